@@ -1,0 +1,117 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+// ErrorKind sorts failures by what the user can do about them.
+type ErrorKind string
+
+const (
+	KindNotFound     ErrorKind = "not-found"
+	KindUnreachable  ErrorKind = "unreachable"
+	KindCredentials  ErrorKind = "credentials"
+	KindAccessDenied ErrorKind = "access-denied"
+	KindThrottled    ErrorKind = "throttled"
+	KindValidation   ErrorKind = "validation"
+	KindCancelled    ErrorKind = "cancelled"
+	KindOther        ErrorKind = "other"
+)
+
+// Error is a failed call explained for people: what went wrong and what to
+// do about it. It never holds credentials.
+type Error struct {
+	Op   string
+	Kind ErrorKind
+	Msg  string
+	Hint string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	s := e.Op + ": " + e.Msg
+	if e.Hint != "" {
+		s += " — " + e.Hint
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Explain wraps err, a failure of op, as an *Error with a hint. It returns nil
+// for nil and leaves an *Error as it is.
+func Explain(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var done *Error
+	if errors.As(err, &done) {
+		return err
+	}
+	e := &Error{Op: op, Kind: KindOther, Err: err, Msg: firstLine(err.Error())}
+	var notFound *types.ResourceNotFoundException
+	var apiErr smithy.APIError
+	var netErr net.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, context.Canceled):
+		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
+	case errors.Is(err, context.DeadlineExceeded):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, "timed out", "check the network or --endpoint-url, then retry"
+	case errors.As(err, &notFound):
+		e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
+	case errors.As(err, &apiErr):
+		e.Msg = apiErr.ErrorCode() + ": " + firstLine(apiErr.ErrorMessage())
+		switch code := apiErr.ErrorCode(); {
+		case code == "ResourceNotFoundException":
+			e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
+		case code == "ExpiredTokenException" || code == "ExpiredToken" || code == "UnrecognizedClientException" ||
+			code == "InvalidSignatureException" || code == "MissingAuthenticationTokenException":
+			e.Kind, e.Hint = KindCredentials, "refresh your credentials (`aws sso login --profile NAME`, or new keys), then retry"
+		case code == "AccessDeniedException":
+			e.Kind, e.Hint = KindAccessDenied, "this identity may not read here; it needs dynamodb:ListTables, DescribeTable, Query, Scan and GetItem"
+		case code == "ProvisionedThroughputExceededException" || code == "ThrottlingException" || code == "RequestLimitExceeded":
+			e.Kind, e.Hint = KindThrottled, "DynamoDB is throttling reads; wait a moment and retry"
+		case code == "ValidationException" || code == "SerializationException":
+			e.Kind, e.Hint = KindValidation, "the request was malformed; check the key values and names"
+		}
+	case strings.Contains(err.Error(), "failed to retrieve credentials") || strings.Contains(err.Error(), "no EC2 IMDS role found") ||
+		strings.Contains(err.Error(), "failed to refresh cached credentials"):
+		e.Kind, e.Msg, e.Hint = KindCredentials, "no usable AWS credentials", "set AWS_PROFILE or pass --profile (run `aws sso login` for SSO profiles), or try --demo"
+	case errors.As(err, &dnsErr) || errors.As(err, &opErr) || errors.As(err, &netErr):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, "cannot reach the endpoint", "is the server running? check --endpoint-url and --region"
+	}
+	return e
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// KindOf returns the kind of an explained error, or KindOther.
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindOther
+}
+
+// Errorf builds an *Error for a failure found before any request was sent.
+func Errorf(op string, kind ErrorKind, hint, format string, args ...any) error {
+	return &Error{Op: op, Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}
+}

@@ -1,0 +1,79 @@
+package dynamo
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Metered wraps a Client so that every read asks for its consumed capacity
+// and is counted in Session.
+type Metered struct {
+	Client  Client
+	Session *Session
+}
+
+// NewMetered returns c counted into a new Session.
+func NewMetered(c Client) *Metered { return &Metered{Client: c, Session: &Session{}} }
+
+var _ Client = (*Metered)(nil)
+
+func (m *Metered) record(start time.Time, cc ...*types.ConsumedCapacity) {
+	c := Cost{Requests: 1, Latency: time.Since(start)}
+	for _, x := range cc {
+		c.RCU += capacityUnits(x)
+	}
+	m.Session.Record(c)
+}
+
+func (m *Metered) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	start := time.Now()
+	out, err := m.Client.ListTables(ctx, in, o...)
+	m.record(start)
+	return out, err
+}
+
+func (m *Metered) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	start := time.Now()
+	out, err := m.Client.DescribeTable(ctx, in, o...)
+	m.record(start)
+	return out, err
+}
+
+func (m *Metered) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	start := time.Now()
+	out, err := m.Client.Query(ctx, in, o...)
+	if out != nil {
+		m.record(start, out.ConsumedCapacity)
+	} else {
+		m.record(start)
+	}
+	return out, err
+}
+
+func (m *Metered) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	start := time.Now()
+	out, err := m.Client.Scan(ctx, in, o...)
+	if out != nil {
+		m.record(start, out.ConsumedCapacity)
+	} else {
+		m.record(start)
+	}
+	return out, err
+}
+
+func (m *Metered) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	start := time.Now()
+	out, err := m.Client.GetItem(ctx, in, o...)
+	if out != nil {
+		m.record(start, out.ConsumedCapacity)
+	} else {
+		m.record(start)
+	}
+	return out, err
+}

@@ -1,0 +1,195 @@
+package dynamo
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/model"
+)
+
+// Item is one DynamoDB item as the SDK returns it.
+type Item = map[string]types.AttributeValue
+
+// Page is one response's worth of items, with where to continue from.
+type Page struct {
+	Items   []Item
+	LastKey Item // nil when there is nothing more
+	Scanned int  // items read by DynamoDB (before any filter)
+	Cost    Cost
+}
+
+// More reports whether another page follows.
+func (p Page) More() bool { return len(p.LastKey) > 0 }
+
+// PageRequest says which query to run and from where.
+type PageRequest struct {
+	Query model.KeyQuery
+	Start Item  // ExclusiveStartKey; nil for the first page
+	Limit int32 // 0: let DynamoDB fill up to 1 MB
+}
+
+// AttributeValue converts a model key value to the SDK's form.
+func AttributeValue(v model.KeyValue) types.AttributeValue {
+	switch v.Type {
+	case model.TypeN:
+		return &types.AttributeValueMemberN{Value: v.Text}
+	case model.TypeB:
+		return &types.AttributeValueMemberB{Value: v.Bytes}
+	default:
+		return &types.AttributeValueMemberS{Value: v.Text}
+	}
+}
+
+// KeyValueOf converts a scalar attribute value to a model key value; ok is
+// false for non-key types.
+func KeyValueOf(av types.AttributeValue) (model.KeyValue, bool) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return model.S(v.Value), true
+	case *types.AttributeValueMemberN:
+		return model.N(v.Value), true
+	case *types.AttributeValueMemberB:
+		return model.B(v.Value), true
+	}
+	return model.KeyValue{}, false
+}
+
+// rawValue lets the expression builder take an attribute value as it is.
+type rawValue struct{ av types.AttributeValue }
+
+func (r rawValue) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) { return r.av, nil }
+
+// KeyCondition builds q's key condition with the SDK's expression builder:
+// names and values become placeholders, never pasted text.
+func KeyCondition(q model.KeyQuery) expression.KeyConditionBuilder {
+	pk := expression.Key(q.PKName).Equal(expression.Value(rawValue{AttributeValue(q.PK)}))
+	sk := expression.Key(q.SKName)
+	a := expression.Value(rawValue{AttributeValue(q.SK.A)})
+	var c expression.KeyConditionBuilder
+	switch q.SK.Op {
+	case model.SKEq:
+		c = sk.Equal(a)
+	case model.SKLt:
+		c = sk.LessThan(a)
+	case model.SKLe:
+		c = sk.LessThanEqual(a)
+	case model.SKGt:
+		c = sk.GreaterThan(a)
+	case model.SKGe:
+		c = sk.GreaterThanEqual(a)
+	case model.SKBetween:
+		c = sk.Between(a, expression.Value(rawValue{AttributeValue(q.SK.B)}))
+	case model.SKBeginsWith:
+		c = sk.BeginsWith(q.SK.A.Text)
+	default:
+		return pk
+	}
+	return pk.And(c)
+}
+
+// QueryInput builds the Query request for r, with an optional projection.
+func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.QueryInput, error) {
+	b := expression.NewBuilder().WithKeyCondition(KeyCondition(r.Query))
+	if proj != nil {
+		b = b.WithProjection(*proj)
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return nil, Errorf("build query", KindValidation, "check the key values", "%v", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(r.Query.Table),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ProjectionExpression:      expr.Projection(),
+		ScanIndexForward:          aws.Bool(!r.Query.Reverse),
+		ExclusiveStartKey:         r.Start,
+		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
+	}
+	if r.Query.Index != "" {
+		in.IndexName = aws.String(r.Query.Index)
+	}
+	if r.Limit > 0 {
+		in.Limit = aws.Int32(r.Limit)
+	}
+	return in, nil
+}
+
+// QueryPage runs one Query request: one page of a partition in sort-key
+// order (reversed when r.Query.Reverse).
+func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
+	in, err := QueryInput(r, nil)
+	if err != nil {
+		return Page{}, err
+	}
+	t0 := time.Now()
+	out, err := c.Query(ctx, in)
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost}, nil
+}
+
+// PartitionsRequest asks for one page of a keys-only Scan.
+type PartitionsRequest struct {
+	Table string
+	Index string
+	Key   KeySchema // of the table or index scanned
+	Start Item
+	Limit int32
+}
+
+// ScanKeysPage runs one keys-only Scan request. Callers collapse the keys to
+// distinct partitions; the page keeps every key so paging stays exact.
+func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, error) {
+	names := []expression.NameBuilder{expression.Name(r.Key.PK.Name)}
+	if r.Key.SK != nil {
+		names = append(names, expression.Name(r.Key.SK.Name))
+	}
+	proj := expression.NamesList(names[0], names[1:]...)
+	expr, err := expression.NewBuilder().WithProjection(proj).Build()
+	if err != nil {
+		return Page{}, Errorf("build scan", KindValidation, "", "%v", err)
+	}
+	in := &dynamodb.ScanInput{
+		TableName:                aws.String(r.Table),
+		ProjectionExpression:     expr.Projection(),
+		ExpressionAttributeNames: expr.Names(),
+		ExclusiveStartKey:        r.Start,
+		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
+	}
+	if r.Index != "" {
+		in.IndexName = aws.String(r.Index)
+	}
+	if r.Limit > 0 {
+		in.Limit = aws.Int32(r.Limit)
+	}
+	t0 := time.Now()
+	out, err := c.Scan(ctx, in)
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return Page{Cost: cost}, Explain("scan "+r.Table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost}, nil
+}
+
+// GetItem reads one item by its full key. A missing item is (nil, cost, nil).
+func GetItem(ctx context.Context, c Client, table string, key Item) (Item, Cost, error) {
+	t0 := time.Now()
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return nil, cost, Explain("get item from "+table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	return out.Item, cost, nil
+}

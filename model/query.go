@@ -1,0 +1,131 @@
+package model
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// KeyType is a DynamoDB key attribute type: S, N or B.
+type KeyType string
+
+const (
+	TypeS KeyType = "S"
+	TypeN KeyType = "N"
+	TypeB KeyType = "B"
+)
+
+// KeyValue is a scalar key value. Text holds S and N values (N as its
+// decimal text, exactly as DynamoDB returns it); Bytes holds B values.
+type KeyValue struct {
+	Type  KeyType
+	Text  string
+	Bytes []byte
+}
+
+// S, N and B build key values.
+func S(s string) KeyValue { return KeyValue{Type: TypeS, Text: s} }
+func N(n string) KeyValue { return KeyValue{Type: TypeN, Text: n} }
+func B(b []byte) KeyValue { return KeyValue{Type: TypeB, Bytes: b} }
+
+// IsZero reports whether the value is unset.
+func (v KeyValue) IsZero() bool { return v.Type == "" }
+
+// Literal renders the value as it is shown on the request line: strings
+// quoted with Go escaping (so control characters never reach the terminal),
+// numbers bare, binaries as base64.
+func (v KeyValue) Literal() string {
+	switch v.Type {
+	case TypeS:
+		return strconv.Quote(v.Text)
+	case TypeN:
+		return v.Text
+	case TypeB:
+		return "b64:" + base64.StdEncoding.EncodeToString(v.Bytes)
+	}
+	return "<unset>"
+}
+
+// SKOp is a sort-key condition operator.
+type SKOp int
+
+const (
+	SKNone SKOp = iota
+	SKEq
+	SKLt
+	SKLe
+	SKGt
+	SKGe
+	SKBetween
+	SKBeginsWith
+)
+
+var skOpSymbols = map[SKOp]string{SKEq: "=", SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}
+
+// SKCondition is the optional condition on the sort key of a Query.
+// B is used only by SKBetween.
+type SKCondition struct {
+	Op   SKOp
+	A, B KeyValue
+}
+
+// KeyQuery describes a Query in domain terms: which table or index, which
+// partition, which sort-key range and in which direction. The dynamo package
+// turns it into a real request with the SDK's expression builder; this type
+// only describes it for people.
+type KeyQuery struct {
+	Table   string
+	Index   string
+	PKName  string
+	PK      KeyValue
+	SKName  string
+	SK      SKCondition
+	Reverse bool
+}
+
+// Expression renders the key condition with readable placeholders, as in
+// `PK = :pk AND begins_with(SK, :prefix)`.
+func (q KeyQuery) Expression() string {
+	var b strings.Builder
+	b.WriteString(q.PKName + " = :pk")
+	switch q.SK.Op {
+	case SKNone:
+	case SKBetween:
+		fmt.Fprintf(&b, " AND %s BETWEEN :lo AND :hi", q.SKName)
+	case SKBeginsWith:
+		fmt.Fprintf(&b, " AND begins_with(%s, :prefix)", q.SKName)
+	default:
+		fmt.Fprintf(&b, " AND %s %s :sk", q.SKName, skOpSymbols[q.SK.Op])
+	}
+	return b.String()
+}
+
+// Values renders the placeholder values of Expression, as in
+// `:pk="USA" :prefix="NY#"`.
+func (q KeyQuery) Values() string {
+	parts := []string{":pk=" + q.PK.Literal()}
+	switch q.SK.Op {
+	case SKNone:
+	case SKBetween:
+		parts = append(parts, ":lo="+q.SK.A.Literal(), ":hi="+q.SK.B.Literal())
+	case SKBeginsWith:
+		parts = append(parts, ":prefix="+q.SK.A.Literal())
+	default:
+		parts = append(parts, ":sk="+q.SK.A.Literal())
+	}
+	return strings.Join(parts, " ")
+}
+
+// Describe is the whole request line: target, condition, values, direction.
+func (q KeyQuery) Describe() string {
+	target := q.Table
+	if q.Index != "" {
+		target += " index " + q.Index
+	}
+	dir := ""
+	if q.Reverse {
+		dir = "  (descending)"
+	}
+	return fmt.Sprintf("Query %s: %s   %s%s", target, q.Expression(), q.Values(), dir)
+}
