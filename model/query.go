@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/base64"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -128,4 +129,27 @@ func (q KeyQuery) Describe() string {
 		dir = "  (descending)"
 	}
 	return fmt.Sprintf("Query %s: %s   %s%s", target, q.Expression(), q.Values(), dir)
+}
+
+// ParseKeyValue reads a key value typed by a person for an attribute of type
+// t: strings as they are, numbers checked as DynamoDB numbers, binaries as
+// base64.
+func ParseKeyValue(t KeyType, s string) (KeyValue, error) {
+	switch t {
+	case TypeS, "":
+		return S(s), nil
+	case TypeN:
+		n := strings.TrimSpace(s)
+		if _, ok := new(big.Float).SetString(n); !ok || strings.ContainsAny(n, "xXpP_") || strings.EqualFold(n, "inf") || strings.Contains(strings.ToLower(n), "inf") || strings.Contains(strings.ToLower(n), "nan") {
+			return KeyValue{}, fmt.Errorf("%q is not a number: this key is numeric (N), so type digits such as 123 or 1.5", s)
+		}
+		return N(n), nil
+	case TypeB:
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+		if err != nil {
+			return KeyValue{}, fmt.Errorf("%q is not base64: this key is binary (B), so type it base64-encoded", s)
+		}
+		return B(b), nil
+	}
+	return KeyValue{}, fmt.Errorf("unknown key type %q", t)
 }
