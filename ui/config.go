@@ -1,0 +1,25 @@
+// Package ui is dynascope's terminal explorer: Bubble Tea pages over the
+// dynamo data layer, which it reaches only through tea.Cmds.
+package ui
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dynascope/dynascope/dynamo"
+)
+
+// Config is what the command line hands the explorer.
+type Config struct {
+	Client     dynamo.Client   // already metered into Session
+	Session    *dynamo.Session // the session's request and RCU totals
+	Connection string          // "DEMO", or profile · region · endpoint; never credentials
+	Table      string          // open this table directly (optional)
+	PK         string          // and this partition (optional; needs Table)
+	DebugLog   string          // file for the opt-in debug log
+}
+
+// Run starts the explorer and blocks until the user quits.
+func Run(ctx context.Context, cfg Config) error {
+	return errors.New("the explorer is not built yet")
+}
