@@ -1,0 +1,365 @@
+// Package memory is an embedded, in-process DynamoDB: the backend behind
+// --demo and the fast UI tests. It follows DynamoDB's semantics for every
+// request the explorer sends, and where DynamoDB leaves a choice open
+// (scan order, where a 1 MB page ends) it follows dynalite, so that one
+// conformance suite can hold both to the same answers.
+package memory
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DB is an in-memory set of tables, safe for concurrent use.
+type DB struct {
+	mu     sync.RWMutex
+	tables map[string]*table
+}
+
+// New returns an empty database.
+func New() *DB { return &DB{tables: map[string]*table{}} }
+
+type index struct {
+	name       string
+	global     bool
+	store      *store
+	pk, sk     string
+	projection types.Projection
+}
+
+type table struct {
+	desc    types.TableDescription
+	pk, sk  string
+	types   map[string]types.ScalarAttributeType
+	base    *store
+	indexes map[string]*index
+	size    int64
+}
+
+func (t *table) keyAttrs() []string {
+	if t.sk == "" {
+		return []string{t.pk}
+	}
+	return []string{t.pk, t.sk}
+}
+
+func keyNames(ks []types.KeySchemaElement) (pk, sk string) {
+	for _, k := range ks {
+		if k.KeyType == types.KeyTypeHash {
+			pk = aws.ToString(k.AttributeName)
+		} else {
+			sk = aws.ToString(k.AttributeName)
+		}
+	}
+	return pk, sk
+}
+
+// CreateTable creates a table with its indexes. The table is ACTIVE at once.
+func (db *DB) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	name := aws.ToString(in.TableName)
+	if name == "" || len(in.KeySchema) == 0 {
+		return nil, validation("1 validation error detected: TableName and KeySchema are required")
+	}
+	if _, ok := db.tables[name]; ok {
+		return nil, &types.ResourceInUseException{Message: aws.String("Table already exists: " + name)}
+	}
+	t := &table{types: map[string]types.ScalarAttributeType{}, indexes: map[string]*index{}}
+	for _, a := range in.AttributeDefinitions {
+		t.types[aws.ToString(a.AttributeName)] = a.AttributeType
+	}
+	t.pk, t.sk = keyNames(in.KeySchema)
+	for _, k := range append([]string{t.pk}, t.sk) {
+		if _, ok := t.types[k]; k != "" && !ok {
+			return nil, validation("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [" + k + "]")
+		}
+	}
+	t.base = newStore(t.pk, t.sk)
+	now := time.Unix(0, 0).UTC()
+	t.desc = types.TableDescription{
+		TableName:            aws.String(name),
+		TableArn:             aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/" + name),
+		TableStatus:          types.TableStatusActive,
+		KeySchema:            in.KeySchema,
+		AttributeDefinitions: in.AttributeDefinitions,
+		CreationDateTime:     &now,
+		BillingModeSummary:   &types.BillingModeSummary{BillingMode: types.BillingModePayPerRequest},
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		pk, sk := keyNames(g.KeySchema)
+		ix := &index{name: aws.ToString(g.IndexName), global: true, store: newStore(pk, sk), pk: pk, sk: sk, projection: deref(g.Projection)}
+		t.indexes[ix.name] = ix
+		t.desc.GlobalSecondaryIndexes = append(t.desc.GlobalSecondaryIndexes, types.GlobalSecondaryIndexDescription{
+			IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection, IndexStatus: types.IndexStatusActive,
+		})
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		pk, sk := keyNames(l.KeySchema)
+		ix := &index{name: aws.ToString(l.IndexName), store: newStore(pk, sk), pk: pk, sk: sk, projection: deref(l.Projection)}
+		t.indexes[ix.name] = ix
+		t.desc.LocalSecondaryIndexes = append(t.desc.LocalSecondaryIndexes, types.LocalSecondaryIndexDescription{
+			IndexName: l.IndexName, KeySchema: l.KeySchema, Projection: l.Projection,
+		})
+	}
+	db.tables[name] = t
+	desc := t.describe()
+	return &dynamodb.CreateTableOutput{TableDescription: &desc}, nil
+}
+
+func deref(p *types.Projection) types.Projection {
+	if p == nil {
+		return types.Projection{ProjectionType: types.ProjectionTypeAll}
+	}
+	return *p
+}
+
+func (t *table) describe() types.TableDescription {
+	d := t.desc
+	d.ItemCount = aws.Int64(int64(t.base.count()))
+	d.TableSizeBytes = aws.Int64(t.size)
+	d.GlobalSecondaryIndexes = append([]types.GlobalSecondaryIndexDescription(nil), d.GlobalSecondaryIndexes...)
+	for i := range d.GlobalSecondaryIndexes {
+		ix := t.indexes[aws.ToString(d.GlobalSecondaryIndexes[i].IndexName)]
+		d.GlobalSecondaryIndexes[i].ItemCount = aws.Int64(int64(ix.store.count()))
+	}
+	return d
+}
+
+func (db *DB) table(name string) (*table, error) {
+	t, ok := db.tables[name]
+	if !ok {
+		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}
+	}
+	return t, nil
+}
+
+// DescribeTable returns a table's description.
+func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	t, err := db.table(aws.ToString(in.TableName))
+	if err != nil {
+		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found: Table: " + aws.ToString(in.TableName) + " not found")}
+	}
+	d := t.describe()
+	return &dynamodb.DescribeTableOutput{Table: &d}, nil
+}
+
+// ListTables lists table names in order, paged by Limit.
+func (db *DB) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, _ ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	names := make([]string, 0, len(db.tables))
+	for n := range db.tables {
+		if in.ExclusiveStartTableName == nil || n > *in.ExclusiveStartTableName {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	limit := 100
+	if in.Limit != nil {
+		if *in.Limit < 1 || *in.Limit > 100 {
+			return nil, validation("1 validation error detected: Value at 'limit' failed to satisfy constraint: Member must have value between 1 and 100")
+		}
+		limit = int(*in.Limit)
+	}
+	out := &dynamodb.ListTablesOutput{TableNames: names}
+	if len(names) > limit {
+		out.TableNames = names[:limit]
+		out.LastEvaluatedTableName = aws.String(names[limit-1])
+	}
+	return out, nil
+}
+
+// PutItem stores an item, replacing any with the same key.
+func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	t, err := db.table(aws.ToString(in.TableName))
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemOutput{}, t.put(in.Item)
+}
+
+// BatchWriteItem applies puts and deletes, all at once.
+func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	n := 0
+	for name, reqs := range in.RequestItems {
+		t, err := db.table(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range reqs {
+			n++
+			switch {
+			case r.PutRequest != nil:
+				if err := t.put(r.PutRequest.Item); err != nil {
+					return nil, err
+				}
+			case r.DeleteRequest != nil:
+				if err := t.checkKey(r.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
+				t.delete(r.DeleteRequest.Key)
+			}
+		}
+	}
+	if n > 25 {
+		return nil, validation("Too many items requested for the BatchWriteItem call")
+	}
+	return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}}, nil
+}
+
+// checkKey validates that key holds exactly the table's key attributes with
+// their declared types.
+func (t *table) checkKey(key map[string]types.AttributeValue) error {
+	if len(key) != len(t.keyAttrs()) {
+		return validation("The provided key element does not match the schema")
+	}
+	return t.checkKeyAttrs(key)
+}
+
+func (t *table) checkKeyAttrs(item map[string]types.AttributeValue) error {
+	for _, k := range t.keyAttrs() {
+		v, ok := item[k]
+		if !ok || typeName(v) != string(t.types[k]) {
+			return validation("The provided key element does not match the schema")
+		}
+		if kb, _ := sortKey(v); kb == "" && typeName(v) != "N" {
+			return validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + k)
+		}
+	}
+	return nil
+}
+
+func (t *table) put(item map[string]types.AttributeValue) error {
+	if err := t.checkKeyAttrs(item); err != nil {
+		return err
+	}
+	item = normalizeItem(item)
+	for _, ix := range t.indexes {
+		for _, k := range []string{ix.pk, ix.sk} {
+			if v, ok := item[k]; k != "" && ok && typeName(v) != string(t.types[k]) {
+				return validation("One or more parameter values were invalid: Type mismatch for Index Key " + k + " Expected: " + string(t.types[k]) + " Actual: " + typeName(v) + " IndexName: " + ix.name)
+			}
+		}
+	}
+	t.delete(item)
+	p := t.base.partition(item[t.pk], true)
+	sk := ""
+	if t.sk != "" {
+		sk, _ = sortKey(item[t.sk])
+	}
+	p.put(entry{sk: sk, item: item})
+	t.size += int64(itemSize(item))
+	for _, ix := range t.indexes {
+		ix.add(t, item)
+	}
+	return nil
+}
+
+func (t *table) delete(key map[string]types.AttributeValue) {
+	p := t.base.partition(key[t.pk], false)
+	if p == nil {
+		return
+	}
+	sk := ""
+	if t.sk != "" {
+		sk, _ = sortKey(key[t.sk])
+	}
+	i := p.search(sk, "")
+	if i >= len(p.entries) || p.entries[i].sk != sk {
+		return
+	}
+	old := p.entries[i].item
+	p.remove(sk, "")
+	t.size -= int64(itemSize(old))
+	for _, ix := range t.indexes {
+		ix.remove(t, old)
+	}
+}
+
+// tie orders index entries that share an index key: by a hash of the
+// table key, as dynalite does.
+func (t *table) tie(item map[string]types.AttributeValue) string {
+	parts := [][]byte{keyBytes(item[t.pk])}
+	if t.sk != "" {
+		parts = append(parts, keyBytes(item[t.sk]))
+	}
+	return hashPrefix(parts...) + string(keyBytes(item[t.pk])) + "\x00" + string(keyBytes(item[t.sk]))
+}
+
+func (ix *index) position(t *table, item map[string]types.AttributeValue) (*partition, string, string, bool) {
+	pkv, ok := item[ix.pk]
+	if !ok {
+		return nil, "", "", false
+	}
+	sk := ""
+	if ix.sk != "" {
+		v, ok := item[ix.sk]
+		if !ok {
+			return nil, "", "", false
+		}
+		sk, _ = sortKey(v)
+	}
+	return ix.store.partition(pkv, true), sk, t.tie(item), true
+}
+
+func (ix *index) add(t *table, item map[string]types.AttributeValue) {
+	p, sk, tie, ok := ix.position(t, item)
+	if !ok {
+		return
+	}
+	p.put(entry{sk: sk, tie: tie, item: ix.project(t, item)})
+}
+
+func (ix *index) remove(t *table, item map[string]types.AttributeValue) {
+	if p, sk, tie, ok := ix.position(t, item); ok {
+		p.remove(sk, tie)
+	}
+}
+
+func (ix *index) project(t *table, item map[string]types.AttributeValue) map[string]types.AttributeValue {
+	if ix.projection.ProjectionType == types.ProjectionTypeAll || ix.projection.ProjectionType == "" {
+		return item
+	}
+	keep := append(t.keyAttrs(), ix.pk)
+	if ix.sk != "" {
+		keep = append(keep, ix.sk)
+	}
+	if ix.projection.ProjectionType == types.ProjectionTypeInclude {
+		keep = append(keep, ix.projection.NonKeyAttributes...)
+	}
+	out := make(map[string]types.AttributeValue, len(keep))
+	for _, k := range keep {
+		if v, ok := item[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package memory
+
+import (
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// entry is one item in a sorted partition: ordered by sk, then tie (which
+// orders index entries sharing an index sort key, as dynalite does).
+type entry struct {
+	sk   string
+	tie  string
+	item map[string]types.AttributeValue
+}
+
+func (e entry) less(sk, tie string) bool {
+	if c := compareBytes(e.sk, sk); c != 0 {
+		return c < 0
+	}
+	return e.tie < tie
+}
+
+type partition struct {
+	key     types.AttributeValue
+	hash    string // dynalite's scan order
+	enc     string
+	entries []entry
+}
+
+// search returns the position of the first entry not less than (sk, tie).
+func (p *partition) search(sk, tie string) int {
+	return sort.Search(len(p.entries), func(i int) bool { return !p.entries[i].less(sk, tie) })
+}
+
+func (p *partition) put(e entry) {
+	n := len(p.entries)
+	if n == 0 || p.entries[n-1].less(e.sk, e.tie) {
+		p.entries = append(p.entries, e) // keys usually arrive in order
+		return
+	}
+	i := p.search(e.sk, e.tie)
+	if i < n && p.entries[i].sk == e.sk && p.entries[i].tie == e.tie {
+		p.entries[i] = e
+		return
+	}
+	p.entries = append(p.entries, entry{})
+	copy(p.entries[i+1:], p.entries[i:])
+	p.entries[i] = e
+}
+
+func (p *partition) remove(sk, tie string) {
+	i := p.search(sk, tie)
+	if i < len(p.entries) && p.entries[i].sk == sk && p.entries[i].tie == tie {
+		p.entries = append(p.entries[:i], p.entries[i+1:]...)
+	}
+}
+
+// store holds a table's or an index's items by partition.
+type store struct {
+	pkName, skName string
+	parts          map[string]*partition
+	order          []*partition // scan order; nil when stale
+}
+
+func newStore(pk, sk string) *store {
+	return &store{pkName: pk, skName: sk, parts: map[string]*partition{}}
+}
+
+func (s *store) partition(pk types.AttributeValue, create bool) *partition {
+	enc, _ := sortKey(pk)
+	enc = typeName(pk) + enc
+	p := s.parts[enc]
+	if p == nil && create {
+		p = &partition{key: pk, enc: enc, hash: hashPrefix(keyBytes(pk))}
+		s.parts[enc] = p
+		s.order = nil
+	}
+	return p
+}
+
+func (s *store) scanOrder() []*partition {
+	if s.order == nil {
+		s.order = make([]*partition, 0, len(s.parts))
+		for _, p := range s.parts {
+			s.order = append(s.order, p)
+		}
+		sort.Slice(s.order, func(i, j int) bool {
+			a, b := s.order[i], s.order[j]
+			if a.hash != b.hash {
+				return a.hash < b.hash
+			}
+			return a.enc < b.enc
+		})
+	}
+	return s.order
+}
+
+func (s *store) count() int {
+	n := 0
+	for _, p := range s.parts {
+		n += len(p.entries)
+	}
+	return n
+}
