@@ -215,4 +215,3 @@ func clip(b []byte) string {
 	}
 	return string(b)
 }
-
