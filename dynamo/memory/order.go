@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/hex"
-	"math/big"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -18,39 +17,72 @@ type decimal struct {
 	exp    int
 }
 
+// parseDecimal reads a DynamoDB number: an optional sign, digits with an
+// optional point, an optional exponent. It keeps every digit exactly.
 func parseDecimal(s string) (decimal, bool) {
-	r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
-	if !ok {
+	var d decimal
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		d.neg = s[i] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intPart := s[intStart:i]
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		i++
+		fs := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		frac = s[fs:i]
+	}
+	if intPart == "" && frac == "" {
 		return decimal{}, false
 	}
-	var d decimal
-	d.neg = r.Sign() < 0
-	if r.Sign() == 0 {
-		return d, true
-	}
-	// Work on the literal text: big.Rat confirms it is a number, the text
-	// keeps every digit exactly.
-	t := strings.TrimLeft(strings.TrimSpace(s), "+-")
-	mant, expPart := t, ""
-	if i := strings.IndexAny(t, "eE"); i >= 0 {
-		mant, expPart = t[:i], t[i+1:]
-	}
 	e := 0
-	if expPart != "" {
-		n, ok := new(big.Int).SetString(expPart, 10)
-		if !ok || !n.IsInt64() {
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		es := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			if e > 100000 {
+				return decimal{}, false
+			}
+			e = e*10 + int(s[i]-'0')
+			i++
+		}
+		if es == i {
 			return decimal{}, false
 		}
-		e = int(n.Int64())
+		if eneg {
+			e = -e
+		}
 	}
-	intPart, frac := mant, ""
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		intPart, frac = mant[:i], mant[i+1:]
+	if i != len(s) {
+		return decimal{}, false
 	}
 	all := intPart + frac
-	lead := len(all) - len(strings.TrimLeft(all, "0"))
-	all = strings.TrimRight(all[lead:], "0")
-	d.digits = all
+	lead := 0
+	for lead < len(all) && all[lead] == '0' {
+		lead++
+	}
+	trail := len(all)
+	for trail > lead && all[trail-1] == '0' {
+		trail--
+	}
+	d.digits = all[lead:trail]
+	if d.digits == "" {
+		d.neg = false
+		return d, true
+	}
 	d.exp = len(intPart) - lead + e
 	return d, true
 }
@@ -110,34 +142,65 @@ func (d decimal) String() string {
 func normalize(v types.AttributeValue) types.AttributeValue {
 	switch x := v.(type) {
 	case *types.AttributeValueMemberN:
-		if d, ok := parseDecimal(x.Value); ok {
+		if d, ok := parseDecimal(x.Value); ok && d.String() != x.Value {
 			return &types.AttributeValueMemberN{Value: d.String()}
 		}
 	case *types.AttributeValueMemberNS:
+		changed := false
 		out := make([]string, len(x.Value))
 		for i, s := range x.Value {
 			d, _ := parseDecimal(s)
 			out[i] = d.String()
+			changed = changed || out[i] != s
 		}
-		return &types.AttributeValueMemberNS{Value: out}
+		if changed {
+			return &types.AttributeValueMemberNS{Value: out}
+		}
 	case *types.AttributeValueMemberM:
-		return &types.AttributeValueMemberM{Value: normalizeItem(x.Value)}
-	case *types.AttributeValueMemberL:
-		out := make([]types.AttributeValue, len(x.Value))
-		for i, e := range x.Value {
-			out[i] = normalize(e)
+		if m, changed := normalizeMap(x.Value); changed {
+			return &types.AttributeValueMemberM{Value: m}
 		}
-		return &types.AttributeValueMemberL{Value: out}
+	case *types.AttributeValueMemberL:
+		var out []types.AttributeValue
+		for i, e := range x.Value {
+			if n := normalize(e); n != e {
+				if out == nil {
+					out = append([]types.AttributeValue(nil), x.Value...)
+				}
+				out[i] = n
+			}
+		}
+		if out != nil {
+			return &types.AttributeValueMemberL{Value: out}
+		}
 	}
 	return v
 }
 
+// normalizeItem copies the item only when a number needs rewriting, so the
+// common case (numbers already in DynamoDB's form) allocates nothing.
 func normalizeItem(item map[string]types.AttributeValue) map[string]types.AttributeValue {
-	out := make(map[string]types.AttributeValue, len(item))
-	for k, v := range item {
-		out[k] = normalize(v)
-	}
+	out, _ := normalizeMap(item)
 	return out
+}
+
+func normalizeMap(item map[string]types.AttributeValue) (map[string]types.AttributeValue, bool) {
+	var out map[string]types.AttributeValue
+	for k, v := range item {
+		if n := normalize(v); n != v {
+			if out == nil {
+				out = make(map[string]types.AttributeValue, len(item))
+				for k2, v2 := range item {
+					out[k2] = v2
+				}
+			}
+			out[k] = n
+		}
+	}
+	if out == nil {
+		return item, false
+	}
+	return out, true
 }
 
 // sortKey encodes a scalar key value for ordering: raw bytes for S and B

@@ -1,0 +1,147 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/memory"
+)
+
+var generators = map[string]func(func(Item) error) error{
+	"Locations": locations, "Geography": geography, "Equipment": equipment, "Documents": documents,
+	"DeviceLogs": deviceLogs, "Metrics": metrics, "AuditLog": auditLog, "ChatMessages": chatMessages, "Blobs": blobs,
+}
+
+// Items calls fn for every item of the named table, in a fixed order.
+func Items(table string, fn func(Item) error) error {
+	gen, ok := generators[table]
+	if !ok {
+		return fmt.Errorf("no demo table %q", table)
+	}
+	return gen(fn)
+}
+
+// Stats counts what Seed wrote.
+type Stats struct {
+	Tables int
+	Items  map[string]int
+}
+
+// Options narrows Seed to some tables (all when empty).
+type Options struct {
+	Tables []string
+}
+
+// Seed creates the demo tables in w and writes every item, 25 per
+// BatchWriteItem, retrying unprocessed items. It stops when ctx ends.
+func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) {
+	want := map[string]bool{}
+	for _, o := range opts {
+		for _, t := range o.Tables {
+			want[t] = true
+		}
+	}
+	st := Stats{Items: map[string]int{}}
+	for _, def := range Tables() {
+		name := aws.ToString(def.TableName)
+		if len(want) > 0 && !want[name] {
+			continue
+		}
+		if _, err := w.CreateTable(ctx, def); err != nil {
+			var inUse *types.ResourceInUseException
+			if !errors.As(err, &inUse) {
+				return st, fmt.Errorf("create table %s: %w", name, err)
+			}
+		}
+		if err := waitActive(ctx, w, name); err != nil {
+			return st, err
+		}
+		st.Tables++
+		batch := make([]types.WriteRequest, 0, 25)
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			err := writeBatch(ctx, w, name, batch)
+			batch = batch[:0]
+			return err
+		}
+		err := Items(name, func(it Item) error {
+			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			st.Items[name]++
+			if len(batch) == 25 {
+				return flush()
+			}
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
+		if err != nil {
+			return st, fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	return st, nil
+}
+
+// waitActive waits for a new table to become ACTIVE, where the writer can
+// say (real servers create tables asynchronously).
+func waitActive(ctx context.Context, w dynamo.Writer, name string) error {
+	d, ok := w.(interface {
+		DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+	})
+	if !ok {
+		return nil
+	}
+	for i := 0; i < 600; i++ {
+		out, err := d.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err == nil && out.Table.TableStatus == types.TableStatusActive {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("table %s did not become ACTIVE", name)
+}
+
+func writeBatch(ctx context.Context, w dynamo.Writer, table string, reqs []types.WriteRequest) error {
+	pending := map[string][]types.WriteRequest{table: append([]types.WriteRequest(nil), reqs...)}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+		if err != nil {
+			return err
+		}
+		pending = out.UnprocessedItems
+		if len(pending) == 0 {
+			return nil
+		}
+		if attempt > 8 {
+			return fmt.Errorf("items still unprocessed after %d attempts", attempt)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// Load returns a new embedded backend holding the whole demo.
+func Load(ctx context.Context) (*memory.DB, error) {
+	db := memory.New()
+	if _, err := Seed(ctx, db); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
