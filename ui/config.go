@@ -4,7 +4,10 @@ package ui
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
 )
@@ -19,7 +22,16 @@ type Config struct {
 	DebugLog   string          // file for the opt-in debug log
 }
 
-// Run starts the explorer and blocks until the user quits.
+// Run starts the explorer and blocks until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config) error {
-	return errors.New("the explorer is not built yet")
+	if cfg.DebugLog != "" {
+		f, err := tea.LogToFile(cfg.DebugLog, "dynascope")
+		if err != nil {
+			return fmt.Errorf("debug log: %w", err)
+		}
+		defer f.Close()
+		_ = os.Chmod(cfg.DebugLog, 0o600)
+	}
+	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
+	return err
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates screenshots/*.png from the real program: each scene starts
+# `dynascope --demo` in a detached tmux session of a fixed size, types the
+# scene's keys, captures the pane with its colours and renders it to PNG.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need tmux || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ]; then
+  apt-get update -qq && apt-get install -y -qq tmux fonts-dejavu-core >/dev/null
+fi
+
+bin=$(mktemp -d)/dynascope
+go build -o "$bin" .
+go build -o "$bin-render" ./screenshots/render
+out=screenshots
+sock="dynascope-shots-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+
+# scene NAME COLS ROWS "ARGS" KEY... — keys are tmux send-keys words; "@N"
+# waits N tenths of a second.
+scene() {
+  local name=$1 cols=$2 rows=$3 args=$4
+  shift 4
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  tmux -L "$sock" -f /dev/null new-session -d -s shot -x "$cols" -y "$rows" \
+    "env TERM=xterm-256color COLORTERM=truecolor $bin --demo $args"
+  sleep 1.5
+  for k in "$@"; do
+    case "$k" in
+      @*) sleep "$(awk "BEGIN{print ${k#@}/10}")" ;;
+      *) tmux -L "$sock" send-keys -t shot "$k"; sleep 0.25 ;;
+    esac
+  done
+  sleep 1
+  tmux -L "$sock" capture-pane -t shot -e -p > "$bin.$name.ans"
+  "$bin-render" -in "$bin.$name.ans" -out "$out/$name.png" -cols "$cols" -rows "$rows"
+  echo "screenshots/$name.png"
+}
+
+. scripts/screenshot-scenes.sh

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo/memory"
+)
+
+// BenchmarkKeypressWith100kRows measures one ↓ keypress, Update and View,
+// with 100,000 rows loaded in the items page.
+func BenchmarkKeypressWith100kRows(b *testing.B) {
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("T"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 100_000; i++ {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("T"), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ITEM#%06d", i)},
+			"Status": &types.AttributeValueMemberS{Value: "OK"}, "N": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h := newHarness(b, 120, 40, Config{Client: db, Table: "T", PK: "P"})
+	for range 200 { // load every page: scrolling to the end fetches them
+		h.keys("G")
+	}
+	if s := h.screen(); !containsAll(s, "100,000 items loaded", "all") {
+		b.Fatalf("not all rows loaded:\n%s", s)
+	}
+	h.keys("g")
+	down := keyPress("down")
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%30000 == 0 {
+			h.keys("g")
+		}
+		h.m.Update(down)
+		_ = h.m.View()
+	}
+}
+
+func containsAll(s string, subs ...string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,63 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/keymap"
+)
+
+// Common is what every page shares: the data client, styles and keys.
+type Common struct {
+	Client dynamo.Client
+	Styles *Styles
+	Keys   keymap.KeyMap
+	NextID func() int // request ids, unique in the session
+}
+
+// Page is one screen of the explorer.
+type Page interface {
+	// ID identifies the page; its requests' answers carry it.
+	ID() int
+	Init() tea.Cmd
+	Update(tea.Msg) (Page, tea.Cmd)
+	// View renders the page body within its size.
+	View() string
+	SetSize(w, h int)
+	// Crumbs is where the page is, for the breadcrumb.
+	Crumbs() []string
+	// Mode names the active mode tab ("" for none).
+	Mode() string
+	// Request is the request behind what is listed, for the request line.
+	Request() string
+	// Loading reports whether a request is in flight.
+	Loading() bool
+	// Capturing reports whether the page is taking text input, so that
+	// global keys (q, ?) are typed instead of acted on.
+	Capturing() bool
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// OpenMsg asks the root to push a page.
+type OpenMsg struct{ Page Page }
+
+// BackMsg asks the root to pop the top page.
+type BackMsg struct{}
+
+// ErrorMsg reports a failed request of page Page to the status bar; a
+// fatal one shows the error page, whose `r` sends that page a RetryMsg.
+type ErrorMsg struct {
+	Err   error
+	Fatal bool
+	Page  int
+}
+
+// RetryMsg asks a page to send again what failed.
+type RetryMsg struct{ Page int }
+
+func (m RetryMsg) PageID() int { return m.Page }
+
+// Routed is a message that belongs to one page, by id.
+type Routed interface{ PageID() int }

@@ -1,0 +1,41 @@
+package common
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Frame draws content in a rounded box of exactly w×h cells with a title in
+// the top border. Content lines are cut or padded to fit.
+func Frame(st *Styles, title, content string, w, h int) string {
+	if w < 4 || h < 2 {
+		return ""
+	}
+	inner := w - 4
+	border := st.Dim
+	top := "╭─"
+	if title != "" {
+		t := ansi.Truncate(title, max(0, w-6), "…")
+		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-ansi.StringWidth(t)-1)))
+	} else {
+		top += border.Render(strings.Repeat("─", w-3))
+	}
+	var b strings.Builder
+	b.WriteString(border.Render("╭─") + strings.TrimPrefix(top, "╭─") + border.Render("╮"))
+	lines := strings.Split(content, "\n")
+	side := border.Render("│") // rendered once: styling is the costly part
+	for i := 0; i < h-2; i++ {
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if ansi.StringWidth(line) > inner {
+			line = ansi.Truncate(line, inner, "…")
+		}
+		line += strings.Repeat(" ", max(0, inner-ansi.StringWidth(line)))
+		b.WriteString("\n" + side + " " + line + " " + side)
+	}
+	b.WriteString("\n" + border.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	return b.String()
+}

@@ -1,0 +1,64 @@
+package common
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Cell renders an attribute value in one line for a grid cell: scalars as
+// they are, containers summarised, everything sanitized.
+func Cell(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case nil:
+		return ""
+	case *types.AttributeValueMemberS:
+		return Sanitize(v.Value)
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberB:
+		return "b64:" + base64.StdEncoding.EncodeToString(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return fmt.Sprint(v.Value)
+	case *types.AttributeValueMemberNULL:
+		return "null"
+	case *types.AttributeValueMemberM:
+		return fmt.Sprintf("{…%d}", len(v.Value))
+	case *types.AttributeValueMemberL:
+		return fmt.Sprintf("[…%d]", len(v.Value))
+	case *types.AttributeValueMemberSS:
+		return "⟨" + Sanitize(strings.Join(v.Value, ", ")) + "⟩"
+	case *types.AttributeValueMemberNS:
+		return "⟨" + strings.Join(v.Value, ", ") + "⟩"
+	case *types.AttributeValueMemberBS:
+		return fmt.Sprintf("⟨%d binaries⟩", len(v.Value))
+	}
+	return "?"
+}
+
+// HumanBytes renders a size for people.
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Thousands renders an integer with thousands separators.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,377 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/keymap"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+	"github.com/dynascope/dynascope/ui/pages"
+)
+
+// MinWidth and MinHeight are the smallest terminal the layout fits.
+const (
+	MinWidth  = 60
+	MinHeight = 15
+)
+
+// fatal is a failure that leaves the page with nothing to show.
+type fatal struct {
+	err  error
+	page int // the page to retry; 0 for the deep link
+}
+
+// deepLinkedMsg answers the DescribeTable behind --table/--pk.
+type deepLinkedMsg struct {
+	info dynamo.TableInfo
+	err  error
+}
+
+// Model is the explorer's root: a stack of pages under one header, request
+// line, help and status bar.
+type Model struct {
+	cfg      Config
+	c        *common.Common
+	styles   common.Styles
+	stack    []common.Page
+	started  map[common.Page]bool
+	w, h     int
+	help     help.Model
+	showHelp bool
+	spin     spinner.Model
+	spinning bool
+	lastErr  error
+	fatal    *fatal
+	nextID   int
+}
+
+// New returns the explorer's root model.
+func New(cfg Config) *Model {
+	m := &Model{cfg: cfg, styles: common.DefaultStyles(true), started: map[common.Page]bool{}, w: 100, h: 30}
+	if m.cfg.Session == nil {
+		m.cfg.Session = &dynamo.Session{}
+	}
+	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID }}
+	m.help = help.New()
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m.stack = []common.Page{pages.NewTables(m.c)}
+	return m
+}
+
+// Init asks for the terminal's background and starts the first screen.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if m.cfg.Table != "" {
+		client, table := m.cfg.Client, m.cfg.Table
+		cmds = append(cmds, func() tea.Msg {
+			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			return deepLinkedMsg{info: info, err: err}
+		})
+	} else {
+		cmds = append(cmds, m.startTop())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) top() common.Page { return m.stack[len(m.stack)-1] }
+
+// startTop runs the top page's Init the first time it is shown.
+func (m *Model) startTop() tea.Cmd {
+	p := m.top()
+	p.SetSize(m.bodySize())
+	if m.started[p] {
+		return nil
+	}
+	m.started[p] = true
+	return p.Init()
+}
+
+func (m *Model) push(p common.Page) tea.Cmd {
+	m.stack = append(m.stack, p)
+	return m.startTop()
+}
+
+func (m *Model) pop() tea.Cmd {
+	if len(m.stack) == 1 {
+		return nil
+	}
+	delete(m.started, m.top())
+	m.stack = m.stack[:len(m.stack)-1]
+	m.lastErr = nil
+	return m.startTop()
+}
+
+// Update routes messages: keys to the focused page, answers to the page
+// that asked, everything else to the root.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.anyLoading() && !m.spinning {
+		m.spinning = true
+		cmd = tea.Batch(cmd, m.spin.Tick)
+	}
+	return m, cmd
+}
+
+func (m *Model) anyLoading() bool {
+	for _, p := range m.stack {
+		if p.Loading() {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		w, h := m.bodySize()
+		for _, p := range m.stack {
+			p.SetSize(w, h)
+		}
+		return nil
+	case tea.BackgroundColorMsg:
+		m.styles = common.DefaultStyles(msg.IsDark())
+		return nil
+	case spinner.TickMsg:
+		if !m.anyLoading() {
+			m.spinning = false
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd
+	case deepLinkedMsg:
+		return m.openDeepLink(msg)
+	case common.OpenMsg:
+		m.lastErr = nil
+		return m.push(msg.Page)
+	case common.BackMsg:
+		return m.pop()
+	case common.ErrorMsg:
+		if msg.Fatal {
+			m.fatal = &fatal{err: msg.Err, page: msg.Page}
+		} else {
+			m.lastErr = msg.Err
+		}
+		return nil
+	case common.RetryMsg:
+		if msg.Page == 0 {
+			return m.Init()
+		}
+		return m.route(msg)
+	case common.Routed:
+		return m.route(msg)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	var cmd tea.Cmd
+	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
+	return cmd
+}
+
+// route hands a page's answer to that page, wherever it is in the stack.
+func (m *Model) route(msg common.Routed) tea.Cmd {
+	for i, p := range m.stack {
+		if p.ID() == msg.PageID() {
+			var cmd tea.Cmd
+			m.stack[i], cmd = p.Update(msg)
+			return cmd
+		}
+	}
+	return nil // the page that asked is gone
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	if m.fatal != nil {
+		switch {
+		case key.Matches(msg, k.Refresh):
+			page := m.fatal.page
+			m.fatal = nil
+			return func() tea.Msg { return common.RetryMsg{Page: page} }
+		case key.Matches(msg, k.Back):
+			m.fatal = nil
+			if len(m.stack) == 1 {
+				return m.startTop() // a failed deep link falls back to the tables
+			}
+			return m.pop()
+		case key.Matches(msg, k.Quit):
+			return tea.Quit
+		}
+		return nil
+	}
+	capturing := m.top().Capturing()
+	switch {
+	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
+		return tea.Quit
+	case !capturing && key.Matches(msg, k.Help):
+		m.showHelp = !m.showHelp
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil
+	}
+	if key.Matches(msg, k.Refresh) {
+		m.lastErr = nil
+	}
+	var cmd tea.Cmd
+	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
+	return cmd
+}
+
+func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.fatal = &fatal{err: msg.err}
+		return nil
+	}
+	part := pages.NewPartitions(m.c, msg.info.Name, msg.info)
+	m.stack = append(m.stack, part)
+	if m.cfg.PK == "" {
+		return m.startTop()
+	}
+	m.started[part] = true // not scanned unless the user goes back to it
+	pk, err := model.ParseKeyValue(msg.info.Key.PK.Type, m.cfg.PK)
+	if err != nil {
+		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)
+		return part.Init()
+	}
+	return m.push(pages.NewItems(m.c, msg.info, pk))
+}
+
+// chrome is how many lines the header, request line, help and status take.
+func (m *Model) chrome() int {
+	helpLines := 1
+	if m.showHelp {
+		helpLines = lipgloss.Height(m.helpView())
+	}
+	return 3 + helpLines
+}
+
+func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
+
+func (m *Model) helpView() string {
+	p := m.top()
+	if m.showHelp {
+		return m.help.FullHelpView(p.FullHelp())
+	}
+	return m.help.ShortHelpView(p.ShortHelp())
+}
+
+// View draws the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "dynascope"
+	return v
+}
+
+func (m *Model) render() string {
+	st := &m.styles
+	if m.w < MinWidth || m.h < MinHeight {
+		msg := st.Notice.Render("Terminal too small") + "\n" +
+			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
+			st.Dim.Render("Enlarge the window, or press q to quit.")
+		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, msg)
+	}
+	p := m.top()
+	w, h := m.bodySize()
+	p.SetSize(w, h)
+	body := p.View()
+	if m.fatal != nil {
+		body = m.fatalView(w, h)
+	}
+	request := st.RequestLabel.Render("▸ ") + st.Request.Render(common.Sanitize(p.Request()))
+	parts := []string{m.header(), body, components.Fit(request, m.w), m.helpView(), m.statusBar()}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) header() string {
+	st := &m.styles
+	sep := st.CrumbSep.Render(" › ")
+	crumbs := []string{}
+	if len(m.stack) > 1 {
+		crumbs = append(crumbs, st.Crumb.Render("Tables"))
+	}
+	cs := m.top().Crumbs()
+	for i, c := range cs {
+		if i == len(cs)-1 {
+			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c)))
+		} else {
+			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c)))
+		}
+	}
+	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
+		st.CrumbSep.Render(" ─ ") + strings.Join(crumbs, sep)
+	right := ""
+	if mode := m.top().Mode(); mode != "" {
+		right = st.TabActive.Render(mode)
+	}
+	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return components.Fit(left, m.w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *Model) statusBar() string {
+	st := &m.styles
+	total, last := m.cfg.Session.Totals()
+	conn := st.StatusConn.Render(common.Sanitize(m.cfg.Connection))
+	ro := st.StatusReadOnly.Render("READ-ONLY")
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f RCU · %s", common.Thousands(total.Requests), total.RCU, last.Round(100_000)))
+	spin := ""
+	if m.anyLoading() {
+		spin = st.StatusStat.Render(m.spin.View() + " loading")
+	}
+	left := conn + ro + stats + spin
+	msg := ""
+	if m.lastErr != nil {
+		msg = " " + errorLine(st, m.lastErr)
+	}
+	line := left + msg
+	if ansi.StringWidth(line) > m.w {
+		line = ansi.Truncate(line, m.w, "…")
+	}
+	return line + st.StatusBar.Render(strings.Repeat(" ", max(0, m.w-ansi.StringWidth(line))))
+}
+
+func errorLine(st *common.Styles, err error) string {
+	var e *dynamo.Error
+	if errors.As(err, &e) {
+		s := st.StatusErr.Render(common.Sanitize(e.Op + ": " + e.Msg))
+		if e.Hint != "" {
+			s += st.StatusHint.Render(" — " + common.Sanitize(e.Hint))
+		}
+		return s
+	}
+	return st.StatusErr.Render(common.Sanitize(err.Error()))
+}
+
+func (m *Model) fatalView(w, h int) string {
+	st := &m.styles
+	var lines []string
+	var e *dynamo.Error
+	if errors.As(m.fatal.err, &e) {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(e.Msg)), "", st.ErrorBody.Render(common.Sanitize(e.Op)))
+		if e.Hint != "" {
+			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(common.Sanitize(e.Hint)))
+		}
+	} else {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(m.fatal.err.Error())))
+	}
+	lines = append(lines, "", st.Dim.Render("r retry · esc back · q quit"))
+	return common.Frame(st, "Something went wrong", strings.Join(lines, "\n"), w, h)
+}

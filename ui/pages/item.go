@@ -1,0 +1,141 @@
+package pages
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/ui/common"
+)
+
+// Item shows one item as JSON, plain or in DynamoDB's form, scrollable.
+type Item struct {
+	c    *common.Common
+	id   int
+	info dynamo.TableInfo
+	item dynamo.Item
+	wire bool
+	req  request
+	vp   viewport.Model
+	w, h int
+}
+
+// NewItem returns the page of an item already read; `r` reads it again.
+func NewItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
+	return &Item{c: c, id: c.NextID(), info: info, item: item, vp: viewport.New()}
+}
+
+func (p *Item) Init() tea.Cmd { return nil }
+
+func (p *Item) key() dynamo.Item {
+	k := dynamo.Item{p.info.Key.PK.Name: p.item[p.info.Key.PK.Name]}
+	if p.info.Key.SK != nil {
+		k[p.info.Key.SK.Name] = p.item[p.info.Key.SK.Name]
+	}
+	return k
+}
+
+func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		ctx, req := p.req.start(p.c.NextID)
+		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+	case itemReadMsg:
+		if !p.req.done(msg.req) {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, report(msg.err, false, p.id)
+		}
+		if msg.item == nil {
+			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
+		}
+		p.item = msg.item
+	case tea.KeyPressMsg:
+		k := p.c.Keys
+		switch {
+		case key.Matches(msg, k.Wire):
+			p.wire = !p.wire
+		case key.Matches(msg, k.Refresh):
+			ctx, req := p.req.start(p.c.NextID)
+			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+		case key.Matches(msg, k.Back) && p.req.inFlight():
+			p.req.stop()
+		case key.Matches(msg, k.Back):
+			return p, back
+		case key.Matches(msg, k.Up):
+			p.vp.ScrollUp(1)
+		case key.Matches(msg, k.Down):
+			p.vp.ScrollDown(1)
+		case key.Matches(msg, k.PageUp):
+			p.vp.PageUp()
+		case key.Matches(msg, k.PageDown):
+			p.vp.PageDown()
+		case key.Matches(msg, k.Top):
+			p.vp.GotoTop()
+		case key.Matches(msg, k.Bottom):
+			p.vp.GotoBottom()
+		}
+	}
+	return p, nil
+}
+
+func (p *Item) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.SetWidth(w - 4)
+	p.vp.SetHeight(h - 2)
+}
+
+func (p *Item) View() string {
+	p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
+	form := "plain JSON"
+	if p.wire {
+		form = "DynamoDB JSON"
+	}
+	title := fmt.Sprintf("%s · %d attributes · %s", p.crumb(), len(p.item), form)
+	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
+}
+
+func (p *Item) crumb() string {
+	if p.info.Key.SK != nil {
+		if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.SK.Name]); ok {
+			return keyCell(v)
+		}
+	}
+	if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name]); ok {
+		return keyCell(v)
+	}
+	return "item"
+}
+
+func (p *Item) Crumbs() []string {
+	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
+	return []string{p.info.Name, keyCell(pk), p.crumb()}
+}
+func (p *Item) ID() int         { return p.id }
+func (p *Item) Mode() string    { return "Items" }
+func (p *Item) Loading() bool   { return p.req.inFlight() }
+func (p *Item) Capturing() bool { return false }
+
+func (p *Item) Request() string {
+	k := p.key()
+	s := "GetItem " + p.info.Name + "  Key:"
+	for _, name := range dynamo.SortedNames(k) {
+		v, _ := dynamo.KeyValueOf(k[name])
+		s += " " + common.Sanitize(name) + "=" + v.Literal()
+	}
+	return s
+}
+
+func (p *Item) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Wire, k.Refresh, k.Back, k.Help, k.Quit}
+}
+
+func (p *Item) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Wire, k.Refresh}, {k.Back, k.Help, k.Quit}}
+}
