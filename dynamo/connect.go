@@ -2,11 +2,19 @@ package dynamo
 
 import (
 	"context"
+	"errors"
+	"net"
+	"net/url"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/logging"
 )
 
 // Target says where to connect. Empty fields defer to the AWS SDK's own
@@ -17,12 +25,22 @@ type Target struct {
 	Region      string
 	EndpointURL string
 	MaxAttempts int // 0: the SDK default for adaptive mode
+	// FailFast gives up at once on an endpoint that cannot be reached
+	// (connection refused, unknown host, no answer within DialTimeout)
+	// instead of backing off and retrying: a headless command should report
+	// an outage in seconds. Throttling is still retried.
+	FailFast bool
 }
+
+// DialTimeout bounds connecting to the endpoint when Target.FailFast is set.
+const DialTimeout = 5 * time.Second
 
 // Connect loads the AWS configuration the standard way and returns a
 // DynamoDB client using the adaptive retryer.
 func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error) {
-	var opts []func(*config.LoadOptions) error
+	// The SDK's own log lines (e.g. "falling back to IMDSv1") would land on
+	// stderr in the middle of the explorer's screen or a one-line error.
+	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
 	if t.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(t.Profile))
 	}
@@ -30,12 +48,28 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		opts = append(opts, config.WithRegion(t.Region))
 	}
 	opts = append(opts, config.WithRetryer(func() aws.Retryer {
-		r := aws.Retryer(retry.NewAdaptiveMode())
-		if t.MaxAttempts > 0 {
-			r = retry.AddWithMaxAttempts(r, t.MaxAttempts)
-		}
-		return r
+		return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+			o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
+				if t.MaxAttempts > 0 {
+					so.MaxAttempts = t.MaxAttempts
+				}
+				if t.FailFast {
+					so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(unreachableIsFinal)}, so.Retryables...)
+				}
+			})
+		})
 	}))
+	if t.FailFast {
+		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithDialerOptions(func(d *net.Dialer) {
+			d.Timeout = DialTimeout
+		})))
+	}
+	local := LoopbackEndpoint(t.EndpointURL)
+	if local {
+		// A local server takes any credentials, and probing EC2 metadata for
+		// them only adds seconds on a laptop.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, aws.Config{}, Errorf("load AWS config", KindCredentials,
@@ -45,10 +79,52 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		return nil, cfg, Errorf("load AWS config", KindValidation,
 			"pass --region or set AWS_REGION", "no region set")
 	}
+	if local && !hasCredentials(ctx, cfg) {
+		// DynamoDB Local and dynalite accept any key; without this, pointing
+		// dynascope at one on a machine with no AWS set-up fails for nothing.
+		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+	}
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
 	})
 	return client, cfg, nil
+}
+
+func hasCredentials(ctx context.Context, cfg aws.Config) bool {
+	if cfg.Credentials == nil {
+		return false
+	}
+	_, err := cfg.Credentials.Retrieve(ctx)
+	return err == nil
+}
+
+// unreachableIsFinal stops retries of a request that never reached the
+// endpoint: retrying a refused connection only delays the error.
+func unreachableIsFinal(err error) aws.Ternary {
+	var op *net.OpError
+	var dns *net.DNSError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
+		return aws.FalseTernary
+	}
+	return aws.UnknownTernary
+}
+
+// LoopbackEndpoint reports whether endpoint is a URL on this machine
+// (localhost or a loopback address).
+func LoopbackEndpoint(endpoint string) bool {
+	if endpoint == "" {
+		return false
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 )
@@ -61,6 +62,7 @@ func Explain(op string, err error) error {
 	var netErr net.Error
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
+	var respErr *awshttp.ResponseError
 	switch {
 	case errors.Is(err, context.Canceled):
 		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
@@ -68,6 +70,14 @@ func Explain(op string, err error) error {
 		e.Kind, e.Msg, e.Hint = KindUnreachable, "timed out", "check the network or --endpoint-url, then retry"
 	case errors.As(err, &notFound):
 		e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
+	case errors.As(err, &respErr) && respErr.HTTPStatusCode() > 0 && (!errors.As(err, &apiErr) || apiErr.ErrorCode() == "UnknownError"):
+		// Something answered, but not as DynamoDB does: a web server on
+		// that port, a proxy, a load balancer in trouble.
+		e.Kind, e.Msg = KindUnreachable, fmt.Sprintf("the endpoint answered HTTP %d, not as DynamoDB does", respErr.HTTPStatusCode())
+		e.Hint = "check --endpoint-url: is it the DynamoDB server's address and port?"
+		if respErr.HTTPStatusCode() >= 500 {
+			e.Hint = "the server failed; retry in a moment, or check --endpoint-url"
+		}
 	case errors.As(err, &apiErr):
 		e.Msg = apiErr.ErrorCode() + ": " + firstLine(apiErr.ErrorMessage())
 		switch code := apiErr.ErrorCode(); {

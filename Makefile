@@ -1,0 +1,40 @@
+# dynascope — `make demo` to try it, `make test` to check it.
+GO ?= go
+PKG := ./...
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: demo build test deps bench bench-items fuzz screenshots lint
+
+demo: ## run the explorer on the built-in demo data (no AWS, no network)
+	$(GO) run . --demo
+
+build: ## bin/dynascope, with its version stamped in
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/dynascope .
+
+deps: node_modules/.package-lock.json ## Go modules and dynalite (pinned in package-lock.json)
+	$(GO) mod download
+
+# npm ci wipes node_modules first, so it runs only on a fresh clone or when
+# the lockfile changes, never under a test run already using dynalite.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+test: deps ## every test, including the integration tests against dynalite
+	$(GO) vet $(PKG)
+	$(GO) test -count=1 $(PKG)
+
+bench: deps ## Go benchmarks (figures, never pass/fail)
+	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
+
+bench-items: deps ## stream a 100,000-item partition from dynalite: peak RSS, wall time, requests, RCU, pages
+	bash scripts/bench-items.sh
+
+fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
+	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)
+
+screenshots: ## regenerate screenshots/*.png from the real program
+	bash scripts/screenshots.sh
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './node_modules/*')); test -z "$$out" || { echo "gofmt needed: $$out"; exit 1; }
+	$(GO) vet $(PKG)

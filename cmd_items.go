@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+)
+
+type itemsFlags struct {
+	table, pk, index, output string
+	limit                    int
+	reverse                  bool
+}
+
+func (f itemsFlags) validate() error {
+	switch {
+	case f.table == "":
+		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+	case f.pk == "":
+		return usage("add --pk VALUE, the partition key value to read", "--pk is required")
+	case f.limit < 0:
+		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
+	case f.output != "jsonl" && f.output != "json":
+		return usage("use --output jsonl or --output json", "--output %q is not a format of items", f.output)
+	}
+	return nil
+}
+
+func newItemsCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f itemsFlags
+	cmd := &cobra.Command{
+		Use:   "items",
+		Short: "Print a partition's items in sort-key order, one JSON object a line",
+		Long: `items prints the items of one partition in sort-key order as plain JSON:
+numbers as JSON numbers (exact, never rounded), sets as arrays, binary as
+base64. It streams page by page, holding one page at a time, and with
+--limit asks DynamoDB for no more items than it will print.
+
+The key condition goes to stderr first; the cost goes to stderr at the end:
+requests (all calls, including one DescribeTable), pages (Query calls),
+consumed RCU, items and elapsed time.`,
+		Example: `  dynascope items --demo --table Locations --pk USA --limit 5
+  dynascope items --demo --table DeviceLogs --pk 123 --reverse
+  dynascope items --demo --table ChatMessages --index ByTime --pk general --output json
+  dynascope items --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' > orders.jsonl`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			q, err := keyQuery(ctx, conn.client, f)
+			if err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			fmt.Fprintln(stderr, q.Describe())
+			start := time.Now()
+			n, pages, err := streamItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout())
+			total, _ := conn.client.Session.Totals()
+			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
+				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required); typed by the key: 123 for N, base64 for B")
+	fl.StringVar(&f.index, "index", "", "read this GSI or LSI instead of the base table")
+	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
+	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line) or json (one array)")
+	return cmd
+}
+
+// keyQuery describes the table (or index) to type the partition key value
+// by its key schema.
+func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuery, error) {
+	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
+	if err != nil {
+		return model.KeyQuery{}, err
+	}
+	key, err := info.KeyFor(f.index)
+	if err != nil {
+		names := "it has none"
+		if len(info.Indexes) > 0 {
+			names = "it has"
+			for _, ix := range info.Indexes {
+				names += " " + ix.Name
+			}
+		}
+		return model.KeyQuery{}, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
+	}
+	v, err := model.ParseKeyValue(key.PK.Type, f.pk)
+	if err != nil {
+		// "… is not a number: this key is numeric (N), so type …": the part
+		// after the last colon is what to do.
+		msg := err.Error()
+		what, hint := msg, ""
+		if i := strings.LastIndex(msg, ": "); i > 0 {
+			what, hint = msg[:i], msg[i+2:]
+		}
+		return model.KeyQuery{}, usage(hint, "--pk %s", what)
+	}
+	q := model.KeyQuery{Table: f.table, Index: f.index, PKName: key.PK.Name, PK: v, Reverse: f.reverse}
+	if key.SK != nil {
+		q.SKName = key.SK.Name
+	}
+	return q, nil
+}
+
+// streamItems writes each page as it arrives and keeps none of them, so
+// memory stays flat however large the partition. With a limit, each Query
+// asks only for the items still wanted, so none is read for nothing and no
+// request is made once the limit is reached.
+func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, w io.Writer) (items, pages int, err error) {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if output == "json" {
+		out.WriteByte('[')
+	}
+	var start dynamo.Item
+	for {
+		req := dynamo.PageRequest{Query: q, Start: start}
+		if limit > 0 {
+			req.Limit = int32(min(limit-items, math.MaxInt32))
+		}
+		page, err := dynamo.QueryPage(ctx, c, req)
+		pages++
+		if err != nil {
+			out.Flush()
+			return items, pages, err
+		}
+		for _, it := range page.Items {
+			line.Reset()
+			if err := enc.Encode(dynamo.PlainItem(it)); err != nil {
+				return items, pages, err
+			}
+			b := escapeTerminalControls(line.Bytes())
+			if output == "json" {
+				if items > 0 {
+					out.WriteByte(',')
+				}
+				b = bytes.TrimSuffix(b, []byte("\n"))
+			}
+			if _, err := out.Write(b); err != nil {
+				return items, pages, fmt.Errorf("writing items: %w", err)
+			}
+			items++
+		}
+		if !page.More() || (limit > 0 && items >= limit) {
+			break
+		}
+		start = page.LastKey
+	}
+	if output == "json" {
+		out.WriteString("]\n")
+	}
+	if err := out.Flush(); err != nil {
+		return items, pages, fmt.Errorf("writing items: %w", err)
+	}
+	return items, pages, nil
+}

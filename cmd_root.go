@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/ui"
+)
+
+// preflightTimeout bounds the one read made before the explorer takes the
+// screen, so a dead endpoint is reported on the command line instead.
+const preflightTimeout = 20 * time.Second
+
+func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{}
+	var table, pk string
+	root := &cobra.Command{
+		Use:   "dynascope",
+		Short: "Explore DynamoDB tables from the terminal, read-only",
+		Long: `dynascope explores DynamoDB tables from the terminal: tables, partitions,
+items, and the structure single-table designs keep in their sort keys.
+It only ever reads, and shows what each read cost.
+
+With no subcommand it opens the full-screen explorer. Credentials, region
+and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
+AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
+
+Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
+credentials, access denied), 2 a malformed command line, 130 interrupted.`,
+		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
+  dynascope --profile prod --region eu-west-1
+  dynascope --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope --demo --table Locations --pk USA       # open one partition directly`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pk != "" && table == "" {
+				return usage("add --table NAME", "--pk needs --table")
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			if err := preflight(ctx, conn.client, table); err != nil {
+				return err
+			}
+			return ui.Run(ctx, ui.Config{Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+				Table: table, PK: pk, DebugLog: g.debugLog})
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.profile, "profile", "", "AWS profile from ~/.aws/config (default: AWS_PROFILE, else default)")
+	pf.StringVar(&g.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
+	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
+	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
+	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
+	root.Flags().StringVar(&table, "table", "", "open this table directly")
+	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// pflag appends the parser's own words ("strconv.ParseInt: parsing
+		// …: invalid syntax"); the flag and the value say enough.
+		what := err.Error()
+		if strings.HasPrefix(what, "invalid argument") {
+			if before, _, ok := strings.Cut(what, " flag: "); ok {
+				what = before + " flag"
+			}
+		}
+		return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
+	})
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newSeedCmd(ctx, g))
+	return root
+}
+
+// noArgs rejects positional arguments: every input is a named flag.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage("see "+cmd.CommandPath()+" --help", "unexpected argument %q: %s takes flags only", args[0], cmd.CommandPath())
+	}
+	return nil
+}
+
+// preflight makes one cheap read so that a missing table, a dead endpoint or
+// bad credentials end the command with a one-line message before the
+// explorer takes over the terminal.
+func preflight(ctx context.Context, c dynamo.Client, table string) error {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	if table != "" {
+		_, _, err := dynamo.DescribeTable(ctx, c, table)
+		return err
+	}
+	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
+	return dynamo.Explain("list tables", err)
+}
+
+// run executes the command line and returns the exit code (see the root
+// command's help). Errors are printed here, as one line, never by cobra.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(ctx, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	return report(ctx, stderr, err)
+}
