@@ -14,15 +14,13 @@ bin=$(mktemp -d)/dynascope
 go build -o "$bin" .
 go build -o "$bin-render" ./screenshots/render
 out=screenshots
-sock="dynascope-shots-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
 
 # scene NAME COLS ROWS "ARGS" KEY... — keys are tmux send-keys words; "@N"
 # waits N tenths of a second.
 scene() {
   local name=$1 cols=$2 rows=$3 args=$4
   shift 4
-  tmux -L "$sock" kill-server 2>/dev/null || true
+  local sock="dynascope-shots-$$-$name" # a server per scene: no shutdown races
   tmux -L "$sock" -f /dev/null new-session -d -s shot -x "$cols" -y "$rows" \
     "env TERM=xterm-256color COLORTERM=truecolor $bin --demo $args"
   sleep 1.5
@@ -34,6 +32,7 @@ scene() {
   done
   sleep 1
   tmux -L "$sock" capture-pane -t shot -e -p > "$bin.$name.ans"
+  tmux -L "$sock" kill-server 2>/dev/null || true
   "$bin-render" -in "$bin.$name.ans" -out "$out/$name.png" -cols "$cols" -rows "$rows"
   echo "screenshots/$name.png"
 }

@@ -17,7 +17,7 @@ func Frame(st *Styles, title, content string, w, h int) string {
 	top := "╭─"
 	if title != "" {
 		t := ansi.Truncate(title, max(0, w-6), "…")
-		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-ansi.StringWidth(t)-1)))
+		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-ansi.StringWidth(t))))
 	} else {
 		top += border.Render(strings.Repeat("─", w-3))
 	}
