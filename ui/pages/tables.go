@@ -29,7 +29,7 @@ type Tables struct {
 // NewTables returns the tables page.
 func NewTables(c *common.Common) *Tables {
 	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}, grid: components.NewGrid(c)}
-	t.grid.SetColumns([]components.Column{{Title: "Table"}, {Title: "Keys"}, {Title: "Indexes"}, {Title: "Items"}, {Title: "Size"}})
+	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items"}, {Title: "Size"}})
 	return t
 }
 
