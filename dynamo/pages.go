@@ -31,6 +31,10 @@ type PageRequest struct {
 	Query model.KeyQuery
 	Start Item  // ExclusiveStartKey; nil for the first page
 	Limit int32 // 0: let DynamoDB fill up to 1 MB
+	// KeysOnly projects the key attributes named in Query (and Table's keys
+	// when querying an index, which LastEvaluatedKey needs).
+	KeysOnly  bool
+	TableKeys *KeySchema
 }
 
 // AttributeValue converts a model key value to the SDK's form.
@@ -124,7 +128,25 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 // QueryPage runs one Query request: one page of a partition in sort-key
 // order (reversed when r.Query.Reverse).
 func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
-	in, err := QueryInput(r, nil)
+	var proj *expression.ProjectionBuilder
+	if r.KeysOnly {
+		names := []string{r.Query.PKName}
+		if r.Query.SKName != "" {
+			names = append(names, r.Query.SKName)
+		}
+		if r.TableKeys != nil {
+			names = append(names, r.TableKeys.PK.Name)
+			if r.TableKeys.SK != nil {
+				names = append(names, r.TableKeys.SK.Name)
+			}
+		}
+		b := expression.NamesList(expression.Name(names[0]))
+		for _, n := range names[1:] {
+			b = b.AddNames(expression.Name(n))
+		}
+		proj = &b
+	}
+	in, err := QueryInput(r, proj)
 	if err != nil {
 		return Page{}, err
 	}

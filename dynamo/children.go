@@ -1,0 +1,159 @@
+package dynamo
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/model"
+)
+
+// ChildrenRequest asks for the next segments under a sort-key prefix of one
+// partition, on the table or one of its indexes.
+type ChildrenRequest struct {
+	Table     string
+	Index     string
+	Key       KeySchema  // of the table or index read
+	TableKeys *KeySchema // the table's, when Index is set
+	PK        model.KeyValue
+	Prefix    string // "" for the top level; ends with Delim below it
+	Delim     string // "" to detect from the first keys read
+}
+
+// ChildrenResult is a level of the hierarchy and what finding it cost.
+type ChildrenResult struct {
+	Children []model.Child
+	SelfItem bool   // a key equals Prefix itself
+	Delim    string // as given or detected
+	Level    model.KeyQuery
+	Cost     Cost
+}
+
+const (
+	// probeKeys is the first read: a level that fits is found in one
+	// request, and its density decides between skipping and bulk reads.
+	probeKeys = 100
+)
+
+// Children finds the children of a prefix without reading the subtree
+// below each one: after a child is seen, the next read starts past its
+// whole subtree (a skip-scan), one small keys-only Query per child. Where
+// children are dense (a page holds many), it reads bulk pages instead,
+// which is cheaper per child. emit, if not nil, sees each child as it is
+// found or updated, with the cost so far.
+func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.Child, Cost)) (ChildrenResult, error) {
+	if r.Key.SK == nil {
+		return ChildrenResult{}, Errorf("children", KindValidation, "open the partition's item instead", "table %s has no sort key, so no hierarchy", r.Table)
+	}
+	if r.Key.SK.Type == model.TypeN {
+		return ChildrenResult{}, Errorf("children", KindValidation, "number sort keys are listed as items; use `items` or the Items view",
+			"sort key %s is a number, which has no hierarchy", r.Key.SK.Name)
+	}
+	binary := r.Key.SK.Type == model.TypeB
+	res := ChildrenResult{Delim: r.Delim}
+	res.Level = model.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	if r.Prefix != "" {
+		res.Level.SK = model.SKCondition{Op: model.SKBeginsWith, A: skValue(r.Prefix, binary)}
+	}
+	walk := model.NewChildWalk(r.Prefix, r.Delim)
+	limit := int32(probeKeys)
+	for {
+		q := res.Level
+		q.SK = rangeFrom(walk.Start(), r.Prefix, binary)
+		if q.SK.Op == model.SKBetween && string(q.SK.A.Text+string(q.SK.A.Bytes)) > string(q.SK.B.Text+string(q.SK.B.Bytes)) {
+			break // the walk has passed the end of the prefix
+		}
+		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: r.TableKeys})
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			res.Children, res.SelfItem = walk.Children(), walk.SelfItem
+			return res, err
+		}
+		keys := make([]string, 0, len(page.Items))
+		for _, it := range page.Items {
+			if k, ok := skText(it[r.Key.SK.Name]); ok {
+				keys = append(keys, k)
+			}
+		}
+		if walk.Delim == "" {
+			d, ok := model.DetectDelimiter(trimPrefix(keys, r.Prefix))
+			if !ok {
+				d = "#"
+			}
+			walk.Delim, res.Delim = d, d
+		}
+		changed := walk.Feed(keys)
+		if emit != nil {
+			for _, i := range changed {
+				emit(walk.Children()[i], res.Cost)
+			}
+		}
+		if !page.More() {
+			break
+		}
+		// Dense: most keys read were new children, so read on in whole
+		// pages, as a plain query would. Sparse: one child filled the page,
+		// so jump past subtrees one key at a time.
+		if len(changed)*2 >= len(keys) {
+			limit = 0
+		} else {
+			limit = 1
+		}
+	}
+	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
+	return res, nil
+}
+
+func trimPrefix(keys []string, prefix string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k[min(len(prefix), len(k)):]
+	}
+	return out
+}
+
+func skValue(s string, binary bool) model.KeyValue {
+	if binary {
+		return model.B([]byte(s))
+	}
+	return model.S(s)
+}
+
+func skText(av types.AttributeValue) (string, bool) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value, true
+	case *types.AttributeValueMemberB:
+		return string(v.Value), true
+	}
+	return "", false
+}
+
+// rangeFrom is the sort-key condition of a read from start to the end of
+// the prefix: BETWEEN start AND the prefix's end (a key equal to that end
+// is read and passed over), or >= start at the top level.
+func rangeFrom(start, prefix string, binary bool) model.SKCondition {
+	if start == "" {
+		return model.SKCondition{}
+	}
+	var end string
+	var ok bool
+	if binary {
+		var b []byte
+		b, ok = model.BytesEnd([]byte(prefix))
+		end = string(b)
+	} else {
+		end, ok = model.PrefixEnd(prefix)
+	}
+	if prefix == "" || !ok {
+		return model.SKCondition{Op: model.SKGe, A: skValue(start, binary)}
+	}
+	return model.SKCondition{Op: model.SKBetween, A: skValue(start, binary), B: skValue(end, binary)}
+}
+
+// ChildKey is the full key of a child that is an item.
+func ChildKey(r ChildrenRequest, c model.Child) Item {
+	key := Item{r.Key.PK.Name: AttributeValue(r.PK)}
+	key[r.Key.SK.Name] = AttributeValue(skValue(r.Prefix+c.Name, r.Key.SK.Type == model.TypeB))
+	return key
+}

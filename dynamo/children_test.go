@@ -1,0 +1,210 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/dynamo/memory"
+	"github.com/dynascope/dynascope/model"
+)
+
+// hierTable is a table of edge cases for the drill-down.
+func hierItems() []dynamo.Item {
+	var keys []string
+	keys = append(keys, "NE#OMAHA#68118", "NY", "NY#NEWYORKCITY#10001", "NY#NEWYORKCITY#10019", "NY!", "NYC#X",
+		"A##B", "A#", "A#C", "GU#HAGATNA#", "ÎLE-DE-FRANCE#PARIS#75001", "ZÜRICH#Zürich#8001", "Z#", "~",
+		strings.Repeat("L", 500)+"#"+strings.Repeat("M", 500)+"#end")
+	for i := 0; i < 10500; i++ { // one level with 10,500 children
+		keys = append(keys, fmt.Sprintf("WIDE#%05d", i))
+	}
+	for i := 0; i < 3000; i++ { // a few children with deep subtrees
+		keys = append(keys, fmt.Sprintf("DEEP#%c#%04d#x", 'a'+i%3, i))
+	}
+	var out []dynamo.Item
+	for _, k := range keys {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "H"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	return out
+}
+
+var (
+	hierOnce sync.Once
+	hierDL   *dynamodb.Client
+)
+
+func hierBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	create := &dynamodb.CreateTableInput{TableName: aws.String("Hier"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}
+	load := func(w dynamo.Writer) {
+		if _, err := w.CreateTable(ctx, create); err != nil {
+			t.Fatal(err)
+		}
+		items := hierItems()
+		for i := 0; i < len(items); i += 25 {
+			var reqs []types.WriteRequest
+			for _, it := range items[i:min(i+25, len(items))] {
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			}
+			if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Hier": reqs}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mem := memory.New()
+	load(mem)
+	hierOnce.Do(func() {
+		hierDL = dynalitetest.Shared(t).Client()
+		load(hierDL)
+	})
+	if hierDL == nil {
+		t.Fatal("dynalite was not seeded")
+	}
+	return map[string]dynamo.Client{"memory": mem, "dynalite": hierDL}
+}
+
+// fullRead is the oracle: every key of the partition read, children collected.
+func fullRead(t *testing.T, c dynamo.Client, table, pkName string, pk model.KeyValue, prefix, delim string) []model.Child {
+	t.Helper()
+	var out []model.Child
+	idx := map[string]int{}
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: model.KeyQuery{Table: table, PKName: pkName, PK: pk, SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			k := it["SK"].(*types.AttributeValueMemberS).Value
+			name, leaf, ok := model.ChildOf(prefix, k, delim)
+			if !ok {
+				continue
+			}
+			i, seen := idx[name]
+			if !seen {
+				i = len(out)
+				idx[name] = i
+				out = append(out, model.Child{Name: name, Prefix: prefix + name + delim})
+			}
+			if leaf {
+				out[i].IsItem = true
+			} else {
+				out[i].HasChildren = true
+			}
+		}
+		if !p.More() {
+			return out
+		}
+		start = p.LastKey
+	}
+}
+
+func sorted(cs []model.Child) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%q/%v/%v", c.Name, c.IsItem, c.HasChildren))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+func TestChildrenEdgeCasesBothBackends(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	prefixes := []string{"", "NY#", "NY#NEWYORKCITY#", "A#", "GU#", "GU#HAGATNA#", "ÎLE-DE-FRANCE#", "WIDE#", "DEEP#", "DEEP#b#",
+		strings.Repeat("L", 500) + "#", "Z#", "NOPE#"}
+	results := map[string]string{}
+	for name, c := range hierBackends(t) {
+		var b strings.Builder
+		for _, p := range prefixes {
+			m := dynamo.NewMetered(c)
+			res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Hier", Key: key, PK: model.S("H"), Prefix: p, Delim: "#"}, nil)
+			if err != nil {
+				t.Fatalf("%s %q: %v", name, p, err)
+			}
+			want := fullRead(t, c, "Hier", "PK", model.S("H"), p, "#")
+			if sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s prefix %q:\n got %s\nwant %s", name, p, sorted(res.Children), sorted(want))
+			}
+			total, _ := m.Session.Totals()
+			fmt.Fprintf(&b, "%q: %d children, self=%v, %d req, %.1f RCU\n", p, len(res.Children), res.SelfItem, total.Requests, total.RCU)
+		}
+		results[name] = b.String()
+	}
+	if results["memory"] != results["dynalite"] {
+		t.Fatalf("backends differ:\n--- memory\n%s--- dynalite\n%s", results["memory"], results["dynalite"])
+	}
+	t.Logf("\n%s", results["dynalite"])
+}
+
+func TestChildrenDetectsDelimiterAndRejectsNumbers(t *testing.T) {
+	ctx := context.Background()
+	db, err := demo.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := dynamo.DescribeTable(ctx, db, "ChatMessages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dynamo.Children(ctx, db, dynamo.ChildrenRequest{Table: "ChatMessages", Key: info.Key, PK: model.S("portland")}, nil)
+	if err != nil || res.Delim != "#" || len(res.Children) == 0 {
+		t.Fatalf("chat: delim %q, %d children, %v", res.Delim, len(res.Children), err)
+	}
+	logs, _, _ := dynamo.DescribeTable(ctx, db, "DeviceLogs")
+	_, err = dynamo.Children(ctx, db, dynamo.ChildrenRequest{Table: "DeviceLogs", Key: logs.Key, PK: model.N("123")}, nil)
+	if dynamo.KindOf(err) != dynamo.KindValidation || !strings.Contains(err.Error(), "no hierarchy") {
+		t.Fatalf("number sort key: %v", err)
+	}
+}
+
+// TestChildrenDemoHierarchies: every prefix of the demo's Locations and the
+// first levels of Geography give what a full read gives.
+func TestChildrenDemoHierarchies(t *testing.T) {
+	ctx := context.Background()
+	db, err := demo.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		table, pk string
+		depth     int
+	}{{"Locations", "USA", 3}, {"Locations", "FRANCE", 3}, {"Locations", "SWITZERLAND", 3}, {"Geography", demo.GeographyPartition, 2}} {
+		info, _, _ := dynamo.DescribeTable(ctx, db, tc.table)
+		var visit func(prefix string, depth int)
+		n := 0
+		visit = func(prefix string, depth int) {
+			res, err := dynamo.Children(ctx, db, dynamo.ChildrenRequest{Table: tc.table, Key: info.Key, PK: model.S(tc.pk), Prefix: prefix, Delim: "#"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if want := fullRead(t, db, tc.table, "PK", model.S(tc.pk), prefix, "#"); sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s/%s %q:\n got %s\nwant %s", tc.table, tc.pk, prefix, sorted(res.Children), sorted(want))
+			}
+			if depth == 0 {
+				return
+			}
+			for _, c := range res.Children {
+				if c.HasChildren {
+					visit(c.Prefix, depth-1)
+				}
+			}
+		}
+		visit("", tc.depth)
+		t.Logf("%s/%s: %d prefixes match the full read", tc.table, tc.pk, n)
+	}
+}
