@@ -63,7 +63,7 @@ consumed RCU, items and elapsed time.`,
 			if err != nil {
 				return err
 			}
-			q, err := keyQuery(ctx, conn.client, f)
+			q, _, err := keyQuery(ctx, conn.client, f)
 			if err != nil {
 				return err
 			}
@@ -89,10 +89,10 @@ consumed RCU, items and elapsed time.`,
 
 // keyQuery describes the table (or index) to type the partition key value
 // by its key schema.
-func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuery, error) {
+func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuery, dynamo.TableInfo, error) {
 	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
 	if err != nil {
-		return model.KeyQuery{}, err
+		return model.KeyQuery{}, info, err
 	}
 	key, err := info.KeyFor(f.index)
 	if err != nil {
@@ -103,7 +103,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 				names += " " + ix.Name
 			}
 		}
-		return model.KeyQuery{}, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
+		return model.KeyQuery{}, info, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
 	}
 	v, err := model.ParseKeyValue(key.PK.Type, f.pk)
 	if err != nil {
@@ -114,13 +114,13 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 		if i := strings.LastIndex(msg, ": "); i > 0 {
 			what, hint = msg[:i], msg[i+2:]
 		}
-		return model.KeyQuery{}, usage(hint, "--pk %s", what)
+		return model.KeyQuery{}, info, usage(hint, "--pk %s", what)
 	}
 	q := model.KeyQuery{Table: f.table, Index: f.index, PKName: key.PK.Name, PK: v, Reverse: f.reverse}
 	if key.SK != nil {
 		q.SKName = key.SK.Name
 	}
-	return q, nil
+	return q, info, nil
 }
 
 // streamItems writes each page as it arrives and keeps none of them, so

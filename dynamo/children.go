@@ -33,6 +33,8 @@ const (
 	// probeKeys is the first read: a level that fits is found in one
 	// request, and its density decides between skipping and bulk reads.
 	probeKeys = 100
+	// reprobeAfter is how many single-key jumps run between probes.
+	reprobeAfter = 16
 )
 
 // Children finds the children of a prefix without reading the subtree
@@ -57,6 +59,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 	}
 	walk := model.NewChildWalk(r.Prefix, r.Delim)
 	limit := int32(probeKeys)
+	skips := 0
 	for {
 		q := res.Level
 		q.SK = rangeFrom(walk.Start(), r.Prefix, binary)
@@ -94,10 +97,15 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		// Dense: most keys read were new children, so read on in whole
 		// pages, as a plain query would. Sparse: one child filled the page,
 		// so jump past subtrees one key at a time.
-		if len(changed)*2 >= len(keys) {
-			limit = 0
-		} else {
-			limit = 1
+		// A single key says nothing of density, so every reprobeAfter
+		// jumps a probe-sized read measures it again.
+		switch {
+		case len(keys) >= 10 && len(changed)*2 >= len(keys):
+			limit, skips = 0, 0
+		case limit == 1 && skips >= reprobeAfter:
+			limit, skips = probeKeys, 0
+		default:
+			limit, skips = 1, skips+1
 		}
 	}
 	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
@@ -156,4 +164,41 @@ func ChildKey(r ChildrenRequest, c model.Child) Item {
 	key := Item{r.Key.PK.Name: AttributeValue(r.PK)}
 	key[r.Key.SK.Name] = AttributeValue(skValue(r.Prefix+c.Name, r.Key.SK.Type == model.TypeB))
 	return key
+}
+
+// CountChild counts the items under a child: the item itself, if it is one,
+// and its subtree, with Select COUNT pages (which read the subtree). progress,
+// if not nil, sees the running count and cost after each page.
+func CountChild(ctx context.Context, c Client, r ChildrenRequest, ch model.Child, progress func(n int, cost Cost)) (int, error) {
+	n := 0
+	if ch.IsItem {
+		n++
+	}
+	if !ch.HasChildren {
+		return n, nil
+	}
+	binary := r.Key.SK.Type == model.TypeB
+	q := model.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name,
+		SK: model.SKCondition{Op: model.SKBeginsWith, A: skValue(ch.Prefix, binary)}}
+	if binary {
+		end, _ := model.BytesEnd([]byte(ch.Prefix))
+		q.SK = model.SKCondition{Op: model.SKBetween, A: skValue(ch.Prefix, true), B: skValue(string(end), true)}
+	}
+	var cost Cost
+	var start Item
+	for {
+		page, err := CountPage(ctx, c, PageRequest{Query: q, Start: start})
+		cost = cost.Add(page.Cost)
+		if err != nil {
+			return n, err
+		}
+		n += page.Count
+		if progress != nil {
+			progress(n, cost)
+		}
+		if !page.More() {
+			return n, nil
+		}
+		start = page.LastKey
+	}
 }

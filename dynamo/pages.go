@@ -20,6 +20,7 @@ type Page struct {
 	Items   []Item
 	LastKey Item // nil when there is nothing more
 	Scanned int  // items read by DynamoDB (before any filter)
+	Count   int  // items matched (with Select COUNT, there are no Items)
 	Cost    Cost
 }
 
@@ -157,7 +158,25 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
-	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost}, nil
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+}
+
+// CountPage runs one Select COUNT Query: DynamoDB still reads (and
+// charges for) every item it counts, but sends none back.
+func CountPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
+	in, err := QueryInput(r, nil)
+	if err != nil {
+		return Page{}, err
+	}
+	in.Select = types.SelectCount
+	t0 := time.Now()
+	out, err := c.Query(ctx, in)
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return Page{Cost: cost}, Explain("count in "+r.Query.Table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	return Page{LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
 }
 
 // PartitionsRequest asks for one page of a keys-only Scan.

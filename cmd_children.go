@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/dynamo"
+)
+
+type childrenFlags struct {
+	itemsFlags
+	prefix, delimiter string
+	count             bool
+}
+
+// childJSON is one child in the output; Count only with --count.
+type childJSON struct {
+	Name        string `json:"name"`
+	Prefix      string `json:"prefix"`
+	HasChildren bool   `json:"hasChildren"`
+	IsItem      bool   `json:"isItem"`
+	Count       *int   `json:"count,omitempty"`
+}
+
+func newChildrenCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f childrenFlags
+	cmd := &cobra.Command{
+		Use:   "children",
+		Short: "List the next segments of hierarchical sort keys under a prefix, without reading the subtree",
+		Long: `children lists the distinct next segments of the sort keys under --prefix
+(STATE#CITY#ZIP: the states, then a state's cities, …) as one JSON document,
+in key order. It does not read every item below: once a child is seen, the
+next request jumps past its whole subtree (a skip-scan), one small keys-only
+Query per child; where children are dense it reads whole pages instead.
+--count then counts the items under each child (Select COUNT: this reads
+the subtree and costs accordingly). Stats go in "stats".`,
+		Example: `  dynascope children --demo --table Locations --pk USA
+  dynascope children --demo --table Locations --pk USA --prefix 'NY#'
+  dynascope children --demo --table Geography --pk PLACE --prefix 'USA#' --count
+  dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.output = "json"
+			if err := f.validate(); err != nil {
+				return err
+			}
+			if len(f.delimiter) > 1 {
+				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+			if err != nil {
+				return err
+			}
+			key, _ := info.KeyFor(f.index)
+			req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
+			if f.index != "" {
+				req.TableKeys = &info.Key
+			}
+			start := time.Now()
+			res, err := dynamo.Children(ctx, conn.client, req, nil)
+			if err != nil {
+				return err
+			}
+			out := make([]childJSON, len(res.Children))
+			for i, c := range res.Children {
+				out[i] = childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem}
+			}
+			if f.count {
+				for i, c := range res.Children {
+					n, err := dynamo.CountChild(ctx, conn.client, req, c, nil)
+					if err != nil {
+						return err
+					}
+					out[i].Count = &n
+				}
+			}
+			total, _ := conn.client.Session.Totals()
+			doc := map[string]any{
+				"table": f.table, "partitionKey": q.PK.Literal(), "prefix": f.prefix, "delimiter": res.Delim,
+				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
+				"children": out,
+				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
+					"elapsedMs": time.Since(start).Milliseconds()},
+			}
+			if res.SelfItem {
+				doc["prefixIsItem"] = true
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(doc); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", res.Level.Describe(), len(out), total.Requests, total.RCU)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
+	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
+	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
+	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
+	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
+	return cmd
+}

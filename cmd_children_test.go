@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type childrenDoc struct {
+	Children []struct {
+		Name        string `json:"name"`
+		Prefix      string `json:"prefix"`
+		HasChildren bool   `json:"hasChildren"`
+		IsItem      bool   `json:"isItem"`
+		Count       *int   `json:"count"`
+	} `json:"children"`
+	KeyCondition string `json:"keyCondition"`
+	Delimiter    string `json:"delimiter"`
+	Stats        struct {
+		Requests    int     `json:"requests"`
+		ConsumedRCU float64 `json:"consumedRCU"`
+	} `json:"stats"`
+}
+
+func runChildren(t *testing.T, args ...string) childrenDoc {
+	t.Helper()
+	out, _ := mustRun(t, append([]string{"children", "--demo"}, args...)...)
+	var doc childrenDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+func TestChildrenDemo(t *testing.T) {
+	top := runChildren(t, "--table", "Locations", "--pk", "USA")
+	names := map[string]bool{}
+	for _, c := range top.Children {
+		names[c.Name] = true
+		if c.Count != nil {
+			t.Fatal("count without --count")
+		}
+	}
+	if !names["NY"] || !names["NE"] || !names["NYC"] || top.Delimiter != "#" {
+		t.Fatalf("top level: %+v", top)
+	}
+	// C sparse children: one probe, then one single-key read per child
+	// (re-probes aside), plus the DescribeTable.
+	if top.Stats.Requests > len(top.Children)+4 {
+		t.Fatalf("%d requests for %d children", top.Stats.Requests, len(top.Children))
+	}
+	city := runChildren(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
+	if city.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" {
+		t.Fatalf("key condition %q", city.KeyCondition)
+	}
+	got := map[string]int{}
+	for _, c := range city.Children {
+		got[c.Name] = *c.Count
+	}
+	if got["10001"] != 1 || got["10019"] != 1 {
+		t.Fatalf("seed rows under NEWYORKCITY: %v", got)
+	}
+}
+
+func TestChildrenBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
+		{[]string{"--table", "Locations"}, 2, "--pk"},
+		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
+	} {
+		_, stderr, code := cli(t, append([]string{"children", "--demo"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: code %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
