@@ -20,7 +20,7 @@ const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk string
+	var table, pk, prefix, delimiter, levels string
 	root := &cobra.Command{
 		Use:   "dynascope",
 		Short: "Explore DynamoDB tables from the terminal, read-only",
@@ -37,7 +37,8 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
-  dynascope --demo --table Locations --pk USA       # open one partition directly`,
+  dynascope --demo --table Locations --pk USA       # open one partition directly
+  dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -45,6 +46,12 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if pk != "" && table == "" {
 				return usage("add --table NAME", "--pk needs --table")
+			}
+			if prefix != "" && pk == "" {
+				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+			}
+			if len(delimiter) > 1 {
+				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", delimiter)
 			}
 			conn, err := g.connect(ctx)
 			if err != nil {
@@ -54,7 +61,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				return err
 			}
 			return ui.Run(ctx, ui.Config{Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -67,6 +74,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
+	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
+	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
+	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
 	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		// pflag appends the parser's own words ("strconv.ParseInt: parsing

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -598,6 +599,11 @@ func createTable(t *testing.T, c *dynamodb.Client, name, sk string, skType types
 	})
 	if err != nil {
 		t.Fatalf("create %s: %v", name, err)
+	}
+	// dynalite creates tables asynchronously even with --createTableMs 0.
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 10 * time.Millisecond })
+	if err := w.Wait(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 10*time.Second); err != nil {
+		t.Fatalf("table %s never became ACTIVE: %v", name, err)
 	}
 }
 

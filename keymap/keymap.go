@@ -10,29 +10,32 @@ type KeyMap struct {
 	Open, Back, Quit, Help, Refresh         key.Binding
 	GoTo, Flip, Wire, Submit, Cancel        key.Binding
 	NextMode, PrevMode                      key.Binding
+	Count, Delimiter                        key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
 func Default() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
-		Open:     key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open")),
-		Back:     key.NewBinding(key.WithKeys("esc", "left", "h", "backspace"), key.WithHelp("esc", "back")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		GoTo:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "go to key")),
-		Flip:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "flip order")),
-		Wire:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "DynamoDB JSON")),
-		Submit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
-		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		NextMode: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next mode")),
-		PrevMode: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev mode")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
+		Top:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:    key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		Open:      key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open")),
+		Back:      key.NewBinding(key.WithKeys("esc", "left", "h", "backspace"), key.WithHelp("esc", "back")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		GoTo:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "go to key")),
+		Flip:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "flip order")),
+		Wire:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "DynamoDB JSON")),
+		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
+		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		NextMode:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "items/tree")),
+		PrevMode:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev mode")),
+		Count:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "count")),
+		Delimiter: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delimiter")),
 	}
 }
 

@@ -1,9 +1,11 @@
 # Scenes for scripts/screenshots.sh: scene NAME COLS ROWS "ARGS" KEYS…
 scene tables 130 34 "" j j j j j j j
 scene partitions 110 30 "--table Locations" 
-scene items 140 34 "--table Locations --pk USA" j j j j j j j j j j j j
-scene item 110 34 "--table Equipment --pk Equipment_1" j Enter
-scene item-dynamodb-json 110 34 "--table Equipment --pk Equipment_1" j Enter d
+scene tree 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
+scene tree-level 120 30 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --levels STATE#CITY#ZIP" c @10
+scene items 140 34 "--table Locations --pk USA" Tab j j j j j j j j j j j j
+scene item 110 34 "--table Equipment --pk Equipment_1" Tab j Enter
+scene item-dynamodb-json 110 34 "--table Equipment --pk Equipment_1" Tab j Enter d
 scene help 110 30 "--table DeviceLogs --pk 123" "?"
 scene bad-input 100 24 "--table DeviceLogs" / a b c Enter
 scene too-small 50 12 ""

@@ -19,6 +19,9 @@ type Config struct {
 	Connection string          // "DEMO", or profile · region · endpoint; never credentials
 	Table      string          // open this table directly (optional)
 	PK         string          // and this partition (optional; needs Table)
+	Prefix     string          // and this sort-key prefix of its hierarchy (optional; needs PK)
+	Delimiter  string          // sort-key delimiter for the drill-down ("" detects)
+	Levels     string          // level names, as a template: STATE#CITY#ZIP
 	DebugLog   string          // file for the opt-in debug log
 }
 

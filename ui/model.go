@@ -237,7 +237,15 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.fatal = &fatal{err: msg.err}
 		return nil
 	}
-	part := pages.NewPartitions(m.c, msg.info.Name, msg.info)
+	tree := pages.TreeOptions{Delim: m.cfg.Delimiter}
+	if m.cfg.Levels != "" {
+		d := m.cfg.Delimiter
+		if d == "" {
+			d, _ = model.DetectDelimiter([]string{m.cfg.Levels})
+		}
+		tree.Levels = model.LevelNames(m.cfg.Levels, d)
+	}
+	part := pages.NewPartitions(m.c, msg.info.Name, msg.info, tree)
 	m.stack = append(m.stack, part)
 	if m.cfg.PK == "" {
 		return m.startTop()
@@ -248,7 +256,22 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)
 		return part.Init()
 	}
-	return m.push(pages.NewItems(m.c, msg.info, pk))
+	first := pages.OpenPartition(m.c, msg.info, pk, tree)
+	if m.cfg.Prefix == "" {
+		return m.push(first)
+	}
+	// Each ancestor level waits in the stack, loaded only if esc climbs to it.
+	m.stack = append(m.stack, first)
+	d := tree.Delim
+	if d == "" {
+		d, _ = model.DetectDelimiter([]string{m.cfg.Prefix})
+		tree.Delim = d
+	}
+	segs := model.Segments(m.cfg.Prefix, d)
+	for i := 1; i < len(segs); i++ {
+		m.stack = append(m.stack, pages.NewTree(m.c, msg.info, pk, strings.Join(segs[:i], d)+d, tree))
+	}
+	return m.push(pages.NewTree(m.c, msg.info, pk, m.cfg.Prefix, tree))
 }
 
 // chrome is how many lines the header, request line, help and status take.

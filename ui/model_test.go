@@ -44,7 +44,10 @@ func TestPartitionsPage(t *testing.T) {
 
 func TestItemsPageDeepLinkOneQuery(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
-	if q := h.rec.count("Query"); q != 1 {
+	h.contains(t, "53 children", "▸ AK#", "delimiter #", "Tree")
+	before := h.rec.count("Query")
+	h.keys("tab") // the Items mode of the same partition
+	if q := h.rec.count("Query") - before; q != 1 {
 		t.Fatalf("the first screen of a partition took %d Query requests, want 1", q)
 	}
 	if s := h.rec.count("Scan"); s != 0 {
@@ -72,7 +75,7 @@ func TestItemsFlipOrder(t *testing.T) {
 
 func TestItemPage(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: "Equipment_1"})
-	h.keys("down", "enter") // v0_Audit, after metadata
+	h.keys("tab", "down", "enter") // Items mode; v0_Audit, after metadata
 	h.contains(t, `"Checks": {`, "GetItem Equipment")
 	h.golden(t)
 	h.keys("d")
@@ -115,9 +118,9 @@ func TestBadDeepLinkKeepsWorking(t *testing.T) {
 func TestHelpToggle(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("?")
-	h.contains(t, "flip order", "page down", "refresh")
+	h.contains(t, "items/tree", "page down", "delimiter", "count")
 	h.keys("?")
-	h.contains(t, "o flip order")
+	h.contains(t, "c count")
 }
 
 func TestUnreachableEndpoint(t *testing.T) {
@@ -147,7 +150,11 @@ func TestItemDataIsEscaped(t *testing.T) {
 	}
 	evil := "\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[31mred\u202egnp.exe\x00"
 	put(t, db, "Equipment", map[string]string{"PK": "P", "SK": "v0_" + evil, "Notes": evil, "Name\x1b[1m": "x"})
-	h := newHarness(t, 140, 30, Config{Client: db, Table: "Equipment", PK: "P"})
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Equipment", PK: "P", Delimiter: "#"})
+	if raw := h.m.render(); strings.Contains(raw, "\x1b]52") {
+		t.Fatal("raw OSC 52 reached the tree")
+	}
+	h.keys("tab")
 	raw := h.m.render()
 	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\u202e", "\x00", "\x07"} {
 		if strings.Contains(raw, bad) {
@@ -177,8 +184,11 @@ func TestEndToEndOnDynalite(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "Equipment_")
 	h.keys("enter")
+	h.contains(t, "children", "Tree")
+	before := h.rec.count("Query")
+	h.keys("tab")
 	h.contains(t, "items loaded", "v0_Audit")
-	if q := h.rec.count("Query"); q != 1 {
+	if q := h.rec.count("Query") - before; q != 1 {
 		t.Fatalf("%d queries for the first screen", q)
 	}
 }
@@ -193,11 +203,40 @@ func TestSmokeProgram(t *testing.T) {
 	}{
 		{"tables", Config{}, nil, "GSI ByCity"},
 		{"partitions", Config{Table: "Locations"}, nil, "USA"},
-		{"items", Config{Table: "Locations", PK: "USA"}, nil, "items loaded"},
-		{"item", Config{Table: "Locations", PK: "USA"}, []string{"enter"}, "StreetAddress"},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "53 children"},
+		{"items", Config{Table: "DeviceLogs", PK: "123"}, nil, "items loaded"},
+		{"item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "EventID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			smoke(t, tc.cfg, tc.keys, tc.want)
 		})
 	}
+}
+
+func TestTreeDrillDown(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.contains(t, "Locations › USA › NY", "NEWYORKCITY", `begins_with(SK, :prefix)   :pk="USA" :prefix="NY#"`, "skip-scan")
+	h.golden(t)
+	h.keys("down", "enter") // NEWYORKCITY
+	h.contains(t, "NY#NEWYORKCITY# · 11 children", "• 10001", "• 10019", "▸ 62700#")
+	h.keys("enter") // 10001 is an item: GetItem, then the item view
+	h.contains(t, "#675 6th Ave", "GetItem Locations")
+	h.keys("esc", "esc")
+	h.contains(t, "NY# · 5 children")
+	h.keys("esc") // climbs to the top level, loaded now
+	h.contains(t, "53 children", "▸ AK#")
+}
+
+func TestTreeCountsAndDelimiter(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
+	h.contains(t, "ZIP", "STATE NY", "CITY NEWYORKCITY")
+	h.keys("c")
+	h.contains(t, "62700#  prefix  2")
+	h.keys("D") // | : the keys have none, so each key is one item
+	h.contains(t, "delimiter |")
+}
+
+func TestTreeOnNumberKeysShowsItems(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.contains(t, "items loaded", "Items")
 }

@@ -44,6 +44,16 @@ func NewItems(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Items
 	return &Items{c: c, id: c.NextID(), info: info, query: q, grid: components.NewGrid(c)}
 }
 
+// NewItemsUnder returns the items whose sort key begins with prefix, in
+// order: the Items mode of a drill-down level.
+func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix string) *Items {
+	p := NewItems(c, info, pk)
+	if prefix != "" {
+		p.query.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
+	}
+	return p
+}
+
 func (p *Items) Init() tea.Cmd { return p.next() }
 
 func (p *Items) next() tea.Cmd {
@@ -93,7 +103,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, p.reset()
 		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
 			p.req.stop()
-		case key.Matches(msg, p.c.Keys.Back):
+		case key.Matches(msg, p.c.Keys.Back), key.Matches(msg, p.c.Keys.NextMode) && p.query.SK.Op == model.SKBeginsWith:
 			return p, back
 		default:
 			if p.grid.Update(msg) {
@@ -193,11 +203,17 @@ func (p *Items) View() string {
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
 
-func (p *Items) Crumbs() []string { return []string{p.info.Name, keyCell(p.query.PK)} }
-func (p *Items) ID() int          { return p.id }
-func (p *Items) Mode() string     { return "Items" }
-func (p *Items) Loading() bool    { return p.req.inFlight() }
-func (p *Items) Capturing() bool  { return false }
+func (p *Items) Crumbs() []string {
+	crumbs := []string{p.info.Name, keyCell(p.query.PK)}
+	if p.query.SK.Op == model.SKBeginsWith {
+		crumbs = append(crumbs, common.Sanitize(p.query.SK.A.Text)+"…")
+	}
+	return crumbs
+}
+func (p *Items) ID() int         { return p.id }
+func (p *Items) Mode() string    { return "Items" }
+func (p *Items) Loading() bool   { return p.req.inFlight() }
+func (p *Items) Capturing() bool { return false }
 
 func (p *Items) Request() string {
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)

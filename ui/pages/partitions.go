@@ -35,6 +35,7 @@ type Partitions struct {
 	auto     int // pages loaded since the user last moved
 	req      request
 	grid     components.Grid
+	tree     TreeOptions
 	input    textinput.Model
 	inputOn  bool
 	inputErr string
@@ -43,8 +44,8 @@ type Partitions struct {
 
 // NewPartitions returns the partitions page of a table; info may be empty,
 // in which case the page describes the table first.
-func NewPartitions(c *common.Common, table string, info dynamo.TableInfo) *Partitions {
-	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, seen: map[string]int{}, grid: components.NewGrid(c)}
+func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree TreeOptions) *Partitions {
+	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, tree: tree, seen: map[string]int{}, grid: components.NewGrid(c)}
 	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
 	p.input = textinput.New()
 	p.input.Prompt = "partition key › "
@@ -102,7 +103,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, p.input.Focus()
 		case key.Matches(msg, p.c.Keys.Open):
 			if len(p.rows) > 0 {
-				return p, open(NewItems(p.c, p.info, p.rows[p.grid.Cursor()].key))
+				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
 			}
 		case key.Matches(msg, p.c.Keys.Refresh):
 			p.req.stop()
@@ -141,7 +142,7 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.inputOn = false
 		p.input.Blur()
-		return open(NewItems(p.c, p.info, v))
+		return open(OpenPartition(p.c, p.info, v, p.tree))
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
@@ -265,4 +266,13 @@ func (p *Partitions) ShortHelp() []key.Binding {
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Refresh}, {k.Back, k.Help, k.Quit}}
+}
+
+// OpenPartition is a partition's first view: the hierarchy where the sort
+// key is a string or binary, the items where it is a number or absent.
+func OpenPartition(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, tree TreeOptions) common.Page {
+	if info.Key.SK != nil && info.Key.SK.Type != model.TypeN {
+		return NewTree(c, info, pk, "", tree)
+	}
+	return NewItems(c, info, pk)
 }

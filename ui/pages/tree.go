@@ -1,0 +1,375 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
+
+// childrenFoundMsg carries what the skip-scan found so far; more follow on
+// the same channel until done.
+type childrenFoundMsg struct {
+	page, req int
+	children  []model.Child
+	self      bool
+	delim     string
+	cost      dynamo.Cost
+	done      bool
+	err       error
+	next      <-chan childrenFoundMsg
+}
+
+// countedMsg carries a child's count, running or final.
+type countedMsg struct {
+	page, req int
+	child     string
+	n         int
+	final     bool
+	cost      dynamo.Cost
+	err       error
+	next      <-chan countedMsg
+}
+
+func (m childrenFoundMsg) PageID() int { return m.page }
+func (m countedMsg) PageID() int       { return m.page }
+
+func waitChildren(ch <-chan childrenFoundMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+func waitCount(ch <-chan countedMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// treeRow is a line of the tree: a branch to drill into or an item.
+type treeRow struct {
+	child  model.Child
+	branch bool
+}
+
+// Tree shows one level of a hierarchical sort key: the distinct next
+// segments under a prefix, found by skip-scan without reading the subtree.
+type Tree struct {
+	c         *common.Common
+	id        int
+	info      dynamo.TableInfo
+	req       dynamo.ChildrenRequest
+	levels    []string
+	children  []model.Child
+	self      bool
+	counts    map[string]int
+	counting  map[string]bool
+	cost      dynamo.Cost
+	countCost dynamo.Cost
+	loaded    bool
+	walk      request
+	count     request
+	grid      components.Grid
+	w, h      int
+}
+
+// TreeOptions are the drill-down's settings: delimiter ("" detects) and
+// level names.
+type TreeOptions struct {
+	Delim  string
+	Levels []string
+}
+
+// NewTree returns one level of the hierarchy under prefix.
+func NewTree(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix string, opts TreeOptions) *Tree {
+	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
+	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	t.setColumns()
+	return t
+}
+
+func (t *Tree) setColumns() {
+	title := "Segment"
+	if depth := len(model.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
+		title = t.levels[depth]
+	}
+	t.grid.SetColumns([]components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: "Items"}})
+}
+
+func (t *Tree) Init() tea.Cmd {
+	t.children, t.self, t.loaded, t.cost = nil, false, false, dynamo.Cost{}
+	t.counts, t.counting = map[string]int{}, map[string]bool{}
+	t.refresh()
+	ctx, req := t.walk.start(t.c.NextID)
+	ch := make(chan childrenFoundMsg, 64)
+	go runChildren(ctx, t.c.Client, t.req, t.id, req, ch)
+	return waitChildren(ch)
+}
+
+// runChildren runs the skip-scan and streams snapshots of what it found:
+// children appear as they are found, and the last message says done.
+func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, page, req int, ch chan childrenFoundMsg) {
+	var found []model.Child
+	index := map[string]int{}
+	res, err := dynamo.Children(ctx, c, r, func(child model.Child, cost dynamo.Cost) {
+		if i, ok := index[child.Name]; ok {
+			found[i] = child
+		} else {
+			index[child.Name] = len(found)
+			found = append(found, child)
+		}
+		select { // a snapshot; skipped when the UI has not caught up
+		case ch <- childrenFoundMsg{page: page, req: req, children: append([]model.Child(nil), found...), cost: cost, next: ch}:
+		default:
+		}
+	})
+	ch <- childrenFoundMsg{page: page, req: req, children: res.Children, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+}
+
+// countChildren counts under each branch in turn, streaming running totals.
+func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []model.Child, page, req int, ch chan countedMsg) {
+	var spent dynamo.Cost
+	for _, child := range children {
+		base := spent
+		n, err := dynamo.CountChild(ctx, c, r, child, func(n int, cost dynamo.Cost) {
+			select {
+			case ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: base.Add(cost), next: ch}:
+			default:
+			}
+			spent = base.Add(cost)
+		})
+		ch <- countedMsg{page: page, req: req, child: child.Name, n: n, final: true, cost: spent, err: err, next: ch}
+		if err != nil {
+			return
+		}
+	}
+	ch <- countedMsg{page: page, req: req, final: true, cost: spent, next: nil}
+}
+
+func (t *Tree) rows() []treeRow {
+	var rows []treeRow
+	for _, c := range t.children {
+		if c.IsItem {
+			rows = append(rows, treeRow{child: c})
+		}
+		if c.HasChildren {
+			rows = append(rows, treeRow{child: c, branch: true})
+		}
+	}
+	return rows
+}
+
+func (t *Tree) refresh() {
+	rows := t.rows()
+	st := t.c.Styles
+	t.grid.SetRows(len(rows), func(r, col int) string {
+		row := rows[r]
+		name := common.Sanitize(row.child.Name)
+		if name == "" {
+			name = st.Dim.Render("(empty)")
+		}
+		switch col {
+		case 0:
+			if row.branch {
+				return "▸ " + name + st.Dim.Render(common.Sanitize(t.req.Delim))
+			}
+			return "• " + name
+		case 1:
+			if row.branch {
+				return "prefix"
+			}
+			return "item"
+		case 2:
+			if !row.branch {
+				return "1"
+			}
+			n, ok := t.counts[row.child.Name]
+			switch {
+			case ok && t.counting[row.child.Name]:
+				return common.Thousands(n) + "…"
+			case ok:
+				return common.Thousands(n)
+			}
+		}
+		return ""
+	})
+}
+
+func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return t, t.Init()
+	case childrenFoundMsg:
+		if msg.req != t.walk.id {
+			return t, nil
+		}
+		t.children, t.cost = msg.children, msg.cost
+		if !msg.done {
+			t.refresh()
+			return t, waitChildren(msg.next)
+		}
+		t.walk.done(msg.req)
+		t.loaded, t.self = true, msg.self
+		if msg.delim != "" && t.req.Delim == "" {
+			t.req.Delim = msg.delim
+			t.setColumns()
+		}
+		t.refresh()
+		return t, report(msg.err, false, t.id)
+	case countedMsg:
+		if msg.req != t.count.id {
+			return t, nil
+		}
+		t.countCost = msg.cost
+		if msg.child != "" {
+			t.counts[msg.child] = msg.n
+			t.counting[msg.child] = !msg.final
+		}
+		t.refresh()
+		if msg.next == nil || msg.err != nil {
+			t.count.done(msg.req)
+			return t, report(msg.err, false, t.id)
+		}
+		return t, waitCount(msg.next)
+	case itemReadMsg:
+		if !t.walk.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil || msg.item == nil {
+			return t, report(msg.err, false, t.id)
+		}
+		return t, open(NewItem(t.c, t.info, msg.item))
+	case tea.KeyPressMsg:
+		return t, t.key(msg)
+	}
+	return t, nil
+}
+
+func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.c.Keys
+	rows := t.rows()
+	switch {
+	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
+		t.walk.stop()
+		t.count.stop()
+		t.loaded = true
+		for name := range t.counting {
+			t.counting[name] = false
+		}
+		t.refresh()
+	case key.Matches(msg, k.Back):
+		return back
+	case key.Matches(msg, k.Open) && len(rows) > 0:
+		row := rows[t.grid.Cursor()]
+		if row.branch {
+			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, TreeOptions{Delim: t.req.Delim, Levels: t.levels}))
+		}
+		ctx, req := t.walk.start(t.c.NextID)
+		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(t.req, row.child))
+	case key.Matches(msg, k.NextMode):
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix))
+	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
+		var branches []model.Child
+		for _, c := range t.children {
+			if c.HasChildren {
+				branches = append(branches, c)
+				t.counts[c.Name], t.counting[c.Name] = 0, true
+			}
+		}
+		ctx, req := t.count.start(t.c.NextID)
+		ch := make(chan countedMsg, 64)
+		go countChildren(ctx, t.c.Client, t.req, branches, t.id, req, ch)
+		return waitCount(ch)
+	case key.Matches(msg, k.Delimiter):
+		t.req.Delim = nextDelimiter(t.req.Delim)
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	case key.Matches(msg, k.Refresh):
+		t.count.stop()
+		return t.Init()
+	default:
+		t.grid.Update(msg)
+	}
+	return nil
+}
+
+func nextDelimiter(d string) string {
+	for i, x := range model.Delimiters {
+		if x == d {
+			return model.Delimiters[(i+1)%len(model.Delimiters)]
+		}
+	}
+	return model.Delimiters[0]
+}
+
+func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
+
+func (t *Tree) View() string {
+	st := t.c.Styles
+	t.grid.SetSize(t.w-4, t.h-2)
+	state := "all"
+	if !t.loaded {
+		state = "finding…"
+	}
+	delim := t.req.Delim
+	if delim == "" {
+		delim = "?"
+	}
+	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	body := t.grid.View()
+	if t.loaded && len(t.children) == 0 {
+		body = st.Dim.Render("Nothing under this prefix.")
+		if t.self {
+			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
+		}
+	}
+	return common.Frame(st, title, body, t.w, t.h)
+}
+
+func (t *Tree) where() string {
+	if t.req.Prefix == "" {
+		return keyCell(t.req.PK)
+	}
+	return common.Sanitize(t.req.Prefix)
+}
+
+func (t *Tree) Crumbs() []string {
+	crumbs := []string{t.info.Name, keyCell(t.req.PK)}
+	for i, s := range model.Segments(t.req.Prefix, t.req.Delim) {
+		if i < len(t.levels) {
+			s = t.levels[i] + " " + s
+		}
+		crumbs = append(crumbs, s)
+	}
+	return crumbs
+}
+
+func (t *Tree) ID() int         { return t.id }
+func (t *Tree) Mode() string    { return "Tree" }
+func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight() }
+func (t *Tree) Capturing() bool { return false }
+
+func (t *Tree) Request() string {
+	q := model.KeyQuery{Table: t.info.Name, PKName: t.info.Key.PK.Name, PK: t.req.PK, SKName: t.info.Key.SK.Name}
+	if t.req.Prefix != "" {
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(t.req.Prefix)}
+	}
+	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
+	if t.countCost.Requests > 0 {
+		s += fmt.Sprintf(" · counts %d req · %.1f RCU", t.countCost.Requests, t.countCost.RCU)
+	}
+	return s
+}
+
+func (t *Tree) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Count, k.Delimiter, k.Help, k.Quit}
+}
+
+func (t *Tree) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Count, k.Delimiter, k.Refresh}, {k.Help, k.Quit}}
+}
