@@ -38,6 +38,7 @@ func main() {
 	n := flag.Int("items", 100000, "items to write")
 	payload := flag.Int("payload", 250, "bytes of payload per item")
 	parallel := flag.Int("parallel", 16, "concurrent BatchWriteItem requests")
+	flag.BoolVar(&hierarchy, "hierarchy", false, "sort keys TOPnn#REGIONnn#SITEnnn#nnnnnn: 20 top-level children, deeper levels below")
 	flag.Parse()
 	if !dynamo.LoopbackEndpoint(*endpoint) {
 		fail("benchseed writes: give --endpoint-url of a server on this machine")
@@ -70,6 +71,17 @@ func fail(msg string) {
 	os.Exit(1)
 }
 
+// hierarchy shapes the sort keys as a four-level hierarchy instead of
+// item#nnnnnnn, for the drill-down benchmark.
+var hierarchy bool
+
+func sortKey(i int) string {
+	if hierarchy {
+		return fmt.Sprintf("TOP%02d#REGION%02d#SITE%03d#%06d", i%20, (i/20)%10, (i/200)%50, i)
+	}
+	return fmt.Sprintf("item#%07d", i)
+}
+
 // item i of the partition: string attributes only, so its DynamoDB size is
 // simply the lengths of names and values.
 func item(pk string, i, payload int) map[string]types.AttributeValue {
@@ -80,14 +92,14 @@ func item(pk string, i, payload int) map[string]types.AttributeValue {
 	}
 	return map[string]types.AttributeValue{
 		"PK":      &types.AttributeValueMemberS{Value: pk},
-		"SK":      &types.AttributeValueMemberS{Value: fmt.Sprintf("item#%07d", i)},
+		"SK":      &types.AttributeValueMemberS{Value: sortKey(i)},
 		"Payload": &types.AttributeValueMemberS{Value: string(p)},
 	}
 }
 
 // itemBytes is the DynamoDB size of one item (the PK "bench" of 5 bytes).
 func itemBytes(payload int) int {
-	return len("PK") + 5 + len("SK") + len("item#0000000") + len("Payload") + payload
+	return len("PK") + 5 + len("SK") + len(sortKey(0)) + len("Payload") + payload
 }
 
 func fill(ctx context.Context, w writer, table, pk string, n, payload, parallel int) error {
