@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
 )
 
 type childrenFlags struct {
@@ -19,11 +20,12 @@ type childrenFlags struct {
 
 // childJSON is one child in the output; Count only with --count.
 type childJSON struct {
-	Name        string `json:"name"`
-	Prefix      string `json:"prefix"`
-	HasChildren bool   `json:"hasChildren"`
-	IsItem      bool   `json:"isItem"`
-	Count       *int   `json:"count,omitempty"`
+	Name        string   `json:"name"`
+	Prefix      string   `json:"prefix"`
+	HasChildren bool     `json:"hasChildren"`
+	IsItem      bool     `json:"isItem"`
+	Count       *int     `json:"count,omitempty"`
+	Shards      []string `json:"shards,omitempty"`
 }
 
 func newChildrenCmd(ctx context.Context, g *globals) *cobra.Command {
@@ -41,6 +43,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
   dynascope children --demo --table Geography --pk PLACE --prefix 'USA#' --count
+  dynascope children --demo --table ChatMessages --pk 'seattle-{1..4}'
   dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,7 +58,15 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if err != nil {
 				return err
 			}
-			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+			pattern := model.IsPattern(f.pk)
+			pkText := f.pk
+			if pattern {
+				// Describe with the first shard; every shard is typed below.
+				if names, err := model.ExpandPartitions(f.pk); err == nil {
+					pkText = names[0]
+				}
+			}
+			q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index})
 			if err != nil {
 				return err
 			}
@@ -65,15 +76,39 @@ the subtree and costs accordingly). Stats go in "stats".`,
 				req.TableKeys = &info.Key
 			}
 			start := time.Now()
-			res, err := dynamo.Children(ctx, conn.client, req, nil)
-			if err != nil {
-				return err
+			var out []childJSON
+			var res dynamo.ChildrenResult
+			if pattern {
+				shards, err := expandShards(f.pk, key.PK.Type)
+				if err != nil {
+					return err
+				}
+				var merged []dynamo.ShardChild
+				merged, res, err = dynamo.ShardedChildren(ctx, conn.client, req, shards, nil)
+				if err != nil {
+					return err
+				}
+				for _, c := range merged {
+					j := childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem}
+					for _, s := range c.Shards {
+						j.Shards = append(j.Shards, s.Text)
+					}
+					out = append(out, j)
+					res.Children = append(res.Children, c.Child)
+				}
+				if f.count {
+					return usage("count one shard at a time, or drop --count", "--count does not combine with a partition pattern yet")
+				}
+			} else {
+				res, err = dynamo.Children(ctx, conn.client, req, nil)
+				if err != nil {
+					return err
+				}
+				for _, c := range res.Children {
+					out = append(out, childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem})
+				}
 			}
-			out := make([]childJSON, len(res.Children))
-			for i, c := range res.Children {
-				out[i] = childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem}
-			}
-			if f.count {
+			if f.count && !pattern {
 				for i, c := range res.Children {
 					n, err := dynamo.CountChild(ctx, conn.client, req, c, nil)
 					if err != nil {
@@ -84,7 +119,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			}
 			total, _ := conn.client.Session.Totals()
 			doc := map[string]any{
-				"table": f.table, "partitionKey": q.PK.Literal(), "prefix": f.prefix, "delimiter": res.Delim,
+				"table": f.table, "partitionKey": pkLiteral(q.PK, f.pk, pattern), "prefix": f.prefix, "delimiter": res.Delim,
 				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
 				"children": out,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
@@ -105,10 +140,34 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.table, "table", "", "table to read (required)")
-	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required), or a shard pattern such as 'seattle-{1..4}'")
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	return cmd
+}
+
+// expandShards expands a partition pattern and types each shard's value.
+func expandShards(pattern string, t model.KeyType) ([]model.KeyValue, error) {
+	names, err := model.ExpandPartitions(pattern)
+	if err != nil {
+		return nil, usage("write ranges as {1..4}, lists as {a,b}", "--pk %v", err)
+	}
+	shards := make([]model.KeyValue, 0, len(names))
+	for _, n := range names {
+		v, err := model.ParseKeyValue(t, n)
+		if err != nil {
+			return nil, usage("every shard must be a valid key value", "--pk shard %v", err)
+		}
+		shards = append(shards, v)
+	}
+	return shards, nil
+}
+
+func pkLiteral(v model.KeyValue, text string, pattern bool) string {
+	if pattern {
+		return text
+	}
+	return v.Literal()
 }

@@ -79,3 +79,18 @@ func TestChildrenBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestChildrenShardPattern(t *testing.T) {
+	doc := runChildren(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	if len(doc.Children) == 0 {
+		t.Fatal("no children")
+	}
+	out, _ := mustRun(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	if !strings.Contains(out, `"seattle-4"`) || !strings.Contains(out, `"shards"`) {
+		t.Fatalf("shards not listed:\n%.400s", out)
+	}
+	_, stderr, code := cli(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{4..1}")
+	if code != 2 || !strings.Contains(stderr, "backwards") {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+}

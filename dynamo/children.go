@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -201,4 +202,57 @@ func CountChild(ctx context.Context, c Client, r ChildrenRequest, ch model.Child
 		}
 		start = page.LastKey
 	}
+}
+
+// ShardChild is a child found in one or more shards of a sharded
+// partition (seattle-1 … seattle-4).
+type ShardChild struct {
+	model.Child
+	Shards []model.KeyValue
+}
+
+// ShardedChildren drills several shards of one logical partition at once:
+// each shard is skip-scanned, and the children are merged by name, in key
+// order, with the shards that hold each. r.PK is ignored.
+func ShardedChildren(ctx context.Context, c Client, r ChildrenRequest, shards []model.KeyValue, emit func(ShardChild, Cost)) ([]ShardChild, ChildrenResult, error) {
+	var merged []ShardChild
+	index := map[string]int{}
+	var total ChildrenResult
+	for _, pk := range shards {
+		sr := r
+		sr.PK = pk
+		res, err := Children(ctx, c, sr, nil)
+		total.Cost = total.Cost.Add(res.Cost)
+		total.SelfItem = total.SelfItem || res.SelfItem
+		if r.Delim == "" && res.Delim != "" {
+			r.Delim = res.Delim // every shard is cut the same way
+		}
+		total.Delim, total.Level = r.Delim, res.Level
+		for _, ch := range res.Children {
+			i, ok := index[ch.Name]
+			if !ok {
+				i = len(merged)
+				index[ch.Name] = i
+				merged = append(merged, ShardChild{Child: ch})
+			}
+			m := &merged[i]
+			m.IsItem = m.IsItem || ch.IsItem
+			m.HasChildren = m.HasChildren || ch.HasChildren
+			m.Shards = append(m.Shards, pk)
+			if emit != nil {
+				emit(*m, total.Cost)
+			}
+		}
+		if err != nil {
+			return sortShardChildren(merged), total, err
+		}
+	}
+	return sortShardChildren(merged), total, nil
+}
+
+// sortShardChildren puts merged children in key order: by name, bytewise,
+// as each shard lists them.
+func sortShardChildren(cs []ShardChild) []ShardChild {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	return cs
 }

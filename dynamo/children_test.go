@@ -48,7 +48,7 @@ func hierBackends(t *testing.T) map[string]dynamo.Client {
 	ctx := context.Background()
 	create := &dynamodb.CreateTableInput{TableName: aws.String("Hier"), BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}
 	load := func(w dynamo.Writer) {
 		if _, err := w.CreateTable(ctx, create); err != nil {
 			t.Fatal(err)
@@ -78,17 +78,21 @@ func hierBackends(t *testing.T) map[string]dynamo.Client {
 
 // fullRead is the oracle: every key of the partition read, children collected.
 func fullRead(t *testing.T, c dynamo.Client, table, pkName string, pk model.KeyValue, prefix, delim string) []model.Child {
+	return fullReadSK(t, c, table, pkName, "SK", pk, prefix, delim)
+}
+
+func fullReadSK(t *testing.T, c dynamo.Client, table, pkName, skName string, pk model.KeyValue, prefix, delim string) []model.Child {
 	t.Helper()
 	var out []model.Child
 	idx := map[string]int{}
 	var start dynamo.Item
 	for {
-		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: model.KeyQuery{Table: table, PKName: pkName, PK: pk, SKName: "SK"}, Start: start})
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: model.KeyQuery{Table: table, PKName: pkName, PK: pk, SKName: skName}, Start: start})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range p.Items {
-			k := it["SK"].(*types.AttributeValueMemberS).Value
+			k := it[skName].(*types.AttributeValueMemberS).Value
 			name, leaf, ok := model.ChildOf(prefix, k, delim)
 			if !ok {
 				continue
@@ -206,5 +210,42 @@ func TestChildrenDemoHierarchies(t *testing.T) {
 		}
 		visit("", tc.depth)
 		t.Logf("%s/%s: %d prefixes match the full read", tc.table, tc.pk, n)
+	}
+}
+
+func TestShardedChildren(t *testing.T) {
+	ctx := context.Background()
+	db, err := demo.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, _ := dynamo.DescribeTable(ctx, db, "ChatMessages")
+	names, err := model.ExpandPartitions("seattle-{1..4}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shards []model.KeyValue
+	for _, n := range names {
+		shards = append(shards, model.S(n))
+	}
+	merged, res, err := dynamo.ShardedChildren(ctx, db, dynamo.ChildrenRequest{Table: "ChatMessages", Key: info.Key}, shards, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every user posts in every shard: the merge lists each user once,
+	// with the four shards.
+	want := map[string]bool{}
+	for _, pk := range shards {
+		for _, c := range fullReadSK(t, db, "ChatMessages", "ChatRoomID", "MessageID", pk, "", "#") {
+			want[c.Name] = true
+		}
+	}
+	if len(merged) != len(want) || res.Delim != "#" {
+		t.Fatalf("merged %d children (%q), want %d", len(merged), res.Delim, len(want))
+	}
+	for i, c := range merged {
+		if !want[c.Name] || len(c.Shards) != 4 || (i > 0 && merged[i-1].Name >= c.Name) {
+			t.Fatalf("child %d: %+v", i, c)
+		}
 	}
 }
