@@ -251,6 +251,14 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		return m.startTop()
 	}
 	m.started[part] = true // not scanned unless the user goes back to it
+	if model.IsPattern(m.cfg.PK) {
+		page, err := pages.OpenShards(m.c, msg.info, m.cfg.PK, tree)
+		if err != nil {
+			m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "write ranges as {1..4} and lists as {a,b}", "%v", err)
+			return part.Init()
+		}
+		return m.push(page)
+	}
 	pk, err := model.ParseKeyValue(msg.info.Key.PK.Type, m.cfg.PK)
 	if err != nil {
 		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)

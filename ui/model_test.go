@@ -203,7 +203,7 @@ func TestSmokeProgram(t *testing.T) {
 	}{
 		{"tables", Config{}, nil, "GSI ByCity"},
 		{"partitions", Config{Table: "Locations"}, nil, "USA"},
-		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "53 children"},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "prefix"},
 		{"items", Config{Table: "DeviceLogs", PK: "123"}, nil, "items loaded"},
 		{"item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "EventID"},
 	} {
@@ -239,4 +239,24 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 func TestTreeOnNumberKeysShowsItems(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.contains(t, "items loaded", "Items")
+}
+
+func TestTreeShards(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
+	h.contains(t, "ChatMessages › seattle-{1..4}", "▸ amsg#", "seattle-1, seattle-2, seattle-3, seattle-4", "4 shards of seattle-{1..4}")
+	h.golden(t)
+	h.keys("enter")
+	h.contains(t, "amsg# · ", "children", "seattle-")
+	h.keys("tab")
+	h.contains(t, "items and counts are per shard")
+}
+
+func TestGoToShardPattern(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages"})
+	h.keys("/")
+	for _, r := range "seattle-{1..2}" {
+		h.keys(string(r))
+	}
+	h.keys("enter")
+	h.contains(t, "seattle-1, seattle-2")
 }

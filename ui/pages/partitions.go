@@ -130,6 +130,15 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		p.inputOn = false
 		p.input.Blur()
 		return nil
+	case key.Matches(msg, p.c.Keys.Submit) && model.IsPattern(p.input.Value()):
+		page, err := OpenShards(p.c, p.info, p.input.Value(), p.tree)
+		if err != nil {
+			p.inputErr = err.Error()
+			return nil
+		}
+		p.inputOn = false
+		p.input.Blur()
+		return open(page)
 	case key.Matches(msg, p.c.Keys.Submit):
 		v, err := model.ParseKeyValue(p.info.Key.PK.Type, p.input.Value())
 		if err != nil {
@@ -137,7 +146,7 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if p.input.Value() == "" {
-			p.inputErr = "type a partition key value, then enter (esc cancels)"
+			p.inputErr = "type a partition key value or a pattern such as seattle-{1..4}, then enter (esc cancels)"
 			return nil
 		}
 		p.inputOn = false
@@ -275,4 +284,25 @@ func OpenPartition(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, t
 		return NewTree(c, info, pk, "", tree)
 	}
 	return NewItems(c, info, pk)
+}
+
+// OpenShards opens a sharded partition given as a pattern (seattle-{1..4}):
+// its shards' hierarchies merged.
+func OpenShards(c *common.Common, info dynamo.TableInfo, pattern string, tree TreeOptions) (common.Page, error) {
+	names, err := model.ExpandPartitions(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if info.Key.SK == nil || info.Key.SK.Type == model.TypeN {
+		return nil, fmt.Errorf("shards are drilled by their sort-key hierarchy, and %s has none; open one shard", info.Name)
+	}
+	shards := make([]model.KeyValue, 0, len(names))
+	for _, n := range names {
+		v, err := model.ParseKeyValue(info.Key.PK.Type, n)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, v)
+	}
+	return NewShardedTree(c, info, shards, pattern, "", tree), nil
 }

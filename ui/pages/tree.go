@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,7 +18,7 @@ import (
 // the same channel until done.
 type childrenFoundMsg struct {
 	page, req int
-	children  []model.Child
+	children  []dynamo.ShardChild
 	self      bool
 	delim     string
 	cost      dynamo.Cost
@@ -50,7 +51,7 @@ func waitCount(ch <-chan countedMsg) tea.Cmd {
 
 // treeRow is a line of the tree: a branch to drill into or an item.
 type treeRow struct {
-	child  model.Child
+	child  dynamo.ShardChild
 	branch bool
 }
 
@@ -61,8 +62,10 @@ type Tree struct {
 	id        int
 	info      dynamo.TableInfo
 	req       dynamo.ChildrenRequest
+	shards    []model.KeyValue // a sharded partition's shards; nil for one
+	pattern   string           // the pattern they came from
 	levels    []string
-	children  []model.Child
+	children  []dynamo.ShardChild
 	self      bool
 	counts    map[string]int
 	counting  map[string]bool
@@ -95,7 +98,11 @@ func (t *Tree) setColumns() {
 	if depth := len(model.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	t.grid.SetColumns([]components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: "Items"}})
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: "Items"}}
+	if len(t.shards) > 0 {
+		cols = append(cols, components.Column{Title: "Shards"})
+	}
+	t.grid.SetColumns(cols)
 }
 
 func (t *Tree) Init() tea.Cmd {
@@ -104,16 +111,25 @@ func (t *Tree) Init() tea.Cmd {
 	t.refresh()
 	ctx, req := t.walk.start(t.c.NextID)
 	ch := make(chan childrenFoundMsg, 64)
-	go runChildren(ctx, t.c.Client, t.req, t.id, req, ch)
+	go runChildren(ctx, t.c.Client, t.req, t.shards, t.id, req, ch)
 	return waitChildren(ch)
 }
 
-// runChildren runs the skip-scan and streams snapshots of what it found:
-// children appear as they are found, and the last message says done.
-func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, page, req int, ch chan childrenFoundMsg) {
-	var found []model.Child
+// NewShardedTree drills several shards of one logical partition at once.
+func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []model.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
+	t := NewTree(c, info, shards[0], prefix, opts)
+	t.shards, t.pattern = shards, pattern
+	t.setColumns()
+	return t
+}
+
+// runChildren runs the skip-scan (of every shard, merged, when sharded)
+// and streams snapshots of what it found: children appear as they are
+// found, and the last message says done.
+func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []model.KeyValue, page, req int, ch chan childrenFoundMsg) {
+	var found []dynamo.ShardChild
 	index := map[string]int{}
-	res, err := dynamo.Children(ctx, c, r, func(child model.Child, cost dynamo.Cost) {
+	snapshot := func(child dynamo.ShardChild, cost dynamo.Cost) {
 		if i, ok := index[child.Name]; ok {
 			found[i] = child
 		} else {
@@ -121,11 +137,21 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 			found = append(found, child)
 		}
 		select { // a snapshot; skipped when the UI has not caught up
-		case ch <- childrenFoundMsg{page: page, req: req, children: append([]model.Child(nil), found...), cost: cost, next: ch}:
+		case ch <- childrenFoundMsg{page: page, req: req, children: append([]dynamo.ShardChild(nil), found...), cost: cost, next: ch}:
 		default:
 		}
-	})
-	ch <- childrenFoundMsg{page: page, req: req, children: res.Children, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+	}
+	if len(shards) > 0 {
+		merged, res, err := dynamo.ShardedChildren(ctx, c, r, shards, snapshot)
+		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+		return
+	}
+	res, err := dynamo.Children(ctx, c, r, func(child model.Child, cost dynamo.Cost) { snapshot(dynamo.ShardChild{Child: child}, cost) })
+	all := make([]dynamo.ShardChild, len(res.Children))
+	for i, child := range res.Children {
+		all[i] = dynamo.ShardChild{Child: child}
+	}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
 }
 
 // countChildren counts under each branch in turn, streaming running totals.
@@ -181,6 +207,12 @@ func (t *Tree) refresh() {
 				return "prefix"
 			}
 			return "item"
+		case 3:
+			var names []string
+			for _, sh := range row.child.Shards {
+				names = append(names, keyCell(sh))
+			}
+			return strings.Join(names, ", ")
 		case 2:
 			if !row.branch {
 				return "1"
@@ -263,18 +295,29 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return back
 	case key.Matches(msg, k.Open) && len(rows) > 0:
 		row := rows[t.grid.Cursor()]
+		opts := TreeOptions{Delim: t.req.Delim, Levels: t.levels}
+		if row.branch && len(t.shards) > 0 {
+			return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts))
+		}
 		if row.branch {
-			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, TreeOptions{Delim: t.req.Delim, Levels: t.levels}))
+			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
+		}
+		r := t.req
+		if len(row.child.Shards) > 0 {
+			r.PK = row.child.Shards[0] // the first shard that holds it
 		}
 		ctx, req := t.walk.start(t.c.NextID)
-		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(t.req, row.child))
+		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child))
+	case key.Matches(msg, k.NextMode) && len(t.shards) > 0, key.Matches(msg, k.Count) && len(t.shards) > 0:
+		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
+			"items and counts are per shard"), false, t.id)
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix))
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
 		var branches []model.Child
 		for _, c := range t.children {
 			if c.HasChildren {
-				branches = append(branches, c)
+				branches = append(branches, c.Child)
 				t.counts[c.Name], t.counting[c.Name] = 0, true
 			}
 		}
@@ -331,13 +374,20 @@ func (t *Tree) View() string {
 
 func (t *Tree) where() string {
 	if t.req.Prefix == "" {
-		return keyCell(t.req.PK)
+		return t.pkText()
 	}
 	return common.Sanitize(t.req.Prefix)
 }
 
+func (t *Tree) pkText() string {
+	if len(t.shards) > 0 {
+		return common.Sanitize(t.pattern)
+	}
+	return keyCell(t.req.PK)
+}
+
 func (t *Tree) Crumbs() []string {
-	crumbs := []string{t.info.Name, keyCell(t.req.PK)}
+	crumbs := []string{t.info.Name, t.pkText()}
 	for i, s := range model.Segments(t.req.Prefix, t.req.Delim) {
 		if i < len(t.levels) {
 			s = t.levels[i] + " " + s
@@ -358,6 +408,9 @@ func (t *Tree) Request() string {
 		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(t.req.Prefix)}
 	}
 	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
+	if len(t.shards) > 0 {
+		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
+	}
 	if t.countCost.Requests > 0 {
 		s += fmt.Sprintf(" · counts %d req · %.1f RCU", t.countCost.Requests, t.countCost.RCU)
 	}
