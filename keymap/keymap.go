@@ -10,7 +10,7 @@ type KeyMap struct {
 	Open, Back, Quit, Help, Refresh         key.Binding
 	GoTo, Flip, Wire, Submit, Cancel        key.Binding
 	NextMode, PrevMode                      key.Binding
-	Count, Delimiter                        key.Binding
+	Count, Delimiter, Index                 key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -36,6 +36,7 @@ func Default() KeyMap {
 		PrevMode:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev mode")),
 		Count:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "count")),
 		Delimiter: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delimiter")),
+		Index:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index")),
 	}
 }
 

@@ -22,6 +22,7 @@ type Config struct {
 	Prefix     string          // and this sort-key prefix of its hierarchy (optional; needs PK)
 	Delimiter  string          // sort-key delimiter for the drill-down ("" detects)
 	Levels     string          // level names, as a template: STATE#CITY#ZIP
+	Index      string          // drill and list this GSI or LSI of Table
 	DebugLog   string          // file for the opt-in debug log
 }
 

@@ -237,7 +237,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.fatal = &fatal{err: msg.err}
 		return nil
 	}
-	tree := pages.TreeOptions{Delim: m.cfg.Delimiter}
+	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
 		d := m.cfg.Delimiter
 		if d == "" {
@@ -259,7 +259,12 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		}
 		return m.push(page)
 	}
-	pk, err := model.ParseKeyValue(msg.info.Key.PK.Type, m.cfg.PK)
+	key, err := msg.info.KeyFor(m.cfg.Index)
+	if err != nil {
+		m.fatal = &fatal{err: dynamo.Errorf("--index", dynamo.KindNotFound, "`dynascope tables` lists each table's indexes", "%v", err)}
+		return nil
+	}
+	pk, err := model.ParseKeyValue(key.PK.Type, m.cfg.PK)
 	if err != nil {
 		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)
 		return part.Init()

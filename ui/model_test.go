@@ -260,3 +260,12 @@ func TestGoToShardPattern(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "seattle-1, seattle-2")
 }
+
+func TestTreeOnIndex(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime"})
+	h.contains(t, "index ByTime", "Query ChatMessages index ByTime: ChatRoomID = :pk", "▸ 2018-")
+	h.keys("i") // back to the base table: users first
+	h.contains(t, "▸ amsg#")
+	h.keys("i")
+	h.contains(t, "index ByTime")
+}

@@ -46,8 +46,15 @@ func NewItems(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Items
 
 // NewItemsUnder returns the items whose sort key begins with prefix, in
 // order: the Items mode of a drill-down level.
-func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix string) *Items {
+func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix, index string) *Items {
 	p := NewItems(c, info, pk)
+	if key, err := info.KeyFor(index); err == nil && index != "" {
+		p.query.Index, p.query.PKName = index, key.PK.Name
+		p.query.SKName = ""
+		if key.SK != nil {
+			p.query.SKName = key.SK.Name
+		}
+	}
 	if prefix != "" {
 		p.query.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
 	}

@@ -280,10 +280,14 @@ func (p *Partitions) FullHelp() [][]key.Binding {
 // OpenPartition is a partition's first view: the hierarchy where the sort
 // key is a string or binary, the items where it is a number or absent.
 func OpenPartition(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, tree TreeOptions) common.Page {
-	if info.Key.SK != nil && info.Key.SK.Type != model.TypeN {
+	key, err := info.KeyFor(tree.Index)
+	if err != nil {
+		key = info.Key
+	}
+	if key.SK != nil && key.SK.Type != model.TypeN {
 		return NewTree(c, info, pk, "", tree)
 	}
-	return NewItems(c, info, pk)
+	return NewItemsUnder(c, info, pk, "", tree.Index)
 }
 
 // OpenShards opens a sharded partition given as a pattern (seattle-{1..4}):

@@ -83,14 +83,51 @@ type Tree struct {
 type TreeOptions struct {
 	Delim  string
 	Levels []string
+	Index  string // drill a GSI or LSI instead of the base table
 }
 
 // NewTree returns one level of the hierarchy under prefix.
 func NewTree(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix string, opts TreeOptions) *Tree {
 	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	t.useIndex(opts.Index)
 	t.setColumns()
 	return t
+}
+
+// useIndex points the walk at an index (or the base table for ""),
+// keeping the partition value: only indexes keyed by the same attribute
+// are offered.
+func (t *Tree) useIndex(index string) {
+	key, err := t.info.KeyFor(index)
+	if err != nil || key.SK == nil {
+		index, key = "", t.info.Key
+	}
+	t.req.Index, t.req.Key, t.req.TableKeys = index, key, nil
+	if index != "" {
+		t.req.TableKeys = &t.info.Key
+	}
+}
+
+// nextIndex is the next of the base table and the indexes that share its
+// partition key attribute and have a sort key to drill.
+func (t *Tree) nextIndex() string {
+	choices := []string{""}
+	for _, ix := range t.info.Indexes {
+		if ix.Key.PK.Name == t.info.Key.PK.Name && ix.Key.SK != nil {
+			choices = append(choices, ix.Name)
+		}
+	}
+	for i, c := range choices {
+		if c == t.req.Index {
+			return choices[(i+1)%len(choices)]
+		}
+	}
+	return ""
+}
+
+func (t *Tree) options() TreeOptions {
+	return TreeOptions{Delim: t.req.Delim, Levels: t.levels, Index: t.req.Index}
 }
 
 func (t *Tree) setColumns() {
@@ -295,7 +332,7 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return back
 	case key.Matches(msg, k.Open) && len(rows) > 0:
 		row := rows[t.grid.Cursor()]
-		opts := TreeOptions{Delim: t.req.Delim, Levels: t.levels}
+		opts := t.options()
 		if row.branch && len(t.shards) > 0 {
 			return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts))
 		}
@@ -312,7 +349,13 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
 			"items and counts are per shard"), false, t.id)
 	case key.Matches(msg, k.NextMode):
-		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix))
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
+	case key.Matches(msg, k.Index):
+		t.useIndex(t.nextIndex())
+		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
 		var branches []model.Child
 		for _, c := range t.children {
@@ -362,6 +405,9 @@ func (t *Tree) View() string {
 		delim = "?"
 	}
 	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	if t.req.Index != "" {
+		title += " · index " + common.Sanitize(t.req.Index)
+	}
 	body := t.grid.View()
 	if t.loaded && len(t.children) == 0 {
 		body = st.Dim.Render("Nothing under this prefix.")
@@ -403,7 +449,7 @@ func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight()
 func (t *Tree) Capturing() bool { return false }
 
 func (t *Tree) Request() string {
-	q := model.KeyQuery{Table: t.info.Name, PKName: t.info.Key.PK.Name, PK: t.req.PK, SKName: t.info.Key.SK.Name}
+	q := model.KeyQuery{Table: t.info.Name, Index: t.req.Index, PKName: t.req.Key.PK.Name, PK: t.req.PK, SKName: t.req.Key.SK.Name}
 	if t.req.Prefix != "" {
 		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(t.req.Prefix)}
 	}
@@ -419,10 +465,10 @@ func (t *Tree) Request() string {
 
 func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Count, k.Delimiter, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Count, k.Delimiter, k.Index, k.Help, k.Quit}
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Count, k.Delimiter, k.Refresh}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Count, k.Delimiter, k.Index, k.Refresh}, {k.Help, k.Quit}}
 }
