@@ -16,6 +16,7 @@ type childrenFlags struct {
 	itemsFlags
 	prefix, delimiter string
 	count             bool
+	countBudget       float64
 }
 
 // childJSON is one child in the output; Count only with --count.
@@ -108,13 +109,31 @@ the subtree and costs accordingly). Stats go in "stats".`,
 					out = append(out, childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem})
 				}
 			}
+			partial := false
 			if f.count && !pattern {
+				// The most a count can read is the whole table once.
+				if est := float64(info.SizeBytes) / 4096 * 0.5; est > f.countBudget {
+					return dynamo.Errorf("count", dynamo.KindValidation, fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
+						"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
+				}
+				var spent float64
 				for i, c := range res.Children {
-					n, err := dynamo.CountChild(ctx, conn.client, req, c, nil)
+					cctx, cancel := context.WithCancel(ctx)
+					base := spent
+					n, err := dynamo.CountChild(cctx, conn.client, req, c, func(_ int, cost dynamo.Cost) {
+						if spent = base + cost.RCU; spent >= f.countBudget {
+							cancel()
+						}
+					})
+					cancel()
+					out[i].Count = &n
+					if spent >= f.countBudget {
+						partial = true
+						break
+					}
 					if err != nil {
 						return err
 					}
-					out[i].Count = &n
 				}
 			}
 			total, _ := conn.client.Session.Totals()
@@ -127,6 +146,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			}
 			if res.SelfItem {
 				doc["prefixIsItem"] = true
+			}
+			if partial {
+				doc["countsPartial"] = true // stopped at --count-budget
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
@@ -145,6 +167,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
+	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
 	return cmd
 }
 

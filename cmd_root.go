@@ -21,6 +21,7 @@ const preflightTimeout = 20 * time.Second
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
 	var table, pk, prefix, delimiter, levels, index string
+	var countBudget float64
 	root := &cobra.Command{
 		Use:   "dynascope",
 		Short: "Explore DynamoDB tables from the terminal, read-only",
@@ -61,7 +62,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				return err
 			}
 			return ui.Run(ctx, ui.Config{Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -76,6 +77,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
+	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
 	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
 	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")

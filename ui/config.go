@@ -14,17 +14,21 @@ import (
 
 // Config is what the command line hands the explorer.
 type Config struct {
-	Client     dynamo.Client   // already metered into Session
-	Session    *dynamo.Session // the session's request and RCU totals
-	Connection string          // "DEMO", or profile · region · endpoint; never credentials
-	Table      string          // open this table directly (optional)
-	PK         string          // and this partition (optional; needs Table)
-	Prefix     string          // and this sort-key prefix of its hierarchy (optional; needs PK)
-	Delimiter  string          // sort-key delimiter for the drill-down ("" detects)
-	Levels     string          // level names, as a template: STATE#CITY#ZIP
-	Index      string          // drill and list this GSI or LSI of Table
-	DebugLog   string          // file for the opt-in debug log
+	Client      dynamo.Client   // already metered into Session
+	Session     *dynamo.Session // the session's request and RCU totals
+	Connection  string          // "DEMO", or profile · region · endpoint; never credentials
+	Table       string          // open this table directly (optional)
+	PK          string          // and this partition (optional; needs Table)
+	Prefix      string          // and this sort-key prefix of its hierarchy (optional; needs PK)
+	Delimiter   string          // sort-key delimiter for the drill-down ("" detects)
+	Levels      string          // level names, as a template: STATE#CITY#ZIP
+	Index       string          // drill and list this GSI or LSI of Table
+	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
+	DebugLog    string          // file for the opt-in debug log
 }
+
+// DefaultCountBudget is the RCU a count may spend unless told otherwise.
+const DefaultCountBudget = 1000
 
 // Run starts the explorer and blocks until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config) error {

@@ -63,7 +63,11 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
-	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID }}
+	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID },
+		CountBudget: cfg.CountBudget}
+	if m.c.CountBudget <= 0 {
+		m.c.CountBudget = DefaultCountBudget
+	}
 	m.help = help.New()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}

@@ -269,3 +269,14 @@ func TestTreeOnIndex(t *testing.T) {
 	h.keys("i")
 	h.contains(t, "index ByTime")
 }
+
+func TestCountBudget(t *testing.T) {
+	// The demo's Geography table is ~1.9 MB: counting may cost ~240 RCU.
+	h := newHarness(t, 100, 30, Config{Table: "Geography", PK: "PLACE", CountBudget: 20})
+	h.keys("c")
+	h.contains(t, "Count?", "over the 20 RCU budget")
+	h.keys("esc")
+	h.contains(t, "prefix")
+	h.keys("c", "c") // count anyway: it stops at the budget
+	h.contains(t, "stopped at the count budget of 20 RCU", "…")
+}

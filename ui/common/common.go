@@ -14,6 +14,8 @@ type Common struct {
 	Styles *Styles
 	Keys   keymap.KeyMap
 	NextID func() int // request ids, unique in the session
+	// CountBudget is the most RCU a count may spend before it stops.
+	CountBudget float64
 }
 
 // Page is one screen of the explorer.

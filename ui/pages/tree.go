@@ -33,6 +33,7 @@ type countedMsg struct {
 	child     string
 	n         int
 	final     bool
+	budgetHit bool
 	cost      dynamo.Cost
 	err       error
 	next      <-chan countedMsg
@@ -71,6 +72,7 @@ type Tree struct {
 	counting  map[string]bool
 	cost      dynamo.Cost
 	countCost dynamo.Cost
+	confirm   bool // asking before a count that may exceed the budget
 	loaded    bool
 	walk      request
 	count     request
@@ -191,18 +193,30 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
 }
 
-// countChildren counts under each branch in turn, streaming running totals.
-func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []model.Child, page, req int, ch chan countedMsg) {
+// countChildren counts under each branch in turn, streaming running
+// totals, and stops once the budget (RCU) is spent, keeping what it has.
+func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []model.Child, budget float64, page, req int, ch chan countedMsg) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var spent dynamo.Cost
+	over := false
 	for _, child := range children {
 		base := spent
 		n, err := dynamo.CountChild(ctx, c, r, child, func(n int, cost dynamo.Cost) {
+			spent = base.Add(cost)
+			if budget > 0 && spent.RCU >= budget {
+				over = true
+				cancel() // stop reading; what was counted stays
+			}
 			select {
-			case ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: base.Add(cost), next: ch}:
+			case ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, next: ch}:
 			default:
 			}
-			spent = base.Add(cost)
 		})
+		if over {
+			ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, budgetHit: true, next: nil}
+			return
+		}
 		ch <- countedMsg{page: page, req: req, child: child.Name, n: n, final: true, cost: spent, err: err, next: ch}
 		if err != nil {
 			return
@@ -297,6 +311,11 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.counting[msg.child] = !msg.final
 		}
 		t.refresh()
+		if msg.budgetHit {
+			t.count.done(msg.req)
+			return t, report(dynamo.Errorf("count", dynamo.KindThrottled, "counts marked … are partial; press c to count the rest with a fresh budget",
+				"stopped at the count budget of %.0f RCU", t.c.CountBudget), false, t.id)
+		}
 		if msg.next == nil || msg.err != nil {
 			t.count.done(msg.req)
 			return t, report(msg.err, false, t.id)
@@ -320,6 +339,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
 	rows := t.rows()
 	switch {
+	case t.confirm && key.Matches(msg, k.Cancel):
+		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
 		t.walk.stop()
 		t.count.stop()
@@ -357,16 +378,21 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.count.stop()
 		return t.Init()
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
+		if est := t.countEstimate(); !t.confirm && est > t.c.CountBudget {
+			t.confirm = true // ask first: this may cost more than the budget
+			return nil
+		}
+		t.confirm = false
 		var branches []model.Child
 		for _, c := range t.children {
-			if c.HasChildren {
+			if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
 				branches = append(branches, c.Child)
 				t.counts[c.Name], t.counting[c.Name] = 0, true
 			}
 		}
 		ctx, req := t.count.start(t.c.NextID)
 		ch := make(chan countedMsg, 64)
-		go countChildren(ctx, t.c.Client, t.req, branches, t.id, req, ch)
+		go countChildren(ctx, t.c.Client, t.req, branches, t.c.CountBudget, t.id, req, ch)
 		return waitCount(ch)
 	case key.Matches(msg, k.Delimiter):
 		t.req.Delim = nextDelimiter(t.req.Delim)
@@ -380,6 +406,13 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.grid.Update(msg)
 	}
 	return nil
+}
+
+// countEstimate bounds what counting this level can cost: at most one read
+// of the whole table (DynamoDB's size figure, refreshed about every six
+// hours), eventually consistent. 0 when the table reports no size.
+func (t *Tree) countEstimate() float64 {
+	return float64(t.info.SizeBytes) / 4096 * 0.5
 }
 
 func nextDelimiter(d string) string {
@@ -414,6 +447,13 @@ func (t *Tree) View() string {
 		if t.self {
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
 		}
+	}
+	if t.confirm {
+		h := t.h - 4
+		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
+			t.countEstimate(), t.c.CountBudget)) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
+		t.grid.SetSize(t.w-4, h-2)
+		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
 }
@@ -465,7 +505,10 @@ func (t *Tree) Request() string {
 
 func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Count, k.Delimiter, k.Index, k.Help, k.Quit}
+	if t.confirm {
+		return []key.Binding{k.Count, k.Cancel}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Count, k.Help, k.Quit}
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
