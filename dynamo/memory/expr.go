@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
 )
 
 // The expression language of KeyConditionExpression, FilterExpression and
@@ -480,29 +482,10 @@ func (n *node) keyAttr(keys ...string) string {
 }
 
 func typeName(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
+	if av == nil {
+		return ""
 	}
-	return ""
+	return dynamo.TypeOf(av)
 }
 
 // compare orders two scalars of the same type (S, N, B); ok is false for
