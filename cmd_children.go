@@ -55,6 +55,17 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if len(f.delimiter) > 1 {
 				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
 			}
+			conf, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			ts := conf.Table(f.table)
+			if !cmd.Flags().Changed("delimiter") {
+				f.delimiter = ts.Delimiter
+			}
+			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
+				f.countBudget = ts.CountBudget
+			}
 			conn, err := g.connect(ctx)
 			if err != nil {
 				return err

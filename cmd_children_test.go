@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,36 @@ func TestChildrenShardPattern(t *testing.T) {
 	_, stderr, code := cli(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{4..1}")
 	if code != 2 || !strings.Contains(stderr, "backwards") {
 		t.Fatalf("code %d: %s", code, stderr)
+	}
+}
+
+func TestChildrenConfig(t *testing.T) {
+	dir := t.TempDir()
+	good := dir + "/good.toml"
+	if err := os.WriteFile(good, []byte("[tables.Locations]\ndelimiter = \"|\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The configured delimiter wins over detection: no key holds |, so each
+	// key is a child of its own.
+	doc := runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE")
+	if doc.Delimiter != "|" {
+		t.Fatalf("delimiter %q", doc.Delimiter)
+	}
+	// The flag wins over the configuration.
+	doc = runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE", "--delimiter", "#")
+	if doc.Delimiter != "#" {
+		t.Fatalf("delimiter %q", doc.Delimiter)
+	}
+	bad := dir + "/bad.toml"
+	if err := os.WriteFile(bad, []byte("[tables.Locations]\ndelimiter = \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := cli(t, "children", "--demo", "--config", bad, "--table", "Locations", "--pk", "USA")
+	if code != 2 || !strings.Contains(stderr, "line 2") || !strings.Contains(stderr, "bad.toml") {
+		t.Fatalf("broken config: code %d, %s", code, stderr)
+	}
+	_, stderr, code = cli(t, "children", "--demo", "--config", dir+"/missing.toml", "--table", "Locations", "--pk", "USA")
+	if code != 2 || !strings.Contains(stderr, "missing.toml") {
+		t.Fatalf("missing --config: code %d, %s", code, stderr)
 	}
 }

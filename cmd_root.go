@@ -61,7 +61,22 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if err := preflight(ctx, conn.client, table); err != nil {
 				return err
 			}
-			return ui.Run(ctx, ui.Config{Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			conf, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			// Flags override the configuration, which overrides detection.
+			ts := conf.Table(table)
+			if !cmd.Flags().Changed("delimiter") {
+				delimiter = ts.Delimiter
+			}
+			if !cmd.Flags().Changed("levels") {
+				levels = ts.Levels
+			}
+			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
+				countBudget = ts.CountBudget
+			}
+			return ui.Run(ctx, ui.Config{Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
@@ -73,6 +88,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.StringVar(&g.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
 	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
+	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")

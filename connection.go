@@ -19,6 +19,7 @@ type globals struct {
 	profile, region, endpoint string
 	demo                      bool
 	debugLog                  string
+	configFile                string
 }
 
 // connection is what a command reads through.

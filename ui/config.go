@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
 )
 
 // Config is what the command line hands the explorer.
@@ -24,7 +25,10 @@ type Config struct {
 	Levels      string          // level names, as a template: STATE#CITY#ZIP
 	Index       string          // drill and list this GSI or LSI of Table
 	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
-	DebugLog    string          // file for the opt-in debug log
+	// Tables are per-table settings from the configuration file, used for
+	// tables opened from the list (flags cover the deep-linked one).
+	Tables   map[string]model.TableSettings
+	DebugLog string // file for the opt-in debug log
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.

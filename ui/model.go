@@ -64,7 +64,7 @@ func New(cfg Config) *Model {
 		m.cfg.Session = &dynamo.Session{}
 	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget}
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables}
 	if m.c.CountBudget <= 0 {
 		m.c.CountBudget = DefaultCountBudget
 	}

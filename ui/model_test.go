@@ -11,6 +11,7 @@ import (
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/dynamo/memory"
+	"github.com/dynascope/dynascope/model"
 )
 
 func TestTablesPage(t *testing.T) {
@@ -279,4 +280,15 @@ func TestCountBudget(t *testing.T) {
 	h.contains(t, "prefix")
 	h.keys("c", "c") // count anyway: it stops at the budget
 	h.contains(t, "stopped at the count budget of 20 RCU", "…")
+}
+
+func TestConfiguredTableSettings(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Tables: map[string]model.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
+	for i := 0; i < 7; i++ { // Locations
+		h.keys("down")
+	}
+	h.keys("enter", "enter") // its first partition, USA
+	h.contains(t, "STATE", "53 children")
+	h.keys("c")
+	h.contains(t, "over the 5 RCU budget")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/keymap"
+	"github.com/dynascope/dynascope/model"
 )
 
 // Common is what every page shares: the data client, styles and keys.
@@ -16,6 +17,8 @@ type Common struct {
 	NextID func() int // request ids, unique in the session
 	// CountBudget is the most RCU a count may spend before it stops.
 	CountBudget float64
+	// Tables are the configuration file's per-table settings.
+	Tables map[string]model.TableSettings
 }
 
 // Page is one screen of the explorer.

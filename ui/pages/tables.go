@@ -84,7 +84,7 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case key.Matches(msg, t.c.Keys.Open):
 			if name, ok := t.selected(); ok {
-				return t, open(NewPartitions(t.c, name, t.infos[name], TreeOptions{}))
+				return t, open(NewPartitions(t.c, name, t.infos[name], TreeOptionsFor(t.c, name)))
 			}
 		case key.Matches(msg, t.c.Keys.Refresh):
 			return t, t.Init()

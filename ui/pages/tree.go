@@ -59,25 +59,26 @@ type treeRow struct {
 // Tree shows one level of a hierarchical sort key: the distinct next
 // segments under a prefix, found by skip-scan without reading the subtree.
 type Tree struct {
-	c         *common.Common
-	id        int
-	info      dynamo.TableInfo
-	req       dynamo.ChildrenRequest
-	shards    []model.KeyValue // a sharded partition's shards; nil for one
-	pattern   string           // the pattern they came from
-	levels    []string
-	children  []dynamo.ShardChild
-	self      bool
-	counts    map[string]int
-	counting  map[string]bool
-	cost      dynamo.Cost
-	countCost dynamo.Cost
-	confirm   bool // asking before a count that may exceed the budget
-	loaded    bool
-	walk      request
-	count     request
-	grid      components.Grid
-	w, h      int
+	c           *common.Common
+	id          int
+	info        dynamo.TableInfo
+	req         dynamo.ChildrenRequest
+	shards      []model.KeyValue // a sharded partition's shards; nil for one
+	pattern     string           // the pattern they came from
+	levels      []string
+	children    []dynamo.ShardChild
+	self        bool
+	counts      map[string]int
+	counting    map[string]bool
+	cost        dynamo.Cost
+	countCost   dynamo.Cost
+	confirm     bool // asking before a count that may exceed the budget
+	countBudget float64
+	loaded      bool
+	walk        request
+	count       request
+	grid        components.Grid
+	w, h        int
 }
 
 // TreeOptions are the drill-down's settings: delimiter ("" detects) and
@@ -86,12 +87,15 @@ type TreeOptions struct {
 	Delim  string
 	Levels []string
 	Index  string // drill a GSI or LSI instead of the base table
+	// CountBudget is this table's count budget (0: the session's).
+	CountBudget float64
 }
 
 // NewTree returns one level of the hierarchy under prefix.
 func NewTree(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, prefix string, opts TreeOptions) *Tree {
 	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	t.countBudget = opts.CountBudget
 	t.useIndex(opts.Index)
 	t.setColumns()
 	return t
@@ -128,8 +132,15 @@ func (t *Tree) nextIndex() string {
 	return ""
 }
 
+func (t *Tree) budget() float64 {
+	if t.countBudget > 0 {
+		return t.countBudget
+	}
+	return t.c.CountBudget
+}
+
 func (t *Tree) options() TreeOptions {
-	return TreeOptions{Delim: t.req.Delim, Levels: t.levels, Index: t.req.Index}
+	return TreeOptions{Delim: t.req.Delim, Levels: t.levels, Index: t.req.Index, CountBudget: t.countBudget}
 }
 
 func (t *Tree) setColumns() {
@@ -314,7 +325,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.budgetHit {
 			t.count.done(msg.req)
 			return t, report(dynamo.Errorf("count", dynamo.KindThrottled, "counts marked … are partial; press c to count the rest with a fresh budget",
-				"stopped at the count budget of %.0f RCU", t.c.CountBudget), false, t.id)
+				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
 		}
 		if msg.next == nil || msg.err != nil {
 			t.count.done(msg.req)
@@ -378,7 +389,7 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.count.stop()
 		return t.Init()
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
-		if est := t.countEstimate(); !t.confirm && est > t.c.CountBudget {
+		if est := t.countEstimate(); !t.confirm && est > t.budget() {
 			t.confirm = true // ask first: this may cost more than the budget
 			return nil
 		}
@@ -392,7 +403,7 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		ctx, req := t.count.start(t.c.NextID)
 		ch := make(chan countedMsg, 64)
-		go countChildren(ctx, t.c.Client, t.req, branches, t.c.CountBudget, t.id, req, ch)
+		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
 		return waitCount(ch)
 	case key.Matches(msg, k.Delimiter):
 		t.req.Delim = nextDelimiter(t.req.Delim)
@@ -451,7 +462,7 @@ func (t *Tree) View() string {
 	if t.confirm {
 		h := t.h - 4
 		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
-			t.countEstimate(), t.c.CountBudget)) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
+			t.countEstimate(), t.budget())) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
 		t.grid.SetSize(t.w-4, h-2)
 		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
 	}
@@ -514,4 +525,18 @@ func (t *Tree) ShortHelp() []key.Binding {
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Count, k.Delimiter, k.Index, k.Refresh}, {k.Help, k.Quit}}
+}
+
+// TreeOptionsFor are a table's drill-down settings from the configuration.
+func TreeOptionsFor(c *common.Common, table string) TreeOptions {
+	ts := c.Tables[table]
+	opts := TreeOptions{Delim: ts.Delimiter, CountBudget: ts.CountBudget}
+	if ts.Levels != "" {
+		d := ts.Delimiter
+		if d == "" {
+			d, _ = model.DetectDelimiter([]string{ts.Levels})
+		}
+		opts.Levels = model.LevelNames(ts.Levels, d)
+	}
+	return opts
 }

@@ -1,0 +1,57 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// TableSettings are per-table choices that override what dynascope
+// detects: the sort-key delimiter, the level names and the count budget.
+type TableSettings struct {
+	Delimiter   string  `toml:"delimiter"`
+	Levels      string  `toml:"levels"`
+	CountBudget float64 `toml:"count_budget"`
+}
+
+// Config is the configuration file ($XDG_CONFIG_HOME/dynascope/config.toml).
+type Config struct {
+	Tables map[string]TableSettings `toml:"tables"`
+}
+
+// Table returns the settings of one table (zero when none).
+func (c Config) Table(name string) TableSettings { return c.Tables[name] }
+
+// ParseConfig reads a configuration file's text. Errors name the line and
+// say what to write instead; unknown keys are errors, so a typo is not
+// silently ignored.
+func ParseConfig(data string) (Config, error) {
+	var c Config
+	md, err := toml.Decode(data, &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return Config{}, fmt.Errorf("line %d: %s; write settings as [tables.NAME] then delimiter = \"#\"", pe.Position.Line, firstLineOf(pe.Message))
+		}
+		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return Config{}, fmt.Errorf("unknown setting %q: a table takes delimiter, levels and count_budget", undecoded[0].String())
+	}
+	for name, t := range c.Tables {
+		if len(t.Delimiter) > 1 {
+			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one character, such as \"#\"", name, t.Delimiter)
+		}
+		if t.CountBudget < 0 {
+			return Config{}, fmt.Errorf("tables.%s.count_budget %v: give a positive number of RCU", name, t.CountBudget)
+		}
+	}
+	return c, nil
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

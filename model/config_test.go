@@ -1,0 +1,54 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseConfig(t *testing.T) {
+	good := `
+[tables.Locations]
+delimiter = "#"
+levels = "STATE#CITY#ZIP"
+count_budget = 500
+
+[tables.Paths]
+delimiter = "/"
+`
+	c, err := ParseConfig(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Table("Locations"); l.Delimiter != "#" || l.Levels != "STATE#CITY#ZIP" || l.CountBudget != 500 {
+		t.Fatalf("Locations: %+v", l)
+	}
+	if c.Table("Nope") != (TableSettings{}) {
+		t.Fatal("missing table has settings")
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"[tables.X]\ndelimiter = \"#\"\nlevls = \"A#B\"\n", `unknown setting "tables.X.levls"`},
+		{"[tables.X]\ndelimiter = \"##\"\n", "one character"},
+		{"[tables.X]\ncount_budget = -1\n", "positive"},
+		{"[tables.X]\ndelimiter = \n", "line 2"},
+		{"colour = \"red\"\n", `unknown setting "colour"`},
+		{"[tables.X]\ncount_budget = \"lots\"\n", "count_budget"},
+	} {
+		_, err := ParseConfig(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseConfig: any text is either a configuration or an error that says
+// what to write; never a panic.
+func FuzzParseConfig(f *testing.F) {
+	f.Add("[tables.Locations]\ndelimiter = \"#\"\n")
+	f.Add("[tables.X]\ncount_budget = 1e9\n")
+	f.Add("= = =")
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := ParseConfig(s); err != nil && err.Error() == "" {
+			t.Fatal("empty error")
+		}
+	})
+}
