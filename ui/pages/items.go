@@ -30,6 +30,7 @@ type Items struct {
 	pages   int
 	cost    dynamo.Cost
 	attrs   []string // grid attribute columns, most common first
+	note    string   // said in the title, e.g. why there is no tree
 	req     request
 	grid    components.Grid
 	w, h    int
@@ -195,6 +196,9 @@ func (p *Items) View() string {
 		order = "descending"
 	}
 	title := fmt.Sprintf("%s · %s items loaded · %s · %s", keyCell(p.query.PK), common.Thousands(len(p.items)), state, order)
+	if p.note != "" {
+		title += " · " + p.note
+	}
 	body := p.grid.View()
 	if p.started && !p.req.inFlight() && len(p.items) == 0 {
 		body = st.Dim.Render("No items in this partition.")

@@ -287,7 +287,11 @@ func OpenPartition(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, t
 	if key.SK != nil && key.SK.Type != model.TypeN {
 		return NewTree(c, info, pk, "", tree)
 	}
-	return NewItemsUnder(c, info, pk, "", tree.Index)
+	items := NewItemsUnder(c, info, pk, "", tree.Index)
+	if key.SK != nil {
+		items.note = "number sort key: no hierarchy to drill"
+	}
+	return items
 }
 
 // OpenShards opens a sharded partition given as a pattern (seattle-{1..4}):
