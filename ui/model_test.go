@@ -238,7 +238,7 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 }
 
 func TestTreeOnNumberKeysShowsItems(t *testing.T) {
-	h := newHarness(t, 120, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.contains(t, "items loaded", "Items", "number sort key: no hierarchy to drill")
 }
 
