@@ -41,14 +41,16 @@ next request jumps past its whole subtree (a skip-scan), one small keys-only
 Query per child; where children are dense it reads whole pages instead.
 --count then counts the items under each child (Select COUNT: this reads
 the subtree and costs accordingly). Stats go in "stats".`,
-		Example: `  dynascope children --demo --table Locations --pk USA
+		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
   dynascope children --demo --table Geography --pk PLACE --prefix 'USA#' --count
   dynascope children --demo --table ChatMessages --pk 'seattle-{1..4}'
   dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.output = "json"
+			if f.output != "json" {
+				return usage("use --output json (children is one JSON document)", "--output %q is not a format of children", f.output)
+			}
 			if err := f.validate(); err != nil {
 				return err
 			}
@@ -177,6 +179,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document)")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
 	return cmd

@@ -34,7 +34,7 @@ func runChildren(t *testing.T, args ...string) childrenDoc {
 }
 
 func TestChildrenDemo(t *testing.T) {
-	top := runChildren(t, "--table", "Locations", "--pk", "USA")
+	top := runChildren(t, "--table", "Locations", "--pk", "USA", "--output", "json")
 	names := map[string]bool{}
 	for _, c := range top.Children {
 		names[c.Name] = true
@@ -72,6 +72,7 @@ func TestChildrenBadInput(t *testing.T) {
 		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--output", "jsonl"}, 2, "--output json"},
 		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
 		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 1, "raise --count-budget"},
 	} {

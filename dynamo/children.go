@@ -100,8 +100,14 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		// so jump past subtrees one key at a time.
 		// A single key says nothing of density, so every reprobeAfter
 		// jumps a probe-sized read measures it again.
+		density := childrenPerPage(keys, r.Prefix, walk.Delim, page.Cost.RCU)
 		switch {
 		case len(keys) >= 10 && len(changed)*2 >= len(keys):
+			limit, skips = 0, 0
+		case len(keys) >= 10 && density >= 2:
+			// A whole page would hold several children: reading on in pages
+			// takes fewer requests than a jump per child, and never more
+			// than a plain query of the rest of the subtree.
 			limit, skips = 0, 0
 		case limit == 1 && skips >= reprobeAfter:
 			limit, skips = probeKeys, 0
@@ -111,6 +117,36 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 	}
 	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
 	return res, nil
+}
+
+// pageBytes is DynamoDB's page size: a Query reads at most 1 MB.
+const pageBytes = 1 << 20
+
+// childrenPerPage estimates how many children a whole page would hold, from
+// a read of keys that consumed rcu. Only children seen to end count (the
+// last one read may go on), over the keys they took; none ending says
+// sparse. The bytes read are at most rcu × 8 KB (an eventually consistent
+// read costs 0.5 per 4 KB, rounded up), so the estimate errs towards
+// sparse, where jumps cost the fewest RCU.
+func childrenPerPage(keys []string, prefix, delim string, rcu float64) float64 {
+	if rcu <= 0 || len(keys) == 0 {
+		return 0
+	}
+	complete, used, last := -1, 0, ""
+	for i, k := range keys {
+		name, _, ok := model.ChildOf(prefix, k, delim)
+		if !ok {
+			continue
+		}
+		if complete < 0 || name != last {
+			complete, used, last = complete+1, i, name
+		}
+	}
+	if complete <= 0 || used == 0 {
+		return 0
+	}
+	itemsPerPage := pageBytes / (rcu * 8192 / float64(len(keys)))
+	return float64(complete) / float64(used) * itemsPerPage
 }
 
 func trimPrefix(keys []string, prefix string) []string {

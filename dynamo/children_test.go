@@ -76,6 +76,36 @@ func hierBackends(t *testing.T) map[string]dynamo.Client {
 	return map[string]dynamo.Client{"memory": mem, "dynalite": hierDL}
 }
 
+// plainPages is how many requests a plain paged query of the subtree under
+// prefix takes.
+// requestBound is what Children may spend: no more than a plain read plus
+// its probe, or, where children each outlast the probe, one read per child,
+// the final read past the last, and a re-probe every 16 jumps.
+func requestBound(plain, children int) int {
+	return max(plain+1, children+1+(children+15)/16)
+}
+
+func plainPages(t *testing.T, c dynamo.Client, table string, pk model.KeyValue, prefix string) int {
+	t.Helper()
+	q := model.KeyQuery{Table: table, PKName: "PK", PK: pk, SKName: "SK"}
+	if prefix != "" {
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
+	}
+	n := 0
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if !p.More() {
+			return n
+		}
+		start = p.LastKey
+	}
+}
+
 // fullRead is the oracle: every key of the partition read, children collected.
 func fullRead(t *testing.T, c dynamo.Client, table, pkName string, pk model.KeyValue, prefix, delim string) []model.Child {
 	return fullReadSK(t, c, table, pkName, "SK", pk, prefix, delim)
@@ -144,6 +174,9 @@ func TestChildrenEdgeCasesBothBackends(t *testing.T) {
 				t.Fatalf("%s prefix %q:\n got %s\nwant %s", name, p, sorted(res.Children), sorted(want))
 			}
 			total, _ := m.Session.Totals()
+			if plain := plainPages(t, c, "Hier", model.S("H"), p); total.Requests > requestBound(plain, len(res.Children)) {
+				t.Errorf("%s %q: %d requests for %d children, a plain query takes %d", name, p, total.Requests, len(res.Children), plain)
+			}
 			fmt.Fprintf(&b, "%q: %d children, self=%v, %d req, %.1f RCU\n", p, len(res.Children), res.SelfItem, total.Requests, total.RCU)
 		}
 		results[name] = b.String()
@@ -189,13 +222,22 @@ func TestChildrenDemoHierarchies(t *testing.T) {
 	}{{"Locations", "USA", 3}, {"Locations", "FRANCE", 3}, {"Locations", "SWITZERLAND", 3}, {"Geography", demo.GeographyPartition, 2}} {
 		info, _, _ := dynamo.DescribeTable(ctx, db, tc.table)
 		var visit func(prefix string, depth int)
-		n := 0
+		n, over := 0, 0
 		visit = func(prefix string, depth int) {
-			res, err := dynamo.Children(ctx, db, dynamo.ChildrenRequest{Table: tc.table, Key: info.Key, PK: model.S(tc.pk), Prefix: prefix, Delim: "#"}, nil)
+			m := dynamo.NewMetered(db)
+			res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: tc.table, Key: info.Key, PK: model.S(tc.pk), Prefix: prefix, Delim: "#"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			n++
+			total, _ := m.Session.Totals()
+			plain := plainPages(t, db, tc.table, model.S(tc.pk), prefix)
+			if total.Requests > requestBound(plain, len(res.Children)) {
+				t.Errorf("%s/%s %q: %d requests for %d children, a plain query takes %d", tc.table, tc.pk, prefix, total.Requests, len(res.Children), plain)
+			}
+			if total.Requests > plain+1 {
+				over++
+			}
 			if want := fullRead(t, db, tc.table, "PK", model.S(tc.pk), prefix, "#"); sorted(res.Children) != sorted(want) {
 				t.Fatalf("%s/%s %q:\n got %s\nwant %s", tc.table, tc.pk, prefix, sorted(res.Children), sorted(want))
 			}
@@ -209,7 +251,7 @@ func TestChildrenDemoHierarchies(t *testing.T) {
 			}
 		}
 		visit("", tc.depth)
-		t.Logf("%s/%s: %d prefixes match the full read", tc.table, tc.pk, n)
+		t.Logf("%s/%s: %d prefixes match the full read; %d took more requests than a plain read plus a probe", tc.table, tc.pk, n, over)
 	}
 }
 
