@@ -1,0 +1,235 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/model"
+)
+
+// VersionsRequest names a partition whose sort keys hold revisions
+// (v0_Audit, v1_Audit, v001_Audit, v_1), and optionally one logical item.
+type VersionsRequest struct {
+	Table string
+	Key   KeySchema
+	PK    model.KeyValue
+	// Name is the logical item (Audit, Audit#PART-7; "" with Blog for a
+	// bare v_0). Versions ignores it.
+	Name string
+	Blog bool // the v_N form
+	// PageLimit caps each history page (0: DynamoDB's 1 MB pages).
+	PageLimit int32
+}
+
+// VersionsResult is what was read and what it cost.
+type VersionsResult struct {
+	Histories []model.History
+	Level     model.KeyQuery // the history query
+	Cost      Cost
+	Pages     int
+}
+
+// historyQuery is every revision key in the partition: begins_with(SK, "v").
+func historyQuery(r VersionsRequest) model.KeyQuery {
+	return model.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name,
+		SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}
+}
+
+func checkVersioned(r VersionsRequest) error {
+	if r.Key.SK == nil || r.Key.SK.Type != model.TypeS {
+		return Errorf("versions", KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
+			"table %s has no string sort key, so no versions", r.Table)
+	}
+	return nil
+}
+
+// revisionsOf keeps the items whose sort keys are revisions, as plain values.
+func revisionsOf(items []Item, skName string, keep func(model.VersionKey) bool) []model.Revision {
+	var out []model.Revision
+	for _, it := range items {
+		s, ok := it[skName].(*types.AttributeValueMemberS)
+		if !ok {
+			continue
+		}
+		k, ok := model.ParseVersionKey(s.Value)
+		if !ok || (keep != nil && !keep(k)) {
+			continue
+		}
+		out = append(out, model.Revision{VersionKey: k, Item: PlainItem(it)})
+	}
+	return out
+}
+
+// Versions reads every revision in a partition (a paged begins_with Query)
+// and groups them by logical item, with drift. progress, if not nil, sees
+// the groups so far after each page.
+func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(VersionsResult)) (VersionsResult, error) {
+	if err := checkVersioned(r); err != nil {
+		return VersionsResult{}, err
+	}
+	res := VersionsResult{Level: historyQuery(r)}
+	var revs []model.Revision
+	var start Item
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
+			return res, err
+		}
+		res.Pages++
+		revs = append(revs, revisionsOf(page.Items, r.Key.SK.Name, nil)...)
+		res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
+		if progress != nil {
+			progress(res)
+		}
+		if !page.More() {
+			return res, nil
+		}
+		start = page.LastKey
+	}
+}
+
+// HistoryEvent is what ItemHistory has found so far.
+type HistoryEvent struct {
+	Current *model.Revision // the v0_ copy, as soon as it is read
+	Latest  *model.Revision // the newest revision, when known before the history ends
+	History model.History   // the revisions read so far
+	Cost    Cost
+	Done    bool
+}
+
+// ItemHistory opens one logical item: its current copy is one GetItem, its
+// history a paged begins_with Query. Where the numbers are zero-padded and
+// the history runs past a page, the newest revision comes early, from a
+// reverse Query with Limit 1. emit, if not nil, sees each step.
+func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(HistoryEvent)) (model.History, VersionsResult, error) {
+	if err := checkVersioned(r); err != nil {
+		return model.History{}, VersionsResult{}, err
+	}
+	res := VersionsResult{Level: historyQuery(r)}
+	ev := HistoryEvent{History: model.History{Name: r.Name}}
+	send := func() {
+		ev.Cost = res.Cost
+		if emit != nil {
+			emit(ev)
+		}
+	}
+	zero := "v0_" + r.Name
+	if r.Blog {
+		zero = "v_0"
+		if r.Name != "" {
+			zero += "_" + r.Name
+		}
+	}
+	cur, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: zero}})
+	res.Cost = res.Cost.Add(cost)
+	if err != nil {
+		return ev.History, res, err
+	}
+	if cur != nil {
+		if revs := revisionsOf([]Item{cur}, r.Key.SK.Name, nil); len(revs) == 1 {
+			ev.Current = &revs[0]
+			send()
+		}
+	}
+	mine := func(k model.VersionKey) bool {
+		return k.Name == r.Name && (k.Form == model.FormUnderscore) == r.Blog
+	}
+	var revs []model.Revision
+	var start Item
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			return ev.History, res, err
+		}
+		res.Pages++
+		revs = append(revs, revisionsOf(page.Items, r.Key.SK.Name, mine)...)
+		if hs := model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name); len(hs) > 0 {
+			ev.History = hs[0]
+		}
+		if ev.Current == nil {
+			ev.Current = ev.History.Current
+		}
+		if res.Pages == 1 && page.More() && ev.Latest == nil {
+			if w := paddedWidth(revs); w > 0 {
+				latest, cost, err := Newest(ctx, c, r, w)
+				res.Cost = res.Cost.Add(cost)
+				if err != nil {
+					return ev.History, res, err
+				}
+				ev.Latest = latest
+			}
+		}
+		if !page.More() {
+			break
+		}
+		send()
+		start = page.LastKey
+	}
+	ev.History.Name = r.Name
+	ev.Latest, ev.Done = ev.History.Latest(), true
+	send()
+	res.Histories = []model.History{ev.History}
+	return ev.History, res, nil
+}
+
+// paddedWidth is the digit count when the revisions are zero-padded to one
+// width, else 0.
+func paddedWidth(revs []model.Revision) int {
+	w := 0
+	for _, r := range revs {
+		if r.Form != model.FormPrefix || (w != 0 && len(r.Digits) != w) {
+			return 0
+		}
+		w = len(r.Digits)
+	}
+	if w < 2 {
+		return 0
+	}
+	return w
+}
+
+// Newest finds the newest revision of a zero-padded history (width digits):
+// in key order the revisions of a width sort by number, so it is the last
+// key between v00…1_Name and v99…9_Name. Another item's key can sort
+// between (v0007_Audit#PART-7 after v0007_Audit); each such answer narrows
+// the range, so it takes one request unless names interleave.
+func Newest(ctx context.Context, c Client, r VersionsRequest, width int) (*model.Revision, Cost, error) {
+	var total Cost
+	d := func(n int) string { return fmt.Sprintf("v%0*d_", width, n) + r.Name }
+	low, high := d(1), "v"+strings.Repeat("9", width)+"_"+r.Name
+	for range 8 {
+		q := historyQuery(r)
+		q.SK = model.SKCondition{Op: model.SKBetween, A: model.S(low), B: model.S(high)}
+		q.Reverse = true
+		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: 1})
+		total = total.Add(page.Cost)
+		if err != nil || len(page.Items) == 0 {
+			return nil, total, err
+		}
+		revs := revisionsOf(page.Items, r.Key.SK.Name, nil)
+		if len(revs) == 0 {
+			return nil, total, nil
+		}
+		k := revs[0].VersionKey
+		switch {
+		case k.Name == r.Name && len(k.Digits) == width:
+			return &revs[0], total, nil
+		case k.Num == 0:
+			return nil, total, nil
+		case k.Name > r.Name:
+			high = d(k.Num)
+		default:
+			high = d(k.Num - 1)
+		}
+		if high < low {
+			return nil, total, nil
+		}
+	}
+	return nil, total, nil
+}
