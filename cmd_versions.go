@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+)
+
+type versionsFlags struct {
+	itemsFlags
+	item string
+}
+
+type versionJSON struct {
+	Version int            `json:"version"`
+	SK      string         `json:"sk"`
+	Item    map[string]any `json:"item"`
+}
+
+type historyJSON struct {
+	Name     string         `json:"name"`
+	Form     string         `json:"form"`
+	Current  map[string]any `json:"current"`
+	Latest   *int           `json:"latest"`
+	Versions []versionJSON  `json:"versions"`
+	Drift    []string       `json:"drift"`
+}
+
+func historyDoc(h model.History) historyJSON {
+	j := historyJSON{Name: h.Name, Form: "v1_", Versions: []versionJSON{}, Drift: h.Drift}
+	if h.Form == model.FormUnderscore {
+		j.Form = "v_1"
+	}
+	if j.Drift == nil {
+		j.Drift = []string{}
+	}
+	if h.Current != nil {
+		j.Current = h.Current.Item
+	}
+	if l := h.Latest(); l != nil {
+		n := l.Num
+		j.Latest = &n
+	}
+	for _, r := range h.Revisions {
+		j.Versions = append(j.Versions, versionJSON{Version: r.Num, SK: r.Key, Item: r.Item})
+	}
+	return j
+}
+
+func newVersionsCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f versionsFlags
+	cmd := &cobra.Command{
+		Use:   "versions",
+		Short: "List the versioned items of a partition (v0_Audit, v1_Audit, v001_, v_1) with their revisions and drift",
+		Long: `versions reads the revisions of a partition's versioned items, the pattern
+where v0_<name> is the current copy and v1_<name>, v2_<name>… (or v001_,
+or the v_0, v_1 form) are its history, and prints one JSON document:
+each logical item with its current copy (null when missing), its newest
+revision number, every revision in numeric order, and its drift: the v0_
+copy differing from the newest revision, a missing v0_, gaps in the
+numbers, or one number stored twice (v1_ and v001_).
+
+Without --item it reads every revision key in the partition (a paged
+begins_with(SK, "v") Query). With --item it opens that one item: the
+current copy is one GetItem, the history the same paged Query.`,
+		Example: `  dynascope versions --demo --table Equipment --pk Equipment_1 --output json
+  dynascope versions --demo --table Equipment --pk Equipment_1 --item 'Audit#PART-7'
+  dynascope versions --demo --table Documents --pk doc-0001`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.output != "json" {
+				return usage("use --output json (versions is one JSON document)", "--output %q is not a format of versions", f.output)
+			}
+			if err := f.validate(); err != nil {
+				return err
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+			if err != nil {
+				return err
+			}
+			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item}
+			start := time.Now()
+			var res dynamo.VersionsResult
+			if cmd.Flags().Changed("item") {
+				var h model.History
+				h, res, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
+				if err == nil && h.Current == nil && len(h.Revisions) == 0 {
+					// Not v0_<name>: perhaps the blog's v_0_<name>.
+					req.Blog = true
+					var blog dynamo.VersionsResult
+					h, blog, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
+					res.Cost, res.Pages = res.Cost.Add(blog.Cost), res.Pages+blog.Pages
+					res.Histories = blog.Histories
+				}
+				if err == nil && h.Current == nil && len(h.Revisions) == 0 {
+					return dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
+						"no revisions of %q in partition %s", f.item, f.pk)
+				}
+			} else {
+				res, err = dynamo.Versions(ctx, conn.client, req, nil)
+			}
+			if err != nil {
+				return err
+			}
+			items := make([]historyJSON, 0, len(res.Histories))
+			drifted := 0
+			for _, h := range res.Histories {
+				items = append(items, historyDoc(h))
+				if h.Drifted() {
+					drifted++
+				}
+			}
+			total, _ := conn.client.Session.Totals()
+			doc := map[string]any{
+				"table": f.table, "partitionKey": q.PK.Text,
+				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
+				"items": items,
+				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
+					"elapsedMs": time.Since(start).Milliseconds()},
+			}
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(doc); err != nil {
+				return err
+			}
+			if _, err := cmd.OutOrStdout().Write(escapeTerminalControls(buf.Bytes())); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
+				res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
+	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document)")
+	return cmd
+}
