@@ -30,6 +30,8 @@ type VersionsResult struct {
 	Level     model.KeyQuery // the history query
 	Cost      Cost
 	Pages     int
+	// Raw holds each revision as read, by sort key, for the item view.
+	Raw map[string]Item
 }
 
 // historyQuery is every revision key in the partition: begins_with(SK, "v").
@@ -63,6 +65,16 @@ func revisionsOf(items []Item, skName string, keep func(model.VersionKey) bool) 
 	return out
 }
 
+// rawIndex finds the item with sort key sk, looking at position hint first.
+func rawIndex(items []Item, skName, sk string, hint int) int {
+	for i := hint; i < len(items); i++ {
+		if s, ok := items[i][skName].(*types.AttributeValueMemberS); ok && s.Value == sk {
+			return i
+		}
+	}
+	return 0
+}
+
 // Versions reads every revision in a partition (a paged begins_with Query)
 // and groups them by logical item, with drift. progress, if not nil, sees
 // the groups so far after each page.
@@ -70,7 +82,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	if err := checkVersioned(r); err != nil {
 		return VersionsResult{}, err
 	}
-	res := VersionsResult{Level: historyQuery(r)}
+	res := VersionsResult{Level: historyQuery(r), Raw: map[string]Item{}}
 	var revs []model.Revision
 	var start Item
 	for {
@@ -81,7 +93,11 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			return res, err
 		}
 		res.Pages++
-		revs = append(revs, revisionsOf(page.Items, r.Key.SK.Name, nil)...)
+		got := revisionsOf(page.Items, r.Key.SK.Name, nil)
+		for i, rev := range got {
+			res.Raw[rev.Key] = page.Items[rawIndex(page.Items, r.Key.SK.Name, rev.Key, i)]
+		}
+		revs = append(revs, got...)
 		res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
 		if progress != nil {
 			progress(res)

@@ -11,6 +11,7 @@ type KeyMap struct {
 	GoTo, Flip, Wire, Submit, Cancel        key.Binding
 	NextMode, PrevMode                      key.Binding
 	Count, Delimiter, Index                 key.Binding
+	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -37,6 +38,11 @@ func Default() KeyMap {
 		Count:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "count")),
 		Delimiter: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delimiter")),
 		Index:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index")),
+		Versions:  key.NewBinding(key.WithKeys("3", "V"), key.WithHelp("3", "versions")),
+		PrevRev:   key.NewBinding(key.WithKeys("[", "left"), key.WithHelp("[/←", "prev revision")),
+		NextRev:   key.NewBinding(key.WithKeys("]", "right"), key.WithHelp("]/→", "next revision")),
+		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
+		Diff0:     key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "diff vs v0_")),
 	}
 }
 

@@ -20,6 +20,7 @@ type Styles struct {
 	JSONKey, JSONString, JSONNumber          lipgloss.Style
 	JSONLiteral, JSONPunct, TypeTag          lipgloss.Style
 	ErrorTitle, ErrorBody, Notice, Input     lipgloss.Style
+	Drift, Pinned, Added, Removed, Changed   lipgloss.Style
 	Accent                                   color.Color
 }
 
@@ -71,5 +72,10 @@ func DefaultStyles(isDark bool) Styles {
 	s.ErrorBody = lipgloss.NewStyle().Foreground(text)
 	s.Notice = lipgloss.NewStyle().Foreground(yellow).Bold(true)
 	s.Input = lipgloss.NewStyle().Foreground(text)
+	s.Drift = lipgloss.NewStyle().Foreground(red).Bold(true)
+	s.Pinned = lipgloss.NewStyle().Foreground(accent).Bold(true)
+	s.Added = lipgloss.NewStyle().Foreground(green)
+	s.Removed = lipgloss.NewStyle().Foreground(red)
+	s.Changed = lipgloss.NewStyle().Foreground(yellow)
 	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/ui/common"
@@ -27,7 +28,12 @@ type Grid struct {
 	cell           func(row, col int) string
 	cursor, offset int
 	width, height  int
+	rowStyle       func(row int) *lipgloss.Style
 }
+
+// SetRowStyle styles whole rows other than the cursor's (drifted versions
+// in red); nil, or a nil answer, leaves a row in the terminal's colour.
+func (g *Grid) SetRowStyle(f func(row int) *lipgloss.Style) { g.rowStyle = f }
 
 // NewGrid returns an empty grid.
 func NewGrid(c *common.Common) Grid { return Grid{c: c} }
@@ -159,6 +165,13 @@ func Fit(s string, w int) string {
 }
 
 // View renders the header and the visible rows.
+func (g *Grid) styleOf(r int) *lipgloss.Style {
+	if g.rowStyle == nil {
+		return nil
+	}
+	return g.rowStyle(r)
+}
+
 func (g *Grid) View() string {
 	st := g.c.Styles
 	ws := g.widths()
@@ -186,6 +199,8 @@ func (g *Grid) View() string {
 		line := Fit(strings.Join(cells, "  "), g.width)
 		if r == g.cursor {
 			b.WriteString(st.Selected.Render(line))
+		} else if s := g.styleOf(r); s != nil {
+			b.WriteString(s.Render(line))
 		} else {
 			b.WriteString(line) // the terminal's own colour: no styling cost per row
 		}

@@ -104,6 +104,8 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			if len(p.items) > 0 {
 				return p, open(NewItem(p.c, p.info, p.items[p.grid.Cursor()]))
 			}
+		case key.Matches(msg, p.c.Keys.Versions) && p.query.Index == "":
+			return p, openVersions(p.c, p.info, p.query.PK)
 		case key.Matches(msg, p.c.Keys.Flip):
 			p.query.Reverse = !p.query.Reverse
 			return p, p.reset()
@@ -237,5 +239,5 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

@@ -1,0 +1,291 @@
+package pages
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
+
+// Timeline is one logical item's history: the v0_ copy pinned on top and
+// highlighted (red when it drifted), then every revision in numeric order.
+// Stepping ([ ] ← →) shows each revision and its diff against the one
+// before; m marks a revision to compare the selection with instead, and 0
+// compares the selection with v0_.
+type Timeline struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	pk     model.KeyValue
+	h      model.History
+	raw    map[string]dynamo.Item // revisions as read, by sort key
+	rows   []*model.Revision // rows[0] is the current copy (nil when missing)
+	mark   int               // row compared against; -1: the previous revision
+	vsZero bool              // compare with v0_
+	grid   components.Grid
+	w, hgt int
+}
+
+// NewTimeline returns the timeline of a history already read.
+func NewTimeline(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, h model.History, raw map[string]dynamo.Item) *Timeline {
+	t := &Timeline{c: c, id: c.NextID(), info: info, pk: pk, h: h, raw: raw, mark: -1, grid: components.NewGrid(c)}
+	t.rows = append(t.rows, h.Current)
+	for i := range h.Revisions {
+		t.rows = append(t.rows, &h.Revisions[i])
+	}
+	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Keep: true}, {Title: "Changes", Width: 9}, {Title: "Sort key"}})
+	t.grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r == 0 {
+			if h.Drifted() {
+				return &t.c.Styles.Drift
+			}
+			return &t.c.Styles.Pinned
+		}
+		return nil
+	})
+	t.grid.SetRows(len(t.rows), t.cell)
+	if len(t.rows) > 1 {
+		t.grid.SetCursor(len(t.rows) - 1) // the newest revision first
+	}
+	return t
+}
+
+func (t *Timeline) cell(r, col int) string {
+	rev := t.rows[r]
+	switch col {
+	case 0:
+		switch {
+		case r == t.mark:
+			return "◆"
+		case r == 0:
+			return "★"
+		}
+		return ""
+	case 1:
+		if rev == nil {
+			return "v0_ missing"
+		}
+		if r == 0 {
+			return common.Sanitize(rev.Label()) + " current"
+		}
+		return common.Sanitize(rev.Label())
+	case 2:
+		if base := t.before(r); rev != nil && base != nil && base != rev {
+			return fmt.Sprintf("%d", len(model.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		}
+		return ""
+	}
+	if rev == nil {
+		return ""
+	}
+	return common.Sanitize(rev.Key)
+}
+
+// before is what row r is compared with: the marked row, v0_, or the
+// revision before it (the current copy compares with the newest).
+func (t *Timeline) before(r int) *model.Revision {
+	switch {
+	case t.mark >= 0 && t.mark != r:
+		return t.rows[t.mark]
+	case t.vsZero && r != 0:
+		return t.rows[0]
+	case r == 0:
+		return t.h.Latest()
+	case r == 1:
+		return nil
+	}
+	return t.rows[r-1]
+}
+
+// strip leaves the key attributes out: they differ by design.
+func (t *Timeline) strip(item map[string]any) map[string]any {
+	out := make(map[string]any, len(item))
+	for k, v := range item {
+		if k != t.info.Key.PK.Name && (t.info.Key.SK == nil || k != t.info.Key.SK.Name) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (t *Timeline) Init() tea.Cmd { return nil }
+
+func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return t, nil
+	}
+	k := t.c.Keys
+	switch {
+	case key.Matches(km, k.PrevRev):
+		t.grid.SetCursor(max(0, t.grid.Cursor()-1))
+	case key.Matches(km, k.NextRev):
+		t.grid.SetCursor(min(len(t.rows)-1, t.grid.Cursor()+1))
+	case key.Matches(km, k.Mark):
+		if t.mark == t.grid.Cursor() {
+			t.mark = -1
+		} else {
+			t.mark = t.grid.Cursor()
+		}
+	case key.Matches(km, k.Diff0):
+		t.vsZero = !t.vsZero
+	case key.Matches(km, k.Back):
+		return t, back
+	case key.Matches(km, k.Open):
+		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.raw[rev.Key] != nil {
+			return t, open(NewItem(t.c, t.info, t.raw[rev.Key]))
+		}
+	default:
+		t.grid.Update(km)
+	}
+	return t, nil
+}
+
+func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
+
+func (t *Timeline) View() string {
+	st := t.c.Styles
+	wide := t.w >= 120
+	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+	if wide {
+		listW, listH = t.w*2/5, t.hgt
+	}
+	listH = max(listH, 5)
+	gridH := listH - 2
+	if wide && t.h.Drifted() {
+		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
+	}
+	t.grid.SetSize(listW-4, gridH)
+	title := fmt.Sprintf("%s · %d revisions", common.Sanitize(historyName(t.h)), len(t.h.Revisions))
+	if t.h.Drifted() {
+		title += " · drifted"
+	}
+	body := t.grid.View()
+	if t.h.Drifted() {
+		var d []string
+		for _, x := range t.h.Drift {
+			d = append(d, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), listW-4)))
+		}
+		if wide {
+			body += "\n\n" + strings.Join(d, "\n")
+		} else {
+			title += " · " + common.Sanitize(t.h.Drift[0])
+		}
+	}
+	list := common.Frame(st, title, body, listW, listH)
+	rw, rh := t.w, t.hgt-listH
+	if wide {
+		rw, rh = t.w-listW, t.hgt
+	}
+	r := t.grid.Cursor()
+	rev, base := t.rows[r], t.before(r)
+	dtitle := "Diff"
+	var lines []string
+	switch {
+	case rev == nil:
+		dtitle = "v0_ missing"
+		lines = append(lines, st.Drift.Render("No current copy (v0_) of this item."))
+		for _, x := range t.h.Drift {
+			lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), rw-4)))
+		}
+	case base == nil:
+		dtitle = common.Sanitize(rev.Key) + " · the first revision"
+		lines = append(lines, renderPlain(st, t.strip(rev.Item), rw-4))
+	default:
+		dtitle = "Diff " + common.Sanitize(base.Label()) + " → " + common.Sanitize(rev.Label())
+		lines = append(lines, renderDiff(st, model.Diff(t.strip(base.Item), t.strip(rev.Item)), rw-4))
+		lines = append(lines, "", st.Dim.Render(common.Sanitize(rev.Key)+":"), renderPlain(st, t.strip(rev.Item), rw-4))
+	}
+	diff := common.Frame(st, dtitle, strings.Join(lines, "\n"), rw, rh)
+	if wide {
+		return joinH(list, diff)
+	}
+	return list + "\n" + diff
+}
+
+// renderDiff shows changes a line each: ~ changed old → new, + added,
+// - removed, values as compact JSON.
+func renderDiff(st *common.Styles, cs []model.Change, width int) string {
+	if len(cs) == 0 {
+		return st.Dim.Render("No differences (key attributes aside).")
+	}
+	counts := map[model.ChangeKind]int{}
+	for _, c := range cs {
+		counts[c.Kind]++
+	}
+	lines := []string{st.Dim.Render(fmt.Sprintf("%d changed · %d added · %d removed", counts[model.Changed], counts[model.Added], counts[model.Removed]))}
+	for _, c := range cs {
+		path := common.Sanitize(c.Path)
+		var line string
+		var s lipgloss.Style
+		switch c.Kind {
+		case model.Added:
+			line, s = "+ "+path+"  "+compact(c.New), st.Added
+		case model.Removed:
+			line, s = "- "+path+"  "+compact(c.Old), st.Removed
+		default:
+			line, s = "~ "+path+"  "+compact(c.Old)+" → "+compact(c.New), st.Changed
+		}
+		lines = append(lines, s.Render(components.Fit(line, width)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// compact is a value as one line of JSON, sanitized.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return common.Sanitize(string(b))
+}
+
+// renderPlain shows plain values as coloured JSON.
+func renderPlain(st *common.Styles, item map[string]any, width int) string {
+	b, err := json.MarshalIndent(item, "", "  ")
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = colorLine(st, components.Fit(common.Sanitize(l), width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *Timeline) Crumbs() []string {
+	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
+}
+func (t *Timeline) ID() int         { return t.id }
+func (t *Timeline) Mode() string    { return "Versions" }
+func (t *Timeline) Loading() bool   { return false }
+func (t *Timeline) Capturing() bool { return false }
+
+func (t *Timeline) Request() string {
+	what := "previous revision"
+	switch {
+	case t.mark >= 0:
+		what = "marked revision"
+	case t.vsZero:
+		what = "v0_"
+	}
+	return fmt.Sprintf("history of %s, read with the partition's versions · diff against the %s", historyName(t.h), what)
+}
+
+func (t *Timeline) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.PrevRev, k.NextRev, k.Mark, k.Diff0, k.Open, k.Back, k.Help}
+}
+
+func (t *Timeline) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Back, k.Help, k.Quit}}
+}

@@ -1,0 +1,223 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
+
+type versionsLoadedMsg struct {
+	page, req int
+	result    dynamo.VersionsResult
+	err       error
+}
+
+func (m versionsLoadedMsg) PageID() int { return m.page }
+
+func loadVersions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.VersionsRequest) tea.Cmd {
+	return func() tea.Msg {
+		res, err := dynamo.Versions(ctx, c, r, nil)
+		return versionsLoadedMsg{page: page, req: req, result: res, err: err}
+	}
+}
+
+// Versions is a partition's Versions mode: its versioned logical items
+// (v0_Audit beside v1_Audit, v2_Audit…), each with its current copy, its
+// newest revision and its drift, drifted ones in red. enter opens the
+// item's timeline, from what was read: no further request.
+type Versions struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	req    dynamo.VersionsRequest
+	res    dynamo.VersionsResult
+	loaded bool
+	load   request
+	grid   components.Grid
+	w, h   int
+}
+
+// openVersions opens the Versions mode, or says why a partition has none.
+func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) tea.Cmd {
+	if info.Key.SK == nil || info.Key.SK.Type != model.TypeS {
+		return report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
+			"%s has no string sort key, so no versions", info.Name), false, 0)
+	}
+	return open(NewVersions(c, info, pk))
+}
+
+// NewVersions returns the Versions mode of a partition.
+func NewVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Versions {
+	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
+		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk}}
+	v.grid.SetColumns([]components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
+		{Title: "Revs", Width: 5}, {Title: "Drift"}})
+	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r < len(v.res.Histories) && v.res.Histories[r].Drifted() {
+			return &v.c.Styles.Drift
+		}
+		return nil
+	})
+	v.refresh()
+	return v
+}
+
+func (v *Versions) Init() tea.Cmd {
+	ctx, req := v.load.start(v.c.NextID)
+	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
+}
+
+func (v *Versions) refresh() {
+	hs := v.res.Histories
+	v.grid.SetRows(len(hs), func(r, col int) string {
+		h := hs[r]
+		switch col {
+		case 0:
+			return common.Sanitize(historyName(h))
+		case 1:
+			if h.Current == nil {
+				return "missing"
+			}
+			return common.Sanitize(h.Current.Label())
+		case 2:
+			if l := h.Latest(); l != nil {
+				return common.Sanitize(l.Label())
+			}
+			return "—"
+		case 3:
+			return common.Thousands(len(h.Revisions))
+		}
+		if !h.Drifted() {
+			return "✓"
+		}
+		return "⚠ " + common.Sanitize(strings.Join(h.Drift, "; "))
+	})
+}
+
+func historyName(h model.History) string {
+	if h.Name == "" {
+		return "(v_N)"
+	}
+	return h.Name
+}
+
+func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return v, v.Init()
+	case versionsLoadedMsg:
+		if !v.load.done(msg.req) {
+			return v, nil
+		}
+		v.res, v.loaded = msg.result, true
+		v.refresh()
+		if msg.err != nil {
+			return v, report(msg.err, false, v.id)
+		}
+	case tea.KeyPressMsg:
+		k := v.c.Keys
+		switch {
+		case key.Matches(msg, k.Back) && v.load.inFlight():
+			v.load.stop()
+		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
+			return v, back
+		case key.Matches(msg, k.Refresh):
+			return v, v.Init()
+		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
+			return v, open(NewTimeline(v.c, v.info, v.req.PK, v.res.Histories[v.grid.Cursor()], v.res.Raw))
+		default:
+			v.grid.Update(msg)
+		}
+	}
+	return v, nil
+}
+
+func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
+
+func (v *Versions) View() string {
+	st := v.c.Styles
+	listW := v.w
+	wide := v.w >= 120
+	if wide {
+		listW = v.w * 11 / 20
+	}
+	v.grid.SetSize(listW-4, v.h-2)
+	drifted := 0
+	for _, h := range v.res.Histories {
+		if h.Drifted() {
+			drifted++
+		}
+	}
+	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	if drifted > 0 {
+		title += fmt.Sprintf(" · %d drifted", drifted)
+	}
+	body := v.grid.View()
+	switch {
+	case !v.loaded:
+		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
+	case len(v.res.Histories) == 0:
+		body = st.Dim.Render("No versioned items here: no sort keys like v0_Name, v1_Name, v001_Name or v_0.\nesc goes back to the partition.")
+	}
+	list := common.Frame(st, title, body, listW, v.h)
+	if !wide {
+		return list
+	}
+	preview := ""
+	if len(v.res.Histories) > 0 {
+		preview = historySummary(st, v.res.Histories[v.grid.Cursor()], v.w-listW-4)
+	}
+	return joinH(list, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
+}
+
+// historySummary is the drift, then the current copy.
+func historySummary(st *common.Styles, h model.History, width int) string {
+	var lines []string
+	for _, d := range h.Drift {
+		lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(d), width)))
+	}
+	if h.Current == nil {
+		lines = append(lines, st.Dim.Render("No current copy (v0_)."))
+	} else {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, renderPlain(st, h.Current.Item, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (v *Versions) Crumbs() []string { return []string{v.info.Name, keyCell(v.req.PK), "versions"} }
+func (v *Versions) ID() int           { return v.id }
+func (v *Versions) Mode() string      { return "Versions" }
+func (v *Versions) Loading() bool     { return v.load.inFlight() }
+func (v *Versions) Capturing() bool   { return false }
+
+func (v *Versions) Request() string {
+	q := dynamo.VersionsRequest{Table: v.req.Table, Key: v.req.Key, PK: v.req.PK}
+	level := v.res.Level
+	if level.Table == "" {
+		level = model.KeyQuery{Table: q.Table, PKName: q.Key.PK.Name, PK: q.PK, SKName: q.Key.SK.Name,
+			SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}
+	}
+	return fmt.Sprintf("%s · %d req · %.1f RCU", level.Describe(), v.res.Cost.Requests, v.res.Cost.RCU)
+}
+
+func (v *Versions) ShortHelp() []key.Binding {
+	k := v.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
+}
+
+func (v *Versions) FullHelp() [][]key.Binding {
+	k := v.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh}, {k.Help, k.Quit}}
+}

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/dynascope/dynascope/dynamo/demo"
+)
+
+// TestVersionsList: 3 opens the partition's Versions mode; the drifted
+// item is flagged, from one Query.
+func TestVersionsList(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	before := h.rec.count("Query")
+	h.keys("3")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("versions list took %d Query, want 1", n)
+	}
+	h.contains(t, "Equipment_1 · 2 versioned items · 1 drifted", "Audit#PART-7", "⚠ v0_ differs from v3_: Findings, Status",
+		`begins_with(SK, :prefix)   :pk="Equipment_1" :prefix="v"`)
+	h.golden(t)
+}
+
+// TestVersionsTimelineDiff steps through a drifted item's revisions.
+func TestVersionsTimelineDiff(t *testing.T) {
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter")
+	before := h.rec.count("Query") + h.rec.count("GetItem")
+	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "v0 current", "Diff v2 → v3", "~ Status", `"FAIL"`)
+	h.golden(t)
+	h.keys("[") // v2 against v1
+	h.contains(t, "Diff v1 → v2")
+	h.keys("0") // v2 against v0_
+	h.contains(t, "Diff v0 → v2", "against the v0_")
+	h.keys("0", "[", "[") // the pinned v0_, against the newest
+	h.contains(t, "Diff v3 → v0", `~ Status  "FAIL" → "PASS"`)
+	h.keys("m", "]", "]", "]") // mark v0_, compare v3 with it
+	h.contains(t, "Diff v0 → v3", "against the marked revision", "◆")
+	if n := h.rec.count("Query") + h.rec.count("GetItem") - before; n != 0 {
+		t.Fatalf("stepping made %d requests", n)
+	}
+	h.keys("enter") // the item view of v3, as read
+	h.contains(t, "v3_Audit#PART-7", "hydraulic leak")
+}
+
+func TestVersionsTimelineWide(t *testing.T) {
+	h := newHarness(t, 140, 36, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter")
+	h.golden(t)
+}
+
+func TestVersionsMissingCurrentAndLong(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.MissingCurrentPiece})
+	h.keys("3")
+	h.contains(t, "missing", "⚠ v0_ is missing")
+	h.keys("enter", "g")
+	h.contains(t, "v0_ missing", "No current copy")
+
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.LongHistoryPiece})
+	h.keys("3")
+	h.contains(t, "v0000", "v1000", "1,000")
+	h.keys("enter")
+	h.contains(t, "Audit · 1000 revisions", "Diff v0999 → v1000")
+	h.keys("G")
+}
+
+func TestVersionsNone(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE"})
+	h.keys("3")
+	h.contains(t, "No versioned items here")
+	h.keys("esc")
+	h.contains(t, "Tree")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("3")
+	h.contains(t, "no string sort key")
+}
