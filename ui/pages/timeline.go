@@ -27,9 +27,9 @@ type Timeline struct {
 	pk     model.KeyValue
 	h      model.History
 	raw    map[string]dynamo.Item // revisions as read, by sort key
-	rows   []*model.Revision // rows[0] is the current copy (nil when missing)
-	mark   int               // row compared against; -1: the previous revision
-	vsZero bool              // compare with v0_
+	rows   []*model.Revision      // rows[0] is the current copy (nil when missing)
+	mark   int                    // row compared against; -1: the previous revision
+	vsZero bool                   // compare with v0_
 	grid   components.Grid
 	w, hgt int
 }

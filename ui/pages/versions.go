@@ -197,10 +197,10 @@ func historySummary(st *common.Styles, h model.History, width int) string {
 }
 
 func (v *Versions) Crumbs() []string { return []string{v.info.Name, keyCell(v.req.PK), "versions"} }
-func (v *Versions) ID() int           { return v.id }
-func (v *Versions) Mode() string      { return "Versions" }
-func (v *Versions) Loading() bool     { return v.load.inFlight() }
-func (v *Versions) Capturing() bool   { return false }
+func (v *Versions) ID() int          { return v.id }
+func (v *Versions) Mode() string     { return "Versions" }
+func (v *Versions) Loading() bool    { return v.load.inFlight() }
+func (v *Versions) Capturing() bool  { return false }
 
 func (v *Versions) Request() string {
 	q := dynamo.VersionsRequest{Table: v.req.Table, Key: v.req.Key, PK: v.req.PK}
