@@ -9,3 +9,5 @@ scene item-dynamodb-json 110 34 "--table Equipment --pk Equipment_1" Tab j Enter
 scene help 110 30 "--table DeviceLogs --pk 123" "?"
 scene bad-input 100 24 "--table DeviceLogs" / a b c Enter
 scene too-small 50 12 ""
+scene versions 130 30 "--table Equipment --pk Equipment_1" 3 j
+scene timeline 140 36 "--table Equipment --pk Equipment_1" 3 j Enter
