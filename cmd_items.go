@@ -164,6 +164,9 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 			}
 			items++
 		}
+		if err := out.Flush(); err != nil { // a page reaches the reader as it arrives
+			return items, pages, fmt.Errorf("writing items: %w", err)
+		}
 		if !page.More() || (limit > 0 && items >= limit) {
 			break
 		}

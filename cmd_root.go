@@ -108,7 +108,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 		}
 		return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
 	})
-	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newSeedCmd(ctx, g))
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
 }
 

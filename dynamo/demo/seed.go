@@ -60,7 +60,7 @@ func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) 
 				return st, fmt.Errorf("create table %s: %w", name, err)
 			}
 		}
-		if err := waitActive(ctx, w, name); err != nil {
+		if err := WaitActive(ctx, w, name); err != nil {
 			return st, err
 		}
 		st.Tables++
@@ -91,9 +91,9 @@ func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) 
 	return st, nil
 }
 
-// waitActive waits for a new table to become ACTIVE, where the writer can
+// WaitActive waits for a new table to become ACTIVE, where the writer can
 // say (real servers create tables asynchronously).
-func waitActive(ctx context.Context, w dynamo.Writer, name string) error {
+func WaitActive(ctx context.Context, w dynamo.Writer, name string) error {
 	d, ok := w.(interface {
 		DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
 	})
