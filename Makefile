@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps bench bench-items bench-children fuzz screenshots lint
+.PHONY: demo build test deps bench bench-items bench-children bench-range fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -28,6 +28,9 @@ bench: deps ## Go benchmarks (figures, never pass/fail)
 
 bench-items: deps ## stream a 100,000-item partition from dynalite: peak RSS, wall time, requests, RCU, pages
 	bash scripts/bench-items.sh
+
+bench-range: deps ## time ranges on 200,000 timestamped items: time to first row vs aws dynamodb query, peak RSS streaming
+	bash scripts/bench-range.sh
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh

@@ -38,6 +38,7 @@ func main() {
 	n := flag.Int("items", 100000, "items to write")
 	payload := flag.Int("payload", 250, "bytes of payload per item")
 	parallel := flag.Int("parallel", 16, "concurrent BatchWriteItem requests")
+	flag.BoolVar(&timestamps, "timestamps", false, "sort keys are ISO-8601 times a minute apart from 2026-01-01T00:00:00Z")
 	flag.BoolVar(&hierarchy, "hierarchy", false, "sort keys TOPnn#REGIONnn#SITEnnn#nnnnnn: 20 top-level children, deeper levels below")
 	flag.Parse()
 	if !dynamo.LoopbackEndpoint(*endpoint) {
@@ -75,7 +76,16 @@ func fail(msg string) {
 // item#nnnnnnn, for the drill-down benchmark.
 var hierarchy bool
 
+// timestamps makes the sort keys times, for the range benchmark.
+var timestamps bool
+
+// timeBase is the first item's time with --timestamps.
+var timeBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func sortKey(i int) string {
+	if timestamps {
+		return timeBase.Add(time.Duration(i) * time.Minute).Format("2006-01-02T15:04:05Z")
+	}
 	if hierarchy {
 		return fmt.Sprintf("TOP%02d#REGION%02d#SITE%03d#%06d", i%20, (i/20)%10, (i/200)%50, i)
 	}
