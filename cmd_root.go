@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/ui"
 )
 
@@ -76,7 +77,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
 				countBudget = ts.CountBudget
 			}
-			return ui.Run(ctx, ui.Config{Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			var now func() time.Time
+			if g.demo {
+				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+			}
+			return ui.Run(ctx, ui.Config{Now: now, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}

@@ -12,6 +12,7 @@ type KeyMap struct {
 	NextMode, PrevMode                      key.Binding
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
+	TimeMode, Range, Zone                   key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -43,6 +44,9 @@ func Default() KeyMap {
 		NextRev:   key.NewBinding(key.WithKeys("]", "right"), key.WithHelp("]/→", "next revision")),
 		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
 		Diff0:     key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "diff vs v0_")),
+		TimeMode:  key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "time")),
+		Range:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
+		Zone:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
 	}
 }
 

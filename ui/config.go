@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,6 +30,8 @@ type Config struct {
 	// tables opened from the list (flags cover the deep-linked one).
 	Tables   map[string]model.TableSettings
 	DebugLog string // file for the opt-in debug log
+	// Now is the clock time ranges count back from; nil: the real clock.
+	Now func() time.Time
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.

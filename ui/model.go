@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -64,7 +65,10 @@ func New(cfg Config) *Model {
 		m.cfg.Session = &dynamo.Session{}
 	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget, Tables: cfg.Tables}
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now}
+	if m.c.Now == nil {
+		m.c.Now = time.Now
+	}
 	if m.c.CountBudget <= 0 {
 		m.c.CountBudget = DefaultCountBudget
 	}

@@ -1,6 +1,8 @@
 package common
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -19,6 +21,8 @@ type Common struct {
 	CountBudget float64
 	// Tables are the configuration file's per-table settings.
 	Tables map[string]model.TableSettings
+	// Now is the clock time ranges count back from (fixed for the demo).
+	Now func() time.Time
 }
 
 // Page is one screen of the explorer.

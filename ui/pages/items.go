@@ -106,6 +106,8 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			}
 		case key.Matches(msg, p.c.Keys.Versions) && p.query.Index == "":
 			return p, openVersions(p.c, p.info, p.query.PK)
+		case key.Matches(msg, p.c.Keys.Range), key.Matches(msg, p.c.Keys.TimeMode):
+			return p, open(NewTime(p.c, p.info, p.query.PK, p.query.Index, p.c.Now))
 		case key.Matches(msg, p.c.Keys.Flip):
 			p.query.Reverse = !p.query.Reverse
 			return p, p.reset()
@@ -234,10 +236,10 @@ func (p *Items) Request() string {
 
 func (p *Items) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Flip, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Flip, k.Range, k.Back, k.Help, k.Quit}
 }
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

@@ -49,6 +49,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
 	p.input = textinput.New()
 	p.input.Prompt = "partition key › "
+	noBlink(&p.input)
 	return p
 }
 

@@ -384,6 +384,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
+		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
 	case key.Matches(msg, k.Index):
 		t.useIndex(t.nextIndex())
 		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
@@ -521,12 +523,12 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.confirm {
 		return []key.Binding{k.Count, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Versions, k.Count, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Versions, k.Range, k.Count, k.Help, k.Quit}
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Count, k.Delimiter, k.Index, k.Refresh}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -1,0 +1,493 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
+
+type timeDetectedMsg struct {
+	page, req int
+	enc       model.TimeEncoding
+	ok        bool
+	err       error
+}
+
+func (m timeDetectedMsg) PageID() int { return m.page }
+
+func detectTime(ctx context.Context, c dynamo.Client, page, req int, q model.KeyQuery, tableKeys *dynamo.KeySchema) tea.Cmd {
+	return func() tea.Msg {
+		enc, ok, _, err := dynamo.DetectTimeKeys(ctx, c, q, tableKeys)
+		return timeDetectedMsg{page: page, req: req, enc: enc, ok: ok, err: err}
+	}
+}
+
+// noBlink keeps an input's cursor steady: a blinking one wakes the program
+// twice a second for nothing (and keeps a synchronous test driver busy).
+func noBlink(in *textinput.Model) {
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+}
+
+// timeMaxJumpPages bounds how far a jump-to-time reads on to find its row.
+const timeMaxJumpPages = 5
+
+// Time is a partition's Time mode: the sort key read as time, with
+// readable times beside the keys, and a range bar (t) that takes what
+// people type (last 15m, 2018-08, A..B, < X), compiles it to one key
+// condition in the key's own format and runs it newest first, a page at a
+// time. A bad range is explained under the bar; what is loaded stays.
+type Time struct {
+	c        *common.Common
+	id       int
+	info     dynamo.TableInfo
+	base     model.KeyQuery // the partition (or index), no sort-key condition
+	query    model.KeyQuery // what is listed
+	enc      model.TimeEncoding
+	detected bool
+	noTime   string // why this partition has no time mode
+	rangeTxt string // the range being listed ("" for all)
+	items    []dynamo.Item
+	lastKey  dynamo.Item
+	started  bool
+	pages    int
+	cost     dynamo.Cost
+	local    bool // show local times instead of UTC
+	now      func() time.Time
+	input    textinput.Model
+	inputErr string
+	jumpTo   *time.Time // a jump waiting for more pages
+	jumpLeft int
+	req      request
+	grid     components.Grid
+	w, h     int
+}
+
+// NewTime returns the Time mode of a partition, on the base table or an
+// index. now is the clock "last 15m" counts back from.
+func NewTime(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index string, now func() time.Time) *Time {
+	key, _ := info.KeyFor(index)
+	q := model.KeyQuery{Table: info.Name, Index: index, PKName: key.PK.Name, PK: pk, Reverse: true}
+	if key.SK != nil {
+		q.SKName = key.SK.Name
+	}
+	t := &Time{c: c, id: c.NextID(), info: info, base: q, query: q, now: now, grid: components.NewGrid(c)}
+	t.input = textinput.New()
+	t.input.Prompt = "range › "
+	noBlink(&t.input)
+	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
+	t.setColumns()
+	return t
+}
+
+func (t *Time) tableKeys() *dynamo.KeySchema {
+	if t.base.Index == "" {
+		return nil
+	}
+	return &t.info.Key
+}
+
+func (t *Time) Init() tea.Cmd {
+	if t.base.SKName == "" {
+		t.noTime = "this table has no sort key to read as time"
+		return nil
+	}
+	ctx, req := t.req.start(t.c.NextID)
+	return detectTime(ctx, t.c.Client, t.id, req, t.base, t.tableKeys())
+}
+
+func (t *Time) next() tea.Cmd {
+	if t.req.inFlight() || (t.started && len(t.lastKey) == 0) {
+		return nil
+	}
+	t.started = true
+	ctx, req := t.req.start(t.c.NextID)
+	return queryPage(ctx, t.c.Client, t.id, req, dynamo.PageRequest{Query: t.query, Start: t.lastKey, TableKeys: t.tableKeys()})
+}
+
+// run lists a new condition from the start, keeping nothing of the old.
+func (t *Time) run(q model.KeyQuery, text string) tea.Cmd {
+	t.req.stop()
+	t.query, t.rangeTxt = q, text
+	t.items, t.lastKey, t.started, t.pages, t.cost = nil, nil, false, 0, dynamo.Cost{}
+	t.grid.SetCursor(0)
+	t.refresh()
+	return t.next()
+}
+
+func (t *Time) zone() *time.Location {
+	if t.local {
+		return time.Local
+	}
+	return time.UTC
+}
+
+// submit reads the range bar: a range to run, or @ TIME to jump to.
+func (t *Time) submit() tea.Cmd {
+	text := strings.TrimSpace(t.input.Value())
+	if at, ok := strings.CutPrefix(text, "@"); ok {
+		start, _, err := model.ParseInstant(strings.TrimSpace(at), t.zone())
+		if err != nil {
+			t.inputErr = err.Error()
+			return nil
+		}
+		t.input.Blur()
+		t.inputErr = ""
+		return t.jump(start, timeMaxJumpPages)
+	}
+	prefix, rest := t.splitPrefix(text)
+	r, err := model.ParseRange(rest, t.now(), t.zone())
+	if err != nil {
+		t.inputErr = err.Error()
+		return nil
+	}
+	sk, err := model.CompileRange(r, t.enc, prefix)
+	if err != nil {
+		if t.enc.Place == model.TimeAfter && prefix == "" {
+			err = fmt.Errorf("these keys put the time after a prefix: type the prefix first, e.g. amsg%s last 24h", t.enc.Sep)
+		}
+		t.inputErr = err.Error()
+		return nil
+	}
+	t.inputErr = ""
+	t.input.Blur()
+	q := t.base
+	q.SK, q.Reverse = sk, t.query.Reverse
+	return t.run(q, text)
+}
+
+// splitPrefix takes a leading sort-key prefix off composite-key input:
+// "amsg# last 24h" or "amsg last 24h".
+func (t *Time) splitPrefix(text string) (prefix, rest string) {
+	if t.enc.Place != model.TimeAfter {
+		return "", text
+	}
+	first, after, ok := strings.Cut(text, " ")
+	if !ok {
+		return "", text
+	}
+	return first, strings.TrimSpace(after)
+}
+
+// jump moves the cursor to the first loaded row at the time (or the
+// nearest past it in the listing's order), reading on a few pages if the
+// loaded rows end before it.
+func (t *Time) jump(at time.Time, pages int) tea.Cmd {
+	for i, it := range t.items {
+		tm, ok := t.keyTime(it)
+		if !ok {
+			continue
+		}
+		if (t.query.Reverse && !tm.After(at)) || (!t.query.Reverse && !tm.Before(at)) {
+			t.grid.SetCursor(i)
+			t.jumpTo = nil
+			return nil
+		}
+	}
+	if len(t.lastKey) > 0 && pages > 0 {
+		t.jumpTo, t.jumpLeft = &at, pages
+		return t.next()
+	}
+	t.jumpTo = nil
+	t.grid.SetCursor(max(0, len(t.items)-1))
+	return nil
+}
+
+func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
+	if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+		return t.enc.KeyTime(kv.Text)
+	}
+	return time.Time{}, false
+}
+
+func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		if !t.detected {
+			return t, t.Init()
+		}
+		return t, t.next()
+	case timeDetectedMsg:
+		if !t.req.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		t.detected = true
+		if !msg.ok {
+			t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time)"
+			return t, nil
+		}
+		t.enc = msg.enc
+		t.setColumns()
+		return t, tea.Batch(t.next(), t.input.Focus())
+	case pageLoadedMsg:
+		if !t.req.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		t.pages++
+		t.cost = t.cost.Add(msg.result.Cost)
+		t.items = append(t.items, msg.result.Items...)
+		t.lastKey = msg.result.LastKey
+		t.refresh()
+		if t.jumpTo != nil {
+			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
+		}
+		return t, nil
+	case tea.KeyPressMsg:
+		return t, t.key(msg)
+	}
+	return t, nil
+}
+
+func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.c.Keys
+	if t.input.Focused() {
+		switch {
+		case key.Matches(msg, k.Submit):
+			return t.submit()
+		case key.Matches(msg, k.Cancel):
+			t.input.Blur()
+			t.inputErr = ""
+			return nil
+		}
+		var cmd tea.Cmd
+		t.input, cmd = t.input.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Back) && t.req.inFlight():
+		t.req.stop()
+	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
+		return back
+	case !t.detected || t.noTime != "":
+		return nil
+	case key.Matches(msg, k.Range):
+		t.input.SetValue(t.rangeTxt)
+		t.input.CursorEnd()
+		return t.input.Focus()
+	case key.Matches(msg, k.Zone):
+		t.local = !t.local
+		t.refresh()
+	case key.Matches(msg, k.Flip):
+		q := t.query
+		q.Reverse = !q.Reverse
+		return t.run(q, t.rangeTxt)
+	case key.Matches(msg, k.Refresh):
+		return t.run(t.query, t.rangeTxt)
+	case key.Matches(msg, k.Open):
+		if len(t.items) > 0 {
+			return open(NewItem(t.c, t.info, t.items[t.grid.Cursor()]))
+		}
+	default:
+		if t.grid.Update(msg) && t.grid.Cursor() >= len(t.items)-2*t.grid.Visible() {
+			return t.next()
+		}
+	}
+	return nil
+}
+
+// timeAttrs are the attribute columns after the time and the sort key.
+const timeAttrs = 5
+
+func (t *Time) setColumns() {
+	cols := []components.Column{{Title: "Time (UTC)", Width: 20, Keep: true}, {Title: t.base.SKName, Keep: true}}
+	if t.local {
+		cols[0].Title = "Time (local)"
+	}
+	t.grid.SetColumns(cols)
+}
+
+func (t *Time) refresh() {
+	t.setColumns()
+	keys := map[string]bool{t.info.Key.PK.Name: true, t.base.PKName: true, t.base.SKName: true}
+	if t.info.Key.SK != nil {
+		keys[t.info.Key.SK.Name] = true
+	}
+	freq := map[string]int{}
+	for i, it := range t.items {
+		if i >= 200 {
+			break
+		}
+		for name := range it {
+			if !keys[name] {
+				freq[name]++
+			}
+		}
+	}
+	var attrs []string
+	for n := range freq {
+		attrs = append(attrs, n)
+	}
+	sort.Slice(attrs, func(i, j int) bool {
+		if freq[attrs[i]] != freq[attrs[j]] {
+			return freq[attrs[i]] > freq[attrs[j]]
+		}
+		return attrs[i] < attrs[j]
+	})
+	attrs = attrs[:min(len(attrs), timeAttrs)]
+	cols := t.grid.Columns()
+	for _, a := range attrs {
+		cols = append(cols, components.Column{Title: common.Sanitize(a)})
+	}
+	t.grid.SetColumns(cols)
+	zone := t.zone()
+	t.grid.SetRows(len(t.items), func(r, col int) string {
+		it := t.items[r]
+		switch col {
+		case 0:
+			if tm, ok := t.keyTime(it); ok {
+				return tm.In(zone).Format("2006-01-02 15:04:05")
+			}
+			return "?"
+		case 1:
+			return common.Cell(it[t.base.SKName])
+		}
+		return common.Cell(it[attrs[col-2]])
+	})
+}
+
+// sparkline is the loaded items counted in width buckets over their span.
+func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
+	var times []time.Time
+	for _, it := range t.items {
+		if tm, ok := t.keyTime(it); ok {
+			times = append(times, tm)
+		}
+	}
+	if len(times) < 2 || width < 4 {
+		return "", time.Time{}, time.Time{}
+	}
+	lo, hi := times[0], times[0]
+	for _, tm := range times {
+		if tm.Before(lo) {
+			lo = tm
+		}
+		if tm.After(hi) {
+			hi = tm
+		}
+	}
+	span := hi.Sub(lo)
+	buckets := make([]int, width)
+	peak := 0
+	for _, tm := range times {
+		i := width - 1
+		if span > 0 {
+			i = min(width-1, int(float64(tm.Sub(lo))/float64(span)*float64(width)))
+		}
+		buckets[i]++
+		peak = max(peak, buckets[i])
+	}
+	bars := []rune(" ▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for _, n := range buckets {
+		level := 0
+		if n > 0 {
+			level = 1 + (n*(len(bars)-2))/peak
+		}
+		b.WriteRune(bars[min(level, len(bars)-1)])
+	}
+	return b.String(), lo, hi
+}
+
+func (t *Time) SetSize(w, h int) { t.w, t.h = w, h }
+
+func (t *Time) View() string {
+	st := t.c.Styles
+	bar := t.input.View()
+	if !t.input.Focused() {
+		shown := t.rangeTxt
+		if shown == "" {
+			shown = "all"
+		}
+		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
+	}
+	info := ""
+	if t.detected && t.noTime == "" {
+		info = st.Dim.Render(fmt.Sprintf("%s holds %s · times in %s (z toggles)", t.base.SKName, t.enc.Name(), map[bool]string{false: "UTC", true: "local time"}[t.local]))
+	}
+	if t.inputErr != "" {
+		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
+	}
+	head := components.Fit(bar, t.w-4) + "\n" + components.Fit(info, t.w-4)
+	spark, lo, hi := t.sparkline(max(8, t.w-4-44))
+	sparkLine := ""
+	if spark != "" {
+		zone := t.zone()
+		sparkLine = st.Dim.Render(lo.In(zone).Format("2006-01-02 15:04")+" ") + st.Key.Render(spark) + st.Dim.Render(" "+hi.In(zone).Format("2006-01-02 15:04"))
+	}
+	gridH := t.h - 2 - 3
+	if sparkLine != "" {
+		gridH--
+	}
+	t.grid.SetSize(t.w-4, max(2, gridH))
+	body := t.grid.View()
+	switch {
+	case t.noTime != "":
+		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
+	case !t.detected:
+		body = st.Dim.Render("Reading the newest keys to find their time format…")
+	case t.started && !t.req.inFlight() && len(t.items) == 0:
+		body = st.Dim.Render("No items in this range.")
+	}
+	parts := []string{head, ""}
+	if sparkLine != "" {
+		parts = append(parts, components.Fit(sparkLine, t.w-4))
+	}
+	parts = append(parts, body)
+	state := "all"
+	if len(t.lastKey) > 0 || !t.started {
+		state = "more as you scroll"
+	}
+	order := "newest first"
+	if !t.query.Reverse {
+		order = "oldest first"
+	}
+	title := fmt.Sprintf("%s · %s items loaded · %s · %s", keyCell(t.base.PK), common.Thousands(len(t.items)), state, order)
+	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
+}
+
+func (t *Time) Crumbs() []string {
+	crumbs := []string{t.info.Name, keyCell(t.base.PK), "time"}
+	if t.rangeTxt != "" {
+		crumbs = append(crumbs, t.rangeTxt)
+	}
+	return crumbs
+}
+func (t *Time) ID() int         { return t.id }
+func (t *Time) Mode() string    { return "Time" }
+func (t *Time) Loading() bool   { return t.req.inFlight() }
+func (t *Time) Capturing() bool { return t.input.Focused() }
+
+func (t *Time) Request() string {
+	return fmt.Sprintf("%s · %d req · %.1f RCU", t.query.Describe(), t.pages, t.cost.RCU)
+}
+
+func (t *Time) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	if t.input.Focused() {
+		return []key.Binding{k.Submit, k.Cancel}
+	}
+	return []key.Binding{k.Up, k.Down, k.Range, k.Flip, k.Zone, k.Open, k.Back, k.Help}
+}
+
+func (t *Time) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh}, {k.Open, k.Back, k.Help, k.Quit}}
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynascope/dynascope/dynamo/demo"
+)
+
+func demoClock() time.Time { return demo.DemoEnd }
+
+// typeText types a string into whatever has focus.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(keyPress(string(r)))
+	}
+}
+
+// clearInput deletes what an input holds.
+func (h *harness) clearInput(n int) {
+	for range n {
+		h.keys("backspace")
+	}
+}
+
+// TestTimeSeedQuery: the seed's query typed into the range bar returns the
+// device's first two records, newest first, with readable times.
+func TestTimeSeedQuery(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 2 {
+		t.Fatalf("opening Time mode took %d Query, want 2 (detect, first page)", n)
+	}
+	h.contains(t, "Timestamp holds epoch seconds · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
+	h.typeText("< 1536019200")
+	h.keys("enter")
+	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp < :sk   :pk=123 :sk=1536019200")
+	if strings.Contains(h.screen(), "2018-09-04 01:00:00") {
+		t.Fatal("the third record is listed")
+	}
+	h.golden(t)
+	// A bad range is explained; what is listed stays.
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("last 15x")
+	h.keys("enter")
+	h.contains(t, `✗ "15x" is not a span`, "2 items loaded", "2011-07-09 13:00:00")
+	h.keys("esc", "o") // oldest first
+	h.contains(t, "oldest first", "2 items loaded")
+}
+
+func TestTimeCompositeAndSparkline(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "portland", Now: demoClock})
+	h.keys("tab", "t") // from the items view too
+	h.contains(t, "MessageID holds prefix#2006-01-02:15:04:05")
+	h.typeText("2018-08")
+	h.keys("enter")
+	h.contains(t, "type the prefix first", "amsg# last 24h")
+	h.clearInput(10)
+	h.typeText("amsg# 2018-08")
+	h.keys("enter")
+	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 items loaded")
+
+	h = newHarness(t, 120, 30, Config{Table: "AuditLog", PK: demo.AuditStream, Now: demoClock})
+	h.keys("t")
+	h.typeText("last 24h")
+	h.keys("enter")
+	h.contains(t, `At >= :sk   :pk="prod-api" :sk="2026-10-31T00:00:00Z"`, "█", "2026-10-31 00:04 ")
+	h.golden(t)
+	h.keys("t")
+	h.clearInput(10)
+	h.typeText("@ 2026-10-31T12:00")
+	h.keys("enter")
+	if !strings.Contains(h.screen(), "2026-10-31 11:") {
+		t.Fatalf("jump did not land before noon:\n%s", h.screen())
+	}
+	h.keys("z")
+	h.contains(t, "Time (local)", "times in local time")
+}
+
+func TestTimeNoTimeKeys(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("t")
+	h.contains(t, "No Time mode here", "do not read as time")
+	h.keys("esc")
+	h.contains(t, "children")
+}
