@@ -42,13 +42,6 @@ func (f rangeFlags) rangeText() (string, error) {
 	return parts[0], nil
 }
 
-// timeFormats are the names --time-format takes.
-var timeFormats = map[string]model.TimeEncoding{
-	"epoch-s":  {Kind: model.EpochSeconds},
-	"epoch-ms": {Kind: model.EpochMillis},
-	"epoch-us": {Kind: model.EpochMicros},
-}
-
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f rangeFlags
 	cmd := &cobra.Command{
@@ -110,11 +103,19 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			if f.index != "" {
 				tableKeys = &info.Key
 			}
-			enc, ok := timeFormats[f.format]
-			switch {
-			case f.format != "" && !ok:
-				return usage("use --time-format epoch-s, epoch-ms or epoch-us (text formats are detected)", "--time-format %q is not known", f.format)
-			case !ok:
+			if f.format == "" {
+				conf, err := g.loadConfig()
+				if err != nil {
+					return err
+				}
+				f.format = conf.Table(f.table).TimeFormat
+			}
+			var enc model.TimeEncoding
+			if f.format != "" {
+				if enc, err = model.ParseTimeFormat(f.format); err != nil {
+					return usage("text formats are detected; give one only to override", "--time-format: %v", err)
+				}
+			} else {
 				sample := q
 				if f.skPrefix != "" {
 					sample.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(f.skPrefix)}
@@ -125,7 +126,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 					return err
 				}
 				if !found {
-					return dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or give --time-format for epoch numbers",
+					return dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or give --time-format",
 						"the sort keys of %s here hold no time this tool recognises (or there are none)", key.SK.Name)
 				}
 			}
@@ -153,7 +154,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "epoch-s, epoch-ms or epoch-us, instead of detecting")
+	fl.StringVar(&f.format, "time-format", "", "epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")

@@ -14,6 +14,10 @@ type TableSettings struct {
 	Delimiter   string  `toml:"delimiter"`
 	Levels      string  `toml:"levels"`
 	CountBudget float64 `toml:"count_budget"`
+	// TimeFormat overrides the detected time encoding of the sort key:
+	// epoch-s, epoch-ms, epoch-us, or a Go layout (2006-01-02T15:04:05Z07:00),
+	// optionally as prefix#LAYOUT or LAYOUT#suffix for composite keys.
+	TimeFormat string `toml:"time_format"`
 }
 
 // Config is the configuration file ($XDG_CONFIG_HOME/dynascope/config.toml).
@@ -38,11 +42,16 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: a table takes delimiter, levels and count_budget", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
 	}
 	for name, t := range c.Tables {
 		if len(t.Delimiter) > 1 {
 			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one character, such as \"#\"", name, t.Delimiter)
+		}
+		if t.TimeFormat != "" {
+			if _, err := ParseTimeFormat(t.TimeFormat); err != nil {
+				return Config{}, fmt.Errorf("tables.%s.time_format: %v", name, err)
+			}
 		}
 		if t.CountBudget < 0 {
 			return Config{}, fmt.Errorf("tables.%s.count_budget %v: give a positive number of RCU", name, t.CountBudget)

@@ -14,6 +14,9 @@ count_budget = 500
 
 [tables.Paths]
 delimiter = "/"
+
+[tables.Chat]
+time_format = "prefix#2006-01-02:15:04:05"
 `
 	c, err := ParseConfig(good)
 	if err != nil {
@@ -21,6 +24,9 @@ delimiter = "/"
 	}
 	if l := c.Table("Locations"); l.Delimiter != "#" || l.Levels != "STATE#CITY#ZIP" || l.CountBudget != 500 {
 		t.Fatalf("Locations: %+v", l)
+	}
+	if e, err := ParseTimeFormat(c.Table("Chat").TimeFormat); err != nil || e.Place != TimeAfter || e.Sep != "#" || e.Layout != "2006-01-02:15:04:05" {
+		t.Fatalf("Chat time format: %+v %v", e, err)
 	}
 	if c.Table("Nope") != (TableSettings{}) {
 		t.Fatal("missing table has settings")
@@ -32,6 +38,7 @@ delimiter = "/"
 		{"[tables.X]\ndelimiter = \n", "line 2"},
 		{"colour = \"red\"\n", `unknown setting "colour"`},
 		{"[tables.X]\ncount_budget = \"lots\"\n", "count_budget"},
+		{"[tables.X]\ntime_format = \"seconds\"\n", "epoch-s, epoch-ms"},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -283,6 +283,36 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// ParseTimeFormat reads a time format as configured: epoch-s, epoch-ms,
+// epoch-us, or a Go layout, optionally as prefix#LAYOUT (the time after a
+// prefix ending with the separator) or LAYOUT#suffix (the time first).
+func ParseTimeFormat(s string) (TimeEncoding, error) {
+	switch s {
+	case "epoch-s":
+		return TimeEncoding{Kind: EpochSeconds}, nil
+	case "epoch-ms":
+		return TimeEncoding{Kind: EpochMillis}, nil
+	case "epoch-us":
+		return TimeEncoding{Kind: EpochMicros}, nil
+	}
+	bad := fmt.Errorf("%q is not a time format: write epoch-s, epoch-ms, epoch-us or a Go layout such as 2006-01-02T15:04:05Z07:00 (prefix#LAYOUT for composite keys)", s)
+	e := TimeEncoding{Kind: TimeText, Layout: s, Zone: time.UTC}
+	if rest, ok := strings.CutPrefix(s, "prefix"); ok && len(rest) > 1 && strings.ContainsRune(timeSeps, rune(rest[0])) {
+		e.Place, e.Sep, e.Layout = TimeAfter, rest[:1], rest[1:]
+	} else if i := strings.LastIndexAny(s, timeSeps); i > 0 && strings.HasSuffix(s, "suffix") {
+		e.Place, e.Sep, e.Layout = TimeLeading, s[i:i+1], s[:i]
+	}
+	if !strings.Contains(e.Layout, "2006") {
+		return TimeEncoding{}, bad
+	}
+	// The layout must write and read back a time.
+	ref := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
+	if back, err := time.Parse(e.Layout, ref.Format(e.Layout)); err != nil || back.Year() != 2018 {
+		return TimeEncoding{}, bad
+	}
+	return e, nil
+}
+
 // TimeOp is a time range's comparison.
 type TimeOp int
 

@@ -169,3 +169,22 @@ func FuzzKeyTimeRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestParseTimeFormat(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		ok   bool
+		name string
+	}{
+		{"epoch-s", true, "epoch seconds"}, {"epoch-ms", true, "epoch milliseconds"}, {"epoch-us", true, "epoch microseconds"},
+		{"2006-01-02T15:04:05Z07:00", true, "2006-01-02T15:04:05Z07:00"},
+		{"prefix#2006-01-02:15:04:05", true, "prefix#2006-01-02:15:04:05"},
+		{"2006-01-02:15:04:05#suffix", true, "2006-01-02:15:04:05#…"},
+		{"seconds", false, ""}, {"", false, ""}, {"15:04", false, ""}, {"prefix#", false, ""},
+	} {
+		e, err := ParseTimeFormat(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && e.Name() != tc.name) {
+			t.Errorf("%q: %q %v", tc.in, e.Name(), err)
+		}
+	}
+}

@@ -11,3 +11,4 @@ scene bad-input 100 24 "--table DeviceLogs" / a b c Enter
 scene too-small 50 12 ""
 scene versions 130 30 "--table Equipment --pk Equipment_1" 3 j
 scene timeline 140 36 "--table Equipment --pk Equipment_1" 3 j Enter
+scene time 130 32 "--table AuditLog --pk prod-api" t l a s t Space 2 4 h Enter

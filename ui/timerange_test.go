@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/model"
 )
 
 func demoClock() time.Time { return demo.DemoEnd }
@@ -33,7 +34,7 @@ func TestTimeSeedQuery(t *testing.T) {
 	if n := h.rec.count("Query") - before; n != 2 {
 		t.Fatalf("opening Time mode took %d Query, want 2 (detect, first page)", n)
 	}
-	h.contains(t, "Timestamp holds epoch seconds · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
+	h.contains(t, "Timestamp holds epoch seconds (detected) · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
 	h.typeText("< 1536019200")
 	h.keys("enter")
 	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp < :sk   :pk=123 :sk=1536019200")
@@ -86,4 +87,16 @@ func TestTimeNoTimeKeys(t *testing.T) {
 	h.contains(t, "No Time mode here", "do not read as time")
 	h.keys("esc")
 	h.contains(t, "children")
+}
+
+// TestTimeConfiguredFormat: a table's time_format skips the detection read.
+func TestTimeConfiguredFormat(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
+		Tables: map[string]model.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("opening Time mode took %d Query, want 1", n)
+	}
+	h.contains(t, "epoch seconds (set by time_format in the configuration)", "3 items loaded")
 }

@@ -50,29 +50,30 @@ const timeMaxJumpPages = 5
 // condition in the key's own format and runs it newest first, a page at a
 // time. A bad range is explained under the bar; what is loaded stays.
 type Time struct {
-	c        *common.Common
-	id       int
-	info     dynamo.TableInfo
-	base     model.KeyQuery // the partition (or index), no sort-key condition
-	query    model.KeyQuery // what is listed
-	enc      model.TimeEncoding
-	detected bool
-	noTime   string // why this partition has no time mode
-	rangeTxt string // the range being listed ("" for all)
-	items    []dynamo.Item
-	lastKey  dynamo.Item
-	started  bool
-	pages    int
-	cost     dynamo.Cost
-	local    bool // show local times instead of UTC
-	now      func() time.Time
-	input    textinput.Model
-	inputErr string
-	jumpTo   *time.Time // a jump waiting for more pages
-	jumpLeft int
-	req      request
-	grid     components.Grid
-	w, h     int
+	c          *common.Common
+	id         int
+	info       dynamo.TableInfo
+	base       model.KeyQuery // the partition (or index), no sort-key condition
+	query      model.KeyQuery // what is listed
+	enc        model.TimeEncoding
+	detected   bool
+	configured bool   // the encoding comes from the configuration file
+	noTime     string // why this partition has no time mode
+	rangeTxt   string // the range being listed ("" for all)
+	items      []dynamo.Item
+	lastKey    dynamo.Item
+	started    bool
+	pages      int
+	cost       dynamo.Cost
+	local      bool // show local times instead of UTC
+	now        func() time.Time
+	input      textinput.Model
+	inputErr   string
+	jumpTo     *time.Time // a jump waiting for more pages
+	jumpLeft   int
+	req        request
+	grid       components.Grid
+	w, h       int
 }
 
 // NewTime returns the Time mode of a partition, on the base table or an
@@ -103,6 +104,13 @@ func (t *Time) Init() tea.Cmd {
 	if t.base.SKName == "" {
 		t.noTime = "this table has no sort key to read as time"
 		return nil
+	}
+	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
+		if enc, err := model.ParseTimeFormat(f); err == nil { // checked when the file was read
+			t.detected, t.enc, t.configured = true, enc, true
+			t.setColumns()
+			return tea.Batch(t.next(), t.input.Focus())
+		}
 	}
 	ctx, req := t.req.start(t.c.NextID)
 	return detectTime(ctx, t.c.Client, t.id, req, t.base, t.tableKeys())
@@ -420,7 +428,11 @@ func (t *Time) View() string {
 	}
 	info := ""
 	if t.detected && t.noTime == "" {
-		info = st.Dim.Render(fmt.Sprintf("%s holds %s · times in %s (z toggles)", t.base.SKName, t.enc.Name(), map[bool]string{false: "UTC", true: "local time"}[t.local]))
+		how := "detected"
+		if t.configured {
+			how = "set by time_format in the configuration"
+		}
+		info = st.Dim.Render(fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local]))
 	}
 	if t.inputErr != "" {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
