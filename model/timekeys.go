@@ -568,6 +568,9 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 	if r.Op == TimeBetween && ceil(r.From, unit, e.Zone).After(floor(r.To)) {
 		return SKCondition{}, emptyRange(e)
 	}
+	if r.Op == TimeBetween && ceil(r.From, unit, e.Zone).Equal(floor(r.To)) && e.Place != TimeLeading {
+		return SKCondition{Op: SKEq, A: S(enc(floor(r.To)))}, nil // one key's instant
+	}
 	switch r.Op {
 	case TimeBetween:
 		if r.Period {
@@ -608,6 +611,9 @@ func compileNumber(r TimeRange, e TimeEncoding) (SKCondition, error) {
 	case TimeBetween:
 		if ceil(r.From, unit, nil).After(truncate(r.To, unit, nil)) {
 			return SKCondition{}, emptyRange(e)
+		}
+		if ceil(r.From, unit, nil).Equal(truncate(r.To, unit, nil)) {
+			return SKCondition{Op: SKEq, A: n(r.To)}, nil // one key's instant
 		}
 		return SKCondition{Op: SKBetween, A: n(ceil(r.From, unit, nil)), B: n(r.To)}, nil
 	case TimeLt:

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -16,22 +15,6 @@ import (
 	"github.com/dynascope/dynascope/ui/common"
 	"github.com/dynascope/dynascope/ui/components"
 )
-
-type timeDetectedMsg struct {
-	page, req int
-	enc       model.TimeEncoding
-	ok        bool
-	err       error
-}
-
-func (m timeDetectedMsg) PageID() int { return m.page }
-
-func detectTime(ctx context.Context, c dynamo.Client, page, req int, q model.KeyQuery, tableKeys *dynamo.KeySchema) tea.Cmd {
-	return func() tea.Msg {
-		enc, ok, _, err := dynamo.DetectTimeKeys(ctx, c, q, tableKeys)
-		return timeDetectedMsg{page: page, req: req, enc: enc, ok: ok, err: err}
-	}
-}
 
 // noBlink keeps an input's cursor steady: a blinking one wakes the program
 // twice a second for nothing (and keeps a synchronous test driver busy).
@@ -112,8 +95,32 @@ func (t *Time) Init() tea.Cmd {
 			return tea.Batch(t.next(), t.input.Focus())
 		}
 	}
-	ctx, req := t.req.start(t.c.NextID)
-	return detectTime(ctx, t.c.Client, t.id, req, t.base, t.tableKeys())
+	// The first page, newest first, is also the sample the format is
+	// detected from: the first screen is one request.
+	return t.next()
+}
+
+// detect reads the time format from the newest keys loaded.
+func (t *Time) detect() tea.Cmd {
+	var sample []string
+	number := false
+	for _, it := range t.items[:min(len(t.items), 20)] {
+		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+			sample, number = append(sample, kv.Text), kv.Type == model.TypeN
+		}
+	}
+	t.detected = true
+	enc, ok := model.DetectTime(sample, number)
+	if !ok {
+		t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time)"
+		if len(sample) == 0 {
+			t.noTime = "the partition is empty"
+		}
+		return nil
+	}
+	t.enc = enc
+	t.refresh()
+	return t.input.Focus()
 }
 
 func (t *Time) next() tea.Cmd {
@@ -223,25 +230,7 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		if !t.detected {
-			return t, t.Init()
-		}
 		return t, t.next()
-	case timeDetectedMsg:
-		if !t.req.done(msg.req) {
-			return t, nil
-		}
-		if msg.err != nil {
-			return t, report(msg.err, false, t.id)
-		}
-		t.detected = true
-		if !msg.ok {
-			t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time)"
-			return t, nil
-		}
-		t.enc = msg.enc
-		t.setColumns()
-		return t, tea.Batch(t.next(), t.input.Focus())
 	case pageLoadedMsg:
 		if !t.req.done(msg.req) {
 			return t, nil
@@ -254,6 +243,9 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.items = append(t.items, msg.result.Items...)
 		t.lastKey = msg.result.LastKey
 		t.refresh()
+		if !t.detected {
+			return t, t.detect()
+		}
 		if t.jumpTo != nil {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
 		}
@@ -454,7 +446,7 @@ func (t *Time) View() string {
 	case t.noTime != "":
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case !t.detected:
-		body = st.Dim.Render("Reading the newest keys to find their time format…")
+		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
 	case t.started && !t.req.inFlight() && len(t.items) == 0:
 		body = st.Dim.Render("No items in this range.")
 	}
