@@ -54,7 +54,7 @@ address) unless --yes-write-to-real-aws is given.`,
 			if g.region == "" && dynamo.LoopbackEndpoint(g.endpoint) {
 				g.region = "us-east-1" // local servers accept any region
 			}
-			c, cfg, err := g.dynamoClient(ctx, 5)
+			c, cfg, err := g.dynamoClient(ctx, 5, nil)
 			if err != nil {
 				return err
 			}

@@ -58,15 +58,16 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		}
 		return &connection{client: dynamo.NewMetered(db), label: "DEMO"}, nil
 	}
-	c, cfg, err := g.dynamoClient(ctx, 0)
+	session := &dynamo.Session{}
+	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
 	if err != nil {
 		return nil, err
 	}
-	return &connection{client: dynamo.NewMetered(c), label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
 }
 
-func (g *globals) dynamoClient(ctx context.Context, attempts int) (*dynamodb.Client, aws.Config, error) {
-	return dynamo.Connect(ctx, dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true})
+func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
+	return dynamo.Connect(ctx, dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry})
 }
 
 // profileName is the profile the SDK will use, if one was named.

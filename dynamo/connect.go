@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/url"
 	"time"
@@ -30,6 +31,11 @@ type Target struct {
 	// instead of backing off and retrying: a headless command should report
 	// an outage in seconds. Throttling is still retried.
 	FailFast bool
+	// MaxBackoff caps the wait between attempts (0: the SDK's 20 s).
+	MaxBackoff time.Duration
+	// OnRetry, if set, hears of each retry before its wait: the attempt
+	// that failed and why (for the status bar).
+	OnRetry func(attempt int, err error)
 }
 
 // DialTimeout bounds connecting to the endpoint when Target.FailFast is set.
@@ -48,16 +54,23 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		opts = append(opts, config.WithRegion(t.Region))
 	}
 	opts = append(opts, config.WithRetryer(func() aws.Retryer {
-		return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+		return observedRetryer{on: t.OnRetry, RetryerV2: retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
 			o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
 				if t.MaxAttempts > 0 {
 					so.MaxAttempts = t.MaxAttempts
 				}
+				if t.MaxBackoff > 0 {
+					so.MaxBackoff = t.MaxBackoff
+					so.Backoff = retry.NewExponentialJitterBackoff(t.MaxBackoff)
+				}
+				// A body cut off mid-answer is a network fault; every call
+				// dynascope makes is a read, so sending it again is safe.
+				so.Retryables = append(so.Retryables, retry.IsErrorRetryableFunc(truncatedIsRetryable))
 				if t.FailFast {
 					so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(unreachableIsFinal)}, so.Retryables...)
 				}
 			})
-		})
+		})}
 	}))
 	if t.FailFast {
 		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithDialerOptions(func(d *net.Dialer) {
@@ -92,12 +105,32 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 	return client, cfg, nil
 }
 
+// observedRetryer is the SDK's retryer, telling OnRetry of each retry.
+type observedRetryer struct {
+	aws.RetryerV2
+	on func(attempt int, err error)
+}
+
+func (o observedRetryer) RetryDelay(attempt int, err error) (time.Duration, error) {
+	if o.on != nil {
+		o.on(attempt, err)
+	}
+	return o.RetryerV2.RetryDelay(attempt, err)
+}
+
 func hasCredentials(ctx context.Context, cfg aws.Config) bool {
 	if cfg.Credentials == nil {
 		return false
 	}
 	_, err := cfg.Credentials.Retrieve(ctx)
 	return err == nil
+}
+
+func truncatedIsRetryable(err error) aws.Ternary {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return aws.TrueTernary
+	}
+	return aws.UnknownTernary
 }
 
 // unreachableIsFinal stops retries of a request that never reached the

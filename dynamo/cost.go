@@ -1,8 +1,14 @@
 package dynamo
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"sync"
 	"time"
+
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -30,9 +36,58 @@ func capacityUnits(cc *types.ConsumedCapacity) float64 {
 // Session keeps the running totals of a session: every request made through
 // a Metered client is counted here. It is safe for concurrent use.
 type Session struct {
-	mu    sync.Mutex
-	total Cost
-	last  time.Duration
+	mu      sync.Mutex
+	total   Cost
+	last    time.Duration
+	retry   string // why the latest retry happened
+	retryAt time.Time
+	retries int
+}
+
+// retryShown is how long the status bar says a retry is under way.
+const retryShown = 3 * time.Second
+
+// NoteRetry records that a request is being retried, and why; it fits
+// Target.OnRetry.
+func (s *Session) NoteRetry(attempt int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.retry = fmt.Sprintf("retrying (attempt %d failed: %s)", attempt, retryReason(err))
+	s.retryAt = time.Now()
+	s.retries++
+}
+
+// Retrying says why a request is being retried, while a retry is recent.
+func (s *Session) Retrying() (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retry == "" || time.Since(s.retryAt) > retryShown {
+		return "", false
+	}
+	return s.retry, true
+}
+
+// Retries is how many retries the session has made.
+func (s *Session) Retries() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.retries
+}
+
+// retryReason is a retry's cause in a few words: the error code, an HTTP
+// status, or the network.
+func retryReason(err error) string {
+	var api smithy.APIError
+	var resp *awshttp.ResponseError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection broke mid-answer"
+	case errors.As(err, &api) && api.ErrorCode() != "" && api.ErrorCode() != "UnknownError":
+		return api.ErrorCode()
+	case errors.As(err, &resp) && resp.HTTPStatusCode() > 0:
+		return fmt.Sprintf("HTTP %d", resp.HTTPStatusCode())
+	}
+	return "network error"
 }
 
 // Record adds one request's cost to the totals.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 
@@ -68,6 +69,8 @@ func Explain(op string, err error) error {
 		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, "timed out", "check the network or --endpoint-url, then retry"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, "the connection broke in the middle of an answer", "retry (r); if it keeps happening, check the network or proxy"
 	case errors.As(err, &notFound):
 		e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
 	case errors.As(err, &respErr) && respErr.HTTPStatusCode() > 0 && (!errors.As(err, &apiErr) || apiErr.ErrorCode() == "UnknownError"):

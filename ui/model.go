@@ -379,6 +379,9 @@ func (m *Model) statusBar() string {
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")
+		if why, ok := m.cfg.Session.Retrying(); ok {
+			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
+		}
 	}
 	left := conn + ro + stats + spin
 	msg := ""
