@@ -42,6 +42,15 @@ type Session struct {
 	retry   string // why the latest retry happened
 	retryAt time.Time
 	retries int
+	// Log, if set, receives a line per request and per retry (the opt-in
+	// debug log). Nothing secret or from the items is ever in it.
+	Log func(format string, args ...any)
+}
+
+func (s *Session) logf(format string, args ...any) {
+	if s != nil && s.Log != nil {
+		s.Log(format, args...)
+	}
 }
 
 // retryShown is how long the status bar says a retry is under way.
@@ -55,6 +64,9 @@ func (s *Session) NoteRetry(attempt int, err error) {
 	s.retry = fmt.Sprintf("retrying (attempt %d failed: %s)", attempt, retryReason(err))
 	s.retryAt = time.Now()
 	s.retries++
+	if s.Log != nil {
+		s.Log("%s", s.retry)
+	}
 }
 
 // Retrying says why a request is being retried, while a retry is recent.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -20,25 +22,32 @@ func NewMetered(c Client) *Metered { return &Metered{Client: c, Session: &Sessio
 
 var _ Client = (*Metered)(nil)
 
-func (m *Metered) record(start time.Time, cc ...*types.ConsumedCapacity) {
+func (m *Metered) record(op string, table *string, start time.Time, err error, cc ...*types.ConsumedCapacity) {
 	c := Cost{Requests: 1, Latency: time.Since(start)}
 	for _, x := range cc {
 		c.RCU += capacityUnits(x)
 	}
 	m.Session.Record(c)
+	// The debug log names the call, its table, cost and outcome: never
+	// keys, values or credentials.
+	outcome := "ok"
+	if err != nil {
+		outcome = "error: " + string(KindOf(Explain(op, err)))
+	}
+	m.Session.logf("%s %s: %s, %.1f RCU, %s", op, aws.ToString(table), c.Latency.Round(time.Microsecond), c.RCU, outcome)
 }
 
 func (m *Metered) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
 	start := time.Now()
 	out, err := m.Client.ListTables(ctx, in, o...)
-	m.record(start)
+	m.record("ListTables", nil, start, err)
 	return out, err
 }
 
 func (m *Metered) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	start := time.Now()
 	out, err := m.Client.DescribeTable(ctx, in, o...)
-	m.record(start)
+	m.record("DescribeTable", in.TableName, start, err)
 	return out, err
 }
 
@@ -47,9 +56,9 @@ func (m *Metered) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(
 	start := time.Now()
 	out, err := m.Client.Query(ctx, in, o...)
 	if out != nil {
-		m.record(start, out.ConsumedCapacity)
+		m.record("Query", in.TableName, start, err, out.ConsumedCapacity)
 	} else {
-		m.record(start)
+		m.record("Query", in.TableName, start, err)
 	}
 	return out, err
 }
@@ -59,9 +68,9 @@ func (m *Metered) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*d
 	start := time.Now()
 	out, err := m.Client.Scan(ctx, in, o...)
 	if out != nil {
-		m.record(start, out.ConsumedCapacity)
+		m.record("Scan", in.TableName, start, err, out.ConsumedCapacity)
 	} else {
-		m.record(start)
+		m.record("Scan", in.TableName, start, err)
 	}
 	return out, err
 }
@@ -71,9 +80,9 @@ func (m *Metered) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...f
 	start := time.Now()
 	out, err := m.Client.GetItem(ctx, in, o...)
 	if out != nil {
-		m.record(start, out.ConsumedCapacity)
+		m.record("GetItem", in.TableName, start, err, out.ConsumedCapacity)
 	} else {
-		m.record(start)
+		m.record("GetItem", in.TableName, start, err)
 	}
 	return out, err
 }

@@ -5,6 +5,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"time"
 
@@ -37,15 +39,32 @@ type Config struct {
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.
 const DefaultCountBudget = 1000
 
+// OpenDebugLog starts the opt-in debug log: readable by its owner only
+// (0600, even if the file was there before), a line per request and per
+// retry from the session. Close it when done.
+func OpenDebugLog(path string, s *dynamo.Session) (io.Closer, error) {
+	f, err := tea.LogToFile(path, "dynascope")
+	if err != nil {
+		return nil, fmt.Errorf("debug log: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("debug log: %w", err)
+	}
+	if s != nil {
+		s.Log = log.Printf
+	}
+	return f, nil
+}
+
 // Run starts the explorer and blocks until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.DebugLog != "" {
-		f, err := tea.LogToFile(cfg.DebugLog, "dynascope")
+		f, err := OpenDebugLog(cfg.DebugLog, cfg.Session)
 		if err != nil {
-			return fmt.Errorf("debug log: %w", err)
+			return err
 		}
 		defer f.Close()
-		_ = os.Chmod(cfg.DebugLog, 0o600)
 	}
 	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
 	return err

@@ -2,6 +2,10 @@ package ui
 
 import (
 	"context"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,4 +96,89 @@ func TestExplorerThroughFaults(t *testing.T) {
 		t.Fatalf("the status bar never said it was retrying (%d retries)", len(retryScreens))
 	}
 	t.Logf("operations %v; injected %v; %d retries shown", proxy.Operations(), proxy.Injected(), len(retryScreens))
+}
+
+// TestDebugLogHoldsNoSecrets: the opt-in debug log is 0600 (even when the
+// file was there, wider, before), has a line per request and retry, and
+// never the credentials.
+func TestDebugLogHoldsNoSecrets(t *testing.T) {
+	ctx := context.Background()
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(ctx, srv.Client(), demo.Options{Tables: []string{"Equipment"}}); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 3)
+	defer proxy.Close()
+	proxy.Set(dynalitetest.FaultThrottling, 0.3)
+	const keyID, secret, token = "AKIADYNASCOPETEST01", "dynascope/Test+Secret/Key0123456789abcdef", "SessionTokenDynascopeTest"
+	t.Setenv("AWS_ACCESS_KEY_ID", keyID)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
+	t.Setenv("AWS_SESSION_TOKEN", token)
+	path := filepath.Join(t.TempDir(), "debug.log")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var session *dynamo.Session
+	client, _, err := dynamo.Connect(ctx, dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL, MaxAttempts: 12,
+		MaxBackoff: 10 * time.Millisecond, OnRetry: func(a int, err error) { session.NoteRetry(a, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, Config{Client: client, Connection: "debug"})
+	session = h.m.cfg.Session
+	f, err := OpenDebugLog(path, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.keys("enter")
+	h.contains(t, "Equipment_")
+	h.keys("enter", "tab", "3")
+	f.Close()
+	log.SetOutput(io.Discard)
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("debug log mode %v, %v", st.Mode().Perm(), err)
+	}
+	data, _ := os.ReadFile(path)
+	text := string(data)
+	for _, s := range []string{keyID, secret, token, "Test+Secret"} {
+		if strings.Contains(text, s) {
+			t.Fatalf("the debug log holds %q:\n%s", s, text)
+		}
+	}
+	if !strings.Contains(text, "Query Equipment:") || !strings.Contains(text, "retrying (attempt") {
+		t.Fatalf("the debug log lacks requests or retries:\n%s", text)
+	}
+	t.Logf("%d lines, e.g. %q", strings.Count(text, "\n"), strings.SplitN(text, "\n", 2)[0])
+}
+
+// TestEscCancelsAndLateAnswersAreDropped: esc cancels the page's request
+// through its context; the answer that comes back later is dropped, and
+// what was loaded stays.
+func TestEscCancelsAndLateAnswersAreDropped(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	loaded := func() string {
+		s := h.screen()
+		i := strings.Index(s, " items loaded")
+		return s[strings.LastIndex(s[:i], " ")+1 : i]
+	}
+	first := loaded()
+	// G goes to the end of what is loaded, which asks for the next page;
+	// hold that request's command instead of running it.
+	_, cmd := h.m.Update(keyPress("G"))
+	if cmd == nil || !h.m.anyLoading() {
+		t.Fatal("no request in flight")
+	}
+	h.send(keyPress("esc")) // cancels at once
+	if h.m.anyLoading() || h.m.top().Mode() != "Items" {
+		t.Fatal("esc did not cancel, or left the page")
+	}
+	h.run(cmd) // the late answer arrives: dropped
+	if got := loaded(); got != first || strings.Contains(h.screen(), "cancel") {
+		t.Fatalf("after a cancelled page: %s items loaded (was %s)\n%s", got, first, h.screen())
+	}
+	h.keys("G") // asked again, the next page loads
+	if loaded() == first {
+		t.Fatal("the next page did not load after the cancel")
+	}
 }
