@@ -349,9 +349,9 @@ func TestOneLine(t *testing.T) {
 }
 
 func TestEscapeTerminalControls(t *testing.T) {
-	in, _ := json.Marshal(map[string]string{"v": "a\u007fb\u009bc\u0085d é"})
+	in, _ := json.Marshal(map[string]string{"v": "a\u007fb\u009bc\u0085d é\u202egnp\u2066x\u200f"})
 	got := escapeTerminalControls(in)
-	if want := `{"v":"a\u007fb\u009bc\u0085d é"}`; string(got) != want {
+	if want := `{"v":"a\u007fb\u009bc\u0085d é\u202egnp\u2066x\u200f"}`; string(got) != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
@@ -366,6 +366,11 @@ func FuzzEscapeTerminalControls(f *testing.F) {
 			t.Skip()
 		}
 		out := escapeTerminalControls(js)
+		for _, r := range string(out) {
+			if unsafeRune(r) {
+				t.Fatalf("%U left in %q", r, out)
+			}
+		}
 		for i := 0; i < len(out); i++ {
 			if out[i] < 0x20 || out[i] == 0x7f || (out[i] == 0xc2 && i+1 < len(out) && out[i+1] >= 0x80 && out[i+1] <= 0x9f) {
 				t.Fatalf("control byte left at %d in %q", i, out)

@@ -308,10 +308,16 @@ func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 
 func (m *Model) helpView() string {
 	p := m.top()
+	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
-		return m.help.FullHelpView(p.FullHelp())
+		view = m.help.FullHelpView(p.FullHelp())
 	}
-	return m.help.ShortHelpView(p.ShortHelp())
+	// Never wider than the terminal, whatever the bindings add up to.
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		lines[i] = components.Fit(l, m.w)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // View draws the whole screen.
