@@ -347,7 +347,7 @@ type TimeRange struct {
 func ParseRange(input string, now time.Time, loc *time.Location) (TimeRange, error) {
 	s := strings.TrimSpace(input)
 	r := TimeRange{Input: s}
-	lower := strings.ToLower(s)
+	lower := asciiLower(s) // same length as s: positions found in it index s
 	switch {
 	case s == "":
 		return r, fmt.Errorf("type a range: last 15m, today, 2018-08, 2018-08-29..2018-09-04, < 1536019200")
@@ -368,7 +368,7 @@ func ParseRange(input string, now time.Time, loc *time.Location) (TimeRange, err
 		return r, nil
 	case strings.HasPrefix(lower, "between "):
 		rest := s[8:]
-		i := strings.Index(strings.ToLower(rest), " and ")
+		i := strings.Index(asciiLower(rest), " and ")
 		if i < 0 {
 			return r, fmt.Errorf("write between A and B, such as between 2018-08-29 and 2018-09-04")
 		}
@@ -402,6 +402,18 @@ func ParseRange(input string, now time.Time, loc *time.Location) (TimeRange, err
 	}
 	r.Op, r.From, r.To, r.Period = TimeBetween, a, b.Add(-time.Nanosecond), true
 	return r, nil
+}
+
+// asciiLower lowers A–Z only, so byte offsets stay those of s (unicode
+// lowering can change a string's length).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func between(r TimeRange, a, b string, loc *time.Location) (TimeRange, error) {

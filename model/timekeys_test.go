@@ -192,3 +192,27 @@ func TestParseTimeFormat(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseTimeFormat(f *testing.F) {
+	for _, s := range []string{"epoch-s", "2006-01-02T15:04:05Z07:00", "prefix#2006-01-02:15:04:05", "2006-01-02#suffix", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseTimeFormat(s)
+		if err != nil {
+			return
+		}
+		// A format that parses writes a time it can read back.
+		tm := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
+		key := e.Encode(tm)
+		switch e.Place {
+		case TimeAfter:
+			key = "p" + e.Sep + key
+		case TimeLeading:
+			key += e.Sep + "s"
+		}
+		if _, ok := e.KeyTime(key); !ok {
+			t.Fatalf("%q writes %q and cannot read it back", s, key)
+		}
+	})
+}

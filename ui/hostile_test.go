@@ -148,3 +148,51 @@ func TestHostileDataBothBackends(t *testing.T) {
 		t.Errorf("the backends show different screens:\n--- memory\n%s\n--- dynalite\n%s", screens["memory"], screens["dynalite"])
 	}
 }
+
+// TestResizeAnywhere resizes the terminal on every screen, to nothing,
+// to tiny, to just too small, to just big enough and to 300 columns: no
+// panic, a notice when too small, and never a line wider than the screen.
+func TestResizeAnywhere(t *testing.T) {
+	sizes := [][2]int{{0, 0}, {1, 1}, {20, 5}, {59, 14}, {60, 15}, {300, 80}, {61, 40}, {100, 30}}
+	h := newHarness(t, 100, 30, Config{Now: demoClock})
+	resize := func(where string) {
+		t.Helper()
+		for _, sz := range sizes {
+			h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			raw := h.m.render()
+			if sz[0] < 60 || sz[1] < 15 {
+				if sz[0] >= 20 && !strings.Contains(ansi.Strip(raw), "too small") {
+					t.Fatalf("%s at %dx%d: no notice:\n%s", where, sz[0], sz[1], ansi.Strip(raw))
+				}
+				continue
+			}
+			checkScreen(t, h, sz[0], fmt.Sprintf("%s at %dx%d", where, sz[0], sz[1]))
+		}
+	}
+	resize("tables")
+	h.keys("down", "down", "down", "enter") // DeviceLogs
+	resize("partitions")
+	h.keys("enter")
+	resize("items")
+	h.keys("t")
+	resize("time")
+	h.typeText("last 7d")
+	h.keys("enter")
+	resize("time range")
+	h.contains(t, "time › last 7d")
+	h.keys("esc", "enter")
+	resize("item")
+	h.keys("esc", "esc", "esc", "down", "down", "enter", "/")
+	resize("go to")
+	h.typeText(demo.DriftedPiece)
+	h.keys("enter")
+	resize("tree")
+	h.keys("3")
+	resize("versions")
+	h.contains(t, "2 versioned items")
+	h.keys("down", "enter")
+	resize("timeline")
+	h.contains(t, "Audit#PART-7 · 3 revisions")
+	h.keys("?")
+	resize("full help")
+}

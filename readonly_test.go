@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/dynalitetest"
+)
+
+// TestHeadlessCommandsOnlyRead runs every headless command against
+// dynalite through a recording proxy: only read operations go out.
+func TestHeadlessCommandsOnlyRead(t *testing.T) {
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Equipment", "AuditLog", "Locations"}}); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 1)
+	defer proxy.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, args := range [][]string{
+		{"tables", "--output", "json"},
+		{"items", "--table", "Equipment", "--pk", demo.DriftedPiece},
+		{"children", "--table", "Locations", "--pk", "USA", "--prefix", "NY#", "--count"},
+		{"versions", "--table", "Equipment", "--pk", demo.DriftedPiece},
+		{"versions", "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--item", "Audit"},
+		{"range", "--table", "AuditLog", "--pk", demo.AuditStream, "--at", "2026-10-31"},
+	} {
+		out, stderr := mustRun(t, append(args, conn...)...)
+		if out == "" {
+			t.Errorf("%v printed nothing (%s)", args, stderr)
+		}
+	}
+	ops := proxy.Operations()
+	var seen []string
+	for op, n := range ops {
+		seen = append(seen, op)
+		if !map[string]bool{"ListTables": true, "DescribeTable": true, "Query": true, "Scan": true, "GetItem": true, "BatchGetItem": true}[op] {
+			t.Errorf("a headless command sent %s (%d times)", op, n)
+		}
+	}
+	if ops["Query"] == 0 || ops["GetItem"] == 0 || ops["ListTables"] == 0 {
+		t.Fatalf("the commands did not run through the proxy: %v", ops)
+	}
+	t.Logf("operations: %s", strings.Join(seen, ", "))
+}
