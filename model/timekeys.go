@@ -183,6 +183,11 @@ func matchLayout(s string) (TimeEncoding, bool) {
 		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) {
 			continue
 		}
+		if t.Format(layout) != s {
+			// +00:00 where Z07:00 would write Z: keep the numeric zone, so
+			// bounds are written as the keys are.
+			layout = strings.Replace(layout, "Z07:00", "-07:00", 1)
+		}
 		zone := time.UTC
 		if strings.Contains(layout, "Z07:00") && !strings.HasSuffix(s, "Z") {
 			_, off := t.Zone()

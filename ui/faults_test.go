@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
@@ -180,5 +185,67 @@ func TestEscCancelsAndLateAnswersAreDropped(t *testing.T) {
 	h.keys("G") // asked again, the next page loads
 	if loaded() == first {
 		t.Fatal("the next page did not load after the cancel")
+	}
+}
+
+// TestRetryFromWhereItStopped: when throttling outlasts the retries, the
+// status bar says so and that r retries; what was loaded stays; r sends
+// the failed page again, and the partition ends up complete, no row twice.
+func TestRetryFromWhereItStopped(t *testing.T) {
+	ctx := context.Background()
+	srv := dynalitetest.Start(t)
+	dl := srv.Client()
+	seedWide(t, dl, 3000, 1000) // 3 MB: three pages
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 5)
+	defer proxy.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	client, _, err := dynamo.Connect(ctx, dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL, MaxAttempts: 2, MaxBackoff: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 160, 30, Config{Client: client, Table: "Wide", PK: "W"})
+	h.keys("tab") // the items, in 1 MB pages
+	h.contains(t, "items loaded · more as you scroll")
+	proxy.Set(dynalitetest.FaultThrottling, 1)
+	h.keys("G") // the next page is asked for, and fails twice
+	h.contains(t, "ThrottlingException", "r retries from where it stopped", "items loaded")
+	first := h.screen()
+	proxy.Clear()
+	h.keys("r")
+	if h.screen() == first {
+		t.Fatal("r did not load the page that failed")
+	}
+	for range 5 {
+		h.keys("G")
+	}
+	h.contains(t, "3,000 items loaded · all", "w#02999")
+	if strings.Contains(h.screen(), "ThrottlingException") {
+		t.Fatal("the error stayed after the retry worked")
+	}
+}
+
+// seedWide writes n items of about size bytes into table Wide, partition W.
+func seedWide(t *testing.T, w dynamo.Writer, n, size int) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Wide"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, w, "Wide"); err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat("x", size)
+	for i := 0; i < n; i += 25 {
+		var reqs []types.WriteRequest
+		for j := i; j < min(n, i+25); j++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{"PK": s("W"), "SK": s(fmt.Sprintf("w#%05d", j)), "Pad": s(pad)}}})
+		}
+		if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Wide": reqs}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

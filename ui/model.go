@@ -54,6 +54,7 @@ type Model struct {
 	spin     spinner.Model
 	spinning bool
 	lastErr  error
+	errPage  int // the page whose request failed: r retries it from where it stopped
 	fatal    *fatal
 	nextID   int
 }
@@ -173,7 +174,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.Fatal {
 			m.fatal = &fatal{err: msg.Err, page: msg.Page}
 		} else {
-			m.lastErr = msg.Err
+			m.lastErr, m.errPage = msg.Err, msg.Page
 		}
 		return nil
 	case common.RetryMsg:
@@ -205,6 +206,13 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	if m.fatal == nil && m.lastErr != nil && m.errPage != 0 && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
+		// r after a failed request sends it again from where it stopped,
+		// keeping what was loaded (rather than the page's own refresh).
+		page := m.errPage
+		m.lastErr, m.errPage = nil, 0
+		return func() tea.Msg { return common.RetryMsg{Page: page} }
+	}
 	if m.fatal != nil {
 		switch {
 		case key.Matches(msg, k.Refresh):
@@ -404,7 +412,12 @@ func (m *Model) statusBar() string {
 func errorLine(st *common.Styles, err error) string {
 	var e *dynamo.Error
 	if errors.As(err, &e) {
-		s := st.StatusErr.Render(common.Sanitize(e.Op + ": " + e.Msg))
+		s := ""
+		if e.Kind == dynamo.KindThrottled || e.Kind == dynamo.KindUnreachable {
+			// First, so that a narrow status bar still says it.
+			s = st.StatusHint.Render("r retries from where it stopped · ")
+		}
+		s += st.StatusErr.Render(common.Sanitize(e.Op + ": " + e.Msg))
 		if e.Hint != "" {
 			s += st.StatusHint.Render(" — " + common.Sanitize(e.Hint))
 		}

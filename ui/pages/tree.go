@@ -324,7 +324,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.refresh()
 		if msg.budgetHit {
 			t.count.done(msg.req)
-			return t, report(dynamo.Errorf("count", dynamo.KindThrottled, "counts marked … are partial; press c to count the rest with a fresh budget",
+			return t, report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
 				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
 		}
 		if msg.next == nil || msg.err != nil {
