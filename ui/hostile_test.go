@@ -196,3 +196,15 @@ func TestResizeAnywhere(t *testing.T) {
 	h.keys("?")
 	resize("full help")
 }
+
+// TestHostileGolden pins what hostile names and values look like: every
+// escape shown as text, never sent.
+func TestHostileGolden(t *testing.T) {
+	mem := memory.New()
+	seedHostile(t, mem)
+	h := newHarness(t, 120, 24, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#"})
+	h.keys("tab", "G")
+	t.Run("items", func(t *testing.T) { checkScreen(t, h, 120, "items"); h.golden(t) })
+	h.keys("k", "k", "enter")
+	t.Run("item", func(t *testing.T) { checkScreen(t, h, 120, "item"); h.golden(t) })
+}
