@@ -310,6 +310,9 @@ func ParseTimeFormat(s string) (TimeEncoding, error) {
 	if !strings.Contains(e.Layout, "2006") {
 		return TimeEncoding{}, bad
 	}
+	if e.Sep != "" && strings.Contains(e.Layout, e.Sep) {
+		return TimeEncoding{}, fmt.Errorf("%q: the time's layout holds its separator %q, so the time cannot be found in a key", s, e.Sep)
+	}
 	// The layout must write and read back a time.
 	ref := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
 	if back, err := time.Parse(e.Layout, ref.Format(e.Layout)); err != nil || back.Year() != 2018 {
