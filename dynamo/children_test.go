@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -46,22 +45,9 @@ var (
 func hierBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
 	ctx := context.Background()
-	create := &dynamodb.CreateTableInput{TableName: aws.String("Hier"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}
 	load := func(w dynamo.Writer) {
-		if _, err := w.CreateTable(ctx, create); err != nil {
+		if err := demo.CreateKeyTable(ctx, w, "Hier", "S", hierItems()); err != nil {
 			t.Fatal(err)
-		}
-		items := hierItems()
-		for i := 0; i < len(items); i += 25 {
-			var reqs []types.WriteRequest
-			for _, it := range items[i:min(i+25, len(items))] {
-				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-			}
-			if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Hier": reqs}}); err != nil {
-				t.Fatal(err)
-			}
 		}
 	}
 	mem := memory.New()

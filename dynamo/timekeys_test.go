@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -72,34 +71,13 @@ func timesBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
 	ctx := context.Background()
 	load := func(w dynamo.Writer) {
-		for _, typ := range []types.ScalarAttributeType{"S", "N"} {
-			name := "Times" + string(typ)
-			if _, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
-				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: typ}},
-				KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-					{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
-				t.Fatal(err)
-			}
-			if err := demo.WaitActive(ctx, w, name); err != nil {
-				t.Fatal(err)
-			}
-		}
+		items := map[string][]dynamo.Item{}
 		for _, e := range timeEncodings {
 			table := "TimesS"
 			if e.number {
 				table = "TimesN"
 			}
 			seen := map[string]bool{}
-			var reqs []types.WriteRequest
-			flush := func() {
-				if len(reqs) == 0 {
-					return
-				}
-				if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}}); err != nil {
-					t.Fatal(err)
-				}
-				reqs = nil
-			}
 			for _, tm := range timeInstants() {
 				k := e.key(tm)
 				if seen[k] {
@@ -110,12 +88,13 @@ func timesBackends(t *testing.T) map[string]dynamo.Client {
 				if e.number {
 					sk = &types.AttributeValueMemberN{Value: k}
 				}
-				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: e.pk}, "SK": sk}}})
-				if len(reqs) == 25 {
-					flush()
-				}
+				items[table] = append(items[table], dynamo.Item{"PK": &types.AttributeValueMemberS{Value: e.pk}, "SK": sk})
 			}
-			flush()
+		}
+		for _, typ := range []types.ScalarAttributeType{"S", "N"} {
+			if err := demo.CreateKeyTable(ctx, w, "Times"+string(typ), typ, items["Times"+string(typ)]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	mem := memory.New()

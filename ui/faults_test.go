@@ -11,10 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
@@ -228,24 +224,12 @@ func TestRetryFromWhereItStopped(t *testing.T) {
 // seedWide writes n items of about size bytes into table Wide, partition W.
 func seedWide(t *testing.T, w dynamo.Writer, n, size int) {
 	t.Helper()
-	ctx := context.Background()
-	if _, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Wide"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := demo.WaitActive(ctx, w, "Wide"); err != nil {
-		t.Fatal(err)
-	}
 	pad := strings.Repeat("x", size)
-	for i := 0; i < n; i += 25 {
-		var reqs []types.WriteRequest
-		for j := i; j < min(n, i+25); j++ {
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{"PK": s("W"), "SK": s(fmt.Sprintf("w#%05d", j)), "Pad": s(pad)}}})
-		}
-		if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Wide": reqs}}); err != nil {
-			t.Fatal(err)
-		}
+	items := make([]dynamo.Item, n)
+	for j := range items {
+		items[j] = dynamo.Item{"PK": s("W"), "SK": s(fmt.Sprintf("w#%05d", j)), "Pad": s(pad)}
+	}
+	if err := demo.CreateKeyTable(context.Background(), w, "Wide", "S", items); err != nil {
+		t.Fatal(err)
 	}
 }

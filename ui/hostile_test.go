@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
@@ -41,8 +39,8 @@ func hostileItems() []dynamo.Item {
 		{"PK": s("H"), "SK": s("big#1"), "Blob": s(big)},
 		{"PK": s("H"), "SK": s("deep#1"), "Deep": deep},
 		{"PK": s("H"), "SK": s("sets#1"), "SS": &types.AttributeValueMemberSS{Value: []string{"a", evil, "東京"}},
-			"NS": &types.AttributeValueMemberNS{Value: []string{"1", "-0.5", "12345678901234567890123456789012345678"}},
-			"BS": &types.AttributeValueMemberBS{Value: [][]byte{{0, 1, 2}, []byte(evil)}},
+			"NS":  &types.AttributeValueMemberNS{Value: []string{"1", "-0.5", "12345678901234567890123456789012345678"}},
+			"BS":  &types.AttributeValueMemberBS{Value: [][]byte{{0, 1, 2}, []byte(evil)}},
 			"Bin": &types.AttributeValueMemberB{Value: []byte{0xff, 0xfe, 0x1b, '[', '2', 'J'}}},
 		{"PK": s("H"), "SK": s("num#1"), "Big": &types.AttributeValueMemberN{Value: "99999999999999999999999999999999999999"},
 			"Small": &types.AttributeValueMemberN{Value: "-0.000000000000000000000000000000000001"}, "Empty": s(""),
@@ -58,22 +56,8 @@ func hostileItems() []dynamo.Item {
 
 func seedHostile(t *testing.T, w dynamo.Writer) {
 	t.Helper()
-	ctx := context.Background()
-	if _, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Hostile"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+	if err := demo.CreateKeyTable(context.Background(), w, "Hostile", "S", hostileItems()); err != nil {
 		t.Fatal(err)
-	}
-	if err := demo.WaitActive(ctx, w, "Hostile"); err != nil {
-		t.Fatal(err)
-	}
-	items := hostileItems()
-	for i := 0; i < len(items); i++ { // one at a time: the big item fills a batch alone
-		reqs := []types.WriteRequest{{PutRequest: &types.PutRequest{Item: items[i]}}}
-		if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Hostile": reqs}}); err != nil {
-			t.Fatalf("put %v: %v", items[i]["SK"], err)
-		}
 	}
 }
 

@@ -145,3 +145,44 @@ func Load(ctx context.Context) (*memory.DB, error) {
 	}
 	return db, nil
 }
+
+// CreateKeyTable creates a table keyed PK (S) and SK (of skType), waits for
+// it to be ACTIVE, and writes items in batches: the shape tests build their
+// own data in.
+func CreateKeyTable(ctx context.Context, w dynamo.Writer, name string, skType types.ScalarAttributeType, items []dynamo.Item) error {
+	if _, err := w.CreateTable(ctx, table(name, []types.AttributeDefinition{attr("PK", "S"), attr("SK", skType)}, "PK", "SK")); err != nil {
+		return err
+	}
+	if err := WaitActive(ctx, w, name); err != nil {
+		return err
+	}
+	for i := 0; i < len(items); {
+		// 25 a batch, fewer where items are big (a batch carries 16 MB).
+		n, size := 0, 0
+		for i+n < len(items) && n < 25 && size < 8<<20 {
+			size += approxSize(items[i+n])
+			n++
+		}
+		var reqs []types.WriteRequest
+		for _, it := range items[i : i+n] {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+		}
+		if err := writeBatch(ctx, w, name, reqs); err != nil {
+			return err
+		}
+		i += n
+	}
+	return nil
+}
+
+// approxSize bounds an item's size well enough to fill batches.
+func approxSize(it dynamo.Item) int {
+	n := 0
+	for k, v := range it {
+		n += len(k) + 64
+		if s, ok := v.(*types.AttributeValueMemberS); ok {
+			n += len(s.Value)
+		}
+	}
+	return n
+}
