@@ -19,6 +19,9 @@ type ChildrenRequest struct {
 	PK        model.KeyValue
 	Prefix    string // "" for the top level; ends with Delim below it
 	Delim     string // "" to detect from the first keys read
+	// Resume holds the children an earlier, interrupted walk found (in key
+	// order, Delim set): the walk goes on after the last of them.
+	Resume []model.Child
 }
 
 // ChildrenResult is a level of the hierarchy and what finding it cost.
@@ -59,6 +62,18 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		res.Level.SK = model.SKCondition{Op: model.SKBeginsWith, A: skValue(r.Prefix, binary)}
 	}
 	walk := model.NewChildWalk(r.Prefix, r.Delim)
+	if len(r.Resume) > 0 && r.Delim != "" {
+		var keys []string
+		for _, c := range r.Resume {
+			if c.IsItem {
+				keys = append(keys, r.Prefix+c.Name)
+			}
+			if c.HasChildren {
+				keys = append(keys, c.Prefix)
+			}
+		}
+		walk.Feed(keys)
+	}
 	limit := int32(probeKeys)
 	skips := 0
 	for {

@@ -233,3 +233,42 @@ func seedWide(t *testing.T, w dynamo.Writer, n, size int) {
 		t.Fatal(err)
 	}
 }
+
+// TestTreeRetryGoesOn: a drill-down cut off by throttling keeps the
+// children it found; r goes on after the last of them, and the level ends
+// up whole, in fewer requests than starting over.
+func TestTreeRetryGoesOn(t *testing.T) {
+	ctx := context.Background()
+	srv := dynalitetest.Start(t)
+	var items []dynamo.Item
+	for c := 0; c < 30; c++ {
+		for i := 0; i < 150; i++ {
+			items = append(items, dynamo.Item{"PK": s("T"), "SK": s(fmt.Sprintf("c%02d#%04d", c, i))})
+		}
+	}
+	if err := demo.CreateKeyTable(ctx, srv.Client(), "Sparse", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 9)
+	defer proxy.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	client, _, err := dynamo.Connect(ctx, dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL, MaxAttempts: 2, MaxBackoff: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.FailAfter(12, dynalitetest.FaultThrottling) // DescribeTable, then 11 reads of the walk
+	h := newHarness(t, 160, 40, Config{Client: client, Table: "Sparse", PK: "T", Delimiter: "#"})
+	h.contains(t, "ThrottlingException", "r retries from where it stopped", "▸ c00#")
+	partial := h.screen()
+	if strings.Contains(partial, "c29#") {
+		t.Fatal("the walk was not cut off")
+	}
+	proxy.Clear()
+	before := proxy.Operations()["Query"]
+	h.keys("r")
+	h.contains(t, "30 children", "▸ c00#", "▸ c29#")
+	if n := proxy.Operations()["Query"] - before; n > 25 {
+		t.Fatalf("going on took %d Query: it started over", n)
+	}
+}

@@ -49,6 +49,18 @@ type FaultProxy struct {
 	rng   *rand.Rand
 	seen  map[Fault]int
 	ops   map[string]int
+	// after, when failing is set, is how many more requests pass before
+	// every request fails with failing.
+	after   int
+	failing Fault
+}
+
+// FailAfter lets n more requests through, then fails every request with f
+// until Clear.
+func (p *FaultProxy) FailAfter(n int, f Fault) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.after, p.failing = n, f
 }
 
 // NewFaultProxy starts a proxy to target (a server's endpoint URL).
@@ -75,6 +87,7 @@ func (p *FaultProxy) Clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.rates = map[Fault]float64{}
+	p.failing = ""
 }
 
 // Injected returns how many times each fault was injected.
@@ -105,6 +118,13 @@ func (p *FaultProxy) pick(op string) (Fault, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ops[op]++
+	if p.failing != "" {
+		if p.after <= 0 {
+			p.seen[p.failing]++
+			return p.failing, true
+		}
+		p.after--
+	}
 	x := p.rng.Float64()
 	for _, f := range []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset, FaultTruncated, FaultExpired} {
 		if x < p.rates[f] {

@@ -63,6 +63,7 @@ type Tree struct {
 	id          int
 	info        dynamo.TableInfo
 	req         dynamo.ChildrenRequest
+	partial     bool             // the walk stopped on an error: r goes on from there
 	shards      []model.KeyValue // a sharded partition's shards; nil for one
 	pattern     string           // the pattern they came from
 	levels      []string
@@ -165,6 +166,20 @@ func (t *Tree) Init() tea.Cmd {
 	return waitChildren(ch)
 }
 
+// resume goes on with an interrupted walk after the children it found,
+// keeping them on screen.
+func (t *Tree) resume() tea.Cmd {
+	t.loaded, t.partial = false, false
+	r := t.req
+	for _, c := range t.children {
+		r.Resume = append(r.Resume, c.Child)
+	}
+	ctx, req := t.walk.start(t.c.NextID)
+	ch := make(chan childrenFoundMsg, 64)
+	go runChildren(ctx, t.c.Client, r, nil, t.id, req, ch)
+	return waitChildren(ch)
+}
+
 // NewShardedTree drills several shards of one logical partition at once.
 func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []model.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
 	t := NewTree(c, info, shards[0], prefix, opts)
@@ -179,6 +194,10 @@ func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []model.KeyV
 func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []model.KeyValue, page, req int, ch chan childrenFoundMsg) {
 	var found []dynamo.ShardChild
 	index := map[string]int{}
+	for _, c := range r.Resume { // a resumed walk shows what it had at once
+		index[c.Name] = len(found)
+		found = append(found, dynamo.ShardChild{Child: c})
+	}
 	snapshot := func(child dynamo.ShardChild, cost dynamo.Cost) {
 		if i, ok := index[child.Name]; ok {
 			found[i] = child
@@ -294,6 +313,9 @@ func (t *Tree) refresh() {
 func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
+		if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
+			return t, t.resume()
+		}
 		return t, t.Init()
 	case childrenFoundMsg:
 		if msg.req != t.walk.id {
@@ -305,7 +327,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, waitChildren(msg.next)
 		}
 		t.walk.done(msg.req)
-		t.loaded, t.self = true, msg.self
+		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
 			t.setColumns()
