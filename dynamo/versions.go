@@ -22,6 +22,9 @@ type VersionsRequest struct {
 	Blog bool // the v_N form
 	// PageLimit caps each history page (0: DynamoDB's 1 MB pages).
 	PageLimit int32
+	// Resume, for Versions, is an earlier result cut off by an error: the
+	// read goes on from where it stopped, keeping what it had.
+	Resume *VersionsResult
 }
 
 // VersionsResult is what was read and what it cost.
@@ -32,6 +35,9 @@ type VersionsResult struct {
 	Pages     int
 	// Raw holds each revision as read, by sort key, for the item view.
 	Raw map[string]Item
+	// Stopped is where a read cut off by an error would go on from (nil
+	// when it finished).
+	Stopped Item
 }
 
 // historyQuery is every revision key in the partition: begins_with(SK, "v").
@@ -85,11 +91,25 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	res := VersionsResult{Level: historyQuery(r), Raw: map[string]Item{}}
 	var revs []model.Revision
 	var start Item
+	if prev := r.Resume; prev != nil && prev.Stopped != nil {
+		res.Cost, res.Pages = prev.Cost, prev.Pages
+		if len(prev.Stopped) > 0 {
+			start = prev.Stopped
+		}
+		for sk, it := range prev.Raw {
+			res.Raw[sk] = it
+			revs = append(revs, revisionsOf([]Item{it}, r.Key.SK.Name, nil)...)
+		}
+	}
 	for {
 		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
 		res.Cost = res.Cost.Add(page.Cost)
 		if err != nil {
 			res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
+			res.Stopped = start
+			if res.Stopped == nil {
+				res.Stopped = Item{} // stopped at the first page: go on from the start
+			}
 			return res, err
 		}
 		res.Pages++

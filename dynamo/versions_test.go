@@ -143,3 +143,37 @@ func TestItemHistoryBlogAndDrifted(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsResume: a read cut off by an error goes on from where it
+// stopped and ends with exactly what one uninterrupted read gives.
+func TestVersionsResume(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		r := versionsReq(demo.LongHistoryPiece, "")
+		r.PageLimit = 100
+		whole, err := dynamo.Versions(ctx, c, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		pages := 0
+		cut, err := dynamo.Versions(cctx, c, r, func(dynamo.VersionsResult) {
+			if pages++; pages == 3 {
+				cancel() // the fourth page fails
+			}
+		})
+		if err == nil || cut.Stopped == nil || cut.Pages != 3 {
+			t.Fatalf("%s: not cut off: %v, %d pages", name, err, cut.Pages)
+		}
+		r.Resume = &cut
+		m := dynamo.NewMetered(c)
+		rest, err := dynamo.Versions(ctx, m, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, _ := m.Session.Totals()
+		if summary(rest.Histories[0]) != summary(whole.Histories[0]) || rest.Pages != whole.Pages || total.Requests != whole.Pages-3 {
+			t.Fatalf("%s: resumed %s in %d requests, want %s in %d", name, summary(rest.Histories[0]), total.Requests, summary(whole.Histories[0]), whole.Pages-3)
+		}
+	}
+}

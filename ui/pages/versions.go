@@ -113,6 +113,12 @@ func historyName(h model.History) string {
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
+		if v.res.Stopped != nil { // cut off by an error: go on from there
+			r := v.req
+			r.Resume = &v.res
+			ctx, req := v.load.start(v.c.NextID)
+			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
+		}
 		return v, v.Init()
 	case versionsLoadedMsg:
 		if !v.load.done(msg.req) {
