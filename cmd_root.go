@@ -81,7 +81,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if g.demo {
 				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
 			}
-			return ui.Run(ctx, ui.Config{Now: now, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			region, endpoint, profile := "", "", ""
+			if !g.demo {
+				region, endpoint, profile = g.region, g.endpoint, g.profile
+			}
+			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}

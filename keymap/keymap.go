@@ -13,6 +13,7 @@ type KeyMap struct {
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone                   key.Binding
+	Copy                                    key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -47,6 +48,7 @@ func Default() KeyMap {
 		TimeMode:  key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "time")),
 		Range:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
 		Zone:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy as aws command")),
 	}
 }
 
@@ -57,5 +59,5 @@ func (k KeyMap) Moves() []key.Binding {
 
 // Global are the bindings every screen shares, for help.
 func (k KeyMap) Global() []key.Binding {
-	return []key.Binding{k.Back, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Refresh, k.Copy, k.Help, k.Quit}
 }

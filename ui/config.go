@@ -21,6 +21,9 @@ type Config struct {
 	Client      dynamo.Client   // already metered into Session
 	Session     *dynamo.Session // the session's request and RCU totals
 	Connection  string          // "DEMO", or profile · region · endpoint; never credentials
+	Region      string          // for copied commands ("" leaves it to the AWS CLI's own)
+	Profile     string          // for copied commands (--profile)
+	Endpoint    string          // for copied commands (--endpoint-url)
 	Table       string          // open this table directly (optional)
 	PK          string          // and this partition (optional; needs Table)
 	Prefix      string          // and this sort-key prefix of its hierarchy (optional; needs PK)

@@ -54,7 +54,8 @@ type Model struct {
 	spin     spinner.Model
 	spinning bool
 	lastErr  error
-	errPage  int // the page whose request failed: r retries it from where it stopped
+	errPage  int    // the page whose request failed: r retries it from where it stopped
+	notice   string // a passing note for the status bar (what y copied)
 	fatal    *fatal
 	nextID   int
 }
@@ -206,6 +207,17 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	m.notice = ""
+	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
+		if query, ok := q.Query(); ok {
+			cmd := model.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
+			if m.cfg.Profile != "" {
+				cmd += " --profile " + model.ShellQuote(m.cfg.Profile)
+			}
+			m.notice = "copied (OSC 52): " + cmd
+			return tea.SetClipboard(cmd)
+		}
+	}
 	if m.fatal == nil && m.lastErr != nil && m.errPage != 0 && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
 		// r after a failed request sends it again from where it stopped,
 		// keeping what was loaded (rather than the page's own refresh).
@@ -399,6 +411,9 @@ func (m *Model) statusBar() string {
 	}
 	left := conn + ro + stats + spin
 	msg := ""
+	if m.notice != "" {
+		msg = " " + st.StatusHint.Render(common.Sanitize(m.notice))
+	}
 	if m.lastErr != nil {
 		msg = " " + errorLine(st, m.lastErr)
 	}

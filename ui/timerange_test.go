@@ -100,3 +100,18 @@ func TestTimeConfiguredFormat(t *testing.T) {
 	}
 	h.contains(t, "epoch seconds (set by time_format in the configuration)", "3 items loaded")
 }
+
+// TestCopyAsCommand: y copies the view's query as an aws command (OSC 52)
+// and says what it copied.
+func TestCopyAsCommand(t *testing.T) {
+	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock, Region: "eu-west-1", Endpoint: "http://localhost:8000"})
+	h.keys("t")
+	h.typeText("< 1536019200")
+	h.keys("enter", "y")
+	h.contains(t, `copied (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression '#pk = :pk AND #sk < :sk'`,
+		`'{":pk":{"N":"123"},":sk":{"N":"1536019200"}}'`)
+	h.keys("down") // the note passes with the next key
+	if strings.Contains(h.screen(), "copied") {
+		t.Fatal("the note stayed")
+	}
+}

@@ -49,6 +49,12 @@ type Page interface {
 	FullHelp() [][]key.Binding
 }
 
+// Querier is a page listing what one Query asks: `y` copies it as an
+// `aws dynamodb query` command.
+type Querier interface {
+	Query() (model.KeyQuery, bool)
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

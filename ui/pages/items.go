@@ -243,3 +243,6 @@ func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }
+
+// Query is what the page lists.
+func (p *Items) Query() (model.KeyQuery, bool) { return p.query, true }

@@ -495,3 +495,6 @@ func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh}, {k.Open, k.Back, k.Help, k.Quit}}
 }
+
+// Query is what the page lists.
+func (t *Time) Query() (model.KeyQuery, bool) { return t.query, t.detected && t.noTime == "" }

@@ -525,11 +525,22 @@ func (t *Tree) Mode() string    { return "Tree" }
 func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight() }
 func (t *Tree) Capturing() bool { return false }
 
-func (t *Tree) Request() string {
+// Query is the level's query: the whole subtree under the prefix (the
+// skip-scan reads parts of it).
+func (t *Tree) Query() (model.KeyQuery, bool) {
 	q := model.KeyQuery{Table: t.info.Name, Index: t.req.Index, PKName: t.req.Key.PK.Name, PK: t.req.PK, SKName: t.req.Key.SK.Name}
 	if t.req.Prefix != "" {
-		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(t.req.Prefix)}
+		a := model.S(t.req.Prefix)
+		if t.req.Key.SK.Type == model.TypeB {
+			a = model.B([]byte(t.req.Prefix))
+		}
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: a}
 	}
+	return q, len(t.shards) == 0
+}
+
+func (t *Tree) Request() string {
+	q, _ := t.Query()
 	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
 	if len(t.shards) > 0 {
 		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)

@@ -227,3 +227,12 @@ func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh}, {k.Help, k.Quit}}
 }
+
+// Query is the partition's revision keys.
+func (v *Versions) Query() (model.KeyQuery, bool) {
+	if v.req.Key.SK == nil {
+		return model.KeyQuery{}, false
+	}
+	return model.KeyQuery{Table: v.req.Table, PKName: v.req.Key.PK.Name, PK: v.req.PK, SKName: v.req.Key.SK.Name,
+		SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}, true
+}
