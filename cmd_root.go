@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
 )
 
@@ -21,7 +22,7 @@ const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index string
+	var table, pk, prefix, delimiter, levels, index, versions, timeRange string
 	var countBudget float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -51,6 +52,17 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			}
 			if prefix != "" && pk == "" {
 				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+			}
+			if (versions != "" || timeRange != "") && pk == "" {
+				return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
+			}
+			if versions != "" && timeRange != "" {
+				return usage("give one of --versions and --range", "--versions and --range open different modes")
+			}
+			if timeRange != "" {
+				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
+					return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
+				}
 			}
 			if len(delimiter) > 1 {
 				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", delimiter)
@@ -86,7 +98,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				region, endpoint, profile = g.region, g.endpoint, g.profile
 			}
 			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -104,6 +116,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
 	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
 	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
+	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
+	root.Flags().Lookup("versions").NoOptDefVal = "*"
+	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
 	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {

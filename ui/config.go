@@ -30,6 +30,8 @@ type Config struct {
 	Delimiter   string          // sort-key delimiter for the drill-down ("" detects)
 	Levels      string          // level names, as a template: STATE#CITY#ZIP
 	Index       string          // drill and list this GSI or LSI of Table
+	Versions    string          // open the Versions mode ("*"), or NAME's timeline
+	Range       string          // open the Time mode with this range
 	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).

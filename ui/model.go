@@ -298,7 +298,20 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		return part.Init()
 	}
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
-	if m.cfg.Prefix == "" {
+	switch {
+	case m.cfg.Versions != "":
+		m.stack = append(m.stack, first) // loaded only if esc climbs to it
+		v := pages.NewVersions(m.c, msg.info, pk)
+		if m.cfg.Versions != "*" {
+			v.OpenItem(m.cfg.Versions)
+		}
+		return m.push(v)
+	case m.cfg.Range != "":
+		m.stack = append(m.stack, first)
+		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.StartWith(m.cfg.Range)
+		return m.push(t)
+	case m.cfg.Prefix == "":
 		return m.push(first)
 	}
 	// Each ancestor level waits in the stack, loaded only if esc climbs to it.

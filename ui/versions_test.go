@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/model"
 )
 
 // TestVersionsList: 3 opens the partition's Versions mode; the drifted
@@ -72,4 +73,23 @@ func TestVersionsNone(t *testing.T) {
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.keys("3")
 	h.contains(t, "no string sort key")
+}
+
+// TestDeepLinks: --versions and --range open the view they name.
+func TestDeepLinks(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"})
+	h.contains(t, "2 versioned items · 1 drifted")
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
+	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "Diff v2 → v3")
+	h.keys("esc")
+	h.contains(t, "2 versioned items")
+	h.keys("esc")
+	h.contains(t, "Tree") // the partition waited beneath
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "Nope"})
+	h.contains(t, `no versioned item "Nope"`, "2 versioned items")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	h.contains(t, "2 items loaded", "Timestamp < :sk   :pk=123 :sk=1536019200", "time › < 1536019200")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
+		Tables: map[string]model.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	h.contains(t, "2 items loaded")
 }

@@ -53,6 +53,7 @@ type Time struct {
 	input      textinput.Model
 	inputErr   string
 	jumpTo     *time.Time // a jump waiting for more pages
+	initial    string     // a range to run once the format is known (--range)
 	jumpLeft   int
 	req        request
 	grid       components.Grid
@@ -92,12 +93,29 @@ func (t *Time) Init() tea.Cmd {
 		if enc, err := model.ParseTimeFormat(f); err == nil { // checked when the file was read
 			t.detected, t.enc, t.configured = true, enc, true
 			t.setColumns()
+			if t.initial != "" {
+				return t.afterDetect()
+			}
 			return tea.Batch(t.next(), t.input.Focus())
 		}
 	}
 	// The first page, newest first, is also the sample the format is
 	// detected from: the first screen is one request.
 	return t.next()
+}
+
+// StartWith runs a range as soon as the time format is known (a deep
+// link: --range 'last 24h').
+func (t *Time) StartWith(text string) { t.initial = text }
+
+// afterDetect focuses the bar, or runs the deep link's range.
+func (t *Time) afterDetect() tea.Cmd {
+	if t.initial == "" {
+		return t.input.Focus()
+	}
+	t.input.SetValue(t.initial)
+	t.initial = ""
+	return t.submit()
 }
 
 // detect reads the time format from the newest keys loaded.
@@ -120,7 +138,7 @@ func (t *Time) detect() tea.Cmd {
 	}
 	t.enc = enc
 	t.refresh()
-	return t.input.Focus()
+	return t.afterDetect()
 }
 
 func (t *Time) next() tea.Cmd {

@@ -41,10 +41,15 @@ type Versions struct {
 	req    dynamo.VersionsRequest
 	res    dynamo.VersionsResult
 	loaded bool
+	open   string // a logical item whose timeline opens once loaded
 	load   request
 	grid   components.Grid
 	w, h   int
 }
+
+// OpenItem opens the timeline of the logical item name once the versions
+// are read (a deep link: --versions NAME).
+func (v *Versions) OpenItem(name string) { v.open = name }
 
 // openVersions opens the Versions mode, or says why a partition has none.
 func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) tea.Cmd {
@@ -128,6 +133,17 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		v.refresh()
 		if msg.err != nil {
 			return v, report(msg.err, false, v.id)
+		}
+		if name := v.open; name != "" {
+			v.open = ""
+			for i, h := range v.res.Histories {
+				if h.Name == name {
+					v.grid.SetCursor(i)
+					return v, open(NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw))
+				}
+			}
+			return v, report(dynamo.Errorf("--versions", dynamo.KindNotFound, "pick one from the list",
+				"no versioned item %q in this partition", name), false, v.id)
 		}
 	case tea.KeyPressMsg:
 		k := v.c.Keys
