@@ -344,6 +344,9 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		if line := m.commandLine(); line != "" {
+			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
+		}
 	}
 	// Never wider than the terminal, whatever the bindings add up to.
 	lines := strings.Split(view, "\n")
@@ -351,6 +354,33 @@ func (m *Model) helpView() string {
 		lines[i] = components.Fit(l, m.w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// commandLine is the dynascope command that reopens the current view.
+func (m *Model) commandLine() string {
+	l, ok := m.top().(common.Linker)
+	if !ok {
+		return ""
+	}
+	args := []string{"dynascope"}
+	switch {
+	case m.cfg.Connection == "DEMO":
+		args = append(args, "--demo")
+	default:
+		if m.cfg.Profile != "" {
+			args = append(args, "--profile", m.cfg.Profile)
+		}
+		if m.cfg.Region != "" {
+			args = append(args, "--region", m.cfg.Region)
+		}
+		if m.cfg.Endpoint != "" {
+			args = append(args, "--endpoint-url", m.cfg.Endpoint)
+		}
+	}
+	for _, a := range l.DeepLink() {
+		args = append(args, model.ShellQuote(a))
+	}
+	return strings.Join(args, " ")
 }
 
 // View draws the whole screen.

@@ -93,3 +93,19 @@ func TestDeepLinks(t *testing.T) {
 		Tables: map[string]model.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
 	h.contains(t, "2 items loaded")
 }
+
+// TestHelpShowsTheCommandLine: ? shows the command that reopens the view,
+// and that command opens it (each deep link checked in TestDeepLinks).
+func TestHelpShowsTheCommandLine(t *testing.T) {
+	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#'")
+	h.keys("?", "esc", "3", "?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")
+	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Region: "eu-west-1", Connection: "x"})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --region eu-west-1 --table Equipment --pk Equipment_1 --versions 'Audit#PART-7'")
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table DeviceLogs --pk 123 --range '< 1536019200'")
+}

@@ -55,6 +55,12 @@ type Querier interface {
 	Query() (model.KeyQuery, bool)
 }
 
+// Linker is a page the command line can reopen: DeepLink gives the flags
+// after `dynascope` (--table, --pk, --prefix, --versions, --range).
+type Linker interface {
+	DeepLink() []string
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

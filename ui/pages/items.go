@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
 
@@ -246,3 +247,23 @@ func (p *Items) FullHelp() [][]key.Binding {
 
 // Query is what the page lists.
 func (p *Items) Query() (model.KeyQuery, bool) { return p.query, true }
+
+// DeepLink reopens the partition (at the prefix) from the command line.
+func (p *Items) DeepLink() []string {
+	args := []string{"--table", p.info.Name, "--pk", keyArg(p.query.PK)}
+	if p.query.Index != "" {
+		args = append(args, "--index", p.query.Index)
+	}
+	if p.query.SK.Op == model.SKBeginsWith {
+		args = append(args, "--prefix", p.query.SK.A.Text)
+	}
+	return args
+}
+
+// keyArg is a key value as typed on the command line (binary as base64).
+func keyArg(v model.KeyValue) string {
+	if v.Type == model.TypeB {
+		return base64.StdEncoding.EncodeToString(v.Bytes)
+	}
+	return v.Text
+}

@@ -289,3 +289,8 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
 	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Back, k.Help, k.Quit}}
 }
+
+// DeepLink reopens this timeline from the command line.
+func (t *Timeline) DeepLink() []string {
+	return []string{"--table", t.info.Name, "--pk", keyArg(t.pk), "--versions", t.h.Name}
+}

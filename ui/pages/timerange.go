@@ -516,3 +516,15 @@ func (t *Time) FullHelp() [][]key.Binding {
 
 // Query is what the page lists.
 func (t *Time) Query() (model.KeyQuery, bool) { return t.query, t.detected && t.noTime == "" }
+
+// DeepLink reopens this range from the command line.
+func (t *Time) DeepLink() []string {
+	args := []string{"--table", t.info.Name, "--pk", keyArg(t.base.PK)}
+	if t.base.Index != "" {
+		args = append(args, "--index", t.base.Index)
+	}
+	if t.rangeTxt != "" {
+		args = append(args, "--range", t.rangeTxt)
+	}
+	return args
+}

@@ -577,3 +577,22 @@ func TreeOptionsFor(c *common.Common, table string) TreeOptions {
 	}
 	return opts
 }
+
+// DeepLink reopens this level from the command line.
+func (t *Tree) DeepLink() []string {
+	pk := keyArg(t.req.PK)
+	if len(t.shards) > 0 {
+		pk = t.pattern
+	}
+	args := []string{"--table", t.info.Name, "--pk", pk}
+	if t.req.Index != "" {
+		args = append(args, "--index", t.req.Index)
+	}
+	if t.req.Prefix != "" {
+		args = append(args, "--prefix", t.req.Prefix)
+	}
+	if t.req.Delim != "" {
+		args = append(args, "--delimiter", t.req.Delim)
+	}
+	return args
+}

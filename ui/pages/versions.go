@@ -252,3 +252,8 @@ func (v *Versions) Query() (model.KeyQuery, bool) {
 	return model.KeyQuery{Table: v.req.Table, PKName: v.req.Key.PK.Name, PK: v.req.PK, SKName: v.req.Key.SK.Name,
 		SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}, true
 }
+
+// DeepLink reopens the Versions mode from the command line.
+func (v *Versions) DeepLink() []string {
+	return []string{"--table", v.info.Name, "--pk", keyArg(v.req.PK), "--versions"}
+}
