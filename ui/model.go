@@ -187,6 +187,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.MouseWheelMsg:
+		return m.wheel(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	}
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
@@ -356,6 +360,40 @@ func (m *Model) helpView() string {
 	return strings.Join(lines, "\n")
 }
 
+// wheel scrolls whatever is on top by three lines, as its own keys would.
+func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
+	if m.fatal != nil || m.tooSmall() {
+		return nil
+	}
+	var code rune
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		code = tea.KeyUp
+	case tea.MouseWheelDown:
+		code = tea.KeyDown
+	default:
+		return nil
+	}
+	var cmds []tea.Cmd
+	for range 3 {
+		cmds = append(cmds, m.key(tea.KeyPressMsg{Code: code}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// click selects a row of the list on top; a click on the selected row
+// opens it, as enter does.
+func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
+	c, ok := m.top().(common.Clicker)
+	if !ok || msg.Button != tea.MouseLeft || m.fatal != nil || m.tooSmall() || m.top().Capturing() {
+		return nil
+	}
+	if c.Click(msg.Y - 1) { // the header line is above the body
+		return m.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	}
+	return nil
+}
+
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {
 	l, ok := m.top().(common.Linker)
@@ -387,13 +425,17 @@ func (m *Model) commandLine() string {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dynascope"
 	return v
 }
 
+// tooSmall reports whether the screen only holds the too-small notice.
+func (m *Model) tooSmall() bool { return m.w < MinWidth || m.h < MinHeight }
+
 func (m *Model) render() string {
 	st := &m.styles
-	if m.w < MinWidth || m.h < MinHeight {
+	if m.tooSmall() {
 		msg := st.Notice.Render("Terminal too small") + "\n" +
 			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
 			st.Dim.Render("Enlarge the window, or press q to quit.")

@@ -61,6 +61,13 @@ type Linker interface {
 	DeepLink() []string
 }
 
+// Clicker is a page with a list that takes mouse clicks: y is the line
+// clicked within the page's body. It reports whether the click asks to
+// open the row (a click on the row already selected).
+type Clicker interface {
+	Click(y int) (open bool)
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

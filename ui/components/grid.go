@@ -110,6 +110,21 @@ func (g *Grid) Update(msg tea.Msg) bool {
 	return true
 }
 
+// Click handles a click on line y of the grid (0 is its header): a click
+// on the selected row reports open; on another row it selects that row.
+func (g *Grid) Click(y int) (open bool) {
+	row := g.offset + y - 1
+	if y < 1 || y > g.Visible() || row >= g.rows {
+		return false
+	}
+	if row == g.cursor {
+		return true
+	}
+	g.cursor = row
+	g.clamp()
+	return false
+}
+
 // widths fits the columns to the grid: each as wide as its widest visible
 // cell (fixed widths as given), then the widest shrunk until all fit.
 func (g *Grid) widths() []int {

@@ -267,3 +267,7 @@ func keyArg(v model.KeyValue) string {
 	}
 	return v.Text
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (p *Items) Click(y int) bool { return p.grid.Click(y - 1) }

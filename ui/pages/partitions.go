@@ -315,3 +315,7 @@ func OpenShards(c *common.Common, info dynamo.TableInfo, pattern string, tree Tr
 	}
 	return NewShardedTree(c, info, shards, pattern, "", tree), nil
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (p *Partitions) Click(y int) bool { return p.grid.Click(y - 1) }

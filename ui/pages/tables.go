@@ -216,3 +216,7 @@ func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Open, k.Refresh}, {k.Help, k.Quit}}
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (p *Tables) Click(y int) bool { return p.grid.Click(y - 1) }

@@ -294,3 +294,7 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 func (t *Timeline) DeepLink() []string {
 	return []string{"--table", t.info.Name, "--pk", keyArg(t.pk), "--versions", t.h.Name}
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (t *Timeline) Click(y int) bool { return t.grid.Click(y - 1) }

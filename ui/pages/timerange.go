@@ -528,3 +528,14 @@ func (t *Time) DeepLink() []string {
 	}
 	return args
 }
+
+// Click selects the clicked row, or asks to open it when already selected:
+// the grid sits below the frame border, the range bar, its note, a blank
+// line and the sparkline when there is one.
+func (t *Time) Click(y int) bool {
+	top := 4
+	if spark, _, _ := t.sparkline(8); spark != "" {
+		top++
+	}
+	return t.grid.Click(y - top)
+}

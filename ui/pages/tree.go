@@ -596,3 +596,7 @@ func (t *Tree) DeepLink() []string {
 	}
 	return args
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (t *Tree) Click(y int) bool { return t.grid.Click(y - 1) }

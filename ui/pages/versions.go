@@ -257,3 +257,7 @@ func (v *Versions) Query() (model.KeyQuery, bool) {
 func (v *Versions) DeepLink() []string {
 	return []string{"--table", v.info.Name, "--pk", keyArg(v.req.PK), "--versions"}
 }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (v *Versions) Click(y int) bool { return v.grid.Click(y - 1) }
