@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,7 @@ const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index, versions, timeRange string
+	var table, pk, prefix, delimiter, levels, index, versions, timeRange, theme string
 	var countBudget float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -67,6 +68,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if len(delimiter) > 1 {
 				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", delimiter)
 			}
+			if !slices.Contains(ui.Themes, theme) {
+				return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", theme)
+			}
 			conn, err := g.connect(ctx)
 			if err != nil {
 				return err
@@ -86,6 +90,10 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if !cmd.Flags().Changed("levels") {
 				levels = ts.Levels
 			}
+			if !cmd.Flags().Changed("theme") && conf.Theme != "" {
+				theme = conf.Theme
+			}
+
 			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
 				countBudget = ts.CountBudget
 			}
@@ -98,7 +106,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				region, endpoint, profile = g.region, g.endpoint, g.profile
 			}
 			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -119,6 +127,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
+	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
 	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {

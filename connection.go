@@ -48,6 +48,22 @@ func (g *globals) validate() error {
 // that cannot reach the endpoint fail at once rather than retrying for a
 // minute: at 3 a.m. a typo in --endpoint-url should say so immediately.
 func (g *globals) connect(ctx context.Context) (*connection, error) {
+	if !g.demo {
+		// The configuration file's defaults, where no flag was given.
+		conf, err := g.loadConfig()
+		if err != nil {
+			return nil, err
+		}
+		if g.profile == "" {
+			g.profile = conf.Profile
+		}
+		if g.region == "" {
+			g.region = conf.Region
+		}
+		if g.endpoint == "" {
+			g.endpoint = conf.EndpointURL
+		}
+	}
 	if err := g.validate(); err != nil {
 		return nil, err
 	}

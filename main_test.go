@@ -433,6 +433,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"missing table", []string{"items", "--demo", "--pk", "1"}, 2, "--table is required"},
 		{"missing pk", []string{"items", "--demo", "--table", "DeviceLogs"}, 2, "--pk is required"},
 		{"pk without table", []string{"--demo", "--pk", "USA"}, 2, "--pk needs --table"},
+		{"bad theme", []string{"--demo", "--theme", "neon"}, 2, `--theme "neon" is not a theme`},
 		{"versions without pk", []string{"--demo", "--table", "Equipment", "--versions"}, 2, "name the partition with --pk"},
 		{"range without pk", []string{"--demo", "--table", "DeviceLogs", "--range", "last 1h"}, 2, "name the partition with --pk"},
 		{"bad range", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--range", "last 1x"}, 2, `--range: "1x" is not a span`},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -46,4 +47,27 @@ func TestHeadlessCommandsOnlyRead(t *testing.T) {
 		t.Fatalf("the commands did not run through the proxy: %v", ops)
 	}
 	t.Logf("operations: %s", strings.Join(seen, ", "))
+}
+
+// TestConfigConnectionDefaults: the configuration file's region and
+// endpoint are used when no flag names them, and flags win.
+func TestConfigConnectionDefaults(t *testing.T) {
+	isolateAWS(t)
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Blobs"}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := dir + "/config.toml"
+	if err := os.WriteFile(path, []byte("region = \"us-east-1\"\nendpoint_url = \""+srv.Endpoint+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := mustRun(t, "tables", "--config", path)
+	if !strings.Contains(out, "Blobs") {
+		t.Fatalf("the configured endpoint was not used: %s", out)
+	}
+	_, stderr, code := cli(t, "tables", "--config", path, "--endpoint-url", "http://127.0.0.1:1")
+	if code == 0 || !strings.Contains(stderr, "cannot reach the endpoint") {
+		t.Fatalf("the flag did not win: %d %s", code, stderr)
+	}
 }

@@ -22,6 +22,12 @@ type TableSettings struct {
 
 // Config is the configuration file ($XDG_CONFIG_HOME/dynascope/config.toml).
 type Config struct {
+	// Defaults for the connection and the look; flags override them.
+	Profile     string `toml:"profile"`
+	Region      string `toml:"region"`
+	EndpointURL string `toml:"endpoint_url"`
+	Theme       string `toml:"theme"` // auto, dark, light, high-contrast
+
 	Tables map[string]TableSettings `toml:"tables"`
 }
 
@@ -42,7 +48,12 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url and theme, and a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
+	}
+	switch c.Theme {
+	case "", "auto", "dark", "light", "high-contrast":
+	default:
+		return Config{}, fmt.Errorf("theme %q: write auto, dark, light or high-contrast", c.Theme)
 	}
 	for name, t := range c.Tables {
 		if len(t.Delimiter) > 1 {

@@ -7,6 +7,10 @@ import (
 
 func TestParseConfig(t *testing.T) {
 	good := `
+profile = "prod-readonly"
+region = "eu-west-1"
+theme = "high-contrast"
+
 [tables.Locations]
 delimiter = "#"
 levels = "STATE#CITY#ZIP"
@@ -28,6 +32,9 @@ time_format = "prefix#2006-01-02:15:04:05"
 	if e, err := ParseTimeFormat(c.Table("Chat").TimeFormat); err != nil || e.Place != TimeAfter || e.Sep != "#" || e.Layout != "2006-01-02:15:04:05" {
 		t.Fatalf("Chat time format: %+v %v", e, err)
 	}
+	if c.Profile != "prod-readonly" || c.Region != "eu-west-1" || c.Theme != "high-contrast" {
+		t.Fatalf("defaults: %+v", c)
+	}
 	if c.Table("Nope") != (TableSettings{}) {
 		t.Fatal("missing table has settings")
 	}
@@ -39,6 +46,7 @@ time_format = "prefix#2006-01-02:15:04:05"
 		{"colour = \"red\"\n", `unknown setting "colour"`},
 		{"[tables.X]\ncount_budget = \"lots\"\n", "count_budget"},
 		{"[tables.X]\ntime_format = \"seconds\"\n", "epoch-s, epoch-ms"},
+		{"theme = \"neon\"\n", "auto, dark, light or high-contrast"},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/dynascope/dynascope/ui/common"
 	"io"
 	"log"
 	"os"
@@ -32,6 +33,7 @@ type Config struct {
 	Index       string          // drill and list this GSI or LSI of Table
 	Versions    string          // open the Versions mode ("*"), or NAME's timeline
 	Range       string          // open the Time mode with this range
+	Theme       string          // auto (from the background), dark, light or high-contrast
 	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).
@@ -74,3 +76,6 @@ func Run(ctx context.Context, cfg Config) error {
 	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
 	return err
 }
+
+// Themes are the names --theme takes.
+var Themes = common.Themes

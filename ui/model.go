@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -62,7 +63,7 @@ type Model struct {
 
 // New returns the explorer's root model.
 func New(cfg Config) *Model {
-	m := &Model{cfg: cfg, styles: common.DefaultStyles(true), started: map[common.Page]bool{}, w: 100, h: 30}
+	m := &Model{cfg: cfg, styles: common.StylesFor(cfg.Theme, true, os.Getenv("NO_COLOR") != ""), started: map[common.Page]bool{}, w: 100, h: 30}
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
@@ -154,7 +155,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.BackgroundColorMsg:
-		m.styles = common.DefaultStyles(msg.IsDark())
+		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
 		return nil
 	case spinner.TickMsg:
 		if !m.anyLoading() {

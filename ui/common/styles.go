@@ -79,3 +79,39 @@ func DefaultStyles(isDark bool) Styles {
 	s.Changed = lipgloss.NewStyle().Foreground(yellow)
 	return s
 }
+
+// Themes are the names --theme and the configuration take.
+var Themes = []string{"auto", "dark", "light", "high-contrast"}
+
+// StylesFor builds the styles of a theme for a terminal background. With
+// NO_COLOR set (noColor) nothing relies on colour: the selection is shown
+// reversed and drift underlined, since the renderer drops every colour.
+func StylesFor(theme string, isDark, noColor bool) Styles {
+	switch theme {
+	case "dark":
+		isDark = true
+	case "light":
+		isDark = false
+	}
+	s := DefaultStyles(isDark)
+	if theme == "high-contrast" {
+		fg := lipgloss.LightDark(isDark)(lipgloss.Color("#000000"), lipgloss.Color("#ffffff"))
+		bg := lipgloss.LightDark(isDark)(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))
+		yellow := lipgloss.LightDark(isDark)(lipgloss.Color("#5c4400"), lipgloss.Color("#ffff00"))
+		red := lipgloss.LightDark(isDark)(lipgloss.Color("#a00000"), lipgloss.Color("#ff5555"))
+		for _, st := range []*lipgloss.Style{&s.Crumb, &s.Cell, &s.Dim, &s.App, &s.ErrorBody, &s.Input, &s.JSONPunct, &s.TypeTag, &s.RequestLabel, &s.StatusHint} {
+			*st = st.Foreground(fg).Faint(false)
+		}
+		s.Selected = lipgloss.NewStyle().Foreground(bg).Background(fg).Bold(true)
+		s.Request = s.Request.Foreground(yellow).Bold(true)
+		s.Drift = s.Drift.Foreground(red).Underline(true)
+		s.Frame = s.Frame.BorderForeground(fg)
+		s.PreviewFrame = s.Frame
+	}
+	if noColor {
+		s.Selected = lipgloss.NewStyle().Reverse(true).Bold(true)
+		s.Drift = s.Drift.Underline(true)
+		s.TabActive = s.TabActive.Reverse(true)
+	}
+	return s
+}
