@@ -31,10 +31,9 @@ func (f itemsFlags) validate() error {
 		return usage("add --pk VALUE, the partition key value to read", "--pk is required")
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
-	case f.output != "jsonl" && f.output != "json":
-		return usage("use --output jsonl or --output json", "--output %q is not a format of items", f.output)
 	}
-	return nil
+	_, _, err := outputTarget(f.output)
+	return err
 }
 
 func newItemsCmd(ctx context.Context, g *globals) *cobra.Command {
@@ -70,7 +69,7 @@ consumed RCU, items and elapsed time.`,
 			stderr := cmd.ErrOrStderr()
 			fmt.Fprintln(stderr, q.Describe())
 			start := time.Now()
-			n, pages, err := streamItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout())
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr)
 			total, _ := conn.client.Session.Totals()
 			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
 				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
@@ -83,7 +82,7 @@ consumed RCU, items and elapsed time.`,
 	fl.StringVar(&f.index, "index", "", "read this GSI or LSI instead of the base table")
 	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line) or json (one array)")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
 	return cmd
 }
 

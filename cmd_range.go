@@ -65,9 +65,6 @@ Times without a zone are UTC (--local: this machine's zone).`,
   dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.output != "jsonl" && f.output != "json" {
-				return usage("use --output jsonl or --output json", "--output %q is not a format of range", f.output)
-			}
 			if err := f.validate(); err != nil {
 				return err
 			}
@@ -136,7 +133,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			}
 			q.Reverse = !f.oldestFirst
 			start := time.Now()
-			n, pages, err := streamItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout())
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			total, _ := conn.client.Session.Totals()
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
 				q.Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
@@ -158,6 +155,6 @@ Times without a zone are UTC (--local: this machine's zone).`,
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line) or json (one array)")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
 	return cmd
 }
