@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
 )
@@ -71,15 +72,19 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if !slices.Contains(ui.Themes, theme) {
 				return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", theme)
 			}
+			conf, err := g.loadConfig() // a broken file is reported before anything is read
+			if err != nil {
+				return err
+			}
+			keys := keymap.Default()
+			if err := keys.Apply(conf.Keys); err != nil {
+				return usage("fix [keys] in the configuration file", "config: %v", err)
+			}
 			conn, err := g.connect(ctx)
 			if err != nil {
 				return err
 			}
 			if err := preflight(ctx, conn.client, table); err != nil {
-				return err
-			}
-			conf, err := g.loadConfig()
-			if err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -106,7 +111,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				region, endpoint, profile = g.region, g.endpoint, g.profile
 			}
 			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)

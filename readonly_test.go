@@ -71,3 +71,26 @@ func TestConfigConnectionDefaults(t *testing.T) {
 		t.Fatalf("the flag did not win: %d %s", code, stderr)
 	}
 }
+
+// TestConfigKeys: a [keys] table with an unknown action or key is refused
+// with its name; a good one is taken.
+func TestConfigKeys(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		text string
+		code int
+		want string
+	}{
+		{"[keys]\njump = [\"j\"]\n", 2, "keys.jump: no such action"},
+		{"[keys]\nquit = [\"banana\"]\n", 2, `keys.quit: "banana" is not a key`},
+	} {
+		path := dir + "/bad.toml"
+		if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := cli(t, "--demo", "--config", path, "--table", "Nope")
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: %d %s", tc.text, code, stderr)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type Config struct {
 	Theme       string `toml:"theme"` // auto, dark, light, high-contrast
 
 	Tables map[string]TableSettings `toml:"tables"`
+	// Keys rebinds actions: up = ["k", "up"]. The explorer checks the
+	// action and key names.
+	Keys map[string][]string `toml:"keys"`
 }
 
 // Table returns the settings of one table (zero when none).
@@ -48,7 +51,7 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url and theme, and a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme and [keys], and a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/ui/common"
 	"io"
 	"log"
@@ -34,6 +35,7 @@ type Config struct {
 	Versions    string          // open the Versions mode ("*"), or NAME's timeline
 	Range       string          // open the Time mode with this range
 	Theme       string          // auto (from the background), dark, light or high-contrast
+	Keys        keymap.KeyMap   // the bindings; zero: keymap.Default()
 	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).

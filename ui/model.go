@@ -67,8 +67,11 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
-	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: keymap.Default(), NextID: func() int { m.nextID++; return m.nextID },
+	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now}
+	if m.c.Keys.Quit.Keys() == nil {
+		m.c.Keys = keymap.Default()
+	}
 	if m.c.Now == nil {
 		m.c.Now = time.Now
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -155,4 +156,19 @@ func TestMouse(t *testing.T) {
 	click(7 + 2)
 	click(7 + 2)
 	h.contains(t, "evt-123-000000", "attributes")
+}
+
+// TestReboundKeys: keys from the configuration drive the explorer and its
+// help.
+func TestReboundKeys(t *testing.T) {
+	keys := keymap.Default()
+	if err := keys.Apply(map[string][]string{"versions": {"v"}, "down": {"n", "down"}}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Keys: keys})
+	h.contains(t, "v versions", "n down")
+	h.keys("v")
+	h.contains(t, "2 versioned items")
+	h.keys("3") // the old key no longer does it
+	h.contains(t, "2 versioned items")
 }
