@@ -13,7 +13,7 @@ type KeyMap struct {
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone                   key.Binding
-	Copy                                    key.Binding
+	Copy, CopyKey                           key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -48,7 +48,8 @@ func Default() KeyMap {
 		TimeMode:  key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "time")),
 		Range:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
 		Zone:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
-		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy as aws command")),
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		CopyKey:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key")),
 	}
 }
 

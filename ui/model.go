@@ -175,6 +175,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.push(msg.Page)
 	case common.BackMsg:
 		return m.pop()
+	case common.NoticeMsg:
+		m.notice = msg.Text
+		return nil
 	case common.ErrorMsg:
 		if msg.Fatal {
 			m.fatal = &fatal{err: msg.Err, page: msg.Page}

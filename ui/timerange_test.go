@@ -115,3 +115,17 @@ func TestCopyAsCommand(t *testing.T) {
 		t.Fatal("the note stayed")
 	}
 }
+
+// TestCopyItem: in the item view y copies the item as shown (plain JSON,
+// or DynamoDB JSON after d), Y its key.
+func TestCopyItem(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("enter")
+	h.contains(t, "attributes")
+	h.keys("y")
+	h.contains(t, "copied the item as plain JSON (")
+	h.keys("d", "y")
+	h.contains(t, "copied the item as DynamoDB JSON (")
+	h.keys("Y")
+	h.contains(t, "copied the key as DynamoDB JSON (")
+}

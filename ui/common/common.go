@@ -68,6 +68,9 @@ type Clicker interface {
 	Click(y int) (open bool)
 }
 
+// NoticeMsg is a passing note for the status bar (what was copied).
+type NoticeMsg struct{ Text string }
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -59,6 +60,19 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Wire):
 			p.wire = !p.wire
+		case key.Matches(msg, k.Copy):
+			// The item as shown: plain JSON, or DynamoDB JSON after d.
+			form, doc := "plain JSON", map[string]any(dynamo.PlainItem(p.item))
+			if p.wire {
+				form, doc = "DynamoDB JSON", dynamo.WireItem(p.item)
+			}
+			return p, copyJSON(doc, "the item as "+form)
+		case key.Matches(msg, k.CopyKey):
+			key := dynamo.PlainItem(p.key())
+			if p.wire {
+				return p, copyJSON(dynamo.WireItem(p.key()), "the key as DynamoDB JSON")
+			}
+			return p, copyJSON(key, "the key")
 		case key.Matches(msg, k.Refresh):
 			ctx, req := p.req.start(p.c.NextID)
 			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
@@ -132,7 +146,18 @@ func (p *Item) Request() string {
 
 func (p *Item) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Wire, k.Refresh, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Wire, k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+}
+
+// copyJSON puts a document on the clipboard (OSC 52) and says so.
+func copyJSON(doc any, what string) tea.Cmd {
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil
+	}
+	return tea.Batch(tea.SetClipboard(string(b)), func() tea.Msg {
+		return common.NoticeMsg{Text: fmt.Sprintf("copied %s (%d bytes, OSC 52)", what, len(b))}
+	})
 }
 
 func (p *Item) FullHelp() [][]key.Binding {
