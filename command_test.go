@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,4 +141,28 @@ func wireToAV(raw json.RawMessage) (types.AttributeValue, error) {
 		}
 	}
 	return &types.AttributeValueMemberNULL{Value: true}, nil
+}
+
+// TestGoSnippetCompiles builds the Go snippet against the SDK versions this
+// module pins, for a view with every kind of key condition.
+func TestGoSnippetCompiles(t *testing.T) {
+	dir, err := os.MkdirTemp(".", ".snippet-check-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	var src strings.Builder
+	src.WriteString("package snippet\n\nimport (\n\t\"context\"\n\n\t\"github.com/aws/aws-sdk-go-v2/aws\"\n\t\"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb/types\"\n)\n\nvar _ = types.AttributeValueMemberS{}\n")
+	for i, sk := range []model.SKCondition{{}, {Op: model.SKLt, A: model.N("1536019200")}, {Op: model.SKBetween, A: model.S("a"), B: model.S("b")},
+		{Op: model.SKBeginsWith, A: model.S("NY#")}} {
+		q := model.KeyQuery{Table: "T", Index: "I", PKName: "PK", PK: model.S("p"), SKName: "SK", SK: sk, Reverse: true}
+		fmt.Fprintf(&src, "\nfunc f%d(ctx context.Context, client *dynamodb.Client) error {\n%sreturn nil\n}\n", i, model.GoSnippet(q))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(src.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "build", "./"+dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the snippet does not build: %v\n%s\n%s", err, out, src.String())
+	}
 }

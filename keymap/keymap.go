@@ -49,7 +49,7 @@ func Default() KeyMap {
 		Range:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
 		Zone:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		CopyKey:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key")),
+		CopyKey:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key/Go code")),
 	}
 }
 

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
 	"testing"
 )
@@ -29,6 +31,18 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		out, err := exec.Command("sh", "-c", "printf %s "+ShellQuote(s)).Output()
 		if err != nil || string(out) != s {
 			t.Errorf("%q: shell read %q (%v)", s, out, err)
+		}
+	}
+}
+
+// TestGoSnippetParses: the snippet is valid Go for every operator.
+func TestGoSnippetParses(t *testing.T) {
+	for _, sk := range []SKCondition{{}, {Op: SKEq, A: N("1")}, {Op: SKLt, A: S("a")}, {Op: SKLe, A: S("a")}, {Op: SKGt, A: S("a")},
+		{Op: SKGe, A: S("a")}, {Op: SKBetween, A: S("a"), B: S("b")}, {Op: SKBeginsWith, A: S(`NY#"x"`)}} {
+		q := KeyQuery{Table: "T", Index: "I", PKName: "PK", PK: B([]byte{0, 1}), SKName: "SK", SK: sk, Reverse: true}
+		src := "package p\nfunc f() error {\n" + GoSnippet(q) + "return nil\n}\n"
+		if _, err := parser.ParseFile(token.NewFileSet(), "snippet.go", src, 0); err != nil {
+			t.Errorf("%v: %v\n%s", sk.Op, err, src)
 		}
 	}
 }

@@ -229,6 +229,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.SetClipboard(cmd)
 		}
 	}
+	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.CopyKey) && !m.top().Capturing() {
+		if query, ok := q.Query(); ok {
+			code := model.GoSnippet(query)
+			m.notice = fmt.Sprintf("copied the Go SDK code for this query (%d lines, OSC 52)", strings.Count(code, "\n"))
+			return tea.SetClipboard(code)
+		}
+	}
 	if m.fatal == nil && m.lastErr != nil && m.errPage != 0 && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
 		// r after a failed request sends it again from where it stopped,
 		// keeping what was loaded (rather than the page's own refresh).

@@ -110,6 +110,8 @@ func TestCopyAsCommand(t *testing.T) {
 	h.keys("enter", "y")
 	h.contains(t, `copied (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression '#pk = :pk AND #sk < :sk'`,
 		`'{":pk":{"N":"123"},":sk":{"N":"1536019200"}}'`)
+	h.keys("Y")
+	h.contains(t, "copied the Go SDK code for this query (")
 	h.keys("down") // the note passes with the next key
 	if strings.Contains(h.screen(), "copied") {
 		t.Fatal("the note stayed")

@@ -242,7 +242,7 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

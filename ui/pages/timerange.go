@@ -511,7 +511,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh, k.Copy}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

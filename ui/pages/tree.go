@@ -561,7 +561,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

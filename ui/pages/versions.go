@@ -241,7 +241,7 @@ func (v *Versions) ShortHelp() []key.Binding {
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh, k.Copy}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh, k.Copy, k.CopyKey}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.
