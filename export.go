@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/model"
 )
@@ -199,4 +201,42 @@ func mustJSON(v any) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// progressClient tells fn after each Query page how far an export is.
+type progressClient struct {
+	dynamo.Client
+	items, pages int
+	rcu          float64
+	fn           func(items, pages int, rcu float64)
+}
+
+func (p *progressClient) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := p.Client.Query(ctx, in, o...)
+	if err == nil && out != nil {
+		p.items += int(out.Count)
+		p.pages++
+		if out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+			p.rcu += *out.ConsumedCapacity.CapacityUnits
+		}
+		if p.fn != nil {
+			p.fn(p.items, p.pages, p.rcu)
+		}
+	}
+	return out, err
+}
+
+// exportFunc is the explorer's export (e): the same writer as --output FILE.
+func exportFunc(c dynamo.Client) func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (int, error) {
+	return func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (int, error) {
+		if _, p, err := outputTarget(path); err != nil || p == "" {
+			return 0, dynamo.Errorf("export", dynamo.KindValidation, "name a file ending .jsonl, .json or .csv", "%q is not a file to export to", path)
+		}
+		pc := &progressClient{Client: c, fn: progress}
+		n, _, err := writeItems(ctx, pc, q, 0, path, io.Discard, io.Discard)
+		if err != nil {
+			return n, dynamo.Explain("export to "+path, err)
+		}
+		return n, nil
+	}
 }

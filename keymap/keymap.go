@@ -13,7 +13,7 @@ type KeyMap struct {
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone                   key.Binding
-	Copy, CopyKey                           key.Binding
+	Copy, CopyKey, Export                   key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -50,6 +50,7 @@ func Default() KeyMap {
 		Zone:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		CopyKey:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key/Go code")),
+		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
 	}
 }
 

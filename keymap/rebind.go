@@ -17,7 +17,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"go_to": &k.GoTo, "flip": &k.Flip, "wire": &k.Wire, "next_mode": &k.NextMode, "prev_mode": &k.PrevMode,
 		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index,
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,
-		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey,
+		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
 	}
 }
 

@@ -57,6 +57,7 @@ type Model struct {
 	lastErr  error
 	errPage  int    // the page whose request failed: r retries it from where it stopped
 	notice   string // a passing note for the status bar (what y copied)
+	export   exportState
 	fatal    *fatal
 	nextID   int
 }
@@ -175,6 +176,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.push(msg.Page)
 	case common.BackMsg:
 		return m.pop()
+	case exportProgressMsg:
+		return m.exportProgress(msg)
 	case common.NoticeMsg:
 		m.notice = msg.Text
 		return nil
@@ -219,6 +222,14 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
 	m.notice = ""
+	if cmd, took := m.exportKey(msg); took {
+		return cmd
+	}
+	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
+		if query, ok := q.Query(); ok {
+			return m.startNaming(query)
+		}
+	}
 	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
 		if query, ok := q.Query(); ok {
 			cmd := model.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
@@ -463,6 +474,9 @@ func (m *Model) render() string {
 		body = m.fatalView(w, h)
 	}
 	request := st.RequestLabel.Render("▸ ") + st.Request.Render(common.Sanitize(p.Request()))
+	if line := m.exportLine(); line != "" {
+		request = line
+	}
 	parts := []string{m.header(), body, components.Fit(request, m.w), m.helpView(), m.statusBar()}
 	return strings.Join(parts, "\n")
 }

@@ -71,6 +71,12 @@ type Clicker interface {
 // NoticeMsg is a passing note for the status bar (what was copied).
 type NoticeMsg struct{ Text string }
 
+// Sizer is a page that knows its table's size (DescribeTable's figure),
+// which bounds what reading everything it lists can cost.
+type Sizer interface {
+	TableSize() int64
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

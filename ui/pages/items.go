@@ -242,7 +242,7 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
@@ -271,3 +271,6 @@ func keyArg(v model.KeyValue) string {
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
 func (p *Items) Click(y int) bool { return p.grid.Click(y - 1) }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (p *Items) TableSize() int64 { return p.info.SizeBytes }

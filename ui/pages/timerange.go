@@ -511,7 +511,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
@@ -539,3 +539,6 @@ func (t *Time) Click(y int) bool {
 	}
 	return t.grid.Click(y - top)
 }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (t *Time) TableSize() int64 { return t.info.SizeBytes }

@@ -561,7 +561,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.
@@ -600,3 +600,6 @@ func (t *Tree) DeepLink() []string {
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
 func (t *Tree) Click(y int) bool { return t.grid.Click(y - 1) }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (t *Tree) TableSize() int64 { return t.info.SizeBytes }

@@ -241,7 +241,7 @@ func (v *Versions) ShortHelp() []key.Binding {
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh, k.Copy, k.CopyKey}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.
@@ -261,3 +261,6 @@ func (v *Versions) DeepLink() []string {
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
 func (v *Versions) Click(y int) bool { return v.grid.Click(y - 1) }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (v *Versions) TableSize() int64 { return v.info.SizeBytes }
