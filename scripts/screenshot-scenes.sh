@@ -12,3 +12,6 @@ scene too-small 50 12 ""
 scene versions 130 30 "--table Equipment --pk Equipment_1" 3 j
 scene timeline 140 36 "--table Equipment --pk Equipment_1" 3 j Enter
 scene time 130 32 "--table AuditLog --pk prod-api" t l a s t Space 2 4 h Enter
+scene export 130 30 "--table DeviceLogs --pk 9000" e
+scene copy-command 160 30 "--table AuditLog --pk prod-api --range 'last 24h'" y
+scene high-contrast 130 30 "--table Equipment --pk Equipment_1 --versions --theme high-contrast" j
