@@ -73,6 +73,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if err != nil {
 				return err
 			}
+			if p, ok := ts.ShardPattern(f.pk); ok {
+				f.pk = p // a sharded partition named in the configuration
+			}
 			pattern := model.IsPattern(f.pk)
 			pkText := f.pk
 			if pattern {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,5 +127,16 @@ func TestChildrenConfig(t *testing.T) {
 	_, stderr, code = cli(t, "children", "--demo", "--config", dir+"/missing.toml", "--table", "Locations", "--pk", "USA")
 	if code != 2 || !strings.Contains(stderr, "missing.toml") {
 		t.Fatalf("missing --config: code %d, %s", code, stderr)
+	}
+}
+
+func TestChildrenConfiguredShards(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("[tables.ChatMessages.shards]\nseattle = \"seattle-{1..4}\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := mustRun(t, "children", "--demo", "--config", path, "--table", "ChatMessages", "--pk", "seattle")
+	if !strings.Contains(out, `"shards": [`) || !strings.Contains(out, "seattle-4") {
+		t.Fatalf("the configured shards were not drilled:\n%.400s", out)
 	}
 }

@@ -18,6 +18,16 @@ type TableSettings struct {
 	// epoch-s, epoch-ms, epoch-us, or a Go layout (2006-01-02T15:04:05Z07:00),
 	// optionally as prefix#LAYOUT or LAYOUT#suffix for composite keys.
 	TimeFormat string `toml:"time_format"`
+	// Shards names sharded partitions: seattle = "seattle-{1..4}" makes
+	// --pk seattle (or seattle typed at /) drill all four shards.
+	Shards map[string]string `toml:"shards"`
+}
+
+// ShardPattern is the pattern a logical partition name stands for, if the
+// table's settings name one.
+func (t TableSettings) ShardPattern(pk string) (string, bool) {
+	p, ok := t.Shards[pk]
+	return p, ok
 }
 
 // Config is the configuration file ($XDG_CONFIG_HOME/dynascope/config.toml).
@@ -51,7 +61,7 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme and [keys], and a table takes delimiter, levels, count_budget and time_format", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme and [keys], and a table takes delimiter, levels, count_budget, time_format and shards", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
@@ -65,6 +75,11 @@ func ParseConfig(data string) (Config, error) {
 		if t.TimeFormat != "" {
 			if _, err := ParseTimeFormat(t.TimeFormat); err != nil {
 				return Config{}, fmt.Errorf("tables.%s.time_format: %v", name, err)
+			}
+		}
+		for logical, pattern := range t.Shards {
+			if _, err := ExpandPartitions(pattern); err != nil || !IsPattern(pattern) {
+				return Config{}, fmt.Errorf("tables.%s.shards.%s %q: write a pattern such as \"%s-{1..4}\"", name, logical, pattern, logical)
 			}
 		}
 		if t.CountBudget < 0 {

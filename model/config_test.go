@@ -21,6 +21,9 @@ delimiter = "/"
 
 [tables.Chat]
 time_format = "prefix#2006-01-02:15:04:05"
+
+[tables.Chat.shards]
+seattle = "seattle-{1..4}"
 `
 	c, err := ParseConfig(good)
 	if err != nil {
@@ -35,8 +38,11 @@ time_format = "prefix#2006-01-02:15:04:05"
 	if c.Profile != "prod-readonly" || c.Region != "eu-west-1" || c.Theme != "high-contrast" {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if c.Table("Nope") != (TableSettings{}) {
-		t.Fatal("missing table has settings")
+	if p, ok := c.Table("Chat").ShardPattern("seattle"); !ok || p != "seattle-{1..4}" {
+		t.Fatalf("shards: %q %v", p, ok)
+	}
+	if _, ok := c.Table("Nope").ShardPattern("x"); ok {
+		t.Fatal("missing table has shards")
 	}
 	for _, tc := range []struct{ in, want string }{
 		{"[tables.X]\ndelimiter = \"#\"\nlevls = \"A#B\"\n", `unknown setting "tables.X.levls"`},
@@ -47,6 +53,7 @@ time_format = "prefix#2006-01-02:15:04:05"
 		{"[tables.X]\ncount_budget = \"lots\"\n", "count_budget"},
 		{"[tables.X]\ntime_format = \"seconds\"\n", "epoch-s, epoch-ms"},
 		{"theme = \"neon\"\n", "auto, dark, light or high-contrast"},
+		{"[tables.X.shards]\nseattle = \"seattle\"\n", `tables.X.shards.seattle "seattle": write a pattern`},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -308,6 +308,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		return m.startTop()
 	}
 	m.started[part] = true // not scanned unless the user goes back to it
+	if p, ok := m.c.Tables[msg.info.Name].ShardPattern(m.cfg.PK); ok {
+		m.cfg.PK = p // a sharded partition named in the configuration
+	}
 	if model.IsPattern(m.cfg.PK) {
 		page, err := pages.OpenShards(m.c, msg.info, m.cfg.PK, tree)
 		if err != nil {

@@ -172,3 +172,16 @@ func TestReboundKeys(t *testing.T) {
 	h.keys("3") // the old key no longer does it
 	h.contains(t, "2 versioned items")
 }
+
+// TestConfiguredShards: a logical partition named in the configuration
+// opens all its shards, from --pk and from /.
+func TestConfiguredShards(t *testing.T) {
+	tables := map[string]model.TableSettings{"ChatMessages": {Shards: map[string]string{"seattle": "seattle-{1..4}"}}}
+	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "seattle", Tables: tables})
+	h.contains(t, "4 shards of seattle-{1..4}")
+	h = newHarness(t, 120, 30, Config{Table: "ChatMessages", Tables: tables})
+	h.keys("/")
+	h.typeText("seattle")
+	h.keys("enter")
+	h.contains(t, "4 shards of seattle-{1..4}")
+}

@@ -131,8 +131,8 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		p.inputOn = false
 		p.input.Blur()
 		return nil
-	case key.Matches(msg, p.c.Keys.Submit) && model.IsPattern(p.input.Value()):
-		page, err := OpenShards(p.c, p.info, p.input.Value(), p.tree)
+	case key.Matches(msg, p.c.Keys.Submit) && p.shardPattern() != "":
+		page, err := OpenShards(p.c, p.info, p.shardPattern(), p.tree)
 		if err != nil {
 			p.inputErr = err.Error()
 			return nil
@@ -319,3 +319,16 @@ func OpenShards(c *common.Common, info dynamo.TableInfo, pattern string, tree Tr
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
 func (p *Partitions) Click(y int) bool { return p.grid.Click(y - 1) }
+
+// shardPattern is the pattern typed at /, or the one the configuration
+// names for the logical partition typed; "" for a plain key.
+func (p *Partitions) shardPattern() string {
+	v := p.input.Value()
+	if pattern, ok := p.c.Tables[p.table].ShardPattern(v); ok {
+		return pattern
+	}
+	if model.IsPattern(v) {
+		return v
+	}
+	return ""
+}
