@@ -36,6 +36,9 @@ type PageRequest struct {
 	// when querying an index, which LastEvaluatedKey needs).
 	KeysOnly  bool
 	TableKeys *KeySchema
+	// Filter, when set, is sent as the FilterExpression: DynamoDB reads
+	// (and charges for) every item, then returns the matches.
+	Filter model.FilterNode
 }
 
 // AttributeValue converts a model key value to the SDK's form.
@@ -103,6 +106,13 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 	if proj != nil {
 		b = b.WithProjection(*proj)
 	}
+	if r.Filter != nil {
+		cond, err := FilterCondition(r.Filter)
+		if err != nil {
+			return nil, Errorf("filter", KindValidation, "see the filter syntax in dynascope items --help", "%v", err)
+		}
+		b = b.WithFilter(cond)
+	}
 	expr, err := b.Build()
 	if err != nil {
 		return nil, Errorf("build query", KindValidation, "check the key values", "%v", err)
@@ -113,6 +123,7 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
 		ProjectionExpression:      expr.Projection(),
+		FilterExpression:          expr.Filter(),
 		ScanIndexForward:          aws.Bool(!r.Query.Reverse),
 		ExclusiveStartKey:         r.Start,
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,

@@ -1,0 +1,123 @@
+package dynamo
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/model"
+)
+
+// FilterCondition compiles a parsed filter with the SDK's expression
+// builder: every name and value becomes a placeholder.
+func FilterCondition(n model.FilterNode) (expression.ConditionBuilder, error) {
+	switch x := n.(type) {
+	case model.And:
+		l, err := FilterCondition(x.L)
+		if err != nil {
+			return l, err
+		}
+		r, err := FilterCondition(x.R)
+		return expression.And(l, r), err
+	case model.Or:
+		l, err := FilterCondition(x.L)
+		if err != nil {
+			return l, err
+		}
+		r, err := FilterCondition(x.R)
+		return expression.Or(l, r), err
+	case model.Not:
+		c, err := FilterCondition(x.X)
+		return expression.Not(c), err
+	case model.Compare:
+		l, r := operand(x.L), operand(x.R)
+		switch x.Op {
+		case "=":
+			return expression.Equal(l, r), nil
+		case "<>":
+			return expression.NotEqual(l, r), nil
+		case "<":
+			return expression.LessThan(l, r), nil
+		case "<=":
+			return expression.LessThanEqual(l, r), nil
+		case ">":
+			return expression.GreaterThan(l, r), nil
+		case ">=":
+			return expression.GreaterThanEqual(l, r), nil
+		}
+	case model.Between:
+		return expression.Between(operand(x.X), operand(x.Lo), operand(x.Hi)), nil
+	case model.In:
+		rest := make([]expression.OperandBuilder, 0, len(x.List))
+		for _, v := range x.List[1:] {
+			rest = append(rest, operand(v))
+		}
+		return expression.In(operand(x.X), operand(x.List[0]), rest...), nil
+	case model.Func:
+		nb := nameOf(x.Path)
+		switch x.Name {
+		case "attribute_exists":
+			return expression.AttributeExists(nb), nil
+		case "attribute_not_exists":
+			return expression.AttributeNotExists(nb), nil
+		case "attribute_type":
+			v, ok := x.Arg.(model.Value)
+			if !ok || v.Kind != model.ValString {
+				return expression.ConditionBuilder{}, fmt.Errorf("attribute_type takes a type name in quotes: attribute_type(x, \"N\")")
+			}
+			return expression.AttributeType(nb, expression.DynamoDBAttributeType(v.Text)), nil
+		case "begins_with":
+			v, ok := x.Arg.(model.Value)
+			if !ok || v.Kind != model.ValString {
+				return expression.ConditionBuilder{}, fmt.Errorf("begins_with takes a string in quotes: begins_with(email, \"ops@\")")
+			}
+			return expression.BeginsWith(nb, v.Text), nil
+		case "contains":
+			v, ok := x.Arg.(model.Value)
+			if !ok {
+				return expression.ConditionBuilder{}, fmt.Errorf("contains takes a value: contains(tags, \"urgent\")")
+			}
+			return expression.Contains(nb, attributeOf(v)), nil
+		}
+	}
+	return expression.ConditionBuilder{}, fmt.Errorf("this filter cannot be compiled")
+}
+
+// nameOf builds a path without splitting names on dots: `a.b` stays one
+// name.
+func nameOf(p model.Path) expression.NameBuilder {
+	nb := expression.NameNoDotSplit(p[0].Name)
+	for _, part := range p[1:] {
+		if part.IsIdx {
+			nb = nb.AppendName(expression.NameNoDotSplit(fmt.Sprintf("[%d]", part.Index)))
+		} else {
+			nb = nb.AppendName(expression.NameNoDotSplit(part.Name))
+		}
+	}
+	return nb
+}
+
+func attributeOf(v model.Value) types.AttributeValue {
+	switch v.Kind {
+	case model.ValNumber:
+		return &types.AttributeValueMemberN{Value: v.Text}
+	case model.ValBool:
+		return &types.AttributeValueMemberBOOL{Value: v.Bool}
+	case model.ValNull:
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	return &types.AttributeValueMemberS{Value: v.Text}
+}
+
+func operand(o model.Operand) expression.OperandBuilder {
+	switch x := o.(type) {
+	case model.Path:
+		return nameOf(x)
+	case model.Size:
+		return nameOf(x.Path).Size()
+	case model.Value:
+		return expression.Value(attributeOf(x))
+	}
+	return nil
+}
