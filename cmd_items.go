@@ -19,6 +19,8 @@ import (
 
 type itemsFlags struct {
 	table, pk, index, output string
+	filter                   string
+	maxRCU                   float64
 	limit                    int
 	reverse                  bool
 }
@@ -69,8 +71,15 @@ consumed RCU, items and elapsed time.`,
 			stderr := cmd.ErrOrStderr()
 			fmt.Fprintln(stderr, q.Describe())
 			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr)
+			opt, err := f.readOpts()
+			if err != nil {
+				return err
+			}
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
+			if opt.Filter != nil {
+				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+			}
 			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
 				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
 			return err
@@ -83,6 +92,8 @@ consumed RCU, items and elapsed time.`,
 	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
+	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
+	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
 	return cmd
 }
 
@@ -126,7 +137,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 // memory stays flat however large the partition. With a limit, each Query
 // asks only for the items still wanted, so none is read for nothing and no
 // request is made once the limit is reached.
-func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, w io.Writer) (items, pages int, err error) {
+func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, w io.Writer, opt *readOpts) (items, pages int, err error) {
 	out := bufio.NewWriterSize(w, 64<<10)
 	var line bytes.Buffer
 	enc := json.NewEncoder(&line)
@@ -136,8 +147,8 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 	}
 	var start dynamo.Item
 	for {
-		req := dynamo.PageRequest{Query: q, Start: start}
-		if limit > 0 {
+		req := dynamo.PageRequest{Query: q, Start: start, Filter: opt.filter()}
+		if limit > 0 && req.Filter == nil { // a filter's Limit would count items read, not matches
 			req.Limit = int32(min(limit-items, math.MaxInt32))
 		}
 		page, err := dynamo.QueryPage(ctx, c, req)
@@ -145,6 +156,9 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 		if err != nil {
 			out.Flush()
 			return items, pages, err
+		}
+		if limit > 0 && len(page.Items) > limit-items {
+			page.Items = page.Items[:limit-items]
 		}
 		for _, it := range page.Items {
 			line.Reset()
@@ -166,7 +180,8 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 		if err := out.Flush(); err != nil { // a page reaches the reader as it arrives
 			return items, pages, fmt.Errorf("writing items: %w", err)
 		}
-		if !page.More() || (limit > 0 && items >= limit) {
+		spent := opt.spent(page) // counts the page, always
+		if !page.More() || (limit > 0 && items >= limit) || spent {
 			break
 		}
 		start = page.LastKey
@@ -178,4 +193,55 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 		return items, pages, fmt.Errorf("writing items: %w", err)
 	}
 	return items, pages, nil
+}
+
+// readOpts are a read's filter and capacity budget, and what it did.
+type readOpts struct {
+	Filter  model.FilterNode
+	MaxRCU  float64
+	Scanned int
+	RCU     float64
+	Stopped bool // the budget ran out before the end
+}
+
+func (f itemsFlags) readOpts() (*readOpts, error) {
+	opt := &readOpts{MaxRCU: f.maxRCU}
+	if f.maxRCU < 0 {
+		return nil, usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", f.maxRCU)
+	}
+	if f.filter != "" {
+		n, err := model.ParseFilter(f.filter)
+		if err != nil {
+			return nil, usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+		}
+		opt.Filter = n
+	}
+	return opt, nil
+}
+
+func (o *readOpts) filter() model.FilterNode {
+	if o == nil {
+		return nil
+	}
+	return o.Filter
+}
+
+// spent counts a page and reports whether the budget is spent.
+func (o *readOpts) spent(p dynamo.Page) bool {
+	if o == nil {
+		return false
+	}
+	o.Scanned += p.Scanned
+	o.RCU += p.Cost.RCU
+	if o.MaxRCU > 0 && o.RCU >= o.MaxRCU && p.More() {
+		o.Stopped = true
+	}
+	return o.Stopped
+}
+
+func (o *readOpts) stoppedNote() string {
+	if o.Stopped {
+		return fmt.Sprintf(" (stopped at --max-rcu %.0f: more may match)", o.MaxRCU)
+	}
+	return ""
 }

@@ -133,7 +133,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			}
 			q.Reverse = !f.oldestFirst
 			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), nil)
 			total, _ := conn.client.Session.Totals()
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
 				q.Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))

@@ -40,7 +40,7 @@ func outputTarget(output string) (format, path string, err error) {
 // writeItems writes a query's items to stdout, or exports them to a file
 // (created 0600: item data is nobody else's business; removed if the
 // export fails half way).
-func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, stdout, stderr io.Writer) (items, pages int, err error) {
+func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
 	format, path, err := outputTarget(output)
 	if err != nil {
 		return 0, 0, err
@@ -55,9 +55,9 @@ func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit in
 		w = f
 	}
 	if format == "csv" {
-		items, pages, err = exportCSV(ctx, c, q, limit, w, path == "" && isTerminal(stdout))
+		items, pages, err = exportCSV(ctx, c, q, limit, w, path == "" && isTerminal(stdout), opt)
 	} else {
-		items, pages, err = streamItems(ctx, c, q, limit, format, w)
+		items, pages, err = streamItems(ctx, c, q, limit, format, w, opt)
 	}
 	if f != nil {
 		if cerr := f.Close(); err == nil {
@@ -86,7 +86,7 @@ func isTerminal(w io.Writer) bool {
 // writes the CSV: key attributes first, the rest in name order, nested
 // values and sets as JSON, NULL as an empty cell. On a terminal, control
 // characters are shown escaped.
-func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool) (items, pages int, err error) {
+func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, opt *readOpts) (items, pages int, err error) {
 	tmp, err := os.CreateTemp("", "dynascope-export-*.jsonl")
 	if err != nil {
 		return 0, 0, err
@@ -98,14 +98,17 @@ func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int
 	cols := map[string]bool{}
 	var start dynamo.Item
 	for {
-		req := dynamo.PageRequest{Query: q, Start: start}
-		if limit > 0 {
+		req := dynamo.PageRequest{Query: q, Start: start, Filter: opt.filter()}
+		if limit > 0 && req.Filter == nil {
 			req.Limit = int32(limit - items)
 		}
 		page, err := dynamo.QueryPage(ctx, c, req)
 		pages++
 		if err != nil {
 			return items, pages, err
+		}
+		if limit > 0 && len(page.Items) > limit-items {
+			page.Items = page.Items[:limit-items]
 		}
 		for _, it := range page.Items {
 			for name := range it {
@@ -116,7 +119,8 @@ func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int
 			}
 			items++
 		}
-		if !page.More() || (limit > 0 && items >= limit) {
+		spent := opt.spent(page) // counts the page, always
+		if !page.More() || (limit > 0 && items >= limit) || spent {
 			break
 		}
 		start = page.LastKey
@@ -233,7 +237,7 @@ func exportFunc(c dynamo.Client) func(ctx context.Context, q model.KeyQuery, pat
 			return 0, dynamo.Errorf("export", dynamo.KindValidation, "name a file ending .jsonl, .json or .csv", "%q is not a file to export to", path)
 		}
 		pc := &progressClient{Client: c, fn: progress}
-		n, _, err := writeItems(ctx, pc, q, 0, path, io.Discard, io.Discard)
+		n, _, err := writeItems(ctx, pc, q, 0, path, io.Discard, io.Discard, nil)
 		if err != nil {
 			return n, dynamo.Explain("export to "+path, err)
 		}

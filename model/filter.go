@@ -142,6 +142,9 @@ func ParseFilter(s string) (FilterNode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.bad(); err != nil {
+		return nil, err
+	}
 	if p.tok.kind != tokEOF {
 		return nil, p.errAt(p.tok, fmt.Sprintf("unexpected %s: join conditions with and / or", p.tok.desc()))
 	}

@@ -98,6 +98,7 @@ func TestParseFilterErrors(t *testing.T) {
 		{`status "FAILED"`, 8, "expected a comparison"},
 		{`status = "FAILED`, 10, "unterminated string"},
 		{`a = 1 b = 2`, 7, "join conditions with and / or"},
+		{`Level = ERROR"`, 14, "unterminated string"},
 		{`x between 1 5`, 13, "between needs and"},
 		{`begins_with(email "ops@")`, 19, `expected ","`},
 		{`(a = 1`, 7, `expected ")"`},
