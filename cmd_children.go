@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -167,14 +165,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if partial {
 				doc["countsPartial"] = true // stopped at --count-budget
 			}
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(doc); err != nil {
-				return err
-			}
-			if _, err := cmd.OutOrStdout().Write(escapeTerminalControls(buf.Bytes())); err != nil {
+			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", res.Level.Describe(), len(out), total.Requests, total.RCU)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -129,14 +127,7 @@ current copy is one GetItem, the history the same paged Query.`,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 					"elapsedMs": time.Since(start).Milliseconds()},
 			}
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(doc); err != nil {
-				return err
-			}
-			if _, err := cmd.OutOrStdout().Write(escapeTerminalControls(buf.Bytes())); err != nil {
+			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",

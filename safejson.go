@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
@@ -41,4 +44,18 @@ func escapeTerminalControls(js []byte) []byte {
 		i += n
 	}
 	return out
+}
+
+// writeJSONDoc prints one indented JSON document, terminal-safe, with
+// <, > and & as themselves.
+func writeJSONDoc(w io.Writer, doc any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeTerminalControls(buf.Bytes()))
+	return err
 }

@@ -51,9 +51,7 @@ func (m *Model) startNaming(q model.KeyQuery) tea.Cmd {
 	e := &m.export
 	e.input = textinput.New()
 	e.input.Prompt = "export to › "
-	st := e.input.Styles()
-	st.Cursor.Blink = false
-	e.input.SetStyles(st)
+	common.SteadyCursor(&e.input)
 	name := fmt.Sprintf("dynascope-%s-%s.jsonl", q.Table, q.PK.Text)
 	name = strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"charm.land/bubbles/v2/textinput"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -98,3 +99,12 @@ func (m RetryMsg) PageID() int { return m.Page }
 
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }
+
+// SteadyCursor keeps an input's cursor from blinking: a blinking one wakes
+// the program twice a second for nothing (and keeps a synchronous test
+// driver busy).
+func SteadyCursor(in *textinput.Model) {
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+}

@@ -143,27 +143,7 @@ func (p *Items) refresh() {
 		keys[p.info.Key.SK.Name] = true
 		cols = append(cols, components.Column{Title: p.info.Key.SK.Name, Keep: true})
 	}
-	freq := map[string]int{}
-	for _, it := range p.items {
-		for name := range it {
-			if !keys[name] {
-				freq[name]++
-			}
-		}
-	}
-	attrs := make([]string, 0, len(freq))
-	for name := range freq {
-		attrs = append(attrs, name)
-	}
-	sort.Slice(attrs, func(i, j int) bool {
-		if freq[attrs[i]] != freq[attrs[j]] {
-			return freq[attrs[i]] > freq[attrs[j]]
-		}
-		return attrs[i] < attrs[j]
-	})
-	if len(attrs) > maxColumns {
-		attrs = attrs[:maxColumns]
-	}
+	attrs := commonAttrs(p.items, keys, len(p.items), maxColumns)
 	p.attrs = attrs
 	for _, a := range attrs {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
@@ -274,3 +254,27 @@ func (p *Items) Click(y int) bool { return p.grid.Click(y - 1) }
 
 // TableSize is the table's size in bytes, as DescribeTable gives it.
 func (p *Items) TableSize() int64 { return p.info.SizeBytes }
+
+// commonAttrs are the attribute names most common in the first sample
+// items (keys aside), most common first, then by name; at most limit.
+func commonAttrs(items []dynamo.Item, keys map[string]bool, sample, limit int) []string {
+	freq := map[string]int{}
+	for _, it := range items[:min(sample, len(items))] {
+		for name := range it {
+			if !keys[name] {
+				freq[name]++
+			}
+		}
+	}
+	attrs := make([]string, 0, len(freq))
+	for name := range freq {
+		attrs = append(attrs, name)
+	}
+	sort.Slice(attrs, func(i, j int) bool {
+		if freq[attrs[i]] != freq[attrs[j]] {
+			return freq[attrs[i]] > freq[attrs[j]]
+		}
+		return attrs[i] < attrs[j]
+	})
+	return attrs[:min(len(attrs), limit)]
+}

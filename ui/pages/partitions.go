@@ -49,7 +49,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
 	p.input = textinput.New()
 	p.input.Prompt = "partition key › "
-	noBlink(&p.input)
+	common.SteadyCursor(&p.input)
 	return p
 }
 

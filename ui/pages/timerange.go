@@ -2,7 +2,6 @@ package pages
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -15,14 +14,6 @@ import (
 	"github.com/dynascope/dynascope/ui/common"
 	"github.com/dynascope/dynascope/ui/components"
 )
-
-// noBlink keeps an input's cursor steady: a blinking one wakes the program
-// twice a second for nothing (and keeps a synchronous test driver busy).
-func noBlink(in *textinput.Model) {
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-}
 
 // timeMaxJumpPages bounds how far a jump-to-time reads on to find its row.
 const timeMaxJumpPages = 5
@@ -44,6 +35,8 @@ type Time struct {
 	noTime     string // why this partition has no time mode
 	rangeTxt   string // the range being listed ("" for all)
 	items      []dynamo.Item
+	times      []time.Time // items' key times, parsed once (zero: not a time)
+	spark      sparkCache
 	lastKey    dynamo.Item
 	started    bool
 	pages      int
@@ -71,7 +64,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index s
 	t := &Time{c: c, id: c.NextID(), info: info, base: q, query: q, now: now, grid: components.NewGrid(c)}
 	t.input = textinput.New()
 	t.input.Prompt = "range › "
-	noBlink(&t.input)
+	common.SteadyCursor(&t.input)
 	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
@@ -137,6 +130,7 @@ func (t *Time) detect() tea.Cmd {
 		return nil
 	}
 	t.enc = enc
+	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
 }
@@ -154,7 +148,7 @@ func (t *Time) next() tea.Cmd {
 func (t *Time) run(q model.KeyQuery, text string) tea.Cmd {
 	t.req.stop()
 	t.query, t.rangeTxt = q, text
-	t.items, t.lastKey, t.started, t.pages, t.cost = nil, nil, false, 0, dynamo.Cost{}
+	t.items, t.times, t.lastKey, t.started, t.pages, t.cost = nil, nil, nil, false, 0, dynamo.Cost{}
 	t.grid.SetCursor(0)
 	t.refresh()
 	return t.next()
@@ -218,9 +212,8 @@ func (t *Time) splitPrefix(text string) (prefix, rest string) {
 // nearest past it in the listing's order), reading on a few pages if the
 // loaded rows end before it.
 func (t *Time) jump(at time.Time, pages int) tea.Cmd {
-	for i, it := range t.items {
-		tm, ok := t.keyTime(it)
-		if !ok {
+	for i, tm := range t.times {
+		if tm.IsZero() {
 			continue
 		}
 		if (t.query.Reverse && !tm.After(at)) || (!t.query.Reverse && !tm.Before(at)) {
@@ -236,6 +229,26 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 	t.jumpTo = nil
 	t.grid.SetCursor(max(0, len(t.items)-1))
 	return nil
+}
+
+// sparkCache is the sparkline last drawn, kept while nothing it counts
+// changes: drawing a frame must not re-read every loaded key.
+type sparkCache struct {
+	n, width int
+	line     string
+	lo, hi   time.Time
+}
+
+// parseTimes reads the key times of the items loaded since the last call,
+// once each (the grid, the sparkline and jumps use them every frame).
+func (t *Time) parseTimes() {
+	if !t.detected || t.noTime != "" {
+		return
+	}
+	for i := len(t.times); i < len(t.items); i++ {
+		tm, _ := t.keyTime(t.items[i])
+		t.times = append(t.times, tm)
+	}
 }
 
 func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
@@ -260,6 +273,7 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.cost = t.cost.Add(msg.result.Cost)
 		t.items = append(t.items, msg.result.Items...)
 		t.lastKey = msg.result.LastKey
+		t.parseTimes()
 		t.refresh()
 		if !t.detected {
 			return t, t.detect()
@@ -338,28 +352,7 @@ func (t *Time) refresh() {
 	if t.info.Key.SK != nil {
 		keys[t.info.Key.SK.Name] = true
 	}
-	freq := map[string]int{}
-	for i, it := range t.items {
-		if i >= 200 {
-			break
-		}
-		for name := range it {
-			if !keys[name] {
-				freq[name]++
-			}
-		}
-	}
-	var attrs []string
-	for n := range freq {
-		attrs = append(attrs, n)
-	}
-	sort.Slice(attrs, func(i, j int) bool {
-		if freq[attrs[i]] != freq[attrs[j]] {
-			return freq[attrs[i]] > freq[attrs[j]]
-		}
-		return attrs[i] < attrs[j]
-	})
-	attrs = attrs[:min(len(attrs), timeAttrs)]
+	attrs := commonAttrs(t.items, keys, 200, timeAttrs)
 	cols := t.grid.Columns()
 	for _, a := range attrs {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
@@ -370,8 +363,8 @@ func (t *Time) refresh() {
 		it := t.items[r]
 		switch col {
 		case 0:
-			if tm, ok := t.keyTime(it); ok {
-				return tm.In(zone).Format("2006-01-02 15:04:05")
+			if r < len(t.times) && !t.times[r].IsZero() {
+				return t.times[r].In(zone).Format("2006-01-02 15:04:05")
 			}
 			return "?"
 		case 1:
@@ -383,9 +376,18 @@ func (t *Time) refresh() {
 
 // sparkline is the loaded items counted in width buckets over their span.
 func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
+	if c := t.spark; c.n == len(t.times) && c.width == width {
+		return c.line, c.lo, c.hi
+	}
+	line, lo, hi := drawSparkline(t.times, width)
+	t.spark = sparkCache{n: len(t.times), width: width, line: line, lo: lo, hi: hi}
+	return line, lo, hi
+}
+
+func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 	var times []time.Time
-	for _, it := range t.items {
-		if tm, ok := t.keyTime(it); ok {
+	for _, tm := range all {
+		if !tm.IsZero() {
 			times = append(times, tm)
 		}
 	}
