@@ -64,20 +64,21 @@ consumed RCU, items and elapsed time.`,
 			if err != nil {
 				return err
 			}
-			q, _, err := keyQuery(ctx, conn.client, f)
-			if err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, q.Describe())
-			start := time.Now()
 			opt, err := f.readOpts()
 			if err != nil {
 				return err
 			}
+			q, _, err := keyQuery(ctx, conn.client, f)
+			if err != nil {
+				return err
+			}
+			q.Filter = opt.Filter
+			stderr := cmd.ErrOrStderr()
+			fmt.Fprintln(stderr, q.Describe())
+			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
-			if opt.Filter != nil {
+			if q.Filter != nil {
 				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
@@ -147,8 +148,8 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 	}
 	var start dynamo.Item
 	for {
-		req := dynamo.PageRequest{Query: q, Start: start, Filter: opt.filter()}
-		if limit > 0 && req.Filter == nil { // a filter's Limit would count items read, not matches
+		req := dynamo.PageRequest{Query: q, Start: start}
+		if limit > 0 && q.Filter == nil { // a filter's Limit would count items read, not matches
 			req.Limit = int32(min(limit-items, math.MaxInt32))
 		}
 		page, err := dynamo.QueryPage(ctx, c, req)
@@ -195,7 +196,8 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 	return items, pages, nil
 }
 
-// readOpts are a read's filter and capacity budget, and what it did.
+// readOpts are a read's capacity budget and what it did; Filter is the
+// parsed --filter, which the query carries.
 type readOpts struct {
 	Filter  model.FilterNode
 	MaxRCU  float64
@@ -217,13 +219,6 @@ func (f itemsFlags) readOpts() (*readOpts, error) {
 		opt.Filter = n
 	}
 	return opt, nil
-}
-
-func (o *readOpts) filter() model.FilterNode {
-	if o == nil {
-		return nil
-	}
-	return o.Filter
 }
 
 // spent counts a page and reports whether the budget is spent.

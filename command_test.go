@@ -34,7 +34,18 @@ func TestCopyAsCommandMatchesTheCLI(t *testing.T) {
 	rng, _ := model.ParseRange("2026-10-31", time.Now(), time.UTC)
 	iso, _ := model.DetectTime([]string{"2026-10-31T23:59:59Z"}, false)
 	day, _ := model.CompileRange(rng, iso, "")
+	mustFilter := func(s string) model.FilterNode {
+		n, err := model.ParseFilter(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
 	for _, q := range []model.KeyQuery{
+		{Table: "Locations", PKName: "PK", PK: model.S("USA"), SKName: "SK", SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("NY#")},
+			Filter: mustFilter(`(begins_with(City, "NEW") or SquareFeet > 2400) and DriveThru = true`)},
+		{Table: "AuditLog", PKName: "Stream", PK: model.S(demo.AuditStream), SKName: "At", Reverse: true,
+			Filter: mustFilter(`Action in ("deploy", "rollback") and not attribute_exists(Missing) and size(Actor) >= 3`)},
 		{Table: "Locations", PKName: "PK", PK: model.S("USA"), SKName: "SK", SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("NY#")}},
 		{Table: "AuditLog", PKName: "Stream", PK: model.S(demo.AuditStream), SKName: "At", SK: day, Reverse: true},
 		{Table: "ChatMessages", Index: "ByTime", PKName: "ChatRoomID", PK: model.S("seattle-1"), SKName: "TimeUser",
@@ -153,9 +164,16 @@ func TestGoSnippetCompiles(t *testing.T) {
 	defer os.RemoveAll(dir)
 	var src strings.Builder
 	src.WriteString("package snippet\n\nimport (\n\t\"context\"\n\n\t\"github.com/aws/aws-sdk-go-v2/aws\"\n\t\"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb/types\"\n)\n\nvar _ = types.AttributeValueMemberS{}\n")
+	every, err := model.ParseFilter(model.EveryFilterKind)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, sk := range []model.SKCondition{{}, {Op: model.SKLt, A: model.N("1536019200")}, {Op: model.SKBetween, A: model.S("a"), B: model.S("b")},
 		{Op: model.SKBeginsWith, A: model.S("NY#")}} {
 		q := model.KeyQuery{Table: "T", Index: "I", PKName: "PK", PK: model.S("p"), SKName: "SK", SK: sk, Reverse: true}
+		if i == 0 {
+			q.Filter = every // every operator and function, built against the SDK
+		}
 		fmt.Fprintf(&src, "\nfunc f%d(ctx context.Context, client *dynamodb.Client) error {\n%sreturn nil\n}\n", i, model.GoSnippet(q))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(src.String()), 0o600); err != nil {

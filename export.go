@@ -98,8 +98,8 @@ func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int
 	cols := map[string]bool{}
 	var start dynamo.Item
 	for {
-		req := dynamo.PageRequest{Query: q, Start: start, Filter: opt.filter()}
-		if limit > 0 && req.Filter == nil {
+		req := dynamo.PageRequest{Query: q, Start: start}
+		if limit > 0 && q.Filter == nil {
 			req.Limit = int32(limit - items)
 		}
 		page, err := dynamo.QueryPage(ctx, c, req)

@@ -51,8 +51,10 @@ func TestFiltersBothBackends(t *testing.T) {
 			var got []string
 			scanned := 0
 			var start dynamo.Item
+			fq := q
+			fq.Filter = f
 			for {
-				p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start, Filter: f})
+				p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: fq, Start: start})
 				if err != nil {
 					t.Fatalf("%s %s: %v", name, tc.filter, err)
 				}

@@ -36,9 +36,6 @@ type PageRequest struct {
 	// when querying an index, which LastEvaluatedKey needs).
 	KeysOnly  bool
 	TableKeys *KeySchema
-	// Filter, when set, is sent as the FilterExpression: DynamoDB reads
-	// (and charges for) every item, then returns the matches.
-	Filter model.FilterNode
 }
 
 // AttributeValue converts a model key value to the SDK's form.
@@ -106,8 +103,8 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 	if proj != nil {
 		b = b.WithProjection(*proj)
 	}
-	if r.Filter != nil {
-		cond, err := FilterCondition(r.Filter)
+	if r.Query.Filter != nil {
+		cond, err := FilterCondition(r.Query.Filter)
 		if err != nil {
 			return nil, Errorf("filter", KindValidation, "see the filter syntax in dynascope items --help", "%v", err)
 		}

@@ -8,14 +8,14 @@ import (
 )
 
 // wireValue is a key value as DynamoDB JSON: {"S": "…"}, {"N": "…"}, {"B": base64}.
-func wireValue(v KeyValue) map[string]string {
+func wireValue(v KeyValue) map[string]any {
 	switch v.Type {
 	case TypeN:
-		return map[string]string{"N": v.Text}
+		return map[string]any{"N": v.Text}
 	case TypeB:
-		return map[string]string{"B": base64.StdEncoding.EncodeToString(v.Bytes)}
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Bytes)}
 	}
-	return map[string]string{"S": v.Text}
+	return map[string]any{"S": v.Text}
 }
 
 // ShellQuote quotes s for a POSIX shell: one single-quoted word.
@@ -34,7 +34,7 @@ func ShellQuote(s string) string {
 // endpoint are added when set; limit when above 0.
 func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	names := map[string]string{"#pk": q.PKName}
-	values := map[string]map[string]string{":pk": wireValue(q.PK)}
+	values := map[string]map[string]any{":pk": wireValue(q.PK)}
 	cond := "#pk = :pk"
 	switch q.SK.Op {
 	case SKNone:
@@ -51,14 +51,29 @@ func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	if q.SK.Op != SKNone {
 		names["#sk"] = q.SKName
 	}
+	var filter string
+	if q.Filter != nil {
+		var fnames map[string]string
+		var fvalues map[string]map[string]any
+		filter, fnames, fvalues = FilterPlaceholders(q.Filter)
+		for k, v := range fnames {
+			names[k] = v
+		}
+		for k, v := range fvalues {
+			values[k] = v
+		}
+	}
 	nj, _ := json.Marshal(names) // map keys come out sorted: a stable command
 	vj, _ := json.Marshal(values)
 	parts := []string{"aws", "dynamodb", "query", "--table-name", ShellQuote(q.Table)}
 	if q.Index != "" {
 		parts = append(parts, "--index-name", ShellQuote(q.Index))
 	}
-	parts = append(parts, "--key-condition-expression", ShellQuote(cond),
-		"--expression-attribute-names", ShellQuote(string(nj)),
+	parts = append(parts, "--key-condition-expression", ShellQuote(cond))
+	if filter != "" {
+		parts = append(parts, "--filter-expression", ShellQuote(filter))
+	}
+	parts = append(parts, "--expression-attribute-names", ShellQuote(string(nj)),
 		"--expression-attribute-values", ShellQuote(string(vj)))
 	if q.Reverse {
 		parts = append(parts, "--no-scan-index-forward")
@@ -105,7 +120,12 @@ func GoSnippet(q KeyQuery) string {
 		method := map[SKOp]string{SKEq: "Equal", SKLt: "LessThan", SKLe: "LessThanEqual", SKGt: "GreaterThan", SKGe: "GreaterThanEqual"}[q.SK.Op]
 		fmt.Fprintf(&b, "keyCond = keyCond.And(%s.%s(%s))\n", sk, method, val(q.SK.A))
 	}
-	b.WriteString("expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()\n")
+	if q.Filter != nil {
+		fmt.Fprintf(&b, "filter := %s\n", goFilter(q.Filter))
+		b.WriteString("expr, err := expression.NewBuilder().WithKeyCondition(keyCond).WithFilter(filter).Build()\n")
+	} else {
+		b.WriteString("expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()\n")
+	}
 	b.WriteString("if err != nil {\n\treturn err\n}\n")
 	b.WriteString("paginator := dynamodb.NewQueryPaginator(client, &dynamodb.QueryInput{\n")
 	fmt.Fprintf(&b, "\tTableName:                 aws.String(%q),\n", q.Table)
@@ -115,6 +135,9 @@ func GoSnippet(q KeyQuery) string {
 	b.WriteString("\tKeyConditionExpression:    expr.KeyCondition(),\n")
 	b.WriteString("\tExpressionAttributeNames:  expr.Names(),\n")
 	b.WriteString("\tExpressionAttributeValues: expr.Values(),\n")
+	if q.Filter != nil {
+		b.WriteString("\tFilterExpression:          expr.Filter(),\n")
+	}
 	fmt.Fprintf(&b, "\tScanIndexForward:          aws.Bool(%v),\n", !q.Reverse)
 	b.WriteString("})\n")
 	b.WriteString("for paginator.HasMorePages() {\n\tpage, err := paginator.NextPage(ctx)\n\tif err != nil {\n\t\treturn err\n\t}\n\tfor _, item := range page.Items {\n\t\t_ = item // use the item\n\t}\n}\n")

@@ -216,6 +216,8 @@ func (p *filterParser) next() {
 					b.WriteByte('\n')
 				case 't':
 					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
 				default:
 					b.WriteByte(p.src[i+1])
 				}

@@ -83,6 +83,10 @@ type KeyQuery struct {
 	SKName  string
 	SK      SKCondition
 	Reverse bool
+	// Filter, when set, is sent as the FilterExpression: DynamoDB reads
+	// (and charges for) every item in the key range, then returns the
+	// matches.
+	Filter FilterNode
 }
 
 // Expression renders the key condition with readable placeholders, as in
@@ -128,7 +132,11 @@ func (q KeyQuery) Describe() string {
 	if q.Reverse {
 		dir = "  (descending)"
 	}
-	return fmt.Sprintf("Query %s: %s   %s%s", target, q.Expression(), q.Values(), dir)
+	filter := ""
+	if q.Filter != nil {
+		filter = "   filter " + FormatFilter(q.Filter)
+	}
+	return fmt.Sprintf("Query %s: %s   %s%s%s", target, q.Expression(), q.Values(), filter, dir)
 }
 
 // ParseKeyValue reads a key value typed by a person for an attribute of type
