@@ -24,8 +24,8 @@ const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index, versions, timeRange, theme string
-	var countBudget float64
+	var table, pk, prefix, delimiter, levels, index, versions, timeRange, theme, filterText string
+	var countBudget, maxRCU float64
 	root := &cobra.Command{
 		Use:   "dynascope",
 		Short: "Explore DynamoDB tables from the terminal, read-only",
@@ -60,6 +60,23 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			}
 			if versions != "" && timeRange != "" {
 				return usage("give one of --versions and --range", "--versions and --range open different modes")
+			}
+			var filter model.FilterNode
+			if filterText != "" {
+				switch {
+				case pk == "":
+					return usage("add --pk VALUE", "--filter filters a partition's items: name the partition with --pk")
+				case versions != "":
+					return usage("open --versions, then press f to filter its revisions", "--filter and --versions do not go together")
+				}
+				n, err := model.ParseFilter(filterText)
+				if err != nil {
+					return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+				}
+				filter = n
+			}
+			if maxRCU < 0 {
+				return usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", maxRCU)
 			}
 			if timeRange != "" {
 				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
@@ -110,7 +127,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if !g.demo {
 				region, endpoint, profile = g.region, g.endpoint, g.profile
 			}
-			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
+			if cmd.Flags().Changed("max-rcu") {
+				budget = func(string) float64 { return maxRCU }
+			}
+			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
@@ -134,6 +155,8 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
+	root.Flags().StringVar(&filterText, "filter", "", `open the partition's items (or --range) filtered, e.g. 'Level = "ERROR" and attempts > 3'`)
+	root.Flags().Float64Var(&maxRCU, "max-rcu", ui.DefaultFilterBudget, "RCU a filtered read may spend before it waits for you to scroll on (0: no limit; config: max_rcu)")
 	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		// pflag appends the parser's own words ("strconv.ParseInt: parsing

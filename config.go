@@ -47,3 +47,56 @@ func (g *globals) loadConfig() (model.Config, error) {
 	}
 	return c, nil
 }
+
+// saveColumns writes a table's grid columns into the configuration file,
+// changing only that setting (the file is created if there is none), and
+// returns the file's path. The new text replaces the old in one rename, so
+// a crash never leaves half a file.
+func (g *globals) saveColumns(table string, cols []string) (string, error) {
+	path := g.configFile
+	if path == "" {
+		path = configPath()
+	}
+	if path == "" {
+		return "", errors.New("no home directory to keep the configuration in")
+	}
+	shown := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // keep a linked file (dotfiles) a link
+	}
+	mode := fs.FileMode(0o600)
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return "", err
+		}
+	case err != nil:
+		return "", err
+	default:
+		if st, err := os.Stat(path); err == nil {
+			mode = st.Mode().Perm()
+		}
+	}
+	text, err := model.SetTableColumns(string(data), table, cols)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name()) // gone after the rename; cleans up a failure
+	if _, err := tmp.WriteString(text); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return shown, os.Rename(tmp.Name(), path)
+}

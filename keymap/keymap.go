@@ -14,6 +14,8 @@ type KeyMap struct {
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone                   key.Binding
 	Copy, CopyKey, Export                   key.Binding
+	Filter, Columns                         key.Binding
+	Toggle, MoveUp, MoveDown, Auto          key.Binding // in the column picker
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -51,6 +53,12 @@ func Default() KeyMap {
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		CopyKey:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy key/Go code")),
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
+		Filter:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "filter")),
+		Columns:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "columns")),
+		Toggle:    key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space", "show/hide")),
+		MoveUp:    key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "move up")),
+		MoveDown:  key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "move down")),
+		Auto:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "most common")),
 	}
 }
 

@@ -18,6 +18,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index,
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,
 		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
+		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,
 	}
 }
 
@@ -35,7 +36,7 @@ func Actions() []string {
 // namedKeys are the key names a binding may use besides one character and
 // ctrl+/alt+ combinations.
 var namedKeys = map[string]bool{"up": true, "down": true, "left": true, "right": true, "enter": true, "esc": true, "tab": true,
-	"shift+tab": true, "backspace": true, "delete": true, "space": true, "pgup": true, "pgdown": true, "home": true, "end": true,
+	"shift+tab": true, "shift+up": true, "shift+down": true, "backspace": true, "delete": true, "space": true, "pgup": true, "pgdown": true, "home": true, "end": true,
 	"insert": true, "f1": true, "f2": true, "f3": true, "f4": true, "f5": true, "f6": true, "f7": true, "f8": true, "f9": true,
 	"f10": true, "f11": true, "f12": true}
 

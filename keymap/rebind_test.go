@@ -23,7 +23,7 @@ func TestApply(t *testing.T) {
 		in   map[string][]string
 		want string
 	}{
-		{map[string][]string{"jump": {"j"}}, `keys.jump: no such action; actions are back, bottom`},
+		{map[string][]string{"jump": {"j"}}, `keys.jump: no such action; actions are auto_columns, back, bottom`},
 		{map[string][]string{"quit": {"banana"}}, `keys.quit: "banana" is not a key`},
 		{map[string][]string{"quit": {}}, "at least one key"},
 	} {

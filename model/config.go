@@ -21,6 +21,12 @@ type TableSettings struct {
 	// Shards names sharded partitions: seattle = "seattle-{1..4}" makes
 	// --pk seattle (or seattle typed at /) drill all four shards.
 	Shards map[string]string `toml:"shards"`
+	// MaxRCU is the most a filtered read may spend before it waits for the
+	// user (overrides the file's max_rcu for this table).
+	MaxRCU float64 `toml:"max_rcu"`
+	// Columns are the grid's attribute columns after the keys, in order;
+	// the column picker (C) writes them. Empty: the most common attributes.
+	Columns []string `toml:"columns"`
 }
 
 // ShardPattern is the pattern a logical partition name stands for, if the
@@ -37,6 +43,9 @@ type Config struct {
 	Region      string `toml:"region"`
 	EndpointURL string `toml:"endpoint_url"`
 	Theme       string `toml:"theme"` // auto, dark, light, high-contrast
+	// MaxRCU is the most a filtered read in the explorer may spend before
+	// it waits for the user; --max-rcu overrides it.
+	MaxRCU float64 `toml:"max_rcu"`
 
 	Tables map[string]TableSettings `toml:"tables"`
 	// Keys rebinds actions: up = ["k", "up"]. The explorer checks the
@@ -46,6 +55,18 @@ type Config struct {
 
 // Table returns the settings of one table (zero when none).
 func (c Config) Table(name string) TableSettings { return c.Tables[name] }
+
+// FilterBudget is the RCU a filtered read of table may spend before it
+// waits for the user: the table's max_rcu, else the file's, else def.
+func (c Config) FilterBudget(table string, def float64) float64 {
+	switch {
+	case c.Table(table).MaxRCU > 0:
+		return c.Table(table).MaxRCU
+	case c.MaxRCU > 0:
+		return c.MaxRCU
+	}
+	return def
+}
 
 // ParseConfig reads a configuration file's text. Errors name the line and
 // say what to write instead; unknown keys are errors, so a typo is not
@@ -61,12 +82,15 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme and [keys], and a table takes delimiter, levels, count_budget, time_format and shards", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, shards, max_rcu and columns", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
 	default:
 		return Config{}, fmt.Errorf("theme %q: write auto, dark, light or high-contrast", c.Theme)
+	}
+	if c.MaxRCU < 0 {
+		return Config{}, fmt.Errorf("max_rcu %v: give a positive number of RCU", c.MaxRCU)
 	}
 	for name, t := range c.Tables {
 		if len(t.Delimiter) > 1 {
@@ -84,6 +108,16 @@ func ParseConfig(data string) (Config, error) {
 		}
 		if t.CountBudget < 0 {
 			return Config{}, fmt.Errorf("tables.%s.count_budget %v: give a positive number of RCU", name, t.CountBudget)
+		}
+		if t.MaxRCU < 0 {
+			return Config{}, fmt.Errorf("tables.%s.max_rcu %v: give a positive number of RCU", name, t.MaxRCU)
+		}
+		seen := map[string]bool{}
+		for _, col := range t.Columns {
+			if col == "" || seen[col] {
+				return Config{}, fmt.Errorf("tables.%s.columns: %q is empty or named twice; list each attribute once", name, col)
+			}
+			seen[col] = true
 		}
 	}
 	return c, nil

@@ -20,34 +20,45 @@ import (
 
 // Config is what the command line hands the explorer.
 type Config struct {
-	Client      dynamo.Client   // already metered into Session
-	Session     *dynamo.Session // the session's request and RCU totals
-	Connection  string          // "DEMO", or profile · region · endpoint; never credentials
-	Region      string          // for copied commands ("" leaves it to the AWS CLI's own)
-	Profile     string          // for copied commands (--profile)
-	Endpoint    string          // for copied commands (--endpoint-url)
-	Table       string          // open this table directly (optional)
-	PK          string          // and this partition (optional; needs Table)
-	Prefix      string          // and this sort-key prefix of its hierarchy (optional; needs PK)
-	Delimiter   string          // sort-key delimiter for the drill-down ("" detects)
-	Levels      string          // level names, as a template: STATE#CITY#ZIP
-	Index       string          // drill and list this GSI or LSI of Table
-	Versions    string          // open the Versions mode ("*"), or NAME's timeline
-	Range       string          // open the Time mode with this range
-	Theme       string          // auto (from the background), dark, light or high-contrast
-	Keys        keymap.KeyMap   // the bindings; zero: keymap.Default()
-	Export      ExportFunc      // writes a view's items to a file (e); nil: no export
-	CountBudget float64         // RCU a count may spend (default DefaultCountBudget)
+	Client      dynamo.Client    // already metered into Session
+	Session     *dynamo.Session  // the session's request and RCU totals
+	Connection  string           // "DEMO", or profile · region · endpoint; never credentials
+	Region      string           // for copied commands ("" leaves it to the AWS CLI's own)
+	Profile     string           // for copied commands (--profile)
+	Endpoint    string           // for copied commands (--endpoint-url)
+	Table       string           // open this table directly (optional)
+	PK          string           // and this partition (optional; needs Table)
+	Prefix      string           // and this sort-key prefix of its hierarchy (optional; needs PK)
+	Delimiter   string           // sort-key delimiter for the drill-down ("" detects)
+	Levels      string           // level names, as a template: STATE#CITY#ZIP
+	Index       string           // drill and list this GSI or LSI of Table
+	Versions    string           // open the Versions mode ("*"), or NAME's timeline
+	Range       string           // open the Time mode with this range
+	Filter      model.FilterNode // open the partition's items (or --range) filtered
+	Theme       string           // auto (from the background), dark, light or high-contrast
+	Keys        keymap.KeyMap    // the bindings; zero: keymap.Default()
+	Export      ExportFunc       // writes a view's items to a file (e); nil: no export
+	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).
 	Tables   map[string]model.TableSettings
 	DebugLog string // file for the opt-in debug log
+	// FilterBudget is the RCU a filtered read of a table may spend before
+	// it waits for the user; nil: DefaultFilterBudget for every table.
+	FilterBudget func(table string) float64
+	// SaveColumns writes a table's chosen columns to the configuration
+	// file; nil: the choice lasts for the session.
+	SaveColumns func(table string, cols []string) (string, error)
 	// Now is the clock time ranges count back from; nil: the real clock.
 	Now func() time.Time
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.
 const DefaultCountBudget = 1000
+
+// DefaultFilterBudget is the RCU a filtered read may spend before it waits
+// for the user (about 8 MB read), unless told otherwise.
+const DefaultFilterBudget = 1000
 
 // OpenDebugLog starts the opt-in debug log: readable by its owner only
 // (0600, even if the file was there before), a line per request and per

@@ -138,6 +138,12 @@ func keyPress(n string) tea.KeyPressMsg {
 	if r, ok := special[n]; ok {
 		return tea.KeyPressMsg{Code: r}
 	}
+	switch n {
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
 	r := []rune(n)[0]
 	return tea.KeyPressMsg{Code: r, Text: n}
 }

@@ -69,7 +69,10 @@ func New(cfg Config) *Model {
 		m.cfg.Session = &dynamo.Session{}
 	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now}
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns}
+	if m.c.FilterBudget == nil {
+		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
+	}
 	if m.c.Keys.Quit.Keys() == nil {
 		m.c.Keys = keymap.Default()
 	}
@@ -342,7 +345,13 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.stack = append(m.stack, first)
 		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
 		t.StartWith(m.cfg.Range)
+		t.Filter(m.cfg.Filter)
 		return m.push(t)
+	case m.cfg.Filter != nil:
+		m.stack = append(m.stack, first) // loaded only if esc climbs to it
+		items := pages.NewItemsUnder(m.c, msg.info, pk, m.cfg.Prefix, m.cfg.Index)
+		items.Filter(m.cfg.Filter)
+		return m.push(items)
 	case m.cfg.Prefix == "":
 		return m.push(first)
 	}

@@ -24,6 +24,12 @@ type Common struct {
 	Tables map[string]model.TableSettings
 	// Now is the clock time ranges count back from (fixed for the demo).
 	Now func() time.Time
+	// FilterBudget is the RCU a filtered read of a table may spend before
+	// it waits for the user (0: no limit).
+	FilterBudget func(table string) float64
+	// SaveColumns writes a table's chosen grid columns to the configuration
+	// file and says where; nil: the choice lasts for the session only.
+	SaveColumns func(table string, cols []string) (string, error)
 }
 
 // Page is one screen of the explorer.

@@ -28,27 +28,25 @@ type Time struct {
 	id         int
 	info       dynamo.TableInfo
 	base       model.KeyQuery // the partition (or index), no sort-key condition
-	query      model.KeyQuery // what is listed
+	pg         pager          // what is listed
+	stats      attrStats
+	filter     filterBar
+	picker     *columnPicker
 	enc        model.TimeEncoding
 	detected   bool
-	configured bool   // the encoding comes from the configuration file
-	noTime     string // why this partition has no time mode
-	rangeTxt   string // the range being listed ("" for all)
-	items      []dynamo.Item
+	configured bool        // the encoding comes from the configuration file
+	noTime     string      // why this partition has no time mode
+	rangeTxt   string      // the range being listed ("" for all)
 	times      []time.Time // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
-	lastKey    dynamo.Item
-	started    bool
-	pages      int
-	cost       dynamo.Cost
 	local      bool // show local times instead of UTC
 	now        func() time.Time
 	input      textinput.Model
 	inputErr   string
-	jumpTo     *time.Time // a jump waiting for more pages
-	initial    string     // a range to run once the format is known (--range)
+	jumpTo     *time.Time       // a jump waiting for more pages
+	initial    string           // a range to run once the format is known (--range)
+	pending    model.FilterNode // a filter to apply once the format is known
 	jumpLeft   int
-	req        request
 	grid       components.Grid
 	w, h       int
 }
@@ -61,7 +59,13 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index s
 	if key.SK != nil {
 		q.SKName = key.SK.Name
 	}
-	t := &Time{c: c, id: c.NextID(), info: info, base: q, query: q, now: now, grid: components.NewGrid(c)}
+	id := c.NextID()
+	t := &Time{c: c, id: id, info: info, base: q, pg: newPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
+	t.pg.tableKeys = t.tableKeys()
+	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
+	if info.Key.SK != nil {
+		t.stats.keys[info.Key.SK.Name] = true
+	}
 	t.input = textinput.New()
 	t.input.Prompt = "range › "
 	common.SteadyCursor(&t.input)
@@ -85,24 +89,36 @@ func (t *Time) Init() tea.Cmd {
 	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
 		if enc, err := model.ParseTimeFormat(f); err == nil { // checked when the file was read
 			t.detected, t.enc, t.configured = true, enc, true
+			t.pg.query.Filter, t.pending = t.pending, nil
 			t.setColumns()
 			if t.initial != "" {
 				return t.afterDetect()
 			}
-			return tea.Batch(t.next(), t.input.Focus())
+			return tea.Batch(t.pg.next(), t.input.Focus())
 		}
 	}
 	// The first page, newest first, is also the sample the format is
 	// detected from: the first screen is one request.
-	return t.next()
+	return t.pg.next()
 }
 
 // StartWith runs a range as soon as the time format is known (a deep
 // link: --range 'last 24h').
 func (t *Time) StartWith(text string) { t.initial = text }
 
-// afterDetect focuses the bar, or runs the deep link's range.
+// Filter applies a filter once the time format is known: the first page
+// is read unfiltered, as the sample the format is detected from.
+func (t *Time) Filter(n model.FilterNode) { t.pending = n }
+
+// afterDetect focuses the bar, or runs the deep link's range, with the
+// filter waiting for the format.
 func (t *Time) afterDetect() tea.Cmd {
+	if t.pending != nil {
+		t.pg.query.Filter, t.pending = t.pending, nil
+		if t.initial == "" {
+			return tea.Batch(t.run(t.pg.query, t.rangeTxt), t.input.Focus())
+		}
+	}
 	if t.initial == "" {
 		return t.input.Focus()
 	}
@@ -115,7 +131,7 @@ func (t *Time) afterDetect() tea.Cmd {
 func (t *Time) detect() tea.Cmd {
 	var sample []string
 	number := false
-	for _, it := range t.items[:min(len(t.items), 20)] {
+	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			sample, number = append(sample, kv.Text), kv.Type == model.TypeN
 		}
@@ -135,23 +151,15 @@ func (t *Time) detect() tea.Cmd {
 	return t.afterDetect()
 }
 
-func (t *Time) next() tea.Cmd {
-	if t.req.inFlight() || (t.started && len(t.lastKey) == 0) {
-		return nil
-	}
-	t.started = true
-	ctx, req := t.req.start(t.c.NextID)
-	return queryPage(ctx, t.c.Client, t.id, req, dynamo.PageRequest{Query: t.query, Start: t.lastKey, TableKeys: t.tableKeys()})
-}
-
 // run lists a new condition from the start, keeping nothing of the old.
 func (t *Time) run(q model.KeyQuery, text string) tea.Cmd {
-	t.req.stop()
-	t.query, t.rangeTxt = q, text
-	t.items, t.times, t.lastKey, t.started, t.pages, t.cost = nil, nil, nil, false, 0, dynamo.Cost{}
+	t.rangeTxt = text
+	t.times = nil
+	t.stats.reset()
 	t.grid.SetCursor(0)
+	cmd := t.pg.restart(q)
 	t.refresh()
-	return t.next()
+	return cmd
 }
 
 func (t *Time) zone() *time.Location {
@@ -191,7 +199,7 @@ func (t *Time) submit() tea.Cmd {
 	t.inputErr = ""
 	t.input.Blur()
 	q := t.base
-	q.SK, q.Reverse = sk, t.query.Reverse
+	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
 	return t.run(q, text)
 }
 
@@ -216,18 +224,18 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		if tm.IsZero() {
 			continue
 		}
-		if (t.query.Reverse && !tm.After(at)) || (!t.query.Reverse && !tm.Before(at)) {
+		if (t.pg.query.Reverse && !tm.After(at)) || (!t.pg.query.Reverse && !tm.Before(at)) {
 			t.grid.SetCursor(i)
 			t.jumpTo = nil
 			return nil
 		}
 	}
-	if len(t.lastKey) > 0 && pages > 0 {
+	if !t.pg.done() && pages > 0 {
 		t.jumpTo, t.jumpLeft = &at, pages
-		return t.next()
+		return t.pg.next()
 	}
 	t.jumpTo = nil
-	t.grid.SetCursor(max(0, len(t.items)-1))
+	t.grid.SetCursor(max(0, len(t.pg.items)-1))
 	return nil
 }
 
@@ -245,8 +253,8 @@ func (t *Time) parseTimes() {
 	if !t.detected || t.noTime != "" {
 		return
 	}
-	for i := len(t.times); i < len(t.items); i++ {
-		tm, _ := t.keyTime(t.items[i])
+	for i := len(t.times); i < len(t.pg.items); i++ {
+		tm, _ := t.keyTime(t.pg.items[i])
 		t.times = append(t.times, tm)
 	}
 }
@@ -261,18 +269,14 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.next()
+		return t, t.pg.next()
 	case pageLoadedMsg:
-		if !t.req.done(msg.req) {
-			return t, nil
+		n := len(t.pg.items)
+		ok, cmd := t.pg.loaded(msg)
+		if !ok {
+			return t, cmd
 		}
-		if msg.err != nil {
-			return t, report(msg.err, false, t.id)
-		}
-		t.pages++
-		t.cost = t.cost.Add(msg.result.Cost)
-		t.items = append(t.items, msg.result.Items...)
-		t.lastKey = msg.result.LastKey
+		t.stats.add(t.pg.items[n:])
 		t.parseTimes()
 		t.refresh()
 		if !t.detected {
@@ -281,15 +285,46 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if t.jumpTo != nil {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
 		}
-		return t, nil
+		return t, t.prefetch(false)
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
 	return t, nil
 }
 
+// prefetch reads on while fewer than two screens are loaded past the
+// cursor; user says a key asked for it (a new filter budget).
+func (t *Time) prefetch(user bool) tea.Cmd {
+	if !t.detected || t.noTime != "" {
+		return nil
+	}
+	return t.pg.want(t.grid.Cursor()+2*t.grid.Visible()+1, user)
+}
+
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
+	if t.filter.editing() {
+		res, cmd := t.filter.key(msg, k)
+		if !res.done {
+			return cmd
+		}
+		q := t.pg.query
+		q.Filter = res.filter
+		return t.run(q, t.rangeTxt)
+	}
+	if t.picker != nil {
+		res := t.picker.key(msg, k)
+		if !res.closed {
+			return nil
+		}
+		t.picker = nil
+		if !res.apply {
+			return nil
+		}
+		cmd := chooseColumns(t.c, t.info.Name, res.cols)
+		t.refresh()
+		return cmd
+	}
 	if t.input.Focused() {
 		switch {
 		case key.Matches(msg, k.Submit):
@@ -304,8 +339,8 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Back) && t.req.inFlight():
-		t.req.stop()
+	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
+		t.pg.req.stop()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		return back
 	case !t.detected || t.noTime != "":
@@ -317,19 +352,23 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Zone):
 		t.local = !t.local
 		t.refresh()
+	case key.Matches(msg, k.Filter):
+		return t.filter.open(t.pg.query.Filter)
+	case key.Matches(msg, k.Columns):
+		t.picker = newColumnPicker(t.c, &t.stats, t.stats.columns(t.c, t.info.Name, timeAttrs))
 	case key.Matches(msg, k.Flip):
-		q := t.query
+		q := t.pg.query
 		q.Reverse = !q.Reverse
 		return t.run(q, t.rangeTxt)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.query, t.rangeTxt)
+		return t.run(t.pg.query, t.rangeTxt)
 	case key.Matches(msg, k.Open):
-		if len(t.items) > 0 {
-			return open(NewItem(t.c, t.info, t.items[t.grid.Cursor()]))
+		if len(t.pg.items) > 0 {
+			return open(NewItem(t.c, t.info, t.pg.items[t.grid.Cursor()]))
 		}
 	default:
-		if t.grid.Update(msg) && t.grid.Cursor() >= len(t.items)-2*t.grid.Visible() {
-			return t.next()
+		if t.grid.Update(msg) {
+			return t.prefetch(true)
 		}
 	}
 	return nil
@@ -348,19 +387,15 @@ func (t *Time) setColumns() {
 
 func (t *Time) refresh() {
 	t.setColumns()
-	keys := map[string]bool{t.info.Key.PK.Name: true, t.base.PKName: true, t.base.SKName: true}
-	if t.info.Key.SK != nil {
-		keys[t.info.Key.SK.Name] = true
-	}
-	attrs := commonAttrs(t.items, keys, 200, timeAttrs)
+	attrs := t.stats.columns(t.c, t.info.Name, timeAttrs)
 	cols := t.grid.Columns()
 	for _, a := range attrs {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
-	t.grid.SetRows(len(t.items), func(r, col int) string {
-		it := t.items[r]
+	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
+		it := t.pg.items[r]
 		switch col {
 		case 0:
 			if r < len(t.times) && !t.times[r].IsZero() {
@@ -450,13 +485,16 @@ func (t *Time) View() string {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
 	}
 	head := components.Fit(bar, t.w-4) + "\n" + components.Fit(info, t.w-4)
+	if f := t.filterLines(); len(f) > 0 {
+		head += "\n" + strings.Join(f, "\n")
+	}
 	spark, lo, hi := t.sparkline(max(8, t.w-4-44))
 	sparkLine := ""
 	if spark != "" {
 		zone := t.zone()
 		sparkLine = st.Dim.Render(lo.In(zone).Format("2006-01-02 15:04")+" ") + st.Key.Render(spark) + st.Dim.Render(" "+hi.In(zone).Format("2006-01-02 15:04"))
 	}
-	gridH := t.h - 2 - 3
+	gridH := t.h - 2 - 3 - len(t.filterLines())
 	if sparkLine != "" {
 		gridH--
 	}
@@ -467,23 +505,22 @@ func (t *Time) View() string {
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case !t.detected:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
-	case t.started && !t.req.inFlight() && len(t.items) == 0:
-		body = st.Dim.Render("No items in this range.")
+	case t.pg.empty("this range") != "":
+		body = st.Dim.Render(t.pg.empty("this range"))
+	}
+	if t.picker != nil {
+		body = t.picker.view(st, t.w-4, max(2, gridH))
 	}
 	parts := []string{head, ""}
 	if sparkLine != "" {
 		parts = append(parts, components.Fit(sparkLine, t.w-4))
 	}
 	parts = append(parts, body)
-	state := "all"
-	if len(t.lastKey) > 0 || !t.started {
-		state = "more as you scroll"
-	}
 	order := "newest first"
-	if !t.query.Reverse {
+	if !t.pg.query.Reverse {
 		order = "oldest first"
 	}
-	title := fmt.Sprintf("%s · %s items loaded · %s · %s", keyCell(t.base.PK), common.Thousands(len(t.items)), state, order)
+	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
 }
 
@@ -496,28 +533,39 @@ func (t *Time) Crumbs() []string {
 }
 func (t *Time) ID() int         { return t.id }
 func (t *Time) Mode() string    { return "Time" }
-func (t *Time) Loading() bool   { return t.req.inFlight() }
-func (t *Time) Capturing() bool { return t.input.Focused() }
+func (t *Time) Loading() bool   { return t.pg.req.inFlight() }
+func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
 
-func (t *Time) Request() string {
-	return fmt.Sprintf("%s · %d req · %.1f RCU", t.query.Describe(), t.pages, t.cost.RCU)
+func (t *Time) Request() string { return t.pg.request() }
+
+// filterLines are the filter bar and the line under it, when a filter is
+// applied or being typed.
+func (t *Time) filterLines() []string {
+	if !t.filter.editing() && t.pg.query.Filter == nil {
+		return nil
+	}
+	bar, under := t.filter.lines(t.c.Styles, t.w-4, t.pg.query.Filter)
+	return []string{bar, under}
 }
 
 func (t *Time) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	if t.input.Focused() {
+	switch {
+	case t.input.Focused(), t.filter.editing():
 		return []key.Binding{k.Submit, k.Cancel}
+	case t.picker != nil:
+		return t.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Range, k.Flip, k.Zone, k.Open, k.Back, k.Help}
+	return []key.Binding{k.Up, k.Down, k.Range, k.Filter, k.Flip, k.Zone, k.Open, k.Back, k.Help}
 }
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
-func (t *Time) Query() (model.KeyQuery, bool) { return t.query, t.detected && t.noTime == "" }
+func (t *Time) Query() (model.KeyQuery, bool) { return t.pg.query, t.detected && t.noTime == "" }
 
 // DeepLink reopens this range from the command line.
 func (t *Time) DeepLink() []string {
@@ -528,6 +576,9 @@ func (t *Time) DeepLink() []string {
 	if t.rangeTxt != "" {
 		args = append(args, "--range", t.rangeTxt)
 	}
+	if t.pg.query.Filter != nil {
+		args = append(args, "--filter", model.FormatFilter(t.pg.query.Filter))
+	}
 	return args
 }
 
@@ -535,7 +586,10 @@ func (t *Time) DeepLink() []string {
 // the grid sits below the frame border, the range bar, its note, a blank
 // line and the sparkline when there is one.
 func (t *Time) Click(y int) bool {
-	top := 4
+	if t.picker != nil {
+		return false
+	}
+	top := 4 + len(t.filterLines())
 	if spark, _, _ := t.sparkline(8); spark != "" {
 		top++
 	}

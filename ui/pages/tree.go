@@ -404,6 +404,9 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 			"items and counts are per shard"), false, t.id)
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
+	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
+		q, _ := t.Query()
+		return filterItems(t.c, t.info, q, "")
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK)
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
@@ -561,7 +564,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Filter, k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -156,6 +156,10 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
 			return v, open(NewTimeline(v.c, v.info, v.req.PK, v.res.Histories[v.grid.Cursor()], v.res.Raw))
+		case key.Matches(msg, k.Filter):
+			if q, ok := v.Query(); ok {
+				return v, filterItems(v.c, v.info, q, "revisions")
+			}
 		default:
 			v.grid.Update(msg)
 		}
@@ -241,7 +245,7 @@ func (v *Versions) ShortHelp() []key.Binding {
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Back, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.

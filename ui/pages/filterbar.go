@@ -1,0 +1,119 @@
+package pages
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/keymap"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
+
+const filterPrompt = "filter › "
+
+// filterBar is where a filter is typed: DynamoDB's condition syntax with
+// values inline. A syntax error is shown under the bar with a caret at its
+// column, and the bar stays open with the text as typed.
+type filterBar struct {
+	input textinput.Model
+	err   *model.FilterError
+}
+
+func newFilterBar() filterBar {
+	in := textinput.New()
+	in.Prompt = filterPrompt
+	in.Placeholder = `status = "FAILED" and attempts > 3 · begins_with(email, "ops@") · size(payload) > 1000`
+	common.SteadyCursor(&in)
+	return filterBar{input: in}
+}
+
+// open starts editing the filter applied now (nil: none).
+func (f *filterBar) open(current model.FilterNode) tea.Cmd {
+	text := ""
+	if current != nil {
+		text = model.FormatFilter(current)
+	}
+	f.input.SetValue(text)
+	f.input.CursorEnd()
+	f.err = nil
+	return f.input.Focus()
+}
+
+func (f *filterBar) editing() bool { return f.input.Focused() }
+
+// filterSubmitted is what a key press in the bar decided.
+type filterSubmitted struct {
+	done   bool             // enter with a filter that parses, or an empty one
+	filter model.FilterNode // nil: show everything
+}
+
+// key handles a key while editing: enter applies (an empty bar clears the
+// filter), esc leaves the filter as it was.
+func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap) (filterSubmitted, tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Submit):
+		text := strings.TrimSpace(f.input.Value())
+		if text == "" {
+			f.input.Blur()
+			return filterSubmitted{done: true}, nil
+		}
+		n, err := model.ParseFilter(text)
+		if err != nil {
+			var fe *model.FilterError
+			if !errors.As(err, &fe) {
+				fe = &model.FilterError{Col: 1, Msg: err.Error()}
+			}
+			// the column counts from the trimmed text; the bar holds it untrimmed
+			lead := len([]rune(f.input.Value())) - len([]rune(strings.TrimLeft(f.input.Value(), " \t")))
+			f.err = &model.FilterError{Col: fe.Col + lead, Msg: fe.Msg}
+			return filterSubmitted{}, nil
+		}
+		f.err = nil
+		f.input.Blur()
+		return filterSubmitted{done: true, filter: n}, nil
+	case key.Matches(msg, k.Cancel):
+		f.err = nil
+		f.input.Blur()
+		return filterSubmitted{}, nil
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	return filterSubmitted{}, cmd
+}
+
+// lines renders the bar and the line under it (the error with a caret at
+// its column, or a note) within width cells; current is the filter applied.
+func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode) (bar, under string) {
+	if f.editing() {
+		f.input.SetWidth(max(1, width-ansi.StringWidth(filterPrompt)-1))
+		bar = f.input.View()
+	} else {
+		bar = st.Dim.Render(filterPrompt) + common.Sanitize(model.FormatFilter(current)) + st.Dim.Render("   (f to change)")
+	}
+	switch {
+	case f.err != nil:
+		value := []rune(f.input.Value())
+		caret := ansi.StringWidth(filterPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(f.err.Col-1, len(value))])))
+		msg := common.Sanitize(f.err.Msg) // the caret shows the column
+		unscrolled := ansi.StringWidth(filterPrompt)+ansi.StringWidth(common.Sanitize(string(value))) < width
+		msgW := ansi.StringWidth(msg)
+		switch {
+		case unscrolled && caret+2+msgW <= width: // ^ message
+			under = strings.Repeat(" ", caret) + st.ErrorTitle.Render("^ "+msg)
+		case unscrolled && msgW+2 <= caret: // message ^
+			under = strings.Repeat(" ", caret-msgW-1) + st.ErrorTitle.Render(msg+" ^")
+		default:
+			under = st.ErrorTitle.Render("✗ column " + strconv.Itoa(f.err.Col) + ": " + msg)
+		}
+	case f.editing():
+		under = st.Dim.Render("enter applies · empty shows everything · esc keeps the filter as it was · names with odd characters in `backticks`")
+	}
+	return components.Fit(bar, width), components.Fit(under, width)
+}

@@ -1,0 +1,145 @@
+package pages
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui/common"
+)
+
+// pager reads one key query a page at a time for a list: what is loaded,
+// what it cost and, for a filtered query, how many items DynamoDB read to
+// find the matches. DynamoDB filters after reading, a page at a time, so a
+// filtered page can come back empty: the pager keeps reading by itself
+// until the rows asked for are there, the partition ends, or the read has
+// spent its budget since the user last asked for more.
+type pager struct {
+	c         *common.Common
+	owner     int // the page the answers go to
+	query     model.KeyQuery
+	tableKeys *dynamo.KeySchema // when querying an index
+	items     []dynamo.Item
+	lastKey   dynamo.Item
+	started   bool
+	pages     int
+	cost      dynamo.Cost
+	scanned   int     // items DynamoDB read, before the filter
+	fillRCU   float64 // RCU spent since the user last asked for rows
+	held      bool    // a filtered read stopped at its budget
+	req       request
+}
+
+func newPager(c *common.Common, owner int, q model.KeyQuery) pager {
+	return pager{c: c, owner: owner, query: q}
+}
+
+// budget is the RCU a filtered read may spend before it waits for the user.
+func (p *pager) budget() float64 {
+	if p.c.FilterBudget == nil {
+		return 0
+	}
+	return p.c.FilterBudget(p.query.Table)
+}
+
+// next asks for the next page, unless one is in flight or none is left.
+func (p *pager) next() tea.Cmd {
+	if p.req.inFlight() || p.done() {
+		return nil
+	}
+	p.started = true
+	ctx, req := p.req.start(p.c.NextID)
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
+}
+
+// done reports whether the whole query has been read.
+func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 }
+
+// restart lists q from its start, keeping nothing of what was loaded.
+func (p *pager) restart(q model.KeyQuery) tea.Cmd {
+	p.req.stop()
+	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys}
+	return p.next()
+}
+
+// loaded takes a page's answer; it reports false for a stale one (a
+// cancelled or superseded request) and for a failure, which it reports.
+func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
+	if !p.req.done(msg.req) {
+		return false, nil
+	}
+	if msg.err != nil {
+		return false, report(msg.err, false, p.owner)
+	}
+	p.pages++
+	p.cost = p.cost.Add(msg.result.Cost)
+	p.fillRCU += msg.result.Cost.RCU
+	p.scanned += msg.result.Scanned
+	p.items = append(p.items, msg.result.Items...)
+	p.lastKey = msg.result.LastKey
+	return true, nil
+}
+
+// want reads on until n rows are loaded. A filtered read stops once it has
+// spent its budget, until the user asks again (user: a key press).
+func (p *pager) want(n int, user bool) tea.Cmd {
+	if len(p.items) >= n || p.done() {
+		return nil
+	}
+	if user {
+		p.fillRCU, p.held = 0, false
+	}
+	if b := p.budget(); p.query.Filter != nil && b > 0 && p.fillRCU >= b {
+		p.held = true
+		return nil
+	}
+	return p.next()
+}
+
+// filtered reports whether a filter is applied.
+func (p *pager) filtered() bool { return p.query.Filter != nil }
+
+// state says how much is loaded and whether more follows, for the title:
+// for a filtered read, matched against scanned and what that cost.
+func (p *pager) state() string {
+	more := "all"
+	switch {
+	case p.held:
+		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))
+	case p.req.inFlight() && p.filtered():
+		more = "reading…"
+	case !p.done():
+		more = "more as you scroll"
+	}
+	if !p.filtered() {
+		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)), more)
+	}
+	return fmt.Sprintf("%s matched of %s scanned · %.1f RCU · %s", common.Thousands(len(p.items)), common.Thousands(p.scanned), p.cost.RCU, more)
+}
+
+// empty says why nothing is listed, once the first page is in ("" while
+// reading, or when rows are loaded).
+func (p *pager) empty(what string) string {
+	switch {
+	case len(p.items) > 0 || !p.started:
+		return ""
+	case !p.filtered():
+		if p.req.inFlight() {
+			return ""
+		}
+		return "No items in " + what + "."
+	case p.held:
+		return fmt.Sprintf("No matches in the first %s items scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
+			common.Thousands(p.scanned), p.cost.RCU, common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+	case !p.done():
+		return fmt.Sprintf("No matches yet: %s items scanned, %.1f RCU. Reading on…", common.Thousands(p.scanned), p.cost.RCU)
+	}
+	return fmt.Sprintf("Nothing matches: all %s items in %s were scanned (%.1f RCU).\nf changes the filter; an empty filter shows everything.", common.Thousands(p.scanned), what, p.cost.RCU)
+}
+
+// request is the request line: the query, its filter, and its cost.
+func (p *pager) request() string {
+	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
+}
