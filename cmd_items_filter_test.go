@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,5 +26,20 @@ func TestItemsFilter(t *testing.T) {
 	_, stderr, code := cli(t, "items", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--filter", `Level = ERROR"`)
 	if code != 2 || !strings.Contains(stderr, "--filter column 14: unterminated string") {
 		t.Fatalf("syntax error: %d %s", code, stderr)
+	}
+}
+
+// TestRangeFilter: a time range takes a filter too; detection reads the
+// keys unfiltered, and the items printed all match and fall in the range.
+func TestRangeFilter(t *testing.T) {
+	out, stderr := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--last", "7d", "--filter", `Level = "ERROR" and Temperature > 33`)
+	n := strings.Count(out, "\n")
+	if n == 0 || strings.Count(out, `"Level":"ERROR"`) != n || !strings.Contains(stderr, "matched="+strconv.Itoa(n)) ||
+		!strings.Contains(stderr, `filter Level = "ERROR" and Temperature > 33`) || !strings.Contains(stderr, "Timestamp >= :sk") {
+		t.Fatalf("%d lines; %s", n, stderr)
+	}
+	all, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--last", "7d")
+	if strings.Count(all, "\n") <= n {
+		t.Fatalf("the filter kept everything: %d of %d", n, strings.Count(all, "\n"))
 	}
 }

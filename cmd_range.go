@@ -132,9 +132,17 @@ Times without a zone are UTC (--local: this machine's zone).`,
 				return usage("add --sk-prefix for composite keys (amsg for amsg#2018-08-29:12:00:00)", "%v", err)
 			}
 			q.Reverse = !f.oldestFirst
+			opt, err := f.readOpts()
+			if err != nil {
+				return err
+			}
+			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
 			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), nil)
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
 			total, _ := conn.client.Session.Totals()
+			if q.Filter != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
 				q.Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
 			return err
@@ -156,5 +164,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
+	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
+	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
 	return cmd
 }

@@ -39,6 +39,7 @@ func main() {
 	payload := flag.Int("payload", 250, "bytes of payload per item")
 	parallel := flag.Int("parallel", 16, "concurrent BatchWriteItem requests")
 	flag.BoolVar(&timestamps, "timestamps", false, "sort keys are ISO-8601 times a minute apart from 2026-01-01T00:00:00Z")
+	flag.IntVar(&every, "every", 0, "every Nth item has Status = \"FAILED\", the others \"OK!!!!\" (same size): a filter matching 1/N (0: no Status)")
 	flag.BoolVar(&hierarchy, "hierarchy", false, "sort keys TOPnn#REGIONnn#SITEnnn#nnnnnn: 20 top-level children, deeper levels below")
 	flag.Parse()
 	if !dynamo.LoopbackEndpoint(*endpoint) {
@@ -79,6 +80,9 @@ var hierarchy bool
 // timestamps makes the sort keys times, for the range benchmark.
 var timestamps bool
 
+// every marks one item in every N for the filter benchmark.
+var every int
+
 // timeBase is the first item's time with --timestamps.
 var timeBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -100,16 +104,28 @@ func item(pk string, i, payload int) map[string]types.AttributeValue {
 	for j := range p {
 		p[j] = byte('a' + r.IntN(26))
 	}
-	return map[string]types.AttributeValue{
+	it := map[string]types.AttributeValue{
 		"PK":      &types.AttributeValueMemberS{Value: pk},
 		"SK":      &types.AttributeValueMemberS{Value: sortKey(i)},
 		"Payload": &types.AttributeValueMemberS{Value: string(p)},
 	}
+	if every > 0 {
+		status := "OK!!!!"
+		if i%every == every-1 {
+			status = "FAILED"
+		}
+		it["Status"] = &types.AttributeValueMemberS{Value: status}
+	}
+	return it
 }
 
 // itemBytes is the DynamoDB size of one item (the PK "bench" of 5 bytes).
 func itemBytes(payload int) int {
-	return len("PK") + 5 + len("SK") + len(sortKey(0)) + len("Payload") + payload
+	n := len("PK") + 5 + len("SK") + len(sortKey(0)) + len("Payload") + payload
+	if every > 0 {
+		n += len("Status") + len("FAILED")
+	}
+	return n
 }
 
 func fill(ctx context.Context, w writer, table, pk string, n, payload, parallel int) error {

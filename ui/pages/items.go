@@ -176,10 +176,10 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// prefetch reads on while fewer than two screens are loaded past the
-// cursor; user says a key asked for it (a new filter budget).
+// prefetch reads on until the screen past the cursor is full; user says
+// a key asked for it (a new filter budget).
 func (p *Items) prefetch(user bool) tea.Cmd {
-	return p.pg.want(p.grid.Cursor()+2*p.grid.Visible()+1, user)
+	return p.pg.fill(p.grid.Cursor(), p.grid.Visible(), user)
 }
 
 // refresh recomputes the columns: the keys, then the table's chosen

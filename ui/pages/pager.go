@@ -82,8 +82,19 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	return true, nil
 }
 
-// want reads on until n rows are loaded. A filtered read stops once it has
-// spent its budget, until the user asks again (user: a key press).
+// fill reads on until the rows past cursor fill the screen: two screens
+// ahead for a plain read (its pages are full), one for a filtered read,
+// whose every page costs as much for far fewer rows. A filtered read also
+// stops once it has spent its budget, until the user asks again (user: a
+// key press).
+func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
+	ahead := 2 * visible
+	if p.filtered() {
+		ahead = visible
+	}
+	return p.want(cursor+ahead+1, user)
+}
+
 func (p *pager) want(n int, user bool) tea.Cmd {
 	if len(p.items) >= n || p.done() {
 		return nil

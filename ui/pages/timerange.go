@@ -292,13 +292,13 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
-// prefetch reads on while fewer than two screens are loaded past the
-// cursor; user says a key asked for it (a new filter budget).
+// prefetch reads on until the screen past the cursor is full; user says
+// a key asked for it (a new filter budget).
 func (t *Time) prefetch(user bool) tea.Cmd {
 	if !t.detected || t.noTime != "" {
 		return nil
 	}
-	return t.pg.want(t.grid.Cursor()+2*t.grid.Visible()+1, user)
+	return t.pg.fill(t.grid.Cursor(), t.grid.Visible(), user)
 }
 
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
