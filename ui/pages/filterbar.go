@@ -88,9 +88,14 @@ func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap) (filterSubmitted, 
 	return filterSubmitted{}, cmd
 }
 
-// lines renders the bar and the line under it (the error with a caret at
-// its column, or a note) within width cells; current is the filter applied.
-func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode) (bar, under string) {
+// lines renders the bar and, while it is edited, the line under it (the
+// error with a caret at its column, or a note) within width cells; current
+// is the filter applied. Nothing when there is no filter to show.
+func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode) []string {
+	if !f.editing() && current == nil {
+		return nil
+	}
+	var bar, under string
 	if f.editing() {
 		f.input.SetWidth(max(1, width-ansi.StringWidth(filterPrompt)-1))
 		bar = f.input.View()
@@ -115,5 +120,8 @@ func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode
 	case f.editing():
 		under = st.Dim.Render("enter applies · empty shows everything · esc keeps the filter as it was · names with odd characters in `backticks`")
 	}
-	return components.Fit(bar, width), components.Fit(under, width)
+	if under == "" {
+		return []string{components.Fit(bar, width)}
+	}
+	return []string{components.Fit(bar, width), components.Fit(under, width)}
 }

@@ -207,14 +207,10 @@ func (p *Items) refresh() {
 
 func (p *Items) SetSize(w, h int) { p.w, p.h = w, h }
 
-// head is the filter bar and the line under it, when a filter is applied
-// or being typed: the lines above the grid.
+// head is the filter bar (and its error or note while typed): the lines
+// above the grid.
 func (p *Items) head(width int) []string {
-	if !p.filter.editing() && p.pg.query.Filter == nil {
-		return nil
-	}
-	bar, under := p.filter.lines(p.c.Styles, width, p.pg.query.Filter)
-	return []string{bar, under}
+	return p.filter.lines(p.c.Styles, width, p.pg.query.Filter)
 }
 
 func (p *Items) View() string {

@@ -538,14 +538,9 @@ func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing()
 
 func (t *Time) Request() string { return t.pg.request() }
 
-// filterLines are the filter bar and the line under it, when a filter is
-// applied or being typed.
+// filterLines are the filter bar (and its error or note while typed).
 func (t *Time) filterLines() []string {
-	if !t.filter.editing() && t.pg.query.Filter == nil {
-		return nil
-	}
-	bar, under := t.filter.lines(t.c.Styles, t.w-4, t.pg.query.Filter)
-	return []string{bar, under}
+	return t.filter.lines(t.c.Styles, t.w-4, t.pg.query.Filter)
 }
 
 func (t *Time) ShortHelp() []key.Binding {
