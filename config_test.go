@@ -66,3 +66,18 @@ func TestSaveColumns(t *testing.T) {
 		t.Fatalf("changed: %s", data)
 	}
 }
+
+// TestExampleConfigParses: the shipped example is a working configuration.
+func TestExampleConfigParses(t *testing.T) {
+	data, err := os.ReadFile("config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := model.ParseConfig(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxRCU != 1000 || len(c.Table("Locations").Columns) != 3 {
+		t.Fatalf("%+v", c)
+	}
+}

@@ -15,3 +15,6 @@ scene time 130 32 "--table AuditLog --pk prod-api" t l a s t Space 2 4 h Enter
 scene export 130 30 "--table DeviceLogs --pk 9000" e
 scene copy-command 160 30 "--table AuditLog --pk prod-api --range 'last 24h'" y
 scene high-contrast 130 30 "--table Equipment --pk Equipment_1 --versions --theme high-contrast" j
+scene filter 140 32 "--table DeviceLogs --pk 9000 --filter 'Level = \"ERROR\" and Temperature > 34.5'" j j j
+scene filter-error 110 30 "--table DeviceLogs --pk 9000" f L e v e l Space = Space '"' E R R O R '"' Space a n d Space T e m p e r a t u r e Space '>' Enter
+scene columns 120 30 "--table Locations --pk USA" Tab C j j
