@@ -435,15 +435,10 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 }
 
 func describeOperand(o Operand) string {
-	switch x := o.(type) {
-	case Path:
-		return x.String()
-	case Size:
-		return "size(" + x.Path.String() + ")"
-	case Value:
+	if _, ok := o.(Value); ok {
 		return "a value"
 	}
-	return "this"
+	return formatOperand(o)
 }
 
 func (p *filterParser) expect(punct, hint string) error {

@@ -177,6 +177,10 @@ func TestFilterBarErrorKeepsRows(t *testing.T) {
 			t.Fatalf("a row that does not match: %s", line)
 		}
 	}
+	// ? shows the command line that reopens this filtered view
+	h.keys("?")
+	h.contains(t, `this view: dynascope --demo --table DeviceLogs --pk 9000 --filter 'Level = "ERROR" and Temperature`)
+	h.keys("?")
 	// f then an empty bar shows everything again
 	h.keys("f", "ctrl+u", "enter")
 	h.contains(t, loaded+" items loaded")
