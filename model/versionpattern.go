@@ -187,7 +187,9 @@ func (p *VersionPattern) Label(digits string) string {
 	return digits
 }
 
-func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
 
 func atoiDigits(d string) int {
 	n := 0
