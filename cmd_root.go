@@ -24,7 +24,7 @@ const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index, versions, timeRange, theme string
+	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme string
 	var countBudget float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -74,6 +74,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			}
 			conf, err := g.loadConfig() // a broken file is reported before anything is read
 			if err != nil {
+				return err
+			}
+			if conf, err = withVersionPattern(conf, table, versionPattern, cmd.Flags().Changed("version-pattern")); err != nil {
 				return err
 			}
 			keys := keymap.Default()
@@ -131,6 +134,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
+	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
