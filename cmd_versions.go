@@ -78,9 +78,6 @@ one.`,
   dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.output != "json" {
-				return usage("use --output json (versions is one JSON document)", "--output %q is not a format of versions", f.output)
-			}
 			if err := f.validate(); err != nil {
 				return err
 			}
@@ -99,6 +96,7 @@ one.`,
 			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern}
 			start := time.Now()
 			var res dynamo.VersionsResult
+			var rows dynamo.Rows
 			if cmd.Flags().Changed("item") {
 				var h model.History
 				h, res, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
@@ -114,8 +112,10 @@ one.`,
 					return dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
 						"no revisions of %q in partition %s", f.item, f.pk)
 				}
+				rows = dynamo.RevisionRows(h, info.Key)
 			} else {
 				res, err = dynamo.Versions(ctx, conn.client, req, nil)
+				rows = dynamo.HistoryRows(res.Histories)
 			}
 			if err != nil {
 				return err
@@ -129,6 +129,15 @@ one.`,
 				}
 			}
 			total, _ := conn.client.Session.Totals()
+			summary := func() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
+					res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+			}
+			if f.output != "json" {
+				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				summary()
+				return err
+			}
 			doc := map[string]any{
 				"table": f.table, "partitionKey": q.PK.Text,
 				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
@@ -139,8 +148,7 @@ one.`,
 			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-				res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+			summary()
 			return nil
 		},
 	}
@@ -149,7 +157,7 @@ one.`,
 	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
 	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
 	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
 	return cmd
 }
 

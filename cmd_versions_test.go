@@ -79,7 +79,7 @@ func TestVersionsBadInput(t *testing.T) {
 		{[]string{"--table", "Equipment", "--pk", demo.DriftedPiece, "--item", "Nope"}, 1, "run without --item"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no string sort key"},
 		{[]string{"--table", "Equipment"}, 2, "--pk"},
-		{[]string{"--table", "Equipment", "--pk", "x", "--output", "jsonl"}, 2, "--output json"},
+		{[]string{"--table", "Equipment", "--pk", "x", "--output", "rows.txt"}, 2, "--output jsonl, json or csv, or a file"},
 	} {
 		_, stderr, code := cli(t, append([]string{"versions", "--demo"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
