@@ -114,7 +114,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				region, endpoint, profile = g.region, g.endpoint, g.profile
 			}
 			return ui.Run(ctx, ui.Config{Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), ExportRows: exportRows, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)

@@ -288,12 +288,19 @@ func (t *Timeline) ShortHelp() []key.Binding {
 
 func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
 }
 
 // DeepLink reopens this timeline from the command line.
 func (t *Timeline) DeepLink() []string {
 	return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions", t.h.Name)
+}
+
+// Loaded is the item's revisions as items, the current copy first, as
+// read with the partition's versions: exporting them reads nothing.
+func (t *Timeline) Loaded() (common.Loaded, bool) {
+	view := []string{t.info.Name, keyArg(t.pk), t.h.Name, "revisions"}
+	return common.Loaded{Rows: dynamo.RevisionRows(t.h, t.info.Key), View: view}, true
 }
 
 // Click selects the clicked row, or asks to open it when already selected

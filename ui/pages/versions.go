@@ -271,6 +271,12 @@ func versionsLink(table string, pk model.KeyValue, p *model.VersionPattern, vers
 	return append(args, versions...)
 }
 
+// Loaded is the versioned items as listed; exporting them reads nothing.
+func (v *Versions) Loaded() (common.Loaded, bool) {
+	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.inFlight()
+}
+
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
 func (v *Versions) Click(y int) bool { return v.grid.Click(y - 1) }
