@@ -15,3 +15,4 @@ scene time 130 32 "--table AuditLog --pk prod-api" t l a s t Space 2 4 h Enter
 scene export 130 30 "--table DeviceLogs --pk 9000" e
 scene copy-command 160 30 "--table AuditLog --pk prod-api --range 'last 24h'" y
 scene high-contrast 130 30 "--table Equipment --pk Equipment_1 --versions --theme high-contrast" j
+scene mouse 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" click:6,8 click:6,8 click:6,6
