@@ -123,7 +123,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 						}
 					})
 					cancel()
-					counts[c.Name] = n
+					if err == nil { // a count cut off at the budget is no count
+						counts[c.Name] = n
+					}
 					if spent >= f.countBudget {
 						partial = true
 						break

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -31,7 +32,12 @@ func (f itemsFlags) validate() error {
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
 	}
-	_, _, err := outputTarget(f.output)
+	_, path, err := outputTarget(f.output)
+	if err == nil && path != "" {
+		if _, serr := os.Lstat(path); serr == nil { // before anything is read
+			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
+		}
+	}
 	return err
 }
 

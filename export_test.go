@@ -85,7 +85,9 @@ func checkExport(t *testing.T, args []string, format, noun string, sameAsStdout 
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 || !strings.Contains(stderr, " "+noun+" to "+path) {
 		t.Fatalf("file mode %v, stderr %q", st.Mode().Perm(), stderr)
 	}
-	if _, stderr, code := cli(t, append(args, "--output", path)...); code != 2 || !strings.Contains(stderr, "never overwrites") {
+	// Refused before anything is read: one line, no cost.
+	if _, stderr, code := cli(t, append(args, "--output", path)...); code != 2 || !strings.Contains(stderr, "never overwrites") ||
+		strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Fatalf("overwrite: %d %s", code, stderr)
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(data) {
