@@ -1,11 +1,15 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
-
+	"context"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 )
@@ -215,4 +219,22 @@ func TestVersionsConfiguredPattern(t *testing.T) {
 	h = newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted})
 	h.keys("3")
 	h.contains(t, "No versioned items here", `:prefix="v"`)
+}
+
+// TestVersionsPatternWithoutName: a pattern with no {name} makes one
+// history per partition, named by its form.
+func TestVersionsPatternWithoutName(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, sk := range []string{"doc|0", "doc|1", "doc|2", "meta"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]model.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "Docs", PK: "P", Versions: "*", Tables: tables})
+	h.contains(t, "P · 1 versioned items", "(doc|{n})  doc|0", `:prefix="doc|"`)
+	h.keys("enter")
+	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
 }

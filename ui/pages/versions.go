@@ -108,11 +108,16 @@ func (v *Versions) refresh() {
 	})
 }
 
+// historyName names a history in lists and titles; one spelt without a
+// name (v_1, or a pattern with no {name}) by its form.
 func historyName(h model.History) string {
-	if h.Name == "" {
-		return "(v_N)"
+	switch {
+	case h.Name != "":
+		return h.Name
+	case h.Form == model.FormPattern:
+		return "(" + h.FormName() + ")"
 	}
-	return h.Name
+	return "(v_N)"
 }
 
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
