@@ -18,16 +18,6 @@ type childrenFlags struct {
 	countBudget       float64
 }
 
-// childJSON is one child in the output; Count only with --count.
-type childJSON struct {
-	Name        string   `json:"name"`
-	Prefix      string   `json:"prefix"`
-	HasChildren bool     `json:"hasChildren"`
-	IsItem      bool     `json:"isItem"`
-	Count       *int     `json:"count,omitempty"`
-	Shards      []string `json:"shards,omitempty"`
-}
-
 func newChildrenCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f childrenFlags
 	cmd := &cobra.Command{
@@ -47,9 +37,6 @@ the subtree and costs accordingly). Stats go in "stats".`,
   dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.output != "json" {
-				return usage("use --output json (children is one JSON document)", "--output %q is not a format of children", f.output)
-			}
 			if err := f.validate(); err != nil {
 				return err
 			}
@@ -92,24 +79,18 @@ the subtree and costs accordingly). Stats go in "stats".`,
 				req.TableKeys = &info.Key
 			}
 			start := time.Now()
-			var out []childJSON
+			var found []dynamo.ShardChild
 			var res dynamo.ChildrenResult
 			if pattern {
 				shards, err := expandShards(f.pk, key.PK.Type)
 				if err != nil {
 					return err
 				}
-				var merged []dynamo.ShardChild
-				merged, res, err = dynamo.ShardedChildren(ctx, conn.client, req, shards, nil)
+				found, res, err = dynamo.ShardedChildren(ctx, conn.client, req, shards, nil)
 				if err != nil {
 					return err
 				}
-				for _, c := range merged {
-					j := childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem}
-					for _, s := range c.Shards {
-						j.Shards = append(j.Shards, s.Text)
-					}
-					out = append(out, j)
+				for _, c := range found {
 					res.Children = append(res.Children, c.Child)
 				}
 				if f.count {
@@ -121,9 +102,10 @@ the subtree and costs accordingly). Stats go in "stats".`,
 					return err
 				}
 				for _, c := range res.Children {
-					out = append(out, childJSON{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem})
+					found = append(found, dynamo.ShardChild{Child: c})
 				}
 			}
+			counts := map[string]int{}
 			partial := false
 			if f.count && !pattern {
 				// The most a count can read is the whole table once.
@@ -132,7 +114,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 						"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
 				}
 				var spent float64
-				for i, c := range res.Children {
+				for _, c := range res.Children {
 					cctx, cancel := context.WithCancel(ctx)
 					base := spent
 					n, err := dynamo.CountChild(cctx, conn.client, req, c, func(_ int, cost dynamo.Cost) {
@@ -141,7 +123,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 						}
 					})
 					cancel()
-					out[i].Count = &n
+					if err == nil { // a count cut off at the budget is no count
+						counts[c.Name] = n
+					}
 					if spent >= f.countBudget {
 						partial = true
 						break
@@ -151,11 +135,20 @@ the subtree and costs accordingly). Stats go in "stats".`,
 					}
 				}
 			}
+			rows := dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
 			total, _ := conn.client.Session.Totals()
+			summary := func() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", res.Level.Describe(), len(found), total.Requests, total.RCU)
+			}
+			if f.output != "json" {
+				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				summary()
+				return err
+			}
 			doc := map[string]any{
 				"table": f.table, "partitionKey": pkLiteral(q.PK, f.pk, pattern), "prefix": f.prefix, "delimiter": res.Delim,
 				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
-				"children": out,
+				"children": rows.Rows,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 					"elapsedMs": time.Since(start).Milliseconds()},
 			}
@@ -168,7 +161,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", res.Level.Describe(), len(out), total.Requests, total.RCU)
+			summary()
 			return nil
 		},
 	}
@@ -178,7 +171,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
 	return cmd

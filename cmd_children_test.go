@@ -73,7 +73,7 @@ func TestChildrenBadInput(t *testing.T) {
 		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
-		{[]string{"--table", "Locations", "--pk", "USA", "--output", "jsonl"}, 2, "--output json"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
 		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
 		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 1, "raise --count-budget"},
 	} {

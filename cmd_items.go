@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -34,7 +32,12 @@ func (f itemsFlags) validate() error {
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
 	}
-	_, _, err := outputTarget(f.output)
+	_, path, err := outputTarget(f.output)
+	if err == nil && path != "" {
+		if _, serr := os.Lstat(path); serr == nil { // before anything is read
+			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
+		}
+	}
 	return err
 }
 
@@ -139,13 +142,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 // asks only for the items still wanted, so none is read for nothing and no
 // request is made once the limit is reached.
 func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, w io.Writer, opt *readOpts) (items, pages int, err error) {
-	out := bufio.NewWriterSize(w, 64<<10)
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false)
-	if output == "json" {
-		out.WriteByte('[')
-	}
+	out := newJSONRows(w, output)
 	var start dynamo.Item
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
@@ -155,31 +152,20 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 		page, err := dynamo.QueryPage(ctx, c, req)
 		pages++
 		if err != nil {
-			out.Flush()
+			out.flush()
 			return items, pages, err
 		}
 		if limit > 0 && len(page.Items) > limit-items {
 			page.Items = page.Items[:limit-items]
 		}
 		for _, it := range page.Items {
-			line.Reset()
-			if err := enc.Encode(dynamo.PlainItem(it)); err != nil {
+			if err := out.write(dynamo.PlainItem(it)); err != nil {
 				return items, pages, err
-			}
-			b := escapeTerminalControls(line.Bytes())
-			if output == "json" {
-				if items > 0 {
-					out.WriteByte(',')
-				}
-				b = bytes.TrimSuffix(b, []byte("\n"))
-			}
-			if _, err := out.Write(b); err != nil {
-				return items, pages, fmt.Errorf("writing items: %w", err)
 			}
 			items++
 		}
-		if err := out.Flush(); err != nil { // a page reaches the reader as it arrives
-			return items, pages, fmt.Errorf("writing items: %w", err)
+		if err := out.flush(); err != nil { // a page reaches the reader as it arrives
+			return items, pages, err
 		}
 		spent := opt.spent(page) // counts the page, always
 		if !page.More() || (limit > 0 && items >= limit) || spent {
@@ -187,13 +173,7 @@ func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit i
 		}
 		start = page.LastKey
 	}
-	if output == "json" {
-		out.WriteString("]\n")
-	}
-	if err := out.Flush(); err != nil {
-		return items, pages, fmt.Errorf("writing items: %w", err)
-	}
-	return items, pages, nil
+	return items, pages, out.close()
 }
 
 // readOpts are a read's capacity budget and what it did; Filter is the

@@ -13,7 +13,7 @@ import (
 
 type versionsFlags struct {
 	itemsFlags
-	item string
+	item, pattern string
 }
 
 type versionJSON struct {
@@ -32,10 +32,7 @@ type historyJSON struct {
 }
 
 func historyDoc(h model.History) historyJSON {
-	j := historyJSON{Name: h.Name, Form: "v1_", Versions: []versionJSON{}, Drift: h.Drift}
-	if h.Form == model.FormUnderscore {
-		j.Form = "v_1"
-	}
+	j := historyJSON{Name: h.Name, Form: h.FormName(), Versions: []versionJSON{}, Drift: h.Drift}
 	if j.Drift == nil {
 		j.Drift = []string{}
 	}
@@ -67,16 +64,25 @@ numbers, or one number stored twice (v1_ and v001_).
 
 Without --item it reads every revision key in the partition (a paged
 begins_with(SK, "v") Query). With --item it opens that one item: the
-current copy is one GetItem, the history the same paged Query.`,
+current copy is one GetItem, the history the same paged Query.
+
+A table with its own convention names it with --version-pattern (or
+version_pattern in the configuration): a template where {n} is the number
+(0 the current copy) and {name} the item, such as rev#{n}#{name} or
+{name}#v{n}. The list then reads begins_with(SK, <what comes before the
+first placeholder>), or the whole partition when the template starts with
+one.`,
 		Example: `  dynascope versions --demo --table Equipment --pk Equipment_1 --output json
   dynascope versions --demo --table Equipment --pk Equipment_1 --item 'Audit#PART-7'
-  dynascope versions --demo --table Documents --pk doc-0001`,
+  dynascope versions --demo --table Documents --pk doc-0001
+  dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.output != "json" {
-				return usage("use --output json (versions is one JSON document)", "--output %q is not a format of versions", f.output)
-			}
 			if err := f.validate(); err != nil {
+				return err
+			}
+			pattern, err := f.versionPattern(g, cmd.Flags().Changed("version-pattern"))
+			if err != nil {
 				return err
 			}
 			conn, err := g.connect(ctx)
@@ -87,13 +93,14 @@ current copy is one GetItem, the history the same paged Query.`,
 			if err != nil {
 				return err
 			}
-			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item}
+			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern}
 			start := time.Now()
 			var res dynamo.VersionsResult
+			var rows dynamo.Rows
 			if cmd.Flags().Changed("item") {
 				var h model.History
 				h, res, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
-				if err == nil && h.Current == nil && len(h.Revisions) == 0 {
+				if err == nil && h.Current == nil && len(h.Revisions) == 0 && pattern == nil {
 					// Not v0_<name>: perhaps the blog's v_0_<name>.
 					req.Blog = true
 					var blog dynamo.VersionsResult
@@ -105,8 +112,10 @@ current copy is one GetItem, the history the same paged Query.`,
 					return dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
 						"no revisions of %q in partition %s", f.item, f.pk)
 				}
+				rows = dynamo.RevisionRows(h, info.Key)
 			} else {
 				res, err = dynamo.Versions(ctx, conn.client, req, nil)
+				rows = dynamo.HistoryRows(res.Histories)
 			}
 			if err != nil {
 				return err
@@ -120,6 +129,15 @@ current copy is one GetItem, the history the same paged Query.`,
 				}
 			}
 			total, _ := conn.client.Session.Totals()
+			summary := func() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
+					res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+			}
+			if f.output != "json" {
+				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				summary()
+				return err
+			}
 			doc := map[string]any{
 				"table": f.table, "partitionKey": q.PK.Text,
 				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
@@ -130,8 +148,7 @@ current copy is one GetItem, the history the same paged Query.`,
 			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-				res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+			summary()
 			return nil
 		},
 	}
@@ -139,6 +156,17 @@ current copy is one GetItem, the history the same paged Query.`,
 	fl.StringVar(&f.table, "table", "", "table to read (required)")
 	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
 	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document)")
+	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
 	return cmd
+}
+
+// versionPattern is --version-pattern, else the configuration's, else nil
+// (the usual forms, detected).
+func (f versionsFlags) versionPattern(g *globals, flagged bool) (*model.VersionPattern, error) {
+	conf, err := g.loadConfig()
+	if err == nil {
+		conf, err = withVersionPattern(conf, f.table, f.pattern, flagged)
+	}
+	return conf.Table(f.table).Versions(), err
 }

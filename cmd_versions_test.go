@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,11 +79,57 @@ func TestVersionsBadInput(t *testing.T) {
 		{[]string{"--table", "Equipment", "--pk", demo.DriftedPiece, "--item", "Nope"}, 1, "run without --item"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no string sort key"},
 		{[]string{"--table", "Equipment"}, 2, "--pk"},
-		{[]string{"--table", "Equipment", "--pk", "x", "--output", "jsonl"}, 2, "--output json"},
+		{[]string{"--table", "Equipment", "--pk", "x", "--output", "rows.txt"}, 2, "--output jsonl, json or csv, or a file"},
 	} {
 		_, stderr, code := cli(t, append([]string{"versions", "--demo"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%v: code %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
+
+// TestVersionsPattern: a table's own spelling of revisions comes from
+// --version-pattern, else the configuration; the flag wins; without
+// either, Policies' rev#… keys are not versions.
+func TestVersionsPattern(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(conf, []byte("[tables.Policies]\nversion_pattern = \"rev#{n}#{name}\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wrong := filepath.Join(dir, "wrong.toml")
+	if err := os.WriteFile(wrong, []byte("[tables.Policies]\nversion_pattern = \"{name}#v{n}\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check := func(d versionsDoc, how string) {
+		t.Helper()
+		if len(d.Items) != 2 || d.Items[0].Name != demo.PolicyDriftedItem || d.Items[0].Current["SK"] != "rev#0#Coverage" ||
+			len(d.Items[0].Drift) != 1 || d.Items[0].Drift[0] != "rev#0 differs from rev#2: Limit" || *d.Items[1].Latest != 3 {
+			t.Fatalf("%s: %+v", how, d.Items)
+		}
+	}
+	base := []string{"--table", demo.PolicyTable, "--pk", demo.PolicyDrifted}
+	check(runVersions(t, append(base, "--version-pattern", demo.PolicyPattern)...), "flag")
+	check(runVersions(t, append(base, "--config", conf)...), "config")
+	check(runVersions(t, append(base, "--config", wrong, "--version-pattern", demo.PolicyPattern)...), "flag over config")
+	if d := runVersions(t, append(base, "--config", wrong)...); len(d.Items) != 0 {
+		t.Fatalf("{name}#v{n} read rev# keys: %+v", d.Items)
+	}
+	if d := runVersions(t, base...); len(d.Items) != 0 {
+		t.Fatalf("detection read rev# keys: %+v", d.Items)
+	}
+	one := runVersions(t, append(base, "--config", conf, "--item", "Terms")...)
+	if len(one.Items) != 1 || len(one.Items[0].Versions) != 3 || one.Items[0].Versions[2].SK != "rev#3#Terms" || one.Stats.Requests != 3 {
+		t.Fatalf("--item Terms: %+v", one)
+	}
+	_, stderr, code := cli(t, append([]string{"versions", "--demo", "--version-pattern", "rev#{num}"}, base...)...)
+	if code != 2 || !strings.Contains(stderr, `--version-pattern "rev#{num}": braces only go around n and name`) {
+		t.Fatalf("bad pattern: code %d, %s", code, stderr)
+	}
+	// The explorer takes it too, for one table, and checks it first.
+	for _, args := range [][]string{{"--demo", "--table", "Policies", "--version-pattern", "{name}{n}"}, {"--demo", "--version-pattern", "rev#{n}"}} {
+		if _, stderr, code := cli(t, args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--version-pattern") {
+			t.Errorf("%v: code %d, %s", args, code, stderr)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -99,4 +100,27 @@ func (g *globals) saveColumns(table string, cols []string) (string, error) {
 		return "", err
 	}
 	return shown, os.Rename(tmp.Name(), path)
+}
+
+// withVersionPattern puts --version-pattern, when given, in the table's
+// settings: flags override the configuration.
+func withVersionPattern(conf model.Config, table, pattern string, given bool) (model.Config, error) {
+	if !given {
+		return conf, nil
+	}
+	if table == "" {
+		return conf, usage("add --table NAME", "--version-pattern needs --table: it spells one table's sort keys")
+	}
+	if _, err := model.ParseVersionPattern(pattern); err != nil {
+		return conf, usage("see dynascope versions --help", "--version-pattern %v", err)
+	}
+	tables := maps.Clone(conf.Tables)
+	if tables == nil {
+		tables = map[string]model.TableSettings{}
+	}
+	ts := tables[table]
+	ts.VersionPattern = pattern
+	tables[table] = ts
+	conf.Tables = tables
+	return conf, nil
 }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -37,39 +34,54 @@ func outputTarget(output string) (format, path string, err error) {
 	return "", "", usage("use --output jsonl, json or csv, or a file ending .jsonl, .json or .csv", "--output %q is not a format or a file to export to", output)
 }
 
-// writeItems writes a query's items to stdout, or exports them to a file
-// (created 0600: item data is nobody else's business; removed if the
-// export fails half way).
-func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
+// toOutput sends an export to stdout, or to the file output names:
+// created 0600 (item data is nobody else's business), never over an
+// existing file, and removed if the export fails half way. write gets the
+// format and whether it writes to a terminal, and returns how many noun it
+// wrote.
+func toOutput(output, noun string, stdout, stderr io.Writer, write func(w io.Writer, format string, terminal bool) (int, error)) (int, error) {
 	format, path, err := outputTarget(output)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	w := stdout
-	var f *os.File
-	if path != "" {
-		f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil {
-			return 0, 0, usage("choose a new file name (dynascope never overwrites)", "--output: %v", err)
+	if path == "" {
+		return write(stdout, format, isTerminal(stdout))
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, usage("choose a new file name (dynascope never overwrites)", "--output: %v", err)
+	}
+	n, err := write(f, format, false)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return n, err
+	}
+	fmt.Fprintf(stderr, "wrote %d %s to %s (%s)\n", n, noun, path, format)
+	return n, nil
+}
+
+// writeItems writes a query's items to stdout, or exports them to a file.
+func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
+	items, err = toOutput(output, "items", stdout, stderr, func(w io.Writer, format string, terminal bool) (n int, err error) {
+		if format == "csv" {
+			n, pages, err = exportCSV(ctx, c, q, limit, w, terminal, opt)
+		} else {
+			n, pages, err = streamItems(ctx, c, q, limit, format, w, opt)
 		}
-		w = f
-	}
-	if format == "csv" {
-		items, pages, err = exportCSV(ctx, c, q, limit, w, path == "" && isTerminal(stdout), opt)
-	} else {
-		items, pages, err = streamItems(ctx, c, q, limit, format, w, opt)
-	}
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-			return items, pages, err
-		}
-		fmt.Fprintf(stderr, "wrote %d items to %s (%s)\n", items, path, format)
-	}
+		return n, err
+	})
 	return items, pages, err
+}
+
+// writeRows writes rows already read (children, versions) to stdout, or
+// exports them to a file, as writeItems does items.
+func writeRows(rows dynamo.Rows, output string, stdout, stderr io.Writer) (int, error) {
+	return toOutput(output, rows.Noun, stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+		return len(rows.Rows), encodeRows(w, format, rows, terminal)
+	})
 }
 
 func isTerminal(w io.Writer) bool {
@@ -83,9 +95,7 @@ func isTerminal(w io.Writer) bool {
 
 // exportCSV reads the items once into a temporary file (the columns are
 // the union of every item's attributes, known only at the end), then
-// writes the CSV: key attributes first, the rest in name order, nested
-// values and sets as JSON, NULL as an empty cell. On a terminal, control
-// characters are shown escaped.
+// writes the CSV with the key attributes first.
 func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, opt *readOpts) (items, pages int, err error) {
 	tmp, err := os.CreateTemp("", "dynascope-export-*.jsonl")
 	if err != nil {
@@ -128,83 +138,24 @@ func exportCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int
 	if err := buf.Flush(); err != nil {
 		return items, pages, err
 	}
-	header := []string{}
-	for _, k := range []string{q.PKName, q.SKName} {
-		if k != "" && cols[k] {
-			header = append(header, k)
-			delete(cols, k)
-		}
-	}
-	rest := make([]string, 0, len(cols))
-	for k := range cols {
-		rest = append(rest, k)
-	}
-	sort.Strings(rest)
-	header = append(header, rest...)
-
-	out := csv.NewWriter(w)
-	clean := func(s string) string { return s }
-	if terminal {
-		clean = func(s string) string { return strings.Trim(string(escapeTerminalControls(mustJSON(s))), `"`) }
-	}
-	row := make([]string, len(header))
-	for i, h := range header {
-		row[i] = clean(h)
-	}
-	if err := out.Write(row); err != nil {
-		return items, pages, err
-	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return items, pages, err
 	}
 	sc := bufio.NewScanner(tmp)
 	sc.Buffer(make([]byte, 1<<20), 8<<20) // an item is at most 400 KB
-	for sc.Scan() {
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.UseNumber()
-		var it map[string]any
-		if err := dec.Decode(&it); err != nil {
-			return items, pages, err
+	each := func(row func(map[string]any) error) error {
+		for sc.Scan() {
+			it, err := decodePlain(sc.Bytes())
+			if err != nil {
+				return err
+			}
+			if err := row(it); err != nil {
+				return err
+			}
 		}
-		for i, h := range header {
-			row[i] = clean(csvCell(it[h]))
-		}
-		if err := out.Write(row); err != nil {
-			return items, pages, err
-		}
+		return sc.Err()
 	}
-	if err := sc.Err(); err != nil {
-		return items, pages, err
-	}
-	out.Flush()
-	return items, pages, out.Error()
-}
-
-// csvCell is one value in a CSV cell: text as it is, numbers exactly,
-// everything nested as compact JSON, NULL or absent as empty.
-func csvCell(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	}
-	return string(mustJSON(v))
-}
-
-func mustJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return items, pages, writeCSV(w, []string{q.PKName, q.SKName}, cols, each, terminal)
 }
 
 // progressClient tells fn after each Query page how far an export is.
@@ -230,17 +181,40 @@ func (p *progressClient) Query(ctx context.Context, in *dynamodb.QueryInput, o .
 	return out, err
 }
 
-// exportFunc is the explorer's export (e): the same writer as --output FILE.
+// exportFunc is the explorer's export (e) of a query's items: the same
+// writer as --output FILE.
 func exportFunc(c dynamo.Client) func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (int, error) {
 	return func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (int, error) {
-		if _, p, err := outputTarget(path); err != nil || p == "" {
-			return 0, dynamo.Errorf("export", dynamo.KindValidation, "name a file ending .jsonl, .json or .csv", "%q is not a file to export to", path)
+		if err := exportPath(path); err != nil {
+			return 0, err
 		}
 		pc := &progressClient{Client: c, fn: progress}
 		n, _, err := writeItems(ctx, pc, q, 0, path, io.Discard, io.Discard, nil)
-		if err != nil {
-			return n, dynamo.Explain("export to "+path, err)
-		}
-		return n, nil
+		return n, explainExport(path, err)
 	}
+}
+
+// exportRows is the explorer's export (e) of what a page has loaded
+// (children, versions, revisions): the same writer as their --output FILE.
+func exportRows(rows dynamo.Rows, path string) (int, error) {
+	if err := exportPath(path); err != nil {
+		return 0, err
+	}
+	n, err := writeRows(rows, path, io.Discard, io.Discard)
+	return n, explainExport(path, err)
+}
+
+// exportPath refuses a name that says no format.
+func exportPath(path string) error {
+	if _, p, err := outputTarget(path); err != nil || p == "" {
+		return dynamo.Errorf("export", dynamo.KindValidation, "name a file ending .jsonl, .json or .csv", "%q is not a file to export to", path)
+	}
+	return nil
+}
+
+func explainExport(path string, err error) error {
+	if err != nil {
+		return dynamo.Explain("export to "+path, err)
+	}
+	return nil
 }

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -22,26 +28,86 @@ func TestExportFormats(t *testing.T) {
 		{"documents_csv", "Documents", "doc-0001", "csv"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _ := mustRun(t, "items", "--demo", "--table", tc.table, "--pk", tc.pk, "--output", tc.format)
-			golden.RequireEqual(t, []byte(out))
-			path := filepath.Join(t.TempDir(), "export."+tc.format)
-			_, stderr := mustRun(t, "items", "--demo", "--table", tc.table, "--pk", tc.pk, "--output", path)
-			data, err := os.ReadFile(path)
-			if err != nil || string(data) != out {
-				t.Fatalf("the file differs from stdout (%v)", err)
-			}
-			if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 || !strings.Contains(stderr, "wrote ") {
-				t.Fatalf("file mode %v, stderr %q", st.Mode().Perm(), stderr)
-			}
-			// Never overwrites.
-			if _, stderr, code := cli(t, "items", "--demo", "--table", tc.table, "--pk", tc.pk, "--output", path); code != 2 || !strings.Contains(stderr, "never overwrites") {
-				t.Fatalf("overwrite: %d %s", code, stderr)
-			}
+			checkExport(t, []string{"items", "--demo", "--table", tc.table, "--pk", tc.pk}, tc.format, "items", true)
 		})
 	}
 	out, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "csv")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "DeviceID,Timestamp,") {
 		t.Fatalf("range csv:\n%s", out)
+	}
+}
+
+// TestExportRowsFormats pins the rows children and versions export: a
+// level's children (with counts, with shards), a partition's versioned
+// items, and one item's revisions as items; to stdout (except json, which
+// stays the one document there) and to a file.
+func TestExportRowsFormats(t *testing.T) {
+	children := []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--prefix", "NY#", "--count"}
+	versions := []string{"versions", "--demo", "--table", "Equipment", "--pk", demo.DriftedPiece}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		format string
+		noun   string
+	}{
+		{"children_csv", children, "csv", "children"},
+		{"children_jsonl", children, "jsonl", "children"},
+		{"children_json", children, "json", "children"},
+		{"shards_csv", []string{"children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}"}, "csv", "children"},
+		{"versions_csv", versions, "csv", "versioned items"},
+		{"versions_jsonl", versions, "jsonl", "versioned items"},
+		{"versions_json", versions, "json", "versioned items"},
+		{"revisions_csv", append(versions, "--item", demo.DriftedItem), "csv", "revisions"},
+		{"revisions_jsonl", append(versions, "--item", demo.DriftedItem), "jsonl", "revisions"},
+		{"policies_csv", []string{"versions", "--demo", "--table", demo.PolicyTable, "--pk", demo.PolicyGap, "--version-pattern", demo.PolicyPattern}, "csv", "versioned items"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkExport(t, tc.args, tc.format, tc.noun, tc.format != "json") })
+	}
+}
+
+// checkExport exports what args read to a file named for format, pins
+// the file (golden), and requires it to be what --output FORMAT prints
+// (where stdout has the same format), owner-only, and never overwritten.
+func checkExport(t *testing.T, args []string, format, noun string, sameAsStdout bool) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "export."+format)
+	_, stderr := mustRun(t, append(args, "--output", path)...)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, data)
+	if sameAsStdout {
+		if out, _ := mustRun(t, append(args, "--output", format)...); out != string(data) {
+			t.Fatalf("the file differs from stdout:\n%s", out)
+		}
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 || !strings.Contains(stderr, " "+noun+" to "+path) {
+		t.Fatalf("file mode %v, stderr %q", st.Mode().Perm(), stderr)
+	}
+	// Refused before anything is read: one line, no cost.
+	if _, stderr, code := cli(t, append(args, "--output", path)...); code != 2 || !strings.Contains(stderr, "never overwrites") ||
+		strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("overwrite: %d %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(data) {
+		t.Fatal("a refused export changed the file")
+	}
+}
+
+// TestFailedExportLeavesNoFile: an export that fails half way removes
+// its file (every export writes through toOutput).
+func TestFailedExportLeavesNoFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "half.jsonl")
+	_, err := toOutput(path, "rows", io.Discard, io.Discard, func(w io.Writer, format string, _ bool) (int, error) {
+		if format != "jsonl" {
+			t.Errorf("format %q", format)
+		}
+		fmt.Fprintln(w, `{"a":1}`)
+		return 1, errors.New("connection reset")
+	})
+	if _, serr := os.Stat(path); err == nil || !errors.Is(serr, fs.ErrNotExist) {
+		t.Fatalf("err %v, file %v", err, serr)
 	}
 }
 
@@ -62,6 +128,37 @@ func TestExplorerExportFunc(t *testing.T) {
 		t.Fatalf("%d items, %d progress calls, %d lines, %v", n, calls, strings.Count(string(data), "\n"), err)
 	}
 	if _, err := export(context.Background(), q, filepath.Join(t.TempDir(), "logs.txt"), nil); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
+		t.Fatalf("a name with no format: %v", err)
+	}
+}
+
+// TestExplorerExportRows: what the explorer hands over from the versions
+// list, written by its export, is byte for byte what `versions --output
+// FILE.csv` writes; a name with no format, or an existing file, is refused.
+func TestExplorerExportRows(t *testing.T) {
+	db, err := loadDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := dynamo.DescribeTable(context.Background(), db, "Equipment")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dynamo.Versions(context.Background(), db, dynamo.VersionsRequest{Table: "Equipment", Key: info.Key, PK: model.S(demo.DriftedPiece)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "versions.csv")
+	n, err := exportRows(dynamo.HistoryRows(res.Histories), path)
+	data, _ := os.ReadFile(path)
+	want, _ := os.ReadFile("testdata/TestExportRowsFormats/versions_csv.golden")
+	if err != nil || n != 2 || string(data) != string(want) {
+		t.Fatalf("%d rows, %v:\n%s", n, err, data)
+	}
+	if _, err := exportRows(dynamo.HistoryRows(res.Histories), path); err == nil || !strings.Contains(err.Error(), "never overwrites") {
+		t.Fatalf("overwrite: %v", err)
+	}
+	if _, err := exportRows(dynamo.HistoryRows(res.Histories), filepath.Join(t.TempDir(), "v.txt")); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
 		t.Fatalf("a name with no format: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -58,4 +59,60 @@ func writeJSONDoc(w io.Writer, doc any) error {
 	}
 	_, err := w.Write(escapeTerminalControls(buf.Bytes()))
 	return err
+}
+
+// jsonRows writes values as JSON lines, or as one JSON array, each
+// terminal-safe and with <, > and & as themselves.
+type jsonRows struct {
+	out   *bufio.Writer
+	array bool
+	n     int
+	line  bytes.Buffer
+	enc   *json.Encoder
+}
+
+// newJSONRows starts JSON lines (format jsonl) or an array (json).
+func newJSONRows(w io.Writer, format string) *jsonRows {
+	j := &jsonRows{out: bufio.NewWriterSize(w, 64<<10), array: format == "json"}
+	j.enc = json.NewEncoder(&j.line)
+	j.enc.SetEscapeHTML(false)
+	if j.array {
+		j.out.WriteByte('[')
+	}
+	return j
+}
+
+func (j *jsonRows) write(v any) error {
+	j.line.Reset()
+	if err := j.enc.Encode(v); err != nil {
+		return err
+	}
+	b := escapeTerminalControls(j.line.Bytes())
+	if j.array {
+		if j.n > 0 {
+			j.out.WriteByte(',')
+		}
+		b = bytes.TrimSuffix(b, []byte("\n"))
+	}
+	j.n++
+	if _, err := j.out.Write(b); err != nil {
+		return fmt.Errorf("writing: %w", err)
+	}
+	return nil
+}
+
+// flush hands the reader what is written so far.
+func (j *jsonRows) flush() error {
+	if err := j.out.Flush(); err != nil {
+		return fmt.Errorf("writing: %w", err)
+	}
+	return nil
+}
+
+// close ends the array, if any, and flushes.
+func (j *jsonRows) close() error {
+	if j.array {
+		j.out.WriteString("]\n")
+	}
+	return j.flush()
 }

@@ -28,14 +28,14 @@ func TestMain(m *testing.M) {
 func backends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
 	ctx := context.Background()
-	opts := demo.Options{Tables: []string{"Equipment", "Documents", "Blobs"}}
+	opts := demo.Options{Tables: []string{"Equipment", "Documents", "Blobs", demo.PolicyTable}}
 	mem := memory.New()
 	if _, err := demo.Seed(ctx, mem, opts); err != nil {
 		t.Fatal(err)
 	}
 	srv := dynalitetest.Shared(t)
 	dl := srv.Client()
-	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Equipment")}); err != nil {
+	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(demo.PolicyTable)}); err != nil {
 		if _, err := demo.Seed(ctx, dl, opts); err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,9 @@ type VersionsRequest struct {
 	// bare v_0). Versions ignores it.
 	Name string
 	Blog bool // the v_N form
+	// Pattern is the table's own spelling of revision keys (nil: the
+	// usual forms above, detected).
+	Pattern *model.VersionPattern
 	// PageLimit caps each history page (0: DynamoDB's 1 MB pages).
 	PageLimit int32
 	// Resume, for Versions, is an earlier result cut off by an error: the
@@ -40,10 +43,55 @@ type VersionsResult struct {
 	Stopped Item
 }
 
-// historyQuery is every revision key in the partition: begins_with(SK, "v").
-func historyQuery(r VersionsRequest) model.KeyQuery {
-	return model.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name,
-		SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}
+// HistoryQuery is every revision key in the partition: begins_with(SK,
+// "v"), or the literal a pattern starts with; the whole partition when a
+// pattern starts with a placeholder.
+func HistoryQuery(r VersionsRequest) model.KeyQuery {
+	prefix := "v"
+	if r.Pattern != nil {
+		prefix = r.Pattern.Prefix()
+	}
+	return revisionQuery(r, prefix)
+}
+
+// itemQuery is every revision key of the item r names: a pattern with the
+// name before {n} narrows it to that item's keys.
+func itemQuery(r VersionsRequest) model.KeyQuery {
+	if r.Pattern != nil {
+		return revisionQuery(r, r.Pattern.ItemPrefix(r.Name))
+	}
+	return HistoryQuery(r)
+}
+
+func revisionQuery(r VersionsRequest, prefix string) model.KeyQuery {
+	q := model.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	if prefix != "" {
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
+	}
+	return q
+}
+
+// parse reads a sort key as a revision, by the request's pattern or the
+// usual forms.
+func (r VersionsRequest) parse(sk string) (model.VersionKey, bool) {
+	if r.Pattern != nil {
+		return r.Pattern.Parse(sk)
+	}
+	return model.ParseVersionKey(sk)
+}
+
+// zeroKey is the sort key of the item's current copy, as GetItem asks
+// for it (v0_Audit, v_0, rev#0#Audit).
+func (r VersionsRequest) zeroKey() string {
+	switch {
+	case r.Pattern != nil:
+		return r.Pattern.Key("0", r.Name)
+	case r.Blog && r.Name != "":
+		return "v_0_" + r.Name
+	case r.Blog:
+		return "v_0"
+	}
+	return "v0_" + r.Name
 }
 
 func checkVersioned(r VersionsRequest) error {
@@ -55,14 +103,14 @@ func checkVersioned(r VersionsRequest) error {
 }
 
 // revisionsOf keeps the items whose sort keys are revisions, as plain values.
-func revisionsOf(items []Item, skName string, keep func(model.VersionKey) bool) []model.Revision {
+func revisionsOf(items []Item, r VersionsRequest, keep func(model.VersionKey) bool) []model.Revision {
 	var out []model.Revision
 	for _, it := range items {
-		s, ok := it[skName].(*types.AttributeValueMemberS)
+		s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS)
 		if !ok {
 			continue
 		}
-		k, ok := model.ParseVersionKey(s.Value)
+		k, ok := r.parse(s.Value)
 		if !ok || (keep != nil && !keep(k)) {
 			continue
 		}
@@ -88,7 +136,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	if err := checkVersioned(r); err != nil {
 		return VersionsResult{}, err
 	}
-	res := VersionsResult{Level: historyQuery(r), Raw: map[string]Item{}}
+	res := VersionsResult{Level: HistoryQuery(r), Raw: map[string]Item{}}
 	var revs []model.Revision
 	var start Item
 	if prev := r.Resume; prev != nil && prev.Stopped != nil {
@@ -98,7 +146,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		}
 		for sk, it := range prev.Raw {
 			res.Raw[sk] = it
-			revs = append(revs, revisionsOf([]Item{it}, r.Key.SK.Name, nil)...)
+			revs = append(revs, revisionsOf([]Item{it}, r, nil)...)
 		}
 	}
 	for {
@@ -113,7 +161,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			return res, err
 		}
 		res.Pages++
-		got := revisionsOf(page.Items, r.Key.SK.Name, nil)
+		got := revisionsOf(page.Items, r, nil)
 		for i, rev := range got {
 			res.Raw[rev.Key] = page.Items[rawIndex(page.Items, r.Key.SK.Name, rev.Key, i)]
 		}
@@ -146,34 +194,27 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 	if err := checkVersioned(r); err != nil {
 		return model.History{}, VersionsResult{}, err
 	}
-	res := VersionsResult{Level: historyQuery(r)}
-	ev := HistoryEvent{History: model.History{Name: r.Name}}
+	res := VersionsResult{Level: itemQuery(r)}
+	ev := HistoryEvent{History: r.emptyHistory()}
 	send := func() {
 		ev.Cost = res.Cost
 		if emit != nil {
 			emit(ev)
 		}
 	}
-	zero := "v0_" + r.Name
-	if r.Blog {
-		zero = "v_0"
-		if r.Name != "" {
-			zero += "_" + r.Name
-		}
-	}
-	cur, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: zero}})
+	cur, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: r.zeroKey()}})
 	res.Cost = res.Cost.Add(cost)
 	if err != nil {
 		return ev.History, res, err
 	}
 	if cur != nil {
-		if revs := revisionsOf([]Item{cur}, r.Key.SK.Name, nil); len(revs) == 1 {
+		if revs := revisionsOf([]Item{cur}, r, nil); len(revs) == 1 {
 			ev.Current = &revs[0]
 			send()
 		}
 	}
 	mine := func(k model.VersionKey) bool {
-		return k.Name == r.Name && (k.Form == model.FormUnderscore) == r.Blog
+		return k.Name == r.Name && (r.Pattern != nil || (k.Form == model.FormUnderscore) == r.Blog)
 	}
 	var revs []model.Revision
 	var start Item
@@ -184,7 +225,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 			return ev.History, res, err
 		}
 		res.Pages++
-		revs = append(revs, revisionsOf(page.Items, r.Key.SK.Name, mine)...)
+		revs = append(revs, revisionsOf(page.Items, r, mine)...)
 		if hs := model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name); len(hs) > 0 {
 			ev.History = hs[0]
 		}
@@ -207,11 +248,26 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 		send()
 		start = page.LastKey
 	}
-	ev.History.Name = r.Name
+	if len(ev.History.Revisions) == 0 && ev.History.Current == nil {
+		ev.History = r.emptyHistory()
+	}
 	ev.Latest, ev.Done = ev.History.Latest(), true
 	send()
 	res.Histories = []model.History{ev.History}
 	return ev.History, res, nil
+}
+
+// emptyHistory is the item's history before anything is read: named, in
+// the request's form.
+func (r VersionsRequest) emptyHistory() model.History {
+	h := model.History{Name: r.Name, Pattern: r.Pattern}
+	switch {
+	case r.Pattern != nil:
+		h.Form = model.FormPattern
+	case r.Blog:
+		h.Form = model.FormUnderscore
+	}
+	return h
 }
 
 // paddedWidth is the digit count when the revisions are zero-padded to one
@@ -219,7 +275,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 func paddedWidth(revs []model.Revision) int {
 	w := 0
 	for _, r := range revs {
-		if r.Form != model.FormPrefix || (w != 0 && len(r.Digits) != w) {
+		if r.Form == model.FormUnderscore || (w != 0 && len(r.Digits) != w) {
 			return 0
 		}
 		w = len(r.Digits)
@@ -237,10 +293,14 @@ func paddedWidth(revs []model.Revision) int {
 // the range, so it takes one request unless names interleave.
 func Newest(ctx context.Context, c Client, r VersionsRequest, width int) (*model.Revision, Cost, error) {
 	var total Cost
-	d := func(n int) string { return fmt.Sprintf("v%0*d_", width, n) + r.Name }
-	low, high := d(1), "v"+strings.Repeat("9", width)+"_"+r.Name
+	spell := func(digits string) string { return "v" + digits + "_" + r.Name }
+	if r.Pattern != nil {
+		spell = func(digits string) string { return r.Pattern.Key(digits, r.Name) }
+	}
+	d := func(n int) string { return spell(fmt.Sprintf("%0*d", width, n)) }
+	low, high := d(1), spell(strings.Repeat("9", width))
 	for range 8 {
-		q := historyQuery(r)
+		q := itemQuery(r)
 		q.SK = model.SKCondition{Op: model.SKBetween, A: model.S(low), B: model.S(high)}
 		q.Reverse = true
 		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: 1})
@@ -248,7 +308,7 @@ func Newest(ctx context.Context, c Client, r VersionsRequest, width int) (*model
 		if err != nil || len(page.Items) == 0 {
 			return nil, total, err
 		}
-		revs := revisionsOf(page.Items, r.Key.SK.Name, nil)
+		revs := revisionsOf(page.Items, r, nil)
 		if len(revs) == 0 {
 			return nil, total, nil
 		}

@@ -27,6 +27,22 @@ type TableSettings struct {
 	// Columns are the grid's attribute columns after the keys, in order;
 	// the column picker (C) writes them. Empty: the most common attributes.
 	Columns []string `toml:"columns"`
+	// VersionPattern spells the table's revision keys when they are not
+	// v0_Name, v001_Name or v_0: "rev#{n}#{name}", "{name}#v{n}".
+	VersionPattern string `toml:"version_pattern"`
+}
+
+// Versions is the table's version pattern, or nil to detect the usual
+// forms (also for a pattern ParseConfig would have refused).
+func (t TableSettings) Versions() *VersionPattern {
+	if t.VersionPattern == "" {
+		return nil
+	}
+	p, err := ParseVersionPattern(t.VersionPattern)
+	if err != nil {
+		return nil
+	}
+	return p
 }
 
 // ShardPattern is the pattern a logical partition name stands for, if the
@@ -82,7 +98,7 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, shards, max_rcu and columns", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, shards, max_rcu and columns", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
@@ -99,6 +115,11 @@ func ParseConfig(data string) (Config, error) {
 		if t.TimeFormat != "" {
 			if _, err := ParseTimeFormat(t.TimeFormat); err != nil {
 				return Config{}, fmt.Errorf("tables.%s.time_format: %v", name, err)
+			}
+		}
+		if t.VersionPattern != "" {
+			if _, err := ParseVersionPattern(t.VersionPattern); err != nil {
+				return Config{}, fmt.Errorf("tables.%s.version_pattern %v", name, err)
 			}
 		}
 		for logical, pattern := range t.Shards {

@@ -22,6 +22,9 @@ delimiter = "/"
 [tables.Chat]
 time_format = "prefix#2006-01-02:15:04:05"
 
+[tables.Policies]
+version_pattern = "rev#{n}#{name}"
+
 [tables.Chat.shards]
 seattle = "seattle-{1..4}"
 `
@@ -41,6 +44,12 @@ seattle = "seattle-{1..4}"
 	if p, ok := c.Table("Chat").ShardPattern("seattle"); !ok || p != "seattle-{1..4}" {
 		t.Fatalf("shards: %q %v", p, ok)
 	}
+	if p := c.Table("Policies").Versions(); p == nil || p.Prefix() != "rev#" {
+		t.Fatalf("version pattern: %v", p)
+	}
+	if c.Table("Locations").Versions() != nil {
+		t.Fatal("a table without version_pattern has one")
+	}
 	if _, ok := c.Table("Nope").ShardPattern("x"); ok {
 		t.Fatal("missing table has shards")
 	}
@@ -54,6 +63,9 @@ seattle = "seattle-{1..4}"
 		{"[tables.X]\ntime_format = \"seconds\"\n", "epoch-s, epoch-ms"},
 		{"theme = \"neon\"\n", "auto, dark, light or high-contrast"},
 		{"[tables.X.shards]\nseattle = \"seattle\"\n", `tables.X.shards.seattle "seattle": write a pattern`},
+		{"[tables.X]\nversion_pattern = \"rev#{name}\"\n", `tables.X.version_pattern "rev#{name}" has no {n}: write where the revision number goes, such as "rev#{n}#{name}"`},
+		{"[tables.X]\nversion_pattern = \"{name}{n}\"\n", `tables.X.version_pattern "{name}{n}": {n} and {name} touch`},
+		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, shards, max_rcu and columns"},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -68,6 +80,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add("[tables.Locations]\ndelimiter = \"#\"\n")
 	f.Add("[tables.X]\ncount_budget = 1e9\n")
 	f.Add("= = =")
+	f.Add("[tables.P]\nversion_pattern = \"{name}#v{n}\"\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		if _, err := ParseConfig(s); err != nil && err.Error() == "" {
 			t.Fatal("empty error")

@@ -16,6 +16,8 @@ const (
 	FormPrefix VersionForm = iota
 	// FormUnderscore is the blog's v_0, v_1 (optionally v_1_name or v_1#name).
 	FormUnderscore
+	// FormPattern is a table's own template (VersionKey.Pattern).
+	FormPattern
 )
 
 // maxVersionDigits bounds a revision number so it always fits an int.
@@ -29,6 +31,8 @@ type VersionKey struct {
 	Form   VersionForm // v1_name or v_1
 	Name   string      // the logical item: "Audit", "Audit#PART-7"; "" for a bare v_1
 	Sep    string      // between digits and name in FormUnderscore: "_", "#" or ""
+	// Pattern is the template the key was read with (FormPattern only).
+	Pattern *VersionPattern
 }
 
 // Padded reports whether the number is written zero-padded (v001_, v0000_).
@@ -39,16 +43,31 @@ func (v VersionKey) Current() bool { return v.Num == 0 }
 
 // Label is the revision's short name: v3, or v003 as written.
 func (v VersionKey) Label() string {
-	if v.Form == FormUnderscore {
+	switch v.Form {
+	case FormUnderscore:
 		return "v_" + v.Digits
+	case FormPattern:
+		return v.Pattern.Label(v.Digits)
 	}
 	return "v" + v.Digits
 }
 
+// Stub is how messages name the revision: its key without the item name
+// (v3_, v_3, rev#3).
+func (v VersionKey) Stub() string {
+	if v.Form == FormPrefix {
+		return v.Label() + "_"
+	}
+	return v.Label()
+}
+
 // String rebuilds the sort key: ParseVersionKey(k).String() == k.
 func (v VersionKey) String() string {
-	if v.Form == FormUnderscore {
+	switch v.Form {
+	case FormUnderscore:
 		return "v_" + v.Digits + v.Sep + v.Name
+	case FormPattern:
+		return v.Pattern.Key(v.Digits, v.Name)
 	}
 	return "v" + v.Digits + "_" + v.Name
 }
@@ -110,9 +129,10 @@ type Revision struct {
 type History struct {
 	Name      string
 	Form      VersionForm
-	Current   *Revision  // the v0_ copy; nil when missing
-	Revisions []Revision // numbers ≥ 1, ascending (v10 after v9, padded or not)
-	Drift     []string   // what is wrong, readable; empty when all is well
+	Pattern   *VersionPattern // the table's template (FormPattern only)
+	Current   *Revision       // the v0_ copy; nil when missing
+	Revisions []Revision      // numbers ≥ 1, ascending (v10 after v9, padded or not)
+	Drift     []string        // what is wrong, readable; empty when all is well
 }
 
 // Latest is the newest revision, or nil when there are none.
@@ -140,7 +160,7 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		id := historyID(r.VersionKey)
 		g := byName[id]
 		if g == nil {
-			g = &group{h: History{Name: r.Name, Form: r.Form}}
+			g = &group{h: History{Name: r.Name, Form: r.Form, Pattern: r.Pattern}}
 			byName[id] = g
 			names = append(names, id)
 		}
@@ -172,22 +192,37 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 	return out
 }
 
-// historyID keeps the two forms apart: v_1 and v1_ never share a history.
+// historyID keeps the forms apart: v_1 and v1_ never share a history.
 func historyID(k VersionKey) string {
-	if k.Form == FormUnderscore {
+	switch k.Form {
+	case FormUnderscore:
 		return "_" + k.Name
+	case FormPattern:
+		return "p" + k.Name
 	}
 	return "v" + k.Name
 }
 
+// Stub is how messages name revision n of this history: v0_, v_0, rev#0.
+func (h History) Stub(n int) string {
+	return VersionKey{Digits: strconv.Itoa(n), Form: h.Form, Pattern: h.Pattern}.Stub()
+}
+
+// FormName is how the history's keys are spelled: v1_, v_1, or the
+// table's template.
+func (h History) FormName() string {
+	switch h.Form {
+	case FormUnderscore:
+		return "v_1"
+	case FormPattern:
+		return h.Pattern.String()
+	}
+	return "v1_"
+}
+
 func drift(h History, currents []Revision, ignore []string) []string {
 	var out []string
-	v := func(n int) string {
-		if h.Form == FormUnderscore {
-			return fmt.Sprintf("v_%d", n)
-		}
-		return fmt.Sprintf("v%d_", n)
-	}
+	v := h.Stub
 	zero := v(0)
 	switch {
 	case len(currents) == 0 && len(h.Revisions) > 0:
@@ -197,8 +232,7 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	}
 	if latest := h.Latest(); latest != nil && h.Current != nil {
 		if changes := Diff(without(latest.Item, ignore), without(h.Current.Item, ignore)); len(changes) > 0 {
-			cur := h.Current.Label() + labelSep(h.Current.VersionKey)
-			out = append(out, fmt.Sprintf("%s differs from %s: %s", cur, latest.Label()+labelSep(latest.VersionKey), changedPaths(changes)))
+			out = append(out, fmt.Sprintf("%s differs from %s: %s", h.Current.Stub(), latest.Stub(), changedPaths(changes)))
 		}
 	}
 	next := 1
@@ -230,13 +264,6 @@ func rangeOf(v func(int) string, a, b int) string {
 		return v(a)
 	}
 	return v(a) + "…" + v(b)
-}
-
-func labelSep(k VersionKey) string {
-	if k.Form == FormUnderscore {
-		return ""
-	}
-	return "_"
 }
 
 func keysOf(revs []Revision) string {

@@ -18,3 +18,4 @@ scene high-contrast 130 30 "--table Equipment --pk Equipment_1 --versions --them
 scene filter 140 32 "--table DeviceLogs --pk 9000 --filter 'Level = \"ERROR\" and Temperature > 34.5'" j j j
 scene filter-error 110 30 "--table DeviceLogs --pk 9000" f L e v e l Space = Space '"' E R R O R '"' Space a n d Space T e m p e r a t u r e Space '>' Enter
 scene columns 120 30 "--table Locations --pk USA" Tab C j j
+scene mouse 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" click:6,8 click:6,8 click:6,6

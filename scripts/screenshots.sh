@@ -16,10 +16,14 @@ go build -o "$bin-render" ./screenshots/render
 out=screenshots
 
 # scene NAME COLS ROWS "ARGS" KEY... — keys are tmux send-keys words; "@N"
-# waits N tenths of a second.
+# waits N tenths of a second; "click:X,Y" clicks the left button on column
+# X, row Y (1-based): tmux cannot click, so it types the SGR mouse report
+# (ESC [ < 0 ; X ; Y M, then m) a terminal sends once the program has
+# turned mouse reporting on. SCENES="mouse tree" makes only those scenes.
 scene() {
   local name=$1 cols=$2 rows=$3 args=$4
   shift 4
+  if [ -n "${SCENES:-}" ] && [[ " $SCENES " != *" $name "* ]]; then return; fi
   local sock="dynascope-shots-$$-$name" # a server per scene: no shutdown races
   tmux -L "$sock" -f /dev/null new-session -d -s shot -x "$cols" -y "$rows" \
     "env TERM=xterm-256color COLORTERM=truecolor $bin --demo $args"
@@ -27,6 +31,10 @@ scene() {
   for k in "$@"; do
     case "$k" in
       @*) sleep "$(awk "BEGIN{print ${k#@}/10}")" ;;
+      click:*)
+        local at="${k#click:}"
+        tmux -L "$sock" send-keys -t shot -l $'\e[<0;'"${at/,/;}"'M'$'\e[<0;'"${at/,/;}"'m'
+        sleep 0.4 ;;
       *) tmux -L "$sock" send-keys -t shot "$k"; sleep 0.25 ;;
     esac
   done

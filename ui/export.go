@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui/common"
 )
@@ -18,19 +19,27 @@ import (
 // command line supplies it; the explorer only asks and shows.
 type ExportFunc func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (items int, err error)
 
+// ExportRowsFunc writes rows a page has already read to a file, as
+// ExportFunc does a query's items.
+type ExportRowsFunc func(rows dynamo.Rows, path string) (int, error)
+
+// exportJob is one export, once the file is named.
+type exportJob func(ctx context.Context, path string, progress func(items, pages int, rcu float64)) (int, error)
+
 // exportState is an export being named or running.
 type exportState struct {
 	input   textinput.Model
 	naming  bool
 	running bool
 	cancel  context.CancelFunc
-	query   model.KeyQuery
+	job     exportJob
+	noun    string // what is exported: items, children, …
+	cost    string // what it will cost, said while naming
 	path    string
 	items   int
 	pages   int
 	rcu     float64
 	id      int
-	bound   float64 // RCU: at most one eventually consistent read of the table
 }
 
 type exportProgressMsg struct {
@@ -46,13 +55,67 @@ func waitExport(ch chan exportProgressMsg) tea.Cmd {
 	return func() tea.Msg { return <-ch }
 }
 
+// startExport asks for a file for the page on top: what it has loaded
+// (children, versioned items, revisions), else what its query returns.
+// It reports whether the page has anything to export.
+func (m *Model) startExport() (tea.Cmd, bool) {
+	if ex, ok := m.top().(common.Exportable); ok {
+		return m.exportLoaded(ex), true
+	}
+	q, ok := m.top().(common.Querier)
+	if !ok {
+		return nil, false
+	}
+	query, ok := q.Query()
+	if !ok {
+		return nil, false
+	}
+	run := m.cfg.Export
+	if run == nil {
+		m.notice = "export is not available here"
+		return nil, true
+	}
+	cost := "reads all the view lists"
+	if sz, ok := m.top().(common.Sizer); ok && sz.TableSize() > 0 {
+		cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", float64(sz.TableSize())/4096*0.5)
+	}
+	job := func(ctx context.Context, path string, progress func(int, int, float64)) (int, error) {
+		return run(ctx, query, path, progress)
+	}
+	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
+}
+
+// exportLoaded exports what the page has read: no request, no RCU.
+func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
+	loaded, ok := ex.Loaded()
+	run := m.cfg.ExportRows
+	switch {
+	case run == nil:
+		m.notice = "export is not available here"
+		return nil
+	case !ok:
+		m.notice = "still reading: export once the list is complete"
+		return nil
+	}
+	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
+		return run(loaded.Rows, path)
+	}
+	return m.startNaming(loaded.View, loaded.Rows.Noun, "already loaded: 0 RCU", job)
+}
+
 // startNaming asks for the file, with a name made from the view.
-func (m *Model) startNaming(q model.KeyQuery) tea.Cmd {
+func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea.Cmd {
 	e := &m.export
 	e.input = textinput.New()
 	e.input.Prompt = "export to › "
 	common.SteadyCursor(&e.input)
-	name := fmt.Sprintf("dynascope-%s-%s.jsonl", q.Table, q.PK.Text)
+	parts := []string{"dynascope"}
+	for _, v := range view {
+		if v != "" {
+			parts = append(parts, v)
+		}
+	}
+	name := strings.Join(parts, "-") + ".jsonl"
 	name = strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
 			return '_'
@@ -61,10 +124,7 @@ func (m *Model) startNaming(q model.KeyQuery) tea.Cmd {
 	}, name)
 	e.input.SetValue(name)
 	e.input.CursorEnd()
-	e.naming, e.query, e.bound = true, q, 0
-	if sz, ok := m.top().(common.Sizer); ok {
-		e.bound = float64(sz.TableSize()) / 4096 * 0.5
-	}
+	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
 	return e.input.Focus()
 }
 
@@ -93,17 +153,13 @@ func (m *Model) exportKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 func (m *Model) runExport(path string) tea.Cmd {
 	e := &m.export
-	if m.cfg.Export == nil {
-		m.notice = "export is not available here"
-		return nil
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.id++
 	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
-	id, q, run := e.id, e.query, m.cfg.Export
+	id, job := e.id, e.job
 	ch := make(chan exportProgressMsg, 16)
 	go func() {
-		n, err := run(ctx, q, path, func(items, pages int, rcu float64) {
+		n, err := job(ctx, path, func(items, pages int, rcu float64) {
 			select { // progress; skipped when the screen has not caught up
 			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
 			default:
@@ -129,7 +185,7 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 		m.lastErr = msg.err
 		return nil
 	}
-	m.notice = fmt.Sprintf("exported %s items to %s", common.Thousands(msg.items), e.path)
+	m.notice = fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path)
 	return nil
 }
 
@@ -140,13 +196,9 @@ func (m *Model) exportLine() string {
 	st := &m.styles
 	switch {
 	case e.naming:
-		cost := "reads all the view lists"
-		if e.bound > 0 {
-			cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", e.bound)
-		}
-		return e.input.View() + st.Dim.Render("  "+cost+" · .jsonl/.json/.csv · esc cancels")
+		return e.input.View() + st.Dim.Render("  "+e.cost+" · .jsonl/.json/.csv · esc cancels")
 	case e.running:
-		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s items, %d pages, %.1f RCU", e.path, common.Thousands(e.items), e.pages, e.rcu)) +
+		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %d pages, %.1f RCU", e.path, common.Thousands(e.items), e.noun, e.pages, e.rcu)) +
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""

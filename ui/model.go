@@ -228,9 +228,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, took := m.exportKey(msg); took {
 		return cmd
 	}
-	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
-		if query, ok := q.Query(); ok {
-			return m.startNaming(query)
+	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
+		if cmd, ok := m.startExport(); ok {
+			return cmd
 		}
 	}
 	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {

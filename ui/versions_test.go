@@ -1,11 +1,15 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
-
+	"context"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 )
@@ -14,14 +18,20 @@ import (
 // item is flagged, from one Query.
 func TestVersionsList(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	openVersionsMode(t, h)
+	h.contains(t, "Equipment_1 · 2 versioned items · 1 drifted", "Audit#PART-7", "⚠ v0_ differs from v3_: Findings, Status",
+		`begins_with(SK, :prefix)   :pk="Equipment_1" :prefix="v"`)
+	h.golden(t)
+}
+
+// openVersionsMode presses 3 and requires the list to take one Query.
+func openVersionsMode(t *testing.T, h *harness) {
+	t.Helper()
 	before := h.rec.count("Query")
 	h.keys("3")
 	if n := h.rec.count("Query") - before; n != 1 {
 		t.Fatalf("versions list took %d Query, want 1", n)
 	}
-	h.contains(t, "Equipment_1 · 2 versioned items · 1 drifted", "Audit#PART-7", "⚠ v0_ differs from v3_: Findings, Status",
-		`begins_with(SK, :prefix)   :pk="Equipment_1" :prefix="v"`)
-	h.golden(t)
 }
 
 // TestVersionsTimelineDiff steps through a drifted item's revisions.
@@ -184,4 +194,47 @@ func TestConfiguredShards(t *testing.T) {
 	h.typeText("seattle")
 	h.keys("enter")
 	h.contains(t, "4 shards of seattle-{1..4}")
+}
+
+// TestVersionsConfiguredPattern: a table's version_pattern from the
+// configuration drives Versions mode: one begins_with(SK, "rev#") Query,
+// drift in the table's spelling, the timeline from what was read, and ?
+// gives a command that reopens it without the configuration.
+func TestVersionsConfiguredPattern(t *testing.T) {
+	tables := map[string]model.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
+	h := newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Tables: tables})
+	openVersionsMode(t, h)
+	h.contains(t, "POL-1001 · 2 versioned items · 1 drifted", "⚠ rev#0 differs from rev#2: Limit", "rev#3",
+		`begins_with(SK, :prefix)   :pk="POL-1001" :prefix="rev#"`)
+	h.golden(t)
+	h.keys("enter")
+	h.contains(t, "Coverage · 2 revisions · drifted", "rev#0 current", "Diff rev#1 → rev#2", "~ Limit")
+	h.keys("0")
+	h.contains(t, "diff against the rev#0")
+	if got := h.m.commandLine(); got != "dynascope --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}' --versions Coverage" {
+		t.Errorf("? shows %q", got)
+	}
+
+	// Without the pattern the same partition has no versions.
+	h = newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted})
+	h.keys("3")
+	h.contains(t, "No versioned items here", `:prefix="v"`)
+}
+
+// TestVersionsPatternWithoutName: a pattern with no {name} makes one
+// history per partition, named by its form.
+func TestVersionsPatternWithoutName(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, sk := range []string{"doc|0", "doc|1", "doc|2", "meta"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]model.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "Docs", PK: "P", Versions: "*", Tables: tables})
+	h.contains(t, "P · 1 versioned items", "(doc|{n})  doc|0", `:prefix="doc|"`)
+	h.keys("enter")
+	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
 }

@@ -17,6 +17,7 @@ import (
 var generators = map[string]func(func(Item) error) error{
 	"Locations": locations, "Geography": geography, "Equipment": equipment, "Documents": documents,
 	"DeviceLogs": deviceLogs, "Metrics": metrics, "AuditLog": auditLog, "ChatMessages": chatMessages, "Blobs": blobs,
+	PolicyTable: policies,
 }
 
 // Items calls fn for every item of the named table, in a fixed order.

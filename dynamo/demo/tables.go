@@ -57,5 +57,6 @@ func Tables() []*dynamodb.CreateTableInput {
 		table("AuditLog", []types.AttributeDefinition{attr("Stream", "S"), attr("At", "S")}, "Stream", "At"),
 		chat,
 		table("Blobs", []types.AttributeDefinition{attr("Bucket", "S"), attr("Key", "B")}, "Bucket", "Key"),
+		table(PolicyTable, []types.AttributeDefinition{attr("PK", "S"), attr("SK", "S")}, "PK", "SK"),
 	}
 }

@@ -75,6 +75,21 @@ type Clicker interface {
 	Click(y int) (open bool)
 }
 
+// Loaded is what a page has already read, handed over for export (e):
+// its rows, and the view's parts for the file's default name (table,
+// partition, …, "children").
+type Loaded struct {
+	Rows dynamo.Rows
+	View []string
+}
+
+// Exportable is a page whose export writes what it has loaded (children,
+// versioned items, revisions) instead of what its query returns: that
+// costs nothing. ok is false until its list is complete.
+type Exportable interface {
+	Loaded() (l Loaded, ok bool)
+}
+
 // NoticeMsg is a passing note for the status bar (what was copied).
 type NoticeMsg struct{ Text string }
 

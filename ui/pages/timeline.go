@@ -71,7 +71,7 @@ func (t *Timeline) cell(r, col int) string {
 		return ""
 	case 1:
 		if rev == nil {
-			return "v0_ missing"
+			return common.Sanitize(t.h.Stub(0)) + " missing"
 		}
 		if r == 0 {
 			return common.Sanitize(rev.Label()) + " current"
@@ -191,8 +191,9 @@ func (t *Timeline) View() string {
 	var lines []string
 	switch {
 	case rev == nil:
-		dtitle = "v0_ missing"
-		lines = append(lines, st.Drift.Render("No current copy (v0_) of this item."))
+		zero := common.Sanitize(t.h.Stub(0))
+		dtitle = zero + " missing"
+		lines = append(lines, st.Drift.Render("No current copy ("+zero+") of this item."))
 		for _, x := range t.h.Drift {
 			lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), rw-4)))
 		}
@@ -275,7 +276,7 @@ func (t *Timeline) Request() string {
 	case t.mark >= 0:
 		what = "marked revision"
 	case t.vsZero:
-		what = "v0_"
+		what = t.h.Stub(0)
 	}
 	return fmt.Sprintf("history of %s, read with the partition's versions · diff against the %s", historyName(t.h), what)
 }
@@ -287,12 +288,19 @@ func (t *Timeline) ShortHelp() []key.Binding {
 
 func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
 }
 
 // DeepLink reopens this timeline from the command line.
 func (t *Timeline) DeepLink() []string {
-	return []string{"--table", t.info.Name, "--pk", keyArg(t.pk), "--versions", t.h.Name}
+	return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions", t.h.Name)
+}
+
+// Loaded is the item's revisions as items, the current copy first, as
+// read with the partition's versions: exporting them reads nothing.
+func (t *Timeline) Loaded() (common.Loaded, bool) {
+	view := []string{t.info.Name, keyArg(t.pk), t.h.Name, "revisions"}
+	return common.Loaded{Rows: dynamo.RevisionRows(t.h, t.info.Key), View: view}, true
 }
 
 // Click selects the clicked row, or asks to open it when already selected

@@ -377,10 +377,7 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
 		t.walk.stop()
 		t.count.stop()
-		t.loaded = true
-		for name := range t.counting {
-			t.counting[name] = false
-		}
+		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
 	case key.Matches(msg, k.Back):
 		return back
@@ -598,6 +595,24 @@ func (t *Tree) DeepLink() []string {
 		args = append(args, "--delimiter", t.req.Delim)
 	}
 	return args
+}
+
+// Loaded is the level's children as listed, with the counts that are
+// finished (not those marked … as partial); exporting them reads nothing.
+func (t *Tree) Loaded() (common.Loaded, bool) {
+	pk := keyArg(t.req.PK)
+	if len(t.shards) > 0 {
+		pk = t.pattern
+	}
+	view := []string{t.info.Name, pk}
+	if t.req.Prefix != "" {
+		view = append(view, strings.TrimSuffix(t.req.Prefix, t.req.Delim))
+	}
+	rows := dynamo.ChildRows(t.children, func(name string) (int, bool) {
+		n, ok := t.counts[name]
+		return n, ok && !t.counting[name]
+	})
+	return common.Loaded{Rows: rows, View: append(view, "children")}, t.loaded
 }
 
 // Click selects the clicked row, or asks to open it when already selected

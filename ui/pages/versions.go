@@ -63,7 +63,7 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) te
 // NewVersions returns the Versions mode of a partition.
 func NewVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Versions {
 	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
-		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk}}
+		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions()}}
 	v.grid.SetColumns([]components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
 		{Title: "Revs", Width: 5}, {Title: "Drift"}})
 	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
@@ -108,11 +108,16 @@ func (v *Versions) refresh() {
 	})
 }
 
+// historyName names a history in lists and titles; one spelt without a
+// name (v_1, or a pattern with no {name}) by its form.
 func historyName(h model.History) string {
-	if h.Name == "" {
-		return "(v_N)"
+	switch {
+	case h.Name != "":
+		return h.Name
+	case h.Form == model.FormPattern:
+		return "(" + h.FormName() + ")"
 	}
-	return h.Name
+	return "(v_N)"
 }
 
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -139,7 +144,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			for i, h := range v.res.Histories {
 				if h.Name == name {
 					v.grid.SetCursor(i)
-					return v, open(NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw))
+					return v, open(v.timeline(h))
 				}
 			}
 			return v, report(dynamo.Errorf("--versions", dynamo.KindNotFound, "pick one from the list",
@@ -155,7 +160,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, k.Refresh):
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
-			return v, open(NewTimeline(v.c, v.info, v.req.PK, v.res.Histories[v.grid.Cursor()], v.res.Raw))
+			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
 		case key.Matches(msg, k.Filter):
 			if q, ok := v.Query(); ok {
 				return v, filterItems(v.c, v.info, q, "revisions")
@@ -165,6 +170,10 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 	}
 	return v, nil
+}
+
+func (v *Versions) timeline(h model.History) *Timeline {
+	return NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw)
 }
 
 func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
@@ -192,7 +201,11 @@ func (v *Versions) View() string {
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
-		body = st.Dim.Render("No versioned items here: no sort keys like v0_Name, v1_Name, v001_Name or v_0.\nesc goes back to the partition.")
+		like := "v0_Name, v1_Name, v001_Name or v_0"
+		if p := v.req.Pattern; p != nil {
+			like = p.String() + " (the table's version_pattern)"
+		}
+		body = st.Dim.Render("No versioned items here: no sort keys like " + common.Sanitize(like) + ".\nesc goes back to the partition.")
 	}
 	list := common.Frame(st, title, body, listW, v.h)
 	if !wide {
@@ -212,7 +225,7 @@ func historySummary(st *common.Styles, h model.History, width int) string {
 		lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(d), width)))
 	}
 	if h.Current == nil {
-		lines = append(lines, st.Dim.Render("No current copy (v0_)."))
+		lines = append(lines, st.Dim.Render("No current copy ("+common.Sanitize(h.Stub(0))+")."))
 	} else {
 		if len(lines) > 0 {
 			lines = append(lines, "")
@@ -229,12 +242,7 @@ func (v *Versions) Loading() bool    { return v.load.inFlight() }
 func (v *Versions) Capturing() bool  { return false }
 
 func (v *Versions) Request() string {
-	q := dynamo.VersionsRequest{Table: v.req.Table, Key: v.req.Key, PK: v.req.PK}
-	level := v.res.Level
-	if level.Table == "" {
-		level = model.KeyQuery{Table: q.Table, PKName: q.Key.PK.Name, PK: q.PK, SKName: q.Key.SK.Name,
-			SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}
-	}
+	level, _ := v.Query()
 	return fmt.Sprintf("%s · %d req · %.1f RCU", level.Describe(), v.res.Cost.Requests, v.res.Cost.RCU)
 }
 
@@ -253,13 +261,29 @@ func (v *Versions) Query() (model.KeyQuery, bool) {
 	if v.req.Key.SK == nil {
 		return model.KeyQuery{}, false
 	}
-	return model.KeyQuery{Table: v.req.Table, PKName: v.req.Key.PK.Name, PK: v.req.PK, SKName: v.req.Key.SK.Name,
-		SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("v")}}, true
+	return dynamo.HistoryQuery(v.req), true
 }
 
 // DeepLink reopens the Versions mode from the command line.
 func (v *Versions) DeepLink() []string {
-	return []string{"--table", v.info.Name, "--pk", keyArg(v.req.PK), "--versions"}
+	return versionsLink(v.info.Name, v.req.PK, v.req.Pattern, "--versions")
+}
+
+// versionsLink is the command line of the Versions mode: the pattern too,
+// when the table has one, so that the command works without the
+// configuration.
+func versionsLink(table string, pk model.KeyValue, p *model.VersionPattern, versions ...string) []string {
+	args := []string{"--table", table, "--pk", keyArg(pk)}
+	if p != nil {
+		args = append(args, "--version-pattern", p.String())
+	}
+	return append(args, versions...)
+}
+
+// Loaded is the versioned items as listed; exporting them reads nothing.
+func (v *Versions) Loaded() (common.Loaded, bool) {
+	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.inFlight()
 }
 
 // Click selects the clicked row, or asks to open it when already selected
