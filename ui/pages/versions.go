@@ -201,11 +201,11 @@ func (v *Versions) View() string {
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
-		like := "v0_Name, v1_Name, v001_Name or v_0"
+		like := "v0_Name, v1_Name, v001_Name or v_0.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration, or pass --version-pattern."
 		if p := v.req.Pattern; p != nil {
-			like = p.String() + " (the table's version_pattern)"
+			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}
-		body = st.Dim.Render("No versioned items here: no sort keys like " + common.Sanitize(like) + ".\nesc goes back to the partition.")
+		body = st.Dim.Render("No versioned items here: no sort keys like\n" + like + "\nesc goes back to the partition.")
 	}
 	list := common.Frame(st, title, body, listW, v.h)
 	if !wide {
