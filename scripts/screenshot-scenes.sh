@@ -19,3 +19,5 @@ scene filter 140 32 "--table DeviceLogs --pk 9000 --filter 'Level = \"ERROR\" an
 scene filter-error 110 30 "--table DeviceLogs --pk 9000" f L e v e l Space = Space '"' E R R O R '"' Space a n d Space T e m p e r a t u r e Space '>' Enter
 scene columns 120 30 "--table Locations --pk USA" Tab C j j
 scene mouse 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" click:6,8 click:6,8 click:6,6
+scene export-children 120 30 "--table Locations --pk USA --prefix NY# --levels STATE#CITY#ZIP" e
+scene versions-pattern 130 32 "--table Policies --pk POL-1001 --versions --version-pattern 'rev#{n}#{name}'" j

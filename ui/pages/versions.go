@@ -248,7 +248,7 @@ func (v *Versions) Request() string {
 
 func (v *Versions) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Back, k.Help, k.Quit}
 }
 
 func (v *Versions) FullHelp() [][]key.Binding {
