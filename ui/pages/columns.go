@@ -170,6 +170,22 @@ func (p *columnPicker) help(k keymap.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}
 }
 
+// pickColumns hands a key to the open picker; when it closes with a
+// choice, the choice is kept for the table and refresh redraws the grid.
+func pickColumns(picker **columnPicker, c *common.Common, table string, msg tea.KeyPressMsg, refresh func()) tea.Cmd {
+	res := (*picker).key(msg, c.Keys)
+	if !res.closed {
+		return nil
+	}
+	*picker = nil
+	if !res.apply {
+		return nil
+	}
+	cmd := chooseColumns(c, table, res.cols)
+	refresh()
+	return cmd
+}
+
 // chooseColumns records a table's columns for the session and writes them
 // to the configuration file (in a command: it is I/O); nil goes back to the
 // most common attributes.

@@ -130,17 +130,7 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.reset(q)
 	}
 	if p.picker != nil {
-		res := p.picker.key(msg, k)
-		if !res.closed {
-			return nil
-		}
-		p.picker = nil
-		if !res.apply {
-			return nil
-		}
-		cmd := chooseColumns(p.c, p.info.Name, res.cols)
-		p.refresh()
-		return cmd
+		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh)
 	}
 	items := p.pg.items
 	switch {

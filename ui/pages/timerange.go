@@ -313,17 +313,7 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return t.run(q, t.rangeTxt)
 	}
 	if t.picker != nil {
-		res := t.picker.key(msg, k)
-		if !res.closed {
-			return nil
-		}
-		t.picker = nil
-		if !res.apply {
-			return nil
-		}
-		cmd := chooseColumns(t.c, t.info.Name, res.cols)
-		t.refresh()
-		return cmd
+		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh)
 	}
 	if t.input.Focused() {
 		switch {
