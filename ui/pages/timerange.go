@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,8 @@ type Time struct {
 	detected   bool
 	configured bool        // the encoding comes from the configuration file
 	noTime     string      // why this partition has no time mode
+	skipped    string      // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	checked    bool        // a configured format was checked against the first keys
 	rangeTxt   string      // the range being listed ("" for all)
 	times      []time.Time // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
@@ -137,18 +140,35 @@ func (t *Time) detect() tea.Cmd {
 		}
 	}
 	t.detected = true
-	enc, ok := model.DetectTime(sample, number)
+	d := model.DetectTimeSample(sample, number)
+	enc, ok := d.Enc, d.OK
 	if !ok {
-		t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time)"
+		t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time); " + model.NoTimeHint
 		if len(sample) == 0 {
 			t.noTime = "the partition is empty"
 		}
 		return nil
 	}
+	t.skipped = d.Note()
 	t.enc = enc
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
+}
+
+// checkConfigured refuses a configured format (time_format or
+// --time-format) that none of the first keys read as.
+func (t *Time) checkConfigured() {
+	var keys []string
+	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
+		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+			keys = append(keys, kv.Text)
+		}
+	}
+	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
+		t.noTime = fmt.Sprintf("no key here is a time in the format %q of time_format or --time-format (such as %s): compare it with a key, or remove it to detect",
+			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
+	}
 }
 
 // run lists a new condition from the start, keeping nothing of the old.
@@ -281,6 +301,10 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.refresh()
 		if !t.detected {
 			return t, t.detect()
+		}
+		if t.configured && !t.checked {
+			t.checked = true
+			t.checkConfigured()
 		}
 		if t.jumpTo != nil {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
@@ -469,7 +493,11 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by time_format in the configuration"
 		}
-		info = st.Dim.Render(fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local]))
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		if t.skipped != "" {
+			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
+		}
+		info = st.Dim.Render(text)
 	}
 	if t.inputErr != "" {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
@@ -506,12 +534,24 @@ func (t *Time) View() string {
 		parts = append(parts, components.Fit(sparkLine, t.w-4))
 	}
 	parts = append(parts, body)
-	order := "newest first"
-	if !t.pg.query.Reverse {
-		order = "oldest first"
-	}
+	order := t.order()
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
+}
+
+// order is what the title says of the listing's order: by time only
+// where key order is time order (not across several prefixes before it).
+func (t *Time) order() string {
+	byKey := t.detected && t.enc.Place == model.TimeAfter && t.pg.query.SK.Op == model.SKNone
+	switch {
+	case byKey && t.pg.query.Reverse:
+		return "key order, descending"
+	case byKey:
+		return "key order"
+	case t.pg.query.Reverse:
+		return "newest first"
+	}
+	return "oldest first"
 }
 
 func (t *Time) Crumbs() []string {
