@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -67,7 +67,7 @@ func isolateAWS(t *testing.T) {
 func cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
+	code = Run(context.Background(), args, &out, &errb)
 	return out.String(), errb.String(), code
 }
 
