@@ -141,7 +141,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				budget = func(string) float64 { return maxRCU }
 			}
 			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), ExportRows: exportRows, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
