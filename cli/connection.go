@@ -21,6 +21,7 @@ type globals struct {
 	demo                      bool
 	debugLog                  string
 	configFile                string
+	mask                      []string // --mask: attributes whose values are never shown
 }
 
 // connection is what a command reads through.

@@ -70,13 +70,17 @@ consumed RCU, items and elapsed time.`,
 			if err != nil {
 				return err
 			}
-			q, _, err := keyQuery(ctx, conn.client, f)
+			q, info, err := keyQuery(ctx, conn.client, f)
 			if err != nil {
 				return err
 			}
 			q.Filter = opt.Filter
+			if opt.Mask, err = g.tableMask(f.table); err != nil {
+				return err
+			}
+			opt.KeyDelims = keyDelims(info, f.index, "")
 			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, q.Describe())
+			fmt.Fprintln(stderr, maskedQuery(q, opt.Mask, opt.KeyDelims).Describe())
 			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
@@ -141,6 +145,8 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 type readOpts struct {
 	Filter model.FilterNode
 	export.Budget
+	Mask      *model.Mask       // --mask and the table's mask
+	KeyDelims map[string]string // the key attributes, masked segment by segment
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

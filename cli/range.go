@@ -137,6 +137,10 @@ Times without a zone are UTC (--local: this machine's zone).`,
 				return err
 			}
 			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
+			if opt.Mask, err = g.tableMask(f.table); err != nil {
+				return err
+			}
+			opt.KeyDelims = keyDelims(info, f.index, "")
 			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
 			total, _ := conn.client.Session.Totals()
@@ -144,7 +148,7 @@ Times without a zone are UTC (--local: this machine's zone).`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
-				q.Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+				maskedQuery(q, opt.Mask, opt.KeyDelims).Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
 			return err
 		},
 	}
