@@ -16,6 +16,8 @@ type rangeFlags struct {
 	itemsFlags
 	skPrefix, last, from, to, before, after, at, format string
 	oldestFirst, local                                  bool
+	follow                                              bool
+	interval, overlap                                   time.Duration
 }
 
 // rangeText is the one range the flags give, in the range bar's words.
@@ -66,6 +68,9 @@ Times without a zone are UTC (--local: this machine's zone).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.validate(); err != nil {
+				return err
+			}
+			if err := f.validateFollow(); err != nil {
 				return err
 			}
 			text, err := f.rangeText()
@@ -149,7 +154,10 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
 				maskedQuery(q, opt.Mask, opt.KeyDelims).Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
-			return err
+			if err != nil || !f.follow {
+				return err
+			}
+			return followRange(ctx, conn.client, f, q, tableKeys, enc, opt, start, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -170,5 +178,8 @@ Times without a zone are UTC (--local: this machine's zone).`,
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
 	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
+	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C")
+	fl.DurationVar(&f.interval, "interval", 0, "with --follow: poll this often (default: 1s while items arrive, backing off to 10s)")
+	fl.DurationVar(&f.overlap, "overlap", 5*time.Second, "with --follow: re-read this far below the newest key, for writers whose clocks lag")
 	return cmd
 }

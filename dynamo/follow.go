@@ -27,8 +27,9 @@ type FollowRequest struct {
 	TableKeys *KeySchema // the table's keys, when Query is on an index
 	Enc       model.TimeEncoding
 	Prefix    string // the text before the time in composite keys, or ""
-	// Newest is the newest sort key already shown ("": start from Since).
-	// The first poll takes what it finds up to Newest as shown, so an item
+	// Newest is the newest sort key already shown, Since the time the
+	// caller read it: following starts after the later of the two. The
+	// first poll takes what it finds up to there as shown, so an item
 	// written with an older key between the caller's read and that poll is
 	// not emitted; after it, late items inside Overlap are.
 	Newest string
@@ -68,8 +69,8 @@ func Follow(ctx context.Context, c Client, r FollowRequest, emit func(Item) erro
 	if st.Next <= 0 {
 		st.Next = FollowFast
 	}
-	newest := r.Since
-	if t, ok := r.Enc.KeyTime(r.Newest); ok && r.Newest != "" {
+	newest := r.Since // a range that ended in the past is followed from now on
+	if t, ok := r.Enc.KeyTime(r.Newest); ok && r.Newest != "" && t.After(newest) {
 		newest = t
 	}
 	seen := map[string]time.Time{} // emitted keys inside the overlap window

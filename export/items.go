@@ -49,8 +49,8 @@ type Options struct {
 	Seen map[string]bool
 }
 
-// plain is an item as written: plain JSON values, masked.
-func (o Options) plain(it dynamo.Item) map[string]any {
+// Plain is an item as written: plain JSON values, masked.
+func (o Options) Plain(it dynamo.Item) map[string]any {
 	if o.Seen != nil {
 		for name := range it {
 			o.Seen[name] = true
@@ -68,7 +68,7 @@ func Items(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, fo
 	out := NewJSONRows(w, format)
 	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
 		items++
-		return out.Write(opt.plain(it))
+		return out.Write(opt.Plain(it))
 	}, func() error {
 		pages++
 		return out.Flush() // a page reaches the reader as it arrives
@@ -136,7 +136,7 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 			cols[name] = true
 		}
 		items++
-		return enc.Encode(opt.plain(it))
+		return enc.Encode(opt.Plain(it))
 	}, func() error { pages++; return nil })
 	if err != nil {
 		return items, pages, err
