@@ -133,3 +133,21 @@ func TestRangeBesideMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorerTimeFormatFlag: the explorer takes --time-format for one
+// table and checks it before the screen opens; an --index the table lacks
+// is refused there too.
+func TestExplorerTimeFormatFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--demo", "--time-format", "epoch-ms"}, "--time-format needs --table"},
+		{[]string{"--demo", "--table", "StateLog", "--time-format", "seconds"}, `--time-format: "seconds" is not a time format`},
+		{[]string{"--demo", "--table", "StateLog", "--index", "Nope"}, `table StateLog has no index "Nope" — check --index; it has EscalatedTo`},
+	} {
+		if _, stderr, code := cli(t, tc.args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: code %d, %s", tc.args, code, stderr)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,15 +71,16 @@ func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc model.Ti
 // prefix's next page is read only when its buffered items run out and the
 // merge needs its next item: reads stay sized to what is taken.
 type MergedRange struct {
-	Queries []model.KeyQuery // one per prefix, as sent
-	Cost    Cost
-	Pages   int
-	Taken   int // items Next has returned
-	c       Client
-	enc     model.TimeEncoding
-	page    int32
-	tables  *KeySchema
-	heads   []mergeHead
+	Queries  []model.KeyQuery // one per prefix, as sent
+	Prefixes []string
+	Cost     Cost
+	Pages    int
+	Taken    int // items Next has returned
+	c        Client
+	enc      model.TimeEncoding
+	page     int32
+	tables   *KeySchema
+	heads    []mergeHead
 }
 
 type mergeHead struct {
@@ -93,7 +95,7 @@ type mergeHead struct {
 // items a request (0: DynamoDB's 1 MB pages). Newest first unless
 // base.Reverse is false.
 func NewMergedRange(c Client, base model.KeyQuery, prefixes []string, r model.TimeRange, enc model.TimeEncoding, pageSize int32, tableKeys *KeySchema) (*MergedRange, error) {
-	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys}
+	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, Prefixes: prefixes}
 	for _, p := range prefixes {
 		sk, err := model.CompileRange(r, enc, p)
 		if err != nil {
@@ -165,4 +167,40 @@ func (m *MergedRange) fill(ctx context.Context, i int) error {
 		h.start, h.done = page.LastKey, !page.More()
 	}
 	return nil
+}
+
+// Clone is an independent copy of the merge's state: a read can run on
+// the copy while the original stays as it was (a cancelled read leaves
+// nothing half-taken).
+func (m *MergedRange) Clone() *MergedRange {
+	c := *m
+	c.heads = make([]mergeHead, len(m.heads))
+	for i, h := range m.heads {
+		c.heads[i] = mergeHead{buf: slices.Clone(h.buf), times: slices.Clone(h.times), start: h.start, done: h.done}
+	}
+	return &c
+}
+
+// Take returns up to n items in time order, reading pages as the merge
+// needs them; fewer at the end.
+func (m *MergedRange) Take(ctx context.Context, n int) ([]Item, error) {
+	var out []Item
+	for len(out) < n {
+		it, err := m.Next(ctx)
+		if err != nil || it == nil {
+			return out, err
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// Done reports whether every prefix has been read and taken to its end.
+func (m *MergedRange) Done() bool {
+	for _, h := range m.heads {
+		if len(h.buf) > 0 || !h.done {
+			return false
+		}
+	}
+	return true
 }
