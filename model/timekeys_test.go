@@ -255,3 +255,29 @@ func FuzzParseTimeFormat(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDetectTimeSample: whatever keys a table holds, detection either
+// finds a form that most of them read as, naming the rest, or none; its
+// note never carries a control character.
+func FuzzDetectTimeSample(f *testing.F) {
+	f.Add("2020-11-12T20:04:00\n2020-11-12T20:06:00\nMetadata", false)
+	f.Add("WARNING1#2020-04-24T14:40:00\nNORMAL#2020-04-24T14:50:00", false)
+	f.Add("1536019200\n1536019260\n7", true)
+	f.Add("x\x1b[31m\n2020-01-01\n2020-01-02\n2020-01-03\n2020-01-04", false)
+	f.Fuzz(func(t *testing.T, keys string, number bool) {
+		sample := strings.Split(keys, "\n")
+		d := DetectTimeSample(sample, number)
+		if !d.OK {
+			return
+		}
+		matched := len(sample) - len(d.Skipped)
+		if float64(matched) < timeQuorum*float64(len(sample)) || d.Total != len(sample) {
+			t.Fatalf("%q: %d of %d matched, skipped %q", sample, matched, len(sample), d.Skipped)
+		}
+		for _, r := range d.Note() {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("note %q holds a control character", d.Note())
+			}
+		}
+	})
+}
