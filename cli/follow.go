@@ -41,6 +41,15 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q model.Key
 	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims}
 	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", maskedQuery(q, opt.Mask, opt.KeyDelims).Describe())
 	var lastNote time.Time
+	var last dynamo.FollowStats
+	defer func() {
+		if last.Polls == 0 {
+			return
+		}
+		req, rcu := last.PerMinute(time.Now())
+		fmt.Fprintf(stderr, "followed for %s: %d new items · %d polls · %d requests (%.1f/min) · %.1f RCU (%.2f/min)\n",
+			time.Since(last.Started).Round(time.Second), last.Items, last.Polls, last.Cost.Requests, req, last.Cost.RCU, rcu)
+	}()
 	err = dynamo.Follow(ctx, c, dynamo.FollowRequest{
 		Query: q, TableKeys: tableKeys, Enc: enc, Prefix: f.skPrefix, Newest: newest, Since: readAt,
 		Overlap: f.overlap, Interval: f.interval,
@@ -50,6 +59,7 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q model.Key
 		}
 		return out.Flush() // each item as it arrives
 	}, func(st dynamo.FollowStats) {
+		last = st
 		if time.Since(lastNote) < time.Minute && st.Polls > 1 {
 			return
 		}
