@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/model"
@@ -111,6 +114,15 @@ func TestTimeMergedPrefixes(t *testing.T) {
 	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
 		t.Errorf("not newest first across prefixes:\n%s", screen)
 	}
+	h.golden(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkScreen(t, h, sz[0], fmt.Sprintf("merged range at %dx%d", sz[0], sz[1]))
+		if n := strings.Count(h.m.render(), "\n") + 1; n > sz[1] {
+			t.Errorf("merged range at %dx%d: %d lines", sz[0], sz[1], n)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.keys("o") // oldest first, merged again
 	h.contains(t, "oldest first across 4 prefixes", "2020-04-24 14:05:00")
 	h.keys("t")
