@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 )
 
@@ -56,6 +57,9 @@ func TestRangeFollow(t *testing.T) {
 		BillingMode: types.BillingModePayPerRequest,
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, db, table); err != nil { // dynalite creates tables asynchronously
 		t.Fatal(err)
 	}
 	put := func(device string, at time.Time, note string) {

@@ -113,14 +113,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	}
 	key, err := info.KeyFor(f.index)
 	if err != nil {
-		names := "it has none"
-		if len(info.Indexes) > 0 {
-			names = "it has"
-			for _, ix := range info.Indexes {
-				names += " " + ix.Name
-			}
-		}
-		return model.KeyQuery{}, info, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
+		return model.KeyQuery{}, info, noIndex(info, f.index)
 	}
 	v, err := model.ParseKeyValue(key.PK.Type, f.pk)
 	if err != nil {
@@ -138,6 +131,18 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 		q.SKName = key.SK.Name
 	}
 	return q, info, nil
+}
+
+// noIndex is the one line for an --index the table lacks: which it has.
+func noIndex(info dynamo.TableInfo, index string) error {
+	names := "it has none"
+	if len(info.Indexes) > 0 {
+		names = "it has"
+		for _, ix := range info.Indexes {
+			names += " " + ix.Name
+		}
+	}
+	return usage("check --index; "+names, "table %s has no index %q", info.Name, index)
 }
 
 // readOpts are a read's capacity budget and what it did; Filter is the
