@@ -241,7 +241,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.notice = "copied (OSC 52): " + cmd
 			if len(m.cfg.ReopenArgs) > 0 {
-				m.notice = "copied (OSC 52; it queries the real table, not the loaded data): " + cmd
+				m.notice = "copied (OSC 52) · queries the real table, not this data: " + cmd
 			}
 			return tea.SetClipboard(cmd)
 		}
