@@ -160,8 +160,9 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			p := newParser()
 			for b := range jobs {
-				decode(k, b)
+				decode(p, k, b)
 				close(b.done)
 			}
 		}()
@@ -432,38 +433,17 @@ func readScan(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 	}
 }
 
-type lineDoc struct {
-	Item     wireItem
-	Keys     json.RawMessage
-	NewImage json.RawMessage
-}
-
-// decode parses a batch's raw items; it runs on several goroutines.
-func decode(k kind, b *batch) {
+// decode parses a batch's raw items; it runs on several goroutines, each
+// with its own parser.
+func decode(p *parser, k kind, b *batch) {
 	b.items = make([]map[string]types.AttributeValue, len(b.raws))
 	b.errs = make([]error, len(b.raws))
 	for i, raw := range b.raws {
-		var w wireItem
 		if k == kindLines {
-			var d lineDoc
-			if err := json.Unmarshal(raw, &d); err != nil {
-				b.errs[i] = err
-				continue
-			}
-			if d.Item == nil {
-				if d.Keys != nil || d.NewImage != nil {
-					b.errs[i] = refuseIncremental("")
-				} else {
-					b.errs[i] = fmt.Errorf(`no "Item": an export line is {"Item": {…}}`)
-				}
-				continue
-			}
-			w = d.Item
-		} else if err := json.Unmarshal(raw, &w); err != nil {
-			b.errs[i] = err
-			continue
+			b.items[i], b.errs[i] = p.exportLine(raw)
+		} else {
+			b.items[i], b.errs[i] = p.bareItem(raw)
 		}
-		b.items[i], b.errs[i] = w.toItem()
 	}
 	b.raws = nil
 }

@@ -116,6 +116,7 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 			where string
 			data  []json.RawMessage
 		}
+		p := newParser()
 		groups := []group{{where + " TableData", t.TableData}}
 		for _, f := range t.TableFacets {
 			groups = append(groups, group{fmt.Sprintf("%s facet %s TableData", where, f.FacetName), f.TableData})
@@ -124,7 +125,7 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 			items := make([]map[string]types.AttributeValue, 0, len(g.data))
 			for i, raw := range g.data {
 				l.res.Bytes += int64(len(raw))
-				it, err := decodeItem(raw)
+				it, err := p.bareItem(raw)
 				if err == nil {
 					err = sc.checkKeys(it)
 				}
