@@ -22,6 +22,7 @@ type parser struct {
 	b     []byte
 	i     int
 	names map[string]string
+	hint  int // attributes in the last item: items of a table look alike
 }
 
 func newParser() *parser { return &parser{names: map[string]string{}} }
@@ -266,10 +267,18 @@ func decodeB64(s string) ([]byte, error) {
 
 // item reads an object of attributes.
 func (p *parser) item() (map[string]types.AttributeValue, error) {
+	m, err := p.attrs(p.hint)
+	if err == nil {
+		p.hint = len(m)
+	}
+	return m, err
+}
+
+func (p *parser) attrs(hint int) (map[string]types.AttributeValue, error) {
 	if err := p.expect('{'); err != nil {
 		return nil, err
 	}
-	out := make(map[string]types.AttributeValue, 8)
+	out := make(map[string]types.AttributeValue, hint)
 	for first := true; ; first = false {
 		ok, err := p.more('}', first)
 		if err != nil {
@@ -397,7 +406,7 @@ func (p *parser) typed(typ string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberSS{Value: ss}, nil
 	case "M":
-		m, err := p.item()
+		m, err := p.attrs(0)
 		return &types.AttributeValueMemberM{Value: m}, err
 	case "L":
 		if err := p.expect('['); err != nil {

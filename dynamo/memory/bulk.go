@@ -2,7 +2,8 @@ package memory
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -108,7 +109,17 @@ func (t *table) current(item map[string]types.AttributeValue) map[string]types.A
 // same key, and returns the items it dropped.
 func settle(p *partition) []map[string]types.AttributeValue {
 	e := p.entries
-	sort.SliceStable(e, func(i, j int) bool { return e[i].less(e[j].sk, e[j].tie) })
+	// strings.Compare orders as compareBytes does (bytewise) without
+	// converting each key to a byte slice per comparison.
+	byKey := func(a, b entry) int {
+		if c := strings.Compare(a.sk, b.sk); c != 0 {
+			return c
+		}
+		return strings.Compare(a.tie, b.tie)
+	}
+	if !slices.IsSortedFunc(e, byKey) {
+		slices.SortStableFunc(e, byKey)
+	}
 	var dropped []map[string]types.AttributeValue
 	out := e[:0]
 	for i := range e {
