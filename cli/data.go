@@ -145,7 +145,11 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	}
 	fmt.Fprintf(w, "DATA: %s items%s in %d tables from %d files (%.1f MB) in %s · read-only · consumed RCU are estimates: what DynamoDB would charge for the same reads\n",
 		thousands(res.Items), skipped, len(res.Tables), res.Files, float64(res.Bytes)/1e6, res.Elapsed.Round(1e6))
-	return &connection{client: dynamo.NewMetered(db), label: g.data.label(), estimated: true}, nil
+	label := g.data.label()
+	if res.Skipped > 0 {
+		label += fmt.Sprintf(" · %s bad skipped", thousands(res.Skipped)) // the explorer keeps saying it
+	}
+	return &connection{client: dynamo.NewMetered(db), label: label, estimated: true}, nil
 }
 
 func thousands(n int) string {

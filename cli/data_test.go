@@ -186,3 +186,16 @@ func TestDataBadInput(t *testing.T) {
 		t.Errorf("--skip-bad: stdout %q, stderr %q; want the good item and a count of the bad one", out, errs)
 	}
 }
+
+// TestDataInterrupted: Ctrl+C during a load ends the command with exit 130
+// and says that nothing half-loaded is shown.
+func TestDataInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb strings.Builder
+	model := filepath.Join("..", "dynamo", "dataload", "testdata", "shop.workbench.json")
+	code := Run(ctx, []string{"tables", "--data", model}, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "nothing is shown half-loaded") || out.String() != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 130 and a line saying the load stopped", code, out.String(), errb.String())
+	}
+}
