@@ -29,7 +29,7 @@ var Version = "dev"
 const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
+	g := &globals{stderr: stderr}
 	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
@@ -48,6 +48,8 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope --data ./AWSDynamoDB/01700000000000-abcdef12 --schema orders.json   # an export, no server
+  dynascope --data model.json                       # a NoSQL Workbench model, every table in it
   dynascope --demo --table Locations --pk USA       # open one partition directly
   dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
 		Version:       Version,
@@ -146,7 +148,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
-			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
@@ -160,6 +162,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
+	g.data.register(pf)
 	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")

@@ -263,13 +263,12 @@ func TestOddNamesEveryRequest(t *testing.T) {
 				}
 			}
 		}
-		ts, _, err := dynamo.DetectTimeKeys(ctx, c, model.KeyQuery{Table: oddTable, PKName: "Date", PK: model.S("dev-1"), SKName: "s[0]",
+		sample, _, err := dynamo.DetectTimeKeys(ctx, c, model.KeyQuery{Table: oddTable, PKName: "Date", PK: model.S("dev-1"), SKName: "s[0]",
 			SK: model.SKCondition{Op: model.SKBeginsWith, A: model.S("T#")}}, nil)
-		enc, ok := ts.Enc, ts.OK
-		if err != nil || !ok {
-			t.Fatalf("%s: time keys under s[0] not detected: %v %v", backend, ok, err)
+		if err != nil || !sample.OK {
+			t.Fatalf("%s: time keys under s[0] not detected: %v %v", backend, sample.OK, err)
 		}
-		fmt.Fprintf(&b, "time %+v\n", enc)
+		fmt.Fprintf(&b, "time %+v\n", sample.Enc)
 		res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: oddTable, Key: oddTableKey, PK: model.S("dev-2")}, nil)
 		if err != nil {
 			t.Fatalf("%s: versions: %v", backend, err)
