@@ -347,7 +347,7 @@ func TestMergedRangeCostFigures(t *testing.T) {
 	if shapes["memory"] != shapes["dynalite"] {
 		t.Errorf("backends differ:\n%s\n%s", figures["memory"], figures["dynalite"])
 	}
-	t.Logf("4 states × 800 items of ~1.5 KB, range 2020-04-01..2020-04-30 (dynalite):\n%s", figures["dynalite"])
+	t.Logf("4 states × 800 items of ~1.5 KB, range 2020-04-01..2020-04-30\ndynalite:\n%smemory:\n%s", figures["dynalite"], figures["memory"])
 }
 
 // TestLayoutIndexes: the shop's overloaded GSI1 (its sort key the
