@@ -288,6 +288,9 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q mo
 		shown[i] = opt.Mask.KeyIf(key.SK.Name, p, opt.KeyDelims[key.SK.Name])
 	}
 	total, _ := conn.client.Session.Totals()
+	if q.Filter != nil {
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, m.Scanned, n, opt.stoppedNote())
+	}
 	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
 		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe(), enc.Name(), n, m.Pages,
 		total.Requests, total.RCU, found.Requests, found.RCU, time.Since(start).Round(time.Millisecond), opt.stoppedNote())

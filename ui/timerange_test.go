@@ -170,7 +170,7 @@ func TestTimeConfiguredFormat(t *testing.T) {
 	if n := h.rec.count("Query") - before; n != 1 {
 		t.Fatalf("opening Time mode took %d Query, want 1", n)
 	}
-	h.contains(t, "epoch seconds (set by time_format in the configuration)", "3 items loaded")
+	h.contains(t, "epoch seconds (set by time_format or --time-format)", "3 items loaded")
 }
 
 // TestCopyAsCommand: y copies the view's query as an aws command (OSC 52)
