@@ -22,6 +22,7 @@ type globals struct {
 	demo                      bool
 	debugLog                  string
 	configFile                string
+	mask                      []string // --mask: attributes whose values are never shown
 	data                      dataFlags
 	stderr                    io.Writer // for --data's progress and summary
 }
