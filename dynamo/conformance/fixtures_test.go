@@ -11,10 +11,17 @@ import (
 
 type item = map[string]types.AttributeValue
 
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
-func b(v []byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
-func bl(v bool) types.AttributeValue  { return &types.AttributeValueMemberBOOL{Value: v} }
+func s(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
+func b(v []byte) types.AttributeValue  { return &types.AttributeValueMemberB{Value: v} }
+func bl(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
+func null(v bool) types.AttributeValue { return &types.AttributeValueMemberNULL{Value: v} }
+func ss(v ...string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: append([]string{}, v...)}
+}
+func ns(v ...string) types.AttributeValue {
+	return &types.AttributeValueMemberNS{Value: append([]string{}, v...)}
+}
 func l(v ...types.AttributeValue) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: v}
 }
