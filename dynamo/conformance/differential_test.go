@@ -394,12 +394,13 @@ func (d diffRequest) describe() any {
 		q := d.query
 		return map[string]any{"Query": map[string]any{"TableName": q.TableName, "IndexName": q.IndexName, "KeyConditionExpression": q.KeyConditionExpression,
 			"FilterExpression": q.FilterExpression, "ProjectionExpression": q.ProjectionExpression, "ExpressionAttributeNames": q.ExpressionAttributeNames,
-			"ExpressionAttributeValues": wire(q.ExpressionAttributeValues), "ScanIndexForward": q.ScanIndexForward, "Limit": q.Limit, "Select": q.Select, "ConsistentRead": q.ConsistentRead}}
+			"ExpressionAttributeValues": wire(q.ExpressionAttributeValues), "ScanIndexForward": q.ScanIndexForward, "Limit": q.Limit, "Select": q.Select, "ConsistentRead": q.ConsistentRead,
+			"ExclusiveStartKey": wire(q.ExclusiveStartKey)}}
 	case d.scan != nil:
 		q := d.scan
 		return map[string]any{"Scan": map[string]any{"TableName": q.TableName, "IndexName": q.IndexName, "FilterExpression": q.FilterExpression,
 			"ProjectionExpression": q.ProjectionExpression, "ExpressionAttributeNames": q.ExpressionAttributeNames,
-			"ExpressionAttributeValues": wire(q.ExpressionAttributeValues), "Limit": q.Limit, "Select": q.Select}}
+			"ExpressionAttributeValues": wire(q.ExpressionAttributeValues), "Limit": q.Limit, "Select": q.Select, "ExclusiveStartKey": wire(q.ExclusiveStartKey)}}
 	}
 	return map[string]any{"GetItem": map[string]any{"TableName": d.get.TableName, "Key": wire(d.get.Key), "ProjectionExpression": d.get.ProjectionExpression,
 		"ExpressionAttributeNames": d.get.ExpressionAttributeNames}}
@@ -515,6 +516,7 @@ func (g *tableGen) randomQuery(r *rand.Rand) *dynamodb.QueryInput {
 	if sk != nil {
 		keys = append(keys, sk.name)
 	}
+	in.ExclusiveStartKey = g.startKey(r, pk, sk)
 	in.FilterExpression = g.filter(r, &e, keys)
 	if r.IntN(6) == 0 {
 		in.Select = types.SelectCount
@@ -526,9 +528,9 @@ func (g *tableGen) randomQuery(r *rand.Rand) *dynamodb.QueryInput {
 }
 
 func (g *tableGen) randomScan(r *rand.Rand) *dynamodb.ScanInput {
-	index, _, _, _ := g.schema(r)
+	index, pk, sk, _ := g.schema(r)
 	var e exprs
-	in := &dynamodb.ScanInput{TableName: aws.String(g.name)}
+	in := &dynamodb.ScanInput{TableName: aws.String(g.name), ExclusiveStartKey: g.startKey(r, pk, sk)}
 	if index != "" {
 		in.IndexName = aws.String(index)
 	}
@@ -564,6 +566,24 @@ func (g *tableGen) randomGet(r *rand.Rand) *dynamodb.GetItemInput {
 	in.ProjectionExpression = g.projection(r, &e)
 	in.ExpressionAttributeNames = e.names
 	return in
+}
+
+// startKey is now and then a held item's key (the table's keys and the
+// schema read's) to start from: inside the range read, outside it, or
+// missing the index's keys where the item is not in the index; all of
+// them must be answered alike.
+func (g *tableGen) startKey(r *rand.Rand, pk, sk *keyDefn) map[string]types.AttributeValue {
+	if len(g.items) == 0 || r.IntN(12) > 0 {
+		return nil
+	}
+	it := pick(r, g.items)
+	key := item{}
+	for _, k := range []*keyDefn{g.pk, g.sk, pk, sk} {
+		if k != nil && it[k.name] != nil {
+			key[k.name] = it[k.name]
+		}
+	}
+	return key
 }
 
 // orderOf compares two scalar key values of one type.
