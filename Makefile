@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter bench-follow bench-data fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-range bench-filter bench-follow bench-data fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -22,6 +22,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: deps ## every test, including the integration tests against dynalite
 	$(GO) vet $(PKG)
 	$(GO) test -count=1 $(PKG)
+
+conformance: deps ## the random differential suite, long: N cases (20000), a fresh seed unless SEED=…
+	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
 
 bench: deps ## Go benchmarks (figures, never pass/fail)
 	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
