@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter fuzz screenshots lint
+.PHONY: demo build test deps bench bench-items bench-children bench-latency bench-range bench-filter fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -37,6 +37,9 @@ bench-filter: deps ## a filter matching 0.1% of 100,000 items: scanned vs matche
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh
+
+bench-latency: deps ## children, counts, a first screen, G and partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips
+	$(GO) run ./scripts/benchlatency
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)
