@@ -148,6 +148,18 @@ func keyPress(n string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: n}
 }
 
+// loadAll scrolls down until the list says all its items are loaded (the
+// first pages are sized to the screen), then back to the top.
+func (h *harness) loadAll() {
+	for range 1000 {
+		if strings.Contains(h.screen(), "loaded · all") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.keys("g")
+}
+
 func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
 
 // latency is the one thing on screen that differs run to run.

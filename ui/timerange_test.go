@@ -73,6 +73,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.keys("t")
 	h.typeText("last 24h")
 	h.keys("enter")
+	h.loadAll()
 	h.contains(t, `At >= :sk   :pk="prod-api" :sk="2026-10-31T00:00:00Z"`, "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")

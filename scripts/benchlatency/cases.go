@@ -69,6 +69,10 @@ func run(ctx context.Context, c dynamo.Client, delay time.Duration) {
 		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse")})
 		return rows(len(p.Items), err)
 	}))
+	t.add(measure(c, "items: first screen", "sized to it", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse"), Limit: dynamo.ScreenLimit(screenRows)})
+		return rows(len(p.Items), err)
+	}))
 
 	for _, lv := range []struct{ what, pk, prefix string }{
 		{"children: 25 sparse", "sparse", ""}, {"children: 100-item leaf", "leaf", "LEAF#"}, {"children: 10,000", "wide", "W#"},

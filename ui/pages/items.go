@@ -195,7 +195,10 @@ func (p *Items) refresh() {
 	})
 }
 
-func (p *Items) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Items) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.pg.sizeTo(h - 4) // the frame, the header, a line of slack
+}
 
 // head is the filter bar (and its error or note while typed): the lines
 // above the grid.

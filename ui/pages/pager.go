@@ -29,6 +29,8 @@ type pager struct {
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
 	held      bool    // a filtered read stopped at its budget
+	limit     int32   // the next page's Limit: 0 for a full 1 MB page
+	rows      int     // rows on screen, which size the first page
 	req       request
 }
 
@@ -49,9 +51,22 @@ func (p *pager) next() tea.Cmd {
 	if p.req.inFlight() || p.done() {
 		return nil
 	}
+	if !p.started && !p.filtered() {
+		// A filtered page's matches are anyone's guess, and its budget
+		// bounds what it spends: it reads whole pages.
+		p.limit = dynamo.ScreenLimit(p.rows)
+	}
 	p.started = true
 	ctx, req := p.req.start(p.c.NextID)
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+}
+
+// sizeTo notes how many rows show at once, before the first read sizes
+// its page by them.
+func (p *pager) sizeTo(rows int) {
+	if rows > 0 {
+		p.rows = rows
+	}
 }
 
 // done reports whether the whole query has been read.
@@ -60,7 +75,7 @@ func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 }
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
 	p.req.stop()
-	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys}
+	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys, rows: p.rows}
 	return p.next()
 }
 
@@ -79,6 +94,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.scanned += msg.result.Scanned
 	p.items = append(p.items, msg.result.Items...)
 	p.lastKey = msg.result.LastKey
+	p.limit = dynamo.GrowLimit(p.limit, msg.result)
 	return true, nil
 }
 
@@ -88,6 +104,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 // stops once it has spent its budget, until the user asks again (user: a
 // key press).
 func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
+	p.sizeTo(visible)
 	ahead := 2 * visible
 	if p.filtered() {
 		ahead = visible
