@@ -37,8 +37,6 @@ type Config struct {
 	Filter      model.FilterNode // open the partition's items (or --range) filtered
 	Theme       string           // auto (from the background), dark, light or high-contrast
 	Keys        keymap.KeyMap    // the bindings; zero: keymap.Default()
-	Export      ExportFunc       // writes a view's items to a file (e); nil: no export
-	ExportRows  ExportRowsFunc   // writes what a view has loaded to a file (e); nil: no export
 	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).

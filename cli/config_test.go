@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -69,7 +69,7 @@ func TestSaveColumns(t *testing.T) {
 
 // TestExampleConfigParses: the shipped example is a working configuration.
 func TestExampleConfigParses(t *testing.T) {
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile("../config.example.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

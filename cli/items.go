@@ -1,10 +1,8 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -32,13 +31,13 @@ func (f itemsFlags) validate() error {
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
 	}
-	_, path, err := outputTarget(f.output)
+	_, path, err := export.Target(f.output)
 	if err == nil && path != "" {
 		if _, serr := os.Lstat(path); serr == nil { // before anything is read
 			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
 		}
 	}
-	return err
+	return outputErr(err)
 }
 
 func newItemsCmd(ctx context.Context, g *globals) *cobra.Command {
@@ -137,57 +136,15 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	return q, info, nil
 }
 
-// streamItems writes each page as it arrives and keeps none of them, so
-// memory stays flat however large the partition. With a limit, each Query
-// asks only for the items still wanted, so none is read for nothing and no
-// request is made once the limit is reached.
-func streamItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, w io.Writer, opt *readOpts) (items, pages int, err error) {
-	out := newJSONRows(w, output)
-	var start dynamo.Item
-	for {
-		req := dynamo.PageRequest{Query: q, Start: start}
-		if limit > 0 && q.Filter == nil { // a filter's Limit would count items read, not matches
-			req.Limit = int32(min(limit-items, math.MaxInt32))
-		}
-		page, err := dynamo.QueryPage(ctx, c, req)
-		pages++
-		if err != nil {
-			out.flush()
-			return items, pages, err
-		}
-		if limit > 0 && len(page.Items) > limit-items {
-			page.Items = page.Items[:limit-items]
-		}
-		for _, it := range page.Items {
-			if err := out.write(dynamo.PlainItem(it)); err != nil {
-				return items, pages, err
-			}
-			items++
-		}
-		if err := out.flush(); err != nil { // a page reaches the reader as it arrives
-			return items, pages, err
-		}
-		spent := opt.spent(page) // counts the page, always
-		if !page.More() || (limit > 0 && items >= limit) || spent {
-			break
-		}
-		start = page.LastKey
-	}
-	return items, pages, out.close()
-}
-
 // readOpts are a read's capacity budget and what it did; Filter is the
 // parsed --filter, which the query carries.
 type readOpts struct {
-	Filter  model.FilterNode
-	MaxRCU  float64
-	Scanned int
-	RCU     float64
-	Stopped bool // the budget ran out before the end
+	Filter model.FilterNode
+	export.Budget
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {
-	opt := &readOpts{MaxRCU: f.maxRCU}
+	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
 	if f.maxRCU < 0 {
 		return nil, usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", f.maxRCU)
 	}
@@ -199,19 +156,6 @@ func (f itemsFlags) readOpts() (*readOpts, error) {
 		opt.Filter = n
 	}
 	return opt, nil
-}
-
-// spent counts a page and reports whether the budget is spent.
-func (o *readOpts) spent(p dynamo.Page) bool {
-	if o == nil {
-		return false
-	}
-	o.Scanned += p.Scanned
-	o.RCU += p.Cost.RCU
-	if o.MaxRCU > 0 && o.RCU >= o.MaxRCU && p.More() {
-		o.Stopped = true
-	}
-	return o.Stopped
 }
 
 func (o *readOpts) stoppedNote() string {

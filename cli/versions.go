@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -145,7 +146,7 @@ one.`,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 					"elapsedMs": time.Since(start).Milliseconds()},
 			}
-			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
+			if err := export.JSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
 			summary()

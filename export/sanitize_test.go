@@ -1,4 +1,4 @@
-package common
+package export
 
 import (
 	"strings"
@@ -20,6 +20,7 @@ func TestSanitize(t *testing.T) {
 		{"bidi\u202egnp.exe", `bidi\u202egnp.exe`},
 		{"isolate\u2066x\u2069", `isolate\u2066x\u2069`},
 		{"bad\xffutf8", `bad\xffutf8`},
+		{"line\u2028para\u2029", `line\u2028para\u2029`},
 	} {
 		if got := Sanitize(tc.in); got != tc.want {
 			t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
@@ -39,11 +40,11 @@ func FuzzSanitize(f *testing.F) {
 			t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
 		}
 		for _, r := range out {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r) {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeRune(r) {
 				t.Fatalf("%U survived in %q (from %q)", r, out, s)
 			}
 		}
-		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r) }) && out != s {
+		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeRune(r) }) && out != s {
 			t.Fatalf("clean text changed: %q -> %q", s, out)
 		}
 	})

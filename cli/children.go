@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -158,7 +159,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if partial {
 				doc["countsPartial"] = true // stopped at --count-budget
 			}
-			if err := writeJSONDoc(cmd.OutOrStdout(), doc); err != nil {
+			if err := export.JSONDoc(cmd.OutOrStdout(), doc); err != nil {
 				return err
 			}
 			summary()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/export"
 )
 
 // describeParallel bounds concurrent DescribeTable calls: an account with
@@ -85,7 +86,7 @@ func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(escapeTerminalControls(b), '\n'))
+	_, err = w.Write(append(export.EscapeJSON(b), '\n'))
 	return err
 }
 
@@ -94,13 +95,13 @@ func writeTablesText(w io.Writer, infos []dynamo.TableInfo) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TABLE\tPARTITION KEY\tSORT KEY\tITEMS\tSIZE\tPROJECTION")
 	for _, t := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", oneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes))
 		for _, ix := range t.Indexes {
 			proj := ix.Projection
 			if len(ix.NonKeyAttributes) > 0 {
 				proj += " " + strings.Join(ix.NonKeyAttributes, ",")
 			}
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t%s\n", ix.Kind, oneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), oneLine(proj))
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t%s\n", ix.Kind, export.OneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), export.OneLine(proj))
 		}
 	}
 	return tw.Flush()
@@ -110,7 +111,7 @@ func keyAttr(a *dynamo.KeyAttr) string {
 	if a == nil {
 		return "—"
 	}
-	return oneLine(a.Name) + " (" + string(a.Type) + ")"
+	return export.OneLine(a.Name) + " (" + string(a.Type) + ")"
 }
 
 func humanBytes(n int64) string {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/memory"
+	"github.com/dynascope/dynascope/export"
 )
 
 // globals are the flags every command shares.
@@ -111,5 +112,5 @@ func label(profile, region string, endpoint *string) string {
 		}
 		parts = append(parts, e)
 	}
-	return oneLine(strings.Join(parts, " · "))
+	return export.OneLine(strings.Join(parts, " · "))
 }

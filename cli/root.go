@@ -1,4 +1,7 @@
-package main
+// Package cli is dynascope's command line: the explorer (the root command)
+// and the headless subcommands, the flags they share, the configuration
+// file and the connection they make. main only calls Run.
+package cli
 
 import (
 	"context"
@@ -17,6 +20,9 @@ import (
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
 )
+
+// Version is the build's version; main sets it from its -ldflags stamp.
+var Version = "dev"
 
 // preflightTimeout bounds the one read made before the explorer takes the
 // screen, so a dead endpoint is reported on the command line instead.
@@ -44,7 +50,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
   dynascope --demo --table Locations --pk USA       # open one partition directly
   dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
-		Version:       version,
+		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
@@ -135,7 +141,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				budget = func(string) float64 { return maxRCU }
 			}
 			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), ExportRows: exportRows, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -199,9 +205,9 @@ func preflight(ctx context.Context, c dynamo.Client, table string) error {
 	return dynamo.Explain("list tables", err)
 }
 
-// run executes the command line and returns the exit code (see the root
+// Run executes the command line and returns the exit code (see the root
 // command's help). Errors are printed here, as one line, never by cobra.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(ctx, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -1,12 +1,12 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/dynascope/dynascope/export"
 )
 
 // Exit codes: scripts can tell a typo from an outage.
@@ -59,33 +59,6 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	case ctx.Err() != nil:
 		code = exitInterrupted
 	}
-	fmt.Fprintf(stderr, "dynascope: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "dynascope: %s\n", export.OneLine(err.Error()))
 	return code
-}
-
-// oneLine keeps the first line of s and escapes every control character,
-// so a table name or server message can never drive the terminal.
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimRight(s, "\r")
-	var b strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			if r < 0x100 {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteString(s[:size])
-		}
-		s = s[size:]
-	}
-	return b.String()
 }

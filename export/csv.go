@@ -1,7 +1,6 @@
-package main
+package export
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -11,17 +10,17 @@ import (
 	"github.com/dynascope/dynascope/dynamo"
 )
 
-// writeCSV writes rows as CSV: the columns of first that cols holds, then
+// WriteCSV writes rows as CSV: the columns of first that cols holds, then
 // the rest of cols in name order; text as it is, numbers exactly, nested
 // values and sets as JSON, NULL or absent as an empty cell. each calls its
 // argument with every row in turn. On a terminal, control characters are
 // shown escaped.
-func writeCSV(w io.Writer, first []string, cols map[string]bool, each func(func(map[string]any) error) error, terminal bool) error {
+func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(map[string]any) error) error, terminal bool) error {
 	header := csvHeader(first, cols)
 	out := csv.NewWriter(w)
 	clean := func(s string) string { return s }
 	if terminal {
-		clean = func(s string) string { return strings.Trim(string(escapeTerminalControls(mustJSON(s))), `"`) }
+		clean = func(s string) string { return strings.Trim(string(EscapeJSON(compactJSON(s))), `"`) }
 	}
 	row := make([]string, len(header))
 	for i, h := range header {
@@ -62,24 +61,24 @@ func csvHeader(first []string, cols map[string]bool) []string {
 	return append(header, rest...)
 }
 
-// encodeRows writes rows as JSON lines, one JSON array, or CSV whose
-// columns are the union of the rows' fields. A row is written as its JSON
-// says, so items and result rows read the same way in every format.
-func encodeRows(w io.Writer, format string, rows dynamo.Rows, terminal bool) error {
+// Rows writes rows as JSON lines, one JSON array, or CSV whose columns are
+// the union of the rows' fields. A row is written as its JSON says, so
+// items and result rows read the same way in every format.
+func Rows(w io.Writer, format string, rows dynamo.Rows, terminal bool) error {
 	if format != "csv" {
-		out := newJSONRows(w, format)
+		out := NewJSONRows(w, format)
 		for _, r := range rows.Rows {
-			if err := out.write(r); err != nil {
-				out.flush()
+			if err := out.Write(r); err != nil {
+				out.Flush()
 				return err
 			}
 		}
-		return out.close()
+		return out.Close()
 	}
 	plain := make([]map[string]any, len(rows.Rows))
 	cols := map[string]bool{}
 	for i, r := range rows.Rows {
-		m, err := decodePlain(mustJSON(r))
+		m, err := decodePlain(compactJSON(r))
 		if err != nil {
 			return err
 		}
@@ -88,7 +87,7 @@ func encodeRows(w io.Writer, format string, rows dynamo.Rows, terminal bool) err
 		}
 		plain[i] = m
 	}
-	return writeCSV(w, rows.First, cols, func(row func(map[string]any) error) error {
+	return WriteCSV(w, rows.First, cols, func(row func(map[string]any) error) error {
 		for _, m := range plain {
 			if err := row(m); err != nil {
 				return err
@@ -96,15 +95,6 @@ func encodeRows(w io.Writer, format string, rows dynamo.Rows, terminal bool) err
 		}
 		return nil
 	}, terminal)
-}
-
-// decodePlain reads one JSON object, numbers exact.
-func decodePlain(b []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	err := dec.Decode(&m)
-	return m, err
 }
 
 // csvCell is one value in a CSV cell: text as it is, numbers exactly,
@@ -123,13 +113,5 @@ func csvCell(v any) string {
 		}
 		return "false"
 	}
-	return string(mustJSON(v))
-}
-
-func mustJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return string(compactJSON(v))
 }
