@@ -9,7 +9,7 @@ import (
 func itemSize(item map[string]types.AttributeValue) int {
 	n := 0
 	for name, v := range item {
-		n += len(name) + valueSize(v, false)
+		n += utf16Len(name) + valueSize(v, false)
 	}
 	return n
 }
@@ -101,7 +101,7 @@ func valueSize(av types.AttributeValue, compress bool) int {
 			return n + compressedMapSize(v.Value)
 		}
 		for name, e := range v.Value {
-			n += len(name) + valueSize(e, false)
+			n += utf16Len(name) + valueSize(e, false)
 		}
 		return n
 	}
