@@ -58,10 +58,10 @@ func partitionQuery(pk string) model.KeyQuery {
 	return model.KeyQuery{Table: "Bench", PKName: "PK", PK: model.S(pk), SKName: "SK"}
 }
 
-func run(ctx context.Context, c dynamo.Client, delay time.Duration) {
+func run(ctx context.Context, c dynamo.Client) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	t := newTable(delay)
+	t := newTable()
 	defer t.flush()
 
 	// A first screen of the sparse partition's items.
@@ -77,10 +77,18 @@ func run(ctx context.Context, c dynamo.Client, delay time.Duration) {
 	for _, lv := range []struct{ what, pk, prefix string }{
 		{"children: 25 sparse", "sparse", ""}, {"children: 100-item leaf", "leaf", "LEAF#"}, {"children: 10,000", "wide", "W#"},
 	} {
-		t.add(measure(c, lv.what, "sequential", func(m dynamo.Client) string {
-			res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S(lv.pk), Prefix: lv.prefix, Delim: "#"}, nil)
-			return children(len(res.Children), err)
-		}))
+		for _, way := range []struct {
+			how      string
+			parallel int
+		}{{"sequential", 1}, {"parallel", 0}} {
+			t.add(measure(c, lv.what, way.how, func(m dynamo.Client) string {
+				res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S(lv.pk), Prefix: lv.prefix, Delim: "#", Parallel: way.parallel}, nil)
+				if res.Guessed > 0 {
+					return fmt.Sprintf("%s, %d guessed (%d unused)", children(len(res.Children), err), res.Guessed, res.Wasted)
+				}
+				return children(len(res.Children), err)
+			}))
+		}
 	}
 
 	res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, nil)
@@ -97,6 +105,19 @@ func run(ctx context.Context, c dynamo.Client, delay time.Duration) {
 			total += n
 		}
 		return fmt.Sprintf("%d items", total)
+	}))
+	t.add(measure(c, "counts: 25 children", "parallel", func(m dynamo.Client) string {
+		total := map[string]int{}
+		_, err := dynamo.CountChildren(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, res.Children, 0, 0,
+			func(p dynamo.CountProgress) { total[p.Child] = p.N })
+		if err != nil {
+			return err.Error()
+		}
+		n := 0
+		for _, c := range total {
+			n += c
+		}
+		return fmt.Sprintf("%d items", n)
 	}))
 
 	t.add(measure(c, "G: last screen", "forward pages", func(m dynamo.Client) string {
