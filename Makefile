@@ -19,9 +19,10 @@ deps: node_modules/.package-lock.json ## Go modules and dynalite (pinned in pack
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-test: deps ## every test, including the integration tests against dynalite
+test: deps ## every test, including the integration tests against dynalite, and the keypress benchmark once so it cannot rot
 	$(GO) vet $(PKG)
 	$(GO) test -count=1 $(PKG)
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./ui/
 
 bench: deps ## Go benchmarks (figures, never pass/fail)
 	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
