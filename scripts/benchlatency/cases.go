@@ -136,6 +136,27 @@ func run(ctx context.Context, c dynamo.Client) {
 		}
 		return "ends at " + lastKey(last)
 	}))
+	t.add(measure(c, "G: last screen", "one reverse read", func(m dynamo.Client) string {
+		q := partitionQuery("sparse")
+		q.Reverse = true
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Limit: dynamo.ScreenLimit(screenRows)})
+		if err != nil {
+			return err.Error()
+		}
+		return "ends at " + text(p.Items[0]["SK"])
+	}))
+
+	// A key range: the first screen of C05#… through C07#….
+	rangeQuery := partitionQuery("sparse")
+	rangeQuery.SK = model.SKCondition{Op: model.SKBetween, A: model.S("C05#"), B: model.S("C07$")}
+	t.add(measure(c, "range: first screen", "1 MB page", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: rangeQuery})
+		return rows(len(p.Items), err)
+	}))
+	t.add(measure(c, "range: first screen", "sized to it", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: rangeQuery, Limit: dynamo.ScreenLimit(screenRows)})
+		return rows(len(p.Items), err)
+	}))
 
 	for _, tbl := range []string{"Bench", "Parts"} {
 		t.add(measure(c, "partitions: first screen of "+tbl, "3+1 Scan pages", func(m dynamo.Client) string {
