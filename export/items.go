@@ -36,17 +36,44 @@ func (b *Budget) spent(p dynamo.Page) bool {
 	return b.Stopped
 }
 
+// Options shape what Items reads and writes.
+type Options struct {
+	// Budget, when not nil, stops the read once it is spent and says so.
+	Budget *Budget
+	// Mask hides the values of its attributes behind stand-ins; KeyDelims
+	// names the key attributes, masked segment by segment around their
+	// delimiter.
+	Mask      *model.Mask
+	KeyDelims map[string]string
+	// Seen, when not nil, collects the names of the attributes written.
+	Seen map[string]bool
+	// Each, when not nil, sees every item written, as read (unmasked).
+	Each func(dynamo.Item)
+}
+
+// Plain is an item as written: plain JSON values, masked.
+func (o Options) Plain(it dynamo.Item) map[string]any {
+	if o.Each != nil {
+		o.Each(it)
+	}
+	if o.Seen != nil {
+		for name := range it {
+			o.Seen[name] = true
+		}
+	}
+	return o.Mask.Plain(dynamo.PlainItem(it), o.KeyDelims)
+}
+
 // Items writes what q returns, up to limit items (0: all), in format
 // (jsonl, json or csv) and returns how many items and pages it read.
-// budget, when not nil, stops the read once it is spent and says so.
-func Items(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, format string, w io.Writer, terminal bool, budget *Budget) (items, pages int, err error) {
+func Items(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, format string, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
 	if format == "csv" {
-		return itemsCSV(ctx, c, q, limit, w, terminal, budget)
+		return itemsCSV(ctx, c, q, limit, w, terminal, opt)
 	}
 	out := NewJSONRows(w, format)
-	err = eachItem(ctx, c, q, limit, budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
 		items++
-		return out.Write(dynamo.PlainItem(it))
+		return out.Write(opt.Plain(it))
 	}, func() error {
 		pages++
 		return out.Flush() // a page reaches the reader as it arrives
@@ -99,7 +126,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 // itemsCSV reads the items once into a temporary file (the columns are
 // the union of every item's attributes, known only at the end), then
 // writes the CSV with the key attributes first.
-func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, budget *Budget) (items, pages int, err error) {
+func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
 	tmp, err := os.CreateTemp("", "dynascope-export-*.jsonl")
 	if err != nil {
 		return 0, 0, err
@@ -109,12 +136,12 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 	buf := bufio.NewWriter(tmp)
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
-	err = eachItem(ctx, c, q, limit, budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}
 		items++
-		return enc.Encode(dynamo.PlainItem(it))
+		return enc.Encode(opt.Plain(it))
 	}, func() error { pages++; return nil })
 	if err != nil {
 		return items, pages, err

@@ -33,6 +33,7 @@ type pager struct {
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
 	rows      int     // rows on screen, which size the first page
 	req       request
+	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
 
 func newPager(c *common.Common, owner int, q model.KeyQuery) pager {
@@ -60,6 +61,9 @@ func (p *pager) next() tea.Cmd {
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
+	if p.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.merge.Clone())
+	}
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
 }
 
@@ -90,6 +94,9 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	if msg.err != nil {
 		p.tail.failed, p.tail.reading = p.tail.reading, false
 		return false, report(msg.err, false, p.owner)
+	}
+	if msg.merge != nil {
+		p.merge = msg.merge
 	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
@@ -194,5 +201,8 @@ func (p *pager) empty(what string) string {
 
 // request is the request line: the query, its filter, and its cost.
 func (p *pager) request() string {
+	if p.merge != nil {
+		return p.mergeRequest()
+	}
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
 }
