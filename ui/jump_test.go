@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/memory"
 )
 
@@ -57,3 +59,18 @@ func TestGReadsTheEndInOneRead(t *testing.T) {
 }
 
 const gapText = "⋯ not read yet"
+
+// TestDeepLinkReusesThePreflight: a table described by the command line's
+// preflight is not described again.
+func TestDeepLinkReusesThePreflight(t *testing.T) {
+	db := demoData(t)
+	info, _, err := dynamo.DescribeTable(context.Background(), db, "Locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "Locations", Info: &info})
+	h.contains(t, "USA")
+	if n := h.rec.count("DescribeTable"); n != 0 {
+		t.Fatalf("the explorer described the table again (%d DescribeTable)", n)
+	}
+}
