@@ -178,7 +178,7 @@ func run(ctx context.Context, c dynamo.Client) {
 			return fmt.Sprintf("%d partitions", len(seen))
 		}))
 		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
-			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), 2*screenRows)
+			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
 			if err != nil {
 				return err.Error()
 			}
