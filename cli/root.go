@@ -115,10 +115,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			if err := preflight(ctx, conn.client, table); err != nil {
+			info, err := preflight(ctx, conn.client, table)
+			if err != nil {
 				return err
 			}
-			if err := checkIndex(ctx, conn.client, table, index); err != nil {
+			if err := checkIndex(info, index); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -149,7 +150,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				budget = func(string) float64 { return maxRCU }
 			}
 			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
 	root.SetOut(stdout)
@@ -204,32 +205,30 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // preflight makes one cheap read so that a missing table, a dead endpoint or
 // bad credentials end the command with a one-line message before the
-// explorer takes over the terminal.
-func preflight(ctx context.Context, c dynamo.Client, table string) error {
+// explorer takes over the terminal. The table's description is handed to
+// the explorer, which does not read it again (nil without --table).
+func preflight(ctx context.Context, c dynamo.Client, table string) (*dynamo.TableInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	if table != "" {
-		_, _, err := dynamo.DescribeTable(ctx, c, table)
-		return err
+		info, _, err := dynamo.DescribeTable(ctx, c, table)
+		if err != nil {
+			return nil, err
+		}
+		return &info, nil
 	}
 	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
-	return dynamo.Explain("list tables", err)
+	return nil, dynamo.Explain("list tables", err)
 }
 
 // checkIndex refuses an --index the table does not have, naming those it
 // has, before the explorer opens.
-func checkIndex(ctx context.Context, c dynamo.Client, table, index string) error {
-	if index == "" || table == "" {
+func checkIndex(info *dynamo.TableInfo, index string) error {
+	if index == "" || info == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
-	defer cancel()
-	info, _, err := dynamo.DescribeTable(ctx, c, table)
-	if err != nil {
-		return err
-	}
 	if _, err := info.KeyFor(index); err != nil {
-		return noIndex(info, index)
+		return noIndex(*info, index)
 	}
 	return nil
 }

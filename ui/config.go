@@ -28,11 +28,14 @@ type Config struct {
 	CostEstimated bool
 	// ReopenArgs are the flags that reopen the same data (--data …), for
 	// the command that reopens a view; nil: the connection's own flags.
-	ReopenArgs  []string
-	Region      string           // for copied commands ("" leaves it to the AWS CLI's own)
-	Profile     string           // for copied commands (--profile)
-	Endpoint    string           // for copied commands (--endpoint-url)
-	Table       string           // open this table directly (optional)
+	ReopenArgs []string
+	Region     string // for copied commands ("" leaves it to the AWS CLI's own)
+	Profile    string // for copied commands (--profile)
+	Endpoint   string // for copied commands (--endpoint-url)
+	Table      string // open this table directly (optional)
+	// Info is Table's description when the caller has read it (the
+	// command line's preflight): the explorer does not read it again.
+	Info        *dynamo.TableInfo
 	PK          string           // and this partition (optional; needs Table)
 	Prefix      string           // and this sort-key prefix of its hierarchy (optional; needs PK)
 	Delimiter   string           // sort-key delimiter for the drill-down ("" detects)

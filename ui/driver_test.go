@@ -134,7 +134,7 @@ func (h *harness) keys(names ...string) {
 
 func keyPress(n string) tea.KeyPressMsg {
 	special := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "down": tea.KeyDown, "up": tea.KeyUp,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "tab": tea.KeyTab}
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "tab": tea.KeyTab}
 	if r, ok := special[n]; ok {
 		return tea.KeyPressMsg{Code: r}
 	}
@@ -146,6 +146,20 @@ func keyPress(n string) tea.KeyPressMsg {
 	}
 	r := []rune(n)[0]
 	return tea.KeyPressMsg{Code: r, Text: n}
+}
+
+// loadAll scrolls down from the top until the list says all its items
+// are loaded (the first pages are sized to the screen, and G reads the end
+// alone), then back to the top.
+func (h *harness) loadAll() {
+	h.keys("g")
+	for range 1000 {
+		if strings.Contains(h.screen(), "loaded · all") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.keys("g")
 }
 
 func (h *harness) screen() string { return ansi.Strip(h.m.render()) }

@@ -91,7 +91,10 @@ func New(cfg Config) *Model {
 // Init asks for the terminal's background and starts the first screen.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	if m.cfg.Table != "" {
+	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {
+		info := *m.cfg.Info
+		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
+	} else if m.cfg.Table != "" {
 		client, table := m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
 			info, _, err := dynamo.DescribeTable(context.Background(), client, table)

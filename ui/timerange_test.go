@@ -74,6 +74,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.keys("t")
 	h.typeText("last 24h")
 	h.keys("enter")
+	h.loadAll()
 	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T2`, "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")
@@ -107,8 +108,8 @@ func TestTimeMergedPrefixes(t *testing.T) {
 	h.typeText("2020-04-24")
 	h.keys("enter")
 	h.contains(t, "newest first across 4 prefixes", "4 Queries merged by time (NORMAL# WARNING1# WARNING2# WARNING3#)", "2020-04-24 23:57:00", "2020-04-24 23:45:00")
-	if n := h.rec.count("Query") - before; n != 2+4 {
-		t.Errorf("finding 4 prefixes and a first screen took %d Query, want 6 (2 for the skip-scan, one page a prefix)", n)
+	if n := h.rec.count("Query") - before; n > 5+4 {
+		t.Errorf("finding 4 prefixes and a first screen took %d Query, want at most 9 (the skip-scan's bound of C+1, one page a prefix)", n)
 	}
 	screen := h.screen()
 	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
@@ -143,6 +144,7 @@ func TestTimeBesideMetadata(t *testing.T) {
 	h.contains(t, "SK holds 2006-01-02T15:04:05 (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
 	h.typeText(">= 2020-11-12")
 	h.keys("enter")
+	h.loadAll()
 	h.contains(t, "60 items loaded")
 	if strings.Contains(h.screen(), "Metadata  ") {
 		t.Error("Metadata listed in a range")

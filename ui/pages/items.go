@@ -14,6 +14,9 @@ import (
 	"github.com/dynascope/dynascope/ui/components"
 )
 
+// gapCell marks the rows between the start and the end not read yet.
+const gapCell = "⋯ not read yet"
+
 // maxColumns bounds the grid's attribute columns; the item view shows all.
 const maxColumns = 8
 
@@ -99,15 +102,23 @@ func (p *Items) reset(q model.KeyQuery) tea.Cmd {
 func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return p, p.pg.next()
+		return p, p.pg.retry()
 	case pageLoadedMsg:
-		n := len(p.pg.items)
+		// Rows read from the end go in above the cursor when it is past
+		// the gap: it keeps its place counted from the end.
+		fromEnd := -1
+		if gap := p.pg.gapRow(); gap >= 0 && p.grid.Cursor() >= gap {
+			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
+		}
 		ok, cmd := p.pg.loaded(msg)
 		if !ok {
 			return p, cmd
 		}
-		p.stats.add(p.pg.items[n:])
+		p.stats.add(msg.result.Items)
 		p.refresh()
+		if fromEnd >= 0 {
+			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
+		}
 		return p, p.prefetch(false)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
@@ -132,12 +143,17 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	if p.picker != nil {
 		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh)
 	}
-	items := p.pg.items
 	switch {
 	case key.Matches(msg, k.Open):
-		if len(items) > 0 {
-			return open(NewItem(p.c, p.info, items[p.grid.Cursor()]))
+		if it, ok := p.pg.row(p.grid.Cursor()); ok {
+			return open(NewItem(p.c, p.info, it))
 		}
+	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
+		// The end in one read, backwards, rather than every page to it.
+		cmd := p.pg.jumpEnd()
+		p.refresh()
+		p.grid.SetCursor(p.pg.rowCount() - 1)
+		return cmd
 	case key.Matches(msg, k.Filter):
 		return p.filter.open(p.pg.query.Filter)
 	case key.Matches(msg, k.Columns):
@@ -186,8 +202,14 @@ func (p *Items) refresh() {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
-	p.grid.SetRows(len(p.pg.items), func(r, col int) string {
-		it := p.pg.items[r]
+	p.grid.SetRows(p.pg.rowCount(), func(r, col int) string {
+		it, ok := p.pg.row(r)
+		if !ok {
+			if col == 0 {
+				return gapCell
+			}
+			return ""
+		}
 		if col < len(keys) {
 			return common.Cell(it[keys[col]])
 		}
@@ -195,7 +217,10 @@ func (p *Items) refresh() {
 	})
 }
 
-func (p *Items) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Items) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.pg.sizeTo(h - 4) // the frame, the header, a line of slack
+}
 
 // head is the filter bar (and its error or note while typed): the lines
 // above the grid.
@@ -236,8 +261,8 @@ func (p *Items) View() string {
 		return list
 	}
 	preview := ""
-	if len(p.pg.items) > 0 {
-		preview = renderJSON(st, p.pg.items[p.grid.Cursor()], false, p.w-listW-4)
+	if it, ok := p.pg.row(p.grid.Cursor()); ok {
+		preview = renderJSON(st, it, false, p.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }

@@ -29,6 +29,9 @@ type pager struct {
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
 	held      bool    // a filtered read stopped at its budget
+	tail      tail    // the end, read backwards after G
+	limit     int32   // the next page's Limit: 0 for a full 1 MB page
+	rows      int     // rows on screen, which size the first page
 	req       request
 	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
@@ -50,21 +53,35 @@ func (p *pager) next() tea.Cmd {
 	if p.req.inFlight() || p.done() {
 		return nil
 	}
+	if !p.started && !p.filtered() {
+		// A filtered page's matches are anyone's guess, and its budget
+		// bounds what it spends: it reads whole pages.
+		p.limit = dynamo.ScreenLimit(p.rows)
+	}
 	p.started = true
+	p.tail.reading, p.tail.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone())
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+}
+
+// sizeTo notes how many rows show at once, before the first read sizes
+// its page by them.
+func (p *pager) sizeTo(rows int) {
+	if rows > 0 {
+		p.rows = rows
+	}
 }
 
 // done reports whether the whole query has been read.
-func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 }
+func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 && !p.gapOpen() }
 
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
 	p.req.stop()
-	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys}
+	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys, rows: p.rows}
 	return p.next()
 }
 
@@ -75,6 +92,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	if msg.err != nil {
+		p.tail.failed, p.tail.reading = p.tail.reading, false
 		return false, report(msg.err, false, p.owner)
 	}
 	if msg.merge != nil {
@@ -84,8 +102,18 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
 	p.scanned += msg.result.Scanned
-	p.items = append(p.items, msg.result.Items...)
+	if p.tail.reading {
+		p.tail.reading = false
+		p.tailLoaded(msg.result)
+		return true, nil
+	}
+	items, met := p.headMet(msg.result.Items)
+	p.items = append(p.items, items...)
 	p.lastKey = msg.result.LastKey
+	p.limit = dynamo.GrowLimit(p.limit, msg.result)
+	if met {
+		p.closeGap()
+	}
 	return true, nil
 }
 
@@ -95,9 +123,21 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 // stops once it has spent its budget, until the user asks again (user: a
 // key press).
 func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
+	p.sizeTo(visible)
 	ahead := 2 * visible
 	if p.filtered() {
 		ahead = visible
+	}
+	if gap := p.gapRow(); gap >= 0 {
+		// Near the gap, read into it from the side the cursor is on:
+		// backwards when it came up from the end.
+		switch {
+		case cursor >= gap && cursor-visible <= gap: // G read two screens
+			return p.nextTail()
+		case cursor < gap && cursor+ahead >= gap:
+			return p.next()
+		}
+		return nil
 	}
 	return p.want(cursor+ahead+1, user)
 }
@@ -128,11 +168,13 @@ func (p *pager) state() string {
 		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))
 	case p.req.inFlight() && p.filtered():
 		more = "reading…"
+	case p.gapOpen():
+		more = "the middle not read yet: scroll into the gap to read it"
 	case !p.done():
 		more = "more as you scroll"
 	}
 	if !p.filtered() {
-		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)), more)
+		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)+len(p.tail.items)), more)
 	}
 	return fmt.Sprintf("%s matched of %s scanned · %.1f RCU · %s", common.Thousands(len(p.items)), common.Thousands(p.scanned), p.cost.RCU, more)
 }

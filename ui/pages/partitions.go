@@ -14,13 +14,16 @@ import (
 )
 
 type partitionRow struct {
-	key  model.KeyValue
-	text string
-	keys int // sort keys seen so far under it
+	key     model.KeyValue
+	text    string
+	keys    int  // sort keys seen so far under it
+	skipped bool // the listing jumped past the rest of its keys
 }
 
-// Partitions lists a table's partition keys from keys-only Scan pages,
-// loaded as the cursor nears the end, and takes a key to go to.
+// Partitions lists a table's partition keys by skip-scan (small keys-only
+// Scans that jump past each partition's keys, or bulk pages where
+// partitions are small), loaded as the cursor nears the end, and takes a
+// key to go to.
 type Partitions struct {
 	c        *common.Common
 	id       int
@@ -29,6 +32,8 @@ type Partitions struct {
 	rows     []partitionRow
 	seen     map[string]int
 	lastKey  dynamo.Item
+	nextReq  dynamo.PartitionsRequest
+	jumps    int
 	started  bool
 	scanned  int
 	pages    int
@@ -66,9 +71,12 @@ func (p *Partitions) next() tea.Cmd {
 	if p.req.inFlight() || (p.started && len(p.lastKey) == 0) {
 		return nil
 	}
+	if !p.started {
+		p.nextReq = dynamo.FirstPartitions(p.table, p.info.Key)
+	}
 	p.started = true
 	ctx, req := p.req.start(p.c.NextID)
-	return scanKeys(ctx, p.c.Client, p.id, req, dynamo.PartitionsRequest{Table: p.table, Key: p.info.Key, Start: p.lastKey, Limit: scanPageKeys})
+	return scanKeys(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
 func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -108,7 +116,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			}
 		case key.Matches(msg, p.c.Keys.Refresh):
 			p.req.stop()
-			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages = nil, map[string]int{}, nil, false, 0, 0
+			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages, p.jumps = nil, map[string]int{}, nil, false, 0, 0, 0
 			p.refreshRows()
 			return p, p.Init()
 		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
@@ -160,17 +168,16 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// scanPageKeys bounds each Scan page: a Scan reads whole items however few
-// partitions they hold, so small pages keep each step's cost small.
-const scanPageKeys = 1000
-
-// autoPages is how many pages load without the user asking: enough to fill
-// a screen, never a whole table behind their back.
+// autoPages is how many bulk pages load without the user asking: enough
+// to fill a screen, never a whole table behind their back. Probes (one
+// read unit each, a partition each) fill the screen without counting.
 const autoPages = 3
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
-	if p.grid.Cursor() >= len(p.rows)-2*p.grid.Visible() && p.auto < autoPages {
+	probe := p.nextReq.Limit > 0 && p.nextReq.Limit < 100
+	screen := max(p.grid.Visible(), p.h-4) // before it is drawn: the page less its frame and header
+	if p.grid.Cursor() >= len(p.rows)-2*screen && (p.auto < autoPages || probe) {
 		p.auto++
 		return p.next()
 	}
@@ -181,6 +188,11 @@ func (p *Partitions) add(pg dynamo.Page) {
 	p.pages++
 	p.scanned += len(pg.Items)
 	p.lastKey = pg.LastKey
+	next, jumped, more := dynamo.NextPartitions(p.nextReq, pg)
+	p.nextReq = next
+	if !more {
+		p.lastKey = nil
+	}
 	for _, it := range pg.Items {
 		v, ok := dynamo.KeyValueOf(it[p.info.Key.PK.Name])
 		if !ok {
@@ -193,6 +205,10 @@ func (p *Partitions) add(pg dynamo.Page) {
 		}
 		p.seen[id] = len(p.rows)
 		p.rows = append(p.rows, partitionRow{key: v, text: keyCell(v), keys: 1})
+	}
+	if jumped && len(p.rows) > 0 {
+		p.jumps++
+		p.rows[len(p.rows)-1].skipped = true
 	}
 	p.refreshRows()
 }
@@ -211,7 +227,7 @@ func (p *Partitions) refreshRows() {
 			return p.rows[r].text
 		}
 		more := ""
-		if len(p.lastKey) > 0 {
+		if p.rows[r].skipped || (r == len(p.rows)-1 && len(p.lastKey) > 0) {
 			more = "+"
 		}
 		return common.Thousands(p.rows[r].keys) + more
@@ -261,8 +277,8 @@ func (p *Partitions) Request() string {
 	if p.info.Key.SK != nil {
 		names += ", " + p.info.Key.SK.Name
 	}
-	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read",
-		p.table, names, p.pages, common.Thousands(p.scanned))
+	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read · %s jumps past a partition's keys",
+		p.table, names, p.pages, common.Thousands(p.scanned), common.Thousands(p.jumps))
 }
 
 func (p *Partitions) ShortHelp() []key.Binding {

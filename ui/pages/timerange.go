@@ -489,7 +489,10 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 	return b.String(), lo, hi
 }
 
-func (t *Time) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Time) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.pg.sizeTo(h - 8) // the frame, the range bar and its notes, the header
+}
 
 func (t *Time) View() string {
 	st := t.c.Styles

@@ -223,36 +223,24 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
 }
 
-// countChildren counts under each branch in turn, streaming running
-// totals, and stops once the budget (RCU) is spent, keeping what it has.
+// countChildren counts under the branches, several at once, streaming
+// running totals, and stops once the budget (RCU) is spent, keeping what
+// it has.
 func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []model.Child, budget float64, page, req int, ch chan countedMsg) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var spent dynamo.Cost
-	over := false
-	for _, child := range children {
-		base := spent
-		n, err := dynamo.CountChild(ctx, c, r, child, func(n int, cost dynamo.Cost) {
-			spent = base.Add(cost)
-			if budget > 0 && spent.RCU >= budget {
-				over = true
-				cancel() // stop reading; what was counted stays
-			}
-			select {
-			case ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, next: ch}:
-			default:
-			}
-		})
-		if over {
-			ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, budgetHit: true, next: nil}
+	over, err := dynamo.CountChildren(ctx, c, r, children, 0, budget, func(p dynamo.CountProgress) {
+		spent = p.Cost
+		msg := countedMsg{page: page, req: req, child: p.Child, n: p.N, final: p.Final, cost: p.Cost, next: ch}
+		if p.Final {
+			ch <- msg
 			return
 		}
-		ch <- countedMsg{page: page, req: req, child: child.Name, n: n, final: true, cost: spent, err: err, next: ch}
-		if err != nil {
-			return
+		select {
+		case ch <- msg:
+		default:
 		}
-	}
-	ch <- countedMsg{page: page, req: req, final: true, cost: spent, next: nil}
+	})
+	ch <- countedMsg{page: page, req: req, final: true, budgetHit: over, cost: spent, err: err, next: nil}
 }
 
 func (t *Tree) rows() []treeRow {
