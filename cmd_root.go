@@ -22,9 +22,13 @@ import (
 // screen, so a dead endpoint is reported on the command line instead.
 const preflightTimeout = 20 * time.Second
 
+// runExplorer opens the explorer; tests swap it to run the explorer's own
+// model on the configuration a command line gives.
+var runExplorer = ui.Run
+
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme, filterText string
+	var table, pk, prefix, delimiter, levels, index, versions, versionItem, versionPattern, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -54,6 +58,12 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			}
 			if prefix != "" && pk == "" {
 				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+			}
+			if versionItem != "" {
+				if versions != "" && versions != "*" && versions != versionItem {
+					return usage("give the item once: --versions --item NAME", "--versions %q and --item %q name different items", versions, versionItem)
+				}
+				versions = versionItem
 			}
 			if (versions != "" || timeRange != "") && pk == "" {
 				return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
@@ -134,7 +144,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
-			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			return runExplorer(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), ExportRows: exportRows, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
@@ -155,6 +165,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
+	root.Flags().StringVar(&versionItem, "item", "", "open the timeline of this versioned item (--versions --item 'Audit#PART-7')")
 	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
@@ -185,6 +196,37 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// versionsValue joins `--versions NAME` into `--versions=NAME`, so that the
+// flag, bare for the whole Versions mode, also takes a name after a space,
+// as the README and the explorer's ? print it. Only the explorer's own
+// --versions, before any subcommand, and a NAME that is not a flag.
+func versionsValue(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || (!strings.HasPrefix(a, "-") && (i == 0 || !takesValue(args[i-1]))) {
+			return append(out, args[i:]...) // a subcommand or a positional: leave the rest alone
+		}
+		if a == "--versions" && i+1 < len(args) && args[i+1] != "" && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, "--versions="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// takesValue reports whether arg is a flag whose value is the next
+// argument (--table T), rather than a switch (--demo) or --flag=value.
+func takesValue(arg string) bool {
+	switch arg {
+	case "--demo", "--versions", "--help", "-h", "--version":
+		return false
+	}
+	return strings.HasPrefix(arg, "-") && !strings.Contains(arg, "=")
+}
+
 // preflight makes one cheap read so that a missing table, a dead endpoint or
 // bad credentials end the command with a one-line message before the
 // explorer takes over the terminal.
@@ -203,7 +245,7 @@ func preflight(ctx context.Context, c dynamo.Client, table string) error {
 // command's help). Errors are printed here, as one line, never by cobra.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(ctx, stdout, stderr)
-	root.SetArgs(args)
+	root.SetArgs(versionsValue(args))
 	err := root.Execute()
 	return report(ctx, stderr, err)
 }
