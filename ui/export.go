@@ -72,7 +72,7 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 	}
 	run := m.cfg.Export
 	if run == nil {
-		m.notice = "export is not available here"
+		m.say("export is not available here")
 		return nil, true
 	}
 	cost := "reads all the view lists"
@@ -91,10 +91,10 @@ func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 	run := m.cfg.ExportRows
 	switch {
 	case run == nil:
-		m.notice = "export is not available here"
+		m.say("export is not available here")
 		return nil
 	case !ok:
-		m.notice = "still reading: export once the list is complete"
+		m.say("still reading: export once the list is complete")
 		return nil
 	}
 	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
@@ -182,10 +182,10 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	e.running = false
 	e.cancel()
 	if msg.err != nil {
-		m.lastErr = msg.err
+		m.fail(msg.err, 0)
 		return nil
 	}
-	m.notice = fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path)
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path))
 	return nil
 }
 

@@ -111,7 +111,7 @@ func TestMissingTableErrorPage(t *testing.T) {
 
 func TestBadDeepLinkKeepsWorking(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "abc"})
-	h.contains(t, `"abc" is not a number`, "DeviceLogs")
+	h.contains(t, `partition key: "abc" is not`, "DeviceLogs")
 	h.keys("enter")
 	h.contains(t, "items loaded")
 }

@@ -99,7 +99,7 @@ func (p *Items) reset(q model.KeyQuery) tea.Cmd {
 func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return p, p.pg.next()
+		return p, p.pg.retry()
 	case pageLoadedMsg:
 		n := len(p.pg.items)
 		ok, cmd := p.pg.loaded(msg)
@@ -152,10 +152,12 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := p.pg.query
 		q.Reverse = !q.Reverse
 		return p.reset(q)
+	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
+		return p.pg.retry() // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Refresh):
 		return p.reset(p.pg.query)
 	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
-		p.pg.req.stop()
+		p.pg.cancel()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == model.SKBeginsWith:
 		return back
 	default:
@@ -223,6 +225,16 @@ func (p *Items) View() string {
 	body := p.grid.View()
 	if why := p.pg.empty("this partition"); why != "" {
 		body = st.Dim.Render(why)
+	}
+	if f := p.pg.failed(st, listW-4); f != "" {
+		body = f
+		if len(p.pg.items) > 0 { // the rows loaded before, and below them why no more
+			p.grid.SetSize(listW-4, p.h-3-len(head))
+			body = p.grid.View() + "\n" + f
+		}
+	}
+	if u := p.pg.unread(st, "enter applies the filter, esc lists everything"); u != "" {
+		body = u
 	}
 	if p.picker != nil {
 		title = "Columns of " + common.Sanitize(p.info.Name) + " · every attribute in the " + common.Thousands(p.stats.rows) + " rows loaded"

@@ -29,6 +29,7 @@ type pager struct {
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
 	held      bool    // a filtered read stopped at its budget
+	fail      failure // the last read failed or was cancelled
 	req       request
 }
 
@@ -54,8 +55,27 @@ func (p *pager) next() tea.Cmd {
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
 }
 
-// done reports whether the whole query has been read.
-func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 }
+// done reports whether the whole query has been read: a read that failed
+// or was cancelled is not done, whatever it had.
+func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 && !p.fail.stopped() }
+
+// cancel stops the read in flight at the user's word; the view says so.
+func (p *pager) cancel() {
+	if p.req.inFlight() {
+		p.req.stop()
+		p.fail.cancel()
+	}
+}
+
+// retry reads on from where a failed or cancelled read stopped.
+func (p *pager) retry() tea.Cmd {
+	if p.fail.stopped() && p.pages == 0 {
+		p.started = false // the first page never came: ask for it again
+	}
+	p.fail.clear()
+	p.fillRCU, p.held = 0, false
+	return p.next()
+}
 
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
@@ -71,8 +91,10 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	if msg.err != nil {
+		p.fail.fail(msg.err)
 		return false, report(msg.err, false, p.owner)
 	}
+	p.fail.clear()
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
@@ -96,7 +118,10 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 }
 
 func (p *pager) want(n int, user bool) tea.Cmd {
-	if len(p.items) >= n || p.done() {
+	if user && p.fail.cancelled {
+		p.fail.clear() // moving on after esc asks to read on
+	}
+	if len(p.items) >= n || p.done() || p.fail.stopped() {
 		return nil
 	}
 	if user {
@@ -115,6 +140,12 @@ func (p *pager) filtered() bool { return p.query.Filter != nil }
 // state says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.
 func (p *pager) state() string {
+	if p.fail.stopped() {
+		return p.fail.title(len(p.items), "items")
+	}
+	if !p.started {
+		return "not read yet"
+	}
 	more := "all"
 	switch {
 	case p.held:
@@ -134,7 +165,9 @@ func (p *pager) state() string {
 // reading, or when rows are loaded).
 func (p *pager) empty(what string) string {
 	switch {
-	case len(p.items) > 0 || !p.started:
+	case p.fail.stopped() || !p.started:
+		return "" // said by failed and unread
+	case len(p.items) > 0:
 		return ""
 	case !p.filtered():
 		if p.req.inFlight() {
@@ -153,4 +186,25 @@ func (p *pager) empty(what string) string {
 // request is the request line: the query, its filter, and its cost.
 func (p *pager) request() string {
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
+}
+
+// failed is the failure where the list's rows would be: alone when nothing
+// was loaded, below the rows loaded before otherwise (one line). "" when
+// the last read went well.
+func (p *pager) failed(st *common.Styles, width int) string {
+	if !p.fail.stopped() {
+		return ""
+	}
+	if len(p.items) == 0 {
+		return p.fail.body(st, 0, "items", width)
+	}
+	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.items), "items")), width))
+}
+
+// unread says that the view has not been read, and why not yet.
+func (p *pager) unread(st *common.Styles, why string) string {
+	if p.started {
+		return ""
+	}
+	return st.Dim.Render("Not read yet: " + why)
 }

@@ -39,6 +39,7 @@ type Partitions struct {
 	input    textinput.Model
 	inputOn  bool
 	inputErr string
+	fail     failure // why the scan stopped before the table's end
 	w, h     int
 }
 
@@ -63,10 +64,11 @@ func (p *Partitions) Init() tea.Cmd {
 
 // next asks for the next keys-only Scan page.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.inFlight() || (p.started && len(p.lastKey) == 0) {
+	if p.req.inFlight() || (p.started && len(p.lastKey) == 0 && !p.fail.stopped()) {
 		return nil
 	}
 	p.started = true
+	p.fail.clear()
 	ctx, req := p.req.start(p.c.NextID)
 	return scanKeys(ctx, p.c.Client, p.id, req, dynamo.PartitionsRequest{Table: p.table, Key: p.info.Key, Start: p.lastKey, Limit: scanPageKeys})
 }
@@ -74,6 +76,7 @@ func (p *Partitions) next() tea.Cmd {
 func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
+		p.auto = 0
 		return p, p.Init()
 	case tableDescribedMsg:
 		if !p.req.done(msg.req) {
@@ -89,6 +92,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, nil
 		}
 		if msg.err != nil {
+			p.fail.fail(msg.err)
 			return p, report(msg.err, false, p.id)
 		}
 		p.add(msg.result)
@@ -106,13 +110,18 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			if len(p.rows) > 0 {
 				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
 			}
+		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.stopped():
+			p.auto = 0
+			return p, p.next() // on from where the scan stopped
 		case key.Matches(msg, p.c.Keys.Refresh):
 			p.req.stop()
+			p.fail.clear()
 			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages = nil, map[string]int{}, nil, false, 0, 0
 			p.refreshRows()
 			return p, p.Init()
 		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
 			p.req.stop()
+			p.fail.cancel()
 		case key.Matches(msg, p.c.Keys.Back):
 			return p, back
 		default:
@@ -170,6 +179,9 @@ const autoPages = 3
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
+	if p.fail.err != nil {
+		return nil // r retries: a failing server is not asked again behind the user's back
+	}
 	if p.grid.Cursor() >= len(p.rows)-2*p.grid.Visible() && p.auto < autoPages {
 		p.auto++
 		return p.next()
@@ -240,7 +252,18 @@ func (p *Partitions) View() string {
 	}
 	title := fmt.Sprintf("%s · %s partitions · %s", common.Sanitize(p.table), common.Thousands(len(p.rows)), state)
 	body := p.grid.View()
-	if p.started && !p.req.inFlight() && len(p.rows) == 0 {
+	switch {
+	case p.fail.stopped():
+		title = common.Sanitize(p.table) + " · " + p.fail.title(len(p.rows), "partitions")
+		body = p.fail.body(st, len(p.rows), "partitions", p.w-4)
+		if len(p.rows) > 0 {
+			p.grid.SetSize(p.w-4, h-3)
+			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.rows), "partitions")), p.w-4))
+		}
+	case !p.started && p.info.Name != "":
+		title = common.Sanitize(p.table) + " · partitions not read yet"
+		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
+	case p.started && !p.req.inFlight() && len(p.rows) == 0:
 		body = st.Dim.Render("This table is empty.")
 	}
 	out := common.Frame(st, title, body, p.w, h)

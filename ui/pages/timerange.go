@@ -269,7 +269,7 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.pg.next()
+		return t, t.pg.retry()
 	case pageLoadedMsg:
 		n := len(t.pg.items)
 		ok, cmd := t.pg.loaded(msg)
@@ -330,7 +330,9 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
-		t.pg.req.stop()
+		t.pg.cancel()
+	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
+		return t.pg.retry() // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		return back
 	case !t.detected || t.noTime != "":
@@ -493,6 +495,11 @@ func (t *Time) View() string {
 	switch {
 	case t.noTime != "":
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
+	case t.pg.fail.stopped() && len(t.pg.items) == 0:
+		body = t.pg.failed(st, t.w-4)
+	case t.pg.fail.stopped():
+		t.grid.SetSize(t.w-4, max(2, gridH-1))
+		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
 	case !t.detected:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
 	case t.pg.empty("this range") != "":

@@ -64,6 +64,7 @@ type Tree struct {
 	info        dynamo.TableInfo
 	req         dynamo.ChildrenRequest
 	partial     bool             // the walk stopped on an error: r goes on from there
+	fail        failure          // why the walk stopped before its end
 	shards      []model.KeyValue // a sharded partition's shards; nil for one
 	pattern     string           // the pattern they came from
 	levels      []string
@@ -157,6 +158,7 @@ func (t *Tree) setColumns() {
 }
 
 func (t *Tree) Init() tea.Cmd {
+	t.fail.clear()
 	t.children, t.self, t.loaded, t.cost = nil, false, false, dynamo.Cost{}
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
@@ -170,6 +172,7 @@ func (t *Tree) Init() tea.Cmd {
 // keeping them on screen.
 func (t *Tree) resume() tea.Cmd {
 	t.loaded, t.partial = false, false
+	t.fail.clear()
 	r := t.req
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
@@ -313,10 +316,7 @@ func (t *Tree) refresh() {
 func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
-			return t, t.resume()
-		}
-		return t, t.Init()
+		return t, t.retry()
 	case childrenFoundMsg:
 		if msg.req != t.walk.id {
 			return t, nil
@@ -328,6 +328,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
+		t.fail.fail(msg.err)
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
 			t.setColumns()
@@ -375,6 +376,10 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
+		if t.walk.inFlight() && !t.loaded {
+			t.fail.cancel() // the level is cut off where it was
+			t.partial = true
+		}
 		t.walk.stop()
 		t.count.stop()
 		t.loaded = true // counts cut off stay marked … as partial
@@ -436,6 +441,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.setColumns()
 		t.count.stop()
 		return t.Init()
+	case key.Matches(msg, k.Refresh) && t.fail.stopped():
+		return t.retry()
 	case key.Matches(msg, k.Refresh):
 		t.count.stop()
 		return t.Init()
@@ -443,6 +450,15 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.grid.Update(msg)
 	}
 	return nil
+}
+
+// retry goes on with a walk cut off by an error or esc after the children
+// it found, or starts the level again when it found none.
+func (t *Tree) retry() tea.Cmd {
+	if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
+		return t.resume()
+	}
+	return t.Init()
 }
 
 // countEstimate bounds what counting this level can cost: at most one read
@@ -470,16 +486,28 @@ func (t *Tree) View() string {
 	if !t.loaded {
 		state = "finding…"
 	}
+	if t.fail.stopped() {
+		state = t.fail.title(len(t.children), "children")
+	}
 	delim := t.req.Delim
 	if delim == "" {
 		delim = "?"
 	}
 	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	if t.fail.stopped() {
+		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
+	}
 	if t.req.Index != "" {
 		title += " · index " + common.Sanitize(t.req.Index)
 	}
 	body := t.grid.View()
-	if t.loaded && len(t.children) == 0 {
+	switch {
+	case t.fail.stopped() && len(t.children) == 0:
+		body = t.fail.body(st, 0, "children", t.w-4)
+	case t.fail.stopped():
+		t.grid.SetSize(t.w-4, t.h-3)
+		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
+	case t.loaded && len(t.children) == 0:
 		body = st.Dim.Render("Nothing under this prefix.")
 		if t.self {
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
