@@ -118,7 +118,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.Keys
 	if p.filter.editing() {
-		res, cmd := p.filter.key(msg, k)
+		res, cmd := p.filter.key(msg, k, p.stats.loaded())
 		if !res.done {
 			if !p.filter.editing() && !p.pg.started {
 				return p.pg.next() // esc before the first read: list everything

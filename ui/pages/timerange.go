@@ -304,7 +304,7 @@ func (t *Time) prefetch(user bool) tea.Cmd {
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
 	if t.filter.editing() {
-		res, cmd := t.filter.key(msg, k)
+		res, cmd := t.filter.key(msg, k, t.stats.loaded())
 		if !res.done {
 			return cmd
 		}
