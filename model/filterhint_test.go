@@ -6,7 +6,9 @@ import (
 )
 
 func TestBareWords(t *testing.T) {
-	known := func(name string) bool { return slices.Contains([]string{"Level", "Message", "tags", "Temperature", "Limit"}, name) }
+	known := func(name string) bool {
+		return slices.Contains([]string{"Level", "Message", "tags", "Temperature", "Limit"}, name)
+	}
 	for _, c := range []struct {
 		filter string
 		want   []string
