@@ -56,6 +56,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if pk != "" && table == "" {
 				return usage("add --table NAME", "--pk needs --table")
 			}
+			if index != "" && table == "" {
+				return usage("add --table NAME", "--index needs --table: name the table whose index to open")
+			}
 			if prefix != "" && pk == "" {
 				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
 			}
@@ -162,7 +165,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
 	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
-	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
+	root.Flags().StringVar(&index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
 	root.Flags().StringVar(&versionItem, "item", "", "open the timeline of this versioned item (--versions --item 'Audit#PART-7')")

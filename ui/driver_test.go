@@ -65,6 +65,11 @@ func (r *recorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 	return r.Client.Scan(ctx, in, o...)
 }
 
+func (r *recorder) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.add("GetItem")
+	return r.Client.GetItem(ctx, in, o...)
+}
+
 func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	r.add("DescribeTable")
 	return r.Client.DescribeTable(ctx, in, o...)

@@ -307,6 +307,13 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	}
 	part := pages.NewPartitions(m.c, msg.info.Name, msg.info, tree)
 	m.stack = append(m.stack, part)
+	if m.cfg.PK == "" && m.cfg.Index != "" { // the index's partitions, the table's beneath
+		if _, err := msg.info.KeyFor(m.cfg.Index); err != nil {
+			m.fatal = &fatal{err: dynamo.Errorf("open index", dynamo.KindNotFound, "press i on the table for its indexes", "%v", err)}
+			return nil
+		}
+		return m.push(pages.NewIndexPartitions(m.c, msg.info, m.cfg.Index, tree))
+	}
 	if m.cfg.PK == "" {
 		return m.startTop()
 	}

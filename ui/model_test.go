@@ -233,7 +233,13 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h.contains(t, "ZIP", "STATE NY", "CITY NEWYORKCITY")
 	h.keys("c")
 	h.contains(t, "62700#  prefix  2")
-	h.keys("D") // | : the keys have none, so each key is one item
+	before := h.rec.count("Query")
+	h.keys("D") // a picker, each delimiter with its split of the loaded keys: nothing read
+	h.contains(t, "Split the sort keys at", "how each would split the", "NY › NEWYORKCITY › 10001", "11 of 11", "0 of 11     (no split) NY#NEWYORKCITY#10001")
+	if h.rec.count("Query") != before {
+		t.Fatal("the delimiter picker read something")
+	}
+	h.keys("down", "enter") // | : the keys have none, so each key is one item
 	h.contains(t, "delimiter |")
 }
 
@@ -265,9 +271,12 @@ func TestGoToShardPattern(t *testing.T) {
 func TestTreeOnIndex(t *testing.T) {
 	h := newHarness(t, 110, 30, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime"})
 	h.contains(t, "index ByTime", "Query ChatMessages index ByTime: ChatRoomID = :pk", "▸ 2018-")
-	h.keys("i") // back to the base table: users first
+	h.keys("i") // the picker: the base table and ByTime, what each reads first
+	h.contains(t, "Read ChatMessages through", "table", "ChatRoomID S · MessageID S", "ByTime", "GSI", "ChatRoomID S · TimeUser S",
+		"all attributes", "this partition's tree (skip-scan)")
+	h.keys("up", "enter") // back to the base table: users first
 	h.contains(t, "▸ amsg#")
-	h.keys("i")
+	h.keys("i", "down", "enter")
 	h.contains(t, "index ByTime")
 }
 

@@ -40,8 +40,13 @@ func TestReopenCommands(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "9000", Filter: mustFilter(t, `Level = "ERROR"`)})
 	note(h) // filtered items
 
-	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "Seattle", Index: "ByCity"})
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"})
 	note(h) // an index
+
+	h = newHarness(t, 160, 40, Config{Table: "Locations", Index: "ByCity"})
+	note(h) // an index's partitions
+	h.keys("esc")
+	note(h) // the table's
 
 	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
 	note(h) // a timeline, its name with a # in it

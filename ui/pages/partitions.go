@@ -40,7 +40,28 @@ type Partitions struct {
 	inputOn  bool
 	inputErr string
 	fail     failure // why the scan stopped before the table's end
+	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
+	picker   *picker // the index picker, while open
 	w, h     int
+}
+
+// NewIndexPartitions returns the partitions of one of the table's indexes:
+// a keys-only Scan of the index, paged like the table's; a partition opens
+// into that index's hierarchy or items.
+func NewIndexPartitions(c *common.Common, info dynamo.TableInfo, index string, tree TreeOptions) *Partitions {
+	tree.Index, tree.Delim = index, "" // the index's own sort keys: detect their delimiter
+	p := NewPartitions(c, info.Name, info, tree)
+	p.index = index
+	p.grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")"}, {Title: "Sort keys seen"}})
+	return p
+}
+
+// key is the key schema scanned: the table's, or its index's.
+func (p *Partitions) key() dynamo.KeySchema {
+	if k, err := p.info.KeyFor(p.index); err == nil && p.index != "" {
+		return k
+	}
+	return p.info.Key
 }
 
 // NewPartitions returns the partitions page of a table; info may be empty,
@@ -70,7 +91,7 @@ func (p *Partitions) next() tea.Cmd {
 	p.started = true
 	p.fail.clear()
 	ctx, req := p.req.start(p.c.NextID)
-	return scanKeys(ctx, p.c.Client, p.id, req, dynamo.PartitionsRequest{Table: p.table, Key: p.info.Key, Start: p.lastKey, Limit: scanPageKeys})
+	return scanKeys(ctx, p.c.Client, p.id, req, dynamo.PartitionsRequest{Table: p.table, Index: p.index, Key: p.key(), Start: p.lastKey, Limit: scanPageKeys})
 }
 
 func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -101,7 +122,13 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if p.inputOn {
 			return p, p.updateInput(msg)
 		}
+		if p.picker != nil {
+			return p, p.pickerKey(msg)
+		}
 		switch {
+		case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
+			choices, cols := indexChoices(p.info, p.index, "")
+			p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
 		case key.Matches(msg, p.c.Keys.GoTo):
 			p.inputOn, p.inputErr = true, ""
 			p.input.SetValue("")
@@ -150,7 +177,7 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		p.input.Blur()
 		return open(page)
 	case key.Matches(msg, p.c.Keys.Submit):
-		v, err := model.ParseKeyValue(p.info.Key.PK.Type, p.input.Value())
+		v, err := model.ParseKeyValue(p.key().PK.Type, p.input.Value())
 		if err != nil {
 			p.inputErr = err.Error()
 			return nil
@@ -194,7 +221,7 @@ func (p *Partitions) add(pg dynamo.Page) {
 	p.scanned += len(pg.Items)
 	p.lastKey = pg.LastKey
 	for _, it := range pg.Items {
-		v, ok := dynamo.KeyValueOf(it[p.info.Key.PK.Name])
+		v, ok := dynamo.KeyValueOf(it[p.key().PK.Name])
 		if !ok {
 			continue
 		}
@@ -241,7 +268,7 @@ func (p *Partitions) View() string {
 		if p.inputErr != "" {
 			input += "\n" + st.ErrorTitle.Render(p.inputErr)
 		} else {
-			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.info.Key.PK.Name, p.info.Key.PK.Type))
+			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.key().PK.Name, p.key().PK.Type))
 		}
 		h -= 4
 	}
@@ -250,18 +277,21 @@ func (p *Partitions) View() string {
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}
-	title := fmt.Sprintf("%s · %s partitions · %s", common.Sanitize(p.table), common.Thousands(len(p.rows)), state)
+	title := fmt.Sprintf("%s · %s partitions · %s", p.name(), common.Thousands(len(p.rows)), state)
 	body := p.grid.View()
+	if p.picker != nil {
+		return p.picker.view(st, p.w, h)
+	}
 	switch {
 	case p.fail.stopped():
-		title = common.Sanitize(p.table) + " · " + p.fail.title(len(p.rows), "partitions")
+		title = p.name() + " · " + p.fail.title(len(p.rows), "partitions")
 		body = p.fail.body(st, len(p.rows), "partitions", p.w-4)
 		if len(p.rows) > 0 {
 			p.grid.SetSize(p.w-4, h-3)
 			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.rows), "partitions")), p.w-4))
 		}
 	case !p.started && p.info.Name != "":
-		title = common.Sanitize(p.table) + " · partitions not read yet"
+		title = p.name() + " · partitions not read yet"
 		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
 	case p.started && !p.req.inFlight() && len(p.rows) == 0:
 		body = st.Dim.Render("This table is empty.")
@@ -273,19 +303,65 @@ func (p *Partitions) View() string {
 	return out
 }
 
-func (p *Partitions) Crumbs() []string { return []string{p.table} }
+func (p *Partitions) Crumbs() []string {
+	if p.index != "" {
+		return []string{p.table, "index " + p.index}
+	}
+	return []string{p.table}
+}
+
+// name is what the title calls the list: the table, or the table's index.
+func (p *Partitions) name() string {
+	if p.index != "" {
+		return common.Sanitize(p.table) + " index " + common.Sanitize(p.index)
+	}
+	return common.Sanitize(p.table)
+}
+
+// pickerKey handles a key while the index picker is open: the choice
+// opens that index's partitions (or the table's), on top of this list.
+func (p *Partitions) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	picked, closed := p.picker.key(msg, p.c.Keys)
+	if !closed {
+		return nil
+	}
+	p.picker = nil
+	name := indexAt(p.info, picked)
+	if picked < 0 || name == p.index {
+		return nil
+	}
+	tree := p.tree
+	tree.Index = ""
+	if name == "" {
+		return open(NewPartitions(p.c, p.table, p.info, tree))
+	}
+	return open(NewIndexPartitions(p.c, p.info, name, tree))
+}
+
+// DeepLink reopens the list from the command line.
+func (p *Partitions) DeepLink() []string {
+	if p.index != "" {
+		return []string{"--table", p.table, "--index", p.index}
+	}
+	return []string{"--table", p.table}
+}
 func (p *Partitions) ID() int          { return p.id }
 func (p *Partitions) Mode() string     { return "" }
 func (p *Partitions) Loading() bool    { return p.req.inFlight() }
 func (p *Partitions) Capturing() bool  { return p.inputOn }
 
 func (p *Partitions) Request() string {
-	names := p.info.Key.PK.Name
-	if p.info.Key.SK != nil {
-		names += ", " + p.info.Key.SK.Name
+	k := p.key()
+	names := k.PK.Name
+	if k.SK != nil {
+		names += ", " + k.SK.Name
+	}
+	table := p.table
+	if p.index != "" {
+		table += "  IndexName: " + p.index
 	}
 	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read",
-		p.table, names, p.pages, common.Thousands(p.scanned))
+		table, names, p.pages, common.Thousands(p.scanned))
 }
 
 func (p *Partitions) ShortHelp() []key.Binding {
@@ -293,12 +369,15 @@ func (p *Partitions) ShortHelp() []key.Binding {
 	if p.inputOn {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Back, k.Help, k.Quit}
+	if p.picker != nil {
+		return p.picker.help(k)
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, k.Help, k.Quit}
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }
 
 // OpenPartition is a partition's first view: the hierarchy where the sort

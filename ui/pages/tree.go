@@ -80,6 +80,8 @@ type Tree struct {
 	walk        request
 	count       request
 	grid        components.Grid
+	picker      *picker // the index or delimiter picker, while open
+	picking     string  // which: "index" or "delimiter"
 	w, h        int
 }
 
@@ -115,23 +117,6 @@ func (t *Tree) useIndex(index string) {
 	if index != "" {
 		t.req.TableKeys = &t.info.Key
 	}
-}
-
-// nextIndex is the next of the base table and the indexes that share its
-// partition key attribute and have a sort key to drill.
-func (t *Tree) nextIndex() string {
-	choices := []string{""}
-	for _, ix := range t.info.Indexes {
-		if ix.Key.PK.Name == t.info.Key.PK.Name && ix.Key.SK != nil {
-			choices = append(choices, ix.Name)
-		}
-	}
-	for i, c := range choices {
-		if c == t.req.Index {
-			return choices[(i+1)%len(choices)]
-		}
-	}
-	return ""
 }
 
 func (t *Tree) budget() float64 {
@@ -372,6 +357,9 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
 	rows := t.rows()
+	if t.picker != nil {
+		return t.pickerKey(msg)
+	}
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
@@ -395,6 +383,11 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		if row.branch {
 			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
 		}
+		if t.req.Index != "" {
+			// The index's key is not the table's: list the item (and any
+			// under it) from the index, where enter reads it whole.
+			return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index))
+		}
 		r := t.req
 		if len(row.child.Shards) > 0 {
 			r.PK = row.child.Shards[0] // the first shard that holds it
@@ -409,16 +402,16 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
 		q, _ := t.Query()
 		return filterItems(t.c, t.info, q, "")
+	case key.Matches(msg, k.Versions) && t.req.Index != "":
+		return report(dynamo.Errorf("versions", dynamo.KindValidation, "press i and pick the table, then open the item's partition",
+			"versions are read from the table's own partitions, not index %s", t.req.Index), false, t.id)
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK)
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
-	case key.Matches(msg, k.Index):
-		t.useIndex(t.nextIndex())
-		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
-		t.setColumns()
-		t.count.stop()
-		return t.Init()
+	case key.Matches(msg, k.Index) && len(t.shards) == 0:
+		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
+		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
 		if est := t.countEstimate(); !t.confirm && est > t.budget() {
 			t.confirm = true // ask first: this may cost more than the budget
@@ -437,10 +430,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
 		return waitCount(ch)
 	case key.Matches(msg, k.Delimiter):
-		t.req.Delim = nextDelimiter(t.req.Delim)
-		t.setColumns()
-		t.count.stop()
-		return t.Init()
+		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
+		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
 	case key.Matches(msg, k.Refresh) && t.fail.stopped():
 		return t.retry()
 	case key.Matches(msg, k.Refresh):
@@ -468,13 +459,65 @@ func (t *Tree) countEstimate() float64 {
 	return float64(t.info.SizeBytes) / 4096 * 0.5
 }
 
-func nextDelimiter(d string) string {
-	for i, x := range model.Delimiters {
-		if x == d {
-			return model.Delimiters[(i+1)%len(model.Delimiters)]
-		}
+// pickerKey handles a key while the index or delimiter picker is open.
+func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	picked, closed := t.picker.key(msg, t.c.Keys)
+	if !closed {
+		return nil
 	}
-	return model.Delimiters[0]
+	kind := t.picking
+	t.picker, t.picking = nil, ""
+	if picked < 0 {
+		return nil
+	}
+	if kind == "delimiter" {
+		d := model.Delimiters[picked]
+		if d == t.req.Delim {
+			return nil
+		}
+		t.req.Delim = d
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	}
+	return t.chooseIndex(indexAt(t.info, picked))
+}
+
+// chooseIndex reads the partition through another index: in place when
+// it is keyed by the same attribute and has a sort key to drill, as items
+// when that sort key is a number, and as its partitions otherwise.
+func (t *Tree) chooseIndex(name string) tea.Cmd {
+	key, err := t.info.KeyFor(name)
+	switch {
+	case err != nil || name == t.req.Index:
+		return nil
+	case key.PK.Name == t.req.Key.PK.Name && key.SK != nil && key.SK.Type != model.TypeN:
+		t.useIndex(name)
+		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	case key.PK.Name == t.req.Key.PK.Name:
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, "", name))
+	}
+	return open(NewIndexPartitions(t.c, t.info, name, TreeOptions{Levels: t.levels, CountBudget: t.countBudget}))
+}
+
+// sampleKeys are sort keys already loaded at this level, for the
+// delimiter picker's preview: the prefix and each child's name.
+func (t *Tree) sampleKeys() []string {
+	var keys []string
+	for _, c := range t.children {
+		if len(keys) == 20 {
+			break
+		}
+		k := t.req.Prefix + c.Name
+		if c.HasChildren {
+			k += t.req.Delim + "…"
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
@@ -512,6 +555,9 @@ func (t *Tree) View() string {
 		if t.self {
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
 		}
+	}
+	if t.picker != nil {
+		return t.picker.view(st, t.w, t.h)
 	}
 	if t.confirm {
 		h := t.h - 4
@@ -583,6 +629,9 @@ func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
 	if t.confirm {
 		return []key.Binding{k.Count, k.Cancel}
+	}
+	if t.picker != nil {
+		return t.picker.help(k)
 	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Versions, k.Range, k.Count, k.Help, k.Quit}
 }

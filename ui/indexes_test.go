@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"testing"
+)
+
+// tableAt opens the table at row n of the tables screen.
+func tableAt(h *harness, n int) {
+	for range n {
+		h.keys("down")
+	}
+	h.keys("enter")
+}
+
+// TestIndexesFromTheTableScreen: every index of every demo table is
+// reached from the table screen with i: the picker lists the base table
+// and each GSI and LSI with keys, projection and what it reads first;
+// choosing one lists that index's partitions (a keys-only Scan of the
+// index), a partition opens into its tree or items, which show the base
+// table's keys, an item is read whole from the base table, and esc climbs
+// back to the index's partitions.
+func TestIndexesFromTheTableScreen(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{})
+	tableAt(h, 7) // Locations
+	h.contains(t, "Locations · ")
+	scans := h.rec.count("Scan")
+	h.keys("i")
+	h.contains(t, "Read Locations through", "ByCity", "GSI", "City S · SK S", "keys + StreetAddress", "BySquareFeet", "LSI", "PK S · SquareFeet N",
+		"its partitions (keys-only Scan, 1,000 a page)")
+	if h.rec.count("Scan") != scans {
+		t.Fatal("the picker read something")
+	}
+	h.golden(t)
+	h.keys("down", "enter") // ByCity
+	h.contains(t, "Tables › Locations › index ByCity", "Locations index ByCity · ", "Partition key (City)", "BAYVIEW",
+		"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only)")
+	h.keys("enter") // BAYVIEW: ByCity's sort key is the table's, a hierarchy
+	h.contains(t, "BAYVIEW · 4 children", "index ByCity", "▸ KY#", "Query Locations index ByCity: City = :pk")
+	h.keys("tab") // its items, with the table's keys beside the index's
+	h.contains(t, "City     SK                      PK      StreetAddress", "BAYVIEW  AB#BAYVIEW#03793        CANADA")
+	gets := h.rec.count("GetItem")
+	h.keys("enter") // read whole from the table, by its key
+	if h.rec.count("GetItem")-gets != 1 {
+		t.Fatalf("opening an item of a KEYS+ index sent %d GetItem, want 1", h.rec.count("GetItem")-gets)
+	}
+	h.contains(t, "7 attributes", `"SquareFeet": 1100`, `GetItem Locations  Key: PK="CANADA" SK="AB#BAYVIEW#03793"`)
+	h.keys("esc", "esc", "esc") // the item, the items, the tree: back to ByCity's partitions
+	h.contains(t, "Locations index ByCity · ")
+
+	h.keys("i", "down", "down", "enter") // BySquareFeet, an LSI: the table's partitions, sorted by a number
+	h.contains(t, "Locations index BySquareFeet · ", "Partition key (PK)", "USA")
+	h.keys("enter")
+	h.contains(t, "items loaded", "index BySquareFeet", "SquareFeet", "Query Locations index BySquareFeet: PK = :pk")
+	h.keys("esc", "esc", "esc", "esc") // back to the tables
+	h.contains(t, "ChatMessages")
+
+	h.keys("g")
+	tableAt(h, 2) // ChatMessages
+	h.keys("i", "down", "enter")
+	h.contains(t, "ChatMessages index ByTime · ", "Partition key (ChatRoomID)")
+	h.keys("enter")
+	h.contains(t, "index ByTime", "Query ChatMessages index ByTime: ChatRoomID = :pk")
+	h.keys("3")
+	h.contains(t, "versions: versions are read from the", "partitions, not index ByTime")
+}
+
+// TestIndexDeepLink: --index alone opens the index's partitions, the
+// table's beneath; an index that does not exist is said so.
+func TestIndexDeepLink(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", Index: "ByCity"})
+	h.contains(t, "Locations index ByCity · ", "BAYVIEW")
+	if h.m.commandLine() != "dynascope --demo --table Locations --index ByCity" {
+		t.Errorf("? shows %q", h.m.commandLine())
+	}
+	h.golden(t)
+	h.keys("esc")
+	h.contains(t, "Locations · ", "USA")
+	h = newHarness(t, 100, 30, Config{Table: "Locations", Index: "Nope"})
+	h.contains(t, `table Locations has no index "Nope"`, "press i on the table for its indexes")
+}
