@@ -345,10 +345,10 @@ func (p *Partitions) DeepLink() []string {
 	}
 	return []string{"--table", p.table}
 }
-func (p *Partitions) ID() int          { return p.id }
-func (p *Partitions) Mode() string     { return "" }
-func (p *Partitions) Loading() bool    { return p.req.inFlight() }
-func (p *Partitions) Capturing() bool  { return p.inputOn }
+func (p *Partitions) ID() int         { return p.id }
+func (p *Partitions) Mode() string    { return "" }
+func (p *Partitions) Loading() bool   { return p.req.inFlight() }
+func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {
 	k := p.key()
