@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // tableAt opens the table at row n of the tables screen.
@@ -77,4 +80,36 @@ func TestIndexDeepLink(t *testing.T) {
 	h.contains(t, "Locations · ", "USA")
 	h = newHarness(t, 100, 30, Config{Table: "Locations", Index: "Nope"})
 	h.contains(t, `table Locations has no index "Nope"`, "press i on the table for its indexes")
+}
+
+// TestPickersFit: the index and delimiter pickers fit 80×24, 120×35 and
+// 200×50, a golden each at 80×24.
+func TestPickersFit(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		for _, c := range []struct {
+			name string
+			cfg  Config
+			key  string
+		}{
+			{"index", Config{Table: "Locations", PK: "USA"}, "i"},
+			{"delimiter", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "D"},
+			{"table-index", Config{Table: "ChatMessages", Index: "ByTime"}, "i"},
+		} {
+			h := newHarness(t, size[0], size[1], c.cfg)
+			h.keys(c.key)
+			h.contains(t, map[string]string{"i": "Read ", "D": "Split the sort keys at"}[c.key])
+			lines := strings.Split(h.screen(), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%s at %dx%d: %d lines", c.name, size[0], size[1], len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%s at %dx%d: a line of %d cells: %q", c.name, size[0], size[1], w, l)
+				}
+			}
+			if size[0] == 80 {
+				t.Run(c.name, func(t *testing.T) { h.golden(t) })
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/keymap"
@@ -81,8 +82,20 @@ func (p *picker) view(st *common.Styles, w, h int) string {
 		body = components.Fit(st.Dim.Render(p.note), w-4) + "\n"
 		lines = 1
 	}
-	p.grid.SetSize(w-4, max(2, h-2-lines))
-	return common.Frame(st, p.title, body+p.grid.View(), w, h)
+	// The selected choice in full below the list: columns are cut at 80.
+	detail := ""
+	if len(p.choices) > 0 {
+		cells := p.choices[p.grid.Cursor()].cells
+		wrapped := strings.Split(ansi.Wrap(common.Sanitize(strings.Join(cells, " · ")), max(1, w-4), " "), "\n")
+		wrapped = wrapped[:min(len(wrapped), 3)]
+		for i, l := range wrapped {
+			wrapped[i] = st.Notice.Render(l)
+		}
+		detail = "\n\n" + strings.Join(wrapped, "\n")
+		lines += 1 + len(wrapped)
+	}
+	p.grid.SetSize(w-4, max(2, min(len(p.choices)+1, h-2-lines)))
+	return common.Frame(st, p.title, body+p.grid.View()+detail, w, h)
 }
 
 func (p *picker) help(k keymap.KeyMap) []key.Binding {

@@ -29,6 +29,7 @@ type Time struct {
 	info       dynamo.TableInfo
 	base       model.KeyQuery // the partition (or index), no sort-key condition
 	pg         pager          // what is listed
+	get        request        // reading an item whole from the base table (on an index)
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
@@ -286,6 +287,14 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
 		}
 		return t, t.prefetch(false)
+	case itemReadMsg:
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil || msg.item == nil {
+			return t, report(msg.err, false, t.id)
+		}
+		return t, open(NewItem(t.c, t.info, msg.item))
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
@@ -356,7 +365,12 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return t.run(t.pg.query, t.rangeTxt)
 	case key.Matches(msg, k.Open):
 		if len(t.pg.items) > 0 {
-			return open(NewItem(t.c, t.info, t.pg.items[t.grid.Cursor()]))
+			it := t.pg.items[t.grid.Cursor()]
+			if _, partial := partialProjection(t.info, t.base.Index); partial {
+				ctx, req := t.get.start(t.c.NextID)
+				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+			}
+			return open(NewItem(t.c, t.info, it))
 		}
 	default:
 		if t.grid.Update(msg) {
