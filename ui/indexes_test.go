@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/dynamo"
 )
 
 // tableAt opens the table at row n of the tables screen.
@@ -111,5 +114,47 @@ func TestPickersFit(t *testing.T) {
 				t.Run(c.name, func(t *testing.T) { h.golden(t) })
 			}
 		}
+	}
+}
+
+// TestEveryDemoIndexFromTheTableScreen: from the table screen, i reaches
+// every GSI and LSI of every demo table: its partitions, then the first of
+// them, read through the index with the base table's keys shown.
+func TestEveryDemoIndexFromTheTableScreen(t *testing.T) {
+	ctx := context.Background()
+	db := demoData(t)
+	names, _, err := dynamo.ListTables(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := 0
+	for row, name := range names {
+		info, _, err := dynamo.DescribeTable(ctx, db, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ix := range info.Indexes {
+			t.Run(name+"/"+ix.Name, func(t *testing.T) {
+				h := newHarness(t, 120, 35, Config{})
+				tableAt(h, row)
+				h.keys("i")
+				for range i + 1 {
+					h.keys("down")
+				}
+				h.keys("enter")
+				h.contains(t, name+" index "+ix.Name+" · ", "Partition key ("+ix.Key.PK.Name+")", "IndexName: "+ix.Name)
+				h.keys("enter")
+				h.contains(t, "index "+ix.Name)
+				s := h.screen()
+				if !strings.Contains(s, "items loaded") {
+					h.keys("tab") // the tree's items
+				}
+				h.contains(t, info.Key.PK.Name) // the base table's key is always listed
+				reached++
+			})
+		}
+	}
+	if reached < 7 {
+		t.Fatalf("reached %d indexes; the demo has at least 7", reached)
 	}
 }

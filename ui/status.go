@@ -101,7 +101,15 @@ func (m *Model) statusMessage(width int) string {
 			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(m.lastErr.Error())))
 		}
 	case m.notice != "":
-		what = st.StatusHint.Render(common.Sanitize(m.notice)) // notes are the explorer's own words (and may hold an aws command)
+		// Notes are the explorer's own words; what follows ": " (the aws
+		// command sent) is the detail, cut first.
+		note, detail, ok := strings.Cut(m.notice, "): ")
+		if ok {
+			note += ")"
+			detail = ": " + detail
+		}
+		what = st.StatusHint.Render(common.Sanitize(note))
+		hint = st.StatusHint.Render(common.Sanitize(detail))
 	default:
 		return ""
 	}

@@ -31,6 +31,7 @@ type pager struct {
 	held      bool    // a filtered read stopped at its budget
 	fail      failure // the last read failed or was cancelled
 	req       request
+	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
 
 func newPager(c *common.Common, owner int, q model.KeyQuery) pager {
@@ -52,6 +53,9 @@ func (p *pager) next() tea.Cmd {
 	}
 	p.started = true
 	ctx, req := p.req.start(p.c.NextID)
+	if p.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.merge.Clone())
+	}
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
 }
 
@@ -95,6 +99,9 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 		return false, report(msg.err, false, p.owner)
 	}
 	p.fail.clear()
+	if msg.merge != nil {
+		p.merge = msg.merge
+	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
@@ -185,6 +192,9 @@ func (p *pager) empty(what string) string {
 
 // request is the request line: the query, its filter, and its cost.
 func (p *pager) request() string {
+	if p.merge != nil {
+		return p.mergeRequest()
+	}
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
 }
 
