@@ -189,3 +189,27 @@ func TestStatusMessages(t *testing.T) {
 func errMsg(err error) common.ErrorMsg { return common.ErrorMsg{Err: err} }
 
 func noticeMsg(s string) common.NoticeMsg { return common.NoticeMsg{Text: s} }
+
+// TestCancelledAndUnreadViews: a read cancelled with esc says so in the
+// title and under the rows it had (never "all" or a total); a list never
+// read says so instead of looking empty. 80×24 goldens.
+func TestCancelledAndUnreadViews(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "DeviceLogs", PK: "9000"})
+	_, cmd := h.m.Update(keyPress("G")) // the next page is asked for; hold its answer
+	if cmd == nil {
+		t.Fatal("no request in flight")
+	}
+	h.keys("esc")
+	h.contains(t, "read cancelled · ", " items loaded before · r reads on")
+	if strings.Contains(h.screen(), " · all") {
+		t.Fatalf("a cancelled read looks complete:\n%s", h.screen())
+	}
+	t.Run("items", func(t *testing.T) { h.golden(t) })
+
+	h = newHarness(t, 80, 24, Config{Table: "Locations", PK: "USA"})
+	p := h.m.stack[1] // the partitions list waiting beneath the deep link, never read
+	p.SetSize(80, 20)
+	if v := p.View(); !strings.Contains(v, "partitions not read yet") || !strings.Contains(v, "Not read yet: r scans") {
+		t.Fatalf("an unread list does not say so:\n%s", v)
+	}
+}
