@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 )
 
 // tableAt opens the table at row n of the tables screen.
@@ -157,4 +158,12 @@ func TestEveryDemoIndexFromTheTableScreen(t *testing.T) {
 	if reached < 7 {
 		t.Fatalf("reached %d indexes; the demo has at least 7", reached)
 	}
+}
+
+// TestTimeOnAnIndexShowsTheTableKeys: Time mode on an index lists the
+// base table's partition key (which device an escalated state belongs to)
+// beside the time and the index's sort key.
+func TestTimeOnAnIndexShowsTheTableKeys(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: demo.StateTable, PK: "Sara", Index: demo.StateIndex, Range: "2020-04", Now: demoClock})
+	h.contains(t, "Time (UTC)            State#Date                    DeviceID", "d#12345", "each EscalatedTo = :pk")
 }

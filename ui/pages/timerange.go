@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -433,25 +434,41 @@ func (t *Time) setColumns() {
 
 func (t *Time) refresh() {
 	t.setColumns()
-	attrs := t.stats.columns(t.c, t.info.Name, timeAttrs)
+	// On an index, the base table's keys come next: which item each is.
+	var baseKeys []string
+	if t.base.Index != "" {
+		for _, n := range []string{t.info.Key.PK.Name, skName(t.info.Key)} {
+			if n != "" && n != t.base.SKName && n != t.base.PKName {
+				baseKeys = append(baseKeys, n)
+			}
+		}
+	}
+	var attrs []string
+	for _, a := range t.stats.columns(t.c, t.info.Name, timeAttrs) {
+		if !slices.Contains(baseKeys, a) {
+			attrs = append(attrs, a)
+		}
+	}
 	cols := t.grid.Columns()
-	for _, a := range attrs {
+	for _, a := range append(append([]string{}, baseKeys...), attrs...) {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
 	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
 		it := t.pg.items[r]
-		switch col {
-		case 0:
+		switch {
+		case col == 0:
 			if r < len(t.times) && !t.times[r].IsZero() {
 				return t.times[r].In(zone).Format("2006-01-02 15:04:05")
 			}
 			return "?"
-		case 1:
+		case col == 1:
 			return common.Cell(it[t.base.SKName])
+		case col-2 < len(baseKeys):
+			return common.Cell(it[baseKeys[col-2]])
 		}
-		return common.Cell(it[attrs[col-2]])
+		return common.Cell(it[attrs[col-2-len(baseKeys)]])
 	})
 }
 
