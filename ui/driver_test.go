@@ -176,3 +176,12 @@ func (h *harness) contains(t *testing.T, want ...string) {
 		}
 	}
 }
+
+// said checks the newest status-bar message in full: on screen its middle
+// may be cut, where depending on the latency's width.
+func (h *harness) said(t *testing.T, want string) {
+	t.Helper()
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
+	}
+}
