@@ -25,9 +25,9 @@ type dataFlags struct {
 }
 
 func (d *dataFlags) register(pf *pflag.FlagSet) {
-	pf.StringArrayVar(&d.paths, "data", nil, "open data without a server: a DynamoDB export (folder or .json.gz), a NoSQL Workbench model,\nor `aws dynamodb scan --output json` output (repeatable)")
-	pf.StringVar(&d.keys, "keys", "", "--data: the key schema of tables that have none of their own, e.g. PK:S,SK:S")
-	pf.StringArrayVar(&d.schemas, "schema", nil, "--data: `aws dynamodb describe-table` output giving a table's key and indexes (repeatable)")
+	pf.StringArrayVar(&d.paths, "data", nil, "open data at `PATH` without a server: a DynamoDB export (folder or .json.gz), a NoSQL Workbench\nmodel, or aws dynamodb scan --output json output (repeatable)")
+	pf.StringVar(&d.keys, "keys", "", "--data: the key schema `NAME:TYPE[,NAME:TYPE]` of tables that have none of their own, e.g. PK:S,SK:N")
+	pf.StringArrayVar(&d.schemas, "schema", nil, "--data: a `FILE` of aws dynamodb describe-table output: a table's key and indexes (repeatable)")
 	pf.BoolVar(&d.skipBad, "skip-bad", false, "--data: skip malformed lines and items without their key, counting them, instead of stopping")
 }
 

@@ -3,6 +3,8 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -345,5 +347,86 @@ func TestMergedRangeCostFigures(t *testing.T) {
 	if shapes["memory"] != shapes["dynalite"] {
 		t.Errorf("backends differ:\n%s\n%s", figures["memory"], figures["dynalite"])
 	}
-	t.Logf("4 states × 800 items of ~1.5 KB, range 2020-04-01..2020-04-30 (dynalite):\n%s", figures["dynalite"])
+	t.Logf("4 states × 800 items of ~1.5 KB, range 2020-04-01..2020-04-30\ndynalite:\n%smemory:\n%s", figures["dynalite"], figures["memory"])
+}
+
+// TestLayoutIndexes: the shop's overloaded GSI1 (its sort key the
+// table's), the inverted index and the state log's EscalatedTo index list
+// children and ranges as a full read computes them, on both backends.
+func TestLayoutIndexes(t *testing.T) {
+	ctx := context.Background()
+	shopKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	stateKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "DeviceID", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}
+	for _, tc := range []struct {
+		table, index string
+		key, table0  dynamo.KeySchema
+		pk           string
+	}{
+		{demo.ShopTable, "GSI1", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}, shopKey, "status#DELIVERED"},
+		{demo.ShopTable, "Inverted", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "SK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "PK", Type: "S"}}, shopKey, "p#1003"},
+		{demo.StateTable, demo.StateIndex, dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "EscalatedTo", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}, stateKey, "Sara"},
+	} {
+		for name, c := range layoutBackends(t) {
+			tk := tc.table0
+			res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: tc.table, Index: tc.index, Key: tc.key, TableKeys: &tk, PK: model.S(tc.pk), Delim: "#"}, nil)
+			if err != nil {
+				t.Errorf("%s %s %s children: %v", name, tc.table, tc.index, err)
+				continue
+			}
+			q := model.KeyQuery{Table: tc.table, Index: tc.index, PKName: tc.key.PK.Name, PK: model.S(tc.pk), SKName: tc.key.SK.Name}
+			keys := readAllSK(t, c, q)
+			want := map[string]bool{}
+			for _, k := range keys {
+				if n, _, ok := model.ChildOf("", k, "#"); ok {
+					want[n] = true
+				}
+			}
+			var got []string
+			for _, ch := range res.Children {
+				got = append(got, ch.Name)
+			}
+			wantNames := slices.Sorted(maps.Keys(want))
+			if strings.Join(got, " ") != strings.Join(wantNames, " ") || len(keys) == 0 {
+				t.Errorf("%s %s %s: children %q, a full read of %d keys gives %q", name, tc.table, tc.index, got, len(keys), wantNames)
+			}
+		}
+	}
+	// A merged range on the index keyed EscalatedTo / State#Date, with the
+	// base table's keys to page by.
+	stateIndexKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "EscalatedTo", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}
+	base := model.KeyQuery{Table: demo.StateTable, Index: demo.StateIndex, PKName: "EscalatedTo", PK: model.S("Sara"), SKName: "State#Date", Reverse: true}
+	r, _ := model.ParseRange("2020-04", time.Date(2020, 5, 1, 0, 0, 0, 0, time.UTC), time.UTC)
+	counts := map[string]int{}
+	for name, c := range layoutBackends(t) {
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, base, &stateKey)
+		if err != nil || !s.OK {
+			t.Fatalf("%s: detect on the index: %v", name, err)
+		}
+		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Index: demo.StateIndex, Key: stateIndexKey, TableKeys: &stateKey, PK: base.PK}, s.Enc, s.Keys)
+		if err != nil || len(prefixes) == 0 {
+			t.Fatalf("%s: prefixes on the index %v %v", name, prefixes, err)
+		}
+		m, err := dynamo.NewMergedRange(c, base, prefixes, r, s.Enc, 5, &stateKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			it, err := m.Next(ctx)
+			if err != nil {
+				t.Fatalf("%s: merged range on the index: %v", name, err)
+			}
+			if it == nil {
+				break
+			}
+			got = append(got, it["State#Date"].(*types.AttributeValueMemberS).Value)
+		}
+		if want := stateOracle(t, c, base, s.Enc, r); strings.Join(got, " ") != strings.Join(want, " ") || len(got) == 0 {
+			t.Errorf("%s: merged range on the index:\n got %v\nwant %v", name, got, want)
+		}
+		counts[name] = len(got)
+	}
+	if counts["memory"] != counts["dynalite"] {
+		t.Errorf("backends differ: %v", counts)
+	}
 }

@@ -187,6 +187,7 @@ func TestOddNamesEveryRequest(t *testing.T) {
 	got := map[string]string{}
 	for backend, c := range oddBackends(t) {
 		var b strings.Builder
+		matched := map[string]int{}
 		for _, ix := range []string{"", "ByState", "Inverted", "ByStatus", "ByDotted"} {
 			key := oddIndexes[ix]
 			var tableKeys *dynamo.KeySchema
@@ -252,6 +253,47 @@ func TestOddNamesEveryRequest(t *testing.T) {
 					t.Fatalf("%s: range\n got %v\nwant %v", where, got, want)
 				}
 				fmt.Fprintf(&b, "%s %d keys\n", what, len(all))
+				// Filters on odd names: a dot, a hash, a reserved word, and
+				// brackets (the table's sort key, where it is not a key of
+				// the schema read).
+				for _, f := range []struct {
+					attr, expr string
+					keep       func(dynamo.Item) bool
+				}{
+					{"a.b", "`a.b` = \"dot-1\"", func(it dynamo.Item) bool { return sText(it["a.b"]) == "dot-1" }},
+					{"State#Date", "begins_with(`State#Date`, \"WARN#\")", func(it dynamo.Item) bool { return strings.HasPrefix(sText(it["State#Date"]), "WARN#") }},
+					{"Status", "Status = \"OPEN\"", func(it dynamo.Item) bool { return sText(it["Status"]) == "OPEN" }},
+					{"s[0]", "begins_with(`s[0]`, \"A#\")", func(it dynamo.Item) bool { return strings.HasPrefix(sText(it["s[0]"]), "A#") }},
+				} {
+					flt, err := model.ParseFilter(f.expr)
+					if err != nil {
+						t.Fatalf("%s: %v", f.expr, err)
+					}
+					if f.attr == key.PK.Name || f.attr == key.SK.Name {
+						continue // a filter may not name a key of the schema it reads
+					}
+					whole, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q})
+					if err != nil {
+						t.Fatal(err)
+					}
+					fq := q
+					fq.Filter = flt
+					p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: fq})
+					if err != nil {
+						t.Fatalf("%s filter %s: %v", where, f.expr, err)
+					}
+					want := 0
+					for _, it := range whole.Items {
+						if f.keep(it) {
+							want++
+						}
+					}
+					matched[f.expr] += len(p.Items)
+					if len(p.Items) != want {
+						t.Fatalf("%s filter %s: %d items, want %d", where, f.expr, len(p.Items), want)
+					}
+					fmt.Fprintf(&b, "%s filter %s: %d items\n", what, f.expr, len(p.Items))
+				}
 			}
 			s, err := dynamo.ScanKeysPage(ctx, c, dynamo.PartitionsRequest{Table: oddTable, Index: ix, Key: key, Limit: 10})
 			if err != nil {
@@ -261,6 +303,11 @@ func TestOddNamesEveryRequest(t *testing.T) {
 				if len(it) != 2 || it[key.PK.Name] == nil || it[key.SK.Name] == nil {
 					t.Fatalf("%s index %q: keys-only scan returned %v", backend, ix, dynamo.WireItem(it))
 				}
+			}
+		}
+		for f, n := range matched {
+			if n == 0 {
+				t.Fatalf("%s: filter %s matched nothing anywhere", backend, f)
 			}
 		}
 		sample, _, err := dynamo.DetectTimeKeys(ctx, c, model.KeyQuery{Table: oddTable, PKName: "Date", PK: model.S("dev-1"), SKName: "s[0]",

@@ -117,7 +117,7 @@ func QueryInput(r PageRequest, proj []string) (*dynamodb.QueryInput, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Query.Table),
 		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeNames:  unescapeNames(expr.Names()),
 		ExpressionAttributeValues: expr.Values(),
 		FilterExpression:          expr.Filter(),
 		ScanIndexForward:          aws.Bool(!r.Query.Reverse),

@@ -75,6 +75,7 @@ type MergedRange struct {
 	Prefixes []string
 	Cost     Cost
 	Pages    int
+	Scanned  int // items DynamoDB read, before a filter
 	Taken    int // items Next has returned
 	c        Client
 	enc      model.TimeEncoding
@@ -156,6 +157,7 @@ func (m *MergedRange) fill(ctx context.Context, i int) error {
 			return err
 		}
 		m.Pages++
+		m.Scanned += page.Scanned
 		for _, it := range page.Items {
 			kv, _ := KeyValueOf(it[q.SKName])
 			t, ok := m.enc.KeyTime(kv.Text)

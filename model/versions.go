@@ -298,9 +298,11 @@ func drift(h History, currents []Revision, ignore []string) []string {
 var pointerWords = []string{"latest", "version", "ver", "rev", "revision", "current", "head"}
 
 // versionPointer finds the current copy's attribute that counts
-// revisions: a whole number the newest revision does not hold alike,
-// equal to that revision's number (AWS's Latest, whatever its name), or
-// named like a pointer when it is not (v0 says Latest=2, v2 missing).
+// revisions: a whole number the revisions do not carry (or, named like a
+// pointer, carry otherwise), equal to the newest revision's number (AWS's
+// Latest, whatever its name), or named like a pointer when it is not (v0
+// says Latest=2, v2 missing). A number the newest revision holds
+// differently, under any other name, stays data: its change is drift.
 func versionPointer(h History, ignore []string) (name string, n int, ok bool) {
 	if h.Current == nil {
 		return "", 0, false
@@ -317,15 +319,17 @@ func versionPointer(h History, ignore []string) (name string, n int, ok bool) {
 		if !isNum || slices.Contains(ignore, k) {
 			continue
 		}
+		named := slices.Contains(pointerWords, strings.ToLower(k))
 		if latest != nil {
-			if lv, had := latest.Item[k]; had && reflect.DeepEqual(lv, h.Current.Item[k]) {
-				continue // ordinary data, copied alike
+			lv, had := latest.Item[k]
+			if had && (reflect.DeepEqual(lv, h.Current.Item[k]) || !named) {
+				continue // ordinary data: copied alike, or drift to report
 			}
 			if num == latest.Num {
 				return k, num, true
 			}
 		}
-		if byName == "" && slices.Contains(pointerWords, strings.ToLower(k)) {
+		if byName == "" && named {
 			byName = k
 		}
 	}

@@ -116,6 +116,10 @@ func TestVersionPointer(t *testing.T) {
 		{"ignored pointer is plain data", []Revision{cur("B", json.Number("2")), rev("v1", state("A")), rev("v2", state("B"))}, []string{"Latest"}, "", nil},
 		{"a number copied alike is data", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
 			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("2"); return r }(), rev("v1", state("A"))}, nil, "", nil},
+		{"a number the revision holds otherwise is drift, not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
+			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("5"); return r }(), rev("v1", state("A"))}, nil, "", []string{"v0 differs from v2: Count"}},
+		{"a pointer the revisions carry too", []Revision{cur("B", json.Number("2")), rev("v1", state("A")),
+			func() Revision { r := rev("v2", state("B")); r.Item["Latest"] = json.Number("1"); return r }()}, nil, "Latest", nil},
 		{"a text value is not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Latest"] = "2"; return r }(),
 			rev("v1", state("A")), rev("v2", state("B"))}, nil, "", []string{"v0 differs from v2: Latest"}},
 	} {

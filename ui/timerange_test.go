@@ -3,11 +3,14 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/model"
@@ -113,6 +116,15 @@ func TestTimeMergedPrefixes(t *testing.T) {
 	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
 		t.Errorf("not newest first across prefixes:\n%s", screen)
 	}
+	h.golden(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkScreen(t, h, sz[0], fmt.Sprintf("merged range at %dx%d", sz[0], sz[1]))
+		if n := strings.Count(h.m.render(), "\n") + 1; n > sz[1] {
+			t.Errorf("merged range at %dx%d: %d lines", sz[0], sz[1], n)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.keys("o") // oldest first, merged again
 	h.contains(t, "oldest first across 4 prefixes", "2020-04-24 14:05:00")
 	h.keys("t")
@@ -160,7 +172,7 @@ func TestTimeConfiguredFormat(t *testing.T) {
 	if n := h.rec.count("Query") - before; n != 1 {
 		t.Fatalf("opening Time mode took %d Query, want 1", n)
 	}
-	h.contains(t, "epoch seconds (set by time_format in the configuration)", "3 items loaded")
+	h.contains(t, "epoch seconds (set by time_format or --time-format)", "3 items loaded")
 }
 
 // TestCopyAsCommand: y sends the view's query as an aws command to the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/dynamo"
 )
@@ -65,6 +66,27 @@ func rejections() []testCase {
 	fail("values/with-projection-only", scn(dynamodb.ScanInput{TableName: aws.String("Str"), ProjectionExpression: aws.String("PK"), ExpressionAttributeValues: vals{":v": s("x")}}))
 	fail("values/undefined-in-filter", qry(q("Str", "PK = :pk", usa(nil), filter("Sq = :nope"))))
 	fail("values/empty-filter", qry(q("Str", "PK = :pk", usa(nil), filter(""))))
+
+	// Values DynamoDB will not take: numbers that do not parse or fit,
+	// empty or duplicated sets, NULL false; in expression values, start
+	// keys and GetItem keys.
+	for _, v := range []struct {
+		name string
+		av   types.AttributeValue
+	}{
+		{"number-overflow", n("1e200")}, {"number-underflow", n("1e-200")}, {"number-39-digits", n("123456789012345678901234567890123456789")},
+		{"number-garbage", n("12abc")}, {"number-plus-sign", n("+1")}, {"number-empty", n("")},
+		{"empty-string-set", ss()}, {"duplicate-string-set", ss("a", "b", "a")}, {"duplicate-number-set", ns("1", "1.0")},
+		{"null-false", null(false)}, {"nested-bad-number", m("x", l(n("1e999")))},
+	} {
+		fail("values/"+v.name, qry(q("Str", "PK = :pk", usa(vals{":v": v.av}), filter("Sq = :v"))))
+	}
+	fail("start/number-overflow", qry(q("Num", "Dev = :d", vals{":d": s("123")}, esk(vals{"Dev": s("123"), "TS": n("1e200")}))))
+	fail("start/number-garbage", qry(q("Num", "Dev = :d", vals{":d": s("123")}, esk(vals{"Dev": s("123"), "TS": n("x")}))))
+	fail("start/null-false", qry(q("Str", "PK = :pk", usa(nil), esk(vals{"PK": s("USA"), "SK": null(false)}))))
+	fail("start/scan-number-overflow", scn(dynamodb.ScanInput{TableName: aws.String("Num"), ExclusiveStartKey: vals{"Dev": s("123"), "TS": n("-1e300")}}))
+	fail("get/number-39-digits", getItem(dynamodb.GetItemInput{TableName: aws.String("Num"), Key: vals{"Dev": s("123"), "TS": n("1234567890123456789012345678901234567890")}}))
+	fail("get/names-without-projection", getItem(dynamodb.GetItemInput{TableName: aws.String("Str"), Key: usaKey(nil), ExpressionAttributeNames: names{"#a": "Sq"}}))
 
 	// Limit.
 	fail("limit/negative", qry(q("Str", "PK = :pk", usa(nil), limit(-1))))

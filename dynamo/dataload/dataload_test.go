@@ -395,6 +395,9 @@ func FuzzLoadLines(f *testing.F) {
 	f.Add([]byte(`{"Items":[{"PK":{"S":"a"},"SK":{"S":"1"}}],"Count":1}`))
 	f.Add([]byte(`{"Keys":{"PK":{"S":"a"}}}`))
 	f.Add([]byte("\x1f\x8b"))
+	f.Add([]byte(`{"ModelName":"m","DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},` +
+		`"GlobalSecondaryIndexes":[{"IndexName":"G","KeyAttributes":{"PartitionKey":{"AttributeName":"X","AttributeType":"N"}}}],` +
+		`"TableData":[{"PK":{"S":"a"},"X":{"N":"1"}}],"TableFacets":[{"FacetName":"F","TableData":[{"PK":{"S":"b"}}]}]}]}`))
 	keys, _ := dataload.ParseKeys("PK:S,SK:S")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "T.json")

@@ -23,6 +23,33 @@ type parser struct {
 	i     int
 	names map[string]string
 	hint  int // attributes in the last item: items of a table look alike
+	// Strings and numbers, most of an item's values, are handed out of
+	// slabs: one allocation per slabSize values instead of one per value.
+	// Loaded items live as long as the database, so nothing is held longer.
+	ss []types.AttributeValueMemberS
+	ns []types.AttributeValueMemberN
+}
+
+const slabSize = 512
+
+func (p *parser) newS(v string) *types.AttributeValueMemberS {
+	if len(p.ss) == 0 {
+		p.ss = make([]types.AttributeValueMemberS, slabSize)
+	}
+	s := &p.ss[0]
+	p.ss = p.ss[1:]
+	s.Value = v
+	return s
+}
+
+func (p *parser) newN(v string) *types.AttributeValueMemberN {
+	if len(p.ns) == 0 {
+		p.ns = make([]types.AttributeValueMemberN, slabSize)
+	}
+	n := &p.ns[0]
+	p.ns = p.ns[1:]
+	n.Value = v
+	return n
 }
 
 func newParser() *parser { return &parser{names: map[string]string{}} }
@@ -350,13 +377,19 @@ func (p *parser) typed(typ string) (types.AttributeValue, error) {
 	switch typ {
 	case "S":
 		s, err := p.str()
-		return &types.AttributeValueMemberS{Value: s}, err
+		if err != nil {
+			return nil, err
+		}
+		return p.newS(s), nil
 	case "N":
 		s, err := p.str()
 		if err == nil && !validNumber(s) {
 			err = fmt.Errorf("%q is not a number", s)
 		}
-		return &types.AttributeValueMemberN{Value: s}, err
+		if err != nil {
+			return nil, err
+		}
+		return p.newN(s), nil
 	case "B":
 		s, err := p.str()
 		if err != nil {

@@ -35,7 +35,7 @@ func (db *DB) prepare(tableName, indexName *string, names map[string]string, val
 	if limit != nil && *limit < 1 {
 		return nil, nil, validation("1 validation error detected: Value '" + itoa(int(*limit)) + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 	}
-	ex, err := expressions{keyCond: keyExpr, filter: filterExpr, projection: projExpr, names: names, values: values, query: query}.parse()
+	ex, err := expressions{keyCond: keyExpr, filter: filterExpr, projection: projExpr, names: names, values: values, start: start, query: query}.parse()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -297,6 +297,14 @@ func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
+	if in.ExpressionAttributeNames != nil && in.ProjectionExpression == nil {
+		return nil, validation("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	for _, k := range sortedKeys(in.Key) {
+		if msg := checkValue(in.Key[k]); msg != "" {
+			return nil, validation(msg)
+		}
+	}
 	ex, err := expressions{projection: in.ProjectionExpression, names: in.ExpressionAttributeNames}.parse()
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/base64"
 	"regexp"
 	"sort"
 	"strconv"
@@ -28,7 +29,107 @@ type expressions struct {
 	keyCond, filter, projection *string
 	names                       map[string]string
 	values                      map[string]types.AttributeValue
+	start                       map[string]types.AttributeValue // ExclusiveStartKey
 	query                       bool
+}
+
+// startKeyBare are the value errors DynamoDB reports in a start key
+// without saying it is the start key.
+var startKeyBare = regexp.MustCompile(`contains duplicates|number set|numeric value|significant digits|number with magnitude`)
+
+// bigNumber is the syntax of a number DynamoDB accepts.
+var bigNumber = regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`)
+
+// checkValue is DynamoDB's check of an attribute value sent in a request
+// (an expression value, a key): numbers that parse and fit (38 significant
+// digits, magnitudes 1e-130 to 1e126), non-empty sets without duplicates,
+// NULL only as true. It returns the message, or "".
+func checkValue(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberN:
+		return checkNumber(v.Value)
+	case *types.AttributeValueMemberNULL:
+		if !v.Value {
+			return "One or more parameter values were invalid: Null attribute value types must have the value of true"
+		}
+	case *types.AttributeValueMemberSS:
+		if len(v.Value) == 0 {
+			return "One or more parameter values were invalid: An string set  may not be empty"
+		}
+		if dupString(v.Value, func(s string) string { return s }) {
+			return "One or more parameter values were invalid: Input collection [" + strings.Join(v.Value, ", ") + "] contains duplicates."
+		}
+	case *types.AttributeValueMemberNS:
+		if len(v.Value) == 0 {
+			return "One or more parameter values were invalid: An number set  may not be empty"
+		}
+		for _, x := range v.Value {
+			if msg := checkNumber(x); msg != "" {
+				return msg
+			}
+		}
+		if dupString(v.Value, func(s string) string { d, _ := parseDecimal(s); return d.String() }) {
+			return "Input collection contains duplicates"
+		}
+	case *types.AttributeValueMemberBS:
+		if len(v.Value) == 0 {
+			return "One or more parameter values were invalid: Binary sets should not be empty"
+		}
+		enc := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			enc[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		if dupString(enc, func(s string) string { return s }) {
+			return "One or more parameter values were invalid: Input collection [" + strings.Join(enc, ", ") + "]of type BS contains duplicates."
+		}
+	case *types.AttributeValueMemberM:
+		for _, k := range sortedKeys(v.Value) {
+			if msg := checkValue(v.Value[k]); msg != "" {
+				return msg
+			}
+		}
+	case *types.AttributeValueMemberL:
+		for _, x := range v.Value {
+			if msg := checkValue(x); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}
+
+func checkNumber(s string) string {
+	if s == "" {
+		return "The parameter cannot be converted to a numeric value"
+	}
+	d, ok := parseDecimal(s)
+	if !ok || !bigNumber.MatchString(s) {
+		return "The parameter cannot be converted to a numeric value: " + s
+	}
+	if d.digits == "" {
+		return ""
+	}
+	switch e := d.exp - 1; {
+	case e > 125:
+		return "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	case e < -130:
+		return "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	case len(d.digits) > 38:
+		return "Attempting to store more than 38 significant digits in a Number"
+	}
+	return ""
+}
+
+func dupString(xs []string, norm func(string) string) bool {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		k := norm(x)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	return false
 }
 
 // parsed is the expressions once validated.
@@ -48,6 +149,14 @@ func (e expressions) parse() (parsed, error) {
 			return out, validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression and KeyConditionExpression are null")
 		}
 		return out, validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null")
+	}
+	for _, k := range sortedKeys(e.start) {
+		if msg := checkValue(e.start[k]); msg != "" {
+			if !startKeyBare.MatchString(msg) {
+				msg = "The provided starting key is invalid: " + msg
+			}
+			return out, validation(msg)
+		}
 	}
 	if e.query && e.keyCond == nil {
 		return out, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
@@ -69,6 +178,11 @@ func (e expressions) parse() (parsed, error) {
 		for _, k := range sortedKeys(e.values) {
 			if !valuePlaceholder.MatchString(k) {
 				return out, validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+			}
+		}
+		for _, k := range sortedKeys(e.values) {
+			if msg := checkValue(e.values[k]); msg != "" {
+				return out, validation("ExpressionAttributeValues contains invalid value: " + msg + " for key " + k)
 			}
 		}
 	}

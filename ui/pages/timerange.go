@@ -540,7 +540,7 @@ func (t *Time) View() string {
 	if t.detected && t.noTime == "" {
 		how := "detected"
 		if t.configured {
-			how = "set by time_format in the configuration"
+			how = "set by time_format or --time-format"
 		}
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
 		if t.skipped != "" {

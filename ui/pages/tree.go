@@ -526,8 +526,11 @@ func (t *Tree) View() string {
 	st := t.c.Styles
 	t.grid.SetSize(t.w-4, t.h-2)
 	state := "all"
-	if !t.loaded {
+	switch {
+	case !t.loaded:
 		state = "finding…"
+	case t.partial:
+		state = "stopped by an error"
 	}
 	if t.fail.stopped() {
 		state = t.fail.title(len(t.children), "children")
@@ -546,14 +549,17 @@ func (t *Tree) View() string {
 	body := t.grid.View()
 	switch {
 	case t.fail.stopped() && len(t.children) == 0:
+		// A failed read found nothing, which says nothing of what is there.
 		body = t.fail.body(st, 0, "children", t.w-4)
 	case t.fail.stopped():
 		t.grid.SetSize(t.w-4, t.h-3)
 		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
 	case t.loaded && len(t.children) == 0:
-		body = st.Dim.Render("Nothing under this prefix.")
-		if t.self {
+		switch {
+		case t.self:
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
+		default:
+			body = st.Dim.Render("Nothing under this prefix.")
 		}
 	}
 	if t.picker != nil {
