@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 )
 
 // tableAt opens the table at row n of the tables screen.
@@ -166,4 +167,51 @@ func TestEveryDemoIndexFromTheTableScreen(t *testing.T) {
 func TestTimeOnAnIndexShowsTheTableKeys(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: demo.StateTable, PK: "Sara", Index: demo.StateIndex, Range: "2020-04", Now: demoClock})
 	h.contains(t, "Time (UTC)            State#Date                    DeviceID", "d#12345", "each EscalatedTo = :pk")
+}
+
+// TestIndexesOnDynalite: the same walk on a real DynamoDB-compatible
+// server: every index of Locations, Shop and StateLog is reached from the
+// table screen, its partitions scanned and the first one opened through it.
+func TestIndexesOnDynalite(t *testing.T) {
+	ctx := context.Background()
+	srv := dynalitetest.Start(t)
+	tables := []string{"Locations", demo.ShopTable, demo.StateTable}
+	if _, err := demo.Seed(ctx, srv.Client(), demo.Options{Tables: tables}); err != nil {
+		t.Fatal(err)
+	}
+	client := srv.Client()
+	names, _, err := dynamo.ListTables(ctx, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := 0
+	for row, name := range names {
+		info, _, err := dynamo.DescribeTable(ctx, client, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ix := range info.Indexes {
+			t.Run(name+"/"+ix.Name, func(t *testing.T) {
+				h := newHarness(t, 120, 35, Config{Client: client})
+				tableAt(h, row)
+				h.keys("i")
+				for range i + 1 {
+					h.keys("down")
+				}
+				h.keys("enter")
+				h.contains(t, name+" index "+ix.Name+" · ", "Partition key ("+ix.Key.PK.Name+")")
+				h.keys("enter")
+				h.contains(t, "index "+ix.Name)
+				for _, bad := range []string{"read failed", "Nothing under this prefix", "No items"} {
+					if strings.Contains(h.screen(), bad) {
+						t.Fatalf("%s through %s on dynalite:\n%s", bad, ix.Name, h.screen())
+					}
+				}
+				reached++
+			})
+		}
+	}
+	if reached < 6 {
+		t.Fatalf("reached %d indexes on dynalite, want 6", reached)
+	}
 }
