@@ -49,7 +49,9 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	}
 	next = r
 	next.Start = page.LastKey
-	if r.Key.SK == nil || len(page.Items) == 0 {
+	if r.Key.SK == nil || len(page.Items) == 0 || r.Index != "" {
+		// No sort key: an item is a partition. An index: a start key needs
+		// the table's keys too, which a jump cannot make up.
 		return next, false, true
 	}
 	distinct := 0

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/exec"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -59,6 +61,9 @@ type Config struct {
 	SaveColumns func(table string, cols []string) (string, error)
 	// Now is the clock time ranges count back from; nil: the real clock.
 	Now func() time.Time
+	// TmuxBuffer loads what y copies into a tmux buffer as well as the
+	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
+	TmuxBuffer common.TmuxBufferFunc
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.
@@ -95,9 +100,26 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		defer f.Close()
 	}
+	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
+		cfg.TmuxBuffer = tmuxLoadBuffer
+	}
 	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
 	return err
 }
 
 // Themes are the names --theme takes.
 var Themes = common.Themes
+
+// tmuxLoadBuffer loads text into tmux's paste buffer: under tmux's default
+// set-clipboard external, OSC 52 from a program never reaches a clipboard.
+func tmuxLoadBuffer(ctx context.Context, text string) error {
+	cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return fmt.Errorf("tmux load-buffer: %s", msg)
+		}
+		return fmt.Errorf("tmux load-buffer: %w", err)
+	}
+	return nil
+}

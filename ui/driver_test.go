@@ -65,6 +65,11 @@ func (r *recorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 	return r.Client.Scan(ctx, in, o...)
 }
 
+func (r *recorder) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.add("GetItem")
+	return r.Client.GetItem(ctx, in, o...)
+}
+
 func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	r.add("DescribeTable")
 	return r.Client.DescribeTable(ctx, in, o...)
@@ -183,5 +188,14 @@ func (h *harness) contains(t *testing.T, want ...string) {
 		if !strings.Contains(s, w) {
 			t.Fatalf("screen lacks %q:\n%s", w, s)
 		}
+	}
+}
+
+// said checks the newest status-bar message in full: on screen its middle
+// may be cut, where depending on the latency's width.
+func (h *harness) said(t *testing.T, want string) {
+	t.Helper()
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
 	}
 }

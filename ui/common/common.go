@@ -30,6 +30,8 @@ type Common struct {
 	// SaveColumns writes a table's chosen grid columns to the configuration
 	// file and says where; nil: the choice lasts for the session only.
 	SaveColumns func(table string, cols []string) (string, error)
+	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
+	TmuxBuffer TmuxBufferFunc
 }
 
 // Page is one screen of the explorer.

@@ -32,6 +32,7 @@ type pager struct {
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
 	rows      int     // rows on screen, which size the first page
+	fail      failure // the last read failed or was cancelled
 	req       request
 	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
@@ -75,8 +76,34 @@ func (p *pager) sizeTo(rows int) {
 	}
 }
 
-// done reports whether the whole query has been read.
-func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 && !p.gapOpen() }
+// done reports whether the whole query has been read: a read that failed
+// or was cancelled is not done, whatever it had, nor a list with a gap
+// between its two ends.
+func (p *pager) done() bool {
+	return p.started && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
+}
+
+// cancel stops the read in flight at the user's word; the view says so.
+func (p *pager) cancel() {
+	if p.req.inFlight() {
+		p.req.stop()
+		p.fail.cancel()
+	}
+}
+
+// retry reads on from where a failed or cancelled read stopped: the tail
+// (after G) or the head.
+func (p *pager) retry() tea.Cmd {
+	if p.fail.stopped() && p.pages == 0 {
+		p.started = false // the first page never came: ask for it again
+	}
+	p.fail.clear()
+	p.fillRCU, p.held = 0, false
+	if p.tail.failed {
+		return p.nextTail()
+	}
+	return p.next()
+}
 
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
@@ -93,8 +120,10 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	}
 	if msg.err != nil {
 		p.tail.failed, p.tail.reading = p.tail.reading, false
+		p.fail.fail(msg.err)
 		return false, report(msg.err, false, p.owner)
 	}
+	p.fail.clear()
 	if msg.merge != nil {
 		p.merge = msg.merge
 	}
@@ -143,7 +172,10 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 }
 
 func (p *pager) want(n int, user bool) tea.Cmd {
-	if len(p.items) >= n || p.done() {
+	if user && p.fail.cancelled {
+		p.fail.clear() // moving on after esc asks to read on
+	}
+	if len(p.items) >= n || p.done() || p.fail.stopped() {
 		return nil
 	}
 	if user {
@@ -162,6 +194,12 @@ func (p *pager) filtered() bool { return p.query.Filter != nil }
 // state says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.
 func (p *pager) state() string {
+	if p.fail.stopped() {
+		return p.fail.title(len(p.items), "items")
+	}
+	if !p.started {
+		return "not read yet"
+	}
 	more := "all"
 	switch {
 	case p.held:
@@ -183,7 +221,9 @@ func (p *pager) state() string {
 // reading, or when rows are loaded).
 func (p *pager) empty(what string) string {
 	switch {
-	case len(p.items) > 0 || !p.started:
+	case p.fail.stopped() || !p.started:
+		return "" // said by failed and unread
+	case len(p.items) > 0:
 		return ""
 	case !p.filtered():
 		if p.req.inFlight() {
@@ -205,4 +245,25 @@ func (p *pager) request() string {
 		return p.mergeRequest()
 	}
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
+}
+
+// failed is the failure where the list's rows would be: alone when nothing
+// was loaded, below the rows loaded before otherwise (one line). "" when
+// the last read went well.
+func (p *pager) failed(st *common.Styles, width int) string {
+	if !p.fail.stopped() {
+		return ""
+	}
+	if len(p.items) == 0 {
+		return p.fail.body(st, 0, "items", width)
+	}
+	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.items), "items")), width))
+}
+
+// unread says that the view has not been read, and why not yet.
+func (p *pager) unread(st *common.Styles, why string) string {
+	if p.started {
+		return ""
+	}
+	return st.Dim.Render("Not read yet: " + why)
 }

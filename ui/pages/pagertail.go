@@ -71,14 +71,6 @@ func (p *pager) jumpEnd() tea.Cmd {
 	return p.nextTail()
 }
 
-// retry reads again what failed last: the tail or the head.
-func (p *pager) retry() tea.Cmd {
-	if p.tail.failed {
-		return p.nextTail()
-	}
-	return p.next()
-}
-
 // nextTail reads on backwards from the tail's earliest item.
 func (p *pager) nextTail() tea.Cmd {
 	if p.req.inFlight() || !p.gapOpen() {
