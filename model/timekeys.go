@@ -235,7 +235,13 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 		}
 		scale := map[TimeKind]float64{EpochSeconds: 1, EpochMillis: 1e3, EpochMicros: 1e6}[e.Kind]
 		sec := f / scale
-		return time.Unix(0, int64(sec*1e9)).UTC(), true
+		// Whole seconds and the fraction apart: nanoseconds since 1970 in
+		// an int64 end in 2262.
+		if math.IsNaN(sec) || math.Abs(sec) > maxEpochSeconds {
+			return time.Time{}, false
+		}
+		whole := math.Floor(sec)
+		return time.Unix(int64(whole), int64((sec-whole)*1e9)).UTC(), true
 	case TimeText:
 		part := key
 		switch e.Place {
@@ -264,12 +270,15 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 // Encode writes a time as this encoding writes it (the time part only).
 func (e TimeEncoding) Encode(t time.Time) string {
 	switch e.Kind {
+	// Seconds and the fraction apart (t.Unix() floors, Nanosecond is never
+	// negative): t.UnixNano() wraps outside 1677–2262, the years 0001–9999
+	// fit in microseconds.
 	case EpochSeconds:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e9), 10)
+		return strconv.FormatInt(t.Unix(), 10)
 	case EpochMillis:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e6), 10)
+		return strconv.FormatInt(t.Unix()*1e3+int64(t.Nanosecond())/1e6, 10)
 	case EpochMicros:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e3), 10)
+		return strconv.FormatInt(t.Unix()*1e6+int64(t.Nanosecond())/1e3, 10)
 	case TimeText:
 		zone := e.Zone
 		if zone == nil {
@@ -280,12 +289,27 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	return ""
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
+// The instants a range may name: the years ISO-8601 writes in four
+// digits. Text keys sort as time only within them, and every epoch unit
+// holds them without overflow.
+var (
+	MinInstant = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxInstant = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// maxEpochSeconds is past either end of the instants a range may name.
+const maxEpochSeconds = 253402300800 // 10000-01-01T00:00:00Z
+
+// ErrOutOfRange says a time falls outside the years 0001–9999.
+var ErrOutOfRange = errors.New("times run from 0001-01-01 to 9999-12-31")
+
+// inRange refuses a period [start, end) that is not within the years
+// 0001–9999 as written.
+func inRange(s string, start, end time.Time) error {
+	if start.Year() < 1 || end.Add(-time.Nanosecond).Year() > 9999 {
+		return fmt.Errorf("%q: %w", s, ErrOutOfRange)
 	}
-	return q
+	return nil
 }
 
 // ParseTimeFormat reads a time format as configured: epoch-s, epoch-ms,
@@ -519,9 +543,9 @@ func ParseInstant(s string, loc *time.Location) (start, end time.Time, err error
 				for range fractionDigits(s) {
 					step /= 10
 				}
-				return t, t.Add(max(step, time.Nanosecond)), nil
+				return t, t.Add(max(step, time.Nanosecond)), inRange(s, t, t.Add(max(step, time.Nanosecond)))
 			}
-			return t, l.span(t), nil
+			return t, l.span(t), inRange(s, t, l.span(t))
 		}
 	}
 	return start, end, fmt.Errorf("%q is not a time: write 2018-08-29, 2018-08, 2018-08-29T12:00Z, 2018-08-29:12:00:00 or 1536019200", s)
@@ -533,6 +557,10 @@ var ErrEmptyRange = errors.New("no key can fall in this range")
 
 func emptyRange(e TimeEncoding) error {
 	return fmt.Errorf("%w: the keys count whole %s; widen the range", ErrEmptyRange, unitName(e.Unit()))
+}
+
+func afterLast() error {
+	return fmt.Errorf("%w: text keys end at 9999-12-31T23:59:59", ErrEmptyRange)
 }
 
 func unitName(d time.Duration) string {
@@ -581,6 +609,14 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 	}
 	// A bound is floored to the key's unit: To is the last instant wanted.
 	floor := func(t time.Time) time.Time { return truncate(t, unit, e.Zone) }
+	// Past 9999 a text key would need a fifth digit and sort before 2000:
+	// a bound rounded up past the last writable instant has no key after it.
+	zone := e.Zone
+	if zone == nil {
+		zone = time.UTC
+	}
+	beyond := func(t time.Time) bool { return t.In(zone).Year() > 9999 }
+	last := floor(MaxInstant.In(zone))
 	top := "\U0010FFFF"
 	if prefix != "" {
 		top = prefix + top
@@ -602,6 +638,10 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 		}
 		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(upper(floor(r.To)))}, nil
 	case TimeLt:
+		if beyond(ceil(r.From, unit, e.Zone)) {
+			r.Op, r.From = TimeLe, last
+			return CompileRange(r, e, prefix)
+		}
 		if prefix != "" {
 			return SKCondition{Op: SKBetween, A: S(prefix), B: S(upper(ceil(r.From, unit, e.Zone).Add(-unit)))}, nil
 		}
@@ -612,11 +652,17 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 		}
 		return SKCondition{Op: SKLe, A: S(upper(floor(r.From)))}, nil
 	case TimeGt:
+		if beyond(floor(r.From).Add(unit)) {
+			return SKCondition{}, afterLast()
+		}
 		if prefix != "" {
 			return SKCondition{Op: SKBetween, A: S(enc(floor(r.From).Add(unit))), B: S(top)}, nil
 		}
 		return SKCondition{Op: SKGe, A: S(enc(floor(r.From).Add(unit)))}, nil
 	default: // TimeGe
+		if beyond(ceil(r.From, unit, e.Zone)) {
+			return SKCondition{}, afterLast()
+		}
 		if prefix != "" {
 			return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(top)}, nil
 		}
