@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -21,6 +22,7 @@ type globals struct {
 	demo                      bool
 	debugLog                  string
 	configFile                string
+	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
 }
 
 // connection is what a command reads through.
@@ -35,6 +37,9 @@ var loadDemo = func(ctx context.Context) (*memory.DB, error) { return demo.Load(
 func (g *globals) validate() error {
 	if g.demo && (g.endpoint != "" || g.profile != "") {
 		return usage("drop --endpoint-url and --profile, or drop --demo", "--demo runs on the embedded demo database, not on a server")
+	}
+	if g.timeout < 0 || g.timeout > dynamo.MaxTimeout {
+		return usage("give a duration such as 10s or 1m, at most "+dynamo.MaxTimeout.String(), "--timeout %v is out of range", g.timeout)
 	}
 	if g.endpoint != "" {
 		u, err := url.Parse(g.endpoint)
@@ -64,6 +69,9 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		if g.endpoint == "" {
 			g.endpoint = conf.EndpointURL
 		}
+		if g.timeout == 0 {
+			g.timeout = conf.Timeout()
+		}
 	}
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -84,8 +92,16 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 }
 
 func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
-	return dynamo.Connect(ctx, dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry})
+	return dynamo.Connect(ctx, g.target(attempts, onRetry))
 }
+
+func (g *globals) target(attempts int, onRetry func(int, error)) dynamo.Target {
+	return dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry, Timeout: g.timeout}
+}
+
+// giveUpAfter is the longest one read waits on a server that never
+// answers (all its attempts and the waits between them).
+func (g *globals) giveUpAfter() time.Duration { return g.target(0, nil).GiveUpAfter() }
 
 // profileName is the profile the SDK will use, if one was named.
 func (g *globals) profileName() string {

@@ -24,10 +24,6 @@ import (
 // Version is the build's version; main sets it from its -ldflags stamp.
 var Version = "dev"
 
-// preflightTimeout bounds the one read made before the explorer takes the
-// screen, so a dead endpoint is reported on the command line instead.
-const preflightTimeout = 20 * time.Second
-
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
 	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme, filterText string
@@ -110,7 +106,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			if err := preflight(ctx, conn.client, table); err != nil {
+			if err := preflight(ctx, conn.client, table, g.giveUpAfter()); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -153,6 +149,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
+	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
 	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
@@ -193,9 +190,10 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // preflight makes one cheap read so that a missing table, a dead endpoint or
 // bad credentials end the command with a one-line message before the
-// explorer takes over the terminal.
-func preflight(ctx context.Context, c dynamo.Client, table string) error {
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+// explorer takes over the terminal. Its deadline only backs up the
+// attempts' own (bound: all of them, a second to spare).
+func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
 	defer cancel()
 	if table != "" {
 		_, _, err := dynamo.DescribeTable(ctx, c, table)
