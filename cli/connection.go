@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"net/url"
 	"os"
 	"strings"
@@ -23,6 +24,28 @@ type globals struct {
 	debugLog                  string
 	configFile                string
 	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
+	closers                   []io.Closer   // closed when the command ends (the debug log)
+}
+
+// close ends what the command opened.
+func (g *globals) close() {
+	for _, c := range g.closers {
+		c.Close()
+	}
+	g.closers = nil
+}
+
+// debug starts --debug-log, if given, for the session.
+func (g *globals) debug(s *dynamo.Session) error {
+	if g.debugLog == "" {
+		return nil
+	}
+	c, err := openDebugLog(g.debugLog, s)
+	if err != nil {
+		return err
+	}
+	g.closers = append(g.closers, c)
+	return nil
 }
 
 // connection is what a command reads through.
@@ -81,9 +104,16 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &connection{client: dynamo.NewMetered(db), label: "DEMO"}, nil
+		m := dynamo.NewMetered(db)
+		if err := g.debug(m.Session); err != nil {
+			return nil, err
+		}
+		return &connection{client: m, label: "DEMO"}, nil
 	}
 	session := &dynamo.Session{}
+	if err := g.debug(session); err != nil {
+		return nil, err
+	}
 	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
 	if err != nil {
 		return nil, err

@@ -25,7 +25,10 @@ import (
 var Version = "dev"
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
+	return newRootFor(ctx, &globals{}, stdout, stderr)
+}
+
+func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
@@ -137,7 +140,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				budget = func(string) float64 { return maxRCU }
 			}
 			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}
 	root.SetOut(stdout)
@@ -150,7 +153,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
-	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
+	pf.StringVar(&g.debugLog, "debug-log", "", "write a debug log of every request and retry to this new file (mode 0600; never holds credentials;\nan existing file is appended to only if it is dynascope's own earlier log, never a symbolic link)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
@@ -206,8 +209,10 @@ func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Du
 // Run executes the command line and returns the exit code (see the root
 // command's help). Errors are printed here, as one line, never by cobra.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRoot(ctx, stdout, stderr)
+	g := &globals{}
+	root := newRootFor(ctx, g, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	g.close()
 	return report(ctx, stderr, err)
 }
