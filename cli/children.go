@@ -139,7 +139,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			rows := dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", res.Level.Describe(), len(found), total.Requests, total.RCU)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(res.Level.Describe()), len(found), total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())

@@ -76,12 +76,12 @@ consumed RCU, items and elapsed time.`,
 			}
 			q.Filter = opt.Filter
 			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, q.Describe())
+			fmt.Fprintln(stderr, export.OneLine(q.Describe()))
 			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
 			if q.Filter != nil {
-				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
 				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -141,10 +142,10 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
 			total, _ := conn.client.Session.Totals()
 			if q.Filter != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
-				q.Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+				export.OneLine(q.Describe()), export.OneLine(enc.Name()), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
 			return err
 		},
 	}
