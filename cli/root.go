@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
@@ -43,7 +44,9 @@ and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
 Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-credentials, access denied), 2 a malformed command line, 130 interrupted.`,
+credentials, access denied), 2 a malformed command line, 130 interrupted
+(Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the same way, a
+partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
@@ -139,6 +142,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
+			// An export still running when the explorer ends is abandoned:
+			// its partial file must not outlive the process.
+			defer export.RemoveUnfinished()
 			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
@@ -213,6 +219,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootFor(ctx, g, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	if ctx.Err() != nil {
+		export.RemoveUnfinished() // a signal ended the run mid-export
+	}
 	g.close()
 	return report(ctx, stderr, err)
 }

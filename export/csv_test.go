@@ -42,7 +42,7 @@ func hostileDB(t *testing.T) (*memory.DB, model.KeyQuery) {
 	for name, v := range hostile {
 		i++
 		items = append(items, dynamo.Item{"PK": s("H"), "SK": s(name), "Text": s(v),
-			"Neg": &types.AttributeValueMemberN{Value: "-5"}, // a number stays a number
+			"Neg":         &types.AttributeValueMemberN{Value: "-5"}, // a number stays a number
 			"=Name\u202e": s("attribute names too"),
 			"Nested":      &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"v": s(v)}}})
 	}
