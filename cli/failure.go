@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"syscall"
@@ -18,6 +19,15 @@ const (
 	exitUsage       = 2   // the command line was malformed
 	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT; 143 SIGTERM, 129 SIGHUP
 )
+
+// checkBudget refuses an RCU budget flag that is negative, NaN (which
+// switches a budget off: every comparison with NaN is false) or infinite.
+func checkBudget(flag string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return usage("give a positive number of RCU, or 0 for no limit", "%s %v is not a budget", flag, v)
+	}
+	return nil
+}
 
 // signalled is the cause of a context cancelled by a signal.
 type signalled struct{ sig os.Signal }

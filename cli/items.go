@@ -145,8 +145,8 @@ type readOpts struct {
 
 func (f itemsFlags) readOpts() (*readOpts, error) {
 	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
-	if f.maxRCU < 0 {
-		return nil, usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", f.maxRCU)
+	if err := checkBudget("--max-rcu", f.maxRCU); err != nil {
+		return nil, err
 	}
 	if f.filter != "" {
 		n, err := model.ParseFilter(f.filter)

@@ -43,6 +43,27 @@ func (f rangeFlags) rangeText() (string, error) {
 	return parts[0], nil
 }
 
+// prefixFits refuses a sort-key prefix the key cannot have: begins_with
+// takes strings and binary only, so on a number key it is refused before
+// any Query, not by the server.
+func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
+	if prefix == "" || key.SK == nil || key.SK.Type != model.TypeN {
+		return nil
+	}
+	return usage("drop "+flag+": number sort keys have no prefixes (use --before/--after/--from for ranges)",
+		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
+}
+
+func typeName(t model.KeyType) string {
+	switch t {
+	case model.TypeN:
+		return "number (N)"
+	case model.TypeB:
+		return "binary (B)"
+	}
+	return "string (S)"
+}
+
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f rangeFlags
 	cmd := &cobra.Command{
@@ -97,6 +118,9 @@ Times without a zone are UTC (--local: this machine's zone).`,
 			if key.SK == nil {
 				return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
 			}
+			if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
+				return err
+			}
 			var tableKeys *dynamo.KeySchema
 			if f.index != "" {
 				tableKeys = &info.Key
@@ -129,6 +153,11 @@ Times without a zone are UTC (--local: this machine's zone).`,
 				}
 			}
 			q.SK, err = model.CompileRange(r, enc, f.skPrefix)
+			if err == nil && (enc.Kind == model.TimeText) != (key.SK.Type != model.TypeN) {
+				// A time format given by --time-format or the configuration
+				// that the key's type cannot hold: refused before any Query.
+				err = fmt.Errorf("--time-format %s does not fit %s, a %s key", f.format, key.SK.Name, typeName(key.SK.Type))
+			}
 			if err != nil {
 				return usage("add --sk-prefix for composite keys (amsg for amsg#2018-08-29:12:00:00)", "%v", err)
 			}

@@ -83,8 +83,11 @@ partial export file removed.`,
 				}
 				filter = n
 			}
-			if maxRCU < 0 {
-				return usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", maxRCU)
+			if err := checkBudget("--max-rcu", maxRCU); err != nil {
+				return err
+			}
+			if err := checkBudget("--count-budget", countBudget); err != nil {
+				return err
 			}
 			if timeRange != "" {
 				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
