@@ -3,7 +3,11 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter fuzz screenshots lint
+<<<<<<< HEAD
+.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter bench-follow fuzz screenshots lint
+=======
+.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter bench-data fuzz screenshots lint
+>>>>>>> i19data
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -34,6 +38,14 @@ bench-range: deps ## time ranges on 200,000 timestamped items: time to first row
 
 bench-filter: deps ## a filter matching 0.1% of 100,000 items: scanned vs matched, RCU, first screen, budget, vs aws dynamodb query
 	bash scripts/bench-filter.sh
+
+<<<<<<< HEAD
+bench-follow: deps ## range --follow's requests and RCU per minute, idle and busy (SECS=60 each)
+	bash scripts/bench-follow.sh
+=======
+bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with --data: wall time, peak RSS vs the data's size
+	bash scripts/bench-data.sh
+>>>>>>> i19data
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh

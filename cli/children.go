@@ -142,10 +142,16 @@ the subtree and costs accordingly). Stats go in "stats".`,
 					}
 				}
 			}
-			rows := dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
+			mask, err := g.tableMask(f.table)
+			if err != nil {
+				return err
+			}
+			delims := keyDelims(info, f.index, res.Delim)
+			level := maskedQuery(res.Level, mask, delims)
+			rows := maskChildRows(dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(res.Level.Describe()), len(found), total.Requests, total.RCU)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), len(found), total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -153,8 +159,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 				return err
 			}
 			doc := map[string]any{
-				"table": f.table, "partitionKey": pkLiteral(q.PK, f.pk, pattern), "prefix": f.prefix, "delimiter": res.Delim,
-				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
+				"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
+				"prefix": mask.KeyIf(key.SK.Name, f.prefix, res.Delim), "delimiter": res.Delim,
+				"keyCondition": level.Expression(), "values": level.Values(),
 				"children": rows.Rows,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 					"elapsedMs": time.Since(start).Milliseconds()},

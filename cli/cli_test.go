@@ -369,7 +369,7 @@ func TestBadInputOffline(t *testing.T) {
 	}{
 		{"no such table", []string{"items", "--demo", "--table", "Nope", "--pk", "x"}, 1, "no such table"},
 		{"no such table, explorer", []string{"--demo", "--table", "Nope"}, 1, "no such table"},
-		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 1, `it has ByCity BySquareFeet`},
+		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 2, `it has ByCity BySquareFeet`},
 		{"negative limit", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "-3"}, 2, "--limit -3 is negative"},
 		{"limit not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "abc"}, 2, `invalid argument "abc" for "--limit" flag`},
 		{"pk not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "abc"}, 2, `--pk "abc" is not a number — this key is numeric (N)`},
@@ -386,7 +386,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter without pk", []string{"--demo", "--table", "DeviceLogs", "--filter", "a = 1"}, 2, "--filter filters a partition's items"},
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
-		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is negative"},
+		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
 		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus"},
 		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
 		{"unknown command", []string{"scan"}, 2, `unexpected argument "scan"`},

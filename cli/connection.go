@@ -23,6 +23,9 @@ type globals struct {
 	demo                      bool
 	debugLog                  string
 	configFile                string
+	mask                      []string // --mask: attributes whose values are never shown
+	data                      dataFlags
+	stderr                    io.Writer     // for --data's progress and summary
 	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
 	closers                   []io.Closer   // closed when the command ends (the debug log)
 }
@@ -51,7 +54,10 @@ func (g *globals) debug(s *dynamo.Session) error {
 // connection is what a command reads through.
 type connection struct {
 	client *dynamo.Metered
-	label  string // for people: DEMO or profile · region · endpoint, never credentials
+	label  string // for people: DEMO, DATA: paths, or profile · region · endpoint, never credentials
+	// estimated: the capacity is computed by the embedded backend for data
+	// that is not in DynamoDB, so it is what DynamoDB would charge.
+	estimated bool
 }
 
 // loadDemo builds the embedded demo database; tests swap in a cached one.
@@ -77,6 +83,12 @@ func (g *globals) validate() error {
 // that cannot reach the endpoint fail at once rather than retrying for a
 // minute: at 3 a.m. a typo in --endpoint-url should say so immediately.
 func (g *globals) connect(ctx context.Context) (*connection, error) {
+	if err := g.validateData(); err != nil {
+		return nil, err
+	}
+	if g.data.given() {
+		return g.connectData(ctx)
+	}
 	if !g.demo {
 		// The configuration file's defaults, where no flag was given.
 		conf, err := g.loadConfig()

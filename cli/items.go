@@ -70,13 +70,17 @@ consumed RCU, items and elapsed time.`,
 			if err != nil {
 				return err
 			}
-			q, _, err := keyQuery(ctx, conn.client, f)
+			q, info, err := keyQuery(ctx, conn.client, f)
 			if err != nil {
 				return err
 			}
 			q.Filter = opt.Filter
+			if opt.Mask, err = g.tableMask(f.table); err != nil {
+				return err
+			}
+			opt.KeyDelims = keyDelims(info, f.index, "")
 			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, export.OneLine(q.Describe()))
+			fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
 			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
@@ -109,14 +113,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	}
 	key, err := info.KeyFor(f.index)
 	if err != nil {
-		names := "it has none"
-		if len(info.Indexes) > 0 {
-			names = "it has"
-			for _, ix := range info.Indexes {
-				names += " " + ix.Name
-			}
-		}
-		return model.KeyQuery{}, info, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
+		return model.KeyQuery{}, info, noIndex(info, f.index)
 	}
 	v, err := model.ParseKeyValue(key.PK.Type, f.pk)
 	if err != nil {
@@ -136,11 +133,25 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	return q, info, nil
 }
 
+// noIndex is the one line for an --index the table lacks: which it has.
+func noIndex(info dynamo.TableInfo, index string) error {
+	names := "it has none"
+	if len(info.Indexes) > 0 {
+		names = "it has"
+		for _, ix := range info.Indexes {
+			names += " " + ix.Name
+		}
+	}
+	return usage("check --index; "+names, "table %s has no index %q", info.Name, index)
+}
+
 // readOpts are a read's capacity budget and what it did; Filter is the
 // parsed --filter, which the query carries.
 type readOpts struct {
 	Filter model.FilterNode
 	export.Budget
+	Mask      *model.Mask       // --mask and the table's mask
+	KeyDelims map[string]string // the key attributes, masked segment by segment
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

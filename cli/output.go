@@ -25,12 +25,14 @@ func outputErr(err error) error {
 
 // writeItems writes a query's items to stdout, or exports them to a file.
 func writeItems(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
-	var budget *export.Budget
-	if opt != nil {
-		budget = &opt.Budget
-	}
+	eo := export.Options{Budget: &opt.Budget, Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}}
+	defer func() {
+		if opt.Mask != nil && err == nil {
+			noteUnseenMask(stderr, opt.Mask, eo.Seen)
+		}
+	}()
 	items, err = export.To(output, "items", stdout, stderr, func(w io.Writer, format string, terminal bool) (n int, err error) {
-		n, pages, err = export.Items(ctx, c, q, limit, format, w, terminal, budget)
+		n, pages, err = export.Items(ctx, c, q, limit, format, w, terminal, eo)
 		return n, err
 	})
 	return items, pages, outputErr(err)

@@ -26,11 +26,11 @@ import (
 var Version = "dev"
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	return newRootFor(ctx, &globals{}, stdout, stderr)
+	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
 }
 
 func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
-	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme, filterText string
+	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -50,6 +50,8 @@ partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope --data ./AWSDynamoDB/01700000000000-abcdef12 --schema orders.json   # an export, no server
+  dynascope --data model.json                       # a NoSQL Workbench model, every table in it
   dynascope --demo --table Locations --pk USA       # open one partition directly
   dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
 		Version:       Version,
@@ -107,6 +109,9 @@ partial export file removed.`,
 			if conf, err = withVersionPattern(conf, table, versionPattern, cmd.Flags().Changed("version-pattern")); err != nil {
 				return err
 			}
+			if conf, err = withTimeFormat(conf, table, timeFormat, cmd.Flags().Changed("time-format")); err != nil {
+				return err
+			}
 			keys := keymap.Default()
 			if err := keys.Apply(conf.Keys); err != nil {
 				return usage("fix [keys] in the configuration file", "config: %v", err)
@@ -116,6 +121,9 @@ partial export file removed.`,
 				return err
 			}
 			if err := preflight(ctx, conn.client, table, g.giveUpAfter()); err != nil {
+				return err
+			}
+			if err := checkIndex(ctx, conn.client, table, index, g.giveUpAfter()); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -148,7 +156,7 @@ partial export file removed.`,
 			// An export still running when the explorer ends is abandoned:
 			// its partial file must not outlive the process.
 			defer export.RemoveUnfinished()
-			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}
@@ -161,6 +169,8 @@ partial export file removed.`,
 	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
+	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
+	g.data.register(pf)
 	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
 	pf.StringVar(&g.debugLog, "debug-log", "", "write a debug log of every request and retry to this new file (mode 0600; never holds credentials;\nan existing file is appended to only if it is dynascope's own earlier log, never a symbolic link)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
@@ -171,6 +181,7 @@ partial export file removed.`,
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
 	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	root.Flags().StringVar(&timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
@@ -215,10 +226,28 @@ func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Du
 	return dynamo.Explain("list tables", err)
 }
 
+// checkIndex refuses an --index the table does not have, naming those it
+// has, before the explorer opens.
+func checkIndex(ctx context.Context, c dynamo.Client, table, index string, bound time.Duration) error {
+	if index == "" || table == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
+	defer cancel()
+	info, _, err := dynamo.DescribeTable(ctx, c, table)
+	if err != nil {
+		return err
+	}
+	if _, err := info.KeyFor(index); err != nil {
+		return noIndex(info, index)
+	}
+	return nil
+}
+
 // Run executes the command line and returns the exit code (see the root
 // command's help). Errors are printed here, as one line, never by cobra.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	g := &globals{}
+	g := &globals{stderr: stderr}
 	root := newRootFor(ctx, g, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -44,6 +44,9 @@ address) unless --yes-write-to-real-aws is given.`,
 			if g.demo {
 				return usage("drop --demo and give --endpoint-url of a local server", "seed writes into a server; --demo already has the data built in")
 			}
+			if g.data.given() {
+				return usage("open the files with --data on any other command; seed writes the demo tables into a server", "seed does not take --data")
+			}
 			if err := g.validate(); err != nil {
 				return err
 			}
@@ -78,7 +81,7 @@ address) unless --yes-write-to-real-aws is given.`,
 			fmt.Fprintf(out, "seeding %s\n", where)
 			start := time.Now()
 			for _, t := range existing {
-				fmt.Fprintf(out, "  deleting table %s (%s items as DynamoDB last counted) to replace it\n", export.OneLine(t.name), thousands(t.items))
+				fmt.Fprintf(out, "  deleting table %s (%s items as DynamoDB last counted) to replace it\n", export.OneLine(t.name), thousands(int(t.items)))
 				if err := deleteTable(ctx, c, t.name); err != nil {
 					return err
 				}
@@ -176,14 +179,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func sum(m map[string]int) int {

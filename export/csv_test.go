@@ -59,7 +59,7 @@ func hostileDB(t *testing.T) (*memory.DB, model.KeyQuery) {
 func TestCSVFormulaCells(t *testing.T) {
 	db, q := hostileDB(t)
 	var out bytes.Buffer
-	if _, _, err := Items(context.Background(), db, q, 0, "csv", &out, false, nil); err != nil {
+	if _, _, err := Items(context.Background(), db, q, 0, "csv", &out, false, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	noRawControls(t, "csv", out.Bytes())
@@ -72,7 +72,7 @@ func TestPipedOutputsHoldNoControls(t *testing.T) {
 	db, q := hostileDB(t)
 	for _, format := range Formats {
 		var out bytes.Buffer
-		if _, _, err := Items(context.Background(), db, q, 0, format, &out, false, nil); err != nil {
+		if _, _, err := Items(context.Background(), db, q, 0, format, &out, false, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		noRawControls(t, "items "+format, out.Bytes())

@@ -42,12 +42,12 @@ func TestQueryToFile(t *testing.T) {
 	q := model.KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: model.N("9000"), SKName: "Timestamp"}
 	path := filepath.Join(t.TempDir(), "logs.csv")
 	calls := 0
-	n, err := QueryToFile(context.Background(), db, q, path, func(items, pages int, rcu float64) { calls++ })
+	n, err := QueryToFile(context.Background(), db, q, path, Options{}, func(items, pages int, rcu float64) { calls++ })
 	data, _ := os.ReadFile(path)
 	if err != nil || n != 50000 || calls < 2 || strings.Count(string(data), "\n") != 50001 {
 		t.Fatalf("%d items, %d progress calls, %d lines, %v", n, calls, strings.Count(string(data), "\n"), err)
 	}
-	if _, err := QueryToFile(context.Background(), db, q, filepath.Join(t.TempDir(), "logs.txt"), nil); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
+	if _, err := QueryToFile(context.Background(), db, q, filepath.Join(t.TempDir(), "logs.txt"), Options{}, nil); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
 		t.Fatalf("a name with no format: %v", err)
 	}
 }

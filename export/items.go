@@ -35,17 +35,39 @@ func (b *Budget) spent(p dynamo.Page) bool {
 	return b.Stopped
 }
 
+// Options shape what Items reads and writes.
+type Options struct {
+	// Budget, when not nil, stops the read once it is spent and says so.
+	Budget *Budget
+	// Mask hides the values of its attributes behind stand-ins; KeyDelims
+	// names the key attributes, masked segment by segment around their
+	// delimiter.
+	Mask      *model.Mask
+	KeyDelims map[string]string
+	// Seen, when not nil, collects the names of the attributes written.
+	Seen map[string]bool
+}
+
+// Plain is an item as written: plain JSON values, masked.
+func (o Options) Plain(it dynamo.Item) map[string]any {
+	if o.Seen != nil {
+		for name := range it {
+			o.Seen[name] = true
+		}
+	}
+	return o.Mask.Plain(dynamo.PlainItem(it), o.KeyDelims)
+}
+
 // Items writes what q returns, up to limit items (0: all), in format
 // (jsonl, json or csv) and returns how many items and pages it read.
-// budget, when not nil, stops the read once it is spent and says so.
-func Items(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, format string, w io.Writer, terminal bool, budget *Budget) (items, pages int, err error) {
+func Items(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, format string, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
 	if format == "csv" {
-		return itemsCSV(ctx, c, q, limit, w, terminal, budget)
+		return itemsCSV(ctx, c, q, limit, w, terminal, opt)
 	}
 	out := NewJSONRows(w, format)
-	err = eachItem(ctx, c, q, limit, budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
 		items++
-		return out.Write(dynamo.PlainItem(it))
+		return out.Write(opt.Plain(it))
 	}, func() error {
 		pages++
 		return out.Flush() // a page reaches the reader as it arrives
@@ -99,7 +121,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 // the union of every item's attributes, known only at the end), then
 // writes the CSV with the key attributes first. The temporary file sits
 // beside the export's file and has no name (see createSpool).
-func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, budget *Budget) (items, pages int, err error) {
+func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
 	tmp, done, err := createSpool(spoolDir(w))
 	if err != nil {
 		return 0, 0, err
@@ -108,12 +130,12 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 	buf := bufio.NewWriter(tmp)
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
-	err = eachItem(ctx, c, q, limit, budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}
 		items++
-		return enc.Encode(dynamo.PlainItem(it))
+		return enc.Encode(opt.Plain(it))
 	}, func() error { pages++; return nil })
 	if err != nil {
 		return items, pages, err

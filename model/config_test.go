@@ -25,6 +25,8 @@ time_format = "prefix#2006-01-02:15:04:05"
 
 [tables.Policies]
 version_pattern = "rev#{n}#{name}"
+drift_ignore = ["UpdatedAt", "Latest"]
+mask = ["Owner", "Contact.email"]
 
 [tables.Chat.shards]
 seattle = "seattle-{1..4}"
@@ -51,6 +53,12 @@ seattle = "seattle-{1..4}"
 	if p := c.Table("Policies").Versions(); p == nil || p.Prefix() != "rev#" {
 		t.Fatalf("version pattern: %v", p)
 	}
+	if d := c.Table("Policies").DriftIgnore; len(d) != 2 || d[0] != "UpdatedAt" {
+		t.Fatalf("drift_ignore: %q", d)
+	}
+	if m := c.Table("Policies").Mask; strings.Join(m, ",") != "Owner,Contact.email" {
+		t.Fatalf("mask: %q", m)
+	}
 	if c.Table("Locations").Versions() != nil {
 		t.Fatal("a table without version_pattern has one")
 	}
@@ -76,7 +84,10 @@ seattle = "seattle-{1..4}"
 		{"timeout = \"soon\"\n", `timeout "soon": write a duration such as "10s"`},
 		{"timeout = \"-1s\"\n", `timeout "-1s"`},
 		{"timeout = \"2h\"\n", "at most 10m0s"},
-		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, shards, max_rcu and columns"},
+		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask"},
+		{"[tables.X]\nmask = [\"Owner..email\"]\n", `tables.X.mask "Owner..email" has an empty name`},
+		{"[tables.X]\ndrift_ignore = [\"\"]\n", "tables.X.drift_ignore: a name is empty"},
+		{"[tables.X]\ndrift_ignore = \"UpdatedAt\"\n", "drift_ignore"},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

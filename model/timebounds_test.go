@@ -112,9 +112,9 @@ func TestCompileRangeLimits(t *testing.T) {
 		{TimeEncoding{Kind: EpochMicros}, ">= 0001-01-01", "SK >= :sk  :sk=-62135596800000000"},
 		{TimeEncoding{Kind: EpochSeconds}, "> 1677-01-01", "SK > :sk  :sk=-9246009601"},
 		{TimeEncoding{Kind: EpochMillis}, "<= 2262-12-31", "SK <= :sk  :sk=9246182399999"},
-		{iso, "< 9999-12-31", "SK < :sk  :sk=\"9999-12-31T00:00:00Z\""},
-		{iso, "< 9999-12-31T23:59:59.5Z", "SK <= :sk  :sk=\"9999-12-31T23:59:59Z\""},
-		{iso, ">= 0001-01-01", "SK >= :sk  :sk=\"0001-01-01T00:00:00Z\""},
+		{iso, "< 9999-12-31", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01T00:00:00Z\" :hi=\"9999-12-30T23:59:59Z\""},
+		{iso, "< 9999-12-31T23:59:59.5Z", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
+		{iso, ">= 0001-01-01", "SK BETWEEN :lo AND :hi  :lo=\"0001-01-01T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
 	} {
 		r, err := ParseRange(tc.in, demoNow, time.UTC)
 		if err != nil {

@@ -65,7 +65,7 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 		cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", float64(sz.TableSize())/4096*0.5)
 	}
 	job := func(ctx context.Context, path string, progress func(int, int, float64)) (int, error) {
-		return export.QueryToFile(ctx, m.cfg.Client, query, path, progress)
+		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{}, progress)
 	}
 	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
 }

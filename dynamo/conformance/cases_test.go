@@ -196,6 +196,7 @@ func cases() []testCase {
 	fail("err/reserved-word", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":t": bl(true)}), filter("Open = :t")), 1))
 	fail("err/filter-on-key", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":n": n("3")}), filter("size(SK) > :n")), 1))
 	fail("err/non-key-condition", "ValidationException", query(q("Str", "PK = :pk AND City = :c", usa(vals{":c": s("NY")})), 1))
+	cs = append(cs, rejections()...)
 	return cs
 }
 
