@@ -152,6 +152,7 @@ type readOpts struct {
 	export.Budget
 	Mask      *model.Mask       // --mask and the table's mask
 	KeyDelims map[string]string // the key attributes, masked segment by segment
+	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

@@ -179,11 +179,17 @@ across all of them, each read a page at a time as the merge needs it.`,
 			}
 			q.Reverse = !f.oldestFirst
 			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
+			shown := newShownKeys(enc, q.SKName)
+			if f.follow {
+				opt.Each = shown.note
+			}
 			if enc.Kind == model.TimeText && enc.Place == model.TimeAfter && f.skPrefix == "" {
-				if f.follow {
-					return usage("give --sk-prefix to follow one of them", "--follow reads one prefix, and these keys put the time after several")
+				start := time.Now()
+				prefixes, err := mergedRange(ctx, cmd, conn, q, key, tableKeys, r, enc, sample.Keys, f, opt)
+				if err != nil || !f.follow {
+					return err
 				}
-				return mergedRange(ctx, cmd, conn, q, key, tableKeys, r, enc, sample.Keys, f, opt)
+				return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, prefixes, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			q.SK, err = model.CompileRange(r, enc, f.skPrefix)
 			if err != nil {
@@ -200,7 +206,7 @@ across all of them, each read a page at a time as the merge needs it.`,
 			if err != nil || !f.follow {
 				return err
 			}
-			return followRange(ctx, conn.client, f, q, tableKeys, enc, opt, start, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, nil, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -262,16 +268,17 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 
 // mergedRange reads a range across every prefix the time follows (found
 // by the children skip-scan) as one list in time order: one Query per
-// prefix, merged, each paged as the merge needs it.
+// prefix, merged, each paged as the merge needs it. It returns the
+// prefixes, for --follow.
 func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q model.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
-	r model.TimeRange, enc model.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) error {
+	r model.TimeRange, enc model.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) ([]string, error) {
 	stderr := cmd.ErrOrStderr()
 	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(prefixes) == 0 {
-		return dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+model.NoTimeHint,
+		return nil, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+model.NoTimeHint,
 			"no prefix before the time (%s) found in partition %s", enc.Name(), f.pk)
 	}
 	var pageSize int32
@@ -280,10 +287,10 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q mo
 	}
 	m, err := dynamo.NewMergedRange(conn.client, q, prefixes, r, enc, pageSize, tableKeys)
 	if err != nil {
-		return usage("see dynascope range --help", "%v", err)
+		return nil, usage("see dynascope range --help", "%v", err)
 	}
 	start := time.Now()
-	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}}
+	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
 	next := func() (dynamo.Item, error) {
 		if (f.limit > 0 && m.Taken >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
 			opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
@@ -322,5 +329,5 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q mo
 	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
 		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), n, m.Pages,
 		total.Requests, total.RCU, found.Requests, found.RCU, time.Since(start).Round(time.Millisecond), opt.stoppedNote())
-	return outputErr(err)
+	return prefixes, outputErr(err)
 }

@@ -137,10 +137,17 @@ one.`,
 					return err
 				}
 			}
+			mask, err := g.tableMask(f.table)
+			if err != nil {
+				return err
+			}
+			delim := conf.Table(f.table).Delimiter
+			rows = maskVersionRows(rows, mask, info, delim)
+			level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
 			items := make([]historyJSON, 0, len(res.Histories))
 			drifted := 0
-			for _, h := range res.Histories {
-				items = append(items, historyDoc(h))
+			for i, h := range res.Histories {
+				items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
 				if h.Drifted() {
 					drifted++
 				}
@@ -148,7 +155,7 @@ one.`,
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-					export.OneLine(res.Level.Describe()), len(items), drifted, total.Requests, total.RCU)
+					export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -156,8 +163,8 @@ one.`,
 				return err
 			}
 			doc := map[string]any{
-				"table": f.table, "partitionKey": q.PK.Text,
-				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
+				"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
+				"keyCondition": level.Expression(), "values": level.Values(),
 				"items": items,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 					"elapsedMs": time.Since(start).Milliseconds()},
