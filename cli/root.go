@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
@@ -24,16 +25,15 @@ import (
 // Version is the build's version; main sets it from its -ldflags stamp.
 var Version = "dev"
 
-// preflightTimeout bounds the one read made before the explorer takes the
-// screen, so a dead endpoint is reported on the command line instead.
-const preflightTimeout = 20 * time.Second
-
 // runExplorer opens the explorer; tests swap it to run the explorer's own
 // model on the configuration a command line gives.
 var runExplorer = ui.Run
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{stderr: stderr}
+	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
+}
+
+func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var table, pk, prefix, delimiter, levels, index, versions, versionItem, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
@@ -48,7 +48,9 @@ and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
 Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-credentials, access denied), 2 a malformed command line, 130 interrupted.`,
+credentials, access denied), 2 a malformed command line, 130 interrupted
+(Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the same way, a
+partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
@@ -96,8 +98,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				}
 				filter = n
 			}
-			if maxRCU < 0 {
-				return usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", maxRCU)
+			if err := checkBudget("--max-rcu", maxRCU); err != nil {
+				return err
+			}
+			if err := checkBudget("--count-budget", countBudget); err != nil {
+				return err
 			}
 			if timeRange != "" {
 				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
@@ -128,7 +133,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			info, err := preflight(ctx, conn.client, table)
+			info, err := preflight(ctx, conn.client, table, g.giveUpAfter())
 			if err != nil {
 				return err
 			}
@@ -162,8 +167,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
+			// An export still running when the explorer ends is abandoned:
+			// its partial file must not outlive the process.
+			defer export.RemoveUnfinished()
 			return runExplorer(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
-				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
+				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}
 	root.SetOut(stdout)
@@ -177,7 +185,8 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
 	g.data.register(pf)
-	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
+	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
+	pf.StringVar(&g.debugLog, "debug-log", "", "write a debug log of every request and retry to this new file (mode 0600; never holds credentials;\nan existing file is appended to only if it is dynascope's own earlier log, never a symbolic link)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
@@ -251,9 +260,11 @@ func takesValue(arg string) bool {
 // preflight makes one cheap read so that a missing table, a dead endpoint or
 // bad credentials end the command with a one-line message before the
 // explorer takes over the terminal. The table's description is handed to
-// the explorer, which does not read it again (nil without --table).
-func preflight(ctx context.Context, c dynamo.Client, table string) (*dynamo.TableInfo, error) {
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+// the explorer, which does not read it again (nil without --table). Its
+// deadline only backs up the attempts' own (bound: all of them, a second
+// to spare).
+func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
 	defer cancel()
 	if table != "" {
 		info, _, err := dynamo.DescribeTable(ctx, c, table)
@@ -281,8 +292,13 @@ func checkIndex(info *dynamo.TableInfo, index string) error {
 // Run executes the command line and returns the exit code (see the root
 // command's help). Errors are printed here, as one line, never by cobra.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRoot(ctx, stdout, stderr)
+	g := &globals{stderr: stderr}
+	root := newRootFor(ctx, g, stdout, stderr)
 	root.SetArgs(versionsValue(args))
 	err := root.Execute()
+	if ctx.Err() != nil {
+		export.RemoveUnfinished() // a signal ended the run mid-export
+	}
+	g.close()
 	return report(ctx, stderr, err)
 }
