@@ -76,11 +76,12 @@ func failureWords(err error) (short, detail string) {
 	if errors.As(err, &attempts) && attempts.Attempt > 1 {
 		short = fmt.Sprintf("read failed after %d attempts", attempts.Attempt)
 	}
-	if host, after, ok := noAnswer(err); ok {
+	var na *dynamo.NoAnswerError
+	if errors.As(err, &na) { // the connection's own deadline ran out on every attempt
+		return fmt.Sprintf("no answer from %s after %s (%d attempts)", na.Endpoint, dynamo.Seconds(na.Timeout), na.Attempts), ""
+	}
+	if host, ok := noAnswer(err); ok {
 		detail = "no answer from " + host
-		if after != "" {
-			detail += " after " + after
-		}
 		if attempts != nil && attempts.Attempt > 1 {
 			detail += fmt.Sprintf(" (%d attempts)", attempts.Attempt)
 		}
@@ -94,22 +95,19 @@ func failureWords(err error) (short, detail string) {
 // answered in time.
 func RetriedOrUnanswered(err error) bool {
 	var attempts *retry.MaxAttemptsError
-	_, _, timedOut := noAnswer(err)
-	return timedOut || (errors.As(err, &attempts) && attempts.Attempt > 1)
+	var na *dynamo.NoAnswerError
+	_, timedOut := noAnswer(err)
+	return timedOut || errors.As(err, &na) || (errors.As(err, &attempts) && attempts.Attempt > 1)
 }
 
-// timeoutError is an error that knows how long it waited (the connection's
-// per-attempt deadline).
-type timeoutError interface{ TimeoutAfter() string }
-
-// noAnswer finds a request that timed out: the host it went to and, when
-// the error says, how long it waited.
-func noAnswer(err error) (host, after string, ok bool) {
+// noAnswer finds a request that timed out without the connection's own
+// deadline (a context's): the host it went to.
+func noAnswer(err error) (host string, ok bool) {
 	var ue *url.Error
 	var ne net.Error
 	timedOut := errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 	if !timedOut {
-		return "", "", false
+		return "", false
 	}
 	host = "the endpoint"
 	if errors.As(err, &ue) {
@@ -117,11 +115,7 @@ func noAnswer(err error) (host, after string, ok bool) {
 			host = u.Host
 		}
 	}
-	var te timeoutError
-	if errors.As(err, &te) {
-		after = te.TimeoutAfter()
-	}
-	return host, after, true
+	return host, true
 }
 
 // title is the failure for a view's title: the headline, what was loaded
