@@ -70,11 +70,19 @@ func (m *Masked) standIn(mask *model.Mask, text string, v types.AttributeValue) 
 // masked segment by segment when the mask covers attr. Requests given
 // the result ask for value again.
 func (m *Masked) KeyText(table, attr, value string) string {
+	return m.KeyTextAround(table, attr, value, m.delim(table))
+}
+
+// KeyTextAround is KeyText with segments around d (a drill-down's own
+// delimiter).
+func (m *Masked) KeyTextAround(table, attr, value, d string) string {
 	mask := m.For(table)
 	if !mask.Whole(attr) || value == "" {
 		return value
 	}
-	d := m.delim(table)
+	if d == "" {
+		d = m.delim(table)
+	}
 	parts := strings.Split(value, d)
 	for i, p := range parts {
 		if p != "" {
@@ -165,8 +173,8 @@ func (m *Masked) value(v types.AttributeValue) types.AttributeValue {
 		m.mu.Lock()
 		whole, ok := m.real[x.Value]
 		m.mu.Unlock()
-		if ok && whole != nil {
-			return whole
+		if t, isText := textOf(whole); ok && isText {
+			return &types.AttributeValueMemberN{Value: t}
 		}
 	case *types.AttributeValueMemberB:
 		if t := m.Text(string(x.Value)); t != string(x.Value) {
@@ -188,7 +196,11 @@ func (m *Masked) values(in map[string]types.AttributeValue) map[string]types.Att
 }
 
 // item is it as it may be shown: masked attributes replaced by stand-ins.
-func (m *Masked) item(table string, it Item) Item {
+func (m *Masked) item(table string, it Item) Item { return m.itemSeen(table, it, false) }
+
+// itemSeen is item, noting which masked attributes it holds when it is a
+// whole item (a keys-only read says nothing of the others).
+func (m *Masked) itemSeen(table string, it Item, whole bool) Item {
 	mask := m.For(table)
 	if mask == nil || it == nil {
 		return it
@@ -196,7 +208,7 @@ func (m *Masked) item(table string, it Item) Item {
 	m.mu.Lock()
 	keys := m.keys[table]
 	seen := m.seen[table]
-	if seen == nil {
+	if seen == nil && whole {
 		seen = map[string]bool{}
 		m.seen[table] = seen
 	}
@@ -210,9 +222,11 @@ func (m *Masked) item(table string, it Item) Item {
 		if !ok {
 			continue
 		}
-		m.mu.Lock()
-		seen[attr] = true
-		m.mu.Unlock()
+		if whole {
+			m.mu.Lock()
+			seen[attr] = true
+			m.mu.Unlock()
+		}
 		for _, path := range mask.Paths(attr) {
 			if len(path) > 0 {
 				v = m.nested(mask, v, path)
@@ -276,13 +290,13 @@ func plainText(v types.AttributeValue) string {
 	}
 }
 
-func (m *Masked) items(table string, its []Item) []Item {
+func (m *Masked) items(table string, its []Item, projection *string) []Item {
 	if m.For(table) == nil {
 		return its
 	}
 	out := make([]Item, len(its))
 	for i, it := range its {
-		out[i] = m.item(table, it)
+		out[i] = m.itemSeen(table, it, projection == nil)
 	}
 	return out
 }
@@ -326,7 +340,7 @@ func (m *Masked) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*
 	out, err := m.Client.Query(ctx, &real, o...)
 	if out != nil {
 		shown := *out
-		shown.Items = m.items(table, out.Items)
+		shown.Items = m.items(table, out.Items, in.ProjectionExpression)
 		shown.LastEvaluatedKey = m.item(table, out.LastEvaluatedKey)
 		return &shown, err
 	}
@@ -344,7 +358,7 @@ func (m *Masked) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dy
 	out, err := m.Client.Scan(ctx, &real, o...)
 	if out != nil {
 		shown := *out
-		shown.Items = m.items(table, out.Items)
+		shown.Items = m.items(table, out.Items, in.ProjectionExpression)
 		shown.LastEvaluatedKey = m.item(table, out.LastEvaluatedKey)
 		return &shown, err
 	}
@@ -361,7 +375,7 @@ func (m *Masked) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...fu
 	out, err := m.Client.GetItem(ctx, &real, o...)
 	if out != nil {
 		shown := *out
-		shown.Item = m.item(table, out.Item)
+		shown.Item = m.itemSeen(table, out.Item, in.ProjectionExpression == nil)
 		return &shown, err
 	}
 	return out, err

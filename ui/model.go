@@ -60,6 +60,7 @@ type Model struct {
 	export   exportState
 	fatal    *fatal
 	nextID   int
+	masked   *dynamo.Masked // nil unless values are masked
 }
 
 // New returns the explorer's root model.
@@ -68,8 +69,13 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
+	if masked, err := masking(cfg); err != nil {
+		m.fatal = &fatal{err: dynamo.Errorf("--mask", dynamo.KindValidation, "write --mask Email,Owner.phone", "%v", err)}
+	} else if masked != nil {
+		m.masked, m.cfg.Client, cfg.Client = masked, masked, masked
+	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns}
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, Masked: m.masked}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
 	}
@@ -332,6 +338,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)
 		return part.Init()
 	}
+	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
 	switch {
 	case m.cfg.Versions != "":
@@ -455,6 +462,9 @@ func (m *Model) commandLine() string {
 	for _, a := range l.DeepLink() {
 		args = append(args, model.ShellQuote(a))
 	}
+	if b, _ := m.maskBadge(); b != "" {
+		return "(values masked) " + strings.Join(args, " ")
+	}
 	return strings.Join(args, " ")
 }
 
@@ -536,6 +546,10 @@ func (m *Model) statusBar() string {
 	}
 	left := conn + ro + stats + spin
 	msg := ""
+	if badge, note := m.maskBadge(); badge != "" {
+		left = conn + ro + st.StatusMasked.Render(badge) + stats + spin
+		msg = " " + st.StatusHint.Render(common.Sanitize(note))
+	}
 	if m.notice != "" {
 		msg = " " + st.StatusHint.Render(common.Sanitize(m.notice))
 	}
