@@ -154,3 +154,14 @@ func TestMaskExport(t *testing.T) {
 		t.Fatalf("no stand-ins in the export:\n%s", data)
 	}
 }
+
+// TestMaskGoToPartition: a partition typed at / opens under its stand-in
+// and reads the real one.
+func TestMaskGoToPartition(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Mask: maskLocations, Table: "Locations"})
+	h.keys("/")
+	h.typeText("FRANCE")
+	h.keys("enter")
+	h.contains(t, "children · all", "▸ ‹m")
+	noReal(t, "a typed partition", h.screen())
+}
