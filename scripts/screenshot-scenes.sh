@@ -21,3 +21,4 @@ scene columns 120 30 "--table Locations --pk USA" Tab C j j
 scene mouse 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" click:6,8 click:6,8 click:6,6
 scene export-children 120 30 "--table Locations --pk USA --prefix NY# --levels STATE#CITY#ZIP" e
 scene versions-pattern 130 32 "--table Policies --pk POL-1001 --versions --version-pattern 'rev#{n}#{name}'" j
+scene masked 140 32 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --mask PK,SK,City,StreetAddress" @10 Tab @10 j j
