@@ -16,6 +16,7 @@ type KeyMap struct {
 	Copy, CopyKey, Export                   key.Binding
 	Filter, Columns                         key.Binding
 	Toggle, MoveUp, MoveDown, Auto          key.Binding // in the column picker
+	Tour, Sort, SortFlip, Follow            key.Binding
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -59,6 +60,10 @@ func Default() KeyMap {
 		MoveUp:    key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "move up")),
 		MoveDown:  key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "move down")),
 		Auto:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "most common")),
+		Tour:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "demo tour")),
+		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort loaded rows")),
+		SortFlip:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "flip sort")),
+		Follow:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow new items")),
 	}
 }
 

@@ -1,5 +1,6 @@
 # Scenes for scripts/screenshots.sh: scene NAME COLS ROWS "ARGS" KEYS…
-scene tables 130 34 "" j j j j j j j
+scene tour 120 30 "" @20 j j
+scene tables 130 34 "" @20 Escape @5 Escape @10 j j j j j j j
 scene partitions 110 30 "--table Locations" 
 scene tree 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
 scene tree-level 120 30 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --levels STATE#CITY#ZIP" c @10

@@ -91,6 +91,9 @@ func New(cfg Config) *Model {
 	m.help = help.New()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
+	if cfg.Tour && cfg.Table == "" {
+		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+	}
 	return m
 }
 
@@ -180,6 +183,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
+	case tourPickedMsg:
+		return m.openStop(msg.stop)
 	case common.OpenMsg:
 		m.lastErr = nil
 		return m.push(msg.Page)
@@ -284,6 +289,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && m.demo() && key.Matches(msg, k.Tour):
+		m.showHelp = false
+		return m.push(newTour(m.c))
 	case !capturing && key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()
@@ -392,6 +400,9 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		if m.demo() {
+			view += "\n" + m.help.ShortHelpView([]key.Binding{m.c.Keys.Tour})
+		}
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
