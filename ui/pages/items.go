@@ -31,6 +31,7 @@ type Items struct {
 	note   string   // said in the title, e.g. why there is no tree
 	filter filterBar
 	picker *columnPicker // open while choosing columns
+	sort   rowSort       // s/S: the loaded rows' order on screen
 	grid   components.Grid
 	w, h   int
 }
@@ -136,7 +137,7 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Open):
 		if len(items) > 0 {
-			return open(NewItem(p.c, p.info, items[p.grid.Cursor()]))
+			return open(NewItem(p.c, p.info, items[p.sort.row(p.grid.Cursor())]))
 		}
 	case key.Matches(msg, k.Filter):
 		return p.filter.open(p.pg.query.Filter)
@@ -152,6 +153,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := p.pg.query
 		q.Reverse = !q.Reverse
 		return p.reset(q)
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		p.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return p.reset(p.pg.query)
 	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
@@ -186,8 +189,9 @@ func (p *Items) refresh() {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
+	p.sort.apply(p.pg.items)
 	p.grid.SetRows(len(p.pg.items), func(r, col int) string {
-		it := p.pg.items[r]
+		it := p.pg.items[p.sort.row(r)]
 		if col < len(keys) {
 			return common.Cell(it[keys[col]])
 		}
@@ -220,6 +224,9 @@ func (p *Items) View() string {
 	if p.note != "" {
 		title += " · " + p.note
 	}
+	if sorted := p.sort.title(len(p.pg.items)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	body := p.grid.View()
 	if why := p.pg.empty("this partition"); why != "" {
 		body = st.Dim.Render(why)
@@ -237,7 +244,7 @@ func (p *Items) View() string {
 	}
 	preview := ""
 	if len(p.pg.items) > 0 {
-		preview = renderJSON(st, p.pg.items[p.grid.Cursor()], false, p.w-listW-4)
+		preview = renderJSON(st, p.pg.items[p.sort.row(p.grid.Cursor())], false, p.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
@@ -269,7 +276,7 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -32,6 +32,7 @@ type Time struct {
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
+	sort       rowSort // s/S: the loaded rows' order on screen
 	enc        model.TimeEncoding
 	detected   bool
 	configured bool        // the encoding comes from the configuration file
@@ -350,11 +351,13 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := t.pg.query
 		q.Reverse = !q.Reverse
 		return t.run(q, t.rangeTxt)
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return t.run(t.pg.query, t.rangeTxt)
 	case key.Matches(msg, k.Open):
 		if len(t.pg.items) > 0 {
-			return open(NewItem(t.c, t.info, t.pg.items[t.grid.Cursor()]))
+			return open(NewItem(t.c, t.info, t.pg.items[t.sort.row(t.grid.Cursor())]))
 		}
 	default:
 		if t.grid.Update(msg) {
@@ -384,7 +387,9 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
+	t.sort.apply(t.pg.items)
 	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
+		r = t.sort.row(r)
 		it := t.pg.items[r]
 		switch col {
 		case 0:
@@ -511,6 +516,9 @@ func (t *Time) View() string {
 		order = "oldest first"
 	}
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	if sorted := t.sort.title(len(t.pg.items)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
 }
 
@@ -546,7 +554,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
