@@ -32,7 +32,8 @@ type Time struct {
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
-	sort       rowSort // s/S: the loaded rows' order on screen
+	sort       rowSort   // s/S: the loaded rows' order on screen
+	follow     following // F: new items as they are written
 	enc        model.TimeEncoding
 	detected   bool
 	configured bool        // the encoding comes from the configuration file
@@ -271,6 +272,8 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		return t, t.pg.next()
+	case followedMsg:
+		return t, t.followed(msg)
 	case pageLoadedMsg:
 		n := len(t.pg.items)
 		ok, cmd := t.pg.loaded(msg)
@@ -330,9 +333,14 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
+		t.stopFollow()
+	case key.Matches(msg, k.Follow):
+		return t.startFollow()
 	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
 		t.pg.req.stop()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
+		t.stopFollow() // leaving: nothing polls behind the user's back
 		return back
 	case !t.detected || t.noTime != "":
 		return nil
@@ -519,6 +527,9 @@ func (t *Time) View() string {
 	if sorted := t.sort.title(len(t.pg.items)); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
+	if f := t.followTitle(); f != "" {
+		title = f + " · " + title
+	}
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
 }
 
@@ -554,7 +565,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
