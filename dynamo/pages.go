@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -149,6 +150,7 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 				names = append(names, r.TableKeys.SK.Name)
 			}
 		}
+		names = distinct(names) // an index may share a key attribute with its table: DynamoDB rejects a path named twice
 		b := expression.NamesList(expression.Name(names[0]))
 		for _, n := range names[1:] {
 			b = b.AddNames(expression.Name(n))
@@ -241,4 +243,14 @@ func GetItem(ctx context.Context, c Client, table string, key Item) (Item, Cost,
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
 	return out.Item, cost, nil
+}
+
+func distinct(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -349,6 +349,11 @@ func parseProjection(expr string, names map[string]string, used map[string]bool)
 		if err != nil {
 			return nil, err
 		}
+		for _, prev := range out {
+			if overlaps(prev, pa) {
+				return nil, fmt.Errorf("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [%s], path two: [%s]", prev, pa)
+			}
+		}
 		out = append(out, pa)
 		if p.peek() == "" {
 			return out, nil
@@ -678,4 +683,16 @@ func insertPath(dst map[string]types.AttributeValue, pa path, v types.AttributeV
 		dst[head] = m
 	}
 	insertPath(m.Value, pa[1:], v)
+}
+
+// overlaps reports whether one path is the other or inside it, which
+// DynamoDB rejects in a projection.
+func overlaps(a, b path) bool {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
