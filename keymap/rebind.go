@@ -20,6 +20,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
 		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,
 		"tour": &k.Tour, "sort": &k.Sort, "sort_flip": &k.SortFlip, "follow": &k.Follow,
+		"follow_reference": &k.RefFollow, "history_back": &k.RefBack, "history_forward": &k.RefForward,
 	}
 }
 

@@ -60,7 +60,9 @@ type Model struct {
 	export   exportState
 	fatal    *fatal
 	nextID   int
-	masked   *dynamo.Masked // nil unless values are masked
+	masked   *dynamo.Masked  // nil unless values are masked
+	back     [][]common.Page // views left by following a reference (<, ctrl+o)
+	fwd      [][]common.Page // views come back from (ctrl+i)
 }
 
 // New returns the explorer's root model.
@@ -185,6 +187,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.openDeepLink(msg)
 	case tourPickedMsg:
 		return m.openStop(msg.stop)
+	case refsFoundMsg:
+		return m.refsFound(msg)
+	case refPickedMsg:
+		return m.jump(msg.info, msg.ref)
 	case common.OpenMsg:
 		m.lastErr = nil
 		return m.push(msg.Page)
@@ -289,6 +295,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && key.Matches(msg, k.RefFollow):
+		return m.followReference()
+	case !capturing && key.Matches(msg, k.RefBack):
+		return m.history(false)
+	case !capturing && key.Matches(msg, k.RefForward):
+		return m.history(true)
 	case !capturing && m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
 		return m.push(newTour(m.c))
@@ -400,9 +412,11 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
 		if m.demo() {
-			view += "\n" + m.help.ShortHelpView([]key.Binding{m.c.Keys.Tour})
+			extra = append(extra, m.c.Keys.Tour)
 		}
+		view += "\n" + m.help.ShortHelpView(extra)
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}

@@ -1,0 +1,27 @@
+package pages
+
+import "github.com/dynascope/dynascope/dynamo"
+
+// ItemSelector is a page with an item selected (the item view, a list's
+// row): > follows the references in it.
+type ItemSelector interface {
+	SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+}
+
+func (p *Item) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	return p.item, p.info, p.item != nil
+}
+
+func (p *Items) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	if len(p.pg.items) == 0 || p.picker != nil {
+		return nil, p.info, false
+	}
+	return p.pg.items[p.sort.row(p.grid.Cursor())], p.info, true
+}
+
+func (t *Time) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	if len(t.pg.items) == 0 || t.picker != nil {
+		return nil, t.info, false
+	}
+	return t.pg.items[t.sort.row(t.grid.Cursor())], t.info, true
+}
