@@ -369,7 +369,7 @@ func TestBadInputOffline(t *testing.T) {
 	}{
 		{"no such table", []string{"items", "--demo", "--table", "Nope", "--pk", "x"}, 1, "no such table"},
 		{"no such table, explorer", []string{"--demo", "--table", "Nope"}, 1, "no such table"},
-		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 1, `it has ByCity BySquareFeet`},
+		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 2, `it has ByCity BySquareFeet`},
 		{"negative limit", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "-3"}, 2, "--limit -3 is negative"},
 		{"limit not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "abc"}, 2, `invalid argument "abc" for "--limit" flag`},
 		{"pk not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "abc"}, 2, `--pk "abc" is not a number — this key is numeric (N)`},

@@ -124,3 +124,26 @@ func withVersionPattern(conf model.Config, table, pattern string, given bool) (m
 	conf.Tables = tables
 	return conf, nil
 }
+
+// withTimeFormat applies --time-format to --table's settings, as the
+// configuration's time_format would (the flag wins).
+func withTimeFormat(conf model.Config, table, format string, given bool) (model.Config, error) {
+	if !given {
+		return conf, nil
+	}
+	if table == "" {
+		return conf, usage("add --table NAME", "--time-format needs --table: it reads one table's sort keys")
+	}
+	if _, err := model.ParseTimeFormat(format); err != nil {
+		return conf, usage("text formats are detected; give one only to override", "--time-format: %v", err)
+	}
+	tables := maps.Clone(conf.Tables)
+	if tables == nil {
+		tables = map[string]model.TableSettings{}
+	}
+	ts := tables[table]
+	ts.TimeFormat = format
+	tables[table] = ts
+	conf.Tables = tables
+	return conf, nil
+}

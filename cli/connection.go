@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"net/url"
 	"os"
 	"strings"
@@ -22,12 +23,17 @@ type globals struct {
 	debugLog                  string
 	configFile                string
 	mask                      []string // --mask: attributes whose values are never shown
+	data                      dataFlags
+	stderr                    io.Writer // for --data's progress and summary
 }
 
 // connection is what a command reads through.
 type connection struct {
 	client *dynamo.Metered
-	label  string // for people: DEMO or profile · region · endpoint, never credentials
+	label  string // for people: DEMO, DATA: paths, or profile · region · endpoint, never credentials
+	// estimated: the capacity is computed by the embedded backend for data
+	// that is not in DynamoDB, so it is what DynamoDB would charge.
+	estimated bool
 }
 
 // loadDemo builds the embedded demo database; tests swap in a cached one.
@@ -50,6 +56,12 @@ func (g *globals) validate() error {
 // that cannot reach the endpoint fail at once rather than retrying for a
 // minute: at 3 a.m. a typo in --endpoint-url should say so immediately.
 func (g *globals) connect(ctx context.Context) (*connection, error) {
+	if err := g.validateData(); err != nil {
+		return nil, err
+	}
+	if g.data.given() {
+		return g.connectData(ctx)
+	}
 	if !g.demo {
 		// The configuration file's defaults, where no flag was given.
 		conf, err := g.loadConfig()

@@ -113,14 +113,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	}
 	key, err := info.KeyFor(f.index)
 	if err != nil {
-		names := "it has none"
-		if len(info.Indexes) > 0 {
-			names = "it has"
-			for _, ix := range info.Indexes {
-				names += " " + ix.Name
-			}
-		}
-		return model.KeyQuery{}, info, dynamo.Errorf("query "+f.table, dynamo.KindNotFound, "check --index; "+names, "no index %q", f.index)
+		return model.KeyQuery{}, info, noIndex(info, f.index)
 	}
 	v, err := model.ParseKeyValue(key.PK.Type, f.pk)
 	if err != nil {
@@ -140,6 +133,18 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (model.KeyQuer
 	return q, info, nil
 }
 
+// noIndex is the one line for an --index the table lacks: which it has.
+func noIndex(info dynamo.TableInfo, index string) error {
+	names := "it has none"
+	if len(info.Indexes) > 0 {
+		names = "it has"
+		for _, ix := range info.Indexes {
+			names += " " + ix.Name
+		}
+	}
+	return usage("check --index; "+names, "table %s has no index %q", info.Name, index)
+}
+
 // readOpts are a read's capacity budget and what it did; Filter is the
 // parsed --filter, which the query carries.
 type readOpts struct {
@@ -147,6 +152,7 @@ type readOpts struct {
 	export.Budget
 	Mask      *model.Mask       // --mask and the table's mask
 	KeyDelims map[string]string // the key attributes, masked segment by segment
+	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

@@ -101,3 +101,75 @@ func maskChildRows(rows dynamo.Rows, m *model.Mask, key dynamo.KeySchema, delim 
 	}
 	return out
 }
+
+// maskVersionRows masks what versions writes: item names (segments of the
+// sort key) and the current copy's key, whose version marker stays
+// readable (v0_‹m1›), in the versioned-items rows; and, for one item's
+// revisions, every revision as an item.
+func maskVersionRows(rows dynamo.Rows, m *model.Mask, info dynamo.TableInfo, delim string) dynamo.Rows {
+	if m == nil || info.Key.SK == nil {
+		return rows
+	}
+	sk := info.Key.SK.Name
+	delims := keyDelims(info, "", delim)
+	out := rows
+	out.Rows = make([]any, len(rows.Rows))
+	for i, r := range rows.Rows {
+		switch x := r.(type) {
+		case dynamo.HistoryRow:
+			if x.Current != nil {
+				cur := maskVersionKey(m, sk, *x.Current, x.Name, delim)
+				x.Current = &cur
+			}
+			x.Name = m.KeyIf(sk, x.Name, delim)
+			out.Rows[i] = x
+		case map[string]any:
+			cp := make(map[string]any, len(x))
+			for k, v := range x {
+				cp[k] = v
+			}
+			out.Rows[i] = m.Plain(cp, delims)
+		default:
+			out.Rows[i] = r
+		}
+	}
+	return out
+}
+
+// maskHistoryDoc masks one versioned item of versions' JSON document: its
+// name, every revision's sort key (the version marker stays readable) and
+// every copy as an item.
+func maskHistoryDoc(doc historyJSON, m *model.Mask, info dynamo.TableInfo, delim string) historyJSON {
+	if m == nil || info.Key.SK == nil {
+		return doc
+	}
+	sk := info.Key.SK.Name
+	delims := keyDelims(info, "", delim)
+	item := func(it map[string]any) map[string]any {
+		if it == nil {
+			return nil
+		}
+		cp := make(map[string]any, len(it))
+		for k, v := range it {
+			cp[k] = v
+		}
+		return m.Plain(cp, delims)
+	}
+	doc.Current = item(doc.Current)
+	versions := make([]versionJSON, len(doc.Versions))
+	for i, v := range doc.Versions {
+		versions[i] = versionJSON{Version: v.Version, SK: maskVersionKey(m, sk, v.SK, doc.Name, delim), Item: item(v.Item)}
+	}
+	doc.Versions, doc.Name = versions, m.KeyIf(sk, doc.Name, delim)
+	return doc
+}
+
+// maskVersionKey masks a revision's sort key: the item's name in it, so
+// the version marker stays readable (v0_‹m1›); the whole key where the name
+// is not its end.
+func maskVersionKey(m *model.Mask, sk, key, name, delim string) string {
+	if base, ok := strings.CutSuffix(key, name); ok && name != "" {
+		return base + m.KeyIf(sk, name, delim)
+	}
+	return m.KeyIf(sk, key, delim)
+}

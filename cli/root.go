@@ -29,8 +29,8 @@ var Version = "dev"
 const preflightTimeout = 20 * time.Second
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
-	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeRange, theme, filterText string
+	g := &globals{stderr: stderr}
+	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -48,6 +48,8 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope --data ./AWSDynamoDB/01700000000000-abcdef12 --schema orders.json   # an export, no server
+  dynascope --data model.json                       # a NoSQL Workbench model, every table in it
   dynascope --demo --table Locations --pk USA       # open one partition directly
   dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
 		Version:       Version,
@@ -102,6 +104,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if conf, err = withVersionPattern(conf, table, versionPattern, cmd.Flags().Changed("version-pattern")); err != nil {
 				return err
 			}
+			if conf, err = withTimeFormat(conf, table, timeFormat, cmd.Flags().Changed("time-format")); err != nil {
+				return err
+			}
 			keys := keymap.Default()
 			if err := keys.Apply(conf.Keys); err != nil {
 				return usage("fix [keys] in the configuration file", "config: %v", err)
@@ -111,6 +116,9 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				return err
 			}
 			if err := preflight(ctx, conn.client, table); err != nil {
+				return err
+			}
+			if err := checkIndex(ctx, conn.client, table, index); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -143,7 +151,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if _, err := g.tableMask(table); err != nil {
 				return err // a bad --mask is a usage error here, as for the headless commands
 			}
-			return ui.Run(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			return ui.Run(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}
@@ -157,6 +165,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
+	g.data.register(pf)
 	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
@@ -166,6 +175,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
 	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	root.Flags().StringVar(&timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
 	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
@@ -207,6 +217,24 @@ func preflight(ctx context.Context, c dynamo.Client, table string) error {
 	}
 	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
 	return dynamo.Explain("list tables", err)
+}
+
+// checkIndex refuses an --index the table does not have, naming those it
+// has, before the explorer opens.
+func checkIndex(ctx context.Context, c dynamo.Client, table, index string) error {
+	if index == "" || table == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	info, _, err := dynamo.DescribeTable(ctx, c, table)
+	if err != nil {
+		return err
+	}
+	if _, err := info.KeyFor(index); err != nil {
+		return noIndex(info, index)
+	}
+	return nil
 }
 
 // Run executes the command line and returns the exit code (see the root

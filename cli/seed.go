@@ -37,6 +37,9 @@ address) unless --yes-write-to-real-aws is given.`,
 			if g.demo {
 				return usage("drop --demo and give --endpoint-url of a local server", "seed writes into a server; --demo already has the data built in")
 			}
+			if g.data.given() {
+				return usage("open the files with --data on any other command; seed writes the demo tables into a server", "seed does not take --data")
+			}
 			if err := g.validate(); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,14 +55,19 @@ func newVersionsCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f versionsFlags
 	cmd := &cobra.Command{
 		Use:   "versions",
-		Short: "List the versioned items of a partition (v0_Audit, v1_Audit, v001_, v_1) with their revisions and drift",
+		Short: "List the versioned items of a partition (v0_Audit, v1_Audit, v001_, v_1, v0…vN) with their revisions and drift",
 		Long: `versions reads the revisions of a partition's versioned items, the pattern
 where v0_<name> is the current copy and v1_<name>, v2_<name>… (or v001_,
-or the v_0, v_1 form) are its history, and prints one JSON document:
+the v_0, v_1 form, or AWS's bare v0, v1 … vN) are its history, and prints
+one JSON document:
 each logical item with its current copy (null when missing), its newest
 revision number, every revision in numeric order, and its drift: the v0_
 copy differing from the newest revision, a missing v0_, gaps in the
-numbers, or one number stored twice (v1_ and v001_).
+numbers, or one number stored twice (v1_ and v001_). A number on the
+current copy that names the newest revision (AWS's Latest, whatever its
+name) is the version pointer: not drift, but checked, so "v0 says
+Latest=2 but v2 does not exist" is. drift_ignore = ["UpdatedAt"] in the
+table's configuration leaves attributes out of the comparison.
 
 Without --item it reads every revision key in the partition (a paged
 begins_with(SK, "v") Query). With --item it opens that one item: the
@@ -76,6 +82,7 @@ one.`,
 		Example: `  dynascope versions --demo --table Equipment --pk Equipment_1 --output json
   dynascope versions --demo --table Equipment --pk Equipment_1 --item 'Audit#PART-7'
   dynascope versions --demo --table Documents --pk doc-0001
+  dynascope versions --demo --table VersionNums --pk 'Part#3'
   dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -94,7 +101,11 @@ one.`,
 			if err != nil {
 				return err
 			}
-			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern}
+			conf, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
 			start := time.Now()
 			var res dynamo.VersionsResult
 			var rows dynamo.Rows
@@ -121,10 +132,22 @@ one.`,
 			if err != nil {
 				return err
 			}
+			if len(res.Histories) == 0 {
+				if err := nothingFound(cmd, pattern, f, res.Level); err != nil {
+					return err
+				}
+			}
+			mask, err := g.tableMask(f.table)
+			if err != nil {
+				return err
+			}
+			delim := conf.Table(f.table).Delimiter
+			rows = maskVersionRows(rows, mask, info, delim)
+			level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
 			items := make([]historyJSON, 0, len(res.Histories))
 			drifted := 0
-			for _, h := range res.Histories {
-				items = append(items, historyDoc(h))
+			for i, h := range res.Histories {
+				items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
 				if h.Drifted() {
 					drifted++
 				}
@@ -132,7 +155,7 @@ one.`,
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-					res.Level.Describe(), len(items), drifted, total.Requests, total.RCU)
+					level.Describe(), len(items), drifted, total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -140,8 +163,8 @@ one.`,
 				return err
 			}
 			doc := map[string]any{
-				"table": f.table, "partitionKey": q.PK.Text,
-				"keyCondition": res.Level.Expression(), "values": res.Level.Values(),
+				"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
+				"keyCondition": level.Expression(), "values": level.Values(),
 				"items": items,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 					"elapsedMs": time.Since(start).Milliseconds()},
@@ -170,4 +193,21 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*model.VersionP
 		conf, err = withVersionPattern(conf, f.table, f.pattern, flagged)
 	}
 	return conf.Table(f.table).Versions(), err
+}
+
+// nothingFound explains an empty result: a pattern that matches nothing is
+// a mistake (exit 2); with the usual forms, stderr says which were looked
+// for and how to name another.
+func nothingFound(cmd *cobra.Command, pattern *model.VersionPattern, f versionsFlags, level model.KeyQuery) error {
+	if pattern != nil {
+		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
+		if cmd.Flags().Changed("version-pattern") {
+			where = "--version-pattern " + strconv.Quote(pattern.String())
+		}
+		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
+			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(f.pk), level.Expression(), level.Values())
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
+		level.Expression(), level.Values())
+	return nil
 }

@@ -112,8 +112,10 @@ func TestVersionsPattern(t *testing.T) {
 	check(runVersions(t, append(base, "--version-pattern", demo.PolicyPattern)...), "flag")
 	check(runVersions(t, append(base, "--config", conf)...), "config")
 	check(runVersions(t, append(base, "--config", wrong, "--version-pattern", demo.PolicyPattern)...), "flag over config")
-	if d := runVersions(t, append(base, "--config", wrong)...); len(d.Items) != 0 {
-		t.Fatalf("{name}#v{n} read rev# keys: %+v", d.Items)
+	// A pattern that reads none of the keys is a mistake to fix, said where it was written.
+	if _, stderr, code := cli(t, append([]string{"versions", "--demo", "--config", wrong}, base...)...); code != 2 ||
+		!strings.Contains(stderr, `version_pattern "{name}#v{n}" in the configuration matches no sort key of partition "POL-1001"`) {
+		t.Fatalf("{name}#v{n} on rev# keys: code %d, %s", code, stderr)
 	}
 	if d := runVersions(t, base...); len(d.Items) != 0 {
 		t.Fatalf("detection read rev# keys: %+v", d.Items)
@@ -131,5 +133,38 @@ func TestVersionsPattern(t *testing.T) {
 		if _, stderr, code := cli(t, args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--version-pattern") {
 			t.Errorf("%v: code %d, %s", args, code, stderr)
 		}
+	}
+}
+
+// TestVersionsBareAndPointer: AWS's v0…vN are found by default, Latest is
+// the pointer, and the lagging copy is drift.
+func TestVersionsBareAndPointer(t *testing.T) {
+	out, stderr := mustRun(t, "versions", "--demo", "--table", "VersionNums", "--pk", "Part#3")
+	for _, want := range []string{`"form": "v1"`, `"v0 says Latest=2 but v2 does not exist"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "1 versioned items, 1 drifted") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	out, _ = mustRun(t, "versions", "--demo", "--table", "VersionNums", "--pk", "Part#1")
+	if !strings.Contains(out, `"drift": []`) || !strings.Contains(out, `"latest": 12`) {
+		t.Errorf("healthy Part#1:\n%s", out)
+	}
+}
+
+// TestVersionsNothingFound: with the usual forms, stderr names them and
+// --version-pattern; a pattern that matches nothing is bad input.
+func TestVersionsNothingFound(t *testing.T) {
+	out, stderr := mustRun(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1")
+	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN") ||
+		!strings.Contains(stderr, "--version-pattern") {
+		t.Errorf("stdout %s\nstderr %s", out, stderr)
+	}
+	_, stderr, code := cli(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1", "--version-pattern", "rev#{n}#{name}")
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
+		!strings.Contains(stderr, `--version-pattern "rev#{n}#{name}" matches no sort key of partition "Equipment#1"`) || !strings.Contains(stderr, `:prefix="rev#"`) {
+		t.Errorf("code %d: %s", code, stderr)
 	}
 }

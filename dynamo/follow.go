@@ -27,8 +27,10 @@ type FollowRequest struct {
 	TableKeys *KeySchema // the table's keys, when Query is on an index
 	Enc       model.TimeEncoding
 	Prefix    string // the text before the time in composite keys, or ""
-	// Newest is the newest sort key already shown, Since the time the
-	// caller read it: following starts after the later of the two. The
+	// Newest is the newest sort key already shown, Since the instant up to
+	// which the caller has shown everything (the range's start, for a
+	// range open to the present; the time it read, for one that ended in
+	// the past): following starts after the later of the two. The
 	// first poll takes what it finds up to there as shown, so an item
 	// written with an older key between the caller's read and that poll is
 	// not emitted; after it, late items inside Overlap are.

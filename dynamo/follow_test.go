@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/model"
@@ -41,6 +42,11 @@ func followBackends(t *testing.T, table string) map[string]interface {
 			BillingMode: types.BillingModePayPerRequest,
 		})
 		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// dynalite creates tables asynchronously: a write before ACTIVE
+		// fails with ResourceNotFoundException on a loaded machine.
+		if err := demo.WaitActive(ctx, c, table); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}

@@ -47,10 +47,15 @@ type Options struct {
 	KeyDelims map[string]string
 	// Seen, when not nil, collects the names of the attributes written.
 	Seen map[string]bool
+	// Each, when not nil, sees every item written, as read (unmasked).
+	Each func(dynamo.Item)
 }
 
 // Plain is an item as written: plain JSON values, masked.
 func (o Options) Plain(it dynamo.Item) map[string]any {
+	if o.Each != nil {
+		o.Each(it)
+	}
 	if o.Seen != nil {
 		for name := range it {
 			o.Seen[name] = true

@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/model"
@@ -59,8 +62,9 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.keys("tab", "t") // from the items view too
 	h.contains(t, "MessageID holds prefix#2006-01-02:15:04:05")
 	h.typeText("2018-08")
-	h.keys("enter")
-	h.contains(t, "type the prefix first", "amsg# last 24h")
+	h.keys("enter") // no prefix: every prefix, merged by time
+	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 items loaded", "Hello from the blog")
+	h.keys("t")
 	h.clearInput(10)
 	h.typeText("amsg# 2018-08")
 	h.keys("enter")
@@ -70,7 +74,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.keys("t")
 	h.typeText("last 24h")
 	h.keys("enter")
-	h.contains(t, `At >= :sk   :pk="prod-api" :sk="2026-10-31T00:00:00Z"`, "█", "2026-10-31 00:04 ")
+	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T2`, "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")
 	h.clearInput(10)
@@ -91,6 +95,72 @@ func TestTimeNoTimeKeys(t *testing.T) {
 	h.contains(t, "children")
 }
 
+// TestTimeMergedPrefixes: on STATE#time keys the partition lists in key
+// order and says so; a range typed without a prefix finds the prefixes
+// (the children skip-scan) and lists every state newest first, reading a
+// page a prefix for the first screen.
+func TestTimeMergedPrefixes(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "State#Date holds prefix#2006-01-02T15:04:05", "key order, descending")
+	before := h.rec.count("Query")
+	h.typeText("2020-04-24")
+	h.keys("enter")
+	h.contains(t, "newest first across 4 prefixes", "4 Queries merged by time (NORMAL# WARNING1# WARNING2# WARNING3#)", "2020-04-24 23:57:00", "2020-04-24 23:45:00")
+	if n := h.rec.count("Query") - before; n != 2+4 {
+		t.Errorf("finding 4 prefixes and a first screen took %d Query, want 6 (2 for the skip-scan, one page a prefix)", n)
+	}
+	screen := h.screen()
+	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
+		t.Errorf("not newest first across prefixes:\n%s", screen)
+	}
+	h.golden(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkScreen(t, h, sz[0], fmt.Sprintf("merged range at %dx%d", sz[0], sz[1]))
+		if n := strings.Count(h.m.render(), "\n") + 1; n > sz[1] {
+			t.Errorf("merged range at %dx%d: %d lines", sz[0], sz[1], n)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.keys("o") // oldest first, merged again
+	h.contains(t, "oldest first across 4 prefixes", "2020-04-24 14:05:00")
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("WARNING1# 2020-04-24") // one prefix, as before
+	h.keys("enter")
+	h.contains(t, "begins_with(State#Date, :prefix)", `:prefix="WARNING1#2020-04-24T"`)
+	if strings.Contains(h.screen(), "merged by time") {
+		t.Error("a range with a prefix is still merged")
+	}
+}
+
+// TestTimeBesideMetadata: a Metadata item beside ISO times is skipped by
+// detection, said on screen, and left out of ranges.
+func TestTimeBesideMetadata(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds 2006-01-02T15:04:05 (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
+	h.typeText(">= 2020-11-12")
+	h.keys("enter")
+	h.contains(t, "60 items loaded")
+	if strings.Contains(h.screen(), "Metadata  ") {
+		t.Error("Metadata listed in a range")
+	}
+}
+
+// TestTimeFormatMatchingNothing: a configured format (time_format, or
+// --time-format) that no key reads as says so where the rows would be.
+func TestTimeFormatMatchingNothing(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock,
+		Tables: map[string]model.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
+	h.keys("t")
+	h.contains(t, `No Time mode here: no key here is a time in the format "epoch-ms"`, "of time_format or --time-format (such as")
+	h = newHarness(t, 120, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("t")
+	h.contains(t, "do not read as time", "give --time-format (or time_format in the configuration),")
+}
+
 // TestTimeConfiguredFormat: a table's time_format skips the detection read.
 func TestTimeConfiguredFormat(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
@@ -100,7 +170,7 @@ func TestTimeConfiguredFormat(t *testing.T) {
 	if n := h.rec.count("Query") - before; n != 1 {
 		t.Fatalf("opening Time mode took %d Query, want 1", n)
 	}
-	h.contains(t, "epoch seconds (set by time_format in the configuration)", "3 items loaded")
+	h.contains(t, "epoch seconds (set by time_format or --time-format)", "3 items loaded")
 }
 
 // TestCopyAsCommand: y copies the view's query as an aws command (OSC 52)
