@@ -41,7 +41,18 @@ var tourStops = []stop{
 		Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Versions: "*"}, demo.PolicyPattern},
 	{"An audit log over time", "AuditLog: ISO-time sort keys, the last 24 hours of prod-api",
 		Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, ""},
+	{"Online shop, overloaded indexes", "Shop: customers, orders, products in one table; GSI1, GSI2, Inverted; > on an order follows them",
+		Config{Table: demo.ShopTable, PK: "c#001"}, ""},
+	{"Device states before the time", "StateLog: State#Date keys, several states, each before its time",
+		Config{Table: demo.StateTable, PK: demo.StateDevice}, ""},
+	{"Versions v0…vN with a Latest pointer", "VersionNums: v0 holds Latest; " + demo.LaggingPart + "'s v0 points at a version never written",
+		Config{Table: demo.PartVersionsTable, PK: demo.LaggingPart, Versions: "*"}, ""},
+	{"Time-based versions beside Metadata", "VersionTimes: ISO-timed states of one part next to its Metadata item",
+		Config{Table: demo.PartStatesTable, PK: demo.StatePart}, ""},
 }
+
+// tourKeys label the stops: 1–9, then letters.
+const tourKeys = "123456789abcd"
 
 // tourPickedMsg asks the root to open a stop of the tour.
 type tourPickedMsg struct{ stop stop }
@@ -86,7 +97,7 @@ func (p *tourPage) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case key.Matches(k, keys.Back):
 		return p, func() tea.Msg { return common.BackMsg{} }
 	case key.Matches(k, tourPick):
-		if n := int(k.Code - '1'); n >= 0 && n < len(tourStops) {
+		if n := strings.IndexRune(tourKeys, k.Code); n >= 0 && n < len(tourStops) {
 			return p, p.pick(n)
 		}
 	}
@@ -94,7 +105,7 @@ func (p *tourPage) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 }
 
 // tourPick is the digit that opens a stop directly: 1 is the first.
-var tourPick = key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "open"))
+var tourPick = key.NewBinding(key.WithKeys(strings.Split(tourKeys, "")...), key.WithHelp("1–9 a–d", "open"))
 
 func (p *tourPage) pick(n int) tea.Cmd {
 	s := tourStops[n]
@@ -103,23 +114,27 @@ func (p *tourPage) pick(n int) tea.Cmd {
 
 func (p *tourPage) View() string {
 	st := p.c.Styles
-	lines := []string{st.Dim.Render("What the demo holds, each one key away:"), ""}
+	var stops []string
 	for i, s := range tourStops {
-		line := fmt.Sprintf("%d  %s", i+1, s.title)
+		label := string(tourKeys[i])
 		if i == p.cursor {
-			line = st.Selected.Render(line)
+			stops = append(stops, st.Selected.Render(label+"  "+s.title))
 		} else {
-			line = st.Key.Render(fmt.Sprintf("%d", i+1)) + "  " + s.title
+			stops = append(stops, st.Key.Render(label)+"  "+s.title)
 		}
-		lines = append(lines, line)
 	}
 	sel := tourStops[p.cursor]
-	lines = append(lines, "", st.Notice.Render("› ")+sel.about,
-		st.Dim.Render("  opens: "+strings.Join(tourArgs(sel), " ")),
-		"",
-		st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", demo.DemoEnd.Format("2006-01-02 15:04 UTC"))),
-		st.Dim.Render("so 'last 24h' and every range count back from then, on any day."),
-		st.Dim.Render("enter or 1–9 opens · T (also in ? help) comes back here · esc: the tables"))
+	head := []string{st.Dim.Render("What the demo holds, each one key away:"), ""}
+	opens := st.Dim.Render("  opens: " + strings.Join(tourArgs(sel), " "))
+	clock := []string{"", st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", demo.DemoEnd.Format("2006-01-02 15:04 UTC"))),
+		st.Dim.Render("so 'last 24h' and every range count back from then, on any day.")}
+	keys := st.Dim.Render("enter, 1–9 or a–d opens · T (also in ? help) comes back here · esc: the tables")
+	lines := append(append(append(head, stops...), "", st.Notice.Render("› ")+sel.about, opens), append(clock, keys)...)
+	if len(lines) > p.h-2 { // a small terminal: the essentials only
+		clock = []string{st.Dim.Render(fmt.Sprintf("Clock fixed at %s (data's end): ranges count from there.", demo.DemoEnd.Format("2006-01-02 15:04 UTC")))}
+		keys = st.Dim.Render("enter/1–9/a–d open · T (in ? help) returns here · esc: tables")
+		lines = append(append(stops, "", st.Notice.Render("› ")+sel.about), append(clock, keys)...)
+	}
 	return common.Frame(st, "Demo tour", strings.Join(lines, "\n"), p.w, p.h)
 }
 
