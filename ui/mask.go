@@ -74,6 +74,12 @@ func (m *Model) maskBadge() (badge, note string) {
 	return "MASKED", note
 }
 
+// maskNote is the status bar's note on a mask naming what no item has.
+func (m *Model) maskNote() string {
+	_, note := m.maskBadge()
+	return note
+}
+
 // maskDeepLink shows the deep link's partition and prefix as stand-ins
 // (the masked client asks for the real ones).
 func (m *Model) maskDeepLink(info dynamo.TableInfo, key dynamo.KeySchema, pk model.KeyValue) model.KeyValue {

@@ -33,6 +33,8 @@ type Common struct {
 	// Masked is the client when values are masked (nil: none are): pages
 	// that read past it or show what the user typed ask it for stand-ins.
 	Masked *dynamo.Masked
+	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
+	TmuxBuffer TmuxBufferFunc
 }
 
 // Page is one screen of the explorer.

@@ -13,10 +13,11 @@ func (p *Item) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
 }
 
 func (p *Items) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
-	if len(p.pg.items) == 0 || p.picker != nil {
+	if p.picker != nil {
 		return nil, p.info, false
 	}
-	return p.pg.items[p.sort.row(p.grid.Cursor())], p.info, true
+	it, ok := p.pg.row(p.sort.row(p.grid.Cursor()))
+	return it, p.info, ok
 }
 
 func (t *Time) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {

@@ -51,15 +51,26 @@ func (s *rowSort) flip(attrs []string) {
 
 // apply orders items; with no sort column, their load order.
 func (s *rowSort) apply(items []dynamo.Item) {
+	s.applyRows(len(items), func(i int) (dynamo.Item, bool) { return items[i], true })
+}
+
+// applyRows orders n listed rows, get giving each (a row that is no item,
+// such as the gap between a list's start and its end, goes last).
+func (s *rowSort) applyRows(n int, get func(int) (dynamo.Item, bool)) {
 	s.order = s.order[:0]
-	for i := range items {
+	for i := range n {
 		s.order = append(s.order, i)
 	}
 	if s.attr == "" {
 		return
 	}
 	sort.SliceStable(s.order, func(a, b int) bool {
-		c := compareValues(items[s.order[a]][s.attr], items[s.order[b]][s.attr])
+		ia, okA := get(s.order[a])
+		ib, okB := get(s.order[b])
+		if !okA || !okB {
+			return okA && !okB
+		}
+		c := compareValues(ia[s.attr], ib[s.attr])
 		if s.desc {
 			return c > 0
 		}
