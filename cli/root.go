@@ -167,10 +167,13 @@ partial export file removed.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
+			if _, err := g.tableMask(table); err != nil {
+				return err // a bad --mask is a usage error here, as for the headless commands
+			}
 			// An export still running when the explorer ends is abandoned:
 			// its partial file must not outlive the process.
 			defer export.RemoveUnfinished()
-			return runExplorer(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
+			return runExplorer(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
 				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}

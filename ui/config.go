@@ -46,6 +46,8 @@ type Config struct {
 	Versions    string           // open the Versions mode ("*"), or NAME's timeline
 	Range       string           // open the Time mode with this range
 	Filter      model.FilterNode // open the partition's items (or --range) filtered
+	Mask        []string         // --mask: attributes whose values are shown as stand-ins (tables add their mask = [...])
+	Tour        bool             // open on the demo's tour (--demo without --table)
 	Theme       string           // auto (from the background), dark, light or high-contrast
 	Keys        keymap.KeyMap    // the bindings; zero: keymap.Default()
 	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)

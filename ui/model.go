@@ -61,6 +61,9 @@ type Model struct {
 	export   exportState
 	fatal    *fatal
 	nextID   int
+	masked   *dynamo.Masked  // nil unless values are masked
+	back     [][]common.Page // views left by following a reference (<, ctrl+o)
+	fwd      [][]common.Page // views come back from (ctrl+i)
 }
 
 // New returns the explorer's root model.
@@ -69,9 +72,14 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
+	if masked, err := masking(cfg); err != nil {
+		m.fatal = &fatal{err: dynamo.Errorf("--mask", dynamo.KindValidation, "write --mask Email,Owner.phone", "%v", err)}
+	} else if masked != nil {
+		m.masked, m.cfg.Client, cfg.Client = masked, masked, masked
+	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
-		TmuxBuffer: cfg.TmuxBuffer}
+		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
 	}
@@ -87,6 +95,9 @@ func New(cfg Config) *Model {
 	m.help = help.New()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
+	if cfg.Tour && cfg.Table == "" {
+		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+	}
 	return m
 }
 
@@ -179,6 +190,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
+	case tourPickedMsg:
+		return m.openStop(msg.stop)
+	case refsFoundMsg:
+		return m.refsFound(msg)
+	case refPickedMsg:
+		return m.jump(msg.info, msg.ref)
 	case common.OpenMsg:
 		m.lastErr = nil
 		return m.push(msg.Page)
@@ -285,6 +302,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && key.Matches(msg, k.RefFollow):
+		return m.followReference()
+	case !capturing && key.Matches(msg, k.RefBack):
+		return m.history(false)
+	case !capturing && key.Matches(msg, k.RefForward):
+		return m.history(true)
+	case !capturing && m.demo() && key.Matches(msg, k.Tour):
+		m.showHelp = false
+		return m.push(newTour(m.c))
 	case !capturing && key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()
@@ -346,6 +372,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.fail(dynamo.Errorf("partition key", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err), 0)
 		return part.Init()
 	}
+	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
 	switch {
 	case m.cfg.Versions != "":
@@ -399,6 +426,11 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if m.demo() {
+			extra = append(extra, m.c.Keys.Tour)
+		}
+		view += "\n" + m.help.ShortHelpView(extra)
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
@@ -475,6 +507,9 @@ func (m *Model) commandLine() string {
 	}
 	for _, a := range l.DeepLink() {
 		args = append(args, model.ShellQuote(a))
+	}
+	if b, _ := m.maskBadge(); b != "" {
+		return "(values masked) " + strings.Join(args, " ")
 	}
 	return strings.Join(args, " ")
 }
@@ -560,6 +595,9 @@ func (m *Model) statusBar() string {
 		}
 	}
 	left := conn + ro + stats + spin
+	if badge, _ := m.maskBadge(); badge != "" {
+		left = conn + ro + st.StatusMasked.Render(badge) + stats + spin
+	}
 	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")

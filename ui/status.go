@@ -110,6 +110,8 @@ func (m *Model) statusMessage(width int) string {
 		}
 		what = st.StatusHint.Render(common.Sanitize(note))
 		hint = st.StatusHint.Render(common.Sanitize(detail))
+	case m.maskNote() != "":
+		what = st.StatusHint.Render(common.Sanitize(m.maskNote()))
 	default:
 		return ""
 	}

@@ -34,6 +34,7 @@ type Items struct {
 	note   string   // said in the title, e.g. why there is no tree
 	filter filterBar
 	picker *columnPicker // open while choosing columns
+	sort   rowSort       // s/S: the loaded rows' order on screen
 	get    request       // reading an item whole from the base table (on an index)
 	grid   components.Grid
 	w, h   int
@@ -180,7 +181,7 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Open):
-		if it, ok := p.pg.row(p.grid.Cursor()); ok {
+		if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
 			return p.openItem(it)
 		}
 	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
@@ -205,6 +206,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.reset(q)
 	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
 		return p.pg.retry() // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		p.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return p.reset(p.pg.query)
 	case key.Matches(msg, k.Back) && p.get.inFlight():
@@ -242,8 +245,9 @@ func (p *Items) refresh() {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
+	p.sort.applyRows(p.pg.rowCount(), p.pg.row)
 	p.grid.SetRows(p.pg.rowCount(), func(r, col int) string {
-		it, ok := p.pg.row(r)
+		it, ok := p.pg.row(p.sort.row(r))
 		if !ok {
 			if col == 0 {
 				return gapCell
@@ -324,6 +328,9 @@ func (p *Items) View() string {
 	if note := projectionNote(p.info, p.pg.query.Index); note != "" {
 		title += " · " + note
 	}
+	if sorted := p.sort.title(p.pg.rowCount()); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	body := p.grid.View()
 	if why := p.pg.empty("this partition"); why != "" {
 		body = st.Dim.Render(why)
@@ -350,7 +357,7 @@ func (p *Items) View() string {
 		return list
 	}
 	preview := ""
-	if it, ok := p.pg.row(p.grid.Cursor()); ok {
+	if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
 		preview = renderJSON(st, it, false, p.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
@@ -383,7 +390,7 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -35,6 +35,8 @@ type Time struct {
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
+	sort       rowSort   // s/S: the loaded rows' order on screen
+	follow     following // F: new items as they are written
 	enc        model.TimeEncoding
 	detected   bool
 	configured bool          // the encoding comes from the configuration file
@@ -303,6 +305,8 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		return t, t.pg.retry()
+	case followedMsg:
+		return t, t.followed(msg)
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
@@ -376,6 +380,10 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
+		t.stopFollow()
+	case key.Matches(msg, k.Follow):
+		return t.startFollow()
 	case key.Matches(msg, k.Back) && t.find.inFlight():
 		t.pg.cancel()
 		t.find.stop()
@@ -384,6 +392,7 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
 		return t.pg.retry() // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
+		t.stopFollow() // leaving: nothing polls behind the user's back
 		return back
 	case !t.detected || t.noTime != "":
 		return nil
@@ -402,11 +411,13 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := t.pg.query
 		q.Reverse = !q.Reverse
 		return t.run(q, t.rangeTxt)
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return t.run(t.pg.query, t.rangeTxt)
 	case key.Matches(msg, k.Open):
 		if len(t.pg.items) > 0 {
-			it := t.pg.items[t.grid.Cursor()]
+			it := t.pg.items[t.sort.row(t.grid.Cursor())]
 			if _, partial := partialProjection(t.info, t.base.Index); partial {
 				ctx, req := t.get.start(t.c.NextID)
 				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
@@ -455,7 +466,9 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
+	t.sort.apply(t.pg.items)
 	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
+		r = t.sort.row(r)
 		it := t.pg.items[r]
 		switch {
 		case col == 0:
@@ -593,6 +606,12 @@ func (t *Time) View() string {
 	parts = append(parts, body)
 	order := t.order()
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	if sorted := t.sort.title(len(t.pg.items)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
+	if f := t.followTitle(); f != "" {
+		title = f + " · " + title
+	}
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
 }
 
@@ -647,7 +666,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -180,6 +180,10 @@ func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []model.KeyV
 // and streams snapshots of what it found: children appear as they are
 // found, and the last message says done.
 func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []model.KeyValue, page, req int, ch chan childrenFoundMsg) {
+	if mc, ok := c.(*dynamo.Masked); ok {
+		runMaskedChildren(ctx, mc, r, shards, page, req, ch)
+		return
+	}
 	var found []dynamo.ShardChild
 	index := map[string]int{}
 	for _, c := range r.Resume { // a resumed walk shows what it had at once
