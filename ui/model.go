@@ -62,7 +62,7 @@ type Model struct {
 	fatal    *fatal
 	nextID   int
 	masked   *dynamo.Masked  // nil unless values are masked
-	back     [][]common.Page // views left by following a reference (<, ctrl+o)
+	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
 	fwd      [][]common.Page // views come back from (ctrl+i)
 }
 
@@ -198,8 +198,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.jump(msg.info, msg.ref)
 	case common.OpenMsg:
 		m.lastErr = nil
+		m.rememberViews()
 		return m.push(msg.Page)
 	case common.BackMsg:
+		if len(m.stack) > 1 {
+			m.rememberViews()
+		}
 		return m.pop()
 	case exportProgressMsg:
 		return m.exportProgress(msg)

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -93,6 +94,9 @@ func (m *Model) jump(info dynamo.TableInfo, r dynamo.Reference) tea.Cmd {
 		from = from[:len(from)-1] // < comes back to the item, not the choice
 	}
 	m.back = append(m.back, from)
+	if len(m.back) > maxHistory {
+		m.back = m.back[1:]
+	}
 	m.fwd = nil
 	tree := pages.TreeOptionsFor(m.c, info.Name)
 	tree.Index = r.Index
@@ -104,15 +108,30 @@ func (m *Model) jump(info dynamo.TableInfo, r dynamo.Reference) tea.Cmd {
 	return m.push(pages.OpenPartition(m.c, info, r.PK, tree))
 }
 
+// maxHistory is how many moves < and ctrl+o can undo.
+const maxHistory = 100
+
+// rememberViews notes the views on screen before a move (opening a view,
+// climbing out of one), for < and ctrl+o; a new move forgets what ctrl+i
+// could redo.
+func (m *Model) rememberViews() {
+	m.back = append(m.back, slices.Clone(m.stack))
+	if len(m.back) > maxHistory {
+		m.back = m.back[1:]
+	}
+	m.fwd = nil
+}
+
 // history moves back (<, ctrl+o) or forward (ctrl+i) through the views
-// references were followed from.
+// shown before: each view opened, climbed out of or reached by following
+// a reference.
 func (m *Model) history(forward bool) tea.Cmd {
 	from, to := &m.back, &m.fwd
 	if forward {
 		from, to = &m.fwd, &m.back
 	}
 	if len(*from) == 0 {
-		m.notice = "no view to go " + map[bool]string{false: "back", true: "forward"}[forward] + " to: > follows a reference first"
+		m.notice = "no view to go " + map[bool]string{false: "back", true: "forward"}[forward] + " to"
 		return nil
 	}
 	*to = append(*to, m.stack)

@@ -29,8 +29,30 @@ func TestFollowReferenceToIndex(t *testing.T) {
 	h.contains(t, "index ByCity")
 	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	h.contains(t, "attributes · plain JSON")
-	h.keys("<") // nothing further back
+	h.keys("<") // the list the item was opened from
+	h.contains(t, "NY#NEWYORKCITY#")
+	if strings.Contains(h.screen(), "attributes · plain JSON") {
+		t.Fatal("< did not leave the item for the list it was opened from")
+	}
+	h.keys("<", "<", "<", "<") // past where the session began
 	h.contains(t, "no view to go back to")
+}
+
+// TestHistoryOfViews: ctrl+o and ctrl+i step back and forward through
+// every view shown (opened or climbed out of), not only references.
+func TestHistoryOfViews(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
+	h.keys("enter") // into the first state
+	h.contains(t, "AK# · 3 children")
+	h.keys("esc")
+	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	h.contains(t, "AK# · 3 children")
+	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if strings.Contains(h.screen(), "AK# · 3 children") {
+		t.Fatal("ctrl+o did not go back to the partition's top level")
+	}
+	h.send(tea.KeyPressMsg{Code: 'i', Mod: tea.ModCtrl})
+	h.contains(t, "AK# · 3 children")
 }
 
 // TestFollowReferenceNoneSaysWhere: an item naming no partition says
