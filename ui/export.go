@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
 )
 
 // ExportFunc writes what a query returns to a file (its extension names the
@@ -28,7 +28,7 @@ type exportJob func(ctx context.Context, path string, progress func(items, pages
 
 // exportState is an export being named or running.
 type exportState struct {
-	input   textinput.Model
+	input   components.TextInput
 	naming  bool
 	running bool
 	cancel  context.CancelFunc
@@ -106,9 +106,7 @@ func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 // startNaming asks for the file, with a name made from the view.
 func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea.Cmd {
 	e := &m.export
-	e.input = textinput.New()
-	e.input.Prompt = "export to › "
-	common.SteadyCursor(&e.input)
+	e.input = components.NewTextInput("export to › ")
 	parts := []string{"dynascope"}
 	for _, v := range view {
 		if v != "" {

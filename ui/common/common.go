@@ -121,7 +121,8 @@ func (m RetryMsg) PageID() int { return m.Page }
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }
 
-// SteadyCursor keeps an input's cursor from blinking: a blinking one wakes
+// SteadyCursor (for a bare textinput; the explorer's boxes use
+// components.TextInput, which does this itself) keeps an input's cursor from blinking: a blinking one wakes
 // the program twice a second for nothing (and keeps a synchronous test
 // driver busy).
 func SteadyCursor(in *textinput.Model) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,15 +21,13 @@ const filterPrompt = "filter › "
 // values inline. A syntax error is shown under the bar with a caret at its
 // column, and the bar stays open with the text as typed.
 type filterBar struct {
-	input textinput.Model
+	input components.TextInput
 	err   *model.FilterError
 }
 
 func newFilterBar() filterBar {
-	in := textinput.New()
-	in.Prompt = filterPrompt
+	in := components.NewTextInput(filterPrompt)
 	in.Placeholder = `status = "FAILED" and attempts > 3 · begins_with(email, "ops@") · size(payload) > 1000`
-	common.SteadyCursor(&in)
 	return filterBar{input: in}
 }
 

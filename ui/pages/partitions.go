@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -36,7 +35,7 @@ type Partitions struct {
 	req      request
 	grid     components.Grid
 	tree     TreeOptions
-	input    textinput.Model
+	input    components.TextInput
 	inputOn  bool
 	inputErr string
 	w, h     int
@@ -47,9 +46,7 @@ type Partitions struct {
 func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree TreeOptions) *Partitions {
 	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, tree: tree, seen: map[string]int{}, grid: components.NewGrid(c)}
 	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
-	p.input = textinput.New()
-	p.input.Prompt = "partition key › "
-	common.SteadyCursor(&p.input)
+	p.input = components.NewTextInput("partition key › ")
 	return p
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -41,7 +40,7 @@ type Time struct {
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
-	input      textinput.Model
+	input      components.TextInput
 	inputErr   string
 	jumpTo     *time.Time       // a jump waiting for more pages
 	initial    string           // a range to run once the format is known (--range)
@@ -66,9 +65,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index s
 	if info.Key.SK != nil {
 		t.stats.keys[info.Key.SK.Name] = true
 	}
-	t.input = textinput.New()
-	t.input.Prompt = "range › "
-	common.SteadyCursor(&t.input)
+	t.input = components.NewTextInput("range › ")
 	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
