@@ -60,6 +60,10 @@ type Model struct {
 	export   exportState
 	fatal    *fatal
 	nextID   int
+	search   components.Search
+	// searchPage is the page the search belongs to: it ends when another
+	// page is on top.
+	searchPage int
 }
 
 // New returns the explorer's root model.
@@ -85,6 +89,7 @@ func New(cfg Config) *Model {
 	m.help = help.New()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
+	m.search = components.NewSearch(m.c)
 	return m
 }
 
@@ -228,6 +233,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, took := m.exportKey(msg); took {
 		return cmd
 	}
+	if cmd, took := m.searchKey(msg); took {
+		return cmd
+	}
+	if cmd, took := m.modeKey(msg); took {
+		return cmd
+	}
 	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
 		if cmd, ok := m.startExport(); ok {
 			return cmd
@@ -282,6 +293,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()
 		m.top().SetSize(w, h)
+		return nil
+	}
+	if key.Matches(msg, k.Preview) && !capturing {
+		m.togglePreview()
 		return nil
 	}
 	if key.Matches(msg, k.Refresh) {
@@ -382,15 +397,34 @@ func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 
 func (m *Model) helpView() string {
 	p := m.top()
+	pos := ""
+	if !m.searching() && !m.showHelp {
+		pos = m.position()
+	}
+	// The short help leaves room for the position and drops the bindings
+	// that do not fit whole.
+	if pos != "" {
+		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+	}
 	view := m.help.ShortHelpView(p.ShortHelp())
+	m.help.SetWidth(m.w)
+	if m.searching() {
+		view = m.searchLine()
+	}
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		if reasons := m.modeReasons(); len(reasons) > 0 {
+			view += "\n" + strings.Join(reasons, "\n")
+		}
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
 	}
 	// Never wider than the terminal, whatever the bindings add up to.
 	lines := strings.Split(view, "\n")
+	if pos != "" {
+		lines[len(lines)-1] = m.withPosition(lines[len(lines)-1], pos)
+	}
 	for i, l := range lines {
 		lines[i] = components.Fit(l, m.w)
 	}
@@ -508,13 +542,28 @@ func (m *Model) header() string {
 			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c)))
 		}
 	}
+	path := strings.Join(crumbs, sep)
 	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
-		st.CrumbSep.Render(" ─ ") + strings.Join(crumbs, sep)
-	right := ""
-	if mode := m.top().Mode(); mode != "" {
-		right = st.TabActive.Render(mode)
+		st.CrumbSep.Render(" ─ ") + path
+	right := m.tabs(false)
+	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+		// Tight: the connection is in the status bar anyway, and the
+		// tabs not chosen shrink to their numbers.
+		left = st.Brand.Render("dynascope") + " " + path
+		if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+			right = m.tabs(true)
+		}
 	}
 	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 && right != "" {
+		// The tabs stay whole: the breadcrumb gives way, from its start.
+		room := m.w - ansi.StringWidth(right) - 1
+		if room < 10 {
+			return components.Fit(left, m.w)
+		}
+		left = ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
+		gap = m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	}
 	if gap < 1 {
 		return components.Fit(left, m.w)
 	}

@@ -21,8 +21,8 @@ func TestTablesPage(t *testing.T) {
 }
 
 func TestTablesPageWide(t *testing.T) {
-	h := newHarness(t, 130, 30, Config{})
-	h.keys("down", "down") // ChatMessages
+	h := newHarness(t, 140, 30, Config{}) // the preview is on from 140 columns
+	h.keys("down", "down")                // ChatMessages
 	h.contains(t, "GSI ByTime", "partition key  ChatRoomID")
 	h.golden(t)
 }
@@ -119,7 +119,7 @@ func TestBadDeepLinkKeepsWorking(t *testing.T) {
 func TestHelpToggle(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("?")
-	h.contains(t, "items/tree", "page down", "delimiter", "count")
+	h.contains(t, "next mode", "page down", "delimiter", "count")
 	h.keys("?")
 	h.contains(t, "c count")
 }
@@ -232,8 +232,8 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
 	h.contains(t, "ZIP", "STATE NY", "CITY NEWYORKCITY")
 	h.keys("c")
-	h.contains(t, "62700#  prefix  2")
-	h.keys("D") // | : the keys have none, so each key is one item
+	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
+	h.keys("D")                            // | : the keys have none, so each key is one item
 	h.contains(t, "delimiter |")
 }
 
@@ -249,7 +249,9 @@ func TestTreeShards(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "amsg# · ", "children", "seattle-")
 	h.keys("tab")
-	h.contains(t, "items and counts are per shard")
+	h.contains(t, "no other mode applies here")
+	h.keys("2")
+	h.contains(t, "No Items mode here: open one shard")
 }
 
 func TestGoToShardPattern(t *testing.T) {

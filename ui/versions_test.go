@@ -84,8 +84,12 @@ func TestVersionsNone(t *testing.T) {
 	h.keys("esc")
 	h.contains(t, "Tree")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	before := h.rec.count("Query")
 	h.keys("3")
-	h.contains(t, "no string sort key")
+	h.contains(t, "No Versions mode here: versions live in string sort keys")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("a mode that does not apply read %d pages", n)
+	}
 }
 
 // TestDeepLinks: --versions and --range open the view they name.
@@ -176,7 +180,7 @@ func TestReboundKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, 120, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Keys: keys})
-	h.contains(t, "v versions", "n down")
+	h.contains(t, "v Versions", "n down") // the tab names the rebound key
 	h.keys("v")
 	h.contains(t, "2 versioned items")
 	h.keys("3") // the old key no longer does it

@@ -175,8 +175,13 @@ func (p *Items) prefetch(user bool) tea.Cmd {
 // refresh recomputes the columns: the keys, then the table's chosen
 // attributes or those most common across the loaded rows.
 func (p *Items) refresh() {
-	keys := []string{p.info.Key.PK.Name}
-	cols := []components.Column{{Title: p.info.Key.PK.Name, Keep: true}}
+	// The partition key is the same on every row: the title says it once.
+	var keys []string
+	var cols []components.Column
+	if p.pg.query.Index != "" {
+		keys = []string{p.info.Key.PK.Name}
+		cols = []components.Column{{Title: p.info.Key.PK.Name, Keep: true}}
+	}
 	if p.info.Key.SK != nil {
 		keys = append(keys, p.info.Key.SK.Name)
 		cols = append(cols, components.Column{Title: p.info.Key.SK.Name, Keep: true})
@@ -206,7 +211,7 @@ func (p *Items) head(width int) []string {
 func (p *Items) View() string {
 	st := p.c.Styles
 	listW := p.w
-	wide := p.w >= 120
+	wide := p.c.ShowPreview(p.w)
 	if wide {
 		listW = p.w * 11 / 20
 	}
@@ -264,12 +269,12 @@ func (p *Items) ShortHelp() []key.Binding {
 	case p.picker != nil:
 		return p.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Columns, k.Flip, k.Range, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
 }
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Preview}, modeHelp(k, p.Modes()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

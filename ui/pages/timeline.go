@@ -153,7 +153,7 @@ func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
 
 func (t *Timeline) View() string {
 	st := t.c.Styles
-	wide := t.w >= 120
+	wide := t.c.ShowPreview(t.w)
 	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
 	if wide {
 		listW, listH = t.w*2/5, t.hgt
@@ -288,7 +288,7 @@ func (t *Timeline) ShortHelp() []key.Binding {
 
 func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
 }
 
 // DeepLink reopens this timeline from the command line.

@@ -1,0 +1,53 @@
+package pages
+
+import "github.com/dynascope/dynascope/ui/common"
+
+// What each list's search looks at (common.Searchable): its grid's loaded
+// rows, and what it has not read yet.
+
+func (t *Tables) List() common.List { return &t.grid }
+func (t *Tables) Unloaded() string {
+	if !t.loaded {
+		return "the table list, still loading"
+	}
+	return ""
+}
+
+func (t *Tree) List() common.List { return &t.grid }
+func (t *Tree) Unloaded() string {
+	switch {
+	case !t.loaded:
+		return "the children not found yet"
+	case t.partial:
+		return "the children after where the walk stopped (r goes on)"
+	}
+	return ""
+}
+
+func (p *Items) List() common.List { return &p.grid }
+func (p *Items) Unloaded() string  { return p.pg.unloaded() }
+
+func (t *Time) List() common.List { return &t.grid }
+func (t *Time) Unloaded() string  { return t.pg.unloaded() }
+
+func (v *Versions) List() common.List { return &v.grid }
+func (v *Versions) Unloaded() string {
+	if !v.loaded {
+		return "the versions, still loading"
+	}
+	return ""
+}
+
+func (t *Timeline) List() common.List { return &t.grid }
+func (t *Timeline) Unloaded() string  { return "" }
+
+// unloaded says what a paged read has not loaded yet ("" once all is).
+func (p *pager) unloaded() string {
+	if p.done() {
+		return ""
+	}
+	if p.filtered() {
+		return "the items the filter has not reached (↓ reads on)"
+	}
+	return "the items after these (↓ reads on)"
+}
