@@ -398,7 +398,7 @@ func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 func (m *Model) helpView() string {
 	p := m.top()
 	pos := ""
-	if !m.searching() && !m.showHelp {
+	if !m.showHelp {
 		pos = m.position()
 	}
 	// The short help leaves room for the position and drops the bindings
@@ -409,7 +409,7 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	m.help.SetWidth(m.w)
 	if m.searching() {
-		view = m.searchLine()
+		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())

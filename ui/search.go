@@ -38,9 +38,9 @@ func (m *Model) searching() bool {
 }
 
 // searchLine is the search line, in place of the short help.
-func (m *Model) searchLine() string {
+func (m *Model) searchLine(width int) string {
 	s := m.top().(common.Searchable)
-	return m.search.View(s.List(), s.Unloaded(), m.w)
+	return m.search.View(s.List(), s.Unloaded(), width)
 }
 
 // position is "row N of M" for the list on top, "of ≥M" while more can be

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/ui/common"
 )
@@ -160,7 +161,7 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 	}
 	line := st.Key.Render("/") + common.Sanitize(s.query)
 	if s.editing {
-		s.input.SetWidth(max(1, width/3))
+		s.input.SetWidth(min(max(8, ansi.StringWidth(s.input.Value())+1), width/2))
 		line = s.input.View()
 	}
 	var count string
@@ -183,7 +184,7 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 	}
 	scope := "in all " + plural(l.Rows(), "row", "rows")
 	if unloaded != "" {
-		scope = "in the " + plural(l.Rows(), "loaded row", "loaded rows") + "; not searched: " + unloaded
+		scope = "in the " + plural(l.Rows(), "loaded row", "loaded rows") + " only; " + unloaded
 	}
 	keys := "enter keeps · esc clears"
 	if !s.editing {

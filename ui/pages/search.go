@@ -8,7 +8,7 @@ import "github.com/dynascope/dynascope/ui/common"
 func (t *Tables) List() common.List { return &t.grid }
 func (t *Tables) Unloaded() string {
 	if !t.loaded {
-		return "the table list, still loading"
+		return "the table list is still loading"
 	}
 	return ""
 }
@@ -17,9 +17,9 @@ func (t *Tree) List() common.List { return &t.grid }
 func (t *Tree) Unloaded() string {
 	switch {
 	case !t.loaded:
-		return "the children not found yet"
+		return "more children still being found"
 	case t.partial:
-		return "the children after where the walk stopped (r goes on)"
+		return "the walk stopped part way (r goes on)"
 	}
 	return ""
 }
@@ -33,7 +33,7 @@ func (t *Time) Unloaded() string  { return t.pg.unloaded() }
 func (v *Versions) List() common.List { return &v.grid }
 func (v *Versions) Unloaded() string {
 	if !v.loaded {
-		return "the versions, still loading"
+		return "the versions are still loading"
 	}
 	return ""
 }
@@ -46,8 +46,5 @@ func (p *pager) unloaded() string {
 	if p.done() {
 		return ""
 	}
-	if p.filtered() {
-		return "the items the filter has not reached (↓ reads on)"
-	}
-	return "the items after these (↓ reads on)"
+	return "more not read yet (↓ reads on)"
 }
