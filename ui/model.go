@@ -390,7 +390,7 @@ func (m *Model) chrome() int {
 	if m.showHelp {
 		helpLines = lipgloss.Height(m.helpView())
 	}
-	return 3 + helpLines
+	return 2 + m.requestHeight() + helpLines
 }
 
 func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
@@ -418,6 +418,9 @@ func (m *Model) helpView() string {
 		}
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
+		}
+		if _, ok := p.(common.Querier); ok {
+			view = m.styles.Dim.Render("the request above: y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
 	}
 	// Never wider than the terminal, whatever the bindings add up to.
@@ -519,11 +522,7 @@ func (m *Model) render() string {
 	if m.fatal != nil {
 		body = m.fatalView(w, h)
 	}
-	request := st.RequestLabel.Render("▸ ") + st.Request.Render(common.Sanitize(p.Request()))
-	if line := m.exportLine(); line != "" {
-		request = line
-	}
-	parts := []string{m.header(), body, components.Fit(request, m.w), m.helpView(), m.statusBar()}
+	parts := []string{m.header(), body, m.request(), m.helpView(), m.statusBar()}
 	return strings.Join(parts, "\n")
 }
 
