@@ -149,3 +149,26 @@ func TestPageGoldens(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelinePinsTheCurrentCopy: on a long history the current copy
+// stays on top as the revisions scroll, and the columns keep their width.
+func TestTimelinePinsTheCurrentCopy(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "*"})
+	h.keys("enter")
+	header := func() string {
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.Contains(l, "Revision") {
+				return l
+			}
+		}
+		return ""
+	}
+	first := header()
+	for _, k := range []string{"g", "G", "up", "up", "down"} {
+		h.keys(k)
+		h.contains(t, "★   v0000 current")
+		if got := header(); got != first {
+			t.Fatalf("after %s the columns moved:\n%s\n%s", k, first, got)
+		}
+	}
+}

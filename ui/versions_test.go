@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,13 +43,15 @@ func TestVersionsTimelineDiff(t *testing.T) {
 	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "v0 current", "Diff v2 → v3", "~ Status", `"FAIL"`)
 	h.golden(t)
 	h.keys("[") // v2 against v1
-	h.contains(t, "Diff v1 → v2")
+	h.contains(t, "Diff v1 → v2", "Δ vs prev")
 	h.keys("0") // v2 against v0_
-	h.contains(t, "Diff v0 → v2", "against the v0_")
+	h.contains(t, "Diff v0 → v2", "comparing each revision with the current copy (v0_", "Δ vs v0")
 	h.keys("0", "[", "[") // the pinned v0_, against the newest
 	h.contains(t, "Diff v3 → v0", `~ Status  "FAIL" → "PASS"`)
 	h.keys("m", "]", "]", "]") // mark v0_, compare v3 with it
-	h.contains(t, "Diff v0 → v3", "against the marked revision", "◆")
+	h.contains(t, "Diff v0 → v3 · against the marked v0", "Δ vs v0", "◆")
+	h.keys("m") // mark v3 itself: it is not compared with itself
+	h.contains(t, "v3 is the marked revision", "marked")
 	if n := h.rec.count("Query") + h.rec.count("GetItem") - before; n != 0 {
 		t.Fatalf("stepping made %d requests", n)
 	}
@@ -73,7 +76,7 @@ func TestVersionsMissingCurrentAndLong(t *testing.T) {
 	h.keys("3")
 	h.contains(t, "v0000", "v1000", "1,000")
 	h.keys("enter")
-	h.contains(t, "Audit · 1000 revisions", "Diff v0999 → v1000")
+	h.contains(t, "Audit · 1,000 revisions", "Diff v0999 → v1000")
 	h.keys("G")
 }
 
@@ -213,8 +216,12 @@ func TestVersionsConfiguredPattern(t *testing.T) {
 	h.golden(t)
 	h.keys("enter")
 	h.contains(t, "Coverage · 2 revisions · drifted", "rev#0 current", "Diff rev#1 → rev#2", "~ Limit")
+	h.contains(t, "0 compare with rev#0") // the help in the table's spelling, no v0_
+	if strings.Contains(h.screen(), "v0_") {
+		t.Fatal("v0_ shown on a rev# table")
+	}
 	h.keys("0")
-	h.contains(t, "diff against the rev#0")
+	h.contains(t, "comparing each revision with the current copy (rev#0", "Δ vs v0")
 	if got := h.m.commandLine(); got != "dynascope --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}' --versions Coverage" {
 		t.Errorf("? shows %q", got)
 	}

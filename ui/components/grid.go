@@ -29,6 +29,14 @@ type Grid struct {
 	cursor, offset int
 	width, height  int
 	rowStyle       func(row int) *lipgloss.Style
+	pinned         int // the first rows, shown whatever the scroll
+}
+
+// SetPinned keeps the first n rows on screen while the rest scroll (the
+// current copy above a thousand revisions).
+func (g *Grid) SetPinned(n int) {
+	g.pinned = n
+	g.clamp()
 }
 
 // SetRowStyle styles whole rows other than the cursor's (drifted versions
@@ -85,14 +93,30 @@ func (g *Grid) Visible() int { return max(1, g.height-1) }
 
 func (g *Grid) clamp() {
 	g.cursor = max(0, min(g.cursor, g.rows-1))
-	vis := g.Visible()
-	if g.cursor < g.offset {
-		g.offset = g.cursor
+	pin := min(g.pinned, g.rows)
+	vis := max(1, g.Visible()-pin) // the scrolled rows below the pinned
+	if g.cursor >= pin {
+		if g.cursor < g.offset {
+			g.offset = g.cursor
+		}
+		if g.cursor >= g.offset+vis {
+			g.offset = g.cursor - vis + 1
+		}
 	}
-	if g.cursor >= g.offset+vis {
-		g.offset = g.cursor - vis + 1
+	g.offset = max(pin, min(g.offset, g.rows-vis))
+}
+
+// shown are the rows on screen, in order: the pinned, then the scrolled.
+func (g *Grid) shown() []int {
+	var out []int
+	pin := min(g.pinned, g.rows)
+	for r := 0; r < pin && len(out) < g.Visible(); r++ {
+		out = append(out, r)
 	}
-	g.offset = max(0, min(g.offset, g.rows-vis))
+	for r := g.offset; r < g.rows && len(out) < g.Visible(); r++ {
+		out = append(out, r)
+	}
+	return out
 }
 
 // Update moves the cursor; it reports whether the key was a movement.
@@ -125,10 +149,11 @@ func (g *Grid) Update(msg tea.Msg) bool {
 // Click handles a click on line y of the grid (0 is its header): a click
 // on the selected row reports open; on another row it selects that row.
 func (g *Grid) Click(y int) (open bool) {
-	row := g.offset + y - 1
-	if y < 1 || y > g.Visible() || row >= g.rows {
+	shown := g.shown()
+	if y < 1 || y > len(shown) {
 		return false
 	}
+	row := shown[y-1]
 	if row == g.cursor {
 		return true
 	}
@@ -154,7 +179,7 @@ func (g *Grid) widths() []int {
 			continue
 		}
 		natural[i] = ansi.StringWidth(c.Title)
-		for r := g.offset; r < min(g.rows, g.offset+g.Visible()); r++ {
+		for _, r := range g.shown() {
 			natural[i] = max(natural[i], ansi.StringWidth(g.cell(r, i)))
 		}
 		if !c.Keep {
@@ -201,7 +226,7 @@ func (g *Grid) widths() []int {
 // number, so that the column is right-aligned.
 func (g *Grid) numeric(i int) bool {
 	any := false
-	for r := g.offset; r < min(g.rows, g.offset+g.Visible()); r++ {
+	for _, r := range g.shown() {
 		s := strings.TrimSuffix(ansi.Strip(g.cell(r, i)), "…")
 		if s == "" {
 			continue
@@ -278,13 +303,14 @@ func (g *Grid) View() string {
 		}
 	}
 	b.WriteString(st.Header.Render(Fit(strings.Join(hdr, "  "), g.width)))
-	vis := g.Visible()
-	for r := g.offset; r < g.offset+vis; r++ {
+	shown := g.shown()
+	for i := range g.Visible() {
 		b.WriteByte('\n')
-		if r >= g.rows {
+		if i >= len(shown) {
 			b.WriteString(strings.Repeat(" ", g.width))
 			continue
 		}
+		r := shown[i]
 		var cells []string
 		for i, c := range g.cols {
 			switch {

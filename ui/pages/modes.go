@@ -2,6 +2,7 @@ package pages
 
 import (
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"fmt"
 	"github.com/dynascope/dynascope/keymap"
@@ -187,4 +188,9 @@ func modeHelp(k keymap.KeyMap, tabs []common.ModeTab) []key.Binding {
 		}
 	}
 	return out
+}
+
+// notice says in the status bar what a key did.
+func notice(text string) tea.Cmd {
+	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }
