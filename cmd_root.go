@@ -123,8 +123,12 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				countBudget = ts.CountBudget
 			}
 			var now func() time.Time
+			save := g.saveColumns
 			if g.demo {
 				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+				if g.configFile == "" {
+					save = nil // trying the demo never rewrites the real config.toml: columns last the session
+				}
 			}
 			region, endpoint, profile := "", "", ""
 			if !g.demo {
@@ -134,7 +138,7 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
-			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
+			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label,
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, Export: exportFunc(conn.client), ExportRows: exportRows, CountBudget: countBudget, DebugLog: g.debugLog})
 		},
 	}

@@ -55,7 +55,7 @@ func TestExplorerThroughFaults(t *testing.T) {
 	h = newHarness(t, 120, 30, Config{Client: client, Connection: "faulty", Now: func() time.Time { return demo.DemoEnd }})
 	h.contains(t, "AuditLog", "Equipment", "Locations")
 	h.keys("G", "enter") // Locations
-	h.contains(t, "partitions")
+	h.contains(t, "1 partition")
 	h.keys("/")
 	h.typeText("USA")
 	h.keys("enter")

@@ -172,3 +172,37 @@ func TestTimelinePinsTheCurrentCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestTimePresentation: the demo's clock is shown, the request line gives
+// the readable times beside the raw ones, formats are named as people say
+// them, and the range box shows its whole placeholder.
+func TestTimePresentation(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	h.keys("4")
+	h.contains(t, "now is 2026-11-01", "Timestamp holds epoch seconds", "range › last 24h · today")
+	h.typeText("2018-08-29..2018-09-01")
+	h.keys("enter")
+	h.contains(t, ":lo=1535500800 :hi=1535846399", "2018-08-29 00:00:00 UTC to 2018-09-01 23:59:59 UTC")
+	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-1", Now: demoClock})
+	h.keys("4")
+	h.contains(t, "holds date:time after a prefix ending #")
+	if strings.Contains(h.screen(), "2006-01-02") {
+		t.Fatal("a Go layout is shown as the format")
+	}
+}
+
+// TestPartitionsGoToSearches: on Partitions / still goes to a key, and
+// searches the loaded partitions as it is typed.
+func TestPartitionsGoToSearches(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("/")
+	h.typeText("us")
+	h.contains(t, "1 match among them, the first selected")
+	if l := h.m.top().(common.Searchable).List(); !strings.Contains(l.RowText(l.Cursor()), "USA") {
+		t.Fatalf("selected %q", l.RowText(l.Cursor()))
+	}
+	h.clearInput(2)
+	h.typeText("USA")
+	h.keys("enter")
+	h.contains(t, "Locations › USA")
+}

@@ -87,6 +87,7 @@ func New(cfg Config) *Model {
 		m.c.CountBudget = DefaultCountBudget
 	}
 	m.help = help.New()
+	m.help.Styles = helpStyles(&m.styles)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	m.search = components.NewSearch(m.c)
@@ -168,6 +169,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
+		m.help.Styles = helpStyles(&m.styles)
 		return nil
 	case spinner.TickMsg:
 		if !m.anyLoading() {
@@ -582,7 +584,11 @@ func (m *Model) statusBar() string {
 			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
 		}
 	}
-	left := conn + ro + stats + spin
+	clock := ""
+	if m.notice == "" && m.lastErr == nil {
+		clock = m.clock() // a message needs the room more
+	}
+	left := conn + ro + stats + clock + spin
 	msg := ""
 	if m.notice != "" {
 		msg = " " + st.StatusHint.Render(common.Sanitize(m.notice))

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -14,7 +17,7 @@ import (
 // command. It reports whether the search took the key.
 func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	s, ok := m.top().(common.Searchable)
-	if !ok || m.fatal != nil || msg.String() == "ctrl+c" {
+	if _, own := m.top().(interface{ TypesKeys() }); own || !ok || m.fatal != nil || msg.String() == "ctrl+c" {
 		return nil, false
 	}
 	if m.searchPage != m.top().ID() {
@@ -77,4 +80,23 @@ func (m *Model) togglePreview() {
 		m.c.Preview = 1
 		m.notice = "preview on (p hides it)"
 	}
+}
+
+// clock is the status bar's note of a clock that is not the real time
+// (the demo's fixed "now", which "last 15m" and "today" count from).
+func (m *Model) clock() string {
+	if m.cfg.Now == nil {
+		return ""
+	}
+	now := m.cfg.Now()
+	if d := time.Since(now); d < time.Minute && d > -time.Minute {
+		return ""
+	}
+	return m.styles.StatusStat.Render("now is " + now.UTC().Format("2006-01-02 15:04 UTC"))
+}
+
+// helpStyles dress the help in the theme's styles.
+func helpStyles(st *common.Styles) help.Styles {
+	return help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
+		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep}
 }

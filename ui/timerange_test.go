@@ -60,14 +60,14 @@ func TestTimeSeedQuery(t *testing.T) {
 func TestTimeCompositeAndSparkline(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "portland", Now: demoClock})
 	h.keys("tab", "t") // from the items view too
-	h.contains(t, "MessageID holds prefix#2006-01-02:15:04:05")
+	h.contains(t, "MessageID holds date:time after a prefix ending #")
 	h.typeText("2018-08")
 	h.keys("enter")
 	h.contains(t, "type the prefix first", "amsg# last 24h")
 	h.clearInput(10)
 	h.typeText("amsg# 2018-08")
 	h.keys("enter")
-	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 items loaded")
+	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 item loaded")
 
 	h = newHarness(t, 120, 30, Config{Table: "AuditLog", PK: demo.AuditStream, Now: demoClock})
 	h.keys("t")

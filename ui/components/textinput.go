@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TextInput is bubbles' text input with its editing keys made safe: in
@@ -46,6 +47,17 @@ func (t TextInput) Update(msg tea.Msg) (out TextInput, cmd tea.Cmd) {
 	}()
 	t.Model, cmd = t.Model.Update(msg)
 	return t, cmd
+}
+
+// View is textinput's View; a box given no width shows its whole
+// placeholder and text (textinput shows one letter of the placeholder,
+// "range › l", when it has no width). The frame around it cuts what does
+// not fit.
+func (t TextInput) View() string {
+	if t.Width() <= 0 {
+		t.SetWidth(max(ansi.StringWidth(t.Placeholder), ansi.StringWidth(t.Value())) + 1)
+	}
+	return t.Model.View()
 }
 
 // deleteWordForward deletes from the cursor to the end of the next word

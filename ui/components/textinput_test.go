@@ -2,7 +2,10 @@ package components
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -68,5 +71,16 @@ func TestTextInputRandomKeysNeverPanic(t *testing.T) {
 			}
 			_ = in.View()
 		}
+	}
+}
+
+// TestTextInputShowsItsPlaceholder: without a width, bubbles showed one
+// letter of the placeholder ("range › l").
+func TestTextInputShowsItsPlaceholder(t *testing.T) {
+	in := NewTextInput("range › ")
+	in.Placeholder = "last 24h · today"
+	in.Focus()
+	if got := ansi.Strip(in.View()); !strings.Contains(got, "last 24h · today") {
+		t.Fatalf("placeholder cut: %q", got)
 	}
 }

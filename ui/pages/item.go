@@ -20,6 +20,7 @@ type Item struct {
 	item dynamo.Item
 	wire bool
 	req  request
+	read bool // read by GetItem; false: taken from a list's loaded rows
 	vp   viewport.Model
 	w, h int
 }
@@ -54,7 +55,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.item == nil {
 			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
 		}
-		p.item = msg.item
+		p.item, p.read = msg.item, true
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
@@ -134,9 +135,14 @@ func (p *Item) Mode() string    { return "Items" }
 func (p *Item) Loading() bool   { return p.req.inFlight() }
 func (p *Item) Capturing() bool { return false }
 
+// Request names the GetItem only when one was sent: an item opened from a
+// list was already read with it.
 func (p *Item) Request() string {
 	k := p.key()
 	s := "GetItem " + p.info.Name + "  Key:"
+	if !p.read {
+		s = "from the rows already loaded, no request sent (r reads it again with GetItem) · " + common.Sanitize(p.info.Name) + "  Key:"
+	}
 	for _, name := range dynamo.SortedNames(k) {
 		v, _ := dynamo.KeyValueOf(k[name])
 		s += " " + common.Sanitize(name) + "=" + v.Literal()

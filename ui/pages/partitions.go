@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -38,6 +39,7 @@ type Partitions struct {
 	input    components.TextInput
 	inputOn  bool
 	inputErr string
+	matches  []int // loaded rows holding what the go-to box holds
 	w, h     int
 }
 
@@ -154,7 +156,28 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	p.inputErr = ""
+	p.matches = p.findLoaded(p.input.Value())
+	if len(p.matches) > 0 {
+		p.grid.SetCursor(p.matches[0]) // the list follows what is typed
+	}
 	return cmd
+}
+
+// findLoaded are the loaded partitions whose key holds text, ignoring
+// case: the go-to box searches what is listed as it is typed, and enter
+// still goes to the key typed, loaded or not.
+func (p *Partitions) findLoaded(text string) []int {
+	if text == "" {
+		return nil
+	}
+	q := strings.ToLower(text)
+	var out []int
+	for i, r := range p.rows {
+		if strings.Contains(strings.ToLower(r.text), q) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // scanPageKeys bounds each Scan page: a Scan reads whole items however few
@@ -226,7 +249,19 @@ func (p *Partitions) View() string {
 		if p.inputErr != "" {
 			input += "\n" + st.ErrorTitle.Render(p.inputErr)
 		} else {
-			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.info.Key.PK.Name, p.info.Key.PK.Type))
+			found := "no match among them"
+			switch {
+			case p.input.Value() == "":
+				found = "type to search them"
+			case len(p.matches) > 0:
+				found = plural(len(p.matches), "match", "matches") + " among them, the first selected"
+			}
+			more := ""
+			if len(p.lastKey) > 0 {
+				more = " (more not scanned yet)"
+			}
+			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
+				plural(len(p.rows), "partition", "partitions"), more, found, p.info.Key.PK.Name, p.info.Key.PK.Type))
 		}
 		h -= 4
 	}
@@ -235,7 +270,7 @@ func (p *Partitions) View() string {
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}
-	title := fmt.Sprintf("%s · %s partitions · %s", common.Sanitize(p.table), common.Thousands(len(p.rows)), state)
+	title := fmt.Sprintf("%s · %s · %s", common.Sanitize(p.table), plural(len(p.rows), "partition", "partitions"), state)
 	body := p.grid.View()
 	if p.started && !p.req.inFlight() && len(p.rows) == 0 {
 		body = st.Dim.Render("This table is empty.")

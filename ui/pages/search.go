@@ -48,3 +48,15 @@ func (p *pager) unloaded() string {
 	}
 	return "more not read yet (↓ reads on)"
 }
+
+func (p *Partitions) List() common.List { return &p.grid }
+func (p *Partitions) Unloaded() string {
+	if !p.started || len(p.lastKey) > 0 {
+		return "more partitions not scanned yet (↓ scans on)"
+	}
+	return ""
+}
+
+// TypesKeys marks the partitions' own / (go to a key, searching what is
+// loaded as it is typed), which the explorer's search leaves alone.
+func (p *Partitions) TypesKeys() {}

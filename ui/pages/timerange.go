@@ -466,7 +466,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by time_format in the configuration"
 		}
-		info = st.Dim.Render(fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local]))
+		info = st.Dim.Render(fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local]))
 	}
 	if t.inputErr != "" {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
@@ -523,7 +523,55 @@ func (t *Time) Mode() string    { return "Time" }
 func (t *Time) Loading() bool   { return t.pg.req.inFlight() }
 func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
 
-func (t *Time) Request() string { return t.pg.request() }
+// Request is the query with, beside its raw key values, the times they
+// stand for.
+func (t *Time) Request() string {
+	s := t.pg.request()
+	if span := t.span(); span != "" {
+		s += " · " + span
+	}
+	return s
+}
+
+// span is the sort-key condition as readable times ("" when it has none
+// or the keys are not read as time).
+func (t *Time) span() string {
+	if !t.detected || t.noTime != "" {
+		return ""
+	}
+	at := func(v model.KeyValue) string {
+		tm, ok := t.enc.KeyTime(v.Text)
+		if !ok {
+			return ""
+		}
+		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
+	}
+	sk := t.pg.query.SK
+	a, b := at(sk.A), at(sk.B)
+	switch sk.Op {
+	case model.SKBetween:
+		if a != "" && b != "" {
+			return a + " to " + b
+		}
+	case model.SKGt, model.SKGe:
+		if a != "" {
+			return "from " + a
+		}
+	case model.SKLt:
+		if a != "" {
+			return "before " + a
+		}
+	case model.SKLe:
+		if a != "" {
+			return "up to " + a
+		}
+	case model.SKEq:
+		if a != "" {
+			return "at " + a
+		}
+	}
+	return ""
+}
 
 // filterLines are the filter bar (and its error or note while typed).
 func (t *Time) filterLines() []string {

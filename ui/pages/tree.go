@@ -361,7 +361,9 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.err != nil || msg.item == nil {
 			return t, report(msg.err, false, t.id)
 		}
-		return t, open(NewItem(t.c, t.info, msg.item))
+		it := NewItem(t.c, t.info, msg.item)
+		it.read = true // the tree sent a GetItem for it
+		return t, open(it)
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
@@ -474,7 +476,7 @@ func (t *Tree) View() string {
 	if delim == "" {
 		delim = "?"
 	}
-	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), plural(len(t.children), "child", "children"), state, common.Sanitize(delim))
 	if t.req.Index != "" {
 		title += " · index " + common.Sanitize(t.req.Index)
 	}
