@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps bench bench-items bench-children bench-range bench-filter fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-range bench-filter bench-follow bench-data fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -23,6 +23,9 @@ test: deps ## every test, including the integration tests against dynalite
 	$(GO) vet $(PKG)
 	$(GO) test -count=1 $(PKG)
 
+conformance: deps ## the random differential suite, long: N cases (20000), a fresh seed unless SEED=…
+	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
+
 bench: deps ## Go benchmarks (figures, never pass/fail)
 	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
 
@@ -34,6 +37,12 @@ bench-range: deps ## time ranges on 200,000 timestamped items: time to first row
 
 bench-filter: deps ## a filter matching 0.1% of 100,000 items: scanned vs matched, RCU, first screen, budget, vs aws dynamodb query
 	bash scripts/bench-filter.sh
+
+bench-follow: deps ## range --follow's requests and RCU per minute, idle and busy (SECS=60 each)
+	bash scripts/bench-follow.sh
+
+bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with --data: wall time, peak RSS vs the data's size
+	bash scripts/bench-data.sh
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh

@@ -223,33 +223,49 @@ func ChildKey(r ChildrenRequest, c model.Child) Item {
 // if not nil, sees the running count and cost after each page.
 func CountChild(ctx context.Context, c Client, r ChildrenRequest, ch model.Child, progress func(n int, cost Cost)) (int, error) {
 	n := 0
+	binary := r.Key.SK.Type == model.TypeB
+	level := model.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	var cost Cost
 	if ch.IsItem {
-		n++
+		if r.Index == "" {
+			n++
+		} else {
+			// An index key need not be unique: count the items holding it.
+			q := level
+			q.SK = model.SKCondition{Op: model.SKEq, A: skValue(r.Prefix+ch.Name, binary)}
+			if err := countAll(ctx, c, q, &n, &cost, progress); err != nil {
+				return n, err
+			}
+		}
 	}
 	if !ch.HasChildren {
 		return n, nil
 	}
-	binary := r.Key.SK.Type == model.TypeB
-	q := model.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name,
-		SK: model.SKCondition{Op: model.SKBeginsWith, A: skValue(ch.Prefix, binary)}}
+	q := level
+	q.SK = model.SKCondition{Op: model.SKBeginsWith, A: skValue(ch.Prefix, binary)}
 	if binary {
 		end, _ := model.BytesEnd([]byte(ch.Prefix))
 		q.SK = model.SKCondition{Op: model.SKBetween, A: skValue(ch.Prefix, true), B: skValue(string(end), true)}
 	}
-	var cost Cost
+	return n, countAll(ctx, c, q, &n, &cost, progress)
+}
+
+// countAll adds the items q selects to n with Select COUNT pages, read to
+// the end.
+func countAll(ctx context.Context, c Client, q model.KeyQuery, n *int, cost *Cost, progress func(int, Cost)) error {
 	var start Item
 	for {
 		page, err := CountPage(ctx, c, PageRequest{Query: q, Start: start})
-		cost = cost.Add(page.Cost)
+		*cost = cost.Add(page.Cost)
 		if err != nil {
-			return n, err
+			return err
 		}
-		n += page.Count
+		*n += page.Count
 		if progress != nil {
-			progress(n, cost)
+			progress(*n, *cost)
 		}
 		if !page.More() {
-			return n, nil
+			return nil
 		}
 		start = page.LastKey
 	}

@@ -1,7 +1,9 @@
 package dynamo
 
 import (
+	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -84,18 +86,43 @@ func FilterCondition(n model.FilterNode) (expression.ConditionBuilder, error) {
 	return expression.ConditionBuilder{}, fmt.Errorf("this filter cannot be compiled")
 }
 
-// nameOf builds a path without splitting names on dots: `a.b` stays one
-// name.
+// nameOf builds a path without splitting names on dots (`a.b` stays one
+// name) or reading brackets in a name as a list index (`s[0]` stays one
+// name): NameNoDotSplit still splits a trailing [0] off, so such names go
+// through it escaped, and QueryInput restores them in the placeholders.
 func nameOf(p model.Path) expression.NameBuilder {
-	nb := expression.NameNoDotSplit(p[0].Name)
+	nb := expression.NameNoDotSplit(escapeName(p[0].Name))
 	for _, part := range p[1:] {
 		if part.IsIdx {
 			nb = nb.AppendName(expression.NameNoDotSplit(fmt.Sprintf("[%d]", part.Index)))
 		} else {
-			nb = nb.AppendName(expression.NameNoDotSplit(part.Name))
+			nb = nb.AppendName(expression.NameNoDotSplit(escapeName(part.Name)))
 		}
 	}
 	return nb
+}
+
+// escapedPrefix marks a name the expression builder would misread.
+const escapedPrefix = "\x00dynascope-name:"
+
+func escapeName(name string) string {
+	if !strings.ContainsAny(name, "[]") && !strings.HasPrefix(name, escapedPrefix) {
+		return name
+	}
+	return escapedPrefix + hex.EncodeToString([]byte(name))
+}
+
+// unescapeNames restores escaped names in a built expression's
+// ExpressionAttributeNames.
+func unescapeNames(names map[string]string) map[string]string {
+	for k, v := range names {
+		if rest, ok := strings.CutPrefix(v, escapedPrefix); ok {
+			if b, err := hex.DecodeString(rest); err == nil {
+				names[k] = string(b)
+			}
+		}
+	}
+	return names
 }
 
 func attributeOf(v model.Value) types.AttributeValue {

@@ -2,6 +2,8 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -97,12 +99,10 @@ func KeyCondition(q model.KeyQuery) expression.KeyConditionBuilder {
 	return pk.And(c)
 }
 
-// QueryInput builds the Query request for r, with an optional projection.
-func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.QueryInput, error) {
+// QueryInput builds the Query request for r, projecting the attributes
+// named in proj (nil: whole items).
+func QueryInput(r PageRequest, proj []string) (*dynamodb.QueryInput, error) {
 	b := expression.NewBuilder().WithKeyCondition(KeyCondition(r.Query))
-	if proj != nil {
-		b = b.WithProjection(*proj)
-	}
 	if r.Query.Filter != nil {
 		cond, err := FilterCondition(r.Query.Filter)
 		if err != nil {
@@ -117,14 +117,14 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Query.Table),
 		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeNames:  unescapeNames(expr.Names()),
 		ExpressionAttributeValues: expr.Values(),
-		ProjectionExpression:      expr.Projection(),
 		FilterExpression:          expr.Filter(),
 		ScanIndexForward:          aws.Bool(!r.Query.Reverse),
 		ExclusiveStartKey:         r.Start,
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
 	}
+	in.ProjectionExpression, in.ExpressionAttributeNames = Projection(proj, in.ExpressionAttributeNames)
 	if r.Query.Index != "" {
 		in.IndexName = aws.String(r.Query.Index)
 	}
@@ -134,26 +134,55 @@ func QueryInput(r PageRequest, proj *expression.ProjectionBuilder) (*dynamodb.Qu
 	return in, nil
 }
 
+// Projection is a ProjectionExpression of top-level attributes, each named
+// once (an index whose key reuses a table key attribute would otherwise
+// name it twice, which DynamoDB rejects: "Two document paths overlap") and
+// each through a placeholder of its own, added to names. The SDK's
+// expression.Name reads "a.b" and "s[0]" as document paths, and
+// NameNoDotSplit still reads a trailing "[0]" as a list index, so neither
+// can carry an attribute named that way; a placeholder always can. The
+// placeholders (#p0, #p1, …) cannot collide with the builder's (#0, #1, …).
+func Projection(attrs []string, names map[string]string) (*string, map[string]string) {
+	if len(attrs) == 0 {
+		return nil, names
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	seen := map[string]bool{}
+	var parts []string
+	for _, a := range attrs {
+		if a == "" || seen[a] {
+			continue
+		}
+		seen[a] = true
+		ph := fmt.Sprintf("#p%d", len(parts))
+		names[ph] = a
+		parts = append(parts, ph)
+	}
+	return aws.String(strings.Join(parts, ", ")), names
+}
+
+// keysOnly is the projection of a keys-only read: the keys of the table or
+// index queried, and the table's own keys on an index (which
+// LastEvaluatedKey needs), each once.
+func keysOnly(r PageRequest) []string {
+	names := []string{r.Query.PKName, r.Query.SKName}
+	if r.TableKeys != nil {
+		names = append(names, r.TableKeys.PK.Name)
+		if r.TableKeys.SK != nil {
+			names = append(names, r.TableKeys.SK.Name)
+		}
+	}
+	return names
+}
+
 // QueryPage runs one Query request: one page of a partition in sort-key
 // order (reversed when r.Query.Reverse).
 func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
-	var proj *expression.ProjectionBuilder
+	var proj []string
 	if r.KeysOnly {
-		names := []string{r.Query.PKName}
-		if r.Query.SKName != "" {
-			names = append(names, r.Query.SKName)
-		}
-		if r.TableKeys != nil {
-			names = append(names, r.TableKeys.PK.Name)
-			if r.TableKeys.SK != nil {
-				names = append(names, r.TableKeys.SK.Name)
-			}
-		}
-		b := expression.NamesList(expression.Name(names[0]))
-		for _, n := range names[1:] {
-			b = b.AddNames(expression.Name(n))
-		}
-		proj = &b
+		proj = keysOnly(r)
 	}
 	in, err := QueryInput(r, proj)
 	if err != nil {
@@ -199,22 +228,16 @@ type PartitionsRequest struct {
 // ScanKeysPage runs one keys-only Scan request. Callers collapse the keys to
 // distinct partitions; the page keeps every key so paging stays exact.
 func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, error) {
-	names := []expression.NameBuilder{expression.Name(r.Key.PK.Name)}
+	attrs := []string{r.Key.PK.Name}
 	if r.Key.SK != nil {
-		names = append(names, expression.Name(r.Key.SK.Name))
-	}
-	proj := expression.NamesList(names[0], names[1:]...)
-	expr, err := expression.NewBuilder().WithProjection(proj).Build()
-	if err != nil {
-		return Page{}, Errorf("build scan", KindValidation, "", "%v", err)
+		attrs = append(attrs, r.Key.SK.Name)
 	}
 	in := &dynamodb.ScanInput{
-		TableName:                aws.String(r.Table),
-		ProjectionExpression:     expr.Projection(),
-		ExpressionAttributeNames: expr.Names(),
-		ExclusiveStartKey:        r.Start,
-		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
+		TableName:              aws.String(r.Table),
+		ExclusiveStartKey:      r.Start,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	}
+	in.ProjectionExpression, in.ExpressionAttributeNames = Projection(attrs, nil)
 	if r.Index != "" {
 		in.IndexName = aws.String(r.Index)
 	}

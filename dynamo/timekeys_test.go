@@ -135,7 +135,8 @@ func TestTimeRangesBothBackends(t *testing.T) {
 				if prefix != "" {
 					sample.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
 				}
-				enc, ok, _, err := dynamo.DetectTimeKeys(ctx, c, sample, nil)
+				ts, _, err := dynamo.DetectTimeKeys(ctx, c, sample, nil)
+				enc, ok := ts.Enc, ts.OK
 				if err != nil || !ok {
 					t.Fatalf("%s %s: detect %v %v", bname, e.pk, ok, err)
 				}

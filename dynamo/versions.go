@@ -23,6 +23,9 @@ type VersionsRequest struct {
 	// Pattern is the table's own spelling of revision keys (nil: the
 	// usual forms above, detected).
 	Pattern *model.VersionPattern
+	// Ignore names attributes that may differ between the current copy
+	// and the newest revision (the table's drift_ignore).
+	Ignore []string
 	// PageLimit caps each history page (0: DynamoDB's 1 MB pages).
 	PageLimit int32
 	// Resume, for Versions, is an earlier result cut off by an error: the
@@ -90,8 +93,16 @@ func (r VersionsRequest) zeroKey() string {
 		return "v_0_" + r.Name
 	case r.Blog:
 		return "v_0"
+	case r.Name == "":
+		return "v0" // AWS's bare v0: the partition is the item
 	}
 	return "v0_" + r.Name
+}
+
+// ignore is what the drift check leaves out: the keys, which differ by
+// design, and the table's drift_ignore.
+func (r VersionsRequest) ignore() []string {
+	return append([]string{r.Key.PK.Name, r.Key.SK.Name}, r.Ignore...)
 }
 
 func checkVersioned(r VersionsRequest) error {
@@ -153,7 +164,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
 		res.Cost = res.Cost.Add(page.Cost)
 		if err != nil {
-			res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
+			res.Histories = model.GroupVersions(revs, r.ignore()...)
 			res.Stopped = start
 			if res.Stopped == nil {
 				res.Stopped = Item{} // stopped at the first page: go on from the start
@@ -166,7 +177,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			res.Raw[rev.Key] = page.Items[rawIndex(page.Items, r.Key.SK.Name, rev.Key, i)]
 		}
 		revs = append(revs, got...)
-		res.Histories = model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name)
+		res.Histories = model.GroupVersions(revs, r.ignore()...)
 		if progress != nil {
 			progress(res)
 		}
@@ -226,7 +237,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 		}
 		res.Pages++
 		revs = append(revs, revisionsOf(page.Items, r, mine)...)
-		if hs := model.GroupVersions(revs, r.Key.PK.Name, r.Key.SK.Name); len(hs) > 0 {
+		if hs := model.GroupVersions(revs, r.ignore()...); len(hs) > 0 {
 			ev.History = hs[0]
 		}
 		if ev.Current == nil {
@@ -266,6 +277,8 @@ func (r VersionsRequest) emptyHistory() model.History {
 		h.Form = model.FormPattern
 	case r.Blog:
 		h.Form = model.FormUnderscore
+	case r.Name == "":
+		h.Form = model.FormBare
 	}
 	return h
 }
@@ -275,7 +288,7 @@ func (r VersionsRequest) emptyHistory() model.History {
 func paddedWidth(revs []model.Revision) int {
 	w := 0
 	for _, r := range revs {
-		if r.Form == model.FormUnderscore || (w != 0 && len(r.Digits) != w) {
+		if r.Form == model.FormUnderscore || r.Form == model.FormBare || (w != 0 && len(r.Digits) != w) {
 			return 0
 		}
 		w = len(r.Digits)

@@ -30,6 +30,13 @@ type TableSettings struct {
 	// VersionPattern spells the table's revision keys when they are not
 	// v0_Name, v001_Name or v_0: "rev#{n}#{name}", "{name}#v{n}".
 	VersionPattern string `toml:"version_pattern"`
+	// DriftIgnore names attributes that may differ between the current
+	// copy and the newest revision without it being drift (UpdatedAt,
+	// a counter the application keeps on v0 only).
+	DriftIgnore []string `toml:"drift_ignore"`
+	// Mask lists attributes (attr, attr.nested) whose values are never
+	// shown or written, only stand-ins; requests still use the real values.
+	Mask []string `toml:"mask"`
 }
 
 // Versions is the table's version pattern, or nil to detect the usual
@@ -98,7 +105,7 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, shards, max_rcu and columns", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
@@ -132,6 +139,14 @@ func ParseConfig(data string) (Config, error) {
 		}
 		if t.MaxRCU < 0 {
 			return Config{}, fmt.Errorf("tables.%s.max_rcu %v: give a positive number of RCU", name, t.MaxRCU)
+		}
+		for _, a := range t.DriftIgnore {
+			if a == "" {
+				return Config{}, fmt.Errorf("tables.%s.drift_ignore: a name is empty; list attribute names, such as [\"UpdatedAt\"]", name)
+			}
+		}
+		if _, err := ParseMask(t.Mask); err != nil {
+			return Config{}, fmt.Errorf("tables.%s.%v", name, err)
 		}
 		seen := map[string]bool{}
 		for _, col := range t.Columns {

@@ -24,6 +24,8 @@ time_format = "prefix#2006-01-02:15:04:05"
 
 [tables.Policies]
 version_pattern = "rev#{n}#{name}"
+drift_ignore = ["UpdatedAt", "Latest"]
+mask = ["Owner", "Contact.email"]
 
 [tables.Chat.shards]
 seattle = "seattle-{1..4}"
@@ -47,6 +49,12 @@ seattle = "seattle-{1..4}"
 	if p := c.Table("Policies").Versions(); p == nil || p.Prefix() != "rev#" {
 		t.Fatalf("version pattern: %v", p)
 	}
+	if d := c.Table("Policies").DriftIgnore; len(d) != 2 || d[0] != "UpdatedAt" {
+		t.Fatalf("drift_ignore: %q", d)
+	}
+	if m := c.Table("Policies").Mask; strings.Join(m, ",") != "Owner,Contact.email" {
+		t.Fatalf("mask: %q", m)
+	}
 	if c.Table("Locations").Versions() != nil {
 		t.Fatal("a table without version_pattern has one")
 	}
@@ -65,7 +73,10 @@ seattle = "seattle-{1..4}"
 		{"[tables.X.shards]\nseattle = \"seattle\"\n", `tables.X.shards.seattle "seattle": write a pattern`},
 		{"[tables.X]\nversion_pattern = \"rev#{name}\"\n", `tables.X.version_pattern "rev#{name}" has no {n}: write where the revision number goes, such as "rev#{n}#{name}"`},
 		{"[tables.X]\nversion_pattern = \"{name}{n}\"\n", `tables.X.version_pattern "{name}{n}": {n} and {name} touch`},
-		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, shards, max_rcu and columns"},
+		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask"},
+		{"[tables.X]\nmask = [\"Owner..email\"]\n", `tables.X.mask "Owner..email" has an empty name`},
+		{"[tables.X]\ndrift_ignore = [\"\"]\n", "tables.X.drift_ignore: a name is empty"},
+		{"[tables.X]\ndrift_ignore = \"UpdatedAt\"\n", "drift_ignore"},
 	} {
 		_, err := ParseConfig(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -146,28 +146,122 @@ func DetectTimeText(key string) (TimeEncoding, bool) {
 	return TimeEncoding{}, false
 }
 
-// DetectTime agrees on one encoding for a sample of keys (all of them must
-// read as time in the same form); numbers are given as their text.
-func DetectTime(sample []string, number bool) (TimeEncoding, bool) {
-	var enc TimeEncoding
-	for i, k := range sample {
-		var e TimeEncoding
-		var ok bool
-		if number {
-			f, err := strconv.ParseFloat(k, 64)
-			if err != nil {
-				return TimeEncoding{}, false
-			}
-			e, ok = DetectTimeNumber(f)
-		} else {
-			e, ok = DetectTimeText(k)
-		}
-		if !ok || (i > 0 && (e.Kind != enc.Kind || e.Layout != enc.Layout || e.Place != enc.Place || e.Sep != enc.Sep)) {
-			return TimeEncoding{}, false
-		}
-		enc = e
+// timeQuorum is the share of a sample that must read as time in one form
+// for the form to be taken: a Metadata item beside ISO times is skipped,
+// not fatal.
+const timeQuorum = 0.8
+
+// TimeDetection is what a sample of sort keys says about their time form.
+type TimeDetection struct {
+	Enc     TimeEncoding
+	OK      bool
+	Total   int      // keys sampled
+	Skipped []string // keys that are not a time in Enc's form
+}
+
+// Note says what was skipped, for people: "1 of 20 keys is not a time:
+// Metadata" ("" when every key read as time). Keys are escaped.
+func (d TimeDetection) Note() string {
+	if !d.OK || len(d.Skipped) == 0 {
+		return ""
 	}
-	return enc, len(sample) > 0
+	shown := make([]string, 0, 3)
+	for _, k := range d.Skipped[:min(3, len(d.Skipped))] {
+		shown = append(shown, printableKey(k))
+	}
+	list := strings.Join(shown, ", ")
+	if len(d.Skipped) > 3 {
+		list += ", …"
+	}
+	if len(d.Skipped) == 1 {
+		return fmt.Sprintf("1 of %d keys is not a time: %s", d.Total, list)
+	}
+	return fmt.Sprintf("%d of %d keys are not times: %s", len(d.Skipped), d.Total, list)
+}
+
+// printableKey is a key as it can be printed: quoted and escaped when it
+// holds anything but printable characters or spaces.
+func printableKey(k string) string {
+	if q := strconv.QuoteToGraphic(k); q[1:len(q)-1] != k || k == "" {
+		return q
+	}
+	return k
+}
+
+// DetectTimeSample finds the one time form most of a sample holds (at
+// least timeQuorum of the keys), and names the keys left out; numbers are
+// given as their text.
+func DetectTimeSample(sample []string, number bool) TimeDetection {
+	d := TimeDetection{Total: len(sample)}
+	type form struct {
+		kind        TimeKind
+		layout, sep string
+		place       TimePlace
+	}
+	encs := make([]TimeEncoding, len(sample))
+	oks := make([]bool, len(sample))
+	count := map[form]int{}
+	var best form
+	for i, k := range sample {
+		if number {
+			if f, err := strconv.ParseFloat(k, 64); err == nil {
+				encs[i], oks[i] = DetectTimeNumber(f)
+			}
+		} else {
+			encs[i], oks[i] = DetectTimeText(k)
+		}
+		if !oks[i] {
+			continue
+		}
+		f := form{encs[i].Kind, encs[i].Layout, encs[i].Sep, encs[i].Place}
+		count[f]++
+		if count[f] > count[best] {
+			best = f
+		}
+	}
+	if len(sample) == 0 || float64(count[best]) < timeQuorum*float64(len(sample)) {
+		return d
+	}
+	for i, k := range sample {
+		e := encs[i]
+		if oks[i] && (form{e.Kind, e.Layout, e.Sep, e.Place}) == best {
+			if !d.OK {
+				d.Enc, d.OK = e, true
+			}
+			continue
+		}
+		d.Skipped = append(d.Skipped, k)
+	}
+	return d
+}
+
+// DetectTime agrees on one encoding for a sample of keys: the form most of
+// them (timeQuorum) hold; numbers are given as their text.
+func DetectTime(sample []string, number bool) (TimeEncoding, bool) {
+	d := DetectTimeSample(sample, number)
+	return d.Enc, d.OK
+}
+
+// NoTimeHint is what every "no time found" message ends with: how to name
+// the format by hand.
+const NoTimeHint = "give --time-format (or time_format in the configuration), such as 2006-01-02T15:04:05Z07:00, prefix#2006-01-02:15:04:05 or epoch-ms"
+
+// Matches counts the keys of a sample that read as time in this encoding:
+// a format given by hand that matches none is a mistake to report.
+func (e TimeEncoding) Matches(sample []string) int {
+	n := 0
+	for _, k := range sample {
+		if e.Kind != TimeText {
+			f, err := strconv.ParseFloat(k, 64)
+			if got, ok := DetectTimeNumber(f); err != nil || !ok || got.Kind != e.Kind {
+				continue
+			}
+		}
+		if _, ok := e.KeyTime(k); ok {
+			n++
+		}
+	}
+	return n
 }
 
 func matchLayout(s string) (TimeEncoding, bool) {
@@ -271,13 +365,17 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	case EpochMicros:
 		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e3), 10)
 	case TimeText:
-		zone := e.Zone
-		if zone == nil {
-			zone = time.UTC
-		}
-		return t.In(zone).Format(e.Layout)
+		return t.In(e.zone()).Format(e.Layout)
 	}
 	return ""
+}
+
+// zone is the zone the keys are written in (UTC when unset).
+func (e TimeEncoding) zone() *time.Location {
+	if e.Zone == nil {
+		return time.UTC
+	}
+	return e.Zone
 }
 
 func floorDiv(a, b int64) int64 {
@@ -556,7 +654,7 @@ func unitName(d time.Duration) string {
 // keys (amsg#); it is required for TimeAfter keys.
 func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, error) {
 	if e.Kind == TimeNone {
-		return SKCondition{}, fmt.Errorf("this sort key holds no time this tool recognises")
+		return SKCondition{}, fmt.Errorf("this sort key holds no time this tool recognises: %s", NoTimeHint)
 	}
 	if e.Kind != TimeText {
 		return compileNumber(r, e)
@@ -581,9 +679,16 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 	}
 	// A bound is floored to the key's unit: To is the last instant wanted.
 	floor := func(t time.Time) time.Time { return truncate(t, unit, e.Zone) }
-	top := "\U0010FFFF"
+	// Without a prefix the time begins every key: bounding open ranges by
+	// the first and last times the layout writes (keys that begin with a
+	// digit, for other layouts) leaves out the keys that are not times (a
+	// Metadata item beside them), which detection skipped.
+	bottom, top := "0", "9\U0010FFFF"
+	if strings.HasPrefix(e.Layout, "2006") { // the first and last keys the layout can write
+		bottom, top = enc(time.Date(0, 1, 1, 0, 0, 0, 0, e.zone())), upper(time.Date(9999, 12, 31, 23, 59, 59, 999999999, e.zone()))
+	}
 	if prefix != "" {
-		top = prefix + top
+		bottom, top = prefix, prefix+"\U0010FFFF"
 	}
 	if r.Op == TimeBetween && ceil(r.From, unit, e.Zone).After(floor(r.To)) {
 		return SKCondition{}, emptyRange(e)
@@ -602,25 +707,13 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 		}
 		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(upper(floor(r.To)))}, nil
 	case TimeLt:
-		if prefix != "" {
-			return SKCondition{Op: SKBetween, A: S(prefix), B: S(upper(ceil(r.From, unit, e.Zone).Add(-unit)))}, nil
-		}
-		return SKCondition{Op: SKLt, A: S(enc(ceil(r.From, unit, e.Zone)))}, nil
+		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(ceil(r.From, unit, e.Zone).Add(-unit)))}, nil
 	case TimeLe:
-		if prefix != "" {
-			return SKCondition{Op: SKBetween, A: S(prefix), B: S(upper(floor(r.From)))}, nil
-		}
-		return SKCondition{Op: SKLe, A: S(upper(floor(r.From)))}, nil
+		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(floor(r.From)))}, nil
 	case TimeGt:
-		if prefix != "" {
-			return SKCondition{Op: SKBetween, A: S(enc(floor(r.From).Add(unit))), B: S(top)}, nil
-		}
-		return SKCondition{Op: SKGe, A: S(enc(floor(r.From).Add(unit)))}, nil
+		return SKCondition{Op: SKBetween, A: S(enc(floor(r.From).Add(unit))), B: S(top)}, nil
 	default: // TimeGe
-		if prefix != "" {
-			return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(top)}, nil
-		}
-		return SKCondition{Op: SKGe, A: S(enc(ceil(r.From, unit, e.Zone)))}, nil
+		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(top)}, nil
 	}
 }
 

@@ -41,6 +41,45 @@ func TestDetectTime(t *testing.T) {
 	}
 }
 
+// TestDetectTimeSample takes the form most keys hold and names the rest:
+// AWS's time-based versions keep one Metadata item beside ISO times.
+func TestDetectTimeSample(t *testing.T) {
+	iso := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, time.Date(2020, 11, 12, 20, 4, i, 0, time.UTC).Format("2006-01-02T15:04:05"))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		keys   []string
+		number bool
+		ok     bool
+		form   string
+		note   string
+	}{
+		{"one Metadata among 20", append(iso(19), "Metadata"), false, true, "2006-01-02T15:04:05", "1 of 20 keys is not a time: Metadata"},
+		{"all times", iso(5), false, true, "2006-01-02T15:04:05", ""},
+		{"four of five", append(iso(4), "Metadata"), false, true, "2006-01-02T15:04:05", "1 of 5 keys is not a time: Metadata"},
+		{"three of five", append(iso(3), "Metadata", "Owner"), false, false, "", ""},
+		{"several skipped", append(iso(16), "a", "b", "c", "d"), false, true, "2006-01-02T15:04:05", "4 of 20 keys are not times: a, b, c, …"},
+		{"another form skipped", append(iso(9), "2020-11-12"), false, true, "2006-01-02T15:04:05", "1 of 10 keys is not a time: 2020-11-12"},
+		{"control characters escaped", append(iso(9), "x\x1b[31m"), false, true, "2006-01-02T15:04:05", `1 of 10 keys is not a time: "x\x1b[31m"`},
+		{"prefixes before the time", []string{"WARNING1#2020-04-24T14:40:00", "NORMAL#2020-04-24T14:50:00", "WARNING2#2020-04-24T15:00:00"}, false, true, "prefix#2006-01-02T15:04:05", ""},
+		{"numbers", []string{"1536019200", "1536019260", "1536019320", "1536019380", "7"}, true, true, "epoch seconds", "1 of 5 keys is not a time: 7"},
+		{"empty", nil, false, false, "", ""},
+	} {
+		d := DetectTimeSample(tc.keys, tc.number)
+		if d.OK != tc.ok || (d.OK && d.Enc.Name() != tc.form) || d.Note() != tc.note {
+			t.Errorf("%s: %v %q %q, want %v %q %q", tc.name, d.OK, d.Enc.Name(), d.Note(), tc.ok, tc.form, tc.note)
+		}
+		if d.OK && d.Enc.Matches(tc.keys) != len(tc.keys)-len(d.Skipped) {
+			t.Errorf("%s: %d keys match, want %d", tc.name, d.Enc.Matches(tc.keys), len(tc.keys)-len(d.Skipped))
+		}
+	}
+}
+
 var demoNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 func TestParseRangeErrors(t *testing.T) {
@@ -96,15 +135,15 @@ func TestCompileRange(t *testing.T) {
 		{millis, "2018-09-04T00:00:00.5Z..2018-09-04T00:00:01Z", "", "SK BETWEEN :lo AND :hi  :lo=1536019200500 :hi=1536019201999"},
 		{iso, "2026-10", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-\""},
 		{iso, "2026-10-31", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-31T\""},
-		{iso, "< 2026-10-31T12:00Z", "", "SK < :sk  :sk=\"2026-10-31T12:00:00Z\""},
-		{iso, "> 2026-10-31T12:00+02:00", "", "SK >= :sk  :sk=\"2026-10-31T10:01:00Z\""},
-		{iso, "last 24h", "", "SK >= :sk  :sk=\"2026-10-31T00:00:00Z\""},
+		{iso, "< 2026-10-31T12:00Z", "", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01T00:00:00Z\" :hi=\"2026-10-31T11:59:59Z\""},
+		{iso, "> 2026-10-31T12:00+02:00", "", "SK BETWEEN :lo AND :hi  :lo=\"2026-10-31T10:01:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
+		{iso, "last 24h", "", "SK BETWEEN :lo AND :hi  :lo=\"2026-10-31T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
 		{blog, "2018-08", "amsg", "begins_with(SK, :prefix)  :prefix=\"amsg#2018-08-\""},
 		{blog, "2018-08-29", "amsg#", "begins_with(SK, :prefix)  :prefix=\"amsg#2018-08-29:\""},
 		{blog, "< 2018-08-29T12:00Z", "amsg", "SK BETWEEN :lo AND :hi  :lo=\"amsg#\" :hi=\"amsg#2018-08-29:11:59:59\""},
 		{blog, ">= 2018-08-29T12:00Z", "amsg", "SK BETWEEN :lo AND :hi  :lo=\"amsg#2018-08-29:12:00:00\" :hi=\"amsg#\\U0010ffff\""},
 		{leading, "2018-08-29", "", "begins_with(SK, :prefix)  :prefix=\"2018-08-29:\""},
-		{leading, "<= 2018-08-29T12:00:00Z", "", "SK <= :sk  :sk=\"2018-08-29:12:00:00#\\U0010ffff\""},
+		{leading, "<= 2018-08-29T12:00:00Z", "", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01:00:00:00\" :hi=\"2018-08-29:12:00:00#\\U0010ffff\""},
 	} {
 		r, err := ParseRange(tc.in, demoNow, time.UTC)
 		if err != nil {
@@ -213,6 +252,32 @@ func FuzzParseTimeFormat(f *testing.F) {
 		}
 		if _, ok := e.KeyTime(key); !ok {
 			t.Fatalf("%q writes %q and cannot read it back", s, key)
+		}
+	})
+}
+
+// FuzzDetectTimeSample: whatever keys a table holds, detection either
+// finds a form that most of them read as, naming the rest, or none; its
+// note never carries a control character.
+func FuzzDetectTimeSample(f *testing.F) {
+	f.Add("2020-11-12T20:04:00\n2020-11-12T20:06:00\nMetadata", false)
+	f.Add("WARNING1#2020-04-24T14:40:00\nNORMAL#2020-04-24T14:50:00", false)
+	f.Add("1536019200\n1536019260\n7", true)
+	f.Add("x\x1b[31m\n2020-01-01\n2020-01-02\n2020-01-03\n2020-01-04", false)
+	f.Fuzz(func(t *testing.T, keys string, number bool) {
+		sample := strings.Split(keys, "\n")
+		d := DetectTimeSample(sample, number)
+		if !d.OK {
+			return
+		}
+		matched := len(sample) - len(d.Skipped)
+		if float64(matched) < timeQuorum*float64(len(sample)) || d.Total != len(sample) {
+			t.Fatalf("%q: %d of %d matched, skipped %q", sample, matched, len(sample), d.Skipped)
+		}
+		for _, r := range d.Note() {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("note %q holds a control character", d.Note())
+			}
 		}
 	})
 }

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +20,8 @@ const (
 	FormUnderscore
 	// FormPattern is a table's own template (VersionKey.Pattern).
 	FormPattern
+	// FormBare is AWS's v0, v1 … vN: no name, the partition is the item.
+	FormBare
 )
 
 // maxVersionDigits bounds a revision number so it always fits an int.
@@ -49,7 +53,7 @@ func (v VersionKey) Label() string {
 	case FormPattern:
 		return v.Pattern.Label(v.Digits)
 	}
-	return "v" + v.Digits
+	return "v" + v.Digits // FormPrefix and FormBare
 }
 
 // Stub is how messages name the revision: its key without the item name
@@ -68,15 +72,18 @@ func (v VersionKey) String() string {
 		return "v_" + v.Digits + v.Sep + v.Name
 	case FormPattern:
 		return v.Pattern.Key(v.Digits, v.Name)
+	case FormBare:
+		return "v" + v.Digits
 	}
 	return "v" + v.Digits + "_" + v.Name
 }
 
 // ParseVersionKey reads v<digits>_<name> (v0_Audit, v001_Audit,
-// v0_Audit#PART-7) and v_<digits>[_ or #<name>] (v_0, v_12_doc). Ordinary
-// keys are not versions: vendor#1, v0id, v1, v1_ (no name), V1_x, v-1_x.
+// v0_Audit#PART-7), v_<digits>[_ or #<name>] (v_0, v_12_doc) and AWS's
+// bare v<digits> (v0, v12). Ordinary keys are not versions: vendor#1,
+// v0id, v1_ (no name), V1_x, v-1_x.
 func ParseVersionKey(sk string) (VersionKey, bool) {
-	if len(sk) < 3 || sk[0] != 'v' {
+	if len(sk) < 2 || sk[0] != 'v' {
 		return VersionKey{}, false
 	}
 	if sk[1] == '_' {
@@ -96,6 +103,11 @@ func ParseVersionKey(sk string) (VersionKey, bool) {
 		return k, true
 	}
 	digits, rest := leadingDigits(sk[1:])
+	if digits != "" && rest == "" {
+		k := VersionKey{Key: sk, Digits: digits, Form: FormBare}
+		k.Num, _ = strconv.Atoi(digits)
+		return k, true
+	}
 	if digits == "" || len(rest) < 2 || rest[0] != '_' {
 		return VersionKey{}, false
 	}
@@ -133,6 +145,10 @@ type History struct {
 	Current   *Revision       // the v0_ copy; nil when missing
 	Revisions []Revision      // numbers ≥ 1, ascending (v10 after v9, padded or not)
 	Drift     []string        // what is wrong, readable; empty when all is well
+	// Pointer is the current copy's attribute that names the newest
+	// revision's number (AWS's Latest), left out of the comparison with
+	// that revision and checked against it instead; "" when none.
+	Pointer string
 }
 
 // Latest is the newest revision, or nil when there are none.
@@ -148,7 +164,8 @@ func (h History) Drifted() bool { return len(h.Drift) > 0 }
 
 // GroupVersions groups revisions by logical item (in name order) and
 // checks each for drift. ignore names attributes left out of the v0_
-// comparison: the key attributes, which differ by design.
+// comparison: the key attributes, which differ by design, and a table's
+// drift_ignore.
 func GroupVersions(revs []Revision, ignore ...string) []History {
 	type group struct {
 		h       History
@@ -187,6 +204,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 			g.h.Current = &c
 		}
 		g.h.Drift = drift(g.h, g.current, ignore)
+		if ptr, _, ok := versionPointer(g.h, ignore); ok {
+			g.h.Pointer = ptr
+		}
 		out = append(out, g.h)
 	}
 	return out
@@ -199,6 +219,8 @@ func historyID(k VersionKey) string {
 		return "_" + k.Name
 	case FormPattern:
 		return "p" + k.Name
+	case FormBare:
+		return "b"
 	}
 	return "v" + k.Name
 }
@@ -216,6 +238,8 @@ func (h History) FormName() string {
 		return "v_1"
 	case FormPattern:
 		return h.Pattern.String()
+	case FormBare:
+		return "v1"
 	}
 	return "v1_"
 }
@@ -230,7 +254,17 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	case len(currents) > 1:
 		out = append(out, fmt.Sprintf("%s appears %d times: %s", zero, len(currents), keysOf(currents)))
 	}
-	if latest := h.Latest(); latest != nil && h.Current != nil {
+	latest := h.Latest()
+	if ptr, n, ok := versionPointer(h, ignore); ok {
+		ignore = append(slices.Clone(ignore), ptr)
+		switch {
+		case latest == nil || n > latest.Num:
+			out = append(out, fmt.Sprintf("%s says %s=%d but %s does not exist", h.Current.Stub(), ptr, n, v(n)))
+		case n < latest.Num:
+			out = append(out, fmt.Sprintf("%s says %s=%d but the newest is %s", h.Current.Stub(), ptr, n, latest.Stub()))
+		}
+	}
+	if latest != nil && h.Current != nil {
 		if changes := Diff(without(latest.Item, ignore), without(h.Current.Item, ignore)); len(changes) > 0 {
 			out = append(out, fmt.Sprintf("%s differs from %s: %s", h.Current.Stub(), latest.Stub(), changedPaths(changes)))
 		}
@@ -257,6 +291,75 @@ func drift(h History, currents []Revision, ignore []string) []string {
 		i = j
 	}
 	return out
+}
+
+// pointerWords are names a version pointer goes by, for a pointer that no
+// longer equals the newest revision's number (a lagging copy).
+var pointerWords = []string{"latest", "version", "ver", "rev", "revision", "current", "head"}
+
+// versionPointer finds the current copy's attribute that counts
+// revisions: a whole number the revisions do not carry (or, named like a
+// pointer, carry otherwise), equal to the newest revision's number (AWS's
+// Latest, whatever its name), or named like a pointer when it is not (v0
+// says Latest=2, v2 missing). A number the newest revision holds
+// differently, under any other name, stays data: its change is drift.
+func versionPointer(h History, ignore []string) (name string, n int, ok bool) {
+	if h.Current == nil {
+		return "", 0, false
+	}
+	latest := h.Latest()
+	byName := ""
+	names := make([]string, 0, len(h.Current.Item))
+	for k := range h.Current.Item {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		num, isNum := wholeNumber(h.Current.Item[k])
+		if !isNum || slices.Contains(ignore, k) {
+			continue
+		}
+		named := slices.Contains(pointerWords, strings.ToLower(k))
+		if latest != nil {
+			lv, had := latest.Item[k]
+			if had && (reflect.DeepEqual(lv, h.Current.Item[k]) || !named) {
+				continue // ordinary data: copied alike, or drift to report
+			}
+			if num == latest.Num {
+				return k, num, true
+			}
+		}
+		if byName == "" && named {
+			byName = k
+		}
+	}
+	if byName == "" {
+		return "", 0, false
+	}
+	n, _ = wholeNumber(h.Current.Item[byName])
+	return byName, n, true
+}
+
+// wholeNumber reads a plain number value that is a revision number.
+func wholeNumber(v any) (int, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case int:
+		return x, x >= 0
+	case int64:
+		s = strconv.FormatInt(x, 10)
+	case float64:
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return 0, false
+	}
+	if len(s) == 0 || len(s) > maxVersionDigits {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= 0
 }
 
 func rangeOf(v func(int) string, a, b int) string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,10 +29,15 @@ func TestParseVersionKey(t *testing.T) {
 		{"v_3_doc", true, 3, "doc", FormUnderscore, false},
 		{"v_3#doc", true, 3, "doc", FormUnderscore, false},
 		{"v123456789_x", true, 123456789, "x", FormPrefix, false},
+		// AWS's number-based versions: the partition is the item.
+		{"v0", true, 0, "", FormBare, false},
+		{"v1", true, 1, "", FormBare, false},
+		{"v12", true, 12, "", FormBare, false},
+		{"v007", true, 7, "", FormBare, true},
 		// Not versions.
 		{"vendor#1", false, 0, "", 0, false},
 		{"v0id", false, 0, "", 0, false},
-		{"v1", false, 0, "", 0, false},
+		{"v1234567890", false, 0, "", 0, false},
 		{"v1_", false, 0, "", 0, false},
 		{"V1_Audit", false, 0, "", 0, false},
 		{"v-1_Audit", false, 0, "", 0, false},
@@ -79,6 +85,53 @@ func FuzzParseVersionKey(f *testing.F) {
 		// A parsed key groups and diffs without panicking.
 		GroupVersions([]Revision{{VersionKey: k, Item: map[string]any{"SK": sk}}})
 	})
+}
+
+// TestVersionPointer: AWS's v0 carries Latest, the newest revision's
+// number; it is not drift, but it is checked.
+func TestVersionPointer(t *testing.T) {
+	state := func(s string) map[string]any { return map[string]any{"State": s} }
+	cur := func(s string, latest any) Revision {
+		r := rev("v0", state(s))
+		r.Item["Latest"] = latest
+		return r
+	}
+	for _, tc := range []struct {
+		name    string
+		revs    []Revision
+		ignore  []string
+		pointer string
+		drift   []string
+	}{
+		{"healthy", []Revision{cur("B", json.Number("2")), rev("v1", state("A")), rev("v2", state("B"))}, nil, "Latest", nil},
+		{"any name", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Head"] = json.Number("2"); return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, nil, "Head", nil},
+		{"lagging copy", []Revision{cur("B", json.Number("2")), rev("v1", state("A"))}, nil, "Latest",
+			[]string{"v0 says Latest=2 but v2 does not exist", "v0 differs from v1: State"}},
+		{"stale pointer", []Revision{cur("C", json.Number("2")), rev("v1", state("A")), rev("v2", state("B")), rev("v3", state("C"))}, nil, "Latest",
+			[]string{"v0 says Latest=2 but the newest is v3"}},
+		{"no revisions yet", []Revision{cur("A", json.Number("1"))}, nil, "Latest", []string{"v0 says Latest=1 but v1 does not exist"}},
+		{"drift_ignore", []Revision{func() Revision { r := cur("B", json.Number("2")); r.Item["UpdatedBy"] = "ops"; return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, []string{"UpdatedBy"}, "Latest", nil},
+		{"ignored pointer is plain data", []Revision{cur("B", json.Number("2")), rev("v1", state("A")), rev("v2", state("B"))}, []string{"Latest"}, "", nil},
+		{"a number copied alike is data", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
+			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("2"); return r }(), rev("v1", state("A"))}, nil, "", nil},
+		{"a number the revision holds otherwise is drift, not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
+			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("5"); return r }(), rev("v1", state("A"))}, nil, "", []string{"v0 differs from v2: Count"}},
+		{"a pointer the revisions carry too", []Revision{cur("B", json.Number("2")), rev("v1", state("A")),
+			func() Revision { r := rev("v2", state("B")); r.Item["Latest"] = json.Number("1"); return r }()}, nil, "Latest", nil},
+		{"a text value is not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Latest"] = "2"; return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, nil, "", []string{"v0 differs from v2: Latest"}},
+	} {
+		hs := GroupVersions(tc.revs, append([]string{"SK"}, tc.ignore...)...)
+		if len(hs) != 1 {
+			t.Fatalf("%s: %d histories", tc.name, len(hs))
+		}
+		h := hs[0]
+		if h.Form != FormBare || h.Pointer != tc.pointer || !reflect.DeepEqual(h.Drift, tc.drift) {
+			t.Errorf("%s: form %v pointer %q drift %q, want %q %q", tc.name, h.Form, h.Pointer, h.Drift, tc.pointer, tc.drift)
+		}
+	}
 }
 
 func rev(sk string, item map[string]any) Revision {

@@ -20,9 +20,15 @@ import (
 
 // Config is what the command line hands the explorer.
 type Config struct {
-	Client      dynamo.Client    // already metered into Session
-	Session     *dynamo.Session  // the session's request and RCU totals
-	Connection  string           // "DEMO", or profile · region · endpoint; never credentials
+	Client     dynamo.Client   // already metered into Session
+	Session    *dynamo.Session // the session's request and RCU totals
+	Connection string          // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
+	// CostEstimated labels the RCU as an estimate: the data is not in
+	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
+	CostEstimated bool
+	// ReopenArgs are the flags that reopen the same data (--data …), for
+	// the command that reopens a view; nil: the connection's own flags.
+	ReopenArgs  []string
 	Region      string           // for copied commands ("" leaves it to the AWS CLI's own)
 	Profile     string           // for copied commands (--profile)
 	Endpoint    string           // for copied commands (--endpoint-url)
@@ -37,8 +43,6 @@ type Config struct {
 	Filter      model.FilterNode // open the partition's items (or --range) filtered
 	Theme       string           // auto (from the background), dark, light or high-contrast
 	Keys        keymap.KeyMap    // the bindings; zero: keymap.Default()
-	Export      ExportFunc       // writes a view's items to a file (e); nil: no export
-	ExportRows  ExportRowsFunc   // writes what a view has loaded to a file (e); nil: no export
 	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).

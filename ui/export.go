@@ -8,20 +8,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/dynamo"
-	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/ui/common"
 	"github.com/dynascope/dynascope/ui/components"
 )
-
-// ExportFunc writes what a query returns to a file (its extension names the
-// format: .jsonl, .json or .csv), reporting progress after each page. The
-// command line supplies it; the explorer only asks and shows.
-type ExportFunc func(ctx context.Context, q model.KeyQuery, path string, progress func(items, pages int, rcu float64)) (items int, err error)
-
-// ExportRowsFunc writes rows a page has already read to a file, as
-// ExportFunc does a query's items.
-type ExportRowsFunc func(rows dynamo.Rows, path string) (int, error)
 
 // exportJob is one export, once the file is named.
 type exportJob func(ctx context.Context, path string, progress func(items, pages int, rcu float64)) (int, error)
@@ -70,17 +60,12 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
-	run := m.cfg.Export
-	if run == nil {
-		m.notice = "export is not available here"
-		return nil, true
-	}
 	cost := "reads all the view lists"
 	if sz, ok := m.top().(common.Sizer); ok && sz.TableSize() > 0 {
 		cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", float64(sz.TableSize())/4096*0.5)
 	}
 	job := func(ctx context.Context, path string, progress func(int, int, float64)) (int, error) {
-		return run(ctx, query, path, progress)
+		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{}, progress)
 	}
 	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
 }
@@ -88,17 +73,12 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 // exportLoaded exports what the page has read: no request, no RCU.
 func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 	loaded, ok := ex.Loaded()
-	run := m.cfg.ExportRows
-	switch {
-	case run == nil:
-		m.notice = "export is not available here"
-		return nil
-	case !ok:
+	if !ok {
 		m.notice = "still reading: export once the list is complete"
 		return nil
 	}
 	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
-		return run(loaded.Rows, path)
+		return export.RowsToFile(loaded.Rows, path)
 	}
 	return m.startNaming(loaded.View, loaded.Rows.Noun, "already loaded: 0 RCU", job)
 }

@@ -253,6 +253,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				cmd += " --profile " + model.ShellQuote(m.cfg.Profile)
 			}
 			m.notice = "copied (OSC 52): " + cmd
+			if len(m.cfg.ReopenArgs) > 0 {
+				m.notice = "copied (OSC 52) · queries the real table, not this data: " + cmd
+			}
 			return tea.SetClipboard(cmd)
 		}
 	}
@@ -478,6 +481,10 @@ func (m *Model) commandLine() string {
 	}
 	args := []string{"dynascope"}
 	switch {
+	case len(m.cfg.ReopenArgs) > 0:
+		for _, a := range m.cfg.ReopenArgs {
+			args = append(args, model.ShellQuote(a))
+		}
 	case m.cfg.Connection == "DEMO":
 		args = append(args, "--demo")
 	default:
@@ -576,7 +583,11 @@ func (m *Model) statusBar() string {
 	total, last := m.cfg.Session.Totals()
 	conn := st.StatusConn.Render(common.Sanitize(m.cfg.Connection))
 	ro := st.StatusReadOnly.Render("READ-ONLY")
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f RCU · %s", common.Thousands(total.Requests), total.RCU, last.Round(100_000)))
+	rcu := "RCU"
+	if m.cfg.CostEstimated {
+		rcu = "RCU est." // computed for data that is not in DynamoDB
+	}
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), total.RCU, rcu, last.Round(100_000)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")

@@ -20,7 +20,7 @@ func requestLines(text string, width int) []string {
 	if ansi.StringWidth(text) <= avail {
 		return []string{text}
 	}
-	lines := strings.Split(ansi.Wrap(text, avail, " "), "\n")
+	lines := wrapAtSpaces(text, avail)
 	if len(lines) <= 2 {
 		return lines
 	}
@@ -50,4 +50,28 @@ func (m *Model) requestHeight() int {
 		return 1
 	}
 	return len(requestLines(common.Sanitize(m.top().Request()), m.w))
+}
+
+// wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks
+// at hyphens, inside a value such as "9999-12-31"); a word wider than the
+// line is cut hard.
+func wrapAtSpaces(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Split(text, " ") {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for ansi.StringWidth(line) > width {
+			lines = append(lines, ansi.Truncate(line, width, ""))
+			line = ansi.TruncateLeft(line, width, "")
+		}
+	}
+	return append(lines, line)
 }

@@ -249,3 +249,20 @@ func TestVersionsPatternWithoutName(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
 }
+
+// TestVersionsBareWithPointer: AWS's v0…vN are a versioned item in the
+// explorer too; the Latest pointer is not drift, the lagging copy is, and
+// the timeline opens.
+func TestVersionsBareWithPointer(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: demo.LaggingPart})
+	openVersionsMode(t, h)
+	h.contains(t, "Part#3 · 1 versioned items · 1 drifted", "(vN)", "⚠ v0 says Latest=2 but v2 does not exist")
+	h.keys("enter")
+	h.contains(t, "1 revision · drifted", "v0 current")
+	h = newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: "Part#1"})
+	openVersionsMode(t, h)
+	h.contains(t, "Part#1 · 1 versioned items", "(vN)", "✓")
+	if strings.Contains(h.screen(), "drifted") {
+		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
+	}
+}

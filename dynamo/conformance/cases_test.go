@@ -196,6 +196,16 @@ func cases() []testCase {
 	fail("err/reserved-word", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":t": bl(true)}), filter("Open = :t")), 1))
 	fail("err/filter-on-key", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":n": n("3")}), filter("size(SK) > :n")), 1))
 	fail("err/non-key-condition", "ValidationException", query(q("Str", "PK = :pk AND City = :c", usa(vals{":c": s("NY")})), 1))
+	// Found by the differential suite, kept as hand cases.
+	add("found/number-partitions-scan-order", scan(dynamodb.ScanInput{TableName: aws.String("NumPK"), Limit: aws.Int32(4)}, 20))
+	add("found/number-table-keys-index-ties", scan(dynamodb.ScanInput{TableName: aws.String("NumPK"), IndexName: aws.String("ByG"), Limit: aws.Int32(5)}, 20))
+	add("found/number-table-keys-index-query", query(q("NumPK", "G = :g", vals{":g": s("same")}, onIndex("ByG"), limit(3)), 20))
+	add("found/1mb-edge-sort-key-size", query(q("Edge", "PK = :pk", vals{":pk": s("P2")}), 10))
+	add("found/1mb-edge-scan", scan(dynamodb.ScanInput{TableName: aws.String("Edge")}, 10))
+	add("found/capacity-utf16-name", getItem(dynamodb.GetItemInput{TableName: aws.String("Edge"), Key: vals{"PK": s("U"), "SK": s("u")}}))
+	add("found/capacity-utf16-name-query", query(q("Edge", "PK = :pk", vals{":pk": s("U")}, consistent), 10))
+
+	cs = append(cs, rejections()...)
 	return cs
 }
 

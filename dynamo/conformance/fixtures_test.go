@@ -11,10 +11,17 @@ import (
 
 type item = map[string]types.AttributeValue
 
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
-func b(v []byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
-func bl(v bool) types.AttributeValue  { return &types.AttributeValueMemberBOOL{Value: v} }
+func s(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
+func b(v []byte) types.AttributeValue  { return &types.AttributeValueMemberB{Value: v} }
+func bl(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
+func null(v bool) types.AttributeValue { return &types.AttributeValueMemberNULL{Value: v} }
+func ss(v ...string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: append([]string{}, v...)}
+}
+func ns(v ...string) types.AttributeValue {
+	return &types.AttributeValueMemberNS{Value: append([]string{}, v...)}
+}
 func l(v ...types.AttributeValue) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: v}
 }
@@ -82,7 +89,41 @@ func fixtures() []fixture {
 	for i := 0; i < 25; i++ {
 		big = append(big, item{"PK": s("P"), "SK": s(fmt.Sprintf("%02d", i)), "Pad": s(pad)})
 	}
+	// Cases the differential suite found, kept by hand.
+	// Number partition keys: dynalite hashes a number's binary form, which
+	// orders partitions (and index ties) in a scan.
+	var numPK []item
+	for i, k := range []string{"-1.5", "0", "1", "10", "9", "1e3", "-99", "0.001", "12.50", "-0.5", "123456789012345678901234567890", "-7e-3", "100", "99"} {
+		numPK = append(numPK, item{"N": n(k), "SK": s(fmt.Sprintf("s%d", i%3)), "G": s("same")})
+	}
+	// A page that ends at 1 MB only if the sort key were counted with its
+	// storage overhead: 7 items of 133,604 bytes and one of 113,014 come to
+	// 1,048,242, just under 1 MB, so the page reads on.
+	var edge []item
+	for i := 0; i < 12; i++ {
+		pad := 100_000
+		switch {
+		case i == 7:
+			pad = 84_500
+		case i > 7:
+			pad = 10
+		}
+		edge = append(edge, item{"PK": s("P2"), "SK": s(fmt.Sprintf("%02d", i) + strings.Repeat("k", 998)), "Pad": s(strings.Repeat("x", pad))})
+	}
+	// Capacity counts a name in UTF-16 units, as dynalite does: 4,096 with
+	// this name, 4,100 in UTF-8 bytes, which would cost another unit.
+	edge = append(edge, item{"PK": s("U"), "SK": s("u"), "ünïcödé": s(strings.Repeat("x", 4083))})
 	return []fixture{
+		{create: &dynamodb.CreateTableInput{
+			TableName: aws.String("NumPK"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{keyDef("N", "N"), keyDef("SK", "S"), keyDef("G", "S")}, KeySchema: hashRange("N", "SK"),
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByG"), KeySchema: hashRange("G", ""),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		}, items: numPK},
+		{create: &dynamodb.CreateTableInput{
+			TableName: aws.String("Edge"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{keyDef("PK", "S"), keyDef("SK", "S")}, KeySchema: hashRange("PK", "SK"),
+		}, items: edge},
 		{create: &dynamodb.CreateTableInput{
 			TableName:            aws.String("Str"),
 			AttributeDefinitions: []types.AttributeDefinition{keyDef("PK", "S"), keyDef("SK", "S"), keyDef("Sq", "N"), keyDef("City", "S")},

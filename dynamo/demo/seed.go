@@ -18,6 +18,7 @@ var generators = map[string]func(func(Item) error) error{
 	"Locations": locations, "Geography": geography, "Equipment": equipment, "Documents": documents,
 	"DeviceLogs": deviceLogs, "Metrics": metrics, "AuditLog": auditLog, "ChatMessages": chatMessages, "Blobs": blobs,
 	PolicyTable: policies,
+	ShopTable:   onlineShop, StateTable: deviceStates, PartVersionsTable: partVersions, PartStatesTable: partStates,
 }
 
 // Items calls fn for every item of the named table, in a fixed order.

@@ -47,7 +47,7 @@ func Tables() []*dynamodb.CreateTableInput {
 	chat := table("ChatMessages", []types.AttributeDefinition{attr("ChatRoomID", "S"), attr("MessageID", "S"), attr("TimeUser", "S")}, "ChatRoomID", "MessageID")
 	chat.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("ByTime"), KeySchema: key("ChatRoomID", "TimeUser"), Projection: projection(types.ProjectionTypeAll)}}
 
-	return []*dynamodb.CreateTableInput{
+	return append([]*dynamodb.CreateTableInput{
 		locations,
 		table("Geography", []types.AttributeDefinition{attr("PK", "S"), attr("SK", "S")}, "PK", "SK"),
 		table("Equipment", []types.AttributeDefinition{attr("PK", "S"), attr("SK", "S")}, "PK", "SK"),
@@ -58,5 +58,5 @@ func Tables() []*dynamodb.CreateTableInput {
 		chat,
 		table("Blobs", []types.AttributeDefinition{attr("Bucket", "S"), attr("Key", "B")}, "Bucket", "Key"),
 		table(PolicyTable, []types.AttributeDefinition{attr("PK", "S"), attr("SK", "S")}, "PK", "SK"),
-	}
+	}, layoutTables()...)
 }

@@ -39,8 +39,11 @@ type table struct {
 	types   map[string]types.ScalarAttributeType
 	base    *store
 	indexes map[string]*index
+	ixOrder []*index // GSIs then LSIs, as created: the order errors name them in
 	size    int64
 }
+
+func (t *table) indexOrder() []*index { return t.ixOrder }
 
 func (t *table) keyAttrs() []string {
 	if t.sk == "" {
@@ -99,6 +102,7 @@ func (db *DB) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ 
 		pk, sk := keyNames(g.KeySchema)
 		ix := &index{name: aws.ToString(g.IndexName), global: true, store: newStore(pk, sk), pk: pk, sk: sk, projection: deref(g.Projection)}
 		t.indexes[ix.name] = ix
+		t.ixOrder = append(t.ixOrder, ix)
 		t.desc.GlobalSecondaryIndexes = append(t.desc.GlobalSecondaryIndexes, types.GlobalSecondaryIndexDescription{
 			IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection, IndexStatus: types.IndexStatusActive,
 		})
@@ -107,6 +111,7 @@ func (db *DB) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ 
 		pk, sk := keyNames(l.KeySchema)
 		ix := &index{name: aws.ToString(l.IndexName), store: newStore(pk, sk), pk: pk, sk: sk, projection: deref(l.Projection)}
 		t.indexes[ix.name] = ix
+		t.ixOrder = append(t.ixOrder, ix)
 		t.desc.LocalSecondaryIndexes = append(t.desc.LocalSecondaryIndexes, types.LocalSecondaryIndexDescription{
 			IndexName: l.IndexName, KeySchema: l.KeySchema, Projection: l.Projection,
 		})
@@ -235,15 +240,6 @@ func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInp
 	return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}}, nil
 }
 
-// checkKey validates that key holds exactly the table's key attributes with
-// their declared types.
-func (t *table) checkKey(key map[string]types.AttributeValue) error {
-	if len(key) != len(t.keyAttrs()) {
-		return validation("The provided key element does not match the schema")
-	}
-	return t.checkKeyAttrs(key)
-}
-
 func (t *table) checkKeyAttrs(item map[string]types.AttributeValue) error {
 	for _, k := range t.keyAttrs() {
 		v, ok := item[k]
@@ -252,6 +248,9 @@ func (t *table) checkKeyAttrs(item map[string]types.AttributeValue) error {
 		}
 		if kb, _ := sortKey(v); kb == "" && typeName(v) != "N" {
 			return validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + k)
+		}
+		if err := checkKeySize(v, k == t.pk); err != nil {
+			return err
 		}
 	}
 	return nil

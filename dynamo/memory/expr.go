@@ -2,7 +2,9 @@ package memory
 
 import (
 	_ "embed"
+	"encoding/base64"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -71,7 +73,40 @@ type parser struct {
 	names  map[string]string
 	values map[string]types.AttributeValue
 	used   map[string]bool
+	// errs holds the first error of each kind. DynamoDB (and dynalite)
+	// parse the whole expression and then report one error by kind, in a
+	// fixed order, so a reserved word later in the text wins over an
+	// undefined placeholder before it.
+	errs map[string]string
 }
+
+// Kinds of expression errors, in the order they are reported.
+var (
+	conditionErrOrder  = []string{"reserved", "attrNameVal", "operand", "distinct", "function"}
+	projectionErrOrder = []string{"reserved", "attrNameVal", "pathOverlap", "pathConflict"}
+)
+
+func (p *parser) fail(kind, msg string) {
+	if p.errs == nil {
+		p.errs = map[string]string{}
+	}
+	if _, ok := p.errs[kind]; !ok {
+		p.errs[kind] = msg
+	}
+}
+
+func (p *parser) firstErr(order []string) error {
+	for _, k := range order {
+		if m, ok := p.errs[k]; ok {
+			return errString(m)
+		}
+	}
+	return nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
 
 func tokenize(s string) ([]string, error) {
 	var toks []string
@@ -141,6 +176,9 @@ func parseCondition(expr string, names map[string]string, values map[string]type
 	}
 	if p.pos != len(p.toks) {
 		return nil, fmt.Errorf("Invalid syntax: unexpected token %q", p.peek())
+	}
+	if err := p.firstErr(conditionErrOrder); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
@@ -216,6 +254,13 @@ func (p *parser) primary() (*node, error) {
 			}
 			n.args = append(n.args, a)
 		}
+		if name == "begins_with" {
+			for _, a := range n.args {
+				if t := typeName(a.value); a.value != nil && t != "S" && t != "B" {
+					p.fail("function", "Incorrect operand type for operator or function; operator or function: begins_with, operand type: "+t)
+				}
+			}
+		}
 		return n, p.expect(")")
 	}
 	left, err := p.operand()
@@ -241,6 +286,7 @@ func (p *parser) primary() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.checkBetween(lo.value, hi.value)
 		return &node{op: "between", args: []operand{left, lo, hi}}, nil
 	case "IN":
 		if err := p.expect("("); err != nil {
@@ -264,6 +310,44 @@ func (p *parser) primary() (*node, error) {
 	}
 }
 
+// checkBetween rejects BETWEEN bounds of two types or in the wrong order.
+func (p *parser) checkBetween(lo, hi types.AttributeValue) {
+	if lo == nil || hi == nil || !scalar(lo) || !scalar(hi) {
+		return
+	}
+	bounds := "lower bound operand: AttributeValue: {" + typeName(lo) + ":" + valueText(lo) + "}, upper bound operand: AttributeValue: {" + typeName(hi) + ":" + valueText(hi) + "}"
+	if typeName(lo) != typeName(hi) {
+		p.fail("function", "The BETWEEN operator requires same data type for lower and upper bounds; "+bounds)
+		return
+	}
+	if c, ok := compare(lo, hi); ok && c > 0 {
+		p.fail("function", "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "+bounds)
+	}
+}
+
+func scalar(av types.AttributeValue) bool {
+	switch av.(type) {
+	case *types.AttributeValueMemberS, *types.AttributeValueMemberN, *types.AttributeValueMemberB:
+		return true
+	}
+	return false
+}
+
+// valueText is a scalar as DynamoDB's messages print it: numbers in their
+// normal form, binary in base64.
+func valueText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value
+	case *types.AttributeValueMemberN:
+		d, _ := parseDecimal(v.Value)
+		return d.String()
+	case *types.AttributeValueMemberB:
+		return base64.StdEncoding.EncodeToString(v.Value)
+	}
+	return ""
+}
+
 func (p *parser) operand() (operand, error) {
 	t := p.peek()
 	switch {
@@ -271,9 +355,12 @@ func (p *parser) operand() (operand, error) {
 		p.next()
 		v, ok := p.values[t]
 		if !ok {
-			return operand{}, fmt.Errorf("Value provided in ExpressionAttributeValues unused in expressions or An expression attribute value used in expression is not defined; attribute value: %s", t)
+			p.fail("attrNameVal", "An expression attribute value used in expression is not defined; attribute value: "+t)
+			return operand{value: &types.AttributeValueMemberNULL{Value: true}}, nil
 		}
-		p.used[t] = true
+		if _, failed := p.errs["attrNameVal"]; !failed {
+			p.used[t] = true
+		}
 		return operand{value: v}, nil
 	case strings.EqualFold(t, "size") && p.pos+1 < len(p.toks) && p.toks[p.pos+1] == "(":
 		p.next()
@@ -294,14 +381,17 @@ func (p *parser) name() (string, error) {
 	case strings.HasPrefix(t, "#"):
 		n, ok := p.names[t]
 		if !ok {
-			return "", fmt.Errorf("An expression attribute name used in the document path is not defined; attribute name: %s", t)
+			p.fail("attrNameVal", "An expression attribute name used in the document path is not defined; attribute name: "+t)
+			return t, nil
 		}
-		p.used[t] = true
+		if _, failed := p.errs["attrNameVal"]; !failed {
+			p.used[t] = true
+		}
 		return n, nil
 	case t == "" || !isWordByte(t[0]) || t[0] >= '0' && t[0] <= '9':
 		return "", fmt.Errorf("Invalid syntax: expected an attribute name, found %q", t)
 	case reserved[strings.ToUpper(t)]:
-		return "", fmt.Errorf("Attribute name is a reserved keyword; reserved keyword: %s", t)
+		p.fail("reserved", "Attribute name is a reserved keyword; reserved keyword: "+t)
 	}
 	return t, nil
 }
@@ -349,14 +439,52 @@ func parseProjection(expr string, names map[string]string, used map[string]bool)
 		if err != nil {
 			return nil, err
 		}
+		if _, failed := p.errs["pathOverlap"]; !failed {
+			for _, prev := range out {
+				checkPaths(p, prev, pa)
+			}
+		}
 		out = append(out, pa)
 		if p.peek() == "" {
-			return out, nil
+			break
 		}
 		if err := p.expect(","); err != nil {
 			return nil, err
 		}
 	}
+	if err := p.firstErr(projectionErrOrder); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkPaths finds two projected paths that overlap (one is a prefix of
+// the other, or they are equal: PK twice) or conflict (a name where the
+// other has a list index), which DynamoDB rejects.
+func checkPaths(p *parser, a, b path) {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if (a[i].index < 0) != (b[i].index < 0) {
+			p.fail("pathConflict", "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "+a.list()+", path two: "+b.list())
+			return
+		}
+		if a[i] != b[i] {
+			return
+		}
+	}
+	p.fail("pathOverlap", "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: "+a.list()+", path two: "+b.list())
+}
+
+// list is a path as DynamoDB's messages spell it: [Doc, list, [1]].
+func (p path) list() string {
+	parts := make([]string, len(p))
+	for i, e := range p {
+		if e.index >= 0 {
+			parts[i] = fmt.Sprintf("[%d]", e.index)
+		} else {
+			parts[i] = e.name
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // resolve finds the value at a path, or nil.
@@ -634,48 +762,84 @@ func setMembers(av types.AttributeValue) []types.AttributeValue {
 
 // project keeps only the given paths of an item.
 func project(item map[string]types.AttributeValue, paths []path) map[string]types.AttributeValue {
-	out := map[string]types.AttributeValue{}
+	mask := &projNode{}
 	for _, pa := range paths {
-		v := resolve(item, pa)
-		if v == nil {
-			continue
+		if resolve(item, pa) != nil {
+			mask.add(pa)
 		}
-		if len(pa) == 1 {
-			out[pa[0].name] = v
-			continue
-		}
-		insertPath(out, pa, v)
 	}
-	return out
+	out, _ := mask.apply(&types.AttributeValueMemberM{Value: item}).(*types.AttributeValueMemberM)
+	if out == nil {
+		return map[string]types.AttributeValue{}
+	}
+	return out.Value
 }
 
-// insertPath rebuilds the nesting of a projected path: lists keep only the
-// projected elements, in order, as DynamoDB returns them.
-func insertPath(dst map[string]types.AttributeValue, pa path, v types.AttributeValue) {
-	head := pa[0].name
-	if len(pa) == 1 {
-		dst[head] = v
+// projNode is the projected part of a value: all of it, or some of its
+// map entries or list elements. Projected list elements come back in list
+// order, without the gaps between them, as DynamoDB returns them.
+type projNode struct {
+	whole bool
+	names map[string]*projNode
+	elems map[int]*projNode
+}
+
+func (n *projNode) add(pa path) {
+	if len(pa) == 0 {
+		n.whole = true
 		return
 	}
-	if pa[1].index >= 0 {
-		l, _ := dst[head].(*types.AttributeValueMemberL)
-		if l == nil {
-			l = &types.AttributeValueMemberL{}
-			dst[head] = l
+	var next *projNode
+	if e := pa[0]; e.index >= 0 {
+		if n.elems == nil {
+			n.elems = map[int]*projNode{}
 		}
-		if len(pa) == 2 {
-			l.Value = append(l.Value, v)
-			return
+		if next = n.elems[e.index]; next == nil {
+			next = &projNode{}
+			n.elems[e.index] = next
 		}
-		m := &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
-		l.Value = append(l.Value, m)
-		insertPath(m.Value, append(path{{name: pa[2].name, index: -1}}, pa[3:]...), v)
-		return
+	} else {
+		if n.names == nil {
+			n.names = map[string]*projNode{}
+		}
+		if next = n.names[e.name]; next == nil {
+			next = &projNode{}
+			n.names[e.name] = next
+		}
 	}
-	m, _ := dst[head].(*types.AttributeValueMemberM)
-	if m == nil {
-		m = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
-		dst[head] = m
+	next.add(pa[1:])
+}
+
+func (n *projNode) apply(v types.AttributeValue) types.AttributeValue {
+	if n.whole {
+		return v
 	}
-	insertPath(m.Value, pa[1:], v)
+	switch x := v.(type) {
+	case *types.AttributeValueMemberM:
+		out := map[string]types.AttributeValue{}
+		for name, child := range n.names {
+			if c, ok := x.Value[name]; ok {
+				if got := child.apply(c); got != nil {
+					out[name] = got
+				}
+			}
+		}
+		return &types.AttributeValueMemberM{Value: out}
+	case *types.AttributeValueMemberL:
+		idx := make([]int, 0, len(n.elems))
+		for i := range n.elems {
+			idx = append(idx, i)
+		}
+		sort.Ints(idx)
+		var out []types.AttributeValue
+		for _, i := range idx {
+			if i < len(x.Value) {
+				if got := n.elems[i].apply(x.Value[i]); got != nil {
+					out = append(out, got)
+				}
+			}
+		}
+		return &types.AttributeValueMemberL{Value: out}
+	}
+	return nil
 }

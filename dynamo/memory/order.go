@@ -222,8 +222,7 @@ func sortKey(av types.AttributeValue) (string, bool) {
 }
 
 // hashPrefix orders partitions the way dynalite does (an md5 of the key's
-// bytes), so Scan pages come back in the same order on both backends. For
-// N keys the bytes are our canonical form, so only S and B match dynalite.
+// bytes), so Scan pages come back in the same order on both backends.
 func hashPrefix(parts ...[]byte) string {
 	h := md5.New()
 	h.Write([]byte("Outliers"))
@@ -233,6 +232,9 @@ func hashPrefix(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))[:6]
 }
 
+// keyBytes is a key value's bytes as the hash sees them: UTF-8 for S, the
+// bytes for B, and for N the binary number form DynamoDB's Java SDK writes
+// (numberBytes), which dynalite hashes.
 func keyBytes(av types.AttributeValue) []byte {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -241,9 +243,48 @@ func keyBytes(av types.AttributeValue) []byte {
 		return v.Value
 	case *types.AttributeValueMemberN:
 		d, _ := parseDecimal(v.Value)
-		return []byte(d.canonical())
+		return numberBytes(d)
 	}
 	return nil
+}
+
+// numberBytes encodes a number as base-100 digits: one byte of exponent
+// (in hundreds, offset by 64; inverted for negatives), then each pair of
+// decimal digits d as d+1 (101-d for negatives, which end with 102 when
+// short). Zero is the single byte 0x80. The differential suite found that
+// hashing any other form put number-keyed partitions in another scan
+// order than dynalite's.
+func numberBytes(d decimal) []byte {
+	if d.digits == "" {
+		return []byte{0x80}
+	}
+	exp := d.exp // the value is 0.d1d2… × 10^exp
+	digits := d.digits
+	odd := exp%2 != 0
+	if odd {
+		digits = "0" + digits
+		exp++
+	}
+	if len(digits)%2 != 0 {
+		digits += "0"
+	}
+	head := int32(exp/2 - 64)
+	if d.neg {
+		head = ^head
+	}
+	out := []byte{byte(head)}
+	for i := 0; i < len(digits); i += 2 {
+		pair := int(digits[i]-'0')*10 + int(digits[i+1]-'0')
+		if d.neg {
+			out = append(out, byte(101-pair))
+		} else {
+			out = append(out, byte(pair+1))
+		}
+	}
+	if d.neg && len(digits)/2 < 20 {
+		out = append(out, 102)
+	}
+	return out
 }
 
 func compareBytes(a, b string) int { return bytes.Compare([]byte(a), []byte(b)) }

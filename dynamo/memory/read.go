@@ -29,13 +29,32 @@ type request struct {
 
 func (db *DB) prepare(tableName, indexName *string, names map[string]string, values map[string]types.AttributeValue,
 	filterExpr, projExpr *string, limit *int32, sel types.Select, consistent *bool, rcc types.ReturnConsumedCapacity,
-	start map[string]types.AttributeValue, keyCond *string) (*request, *node, error) {
+	start map[string]types.AttributeValue, keyExpr *string, query bool) (*request, map[string]keyCond, error) {
+	// The request's own shape first, as DynamoDB checks it before looking
+	// the table up.
+	if limit != nil && *limit < 1 {
+		return nil, nil, validation("1 validation error detected: Value '" + itoa(int(*limit)) + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
+	}
+	ex, err := expressions{keyCond: keyExpr, filter: filterExpr, projection: projExpr, names: names, values: values, start: start, query: query}.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	var conds map[string]keyCond
+	if query {
+		if conds, err = keyConditions(ex.keyCond); err != nil {
+			return nil, nil, err
+		}
+	}
 	t, err := db.table(aws.ToString(tableName))
 	if err != nil {
 		return nil, nil, err
 	}
 	r := &request{t: t, st: t.base, count: sel == types.SelectCount, consistent: aws.ToBool(consistent),
-		capacity: rcc == types.ReturnConsumedCapacityTotal || rcc == types.ReturnConsumedCapacityIndexes, start: start}
+		capacity: rcc == types.ReturnConsumedCapacityTotal || rcc == types.ReturnConsumedCapacityIndexes, start: start,
+		filter: ex.filter, projection: ex.projection}
+	if limit != nil {
+		r.limit = int(*limit)
+	}
 	if indexName != nil {
 		ix, ok := t.indexes[*indexName]
 		if !ok {
@@ -46,54 +65,7 @@ func (db *DB) prepare(tableName, indexName *string, names map[string]string, val
 		}
 		r.ix, r.st = ix, ix.store
 	}
-	if limit != nil {
-		if *limit < 1 {
-			return nil, nil, validation("1 validation error detected: Value '" + itoa(int(*limit)) + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
-		}
-		r.limit = int(*limit)
-	}
-	used := map[string]bool{}
-	var kc *node
-	if keyCond != nil {
-		if kc, err = parseCondition(*keyCond, names, values, used); err != nil {
-			return nil, nil, validation("Invalid KeyConditionExpression: " + err.Error())
-		}
-	}
-	if filterExpr != nil {
-		if r.filter, err = parseCondition(*filterExpr, names, values, used); err != nil {
-			return nil, nil, validation("Invalid FilterExpression: " + err.Error())
-		}
-	}
-	if projExpr != nil {
-		if r.projection, err = parseProjection(*projExpr, names, used); err != nil {
-			return nil, nil, validation("Invalid ProjectionExpression: " + err.Error())
-		}
-	}
-	var unused []string
-	for k := range values {
-		if !used[k] {
-			unused = append(unused, k)
-		}
-	}
-	if len(unused) > 0 {
-		sort.Strings(unused)
-		return nil, nil, validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(unused, ", ") + "}")
-	}
-	for k := range names {
-		if !used[k] {
-			unused = append(unused, k)
-		}
-	}
-	if len(unused) > 0 {
-		sort.Strings(unused)
-		return nil, nil, validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(unused, ", ") + "}")
-	}
-	if start != nil {
-		if err := r.checkStartKey(); err != nil {
-			return nil, nil, err
-		}
-	}
-	return r, kc, nil
+	return r, conds, nil
 }
 
 func itoa(n int) string {
@@ -104,23 +76,6 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
-}
-
-func (r *request) checkStartKey() error {
-	want := r.t.keyAttrs()
-	if r.ix != nil {
-		want = append(want, r.ix.pk)
-		if r.ix.sk != "" {
-			want = append(want, r.ix.sk)
-		}
-	}
-	for _, k := range want {
-		v, ok := r.start[k]
-		if !ok || typeName(v) != string(r.t.types[k]) {
-			return validation("The provided starting key is invalid: The provided key element does not match the schema")
-		}
-	}
-	return nil
 }
 
 // keyRange is the part of a partition a key condition selects: [lo, hi).
@@ -151,66 +106,6 @@ func keyRange(p *partition, op string, vals []string) (lo, hi int) {
 		hi = lo
 	}
 	return lo, hi
-}
-
-// keyCondition splits a parsed key condition into the partition value and
-// the sort-key operator with its encoded operands.
-func (r *request) keyCondition(kc *node) (pk types.AttributeValue, op string, vals []string, err error) {
-	pkName, skName := r.st.pkName, r.st.skName
-	var conds []*node
-	var walk func(n *node) error
-	walk = func(n *node) error {
-		switch n.op {
-		case "and":
-			if err := walk(n.kids[0]); err != nil {
-				return err
-			}
-			return walk(n.kids[1])
-		case "or", "not", "<>", "in", "contains", "attribute_exists", "attribute_not_exists", "attribute_type":
-			return validation("Invalid operator used in KeyConditionExpression: " + strings.ToUpper(n.op))
-		}
-		conds = append(conds, n)
-		return nil
-	}
-	if err := walk(kc); err != nil {
-		return nil, "", nil, err
-	}
-	for _, c := range conds {
-		if len(c.args) == 0 || c.args[0].path == nil || len(c.args[0].path) != 1 || c.args[0].size {
-			return nil, "", nil, validation("Invalid KeyConditionExpression: the left side of a key condition must be a key attribute")
-		}
-		attr := c.args[0].path[0].name
-		for _, a := range c.args[1:] {
-			if a.value == nil {
-				return nil, "", nil, validation("Invalid KeyConditionExpression: key conditions compare with values")
-			}
-			if typeName(a.value) != string(r.t.types[attr]) {
-				return nil, "", nil, validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
-			}
-		}
-		switch {
-		case attr == pkName && c.op == "=" && pk == nil:
-			pk = c.args[1].value
-		case attr == skName && skName != "" && op == "":
-			op = c.op
-			if op == "begins_with" && typeName(c.args[1].value) == "N" {
-				return nil, "", nil, validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
-			}
-			for _, a := range c.args[1:] {
-				k, _ := sortKey(a.value)
-				vals = append(vals, k)
-			}
-		default:
-			return nil, "", nil, validation("Query condition missed key schema element: " + pkName)
-		}
-	}
-	if pk == nil {
-		return nil, "", nil, validation("Query condition missed key schema element: " + pkName)
-	}
-	if op == "between" && compareBytes(vals[0], vals[1]) > 0 {
-		return nil, "", nil, validation("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound")
-	}
-	return pk, op, vals, nil
 }
 
 // page reads entries in order until Limit or 1 MB, then filters and
@@ -296,24 +191,24 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
-	if in.KeyConditionExpression == nil {
-		if _, err := db.table(aws.ToString(in.TableName)); err != nil {
-			return nil, err
-		}
-		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-	}
-	r, kc, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
+	r, conds, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
 		in.FilterExpression, in.ProjectionExpression, in.Limit, in.Select, in.ConsistentRead, in.ReturnConsumedCapacity,
-		in.ExclusiveStartKey, in.KeyConditionExpression)
+		in.ExclusiveStartKey, in.KeyConditionExpression, true)
 	if err != nil {
 		return nil, err
 	}
-	pk, op, vals, err := r.keyCondition(kc)
+	pk, op, vals, err := r.queryKey(conds)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.t.nestedKeyPath(r.projection); err != nil {
 		return nil, err
 	}
 	if name := r.filter.keyAttr(r.st.pkName, r.st.skName); name != "" {
 		return nil, validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + name)
+	}
+	if err := r.t.nestedKeyPath(r.filter.paths()); err != nil {
+		return nil, err
 	}
 	pg := &page{}
 	if p := r.st.partition(pk, false); p != nil {
@@ -352,8 +247,17 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 	defer db.mu.RUnlock()
 	r, _, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
 		in.FilterExpression, in.ProjectionExpression, in.Limit, in.Select, in.ConsistentRead, in.ReturnConsumedCapacity,
-		in.ExclusiveStartKey, nil)
+		in.ExclusiveStartKey, nil, false)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.checkScanStart(); err != nil {
+		return nil, err
+	}
+	if err := r.t.nestedKeyPath(r.projection); err != nil {
+		return nil, err
+	}
+	if err := r.t.nestedKeyPath(r.filter.paths()); err != nil {
 		return nil, err
 	}
 	order := r.st.scanOrder()
@@ -393,6 +297,19 @@ func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
+	if in.ExpressionAttributeNames != nil && in.ProjectionExpression == nil {
+		return nil, validation("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	for _, k := range sortedKeys(in.Key) {
+		if msg := checkValue(in.Key[k]); msg != "" {
+			return nil, validation(msg)
+		}
+	}
+	ex, err := expressions{projection: in.ProjectionExpression, names: in.ExpressionAttributeNames}.parse()
+	if err != nil {
+		return nil, err
+	}
+	proj := ex.projection
 	t, err := db.table(aws.ToString(in.TableName))
 	if err != nil {
 		return nil, err
@@ -400,12 +317,8 @@ func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(
 	if err := t.checkKey(in.Key); err != nil {
 		return nil, err
 	}
-	used := map[string]bool{}
-	var proj []path
-	if in.ProjectionExpression != nil {
-		if proj, err = parseProjection(*in.ProjectionExpression, in.ExpressionAttributeNames, used); err != nil {
-			return nil, validation("Invalid ProjectionExpression: " + err.Error())
-		}
+	if err := t.nestedKeyPath(proj); err != nil {
+		return nil, err
 	}
 	var item map[string]types.AttributeValue
 	if p := t.base.partition(in.Key[t.pk], false); p != nil {

@@ -5,11 +5,13 @@ import (
 )
 
 // itemSize is the size DynamoDB (and dynalite) charge capacity on: attribute
-// names plus value sizes.
+// names plus value sizes. Names and strings count as dynalite counts them,
+// in UTF-16 code units (DynamoDB counts UTF-8 bytes: the two differ only
+// for names and values outside ASCII).
 func itemSize(item map[string]types.AttributeValue) int {
 	n := 0
 	for name, v := range item {
-		n += len(name) + valueSize(v, false)
+		n += utf16Len(name) + valueSize(v, false)
 	}
 	return n
 }
@@ -20,12 +22,13 @@ func itemSize(item map[string]types.AttributeValue) int {
 func pageSize(item map[string]types.AttributeValue, rangeKey string) int {
 	rangeKeySize, size := 0, 0
 	for name, v := range item {
-		s := storedSize(v)
 		if name == rangeKey {
-			rangeKeySize = s
+			// The sort key is stored apart, at its bare size (the
+			// differential suite found pages ending early otherwise).
+			rangeKeySize = valueSize(v, false)
 			continue
 		}
-		size += s + 1
+		size += storedSize(v) + 1
 	}
 	return 2 + size + (1+(1+size)/3072)*(18+rangeKeySize)
 }
@@ -101,7 +104,7 @@ func valueSize(av types.AttributeValue, compress bool) int {
 			return n + compressedMapSize(v.Value)
 		}
 		for name, e := range v.Value {
-			n += len(name) + valueSize(e, false)
+			n += utf16Len(name) + valueSize(e, false)
 		}
 		return n
 	}

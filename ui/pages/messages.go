@@ -25,6 +25,7 @@ type pageLoadedMsg struct {
 	page, req int
 	result    dynamo.Page
 	err       error
+	merge     *dynamo.MergedRange // a merged range's state after this page
 }
 
 type itemReadMsg struct {

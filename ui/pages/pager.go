@@ -30,6 +30,7 @@ type pager struct {
 	fillRCU   float64 // RCU spent since the user last asked for rows
 	held      bool    // a filtered read stopped at its budget
 	req       request
+	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
 
 func newPager(c *common.Common, owner int, q model.KeyQuery) pager {
@@ -51,6 +52,9 @@ func (p *pager) next() tea.Cmd {
 	}
 	p.started = true
 	ctx, req := p.req.start(p.c.NextID)
+	if p.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.merge.Clone())
+	}
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
 }
 
@@ -72,6 +76,9 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	}
 	if msg.err != nil {
 		return false, report(msg.err, false, p.owner)
+	}
+	if msg.merge != nil {
+		p.merge = msg.merge
 	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
@@ -152,5 +159,8 @@ func (p *pager) empty(what string) string {
 
 // request is the request line: the query, its filter, and its cost.
 func (p *pager) request() string {
+	if p.merge != nil {
+		return p.mergeRequest()
+	}
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
 }

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,10 +34,15 @@ type Time struct {
 	picker     *columnPicker
 	enc        model.TimeEncoding
 	detected   bool
-	configured bool        // the encoding comes from the configuration file
-	noTime     string      // why this partition has no time mode
-	rangeTxt   string      // the range being listed ("" for all)
-	times      []time.Time // items' key times, parsed once (zero: not a time)
+	configured bool          // the encoding comes from the configuration file
+	noTime     string        // why this partition has no time mode
+	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	checked    bool          // a configured format was checked against the first keys
+	prefixes   []string      // the prefixes before the time, once found
+	waiting    *pendingRange // a range typed without a prefix: merged across them all
+	find       request       // the search for the prefixes
+	rangeTxt   string        // the range being listed ("" for all)
+	times      []time.Time   // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
@@ -134,22 +140,44 @@ func (t *Time) detect() tea.Cmd {
 		}
 	}
 	t.detected = true
-	enc, ok := model.DetectTime(sample, number)
+	d := model.DetectTimeSample(sample, number)
+	enc, ok := d.Enc, d.OK
 	if !ok {
-		t.noTime = "the sort keys here do not read as time (epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time)"
+		t.noTime = "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
+			strings.Replace(model.NoTimeHint, ", such as", ",\nsuch as", 1)
 		if len(sample) == 0 {
 			t.noTime = "the partition is empty"
 		}
 		return nil
 	}
+	t.skipped = d.Note()
 	t.enc = enc
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
 }
 
-// run lists a new condition from the start, keeping nothing of the old.
+// checkConfigured refuses a configured format (time_format or
+// --time-format) that none of the first keys read as.
+func (t *Time) checkConfigured() {
+	var keys []string
+	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
+		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+			keys = append(keys, kv.Text)
+		}
+	}
+	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
+		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof time_format or --time-format (such as %s):\ncompare it with a key, or remove it to detect the format",
+			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
+	}
+}
+
+// run lists a new condition from the start, keeping nothing of the old;
+// a merged range is merged again, in q's order and with q's filter.
 func (t *Time) run(q model.KeyQuery, text string) tea.Cmd {
+	if t.waiting != nil && t.prefixes != nil {
+		return t.runMerged(q)
+	}
 	t.rangeTxt = text
 	t.times = nil
 	t.stats.reset()
@@ -185,16 +213,19 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
+	if t.enc.Kind == model.TimeText && t.enc.Place == model.TimeAfter && prefix == "" {
+		t.inputErr = ""
+		t.input.Blur()
+		return t.findPrefixes(r, text) // every prefix, merged by time
+	}
 	sk, err := model.CompileRange(r, t.enc, prefix)
 	if err != nil {
-		if t.enc.Place == model.TimeAfter && prefix == "" {
-			err = fmt.Errorf("these keys put the time after a prefix: type the prefix first, e.g. amsg%s last 24h", t.enc.Sep)
-		}
 		t.inputErr = err.Error()
 		return nil
 	}
 	t.inputErr = ""
 	t.input.Blur()
+	t.waiting = nil
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
 	return t.run(q, text)
@@ -267,6 +298,8 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		return t, t.pg.next()
+	case prefixesFoundMsg:
+		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
 		n := len(t.pg.items)
 		ok, cmd := t.pg.loaded(msg)
@@ -278,6 +311,10 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.refresh()
 		if !t.detected {
 			return t, t.detect()
+		}
+		if t.configured && !t.checked {
+			t.checked = true
+			t.checkConfigured()
 		}
 		if t.jumpTo != nil {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
@@ -326,8 +363,9 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
+	case key.Matches(msg, k.Back) && (t.pg.req.inFlight() || t.find.inFlight()):
 		t.pg.req.stop()
+		t.find.stop()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		return back
 	case !t.detected || t.noTime != "":
@@ -464,9 +502,13 @@ func (t *Time) View() string {
 	if t.detected && t.noTime == "" {
 		how := "detected"
 		if t.configured {
-			how = "set by time_format in the configuration"
+			how = "set by time_format or --time-format"
 		}
-		info = st.Dim.Render(fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local]))
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		if t.skipped != "" {
+			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
+		}
+		info = st.Dim.Render(text)
 	}
 	if t.inputErr != "" {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
@@ -503,12 +545,28 @@ func (t *Time) View() string {
 		parts = append(parts, components.Fit(sparkLine, t.w-4))
 	}
 	parts = append(parts, body)
-	order := "newest first"
-	if !t.pg.query.Reverse {
-		order = "oldest first"
-	}
+	order := t.order()
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
+}
+
+// order is what the title says of the listing's order: by time only
+// where key order is time order (not across several prefixes before it).
+func (t *Time) order() string {
+	byKey := t.detected && t.enc.Place == model.TimeAfter && t.pg.query.SK.Op == model.SKNone && t.pg.merge == nil
+	switch {
+	case byKey && t.pg.query.Reverse:
+		return "key order, descending"
+	case byKey:
+		return "key order"
+	case t.pg.merge != nil && t.pg.query.Reverse:
+		return fmt.Sprintf("newest first across %d prefixes", len(t.prefixes))
+	case t.pg.merge != nil:
+		return fmt.Sprintf("oldest first across %d prefixes", len(t.prefixes))
+	case t.pg.query.Reverse:
+		return "newest first"
+	}
+	return "oldest first"
 }
 
 func (t *Time) Crumbs() []string {
@@ -520,7 +578,7 @@ func (t *Time) Crumbs() []string {
 }
 func (t *Time) ID() int         { return t.id }
 func (t *Time) Mode() string    { return "Time" }
-func (t *Time) Loading() bool   { return t.pg.req.inFlight() }
+func (t *Time) Loading() bool   { return t.pg.req.inFlight() || t.find.inFlight() }
 func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
 
 // Request is the query with, beside its raw key values, the times they
@@ -595,7 +653,11 @@ func (t *Time) FullHelp() [][]key.Binding {
 }
 
 // Query is what the page lists.
-func (t *Time) Query() (model.KeyQuery, bool) { return t.pg.query, t.detected && t.noTime == "" }
+// A range merged across prefixes is several queries, none of them the
+// view: copy and export have no one query to take.
+func (t *Time) Query() (model.KeyQuery, bool) {
+	return t.pg.query, t.detected && t.noTime == "" && t.pg.merge == nil
+}
 
 // DeepLink reopens this range from the command line.
 func (t *Time) DeepLink() []string {

@@ -469,8 +469,11 @@ func (t *Tree) View() string {
 	st := t.c.Styles
 	t.grid.SetSize(t.w-4, t.h-2)
 	state := "all"
-	if !t.loaded {
+	switch {
+	case !t.loaded:
 		state = "finding…"
+	case t.partial:
+		state = "stopped by an error"
 	}
 	delim := t.req.Delim
 	if delim == "" {
@@ -482,9 +485,14 @@ func (t *Tree) View() string {
 	}
 	body := t.grid.View()
 	if t.loaded && len(t.children) == 0 {
-		body = st.Dim.Render("Nothing under this prefix.")
-		if t.self {
+		switch {
+		case t.partial:
+			// A failed read found nothing, which says nothing of what is there.
+			body = st.Notice.Render("The read failed: nothing is known under this prefix (the error is below).")
+		case t.self:
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
+		default:
+			body = st.Dim.Render("Nothing under this prefix.")
 		}
 	}
 	if t.confirm {

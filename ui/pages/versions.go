@@ -63,7 +63,7 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) te
 // NewVersions returns the Versions mode of a partition.
 func NewVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Versions {
 	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
-		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions()}}
+		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions(), Ignore: c.Tables[info.Name].DriftIgnore}}
 	v.grid.SetColumns([]components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
 		{Title: "Revs", Width: 5}, {Title: "Drift"}})
 	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
@@ -116,6 +116,8 @@ func historyName(h model.History) string {
 		return h.Name
 	case h.Form == model.FormPattern:
 		return "(" + h.FormName() + ")"
+	case h.Form == model.FormBare:
+		return "(vN)"
 	}
 	return "(v_N)"
 }
@@ -201,7 +203,7 @@ func (v *Versions) View() string {
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
-		like := "v0_Name, v1_Name, v001_Name or v_0.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration, or pass --version-pattern."
+		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration, or pass --version-pattern."
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}

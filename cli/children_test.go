@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type childrenDoc struct {
+	Children []struct {
+		Name        string `json:"name"`
+		Prefix      string `json:"prefix"`
+		HasChildren bool   `json:"hasChildren"`
+		IsItem      bool   `json:"isItem"`
+		Count       *int   `json:"count"`
+	} `json:"children"`
+	KeyCondition string `json:"keyCondition"`
+	Delimiter    string `json:"delimiter"`
+	Stats        struct {
+		Requests    int     `json:"requests"`
+		ConsumedRCU float64 `json:"consumedRCU"`
+	} `json:"stats"`
+}
+
+func runChildren(t *testing.T, args ...string) childrenDoc {
+	t.Helper()
+	out, _ := mustRun(t, append([]string{"children", "--demo"}, args...)...)
+	var doc childrenDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+func TestChildrenDemo(t *testing.T) {
+	top := runChildren(t, "--table", "Locations", "--pk", "USA", "--output", "json")
+	names := map[string]bool{}
+	for _, c := range top.Children {
+		names[c.Name] = true
+		if c.Count != nil {
+			t.Fatal("count without --count")
+		}
+	}
+	if !names["NY"] || !names["NE"] || !names["NYC"] || top.Delimiter != "#" {
+		t.Fatalf("top level: %+v", top)
+	}
+	// C sparse children: one probe, then one single-key read per child
+	// (re-probes aside), plus the DescribeTable.
+	if top.Stats.Requests > len(top.Children)+4 {
+		t.Fatalf("%d requests for %d children", top.Stats.Requests, len(top.Children))
+	}
+	city := runChildren(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
+	if city.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" {
+		t.Fatalf("key condition %q", city.KeyCondition)
+	}
+	got := map[string]int{}
+	for _, c := range city.Children {
+		got[c.Name] = *c.Count
+	}
+	if got["10001"] != 1 || got["10019"] != 1 {
+		t.Fatalf("seed rows under NEWYORKCITY: %v", got)
+	}
+}
+
+func TestChildrenBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
+		{[]string{"--table", "Locations"}, 2, "--pk"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
+		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
+		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 1, "raise --count-budget"},
+	} {
+		_, stderr, code := cli(t, append([]string{"children", "--demo"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: code %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
+
+func TestChildrenShardPattern(t *testing.T) {
+	doc := runChildren(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	if len(doc.Children) == 0 {
+		t.Fatal("no children")
+	}
+	out, _ := mustRun(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	if !strings.Contains(out, `"seattle-4"`) || !strings.Contains(out, `"shards"`) {
+		t.Fatalf("shards not listed:\n%.400s", out)
+	}
+	_, stderr, code := cli(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{4..1}")
+	if code != 2 || !strings.Contains(stderr, "backwards") {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+}
+
+func TestChildrenConfig(t *testing.T) {
+	dir := t.TempDir()
+	good := dir + "/good.toml"
+	if err := os.WriteFile(good, []byte("[tables.Locations]\ndelimiter = \"|\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The configured delimiter wins over detection: no key holds |, so each
+	// key is a child of its own.
+	doc := runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE")
+	if doc.Delimiter != "|" {
+		t.Fatalf("delimiter %q", doc.Delimiter)
+	}
+	// The flag wins over the configuration.
+	doc = runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE", "--delimiter", "#")
+	if doc.Delimiter != "#" {
+		t.Fatalf("delimiter %q", doc.Delimiter)
+	}
+	bad := dir + "/bad.toml"
+	if err := os.WriteFile(bad, []byte("[tables.Locations]\ndelimiter = \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := cli(t, "children", "--demo", "--config", bad, "--table", "Locations", "--pk", "USA")
+	if code != 2 || !strings.Contains(stderr, "line 2") || !strings.Contains(stderr, "bad.toml") {
+		t.Fatalf("broken config: code %d, %s", code, stderr)
+	}
+	_, stderr, code = cli(t, "children", "--demo", "--config", dir+"/missing.toml", "--table", "Locations", "--pk", "USA")
+	if code != 2 || !strings.Contains(stderr, "missing.toml") {
+		t.Fatalf("missing --config: code %d, %s", code, stderr)
+	}
+}
+
+func TestChildrenConfiguredShards(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("[tables.ChatMessages.shards]\nseattle = \"seattle-{1..4}\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := mustRun(t, "children", "--demo", "--config", path, "--table", "ChatMessages", "--pk", "seattle")
+	if !strings.Contains(out, `"shards": [`) || !strings.Contains(out, "seattle-4") {
+		t.Fatalf("the configured shards were not drilled:\n%.400s", out)
+	}
+}

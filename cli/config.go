@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/dynascope/dynascope/model"
+)
+
+// configPath is where the configuration file lives unless --config says:
+// $XDG_CONFIG_HOME/dynascope/config.toml, else ~/.config/dynascope/config.toml.
+func configPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "dynascope", "config.toml")
+}
+
+// loadConfig reads the configuration file. A missing default file is no
+// configuration; a missing --config file, or a broken one, is an error that
+// names the file and the line.
+func (g *globals) loadConfig() (model.Config, error) {
+	path, explicit := g.configFile, g.configFile != ""
+	if !explicit {
+		path = configPath()
+	}
+	if path == "" {
+		return model.Config{}, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return model.Config{}, nil
+	}
+	if err != nil {
+		return model.Config{}, usage("check --config", "config: %v", err)
+	}
+	c, err := model.ParseConfig(string(data))
+	if err != nil {
+		return model.Config{}, usage("fix the file, or point --config elsewhere", "config %s: %v", path, err)
+	}
+	return c, nil
+}
+
+// saveColumns writes a table's grid columns into the configuration file,
+// changing only that setting (the file is created if there is none), and
+// returns the file's path. The new text replaces the old in one rename, so
+// a crash never leaves half a file.
+func (g *globals) saveColumns(table string, cols []string) (string, error) {
+	path := g.configFile
+	if path == "" {
+		path = configPath()
+	}
+	if path == "" {
+		return "", errors.New("no home directory to keep the configuration in")
+	}
+	shown := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // keep a linked file (dotfiles) a link
+	}
+	mode := fs.FileMode(0o600)
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return "", err
+		}
+	case err != nil:
+		return "", err
+	default:
+		if st, err := os.Stat(path); err == nil {
+			mode = st.Mode().Perm()
+		}
+	}
+	text, err := model.SetTableColumns(string(data), table, cols)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name()) // gone after the rename; cleans up a failure
+	if _, err := tmp.WriteString(text); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return shown, os.Rename(tmp.Name(), path)
+}
+
+// withVersionPattern puts --version-pattern, when given, in the table's
+// settings: flags override the configuration.
+func withVersionPattern(conf model.Config, table, pattern string, given bool) (model.Config, error) {
+	if !given {
+		return conf, nil
+	}
+	if table == "" {
+		return conf, usage("add --table NAME", "--version-pattern needs --table: it spells one table's sort keys")
+	}
+	if _, err := model.ParseVersionPattern(pattern); err != nil {
+		return conf, usage("see dynascope versions --help", "--version-pattern %v", err)
+	}
+	tables := maps.Clone(conf.Tables)
+	if tables == nil {
+		tables = map[string]model.TableSettings{}
+	}
+	ts := tables[table]
+	ts.VersionPattern = pattern
+	tables[table] = ts
+	conf.Tables = tables
+	return conf, nil
+}
+
+// withTimeFormat applies --time-format to --table's settings, as the
+// configuration's time_format would (the flag wins).
+func withTimeFormat(conf model.Config, table, format string, given bool) (model.Config, error) {
+	if !given {
+		return conf, nil
+	}
+	if table == "" {
+		return conf, usage("add --table NAME", "--time-format needs --table: it reads one table's sort keys")
+	}
+	if _, err := model.ParseTimeFormat(format); err != nil {
+		return conf, usage("text formats are detected; give one only to override", "--time-format: %v", err)
+	}
+	tables := maps.Clone(conf.Tables)
+	if tables == nil {
+		tables = map[string]model.TableSettings{}
+	}
+	ts := tables[table]
+	ts.TimeFormat = format
+	tables[table] = ts
+	conf.Tables = tables
+	return conf, nil
+}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/dynamo/memory"
+	"github.com/dynascope/dynascope/export"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	profile, region, endpoint string
+	demo                      bool
+	debugLog                  string
+	configFile                string
+	mask                      []string // --mask: attributes whose values are never shown
+	data                      dataFlags
+	stderr                    io.Writer // for --data's progress and summary
+}
+
+// connection is what a command reads through.
+type connection struct {
+	client *dynamo.Metered
+	label  string // for people: DEMO, DATA: paths, or profile · region · endpoint, never credentials
+	// estimated: the capacity is computed by the embedded backend for data
+	// that is not in DynamoDB, so it is what DynamoDB would charge.
+	estimated bool
+}
+
+// loadDemo builds the embedded demo database; tests swap in a cached one.
+var loadDemo = func(ctx context.Context) (*memory.DB, error) { return demo.Load(ctx) }
+
+func (g *globals) validate() error {
+	if g.demo && (g.endpoint != "" || g.profile != "") {
+		return usage("drop --endpoint-url and --profile, or drop --demo", "--demo runs on the embedded demo database, not on a server")
+	}
+	if g.endpoint != "" {
+		u, err := url.Parse(g.endpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usage("use the form http://localhost:8000", "--endpoint-url %q is not an http(s) URL", g.endpoint)
+		}
+	}
+	return nil
+}
+
+// connect opens the demo database or a DynamoDB client, metered. Requests
+// that cannot reach the endpoint fail at once rather than retrying for a
+// minute: at 3 a.m. a typo in --endpoint-url should say so immediately.
+func (g *globals) connect(ctx context.Context) (*connection, error) {
+	if err := g.validateData(); err != nil {
+		return nil, err
+	}
+	if g.data.given() {
+		return g.connectData(ctx)
+	}
+	if !g.demo {
+		// The configuration file's defaults, where no flag was given.
+		conf, err := g.loadConfig()
+		if err != nil {
+			return nil, err
+		}
+		if g.profile == "" {
+			g.profile = conf.Profile
+		}
+		if g.region == "" {
+			g.region = conf.Region
+		}
+		if g.endpoint == "" {
+			g.endpoint = conf.EndpointURL
+		}
+	}
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	if g.demo {
+		db, err := loadDemo(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &connection{client: dynamo.NewMetered(db), label: "DEMO"}, nil
+	}
+	session := &dynamo.Session{}
+	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
+	if err != nil {
+		return nil, err
+	}
+	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+}
+
+func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
+	return dynamo.Connect(ctx, dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry})
+}
+
+// profileName is the profile the SDK will use, if one was named.
+func (g *globals) profileName() string {
+	if g.profile != "" {
+		return g.profile
+	}
+	return os.Getenv("AWS_PROFILE")
+}
+
+// label describes where dynascope reads: `profile NAME · REGION · ENDPOINT`,
+// leaving out what is unset. An endpoint's user:password part is dropped.
+func label(profile, region string, endpoint *string) string {
+	var parts []string
+	if profile != "" {
+		parts = append(parts, "profile "+profile)
+	}
+	if region != "" {
+		parts = append(parts, region)
+	}
+	if e := aws.ToString(endpoint); e != "" {
+		if u, err := url.Parse(e); err == nil {
+			u.User = nil
+			e = u.String()
+		}
+		parts = append(parts, e)
+	}
+	return export.OneLine(strings.Join(parts, " · "))
+}

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
+	t.Helper()
+	out, stderr := mustRun(t, append([]string{"range", "--demo"}, args...)...)
+	var items []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l == "" {
+			continue
+		}
+		var it map[string]any
+		if err := json.Unmarshal([]byte(l), &it); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		items = append(items, it)
+	}
+	return items, stderr
+}
+
+// TestRangeSeedExample: the seed's query as written returns the device's
+// first two records, newest first, from one Query after the detection.
+func TestRangeSeedExample(t *testing.T) {
+	items, stderr := rangeLines(t, "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "jsonl")
+	if len(items) != 2 || items[0]["Timestamp"] != float64(1535544000) || items[1]["Timestamp"] != float64(1310216400) {
+		t.Fatalf("items %v", items)
+	}
+	for _, want := range []string{"Timestamp < :sk", ":sk=1536019200", "epoch seconds", "requests=3", "consumedRCU="} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	items, _ = rangeLines(t, "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--oldest-first")
+	if len(items) != 2 || items[0]["Timestamp"] != float64(1310216400) {
+		t.Fatalf("oldest first: %v", items)
+	}
+}
+
+func TestRangeEncodings(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		n    int
+		cond string
+	}{
+		{[]string{"--table", "ChatMessages", "--pk", "portland", "--sk-prefix", "amsg", "--at", "2018-08"}, 1, `begins_with(MessageID, :prefix)`},
+		{[]string{"--table", "AuditLog", "--pk", "prod-api", "--at", "2026-10-31", "--limit", "5"}, 5, `:prefix="2026-10-31T"`},
+		{[]string{"--table", "Metrics", "--pk", "cpu.web-1", "--last", "24h", "--limit", "50"}, 50, "TS >= :sk"},
+		{[]string{"--table", "DeviceLogs", "--pk", "9000", "--from", "2026-10-01", "--to", "2026-10-01T00:10Z"}, -1, "BETWEEN :lo AND :hi   :pk=9000 :lo=1790812800 :hi=1790813459"},
+		{[]string{"--table", "ChatMessages", "--index", "ByTime", "--pk", "seattle-1", "--after", "2018-08-01", "--limit", "3"}, 3, `TimeUser BETWEEN :lo AND :hi   :pk="seattle-1" :lo="2018-08-02:00:00:00"`},
+	} {
+		items, stderr := rangeLines(t, tc.args...)
+		if (tc.n >= 0 && len(items) != tc.n) || !strings.Contains(stderr, tc.cond) {
+			t.Errorf("%v: %d items, %s", tc.args, len(items), stderr)
+		}
+	}
+}
+
+func TestRangeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no time range"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "15x"}, 2, "not a span"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--at", "2018"}, 2, "more than one"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--from", "2018-01-01"}, 2, "--to"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-02-30"}, 2, "not a time"},
+		{[]string{"--table", "VersionTimes", "--pk", "Equipment#1", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 20 newest keys of SK`},
+		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, "matches none"},
+		{[]string{"--table", "StateLog", "--index", "Nope", "--pk", "Sara", "--last", "1h"}, 2, "table StateLog has no index \"Nope\" — check --index; it has EscalatedTo"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, "no time this tool recognises (or there are none) — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-09-04T00:00:00.5Z"}, 2, "whole seconds"},
+	} {
+		_, stderr, code := cli(t, append([]string{"range", "--demo"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: code %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
+
+// TestRangeMergesPrefixes: STATE#time keys without --sk-prefix are read
+// as one range across every state, newest first, with the cost said.
+func TestRangeMergesPrefixes(t *testing.T) {
+	items, stderr := rangeLines(t, "--table", "StateLog", "--pk", "d#12345", "--at", "2020-04-24", "--limit", "10")
+	if len(items) != 10 {
+		t.Fatalf("%d items: %s", len(items), stderr)
+	}
+	states := map[string]bool{}
+	for i, it := range items {
+		k := it["State#Date"].(string)
+		states[k[:strings.Index(k, "#")]] = true
+		if i > 0 && k[strings.Index(k, "#"):] > items[i-1]["State#Date"].(string)[strings.Index(items[i-1]["State#Date"].(string), "#"):] {
+			t.Errorf("not newest first: %s after %s", k, items[i-1]["State#Date"])
+		}
+	}
+	if len(states) < 3 {
+		t.Errorf("only %v among the newest ten", states)
+	}
+	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=8", "finding the prefixes: 2 requests"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	// On the index keyed EscalatedTo / State#Date too, oldest first.
+	items, stderr = rangeLines(t, "--table", "StateLog", "--index", "EscalatedTo", "--pk", "Sara", "--at", "2020-04", "--oldest-first")
+	if len(items) < 5 || !strings.Contains(stderr, "prefixes merged by time") {
+		t.Fatalf("index: %d items: %s", len(items), stderr)
+	}
+	for i := 1; i < len(items); i++ {
+		a, b := items[i-1]["State#Date"].(string), items[i]["State#Date"].(string)
+		if a[strings.Index(a, "#"):] > b[strings.Index(b, "#"):] {
+			t.Errorf("index not oldest first: %s before %s", a, b)
+		}
+	}
+}
+
+// TestRangeBesideMetadata: a Metadata item beside ISO times is skipped,
+// said once on stderr, and never listed.
+func TestRangeBesideMetadata(t *testing.T) {
+	items, stderr := rangeLines(t, "--table", "VersionTimes", "--pk", "Equipment#1", "--after", "2020-11-12T21:00")
+	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 20 keys is not a time: Metadata: left out of ranges\n") {
+		t.Fatalf("%d items: %s", len(items), stderr)
+	}
+	for _, it := range items {
+		if it["SK"] == "Metadata" {
+			t.Fatal("Metadata listed in a range")
+		}
+	}
+}
+
+// TestExplorerTimeFormatFlag: the explorer takes --time-format for one
+// table and checks it before the screen opens; an --index the table lacks
+// is refused there too.
+func TestExplorerTimeFormatFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--demo", "--time-format", "epoch-ms"}, "--time-format needs --table"},
+		{[]string{"--demo", "--table", "StateLog", "--time-format", "seconds"}, `--time-format: "seconds" is not a time format`},
+		{[]string{"--demo", "--table", "StateLog", "--index", "Nope"}, `table StateLog has no index "Nope" — check --index; it has EscalatedTo`},
+	} {
+		if _, stderr, code := cli(t, tc.args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: code %d, %s", tc.args, code, stderr)
+		}
+	}
+}

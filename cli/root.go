@@ -1,0 +1,248 @@
+// Package cli is dynascope's command line: the explorer (the root command)
+// and the headless subcommands, the flags they share, the configuration
+// file and the connection they make. main only calls Run.
+package cli
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/keymap"
+	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui"
+)
+
+// Version is the build's version; main sets it from its -ldflags stamp.
+var Version = "dev"
+
+// preflightTimeout bounds the one read made before the explorer takes the
+// screen, so a dead endpoint is reported on the command line instead.
+const preflightTimeout = 20 * time.Second
+
+func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{stderr: stderr}
+	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeFormat, timeRange, theme, filterText string
+	var countBudget, maxRCU float64
+	root := &cobra.Command{
+		Use:   "dynascope",
+		Short: "Explore DynamoDB tables from the terminal, read-only",
+		Long: `dynascope explores DynamoDB tables from the terminal: tables, partitions,
+items, and the structure single-table designs keep in their sort keys.
+It only ever reads, and shows what each read cost.
+
+With no subcommand it opens the full-screen explorer. Credentials, region
+and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
+AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
+
+Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
+credentials, access denied), 2 a malformed command line, 130 interrupted.`,
+		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
+  dynascope --profile prod --region eu-west-1
+  dynascope --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope --data ./AWSDynamoDB/01700000000000-abcdef12 --schema orders.json   # an export, no server
+  dynascope --data model.json                       # a NoSQL Workbench model, every table in it
+  dynascope --demo --table Locations --pk USA       # open one partition directly
+  dynascope --demo --table Locations --pk USA --prefix 'NY#' --levels 'STATE#CITY#ZIP'`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pk != "" && table == "" {
+				return usage("add --table NAME", "--pk needs --table")
+			}
+			if prefix != "" && pk == "" {
+				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+			}
+			if (versions != "" || timeRange != "") && pk == "" {
+				return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
+			}
+			if versions != "" && timeRange != "" {
+				return usage("give one of --versions and --range", "--versions and --range open different modes")
+			}
+			var filter model.FilterNode
+			if filterText != "" {
+				switch {
+				case pk == "":
+					return usage("add --pk VALUE", "--filter filters a partition's items: name the partition with --pk")
+				case versions != "":
+					return usage("open --versions, then press f to filter its revisions", "--filter and --versions do not go together")
+				}
+				n, err := model.ParseFilter(filterText)
+				if err != nil {
+					return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+				}
+				filter = n
+			}
+			if maxRCU < 0 {
+				return usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", maxRCU)
+			}
+			if timeRange != "" {
+				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
+					return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
+				}
+			}
+			if len(delimiter) > 1 {
+				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", delimiter)
+			}
+			if !slices.Contains(ui.Themes, theme) {
+				return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", theme)
+			}
+			conf, err := g.loadConfig() // a broken file is reported before anything is read
+			if err != nil {
+				return err
+			}
+			if conf, err = withVersionPattern(conf, table, versionPattern, cmd.Flags().Changed("version-pattern")); err != nil {
+				return err
+			}
+			if conf, err = withTimeFormat(conf, table, timeFormat, cmd.Flags().Changed("time-format")); err != nil {
+				return err
+			}
+			keys := keymap.Default()
+			if err := keys.Apply(conf.Keys); err != nil {
+				return usage("fix [keys] in the configuration file", "config: %v", err)
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			if err := preflight(ctx, conn.client, table); err != nil {
+				return err
+			}
+			if err := checkIndex(ctx, conn.client, table, index); err != nil {
+				return err
+			}
+			// Flags override the configuration, which overrides detection.
+			ts := conf.Table(table)
+			if !cmd.Flags().Changed("delimiter") {
+				delimiter = ts.Delimiter
+			}
+			if !cmd.Flags().Changed("levels") {
+				levels = ts.Levels
+			}
+			if !cmd.Flags().Changed("theme") && conf.Theme != "" {
+				theme = conf.Theme
+			}
+
+			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
+				countBudget = ts.CountBudget
+			}
+			var now func() time.Time
+			save := g.saveColumns
+			if g.demo {
+				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+				if g.configFile == "" {
+					save = nil // trying the demo never rewrites the real config.toml: columns last the session
+				}
+			}
+			region, endpoint, profile := "", "", ""
+			if !g.demo {
+				region, endpoint, profile = g.region, g.endpoint, g.profile
+			}
+			budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
+			if cmd.Flags().Changed("max-rcu") {
+				budget = func(string) float64 { return maxRCU }
+			}
+			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.profile, "profile", "", "AWS profile from ~/.aws/config (default: AWS_PROFILE, else default)")
+	pf.StringVar(&g.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
+	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
+	pf.BoolVar(&g.demo, "demo", false, "use the built-in demo database (no AWS, no network)")
+	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
+	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
+	g.data.register(pf)
+	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
+	root.Flags().StringVar(&table, "table", "", "open this table directly")
+	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
+	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
+	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
+	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
+	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
+	root.Flags().Lookup("versions").NoOptDefVal = "*"
+	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	root.Flags().StringVar(&timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
+	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
+	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
+	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
+	root.Flags().StringVar(&filterText, "filter", "", `open the partition's items (or --range) filtered, e.g. 'Level = "ERROR" and attempts > 3'`)
+	root.Flags().Float64Var(&maxRCU, "max-rcu", ui.DefaultFilterBudget, "RCU a filtered read may spend before it waits for you to scroll on (0: no limit; config: max_rcu)")
+	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// pflag appends the parser's own words ("strconv.ParseInt: parsing
+		// …: invalid syntax"); the flag and the value say enough.
+		what := err.Error()
+		if strings.HasPrefix(what, "invalid argument") {
+			if before, _, ok := strings.Cut(what, " flag: "); ok {
+				what = before + " flag"
+			}
+		}
+		return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
+	})
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
+	return root
+}
+
+// noArgs rejects positional arguments: every input is a named flag.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage("see "+cmd.CommandPath()+" --help", "unexpected argument %q: %s takes flags only", args[0], cmd.CommandPath())
+	}
+	return nil
+}
+
+// preflight makes one cheap read so that a missing table, a dead endpoint or
+// bad credentials end the command with a one-line message before the
+// explorer takes over the terminal.
+func preflight(ctx context.Context, c dynamo.Client, table string) error {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	if table != "" {
+		_, _, err := dynamo.DescribeTable(ctx, c, table)
+		return err
+	}
+	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
+	return dynamo.Explain("list tables", err)
+}
+
+// checkIndex refuses an --index the table does not have, naming those it
+// has, before the explorer opens.
+func checkIndex(ctx context.Context, c dynamo.Client, table, index string) error {
+	if index == "" || table == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	info, _, err := dynamo.DescribeTable(ctx, c, table)
+	if err != nil {
+		return err
+	}
+	if _, err := info.KeyFor(index); err != nil {
+		return noIndex(info, index)
+	}
+	return nil
+}
+
+// Run executes the command line and returns the exit code (see the root
+// command's help). Errors are printed here, as one line, never by cobra.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(ctx, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	return report(ctx, stderr, err)
+}

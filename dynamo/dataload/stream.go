@@ -1,0 +1,449 @@
+package dataload
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+type kind int
+
+const (
+	kindLines     kind = iota // {"Item": {…}} per line, as exports write
+	kindScan                  // {"Items": […]} documents, as `aws dynamodb scan` prints
+	kindWorkbench             // a NoSQL Workbench model
+)
+
+// batchSize is how many items travel together between the reader, the
+// decoders and the store: large enough to amortise channel traffic, small
+// enough that progress and cancellation stay prompt.
+const batchSize = 2000
+
+// opened is a data file being read: its text (gunzipped when it is gzip)
+// and, for checksums, the hash of its bytes as stored.
+type opened struct {
+	f   *os.File
+	r   *bufio.Reader
+	sum hash.Hash
+	gz  bool
+}
+
+func (o *opened) Close() error { return o.f.Close() }
+
+func open(path string) (*opened, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot open: " + errText(err)}
+	}
+	o := &opened{f: f, sum: md5.New()}
+	raw := bufio.NewReaderSize(io.TeeReader(f, o.sum), 1<<16)
+	if magic, _ := raw.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			f.Close()
+			return nil, &Error{File: path, Msg: "gzip: " + err.Error(), Hint: "the file is damaged or not gzip; download it again"}
+		}
+		o.gz = true
+		o.r = bufio.NewReaderSize(zr, 1<<16)
+		return o, nil
+	}
+	o.r = raw
+	return o, nil
+}
+
+// sniffKind tells the formats apart by the first key of the first object.
+func sniffKind(path string, r *bufio.Reader) (kind, error) {
+	head, _ := r.Peek(4096)
+	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(head) == 0 {
+		return kindLines, nil // an empty export part: an empty partition
+	}
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0, &Error{File: path, Line: 1, Msg: "not DynamoDB JSON: it does not start with an object", Hint: Supported}
+	}
+	t, _ := dec.Token()
+	key, _ := t.(string)
+	switch key {
+	case "Item":
+		return kindLines, nil
+	case "Items", "Count", "ScannedCount", "ConsumedCapacity", "LastEvaluatedKey", "NextToken":
+		return kindScan, nil
+	case "ModelName", "ModelMetadata", "DataModel":
+		return kindWorkbench, nil
+	case "Keys", "NewImage", "OldImage", "Metadata":
+		return 0, refuseIncremental(path)
+	case "":
+		return 0, &Error{File: path, Line: 1, Msg: "not DynamoDB JSON", Hint: Supported}
+	}
+	return 0, &Error{File: path, Line: 1, Msg: fmt.Sprintf("not a format dynascope opens: its first key is %q", key), Hint: Supported}
+}
+
+func refuseIncremental(file string) error {
+	return &Error{File: file, Msg: "incremental exports are not supported", Hint: Supported + "; request a FULL_EXPORT"}
+}
+
+func sniff(path string) (kind, error) {
+	o, err := open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer o.Close()
+	return sniffKind(path, o.r)
+}
+
+type batch struct {
+	lines   []int // where each item starts: a line number, or a byte offset for scan output
+	raws    [][]byte
+	items   []map[string]types.AttributeValue
+	errs    []error
+	bytes   int64
+	readErr error // the reading stopped here
+	done    chan struct{}
+}
+
+// stream loads one file into table. wantMD5 and wantItems, when given
+// (from an export's manifest), are checked once the file has been read.
+func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantItems int) error {
+	o, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	k, err := sniffKind(path, o.r)
+	if err != nil {
+		return err
+	}
+	if k == kindWorkbench {
+		return &Error{File: path, Msg: "is a NoSQL Workbench model inside a folder of data files", Hint: "give the model as its own --data"}
+	}
+	sc := l.tables[table]
+	if sc == nil {
+		if sc = l.schemaFor(table); sc != nil {
+			if sc, err = l.ensure(ctx, table, sc); err != nil {
+				return err
+			}
+		}
+	}
+	l.file, l.table = path, table
+	l.res.Files++
+	l.report(false)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	order := make(chan *batch, 8)
+	jobs := make(chan *batch, 8)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		defer close(order)
+		produce(ctx, path, k, o, wantMD5, order, jobs)
+	}()
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			for b := range jobs {
+				decode(p, k, b)
+				close(b.done)
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer cancel() // runs before wg.Wait: stops the reader when we return early
+
+	var cand candidates
+	var pending []map[string]types.AttributeValue
+	var pendingLines []int
+	n := 0
+	for b := range order {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		for i, it := range b.items {
+			n++
+			if b.errs[i] == nil && sc != nil {
+				b.errs[i] = sc.checkKeys(it)
+			}
+			if b.errs[i] != nil {
+				if err := l.bad(path, k, b.lines[i], b.errs[i]); err != nil {
+					return err
+				}
+				continue
+			}
+			if sc == nil {
+				cand.add(it)
+				continue
+			}
+			pending = append(pending, it)
+			pendingLines = append(pendingLines, b.lines[i])
+			l.res.Items++
+		}
+		l.res.Bytes += b.bytes
+		if b.readErr != nil {
+			return b.readErr
+		}
+		l.report(false)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// One bulk write per file: the store sorts each partition once.
+	for len(pending) > 0 {
+		at, err := l.db.PutItems(ctx, table, pending)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		l.res.Items--
+		if err := l.bad(path, k, pendingLines[at], err); err != nil {
+			return err
+		}
+		pending = append(pending[:at:at], pending[at+1:]...)
+		pendingLines = append(pendingLines[:at:at], pendingLines[at+1:]...)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if sc == nil {
+		return &Error{File: path, Msg: "table " + table + " has no key schema", Hint: "give --keys NAME:TYPE[,NAME:TYPE] or --schema FILE (aws dynamodb describe-table output); " + cand.String()}
+	}
+	if wantItems >= 0 && n != wantItems {
+		return &Error{File: path, Msg: fmt.Sprintf("holds %d items, manifest-files.json says %d", n, wantItems), Hint: "the file is incomplete or from another export; download it again"}
+	}
+	if wantMD5 != "" {
+		got := o.sum.Sum(nil)
+		if base64.StdEncoding.EncodeToString(got) != wantMD5 && !strings.EqualFold(hex.EncodeToString(got), wantMD5) {
+			return &Error{File: path, Msg: fmt.Sprintf("checksum mismatch: md5 %s, manifest-files.json says %s", base64.StdEncoding.EncodeToString(got), wantMD5), Hint: "the file is damaged or from another export; download it again"}
+		}
+	}
+	return nil
+}
+
+// bad handles one bad item: skipped and counted under --skip-bad, else the
+// end of the load, naming where the item is.
+func (l *loader) bad(path string, k kind, at int, err error) error {
+	if l.opt.SkipBad {
+		l.res.Skipped++
+		return nil
+	}
+	line := at
+	if k == kindScan {
+		line = lineAt(path, int64(at))
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if e.File == "" {
+			e.File, e.Line = path, line
+		}
+		return e
+	}
+	return &Error{File: path, Line: line, Msg: errLine(err), Hint: "fix or remove the item, or add --skip-bad to load the rest"}
+}
+
+func errLine(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return "malformed JSON: " + se.Error()
+	}
+	var ue *json.UnmarshalTypeError
+	if errors.As(err, &ue) {
+		return "not DynamoDB JSON: " + jsonErr(err)
+	}
+	return err.Error()
+}
+
+func jsonErr(err error) string {
+	var ue *json.UnmarshalTypeError
+	if errors.As(err, &ue) {
+		where := ue.Field
+		if where == "" {
+			where = "the value"
+		}
+		return fmt.Sprintf("%s is a JSON %s where %s was expected", where, ue.Value, ue.Type)
+	}
+	return err.Error()
+}
+
+// lineAt is the line of a byte offset in a file's text, for messages about
+// scan output, which is not one item per line.
+func lineAt(path string, offset int64) int {
+	o, err := open(path)
+	if err != nil {
+		return 0
+	}
+	defer o.Close()
+	line := 1
+	buf := make([]byte, 1<<16)
+	for offset > 0 {
+		n, err := o.r.Read(buf[:min(int64(len(buf)), offset)])
+		line += bytes.Count(buf[:n], []byte{'\n'})
+		offset -= int64(n)
+		if err != nil {
+			break
+		}
+	}
+	return line
+}
+
+// produce reads raw items from the file, in batches, until it ends, fails
+// or ctx is cancelled.
+func produce(ctx context.Context, path string, k kind, o *opened, wantMD5 string, order, jobs chan<- *batch) {
+	b := &batch{done: make(chan struct{})}
+	send := func() bool {
+		for _, ch := range []chan<- *batch{order, jobs} {
+			select {
+			case ch <- b:
+			case <-ctx.Done():
+				return false
+			}
+		}
+		b = &batch{done: make(chan struct{})}
+		return true
+	}
+	add := func(at int, raw []byte) bool {
+		b.lines = append(b.lines, at)
+		b.raws = append(b.raws, raw)
+		b.bytes += int64(len(raw)) + 1
+		return len(b.raws) < batchSize || send()
+	}
+	var err error
+	if k == kindScan {
+		err = readScan(path, o.r, add)
+	} else {
+		err = readLines(path, o.r, add)
+	}
+	if err == nil && wantMD5 != "" {
+		_, err = io.Copy(io.Discard, o.r) // the checksum covers the whole file
+		if err != nil {
+			err = &Error{File: path, Msg: "gzip: " + err.Error(), Hint: "the file is damaged; download it again"}
+		}
+	}
+	b.readErr = err
+	send()
+}
+
+// readLines reads one item per line. It returns nil or an *Error.
+func readLines(path string, r *bufio.Reader, add func(int, []byte) bool) error {
+	line := 0
+	for {
+		text, err := r.ReadBytes('\n')
+		if len(text) > 0 {
+			line++
+			if t := bytes.TrimSpace(text); len(t) > 0 {
+				if !add(line, t) {
+					return nil
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return readErr(path, line, err)
+		}
+	}
+}
+
+func readErr(path string, line int, err error) error {
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF) || strings.HasPrefix(err.Error(), "flate") {
+		return &Error{File: path, Line: line, Msg: "gzip: " + err.Error(), Hint: "the file is damaged or cut short; download it again"}
+	}
+	return &Error{File: path, Line: line, Msg: "read: " + errText(err)}
+}
+
+// readScan reads `aws dynamodb scan` output: one or more {"Items": […]}
+// documents. Items are located by byte offset; lineAt turns it into a line.
+func readScan(path string, r *bufio.Reader, add func(int, []byte) bool) error {
+	dec := json.NewDecoder(r)
+	fail := func(err error) error {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || strings.HasPrefix(err.Error(), "flate") {
+			return readErr(path, lineAt(path, dec.InputOffset()), err)
+		}
+		return &Error{File: path, Line: lineAt(path, dec.InputOffset()), Msg: errLine(err), Hint: "the scan output is malformed; run the scan again"}
+	}
+	for {
+		t, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if t != json.Delim('{') {
+			return fail(fmt.Errorf("expected a {\"Items\": […]} document"))
+		}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return fail(err)
+			}
+			if t != "Items" {
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					return fail(err)
+				}
+				continue
+			}
+			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+				if err == nil {
+					err = fmt.Errorf("Items is not a list")
+				}
+				return fail(err)
+			}
+			for dec.More() {
+				at := int(dec.InputOffset())
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return fail(err)
+				}
+				if !add(at, raw) {
+					return nil
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return fail(err)
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return fail(err)
+		}
+	}
+}
+
+// decode parses a batch's raw items; it runs on several goroutines, each
+// with its own parser.
+func decode(p *parser, k kind, b *batch) {
+	b.items = make([]map[string]types.AttributeValue, len(b.raws))
+	b.errs = make([]error, len(b.raws))
+	for i, raw := range b.raws {
+		if k == kindLines {
+			b.items[i], b.errs[i] = p.exportLine(raw)
+		} else {
+			b.items[i], b.errs[i] = p.bareItem(raw)
+		}
+	}
+	b.raws = nil
+}

@@ -1,0 +1,4 @@
+package dynamo
+
+// NextFollowInterval exposes the poll interval rule to the tests.
+var NextFollowInterval = nextInterval

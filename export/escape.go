@@ -1,0 +1,131 @@
+package export
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sanitize makes text safe to print on a terminal or write to a file that
+// will be printed: control characters (C0, C1, DEL), escape sequences,
+// bidirectional formatting characters, line and paragraph separators and
+// invalid UTF-8 are shown escaped, so a value can never move the cursor,
+// recolour the screen, write the clipboard or reorder what the user reads.
+// The explorer's screen and every output format use it.
+func Sanitize(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			return utf8.ValidString(s) && !needsEscape(s)
+		}
+	}
+	return true
+}
+
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || unsafeRune(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeRune reports the characters above the C0 range that a terminal
+// may obey or that change how text reads: DEL, the C1 controls
+// U+0080–U+009F (U+009B alone starts an escape sequence), the
+// bidirectional marks, embeddings, overrides and isolates, and the line
+// and paragraph separators.
+func unsafeRune(r rune) bool {
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidi(r) || r == '\u2028' || r == '\u2029'
+}
+
+// isBidi reports the bidirectional formatting characters (embeddings,
+// overrides, isolates and marks) that can make text read other than it is.
+func isBidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// EscapeJSON rewrites the unsafe characters encoding/json leaves raw in
+// JSON text as \uXXXX. Outside strings JSON has none of them, so the
+// rewrite keeps the document's meaning.
+func EscapeJSON(js []byte) []byte {
+	dirty := false
+	for i := 0; i < len(js); {
+		r, n := utf8.DecodeRune(js[i:])
+		if unsafeRune(r) {
+			dirty = true
+			break
+		}
+		i += n
+	}
+	if !dirty {
+		return js
+	}
+	out := make([]byte, 0, len(js)+32)
+	for i := 0; i < len(js); {
+		r, n := utf8.DecodeRune(js[i:])
+		if unsafeRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, js[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// OneLine keeps the first line of s and escapes every control character,
+// so a table name or a server's message can never drive the terminal.
+func OneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "\r")
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[0])
+		case unicode.IsControl(r) || unsafeRune(r):
+			if r < 0x100 {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	return b.String()
+}
