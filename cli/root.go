@@ -156,8 +156,12 @@ partial export file removed.`,
 				countBudget = ts.CountBudget
 			}
 			var now func() time.Time
+			save := g.saveColumns
 			if g.demo {
 				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+				if g.configFile == "" {
+					save = nil // trying the demo never rewrites the real config.toml: columns last the session
+				}
 			}
 			region, endpoint, profile := "", "", ""
 			if !g.demo {
@@ -173,7 +177,7 @@ partial export file removed.`,
 			// An export still running when the explorer ends is abandoned:
 			// its partial file must not outlive the process.
 			defer export.RemoveUnfinished()
-			return runExplorer(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
+			return runExplorer(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
 				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}

@@ -9,7 +9,8 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Open, Back, Quit, Help, Refresh         key.Binding
 	GoTo, Flip, Wire, Submit, Cancel        key.Binding
-	NextMode, PrevMode                      key.Binding
+	NextMode, PrevMode, TreeMode, ItemsMode key.Binding
+	Search, NextMatch, PrevMatch, Preview   key.Binding
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone                   key.Binding
@@ -34,13 +35,19 @@ func Default() KeyMap {
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		GoTo:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "go to key")),
+		GoTo:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "go to a partition key")),
 		Flip:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "flip order")),
 		Wire:       key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "DynamoDB JSON")),
 		Submit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		NextMode:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "items/tree")),
-		PrevMode:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev mode")),
+		NextMode:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next mode")),
+		PrevMode:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous mode")),
+		TreeMode:   key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "tree")),
+		ItemsMode:  key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "items")),
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		NextMatch:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+		PrevMatch:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		Preview:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		Count:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "count")),
 		Delimiter:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delimiter")),
 		Index:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index")),
@@ -48,7 +55,7 @@ func Default() KeyMap {
 		PrevRev:    key.NewBinding(key.WithKeys("[", "left"), key.WithHelp("[/←", "prev revision")),
 		NextRev:    key.NewBinding(key.WithKeys("]", "right"), key.WithHelp("]/→", "next revision")),
 		Mark:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
-		Diff0:      key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "diff vs v0_")),
+		Diff0:      key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "compare with the current copy")),
 		TimeMode:   key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "time")),
 		Range:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
 		Zone:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),

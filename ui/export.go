@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
 )
 
 // exportJob is one export, once the file is named.
@@ -18,7 +18,7 @@ type exportJob func(ctx context.Context, path string, progress func(items, pages
 
 // exportState is an export being named or running.
 type exportState struct {
-	input   textinput.Model
+	input   components.TextInput
 	naming  bool
 	running bool
 	cancel  context.CancelFunc
@@ -86,9 +86,7 @@ func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 // startNaming asks for the file, with a name made from the view.
 func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea.Cmd {
 	e := &m.export
-	e.input = textinput.New()
-	e.input.Prompt = "export to › "
-	common.SteadyCursor(&e.input)
+	e.input = components.NewTextInput("export to › ")
 	parts := []string{"dynascope"}
 	for _, v := range view {
 		if v != "" {

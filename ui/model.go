@@ -64,6 +64,10 @@ type Model struct {
 	masked   *dynamo.Masked  // nil unless values are masked
 	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
 	fwd      [][]common.Page // views come back from (ctrl+i)
+	search   components.Search
+	// searchPage is the page the search belongs to: it ends when another
+	// page is on top.
+	searchPage int
 }
 
 // New returns the explorer's root model.
@@ -93,11 +97,13 @@ func New(cfg Config) *Model {
 		m.c.CountBudget = DefaultCountBudget
 	}
 	m.help = help.New()
+	m.help.Styles = helpStyles(&m.styles)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	if cfg.Tour && cfg.Table == "" {
 		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
 	}
+	m.search = components.NewSearch(m.c)
 	return m
 }
 
@@ -179,6 +185,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.BackgroundColorMsg:
 		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
+		m.help.Styles = helpStyles(&m.styles)
 		return nil
 	case spinner.TickMsg:
 		if !m.anyLoading() {
@@ -254,6 +261,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, took := m.exportKey(msg); took {
 		return cmd
 	}
+	if cmd, took := m.searchKey(msg); took {
+		return cmd
+	}
+	if cmd, took := m.modeKey(msg); took {
+		return cmd
+	}
 	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
 		if cmd, ok := m.startExport(); ok {
 			return cmd
@@ -319,6 +332,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()
 		m.top().SetSize(w, h)
+		return nil
+	}
+	if key.Matches(msg, k.Preview) && !capturing {
+		m.togglePreview()
 		return nil
 	}
 	if key.Matches(msg, k.Refresh) {
@@ -420,14 +437,27 @@ func (m *Model) chrome() int {
 	if m.showHelp {
 		helpLines = lipgloss.Height(m.helpView())
 	}
-	return 3 + helpLines
+	return 2 + m.requestHeight() + helpLines
 }
 
 func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 
 func (m *Model) helpView() string {
 	p := m.top()
+	pos := ""
+	if !m.showHelp {
+		pos = m.position()
+	}
+	// The short help leaves room for the position and drops the bindings
+	// that do not fit whole.
+	if pos != "" {
+		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+	}
 	view := m.help.ShortHelpView(p.ShortHelp())
+	m.help.SetWidth(m.w)
+	if m.searching() {
+		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
+	}
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
@@ -435,6 +465,12 @@ func (m *Model) helpView() string {
 			extra = append(extra, m.c.Keys.Tour)
 		}
 		view += "\n" + m.help.ShortHelpView(extra)
+		if reasons := m.modeReasons(); len(reasons) > 0 {
+			view += "\n" + strings.Join(reasons, "\n")
+		}
+		if _, ok := p.(common.Querier); ok {
+			view = m.styles.Dim.Render("the request above: y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+		}
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
@@ -444,6 +480,9 @@ func (m *Model) helpView() string {
 	}
 	// Never wider than the terminal, whatever the bindings add up to.
 	lines := strings.Split(view, "\n")
+	if pos != "" {
+		lines[len(lines)-1] = m.withPosition(lines[len(lines)-1], pos)
+	}
 	for i, l := range lines {
 		lines[i] = components.Fit(l, m.w)
 	}
@@ -545,11 +584,7 @@ func (m *Model) render() string {
 	if m.fatal != nil {
 		body = m.fatalView(w, h)
 	}
-	request := st.RequestLabel.Render("▸ ") + st.Request.Render(common.Sanitize(p.Request()))
-	if line := m.exportLine(); line != "" {
-		request = line
-	}
-	parts := []string{m.header(), body, components.Fit(request, m.w), m.helpView(), m.statusBar()}
+	parts := []string{m.header(), body, m.request(), m.helpView(), m.statusBar()}
 	return strings.Join(parts, "\n")
 }
 
@@ -568,13 +603,28 @@ func (m *Model) header() string {
 			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c)))
 		}
 	}
+	path := strings.Join(crumbs, sep)
 	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
-		st.CrumbSep.Render(" ─ ") + strings.Join(crumbs, sep)
-	right := ""
-	if mode := m.top().Mode(); mode != "" {
-		right = st.TabActive.Render(mode)
+		st.CrumbSep.Render(" ─ ") + path
+	right := m.tabs(false)
+	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+		// Tight: the connection is in the status bar anyway, and the
+		// tabs not chosen shrink to their numbers.
+		left = st.Brand.Render("dynascope") + " " + path
+		if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+			right = m.tabs(true)
+		}
 	}
 	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 && right != "" {
+		// The tabs stay whole: the breadcrumb gives way, from its start.
+		room := m.w - ansi.StringWidth(right) - 1
+		if room < 10 {
+			return components.Fit(left, m.w)
+		}
+		left = ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
+		gap = m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	}
 	if gap < 1 {
 		return components.Fit(left, m.w)
 	}
@@ -598,10 +648,15 @@ func (m *Model) statusBar() string {
 			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
 		}
 	}
-	left := conn + ro + stats + spin
-	if badge, _ := m.maskBadge(); badge != "" {
-		left = conn + ro + st.StatusMasked.Render(badge) + stats + spin
+	clock := ""
+	if m.notice == "" && m.lastErr == nil {
+		clock = m.clock() // a message needs the room more
 	}
+	badge := ""
+	if b, _ := m.maskBadge(); b != "" {
+		badge = st.StatusMasked.Render(b)
+	}
+	left := conn + ro + badge + stats + clock + spin
 	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")

@@ -21,8 +21,8 @@ func TestTablesPage(t *testing.T) {
 }
 
 func TestTablesPageWide(t *testing.T) {
-	h := newHarness(t, 130, 30, Config{})
-	h.keys("down", "down") // ChatMessages
+	h := newHarness(t, 140, 30, Config{}) // the preview is on from 140 columns
+	h.keys("down", "down")                // ChatMessages
 	h.contains(t, "GSI ByTime", "partition key  ChatRoomID")
 	h.golden(t)
 }
@@ -78,7 +78,7 @@ func TestItemsFlipOrder(t *testing.T) {
 func TestItemPage(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: "Equipment_1"})
 	h.keys("tab", "down", "enter") // Items mode; v0_Audit, after metadata
-	h.contains(t, `"Checks": {`, "GetItem Equipment")
+	h.contains(t, `"Checks": {`, "from the rows already loaded, no request sent")
 	h.golden(t)
 	h.keys("d")
 	h.contains(t, `"S": "Auditor-Grace"`, "DynamoDB JSON")
@@ -121,7 +121,7 @@ func TestBadDeepLinkKeepsWorking(t *testing.T) {
 func TestHelpToggle(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("?")
-	h.contains(t, "items/tree", "page down", "delimiter", "count")
+	h.contains(t, "next mode", "page down", "delimiter", "count")
 	h.keys("?")
 	h.contains(t, "c count")
 }
@@ -234,7 +234,7 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
 	h.contains(t, "ZIP", "STATE NY", "CITY NEWYORKCITY")
 	h.keys("c")
-	h.contains(t, "62700#  prefix  2")
+	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
 	before := h.rec.count("Query")
 	h.keys("D") // a picker, each delimiter with its split of the loaded keys: nothing read
 	h.contains(t, "Split the sort keys at", "how each would split the", "NY › NEWYORKCITY › 10001", "11 of 11", "0 of 11     (no split) NY#NEWYORKCITY#10001")
@@ -257,7 +257,9 @@ func TestTreeShards(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "amsg# · ", "children", "seattle-")
 	h.keys("tab")
-	h.said(t, "items and counts are per shard")
+	h.said(t, "no other mode applies here")
+	h.keys("2")
+	h.said(t, "No Items mode here: open one shard")
 }
 
 func TestGoToShardPattern(t *testing.T) {

@@ -131,7 +131,7 @@ func (m *Model) history(forward bool) tea.Cmd {
 		from, to = &m.fwd, &m.back
 	}
 	if len(*from) == 0 {
-		m.notice = "no view to go " + map[bool]string{false: "back", true: "forward"}[forward] + " to"
+		m.say("no view to go " + map[bool]string{false: "back", true: "forward"}[forward] + " to")
 		return nil
 	}
 	*to = append(*to, m.stack)

@@ -62,22 +62,22 @@ func TestTimeSeedQuery(t *testing.T) {
 func TestTimeCompositeAndSparkline(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "portland", Now: demoClock})
 	h.keys("tab", "t") // from the items view too
-	h.contains(t, "MessageID holds prefix#2006-01-02:15:04:05")
+	h.contains(t, "MessageID holds date:time after a prefix ending #")
 	h.typeText("2018-08")
 	h.keys("enter") // no prefix: every prefix, merged by time
-	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 items loaded", "Hello from the blog")
+	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 item loaded", "Hello from the blog")
 	h.keys("t")
 	h.clearInput(10)
 	h.typeText("amsg# 2018-08")
 	h.keys("enter")
-	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 items loaded")
+	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 item loaded")
 
 	h = newHarness(t, 120, 30, Config{Table: "AuditLog", PK: demo.AuditStream, Now: demoClock})
 	h.keys("t")
 	h.typeText("last 24h")
 	h.keys("enter")
 	h.loadAll()
-	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T2`, "█", "2026-10-31 00:04 ")
+	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z"`, `:hi="9999-12-31T23:59:59Z"`, "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")
 	h.clearInput(10)
@@ -105,7 +105,7 @@ func TestTimeNoTimeKeys(t *testing.T) {
 func TestTimeMergedPrefixes(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "State#Date holds prefix#2006-01-02T15:04:05", "key order, descending")
+	h.contains(t, "State#Date holds ISO 8601 without zone after a prefix ending #", "key order, descending")
 	before := h.rec.count("Query")
 	h.typeText("2020-04-24")
 	h.keys("enter")
@@ -143,7 +143,7 @@ func TestTimeMergedPrefixes(t *testing.T) {
 func TestTimeBesideMetadata(t *testing.T) {
 	h := newHarness(t, 140, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "SK holds 2006-01-02T15:04:05 (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
+	h.contains(t, "SK holds ISO 8601 without zone (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
 	h.typeText(">= 2020-11-12")
 	h.keys("enter")
 	h.loadAll()

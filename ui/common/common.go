@@ -35,6 +35,25 @@ type Common struct {
 	Masked *dynamo.Masked
 	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
 	TmuxBuffer TmuxBufferFunc
+	// Preview is the preview pane's setting, p toggling it: 0 follows
+	// the width (shown from PreviewWidth columns), 1 on, -1 off.
+	Preview int
+}
+
+// PreviewWidth is the width from which the preview pane is shown unless
+// p turned it off: below it the list's columns need the room.
+const PreviewWidth = 140
+
+// ShowPreview reports whether a page w columns wide shows its preview
+// (never below 100 columns, where a pane leaves the list no room).
+func (c *Common) ShowPreview(w int) bool {
+	switch {
+	case w < 100:
+		return false
+	case c.Preview != 0:
+		return c.Preview > 0
+	}
+	return w >= PreviewWidth
 }
 
 // Page is one screen of the explorer.
@@ -126,11 +145,46 @@ func (m RetryMsg) PageID() int { return m.Page }
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }
 
-// SteadyCursor keeps an input's cursor from blinking: a blinking one wakes
+// SteadyCursor (for a bare textinput; the explorer's boxes use
+// components.TextInput, which does this itself) keeps an input's cursor from blinking: a blinking one wakes
 // the program twice a second for nothing (and keeps a synchronous test
 // driver busy).
 func SteadyCursor(in *textinput.Model) {
 	st := in.Styles()
 	st.Cursor.Blink = false
 	in.SetStyles(st)
+}
+
+// List is a page's list as search and the position indicator see it: the
+// loaded rows as text, and the selection.
+type List interface {
+	Rows() int
+	RowText(i int) string
+	Cursor() int
+	SetCursor(i int)
+}
+
+// Searchable is a page whose list `/` searches. Unloaded says what the
+// list has not read yet ("" when it holds everything), so that a search
+// over a partial list says what it did not look at.
+type Searchable interface {
+	List() List
+	Unloaded() string
+}
+
+// ModeTab is one of a partition's modes (Tree, Items, Versions, Time) as
+// its tab shows it: Off says why it does not apply here ("" when it does).
+type ModeTab struct {
+	Name, Off string
+}
+
+// Moded is a page showing a partition in one of its modes: the tabs, and
+// the page of the same place in another mode (nil when Off).
+type Moded interface {
+	Modes() []ModeTab
+	// Place identifies what is shown whatever the mode (table, index,
+	// partition, prefix): switching between pages of one place replaces
+	// the mode instead of stacking it.
+	Place() string
+	ModePage(name string) Page
 }

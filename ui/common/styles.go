@@ -22,6 +22,7 @@ type Styles struct {
 	JSONLiteral, JSONPunct, TypeTag          lipgloss.Style
 	ErrorTitle, ErrorBody, Notice, Input     lipgloss.Style
 	Drift, Pinned, Added, Removed, Changed   lipgloss.Style
+	HelpKey, HelpDesc, HelpSep               lipgloss.Style
 	Accent                                   color.Color
 }
 
@@ -79,6 +80,11 @@ func DefaultStyles(isDark bool) Styles {
 	s.Added = lipgloss.NewStyle().Foreground(green)
 	s.Removed = lipgloss.NewStyle().Foreground(red)
 	s.Changed = lipgloss.NewStyle().Foreground(yellow)
+	// The help at the text's own contrast (bubbles' default grey 239 is
+	// nearly invisible on a dark background), keys in the key colour.
+	s.HelpKey = lipgloss.NewStyle().Foreground(cyan).Bold(true)
+	s.HelpDesc = lipgloss.NewStyle().Foreground(text)
+	s.HelpSep = lipgloss.NewStyle().Foreground(muted)
 	return s
 }
 
@@ -101,7 +107,7 @@ func StylesFor(theme string, isDark, noColor bool) Styles {
 		bg := lipgloss.LightDark(isDark)(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))
 		yellow := lipgloss.LightDark(isDark)(lipgloss.Color("#5c4400"), lipgloss.Color("#ffff00"))
 		red := lipgloss.LightDark(isDark)(lipgloss.Color("#a00000"), lipgloss.Color("#ff5555"))
-		for _, st := range []*lipgloss.Style{&s.Crumb, &s.Cell, &s.Dim, &s.App, &s.ErrorBody, &s.Input, &s.JSONPunct, &s.TypeTag, &s.RequestLabel, &s.StatusHint} {
+		for _, st := range []*lipgloss.Style{&s.Crumb, &s.Cell, &s.Dim, &s.App, &s.ErrorBody, &s.Input, &s.JSONPunct, &s.TypeTag, &s.RequestLabel, &s.StatusHint, &s.HelpDesc, &s.HelpSep} {
 			*st = st.Foreground(fg).Faint(false)
 		}
 		s.Selected = lipgloss.NewStyle().Foreground(bg).Background(fg).Bold(true)

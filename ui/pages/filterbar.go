@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -23,7 +22,7 @@ const filterPrompt = "filter › "
 // values inline. A syntax error is shown under the bar with a caret at its
 // column, and the bar stays open with the text as typed.
 type filterBar struct {
-	input  textinput.Model
+	input  components.TextInput
 	err    *model.FilterError
 	hint   string // a bare word that names no loaded attribute: said before anything is read
 	hinted string // the text the hint was given for: enter on it again applies it as written
@@ -37,10 +36,8 @@ type loadedAttrs struct {
 }
 
 func newFilterBar() filterBar {
-	in := textinput.New()
-	in.Prompt = filterPrompt
+	in := components.NewTextInput(filterPrompt)
 	in.Placeholder = `status = "FAILED" and attempts > 3 · begins_with(email, "ops@") · size(payload) > 1000`
-	common.SteadyCursor(&in)
 	return filterBar{input: in}
 }
 

@@ -22,8 +22,17 @@ type Item struct {
 	wire bool
 	req  request
 	fail failure // why reading it again failed: what is shown is the copy read before
+	read bool    // read by GetItem; false: taken from a list's loaded rows
 	vp   viewport.Model
 	w, h int
+}
+
+// NewReadItem is the page of an item a GetItem just read (the request
+// line shows that read).
+func NewReadItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
+	it := NewItem(c, info, item)
+	it.read = true
+	return it
 }
 
 // NewItem returns the page of an item already read; `r` reads it again.
@@ -57,7 +66,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.item == nil {
 			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
 		}
-		p.item = msg.item
+		p.item, p.read = msg.item, true
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
@@ -142,9 +151,14 @@ func (p *Item) Mode() string    { return "Items" }
 func (p *Item) Loading() bool   { return p.req.inFlight() }
 func (p *Item) Capturing() bool { return false }
 
+// Request names the GetItem only when one was sent: an item opened from a
+// list was already read with it.
 func (p *Item) Request() string {
 	k := p.key()
 	s := "GetItem " + p.info.Name + "  Key:"
+	if !p.read {
+		s = "from the rows already loaded, no request sent (r reads it again with GetItem) · " + common.Sanitize(p.info.Name) + "  Key:"
+	}
 	for _, name := range dynamo.SortedNames(k) {
 		v, _ := dynamo.KeyValueOf(k[name])
 		s += " " + common.Sanitize(name) + "=" + v.Literal()

@@ -136,7 +136,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.item == nil {
 			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
 		}
-		return p, open(NewItem(p.c, p.info, msg.item))
+		return p, open(NewReadItem(p.c, p.info, msg.item))
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
@@ -233,10 +233,15 @@ func (p *Items) prefetch(user bool) tea.Cmd {
 // refresh recomputes the columns: the keys, then the table's chosen
 // attributes or those most common across the loaded rows.
 func (p *Items) refresh() {
+	// The partition key read is the same on every row: the title says it
+	// once. An index's sort key, then always the base table's keys (which
+	// item it is).
 	var keys []string
 	var cols []components.Column
-	// An index's keys, then always the base table's (which item it is).
 	for _, k := range p.keyNames() {
+		if k == p.pg.query.PKName {
+			continue
+		}
 		keys = append(keys, k)
 		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
 	}
@@ -311,7 +316,7 @@ func (p *Items) head(width int) []string {
 func (p *Items) View() string {
 	st := p.c.Styles
 	listW := p.w
-	wide := p.w >= 120
+	wide := p.c.ShowPreview(p.w)
 	if wide {
 		listW = p.w * 11 / 20
 	}
@@ -385,12 +390,12 @@ func (p *Items) ShortHelp() []key.Binding {
 	case p.picker != nil:
 		return p.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Columns, k.Flip, k.Range, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
 }
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -212,7 +212,7 @@ func (p *pager) state() string {
 		more = "more as you scroll"
 	}
 	if !p.filtered() {
-		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)+len(p.tail.items)), more)
+		return fmt.Sprintf("%s loaded · %s", plural(len(p.items)+len(p.tail.items), "item", "items"), more)
 	}
 	return fmt.Sprintf("%s matched of %s scanned · %.1f RCU · %s", common.Thousands(len(p.items)), common.Thousands(p.scanned), p.cost.RCU, more)
 }

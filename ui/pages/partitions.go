@@ -2,9 +2,9 @@ package pages
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -41,12 +41,13 @@ type Partitions struct {
 	req      request
 	grid     components.Grid
 	tree     TreeOptions
-	input    textinput.Model
+	input    components.TextInput
 	inputOn  bool
 	inputErr string
 	fail     failure // why the scan stopped before the table's end
 	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
 	picker   *picker // the index picker, while open
+	matches  []int   // loaded rows holding what the go-to box holds
 	w, h     int
 }
 
@@ -74,9 +75,7 @@ func (p *Partitions) key() dynamo.KeySchema {
 func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree TreeOptions) *Partitions {
 	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, tree: tree, seen: map[string]int{}, grid: components.NewGrid(c)}
 	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
-	p.input = textinput.New()
-	p.input.Prompt = "partition key › "
-	common.SteadyCursor(&p.input)
+	p.input = components.NewTextInput("partition key › ")
 	return p
 }
 
@@ -207,7 +206,28 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	p.inputErr = ""
+	p.matches = p.findLoaded(p.input.Value())
+	if len(p.matches) > 0 {
+		p.grid.SetCursor(p.matches[0]) // the list follows what is typed
+	}
 	return cmd
+}
+
+// findLoaded are the loaded partitions whose key holds text, ignoring
+// case: the go-to box searches what is listed as it is typed, and enter
+// still goes to the key typed, loaded or not.
+func (p *Partitions) findLoaded(text string) []int {
+	if text == "" {
+		return nil
+	}
+	q := strings.ToLower(text)
+	var out []int
+	for i, r := range p.rows {
+		if strings.Contains(strings.ToLower(r.text), q) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // scanPageKeys bounds each Scan page of an index's partitions (read in
@@ -295,7 +315,19 @@ func (p *Partitions) View() string {
 		if p.inputErr != "" {
 			input += "\n" + st.ErrorTitle.Render(p.inputErr)
 		} else {
-			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.key().PK.Name, p.key().PK.Type))
+			found := "no match among them"
+			switch {
+			case p.input.Value() == "":
+				found = "type to search them"
+			case len(p.matches) > 0:
+				found = plural(len(p.matches), "match", "matches") + " among them, the first selected"
+			}
+			more := ""
+			if len(p.lastKey) > 0 {
+				more = " (more not scanned yet)"
+			}
+			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
+				plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
 		}
 		h -= 4
 	}
@@ -304,7 +336,7 @@ func (p *Partitions) View() string {
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}
-	title := fmt.Sprintf("%s · %s partitions · %s", p.name(), common.Thousands(len(p.rows)), state)
+	title := fmt.Sprintf("%s · %s · %s", p.name(), plural(len(p.rows), "partition", "partitions"), state)
 	body := p.grid.View()
 	if p.picker != nil {
 		return p.picker.view(st, p.w, h)

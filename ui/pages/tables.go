@@ -157,7 +157,7 @@ func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
 
 func (t *Tables) View() string {
 	listW := t.w
-	wide := t.w >= 120
+	wide := t.c.ShowPreview(t.w)
 	if wide {
 		listW = t.w * 3 / 5
 	}
@@ -223,12 +223,12 @@ func (t *Tables) Request() string {
 
 func (t *Tables) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Help, k.Quit}
 }
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Refresh}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Refresh, k.Preview}, {k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected

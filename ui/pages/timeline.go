@@ -41,7 +41,9 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, h m
 	for i := range h.Revisions {
 		t.rows = append(t.rows, &h.Revisions[i])
 	}
-	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Keep: true}, {Title: "Changes", Width: 9}, {Title: "Sort key"}})
+	t.grid.SetRows(len(t.rows), t.cell)
+	t.grid.SetPinned(1) // the current copy stays on top
+	t.setColumns()
 	t.grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r == 0 {
 			if h.Drifted() {
@@ -51,11 +53,48 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, h m
 		}
 		return nil
 	})
-	t.grid.SetRows(len(t.rows), t.cell)
 	if len(t.rows) > 1 {
 		t.grid.SetCursor(len(t.rows) - 1) // the newest revision first
 	}
 	return t
+}
+
+// setColumns sizes the columns once from every revision, so that they
+// keep their width as the list scrolls, and titles Changes by what it
+// counts.
+func (t *Timeline) setColumns() {
+	revW, keyW := len("Revision"), len("Sort key")
+	for r := range t.rows {
+		revW = max(revW, len(t.cell(r, 1)))
+		keyW = max(keyW, len(t.cell(r, 3)))
+	}
+	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
+		{Title: t.changesTitle(), Width: max(7, len(t.changesTitle()))}, {Title: "Sort key", Width: keyW}})
+}
+
+// comparison says what each revision is compared with, once: in the
+// diff's title and the Changes column's.
+func (t *Timeline) comparison() string {
+	switch {
+	case t.mark >= 0:
+		if rev := t.rows[t.mark]; rev != nil {
+			return "the marked " + common.Sanitize(rev.Label())
+		}
+		return "the marked revision"
+	case t.vsZero:
+		return "the current copy (" + common.Sanitize(t.h.Stub(0)) + ")"
+	}
+	return "the revision before"
+}
+
+func (t *Timeline) changesTitle() string {
+	switch {
+	case t.mark >= 0 && t.rows[t.mark] != nil:
+		return "Δ vs " + common.Sanitize(t.rows[t.mark].Label())
+	case t.vsZero:
+		return "Δ vs v0"
+	}
+	return "Δ vs prev"
 }
 
 func (t *Timeline) cell(r, col int) string {
@@ -78,6 +117,9 @@ func (t *Timeline) cell(r, col int) string {
 		}
 		return common.Sanitize(rev.Label())
 	case 2:
+		if r == t.mark {
+			return "marked"
+		}
 		if base := t.before(r); rev != nil && base != nil && base != rev {
 			return fmt.Sprintf("%d", len(model.Diff(t.strip(base.Item), t.strip(rev.Item))))
 		}
@@ -135,8 +177,12 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		} else {
 			t.mark = t.grid.Cursor()
 		}
+		t.setColumns()
+		return t, notice("comparing each revision with " + t.comparison())
 	case key.Matches(km, k.Diff0):
 		t.vsZero = !t.vsZero
+		t.setColumns()
+		return t, notice("comparing each revision with " + t.comparison())
 	case key.Matches(km, k.Back):
 		return t, back
 	case key.Matches(km, k.Open):
@@ -153,7 +199,7 @@ func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
 
 func (t *Timeline) View() string {
 	st := t.c.Styles
-	wide := t.w >= 120
+	wide := t.c.ShowPreview(t.w)
 	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
 	if wide {
 		listW, listH = t.w*2/5, t.hgt
@@ -164,7 +210,7 @@ func (t *Timeline) View() string {
 		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
 	}
 	t.grid.SetSize(listW-4, gridH)
-	title := fmt.Sprintf("%s · %d revisions", common.Sanitize(historyName(t.h)), len(t.h.Revisions))
+	title := common.Sanitize(historyName(t.h)) + " · " + plural(len(t.h.Revisions), "revision", "revisions")
 	if t.h.Drifted() {
 		title += " · drifted"
 	}
@@ -197,11 +243,18 @@ func (t *Timeline) View() string {
 		for _, x := range t.h.Drift {
 			lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), rw-4)))
 		}
+	case r == t.mark:
+		dtitle = common.Sanitize(rev.Label()) + " is the marked revision: pick another to compare with it"
+		lines = append(lines, renderPlain(st, t.strip(rev.Item), rw-4))
 	case base == nil:
 		dtitle = common.Sanitize(rev.Key) + " · the first revision"
 		lines = append(lines, renderPlain(st, t.strip(rev.Item), rw-4))
 	default:
-		dtitle = "Diff " + common.Sanitize(base.Label()) + " → " + common.Sanitize(rev.Label())
+		against := t.comparison()
+		if r == 0 && t.mark < 0 {
+			against = "the newest revision"
+		}
+		dtitle = "Diff " + common.Sanitize(base.Label()) + " → " + common.Sanitize(rev.Label()) + " · against " + against
 		lines = append(lines, renderDiff(st, model.Diff(t.strip(base.Item), t.strip(rev.Item)), rw-4))
 		lines = append(lines, "", st.Dim.Render(common.Sanitize(rev.Key)+":"), renderPlain(st, t.strip(rev.Item), rw-4))
 	}
@@ -271,24 +324,28 @@ func (t *Timeline) Loading() bool   { return false }
 func (t *Timeline) Capturing() bool { return false }
 
 func (t *Timeline) Request() string {
-	what := "previous revision"
-	switch {
-	case t.mark >= 0:
-		what = "marked revision"
-	case t.vsZero:
-		what = t.h.Stub(0)
+	return fmt.Sprintf("history of %s (%s), read with the partition's versions: no further request", historyName(t.h), plural(len(t.h.Revisions), "revision", "revisions"))
+}
+
+// diff0 is the 0 key's help in the table's own spelling of the current
+// copy (v0_, rev#0#…).
+func (t *Timeline) diff0() key.Binding {
+	b := t.c.Keys.Diff0
+	what := "compare with " + t.h.Stub(0)
+	if t.vsZero {
+		what = "compare with the one before"
 	}
-	return fmt.Sprintf("history of %s, read with the partition's versions · diff against the %s", historyName(t.h), what)
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
 }
 
 func (t *Timeline) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.PrevRev, k.NextRev, k.Mark, k.Diff0, k.Open, k.Back, k.Help}
+	return []key.Binding{k.PrevRev, k.NextRev, k.Mark, t.diff0(), k.Open, k.Back, k.Help}
 }
 
 func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, k.Diff0}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
 }
 
 // DeepLink reopens this timeline from the command line.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -51,7 +50,7 @@ type Time struct {
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
-	input      textinput.Model
+	input      components.TextInput
 	inputErr   string
 	jumpTo     *time.Time       // a jump waiting for more pages
 	initial    string           // a range to run once the format is known (--range)
@@ -76,9 +75,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index s
 	if info.Key.SK != nil {
 		t.stats.keys[info.Key.SK.Name] = true
 	}
-	t.input = textinput.New()
-	t.input.Prompt = "range › "
-	common.SteadyCursor(&t.input)
+	t.input = components.NewTextInput("range › ")
 	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
@@ -336,7 +333,7 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.err != nil || msg.item == nil {
 			return t, report(msg.err, false, t.id)
 		}
-		return t, open(NewItem(t.c, t.info, msg.item))
+		return t, open(NewReadItem(t.c, t.info, msg.item))
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
@@ -558,7 +555,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by time_format or --time-format"
 		}
-		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Name(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
@@ -646,7 +643,55 @@ func (t *Time) Mode() string    { return "Time" }
 func (t *Time) Loading() bool   { return t.pg.req.inFlight() || t.find.inFlight() }
 func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
 
-func (t *Time) Request() string { return t.pg.request() }
+// Request is the query with, beside its raw key values, the times they
+// stand for.
+func (t *Time) Request() string {
+	s := t.pg.request()
+	if span := t.span(); span != "" {
+		s += " · " + span
+	}
+	return s
+}
+
+// span is the sort-key condition as readable times ("" when it has none
+// or the keys are not read as time).
+func (t *Time) span() string {
+	if !t.detected || t.noTime != "" {
+		return ""
+	}
+	at := func(v model.KeyValue) string {
+		tm, ok := t.enc.KeyTime(v.Text)
+		if !ok {
+			return ""
+		}
+		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
+	}
+	sk := t.pg.query.SK
+	a, b := at(sk.A), at(sk.B)
+	switch sk.Op {
+	case model.SKBetween:
+		if a != "" && b != "" {
+			return a + " to " + b
+		}
+	case model.SKGt, model.SKGe:
+		if a != "" {
+			return "from " + a
+		}
+	case model.SKLt:
+		if a != "" {
+			return "before " + a
+		}
+	case model.SKLe:
+		if a != "" {
+			return "up to " + a
+		}
+	case model.SKEq:
+		if a != "" {
+			return "at " + a
+		}
+	}
+	return ""
+}
 
 // filterLines are the filter bar (and its error or note while typed).
 func (t *Time) filterLines() []string {
@@ -661,12 +706,12 @@ func (t *Time) ShortHelp() []key.Binding {
 	case t.picker != nil:
 		return t.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Range, k.Filter, k.Flip, k.Zone, k.Open, k.Back, k.Help}
+	return []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help}
 }
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -339,7 +339,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.err != nil || msg.item == nil {
 			return t, report(msg.err, false, t.id)
 		}
-		return t, open(NewItem(t.c, t.info, msg.item))
+		return t, open(NewReadItem(t.c, t.info, msg.item)) // the tree sent a GetItem for it
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
@@ -531,7 +531,7 @@ func (t *Tree) View() string {
 	if delim == "" {
 		delim = "?"
 	}
-	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), plural(len(t.children), "child", "children"), state, common.Sanitize(delim))
 	if t.fail.stopped() {
 		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
 	}
@@ -631,12 +631,12 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Versions, k.Range, k.Count, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.NextMode}, {k.Filter, k.Versions, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -191,7 +191,7 @@ func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
 func (v *Versions) View() string {
 	st := v.c.Styles
 	listW := v.w
-	wide := v.w >= 120
+	wide := v.c.ShowPreview(v.w)
 	if wide {
 		listW = v.w * 11 / 20
 	}
@@ -265,12 +265,12 @@ func (v *Versions) Request() string {
 
 func (v *Versions) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
 }
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Back, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.

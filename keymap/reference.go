@@ -1,0 +1,32 @@
+package keymap
+
+import (
+	"fmt"
+	"strings"
+)
+
+// referenceOrder is the README's key reference, in UX.md's order.
+var referenceOrder = []string{
+	"up", "down", "page_up", "page_down", "top", "bottom", "open", "back",
+	"next_mode", "prev_mode", "tree", "items", "versions", "time",
+	"search", "next_match", "prev_match", "go_to", "filter", "range", "zone", "flip",
+	"prev_revision", "next_revision", "mark", "diff_v0", "count", "columns", "toggle", "move_up", "move_down", "auto_columns",
+	"index", "delimiter", "preview", "wire", "copy", "copy_key", "export", "refresh", "help", "quit",
+}
+
+// Reference is the key reference as a Markdown table, made from the
+// bindings: the README's copy is checked against it, so it cannot drift.
+func (k KeyMap) Reference() string {
+	acts := k.actions()
+	var b strings.Builder
+	b.WriteString("| keys | does | `[keys]` action |\n|---|---|---|\n")
+	for _, name := range referenceOrder {
+		bd := acts[name]
+		var keys []string
+		for _, key := range bd.Keys() {
+			keys = append(keys, "`"+strings.ReplaceAll(key, "|", `\|`)+"`")
+		}
+		fmt.Fprintf(&b, "| %s | %s | `%s` |\n", strings.Join(keys, " "), bd.Help().Desc, name)
+	}
+	return b.String()
+}

@@ -1,0 +1,85 @@
+package components
+
+import (
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TextInput is bubbles' text input with its editing keys made safe: in
+// bubbles v2.2.1 deleting a word forward (alt+d, alt+delete) indexes past
+// the end of the text when the cursor is one rune before it (type "ab",
+// ←, alt+d) and the program dies. Every text box of the explorer uses this
+// wrapper; it does that deletion itself and, should another key panic,
+// keeps the text as it was instead of crashing.
+type TextInput struct {
+	textinput.Model
+}
+
+// NewTextInput returns a text input whose cursor does not blink: a
+// blinking one wakes the program twice a second for nothing.
+func NewTextInput(prompt string) TextInput {
+	in := TextInput{Model: textinput.New()}
+	in.Prompt = prompt
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	return in
+}
+
+// Update is textinput's Update, without its panics.
+func (t TextInput) Update(msg tea.Msg) (out TextInput, cmd tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && t.Focused() && key.Matches(k, t.KeyMap.DeleteWordForward) {
+		t.deleteWordForward()
+		return t, nil
+	}
+	value, pos := t.Value(), t.Position()
+	defer func() {
+		if recover() != nil {
+			// The inner model may be half changed: rebuild its text.
+			t.SetValue(value)
+			t.SetCursor(pos)
+			out, cmd = t, nil
+		}
+	}()
+	t.Model, cmd = t.Model.Update(msg)
+	return t, cmd
+}
+
+// View is textinput's View; a box given no width shows its whole
+// placeholder and text (textinput shows one letter of the placeholder,
+// "range › l", when it has no width). The frame around it cuts what does
+// not fit.
+func (t TextInput) View() string {
+	if t.Width() <= 0 {
+		t.SetWidth(max(ansi.StringWidth(t.Placeholder), ansi.StringWidth(t.Value())) + 1)
+	}
+	return t.Model.View()
+}
+
+// deleteWordForward deletes from the cursor to the end of the next word
+// (the spaces before it included), as textinput means to.
+func (t *TextInput) deleteWordForward() {
+	value := []rune(t.Value())
+	pos := t.Position()
+	if pos >= len(value) {
+		return
+	}
+	if t.EchoMode != textinput.EchoNormal { // do not reveal word breaks
+		t.SetValue(string(value[:pos]))
+		t.SetCursor(pos)
+		return
+	}
+	end := pos
+	for end < len(value) && unicode.IsSpace(value[end]) {
+		end++
+	}
+	for end < len(value) && !unicode.IsSpace(value[end]) {
+		end++
+	}
+	t.SetValue(string(value[:pos]) + string(value[end:]))
+	t.SetCursor(pos)
+}

@@ -1,0 +1,86 @@
+package components
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func press(code rune, text string, mod tea.KeyMod) tea.KeyPressMsg {
+	return tea.KeyPressMsg{Code: code, Text: text, Mod: mod}
+}
+
+var (
+	keyA         = press('a', "a", 0)
+	keyB         = press('b', "b", 0)
+	keySpace     = press(' ', " ", 0)
+	keyLeft      = press(tea.KeyLeft, "", 0)
+	keyHome      = press(tea.KeyHome, "", 0)
+	keyAltD      = press('d', "", tea.ModAlt)
+	keyAltDelete = press(tea.KeyDelete, "", tea.ModAlt)
+)
+
+func TestTextInputDeleteWordForward(t *testing.T) {
+	cases := []struct {
+		name    string
+		keys    []tea.KeyPressMsg
+		want    string
+		wantPos int
+	}{
+		{"ab ← alt+d (crashed bubbles)", []tea.KeyPressMsg{keyA, keyB, keyLeft, keyAltD}, "a", 1},
+		{"ab ← alt+delete", []tea.KeyPressMsg{keyA, keyB, keyLeft, keyAltDelete}, "a", 1},
+		{"at the end: nothing", []tea.KeyPressMsg{keyA, keyB, keyAltD}, "ab", 2},
+		{"home: the first word", []tea.KeyPressMsg{keyA, keySpace, keyB, keyHome, keyAltD}, " b", 0},
+		{"before a space: the space and the next word", []tea.KeyPressMsg{keyA, keySpace, keyB, keyB, keyLeft, keyLeft, keyLeft, keyAltD}, "a", 1},
+		{"empty", []tea.KeyPressMsg{keyAltD}, "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := NewTextInput("› ")
+			in.Focus()
+			for _, k := range c.keys {
+				in, _ = in.Update(k)
+			}
+			if in.Value() != c.want || in.Position() != c.wantPos {
+				t.Fatalf("got %q at %d, want %q at %d", in.Value(), in.Position(), c.want, c.wantPos)
+			}
+		})
+	}
+}
+
+// TestTextInputRandomKeysNeverPanic: the editing keys in any order, as a
+// user (or a cat) might press them.
+func TestTextInputRandomKeysNeverPanic(t *testing.T) {
+	keys := []tea.KeyPressMsg{keyA, keyB, keySpace, keyLeft, keyHome, keyAltD, keyAltDelete,
+		press(tea.KeyRight, "", 0), press(tea.KeyEnd, "", 0), press(tea.KeyBackspace, "", 0), press(tea.KeyDelete, "", 0),
+		press('b', "", tea.ModAlt), press('f', "", tea.ModAlt), press(tea.KeyBackspace, "", tea.ModAlt),
+		press('w', "", tea.ModCtrl), press('k', "", tea.ModCtrl), press('u', "", tea.ModCtrl),
+		press(tea.KeyLeft, "", tea.ModCtrl), press(tea.KeyRight, "", tea.ModCtrl), press('é', "é", 0), press('世', "世", 0)}
+	r := rand.New(rand.NewSource(17))
+	for run := 0; run < 300; run++ {
+		in := NewTextInput("› ")
+		in.Focus()
+		for range 40 {
+			in, _ = in.Update(keys[r.Intn(len(keys))])
+			if p := in.Position(); p < 0 || p > len([]rune(in.Value())) {
+				t.Fatalf("cursor %d outside %q", p, in.Value())
+			}
+			_ = in.View()
+		}
+	}
+}
+
+// TestTextInputShowsItsPlaceholder: without a width, bubbles showed one
+// letter of the placeholder ("range › l").
+func TestTextInputShowsItsPlaceholder(t *testing.T) {
+	in := NewTextInput("range › ")
+	in.Placeholder = "last 24h · today"
+	in.Focus()
+	if got := ansi.Strip(in.View()); !strings.Contains(got, "last 24h · today") {
+		t.Fatalf("placeholder cut: %q", got)
+	}
+}
