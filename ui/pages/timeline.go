@@ -25,6 +25,8 @@ type Timeline struct {
 	id     int
 	info   dynamo.TableInfo
 	pk     model.KeyValue
+	index  string // the index the history was read from ("" the table)
+	get    request
 	h      model.History
 	raw    map[string]dynamo.Item // revisions as read, by sort key
 	rows   []*model.Revision      // rows[0] is the current copy (nil when missing)
@@ -118,7 +120,34 @@ func (t *Timeline) strip(item map[string]any) map[string]any {
 
 func (t *Timeline) Init() tea.Cmd { return nil }
 
+// rawOf is a revision as read (from the index, on an index).
+func (t *Timeline) rawOf(rev *model.Revision) dynamo.Item {
+	return t.raw[dynamo.RawKey(t.h.Owner, rev.Key)]
+}
+
+// openRevision opens a revision: read whole from the base table by its
+// key (one GetItem) when the index it was read from holds part of it.
+func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(t.info, t.index); !partial {
+		return open(NewItem(t.c, t.info, it))
+	}
+	ctx, req := t.get.start(t.c.NextID)
+	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+}
+
 func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	if msg, ok := msg.(itemReadMsg); ok {
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		if msg.item == nil {
+			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
+		}
+		return t, open(NewItem(t.c, t.info, msg.item))
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return t, nil
@@ -140,8 +169,8 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case key.Matches(km, k.Back):
 		return t, back
 	case key.Matches(km, k.Open):
-		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.raw[rev.Key] != nil {
-			return t, open(NewItem(t.c, t.info, t.raw[rev.Key]))
+		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.rawOf(rev) != nil {
+			return t, t.openRevision(t.rawOf(rev))
 		}
 	default:
 		t.grid.Update(km)
@@ -263,6 +292,9 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 }
 
 func (t *Timeline) Crumbs() []string {
+	if t.index != "" {
+		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", t.h.Owner, historyName(t.h)}
+	}
 	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
 }
 func (t *Timeline) ID() int         { return t.id }
@@ -278,7 +310,14 @@ func (t *Timeline) Request() string {
 	case t.vsZero:
 		what = t.h.Stub(0)
 	}
-	return fmt.Sprintf("history of %s, read with the partition's versions · diff against the %s", historyName(t.h), what)
+	read := "the partition's versions"
+	if t.index != "" {
+		read = "index " + t.index + "'s versions"
+		if t.h.Owner != "" {
+			read = t.info.Key.PK.Name + " " + t.h.Owner + " from " + read
+		}
+	}
+	return fmt.Sprintf("history of %s, read with %s · diff against the %s", historyName(t.h), read, what)
 }
 
 func (t *Timeline) ShortHelp() []key.Binding {
@@ -295,9 +334,9 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 func (t *Timeline) DeepLink() []string {
 	if strings.HasPrefix(t.h.Name, "-") || t.h.Name == "" {
 		// A name that reads as a flag stays joined to --versions.
-		return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions="+t.h.Name)
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions="+t.h.Name)
 	}
-	return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions", t.h.Name)
+	return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions", t.h.Name)
 }
 
 // Loaded is the item's revisions as items, the current copy first, as
