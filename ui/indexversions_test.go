@@ -2,7 +2,10 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -61,7 +64,10 @@ func TestVersionsOnIndex(t *testing.T) {
 		t.Errorf("? shows %q", got)
 	}
 	h.keys("down", "enter") // Part#2's timeline, from what was read
-	h.contains(t, "ID Part#2 from index ByTeamKeys's versions", "v1")
+	h.contains(t, "ID Part#2 · (vN) · 1 revisions", "ID Part#2 from index ByTeamKeys's versions", "v1")
+	if got := h.m.commandLine(); got != "dynascope --demo --table IndexVersions --pk t1 --index ByTeamKeys --versions" {
+		t.Errorf("the timeline's ? shows %q: a name is not one history on an index", got)
+	}
 	gets := h.rec.count("GetItem")
 	h.keys("enter") // v1, whole from the table
 	if n := h.rec.count("GetItem") - gets; n != 1 {
@@ -79,4 +85,34 @@ func TestVersionsOnIndex(t *testing.T) {
 		t.Fatalf("opening a revision of an ALL index sent %d GetItem", n)
 	}
 	h.contains(t, `"Owner": "ops"`)
+}
+
+// TestVersionsOnIndexFits: the index's versions list and a timeline fit
+// 80×24, 120×35 and 200×50, with the projection's note on screen.
+func TestVersionsOnIndexFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeamKeys", PK: "t1"})
+		for _, keys := range [][]string{{"3"}, {"down", "enter"}} {
+			h.keys(keys...)
+			h.contains(t, "Part#")
+			lines := strings.Split(h.screen(), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%v at %dx%d: %d lines", keys, size[0], size[1], len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%v at %dx%d: a line of %d cells: %q", keys, size[0], size[1], w, l)
+				}
+			}
+		}
+	}
+}
+
+// TestVersionsOnIndexDeepLink: --index with --versions opens the index's
+// versions, as its ? line prints them.
+func TestVersionsOnIndexDeepLink(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeamKeys", PK: "t1", Versions: "*"})
+	h.contains(t, "index ByTeamKeys · t1 · 2 versioned items", "Part#2")
+	h.keys("esc") // the index's partition beneath
+	h.contains(t, "index ByTeamKeys")
 }

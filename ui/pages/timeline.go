@@ -194,6 +194,9 @@ func (t *Timeline) View() string {
 	}
 	t.grid.SetSize(listW-4, gridH)
 	title := fmt.Sprintf("%s · %d revisions", common.Sanitize(historyName(t.h)), len(t.h.Revisions))
+	if t.h.Owner != "" { // on an index: whose history, by the base table's key
+		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
+	}
 	if t.h.Drifted() {
 		title += " · drifted"
 	}
@@ -293,7 +296,7 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
-		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", t.h.Owner, historyName(t.h)}
+		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
 	}
 	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
 }
@@ -332,6 +335,11 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 
 // DeepLink reopens this timeline from the command line.
 func (t *Timeline) DeepLink() []string {
+	if t.h.Owner != "" {
+		// On an index a name is not one history (two base items can share
+		// it): reopen the list it was picked from.
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions")
+	}
 	if strings.HasPrefix(t.h.Name, "-") || t.h.Name == "" {
 		// A name that reads as a flag stays joined to --versions.
 		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions="+t.h.Name)
