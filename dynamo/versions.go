@@ -3,6 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -14,8 +16,16 @@ import (
 // (v0_Audit, v1_Audit, v001_Audit, v_1), and optionally one logical item.
 type VersionsRequest struct {
 	Table string
-	Key   KeySchema
+	Key   KeySchema // the keys read: the index's on an index
 	PK    model.KeyValue
+	// Index, when set, is the index read (its sort key holds the revision
+	// keys); TableKeys are then the base table's keys, which the index's
+	// pages carry and which tell base items apart.
+	Index     *Index
+	TableKeys *KeySchema
+	// Owner, on an index, narrows ItemHistory to the revisions of one base
+	// partition (History.Owner).
+	Owner string
 	// Name is the logical item (Audit, Audit#PART-7; "" with Blog for a
 	// bare v_0). Versions ignores it.
 	Name string
@@ -68,6 +78,9 @@ func itemQuery(r VersionsRequest) model.KeyQuery {
 
 func revisionQuery(r VersionsRequest, prefix string) model.KeyQuery {
 	q := model.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	if r.Index != nil {
+		q.Index = r.Index.Name
+	}
 	if prefix != "" {
 		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
 	}
@@ -102,7 +115,91 @@ func (r VersionsRequest) zeroKey() string {
 // ignore is what the drift check leaves out: the keys, which differ by
 // design, and the table's drift_ignore.
 func (r VersionsRequest) ignore() []string {
-	return append([]string{r.Key.PK.Name, r.Key.SK.Name}, r.Ignore...)
+	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
+	if r.TableKeys != nil {
+		keys = append(keys, r.TableKeys.PK.Name)
+		if r.TableKeys.SK != nil {
+			keys = append(keys, r.TableKeys.SK.Name)
+		}
+	}
+	return append(keys, r.Ignore...)
+}
+
+// ownerAttr is the base table's partition key on an index keyed by
+// another attribute: the revisions of different base items can share an
+// index partition there. "" on the table, or an index of the same
+// partition key.
+func (r VersionsRequest) ownerAttr() string {
+	if r.Index == nil || r.TableKeys == nil || r.TableKeys.PK.Name == r.Key.PK.Name {
+		return ""
+	}
+	return r.TableKeys.PK.Name
+}
+
+func (r VersionsRequest) ownerOf(rev model.Revision) string {
+	if a := r.ownerAttr(); a != "" {
+		return fmt.Sprint(rev.Item[a])
+	}
+	return ""
+}
+
+// Partial reports whether the index read holds only part of each item
+// (KEYS_ONLY or INCLUDE): drift between copies cannot be judged from it.
+func (r VersionsRequest) Partial() bool {
+	return r.Index != nil && r.Index.Projection != "ALL"
+}
+
+// ProjectionNote says, on an index holding part of each item, why no
+// drift between copies is reported; "" otherwise.
+func (r VersionsRequest) ProjectionNote() string {
+	if !r.Partial() {
+		return ""
+	}
+	holds := "keys only"
+	if len(r.Index.NonKeyAttributes) > 0 {
+		holds = "keys + " + strings.Join(r.Index.NonKeyAttributes, ", ")
+	}
+	return fmt.Sprintf("index %s holds %s: drift not judged; enter reads each revision whole from the table", r.Index.Name, holds)
+}
+
+// group groups revisions into histories: by base partition as well on an
+// index (RawKey), and, where the index holds part of each item, judging
+// only what keys tell (gaps, duplicates, a missing current copy), never
+// content drift or a version pointer it cannot see.
+func (r VersionsRequest) group(revs []model.Revision) []model.History {
+	buckets := map[string][]model.Revision{}
+	for _, rev := range revs {
+		o := r.ownerOf(rev)
+		buckets[o] = append(buckets[o], rev)
+	}
+	var out []model.History
+	for _, o := range slices.Sorted(maps.Keys(buckets)) {
+		hs := model.GroupVersions(buckets[o], r.ignore()...)
+		if r.Partial() {
+			keysOnly := make([]model.Revision, len(buckets[o]))
+			for i, rev := range buckets[o] {
+				keysOnly[i] = model.Revision{VersionKey: rev.VersionKey}
+			}
+			judged := model.GroupVersions(keysOnly, r.ignore()...)
+			for i := range hs {
+				hs[i].Drift, hs[i].Pointer = judged[i].Drift, ""
+			}
+		}
+		for i := range hs {
+			hs[i].Owner = o
+		}
+		out = append(out, hs...)
+	}
+	return out
+}
+
+// RawKey is where VersionsResult.Raw keeps a revision: by sort key, and
+// on an index by base partition too (History.Owner).
+func RawKey(owner, sk string) string {
+	if owner == "" {
+		return sk
+	}
+	return owner + "\x00" + sk
 }
 
 func checkVersioned(r VersionsRequest) error {
@@ -130,10 +227,13 @@ func revisionsOf(items []Item, r VersionsRequest, keep func(model.VersionKey) bo
 	return out
 }
 
-// rawIndex finds the item with sort key sk, looking at position hint first.
-func rawIndex(items []Item, skName, sk string, hint int) int {
+// rawIndex finds the item of rev (its sort key, and base partition on an
+// index), looking at position hint first.
+func rawIndex(items []Item, r VersionsRequest, rev model.Revision, hint int) int {
+	owner := r.ownerOf(rev)
 	for i := hint; i < len(items); i++ {
-		if s, ok := items[i][skName].(*types.AttributeValueMemberS); ok && s.Value == sk {
+		s, ok := items[i][r.Key.SK.Name].(*types.AttributeValueMemberS)
+		if ok && s.Value == rev.Key && (owner == "" || r.ownerOf(model.Revision{Item: PlainItem(items[i])}) == owner) {
 			return i
 		}
 	}
@@ -155,16 +255,16 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		if len(prev.Stopped) > 0 {
 			start = prev.Stopped
 		}
-		for sk, it := range prev.Raw {
-			res.Raw[sk] = it
+		for k, it := range prev.Raw {
+			res.Raw[k] = it
 			revs = append(revs, revisionsOf([]Item{it}, r, nil)...)
 		}
 	}
 	for {
-		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
 		res.Cost = res.Cost.Add(page.Cost)
 		if err != nil {
-			res.Histories = model.GroupVersions(revs, r.ignore()...)
+			res.Histories = r.group(revs)
 			res.Stopped = start
 			if res.Stopped == nil {
 				res.Stopped = Item{} // stopped at the first page: go on from the start
@@ -174,10 +274,10 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		res.Pages++
 		got := revisionsOf(page.Items, r, nil)
 		for i, rev := range got {
-			res.Raw[rev.Key] = page.Items[rawIndex(page.Items, r.Key.SK.Name, rev.Key, i)]
+			res.Raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]
 		}
 		revs = append(revs, got...)
-		res.Histories = model.GroupVersions(revs, r.ignore()...)
+		res.Histories = r.group(revs)
 		if progress != nil {
 			progress(res)
 		}
@@ -213,10 +313,15 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 			emit(ev)
 		}
 	}
-	cur, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: r.zeroKey()}})
-	res.Cost = res.Cost.Add(cost)
-	if err != nil {
-		return ev.History, res, err
+	// An index has no GetItem: its current copy comes with the history.
+	var cur Item
+	if r.Index == nil {
+		got, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: r.zeroKey()}})
+		res.Cost = res.Cost.Add(cost)
+		if err != nil {
+			return ev.History, res, err
+		}
+		cur = got
 	}
 	if cur != nil {
 		if revs := revisionsOf([]Item{cur}, r, nil); len(revs) == 1 {
@@ -227,23 +332,28 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 	mine := func(k model.VersionKey) bool {
 		return k.Name == r.Name && (r.Pattern != nil || (k.Form == model.FormUnderscore) == r.Blog)
 	}
+
 	var revs []model.Revision
 	var start Item
 	for {
-		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit})
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
 		res.Cost = res.Cost.Add(page.Cost)
 		if err != nil {
 			return ev.History, res, err
 		}
 		res.Pages++
-		revs = append(revs, revisionsOf(page.Items, r, mine)...)
-		if hs := model.GroupVersions(revs, r.ignore()...); len(hs) > 0 {
+		for _, rev := range revisionsOf(page.Items, r, mine) {
+			if r.ownerOf(rev) == r.Owner {
+				revs = append(revs, rev)
+			}
+		}
+		if hs := r.group(revs); len(hs) > 0 {
 			ev.History = hs[0]
 		}
 		if ev.Current == nil {
 			ev.Current = ev.History.Current
 		}
-		if res.Pages == 1 && page.More() && ev.Latest == nil {
+		if res.Pages == 1 && page.More() && ev.Latest == nil && r.ownerAttr() == "" {
 			if w := paddedWidth(revs); w > 0 {
 				latest, cost, err := Newest(ctx, c, r, w)
 				res.Cost = res.Cost.Add(cost)

@@ -149,6 +149,10 @@ type History struct {
 	// revision's number (AWS's Latest), left out of the comparison with
 	// that revision and checked against it instead; "" when none.
 	Pointer string
+	// Owner, on an index, is the base table's partition key value the
+	// revisions belong to: index keys need not be unique, so two base
+	// items' v1 under one index key are two histories, not one v1 twice.
+	Owner string
 }
 
 // Latest is the newest revision, or nil when there are none.

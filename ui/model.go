@@ -398,7 +398,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	switch {
 	case m.cfg.Versions != "":
 		m.stack = append(m.stack, first) // loaded only if esc climbs to it
-		v := pages.NewVersions(m.c, msg.info, pk)
+		v := pages.NewVersionsOn(m.c, msg.info, pk, m.cfg.Index)
 		if m.cfg.Versions != "*" {
 			v.OpenItem(m.cfg.Versions)
 		}

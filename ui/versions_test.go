@@ -89,7 +89,7 @@ func TestVersionsNone(t *testing.T) {
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	before := h.rec.count("Query")
 	h.keys("3")
-	h.contains(t, "No Versions mode here: versions live in string sort keys")
+	h.said(t, "No Versions mode here: versions live in string sort keys")
 	if n := h.rec.count("Query") - before; n != 0 {
 		t.Fatalf("a mode that does not apply read %d pages", n)
 	}

@@ -194,8 +194,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.filter.open(p.pg.query.Filter)
 	case key.Matches(msg, k.Columns):
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
-	case key.Matches(msg, k.Versions) && p.pg.query.Index == "":
-		return openVersions(p.c, p.info, p.pg.query.PK)
+	case key.Matches(msg, k.Versions):
+		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index)
 	case key.Matches(msg, k.Range), key.Matches(msg, k.TimeMode):
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
 		t.Filter(p.pg.query.Filter)

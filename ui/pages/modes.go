@@ -53,10 +53,8 @@ func (p place) modes() []common.ModeTab {
 		tabs[0].Off = "a number sort key has no prefixes to drill"
 	}
 	switch {
-	case p.info.Key.SK == nil || p.info.Key.SK.Type != model.TypeS:
+	case key.SK == nil || key.SK.Type != model.TypeS:
 		tabs[2].Off = "versions live in string sort keys (v0_Audit, v1_Audit…)"
-	case p.index != "":
-		tabs[2].Off = "versions are read from the base table, not an index"
 	case p.prefix != "":
 		tabs[2].Off = "versions are listed for the whole partition: esc to its top"
 	}
@@ -100,7 +98,7 @@ func (p place) page(name string) common.Page {
 	case ModeItems:
 		return NewItemsUnder(p.c, p.info, p.pk, p.prefix, p.index)
 	case ModeVersions:
-		return NewVersions(p.c, p.info, p.pk)
+		return NewVersionsOn(p.c, p.info, p.pk, p.index)
 	case ModeTime:
 		return NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
 	}

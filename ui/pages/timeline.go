@@ -25,6 +25,8 @@ type Timeline struct {
 	id     int
 	info   dynamo.TableInfo
 	pk     model.KeyValue
+	index  string // the index the history was read from ("" the table)
+	get    request
 	h      model.History
 	raw    map[string]dynamo.Item // revisions as read, by sort key
 	rows   []*model.Revision      // rows[0] is the current copy (nil when missing)
@@ -160,7 +162,34 @@ func (t *Timeline) strip(item map[string]any) map[string]any {
 
 func (t *Timeline) Init() tea.Cmd { return nil }
 
+// rawOf is a revision as read (from the index, on an index).
+func (t *Timeline) rawOf(rev *model.Revision) dynamo.Item {
+	return t.raw[dynamo.RawKey(t.h.Owner, rev.Key)]
+}
+
+// openRevision opens a revision: read whole from the base table by its
+// key (one GetItem) when the index it was read from holds part of it.
+func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(t.info, t.index); !partial {
+		return open(NewItem(t.c, t.info, it))
+	}
+	ctx, req := t.get.start(t.c.NextID)
+	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+}
+
 func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	if msg, ok := msg.(itemReadMsg); ok {
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		if msg.item == nil {
+			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
+		}
+		return t, open(NewReadItem(t.c, t.info, msg.item))
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return t, nil
@@ -186,8 +215,8 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case key.Matches(km, k.Back):
 		return t, back
 	case key.Matches(km, k.Open):
-		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.raw[rev.Key] != nil {
-			return t, open(NewItem(t.c, t.info, t.raw[rev.Key]))
+		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.rawOf(rev) != nil {
+			return t, t.openRevision(t.rawOf(rev))
 		}
 	default:
 		t.grid.Update(km)
@@ -211,6 +240,9 @@ func (t *Timeline) View() string {
 	}
 	t.grid.SetSize(listW-4, gridH)
 	title := common.Sanitize(historyName(t.h)) + " · " + plural(len(t.h.Revisions), "revision", "revisions")
+	if t.h.Owner != "" { // on an index: whose history, by the base table's key
+		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
+	}
 	if t.h.Drifted() {
 		title += " · drifted"
 	}
@@ -316,6 +348,9 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 }
 
 func (t *Timeline) Crumbs() []string {
+	if t.index != "" {
+		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
+	}
 	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
 }
 func (t *Timeline) ID() int         { return t.id }
@@ -324,7 +359,14 @@ func (t *Timeline) Loading() bool   { return false }
 func (t *Timeline) Capturing() bool { return false }
 
 func (t *Timeline) Request() string {
-	return fmt.Sprintf("history of %s (%s), read with the partition's versions: no further request", historyName(t.h), plural(len(t.h.Revisions), "revision", "revisions"))
+	read := "the partition's versions"
+	if t.index != "" {
+		read = "index " + t.index + "'s versions"
+		if t.h.Owner != "" {
+			read = t.info.Key.PK.Name + " " + t.h.Owner + " from " + read
+		}
+	}
+	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), plural(len(t.h.Revisions), "revision", "revisions"), read)
 }
 
 // diff0 is the 0 key's help in the table's own spelling of the current
@@ -350,11 +392,16 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 
 // DeepLink reopens this timeline from the command line.
 func (t *Timeline) DeepLink() []string {
+	if t.h.Owner != "" {
+		// On an index a name is not one history (two base items can share
+		// it): reopen the list it was picked from.
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions")
+	}
 	if strings.HasPrefix(t.h.Name, "-") || t.h.Name == "" {
 		// A name that reads as a flag stays joined to --versions.
-		return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions="+t.h.Name)
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions="+t.h.Name)
 	}
-	return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions", t.h.Name)
+	return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions", t.h.Name)
 }
 
 // Loaded is the item's revisions as items, the current copy first, as

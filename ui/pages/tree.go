@@ -394,11 +394,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
 		q, _ := t.Query()
 		return filterItems(t.c, t.info, q, "")
-	case key.Matches(msg, k.Versions) && t.req.Index != "":
-		return report(dynamo.Errorf("versions", dynamo.KindValidation, "press i and pick the table, then open the item's partition",
-			"versions are read from the table's own partitions, not index %s", t.req.Index), false, t.id)
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
-		return openVersions(t.c, t.info, t.req.PK)
+		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:

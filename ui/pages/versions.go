@@ -52,21 +52,41 @@ type Versions struct {
 // are read (a deep link: --versions NAME).
 func (v *Versions) OpenItem(name string) { v.open = name }
 
-// openVersions opens the Versions mode, or says why a partition has none.
-func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) tea.Cmd {
-	if info.Key.SK == nil || info.Key.SK.Type != model.TypeS {
+// openVersions opens the Versions mode of a partition of the table or of
+// index (""), or says why it has none.
+func openVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index string) tea.Cmd {
+	keys, _ := info.KeyFor(index)
+	if keys.SK == nil || keys.SK.Type != model.TypeS {
+		on := info.Name
+		if index != "" {
+			on = "index " + index
+		}
 		return report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
-			"%s has no string sort key, so no versions", info.Name), false, 0)
+			"%s has no string sort key, so no versions", on), false, 0)
 	}
-	return open(NewVersions(c, info, pk))
+	return open(NewVersionsOn(c, info, pk, index))
 }
 
 // NewVersions returns the Versions mode of a partition.
 func NewVersions(c *common.Common, info dynamo.TableInfo, pk model.KeyValue) *Versions {
+	return NewVersionsOn(c, info, pk, "")
+}
+
+// NewVersionsOn returns the Versions mode of a partition of index (""
+// for the table): its sort key holds the revisions, and the base table's
+// partition key tells apart the items sharing its keys.
+func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, index string) *Versions {
 	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
 		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions(), Ignore: c.Tables[info.Name].DriftIgnore}}
-	v.grid.SetColumns([]components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
-		{Title: "Revs", Width: 5}, {Title: "Drift"}})
+	if ix, ok := indexFor(info, index); ok {
+		v.req.Key, v.req.Index, v.req.TableKeys = ix.Key, &ix, &info.Key
+	}
+	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
+		{Title: "Revs", Width: 5}, {Title: "Drift"}}
+	if v.owned() {
+		cols = append([]components.Column{{Title: common.Sanitize(info.Key.PK.Name), Width: 14}}, cols...)
+	}
+	v.grid.SetColumns(cols)
 	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r < len(v.res.Histories) && v.res.Histories[r].Drifted() {
 			return &v.c.Styles.Drift
@@ -82,10 +102,30 @@ func (v *Versions) Init() tea.Cmd {
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
+// owned reports whether histories are told apart by the base table's
+// partition key (an index keyed by another attribute), shown first.
+func (v *Versions) owned() bool {
+	return v.req.Index != nil && v.req.Index.Key.PK.Name != v.info.Key.PK.Name
+}
+
+// indexName is the index read, "" on the table.
+func (v *Versions) indexName() string {
+	if v.req.Index == nil {
+		return ""
+	}
+	return v.req.Index.Name
+}
+
 func (v *Versions) refresh() {
 	hs := v.res.Histories
 	v.grid.SetRows(len(hs), func(r, col int) string {
 		h := hs[r]
+		if v.owned() {
+			if col == 0 {
+				return common.Sanitize(h.Owner)
+			}
+			col--
+		}
 		switch col {
 		case 0:
 			return common.Sanitize(historyName(h))
@@ -183,7 +223,9 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 }
 
 func (v *Versions) timeline(h model.History) *Timeline {
-	return NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw)
+	t := NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw)
+	t.index = v.indexName()
+	return t
 }
 
 func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
@@ -203,10 +245,17 @@ func (v *Versions) View() string {
 		}
 	}
 	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	if ix := v.indexName(); ix != "" {
+		title = "index " + common.Sanitize(ix) + " · " + title
+	}
 	if drifted > 0 {
 		title += fmt.Sprintf(" · %d drifted", drifted)
 	}
 	body := v.grid.View()
+	if note := v.req.ProjectionNote(); note != "" && !v.fail.stopped() {
+		v.grid.SetSize(listW-4, v.h-3)
+		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
+	}
 	switch {
 	case v.fail.stopped():
 		title = keyCell(v.req.PK) + " · " + v.fail.title(len(v.res.Histories), "versioned items")
@@ -252,11 +301,16 @@ func historySummary(st *common.Styles, h model.History, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (v *Versions) Crumbs() []string { return []string{v.info.Name, keyCell(v.req.PK), "versions"} }
-func (v *Versions) ID() int          { return v.id }
-func (v *Versions) Mode() string     { return "Versions" }
-func (v *Versions) Loading() bool    { return v.load.inFlight() }
-func (v *Versions) Capturing() bool  { return false }
+func (v *Versions) Crumbs() []string {
+	if ix := v.indexName(); ix != "" {
+		return []string{v.info.Name, "index " + ix, keyCell(v.req.PK), "versions"}
+	}
+	return []string{v.info.Name, keyCell(v.req.PK), "versions"}
+}
+func (v *Versions) ID() int         { return v.id }
+func (v *Versions) Mode() string    { return "Versions" }
+func (v *Versions) Loading() bool   { return v.load.inFlight() }
+func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
 	level, _ := v.Query()
@@ -283,14 +337,17 @@ func (v *Versions) Query() (model.KeyQuery, bool) {
 
 // DeepLink reopens the Versions mode from the command line.
 func (v *Versions) DeepLink() []string {
-	return versionsLink(v.info.Name, v.req.PK, v.req.Pattern, "--versions")
+	return versionsLink(v.info.Name, v.indexName(), v.req.PK, v.req.Pattern, "--versions")
 }
 
 // versionsLink is the command line of the Versions mode: the pattern too,
 // when the table has one, so that the command works without the
 // configuration.
-func versionsLink(table string, pk model.KeyValue, p *model.VersionPattern, versions ...string) []string {
+func versionsLink(table, index string, pk model.KeyValue, p *model.VersionPattern, versions ...string) []string {
 	args := []string{"--table", table, "--pk", keyArg(pk)}
+	if index != "" {
+		args = append(args, "--index", index)
+	}
 	if p != nil {
 		args = append(args, "--version-pattern", p.String())
 	}
