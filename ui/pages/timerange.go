@@ -300,18 +300,26 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.pg.next()
+		return t, t.pg.retry()
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
-		n := len(t.pg.items)
+		n, fromEnd, gap := len(t.pg.items), t.rowsFromEnd(), t.pg.gapOpen()
 		ok, cmd := t.pg.loaded(msg)
 		if !ok {
 			return t, cmd
 		}
-		t.stats.add(t.pg.items[n:])
+		if gap {
+			t.stats.add(msg.result.Items)
+			if !t.pg.gapOpen() {
+				t.times = nil // head and tail joined: parsed again, in order
+			}
+		} else {
+			t.stats.add(t.pg.items[n:])
+		}
 		t.parseTimes()
 		t.refresh()
+		t.keepFromEnd(fromEnd)
 		if !t.detected {
 			return t, t.detect()
 		}
@@ -390,9 +398,11 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return t.run(q, t.rangeTxt)
 	case key.Matches(msg, k.Refresh):
 		return t.run(t.pg.query, t.rangeTxt)
+	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
+		return t.jumpEnd()
 	case key.Matches(msg, k.Open):
-		if len(t.pg.items) > 0 {
-			return open(NewItem(t.c, t.info, t.pg.items[t.grid.Cursor()]))
+		if it, ok := t.pg.row(t.grid.Cursor()); ok {
+			return open(NewItem(t.c, t.info, it))
 		}
 	default:
 		if t.grid.Update(msg) {
@@ -422,12 +432,18 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
-	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
-		it := t.pg.items[r]
+	t.grid.SetRows(t.pg.rowCount(), func(r, col int) string {
+		it, ok := t.pg.row(r)
+		if !ok {
+			if col == 0 {
+				return gapCell
+			}
+			return ""
+		}
 		switch col {
 		case 0:
-			if r < len(t.times) && !t.times[r].IsZero() {
-				return t.times[r].In(zone).Format("2006-01-02 15:04:05")
+			if tm := t.timeAt(r, it); !tm.IsZero() {
+				return tm.In(zone).Format("2006-01-02 15:04:05")
 			}
 			return "?"
 		case 1:
@@ -439,11 +455,12 @@ func (t *Time) refresh() {
 
 // sparkline is the loaded items counted in width buckets over their span.
 func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
-	if c := t.spark; c.n == len(t.times) && c.width == width {
+	n := len(t.times) + len(t.pg.tail.items)
+	if c := t.spark; c.n == n && c.width == width {
 		return c.line, c.lo, c.hi
 	}
-	line, lo, hi := drawSparkline(t.times, width)
-	t.spark = sparkCache{n: len(t.times), width: width, line: line, lo: lo, hi: hi}
+	line, lo, hi := drawSparkline(t.loadedTimes(), width)
+	t.spark = sparkCache{n: n, width: width, line: line, lo: lo, hi: hi}
 	return line, lo, hi
 }
 
