@@ -8,14 +8,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// PutItems stores many items in one table, as that many PutItems would,
+// putItems stores many items in one table, as that many PutItems would,
 // under one lock: the bulk path of loading data files. Items are checked
 // first, as PutItem checks them; the first rejected item is returned by
 // position with the error and nothing is stored. Otherwise new entries are
 // appended and each touched partition sorted once, so loading items in any
 // order costs n log n rather than an insertion into the middle of a sorted
 // partition per item. A later item replaces an earlier one with its key.
-func (db *DB) PutItems(ctx context.Context, tableName string, items []map[string]types.AttributeValue) (int, error) {
+func (db *DB) putItems(ctx context.Context, tableName string, items []map[string]types.AttributeValue) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

@@ -7,6 +7,8 @@ package memory
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -20,6 +22,7 @@ import (
 type DB struct {
 	mu     sync.RWMutex
 	tables map[string]*table
+	lazy   lazyTables // items built on a table's first use (lazy.go)
 }
 
 // New returns an empty database.
@@ -153,6 +156,9 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := db.fill(aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	t, err := db.table(aws.ToString(in.TableName))
@@ -197,6 +203,9 @@ func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := db.fill(aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	t, err := db.table(aws.ToString(in.TableName))
@@ -209,6 +218,9 @@ func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(
 // BatchWriteItem applies puts and deletes, all at once.
 func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.fill(slices.Collect(maps.Keys(in.RequestItems))...); err != nil {
 		return nil, err
 	}
 	db.mu.Lock()

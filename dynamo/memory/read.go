@@ -189,6 +189,9 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := db.fill(aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	r, conds, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
@@ -243,6 +246,9 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := db.fill(aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	r, _, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
@@ -293,6 +299,9 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 // GetItem reads one item by its full key.
 func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.fill(aws.ToString(in.TableName)); err != nil {
 		return nil, err
 	}
 	db.mu.RLock()

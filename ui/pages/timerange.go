@@ -307,14 +307,22 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
-		n := len(t.pg.items)
+		n, fromEnd, gap := len(t.pg.items), t.rowsFromEnd(), t.pg.gapOpen()
 		ok, cmd := t.pg.loaded(msg)
 		if !ok {
 			return t, cmd
 		}
-		t.stats.add(t.pg.items[n:])
+		if gap {
+			t.stats.add(msg.result.Items)
+			if !t.pg.gapOpen() {
+				t.times = nil // head and tail joined: parsed again, in order
+			}
+		} else {
+			t.stats.add(t.pg.items[n:])
+		}
 		t.parseTimes()
 		t.refresh()
+		t.keepFromEnd(fromEnd)
 		if !t.detected {
 			return t, t.detect()
 		}
@@ -412,9 +420,10 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return t.run(t.pg.query, t.rangeTxt)
+	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
+		return t.jumpEnd()
 	case key.Matches(msg, k.Open):
-		if len(t.pg.items) > 0 {
-			it := t.pg.items[t.sort.row(t.grid.Cursor())]
+		if it, ok := t.pg.row(t.sort.row(t.grid.Cursor())); ok {
 			if _, partial := partialProjection(t.info, t.base.Index); partial {
 				ctx, req := t.get.start(t.c.NextID)
 				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
@@ -463,14 +472,20 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
-	t.sort.apply(t.pg.items)
-	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
+	t.sort.applyRows(t.pg.rowCount(), t.pg.row)
+	t.grid.SetRows(t.pg.rowCount(), func(r, col int) string {
 		r = t.sort.row(r)
-		it := t.pg.items[r]
+		it, ok := t.pg.row(r)
+		if !ok {
+			if col == 0 {
+				return gapCell
+			}
+			return ""
+		}
 		switch {
 		case col == 0:
-			if r < len(t.times) && !t.times[r].IsZero() {
-				return t.times[r].In(zone).Format("2006-01-02 15:04:05")
+			if tm := t.timeAt(r, it); !tm.IsZero() {
+				return tm.In(zone).Format("2006-01-02 15:04:05")
 			}
 			return "?"
 		case col == 1:
@@ -484,11 +499,12 @@ func (t *Time) refresh() {
 
 // sparkline is the loaded items counted in width buckets over their span.
 func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
-	if c := t.spark; c.n == len(t.times) && c.width == width {
+	n := len(t.times) + len(t.pg.tail.items)
+	if c := t.spark; c.n == n && c.width == width {
 		return c.line, c.lo, c.hi
 	}
-	line, lo, hi := drawSparkline(t.times, width)
-	t.spark = sparkCache{n: len(t.times), width: width, line: line, lo: lo, hi: hi}
+	line, lo, hi := drawSparkline(t.loadedTimes(), width)
+	t.spark = sparkCache{n: n, width: width, line: line, lo: lo, hi: hi}
 	return line, lo, hi
 }
 

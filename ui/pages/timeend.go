@@ -1,0 +1,70 @@
+package pages
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/dynamo"
+)
+
+// G in Time mode works as on Items: the other end of the range (the oldest
+// when newest come first) in one reverse read of a screen, under a gap row
+// that fills as the cursor scrolls back into it; g is the top, which stays
+// loaded. A range merged across prefixes has no single reverse query: there
+// G walks to the end as before.
+
+// canJumpEnd reports whether G should read the end backwards.
+func (t *Time) canJumpEnd() bool {
+	return t.pg.started && !t.pg.done() && !t.pg.gapOpen() && t.pg.merge == nil
+}
+
+// jumpEnd reads the last screen backwards and puts the cursor on it.
+func (t *Time) jumpEnd() tea.Cmd {
+	cmd := t.pg.jumpEnd()
+	t.refresh()
+	t.grid.SetCursor(t.pg.rowCount() - 1)
+	return cmd
+}
+
+// rowsFromEnd is the cursor's place counted from the end when it is past
+// the gap (-1 otherwise): rows read backwards go in above it.
+func (t *Time) rowsFromEnd() int {
+	if gap := t.pg.gapRow(); gap >= 0 && t.grid.Cursor() >= gap {
+		return t.pg.rowCount() - 1 - t.grid.Cursor()
+	}
+	return -1
+}
+
+func (t *Time) keepFromEnd(fromEnd int) {
+	if fromEnd >= 0 {
+		t.grid.SetCursor(t.pg.rowCount() - 1 - fromEnd)
+	}
+}
+
+// timeAt is row r's key time: parsed once for the head, on demand for the
+// few tail rows drawn.
+func (t *Time) timeAt(r int, it dynamo.Item) time.Time {
+	if r < len(t.pg.items) {
+		if r < len(t.times) {
+			return t.times[r]
+		}
+		return time.Time{}
+	}
+	tm, _ := t.keyTime(it)
+	return tm
+}
+
+// loadedTimes is every loaded key time, head then tail (the sparkline's
+// span includes the end read by G).
+func (t *Time) loadedTimes() []time.Time {
+	if len(t.pg.tail.items) == 0 {
+		return t.times
+	}
+	all := append([]time.Time(nil), t.times...)
+	for _, it := range t.pg.tail.items {
+		tm, _ := t.keyTime(it)
+		all = append(all, tm)
+	}
+	return all
+}
