@@ -32,15 +32,16 @@ func (db *DB) PutItems(ctx context.Context, tableName string, items []map[string
 		}
 		norm[i] = normalizeItem(it)
 	}
+	var enc encoder
 	recs := make([]record, len(norm))
 	touched := map[*partition]int{} // a partition's length before this call
 	for i, it := range norm {
-		recs[i] = encodeItem(it)
+		recs[i] = enc.encode(it)
 		p := t.base.partition(it[t.pk], true)
 		if _, ok := touched[p]; !ok {
 			touched[p] = len(p.entries)
 		}
-		p.entries = append(p.entries, entry{sk: t.skOf(it), rec: recs[i]})
+		p.entries = append(p.entries, entry{sk: recs[i].within(t.skOf(it)), rec: recs[i]})
 		t.size += int64(itemSize(it))
 	}
 	var replaced []map[string]types.AttributeValue
@@ -124,18 +125,18 @@ func settle(p *partition, from int) []record {
 		slices.SortStableFunc(added, byKey)
 	}
 	if len(old) > 0 && len(added) > 0 && byKey(old[len(old)-1], added[0]) >= 0 {
-		merged := make([]entry, 0, len(e))
-		i, j := 0, 0
-		for i < len(old) && j < len(added) {
-			if byKey(added[j], old[i]) < 0 {
-				merged = append(merged, added[j])
-				j++
+		// Merge from the back, in place: only the new entries are copied out.
+		tail := slices.Clone(added)
+		i, j := len(old)-1, len(tail)-1
+		for k := len(e) - 1; j >= 0; k-- {
+			if i >= 0 && byKey(old[i], tail[j]) > 0 {
+				e[k] = old[i]
+				i--
 			} else {
-				merged = append(merged, old[i]) // an equal key: old first, so the new one is kept
-				i++
+				e[k] = tail[j] // an equal key: the new one after, so it is kept
+				j--
 			}
 		}
-		e = append(append(merged, old[i:]...), added[j:]...)
 	}
 	var dropped []record
 	out := e[:0]

@@ -275,7 +275,7 @@ func (t *table) put(item map[string]types.AttributeValue) error {
 		sk, _ = sortKey(item[t.sk])
 	}
 	rec := encodeItem(item)
-	p.put(entry{sk: sk, rec: rec})
+	p.put(entry{sk: rec.within(sk), rec: rec})
 	t.size += int64(itemSize(item))
 	for _, ix := range t.indexes {
 		ix.add(t, item, rec)

@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/binary"
 	"sort"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -29,9 +30,30 @@ const (
 )
 
 func encodeItem(item map[string]types.AttributeValue) record {
-	b := make([]byte, 0, 64)
-	b = appendMap(b, item)
-	return record(b)
+	var e encoder
+	return e.encode(item)
+}
+
+// encoder encodes items through one scratch buffer, so that encoding many
+// items allocates each record once, at its size, and nothing else.
+type encoder struct {
+	buf   []byte
+	names []string
+}
+
+func (e *encoder) encode(item map[string]types.AttributeValue) record {
+	e.buf = e.appendMap(e.buf[:0], item)
+	return record(e.buf)
+}
+
+// within returns s as a substring of the record when the record holds
+// those bytes (as it holds its own key values), so that an entry's sort
+// key shares the record's memory instead of keeping a copy alive.
+func (r record) within(s string) string {
+	if i := strings.Index(string(r), s); s != "" && i >= 0 {
+		return string(r)[i : i+len(s)]
+	}
+	return s
 }
 
 func appendBytes(b []byte, s string) []byte {
@@ -39,21 +61,24 @@ func appendBytes(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func appendMap(b []byte, m map[string]types.AttributeValue) []byte {
+func (e *encoder) appendMap(b []byte, m map[string]types.AttributeValue) []byte {
 	b = binary.AppendUvarint(b, uint64(len(m)))
-	names := make([]string, 0, len(m))
+	start := len(e.names)
 	for k := range m {
-		names = append(names, k)
+		e.names = append(e.names, k)
 	}
+	names := e.names[start:]
 	sort.Strings(names) // the same item always encodes to the same record
 	for _, k := range names {
 		b = appendBytes(b, k)
-		b = appendValue(b, m[k])
+		b = e.appendValue(b, m[k])
 	}
+	clear(names)
+	e.names = e.names[:start]
 	return b
 }
 
-func appendValue(b []byte, v types.AttributeValue) []byte {
+func (e *encoder) appendValue(b []byte, v types.AttributeValue) []byte {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return appendBytes(append(b, tagS), v.Value)
@@ -84,11 +109,11 @@ func appendValue(b []byte, v types.AttributeValue) []byte {
 	case *types.AttributeValueMemberL:
 		b = binary.AppendUvarint(append(b, tagL), uint64(len(v.Value)))
 		for _, x := range v.Value {
-			b = appendValue(b, x)
+			b = e.appendValue(b, x)
 		}
 		return b
 	case *types.AttributeValueMemberM:
-		return appendMap(append(b, tagM), v.Value)
+		return e.appendMap(append(b, tagM), v.Value)
 	}
 	panic("memory: cannot store an attribute value of type " + typeName(v))
 }
