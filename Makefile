@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps conformance bench bench-items bench-children bench-range bench-filter bench-follow bench-data fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-range bench-filter bench-follow bench-data fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -19,9 +19,10 @@ deps: node_modules/.package-lock.json ## Go modules and dynalite (pinned in pack
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-test: deps ## every test, including the integration tests against dynalite
+test: deps ## every test, including the integration tests against dynalite, and the keypress benchmark once so it cannot rot
 	$(GO) vet $(PKG)
 	$(GO) test -count=1 $(PKG)
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./ui/
 
 conformance: deps ## the random differential suite, long: N cases (20000), a fresh seed unless SEED=…
 	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
@@ -46,6 +47,9 @@ bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh
+
+bench-latency: deps ## children, counts, a first screen, G and partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips
+	$(GO) run ./scripts/benchlatency
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)

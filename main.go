@@ -8,6 +8,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/dynascope/dynascope/cli"
 )
@@ -16,8 +17,18 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	// Ctrl+C, SIGTERM (a service manager, kill) and SIGHUP (the terminal
+	// went away) all stop the command the same way: reads cancelled, a
+	// partial export removed, the terminal restored, exit 128+signal. A
+	// second signal is not caught: it ends the process at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		s := <-signals
+		signal.Reset(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		cancel(cli.Interrupted(s))
+	}()
 	cli.Version = version
 	os.Exit(cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -44,6 +44,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if len(f.delimiter) > 1 {
 				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
 			}
+			if err := checkBudget("--count-budget", f.countBudget); err != nil {
+				return err
+			}
 			conf, err := g.loadConfig()
 			if err != nil {
 				return err
@@ -75,6 +78,9 @@ the subtree and costs accordingly). Stats go in "stats".`,
 				return err
 			}
 			key, _ := info.KeyFor(f.index)
+			if err := prefixFits(key, "--prefix", f.prefix); err != nil {
+				return err
+			}
 			req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
 			if f.index != "" {
 				req.TableKeys = &info.Key
@@ -145,7 +151,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			rows := maskChildRows(dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", level.Describe(), len(found), total.Requests, total.RCU)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), len(found), total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())

@@ -386,7 +386,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter without pk", []string{"--demo", "--table", "DeviceLogs", "--filter", "a = 1"}, 2, "--filter filters a partition's items"},
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
-		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is negative"},
+		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
 		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus"},
 		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
 		{"unknown command", []string{"scan"}, 2, `unexpected argument "scan"`},

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/dynascope/dynascope/model"
 )
@@ -35,9 +38,13 @@ func (g *globals) loadConfig() (model.Config, error) {
 	if path == "" {
 		return model.Config{}, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return model.Config{}, nil
+	}
+	var big errNotConfig
+	if errors.As(err, &big) {
+		return model.Config{}, usage("point --config at the configuration file (config.example.toml shows one)", "config %s: %v", path, err)
 	}
 	if err != nil {
 		return model.Config{}, usage("check --config", "config: %v", err)
@@ -47,6 +54,57 @@ func (g *globals) loadConfig() (model.Config, error) {
 		return model.Config{}, usage("fix the file, or point --config elsewhere", "config %s: %v", path, err)
 	}
 	return c, nil
+}
+
+// maxConfigSize is the largest configuration file read: a real one is a
+// few kilobytes.
+const maxConfigSize = 1 << 20
+
+// errNotConfig is a file that cannot be a configuration: not a regular
+// file, or too large.
+type errNotConfig string
+
+func (e errNotConfig) Error() string { return string(e) }
+
+// readConfigFile reads a configuration file, refusing anything but a
+// regular file under 1 MiB: a link to /dev/zero would run out of memory,
+// a FIFO would wait forever. It opens without blocking (a FIFO with no
+// writer) and checks what it opened, so nothing can be swapped in between.
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.IsDir():
+		return nil, errNotConfig("is a directory, not a file")
+	case !st.Mode().IsRegular():
+		return nil, errNotConfig("is " + kindOf(st.Mode()) + ", not a regular file")
+	case st.Size() > maxConfigSize:
+		return nil, errNotConfig(fmt.Sprintf("is %d bytes; a configuration file is at most 1 MiB", st.Size()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err == nil && len(data) > maxConfigSize {
+		return nil, errNotConfig("is over 1 MiB; a configuration file is at most 1 MiB")
+	}
+	return data, err
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "special"
 }
 
 // saveColumns writes a table's grid columns into the configuration file,
@@ -66,7 +124,7 @@ func (g *globals) saveColumns(table string, cols []string) (string, error) {
 		path = real // keep a linked file (dotfiles) a link
 	}
 	mode := fs.FileMode(0o600)
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dynascope/dynascope/model"
@@ -79,5 +82,48 @@ func TestExampleConfigParses(t *testing.T) {
 	}
 	if c.MaxRCU != 1000 || len(c.Table("Locations").Columns) != 3 {
 		t.Fatalf("%+v", c)
+	}
+}
+
+// TestConfigNotAFile: a configuration that is not a regular file under
+// 1 MiB is refused in one line before anything is read: a link to
+// /dev/zero, a FIFO (nothing blocks), a directory, a huge file.
+func TestConfigNotAFile(t *testing.T) {
+	isolateAWS(t)
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.toml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip("no symlinks here")
+	}
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.toml")
+	if err := os.WriteFile(huge, bytes.Repeat([]byte("# padding\n"), 110000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(dir, "linked.toml")
+	real := filepath.Join(dir, "real.toml")
+	if err := os.WriteFile(real, []byte("region = \"eu-west-1\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, linked); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		zero: "is a device, not a regular file",
+		fifo: "is a FIFO, not a regular file",
+		dir:  "is a directory, not a file",
+		huge: "is 1100000 bytes; a configuration file is at most 1 MiB",
+	} {
+		_, errs, code := cli(t, "tables", "--config", path, "--endpoint-url", "http://127.0.0.1:1")
+		if code != exitUsage || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, %q; want %q", filepath.Base(path), code, errs, want)
+		}
+	}
+	g := &globals{configFile: linked}
+	if c, err := g.loadConfig(); err != nil || c.Region != "eu-west-1" {
+		t.Errorf("a link to a regular file (dotfiles): %+v %v", c, err)
 	}
 }

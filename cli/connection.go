@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,7 +25,30 @@ type globals struct {
 	configFile                string
 	mask                      []string // --mask: attributes whose values are never shown
 	data                      dataFlags
-	stderr                    io.Writer // for --data's progress and summary
+	stderr                    io.Writer     // for --data's progress and summary
+	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
+	closers                   []io.Closer   // closed when the command ends (the debug log)
+}
+
+// close ends what the command opened.
+func (g *globals) close() {
+	for _, c := range g.closers {
+		c.Close()
+	}
+	g.closers = nil
+}
+
+// debug starts --debug-log, if given, for the session.
+func (g *globals) debug(s *dynamo.Session) error {
+	if g.debugLog == "" {
+		return nil
+	}
+	c, err := openDebugLog(g.debugLog, s)
+	if err != nil {
+		return err
+	}
+	g.closers = append(g.closers, c)
+	return nil
 }
 
 // connection is what a command reads through.
@@ -42,6 +66,9 @@ var loadDemo = func(ctx context.Context) (*memory.DB, error) { return demo.Load(
 func (g *globals) validate() error {
 	if g.demo && (g.endpoint != "" || g.profile != "") {
 		return usage("drop --endpoint-url and --profile, or drop --demo", "--demo runs on the embedded demo database, not on a server")
+	}
+	if g.timeout < 0 || g.timeout > dynamo.MaxTimeout {
+		return usage("give a duration such as 10s or 1m, at most "+dynamo.MaxTimeout.String(), "--timeout %v is out of range", g.timeout)
 	}
 	if g.endpoint != "" {
 		u, err := url.Parse(g.endpoint)
@@ -77,6 +104,9 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		if g.endpoint == "" {
 			g.endpoint = conf.EndpointURL
 		}
+		if g.timeout == 0 {
+			g.timeout = conf.Timeout()
+		}
 	}
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -86,9 +116,16 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &connection{client: dynamo.NewMetered(db), label: "DEMO"}, nil
+		m := dynamo.NewMetered(db)
+		if err := g.debug(m.Session); err != nil {
+			return nil, err
+		}
+		return &connection{client: m, label: "DEMO"}, nil
 	}
 	session := &dynamo.Session{}
+	if err := g.debug(session); err != nil {
+		return nil, err
+	}
 	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
 	if err != nil {
 		return nil, err
@@ -97,8 +134,16 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 }
 
 func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
-	return dynamo.Connect(ctx, dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry})
+	return dynamo.Connect(ctx, g.target(attempts, onRetry))
 }
+
+func (g *globals) target(attempts int, onRetry func(int, error)) dynamo.Target {
+	return dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry, Timeout: g.timeout}
+}
+
+// giveUpAfter is the longest one read waits on a server that never
+// answers (all its attempts and the waits between them).
+func (g *globals) giveUpAfter() time.Duration { return g.target(0, nil).GiveUpAfter() }
 
 // profileName is the profile the SDK will use, if one was named.
 func (g *globals) profileName() string {

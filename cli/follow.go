@@ -47,7 +47,7 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q model.Key
 	q.Filter = opt.Filter
 	out := export.NewJSONRows(stdout, "jsonl")
 	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims}
-	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", maskedQuery(q, opt.Mask, opt.KeyDelims).Describe())
+	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
 	var mu sync.Mutex // one writer and one set of figures for every prefix
 	var lastNote time.Time
 	stats := make([]dynamo.FollowStats, len(prefixes))

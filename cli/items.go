@@ -80,12 +80,12 @@ consumed RCU, items and elapsed time.`,
 			}
 			opt.KeyDelims = keyDelims(info, f.index, "")
 			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, maskedQuery(q, opt.Mask, opt.KeyDelims).Describe())
+			fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
 			start := time.Now()
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
 			total, _ := conn.client.Session.Totals()
 			if q.Filter != nil {
-				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
 				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
@@ -157,8 +157,8 @@ type readOpts struct {
 
 func (f itemsFlags) readOpts() (*readOpts, error) {
 	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
-	if f.maxRCU < 0 {
-		return nil, usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", f.maxRCU)
+	if err := checkBudget("--max-rcu", f.maxRCU); err != nil {
+		return nil, err
 	}
 	if f.filter != "" {
 		n, err := model.ParseFilter(f.filter)

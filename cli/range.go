@@ -49,6 +49,27 @@ func (f rangeFlags) rangeText() (string, error) {
 	return parts[0], nil
 }
 
+// prefixFits refuses a sort-key prefix the key cannot have: begins_with
+// takes strings and binary only, so on a number key it is refused before
+// any Query, not by the server.
+func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
+	if prefix == "" || key.SK == nil || key.SK.Type != model.TypeN {
+		return nil
+	}
+	return usage("drop "+flag+": number sort keys have no prefixes (use --before/--after/--from for ranges)",
+		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
+}
+
+func typeName(t model.KeyType) string {
+	switch t {
+	case model.TypeN:
+		return "number (N)"
+	case model.TypeB:
+		return "binary (B)"
+	}
+	return "string (S)"
+}
+
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f rangeFlags
 	cmd := &cobra.Command{
@@ -114,6 +135,9 @@ across all of them, each read a page at a time as the merge needs it.`,
 			if key.SK == nil {
 				return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
 			}
+			if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
+				return err
+			}
 			var tableKeys *dynamo.KeySchema
 			if f.index != "" {
 				tableKeys = &info.Key
@@ -146,6 +170,13 @@ across all of them, each read a page at a time as the merge needs it.`,
 			if err != nil {
 				return err
 			}
+			if (enc.Kind == model.TimeText) != (key.SK.Type != model.TypeN) {
+				// A time format given by --time-format or the configuration
+				// that the key's type cannot hold: refused before any Query
+				// of the range.
+				return usage("give a format the key can hold, or drop --time-format to detect it",
+					"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
+			}
 			q.Reverse = !f.oldestFirst
 			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
 			shown := newShownKeys(enc, q.SKName)
@@ -168,10 +199,10 @@ across all of them, each read a page at a time as the merge needs it.`,
 			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
 			total, _ := conn.client.Session.Totals()
 			if q.Filter != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", f.filter, opt.Scanned, n, opt.stoppedNote())
+				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
-				maskedQuery(q, opt.Mask, opt.KeyDelims).Describe(), enc.Name(), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
 			if err != nil || !f.follow {
 				return err
 			}
@@ -299,7 +330,7 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q mo
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, m.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
-		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe(), enc.Name(), n, m.Pages,
+		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), n, m.Pages,
 		total.Requests, total.RCU, found.Requests, found.RCU, time.Since(start).Round(time.Millisecond), opt.stoppedNote())
 	return prefixes, outputErr(err)
 }

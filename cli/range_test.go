@@ -102,7 +102,7 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	if len(states) < 3 {
 		t.Errorf("only %v among the newest ten", states)
 	}
-	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=8", "finding the prefixes: 2 requests"} {
+	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=10", "finding the prefixes: 4 requests"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
+	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui"
@@ -24,13 +25,16 @@ import (
 // Version is the build's version; main sets it from its -ldflags stamp.
 var Version = "dev"
 
-// preflightTimeout bounds the one read made before the explorer takes the
-// screen, so a dead endpoint is reported on the command line instead.
-const preflightTimeout = 20 * time.Second
+// runExplorer opens the explorer; tests swap it to run the explorer's own
+// model on the configuration a command line gives.
+var runExplorer = ui.Run
 
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{stderr: stderr}
-	var table, pk, prefix, delimiter, levels, index, versions, versionPattern, timeFormat, timeRange, theme, filterText string
+	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
+}
+
+func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
+	var table, pk, prefix, delimiter, levels, index, versions, versionItem, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
 	root := &cobra.Command{
 		Use:   "dynascope",
@@ -44,7 +48,9 @@ and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
 Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-credentials, access denied), 2 a malformed command line, 130 interrupted.`,
+credentials, access denied), 2 a malformed command line, 130 interrupted
+(Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the same way, a
+partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
@@ -60,8 +66,17 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if pk != "" && table == "" {
 				return usage("add --table NAME", "--pk needs --table")
 			}
+			if index != "" && table == "" {
+				return usage("add --table NAME", "--index needs --table: name the table whose index to open")
+			}
 			if prefix != "" && pk == "" {
 				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+			}
+			if versionItem != "" {
+				if versions != "" && versions != "*" && versions != versionItem {
+					return usage("give the item once: --versions --item NAME", "--versions %q and --item %q name different items", versions, versionItem)
+				}
+				versions = versionItem
 			}
 			if (versions != "" || timeRange != "") && pk == "" {
 				return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
@@ -83,8 +98,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 				}
 				filter = n
 			}
-			if maxRCU < 0 {
-				return usage("give a positive number of RCU, or 0 for no limit", "--max-rcu %v is negative", maxRCU)
+			if err := checkBudget("--max-rcu", maxRCU); err != nil {
+				return err
+			}
+			if err := checkBudget("--count-budget", countBudget); err != nil {
+				return err
 			}
 			if timeRange != "" {
 				if _, err := model.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
@@ -115,10 +133,11 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			if err := preflight(ctx, conn.client, table); err != nil {
+			info, err := preflight(ctx, conn.client, table, g.giveUpAfter())
+			if err != nil {
 				return err
 			}
-			if err := checkIndex(ctx, conn.client, table, index); err != nil {
+			if err := checkIndex(info, index); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -148,8 +167,14 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 			if cmd.Flags().Changed("max-rcu") {
 				budget = func(string) float64 { return maxRCU }
 			}
-			return ui.Run(ctx, ui.Config{Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget, DebugLog: g.debugLog})
+			if _, err := g.tableMask(table); err != nil {
+				return err // a bad --mask is a usage error here, as for the headless commands
+			}
+			// An export still running when the explorer ends is abandoned:
+			// its partial file must not outlive the process.
+			defer export.RemoveUnfinished()
+			return runExplorer(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: g.saveColumns, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
+				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}
 	root.SetOut(stdout)
@@ -163,14 +188,16 @@ credentials, access denied), 2 a malformed command line, 130 interrupted.`,
 	pf.StringVar(&g.configFile, "config", "", "configuration file (default: $XDG_CONFIG_HOME/dynascope/config.toml)")
 	pf.StringSliceVar(&g.mask, "mask", nil, "never show or write these attributes' values, only stand-ins: Email,Owner.phone (config: mask = [...] per table)")
 	g.data.register(pf)
-	pf.StringVar(&g.debugLog, "debug-log", "", "explorer: write a debug log to this file (mode 0600; never holds credentials)")
+	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
+	pf.StringVar(&g.debugLog, "debug-log", "", "write a debug log of every request and retry to this new file (mode 0600; never holds credentials;\nan existing file is appended to only if it is dynascope's own earlier log, never a symbolic link)")
 	root.Flags().StringVar(&table, "table", "", "open this table directly")
 	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
 	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
-	root.Flags().StringVar(&index, "index", "", "drill and list this GSI or LSI of --table (needs --pk)")
+	root.Flags().StringVar(&index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
 	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	root.Flags().Lookup("versions").NoOptDefVal = "*"
+	root.Flags().StringVar(&versionItem, "item", "", "open the timeline of this versioned item (--versions --item 'Audit#PART-7')")
 	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
 	root.Flags().StringVar(&timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
 	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
@@ -202,34 +229,65 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// versionsValue joins `--versions NAME` into `--versions=NAME`, so that the
+// flag, bare for the whole Versions mode, also takes a name after a space,
+// as the README and the explorer's ? print it. Only the explorer's own
+// --versions, before any subcommand, and a NAME that is not a flag.
+func versionsValue(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || (!strings.HasPrefix(a, "-") && (i == 0 || !takesValue(args[i-1]))) {
+			return append(out, args[i:]...) // a subcommand or a positional: leave the rest alone
+		}
+		if a == "--versions" && i+1 < len(args) && args[i+1] != "" && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, "--versions="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// takesValue reports whether arg is a flag whose value is the next
+// argument (--table T), rather than a switch (--demo) or --flag=value.
+func takesValue(arg string) bool {
+	switch arg {
+	case "--demo", "--versions", "--help", "-h", "--version":
+		return false
+	}
+	return strings.HasPrefix(arg, "-") && !strings.Contains(arg, "=")
+}
+
 // preflight makes one cheap read so that a missing table, a dead endpoint or
 // bad credentials end the command with a one-line message before the
-// explorer takes over the terminal.
-func preflight(ctx context.Context, c dynamo.Client, table string) error {
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+// explorer takes over the terminal. The table's description is handed to
+// the explorer, which does not read it again (nil without --table). Its
+// deadline only backs up the attempts' own (bound: all of them, a second
+// to spare).
+func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
 	defer cancel()
 	if table != "" {
-		_, _, err := dynamo.DescribeTable(ctx, c, table)
-		return err
+		info, _, err := dynamo.DescribeTable(ctx, c, table)
+		if err != nil {
+			return nil, err
+		}
+		return &info, nil
 	}
 	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
-	return dynamo.Explain("list tables", err)
+	return nil, dynamo.Explain("list tables", err)
 }
 
 // checkIndex refuses an --index the table does not have, naming those it
 // has, before the explorer opens.
-func checkIndex(ctx context.Context, c dynamo.Client, table, index string) error {
-	if index == "" || table == "" {
+func checkIndex(info *dynamo.TableInfo, index string) error {
+	if index == "" || info == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
-	defer cancel()
-	info, _, err := dynamo.DescribeTable(ctx, c, table)
-	if err != nil {
-		return err
-	}
 	if _, err := info.KeyFor(index); err != nil {
-		return noIndex(info, index)
+		return noIndex(*info, index)
 	}
 	return nil
 }
@@ -237,8 +295,13 @@ func checkIndex(ctx context.Context, c dynamo.Client, table, index string) error
 // Run executes the command line and returns the exit code (see the root
 // command's help). Errors are printed here, as one line, never by cobra.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRoot(ctx, stdout, stderr)
-	root.SetArgs(args)
+	g := &globals{stderr: stderr}
+	root := newRootFor(ctx, g, stdout, stderr)
+	root.SetArgs(versionsValue(args))
 	err := root.Execute()
+	if ctx.Err() != nil {
+		export.RemoveUnfinished() // a signal ended the run mid-export
+	}
+	g.close()
 	return report(ctx, stderr, err)
 }

@@ -155,7 +155,7 @@ one.`,
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-					level.Describe(), len(items), drifted, total.Requests, total.RCU)
+					export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())

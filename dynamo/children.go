@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"sort"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -22,6 +23,9 @@ type ChildrenRequest struct {
 	// Resume holds the children an earlier, interrupted walk found (in key
 	// order, Delim set): the walk goes on after the last of them.
 	Resume []model.Child
+	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
+	// after another).
+	Parallel int
 }
 
 // ChildrenResult is a level of the hierarchy and what finding it cost.
@@ -31,22 +35,33 @@ type ChildrenResult struct {
 	Delim    string // as given or detected
 	Level    model.KeyQuery
 	Cost     Cost
+	// Guessed reads went out ahead of the walk; Wasted of them it never
+	// used (their cost is in Cost).
+	Guessed, Wasted int
 }
 
 const (
-	// probeKeys is the first read: a level that fits is found in one
-	// request, and its density decides between skipping and bulk reads.
-	probeKeys = 100
-	// reprobeAfter is how many single-key jumps run between probes.
-	reprobeAfter = 16
+	// firstProbeKeys is the first read of a level: few enough keys that
+	// items of up to ~400 bytes fit one 4 KB read unit (0.5 RCU), and
+	// enough to tell a dense level (most keys new children) at once.
+	firstProbeKeys = 10
+	// maxProbeKeys bounds a probe however small the items.
+	maxProbeKeys = 100
+	// DefaultParallel is how many reads a skip-scan has in flight at most.
+	DefaultParallel = 8
 )
 
 // Children finds the children of a prefix without reading the subtree
 // below each one: after a child is seen, the next read starts past its
-// whole subtree (a skip-scan), one small keys-only Query per child. Where
-// children are dense (a page holds many), it reads bulk pages instead,
-// which is cheaper per child. emit, if not nil, sees each child as it is
-// found or updated, with the cost so far.
+// whole subtree (a skip-scan), one small keys-only Query per child, each
+// sized to one read unit from the first answer's sizes. Where children are
+// dense (a probe holds many), it reads bulk pages instead, which is cheaper
+// per child. Where sibling names count up (C00, C01, …), the reads past
+// the next few guessed names go out at once (r.Parallel), and the walk
+// uses an answer only when it is the very read it would have made, so the
+// children are exactly those of one read after another. emit, if not nil,
+// sees each child as it is found or updated, in key order, with the cost
+// so far.
 func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.Child, Cost)) (ChildrenResult, error) {
 	if r.Key.SK == nil {
 		return ChildrenResult{}, Errorf("children", KindValidation, "open the partition's item instead", "table %s has no sort key, so no hierarchy", r.Table)
@@ -74,19 +89,33 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		}
 		walk.Feed(keys)
 	}
-	limit := int32(probeKeys)
-	skips := 0
+	parallel := r.Parallel
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	sk := newSeeker(ctx, c, r.TableKeys, parallel)
+	finish := func(err error) (ChildrenResult, error) {
+		if err != nil {
+			sk.abort()
+		} else {
+			sk.close()
+		}
+		res.Children, res.SelfItem, res.Cost = walk.Children(), walk.SelfItem, sk.total()
+		res.Guessed, res.Wasted = sk.Guessed, sk.Wasted
+		return res, err
+	}
+	limit, probe := int32(firstProbeKeys), int32(0)
+	sized := false // a probe has cost more than one unit: its size is known
 	for {
+		start := walk.Start()
 		q := res.Level
-		q.SK = rangeFrom(walk.Start(), r.Prefix, binary)
-		if q.SK.Op == model.SKBetween && string(q.SK.A.Text+string(q.SK.A.Bytes)) > string(q.SK.B.Text+string(q.SK.B.Bytes)) {
+		q.SK = rangeFrom(start, r.Prefix, binary)
+		if q.SK.Op == model.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
 			break // the walk has passed the end of the prefix
 		}
-		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: r.TableKeys})
-		res.Cost = res.Cost.Add(page.Cost)
+		page, err := sk.page(start, q, limit)
 		if err != nil {
-			res.Children, res.SelfItem = walk.Children(), walk.SelfItem
-			return res, err
+			return finish(err)
 		}
 		keys := make([]string, 0, len(page.Items))
 		for _, it := range page.Items {
@@ -104,34 +133,55 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		changed := walk.Feed(keys)
 		if emit != nil {
 			for _, i := range changed {
-				emit(walk.Children()[i], res.Cost)
+				emit(walk.Children()[i], sk.total())
 			}
 		}
 		if !page.More() {
 			break
 		}
-		// Dense: most keys read were new children, so read on in whole
-		// pages, as a plain query would. Sparse: one child filled the page,
-		// so jump past subtrees one key at a time.
-		// A single key says nothing of density, so every reprobeAfter
-		// jumps a probe-sized read measures it again.
-		density := childrenPerPage(keys, r.Prefix, walk.Delim, page.Cost.RCU)
+		if limit > 0 && !sized {
+			// Probes grow while a full one still costs one unit, and
+			// settle at the size that fits one once a probe costs more.
+			probe = probeSize(len(keys), page.Cost.RCU)
+			if page.Cost.RCU > 0.5 {
+				sized = true
+			} else if len(keys) >= int(limit) {
+				probe = min(2*limit, maxProbeKeys)
+			}
+		}
+		// Dense: most keys read were new children, or a page would hold
+		// several, so read on in whole pages, as a plain query would (never
+		// more requests than a plain query of the rest). Sparse: one child
+		// filled the probe, so jump past its subtree with another probe.
 		switch {
-		case len(keys) >= 10 && len(changed)*2 >= len(keys):
-			limit, skips = 0, 0
-		case len(keys) >= 10 && density >= 2:
-			// A whole page would hold several children: reading on in pages
-			// takes fewer requests than a jump per child, and never more
-			// than a plain query of the rest of the subtree.
-			limit, skips = 0, 0
-		case limit == 1 && skips >= reprobeAfter:
-			limit, skips = probeKeys, 0
+		case limit == 0:
+		case len(keys) >= 2 && len(changed)*2 >= len(keys),
+			len(keys) >= 10 && childrenPerPage(keys, r.Prefix, walk.Delim, page.Cost.RCU) >= 2:
+			limit = 0
 		default:
-			limit, skips = 1, skips+1
+			limit = probe
+			// Guess only once the names are seen counting up: the
+			// last two children found are consecutive (C06, C07).
+			if ch := walk.Children(); parallel > 1 && len(ch) > 1 {
+				last := ch[len(ch)-1].Name
+				if next, ok := model.NextName(ch[len(ch)-2].Name); ok && next == last {
+					leaf := walk.Start() == model.After(r.Prefix+last)
+					sk.guess(res.Level, last, leaf, r.Prefix, walk.Delim, binary, limit)
+				}
+			}
 		}
 	}
-	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
-	return res, nil
+	return finish(nil)
+}
+
+// probeSize is how many keys fit one 4 KB read unit, from a first probe
+// of n keys that cost rcu (0.5 per 4 KB, rounded up: the estimate errs
+// towards fewer keys, so a probe never costs more than 0.5).
+func probeSize(n int, rcu float64) int32 {
+	if rcu <= 0 {
+		return int32(min(max(n, 1), maxProbeKeys))
+	}
+	return int32(min(max(int(float64(n)/(2*rcu)), 1), maxProbeKeys))
 }
 
 // pageBytes is DynamoDB's page size: a Query reads at most 1 MB.
@@ -269,6 +319,84 @@ func countAll(ctx context.Context, c Client, q model.KeyQuery, n *int, cost *Cos
 		}
 		start = page.LastKey
 	}
+}
+
+// CountProgress is one child's running or final count, and what all the
+// counts have cost so far.
+type CountProgress struct {
+	Child string
+	N     int
+	Final bool
+	Cost  Cost
+}
+
+// CountChildren counts under each child, up to parallel at once (0:
+// DefaultParallel), telling progress (one call at a time) after every
+// page. It stops, cancelling the counts in flight, once budget RCU (0: no
+// limit) are spent: over is then true, and the counts not final are
+// partial. The first error stops the rest too.
+func CountChildren(ctx context.Context, c Client, r ChildrenRequest, children []model.Child, parallel int, budget float64, progress func(CountProgress)) (over bool, err error) {
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	spent := make([]Cost, len(children))
+	total := func() Cost {
+		var t Cost
+		for _, c := range spent {
+			t = t.Add(c)
+		}
+		return t
+	}
+	stopped := false
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(parallel, len(children)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ch := children[i]
+				n, cerr := CountChild(ctx, c, r, ch, func(n int, cost Cost) {
+					mu.Lock()
+					defer mu.Unlock()
+					spent[i] = cost
+					if stopped {
+						return
+					}
+					t := total()
+					if budget > 0 && t.RCU >= budget {
+						over, stopped = true, true
+						cancel() // what was counted stays
+					}
+					progress(CountProgress{Child: ch.Name, N: n, Cost: t})
+				})
+				mu.Lock()
+				if !stopped {
+					if cerr != nil {
+						err, stopped = cerr, true
+						cancel()
+					} else {
+						progress(CountProgress{Child: ch.Name, N: n, Final: true, Cost: total()})
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range children {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return over, err
 }
 
 // ShardChild is a child found in one or more shards of a sharded

@@ -141,8 +141,33 @@ func sorted(cs []model.Child) string {
 	return strings.Join(parts, " ")
 }
 
+// bothWalks walks r one read after another and with reads in parallel,
+// requires the same children in the same order from both, and the
+// parallel walk's RCU within 10% (and one probe) of the sequential's.
+func bothWalks(t *testing.T, c dynamo.Client, r dynamo.ChildrenRequest) (dynamo.ChildrenResult, dynamo.Cost, dynamo.Cost) {
+	t.Helper()
+	walk := func(parallel int) (dynamo.ChildrenResult, dynamo.Cost) {
+		m := dynamo.NewMetered(c)
+		r.Parallel = parallel
+		res, err := dynamo.Children(context.Background(), m, r, nil)
+		if err != nil {
+			t.Fatalf("%q (parallel %d): %v", r.Prefix, parallel, err)
+		}
+		total, _ := m.Session.Totals()
+		return res, total
+	}
+	seq, seqCost := walk(1)
+	par, parCost := walk(0)
+	if fmt.Sprint(seq.Children) != fmt.Sprint(par.Children) || seq.SelfItem != par.SelfItem {
+		t.Fatalf("%q: parallel walk found\n%v\nsequential\n%v", r.Prefix, par.Children, seq.Children)
+	}
+	if parCost.RCU > seqCost.RCU*1.1+0.5 {
+		t.Errorf("%q: parallel walk spent %.1f RCU, sequential %.1f", r.Prefix, parCost.RCU, seqCost.RCU)
+	}
+	return seq, seqCost, parCost
+}
+
 func TestChildrenEdgeCasesBothBackends(t *testing.T) {
-	ctx := context.Background()
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 	prefixes := []string{"", "NY#", "NY#NEWYORKCITY#", "A#", "GU#", "GU#HAGATNA#", "ÎLE-DE-FRANCE#", "WIDE#", "DEEP#", "DEEP#b#",
 		strings.Repeat("L", 500) + "#", "Z#", "NOPE#"}
@@ -150,20 +175,16 @@ func TestChildrenEdgeCasesBothBackends(t *testing.T) {
 	for name, c := range hierBackends(t) {
 		var b strings.Builder
 		for _, p := range prefixes {
-			m := dynamo.NewMetered(c)
-			res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Hier", Key: key, PK: model.S("H"), Prefix: p, Delim: "#"}, nil)
-			if err != nil {
-				t.Fatalf("%s %q: %v", name, p, err)
-			}
+			r := dynamo.ChildrenRequest{Table: "Hier", Key: key, PK: model.S("H"), Prefix: p, Delim: "#"}
+			res, total, par := bothWalks(t, c, r)
 			want := fullRead(t, c, "Hier", "PK", model.S("H"), p, "#")
 			if sorted(res.Children) != sorted(want) {
 				t.Fatalf("%s prefix %q:\n got %s\nwant %s", name, p, sorted(res.Children), sorted(want))
 			}
-			total, _ := m.Session.Totals()
 			if plain := plainPages(t, c, "Hier", model.S("H"), p); total.Requests > requestBound(plain, len(res.Children)) {
 				t.Errorf("%s %q: %d requests for %d children, a plain query takes %d", name, p, total.Requests, len(res.Children), plain)
 			}
-			fmt.Fprintf(&b, "%q: %d children, self=%v, %d req, %.1f RCU\n", p, len(res.Children), res.SelfItem, total.Requests, total.RCU)
+			fmt.Fprintf(&b, "%q: %d children, self=%v, %d req, %.1f RCU; parallel %d req, %.1f RCU\n", p, len(res.Children), res.SelfItem, total.Requests, total.RCU, par.Requests, par.RCU)
 		}
 		results[name] = b.String()
 	}
@@ -210,13 +231,8 @@ func TestChildrenDemoHierarchies(t *testing.T) {
 		var visit func(prefix string, depth int)
 		n, over := 0, 0
 		visit = func(prefix string, depth int) {
-			m := dynamo.NewMetered(db)
-			res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: tc.table, Key: info.Key, PK: model.S(tc.pk), Prefix: prefix, Delim: "#"}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, total, _ := bothWalks(t, db, dynamo.ChildrenRequest{Table: tc.table, Key: info.Key, PK: model.S(tc.pk), Prefix: prefix, Delim: "#"})
 			n++
-			total, _ := m.Session.Totals()
 			plain := plainPages(t, db, tc.table, model.S(tc.pk), prefix)
 			if total.Requests > requestBound(plain, len(res.Children)) {
 				t.Errorf("%s/%s %q: %d requests for %d children, a plain query takes %d", tc.table, tc.pk, prefix, total.Requests, len(res.Children), plain)

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // Target says where to connect. Empty fields defer to the AWS SDK's own
@@ -36,10 +38,113 @@ type Target struct {
 	// OnRetry, if set, hears of each retry before its wait: the attempt
 	// that failed and why (for the status bar).
 	OnRetry func(attempt int, err error)
+	// Timeout is each attempt's deadline, from sending the request to the
+	// end of the answer (0: DefaultTimeout). A server that accepts the
+	// connection and never answers fails the attempt, which is retried as
+	// the SDK retries; the last one ends in a *NoAnswerError.
+	Timeout time.Duration
 }
 
 // DialTimeout bounds connecting to the endpoint when Target.FailFast is set.
 const DialTimeout = 5 * time.Second
+
+// DefaultTimeout is an attempt's deadline unless --timeout says otherwise:
+// a Query page of 1 MB takes well under a second on any working link.
+const DefaultTimeout = 10 * time.Second
+
+// MaxTimeout is the longest --timeout accepted.
+const MaxTimeout = 10 * time.Minute
+
+func (t Target) timeout() time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return DefaultTimeout
+}
+
+// Attempts is how many times a request is sent before it fails.
+func (t Target) Attempts() int {
+	if t.MaxAttempts > 0 {
+		return t.MaxAttempts
+	}
+	return retry.DefaultMaxAttempts
+}
+
+// GiveUpAfter is the longest a read waits on a server that never answers:
+// every attempt's deadline and the longest backoff between them (the
+// SDK's jittered wait before retry i is at most 2^i s, capped).
+func (t Target) GiveUpAfter() time.Duration {
+	maxBackoff := t.MaxBackoff
+	if maxBackoff <= 0 {
+		maxBackoff = retry.DefaultMaxBackoff
+	}
+	d := time.Duration(t.Attempts()) * t.timeout()
+	for i := 1; i < t.Attempts(); i++ {
+		d += min(time.Duration(1<<min(i, 30))*time.Second, maxBackoff)
+	}
+	return d
+}
+
+// NoAnswerError is a read the server never answered: every attempt ran
+// out of its deadline. It names what the user can change.
+type NoAnswerError struct {
+	Endpoint string        // the URL, or "DynamoDB in REGION"
+	Timeout  time.Duration // each attempt's deadline
+	Attempts int           // attempts made
+	Err      error         // the last attempt's error
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("no answer from %s after %s (%d attempts)", e.Endpoint, Seconds(e.Timeout), e.Attempts)
+}
+
+func (e *NoAnswerError) Unwrap() error { return e.Err }
+
+// Seconds writes a duration for people: "10 s", "1.5 s", "250ms".
+func Seconds(d time.Duration) string {
+	switch {
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	case d >= time.Second:
+		return fmt.Sprintf("%g s", d.Seconds())
+	}
+	return d.String()
+}
+
+// noAnswer turns an operation whose attempts all timed out into a
+// *NoAnswerError. It sits first in the stack, outside the retry loop, so
+// it sees the final error and the attempts made.
+func noAnswer(endpoint string, timeout time.Duration) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error {
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("dynascopeNoAnswer",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleInitialize(ctx, in)
+				if err == nil || ctx.Err() != nil || !timedOut(err) {
+					return out, md, err
+				}
+				attempts := 1
+				if r, ok := retry.GetAttemptResults(md); ok && len(r.Results) > 0 {
+					attempts = len(r.Results)
+				}
+				var max *retry.MaxAttemptsError
+				if errors.As(err, &max) && max.Attempt > attempts {
+					attempts = max.Attempt
+				}
+				return out, md, &NoAnswerError{Endpoint: endpoint, Timeout: timeout, Attempts: attempts, Err: err}
+			}), middleware.Before)
+	}
+}
+
+// timedOut reports an attempt that ran out of its deadline after the
+// connection was made (a dial that timed out is "cannot reach").
+func timedOut(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return false
+	}
+	var te interface{ Timeout() bool }
+	return errors.As(err, &te) && te.Timeout()
+}
 
 // Connect loads the AWS configuration the standard way and returns a
 // DynamoDB client using the adaptive retryer.
@@ -72,11 +177,13 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 			})
 		})}
 	}))
+	httpClient := awshttp.NewBuildableClient().WithTimeout(t.timeout())
 	if t.FailFast {
-		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithDialerOptions(func(d *net.Dialer) {
-			d.Timeout = DialTimeout
-		})))
+		httpClient = httpClient.WithDialerOptions(func(d *net.Dialer) {
+			d.Timeout = min(DialTimeout, t.timeout())
+		})
 	}
+	opts = append(opts, config.WithHTTPClient(httpClient))
 	local := LoopbackEndpoint(t.EndpointURL)
 	if local {
 		// A local server takes any credentials, and probing EC2 metadata for
@@ -97,10 +204,16 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// dynascope at one on a machine with no AWS set-up fails for nothing.
 		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
+	where := "DynamoDB in " + cfg.Region
+	if u, err := url.Parse(t.EndpointURL); err == nil && t.EndpointURL != "" {
+		u.User = nil // never a password in a message
+		where = u.String()
+	}
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
+		o.APIOptions = append(o.APIOptions, noAnswer(where, t.timeout()))
 	})
 	return client, cfg, nil
 }

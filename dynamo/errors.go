@@ -64,7 +64,10 @@ func Explain(op string, err error) error {
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
 	var respErr *awshttp.ResponseError
+	var silent *NoAnswerError
 	switch {
+	case errors.As(err, &silent):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, silent.Error(), "check --endpoint-url or raise --timeout"
 	case errors.Is(err, context.Canceled):
 		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
 	case errors.Is(err, context.DeadlineExceeded):

@@ -52,6 +52,9 @@ func (m *Metered) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableI
 }
 
 func (m *Metered) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if err := CheckQuery(in); err != nil {
+		return nil, err // never sent: nothing to count
+	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	start := time.Now()
 	out, err := m.Client.Query(ctx, in, o...)
@@ -64,6 +67,9 @@ func (m *Metered) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(
 }
 
 func (m *Metered) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if err := CheckScan(in); err != nil {
+		return nil, err
+	}
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	start := time.Now()
 	out, err := m.Client.Scan(ctx, in, o...)

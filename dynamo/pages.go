@@ -265,3 +265,30 @@ func GetItem(ctx context.Context, c Client, table string, key Item) (Item, Cost,
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
 	return out.Item, cost, nil
 }
+
+// Page sizes for lists a person reads: the first page asks for about two
+// screens of items (a 1 MB page of ~350-byte items costs ~125 RCU to show
+// 35 rows), and each later page doubles, until DynamoDB's 1 MB bound is
+// the smaller one. Headless streaming asks for full pages (Limit 0).
+const (
+	minFirstPage = 40
+	// maxGrownLimit is where growth stops counting: past it, a page is
+	// bounded by its 1 MB anyway, so Limit is dropped.
+	maxGrownLimit = 16384
+)
+
+// ScreenLimit is the Limit of a list's first page when screenRows rows
+// show at once.
+func ScreenLimit(screenRows int) int32 {
+	return int32(min(max(2*screenRows, minFirstPage), maxGrownLimit))
+}
+
+// GrowLimit is the Limit of the page after one read with limit: double,
+// or 0 (a full 1 MB page) once the page was cut by its size rather than
+// its Limit, or the doubling passes maxGrownLimit.
+func GrowLimit(limit int32, p Page) int32 {
+	if limit <= 0 || (p.More() && p.Scanned < int(limit)) || 2*limit > maxGrownLimit {
+		return 0
+	}
+	return 2 * limit
+}

@@ -13,25 +13,23 @@ import (
 // WriteCSV writes rows as CSV: the columns of first that cols holds, then
 // the rest of cols in name order; text as it is, numbers exactly, nested
 // values and sets as JSON, NULL or absent as an empty cell. each calls its
-// argument with every row in turn. On a terminal, control characters are
-// shown escaped.
+// argument with every row in turn. Whether or not w is a terminal, every
+// cell is safe to print (Sanitize) and safe to open in a spreadsheet:
+// text a spreadsheet would evaluate as a formula starts with a ' (see
+// NeutraliseFormula); numbers stay numbers.
 func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(map[string]any) error) error, terminal bool) error {
 	header := csvHeader(first, cols)
 	out := csv.NewWriter(w)
-	clean := func(s string) string { return s }
-	if terminal {
-		clean = func(s string) string { return strings.Trim(string(EscapeJSON(compactJSON(s))), `"`) }
-	}
 	row := make([]string, len(header))
 	for i, h := range header {
-		row[i] = clean(h)
+		row[i] = Sanitize(NeutraliseFormula(h))
 	}
 	if err := out.Write(row); err != nil {
 		return err
 	}
 	err := each(func(it map[string]any) error {
 		for i, h := range header {
-			row[i] = clean(csvCell(it[h]))
+			row[i] = Sanitize(csvCell(it[h]))
 		}
 		return out.Write(row)
 	})
@@ -97,14 +95,26 @@ func Rows(w io.Writer, format string, rows dynamo.Rows, terminal bool) error {
 	}, terminal)
 }
 
-// csvCell is one value in a CSV cell: text as it is, numbers exactly,
-// everything nested as compact JSON, NULL or absent as empty.
+// NeutraliseFormula makes text that a spreadsheet would evaluate — it
+// starts with =, +, -, @, a tab or a carriage return — plain text, as
+// OWASP recommends against CSV injection: a leading '. Only text cells
+// pass through it, so a number such as -5 stays a number.
+func NeutraliseFormula(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+// csvCell is one value in a CSV cell: text as it is (a formula
+// neutralised), numbers exactly, everything nested as compact JSON, NULL
+// or absent as empty.
 func csvCell(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case string:
-		return x
+		return NeutraliseFormula(x)
 	case json.Number:
 		return x.String()
 	case bool:

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/model"
@@ -76,13 +77,17 @@ func To(target, noun string, stdout, stderr io.Writer, write WriteFunc) (int, er
 }
 
 // toFile creates path 0600 (item data is nobody else's business), never
-// over an existing file, and removes it if the write fails.
+// over an existing file, and removes it if the write fails. Until the
+// write ends the file is listed as unfinished, so a signal that ends the
+// process first can still remove it (RemoveUnfinished).
 func toFile(path, format string, write WriteFunc) (int, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, &TargetError{Target: path, Err: err, Hint: "choose a new file name (dynascope never overwrites)"}
 	}
-	n, err := write(f, format, false)
+	unfinished.add(path)
+	defer unfinished.remove(path)
+	n, err := write(fileWriter{f}, format, false)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -91,6 +96,76 @@ func toFile(path, format string, write WriteFunc) (int, error) {
 		return n, err
 	}
 	return n, nil
+}
+
+// fileWriter is an export's file: temporary data goes beside it.
+type fileWriter struct{ *os.File }
+
+func (f fileWriter) spoolDir() string { return filepath.Dir(f.Name()) }
+
+// spoolDir is where an export to w keeps temporary data: beside the file
+// it writes (same disk, same permissions), else the system's temporary
+// directory.
+func spoolDir(w io.Writer) string {
+	if f, ok := w.(interface{ spoolDir() string }); ok {
+		return f.spoolDir()
+	}
+	return ""
+}
+
+// createSpool makes a temporary file 0600 in dir that no other process
+// can open and that never outlives this one: its name is removed at once
+// (where the system allows; else by done), so even a kill -9 leaves
+// nothing behind. done closes it.
+func createSpool(dir string) (f *os.File, done func(), err error) {
+	f, err = os.CreateTemp(dir, ".dynascope-spool-*.jsonl")
+	if err != nil {
+		return nil, nil, err
+	}
+	unlinked := os.Remove(f.Name()) == nil
+	return f, func() {
+		f.Close()
+		if !unlinked {
+			os.Remove(f.Name())
+		}
+	}, nil
+}
+
+// unfinished are the files exports are writing now.
+var unfinished = &fileSet{paths: map[string]bool{}}
+
+type fileSet struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func (s *fileSet) add(p string) {
+	s.mu.Lock()
+	s.paths[p] = true
+	s.mu.Unlock()
+}
+
+func (s *fileSet) remove(p string) {
+	s.mu.Lock()
+	delete(s.paths, p)
+	s.mu.Unlock()
+}
+
+// RemoveUnfinished removes every file an export is still writing (its
+// write goes on into nothing) and returns their paths: called when the
+// process is about to end — a signal, or the explorer quitting during an
+// export — so that no partial file is left for a re-run to trip on.
+func RemoveUnfinished() []string {
+	unfinished.mu.Lock()
+	defer unfinished.mu.Unlock()
+	var removed []string
+	for p := range unfinished.paths {
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+		delete(unfinished.paths, p)
+	}
+	return removed
 }
 
 // IsTerminal reports whether w is a terminal.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"os"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -125,14 +124,14 @@ func eachItem(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int,
 
 // itemsCSV reads the items once into a temporary file (the columns are
 // the union of every item's attributes, known only at the end), then
-// writes the CSV with the key attributes first.
+// writes the CSV with the key attributes first. The temporary file sits
+// beside the export's file and has no name (see createSpool).
 func itemsCSV(ctx context.Context, c dynamo.Client, q model.KeyQuery, limit int, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
-	tmp, err := os.CreateTemp("", "dynascope-export-*.jsonl")
+	tmp, done, err := createSpool(spoolDir(w))
 	if err != nil {
 		return 0, 0, err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	defer done()
 	buf := bufio.NewWriter(tmp)
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}

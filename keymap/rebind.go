@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -19,6 +20,8 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,
 		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
 		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,
+		"tour": &k.Tour, "sort": &k.Sort, "sort_flip": &k.SortFlip, "follow": &k.Follow,
+		"follow_reference": &k.RefFollow, "history_back": &k.RefBack, "history_forward": &k.RefForward,
 	}
 }
 
@@ -55,9 +58,17 @@ func validKey(s string) bool {
 	return false
 }
 
+// reserved are the keys that keep one meaning whatever the configuration
+// says: esc always goes back (and cancels), ctrl+c always quits. A
+// rebinding of their action keeps them; binding them elsewhere is refused.
+var reserved = map[string]string{"esc": "back", "ctrl+c": "quit"}
+
 // Apply rebinds actions to keys (from the configuration's [keys] table):
-// an unknown action or key is an error naming it.
+// an unknown action or key is an error naming it; so is a key the
+// rebinding gives two actions (naming both), and esc or ctrl+c given to
+// another action than theirs.
 func (k *KeyMap) Apply(bindings map[string][]string) error {
+	shared := sharedByDefault()
 	acts := k.actions()
 	names := make([]string, 0, len(bindings))
 	for name := range bindings {
@@ -77,9 +88,75 @@ func (k *KeyMap) Apply(bindings map[string][]string) error {
 			if !validKey(s) {
 				return fmt.Errorf("keys.%s: %q is not a key; write one character, a name such as \"up\" or \"pgdown\", or \"ctrl+x\"", name, s)
 			}
+			if owner, ok := reserved[s]; ok && owner != name {
+				return fmt.Errorf("keys.%s: %q always means %s; choose another key", name, s, owner)
+			}
+		}
+		for s, owner := range reserved {
+			if owner == name && !slices.Contains(keys, s) {
+				keys = append(slices.Clone(keys), s) // esc and ctrl+c keep their meaning
+			}
 		}
 		b.SetKeys(keys...)
 		b.SetHelp(keys[0], b.Help().Desc)
 	}
+	// A rebound key must not also be another action's, unless the two
+	// share keys by default (they act on different screens: open and
+	// next revision both take →).
+	for _, name := range names {
+		for _, s := range acts[name].Keys() {
+			for _, other := range Actions() {
+				if other == name || shared[pair(name, other)] || !sameScreen(name, other) || !slices.Contains(acts[other].Keys(), s) {
+					continue
+				}
+				hint := "give one of them another key"
+				if _, rebound := bindings[other]; !rebound {
+					hint = fmt.Sprintf("choose another key for %s, or rebind %s too", name, other)
+				}
+				return fmt.Errorf("keys.%s: %q is also %s's key, so one of them would have none; %s", name, s, other, hint)
+			}
+		}
+	}
 	return nil
+}
+
+// pickerOnly are the column picker's own actions, and pickerToo the
+// others it obeys: a picker key may be another screen's too.
+var (
+	pickerOnly = map[string]bool{"toggle": true, "move_up": true, "move_down": true, "auto_columns": true}
+	pickerToo  = map[string]bool{"up": true, "down": true, "page_up": true, "page_down": true, "top": true, "bottom": true, "columns": true}
+)
+
+// sameScreen reports whether two actions can be asked for on one screen.
+func sameScreen(a, b string) bool {
+	switch {
+	case pickerOnly[a] == pickerOnly[b]:
+		return true
+	case pickerOnly[a]:
+		return pickerToo[b]
+	}
+	return pickerToo[a]
+}
+
+func pair(a, b string) [2]string {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// sharedByDefault are the pairs of actions the defaults give a key in
+// common: they live on different screens, so the key is not ambiguous.
+func sharedByDefault() map[[2]string]bool {
+	d := Default()
+	acts := d.actions()
+	out := map[[2]string]bool{}
+	for a, ba := range acts {
+		for b, bb := range acts {
+			if a != b && slices.ContainsFunc(ba.Keys(), func(s string) bool { return slices.Contains(bb.Keys(), s) }) {
+				out[pair(a, b)] = true
+			}
+		}
+	}
+	return out
 }

@@ -3,7 +3,9 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -69,12 +71,25 @@ type Config struct {
 	// MaxRCU is the most a filtered read in the explorer may spend before
 	// it waits for the user; --max-rcu overrides it.
 	MaxRCU float64 `toml:"max_rcu"`
+	// RequestTimeout is each request attempt's deadline ("10s", "1m");
+	// --timeout overrides it.
+	RequestTimeout string `toml:"timeout"`
 
 	Tables map[string]TableSettings `toml:"tables"`
 	// Keys rebinds actions: up = ["k", "up"]. The explorer checks the
 	// action and key names.
 	Keys map[string][]string `toml:"keys"`
 }
+
+// Timeout is the configured attempt deadline (0: none configured).
+// ParseConfig has refused one that does not parse.
+func (c Config) Timeout() time.Duration {
+	d, _ := time.ParseDuration(c.RequestTimeout)
+	return d
+}
+
+// maxTimeout is the longest attempt deadline a file may set.
+const maxTimeout = 10 * time.Minute
 
 // Table returns the settings of one table (zero when none).
 func (c Config) Table(name string) TableSettings { return c.Tables[name] }
@@ -105,15 +120,20 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, timeout, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
 	default:
 		return Config{}, fmt.Errorf("theme %q: write auto, dark, light or high-contrast", c.Theme)
 	}
-	if c.MaxRCU < 0 {
-		return Config{}, fmt.Errorf("max_rcu %v: give a positive number of RCU", c.MaxRCU)
+	if err := checkBudget("max_rcu", c.MaxRCU); err != nil {
+		return Config{}, err
+	}
+	if c.RequestTimeout != "" {
+		if d, err := time.ParseDuration(c.RequestTimeout); err != nil || d <= 0 || d > maxTimeout {
+			return Config{}, fmt.Errorf("timeout %q: write a duration such as \"10s\" or \"1m\", at most %v", c.RequestTimeout, maxTimeout)
+		}
 	}
 	for name, t := range c.Tables {
 		if len(t.Delimiter) > 1 {
@@ -134,11 +154,11 @@ func ParseConfig(data string) (Config, error) {
 				return Config{}, fmt.Errorf("tables.%s.shards.%s %q: write a pattern such as \"%s-{1..4}\"", name, logical, pattern, logical)
 			}
 		}
-		if t.CountBudget < 0 {
-			return Config{}, fmt.Errorf("tables.%s.count_budget %v: give a positive number of RCU", name, t.CountBudget)
+		if err := checkBudget("tables."+name+".count_budget", t.CountBudget); err != nil {
+			return Config{}, err
 		}
-		if t.MaxRCU < 0 {
-			return Config{}, fmt.Errorf("tables.%s.max_rcu %v: give a positive number of RCU", name, t.MaxRCU)
+		if err := checkBudget("tables."+name+".max_rcu", t.MaxRCU); err != nil {
+			return Config{}, err
 		}
 		for _, a := range t.DriftIgnore {
 			if a == "" {
@@ -157,6 +177,15 @@ func ParseConfig(data string) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkBudget refuses an RCU budget that is negative, NaN (which would
+// switch the budget off: every comparison with NaN is false) or infinite.
+func checkBudget(name string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s %v: give a positive number of RCU", name, v)
+	}
+	return nil
 }
 
 func firstLineOf(s string) string {

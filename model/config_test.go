@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -40,6 +41,9 @@ seattle = "seattle-{1..4}"
 	if e, err := ParseTimeFormat(c.Table("Chat").TimeFormat); err != nil || e.Place != TimeAfter || e.Sep != "#" || e.Layout != "2006-01-02:15:04:05" {
 		t.Fatalf("Chat time format: %+v %v", e, err)
 	}
+	if c, err := ParseConfig("timeout = \"2.5s\"\n"); err != nil || c.Timeout() != 2500*time.Millisecond {
+		t.Fatalf("timeout: %v %v", c.Timeout(), err)
+	}
 	if c.Profile != "prod-readonly" || c.Region != "eu-west-1" || c.Theme != "high-contrast" {
 		t.Fatalf("defaults: %+v", c)
 	}
@@ -73,6 +77,13 @@ seattle = "seattle-{1..4}"
 		{"[tables.X.shards]\nseattle = \"seattle\"\n", `tables.X.shards.seattle "seattle": write a pattern`},
 		{"[tables.X]\nversion_pattern = \"rev#{name}\"\n", `tables.X.version_pattern "rev#{name}" has no {n}: write where the revision number goes, such as "rev#{n}#{name}"`},
 		{"[tables.X]\nversion_pattern = \"{name}{n}\"\n", `tables.X.version_pattern "{name}{n}": {n} and {name} touch`},
+		{"max_rcu = nan\n", "max_rcu NaN: give a positive number"},
+		{"max_rcu = inf\n", "max_rcu +Inf: give a positive number"},
+		{"[tables.X]\ncount_budget = -inf\n", "tables.X.count_budget -Inf"},
+		{"[tables.X]\nmax_rcu = nan\n", "tables.X.max_rcu NaN"},
+		{"timeout = \"soon\"\n", `timeout "soon": write a duration such as "10s"`},
+		{"timeout = \"-1s\"\n", `timeout "-1s"`},
+		{"timeout = \"2h\"\n", "at most 10m0s"},
 		{"[tables.X]\nversion_patern = \"v{n}\"\n", "a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask"},
 		{"[tables.X]\nmask = [\"Owner..email\"]\n", `tables.X.mask "Owner..email" has an empty name`},
 		{"[tables.X]\ndrift_ignore = [\"\"]\n", "tables.X.drift_ignore: a name is empty"},

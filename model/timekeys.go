@@ -329,7 +329,13 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 		}
 		scale := map[TimeKind]float64{EpochSeconds: 1, EpochMillis: 1e3, EpochMicros: 1e6}[e.Kind]
 		sec := f / scale
-		return time.Unix(0, int64(sec*1e9)).UTC(), true
+		// Whole seconds and the fraction apart: nanoseconds since 1970 in
+		// an int64 end in 2262.
+		if math.IsNaN(sec) || math.Abs(sec) > maxEpochSeconds {
+			return time.Time{}, false
+		}
+		whole := math.Floor(sec)
+		return time.Unix(int64(whole), int64((sec-whole)*1e9)).UTC(), true
 	case TimeText:
 		part := key
 		switch e.Place {
@@ -358,16 +364,42 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 // Encode writes a time as this encoding writes it (the time part only).
 func (e TimeEncoding) Encode(t time.Time) string {
 	switch e.Kind {
+	// Seconds and the fraction apart (t.Unix() floors, Nanosecond is never
+	// negative): t.UnixNano() wraps outside 1677–2262, the years 0001–9999
+	// fit in microseconds.
 	case EpochSeconds:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e9), 10)
+		return strconv.FormatInt(t.Unix(), 10)
 	case EpochMillis:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e6), 10)
+		return strconv.FormatInt(t.Unix()*1e3+int64(t.Nanosecond())/1e6, 10)
 	case EpochMicros:
-		return strconv.FormatInt(floorDiv(t.UnixNano(), 1e3), 10)
+		return strconv.FormatInt(t.Unix()*1e6+int64(t.Nanosecond())/1e3, 10)
 	case TimeText:
 		return t.In(e.zone()).Format(e.Layout)
 	}
 	return ""
+}
+
+// The instants a range may name: the years ISO-8601 writes in four
+// digits. Text keys sort as time only within them, and every epoch unit
+// holds them without overflow.
+var (
+	MinInstant = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxInstant = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// maxEpochSeconds is past either end of the instants a range may name.
+const maxEpochSeconds = 253402300800 // 10000-01-01T00:00:00Z
+
+// ErrOutOfRange says a time falls outside the years 0001–9999.
+var ErrOutOfRange = errors.New("times run from 0001-01-01 to 9999-12-31")
+
+// inRange refuses a period [start, end) that is not within the years
+// 0001–9999 as written.
+func inRange(s string, start, end time.Time) error {
+	if start.Year() < 1 || end.Add(-time.Nanosecond).Year() > 9999 {
+		return fmt.Errorf("%q: %w", s, ErrOutOfRange)
+	}
+	return nil
 }
 
 // zone is the zone the keys are written in (UTC when unset).
@@ -376,14 +408,6 @@ func (e TimeEncoding) zone() *time.Location {
 		return time.UTC
 	}
 	return e.Zone
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
 }
 
 // ParseTimeFormat reads a time format as configured: epoch-s, epoch-ms,
@@ -617,9 +641,9 @@ func ParseInstant(s string, loc *time.Location) (start, end time.Time, err error
 				for range fractionDigits(s) {
 					step /= 10
 				}
-				return t, t.Add(max(step, time.Nanosecond)), nil
+				return t, t.Add(max(step, time.Nanosecond)), inRange(s, t, t.Add(max(step, time.Nanosecond)))
 			}
-			return t, l.span(t), nil
+			return t, l.span(t), inRange(s, t, l.span(t))
 		}
 	}
 	return start, end, fmt.Errorf("%q is not a time: write 2018-08-29, 2018-08, 2018-08-29T12:00Z, 2018-08-29:12:00:00 or 1536019200", s)
@@ -631,6 +655,10 @@ var ErrEmptyRange = errors.New("no key can fall in this range")
 
 func emptyRange(e TimeEncoding) error {
 	return fmt.Errorf("%w: the keys count whole %s; widen the range", ErrEmptyRange, unitName(e.Unit()))
+}
+
+func afterLast() error {
+	return fmt.Errorf("%w: text keys end at 9999-12-31T23:59:59", ErrEmptyRange)
 }
 
 func unitName(d time.Duration) string {
@@ -679,6 +707,10 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 	}
 	// A bound is floored to the key's unit: To is the last instant wanted.
 	floor := func(t time.Time) time.Time { return truncate(t, unit, e.Zone) }
+	// Past 9999 a text key would need a fifth digit and sort before 2000:
+	// a bound rounded up past the last writable instant has no key after it.
+	beyond := func(t time.Time) bool { return t.In(e.zone()).Year() > 9999 }
+	last := floor(MaxInstant.In(e.zone()))
 	// Without a prefix the time begins every key: bounding open ranges by
 	// the first and last times the layout writes (keys that begin with a
 	// digit, for other layouts) leaves out the keys that are not times (a
@@ -707,12 +739,22 @@ func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, erro
 		}
 		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(upper(floor(r.To)))}, nil
 	case TimeLt:
+		if beyond(ceil(r.From, unit, e.Zone)) {
+			r.Op, r.From = TimeLe, last
+			return CompileRange(r, e, prefix)
+		}
 		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(ceil(r.From, unit, e.Zone).Add(-unit)))}, nil
 	case TimeLe:
 		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(floor(r.From)))}, nil
 	case TimeGt:
+		if beyond(floor(r.From).Add(unit)) {
+			return SKCondition{}, afterLast()
+		}
 		return SKCondition{Op: SKBetween, A: S(enc(floor(r.From).Add(unit))), B: S(top)}, nil
 	default: // TimeGe
+		if beyond(ceil(r.From, unit, e.Zone)) {
+			return SKCondition{}, afterLast()
+		}
 		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(top)}, nil
 	}
 }

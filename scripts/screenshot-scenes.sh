@@ -1,5 +1,6 @@
 # Scenes for scripts/screenshots.sh: scene NAME COLS ROWS "ARGS" KEYS…
-scene tables 130 34 "" j j j j j j j
+scene tour 120 30 "" @20 j j
+scene tables 130 34 "" @20 Escape @5 Escape @10 j j j j j j j
 scene partitions 110 30 "--table Locations" 
 scene tree 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
 scene tree-level 120 30 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --levels STATE#CITY#ZIP" c @10
@@ -21,3 +22,4 @@ scene columns 120 30 "--table Locations --pk USA" Tab C j j
 scene mouse 120 30 "--table Locations --pk USA --levels STATE#CITY#ZIP" click:6,8 click:6,8 click:6,6
 scene export-children 120 30 "--table Locations --pk USA --prefix NY# --levels STATE#CITY#ZIP" e
 scene versions-pattern 130 32 "--table Policies --pk POL-1001 --versions --version-pattern 'rev#{n}#{name}'" j
+scene masked 140 32 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --mask PK,SK,City,StreetAddress" @10 Tab @10 j j

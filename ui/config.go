@@ -10,6 +10,8 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/exec"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,11 +30,14 @@ type Config struct {
 	CostEstimated bool
 	// ReopenArgs are the flags that reopen the same data (--data …), for
 	// the command that reopens a view; nil: the connection's own flags.
-	ReopenArgs  []string
-	Region      string           // for copied commands ("" leaves it to the AWS CLI's own)
-	Profile     string           // for copied commands (--profile)
-	Endpoint    string           // for copied commands (--endpoint-url)
-	Table       string           // open this table directly (optional)
+	ReopenArgs []string
+	Region     string // for copied commands ("" leaves it to the AWS CLI's own)
+	Profile    string // for copied commands (--profile)
+	Endpoint   string // for copied commands (--endpoint-url)
+	Table      string // open this table directly (optional)
+	// Info is Table's description when the caller has read it (the
+	// command line's preflight): the explorer does not read it again.
+	Info        *dynamo.TableInfo
 	PK          string           // and this partition (optional; needs Table)
 	Prefix      string           // and this sort-key prefix of its hierarchy (optional; needs PK)
 	Delimiter   string           // sort-key delimiter for the drill-down ("" detects)
@@ -41,6 +46,8 @@ type Config struct {
 	Versions    string           // open the Versions mode ("*"), or NAME's timeline
 	Range       string           // open the Time mode with this range
 	Filter      model.FilterNode // open the partition's items (or --range) filtered
+	Mask        []string         // --mask: attributes whose values are shown as stand-ins (tables add their mask = [...])
+	Tour        bool             // open on the demo's tour (--demo without --table)
 	Theme       string           // auto (from the background), dark, light or high-contrast
 	Keys        keymap.KeyMap    // the bindings; zero: keymap.Default()
 	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)
@@ -56,6 +63,9 @@ type Config struct {
 	SaveColumns func(table string, cols []string) (string, error)
 	// Now is the clock time ranges count back from; nil: the real clock.
 	Now func() time.Time
+	// TmuxBuffer loads what y copies into a tmux buffer as well as the
+	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
+	TmuxBuffer common.TmuxBufferFunc
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.
@@ -92,9 +102,26 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		defer f.Close()
 	}
+	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
+		cfg.TmuxBuffer = tmuxLoadBuffer
+	}
 	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
 	return err
 }
 
 // Themes are the names --theme takes.
 var Themes = common.Themes
+
+// tmuxLoadBuffer loads text into tmux's paste buffer: under tmux's default
+// set-clipboard external, OSC 52 from a program never reaches a clipboard.
+func tmuxLoadBuffer(ctx context.Context, text string) error {
+	cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return fmt.Errorf("tmux load-buffer: %s", msg)
+		}
+		return fmt.Errorf("tmux load-buffer: %w", err)
+	}
+	return nil
+}

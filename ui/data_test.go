@@ -41,8 +41,9 @@ func TestDataWorkbenchTree(t *testing.T) {
 	h.contains(t, "ORDER#", "PROFILE")
 	h.golden(t)
 	h.keys("y")
-	h.contains(t, "copied (OSC 52) · queries the real table")
-	if !strings.Contains(h.m.notice, "not this data: aws dynamodb query --table-name Shop") {
+	h.contains(t, "sent the aws")
+	h.said(t, "sent the aws command (it queries the real table, not this data) to the terminal's clipboard (OSC 52)")
+	if !strings.Contains(h.m.notice, "not this data) to the terminal's clipboard (OSC 52): aws dynamodb query --table-name Shop") {
 		t.Errorf("copied %q", h.m.notice)
 	}
 }

@@ -65,6 +65,11 @@ func (r *recorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 	return r.Client.Scan(ctx, in, o...)
 }
 
+func (r *recorder) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.add("GetItem")
+	return r.Client.GetItem(ctx, in, o...)
+}
+
 func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	r.add("DescribeTable")
 	return r.Client.DescribeTable(ctx, in, o...)
@@ -134,7 +139,7 @@ func (h *harness) keys(names ...string) {
 
 func keyPress(n string) tea.KeyPressMsg {
 	special := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "down": tea.KeyDown, "up": tea.KeyUp,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "tab": tea.KeyTab}
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "tab": tea.KeyTab}
 	if r, ok := special[n]; ok {
 		return tea.KeyPressMsg{Code: r}
 	}
@@ -146,6 +151,20 @@ func keyPress(n string) tea.KeyPressMsg {
 	}
 	r := []rune(n)[0]
 	return tea.KeyPressMsg{Code: r, Text: n}
+}
+
+// loadAll scrolls down from the top until the list says all its items
+// are loaded (the first pages are sized to the screen, and G reads the end
+// alone), then back to the top.
+func (h *harness) loadAll() {
+	h.keys("g")
+	for range 1000 {
+		if strings.Contains(h.screen(), "loaded · all") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.keys("g")
 }
 
 func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
@@ -169,5 +188,14 @@ func (h *harness) contains(t *testing.T, want ...string) {
 		if !strings.Contains(s, w) {
 			t.Fatalf("screen lacks %q:\n%s", w, s)
 		}
+	}
+}
+
+// said checks the newest status-bar message in full: on screen its middle
+// may be cut, where depending on the latency's width.
+func (h *harness) said(t *testing.T, want string) {
+	t.Helper()
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
 	}
 }

@@ -74,7 +74,7 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 	loaded, ok := ex.Loaded()
 	if !ok {
-		m.notice = "still reading: export once the list is complete"
+		m.say("still reading: export once the list is complete")
 		return nil
 	}
 	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
@@ -162,10 +162,10 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	e.running = false
 	e.cancel()
 	if msg.err != nil {
-		m.lastErr = msg.err
+		m.fail(msg.err, 0)
 		return nil
 	}
-	m.notice = fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path)
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path))
 	return nil
 }
 

@@ -271,3 +271,37 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// TestFilterBareWordHint: an unquoted word on the value side that names no
+// attribute of the loaded rows gets a hint in place, before anything is
+// read; enter again applies the filter as written; a quoted value or a real
+// attribute gets none.
+func TestFilterBareWordHint(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "items loaded")
+	before := h.rec.count("Query")
+	h.keys("f")
+	h.typeText("Level = ERROR")
+	h.keys("enter")
+	h.contains(t, `? no attribute ERROR in the `, ` loaded items: did you mean "ERROR"?`, "compares with an attribute ERROR.", "filter › Level = ERROR")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("the hint cost %d Query requests; it comes before anything is read", n)
+	}
+	h.keys("enter") // as written, after all
+	h.contains(t, "matched of")
+	if h.rec.count("Query") == before {
+		t.Fatal("enter again did not apply the filter")
+	}
+	h.keys("f", "ctrl+u")
+	h.typeText(`Level = "ERROR"`)
+	h.keys("enter")
+	if strings.Contains(h.screen(), "no attribute") {
+		t.Fatalf("a quoted value got the hint:\n%s", h.screen())
+	}
+	h.keys("f", "ctrl+u")
+	h.typeText(`Level = Message`)
+	h.keys("enter")
+	if strings.Contains(h.screen(), "no attribute") {
+		t.Fatalf("an attribute of the loaded rows got the hint:\n%s", h.screen())
+	}
+}

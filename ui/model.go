@@ -57,9 +57,13 @@ type Model struct {
 	lastErr  error
 	errPage  int    // the page whose request failed: r retries it from where it stopped
 	notice   string // a passing note for the status bar (what y copied)
+	said     []said // the last messages, for ?
 	export   exportState
 	fatal    *fatal
 	nextID   int
+	masked   *dynamo.Masked  // nil unless values are masked
+	back     [][]common.Page // views left by following a reference (<, ctrl+o)
+	fwd      [][]common.Page // views come back from (ctrl+i)
 }
 
 // New returns the explorer's root model.
@@ -68,8 +72,14 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
+	if masked, err := masking(cfg); err != nil {
+		m.fatal = &fatal{err: dynamo.Errorf("--mask", dynamo.KindValidation, "write --mask Email,Owner.phone", "%v", err)}
+	} else if masked != nil {
+		m.masked, m.cfg.Client, cfg.Client = masked, masked, masked
+	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns}
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
+		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
 	}
@@ -85,13 +95,19 @@ func New(cfg Config) *Model {
 	m.help = help.New()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
+	if cfg.Tour && cfg.Table == "" {
+		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+	}
 	return m
 }
 
 // Init asks for the terminal's background and starts the first screen.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	if m.cfg.Table != "" {
+	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {
+		info := *m.cfg.Info
+		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
+	} else if m.cfg.Table != "" {
 		client, table := m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
 			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
@@ -174,6 +190,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
+	case tourPickedMsg:
+		return m.openStop(msg.stop)
+	case refsFoundMsg:
+		return m.refsFound(msg)
+	case refPickedMsg:
+		return m.jump(msg.info, msg.ref)
 	case common.OpenMsg:
 		m.lastErr = nil
 		return m.push(msg.Page)
@@ -182,13 +204,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case exportProgressMsg:
 		return m.exportProgress(msg)
 	case common.NoticeMsg:
-		m.notice = msg.Text
+		m.say(msg.Text)
 		return nil
 	case common.ErrorMsg:
 		if msg.Fatal {
 			m.fatal = &fatal{err: msg.Err, page: msg.Page}
 		} else {
-			m.lastErr, m.errPage = msg.Err, msg.Page
+			m.fail(msg.Err, msg.Page)
 		}
 		return nil
 	case common.RetryMsg:
@@ -224,7 +246,7 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
-	m.notice = ""
+	m.notice, m.lastErr = "", nil // a message stays until the next key
 	if cmd, took := m.exportKey(msg); took {
 		return cmd
 	}
@@ -239,21 +261,20 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			if m.cfg.Profile != "" {
 				cmd += " --profile " + model.ShellQuote(m.cfg.Profile)
 			}
-			m.notice = "copied (OSC 52): " + cmd
+			what := "the aws command"
 			if len(m.cfg.ReopenArgs) > 0 {
-				m.notice = "copied (OSC 52) · queries the real table, not this data: " + cmd
+				what += " (it queries the real table, not this data)"
 			}
-			return tea.SetClipboard(cmd)
+			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
 		}
 	}
 	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.CopyKey) && !m.top().Capturing() {
 		if query, ok := q.Query(); ok {
 			code := model.GoSnippet(query)
-			m.notice = fmt.Sprintf("copied the Go SDK code for this query (%d lines, OSC 52)", strings.Count(code, "\n"))
-			return tea.SetClipboard(code)
+			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer)
 		}
 	}
-	if m.fatal == nil && m.lastErr != nil && m.errPage != 0 && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
+	if m.fatal == nil && m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
 		// r after a failed request sends it again from where it stopped,
 		// keeping what was loaded (rather than the page's own refresh).
 		page := m.errPage
@@ -281,6 +302,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && key.Matches(msg, k.RefFollow):
+		return m.followReference()
+	case !capturing && key.Matches(msg, k.RefBack):
+		return m.history(false)
+	case !capturing && key.Matches(msg, k.RefForward):
+		return m.history(true)
+	case !capturing && m.demo() && key.Matches(msg, k.Tour):
+		m.showHelp = false
+		return m.push(newTour(m.c))
 	case !capturing && key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()
@@ -310,17 +340,24 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	}
 	part := pages.NewPartitions(m.c, msg.info.Name, msg.info, tree)
 	m.stack = append(m.stack, part)
+	if m.cfg.PK == "" && m.cfg.Index != "" { // the index's partitions, the table's beneath
+		if _, err := msg.info.KeyFor(m.cfg.Index); err != nil {
+			m.fatal = &fatal{err: dynamo.Errorf("open index", dynamo.KindNotFound, "press i on the table for its indexes", "%v", err)}
+			return nil
+		}
+		return m.push(pages.NewIndexPartitions(m.c, msg.info, m.cfg.Index, tree))
+	}
 	if m.cfg.PK == "" {
 		return m.startTop()
 	}
-	m.started[part] = true // not scanned unless the user goes back to it
+	// part waits unscanned beneath: startTop scans it if esc climbs to it.
 	if p, ok := m.c.Tables[msg.info.Name].ShardPattern(m.cfg.PK); ok {
 		m.cfg.PK = p // a sharded partition named in the configuration
 	}
 	if model.IsPattern(m.cfg.PK) {
 		page, err := pages.OpenShards(m.c, msg.info, m.cfg.PK, tree)
 		if err != nil {
-			m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "write ranges as {1..4} and lists as {a,b}", "%v", err)
+			m.fail(dynamo.Errorf("partition key pattern", dynamo.KindValidation, "write ranges as {1..4} and lists as {a,b}", "%v", err), 0)
 			return part.Init()
 		}
 		return m.push(page)
@@ -332,9 +369,10 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	}
 	pk, err := model.ParseKeyValue(key.PK.Type, m.cfg.PK)
 	if err != nil {
-		m.lastErr = dynamo.Errorf("--pk", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err)
+		m.fail(dynamo.Errorf("partition key", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err), 0)
 		return part.Init()
 	}
+	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
 	switch {
 	case m.cfg.Versions != "":
@@ -388,8 +426,16 @@ func (m *Model) helpView() string {
 	view := m.help.ShortHelpView(p.ShortHelp())
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
+		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if m.demo() {
+			extra = append(extra, m.c.Keys.Tour)
+		}
+		view += "\n" + m.help.ShortHelpView(extra)
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
+		}
+		if said := m.messagesView(); said != "" {
+			view += "\n" + said
 		}
 	}
 	// Never wider than the terminal, whatever the bindings add up to.
@@ -461,6 +507,9 @@ func (m *Model) commandLine() string {
 	}
 	for _, a := range l.DeepLink() {
 		args = append(args, model.ShellQuote(a))
+	}
+	if b, _ := m.maskBadge(); b != "" {
+		return "(values masked) " + strings.Join(args, " ")
 	}
 	return strings.Join(args, " ")
 }
@@ -546,35 +595,14 @@ func (m *Model) statusBar() string {
 		}
 	}
 	left := conn + ro + stats + spin
-	msg := ""
-	if m.notice != "" {
-		msg = " " + st.StatusHint.Render(common.Sanitize(m.notice))
+	if badge, _ := m.maskBadge(); badge != "" {
+		left = conn + ro + st.StatusMasked.Render(badge) + stats + spin
 	}
-	if m.lastErr != nil {
-		msg = " " + errorLine(st, m.lastErr)
-	}
-	line := left + msg
+	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")
 	}
 	return line + st.StatusBar.Render(strings.Repeat(" ", max(0, m.w-ansi.StringWidth(line))))
-}
-
-func errorLine(st *common.Styles, err error) string {
-	var e *dynamo.Error
-	if errors.As(err, &e) {
-		s := ""
-		if e.Kind == dynamo.KindThrottled || e.Kind == dynamo.KindUnreachable {
-			// First, so that a narrow status bar still says it.
-			s = st.StatusHint.Render("r retries from where it stopped · ")
-		}
-		s += st.StatusErr.Render(common.Sanitize(e.Op + ": " + e.Msg))
-		if e.Hint != "" {
-			s += st.StatusHint.Render(" — " + common.Sanitize(e.Hint))
-		}
-		return s
-	}
-	return st.StatusErr.Render(common.Sanitize(err.Error()))
 }
 
 func (m *Model) fatalView(w, h int) string {

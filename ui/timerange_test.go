@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,6 +76,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.keys("t")
 	h.typeText("last 24h")
 	h.keys("enter")
+	h.loadAll()
 	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T2`, "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")
@@ -107,8 +110,8 @@ func TestTimeMergedPrefixes(t *testing.T) {
 	h.typeText("2020-04-24")
 	h.keys("enter")
 	h.contains(t, "newest first across 4 prefixes", "4 Queries merged by time (NORMAL# WARNING1# WARNING2# WARNING3#)", "2020-04-24 23:57:00", "2020-04-24 23:45:00")
-	if n := h.rec.count("Query") - before; n != 2+4 {
-		t.Errorf("finding 4 prefixes and a first screen took %d Query, want 6 (2 for the skip-scan, one page a prefix)", n)
+	if n := h.rec.count("Query") - before; n > 5+4 {
+		t.Errorf("finding 4 prefixes and a first screen took %d Query, want at most 9 (the skip-scan's bound of C+1, one page a prefix)", n)
 	}
 	screen := h.screen()
 	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
@@ -143,6 +146,7 @@ func TestTimeBesideMetadata(t *testing.T) {
 	h.contains(t, "SK holds 2006-01-02T15:04:05 (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
 	h.typeText(">= 2020-11-12")
 	h.keys("enter")
+	h.loadAll()
 	h.contains(t, "60 items loaded")
 	if strings.Contains(h.screen(), "Metadata  ") {
 		t.Error("Metadata listed in a range")
@@ -173,35 +177,68 @@ func TestTimeConfiguredFormat(t *testing.T) {
 	h.contains(t, "epoch seconds (set by time_format or --time-format)", "3 items loaded")
 }
 
-// TestCopyAsCommand: y copies the view's query as an aws command (OSC 52)
-// and says what it copied.
+// TestCopyAsCommand: y sends the view's query as an aws command to the
+// terminal's clipboard (OSC 52) and says that, never "copied": whether the
+// terminal took it is unknown.
 func TestCopyAsCommand(t *testing.T) {
 	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock, Region: "eu-west-1", Endpoint: "http://localhost:8000"})
 	h.keys("t")
 	h.typeText("< 1536019200")
 	h.keys("enter", "y")
-	h.contains(t, `copied (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression '#pk = :pk AND #sk < :sk'`,
-		`'{":pk":{"N":"123"},":sk":{"N":"1536019200"}}'`)
+	// Cut in the middle, so that both ends show.
+	h.contains(t, `sent the aws command to the terminal's clipboard (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
+		`--region eu-west-1 --endpoint-url http://localhost:8000`)
 	h.keys("Y")
-	h.contains(t, "copied the Go SDK code for this query (")
+	h.contains(t, "sent the Go SDK code for this query (")
+	if strings.Contains(h.screen(), "copied") || strings.Contains(h.screen(), "tmux") {
+		t.Fatalf("outside tmux, a copy says no more than that OSC 52 was sent:\n%s", h.screen())
+	}
 	h.keys("down") // the note passes with the next key
-	if strings.Contains(h.screen(), "copied") {
+	if strings.Contains(h.screen(), "sent the") {
 		t.Fatal("the note stayed")
 	}
 }
 
-// TestCopyItem: in the item view y copies the item as shown (plain JSON,
+// TestCopyUnderTmux: under tmux, y also loads a tmux buffer (OSC 52 rarely
+// gets through tmux's default set-clipboard external) and says so; a tmux
+// that fails is said to have failed.
+func TestCopyUnderTmux(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux})
+	h.keys("y")
+	h.contains(t, "sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buf")
+	h.keys("?")
+	h.contains(t, "last messages, newest first:", "  sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buffer (prefix ]")
+	h.keys("?")
+	if !strings.HasPrefix(buffer, "aws dynamodb query --table-name DeviceLogs") {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	h.keys("enter", "y")
+	h.contains(t, "sent the item as plain JSON (", "and loaded a tmux buffer")
+	if !strings.Contains(buffer, `"Timestamp"`) {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	broken := func(context.Context, string) error {
+		return errors.New("tmux load-buffer: no server running on /tmp/tmux-0/default")
+	}
+	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken})
+	h.keys("y")
+	h.contains(t, "(OSC 52); the tmux buffer was not loaded: tmux load-buffer: no server running")
+}
+
+// TestCopyItem: in the item view y sends the item as shown (plain JSON,
 // or DynamoDB JSON after d), Y its key.
 func TestCopyItem(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.keys("enter")
 	h.contains(t, "attributes")
 	h.keys("y")
-	h.contains(t, "copied the item as plain JSON (")
+	h.contains(t, "sent the item as plain JSON (")
 	h.keys("d", "y")
-	h.contains(t, "copied the item as DynamoDB JSON (")
+	h.contains(t, "sent the item as DynamoDB JSON (")
 	h.keys("Y")
-	h.contains(t, "copied the key as DynamoDB JSON (")
+	h.contains(t, "sent the key as DynamoDB JSON (")
 }
 
 // TestExportFromTheUI: e asks for a file (named after the view), shows

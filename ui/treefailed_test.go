@@ -25,7 +25,7 @@ func (refusingQueries) Query(context.Context, *dynamodb.QueryInput, ...func(*dyn
 func TestTreeFailedReadIsNotEmpty(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		h := newHarness(t, size[0], size[1], Config{Client: refusingQueries{demoData(t)}, Table: "Locations", PK: "USA", Delimiter: "#"})
-		h.contains(t, "The read failed: nothing is known under this prefix", "stopped by an error", "ValidationException")
+		h.contains(t, "USA · read failed · nothing loaded · r retries", "read failed: ValidationException")
 		if s := h.screen(); strings.Contains(s, "Nothing under this prefix") {
 			t.Fatalf("a failed read shown as an empty level:\n%s", s)
 		}

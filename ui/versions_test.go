@@ -86,7 +86,10 @@ func TestVersionsNone(t *testing.T) {
 	h.contains(t, "Tree")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.keys("3")
-	h.contains(t, "no string sort key")
+	// The status bar cuts the middle of a long message, where depends on
+	// the latency's width: the message itself is checked.
+	h.said(t, "no string sort key")
+	h.contains(t, "versions: DeviceLogs has no")
 }
 
 // TestDeepLinks: --versions and --range open the view they name.
@@ -100,7 +103,8 @@ func TestDeepLinks(t *testing.T) {
 	h.keys("esc")
 	h.contains(t, "Tree") // the partition waited beneath
 	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "Nope"})
-	h.contains(t, `no versioned item "Nope"`, "2 versioned items")
+	h.said(t, `no versioned item "Nope"`)
+	h.contains(t, "2 versioned items")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
 	h.contains(t, "2 items loaded", "Timestamp < :sk   :pk=123 :sk=1536019200", "time › < 1536019200")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,

@@ -184,6 +184,8 @@ func cases() []testCase {
 	fail("err/no-table", "ResourceNotFoundException", query(q("Nope", "PK = :pk", usa(nil)), 1))
 	fail("err/no-table-scan", "ResourceNotFoundException", scan(dynamodb.ScanInput{TableName: aws.String("Nope")}, 1))
 	fail("err/no-table-get", "ResourceNotFoundException", getItem(dynamodb.GetItemInput{TableName: aws.String("Nope"), Key: vals{"PK": s("x")}}))
+	fail("err/projection-overlap", "ValidationException", query(q("Str", "PK = :pk", usa(nil), project("PK, SK, SK")), 1))
+	fail("err/projection-nested-overlap", "ValidationException", query(q("Str", "PK = :pk", usa(nil), project("Doc, Doc.city")), 1))
 	fail("err/no-index", "ValidationException", query(q("Str", "PK = :pk", usa(nil), onIndex("Nope")), 1))
 	fail("err/key-type", "ValidationException", query(q("Str", "PK = :pk", vals{":pk": n("1")}), 1))
 	fail("err/sk-type", "ValidationException", query(q("Num", "Dev = :d AND TS > :v", dev(vals{":v": s("x")})), 1))

@@ -42,7 +42,10 @@ type Options struct {
 }
 
 // Seed creates the demo tables in w and writes every item, 25 per
-// BatchWriteItem, retrying unprocessed items. It stops when ctx ends.
+// BatchWriteItem, retrying unprocessed items. It stops when ctx ends. A
+// table that exists is written into (the seed command refuses one unless
+// told to replace it). Stats count only what the server accepted, and
+// every error names its table.
 func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) {
 	want := map[string]bool{}
 	for _, o := range opts {
@@ -59,11 +62,11 @@ func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) 
 		if _, err := w.CreateTable(ctx, def); err != nil {
 			var inUse *types.ResourceInUseException
 			if !errors.As(err, &inUse) {
-				return st, fmt.Errorf("create table %s: %w", name, err)
+				return st, dynamo.Explain("create table "+name, err)
 			}
 		}
 		if err := WaitActive(ctx, w, name); err != nil {
-			return st, err
+			return st, dynamo.Explain("wait for table "+name, err)
 		}
 		st.Tables++
 		batch := make([]types.WriteRequest, 0, 25)
@@ -71,13 +74,13 @@ func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) 
 			if len(batch) == 0 {
 				return nil
 			}
-			err := writeBatch(ctx, w, name, batch)
+			n, err := writeBatch(ctx, w, name, batch)
+			st.Items[name] += n
 			batch = batch[:0]
 			return err
 		}
 		err := Items(name, func(it Item) error {
 			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-			st.Items[name]++
 			if len(batch) == 25 {
 				return flush()
 			}
@@ -87,7 +90,7 @@ func Seed(ctx context.Context, w dynamo.Writer, opts ...Options) (Stats, error) 
 			err = flush()
 		}
 		if err != nil {
-			return st, fmt.Errorf("write %s: %w", name, err)
+			return st, dynamo.Explain("write table "+name, err)
 		}
 	}
 	return st, nil
@@ -116,27 +119,31 @@ func WaitActive(ctx context.Context, w dynamo.Writer, name string) error {
 	return fmt.Errorf("table %s did not become ACTIVE", name)
 }
 
-func writeBatch(ctx context.Context, w dynamo.Writer, table string, reqs []types.WriteRequest) error {
+// writeBatch writes reqs, retrying what the server leaves unprocessed,
+// and returns how many it accepted.
+func writeBatch(ctx context.Context, w dynamo.Writer, table string, reqs []types.WriteRequest) (written int, err error) {
 	pending := map[string][]types.WriteRequest{table: append([]types.WriteRequest(nil), reqs...)}
 	for attempt := 0; len(pending) > 0; attempt++ {
+		sent := len(pending[table])
 		out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
 		if err != nil {
-			return err
+			return written, err
 		}
 		pending = out.UnprocessedItems
+		written += sent - len(pending[table])
 		if len(pending) == 0 {
-			return nil
+			return written, nil
 		}
 		if attempt > 8 {
-			return fmt.Errorf("items still unprocessed after %d attempts", attempt)
+			return written, fmt.Errorf("%d items still unprocessed after %d attempts", len(pending[table]), attempt)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return written, ctx.Err()
 		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
 		}
 	}
-	return nil
+	return written, nil
 }
 
 // Load returns a new embedded backend holding the whole demo.
@@ -169,7 +176,7 @@ func CreateKeyTable(ctx context.Context, w dynamo.Writer, name string, skType ty
 		for _, it := range items[i : i+n] {
 			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
 		}
-		if err := writeBatch(ctx, w, name, reqs); err != nil {
+		if _, err := writeBatch(ctx, w, name, reqs); err != nil {
 			return err
 		}
 		i += n

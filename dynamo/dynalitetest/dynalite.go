@@ -9,9 +9,11 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,7 +75,29 @@ func freePort() (int, error) {
 }
 
 // Launch starts a new dynalite and waits until it answers.
-func Launch() (*Server, error) {
+func Launch() (*Server, error) { return launch(0) }
+
+// Restart starts a stopped server again on the same port, empty (dynalite
+// keeps its tables in memory): the server came back after an outage.
+func (s *Server) Restart() error {
+	u, err := url.Parse(s.Endpoint)
+	if err != nil {
+		return err
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return err
+	}
+	n, err := launch(port)
+	if err != nil {
+		return err
+	}
+	s.cmd = n.cmd
+	return nil
+}
+
+// launch starts dynalite on port (0: a free one).
+func launch(fixed int) (*Server, error) {
 	root, err := repoRoot()
 	if err != nil {
 		return nil, err
@@ -91,6 +115,9 @@ func Launch() (*Server, error) {
 		port, err := freePort()
 		if err != nil {
 			return nil, err
+		}
+		if fixed != 0 {
+			port = fixed
 		}
 		cmd := exec.Command(node, cli, "--port", fmt.Sprint(port), "--host", "127.0.0.1",
 			"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")

@@ -17,6 +17,7 @@ type Styles struct {
 	Request, RequestLabel                    lipgloss.Style
 	StatusConn, StatusReadOnly, StatusStat   lipgloss.Style
 	StatusErr, StatusHint, StatusBar         lipgloss.Style
+	StatusMasked                             lipgloss.Style
 	JSONKey, JSONString, JSONNumber          lipgloss.Style
 	JSONLiteral, JSONPunct, TypeTag          lipgloss.Style
 	ErrorTitle, ErrorBody, Notice, Input     lipgloss.Style
@@ -59,6 +60,7 @@ func DefaultStyles(isDark bool) Styles {
 	s.StatusBar = lipgloss.NewStyle().Background(barBG).Foreground(text)
 	s.StatusConn = lipgloss.NewStyle().Background(accent).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#16161e"))).Bold(true).Padding(0, 1)
 	s.StatusReadOnly = lipgloss.NewStyle().Background(green).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#10201a"))).Bold(true).Padding(0, 1)
+	s.StatusMasked = lipgloss.NewStyle().Background(yellow).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#16161e"))).Bold(true).Padding(0, 1)
 	s.StatusStat = lipgloss.NewStyle().Background(barBG).Foreground(text).Padding(0, 1)
 	s.StatusErr = lipgloss.NewStyle().Background(barBG).Foreground(red).Bold(true)
 	s.StatusHint = lipgloss.NewStyle().Background(barBG).Foreground(muted)

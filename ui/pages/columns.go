@@ -44,6 +44,12 @@ func (s *attrStats) add(items []dynamo.Item) {
 	s.rows += len(items)
 }
 
+// loaded is what the filter bar checks bare words against: every
+// attribute of the loaded rows, keys included.
+func (s *attrStats) loaded() loadedAttrs {
+	return loadedAttrs{rows: s.rows, known: func(name string) bool { return s.keys[name] || s.freq[name] > 0 }}
+}
+
 func (s *attrStats) reset() { s.freq, s.rows = map[string]int{}, 0 }
 
 // byFrequency is every attribute seen, most common first, then by name.

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,17 @@ const filterPrompt = "filter › "
 // values inline. A syntax error is shown under the bar with a caret at its
 // column, and the bar stays open with the text as typed.
 type filterBar struct {
-	input textinput.Model
-	err   *model.FilterError
+	input  textinput.Model
+	err    *model.FilterError
+	hint   string // a bare word that names no loaded attribute: said before anything is read
+	hinted string // the text the hint was given for: enter on it again applies it as written
+}
+
+// loadedAttrs is what the filter bar knows of the rows on screen: whether
+// an attribute appears in any of them, and how many there are.
+type loadedAttrs struct {
+	known func(name string) bool
+	rows  int
 }
 
 func newFilterBar() filterBar {
@@ -42,7 +52,7 @@ func (f *filterBar) open(current model.FilterNode) tea.Cmd {
 	}
 	f.input.SetValue(text)
 	f.input.CursorEnd()
-	f.err = nil
+	f.err, f.hint, f.hinted = nil, "", ""
 	return f.input.Focus()
 }
 
@@ -56,7 +66,7 @@ type filterSubmitted struct {
 
 // key handles a key while editing: enter applies (an empty bar clears the
 // filter), esc leaves the filter as it was.
-func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap) (filterSubmitted, tea.Cmd) {
+func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap, loaded loadedAttrs) (filterSubmitted, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Submit):
 		text := strings.TrimSpace(f.input.Value())
@@ -76,16 +86,48 @@ func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap) (filterSubmitted, 
 			return filterSubmitted{}, nil
 		}
 		f.err = nil
+		if hint := bareWordHint(n, loaded); hint != "" && f.hinted != text {
+			f.hint, f.hinted = hint, text // said once; enter again applies it as written
+			return filterSubmitted{}, nil
+		}
+		f.hint, f.hinted = "", ""
 		f.input.Blur()
 		return filterSubmitted{done: true, filter: n}, nil
 	case key.Matches(msg, k.Cancel):
-		f.err = nil
+		f.err, f.hint, f.hinted = nil, "", ""
 		f.input.Blur()
 		return filterSubmitted{}, nil
 	}
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
+	if strings.TrimSpace(f.input.Value()) != f.hinted {
+		f.hint = "" // edited: the hint was about other text
+	}
 	return filterSubmitted{}, cmd
+}
+
+// bareWordHint is what to say about a word on the value side of a
+// comparison that names no attribute of the loaded rows (Level = ERROR):
+// DynamoDB would compare with an attribute of that name and match nothing.
+// "" when every such word is an attribute seen, or nothing is loaded.
+func bareWordHint(n model.FilterNode, loaded loadedAttrs) string {
+	if loaded.known == nil || loaded.rows == 0 {
+		return ""
+	}
+	words := model.BareWords(n, loaded.known)
+	if len(words) == 0 {
+		return ""
+	}
+	w := words[0]
+	rows := common.Thousands(loaded.rows) + " loaded items"
+	if loaded.rows == 1 {
+		rows = "the loaded item"
+	}
+	more := ""
+	if len(words) > 1 {
+		more = fmt.Sprintf(" (and %d more bare words)", len(words)-1)
+	}
+	return fmt.Sprintf("no attribute %s in the %s: did you mean %q?%s Enter again compares with an attribute %s.", w, rows, w, more, w)
 }
 
 // lines renders the bar and, while it is edited, the line under it (the
@@ -103,6 +145,14 @@ func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode
 		bar = st.Dim.Render(filterPrompt) + common.Sanitize(model.FormatFilter(current)) + st.Dim.Render("   (f to change)")
 	}
 	switch {
+	case f.hint != "" && f.err == nil:
+		// Wrapped, not cut: its end says what enter does now.
+		lines := strings.Split(ansi.Wrap("? "+common.Sanitize(f.hint), max(1, width), " "), "\n")
+		out := []string{components.Fit(bar, width)}
+		for _, l := range lines[:min(len(lines), 3)] {
+			out = append(out, components.Fit(st.Notice.Render(l), width))
+		}
+		return out
 	case f.err != nil:
 		value := []rune(f.input.Value())
 		caret := ansi.StringWidth(filterPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(f.err.Col-1, len(value))])))

@@ -3,6 +3,7 @@ package pages
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -20,6 +21,7 @@ type Item struct {
 	item dynamo.Item
 	wire bool
 	req  request
+	fail failure // why reading it again failed: what is shown is the copy read before
 	vp   viewport.Model
 	w, h int
 }
@@ -48,6 +50,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !p.req.done(msg.req) {
 			return p, nil
 		}
+		p.fail.fail(msg.err)
 		if msg.err != nil {
 			return p, report(msg.err, false, p.id)
 		}
@@ -66,18 +69,19 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			if p.wire {
 				form, doc = "DynamoDB JSON", dynamo.WireItem(p.item)
 			}
-			return p, copyJSON(doc, "the item as "+form)
+			return p, copyJSON(p.c, doc, "the item as "+form)
 		case key.Matches(msg, k.CopyKey):
 			key := dynamo.PlainItem(p.key())
 			if p.wire {
-				return p, copyJSON(dynamo.WireItem(p.key()), "the key as DynamoDB JSON")
+				return p, copyJSON(p.c, dynamo.WireItem(p.key()), "the key as DynamoDB JSON")
 			}
-			return p, copyJSON(key, "the key")
+			return p, copyJSON(p.c, key, "the key")
 		case key.Matches(msg, k.Refresh):
 			ctx, req := p.req.start(p.c.NextID)
 			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
 		case key.Matches(msg, k.Back) && p.req.inFlight():
 			p.req.stop()
+			p.fail.cancel()
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Up):
@@ -110,6 +114,10 @@ func (p *Item) View() string {
 		form = "DynamoDB JSON"
 	}
 	title := fmt.Sprintf("%s · %d attributes · %s", p.crumb(), len(p.item), form)
+	if p.fail.stopped() {
+		// The copy read before stays in view, said to be that.
+		title = p.crumb() + " · " + strings.Replace(p.fail.title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
+	}
 	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
 }
 
@@ -149,15 +157,14 @@ func (p *Item) ShortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Wire, k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
 }
 
-// copyJSON puts a document on the clipboard (OSC 52) and says so.
-func copyJSON(doc any, what string) tea.Cmd {
+// copyJSON sends a document to the clipboard (OSC 52, and tmux's) and
+// says what it did.
+func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil
 	}
-	return tea.Batch(tea.SetClipboard(string(b)), func() tea.Msg {
-		return common.NoticeMsg{Text: fmt.Sprintf("copied %s (%d bytes, OSC 52)", what, len(b))}
-	})
+	return common.Copy(string(b), fmt.Sprintf("%s (%d bytes)", what, len(b)), "", c.TmuxBuffer)
 }
 
 func (p *Item) FullHelp() [][]key.Binding {

@@ -14,6 +14,9 @@ import (
 	"github.com/dynascope/dynascope/ui/components"
 )
 
+// gapCell marks the rows between the start and the end not read yet.
+const gapCell = "⋯ not read yet"
+
 // maxColumns bounds the grid's attribute columns; the item view shows all.
 const maxColumns = 8
 
@@ -31,6 +34,8 @@ type Items struct {
 	note   string   // said in the title, e.g. why there is no tree
 	filter filterBar
 	picker *columnPicker // open while choosing columns
+	sort   rowSort       // s/S: the loaded rows' order on screen
+	get    request       // reading an item whole from the base table (on an index)
 	grid   components.Grid
 	w, h   int
 }
@@ -59,6 +64,10 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, p
 			q.SKName = key.SK.Name
 		}
 		p.pg.tableKeys = &info.Key
+		p.stats.keys[key.PK.Name] = true
+		if key.SK != nil {
+			p.stats.keys[key.SK.Name] = true
+		}
 	}
 	if prefix != "" {
 		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
@@ -99,26 +108,64 @@ func (p *Items) reset(q model.KeyQuery) tea.Cmd {
 func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return p, p.pg.next()
+		return p, p.pg.retry()
 	case pageLoadedMsg:
-		n := len(p.pg.items)
+		// Rows read from the end go in above the cursor when it is past
+		// the gap: it keeps its place counted from the end.
+		fromEnd := -1
+		if gap := p.pg.gapRow(); gap >= 0 && p.grid.Cursor() >= gap {
+			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
+		}
 		ok, cmd := p.pg.loaded(msg)
 		if !ok {
 			return p, cmd
 		}
-		p.stats.add(p.pg.items[n:])
+		p.stats.add(msg.result.Items)
 		p.refresh()
+		if fromEnd >= 0 {
+			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
+		}
 		return p, p.prefetch(false)
+	case itemReadMsg:
+		if !p.get.done(msg.req) {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, report(msg.err, false, p.id)
+		}
+		if msg.item == nil {
+			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
+		}
+		return p, open(NewItem(p.c, p.info, msg.item))
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
 	return p, nil
 }
 
+// openItem opens the selected item: read whole from the base table by its
+// key (one GetItem) when the index it was listed from holds only part of it.
+func (p *Items) openItem(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(p.info, p.pg.query.Index); !partial {
+		return open(NewItem(p.c, p.info, it))
+	}
+	ctx, req := p.get.start(p.c.NextID)
+	return getItem(ctx, p.c.Client, p.id, req, p.info.Name, baseKey(p.info, it))
+}
+
+// baseKey is an item's key in the base table.
+func baseKey(info dynamo.TableInfo, it dynamo.Item) dynamo.Item {
+	k := dynamo.Item{info.Key.PK.Name: it[info.Key.PK.Name]}
+	if info.Key.SK != nil {
+		k[info.Key.SK.Name] = it[info.Key.SK.Name]
+	}
+	return k
+}
+
 func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.Keys
 	if p.filter.editing() {
-		res, cmd := p.filter.key(msg, k)
+		res, cmd := p.filter.key(msg, k, p.stats.loaded())
 		if !res.done {
 			if !p.filter.editing() && !p.pg.started {
 				return p.pg.next() // esc before the first read: list everything
@@ -132,12 +179,17 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	if p.picker != nil {
 		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh)
 	}
-	items := p.pg.items
 	switch {
 	case key.Matches(msg, k.Open):
-		if len(items) > 0 {
-			return open(NewItem(p.c, p.info, items[p.grid.Cursor()]))
+		if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+			return p.openItem(it)
 		}
+	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
+		// The end in one read, backwards, rather than every page to it.
+		cmd := p.pg.jumpEnd()
+		p.refresh()
+		p.grid.SetCursor(p.pg.rowCount() - 1)
+		return cmd
 	case key.Matches(msg, k.Filter):
 		return p.filter.open(p.pg.query.Filter)
 	case key.Matches(msg, k.Columns):
@@ -152,10 +204,16 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := p.pg.query
 		q.Reverse = !q.Reverse
 		return p.reset(q)
+	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
+		return p.pg.retry() // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		p.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return p.reset(p.pg.query)
+	case key.Matches(msg, k.Back) && p.get.inFlight():
+		p.get.stop()
 	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
-		p.pg.req.stop()
+		p.pg.cancel()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == model.SKBeginsWith:
 		return back
 	default:
@@ -175,19 +233,27 @@ func (p *Items) prefetch(user bool) tea.Cmd {
 // refresh recomputes the columns: the keys, then the table's chosen
 // attributes or those most common across the loaded rows.
 func (p *Items) refresh() {
-	keys := []string{p.info.Key.PK.Name}
-	cols := []components.Column{{Title: p.info.Key.PK.Name, Keep: true}}
-	if p.info.Key.SK != nil {
-		keys = append(keys, p.info.Key.SK.Name)
-		cols = append(cols, components.Column{Title: p.info.Key.SK.Name, Keep: true})
+	var keys []string
+	var cols []components.Column
+	// An index's keys, then always the base table's (which item it is).
+	for _, k := range p.keyNames() {
+		keys = append(keys, k)
+		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
 	}
 	p.attrs = p.stats.columns(p.c, p.info.Name, maxColumns)
 	for _, a := range p.attrs {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
-	p.grid.SetRows(len(p.pg.items), func(r, col int) string {
-		it := p.pg.items[r]
+	p.sort.applyRows(p.pg.rowCount(), p.pg.row)
+	p.grid.SetRows(p.pg.rowCount(), func(r, col int) string {
+		it, ok := p.pg.row(p.sort.row(r))
+		if !ok {
+			if col == 0 {
+				return gapCell
+			}
+			return ""
+		}
 		if col < len(keys) {
 			return common.Cell(it[keys[col]])
 		}
@@ -195,7 +261,46 @@ func (p *Items) refresh() {
 	})
 }
 
-func (p *Items) SetSize(w, h int) { p.w, p.h = w, h }
+// keyNames are the key attributes listed first: the index's (when read
+// through one), then the base table's, each once.
+func (p *Items) keyNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(k dynamo.KeySchema) {
+		for _, n := range []string{k.PK.Name, skName(k)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if k, err := p.info.KeyFor(p.pg.query.Index); err == nil && p.pg.query.Index != "" {
+		add(k)
+	}
+	add(p.info.Key)
+	return names
+}
+
+func skName(k dynamo.KeySchema) string {
+	if k.SK == nil {
+		return ""
+	}
+	return k.SK.Name
+}
+
+// projectionNote says what an index lacks of each item, for the title.
+func projectionNote(info dynamo.TableInfo, index string) string {
+	ix, partial := partialProjection(info, index)
+	if !partial {
+		return ""
+	}
+	return "index " + ix.Name + " holds " + projectionText(ix) + ": enter reads the whole item"
+}
+
+func (p *Items) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.pg.sizeTo(h - 4) // the frame, the header, a line of slack
+}
 
 // head is the filter bar (and its error or note while typed): the lines
 // above the grid.
@@ -220,9 +325,25 @@ func (p *Items) View() string {
 	if p.note != "" {
 		title += " · " + p.note
 	}
+	if note := projectionNote(p.info, p.pg.query.Index); note != "" {
+		title += " · " + note
+	}
+	if sorted := p.sort.title(p.pg.rowCount()); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	body := p.grid.View()
 	if why := p.pg.empty("this partition"); why != "" {
 		body = st.Dim.Render(why)
+	}
+	if f := p.pg.failed(st, listW-4); f != "" {
+		body = f
+		if len(p.pg.items) > 0 { // the rows loaded before, and below them why no more
+			p.grid.SetSize(listW-4, p.h-3-len(head))
+			body = p.grid.View() + "\n" + f
+		}
+	}
+	if u := p.pg.unread(st, "enter applies the filter, esc lists everything"); u != "" {
+		body = u
 	}
 	if p.picker != nil {
 		title = "Columns of " + common.Sanitize(p.info.Name) + " · every attribute in the " + common.Thousands(p.stats.rows) + " rows loaded"
@@ -236,8 +357,8 @@ func (p *Items) View() string {
 		return list
 	}
 	preview := ""
-	if len(p.pg.items) > 0 {
-		preview = renderJSON(st, p.pg.items[p.grid.Cursor()], false, p.w-listW-4)
+	if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+		preview = renderJSON(st, it, false, p.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
@@ -251,7 +372,7 @@ func (p *Items) Crumbs() []string {
 }
 func (p *Items) ID() int         { return p.id }
 func (p *Items) Mode() string    { return "Items" }
-func (p *Items) Loading() bool   { return p.pg.req.inFlight() }
+func (p *Items) Loading() bool   { return p.pg.req.inFlight() || p.get.inFlight() }
 func (p *Items) Capturing() bool { return p.filter.editing() }
 
 func (p *Items) Request() string { return p.pg.request() }
@@ -269,7 +390,7 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Versions, k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

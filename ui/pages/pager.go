@@ -29,6 +29,10 @@ type pager struct {
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
 	held      bool    // a filtered read stopped at its budget
+	tail      tail    // the end, read backwards after G
+	limit     int32   // the next page's Limit: 0 for a full 1 MB page
+	rows      int     // rows on screen, which size the first page
+	fail      failure // the last read failed or was cancelled
 	req       request
 	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 }
@@ -50,21 +54,61 @@ func (p *pager) next() tea.Cmd {
 	if p.req.inFlight() || p.done() {
 		return nil
 	}
+	if !p.started && !p.filtered() {
+		// A filtered page's matches are anyone's guess, and its budget
+		// bounds what it spends: it reads whole pages.
+		p.limit = dynamo.ScreenLimit(p.rows)
+	}
 	p.started = true
+	p.tail.reading, p.tail.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone())
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, TableKeys: p.tableKeys})
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
 }
 
-// done reports whether the whole query has been read.
-func (p *pager) done() bool { return p.started && len(p.lastKey) == 0 }
+// sizeTo notes how many rows show at once, before the first read sizes
+// its page by them.
+func (p *pager) sizeTo(rows int) {
+	if rows > 0 {
+		p.rows = rows
+	}
+}
+
+// done reports whether the whole query has been read: a read that failed
+// or was cancelled is not done, whatever it had, nor a list with a gap
+// between its two ends.
+func (p *pager) done() bool {
+	return p.started && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
+}
+
+// cancel stops the read in flight at the user's word; the view says so.
+func (p *pager) cancel() {
+	if p.req.inFlight() {
+		p.req.stop()
+		p.fail.cancel()
+	}
+}
+
+// retry reads on from where a failed or cancelled read stopped: the tail
+// (after G) or the head.
+func (p *pager) retry() tea.Cmd {
+	if p.fail.stopped() && p.pages == 0 {
+		p.started = false // the first page never came: ask for it again
+	}
+	p.fail.clear()
+	p.fillRCU, p.held = 0, false
+	if p.tail.failed {
+		return p.nextTail()
+	}
+	return p.next()
+}
 
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
 	p.req.stop()
-	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys}
+	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys, rows: p.rows}
 	return p.next()
 }
 
@@ -75,8 +119,11 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	if msg.err != nil {
+		p.tail.failed, p.tail.reading = p.tail.reading, false
+		p.fail.fail(msg.err)
 		return false, report(msg.err, false, p.owner)
 	}
+	p.fail.clear()
 	if msg.merge != nil {
 		p.merge = msg.merge
 	}
@@ -84,8 +131,18 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
 	p.scanned += msg.result.Scanned
-	p.items = append(p.items, msg.result.Items...)
+	if p.tail.reading {
+		p.tail.reading = false
+		p.tailLoaded(msg.result)
+		return true, nil
+	}
+	items, met := p.headMet(msg.result.Items)
+	p.items = append(p.items, items...)
 	p.lastKey = msg.result.LastKey
+	p.limit = dynamo.GrowLimit(p.limit, msg.result)
+	if met {
+		p.closeGap()
+	}
 	return true, nil
 }
 
@@ -95,15 +152,30 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 // stops once it has spent its budget, until the user asks again (user: a
 // key press).
 func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
+	p.sizeTo(visible)
 	ahead := 2 * visible
 	if p.filtered() {
 		ahead = visible
+	}
+	if gap := p.gapRow(); gap >= 0 {
+		// Near the gap, read into it from the side the cursor is on:
+		// backwards when it came up from the end.
+		switch {
+		case cursor >= gap && cursor-visible <= gap: // G read two screens
+			return p.nextTail()
+		case cursor < gap && cursor+ahead >= gap:
+			return p.next()
+		}
+		return nil
 	}
 	return p.want(cursor+ahead+1, user)
 }
 
 func (p *pager) want(n int, user bool) tea.Cmd {
-	if len(p.items) >= n || p.done() {
+	if user && p.fail.cancelled {
+		p.fail.clear() // moving on after esc asks to read on
+	}
+	if len(p.items) >= n || p.done() || p.fail.stopped() {
 		return nil
 	}
 	if user {
@@ -122,17 +194,25 @@ func (p *pager) filtered() bool { return p.query.Filter != nil }
 // state says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.
 func (p *pager) state() string {
+	if p.fail.stopped() {
+		return p.fail.title(len(p.items), "items")
+	}
+	if !p.started {
+		return "not read yet"
+	}
 	more := "all"
 	switch {
 	case p.held:
 		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))
 	case p.req.inFlight() && p.filtered():
 		more = "reading…"
+	case p.gapOpen():
+		more = "the middle not read yet: scroll into the gap to read it"
 	case !p.done():
 		more = "more as you scroll"
 	}
 	if !p.filtered() {
-		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)), more)
+		return fmt.Sprintf("%s items loaded · %s", common.Thousands(len(p.items)+len(p.tail.items)), more)
 	}
 	return fmt.Sprintf("%s matched of %s scanned · %.1f RCU · %s", common.Thousands(len(p.items)), common.Thousands(p.scanned), p.cost.RCU, more)
 }
@@ -141,7 +221,9 @@ func (p *pager) state() string {
 // reading, or when rows are loaded).
 func (p *pager) empty(what string) string {
 	switch {
-	case len(p.items) > 0 || !p.started:
+	case p.fail.stopped() || !p.started:
+		return "" // said by failed and unread
+	case len(p.items) > 0:
 		return ""
 	case !p.filtered():
 		if p.req.inFlight() {
@@ -163,4 +245,25 @@ func (p *pager) request() string {
 		return p.mergeRequest()
 	}
 	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
+}
+
+// failed is the failure where the list's rows would be: alone when nothing
+// was loaded, below the rows loaded before otherwise (one line). "" when
+// the last read went well.
+func (p *pager) failed(st *common.Styles, width int) string {
+	if !p.fail.stopped() {
+		return ""
+	}
+	if len(p.items) == 0 {
+		return p.fail.body(st, 0, "items", width)
+	}
+	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.items), "items")), width))
+}
+
+// unread says that the view has not been read, and why not yet.
+func (p *pager) unread(st *common.Styles, why string) string {
+	if p.started {
+		return ""
+	}
+	return st.Dim.Render("Not read yet: " + why)
 }

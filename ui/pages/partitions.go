@@ -14,13 +14,16 @@ import (
 )
 
 type partitionRow struct {
-	key  model.KeyValue
-	text string
-	keys int // sort keys seen so far under it
+	key     model.KeyValue
+	text    string
+	keys    int  // sort keys seen so far under it
+	skipped bool // the listing jumped past the rest of its keys
 }
 
-// Partitions lists a table's partition keys from keys-only Scan pages,
-// loaded as the cursor nears the end, and takes a key to go to.
+// Partitions lists a table's partition keys by skip-scan (small keys-only
+// Scans that jump past each partition's keys, or bulk pages where
+// partitions are small), loaded as the cursor nears the end, and takes a
+// key to go to.
 type Partitions struct {
 	c        *common.Common
 	id       int
@@ -29,6 +32,8 @@ type Partitions struct {
 	rows     []partitionRow
 	seen     map[string]int
 	lastKey  dynamo.Item
+	nextReq  dynamo.PartitionsRequest
+	jumps    int
 	started  bool
 	scanned  int
 	pages    int
@@ -39,7 +44,29 @@ type Partitions struct {
 	input    textinput.Model
 	inputOn  bool
 	inputErr string
+	fail     failure // why the scan stopped before the table's end
+	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
+	picker   *picker // the index picker, while open
 	w, h     int
+}
+
+// NewIndexPartitions returns the partitions of one of the table's indexes:
+// a keys-only Scan of the index, paged like the table's; a partition opens
+// into that index's hierarchy or items.
+func NewIndexPartitions(c *common.Common, info dynamo.TableInfo, index string, tree TreeOptions) *Partitions {
+	tree.Index, tree.Delim = index, "" // the index's own sort keys: detect their delimiter
+	p := NewPartitions(c, info.Name, info, tree)
+	p.index = index
+	p.grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")"}, {Title: "Sort keys seen"}})
+	return p
+}
+
+// key is the key schema scanned: the table's, or its index's.
+func (p *Partitions) key() dynamo.KeySchema {
+	if k, err := p.info.KeyFor(p.index); err == nil && p.index != "" {
+		return k
+	}
+	return p.info.Key
 }
 
 // NewPartitions returns the partitions page of a table; info may be empty,
@@ -63,17 +90,25 @@ func (p *Partitions) Init() tea.Cmd {
 
 // next asks for the next keys-only Scan page.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.inFlight() || (p.started && len(p.lastKey) == 0) {
+	if p.req.inFlight() || (p.started && len(p.lastKey) == 0 && !p.fail.stopped()) {
 		return nil
 	}
+	if !p.started {
+		p.nextReq = dynamo.FirstPartitions(p.table, p.key())
+		if p.index != "" { // an index's start keys need the table's keys too: plain pages
+			p.nextReq.Index, p.nextReq.Limit = p.index, scanPageKeys
+		}
+	}
 	p.started = true
+	p.fail.clear()
 	ctx, req := p.req.start(p.c.NextID)
-	return scanKeys(ctx, p.c.Client, p.id, req, dynamo.PartitionsRequest{Table: p.table, Key: p.info.Key, Start: p.lastKey, Limit: scanPageKeys})
+	return scanKeys(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
 func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
+		p.auto = 0
 		return p, p.Init()
 	case tableDescribedMsg:
 		if !p.req.done(msg.req) {
@@ -89,6 +124,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, nil
 		}
 		if msg.err != nil {
+			p.fail.fail(msg.err)
 			return p, report(msg.err, false, p.id)
 		}
 		p.add(msg.result)
@@ -97,7 +133,13 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if p.inputOn {
 			return p, p.updateInput(msg)
 		}
+		if p.picker != nil {
+			return p, p.pickerKey(msg)
+		}
 		switch {
+		case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
+			choices, cols := indexChoices(p.info, p.index, "")
+			p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
 		case key.Matches(msg, p.c.Keys.GoTo):
 			p.inputOn, p.inputErr = true, ""
 			p.input.SetValue("")
@@ -106,13 +148,18 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			if len(p.rows) > 0 {
 				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
 			}
+		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.stopped():
+			p.auto = 0
+			return p, p.next() // on from where the scan stopped
 		case key.Matches(msg, p.c.Keys.Refresh):
 			p.req.stop()
-			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages = nil, map[string]int{}, nil, false, 0, 0
+			p.fail.clear()
+			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages, p.jumps = nil, map[string]int{}, nil, false, 0, 0, 0
 			p.refreshRows()
 			return p, p.Init()
 		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
 			p.req.stop()
+			p.fail.cancel()
 		case key.Matches(msg, p.c.Keys.Back):
 			return p, back
 		default:
@@ -141,7 +188,7 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		p.input.Blur()
 		return open(page)
 	case key.Matches(msg, p.c.Keys.Submit):
-		v, err := model.ParseKeyValue(p.info.Key.PK.Type, p.input.Value())
+		v, err := model.ParseKeyValue(p.key().PK.Type, p.input.Value())
 		if err != nil {
 			p.inputErr = err.Error()
 			return nil
@@ -152,6 +199,9 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.inputOn = false
 		p.input.Blur()
+		if p.c.Masked != nil && v.Type != model.TypeB { // typed, yet shown as its stand-in from here on
+			v.Text = p.c.Masked.KeyText(p.info.Name, p.info.Key.PK.Name, v.Text)
+		}
 		return open(OpenPartition(p.c, p.info, v, p.tree))
 	}
 	var cmd tea.Cmd
@@ -160,17 +210,24 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// scanPageKeys bounds each Scan page: a Scan reads whole items however few
-// partitions they hold, so small pages keep each step's cost small.
+// scanPageKeys bounds each Scan page of an index's partitions (read in
+// plain pages): a Scan reads whole items however few partitions they hold,
+// so small pages keep each step's cost small.
 const scanPageKeys = 1000
 
-// autoPages is how many pages load without the user asking: enough to fill
-// a screen, never a whole table behind their back.
+// autoPages is how many bulk pages load without the user asking: enough
+// to fill a screen, never a whole table behind their back. Probes (one
+// read unit each, a partition each) fill the screen without counting.
 const autoPages = 3
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
-	if p.grid.Cursor() >= len(p.rows)-2*p.grid.Visible() && p.auto < autoPages {
+	if p.fail.err != nil {
+		return nil // r retries: a failing server is not asked again behind the user's back
+	}
+	probe := p.nextReq.Limit > 0 && p.nextReq.Limit < 100
+	screen := max(p.grid.Visible(), p.h-4) // before it is drawn: the page less its frame and header
+	if p.grid.Cursor() >= len(p.rows)-2*screen && (p.auto < autoPages || probe) {
 		p.auto++
 		return p.next()
 	}
@@ -181,8 +238,13 @@ func (p *Partitions) add(pg dynamo.Page) {
 	p.pages++
 	p.scanned += len(pg.Items)
 	p.lastKey = pg.LastKey
+	next, jumped, more := dynamo.NextPartitions(p.nextReq, pg)
+	p.nextReq = next
+	if !more {
+		p.lastKey = nil
+	}
 	for _, it := range pg.Items {
-		v, ok := dynamo.KeyValueOf(it[p.info.Key.PK.Name])
+		v, ok := dynamo.KeyValueOf(it[p.key().PK.Name])
 		if !ok {
 			continue
 		}
@@ -193,6 +255,10 @@ func (p *Partitions) add(pg dynamo.Page) {
 		}
 		p.seen[id] = len(p.rows)
 		p.rows = append(p.rows, partitionRow{key: v, text: keyCell(v), keys: 1})
+	}
+	if jumped && len(p.rows) > 0 {
+		p.jumps++
+		p.rows[len(p.rows)-1].skipped = true
 	}
 	p.refreshRows()
 }
@@ -211,7 +277,7 @@ func (p *Partitions) refreshRows() {
 			return p.rows[r].text
 		}
 		more := ""
-		if len(p.lastKey) > 0 {
+		if p.rows[r].skipped || (r == len(p.rows)-1 && len(p.lastKey) > 0) {
 			more = "+"
 		}
 		return common.Thousands(p.rows[r].keys) + more
@@ -229,7 +295,7 @@ func (p *Partitions) View() string {
 		if p.inputErr != "" {
 			input += "\n" + st.ErrorTitle.Render(p.inputErr)
 		} else {
-			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.info.Key.PK.Name, p.info.Key.PK.Type))
+			input += "\n" + st.Dim.Render(fmt.Sprintf("%s is %s; enter opens it, esc cancels", p.key().PK.Name, p.key().PK.Type))
 		}
 		h -= 4
 	}
@@ -238,9 +304,23 @@ func (p *Partitions) View() string {
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}
-	title := fmt.Sprintf("%s · %s partitions · %s", common.Sanitize(p.table), common.Thousands(len(p.rows)), state)
+	title := fmt.Sprintf("%s · %s partitions · %s", p.name(), common.Thousands(len(p.rows)), state)
 	body := p.grid.View()
-	if p.started && !p.req.inFlight() && len(p.rows) == 0 {
+	if p.picker != nil {
+		return p.picker.view(st, p.w, h)
+	}
+	switch {
+	case p.fail.stopped():
+		title = p.name() + " · " + p.fail.title(len(p.rows), "partitions")
+		body = p.fail.body(st, len(p.rows), "partitions", p.w-4)
+		if len(p.rows) > 0 {
+			p.grid.SetSize(p.w-4, h-3)
+			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.rows), "partitions")), p.w-4))
+		}
+	case !p.started && p.info.Name != "":
+		title = p.name() + " · partitions not read yet"
+		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
+	case p.started && !p.req.inFlight() && len(p.rows) == 0:
 		body = st.Dim.Render("This table is empty.")
 	}
 	out := common.Frame(st, title, body, p.w, h)
@@ -250,19 +330,65 @@ func (p *Partitions) View() string {
 	return out
 }
 
-func (p *Partitions) Crumbs() []string { return []string{p.table} }
-func (p *Partitions) ID() int          { return p.id }
-func (p *Partitions) Mode() string     { return "" }
-func (p *Partitions) Loading() bool    { return p.req.inFlight() }
-func (p *Partitions) Capturing() bool  { return p.inputOn }
+func (p *Partitions) Crumbs() []string {
+	if p.index != "" {
+		return []string{p.table, "index " + p.index}
+	}
+	return []string{p.table}
+}
+
+// name is what the title calls the list: the table, or the table's index.
+func (p *Partitions) name() string {
+	if p.index != "" {
+		return common.Sanitize(p.table) + " index " + common.Sanitize(p.index)
+	}
+	return common.Sanitize(p.table)
+}
+
+// pickerKey handles a key while the index picker is open: the choice
+// opens that index's partitions (or the table's), on top of this list.
+func (p *Partitions) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	picked, closed := p.picker.key(msg, p.c.Keys)
+	if !closed {
+		return nil
+	}
+	p.picker = nil
+	name := indexAt(p.info, picked)
+	if picked < 0 || name == p.index {
+		return nil
+	}
+	tree := p.tree
+	tree.Index = ""
+	if name == "" {
+		return open(NewPartitions(p.c, p.table, p.info, tree))
+	}
+	return open(NewIndexPartitions(p.c, p.info, name, tree))
+}
+
+// DeepLink reopens the list from the command line.
+func (p *Partitions) DeepLink() []string {
+	if p.index != "" {
+		return []string{"--table", p.table, "--index", p.index}
+	}
+	return []string{"--table", p.table}
+}
+func (p *Partitions) ID() int         { return p.id }
+func (p *Partitions) Mode() string    { return "" }
+func (p *Partitions) Loading() bool   { return p.req.inFlight() }
+func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {
-	names := p.info.Key.PK.Name
-	if p.info.Key.SK != nil {
-		names += ", " + p.info.Key.SK.Name
+	k := p.key()
+	names := k.PK.Name
+	if k.SK != nil {
+		names += ", " + k.SK.Name
 	}
-	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read",
-		p.table, names, p.pages, common.Thousands(p.scanned))
+	table := p.table
+	if p.index != "" {
+		table += "  IndexName: " + p.index
+	}
+	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read · %s jumps past a partition's keys",
+		table, names, p.pages, common.Thousands(p.scanned), common.Thousands(p.jumps))
 }
 
 func (p *Partitions) ShortHelp() []key.Binding {
@@ -270,12 +396,15 @@ func (p *Partitions) ShortHelp() []key.Binding {
 	if p.inputOn {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Back, k.Help, k.Quit}
+	if p.picker != nil {
+		return p.picker.help(k)
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, k.Help, k.Quit}
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }
 
 // OpenPartition is a partition's first view: the hierarchy where the sort

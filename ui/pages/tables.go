@@ -24,6 +24,7 @@ type Tables struct {
 	grid    components.Grid
 	w, h    int
 	loaded  bool
+	fail    failure // why the list stopped before its end
 }
 
 // NewTables returns the tables page.
@@ -55,8 +56,10 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, nil
 		}
 		if msg.err != nil {
+			t.fail.fail(msg.err)
 			return t, report(msg.err, len(t.names) == 0, t.id)
 		}
+		t.fail.clear()
 		t.names, t.loaded = msg.names, true
 		t.refreshRows()
 		// Describe every table at once: a handful of small requests that
@@ -89,6 +92,9 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, t.c.Keys.Refresh):
 			return t, t.Init()
 		case key.Matches(msg, t.c.Keys.Back) && (t.list.inFlight() || t.desc.inFlight()):
+			if t.list.inFlight() {
+				t.fail.cancel()
+			}
 			t.list.stop()
 			t.desc.stop()
 			t.loaded, t.pending = true, 0
@@ -161,7 +167,15 @@ func (t *Tables) View() string {
 		title = "Tables · loading…"
 	}
 	body := t.grid.View()
-	if t.loaded && len(t.names) == 0 {
+	switch {
+	case t.fail.stopped():
+		title = "Tables · " + t.fail.title(len(t.names), "tables")
+		body = t.fail.body(t.c.Styles, len(t.names), "tables", listW-4)
+		if len(t.names) > 0 {
+			t.grid.SetSize(listW-4, t.h-3)
+			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.names), "tables")), listW-4))
+		}
+	case t.loaded && len(t.names) == 0:
 		body = t.c.Styles.Dim.Render("No tables here. Check --region and --endpoint-url, or try --demo.")
 	}
 	list := common.Frame(t.c.Styles, title, body, listW, t.h)

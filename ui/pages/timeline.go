@@ -293,6 +293,10 @@ func (t *Timeline) FullHelp() [][]key.Binding {
 
 // DeepLink reopens this timeline from the command line.
 func (t *Timeline) DeepLink() []string {
+	if strings.HasPrefix(t.h.Name, "-") || t.h.Name == "" {
+		// A name that reads as a flag stays joined to --versions.
+		return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions="+t.h.Name)
+	}
 	return versionsLink(t.info.Name, t.pk, t.h.Pattern, "--versions", t.h.Name)
 }
 

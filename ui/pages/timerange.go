@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +31,12 @@ type Time struct {
 	info       dynamo.TableInfo
 	base       model.KeyQuery // the partition (or index), no sort-key condition
 	pg         pager          // what is listed
+	get        request        // reading an item whole from the base table (on an index)
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
+	sort       rowSort   // s/S: the loaded rows' order on screen
+	follow     following // F: new items as they are written
 	enc        model.TimeEncoding
 	detected   bool
 	configured bool          // the encoding comes from the configuration file
@@ -300,7 +304,9 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.pg.next()
+		return t, t.pg.retry()
+	case followedMsg:
+		return t, t.followed(msg)
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
@@ -323,6 +329,14 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
 		}
 		return t, t.prefetch(false)
+	case itemReadMsg:
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil || msg.item == nil {
+			return t, report(msg.err, false, t.id)
+		}
+		return t, open(NewItem(t.c, t.info, msg.item))
 	case tea.KeyPressMsg:
 		return t, t.key(msg)
 	}
@@ -341,7 +355,7 @@ func (t *Time) prefetch(user bool) tea.Cmd {
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
 	if t.filter.editing() {
-		res, cmd := t.filter.key(msg, k)
+		res, cmd := t.filter.key(msg, k, t.stats.loaded())
 		if !res.done {
 			return cmd
 		}
@@ -366,10 +380,19 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Back) && (t.pg.req.inFlight() || t.find.inFlight()):
-		t.pg.req.stop()
+	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
+		t.stopFollow()
+	case key.Matches(msg, k.Follow):
+		return t.startFollow()
+	case key.Matches(msg, k.Back) && t.find.inFlight():
+		t.pg.cancel()
 		t.find.stop()
+	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
+		t.pg.cancel()
+	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
+		return t.pg.retry() // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
+		t.stopFollow() // leaving: nothing polls behind the user's back
 		return back
 	case !t.detected || t.noTime != "":
 		return nil
@@ -388,11 +411,18 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		q := t.pg.query
 		q.Reverse = !q.Reverse
 		return t.run(q, t.rangeTxt)
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
 		return t.run(t.pg.query, t.rangeTxt)
 	case key.Matches(msg, k.Open):
 		if len(t.pg.items) > 0 {
-			return open(NewItem(t.c, t.info, t.pg.items[t.grid.Cursor()]))
+			it := t.pg.items[t.sort.row(t.grid.Cursor())]
+			if _, partial := partialProjection(t.info, t.base.Index); partial {
+				ctx, req := t.get.start(t.c.NextID)
+				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+			}
+			return open(NewItem(t.c, t.info, it))
 		}
 	default:
 		if t.grid.Update(msg) {
@@ -415,25 +445,43 @@ func (t *Time) setColumns() {
 
 func (t *Time) refresh() {
 	t.setColumns()
-	attrs := t.stats.columns(t.c, t.info.Name, timeAttrs)
+	// On an index, the base table's keys come next: which item each is.
+	var baseKeys []string
+	if t.base.Index != "" {
+		for _, n := range []string{t.info.Key.PK.Name, skName(t.info.Key)} {
+			if n != "" && n != t.base.SKName && n != t.base.PKName {
+				baseKeys = append(baseKeys, n)
+			}
+		}
+	}
+	var attrs []string
+	for _, a := range t.stats.columns(t.c, t.info.Name, timeAttrs) {
+		if !slices.Contains(baseKeys, a) {
+			attrs = append(attrs, a)
+		}
+	}
 	cols := t.grid.Columns()
-	for _, a := range attrs {
+	for _, a := range append(append([]string{}, baseKeys...), attrs...) {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
+	t.sort.apply(t.pg.items)
 	t.grid.SetRows(len(t.pg.items), func(r, col int) string {
+		r = t.sort.row(r)
 		it := t.pg.items[r]
-		switch col {
-		case 0:
+		switch {
+		case col == 0:
 			if r < len(t.times) && !t.times[r].IsZero() {
 				return t.times[r].In(zone).Format("2006-01-02 15:04:05")
 			}
 			return "?"
-		case 1:
+		case col == 1:
 			return common.Cell(it[t.base.SKName])
+		case col-2 < len(baseKeys):
+			return common.Cell(it[baseKeys[col-2]])
 		}
-		return common.Cell(it[attrs[col-2]])
+		return common.Cell(it[attrs[col-2-len(baseKeys)]])
 	})
 }
 
@@ -489,7 +537,10 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 	return b.String(), lo, hi
 }
 
-func (t *Time) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Time) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.pg.sizeTo(h - 8) // the frame, the range bar and its notes, the header
+}
 
 func (t *Time) View() string {
 	st := t.c.Styles
@@ -535,6 +586,11 @@ func (t *Time) View() string {
 	switch {
 	case t.noTime != "":
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
+	case t.pg.fail.stopped() && len(t.pg.items) == 0:
+		body = t.pg.failed(st, t.w-4)
+	case t.pg.fail.stopped():
+		t.grid.SetSize(t.w-4, max(2, gridH-1))
+		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
 	case !t.detected:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
 	case t.pg.empty("this range") != "":
@@ -550,6 +606,12 @@ func (t *Time) View() string {
 	parts = append(parts, body)
 	order := t.order()
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	if sorted := t.sort.title(len(t.pg.items)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
+	if f := t.followTitle(); f != "" {
+		title = f + " · " + title
+	}
 	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
 }
 
@@ -604,7 +666,7 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.

@@ -64,6 +64,7 @@ type Tree struct {
 	info        dynamo.TableInfo
 	req         dynamo.ChildrenRequest
 	partial     bool             // the walk stopped on an error: r goes on from there
+	fail        failure          // why the walk stopped before its end
 	shards      []model.KeyValue // a sharded partition's shards; nil for one
 	pattern     string           // the pattern they came from
 	levels      []string
@@ -79,6 +80,8 @@ type Tree struct {
 	walk        request
 	count       request
 	grid        components.Grid
+	picker      *picker // the index or delimiter picker, while open
+	picking     string  // which: "index" or "delimiter"
 	w, h        int
 }
 
@@ -116,23 +119,6 @@ func (t *Tree) useIndex(index string) {
 	}
 }
 
-// nextIndex is the next of the base table and the indexes that share its
-// partition key attribute and have a sort key to drill.
-func (t *Tree) nextIndex() string {
-	choices := []string{""}
-	for _, ix := range t.info.Indexes {
-		if ix.Key.PK.Name == t.info.Key.PK.Name && ix.Key.SK != nil {
-			choices = append(choices, ix.Name)
-		}
-	}
-	for i, c := range choices {
-		if c == t.req.Index {
-			return choices[(i+1)%len(choices)]
-		}
-	}
-	return ""
-}
-
 func (t *Tree) budget() float64 {
 	if t.countBudget > 0 {
 		return t.countBudget
@@ -157,6 +143,7 @@ func (t *Tree) setColumns() {
 }
 
 func (t *Tree) Init() tea.Cmd {
+	t.fail.clear()
 	t.children, t.self, t.loaded, t.cost = nil, false, false, dynamo.Cost{}
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
@@ -170,6 +157,7 @@ func (t *Tree) Init() tea.Cmd {
 // keeping them on screen.
 func (t *Tree) resume() tea.Cmd {
 	t.loaded, t.partial = false, false
+	t.fail.clear()
 	r := t.req
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
@@ -192,6 +180,10 @@ func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []model.KeyV
 // and streams snapshots of what it found: children appear as they are
 // found, and the last message says done.
 func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []model.KeyValue, page, req int, ch chan childrenFoundMsg) {
+	if mc, ok := c.(*dynamo.Masked); ok {
+		runMaskedChildren(ctx, mc, r, shards, page, req, ch)
+		return
+	}
 	var found []dynamo.ShardChild
 	index := map[string]int{}
 	for _, c := range r.Resume { // a resumed walk shows what it had at once
@@ -223,36 +215,24 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
 }
 
-// countChildren counts under each branch in turn, streaming running
-// totals, and stops once the budget (RCU) is spent, keeping what it has.
+// countChildren counts under the branches, several at once, streaming
+// running totals, and stops once the budget (RCU) is spent, keeping what
+// it has.
 func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []model.Child, budget float64, page, req int, ch chan countedMsg) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var spent dynamo.Cost
-	over := false
-	for _, child := range children {
-		base := spent
-		n, err := dynamo.CountChild(ctx, c, r, child, func(n int, cost dynamo.Cost) {
-			spent = base.Add(cost)
-			if budget > 0 && spent.RCU >= budget {
-				over = true
-				cancel() // stop reading; what was counted stays
-			}
-			select {
-			case ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, next: ch}:
-			default:
-			}
-		})
-		if over {
-			ch <- countedMsg{page: page, req: req, child: child.Name, n: n, cost: spent, budgetHit: true, next: nil}
+	over, err := dynamo.CountChildren(ctx, c, r, children, 0, budget, func(p dynamo.CountProgress) {
+		spent = p.Cost
+		msg := countedMsg{page: page, req: req, child: p.Child, n: p.N, final: p.Final, cost: p.Cost, next: ch}
+		if p.Final {
+			ch <- msg
 			return
 		}
-		ch <- countedMsg{page: page, req: req, child: child.Name, n: n, final: true, cost: spent, err: err, next: ch}
-		if err != nil {
-			return
+		select {
+		case ch <- msg:
+		default:
 		}
-	}
-	ch <- countedMsg{page: page, req: req, final: true, cost: spent, next: nil}
+	})
+	ch <- countedMsg{page: page, req: req, final: true, budgetHit: over, cost: spent, err: err, next: nil}
 }
 
 func (t *Tree) rows() []treeRow {
@@ -313,10 +293,7 @@ func (t *Tree) refresh() {
 func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
-			return t, t.resume()
-		}
-		return t, t.Init()
+		return t, t.retry()
 	case childrenFoundMsg:
 		if msg.req != t.walk.id {
 			return t, nil
@@ -328,6 +305,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
+		t.fail.fail(msg.err)
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
 			t.setColumns()
@@ -371,10 +349,17 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.c.Keys
 	rows := t.rows()
+	if t.picker != nil {
+		return t.pickerKey(msg)
+	}
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
+		if t.walk.inFlight() && !t.loaded {
+			t.fail.cancel() // the level is cut off where it was
+			t.partial = true
+		}
 		t.walk.stop()
 		t.count.stop()
 		t.loaded = true // counts cut off stay marked … as partial
@@ -390,6 +375,11 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		if row.branch {
 			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
 		}
+		if t.req.Index != "" {
+			// The index's key is not the table's: list the item (and any
+			// under it) from the index, where enter reads it whole.
+			return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index))
+		}
 		r := t.req
 		if len(row.child.Shards) > 0 {
 			r.PK = row.child.Shards[0] // the first shard that holds it
@@ -404,16 +394,16 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
 		q, _ := t.Query()
 		return filterItems(t.c, t.info, q, "")
+	case key.Matches(msg, k.Versions) && t.req.Index != "":
+		return report(dynamo.Errorf("versions", dynamo.KindValidation, "press i and pick the table, then open the item's partition",
+			"versions are read from the table's own partitions, not index %s", t.req.Index), false, t.id)
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK)
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
-	case key.Matches(msg, k.Index):
-		t.useIndex(t.nextIndex())
-		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
-		t.setColumns()
-		t.count.stop()
-		return t.Init()
+	case key.Matches(msg, k.Index) && len(t.shards) == 0:
+		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
+		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
 		if est := t.countEstimate(); !t.confirm && est > t.budget() {
 			t.confirm = true // ask first: this may cost more than the budget
@@ -432,10 +422,10 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
 		return waitCount(ch)
 	case key.Matches(msg, k.Delimiter):
-		t.req.Delim = nextDelimiter(t.req.Delim)
-		t.setColumns()
-		t.count.stop()
-		return t.Init()
+		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
+		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
+	case key.Matches(msg, k.Refresh) && t.fail.stopped():
+		return t.retry()
 	case key.Matches(msg, k.Refresh):
 		t.count.stop()
 		return t.Init()
@@ -445,6 +435,15 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// retry goes on with a walk cut off by an error or esc after the children
+// it found, or starts the level again when it found none.
+func (t *Tree) retry() tea.Cmd {
+	if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
+		return t.resume()
+	}
+	return t.Init()
+}
+
 // countEstimate bounds what counting this level can cost: at most one read
 // of the whole table (DynamoDB's size figure, refreshed about every six
 // hours), eventually consistent. 0 when the table reports no size.
@@ -452,13 +451,65 @@ func (t *Tree) countEstimate() float64 {
 	return float64(t.info.SizeBytes) / 4096 * 0.5
 }
 
-func nextDelimiter(d string) string {
-	for i, x := range model.Delimiters {
-		if x == d {
-			return model.Delimiters[(i+1)%len(model.Delimiters)]
-		}
+// pickerKey handles a key while the index or delimiter picker is open.
+func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	picked, closed := t.picker.key(msg, t.c.Keys)
+	if !closed {
+		return nil
 	}
-	return model.Delimiters[0]
+	kind := t.picking
+	t.picker, t.picking = nil, ""
+	if picked < 0 {
+		return nil
+	}
+	if kind == "delimiter" {
+		d := model.Delimiters[picked]
+		if d == t.req.Delim {
+			return nil
+		}
+		t.req.Delim = d
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	}
+	return t.chooseIndex(indexAt(t.info, picked))
+}
+
+// chooseIndex reads the partition through another index: in place when
+// it is keyed by the same attribute and has a sort key to drill, as items
+// when that sort key is a number, and as its partitions otherwise.
+func (t *Tree) chooseIndex(name string) tea.Cmd {
+	key, err := t.info.KeyFor(name)
+	switch {
+	case err != nil || name == t.req.Index:
+		return nil
+	case key.PK.Name == t.req.Key.PK.Name && key.SK != nil && key.SK.Type != model.TypeN:
+		t.useIndex(name)
+		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	case key.PK.Name == t.req.Key.PK.Name:
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, "", name))
+	}
+	return open(NewIndexPartitions(t.c, t.info, name, TreeOptions{Levels: t.levels, CountBudget: t.countBudget}))
+}
+
+// sampleKeys are sort keys already loaded at this level, for the
+// delimiter picker's preview: the prefix and each child's name.
+func (t *Tree) sampleKeys() []string {
+	var keys []string
+	for _, c := range t.children {
+		if len(keys) == 20 {
+			break
+		}
+		k := t.req.Prefix + c.Name
+		if c.HasChildren {
+			k += t.req.Delim + "…"
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
@@ -473,25 +524,38 @@ func (t *Tree) View() string {
 	case t.partial:
 		state = "stopped by an error"
 	}
+	if t.fail.stopped() {
+		state = t.fail.title(len(t.children), "children")
+	}
 	delim := t.req.Delim
 	if delim == "" {
 		delim = "?"
 	}
 	title := fmt.Sprintf("%s · %s children · %s · delimiter %s", t.where(), common.Thousands(len(t.children)), state, common.Sanitize(delim))
+	if t.fail.stopped() {
+		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
+	}
 	if t.req.Index != "" {
 		title += " · index " + common.Sanitize(t.req.Index)
 	}
 	body := t.grid.View()
-	if t.loaded && len(t.children) == 0 {
+	switch {
+	case t.fail.stopped() && len(t.children) == 0:
+		// A failed read found nothing, which says nothing of what is there.
+		body = t.fail.body(st, 0, "children", t.w-4)
+	case t.fail.stopped():
+		t.grid.SetSize(t.w-4, t.h-3)
+		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
+	case t.loaded && len(t.children) == 0:
 		switch {
-		case t.partial:
-			// A failed read found nothing, which says nothing of what is there.
-			body = st.Notice.Render("The read failed: nothing is known under this prefix (the error is below).")
 		case t.self:
 			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
 		default:
 			body = st.Dim.Render("Nothing under this prefix.")
 		}
+	}
+	if t.picker != nil {
+		return t.picker.view(st, t.w, t.h)
 	}
 	if t.confirm {
 		h := t.h - 4
@@ -563,6 +627,9 @@ func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
 	if t.confirm {
 		return []key.Binding{k.Count, k.Cancel}
+	}
+	if t.picker != nil {
+		return t.picker.help(k)
 	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.NextMode, k.Versions, k.Range, k.Count, k.Help, k.Quit}
 }

@@ -43,6 +43,7 @@ type Versions struct {
 	loaded bool
 	open   string // a logical item whose timeline opens once loaded
 	load   request
+	fail   failure // why the read stopped before the partition's end
 	grid   components.Grid
 	w, h   int
 }
@@ -125,6 +126,7 @@ func historyName(h model.History) string {
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
+		v.fail.clear()
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
@@ -137,6 +139,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return v, nil
 		}
 		v.res, v.loaded = msg.result, true
+		v.fail.fail(msg.err)
 		v.refresh()
 		if msg.err != nil {
 			return v, report(msg.err, false, v.id)
@@ -149,7 +152,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 					return v, open(v.timeline(h))
 				}
 			}
-			return v, report(dynamo.Errorf("--versions", dynamo.KindNotFound, "pick one from the list",
+			return v, report(dynamo.Errorf("versions", dynamo.KindNotFound, "pick one from the list",
 				"no versioned item %q in this partition", name), false, v.id)
 		}
 	case tea.KeyPressMsg:
@@ -157,9 +160,14 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Back) && v.load.inFlight():
 			v.load.stop()
+			v.loaded = true
+			v.fail.cancel()
 		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
 			return v, back
+		case key.Matches(msg, k.Refresh) && v.fail.err != nil:
+			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
 		case key.Matches(msg, k.Refresh):
+			v.fail.clear()
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
 			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
@@ -200,6 +208,13 @@ func (v *Versions) View() string {
 	}
 	body := v.grid.View()
 	switch {
+	case v.fail.stopped():
+		title = keyCell(v.req.PK) + " · " + v.fail.title(len(v.res.Histories), "versioned items")
+		body = v.fail.body(st, len(v.res.Histories), "versioned items", listW-4)
+		if len(v.res.Histories) > 0 {
+			v.grid.SetSize(listW-4, v.h-3)
+			body = v.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(v.fail.line(len(v.res.Histories), "versioned items")), listW-4))
+		}
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBudgetsAndKeyTypesUpFront: NaN, Inf and negative budgets are usage
+// errors (NaN switched the budget off); a prefix on a number sort key is
+// refused before any Query, naming the key; an oversized --pk is refused
+// naming DynamoDB's limit, not sent.
+func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
+	long := strings.Repeat("x", 2049)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--max-rcu", "NaN"}, 2, "--max-rcu NaN is not a budget"},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--max-rcu", "+Inf"}, 2, "--max-rcu +Inf is not a budget"},
+		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count-budget", "nan"}, 2, "--count-budget NaN is not a budget"},
+		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count-budget", "-1"}, 2, "--count-budget -1 is not a budget"},
+		{[]string{"--demo", "--count-budget", "inf"}, 2, "--count-budget +Inf is not a budget"},
+		{[]string{"--demo", "--max-rcu", "-Inf"}, 2, "--max-rcu -Inf is not a budget"},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--sk-prefix", "evt"}, 2, `--sk-prefix "evt": Timestamp is a number key`},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 3 newest keys of Timestamp`},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "0000-01-01"}, 2, "times run from 0001-01-01 to 9999-12-31"},
+		{[]string{"items", "--demo", "--table", "Locations", "--pk", long}, 1, "the partition key value is 2049 bytes, over DynamoDB's limit of 2048"},
+	} {
+		_, errs, code := cli(t, tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: exit %d, %q; want %d %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+)
+
+// partitionCount is how many small partitions the Parts table holds.
+const partitionCount = 200
+
+// screenRows is the list's height on a 120×35 terminal.
+const screenRows = 29
+
+var benchKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+
+// seed writes the cases: in table Bench, partition "sparse" (n items under
+// 25 top-level children), "leaf" (one level of 100 items) and "wide" (one
+// level of 10,000 children); in table Parts, 200 partitions of 20 items.
+func seed(ctx context.Context, c *dynamodb.Client, n, payload int) error {
+	for _, t := range []string{"Bench", "Parts"} {
+		if err := createTable(ctx, c, t, "S"); err != nil {
+			return err
+		}
+	}
+	data := strings.Repeat("x", payload)
+	var items []dynamo.Item
+	for i := range n {
+		child := i * 25 / n
+		items = append(items, dynamo.Item{"PK": s("sparse"), "SK": s(fmt.Sprintf("C%02d#R%02d#%07d", child, i%10, i)), "Data": s(data)})
+	}
+	for i := range 100 {
+		items = append(items, dynamo.Item{"PK": s("leaf"), "SK": s(fmt.Sprintf("LEAF#%03d", i)), "Data": s(data)})
+	}
+	for i := range 10000 {
+		items = append(items, dynamo.Item{"PK": s("wide"), "SK": s(fmt.Sprintf("W#%05d", i)), "Data": s("w")})
+	}
+	if err := writeAll(ctx, c, "Bench", items); err != nil {
+		return err
+	}
+	items = items[:0]
+	for p := range partitionCount {
+		for i := range 20 {
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("part-%03d", p)), "SK": s(fmt.Sprintf("ITEM#%02d", i)), "Data": s(data)})
+		}
+	}
+	return writeAll(ctx, c, "Parts", items)
+}
+
+func partitionQuery(pk string) model.KeyQuery {
+	return model.KeyQuery{Table: "Bench", PKName: "PK", PK: model.S(pk), SKName: "SK"}
+}
+
+func run(ctx context.Context, c dynamo.Client) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	t := newTable()
+	defer t.flush()
+
+	// A first screen of the sparse partition's items.
+	t.add(measure(c, "items: first screen", "1 MB page", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse")})
+		return rows(len(p.Items), err)
+	}))
+	t.add(measure(c, "items: first screen", "sized to it", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse"), Limit: dynamo.ScreenLimit(screenRows)})
+		return rows(len(p.Items), err)
+	}))
+
+	for _, lv := range []struct{ what, pk, prefix string }{
+		{"children: 25 sparse", "sparse", ""}, {"children: 100-item leaf", "leaf", "LEAF#"}, {"children: 10,000", "wide", "W#"},
+	} {
+		for _, way := range []struct {
+			how      string
+			parallel int
+		}{{"sequential", 1}, {"parallel", 0}} {
+			t.add(measure(c, lv.what, way.how, func(m dynamo.Client) string {
+				res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S(lv.pk), Prefix: lv.prefix, Delim: "#", Parallel: way.parallel}, nil)
+				if res.Guessed > 0 {
+					return fmt.Sprintf("%s, %d guessed (%d unused)", children(len(res.Children), err), res.Guessed, res.Wasted)
+				}
+				return children(len(res.Children), err)
+			}))
+		}
+	}
+
+	res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, nil)
+	if err != nil {
+		fail(err)
+	}
+	t.add(measure(c, "counts: 25 children", "sequential", func(m dynamo.Client) string {
+		total := 0
+		for _, ch := range res.Children {
+			n, err := dynamo.CountChild(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, ch, nil)
+			if err != nil {
+				return err.Error()
+			}
+			total += n
+		}
+		return fmt.Sprintf("%d items", total)
+	}))
+	t.add(measure(c, "counts: 25 children", "parallel", func(m dynamo.Client) string {
+		total := map[string]int{}
+		_, err := dynamo.CountChildren(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, res.Children, 0, 0,
+			func(p dynamo.CountProgress) { total[p.Child] = p.N })
+		if err != nil {
+			return err.Error()
+		}
+		n := 0
+		for _, c := range total {
+			n += c
+		}
+		return fmt.Sprintf("%d items", n)
+	}))
+
+	t.add(measure(c, "G: last screen", "forward pages", func(m dynamo.Client) string {
+		var start dynamo.Item
+		var last []dynamo.Item
+		for {
+			p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse"), Start: start})
+			if err != nil {
+				return err.Error()
+			}
+			last = p.Items
+			if !p.More() {
+				break
+			}
+			start = p.LastKey
+		}
+		return "ends at " + lastKey(last)
+	}))
+	t.add(measure(c, "G: last screen", "one reverse read", func(m dynamo.Client) string {
+		q := partitionQuery("sparse")
+		q.Reverse = true
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Limit: dynamo.ScreenLimit(screenRows)})
+		if err != nil {
+			return err.Error()
+		}
+		return "ends at " + text(p.Items[0]["SK"])
+	}))
+
+	// A key range: the first screen of C05#… through C07#….
+	rangeQuery := partitionQuery("sparse")
+	rangeQuery.SK = model.SKCondition{Op: model.SKBetween, A: model.S("C05#"), B: model.S("C07$")}
+	t.add(measure(c, "range: first screen", "1 MB page", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: rangeQuery})
+		return rows(len(p.Items), err)
+	}))
+	t.add(measure(c, "range: first screen", "sized to it", func(m dynamo.Client) string {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: rangeQuery, Limit: dynamo.ScreenLimit(screenRows)})
+		return rows(len(p.Items), err)
+	}))
+
+	for _, tbl := range []string{"Bench", "Parts"} {
+		t.add(measure(c, "partitions: first screen of "+tbl, "3+1 Scan pages", func(m dynamo.Client) string {
+			seen := map[string]bool{}
+			var start dynamo.Item
+			for range 4 {
+				p, err := dynamo.ScanKeysPage(ctx, m, dynamo.PartitionsRequest{Table: tbl, Key: benchKey, Start: start, Limit: 1000})
+				if err != nil {
+					return err.Error()
+				}
+				for _, it := range p.Items {
+					seen[text(it["PK"])] = true
+				}
+				if !p.More() || len(seen) >= screenRows {
+					break
+				}
+				start = p.LastKey
+			}
+			return fmt.Sprintf("%d partitions", len(seen))
+		}))
+		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
+			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("%d partitions", len(res.Partitions))
+		}))
+	}
+}
+
+func rows(n int, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+func children(n int, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d children", n)
+}
+
+func lastKey(items []dynamo.Item) string {
+	if len(items) == 0 {
+		return "nothing"
+	}
+	return text(items[len(items)-1]["SK"])
+}
+
+func text(av types.AttributeValue) string {
+	if v, ok := dynamo.KeyValueOf(av); ok {
+		return v.Text
+	}
+	return ""
+}

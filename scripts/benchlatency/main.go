@@ -1,0 +1,224 @@
+// Command benchlatency measures what dynascope's reads cost when DynamoDB is
+// tens of milliseconds away: it starts dynalite, puts a loopback proxy in
+// front of it that holds every request for 0, 20 and 50 ms, and prints
+// requests, consumed RCU, wall time and round trips (the longest chain of
+// requests each sent after the previous came back) for each operation, the
+// new way beside the old or sequential way.
+// Figures only: it never passes or fails on them (make bench-latency).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/dynalitetest"
+)
+
+func main() {
+	items := flag.Int("items", 100000, "items in the partition of 25 sparse children")
+	payload := flag.Int("payload", 300, "payload bytes per item (~50 more in keys)")
+	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
+	flag.Parse()
+
+	srv, err := dynalitetest.Launch()
+	if err != nil {
+		fail(err)
+	}
+	defer srv.Stop()
+	ctx := context.Background()
+	t0 := time.Now()
+	if err := seed(ctx, srv.Client(), *items, *payload); err != nil {
+		fail(err)
+	}
+	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20, *payload+50, time.Since(t0).Round(time.Second))
+
+	for _, d := range strings.Split(*delays, ",") {
+		delay, err := time.ParseDuration(strings.TrimSpace(d))
+		if d == "0" {
+			delay, err = 0, nil
+		}
+		if err != nil {
+			fail(err)
+		}
+		target, stop := delayProxy(srv.Endpoint, delay)
+		fmt.Printf("\n== %s added per request\n", delay)
+		run(ctx, client(target))
+		stop()
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "benchlatency:", err)
+	os.Exit(1)
+}
+
+func client(endpoint string) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("bench", "bench", ""), RetryMaxAttempts: 1})
+}
+
+// delayProxy forwards to target, holding each request for d first.
+func delayProxy(target string, d time.Duration) (string, func()) {
+	u, _ := url.Parse(target)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fail(err)
+	}
+	s := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(d)
+		rp.ServeHTTP(w, r)
+	})}
+	go s.Serve(l)
+	return "http://" + l.Addr().String(), func() { s.Close() }
+}
+
+// figure is one measured operation.
+type figure struct {
+	what, how string
+	cost      dynamo.Cost
+	wall      time.Duration
+	note      string
+	trips     int
+}
+
+type table struct {
+	w *tabwriter.Writer
+}
+
+func newTable() *table {
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "operation\tway\trequests\tRCU\twall\tround trips\tresult\t")
+	return &table{w: w}
+}
+
+func (t *table) add(f figure) {
+	fmt.Fprintf(t.w, "%s\t%s\t%d\t%.1f\t%s\t%d\t%s\t\n", f.what, f.how, f.cost.Requests, f.cost.RCU, f.wall.Round(100*time.Microsecond), f.trips, f.note)
+}
+
+func (t *table) flush() { t.w.Flush() }
+
+// measure runs f on a metered client and returns what it cost.
+func measure(c dynamo.Client, what, how string, f func(dynamo.Client) string) figure {
+	tr := &tripCounter{Client: c}
+	m := dynamo.NewMetered(tr)
+	t0 := time.Now()
+	note := f(m)
+	wall := time.Since(t0)
+	total, _ := m.Session.Totals()
+	return figure{what: what, how: how, cost: total, wall: wall, note: note, trips: tr.trips()}
+}
+
+// tripCounter records when each request was out, to count round trips:
+// the longest chain of requests each sent after the one before it came
+// back (requests out at the same time share a round trip).
+type tripCounter struct {
+	dynamo.Client
+	mu    sync.Mutex
+	spans [][2]time.Time
+}
+
+func (t *tripCounter) note(start time.Time) {
+	t.mu.Lock()
+	t.spans = append(t.spans, [2]time.Time{start, time.Now()})
+	t.mu.Unlock()
+}
+
+func (t *tripCounter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	defer t.note(time.Now())
+	return t.Client.Query(ctx, in, o...)
+}
+
+func (t *tripCounter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	defer t.note(time.Now())
+	return t.Client.Scan(ctx, in, o...)
+}
+
+func (t *tripCounter) trips() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	spans := append([][2]time.Time(nil), t.spans...)
+	sort.Slice(spans, func(i, j int) bool { return spans[i][1].Before(spans[j][1]) })
+	depth := make([]int, len(spans))
+	most := 0
+	for i, s := range spans {
+		depth[i] = 1
+		for j := range i {
+			if !spans[j][1].After(s[0]) {
+				depth[i] = max(depth[i], depth[j]+1)
+			}
+		}
+		most = max(most, depth[i])
+	}
+	return most
+}
+
+// writeAll puts items with 8 BatchWriteItem requests in flight.
+func writeAll(ctx context.Context, c *dynamodb.Client, name string, items []dynamo.Item) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	batches := make(chan []dynamo.Item)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				reqs := make([]types.WriteRequest, len(b))
+				for i, it := range b {
+					reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+				}
+				pending := map[string][]types.WriteRequest{name: reqs}
+				for len(pending[name]) > 0 {
+					out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+					if err != nil {
+						errs <- err
+						return
+					}
+					pending = out.UnprocessedItems
+				}
+			}
+		}()
+	}
+	for i := 0; i < len(items); i += 25 {
+		batches <- items[i:min(i+25, len(items))]
+	}
+	close(batches)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func createTable(ctx context.Context, c *dynamodb.Client, name string, sk types.ScalarAttributeType) error {
+	in := &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}}}
+	if sk != "" {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("SK"), AttributeType: sk})
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange})
+	}
+	_, err := c.CreateTable(ctx, in)
+	return err
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }

@@ -1,0 +1,62 @@
+package common
+
+import (
+	"github.com/charmbracelet/x/ansi"
+	"regexp"
+	"strings"
+)
+
+// flagWords are the explorer's words for what an error or hint written for
+// the command line calls a flag: inside the explorer there is no flag to
+// pass, so a message says what the flag stands for.
+var flagWords = map[string]string{
+	"--endpoint-url":    "the endpoint",
+	"--region":          "the region",
+	"--profile":         "the profile",
+	"--demo":            "the demo",
+	"--output":          "the file",
+	"--version-pattern": "version_pattern in the configuration",
+	"--time-format":     "time_format in the configuration",
+	"--max-rcu":         "max_rcu in the configuration",
+	"--count-budget":    "count_budget in the configuration",
+	"--delimiter":       "the delimiter (D)",
+	"--index":           "the index (i)",
+	"--versions":        "versions",
+	"--pk":              "the partition key",
+	"--table":           "the table",
+	"--filter":          "the filter",
+	"--range":           "the range",
+	"--prefix":          "the prefix",
+}
+
+var flagPattern = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+
+// ExplorerWords rewrites the command-line flags a message names into what
+// they stand for ("check --endpoint-url and --region" → "check the
+// endpoint and the region"); a flag it does not know loses its dashes.
+func ExplorerWords(s string) string {
+	if !strings.Contains(s, "--") {
+		return s
+	}
+	return flagPattern.ReplaceAllStringFunc(s, func(f string) string {
+		if w, ok := flagWords[f]; ok {
+			return w
+		}
+		return strings.ReplaceAll(strings.TrimPrefix(f, "--"), "-", " ")
+	})
+}
+
+// MiddleCut fits s (which may be styled) into width cells by cutting its
+// middle, so that both how a message starts and how it ends (the hint,
+// what to press) stay readable.
+func MiddleCut(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	if width <= 1 {
+		return ansi.Truncate(s, width, "")
+	}
+	head := (width - 1) / 2
+	tail := width - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
+}

@@ -1,0 +1,44 @@
+package common
+
+import (
+	"github.com/charmbracelet/x/ansi"
+	"strings"
+	"testing"
+)
+
+func TestExplorerWords(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"is the server running? check --endpoint-url and --region", "is the server running? check the endpoint and the region"},
+		{"export to x.csv: --output: open x.csv: permission denied", "export to x.csv: the file: open x.csv: permission denied"},
+		{"set AWS_PROFILE or pass --profile, or try --demo", "set AWS_PROFILE or pass the profile, or try the demo"},
+		{"--some-new-flag is wrong", "some new flag is wrong"},
+		{"a - b -- c", "a - b -- c"},
+		{"no flags here", "no flags here"},
+	} {
+		if got := ExplorerWords(c.in); got != c.want {
+			t.Errorf("ExplorerWords(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if strings.Contains(ExplorerWords(c.in), "--") && c.in != "a - b -- c" {
+			t.Errorf("%q still names a flag", c.in)
+		}
+	}
+}
+
+func TestMiddleCut(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"query Wide: ThrottlingException — wait and retry", 21, "query Wide… and retry"},
+		{"abcdef", 5, "ab…ef"},
+		{"\x1b[31mabcdef\x1b[0m", 5, "ab…ef"},
+		{"abcdef", 1, "a"},
+	} {
+		got := MiddleCut(c.in, c.width)
+		if ansi.Strip(got) != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("MiddleCut(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package pages
+
+import "github.com/dynascope/dynascope/dynamo"
+
+// ItemSelector is a page with an item selected (the item view, a list's
+// row): > follows the references in it.
+type ItemSelector interface {
+	SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+}
+
+func (p *Item) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	return p.item, p.info, p.item != nil
+}
+
+func (p *Items) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	if p.picker != nil {
+		return nil, p.info, false
+	}
+	it, ok := p.pg.row(p.sort.row(p.grid.Cursor()))
+	return it, p.info, ok
+}
+
+func (t *Time) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
+	if len(t.pg.items) == 0 || t.picker != nil {
+		return nil, t.info, false
+	}
+	return t.pg.items[t.sort.row(t.grid.Cursor())], t.info, true
+}
