@@ -34,6 +34,10 @@ const (
 // enough that progress and cancellation stay prompt.
 const batchSize = 2000
 
+// flushItems is how many decoded items wait before they are stored: the
+// store merges each chunk into its sorted partitions.
+const flushItems = 16 * batchSize
+
 // opened is a data file being read: its text (gunzipped when it is gzip)
 // and, for checksums, the hash of its bytes as stored.
 type opened struct {
@@ -173,6 +177,29 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 	var cand candidates
 	var pending []map[string]types.AttributeValue
 	var pendingLines []int
+	// flush stores what is pending: in chunks, so that only a chunk of
+	// decoded items (maps of SDK values, several times their stored size)
+	// is held at once, never a whole file of them.
+	flush := func() error {
+		for len(pending) > 0 {
+			at, err := l.db.PutItems(ctx, table, pending)
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			l.res.Items--
+			if err := l.bad(path, k, pendingLines[at], err); err != nil {
+				return err
+			}
+			pending = append(pending[:at:at], pending[at+1:]...)
+			pendingLines = append(pendingLines[:at:at], pendingLines[at+1:]...)
+		}
+		clear(pending)
+		pending, pendingLines = pending[:0], pendingLines[:0]
+		return nil
+	}
 	n := 0
 	for b := range order {
 		select {
@@ -203,26 +230,18 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 		if b.readErr != nil {
 			return b.readErr
 		}
+		if len(pending) >= flushItems {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		l.report(false)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// One bulk write per file: the store sorts each partition once.
-	for len(pending) > 0 {
-		at, err := l.db.PutItems(ctx, table, pending)
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		l.res.Items--
-		if err := l.bad(path, k, pendingLines[at], err); err != nil {
-			return err
-		}
-		pending = append(pending[:at:at], pending[at+1:]...)
-		pendingLines = append(pendingLines[:at:at], pendingLines[at+1:]...)
+	if err := flush(); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -32,30 +32,38 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 		}
 		norm[i] = normalizeItem(it)
 	}
-	touched := map[*partition]bool{}
-	for _, it := range norm {
+	var enc encoder
+	recs := make([]record, len(norm))
+	touched := map[*partition]int{} // a partition's length before this call
+	for i, it := range norm {
+		recs[i] = enc.encode(it)
 		p := t.base.partition(it[t.pk], true)
-		p.entries = append(p.entries, entry{sk: t.skOf(it), item: it})
-		touched[p] = true
+		if _, ok := touched[p]; !ok {
+			touched[p] = len(p.entries)
+		}
+		p.entries = append(p.entries, entry{sk: recs[i].within(t.skOf(it)), rec: recs[i]})
 		t.size += int64(itemSize(it))
 	}
 	var replaced []map[string]types.AttributeValue
-	for p := range touched {
-		for _, old := range settle(p) {
+	for p, from := range touched {
+		for _, rec := range settle(p, from) {
+			old := rec.item()
 			replaced = append(replaced, old)
 			t.size -= int64(itemSize(old))
 		}
 	}
 	for _, ix := range t.indexes {
-		touched := map[*partition]bool{}
-		for _, it := range norm {
+		touched := map[*partition]int{}
+		for i, it := range norm {
 			if p, sk, tie, ok := ix.position(t, it); ok {
-				p.entries = append(p.entries, entry{sk: sk, tie: tie, item: ix.project(t, it)})
-				touched[p] = true
+				if _, ok := touched[p]; !ok {
+					touched[p] = len(p.entries)
+				}
+				p.entries = append(p.entries, entry{sk: sk, tie: tie, rec: ix.project(t, it, recs[i])})
 			}
 		}
-		for p := range touched {
-			settle(p)
+		for p, from := range touched {
+			settle(p, from)
 		}
 		// A replaced item whose index key changed still has its old entry.
 		for _, old := range replaced {
@@ -100,31 +108,41 @@ func (t *table) current(item map[string]types.AttributeValue) map[string]types.A
 	p := t.base.partition(item[t.pk], false)
 	sk := t.skOf(item)
 	if i := p.search(sk, ""); i < len(p.entries) && p.entries[i].sk == sk {
-		return p.entries[i].item
+		return p.entries[i].item()
 	}
 	return nil
 }
 
-// settle sorts a partition's entries, keeping the last of entries with the
-// same key, and returns the items it dropped.
-func settle(p *partition) []map[string]types.AttributeValue {
+// settle sorts the entries appended to a partition from position from on
+// (those before it are sorted already) and merges them in, keeping the last
+// of entries with the same key; it returns the records it dropped. Only the
+// new entries are sorted, so loading a large partition in many batches
+// costs a merge per batch, not a sort of the whole partition.
+func settle(p *partition, from int) []record {
 	e := p.entries
-	// strings.Compare orders as compareBytes does (bytewise) without
-	// converting each key to a byte slice per comparison.
-	byKey := func(a, b entry) int {
-		if c := strings.Compare(a.sk, b.sk); c != 0 {
-			return c
+	old, added := e[:from:from], e[from:]
+	if !slices.IsSortedFunc(added, byKey) {
+		slices.SortStableFunc(added, byKey)
+	}
+	if len(old) > 0 && len(added) > 0 && byKey(old[len(old)-1], added[0]) >= 0 {
+		// Merge from the back, in place: only the new entries are copied out.
+		tail := slices.Clone(added)
+		i, j := len(old)-1, len(tail)-1
+		for k := len(e) - 1; j >= 0; k-- {
+			if i >= 0 && byKey(old[i], tail[j]) > 0 {
+				e[k] = old[i]
+				i--
+			} else {
+				e[k] = tail[j] // an equal key: the new one after, so it is kept
+				j--
+			}
 		}
-		return strings.Compare(a.tie, b.tie)
 	}
-	if !slices.IsSortedFunc(e, byKey) {
-		slices.SortStableFunc(e, byKey)
-	}
-	var dropped []map[string]types.AttributeValue
+	var dropped []record
 	out := e[:0]
 	for i := range e {
 		if i+1 < len(e) && e[i+1].sk == e[i].sk && e[i+1].tie == e[i].tie {
-			dropped = append(dropped, e[i].item)
+			dropped = append(dropped, e[i].rec)
 			continue
 		}
 		out = append(out, e[i])
@@ -132,4 +150,14 @@ func settle(p *partition) []map[string]types.AttributeValue {
 	clear(e[len(out):])
 	p.entries = out
 	return dropped
+}
+
+// byKey orders entries as partition.search does. strings.Compare orders as
+// compareBytes does (bytewise) without converting each key to a byte slice
+// per comparison.
+func byKey(a, b entry) int {
+	if c := strings.Compare(a.sk, b.sk); c != 0 {
+		return c
+	}
+	return strings.Compare(a.tie, b.tie)
 }

@@ -32,8 +32,8 @@ func TestPutItemsIsManyPutItems(t *testing.T) {
 		}
 		items = append(items, it)
 	}
-	one, bulk := New(), New()
-	for _, db := range []*DB{one, bulk} {
+	one, bulk, chunks := New(), New(), New()
+	for _, db := range []*DB{one, bulk, chunks} {
 		if _, err := db.CreateTable(ctx, create); err != nil {
 			t.Fatal(err)
 		}
@@ -49,6 +49,11 @@ func TestPutItemsIsManyPutItems(t *testing.T) {
 	if _, err := bulk.PutItems(ctx, "T", items[100:]); err != nil {
 		t.Fatal(err)
 	}
+	for i := 0; i < len(items); i += 7 { // many merges into sorted partitions
+		if _, err := chunks.PutItems(ctx, "T", items[i:min(i+7, len(items))]); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, index := range []string{"", "ByG"} {
 		in := &dynamodb.ScanInput{TableName: aws.String("T")}
 		if index != "" {
@@ -62,9 +67,17 @@ func TestPutItemsIsManyPutItems(t *testing.T) {
 		if !reflect.DeepEqual(a.Items, b.Items) {
 			t.Errorf("scan %q: bulk %d items, one by one %d, or in another order", index, len(b.Items), len(a.Items))
 		}
+		c, _ := chunks.Scan(ctx, in)
+		if !reflect.DeepEqual(a.Items, c.Items) {
+			t.Errorf("scan %q: in chunks of 7 %d items, one by one %d, or in another order", index, len(c.Items), len(a.Items))
+		}
 	}
 	da, _ := one.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("T")})
 	db, _ := bulk.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("T")})
+	dc, _ := chunks.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("T")})
+	if *da.Table.ItemCount != *dc.Table.ItemCount || *da.Table.TableSizeBytes != *dc.Table.TableSizeBytes {
+		t.Errorf("in chunks %d items %d bytes, one by one %d, %d", *dc.Table.ItemCount, *dc.Table.TableSizeBytes, *da.Table.ItemCount, *da.Table.TableSizeBytes)
+	}
 	if *da.Table.ItemCount != *db.Table.ItemCount || *da.Table.TableSizeBytes != *db.Table.TableSizeBytes {
 		t.Errorf("bulk %d items %d bytes, one by one %d, %d", *db.Table.ItemCount, *db.Table.TableSizeBytes, *da.Table.ItemCount, *da.Table.TableSizeBytes)
 	}

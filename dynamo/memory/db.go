@@ -286,10 +286,11 @@ func (t *table) put(item map[string]types.AttributeValue) error {
 	if t.sk != "" {
 		sk, _ = sortKey(item[t.sk])
 	}
-	p.put(entry{sk: sk, item: item})
+	rec := encodeItem(item)
+	p.put(entry{sk: rec.within(sk), rec: rec})
 	t.size += int64(itemSize(item))
 	for _, ix := range t.indexes {
-		ix.add(t, item)
+		ix.add(t, item, rec)
 	}
 	return nil
 }
@@ -307,7 +308,7 @@ func (t *table) delete(key map[string]types.AttributeValue) {
 	if i >= len(p.entries) || p.entries[i].sk != sk {
 		return
 	}
-	old := p.entries[i].item
+	old := p.entries[i].item()
 	p.remove(sk, "")
 	t.size -= int64(itemSize(old))
 	for _, ix := range t.indexes {
@@ -341,12 +342,12 @@ func (ix *index) position(t *table, item map[string]types.AttributeValue) (*part
 	return ix.store.partition(pkv, true), sk, t.tie(item), true
 }
 
-func (ix *index) add(t *table, item map[string]types.AttributeValue) {
+func (ix *index) add(t *table, item map[string]types.AttributeValue, rec record) {
 	p, sk, tie, ok := ix.position(t, item)
 	if !ok {
 		return
 	}
-	p.put(entry{sk: sk, tie: tie, item: ix.project(t, item)})
+	p.put(entry{sk: sk, tie: tie, rec: ix.project(t, item, rec)})
 }
 
 func (ix *index) remove(t *table, item map[string]types.AttributeValue) {
@@ -355,9 +356,11 @@ func (ix *index) remove(t *table, item map[string]types.AttributeValue) {
 	}
 }
 
-func (ix *index) project(t *table, item map[string]types.AttributeValue) map[string]types.AttributeValue {
+// project is the record an index stores of an item: the table's own record
+// (shared, not copied) when the index projects every attribute.
+func (ix *index) project(t *table, item map[string]types.AttributeValue, rec record) record {
 	if ix.projection.ProjectionType == types.ProjectionTypeAll || ix.projection.ProjectionType == "" {
-		return item
+		return rec
 	}
 	keep := append(t.keyAttrs(), ix.pk)
 	if ix.sk != "" {
@@ -372,5 +375,5 @@ func (ix *index) project(t *table, item map[string]types.AttributeValue) map[str
 			out[k] = v
 		}
 	}
-	return out
+	return encodeItem(out)
 }

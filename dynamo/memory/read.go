@@ -231,9 +231,9 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 		}
 		for i := 0; i < hi-lo && !r.full(pg); i++ {
 			if forward {
-				r.take(pg, p.entries[lo+i].item)
+				r.take(pg, p.entries[lo+i].item())
 			} else {
-				r.take(pg, p.entries[hi-1-i].item)
+				r.take(pg, p.entries[hi-1-i].item())
 			}
 		}
 	}
@@ -288,7 +288,7 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 	for pi := first; pi < len(order) && !r.full(pg); pi++ {
 		entries := order[pi].entries
 		for i := pos; i < len(entries) && !r.full(pg); i++ {
-			r.take(pg, entries[i].item)
+			r.take(pg, entries[i].item())
 		}
 		pos = 0
 	}
@@ -336,7 +336,7 @@ func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(
 			sk, _ = sortKey(in.Key[t.sk])
 		}
 		if i := p.search(sk, ""); i < len(p.entries) && p.entries[i].sk == sk {
-			item = p.entries[i].item
+			item = p.entries[i].item()
 		}
 	}
 	out := &dynamodb.GetItemOutput{}

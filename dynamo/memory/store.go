@@ -9,10 +9,13 @@ import (
 // entry is one item in a sorted partition: ordered by sk, then tie (which
 // orders index entries sharing an index sort key, as dynalite does).
 type entry struct {
-	sk   string
-	tie  string
-	item map[string]types.AttributeValue
+	sk  string
+	tie string
+	rec record
 }
+
+// item decodes the entry's item: a fresh map on every call.
+func (e entry) item() map[string]types.AttributeValue { return e.rec.item() }
 
 func (e entry) less(sk, tie string) bool {
 	if c := compareBytes(e.sk, sk); c != 0 {
