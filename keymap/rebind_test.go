@@ -11,13 +11,13 @@ import (
 
 func TestApply(t *testing.T) {
 	k := Default()
-	if err := k.Apply(map[string][]string{"quit": {"x", "ctrl+q"}, "down": {"n"}}); err != nil {
+	if err := k.Apply(map[string][]string{"quit": {"x", "ctrl+q"}, "down": {"ctrl+n"}}); err != nil {
 		t.Fatal(err)
 	}
 	if !key.Matches(tea.KeyPressMsg{Code: 'x', Text: "x"}, k.Quit) || key.Matches(tea.KeyPressMsg{Code: 'q', Text: "q"}, k.Quit) {
 		t.Error("quit was not rebound to x")
 	}
-	if k.Down.Help().Key != "n" || k.Down.Help().Desc != "down" {
+	if k.Down.Help().Key != "ctrl+n" || k.Down.Help().Desc != "down" {
 		t.Errorf("help not updated: %+v", k.Down.Help())
 	}
 	// Swapping two actions' keys, a picker key that another screen uses,

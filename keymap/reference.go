@@ -9,9 +9,10 @@ import (
 var referenceOrder = []string{
 	"up", "down", "page_up", "page_down", "top", "bottom", "open", "back",
 	"next_mode", "prev_mode", "tree", "items", "versions", "time",
-	"search", "next_match", "prev_match", "go_to", "filter", "range", "zone", "flip",
+	"search", "next_match", "prev_match", "go_to", "filter", "range", "follow", "zone", "flip", "sort", "sort_flip",
 	"prev_revision", "next_revision", "mark", "diff_v0", "count", "columns", "toggle", "move_up", "move_down", "auto_columns",
-	"index", "delimiter", "preview", "wire", "copy", "copy_key", "export", "refresh", "help", "quit",
+	"index", "delimiter", "preview", "follow_reference", "history_back", "history_forward",
+	"wire", "copy", "copy_key", "export", "refresh", "tour", "help", "quit",
 }
 
 // Reference is the key reference as a Markdown table, made from the

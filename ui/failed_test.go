@@ -116,6 +116,8 @@ func TestFailedViews(t *testing.T) {
 			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{"No versioned items here", "0 versioned items"}},
 		{name: "time", cfg: Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, fail: failAfter("Query", 0, throttled),
 			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{"Nothing", "0 items loaded"}},
+		{name: "time-prefixes", cfg: Config{Table: demo.StateTable, PK: demo.StateDevice, Range: "2020-04-24", Now: demoClock}, fail: failAfter("Query", 1, throttled),
+			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{" 0 items loaded", "newest first across"}},
 		{name: "no-answer", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 0, silent),
 			want: []string{"9000 · no answer from 127.0.0.1:8000 (3 attempts) · nothing loaded · r re", "│ no answer from 127.0.0.1:8000 (3 attempts)"}, never: []string{"No items"}},
 	} {

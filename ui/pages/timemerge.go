@@ -90,6 +90,9 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
+		// Shown where the rows would be, not only in the status bar; r
+		// looks for the prefixes again.
+		t.pg.fail.fail(msg.err)
 		return report(msg.err, false, t.id)
 	}
 	if len(msg.prefixes) == 0 {

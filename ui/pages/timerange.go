@@ -394,6 +394,9 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.find.stop()
 	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
 		t.pg.cancel()
+	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped() && t.waiting != nil && t.prefixes == nil:
+		t.pg.fail.clear()
+		return t.findPrefixes(t.waiting.r, t.waiting.text) // finding the prefixes failed: again
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
 		return t.pg.retry() // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
