@@ -29,7 +29,7 @@ func TestReopenCommands(t *testing.T) {
 	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA"})
 	note(h) // the tree at the partition's top
 	h.keys("/")
-	h.typeText("NY")
+	h.typeText("NY#") // the prefix, not the item NY beside it
 	h.keys("enter", "enter")
 	note(h) // a level under a prefix
 	h.keys("tab")

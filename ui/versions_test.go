@@ -180,11 +180,11 @@ func TestMouse(t *testing.T) {
 // help.
 func TestReboundKeys(t *testing.T) {
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{"versions": {"v"}, "down": {"n", "down"}}); err != nil {
+	if err := keys.Apply(map[string][]string{"versions": {"v"}, "down": {"ctrl+n", "down"}}); err != nil {
 		t.Fatal(err)
 	}
 	h := newHarness(t, 120, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Keys: keys})
-	h.contains(t, "v Versions", "n down") // the tab names the rebound key
+	h.contains(t, "v Versions", "ctrl+n down") // the tab names the rebound key
 	h.keys("v")
 	h.contains(t, "2 versioned items")
 	h.keys("3") // the old key no longer does it
