@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
 )
 
 // KeyAttr is one key attribute: its name and scalar type (S, N or B).
@@ -242,7 +244,7 @@ func (sc *Schema) checkKeys(item map[string]types.AttributeValue) error {
 		if !ok {
 			return fmt.Errorf("the item has no key attribute %s (%s)", k.Name, k.Type)
 		}
-		if got := typeOf(v); got != string(k.Type) {
+		if got := dynamo.TypeOf(v); got != string(k.Type) {
 			return fmt.Errorf("key attribute %s is of type %s, the key schema says %s", k.Name, got, k.Type)
 		}
 		if emptyKey(v) {
@@ -250,8 +252,8 @@ func (sc *Schema) checkKeys(item map[string]types.AttributeValue) error {
 		}
 	}
 	for name, t := range sc.Defined {
-		if v, ok := item[name]; ok && typeOf(v) != string(t) {
-			return fmt.Errorf("index key attribute %s is of type %s, the index says %s", name, typeOf(v), t)
+		if v, ok := item[name]; ok && dynamo.TypeOf(v) != string(t) {
+			return fmt.Errorf("index key attribute %s is of type %s, the index says %s", name, dynamo.TypeOf(v), t)
 		}
 	}
 	return nil
@@ -267,31 +269,6 @@ func emptyKey(v types.AttributeValue) bool {
 	return false
 }
 
-func typeOf(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	}
-	return "?"
-}
 
 // candidates tracks the attributes present in every item with one scalar
 // type: what a key schema could be made of, offered when none was given.
@@ -304,13 +281,13 @@ func (c *candidates) add(item map[string]types.AttributeValue) {
 	if c.seen == 0 {
 		c.attrs = map[string]string{}
 		for k, v := range item {
-			if t := typeOf(v); t == "S" || t == "N" || t == "B" {
+			if t := dynamo.TypeOf(v); t == "S" || t == "N" || t == "B" {
 				c.attrs[k] = t
 			}
 		}
 	} else {
 		for k, t := range c.attrs {
-			if v, ok := item[k]; !ok || typeOf(v) != t {
+			if v, ok := item[k]; !ok || dynamo.TypeOf(v) != t {
 				delete(c.attrs, k)
 			}
 		}
