@@ -269,7 +269,6 @@ func emptyKey(v types.AttributeValue) bool {
 	return false
 }
 
-
 // candidates tracks the attributes present in every item with one scalar
 // type: what a key schema could be made of, offered when none was given.
 type candidates struct {
