@@ -63,7 +63,7 @@ func (p place) modes() []common.ModeTab {
 		tabs[3].Off = "no sort key to read as time"
 	case p.c.Tables[p.info.Name].TimeFormat != "":
 	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		tabs[3].Off = fmt.Sprintf("the %s loaded here do not read as time", plural(len(p.sample), "sort key", "sort keys"))
+		tabs[3].Off = fmt.Sprintf("the %s loaded here %s not read as time", plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "does", false: "do"}[len(p.sample) == 1])
 	}
 	if p.sharded {
 		for i := 1; i < len(tabs); i++ {

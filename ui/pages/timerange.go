@@ -634,7 +634,9 @@ func (t *Time) View() string {
 // order is what the title says of the listing's order: by time only
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
-	byKey := t.detected && t.enc.Place == model.TimeAfter && t.pg.query.SK.Op == model.SKNone && t.pg.merge == nil
+	// Keys that hold no time (or not yet known to) are in key order only.
+	byKey := (t.detected && t.enc.Place == model.TimeAfter && t.pg.query.SK.Op == model.SKNone && t.pg.merge == nil) ||
+		!t.detected || t.noTime != ""
 	switch {
 	case byKey && t.pg.query.Reverse:
 		return "key order, descending"
