@@ -469,7 +469,7 @@ func (m *Model) helpView() string {
 			view += "\n" + strings.Join(reasons, "\n")
 		}
 		if _, ok := p.(common.Querier); ok {
-			view = m.styles.Dim.Render("the request above: y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
@@ -487,6 +487,25 @@ func (m *Model) helpView() string {
 		lines[i] = components.Fit(l, m.w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wholeRequest is the request line for ?, wrapped rather than cut: the
+// request line above the help shortens its middle past two lines. At most
+// wholeRequestLines lines, so the help never pushes the list off screen.
+func (m *Model) wholeRequest(req string) string {
+	if req == "" {
+		return ""
+	}
+	const wholeRequestLines = 8
+	lines := strings.Split(ansi.Hardwrap(common.Sanitize(req), max(20, m.w-2), true), "\n")
+	if len(lines) > wholeRequestLines {
+		lines = append(lines[:wholeRequestLines-1], "…")
+	}
+	out := m.styles.Dim.Render("the request, whole:") + "\n"
+	for _, l := range lines {
+		out += "  " + m.styles.Request.Render(l) + "\n"
+	}
+	return out
 }
 
 // wheel scrolls whatever is on top by three lines, as its own keys would.
