@@ -3,7 +3,6 @@ package dynamo_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
-	"github.com/dynascope/dynascope/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -77,27 +74,10 @@ func createIxvTable(ctx context.Context, w dynamo.Writer) error {
 	return err
 }
 
-var (
-	ixvOnce sync.Once
-	ixvDL   *dynamodb.Client
-	ixvErr  error
-)
+var ixvSeeded seededTable
 
 func ixvBackends(t *testing.T) map[string]dynamo.Client {
-	t.Helper()
-	ctx := context.Background()
-	mem := memory.New()
-	if err := createIxvTable(ctx, mem); err != nil {
-		t.Fatal(err)
-	}
-	ixvOnce.Do(func() {
-		ixvDL = dynalitetest.Shared(t).Client()
-		ixvErr = createIxvTable(ctx, ixvDL)
-	})
-	if ixvErr != nil || ixvDL == nil {
-		t.Fatalf("dynalite was not seeded: %v", ixvErr)
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": ixvDL}
+	return seededBackends(t, &ixvSeeded, createIxvTable)
 }
 
 func ixvReq(index string) dynamo.VersionsRequest {

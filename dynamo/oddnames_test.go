@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
-	"github.com/dynascope/dynascope/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -102,27 +99,10 @@ func createOddTable(ctx context.Context, w dynamo.Writer) error {
 	return nil
 }
 
-var (
-	oddOnce sync.Once
-	oddDL   *dynamodb.Client
-	oddErr  error
-)
+var oddSeeded seededTable
 
 func oddBackends(t *testing.T) map[string]dynamo.Client {
-	t.Helper()
-	ctx := context.Background()
-	mem := memory.New()
-	if err := createOddTable(ctx, mem); err != nil {
-		t.Fatal(err)
-	}
-	oddOnce.Do(func() {
-		oddDL = dynalitetest.Shared(t).Client()
-		oddErr = createOddTable(ctx, oddDL)
-	})
-	if oddErr != nil || oddDL == nil {
-		t.Fatalf("dynalite was not seeded: %v", oddErr)
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": oddDL}
+	return seededBackends(t, &oddSeeded, createOddTable)
 }
 
 func sText(av types.AttributeValue) string {
