@@ -82,6 +82,7 @@ type MergedRange struct {
 	page     int32
 	tables   *KeySchema
 	heads    []mergeHead
+	fromEnd  bool // read from the other end: ties go to the later prefix
 }
 
 type mergeHead struct {
@@ -124,7 +125,7 @@ func (m *MergedRange) Next(ctx context.Context) (Item, error) {
 		if len(h.buf) == 0 {
 			continue
 		}
-		if best < 0 || m.before(h.times[0], m.heads[best].times[0]) {
+		if best < 0 || m.before(h.times[0], m.heads[best].times[0]) || m.fromEnd && h.times[0].Equal(m.heads[best].times[0]) {
 			best = i
 		}
 	}
@@ -139,7 +140,8 @@ func (m *MergedRange) Next(ctx context.Context) (Item, error) {
 }
 
 // before orders two key times as the merge lists them; ties go to the
-// earlier prefix, so the order is stable.
+// earlier prefix (the later one when read from the end), so the order is
+// stable and the merge from the end is exactly this one backwards.
 func (m *MergedRange) before(a, b time.Time) bool {
 	if len(m.Queries) > 0 && !m.Queries[0].Reverse {
 		return a.Before(b)
@@ -169,6 +171,20 @@ func (m *MergedRange) fill(ctx context.Context, i int) error {
 		h.start, h.done = page.LastKey, !page.More()
 	}
 	return nil
+}
+
+// FromEnd is the same range read from its other end (G): each prefix's
+// Query reversed, pageSize items a request, merged the opposite way with
+// ties broken the opposite way, so that it lists exactly this merge's
+// items backwards. Its first screen costs one request a prefix.
+func (m *MergedRange) FromEnd(pageSize int32) *MergedRange {
+	e := &MergedRange{c: m.c, enc: m.enc, page: pageSize, tables: m.tables, Prefixes: m.Prefixes, fromEnd: !m.fromEnd}
+	for _, q := range m.Queries {
+		q.Reverse = !q.Reverse
+		e.Queries = append(e.Queries, q)
+		e.heads = append(e.heads, mergeHead{})
+	}
+	return e
 }
 
 // Clone is an independent copy of the merge's state: a read can run on
