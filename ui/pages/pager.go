@@ -63,7 +63,7 @@ func (p *pager) next() tea.Cmd {
 	p.tail.reading, p.tail.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
 	if p.merge != nil {
-		return mergedPage(ctx, p.owner, req, p.merge.Clone())
+		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
 }
@@ -125,7 +125,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	}
 	p.fail.clear()
 	if msg.merge != nil {
-		p.merge = msg.merge
+		p.tookMerge(msg.merge)
 	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)

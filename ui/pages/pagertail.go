@@ -19,6 +19,7 @@ type tail struct {
 	reading bool // the request in flight reads the tail
 	failed  bool // the last backward read failed: a retry reads it again
 	limit   int32
+	merge   *dynamo.MergedRange // a merged range's end: its merge from the end
 }
 
 // gapOpen reports whether a stretch of the list between the start and the
@@ -68,6 +69,9 @@ func (p *pager) jumpEnd() tea.Cmd {
 	if p.filtered() {
 		p.tail.limit = 0
 	}
+	if p.merge != nil {
+		p.tail.merge = p.merge.FromEnd(p.tail.limit)
+	}
 	return p.nextTail()
 }
 
@@ -80,6 +84,9 @@ func (p *pager) nextTail() tea.Cmd {
 	q.Reverse = !q.Reverse
 	p.tail.reading, p.tail.failed = true, false
 	ctx, req := p.req.start(p.c.NextID)
+	if p.tail.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
+	}
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.tail.lastKey, Limit: p.tail.limit, TableKeys: p.tableKeys})
 }
 

@@ -11,12 +11,12 @@ import (
 // G in Time mode works as on Items: the other end of the range (the oldest
 // when newest come first) in one reverse read of a screen, under a gap row
 // that fills as the cursor scrolls back into it; g is the top, which stays
-// loaded. A range merged across prefixes has no single reverse query: there
-// G walks to the end as before.
+// loaded. A range merged across prefixes reads its end the same way: one
+// reverse Query a prefix, merged backwards (dynamo.MergedRange.FromEnd).
 
 // canJumpEnd reports whether G should read the end backwards.
 func (t *Time) canJumpEnd() bool {
-	return t.pg.started && !t.pg.done() && !t.pg.gapOpen() && t.pg.merge == nil
+	return t.pg.started && !t.pg.done() && !t.pg.gapOpen()
 }
 
 // jumpEnd reads the last screen backwards and puts the cursor on it.

@@ -34,16 +34,36 @@ func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dyn
 // mergedPage takes the next items of a merged range, on a copy of the
 // merge that the answer carries back: the page's own merge is never
 // changed by the command.
-func mergedPage(ctx context.Context, page, req int, m *dynamo.MergedRange) tea.Cmd {
+func mergedPage(ctx context.Context, page, req int, m *dynamo.MergedRange, n int) tea.Cmd {
 	return func() tea.Msg {
 		before := m.Cost
-		items, err := m.Take(ctx, timeMergePage)
+		items, err := m.Take(ctx, n)
 		p := dynamo.Page{Items: items, Cost: dynamo.Cost{Requests: m.Cost.Requests - before.Requests, RCU: m.Cost.RCU - before.RCU, Latency: m.Cost.Latency - before.Latency}}
 		if !m.Done() {
 			p.LastKey = dynamo.Item{"": nil} // more to take: what the pager reads as not done
 		}
 		return pageLoadedMsg{page: page, req: req, result: p, err: err, merge: m}
 	}
+}
+
+// tookMerge keeps the merge an answer carried back: the tail's when the
+// answer was a read from the end (G), the head's otherwise.
+func (p *pager) tookMerge(m *dynamo.MergedRange) {
+	if p.tail.reading {
+		p.tail.merge = m
+		return
+	}
+	p.merge = m
+}
+
+// tailTake is how many items a read from a merged range's end takes: the
+// screen's worth its queries ask for (G: one request a prefix), or the
+// head's page under a filter, whose queries read whole pages.
+func (p *pager) tailTake() int {
+	if p.tail.limit > 0 {
+		return int(p.tail.limit)
+	}
+	return timeMergePage
 }
 
 // restartMerged lists a merged range from its start.
