@@ -24,6 +24,9 @@ type Page struct {
 	Scanned int  // items read by DynamoDB (before any filter)
 	Count   int  // items matched (with Select COUNT, there are no Items)
 	Cost    Cost
+	// JumpRefused: the request's made-up start key was refused and the
+	// page read on from the last real one instead (partitions).
+	JumpRefused bool
 }
 
 // More reports whether another page follows.
@@ -221,8 +224,15 @@ type PartitionsRequest struct {
 	Table string
 	Index string
 	Key   KeySchema // of the table or index scanned
-	Start Item
-	Limit int32
+	// TableKeys are the table's keys when Index is set: a start key on an
+	// index holds them too, so a jump past an index partition makes them up.
+	TableKeys *KeySchema
+	Start     Item
+	Limit     int32
+	// Resume is the last start key DynamoDB gave when Start is made up (a
+	// jump): where to read on should the jump be refused.
+	Resume Item
+	NoJump bool // a jump was refused: read on in plain pages
 }
 
 // ScanKeysPage runs one keys-only Scan request. Callers collapse the keys to
@@ -247,11 +257,19 @@ func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, err
 	t0 := time.Now()
 	out, err := c.Scan(ctx, in)
 	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	refused := false
+	if err != nil && r.Resume != nil && startKeyRefused(err) {
+		// A made-up start key refused: read on from the last real one.
+		refused, in.ExclusiveStartKey = true, r.Resume
+		out, err = c.Scan(ctx, in)
+		cost.Requests++
+		cost.Latency = time.Since(t0)
+	}
 	if err != nil {
 		return Page{Cost: cost}, Explain("scan "+r.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
-	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost}, nil
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost, JumpRefused: refused}, nil
 }
 
 // GetItem reads one item by its full key. A missing item is (nil, cost, nil).

@@ -3,7 +3,10 @@ package dynamo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
+
+	"github.com/aws/smithy-go"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -37,6 +40,17 @@ func FirstPartitions(table string, key KeySchema) PartitionsRequest {
 	return PartitionsRequest{Table: table, Key: key, Limit: limit}
 }
 
+// FirstIndexPartitions is the first read of an index's partitions
+// (tableKey: the table's keys). An index with a sort key is skip-scanned
+// like a table. One without is read in bulk pages: its partition's items
+// follow no key a start key could be made past (dynalite orders them by a
+// hash of the table's keys; DynamoDB documents no order).
+func FirstIndexPartitions(table, index string, key, tableKey KeySchema) PartitionsRequest {
+	r := FirstPartitions(table, key)
+	r.Index, r.TableKeys = index, &tableKey
+	return r
+}
+
 // NextPartitions is the read after page, the answer to r; ok is false at
 // the end of the table. Sparse (the read held one or two partitions):
 // jump past the last partition seen. Dense (a whole partition fitted
@@ -48,10 +62,15 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 		return r, false, false
 	}
 	next = r
-	next.Start = page.LastKey
-	if r.Key.SK == nil || len(page.Items) == 0 || r.Index != "" {
-		// No sort key: an item is a partition. An index: a start key needs
-		// the table's keys too, which a jump cannot make up.
+	next.Start, next.Resume = page.LastKey, nil
+	next.NoJump = r.NoJump || page.JumpRefused
+	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
+		// No sort key: an item is a partition (or, on an index, items in
+		// no order to jump past). An index's start key needs the table's
+		// keys too. A refused jump: bulk pages from then on.
+		if next.NoJump {
+			next.Limit = partitionBulkKeys
+		}
 		return next, false, true
 	}
 	distinct := 0
@@ -67,8 +86,35 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 		return next, false, true
 	}
 	next.Limit = partitionProbeKeys
-	next.Start = Item{r.Key.PK.Name: page.LastKey[r.Key.PK.Name], r.Key.SK.Name: LargestSortKey(r.Key.SK.Type)}
+	next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
 	return next, true, true
+}
+
+// partitionEnd is a start key past every item of partition pk: its sort
+// key the largest of its type. On an index the start key holds the table's
+// keys too; those not already set (an inverted index shares them) are
+// made the largest of their types. They only order items whose index sort
+// key equals that largest value (dynalite breaks such ties by a hash of
+// the table's keys), which no real key reaches short of 1,024 bytes of
+// U+10FFFF. Whether DynamoDB accepts a made-up start key on an index is not
+// verifiable here (dynalite and the embedded backend do): ScanKeysPage
+// reads on from Resume if it is refused.
+func partitionEnd(r PartitionsRequest, pk types.AttributeValue) Item {
+	start := Item{r.Key.PK.Name: pk, r.Key.SK.Name: LargestSortKey(r.Key.SK.Type)}
+	if r.TableKeys != nil {
+		for _, k := range []*KeyAttr{&r.TableKeys.PK, r.TableKeys.SK} {
+			if k != nil && start[k.Name] == nil {
+				start[k.Name] = LargestSortKey(k.Type)
+			}
+		}
+	}
+	return start
+}
+
+// startKeyRefused reports whether DynamoDB refused a request's start key.
+func startKeyRefused(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "ValidationException" && strings.Contains(apiErr.ErrorMessage(), "starting key")
 }
 
 // LargestSortKey is a sort key no item's can exceed: DynamoDB's largest

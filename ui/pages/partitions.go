@@ -94,8 +94,8 @@ func (p *Partitions) next() tea.Cmd {
 	}
 	if !p.started {
 		p.nextReq = dynamo.FirstPartitions(p.table, p.key())
-		if p.index != "" { // an index's start keys need the table's keys too: plain pages
-			p.nextReq.Index, p.nextReq.Limit = p.index, scanPageKeys
+		if p.index != "" {
+			p.nextReq = dynamo.FirstIndexPartitions(p.table, p.index, p.key(), p.info.Key)
 		}
 	}
 	p.started = true
@@ -230,9 +230,10 @@ func (p *Partitions) findLoaded(text string) []int {
 	return out
 }
 
-// scanPageKeys bounds each Scan page of an index's partitions (read in
-// plain pages): a Scan reads whole items however few partitions they hold,
-// so small pages keep each step's cost small.
+// scanPageKeys bounds each Scan page of the partitions of a table or index
+// without a sort key (read in plain pages, dynamo's bulk pages): a Scan
+// reads whole items however few partitions they hold, so small pages keep
+// each step's cost small.
 const scanPageKeys = 1000
 
 // autoPages is how many bulk pages load without the user asking: enough

@@ -153,6 +153,8 @@ func indexChoices(info dynamo.TableInfo, current, pkName string) ([]choice, []st
 			return "this partition's tree (skip-scan)"
 		case key.PK.Name == pkName:
 			return "this partition's items (1 Query)"
+		case key.SK != nil:
+			return "its partitions (skip-scan)"
 		}
 		return fmt.Sprintf("its partitions (keys-only Scan, %s a page)", common.Thousands(scanPageKeys))
 	}
