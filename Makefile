@@ -48,8 +48,8 @@ bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh
 
-bench-latency: deps ## children, counts, a first screen, G and partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips
-	$(GO) run ./scripts/benchlatency
+bench-latency: deps ## children, counts, a first screen, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips
+	$(GO) run ./scripts/benchlatency $(if $(N),-g-items $(N)) $(if $(DELAYS),-delays $(DELAYS))
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)

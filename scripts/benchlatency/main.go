@@ -35,6 +35,7 @@ func main() {
 	items := flag.Int("items", 100000, "items in the partition of 25 sparse children")
 	payload := flag.Int("payload", 300, "payload bytes per item (~50 more in keys)")
 	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
+	gItems := flag.Int("g-items", 0, "items in a partition of its own for G's figure (1000000 for the issue's; 0: none)")
 	flag.Parse()
 
 	srv, err := dynalitetest.Launch()
@@ -47,7 +48,19 @@ func main() {
 	if err := seed(ctx, srv.Client(), *items, *payload); err != nil {
 		fail(err)
 	}
-	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20, *payload+50, time.Since(t0).Round(time.Second))
+	if err := seedMore(ctx, srv.Client(), *payload); err != nil {
+		fail(err)
+	}
+	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20+stateItems+indexParts*indexPerPart, *payload+50, time.Since(t0).Round(time.Second))
+	if *gItems > 0 {
+		took, err := seedEnd(ctx, srv.Client(), *gItems, *payload)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("seeded G's partition of %s items in %s (BatchWriteItem, 25 items a request, 8 in flight): %.0f items/s\n",
+			thousands(*gItems), took.Round(time.Second), float64(*gItems)/took.Seconds())
+	}
+	var walked forwardWalk
 
 	for _, d := range strings.Split(*delays, ",") {
 		delay, err := time.ParseDuration(strings.TrimSpace(d))
@@ -59,7 +72,7 @@ func main() {
 		}
 		target, stop := delayProxy(srv.Endpoint, delay)
 		fmt.Printf("\n== %s added per request\n", delay)
-		run(ctx, client(target))
+		run(ctx, client(target), endCase{gItems: *gItems, delay: delay, walked: &walked})
 		stop()
 	}
 }

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
+)
+
+// The cases of G at its limits and of an index's partitions: partition
+// "end" of table Bench holds -g-items items (1,000,000 for the issue's
+// figure), partition "states" a STATE#time log over four states merged by
+// time, and table Indexed a GSI with large partitions.
+const (
+	stateItems   = 20000 // in "states", over four prefixes
+	indexParts   = 40    // partitions of Indexed's GSI
+	indexPerPart = 500   // items in each
+)
+
+var stateNames = []string{"ERROR", "NORMAL", "WARNING1", "WARNING2"}
+
+var indexKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "G", Type: "S"}, SK: &dynamo.KeyAttr{Name: "R", Type: "S"}}
+
+// seedEnd writes partition "end" of n items, timing it apart: seeding a
+// million items is itself a figure.
+func seedEnd(ctx context.Context, c *dynamodb.Client, n, payload int) (time.Duration, error) {
+	t0 := time.Now()
+	data := strings.Repeat("x", payload)
+	const chunk = 50000 // items held at once: a million would not fit the bench's memory well
+	for from := 0; from < n; from += chunk {
+		items := make([]dynamo.Item, 0, chunk)
+		for i := from; i < min(n, from+chunk); i++ {
+			items = append(items, dynamo.Item{"PK": s("end"), "SK": s(fmt.Sprintf("E#%07d", i)), "Data": s(data)})
+		}
+		if err := writeAll(ctx, c, "Bench", items); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(t0), nil
+}
+
+// seedMore writes the merged range's log and the indexed table.
+func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
+	data := strings.Repeat("x", payload)
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	var items []dynamo.Item
+	for i := range stateItems {
+		at := start.Add(time.Duration(i) * 7 * time.Minute).Format("2006-01-02T15:04:05")
+		items = append(items, dynamo.Item{"PK": s("states"), "SK": s(stateNames[(i*3)%4] + "#" + at), "Data": s(data)})
+	}
+	if err := writeAll(ctx, c, "Bench", items); err != nil {
+		return err
+	}
+	attr := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Indexed"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{attr("PK"), attr("G"), attr("R")},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByG"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("R"), KeyType: types.KeyTypeRange}}}}})
+	if err != nil {
+		return err
+	}
+	items = items[:0]
+	for i := range indexParts * indexPerPart {
+		items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("item-%06d", i)), "G": s(fmt.Sprintf("group-%02d", i%indexParts)), "R": s(fmt.Sprintf("R#%06d", i)), "Data": s(data)})
+	}
+	return writeAll(ctx, c, "Indexed", items)
+}
+
+// forwardWalk is the figure G cost before: every page from the start.
+type forwardWalk struct {
+	cost dynamo.Cost
+	wall time.Duration
+}
+
+// runEnd measures G on partition "end", the merged range's G and an
+// index's partitions. walked, when set, is the forward walk's figure at 0
+// ms: a walk through a million items is not run again at each latency,
+// its cost is computed (the same requests and RCU, each request delay
+// later).
+func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int, delay time.Duration, walked *forwardWalk) {
+	if gItems > 0 {
+		what := fmt.Sprintf("G: %s items", thousands(gItems))
+		if walked.cost.Requests > 0 && delay > 0 {
+			t.add(figure{what: what, how: "forward pages (computed)", cost: walked.cost, wall: walked.wall + time.Duration(walked.cost.Requests)*delay,
+				note: fmt.Sprintf("0 ms walk + %d × %s", walked.cost.Requests, delay), trips: walked.cost.Requests})
+		} else {
+			f := measure(c, what, "forward pages", func(m dynamo.Client) string {
+				return walkToEnd(ctx, m, partitionQuery("end"))
+			})
+			t.add(f)
+			if delay == 0 {
+				*walked = forwardWalk{cost: f.cost, wall: f.wall}
+			}
+		}
+		t.add(measure(c, what, "one reverse read", func(m dynamo.Client) string {
+			q := partitionQuery("end")
+			q.Reverse = true
+			p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Limit: dynamo.ScreenLimit(screenRows)})
+			if err != nil {
+				return err.Error()
+			}
+			return "ends at " + text(p.Items[0]["SK"])
+		}))
+	}
+
+	// G on a range merged across four prefixes (Time mode at a STATE#time
+	// partition's root): the whole merge walked, or one reverse Query a
+	// prefix merged from the end.
+	base := model.KeyQuery{Table: "Bench", PKName: "PK", PK: model.S("states"), SKName: "SK", Reverse: true}
+	detected := model.DetectTimeSample([]string{"NORMAL#2020-01-01T00:07:00", "ERROR#2020-01-01T00:00:00", "WARNING1#2020-01-01T00:21:00"}, false)
+	if !detected.OK {
+		fail(fmt.Errorf("the states' keys do not read as time"))
+	}
+	enc := detected.Enc
+	var prefixes []string
+	for _, st := range stateNames {
+		prefixes = append(prefixes, st+"#")
+	}
+	r, err := model.ParseRange("2020", time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.UTC)
+	if err != nil {
+		fail(err)
+	}
+	what := fmt.Sprintf("G: merged range, %d prefixes", len(prefixes))
+	t.add(measure(c, what, "merge walked", func(m dynamo.Client) string {
+		mr, err := dynamo.NewMergedRange(m, base, prefixes, r, enc, 0, nil)
+		if err != nil {
+			return err.Error()
+		}
+		var last dynamo.Item
+		for {
+			it, err := mr.Next(ctx)
+			if err != nil {
+				return err.Error()
+			}
+			if it == nil {
+				break
+			}
+			last = it
+		}
+		return "ends at " + text(last["SK"])
+	}))
+	t.add(measure(c, what, "merged from the end", func(m dynamo.Client) string {
+		mr, err := dynamo.NewMergedRange(m, base, prefixes, r, enc, 0, nil)
+		if err != nil {
+			return err.Error()
+		}
+		end, err := mr.FromEnd(dynamo.ScreenLimit(screenRows)).Take(ctx, int(dynamo.ScreenLimit(screenRows)))
+		if err != nil || len(end) == 0 {
+			return fmt.Sprint("nothing ", err)
+		}
+		return "ends at " + text(end[0]["SK"])
+	}))
+
+	// An index's partitions: a first screen of them.
+	what = fmt.Sprintf("partitions: index, %d × %d", indexParts, indexPerPart)
+	t.add(measure(c, what, "plain pages", func(m dynamo.Client) string {
+		seen := map[string]bool{}
+		var start dynamo.Item
+		for {
+			p, err := dynamo.ScanKeysPage(ctx, m, dynamo.PartitionsRequest{Table: "Indexed", Index: "ByG", Key: indexKey, Start: start, Limit: 1000})
+			if err != nil {
+				return err.Error()
+			}
+			for _, it := range p.Items {
+				seen[text(it["G"])] = true
+			}
+			if !p.More() || len(seen) >= screenRows {
+				break
+			}
+			start = p.LastKey
+		}
+		return fmt.Sprintf("%d partitions", len(seen))
+	}))
+	t.add(measure(c, what, "skip-scan", func(m dynamo.Client) string {
+		res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstIndexPartitions("Indexed", "ByG", indexKey, dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}}), screenRows)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d partitions", len(res.Partitions))
+	}))
+}
+
+func walkToEnd(ctx context.Context, m dynamo.Client, q model.KeyQuery) string {
+	var start dynamo.Item
+	var last []dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			return err.Error()
+		}
+		last = p.Items
+		if !p.More() {
+			break
+		}
+		start = p.LastKey
+	}
+	return "ends at " + lastKey(last)
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
