@@ -169,6 +169,13 @@ func cases() []testCase {
 	add("scan/str-filter", scan(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("Sq < :v"),
 		ExpressionAttributeValues: vals{":v": n("3")}, Limit: aws.Int32(9)}, 30))
 	add("scan/gsi", scan(dynamodb.ScanInput{TableName: aws.String("Str"), IndexName: aws.String("ByCity"), Limit: aws.Int32(11)}, 30))
+	// Past an index partition: a made-up start key, the index's sort key
+	// and the table's keys the largest of their types (the partitions'
+	// skip-scan on an index).
+	add("scan/gsi-past-a-partition", scan(dynamodb.ScanInput{TableName: aws.String("Str"), IndexName: aws.String("ByCity"), Limit: aws.Int32(5),
+		ExclusiveStartKey: vals{"City": s("C1"), "SK": dynamo.LargestSortKey("S"), "PK": dynamo.LargestSortKey("S")}}, 30))
+	add("scan/lsi-past-a-partition", scan(dynamodb.ScanInput{TableName: aws.String("Str"), IndexName: aws.String("BySq"), Limit: aws.Int32(5),
+		ExclusiveStartKey: vals{"PK": s("USA"), "Sq": dynamo.LargestSortKey("N"), "SK": dynamo.LargestSortKey("S")}}, 30))
 	add("scan/hash-only", scan(dynamodb.ScanInput{TableName: aws.String("HashOnly"), Limit: aws.Int32(7)}, 30))
 	add("scan/count", scan(dynamodb.ScanInput{TableName: aws.String("Str"), Select: types.SelectCount}, 30))
 	add("scan/bin", scan(dynamodb.ScanInput{TableName: aws.String("Bin")}, 30))
