@@ -78,7 +78,7 @@ func (p *pager) restartMerged(q model.KeyQuery, m *dynamo.MergedRange) tea.Cmd {
 func (p *pager) mergeRequest() string {
 	q := p.merge.Queries[0]
 	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %d req · %.1f RCU",
-		len(p.merge.Queries), strings.Join(p.merge.Prefixes, " "), q.Expression(), q.Values(), p.pages, p.cost.RCU)
+		len(p.merge.Queries), strings.Join(p.merge.Prefixes, " "), q.Expression(), q.Values(), p.cost.Requests, p.cost.RCU)
 }
 
 // findPrefixes starts the search for the prefixes before the time, for a
