@@ -1,10 +1,12 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dynascope/dynascope/model"
@@ -114,14 +116,18 @@ func NewMergedRange(c Client, base model.KeyQuery, prefixes []string, r model.Ti
 // Next returns the next item in time order, reading a page of a prefix
 // when the merge needs it; nil with no error at the end.
 func (m *MergedRange) Next(ctx context.Context) (Item, error) {
+	var empty []int
+	for i, h := range m.heads {
+		if len(h.buf) == 0 && !h.done {
+			empty = append(empty, i)
+		}
+	}
+	if err := m.fillAll(ctx, empty); err != nil {
+		return nil, err
+	}
 	best := -1
 	for i := range m.heads {
 		h := &m.heads[i]
-		if len(h.buf) == 0 && !h.done {
-			if err := m.fill(ctx, i); err != nil {
-				return nil, err
-			}
-		}
 		if len(h.buf) == 0 {
 			continue
 		}
@@ -149,17 +155,48 @@ func (m *MergedRange) before(a, b time.Time) bool {
 	return a.After(b)
 }
 
-func (m *MergedRange) fill(ctx context.Context, i int) error {
+// fillAll reads the next page of each prefix in need, at the same time:
+// the first screen (and G's) is one round trip, not one a prefix.
+func (m *MergedRange) fillAll(ctx context.Context, need []int) error {
+	type filled struct {
+		cost           Cost
+		pages, scanned int
+		err            error
+	}
+	res := make([]filled, len(need))
+	var wg sync.WaitGroup
+	for j, i := range need {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &res[j]
+			r.cost, r.pages, r.scanned, r.err = m.fill(ctx, i)
+		}()
+	}
+	wg.Wait()
+	var err error
+	for _, r := range res {
+		m.Cost = m.Cost.Add(r.cost)
+		m.Pages += r.pages
+		m.Scanned += r.scanned
+		err = cmp.Or(err, r.err)
+	}
+	return err
+}
+
+// fill reads prefix i's pages until one holds an item with a time (or
+// the prefix ends). It touches only head i: fills run concurrently.
+func (m *MergedRange) fill(ctx context.Context, i int) (cost Cost, pages, scanned int, err error) {
 	h := &m.heads[i]
 	for len(h.buf) == 0 && !h.done {
 		q := m.Queries[i]
 		page, err := QueryPage(ctx, m.c, PageRequest{Query: q, Start: h.start, Limit: m.page, TableKeys: m.tables})
-		m.Cost = m.Cost.Add(page.Cost)
+		cost = cost.Add(page.Cost)
 		if err != nil {
-			return err
+			return cost, pages, scanned, err
 		}
-		m.Pages++
-		m.Scanned += page.Scanned
+		pages++
+		scanned += page.Scanned
 		for _, it := range page.Items {
 			kv, _ := KeyValueOf(it[q.SKName])
 			t, ok := m.enc.KeyTime(kv.Text)
@@ -170,7 +207,7 @@ func (m *MergedRange) fill(ctx context.Context, i int) error {
 		}
 		h.start, h.done = page.LastKey, !page.More()
 	}
-	return nil
+	return cost, pages, scanned, nil
 }
 
 // FromEnd is the same range read from its other end (G): each prefix's
