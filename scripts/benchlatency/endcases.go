@@ -76,32 +76,14 @@ func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
 	return writeAll(ctx, c, "Indexed", items)
 }
 
-// forwardWalk is the figure G cost before: every page from the start.
-type forwardWalk struct {
-	cost dynamo.Cost
-	wall time.Duration
-}
-
-// runEnd measures G on partition "end", the merged range's G and an
-// index's partitions. walked, when set, is the forward walk's figure at 0
-// ms: a walk through a million items is not run again at each latency,
-// its cost is computed (the same requests and RCU, each request delay
-// later).
-func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int, delay time.Duration, walked *forwardWalk) {
+// runEnd measures G on partition "end" (when seeded), the merged range's
+// G and an index's partitions.
+func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	if gItems > 0 {
 		what := fmt.Sprintf("G: %s items", thousands(gItems))
-		if walked.cost.Requests > 0 && delay > 0 {
-			t.add(figure{what: what, how: "forward pages (computed)", cost: walked.cost, wall: walked.wall + time.Duration(walked.cost.Requests)*delay,
-				note: fmt.Sprintf("0 ms walk + %d × %s", walked.cost.Requests, delay), trips: walked.cost.Requests})
-		} else {
-			f := measure(c, what, "forward pages", func(m dynamo.Client) string {
-				return walkToEnd(ctx, m, partitionQuery("end"))
-			})
-			t.add(f)
-			if delay == 0 {
-				*walked = forwardWalk{cost: f.cost, wall: f.wall}
-			}
-		}
+		t.add(measure(c, what, "forward pages", func(m dynamo.Client) string {
+			return walkToEnd(ctx, m, partitionQuery("end"))
+		}))
 		t.add(measure(c, what, "one reverse read", func(m dynamo.Client) string {
 			q := partitionQuery("end")
 			q.Reverse = true

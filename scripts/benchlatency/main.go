@@ -60,7 +60,6 @@ func main() {
 		fmt.Printf("seeded G's partition of %s items in %s (BatchWriteItem, 25 items a request, 8 in flight): %.0f items/s\n",
 			thousands(*gItems), took.Round(time.Second), float64(*gItems)/took.Seconds())
 	}
-	var walked forwardWalk
 
 	for _, d := range strings.Split(*delays, ",") {
 		delay, err := time.ParseDuration(strings.TrimSpace(d))
@@ -72,7 +71,7 @@ func main() {
 		}
 		target, stop := delayProxy(srv.Endpoint, delay)
 		fmt.Printf("\n== %s added per request\n", delay)
-		run(ctx, client(target), endCase{gItems: *gItems, delay: delay, walked: &walked})
+		run(ctx, client(target), *gItems)
 		stop()
 	}
 }
