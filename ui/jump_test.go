@@ -26,16 +26,7 @@ func TestGReadsTheEndInOneRead(t *testing.T) {
 		t.Fatalf("G sent %d Query requests, want 1", n)
 	}
 	h.contains(t, "w#01999", "the middle not read yet")
-	for range 200 {
-		if strings.Contains(h.screen(), "2,000 items loaded · all") {
-			break
-		}
-		h.keys("pgup")
-	}
-	h.contains(t, "2,000 items loaded · all")
-	if strings.Contains(h.screen(), gapText) {
-		t.Fatal("the gap row stayed after the reads met")
-	}
+	scrollBackThroughGap(t, h, "2,000 items loaded · all")
 	// Walk the whole list down from the top: every key once, in order.
 	h.keys("g")
 	seen := 0
@@ -59,6 +50,23 @@ func TestGReadsTheEndInOneRead(t *testing.T) {
 }
 
 const gapText = "⋯ not read yet"
+
+// scrollBackThroughGap presses pgup from the end until the reads from
+// both ends meet (the title says want, "N items loaded · all"), and
+// checks that the gap row went with it.
+func scrollBackThroughGap(t *testing.T, h *harness, want string) {
+	t.Helper()
+	for range 300 {
+		if strings.Contains(h.screen(), want) {
+			break
+		}
+		h.keys("pgup")
+	}
+	h.contains(t, want)
+	if strings.Contains(h.screen(), gapText) {
+		t.Fatal("the gap row stayed after the reads met")
+	}
+}
 
 // TestDeepLinkReusesThePreflight: a table described by the command line's
 // preflight is not described again.

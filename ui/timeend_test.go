@@ -51,16 +51,7 @@ func TestTimeGReadsTheOtherEndInOneRead(t *testing.T) {
 		t.Fatalf("G sent %d Query requests, want 1\n%s", got, h.screen())
 	}
 	h.contains(t, strconv.Itoa(clockStart), "2023-11-14 22:13:20", "the middle not read yet")
-	for range 300 {
-		if strings.Contains(h.screen(), "3,000 items loaded · all") {
-			break
-		}
-		h.keys("pgup")
-	}
-	h.contains(t, "3,000 items loaded · all")
-	if strings.Contains(h.screen(), gapText) {
-		t.Fatal("the gap row stayed after the reads met")
-	}
+	scrollBackThroughGap(t, h, "3,000 items loaded · all")
 	h.keys("g")
 	h.contains(t, strconv.Itoa(newest))
 	want := newest
@@ -143,16 +134,7 @@ func TestTimeMergedGReadsTheEndInOneRead(t *testing.T) {
 				t.Fatalf("G sent %d Query requests, want one a prefix (4)\n%s", got, h.screen())
 			}
 			h.contains(t, keys[n-1], "the middle not read yet")
-			for range 300 {
-				if strings.Contains(h.screen(), "1,200 items loaded · all") {
-					break
-				}
-				h.keys("pgup")
-			}
-			h.contains(t, "1,200 items loaded · all")
-			if strings.Contains(h.screen(), gapText) {
-				t.Fatal("the gap row stayed after the reads met")
-			}
+			scrollBackThroughGap(t, h, "1,200 items loaded · all")
 			h.keys("g")
 			h.contains(t, keys[0])
 			seen := 0

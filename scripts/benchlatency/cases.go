@@ -123,29 +123,10 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 	}))
 
 	t.add(measure(c, "G: last screen", "forward pages", func(m dynamo.Client) string {
-		var start dynamo.Item
-		var last []dynamo.Item
-		for {
-			p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: partitionQuery("sparse"), Start: start})
-			if err != nil {
-				return err.Error()
-			}
-			last = p.Items
-			if !p.More() {
-				break
-			}
-			start = p.LastKey
-		}
-		return "ends at " + lastKey(last)
+		return walkToEnd(ctx, m, partitionQuery("sparse"))
 	}))
 	t.add(measure(c, "G: last screen", "one reverse read", func(m dynamo.Client) string {
-		q := partitionQuery("sparse")
-		q.Reverse = true
-		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Limit: dynamo.ScreenLimit(screenRows)})
-		if err != nil {
-			return err.Error()
-		}
-		return "ends at " + text(p.Items[0]["SK"])
+		return readEnd(ctx, m, partitionQuery("sparse"))
 	}))
 
 	// A key range: the first screen of C05#… through C07#….
@@ -162,22 +143,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 
 	for _, tbl := range []string{"Bench", "Parts"} {
 		t.add(measure(c, "partitions: first screen of "+tbl, "3+1 Scan pages", func(m dynamo.Client) string {
-			seen := map[string]bool{}
-			var start dynamo.Item
-			for range 4 {
-				p, err := dynamo.ScanKeysPage(ctx, m, dynamo.PartitionsRequest{Table: tbl, Key: benchKey, Start: start, Limit: 1000})
-				if err != nil {
-					return err.Error()
-				}
-				for _, it := range p.Items {
-					seen[text(it["PK"])] = true
-				}
-				if !p.More() || len(seen) >= screenRows {
-					break
-				}
-				start = p.LastKey
-			}
-			return fmt.Sprintf("%d partitions", len(seen))
+			return plainPartitions(ctx, m, dynamo.PartitionsRequest{Table: tbl, Key: benchKey}, 4)
 		}))
 		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
 			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
@@ -188,6 +154,26 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 		}))
 	}
 	runEnd(ctx, c, t, gItems)
+}
+
+// plainPartitions reads 1,000-key Scan pages until a screen of partitions
+// is seen, the table ends, or maxPages pages are read (0: no bound).
+func plainPartitions(ctx context.Context, m dynamo.Client, r dynamo.PartitionsRequest, maxPages int) string {
+	seen := map[string]bool{}
+	r.Limit = 1000
+	for n := 1; ; n++ {
+		p, err := dynamo.ScanKeysPage(ctx, m, r)
+		if err != nil {
+			return err.Error()
+		}
+		for _, it := range p.Items {
+			seen[text(it[r.Key.PK.Name])] = true
+		}
+		if !p.More() || len(seen) >= screenRows || n == maxPages {
+			return fmt.Sprintf("%d partitions", len(seen))
+		}
+		r.Start = p.LastKey
+	}
 }
 
 func rows(n int, err error) string {
