@@ -96,9 +96,12 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 // made the largest of their types. They only order items whose index sort
 // key equals that largest value (dynalite breaks such ties by a hash of
 // the table's keys), which no real key reaches short of 1,024 bytes of
-// U+10FFFF. Whether DynamoDB accepts a made-up start key on an index is not
-// verifiable here (dynalite and the embedded backend do): ScanKeysPage
-// reads on from Resume if it is refused.
+// U+10FFFF (moto, checked against AWS, orders such ties by the table's
+// keys: the largest are past them too). Whether DynamoDB accepts a
+// made-up start key on an index is not verifiable here: dynalite and the
+// embedded backend do, and AWS has said only a LastEvaluatedKey of the
+// same index is supported (awslabs/dynamodb-data-mapper-js#65), so
+// ScanKeysPage reads on from Resume, in bulk pages, if it is refused.
 func partitionEnd(r PartitionsRequest, pk types.AttributeValue) Item {
 	start := Item{r.Key.PK.Name: pk, r.Key.SK.Name: LargestSortKey(r.Key.SK.Type)}
 	if r.TableKeys != nil {
