@@ -89,26 +89,7 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 	if g.data.given() {
 		return g.connectData(ctx)
 	}
-	if !g.demo {
-		// The configuration file's defaults, where no flag was given.
-		conf, err := g.loadConfig()
-		if err != nil {
-			return nil, err
-		}
-		if g.profile == "" {
-			g.profile = conf.Profile
-		}
-		if g.region == "" {
-			g.region = conf.Region
-		}
-		if g.endpoint == "" {
-			g.endpoint = conf.EndpointURL
-		}
-		if g.timeout == 0 {
-			g.timeout = conf.Timeout()
-		}
-	}
-	if err := g.validate(); err != nil {
+	if err := g.settle(); err != nil {
 		return nil, err
 	}
 	if g.demo {
@@ -131,6 +112,32 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		return nil, err
 	}
 	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+}
+
+// settle fills what no flag gave from the configuration file and checks
+// the connection flags, without reading anything (again, harmlessly, on
+// a second call).
+func (g *globals) settle() error {
+	if !g.demo {
+		// The configuration file's defaults, where no flag was given.
+		conf, err := g.loadConfig()
+		if err != nil {
+			return err
+		}
+		if g.profile == "" {
+			g.profile = conf.Profile
+		}
+		if g.region == "" {
+			g.region = conf.Region
+		}
+		if g.endpoint == "" {
+			g.endpoint = conf.EndpointURL
+		}
+		if g.timeout == 0 {
+			g.timeout = conf.Timeout()
+		}
+	}
+	return g.validate()
 }
 
 func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
