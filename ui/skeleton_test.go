@@ -1,14 +1,18 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
 )
@@ -53,6 +57,33 @@ func TestSkeleton(t *testing.T) {
 				h.golden(t)
 			})
 		}
+	}
+}
+
+// TestSkeletonDrawnWhileConnecting: the real program puts the skeleton on
+// the terminal while Connect still waits (here until released), then the
+// tables from the preflight's list, not listed again.
+func TestSkeletonDrawnWhileConnecting(t *testing.T) {
+	cfg, rec := connecting(t, "")
+	release, connect := make(chan struct{}), cfg.Connect
+	cfg.Connect = func(ctx context.Context) (Connected, error) {
+		select {
+		case <-release:
+			return connect(ctx)
+		case <-ctx.Done():
+			return Connected{}, ctx.Err()
+		}
+	}
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(120, 35),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	seen := func(s string) func([]byte) bool { return func(b []byte) bool { return bytes.Contains(b, []byte(s)) } }
+	teatest.WaitFor(t, tm.Output(), seen("connecting to the demo database…"), teatest.WithDuration(5*time.Second))
+	close(release)
+	teatest.WaitFor(t, tm.Output(), seen("AuditLog"), teatest.WithDuration(5*time.Second))
+	tm.Send(keyPress("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if n := rec.count("ListTables"); n != 0 {
+		t.Errorf("the tables were listed again (%d ListTables)", n)
 	}
 }
 
