@@ -28,6 +28,18 @@ type globals struct {
 	stderr                    io.Writer     // for --data's progress and summary
 	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
 	closers                   []io.Closer   // closed when the command ends (the debug log)
+	// session is the explorer's, made before it connects so that its
+	// status bar counts (and says the retries of) the connection's first
+	// requests; nil: each connection makes its own.
+	session *dynamo.Session
+}
+
+// newSession is the session a connection counts its requests in.
+func (g *globals) newSession() *dynamo.Session {
+	if g.session != nil {
+		return g.session
+	}
+	return &dynamo.Session{}
 }
 
 // close ends what the command opened.
@@ -97,13 +109,13 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		if err != nil {
 			return nil, err
 		}
-		m := dynamo.NewMetered(db)
+		m := &dynamo.Metered{Client: db, Session: g.newSession()}
 		if err := g.debug(m.Session); err != nil {
 			return nil, err
 		}
 		return &connection{client: m, label: "DEMO"}, nil
 	}
-	session := &dynamo.Session{}
+	session := g.newSession()
 	if err := g.debug(session); err != nil {
 		return nil, err
 	}

@@ -104,6 +104,9 @@ func TestExplorerDrawsBeforeItReads(t *testing.T) {
 				close(gate.open)
 				uitest.Drive(t, m, init)
 				opened = uitest.Screen(m)
+				if total, _ := cfg.Session.Totals(); total.Requests == 0 {
+					t.Error("the connection's requests were not counted in the session the explorer shows from its first frame")
+				}
 				return nil
 			}
 			mustRun(t, append([]string{"--endpoint-url", endpoint, "--region", "us-east-1"}, c.args...)...)

@@ -142,6 +142,18 @@ func TestConnectingTakesOnlyQuit(t *testing.T) {
 	}
 }
 
+// TestConnectingSaysRetries: the status bar of the skeleton says why the
+// connection's first request is being retried, from the session it was
+// given before connecting.
+func TestConnectingSaysRetries(t *testing.T) {
+	s := &dynamo.Session{}
+	cfg := Config{Connection: "us-east-1", Session: s, Connect: func(context.Context) (Connected, error) { return Connected{}, nil }}
+	h := &harness{t: t, m: New(cfg)}
+	h.m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
+	s.NoteRetry(1, errors.New("ThrottlingException: slow down"))
+	h.contains(t, "connecting to us-east-1…", "retrying (attempt 1 failed")
+}
+
 // TestConnectFailureEndsTheExplorer: a failed connection or preflight ends
 // the program, and Run returns the error (for the command line to print
 // once the terminal is restored).
