@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -28,6 +30,7 @@ import (
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/ui"
 )
 
 var (
@@ -41,6 +44,12 @@ func TestMain(m *testing.M) {
 	loadDemo = func(ctx context.Context) (*memory.DB, error) {
 		demoOnce.Do(func() { demoDB, demoErr = demo.Load(ctx) })
 		return demoDB, demoErr
+	}
+	// The explorer runs headless: its own input and output, never the
+	// terminal running the tests (it ends on its own only when connecting
+	// fails, as the bad-input cases do).
+	runExplorer = func(ctx context.Context, cfg ui.Config) error {
+		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
 	}
 	code := m.Run()
 	dynalitetest.StopShared()
@@ -370,6 +379,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"no such table", []string{"items", "--demo", "--table", "Nope", "--pk", "x"}, 1, "no such table"},
 		{"no such table, explorer", []string{"--demo", "--table", "Nope"}, 1, "no such table"},
 		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 2, `it has ByCity BySquareFeet`},
+		{"no such index, explorer", []string{"--demo", "--table", "Locations", "--index", "Nope"}, 2, `it has ByCity BySquareFeet`},
 		{"negative limit", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "-3"}, 2, "--limit -3 is negative"},
 		{"limit not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "abc"}, 2, `invalid argument "abc" for "--limit" flag`},
 		{"pk not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "abc"}, 2, `--pk "abc" is not a number — this key is numeric (N)`},
@@ -440,6 +450,7 @@ func TestBadInputServerErrors(t *testing.T) {
 			for _, args := range [][]string{
 				{"tables", "--endpoint-url", c.endpoint, "--region", "us-east-1"},
 				{"items", "--table", "T", "--pk", "p", "--endpoint-url", c.endpoint, "--region", "us-east-1"},
+				{"--endpoint-url", c.endpoint, "--region", "us-east-1"}, // the explorer
 			} {
 				checkBadInput(t, args, 1, c.msg)
 				_, errs, _ := cli(t, args...)

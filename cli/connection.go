@@ -28,6 +28,18 @@ type globals struct {
 	stderr                    io.Writer     // for --data's progress and summary
 	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
 	closers                   []io.Closer   // closed when the command ends (the debug log)
+	// session is the explorer's, made before it connects so that its
+	// status bar counts (and says the retries of) the connection's first
+	// requests; nil: each connection makes its own.
+	session *dynamo.Session
+}
+
+// newSession is the session a connection counts its requests in.
+func (g *globals) newSession() *dynamo.Session {
+	if g.session != nil {
+		return g.session
+	}
+	return &dynamo.Session{}
 }
 
 // close ends what the command opened.
@@ -89,11 +101,40 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 	if g.data.given() {
 		return g.connectData(ctx)
 	}
+	if err := g.settle(); err != nil {
+		return nil, err
+	}
+	if g.demo {
+		db, err := loadDemo(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m := &dynamo.Metered{Client: db, Session: g.newSession()}
+		if err := g.debug(m.Session); err != nil {
+			return nil, err
+		}
+		return &connection{client: m, label: "DEMO"}, nil
+	}
+	session := g.newSession()
+	if err := g.debug(session); err != nil {
+		return nil, err
+	}
+	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
+	if err != nil {
+		return nil, err
+	}
+	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+}
+
+// settle fills what no flag gave from the configuration file and checks
+// the connection flags, without reading anything (again, harmlessly, on
+// a second call).
+func (g *globals) settle() error {
 	if !g.demo {
 		// The configuration file's defaults, where no flag was given.
 		conf, err := g.loadConfig()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if g.profile == "" {
 			g.profile = conf.Profile
@@ -108,29 +149,7 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 			g.timeout = conf.Timeout()
 		}
 	}
-	if err := g.validate(); err != nil {
-		return nil, err
-	}
-	if g.demo {
-		db, err := loadDemo(ctx)
-		if err != nil {
-			return nil, err
-		}
-		m := dynamo.NewMetered(db)
-		if err := g.debug(m.Session); err != nil {
-			return nil, err
-		}
-		return &connection{client: m, label: "DEMO"}, nil
-	}
-	session := &dynamo.Session{}
-	if err := g.debug(session); err != nil {
-		return nil, err
-	}
-	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
-	if err != nil {
-		return nil, err
-	}
-	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+	return g.validate()
 }
 
 func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -129,15 +128,19 @@ partial export file removed.`,
 			if err := keys.Apply(conf.Keys); err != nil {
 				return usage("fix [keys] in the configuration file", "config: %v", err)
 			}
-			conn, err := g.connect(ctx)
-			if err != nil {
+			// Everything that reads nothing is checked before the explorer
+			// draws; the connection and its preflight read run after its
+			// first frame (connectExplorer), except --data's load, whose
+			// progress line needs the terminal to itself.
+			if err := g.validateData(); err != nil {
 				return err
 			}
-			info, err := preflight(ctx, conn.client, table, g.giveUpAfter())
-			if err != nil {
-				return err
-			}
-			if err := checkIndex(info, index); err != nil {
+			var early *connection
+			if g.data.given() {
+				if early, err = g.connect(ctx); err != nil {
+					return err
+				}
+			} else if err := g.settle(); err != nil {
 				return err
 			}
 			// Flags override the configuration, which overrides detection.
@@ -177,8 +180,10 @@ partial export file removed.`,
 			// An export still running when the explorer ends is abandoned:
 			// its partial file must not outlive the process.
 			defer export.RemoveUnfinished()
-			return runExplorer(ctx, ui.Config{Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables, Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, ReopenArgs: g.data.args(),
-				Table: table, Info: info, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
+			g.session = &dynamo.Session{}
+			return runExplorer(ctx, ui.Config{Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
+				Connect: g.connectExplorer(early, table, index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
+				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},
 	}
 	root.SetOut(stdout)
@@ -264,24 +269,67 @@ func takesValue(arg string) bool {
 	return strings.HasPrefix(arg, "-") && !strings.Contains(arg, "=")
 }
 
-// preflight makes one cheap read so that a missing table, a dead endpoint or
-// bad credentials end the command with a one-line message before the
-// explorer takes over the terminal. The table's description is handed to
-// the explorer, which does not read it again (nil without --table). Its
+// connectExplorer is the explorer's Config.Connect: the connection
+// (early if --data made it already) and the preflight read, run after the
+// explorer's first frame. A missing table, an unknown --index, a dead
+// endpoint or bad credentials end the explorer, which returns the error
+// for Run to print as one line once the terminal is restored.
+func (g *globals) connectExplorer(early *connection, table, index string) func(context.Context) (ui.Connected, error) {
+	return func(ctx context.Context) (ui.Connected, error) {
+		conn := early
+		if conn == nil {
+			var err error
+			if conn, err = g.connect(ctx); err != nil {
+				return ui.Connected{}, err
+			}
+		}
+		info, names, err := preflight(ctx, conn.client, table, g.giveUpAfter())
+		if err != nil {
+			return ui.Connected{}, err
+		}
+		if err := checkIndex(info, index); err != nil {
+			return ui.Connected{}, err
+		}
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names}, nil
+	}
+}
+
+// preLabel is the connection's label before it is made, for the
+// explorer's first frame: what the flags and the configuration name.
+func (g *globals) preLabel(early *connection) string {
+	switch {
+	case early != nil:
+		return early.label
+	case g.demo:
+		return "DEMO"
+	}
+	return label(g.profileName(), g.region, aws.String(g.endpoint))
+}
+
+// preflight makes the explorer's first read, so that a missing table, a
+// dead endpoint or bad credentials end the command with a one-line
+// message: with --table its description, else the whole table list. Both
+// are handed to the explorer, which does not read them again. Its
 // deadline only backs up the attempts' own (bound: all of them, a second
 // to spare).
-func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, error) {
+func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, []string, error) {
 	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
 	defer cancel()
 	if table != "" {
 		info, _, err := dynamo.DescribeTable(ctx, c, table)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &info, nil
+		return &info, nil, nil
 	}
-	_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
-	return nil, dynamo.Explain("list tables", err)
+	names, _, err := dynamo.ListTables(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if names == nil {
+		names = []string{} // none: still read, not to be read again
+	}
+	return nil, names, nil
 }
 
 // checkIndex refuses an --index the table does not have, naming those it

@@ -1,53 +1,67 @@
 #!/usr/bin/env bash
-# Start-up to first frame, measured in tmux on the real program: the time
-# from launch until the screen shows the explorer (first frame) and until
-# the screen's data is drawn (ready), for this tree's build beside a
-# baseline build (BASE=path to a dynascope binary, e.g. one built from
-# main). Figures only; polling every few ms bounds their resolution.
-#   bash scripts/bench-startup.sh [RUNS]
+# Start-up, measured on the real program in a 120x35 pseudo-terminal: the
+# time from launch until the screen shows the explorer (first frame: its
+# status bar's READ-ONLY) and until the screen's data is drawn (ready), for this tree's
+# build beside a baseline built from BASE_REF (default main; or BASE=path
+# to a dynascope binary), on --demo and on dynalite (--endpoint-url).
+# Figures only, each run's and the median; the launch floor line is what
+# starting any program costs here.
+#   bash scripts/bench-startup.sh [RUNS]        (from the repository root)
 set -euo pipefail
 runs=${1:-5}
-here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-(cd "$here" && go build -o "$tmp/dynascope" .)
+cd "$(dirname "$0")/.."
+source scripts/bench-lib.sh # builds $work/dynascope, starts dynalite at $endpoint
 
-now() { date +%s%N; }
+if [[ -z ${BASE:-} ]]; then
+	ref=${BASE_REF:-main}
+	mkdir -p "$work/base"
+	git archive "$ref" | tar -x -C "$work/base"
+	(cd "$work/base" && go build -o "$work/dynascope-base" .)
+	BASE=$work/dynascope-base
+	echo "baseline: $ref ($(git rev-parse --short "$ref"))"
+fi
+echo "this:     $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
+"$work/dynascope" seed --endpoint-url "$endpoint" --tables Locations >/dev/null
 
-# measure BIN "ARGS" FIRST READY: prints first-frame and ready ms.
+# measure BIN "ARGS" READY [AFTER KEYS]: prints first-frame and ready ms,
+# timed on a pseudo-terminal of the program's own (startup-timer.py keeps
+# the screen as a terminal would; no tmux in between). With AFTER and
+# KEYS, KEYS are typed once AFTER is on screen (esc once the demo's tour
+# shows, for the tables screen behind it).
 measure() {
-	local bin=$1 args=$2 first=$3 ready=$4 s=bench-startup-$$ t0 t1="" t2="" screen
-	t0=$(now)
-	tmux new-session -d -s "$s" -x 120 -y 35 "exec $bin $args"
-	while :; do
-		screen=$(tmux capture-pane -p -t "$s" 2>/dev/null || true)
-		if [[ -z $t1 && $screen == *"$first"* ]]; then t1=$(now); fi
-		if [[ -n $t1 && $screen == *"$ready"* ]]; then t2=$(now); break; fi
-		if (( ($(now) - t0) > 20000000000 )); then break; fi
-	done
-	tmux kill-session -t "$s" 2>/dev/null || true
-	printf '%6.1f %8.1f' "$(echo "(${t1:-0} - $t0)/1000000" | bc -l)" "$(echo "(${t2:-0} - $t0)/1000000" | bc -l)"
+	local bin=$1 args=$2 ready=$3 after=${4:-} keys=${5:-}
+	# shellcheck disable=SC2086 # ARGS are words
+	AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench python3 scripts/startup-timer.py 120 35 READ-ONLY "$ready" ${after:+"$after" "$keys"} -- "$bin" $args
 }
 
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else if (NR % 2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+
+printf '%-46s %-8s %10s %10s\n' case build first-ms ready-ms
 case_() {
-	local name=$1 args=$2 first=$3 ready=$4
-	for build in ${BASE:+baseline} this; do
-		local bin=$tmp/dynascope
+	local name=$1 args=$2 ready=$3 after=${4:-} keys=${5:-}
+	for build in baseline this; do
+		local bin=$work/dynascope firsts=() readies=() line
 		[[ $build == baseline ]] && bin=$BASE
 		for ((i = 0; i < runs; i++)); do
-			printf '%-34s %-8s ' "$name" "$build"
-			measure "$bin" "$args" "$first" "$ready"
-			echo
+			read -r f r < <(measure "$bin" "$args" "$ready" "$after" "$keys")
+			firsts+=("$f") readies+=("$r")
 		done
+		line=$(printf '%s ' "${firsts[@]}")
+		printf '%-46s %-8s %10s %10s   runs: first %s· ready %s\n' "$name" "$build" \
+			"$(printf '%s\n' "${firsts[@]}" | grep -v -- - | median)" "$(printf '%s\n' "${readies[@]}" | grep -v -- - | median)" \
+			"$line" "$(printf '%s ' "${readies[@]}")"
 	done
 }
 
-echo "case                               build    first-frame-ms  ready-ms"
-case_ "--demo (tables, with counts)" "--demo" "READ-ONLY" "5,325"
-case_ "--demo --table Locations --pk USA" "--demo --table Locations --pk USA" "READ-ONLY" "AK#"
-# tmux's own start and the polling, with a program that prints at once.
+case_ "--demo (the tour)" "--demo" "What the demo holds"
+case_ "--demo, esc to the tables (with counts)" "--demo" "5,325" "What the demo holds" '\x1b[27u'
+case_ "--demo --table Locations --pk USA" "--demo --table Locations --pk USA" "AK#"
+case_ "dynalite: tables (described)" "--endpoint-url $endpoint --region us-east-1" "LSI BySquareFeet"
+case_ "dynalite: --table Locations --pk USA" "--endpoint-url $endpoint --region us-east-1 --table Locations --pk USA" "AK#"
+# The floor: launching a program that prints at once.
+firsts=()
 for ((i = 0; i < runs; i++)); do
-	printf '%-34s %-8s ' "tmux overhead (printf)" "-"
-	measure "sh -c" "'echo READ-ONLY AK#; sleep 5'" "READ-ONLY" "AK#"
-	echo
+	read -r f _ < <(measure /bin/echo "READ-ONLY AK#" "AK#")
+	firsts+=("$f")
 done
+printf '%-46s %-8s %10s %10s   runs: %s\n' "launch floor (/bin/echo)" "-" "$(printf '%s\n' "${firsts[@]}" | median)" "" "$(printf '%s ' "${firsts[@]}")"

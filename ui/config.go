@@ -63,9 +63,29 @@ type Config struct {
 	SaveColumns func(table string, cols []string) (string, error)
 	// Now is the clock time ranges count back from; nil: the real clock.
 	Now func() time.Time
+	// Connect, when set, makes the connection and its preflight read after
+	// the first frame is drawn: until it answers, the explorer shows a
+	// skeleton (Connection's label, a spinner where the list will be).
+	// Its answer fills Client, Session, Connection, CostEstimated, Info and
+	// TableNames; its error ends the explorer, and Run returns it.
+	Connect func(ctx context.Context) (Connected, error)
+	// TableNames is the whole table list when the caller has read it (the
+	// preflight without Table): the tables screen does not list it again.
+	TableNames []string
 	// TmuxBuffer loads what y copies into a tmux buffer as well as the
 	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
 	TmuxBuffer common.TmuxBufferFunc
+}
+
+// Connected is Config.Connect's answer: the connection made and what its
+// preflight read, handed on so that no request is sent twice.
+type Connected struct {
+	Client        dynamo.Client
+	Session       *dynamo.Session // nil: the explorer's own
+	Connection    string          // the label once connected ("" keeps Config's)
+	CostEstimated bool
+	Info          *dynamo.TableInfo // Table's description (with Table)
+	TableNames    []string          // every table (without Table)
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.
@@ -93,8 +113,13 @@ func OpenDebugLog(path string, s *dynamo.Session) (io.Closer, error) {
 	return f, nil
 }
 
-// Run starts the explorer and blocks until the user quits or ctx ends.
-func Run(ctx context.Context, cfg Config) error {
+// Run starts the explorer and blocks until the user quits or ctx ends. An
+// error from Config.Connect is returned once the terminal is restored.
+func Run(ctx context.Context, cfg Config) error { return RunWith(ctx, cfg) }
+
+// RunWith is Run with Bubble Tea's options added (tests give their own
+// input and output).
+func RunWith(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	if cfg.DebugLog != "" {
 		f, err := OpenDebugLog(cfg.DebugLog, cfg.Session)
 		if err != nil {
@@ -105,8 +130,18 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
 		cfg.TmuxBuffer = tmuxLoadBuffer
 	}
-	_, err := tea.NewProgram(New(cfg), tea.WithContext(ctx)).Run()
-	return err
+	m := New(cfg)
+	m.ctx = ctx
+	// Frames are written on the renderer's ticks: at 120 a second (its
+	// most) the first frame waits at most 8 ms instead of 17.
+	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}, opts...)...).Run()
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(*Model); ok && fm.startErr != nil {
+		return fm.startErr
+	}
+	return nil
 }
 
 // Themes are the names --theme takes.

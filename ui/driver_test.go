@@ -75,6 +75,11 @@ func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTable
 	return r.Client.DescribeTable(ctx, in, o...)
 }
 
+func (r *recorder) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	r.add("ListTables")
+	return r.Client.ListTables(ctx, in, o...)
+}
+
 // harness drives the real root model synchronously: every command runs at
 // once and its message goes back through Update, as the program would.
 type harness struct {

@@ -68,6 +68,11 @@ type Model struct {
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
+	// skeleton is the first frame while Config.Connect runs (nil after).
+	skeleton      *skeletonPage
+	cancelConnect context.CancelFunc
+	startErr      error           // Connect's failure, for Run to return
+	ctx           context.Context // Run's: Connect's requests end with it
 }
 
 // New returns the explorer's root model.
@@ -76,14 +81,12 @@ func New(cfg Config) *Model {
 	if m.cfg.Session == nil {
 		m.cfg.Session = &dynamo.Session{}
 	}
-	if masked, err := masking(cfg); err != nil {
-		m.fatal = &fatal{err: dynamo.Errorf("--mask", dynamo.KindValidation, "write --mask Email,Owner.phone", "%v", err)}
-	} else if masked != nil {
-		m.masked, m.cfg.Client, cfg.Client = masked, masked, masked
-	}
-	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
+	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
-		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked}
+		TmuxBuffer: cfg.TmuxBuffer}
+	if cfg.Connect == nil {
+		m.useClient(cfg.Client)
+	}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
 	}
@@ -103,13 +106,32 @@ func New(cfg Config) *Model {
 	if cfg.Tour && cfg.Table == "" {
 		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
 	}
+	if cfg.Connect != nil {
+		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
+		m.stack = append(m.stack, m.skeleton)
+	}
 	m.search = components.NewSearch(m.c)
 	return m
 }
 
-// Init asks for the terminal's background and starts the first screen.
+// Init asks for the terminal's background and starts the first screen,
+// or connects first (drawing the skeleton meanwhile).
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if m.skeleton != nil {
+		return tea.Batch(tea.RequestBackgroundColor, m.connect())
+	}
+	return tea.Batch(tea.RequestBackgroundColor, m.open())
+}
+
+// open starts the first screen: the deep link, or the page on top.
+func (m *Model) open() tea.Cmd {
+	var cmds []tea.Cmd
+	if names := m.cfg.TableNames; names != nil {
+		m.cfg.TableNames = nil // handed over once: r lists again
+		if t, ok := m.stack[0].(*pages.Tables); ok {
+			t.Listed(names)
+		}
+	}
 	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
@@ -195,6 +217,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return cmd
+	case connectedMsg:
+		return m.connected(msg)
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
 	case tourPickedMsg:
@@ -258,6 +282,13 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
 	m.notice, m.lastErr = "", nil // a message stays until the next key
+	if m.skeleton != nil {        // nothing to act on yet but leaving
+		if msg.String() == "ctrl+c" || key.Matches(msg, k.Quit) {
+			m.stopConnecting()
+			return tea.Quit
+		}
+		return nil
+	}
 	if cmd, took := m.exportKey(msg); took {
 		return cmd
 	}
@@ -663,6 +694,9 @@ func (m *Model) statusBar() string {
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")
+		if m.skeleton != nil {
+			spin = st.StatusStat.Render(m.spin.View() + " connecting")
+		}
 		if why, ok := m.cfg.Session.Retrying(); ok {
 			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
 		}

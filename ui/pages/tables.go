@@ -24,7 +24,8 @@ type Tables struct {
 	grid    components.Grid
 	w, h    int
 	loaded  bool
-	fail    failure // why the list stopped before its end
+	fail    failure  // why the list stopped before its end
+	given   []string // the list already read (the command line's preflight), for Init to use once
 }
 
 // NewTables returns the tables page.
@@ -34,9 +35,17 @@ func NewTables(c *common.Common) *Tables {
 	return t
 }
 
+// Listed hands over the whole table list read before the page starts, so
+// that Init describes the tables without listing them again.
+func (t *Tables) Listed(names []string) { t.given = names }
+
 func (t *Tables) Init() tea.Cmd {
 	ctx, req := t.list.start(t.c.NextID)
 	t.loaded = false
+	if names := t.given; names != nil {
+		t.given = nil // r and retries list again
+		return func() tea.Msg { return tablesListedMsg{page: t.id, req: req, names: names} }
+	}
 	return listTables(ctx, t.c.Client, t.id, req)
 }
 
