@@ -14,23 +14,48 @@ import (
 // each facet's TableData.
 type workbenchModel struct {
 	ModelName string
-	DataModel []struct {
-		TableName              string
-		KeyAttributes          workbenchKeys
-		GlobalSecondaryIndexes []struct {
-			IndexName     string
-			KeyAttributes workbenchKeys
-			Projection    *struct {
-				ProjectionType   string
-				NonKeyAttributes []string
-			}
-		}
-		TableData   []json.RawMessage
-		TableFacets []struct {
-			FacetName string
-			TableData []json.RawMessage
+	DataModel []workbenchTable
+}
+
+type workbenchTable struct {
+	TableName              string
+	KeyAttributes          workbenchKeys
+	GlobalSecondaryIndexes []struct {
+		IndexName     string
+		KeyAttributes workbenchKeys
+		Projection    *struct {
+			ProjectionType   string
+			NonKeyAttributes []string
 		}
 	}
+	TableData   []json.RawMessage
+	TableFacets []struct {
+		FacetName string
+		TableData []json.RawMessage
+	}
+}
+
+// schema is the table's key schema and indexes; where names the table in
+// errors.
+func (t workbenchTable) schema(where string) (*Schema, error) {
+	pk, sk, err := t.KeyAttributes.attrs(where)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Schema{Table: t.TableName, PK: pk, SK: sk}
+	for _, g := range t.GlobalSecondaryIndexes {
+		gpk, gsk, err := g.KeyAttributes.attrs(where + " index " + g.IndexName)
+		if err != nil {
+			return nil, err
+		}
+		ix := Index{Name: g.IndexName, PK: gpk, SK: gsk, Projection: allProjection()}
+		if g.Projection != nil && g.Projection.ProjectionType != "" {
+			ix.Projection = projection(g.Projection.ProjectionType, g.Projection.NonKeyAttributes)
+		}
+		sc.GSIs = append(sc.GSIs, ix)
+	}
+	sc.define()
+	return sc, nil
 }
 
 type workbenchKeys struct {
@@ -65,7 +90,7 @@ func (k workbenchKeys) attrs(where string) (KeyAttr, *KeyAttr, error) {
 // workbench loads every table of a NoSQL Workbench model with its indexes
 // and sample data.
 func (l *loader) workbench(ctx context.Context, path string) error {
-	o, err := open(path)
+	o, err := l.open(path)
 	if err != nil {
 		return err
 	}
@@ -91,23 +116,10 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 		if t.TableName == "" {
 			return bad(fmt.Errorf("%s has no TableName", where))
 		}
-		pk, sk, err := t.KeyAttributes.attrs(where)
+		sc, err := t.schema(where)
 		if err != nil {
 			return bad(err)
 		}
-		sc := &Schema{Table: t.TableName, PK: pk, SK: sk}
-		for _, g := range t.GlobalSecondaryIndexes {
-			gpk, gsk, err := g.KeyAttributes.attrs(where + " index " + g.IndexName)
-			if err != nil {
-				return bad(err)
-			}
-			ix := Index{Name: g.IndexName, PK: gpk, SK: gsk, Projection: allProjection()}
-			if g.Projection != nil && g.Projection.ProjectionType != "" {
-				ix.Projection = projection(g.Projection.ProjectionType, g.Projection.NonKeyAttributes)
-			}
-			sc.GSIs = append(sc.GSIs, ix)
-		}
-		sc.define()
 		if sc, err = l.ensure(ctx, t.TableName, sc); err != nil {
 			return err
 		}
@@ -146,6 +158,7 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 			}
 			l.res.Items += len(items)
 		}
+		l.finished(t.TableName)
 		l.report(false)
 	}
 	return nil
