@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,19 +12,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/memory"
 )
 
 // Loading is a load running in the background (Start): the explorer opens
 // while it runs, each table readable as soon as its own items are in.
 type Loading struct {
+	db     *memory.DB
 	cancel context.CancelFunc
 	done   chan struct{}
 	mu     sync.Mutex
 	last   Progress
+	tables []string // every table created so far, in order
 	res    Result
 	err    error
 }
+
+var _ dynamo.DataLoad = (*Loading)(nil)
 
 // Start plans the load, creating every table whose name and key schema are
 // known up front (from a Workbench model, a manifest, a --schema or a file's
@@ -32,7 +38,7 @@ type Loading struct {
 // LoadState); Stop ends the load early, keeping what is stored.
 func Start(ctx context.Context, db *memory.DB, paths []string, opt Options) *Loading {
 	ctx, cancel := context.WithCancel(ctx)
-	bg := &Loading{cancel: cancel, done: make(chan struct{})}
+	bg := &Loading{db: db, cancel: cancel, done: make(chan struct{})}
 	l := newLoader(db, opt, bg)
 	l.plan(ctx, paths)
 	bg.last = Progress{FilesTotal: l.filesTotal}
@@ -65,6 +71,37 @@ func (bg *Loading) Progress() Progress {
 	bg.mu.Lock()
 	defer bg.mu.Unlock()
 	return bg.last
+}
+
+// Status is the load as the explorer's status bar tells it.
+func (bg *Loading) Status() dynamo.LoadStatus {
+	bg.mu.Lock()
+	p, tables := bg.last, bg.tables
+	bg.mu.Unlock()
+	s := dynamo.LoadStatus{Files: p.Files, FilesTotal: p.FilesTotal, Items: p.Items, Bytes: p.Bytes, Table: p.Table, Tables: len(tables)}
+	for _, t := range tables {
+		if l, ok := bg.db.LoadOf(t); !ok || l.State != dynamo.LoadRunning {
+			s.TablesDone++
+		}
+	}
+	if _, err, ended := bg.Ended(); ended {
+		s.Ended = true
+		if errors.Is(err, context.Canceled) {
+			s.Stopped = true
+		} else {
+			s.Err = err
+		}
+	}
+	return s
+}
+
+// Table is one table's load.
+func (bg *Loading) Table(name string) (dynamo.TableLoad, bool) { return bg.db.LoadOf(name) }
+
+func (bg *Loading) created(table string) {
+	bg.mu.Lock()
+	bg.tables = append(bg.tables, table)
+	bg.mu.Unlock()
 }
 
 // Ended reports whether the load has ended, and how: its result and error.
@@ -189,19 +226,19 @@ func folderFiles(dir string) []string {
 // done: when it was the last, the table is complete and its reads answer.
 func (l *loader) finished(table string) {
 	if l.remaining[table]--; l.remaining[table] <= 0 {
-		l.db.EndLoad(table, memory.Complete, nil)
+		l.db.EndLoad(table, dynamo.LoadComplete, nil)
 	}
 }
 
 // end settles every table still loading when the load ends: complete when
 // it succeeded, partial when it was stopped, failed with its error else.
 func (l *loader) end(ctx context.Context, err error) {
-	state := memory.Complete
+	state := dynamo.LoadComplete
 	switch {
 	case err != nil && ctx.Err() != nil:
-		state, err = memory.Stopped, nil
+		state, err = dynamo.LoadStopped, nil
 	case err != nil:
-		state = memory.Failed
+		state = dynamo.LoadFailed
 	}
 	for _, t := range l.res.Tables {
 		l.db.EndLoad(t, state, err)

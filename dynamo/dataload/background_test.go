@@ -99,7 +99,7 @@ func (g *gatedData) options(t *testing.T) dataload.Options {
 	}}
 }
 
-func loadOf(t *testing.T, db *memory.DB, table string) memory.TableLoad {
+func loadOf(t *testing.T, db *memory.DB, table string) dynamo.TableLoad {
 	t.Helper()
 	l, ok := db.LoadOf(table)
 	if !ok {
@@ -128,10 +128,10 @@ func TestReadWaitsForItsTable(t *testing.T) {
 	bg := dataload.Start(ctx, db, g.paths, g.options(t))
 	<-g.opening
 
-	if l := loadOf(t, db, "Small"); l.State != memory.Complete || l.Items != 5 {
+	if l := loadOf(t, db, "Small"); l.State != dynamo.LoadComplete || l.Items != 5 {
 		t.Errorf("Small: %+v, want complete with 5 items", l)
 	}
-	if l := loadOf(t, db, "Big"); l.State != memory.Loading || l.Items != g.first {
+	if l := loadOf(t, db, "Big"); l.State != dynamo.LoadRunning || l.Items != g.first {
 		t.Errorf("Big: %+v, want loading with %d items", l, g.first)
 	}
 	if got := scanAll(t, db, "Small", ""); len(got) != 5 {
@@ -200,10 +200,10 @@ func TestStopKeepsWhatWasLoaded(t *testing.T) {
 	if _, err := bg.Wait(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped load: %v, want context.Canceled", err)
 	}
-	if l := loadOf(t, db, "Small"); l.State != memory.Complete || l.Items != 5 {
+	if l := loadOf(t, db, "Small"); l.State != dynamo.LoadComplete || l.Items != 5 {
 		t.Errorf("Small: %+v, want complete with 5 items", l)
 	}
-	if l := loadOf(t, db, "Big"); l.State != memory.Stopped || l.Items != g.first {
+	if l := loadOf(t, db, "Big"); l.State != dynamo.LoadStopped || l.Items != g.first {
 		t.Errorf("Big: %+v, want stopped with %d items", l, g.first)
 	}
 	if got := scanAll(t, db, "Big", ""); len(got) != g.first {
@@ -254,10 +254,10 @@ func TestLoadErrorFailsItsTable(t *testing.T) {
 	if loadErr == nil || !strings.Contains(loadErr.Error(), "2.json:2: malformed JSON") {
 		t.Fatalf("load error %v, want the file and line", loadErr)
 	}
-	if l := loadOf(t, db, "Big"); l.State != memory.Failed || l.Err != loadErr {
+	if l := loadOf(t, db, "Big"); l.State != dynamo.LoadFailed || l.Err != loadErr {
 		t.Errorf("Big: %+v, want failed with the load's error", l)
 	}
-	if l := loadOf(t, db, "Small"); l.State != memory.Complete {
+	if l := loadOf(t, db, "Small"); l.State != dynamo.LoadComplete {
 		t.Errorf("Small: %+v, want complete", l)
 	}
 	_, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("Big")})

@@ -255,6 +255,7 @@ func (l *loader) ensure(ctx context.Context, table string, sc *Schema) (*Schema,
 	l.tables[table] = sc
 	l.res.Tables = append(l.res.Tables, table)
 	l.db.BeginLoad(table)
+	l.bg.created(table)
 	return sc, nil
 }
 

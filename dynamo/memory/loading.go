@@ -5,32 +5,9 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dynascope/dynascope/dynamo"
 )
-
-// LoadState is where a table being filled from files (--data) stands.
-type LoadState int
-
-const (
-	// Complete: every item the files hold is stored (the state of any
-	// table that was never loading).
-	Complete LoadState = iota
-	// Loading: items are still arriving; reads wait until they are all in.
-	Loading
-	// Stopped: the load was stopped; what was stored is kept, and reads
-	// answer from it: the table is partial.
-	Stopped
-	// Failed: the load failed; reads return its error.
-	Failed
-)
-
-// TableLoad is one table's load: its state, the items stored so far, the
-// error that ended it (Failed) and how many reads wait for it.
-type TableLoad struct {
-	State   LoadState
-	Items   int
-	Err     error
-	Waiting int
-}
 
 // LoadingError is a read that stopped waiting for its table's load: its
 // context ended first. It wraps a cancellation (so it reads as one), not a
@@ -59,7 +36,7 @@ type loads struct {
 }
 
 type loadMark struct {
-	state   LoadState
+	state   dynamo.LoadState
 	err     error
 	items   atomic.Int64
 	waiting atomic.Int64
@@ -80,22 +57,22 @@ func (db *DB) BeginLoad(table string) {
 	if db.loads.tables == nil {
 		db.loads.tables = map[string]*loadMark{}
 	}
-	if m := db.loads.tables[table]; m != nil && m.state == Loading {
+	if m := db.loads.tables[table]; m != nil && m.state == dynamo.LoadRunning {
 		return
 	}
-	m := &loadMark{state: Loading, done: make(chan struct{})}
+	m := &loadMark{state: dynamo.LoadRunning, done: make(chan struct{})}
 	m.items.Store(int64(n))
 	db.loads.tables[table] = m
 }
 
-// EndLoad ends table's load in state (Complete, Stopped, or Failed with
-// err), releasing the reads that wait. A load already ended stays as it
-// ended.
-func (db *DB) EndLoad(table string, state LoadState, err error) {
+// EndLoad ends table's load in state (LoadComplete, LoadStopped, or
+// LoadFailed with err), releasing the reads that wait. A load already ended
+// stays as it ended.
+func (db *DB) EndLoad(table string, state dynamo.LoadState, err error) {
 	db.loads.mu.Lock()
 	defer db.loads.mu.Unlock()
 	m := db.loads.tables[table]
-	if m == nil || m.state != Loading || state == Loading {
+	if m == nil || m.state != dynamo.LoadRunning || state == dynamo.LoadRunning {
 		return
 	}
 	m.state, m.err = state, err
@@ -103,14 +80,14 @@ func (db *DB) EndLoad(table string, state LoadState, err error) {
 }
 
 // LoadOf is table's load; ok is false for a table that was never loading.
-func (db *DB) LoadOf(table string) (TableLoad, bool) {
+func (db *DB) LoadOf(table string) (dynamo.TableLoad, bool) {
 	db.loads.mu.Lock()
 	defer db.loads.mu.Unlock()
 	m := db.loads.tables[table]
 	if m == nil {
-		return TableLoad{}, false
+		return dynamo.TableLoad{}, false
 	}
-	return TableLoad{State: m.state, Items: int(m.items.Load()), Err: m.err, Waiting: int(m.waiting.Load())}, true
+	return dynamo.TableLoad{State: m.state, Items: int(m.items.Load()), Err: m.err, Waiting: int(m.waiting.Load())}, true
 }
 
 func (db *DB) mark(table string) *loadMark {
@@ -149,7 +126,7 @@ func (db *DB) awaitLoad(ctx context.Context, table string) error {
 	db.loads.mu.Lock()
 	state, err := m.state, m.err
 	db.loads.mu.Unlock()
-	if state == Failed {
+	if state == dynamo.LoadFailed {
 		return err
 	}
 	return nil
