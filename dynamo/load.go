@@ -30,6 +30,7 @@ type TableLoad struct {
 type LoadStatus struct {
 	Files, FilesTotal int // files begun, files to read
 	Items             int
+	Skipped           int   // bad items skipped (--skip-bad)
 	Bytes             int64 // uncompressed bytes read
 	Table             string
 	Ended             bool

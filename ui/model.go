@@ -68,6 +68,7 @@ type Model struct {
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
+	loadSeen   dynamo.LoadStatus // the background load as last drawn
 }
 
 // New returns the explorer's root model.
@@ -83,7 +84,7 @@ func New(cfg Config) *Model {
 	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
-		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked}
+		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked, Load: cfg.Load}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
 	}
@@ -109,7 +110,7 @@ func New(cfg Config) *Model {
 
 // Init asks for the terminal's background and starts the first screen.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadTick()}
 	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
@@ -197,6 +198,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
+	case loadTickMsg:
+		return m.loadTicked()
 	case tourPickedMsg:
 		return m.openStop(msg.stop)
 	case refsFoundMsg:
@@ -319,6 +322,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
+		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
+		return m.stopLoad()
 	case !capturing && key.Matches(msg, k.RefFollow):
 		return m.followReference()
 	case !capturing && key.Matches(msg, k.RefBack):
@@ -453,7 +459,11 @@ func (m *Model) helpView() string {
 	if pos != "" {
 		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
 	}
-	view := m.help.ShortHelpView(p.ShortHelp())
+	short := p.ShortHelp()
+	if m.loadRunning() {
+		short = append(short, m.c.Keys.StopLoad)
+	}
+	view := m.help.ShortHelpView(short)
 	m.help.SetWidth(m.w)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
@@ -461,6 +471,9 @@ func (m *Model) helpView() string {
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if m.loadRunning() {
+			extra = append(extra, m.c.Keys.StopLoad)
+		}
 		if m.demo() {
 			extra = append(extra, m.c.Keys.Tour)
 		}
@@ -600,6 +613,11 @@ func (m *Model) render() string {
 	w, h := m.bodySize()
 	p.SetSize(w, h)
 	body := p.View()
+	if table := m.pageTable(); table != "" && m.fatal == nil && p.Loading() {
+		if l, ok := m.c.TableLoad(table); ok && l.State == dynamo.LoadRunning {
+			body = m.waitingView(table, l, w, h)
+		}
+	}
 	if m.fatal != nil {
 		body = m.fatalView(w, h)
 	}
@@ -616,10 +634,16 @@ func (m *Model) header() string {
 	}
 	cs := m.top().Crumbs()
 	for i, c := range cs {
+		mark := ""
+		if i == 0 && len(m.stack) > 1 {
+			if lm := m.c.LoadMark(c); lm != "" {
+				mark = " " + st.StatusErr.Render(common.Sanitize(lm))
+			}
+		}
 		if i == len(cs)-1 {
-			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c)))
+			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c))+mark)
 		} else {
-			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c)))
+			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c))+mark)
 		}
 	}
 	path := strings.Join(crumbs, sep)
@@ -653,7 +677,7 @@ func (m *Model) header() string {
 func (m *Model) statusBar() string {
 	st := &m.styles
 	total, last := m.cfg.Session.Totals()
-	conn := st.StatusConn.Render(common.Sanitize(m.cfg.Connection))
+	conn := m.loadView()
 	ro := st.StatusReadOnly.Render("READ-ONLY")
 	rcu := "RCU"
 	if m.cfg.CostEstimated {

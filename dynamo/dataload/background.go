@@ -78,7 +78,7 @@ func (bg *Loading) Status() dynamo.LoadStatus {
 	bg.mu.Lock()
 	p, tables := bg.last, bg.tables
 	bg.mu.Unlock()
-	s := dynamo.LoadStatus{Files: p.Files, FilesTotal: p.FilesTotal, Items: p.Items, Bytes: p.Bytes, Table: p.Table, Tables: len(tables)}
+	s := dynamo.LoadStatus{Files: p.Files, FilesTotal: p.FilesTotal, Items: p.Items, Skipped: p.Skipped, Bytes: p.Bytes, Table: p.Table, Tables: len(tables)}
 	for _, t := range tables {
 		if l, ok := bg.db.LoadOf(t); !ok || l.State != dynamo.LoadRunning {
 			s.TablesDone++

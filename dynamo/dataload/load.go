@@ -163,10 +163,25 @@ func tableName(path string) string {
 	return n
 }
 
+// Check finds the paths that cannot be opened at all, before a load in the
+// background starts: a mistyped path is said at once, not in the explorer.
+func Check(paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return cannotOpen(p, err)
+		}
+	}
+	return nil
+}
+
+func cannotOpen(p string, err error) error {
+	return &Error{File: p, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
+}
+
 func (l *loader) load(ctx context.Context, p string) error {
 	st, err := os.Stat(p)
 	if err != nil {
-		return &Error{File: p, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
+		return cannotOpen(p, err)
 	}
 	if st.IsDir() {
 		if _, err := os.Stat(filepath.Join(p, "manifest-summary.json")); err == nil {

@@ -51,6 +51,10 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		return t, t.Init()
+	case common.LoadChangedMsg:
+		// A table finished loading (or the load ended): its count and
+		// size are read again, and tables created meanwhile listed.
+		return t, t.Init()
 	case tablesListedMsg:
 		if !t.list.done(msg.req) {
 			return t, nil
@@ -141,6 +145,9 @@ func (t *Tables) refreshRows() {
 				return indexText(info.Indexes)
 			}
 		case 3:
+			if l, loading := t.c.TableLoad(name); loading {
+				return loadCell(l)
+			}
 			if ok {
 				return common.Thousands(int(info.ItemCount))
 			}
@@ -153,6 +160,29 @@ func (t *Tables) refreshRows() {
 	})
 }
 
+// loadCell is the Items cell of a table not (yet) whole: how many items
+// are in and why it is not complete.
+func loadCell(l dynamo.TableLoad) string {
+	switch l.State {
+	case dynamo.LoadRunning:
+		return "loading… " + common.Thousands(l.Items)
+	case dynamo.LoadStopped:
+		return "PARTIAL " + common.Thousands(l.Items)
+	}
+	return "FAILED"
+}
+
+// loadingCount is how many of the listed tables are still loading.
+func (t *Tables) loadingCount() int {
+	n := 0
+	for _, name := range t.names {
+		if l, ok := t.c.TableLoad(name); ok && l.State == dynamo.LoadRunning {
+			n++
+		}
+	}
+	return n
+}
+
 func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
 
 func (t *Tables) View() string {
@@ -163,6 +193,9 @@ func (t *Tables) View() string {
 	}
 	t.grid.SetSize(listW-4, t.h-2)
 	title := fmt.Sprintf("Tables · %d", len(t.names))
+	if n := t.loadingCount(); n > 0 {
+		title += fmt.Sprintf(" · %d loading", n)
+	}
 	if !t.loaded {
 		title = "Tables · loading…"
 	}
@@ -202,6 +235,13 @@ func (t *Tables) preview() string {
 	}
 	if info.Key.SK != nil {
 		lines = append(lines, st.Dim.Render("sort key       ")+st.Key.Render(info.Key.SK.Name)+" "+st.TypeTag.Render(string(info.Key.SK.Type)))
+	}
+	if mark := t.c.LoadMark(name); mark != "" {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(mark)))
+		if l, _ := t.c.TableLoad(name); l.Err != nil {
+			lines = append(lines, st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(l.Err.Error()))))
+		}
+		lines = append(lines, "")
 	}
 	lines = append(lines, st.Dim.Render("items          ")+common.Thousands(int(info.ItemCount)),
 		st.Dim.Render("size           ")+common.HumanBytes(info.SizeBytes), "")
