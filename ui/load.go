@@ -77,8 +77,8 @@ func (m *Model) loadView() string {
 	switch {
 	case !s.Ended:
 		return st.StatusConn.Render(fmt.Sprintf("loading DATA: files %d/%d · %s items · %.1f MB%s", s.Files, max(s.Files, s.FilesTotal), common.Thousands(s.Items), float64(s.Bytes)/1e6, skipped))
-	case s.Err != nil:
-		return conn + st.StatusErr.Render(" load failed: "+common.Sanitize(common.ExplorerWords(s.Err.Error()))+" ")
+	case s.Err != nil: // what went wrong first: the label may be long
+		return st.StatusErr.Render(" load failed: "+common.Sanitize(common.ExplorerWords(s.Err.Error()))+" ") + conn
 	case s.Stopped:
 		mark := "load stopped"
 		if s.Table != "" {
@@ -86,7 +86,7 @@ func (m *Model) loadView() string {
 				mark = s.Table + " partial: " + common.Thousands(l.Items) + " items loaded, stopped"
 			}
 		}
-		return conn + st.StatusErr.Render(" "+common.Sanitize(mark)+skipped+" ")
+		return st.StatusErr.Render(" "+common.Sanitize(mark)+skipped+" ") + conn
 	}
 	return st.StatusConn.Render(common.Sanitize(m.cfg.Connection + skipped))
 }
@@ -103,16 +103,29 @@ func (m *Model) pageTable() string {
 	return ""
 }
 
+// waitingForLoad reports whether the page on top is reading a table that
+// is still loading: its read waits for the load.
+func (m *Model) waitingForLoad() bool {
+	table := m.pageTable()
+	if table == "" || !m.top().Loading() {
+		return false
+	}
+	l, ok := m.c.TableLoad(table)
+	return ok && l.State == dynamo.LoadRunning
+}
+
 // waitingView stands where the rows of a page would be while its table is
 // still loading: what it waits for and how far the load is, never "no
 // items".
-func (m *Model) waitingView(table string, l dynamo.TableLoad, w, h int) string {
+func (m *Model) waitingView(w, h int) string {
+	table := m.pageTable()
+	l, _ := m.c.TableLoad(table)
 	st := &m.styles
 	k := m.c.Keys
 	lines := []string{
 		st.Notice.Render(common.Sanitize(fmt.Sprintf("waiting for the load of %s (%s items so far)", table, common.Thousands(l.Items)))),
 		"",
-		st.Dim.Render("This view is read as soon as the whole table is in: never a part of it shown as the table."),
+		st.Dim.Render("Read once all of it is in: never a part shown as the whole table."),
 		"",
 		st.Dim.Render(strings.Join([]string{k.Back.Help().Key + " stops waiting", k.StopLoad.Help().Key + " stops the load (what is in is kept, marked partial)"}, " · ")),
 	}

@@ -461,7 +461,7 @@ func (m *Model) helpView() string {
 	}
 	short := p.ShortHelp()
 	if m.loadRunning() {
-		short = append(short, m.c.Keys.StopLoad)
+		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
 	view := m.help.ShortHelpView(short)
 	m.help.SetWidth(m.w)
@@ -613,10 +613,8 @@ func (m *Model) render() string {
 	w, h := m.bodySize()
 	p.SetSize(w, h)
 	body := p.View()
-	if table := m.pageTable(); table != "" && m.fatal == nil && p.Loading() {
-		if l, ok := m.c.TableLoad(table); ok && l.State == dynamo.LoadRunning {
-			body = m.waitingView(table, l, w, h)
-		}
+	if m.fatal == nil && m.waitingForLoad() {
+		body = m.waitingView(w, h)
 	}
 	if m.fatal != nil {
 		body = m.fatalView(w, h)

@@ -152,6 +152,9 @@ func (t *Tables) refreshRows() {
 				return common.Thousands(int(info.ItemCount))
 			}
 		case 4:
+			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
+				return "…" // still growing
+			}
 			if ok {
 				return common.HumanBytes(info.SizeBytes)
 			}
@@ -172,15 +175,25 @@ func loadCell(l dynamo.TableLoad) string {
 	return "FAILED"
 }
 
-// loadingCount is how many of the listed tables are still loading.
-func (t *Tables) loadingCount() int {
-	n := 0
+// loadCounts says how many of the listed tables are not whole, by why:
+// " · 1 loading · 1 partial".
+func (t *Tables) loadCounts() string {
+	var n [4]int
 	for _, name := range t.names {
-		if l, ok := t.c.TableLoad(name); ok && l.State == dynamo.LoadRunning {
-			n++
+		if l, ok := t.c.TableLoad(name); ok {
+			n[l.State]++
 		}
 	}
-	return n
+	s := ""
+	for _, c := range []struct {
+		state dynamo.LoadState
+		word  string
+	}{{dynamo.LoadRunning, "loading"}, {dynamo.LoadStopped, "partial"}, {dynamo.LoadFailed, "failed"}} {
+		if n[c.state] > 0 {
+			s += fmt.Sprintf(" · %d %s", n[c.state], c.word)
+		}
+	}
+	return s
 }
 
 func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
@@ -193,9 +206,7 @@ func (t *Tables) View() string {
 	}
 	t.grid.SetSize(listW-4, t.h-2)
 	title := fmt.Sprintf("Tables · %d", len(t.names))
-	if n := t.loadingCount(); n > 0 {
-		title += fmt.Sprintf(" · %d loading", n)
-	}
+	title += t.loadCounts()
 	if !t.loaded {
 		title = "Tables · loading…"
 	}
