@@ -1,6 +1,8 @@
 package dataload_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +47,9 @@ func exportLine(pk, sk, body string) string {
 	return fmt.Sprintf(`{"Item":{"PK":{"S":%q},"SK":{"S":%q},"Body":{"S":%q}}}`, pk, sk, body)
 }
 
-func newGatedData(t *testing.T, secondFile string) *gatedData {
+// newGatedData writes the data; second, when given, replaces Big's second
+// file by name and bytes.
+func newGatedData(t *testing.T, second ...string) *gatedData {
 	t.Helper()
 	dir := t.TempDir()
 	g := &gatedData{opening: make(chan struct{}), release: make(chan struct{}), first: 30}
@@ -73,12 +77,18 @@ func newGatedData(t *testing.T, secondFile string) *gatedData {
 			two = append(two, exportLine(pk, sk, body))
 		}
 	}
-	if secondFile != "" {
-		two = strings.Split(strings.TrimSuffix(secondFile, "\n"), "\n")
+	name := "2.json"
+	if len(second) > 0 {
+		name = second[0]
 	}
 	write(filepath.Join(dir, "Big", "1.json"), one)
-	g.second = filepath.Join(dir, "Big", "2.json")
+	g.second = filepath.Join(dir, "Big", name)
 	write(g.second, two)
+	if len(second) > 0 {
+		if err := os.WriteFile(g.second, []byte(second[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	g.paths = []string{filepath.Join(dir, "Small.json"), filepath.Join(dir, "Big")}
 	return g
 }
@@ -123,7 +133,7 @@ func waitFor(cond func() bool) {
 // with the same items returns.
 func TestReadWaitsForItsTable(t *testing.T) {
 	ctx := context.Background()
-	g := newGatedData(t, "")
+	g := newGatedData(t)
 	db := memory.New()
 	bg := dataload.Start(ctx, db, g.paths, g.options(t))
 	<-g.opening
@@ -191,7 +201,7 @@ func TestReadWaitsForItsTable(t *testing.T) {
 // stays complete and Big is kept partial with its first file's items, which
 // its reads then answer from.
 func TestStopKeepsWhatWasLoaded(t *testing.T) {
-	g := newGatedData(t, "")
+	g := newGatedData(t)
 	db := memory.New()
 	bg := dataload.Start(context.Background(), db, g.paths, g.options(t))
 	<-g.opening
@@ -215,7 +225,7 @@ func TestStopKeepsWhatWasLoaded(t *testing.T) {
 // context does — cancelled reads as cancelled, a deadline says the table is
 // still loading and how far it is, never a timed-out server.
 func TestWaitEndsWithTheReadsContext(t *testing.T) {
-	g := newGatedData(t, "")
+	g := newGatedData(t)
 	db := memory.New()
 	bg := dataload.Start(context.Background(), db, g.paths, g.options(t))
 	defer func() { close(g.release); bg.Wait() }()
@@ -241,28 +251,45 @@ func TestWaitEndsWithTheReadsContext(t *testing.T) {
 	}
 }
 
-// TestLoadErrorFailsItsTable: a malformed line in Big's second file fails
-// Big, whose reads then return the load's own one-line error, naming the
-// file and line; Small, loaded before, stays complete.
+// TestLoadErrorFailsItsTable: bad input in Big's second file (a malformed
+// line, a damaged gzip file) fails Big, whose reads then return the load's
+// own one-line error, naming the file; Small, loaded before, stays
+// complete.
 func TestLoadErrorFailsItsTable(t *testing.T) {
-	g := newGatedData(t, exportLine("P1", "k900", "ok")+"\n{\"Item\": {\"PK\": \n")
-	db := memory.New()
-	bg := dataload.Start(context.Background(), db, g.paths, g.options(t))
-	<-g.opening
-	close(g.release)
-	_, loadErr := bg.Wait()
-	if loadErr == nil || !strings.Contains(loadErr.Error(), "2.json:2: malformed JSON") {
-		t.Fatalf("load error %v, want the file and line", loadErr)
+	var packed bytes.Buffer
+	zw := gzip.NewWriter(&packed)
+	for i := range 200 {
+		fmt.Fprintln(zw, exportLine("P1", fmt.Sprintf("z%03d", i), strings.Repeat("y", 50)))
 	}
-	if l := loadOf(t, db, "Big"); l.State != dynamo.LoadFailed || l.Err != loadErr {
-		t.Errorf("Big: %+v, want failed with the load's error", l)
-	}
-	if l := loadOf(t, db, "Small"); l.State != dynamo.LoadComplete {
-		t.Errorf("Small: %+v, want complete", l)
-	}
-	_, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("Big")})
-	if err == nil || err.Error() != loadErr.Error() {
-		t.Errorf("a read of the failed table: %v, want %v", err, loadErr)
+	zw.Close()
+	cut := packed.Bytes()[:packed.Len()/2]
+	for _, c := range []struct {
+		name, file, data, want string
+	}{
+		{"malformed line", "2.json", exportLine("P1", "k900", "ok") + "\n{\"Item\": {\"PK\": \n", "2.json:2: malformed JSON"},
+		{"damaged gzip", "2.json.gz", string(cut), "2.json.gz:82: gzip: unexpected EOF — the file is damaged or cut short"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGatedData(t, c.file, c.data)
+			db := memory.New()
+			bg := dataload.Start(context.Background(), db, g.paths, g.options(t))
+			<-g.opening
+			close(g.release)
+			_, loadErr := bg.Wait()
+			if loadErr == nil || !strings.Contains(loadErr.Error(), c.want) {
+				t.Fatalf("load error %v, want %q", loadErr, c.want)
+			}
+			if l := loadOf(t, db, "Big"); l.State != dynamo.LoadFailed || l.Err != loadErr {
+				t.Errorf("Big: %+v, want failed with the load's error", l)
+			}
+			if l := loadOf(t, db, "Small"); l.State != dynamo.LoadComplete {
+				t.Errorf("Small: %+v, want complete", l)
+			}
+			_, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("Big")})
+			if err == nil || err.Error() != loadErr.Error() {
+				t.Errorf("a read of the failed table: %v, want %v", err, loadErr)
+			}
+		})
 	}
 }
 

@@ -387,6 +387,11 @@ func readLines(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 	line := 0
 	for {
 		text, err := r.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			// A damaged or cut gzip stream: the line read so far is a
+			// fragment, and the gzip error is what went wrong.
+			return readErr(path, line+1, err)
+		}
 		if len(text) > 0 {
 			line++
 			if t := bytes.TrimSpace(text); len(t) > 0 {
