@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -189,18 +188,9 @@ func (l *loader) planPath(p string) (tables []plannedTable, workbench bool) {
 
 func (l *loader) planWorkbench(p string) []plannedTable {
 	l.filesTotal++
-	o, err := l.open(p)
+	m, err := l.readWorkbench(p)
 	if err != nil {
-		return nil
-	}
-	defer o.Close()
-	data, err := io.ReadAll(o.r)
-	if err != nil {
-		return nil
-	}
-	var m workbenchModel
-	if json.Unmarshal(data, &m) != nil {
-		return nil
+		return nil // the load says what is wrong with it, in its turn
 	}
 	var out []plannedTable
 	for _, t := range m.DataModel {

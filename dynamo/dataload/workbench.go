@@ -87,21 +87,30 @@ func (k workbenchKeys) attrs(where string) (KeyAttr, *KeyAttr, error) {
 	return pk, &sk, err
 }
 
-// workbench loads every table of a NoSQL Workbench model with its indexes
-// and sample data.
-func (l *loader) workbench(ctx context.Context, path string) error {
+// readWorkbench reads a whole model: Workbench models are small.
+func (l *loader) readWorkbench(path string) (workbenchModel, error) {
+	var m workbenchModel
 	o, err := l.open(path)
 	if err != nil {
-		return err
+		return m, err
 	}
 	defer o.Close()
 	data, err := io.ReadAll(o.r)
 	if err != nil {
-		return readErr(path, 0, err)
+		return m, readErr(path, 0, err)
 	}
-	var m workbenchModel
 	if err := json.Unmarshal(data, &m); err != nil {
-		return &Error{File: path, Msg: "malformed Workbench model: " + errLine(err), Hint: "export the model again from NoSQL Workbench"}
+		return m, &Error{File: path, Msg: "malformed Workbench model: " + errLine(err), Hint: "export the model again from NoSQL Workbench"}
+	}
+	return m, nil
+}
+
+// workbench loads every table of a NoSQL Workbench model with its indexes
+// and sample data.
+func (l *loader) workbench(ctx context.Context, path string) error {
+	m, err := l.readWorkbench(path)
+	if err != nil {
+		return err
 	}
 	if len(m.DataModel) == 0 {
 		return &Error{File: path, Msg: "the Workbench model has no tables (DataModel is empty)", Hint: Supported}
