@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-range bench-filter bench-follow bench-data fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-range bench-filter bench-follow bench-data bench-data-first fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -44,6 +44,9 @@ bench-follow: deps ## range --follow's requests and RCU per minute, idle and bus
 
 bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with --data: wall time, peak RSS vs the data's size
 	bash scripts/bench-data.sh
+
+bench-data-first: ## the explorer on --data while 1,000,000 items load: first screen of a small first table, of the large one, load done, beside the headless whole load (BASE=binary for a baseline)
+	bash scripts/bench-data-first.sh $(or $(ITEMS),1000000) $(or $(RUNS),3)
 
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh

@@ -25,6 +25,7 @@ type globals struct {
 	configFile                string
 	mask                      []string // --mask: attributes whose values are never shown
 	data                      dataFlags
+	dataInBackground          bool          // --data loads while the explorer runs, rather than before the command
 	stderr                    io.Writer     // for --data's progress and summary
 	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
 	closers                   []io.Closer   // closed when the command ends (the debug log)
@@ -70,6 +71,7 @@ type connection struct {
 	// estimated: the capacity is computed by the embedded backend for data
 	// that is not in DynamoDB, so it is what DynamoDB would charge.
 	estimated bool
+	load      dynamo.DataLoad // --data still loading in the background (the explorer's), else nil
 }
 
 // loadDemo builds the embedded demo database; tests swap in a cached one.

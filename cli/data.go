@@ -108,13 +108,24 @@ func (d *dataFlags) args() []string {
 	return a
 }
 
-// connectData loads --data into a new embedded database, with a progress
-// line on stderr when it is a terminal and one summary line after, which
-// also says that the capacity shown is an estimate.
+// connectData loads --data into a new embedded database. A headless
+// command waits for the whole load, with a progress line on stderr when it
+// is a terminal and one summary line after, which also says that the
+// capacity shown is an estimate. The explorer (g.dataInBackground) opens at
+// once instead: the load runs on, its progress in the status bar, and each
+// table is read as soon as its own items are in.
 func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	opt, err := g.data.options()
 	if err != nil {
 		return nil, err
+	}
+	db := memory.New()
+	if g.dataInBackground {
+		if err := dataload.Check(g.data.paths); err != nil {
+			return nil, err
+		}
+		bg := dataload.Start(ctx, db, g.data.paths, opt)
+		return &connection{client: dynamo.NewMetered(db), label: g.data.label(), estimated: true, load: bg}, nil
 	}
 	w := g.stderr
 	if w == nil {
@@ -124,11 +135,10 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	if live {
 		opt.Progress = func(p dataload.Progress) {
 			if !p.Done {
-				fmt.Fprintf(w, "\r\x1b[Kloading %s · %d files · %s items · %.1f MB · Ctrl+C stops", export.OneLine(p.Table), p.Files, thousands(p.Items), float64(p.Bytes)/1e6)
+				fmt.Fprintf(w, "\r\x1b[Kloading %s · files %d/%d · %s items · %.1f MB · Ctrl+C stops", export.OneLine(p.Table), p.Files, max(p.Files, p.FilesTotal), thousands(p.Items), float64(p.Bytes)/1e6)
 			}
 		}
 	}
-	db := memory.New()
 	res, err := dataload.Load(ctx, db, g.data.paths, opt)
 	if live {
 		fmt.Fprint(w, "\r\x1b[K")

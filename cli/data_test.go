@@ -11,9 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/dynamo/dataload"
 	"github.com/dynascope/dynascope/dynamo/dataload/dataloadtest"
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/ui"
 )
 
 // demoExports writes every demo table as a DynamoDB export folder (three
@@ -197,5 +199,41 @@ func TestDataInterrupted(t *testing.T) {
 	code := Run(ctx, []string{"tables", "--data", model}, &out, &errb)
 	if code != exitInterrupted || !strings.Contains(errb.String(), "nothing is shown half-loaded") || out.String() != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 130 and a line saying the load stopped", code, out.String(), errb.String())
+	}
+}
+
+// TestDataExplorerLoadsInBackground: the explorer is handed the load still
+// running (the first frame does not wait for it), while a path that cannot
+// be opened is refused before the explorer opens, as headless commands do.
+func TestDataExplorerLoadsInBackground(t *testing.T) {
+	model := filepath.Join("..", "dynamo", "dataload", "testdata", "shop.workbench.json")
+	saved := runExplorer
+	defer func() { runExplorer = saved }()
+	var got *ui.Config
+	runExplorer = func(_ context.Context, cfg ui.Config) error {
+		got = &cfg
+		return nil
+	}
+	var out, errb strings.Builder
+	if code := Run(context.Background(), []string{"--data", model}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if got == nil || got.Load == nil || got.Connection != "DATA: "+model {
+		t.Fatalf("the explorer was not handed the load: %+v", got)
+	}
+	if errb.String() != "" {
+		t.Errorf("the explorer's load wrote to stderr under it: %q", errb.String())
+	}
+	got.Load.(*dataload.Loading).Wait() // the load goes on after the explorer opened
+	if s := got.Load.Status(); s.Err != nil || s.Stopped || s.Tables != 2 || s.TablesDone != 2 {
+		t.Errorf("the load ended as %+v, want both tables complete", s)
+	}
+
+	got = nil
+	errb.Reset()
+	missing := filepath.Join(t.TempDir(), "nothing-here")
+	if code := Run(context.Background(), []string{"--data", model, "--data", missing}, &out, &errb); code != exitFailure || got != nil ||
+		!strings.Contains(errb.String(), "nothing-here: cannot open: no such file or directory") {
+		t.Errorf("a missing path: exit %d, explorer opened %v, stderr %q", code, got != nil, errb.String())
 	}
 }

@@ -130,13 +130,14 @@ partial export file removed.`,
 			}
 			// Everything that reads nothing is checked before the explorer
 			// draws; the connection and its preflight read run after its
-			// first frame (connectExplorer), except --data's load, whose
-			// progress line needs the terminal to itself.
+			// first frame (connectExplorer). --data's load starts here and
+			// goes on in the background while the explorer shows it.
 			if err := g.validateData(); err != nil {
 				return err
 			}
 			var early *connection
 			if g.data.given() {
+				g.dataInBackground = true // the explorer opens while --data loads
 				if early, err = g.connect(ctx); err != nil {
 					return err
 				}
@@ -181,7 +182,11 @@ partial export file removed.`,
 			// its partial file must not outlive the process.
 			defer export.RemoveUnfinished()
 			g.session = &dynamo.Session{}
-			return runExplorer(ctx, ui.Config{Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
+			var load dynamo.DataLoad
+			if early != nil {
+				load = early.load
+			}
+			return runExplorer(ctx, ui.Config{Load: load, Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
 				Connect: g.connectExplorer(early, table, index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
 		},

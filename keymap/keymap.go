@@ -19,6 +19,7 @@ type KeyMap struct {
 	Toggle, MoveUp, MoveDown, Auto          key.Binding // in the column picker
 	Tour, Sort, SortFlip, Follow            key.Binding
 	RefFollow, RefBack, RefForward          key.Binding
+	StopLoad                                key.Binding // --data loading in the background
 }
 
 // Default returns the bindings of /work/shared/UX.md.
@@ -75,6 +76,7 @@ func Default() KeyMap {
 		RefFollow:  key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "follow reference")),
 		RefBack:    key.NewBinding(key.WithKeys("<", "ctrl+o"), key.WithHelp("</ctrl+o", "back")),
 		RefForward: key.NewBinding(key.WithKeys("ctrl+i"), key.WithHelp("ctrl+i", "forward")),
+		StopLoad:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "stop loading")),
 	}
 }
 

@@ -28,6 +28,10 @@ type Config struct {
 	// CostEstimated labels the RCU as an estimate: the data is not in
 	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
 	CostEstimated bool
+	// Load is --data loading in the background into Client (nil: none):
+	// the status bar shows its progress, tables still loading are marked
+	// and their reads wait, X stops it.
+	Load dynamo.DataLoad
 	// ReopenArgs are the flags that reopen the same data (--data …), for
 	// the command that reopens a view; nil: the connection's own flags.
 	ReopenArgs []string

@@ -71,8 +71,9 @@ type Model struct {
 	// skeleton is the first frame while Config.Connect runs (nil after).
 	skeleton      *skeletonPage
 	cancelConnect context.CancelFunc
-	startErr      error           // Connect's failure, for Run to return
-	ctx           context.Context // Run's: Connect's requests end with it
+	startErr      error             // Connect's failure, for Run to return
+	ctx           context.Context   // Run's: Connect's requests end with it
+	loadSeen      dynamo.LoadStatus // the background load as last drawn
 }
 
 // New returns the explorer's root model.
@@ -83,7 +84,7 @@ func New(cfg Config) *Model {
 	}
 	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
-		TmuxBuffer: cfg.TmuxBuffer}
+		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load}
 	if cfg.Connect == nil {
 		m.useClient(cfg.Client)
 	}
@@ -118,9 +119,9 @@ func New(cfg Config) *Model {
 // or connects first (drawing the skeleton meanwhile).
 func (m *Model) Init() tea.Cmd {
 	if m.skeleton != nil {
-		return tea.Batch(tea.RequestBackgroundColor, m.connect())
+		return tea.Batch(tea.RequestBackgroundColor, m.loadTick(), m.connect())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.open())
+	return tea.Batch(tea.RequestBackgroundColor, m.loadTick(), m.open())
 }
 
 // open starts the first screen: the deep link, or the page on top.
@@ -221,6 +222,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.connected(msg)
 	case deepLinkedMsg:
 		return m.openDeepLink(msg)
+	case loadTickMsg:
+		return m.loadTicked()
 	case tourPickedMsg:
 		return m.openStop(msg.stop)
 	case refsFoundMsg:
@@ -350,6 +353,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
+	case !capturing && m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
+		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
+		return m.stopLoad()
 	case !capturing && key.Matches(msg, k.RefFollow):
 		return m.followReference()
 	case !capturing && key.Matches(msg, k.RefBack):
@@ -484,7 +490,11 @@ func (m *Model) helpView() string {
 	if pos != "" {
 		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
 	}
-	view := m.help.ShortHelpView(p.ShortHelp())
+	short := p.ShortHelp()
+	if m.loadRunning() {
+		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
+	}
+	view := m.help.ShortHelpView(short)
 	m.help.SetWidth(m.w)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
@@ -492,6 +502,9 @@ func (m *Model) helpView() string {
 	if m.showHelp {
 		view = m.help.FullHelpView(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if m.loadRunning() {
+			extra = append(extra, m.c.Keys.StopLoad)
+		}
 		if m.demo() {
 			extra = append(extra, m.c.Keys.Tour)
 		}
@@ -631,6 +644,9 @@ func (m *Model) render() string {
 	w, h := m.bodySize()
 	p.SetSize(w, h)
 	body := p.View()
+	if m.fatal == nil && m.waitingForLoad() {
+		body = m.waitingView(w, h)
+	}
 	if m.fatal != nil {
 		body = m.fatalView(w, h)
 	}
@@ -647,10 +663,16 @@ func (m *Model) header() string {
 	}
 	cs := m.top().Crumbs()
 	for i, c := range cs {
+		mark := ""
+		if i == 0 && len(m.stack) > 1 {
+			if lm := m.c.LoadMark(c); lm != "" {
+				mark = " " + st.StatusErr.Render(common.Sanitize(lm))
+			}
+		}
 		if i == len(cs)-1 {
-			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c)))
+			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c))+mark)
 		} else {
-			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c)))
+			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c))+mark)
 		}
 	}
 	path := strings.Join(crumbs, sep)
@@ -684,7 +706,7 @@ func (m *Model) header() string {
 func (m *Model) statusBar() string {
 	st := &m.styles
 	total, last := m.cfg.Session.Totals()
-	conn := st.StatusConn.Render(common.Sanitize(m.cfg.Connection))
+	conn := m.loadView()
 	ro := st.StatusReadOnly.Render("READ-ONLY")
 	rcu := "RCU"
 	if m.cfg.CostEstimated {

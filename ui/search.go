@@ -53,6 +53,9 @@ func (m *Model) position() string {
 	if !ok || m.fatal != nil {
 		return ""
 	}
+	if m.waitingForLoad() {
+		return "waiting for the load"
+	}
 	return components.Position(s.List(), s.Unloaded() != "")
 }
 

@@ -9,9 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -26,18 +26,21 @@ type Options struct {
 	Schemas  []Schema // --schema files, matched to tables by name
 	SkipBad  bool     // skip malformed lines and items without their key, counting them
 	Progress func(Progress)
+	// Open opens a data file; nil: os.Open. Tests pace a load with it.
+	Open func(path string) (io.ReadCloser, error)
 }
 
 // Progress is how far a load has come.
 type Progress struct {
-	Path    string // the --data path being read
-	File    string // the file being read
-	Table   string
-	Files   int
-	Items   int
-	Skipped int
-	Bytes   int64 // uncompressed bytes read
-	Done    bool
+	Path       string // the --data path being read
+	File       string // the file being read
+	Table      string
+	Files      int // files begun
+	FilesTotal int // files the load will read, as far as names and manifests tell
+	Items      int
+	Skipped    int
+	Bytes      int64 // uncompressed bytes read
+	Done       bool
 }
 
 // Result is what a finished load holds.
@@ -79,44 +82,67 @@ const Supported = "--data opens a full DynamoDB export in DynamoDB JSON (its fol
 type loader struct {
 	db      *memory.DB
 	opt     Options
+	bg      *Loading
 	tables  map[string]*Schema
 	res     Result
 	path    string
 	file    string
 	table   string
 	lastOut time.Time
+	// From the plan: the tables each path loads (none for a Workbench
+	// model, which finishes each of its tables itself), how many paths
+	// and models each table still waits for, and the files to read.
+	pathTables [][]string
+	remaining  map[string]int
+	filesTotal int
+}
+
+func newLoader(db *memory.DB, opt Options, bg *Loading) *loader {
+	return &loader{db: db, opt: opt, bg: bg, tables: map[string]*Schema{}, remaining: map[string]int{}}
 }
 
 // Load reads every path into db, creating a table for each table the data
 // holds. It stops at the first bad input unless opt.SkipBad, and when ctx
 // ends; the error then says what was read, and db must not be shown as
-// holding the data.
+// holding the data (its tables are marked Stopped or Failed).
 func Load(ctx context.Context, db *memory.DB, paths []string, opt Options) (Result, error) {
+	return Start(ctx, db, paths, opt).Wait()
+}
+
+func (l *loader) run(ctx context.Context, paths []string) (Result, error) {
 	start := time.Now()
-	l := &loader{db: db, opt: opt, tables: map[string]*Schema{}}
-	for _, p := range paths {
+	for i, p := range paths {
 		l.path = p
-		if err := ctx.Err(); err != nil {
+		err := ctx.Err()
+		if err == nil {
+			err = l.load(ctx, p)
+		}
+		if err != nil {
+			l.end(ctx, err)
+			l.report(true)
 			return l.res, err
 		}
-		if err := l.load(ctx, p); err != nil {
-			return l.res, err
+		for _, t := range l.pathTables[i] {
+			l.finished(t)
 		}
 	}
 	l.res.Elapsed = time.Since(start)
+	l.end(ctx, nil)
 	l.report(true)
 	return l.res, nil
 }
 
 func (l *loader) report(done bool) {
+	p := Progress{Path: l.path, File: l.file, Table: l.table, Files: l.res.Files, FilesTotal: max(l.filesTotal, l.res.Files), Items: l.res.Items, Skipped: l.res.Skipped, Bytes: l.res.Bytes, Done: done}
+	l.bg.note(p)
 	if l.opt.Progress == nil {
 		return
 	}
-	if !done && time.Since(l.lastOut) < 100*time.Millisecond {
+	if !done && time.Since(l.lastOut) < progressEvery {
 		return
 	}
 	l.lastOut = time.Now()
-	l.opt.Progress(Progress{Path: l.path, File: l.file, Table: l.table, Files: l.res.Files, Items: l.res.Items, Skipped: l.res.Skipped, Bytes: l.res.Bytes, Done: done})
+	l.opt.Progress(p)
 }
 
 func isION(name string) bool {
@@ -137,10 +163,25 @@ func tableName(path string) string {
 	return n
 }
 
+// Check finds the paths that cannot be opened at all, before a load in the
+// background starts: a mistyped path is said at once, not in the explorer.
+func Check(paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return cannotOpen(p, err)
+		}
+	}
+	return nil
+}
+
+func cannotOpen(p string, err error) error {
+	return &Error{File: p, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
+}
+
 func (l *loader) load(ctx context.Context, p string) error {
 	st, err := os.Stat(p)
 	if err != nil {
-		return &Error{File: p, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
+		return cannotOpen(p, err)
 	}
 	if st.IsDir() {
 		if _, err := os.Stat(filepath.Join(p, "manifest-summary.json")); err == nil {
@@ -160,12 +201,7 @@ func (l *loader) load(ctx context.Context, p string) error {
 // folder loads a folder of data files (scan pages, or an export's data
 // files without their manifest) as one table named after the folder.
 func (l *loader) folder(ctx context.Context, dir string) error {
-	var files []string
-	for _, pattern := range []string{"*.json", "*.json.gz", "*.jsonl", "data/*.json.gz", "*.ion", "*.ion.gz", "data/*.ion.gz"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pattern))
-		files = append(files, m...)
-	}
-	sort.Strings(files)
+	files := folderFiles(dir)
 	if len(files) == 0 {
 		return &Error{File: dir, Msg: "holds no manifest-summary.json and no .json or .json.gz files", Hint: Supported}
 	}
@@ -183,7 +219,7 @@ func (l *loader) folder(ctx context.Context, dir string) error {
 
 // dataFile loads one file: a Workbench model, scan output or export lines.
 func (l *loader) dataFile(ctx context.Context, path string) error {
-	kind, err := sniff(path)
+	kind, err := l.sniff(path)
 	if err != nil {
 		return err
 	}
@@ -233,6 +269,8 @@ func (l *loader) ensure(ctx context.Context, table string, sc *Schema) (*Schema,
 	}
 	l.tables[table] = sc
 	l.res.Tables = append(l.res.Tables, table)
+	l.db.BeginLoad(table)
+	l.bg.created(table)
 	return sc, nil
 }
 

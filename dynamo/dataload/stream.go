@@ -41,7 +41,7 @@ const flushItems = 16 * batchSize
 // opened is a data file being read: its text (gunzipped when it is gzip)
 // and, for checksums, the hash of its bytes as stored.
 type opened struct {
-	f   *os.File
+	f   io.Closer
 	r   *bufio.Reader
 	sum hash.Hash
 	gz  bool
@@ -49,8 +49,12 @@ type opened struct {
 
 func (o *opened) Close() error { return o.f.Close() }
 
-func open(path string) (*opened, error) {
-	f, err := os.Open(path)
+func (l *loader) open(path string) (*opened, error) {
+	openFile := l.opt.Open
+	if openFile == nil {
+		openFile = func(path string) (io.ReadCloser, error) { return os.Open(path) }
+	}
+	f, err := openFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot open: " + errText(err)}
 	}
@@ -102,8 +106,8 @@ func refuseIncremental(file string) error {
 	return &Error{File: file, Msg: "incremental exports are not supported", Hint: Supported + "; request a FULL_EXPORT"}
 }
 
-func sniff(path string) (kind, error) {
-	o, err := open(path)
+func (l *loader) sniff(path string) (kind, error) {
+	o, err := l.open(path)
 	if err != nil {
 		return 0, err
 	}
@@ -124,11 +128,14 @@ type batch struct {
 // stream loads one file into table. wantMD5 and wantItems, when given
 // (from an export's manifest), are checked once the file has been read.
 func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantItems int) error {
-	o, err := open(path)
+	o, err := l.open(path)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
+	if err := ctx.Err(); err != nil {
+		return err // stopped while the file was being opened
+	}
 	k, err := sniffKind(path, o.r)
 	if err != nil {
 		return err
@@ -148,8 +155,17 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 	l.res.Files++
 	l.report(false)
 
+	stopped := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var pending []map[string]types.AttributeValue
+	defer func() {
+		// Stopped (esc in the explorer): the items already decoded and
+		// checked are kept, so the partial table holds what was counted.
+		if stopped.Err() != nil && len(pending) > 0 {
+			l.db.PutItems(context.Background(), table, pending)
+		}
+	}()
 	order := make(chan *batch, 8)
 	jobs := make(chan *batch, 8)
 	var wg sync.WaitGroup
@@ -158,7 +174,7 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 		defer wg.Done()
 		defer close(jobs)
 		defer close(order)
-		produce(ctx, path, k, o, wantMD5, order, jobs)
+		l.produce(ctx, path, k, o, wantMD5, order, jobs)
 	}()
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
@@ -175,7 +191,6 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 	defer cancel() // runs before wg.Wait: stops the reader when we return early
 
 	var cand candidates
-	var pending []map[string]types.AttributeValue
 	var pendingLines []int
 	// flush stores what is pending: in chunks, so that only a chunk of
 	// decoded items (maps of SDK values, several times their stored size)
@@ -270,7 +285,7 @@ func (l *loader) bad(path string, k kind, at int, err error) error {
 	}
 	line := at
 	if k == kindScan {
-		line = lineAt(path, int64(at))
+		line = l.lineAt(path, int64(at))
 	}
 	var e *Error
 	if errors.As(err, &e) {
@@ -308,8 +323,8 @@ func jsonErr(err error) string {
 
 // lineAt is the line of a byte offset in a file's text, for messages about
 // scan output, which is not one item per line.
-func lineAt(path string, offset int64) int {
-	o, err := open(path)
+func (l *loader) lineAt(path string, offset int64) int {
+	o, err := l.open(path)
 	if err != nil {
 		return 0
 	}
@@ -329,9 +344,12 @@ func lineAt(path string, offset int64) int {
 
 // produce reads raw items from the file, in batches, until it ends, fails
 // or ctx is cancelled.
-func produce(ctx context.Context, path string, k kind, o *opened, wantMD5 string, order, jobs chan<- *batch) {
+func (l *loader) produce(ctx context.Context, path string, k kind, o *opened, wantMD5 string, order, jobs chan<- *batch) {
 	b := &batch{done: make(chan struct{})}
 	send := func() bool {
+		if ctx.Err() != nil {
+			return false // stopped: nothing more is read, whatever is ready
+		}
 		for _, ch := range []chan<- *batch{order, jobs} {
 			select {
 			case ch <- b:
@@ -350,7 +368,7 @@ func produce(ctx context.Context, path string, k kind, o *opened, wantMD5 string
 	}
 	var err error
 	if k == kindScan {
-		err = readScan(path, o.r, add)
+		err = l.readScan(path, o.r, add)
 	} else {
 		err = readLines(path, o.r, add)
 	}
@@ -369,6 +387,11 @@ func readLines(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 	line := 0
 	for {
 		text, err := r.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			// A damaged or cut gzip stream: the line read so far is a
+			// fragment, and the gzip error is what went wrong.
+			return readErr(path, line+1, err)
+		}
 		if len(text) > 0 {
 			line++
 			if t := bytes.TrimSpace(text); len(t) > 0 {
@@ -395,13 +418,13 @@ func readErr(path string, line int, err error) error {
 
 // readScan reads `aws dynamodb scan` output: one or more {"Items": […]}
 // documents. Items are located by byte offset; lineAt turns it into a line.
-func readScan(path string, r *bufio.Reader, add func(int, []byte) bool) error {
+func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 	dec := json.NewDecoder(r)
 	fail := func(err error) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || strings.HasPrefix(err.Error(), "flate") {
-			return readErr(path, lineAt(path, dec.InputOffset()), err)
+			return readErr(path, l.lineAt(path, dec.InputOffset()), err)
 		}
-		return &Error{File: path, Line: lineAt(path, dec.InputOffset()), Msg: errLine(err), Hint: "the scan output is malformed; run the scan again"}
+		return &Error{File: path, Line: l.lineAt(path, dec.InputOffset()), Msg: errLine(err), Hint: "the scan output is malformed; run the scan again"}
 	}
 	for {
 		t, err := dec.Token()

@@ -14,23 +14,48 @@ import (
 // each facet's TableData.
 type workbenchModel struct {
 	ModelName string
-	DataModel []struct {
-		TableName              string
-		KeyAttributes          workbenchKeys
-		GlobalSecondaryIndexes []struct {
-			IndexName     string
-			KeyAttributes workbenchKeys
-			Projection    *struct {
-				ProjectionType   string
-				NonKeyAttributes []string
-			}
-		}
-		TableData   []json.RawMessage
-		TableFacets []struct {
-			FacetName string
-			TableData []json.RawMessage
+	DataModel []workbenchTable
+}
+
+type workbenchTable struct {
+	TableName              string
+	KeyAttributes          workbenchKeys
+	GlobalSecondaryIndexes []struct {
+		IndexName     string
+		KeyAttributes workbenchKeys
+		Projection    *struct {
+			ProjectionType   string
+			NonKeyAttributes []string
 		}
 	}
+	TableData   []json.RawMessage
+	TableFacets []struct {
+		FacetName string
+		TableData []json.RawMessage
+	}
+}
+
+// schema is the table's key schema and indexes; where names the table in
+// errors.
+func (t workbenchTable) schema(where string) (*Schema, error) {
+	pk, sk, err := t.KeyAttributes.attrs(where)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Schema{Table: t.TableName, PK: pk, SK: sk}
+	for _, g := range t.GlobalSecondaryIndexes {
+		gpk, gsk, err := g.KeyAttributes.attrs(where + " index " + g.IndexName)
+		if err != nil {
+			return nil, err
+		}
+		ix := Index{Name: g.IndexName, PK: gpk, SK: gsk, Projection: allProjection()}
+		if g.Projection != nil && g.Projection.ProjectionType != "" {
+			ix.Projection = projection(g.Projection.ProjectionType, g.Projection.NonKeyAttributes)
+		}
+		sc.GSIs = append(sc.GSIs, ix)
+	}
+	sc.define()
+	return sc, nil
 }
 
 type workbenchKeys struct {
@@ -62,21 +87,30 @@ func (k workbenchKeys) attrs(where string) (KeyAttr, *KeyAttr, error) {
 	return pk, &sk, err
 }
 
-// workbench loads every table of a NoSQL Workbench model with its indexes
-// and sample data.
-func (l *loader) workbench(ctx context.Context, path string) error {
-	o, err := open(path)
+// readWorkbench reads a whole model: Workbench models are small.
+func (l *loader) readWorkbench(path string) (workbenchModel, error) {
+	var m workbenchModel
+	o, err := l.open(path)
 	if err != nil {
-		return err
+		return m, err
 	}
 	defer o.Close()
 	data, err := io.ReadAll(o.r)
 	if err != nil {
-		return readErr(path, 0, err)
+		return m, readErr(path, 0, err)
 	}
-	var m workbenchModel
 	if err := json.Unmarshal(data, &m); err != nil {
-		return &Error{File: path, Msg: "malformed Workbench model: " + errLine(err), Hint: "export the model again from NoSQL Workbench"}
+		return m, &Error{File: path, Msg: "malformed Workbench model: " + errLine(err), Hint: "export the model again from NoSQL Workbench"}
+	}
+	return m, nil
+}
+
+// workbench loads every table of a NoSQL Workbench model with its indexes
+// and sample data.
+func (l *loader) workbench(ctx context.Context, path string) error {
+	m, err := l.readWorkbench(path)
+	if err != nil {
+		return err
 	}
 	if len(m.DataModel) == 0 {
 		return &Error{File: path, Msg: "the Workbench model has no tables (DataModel is empty)", Hint: Supported}
@@ -91,23 +125,10 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 		if t.TableName == "" {
 			return bad(fmt.Errorf("%s has no TableName", where))
 		}
-		pk, sk, err := t.KeyAttributes.attrs(where)
+		sc, err := t.schema(where)
 		if err != nil {
 			return bad(err)
 		}
-		sc := &Schema{Table: t.TableName, PK: pk, SK: sk}
-		for _, g := range t.GlobalSecondaryIndexes {
-			gpk, gsk, err := g.KeyAttributes.attrs(where + " index " + g.IndexName)
-			if err != nil {
-				return bad(err)
-			}
-			ix := Index{Name: g.IndexName, PK: gpk, SK: gsk, Projection: allProjection()}
-			if g.Projection != nil && g.Projection.ProjectionType != "" {
-				ix.Projection = projection(g.Projection.ProjectionType, g.Projection.NonKeyAttributes)
-			}
-			sc.GSIs = append(sc.GSIs, ix)
-		}
-		sc.define()
 		if sc, err = l.ensure(ctx, t.TableName, sc); err != nil {
 			return err
 		}
@@ -146,6 +167,7 @@ func (l *loader) workbench(ctx context.Context, path string) error {
 			}
 			l.res.Items += len(items)
 		}
+		l.finished(t.TableName)
 		l.report(false)
 	}
 	return nil

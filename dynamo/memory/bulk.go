@@ -77,6 +77,7 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 			op.remove(osk, tie)
 		}
 	}
+	db.counted(tableName, len(items)-len(replaced))
 	return len(items), nil
 }
 

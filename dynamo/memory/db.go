@@ -23,6 +23,7 @@ type DB struct {
 	mu     sync.RWMutex
 	tables map[string]*table
 	lazy   lazyTables // items built on a table's first use (lazy.go)
+	loads  loads      // tables being filled from files (loading.go)
 }
 
 // New returns an empty database.

@@ -192,6 +192,9 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 	if err := db.fill(aws.ToString(in.TableName)); err != nil {
 		return nil, err
 	}
+	if err := db.awaitLoad(ctx, aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	r, conds, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
@@ -249,6 +252,9 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 	if err := db.fill(aws.ToString(in.TableName)); err != nil {
 		return nil, err
 	}
+	if err := db.awaitLoad(ctx, aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	r, _, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
@@ -302,6 +308,9 @@ func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(
 		return nil, err
 	}
 	if err := db.fill(aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
+	if err := db.awaitLoad(ctx, aws.ToString(in.TableName)); err != nil {
 		return nil, err
 	}
 	db.mu.RLock()

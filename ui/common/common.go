@@ -35,6 +35,9 @@ type Common struct {
 	Masked *dynamo.Masked
 	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
 	TmuxBuffer TmuxBufferFunc
+	// Load is --data loading in the background (nil when nothing is):
+	// tables still loading, stopped (partial) or failed are marked.
+	Load dynamo.DataLoad
 	// Preview is the preview pane's setting, p toggling it: 0 follows
 	// the width (shown from PreviewWidth columns), 1 on, -1 off.
 	Preview int
@@ -141,6 +144,10 @@ type ErrorMsg struct {
 type RetryMsg struct{ Page int }
 
 func (m RetryMsg) PageID() int { return m.Page }
+
+// LoadChangedMsg says that a background load moved on: a table finished,
+// or the load ended. Pages that show tables' counts read them again.
+type LoadChangedMsg struct{}
 
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }

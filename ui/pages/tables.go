@@ -60,6 +60,10 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		return t, t.Init()
+	case common.LoadChangedMsg:
+		// A table finished loading (or the load ended): its count and
+		// size are read again, and tables created meanwhile listed.
+		return t, t.Init()
 	case tablesListedMsg:
 		if !t.list.done(msg.req) {
 			return t, nil
@@ -150,16 +154,55 @@ func (t *Tables) refreshRows() {
 				return indexText(info.Indexes)
 			}
 		case 3:
+			if l, loading := t.c.TableLoad(name); loading {
+				return loadCell(l)
+			}
 			if ok {
 				return common.Thousands(int(info.ItemCount))
 			}
 		case 4:
+			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
+				return "…" // still growing
+			}
 			if ok {
 				return common.HumanBytes(info.SizeBytes)
 			}
 		}
 		return ""
 	})
+}
+
+// loadCell is the Items cell of a table not (yet) whole: how many items
+// are in and why it is not complete.
+func loadCell(l dynamo.TableLoad) string {
+	switch l.State {
+	case dynamo.LoadRunning:
+		return "loading… " + common.Thousands(l.Items)
+	case dynamo.LoadStopped:
+		return "PARTIAL " + common.Thousands(l.Items)
+	}
+	return "FAILED"
+}
+
+// loadCounts says how many of the listed tables are not whole, by why:
+// " · 1 loading · 1 partial".
+func (t *Tables) loadCounts() string {
+	var n [4]int
+	for _, name := range t.names {
+		if l, ok := t.c.TableLoad(name); ok {
+			n[l.State]++
+		}
+	}
+	s := ""
+	for _, c := range []struct {
+		state dynamo.LoadState
+		word  string
+	}{{dynamo.LoadRunning, "loading"}, {dynamo.LoadStopped, "partial"}, {dynamo.LoadFailed, "failed"}} {
+		if n[c.state] > 0 {
+			s += fmt.Sprintf(" · %d %s", n[c.state], c.word)
+		}
+	}
+	return s
 }
 
 func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
@@ -172,6 +215,7 @@ func (t *Tables) View() string {
 	}
 	t.grid.SetSize(listW-4, t.h-2)
 	title := fmt.Sprintf("Tables · %d", len(t.names))
+	title += t.loadCounts()
 	if !t.loaded {
 		title = "Tables · loading…"
 	}
@@ -211,6 +255,13 @@ func (t *Tables) preview() string {
 	}
 	if info.Key.SK != nil {
 		lines = append(lines, st.Dim.Render("sort key       ")+st.Key.Render(info.Key.SK.Name)+" "+st.TypeTag.Render(string(info.Key.SK.Type)))
+	}
+	if mark := t.c.LoadMark(name); mark != "" {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(mark)))
+		if l, _ := t.c.TableLoad(name); l.Err != nil {
+			lines = append(lines, st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(l.Err.Error()))))
+		}
+		lines = append(lines, "")
 	}
 	lines = append(lines, st.Dim.Render("items          ")+common.Thousands(int(info.ItemCount)),
 		st.Dim.Render("size           ")+common.HumanBytes(info.SizeBytes), "")
