@@ -82,7 +82,7 @@ func New(cfg Config) *Model {
 		m.masked, m.cfg.Client, cfg.Client = masked, masked, masked
 	}
 	m.c = &common.Common{Client: cfg.Client, Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
-		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns,
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
 		TmuxBuffer: cfg.TmuxBuffer, Masked: m.masked}
 	if m.c.FilterBudget == nil {
 		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
