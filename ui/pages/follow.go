@@ -90,7 +90,11 @@ func (t *Time) followed(msg followedMsg) tea.Cmd {
 	case msg.item != nil:
 		t.follow.added++
 		if t.pg.query.Reverse { // newest first: the new item goes on top
+			segs := len(t.pg.head.segs)
 			t.pg.head.followed(msg.item, true)
+			if t.pg.again.reading && !t.pg.again.tail {
+				t.pg.again.seg += len(t.pg.head.segs) - segs // the page being read again moved down
+			}
 			t.times = nil
 		} else {
 			t.pg.head.followed(msg.item, false)
