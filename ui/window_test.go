@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/dynamo/memory"
 	"github.com/dynascope/dynascope/model"
@@ -330,5 +331,61 @@ func TestWindowSortAndSearchSayHeldRows(t *testing.T) {
 	h.keys("g")
 	if !strings.Contains(h.firstRow(), "ITEM#0") || h.list().Rows() != held {
 		t.Fatalf("the sort lists %d rows, %d are held:\n%s", h.list().Rows(), held, h.screen())
+	}
+}
+
+// TestWindowTimeList: the Time list shares the window: scrolled to the
+// oldest of 20,000 points and back to the newest, it holds a part of
+// them, and every row the cursor lands on is the plain read's, newest
+// first, on both backends.
+func TestWindowTimeList(t *testing.T) {
+	ctx := context.Background()
+	dl := dynalitetest.Start(t).Client()
+	if _, err := demo.Seed(ctx, dl, demo.Options{Tables: []string{"Metrics"}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]dynamo.Client{"memory": demoData(t), "dynalite": dl} {
+		t.Run(name, func(t *testing.T) {
+			q := model.KeyQuery{Table: "Metrics", PKName: "Series", PK: model.S(demo.MetricsSeries), SKName: "TS", Reverse: true}
+			var want []string
+			var start dynamo.Item
+			for {
+				p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range p.Items {
+					want = append(want, it["TS"].(*types.AttributeValueMemberN).Value)
+				}
+				if start = p.LastKey; !p.More() {
+					break
+				}
+			}
+			h := newHarness(t, 140, 35, Config{Client: c, Table: "Metrics", PK: demo.MetricsSeries, HeldRows: 2000, Now: demoClock})
+			h.keys("4", "esc") // Time mode, the range bar left
+			check := func() {
+				t.Helper()
+				cur := h.list().Cursor()
+				it, _, ok := h.m.top().(interface {
+					SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+				}).SelectedItem()
+				if !ok || it["TS"].(*types.AttributeValueMemberN).Value != want[cur] {
+					t.Fatalf("row %d is %v, a plain read has %s:\n%s", cur, it["TS"], want[cur], h.screen())
+				}
+			}
+			for range 2000 {
+				h.keys("pgdown")
+				check()
+				if strings.Contains(h.screen(), " held · all") {
+					break
+				}
+			}
+			h.contains(t, "20,000 items loaded · ", " held · all", "newest first")
+			for h.list().Cursor() > 0 {
+				h.keys("pgup")
+				check()
+			}
+			h.said(t, " re-reads so far, ")
+		})
 	}
 }
