@@ -389,3 +389,35 @@ func TestWindowTimeList(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowReReadFails: a re-read that fails says so where its rows
+// would be, and in the title, and r reads the page again.
+func TestWindowReReadFails(t *testing.T) {
+	b := windowBackends(t)["memory"]
+	f := &failing{Client: b.client, op: "Query", after: 1 << 30, err: throttled}
+	want := plainRead(t, b)
+	h := newHarness(t, 120, 35, Config{Client: f, Table: b.table, PK: "P", HeldRows: windowHeld})
+	h.keys("tab")
+	for h.list().Cursor() < 1500 {
+		h.keys("pgdown")
+	}
+	f.mu.Lock()
+	f.after = f.calls // every Query fails from here
+	f.mu.Unlock()
+	h.keys("g")
+	h.contains(t, "⋯ let go to save memory: r reads it again", "read failed after 3 attempts", "r retries")
+	if _, _, ok := h.m.top().(interface {
+		SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+	}).SelectedItem(); ok {
+		t.Fatal("a row let go is selectable as an item")
+	}
+	f.mu.Lock()
+	f.after = 1 << 30
+	f.mu.Unlock()
+	h.keys("r")
+	h.checkRow(t, want, 0)
+	h.said(t, "re-read rows 1–")
+	if strings.Contains(h.screen(), "let go to save memory") {
+		t.Fatalf("rows still let go after r:\n%s", h.screen())
+	}
+}
