@@ -272,9 +272,11 @@ func TestWindowGapClosesOverRowsLetGo(t *testing.T) {
 	}
 }
 
-// TestWindowSaysATableChanged: items deleted and written where a page was
-// let go: its re-read shows what the table holds now, says the table
-// changed and how, and the rows after it move with it.
+// TestWindowSaysATableChanged: items deleted, written and changed where a
+// page was let go: its re-read shows what the table holds now, up to
+// where the page ended (the next page's rows are not shown twice, nor
+// items written at its end left out), says the table changed and how, and
+// the rows after it move with it: every row is then the plain read's.
 func TestWindowSaysATableChanged(t *testing.T) {
 	for name, b := range windowBackends(t) {
 		t.Run(name, func(t *testing.T) {
@@ -282,25 +284,45 @@ func TestWindowSaysATableChanged(t *testing.T) {
 			for h.list().Cursor() < 1500 {
 				h.keys("pgdown")
 			}
-			// Three items of the first page go, and one changes.
+			key := func(sk string) dynamo.Item {
+				return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: sk}}
+			}
+			written := func(sk string) dynamo.Item {
+				it := windowItem(0, "written")
+				it["SK"] = &types.AttributeValueMemberS{Value: sk}
+				return it
+			}
+			// In the first page: three items go, one changes, and four are
+			// written, two of them past the page's last row (ITEM#00053).
 			writeAll(t, b, []types.WriteRequest{
-				{DeleteRequest: &types.DeleteRequest{Key: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: "ITEM#00003"}}}},
-				{DeleteRequest: &types.DeleteRequest{Key: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: "ITEM#00004"}}}},
-				{DeleteRequest: &types.DeleteRequest{Key: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: "ITEM#00005"}}}},
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00003")}},
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00004")}},
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00005")}},
 				{PutRequest: &types.PutRequest{Item: windowItem(1, "changed")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00010x")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00020x")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00053x")}},
 			})
 			h.keys("g")
 			h.said(t, "the table changed since they were first read (")
 			h.said(t, "): shown as read now")
 			now := plainRead(t, b)
-			for range 3 {
-				h.checkRow(t, now, 0)
-				h.keys("down")
-			}
-			h.contains(t, "ITEM#00001", "changed", "ITEM#00002", "ITEM#00006")
+			h.contains(t, "ITEM#00001", "changed", "ITEM#00002", "ITEM#00006", "ITEM#00010x")
 			if strings.Contains(h.screen(), "ITEM#00003") {
 				t.Fatalf("a deleted item is shown:\n%s", h.screen())
 			}
+			for range 400 {
+				h.checkRow(t, now, 0)
+				if h.list().Cursor() == len(now)-1 {
+					break
+				}
+				h.keys("down")
+				if h.list().Cursor() > 80 {
+					h.keys("pgdown")
+				}
+			}
+			h.keys("G")
+			h.checkRow(t, now, len(now))
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui/common"
 )
 
@@ -25,6 +26,8 @@ type rereads struct {
 	failed  bool // that read failed: r reads it again
 	tail    bool // the segment is the tail's
 	seg     int
+	got     []dynamo.Item // what the re-read has got so far
+	spent   dynamo.Cost   // and what it cost
 	count   int
 	cost    dynamo.Cost
 	changed int // re-reads that did not get what was read before
@@ -159,16 +162,54 @@ func (p *pager) readAgainNear(cursor, visible int, user bool) (cmd tea.Cmd, near
 // readAgain reads segment k again, as it was first read: from its start,
 // in its direction, with its Limit (the items its read evaluated).
 func (p *pager) readAgain(tail bool, k int) tea.Cmd {
-	s := p.store(tail)
-	seg := s.segs[k]
+	seg := &p.store(tail).segs[k]
+	p.tail.reading = false
+	p.again.reading, p.again.failed, p.again.tail, p.again.seg = true, false, tail, k
+	p.again.got, p.again.spent = nil, dynamo.Cost{}
+	return p.readAgainFrom(p.againQuery(seg), seg.start, seg.evaluated)
+}
+
+func (p *pager) readAgainFrom(q model.KeyQuery, start dynamo.Item, limit int32) tea.Cmd {
+	ctx, req := p.req.start(p.c.NextID)
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: start, Limit: limit, TableKeys: p.tableKeys})
+}
+
+// againQuery is the query that reads segment seg again, in its direction.
+func (p *pager) againQuery(seg *segment) model.KeyQuery {
 	q := p.query
 	if seg.back {
 		q.Reverse = !q.Reverse
 	}
-	p.tail.reading = false
-	p.again.reading, p.again.failed, p.again.tail, p.again.seg = true, false, tail, k
-	ctx, req := p.req.start(p.c.NextID)
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: seg.start, Limit: seg.evaluated, TableKeys: p.tableKeys})
+	return q
+}
+
+// upTo keeps of a re-read's rows those up to the page's last row as first
+// read (reached reports it came to it or past it): rows deleted since
+// bring the next page's rows into the re-read, which are that page's.
+func (p *pager) upTo(seg *segment, items []dynamo.Item) (kept []dynamo.Item, reached bool) {
+	q := p.againQuery(seg)
+	if seg.end == nil || q.SKName == "" {
+		return items, true
+	}
+	for i, it := range items {
+		if p.sameItem(it, seg.end) {
+			return items[:i+1], true
+		}
+		if p.past(q, it, seg.end) {
+			return items[:i], true
+		}
+	}
+	return items, false
+}
+
+// past reports whether item it comes after end in q's order (by the sort
+// key: items of an index with equal sort keys are not told apart).
+func (p *pager) past(q model.KeyQuery, it, end dynamo.Item) bool {
+	c := compareValues(it[q.SKName], end[q.SKName])
+	if q.Reverse {
+		return c < 0
+	}
+	return c > 0
 }
 
 func (p *pager) store(tail bool) *rowStore {
@@ -189,12 +230,22 @@ func (p *pager) readAgainLoaded(page dynamo.Page) tea.Cmd {
 		return nil
 	}
 	seg := &s.segs[k]
+	p.again.spent = p.again.spent.Add(page.Cost)
+	got, reached := p.upTo(seg, append(p.again.got, page.Items...))
+	if !reached && page.More() && !p.past(p.againQuery(seg), page.LastKey, seg.end) {
+		// Items written since end the re-read before the page's last
+		// row: it reads on to there.
+		p.again.reading, p.again.got = true, got
+		return p.readAgainFrom(p.againQuery(seg), page.LastKey, seg.evaluated)
+	}
+	spent := p.again.spent
 	a, b := p.listRow(s, s.offs[k]), p.listRow(s, s.offs[k]+seg.n-1)
 	a, b = min(a, b), max(a, b)
-	before, sum := seg.n, digest(page.Items)
-	changed := len(page.Items) != before || sum != seg.sum
-	s.refill(k, page.Items)
+	before, sum := seg.n, digest(got)
+	changed := len(got) != before || sum != seg.sum
+	s.refill(k, got)
 	seg.sum = sum
+	p.again.got = nil
 	if k == len(s.segs)-1 && seg.n > 0 {
 		if s == &p.head {
 			p.headEnd, _ = p.head.last()
@@ -203,8 +254,8 @@ func (p *pager) readAgainLoaded(page dynamo.Page) tea.Cmd {
 		}
 	}
 	p.again.count++
-	p.again.cost = p.again.cost.Add(page.Cost)
-	text := fmt.Sprintf("re-read rows %s–%s · 1 request · %.1f RCU", common.Thousands(a+1), common.Thousands(b+1), page.Cost.RCU)
+	p.again.cost = p.again.cost.Add(spent)
+	text := fmt.Sprintf("re-read rows %s–%s · %s · %.1f RCU", common.Thousands(a+1), common.Thousands(b+1), plural(spent.Requests, "request", "requests"), spent.RCU)
 	if changed {
 		p.again.changed++
 		p.moved = true

@@ -28,6 +28,7 @@ type segment struct {
 	n         int           // its rows
 	items     []dynamo.Item // in the order read; nil once let go
 	sum       uint64        // what its rows were when read, to tell a changed table
+	end       dynamo.Item   // its last row in the order read, kept when let go: where a re-read stops
 }
 
 func (s *segment) held() bool { return s.items != nil || s.n == 0 }
@@ -102,6 +103,7 @@ func (s *rowStore) letGo(i int) bool {
 // drop lets segment k's rows go.
 func (s *rowStore) drop(k int) {
 	if s.segs[k].items != nil && s.segs[k].rereadable() {
+		s.segs[k].end = s.segs[k].items[s.segs[k].n-1]
 		s.held -= s.segs[k].n
 		s.segs[k].items = nil
 	}
