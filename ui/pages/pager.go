@@ -16,6 +16,10 @@ import (
 // filtered page can come back empty: the pager keeps reading by itself
 // until the rows asked for are there, the partition ends, or the read has
 // spent its budget since the user last asked for more.
+//
+// It holds a window of rows (pagerwindow.go): the pages farthest from the
+// cursor are let go past DefaultHeldRows and read again, from where each
+// was first read, when the cursor comes back to them.
 type pager struct {
 	c         *common.Common
 	owner     int // the page the answers go to
