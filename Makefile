@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-range bench-filter bench-follow bench-data bench-data-first fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -53,6 +53,9 @@ bench-children: deps ## drill-down vs full read on 100,000 items under 20 childr
 
 bench-latency: deps ## children, counts, a first screen, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips
 	$(GO) run ./scripts/benchlatency $(if $(N),-g-items $(N)) $(if $(DELAYS),-delays $(DELAYS))
+
+bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic read-only client): peak RSS, live heap, requests, RCU, re-reads; the window of rows beside every row held
+	$(GO) run ./scripts/benchmemory
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)

@@ -65,6 +65,10 @@ type Config struct {
 	// SaveColumns writes a table's chosen columns to the configuration
 	// file; nil: the choice lasts for the session.
 	SaveColumns func(table string, cols []string) (string, error)
+	// HeldRows is how many rows a paged list holds in memory before it
+	// lets the pages farthest from the cursor go (0: the default; below 0:
+	// every row, as scripts/benchmemory's baseline does).
+	HeldRows int
 	// Now is the clock time ranges count back from; nil: the real clock.
 	Now func() time.Time
 	// Connect, when set, makes the connection and its preflight read after

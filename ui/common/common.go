@@ -38,6 +38,10 @@ type Common struct {
 	// Load is --data loading in the background (nil when nothing is):
 	// tables still loading, stopped (partial) or failed are marked.
 	Load dynamo.DataLoad
+	// HeldRows is how many rows a paged list holds before it lets the
+	// pages farthest from the cursor go, to read them again when it comes
+	// back (0: pages.DefaultHeldRows; below 0: every row is held).
+	HeldRows int
 	// Preview is the preview pane's setting, p toggling it: 0 follows
 	// the width (shown from PreviewWidth columns), 1 on, -1 off.
 	Preview int

@@ -186,6 +186,12 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 	if unloaded != "" {
 		scope = "in the " + plural(l.Rows(), "loaded row", "loaded rows") + " only; " + unloaded
 	}
+	if h, ok := l.(Holder); ok && h.Held() < l.Rows() {
+		scope = "in the " + plural(h.Held(), "row", "rows") + " held of " + itoa(l.Rows()) + " loaded only (the rest let go far from here)"
+		if unloaded != "" {
+			scope += "; " + unloaded
+		}
+	}
 	keys := "enter keeps · esc clears"
 	if !s.editing {
 		keys = "n next · N previous · esc clears"
@@ -201,6 +207,11 @@ func plural(n int, one, many string) string {
 }
 
 func itoa(n int) string { return common.Thousands(n) }
+
+// Holder is a list that holds only some of its rows, the rest let go to
+// save memory until the cursor comes back to them: search looks at the
+// rows held, and says so.
+type Holder interface{ Held() int }
 
 // Position is "row N of M", or "row N of ≥M" while more can be read.
 func Position(l common.List, more bool) string {

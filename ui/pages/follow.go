@@ -48,12 +48,13 @@ func (t *Time) startFollow() tea.Cmd {
 			"no time in this sort key to follow"), false, t.id)
 	}
 	newest, newestAt := "", time.Time{}
-	for _, it := range t.pg.items {
+	t.pg.head.each(func(it dynamo.Item) bool {
 		if at, ok := t.keyTime(it); ok && at.After(newestAt) {
 			kv, _ := dynamo.KeyValueOf(it[t.base.SKName])
 			newest, newestAt = kv.Text, at
 		}
-	}
+		return true
+	})
 	prefix, _ := t.splitPrefix(t.rangeTxt)
 	r := dynamo.FollowRequest{Query: t.pg.query, TableKeys: t.pg.tableKeys, Enc: t.enc, Prefix: prefix,
 		Newest: newest, Since: time.Now(), Overlap: followOverlap}
@@ -89,10 +90,14 @@ func (t *Time) followed(msg followedMsg) tea.Cmd {
 	case msg.item != nil:
 		t.follow.added++
 		if t.pg.query.Reverse { // newest first: the new item goes on top
-			t.pg.items = append([]dynamo.Item{msg.item}, t.pg.items...)
+			segs := len(t.pg.head.segs)
+			t.pg.head.followed(msg.item, true)
+			if t.pg.again.reading && !t.pg.again.tail {
+				t.pg.again.seg += len(t.pg.head.segs) - segs // the page being read again moved down
+			}
 			t.times = nil
 		} else {
-			t.pg.items = append(t.pg.items, msg.item)
+			t.pg.head.followed(msg.item, false)
 		}
 		t.stats.add([]dynamo.Item{msg.item})
 		t.parseTimes()

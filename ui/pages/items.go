@@ -120,12 +120,14 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !ok {
 			return p, cmd
 		}
-		p.stats.add(msg.result.Items)
+		if !p.pg.reread { // a page read again was counted when first read
+			p.stats.add(msg.result.Items)
+		}
 		p.refresh()
 		if fromEnd >= 0 {
 			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
 		}
-		return p, p.prefetch(false)
+		return p, tea.Batch(cmd, p.prefetch(false))
 	case itemReadMsg:
 		if !p.get.done(msg.req) {
 			return p, nil
@@ -250,12 +252,13 @@ func (p *Items) refresh() {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
-	p.sort.applyRows(p.pg.rowCount(), p.pg.row)
-	p.grid.SetRows(p.pg.rowCount(), func(r, col int) string {
+	p.pg.keep = p.sort.attr != ""
+	p.sort.applyRows(p.pg.rowCount(), p.pg.row, p.pg.letGoRow)
+	p.grid.SetRows(p.sort.lines(p.pg.rowCount()), func(r, col int) string {
 		it, ok := p.pg.row(p.sort.row(r))
 		if !ok {
 			if col == 0 {
-				return gapCell
+				return p.pg.cellNote(p.sort.row(r))
 			}
 			return ""
 		}
@@ -333,7 +336,7 @@ func (p *Items) View() string {
 	if note := projectionNote(p.info, p.pg.query.Index); note != "" {
 		title += " · " + note
 	}
-	if sorted := p.sort.title(p.pg.rowCount()); sorted != "" {
+	if sorted := p.sort.title(p.pg.heldRows(), p.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
 	body := p.grid.View()
@@ -342,7 +345,7 @@ func (p *Items) View() string {
 	}
 	if f := p.pg.failed(st, listW-4); f != "" {
 		body = f
-		if len(p.pg.items) > 0 { // the rows loaded before, and below them why no more
+		if p.pg.head.len() > 0 { // the rows loaded before, and below them why no more
 			p.grid.SetSize(listW-4, p.h-3-len(head))
 			body = p.grid.View() + "\n" + f
 		}

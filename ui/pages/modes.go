@@ -142,7 +142,7 @@ func (t *Tree) ModePage(name string) common.Page { return t.place().page(name) }
 
 func (p *Items) place() place {
 	q := p.pg.query
-	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.items, q.SKName)}
+	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
 	if q.SK.Op == model.SKBeginsWith {
 		pl.prefix = q.SK.A.Text
 	}

@@ -16,12 +16,17 @@ import (
 // filtered page can come back empty: the pager keeps reading by itself
 // until the rows asked for are there, the partition ends, or the read has
 // spent its budget since the user last asked for more.
+//
+// It holds a window of rows (pagerwindow.go): the pages farthest from the
+// cursor are let go past DefaultHeldRows and read again, from where each
+// was first read, when the cursor comes back to them.
 type pager struct {
 	c         *common.Common
 	owner     int // the page the answers go to
 	query     model.KeyQuery
 	tableKeys *dynamo.KeySchema // when querying an index
-	items     []dynamo.Item
+	head      rowStore          // what was read from the start
+	headEnd   dynamo.Item       // the head's last row, held or not (where G's read meets it)
 	lastKey   dynamo.Item
 	started   bool
 	pages     int
@@ -35,6 +40,10 @@ type pager struct {
 	fail      failure // the last read failed or was cancelled
 	req       request
 	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
+	again     rereads             // rows let go and read again
+	keep      bool                // let nothing go (a sort of the rows held is on screen)
+	moved     bool                // the last answer moved rows (a re-read found a page changed)
+	reread    bool                // the last answer was a re-read
 }
 
 func newPager(c *common.Common, owner int, q model.KeyQuery) pager {
@@ -61,6 +70,7 @@ func (p *pager) next() tea.Cmd {
 	}
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
+	p.again.reading, p.again.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
@@ -99,6 +109,9 @@ func (p *pager) retry() tea.Cmd {
 	}
 	p.fail.clear()
 	p.fillRCU, p.held = 0, false
+	if p.again.failed {
+		return p.readAgain(p.again.tail, p.again.seg)
+	}
 	if p.tail.failed {
 		return p.nextTail()
 	}
@@ -108,7 +121,7 @@ func (p *pager) retry() tea.Cmd {
 // restart lists q from its start, keeping nothing of what was loaded.
 func (p *pager) restart(q model.KeyQuery) tea.Cmd {
 	p.req.stop()
-	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys, rows: p.rows}
+	*p = pager{c: p.c, owner: p.owner, query: q, tableKeys: p.tableKeys, rows: p.rows, keep: p.keep}
 	return p.next()
 }
 
@@ -118,12 +131,17 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	if !p.req.done(msg.req) {
 		return false, nil
 	}
+	p.moved, p.reread = false, false
 	if msg.err != nil {
 		p.tail.failed, p.tail.reading = p.tail.reading, false
+		p.again.failed, p.again.reading = p.again.reading, false
 		p.fail.fail(msg.err)
 		return false, report(msg.err, false, p.owner)
 	}
 	p.fail.clear()
+	if p.again.reading {
+		return true, p.readAgainLoaded(msg.result)
+	}
 	if msg.merge != nil {
 		p.tookMerge(msg.merge)
 	}
@@ -137,7 +155,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	items, met := p.headMet(msg.result.Items)
-	p.items = append(p.items, items...)
+	p.addHead(p.segmentOf(p.lastKey, false, items, msg.result, met))
 	p.lastKey = msg.result.LastKey
 	p.limit = dynamo.GrowLimit(p.limit, msg.result)
 	if met {
@@ -153,6 +171,10 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 // key press).
 func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 	p.sizeTo(visible)
+	p.letGo(cursor, visible)
+	if cmd, near := p.readAgainNear(cursor, visible, user); near {
+		return cmd // the rows on screen first
+	}
 	ahead := 2 * visible
 	if p.filtered() {
 		ahead = visible
@@ -175,7 +197,7 @@ func (p *pager) want(n int, user bool) tea.Cmd {
 	if user && p.fail.cancelled {
 		p.fail.clear() // moving on after esc asks to read on
 	}
-	if len(p.items) >= n || p.done() || p.fail.stopped() {
+	if p.head.len() >= n || p.done() || p.fail.stopped() {
 		return nil
 	}
 	if user {
@@ -195,7 +217,7 @@ func (p *pager) filtered() bool { return p.query.Filter != nil }
 // for a filtered read, matched against scanned and what that cost.
 func (p *pager) state() string {
 	if p.fail.stopped() {
-		return p.fail.title(len(p.items), "items")
+		return p.fail.title(p.head.len(), "items")
 	}
 	if !p.started {
 		return "not read yet"
@@ -212,9 +234,9 @@ func (p *pager) state() string {
 		more = "more as you scroll"
 	}
 	if !p.filtered() {
-		return fmt.Sprintf("%s loaded · %s", plural(len(p.items)+len(p.tail.items), "item", "items"), more)
+		return fmt.Sprintf("%s loaded%s · %s", plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
-	return fmt.Sprintf("%s matched of %s scanned · %.1f RCU · %s", common.Thousands(len(p.items)), common.Thousands(p.scanned), p.cost.RCU, more)
+	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
 }
 
 // empty says why nothing is listed, once the first page is in ("" while
@@ -223,7 +245,7 @@ func (p *pager) empty(what string) string {
 	switch {
 	case p.fail.stopped() || !p.started:
 		return "" // said by failed and unread
-	case len(p.items) > 0:
+	case p.head.len() > 0:
 		return ""
 	case !p.filtered():
 		if p.req.inFlight() {
@@ -244,7 +266,7 @@ func (p *pager) request() string {
 	if p.merge != nil {
 		return p.mergeRequest()
 	}
-	return fmt.Sprintf("%s · %d req · %.1f RCU", p.query.Describe(), p.pages, p.cost.RCU)
+	return fmt.Sprintf("%s · %d req · %.1f RCU%s", p.query.Describe(), p.pages, p.cost.RCU, p.again.request())
 }
 
 // failed is the failure where the list's rows would be: alone when nothing
@@ -254,10 +276,10 @@ func (p *pager) failed(st *common.Styles, width int) string {
 	if !p.fail.stopped() {
 		return ""
 	}
-	if len(p.items) == 0 {
+	if p.head.len() == 0 {
 		return p.fail.body(st, 0, "items", width)
 	}
-	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.items), "items")), width))
+	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(p.head.len(), "items")), width))
 }
 
 // unread says that the view has not been read, and why not yet.

@@ -11,9 +11,10 @@ import (
 // from the start and what was read from the end. Scrolling up from the end
 // reads on backwards; the gap closes when the two reads meet.
 
-// tail is the end of a list read backwards: items[0] is the last item.
+// tail is the end of a list read backwards: its row 0 is the last item.
 type tail struct {
-	items   []dynamo.Item
+	rows    rowStore
+	end     dynamo.Item // its earliest row, held or not (where the head's read meets it)
 	lastKey dynamo.Item // where the backward read goes on
 	started bool
 	reading bool // the request in flight reads the tail
@@ -29,9 +30,9 @@ func (p *pager) gapOpen() bool { return p.tail.started }
 // rowCount is the rows listed: the head, the gap row, the tail.
 func (p *pager) rowCount() int {
 	if !p.gapOpen() {
-		return len(p.items)
+		return p.head.len()
 	}
-	return len(p.items) + 1 + len(p.tail.items)
+	return p.head.len() + 1 + p.tail.rows.len()
 }
 
 // gapRow is the gap's row index (-1 when there is none).
@@ -39,24 +40,44 @@ func (p *pager) gapRow() int {
 	if !p.gapOpen() {
 		return -1
 	}
-	return len(p.items)
+	return p.head.len()
 }
 
-// row is the item listed at i; ok is false for the gap row.
+// row is the item listed at i; ok is false for the gap row and for a row
+// let go.
 func (p *pager) row(i int) (dynamo.Item, bool) {
+	s, j := p.locate(i)
+	if s == nil {
+		return nil, false
+	}
+	return s.at(j)
+}
+
+// locate is the store row i is in and its place there (nil for the gap
+// row and past the ends).
+func (p *pager) locate(i int) (*rowStore, int) {
+	n := p.head.len()
 	switch {
 	case i < 0:
-		return nil, false
-	case i < len(p.items):
-		return p.items[i], true
-	case !p.gapOpen() || i == len(p.items):
-		return nil, false
+		return nil, 0
+	case i < n:
+		return &p.head, i
+	case !p.gapOpen() || i == n:
+		return nil, 0
 	}
-	j := len(p.tail.items) - 1 - (i - len(p.items) - 1)
-	if j < 0 || j >= len(p.tail.items) {
-		return nil, false
+	j := p.tail.rows.len() - 1 - (i - n - 1)
+	if j < 0 {
+		return nil, 0
 	}
-	return p.tail.items[j], true
+	return &p.tail.rows, j
+}
+
+// listRow is where row j of store s is listed (the inverse of locate).
+func (p *pager) listRow(s *rowStore, j int) int {
+	if s == &p.head {
+		return j
+	}
+	return p.head.len() + 1 + p.tail.rows.len() - 1 - j
 }
 
 // jumpEnd reads the last screen of the list, backwards from its end, unless
@@ -65,7 +86,7 @@ func (p *pager) jumpEnd() tea.Cmd {
 	if p.done() || p.gapOpen() {
 		return nil
 	}
-	p.tail = tail{started: true, limit: dynamo.ScreenLimit(p.rows)}
+	p.tail = tail{started: true, limit: dynamo.ScreenLimit(p.rows), rows: rowStore{backwards: true}}
 	if p.filtered() {
 		p.tail.limit = 0
 	}
@@ -83,6 +104,7 @@ func (p *pager) nextTail() tea.Cmd {
 	q := p.query
 	q.Reverse = !q.Reverse
 	p.tail.reading, p.tail.failed = true, false
+	p.again.reading, p.again.failed = false, false
 	ctx, req := p.req.start(p.c.NextID)
 	if p.tail.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
@@ -94,17 +116,19 @@ func (p *pager) nextTail() tea.Cmd {
 // (or the list's start), the gap closes: the overlap is dropped and the
 // list is whole.
 func (p *pager) tailLoaded(page dynamo.Page) {
+	start := p.tail.lastKey
 	p.tail.lastKey = page.LastKey
 	p.tail.limit = dynamo.GrowLimit(p.tail.limit, page)
-	for _, it := range page.Items {
+	for i, it := range page.Items {
 		if p.inHead(it) {
+			p.addTail(p.segmentOf(start, true, page.Items[:i], page, true))
 			p.closeGap()
 			return
 		}
-		p.tail.items = append(p.tail.items, it)
 	}
+	p.addTail(p.segmentOf(start, true, page.Items, page, false))
 	if !page.More() {
-		p.items = nil // the tail read the whole list back to its start
+		p.head = rowStore{} // the tail read the whole list back to its start
 		p.closeGap()
 	}
 }
@@ -112,12 +136,11 @@ func (p *pager) tailLoaded(page dynamo.Page) {
 // headMet reports whether a forward page reached the tail, and keeps only
 // the part before it.
 func (p *pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
-	if !p.gapOpen() || len(p.tail.items) == 0 {
+	if !p.gapOpen() || p.tail.end == nil {
 		return items, false
 	}
-	first := p.tail.items[len(p.tail.items)-1]
 	for i, it := range items {
-		if p.sameItem(it, first) {
+		if p.sameItem(it, p.tail.end) {
 			return items[:i], true
 		}
 	}
@@ -127,15 +150,18 @@ func (p *pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
 // inHead reports whether a backward read has reached the head: pages are
 // contiguous, so the first item of the head it meets is the head's last.
 func (p *pager) inHead(it dynamo.Item) bool {
-	return len(p.items) > 0 && p.sameItem(p.items[len(p.items)-1], it)
+	return p.headEnd != nil && p.sameItem(p.headEnd, it)
 }
 
 // closeGap joins head and tail: the list is whole and read to its end.
+// The tail's pages join the head as they are, read backwards: each is
+// read again, when let go, as it was read.
 func (p *pager) closeGap() {
-	for i := len(p.tail.items) - 1; i >= 0; i-- {
-		p.items = append(p.items, p.tail.items[i])
+	for k := len(p.tail.rows.segs) - 1; k >= 0; k-- {
+		p.head.add(p.tail.rows.segs[k])
 	}
 	p.tail = tail{}
+	p.headEnd = nil
 	p.lastKey = nil
 	p.started = true
 }

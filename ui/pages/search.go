@@ -1,6 +1,9 @@
 package pages
 
-import "github.com/dynascope/dynascope/ui/common"
+import (
+	"github.com/dynascope/dynascope/ui/common"
+	"github.com/dynascope/dynascope/ui/components"
+)
 
 // What each list's search looks at (common.Searchable): its grid's loaded
 // rows, and what it has not read yet.
@@ -24,10 +27,10 @@ func (t *Tree) Unloaded() string {
 	return ""
 }
 
-func (p *Items) List() common.List { return &p.grid }
+func (p *Items) List() common.List { return heldList{&p.grid, &p.pg, &p.sort} }
 func (p *Items) Unloaded() string  { return p.pg.unloaded() }
 
-func (t *Time) List() common.List { return &t.grid }
+func (t *Time) List() common.List { return heldList{&t.grid, &t.pg, &t.sort} }
 func (t *Time) Unloaded() string  { return t.pg.unloaded() }
 
 func (v *Versions) List() common.List { return &v.grid }
@@ -40,6 +43,31 @@ func (v *Versions) Unloaded() string {
 
 func (t *Timeline) List() common.List { return &t.grid }
 func (t *Timeline) Unloaded() string  { return "" }
+
+// heldList is a paged list as search sees it: the rows let go far from
+// the cursor have no text (they are not read again to be searched), and
+// it says how many rows are held.
+type heldList struct {
+	*components.Grid
+	pg   *pager
+	sort *rowSort
+}
+
+func (l heldList) RowText(i int) string {
+	if l.pg.letGoRow(l.sort.row(i)) {
+		return ""
+	}
+	return l.Grid.RowText(i)
+}
+
+// Held is the lines that are rows held (or the gap row): a sort lists
+// those only.
+func (l heldList) Held() int {
+	if l.sort.attr != "" {
+		return l.Grid.Rows()
+	}
+	return l.Grid.Rows() - (l.pg.listedRows() - l.pg.heldRows())
+}
 
 // unloaded says what a paged read has not loaded yet ("" once all is).
 func (p *pager) unloaded() string {

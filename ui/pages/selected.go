@@ -21,8 +21,9 @@ func (p *Items) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
 }
 
 func (t *Time) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
-	if len(t.pg.items) == 0 || t.picker != nil {
+	if t.picker != nil {
 		return nil, t.info, false
 	}
-	return t.pg.items[t.sort.row(t.grid.Cursor())], t.info, true
+	it, ok := t.pg.row(t.sort.row(t.grid.Cursor()))
+	return it, t.info, ok
 }

@@ -17,7 +17,9 @@ import (
 // rowSort orders the rows a list has loaded by one attribute (s cycles
 // it through the visible columns, S flips it): a view of what is loaded,
 // never a read, so the title says so. The rows keep their load order
-// underneath; row maps a line of the grid to its row.
+// underneath; row maps a line of the grid to its row. Of a long list only
+// the rows held are sorted (rows let go far from the cursor are not read
+// again for it), and nothing is let go while the sort is shown.
 type rowSort struct {
 	attr  string // "" unsorted
 	desc  bool
@@ -51,18 +53,22 @@ func (s *rowSort) flip(attrs []string) {
 
 // apply orders items; with no sort column, their load order.
 func (s *rowSort) apply(items []dynamo.Item) {
-	s.applyRows(len(items), func(i int) (dynamo.Item, bool) { return items[i], true })
+	s.applyRows(len(items), func(i int) (dynamo.Item, bool) { return items[i], true }, nil)
 }
 
 // applyRows orders n listed rows, get giving each (a row that is no item,
-// such as the gap between a list's start and its end, goes last).
-func (s *rowSort) applyRows(n int, get func(int) (dynamo.Item, bool)) {
+// such as the gap between a list's start and its end, goes last); the
+// rows letGo reports are left out of a sort (nil: none). Unsorted, every
+// line is its row: no order is kept.
+func (s *rowSort) applyRows(n int, get func(int) (dynamo.Item, bool), letGo func(int) bool) {
 	s.order = s.order[:0]
-	for i := range n {
-		s.order = append(s.order, i)
-	}
 	if s.attr == "" {
 		return
+	}
+	for i := range n {
+		if letGo == nil || !letGo(i) {
+			s.order = append(s.order, i)
+		}
 	}
 	sort.SliceStable(s.order, func(a, b int) bool {
 		ia, okA := get(s.order[a])
@@ -76,6 +82,15 @@ func (s *rowSort) applyRows(n int, get func(int) (dynamo.Item, bool)) {
 		}
 		return c < 0
 	})
+}
+
+// lines is how many lines list n rows: all of them unsorted, the rows
+// sorted otherwise.
+func (s *rowSort) lines(n int) int {
+	if s.attr == "" {
+		return n
+	}
+	return len(s.order)
 }
 
 // row is the loaded row shown on line r.
@@ -96,14 +111,18 @@ func (s *rowSort) line(i int) int {
 	return i
 }
 
-// title says what the order is and that it covers the loaded rows only.
-func (s *rowSort) title(loaded int) string {
+// title says what the order is and that it covers the loaded rows only,
+// or the rows held of those loaded.
+func (s *rowSort) title(held, loaded int) string {
 	if s.attr == "" {
 		return ""
 	}
 	arrow := "↑"
 	if s.desc {
 		arrow = "↓"
+	}
+	if held < loaded {
+		return fmt.Sprintf("sorted by %s %s · the %s rows held of %s loaded, not the table", common.Sanitize(s.attr), arrow, common.Thousands(held), common.Thousands(loaded))
 	}
 	return fmt.Sprintf("sorted by %s %s · %s loaded rows, not the table", common.Sanitize(s.attr), arrow, common.Thousands(loaded))
 }

@@ -62,8 +62,8 @@ func TestRowSortCycleAndFlip(t *testing.T) {
 	} {
 		step.do()
 		s.apply(items)
-		if s.title(len(items)) != step.title {
-			t.Fatalf("title %q, want %q", s.title(len(items)), step.title)
+		if s.title(len(items), len(items)) != step.title {
+			t.Fatalf("title %q, want %q", s.title(len(items), len(items)), step.title)
 		}
 		for r, want := range step.order {
 			if s.row(r) != want || s.line(want) != r {

@@ -45,26 +45,24 @@ func (t *Time) keepFromEnd(fromEnd int) {
 // timeAt is row r's key time: parsed once for the head, on demand for the
 // few tail rows drawn.
 func (t *Time) timeAt(r int, it dynamo.Item) time.Time {
-	if r < len(t.pg.items) {
-		if r < len(t.times) {
-			return t.times[r]
-		}
-		return time.Time{}
+	if r < t.pg.head.len() && r < len(t.times) && !t.times[r].IsZero() {
+		return t.times[r]
 	}
-	tm, _ := t.keyTime(it)
+	tm, _ := t.keyTime(it) // a row read again, or the tail's
 	return tm
 }
 
 // loadedTimes is every loaded key time, head then tail (the sparkline's
 // span includes the end read by G).
 func (t *Time) loadedTimes() []time.Time {
-	if len(t.pg.tail.items) == 0 {
+	if t.pg.tail.rows.len() == 0 {
 		return t.times
 	}
 	all := append([]time.Time(nil), t.times...)
-	for _, it := range t.pg.tail.items {
+	t.pg.tail.rows.each(func(it dynamo.Item) bool {
 		tm, _ := t.keyTime(it)
 		all = append(all, tm)
-	}
+		return true
+	})
 	return all
 }

@@ -89,7 +89,7 @@ func (t *Time) findPrefixes(r model.TimeRange, text string) tea.Cmd {
 		return t.runMerged(t.pg.query)
 	}
 	var sample []string
-	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
+	for _, it := range t.pg.head.first(20) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			sample = append(sample, kv.Text)
 		}

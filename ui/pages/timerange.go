@@ -138,7 +138,7 @@ func (t *Time) afterDetect() tea.Cmd {
 func (t *Time) detect() tea.Cmd {
 	var sample []string
 	number := false
-	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
+	for _, it := range t.pg.head.first(20) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			sample, number = append(sample, kv.Text), kv.Type == model.TypeN
 		}
@@ -165,7 +165,7 @@ func (t *Time) detect() tea.Cmd {
 // --time-format) that none of the first keys read as.
 func (t *Time) checkConfigured() {
 	var keys []string
-	for _, it := range t.pg.items[:min(len(t.pg.items), 20)] {
+	for _, it := range t.pg.head.first(20) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			keys = append(keys, kv.Text)
 		}
@@ -267,7 +267,7 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		return t.pg.next()
 	}
 	t.jumpTo = nil
-	t.grid.SetCursor(max(0, len(t.pg.items)-1))
+	t.grid.SetCursor(max(0, t.pg.head.len()-1))
 	return nil
 }
 
@@ -285,8 +285,11 @@ func (t *Time) parseTimes() {
 	if !t.detected || t.noTime != "" {
 		return
 	}
-	for i := len(t.times); i < len(t.pg.items); i++ {
-		tm, _ := t.keyTime(t.pg.items[i])
+	for i := len(t.times); i < t.pg.head.len(); i++ {
+		var tm time.Time
+		if it, ok := t.pg.head.at(i); ok { // a row let go is parsed when read again
+			tm, _ = t.keyTime(it)
+		}
 		t.times = append(t.times, tm)
 	}
 }
@@ -307,20 +310,22 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case pageLoadedMsg:
-		n, fromEnd, gap := len(t.pg.items), t.rowsFromEnd(), t.pg.gapOpen()
+		fromEnd, gap := t.rowsFromEnd(), t.pg.gapOpen()
 		ok, cmd := t.pg.loaded(msg)
 		if !ok {
 			return t, cmd
 		}
-		if gap {
+		if !t.pg.reread {
 			t.stats.add(msg.result.Items)
-			if !t.pg.gapOpen() {
-				t.times = nil // head and tail joined: parsed again, in order
-			}
-		} else {
-			t.stats.add(t.pg.items[n:])
+		}
+		if (gap && !t.pg.gapOpen()) || t.pg.moved {
+			t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
 		}
 		t.parseTimes()
+		if t.pg.reread {
+			t.refresh()
+			return t, tea.Batch(cmd, t.prefetch(false))
+		}
 		t.refresh()
 		t.keepFromEnd(fromEnd)
 		if !t.detected {
@@ -475,13 +480,14 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
-	t.sort.applyRows(t.pg.rowCount(), t.pg.row)
-	t.grid.SetRows(t.pg.rowCount(), func(r, col int) string {
+	t.pg.keep = t.sort.attr != ""
+	t.sort.applyRows(t.pg.rowCount(), t.pg.row, t.pg.letGoRow)
+	t.grid.SetRows(t.sort.lines(t.pg.rowCount()), func(r, col int) string {
 		r = t.sort.row(r)
 		it, ok := t.pg.row(r)
 		if !ok {
 			if col == 0 {
-				return gapCell
+				return t.pg.cellNote(r)
 			}
 			return ""
 		}
@@ -502,7 +508,7 @@ func (t *Time) refresh() {
 
 // sparkline is the loaded items counted in width buckets over their span.
 func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
-	n := len(t.times) + len(t.pg.tail.items)
+	n := len(t.times) + t.pg.tail.rows.len()
 	if c := t.spark; c.n == n && c.width == width {
 		return c.line, c.lo, c.hi
 	}
@@ -602,7 +608,7 @@ func (t *Time) View() string {
 	switch {
 	case t.noTime != "":
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
-	case t.pg.fail.stopped() && len(t.pg.items) == 0:
+	case t.pg.fail.stopped() && t.pg.head.len() == 0:
 		body = t.pg.failed(st, t.w-4)
 	case t.pg.fail.stopped():
 		t.grid.SetSize(t.w-4, max(2, gridH-1))
@@ -622,7 +628,7 @@ func (t *Time) View() string {
 	parts = append(parts, body)
 	order := t.order()
 	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
-	if sorted := t.sort.title(len(t.pg.items)); sorted != "" {
+	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
 	if f := t.followTitle(); f != "" {
