@@ -316,6 +316,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	capturing := m.top().Capturing()
+	if !capturing && (key.Matches(msg, k.Quit) || m.showHelp && key.Matches(msg, k.Cancel)) {
+		if cmd, closed := m.closeOverlay(); closed {
+			return cmd
+		}
+	}
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
@@ -344,6 +349,22 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
 	return cmd
+}
+
+// closeOverlay closes what is open over the page (the help, a picker, a
+// prompt) as esc would: q there must never quit. It reports whether
+// there was one.
+func (m *Model) closeOverlay() (tea.Cmd, bool) {
+	if m.showHelp {
+		m.showHelp = false
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil, true
+	}
+	if o, ok := m.top().(common.Overlayer); ok && o.Overlay() {
+		return o.CloseOverlay(), true
+	}
+	return nil, false
 }
 
 func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {

@@ -20,7 +20,7 @@ func (m *Model) modeKeys() []key.Binding {
 // apply says why and reads nothing. It reports whether it took the key.
 func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	p, ok := m.top().(common.Moded)
-	if !ok || m.top().Capturing() || m.fatal != nil {
+	if o, open := m.top().(common.Overlayer); !ok || m.top().Capturing() || m.fatal != nil || open && o.Overlay() {
 		return nil, false
 	}
 	tabs := p.Modes()

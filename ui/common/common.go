@@ -123,6 +123,15 @@ type Sizer interface {
 	TableSize() int64
 }
 
+// Overlayer is a page that can hold an overlay over its rows (a picker,
+// a prompt). While one is open, q closes it as esc would, and never quits.
+type Overlayer interface {
+	Overlay() bool
+	// CloseOverlay closes it as esc would; the command is what esc's
+	// would be (nil for most).
+	CloseOverlay() tea.Cmd
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 
