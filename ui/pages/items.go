@@ -196,6 +196,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
 	case key.Matches(msg, k.Versions):
 		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && p.place().off(ModeTime) != "":
+		return refuse(ModeTime, p.place().off(ModeTime))
 	case key.Matches(msg, k.Range), key.Matches(msg, k.TimeMode):
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
 		t.Filter(p.pg.query.Filter)

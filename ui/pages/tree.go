@@ -21,6 +21,7 @@ type childrenFoundMsg struct {
 	children  []dynamo.ShardChild
 	self      bool
 	delim     string
+	sample    []string // sort keys the walk read, when done
 	cost      dynamo.Cost
 	done      bool
 	err       error
@@ -70,6 +71,7 @@ type Tree struct {
 	levels      []string
 	children    []dynamo.ShardChild
 	self        bool
+	sample      []string // sort keys the walk read: do they hold time, versions?
 	counts      map[string]int
 	counting    map[string]bool
 	cost        dynamo.Cost
@@ -144,7 +146,7 @@ func (t *Tree) setColumns() {
 
 func (t *Tree) Init() tea.Cmd {
 	t.fail.clear()
-	t.children, t.self, t.loaded, t.cost = nil, false, false, dynamo.Cost{}
+	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
 	ctx, req := t.walk.start(t.c.NextID)
@@ -212,7 +214,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	for i, child := range res.Children {
 		all[i] = dynamo.ShardChild{Child: child}
 	}
-	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
 // countChildren counts under the branches, several at once, streaming
@@ -305,6 +307,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
+		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.fail.fail(msg.err)
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
@@ -396,6 +399,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return filterItems(t.c, t.info, q, "")
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0 && t.place().off(ModeTime) != "":
+		return refuse(ModeTime, t.place().off(ModeTime))
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
