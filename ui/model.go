@@ -414,6 +414,14 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.fail(dynamo.Errorf("partition key", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err), 0)
 		return part.Init()
 	}
+	if key.SK != nil {
+		prefix, err := model.ParseKeyText(key.SK.Type, m.cfg.Prefix)
+		if err != nil {
+			m.fail(dynamo.Errorf("--prefix", dynamo.KindValidation, "write a binary prefix as b64: and its base64", "%v", err), 0)
+			return part.Init()
+		}
+		m.cfg.Prefix = prefix
+	}
 	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
 	switch {

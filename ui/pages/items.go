@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"encoding/base64"
 	"fmt"
 	"strings"
 
@@ -70,7 +69,11 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, p
 		}
 	}
 	if prefix != "" {
-		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
+		a := model.S(prefix)
+		if key, err := info.KeyFor(index); err == nil && key.SK != nil && key.SK.Type == model.TypeB {
+			a = model.B([]byte(prefix)) // a binary key's prefix is bytes
+		}
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: a}
 	}
 	return p
 }
@@ -373,7 +376,7 @@ func (p *Items) View() string {
 func (p *Items) Crumbs() []string {
 	crumbs := []string{p.info.Name, keyCell(p.pg.query.PK)}
 	if p.pg.query.SK.Op == model.SKBeginsWith {
-		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Text)+"…")
+		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Arg())+"…")
 	}
 	return crumbs
 }
@@ -410,7 +413,7 @@ func (p *Items) DeepLink() []string {
 		args = append(args, "--index", p.pg.query.Index)
 	}
 	if p.pg.query.SK.Op == model.SKBeginsWith {
-		args = append(args, "--prefix", p.pg.query.SK.A.Text)
+		args = append(args, "--prefix", p.pg.query.SK.A.Arg())
 	}
 	if p.pg.query.Filter != nil {
 		args = append(args, "--filter", model.FormatFilter(p.pg.query.Filter))
@@ -418,13 +421,8 @@ func (p *Items) DeepLink() []string {
 	return args
 }
 
-// keyArg is a key value as typed on the command line (binary as base64).
-func keyArg(v model.KeyValue) string {
-	if v.Type == model.TypeB {
-		return base64.StdEncoding.EncodeToString(v.Bytes)
-	}
-	return v.Text
-}
+// keyArg is a key value as typed on the command line (binary as b64:…).
+func keyArg(v model.KeyValue) string { return v.Arg() }
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line, then the filter bar).

@@ -205,7 +205,7 @@ func (p *Items) place() place {
 	q := p.pg.query
 	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.items, q.SKName)}
 	if q.SK.Op == model.SKBeginsWith {
-		pl.prefix = q.SK.A.Text
+		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
 	}
 	if q.SK.Op == model.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() {
 		pl.seen = []model.Child{}

@@ -255,7 +255,7 @@ func (t *Tree) refresh() {
 	st := t.c.Styles
 	t.grid.SetRows(len(rows), func(r, col int) string {
 		row := rows[r]
-		name := common.Sanitize(row.child.Name)
+		name := t.keyText(row.child.Name)
 		if name == "" {
 			name = st.Dim.Render("(empty)")
 		}
@@ -551,7 +551,7 @@ func (t *Tree) View() string {
 	case t.loaded && len(t.children) == 0:
 		switch {
 		case t.self:
-			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
+			body = st.Dim.Render("Only the item " + t.keyText(t.req.Prefix) + " itself is here.")
 		default:
 			body = st.Dim.Render("Nothing under this prefix.")
 		}
@@ -573,7 +573,13 @@ func (t *Tree) where() string {
 	if t.req.Prefix == "" {
 		return t.pkText()
 	}
-	return common.Sanitize(t.req.Prefix)
+	return t.keyText(t.req.Prefix)
+}
+
+// keyText shows a sort key, a prefix or a segment: a binary key's bytes
+// as b64:…, the one form binary keys take on screen.
+func (t *Tree) keyText(s string) string {
+	return common.Sanitize(model.KeyText(t.req.Key.SK.Type, s))
 }
 
 func (t *Tree) pkText() string {
@@ -586,6 +592,7 @@ func (t *Tree) pkText() string {
 func (t *Tree) Crumbs() []string {
 	crumbs := []string{t.info.Name, t.pkText()}
 	for i, s := range model.Segments(t.req.Prefix, t.req.Delim) {
+		s = model.KeyText(t.req.Key.SK.Type, s)
 		if i < len(t.levels) {
 			s = t.levels[i] + " " + s
 		}
@@ -666,7 +673,7 @@ func (t *Tree) DeepLink() []string {
 		args = append(args, "--index", t.req.Index)
 	}
 	if t.req.Prefix != "" {
-		args = append(args, "--prefix", t.req.Prefix)
+		args = append(args, "--prefix", model.KeyText(t.req.Key.SK.Type, t.req.Prefix))
 	}
 	if t.req.Delim != "" {
 		args = append(args, "--delimiter", t.req.Delim)
@@ -685,7 +692,7 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 	if t.req.Prefix != "" {
 		view = append(view, strings.TrimSuffix(t.req.Prefix, t.req.Delim))
 	}
-	rows := dynamo.ChildRows(t.children, func(name string) (int, bool) {
+	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
 		n, ok := t.counts[name]
 		return n, ok && !t.counting[name]
 	})
