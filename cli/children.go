@@ -157,7 +157,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), len(found), total.Requests, total.RCU)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())

@@ -176,7 +176,7 @@ func (m *Model) exportLine() string {
 	case e.naming:
 		return e.input.View() + st.Dim.Render("  "+e.cost+" · .jsonl/.json/.csv · esc cancels")
 	case e.running:
-		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %d pages, %.1f RCU", e.path, common.Thousands(e.items), e.noun, e.pages, e.rcu)) +
+		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %s, %.1f RCU", e.path, common.Thousands(e.items), e.noun, common.Plural(e.pages, "page", "pages"), e.rcu)) +
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""

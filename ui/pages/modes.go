@@ -73,7 +73,7 @@ func (p place) modes() []common.ModeTab {
 		tabs[3].Off = "no sort key to read as time"
 	case p.c.Tables[p.info.Name].TimeFormat != "":
 	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		tabs[3].Off = fmt.Sprintf("the %s read here %s no time", plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
+		tabs[3].Off = fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
 	}
 	if p.sharded {
 		for i := 1; i < len(tabs); i++ {
@@ -160,13 +160,6 @@ func (p place) page(name string) common.Page {
 		return NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
 	}
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return common.Thousands(n) + " " + many
 }
 
 // sortKeys are the sort keys of loaded items, for the Time tab's verdict.

@@ -533,7 +533,7 @@ func (t *Tree) View() string {
 	if delim == "" {
 		delim = "?"
 	}
-	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), plural(len(t.children), "child", "children"), state, common.Sanitize(delim))
+	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
 	if t.fail.stopped() {
 		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
 	}
@@ -567,6 +567,27 @@ func (t *Tree) View() string {
 		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
+}
+
+// rowCounts are the level's rows as the title counts them: the prefixes to
+// drill ("53 children") and the items ("1 item", the key NY beside the
+// prefix NY#), so that they add up to the rows listed.
+func (t *Tree) rowCounts() string {
+	branches, items := 0, 0
+	for _, r := range t.rows() {
+		if r.branch {
+			branches++
+		} else {
+			items++
+		}
+	}
+	switch {
+	case items == 0:
+		return common.Plural(branches, "child", "children")
+	case branches == 0:
+		return common.Plural(items, "item", "items")
+	}
+	return common.Plural(branches, "child", "children") + " · " + common.Plural(items, "item", "items")
 }
 
 func (t *Tree) where() string {
