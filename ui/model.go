@@ -471,6 +471,39 @@ func (m *Model) chrome() int {
 
 func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 
+// fullHelp is the help's columns of keys; where they do not all fit
+// across the terminal (80 columns), every key flows in lines instead,
+// rather than the columns past the edge being dropped behind "…".
+func (m *Model) fullHelp(groups [][]key.Binding) string {
+	m.help.SetWidth(0)
+	view := m.help.FullHelpView(groups)
+	m.help.SetWidth(m.w)
+	if lipgloss.Width(view) <= m.w {
+		return view
+	}
+	st := &m.styles
+	sep := st.HelpSep.Render(" • ")
+	var lines []string
+	line, width := "", 0
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue
+			}
+			item := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
+			w := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+			if width > 0 && width+3+w > m.w {
+				lines, line, width = append(lines, line), "", 0
+			}
+			if width > 0 {
+				line, width = line+sep, width+3
+			}
+			line, width = line+item, width+w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 func (m *Model) helpView() string {
 	p := m.top()
 	pos := ""
@@ -488,7 +521,7 @@ func (m *Model) helpView() string {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
-		view = m.help.FullHelpView(p.FullHelp())
+		view = m.fullHelp(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
 		if m.demo() {
 			extra = append(extra, m.c.Keys.Tour)

@@ -42,7 +42,7 @@ func TestQClosesOverlays(t *testing.T) {
 		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
 		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
 		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
-		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space shows or hides"},
+		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
 		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
 		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
 		{"help", locations(""), []string{"?"}, "this view:"},

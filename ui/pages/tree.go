@@ -256,7 +256,7 @@ func (t *Tree) refresh() {
 	t.grid.SetRows(len(rows), func(r, col int) string {
 		row := rows[r]
 		name := t.keyText(row.child.Name)
-		if name == "" {
+		if row.child.Name == "" {
 			name = st.Dim.Render("(empty)")
 		}
 		switch col {
