@@ -9,24 +9,12 @@ import (
 
 // quits reports whether a key press asks the program to quit.
 func (h *harness) quits(name string) bool {
-	_, cmd := h.m.Update(keyPress(name))
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.QuitMsg:
-			return true
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			h.send(msg)
-		}
-	}
-	return false
+	quit := false
+	h.press(name, func(msg tea.Msg) bool {
+		_, quit = msg.(tea.QuitMsg)
+		return !quit
+	})
+	return quit
 }
 
 // TestQClosesOverlays: q over a picker, a prompt or the help closes it as
