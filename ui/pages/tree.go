@@ -569,25 +569,22 @@ func (t *Tree) View() string {
 	return common.Frame(st, title, body, t.w, t.h)
 }
 
-// rowCounts are the level's rows as the title counts them: the prefixes to
-// drill ("53 children") and the items ("1 item", the key NY beside the
-// prefix NY#), so that they add up to the rows listed.
+// rowCounts are the level's children as the title counts them, so that
+// they add up to the rows listed: a name that is both an item and a
+// prefix (NY beside NY#) is one child but two rows, told apart as its
+// item ("53 children · 1 item" over 54 rows).
 func (t *Tree) rowCounts() string {
-	branches, items := 0, 0
-	for _, r := range t.rows() {
-		if r.branch {
-			branches++
-		} else {
-			items++
+	both := 0
+	for _, c := range t.children {
+		if c.IsItem && c.HasChildren {
+			both++
 		}
 	}
-	switch {
-	case items == 0:
-		return common.Plural(branches, "child", "children")
-	case branches == 0:
-		return common.Plural(items, "item", "items")
+	s := common.Plural(len(t.children), "child", "children")
+	if both > 0 {
+		s += " · " + common.Plural(both, "item", "items")
 	}
-	return common.Plural(branches, "child", "children") + " · " + common.Plural(items, "item", "items")
+	return s
 }
 
 func (t *Tree) where() string {
