@@ -124,6 +124,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, cmd
 		}
 		p.stats.add(msg.result.Items)
+		p.place().remember() // for the place's other modes
 		p.refresh()
 		if fromEnd >= 0 {
 			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)

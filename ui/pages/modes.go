@@ -46,9 +46,45 @@ func (p place) id() string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%s", p.info.Name, p.index, keyArg(p.pk), p.prefix)
 }
 
+// known adds what another mode of the same place has read of its keys,
+// where this page has read none.
+func (p place) known() place {
+	k, ok := p.c.KeysSeen[p.id()]
+	if !ok {
+		return p
+	}
+	if p.sample == nil {
+		p.sample = k.Sample
+	}
+	if p.seen == nil {
+		p.seen = k.All
+	}
+	return p
+}
+
+// remember keeps what this page has read of the place's keys for its
+// other modes (called as reads arrive, never from a view).
+func (p place) remember() {
+	if p.sample == nil && p.seen == nil {
+		return
+	}
+	if p.c.KeysSeen == nil {
+		p.c.KeysSeen = map[string]common.KeysSeen{}
+	}
+	k := p.c.KeysSeen[p.id()]
+	if p.sample != nil {
+		k.Sample = p.sample
+	}
+	if p.seen != nil {
+		k.All = p.seen
+	}
+	p.c.KeysSeen[p.id()] = k
+}
+
 // modes says which modes apply to the place, and why not when not. It
 // reads nothing: a mode that cannot apply must cost nothing to find out.
 func (p place) modes() []common.ModeTab {
+	p = p.known()
 	key, err := p.info.KeyFor(p.index)
 	if err != nil {
 		key = p.info.Key
