@@ -750,12 +750,19 @@ func (m *Model) fatalView(w, h int) string {
 	var lines []string
 	var e *dynamo.Error
 	if errors.As(m.fatal.err, &e) {
-		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(e.Msg)), "", st.ErrorBody.Render(common.Sanitize(e.Op)))
+		// In the explorer's words: a flag it names is said as what it
+		// stands for (--region: the region).
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(e.Msg))), "", st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(e.Op))))
 		if e.Hint != "" {
-			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(common.Sanitize(e.Hint)))
+			hint := ansi.Wrap("What to do: "+common.Sanitize(common.ExplorerWords(e.Hint)), max(20, w-4), " ")
+			first, rest, _ := strings.Cut(hint, "\n")
+			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(strings.TrimPrefix(first, "What to do: ")))
+			if rest != "" {
+				lines = append(lines, st.ErrorBody.Render(rest))
+			}
 		}
 	} else {
-		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(m.fatal.err.Error())))
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(m.fatal.err.Error()))))
 	}
 	lines = append(lines, "", st.Dim.Render("r retry · esc back · q quit"))
 	return common.Frame(st, "Something went wrong", strings.Join(lines, "\n"), w, h)
