@@ -81,6 +81,12 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			if err := prefixFits(key, "--prefix", f.prefix); err != nil {
 				return err
 			}
+			shown := f.prefix // as typed: b64:… for a binary sort key
+			if key.SK != nil {
+				if f.prefix, err = model.ParseKeyText(key.SK.Type, f.prefix); err != nil {
+					return usage("write a binary prefix as b64: and its base64", "--prefix %v", err)
+				}
+			}
 			req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
 			if f.index != "" {
 				req.TableKeys = &info.Key
@@ -148,10 +154,10 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			}
 			delims := keyDelims(info, f.index, res.Delim)
 			level := maskedQuery(res.Level, mask, delims)
-			rows := maskChildRows(dynamo.ChildRows(found, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
+			rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
 			total, _ := conn.client.Session.Totals()
 			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d children · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), len(found), total.Requests, total.RCU)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
 			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -160,7 +166,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			}
 			doc := map[string]any{
 				"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
-				"prefix": mask.KeyIf(key.SK.Name, f.prefix, res.Delim), "delimiter": res.Delim,
+				"prefix": mask.KeyIf(key.SK.Name, shown, res.Delim), "delimiter": res.Delim,
 				"keyCondition": level.Expression(), "values": level.Values(),
 				"children": rows.Rows,
 				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,

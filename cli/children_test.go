@@ -140,3 +140,21 @@ func TestChildrenConfiguredShards(t *testing.T) {
 		t.Fatalf("the configured shards were not drilled:\n%.400s", out)
 	}
 }
+
+// TestChildrenBinaryKeys: a binary sort key's children are written as
+// the explorer shows them and --prefix takes them: b64: and base64, never
+// raw bytes (which JSON would mangle into U+FFFD).
+func TestChildrenBinaryKeys(t *testing.T) {
+	doc := runChildren(t, "--table", "Blobs", "--pk", "images")
+	if len(doc.Children) != 48 || doc.Children[0].Name != "b64:AP4A" || doc.Children[0].Prefix != "b64:AP4AIw==" {
+		t.Fatalf("children %+v", doc.Children[:min(2, len(doc.Children))])
+	}
+	out, _ := mustRun(t, "children", "--demo", "--table", "Blobs", "--pk", "images", "--output", "csv")
+	if !strings.Contains(out, "b64:Bf4B,b64:Bf4BIw==") || strings.ContainsRune(out, 0xfffd) {
+		t.Fatalf("csv:\n%s", out)
+	}
+	under := runChildren(t, "--table", "Blobs", "--pk", "images", "--prefix", "b64:AA==")
+	if len(under.Children) != 1 || under.Children[0].Name != "b64:/gA=" {
+		t.Fatalf("under b64:AA==: %+v", under.Children)
+	}
+}

@@ -169,7 +169,7 @@ func TestGoSnippetCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, sk := range []model.SKCondition{{}, {Op: model.SKLt, A: model.N("1536019200")}, {Op: model.SKBetween, A: model.S("a"), B: model.S("b")},
-		{Op: model.SKBeginsWith, A: model.S("NY#")}} {
+		{Op: model.SKBeginsWith, A: model.S("NY#")}, {Op: model.SKBeginsWith, A: model.B([]byte{1, 0xff, '#'})}} {
 		q := model.KeyQuery{Table: "T", Index: "I", PKName: "PK", PK: model.S("p"), SKName: "SK", SK: sk, Reverse: true}
 		if i == 0 {
 			q.Filter = every // every operator and function, built against the SDK

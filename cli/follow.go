@@ -67,8 +67,8 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q model.Key
 			return
 		}
 		req, rcu := t.PerMinute(time.Now())
-		fmt.Fprintf(stderr, "followed for %s: %d new items · %d polls · %d requests (%.1f/min) · %.1f RCU (%.2f/min)\n",
-			time.Since(t.Started).Round(time.Second), t.Items, t.Polls, t.Cost.Requests, req, t.Cost.RCU, rcu)
+		fmt.Fprintf(stderr, "followed for %s: %s · %s · %s (%.1f/min) · %.1f RCU (%.2f/min)\n",
+			time.Since(t.Started).Round(time.Second), counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), counted(t.Cost.Requests, "request", "requests"), req, t.Cost.RCU, rcu)
 	}()
 	var g errgroup.Group
 	for i, prefix := range prefixes {
@@ -102,8 +102,8 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q model.Key
 				lastNote = time.Now()
 				t := total()
 				req, rcu := t.PerMinute(time.Now())
-				fmt.Fprintf(stderr, "following: %d new items · %d polls · %.0f requests/min · %.1f RCU/min · next poll in %s\n",
-					t.Items, t.Polls, req, rcu, st.Next)
+				fmt.Fprintf(stderr, "following: %s · %s · %.0f requests/min · %.1f RCU/min · next poll in %s\n",
+					counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), req, rcu, st.Next)
 			})
 		})
 	}

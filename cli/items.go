@@ -94,7 +94,7 @@ consumed RCU, items and elapsed time.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.table, "table", "", "table to read (required)")
-	fl.StringVar(&f.pk, "pk", "", "partition key value (required); typed by the key: 123 for N, base64 for B")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required); typed by the key: 123 for N, b64:AP4A (base64) for B")
 	fl.StringVar(&f.index, "index", "", "read this GSI or LSI instead of the base table")
 	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")

@@ -201,8 +201,8 @@ across all of them, each read a page at a time as the merge needs it.`,
 			if q.Filter != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f · %s\n",
-				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), n, pages, total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
+				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
 			if err != nil || !f.follow {
 				return err
 			}
@@ -329,8 +329,8 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q mo
 	if q.Filter != nil {
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, m.Scanned, n, opt.stoppedNote())
 	}
-	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %d items, %d pages · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
-		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), n, m.Pages,
+	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %s, %s · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
+		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, found.Requests, found.RCU, time.Since(start).Round(time.Millisecond), opt.stoppedNote())
 	return prefixes, outputErr(err)
 }

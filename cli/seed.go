@@ -91,7 +91,7 @@ address) unless --yes-write-to-real-aws is given.`,
 			if err != nil {
 				return dynamo.Explain("seed", err)
 			}
-			fmt.Fprintf(out, "wrote %d items into %d tables in %s\n", sum(st.Items), st.Tables, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(out, "wrote %s into %s in %s\n", counted(sum(st.Items), "item", "items"), counted(st.Tables, "table", "tables"), time.Since(start).Round(time.Millisecond))
 			return nil
 		},
 	}
@@ -172,6 +172,11 @@ func names(ts []existingTable) string {
 		s = append(s, export.OneLine(t.name))
 	}
 	return "table " + strings.Join(s, ", ")
+}
+
+// counted is n and its noun: "1 item", "2 items".
+func counted(n int, one, many string) string {
+	return thousands(n) + " " + plural(n, one, many)
 }
 
 func plural(n int, one, many string) string {

@@ -34,7 +34,11 @@ type ChildrenResult struct {
 	SelfItem bool   // a key equals Prefix itself
 	Delim    string // as given or detected
 	Level    model.KeyQuery
-	Cost     Cost
+	// Sample is sort keys the walk read (as text; a binary key's bytes),
+	// the first of each child, up to SampleKeys: what the level's keys
+	// look like (do they hold a time?) at no cost beyond the walk.
+	Sample []string
+	Cost   Cost
 	// Guessed reads went out ahead of the walk; Wasted of them it never
 	// used (their cost is in Cost).
 	Guessed, Wasted int
@@ -130,6 +134,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 			}
 			walk.Delim, res.Delim = d, d
 		}
+		res.Sample = sampleKeys(res.Sample, keys, r.Prefix, walk.Delim)
 		changed := walk.Feed(keys)
 		if emit != nil {
 			for _, i := range changed {
@@ -172,6 +177,30 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		}
 	}
 	return finish(nil)
+}
+
+// SampleKeys bounds ChildrenResult.Sample: as many keys as time
+// detection reads (DetectTimeKeys).
+const SampleKeys = timeSample
+
+// sampleKeys adds to sample the keys that start another child than the
+// key before them, up to SampleKeys.
+func sampleKeys(sample, keys []string, prefix, delim string) []string {
+	last := ""
+	if n := len(sample); n > 0 {
+		last, _, _ = model.ChildOf(prefix, sample[n-1], delim)
+	}
+	for _, k := range keys {
+		if len(sample) >= SampleKeys {
+			break
+		}
+		name, _, ok := model.ChildOf(prefix, k, delim)
+		if ok && len(sample) > 0 && name == last {
+			continue
+		}
+		sample, last = append(sample, k), name
+	}
+	return sample
 }
 
 // probeSize is how many keys fit one 4 KB read unit, from a first probe

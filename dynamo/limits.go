@@ -58,8 +58,8 @@ func CheckScan(in *dynamodb.ScanInput) error {
 
 func checkExpression(op, name, text string) error {
 	if len(text) > MaxExpressionBytes {
-		return Errorf(op, KindValidation, fmt.Sprintf("make the %s shorter: DynamoDB allows an expression of at most 4 KB (%d bytes)", name, MaxExpressionBytes),
-			"the %s expression is %d bytes, over DynamoDB's 4 KB expression limit", name, len(text))
+		return Errorf(op, KindValidation, fmt.Sprintf("make the %s shorter: DynamoDB allows an expression of at most 4 KiB (%d bytes)", name, MaxExpressionBytes),
+			"the %s expression is %d bytes, over DynamoDB's 4 KiB expression limit", name, len(text))
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func TestSizeLimitsBeforeSending(t *testing.T) {
 			{"sk 1025", model.KeyQuery{PK: model.S("p"), SK: model.SKCondition{Op: model.SKGe, A: model.S(long(1025))}}, "the sort key value is 1025 bytes, over DynamoDB's limit of 1024"},
 			{"between hi 1025", model.KeyQuery{PK: model.S("p"), SK: model.SKCondition{Op: model.SKBetween, A: model.S("a"), B: model.S("b" + long(1024))}}, "sort key value is 1025 bytes"},
 			{"filter 10 clauses", model.KeyQuery{PK: model.S("p"), Filter: filterOf(10)}, ""},
-			{"filter 500 clauses", model.KeyQuery{PK: model.S("p"), Filter: filterOf(500)}, "over DynamoDB's 4 KB expression limit"},
+			{"filter 500 clauses", model.KeyQuery{PK: model.S("p"), Filter: filterOf(500)}, "over DynamoDB's 4 KiB expression limit"},
 		} {
 			tc.q.Table, tc.q.PKName, tc.q.SKName = "Limits", "PK", "SK"
 			t.Logf("%s %s", name, tc.what)

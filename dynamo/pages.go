@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -96,10 +97,32 @@ func KeyCondition(q model.KeyQuery) expression.KeyConditionBuilder {
 		c = sk.Between(a, expression.Value(rawValue{AttributeValue(q.SK.B)}))
 	case model.SKBeginsWith:
 		c = sk.BeginsWith(q.SK.A.Text)
+		if q.SK.A.Type == model.TypeB {
+			// The builder takes begins_with's operand as a string: mark it,
+			// and QueryInput sends the marked value as the binary it is.
+			c = sk.BeginsWith(binaryOperand + base64.StdEncoding.EncodeToString(q.SK.A.Bytes))
+		}
 	default:
 		return pk
 	}
 	return pk.And(c)
+}
+
+// binaryOperand marks a binary begins_with operand that the expression
+// builder holds as a string (no key or typed value starts with NUL and
+// this text).
+const binaryOperand = "\x00dynascope binary operand:"
+
+// binaryOperands turns the marked operands back into the binaries they
+// stand for.
+func binaryOperands(values map[string]types.AttributeValue) map[string]types.AttributeValue {
+	for k, v := range values {
+		if s, ok := v.(*types.AttributeValueMemberS); ok && strings.HasPrefix(s.Value, binaryOperand) {
+			b, _ := base64.StdEncoding.DecodeString(s.Value[len(binaryOperand):])
+			values[k] = &types.AttributeValueMemberB{Value: b}
+		}
+	}
+	return values
 }
 
 // QueryInput builds the Query request for r, projecting the attributes
@@ -121,7 +144,7 @@ func QueryInput(r PageRequest, proj []string) (*dynamodb.QueryInput, error) {
 		TableName:                 aws.String(r.Query.Table),
 		KeyConditionExpression:    expr.KeyCondition(),
 		ExpressionAttributeNames:  unescapeNames(expr.Names()),
-		ExpressionAttributeValues: expr.Values(),
+		ExpressionAttributeValues: binaryOperands(expr.Values()),
 		FilterExpression:          expr.Filter(),
 		ScanIndexForward:          aws.Bool(!r.Query.Reverse),
 		ExclusiveStartKey:         r.Start,

@@ -24,16 +24,17 @@ type ChildRow struct {
 }
 
 // ChildRows are children as rows; counts, if not nil, gives a child's
-// count when it is known.
-func ChildRows(children []ShardChild, counts func(name string) (int, bool)) Rows {
+// count when it is known. Names and prefixes of a binary sort key (sk B)
+// are written as model.KeyText shows them (b64:…), never as raw bytes.
+func ChildRows(children []ShardChild, sk model.KeyType, counts func(name string) (int, bool)) Rows {
 	rows := make([]any, len(children))
 	for i, c := range children {
-		r := ChildRow{Name: c.Name, Prefix: c.Prefix, HasChildren: c.HasChildren, IsItem: c.IsItem}
+		r := ChildRow{Name: model.KeyText(sk, c.Name), Prefix: model.KeyText(sk, c.Prefix), HasChildren: c.HasChildren, IsItem: c.IsItem}
 		if n, ok := countOf(counts, c.Name); ok {
 			r.Count = &n
 		}
 		for _, s := range c.Shards {
-			r.Shards = append(r.Shards, s.Text)
+			r.Shards = append(r.Shards, s.Arg())
 		}
 		rows[i] = r
 	}

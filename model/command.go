@@ -102,11 +102,16 @@ func goKeyValue(v KeyValue) string {
 	return fmt.Sprintf("&types.AttributeValueMemberS{Value: %q}", v.Text)
 }
 
+// goBinaryStandIn stands for a binary begins_with operand in the Go
+// snippet, which the expression builder would send as a string.
+const goBinaryStandIn = "\x00binary prefix"
+
 // GoSnippet is Go code (aws-sdk-go-v2, feature/dynamodb/expression) that
 // runs the same Query as q: a function body to paste where a
 // *dynamodb.Client named client and a context ctx are in scope.
 func GoSnippet(q KeyQuery) string {
 	var b strings.Builder
+	binaryPrefix := q.SK.Op == SKBeginsWith && q.SK.A.Type == TypeB
 	val := func(v KeyValue) string { return "expression.Value(" + goKeyValue(v) + ")" }
 	fmt.Fprintf(&b, "keyCond := expression.Key(%q).Equal(%s)\n", q.PKName, val(q.PK))
 	sk := fmt.Sprintf("expression.Key(%q)", q.SKName)
@@ -115,7 +120,12 @@ func GoSnippet(q KeyQuery) string {
 	case SKBetween:
 		fmt.Fprintf(&b, "keyCond = keyCond.And(%s.Between(%s, %s))\n", sk, val(q.SK.A), val(q.SK.B))
 	case SKBeginsWith:
-		fmt.Fprintf(&b, "keyCond = keyCond.And(%s.BeginsWith(%q))\n", sk, q.SK.A.Text)
+		prefix := q.SK.A.Text
+		if binaryPrefix {
+			b.WriteString("// begins_with takes its operand as a string here: a stand-in goes in, and the\n// binary prefix replaces it in the values below.\n")
+			prefix = goBinaryStandIn
+		}
+		fmt.Fprintf(&b, "keyCond = keyCond.And(%s.BeginsWith(%q))\n", sk, prefix)
 	default:
 		method := map[SKOp]string{SKEq: "Equal", SKLt: "LessThan", SKLe: "LessThanEqual", SKGt: "GreaterThan", SKGe: "GreaterThanEqual"}[q.SK.Op]
 		fmt.Fprintf(&b, "keyCond = keyCond.And(%s.%s(%s))\n", sk, method, val(q.SK.A))
@@ -127,6 +137,12 @@ func GoSnippet(q KeyQuery) string {
 		b.WriteString("expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()\n")
 	}
 	b.WriteString("if err != nil {\n\treturn err\n}\n")
+	values := "expr.Values()"
+	if binaryPrefix {
+		b.WriteString("values := expr.Values()\nfor name, v := range values {\n")
+		fmt.Fprintf(&b, "\tif s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == %q {\n\t\tvalues[name] = %s\n\t}\n}\n", goBinaryStandIn, goKeyValue(q.SK.A))
+		values = "values"
+	}
 	b.WriteString("paginator := dynamodb.NewQueryPaginator(client, &dynamodb.QueryInput{\n")
 	fmt.Fprintf(&b, "\tTableName:                 aws.String(%q),\n", q.Table)
 	if q.Index != "" {
@@ -134,7 +150,7 @@ func GoSnippet(q KeyQuery) string {
 	}
 	b.WriteString("\tKeyConditionExpression:    expr.KeyCondition(),\n")
 	b.WriteString("\tExpressionAttributeNames:  expr.Names(),\n")
-	b.WriteString("\tExpressionAttributeValues: expr.Values(),\n")
+	fmt.Fprintf(&b, "\tExpressionAttributeValues: %s,\n", values)
 	if q.Filter != nil {
 		b.WriteString("\tFilterExpression:          expr.Filter(),\n")
 	}

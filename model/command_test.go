@@ -38,7 +38,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 // TestGoSnippetParses: the snippet is valid Go for every operator.
 func TestGoSnippetParses(t *testing.T) {
 	for _, sk := range []SKCondition{{}, {Op: SKEq, A: N("1")}, {Op: SKLt, A: S("a")}, {Op: SKLe, A: S("a")}, {Op: SKGt, A: S("a")},
-		{Op: SKGe, A: S("a")}, {Op: SKBetween, A: S("a"), B: S("b")}, {Op: SKBeginsWith, A: S(`NY#"x"`)}} {
+		{Op: SKGe, A: S("a")}, {Op: SKBetween, A: S("a"), B: S("b")}, {Op: SKBeginsWith, A: S(`NY#"x"`)}, {Op: SKBeginsWith, A: B([]byte{1, 0xff, '#'})}} {
 		q := KeyQuery{Table: "T", Index: "I", PKName: "PK", PK: B([]byte{0, 1}), SKName: "SK", SK: sk, Reverse: true}
 		src := "package p\nfunc f() error {\n" + GoSnippet(q) + "return nil\n}\n"
 		if _, err := parser.ParseFile(token.NewFileSet(), "snippet.go", src, 0); err != nil {

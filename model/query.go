@@ -43,7 +43,7 @@ func (v KeyValue) Literal() string {
 	case TypeN:
 		return v.Text
 	case TypeB:
-		return "b64:" + base64.StdEncoding.EncodeToString(v.Bytes)
+		return KeyText(TypeB, string(v.Bytes))
 	}
 	return "<unset>"
 }
@@ -153,11 +153,50 @@ func ParseKeyValue(t KeyType, s string) (KeyValue, error) {
 		}
 		return N(n), nil
 	case TypeB:
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+		b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(strings.TrimSpace(s), BinaryTag))
 		if err != nil {
-			return KeyValue{}, fmt.Errorf("%q is not base64: this key is binary (B), so type it base64-encoded", s)
+			return KeyValue{}, fmt.Errorf("%q is not base64: this key is binary (B), so type it base64-encoded (b64:AP4A, or AP4A)", s)
 		}
 		return B(b), nil
 	}
 	return KeyValue{}, fmt.Errorf("unknown key type %q", t)
+}
+
+// Arg is the value as people type it (--pk, the reopen command) and as
+// lists show it: strings and numbers as they are, binaries as BinaryTag
+// and base64.
+func (v KeyValue) Arg() string {
+	if v.Type == TypeB {
+		return KeyText(TypeB, string(v.Bytes))
+	}
+	return v.Text
+}
+
+// BinaryTag marks a binary key value written as text: b64:AP4A is the
+// bytes 00 fe 00. It is the one form binary keys are shown in, and what
+// --pk and --prefix accept.
+const BinaryTag = "b64:"
+
+// KeyText shows a key's text (a whole key, a prefix or a segment) as
+// people read and type it: a binary key's bytes as BinaryTag and base64,
+// other keys as they are.
+func KeyText(t KeyType, s string) string {
+	if t == TypeB {
+		return BinaryTag + base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	return s
+}
+
+// ParseKeyText reads what KeyText wrote back into a key's text: a binary
+// key's bytes from BinaryTag and base64 (bare text is taken as the bytes
+// themselves).
+func ParseKeyText(t KeyType, s string) (string, error) {
+	if t != TypeB || !strings.HasPrefix(s, BinaryTag) {
+		return s, nil
+	}
+	b, err := base64.StdEncoding.DecodeString(s[len(BinaryTag):])
+	if err != nil {
+		return "", fmt.Errorf("%q is not base64 after %s", s, BinaryTag)
+	}
+	return string(b), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/export"
 	"github.com/dynascope/dynascope/ui/common"
@@ -174,9 +175,20 @@ func (m *Model) exportLine() string {
 	st := &m.styles
 	switch {
 	case e.naming:
-		return e.input.View() + st.Dim.Render("  "+e.cost+" · .jsonl/.json/.csv · esc cancels")
+		// The hint sheds its details before its ends: what it costs and
+		// that esc cancels stay whole at 80 columns.
+		in := e.input.View()
+		room := max(0, m.w-ansi.StringWidth(in))
+		short, _, _ := strings.Cut(e.cost, " (")
+		hint := ""
+		for _, hint = range []string{"  " + e.cost + " · .jsonl/.json/.csv · esc cancels", "  " + e.cost + " · esc cancels", "  " + short + " · esc cancels"} {
+			if ansi.StringWidth(hint) <= room {
+				break
+			}
+		}
+		return in + st.Dim.Render(common.MiddleCut(hint, room))
 	case e.running:
-		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %d pages, %.1f RCU", e.path, common.Thousands(e.items), e.noun, e.pages, e.rcu)) +
+		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %s, %.1f RCU", e.path, common.Thousands(e.items), e.noun, common.Plural(e.pages, "page", "pages"), e.rcu)) +
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""

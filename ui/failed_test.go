@@ -105,7 +105,7 @@ func TestFailedViews(t *testing.T) {
 		{name: "partitions", cfg: Config{Table: "Locations"}, fail: failAfter("Scan", 0, throttled),
 			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions"}},
 		{name: "tree", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 1, throttled),
-			want: []string{"read failed after 3 attempts", "children loaded before · r retries"}, never: []string{"Nothing under this prefix", " · all"}},
+			want: []string{"read failed after 3 attempts", "1 child loaded before · r retries"}, never: []string{"Nothing under this prefix", " · all"}},
 		{name: "tree-nothing", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 0, throttled),
 			want: []string{"read failed after 3 attempts: ThrottlingException", "nothing loaded · r retries"}, never: []string{"Nothing under this prefix", "0 children"}},
 		{name: "items", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 1, throttled), keys: []string{"G"},

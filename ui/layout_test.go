@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynascope/dynascope/dynamo"
 	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/ui/common"
 )
@@ -81,7 +82,7 @@ func TestModeTabs(t *testing.T) {
 	h.keys("2")
 	before = h.rec.count("Query")
 	h.keys("4") // the loaded sort keys do not read as time: no read
-	h.contains(t, "No Time mode here: the 50 sort keys loaded here do not read as time")
+	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
 	h.keys("3")
 	h.contains(t, "No Versions mode here")
 	if n := h.rec.count("Query") - before; n != 0 {
@@ -125,25 +126,66 @@ func TestItemsLayout(t *testing.T) {
 
 // TestPageGoldens pins every page at the three common terminal sizes.
 func TestPageGoldens(t *testing.T) {
+	typed := func(keys ...string) []string { // single keys, then text typed a rune a key
+		var out []string
+		for _, k := range keys {
+			if strings.HasPrefix(k, "type:") {
+				out = append(out, strings.Split(k[len("type:"):], "")...)
+				continue
+			}
+			out = append(out, k)
+		}
+		return out
+	}
 	pages := []struct {
 		name string
 		cfg  Config
 		keys []string
+		// client, when set, is the backend (a failing one, a table of
+		// the test's own).
+		client func(t *testing.T) dynamo.Client
 	}{
-		{"tables", Config{}, nil},
-		{"partitions", Config{Table: "Locations"}, nil},
-		{"tree", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil},
-		{"items", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2"}},
-		{"item", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2", "enter"}},
-		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil},
-		{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil},
-		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, nil},
+		{"tables", Config{}, nil, nil},
+		{"partitions", Config{Table: "Locations"}, nil, nil},
+		{"tree", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, nil},
+		{"items", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2"}, nil},
+		{"item", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2", "enter"}, nil},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, nil},
+		{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil, nil},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, nil, nil},
+		// Every other page and overlay.
+		{"tree-top", Config{Table: "Locations", PK: "USA"}, nil, nil},
+		{"tree-binary", Config{Table: "Blobs", PK: "images"}, nil, nil},
+		{"diff", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, []string{"["}, nil},
+		{"time-bar", Config{Table: "DeviceLogs", PK: "123"}, []string{"4"}, nil},
+		{"time-none", Config{Table: "Locations", PK: "USA", Range: "today"}, nil, nil},
+		{"versions-none", Config{Table: "Locations", PK: "FRANCE", Versions: "*"}, nil, nil},
+		{"filter-bar", Config{Table: "DeviceLogs", PK: "9000"}, typed("f", "type:Level = ERROR"), nil},
+		{"search-line", Config{Table: "Locations", PK: "USA"}, typed("/", "type:NE"), nil},
+		{"index-picker", Config{Table: "Locations", PK: "USA"}, []string{"i"}, nil},
+		{"partitions-index-picker", Config{Table: "Locations"}, []string{"i"}, nil},
+		{"delimiter-picker", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}, nil},
+		{"column-picker", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}, nil},
+		{"reference-picker", Config{Table: "Shop", PK: "o#1"}, []string{"tab", ">"}, func(t *testing.T) dynamo.Client { return shopDB(t) }},
+		{"count-prompt", Config{Table: "Locations", PK: "USA", CountBudget: 1}, []string{"c"}, nil},
+		{"export-prompt", Config{Table: "DeviceLogs", PK: "9000"}, []string{"e"}, nil},
+		{"help", Config{Table: "Locations", PK: "USA"}, []string{"?"}, nil},
+		{"tour", Config{Tour: true}, nil, nil},
+		{"error-page", Config{Table: "Nope"}, nil, nil},
+		{"failed-read", Config{Table: "Locations", PK: "USA"}, nil, func(t *testing.T) dynamo.Client {
+			f := failAfter("Query", 1, throttled)
+			f.Client = demoData(t)
+			return f
+		}},
 	}
 	for _, p := range pages {
 		for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", p.name, sz[0], sz[1]), func(t *testing.T) {
 				cfg := p.cfg
 				cfg.Now = demoClock
+				if p.client != nil {
+					cfg.Client = p.client(t)
+				}
 				h := newHarness(t, sz[0], sz[1], cfg)
 				h.keys(p.keys...)
 				checkScreen(t, h, sz[0], p.name)

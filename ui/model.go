@@ -350,6 +350,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	capturing := m.top().Capturing()
+	if !capturing && (key.Matches(msg, k.Quit) || m.showHelp && key.Matches(msg, k.Cancel)) {
+		if cmd, closed := m.closeOverlay(); closed {
+			return cmd
+		}
+	}
 	switch {
 	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
 		return tea.Quit
@@ -381,6 +386,22 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
 	return cmd
+}
+
+// closeOverlay closes what is open over the page (the help, a picker, a
+// prompt) as esc would: q there must never quit. It reports whether
+// there was one.
+func (m *Model) closeOverlay() (tea.Cmd, bool) {
+	if m.showHelp {
+		m.showHelp = false
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil, true
+	}
+	if o, ok := m.top().(common.Overlayer); ok && o.Overlay() {
+		return o.CloseOverlay(), true
+	}
+	return nil, false
 }
 
 func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
@@ -429,6 +450,14 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if err != nil {
 		m.fail(dynamo.Errorf("partition key", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err), 0)
 		return part.Init()
+	}
+	if key.SK != nil {
+		prefix, err := model.ParseKeyText(key.SK.Type, m.cfg.Prefix)
+		if err != nil {
+			m.fail(dynamo.Errorf("--prefix", dynamo.KindValidation, "write a binary prefix as b64: and its base64", "%v", err), 0)
+			return part.Init()
+		}
+		m.cfg.Prefix = prefix
 	}
 	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
@@ -479,6 +508,39 @@ func (m *Model) chrome() int {
 
 func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
 
+// fullHelp is the help's columns of keys; where they do not all fit
+// across the terminal (80 columns), every key flows in lines instead,
+// rather than the columns past the edge being dropped behind "…".
+func (m *Model) fullHelp(groups [][]key.Binding) string {
+	m.help.SetWidth(0)
+	view := m.help.FullHelpView(groups)
+	m.help.SetWidth(m.w)
+	if lipgloss.Width(view) <= m.w {
+		return view
+	}
+	st := &m.styles
+	sep := st.HelpSep.Render(" • ")
+	var lines []string
+	line, width := "", 0
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue
+			}
+			item := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
+			w := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+			if width > 0 && width+3+w > m.w {
+				lines, line, width = append(lines, line), "", 0
+			}
+			if width > 0 {
+				line, width = line+sep, width+3
+			}
+			line, width = line+item, width+w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 func (m *Model) helpView() string {
 	p := m.top()
 	pos := ""
@@ -500,7 +562,7 @@ func (m *Model) helpView() string {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
-		view = m.help.FullHelpView(p.FullHelp())
+		view = m.fullHelp(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
 		if m.loadRunning() {
 			extra = append(extra, m.c.Keys.StopLoad)
@@ -744,12 +806,19 @@ func (m *Model) fatalView(w, h int) string {
 	var lines []string
 	var e *dynamo.Error
 	if errors.As(m.fatal.err, &e) {
-		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(e.Msg)), "", st.ErrorBody.Render(common.Sanitize(e.Op)))
+		// In the explorer's words: a flag it names is said as what it
+		// stands for (--region: the region).
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(e.Msg))), "", st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(e.Op))))
 		if e.Hint != "" {
-			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(common.Sanitize(e.Hint)))
+			hint := ansi.Wrap("What to do: "+common.Sanitize(common.ExplorerWords(e.Hint)), max(20, w-4), " ")
+			first, rest, _ := strings.Cut(hint, "\n")
+			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(strings.TrimPrefix(first, "What to do: ")))
+			if rest != "" {
+				lines = append(lines, st.ErrorBody.Render(rest))
+			}
 		}
 	} else {
-		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(m.fatal.err.Error())))
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(m.fatal.err.Error()))))
 	}
 	lines = append(lines, "", st.Dim.Render("r retry · esc back · q quit"))
 	return common.Frame(st, "Something went wrong", strings.Join(lines, "\n"), w, h)

@@ -134,7 +134,7 @@ func TestUnreachableEndpoint(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "x")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
 	h := newHarness(t, 100, 30, Config{Client: c, Connection: "us-east-1 · http://127.0.0.1:1"})
-	h.contains(t, "cannot reach the endpoint", "check --endpoint-url")
+	h.contains(t, "cannot reach the endpoint", "check the endpoint")
 	h.keys("r")
 	h.contains(t, "cannot reach the endpoint")
 }

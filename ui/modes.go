@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/ui/common"
 )
@@ -20,7 +21,7 @@ func (m *Model) modeKeys() []key.Binding {
 // apply says why and reads nothing. It reports whether it took the key.
 func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	p, ok := m.top().(common.Moded)
-	if !ok || m.top().Capturing() || m.fatal != nil {
+	if o, open := m.top().(common.Overlayer); !ok || m.top().Capturing() || m.fatal != nil || open && o.Overlay() {
 		return nil, false
 	}
 	tabs := p.Modes()
@@ -131,7 +132,8 @@ func (m *Model) tabs(compact bool) string {
 	return strings.Join(out, "")
 }
 
-// modeReasons are the full help's lines on the modes that do not apply.
+// modeReasons are the full help's lines on the modes that do not apply,
+// wrapped to the terminal.
 func (m *Model) modeReasons() []string {
 	p, ok := m.top().(common.Moded)
 	if !ok {
@@ -139,8 +141,12 @@ func (m *Model) modeReasons() []string {
 	}
 	var out []string
 	for _, t := range p.Modes() {
-		if t.Off != "" {
-			out = append(out, m.styles.Dim.Render(t.Name+" does not apply here: "+t.Off))
+		if t.Off == "" {
+			continue
+		}
+		// Wrapped, not cut: the reason is the help's answer to a dimmed tab.
+		for _, l := range strings.Split(ansi.Wrap(t.Name+" does not apply here: "+t.Off, max(20, m.w), " "), "\n") {
+			out = append(out, m.styles.Dim.Render(l))
 		}
 	}
 	return out

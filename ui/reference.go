@@ -159,8 +159,13 @@ func (p *refPicker) Crumbs() []string { return []string{p.info.Name, "references
 func (p *refPicker) Mode() string     { return "" }
 func (p *refPicker) Loading() bool    { return false }
 func (p *refPicker) Capturing() bool  { return false }
+
+// Overlay: the picker is a choice over the item, so q closes it (back to
+// the item) rather than quitting.
+func (p *refPicker) Overlay() bool         { return true }
+func (p *refPicker) CloseOverlay() tea.Cmd { return func() tea.Msg { return common.BackMsg{} } }
 func (p *refPicker) Request() string {
-	return fmt.Sprintf("%d one-key Query reads found %d partitions named by the item", p.looked, len(p.refs))
+	return fmt.Sprintf("%s found %s named by the item", common.Plural(p.looked, "one-key Query read", "one-key Query reads"), common.Plural(len(p.refs), "partition", "partitions"))
 }
 
 func (p *refPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {

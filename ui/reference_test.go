@@ -69,6 +69,21 @@ func TestFollowReferenceNoneSaysWhere(t *testing.T) {
 // TestFollowReferencePicker: an item naming two partitions (an index's
 // GSI1-PK and another attribute naming a table partition) offers both.
 func TestFollowReferencePicker(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Client: shopDB(t), Table: "Shop", PK: "o#1"})
+	h.keys("tab", ">")
+	h.contains(t, "Follow which reference?", "GSI1-PK = \"c#12345\" → index GSI1", "Customer = \"c#12345\" → Shop")
+	h.keys("down", "enter")
+	h.contains(t, "Shop › c#12345")
+	if strings.Contains(h.screen(), "index GSI1") {
+		t.Fatal("the second choice opened the index")
+	}
+	h.keys("<")
+	h.contains(t, "o#1")
+}
+
+// shopDB holds an order (o#1) whose item names a customer twice: through
+// the index GSI1's partition key and a plain attribute.
+func shopDB(t *testing.T) *memory.DB {
 	db := memory.New()
 	ctx := context.Background()
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
@@ -89,14 +104,5 @@ func TestFollowReferencePicker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h := newHarness(t, 120, 30, Config{Client: db, Table: "Shop", PK: "o#1"})
-	h.keys("tab", ">")
-	h.contains(t, "Follow which reference?", "GSI1-PK = \"c#12345\" → index GSI1", "Customer = \"c#12345\" → Shop")
-	h.keys("down", "enter")
-	h.contains(t, "Shop › c#12345")
-	if strings.Contains(h.screen(), "index GSI1") {
-		t.Fatal("the second choice opened the index")
-	}
-	h.keys("<")
-	h.contains(t, "o#1")
+	return db
 }

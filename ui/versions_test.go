@@ -81,13 +81,21 @@ func TestVersionsMissingCurrentAndLong(t *testing.T) {
 }
 
 func TestVersionsNone(t *testing.T) {
+	// The tree's walk saw every top-level key: none can be a revision.
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE"})
+	before := h.rec.count("Query")
 	h.keys("3")
+	h.said(t, "No Versions mode here: no sort key here begins with v")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("a mode that does not apply read %d pages", n)
+	}
+	// Asked for by name, the list reads and says it found none.
+	h = newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE", Versions: "*"})
 	h.contains(t, "No versioned items here")
 	h.keys("esc")
 	h.contains(t, "Tree")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
-	before := h.rec.count("Query")
+	before = h.rec.count("Query")
 	h.keys("3")
 	h.said(t, "No Versions mode here: versions live in string sort keys")
 	if n := h.rec.count("Query") - before; n != 0 {
@@ -121,7 +129,8 @@ func TestHelpShowsTheCommandLine(t *testing.T) {
 	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#'")
-	h.keys("?", "esc", "3", "?")
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Versions: "*"})
+	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")
 	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Region: "eu-west-1", Connection: "x"})
 	h.keys("?")
@@ -230,7 +239,7 @@ func TestVersionsConfiguredPattern(t *testing.T) {
 	// Without the pattern the same partition has no versions.
 	h = newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted})
 	h.keys("3")
-	h.contains(t, "No versioned items here", `:prefix="v"`)
+	h.said(t, "No Versions mode here: no sort key here begins with v")
 }
 
 // TestVersionsPatternWithoutName: a pattern with no {name} makes one

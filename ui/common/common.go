@@ -45,6 +45,19 @@ type Common struct {
 	// Preview is the preview pane's setting, p toggling it: 0 follows
 	// the width (shown from PreviewWidth columns), 1 on, -1 off.
 	Preview int
+	// KeysSeen are the sort keys each place's pages have read (by the
+	// place's id: table, index, partition, prefix), so that every mode of
+	// a place dims the tabs the keys rule out, not only the page that
+	// read them.
+	KeysSeen map[string]KeysSeen
+}
+
+// KeysSeen are a place's sort keys already read: a sample (do they hold
+// time?) and, when every key or top-level child was read, all of them
+// (can one be a revision?). nil: unknown.
+type KeysSeen struct {
+	Sample []model.KeyValue
+	All    []model.Child
 }
 
 // PreviewWidth is the width from which the preview pane is shown unless
@@ -128,6 +141,15 @@ type NoticeMsg struct{ Text string }
 // which bounds what reading everything it lists can cost.
 type Sizer interface {
 	TableSize() int64
+}
+
+// Overlayer is a page that can hold an overlay over its rows (a picker,
+// a prompt). While one is open, q closes it as esc would, and never quits.
+type Overlayer interface {
+	Overlay() bool
+	// CloseOverlay closes it as esc would; the command is what esc's
+	// would be (nil for most).
+	CloseOverlay() tea.Cmd
 }
 
 // OpenMsg asks the root to push a page.

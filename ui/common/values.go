@@ -33,7 +33,7 @@ func Cell(av types.AttributeValue) string {
 	case *types.AttributeValueMemberNS:
 		return "⟨" + strings.Join(v.Value, ", ") + "⟩"
 	case *types.AttributeValueMemberBS:
-		return fmt.Sprintf("⟨%d binaries⟩", len(v.Value))
+		return "⟨" + Plural(len(v.Value), "binary", "binaries") + "⟩"
 	}
 	return "?"
 }
@@ -50,6 +50,14 @@ func HumanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// Plural counts a noun for people: "1 item", "1,024 items".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
 }
 
 // Thousands renders an integer with thousands separators.

@@ -74,3 +74,24 @@ func TestGridLayout(t *testing.T) {
 		t.Fatalf("the key's end was cut: %q", lines[2])
 	}
 }
+
+// TestGridSelectionCoversTheRow: the selected row is highlighted from its
+// first column to the grid's edge in one piece, even where a cell carries
+// its own style (a prefix's dim delimiter would end the highlight there).
+func TestGridSelectionCoversTheRow(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Segment", Keep: true}, {Title: "Kind"}})
+	g.SetRows(2, func(r, c int) string {
+		if c == 0 {
+			return "▸ NY" + st.Dim.Render("#")
+		}
+		return "prefix"
+	})
+	g.SetSize(30, 3)
+	line := strings.Split(g.View(), "\n")[1]
+	want := st.Selected.Render(ansi.Strip(line))
+	if line != want || ansi.StringWidth(line) != 30 || !strings.HasPrefix(ansi.Strip(line), "▸ NY#    prefix") {
+		t.Fatalf("the selected row is not one highlight across the row:\n%q\nwant\n%q", line, want)
+	}
+}

@@ -177,17 +177,17 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 				pos = i + 1
 			}
 		}
-		count = plural(len(s.matches), "match", "matches")
+		count = common.Plural(len(s.matches), "match", "matches")
 		if pos > 0 {
 			count = itoa(pos) + " of " + count
 		}
 	}
-	scope := "in all " + plural(l.Rows(), "row", "rows")
+	scope := "in all " + common.Plural(l.Rows(), "row", "rows")
 	if unloaded != "" {
-		scope = "in the " + plural(l.Rows(), "loaded row", "loaded rows") + " only; " + unloaded
+		scope = "in the " + common.Plural(l.Rows(), "loaded row", "loaded rows") + " only; " + unloaded
 	}
 	if h, ok := l.(Holder); ok && h.Held() < l.Rows() {
-		scope = "in the " + plural(h.Held(), "row", "rows") + " held of " + itoa(l.Rows()) + " loaded only (the rest let go far from here)"
+		scope = "in the " + common.Plural(h.Held(), "row", "rows") + " held of " + itoa(l.Rows()) + " loaded only (the rest let go far from here)"
 		if unloaded != "" {
 			scope += "; " + unloaded
 		}
@@ -197,13 +197,6 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 		keys = "n next · N previous · esc clears"
 	}
 	return Fit(line+"  "+st.Notice.Render(count)+st.Dim.Render(" "+scope+" · "+keys), width)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return common.Thousands(n) + " " + many
 }
 
 func itoa(n int) string { return common.Thousands(n) }

@@ -164,7 +164,7 @@ func (p *columnPicker) chosen() []string {
 }
 
 func (p *columnPicker) view(st *common.Styles, w, h int) string {
-	head := st.Dim.Render(components.Fit("space shows or hides · K/J move · enter keeps this for the table · a: the most common · esc cancels", w))
+	head := st.Dim.Render(components.Fit("space show/hide · K/J move · enter keeps · a most common · esc cancel", w))
 	if len(p.names) == 0 {
 		return head + "\n" + st.Dim.Render("No attributes loaded yet besides the keys.")
 	}

@@ -137,7 +137,11 @@ func (f failure) line(loaded int, unit string) string {
 func (f failure) parts(loaded int, unit string) []string {
 	parts := []string{f.headline()}
 	if loaded > 0 {
-		parts = append(parts, common.Thousands(loaded)+" "+unit+" loaded before")
+		one := strings.TrimSuffix(unit, "s")
+		if unit == "children" {
+			one = "child"
+		}
+		parts = append(parts, common.Plural(loaded, one, unit)+" loaded before")
 	} else {
 		parts = append(parts, "nothing loaded")
 	}

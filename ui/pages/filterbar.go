@@ -165,7 +165,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current model.FilterNode
 			under = st.ErrorTitle.Render("✗ column " + strconv.Itoa(f.err.Col) + ": " + msg)
 		}
 	case f.editing():
-		under = st.Dim.Render("enter applies · empty shows everything · esc keeps the filter as it was · names with odd characters in `backticks`")
+		under = st.Dim.Render("enter applies · empty clears · esc undoes · `odd names` in backticks")
 	}
 	if under == "" {
 		return []string{components.Fit(bar, width)}

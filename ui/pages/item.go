@@ -122,7 +122,7 @@ func (p *Item) View() string {
 	if p.wire {
 		form = "DynamoDB JSON"
 	}
-	title := fmt.Sprintf("%s · %d attributes · %s", p.crumb(), len(p.item), form)
+	title := fmt.Sprintf("%s · %s · %s", p.crumb(), common.Plural(len(p.item), "attribute", "attributes"), form)
 	if p.fail.stopped() {
 		// The copy read before stays in view, said to be that.
 		title = p.crumb() + " · " + strings.Replace(p.fail.title(1, "copy"), "1 copy loaded before", "the copy read before", 1)

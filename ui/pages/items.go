@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"encoding/base64"
 	"fmt"
 	"strings"
 
@@ -70,7 +69,11 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk model.KeyValue, p
 		}
 	}
 	if prefix != "" {
-		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: model.S(prefix)}
+		a := model.S(prefix)
+		if key, err := info.KeyFor(index); err == nil && key.SK != nil && key.SK.Type == model.TypeB {
+			a = model.B([]byte(prefix)) // a binary key's prefix is bytes
+		}
+		q.SK = model.SKCondition{Op: model.SKBeginsWith, A: a}
 	}
 	return p
 }
@@ -123,6 +126,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !p.pg.reread { // a page read again was counted when first read
 			p.stats.add(msg.result.Items)
 		}
+		p.place().remember() // for the place's other modes
 		p.refresh()
 		if fromEnd >= 0 {
 			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
@@ -198,6 +202,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
 	case key.Matches(msg, k.Versions):
 		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && p.place().off(ModeTime) != "":
+		return refuse(ModeTime, p.place().off(ModeTime))
 	case key.Matches(msg, k.Range), key.Matches(msg, k.TimeMode):
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
 		t.Filter(p.pg.query.Filter)
@@ -374,7 +380,7 @@ func (p *Items) View() string {
 func (p *Items) Crumbs() []string {
 	crumbs := []string{p.info.Name, keyCell(p.pg.query.PK)}
 	if p.pg.query.SK.Op == model.SKBeginsWith {
-		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Text)+"…")
+		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Arg())+"…")
 	}
 	return crumbs
 }
@@ -411,7 +417,7 @@ func (p *Items) DeepLink() []string {
 		args = append(args, "--index", p.pg.query.Index)
 	}
 	if p.pg.query.SK.Op == model.SKBeginsWith {
-		args = append(args, "--prefix", p.pg.query.SK.A.Text)
+		args = append(args, "--prefix", p.pg.query.SK.A.Arg())
 	}
 	if p.pg.query.Filter != nil {
 		args = append(args, "--filter", model.FormatFilter(p.pg.query.Filter))
@@ -419,13 +425,8 @@ func (p *Items) DeepLink() []string {
 	return args
 }
 
-// keyArg is a key value as typed on the command line (binary as base64).
-func keyArg(v model.KeyValue) string {
-	if v.Type == model.TypeB {
-		return base64.StdEncoding.EncodeToString(v.Bytes)
-	}
-	return v.Text
-}
+// keyArg is a key value as typed on the command line (binary as b64:…).
+func keyArg(v model.KeyValue) string { return v.Arg() }
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line, then the filter bar).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/model"
 	"github.com/dynascope/dynascope/ui/common"
 )
 
@@ -19,7 +20,7 @@ func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) strin
 	lines := []string{st.JSONPunct.Render("{")}
 	names := dynamo.SortedNames(item)
 	for i, name := range names {
-		var v any = dynamo.Plain(item[name])
+		var v any = binaryTagged(dynamo.Plain(item[name]))
 		if wire {
 			v = dynamo.Wire(item[name])
 		}
@@ -42,6 +43,35 @@ func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) strin
 	}
 	lines = append(lines, st.JSONPunct.Render("}"))
 	return strings.Join(lines, "\n")
+}
+
+// binaryTagged writes the binaries of a plain value as b64:…, the one form
+// binary values take on screen (plain JSON would show bare base64, which
+// reads as a string). DynamoDB JSON (d) keeps AWS's {"B": base64}.
+func binaryTagged(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return model.KeyText(model.TypeB, string(x))
+	case [][]byte:
+		out := make([]any, len(x))
+		for i, b := range x {
+			out[i] = binaryTagged(b)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = binaryTagged(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = binaryTagged(e)
+		}
+		return out
+	}
+	return v
 }
 
 func colorLine(st *common.Styles, l string) string {

@@ -5,6 +5,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"fmt"
+	"strings"
+
 	"github.com/dynascope/dynascope/keymap"
 
 	"github.com/dynascope/dynascope/dynamo"
@@ -28,9 +30,15 @@ type place struct {
 	pk     model.KeyValue
 	prefix string
 	index  string
-	// sample are sort keys already loaded (items' keys), which decide
-	// whether Time applies without a read; nil: unknown.
-	sample  []model.KeyValue
+	// sample are sort keys already read (items' keys, or those the
+	// skip-scan saw), which decide whether Time applies without a read;
+	// nil: unknown.
+	sample []model.KeyValue
+	// seen are every sort key of the partition, or its children, when
+	// all were read (items loaded to the end, or a whole top level
+	// walked): Versions applies only where one of them can begin like a
+	// revision key. nil: unknown.
+	seen    []model.Child
 	sharded bool
 }
 
@@ -38,9 +46,45 @@ func (p place) id() string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%s", p.info.Name, p.index, keyArg(p.pk), p.prefix)
 }
 
+// known adds what another mode of the same place has read of its keys,
+// where this page has read none.
+func (p place) known() place {
+	k, ok := p.c.KeysSeen[p.id()]
+	if !ok {
+		return p
+	}
+	if p.sample == nil {
+		p.sample = k.Sample
+	}
+	if p.seen == nil {
+		p.seen = k.All
+	}
+	return p
+}
+
+// remember keeps what this page has read of the place's keys for its
+// other modes (called as reads arrive, never from a view).
+func (p place) remember() {
+	if p.sample == nil && p.seen == nil {
+		return
+	}
+	if p.c.KeysSeen == nil {
+		p.c.KeysSeen = map[string]common.KeysSeen{}
+	}
+	k := p.c.KeysSeen[p.id()]
+	if p.sample != nil {
+		k.Sample = p.sample
+	}
+	if p.seen != nil {
+		k.All = p.seen
+	}
+	p.c.KeysSeen[p.id()] = k
+}
+
 // modes says which modes apply to the place, and why not when not. It
 // reads nothing: a mode that cannot apply must cost nothing to find out.
 func (p place) modes() []common.ModeTab {
+	p = p.known()
 	key, err := p.info.KeyFor(p.index)
 	if err != nil {
 		key = p.info.Key
@@ -57,13 +101,15 @@ func (p place) modes() []common.ModeTab {
 		tabs[2].Off = "versions live in string sort keys (v0_Audit, v1_Audit…)"
 	case p.prefix != "":
 		tabs[2].Off = "versions are listed for the whole partition: esc to its top"
+	case p.seen != nil:
+		tabs[2].Off = noRevisionKeys(p.c.Tables[p.info.Name].Versions(), p.seen)
 	}
 	switch {
 	case key.SK == nil:
 		tabs[3].Off = "no sort key to read as time"
 	case p.c.Tables[p.info.Name].TimeFormat != "":
 	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		tabs[3].Off = fmt.Sprintf("the %s loaded here %s not read as time", plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "does", false: "do"}[len(p.sample) == 1])
+		tabs[3].Off = fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
 	}
 	if p.sharded {
 		for i := 1; i < len(tabs); i++ {
@@ -73,14 +119,61 @@ func (p place) modes() []common.ModeTab {
 	return tabs
 }
 
-// readsAsTime reports whether any of the loaded sort keys reads as time.
+// readsAsTime reports whether any of the sort keys already read holds a
+// time, by Time mode's own detection: the tab is dimmed only where none
+// does, for a sample that is one key per child (a Metadata child beside
+// one of ISO times) can miss the quorum Time mode's newest keys reach.
+// Binary keys are never read as time.
 func readsAsTime(keys []model.KeyValue) bool {
-	for _, k := range keys[:min(len(keys), 50)] {
+	for _, k := range keys[:min(len(keys), dynamo.SampleKeys)] {
+		if k.Type == model.TypeB {
+			continue
+		}
 		if _, ok := model.DetectTime([]string{k.Text}, k.Type == model.TypeN); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// noRevisionKeys says why Versions does not apply when none of the keys
+// seen (whole keys, or the children of the partition's top) can begin
+// like a revision key: v0_Audit, v_1, or the table's version pattern. ""
+// when one can, or when the pattern begins with a placeholder (any key
+// might be a revision).
+func noRevisionKeys(pattern *model.VersionPattern, seen []model.Child) string {
+	prefix, like := "v", "v0_Audit, v1_Audit…"
+	if pattern != nil {
+		prefix, like = pattern.Prefix(), pattern.String()
+	}
+	if prefix == "" {
+		return ""
+	}
+	for _, c := range seen {
+		if c.IsItem && strings.HasPrefix(c.Name, prefix) {
+			return ""
+		}
+		if c.HasChildren && (strings.HasPrefix(c.Prefix, prefix) || strings.HasPrefix(prefix, c.Prefix)) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("no sort key here begins with %s (%s)", common.Sanitize(prefix), common.Sanitize(like))
+}
+
+// off is why a mode does not apply here ("" when it does).
+func (p place) off(name string) string {
+	for _, t := range p.modes() {
+		if t.Name == name {
+			return t.Off
+		}
+	}
+	return ""
+}
+
+// refuse says in the status bar why a mode does not apply, as the mode
+// keys do: nothing is read.
+func refuse(name, why string) tea.Cmd {
+	return notice("No " + name + " mode here: " + why)
 }
 
 // page opens the place in a mode; nil when that mode is off.
@@ -105,20 +198,13 @@ func (p place) page(name string) common.Page {
 	return nil
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return common.Thousands(n) + " " + many
-}
-
 // sortKeys are the sort keys of loaded items, for the Time tab's verdict.
 func sortKeys(items []dynamo.Item, name string) []model.KeyValue {
 	if name == "" {
 		return nil
 	}
 	var out []model.KeyValue
-	for _, it := range items[:min(len(items), 50)] {
+	for _, it := range items[:min(len(items), dynamo.SampleKeys)] {
 		if kv, ok := dynamo.KeyValueOf(it[name]); ok {
 			out = append(out, kv)
 		}
@@ -128,9 +214,13 @@ func sortKeys(items []dynamo.Item, name string) []model.KeyValue {
 
 func (t *Tree) place() place {
 	p := place{c: t.c, info: t.info, pk: t.req.PK, prefix: t.req.Prefix, index: t.req.Index, sharded: len(t.shards) > 0}
-	for _, ch := range t.children {
-		if ch.IsItem && t.loaded {
-			p.sample = append(p.sample, model.KeyValue{Type: t.req.Key.SK.Type, Text: t.req.Prefix + ch.Name})
+	for _, k := range t.sample {
+		p.sample = append(p.sample, model.KeyValue{Type: t.req.Key.SK.Type, Text: k})
+	}
+	if t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
+		p.seen = make([]model.Child, 0, len(t.children))
+		for _, c := range t.children {
+			p.seen = append(p.seen, c.Child)
 		}
 	}
 	return p
@@ -144,7 +234,17 @@ func (p *Items) place() place {
 	q := p.pg.query
 	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
 	if q.SK.Op == model.SKBeginsWith {
-		pl.prefix = q.SK.A.Text
+		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
+	}
+	// Every key, only when every row is read and held (none let go).
+	if q.SK.Op == model.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
+		pl.seen = []model.Child{}
+		p.pg.head.each(func(it dynamo.Item) bool {
+			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == model.TypeS {
+				pl.seen = append(pl.seen, model.Child{Name: kv.Text, IsItem: true})
+			}
+			return true
+		})
 	}
 	return pl
 }

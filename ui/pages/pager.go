@@ -234,7 +234,7 @@ func (p *pager) state() string {
 		more = "more as you scroll"
 	}
 	if !p.filtered() {
-		return fmt.Sprintf("%s loaded%s · %s", plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
+		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
 	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
 }
@@ -253,12 +253,16 @@ func (p *pager) empty(what string) string {
 		}
 		return "No items in " + what + "."
 	case p.held:
-		return fmt.Sprintf("No matches in the first %s items scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
-			common.Thousands(p.scanned), p.cost.RCU, common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+		return fmt.Sprintf("No matches in the first %s scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
+			common.Plural(p.scanned, "item", "items"), p.cost.RCU, common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
 	case !p.done():
-		return fmt.Sprintf("No matches yet: %s items scanned, %.1f RCU. Reading on…", common.Thousands(p.scanned), p.cost.RCU)
+		return fmt.Sprintf("No matches yet: %s scanned, %.1f RCU. Reading on…", common.Plural(p.scanned, "item", "items"), p.cost.RCU)
 	}
-	return fmt.Sprintf("Nothing matches: all %s items in %s were scanned (%.1f RCU).\nf changes the filter; an empty filter shows everything.", common.Thousands(p.scanned), what, p.cost.RCU)
+	all := "all " + common.Plural(p.scanned, "item", "items") + " in " + what + " were"
+	if p.scanned == 1 {
+		all = "the 1 item in " + what + " was"
+	}
+	return fmt.Sprintf("Nothing matches: %s scanned (%.1f RCU).\nf changes the filter; an empty filter shows everything.", all, p.cost.RCU)
 }
 
 // request is the request line: the query, its filter, and its cost.

@@ -321,14 +321,14 @@ func (p *Partitions) View() string {
 			case p.input.Value() == "":
 				found = "type to search them"
 			case len(p.matches) > 0:
-				found = plural(len(p.matches), "match", "matches") + " among them, the first selected"
+				found = common.Plural(len(p.matches), "match", "matches") + " among them, the first selected"
 			}
 			more := ""
 			if len(p.lastKey) > 0 {
 				more = " (more not scanned yet)"
 			}
 			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
-				plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
+				common.Plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
 		}
 		h -= 4
 	}
@@ -337,7 +337,7 @@ func (p *Partitions) View() string {
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}
-	title := fmt.Sprintf("%s · %s · %s", p.name(), plural(len(p.rows), "partition", "partitions"), state)
+	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
 	body := p.grid.View()
 	if p.picker != nil {
 		return p.picker.view(st, p.w, h)
@@ -420,8 +420,8 @@ func (p *Partitions) Request() string {
 	if p.index != "" {
 		table += "  IndexName: " + p.index
 	}
-	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %d pages · %s keys read · %s jumps past a partition's keys",
-		table, names, p.pages, common.Thousands(p.scanned), common.Thousands(p.jumps))
+	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %s · %s read · %s past a partition's keys",
+		table, names, common.Plural(p.pages, "page", "pages"), common.Plural(p.scanned, "key", "keys"), common.Plural(p.jumps, "jump", "jumps"))
 }
 
 func (p *Partitions) ShortHelp() []key.Binding {

@@ -192,7 +192,7 @@ func delimiterChoices(current string, keys []string) ([]choice, string) {
 		}
 		choices = append(choices, choice{cells: []string{d, fmt.Sprintf("%d of %d", split, len(keys)), sample}, current: d == current})
 	}
-	note := fmt.Sprintf("how each would split the %d keys loaded here; enter re-reads the level with it", len(keys))
+	note := fmt.Sprintf("how each would split the %s loaded here; enter re-reads the level with it", common.Plural(len(keys), "key", "keys"))
 	if len(keys) == 0 {
 		note = "no keys loaded here to show a split; enter reads the level with the one chosen"
 	}

@@ -229,7 +229,7 @@ func (t *Tables) View() string {
 			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.names), "tables")), listW-4))
 		}
 	case t.loaded && len(t.names) == 0:
-		body = t.c.Styles.Dim.Render("No tables here. Check --region and --endpoint-url, or try --demo.")
+		body = t.c.Styles.Dim.Render("No tables here. Check the region and the endpoint, or try the demo (dynascope --demo).")
 	}
 	list := common.Frame(t.c.Styles, title, body, listW, t.h)
 	if !wide {

@@ -239,7 +239,7 @@ func (t *Timeline) View() string {
 		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
 	}
 	t.grid.SetSize(listW-4, gridH)
-	title := common.Sanitize(historyName(t.h)) + " · " + plural(len(t.h.Revisions), "revision", "revisions")
+	title := common.Sanitize(historyName(t.h)) + " · " + common.Plural(len(t.h.Revisions), "revision", "revisions")
 	if t.h.Owner != "" { // on an index: whose history, by the base table's key
 		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
 	}
@@ -366,7 +366,7 @@ func (t *Timeline) Request() string {
 			read = t.info.Key.PK.Name + " " + t.h.Owner + " from " + read
 		}
 	}
-	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), plural(len(t.h.Revisions), "revision", "revisions"), read)
+	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), common.Plural(len(t.h.Revisions), "revision", "revisions"), read)
 }
 
 // diff0 is the 0 key's help in the table's own spelling of the current

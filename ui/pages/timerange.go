@@ -134,6 +134,10 @@ func (t *Time) afterDetect() tea.Cmd {
 	return t.submit()
 }
 
+// explorerTimeExamples are model.NoTimeHint's examples of formats: inside
+// the explorer the hint names the configuration, never a flag.
+var explorerTimeExamples = func() string { _, ex, _ := strings.Cut(model.NoTimeHint, "such as "); return ex }()
+
 // detect reads the time format from the newest keys loaded.
 func (t *Time) detect() tea.Cmd {
 	var sample []string
@@ -148,7 +152,7 @@ func (t *Time) detect() tea.Cmd {
 	enc, ok := d.Enc, d.OK
 	if !ok {
 		t.noTime = "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
-			strings.Replace(model.NoTimeHint, ", such as", ",\nsuch as", 1)
+			"set time_format for the table in the configuration,\nsuch as " + explorerTimeExamples
 		if len(sample) == 0 {
 			t.noTime = "the partition is empty"
 		}
@@ -171,7 +175,7 @@ func (t *Time) checkConfigured() {
 		}
 	}
 	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
-		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof time_format or --time-format (such as %s):\ncompare it with a key, or remove it to detect the format",
+		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
 			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
 	}
 }
@@ -578,7 +582,7 @@ func (t *Time) View() string {
 	if t.detected && t.noTime == "" {
 		how := "detected"
 		if t.configured {
-			how = "set by time_format or --time-format"
+			how = "set by the table's time_format"
 		}
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
 		if t.skipped != "" {

@@ -21,6 +21,7 @@ type childrenFoundMsg struct {
 	children  []dynamo.ShardChild
 	self      bool
 	delim     string
+	sample    []string // sort keys the walk read, when done
 	cost      dynamo.Cost
 	done      bool
 	err       error
@@ -70,6 +71,7 @@ type Tree struct {
 	levels      []string
 	children    []dynamo.ShardChild
 	self        bool
+	sample      []string // sort keys the walk read: do they hold time, versions?
 	counts      map[string]int
 	counting    map[string]bool
 	cost        dynamo.Cost
@@ -144,7 +146,7 @@ func (t *Tree) setColumns() {
 
 func (t *Tree) Init() tea.Cmd {
 	t.fail.clear()
-	t.children, t.self, t.loaded, t.cost = nil, false, false, dynamo.Cost{}
+	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
 	ctx, req := t.walk.start(t.c.NextID)
@@ -212,7 +214,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	for i, child := range res.Children {
 		all[i] = dynamo.ShardChild{Child: child}
 	}
-	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
 // countChildren counts under the branches, several at once, streaming
@@ -253,8 +255,8 @@ func (t *Tree) refresh() {
 	st := t.c.Styles
 	t.grid.SetRows(len(rows), func(r, col int) string {
 		row := rows[r]
-		name := common.Sanitize(row.child.Name)
-		if name == "" {
+		name := t.keyText(row.child.Name)
+		if row.child.Name == "" {
 			name = st.Dim.Render("(empty)")
 		}
 		switch col {
@@ -305,6 +307,8 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
+		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
+		t.place().remember() // for the place's other modes
 		t.fail.fail(msg.err)
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
@@ -396,6 +400,8 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		return filterItems(t.c, t.info, q, "")
 	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
 		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0 && t.place().off(ModeTime) != "":
+		return refuse(ModeTime, t.place().off(ModeTime))
 	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
@@ -528,7 +534,7 @@ func (t *Tree) View() string {
 	if delim == "" {
 		delim = "?"
 	}
-	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), plural(len(t.children), "child", "children"), state, common.Sanitize(delim))
+	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
 	if t.fail.stopped() {
 		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
 	}
@@ -546,7 +552,7 @@ func (t *Tree) View() string {
 	case t.loaded && len(t.children) == 0:
 		switch {
 		case t.self:
-			body = st.Dim.Render("Only the item " + common.Sanitize(t.req.Prefix) + " itself is here.")
+			body = st.Dim.Render("Only the item " + t.keyText(t.req.Prefix) + " itself is here.")
 		default:
 			body = st.Dim.Render("Nothing under this prefix.")
 		}
@@ -564,11 +570,35 @@ func (t *Tree) View() string {
 	return common.Frame(st, title, body, t.w, t.h)
 }
 
+// rowCounts are the level's children as the title counts them, so that
+// they add up to the rows listed: a name that is both an item and a
+// prefix (NY beside NY#) is one child but two rows, told apart as its
+// item ("53 children · 1 item" over 54 rows).
+func (t *Tree) rowCounts() string {
+	both := 0
+	for _, c := range t.children {
+		if c.IsItem && c.HasChildren {
+			both++
+		}
+	}
+	s := common.Plural(len(t.children), "child", "children")
+	if both > 0 {
+		s += " · " + common.Plural(both, "item", "items")
+	}
+	return s
+}
+
 func (t *Tree) where() string {
 	if t.req.Prefix == "" {
 		return t.pkText()
 	}
-	return common.Sanitize(t.req.Prefix)
+	return t.keyText(t.req.Prefix)
+}
+
+// keyText shows a sort key, a prefix or a segment: a binary key's bytes
+// as b64:…, the one form binary keys take on screen.
+func (t *Tree) keyText(s string) string {
+	return common.Sanitize(model.KeyText(t.req.Key.SK.Type, s))
 }
 
 func (t *Tree) pkText() string {
@@ -581,6 +611,7 @@ func (t *Tree) pkText() string {
 func (t *Tree) Crumbs() []string {
 	crumbs := []string{t.info.Name, t.pkText()}
 	for i, s := range model.Segments(t.req.Prefix, t.req.Delim) {
+		s = model.KeyText(t.req.Key.SK.Type, s)
 		if i < len(t.levels) {
 			s = t.levels[i] + " " + s
 		}
@@ -661,7 +692,7 @@ func (t *Tree) DeepLink() []string {
 		args = append(args, "--index", t.req.Index)
 	}
 	if t.req.Prefix != "" {
-		args = append(args, "--prefix", t.req.Prefix)
+		args = append(args, "--prefix", model.KeyText(t.req.Key.SK.Type, t.req.Prefix))
 	}
 	if t.req.Delim != "" {
 		args = append(args, "--delimiter", t.req.Delim)
@@ -680,7 +711,7 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 	if t.req.Prefix != "" {
 		view = append(view, strings.TrimSuffix(t.req.Prefix, t.req.Delim))
 	}
-	rows := dynamo.ChildRows(t.children, func(name string) (int, bool) {
+	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
 		n, ok := t.counts[name]
 		return n, ok && !t.counting[name]
 	})

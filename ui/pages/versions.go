@@ -267,7 +267,7 @@ func (v *Versions) View() string {
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
-		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration, or pass --version-pattern."
+		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration."
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}
