@@ -106,6 +106,8 @@ func launch(fixed int) (*Server, error) {
 	if _, err := os.Stat(cli); err != nil {
 		return nil, fmt.Errorf("dynalite is not installed (%s missing): run `npm ci` in %s", cli, root)
 	}
+	// guard.js keeps dynalite up when a client drops a request mid-body.
+	guard := filepath.Join(root, "dynamo", "dynalitetest", "guard.js")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("node is not on PATH: install Node.js, then `npm ci`")
@@ -119,7 +121,7 @@ func launch(fixed int) (*Server, error) {
 		if fixed != 0 {
 			port = fixed
 		}
-		cmd := exec.Command(node, cli, "--port", fmt.Sprint(port), "--host", "127.0.0.1",
+		cmd := exec.Command(node, "--require", guard, cli, "--port", fmt.Sprint(port), "--host", "127.0.0.1",
 			"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")
 		stdout, _ := cmd.StdoutPipe()
 		cmd.Stderr = os.Stderr
