@@ -49,8 +49,6 @@ const (
 	// items of up to ~400 bytes fit one 4 KB read unit (0.5 RCU), and
 	// enough to tell a dense level (most keys new children) at once.
 	firstProbeKeys = 10
-	// maxProbeKeys bounds a probe however small the items.
-	maxProbeKeys = 100
 	// DefaultParallel is how many reads a skip-scan has in flight at most.
 	DefaultParallel = 8
 )
@@ -108,8 +106,8 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		res.Guessed, res.Wasted = sk.Guessed, sk.Wasted
 		return res, err
 	}
-	limit, probe := int32(firstProbeKeys), int32(0)
-	sized := false // a probe has cost more than one unit: its size is known
+	limit := int32(firstProbeKeys)
+	var probe probeSizing
 	for {
 		start := walk.Start()
 		q := res.Level
@@ -144,15 +142,8 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 		if !page.More() {
 			break
 		}
-		if limit > 0 && !sized {
-			// Probes grow while a full one still costs one unit, and
-			// settle at the size that fits one once a probe costs more.
-			probe = probeSize(len(keys), page.Cost.RCU)
-			if page.Cost.RCU > 0.5 {
-				sized = true
-			} else if len(keys) >= int(limit) {
-				probe = min(2*limit, maxProbeKeys)
-			}
+		if limit > 0 {
+			probe = probe.after(len(keys), limit, page.Cost.RCU)
 		}
 		// Dense: most keys read were new children, or a page would hold
 		// several, so read on in whole pages, as a plain query would (never
@@ -164,7 +155,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(model.
 			len(keys) >= 10 && childrenPerPage(keys, r.Prefix, walk.Delim, page.Cost.RCU) >= 2:
 			limit = 0
 		default:
-			limit = probe
+			limit = probe.Keys
 			// Guess only once the names are seen counting up: the
 			// last two children found are consecutive (C06, C07).
 			if ch := walk.Children(); parallel > 1 && len(ch) > 1 {
@@ -201,16 +192,6 @@ func sampleKeys(sample, keys []string, prefix, delim string) []string {
 		sample, last = append(sample, k), name
 	}
 	return sample
-}
-
-// probeSize is how many keys fit one 4 KB read unit, from a first probe
-// of n keys that cost rcu (0.5 per 4 KB, rounded up: the estimate errs
-// towards fewer keys, so a probe never costs more than 0.5).
-func probeSize(n int, rcu float64) int32 {
-	if rcu <= 0 {
-		return int32(min(max(n, 1), maxProbeKeys))
-	}
-	return int32(min(max(int(float64(n)/(2*rcu)), 1), maxProbeKeys))
 }
 
 // pageBytes is DynamoDB's page size: a Query reads at most 1 MB.

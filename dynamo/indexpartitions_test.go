@@ -261,3 +261,55 @@ func TestIndexPartitionsWhenAJumpIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexPartitionsMidSize: the demo's Locations through ByCity, whose
+// partitions (a city's stores, ~50 small index items each) are more than
+// half a first read but less than a read unit holds, are listed in about
+// as few requests as 1,000-key pages take, every partition once, on both
+// backends: bulk pages, not a probe a partition.
+func TestIndexPartitionsMidSize(t *testing.T) {
+	ctx := context.Background()
+	figures := map[string]string{}
+	for name, c := range indexedBackends(t) {
+		info, _, err := dynamo.DescribeTable(ctx, c, "Locations")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, err := info.KeyFor("ByCity")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, full, _, err := listIndexPartitions(ctx, c, dynamo.PartitionsRequest{Table: "Locations", Index: "ByCity", Key: ix, Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := (full + 999) / 1000
+		m := dynamo.NewMetered(c)
+		got, read, jumps, err := listIndexPartitions(ctx, m, dynamo.FirstIndexPartitions("Locations", "ByCity", ix, info.Key))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: listed\n%v\nwant every partition once, as 1,000-key pages list them:\n%v", name, got, want)
+		}
+		total, _ := m.Session.Totals()
+		if total.Requests > plain+1 {
+			t.Errorf("%s: %d requests for %d partitions of %d keys, 1,000-key pages take %d", name, total.Requests, len(want), full, plain)
+		}
+		m = dynamo.NewMetered(c)
+		screen, err := dynamo.ListPartitions(ctx, m, dynamo.FirstIndexPartitions("Locations", "ByCity", ix, info.Key), 29)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		first, _ := m.Session.Totals()
+		if first.Requests > 3 || len(screen.Partitions) < 29 {
+			t.Errorf("%s: a first screen of 29 partitions took %d requests for %d, want a first read and two bulk pages at most", name, first.Requests, len(screen.Partitions))
+		}
+		figures[name] = fmt.Sprintf("listed: %d partitions, %d req, %.1f RCU, %d jumps, %d keys read (1,000-key pages: %d req)\nfirst screen: %d partitions, %d req, %.1f RCU\n",
+			len(got), total.Requests, total.RCU, jumps, read, plain, len(screen.Partitions), first.Requests, first.RCU)
+	}
+	if figures["memory"] != figures["dynalite"] {
+		t.Errorf("backends differ:\n--- memory\n%s--- dynalite\n%s", figures["memory"], figures["dynalite"])
+	}
+	t.Logf("\n%s", figures["dynalite"])
+}

@@ -256,6 +256,9 @@ type PartitionsRequest struct {
 	// jump): where to read on should the jump be refused.
 	Resume Item
 	NoJump bool // a jump was refused: read on in plain pages
+	// probe is the size of a read after a jump: one read unit, as far as
+	// the reads so far tell.
+	probe probeSizing
 }
 
 // ScanKeysPage runs one keys-only Scan request. Callers collapse the keys to

@@ -16,19 +16,22 @@ import (
 // Partitions are listed by skip-scan, as the drill-down lists children: a
 // small keys-only Scan finds a partition, and the next one starts past the
 // partition's largest possible sort key, so the partition's other items
-// are never read. Where partitions are small (a probe holds several), it
-// reads bulk pages instead.
+// are never read. Each read after a jump (a probe) is sized to one read
+// unit, as the drill-down's are (probesize.go). Where partitions are
+// small next to a read unit, it reads bulk pages instead.
 const (
 	// partitionFirstKeys is the first read: enough keys to see whether
-	// partitions are small (several in it: bulk pages) or large (one:
-	// jump past each).
+	// partitions are small (several whole in it: bulk pages) or large
+	// (jump past each), and to size the probes from what it cost.
 	partitionFirstKeys = 100
-	// partitionProbeKeys is a probe after a jump: few enough keys for one
-	// read unit.
-	partitionProbeKeys = 10
 	// partitionBulkKeys is a bulk page where partitions are small: a Scan
 	// reads whole items however few partitions they hold.
 	partitionBulkKeys = 1000
+	// bulkUnits is how many read units the partitions seen whole may
+	// average for bulk pages: those then cost at most twice the 0.5 RCU
+	// of a probe a partition, in a request per 1,000 keys instead of one
+	// a partition. Larger partitions are jumped past, a probe each.
+	bulkUnits = 2
 )
 
 // FirstPartitions is the first read of a table's partitions.
@@ -52,11 +55,13 @@ func FirstIndexPartitions(table, index string, key, tableKey KeySchema) Partitio
 }
 
 // NextPartitions is the read after page, the answer to r; ok is false at
-// the end of the table. Sparse (the read held one or two partitions):
-// jump past the last partition seen. Dense (a whole partition fitted
-// between two others): read on in bulk pages, which cost fewer round
-// trips, and not many more RCU, than a jump per small partition. Jumped reports that the last partition seen has
-// items the listing will not read.
+// the end of the table. Dense (the partitions the read saw whole average
+// at most bulkUnits read units): read on in bulk pages, which cost fewer
+// round trips, and not many more RCU, than a probe a partition. Sparse
+// (none seen whole, or large ones): jump past the last partition seen
+// with a probe of one read unit, sized from what the reads so far cost.
+// Jumped reports that the last partition seen has items the listing will
+// not read.
 func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jumped, ok bool) {
 	if !page.More() {
 		return r, false, false
@@ -64,6 +69,7 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next = r
 	next.Start, next.Resume = page.LastKey, nil
 	next.NoJump = r.NoJump || page.JumpRefused
+	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
 	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
 		// No sort key: an item is a partition (or, on an index, items in
 		// no order to jump past). An index's start key needs the table's
@@ -73,22 +79,40 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 		}
 		return next, false, true
 	}
-	distinct := 0
-	var last types.AttributeValue
-	for _, it := range page.Items {
-		if v := it[r.Key.PK.Name]; last == nil || !sameValue(v, last) {
-			distinct++
-			last = v
-		}
-	}
-	if distinct >= 3 { // a whole partition fitted in the read: small ones
+	if n, keys := wholePartitions(r, page.Items); n > 0 && keys <= bulkUnits*n*int(next.probe.Keys) {
 		next.Limit = partitionBulkKeys
 		return next, false, true
 	}
-	next.Limit = partitionProbeKeys
+	next.Limit = next.probe.Keys
 	next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
 	return next, true, true
 }
+
+// wholePartitions counts the partitions a read of more to come saw from
+// first key to last, and their keys: each run of one partition key but
+// the last (which may go on), and the first only where the read began at
+// a partition's start (the table's, or past a jump).
+func wholePartitions(r PartitionsRequest, items []Item) (n, keys int) {
+	atStart := r.Start == nil || r.Resume != nil
+	run := 0
+	var last types.AttributeValue
+	for _, it := range items {
+		v := it[r.Key.PK.Name]
+		if last != nil && !sameValue(v, last) {
+			if atStart {
+				n, keys = n+1, keys+run
+			}
+			atStart, run = true, 0
+		}
+		last = v
+		run++
+	}
+	return n, keys
+}
+
+// Probing reports whether r is a probe: a read after a jump, of one read
+// unit.
+func (r PartitionsRequest) Probing() bool { return r.Resume != nil }
 
 // partitionEnd is a start key past every item of partition pk: its sort
 // key the largest of its type. On an index the start key holds the table's

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/dynamo"
+	"github.com/dynascope/dynascope/dynamo/demo"
 	"github.com/dynascope/dynascope/model"
 )
 
@@ -46,7 +47,8 @@ func seedEnd(ctx context.Context, c *dynamodb.Client, n, payload int) (time.Dura
 	return time.Since(t0), nil
 }
 
-// seedMore writes the merged range's log and the indexed table.
+// seedMore writes the merged range's log, the indexed table and the
+// demo's Locations.
 func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
 	data := strings.Repeat("x", payload)
 	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -73,11 +75,15 @@ func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
 	for i := range indexParts * indexPerPart {
 		items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("item-%06d", i)), "G": s(fmt.Sprintf("group-%02d", i%indexParts)), "R": s(fmt.Sprintf("R#%06d", i)), "Data": s(data)})
 	}
-	return writeAll(ctx, c, "Indexed", items)
+	if err := writeAll(ctx, c, "Indexed", items); err != nil {
+		return err
+	}
+	_, err = demo.Seed(ctx, c, demo.Options{Tables: []string{"Locations"}})
+	return err
 }
 
 // runEnd measures G on partition "end" (when seeded), the merged range's
-// G and an index's partitions.
+// G and the partitions of two indexes.
 func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	if gItems > 0 {
 		what := fmt.Sprintf("G: %s items", thousands(gItems))
@@ -144,6 +150,21 @@ func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	}))
 	t.add(measure(c, what, "skip-scan", func(m dynamo.Client) string {
 		res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstIndexPartitions("Indexed", "ByG", indexKey, dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}}), screenRows)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d partitions", len(res.Partitions))
+	}))
+
+	// The demo's Locations through ByCity: mid-size partitions (a city's
+	// stores) of small index items (keys and a street address).
+	what = "partitions: demo Locations/ByCity"
+	cityKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "City", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	t.add(measure(c, what, "plain pages", func(m dynamo.Client) string {
+		return plainPartitions(ctx, m, dynamo.PartitionsRequest{Table: "Locations", Index: "ByCity", Key: cityKey}, 0)
+	}))
+	t.add(measure(c, what, "skip-scan", func(m dynamo.Client) string {
+		res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstIndexPartitions("Locations", "ByCity", cityKey, benchKey), screenRows)
 		if err != nil {
 			return err.Error()
 		}

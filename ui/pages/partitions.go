@@ -246,7 +246,7 @@ func (p *Partitions) prefetch() tea.Cmd {
 	if p.fail.err != nil {
 		return nil // r retries: a failing server is not asked again behind the user's back
 	}
-	probe := p.nextReq.Limit > 0 && p.nextReq.Limit < 100
+	probe := p.nextReq.Probing()
 	screen := max(p.grid.Visible(), p.h-4) // before it is drawn: the page less its frame and header
 	if p.grid.Cursor() >= len(p.rows)-2*screen && (p.auto < autoPages || probe) {
 		p.auto++

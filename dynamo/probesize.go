@@ -1,0 +1,45 @@
+package dynamo
+
+// A skip-scan's probe (the read after a jump) is sized to one read unit:
+// as many keys as fit 4 KB, so that it costs 0.5 RCU however large the
+// items. The drill-down (children.go) and the partitions listing
+// (partitions.go) size their probes alike, from what their reads cost.
+
+// maxProbeKeys bounds a probe however small the items.
+const maxProbeKeys = 100
+
+// probeSizing is what a skip-scan knows of its probes' size.
+type probeSizing struct {
+	// Keys is the probe's size: the keys one read unit holds, as far as
+	// the reads so far tell.
+	Keys int32
+	// Sized: a read has cost more than one unit, so Keys is measured, not
+	// a lower bound that grows.
+	Sized bool
+}
+
+// after is the sizing once a read of n keys, asked with limit, cost rcu.
+// Probes grow (doubling) while a full one still costs one unit, and settle
+// at the size that fits one once a read costs more.
+func (s probeSizing) after(n int, limit int32, rcu float64) probeSizing {
+	if s.Sized {
+		return s
+	}
+	s.Keys = probeSize(n, rcu)
+	if rcu > 0.5 {
+		s.Sized = true
+	} else if limit > 0 && n >= int(limit) {
+		s.Keys = min(2*limit, maxProbeKeys)
+	}
+	return s
+}
+
+// probeSize is how many keys fit one 4 KB read unit, from a read of n
+// keys that cost rcu (0.5 per 4 KB, rounded up: the estimate errs towards
+// fewer keys, so a probe never costs more than 0.5).
+func probeSize(n int, rcu float64) int32 {
+	if rcu <= 0 {
+		return int32(min(max(n, 1), maxProbeKeys))
+	}
+	return int32(min(max(int(float64(n)/(2*rcu)), 1), maxProbeKeys))
+}
