@@ -236,4 +236,22 @@ func TestDataExplorerLoadsInBackground(t *testing.T) {
 		!strings.Contains(errb.String(), "nothing-here: cannot open: no such file or directory") {
 		t.Errorf("a missing path: exit %d, explorer opened %v, stderr %q", code, got != nil, errb.String())
 	}
+
+	// A load that fails once the explorer is open: the explorer shows it,
+	// and its line and exit code end the command as a headless one's do.
+	bad := filepath.Join(t.TempDir(), "scan.json")
+	if err := os.WriteFile(bad, []byte(`{"Items": [{"PK": {"S": "a"}}, {"PK": {"S": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runExplorer = func(_ context.Context, cfg ui.Config) error {
+		got = &cfg
+		cfg.Load.(*dataload.Loading).Wait() // the user looks at it, then quits
+		return nil
+	}
+	got = nil
+	errb.Reset()
+	code := Run(context.Background(), []string{"--data", bad, "--keys", "PK:S"}, &out, &errb)
+	if got == nil || code == exitOK || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), "scan.json") {
+		t.Errorf("a load failed under the explorer: opened %v, exit %d, stderr %q; want the explorer, then its one line naming the file and a failure exit", got != nil, code, errb.String())
+	}
 }

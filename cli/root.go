@@ -186,9 +186,10 @@ partial export file removed.`,
 			if early != nil {
 				load = early.load
 			}
-			return runExplorer(ctx, ui.Config{Load: load, Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
+			err = runExplorer(ctx, ui.Config{Load: load, Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
 				Connect: g.connectExplorer(early, table, index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
 				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
+			return loadOutcome(err, load)
 		},
 	}
 	root.SetOut(stdout)
@@ -233,6 +234,20 @@ partial export file removed.`,
 	})
 	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
+}
+
+// loadOutcome is the explorer's result once it has ended: a --data load
+// that failed in the background was shown in the explorer, and ends the
+// command with its one line and its exit code too, as the headless
+// commands do, so a script never takes a failed load for success.
+func loadOutcome(err error, load dynamo.DataLoad) error {
+	if err != nil || load == nil {
+		return err
+	}
+	if s := load.Status(); s.Ended && s.Err != nil {
+		return s.Err
+	}
+	return nil
 }
 
 // noArgs rejects positional arguments: every input is a named flag.
