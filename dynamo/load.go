@@ -49,3 +49,13 @@ type DataLoad interface {
 	// Stop ends the load, keeping what is stored (marked partial).
 	Stop()
 }
+
+// LoadFailedError is a read of a table whose --data load failed: the
+// load's own error, which no retry of the read can mend.
+type LoadFailedError struct {
+	Table string
+	Err   error
+}
+
+func (e *LoadFailedError) Error() string { return e.Err.Error() }
+func (e *LoadFailedError) Unwrap() error { return e.Err }

@@ -127,7 +127,7 @@ func (db *DB) awaitLoad(ctx context.Context, table string) error {
 	state, err := m.state, m.err
 	db.loads.mu.Unlock()
 	if state == dynamo.LoadFailed {
-		return err
+		return &dynamo.LoadFailedError{Table: table, Err: err}
 	}
 	return nil
 }

@@ -72,6 +72,10 @@ func failureWords(err error) (short, detail string) {
 		detail = e.Msg
 	}
 	short = "read failed"
+	var lf *dynamo.LoadFailedError
+	if errors.As(err, &lf) {
+		short = "load failed"
+	}
 	var attempts *retry.MaxAttemptsError
 	if errors.As(err, &attempts) && attempts.Attempt > 1 {
 		short = fmt.Sprintf("read failed after %d attempts", attempts.Attempt)
@@ -147,6 +151,10 @@ func (f failure) parts(loaded int, unit string) []string {
 	}
 	if f.cancelled {
 		return append(parts, "r reads on")
+	}
+	var lf *dynamo.LoadFailedError
+	if errors.As(f.err, &lf) { // a retry reads the same failed load
+		return append(parts, "fix the file, then reopen")
 	}
 	return append(parts, "r retries")
 }
