@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"github.com/dynascope/dynascope/keymap"
 	"github.com/dynascope/dynascope/ui/common"
-	"io"
-	"log"
 	"os"
 	"os/exec"
 	"strings"
@@ -57,8 +55,7 @@ type Config struct {
 	CountBudget float64          // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).
-	Tables   map[string]model.TableSettings
-	DebugLog string // file for the opt-in debug log
+	Tables map[string]model.TableSettings
 	// FilterBudget is the RCU a filtered read of a table may spend before
 	// it waits for the user; nil: DefaultFilterBudget for every table.
 	FilterBudget func(table string) float64
@@ -103,24 +100,6 @@ const DefaultCountBudget = 1000
 // for the user (about 8 MB read), unless told otherwise.
 const DefaultFilterBudget = 1000
 
-// OpenDebugLog starts the opt-in debug log: readable by its owner only
-// (0600, even if the file was there before), a line per request and per
-// retry from the session. Close it when done.
-func OpenDebugLog(path string, s *dynamo.Session) (io.Closer, error) {
-	f, err := tea.LogToFile(path, "dynascope")
-	if err != nil {
-		return nil, fmt.Errorf("debug log: %w", err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("debug log: %w", err)
-	}
-	if s != nil {
-		s.Log = log.Printf
-	}
-	return f, nil
-}
-
 // Run starts the explorer and blocks until the user quits or ctx ends. An
 // error from Config.Connect is returned once the terminal is restored.
 func Run(ctx context.Context, cfg Config) error { return RunWith(ctx, cfg) }
@@ -128,13 +107,6 @@ func Run(ctx context.Context, cfg Config) error { return RunWith(ctx, cfg) }
 // RunWith is Run with Bubble Tea's options added (tests give their own
 // input and output).
 func RunWith(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
-	if cfg.DebugLog != "" {
-		f, err := OpenDebugLog(cfg.DebugLog, cfg.Session)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-	}
 	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
 		cfg.TmuxBuffer = tmuxLoadBuffer
 	}
