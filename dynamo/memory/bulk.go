@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -117,41 +118,69 @@ func (t *table) current(item map[string]types.AttributeValue) map[string]types.A
 // settle sorts the entries appended to a partition from position from on
 // (those before it are sorted already) and merges them in, keeping the last
 // of entries with the same key; it returns the records it dropped. Only the
-// new entries are sorted, so loading a large partition in many batches
-// costs a merge per batch, not a sort of the whole partition.
+// new entries are sorted, and each finds its place among the old ones by a
+// binary search, so loading a large partition in many batches costs k log n
+// comparisons and one move of the old entries per batch of k, not a pass
+// comparing every entry of the partition.
 func settle(p *partition, from int) []record {
 	e := p.entries
-	old, added := e[:from:from], e[from:]
-	if !slices.IsSortedFunc(added, byKey) {
-		slices.SortStableFunc(added, byKey)
+	if !slices.IsSortedFunc(e[from:], byKey) {
+		slices.SortStableFunc(e[from:], byKey)
 	}
-	if len(old) > 0 && len(added) > 0 && byKey(old[len(old)-1], added[0]) >= 0 {
-		// Merge from the back, in place: only the new entries are copied out.
-		tail := slices.Clone(added)
-		i, j := len(old)-1, len(tail)-1
-		for k := len(e) - 1; j >= 0; k-- {
-			if i >= 0 && byKey(old[i], tail[j]) > 0 {
-				e[k] = old[i]
-				i--
-			} else {
-				e[k] = tail[j] // an equal key: the new one after, so it is kept
-				j--
-			}
-		}
-	}
+	// The last of new entries with the same key is kept (sorted stably, it
+	// is the last in the run).
 	var dropped []record
-	out := e[:0]
-	for i := range e {
-		if i+1 < len(e) && e[i+1].sk == e[i].sk && e[i+1].tie == e[i].tie {
+	w := from
+	for i := from; i < len(e); i++ {
+		if i+1 < len(e) && sameKey(e[i+1], e[i]) {
 			dropped = append(dropped, e[i].rec)
 			continue
 		}
-		out = append(out, e[i])
+		e[w] = e[i]
+		w++
 	}
-	clear(e[len(out):])
-	p.entries = out
+	clear(e[w:])
+	e = e[:w]
+	old, added := e[:from], e[from:]
+	if len(old) == 0 || len(added) == 0 || byKey(old[len(old)-1], added[0]) < 0 {
+		p.entries = e // all after the old ones: in place already
+		return dropped
+	}
+	// Each new entry replaces the old one with its key, or is inserted
+	// before the old entry at[j]. The searches narrow as the new entries
+	// are in order.
+	var tail []entry
+	var at []int
+	lo := 0
+	for _, a := range added {
+		i := lo + sort.Search(len(old)-lo, func(i int) bool { return byKey(old[lo+i], a) >= 0 })
+		if i < len(old) && sameKey(old[i], a) {
+			dropped = append(dropped, old[i].rec)
+			old[i] = a
+		} else {
+			tail = append(tail, a)
+			at = append(at, i)
+		}
+		lo = i
+	}
+	// Move the old entries right, from the back, each run once, and put
+	// the inserted entries in the gaps.
+	total := len(old) + len(tail)
+	clear(e[total:])
+	e = e[:total]
+	k, end := total, len(old)
+	for j := len(tail) - 1; j >= 0; j-- {
+		k -= end - at[j]
+		copy(e[k:], old[at[j]:end])
+		k--
+		e[k] = tail[j]
+		end = at[j]
+	}
+	p.entries = e
 	return dropped
 }
+
+func sameKey(a, b entry) bool { return a.sk == b.sk && a.tie == b.tie }
 
 // byKey orders entries as partition.search does. strings.Compare orders as
 // compareBytes does (bytewise) without converting each key to a byte slice
