@@ -53,14 +53,15 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 			t.size -= int64(itemSize(old))
 		}
 	}
+	ties := make([]string, len(norm)) // each item's, computed once for all indexes
 	for _, ix := range t.indexes {
 		touched := map[*partition]int{}
 		for i, it := range norm {
-			if p, sk, tie, ok := ix.position(t, it); ok {
+			if p, sk, tie, ok := ix.positionTie(t, it, &ties[i]); ok {
 				if _, ok := touched[p]; !ok {
 					touched[p] = len(p.entries)
 				}
-				p.entries = append(p.entries, entry{sk: sk, tie: tie, rec: ix.project(t, it, recs[i])})
+				p.entries = append(p.entries, entry{sk: sk, tie: tie, rec: ix.projectWith(&enc, t, it, recs[i])})
 			}
 		}
 		for p, from := range touched {

@@ -224,12 +224,13 @@ func sortKey(av types.AttributeValue) (string, bool) {
 // hashPrefix orders partitions the way dynalite does (an md5 of the key's
 // bytes), so Scan pages come back in the same order on both backends.
 func hashPrefix(parts ...[]byte) string {
-	h := md5.New()
-	h.Write([]byte("Outliers"))
+	var buf [128]byte
+	b := append(buf[:0], "Outliers"...)
 	for _, p := range parts {
-		h.Write(p)
+		b = append(b, p...)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:6]
+	sum := md5.Sum(b)
+	return hex.EncodeToString(sum[:3])
 }
 
 // keyBytes is a key value's bytes as the hash sees them: UTF-8 for S, the

@@ -71,12 +71,13 @@ func newStore(pk, sk string) *store {
 }
 
 func (s *store) partition(pk types.AttributeValue, create bool) *partition {
-	enc, _ := sortKey(pk)
-	enc = typeName(pk) + enc
-	p := s.parts[enc]
+	sk, _ := sortKey(pk)
+	var buf [64]byte
+	enc := append(append(buf[:0], typeName(pk)...), sk...)
+	p := s.parts[string(enc)] // looked up without a copy of the key
 	if p == nil && create {
-		p = &partition{key: pk, enc: enc, hash: hashPrefix(keyBytes(pk))}
-		s.parts[enc] = p
+		p = &partition{key: pk, enc: string(enc), hash: hashPrefix(keyBytes(pk))}
+		s.parts[p.enc] = p
 		s.order = nil
 	}
 	return p
