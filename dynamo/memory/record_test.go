@@ -104,7 +104,7 @@ func TestEncodeOnly(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	item := map[string]types.AttributeValue{
 		"PK": s("p"), "SK": s("s"), "G": s("g"), "N": &types.AttributeValueMemberN{Value: "12"},
-		"M": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"z": s("1"), "a": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"y": s("2"), "b": s("3")}}}},
+		"M":     &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"z": s("1"), "a": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"y": s("2"), "b": s("3")}}}},
 		"Other": s("not kept"),
 	}
 	cases := []struct {
