@@ -35,6 +35,7 @@ type index struct {
 	store      *store
 	pk, sk     string
 	projection types.Projection
+	keep       []string // projected's answer, once asked
 }
 
 type table struct {
@@ -391,6 +392,9 @@ func (ix *index) projectWith(e *encoder, t *table, item map[string]types.Attribu
 // projected names the attributes an index that does not project every
 // attribute keeps: the table's key, its own key and any included ones.
 func (ix *index) projected(t *table) []string {
+	if ix.keep != nil {
+		return ix.keep
+	}
 	keep := append(t.keyAttrs(), ix.pk)
 	if ix.sk != "" {
 		keep = append(keep, ix.sk)
@@ -398,5 +402,6 @@ func (ix *index) projected(t *table) []string {
 	if ix.projection.ProjectionType == types.ProjectionTypeInclude {
 		keep = append(keep, ix.projection.NonKeyAttributes...)
 	}
+	ix.keep = keep // kept: an index's projection never changes
 	return keep
 }
