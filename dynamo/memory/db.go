@@ -158,8 +158,13 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := db.fill(aws.ToString(in.TableName)); err != nil {
-		return nil, err
+	// A lazy table whose counts are known is described without building
+	// its items (the tables page describes every table to count them).
+	known := db.knownCounts(aws.ToString(in.TableName))
+	if known == nil {
+		if err := db.fill(aws.ToString(in.TableName)); err != nil {
+			return nil, err
+		}
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
@@ -168,6 +173,12 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found: Table: " + aws.ToString(in.TableName) + " not found")}
 	}
 	d := t.describe()
+	if known != nil {
+		d.ItemCount, d.TableSizeBytes = aws.Int64(known.Items), aws.Int64(known.Bytes)
+		for i := range d.GlobalSecondaryIndexes {
+			d.GlobalSecondaryIndexes[i].ItemCount = aws.Int64(known.IndexItems[aws.ToString(d.GlobalSecondaryIndexes[i].IndexName)])
+		}
+	}
 	return &dynamodb.DescribeTableOutput{Table: &d}, nil
 }
 
