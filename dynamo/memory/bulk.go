@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -26,24 +28,20 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 	if err != nil {
 		return 0, err
 	}
-	norm := make([]map[string]types.AttributeValue, len(items))
-	for i, it := range items {
-		if err := t.checkPut(it); err != nil {
-			return i, err
-		}
-		norm[i] = normalizeItem(it)
+	pr, at, err := t.prepare(items)
+	if err != nil {
+		return at, err
 	}
+	norm, recs, ties := pr.norm, pr.recs, pr.ties
 	var enc encoder
-	recs := make([]record, len(norm))
 	touched := map[*partition]int{} // a partition's length before this call
 	for i, it := range norm {
-		recs[i] = enc.encode(it)
 		p := t.base.partition(it[t.pk], true)
 		if _, ok := touched[p]; !ok {
 			touched[p] = len(p.entries)
 		}
-		p.entries = append(p.entries, entry{sk: recs[i].within(t.skOf(it)), rec: recs[i]})
-		t.size += int64(itemSize(it))
+		p.entries = append(p.entries, entry{sk: pr.sks[i], rec: recs[i]})
+		t.size += pr.sizes[i]
 	}
 	var replaced []map[string]types.AttributeValue
 	for p, from := range touched {
@@ -53,7 +51,6 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 			t.size -= int64(itemSize(old))
 		}
 	}
-	ties := make([]string, len(norm)) // each item's, computed once for all indexes
 	for _, ix := range t.indexes {
 		touched := map[*partition]int{}
 		for i, it := range norm {
@@ -81,6 +78,65 @@ func (db *DB) putItems(ctx context.Context, tableName string, items []map[string
 	}
 	db.counted(tableName, len(items)-len(replaced))
 	return len(items), nil
+}
+
+// prepared is what storing each item of a batch needs that depends on the
+// item alone: worked out before anything is stored, in parallel.
+type prepared struct {
+	norm  []map[string]types.AttributeValue // numbers in DynamoDB's form
+	recs  []record
+	sks   []string // the sort key's encoding, within the record
+	sizes []int64
+	ties  []string // the index tie, when the table has indexes
+}
+
+// prepareChunk is how many items one goroutine of prepare takes at least:
+// below it a batch is prepared on the caller's goroutine.
+const prepareChunk = 512
+
+// prepare checks, normalizes and encodes items, spread over the cores for
+// a large batch (under the database's lock, which only reads of the table
+// share: checkPut and the encodings read the schema and the items alone).
+// It returns the first item rejected, by position, as putItems does.
+func (t *table) prepare(items []map[string]types.AttributeValue) (*prepared, int, error) {
+	n := len(items)
+	pr := &prepared{norm: make([]map[string]types.AttributeValue, n), recs: make([]record, n), sks: make([]string, n), sizes: make([]int64, n)}
+	if len(t.indexes) > 0 {
+		pr.ties = make([]string, n)
+	}
+	errs := make([]error, n)
+	work := func(lo, hi int) {
+		var enc encoder
+		for i := lo; i < hi; i++ {
+			if errs[i] = t.checkPut(items[i]); errs[i] != nil {
+				return // later items are not needed: the batch is refused
+			}
+			it := normalizeItem(items[i])
+			pr.norm[i] = it
+			pr.recs[i] = enc.encode(it)
+			pr.sks[i] = pr.recs[i].within(t.skOf(it))
+			pr.sizes[i] = int64(itemSize(it))
+			if pr.ties != nil {
+				pr.ties[i] = t.tie(it)
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), n/prepareChunk)
+	if workers <= 1 {
+		work(0, n)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { work(w*n/workers, (w+1)*n/workers) })
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, i, err
+		}
+	}
+	return pr, 0, nil
 }
 
 // checkPut is what put checks of an item before storing it.

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -149,5 +150,74 @@ func TestSettle(t *testing.T) {
 				t.Errorf("dropped %v, want %v", got, wantDropped)
 			}
 		})
+	}
+}
+
+// TestPutItemsLargeBatch: a batch large enough to be prepared on several
+// goroutines stores exactly what one PutItem per item stores, in a table
+// with an LSI and a GSI, with keys repeated within the batch; and a batch
+// with rejected items is refused at the first of them, storing nothing.
+func TestPutItemsLargeBatch(t *testing.T) {
+	ctx := context.Background()
+	items := benchItems(3001)
+	for i := range 400 { // the same keys again, other values: replacements
+		it := maps.Clone(items[i*5])
+		it["Total"] = &types.AttributeValueMemberN{Value: fmt.Sprint(7 * i)}
+		it["Customer"] = &types.AttributeValueMemberS{Value: fmt.Sprint("moved-", i)}
+		items = append(items, it)
+	}
+	one, bulk := New(), New()
+	for _, db := range []*DB{one, bulk} {
+		if _, err := db.CreateTable(ctx, benchTable()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, it := range items {
+		if _, err := one.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := bulk.PutItems(ctx, "Orders", items); err != nil || n != len(items) {
+		t.Fatal(n, err)
+	}
+	for _, index := range []string{"", "ByTotal", "ByCustomer"} {
+		in := &dynamodb.ScanInput{TableName: aws.String("Orders")}
+		if index != "" {
+			in.IndexName = aws.String(index)
+		}
+		for page := 0; ; page++ {
+			a, err1 := one.Scan(ctx, in)
+			b, err2 := bulk.Scan(ctx, in)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if !reflect.DeepEqual(a.Items, b.Items) || !reflect.DeepEqual(a.LastEvaluatedKey, b.LastEvaluatedKey) {
+				t.Fatalf("scan %q page %d: bulk %d items, one by one %d, or in another order", index, page, len(b.Items), len(a.Items))
+			}
+			if a.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = a.LastEvaluatedKey
+		}
+	}
+	da, _ := one.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Orders")})
+	db, _ := bulk.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Orders")})
+	if !reflect.DeepEqual(da.Table, db.Table) {
+		t.Errorf("bulk %d items %d bytes, one by one %d, %d", *db.Table.ItemCount, *db.Table.TableSizeBytes, *da.Table.ItemCount, *da.Table.TableSizeBytes)
+	}
+
+	fresh := New()
+	if _, err := fresh.CreateTable(ctx, benchTable()); err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(items[:3000])
+	bad[2900] = map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "x"}} // no sort key
+	bad[1700] = maps.Clone(bad[1700])
+	bad[1700]["Total"] = &types.AttributeValueMemberS{Value: "not a number"} // the LSI's key of another type
+	if at, err := fresh.PutItems(ctx, "Orders", bad); err == nil || at != 1700 {
+		t.Errorf("two rejected items: position %d, error %v; want 1700 and a validation error", at, err)
+	}
+	if d, _ := fresh.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Orders")}); *d.Table.ItemCount != 0 {
+		t.Errorf("a refused batch stored %d items", *d.Table.ItemCount)
 	}
 }
