@@ -132,3 +132,17 @@ func TestEncodeOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestCanonicalNumber: the fast check agrees with parsing and printing a
+// number on every form a number's text can take.
+func TestCanonicalNumber(t *testing.T) {
+	for _, s := range []string{
+		"0", "-0", "00", "1", "-1", "10", "100", "-100", "01", "0.5", "-0.5", "0.05", "0.50", ".5", "5.", "1.25", "-1.25",
+		"12.50", "1e3", "1E-3", "+1", "-", "", "1.0", "0.0", "-0.0", "123456789012345678901234567890123456789", "1.2.3", "1a", "9.99", "0.000001",
+	} {
+		d, ok := parseDecimal(s)
+		if want := ok && d.String() == s; canonicalNumber(s) != want {
+			t.Errorf("canonicalNumber(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
