@@ -121,6 +121,9 @@ func (t *table) prepare(items []map[string]types.AttributeValue) (*prepared, int
 			it := normalizeItem(items[i])
 			pr.norm[i] = it
 			buf = enc.appendMap(buf, it)
+			if i == lo { // room for the run, guessed from its first record
+				buf = slices.Grow(buf, len(buf)*(hi-lo-1)*9/8)
+			}
 			ends[i-lo] = len(buf)
 			pr.sizes[i] = int64(itemSize(it))
 			if pr.ties != nil {
