@@ -147,9 +147,11 @@ func writeBatch(ctx context.Context, w dynamo.Writer, table string, reqs []types
 }
 
 // Load returns a new embedded backend holding the whole demo. Its tables
-// exist at once; each table's items are generated on the first request that
-// touches it, so --demo is ready in milliseconds instead of the seconds all
-// ~135,000 items take, and a session pays only for the tables it opens.
+// exist at once; each table's items are generated on the first request
+// that reads or writes it (describing it answers from counts known
+// beforehand, counts.go), so --demo is ready in milliseconds instead of
+// the seconds all ~135,000 items take, and a session pays only for the
+// tables it opens.
 func Load(ctx context.Context) (*memory.DB, error) {
 	db := memory.New()
 	for _, def := range Tables() {
@@ -157,11 +159,18 @@ func Load(ctx context.Context) (*memory.DB, error) {
 			return nil, err
 		}
 		name := aws.ToString(def.TableName)
-		db.Lazy(name, func() ([]map[string]types.AttributeValue, error) {
+		items := func() ([]map[string]types.AttributeValue, error) {
 			var items []map[string]types.AttributeValue
 			err := Items(name, func(it Item) error { items = append(items, it); return nil })
 			return items, err
-		})
+		}
+		if c, ok := knownCounts[name]; ok {
+			// Described (as the tables page does for every table) without
+			// generating its items.
+			db.LazyCounted(name, c, items)
+		} else {
+			db.Lazy(name, items)
+		}
 	}
 	return db, nil
 }

@@ -35,6 +35,7 @@ type index struct {
 	store      *store
 	pk, sk     string
 	projection types.Projection
+	keep       []string // projected's answer, once asked
 }
 
 type table struct {
@@ -157,8 +158,13 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := db.fill(aws.ToString(in.TableName)); err != nil {
-		return nil, err
+	// A lazy table whose counts are known is described without building
+	// its items (the tables page describes every table to count them).
+	known := db.knownCounts(aws.ToString(in.TableName))
+	if known == nil {
+		if err := db.fill(aws.ToString(in.TableName)); err != nil {
+			return nil, err
+		}
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
@@ -167,6 +173,12 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 		return nil, &types.ResourceNotFoundException{Message: aws.String("Requested resource not found: Table: " + aws.ToString(in.TableName) + " not found")}
 	}
 	d := t.describe()
+	if known != nil {
+		d.ItemCount, d.TableSizeBytes = aws.Int64(known.Items), aws.Int64(known.Bytes)
+		for i := range d.GlobalSecondaryIndexes {
+			d.GlobalSecondaryIndexes[i].ItemCount = aws.Int64(known.IndexItems[aws.ToString(d.GlobalSecondaryIndexes[i].IndexName)])
+		}
+	}
 	return &dynamodb.DescribeTableOutput{Table: &d}, nil
 }
 
@@ -320,14 +332,24 @@ func (t *table) delete(key map[string]types.AttributeValue) {
 // tie orders index entries that share an index key: by a hash of the
 // table key, as dynalite does.
 func (t *table) tie(item map[string]types.AttributeValue) string {
-	parts := [][]byte{keyBytes(item[t.pk])}
+	pk := keyBytes(item[t.pk])
+	var sk []byte
 	if t.sk != "" {
-		parts = append(parts, keyBytes(item[t.sk]))
+		sk = keyBytes(item[t.sk])
 	}
-	return hashPrefix(parts...) + string(keyBytes(item[t.pk])) + "\x00" + string(keyBytes(item[t.sk]))
+	h := hashPrefix(pk, sk)
+	out := make([]byte, 0, len(h)+len(pk)+1+len(sk))
+	out = append(append(append(append(out, h...), pk...), 0), sk...)
+	return string(out)
 }
 
 func (ix *index) position(t *table, item map[string]types.AttributeValue) (*partition, string, string, bool) {
+	return ix.positionTie(t, item, nil)
+}
+
+// positionTie is position with the item's tie computed at most once for
+// all of a table's indexes (tie holds it once computed).
+func (ix *index) positionTie(t *table, item map[string]types.AttributeValue, tie *string) (*partition, string, string, bool) {
 	pkv, ok := item[ix.pk]
 	if !ok {
 		return nil, "", "", false
@@ -340,7 +362,13 @@ func (ix *index) position(t *table, item map[string]types.AttributeValue) (*part
 		}
 		sk, _ = sortKey(v)
 	}
-	return ix.store.partition(pkv, true), sk, t.tie(item), true
+	if tie == nil {
+		return ix.store.partition(pkv, true), sk, t.tie(item), true
+	}
+	if *tie == "" {
+		*tie = t.tie(item)
+	}
+	return ix.store.partition(pkv, true), sk, *tie, true
 }
 
 func (ix *index) add(t *table, item map[string]types.AttributeValue, rec record) {
@@ -360,8 +388,23 @@ func (ix *index) remove(t *table, item map[string]types.AttributeValue) {
 // project is the record an index stores of an item: the table's own record
 // (shared, not copied) when the index projects every attribute.
 func (ix *index) project(t *table, item map[string]types.AttributeValue, rec record) record {
+	var e encoder
+	return ix.projectWith(&e, t, item, rec)
+}
+
+// projectWith is project encoding through e.
+func (ix *index) projectWith(e *encoder, t *table, item map[string]types.AttributeValue, rec record) record {
 	if ix.projection.ProjectionType == types.ProjectionTypeAll || ix.projection.ProjectionType == "" {
 		return rec
+	}
+	return e.encodeOnly(item, ix.projected(t))
+}
+
+// projected names the attributes an index that does not project every
+// attribute keeps: the table's key, its own key and any included ones.
+func (ix *index) projected(t *table) []string {
+	if ix.keep != nil {
+		return ix.keep
 	}
 	keep := append(t.keyAttrs(), ix.pk)
 	if ix.sk != "" {
@@ -370,11 +413,6 @@ func (ix *index) project(t *table, item map[string]types.AttributeValue, rec rec
 	if ix.projection.ProjectionType == types.ProjectionTypeInclude {
 		keep = append(keep, ix.projection.NonKeyAttributes...)
 	}
-	out := make(map[string]types.AttributeValue, len(keep))
-	for _, k := range keep {
-		if v, ok := item[k]; ok {
-			out[k] = v
-		}
-	}
-	return encodeItem(out)
+	ix.keep = keep // kept: an index's projection never changes
+	return keep
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -16,9 +17,18 @@ type lazyTables struct {
 }
 
 type lazyTable struct {
-	once  sync.Once
-	items func() ([]map[string]types.AttributeValue, error)
-	err   error
+	once   sync.Once
+	items  func() ([]map[string]types.AttributeValue, error)
+	err    error
+	counts *Counts     // what DescribeTable says before the items exist
+	filled atomic.Bool // the items are stored (or failed)
+}
+
+// Counts are what DescribeTable reports of a table's items: its item
+// count and size in bytes, and each global index's item count.
+type Counts struct {
+	Items, Bytes int64
+	IndexItems   map[string]int64
 }
 
 // Lazy arranges for items to be called once, on the first request that
@@ -33,6 +43,29 @@ func (db *DB) Lazy(table string, items func() ([]map[string]types.AttributeValue
 		db.lazy.tables = map[string]*lazyTable{}
 	}
 	db.lazy.tables[table] = &lazyTable{items: items}
+}
+
+// LazyCounted is Lazy for items whose counts are known beforehand:
+// DescribeTable answers with counts instead of building the items, until
+// something else builds them. counts must be exactly what the table
+// describes once its items are stored; the caller tests that.
+func (db *DB) LazyCounted(table string, counts Counts, items func() ([]map[string]types.AttributeValue, error)) {
+	db.Lazy(table, items)
+	db.lazy.mu.Lock()
+	defer db.lazy.mu.Unlock()
+	db.lazy.tables[table].counts = &counts
+}
+
+// knownCounts returns the counts a lazy table declared while its items
+// are not yet built, or nil.
+func (db *DB) knownCounts(name string) *Counts {
+	db.lazy.mu.Lock()
+	l := db.lazy.tables[name]
+	db.lazy.mu.Unlock()
+	if l == nil || l.filled.Load() {
+		return nil
+	}
+	return l.counts
 }
 
 // PutItems stores many items in one table at once (see putItems), after
@@ -62,6 +95,7 @@ func (db *DB) fill(names ...string) error {
 				_, err = db.putItems(context.Background(), name, items)
 			}
 			l.err = err
+			l.filled.Store(true)
 		})
 		if l.err != nil {
 			return l.err

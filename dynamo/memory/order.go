@@ -142,6 +142,9 @@ func (d decimal) String() string {
 func normalize(v types.AttributeValue) types.AttributeValue {
 	switch x := v.(type) {
 	case *types.AttributeValueMemberN:
+		if canonicalNumber(x.Value) {
+			return v // the common case, without parsing
+		}
 		if d, ok := parseDecimal(x.Value); ok && d.String() != x.Value {
 			return &types.AttributeValueMemberN{Value: d.String()}
 		}
@@ -175,6 +178,40 @@ func normalize(v types.AttributeValue) types.AttributeValue {
 		}
 	}
 	return v
+}
+
+// canonicalNumber reports, without allocating, whether s is a number as
+// DynamoDB returns it (decimal.String's form): -?(0|[1-9][0-9]*)(.[0-9]*[1-9])?
+// and not "-0". False means only that s must be parsed to know.
+func canonicalNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i == len(s):
+		return false
+	case s[i] == '0':
+		i++
+	case s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i == len(s) {
+		return s != "-0"
+	}
+	if s[i] != '.' || s[len(s)-1] < '1' || s[len(s)-1] > '9' {
+		return false
+	}
+	for i++; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // normalizeItem copies the item only when a number needs rewriting, so the
@@ -224,12 +261,13 @@ func sortKey(av types.AttributeValue) (string, bool) {
 // hashPrefix orders partitions the way dynalite does (an md5 of the key's
 // bytes), so Scan pages come back in the same order on both backends.
 func hashPrefix(parts ...[]byte) string {
-	h := md5.New()
-	h.Write([]byte("Outliers"))
+	var buf [128]byte
+	b := append(buf[:0], "Outliers"...)
 	for _, p := range parts {
-		h.Write(p)
+		b = append(b, p...)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:6]
+	sum := md5.Sum(b)
+	return hex.EncodeToString(sum[:3])
 }
 
 // keyBytes is a key value's bytes as the hash sees them: UTF-8 for S, the

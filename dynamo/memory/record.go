@@ -2,6 +2,7 @@ package memory
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,6 +45,28 @@ type encoder struct {
 func (e *encoder) encode(item map[string]types.AttributeValue) record {
 	e.buf = e.appendMap(e.buf[:0], item)
 	return record(e.buf)
+}
+
+// encodeOnly encodes the item's attributes named in keep (names may
+// repeat), as encode would encode a map holding only those.
+func (e *encoder) encodeOnly(item map[string]types.AttributeValue, keep []string) record {
+	names := e.names[:0]
+	for _, k := range keep {
+		if _, ok := item[k]; ok && !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	e.names = names // nested maps append their names after these
+	b := binary.AppendUvarint(e.buf[:0], uint64(len(names)))
+	for _, k := range names {
+		b = appendBytes(b, k)
+		b = e.appendValue(b, item[k])
+	}
+	clear(names)
+	e.names = names[:0]
+	e.buf = b
+	return record(b)
 }
 
 // within returns s as a substring of the record when the record holds

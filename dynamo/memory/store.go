@@ -2,6 +2,7 @@ package memory
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -63,7 +64,8 @@ func (p *partition) remove(sk, tie string) {
 type store struct {
 	pkName, skName string
 	parts          map[string]*partition
-	order          []*partition // scan order; nil when stale
+	orderMu        sync.Mutex
+	order          []*partition // scan order; nil when stale (set to nil under the database's write lock)
 }
 
 func newStore(pk, sk string) *store {
@@ -71,30 +73,37 @@ func newStore(pk, sk string) *store {
 }
 
 func (s *store) partition(pk types.AttributeValue, create bool) *partition {
-	enc, _ := sortKey(pk)
-	enc = typeName(pk) + enc
-	p := s.parts[enc]
+	sk, _ := sortKey(pk)
+	var buf [64]byte
+	enc := append(append(buf[:0], typeName(pk)...), sk...)
+	p := s.parts[string(enc)] // looked up without a copy of the key
 	if p == nil && create {
-		p = &partition{key: pk, enc: enc, hash: hashPrefix(keyBytes(pk))}
-		s.parts[enc] = p
+		p = &partition{key: pk, enc: string(enc), hash: hashPrefix(keyBytes(pk))}
+		s.parts[p.enc] = p
 		s.order = nil
 	}
 	return p
 }
 
+// scanOrder is the partitions in scan order, worked out on the first scan
+// after a partition was added. Scans run concurrently under the database's
+// read lock, so the order is built under orderMu and published whole.
 func (s *store) scanOrder() []*partition {
+	s.orderMu.Lock()
+	defer s.orderMu.Unlock()
 	if s.order == nil {
-		s.order = make([]*partition, 0, len(s.parts))
+		order := make([]*partition, 0, len(s.parts))
 		for _, p := range s.parts {
-			s.order = append(s.order, p)
+			order = append(order, p)
 		}
-		sort.Slice(s.order, func(i, j int) bool {
-			a, b := s.order[i], s.order[j]
+		sort.Slice(order, func(i, j int) bool {
+			a, b := order[i], order[j]
 			if a.hash != b.hash {
 				return a.hash < b.hash
 			}
 			return a.enc < b.enc
 		})
+		s.order = order
 	}
 	return s.order
 }
