@@ -53,8 +53,9 @@ type Common struct {
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold
-// time?) and, when every key or top-level child was read, all of them
-// (can one be a revision?). nil: unknown.
+// time?) and, when every key or top-level child was read, what of them
+// decides whether one can be a revision: none, or the first that can
+// (All; nil: unknown).
 type KeysSeen struct {
 	Sample []model.KeyValue
 	All    []model.Child

@@ -126,7 +126,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !p.pg.reread { // a page read again was counted when first read
 			p.stats.add(msg.result.Items)
 		}
-		p.place().remember() // for the place's other modes
+		p.placeSeen(true).remember() // for the place's other modes
 		p.refresh()
 		if fromEnd >= 0 {
 			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)

@@ -76,7 +76,7 @@ func (p place) remember() {
 		k.Sample = p.sample
 	}
 	if p.seen != nil {
-		k.All = p.seen
+		k.All = revisionWitness(p.c.Tables[p.info.Name].Versions(), p.seen)
 	}
 	p.c.KeysSeen[p.id()] = k
 }
@@ -136,24 +136,47 @@ func readsAsTime(keys []model.KeyValue) bool {
 	return false
 }
 
+// revisionPrefix is how a revision key begins, and how it is spelt in a
+// message: the table's version pattern, else v0_Audit's v.
+func revisionPrefix(pattern *model.VersionPattern) (prefix, like string) {
+	if pattern != nil {
+		return pattern.Prefix(), pattern.String()
+	}
+	return "v", "v0_Audit, v1_Audit…"
+}
+
+// beginsLikeRevision reports whether c (a key, or a prefix of keys) can
+// begin like a revision key.
+func beginsLikeRevision(c model.Child, prefix string) bool {
+	return (c.IsItem && strings.HasPrefix(c.Name, prefix)) ||
+		(c.HasChildren && (strings.HasPrefix(c.Prefix, prefix) || strings.HasPrefix(prefix, c.Prefix)))
+}
+
+// revisionWitness is what noRevisionKeys needs of seen: none, or the first
+// key that can begin like a revision, so that what is remembered for every
+// frame is one key, not 100,000.
+func revisionWitness(pattern *model.VersionPattern, seen []model.Child) []model.Child {
+	prefix, _ := revisionPrefix(pattern)
+	for _, c := range seen {
+		if prefix != "" && beginsLikeRevision(c, prefix) {
+			return []model.Child{c}
+		}
+	}
+	return []model.Child{}
+}
+
 // noRevisionKeys says why Versions does not apply when none of the keys
 // seen (whole keys, or the children of the partition's top) can begin
 // like a revision key: v0_Audit, v_1, or the table's version pattern. ""
 // when one can, or when the pattern begins with a placeholder (any key
 // might be a revision).
 func noRevisionKeys(pattern *model.VersionPattern, seen []model.Child) string {
-	prefix, like := "v", "v0_Audit, v1_Audit…"
-	if pattern != nil {
-		prefix, like = pattern.Prefix(), pattern.String()
-	}
+	prefix, like := revisionPrefix(pattern)
 	if prefix == "" {
 		return ""
 	}
 	for _, c := range seen {
-		if c.IsItem && strings.HasPrefix(c.Name, prefix) {
-			return ""
-		}
-		if c.HasChildren && (strings.HasPrefix(c.Prefix, prefix) || strings.HasPrefix(prefix, c.Prefix)) {
+		if beginsLikeRevision(c, prefix) {
 			return ""
 		}
 	}
@@ -212,12 +235,19 @@ func sortKeys(items []dynamo.Item, name string) []model.KeyValue {
 	return out
 }
 
-func (t *Tree) place() place {
+// place is the level's place for a view: what the walk saw of its keys
+// comes from what reads remembered (placeSeen), so a frame never walks
+// every child.
+func (t *Tree) place() place { return t.placeSeen(false) }
+
+// placeSeen is the place; with all, also every child when the whole top
+// level is walked (for remember, as reads arrive).
+func (t *Tree) placeSeen(all bool) place {
 	p := place{c: t.c, info: t.info, pk: t.req.PK, prefix: t.req.Prefix, index: t.req.Index, sharded: len(t.shards) > 0}
 	for _, k := range t.sample {
 		p.sample = append(p.sample, model.KeyValue{Type: t.req.Key.SK.Type, Text: k})
 	}
-	if t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
+	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
 		p.seen = make([]model.Child, 0, len(t.children))
 		for _, c := range t.children {
 			p.seen = append(p.seen, c.Child)
@@ -230,14 +260,21 @@ func (t *Tree) Modes() []common.ModeTab          { return t.place().modes() }
 func (t *Tree) Place() string                    { return t.place().id() }
 func (t *Tree) ModePage(name string) common.Page { return t.place().page(name) }
 
-func (p *Items) place() place {
+// place is the list's place for a view: every key read (placeSeen) is
+// taken once as reads arrive and remembered, never on each frame, which
+// walked 100,000 rows a keypress.
+func (p *Items) place() place { return p.placeSeen(false) }
+
+// placeSeen is the place; with all, also every sort key when the list is
+// read to its end and every row held (for remember, as reads arrive).
+func (p *Items) placeSeen(all bool) place {
 	q := p.pg.query
 	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
 	if q.SK.Op == model.SKBeginsWith {
 		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
 	}
 	// Every key, only when every row is read and held (none let go).
-	if q.SK.Op == model.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
+	if all && q.SK.Op == model.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
 		pl.seen = []model.Child{}
 		p.pg.head.each(func(it dynamo.Item) bool {
 			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == model.TypeS {

@@ -308,7 +308,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
-		t.place().remember() // for the place's other modes
+		t.placeSeen(true).remember() // for the place's other modes
 		t.fail.fail(msg.err)
 		if msg.delim != "" && t.req.Delim == "" {
 			t.req.Delim = msg.delim
