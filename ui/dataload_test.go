@@ -187,8 +187,14 @@ func TestDataLoadStopped(t *testing.T) {
 	}
 	h.golden(t)
 	h.keys("enter")
-	h.contains(t, "Big PARTIAL: 30 items loaded, stopped", "P0")
+	h.contains(t, "Big PARTIAL: 30 items loaded, stopped", "P0", "3 partitions · all of a PARTIAL load")
 	t.Run("table", h.golden)
+	// A partition's list read to its end is all of what the stopped load
+	// kept, never "all" of the table.
+	h.keys("enter")
+	if scr := h.screen(); !strings.Contains(scr, "all of a PARTIAL load") || strings.Contains(scr, "· all ·") {
+		t.Errorf("a partition of the partial table claims to be whole:\n%s", scr)
+	}
 }
 
 // TestDataLoadStoppedByEsc: esc on the first screen (the tables list) stops

@@ -35,3 +35,13 @@ func (c *Common) LoadMark(table string) string {
 	}
 	return fmt.Sprintf("FAILED to load (%s items read before)", Thousands(l.Items))
 }
+
+// All is what a list read to its end is, in its title: "all", or, for a
+// table whose --data load was stopped, "all of a PARTIAL load", so that a
+// list never claims a table that is only partly there.
+func (c *Common) All(table string) string {
+	if l, ok := c.TableLoad(table); ok && l.State == dynamo.LoadStopped {
+		return "all of a PARTIAL load"
+	}
+	return "all"
+}

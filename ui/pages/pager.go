@@ -222,7 +222,7 @@ func (p *pager) state() string {
 	if !p.started {
 		return "not read yet"
 	}
-	more := "all"
+	more := p.c.All(p.query.Table)
 	switch {
 	case p.held:
 		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))

@@ -333,7 +333,7 @@ func (p *Partitions) View() string {
 		h -= 4
 	}
 	p.grid.SetSize(p.w-4, h-2)
-	state := "all"
+	state := p.c.All(p.info.Name)
 	if len(p.lastKey) > 0 || !p.started {
 		state = "more: scroll down to scan on"
 	}

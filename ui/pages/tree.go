@@ -520,7 +520,7 @@ func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
 func (t *Tree) View() string {
 	st := t.c.Styles
 	t.grid.SetSize(t.w-4, t.h-2)
-	state := "all"
+	state := t.c.All(t.info.Name)
 	switch {
 	case !t.loaded:
 		state = "finding…"
