@@ -22,10 +22,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: deps ## every test, including the integration tests against dynalite, and the keypress benchmark once so it cannot rot
 	$(GO) vet $(PKG)
 	$(GO) test -count=1 $(PKG)
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./ui/
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./internal/ui/
 
 conformance: deps ## the random differential suite, long: N cases (20000), a fresh seed unless SEED=…
-	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
+	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./internal/dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
 
 bench: deps ## Go benchmarks (figures, never pass/fail)
 	$(GO) test -run '^$$' -bench . -benchmem $(PKG)

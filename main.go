@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/dynascope/dynascope/cli"
+	"github.com/dynascope/dynascope/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".

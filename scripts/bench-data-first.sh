@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; tmux kill-session -t bench-data-first-$$ 2>/dev/null || true' EXIT
 (cd "$here" && go build -o "$tmp/dynascope" . && go build -o "$tmp/benchdata" ./scripts/benchdata)
-model=$here/dynamo/dataload/testdata/shop.workbench.json
+model=$here/internal/dynamo/dataload/testdata/shop.workbench.json
 gen=$("$tmp/benchdata" --dir "$tmp/export" --items "$items" --parts 8)
 
 now() { date +%s%N; }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/dynamo/dataload/dataloadtest"
+	"github.com/dynascope/dynascope/internal/dynamo/dataload/dataloadtest"
 )
 
 func main() {

@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/dynamo"
-	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
 // partitionCount is how many small partitions the Parts table holds.
@@ -54,8 +54,8 @@ func seed(ctx context.Context, c *dynamodb.Client, n, payload int) error {
 	return writeAll(ctx, c, "Parts", items)
 }
 
-func partitionQuery(pk string) model.KeyQuery {
-	return model.KeyQuery{Table: "Bench", PKName: "PK", PK: model.S(pk), SKName: "SK"}
+func partitionQuery(pk string) domain.KeyQuery {
+	return domain.KeyQuery{Table: "Bench", PKName: "PK", PK: domain.S(pk), SKName: "SK"}
 }
 
 // run measures every case; gItems is the size of G's own partition (0:
@@ -84,7 +84,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 			parallel int
 		}{{"sequential", 1}, {"parallel", 0}} {
 			t.add(measure(c, lv.what, way.how, func(m dynamo.Client) string {
-				res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S(lv.pk), Prefix: lv.prefix, Delim: "#", Parallel: way.parallel}, nil)
+				res, err := dynamo.Children(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: domain.S(lv.pk), Prefix: lv.prefix, Delim: "#", Parallel: way.parallel}, nil)
 				if res.Guessed > 0 {
 					return fmt.Sprintf("%s, %d guessed (%d unused)", children(len(res.Children), err), res.Guessed, res.Wasted)
 				}
@@ -93,14 +93,14 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 		}
 	}
 
-	res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, nil)
+	res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: domain.S("sparse"), Delim: "#"}, nil)
 	if err != nil {
 		fail(err)
 	}
 	t.add(measure(c, "counts: 25 children", "sequential", func(m dynamo.Client) string {
 		total := 0
 		for _, ch := range res.Children {
-			n, err := dynamo.CountChild(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, ch, nil)
+			n, err := dynamo.CountChild(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: domain.S("sparse"), Delim: "#"}, ch, nil)
 			if err != nil {
 				return err.Error()
 			}
@@ -110,7 +110,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 	}))
 	t.add(measure(c, "counts: 25 children", "parallel", func(m dynamo.Client) string {
 		total := map[string]int{}
-		_, err := dynamo.CountChildren(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: model.S("sparse"), Delim: "#"}, res.Children, 0, 0,
+		_, err := dynamo.CountChildren(ctx, m, dynamo.ChildrenRequest{Table: "Bench", Key: benchKey, PK: domain.S("sparse"), Delim: "#"}, res.Children, 0, 0,
 			func(p dynamo.CountProgress) { total[p.Child] = p.N })
 		if err != nil {
 			return err.Error()
@@ -131,7 +131,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 
 	// A key range: the first screen of C05#… through C07#….
 	rangeQuery := partitionQuery("sparse")
-	rangeQuery.SK = model.SKCondition{Op: model.SKBetween, A: model.S("C05#"), B: model.S("C07$")}
+	rangeQuery.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S("C05#"), B: domain.S("C07$")}
 	t.add(measure(c, "range: first screen", "1 MB page", func(m dynamo.Client) string {
 		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: rangeQuery})
 		return rows(len(p.Items), err)

@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/dynamo"
-	"github.com/dynascope/dynascope/dynamo/demo"
-	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
 // The cases of G at its limits and of an index's partitions: partition
@@ -98,8 +98,8 @@ func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	// G on a range merged across four prefixes (Time mode at a STATE#time
 	// partition's root): the whole merge walked, or one reverse Query a
 	// prefix merged from the end.
-	base := model.KeyQuery{Table: "Bench", PKName: "PK", PK: model.S("states"), SKName: "SK", Reverse: true}
-	detected := model.DetectTimeSample([]string{"NORMAL#2020-01-01T00:07:00", "ERROR#2020-01-01T00:00:00", "WARNING1#2020-01-01T00:21:00"}, false)
+	base := domain.KeyQuery{Table: "Bench", PKName: "PK", PK: domain.S("states"), SKName: "SK", Reverse: true}
+	detected := domain.DetectTimeSample([]string{"NORMAL#2020-01-01T00:07:00", "ERROR#2020-01-01T00:00:00", "WARNING1#2020-01-01T00:21:00"}, false)
 	if !detected.OK {
 		fail(fmt.Errorf("the states' keys do not read as time"))
 	}
@@ -108,7 +108,7 @@ func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	for _, st := range stateNames {
 		prefixes = append(prefixes, st+"#")
 	}
-	r, err := model.ParseRange("2020", time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.UTC)
+	r, err := domain.ParseRange("2020", time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.UTC)
 	if err != nil {
 		fail(err)
 	}
@@ -172,7 +172,7 @@ func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 	}))
 }
 
-func walkToEnd(ctx context.Context, m dynamo.Client, q model.KeyQuery) string {
+func walkToEnd(ctx context.Context, m dynamo.Client, q domain.KeyQuery) string {
 	var start dynamo.Item
 	var last []dynamo.Item
 	for {
@@ -190,7 +190,7 @@ func walkToEnd(ctx context.Context, m dynamo.Client, q model.KeyQuery) string {
 }
 
 // readEnd is G: the last screen in one reverse read.
-func readEnd(ctx context.Context, m dynamo.Client, q model.KeyQuery) string {
+func readEnd(ctx context.Context, m dynamo.Client, q domain.KeyQuery) string {
 	q.Reverse = true
 	p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Limit: dynamo.ScreenLimit(screenRows)})
 	if err != nil || len(p.Items) == 0 {

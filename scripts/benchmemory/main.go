@@ -26,10 +26,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dynascope/dynascope/dynamo"
-	"github.com/dynascope/dynascope/ui"
-	"github.com/dynascope/dynascope/ui/common"
-	"github.com/dynascope/dynascope/ui/pages"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // figures is one run's account, printed by the child as JSON.

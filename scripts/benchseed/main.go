@@ -21,9 +21,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/dynamo"
-	"github.com/dynascope/dynascope/dynamo/memory"
-	"github.com/dynascope/dynascope/model"
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 type writer interface {
@@ -198,7 +198,7 @@ func writeBatch(ctx context.Context, w writer, table string, reqs []types.WriteR
 // countPages pages through the partition as the items command does, with no
 // limit, and returns how many Query requests that took.
 func countPages(ctx context.Context, c dynamo.Client, table, pk string) (int, error) {
-	q := model.KeyQuery{Table: table, PKName: "PK", PK: model.S(pk), SKName: "SK"}
+	q := domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"}
 	var start dynamo.Item
 	for pages := 1; ; pages++ {
 		p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start})

@@ -1,0 +1,598 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui"
+)
+
+var (
+	demoOnce sync.Once
+	demoDB   *memory.DB
+	demoErr  error
+)
+
+func TestMain(m *testing.M) {
+	// The demo is read-only in use, so one copy serves every test.
+	loadDemo = func(ctx context.Context) (*memory.DB, error) {
+		demoOnce.Do(func() { demoDB, demoErr = demo.Load(ctx) })
+		return demoDB, demoErr
+	}
+	// The explorer runs headless: its own input and output, never the
+	// terminal running the tests (it ends on its own only when connecting
+	// fails, as the bad-input cases do).
+	runExplorer = func(ctx context.Context, cfg ui.Config) error {
+		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
+	}
+	code := m.Run()
+	dynalitetest.StopShared()
+	os.Exit(code)
+}
+
+// isolateAWS hides the developer's AWS set-up so results do not depend on
+// the machine, and keeps the SDK from probing EC2 metadata.
+func isolateAWS(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID",
+		"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE",
+		"AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+}
+
+// cli runs dynascope in-process.
+func cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	out, errs, code := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, errs)
+	}
+	return out, errs
+}
+
+var statsRE = regexp.MustCompile(`(?m)^requests=(\d+) pages=(\d+) consumedRCU=([\d.]+) items=(\d+) elapsed=\S+$`)
+
+type itemStats struct{ requests, pages, items int }
+
+func parseStats(t *testing.T, stderr string) itemStats {
+	t.Helper()
+	m := statsRE.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no stats line on stderr:\n%s", stderr)
+	}
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	return itemStats{requests: atoi(m[1]), pages: atoi(m[2]), items: atoi(m[4])}
+}
+
+func parseJSONL(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var items []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		d := json.NewDecoder(strings.NewReader(sc.Text()))
+		d.UseNumber()
+		var it map[string]any
+		if err := d.Decode(&it); err != nil {
+			t.Fatalf("line %d is not a JSON object: %v\n%s", len(items)+1, err, sc.Text())
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// compareKeys orders two plain-JSON key values as DynamoDB does: numbers
+// numerically, strings and (base64) binaries by their bytes.
+func compareKeys(t *testing.T, kt domain.KeyType, a, b any) int {
+	t.Helper()
+	switch kt {
+	case domain.TypeN:
+		x, _ := new(big.Float).SetString(string(a.(json.Number)))
+		y, _ := new(big.Float).SetString(string(b.(json.Number)))
+		return x.Cmp(y)
+	case domain.TypeB:
+		x, _ := base64.StdEncoding.DecodeString(a.(string))
+		y, _ := base64.StdEncoding.DecodeString(b.(string))
+		return bytes.Compare(x, y)
+	}
+	return strings.Compare(a.(string), b.(string))
+}
+
+func checkOrder(t *testing.T, items []map[string]any, sk string, kt domain.KeyType, descending bool) {
+	t.Helper()
+	for i := 1; i < len(items); i++ {
+		c := compareKeys(t, kt, items[i-1][sk], items[i][sk])
+		if (!descending && c > 0) || (descending && c < 0) {
+			t.Fatalf("items %d and %d out of order (descending=%v): %v then %v", i-1, i, descending, items[i-1][sk], items[i][sk])
+		}
+	}
+}
+
+func TestTablesJSONDemo(t *testing.T) {
+	out, _ := mustRun(t, "tables", "--demo", "--output", "json")
+	var got struct{ Tables []dynamo.TableInfo }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	by := map[string]dynamo.TableInfo{}
+	for _, ti := range got.Tables {
+		by[ti.Name] = ti
+	}
+	if len(by) != len(demo.Tables()) {
+		t.Fatalf("got %d tables, want %d", len(by), len(demo.Tables()))
+	}
+	loc := by["Locations"]
+	if loc.Key.PK != (dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}) || loc.Key.SK == nil || *loc.Key.SK != (dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}) {
+		t.Errorf("Locations key schema = %+v", loc.Key)
+	}
+	if loc.ItemCount == 0 || loc.SizeBytes == 0 {
+		t.Errorf("Locations count/size = %d/%d, want both > 0", loc.ItemCount, loc.SizeBytes)
+	}
+	want := map[string]string{"ByCity": "GSI City/SK INCLUDE [StreetAddress]", "BySquareFeet": "LSI PK/SquareFeet ALL []"}
+	for _, ix := range loc.Indexes {
+		got := fmt.Sprintf("%s %s/%s %s %v", ix.Kind, ix.Key.PK.Name, ix.Key.SK.Name, ix.Projection, ix.NonKeyAttributes)
+		if got != want[ix.Name] {
+			t.Errorf("index %s = %q, want %q", ix.Name, got, want[ix.Name])
+		}
+		delete(want, ix.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("missing indexes %v", want)
+	}
+	if dl := by["DeviceLogs"]; dl.Key.PK.Type != domain.TypeN || dl.Key.SK.Type != domain.TypeN {
+		t.Errorf("DeviceLogs key types = %+v", dl.Key)
+	}
+}
+
+func TestTablesTextDemo(t *testing.T) {
+	out, _ := mustRun(t, "tables", "--demo")
+	for _, want := range []string{"TABLE", "PARTITION KEY", "DeviceID (N)", "Timestamp (N)", "Key (B)", "GSI ByCity", "INCLUDE StreetAddress", "LSI BySquareFeet", "SquareFeet (N)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestItemsOrderDemo(t *testing.T) {
+	cases := []struct {
+		table, pk, sk string
+		kt            domain.KeyType
+		want          int
+	}{
+		{"DeviceLogs", "123", "Timestamp", domain.TypeN, 3},
+		{"DeviceLogs", "9000", "Timestamp", domain.TypeN, demo.BusyDeviceEvents},
+		{"Blobs", "images", "Key", domain.TypeB, 48},
+		{"Locations", "USA", "SK", domain.TypeS, -1},
+	}
+	for _, c := range cases {
+		for _, reverse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/%s/reverse=%v", c.table, c.pk, reverse), func(t *testing.T) {
+				args := []string{"items", "--demo", "--table", c.table, "--pk", c.pk, "--output", "jsonl"}
+				if reverse {
+					args = append(args, "--reverse")
+				}
+				out, errs := mustRun(t, args...)
+				items := parseJSONL(t, out)
+				if c.want >= 0 && len(items) != c.want {
+					t.Fatalf("got %d items, want %d", len(items), c.want)
+				}
+				if len(items) < 2 {
+					t.Fatalf("got %d items, too few to check order", len(items))
+				}
+				checkOrder(t, items, c.sk, c.kt, reverse)
+				if st := parseStats(t, errs); st.items != len(items) || st.requests != st.pages+1 {
+					t.Errorf("stats %+v for %d items; want requests = pages + 1 DescribeTable", st, len(items))
+				}
+			})
+		}
+	}
+}
+
+func TestItemsPlainJSONDemo(t *testing.T) {
+	out, errs := mustRun(t, "items", "--demo", "--table", "DeviceLogs", "--pk", "123", "--limit", "1")
+	items := parseJSONL(t, out)
+	if len(items) != 1 {
+		t.Fatalf("got %d items", len(items))
+	}
+	if _, ok := items[0]["DeviceID"].(json.Number); !ok {
+		t.Errorf("DeviceID = %#v, want a JSON number", items[0]["DeviceID"])
+	}
+	if items[0]["Timestamp"] != json.Number("1310216400") {
+		t.Errorf("Timestamp = %#v", items[0]["Timestamp"])
+	}
+	if !strings.HasPrefix(errs, "Query DeviceLogs: DeviceID = :pk   :pk=123\n") {
+		t.Errorf("stderr does not start with the key condition:\n%s", errs)
+	}
+
+	out, _ = mustRun(t, "items", "--demo", "--table", "DeviceLogs", "--pk", "123", "--output", "json")
+	var arr []map[string]any
+	if err := json.Unmarshal([]byte(out), &arr); err != nil || len(arr) != 3 {
+		t.Fatalf("--output json: %d items, err %v\n%s", len(arr), err, out)
+	}
+}
+
+// firstPage is how many items DynamoDB (here: the demo) puts in the first
+// page of a partition.
+func firstPage(t *testing.T, c dynamo.Client, q domain.KeyQuery) int {
+	t.Helper()
+	p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.More() {
+		t.Fatalf("partition fits one page; the test needs several")
+	}
+	return len(p.Items)
+}
+
+// pagesNeeded pages through a partition directly and counts the requests.
+func pagesNeeded(t *testing.T, c dynamo.Client, q domain.KeyQuery) (pages, items int) {
+	t.Helper()
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		items += len(p.Items)
+		if !p.More() {
+			return pages, items
+		}
+		start = p.LastKey
+	}
+}
+
+// checkLimits runs items with limits around page boundaries and requires
+// exactly the Query requests those items need, no more.
+func checkLimits(t *testing.T, c dynamo.Client, q domain.KeyQuery, connArgs ...string) {
+	t.Helper()
+	first := firstPage(t, c, q)
+	allPages, all := pagesNeeded(t, c, q)
+	cases := []struct{ limit, items, pages int }{
+		{1, 1, 1},
+		{first - 1, first - 1, 1},
+		{first, first, 1}, // the limit falls on the page's end: no extra request
+		{first + 1, first + 1, 2},
+		{all + 10, all, allPages},
+		{0, all, allPages},
+	}
+	for _, c := range cases {
+		args := append([]string{"items", "--table", q.Table, "--pk", q.PK.Text, "--limit", strconv.Itoa(c.limit)}, connArgs...)
+		out, errs := mustRun(t, args...)
+		items := parseJSONL(t, out)
+		st := parseStats(t, errs)
+		if len(items) != c.items || st.items != c.items || st.pages != c.pages || st.requests != c.pages+1 {
+			t.Errorf("--limit %d: %d items printed, stats %+v; want %d items in %d Query requests (+1 DescribeTable)",
+				c.limit, len(items), st, c.items, c.pages)
+		}
+	}
+}
+
+func TestItemsLimitRequestsDemo(t *testing.T) {
+	db, err := loadDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := domain.KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: domain.N("9000"), SKName: "Timestamp"}
+	checkLimits(t, db, q, "--demo")
+}
+
+func TestVersion(t *testing.T) {
+	out, _ := mustRun(t, "--version")
+	if out != "dynascope version dev\n" {
+		t.Errorf("--version printed %q", out)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	cases := []struct {
+		profile, region string
+		endpoint        *string
+		want            string
+	}{
+		{"prod", "eu-west-1", nil, "profile prod · eu-west-1"},
+		{"", "us-east-1", aws.String("http://localhost:8000"), "us-east-1 · http://localhost:8000"},
+		{"dev", "us-east-1", aws.String("https://user:secret@ddb.example.com"), "profile dev · us-east-1 · https://ddb.example.com"},
+	}
+	for _, c := range cases {
+		if got := label(c.profile, c.region, c.endpoint); got != c.want {
+			t.Errorf("label(%q, %q, %v) = %q, want %q", c.profile, c.region, aws.ToString(c.endpoint), got, c.want)
+		}
+	}
+}
+
+// checkBadInput requires the one-line contract: `dynascope: <what> — <what
+// to do>`, nothing on stdout, no usage dump, no stack trace.
+func checkBadInput(t *testing.T, args []string, wantCode int, wantMsg string) {
+	t.Helper()
+	out, errs, code := cli(t, args...)
+	if code != wantCode {
+		t.Errorf("exit %d, want %d; stderr: %s", code, wantCode, errs)
+	}
+	if out != "" {
+		t.Errorf("stdout should be empty, got %q", out)
+	}
+	if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+		t.Errorf("want exactly one line on stderr, got %q", errs)
+	}
+	if !strings.HasPrefix(errs, "dynascope: ") || !strings.Contains(errs, " — ") {
+		t.Errorf("want `dynascope: <what> — <what to do>`, got %q", errs)
+	}
+	if !strings.Contains(errs, wantMsg) {
+		t.Errorf("stderr %q lacks %q", errs, wantMsg)
+	}
+	for _, bad := range []string{"Usage:", "goroutine", "panic", "Flags:"} {
+		if strings.Contains(errs, bad) {
+			t.Errorf("stderr holds %q: %s", bad, errs)
+		}
+	}
+}
+
+func TestBadInputOffline(t *testing.T) {
+	isolateAWS(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no such table", []string{"items", "--demo", "--table", "Nope", "--pk", "x"}, 1, "no such table"},
+		{"no such table, explorer", []string{"--demo", "--table", "Nope"}, 1, "no such table"},
+		{"no such index", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}, 2, `it has ByCity BySquareFeet`},
+		{"no such index, explorer", []string{"--demo", "--table", "Locations", "--index", "Nope"}, 2, `it has ByCity BySquareFeet`},
+		{"negative limit", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "-3"}, 2, "--limit -3 is negative"},
+		{"limit not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--limit", "abc"}, 2, `invalid argument "abc" for "--limit" flag`},
+		{"pk not a number", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "abc"}, 2, `--pk "abc" is not a number — this key is numeric (N)`},
+		{"items output xml", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--output", "xml"}, 2, `--output "xml"`},
+		{"tables output xml", []string{"tables", "--demo", "--output", "xml"}, 2, `--output "xml"`},
+		{"missing table", []string{"items", "--demo", "--pk", "1"}, 2, "--table is required"},
+		{"missing pk", []string{"items", "--demo", "--table", "DeviceLogs"}, 2, "--pk is required"},
+		{"pk without table", []string{"--demo", "--pk", "USA"}, 2, "--pk needs --table"},
+		{"bad theme", []string{"--demo", "--theme", "neon"}, 2, `--theme "neon" is not a theme`},
+		{"versions without pk", []string{"--demo", "--table", "Equipment", "--versions"}, 2, "name the partition with --pk"},
+		{"range without pk", []string{"--demo", "--table", "DeviceLogs", "--range", "last 1h"}, 2, "name the partition with --pk"},
+		{"bad range", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--range", "last 1x"}, 2, `--range: "1x" is not a span`},
+		{"versions and range", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--range", "today", "--versions"}, 2, "give one of --versions and --range"},
+		{"filter without pk", []string{"--demo", "--table", "DeviceLogs", "--filter", "a = 1"}, 2, "--filter filters a partition's items"},
+		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
+		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
+		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
+		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
+		{"unknown command", []string{"scan"}, 2, `unexpected argument "scan"`},
+		{"demo and endpoint", []string{"tables", "--demo", "--endpoint-url", "http://localhost:8000"}, 2, "--demo runs on the embedded demo database"},
+		{"endpoint not a URL", []string{"tables", "--endpoint-url", "localhost:8000", "--region", "us-east-1"}, 2, "is not an http(s) URL"},
+		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},
+		{"seed to AWS", []string{"seed", "--region", "us-east-1"}, 2, "would write into AWS itself"},
+		{"seed the demo", []string{"seed", "--demo"}, 2, "--demo already has the data"},
+		{"seed unknown table", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--tables", "Nope"}, 2, `no demo table "Nope"`},
+		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
+		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
+		{"no credentials", []string{"tables", "--region", "us-east-1"}, 1, "no usable AWS credentials"},
+		{"no region", []string{"tables"}, 1, "no region set — pass --region"},
+		{"no such profile", []string{"tables", "--profile", "nope", "--region", "us-east-1"}, 1, "nope"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkBadInput(t, c.args, c.code, c.msg) })
+	}
+}
+
+// fakeDynamoDB answers every request with one DynamoDB JSON error, as AWS
+// does for refused or expired credentials.
+func fakeDynamoDB(t *testing.T, status int, errType, msg string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.Header().Set("X-Amzn-ErrorType", errType)
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":%q}`, errType, msg)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestBadInputServerErrors(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIAEXAMPLEEXAMPLE00")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "do-not-print-me")
+	notDynamo := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(notDynamo.Close)
+	cases := []struct {
+		name, endpoint, msg string
+	}{
+		{"access denied", fakeDynamoDB(t, 400, "AccessDeniedException", "User: arn:aws:iam::123456789012:user/dev is not authorized to perform: dynamodb:ListTables"), "it needs dynamodb:ListTables"},
+		{"expired token", fakeDynamoDB(t, 400, "ExpiredTokenException", "The security token included in the request is expired"), "refresh your credentials"},
+		{"bad key", fakeDynamoDB(t, 400, "UnrecognizedClientException", "The security token included in the request is invalid."), "refresh your credentials"},
+		{"not DynamoDB", notDynamo.URL, "answered HTTP 404"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, args := range [][]string{
+				{"tables", "--endpoint-url", c.endpoint, "--region", "us-east-1"},
+				{"items", "--table", "T", "--pk", "p", "--endpoint-url", c.endpoint, "--region", "us-east-1"},
+				{"--endpoint-url", c.endpoint, "--region", "us-east-1"}, // the explorer
+			} {
+				checkBadInput(t, args, 1, c.msg)
+				_, errs, _ := cli(t, args...)
+				if strings.Contains(errs, "do-not-print-me") || strings.Contains(errs, "AKIAEXAMPLE") {
+					t.Errorf("credentials on stderr: %s", errs)
+				}
+			}
+		})
+	}
+}
+
+// TestDynalite runs the commands against a real DynamoDB-compatible server,
+// seeded by the seed command itself and by the SDK.
+func TestDynalite(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t) // also proves a local endpoint needs no AWS set-up
+	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
+	c := srv.Client()
+
+	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--tables", "Blobs")
+	if !strings.Contains(out, "Blobs") || !strings.Contains(out, "48 items") {
+		t.Errorf("seed printed:\n%s", out)
+	}
+
+	// Numbers whose text order differs from their numeric order, and values
+	// that would drive a terminal.
+	createTable(t, c, "Nums", "SK", types.ScalarAttributeTypeN)
+	nums := []string{"-5", "100", "1.5", "2", "10", "0.001", "-0.5", "99999999999999999999999999999999999999"}
+	var reqs []types.WriteRequest
+	for i, n := range nums {
+		reqs = append(reqs, put(map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberN{Value: n},
+			"Note": &types.AttributeValueMemberS{Value: fmt.Sprintf("\x1b[31mred\u009b2J %d", i)},
+			"Tags": &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
+		}))
+	}
+	batchWrite(t, c, "Nums", reqs)
+
+	t.Run("tables", func(t *testing.T) {
+		out, _ := mustRun(t, append([]string{"tables", "--output", "json"}, conn...)...)
+		var got struct{ Tables []dynamo.TableInfo }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, ti := range got.Tables {
+			if ti.Name == "Nums" {
+				found = true
+				if ti.Key.PK.Type != domain.TypeS || ti.Key.SK == nil || ti.Key.SK.Name != "SK" || ti.Key.SK.Type != domain.TypeN {
+					t.Errorf("Nums key schema = %+v", ti.Key)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("Nums missing from %s", out)
+		}
+	})
+
+	t.Run("numeric order", func(t *testing.T) {
+		for _, reverse := range []bool{false, true} {
+			args := append([]string{"items", "--table", "Nums", "--pk", "p"}, conn...)
+			if reverse {
+				args = append(args, "--reverse")
+			}
+			out, _ := mustRun(t, args...)
+			if strings.ContainsAny(out, "\x1b\u009b") {
+				t.Errorf("raw control characters in output: %q", out)
+			}
+			items := parseJSONL(t, out)
+			if len(items) != len(nums) {
+				t.Fatalf("got %d items, want %d", len(items), len(nums))
+			}
+			checkOrder(t, items, "SK", domain.TypeN, reverse)
+			if tags, ok := items[0]["Tags"].([]any); !ok || len(tags) != 2 {
+				t.Errorf("string set = %#v, want an array", items[0]["Tags"])
+			}
+		}
+	})
+
+	t.Run("binary order", func(t *testing.T) {
+		out, _ := mustRun(t, append([]string{"items", "--table", "Blobs", "--pk", "images"}, conn...)...)
+		items := parseJSONL(t, out)
+		if len(items) != 48 {
+			t.Fatalf("got %d items", len(items))
+		}
+		checkOrder(t, items, "Key", domain.TypeB, false)
+	})
+
+	t.Run("limits and pages", func(t *testing.T) {
+		createTable(t, c, "Big", "SK", types.ScalarAttributeTypeS)
+		blob := strings.Repeat("x", 100<<10)
+		var reqs []types.WriteRequest
+		for i := 0; i < 30; i++ {
+			reqs = append(reqs, put(map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)},
+				"Blob": &types.AttributeValueMemberS{Value: blob},
+			}))
+		}
+		batchWrite(t, c, "Big", reqs)
+		q := domain.KeyQuery{Table: "Big", PKName: "PK", PK: domain.S("p"), SKName: "SK"}
+		checkLimits(t, c, q, conn...)
+	})
+
+	t.Run("no such table", func(t *testing.T) {
+		checkBadInput(t, append([]string{"items", "--table", "Nope", "--pk", "p"}, conn...), 1, "no such table")
+	})
+}
+
+func createTable(t *testing.T, c *dynamodb.Client, name, sk string, skType types.ScalarAttributeType) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(sk), AttributeType: skType}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatalf("create %s: %v", name, err)
+	}
+	// dynalite creates tables asynchronously even with --createTableMs 0.
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 10 * time.Millisecond })
+	if err := w.Wait(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 10*time.Second); err != nil {
+		t.Fatalf("table %s never became ACTIVE: %v", name, err)
+	}
+}
+
+func put(item map[string]types.AttributeValue) types.WriteRequest {
+	return types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
+}
+
+func batchWrite(t *testing.T, c *dynamodb.Client, table string, reqs []types.WriteRequest) {
+	t.Helper()
+	for len(reqs) > 0 {
+		n := min(len(reqs), 10)
+		pending := map[string][]types.WriteRequest{table: reqs[:n]}
+		for len(pending) > 0 {
+			out, err := c.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: pending})
+			if err != nil {
+				t.Fatalf("write %s: %v", table, err)
+			}
+			pending = out.UnprocessedItems
+		}
+		reqs = reqs[n:]
+	}
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	profile, region, endpoint string
+	demo                      bool
+	debugLog                  string
+	configFile                string
+	mask                      []string // --mask: attributes whose values are never shown
+	data                      dataFlags
+	dataInBackground          bool          // --data loads while the explorer runs, rather than before the command
+	stderr                    io.Writer     // for --data's progress and summary
+	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
+	closers                   []io.Closer   // closed when the command ends (the debug log)
+	// session is the explorer's, made before it connects so that its
+	// status bar counts (and says the retries of) the connection's first
+	// requests; nil: each connection makes its own.
+	session *dynamo.Session
+}
+
+// newSession is the session a connection counts its requests in.
+func (g *globals) newSession() *dynamo.Session {
+	if g.session != nil {
+		return g.session
+	}
+	return &dynamo.Session{}
+}
+
+// close ends what the command opened.
+func (g *globals) close() {
+	for _, c := range g.closers {
+		c.Close()
+	}
+	g.closers = nil
+}
+
+// debug starts --debug-log, if given, for the session.
+func (g *globals) debug(s *dynamo.Session) error {
+	if g.debugLog == "" {
+		return nil
+	}
+	c, err := openDebugLog(g.debugLog, s)
+	if err != nil {
+		return err
+	}
+	g.closers = append(g.closers, c)
+	return nil
+}
+
+// connection is what a command reads through.
+type connection struct {
+	client *dynamo.Metered
+	label  string // for people: DEMO, DATA: paths, or profile · region · endpoint, never credentials
+	// estimated: the capacity is computed by the embedded backend for data
+	// that is not in DynamoDB, so it is what DynamoDB would charge.
+	estimated bool
+	load      dynamo.DataLoad // --data still loading in the background (the explorer's), else nil
+}
+
+// loadDemo builds the embedded demo database; tests swap in a cached one.
+var loadDemo = func(ctx context.Context) (*memory.DB, error) { return demo.Load(ctx) }
+
+func (g *globals) validate() error {
+	if g.demo && (g.endpoint != "" || g.profile != "") {
+		return usage("drop --endpoint-url and --profile, or drop --demo", "--demo runs on the embedded demo database, not on a server")
+	}
+	if g.timeout < 0 || g.timeout > dynamo.MaxTimeout {
+		return usage("give a duration such as 10s or 1m, at most "+dynamo.MaxTimeout.String(), "--timeout %v is out of range", g.timeout)
+	}
+	if g.endpoint != "" {
+		u, err := url.Parse(g.endpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usage("use the form http://localhost:8000", "--endpoint-url %q is not an http(s) URL", g.endpoint)
+		}
+	}
+	return nil
+}
+
+// connect opens the demo database or a DynamoDB client, metered. Requests
+// that cannot reach the endpoint fail at once rather than retrying for a
+// minute: at 3 a.m. a typo in --endpoint-url should say so immediately.
+func (g *globals) connect(ctx context.Context) (*connection, error) {
+	if err := g.validateData(); err != nil {
+		return nil, err
+	}
+	if g.data.given() {
+		return g.connectData(ctx)
+	}
+	if err := g.settle(); err != nil {
+		return nil, err
+	}
+	if g.demo {
+		db, err := loadDemo(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m := &dynamo.Metered{Client: db, Session: g.newSession()}
+		if err := g.debug(m.Session); err != nil {
+			return nil, err
+		}
+		return &connection{client: m, label: "DEMO"}, nil
+	}
+	session := g.newSession()
+	if err := g.debug(session); err != nil {
+		return nil, err
+	}
+	c, cfg, err := g.dynamoClient(ctx, 0, session.NoteRetry)
+	if err != nil {
+		return nil, err
+	}
+	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+}
+
+// settle fills what no flag gave from the configuration file and checks
+// the connection flags, without reading anything (again, harmlessly, on
+// a second call).
+func (g *globals) settle() error {
+	if !g.demo {
+		// The configuration file's defaults, where no flag was given.
+		conf, err := g.loadConfig()
+		if err != nil {
+			return err
+		}
+		if g.profile == "" {
+			g.profile = conf.Profile
+		}
+		if g.region == "" {
+			g.region = conf.Region
+		}
+		if g.endpoint == "" {
+			g.endpoint = conf.EndpointURL
+		}
+		if g.timeout == 0 {
+			g.timeout = conf.Timeout()
+		}
+	}
+	return g.validate()
+}
+
+func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(int, error)) (*dynamodb.Client, aws.Config, error) {
+	return dynamo.Connect(ctx, g.target(attempts, onRetry))
+}
+
+func (g *globals) target(attempts int, onRetry func(int, error)) dynamo.Target {
+	return dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry, Timeout: g.timeout}
+}
+
+// giveUpAfter is the longest one read waits on a server that never
+// answers (all its attempts and the waits between them).
+func (g *globals) giveUpAfter() time.Duration { return g.target(0, nil).GiveUpAfter() }
+
+// profileName is the profile the SDK will use, if one was named.
+func (g *globals) profileName() string {
+	if g.profile != "" {
+		return g.profile
+	}
+	return os.Getenv("AWS_PROFILE")
+}
+
+// label describes where dynascope reads: `profile NAME · REGION · ENDPOINT`,
+// leaving out what is unset. An endpoint's user:password part is dropped.
+func label(profile, region string, endpoint *string) string {
+	var parts []string
+	if profile != "" {
+		parts = append(parts, "profile "+profile)
+	}
+	if region != "" {
+		parts = append(parts, region)
+	}
+	if e := aws.ToString(endpoint); e != "" {
+		if u, err := url.Parse(e); err == nil {
+			u.User = nil
+			e = u.String()
+		}
+		parts = append(parts, e)
+	}
+	return export.OneLine(strings.Join(parts, " · "))
+}

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/dataload"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// dataFlags open data without a server: --data and what it needs.
+type dataFlags struct {
+	paths   []string
+	keys    string
+	schemas []string
+	skipBad bool
+}
+
+func (d *dataFlags) register(pf *pflag.FlagSet) {
+	pf.StringArrayVar(&d.paths, "data", nil, "open data at `PATH` without a server: a DynamoDB export (folder or .json.gz), a NoSQL Workbench\nmodel, or aws dynamodb scan --output json output (repeatable)")
+	pf.StringVar(&d.keys, "keys", "", "--data: the key schema `NAME:TYPE[,NAME:TYPE]` of tables that have none of their own, e.g. PK:S,SK:N")
+	pf.StringArrayVar(&d.schemas, "schema", nil, "--data: a `FILE` of aws dynamodb describe-table output: a table's key and indexes (repeatable)")
+	pf.BoolVar(&d.skipBad, "skip-bad", false, "--data: skip malformed lines and items without their key, counting them, instead of stopping")
+}
+
+func (d *dataFlags) given() bool { return len(d.paths) > 0 }
+
+// validate checks the data flags before anything is read.
+func (g *globals) validateData() error {
+	d := &g.data
+	if !d.given() {
+		if d.keys != "" || len(d.schemas) > 0 || d.skipBad {
+			return usage("add --data PATH", "--keys, --schema and --skip-bad describe --data")
+		}
+		return nil
+	}
+	switch {
+	case g.demo:
+		return usage("give --demo or --data, not both", "--demo and --data each open their own embedded database")
+	case g.endpoint != "" || g.profile != "":
+		return usage("drop --endpoint-url and --profile, or drop --data", "--data opens files without a server")
+	}
+	return nil
+}
+
+// dataOptions turns --keys and --schema into the loader's options.
+func (d *dataFlags) options() (dataload.Options, error) {
+	var opt dataload.Options
+	opt.SkipBad = d.skipBad
+	if d.keys != "" {
+		sc, err := dataload.ParseKeys(d.keys)
+		if err != nil {
+			return opt, usage("write it as PK:S or PK:S,SK:N (types S, N or B)", "--keys %v", err)
+		}
+		opt.Keys = &sc
+	}
+	for _, p := range d.schemas {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return opt, usage("give the file `aws dynamodb describe-table --table-name NAME` wrote", "--schema %s: %v", p, errText(err))
+		}
+		sc, err := dataload.ParseSchema(b)
+		if err != nil {
+			return opt, usage("give the output of aws dynamodb describe-table", "--schema %s: %v", p, err)
+		}
+		opt.Schemas = append(opt.Schemas, sc)
+	}
+	return opt, nil
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// dataLabel is the connection label: DATA: and the paths.
+func (d *dataFlags) label() string {
+	return export.OneLine("DATA: " + strings.Join(d.paths, ", "))
+}
+
+// args are the flags that reopen the same data, for the explorer's
+// "command that reopens this view".
+func (d *dataFlags) args() []string {
+	var a []string
+	for _, p := range d.paths {
+		a = append(a, "--data", p)
+	}
+	if d.keys != "" {
+		a = append(a, "--keys", d.keys)
+	}
+	for _, s := range d.schemas {
+		a = append(a, "--schema", s)
+	}
+	if d.skipBad {
+		a = append(a, "--skip-bad")
+	}
+	return a
+}
+
+// connectData loads --data into a new embedded database. A headless
+// command waits for the whole load, with a progress line on stderr when it
+// is a terminal and one summary line after, which also says that the
+// capacity shown is an estimate. The explorer (g.dataInBackground) opens at
+// once instead: the load runs on, its progress in the status bar, and each
+// table is read as soon as its own items are in.
+func (g *globals) connectData(ctx context.Context) (*connection, error) {
+	opt, err := g.data.options()
+	if err != nil {
+		return nil, err
+	}
+	db := memory.New()
+	if g.dataInBackground {
+		if err := dataload.Check(g.data.paths); err != nil {
+			return nil, err
+		}
+		bg := dataload.Start(ctx, db, g.data.paths, opt)
+		return &connection{client: dynamo.NewMetered(db), label: g.data.label(), estimated: true, load: bg}, nil
+	}
+	w := g.stderr
+	if w == nil {
+		w = io.Discard
+	}
+	live := export.IsTerminal(w)
+	if live {
+		opt.Progress = func(p dataload.Progress) {
+			if !p.Done {
+				fmt.Fprintf(w, "\r\x1b[Kloading %s · files %d/%d · %s items · %.1f MB · Ctrl+C stops", export.OneLine(p.Table), p.Files, max(p.Files, p.FilesTotal), thousands(p.Items), float64(p.Bytes)/1e6)
+			}
+		}
+	}
+	res, err := dataload.Load(ctx, db, g.data.paths, opt)
+	if live {
+		fmt.Fprint(w, "\r\x1b[K")
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("loading --data stopped after %s items: nothing is shown half-loaded: %w", thousands(res.Items), ctx.Err())
+		}
+		return nil, err
+	}
+	skipped := ""
+	if res.Skipped > 0 {
+		skipped = fmt.Sprintf(", %s bad skipped", thousands(res.Skipped))
+	}
+	fmt.Fprintf(w, "DATA: %s items%s in %d tables from %d files (%.1f MB) in %s · read-only · consumed RCU are estimates: what DynamoDB would charge for the same reads\n",
+		thousands(res.Items), skipped, len(res.Tables), res.Files, float64(res.Bytes)/1e6, res.Elapsed.Round(1e6))
+	label := g.data.label()
+	if res.Skipped > 0 {
+		label += fmt.Sprintf(" · %s bad skipped", thousands(res.Skipped)) // the explorer keeps saying it
+	}
+	return &connection{client: dynamo.NewMetered(db), label: label, estimated: true}, nil
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// TestExportFormats pins each export format (golden files), to stdout and
+// to a file, for nested maps and lists (Equipment) and sets (Documents).
+func TestExportFormats(t *testing.T) {
+	for _, tc := range []struct{ name, table, pk, format string }{
+		{"equipment_csv", "Equipment", "Equipment_1", "csv"},
+		{"equipment_jsonl", "Equipment", "Equipment_1", "jsonl"},
+		{"equipment_json", "Equipment", "Equipment_1", "json"},
+		{"documents_csv", "Documents", "doc-0001", "csv"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkExport(t, []string{"items", "--demo", "--table", tc.table, "--pk", tc.pk}, tc.format, "items", true)
+		})
+	}
+	out, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "csv")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "DeviceID,Timestamp,") {
+		t.Fatalf("range csv:\n%s", out)
+	}
+}
+
+// TestExportRowsFormats pins the rows children and versions export: a
+// level's children (with counts, with shards), a partition's versioned
+// items, and one item's revisions as items; to stdout (except json, which
+// stays the one document there) and to a file.
+func TestExportRowsFormats(t *testing.T) {
+	children := []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--prefix", "NY#", "--count"}
+	versions := []string{"versions", "--demo", "--table", "Equipment", "--pk", demo.DriftedPiece}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		format string
+		noun   string
+	}{
+		{"children_csv", children, "csv", "children"},
+		{"children_jsonl", children, "jsonl", "children"},
+		{"children_json", children, "json", "children"},
+		{"shards_csv", []string{"children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}"}, "csv", "children"},
+		{"versions_csv", versions, "csv", "versioned items"},
+		{"versions_jsonl", versions, "jsonl", "versioned items"},
+		{"versions_json", versions, "json", "versioned items"},
+		{"revisions_csv", append(versions, "--item", demo.DriftedItem), "csv", "revisions"},
+		{"revisions_jsonl", append(versions, "--item", demo.DriftedItem), "jsonl", "revisions"},
+		{"policies_csv", []string{"versions", "--demo", "--table", demo.PolicyTable, "--pk", demo.PolicyGap, "--version-pattern", demo.PolicyPattern}, "csv", "versioned items"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkExport(t, tc.args, tc.format, tc.noun, tc.format != "json") })
+	}
+}
+
+// checkExport exports what args read to a file named for format, pins
+// the file (golden), and requires it to be what --output FORMAT prints
+// (where stdout has the same format), owner-only, and never overwritten.
+func checkExport(t *testing.T, args []string, format, noun string, sameAsStdout bool) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "export."+format)
+	_, stderr := mustRun(t, append(args, "--output", path)...)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, data)
+	if sameAsStdout {
+		if out, _ := mustRun(t, append(args, "--output", format)...); out != string(data) {
+			t.Fatalf("the file differs from stdout:\n%s", out)
+		}
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 || !strings.Contains(stderr, " "+noun+" to "+path) {
+		t.Fatalf("file mode %v, stderr %q", st.Mode().Perm(), stderr)
+	}
+	// Refused before anything is read: one line, no cost.
+	if _, stderr, code := cli(t, append(args, "--output", path)...); code != 2 || !strings.Contains(stderr, "never overwrites") ||
+		strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("overwrite: %d %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(data) {
+		t.Fatal("a refused export changed the file")
+	}
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// Exit codes: scripts can tell a typo from an outage.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // the command line was fine; reading failed
+	exitUsage       = 2   // the command line was malformed
+	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT; 143 SIGTERM, 129 SIGHUP
+)
+
+// checkBudget refuses an RCU budget flag that is negative, NaN (which
+// switches a budget off: every comparison with NaN is false) or infinite.
+func checkBudget(flag string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return usage("give a positive number of RCU, or 0 for no limit", "%s %v is not a budget", flag, v)
+	}
+	return nil
+}
+
+// signalled is the cause of a context cancelled by a signal.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string {
+	switch s.sig {
+	case syscall.SIGTERM:
+		return "stopped by SIGTERM"
+	case syscall.SIGHUP:
+		return "stopped by SIGHUP (the terminal went away)"
+	case os.Interrupt:
+		return "interrupted"
+	}
+	return "stopped by " + s.sig.String()
+}
+
+// Interrupted is the cause main cancels the context with when sig
+// arrives: Run then exits 128+sig, as shells report it.
+func Interrupted(sig os.Signal) error { return signalled{sig} }
+
+// exitCode is what a run cancelled by ctx exits with: 128 plus the
+// signal's number, 130 when the cause is not a signal (a test's cancel).
+func exitCode(ctx context.Context) int {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
+}
+
+// usageError is a malformed command line: what is wrong and what to do.
+type usageError struct{ what, hint string }
+
+func (e usageError) Error() string {
+	if e.hint == "" {
+		return e.what
+	}
+	return e.what + " — " + e.hint
+}
+
+func usage(hint, format string, args ...any) error {
+	return usageError{what: fmt.Sprintf(format, args...), hint: hint}
+}
+
+// cobraUsage recognises the errors cobra itself returns for a malformed
+// command line (those that do not pass through the flag error hook).
+func cobraUsage(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// report prints err as one line on stderr and returns the exit code.
+func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) }, err error) int {
+	if err == nil && ctx.Err() != nil {
+		// The explorer quits cleanly on SIGTERM; the run was still stopped.
+		fmt.Fprintf(stderr, "dynascope: %s\n", export.OneLine(context.Cause(ctx).Error()))
+		return exitCode(ctx)
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitFailure
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		code = exitUsage
+	case cobraUsage(err):
+		code = exitUsage
+		err = usageError{what: err.Error(), hint: "see dynascope --help"}
+	case ctx.Err() != nil:
+		code = exitCode(ctx)
+		if cause := context.Cause(ctx); cause != ctx.Err() {
+			err = fmt.Errorf("%w (%v)", cause, err)
+		}
+	}
+	fmt.Fprintf(stderr, "dynascope: %s\n", export.OneLine(err.Error()))
+	return code
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+type itemsFlags struct {
+	table, pk, index, output string
+	filter                   string
+	maxRCU                   float64
+	limit                    int
+	reverse                  bool
+}
+
+func (f itemsFlags) validate() error {
+	switch {
+	case f.table == "":
+		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+	case f.pk == "":
+		return usage("add --pk VALUE, the partition key value to read", "--pk is required")
+	case f.limit < 0:
+		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
+	}
+	_, path, err := export.Target(f.output)
+	if err == nil && path != "" {
+		if _, serr := os.Lstat(path); serr == nil { // before anything is read
+			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
+		}
+	}
+	return outputErr(err)
+}
+
+func newItemsCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f itemsFlags
+	cmd := &cobra.Command{
+		Use:   "items",
+		Short: "Print a partition's items in sort-key order, one JSON object a line",
+		Long: `items prints the items of one partition in sort-key order as plain JSON:
+numbers as JSON numbers (exact, never rounded), sets as arrays, binary as
+base64. It streams page by page, holding one page at a time, and with
+--limit asks DynamoDB for no more items than it will print.
+
+The key condition goes to stderr first; the cost goes to stderr at the end:
+requests (all calls, including one DescribeTable), pages (Query calls),
+consumed RCU, items and elapsed time.`,
+		Example: `  dynascope items --demo --table Locations --pk USA --limit 5
+  dynascope items --demo --table DeviceLogs --pk 123 --reverse
+  dynascope items --demo --table ChatMessages --index ByTime --pk general --output json
+  dynascope items --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' > orders.jsonl`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			opt, err := f.readOpts()
+			if err != nil {
+				return err
+			}
+			q, info, err := keyQuery(ctx, conn.client, f)
+			if err != nil {
+				return err
+			}
+			q.Filter = opt.Filter
+			if opt.Mask, err = g.tableMask(f.table); err != nil {
+				return err
+			}
+			opt.KeyDelims = keyDelims(info, f.index, "")
+			stderr := cmd.ErrOrStderr()
+			fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+			start := time.Now()
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
+			total, _ := conn.client.Session.Totals()
+			if q.Filter != nil {
+				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+			}
+			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
+				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required); typed by the key: 123 for N, b64:AP4A (base64) for B")
+	fl.StringVar(&f.index, "index", "", "read this GSI or LSI instead of the base table")
+	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
+	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
+	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
+	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
+	return cmd
+}
+
+// keyQuery describes the table (or index) to type the partition key value
+// by its key schema.
+func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQuery, dynamo.TableInfo, error) {
+	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
+	if err != nil {
+		return domain.KeyQuery{}, info, err
+	}
+	key, err := info.KeyFor(f.index)
+	if err != nil {
+		return domain.KeyQuery{}, info, noIndex(info, f.index)
+	}
+	v, err := domain.ParseKeyValue(key.PK.Type, f.pk)
+	if err != nil {
+		// "… is not a number: this key is numeric (N), so type …": the part
+		// after the last colon is what to do.
+		msg := err.Error()
+		what, hint := msg, ""
+		if i := strings.LastIndex(msg, ": "); i > 0 {
+			what, hint = msg[:i], msg[i+2:]
+		}
+		return domain.KeyQuery{}, info, usage(hint, "--pk %s", what)
+	}
+	q := domain.KeyQuery{Table: f.table, Index: f.index, PKName: key.PK.Name, PK: v, Reverse: f.reverse}
+	if key.SK != nil {
+		q.SKName = key.SK.Name
+	}
+	return q, info, nil
+}
+
+// noIndex is the one line for an --index the table lacks: which it has.
+func noIndex(info dynamo.TableInfo, index string) error {
+	names := "it has none"
+	if len(info.Indexes) > 0 {
+		names = "it has"
+		for _, ix := range info.Indexes {
+			names += " " + ix.Name
+		}
+	}
+	return usage("check --index; "+names, "table %s has no index %q", info.Name, index)
+}
+
+// readOpts are a read's capacity budget and what it did; Filter is the
+// parsed --filter, which the query carries.
+type readOpts struct {
+	Filter domain.FilterNode
+	export.Budget
+	Mask      *domain.Mask      // --mask and the table's mask
+	KeyDelims map[string]string // the key attributes, masked segment by segment
+	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
+}
+
+func (f itemsFlags) readOpts() (*readOpts, error) {
+	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
+	if err := checkBudget("--max-rcu", f.maxRCU); err != nil {
+		return nil, err
+	}
+	if f.filter != "" {
+		n, err := domain.ParseFilter(f.filter)
+		if err != nil {
+			return nil, usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+		}
+		opt.Filter = n
+	}
+	return opt, nil
+}
+
+func (o *readOpts) stoppedNote() string {
+	if o.Stopped {
+		return fmt.Sprintf(" (stopped at --max-rcu %.0f: more may match)", o.MaxRCU)
+	}
+	return ""
+}

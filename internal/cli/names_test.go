@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// TestHostileNamesNeverRaw: bidi controls and line separators in table and
+// key attribute names, and in a typed key value, reach neither stdout nor
+// stderr raw: not the `tables` text, not the key condition on stderr.
+func TestHostileNamesNeverRaw(t *testing.T) {
+	const pk, sk = "P\u202eK", "S\u2028K\x1b[2J"
+	db := memory.New()
+	_, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("T\u2066able"),
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(pk), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(sk), AttributeType: types.ScalarAttributeTypeS}},
+		BillingMode: types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := loadDemo
+	loadDemo = func(context.Context) (*memory.DB, error) { return db, nil }
+	defer func() { loadDemo = saved }()
+	for _, args := range [][]string{
+		{"tables", "--demo", "--output", "text"},
+		{"tables", "--demo", "--output", "json"},
+		{"items", "--demo", "--table", "T\u2066able", "--pk", "v\u202e\u2029"},
+		{"items", "--demo", "--table", "T\u2066able", "--pk", "v", "--output", "csv"},
+	} {
+		out, errs, code := cli(t, args...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", args, code, errs)
+		}
+		for name, text := range map[string]string{"stdout": out, "stderr": errs} {
+			if i := strings.IndexFunc(text, func(r rune) bool {
+				return (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || r == '\u202e' || r == '\u2066' || r == '\u2028' || r == '\u2029'
+			}); i >= 0 {
+				t.Errorf("%q: %s holds a raw control at %d: %q", args, name, i, text)
+			}
+		}
+		if !strings.Contains(out+errs, `\u202e`) {
+			t.Errorf("%q: the escaped name is missing:\n%s%s", args, out, errs)
+		}
+	}
+}

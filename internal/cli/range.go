@@ -1,0 +1,336 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+type rangeFlags struct {
+	itemsFlags
+	skPrefix, last, from, to, before, after, at, format string
+	oldestFirst, local                                  bool
+	follow                                              bool
+	interval, overlap                                   time.Duration
+}
+
+// rangeText is the one range the flags give, in the range bar's words.
+func (f rangeFlags) rangeText() (string, error) {
+	var parts []string
+	add := func(ok bool, s string) {
+		if ok {
+			parts = append(parts, s)
+		}
+	}
+	add(f.last != "", "last "+f.last)
+	add(f.from != "" || f.to != "", "between "+f.from+" and "+f.to)
+	add(f.before != "", "< "+f.before)
+	add(f.after != "", "> "+f.after)
+	add(f.at != "", f.at)
+	switch {
+	case len(parts) == 0:
+		return "", usage("give one of --last 15m, --from A --to B, --before X, --after X or --at 2018-08", "no time range given")
+	case len(parts) > 1:
+		return "", usage("give just one of --last, --from/--to, --before, --after, --at", "more than one time range given")
+	case (f.from == "") != (f.to == ""):
+		return "", usage("give both --from and --to (or use --before / --after)", "--from and --to go together")
+	}
+	return parts[0], nil
+}
+
+// prefixFits refuses a sort-key prefix the key cannot have: begins_with
+// takes strings and binary only, so on a number key it is refused before
+// any Query, not by the server.
+func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
+	if prefix == "" || key.SK == nil || key.SK.Type != domain.TypeN {
+		return nil
+	}
+	return usage("drop "+flag+": number sort keys have no prefixes (use --before/--after/--from for ranges)",
+		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
+}
+
+func typeName(t domain.KeyType) string {
+	switch t {
+	case domain.TypeN:
+		return "number (N)"
+	case domain.TypeB:
+		return "binary (B)"
+	}
+	return "string (S)"
+}
+
+func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f rangeFlags
+	cmd := &cobra.Command{
+		Use:   "range",
+		Short: "Query a time range of a partition whose sort key holds time, streaming one item a line",
+		Long: `range reads the items of one partition whose sort keys fall in a time range,
+newest first, and prints them one plain-JSON item a line as they arrive.
+The key condition and the cost go to stderr.
+
+The sort key's time format is detected from its newest keys (one small
+Query): epoch seconds, milliseconds or microseconds; ISO-8601 with or
+without zone; dates and months; the blog's 2006-01-02:15:04:05; and
+composite keys with a prefix before the time (amsg#2018-08-29:12:00:00)
+or text after it. Keys that are not a time (a Metadata item beside them)
+are skipped when most keys are, said on stderr, and left out of ranges.
+The range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
+begins_with) written in that format. Times without a zone are UTC
+(--local: this machine's zone).
+
+Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
+--sk-prefix to read one; without it the prefixes are found (the children
+skip-scan) and one range query per prefix is merged by time, newest first
+across all of them, each read a page at a time as the merge needs it.`,
+		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
+  dynascope range --demo --table Metrics --pk cpu.web-1 --last 15m
+  dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
+  dynascope range --demo --table ChatMessages --pk portland --sk-prefix amsg --at 2018-08
+  dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --limit 20
+  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			if err := f.validateFollow(); err != nil {
+				return err
+			}
+			text, err := f.rangeText()
+			if err != nil {
+				return err
+			}
+			loc := time.UTC
+			if f.local {
+				loc = time.Local
+			}
+			now := time.Now()
+			if g.demo {
+				now = demo.DemoEnd // the demo's data ends at a fixed time, so "last 24h" finds it
+			}
+			r, err := domain.ParseRange(text, now, loc)
+			if err != nil {
+				return usage("see dynascope range --help for the forms a time takes", "%v", err)
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+			if err != nil {
+				return err
+			}
+			key, _ := info.KeyFor(f.index)
+			if key.SK == nil {
+				return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
+			}
+			if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
+				return err
+			}
+			var tableKeys *dynamo.KeySchema
+			if f.index != "" {
+				tableKeys = &info.Key
+			}
+			configured := false
+			if f.format == "" {
+				conf, err := g.loadConfig()
+				if err != nil {
+					return err
+				}
+				f.format, configured = conf.Table(f.table).TimeFormat, true
+			}
+			sampleQ := q
+			if f.skPrefix != "" {
+				sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
+			}
+			opt, err := f.readOpts()
+			if err != nil {
+				return err
+			}
+			if opt.Mask, err = g.tableMask(f.table); err != nil {
+				return err
+			}
+			opt.KeyDelims = keyDelims(info, f.index, "")
+			sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
+			if err != nil {
+				return err
+			}
+			enc, err := rangeEncoding(f, configured, sample, key.SK.Name, opt, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if (enc.Kind == domain.TimeText) != (key.SK.Type != domain.TypeN) {
+				// A time format given by --time-format or the configuration
+				// that the key's type cannot hold: refused before any Query
+				// of the range.
+				return usage("give a format the key can hold, or drop --time-format to detect it",
+					"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
+			}
+			q.Reverse = !f.oldestFirst
+			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
+			shown := newShownKeys(enc, q.SKName)
+			if f.follow {
+				opt.Each = shown.note
+			}
+			if enc.Kind == domain.TimeText && enc.Place == domain.TimeAfter && f.skPrefix == "" {
+				start := time.Now()
+				prefixes, err := mergedRange(ctx, cmd, conn, q, key, tableKeys, r, enc, sample.Keys, f, opt)
+				if err != nil || !f.follow {
+					return err
+				}
+				return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, prefixes, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
+			if err != nil {
+				return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
+			}
+			start := time.Now()
+			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
+			total, _ := conn.client.Session.Totals()
+			if q.Filter != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
+				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+			if err != nil || !f.follow {
+				return err
+			}
+			return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, nil, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
+	fl.StringVar(&f.index, "index", "", "query a GSI or LSI whose sort key holds time")
+	fl.StringVar(&f.skPrefix, "sk-prefix", "", "text before the time in composite keys (amsg for amsg#2018-08-29:12:00:00); without it every prefix, merged by time")
+	fl.StringVar(&f.last, "last", "", "the last span: 15m, 24h, 7d, 2w")
+	fl.StringVar(&f.from, "from", "", "start of a range (inclusive), with --to")
+	fl.StringVar(&f.to, "to", "", "end of a range (inclusive: --to 2018-09-04 includes that day)")
+	fl.StringVar(&f.before, "before", "", "strictly before a time")
+	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
+	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
+	fl.StringVar(&f.format, "time-format", "", "epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
+	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
+	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
+	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
+	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
+	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
+	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C")
+	fl.DurationVar(&f.interval, "interval", 0, "with --follow: poll this often (default: 1s while items arrive, backing off to 10s)")
+	fl.DurationVar(&f.overlap, "overlap", 5*time.Second, "with --follow: re-read this far below the newest key, for writers whose clocks lag")
+	return cmd
+}
+
+// rangeEncoding is the time form of the sort key: --time-format or
+// time_format when given (and matching some key), else detected from the
+// sample, with what was skipped said on stderr.
+func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
+	masked := opt.Mask.Whole(skName) // keys are then never printed, only counted
+	if f.format == "" {
+		if !sample.OK {
+			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
+				"the sort keys of %s here hold no time this tool recognises (or there are none)", skName)
+		}
+		if note := sample.Note(); note != "" && masked {
+			fmt.Fprintf(stderr, "%d of %d keys are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
+		} else if note != "" {
+			fmt.Fprintf(stderr, "%s: left out of ranges\n", note)
+		}
+		return sample.Enc, nil
+	}
+	where := "--time-format"
+	if configured {
+		where = "time_format in the configuration"
+	}
+	enc, err := domain.ParseTimeFormat(f.format)
+	if err != nil {
+		return enc, usage("text formats are detected; give one only to override", "%s: %v", where, err)
+	}
+	if len(sample.Keys) > 0 && enc.Matches(sample.Keys) == 0 {
+		example := strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, sample.Keys[0], opt.KeyDelims[skName]))
+		return enc, usage("compare the layout with a key, or leave it out to detect the format",
+			"%s %q matches none of the %d newest keys of %s (such as %s)", where, f.format, len(sample.Keys), skName, example)
+	}
+	return enc, nil
+}
+
+// mergedRange reads a range across every prefix the time follows (found
+// by the children skip-scan) as one list in time order: one Query per
+// prefix, merged, each paged as the merge needs it. It returns the
+// prefixes, for --follow.
+func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
+	r domain.TimeRange, enc domain.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) ([]string, error) {
+	stderr := cmd.ErrOrStderr()
+	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
+	if err != nil {
+		return nil, err
+	}
+	if len(prefixes) == 0 {
+		return nil, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
+			"no prefix before the time (%s) found in partition %s", enc.Name(), f.pk)
+	}
+	var pageSize int32
+	if f.limit > 0 && q.Filter == nil {
+		pageSize = int32(min(f.limit, 1000)) // a screenful a prefix, never the whole partition for --limit 20
+	}
+	m, err := dynamo.NewMergedRange(conn.client, q, prefixes, r, enc, pageSize, tableKeys)
+	if err != nil {
+		return nil, usage("see dynascope range --help", "%v", err)
+	}
+	start := time.Now()
+	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
+	next := func() (dynamo.Item, error) {
+		if (f.limit > 0 && m.Taken >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
+			opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
+			return nil, nil
+		}
+		return m.Next(ctx)
+	}
+	n, err := export.To(f.output, "items", cmd.OutOrStdout(), stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+		rows := dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}
+		out := export.NewJSONRows(w, format)
+		for {
+			it, err := next()
+			if err != nil || it == nil {
+				if format == "csv" {
+					return len(rows.Rows), errors.Join(err, export.Rows(w, format, rows, terminal))
+				}
+				return m.Taken, errors.Join(err, out.Close())
+			}
+			if format == "csv" {
+				rows.Rows = append(rows.Rows, eo.Plain(it))
+				continue
+			}
+			if err := out.Write(eo.Plain(it)); err != nil {
+				return m.Taken, err
+			}
+		}
+	})
+	if opt.Mask != nil && err == nil {
+		noteUnseenMask(stderr, opt.Mask, eo.Seen)
+	}
+	shown := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		shown[i] = opt.Mask.KeyIf(key.SK.Name, p, opt.KeyDelims[key.SK.Name])
+	}
+	total, _ := conn.client.Session.Totals()
+	if q.Filter != nil {
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, m.Scanned, n, opt.stoppedNote())
+	}
+	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %s, %s · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
+		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
+		total.Requests, total.RCU, found.Requests, found.RCU, time.Since(start).Round(time.Millisecond), opt.stoppedNote())
+	return prefixes, outputErr(err)
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+)
+
+// TestHeadlessCommandsOnlyRead runs every headless command against
+// dynalite through a recording proxy: only read operations go out.
+func TestHeadlessCommandsOnlyRead(t *testing.T) {
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Equipment", "AuditLog", "Locations"}}); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 1)
+	defer proxy.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, args := range [][]string{
+		{"tables", "--output", "json"},
+		{"items", "--table", "Equipment", "--pk", demo.DriftedPiece},
+		{"children", "--table", "Locations", "--pk", "USA", "--prefix", "NY#", "--count"},
+		{"versions", "--table", "Equipment", "--pk", demo.DriftedPiece},
+		{"versions", "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--item", "Audit"},
+		{"range", "--table", "AuditLog", "--pk", demo.AuditStream, "--at", "2026-10-31"},
+	} {
+		out, stderr := mustRun(t, append(args, conn...)...)
+		if out == "" {
+			t.Errorf("%v printed nothing (%s)", args, stderr)
+		}
+	}
+	ops := proxy.Operations()
+	var seen []string
+	for op, n := range ops {
+		seen = append(seen, op)
+		if !map[string]bool{"ListTables": true, "DescribeTable": true, "Query": true, "Scan": true, "GetItem": true, "BatchGetItem": true}[op] {
+			t.Errorf("a headless command sent %s (%d times)", op, n)
+		}
+	}
+	if ops["Query"] == 0 || ops["GetItem"] == 0 || ops["ListTables"] == 0 {
+		t.Fatalf("the commands did not run through the proxy: %v", ops)
+	}
+	t.Logf("operations: %s", strings.Join(seen, ", "))
+}
+
+// TestConfigConnectionDefaults: the configuration file's region and
+// endpoint are used when no flag names them, and flags win.
+func TestConfigConnectionDefaults(t *testing.T) {
+	isolateAWS(t)
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Blobs"}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := dir + "/config.toml"
+	if err := os.WriteFile(path, []byte("region = \"us-east-1\"\nendpoint_url = \""+srv.Endpoint+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := mustRun(t, "tables", "--config", path)
+	if !strings.Contains(out, "Blobs") {
+		t.Fatalf("the configured endpoint was not used: %s", out)
+	}
+	_, stderr, code := cli(t, "tables", "--config", path, "--endpoint-url", "http://127.0.0.1:1")
+	if code == 0 || !strings.Contains(stderr, "cannot reach the endpoint") {
+		t.Fatalf("the flag did not win: %d %s", code, stderr)
+	}
+}
+
+// TestConfigKeys: a [keys] table with an unknown action or key is refused
+// with its name; a good one is taken.
+func TestConfigKeys(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		text string
+		code int
+		want string
+	}{
+		{"[keys]\njump = [\"j\"]\n", 2, "keys.jump: no such action"},
+		{"[keys]\nquit = [\"banana\"]\n", 2, `keys.quit: "banana" is not a key`},
+	} {
+		path := dir + "/bad.toml"
+		if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := cli(t, "--demo", "--config", path, "--table", "Nope")
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: %d %s", tc.text, code, stderr)
+		}
+	}
+}

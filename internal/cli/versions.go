@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+type versionsFlags struct {
+	itemsFlags
+	item, pattern string
+}
+
+type versionJSON struct {
+	Version int            `json:"version"`
+	SK      string         `json:"sk"`
+	Item    map[string]any `json:"item"`
+}
+
+type historyJSON struct {
+	Name     string         `json:"name"`
+	Form     string         `json:"form"`
+	Current  map[string]any `json:"current"`
+	Latest   *int           `json:"latest"`
+	Versions []versionJSON  `json:"versions"`
+	Drift    []string       `json:"drift"`
+}
+
+func historyDoc(h domain.History) historyJSON {
+	j := historyJSON{Name: h.Name, Form: h.FormName(), Versions: []versionJSON{}, Drift: h.Drift}
+	if j.Drift == nil {
+		j.Drift = []string{}
+	}
+	if h.Current != nil {
+		j.Current = h.Current.Item
+	}
+	if l := h.Latest(); l != nil {
+		n := l.Num
+		j.Latest = &n
+	}
+	for _, r := range h.Revisions {
+		j.Versions = append(j.Versions, versionJSON{Version: r.Num, SK: r.Key, Item: r.Item})
+	}
+	return j
+}
+
+func newVersionsCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f versionsFlags
+	cmd := &cobra.Command{
+		Use:   "versions",
+		Short: "List the versioned items of a partition (v0_Audit, v1_Audit, v001_, v_1, v0…vN) with their revisions and drift",
+		Long: `versions reads the revisions of a partition's versioned items, the pattern
+where v0_<name> is the current copy and v1_<name>, v2_<name>… (or v001_,
+the v_0, v_1 form, or AWS's bare v0, v1 … vN) are its history, and prints
+one JSON document:
+each logical item with its current copy (null when missing), its newest
+revision number, every revision in numeric order, and its drift: the v0_
+copy differing from the newest revision, a missing v0_, gaps in the
+numbers, or one number stored twice (v1_ and v001_). A number on the
+current copy that names the newest revision (AWS's Latest, whatever its
+name) is the version pointer: not drift, but checked, so "v0 says
+Latest=2 but v2 does not exist" is. drift_ignore = ["UpdatedAt"] in the
+table's configuration leaves attributes out of the comparison.
+
+Without --item it reads every revision key in the partition (a paged
+begins_with(SK, "v") Query). With --item it opens that one item: the
+current copy is one GetItem, the history the same paged Query.
+
+A table with its own convention names it with --version-pattern (or
+version_pattern in the configuration): a template where {n} is the number
+(0 the current copy) and {name} the item, such as rev#{n}#{name} or
+{name}#v{n}. The list then reads begins_with(SK, <what comes before the
+first placeholder>), or the whole partition when the template starts with
+one.`,
+		Example: `  dynascope versions --demo --table Equipment --pk Equipment_1 --output json
+  dynascope versions --demo --table Equipment --pk Equipment_1 --item 'Audit#PART-7'
+  dynascope versions --demo --table Documents --pk doc-0001
+  dynascope versions --demo --table VersionNums --pk 'Part#3'
+  dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			pattern, err := f.versionPattern(g, cmd.Flags().Changed("version-pattern"))
+			if err != nil {
+				return err
+			}
+			conn, err := g.connect(ctx)
+			if err != nil {
+				return err
+			}
+			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+			if err != nil {
+				return err
+			}
+			conf, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
+			start := time.Now()
+			var res dynamo.VersionsResult
+			var rows dynamo.Rows
+			if cmd.Flags().Changed("item") {
+				var h domain.History
+				h, res, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
+				if err == nil && h.Current == nil && len(h.Revisions) == 0 && pattern == nil {
+					// Not v0_<name>: perhaps the blog's v_0_<name>.
+					req.Blog = true
+					var blog dynamo.VersionsResult
+					h, blog, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
+					res.Cost, res.Pages = res.Cost.Add(blog.Cost), res.Pages+blog.Pages
+					res.Histories = blog.Histories
+				}
+				if err == nil && h.Current == nil && len(h.Revisions) == 0 {
+					return dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
+						"no revisions of %q in partition %s", f.item, f.pk)
+				}
+				rows = dynamo.RevisionRows(h, info.Key)
+			} else {
+				res, err = dynamo.Versions(ctx, conn.client, req, nil)
+				rows = dynamo.HistoryRows(res.Histories)
+			}
+			if err != nil {
+				return err
+			}
+			if len(res.Histories) == 0 {
+				if err := nothingFound(cmd, pattern, f, res.Level); err != nil {
+					return err
+				}
+			}
+			mask, err := g.tableMask(f.table)
+			if err != nil {
+				return err
+			}
+			delim := conf.Table(f.table).Delimiter
+			rows = maskVersionRows(rows, mask, info, delim)
+			level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
+			items := make([]historyJSON, 0, len(res.Histories))
+			drifted := 0
+			for i, h := range res.Histories {
+				items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
+				if h.Drifted() {
+					drifted++
+				}
+			}
+			total, _ := conn.client.Session.Totals()
+			summary := func() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
+					export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
+			}
+			if f.output != "json" {
+				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				summary()
+				return err
+			}
+			doc := map[string]any{
+				"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
+				"keyCondition": level.Expression(), "values": level.Values(),
+				"items": items,
+				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
+					"elapsedMs": time.Since(start).Milliseconds()},
+			}
+			if err := export.JSONDoc(cmd.OutOrStdout(), doc); err != nil {
+				return err
+			}
+			summary()
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
+	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
+	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
+	return cmd
+}
+
+// versionPattern is --version-pattern, else the configuration's, else nil
+// (the usual forms, detected).
+func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.VersionPattern, error) {
+	conf, err := g.loadConfig()
+	if err == nil {
+		conf, err = withVersionPattern(conf, f.table, f.pattern, flagged)
+	}
+	return conf.Table(f.table).Versions(), err
+}
+
+// nothingFound explains an empty result: a pattern that matches nothing is
+// a mistake (exit 2); with the usual forms, stderr says which were looked
+// for and how to name another.
+func nothingFound(cmd *cobra.Command, pattern *domain.VersionPattern, f versionsFlags, level domain.KeyQuery) error {
+	if pattern != nil {
+		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
+		if cmd.Flags().Changed("version-pattern") {
+			where = "--version-pattern " + strconv.Quote(pattern.String())
+		}
+		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
+			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(f.pk), level.Expression(), level.Values())
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
+		level.Expression(), level.Values())
+	return nil
+}

@@ -1,0 +1,194 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// TableSettings are per-table choices that override what dynascope
+// detects: the sort-key delimiter, the level names and the count budget.
+type TableSettings struct {
+	Delimiter   string  `toml:"delimiter"`
+	Levels      string  `toml:"levels"`
+	CountBudget float64 `toml:"count_budget"`
+	// TimeFormat overrides the detected time encoding of the sort key:
+	// epoch-s, epoch-ms, epoch-us, or a Go layout (2006-01-02T15:04:05Z07:00),
+	// optionally as prefix#LAYOUT or LAYOUT#suffix for composite keys.
+	TimeFormat string `toml:"time_format"`
+	// Shards names sharded partitions: seattle = "seattle-{1..4}" makes
+	// --pk seattle (or seattle typed at /) drill all four shards.
+	Shards map[string]string `toml:"shards"`
+	// MaxRCU is the most a filtered read may spend before it waits for the
+	// user (overrides the file's max_rcu for this table).
+	MaxRCU float64 `toml:"max_rcu"`
+	// Columns are the grid's attribute columns after the keys, in order;
+	// the column picker (C) writes them. Empty: the most common attributes.
+	Columns []string `toml:"columns"`
+	// VersionPattern spells the table's revision keys when they are not
+	// v0_Name, v001_Name or v_0: "rev#{n}#{name}", "{name}#v{n}".
+	VersionPattern string `toml:"version_pattern"`
+	// DriftIgnore names attributes that may differ between the current
+	// copy and the newest revision without it being drift (UpdatedAt,
+	// a counter the application keeps on v0 only).
+	DriftIgnore []string `toml:"drift_ignore"`
+	// Mask lists attributes (attr, attr.nested) whose values are never
+	// shown or written, only stand-ins; requests still use the real values.
+	Mask []string `toml:"mask"`
+}
+
+// Versions is the table's version pattern, or nil to detect the usual
+// forms (also for a pattern ParseConfig would have refused).
+func (t TableSettings) Versions() *VersionPattern {
+	if t.VersionPattern == "" {
+		return nil
+	}
+	p, err := ParseVersionPattern(t.VersionPattern)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// ShardPattern is the pattern a logical partition name stands for, if the
+// table's settings name one.
+func (t TableSettings) ShardPattern(pk string) (string, bool) {
+	p, ok := t.Shards[pk]
+	return p, ok
+}
+
+// Config is the configuration file ($XDG_CONFIG_HOME/dynascope/config.toml).
+type Config struct {
+	// Defaults for the connection and the look; flags override them.
+	Profile     string `toml:"profile"`
+	Region      string `toml:"region"`
+	EndpointURL string `toml:"endpoint_url"`
+	Theme       string `toml:"theme"` // auto, dark, light, high-contrast
+	// MaxRCU is the most a filtered read in the explorer may spend before
+	// it waits for the user; --max-rcu overrides it.
+	MaxRCU float64 `toml:"max_rcu"`
+	// RequestTimeout is each request attempt's deadline ("10s", "1m");
+	// --timeout overrides it.
+	RequestTimeout string `toml:"timeout"`
+
+	Tables map[string]TableSettings `toml:"tables"`
+	// Keys rebinds actions: up = ["k", "up"]. The explorer checks the
+	// action and key names.
+	Keys map[string][]string `toml:"keys"`
+}
+
+// Timeout is the configured attempt deadline (0: none configured).
+// ParseConfig has refused one that does not parse.
+func (c Config) Timeout() time.Duration {
+	d, _ := time.ParseDuration(c.RequestTimeout)
+	return d
+}
+
+// maxTimeout is the longest attempt deadline a file may set.
+const maxTimeout = 10 * time.Minute
+
+// Table returns the settings of one table (zero when none).
+func (c Config) Table(name string) TableSettings { return c.Tables[name] }
+
+// FilterBudget is the RCU a filtered read of table may spend before it
+// waits for the user: the table's max_rcu, else the file's, else def.
+func (c Config) FilterBudget(table string, def float64) float64 {
+	switch {
+	case c.Table(table).MaxRCU > 0:
+		return c.Table(table).MaxRCU
+	case c.MaxRCU > 0:
+		return c.MaxRCU
+	}
+	return def
+}
+
+// ParseConfig reads a configuration file's text. Errors name the line and
+// say what to write instead; unknown keys are errors, so a typo is not
+// silently ignored.
+func ParseConfig(data string) (Config, error) {
+	var c Config
+	md, err := toml.Decode(data, &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return Config{}, fmt.Errorf("line %d: %s; write settings as [tables.NAME] then delimiter = \"#\"", pe.Position.Line, firstLineOf(pe.Message))
+		}
+		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, timeout, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
+	}
+	switch c.Theme {
+	case "", "auto", "dark", "light", "high-contrast":
+	default:
+		return Config{}, fmt.Errorf("theme %q: write auto, dark, light or high-contrast", c.Theme)
+	}
+	if err := checkBudget("max_rcu", c.MaxRCU); err != nil {
+		return Config{}, err
+	}
+	if c.RequestTimeout != "" {
+		if d, err := time.ParseDuration(c.RequestTimeout); err != nil || d <= 0 || d > maxTimeout {
+			return Config{}, fmt.Errorf("timeout %q: write a duration such as \"10s\" or \"1m\", at most %v", c.RequestTimeout, maxTimeout)
+		}
+	}
+	for name, t := range c.Tables {
+		if len(t.Delimiter) > 1 {
+			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one character, such as \"#\"", name, t.Delimiter)
+		}
+		if t.TimeFormat != "" {
+			if _, err := ParseTimeFormat(t.TimeFormat); err != nil {
+				return Config{}, fmt.Errorf("tables.%s.time_format: %v", name, err)
+			}
+		}
+		if t.VersionPattern != "" {
+			if _, err := ParseVersionPattern(t.VersionPattern); err != nil {
+				return Config{}, fmt.Errorf("tables.%s.version_pattern %v", name, err)
+			}
+		}
+		for logical, pattern := range t.Shards {
+			if _, err := ExpandPartitions(pattern); err != nil || !IsPattern(pattern) {
+				return Config{}, fmt.Errorf("tables.%s.shards.%s %q: write a pattern such as \"%s-{1..4}\"", name, logical, pattern, logical)
+			}
+		}
+		if err := checkBudget("tables."+name+".count_budget", t.CountBudget); err != nil {
+			return Config{}, err
+		}
+		if err := checkBudget("tables."+name+".max_rcu", t.MaxRCU); err != nil {
+			return Config{}, err
+		}
+		for _, a := range t.DriftIgnore {
+			if a == "" {
+				return Config{}, fmt.Errorf("tables.%s.drift_ignore: a name is empty; list attribute names, such as [\"UpdatedAt\"]", name)
+			}
+		}
+		if _, err := ParseMask(t.Mask); err != nil {
+			return Config{}, fmt.Errorf("tables.%s.%v", name, err)
+		}
+		seen := map[string]bool{}
+		for _, col := range t.Columns {
+			if col == "" || seen[col] {
+				return Config{}, fmt.Errorf("tables.%s.columns: %q is empty or named twice; list each attribute once", name, col)
+			}
+			seen[col] = true
+		}
+	}
+	return c, nil
+}
+
+// checkBudget refuses an RCU budget that is negative, NaN (which would
+// switch the budget off: every comparison with NaN is false) or infinite.
+func checkBudget(name string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s %v: give a positive number of RCU", name, v)
+	}
+	return nil
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

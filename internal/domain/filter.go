@@ -1,0 +1,564 @@
+package domain
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A filter is DynamoDB's condition syntax with values written inline:
+//
+//	status = "FAILED"
+//	attempts > 3 and not attribute_exists(resolvedAt)
+//	begins_with(email, "ops@") or contains(tags, "urgent")
+//	size(payload) > 1000
+//	order.items[0].sku in ("A", "B")
+//	`odd name` between 1 and 5
+//
+// ParseFilter reads it into a tree; the data layer compiles the tree with
+// the SDK's expression builder into placeholders (never text pasted into an
+// expression).
+
+// FilterNode is a condition: And, Or, Not, Compare, Between, In or Func.
+type FilterNode interface{ filterNode() }
+
+// Operand is a Path, a Value or a Size.
+type Operand interface{ operand() }
+
+// PathPart is one step of a path: a name, or a list index.
+type PathPart struct {
+	Name  string
+	Index int
+	IsIdx bool
+}
+
+// Path is an attribute path such as order.items[0].sku.
+type Path []PathPart
+
+// String writes the path as typed (odd names in backticks).
+func (p Path) String() string {
+	var b strings.Builder
+	for i, part := range p {
+		switch {
+		case part.IsIdx:
+			fmt.Fprintf(&b, "[%d]", part.Index)
+		default:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			if plainName(part.Name) {
+				b.WriteString(part.Name)
+			} else {
+				b.WriteString("`" + strings.ReplaceAll(part.Name, "`", "``") + "`")
+			}
+		}
+	}
+	return b.String()
+}
+
+// ValueKind is a literal's type.
+type ValueKind int
+
+const (
+	ValString ValueKind = iota
+	ValNumber
+	ValBool
+	ValNull
+)
+
+// Value is a literal: a string, a number (its text, exact), true, false or null.
+type Value struct {
+	Kind ValueKind
+	Text string // the string, or the number as written
+	Bool bool
+}
+
+// Size is size(path).
+type Size struct{ Path Path }
+
+func (Path) operand()  {}
+func (Value) operand() {}
+func (Size) operand()  {}
+
+// And, Or and Not combine conditions.
+type (
+	And struct{ L, R FilterNode }
+	Or  struct{ L, R FilterNode }
+	Not struct{ X FilterNode }
+)
+
+// Compare is L op R, op one of = <> < <= > >=.
+type Compare struct {
+	Op   string
+	L, R Operand
+}
+
+// Between is X between Lo and Hi.
+type Between struct{ X, Lo, Hi Operand }
+
+// In is X in (list…).
+type In struct {
+	X    Operand
+	List []Operand
+}
+
+// Func is attribute_exists(p), attribute_not_exists(p), attribute_type(p, "S"),
+// begins_with(p, "x") or contains(p, v).
+type Func struct {
+	Name string
+	Path Path
+	Arg  Operand // nil for attribute_exists and attribute_not_exists
+}
+
+func (And) filterNode()     {}
+func (Or) filterNode()      {}
+func (Not) filterNode()     {}
+func (Compare) filterNode() {}
+func (Between) filterNode() {}
+func (In) filterNode()      {}
+func (Func) filterNode()    {}
+
+// FilterError is a syntax error at a column (1-based, in characters).
+type FilterError struct {
+	Col int
+	Msg string
+}
+
+func (e *FilterError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
+
+// maxFilterDepth bounds nesting, so hostile input cannot exhaust the stack.
+const maxFilterDepth = 64
+
+// ParseFilter reads a filter; errors are *FilterError with the column.
+func ParseFilter(s string) (FilterNode, error) {
+	p := &filterParser{src: s}
+	p.next()
+	if p.tok.kind == tokEOF {
+		return nil, p.errAt(p.tok, "empty filter: write a condition such as status = \"FAILED\"")
+	}
+	n, err := p.or(0)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.bad(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind != tokEOF {
+		return nil, p.errAt(p.tok, fmt.Sprintf("unexpected %s: join conditions with and / or", p.tok.desc()))
+	}
+	return n, nil
+}
+
+type tokKind int
+
+const (
+	tokEOF tokKind = iota
+	tokIdent
+	tokQuoted // `odd name`
+	tokString
+	tokNumber
+	tokOp // = <> < <= > >=
+	tokPunct
+	tokBad
+)
+
+type ftoken struct {
+	kind tokKind
+	text string
+	pos  int // byte offset
+}
+
+func (t ftoken) desc() string {
+	switch t.kind {
+	case tokEOF:
+		return "end of filter"
+	case tokString:
+		return strconv.Quote(t.text)
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+type filterParser struct {
+	src string
+	pos int
+	tok ftoken
+	err error
+}
+
+func (p *filterParser) errAt(t ftoken, msg string) error {
+	return &FilterError{Col: utf8.RuneCountInString(p.src[:t.pos]) + 1, Msg: msg}
+}
+
+func (p *filterParser) next() {
+	for p.pos < len(p.src) {
+		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		p.pos += n
+	}
+	start := p.pos
+	if p.pos >= len(p.src) {
+		p.tok = ftoken{kind: tokEOF, pos: start}
+		return
+	}
+	c := p.src[p.pos]
+	switch {
+	case c == '"':
+		var b strings.Builder
+		i := p.pos + 1
+		for i < len(p.src) && p.src[i] != '"' {
+			if p.src[i] == '\\' && i+1 < len(p.src) {
+				switch p.src[i+1] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
+				default:
+					b.WriteByte(p.src[i+1])
+				}
+				i += 2
+				continue
+			}
+			b.WriteByte(p.src[i])
+			i++
+		}
+		if i >= len(p.src) {
+			p.tok = ftoken{kind: tokBad, text: "unterminated string: close it with \"", pos: start}
+			p.pos = len(p.src)
+			return
+		}
+		p.tok = ftoken{kind: tokString, text: b.String(), pos: start}
+		p.pos = i + 1
+	case c == '`':
+		var b strings.Builder
+		i := p.pos + 1
+		for {
+			if i >= len(p.src) {
+				p.tok = ftoken{kind: tokBad, text: "unterminated name: close it with `", pos: start}
+				p.pos = len(p.src)
+				return
+			}
+			if p.src[i] == '`' {
+				if i+1 < len(p.src) && p.src[i+1] == '`' { // `` is a backtick
+					b.WriteByte('`')
+					i += 2
+					continue
+				}
+				break
+			}
+			b.WriteByte(p.src[i])
+			i++
+		}
+		if b.Len() == 0 {
+			p.tok = ftoken{kind: tokBad, text: "empty name between backticks", pos: start}
+			p.pos = i + 1
+			return
+		}
+		p.tok = ftoken{kind: tokQuoted, text: b.String(), pos: start}
+		p.pos = i + 1
+	case c == '-' || c >= '0' && c <= '9':
+		i := p.pos + 1
+		for i < len(p.src) && (p.src[i] >= '0' && p.src[i] <= '9' || strings.IndexByte(".eE+-", p.src[i]) >= 0) {
+			if (p.src[i] == '+' || p.src[i] == '-') && p.src[i-1] != 'e' && p.src[i-1] != 'E' {
+				break
+			}
+			i++
+		}
+		p.tok = ftoken{kind: tokNumber, text: p.src[p.pos:i], pos: start}
+		p.pos = i
+	case strings.HasPrefix(p.src[p.pos:], "<>"), strings.HasPrefix(p.src[p.pos:], "<="), strings.HasPrefix(p.src[p.pos:], ">="):
+		p.tok = ftoken{kind: tokOp, text: p.src[p.pos : p.pos+2], pos: start}
+		p.pos += 2
+	case c == '=' || c == '<' || c == '>':
+		p.tok = ftoken{kind: tokOp, text: string(c), pos: start}
+		p.pos++
+	case strings.IndexByte("(),.[]", c) >= 0:
+		p.tok = ftoken{kind: tokPunct, text: string(c), pos: start}
+		p.pos++
+	default:
+		i := p.pos
+		for i < len(p.src) {
+			r, n := utf8.DecodeRuneInString(p.src[i:])
+			if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				break
+			}
+			i += n
+		}
+		if i == p.pos {
+			r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+			p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: names with such characters go in backticks", r), pos: start}
+			p.pos += n
+			return
+		}
+		p.tok = ftoken{kind: tokIdent, text: p.src[p.pos:i], pos: start}
+		p.pos = i
+	}
+}
+
+func (p *filterParser) keyword(w string) bool {
+	return p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, w)
+}
+
+func (p *filterParser) bad() error {
+	if p.tok.kind == tokBad {
+		return p.errAt(p.tok, p.tok.text)
+	}
+	return nil
+}
+
+func (p *filterParser) or(depth int) (FilterNode, error) {
+	l, err := p.and(depth)
+	if err != nil {
+		return nil, err
+	}
+	for p.keyword("or") {
+		p.next()
+		r, err := p.and(depth)
+		if err != nil {
+			return nil, err
+		}
+		l = Or{l, r}
+	}
+	return l, nil
+}
+
+func (p *filterParser) and(depth int) (FilterNode, error) {
+	l, err := p.not(depth)
+	if err != nil {
+		return nil, err
+	}
+	for p.keyword("and") {
+		p.next()
+		r, err := p.not(depth)
+		if err != nil {
+			return nil, err
+		}
+		l = And{l, r}
+	}
+	return l, nil
+}
+
+func (p *filterParser) not(depth int) (FilterNode, error) {
+	if depth > maxFilterDepth {
+		return nil, p.errAt(p.tok, "nested too deep")
+	}
+	if p.keyword("not") {
+		p.next()
+		x, err := p.not(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		return Not{x}, nil
+	}
+	return p.primary(depth)
+}
+
+var filterFuncs = map[string]int{"attribute_exists": 1, "attribute_not_exists": 1, "attribute_type": 2, "begins_with": 2, "contains": 2}
+
+func (p *filterParser) primary(depth int) (FilterNode, error) {
+	if err := p.bad(); err != nil {
+		return nil, err
+	}
+	if p.tok.kind == tokPunct && p.tok.text == "(" {
+		p.next()
+		n, err := p.or(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(")", "close the parenthesis"); err != nil {
+			return nil, err
+		}
+		return n, nil
+	}
+	if p.tok.kind == tokIdent {
+		if arity, ok := filterFuncs[strings.ToLower(p.tok.text)]; ok {
+			return p.function(strings.ToLower(p.tok.text), arity)
+		}
+	}
+	x, err := p.operand()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p.tok.kind == tokOp:
+		op := p.tok.text
+		p.next()
+		r, err := p.operand()
+		if err != nil {
+			return nil, err
+		}
+		return Compare{op, x, r}, nil
+	case p.keyword("between"):
+		p.next()
+		lo, err := p.operand()
+		if err != nil {
+			return nil, err
+		}
+		if !p.keyword("and") {
+			return nil, p.errAt(p.tok, "between needs and: x between 1 and 5")
+		}
+		p.next()
+		hi, err := p.operand()
+		if err != nil {
+			return nil, err
+		}
+		return Between{x, lo, hi}, nil
+	case p.keyword("in"):
+		p.next()
+		if err := p.expect("(", `in needs a list: x in ("a", "b")`); err != nil {
+			return nil, err
+		}
+		var list []Operand
+		for {
+			v, err := p.operand()
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+			if p.tok.kind == tokPunct && p.tok.text == "," {
+				p.next()
+				continue
+			}
+			break
+		}
+		if err := p.expect(")", "close the list"); err != nil {
+			return nil, err
+		}
+		return In{x, list}, nil
+	}
+	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+}
+
+func describeOperand(o Operand) string {
+	if _, ok := o.(Value); ok {
+		return "a value"
+	}
+	return formatOperand(o)
+}
+
+func (p *filterParser) expect(punct, hint string) error {
+	if err := p.bad(); err != nil {
+		return err
+	}
+	if p.tok.kind != tokPunct || p.tok.text != punct {
+		return p.errAt(p.tok, fmt.Sprintf("expected %q, found %s: %s", punct, p.tok.desc(), hint))
+	}
+	p.next()
+	return nil
+}
+
+func (p *filterParser) function(name string, arity int) (FilterNode, error) {
+	p.next()
+	if err := p.expect("(", name+" takes its arguments in parentheses"); err != nil {
+		return nil, err
+	}
+	path, err := p.path()
+	if err != nil {
+		return nil, err
+	}
+	f := Func{Name: name, Path: path}
+	if arity == 2 {
+		if err := p.expect(",", name+" takes two arguments"); err != nil {
+			return nil, err
+		}
+		if f.Arg, err = p.operand(); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.expect(")", "close "+name+"(…)"); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (p *filterParser) operand() (Operand, error) {
+	if err := p.bad(); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.tok.kind == tokString:
+		v := Value{Kind: ValString, Text: p.tok.text}
+		p.next()
+		return v, nil
+	case p.tok.kind == tokNumber:
+		if _, err := ParseKeyValue(TypeN, p.tok.text); err != nil {
+			return nil, p.errAt(p.tok, fmt.Sprintf("%q is not a number", p.tok.text))
+		}
+		v := Value{Kind: ValNumber, Text: p.tok.text}
+		p.next()
+		return v, nil
+	case p.keyword("true"), p.keyword("false"):
+		v := Value{Kind: ValBool, Bool: strings.EqualFold(p.tok.text, "true")}
+		p.next()
+		return v, nil
+	case p.keyword("null"):
+		p.next()
+		return Value{Kind: ValNull}, nil
+	case p.keyword("size"):
+		save := *p
+		p.next()
+		if p.tok.kind == tokPunct && p.tok.text == "(" {
+			p.next()
+			path, err := p.path()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(")", "close size(…)"); err != nil {
+				return nil, err
+			}
+			return Size{path}, nil
+		}
+		*p = save // an attribute called size
+	}
+	return p.path()
+}
+
+func (p *filterParser) path() (Path, error) {
+	if err := p.bad(); err != nil {
+		return nil, err
+	}
+	var path Path
+	name := func() error {
+		switch p.tok.kind {
+		case tokIdent, tokQuoted:
+			path = append(path, PathPart{Name: p.tok.text})
+			p.next()
+			return nil
+		}
+		if err := p.bad(); err != nil {
+			return err
+		}
+		return p.errAt(p.tok, fmt.Sprintf("expected an attribute name, found %s", p.tok.desc()))
+	}
+	if err := name(); err != nil {
+		return nil, err
+	}
+	for p.tok.kind == tokPunct && (p.tok.text == "." || p.tok.text == "[") {
+		if p.tok.text == "." {
+			p.next()
+			if err := name(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		p.next()
+		if p.tok.kind != tokNumber {
+			return nil, p.errAt(p.tok, "a list index is a whole number: items[0]")
+		}
+		i, err := strconv.Atoi(p.tok.text)
+		if err != nil || i < 0 {
+			return nil, p.errAt(p.tok, "a list index is a whole number: items[0]")
+		}
+		path = append(path, PathPart{Index: i, IsIdx: true})
+		p.next()
+		if err := p.expect("]", "close the index"); err != nil {
+			return nil, err
+		}
+	}
+	return path, nil
+}

@@ -1,0 +1,193 @@
+package domain
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Delimiters are the separators dynascope recognises in hierarchical sort
+// keys, strongest first: `-`, `_`, `:` and `.` also occur inside names and
+// dates, so they win only when nothing else structures the keys.
+var Delimiters = []string{"#", "|", "/", ":", ".", "-", "_"}
+
+// DetectDelimiter picks the delimiter that best structures a sample of sort
+// keys: the one present in most keys, preferring the stronger on ties and
+// never one that appears in fewer than half of them.
+func DetectDelimiter(sample []string) (string, bool) {
+	best, bestScore := "", 0.0
+	for i, d := range Delimiters {
+		n := 0
+		for _, k := range sample {
+			if strings.Contains(k, d) {
+				n++
+			}
+		}
+		if len(sample) == 0 || n*2 < len(sample) {
+			continue
+		}
+		// Coverage first; a small preference for the stronger delimiter
+		// breaks ties (ILE-DE-FRANCE#PARIS#75001 is '#', not '-').
+		score := float64(n)/float64(len(sample)) - float64(i)*0.01
+		if score > bestScore {
+			best, bestScore = d, score
+		}
+	}
+	return best, best != ""
+}
+
+// Child is one next segment under a prefix.
+type Child struct {
+	Name        string // the segment, possibly empty (A##B)
+	Prefix      string // prefix + name + delimiter: drilling in goes here
+	IsItem      bool   // a key ends here exactly (prefix + name)
+	HasChildren bool   // keys continue below (prefix + name + delimiter …)
+}
+
+// ChildOf splits key under prefix: the next segment's name, and whether
+// the key ends there (a leaf). ok is false when key is not under prefix or
+// is the prefix itself.
+func ChildOf(prefix, key, delim string) (name string, leaf bool, ok bool) {
+	if !strings.HasPrefix(key, prefix) || len(key) == len(prefix) {
+		return "", false, false
+	}
+	rest := key[len(prefix):]
+	if i := strings.Index(rest, delim); i >= 0 {
+		return rest[:i], false, true
+	}
+	return rest, true, true
+}
+
+// PrefixEnd is the smallest string greater than every string that begins
+// with p, in DynamoDB's order (UTF-8 bytes). It increments the last code
+// point, so the result is valid UTF-8 when p is; ok is false when no such
+// string exists (p is empty or all U+10FFFF).
+func PrefixEnd(p string) (string, bool) {
+	if !utf8.ValidString(p) {
+		return bytesEnd(p) // not text: order by bytes
+	}
+	for len(p) > 0 {
+		r, size := utf8.DecodeLastRuneInString(p)
+		p = p[:len(p)-size]
+		next := r + 1
+		if next == 0xD800 {
+			next = 0xE000 // skip the surrogates, which UTF-8 cannot hold
+		}
+		if next <= utf8.MaxRune {
+			return p + string(next), true
+		}
+	}
+	return "", false
+}
+
+// BytesEnd is PrefixEnd for binary keys: drop trailing 0xFF bytes and
+// increment the last.
+func BytesEnd(p []byte) ([]byte, bool) {
+	s, ok := bytesEnd(string(p))
+	return []byte(s), ok
+}
+
+func bytesEnd(p string) (string, bool) {
+	b := []byte(p)
+	for len(b) > 0 && b[len(b)-1] == 0xff {
+		b = b[:len(b)-1]
+	}
+	if len(b) == 0 {
+		return "", false
+	}
+	b[len(b)-1]++
+	return string(b), true
+}
+
+// After is the smallest string greater than k: k followed by U+0000.
+func After(k string) string { return k + "\x00" }
+
+// SkipPast is where the next search starts once child has been seen under
+// prefix. A leaf (prefix+child exactly) is passed by one key, since
+// siblings such as NY! sort between NY and NY#. A child with descendants is
+// passed with its whole subtree: every key beginning prefix+child+delim.
+func SkipPast(prefix, child, delim string, leaf bool) string {
+	if leaf {
+		return After(prefix + child)
+	}
+	end, _ := PrefixEnd(prefix + child + delim) // never fails: delim is ASCII
+	return end
+}
+
+// LevelNames reads a level-name template such as STATE#CITY#ZIP or
+// [country]#[region]#[state] into its names.
+func LevelNames(template, delim string) []string {
+	if template == "" || delim == "" {
+		return nil
+	}
+	parts := strings.Split(template, delim)
+	for i, p := range parts {
+		parts[i] = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(p), "["), "]")
+	}
+	return parts
+}
+
+// Segments splits a prefix that ends with delim into its segments.
+func Segments(prefix, delim string) []string {
+	if prefix == "" || delim == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(prefix, delim), delim)
+}
+
+// ChildWalk finds the children of a prefix from sorted keys read in
+// stretches: the caller reads keys >= Start() under the prefix, in order,
+// and feeds them; the walk records each child and moves Start past the
+// child's whole subtree, so the next read skips it. Keys fed that fall in a
+// skipped stretch (a bulk read) are passed over.
+type ChildWalk struct {
+	Prefix, Delim string
+	// SelfItem reports a key equal to the prefix itself (a trailing
+	// delimiter one level up: GU#HAGATNA#).
+	SelfItem bool
+	children []Child
+	index    map[string]int
+	start    string
+}
+
+// NewChildWalk starts a walk under prefix.
+func NewChildWalk(prefix, delim string) *ChildWalk {
+	return &ChildWalk{Prefix: prefix, Delim: delim, index: map[string]int{}, start: prefix}
+}
+
+// Start is the smallest key the next read must return.
+func (w *ChildWalk) Start() string { return w.start }
+
+// Children are the children found so far, in key order of first sight.
+func (w *ChildWalk) Children() []Child { return w.children }
+
+// Feed takes keys read in order from Start(); it returns the indexes of the
+// children it added or changed.
+func (w *ChildWalk) Feed(keys []string) []int {
+	var changed []int
+	for _, k := range keys {
+		if k < w.start || !strings.HasPrefix(k, w.Prefix) {
+			continue
+		}
+		name, leaf, ok := ChildOf(w.Prefix, k, w.Delim)
+		if !ok {
+			w.SelfItem = true
+			w.start = After(k)
+			continue
+		}
+		i, seen := w.index[name]
+		if !seen {
+			i = len(w.children)
+			w.index[name] = i
+			w.children = append(w.children, Child{Name: name, Prefix: w.Prefix + name + w.Delim})
+		}
+		c := &w.children[i]
+		if leaf {
+			c.IsItem = true
+		} else {
+			c.HasChildren = true
+		}
+		changed = append(changed, i)
+		w.start = SkipPast(w.Prefix, name, w.Delim, leaf)
+	}
+	return changed
+}

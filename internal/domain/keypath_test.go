@@ -1,0 +1,236 @@
+package domain
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestDetectDelimiter(t *testing.T) {
+	for _, tc := range []struct {
+		sample []string
+		want   string
+	}{
+		{[]string{"NE#OMAHA#68118", "NY#NEWYORKCITY#10001", "ILE-DE-FRANCE#PARIS#75001"}, "#"},
+		{[]string{"amsg#2018-08-29:12:00:00", "bob#2018-08-30:01:00:00"}, "#"},
+		{[]string{"usa/ny/nyc", "usa/ca/sf"}, "/"},
+		{[]string{"a|b", "c|d", "e"}, "|"},
+		{[]string{"2018-08-29", "2018-08-30"}, "-"},
+		{[]string{"v_0", "v_1", "metadata"}, "_"},
+		{[]string{"metadata", "permissions"}, ""},
+		{nil, ""},
+	} {
+		got, ok := DetectDelimiter(tc.sample)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("DetectDelimiter(%q) = %q, %v; want %q", tc.sample, got, ok, tc.want)
+		}
+	}
+}
+
+func TestChildOf(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, key, name string
+		leaf, ok          bool
+	}{
+		{"", "NY#NEWYORKCITY#10001", "NY", false, true},
+		{"", "NY", "NY", true, true},
+		{"NY#", "NY#NEWYORKCITY#10001", "NEWYORKCITY", false, true},
+		{"NY#NEWYORKCITY#", "NY#NEWYORKCITY#10001", "10001", true, true},
+		{"A#", "A##B", "", false, true},
+		{"GU#HAGATNA#", "GU#HAGATNA#", "", false, false},
+		{"NY#", "NYC#X", "", false, false},
+		{"", "ÎLE-DE-FRANCE#PARIS", "ÎLE-DE-FRANCE", false, true},
+	} {
+		name, leaf, ok := ChildOf(tc.prefix, tc.key, "#")
+		if name != tc.name || leaf != tc.leaf || ok != tc.ok {
+			t.Errorf("ChildOf(%q, %q) = %q %v %v", tc.prefix, tc.key, name, leaf, ok)
+		}
+	}
+}
+
+func TestPrefixEnd(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"NY#", "NY$"}, {"a", "b"}, {"Z\u007f", "Z\u0080"}, {"é", "ê"}, {"\U0010FFFF", ""}, {"a\U0010FFFF", "b"},
+		{"\ud7ff", "\ue000"},
+	} {
+		got, ok := PrefixEnd(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("PrefixEnd(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+	if b, ok := BytesEnd([]byte{1, 0xff, 0xff}); !ok || string(b) != "\x02" {
+		t.Errorf("BytesEnd = %v %v", b, ok)
+	}
+}
+
+// childrenByFullRead is the oracle: every key read, children collected.
+func childrenByFullRead(keys []string, prefix, delim string) []Child {
+	w := NewChildWalk(prefix, delim)
+	idx := map[string]int{}
+	var out []Child
+	for _, k := range keys {
+		name, leaf, ok := ChildOf(prefix, k, delim)
+		if !ok {
+			continue
+		}
+		i, seen := idx[name]
+		if !seen {
+			i = len(out)
+			idx[name] = i
+			out = append(out, Child{Name: name, Prefix: prefix + name + delim})
+		}
+		if leaf {
+			out[i].IsItem = true
+		} else {
+			out[i].HasChildren = true
+		}
+	}
+	_ = w
+	return out
+}
+
+// skipScan walks keys the way the data layer does: each read returns up to
+// limit keys >= Start() under the prefix. It returns the children and how
+// many reads it made.
+func skipScan(keys []string, prefix, delim string, limit int) ([]Child, int) {
+	w := NewChildWalk(prefix, delim)
+	reads := 0
+	for {
+		reads++
+		i := sort.SearchStrings(keys, w.Start())
+		var page []string
+		for ; i < len(keys) && len(page) < limit && strings.HasPrefix(keys[i], prefix); i++ {
+			page = append(page, keys[i])
+		}
+		w.Feed(page)
+		if len(page) < limit {
+			return w.Children(), reads
+		}
+	}
+}
+
+func sameChildren(a, b []Child) bool {
+	sa := append([]Child(nil), a...)
+	sb := append([]Child(nil), b...)
+	sort.Slice(sa, func(i, j int) bool { return sa[i].Name < sa[j].Name })
+	sort.Slice(sb, func(i, j int) bool { return sb[i].Name < sb[j].Name })
+	if len(sa) != len(sb) {
+		return false
+	}
+	for i := range sa {
+		if sa[i] != sb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSkipScanMatchesFullRead: random key sets over an alphabet holding the
+// delimiter and its byte neighbours, every prefix, several page sizes.
+func TestSkipScanMatchesFullRead(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"#", "\"", "$", "A", "B", "Î", "!", "\x00", "~"}
+	for trial := 0; trial < 300; trial++ {
+		set := map[string]bool{}
+		for i := 0; i < 1+r.IntN(60); i++ {
+			var b strings.Builder
+			for j := 0; j < 1+r.IntN(7); j++ {
+				b.WriteString(alphabet[r.IntN(len(alphabet))])
+			}
+			set[b.String()] = true
+		}
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		prefixes := map[string]bool{"": true}
+		for _, k := range keys {
+			for i := range k {
+				if k[i] == '#' {
+					prefixes[k[:i+1]] = true
+				}
+			}
+		}
+		for p := range prefixes {
+			want := childrenByFullRead(keys, p, "#")
+			for _, limit := range []int{1, 2, 5, 1000} {
+				got, _ := skipScan(keys, p, "#", limit)
+				if !sameChildren(got, want) {
+					t.Fatalf("prefix %q limit %d over %q:\n got %+v\nwant %+v", p, limit, keys, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSkipScanReads: C sparse children cost C+1 reads of one key, however
+// many keys lie beneath them.
+func TestSkipScanReads(t *testing.T) {
+	var keys []string
+	for c := 0; c < 20; c++ {
+		for i := 0; i < 5000; i++ {
+			keys = append(keys, string(rune('A'+c))+"#"+strings.Repeat("x", i%7)+"#"+string(rune('0'+i%10))+itoa(i))
+		}
+	}
+	sort.Strings(keys)
+	children, reads := skipScan(keys, "", "#", 1)
+	if len(children) != 20 || reads != 21 {
+		t.Fatalf("%d children in %d reads; want 20 in 21", len(children), reads)
+	}
+}
+
+func itoa(i int) string {
+	s := ""
+	for {
+		s = string(rune('0'+i%10)) + s
+		if i /= 10; i == 0 {
+			return s
+		}
+	}
+}
+
+func TestLevelNames(t *testing.T) {
+	if got := LevelNames("[country]#[region]#[state]", "#"); strings.Join(got, ",") != "country,region,state" {
+		t.Errorf("got %q", got)
+	}
+	if got := LevelNames("STATE#CITY#ZIP", "#"); strings.Join(got, ",") != "STATE,CITY,ZIP" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// FuzzChildWalk: for any key set and prefix, the skip-scan finds exactly
+// the children a full read finds.
+func FuzzChildWalk(f *testing.F) {
+	f.Add("NY\nNY#A#1\nNY!\nNYC#B\nNE#OMAHA#68118", "", "#")
+	f.Add("A##B\nA#\nA#C", "A#", "#")
+	f.Add("usa/ny\nusa/ca/sf", "usa/", "/")
+	f.Fuzz(func(t *testing.T, keyText, prefix, delim string) {
+		if delim == "" || len(delim) > 1 || !utf8.ValidString(keyText+prefix+delim) {
+			return
+		}
+		set := map[string]bool{}
+		for _, k := range strings.Split(keyText, "\n") {
+			if k != "" {
+				set[k] = true
+			}
+		}
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		want := childrenByFullRead(keys, prefix, delim)
+		for _, limit := range []int{1, 3} {
+			got, reads := skipScan(keys, prefix, delim, limit)
+			if !sameChildren(got, want) {
+				t.Fatalf("limit %d: got %+v want %+v", limit, got, want)
+			}
+			if reads > len(keys)+1 {
+				t.Fatalf("%d reads for %d keys", reads, len(keys))
+			}
+		}
+	})
+}

@@ -1,0 +1,283 @@
+package domain
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDetectTime(t *testing.T) {
+	for _, tc := range []struct {
+		keys   []string
+		number bool
+		ok     bool
+		name   string
+	}{
+		{[]string{"1310216400", "1536022800"}, true, true, "epoch seconds"},
+		{[]string{"1793491200000"}, true, true, "epoch milliseconds"},
+		{[]string{"1793491200000000"}, true, true, "epoch microseconds"},
+		{[]string{"42", "7"}, true, false, ""},
+		{[]string{"2026-10-31T23:59:59Z"}, false, true, "2006-01-02T15:04:05Z07:00"},
+		{[]string{"2026-10-31T23:59:59.123Z"}, false, true, "2006-01-02T15:04:05.000Z07:00"},
+		{[]string{"2026-10-31T23:59:59+02:00"}, false, true, "2006-01-02T15:04:05Z07:00"},
+		{[]string{"2026-10-31T23:59:59"}, false, true, "2006-01-02T15:04:05"},
+		{[]string{"2026-10-31"}, false, true, "2006-01-02"},
+		{[]string{"2026-10"}, false, true, "2006-01"},
+		{[]string{"2018-08-29:12:00:00"}, false, true, "2006-01-02:15:04:05"},
+		{[]string{"amsg#2018-08-29:12:00:00", "bob#2018-08-30:01:02:03"}, false, true, "prefix#2006-01-02:15:04:05"},
+		{[]string{"user_name#2018-08-29T12:00:00Z"}, false, true, "prefix#2006-01-02T15:04:05Z07:00"},
+		{[]string{"2018-08-29:12:00:00#amsg"}, false, true, "2006-01-02:15:04:05#…"},
+		{[]string{"amsg#2018-08-29:12:00:00", "2018-08-29"}, false, false, ""}, // two forms
+		{[]string{"NY#NEWYORKCITY#10001"}, false, false, ""},
+		{[]string{"v0_Audit"}, false, false, ""},
+		{[]string{"2026-13-01"}, false, false, ""},
+		{[]string{"1536019200"}, false, false, ""}, // text digits are not a time form
+		{nil, false, false, ""},
+	} {
+		e, ok := DetectTime(tc.keys, tc.number)
+		if ok != tc.ok || (ok && e.Name() != tc.name) {
+			t.Errorf("%q: %v %q, want %v %q", tc.keys, ok, e.Name(), tc.ok, tc.name)
+		}
+	}
+}
+
+// TestDetectTimeSample takes the form most keys hold and names the rest:
+// AWS's time-based versions keep one Metadata item beside ISO times.
+func TestDetectTimeSample(t *testing.T) {
+	iso := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, time.Date(2020, 11, 12, 20, 4, i, 0, time.UTC).Format("2006-01-02T15:04:05"))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		keys   []string
+		number bool
+		ok     bool
+		form   string
+		note   string
+	}{
+		{"one Metadata among 20", append(iso(19), "Metadata"), false, true, "2006-01-02T15:04:05", "1 of 20 keys is not a time: Metadata"},
+		{"all times", iso(5), false, true, "2006-01-02T15:04:05", ""},
+		{"four of five", append(iso(4), "Metadata"), false, true, "2006-01-02T15:04:05", "1 of 5 keys is not a time: Metadata"},
+		{"three of five", append(iso(3), "Metadata", "Owner"), false, false, "", ""},
+		{"several skipped", append(iso(16), "a", "b", "c", "d"), false, true, "2006-01-02T15:04:05", "4 of 20 keys are not times: a, b, c, …"},
+		{"another form skipped", append(iso(9), "2020-11-12"), false, true, "2006-01-02T15:04:05", "1 of 10 keys is not a time: 2020-11-12"},
+		{"control characters escaped", append(iso(9), "x\x1b[31m"), false, true, "2006-01-02T15:04:05", `1 of 10 keys is not a time: "x\x1b[31m"`},
+		{"prefixes before the time", []string{"WARNING1#2020-04-24T14:40:00", "NORMAL#2020-04-24T14:50:00", "WARNING2#2020-04-24T15:00:00"}, false, true, "prefix#2006-01-02T15:04:05", ""},
+		{"numbers", []string{"1536019200", "1536019260", "1536019320", "1536019380", "7"}, true, true, "epoch seconds", "1 of 5 keys is not a time: 7"},
+		{"empty", nil, false, false, "", ""},
+	} {
+		d := DetectTimeSample(tc.keys, tc.number)
+		if d.OK != tc.ok || (d.OK && d.Enc.Name() != tc.form) || d.Note() != tc.note {
+			t.Errorf("%s: %v %q %q, want %v %q %q", tc.name, d.OK, d.Enc.Name(), d.Note(), tc.ok, tc.form, tc.note)
+		}
+		if d.OK && d.Enc.Matches(tc.keys) != len(tc.keys)-len(d.Skipped) {
+			t.Errorf("%s: %d keys match, want %d", tc.name, d.Enc.Matches(tc.keys), len(tc.keys)-len(d.Skipped))
+		}
+	}
+}
+
+var demoNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+func TestParseRangeErrors(t *testing.T) {
+	for _, in := range []string{"", "last", "last 15", "last 15x", "last -5m", "yesterdays", "2018-13", "between 2018 and", "2018-09..2018-08",
+		"< ", "<= tomorrow", "12", "99999999999999999999", "2018-08-29T25:00"} {
+		if _, err := ParseRange(in, demoNow, time.UTC); err == nil {
+			t.Errorf("%q: no error", in)
+		} else if len(err.Error()) < 10 {
+			t.Errorf("%q: unhelpful %q", in, err)
+		}
+	}
+}
+
+// cond renders a compiled condition as the request line shows it.
+func cond(c SKCondition) string {
+	q := KeyQuery{Table: "T", PKName: "PK", PK: S("p"), SKName: "SK", SK: c}
+	return strings.TrimPrefix(q.Expression(), "PK = :pk AND ") + "  " + strings.TrimPrefix(q.Values(), `:pk="p" `)
+}
+
+func TestCompileRange(t *testing.T) {
+	seconds := TimeEncoding{Kind: EpochSeconds}
+	millis := TimeEncoding{Kind: EpochMillis}
+	iso, _ := DetectTime([]string{"2026-10-31T23:59:59Z"}, false)
+	blog, _ := DetectTime([]string{"amsg#2018-08-29:12:00:00"}, false)
+	leading, _ := DetectTime([]string{"2018-08-29:12:00:00#amsg"}, false)
+	for _, tc := range []struct {
+		enc    TimeEncoding
+		in     string
+		prefix string
+		want   string
+	}{
+		// The seed's query, as written.
+		{seconds, "< 1536019200", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "<= 1536019200", "", "SK <= :sk  :sk=1536019200"},
+		{seconds, "> 1536019200", "", "SK > :sk  :sk=1536019200"},
+		{seconds, ">= 1536019200", "", "SK >= :sk  :sk=1536019200"},
+		{seconds, "< 2018-09-04T00:00Z", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "2018-09-04T00:00:00Z", "", "SK = :sk  :sk=1536019200"},
+		{seconds, "1536019200", "", "SK = :sk  :sk=1536019200"},
+		{iso, "2026-10-31T12:00:00Z", "", "SK = :sk  :sk=\"2026-10-31T12:00:00Z\""},
+		{blog, "2018-08-29T12:00:00Z", "amsg", "SK = :sk  :sk=\"amsg#2018-08-29:12:00:00\""},
+		{seconds, "<= 2018-09-04", "", "SK <= :sk  :sk=1536105599"},
+		{seconds, "> 2018-09-04", "", "SK > :sk  :sk=1536105599"},
+		{seconds, "2018-08", "", "SK BETWEEN :lo AND :hi  :lo=1533081600 :hi=1535759999"},
+		{seconds, "last 15m", "", "SK >= :sk  :sk=1793490300"},
+		{seconds, "last 7d", "", "SK >= :sk  :sk=1792886400"},
+		{seconds, "today", "", "SK BETWEEN :lo AND :hi  :lo=1793491200 :hi=1793577599"},
+		{seconds, "yesterday", "", "SK BETWEEN :lo AND :hi  :lo=1793404800 :hi=1793491199"},
+		{seconds, "2018-08-29..2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
+		{seconds, "between 2018-08-29 and 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
+		{seconds, ">= 1536019200000", "", "SK >= :sk  :sk=1536019200"},
+		{millis, "< 1536019200", "", "SK < :sk  :sk=1536019200000"},
+		{millis, "2018-09-04T00:00:00.5Z..2018-09-04T00:00:01Z", "", "SK BETWEEN :lo AND :hi  :lo=1536019200500 :hi=1536019201999"},
+		{iso, "2026-10", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-\""},
+		{iso, "2026-10-31", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-31T\""},
+		{iso, "< 2026-10-31T12:00Z", "", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01T00:00:00Z\" :hi=\"2026-10-31T11:59:59Z\""},
+		{iso, "> 2026-10-31T12:00+02:00", "", "SK BETWEEN :lo AND :hi  :lo=\"2026-10-31T10:01:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
+		{iso, "last 24h", "", "SK BETWEEN :lo AND :hi  :lo=\"2026-10-31T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
+		{blog, "2018-08", "amsg", "begins_with(SK, :prefix)  :prefix=\"amsg#2018-08-\""},
+		{blog, "2018-08-29", "amsg#", "begins_with(SK, :prefix)  :prefix=\"amsg#2018-08-29:\""},
+		{blog, "< 2018-08-29T12:00Z", "amsg", "SK BETWEEN :lo AND :hi  :lo=\"amsg#\" :hi=\"amsg#2018-08-29:11:59:59\""},
+		{blog, ">= 2018-08-29T12:00Z", "amsg", "SK BETWEEN :lo AND :hi  :lo=\"amsg#2018-08-29:12:00:00\" :hi=\"amsg#\\U0010ffff\""},
+		{leading, "2018-08-29", "", "begins_with(SK, :prefix)  :prefix=\"2018-08-29:\""},
+		{leading, "<= 2018-08-29T12:00:00Z", "", "SK BETWEEN :lo AND :hi  :lo=\"0000-01-01:00:00:00\" :hi=\"2018-08-29:12:00:00#\\U0010ffff\""},
+	} {
+		r, err := ParseRange(tc.in, demoNow, time.UTC)
+		if err != nil {
+			t.Errorf("%s %q: %v", tc.enc.Name(), tc.in, err)
+			continue
+		}
+		c, err := CompileRange(r, tc.enc, tc.prefix)
+		if err != nil || cond(c) != tc.want {
+			t.Errorf("%s %q prefix %q:\n got %s (%v)\nwant %s", tc.enc.Name(), tc.in, tc.prefix, cond(c), err, tc.want)
+		}
+	}
+	if _, err := CompileRange(TimeRange{Op: TimeGe, From: demoNow}, blog, ""); err == nil || !strings.Contains(err.Error(), "prefix") {
+		t.Errorf("composite keys without a prefix: %v", err)
+	}
+}
+
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"last 15m", "today", "2018-08", "2018-08-29..2018-09-04", "< 2018-09-04T00:00Z", ">= 1536019200",
+		"between 2018-08-29 and 2018-09-04", "2018-08-29:12:00:00", "last 1h30m"} {
+		f.Add(s)
+	}
+	encs := []TimeEncoding{{Kind: EpochSeconds}, {Kind: EpochMillis}}
+	for _, k := range []string{"2026-10-31T23:59:59Z", "amsg#2018-08-29:12:00:00", "2018-08-29:12:00:00#amsg", "2026-10"} {
+		e, _ := DetectTime([]string{k}, false)
+		encs = append(encs, e)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r, err := ParseRange(in, demoNow, time.UTC)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if r.Op == TimeBetween && r.To.Before(r.From) {
+			t.Fatalf("%q: to %v before from %v", in, r.To, r.From)
+		}
+		for _, e := range encs {
+			c, err := CompileRange(r, e, "amsg")
+			if err != nil {
+				continue
+			}
+			if c.Op == SKBetween && e.Kind == TimeText && c.A.Text > c.B.Text && r.To.Sub(r.From) >= e.Unit() {
+				t.Fatalf("%q on %s: empty BETWEEN %q..%q", in, e.Name(), c.A.Text, c.B.Text)
+			}
+		}
+	})
+}
+
+func FuzzKeyTimeRoundTrip(f *testing.F) {
+	for _, s := range []string{"2026-10-31T23:59:59Z", "amsg#2018-08-29:12:00:00", "2018-08-29:12:00:00#amsg", "2026-10-31T23:59:59.123+02:00", "2026-10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		e, ok := DetectTimeText(key)
+		if !ok {
+			return
+		}
+		tm, ok := e.KeyTime(key)
+		if !ok {
+			t.Fatalf("%q detected as %s but not read", key, e.Name())
+		}
+		enc := e.Encode(tm)
+		if !strings.Contains(key, enc) {
+			t.Fatalf("%q (%s): time encodes back as %q", key, e.Name(), enc)
+		}
+	})
+}
+
+func TestParseTimeFormat(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		ok   bool
+		name string
+	}{
+		{"epoch-s", true, "epoch seconds"}, {"epoch-ms", true, "epoch milliseconds"}, {"epoch-us", true, "epoch microseconds"},
+		{"2006-01-02T15:04:05Z07:00", true, "2006-01-02T15:04:05Z07:00"},
+		{"prefix#2006-01-02:15:04:05", true, "prefix#2006-01-02:15:04:05"},
+		{"2006-01-02:15:04:05#suffix", true, "2006-01-02:15:04:05#…"},
+		{"seconds", false, ""}, {"", false, ""}, {"15:04", false, ""}, {"prefix#", false, ""},
+	} {
+		e, err := ParseTimeFormat(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && e.Name() != tc.name) {
+			t.Errorf("%q: %q %v", tc.in, e.Name(), err)
+		}
+	}
+}
+
+func FuzzParseTimeFormat(f *testing.F) {
+	for _, s := range []string{"epoch-s", "2006-01-02T15:04:05Z07:00", "prefix#2006-01-02:15:04:05", "2006-01-02#suffix", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseTimeFormat(s)
+		if err != nil {
+			return
+		}
+		// A format that parses writes a time it can read back.
+		tm := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
+		key := e.Encode(tm)
+		switch e.Place {
+		case TimeAfter:
+			key = "p" + e.Sep + key
+		case TimeLeading:
+			key += e.Sep + "s"
+		}
+		if _, ok := e.KeyTime(key); !ok {
+			t.Fatalf("%q writes %q and cannot read it back", s, key)
+		}
+	})
+}
+
+// FuzzDetectTimeSample: whatever keys a table holds, detection either
+// finds a form that most of them read as, naming the rest, or none; its
+// note never carries a control character.
+func FuzzDetectTimeSample(f *testing.F) {
+	f.Add("2020-11-12T20:04:00\n2020-11-12T20:06:00\nMetadata", false)
+	f.Add("WARNING1#2020-04-24T14:40:00\nNORMAL#2020-04-24T14:50:00", false)
+	f.Add("1536019200\n1536019260\n7", true)
+	f.Add("x\x1b[31m\n2020-01-01\n2020-01-02\n2020-01-03\n2020-01-04", false)
+	f.Fuzz(func(t *testing.T, keys string, number bool) {
+		sample := strings.Split(keys, "\n")
+		d := DetectTimeSample(sample, number)
+		if !d.OK {
+			return
+		}
+		matched := len(sample) - len(d.Skipped)
+		if float64(matched) < timeQuorum*float64(len(sample)) || d.Total != len(sample) {
+			t.Fatalf("%q: %d of %d matched, skipped %q", sample, matched, len(sample), d.Skipped)
+		}
+		for _, r := range d.Note() {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("note %q holds a control character", d.Note())
+			}
+		}
+	})
+}

@@ -1,0 +1,200 @@
+package domain
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// VersionPattern is a table's own spelling of revision keys, named in the
+// configuration or by --version-pattern: a template such as rev#{n}#{name},
+// {name}#v{n} or V{n}-{name}, where {n} is the revision number (digits,
+// padded or not; 0 is the current copy) and {name}, if present, the
+// logical item.
+type VersionPattern struct {
+	template string
+	re       *regexp.Regexp
+	numGroup int // submatch of the digits; the name's is the other one
+	parts    []string
+}
+
+const (
+	numPlaceholder  = "{n}"
+	namePlaceholder = "{name}"
+)
+
+// ParseVersionPattern checks a template. {n} is required, {name} optional;
+// each appears at most once, a literal separates them, and no digit
+// touches {n}, so that every sort key reads one way only.
+func ParseVersionPattern(template string) (*VersionPattern, error) {
+	if !utf8.ValidString(template) {
+		return nil, fmt.Errorf("%q is not valid UTF-8: write the pattern as text, such as \"rev#{n}#{name}\"", template)
+	}
+	parts, err := splitTemplate(template)
+	if err != nil {
+		return nil, err
+	}
+	p := &VersionPattern{template: template, parts: parts}
+	var expr strings.Builder
+	expr.WriteString(`(?s)^`)
+	group := 0
+	for _, part := range parts {
+		switch part {
+		case numPlaceholder:
+			group++
+			p.numGroup = group
+			fmt.Fprintf(&expr, "([0-9]{1,%d})", maxVersionDigits)
+		case namePlaceholder:
+			group++
+			expr.WriteString("(.+?)")
+		default:
+			expr.WriteString(regexp.QuoteMeta(part))
+		}
+	}
+	expr.WriteString("$")
+	p.re = regexp.MustCompile(expr.String())
+	return p, nil
+}
+
+// splitTemplate cuts a template into literals and placeholders, refusing
+// what would make a key ambiguous.
+func splitTemplate(t string) ([]string, error) {
+	const example = `such as "rev#{n}#{name}" or "{name}#v{n}"`
+	var parts []string
+	seen := map[string]bool{}
+	for rest := t; rest != ""; {
+		i := strings.IndexAny(rest, "{}")
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		if i > 0 {
+			parts = append(parts, rest[:i])
+			rest = rest[i:]
+		}
+		ph := ""
+		for _, p := range []string{numPlaceholder, namePlaceholder} {
+			if strings.HasPrefix(rest, p) {
+				ph = p
+			}
+		}
+		if ph == "" {
+			return nil, fmt.Errorf("%q: braces only go around n and name; write {n} for the number and {name} for the item, %s", t, example)
+		}
+		if seen[ph] {
+			return nil, fmt.Errorf("%q has %s twice: write each placeholder once, %s", t, ph, example)
+		}
+		seen[ph] = true
+		parts = append(parts, ph)
+		rest = rest[len(ph):]
+	}
+	if !seen[numPlaceholder] {
+		return nil, fmt.Errorf("%q has no {n}: write where the revision number goes, %s", t, example)
+	}
+	for i, p := range parts {
+		if p != numPlaceholder {
+			continue
+		}
+		if i > 0 && parts[i-1] == namePlaceholder || i+1 < len(parts) && parts[i+1] == namePlaceholder {
+			return nil, fmt.Errorf("%q: {n} and {name} touch; put a separator between them, %s", t, example)
+		}
+		if i > 0 && endsWithDigit(parts[i-1]) || i+1 < len(parts) && startsWithDigit(parts[i+1]) {
+			return nil, fmt.Errorf("%q: a digit next to {n} blurs where the number ends; put a separator there, %s", t, example)
+		}
+	}
+	return parts, nil
+}
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+func endsWithDigit(s string) bool   { return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' }
+
+// String is the template as written.
+func (p *VersionPattern) String() string { return p.template }
+
+// HasName reports whether the template names logical items ({name}).
+func (p *VersionPattern) HasName() bool { return strings.Contains(p.template, namePlaceholder) }
+
+// Parse reads a sort key as a revision, or reports that it is not one.
+func (p *VersionPattern) Parse(sk string) (VersionKey, bool) {
+	m := p.re.FindStringSubmatch(sk)
+	if m == nil {
+		return VersionKey{}, false
+	}
+	k := VersionKey{Key: sk, Digits: m[p.numGroup], Form: FormPattern, Pattern: p}
+	if len(m) == 3 {
+		k.Name = m[3-p.numGroup]
+	}
+	k.Num = atoiDigits(k.Digits)
+	return k, true
+}
+
+// Key spells revision digits of item name: Key("3", "Terms") is
+// rev#3#Terms for rev#{n}#{name}.
+func (p *VersionPattern) Key(digits, name string) string {
+	return p.expand(len(p.parts), digits, name)
+}
+
+// Prefix is the literal before the first placeholder: every revision key
+// begins with it ("" when the template starts with a placeholder).
+func (p *VersionPattern) Prefix() string {
+	if p.parts[0] == numPlaceholder || p.parts[0] == namePlaceholder {
+		return ""
+	}
+	return p.parts[0]
+}
+
+// ItemPrefix is what every revision key of one item begins with: the
+// template up to {n}, with the name in it where it comes first
+// (Terms#v for {name}#v{n}).
+func (p *VersionPattern) ItemPrefix(name string) string {
+	for i, part := range p.parts {
+		if part == numPlaceholder {
+			return p.expand(i, "", name)
+		}
+	}
+	return ""
+}
+
+func (p *VersionPattern) expand(upTo int, digits, name string) string {
+	var b strings.Builder
+	for _, part := range p.parts[:upTo] {
+		switch part {
+		case numPlaceholder:
+			b.WriteString(digits)
+		case namePlaceholder:
+			b.WriteString(name)
+		default:
+			b.WriteString(part)
+		}
+	}
+	return b.String()
+}
+
+// Label is a revision's short name: the literal before {n} (without the
+// separator that follows a name) and the digits, as in rev#3, v3 or V3.
+func (p *VersionPattern) Label(digits string) string {
+	for i, part := range p.parts {
+		if part != numPlaceholder || i == 0 || p.parts[i-1] == namePlaceholder {
+			continue
+		}
+		lead := p.parts[i-1]
+		if i >= 2 && p.parts[i-2] == namePlaceholder {
+			lead = strings.TrimLeftFunc(lead, func(r rune) bool { return !isAlnum(r) })
+		}
+		return lead + digits
+	}
+	return digits
+}
+
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+func atoiDigits(d string) int {
+	n := 0
+	for i := 0; i < len(d); i++ {
+		n = n*10 + int(d[i]-'0')
+	}
+	return n
+}

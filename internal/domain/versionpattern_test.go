@@ -1,0 +1,179 @@
+package domain
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestVersionPattern(t *testing.T) {
+	type read struct {
+		sk     string
+		ok     bool
+		num    int
+		name   string
+		padded bool
+		label  string
+	}
+	for _, tc := range []struct {
+		template         string
+		prefix, itemPref string // Prefix(), ItemPrefix("Terms")
+		reads            []read
+	}{
+		{"rev#{n}#{name}", "rev#", "rev#", []read{
+			{"rev#0#Terms", true, 0, "Terms", false, "rev#0"},
+			{"rev#12#Terms#Annex-B", true, 12, "Terms#Annex-B", false, "rev#12"},
+			{"rev#007#Terms", true, 7, "Terms", true, "rev#007"},
+			{"rev#x#Terms", false, 0, "", false, ""},
+			{"rev#1#", false, 0, "", false, ""},
+			{"rev#1234567890#Terms", false, 0, "", false, ""},
+			{"Rev#1#Terms", false, 0, "", false, ""},
+			{"rev#1Terms", false, 0, "", false, ""},
+		}},
+		{"{name}#v{n}", "", "Terms#v", []read{
+			{"Terms#v0", true, 0, "Terms", false, "v0"},
+			{"Terms#v3#v12", true, 12, "Terms#v3", false, "v12"},
+			{"a#b#v0003", true, 3, "a#b", true, "v0003"},
+			{"#v1", false, 0, "", false, ""},
+			{"Terms#v", false, 0, "", false, ""},
+			{"Terms#v1x", false, 0, "", false, ""},
+			{"metadata", false, 0, "", false, ""},
+		}},
+		{"V{n}-{name}", "V", "V", []read{
+			{"V2-Terms", true, 2, "Terms", false, "V2"},
+			{"V2-", false, 0, "", false, ""},
+			{"v2-Terms", false, 0, "", false, ""},
+		}},
+		{"v{n}_{name}", "v", "v", []read{ // the built-in form, spelt out
+			{"v001_Audit", true, 1, "Audit", true, "v001"},
+			{"v2_a_b", true, 2, "a_b", false, "v2"},
+			{"v1_", false, 0, "", false, ""},
+		}},
+		{"doc|{n}", "doc|", "doc|", []read{ // no name: one history per partition
+			{"doc|4", true, 4, "", false, "doc|4"},
+			{"doc|4|x", false, 0, "", false, ""},
+		}},
+		{"{n}.{name}", "", "", []read{
+			{"3.Terms\nline two", true, 3, "Terms\nline two", false, "3"},
+		}},
+	} {
+		p, err := ParseVersionPattern(tc.template)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.template, err)
+		}
+		if p.String() != tc.template || p.Prefix() != tc.prefix || p.ItemPrefix("Terms") != tc.itemPref {
+			t.Errorf("%q: prefix %q item prefix %q", tc.template, p.Prefix(), p.ItemPrefix("Terms"))
+		}
+		for _, r := range tc.reads {
+			k, ok := p.Parse(r.sk)
+			if ok != r.ok {
+				t.Errorf("%q %q: ok=%v, want %v", tc.template, r.sk, ok, r.ok)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			if k.Num != r.num || k.Name != r.name || k.Padded() != r.padded || k.Label() != r.label || k.Stub() != r.label ||
+				k.String() != r.sk || k.Form != FormPattern || k.Current() != (r.num == 0) {
+				t.Errorf("%q %q: %+v label %q", tc.template, r.sk, k, k.Label())
+			}
+			if !strings.HasPrefix(r.sk, p.Prefix()) || !strings.HasPrefix(r.sk, p.ItemPrefix(k.Name)) {
+				t.Errorf("%q %q: does not begin with the prefixes", tc.template, r.sk)
+			}
+		}
+	}
+}
+
+func TestVersionPatternRefused(t *testing.T) {
+	for _, tc := range []struct{ template, want string }{
+		{"", "has no {n}"},
+		{"rev#{name}", "has no {n}"},
+		{"rev#{num}#{name}", "braces only go around n and name"},
+		{"rev#{n}#{name}}", "braces only go around n and name"},
+		{"{{n}", "braces only go around n and name"},
+		{"v{n}_{n}", "has {n} twice"},
+		{"{name}#{name}{n}", "has {name} twice"},
+		{"{name}{n}", "{n} and {name} touch"},
+		{"v{n}{name}", "{n} and {name} touch"},
+		{"v1{n}_{name}", "a digit next to {n}"},
+		{"v{n}0_{name}", "a digit next to {n}"},
+		{"v\xff{n}", "not valid UTF-8"},
+	} {
+		_, err := ParseVersionPattern(tc.template)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `such as "`) {
+			t.Errorf("%q: %v, want %q and an example", tc.template, err, tc.want)
+		}
+	}
+}
+
+// TestGroupVersionsPattern: drift, gaps and labels speak the table's own
+// spelling; number 0 is the current copy.
+func TestGroupVersionsPattern(t *testing.T) {
+	p, err := ParseVersionPattern("rev#{n}#{name}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := func(sk, status string) Revision {
+		k, ok := p.Parse(sk)
+		if !ok {
+			t.Fatal(sk)
+		}
+		return Revision{VersionKey: k, Item: map[string]any{"SK": sk, "status": status}}
+	}
+	hs := GroupVersions([]Revision{rev("rev#2#Terms", "FAIL"), rev("rev#0#Terms", "PASS"), rev("rev#1#Terms", "PASS"),
+		rev("rev#4#Terms", "FAIL"), rev("rev#1#Claims", "PASS")}, "SK")
+	if len(hs) != 2 || hs[0].Name != "Claims" || hs[1].Name != "Terms" {
+		t.Fatalf("histories %+v", hs)
+	}
+	claims, terms := hs[0], hs[1]
+	want := []string{"rev#0 differs from rev#4: status", "gap: no rev#3 between rev#2 and rev#4"}
+	if terms.Current == nil || terms.Latest().Key != "rev#4#Terms" || strings.Join(terms.Drift, "|") != strings.Join(want, "|") {
+		t.Errorf("Terms: current %v latest %v drift %q", terms.Current, terms.Latest(), terms.Drift)
+	}
+	if strings.Join(claims.Drift, "|") != "rev#0 is missing: no current copy of 1 revisions" {
+		t.Errorf("Claims drift %q", claims.Drift)
+	}
+	if terms.FormName() != "rev#{n}#{name}" || terms.Stub(0) != "rev#0" {
+		t.Errorf("form %q stub %q", terms.FormName(), terms.Stub(0))
+	}
+}
+
+// FuzzVersionPattern: a template is either refused with an example, or
+// every key it reads spells itself again, and every key it spells it reads
+// back to the same number and name.
+func FuzzVersionPattern(f *testing.F) {
+	for _, s := range [][2]string{
+		{"rev#{n}#{name}", "rev#12#Terms"}, {"{name}#v{n}", "a#v1#v2"}, {"V{n}-{name}", "V007-x"},
+		{"v{n}_{name}", "v0_Audit"}, {"{n}", "42"}, {"{name}_{n}", "a_1_2"}, {"{{n}}", "{1}"}, {"x{n}y{name}z", "x1yyz"},
+	} {
+		f.Add(s[0], s[1], "Terms", uint32(7))
+	}
+	f.Fuzz(func(t *testing.T, template, sk, name string, num uint32) {
+		p, err := ParseVersionPattern(template)
+		if err != nil {
+			if !strings.Contains(err.Error(), "such as") {
+				t.Fatalf("%q: %v gives no example", template, err)
+			}
+			return
+		}
+		if k, ok := p.Parse(sk); ok {
+			if k.String() != sk || k.Key != sk || k.Num < 0 || k.Digits == "" || len(k.Digits) > maxVersionDigits ||
+				(k.Name == "") == p.HasName() || !strings.HasPrefix(sk, p.ItemPrefix(k.Name)) {
+				t.Fatalf("%q read %q as %+v (string %q)", template, sk, k, k.String())
+			}
+			GroupVersions([]Revision{{VersionKey: k, Item: map[string]any{"SK": sk}}}, "SK")
+		}
+		if !p.HasName() {
+			name = ""
+		}
+		if name == "" && p.HasName() {
+			return
+		}
+		digits := strings.Repeat("0", int(num%3)) + strconv.Itoa(int(num%1_000_000))
+		key := p.Key(digits, name)
+		k, ok := p.Parse(key)
+		if !ok || k.Digits != digits || k.Name != name || k.Num != int(num%1_000_000) {
+			t.Fatalf("%q: %q (digits %q, name %q) read back as %+v %v", template, key, digits, name, k, ok)
+		}
+	})
+}

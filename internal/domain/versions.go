@@ -1,0 +1,517 @@
+package domain
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// VersionForm is how a sort key spells its revision number.
+type VersionForm int
+
+const (
+	// FormPrefix is the guide's v0_Audit, v1_Audit, v001_Audit.
+	FormPrefix VersionForm = iota
+	// FormUnderscore is the blog's v_0, v_1 (optionally v_1_name or v_1#name).
+	FormUnderscore
+	// FormPattern is a table's own template (VersionKey.Pattern).
+	FormPattern
+	// FormBare is AWS's v0, v1 … vN: no name, the partition is the item.
+	FormBare
+)
+
+// maxVersionDigits bounds a revision number so it always fits an int.
+const maxVersionDigits = 9
+
+// VersionKey is a sort key read as a revision of a logical item.
+type VersionKey struct {
+	Key    string      // the whole sort key
+	Num    int         // the revision number; 0 is the current copy
+	Digits string      // as written: "001" for v001_
+	Form   VersionForm // v1_name or v_1
+	Name   string      // the logical item: "Audit", "Audit#PART-7"; "" for a bare v_1
+	Sep    string      // between digits and name in FormUnderscore: "_", "#" or ""
+	// Pattern is the template the key was read with (FormPattern only).
+	Pattern *VersionPattern
+}
+
+// Padded reports whether the number is written zero-padded (v001_, v0000_).
+func (v VersionKey) Padded() bool { return len(v.Digits) > 1 && v.Digits[0] == '0' }
+
+// Current reports whether this is the v0_ copy.
+func (v VersionKey) Current() bool { return v.Num == 0 }
+
+// Label is the revision's short name: v3, or v003 as written.
+func (v VersionKey) Label() string {
+	switch v.Form {
+	case FormUnderscore:
+		return "v_" + v.Digits
+	case FormPattern:
+		return v.Pattern.Label(v.Digits)
+	}
+	return "v" + v.Digits // FormPrefix and FormBare
+}
+
+// Stub is how messages name the revision: its key without the item name
+// (v3_, v_3, rev#3).
+func (v VersionKey) Stub() string {
+	if v.Form == FormPrefix {
+		return v.Label() + "_"
+	}
+	return v.Label()
+}
+
+// String rebuilds the sort key: ParseVersionKey(k).String() == k.
+func (v VersionKey) String() string {
+	switch v.Form {
+	case FormUnderscore:
+		return "v_" + v.Digits + v.Sep + v.Name
+	case FormPattern:
+		return v.Pattern.Key(v.Digits, v.Name)
+	case FormBare:
+		return "v" + v.Digits
+	}
+	return "v" + v.Digits + "_" + v.Name
+}
+
+// ParseVersionKey reads v<digits>_<name> (v0_Audit, v001_Audit,
+// v0_Audit#PART-7), v_<digits>[_ or #<name>] (v_0, v_12_doc) and AWS's
+// bare v<digits> (v0, v12). Ordinary keys are not versions: vendor#1,
+// v0id, v1_ (no name), V1_x, v-1_x.
+func ParseVersionKey(sk string) (VersionKey, bool) {
+	if len(sk) < 2 || sk[0] != 'v' {
+		return VersionKey{}, false
+	}
+	if sk[1] == '_' {
+		digits, rest := leadingDigits(sk[2:])
+		if digits == "" {
+			return VersionKey{}, false
+		}
+		k := VersionKey{Key: sk, Digits: digits, Form: FormUnderscore}
+		switch {
+		case rest == "":
+		case (rest[0] == '_' || rest[0] == '#') && len(rest) > 1:
+			k.Sep, k.Name = rest[:1], rest[1:]
+		default:
+			return VersionKey{}, false
+		}
+		k.Num, _ = strconv.Atoi(digits)
+		return k, true
+	}
+	digits, rest := leadingDigits(sk[1:])
+	if digits != "" && rest == "" {
+		k := VersionKey{Key: sk, Digits: digits, Form: FormBare}
+		k.Num, _ = strconv.Atoi(digits)
+		return k, true
+	}
+	if digits == "" || len(rest) < 2 || rest[0] != '_' {
+		return VersionKey{}, false
+	}
+	k := VersionKey{Key: sk, Digits: digits, Form: FormPrefix, Name: rest[1:]}
+	k.Num, _ = strconv.Atoi(digits)
+	return k, true
+}
+
+// leadingDigits splits off up to maxVersionDigits ASCII digits; more than
+// that is not a revision number.
+func leadingDigits(s string) (digits, rest string) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > maxVersionDigits {
+		return "", s
+	}
+	return s[:i], s[i:]
+}
+
+// Revision is one stored revision of a logical item: its key and its
+// attributes as plain values (map[string]any, []any, numbers as strings or
+// json.Number, …).
+type Revision struct {
+	VersionKey
+	Item map[string]any
+}
+
+// History is one logical item's revisions, in numeric order.
+type History struct {
+	Name      string
+	Form      VersionForm
+	Pattern   *VersionPattern // the table's template (FormPattern only)
+	Current   *Revision       // the v0_ copy; nil when missing
+	Revisions []Revision      // numbers ≥ 1, ascending (v10 after v9, padded or not)
+	Drift     []string        // what is wrong, readable; empty when all is well
+	// Pointer is the current copy's attribute that names the newest
+	// revision's number (AWS's Latest), left out of the comparison with
+	// that revision and checked against it instead; "" when none.
+	Pointer string
+	// Owner, on an index, is the base table's partition key value the
+	// revisions belong to: index keys need not be unique, so two base
+	// items' v1 under one index key are two histories, not one v1 twice.
+	Owner string
+}
+
+// Latest is the newest revision, or nil when there are none.
+func (h History) Latest() *Revision {
+	if len(h.Revisions) == 0 {
+		return nil
+	}
+	return &h.Revisions[len(h.Revisions)-1]
+}
+
+// Drifted reports whether anything is wrong with the history.
+func (h History) Drifted() bool { return len(h.Drift) > 0 }
+
+// GroupVersions groups revisions by logical item (in name order) and
+// checks each for drift. ignore names attributes left out of the v0_
+// comparison: the key attributes, which differ by design, and a table's
+// drift_ignore.
+func GroupVersions(revs []Revision, ignore ...string) []History {
+	type group struct {
+		h       History
+		current []Revision
+	}
+	byName := map[string]*group{}
+	var names []string
+	for _, r := range revs {
+		id := historyID(r.VersionKey)
+		g := byName[id]
+		if g == nil {
+			g = &group{h: History{Name: r.Name, Form: r.Form, Pattern: r.Pattern}}
+			byName[id] = g
+			names = append(names, id)
+		}
+		if r.Current() {
+			g.current = append(g.current, r)
+		} else {
+			g.h.Revisions = append(g.h.Revisions, r)
+		}
+	}
+	sort.Strings(names)
+	out := make([]History, 0, len(names))
+	for _, id := range names {
+		g := byName[id]
+		sort.SliceStable(g.h.Revisions, func(i, j int) bool {
+			a, b := g.h.Revisions[i], g.h.Revisions[j]
+			if a.Num != b.Num {
+				return a.Num < b.Num
+			}
+			return a.Key < b.Key
+		})
+		if len(g.current) > 0 {
+			sort.Slice(g.current, func(i, j int) bool { return g.current[i].Key < g.current[j].Key })
+			c := g.current[0]
+			g.h.Current = &c
+		}
+		g.h.Drift = drift(g.h, g.current, ignore)
+		if ptr, _, ok := versionPointer(g.h, ignore); ok {
+			g.h.Pointer = ptr
+		}
+		out = append(out, g.h)
+	}
+	return out
+}
+
+// historyID keeps the forms apart: v_1 and v1_ never share a history.
+func historyID(k VersionKey) string {
+	switch k.Form {
+	case FormUnderscore:
+		return "_" + k.Name
+	case FormPattern:
+		return "p" + k.Name
+	case FormBare:
+		return "b"
+	}
+	return "v" + k.Name
+}
+
+// Stub is how messages name revision n of this history: v0_, v_0, rev#0.
+func (h History) Stub(n int) string {
+	return VersionKey{Digits: strconv.Itoa(n), Form: h.Form, Pattern: h.Pattern}.Stub()
+}
+
+// FormName is how the history's keys are spelled: v1_, v_1, or the
+// table's template.
+func (h History) FormName() string {
+	switch h.Form {
+	case FormUnderscore:
+		return "v_1"
+	case FormPattern:
+		return h.Pattern.String()
+	case FormBare:
+		return "v1"
+	}
+	return "v1_"
+}
+
+func drift(h History, currents []Revision, ignore []string) []string {
+	var out []string
+	v := h.Stub
+	zero := v(0)
+	switch {
+	case len(currents) == 0 && len(h.Revisions) > 0:
+		out = append(out, fmt.Sprintf("%s is missing: no current copy of %d revisions", zero, len(h.Revisions)))
+	case len(currents) > 1:
+		out = append(out, fmt.Sprintf("%s appears %d times: %s", zero, len(currents), keysOf(currents)))
+	}
+	latest := h.Latest()
+	if ptr, n, ok := versionPointer(h, ignore); ok {
+		ignore = append(slices.Clone(ignore), ptr)
+		switch {
+		case latest == nil || n > latest.Num:
+			out = append(out, fmt.Sprintf("%s says %s=%d but %s does not exist", h.Current.Stub(), ptr, n, v(n)))
+		case n < latest.Num:
+			out = append(out, fmt.Sprintf("%s says %s=%d but the newest is %s", h.Current.Stub(), ptr, n, latest.Stub()))
+		}
+	}
+	if latest != nil && h.Current != nil {
+		if changes := Diff(without(latest.Item, ignore), without(h.Current.Item, ignore)); len(changes) > 0 {
+			out = append(out, fmt.Sprintf("%s differs from %s: %s", h.Current.Stub(), latest.Stub(), changedPaths(changes)))
+		}
+	}
+	next := 1
+	for i := 0; i < len(h.Revisions); {
+		j := i
+		for j < len(h.Revisions) && h.Revisions[j].Num == h.Revisions[i].Num {
+			j++
+		}
+		n := h.Revisions[i].Num
+		switch {
+		case n > next && next == 1:
+			out = append(out, fmt.Sprintf("gap: no %s before %s", rangeOf(v, next, n-1), v(n)))
+		case n == next+1:
+			out = append(out, fmt.Sprintf("gap: no %s between %s and %s", v(next), v(next-1), v(n)))
+		case n > next+1:
+			out = append(out, fmt.Sprintf("gap: no %s…%s between %s and %s", v(next), v(n-1), v(next-1), v(n)))
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s appears %d times: %s", v(n), j-i, keysOf(h.Revisions[i:j])))
+		}
+		next = n + 1
+		i = j
+	}
+	return out
+}
+
+// pointerWords are names a version pointer goes by, for a pointer that no
+// longer equals the newest revision's number (a lagging copy).
+var pointerWords = []string{"latest", "version", "ver", "rev", "revision", "current", "head"}
+
+// versionPointer finds the current copy's attribute that counts
+// revisions: a whole number the revisions do not carry (or, named like a
+// pointer, carry otherwise), equal to the newest revision's number (AWS's
+// Latest, whatever its name), or named like a pointer when it is not (v0
+// says Latest=2, v2 missing). A number the newest revision holds
+// differently, under any other name, stays data: its change is drift.
+func versionPointer(h History, ignore []string) (name string, n int, ok bool) {
+	if h.Current == nil {
+		return "", 0, false
+	}
+	latest := h.Latest()
+	byName := ""
+	names := make([]string, 0, len(h.Current.Item))
+	for k := range h.Current.Item {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		num, isNum := wholeNumber(h.Current.Item[k])
+		if !isNum || slices.Contains(ignore, k) {
+			continue
+		}
+		named := slices.Contains(pointerWords, strings.ToLower(k))
+		if latest != nil {
+			lv, had := latest.Item[k]
+			if had && (reflect.DeepEqual(lv, h.Current.Item[k]) || !named) {
+				continue // ordinary data: copied alike, or drift to report
+			}
+			if num == latest.Num {
+				return k, num, true
+			}
+		}
+		if byName == "" && named {
+			byName = k
+		}
+	}
+	if byName == "" {
+		return "", 0, false
+	}
+	n, _ = wholeNumber(h.Current.Item[byName])
+	return byName, n, true
+}
+
+// wholeNumber reads a plain number value that is a revision number.
+func wholeNumber(v any) (int, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case int:
+		return x, x >= 0
+	case int64:
+		s = strconv.FormatInt(x, 10)
+	case float64:
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return 0, false
+	}
+	if len(s) == 0 || len(s) > maxVersionDigits {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= 0
+}
+
+func rangeOf(v func(int) string, a, b int) string {
+	if a == b {
+		return v(a)
+	}
+	return v(a) + "…" + v(b)
+}
+
+func keysOf(revs []Revision) string {
+	ks := make([]string, len(revs))
+	for i, r := range revs {
+		ks[i] = r.Key
+	}
+	return strings.Join(ks, ", ")
+}
+
+func without(item map[string]any, ignore []string) map[string]any {
+	if len(ignore) == 0 {
+		return item
+	}
+	out := make(map[string]any, len(item))
+	for k, v := range item {
+		out[k] = v
+	}
+	for _, k := range ignore {
+		delete(out, k)
+	}
+	return out
+}
+
+func changedPaths(cs []Change) string {
+	seen := map[string]bool{}
+	var top []string
+	for _, c := range cs {
+		name := c.Path
+		if i := strings.IndexAny(name, ".["); i > 0 {
+			name = name[:i]
+		}
+		if !seen[name] {
+			seen[name] = true
+			top = append(top, name)
+		}
+	}
+	return strings.Join(top, ", ")
+}
+
+// ChangeKind is what happened to an attribute between two revisions.
+type ChangeKind string
+
+const (
+	Added   ChangeKind = "added"
+	Removed ChangeKind = "removed"
+	Changed ChangeKind = "changed"
+)
+
+// Change is one difference between two items, at a path such as
+// Checks.brakes.status or Findings[1].
+type Change struct {
+	Path string
+	Kind ChangeKind
+	Old  any // nil when Added
+	New  any // nil when Removed
+}
+
+// Diff lists what changed from old to new, descending into maps and lists,
+// in path order. Lists are compared position by position; a list that
+// changed length reports the extra or missing tail as added or removed.
+func Diff(old, new map[string]any) []Change {
+	var out []Change
+	diffMap("", old, new, &out)
+	return out
+}
+
+func diffMap(path string, old, new map[string]any, out *[]Change) {
+	names := make([]string, 0, len(old)+len(new))
+	for k := range old {
+		names = append(names, k)
+	}
+	for k := range new {
+		if _, ok := old[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p := joinPath(path, k)
+		ov, inOld := old[k]
+		nv, inNew := new[k]
+		switch {
+		case !inOld:
+			*out = append(*out, Change{Path: p, Kind: Added, New: nv})
+		case !inNew:
+			*out = append(*out, Change{Path: p, Kind: Removed, Old: ov})
+		default:
+			diffValue(p, ov, nv, out)
+		}
+	}
+}
+
+func diffValue(path string, ov, nv any, out *[]Change) {
+	om, ok1 := ov.(map[string]any)
+	nm, ok2 := nv.(map[string]any)
+	if ok1 && ok2 {
+		diffMap(path, om, nm, out)
+		return
+	}
+	ol, ok1 := ov.([]any)
+	nl, ok2 := nv.([]any)
+	if ok1 && ok2 {
+		for i := 0; i < max(len(ol), len(nl)); i++ {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			switch {
+			case i >= len(ol):
+				*out = append(*out, Change{Path: p, Kind: Added, New: nl[i]})
+			case i >= len(nl):
+				*out = append(*out, Change{Path: p, Kind: Removed, Old: ol[i]})
+			default:
+				diffValue(p, ol[i], nl[i], out)
+			}
+		}
+		return
+	}
+	if !reflect.DeepEqual(ov, nv) {
+		*out = append(*out, Change{Path: path, Kind: Changed, Old: ov, New: nv})
+	}
+}
+
+// joinPath writes names that are not plain identifiers in backticks, as
+// the filter syntax does: a.b, a.`odd name`.
+func joinPath(path, name string) string {
+	if !plainName(name) {
+		name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,253 @@
+package domain
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseVersionKey(t *testing.T) {
+	for _, tc := range []struct {
+		sk     string
+		ok     bool
+		num    int
+		name   string
+		form   VersionForm
+		padded bool
+	}{
+		{"v0_Audit", true, 0, "Audit", FormPrefix, false},
+		{"v1_Audit", true, 1, "Audit", FormPrefix, false},
+		{"v10_Audit", true, 10, "Audit", FormPrefix, false},
+		{"v001_Audit", true, 1, "Audit", FormPrefix, true},
+		{"v0000_Audit", true, 0, "Audit", FormPrefix, true},
+		{"v0_Audit#PART-7", true, 0, "Audit#PART-7", FormPrefix, false},
+		{"v2_a_b", true, 2, "a_b", FormPrefix, false},
+		{"v3_Zürich", true, 3, "Zürich", FormPrefix, false},
+		{"v_0", true, 0, "", FormUnderscore, false},
+		{"v_12", true, 12, "", FormUnderscore, false},
+		{"v_3_doc", true, 3, "doc", FormUnderscore, false},
+		{"v_3#doc", true, 3, "doc", FormUnderscore, false},
+		{"v123456789_x", true, 123456789, "x", FormPrefix, false},
+		// AWS's number-based versions: the partition is the item.
+		{"v0", true, 0, "", FormBare, false},
+		{"v1", true, 1, "", FormBare, false},
+		{"v12", true, 12, "", FormBare, false},
+		{"v007", true, 7, "", FormBare, true},
+		// Not versions.
+		{"vendor#1", false, 0, "", 0, false},
+		{"v0id", false, 0, "", 0, false},
+		{"v1234567890", false, 0, "", 0, false},
+		{"v1_", false, 0, "", 0, false},
+		{"V1_Audit", false, 0, "", 0, false},
+		{"v-1_Audit", false, 0, "", 0, false},
+		{"v_", false, 0, "", 0, false},
+		{"v_x", false, 0, "", 0, false},
+		{"v_1x", false, 0, "", 0, false},
+		{"v_1_", false, 0, "", 0, false},
+		{"v1234567890_x", false, 0, "", 0, false},
+		{"version_1", false, 0, "", 0, false},
+		{"audit_v1", false, 0, "", 0, false},
+		{"", false, 0, "", 0, false},
+		{"v", false, 0, "", 0, false},
+		{"v1.5_x", false, 0, "", 0, false},
+		{"v١_x", false, 0, "", 0, false}, // Arabic-Indic digit
+	} {
+		k, ok := ParseVersionKey(tc.sk)
+		if ok != tc.ok {
+			t.Errorf("%q: ok=%v, want %v", tc.sk, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if k.Num != tc.num || k.Name != tc.name || k.Form != tc.form || k.Padded() != tc.padded || k.String() != tc.sk {
+			t.Errorf("%q: %+v padded=%v string=%q", tc.sk, k, k.Padded(), k.String())
+		}
+	}
+}
+
+func FuzzParseVersionKey(f *testing.F) {
+	for _, s := range []string{"v0_Audit", "v001_Audit", "v_0", "v_3#doc", "vendor#1", "v0id", "v1_", "v99999999999_x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sk string) {
+		k, ok := ParseVersionKey(sk)
+		if !ok {
+			return
+		}
+		if k.String() != sk || k.Key != sk || k.Num < 0 || len(k.Digits) == 0 || len(k.Digits) > maxVersionDigits {
+			t.Fatalf("%q parsed as %+v (string %q)", sk, k, k.String())
+		}
+		if k.Form == FormPrefix && k.Name == "" {
+			t.Fatalf("%q: prefix form with no name", sk)
+		}
+		// A parsed key groups and diffs without panicking.
+		GroupVersions([]Revision{{VersionKey: k, Item: map[string]any{"SK": sk}}})
+	})
+}
+
+// TestVersionPointer: AWS's v0 carries Latest, the newest revision's
+// number; it is not drift, but it is checked.
+func TestVersionPointer(t *testing.T) {
+	state := func(s string) map[string]any { return map[string]any{"State": s} }
+	cur := func(s string, latest any) Revision {
+		r := rev("v0", state(s))
+		r.Item["Latest"] = latest
+		return r
+	}
+	for _, tc := range []struct {
+		name    string
+		revs    []Revision
+		ignore  []string
+		pointer string
+		drift   []string
+	}{
+		{"healthy", []Revision{cur("B", json.Number("2")), rev("v1", state("A")), rev("v2", state("B"))}, nil, "Latest", nil},
+		{"any name", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Head"] = json.Number("2"); return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, nil, "Head", nil},
+		{"lagging copy", []Revision{cur("B", json.Number("2")), rev("v1", state("A"))}, nil, "Latest",
+			[]string{"v0 says Latest=2 but v2 does not exist", "v0 differs from v1: State"}},
+		{"stale pointer", []Revision{cur("C", json.Number("2")), rev("v1", state("A")), rev("v2", state("B")), rev("v3", state("C"))}, nil, "Latest",
+			[]string{"v0 says Latest=2 but the newest is v3"}},
+		{"no revisions yet", []Revision{cur("A", json.Number("1"))}, nil, "Latest", []string{"v0 says Latest=1 but v1 does not exist"}},
+		{"drift_ignore", []Revision{func() Revision { r := cur("B", json.Number("2")); r.Item["UpdatedBy"] = "ops"; return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, []string{"UpdatedBy"}, "Latest", nil},
+		{"ignored pointer is plain data", []Revision{cur("B", json.Number("2")), rev("v1", state("A")), rev("v2", state("B"))}, []string{"Latest"}, "", nil},
+		{"a number copied alike is data", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
+			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("2"); return r }(), rev("v1", state("A"))}, nil, "", nil},
+		{"a number the revision holds otherwise is drift, not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Count"] = json.Number("2"); return r }(),
+			func() Revision { r := rev("v2", state("B")); r.Item["Count"] = json.Number("5"); return r }(), rev("v1", state("A"))}, nil, "", []string{"v0 differs from v2: Count"}},
+		{"a pointer the revisions carry too", []Revision{cur("B", json.Number("2")), rev("v1", state("A")),
+			func() Revision { r := rev("v2", state("B")); r.Item["Latest"] = json.Number("1"); return r }()}, nil, "Latest", nil},
+		{"a text value is not a pointer", []Revision{func() Revision { r := rev("v0", state("B")); r.Item["Latest"] = "2"; return r }(),
+			rev("v1", state("A")), rev("v2", state("B"))}, nil, "", []string{"v0 differs from v2: Latest"}},
+	} {
+		hs := GroupVersions(tc.revs, append([]string{"SK"}, tc.ignore...)...)
+		if len(hs) != 1 {
+			t.Fatalf("%s: %d histories", tc.name, len(hs))
+		}
+		h := hs[0]
+		if h.Form != FormBare || h.Pointer != tc.pointer || !reflect.DeepEqual(h.Drift, tc.drift) {
+			t.Errorf("%s: form %v pointer %q drift %q, want %q %q", tc.name, h.Form, h.Pointer, h.Drift, tc.pointer, tc.drift)
+		}
+	}
+}
+
+func rev(sk string, item map[string]any) Revision {
+	k, ok := ParseVersionKey(sk)
+	if !ok {
+		panic(sk)
+	}
+	full := map[string]any{"SK": sk}
+	for n, v := range item {
+		full[n] = v
+	}
+	return Revision{VersionKey: k, Item: full}
+}
+
+func TestGroupVersions(t *testing.T) {
+	pass := map[string]any{"status": "PASS"}
+	fail := map[string]any{"status": "FAIL"}
+	for _, tc := range []struct {
+		name   string
+		revs   []Revision
+		order  []string // revision keys, in order, of the first history
+		latest string
+		drift  []string
+	}{
+		{"clean", []Revision{rev("v2_A", pass), rev("v0_A", pass), rev("v1_A", fail)},
+			[]string{"v1_A", "v2_A"}, "v2_A", nil},
+		{"numeric order, not key order", []Revision{rev("v10_A", pass), rev("v9_A", pass), rev("v0_A", pass), rev("v1_A", pass),
+			rev("v2_A", pass), rev("v3_A", pass), rev("v4_A", pass), rev("v5_A", pass), rev("v6_A", pass), rev("v7_A", pass), rev("v8_A", pass)},
+			[]string{"v1_A", "v2_A", "v3_A", "v4_A", "v5_A", "v6_A", "v7_A", "v8_A", "v9_A", "v10_A"}, "v10_A", nil},
+		{"padded", []Revision{rev("v002_A", pass), rev("v000_A", pass), rev("v001_A", fail)},
+			[]string{"v001_A", "v002_A"}, "v002_A", nil},
+		{"drifted", []Revision{rev("v0_A", pass), rev("v1_A", pass), rev("v2_A", fail)},
+			[]string{"v1_A", "v2_A"}, "v2_A", []string{"v0_ differs from v2_: status"}},
+		{"missing current", []Revision{rev("v1_A", pass), rev("v2_A", pass)},
+			[]string{"v1_A", "v2_A"}, "v2_A", []string{"v0_ is missing: no current copy of 2 revisions"}},
+		{"gap", []Revision{rev("v0_A", pass), rev("v1_A", pass), rev("v3_A", pass), rev("v7_A", pass)},
+			[]string{"v1_A", "v3_A", "v7_A"}, "v7_A", []string{"gap: no v2_ between v1_ and v3_", "gap: no v4_…v6_ between v3_ and v7_"}},
+		{"first revisions missing", []Revision{rev("v0_A", pass), rev("v3_A", pass)},
+			[]string{"v3_A"}, "v3_A", []string{"gap: no v1_…v2_ before v3_"}},
+		{"duplicate", []Revision{rev("v0_A", pass), rev("v1_A", pass), rev("v001_A", pass), rev("v2_A", pass)},
+			[]string{"v001_A", "v1_A", "v2_A"}, "v2_A", []string{"v1_ appears 2 times: v001_A, v1_A"}},
+		{"two current copies", []Revision{rev("v0_A", pass), rev("v00_A", pass), rev("v1_A", pass)},
+			[]string{"v1_A"}, "v1_A", []string{"v0_ appears 2 times: v00_A, v0_A"}},
+		{"blog form", []Revision{rev("v_2", pass), rev("v_0", fail), rev("v_1", pass)},
+			[]string{"v_1", "v_2"}, "v_2", []string{"v_0 differs from v_2: status"}},
+		{"only a current copy", []Revision{rev("v0_A", pass)}, nil, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := GroupVersions(tc.revs, "SK")
+			if len(hs) != 1 {
+				t.Fatalf("%d histories", len(hs))
+			}
+			h := hs[0]
+			var order []string
+			for _, r := range h.Revisions {
+				order = append(order, r.Key)
+			}
+			if !reflect.DeepEqual(order, tc.order) {
+				t.Errorf("order %v, want %v", order, tc.order)
+			}
+			latest := ""
+			if l := h.Latest(); l != nil {
+				latest = l.Key
+			}
+			if latest != tc.latest || !reflect.DeepEqual(h.Drift, tc.drift) {
+				t.Errorf("latest %q drift %q, want %q %q", latest, h.Drift, tc.latest, tc.drift)
+			}
+		})
+	}
+}
+
+func TestGroupVersionsKeepsNamesAndFormsApart(t *testing.T) {
+	hs := GroupVersions([]Revision{rev("v0_Audit", nil), rev("v1_Audit", nil), rev("v0_Audit#PART-7", nil),
+		rev("v1_Audit#PART-7", nil), rev("v_0_Audit", nil), rev("v_1_Audit", nil)}, "SK")
+	var names []string
+	for _, h := range hs {
+		names = append(names, h.Name)
+		if len(h.Revisions) != 1 || h.Current == nil || h.Drifted() {
+			t.Errorf("%q: %+v", h.Name, h)
+		}
+	}
+	if strings.Join(names, "|") != "Audit|Audit|Audit#PART-7" {
+		t.Errorf("names %q", names)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	old := map[string]any{
+		"status": "PASS", "score": "90", "gone": true,
+		"checks":   map[string]any{"brakes": map[string]any{"status": "PASS", "pressure": "98"}, "wiring": "ok"},
+		"findings": []any{"none"},
+		"odd name": "x",
+	}
+	new := map[string]any{
+		"status": "FAIL", "score": "90", "new": nil,
+		"checks":   map[string]any{"brakes": map[string]any{"status": "FAIL", "pressure": "98"}, "firmware": "v2"},
+		"findings": []any{"leak", "re-inspect"},
+		"odd name": "y",
+	}
+	var got []string
+	for _, c := range Diff(old, new) {
+		got = append(got, string(c.Kind)+" "+c.Path)
+	}
+	want := []string{
+		"changed checks.brakes.status", "added checks.firmware", "removed checks.wiring",
+		"changed findings[0]", "added findings[1]", "removed gone", "added new",
+		"changed `odd name`", "changed status",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("diff:\n got %q\nwant %q", got, want)
+	}
+	if len(Diff(old, old)) != 0 {
+		t.Error("an item differs from itself")
+	}
+	// A value that changes type is a change, not a descent.
+	if cs := Diff(map[string]any{"a": map[string]any{"b": "1"}}, map[string]any{"a": []any{"1"}}); len(cs) != 1 || cs[0].Kind != Changed {
+		t.Errorf("type change: %+v", cs)
+	}
+}

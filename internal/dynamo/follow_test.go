@@ -1,0 +1,177 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// followBackends makes an empty log table, keyed Device (S) / At (S, an
+// ISO time after an optional prefix), on both backends.
+func followBackends(t *testing.T, table string) map[string]interface {
+	dynamo.Client
+	dynamo.Writer
+} {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]interface {
+		dynamo.Client
+		dynamo.Writer
+	}{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()}
+	for name, c := range out {
+		_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName: aws.String(table),
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("Device"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("At"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("Device"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("At"), KeyType: types.KeyTypeRange}},
+			BillingMode: types.BillingModePayPerRequest,
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// dynalite creates tables asynchronously: a write before ACTIVE
+		// fails with ResourceNotFoundException on a loaded machine.
+		if err := demo.WaitActive(ctx, c, table); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	return out
+}
+
+func putLog(t *testing.T, w dynamo.Writer, table, device, at string) {
+	t.Helper()
+	_, err := w.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		table: {{PutRequest: &types.PutRequest{Item: dynamo.Item{
+			"Device": &types.AttributeValueMemberS{Value: device},
+			"At":     &types.AttributeValueMemberS{Value: at},
+		}}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collector gathers what Follow emits, for the test to wait on.
+type collector struct {
+	mu    sync.Mutex
+	keys  []string
+	polls int
+}
+
+func (c *collector) emit(it dynamo.Item) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keys = append(c.keys, it["At"].(*types.AttributeValueMemberS).Value)
+	return nil
+}
+
+func (c *collector) poll(dynamo.FollowStats) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.polls++
+}
+
+// waitPolls waits until n more polls have run (bounded, so a broken
+// Follow fails the test rather than hanging it).
+func (c *collector) waitPolls(t *testing.T, n int) []string {
+	t.Helper()
+	c.mu.Lock()
+	target := c.polls + n
+	c.mu.Unlock()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		if c.polls >= target {
+			keys := append([]string(nil), c.keys...)
+			c.mu.Unlock()
+			return keys
+		}
+		c.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("follow stopped polling")
+	return nil
+}
+
+// TestFollowEachNewItemOnce: on both backends, follow sees every item
+// written after it started exactly once, within two polls of its write,
+// including one written late with a key older than the newest (inside
+// the overlap window), and never an item of another prefix or one older
+// than the window.
+func TestFollowEachNewItemOnce(t *testing.T) {
+	enc, ok := domain.DetectTime([]string{"amsg#2026-11-01T10:00:00Z"}, false)
+	if !ok {
+		t.Fatal("ISO composite keys not detected")
+	}
+	for name, c := range followBackends(t, "FollowLog") {
+		t.Run(name, func(t *testing.T) {
+			const table = "FollowLog"
+			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:00Z")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			col := &collector{}
+			done := make(chan error, 1)
+			go func() {
+				done <- dynamo.Follow(ctx, c, dynamo.FollowRequest{
+					Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
+					Enc:    enc,
+					Prefix: "amsg",
+					Newest: "amsg#2026-11-01T10:00:00Z", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
+				}, col.emit, col.poll)
+			}()
+			if got := col.waitPolls(t, 1); len(got) != 0 {
+				t.Fatalf("the item already shown was emitted again: %v", got)
+			}
+			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:10Z")
+			putLog(t, c, table, "d1", "bmsg#2026-11-01T10:00:11Z") // another prefix
+			putLog(t, c, table, "d2", "amsg#2026-11-01T10:00:12Z") // another partition
+			got := col.waitPolls(t, 2)
+			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:20Z")
+			got = col.waitPolls(t, 2)
+			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:17Z") // late, inside the overlap
+			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:05Z") // late, before the window
+			got = col.waitPolls(t, 3)
+			want := []string{"amsg#2026-11-01T10:00:10Z", "amsg#2026-11-01T10:00:20Z", "amsg#2026-11-01T10:00:17Z"}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("emitted %v, want %v", got, want)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("cancelling follow: %v", err)
+			}
+		})
+	}
+}
+
+// TestFollowBacksOff: with nothing arriving the poll interval doubles from
+// FollowFast to FollowSlow, and returns to FollowFast when items come.
+func TestFollowBacksOff(t *testing.T) {
+	got := []time.Duration{}
+	next := dynamo.FollowFast
+	for _, busy := range []bool{false, false, false, false, false, true} {
+		next = dynamo.NextFollowInterval(0, next, busy)
+		got = append(got, next)
+	}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second, time.Second}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("intervals %v, want %v", got, want)
+	}
+	if dynamo.NextFollowInterval(3*time.Second, time.Second, false) != 3*time.Second {
+		t.Fatal("a fixed --interval changed")
+	}
+}

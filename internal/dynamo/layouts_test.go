@@ -1,0 +1,432 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// layoutBackends holds the demo's AWS layouts (the shop, the device state
+// log, bare and time-based versions) on both backends.
+func layoutBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	opts := demo.Options{Tables: []string{demo.ShopTable, demo.StateTable, demo.PartVersionsTable, demo.PartStatesTable}}
+	mem := memory.New()
+	if _, err := demo.Seed(ctx, mem, opts); err != nil {
+		t.Fatal(err)
+	}
+	dl := dynalitetest.Shared(t).Client()
+	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(demo.PartStatesTable)}); err != nil {
+		if _, err := demo.Seed(ctx, dl, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]dynamo.Client{"memory": mem, "dynalite": dl}
+}
+
+// TestBareVersionsAndPointer: AWS's v0…vN with Latest on v0 are found by
+// default; Latest is the pointer, not drift, and the lagging copy (v0 says
+// Latest=2, v2 never written) is named.
+func TestBareVersionsAndPointer(t *testing.T) {
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "ID", Type: "S"}, SK: &dynamo.KeyAttr{Name: "Version", Type: "S"}}
+	want := map[string]string{
+		"Part#1":         ` current=v0 revisions=12 latest=v12 drift=[] pointer=Latest`,
+		"Part#2":         ` current=v0 revisions=3 latest=v3 drift=[] pointer=Latest`,
+		demo.LaggingPart: ` current=v0 revisions=1 latest=v1 drift=["v0 says Latest=2 but v2 does not exist" "v0 differs from v1: State, Time"] pointer=Latest`,
+	}
+	costs := map[string]string{}
+	for name, c := range layoutBackends(t) {
+		var b strings.Builder
+		for _, pk := range []string{"Part#1", "Part#2", demo.LaggingPart} {
+			m := dynamo.NewMetered(c)
+			res, err := dynamo.Versions(context.Background(), m, dynamo.VersionsRequest{Table: demo.PartVersionsTable, Key: key, PK: domain.S(pk)}, nil)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, pk, err)
+			}
+			if len(res.Histories) != 1 {
+				t.Fatalf("%s %s: %d histories", name, pk, len(res.Histories))
+			}
+			h := res.Histories[0]
+			if got := summary(h) + " pointer=" + h.Pointer; got != want[pk] || h.FormName() != "v1" {
+				t.Errorf("%s %s:\n got %s\nwant %s", name, pk, got, want[pk])
+			}
+			total, _ := m.Session.Totals()
+			fmt.Fprintf(&b, "%s %d req %.1f RCU\n", pk, total.Requests, total.RCU)
+		}
+		// The item's history opens by GetItem of v0 and the same Query.
+		h, _, err := dynamo.ItemHistory(context.Background(), c, dynamo.VersionsRequest{Table: demo.PartVersionsTable, Key: key, PK: domain.S("Part#2")}, nil)
+		if err != nil || h.Current == nil || h.Current.Key != "v0" || len(h.Revisions) != 3 {
+			t.Errorf("%s: item history %s %v", name, summary(h), err)
+		}
+		costs[name] = b.String()
+	}
+	if costs["memory"] != costs["dynalite"] {
+		t.Errorf("costs differ:\n%s\n%s", costs["memory"], costs["dynalite"])
+	}
+}
+
+// TestDriftIgnore: an attribute the table's drift_ignore names is left out
+// of the comparison with the newest revision.
+func TestDriftIgnore(t *testing.T) {
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "ID", Type: "S"}, SK: &dynamo.KeyAttr{Name: "Version", Type: "S"}}
+	c := layoutBackends(t)["memory"]
+	req := dynamo.VersionsRequest{Table: demo.PartVersionsTable, Key: key, PK: domain.S(demo.LaggingPart), Ignore: []string{"State", "Time"}}
+	res, err := dynamo.Versions(context.Background(), c, req, nil)
+	if err != nil || len(res.Histories) != 1 || strings.Join(res.Histories[0].Drift, "|") != "v0 says Latest=2 but v2 does not exist" {
+		t.Fatalf("%+v %v", res.Histories, err)
+	}
+}
+
+// TestTimeBesideMetadata: AWS's time-based versions keep a Metadata item
+// beside ISO times; detection skips it and says so, and ranges leave it
+// out, the same on both backends.
+func TestTimeBesideMetadata(t *testing.T) {
+	base := domain.KeyQuery{Table: demo.PartStatesTable, PKName: "ID", PK: domain.S(demo.StatePart), SKName: "SK"}
+	results := map[string]string{}
+	for name, c := range layoutBackends(t) {
+		s, _, err := dynamo.DetectTimeKeys(context.Background(), c, base, nil)
+		if err != nil || !s.OK || s.Enc.Name() != "2006-01-02T15:04:05" || s.Note() != "1 of 20 keys is not a time: Metadata" {
+			t.Fatalf("%s: %+v %q %v", name, s.Enc, s.Note(), err)
+		}
+		var log strings.Builder
+		all := readAll(t, c, base)
+		now := time.Date(2020, 11, 12, 22, 0, 0, 0, time.UTC)
+		for _, in := range []string{"last 1h", "> 2020-11-12T21:00", ">= 2020-11-12", "< 2020-11-12T20:10", "<= 2020-11-13", "2020-11-12", "2020-11"} {
+			r, err := domain.ParseRange(in, now, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := base
+			if q.SK, err = domain.CompileRange(r, s.Enc, ""); err != nil {
+				t.Fatal(err)
+			}
+			q.Reverse = true
+			got, want := readAll(t, c, q), oracle(all, s.Enc, r, "")
+			if strings.Join(got, " ") != strings.Join(want, " ") || strings.Contains(strings.Join(got, " "), "Metadata") {
+				t.Errorf("%s %q (%s): got %d %v, want %d", name, in, q.Values(), len(got), got, len(want))
+			}
+			fmt.Fprintf(&log, "%q %d\n", in, len(got))
+		}
+		results[name] = log.String()
+	}
+	if results["memory"] != results["dynalite"] {
+		t.Errorf("backends differ:\n%s\n%s", results["memory"], results["dynalite"])
+	}
+}
+
+// stateTimes reads every key of a partition with its time, newest first
+// across prefixes: what a merged range must return.
+func stateOracle(t *testing.T, c dynamo.Client, base domain.KeyQuery, enc domain.TimeEncoding, r domain.TimeRange) []string {
+	t.Helper()
+	type kt struct {
+		k  string
+		tm time.Time
+	}
+	var sel []kt
+	for _, k := range readAllSK(t, c, base) {
+		tm, ok := enc.KeyTime(k)
+		if !ok {
+			continue
+		}
+		in := false
+		switch r.Op {
+		case domain.TimeBetween:
+			in = !tm.Before(r.From) && !tm.After(r.To)
+		case domain.TimeGe:
+			in = !tm.Before(r.From)
+		case domain.TimeLt:
+			in = tm.Before(r.From)
+		}
+		if in {
+			sel = append(sel, kt{k, tm})
+		}
+	}
+	sort.SliceStable(sel, func(i, j int) bool {
+		if !sel[i].tm.Equal(sel[j].tm) {
+			return sel[i].tm.After(sel[j].tm)
+		}
+		return sel[i].k < sel[j].k
+	})
+	out := make([]string, len(sel))
+	for i, s := range sel {
+		out[i] = s.k
+	}
+	return out
+}
+
+func readAllSK(t *testing.T, c dynamo.Client, q domain.KeyQuery) []string {
+	t.Helper()
+	var out []string
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatalf("%s: %v", q.Describe(), err)
+		}
+		for _, it := range p.Items {
+			out = append(out, it[q.SKName].(*types.AttributeValueMemberS).Value)
+		}
+		if !p.More() {
+			return out
+		}
+		start = p.LastKey
+	}
+}
+
+// TestMergedRangeAcrossStates: a device's STATE#time log read as one
+// range, newest first across every state, with the prefixes found by the
+// drill-down's skip-scan; lazily, so a screenful costs a page a state.
+func TestMergedRangeAcrossStates(t *testing.T) {
+	ctx := context.Background()
+	tableKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "DeviceID", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}
+	base := domain.KeyQuery{Table: demo.StateTable, PKName: "DeviceID", PK: domain.S(demo.StateDevice), SKName: "State#Date", Reverse: true}
+	now := time.Date(2020, 4, 26, 0, 0, 0, 0, time.UTC)
+	results := map[string]string{}
+	for name, c := range layoutBackends(t) {
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+		if err != nil || !s.OK || s.Enc.Place != domain.TimeAfter {
+			t.Fatalf("%s: detect %+v %v", name, s, err)
+		}
+		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Key: tableKey, PK: base.PK}, s.Enc, s.Keys)
+		if err != nil || strings.Join(prefixes, " ") != "NORMAL# WARNING1# WARNING2# WARNING3#" {
+			t.Fatalf("%s: prefixes %q %v", name, prefixes, err)
+		}
+		var log strings.Builder
+		fmt.Fprintf(&log, "prefixes: %d req %.1f RCU\n", found.Requests, found.RCU)
+		for _, in := range []string{"2020-04-24", "last 24h", ">= 2020-04-24T20:00", "< 2020-04-24T18:00", "2020-04"} {
+			r, err := domain.ParseRange(in, now, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pageSize := range []int32{0, 7} {
+				m, err := dynamo.NewMergedRange(c, base, prefixes, r, s.Enc, pageSize, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for {
+					it, err := m.Next(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if it == nil {
+						break
+					}
+					got = append(got, it["State#Date"].(*types.AttributeValueMemberS).Value)
+				}
+				want := stateOracle(t, c, base, s.Enc, r)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("%s %q page %d:\n got %d %v\nwant %d %v", name, in, pageSize, len(got), got, len(want), want)
+				}
+				fmt.Fprintf(&log, "%q page %d: %d items, %d req %.1f RCU\n", in, pageSize, len(got), m.Cost.Requests, m.Cost.RCU)
+			}
+		}
+		// Lazy: the first screenful reads one page of each state, no more.
+		r, _ := domain.ParseRange("2020-04", now, time.UTC)
+		m, _ := dynamo.NewMergedRange(c, base, prefixes, r, s.Enc, 20, nil)
+		for range 20 {
+			if _, err := m.Next(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m.Pages != len(prefixes) {
+			t.Errorf("%s: the first 20 items took %d pages, want one a state (%d)", name, m.Pages, len(prefixes))
+		}
+		results[name] = log.String()
+	}
+	if results["memory"] != results["dynalite"] {
+		t.Errorf("backends differ:\n%s\n%s", results["memory"], results["dynalite"])
+	}
+	t.Logf("merged ranges on dynalite:\n%s", results["dynalite"])
+}
+
+// TestMergedRangeCostFigures prints what a merged multi-prefix range costs
+// beside the per-prefix queries it replaces (one `range --sk-prefix P` a
+// state, merged by hand), on 4 states × 800 items of about 1.5 KB: the
+// whole range, and a first screen of 50. Figures, not limits: it checks
+// only that both read the same items, and that the merge reads nothing
+// the per-prefix queries do not, beyond finding the prefixes.
+func TestMergedRangeCostFigures(t *testing.T) {
+	ctx := context.Background()
+	states := []string{"ERROR", "NORMAL", "WARNING1", "WARNING2"}
+	pad := strings.Repeat("x", 1500)
+	var items []dynamo.Item
+	start := time.Date(2020, 4, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 3200 {
+		at := start.Add(time.Duration(i) * 7 * time.Minute)
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "d#1"},
+			"SK":  &types.AttributeValueMemberS{Value: states[(i*7)%len(states)] + "#" + at.Format("2006-01-02T15:04:05")},
+			"Pad": &types.AttributeValueMemberS{Value: pad}})
+	}
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for _, w := range []dynamo.Writer{mem, dl} {
+		if err := demo.CreateKeyTable(ctx, w, "MergeCost", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	base := domain.KeyQuery{Table: "MergeCost", PKName: "PK", PK: domain.S("d#1"), SKName: "SK", Reverse: true}
+	r, _ := domain.ParseRange("2020-04-01..2020-04-30", start, time.UTC)
+	figures, shapes := map[string]string{}, map[string]string{}
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		var shape strings.Builder
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+		if err != nil || !s.OK {
+			t.Fatalf("%s: detect %v", name, err)
+		}
+		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeCost", Key: key, PK: base.PK}, s.Enc, s.Keys)
+		if err != nil || len(prefixes) != len(states) {
+			t.Fatalf("%s: prefixes %v %v", name, prefixes, err)
+		}
+		var b strings.Builder
+		for _, screen := range []int{0, 50} {
+			// Per prefix, as `range --sk-prefix P [--limit 50]` would.
+			var perItems int
+			var per dynamo.Cost
+			for _, p := range prefixes {
+				q := base
+				q.SK, _ = domain.CompileRange(r, s.Enc, p)
+				var from dynamo.Item
+				for {
+					page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: from, Limit: int32(screen)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					per, perItems = per.Add(page.Cost), perItems+len(page.Items)
+					if !page.More() || screen > 0 {
+						break
+					}
+					from = page.LastKey
+				}
+			}
+			m, err := dynamo.NewMergedRange(c, base, prefixes, r, s.Enc, int32(screen), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := perItems
+			if screen > 0 {
+				want = screen
+			}
+			got, err := m.Take(ctx, want)
+			if err != nil || len(got) != want {
+				t.Fatalf("%s: merged %d items (%v), want %d", name, len(got), err, want)
+			}
+			if screen == 0 && (m.Cost.Requests != per.Requests || m.Cost.RCU != per.RCU) {
+				t.Errorf("%s: the merge read %d req %.1f RCU, the per-prefix queries %d req %.1f RCU", name, m.Cost.Requests, m.Cost.RCU, per.Requests, per.RCU)
+			}
+			what := "whole range"
+			if screen > 0 {
+				what = fmt.Sprintf("first %d", screen)
+			}
+			fmt.Fprintf(&b, "%-12s per-prefix queries: %3d req %7.1f RCU (%d items, 4 lists to merge by hand) · merged: %3d req %7.1f RCU + finding the prefixes %d req %.1f RCU (%d items, one list)\n",
+				what, per.Requests, per.RCU, perItems, m.Cost.Requests, m.Cost.RCU, found.Requests, found.RCU, len(got))
+			fmt.Fprintf(&shape, "%s %d %d %d %d %d\n", what, per.Requests, perItems, m.Cost.Requests, found.Requests, len(got))
+		}
+		figures[name], shapes[name] = b.String(), shape.String()
+	}
+	// Requests and items agree; RCU of 1.5 KB items differ by 0.5 between
+	// the backends (the embedded backend's rounding), which is not this
+	// test's to judge.
+	if shapes["memory"] != shapes["dynalite"] {
+		t.Errorf("backends differ:\n%s\n%s", figures["memory"], figures["dynalite"])
+	}
+	t.Logf("4 states × 800 items of ~1.5 KB, range 2020-04-01..2020-04-30\ndynalite:\n%smemory:\n%s", figures["dynalite"], figures["memory"])
+}
+
+// TestLayoutIndexes: the shop's overloaded GSI1 (its sort key the
+// table's), the inverted index and the state log's EscalatedTo index list
+// children and ranges as a full read computes them, on both backends.
+func TestLayoutIndexes(t *testing.T) {
+	ctx := context.Background()
+	shopKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	stateKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "DeviceID", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}
+	for _, tc := range []struct {
+		table, index string
+		key, table0  dynamo.KeySchema
+		pk           string
+	}{
+		{demo.ShopTable, "GSI1", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}, shopKey, "status#DELIVERED"},
+		{demo.ShopTable, "Inverted", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "SK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "PK", Type: "S"}}, shopKey, "p#1003"},
+		{demo.StateTable, demo.StateIndex, dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "EscalatedTo", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}, stateKey, "Sara"},
+	} {
+		for name, c := range layoutBackends(t) {
+			tk := tc.table0
+			res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: tc.table, Index: tc.index, Key: tc.key, TableKeys: &tk, PK: domain.S(tc.pk), Delim: "#"}, nil)
+			if err != nil {
+				t.Errorf("%s %s %s children: %v", name, tc.table, tc.index, err)
+				continue
+			}
+			q := domain.KeyQuery{Table: tc.table, Index: tc.index, PKName: tc.key.PK.Name, PK: domain.S(tc.pk), SKName: tc.key.SK.Name}
+			keys := readAllSK(t, c, q)
+			want := map[string]bool{}
+			for _, k := range keys {
+				if n, _, ok := domain.ChildOf("", k, "#"); ok {
+					want[n] = true
+				}
+			}
+			var got []string
+			for _, ch := range res.Children {
+				got = append(got, ch.Name)
+			}
+			wantNames := slices.Sorted(maps.Keys(want))
+			if strings.Join(got, " ") != strings.Join(wantNames, " ") || len(keys) == 0 {
+				t.Errorf("%s %s %s: children %q, a full read of %d keys gives %q", name, tc.table, tc.index, got, len(keys), wantNames)
+			}
+		}
+	}
+	// A merged range on the index keyed EscalatedTo / State#Date, with the
+	// base table's keys to page by.
+	stateIndexKey := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "EscalatedTo", Type: "S"}, SK: &dynamo.KeyAttr{Name: "State#Date", Type: "S"}}
+	base := domain.KeyQuery{Table: demo.StateTable, Index: demo.StateIndex, PKName: "EscalatedTo", PK: domain.S("Sara"), SKName: "State#Date", Reverse: true}
+	r, _ := domain.ParseRange("2020-04", time.Date(2020, 5, 1, 0, 0, 0, 0, time.UTC), time.UTC)
+	counts := map[string]int{}
+	for name, c := range layoutBackends(t) {
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, base, &stateKey)
+		if err != nil || !s.OK {
+			t.Fatalf("%s: detect on the index: %v", name, err)
+		}
+		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Index: demo.StateIndex, Key: stateIndexKey, TableKeys: &stateKey, PK: base.PK}, s.Enc, s.Keys)
+		if err != nil || len(prefixes) == 0 {
+			t.Fatalf("%s: prefixes on the index %v %v", name, prefixes, err)
+		}
+		m, err := dynamo.NewMergedRange(c, base, prefixes, r, s.Enc, 5, &stateKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			it, err := m.Next(ctx)
+			if err != nil {
+				t.Fatalf("%s: merged range on the index: %v", name, err)
+			}
+			if it == nil {
+				break
+			}
+			got = append(got, it["State#Date"].(*types.AttributeValueMemberS).Value)
+		}
+		if want := stateOracle(t, c, base, s.Enc, r); strings.Join(got, " ") != strings.Join(want, " ") || len(got) == 0 {
+			t.Errorf("%s: merged range on the index:\n got %v\nwant %v", name, got, want)
+		}
+		counts[name] = len(got)
+	}
+	if counts["memory"] != counts["dynalite"] {
+		t.Errorf("backends differ: %v", counts)
+	}
+}

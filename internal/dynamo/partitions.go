@@ -1,0 +1,211 @@
+package dynamo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// Partitions are listed by skip-scan, as the drill-down lists children: a
+// small keys-only Scan finds a partition, and the next one starts past the
+// partition's largest possible sort key, so the partition's other items
+// are never read. Each read after a jump (a probe) is sized to one read
+// unit, as the drill-down's are (probesize.go). Where partitions are
+// small next to a read unit, it reads bulk pages instead.
+const (
+	// partitionFirstKeys is the first read: enough keys to see whether
+	// partitions are small (several whole in it: bulk pages) or large
+	// (jump past each), and to size the probes from what it cost.
+	partitionFirstKeys = 100
+	// partitionBulkKeys is a bulk page where partitions are small: a Scan
+	// reads whole items however few partitions they hold.
+	partitionBulkKeys = 1000
+	// bulkUnits is how many read units the partitions seen whole may
+	// average for bulk pages: those then cost at most twice the 0.5 RCU
+	// of a probe a partition, in a request per 1,000 keys instead of one
+	// a partition. Larger partitions are jumped past, a probe each.
+	bulkUnits = 2
+)
+
+// FirstPartitions is the first read of a table's partitions.
+func FirstPartitions(table string, key KeySchema) PartitionsRequest {
+	limit := int32(partitionFirstKeys)
+	if key.SK == nil {
+		limit = partitionBulkKeys // an item is a partition: nothing to skip
+	}
+	return PartitionsRequest{Table: table, Key: key, Limit: limit}
+}
+
+// FirstIndexPartitions is the first read of an index's partitions
+// (tableKey: the table's keys). An index with a sort key is skip-scanned
+// like a table. One without is read in bulk pages: its partition's items
+// follow no key a start key could be made past (dynalite orders them by a
+// hash of the table's keys; DynamoDB documents no order).
+func FirstIndexPartitions(table, index string, key, tableKey KeySchema) PartitionsRequest {
+	r := FirstPartitions(table, key)
+	r.Index, r.TableKeys = index, &tableKey
+	return r
+}
+
+// NextPartitions is the read after page, the answer to r; ok is false at
+// the end of the table. Dense (the partitions the read saw whole average
+// at most bulkUnits read units): read on in bulk pages, which cost fewer
+// round trips, and not many more RCU, than a probe a partition. Sparse
+// (none seen whole, or large ones): jump past the last partition seen
+// with a probe of one read unit, sized from what the reads so far cost.
+// Jumped reports that the last partition seen has items the listing will
+// not read.
+func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jumped, ok bool) {
+	if !page.More() {
+		return r, false, false
+	}
+	next = r
+	next.Start, next.Resume = page.LastKey, nil
+	next.NoJump = r.NoJump || page.JumpRefused
+	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
+	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
+		// No sort key: an item is a partition (or, on an index, items in
+		// no order to jump past). An index's start key needs the table's
+		// keys too. A refused jump: bulk pages from then on.
+		if next.NoJump {
+			next.Limit = partitionBulkKeys
+		}
+		return next, false, true
+	}
+	if n, keys := wholePartitions(r, page.Items); n > 0 && keys <= bulkUnits*n*int(next.probe.Keys) {
+		next.Limit = partitionBulkKeys
+		return next, false, true
+	}
+	next.Limit = next.probe.Keys
+	next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
+	return next, true, true
+}
+
+// wholePartitions counts the partitions a read of more to come saw from
+// first key to last, and their keys: each run of one partition key but
+// the last (which may go on), and the first only where the read began at
+// a partition's start (the table's, or past a jump).
+func wholePartitions(r PartitionsRequest, items []Item) (n, keys int) {
+	atStart := r.Start == nil || r.Resume != nil
+	run := 0
+	var last types.AttributeValue
+	for _, it := range items {
+		v := it[r.Key.PK.Name]
+		if last != nil && !sameValue(v, last) {
+			if atStart {
+				n, keys = n+1, keys+run
+			}
+			atStart, run = true, 0
+		}
+		last = v
+		run++
+	}
+	return n, keys
+}
+
+// Probing reports whether r is a probe: a read after a jump, of one read
+// unit.
+func (r PartitionsRequest) Probing() bool { return r.Resume != nil }
+
+// partitionEnd is a start key past every item of partition pk: its sort
+// key the largest of its type. On an index the start key holds the table's
+// keys too; those not already set (an inverted index shares them) are
+// made the largest of their types. They only order items whose index sort
+// key equals that largest value (dynalite breaks such ties by a hash of
+// the table's keys), which no real key reaches short of 1,024 bytes of
+// U+10FFFF (moto, checked against AWS, orders such ties by the table's
+// keys: the largest are past them too). Whether DynamoDB accepts a
+// made-up start key on an index is not verifiable here: dynalite and the
+// embedded backend do, and AWS has said only a LastEvaluatedKey of the
+// same index is supported (awslabs/dynamodb-data-mapper-js#65), so
+// ScanKeysPage reads on from Resume, in bulk pages, if it is refused.
+func partitionEnd(r PartitionsRequest, pk types.AttributeValue) Item {
+	start := Item{r.Key.PK.Name: pk, r.Key.SK.Name: LargestSortKey(r.Key.SK.Type)}
+	if r.TableKeys != nil {
+		for _, k := range []*KeyAttr{&r.TableKeys.PK, r.TableKeys.SK} {
+			if k != nil && start[k.Name] == nil {
+				start[k.Name] = LargestSortKey(k.Type)
+			}
+		}
+	}
+	return start
+}
+
+// startKeyRefused reports whether DynamoDB refused a request's start key.
+func startKeyRefused(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "ValidationException" && strings.Contains(apiErr.ErrorMessage(), "starting key")
+}
+
+// LargestSortKey is a sort key no item's can exceed: DynamoDB's largest
+// number, or 1,024 bytes (the sort key's limit) of the largest UTF-8 code
+// point or of 0xFF.
+func LargestSortKey(t domain.KeyType) types.AttributeValue {
+	switch t {
+	case domain.TypeN:
+		return &types.AttributeValueMemberN{Value: "9.9999999999999999999999999999999999999E+125"}
+	case domain.TypeB:
+		return &types.AttributeValueMemberB{Value: bytes.Repeat([]byte{0xff}, 1024)}
+	}
+	return &types.AttributeValueMemberS{Value: strings.Repeat("\U0010FFFF", 256)}
+}
+
+func sameValue(a, b types.AttributeValue) bool {
+	x, ok1 := KeyValueOf(a)
+	y, ok2 := KeyValueOf(b)
+	return ok1 && ok2 && x.Type == y.Type && x.Text == y.Text && bytes.Equal(x.Bytes, y.Bytes)
+}
+
+// PartitionsResult is a stretch of a table's partitions in scan order,
+// each once, with the keys seen under it.
+type PartitionsResult struct {
+	Partitions []domain.KeyValue
+	Keys       []int // keys read under each partition
+	Next       *PartitionsRequest
+	Cost       Cost
+}
+
+// ListPartitions reads from r (FirstPartitions for the start) until it
+// has want partitions or the table ends; Next is where to go on.
+func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int) (PartitionsResult, error) {
+	var res PartitionsResult
+	index := map[string]int{}
+	for {
+		page, err := ScanKeysPage(ctx, c, r)
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			res.Next = &r
+			return res, err
+		}
+		for _, it := range page.Items {
+			v, ok := KeyValueOf(it[r.Key.PK.Name])
+			if !ok {
+				continue
+			}
+			i, seen := index[v.Literal()]
+			if !seen {
+				i = len(res.Partitions)
+				index[v.Literal()] = i
+				res.Partitions = append(res.Partitions, v)
+				res.Keys = append(res.Keys, 0)
+			}
+			res.Keys[i]++
+		}
+		next, _, ok := NextPartitions(r, page)
+		if !ok {
+			return res, nil
+		}
+		r = next
+		if len(res.Partitions) >= want {
+			res.Next = &r
+			return res, nil
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package dynamo_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// seededTable is a test file's table, made once on the shared dynalite.
+type seededTable struct {
+	once sync.Once
+	dl   *dynamodb.Client
+	err  error
+}
+
+// seededBackends is a fresh embedded backend and the shared dynalite, each
+// holding the table create makes (on dynalite, made once per run).
+func seededBackends(t *testing.T, s *seededTable, create func(context.Context, dynamo.Writer) error) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	mem := memory.New()
+	if err := create(ctx, mem); err != nil {
+		t.Fatal(err)
+	}
+	s.once.Do(func() {
+		s.dl = dynalitetest.Shared(t).Client()
+		s.err = create(ctx, s.dl)
+	})
+	if s.err != nil || s.dl == nil {
+		t.Fatalf("dynalite was not seeded: %v", s.err)
+	}
+	return map[string]dynamo.Client{"memory": mem, "dynalite": s.dl}
+}

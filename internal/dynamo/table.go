@@ -1,0 +1,135 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// KeyAttr is one key attribute with its type.
+type KeyAttr struct {
+	Name string         `json:"name"`
+	Type domain.KeyType `json:"type"`
+}
+
+// KeySchema is a partition key and an optional sort key.
+type KeySchema struct {
+	PK KeyAttr  `json:"partitionKey"`
+	SK *KeyAttr `json:"sortKey,omitempty"`
+}
+
+// Index is a global or local secondary index.
+type Index struct {
+	Name             string    `json:"name"`
+	Kind             string    `json:"kind"` // "GSI" or "LSI"
+	Key              KeySchema `json:"keySchema"`
+	Projection       string    `json:"projection"` // ALL, KEYS_ONLY or INCLUDE
+	NonKeyAttributes []string  `json:"nonKeyAttributes,omitempty"`
+}
+
+// TableInfo is what the explorer needs to know about a table.
+type TableInfo struct {
+	Name      string    `json:"name"`
+	Status    string    `json:"status"`
+	Key       KeySchema `json:"keySchema"`
+	Indexes   []Index   `json:"indexes"`
+	ItemCount int64     `json:"itemCount"`
+	SizeBytes int64     `json:"sizeBytes"`
+}
+
+// KeyFor returns the key schema of the base table (index "") or of the named
+// index.
+func (t TableInfo) KeyFor(index string) (KeySchema, error) {
+	if index == "" {
+		return t.Key, nil
+	}
+	for _, ix := range t.Indexes {
+		if ix.Name == index {
+			return ix.Key, nil
+		}
+	}
+	return KeySchema{}, fmt.Errorf("table %s has no index %q", t.Name, index)
+}
+
+// ListTables returns every table name, following ListTables pages.
+func ListTables(ctx context.Context, c Client) ([]string, Cost, error) {
+	var names []string
+	var cost Cost
+	var start *string
+	for {
+		t0 := time.Now()
+		out, err := c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: start})
+		cost = cost.Add(Cost{Requests: 1, Latency: time.Since(t0)})
+		if err != nil {
+			return names, cost, Explain("list tables", err)
+		}
+		names = append(names, out.TableNames...)
+		if out.LastEvaluatedTableName == nil {
+			return names, cost, nil
+		}
+		start = out.LastEvaluatedTableName
+	}
+}
+
+// DescribeTable returns the table's key schema, indexes and size.
+func DescribeTable(ctx context.Context, c Client, name string) (TableInfo, Cost, error) {
+	t0 := time.Now()
+	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return TableInfo{}, cost, Explain("describe table "+name, err)
+	}
+	return tableInfo(out.Table), cost, nil
+}
+
+func tableInfo(d *types.TableDescription) TableInfo {
+	types := map[string]domain.KeyType{}
+	for _, a := range d.AttributeDefinitions {
+		types[aws.ToString(a.AttributeName)] = domain.KeyType(a.AttributeType)
+	}
+	info := TableInfo{
+		Name:      aws.ToString(d.TableName),
+		Status:    string(d.TableStatus),
+		Key:       keySchema(d.KeySchema, types),
+		ItemCount: aws.ToInt64(d.ItemCount),
+		SizeBytes: aws.ToInt64(d.TableSizeBytes),
+		Indexes:   []Index{},
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		info.Indexes = append(info.Indexes, index(aws.ToString(g.IndexName), "GSI", g.KeySchema, g.Projection, types))
+	}
+	for _, l := range d.LocalSecondaryIndexes {
+		info.Indexes = append(info.Indexes, index(aws.ToString(l.IndexName), "LSI", l.KeySchema, l.Projection, types))
+	}
+	sort.Slice(info.Indexes, func(i, j int) bool { return info.Indexes[i].Name < info.Indexes[j].Name })
+	return info
+}
+
+func keySchema(ks []types.KeySchemaElement, attrTypes map[string]domain.KeyType) KeySchema {
+	var s KeySchema
+	for _, k := range ks {
+		a := KeyAttr{Name: aws.ToString(k.AttributeName), Type: attrTypes[aws.ToString(k.AttributeName)]}
+		if k.KeyType == types.KeyTypeHash {
+			s.PK = a
+		} else {
+			s.SK = &a
+		}
+	}
+	return s
+}
+
+func index(name, kind string, ks []types.KeySchemaElement, p *types.Projection, attrTypes map[string]domain.KeyType) Index {
+	ix := Index{Name: name, Kind: kind, Key: keySchema(ks, attrTypes)}
+	if p != nil {
+		ix.Projection = string(p.ProjectionType)
+		ix.NonKeyAttributes = p.NonKeyAttributes
+	}
+	return ix
+}

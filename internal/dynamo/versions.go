@@ -1,0 +1,454 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// VersionsRequest names a partition whose sort keys hold revisions
+// (v0_Audit, v1_Audit, v001_Audit, v_1), and optionally one logical item.
+type VersionsRequest struct {
+	Table string
+	Key   KeySchema // the keys read: the index's on an index
+	PK    domain.KeyValue
+	// Index, when set, is the index read (its sort key holds the revision
+	// keys); TableKeys are then the base table's keys, which the index's
+	// pages carry and which tell base items apart.
+	Index     *Index
+	TableKeys *KeySchema
+	// Owner, on an index, narrows ItemHistory to the revisions of one base
+	// partition (History.Owner).
+	Owner string
+	// Name is the logical item (Audit, Audit#PART-7; "" with Blog for a
+	// bare v_0). Versions ignores it.
+	Name string
+	Blog bool // the v_N form
+	// Pattern is the table's own spelling of revision keys (nil: the
+	// usual forms above, detected).
+	Pattern *domain.VersionPattern
+	// Ignore names attributes that may differ between the current copy
+	// and the newest revision (the table's drift_ignore).
+	Ignore []string
+	// PageLimit caps each history page (0: DynamoDB's 1 MB pages).
+	PageLimit int32
+	// Resume, for Versions, is an earlier result cut off by an error: the
+	// read goes on from where it stopped, keeping what it had.
+	Resume *VersionsResult
+}
+
+// VersionsResult is what was read and what it cost.
+type VersionsResult struct {
+	Histories []domain.History
+	Level     domain.KeyQuery // the history query
+	Cost      Cost
+	Pages     int
+	// Raw holds each revision as read, by sort key, for the item view.
+	Raw map[string]Item
+	// Stopped is where a read cut off by an error would go on from (nil
+	// when it finished).
+	Stopped Item
+}
+
+// HistoryQuery is every revision key in the partition: begins_with(SK,
+// "v"), or the literal a pattern starts with; the whole partition when a
+// pattern starts with a placeholder.
+func HistoryQuery(r VersionsRequest) domain.KeyQuery {
+	prefix := "v"
+	if r.Pattern != nil {
+		prefix = r.Pattern.Prefix()
+	}
+	return revisionQuery(r, prefix)
+}
+
+// itemQuery is every revision key of the item r names: a pattern with the
+// name before {n} narrows it to that item's keys.
+func itemQuery(r VersionsRequest) domain.KeyQuery {
+	if r.Pattern != nil {
+		return revisionQuery(r, r.Pattern.ItemPrefix(r.Name))
+	}
+	return HistoryQuery(r)
+}
+
+func revisionQuery(r VersionsRequest, prefix string) domain.KeyQuery {
+	q := domain.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	if r.Index != nil {
+		q.Index = r.Index.Name
+	}
+	if prefix != "" {
+		q.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(prefix)}
+	}
+	return q
+}
+
+// parse reads a sort key as a revision, by the request's pattern or the
+// usual forms.
+func (r VersionsRequest) parse(sk string) (domain.VersionKey, bool) {
+	if r.Pattern != nil {
+		return r.Pattern.Parse(sk)
+	}
+	return domain.ParseVersionKey(sk)
+}
+
+// zeroKey is the sort key of the item's current copy, as GetItem asks
+// for it (v0_Audit, v_0, rev#0#Audit).
+func (r VersionsRequest) zeroKey() string {
+	switch {
+	case r.Pattern != nil:
+		return r.Pattern.Key("0", r.Name)
+	case r.Blog && r.Name != "":
+		return "v_0_" + r.Name
+	case r.Blog:
+		return "v_0"
+	case r.Name == "":
+		return "v0" // AWS's bare v0: the partition is the item
+	}
+	return "v0_" + r.Name
+}
+
+// ignore is what the drift check leaves out: the keys, which differ by
+// design, and the table's drift_ignore.
+func (r VersionsRequest) ignore() []string {
+	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
+	if r.TableKeys != nil {
+		keys = append(keys, r.TableKeys.PK.Name)
+		if r.TableKeys.SK != nil {
+			keys = append(keys, r.TableKeys.SK.Name)
+		}
+	}
+	return append(keys, r.Ignore...)
+}
+
+// ownerAttr is the base table's partition key on an index keyed by
+// another attribute: the revisions of different base items can share an
+// index partition there. "" on the table, or an index of the same
+// partition key.
+func (r VersionsRequest) ownerAttr() string {
+	if r.Index == nil || r.TableKeys == nil || r.TableKeys.PK.Name == r.Key.PK.Name {
+		return ""
+	}
+	return r.TableKeys.PK.Name
+}
+
+func (r VersionsRequest) ownerOf(rev domain.Revision) string {
+	if a := r.ownerAttr(); a != "" {
+		return fmt.Sprint(rev.Item[a])
+	}
+	return ""
+}
+
+// Partial reports whether the index read holds only part of each item
+// (KEYS_ONLY or INCLUDE): drift between copies cannot be judged from it.
+func (r VersionsRequest) Partial() bool {
+	return r.Index != nil && r.Index.Projection != "ALL"
+}
+
+// ProjectionNote says, on an index holding part of each item, why no
+// drift between copies is reported; "" otherwise.
+func (r VersionsRequest) ProjectionNote() string {
+	if !r.Partial() {
+		return ""
+	}
+	holds := "keys only"
+	if len(r.Index.NonKeyAttributes) > 0 {
+		holds = "keys + " + strings.Join(r.Index.NonKeyAttributes, ", ")
+	}
+	return fmt.Sprintf("index %s holds %s: drift not judged; enter reads each revision whole from the table", r.Index.Name, holds)
+}
+
+// group groups revisions into histories: by base partition as well on an
+// index (RawKey), and, where the index holds part of each item, judging
+// only what keys tell (gaps, duplicates, a missing current copy), never
+// content drift or a version pointer it cannot see.
+func (r VersionsRequest) group(revs []domain.Revision) []domain.History {
+	buckets := map[string][]domain.Revision{}
+	for _, rev := range revs {
+		o := r.ownerOf(rev)
+		buckets[o] = append(buckets[o], rev)
+	}
+	var out []domain.History
+	for _, o := range slices.Sorted(maps.Keys(buckets)) {
+		hs := domain.GroupVersions(buckets[o], r.ignore()...)
+		if r.Partial() {
+			keysOnly := make([]domain.Revision, len(buckets[o]))
+			for i, rev := range buckets[o] {
+				keysOnly[i] = domain.Revision{VersionKey: rev.VersionKey}
+			}
+			judged := domain.GroupVersions(keysOnly, r.ignore()...)
+			for i := range hs {
+				hs[i].Drift, hs[i].Pointer = judged[i].Drift, ""
+			}
+		}
+		for i := range hs {
+			hs[i].Owner = o
+		}
+		out = append(out, hs...)
+	}
+	return out
+}
+
+// RawKey is where VersionsResult.Raw keeps a revision: by sort key, and
+// on an index by base partition too (History.Owner).
+func RawKey(owner, sk string) string {
+	if owner == "" {
+		return sk
+	}
+	return owner + "\x00" + sk
+}
+
+func checkVersioned(r VersionsRequest) error {
+	if r.Key.SK == nil || r.Key.SK.Type != domain.TypeS {
+		return Errorf("versions", KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
+			"table %s has no string sort key, so no versions", r.Table)
+	}
+	return nil
+}
+
+// revisionsOf keeps the items whose sort keys are revisions, as plain values.
+func revisionsOf(items []Item, r VersionsRequest, keep func(domain.VersionKey) bool) []domain.Revision {
+	var out []domain.Revision
+	for _, it := range items {
+		s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS)
+		if !ok {
+			continue
+		}
+		k, ok := r.parse(s.Value)
+		if !ok || (keep != nil && !keep(k)) {
+			continue
+		}
+		out = append(out, domain.Revision{VersionKey: k, Item: PlainItem(it)})
+	}
+	return out
+}
+
+// rawIndex finds the item of rev (its sort key, and base partition on an
+// index), looking at position hint first.
+func rawIndex(items []Item, r VersionsRequest, rev domain.Revision, hint int) int {
+	owner := r.ownerOf(rev)
+	for i := hint; i < len(items); i++ {
+		s, ok := items[i][r.Key.SK.Name].(*types.AttributeValueMemberS)
+		if ok && s.Value == rev.Key && (owner == "" || r.ownerOf(domain.Revision{Item: PlainItem(items[i])}) == owner) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Versions reads every revision in a partition (a paged begins_with Query)
+// and groups them by logical item, with drift. progress, if not nil, sees
+// the groups so far after each page.
+func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(VersionsResult)) (VersionsResult, error) {
+	if err := checkVersioned(r); err != nil {
+		return VersionsResult{}, err
+	}
+	res := VersionsResult{Level: HistoryQuery(r), Raw: map[string]Item{}}
+	var revs []domain.Revision
+	var start Item
+	if prev := r.Resume; prev != nil && prev.Stopped != nil {
+		res.Cost, res.Pages = prev.Cost, prev.Pages
+		if len(prev.Stopped) > 0 {
+			start = prev.Stopped
+		}
+		for k, it := range prev.Raw {
+			res.Raw[k] = it
+			revs = append(revs, revisionsOf([]Item{it}, r, nil)...)
+		}
+	}
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			res.Histories = r.group(revs)
+			res.Stopped = start
+			if res.Stopped == nil {
+				res.Stopped = Item{} // stopped at the first page: go on from the start
+			}
+			return res, err
+		}
+		res.Pages++
+		got := revisionsOf(page.Items, r, nil)
+		for i, rev := range got {
+			res.Raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]
+		}
+		revs = append(revs, got...)
+		res.Histories = r.group(revs)
+		if progress != nil {
+			progress(res)
+		}
+		if !page.More() {
+			return res, nil
+		}
+		start = page.LastKey
+	}
+}
+
+// HistoryEvent is what ItemHistory has found so far.
+type HistoryEvent struct {
+	Current *domain.Revision // the v0_ copy, as soon as it is read
+	Latest  *domain.Revision // the newest revision, when known before the history ends
+	History domain.History   // the revisions read so far
+	Cost    Cost
+	Done    bool
+}
+
+// ItemHistory opens one logical item: its current copy is one GetItem, its
+// history a paged begins_with Query. Where the numbers are zero-padded and
+// the history runs past a page, the newest revision comes early, from a
+// reverse Query with Limit 1. emit, if not nil, sees each step.
+func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(HistoryEvent)) (domain.History, VersionsResult, error) {
+	if err := checkVersioned(r); err != nil {
+		return domain.History{}, VersionsResult{}, err
+	}
+	res := VersionsResult{Level: itemQuery(r)}
+	ev := HistoryEvent{History: r.emptyHistory()}
+	send := func() {
+		ev.Cost = res.Cost
+		if emit != nil {
+			emit(ev)
+		}
+	}
+	// An index has no GetItem: its current copy comes with the history.
+	var cur Item
+	if r.Index == nil {
+		got, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: r.zeroKey()}})
+		res.Cost = res.Cost.Add(cost)
+		if err != nil {
+			return ev.History, res, err
+		}
+		cur = got
+	}
+	if cur != nil {
+		if revs := revisionsOf([]Item{cur}, r, nil); len(revs) == 1 {
+			ev.Current = &revs[0]
+			send()
+		}
+	}
+	mine := func(k domain.VersionKey) bool {
+		return k.Name == r.Name && (r.Pattern != nil || (k.Form == domain.FormUnderscore) == r.Blog)
+	}
+
+	var revs []domain.Revision
+	var start Item
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
+		res.Cost = res.Cost.Add(page.Cost)
+		if err != nil {
+			return ev.History, res, err
+		}
+		res.Pages++
+		for _, rev := range revisionsOf(page.Items, r, mine) {
+			if r.ownerOf(rev) == r.Owner {
+				revs = append(revs, rev)
+			}
+		}
+		if hs := r.group(revs); len(hs) > 0 {
+			ev.History = hs[0]
+		}
+		if ev.Current == nil {
+			ev.Current = ev.History.Current
+		}
+		if res.Pages == 1 && page.More() && ev.Latest == nil && r.ownerAttr() == "" {
+			if w := paddedWidth(revs); w > 0 {
+				latest, cost, err := Newest(ctx, c, r, w)
+				res.Cost = res.Cost.Add(cost)
+				if err != nil {
+					return ev.History, res, err
+				}
+				ev.Latest = latest
+			}
+		}
+		if !page.More() {
+			break
+		}
+		send()
+		start = page.LastKey
+	}
+	if len(ev.History.Revisions) == 0 && ev.History.Current == nil {
+		ev.History = r.emptyHistory()
+	}
+	ev.Latest, ev.Done = ev.History.Latest(), true
+	send()
+	res.Histories = []domain.History{ev.History}
+	return ev.History, res, nil
+}
+
+// emptyHistory is the item's history before anything is read: named, in
+// the request's form.
+func (r VersionsRequest) emptyHistory() domain.History {
+	h := domain.History{Name: r.Name, Pattern: r.Pattern}
+	switch {
+	case r.Pattern != nil:
+		h.Form = domain.FormPattern
+	case r.Blog:
+		h.Form = domain.FormUnderscore
+	case r.Name == "":
+		h.Form = domain.FormBare
+	}
+	return h
+}
+
+// paddedWidth is the digit count when the revisions are zero-padded to one
+// width, else 0.
+func paddedWidth(revs []domain.Revision) int {
+	w := 0
+	for _, r := range revs {
+		if r.Form == domain.FormUnderscore || r.Form == domain.FormBare || (w != 0 && len(r.Digits) != w) {
+			return 0
+		}
+		w = len(r.Digits)
+	}
+	if w < 2 {
+		return 0
+	}
+	return w
+}
+
+// Newest finds the newest revision of a zero-padded history (width digits):
+// in key order the revisions of a width sort by number, so it is the last
+// key between v00…1_Name and v99…9_Name. Another item's key can sort
+// between (v0007_Audit#PART-7 after v0007_Audit); each such answer narrows
+// the range, so it takes one request unless names interleave.
+func Newest(ctx context.Context, c Client, r VersionsRequest, width int) (*domain.Revision, Cost, error) {
+	var total Cost
+	spell := func(digits string) string { return "v" + digits + "_" + r.Name }
+	if r.Pattern != nil {
+		spell = func(digits string) string { return r.Pattern.Key(digits, r.Name) }
+	}
+	d := func(n int) string { return spell(fmt.Sprintf("%0*d", width, n)) }
+	low, high := d(1), spell(strings.Repeat("9", width))
+	for range 8 {
+		q := itemQuery(r)
+		q.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S(low), B: domain.S(high)}
+		q.Reverse = true
+		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: 1})
+		total = total.Add(page.Cost)
+		if err != nil || len(page.Items) == 0 {
+			return nil, total, err
+		}
+		revs := revisionsOf(page.Items, r, nil)
+		if len(revs) == 0 {
+			return nil, total, nil
+		}
+		k := revs[0].VersionKey
+		switch {
+		case k.Name == r.Name && len(k.Digits) == width:
+			return &revs[0], total, nil
+		case k.Num == 0:
+			return nil, total, nil
+		case k.Name > r.Name:
+			high = d(k.Num)
+		default:
+			high = d(k.Num - 1)
+		}
+		if high < low {
+			return nil, total, nil
+		}
+	}
+	return nil, total, nil
+}

@@ -1,0 +1,290 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+var equipmentKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+
+func versionsReq(pk, name string) dynamo.VersionsRequest {
+	return dynamo.VersionsRequest{Table: "Equipment", Key: equipmentKey, PK: domain.S(pk), Name: name}
+}
+
+// summary is a history in one comparable line.
+func summary(h domain.History) string {
+	cur := "none"
+	if h.Current != nil {
+		cur = h.Current.Key
+	}
+	latest := "none"
+	if l := h.Latest(); l != nil {
+		latest = l.Key
+	}
+	return fmt.Sprintf("%s current=%s revisions=%d latest=%s drift=%q", h.Name, cur, len(h.Revisions), latest, h.Drift)
+}
+
+// TestVersionsDemoAnomalies: each of the demo's version anomalies is found,
+// the same on both backends, at the same cost.
+func TestVersionsDemoAnomalies(t *testing.T) {
+	want := map[string][]string{
+		demo.DriftedPiece: {`Audit current=v0_Audit revisions=3 latest=v3_Audit drift=[]`,
+			`Audit#PART-7 current=v0_Audit#PART-7 revisions=3 latest=v3_Audit#PART-7 drift=["v0_ differs from v3_: Findings, Status"]`},
+		demo.GapPiece:            {`Audit current=v0_Audit revisions=5 latest=v6_Audit drift=["gap: no v4_ between v3_ and v5_"]`},
+		demo.MissingCurrentPiece: {`Audit current=none revisions=4 latest=v4_Audit drift=["v0_ is missing: no current copy of 4 revisions"]`},
+		demo.DuplicatePiece:      {`Audit current=v0_Audit revisions=4 latest=v3_Audit drift=["v1_ appears 2 times: v001_Audit, v1_Audit"]`},
+		demo.PaddedPiece:         {`Audit current=v000_Audit revisions=12 latest=v012_Audit drift=[]`},
+		demo.LongHistoryPiece:    {`Audit current=v0000_Audit revisions=1000 latest=v1000_Audit drift=[]`},
+	}
+	sameOnBothBackends(t, want, func(pk string) dynamo.VersionsRequest { return versionsReq(pk, "") }, nil)
+}
+
+// sameOnBothBackends lists each partition's versions on both backends and
+// requires the histories want names, at the same cost on both; check, if
+// not nil, sees each result too.
+func sameOnBothBackends(t *testing.T, want map[string][]string, req func(pk string) dynamo.VersionsRequest, check func(backend, pk string, res dynamo.VersionsResult)) {
+	t.Helper()
+	costs := map[string]string{}
+	for name, c := range backends(t) {
+		var b strings.Builder
+		for _, pk := range slices.Sorted(maps.Keys(want)) {
+			lines := want[pk]
+			m := dynamo.NewMetered(c)
+			res, err := dynamo.Versions(context.Background(), m, req(pk), nil)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, pk, err)
+			}
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			if strings.Join(got, "\n") != strings.Join(lines, "\n") {
+				t.Errorf("%s %s:\n got %s\nwant %s", name, pk, strings.Join(got, "\n     "), strings.Join(lines, "\n     "))
+			}
+			if check != nil {
+				check(name, pk, res)
+			}
+			total, _ := m.Session.Totals()
+			fmt.Fprintf(&b, "%s %d req %.1f RCU\n", pk, total.Requests, total.RCU)
+		}
+		costs[name] = b.String()
+	}
+	if costs["memory"] != costs["dynalite"] {
+		t.Errorf("costs differ:\n%s\n%s", costs["memory"], costs["dynalite"])
+	}
+}
+
+// TestItemHistoryLong opens the 1,000-revision history: one GetItem and
+// the history's pages, the same on both backends.
+func TestItemHistoryLong(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		m := dynamo.NewMetered(c)
+		var events int
+		h, res, err := dynamo.ItemHistory(ctx, m, versionsReq(demo.LongHistoryPiece, "Audit"), func(dynamo.HistoryEvent) { events++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, _ := m.Session.Totals()
+		if summary(h) != `Audit current=v0000_Audit revisions=1000 latest=v1000_Audit drift=[]` {
+			t.Errorf("%s: %s", name, summary(h))
+		}
+		// The GetItem of v0_Audit misses (the copy is v0000_Audit, found in
+		// the history); the history is the partition's pages.
+		if total.Requests != 1+res.Pages || events == 0 {
+			t.Errorf("%s: %d requests for %d pages, %d events", name, total.Requests, res.Pages, events)
+		}
+		t.Logf("%s: 1,000 revisions: %d requests (%d pages), %.1f RCU", name, total.Requests, res.Pages, total.RCU)
+	}
+}
+
+// TestItemHistoryNewestEarly: with small pages, a padded history's newest
+// revision comes from one reverse Query with Limit 1 after the first page,
+// and the current copy from the GetItem before any page.
+func TestItemHistoryNewestEarly(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		r := versionsReq(demo.PaddedPiece, "Audit")
+		r.PageLimit = 5
+		var first *dynamo.HistoryEvent
+		h, _, err := dynamo.ItemHistory(ctx, c, r, func(e dynamo.HistoryEvent) {
+			if first == nil && e.Latest != nil {
+				first = &e
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil || first.Done || first.Latest.Key != "v012_Audit" || len(h.Revisions) != 12 {
+			t.Fatalf("%s: newest not early: %+v", name, first)
+		}
+		// Newest on its own: a name sorting after Audit at the same number
+		// must not be taken for Audit's newest.
+		m := dynamo.NewMetered(c)
+		rev, _, err := dynamo.Newest(ctx, m, versionsReq(demo.PaddedPiece, "Audi"), 3)
+		if err != nil || rev != nil {
+			t.Errorf("%s: Audi has no revisions, got %+v %v", name, rev, err)
+		}
+	}
+}
+
+func TestItemHistoryBlogAndDrifted(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		r := dynamo.VersionsRequest{Table: "Documents", Key: dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "DocumentID", Type: "S"},
+			SK: &dynamo.KeyAttr{Name: "DocumentInfo", Type: "S"}}, PK: domain.S("doc-0001"), Blog: true}
+		m := dynamo.NewMetered(c)
+		h, res, err := dynamo.ItemHistory(ctx, m, r, nil)
+		total, _ := m.Session.Totals()
+		if err != nil || h.Current == nil || h.Current.Key != "v_0" || len(h.Revisions) == 0 || h.Drifted() || total.Requests != 1+res.Pages {
+			t.Errorf("%s doc-0001: %s, %d requests, %v", name, summary(h), total.Requests, err)
+		}
+		h, _, err = dynamo.ItemHistory(ctx, c, versionsReq(demo.DriftedPiece, demo.DriftedItem), nil)
+		if err != nil || len(h.Drift) != 1 || !strings.Contains(h.Drift[0], "Status") {
+			t.Errorf("%s drifted: %s %v", name, summary(h), err)
+		}
+	}
+}
+
+// TestVersionsResume: a read cut off by an error goes on from where it
+// stopped and ends with exactly what one uninterrupted read gives.
+func TestVersionsResume(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		r := versionsReq(demo.LongHistoryPiece, "")
+		r.PageLimit = 100
+		whole, err := dynamo.Versions(ctx, c, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		pages := 0
+		cut, err := dynamo.Versions(cctx, c, r, func(dynamo.VersionsResult) {
+			if pages++; pages == 3 {
+				cancel() // the fourth page fails
+			}
+		})
+		if err == nil || cut.Stopped == nil || cut.Pages != 3 {
+			t.Fatalf("%s: not cut off: %v, %d pages", name, err, cut.Pages)
+		}
+		r.Resume = &cut
+		m := dynamo.NewMetered(c)
+		rest, err := dynamo.Versions(ctx, m, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, _ := m.Session.Totals()
+		if summary(rest.Histories[0]) != summary(whole.Histories[0]) || rest.Pages != whole.Pages || total.Requests != whole.Pages-3 {
+			t.Fatalf("%s: resumed %s in %d requests, want %s in %d", name, summary(rest.Histories[0]), total.Requests, summary(whole.Histories[0]), whole.Pages-3)
+		}
+	}
+}
+
+func pattern(t *testing.T, template string) *domain.VersionPattern {
+	t.Helper()
+	p, err := domain.ParseVersionPattern(template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestVersionsPolicyPattern: the demo's Policies spell revisions
+// rev#<n>#<clause>. Told the pattern, the list reads begins_with(SK,
+// "rev#"), finds the drift and the gap in that spelling, and opening one
+// clause is a GetItem of rev#0#<clause> and its pages; the same on both
+// backends, at the same cost.
+func TestVersionsPolicyPattern(t *testing.T) {
+	ctx := context.Background()
+	p := pattern(t, demo.PolicyPattern)
+	req := func(pk, name string) dynamo.VersionsRequest {
+		return dynamo.VersionsRequest{Table: demo.PolicyTable, Key: equipmentKey, PK: domain.S(pk), Name: name, Pattern: p}
+	}
+	want := map[string][]string{
+		demo.PolicyDrifted: {`Coverage current=rev#0#Coverage revisions=2 latest=rev#2#Coverage drift=["rev#0 differs from rev#2: Limit"]`,
+			`Terms current=rev#0#Terms revisions=3 latest=rev#3#Terms drift=[]`},
+		demo.PolicyGap:    {`Terms current=rev#0#Terms revisions=3 latest=rev#4#Terms drift=["gap: no rev#3 between rev#2 and rev#4"]`},
+		demo.PolicyPadded: {`Terms current=rev#000#Terms revisions=12 latest=rev#012#Terms drift=[]`},
+	}
+	sameOnBothBackends(t, want, func(pk string) dynamo.VersionsRequest { return req(pk, "") }, func(backend, pk string, res dynamo.VersionsResult) {
+		if res.Level.Values() != fmt.Sprintf(`:pk=%q :prefix="rev#"`, pk) {
+			t.Errorf("%s %s: %s", backend, pk, res.Level.Describe())
+		}
+	})
+	for name, c := range backends(t) {
+		m := dynamo.NewMetered(c)
+		h, res, err := dynamo.ItemHistory(ctx, m, req(demo.PolicyDrifted, demo.PolicyDriftedItem), nil)
+		total, _ := m.Session.Totals()
+		if err != nil || h.Current == nil || h.Current.Key != "rev#0#Coverage" || len(h.Drift) != 1 || total.Requests != 1+res.Pages {
+			t.Errorf("%s item: %s in %d requests, %v", name, summary(h), total.Requests, err)
+		}
+		// A padded history past a page: the newest comes early, from one
+		// reverse Query between rev#001#Terms and rev#999#Terms.
+		r := req(demo.PolicyPadded, "Terms")
+		r.PageLimit = 5
+		var early *dynamo.HistoryEvent
+		if _, _, err := dynamo.ItemHistory(ctx, c, r, func(e dynamo.HistoryEvent) {
+			if early == nil && e.Latest != nil && !e.Done {
+				early = &e
+			}
+		}); err != nil || early == nil || early.Latest.Key != "rev#012#Terms" {
+			t.Errorf("%s: newest not early: %+v %v", name, early, err)
+		}
+	}
+}
+
+// TestVersionsPatternWithoutPrefix: {name}#v{n} starts with a placeholder,
+// so the list reads the whole partition (no sort-key condition) and keeps
+// only the keys the pattern reads; one item's history still narrows to
+// begins_with(SK, "<name>#v").
+func TestVersionsPatternWithoutPrefix(t *testing.T) {
+	ctx := context.Background()
+	s := func(v string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, k := range []string{"Terms#v0", "Terms#v1", "Terms#v2", "Terms#v10", "Claims#v1", "Claims#v0", "metadata", "Terms#vx", "Terms#draft"} {
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(k), "Status": s("OK")})
+	}
+	items = append(items, dynamo.Item{"PK": s("Q"), "SK": s("V0-Terms"), "Status": s("OK")}, dynamo.Item{"PK": s("Q"), "SK": s("V1-Terms"), "Status": s("NEW")})
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for _, w := range []dynamo.Writer{mem, dl} {
+		if err := demo.CreateKeyTable(ctx, w, "NamedFirst", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		r := dynamo.VersionsRequest{Table: "NamedFirst", Key: equipmentKey, PK: domain.S("P"), Pattern: pattern(t, "{name}#v{n}")}
+		res, err := dynamo.Versions(ctx, c, r, nil)
+		if err != nil || len(res.Histories) != 2 || res.Level.SK.Op != domain.SKNone {
+			t.Fatalf("%s: %+v %v", name, res.Histories, err)
+		}
+		if got := summary(res.Histories[1]); got != `Terms current=Terms#v0 revisions=3 latest=Terms#v10 drift=["gap: no v3…v9 between v2 and v10"]` {
+			t.Errorf("%s: %s", name, got)
+		}
+		r.Name = "Terms"
+		m := dynamo.NewMetered(c)
+		h, res, err := dynamo.ItemHistory(ctx, m, r, nil)
+		total, _ := m.Session.Totals()
+		if err != nil || summary(h) != summary(res.Histories[0]) || len(h.Revisions) != 3 ||
+			res.Level.Values() != `:pk="P" :prefix="Terms#v"` || total.Requests != 2 {
+			t.Errorf("%s item: %s (%s) in %d requests, %v", name, summary(h), res.Level.Values(), total.Requests, err)
+		}
+		r = dynamo.VersionsRequest{Table: "NamedFirst", Key: equipmentKey, PK: domain.S("Q"), Pattern: pattern(t, "V{n}-{name}")}
+		res, err = dynamo.Versions(ctx, c, r, nil)
+		if err != nil || len(res.Histories) != 1 || summary(res.Histories[0]) != `Terms current=V0-Terms revisions=1 latest=V1-Terms drift=["V0 differs from V1: Status"]` {
+			t.Errorf("%s V{n}-{name}: %+v %v", name, res.Histories, err)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// TestFailedExportLeavesNoFile: an export that fails half way removes
+// its file (every export writes through To).
+func TestFailedExportLeavesNoFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "half.jsonl")
+	_, err := To(path, "rows", io.Discard, io.Discard, func(w io.Writer, format string, _ bool) (int, error) {
+		if format != "jsonl" {
+			t.Errorf("format %q", format)
+		}
+		fmt.Fprintln(w, `{"a":1}`)
+		return 1, errors.New("connection reset")
+	})
+	if _, serr := os.Stat(path); err == nil || !errors.Is(serr, fs.ErrNotExist) {
+		t.Fatalf("err %v, file %v", err, serr)
+	}
+}
+
+// TestQueryToFile: the explorer's export writes the file the name
+// asks for, reporting each page, and refuses a name with no format.
+func TestQueryToFile(t *testing.T) {
+	db, err := demo.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := domain.KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: domain.N("9000"), SKName: "Timestamp"}
+	path := filepath.Join(t.TempDir(), "logs.csv")
+	calls := 0
+	n, err := QueryToFile(context.Background(), db, q, path, Options{}, func(items, pages int, rcu float64) { calls++ })
+	data, _ := os.ReadFile(path)
+	if err != nil || n != 50000 || calls < 2 || strings.Count(string(data), "\n") != 50001 {
+		t.Fatalf("%d items, %d progress calls, %d lines, %v", n, calls, strings.Count(string(data), "\n"), err)
+	}
+	if _, err := QueryToFile(context.Background(), db, q, filepath.Join(t.TempDir(), "logs.txt"), Options{}, nil); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
+		t.Fatalf("a name with no format: %v", err)
+	}
+}
+
+// TestRowsToFile: what the explorer hands over from the versions
+// list, written by its export, is byte for byte what `versions --output
+// FILE.csv` writes; a name with no format, or an existing file, is refused.
+func TestRowsToFile(t *testing.T) {
+	db, err := demo.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := dynamo.DescribeTable(context.Background(), db, "Equipment")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dynamo.Versions(context.Background(), db, dynamo.VersionsRequest{Table: "Equipment", Key: info.Key, PK: domain.S(demo.DriftedPiece)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "versions.csv")
+	n, err := RowsToFile(dynamo.HistoryRows(res.Histories), path)
+	data, _ := os.ReadFile(path)
+	want, _ := os.ReadFile("../cli/testdata/TestExportRowsFormats/versions_csv.golden")
+	if err != nil || n != 2 || string(data) != string(want) {
+		t.Fatalf("%d rows, %v:\n%s", n, err, data)
+	}
+	if _, err := RowsToFile(dynamo.HistoryRows(res.Histories), path); err == nil || !strings.Contains(err.Error(), "never overwrites") {
+		t.Fatalf("overwrite: %v", err)
+	}
+	if _, err := RowsToFile(dynamo.HistoryRows(res.Histories), filepath.Join(t.TempDir(), "v.txt")); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
+		t.Fatalf("a name with no format: %v", err)
+	}
+}

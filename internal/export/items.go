@@ -1,0 +1,192 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+)
+
+// Budget is a read's capacity budget and what the read did.
+type Budget struct {
+	MaxRCU  float64 // 0: no limit
+	Scanned int
+	RCU     float64
+	Stopped bool // the budget ran out before the end
+}
+
+// spent counts a page and reports whether the budget is spent. A nil
+// budget counts nothing and never runs out.
+func (b *Budget) spent(p dynamo.Page) bool {
+	if b == nil {
+		return false
+	}
+	b.Scanned += p.Scanned
+	b.RCU += p.Cost.RCU
+	if b.MaxRCU > 0 && b.RCU >= b.MaxRCU && p.More() {
+		b.Stopped = true
+	}
+	return b.Stopped
+}
+
+// Options shape what Items reads and writes.
+type Options struct {
+	// Budget, when not nil, stops the read once it is spent and says so.
+	Budget *Budget
+	// Mask hides the values of its attributes behind stand-ins; KeyDelims
+	// names the key attributes, masked segment by segment around their
+	// delimiter.
+	Mask      *domain.Mask
+	KeyDelims map[string]string
+	// Seen, when not nil, collects the names of the attributes written.
+	Seen map[string]bool
+	// Each, when not nil, sees every item written, as read (unmasked).
+	Each func(dynamo.Item)
+}
+
+// Plain is an item as written: plain JSON values, masked.
+func (o Options) Plain(it dynamo.Item) map[string]any {
+	if o.Each != nil {
+		o.Each(it)
+	}
+	if o.Seen != nil {
+		for name := range it {
+			o.Seen[name] = true
+		}
+	}
+	return o.Mask.Plain(dynamo.PlainItem(it), o.KeyDelims)
+}
+
+// Items writes what q returns, up to limit items (0: all), in format
+// (jsonl, json or csv) and returns how many items and pages it read.
+func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, format string, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
+	if format == "csv" {
+		return itemsCSV(ctx, c, q, limit, w, terminal, opt)
+	}
+	out := NewJSONRows(w, format)
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
+		items++
+		return out.Write(opt.Plain(it))
+	}, func() error {
+		pages++
+		return out.Flush() // a page reaches the reader as it arrives
+	})
+	if err != nil {
+		out.Flush()
+		return items, pages, err
+	}
+	return items, pages, out.Close()
+}
+
+// eachItem pages through q, calling item for each item and page after
+// each page (after its items; for a failed request, before the error), and keeps none of them, so memory stays flat however large
+// the partition. With a limit, each Query asks only for the items still
+// wanted, so none is read for nothing and no request is made once the
+// limit is reached.
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, budget *Budget, item func(dynamo.Item) error, page func() error) error {
+	var start dynamo.Item
+	n := 0
+	for {
+		req := dynamo.PageRequest{Query: q, Start: start}
+		if limit > 0 && q.Filter == nil { // a filter's Limit would count items read, not matches
+			req.Limit = int32(min(limit-n, math.MaxInt32))
+		}
+		p, err := dynamo.QueryPage(ctx, c, req)
+		if err != nil {
+			page()
+			return err
+		}
+		if limit > 0 && len(p.Items) > limit-n {
+			p.Items = p.Items[:limit-n]
+		}
+		for _, it := range p.Items {
+			if err := item(it); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := page(); err != nil {
+			return err
+		}
+		spent := budget.spent(p) // counts the page, always
+		if !p.More() || (limit > 0 && n >= limit) || spent {
+			return nil
+		}
+		start = p.LastKey
+	}
+}
+
+// itemsCSV reads the items once into a temporary file (the columns are
+// the union of every item's attributes, known only at the end), then
+// writes the CSV with the key attributes first. The temporary file sits
+// beside the export's file and has no name (see createSpool).
+func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, w io.Writer, terminal bool, opt Options) (items, pages int, err error) {
+	tmp, done, err := createSpool(spoolDir(w))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer done()
+	buf := bufio.NewWriter(tmp)
+	enc := json.NewEncoder(buf)
+	cols := map[string]bool{}
+	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
+		for name := range it {
+			cols[name] = true
+		}
+		items++
+		return enc.Encode(opt.Plain(it))
+	}, func() error { pages++; return nil })
+	if err != nil {
+		return items, pages, err
+	}
+	if err := buf.Flush(); err != nil {
+		return items, pages, err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return items, pages, err
+	}
+	sc := bufio.NewScanner(tmp)
+	sc.Buffer(make([]byte, 1<<20), 8<<20) // an item is at most 400 KB
+	each := func(row func(map[string]any) error) error {
+		for sc.Scan() {
+			it, err := decodePlain(sc.Bytes())
+			if err != nil {
+				return err
+			}
+			if err := row(it); err != nil {
+				return err
+			}
+		}
+		return sc.Err()
+	}
+	return items, pages, WriteCSV(w, []string{q.PKName, q.SKName}, cols, each, terminal)
+}
+
+// progressClient tells fn after each Query page how far an export is.
+type progressClient struct {
+	dynamo.Client
+	items, pages int
+	rcu          float64
+	fn           func(items, pages int, rcu float64)
+}
+
+func (p *progressClient) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := p.Client.Query(ctx, in, o...)
+	if err == nil && out != nil {
+		p.items += int(out.Count)
+		p.pages++
+		if out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+			p.rcu += *out.ConsumedCapacity.CapacityUnits
+		}
+		if p.fn != nil {
+			p.fn(p.items, p.pages, p.rcu)
+		}
+	}
+	return out, err
+}

@@ -1,0 +1,224 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/textinput"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/keymap"
+)
+
+// Common is what every page shares: the data client, styles and keys.
+type Common struct {
+	Client dynamo.Client
+	Styles *Styles
+	Keys   keymap.KeyMap
+	NextID func() int // request ids, unique in the session
+	// CountBudget is the most RCU a count may spend before it stops.
+	CountBudget float64
+	// Tables are the configuration file's per-table settings.
+	Tables map[string]domain.TableSettings
+	// Now is the clock time ranges count back from (fixed for the demo).
+	Now func() time.Time
+	// FilterBudget is the RCU a filtered read of a table may spend before
+	// it waits for the user (0: no limit).
+	FilterBudget func(table string) float64
+	// SaveColumns writes a table's chosen grid columns to the configuration
+	// file and says where; nil: the choice lasts for the session only.
+	SaveColumns func(table string, cols []string) (string, error)
+	// Masked is the client when values are masked (nil: none are): pages
+	// that read past it or show what the user typed ask it for stand-ins.
+	Masked *dynamo.Masked
+	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
+	TmuxBuffer TmuxBufferFunc
+	// Load is --data loading in the background (nil when nothing is):
+	// tables still loading, stopped (partial) or failed are marked.
+	Load dynamo.DataLoad
+	// HeldRows is how many rows a paged list holds before it lets the
+	// pages farthest from the cursor go, to read them again when it comes
+	// back (0: pages.DefaultHeldRows; below 0: every row is held).
+	HeldRows int
+	// Preview is the preview pane's setting, p toggling it: 0 follows
+	// the width (shown from PreviewWidth columns), 1 on, -1 off.
+	Preview int
+	// KeysSeen are the sort keys each place's pages have read (by the
+	// place's id: table, index, partition, prefix), so that every mode of
+	// a place dims the tabs the keys rule out, not only the page that
+	// read them.
+	KeysSeen map[string]KeysSeen
+}
+
+// KeysSeen are a place's sort keys already read: a sample (do they hold
+// time?) and, when every key or top-level child was read, what of them
+// decides whether one can be a revision: none, or the first that can
+// (All; nil: unknown).
+type KeysSeen struct {
+	Sample []domain.KeyValue
+	All    []domain.Child
+}
+
+// PreviewWidth is the width from which the preview pane is shown unless
+// p turned it off: below it the list's columns need the room.
+const PreviewWidth = 140
+
+// ShowPreview reports whether a page w columns wide shows its preview
+// (never below 100 columns, where a pane leaves the list no room).
+func (c *Common) ShowPreview(w int) bool {
+	switch {
+	case w < 100:
+		return false
+	case c.Preview != 0:
+		return c.Preview > 0
+	}
+	return w >= PreviewWidth
+}
+
+// Page is one screen of the explorer.
+type Page interface {
+	// ID identifies the page; its requests' answers carry it.
+	ID() int
+	Init() tea.Cmd
+	Update(tea.Msg) (Page, tea.Cmd)
+	// View renders the page body within its size.
+	View() string
+	SetSize(w, h int)
+	// Crumbs is where the page is, for the breadcrumb.
+	Crumbs() []string
+	// Mode names the active mode tab ("" for none).
+	Mode() string
+	// Request is the request behind what is listed, for the request line.
+	Request() string
+	// Loading reports whether a request is in flight.
+	Loading() bool
+	// Capturing reports whether the page is taking text input, so that
+	// global keys (q, ?) are typed instead of acted on.
+	Capturing() bool
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// Querier is a page listing what one Query asks: `y` copies it as an
+// `aws dynamodb query` command.
+type Querier interface {
+	Query() (domain.KeyQuery, bool)
+}
+
+// Linker is a page the command line can reopen: DeepLink gives the flags
+// after `dynascope` (--table, --pk, --prefix, --versions, --range).
+type Linker interface {
+	DeepLink() []string
+}
+
+// Clicker is a page with a list that takes mouse clicks: y is the line
+// clicked within the page's body. It reports whether the click asks to
+// open the row (a click on the row already selected).
+type Clicker interface {
+	Click(y int) (open bool)
+}
+
+// Loaded is what a page has already read, handed over for export (e):
+// its rows, and the view's parts for the file's default name (table,
+// partition, …, "children").
+type Loaded struct {
+	Rows dynamo.Rows
+	View []string
+}
+
+// Exportable is a page whose export writes what it has loaded (children,
+// versioned items, revisions) instead of what its query returns: that
+// costs nothing. ok is false until its list is complete.
+type Exportable interface {
+	Loaded() (l Loaded, ok bool)
+}
+
+// NoticeMsg is a passing note for the status bar (what was copied).
+type NoticeMsg struct{ Text string }
+
+// Sizer is a page that knows its table's size (DescribeTable's figure),
+// which bounds what reading everything it lists can cost.
+type Sizer interface {
+	TableSize() int64
+}
+
+// Overlayer is a page that can hold an overlay over its rows (a picker,
+// a prompt). While one is open, q closes it as esc would, and never quits.
+type Overlayer interface {
+	Overlay() bool
+	// CloseOverlay closes it as esc would; the command is what esc's
+	// would be (nil for most).
+	CloseOverlay() tea.Cmd
+}
+
+// OpenMsg asks the root to push a page.
+type OpenMsg struct{ Page Page }
+
+// BackMsg asks the root to pop the top page.
+type BackMsg struct{}
+
+// ErrorMsg reports a failed request of page Page to the status bar; a
+// fatal one shows the error page, whose `r` sends that page a RetryMsg.
+type ErrorMsg struct {
+	Err   error
+	Fatal bool
+	Page  int
+}
+
+// RetryMsg asks a page to send again what failed.
+type RetryMsg struct{ Page int }
+
+func (m RetryMsg) PageID() int { return m.Page }
+
+// LoadChangedMsg says that a background load moved on: a table finished,
+// or the load ended. Pages that show tables' counts read them again.
+type LoadChangedMsg struct{}
+
+// Routed is a message that belongs to one page, by id.
+type Routed interface{ PageID() int }
+
+// SteadyCursor (for a bare textinput; the explorer's boxes use
+// components.TextInput, which does this itself) keeps an input's cursor from blinking: a blinking one wakes
+// the program twice a second for nothing (and keeps a synchronous test
+// driver busy).
+func SteadyCursor(in *textinput.Model) {
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+}
+
+// List is a page's list as search and the position indicator see it: the
+// loaded rows as text, and the selection.
+type List interface {
+	Rows() int
+	RowText(i int) string
+	Cursor() int
+	SetCursor(i int)
+}
+
+// Searchable is a page whose list `/` searches. Unloaded says what the
+// list has not read yet ("" when it holds everything), so that a search
+// over a partial list says what it did not look at.
+type Searchable interface {
+	List() List
+	Unloaded() string
+}
+
+// ModeTab is one of a partition's modes (Tree, Items, Versions, Time) as
+// its tab shows it: Off says why it does not apply here ("" when it does).
+type ModeTab struct {
+	Name, Off string
+}
+
+// Moded is a page showing a partition in one of its modes: the tabs, and
+// the page of the same place in another mode (nil when Off).
+type Moded interface {
+	Modes() []ModeTab
+	// Place identifies what is shown whatever the mode (table, index,
+	// partition, prefix): switching between pages of one place replaces
+	// the mode instead of stacking it.
+	Place() string
+	ModePage(name string) Page
+}

@@ -1,0 +1,97 @@
+package components
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+func testGrid(rows int) Grid {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Revision", Keep: true}, {Title: "Changes"}})
+	g.SetRows(rows, func(r, c int) string {
+		if c == 0 {
+			return fmt.Sprintf("v%d", r)
+		}
+		return fmt.Sprint(r % 7)
+	})
+	return g
+}
+
+// TestGridPinned: the pinned row stays on top however far the rest
+// scroll, and clicks map to the rows shown.
+func TestGridPinned(t *testing.T) {
+	cases := []struct{ cursor, wantLast int }{{0, 9}, {5, 9}, {500, 500}, {999, 999}}
+	for _, c := range cases {
+		g := testGrid(1000)
+		g.SetPinned(1)
+		g.SetSize(40, 11) // a header and 10 rows
+		g.SetCursor(c.cursor)
+		shown := g.shown()
+		if len(shown) != 10 || shown[0] != 0 || shown[9] != c.wantLast {
+			t.Fatalf("cursor %d: rows shown %v", c.cursor, shown)
+		}
+		lines := strings.Split(ansi.Strip(g.View()), "\n")
+		if !strings.HasPrefix(lines[1], "v0 ") {
+			t.Fatalf("cursor %d: v0 not pinned: %q", c.cursor, lines[1])
+		}
+		g.Click(1) // the pinned row
+		if g.Cursor() != 0 && c.cursor != 0 {
+			t.Fatalf("a click on the pinned row selected %d", g.Cursor())
+		}
+	}
+}
+
+// TestGridRightAlignsNumbers and cuts a key in its middle, never its end.
+func TestGridLayout(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "SK", Keep: true}, {Title: "Size"}, {Title: "Note"}})
+	keys := []string{"NY#NEWYORKCITY#62700", "NY#NEWYORKCITY#62700#2"}
+	g.SetRows(2, func(r, c int) string {
+		switch c {
+		case 0:
+			return keys[r]
+		case 1:
+			return []string{"7", "1,234"}[r]
+		}
+		return "a note that is rather long"
+	})
+	g.SetSize(40, 3)
+	lines := strings.Split(ansi.Strip(g.View()), "\n")
+	if !strings.Contains(lines[1], "NY#NEWYORKCITY#62700        7  ") || !strings.Contains(lines[2], "NY#NEWYORKCITY#62700#2  1,234") {
+		t.Fatalf("keys whole, numbers right-aligned:\n%s", strings.Join(lines, "\n"))
+	}
+	g.SetSize(12, 3) // narrower than the key: its middle goes
+	lines = strings.Split(ansi.Strip(g.View()), "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[2]), "2700#2") || !strings.Contains(lines[2], "…") {
+		t.Fatalf("the key's end was cut: %q", lines[2])
+	}
+}
+
+// TestGridSelectionCoversTheRow: the selected row is highlighted from its
+// first column to the grid's edge in one piece, even where a cell carries
+// its own style (a prefix's dim delimiter would end the highlight there).
+func TestGridSelectionCoversTheRow(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Segment", Keep: true}, {Title: "Kind"}})
+	g.SetRows(2, func(r, c int) string {
+		if c == 0 {
+			return "▸ NY" + st.Dim.Render("#")
+		}
+		return "prefix"
+	})
+	g.SetSize(30, 3)
+	line := strings.Split(g.View(), "\n")[1]
+	want := st.Selected.Render(ansi.Strip(line))
+	if line != want || ansi.StringWidth(line) != 30 || !strings.HasPrefix(ansi.Strip(line), "▸ NY#    prefix") {
+		t.Fatalf("the selected row is not one highlight across the row:\n%q\nwant\n%q", line, want)
+	}
+}

@@ -1,0 +1,142 @@
+// Package ui is dynascope's terminal explorer: Bubble Tea pages over the
+// dynamo data layer, which it reaches only through tea.Cmds.
+package ui
+
+import (
+	"context"
+	"fmt"
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+)
+
+// Config is what the command line hands the explorer.
+type Config struct {
+	Client     dynamo.Client   // already metered into Session
+	Session    *dynamo.Session // the session's request and RCU totals
+	Connection string          // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
+	// CostEstimated labels the RCU as an estimate: the data is not in
+	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
+	CostEstimated bool
+	// Load is --data loading in the background into Client (nil: none):
+	// the status bar shows its progress, tables still loading are marked
+	// and their reads wait, X stops it.
+	Load dynamo.DataLoad
+	// ReopenArgs are the flags that reopen the same data (--data …), for
+	// the command that reopens a view; nil: the connection's own flags.
+	ReopenArgs []string
+	Region     string // for copied commands ("" leaves it to the AWS CLI's own)
+	Profile    string // for copied commands (--profile)
+	Endpoint   string // for copied commands (--endpoint-url)
+	Table      string // open this table directly (optional)
+	// Info is Table's description when the caller has read it (the
+	// command line's preflight): the explorer does not read it again.
+	Info        *dynamo.TableInfo
+	PK          string            // and this partition (optional; needs Table)
+	Prefix      string            // and this sort-key prefix of its hierarchy (optional; needs PK)
+	Delimiter   string            // sort-key delimiter for the drill-down ("" detects)
+	Levels      string            // level names, as a template: STATE#CITY#ZIP
+	Index       string            // drill and list this GSI or LSI of Table
+	Versions    string            // open the Versions mode ("*"), or NAME's timeline
+	Range       string            // open the Time mode with this range
+	Filter      domain.FilterNode // open the partition's items (or --range) filtered
+	Mask        []string          // --mask: attributes whose values are shown as stand-ins (tables add their mask = [...])
+	Tour        bool              // open on the demo's tour (--demo without --table)
+	Theme       string            // auto (from the background), dark, light or high-contrast
+	Keys        keymap.KeyMap     // the bindings; zero: keymap.Default()
+	CountBudget float64           // RCU a count may spend (default DefaultCountBudget)
+	// Tables are per-table settings from the configuration file, used for
+	// tables opened from the list (flags cover the deep-linked one).
+	Tables map[string]domain.TableSettings
+	// FilterBudget is the RCU a filtered read of a table may spend before
+	// it waits for the user; nil: DefaultFilterBudget for every table.
+	FilterBudget func(table string) float64
+	// SaveColumns writes a table's chosen columns to the configuration
+	// file; nil: the choice lasts for the session.
+	SaveColumns func(table string, cols []string) (string, error)
+	// HeldRows is how many rows a paged list holds in memory before it
+	// lets the pages farthest from the cursor go (0: the default; below 0:
+	// every row, as scripts/benchmemory's baseline does).
+	HeldRows int
+	// Now is the clock time ranges count back from; nil: the real clock.
+	Now func() time.Time
+	// Connect, when set, makes the connection and its preflight read after
+	// the first frame is drawn: until it answers, the explorer shows a
+	// skeleton (Connection's label, a spinner where the list will be).
+	// Its answer fills Client, Session, Connection, CostEstimated, Info and
+	// TableNames; its error ends the explorer, and Run returns it.
+	Connect func(ctx context.Context) (Connected, error)
+	// TableNames is the whole table list when the caller has read it (the
+	// preflight without Table): the tables screen does not list it again.
+	TableNames []string
+	// TmuxBuffer loads what y copies into a tmux buffer as well as the
+	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
+	TmuxBuffer common.TmuxBufferFunc
+}
+
+// Connected is Config.Connect's answer: the connection made and what its
+// preflight read, handed on so that no request is sent twice.
+type Connected struct {
+	Client        dynamo.Client
+	Session       *dynamo.Session // nil: the explorer's own
+	Connection    string          // the label once connected ("" keeps Config's)
+	CostEstimated bool
+	Info          *dynamo.TableInfo // Table's description (with Table)
+	TableNames    []string          // every table (without Table)
+}
+
+// DefaultCountBudget is the RCU a count may spend unless told otherwise.
+const DefaultCountBudget = 1000
+
+// DefaultFilterBudget is the RCU a filtered read may spend before it waits
+// for the user (about 8 MB read), unless told otherwise.
+const DefaultFilterBudget = 1000
+
+// Run starts the explorer and blocks until the user quits or ctx ends. An
+// error from Config.Connect is returned once the terminal is restored.
+func Run(ctx context.Context, cfg Config) error { return RunWith(ctx, cfg) }
+
+// RunWith is Run with Bubble Tea's options added (tests give their own
+// input and output).
+func RunWith(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
+		cfg.TmuxBuffer = tmuxLoadBuffer
+	}
+	m := New(cfg)
+	m.ctx = ctx
+	// Frames are written on the renderer's ticks: at 120 a second (its
+	// most) the first frame waits at most 8 ms instead of 17.
+	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}, opts...)...).Run()
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(*Model); ok && fm.startErr != nil {
+		return fm.startErr
+	}
+	return nil
+}
+
+// Themes are the names --theme takes.
+var Themes = common.Themes
+
+// tmuxLoadBuffer loads text into tmux's paste buffer: under tmux's default
+// set-clipboard external, OSC 52 from a program never reaches a clipboard.
+func tmuxLoadBuffer(ctx context.Context, text string) error {
+	cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return fmt.Errorf("tmux load-buffer: %s", msg)
+		}
+		return fmt.Errorf("tmux load-buffer: %w", err)
+	}
+	return nil
+}

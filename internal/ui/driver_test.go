@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+var (
+	demoOnce sync.Once
+	demoDB   *memory.DB
+)
+
+func demoData(t testing.TB) *memory.DB {
+	demoOnce.Do(func() {
+		db, err := demo.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		demoDB = db
+	})
+	return demoDB
+}
+
+// recorder counts the calls of each operation that reach the backend.
+type recorder struct {
+	dynamo.Client
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func record(c dynamo.Client) *recorder { return &recorder{Client: c, calls: map[string]int{}} }
+
+func (r *recorder) count(op string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls[op]
+}
+
+func (r *recorder) add(op string) {
+	r.mu.Lock()
+	r.calls[op]++
+	r.mu.Unlock()
+}
+
+func (r *recorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	r.add("Query")
+	return r.Client.Query(ctx, in, o...)
+}
+
+func (r *recorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	r.add("Scan")
+	return r.Client.Scan(ctx, in, o...)
+}
+
+func (r *recorder) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.add("GetItem")
+	return r.Client.GetItem(ctx, in, o...)
+}
+
+func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	r.add("DescribeTable")
+	return r.Client.DescribeTable(ctx, in, o...)
+}
+
+func (r *recorder) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	r.add("ListTables")
+	return r.Client.ListTables(ctx, in, o...)
+}
+
+// harness drives the real root model synchronously: every command runs at
+// once and its message goes back through Update, as the program would.
+type harness struct {
+	t   testing.TB
+	m   *Model
+	rec *recorder
+}
+
+func newHarness(t testing.TB, w, h int, cfg Config) *harness {
+	if cfg.Client == nil {
+		cfg.Client = demoData(t)
+	}
+	rec := record(cfg.Client)
+	metered := dynamo.NewMetered(rec)
+	cfg.Client, cfg.Session = metered, metered.Session
+	if cfg.Connection == "" {
+		cfg.Connection = "DEMO"
+	}
+	hs := &harness{t: t, m: New(cfg), rec: rec}
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.run(hs.m.Init())
+	return hs
+}
+
+func (h *harness) run(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 10000 {
+			h.t.Fatal("the model never settled")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil, spinner.TickMsg, loadTickMsg: // tests send loadTickMsg themselves: a load is paced by the test
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			if _, quit := msg.(tea.QuitMsg); quit {
+				return
+			}
+			_, next := h.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+func (h *harness) send(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+// keys sends key presses: names such as "enter", "esc", "down", or single
+// characters.
+func (h *harness) keys(names ...string) {
+	for _, n := range names {
+		h.send(keyPress(n))
+	}
+}
+
+func keyPress(n string) tea.KeyPressMsg {
+	special := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "down": tea.KeyDown, "up": tea.KeyUp,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "tab": tea.KeyTab}
+	if r, ok := special[n]; ok {
+		return tea.KeyPressMsg{Code: r}
+	}
+	switch n {
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	r := []rune(n)[0]
+	return tea.KeyPressMsg{Code: r, Text: n}
+}
+
+// loadAll scrolls down from the top until the list says all its items
+// are loaded (the first pages are sized to the screen, and G reads the end
+// alone), then back to the top.
+func (h *harness) loadAll() {
+	h.keys("g")
+	for range 1000 {
+		if strings.Contains(h.screen(), "loaded · all") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.keys("g")
+}
+
+func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
+
+// latency is the one thing on screen that differs run to run.
+var latency = regexp.MustCompile(`\d+(\.\d+)?(ns|µs|ms|s) {2}`)
+
+func (h *harness) golden(t *testing.T) {
+	t.Helper()
+	lines := strings.Split(latency.ReplaceAllString(h.screen(), "1ms  "), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
+}
+
+func (h *harness) contains(t *testing.T, want ...string) {
+	t.Helper()
+	s := h.screen()
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Fatalf("screen lacks %q:\n%s", w, s)
+		}
+	}
+}
+
+// said checks the newest status-bar message in full: on screen its middle
+// may be cut, where depending on the latency's width.
+func (h *harness) said(t *testing.T, want string) {
+	t.Helper()
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
+	}
+}

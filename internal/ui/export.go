@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/export"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// exportJob is one export, once the file is named.
+type exportJob func(ctx context.Context, path string, progress func(items, pages int, rcu float64)) (int, error)
+
+// exportState is an export being named or running.
+type exportState struct {
+	input   components.TextInput
+	naming  bool
+	running bool
+	cancel  context.CancelFunc
+	job     exportJob
+	noun    string // what is exported: items, children, …
+	cost    string // what it will cost, said while naming
+	path    string
+	items   int
+	pages   int
+	rcu     float64
+	id      int
+}
+
+type exportProgressMsg struct {
+	id           int
+	items, pages int
+	rcu          float64
+	done         bool
+	err          error
+	next         chan exportProgressMsg
+}
+
+func waitExport(ch chan exportProgressMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// startExport asks for a file for the page on top: what it has loaded
+// (children, versioned items, revisions), else what its query returns.
+// It reports whether the page has anything to export.
+func (m *Model) startExport() (tea.Cmd, bool) {
+	if ex, ok := m.top().(common.Exportable); ok {
+		return m.exportLoaded(ex), true
+	}
+	q, ok := m.top().(common.Querier)
+	if !ok {
+		return nil, false
+	}
+	query, ok := q.Query()
+	if !ok {
+		return nil, false
+	}
+	cost := "reads all the view lists"
+	if sz, ok := m.top().(common.Sizer); ok && sz.TableSize() > 0 {
+		cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", float64(sz.TableSize())/4096*0.5)
+	}
+	job := func(ctx context.Context, path string, progress func(int, int, float64)) (int, error) {
+		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{}, progress)
+	}
+	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
+}
+
+// exportLoaded exports what the page has read: no request, no RCU.
+func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
+	loaded, ok := ex.Loaded()
+	if !ok {
+		m.say("still reading: export once the list is complete")
+		return nil
+	}
+	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
+		return export.RowsToFile(loaded.Rows, path)
+	}
+	return m.startNaming(loaded.View, loaded.Rows.Noun, "already loaded: 0 RCU", job)
+}
+
+// startNaming asks for the file, with a name made from the view.
+func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea.Cmd {
+	e := &m.export
+	e.input = components.NewTextInput("export to › ")
+	parts := []string{"dynascope"}
+	for _, v := range view {
+		if v != "" {
+			parts = append(parts, v)
+		}
+	}
+	name := strings.Join(parts, "-") + ".jsonl"
+	name = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, name)
+	e.input.SetValue(name)
+	e.input.CursorEnd()
+	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
+	return e.input.Focus()
+}
+
+// exportKey handles keys while an export is named or running; it reports
+// whether it took the key.
+func (m *Model) exportKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	e := &m.export
+	k := m.c.Keys
+	switch {
+	case e.running && key.Matches(msg, k.Back):
+		e.cancel()
+		return nil, true
+	case !e.naming:
+		return nil, false
+	case key.Matches(msg, k.Cancel):
+		e.naming = false
+		return nil, true
+	case key.Matches(msg, k.Submit):
+		e.naming = false
+		return m.runExport(strings.TrimSpace(e.input.Value())), true
+	}
+	var cmd tea.Cmd
+	e.input, cmd = e.input.Update(msg)
+	return cmd, true
+}
+
+func (m *Model) runExport(path string) tea.Cmd {
+	e := &m.export
+	ctx, cancel := context.WithCancel(context.Background())
+	e.id++
+	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
+	id, job := e.id, e.job
+	ch := make(chan exportProgressMsg, 16)
+	go func() {
+		n, err := job(ctx, path, func(items, pages int, rcu float64) {
+			select { // progress; skipped when the screen has not caught up
+			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
+			default:
+			}
+		})
+		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, next: ch}
+	}()
+	return waitExport(ch)
+}
+
+func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
+	e := &m.export
+	if msg.id != e.id {
+		return nil
+	}
+	if !msg.done {
+		e.items, e.pages, e.rcu = msg.items, msg.pages, msg.rcu
+		return waitExport(msg.next)
+	}
+	e.running = false
+	e.cancel()
+	if msg.err != nil {
+		m.fail(msg.err, 0)
+		return nil
+	}
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path))
+	return nil
+}
+
+// exportLine is the line under the request line while an export is named
+// or running, or "".
+func (m *Model) exportLine() string {
+	e := &m.export
+	st := &m.styles
+	switch {
+	case e.naming:
+		// The hint sheds its details before its ends: what it costs and
+		// that esc cancels stay whole at 80 columns.
+		in := e.input.View()
+		room := max(0, m.w-ansi.StringWidth(in))
+		short, _, _ := strings.Cut(e.cost, " (")
+		hint := ""
+		for _, hint = range []string{"  " + e.cost + " · .jsonl/.json/.csv · esc cancels", "  " + e.cost + " · esc cancels", "  " + short + " · esc cancels"} {
+			if ansi.StringWidth(hint) <= room {
+				break
+			}
+		}
+		return in + st.Dim.Render(common.MiddleCut(hint, room))
+	case e.running:
+		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %s, %.1f RCU", e.path, common.Thousands(e.items), e.noun, common.Plural(e.pages, "page", "pages"), e.rcu)) +
+			st.Dim.Render(" · esc cancels")
+	}
+	return ""
+}

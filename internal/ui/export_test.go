@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// readRows reads a JSON-lines export back, one map a line.
+func readRows(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %v\n%s", path, err, data)
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+// exportTo presses e, checks the name offered and what it says it costs,
+// then exports to a file in dir.
+func (h *harness) exportTo(t *testing.T, dir, offered, cost string) string {
+	t.Helper()
+	h.keys("e")
+	h.contains(t, "export to › "+offered, cost)
+	h.clearInput(len([]rune(offered)) + 2)
+	path := filepath.Join(dir, offered)
+	h.typeText(path)
+	h.keys("enter")
+	return path
+}
+
+// TestExportLoadedRows: on the tree, the versions list and a timeline, e
+// writes what is on screen (children with their counts, versioned items,
+// one item's revisions as items), says it costs nothing, and reads
+// nothing.
+func TestExportLoadedRows(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("c")
+	reads := h.rec.count("Query") + h.rec.count("GetItem")
+	path := h.exportTo(t, dir, "dynascope-Locations-USA-NY-children.jsonl", "already loaded: 0 RCU")
+	h.contains(t, "exported 5 children to ")
+	if strings.Contains(h.screen(), "at most ~") || h.rec.count("Query")+h.rec.count("GetItem") != reads {
+		t.Fatal("exporting the tree read again, or said it would")
+	}
+	children := readRows(t, path)
+	if len(children) != 5 || children[0]["name"] != "MAPLEVIEW" || children[0]["count"] != 13.0 {
+		t.Fatalf("children: %+v", children)
+	}
+
+	h = newHarness(t, 160, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3")
+	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-versions.jsonl", "already loaded: 0 RCU")
+	h.contains(t, "exported 2 versioned items to ")
+	versions := readRows(t, path)
+	if d := versions[1]; len(versions) != 2 || d["name"] != demo.DriftedItem || d["current"] != "v0_Audit#PART-7" || d["latest"] != 3.0 || len(d["drift"].([]any)) != 1 {
+		t.Fatalf("versions: %+v", versions)
+	}
+
+	h.keys("down", "enter")
+	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-Audit#PART-7-revisions.jsonl", "already loaded: 0 RCU")
+	h.contains(t, "exported 4 revisions to ")
+	revs := readRows(t, path)
+	if len(revs) != 4 || revs[0]["SK"] != "v0_Audit#PART-7" || revs[3]["SK"] != "v3_Audit#PART-7" {
+		t.Fatalf("revisions: %+v", revs)
+	}
+}
+
+// TestExportWaitsForTheList: a list still being read is not exported
+// half way; a count cut off by esc is left out of the export rather than
+// written as a number.
+func TestExportWaitsForTheList(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.m.Update(keyPress("3")) // the Versions page opens; its read is not run
+	h.keys("e")
+	h.contains(t, "still reading: export once the list is complete")
+
+	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.m.Update(keyPress("c")) // counting starts; its answers are not run
+	h.keys("esc")
+	h.contains(t, "0…")
+	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-NY-children.jsonl", "0 RCU")
+	for _, r := range readRows(t, path) {
+		if c, ok := r["count"]; ok && c != nil {
+			t.Fatalf("a cut-off count was exported: %+v", r)
+		}
+	}
+}
+
+// TestExportQueryPages: Items and Time export their query's items (all of
+// them, in the view's order), with the most it can cost said first.
+func TestExportQueryPages(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	logs := readRows(t, h.exportTo(t, t.TempDir(), "dynascope-DeviceLogs-123.jsonl", "at most ~"))
+	for i, r := range logs {
+		ts := r["Timestamp"].(float64)
+		if r["DeviceID"] != 123.0 || ts >= 1536019200 || (i > 0 && ts > logs[i-1]["Timestamp"].(float64)) {
+			t.Fatalf("row %d of the range export is not in the range, newest first: %+v", i, r)
+		}
+	}
+	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("tab")
+	stores := readRows(t, h.exportTo(t, t.TempDir(), "dynascope-Locations-USA.jsonl", "at most ~"))
+	for _, r := range stores {
+		if !strings.HasPrefix(r["SK"].(string), "NY#") {
+			t.Fatalf("the NY# items export holds %+v", r)
+		}
+	}
+	if len(logs) == 0 || len(stores) == 0 {
+		t.Fatalf("%d logs, %d stores exported", len(logs), len(stores))
+	}
+}

@@ -1,0 +1,310 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// page7Table is a partition of 1,000 items of about 10 KB (about 100 to a
+// 1 MB page) in which only the items of the seventh page match
+// Status = "FAIL": a filtered read comes back empty six times first.
+type page7Table struct {
+	client  dynamo.Client
+	matches []string // the SKs of page 7, in order
+	scanned int      // the items of pages 1 to 7
+}
+
+const page7Filter = `Status = "FAIL"`
+
+// seedable is a backend the test can write to: memory or dynalite.
+type seedable interface {
+	dynamo.Client
+	dynamo.Writer
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, o ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+}
+
+func seedPage7(t *testing.T, w seedable) page7Table {
+	ctx := context.Background()
+	var items []dynamo.Item
+	pad := strings.Repeat("x", 10_000)
+	for i := range 1000 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("item#%04d", i)},
+			"Status": &types.AttributeValueMemberS{Value: "PASS"}, "Pad": &types.AttributeValueMemberS{Value: pad}})
+	}
+	if err := demo.CreateKeyTable(ctx, w, "Page7", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	// Find page 7 as DynamoDB pages the partition, then mark its items
+	// (FAIL is as long as PASS: the pages stay where they were).
+	q := domain.KeyQuery{Table: "Page7", PKName: "PK", PK: domain.S("P"), SKName: "SK"}
+	var start dynamo.Item
+	var tbl page7Table
+	for page := 1; ; page++ {
+		p, err := dynamo.QueryPage(ctx, w, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl.scanned += len(p.Items)
+		if page == 7 {
+			for _, it := range p.Items {
+				it["Status"] = &types.AttributeValueMemberS{Value: "FAIL"}
+				if _, err := w.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Page7"), Item: it}); err != nil {
+					t.Fatal(err)
+				}
+				tbl.matches = append(tbl.matches, it["SK"].(*types.AttributeValueMemberS).Value)
+			}
+			break
+		}
+		if !p.More() {
+			t.Fatalf("the partition has only %d pages", page)
+		}
+		start = p.LastKey
+	}
+	if len(tbl.matches) < 60 {
+		t.Fatalf("page 7 holds %d items; the test wants two screens of them", len(tbl.matches))
+	}
+	tbl.client = w
+	return tbl
+}
+
+func page7Backends(t *testing.T) map[string]page7Table {
+	return map[string]page7Table{
+		"memory":   seedPage7(t, memory.New()),
+		"dynalite": seedPage7(t, dynalitetest.Start(t).Client()),
+	}
+}
+
+// TestFilterFillsFromPage7: the only matches sit on page 7, and the view
+// still fills: the page reads on by itself through six empty pages, and
+// says how many items it scanned to find what it shows.
+func TestFilterFillsFromPage7(t *testing.T) {
+	for name, tbl := range page7Backends(t) {
+		t.Run(name, func(t *testing.T) {
+			f, _ := domain.ParseFilter(page7Filter)
+			h := newHarness(t, 100, 30, Config{Client: tbl.client, Table: "Page7", PK: "P", Filter: f})
+			scr := h.screen()
+			visible := 0
+			for i, sk := range tbl.matches {
+				if strings.Contains(scr, sk) {
+					visible++
+				} else if i < 20 {
+					t.Errorf("match %s is not on the screen", sk)
+				}
+			}
+			if visible < 20 {
+				t.Fatalf("only %d matches on the screen:\n%s", visible, scr)
+			}
+			if strings.Contains(scr, "PASS") {
+				t.Errorf("a non-matching item is listed:\n%s", scr)
+			}
+			// page 7 holds two screens and more: no eighth read yet
+			if q := h.rec.count("Query"); q != 7 {
+				t.Errorf("%d Query requests, want 7", q)
+			}
+			h.contains(t, fmt.Sprintf("%d matched of %s scanned", len(tbl.matches), thousands(tbl.scanned)), "RCU", "filter › "+page7Filter,
+				`filter Status = "FAIL"`) // the request line
+		})
+	}
+}
+
+// TestFilterBudgetHoldsThenReadsOn: a filtered read stops at its budget
+// with nothing found, says so, and reads on a budget at a time when asked.
+func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
+	tbl := seedPage7(t, memory.New())
+	f, _ := domain.ParseFilter(page7Filter)
+	h := newHarness(t, 100, 30, Config{Client: tbl.client, Table: "Page7", PK: "P", Filter: f,
+		FilterBudget: func(string) float64 { return 300 }})
+	first := h.rec.count("Query")
+	if first < 2 || first > 4 {
+		t.Fatalf("%d Query requests before the budget stopped the read", first)
+	}
+	h.contains(t, "No matches in the first", "the budget is 300", "↓ reads another 300 RCU", "stopped at the 300 RCU budget")
+	h.keys("down")
+	second := h.rec.count("Query")
+	if second <= first || second >= 7 {
+		t.Fatalf("↓ read %d more pages (from %d): want another budget's worth, short of page 7", second-first, first)
+	}
+	h.keys("down")
+	h.contains(t, tbl.matches[0], tbl.matches[10])
+	if strings.Contains(h.screen(), "No matches") {
+		t.Fatalf("matches found but the empty note stayed:\n%s", h.screen())
+	}
+}
+
+// TestFilterBarErrorKeepsRows: a syntax error points at its column, the
+// bar keeps the text, and the rows listed stay.
+func TestFilterBarErrorKeepsRows(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "items loaded")
+	loaded := strings.SplitN(strings.SplitN(h.screen(), " items loaded", 2)[0], "9000 · ", 2)[1]
+	before := h.rec.count("Query")
+	h.keys("f")
+	h.typeText(`Level = "ERROR" and Temperature >`)
+	h.keys("enter")
+	h.contains(t, "^ expected an attribute name", "filter › Level", loaded+" items loaded")
+	for _, line := range strings.Split(h.screen(), "\n") {
+		if i := strings.Index(line, "^ expected"); i >= 0 {
+			// "│ " + "filter › " + the 33 characters before column 34
+			if col := len([]rune(line[:i])); col != 2+9+33 {
+				t.Fatalf("the caret stands at %d, not under column 34:\n%s", col, h.screen())
+			}
+		}
+	}
+	if h.rec.count("Query") != before {
+		t.Fatal("a filter that does not parse was sent")
+	}
+	h.golden(t)
+	h.keys("backspace", "backspace")
+	h.typeText(`> 30`)
+	h.keys("enter")
+	h.contains(t, "matched of", `filter Level = "ERROR" and Temperature > 30`)
+	for _, line := range strings.Split(h.screen(), "\n") {
+		if strings.Contains(line, "evt-9000-") && !strings.Contains(line, "ERROR") {
+			t.Fatalf("a row that does not match: %s", line)
+		}
+	}
+	// ? shows the command line that reopens this filtered view
+	h.keys("?")
+	h.contains(t, `this view: dynascope --demo --table DeviceLogs --pk 9000 --filter 'Level = "ERROR" and Temperature`)
+	h.keys("?")
+	// f then an empty bar shows everything again
+	h.keys("f", "ctrl+u", "enter")
+	h.contains(t, " items loaded · ") // read again, sized to the screen as it is now
+	if strings.Contains(h.screen(), "matched") {
+		t.Fatalf("an empty bar still filters:\n%s", h.screen())
+	}
+}
+
+// TestFilterFromTreeAndVersions: f on a drill-down level or the versions
+// list filters the items behind it.
+func TestFilterFromTreeAndVersions(t *testing.T) {
+	h := newHarness(t, 200, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("f")
+	h.typeText(`DriveThru = true`)
+	h.keys("enter")
+	h.contains(t, "matched of", `begins_with(SK, :prefix)`, `:prefix="NY#"`, "filter DriveThru = true")
+	h.keys("esc")
+	h.contains(t, "Tree")
+
+	h = newHarness(t, 200, 30, Config{Table: "Equipment", PK: "Equipment_1", Versions: "*"})
+	h.keys("f")
+	h.typeText(`attribute_exists(Findings)`)
+	h.keys("enter")
+	h.contains(t, "revisions", "matched of", `:prefix="v"`, "filter attribute_exists(Findings)")
+}
+
+// TestColumnPicker: C lists every attribute seen with how often it
+// appears; hiding, moving and enter change the grid, and the choice is
+// written to the configuration file for the table.
+func TestColumnPicker(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("# mine\ntheme = \"dark\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	save := func(table string, cols []string) (string, error) {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return "", err
+		}
+		out, err := domain.SetTableColumns(string(text), table, cols)
+		if err != nil {
+			return "", err
+		}
+		return path, os.WriteFile(path, []byte(out), 0o600)
+	}
+	h := newHarness(t, 220, 30, Config{Table: "DeviceLogs", PK: "9000", SaveColumns: save})
+	h.contains(t, "EventID", "Level", "Message", "Temperature")
+	h.keys("C")
+	h.contains(t, "Columns of DeviceLogs", "[x]", "(100%)")
+	h.golden(t)
+	// hide the first, move the second above it, keep
+	h.keys("space", "down", "K", "enter")
+	h.contains(t, "saved for DeviceLogs in "+path)
+	data, _ := os.ReadFile(path)
+	c, err := domain.ParseConfig(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := c.Table("DeviceLogs").Columns
+	if len(cols) != 3 || !strings.HasPrefix(string(data), "# mine\ntheme = \"dark\"\n") {
+		t.Fatalf("saved %v in\n%s", cols, data)
+	}
+	scr := h.screen()
+	header := ""
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "Timestamp") && strings.Contains(l, cols[0]) { // the partition key is in the title
+			header = l
+			break
+		}
+	}
+	for _, c := range cols {
+		if !strings.Contains(header, c) {
+			t.Errorf("column %s not in the header %q", c, header)
+		}
+	}
+	// the new choice holds for the table's other views (the time mode)
+	h.keys("t", "esc")
+	h.contains(t, cols[0])
+	// a: back to the most common
+	h.keys("esc", "C", "a")
+	data, _ = os.ReadFile(path)
+	if strings.Contains(string(data), "columns") {
+		t.Fatalf("a did not clear the saved columns:\n%s", data)
+	}
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// TestFilterBareWordHint: an unquoted word on the value side that names no
+// attribute of the loaded rows gets a hint in place, before anything is
+// read; enter again applies the filter as written; a quoted value or a real
+// attribute gets none.
+func TestFilterBareWordHint(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "items loaded")
+	before := h.rec.count("Query")
+	h.keys("f")
+	h.typeText("Level = ERROR")
+	h.keys("enter")
+	h.contains(t, `? no attribute ERROR in the `, ` loaded items: did you mean "ERROR"?`, "compares with an attribute ERROR.", "filter › Level = ERROR")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("the hint cost %d Query requests; it comes before anything is read", n)
+	}
+	h.keys("enter") // as written, after all
+	h.contains(t, "matched of")
+	if h.rec.count("Query") == before {
+		t.Fatal("enter again did not apply the filter")
+	}
+	h.keys("f", "ctrl+u")
+	h.typeText(`Level = "ERROR"`)
+	h.keys("enter")
+	if strings.Contains(h.screen(), "no attribute") {
+		t.Fatalf("a quoted value got the hint:\n%s", h.screen())
+	}
+	h.keys("f", "ctrl+u")
+	h.typeText(`Level = Message`)
+	h.keys("enter")
+	if strings.Contains(h.screen(), "no attribute") {
+		t.Fatalf("an attribute of the loaded rows got the hint:\n%s", h.screen())
+	}
+}

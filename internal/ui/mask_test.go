@@ -1,0 +1,216 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// realLocations are values of the masked attributes of the demo's
+// Locations (PK, SK, City, StreetAddress) that must never show.
+var realLocations = []string{"USA", "FRANCE", "NEWYORKCITY", "OMAHA", "10001", "10019", "6th Ave", "Broadway", "ILE-DE-FRANCE"}
+
+// noReal fails when text holds a masked value.
+func noReal(t *testing.T, where, text string) {
+	t.Helper()
+	for _, v := range realLocations {
+		if strings.Contains(text, v) {
+			t.Fatalf("%s shows the masked value %q:\n%s", where, v, text)
+		}
+	}
+}
+
+// sent presses a key and returns every message it led to, as text (what
+// a copy put on the clipboard among them).
+func (h *harness) sent(name string) string {
+	var b strings.Builder
+	h.press(name, func(msg tea.Msg) bool {
+		fmt.Fprintf(&b, "%v\n", msg)
+		return true
+	})
+	return b.String()
+}
+
+// press presses a key and runs every message it leads to through the
+// model, each seen first by each; each returning false stops there (the
+// message is not sent).
+func (h *harness) press(name string, each func(tea.Msg) bool) {
+	_, cmd := h.m.Update(keyPress(name))
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			if !each(msg) {
+				return
+			}
+			_, next := h.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+var maskLocations = []string{"PK", "SK", "City", "StreetAddress"}
+
+// TestMaskEveryPage walks every page of a masked table, at each size the
+// layout must fit, and greps every frame, copy and help for the real
+// values; requests still read the real partition (the tree finds the
+// states, the item opens).
+func TestMaskEveryPage(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Mask: maskLocations})
+			frame := func(where string) {
+				t.Helper()
+				noReal(t, where, h.screen())
+			}
+			for range 7 { // Locations
+				h.keys("down")
+			}
+			h.keys("enter")
+			frame("the partitions list")
+			h.contains(t, "MASKED", "‹m")
+			h.keys("enter") // the first partition's tree
+			frame("the tree")
+			h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+			h.keys("enter") // a state
+			frame("a state's children")
+			h.keys("enter", "enter") // a city, a zip
+			frame("deeper")
+			h.keys("esc", "esc", "tab") // the items
+			frame("the items")
+			h.contains(t, "items loaded")
+			h.keys("enter")
+			frame("the item")
+			h.contains(t, "attributes · plain JSON")
+			noReal(t, "the copied item", h.sent("y"))
+			noReal(t, "the copied key", h.sent("Y"))
+			h.keys("d")
+			frame("the item as DynamoDB JSON")
+			noReal(t, "the copied item (DynamoDB JSON)", h.sent("y"))
+			h.keys("esc")
+			noReal(t, "the copied aws command", h.sent("y"))
+			noReal(t, "the copied Go code", h.sent("Y"))
+			h.keys("?")
+			frame("help")
+			h.contains(t, "(values masked)")
+			h.keys("?", "4")
+			frame("time mode")
+			h.keys("esc", "3")
+			frame("versions")
+		})
+	}
+}
+
+// TestMaskDeepLinkAndGolden: a deep link's partition and prefix show as
+// stand-ins, yet read the real level; the golden holds no real value.
+func TestMaskDeepLinkAndGolden(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Mask: maskLocations, Table: "Locations", PK: "USA", Prefix: "NY#"})
+	noReal(t, "the deep-linked level", h.screen())
+	h.contains(t, "5 children", "MASKED")
+	if strings.Contains(h.screen(), "NY#") {
+		t.Fatal("the prefix shows")
+	}
+	h.golden(t)
+}
+
+// TestMaskPerTableAndUnseen: a table's mask = [...] masks it alone (with
+// the flag's); a mask naming what no item has is a note, not an error.
+func TestMaskPerTableAndUnseen(t *testing.T) {
+	tables := map[string]domain.TableSettings{"Locations": {Mask: []string{"PK", "Emial"}}}
+	h := newHarness(t, 120, 30, Config{Tables: tables, Table: "Locations", PK: "USA"})
+	noReal(t, "a configured mask", strings.ReplaceAll(h.screen(), "NEWYORKCITY", ""))
+	h.contains(t, "MASKED")
+	if strings.Contains(h.screen(), "Emial") {
+		t.Fatal("a keys-only read said the mask names nothing")
+	}
+	h.keys("tab")
+	h.contains(t, "mask: no item read has Emial")
+	h = newHarness(t, 120, 30, Config{Tables: tables, Table: "DeviceLogs", PK: "123"})
+	if strings.Contains(h.screen(), "MASKED") {
+		t.Fatal("an unmasked table says MASKED")
+	}
+	h.contains(t, "123")
+}
+
+// TestMaskExport: e writes stand-ins, never the real values.
+func TestMaskExport(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, 160, 30, Config{Mask: maskLocations, Table: "Locations", PK: "FRANCE"})
+	h.keys("tab")
+	h.keys("e")
+	h.clearInput(80)
+	path := filepath.Join(dir, "france.jsonl")
+	h.typeText(path)
+	h.keys("enter")
+	h.contains(t, "exported ")
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("export: %v", err)
+	}
+	noReal(t, "the export", string(data))
+	if !strings.Contains(string(data), "‹m") {
+		t.Fatalf("no stand-ins in the export:\n%s", data)
+	}
+}
+
+// TestMaskGoToPartition: a partition typed at / opens under its stand-in
+// and reads the real one.
+func TestMaskGoToPartition(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Mask: maskLocations, Table: "Locations"})
+	h.keys("/")
+	h.typeText("FRANCE")
+	h.keys("enter")
+	h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+	noReal(t, "a typed partition", h.screen())
+}
+
+// TestMaskGoldens: each kind of page under --mask, as goldens that hold
+// no masked value (the versions and timeline with masked attributes in
+// their copies, the stand-ins equal where the values are, so drift still
+// reads right).
+func TestMaskGoldens(t *testing.T) {
+	equipment := []string{"PK", "Auditor", "Notes", "Checks.brakes.pressure"}
+	for _, c := range []struct {
+		name string
+		mask []string
+		cfg  Config
+		keys []string
+		real []string
+	}{
+		{"partitions", maskLocations, Config{Table: "Locations"}, nil, realLocations},
+		{"items", maskLocations, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"tab"}, realLocations},
+		{"item", maskLocations, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"tab", "enter"}, realLocations},
+		{"item-wire", maskLocations, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"tab", "enter", "d"}, realLocations},
+		{"versions", equipment, Config{Table: "Equipment", PK: "Equipment_1", Versions: "*"}, nil, []string{"Equipment_1", "Auditor-", "Audit revision"}},
+		{"timeline", equipment, Config{Table: "Equipment", PK: "Equipment_1", Versions: "*"}, []string{"down", "enter"}, []string{"Equipment_1", "Auditor-", "Audit revision"}},
+		{"time", []string{"Text", "ChatRoomID"}, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", Range: "2018-08-29"}, nil, []string{"portland", "Hello from the blog", "ship it", "lgtm"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Mask, cfg.Now = c.mask, demoClock
+			h := newHarness(t, 120, 30, cfg)
+			h.keys(c.keys...)
+			for _, v := range c.real {
+				if strings.Contains(h.screen(), v) {
+					t.Fatalf("shows %q:\n%s", v, h.screen())
+				}
+			}
+			h.contains(t, "MASKED", "‹m")
+			h.golden(t)
+		})
+	}
+}

@@ -1,0 +1,825 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/pages"
+)
+
+// MinWidth and MinHeight are the smallest terminal the layout fits.
+const (
+	MinWidth  = 60
+	MinHeight = 15
+)
+
+// fatal is a failure that leaves the page with nothing to show.
+type fatal struct {
+	err  error
+	page int // the page to retry; 0 for the deep link
+}
+
+// deepLinkedMsg answers the DescribeTable behind --table/--pk.
+type deepLinkedMsg struct {
+	info dynamo.TableInfo
+	err  error
+}
+
+// Model is the explorer's root: a stack of pages under one header, request
+// line, help and status bar.
+type Model struct {
+	cfg      Config
+	c        *common.Common
+	styles   common.Styles
+	stack    []common.Page
+	started  map[common.Page]bool
+	w, h     int
+	help     help.Model
+	showHelp bool
+	spin     spinner.Model
+	spinning bool
+	lastErr  error
+	errPage  int    // the page whose request failed: r retries it from where it stopped
+	notice   string // a passing note for the status bar (what y copied)
+	said     []said // the last messages, for ?
+	export   exportState
+	fatal    *fatal
+	nextID   int
+	masked   *dynamo.Masked  // nil unless values are masked
+	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
+	fwd      [][]common.Page // views come back from (ctrl+i)
+	search   components.Search
+	// searchPage is the page the search belongs to: it ends when another
+	// page is on top.
+	searchPage int
+	// skeleton is the first frame while Config.Connect runs (nil after).
+	skeleton      *skeletonPage
+	cancelConnect context.CancelFunc
+	startErr      error             // Connect's failure, for Run to return
+	ctx           context.Context   // Run's: Connect's requests end with it
+	loadSeen      dynamo.LoadStatus // the background load as last drawn
+}
+
+// New returns the explorer's root model.
+func New(cfg Config) *Model {
+	m := &Model{cfg: cfg, styles: common.StylesFor(cfg.Theme, true, os.Getenv("NO_COLOR") != ""), started: map[common.Page]bool{}, w: 100, h: 30}
+	if m.cfg.Session == nil {
+		m.cfg.Session = &dynamo.Session{}
+	}
+	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
+		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
+		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load}
+	if cfg.Connect == nil {
+		m.useClient(cfg.Client)
+	}
+	if m.c.FilterBudget == nil {
+		m.c.FilterBudget = func(string) float64 { return DefaultFilterBudget }
+	}
+	if m.c.Keys.Quit.Keys() == nil {
+		m.c.Keys = keymap.Default()
+	}
+	if m.c.Now == nil {
+		m.c.Now = time.Now
+	}
+	if m.c.CountBudget <= 0 {
+		m.c.CountBudget = DefaultCountBudget
+	}
+	m.help = help.New()
+	m.help.Styles = helpStyles(&m.styles)
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m.stack = []common.Page{pages.NewTables(m.c)}
+	if cfg.Tour && cfg.Table == "" {
+		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+	}
+	if cfg.Connect != nil {
+		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
+		m.stack = append(m.stack, m.skeleton)
+	}
+	m.search = components.NewSearch(m.c)
+	return m
+}
+
+// Init asks for the terminal's background and starts the first screen,
+// or connects first (drawing the skeleton meanwhile).
+func (m *Model) Init() tea.Cmd {
+	if m.skeleton != nil {
+		return tea.Batch(tea.RequestBackgroundColor, m.loadTick(), m.connect())
+	}
+	return tea.Batch(tea.RequestBackgroundColor, m.loadTick(), m.open())
+}
+
+// open starts the first screen: the deep link, or the page on top.
+func (m *Model) open() tea.Cmd {
+	var cmds []tea.Cmd
+	if names := m.cfg.TableNames; names != nil {
+		m.cfg.TableNames = nil // handed over once: r lists again
+		if t, ok := m.stack[0].(*pages.Tables); ok {
+			t.Listed(names)
+		}
+	}
+	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {
+		info := *m.cfg.Info
+		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
+	} else if m.cfg.Table != "" {
+		client, table := m.cfg.Client, m.cfg.Table
+		cmds = append(cmds, func() tea.Msg {
+			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			return deepLinkedMsg{info: info, err: err}
+		})
+	} else {
+		cmds = append(cmds, m.startTop())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) top() common.Page { return m.stack[len(m.stack)-1] }
+
+// startTop runs the top page's Init the first time it is shown.
+func (m *Model) startTop() tea.Cmd {
+	p := m.top()
+	p.SetSize(m.bodySize())
+	if m.started[p] {
+		return nil
+	}
+	m.started[p] = true
+	return p.Init()
+}
+
+func (m *Model) push(p common.Page) tea.Cmd {
+	m.stack = append(m.stack, p)
+	return m.startTop()
+}
+
+func (m *Model) pop() tea.Cmd {
+	if len(m.stack) == 1 {
+		return nil
+	}
+	delete(m.started, m.top())
+	m.stack = m.stack[:len(m.stack)-1]
+	m.lastErr = nil
+	return m.startTop()
+}
+
+// Update routes messages: keys to the focused page, answers to the page
+// that asked, everything else to the root.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.anyLoading() && !m.spinning {
+		m.spinning = true
+		cmd = tea.Batch(cmd, m.spin.Tick)
+	}
+	return m, cmd
+}
+
+func (m *Model) anyLoading() bool {
+	for _, p := range m.stack {
+		if p.Loading() {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		w, h := m.bodySize()
+		for _, p := range m.stack {
+			p.SetSize(w, h)
+		}
+		return nil
+	case tea.BackgroundColorMsg:
+		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
+		m.help.Styles = helpStyles(&m.styles)
+		return nil
+	case spinner.TickMsg:
+		if !m.anyLoading() {
+			m.spinning = false
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd
+	case connectedMsg:
+		return m.connected(msg)
+	case deepLinkedMsg:
+		return m.openDeepLink(msg)
+	case loadTickMsg:
+		return m.loadTicked()
+	case tourPickedMsg:
+		return m.openStop(msg.stop)
+	case refsFoundMsg:
+		return m.refsFound(msg)
+	case refPickedMsg:
+		return m.jump(msg.info, msg.ref)
+	case common.OpenMsg:
+		m.lastErr = nil
+		m.rememberViews()
+		return m.push(msg.Page)
+	case common.BackMsg:
+		if len(m.stack) > 1 {
+			m.rememberViews()
+		}
+		return m.pop()
+	case exportProgressMsg:
+		return m.exportProgress(msg)
+	case common.NoticeMsg:
+		m.say(msg.Text)
+		return nil
+	case common.ErrorMsg:
+		if msg.Fatal {
+			m.fatal = &fatal{err: msg.Err, page: msg.Page}
+		} else {
+			m.fail(msg.Err, msg.Page)
+		}
+		return nil
+	case common.RetryMsg:
+		if msg.Page == 0 {
+			return m.Init()
+		}
+		return m.route(msg)
+	case common.Routed:
+		return m.route(msg)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.MouseWheelMsg:
+		return m.wheel(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
+	}
+	var cmd tea.Cmd
+	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
+	return cmd
+}
+
+// route hands a page's answer to that page, wherever it is in the stack.
+func (m *Model) route(msg common.Routed) tea.Cmd {
+	for i, p := range m.stack {
+		if p.ID() == msg.PageID() {
+			var cmd tea.Cmd
+			m.stack[i], cmd = p.Update(msg)
+			return cmd
+		}
+	}
+	return nil // the page that asked is gone
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	m.notice, m.lastErr = "", nil // a message stays until the next key
+	if m.skeleton != nil {        // nothing to act on yet but leaving
+		if msg.String() == "ctrl+c" || key.Matches(msg, k.Quit) {
+			m.stopConnecting()
+			return tea.Quit
+		}
+		return nil
+	}
+	if cmd, took := m.exportKey(msg); took {
+		return cmd
+	}
+	if cmd, took := m.searchKey(msg); took {
+		return cmd
+	}
+	if cmd, took := m.modeKey(msg); took {
+		return cmd
+	}
+	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
+		if cmd, ok := m.startExport(); ok {
+			return cmd
+		}
+	}
+	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
+		if query, ok := q.Query(); ok {
+			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
+			if m.cfg.Profile != "" {
+				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
+			}
+			what := "the aws command"
+			if len(m.cfg.ReopenArgs) > 0 {
+				what += " (it queries the real table, not this data)"
+			}
+			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
+		}
+	}
+	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.CopyKey) && !m.top().Capturing() {
+		if query, ok := q.Query(); ok {
+			code := domain.GoSnippet(query)
+			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer)
+		}
+	}
+	if m.fatal == nil && m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
+		// r after a failed request sends it again from where it stopped,
+		// keeping what was loaded (rather than the page's own refresh).
+		page := m.errPage
+		m.lastErr, m.errPage = nil, 0
+		return func() tea.Msg { return common.RetryMsg{Page: page} }
+	}
+	if m.fatal != nil {
+		switch {
+		case key.Matches(msg, k.Refresh):
+			page := m.fatal.page
+			m.fatal = nil
+			return func() tea.Msg { return common.RetryMsg{Page: page} }
+		case key.Matches(msg, k.Back):
+			m.fatal = nil
+			if len(m.stack) == 1 {
+				return m.startTop() // a failed deep link falls back to the tables
+			}
+			return m.pop()
+		case key.Matches(msg, k.Quit):
+			return tea.Quit
+		}
+		return nil
+	}
+	capturing := m.top().Capturing()
+	if !capturing && (key.Matches(msg, k.Quit) || m.showHelp && key.Matches(msg, k.Cancel)) {
+		if cmd, closed := m.closeOverlay(); closed {
+			return cmd
+		}
+	}
+	switch {
+	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
+		return tea.Quit
+	case !capturing && m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
+		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
+		return m.stopLoad()
+	case !capturing && key.Matches(msg, k.RefFollow):
+		return m.followReference()
+	case !capturing && key.Matches(msg, k.RefBack):
+		return m.history(false)
+	case !capturing && key.Matches(msg, k.RefForward):
+		return m.history(true)
+	case !capturing && m.demo() && key.Matches(msg, k.Tour):
+		m.showHelp = false
+		return m.push(newTour(m.c))
+	case !capturing && key.Matches(msg, k.Help):
+		m.showHelp = !m.showHelp
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil
+	}
+	if key.Matches(msg, k.Preview) && !capturing {
+		m.togglePreview()
+		return nil
+	}
+	if key.Matches(msg, k.Refresh) {
+		m.lastErr = nil
+	}
+	var cmd tea.Cmd
+	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
+	return cmd
+}
+
+// closeOverlay closes what is open over the page (the help, a picker, a
+// prompt) as esc would: q there must never quit. It reports whether
+// there was one.
+func (m *Model) closeOverlay() (tea.Cmd, bool) {
+	if m.showHelp {
+		m.showHelp = false
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil, true
+	}
+	if o, ok := m.top().(common.Overlayer); ok && o.Overlay() {
+		return o.CloseOverlay(), true
+	}
+	return nil, false
+}
+
+func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.fatal = &fatal{err: msg.err}
+		return nil
+	}
+	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
+	if m.cfg.Levels != "" {
+		d := m.cfg.Delimiter
+		if d == "" {
+			d, _ = domain.DetectDelimiter([]string{m.cfg.Levels})
+		}
+		tree.Levels = domain.LevelNames(m.cfg.Levels, d)
+	}
+	part := pages.NewPartitions(m.c, msg.info.Name, msg.info, tree)
+	m.stack = append(m.stack, part)
+	if m.cfg.PK == "" && m.cfg.Index != "" { // the index's partitions, the table's beneath
+		if _, err := msg.info.KeyFor(m.cfg.Index); err != nil {
+			m.fatal = &fatal{err: dynamo.Errorf("open index", dynamo.KindNotFound, "press i on the table for its indexes", "%v", err)}
+			return nil
+		}
+		return m.push(pages.NewIndexPartitions(m.c, msg.info, m.cfg.Index, tree))
+	}
+	if m.cfg.PK == "" {
+		return m.startTop()
+	}
+	// part waits unscanned beneath: startTop scans it if esc climbs to it.
+	if p, ok := m.c.Tables[msg.info.Name].ShardPattern(m.cfg.PK); ok {
+		m.cfg.PK = p // a sharded partition named in the configuration
+	}
+	if domain.IsPattern(m.cfg.PK) {
+		page, err := pages.OpenShards(m.c, msg.info, m.cfg.PK, tree)
+		if err != nil {
+			m.fail(dynamo.Errorf("partition key pattern", dynamo.KindValidation, "write ranges as {1..4} and lists as {a,b}", "%v", err), 0)
+			return part.Init()
+		}
+		return m.push(page)
+	}
+	key, err := msg.info.KeyFor(m.cfg.Index)
+	if err != nil {
+		m.fatal = &fatal{err: dynamo.Errorf("--index", dynamo.KindNotFound, "`dynascope tables` lists each table's indexes", "%v", err)}
+		return nil
+	}
+	pk, err := domain.ParseKeyValue(key.PK.Type, m.cfg.PK)
+	if err != nil {
+		m.fail(dynamo.Errorf("partition key", dynamo.KindValidation, "pick a partition from the list, or press / to type one", "%v", err), 0)
+		return part.Init()
+	}
+	if key.SK != nil {
+		prefix, err := domain.ParseKeyText(key.SK.Type, m.cfg.Prefix)
+		if err != nil {
+			m.fail(dynamo.Errorf("--prefix", dynamo.KindValidation, "write a binary prefix as b64: and its base64", "%v", err), 0)
+			return part.Init()
+		}
+		m.cfg.Prefix = prefix
+	}
+	pk = m.maskDeepLink(msg.info, key, pk)
+	first := pages.OpenPartition(m.c, msg.info, pk, tree)
+	switch {
+	case m.cfg.Versions != "":
+		m.stack = append(m.stack, first) // loaded only if esc climbs to it
+		v := pages.NewVersionsOn(m.c, msg.info, pk, m.cfg.Index)
+		if m.cfg.Versions != "*" {
+			v.OpenItem(m.cfg.Versions)
+		}
+		return m.push(v)
+	case m.cfg.Range != "":
+		m.stack = append(m.stack, first)
+		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.StartWith(m.cfg.Range)
+		t.Filter(m.cfg.Filter)
+		return m.push(t)
+	case m.cfg.Filter != nil:
+		m.stack = append(m.stack, first) // loaded only if esc climbs to it
+		items := pages.NewItemsUnder(m.c, msg.info, pk, m.cfg.Prefix, m.cfg.Index)
+		items.Filter(m.cfg.Filter)
+		return m.push(items)
+	case m.cfg.Prefix == "":
+		return m.push(first)
+	}
+	// Each ancestor level waits in the stack, loaded only if esc climbs to it.
+	m.stack = append(m.stack, first)
+	d := tree.Delim
+	if d == "" {
+		d, _ = domain.DetectDelimiter([]string{m.cfg.Prefix})
+		tree.Delim = d
+	}
+	segs := domain.Segments(m.cfg.Prefix, d)
+	for i := 1; i < len(segs); i++ {
+		m.stack = append(m.stack, pages.NewTree(m.c, msg.info, pk, strings.Join(segs[:i], d)+d, tree))
+	}
+	return m.push(pages.NewTree(m.c, msg.info, pk, m.cfg.Prefix, tree))
+}
+
+// chrome is how many lines the header, request line, help and status take.
+func (m *Model) chrome() int {
+	helpLines := 1
+	if m.showHelp {
+		helpLines = lipgloss.Height(m.helpView())
+	}
+	return 2 + m.requestHeight() + helpLines
+}
+
+func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
+
+// fullHelp is the help's columns of keys; where they do not all fit
+// across the terminal (80 columns), every key flows in lines instead,
+// rather than the columns past the edge being dropped behind "…".
+func (m *Model) fullHelp(groups [][]key.Binding) string {
+	m.help.SetWidth(0)
+	view := m.help.FullHelpView(groups)
+	m.help.SetWidth(m.w)
+	if lipgloss.Width(view) <= m.w {
+		return view
+	}
+	st := &m.styles
+	sep := st.HelpSep.Render(" • ")
+	var lines []string
+	line, width := "", 0
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue
+			}
+			item := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
+			w := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+			if width > 0 && width+3+w > m.w {
+				lines, line, width = append(lines, line), "", 0
+			}
+			if width > 0 {
+				line, width = line+sep, width+3
+			}
+			line, width = line+item, width+w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+func (m *Model) helpView() string {
+	p := m.top()
+	pos := ""
+	if !m.showHelp {
+		pos = m.position()
+	}
+	// The short help leaves room for the position and drops the bindings
+	// that do not fit whole.
+	if pos != "" {
+		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+	}
+	short := p.ShortHelp()
+	if m.loadRunning() {
+		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
+	}
+	view := m.help.ShortHelpView(short)
+	m.help.SetWidth(m.w)
+	if m.searching() {
+		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
+	}
+	if m.showHelp {
+		view = m.fullHelp(p.FullHelp())
+		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if m.loadRunning() {
+			extra = append(extra, m.c.Keys.StopLoad)
+		}
+		if m.demo() {
+			extra = append(extra, m.c.Keys.Tour)
+		}
+		view += "\n" + m.help.ShortHelpView(extra)
+		if reasons := m.modeReasons(); len(reasons) > 0 {
+			view += "\n" + strings.Join(reasons, "\n")
+		}
+		if _, ok := p.(common.Querier); ok {
+			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+		}
+		if line := m.commandLine(); line != "" {
+			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
+		}
+		if said := m.messagesView(); said != "" {
+			view += "\n" + said
+		}
+	}
+	// Never wider than the terminal, whatever the bindings add up to.
+	lines := strings.Split(view, "\n")
+	if pos != "" {
+		lines[len(lines)-1] = m.withPosition(lines[len(lines)-1], pos)
+	}
+	for i, l := range lines {
+		lines[i] = components.Fit(l, m.w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wholeRequest is the request line for ?, wrapped rather than cut: the
+// request line above the help shortens its middle past two lines. At most
+// wholeRequestLines lines, so the help never pushes the list off screen.
+func (m *Model) wholeRequest(req string) string {
+	if req == "" {
+		return ""
+	}
+	const wholeRequestLines = 8
+	lines := strings.Split(ansi.Hardwrap(common.Sanitize(req), max(20, m.w-2), true), "\n")
+	if len(lines) > wholeRequestLines {
+		lines = append(lines[:wholeRequestLines-1], "…")
+	}
+	out := m.styles.Dim.Render("the request, whole:") + "\n"
+	for _, l := range lines {
+		out += "  " + m.styles.Request.Render(l) + "\n"
+	}
+	return out
+}
+
+// wheel scrolls whatever is on top by three lines, as its own keys would.
+func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
+	if m.fatal != nil || m.tooSmall() {
+		return nil
+	}
+	var code rune
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		code = tea.KeyUp
+	case tea.MouseWheelDown:
+		code = tea.KeyDown
+	default:
+		return nil
+	}
+	var cmds []tea.Cmd
+	for range 3 {
+		cmds = append(cmds, m.key(tea.KeyPressMsg{Code: code}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// click selects a row of the list on top; a click on the selected row
+// opens it, as enter does.
+func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
+	c, ok := m.top().(common.Clicker)
+	if !ok || msg.Button != tea.MouseLeft || m.fatal != nil || m.tooSmall() || m.top().Capturing() {
+		return nil
+	}
+	if c.Click(msg.Y - 1) { // the header line is above the body
+		return m.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	}
+	return nil
+}
+
+// commandLine is the dynascope command that reopens the current view.
+func (m *Model) commandLine() string {
+	l, ok := m.top().(common.Linker)
+	if !ok {
+		return ""
+	}
+	args := []string{"dynascope"}
+	switch {
+	case len(m.cfg.ReopenArgs) > 0:
+		for _, a := range m.cfg.ReopenArgs {
+			args = append(args, domain.ShellQuote(a))
+		}
+	case m.cfg.Connection == "DEMO":
+		args = append(args, "--demo")
+	default:
+		if m.cfg.Profile != "" {
+			args = append(args, "--profile", m.cfg.Profile)
+		}
+		if m.cfg.Region != "" {
+			args = append(args, "--region", m.cfg.Region)
+		}
+		if m.cfg.Endpoint != "" {
+			args = append(args, "--endpoint-url", m.cfg.Endpoint)
+		}
+	}
+	for _, a := range l.DeepLink() {
+		args = append(args, domain.ShellQuote(a))
+	}
+	if b, _ := m.maskBadge(); b != "" {
+		return "(values masked) " + strings.Join(args, " ")
+	}
+	return strings.Join(args, " ")
+}
+
+// View draws the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "dynascope"
+	return v
+}
+
+// tooSmall reports whether the screen only holds the too-small notice.
+func (m *Model) tooSmall() bool { return m.w < MinWidth || m.h < MinHeight }
+
+func (m *Model) render() string {
+	st := &m.styles
+	if m.tooSmall() {
+		msg := st.Notice.Render("Terminal too small") + "\n" +
+			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
+			st.Dim.Render("Enlarge the window, or press q to quit.")
+		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, msg)
+	}
+	p := m.top()
+	w, h := m.bodySize()
+	p.SetSize(w, h)
+	body := p.View()
+	if m.fatal == nil && m.waitingForLoad() {
+		body = m.waitingView(w, h)
+	}
+	if m.fatal != nil {
+		body = m.fatalView(w, h)
+	}
+	parts := []string{m.header(), body, m.request(), m.helpView(), m.statusBar()}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) header() string {
+	st := &m.styles
+	sep := st.CrumbSep.Render(" › ")
+	crumbs := []string{}
+	if len(m.stack) > 1 {
+		crumbs = append(crumbs, st.Crumb.Render("Tables"))
+	}
+	cs := m.top().Crumbs()
+	for i, c := range cs {
+		mark := ""
+		if i == 0 && len(m.stack) > 1 {
+			if lm := m.c.LoadMark(c); lm != "" {
+				mark = " " + st.StatusErr.Render(common.Sanitize(lm))
+			}
+		}
+		if i == len(cs)-1 {
+			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c))+mark)
+		} else {
+			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c))+mark)
+		}
+	}
+	path := strings.Join(crumbs, sep)
+	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
+		st.CrumbSep.Render(" ─ ") + path
+	right := m.tabs(false)
+	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+		// Tight: the connection is in the status bar anyway, and the
+		// tabs not chosen shrink to their numbers.
+		left = st.Brand.Render("dynascope") + " " + path
+		if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
+			right = m.tabs(true)
+		}
+	}
+	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 && right != "" {
+		// The tabs stay whole: the breadcrumb gives way, from its start.
+		room := m.w - ansi.StringWidth(right) - 1
+		if room < 10 {
+			return components.Fit(left, m.w)
+		}
+		left = ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
+		gap = m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	}
+	if gap < 1 {
+		return components.Fit(left, m.w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *Model) statusBar() string {
+	st := &m.styles
+	total, last := m.cfg.Session.Totals()
+	conn := m.loadView()
+	ro := st.StatusReadOnly.Render("READ-ONLY")
+	rcu := "RCU"
+	if m.cfg.CostEstimated {
+		rcu = "RCU est." // computed for data that is not in DynamoDB
+	}
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), total.RCU, rcu, last.Round(100_000)))
+	spin := ""
+	if m.anyLoading() {
+		spin = st.StatusStat.Render(m.spin.View() + " loading")
+		if m.skeleton != nil {
+			spin = st.StatusStat.Render(m.spin.View() + " connecting")
+		}
+		if why, ok := m.cfg.Session.Retrying(); ok {
+			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
+		}
+	}
+	clock := ""
+	if m.notice == "" && m.lastErr == nil {
+		clock = m.clock() // a message needs the room more
+	}
+	badge := ""
+	if b, _ := m.maskBadge(); b != "" {
+		badge = st.StatusMasked.Render(b)
+	}
+	left := conn + ro + badge + stats + clock + spin
+	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
+	if ansi.StringWidth(line) > m.w {
+		line = ansi.Truncate(line, m.w, "…")
+	}
+	return line + st.StatusBar.Render(strings.Repeat(" ", max(0, m.w-ansi.StringWidth(line))))
+}
+
+func (m *Model) fatalView(w, h int) string {
+	st := &m.styles
+	var lines []string
+	var e *dynamo.Error
+	if errors.As(m.fatal.err, &e) {
+		// In the explorer's words: a flag it names is said as what it
+		// stands for (--region: the region).
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(e.Msg))), "", st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(e.Op))))
+		if e.Hint != "" {
+			hint := ansi.Wrap("What to do: "+common.Sanitize(common.ExplorerWords(e.Hint)), max(20, w-4), " ")
+			first, rest, _ := strings.Cut(hint, "\n")
+			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(strings.TrimPrefix(first, "What to do: ")))
+			if rest != "" {
+				lines = append(lines, st.ErrorBody.Render(rest))
+			}
+		}
+	} else {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(m.fatal.err.Error()))))
+	}
+	lines = append(lines, "", st.Dim.Render("r retry · esc back · q quit"))
+	return common.Frame(st, "Something went wrong", strings.Join(lines, "\n"), w, h)
+}

@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+func TestTablesPage(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{})
+	h.contains(t, "Locations", "PK S · SK S", "GSI ByCity, LSI BySquareFeet", "READ-ONLY", "DEMO")
+	h.golden(t)
+}
+
+func TestTablesPageWide(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{}) // the preview is on from 140 columns
+	h.keys("down", "down")                // ChatMessages
+	h.contains(t, "GSI ByTime", "partition key  ChatRoomID")
+	h.golden(t)
+}
+
+func TestPartitionsPage(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{})
+	for i := 0; i < 7; i++ { // Locations
+		h.keys("down")
+	}
+	h.keys("enter")
+	// The first 100 keys hold one partition: the listing jumps past the
+	// rest of each partition's keys with probes of one read unit (33
+	// keys, sized from what the first read cost): six partitions, seven
+	// reads, 265 keys.
+	h.contains(t, "Tables › Locations", "USA", "6 partitions · all", "Scan Locations", "(keys only) · 7 pages · 265 keys read")
+	h.golden(t)
+	for i := 0; i < 3; i++ {
+		h.keys("down")
+	}
+	h.contains(t, "FRANCE")
+}
+
+func TestItemsPageDeepLinkOneQuery(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
+	h.contains(t, "53 children", "▸ AK#", "delimiter #", "Tree")
+	before := h.rec.count("Query")
+	h.keys("tab") // the Items mode of the same partition
+	if q := h.rec.count("Query") - before; q != 1 {
+		t.Fatalf("the first screen of a partition took %d Query requests, want 1", q)
+	}
+	if s := h.rec.count("Scan"); s != 0 {
+		t.Fatalf("a deep link to a partition scanned the table (%d Scans)", s)
+	}
+	h.contains(t, "Locations › USA", `Query Locations: PK = :pk   :pk="USA"`, "AK#")
+	h.golden(t)
+}
+
+func TestItemsPageWidePreview(t *testing.T) {
+	h := newHarness(t, 140, 32, Config{Table: "DeviceLogs", PK: "123"})
+	h.contains(t, "1310216400", "1535544000", "1536022800", `"Timestamp": 1310216400`, "all · ascending")
+	h.golden(t)
+}
+
+func TestItemsFlipOrder(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("o")
+	s := h.screen()
+	if strings.Index(s, "1536022800") > strings.Index(s, "1310216400") {
+		t.Fatalf("o did not reverse the order:\n%s", s)
+	}
+	h.contains(t, "descending")
+}
+
+func TestItemPage(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: "Equipment_1"})
+	h.keys("tab", "down", "enter") // Items mode; v0_Audit, after metadata
+	h.contains(t, `"Checks": {`, "from the rows already loaded, no request sent")
+	h.golden(t)
+	h.keys("d")
+	h.contains(t, `"S": "Auditor-Grace"`, "DynamoDB JSON")
+	h.keys("esc")
+	h.contains(t, "items loaded")
+}
+
+func TestGoToPartition(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs"})
+	h.keys("/", "x", "enter")
+	h.contains(t, `"x" is not a number`)
+	h.keys("backspace", "1", "2", "3", "enter")
+	h.contains(t, "DeviceLogs › 123", "1536022800")
+}
+
+func TestTooSmall(t *testing.T) {
+	h := newHarness(t, 50, 12, Config{})
+	h.contains(t, "Terminal too small", "50×12", "60×15")
+	h.golden(t)
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.contains(t, "Locations")
+}
+
+func TestMissingTableErrorPage(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Nope"})
+	h.contains(t, "no such table", "What to do", "dynascope tables")
+	h.golden(t)
+	h.keys("esc")
+	h.contains(t, "Locations", "GSI ByCity")
+}
+
+func TestBadDeepLinkKeepsWorking(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "abc"})
+	h.said(t, `partition key: "abc" is not a number`)
+	h.contains(t, `partition key: "abc" is not`, "DeviceLogs")
+	h.keys("enter")
+	h.contains(t, "items loaded")
+}
+
+func TestHelpToggle(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("?")
+	h.contains(t, "next mode", "page down", "delimiter", "count")
+	h.keys("?")
+	h.contains(t, "c count")
+}
+
+func TestUnreachableEndpoint(t *testing.T) {
+	c, _, err := dynamo.Connect(context.Background(), dynamo.Target{Region: "us-east-1", EndpointURL: "http://127.0.0.1:1", MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "x")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
+	h := newHarness(t, 100, 30, Config{Client: c, Connection: "us-east-1 · http://127.0.0.1:1"})
+	h.contains(t, "cannot reach the endpoint", "check the endpoint")
+	h.keys("r")
+	h.contains(t, "cannot reach the endpoint")
+}
+
+// TestItemDataIsEscaped: terminal control in item data never reaches the
+// screen raw.
+func TestItemDataIsEscaped(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	for _, def := range demo.Tables() {
+		if *def.TableName == "Equipment" {
+			if _, err := db.CreateTable(ctx, def); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	evil := "\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[31mred\u202egnp.exe\x00"
+	put(t, db, "Equipment", map[string]string{"PK": "P", "SK": "v0_" + evil, "Notes": evil, "Name\x1b[1m": "x"})
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Equipment", PK: "P", Delimiter: "#"})
+	if raw := h.m.render(); strings.Contains(raw, "\x1b]52") {
+		t.Fatal("raw OSC 52 reached the tree")
+	}
+	h.keys("tab")
+	raw := h.m.render()
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\u202e", "\x00", "\x07"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("raw %q reached the screen", bad)
+		}
+	}
+	h.contains(t, `v0_\x1b]52;c;ZXZpbA==`)
+	h.keys("enter")
+	h.contains(t, `\u001b]52;c;ZXZpbA==\u0007`, `\u202e`)
+	raw = h.m.render()
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\u202e", "\x00"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("raw %q reached the item view", bad)
+		}
+	}
+}
+
+// TestEndToEndOnDynalite runs the explorer on a real server.
+func TestEndToEndOnDynalite(t *testing.T) {
+	srv := dynalitetest.Start(t)
+	c := srv.Client()
+	if _, err := demo.Seed(context.Background(), c, demo.Options{Tables: []string{"Equipment"}}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, Config{Client: c, Connection: "dynalite"})
+	h.contains(t, "Equipment", "PK S · SK S")
+	h.keys("enter")
+	h.contains(t, "Equipment_")
+	h.keys("enter")
+	h.contains(t, "children", "Tree")
+	before := h.rec.count("Query")
+	h.keys("tab")
+	h.contains(t, "items loaded", "v0_Audit")
+	if q := h.rec.count("Query") - before; q != 1 {
+		t.Fatalf("%d queries for the first screen", q)
+	}
+}
+
+// TestSmokeProgram runs the real program loop on each page.
+func TestSmokeProgram(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		keys []string
+		want string
+	}{
+		{"tables", Config{}, nil, "GSI ByCity"},
+		{"partitions", Config{Table: "Locations"}, nil, "USA"},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "prefix"},
+		{"items", Config{Table: "DeviceLogs", PK: "123"}, nil, "items loaded"},
+		{"item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "EventID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			smoke(t, tc.cfg, tc.keys, tc.want)
+		})
+	}
+}
+
+func TestTreeDrillDown(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.contains(t, "Locations › USA › NY", "NEWYORKCITY", `begins_with(SK, :prefix)   :pk="USA" :prefix="NY#"`, "skip-scan")
+	h.golden(t)
+	h.keys("down", "enter") // NEWYORKCITY
+	h.contains(t, "NY#NEWYORKCITY# · 11 children", "• 10001", "• 10019", "▸ 62700#")
+	h.keys("enter") // 10001 is an item: GetItem, then the item view
+	h.contains(t, "#675 6th Ave", "GetItem Locations")
+	h.keys("esc", "esc")
+	h.contains(t, "NY# · 5 children")
+	h.keys("esc") // climbs to the top level, loaded now
+	h.contains(t, "53 children", "▸ AK#")
+}
+
+func TestTreeCountsAndDelimiter(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
+	h.contains(t, "ZIP", "STATE NY", "CITY NEWYORKCITY")
+	h.keys("c")
+	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
+	before := h.rec.count("Query")
+	h.keys("D") // a picker, each delimiter with its split of the loaded keys: nothing read
+	h.contains(t, "Split the sort keys at", "how each would split the", "NY › NEWYORKCITY › 10001", "11 of 11", "0 of 11     (no split) NY#NEWYORKCITY#10001")
+	if h.rec.count("Query") != before {
+		t.Fatal("the delimiter picker read something")
+	}
+	h.keys("down", "enter") // | : the keys have none, so each key is one item
+	h.contains(t, "delimiter |")
+}
+
+func TestTreeOnNumberKeysShowsItems(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.contains(t, "items loaded", "Items", "number sort key: no hierarchy to drill")
+}
+
+func TestTreeShards(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
+	h.contains(t, "ChatMessages › seattle-{1..4}", "▸ amsg#", "seattle-1, seattle-2, seattle-3, seattle-4", "4 shards of seattle-{1..4}")
+	h.golden(t)
+	h.keys("enter")
+	h.contains(t, "amsg# · ", "children", "seattle-")
+	h.keys("tab")
+	h.said(t, "no other mode applies here")
+	h.keys("2")
+	h.said(t, "No Items mode here: open one shard")
+}
+
+func TestGoToShardPattern(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages"})
+	h.keys("/")
+	for _, r := range "seattle-{1..2}" {
+		h.keys(string(r))
+	}
+	h.keys("enter")
+	h.contains(t, "seattle-1, seattle-2")
+}
+
+func TestTreeOnIndex(t *testing.T) {
+	h := newHarness(t, 110, 30, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime"})
+	h.contains(t, "index ByTime", "Query ChatMessages index ByTime: ChatRoomID = :pk", "▸ 2018-")
+	h.keys("i") // the picker: the base table and ByTime, what each reads first
+	h.contains(t, "Read ChatMessages through", "table", "ChatRoomID S · MessageID S", "ByTime", "GSI", "ChatRoomID S · TimeUser S",
+		"all attributes", "this partition's tree (skip-scan)")
+	h.keys("up", "enter") // back to the base table: users first
+	h.contains(t, "▸ amsg#")
+	h.keys("i", "down", "enter")
+	h.contains(t, "index ByTime")
+}
+
+func TestCountBudget(t *testing.T) {
+	// The demo's Geography table is ~1.9 MB: counting may cost ~240 RCU.
+	h := newHarness(t, 100, 30, Config{Table: "Geography", PK: "PLACE", CountBudget: 20})
+	h.keys("c")
+	h.contains(t, "Count?", "over the 20 RCU budget")
+	h.keys("esc")
+	h.contains(t, "prefix")
+	h.keys("c", "c") // count anyway: it stops at the budget
+	h.said(t, "stopped at the count budget of 20 RCU")
+	h.contains(t, "…")
+}
+
+func TestConfiguredTableSettings(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Tables: map[string]domain.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
+	for i := 0; i < 7; i++ { // Locations
+		h.keys("down")
+	}
+	h.keys("enter", "enter") // its first partition, USA
+	h.contains(t, "STATE", "53 children")
+	h.keys("c")
+	h.contains(t, "over the 5 RCU budget")
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// modeKeys are the keys that pick a mode, in the tabs' order.
+func (m *Model) modeKeys() []key.Binding {
+	k := m.c.Keys
+	return []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode}
+}
+
+// modeKey switches the partition on top to another mode: 1–4 pick one,
+// tab and shift+tab step through those that apply. A mode that does not
+// apply says why and reads nothing. It reports whether it took the key.
+func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	p, ok := m.top().(common.Moded)
+	if o, open := m.top().(common.Overlayer); !ok || m.top().Capturing() || m.fatal != nil || open && o.Overlay() {
+		return nil, false
+	}
+	tabs := p.Modes()
+	cur := -1
+	for i, t := range tabs {
+		if t.Name == m.top().Mode() {
+			cur = i
+		}
+	}
+	target := -1
+	for i, b := range m.modeKeys() {
+		if i < len(tabs) && key.Matches(msg, b) {
+			target = i
+		}
+	}
+	k := m.c.Keys
+	if step := 0; target < 0 && cur >= 0 {
+		switch {
+		case key.Matches(msg, k.NextMode):
+			step = 1
+		case key.Matches(msg, k.PrevMode):
+			step = len(tabs) - 1
+		default:
+			return nil, false
+		}
+		for i := 1; i < len(tabs); i++ {
+			if j := (cur + i*step) % len(tabs); tabs[j].Off == "" {
+				target = j
+				break
+			}
+		}
+		if target < 0 {
+			m.say("no other mode applies here")
+			return nil, true
+		}
+	}
+	if target < 0 {
+		return nil, false
+	}
+	if target == cur {
+		return nil, true
+	}
+	if tabs[target].Off != "" {
+		m.say("No " + tabs[target].Name + " mode here: " + tabs[target].Off)
+		return nil, true
+	}
+	return m.switchMode(p, tabs[target].Name), true
+}
+
+// switchMode shows the same place in another mode. The page below, when
+// it is that place in that mode, is where esc would go anyway: it comes
+// back as it was, without reading again. Otherwise a mode page opened on
+// top of its place's first page is replaced, so that esc climbs out of
+// the place rather than back through every mode visited.
+func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
+	m.lastErr = nil
+	if n := len(m.stack); n >= 2 {
+		if below, ok := m.stack[n-2].(common.Moded); ok && below.Place() == p.Place() {
+			if m.stack[n-2].Mode() == name {
+				return m.pop()
+			}
+			next := p.ModePage(name)
+			if next == nil {
+				return nil
+			}
+			delete(m.started, m.top())
+			m.stack[n-1] = next
+			return m.startTop()
+		}
+	}
+	next := p.ModePage(name)
+	if next == nil {
+		return nil
+	}
+	return m.push(next)
+}
+
+// tabs are the mode tabs of the header: the active one highlighted, those
+// that do not apply dimmed.
+func (m *Model) tabs(compact bool) string {
+	st := &m.styles
+	p, ok := m.top().(common.Moded)
+	if !ok {
+		if mode := m.top().Mode(); mode != "" {
+			return st.TabActive.Render(mode)
+		}
+		return ""
+	}
+	keys := m.modeKeys()
+	var out []string
+	for i, t := range p.Modes() {
+		label := t.Name
+		if i < len(keys) && len(keys[i].Keys()) > 0 {
+			label = keys[i].Keys()[0] + " " + t.Name
+			if compact && t.Name != m.top().Mode() {
+				label = keys[i].Keys()[0]
+			}
+		}
+		switch {
+		case t.Name == m.top().Mode():
+			out = append(out, st.TabActive.Render(label))
+		case t.Off != "":
+			out = append(out, st.TabDisabled.Render(label))
+		default:
+			out = append(out, st.Tab.Render(label))
+		}
+	}
+	return strings.Join(out, "")
+}
+
+// modeReasons are the full help's lines on the modes that do not apply,
+// wrapped to the terminal.
+func (m *Model) modeReasons() []string {
+	p, ok := m.top().(common.Moded)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, t := range p.Modes() {
+		if t.Off == "" {
+			continue
+		}
+		// Wrapped, not cut: the reason is the help's answer to a dimmed tab.
+		for _, l := range strings.Split(ansi.Wrap(t.Name+" does not apply here: "+t.Off, max(20, m.w), " "), "\n") {
+			out = append(out, m.styles.Dim.Render(l))
+		}
+	}
+	return out
+}

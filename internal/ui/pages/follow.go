@@ -1,0 +1,122 @@
+package pages
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+)
+
+// followOverlap is re-read below the newest key on every poll, so an item
+// written late with an older key (clock skew between writers) still shows.
+const followOverlap = 5 * time.Second
+
+// followedMsg carries one new item, or (item nil) a poll's figures, or
+// the end of following; more follow on next until done.
+type followedMsg struct {
+	page, req int
+	item      dynamo.Item
+	stats     dynamo.FollowStats
+	done      bool
+	err       error
+	next      <-chan followedMsg
+}
+
+func (m followedMsg) PageID() int { return m.page }
+
+func waitFollowed(ch <-chan followedMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// following is F in the Time mode: polling for items newer than the
+// newest listed, each appended once as it arrives, until F or esc.
+type following struct {
+	req   request
+	stats dynamo.FollowStats
+	added int
+}
+
+func (f *following) on() bool { return f.req.inFlight() }
+
+// startFollow polls in a goroutine (dynamo.Follow), handing each new item
+// and each poll's figures to Update through a channel: Update never waits.
+func (t *Time) startFollow() tea.Cmd {
+	if !t.detected || t.noTime != "" {
+		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
+			"no time in this sort key to follow"), false, t.id)
+	}
+	newest, newestAt := "", time.Time{}
+	t.pg.head.each(func(it dynamo.Item) bool {
+		if at, ok := t.keyTime(it); ok && at.After(newestAt) {
+			kv, _ := dynamo.KeyValueOf(it[t.base.SKName])
+			newest, newestAt = kv.Text, at
+		}
+		return true
+	})
+	prefix, _ := t.splitPrefix(t.rangeTxt)
+	r := dynamo.FollowRequest{Query: t.pg.query, TableKeys: t.pg.tableKeys, Enc: t.enc, Prefix: prefix,
+		Newest: newest, Since: time.Now(), Overlap: followOverlap}
+	ctx, req := t.follow.req.start(t.c.NextID)
+	t.follow.stats, t.follow.added = dynamo.FollowStats{Started: time.Now()}, 0
+	ch := make(chan followedMsg, 64)
+	send := func(m followedMsg) error {
+		m.page, m.req, m.next = t.id, req, ch
+		select {
+		case ch <- m:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	go func(c dynamo.Client) {
+		err := dynamo.Follow(ctx, c, r, func(it dynamo.Item) error { return send(followedMsg{item: it}) },
+			func(st dynamo.FollowStats) { _ = send(followedMsg{stats: st}) })
+		_ = send(followedMsg{done: true, err: err})
+	}(t.c.Client)
+	return waitFollowed(ch)
+}
+
+// followed takes one message of following.
+func (t *Time) followed(msg followedMsg) tea.Cmd {
+	if msg.req != t.follow.req.id || !t.follow.on() {
+		return nil // stopped: a late answer
+	}
+	switch {
+	case msg.done:
+		t.follow.req.done(msg.req)
+		return report(msg.err, false, t.id)
+	case msg.item != nil:
+		t.follow.added++
+		if t.pg.query.Reverse { // newest first: the new item goes on top
+			segs := len(t.pg.head.segs)
+			t.pg.head.followed(msg.item, true)
+			if t.pg.again.reading && !t.pg.again.tail {
+				t.pg.again.seg += len(t.pg.head.segs) - segs // the page being read again moved down
+			}
+			t.times = nil
+		} else {
+			t.pg.head.followed(msg.item, false)
+		}
+		t.stats.add([]dynamo.Item{msg.item})
+		t.parseTimes()
+		t.refresh()
+	default:
+		t.follow.stats = msg.stats
+	}
+	return waitFollowed(msg.next)
+}
+
+// stopFollow ends following; what arrived stays listed.
+func (t *Time) stopFollow() { t.follow.req.stop() }
+
+// followTitle is the title's account of following: what arrived and what
+// polling costs.
+func (t *Time) followTitle() string {
+	if !t.follow.on() {
+		return ""
+	}
+	_, rcu := t.follow.stats.PerMinute(time.Now())
+	return fmt.Sprintf("following · %d new · %.1f RCU/min · F or esc stops", t.follow.added, rcu)
+}

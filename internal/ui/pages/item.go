@@ -1,0 +1,187 @@
+package pages
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// Item shows one item as JSON, plain or in DynamoDB's form, scrollable.
+type Item struct {
+	c    *common.Common
+	id   int
+	info dynamo.TableInfo
+	item dynamo.Item
+	wire bool
+	req  request
+	fail failure // why reading it again failed: what is shown is the copy read before
+	read bool    // read by GetItem; false: taken from a list's loaded rows
+	vp   viewport.Model
+	w, h int
+}
+
+// NewReadItem is the page of an item a GetItem just read (the request
+// line shows that read).
+func NewReadItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
+	it := NewItem(c, info, item)
+	it.read = true
+	return it
+}
+
+// NewItem returns the page of an item already read; `r` reads it again.
+func NewItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
+	return &Item{c: c, id: c.NextID(), info: info, item: item, vp: viewport.New()}
+}
+
+func (p *Item) Init() tea.Cmd { return nil }
+
+func (p *Item) key() dynamo.Item {
+	k := dynamo.Item{p.info.Key.PK.Name: p.item[p.info.Key.PK.Name]}
+	if p.info.Key.SK != nil {
+		k[p.info.Key.SK.Name] = p.item[p.info.Key.SK.Name]
+	}
+	return k
+}
+
+func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		ctx, req := p.req.start(p.c.NextID)
+		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+	case itemReadMsg:
+		if !p.req.done(msg.req) {
+			return p, nil
+		}
+		p.fail.fail(msg.err)
+		if msg.err != nil {
+			return p, report(msg.err, false, p.id)
+		}
+		if msg.item == nil {
+			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
+		}
+		p.item, p.read = msg.item, true
+	case tea.KeyPressMsg:
+		k := p.c.Keys
+		switch {
+		case key.Matches(msg, k.Wire):
+			p.wire = !p.wire
+		case key.Matches(msg, k.Copy):
+			// The item as shown: plain JSON, or DynamoDB JSON after d.
+			form, doc := "plain JSON", map[string]any(dynamo.PlainItem(p.item))
+			if p.wire {
+				form, doc = "DynamoDB JSON", dynamo.WireItem(p.item)
+			}
+			return p, copyJSON(p.c, doc, "the item as "+form)
+		case key.Matches(msg, k.CopyKey):
+			key := dynamo.PlainItem(p.key())
+			if p.wire {
+				return p, copyJSON(p.c, dynamo.WireItem(p.key()), "the key as DynamoDB JSON")
+			}
+			return p, copyJSON(p.c, key, "the key")
+		case key.Matches(msg, k.Refresh):
+			ctx, req := p.req.start(p.c.NextID)
+			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+		case key.Matches(msg, k.Back) && p.req.inFlight():
+			p.req.stop()
+			p.fail.cancel()
+		case key.Matches(msg, k.Back):
+			return p, back
+		case key.Matches(msg, k.Up):
+			p.vp.ScrollUp(1)
+		case key.Matches(msg, k.Down):
+			p.vp.ScrollDown(1)
+		case key.Matches(msg, k.PageUp):
+			p.vp.PageUp()
+		case key.Matches(msg, k.PageDown):
+			p.vp.PageDown()
+		case key.Matches(msg, k.Top):
+			p.vp.GotoTop()
+		case key.Matches(msg, k.Bottom):
+			p.vp.GotoBottom()
+		}
+	}
+	return p, nil
+}
+
+func (p *Item) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.SetWidth(w - 4)
+	p.vp.SetHeight(h - 2)
+}
+
+func (p *Item) View() string {
+	p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
+	form := "plain JSON"
+	if p.wire {
+		form = "DynamoDB JSON"
+	}
+	title := fmt.Sprintf("%s · %s · %s", p.crumb(), common.Plural(len(p.item), "attribute", "attributes"), form)
+	if p.fail.stopped() {
+		// The copy read before stays in view, said to be that.
+		title = p.crumb() + " · " + strings.Replace(p.fail.title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
+	}
+	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
+}
+
+func (p *Item) crumb() string {
+	if p.info.Key.SK != nil {
+		if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.SK.Name]); ok {
+			return keyCell(v)
+		}
+	}
+	if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name]); ok {
+		return keyCell(v)
+	}
+	return "item"
+}
+
+func (p *Item) Crumbs() []string {
+	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
+	return []string{p.info.Name, keyCell(pk), p.crumb()}
+}
+func (p *Item) ID() int         { return p.id }
+func (p *Item) Mode() string    { return "Items" }
+func (p *Item) Loading() bool   { return p.req.inFlight() }
+func (p *Item) Capturing() bool { return false }
+
+// Request names the GetItem only when one was sent: an item opened from a
+// list was already read with it.
+func (p *Item) Request() string {
+	k := p.key()
+	s := "GetItem " + p.info.Name + "  Key:"
+	if !p.read {
+		s = "from the rows already loaded, no request sent (r reads it again with GetItem) · " + common.Sanitize(p.info.Name) + "  Key:"
+	}
+	for _, name := range dynamo.SortedNames(k) {
+		v, _ := dynamo.KeyValueOf(k[name])
+		s += " " + common.Sanitize(name) + "=" + v.Literal()
+	}
+	return s
+}
+
+func (p *Item) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Wire, k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+}
+
+// copyJSON sends a document to the clipboard (OSC 52, and tmux's) and
+// says what it did.
+func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil
+	}
+	return common.Copy(string(b), fmt.Sprintf("%s (%d bytes)", what, len(b)), "", c.TmuxBuffer)
+}
+
+func (p *Item) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Wire, k.Refresh}, {k.Back, k.Help, k.Quit}}
+}

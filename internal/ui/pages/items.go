@@ -1,0 +1,441 @@
+package pages
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// gapCell marks the rows between the start and the end not read yet.
+const gapCell = "⋯ not read yet"
+
+// maxColumns bounds the grid's attribute columns; the item view shows all.
+const maxColumns = 8
+
+// Items lists a partition in sort-key order, one Query page at a time: the
+// first page fills the screen, the next is fetched before the cursor gets
+// to the end of what is loaded. f filters it (DynamoDB's condition syntax,
+// sent as a FilterExpression) and C picks its columns.
+type Items struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	pg     pager
+	stats  attrStats
+	attrs  []string // grid attribute columns
+	note   string   // said in the title, e.g. why there is no tree
+	filter filterBar
+	picker *columnPicker // open while choosing columns
+	sort   rowSort       // s/S: the loaded rows' order on screen
+	get    request       // reading an item whole from the base table (on an index)
+	grid   components.Grid
+	w, h   int
+}
+
+// NewItems returns the items page of one partition.
+func NewItems(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Items {
+	q := domain.KeyQuery{Table: info.Name, PKName: info.Key.PK.Name, PK: pk}
+	keys := []string{info.Key.PK.Name}
+	if info.Key.SK != nil {
+		q.SKName = info.Key.SK.Name
+		keys = append(keys, info.Key.SK.Name)
+	}
+	id := c.NextID()
+	return &Items{c: c, id: id, info: info, pg: newPager(c, id, q), stats: newAttrStats(keys...), filter: newFilterBar(), grid: components.NewGrid(c)}
+}
+
+// NewItemsUnder returns the items whose sort key begins with prefix, in
+// order: the Items mode of a drill-down level.
+func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix, index string) *Items {
+	p := NewItems(c, info, pk)
+	q := &p.pg.query
+	if key, err := info.KeyFor(index); err == nil && index != "" {
+		q.Index, q.PKName = index, key.PK.Name
+		q.SKName = ""
+		if key.SK != nil {
+			q.SKName = key.SK.Name
+		}
+		p.pg.tableKeys = &info.Key
+		p.stats.keys[key.PK.Name] = true
+		if key.SK != nil {
+			p.stats.keys[key.SK.Name] = true
+		}
+	}
+	if prefix != "" {
+		a := domain.S(prefix)
+		if key, err := info.KeyFor(index); err == nil && key.SK != nil && key.SK.Type == domain.TypeB {
+			a = domain.B([]byte(prefix)) // a binary key's prefix is bytes
+		}
+		q.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: a}
+	}
+	return p
+}
+
+// filterItems opens q's items with the filter bar open: f on a page that
+// lists something other than items (a drill-down level's children, the
+// versions list) filters the items behind it.
+func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, note string) tea.Cmd {
+	p := NewItems(c, info, q.PK)
+	p.pg.query, p.note = q, note
+	if q.Index != "" {
+		p.pg.tableKeys = &info.Key
+	}
+	return tea.Batch(open(p), p.filter.open(q.Filter))
+}
+
+// Filter applies a filter from the start (a deep link's --filter).
+func (p *Items) Filter(n domain.FilterNode) { p.pg.query.Filter = n }
+
+func (p *Items) Init() tea.Cmd {
+	if p.filter.editing() {
+		return nil // the filter comes first
+	}
+	return p.pg.next()
+}
+
+func (p *Items) reset(q domain.KeyQuery) tea.Cmd {
+	p.grid.SetCursor(0)
+	p.stats.reset()
+	cmd := p.pg.restart(q)
+	p.refresh()
+	return cmd
+}
+
+func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return p, p.pg.retry()
+	case pageLoadedMsg:
+		// Rows read from the end go in above the cursor when it is past
+		// the gap: it keeps its place counted from the end.
+		fromEnd := -1
+		if gap := p.pg.gapRow(); gap >= 0 && p.grid.Cursor() >= gap {
+			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
+		}
+		ok, cmd := p.pg.loaded(msg)
+		if !ok {
+			return p, cmd
+		}
+		if !p.pg.reread { // a page read again was counted when first read
+			p.stats.add(msg.result.Items)
+		}
+		p.placeSeen(true).remember() // for the place's other modes
+		p.refresh()
+		if fromEnd >= 0 {
+			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
+		}
+		return p, tea.Batch(cmd, p.prefetch(false))
+	case itemReadMsg:
+		if !p.get.done(msg.req) {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, report(msg.err, false, p.id)
+		}
+		if msg.item == nil {
+			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
+		}
+		return p, open(NewReadItem(p.c, p.info, msg.item))
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	}
+	return p, nil
+}
+
+// openItem opens the selected item: read whole from the base table by its
+// key (one GetItem) when the index it was listed from holds only part of it.
+func (p *Items) openItem(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(p.info, p.pg.query.Index); !partial {
+		return open(NewItem(p.c, p.info, it))
+	}
+	ctx, req := p.get.start(p.c.NextID)
+	return getItem(ctx, p.c.Client, p.id, req, p.info.Name, baseKey(p.info, it))
+}
+
+// baseKey is an item's key in the base table.
+func baseKey(info dynamo.TableInfo, it dynamo.Item) dynamo.Item {
+	k := dynamo.Item{info.Key.PK.Name: it[info.Key.PK.Name]}
+	if info.Key.SK != nil {
+		k[info.Key.SK.Name] = it[info.Key.SK.Name]
+	}
+	return k
+}
+
+func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.c.Keys
+	if p.filter.editing() {
+		res, cmd := p.filter.key(msg, k, p.stats.loaded())
+		if !res.done {
+			if !p.filter.editing() && !p.pg.started {
+				return p.pg.next() // esc before the first read: list everything
+			}
+			return cmd
+		}
+		q := p.pg.query
+		q.Filter = res.filter
+		return p.reset(q)
+	}
+	if p.picker != nil {
+		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh)
+	}
+	switch {
+	case key.Matches(msg, k.Open):
+		if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+			return p.openItem(it)
+		}
+	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
+		// The end in one read, backwards, rather than every page to it.
+		cmd := p.pg.jumpEnd()
+		p.refresh()
+		p.grid.SetCursor(p.pg.rowCount() - 1)
+		return cmd
+	case key.Matches(msg, k.Filter):
+		return p.filter.open(p.pg.query.Filter)
+	case key.Matches(msg, k.Columns):
+		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
+	case key.Matches(msg, k.Versions):
+		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && p.place().off(ModeTime) != "":
+		return refuse(ModeTime, p.place().off(ModeTime))
+	case key.Matches(msg, k.Range), key.Matches(msg, k.TimeMode):
+		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
+		t.Filter(p.pg.query.Filter)
+		return open(t)
+	case key.Matches(msg, k.Flip):
+		q := p.pg.query
+		q.Reverse = !q.Reverse
+		return p.reset(q)
+	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
+		return p.pg.retry() // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		p.sortKey(msg)
+	case key.Matches(msg, k.Refresh):
+		return p.reset(p.pg.query)
+	case key.Matches(msg, k.Back) && p.get.inFlight():
+		p.get.stop()
+	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
+		p.pg.cancel()
+	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == domain.SKBeginsWith:
+		return back
+	default:
+		if p.grid.Update(msg) {
+			return p.prefetch(true)
+		}
+	}
+	return nil
+}
+
+// prefetch reads on until the screen past the cursor is full; user says
+// a key asked for it (a new filter budget).
+func (p *Items) prefetch(user bool) tea.Cmd {
+	return p.pg.fill(p.grid.Cursor(), p.grid.Visible(), user)
+}
+
+// refresh recomputes the columns: the keys, then the table's chosen
+// attributes or those most common across the loaded rows.
+func (p *Items) refresh() {
+	// The partition key read is the same on every row: the title says it
+	// once. An index's sort key, then always the base table's keys (which
+	// item it is).
+	var keys []string
+	var cols []components.Column
+	for _, k := range p.keyNames() {
+		if k == p.pg.query.PKName {
+			continue
+		}
+		keys = append(keys, k)
+		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
+	}
+	p.attrs = p.stats.columns(p.c, p.info.Name, maxColumns)
+	for _, a := range p.attrs {
+		cols = append(cols, components.Column{Title: common.Sanitize(a)})
+	}
+	p.grid.SetColumns(cols)
+	p.pg.keep = p.sort.attr != ""
+	p.sort.applyRows(p.pg.rowCount(), p.pg.row, p.pg.letGoRow)
+	p.grid.SetRows(p.sort.lines(p.pg.rowCount()), func(r, col int) string {
+		it, ok := p.pg.row(p.sort.row(r))
+		if !ok {
+			if col == 0 {
+				return p.pg.cellNote(p.sort.row(r))
+			}
+			return ""
+		}
+		if col < len(keys) {
+			return common.Cell(it[keys[col]])
+		}
+		return common.Cell(it[p.attrs[col-len(keys)]])
+	})
+}
+
+// keyNames are the key attributes listed first: the index's (when read
+// through one), then the base table's, each once.
+func (p *Items) keyNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(k dynamo.KeySchema) {
+		for _, n := range []string{k.PK.Name, skName(k)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if k, err := p.info.KeyFor(p.pg.query.Index); err == nil && p.pg.query.Index != "" {
+		add(k)
+	}
+	add(p.info.Key)
+	return names
+}
+
+func skName(k dynamo.KeySchema) string {
+	if k.SK == nil {
+		return ""
+	}
+	return k.SK.Name
+}
+
+// projectionNote says what an index lacks of each item, for the title.
+func projectionNote(info dynamo.TableInfo, index string) string {
+	ix, partial := partialProjection(info, index)
+	if !partial {
+		return ""
+	}
+	return "index " + ix.Name + " holds " + projectionText(ix) + ": enter reads the whole item"
+}
+
+func (p *Items) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.pg.sizeTo(h - 4) // the frame, the header, a line of slack
+}
+
+// head is the filter bar (and its error or note while typed): the lines
+// above the grid.
+func (p *Items) head(width int) []string {
+	return p.filter.lines(p.c.Styles, width, p.pg.query.Filter)
+}
+
+func (p *Items) View() string {
+	st := p.c.Styles
+	listW := p.w
+	wide := p.c.ShowPreview(p.w)
+	if wide {
+		listW = p.w * 11 / 20
+	}
+	head := p.head(listW - 4)
+	p.grid.SetSize(listW-4, p.h-2-len(head))
+	order := "ascending"
+	if p.pg.query.Reverse {
+		order = "descending"
+	}
+	title := fmt.Sprintf("%s · %s · %s", keyCell(p.pg.query.PK), p.pg.state(), order)
+	if p.note != "" {
+		title += " · " + p.note
+	}
+	if note := projectionNote(p.info, p.pg.query.Index); note != "" {
+		title += " · " + note
+	}
+	if sorted := p.sort.title(p.pg.heldRows(), p.pg.listedRows()); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
+	body := p.grid.View()
+	if why := p.pg.empty("this partition"); why != "" {
+		body = st.Dim.Render(why)
+	}
+	if f := p.pg.failed(st, listW-4); f != "" {
+		body = f
+		if p.pg.head.len() > 0 { // the rows loaded before, and below them why no more
+			p.grid.SetSize(listW-4, p.h-3-len(head))
+			body = p.grid.View() + "\n" + f
+		}
+	}
+	if u := p.pg.unread(st, "enter applies the filter, esc lists everything"); u != "" {
+		body = u
+	}
+	if p.picker != nil {
+		title = "Columns of " + common.Sanitize(p.info.Name) + " · every attribute in the " + common.Thousands(p.stats.rows) + " rows loaded"
+		body = p.picker.view(st, listW-4, p.h-2-len(head))
+	}
+	if len(head) > 0 {
+		body = strings.Join(head, "\n") + "\n" + body
+	}
+	list := common.Frame(st, title, body, listW, p.h)
+	if !wide {
+		return list
+	}
+	preview := ""
+	if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+		preview = renderJSON(st, it, false, p.w-listW-4)
+	}
+	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
+}
+
+func (p *Items) Crumbs() []string {
+	crumbs := []string{p.info.Name, keyCell(p.pg.query.PK)}
+	if p.pg.query.SK.Op == domain.SKBeginsWith {
+		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Arg())+"…")
+	}
+	return crumbs
+}
+func (p *Items) ID() int         { return p.id }
+func (p *Items) Mode() string    { return "Items" }
+func (p *Items) Loading() bool   { return p.pg.req.inFlight() || p.get.inFlight() }
+func (p *Items) Capturing() bool { return p.filter.editing() }
+
+func (p *Items) Request() string { return p.pg.request() }
+
+func (p *Items) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	switch {
+	case p.filter.editing():
+		return []key.Binding{k.Submit, k.Cancel}
+	case p.picker != nil:
+		return p.picker.help(k)
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
+}
+
+func (p *Items) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+}
+
+// Query is what the page lists.
+func (p *Items) Query() (domain.KeyQuery, bool) { return p.pg.query, true }
+
+// DeepLink reopens the partition (at the prefix) from the command line.
+func (p *Items) DeepLink() []string {
+	args := []string{"--table", p.info.Name, "--pk", keyArg(p.pg.query.PK)}
+	if p.pg.query.Index != "" {
+		args = append(args, "--index", p.pg.query.Index)
+	}
+	if p.pg.query.SK.Op == domain.SKBeginsWith {
+		args = append(args, "--prefix", p.pg.query.SK.A.Arg())
+	}
+	if p.pg.query.Filter != nil {
+		args = append(args, "--filter", domain.FormatFilter(p.pg.query.Filter))
+	}
+	return args
+}
+
+// keyArg is a key value as typed on the command line (binary as b64:…).
+func keyArg(v domain.KeyValue) string { return v.Arg() }
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line, then the filter bar).
+func (p *Items) Click(y int) bool {
+	if p.picker != nil {
+		return false
+	}
+	return p.grid.Click(y - 1 - len(p.head(p.w)))
+}
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (p *Items) TableSize() int64 { return p.info.SizeBytes }

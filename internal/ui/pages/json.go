@@ -1,0 +1,99 @@
+package pages
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+var jsonLine = regexp.MustCompile(`^(\s*)("(?:[^"\\]|\\.)*")(:\s*)(.*)$`)
+
+// renderJSON renders an item as indented JSON, attribute names sorted,
+// plain or in DynamoDB's own form, with each top-level attribute's type
+// beside it. Every line is sanitized: JSON escapes C0 controls but not C1
+// controls or bidirectional overrides.
+func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) string {
+	lines := []string{st.JSONPunct.Render("{")}
+	names := dynamo.SortedNames(item)
+	for i, name := range names {
+		var v any = binaryTagged(dynamo.Plain(item[name]))
+		if wire {
+			v = dynamo.Wire(item[name])
+		}
+		b, err := json.MarshalIndent(map[string]any{name: v}, "", "  ")
+		if err != nil {
+			continue
+		}
+		body := strings.Split(string(b), "\n")
+		body = body[1 : len(body)-1] // drop the wrapping braces
+		if i < len(names)-1 {
+			body[len(body)-1] += ","
+		}
+		for j, l := range body {
+			l = colorLine(st, common.Sanitize(l))
+			if j == 0 && !wire {
+				l += "  " + st.TypeTag.Render(dynamo.TypeOf(item[name]))
+			}
+			lines = append(lines, l)
+		}
+	}
+	lines = append(lines, st.JSONPunct.Render("}"))
+	return strings.Join(lines, "\n")
+}
+
+// binaryTagged writes the binaries of a plain value as b64:…, the one form
+// binary values take on screen (plain JSON would show bare base64, which
+// reads as a string). DynamoDB JSON (d) keeps AWS's {"B": base64}.
+func binaryTagged(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return domain.KeyText(domain.TypeB, string(x))
+	case [][]byte:
+		out := make([]any, len(x))
+		for i, b := range x {
+			out[i] = binaryTagged(b)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = binaryTagged(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = binaryTagged(e)
+		}
+		return out
+	}
+	return v
+}
+
+func colorLine(st *common.Styles, l string) string {
+	if m := jsonLine.FindStringSubmatch(l); m != nil {
+		return m[1] + st.JSONKey.Render(m[2]) + st.JSONPunct.Render(m[3]) + colorValue(st, m[4])
+	}
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	return l[:indent] + colorValue(st, l[indent:])
+}
+
+func colorValue(st *common.Styles, v string) string {
+	trimmed := strings.TrimSuffix(v, ",")
+	tail := v[len(trimmed):]
+	switch {
+	case trimmed == "":
+		return v
+	case trimmed[0] == '"':
+		return st.JSONString.Render(trimmed) + st.JSONPunct.Render(tail)
+	case trimmed == "true" || trimmed == "false" || trimmed == "null":
+		return st.JSONLiteral.Render(trimmed) + st.JSONPunct.Render(tail)
+	case trimmed[0] == '-' || trimmed[0] >= '0' && trimmed[0] <= '9':
+		return st.JSONNumber.Render(trimmed) + st.JSONPunct.Render(tail)
+	}
+	return st.JSONPunct.Render(v)
+}

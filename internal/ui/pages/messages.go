@@ -1,0 +1,40 @@
+// Package pages holds the explorer's screens: tables, a table's partitions,
+// a partition's items and one item. Each reaches data only through the
+// tea.Cmds in data.go, and each answer carries the page and request it
+// belongs to, so a late answer to a cancelled or superseded request is
+// dropped.
+package pages
+
+import (
+	"github.com/dynascope/dynascope/internal/dynamo"
+)
+
+type tablesListedMsg struct {
+	page, req int
+	names     []string
+	err       error
+}
+
+type tableDescribedMsg struct {
+	page, req int
+	info      dynamo.TableInfo
+	err       error
+}
+
+type pageLoadedMsg struct {
+	page, req int
+	result    dynamo.Page
+	err       error
+	merge     *dynamo.MergedRange // a merged range's state after this page
+}
+
+type itemReadMsg struct {
+	page, req int
+	item      dynamo.Item
+	err       error
+}
+
+func (m tablesListedMsg) PageID() int   { return m.page }
+func (m tableDescribedMsg) PageID() int { return m.page }
+func (m pageLoadedMsg) PageID() int     { return m.page }
+func (m itemReadMsg) PageID() int       { return m.page }

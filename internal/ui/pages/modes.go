@@ -1,0 +1,331 @@
+package pages
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"fmt"
+	"strings"
+
+	"github.com/dynascope/dynascope/internal/keymap"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// The partition's modes, in UX.md's order.
+const (
+	ModeTree     = "Tree"
+	ModeItems    = "Items"
+	ModeVersions = "Versions"
+	ModeTime     = "Time"
+)
+
+// place is what a mode page shows, whatever its mode: one partition of a
+// table (or index), under a sort-key prefix.
+type place struct {
+	c      *common.Common
+	info   dynamo.TableInfo
+	pk     domain.KeyValue
+	prefix string
+	index  string
+	// sample are sort keys already read (items' keys, or those the
+	// skip-scan saw), which decide whether Time applies without a read;
+	// nil: unknown.
+	sample []domain.KeyValue
+	// seen are every sort key of the partition, or its children, when
+	// all were read (items loaded to the end, or a whole top level
+	// walked): Versions applies only where one of them can begin like a
+	// revision key. nil: unknown.
+	seen    []domain.Child
+	sharded bool
+}
+
+func (p place) id() string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s", p.info.Name, p.index, keyArg(p.pk), p.prefix)
+}
+
+// known adds what another mode of the same place has read of its keys,
+// where this page has read none.
+func (p place) known() place {
+	k, ok := p.c.KeysSeen[p.id()]
+	if !ok {
+		return p
+	}
+	if p.sample == nil {
+		p.sample = k.Sample
+	}
+	if p.seen == nil {
+		p.seen = k.All
+	}
+	return p
+}
+
+// remember keeps what this page has read of the place's keys for its
+// other modes (called as reads arrive, never from a view).
+func (p place) remember() {
+	if p.sample == nil && p.seen == nil {
+		return
+	}
+	if p.c.KeysSeen == nil {
+		p.c.KeysSeen = map[string]common.KeysSeen{}
+	}
+	k := p.c.KeysSeen[p.id()]
+	if p.sample != nil {
+		k.Sample = p.sample
+	}
+	if p.seen != nil {
+		k.All = revisionWitness(p.c.Tables[p.info.Name].Versions(), p.seen)
+	}
+	p.c.KeysSeen[p.id()] = k
+}
+
+// modes says which modes apply to the place, and why not when not. It
+// reads nothing: a mode that cannot apply must cost nothing to find out.
+func (p place) modes() []common.ModeTab {
+	p = p.known()
+	key, err := p.info.KeyFor(p.index)
+	if err != nil {
+		key = p.info.Key
+	}
+	tabs := []common.ModeTab{{Name: ModeTree}, {Name: ModeItems}, {Name: ModeVersions}, {Name: ModeTime}}
+	switch {
+	case key.SK == nil:
+		tabs[0].Off = "no sort key: nothing to drill"
+	case key.SK.Type == domain.TypeN:
+		tabs[0].Off = "a number sort key has no prefixes to drill"
+	}
+	switch {
+	case key.SK == nil || key.SK.Type != domain.TypeS:
+		tabs[2].Off = "versions live in string sort keys (v0_Audit, v1_Audit…)"
+	case p.prefix != "":
+		tabs[2].Off = "versions are listed for the whole partition: esc to its top"
+	case p.seen != nil:
+		tabs[2].Off = noRevisionKeys(p.c.Tables[p.info.Name].Versions(), p.seen)
+	}
+	switch {
+	case key.SK == nil:
+		tabs[3].Off = "no sort key to read as time"
+	case p.c.Tables[p.info.Name].TimeFormat != "":
+	case len(p.sample) > 0 && !readsAsTime(p.sample):
+		tabs[3].Off = fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
+	}
+	if p.sharded {
+		for i := 1; i < len(tabs); i++ {
+			tabs[i].Off = "open one shard (/ then its key) for its items, versions and times"
+		}
+	}
+	return tabs
+}
+
+// readsAsTime reports whether any of the sort keys already read holds a
+// time, by Time mode's own detection: the tab is dimmed only where none
+// does, for a sample that is one key per child (a Metadata child beside
+// one of ISO times) can miss the quorum Time mode's newest keys reach.
+// Binary keys are never read as time.
+func readsAsTime(keys []domain.KeyValue) bool {
+	for _, k := range keys[:min(len(keys), dynamo.SampleKeys)] {
+		if k.Type == domain.TypeB {
+			continue
+		}
+		if _, ok := domain.DetectTime([]string{k.Text}, k.Type == domain.TypeN); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// revisionPrefix is how a revision key begins, and how it is spelt in a
+// message: the table's version pattern, else v0_Audit's v.
+func revisionPrefix(pattern *domain.VersionPattern) (prefix, like string) {
+	if pattern != nil {
+		return pattern.Prefix(), pattern.String()
+	}
+	return "v", "v0_Audit, v1_Audit…"
+}
+
+// beginsLikeRevision reports whether c (a key, or a prefix of keys) can
+// begin like a revision key.
+func beginsLikeRevision(c domain.Child, prefix string) bool {
+	return (c.IsItem && strings.HasPrefix(c.Name, prefix)) ||
+		(c.HasChildren && (strings.HasPrefix(c.Prefix, prefix) || strings.HasPrefix(prefix, c.Prefix)))
+}
+
+// revisionWitness is what noRevisionKeys needs of seen: none, or the first
+// key that can begin like a revision, so that what is remembered for every
+// frame is one key, not 100,000.
+func revisionWitness(pattern *domain.VersionPattern, seen []domain.Child) []domain.Child {
+	prefix, _ := revisionPrefix(pattern)
+	for _, c := range seen {
+		if prefix != "" && beginsLikeRevision(c, prefix) {
+			return []domain.Child{c}
+		}
+	}
+	return []domain.Child{}
+}
+
+// noRevisionKeys says why Versions does not apply when none of the keys
+// seen (whole keys, or the children of the partition's top) can begin
+// like a revision key: v0_Audit, v_1, or the table's version pattern. ""
+// when one can, or when the pattern begins with a placeholder (any key
+// might be a revision).
+func noRevisionKeys(pattern *domain.VersionPattern, seen []domain.Child) string {
+	prefix, like := revisionPrefix(pattern)
+	if prefix == "" {
+		return ""
+	}
+	for _, c := range seen {
+		if beginsLikeRevision(c, prefix) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("no sort key here begins with %s (%s)", common.Sanitize(prefix), common.Sanitize(like))
+}
+
+// off is why a mode does not apply here ("" when it does).
+func (p place) off(name string) string {
+	for _, t := range p.modes() {
+		if t.Name == name {
+			return t.Off
+		}
+	}
+	return ""
+}
+
+// refuse says in the status bar why a mode does not apply, as the mode
+// keys do: nothing is read.
+func refuse(name, why string) tea.Cmd {
+	return notice("No " + name + " mode here: " + why)
+}
+
+// page opens the place in a mode; nil when that mode is off.
+func (p place) page(name string) common.Page {
+	for _, t := range p.modes() {
+		if t.Name == name && t.Off != "" {
+			return nil
+		}
+	}
+	switch name {
+	case ModeTree:
+		opts := TreeOptionsFor(p.c, p.info.Name)
+		opts.Index = p.index
+		return NewTree(p.c, p.info, p.pk, p.prefix, opts)
+	case ModeItems:
+		return NewItemsUnder(p.c, p.info, p.pk, p.prefix, p.index)
+	case ModeVersions:
+		return NewVersionsOn(p.c, p.info, p.pk, p.index)
+	case ModeTime:
+		return NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
+	}
+	return nil
+}
+
+// sortKeys are the sort keys of loaded items, for the Time tab's verdict.
+func sortKeys(items []dynamo.Item, name string) []domain.KeyValue {
+	if name == "" {
+		return nil
+	}
+	var out []domain.KeyValue
+	for _, it := range items[:min(len(items), dynamo.SampleKeys)] {
+		if kv, ok := dynamo.KeyValueOf(it[name]); ok {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// place is the level's place for a view: what the walk saw of its keys
+// comes from what reads remembered (placeSeen), so a frame never walks
+// every child.
+func (t *Tree) place() place { return t.placeSeen(false) }
+
+// placeSeen is the place; with all, also every child when the whole top
+// level is walked (for remember, as reads arrive).
+func (t *Tree) placeSeen(all bool) place {
+	p := place{c: t.c, info: t.info, pk: t.req.PK, prefix: t.req.Prefix, index: t.req.Index, sharded: len(t.shards) > 0}
+	for _, k := range t.sample {
+		p.sample = append(p.sample, domain.KeyValue{Type: t.req.Key.SK.Type, Text: k})
+	}
+	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
+		p.seen = make([]domain.Child, 0, len(t.children))
+		for _, c := range t.children {
+			p.seen = append(p.seen, c.Child)
+		}
+	}
+	return p
+}
+
+func (t *Tree) Modes() []common.ModeTab          { return t.place().modes() }
+func (t *Tree) Place() string                    { return t.place().id() }
+func (t *Tree) ModePage(name string) common.Page { return t.place().page(name) }
+
+// place is the list's place for a view: every key read (placeSeen) is
+// taken once as reads arrive and remembered, never on each frame, which
+// walked 100,000 rows a keypress.
+func (p *Items) place() place { return p.placeSeen(false) }
+
+// placeSeen is the place; with all, also every sort key when the list is
+// read to its end and every row held (for remember, as reads arrive).
+func (p *Items) placeSeen(all bool) place {
+	q := p.pg.query
+	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
+	if q.SK.Op == domain.SKBeginsWith {
+		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
+	}
+	// Every key, only when every row is read and held (none let go).
+	if all && q.SK.Op == domain.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
+		pl.seen = []domain.Child{}
+		p.pg.head.each(func(it dynamo.Item) bool {
+			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
+				pl.seen = append(pl.seen, domain.Child{Name: kv.Text, IsItem: true})
+			}
+			return true
+		})
+	}
+	return pl
+}
+
+func (p *Items) Modes() []common.ModeTab          { return p.place().modes() }
+func (p *Items) Place() string                    { return p.place().id() }
+func (p *Items) ModePage(name string) common.Page { return p.place().page(name) }
+
+func (v *Versions) place() place {
+	return place{c: v.c, info: v.info, pk: v.req.PK}
+}
+
+func (v *Versions) Modes() []common.ModeTab          { return v.place().modes() }
+func (v *Versions) Place() string                    { return v.place().id() }
+func (v *Versions) ModePage(name string) common.Page { return v.place().page(name) }
+
+func (t *Time) place() place {
+	return place{c: t.c, info: t.info, pk: t.base.PK, index: t.base.Index}
+}
+
+func (t *Time) Modes() []common.ModeTab {
+	tabs := t.place().modes()
+	if t.noTime != "" {
+		tabs[3].Off = t.noTime
+	}
+	return tabs
+}
+func (t *Time) Place() string                    { return t.place().id() }
+func (t *Time) ModePage(name string) common.Page { return t.place().page(name) }
+
+// modeHelp are the mode keys for the full help: tab and shift+tab, and
+// the number of each mode that applies here (one that does not is left
+// out; the help says why below).
+func modeHelp(k keymap.KeyMap, tabs []common.ModeTab) []key.Binding {
+	out := []key.Binding{k.NextMode, k.PrevMode}
+	for i, b := range []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode} {
+		if i < len(tabs) && tabs[i].Off == "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// notice says in the status bar what a key did.
+func notice(text string) tea.Cmd {
+	return func() tea.Msg { return common.NoticeMsg{Text: text} }
+}

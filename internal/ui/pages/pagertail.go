@@ -1,0 +1,190 @@
+package pages
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+)
+
+// G jumps to the end of a list in one read: a reverse query of a screen's
+// worth, kept as the pager's tail, with a gap row between what was read
+// from the start and what was read from the end. Scrolling up from the end
+// reads on backwards; the gap closes when the two reads meet.
+
+// tail is the end of a list read backwards: its row 0 is the last item.
+type tail struct {
+	rows    rowStore
+	end     dynamo.Item // its earliest row, held or not (where the head's read meets it)
+	lastKey dynamo.Item // where the backward read goes on
+	started bool
+	reading bool // the request in flight reads the tail
+	failed  bool // the last backward read failed: a retry reads it again
+	limit   int32
+	merge   *dynamo.MergedRange // a merged range's end: its merge from the end
+}
+
+// gapOpen reports whether a stretch of the list between the start and the
+// end has not been read.
+func (p *pager) gapOpen() bool { return p.tail.started }
+
+// rowCount is the rows listed: the head, the gap row, the tail.
+func (p *pager) rowCount() int {
+	if !p.gapOpen() {
+		return p.head.len()
+	}
+	return p.head.len() + 1 + p.tail.rows.len()
+}
+
+// gapRow is the gap's row index (-1 when there is none).
+func (p *pager) gapRow() int {
+	if !p.gapOpen() {
+		return -1
+	}
+	return p.head.len()
+}
+
+// row is the item listed at i; ok is false for the gap row and for a row
+// let go.
+func (p *pager) row(i int) (dynamo.Item, bool) {
+	s, j := p.locate(i)
+	if s == nil {
+		return nil, false
+	}
+	return s.at(j)
+}
+
+// locate is the store row i is in and its place there (nil for the gap
+// row and past the ends).
+func (p *pager) locate(i int) (*rowStore, int) {
+	n := p.head.len()
+	switch {
+	case i < 0:
+		return nil, 0
+	case i < n:
+		return &p.head, i
+	case !p.gapOpen() || i == n:
+		return nil, 0
+	}
+	j := p.tail.rows.len() - 1 - (i - n - 1)
+	if j < 0 {
+		return nil, 0
+	}
+	return &p.tail.rows, j
+}
+
+// listRow is where row j of store s is listed (the inverse of locate).
+func (p *pager) listRow(s *rowStore, j int) int {
+	if s == &p.head {
+		return j
+	}
+	return p.head.len() + 1 + p.tail.rows.len() - 1 - j
+}
+
+// jumpEnd reads the last screen of the list, backwards from its end, unless
+// the whole list is loaded (then G moves there as it always did).
+func (p *pager) jumpEnd() tea.Cmd {
+	if p.done() || p.gapOpen() {
+		return nil
+	}
+	p.tail = tail{started: true, limit: dynamo.ScreenLimit(p.rows), rows: rowStore{backwards: true}}
+	if p.filtered() {
+		p.tail.limit = 0
+	}
+	if p.merge != nil {
+		p.tail.merge = p.merge.FromEnd(p.tail.limit)
+	}
+	return p.nextTail()
+}
+
+// nextTail reads on backwards from the tail's earliest item.
+func (p *pager) nextTail() tea.Cmd {
+	if p.req.inFlight() || !p.gapOpen() {
+		return nil
+	}
+	q := p.query
+	q.Reverse = !q.Reverse
+	p.tail.reading, p.tail.failed = true, false
+	p.again.reading, p.again.failed = false, false
+	ctx, req := p.req.start(p.c.NextID)
+	if p.tail.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
+	}
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.tail.lastKey, Limit: p.tail.limit, TableKeys: p.tableKeys})
+}
+
+// tailLoaded takes a backward page; when it reaches what the head has read
+// (or the list's start), the gap closes: the overlap is dropped and the
+// list is whole.
+func (p *pager) tailLoaded(page dynamo.Page) {
+	start := p.tail.lastKey
+	p.tail.lastKey = page.LastKey
+	p.tail.limit = dynamo.GrowLimit(p.tail.limit, page)
+	for i, it := range page.Items {
+		if p.inHead(it) {
+			p.addTail(p.segmentOf(start, true, page.Items[:i], page, true))
+			p.closeGap()
+			return
+		}
+	}
+	p.addTail(p.segmentOf(start, true, page.Items, page, false))
+	if !page.More() {
+		p.head = rowStore{} // the tail read the whole list back to its start
+		p.closeGap()
+	}
+}
+
+// headMet reports whether a forward page reached the tail, and keeps only
+// the part before it.
+func (p *pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
+	if !p.gapOpen() || p.tail.end == nil {
+		return items, false
+	}
+	for i, it := range items {
+		if p.sameItem(it, p.tail.end) {
+			return items[:i], true
+		}
+	}
+	return items, false
+}
+
+// inHead reports whether a backward read has reached the head: pages are
+// contiguous, so the first item of the head it meets is the head's last.
+func (p *pager) inHead(it dynamo.Item) bool {
+	return p.headEnd != nil && p.sameItem(p.headEnd, it)
+}
+
+// closeGap joins head and tail: the list is whole and read to its end.
+// The tail's pages join the head as they are, read backwards: each is
+// read again, when let go, as it was read.
+func (p *pager) closeGap() {
+	for k := len(p.tail.rows.segs) - 1; k >= 0; k-- {
+		p.head.add(p.tail.rows.segs[k])
+	}
+	p.tail = tail{}
+	p.headEnd = nil
+	p.lastKey = nil
+	p.started = true
+}
+
+// sameItem compares two items' primary keys (the table's, which are
+// unique even on an index).
+func (p *pager) sameItem(a, b dynamo.Item) bool {
+	names := []string{p.query.PKName, p.query.SKName}
+	if p.tableKeys != nil {
+		names = append(names, p.tableKeys.PK.Name)
+		if p.tableKeys.SK != nil {
+			names = append(names, p.tableKeys.SK.Name)
+		}
+	}
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		x, ok1 := dynamo.KeyValueOf(a[n])
+		y, ok2 := dynamo.KeyValueOf(b[n])
+		if ok1 != ok2 || x.Literal() != y.Literal() {
+			return false
+		}
+	}
+	return true
+}

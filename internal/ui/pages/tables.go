@@ -1,0 +1,296 @@
+package pages
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// Tables lists the tables with their keys, indexes, item counts and sizes.
+type Tables struct {
+	c       *common.Common
+	id      int
+	names   []string
+	infos   map[string]dynamo.TableInfo
+	pending int
+	list    request
+	desc    request // the DescribeTable calls, answered under one id
+	grid    components.Grid
+	w, h    int
+	loaded  bool
+	fail    failure  // why the list stopped before its end
+	given   []string // the list already read (the command line's preflight), for Init to use once
+}
+
+// NewTables returns the tables page.
+func NewTables(c *common.Common) *Tables {
+	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}, grid: components.NewGrid(c)}
+	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items"}, {Title: "Size"}})
+	return t
+}
+
+// Listed hands over the whole table list read before the page starts, so
+// that Init describes the tables without listing them again.
+func (t *Tables) Listed(names []string) { t.given = names }
+
+func (t *Tables) Init() tea.Cmd {
+	ctx, req := t.list.start(t.c.NextID)
+	t.loaded = false
+	if names := t.given; names != nil {
+		t.given = nil // r and retries list again
+		return func() tea.Msg { return tablesListedMsg{page: t.id, req: req, names: names} }
+	}
+	return listTables(ctx, t.c.Client, t.id, req)
+}
+
+func (t *Tables) selected() (string, bool) {
+	if len(t.names) == 0 {
+		return "", false
+	}
+	return t.names[t.grid.Cursor()], true
+}
+
+func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return t, t.Init()
+	case common.LoadChangedMsg:
+		// A table finished loading (or the load ended): its count and
+		// size are read again, and tables created meanwhile listed.
+		return t, t.Init()
+	case tablesListedMsg:
+		if !t.list.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			t.fail.fail(msg.err)
+			return t, report(msg.err, len(t.names) == 0, t.id)
+		}
+		t.fail.clear()
+		t.names, t.loaded = msg.names, true
+		t.refreshRows()
+		// Describe every table at once: a handful of small requests that
+		// fill in keys, indexes and sizes as they answer.
+		var cmds []tea.Cmd
+		ctx, req := t.desc.start(t.c.NextID)
+		t.pending = len(msg.names)
+		for _, n := range msg.names {
+			cmds = append(cmds, describeTable(ctx, t.c.Client, t.id, req, n))
+		}
+		return t, tea.Batch(cmds...)
+	case tableDescribedMsg:
+		if msg.req != t.desc.id {
+			return t, nil
+		}
+		if t.pending--; t.pending == 0 {
+			t.desc.stop()
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		t.infos[msg.info.Name] = msg.info
+		t.refreshRows()
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, t.c.Keys.Open):
+			if name, ok := t.selected(); ok {
+				return t, open(NewPartitions(t.c, name, t.infos[name], TreeOptionsFor(t.c, name)))
+			}
+		case key.Matches(msg, t.c.Keys.Refresh):
+			return t, t.Init()
+		case key.Matches(msg, t.c.Keys.Back) && (t.list.inFlight() || t.desc.inFlight()):
+			if t.list.inFlight() {
+				t.fail.cancel()
+			}
+			t.list.stop()
+			t.desc.stop()
+			t.loaded, t.pending = true, 0
+		default:
+			t.grid.Update(msg)
+		}
+	}
+	return t, nil
+}
+
+func keyText(k dynamo.KeySchema) string {
+	s := fmt.Sprintf("%s %s", k.PK.Name, k.PK.Type)
+	if k.SK != nil {
+		s += fmt.Sprintf(" · %s %s", k.SK.Name, k.SK.Type)
+	}
+	return s
+}
+
+func indexText(ixs []dynamo.Index) string {
+	var parts []string
+	for _, ix := range ixs {
+		parts = append(parts, ix.Kind+" "+ix.Name)
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (t *Tables) refreshRows() {
+	t.grid.SetRows(len(t.names), func(r, col int) string {
+		name := t.names[r]
+		info, ok := t.infos[name]
+		switch col {
+		case 0:
+			return common.Sanitize(name)
+		case 1:
+			if ok {
+				return keyText(info.Key)
+			}
+			return "…"
+		case 2:
+			if ok {
+				return indexText(info.Indexes)
+			}
+		case 3:
+			if l, loading := t.c.TableLoad(name); loading {
+				return loadCell(l)
+			}
+			if ok {
+				return common.Thousands(int(info.ItemCount))
+			}
+		case 4:
+			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
+				return "…" // still growing
+			}
+			if ok {
+				return common.HumanBytes(info.SizeBytes)
+			}
+		}
+		return ""
+	})
+}
+
+// loadCell is the Items cell of a table not (yet) whole: how many items
+// are in and why it is not complete.
+func loadCell(l dynamo.TableLoad) string {
+	switch l.State {
+	case dynamo.LoadRunning:
+		return "loading… " + common.Thousands(l.Items)
+	case dynamo.LoadStopped:
+		return "PARTIAL " + common.Thousands(l.Items)
+	}
+	return "FAILED"
+}
+
+// loadCounts says how many of the listed tables are not whole, by why:
+// " · 1 loading · 1 partial".
+func (t *Tables) loadCounts() string {
+	var n [4]int
+	for _, name := range t.names {
+		if l, ok := t.c.TableLoad(name); ok {
+			n[l.State]++
+		}
+	}
+	s := ""
+	for _, c := range []struct {
+		state dynamo.LoadState
+		word  string
+	}{{dynamo.LoadRunning, "loading"}, {dynamo.LoadStopped, "partial"}, {dynamo.LoadFailed, "failed"}} {
+		if n[c.state] > 0 {
+			s += fmt.Sprintf(" · %d %s", n[c.state], c.word)
+		}
+	}
+	return s
+}
+
+func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
+
+func (t *Tables) View() string {
+	listW := t.w
+	wide := t.c.ShowPreview(t.w)
+	if wide {
+		listW = t.w * 3 / 5
+	}
+	t.grid.SetSize(listW-4, t.h-2)
+	title := fmt.Sprintf("Tables · %d", len(t.names))
+	title += t.loadCounts()
+	if !t.loaded {
+		title = "Tables · loading…"
+	}
+	body := t.grid.View()
+	switch {
+	case t.fail.stopped():
+		title = "Tables · " + t.fail.title(len(t.names), "tables")
+		body = t.fail.body(t.c.Styles, len(t.names), "tables", listW-4)
+		if len(t.names) > 0 {
+			t.grid.SetSize(listW-4, t.h-3)
+			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.names), "tables")), listW-4))
+		}
+	case t.loaded && len(t.names) == 0:
+		body = t.c.Styles.Dim.Render("No tables here. Check the region and the endpoint, or try the demo (dynascope --demo).")
+	}
+	list := common.Frame(t.c.Styles, title, body, listW, t.h)
+	if !wide {
+		return list
+	}
+	return joinH(list, common.Frame(t.c.Styles, "Table", t.preview(), t.w-listW, t.h))
+}
+
+func (t *Tables) preview() string {
+	name, ok := t.selected()
+	if !ok {
+		return ""
+	}
+	info, ok := t.infos[name]
+	if !ok {
+		return t.c.Styles.Dim.Render("describing " + common.Sanitize(name) + "…")
+	}
+	st := t.c.Styles
+	lines := []string{
+		st.FrameTitle.Render(common.Sanitize(info.Name)) + "  " + st.Dim.Render(info.Status),
+		"",
+		st.Dim.Render("partition key  ") + st.Key.Render(info.Key.PK.Name) + " " + st.TypeTag.Render(string(info.Key.PK.Type)),
+	}
+	if info.Key.SK != nil {
+		lines = append(lines, st.Dim.Render("sort key       ")+st.Key.Render(info.Key.SK.Name)+" "+st.TypeTag.Render(string(info.Key.SK.Type)))
+	}
+	if mark := t.c.LoadMark(name); mark != "" {
+		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(mark)))
+		if l, _ := t.c.TableLoad(name); l.Err != nil {
+			lines = append(lines, st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(l.Err.Error()))))
+		}
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.Dim.Render("items          ")+common.Thousands(int(info.ItemCount)),
+		st.Dim.Render("size           ")+common.HumanBytes(info.SizeBytes), "")
+	for _, ix := range info.Indexes {
+		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *Tables) Crumbs() []string { return []string{"Tables"} }
+func (t *Tables) ID() int          { return t.id }
+func (t *Tables) Mode() string     { return "" }
+func (t *Tables) Loading() bool    { return t.list.inFlight() || t.desc.inFlight() }
+func (t *Tables) Capturing() bool  { return false }
+
+func (t *Tables) Request() string {
+	return fmt.Sprintf("ListTables, then DescribeTable × %d", len(t.names))
+}
+
+func (t *Tables) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Help, k.Quit}
+}
+
+func (t *Tables) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Refresh, k.Preview}, {k.Help, k.Quit}}
+}
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (p *Tables) Click(y int) bool { return p.grid.Click(y - 1) }

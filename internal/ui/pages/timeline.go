@@ -1,0 +1,416 @@
+package pages
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// Timeline is one logical item's history: the v0_ copy pinned on top and
+// highlighted (red when it drifted), then every revision in numeric order.
+// Stepping ([ ] ← →) shows each revision and its diff against the one
+// before; m marks a revision to compare the selection with instead, and 0
+// compares the selection with v0_.
+type Timeline struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	pk     domain.KeyValue
+	index  string // the index the history was read from ("" the table)
+	get    request
+	h      domain.History
+	raw    map[string]dynamo.Item // revisions as read, by sort key
+	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
+	mark   int                    // row compared against; -1: the previous revision
+	vsZero bool                   // compare with v0_
+	grid   components.Grid
+	w, hgt int
+}
+
+// NewTimeline returns the timeline of a history already read.
+func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h domain.History, raw map[string]dynamo.Item) *Timeline {
+	t := &Timeline{c: c, id: c.NextID(), info: info, pk: pk, h: h, raw: raw, mark: -1, grid: components.NewGrid(c)}
+	t.rows = append(t.rows, h.Current)
+	for i := range h.Revisions {
+		t.rows = append(t.rows, &h.Revisions[i])
+	}
+	t.grid.SetRows(len(t.rows), t.cell)
+	t.grid.SetPinned(1) // the current copy stays on top
+	t.setColumns()
+	t.grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r == 0 {
+			if h.Drifted() {
+				return &t.c.Styles.Drift
+			}
+			return &t.c.Styles.Pinned
+		}
+		return nil
+	})
+	if len(t.rows) > 1 {
+		t.grid.SetCursor(len(t.rows) - 1) // the newest revision first
+	}
+	return t
+}
+
+// setColumns sizes the columns once from every revision, so that they
+// keep their width as the list scrolls, and titles Changes by what it
+// counts.
+func (t *Timeline) setColumns() {
+	revW, keyW := len("Revision"), len("Sort key")
+	for r := range t.rows {
+		revW = max(revW, len(t.cell(r, 1)))
+		keyW = max(keyW, len(t.cell(r, 3)))
+	}
+	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
+		{Title: t.changesTitle(), Width: max(7, len(t.changesTitle()))}, {Title: "Sort key", Width: keyW}})
+}
+
+// comparison says what each revision is compared with, once: in the
+// diff's title and the Changes column's.
+func (t *Timeline) comparison() string {
+	switch {
+	case t.mark >= 0:
+		if rev := t.rows[t.mark]; rev != nil {
+			return "the marked " + common.Sanitize(rev.Label())
+		}
+		return "the marked revision"
+	case t.vsZero:
+		return "the current copy (" + common.Sanitize(t.h.Stub(0)) + ")"
+	}
+	return "the revision before"
+}
+
+func (t *Timeline) changesTitle() string {
+	switch {
+	case t.mark >= 0 && t.rows[t.mark] != nil:
+		return "Δ vs " + common.Sanitize(t.rows[t.mark].Label())
+	case t.vsZero:
+		return "Δ vs v0"
+	}
+	return "Δ vs prev"
+}
+
+func (t *Timeline) cell(r, col int) string {
+	rev := t.rows[r]
+	switch col {
+	case 0:
+		switch {
+		case r == t.mark:
+			return "◆"
+		case r == 0:
+			return "★"
+		}
+		return ""
+	case 1:
+		if rev == nil {
+			return common.Sanitize(t.h.Stub(0)) + " missing"
+		}
+		if r == 0 {
+			return common.Sanitize(rev.Label()) + " current"
+		}
+		return common.Sanitize(rev.Label())
+	case 2:
+		if r == t.mark {
+			return "marked"
+		}
+		if base := t.before(r); rev != nil && base != nil && base != rev {
+			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		}
+		return ""
+	}
+	if rev == nil {
+		return ""
+	}
+	return common.Sanitize(rev.Key)
+}
+
+// before is what row r is compared with: the marked row, v0_, or the
+// revision before it (the current copy compares with the newest).
+func (t *Timeline) before(r int) *domain.Revision {
+	switch {
+	case t.mark >= 0 && t.mark != r:
+		return t.rows[t.mark]
+	case t.vsZero && r != 0:
+		return t.rows[0]
+	case r == 0:
+		return t.h.Latest()
+	case r == 1:
+		return nil
+	}
+	return t.rows[r-1]
+}
+
+// strip leaves the key attributes out: they differ by design.
+func (t *Timeline) strip(item map[string]any) map[string]any {
+	out := make(map[string]any, len(item))
+	for k, v := range item {
+		if k != t.info.Key.PK.Name && (t.info.Key.SK == nil || k != t.info.Key.SK.Name) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (t *Timeline) Init() tea.Cmd { return nil }
+
+// rawOf is a revision as read (from the index, on an index).
+func (t *Timeline) rawOf(rev *domain.Revision) dynamo.Item {
+	return t.raw[dynamo.RawKey(t.h.Owner, rev.Key)]
+}
+
+// openRevision opens a revision: read whole from the base table by its
+// key (one GetItem) when the index it was read from holds part of it.
+func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(t.info, t.index); !partial {
+		return open(NewItem(t.c, t.info, it))
+	}
+	ctx, req := t.get.start(t.c.NextID)
+	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+}
+
+func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	if msg, ok := msg.(itemReadMsg); ok {
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil {
+			return t, report(msg.err, false, t.id)
+		}
+		if msg.item == nil {
+			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
+		}
+		return t, open(NewReadItem(t.c, t.info, msg.item))
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return t, nil
+	}
+	k := t.c.Keys
+	switch {
+	case key.Matches(km, k.PrevRev):
+		t.grid.SetCursor(max(0, t.grid.Cursor()-1))
+	case key.Matches(km, k.NextRev):
+		t.grid.SetCursor(min(len(t.rows)-1, t.grid.Cursor()+1))
+	case key.Matches(km, k.Mark):
+		if t.mark == t.grid.Cursor() {
+			t.mark = -1
+		} else {
+			t.mark = t.grid.Cursor()
+		}
+		t.setColumns()
+		return t, notice("comparing each revision with " + t.comparison())
+	case key.Matches(km, k.Diff0):
+		t.vsZero = !t.vsZero
+		t.setColumns()
+		return t, notice("comparing each revision with " + t.comparison())
+	case key.Matches(km, k.Back):
+		return t, back
+	case key.Matches(km, k.Open):
+		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.rawOf(rev) != nil {
+			return t, t.openRevision(t.rawOf(rev))
+		}
+	default:
+		t.grid.Update(km)
+	}
+	return t, nil
+}
+
+func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
+
+func (t *Timeline) View() string {
+	st := t.c.Styles
+	wide := t.c.ShowPreview(t.w)
+	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+	if wide {
+		listW, listH = t.w*2/5, t.hgt
+	}
+	listH = max(listH, 5)
+	gridH := listH - 2
+	if wide && t.h.Drifted() {
+		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
+	}
+	t.grid.SetSize(listW-4, gridH)
+	title := common.Sanitize(historyName(t.h)) + " · " + common.Plural(len(t.h.Revisions), "revision", "revisions")
+	if t.h.Owner != "" { // on an index: whose history, by the base table's key
+		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
+	}
+	if t.h.Drifted() {
+		title += " · drifted"
+	}
+	body := t.grid.View()
+	if t.h.Drifted() {
+		var d []string
+		for _, x := range t.h.Drift {
+			d = append(d, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), listW-4)))
+		}
+		if wide {
+			body += "\n\n" + strings.Join(d, "\n")
+		} else {
+			title += " · " + common.Sanitize(t.h.Drift[0])
+		}
+	}
+	list := common.Frame(st, title, body, listW, listH)
+	rw, rh := t.w, t.hgt-listH
+	if wide {
+		rw, rh = t.w-listW, t.hgt
+	}
+	r := t.grid.Cursor()
+	rev, base := t.rows[r], t.before(r)
+	dtitle := "Diff"
+	var lines []string
+	switch {
+	case rev == nil:
+		zero := common.Sanitize(t.h.Stub(0))
+		dtitle = zero + " missing"
+		lines = append(lines, st.Drift.Render("No current copy ("+zero+") of this item."))
+		for _, x := range t.h.Drift {
+			lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(x), rw-4)))
+		}
+	case r == t.mark:
+		dtitle = common.Sanitize(rev.Label()) + " is the marked revision: pick another to compare with it"
+		lines = append(lines, renderPlain(st, t.strip(rev.Item), rw-4))
+	case base == nil:
+		dtitle = common.Sanitize(rev.Key) + " · the first revision"
+		lines = append(lines, renderPlain(st, t.strip(rev.Item), rw-4))
+	default:
+		against := t.comparison()
+		if r == 0 && t.mark < 0 {
+			against = "the newest revision"
+		}
+		dtitle = "Diff " + common.Sanitize(base.Label()) + " → " + common.Sanitize(rev.Label()) + " · against " + against
+		lines = append(lines, renderDiff(st, domain.Diff(t.strip(base.Item), t.strip(rev.Item)), rw-4))
+		lines = append(lines, "", st.Dim.Render(common.Sanitize(rev.Key)+":"), renderPlain(st, t.strip(rev.Item), rw-4))
+	}
+	diff := common.Frame(st, dtitle, strings.Join(lines, "\n"), rw, rh)
+	if wide {
+		return joinH(list, diff)
+	}
+	return list + "\n" + diff
+}
+
+// renderDiff shows changes a line each: ~ changed old → new, + added,
+// - removed, values as compact JSON.
+func renderDiff(st *common.Styles, cs []domain.Change, width int) string {
+	if len(cs) == 0 {
+		return st.Dim.Render("No differences (key attributes aside).")
+	}
+	counts := map[domain.ChangeKind]int{}
+	for _, c := range cs {
+		counts[c.Kind]++
+	}
+	lines := []string{st.Dim.Render(fmt.Sprintf("%d changed · %d added · %d removed", counts[domain.Changed], counts[domain.Added], counts[domain.Removed]))}
+	for _, c := range cs {
+		path := common.Sanitize(c.Path)
+		var line string
+		var s lipgloss.Style
+		switch c.Kind {
+		case domain.Added:
+			line, s = "+ "+path+"  "+compact(c.New), st.Added
+		case domain.Removed:
+			line, s = "- "+path+"  "+compact(c.Old), st.Removed
+		default:
+			line, s = "~ "+path+"  "+compact(c.Old)+" → "+compact(c.New), st.Changed
+		}
+		lines = append(lines, s.Render(components.Fit(line, width)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// compact is a value as one line of JSON, sanitized.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return common.Sanitize(string(b))
+}
+
+// renderPlain shows plain values as coloured JSON.
+func renderPlain(st *common.Styles, item map[string]any, width int) string {
+	b, err := json.MarshalIndent(item, "", "  ")
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = colorLine(st, components.Fit(common.Sanitize(l), width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *Timeline) Crumbs() []string {
+	if t.index != "" {
+		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
+	}
+	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
+}
+func (t *Timeline) ID() int         { return t.id }
+func (t *Timeline) Mode() string    { return "Versions" }
+func (t *Timeline) Loading() bool   { return false }
+func (t *Timeline) Capturing() bool { return false }
+
+func (t *Timeline) Request() string {
+	read := "the partition's versions"
+	if t.index != "" {
+		read = "index " + t.index + "'s versions"
+		if t.h.Owner != "" {
+			read = t.info.Key.PK.Name + " " + t.h.Owner + " from " + read
+		}
+	}
+	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), common.Plural(len(t.h.Revisions), "revision", "revisions"), read)
+}
+
+// diff0 is the 0 key's help in the table's own spelling of the current
+// copy (v0_, rev#0#…).
+func (t *Timeline) diff0() key.Binding {
+	b := t.c.Keys.Diff0
+	what := "compare with " + t.h.Stub(0)
+	if t.vsZero {
+		what = "compare with the one before"
+	}
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
+}
+
+func (t *Timeline) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.PrevRev, k.NextRev, k.Mark, t.diff0(), k.Open, k.Back, k.Help}
+}
+
+func (t *Timeline) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+}
+
+// DeepLink reopens this timeline from the command line.
+func (t *Timeline) DeepLink() []string {
+	if t.h.Owner != "" {
+		// On an index a name is not one history (two base items can share
+		// it): reopen the list it was picked from.
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions")
+	}
+	if strings.HasPrefix(t.h.Name, "-") || t.h.Name == "" {
+		// A name that reads as a flag stays joined to --versions.
+		return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions="+t.h.Name)
+	}
+	return versionsLink(t.info.Name, t.index, t.pk, t.h.Pattern, "--versions", t.h.Name)
+}
+
+// Loaded is the item's revisions as items, the current copy first, as
+// read with the partition's versions: exporting them reads nothing.
+func (t *Timeline) Loaded() (common.Loaded, bool) {
+	view := []string{t.info.Name, keyArg(t.pk), t.h.Name, "revisions"}
+	return common.Loaded{Rows: dynamo.RevisionRows(t.h, t.info.Key), View: view}, true
+}
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (t *Timeline) Click(y int) bool { return t.grid.Click(y - 1) }

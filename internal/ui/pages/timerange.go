@@ -1,0 +1,785 @@
+package pages
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// timeMaxJumpPages bounds how far a jump-to-time reads on to find its row.
+const timeMaxJumpPages = 5
+
+// Time is a partition's Time mode: the sort key read as time, with
+// readable times beside the keys, and a range bar (t) that takes what
+// people type (last 15m, 2018-08, A..B, < X), compiles it to one key
+// condition in the key's own format and runs it newest first, a page at a
+// time. A bad range is explained under the bar; what is loaded stays.
+type Time struct {
+	c          *common.Common
+	id         int
+	info       dynamo.TableInfo
+	base       domain.KeyQuery // the partition (or index), no sort-key condition
+	pg         pager           // what is listed
+	get        request         // reading an item whole from the base table (on an index)
+	stats      attrStats
+	filter     filterBar
+	picker     *columnPicker
+	sort       rowSort   // s/S: the loaded rows' order on screen
+	follow     following // F: new items as they are written
+	enc        domain.TimeEncoding
+	detected   bool
+	configured bool          // the encoding comes from the configuration file
+	noTime     string        // why this partition has no time mode
+	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	checked    bool          // a configured format was checked against the first keys
+	prefixes   []string      // the prefixes before the time, once found
+	waiting    *pendingRange // a range typed without a prefix: merged across them all
+	find       request       // the search for the prefixes
+	rangeTxt   string        // the range being listed ("" for all)
+	times      []time.Time   // items' key times, parsed once (zero: not a time)
+	spark      sparkCache
+	local      bool // show local times instead of UTC
+	now        func() time.Time
+	input      components.TextInput
+	inputErr   string
+	jumpTo     *time.Time        // a jump waiting for more pages
+	initial    string            // a range to run once the format is known (--range)
+	pending    domain.FilterNode // a filter to apply once the format is known
+	jumpLeft   int
+	grid       components.Grid
+	w, h       int
+}
+
+// NewTime returns the Time mode of a partition, on the base table or an
+// index. now is the clock "last 15m" counts back from.
+func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index string, now func() time.Time) *Time {
+	key, _ := info.KeyFor(index)
+	q := domain.KeyQuery{Table: info.Name, Index: index, PKName: key.PK.Name, PK: pk, Reverse: true}
+	if key.SK != nil {
+		q.SKName = key.SK.Name
+	}
+	id := c.NextID()
+	t := &Time{c: c, id: id, info: info, base: q, pg: newPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
+	t.pg.tableKeys = t.tableKeys()
+	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
+	if info.Key.SK != nil {
+		t.stats.keys[info.Key.SK.Name] = true
+	}
+	t.input = components.NewTextInput("range › ")
+	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
+	t.setColumns()
+	return t
+}
+
+func (t *Time) tableKeys() *dynamo.KeySchema {
+	if t.base.Index == "" {
+		return nil
+	}
+	return &t.info.Key
+}
+
+func (t *Time) Init() tea.Cmd {
+	if t.base.SKName == "" {
+		t.noTime = "this table has no sort key to read as time"
+		return nil
+	}
+	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
+		if enc, err := domain.ParseTimeFormat(f); err == nil { // checked when the file was read
+			t.detected, t.enc, t.configured = true, enc, true
+			t.pg.query.Filter, t.pending = t.pending, nil
+			t.setColumns()
+			if t.initial != "" {
+				return t.afterDetect()
+			}
+			return tea.Batch(t.pg.next(), t.input.Focus())
+		}
+	}
+	// The first page, newest first, is also the sample the format is
+	// detected from: the first screen is one request.
+	return t.pg.next()
+}
+
+// StartWith runs a range as soon as the time format is known (a deep
+// link: --range 'last 24h').
+func (t *Time) StartWith(text string) { t.initial = text }
+
+// Filter applies a filter once the time format is known: the first page
+// is read unfiltered, as the sample the format is detected from.
+func (t *Time) Filter(n domain.FilterNode) { t.pending = n }
+
+// afterDetect focuses the bar, or runs the deep link's range, with the
+// filter waiting for the format.
+func (t *Time) afterDetect() tea.Cmd {
+	if t.pending != nil {
+		t.pg.query.Filter, t.pending = t.pending, nil
+		if t.initial == "" {
+			return tea.Batch(t.run(t.pg.query, t.rangeTxt), t.input.Focus())
+		}
+	}
+	if t.initial == "" {
+		return t.input.Focus()
+	}
+	t.input.SetValue(t.initial)
+	t.initial = ""
+	return t.submit()
+}
+
+// explorerTimeExamples are domain.NoTimeHint's examples of formats: inside
+// the explorer the hint names the configuration, never a flag.
+var explorerTimeExamples = func() string { _, ex, _ := strings.Cut(domain.NoTimeHint, "such as "); return ex }()
+
+// detect reads the time format from the newest keys loaded.
+func (t *Time) detect() tea.Cmd {
+	var sample []string
+	number := false
+	for _, it := range t.pg.head.first(20) {
+		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+			sample, number = append(sample, kv.Text), kv.Type == domain.TypeN
+		}
+	}
+	t.detected = true
+	d := domain.DetectTimeSample(sample, number)
+	enc, ok := d.Enc, d.OK
+	if !ok {
+		t.noTime = "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
+			"set time_format for the table in the configuration,\nsuch as " + explorerTimeExamples
+		if len(sample) == 0 {
+			t.noTime = "the partition is empty"
+		}
+		return nil
+	}
+	t.skipped = d.Note()
+	t.enc = enc
+	t.parseTimes()
+	t.refresh()
+	return t.afterDetect()
+}
+
+// checkConfigured refuses a configured format (time_format or
+// --time-format) that none of the first keys read as.
+func (t *Time) checkConfigured() {
+	var keys []string
+	for _, it := range t.pg.head.first(20) {
+		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+			keys = append(keys, kv.Text)
+		}
+	}
+	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
+		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
+			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
+	}
+}
+
+// run lists a new condition from the start, keeping nothing of the old;
+// a merged range is merged again, in q's order and with q's filter.
+func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
+	if t.waiting != nil && t.prefixes != nil {
+		return t.runMerged(q)
+	}
+	t.rangeTxt = text
+	t.times = nil
+	t.stats.reset()
+	t.grid.SetCursor(0)
+	cmd := t.pg.restart(q)
+	t.refresh()
+	return cmd
+}
+
+func (t *Time) zone() *time.Location {
+	if t.local {
+		return time.Local
+	}
+	return time.UTC
+}
+
+// submit reads the range bar: a range to run, or @ TIME to jump to.
+func (t *Time) submit() tea.Cmd {
+	text := strings.TrimSpace(t.input.Value())
+	if at, ok := strings.CutPrefix(text, "@"); ok {
+		start, _, err := domain.ParseInstant(strings.TrimSpace(at), t.zone())
+		if err != nil {
+			t.inputErr = err.Error()
+			return nil
+		}
+		t.input.Blur()
+		t.inputErr = ""
+		return t.jump(start, timeMaxJumpPages)
+	}
+	prefix, rest := t.splitPrefix(text)
+	r, err := domain.ParseRange(rest, t.now(), t.zone())
+	if err != nil {
+		t.inputErr = err.Error()
+		return nil
+	}
+	if t.enc.Kind == domain.TimeText && t.enc.Place == domain.TimeAfter && prefix == "" {
+		t.inputErr = ""
+		t.input.Blur()
+		return t.findPrefixes(r, text) // every prefix, merged by time
+	}
+	sk, err := domain.CompileRange(r, t.enc, prefix)
+	if err != nil {
+		t.inputErr = err.Error()
+		return nil
+	}
+	t.inputErr = ""
+	t.input.Blur()
+	t.waiting = nil
+	q := t.base
+	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
+	return t.run(q, text)
+}
+
+// splitPrefix takes a leading sort-key prefix off composite-key input:
+// "amsg# last 24h" or "amsg last 24h".
+func (t *Time) splitPrefix(text string) (prefix, rest string) {
+	if t.enc.Place != domain.TimeAfter {
+		return "", text
+	}
+	first, after, ok := strings.Cut(text, " ")
+	if !ok {
+		return "", text
+	}
+	return first, strings.TrimSpace(after)
+}
+
+// jump moves the cursor to the first loaded row at the time (or the
+// nearest past it in the listing's order), reading on a few pages if the
+// loaded rows end before it.
+func (t *Time) jump(at time.Time, pages int) tea.Cmd {
+	for i, tm := range t.times {
+		if tm.IsZero() {
+			continue
+		}
+		if (t.pg.query.Reverse && !tm.After(at)) || (!t.pg.query.Reverse && !tm.Before(at)) {
+			t.grid.SetCursor(i)
+			t.jumpTo = nil
+			return nil
+		}
+	}
+	if !t.pg.done() && pages > 0 {
+		t.jumpTo, t.jumpLeft = &at, pages
+		return t.pg.next()
+	}
+	t.jumpTo = nil
+	t.grid.SetCursor(max(0, t.pg.head.len()-1))
+	return nil
+}
+
+// sparkCache is the sparkline last drawn, kept while nothing it counts
+// changes: drawing a frame must not re-read every loaded key.
+type sparkCache struct {
+	n, width int
+	line     string
+	lo, hi   time.Time
+}
+
+// parseTimes reads the key times of the items loaded since the last call,
+// once each (the grid, the sparkline and jumps use them every frame).
+func (t *Time) parseTimes() {
+	if !t.detected || t.noTime != "" {
+		return
+	}
+	for i := len(t.times); i < t.pg.head.len(); i++ {
+		var tm time.Time
+		if it, ok := t.pg.head.at(i); ok { // a row let go is parsed when read again
+			tm, _ = t.keyTime(it)
+		}
+		t.times = append(t.times, tm)
+	}
+}
+
+func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
+	if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+		return t.enc.KeyTime(kv.Text)
+	}
+	return time.Time{}, false
+}
+
+func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return t, t.pg.retry()
+	case followedMsg:
+		return t, t.followed(msg)
+	case prefixesFoundMsg:
+		return t, t.prefixesFound(msg)
+	case pageLoadedMsg:
+		fromEnd, gap := t.rowsFromEnd(), t.pg.gapOpen()
+		ok, cmd := t.pg.loaded(msg)
+		if !ok {
+			return t, cmd
+		}
+		if !t.pg.reread {
+			t.stats.add(msg.result.Items)
+		}
+		if (gap && !t.pg.gapOpen()) || t.pg.moved {
+			t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
+		}
+		t.parseTimes()
+		if t.pg.reread {
+			t.refresh()
+			return t, tea.Batch(cmd, t.prefetch(false))
+		}
+		t.refresh()
+		t.keepFromEnd(fromEnd)
+		if !t.detected {
+			return t, t.detect()
+		}
+		if t.configured && !t.checked {
+			t.checked = true
+			t.checkConfigured()
+		}
+		if t.jumpTo != nil {
+			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
+		}
+		return t, t.prefetch(false)
+	case itemReadMsg:
+		if !t.get.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil || msg.item == nil {
+			return t, report(msg.err, false, t.id)
+		}
+		return t, open(NewReadItem(t.c, t.info, msg.item))
+	case tea.KeyPressMsg:
+		return t, t.key(msg)
+	}
+	return t, nil
+}
+
+// prefetch reads on until the screen past the cursor is full; user says
+// a key asked for it (a new filter budget).
+func (t *Time) prefetch(user bool) tea.Cmd {
+	if !t.detected || t.noTime != "" {
+		return nil
+	}
+	return t.pg.fill(t.grid.Cursor(), t.grid.Visible(), user)
+}
+
+func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.c.Keys
+	if t.filter.editing() {
+		res, cmd := t.filter.key(msg, k, t.stats.loaded())
+		if !res.done {
+			return cmd
+		}
+		q := t.pg.query
+		q.Filter = res.filter
+		return t.run(q, t.rangeTxt)
+	}
+	if t.picker != nil {
+		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh)
+	}
+	if t.input.Focused() {
+		switch {
+		case key.Matches(msg, k.Submit):
+			return t.submit()
+		case key.Matches(msg, k.Cancel):
+			t.input.Blur()
+			t.inputErr = ""
+			return nil
+		}
+		var cmd tea.Cmd
+		t.input, cmd = t.input.Update(msg)
+		return cmd
+	}
+	switch {
+	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
+		t.stopFollow()
+	case key.Matches(msg, k.Follow):
+		return t.startFollow()
+	case key.Matches(msg, k.Back) && t.find.inFlight():
+		t.pg.cancel()
+		t.find.stop()
+	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
+		t.pg.cancel()
+	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped() && t.waiting != nil && t.prefixes == nil:
+		t.pg.fail.clear()
+		return t.findPrefixes(t.waiting.r, t.waiting.text) // finding the prefixes failed: again
+	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
+		return t.pg.retry() // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
+		t.stopFollow() // leaving: nothing polls behind the user's back
+		return back
+	case !t.detected || t.noTime != "":
+		return nil
+	case key.Matches(msg, k.Range):
+		t.input.SetValue(t.rangeTxt)
+		t.input.CursorEnd()
+		return t.input.Focus()
+	case key.Matches(msg, k.Zone):
+		t.local = !t.local
+		t.refresh()
+	case key.Matches(msg, k.Filter):
+		return t.filter.open(t.pg.query.Filter)
+	case key.Matches(msg, k.Columns):
+		t.picker = newColumnPicker(t.c, &t.stats, t.stats.columns(t.c, t.info.Name, timeAttrs))
+	case key.Matches(msg, k.Flip):
+		q := t.pg.query
+		q.Reverse = !q.Reverse
+		return t.run(q, t.rangeTxt)
+	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+		t.sortKey(msg)
+	case key.Matches(msg, k.Refresh):
+		return t.run(t.pg.query, t.rangeTxt)
+	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
+		return t.jumpEnd()
+	case key.Matches(msg, k.Open):
+		if it, ok := t.pg.row(t.sort.row(t.grid.Cursor())); ok {
+			if _, partial := partialProjection(t.info, t.base.Index); partial {
+				ctx, req := t.get.start(t.c.NextID)
+				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
+			}
+			return open(NewItem(t.c, t.info, it))
+		}
+	default:
+		if t.grid.Update(msg) {
+			return t.prefetch(true)
+		}
+	}
+	return nil
+}
+
+// timeAttrs are the attribute columns after the time and the sort key.
+const timeAttrs = 5
+
+func (t *Time) setColumns() {
+	cols := []components.Column{{Title: "Time (UTC)", Width: 20, Keep: true}, {Title: t.base.SKName, Keep: true}}
+	if t.local {
+		cols[0].Title = "Time (local)"
+	}
+	t.grid.SetColumns(cols)
+}
+
+func (t *Time) refresh() {
+	t.setColumns()
+	// On an index, the base table's keys come next: which item each is.
+	var baseKeys []string
+	if t.base.Index != "" {
+		for _, n := range []string{t.info.Key.PK.Name, skName(t.info.Key)} {
+			if n != "" && n != t.base.SKName && n != t.base.PKName {
+				baseKeys = append(baseKeys, n)
+			}
+		}
+	}
+	var attrs []string
+	for _, a := range t.stats.columns(t.c, t.info.Name, timeAttrs) {
+		if !slices.Contains(baseKeys, a) {
+			attrs = append(attrs, a)
+		}
+	}
+	cols := t.grid.Columns()
+	for _, a := range append(append([]string{}, baseKeys...), attrs...) {
+		cols = append(cols, components.Column{Title: common.Sanitize(a)})
+	}
+	t.grid.SetColumns(cols)
+	zone := t.zone()
+	t.pg.keep = t.sort.attr != ""
+	t.sort.applyRows(t.pg.rowCount(), t.pg.row, t.pg.letGoRow)
+	t.grid.SetRows(t.sort.lines(t.pg.rowCount()), func(r, col int) string {
+		r = t.sort.row(r)
+		it, ok := t.pg.row(r)
+		if !ok {
+			if col == 0 {
+				return t.pg.cellNote(r)
+			}
+			return ""
+		}
+		switch {
+		case col == 0:
+			if tm := t.timeAt(r, it); !tm.IsZero() {
+				return tm.In(zone).Format("2006-01-02 15:04:05")
+			}
+			return "?"
+		case col == 1:
+			return common.Cell(it[t.base.SKName])
+		case col-2 < len(baseKeys):
+			return common.Cell(it[baseKeys[col-2]])
+		}
+		return common.Cell(it[attrs[col-2-len(baseKeys)]])
+	})
+}
+
+// sparkline is the loaded items counted in width buckets over their span.
+func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
+	n := len(t.times) + t.pg.tail.rows.len()
+	if c := t.spark; c.n == n && c.width == width {
+		return c.line, c.lo, c.hi
+	}
+	line, lo, hi := drawSparkline(t.loadedTimes(), width)
+	t.spark = sparkCache{n: n, width: width, line: line, lo: lo, hi: hi}
+	return line, lo, hi
+}
+
+func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
+	var times []time.Time
+	for _, tm := range all {
+		if !tm.IsZero() {
+			times = append(times, tm)
+		}
+	}
+	if len(times) < 2 || width < 4 {
+		return "", time.Time{}, time.Time{}
+	}
+	lo, hi := times[0], times[0]
+	for _, tm := range times {
+		if tm.Before(lo) {
+			lo = tm
+		}
+		if tm.After(hi) {
+			hi = tm
+		}
+	}
+	span := hi.Sub(lo)
+	buckets := make([]int, width)
+	peak := 0
+	for _, tm := range times {
+		i := width - 1
+		if span > 0 {
+			i = min(width-1, int(float64(tm.Sub(lo))/float64(span)*float64(width)))
+		}
+		buckets[i]++
+		peak = max(peak, buckets[i])
+	}
+	bars := []rune(" ▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for _, n := range buckets {
+		level := 0
+		if n > 0 {
+			level = 1 + (n*(len(bars)-2))/peak
+		}
+		b.WriteRune(bars[min(level, len(bars)-1)])
+	}
+	return b.String(), lo, hi
+}
+
+func (t *Time) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.pg.sizeTo(h - 8) // the frame, the range bar and its notes, the header
+}
+
+func (t *Time) View() string {
+	st := t.c.Styles
+	bar := t.input.View()
+	if !t.input.Focused() {
+		shown := t.rangeTxt
+		if shown == "" {
+			shown = "all"
+		}
+		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
+	}
+	info := ""
+	if t.detected && t.noTime == "" {
+		how := "detected"
+		if t.configured {
+			how = "set by the table's time_format"
+		}
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		if t.skipped != "" {
+			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
+		}
+		info = st.Dim.Render(text)
+	}
+	if t.inputErr != "" {
+		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
+	}
+	head := components.Fit(bar, t.w-4) + "\n" + components.Fit(info, t.w-4)
+	if f := t.filterLines(); len(f) > 0 {
+		head += "\n" + strings.Join(f, "\n")
+	}
+	spark, lo, hi := t.sparkline(max(8, t.w-4-44))
+	sparkLine := ""
+	if spark != "" {
+		zone := t.zone()
+		sparkLine = st.Dim.Render(lo.In(zone).Format("2006-01-02 15:04")+" ") + st.Key.Render(spark) + st.Dim.Render(" "+hi.In(zone).Format("2006-01-02 15:04"))
+	}
+	gridH := t.h - 2 - 3 - len(t.filterLines())
+	if sparkLine != "" {
+		gridH--
+	}
+	t.grid.SetSize(t.w-4, max(2, gridH))
+	body := t.grid.View()
+	switch {
+	case t.noTime != "":
+		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
+	case t.pg.fail.stopped() && t.pg.head.len() == 0:
+		body = t.pg.failed(st, t.w-4)
+	case t.pg.fail.stopped():
+		t.grid.SetSize(t.w-4, max(2, gridH-1))
+		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
+	case !t.detected:
+		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
+	case t.pg.empty("this range") != "":
+		body = st.Dim.Render(t.pg.empty("this range"))
+	}
+	if t.picker != nil {
+		body = t.picker.view(st, t.w-4, max(2, gridH))
+	}
+	parts := []string{head, ""}
+	if sparkLine != "" {
+		parts = append(parts, components.Fit(sparkLine, t.w-4))
+	}
+	parts = append(parts, body)
+	order := t.order()
+	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
+	if f := t.followTitle(); f != "" {
+		title = f + " · " + title
+	}
+	return common.Frame(st, title, strings.Join(parts, "\n"), t.w, t.h)
+}
+
+// order is what the title says of the listing's order: by time only
+// where key order is time order (not across several prefixes before it).
+func (t *Time) order() string {
+	// Keys that hold no time (or not yet known to) are in key order only.
+	byKey := (t.detected && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+		!t.detected || t.noTime != ""
+	switch {
+	case byKey && t.pg.query.Reverse:
+		return "key order, descending"
+	case byKey:
+		return "key order"
+	case t.pg.merge != nil && t.pg.query.Reverse:
+		return fmt.Sprintf("newest first across %d prefixes", len(t.prefixes))
+	case t.pg.merge != nil:
+		return fmt.Sprintf("oldest first across %d prefixes", len(t.prefixes))
+	case t.pg.query.Reverse:
+		return "newest first"
+	}
+	return "oldest first"
+}
+
+func (t *Time) Crumbs() []string {
+	crumbs := []string{t.info.Name, keyCell(t.base.PK), "time"}
+	if t.rangeTxt != "" {
+		crumbs = append(crumbs, t.rangeTxt)
+	}
+	return crumbs
+}
+func (t *Time) ID() int         { return t.id }
+func (t *Time) Mode() string    { return "Time" }
+func (t *Time) Loading() bool   { return t.pg.req.inFlight() || t.find.inFlight() }
+func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
+
+// Request is the query with, beside its raw key values, the times they
+// stand for.
+func (t *Time) Request() string {
+	s := t.pg.request()
+	if span := t.span(); span != "" {
+		s += " · " + span
+	}
+	return s
+}
+
+// span is the sort-key condition as readable times ("" when it has none
+// or the keys are not read as time).
+func (t *Time) span() string {
+	if !t.detected || t.noTime != "" {
+		return ""
+	}
+	at := func(v domain.KeyValue) string {
+		tm, ok := t.enc.KeyTime(v.Text)
+		if !ok {
+			return ""
+		}
+		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
+	}
+	sk := t.pg.query.SK
+	a, b := at(sk.A), at(sk.B)
+	switch sk.Op {
+	case domain.SKBetween:
+		if a != "" && b != "" {
+			return a + " to " + b
+		}
+	case domain.SKGt, domain.SKGe:
+		if a != "" {
+			return "from " + a
+		}
+	case domain.SKLt:
+		if a != "" {
+			return "before " + a
+		}
+	case domain.SKLe:
+		if a != "" {
+			return "up to " + a
+		}
+	case domain.SKEq:
+		if a != "" {
+			return "at " + a
+		}
+	}
+	return ""
+}
+
+// filterLines are the filter bar (and its error or note while typed).
+func (t *Time) filterLines() []string {
+	return t.filter.lines(t.c.Styles, t.w-4, t.pg.query.Filter)
+}
+
+func (t *Time) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	switch {
+	case t.input.Focused(), t.filter.editing():
+		return []key.Binding{k.Submit, k.Cancel}
+	case t.picker != nil:
+		return t.picker.help(k)
+	}
+	return []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help}
+}
+
+func (t *Time) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+}
+
+// Query is what the page lists.
+// A range merged across prefixes is several queries, none of them the
+// view: copy and export have no one query to take.
+func (t *Time) Query() (domain.KeyQuery, bool) {
+	return t.pg.query, t.detected && t.noTime == "" && t.pg.merge == nil
+}
+
+// DeepLink reopens this range from the command line.
+func (t *Time) DeepLink() []string {
+	args := []string{"--table", t.info.Name, "--pk", keyArg(t.base.PK)}
+	if t.base.Index != "" {
+		args = append(args, "--index", t.base.Index)
+	}
+	if t.rangeTxt != "" {
+		args = append(args, "--range", t.rangeTxt)
+	}
+	if t.pg.query.Filter != nil {
+		args = append(args, "--filter", domain.FormatFilter(t.pg.query.Filter))
+	}
+	return args
+}
+
+// Click selects the clicked row, or asks to open it when already selected:
+// the grid sits below the frame border, the range bar, its note, a blank
+// line and the sparkline when there is one.
+func (t *Time) Click(y int) bool {
+	if t.picker != nil {
+		return false
+	}
+	top := 4 + len(t.filterLines())
+	if spark, _, _ := t.sparkline(8); spark != "" {
+		top++
+	}
+	return t.grid.Click(y - top)
+}
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (t *Time) TableSize() int64 { return t.info.SizeBytes }

@@ -1,0 +1,726 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// childrenFoundMsg carries what the skip-scan found so far; more follow on
+// the same channel until done.
+type childrenFoundMsg struct {
+	page, req int
+	children  []dynamo.ShardChild
+	self      bool
+	delim     string
+	sample    []string // sort keys the walk read, when done
+	cost      dynamo.Cost
+	done      bool
+	err       error
+	next      <-chan childrenFoundMsg
+}
+
+// countedMsg carries a child's count, running or final.
+type countedMsg struct {
+	page, req int
+	child     string
+	n         int
+	final     bool
+	budgetHit bool
+	cost      dynamo.Cost
+	err       error
+	next      <-chan countedMsg
+}
+
+func (m childrenFoundMsg) PageID() int { return m.page }
+func (m countedMsg) PageID() int       { return m.page }
+
+func waitChildren(ch <-chan childrenFoundMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+func waitCount(ch <-chan countedMsg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// treeRow is a line of the tree: a branch to drill into or an item.
+type treeRow struct {
+	child  dynamo.ShardChild
+	branch bool
+}
+
+// Tree shows one level of a hierarchical sort key: the distinct next
+// segments under a prefix, found by skip-scan without reading the subtree.
+type Tree struct {
+	c           *common.Common
+	id          int
+	info        dynamo.TableInfo
+	req         dynamo.ChildrenRequest
+	partial     bool              // the walk stopped on an error: r goes on from there
+	fail        failure           // why the walk stopped before its end
+	shards      []domain.KeyValue // a sharded partition's shards; nil for one
+	pattern     string            // the pattern they came from
+	levels      []string
+	children    []dynamo.ShardChild
+	self        bool
+	sample      []string // sort keys the walk read: do they hold time, versions?
+	counts      map[string]int
+	counting    map[string]bool
+	cost        dynamo.Cost
+	countCost   dynamo.Cost
+	confirm     bool // asking before a count that may exceed the budget
+	countBudget float64
+	loaded      bool
+	walk        request
+	count       request
+	grid        components.Grid
+	picker      *picker // the index or delimiter picker, while open
+	picking     string  // which: "index" or "delimiter"
+	w, h        int
+}
+
+// TreeOptions are the drill-down's settings: delimiter ("" detects) and
+// level names.
+type TreeOptions struct {
+	Delim  string
+	Levels []string
+	Index  string // drill a GSI or LSI instead of the base table
+	// CountBudget is this table's count budget (0: the session's).
+	CountBudget float64
+}
+
+// NewTree returns one level of the hierarchy under prefix.
+func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string, opts TreeOptions) *Tree {
+	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
+	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	t.countBudget = opts.CountBudget
+	t.useIndex(opts.Index)
+	t.setColumns()
+	return t
+}
+
+// useIndex points the walk at an index (or the base table for ""),
+// keeping the partition value: only indexes keyed by the same attribute
+// are offered.
+func (t *Tree) useIndex(index string) {
+	key, err := t.info.KeyFor(index)
+	if err != nil || key.SK == nil {
+		index, key = "", t.info.Key
+	}
+	t.req.Index, t.req.Key, t.req.TableKeys = index, key, nil
+	if index != "" {
+		t.req.TableKeys = &t.info.Key
+	}
+}
+
+func (t *Tree) budget() float64 {
+	if t.countBudget > 0 {
+		return t.countBudget
+	}
+	return t.c.CountBudget
+}
+
+func (t *Tree) options() TreeOptions {
+	return TreeOptions{Delim: t.req.Delim, Levels: t.levels, Index: t.req.Index, CountBudget: t.countBudget}
+}
+
+func (t *Tree) setColumns() {
+	title := "Segment"
+	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
+		title = t.levels[depth]
+	}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: "Items"}}
+	if len(t.shards) > 0 {
+		cols = append(cols, components.Column{Title: "Shards"})
+	}
+	t.grid.SetColumns(cols)
+}
+
+func (t *Tree) Init() tea.Cmd {
+	t.fail.clear()
+	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
+	t.counts, t.counting = map[string]int{}, map[string]bool{}
+	t.refresh()
+	ctx, req := t.walk.start(t.c.NextID)
+	ch := make(chan childrenFoundMsg, 64)
+	go runChildren(ctx, t.c.Client, t.req, t.shards, t.id, req, ch)
+	return waitChildren(ch)
+}
+
+// resume goes on with an interrupted walk after the children it found,
+// keeping them on screen.
+func (t *Tree) resume() tea.Cmd {
+	t.loaded, t.partial = false, false
+	t.fail.clear()
+	r := t.req
+	for _, c := range t.children {
+		r.Resume = append(r.Resume, c.Child)
+	}
+	ctx, req := t.walk.start(t.c.NextID)
+	ch := make(chan childrenFoundMsg, 64)
+	go runChildren(ctx, t.c.Client, r, nil, t.id, req, ch)
+	return waitChildren(ch)
+}
+
+// NewShardedTree drills several shards of one logical partition at once.
+func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
+	t := NewTree(c, info, shards[0], prefix, opts)
+	t.shards, t.pattern = shards, pattern
+	t.setColumns()
+	return t
+}
+
+// runChildren runs the skip-scan (of every shard, merged, when sharded)
+// and streams snapshots of what it found: children appear as they are
+// found, and the last message says done.
+func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []domain.KeyValue, page, req int, ch chan childrenFoundMsg) {
+	if mc, ok := c.(*dynamo.Masked); ok {
+		runMaskedChildren(ctx, mc, r, shards, page, req, ch)
+		return
+	}
+	var found []dynamo.ShardChild
+	index := map[string]int{}
+	for _, c := range r.Resume { // a resumed walk shows what it had at once
+		index[c.Name] = len(found)
+		found = append(found, dynamo.ShardChild{Child: c})
+	}
+	snapshot := func(child dynamo.ShardChild, cost dynamo.Cost) {
+		if i, ok := index[child.Name]; ok {
+			found[i] = child
+		} else {
+			index[child.Name] = len(found)
+			found = append(found, child)
+		}
+		select { // a snapshot; skipped when the UI has not caught up
+		case ch <- childrenFoundMsg{page: page, req: req, children: append([]dynamo.ShardChild(nil), found...), cost: cost, next: ch}:
+		default:
+		}
+	}
+	if len(shards) > 0 {
+		merged, res, err := dynamo.ShardedChildren(ctx, c, r, shards, snapshot)
+		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+		return
+	}
+	res, err := dynamo.Children(ctx, c, r, func(child domain.Child, cost dynamo.Cost) { snapshot(dynamo.ShardChild{Child: child}, cost) })
+	all := make([]dynamo.ShardChild, len(res.Children))
+	for i, child := range res.Children {
+		all[i] = dynamo.ShardChild{Child: child}
+	}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
+}
+
+// countChildren counts under the branches, several at once, streaming
+// running totals, and stops once the budget (RCU) is spent, keeping what
+// it has.
+func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []domain.Child, budget float64, page, req int, ch chan countedMsg) {
+	var spent dynamo.Cost
+	over, err := dynamo.CountChildren(ctx, c, r, children, 0, budget, func(p dynamo.CountProgress) {
+		spent = p.Cost
+		msg := countedMsg{page: page, req: req, child: p.Child, n: p.N, final: p.Final, cost: p.Cost, next: ch}
+		if p.Final {
+			ch <- msg
+			return
+		}
+		select {
+		case ch <- msg:
+		default:
+		}
+	})
+	ch <- countedMsg{page: page, req: req, final: true, budgetHit: over, cost: spent, err: err, next: nil}
+}
+
+func (t *Tree) rows() []treeRow {
+	var rows []treeRow
+	for _, c := range t.children {
+		if c.IsItem {
+			rows = append(rows, treeRow{child: c})
+		}
+		if c.HasChildren {
+			rows = append(rows, treeRow{child: c, branch: true})
+		}
+	}
+	return rows
+}
+
+func (t *Tree) refresh() {
+	rows := t.rows()
+	st := t.c.Styles
+	t.grid.SetRows(len(rows), func(r, col int) string {
+		row := rows[r]
+		name := t.keyText(row.child.Name)
+		if row.child.Name == "" {
+			name = st.Dim.Render("(empty)")
+		}
+		switch col {
+		case 0:
+			if row.branch {
+				return "▸ " + name + st.Dim.Render(common.Sanitize(t.req.Delim))
+			}
+			return "• " + name
+		case 1:
+			if row.branch {
+				return "prefix"
+			}
+			return "item"
+		case 3:
+			var names []string
+			for _, sh := range row.child.Shards {
+				names = append(names, keyCell(sh))
+			}
+			return strings.Join(names, ", ")
+		case 2:
+			if !row.branch {
+				return "1"
+			}
+			n, ok := t.counts[row.child.Name]
+			switch {
+			case ok && t.counting[row.child.Name]:
+				return common.Thousands(n) + "…"
+			case ok:
+				return common.Thousands(n)
+			}
+		}
+		return ""
+	})
+}
+
+func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return t, t.retry()
+	case childrenFoundMsg:
+		if msg.req != t.walk.id {
+			return t, nil
+		}
+		t.children, t.cost = msg.children, msg.cost
+		if !msg.done {
+			t.refresh()
+			return t, waitChildren(msg.next)
+		}
+		t.walk.done(msg.req)
+		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
+		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
+		t.placeSeen(true).remember() // for the place's other modes
+		t.fail.fail(msg.err)
+		if msg.delim != "" && t.req.Delim == "" {
+			t.req.Delim = msg.delim
+			t.setColumns()
+		}
+		t.refresh()
+		return t, report(msg.err, false, t.id)
+	case countedMsg:
+		if msg.req != t.count.id {
+			return t, nil
+		}
+		t.countCost = msg.cost
+		if msg.child != "" {
+			t.counts[msg.child] = msg.n
+			t.counting[msg.child] = !msg.final
+		}
+		t.refresh()
+		if msg.budgetHit {
+			t.count.done(msg.req)
+			return t, report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
+				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
+		}
+		if msg.next == nil || msg.err != nil {
+			t.count.done(msg.req)
+			return t, report(msg.err, false, t.id)
+		}
+		return t, waitCount(msg.next)
+	case itemReadMsg:
+		if !t.walk.done(msg.req) {
+			return t, nil
+		}
+		if msg.err != nil || msg.item == nil {
+			return t, report(msg.err, false, t.id)
+		}
+		return t, open(NewReadItem(t.c, t.info, msg.item)) // the tree sent a GetItem for it
+	case tea.KeyPressMsg:
+		return t, t.key(msg)
+	}
+	return t, nil
+}
+
+func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.c.Keys
+	rows := t.rows()
+	if t.picker != nil {
+		return t.pickerKey(msg)
+	}
+	switch {
+	case t.confirm && key.Matches(msg, k.Cancel):
+		t.confirm = false
+	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
+		if t.walk.inFlight() && !t.loaded {
+			t.fail.cancel() // the level is cut off where it was
+			t.partial = true
+		}
+		t.walk.stop()
+		t.count.stop()
+		t.loaded = true // counts cut off stay marked … as partial
+		t.refresh()
+	case key.Matches(msg, k.Back):
+		return back
+	case key.Matches(msg, k.Open) && len(rows) > 0:
+		row := rows[t.grid.Cursor()]
+		opts := t.options()
+		if row.branch && len(t.shards) > 0 {
+			return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts))
+		}
+		if row.branch {
+			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
+		}
+		if t.req.Index != "" {
+			// The index's key is not the table's: list the item (and any
+			// under it) from the index, where enter reads it whole.
+			return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index))
+		}
+		r := t.req
+		if len(row.child.Shards) > 0 {
+			r.PK = row.child.Shards[0] // the first shard that holds it
+		}
+		ctx, req := t.walk.start(t.c.NextID)
+		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child))
+	case key.Matches(msg, k.NextMode) && len(t.shards) > 0, key.Matches(msg, k.Count) && len(t.shards) > 0:
+		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
+			"items and counts are per shard"), false, t.id)
+	case key.Matches(msg, k.NextMode):
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
+	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
+		q, _ := t.Query()
+		return filterItems(t.c, t.info, q, "")
+	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
+		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0 && t.place().off(ModeTime) != "":
+		return refuse(ModeTime, t.place().off(ModeTime))
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
+		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
+	case key.Matches(msg, k.Index) && len(t.shards) == 0:
+		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
+		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
+	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
+		if est := t.countEstimate(); !t.confirm && est > t.budget() {
+			t.confirm = true // ask first: this may cost more than the budget
+			return nil
+		}
+		t.confirm = false
+		var branches []domain.Child
+		for _, c := range t.children {
+			if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
+				branches = append(branches, c.Child)
+				t.counts[c.Name], t.counting[c.Name] = 0, true
+			}
+		}
+		ctx, req := t.count.start(t.c.NextID)
+		ch := make(chan countedMsg, 64)
+		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
+		return waitCount(ch)
+	case key.Matches(msg, k.Delimiter):
+		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
+		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
+	case key.Matches(msg, k.Refresh) && t.fail.stopped():
+		return t.retry()
+	case key.Matches(msg, k.Refresh):
+		t.count.stop()
+		return t.Init()
+	default:
+		t.grid.Update(msg)
+	}
+	return nil
+}
+
+// retry goes on with a walk cut off by an error or esc after the children
+// it found, or starts the level again when it found none.
+func (t *Tree) retry() tea.Cmd {
+	if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
+		return t.resume()
+	}
+	return t.Init()
+}
+
+// countEstimate bounds what counting this level can cost: at most one read
+// of the whole table (DynamoDB's size figure, refreshed about every six
+// hours), eventually consistent. 0 when the table reports no size.
+func (t *Tree) countEstimate() float64 {
+	return float64(t.info.SizeBytes) / 4096 * 0.5
+}
+
+// pickerKey handles a key while the index or delimiter picker is open.
+func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	picked, closed := t.picker.key(msg, t.c.Keys)
+	if !closed {
+		return nil
+	}
+	kind := t.picking
+	t.picker, t.picking = nil, ""
+	if picked < 0 {
+		return nil
+	}
+	if kind == "delimiter" {
+		d := domain.Delimiters[picked]
+		if d == t.req.Delim {
+			return nil
+		}
+		t.req.Delim = d
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	}
+	return t.chooseIndex(indexAt(t.info, picked))
+}
+
+// chooseIndex reads the partition through another index: in place when
+// it is keyed by the same attribute and has a sort key to drill, as items
+// when that sort key is a number, and as its partitions otherwise.
+func (t *Tree) chooseIndex(name string) tea.Cmd {
+	key, err := t.info.KeyFor(name)
+	switch {
+	case err != nil || name == t.req.Index:
+		return nil
+	case key.PK.Name == t.req.Key.PK.Name && key.SK != nil && key.SK.Type != domain.TypeN:
+		t.useIndex(name)
+		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
+		t.setColumns()
+		t.count.stop()
+		return t.Init()
+	case key.PK.Name == t.req.Key.PK.Name:
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, "", name))
+	}
+	return open(NewIndexPartitions(t.c, t.info, name, TreeOptions{Levels: t.levels, CountBudget: t.countBudget}))
+}
+
+// sampleKeys are sort keys already loaded at this level, for the
+// delimiter picker's preview: the prefix and each child's name.
+func (t *Tree) sampleKeys() []string {
+	var keys []string
+	for _, c := range t.children {
+		if len(keys) == 20 {
+			break
+		}
+		k := t.req.Prefix + c.Name
+		if c.HasChildren {
+			k += t.req.Delim + "…"
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
+
+func (t *Tree) View() string {
+	st := t.c.Styles
+	t.grid.SetSize(t.w-4, t.h-2)
+	state := t.c.All(t.info.Name)
+	switch {
+	case !t.loaded:
+		state = "finding…"
+	case t.partial:
+		state = "stopped by an error"
+	}
+	if t.fail.stopped() {
+		state = t.fail.title(len(t.children), "children")
+	}
+	delim := t.req.Delim
+	if delim == "" {
+		delim = "?"
+	}
+	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
+	if t.fail.stopped() {
+		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
+	}
+	if t.req.Index != "" {
+		title += " · index " + common.Sanitize(t.req.Index)
+	}
+	body := t.grid.View()
+	switch {
+	case t.fail.stopped() && len(t.children) == 0:
+		// A failed read found nothing, which says nothing of what is there.
+		body = t.fail.body(st, 0, "children", t.w-4)
+	case t.fail.stopped():
+		t.grid.SetSize(t.w-4, t.h-3)
+		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
+	case t.loaded && len(t.children) == 0:
+		switch {
+		case t.self:
+			body = st.Dim.Render("Only the item " + t.keyText(t.req.Prefix) + " itself is here.")
+		default:
+			body = st.Dim.Render("Nothing under this prefix.")
+		}
+	}
+	if t.picker != nil {
+		return t.picker.view(st, t.w, t.h)
+	}
+	if t.confirm {
+		h := t.h - 4
+		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
+			t.countEstimate(), t.budget())) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
+		t.grid.SetSize(t.w-4, h-2)
+		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
+	}
+	return common.Frame(st, title, body, t.w, t.h)
+}
+
+// rowCounts are the level's children as the title counts them, so that
+// they add up to the rows listed: a name that is both an item and a
+// prefix (NY beside NY#) is one child but two rows, told apart as its
+// item ("53 children · 1 item" over 54 rows).
+func (t *Tree) rowCounts() string {
+	both := 0
+	for _, c := range t.children {
+		if c.IsItem && c.HasChildren {
+			both++
+		}
+	}
+	s := common.Plural(len(t.children), "child", "children")
+	if both > 0 {
+		s += " · " + common.Plural(both, "item", "items")
+	}
+	return s
+}
+
+func (t *Tree) where() string {
+	if t.req.Prefix == "" {
+		return t.pkText()
+	}
+	return t.keyText(t.req.Prefix)
+}
+
+// keyText shows a sort key, a prefix or a segment: a binary key's bytes
+// as b64:…, the one form binary keys take on screen.
+func (t *Tree) keyText(s string) string {
+	return common.Sanitize(domain.KeyText(t.req.Key.SK.Type, s))
+}
+
+func (t *Tree) pkText() string {
+	if len(t.shards) > 0 {
+		return common.Sanitize(t.pattern)
+	}
+	return keyCell(t.req.PK)
+}
+
+func (t *Tree) Crumbs() []string {
+	crumbs := []string{t.info.Name, t.pkText()}
+	for i, s := range domain.Segments(t.req.Prefix, t.req.Delim) {
+		s = domain.KeyText(t.req.Key.SK.Type, s)
+		if i < len(t.levels) {
+			s = t.levels[i] + " " + s
+		}
+		crumbs = append(crumbs, s)
+	}
+	return crumbs
+}
+
+func (t *Tree) ID() int         { return t.id }
+func (t *Tree) Mode() string    { return "Tree" }
+func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight() }
+func (t *Tree) Capturing() bool { return false }
+
+// Query is the level's query: the whole subtree under the prefix (the
+// skip-scan reads parts of it).
+func (t *Tree) Query() (domain.KeyQuery, bool) {
+	q := domain.KeyQuery{Table: t.info.Name, Index: t.req.Index, PKName: t.req.Key.PK.Name, PK: t.req.PK, SKName: t.req.Key.SK.Name}
+	if t.req.Prefix != "" {
+		a := domain.S(t.req.Prefix)
+		if t.req.Key.SK.Type == domain.TypeB {
+			a = domain.B([]byte(t.req.Prefix))
+		}
+		q.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: a}
+	}
+	return q, len(t.shards) == 0
+}
+
+func (t *Tree) Request() string {
+	q, _ := t.Query()
+	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
+	if len(t.shards) > 0 {
+		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
+	}
+	if t.countCost.Requests > 0 {
+		s += fmt.Sprintf(" · counts %d req · %.1f RCU", t.countCost.Requests, t.countCost.RCU)
+	}
+	return s
+}
+
+func (t *Tree) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	if t.confirm {
+		return []key.Binding{k.Count, k.Cancel}
+	}
+	if t.picker != nil {
+		return t.picker.help(k)
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}
+}
+
+func (t *Tree) FullHelp() [][]key.Binding {
+	k := t.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+}
+
+// TreeOptionsFor are a table's drill-down settings from the configuration.
+func TreeOptionsFor(c *common.Common, table string) TreeOptions {
+	ts := c.Tables[table]
+	opts := TreeOptions{Delim: ts.Delimiter, CountBudget: ts.CountBudget}
+	if ts.Levels != "" {
+		d := ts.Delimiter
+		if d == "" {
+			d, _ = domain.DetectDelimiter([]string{ts.Levels})
+		}
+		opts.Levels = domain.LevelNames(ts.Levels, d)
+	}
+	return opts
+}
+
+// DeepLink reopens this level from the command line.
+func (t *Tree) DeepLink() []string {
+	pk := keyArg(t.req.PK)
+	if len(t.shards) > 0 {
+		pk = t.pattern
+	}
+	args := []string{"--table", t.info.Name, "--pk", pk}
+	if t.req.Index != "" {
+		args = append(args, "--index", t.req.Index)
+	}
+	if t.req.Prefix != "" {
+		args = append(args, "--prefix", domain.KeyText(t.req.Key.SK.Type, t.req.Prefix))
+	}
+	if t.req.Delim != "" {
+		args = append(args, "--delimiter", t.req.Delim)
+	}
+	return args
+}
+
+// Loaded is the level's children as listed, with the counts that are
+// finished (not those marked … as partial); exporting them reads nothing.
+func (t *Tree) Loaded() (common.Loaded, bool) {
+	pk := keyArg(t.req.PK)
+	if len(t.shards) > 0 {
+		pk = t.pattern
+	}
+	view := []string{t.info.Name, pk}
+	if t.req.Prefix != "" {
+		view = append(view, strings.TrimSuffix(t.req.Prefix, t.req.Delim))
+	}
+	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
+		n, ok := t.counts[name]
+		return n, ok && !t.counting[name]
+	})
+	return common.Loaded{Rows: rows, View: append(view, "children")}, t.loaded
+}
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (t *Tree) Click(y int) bool { return t.grid.Click(y - 1) }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (t *Tree) TableSize() int64 { return t.info.SizeBytes }

@@ -1,0 +1,368 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+type versionsLoadedMsg struct {
+	page, req int
+	result    dynamo.VersionsResult
+	err       error
+}
+
+func (m versionsLoadedMsg) PageID() int { return m.page }
+
+func loadVersions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.VersionsRequest) tea.Cmd {
+	return func() tea.Msg {
+		res, err := dynamo.Versions(ctx, c, r, nil)
+		return versionsLoadedMsg{page: page, req: req, result: res, err: err}
+	}
+}
+
+// Versions is a partition's Versions mode: its versioned logical items
+// (v0_Audit beside v1_Audit, v2_Audit…), each with its current copy, its
+// newest revision and its drift, drifted ones in red. enter opens the
+// item's timeline, from what was read: no further request.
+type Versions struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	req    dynamo.VersionsRequest
+	res    dynamo.VersionsResult
+	loaded bool
+	open   string // a logical item whose timeline opens once loaded
+	load   request
+	fail   failure // why the read stopped before the partition's end
+	grid   components.Grid
+	w, h   int
+}
+
+// OpenItem opens the timeline of the logical item name once the versions
+// are read (a deep link: --versions NAME).
+func (v *Versions) OpenItem(name string) { v.open = name }
+
+// openVersions opens the Versions mode of a partition of the table or of
+// index (""), or says why it has none.
+func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index string) tea.Cmd {
+	keys, _ := info.KeyFor(index)
+	if keys.SK == nil || keys.SK.Type != domain.TypeS {
+		on := info.Name
+		if index != "" {
+			on = "index " + index
+		}
+		return report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
+			"%s has no string sort key, so no versions", on), false, 0)
+	}
+	return open(NewVersionsOn(c, info, pk, index))
+}
+
+// NewVersions returns the Versions mode of a partition.
+func NewVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Versions {
+	return NewVersionsOn(c, info, pk, "")
+}
+
+// NewVersionsOn returns the Versions mode of a partition of index (""
+// for the table): its sort key holds the revisions, and the base table's
+// partition key tells apart the items sharing its keys.
+func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index string) *Versions {
+	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
+		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions(), Ignore: c.Tables[info.Name].DriftIgnore}}
+	if ix, ok := indexFor(info, index); ok {
+		v.req.Key, v.req.Index, v.req.TableKeys = ix.Key, &ix, &info.Key
+	}
+	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
+		{Title: "Revs", Width: 5}, {Title: "Drift"}}
+	if v.owned() {
+		cols = append([]components.Column{{Title: common.Sanitize(info.Key.PK.Name), Width: 14}}, cols...)
+	}
+	v.grid.SetColumns(cols)
+	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r < len(v.res.Histories) && v.res.Histories[r].Drifted() {
+			return &v.c.Styles.Drift
+		}
+		return nil
+	})
+	v.refresh()
+	return v
+}
+
+func (v *Versions) Init() tea.Cmd {
+	ctx, req := v.load.start(v.c.NextID)
+	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
+}
+
+// owned reports whether histories are told apart by the base table's
+// partition key (an index keyed by another attribute), shown first.
+func (v *Versions) owned() bool {
+	return v.req.Index != nil && v.req.Index.Key.PK.Name != v.info.Key.PK.Name
+}
+
+// indexName is the index read, "" on the table.
+func (v *Versions) indexName() string {
+	if v.req.Index == nil {
+		return ""
+	}
+	return v.req.Index.Name
+}
+
+func (v *Versions) refresh() {
+	hs := v.res.Histories
+	v.grid.SetRows(len(hs), func(r, col int) string {
+		h := hs[r]
+		if v.owned() {
+			if col == 0 {
+				return common.Sanitize(h.Owner)
+			}
+			col--
+		}
+		switch col {
+		case 0:
+			return common.Sanitize(historyName(h))
+		case 1:
+			if h.Current == nil {
+				return "missing"
+			}
+			return common.Sanitize(h.Current.Label())
+		case 2:
+			if l := h.Latest(); l != nil {
+				return common.Sanitize(l.Label())
+			}
+			return "—"
+		case 3:
+			return common.Thousands(len(h.Revisions))
+		}
+		if !h.Drifted() {
+			return "✓"
+		}
+		return "⚠ " + common.Sanitize(strings.Join(h.Drift, "; "))
+	})
+}
+
+// historyName names a history in lists and titles; one spelt without a
+// name (v_1, or a pattern with no {name}) by its form.
+func historyName(h domain.History) string {
+	switch {
+	case h.Name != "":
+		return h.Name
+	case h.Form == domain.FormPattern:
+		return "(" + h.FormName() + ")"
+	case h.Form == domain.FormBare:
+		return "(vN)"
+	}
+	return "(v_N)"
+}
+
+func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		v.fail.clear()
+		if v.res.Stopped != nil { // cut off by an error: go on from there
+			r := v.req
+			r.Resume = &v.res
+			ctx, req := v.load.start(v.c.NextID)
+			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
+		}
+		return v, v.Init()
+	case versionsLoadedMsg:
+		if !v.load.done(msg.req) {
+			return v, nil
+		}
+		v.res, v.loaded = msg.result, true
+		v.fail.fail(msg.err)
+		v.refresh()
+		if msg.err != nil {
+			return v, report(msg.err, false, v.id)
+		}
+		if name := v.open; name != "" {
+			v.open = ""
+			for i, h := range v.res.Histories {
+				if h.Name == name {
+					v.grid.SetCursor(i)
+					return v, open(v.timeline(h))
+				}
+			}
+			return v, report(dynamo.Errorf("versions", dynamo.KindNotFound, "pick one from the list",
+				"no versioned item %q in this partition", name), false, v.id)
+		}
+	case tea.KeyPressMsg:
+		k := v.c.Keys
+		switch {
+		case key.Matches(msg, k.Back) && v.load.inFlight():
+			v.load.stop()
+			v.loaded = true
+			v.fail.cancel()
+		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
+			return v, back
+		case key.Matches(msg, k.Refresh) && v.fail.err != nil:
+			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
+		case key.Matches(msg, k.Refresh):
+			v.fail.clear()
+			return v, v.Init()
+		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
+			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
+		case key.Matches(msg, k.Filter):
+			if q, ok := v.Query(); ok {
+				return v, filterItems(v.c, v.info, q, "revisions")
+			}
+		default:
+			v.grid.Update(msg)
+		}
+	}
+	return v, nil
+}
+
+func (v *Versions) timeline(h domain.History) *Timeline {
+	t := NewTimeline(v.c, v.info, v.req.PK, h, v.res.Raw)
+	t.index = v.indexName()
+	return t
+}
+
+func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
+
+func (v *Versions) View() string {
+	st := v.c.Styles
+	listW := v.w
+	wide := v.c.ShowPreview(v.w)
+	if wide {
+		listW = v.w * 11 / 20
+	}
+	v.grid.SetSize(listW-4, v.h-2)
+	drifted := 0
+	for _, h := range v.res.Histories {
+		if h.Drifted() {
+			drifted++
+		}
+	}
+	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	if ix := v.indexName(); ix != "" {
+		title = "index " + common.Sanitize(ix) + " · " + title
+	}
+	if drifted > 0 {
+		title += fmt.Sprintf(" · %d drifted", drifted)
+	}
+	body := v.grid.View()
+	if note := v.req.ProjectionNote(); note != "" && !v.fail.stopped() {
+		v.grid.SetSize(listW-4, v.h-3)
+		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
+	}
+	switch {
+	case v.fail.stopped():
+		title = keyCell(v.req.PK) + " · " + v.fail.title(len(v.res.Histories), "versioned items")
+		body = v.fail.body(st, len(v.res.Histories), "versioned items", listW-4)
+		if len(v.res.Histories) > 0 {
+			v.grid.SetSize(listW-4, v.h-3)
+			body = v.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(v.fail.line(len(v.res.Histories), "versioned items")), listW-4))
+		}
+	case !v.loaded:
+		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
+	case len(v.res.Histories) == 0:
+		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration."
+		if p := v.req.Pattern; p != nil {
+			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
+		}
+		body = st.Dim.Render("No versioned items here: no sort keys like\n" + like + "\nesc goes back to the partition.")
+	}
+	list := common.Frame(st, title, body, listW, v.h)
+	if !wide {
+		return list
+	}
+	preview := ""
+	if len(v.res.Histories) > 0 {
+		preview = historySummary(st, v.res.Histories[v.grid.Cursor()], v.w-listW-4)
+	}
+	return joinH(list, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
+}
+
+// historySummary is the drift, then the current copy.
+func historySummary(st *common.Styles, h domain.History, width int) string {
+	var lines []string
+	for _, d := range h.Drift {
+		lines = append(lines, st.Drift.Render(components.Fit("⚠ "+common.Sanitize(d), width)))
+	}
+	if h.Current == nil {
+		lines = append(lines, st.Dim.Render("No current copy ("+common.Sanitize(h.Stub(0))+")."))
+	} else {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, renderPlain(st, h.Current.Item, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (v *Versions) Crumbs() []string {
+	if ix := v.indexName(); ix != "" {
+		return []string{v.info.Name, "index " + ix, keyCell(v.req.PK), "versions"}
+	}
+	return []string{v.info.Name, keyCell(v.req.PK), "versions"}
+}
+func (v *Versions) ID() int         { return v.id }
+func (v *Versions) Mode() string    { return "Versions" }
+func (v *Versions) Loading() bool   { return v.load.inFlight() }
+func (v *Versions) Capturing() bool { return false }
+
+func (v *Versions) Request() string {
+	level, _ := v.Query()
+	return fmt.Sprintf("%s · %d req · %.1f RCU", level.Describe(), v.res.Cost.Requests, v.res.Cost.RCU)
+}
+
+func (v *Versions) ShortHelp() []key.Binding {
+	k := v.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
+}
+
+func (v *Versions) FullHelp() [][]key.Binding {
+	k := v.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+}
+
+// Query is the partition's revision keys.
+func (v *Versions) Query() (domain.KeyQuery, bool) {
+	if v.req.Key.SK == nil {
+		return domain.KeyQuery{}, false
+	}
+	return dynamo.HistoryQuery(v.req), true
+}
+
+// DeepLink reopens the Versions mode from the command line.
+func (v *Versions) DeepLink() []string {
+	return versionsLink(v.info.Name, v.indexName(), v.req.PK, v.req.Pattern, "--versions")
+}
+
+// versionsLink is the command line of the Versions mode: the pattern too,
+// when the table has one, so that the command works without the
+// configuration.
+func versionsLink(table, index string, pk domain.KeyValue, p *domain.VersionPattern, versions ...string) []string {
+	args := []string{"--table", table, "--pk", keyArg(pk)}
+	if index != "" {
+		args = append(args, "--index", index)
+	}
+	if p != nil {
+		args = append(args, "--version-pattern", p.String())
+	}
+	return append(args, versions...)
+}
+
+// Loaded is the versioned items as listed; exporting them reads nothing.
+func (v *Versions) Loaded() (common.Loaded, bool) {
+	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.inFlight()
+}
+
+// Click selects the clicked row, or asks to open it when already selected
+// (the list's frame border is the body's first line).
+func (v *Versions) Click(y int) bool { return v.grid.Click(y - 1) }
+
+// TableSize is the table's size in bytes, as DescribeTable gives it.
+func (v *Versions) TableSize() int64 { return v.info.SizeBytes }

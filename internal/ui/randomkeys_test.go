@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// randomKeys are every bound key (but F), the editing keys of the text boxes
+// (alt+d crashed bubbles' input) and some text.
+var randomKeys = func() []tea.KeyPressMsg {
+	var ks []tea.KeyPressMsg
+	for _, code := range []rune{tea.KeyUp, tea.KeyDown, tea.KeyLeft, tea.KeyRight, tea.KeyPgUp, tea.KeyPgDown, tea.KeyHome, tea.KeyEnd,
+		tea.KeyEnter, tea.KeyEscape, tea.KeyTab, tea.KeyBackspace, tea.KeyDelete} {
+		ks = append(ks, tea.KeyPressMsg{Code: code})
+	}
+	ks = append(ks, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "},
+		tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt}, tea.KeyPressMsg{Code: tea.KeyDelete, Mod: tea.ModAlt},
+		tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}, tea.KeyPressMsg{Code: 'f', Mod: tea.ModAlt},
+		tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
+	// Not F: following polls on a timer, which this synchronous harness
+	// would wait on for ever (TestFollowInTimeMode covers it).
+	for _, r := range "jkgGlh1234V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-" {
+		ks = append(ks, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return ks
+}()
+
+// TestRandomKeysEveryPage presses a few thousand seeded random keys on
+// every page at the three common sizes: no panic, and every frame fits
+// the terminal. A failure names the seed and the keys that led to it.
+func TestRandomKeysEveryPage(t *testing.T) {
+	starts := []struct {
+		name string
+		cfg  Config
+	}{
+		{"tables", Config{}},
+		{"partitions", Config{Table: "Locations"}},
+		{"tree", Config{Table: "Locations", PK: "USA"}},
+		{"items", Config{Table: "DeviceLogs", PK: "123"}},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}},
+		{"timeline", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "Audit#PART-7"}},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}},
+	}
+	sizes := [][2]int{{80, 24}, {120, 35}, {200, 50}}
+	keysPerRun := 800
+	if testing.Short() {
+		keysPerRun = 150
+	}
+	for i, s := range starts {
+		t.Run(s.name, func(t *testing.T) {
+			seed := int64(1700 + i)
+			r := rand.New(rand.NewSource(seed))
+			for _, sz := range sizes {
+				cfg := s.cfg
+				cfg.Now = demoClock
+				h := newHarness(t, sz[0], sz[1], cfg)
+				var pressed []string
+				for n := 0; n < keysPerRun; n++ {
+					k := randomKeys[r.Intn(len(randomKeys))]
+					pressed = append(pressed, k.String())
+					func() {
+						defer func() {
+							if e := recover(); e != nil {
+								t.Fatalf("seed %d at %dx%d: panic %v after keys %q", seed, sz[0], sz[1], e, pressed[max(0, len(pressed)-30):])
+							}
+						}()
+						h.send(k)
+						checkScreen(t, h, sz[0], fmt.Sprintf("seed %d at %dx%d after %q", seed, sz[0], sz[1], pressed[max(0, len(pressed)-30):]))
+						if got := len(splitLines(h.m.render())); got != sz[1] && !h.m.tooSmall() {
+							t.Fatalf("seed %d at %dx%d: %d lines after %q", seed, sz[0], sz[1], got, pressed[max(0, len(pressed)-30):])
+						}
+					}()
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// requestLines is the request behind the view, never cut at a value: on
+// one line when it fits, wrapped onto a second when not, and only when two
+// lines are not enough, shortened in its middle (? shows it whole).
+func requestLines(text string, width int) []string {
+	avail := width - 2 // "▸ "
+	if avail < 10 {
+		return []string{components.Fit(text, max(0, avail))}
+	}
+	if ansi.StringWidth(text) <= avail {
+		return []string{text}
+	}
+	lines := wrapAtSpaces(text, avail)
+	if len(lines) <= 2 {
+		return lines
+	}
+	return strings.Split(ansi.Hardwrap(components.FitMiddle(text, 2*avail), avail, true), "\n")[:2]
+}
+
+// request renders the request line(s).
+func (m *Model) request() string {
+	st := &m.styles
+	if line := m.exportLine(); line != "" {
+		return components.Fit(line, m.w)
+	}
+	lines := requestLines(common.Sanitize(m.top().Request()), m.w)
+	for i, l := range lines {
+		lead := st.RequestLabel.Render("▸ ")
+		if i > 0 {
+			lead = "  "
+		}
+		lines[i] = components.Fit(lead+st.Request.Render(l), m.w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// requestHeight is how many lines the request takes.
+func (m *Model) requestHeight() int {
+	if m.exportLine() != "" || m.tooSmall() {
+		return 1
+	}
+	return len(requestLines(common.Sanitize(m.top().Request()), m.w))
+}
+
+// wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks
+// at hyphens, inside a value such as "9999-12-31"); a word wider than the
+// line is cut hard.
+func wrapAtSpaces(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Split(text, " ") {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for ansi.StringWidth(line) > width {
+			lines = append(lines, ansi.Truncate(line, width, ""))
+			line = ansi.TruncateLeft(line, width, "")
+		}
+	}
+	return append(lines, line)
+}

@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+func demoClock() time.Time { return demo.DemoEnd }
+
+// typeText types a string into whatever has focus.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(keyPress(string(r)))
+	}
+}
+
+// clearInput deletes what an input holds.
+func (h *harness) clearInput(n int) {
+	for range n {
+		h.keys("backspace")
+	}
+}
+
+// TestTimeSeedQuery: the seed's query typed into the range bar returns the
+// device's first two records, newest first, with readable times.
+func TestTimeSeedQuery(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("opening Time mode took %d Query, want 1 (the first page, which is the sample)", n)
+	}
+	h.contains(t, "Timestamp holds epoch seconds (detected) · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
+	h.typeText("< 1536019200")
+	h.keys("enter")
+	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp < :sk   :pk=123 :sk=1536019200")
+	if strings.Contains(h.screen(), "2018-09-04 01:00:00") {
+		t.Fatal("the third record is listed")
+	}
+	h.golden(t)
+	// A bad range is explained; what is listed stays.
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("last 15x")
+	h.keys("enter")
+	h.contains(t, `✗ "15x" is not a span`, "2 items loaded", "2011-07-09 13:00:00")
+	h.keys("esc", "o") // oldest first
+	h.contains(t, "oldest first", "2 items loaded")
+}
+
+func TestTimeCompositeAndSparkline(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "portland", Now: demoClock})
+	h.keys("tab", "t") // from the items view too
+	h.contains(t, "MessageID holds date:time after a prefix ending #")
+	h.typeText("2018-08")
+	h.keys("enter") // no prefix: every prefix, merged by time
+	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 item loaded", "Hello from the blog")
+	h.keys("t")
+	h.clearInput(10)
+	h.typeText("amsg# 2018-08")
+	h.keys("enter")
+	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 item loaded")
+
+	h = newHarness(t, 120, 30, Config{Table: "AuditLog", PK: demo.AuditStream, Now: demoClock})
+	h.keys("t")
+	h.typeText("last 24h")
+	h.keys("enter")
+	h.loadAll()
+	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z"`, `:hi="9999-12-31T23:59:59Z"`, "█", "2026-10-31 00:04 ")
+	h.golden(t)
+	h.keys("t")
+	h.clearInput(10)
+	h.typeText("@ 2026-10-31T12:00")
+	h.keys("enter")
+	if !strings.Contains(h.screen(), "2026-10-31 11:") {
+		t.Fatalf("jump did not land before noon:\n%s", h.screen())
+	}
+	h.keys("z")
+	h.contains(t, "Time (local)", "times in local time")
+}
+
+func TestTimeNoTimeKeys(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("t")
+	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
+	h.contains(t, "children") // nothing opened
+}
+
+// TestTimeMergedPrefixes: on STATE#time keys the partition lists in key
+// order and says so; a range typed without a prefix finds the prefixes
+// (the children skip-scan) and lists every state newest first, reading a
+// page a prefix for the first screen.
+func TestTimeMergedPrefixes(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "State#Date holds ISO 8601 without zone after a prefix ending #", "key order, descending")
+	before := h.rec.count("Query")
+	h.typeText("2020-04-24")
+	h.keys("enter")
+	h.contains(t, "newest first across 4 prefixes", "4 Queries merged by time (NORMAL# WARNING1# WARNING2# WARNING3#)", "2020-04-24 23:57:00", "2020-04-24 23:45:00")
+	if n := h.rec.count("Query") - before; n > 5+4 {
+		t.Errorf("finding 4 prefixes and a first screen took %d Query, want at most 9 (the skip-scan's bound of C+1, one page a prefix)", n)
+	}
+	screen := h.screen()
+	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
+		t.Errorf("not newest first across prefixes:\n%s", screen)
+	}
+	h.golden(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkScreen(t, h, sz[0], fmt.Sprintf("merged range at %dx%d", sz[0], sz[1]))
+		if n := strings.Count(h.m.render(), "\n") + 1; n > sz[1] {
+			t.Errorf("merged range at %dx%d: %d lines", sz[0], sz[1], n)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.keys("o") // oldest first, merged again
+	h.contains(t, "oldest first across 4 prefixes", "2020-04-24 14:05:00")
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("WARNING1# 2020-04-24") // one prefix, as before
+	h.keys("enter")
+	h.contains(t, "begins_with(State#Date, :prefix)", `:prefix="WARNING1#2020-04-24T"`)
+	if strings.Contains(h.screen(), "merged by time") {
+		t.Error("a range with a prefix is still merged")
+	}
+}
+
+// TestTimeBesideMetadata: a Metadata item beside ISO times is skipped by
+// detection, said on screen, and left out of ranges.
+func TestTimeBesideMetadata(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ISO 8601 without zone (detected)", "1 of 20 keys is not a time: Metadata, left out of ranges", "newest first")
+	h.typeText(">= 2020-11-12")
+	h.keys("enter")
+	h.loadAll()
+	h.contains(t, "60 items loaded")
+	if strings.Contains(h.screen(), "Metadata  ") {
+		t.Error("Metadata listed in a range")
+	}
+}
+
+// TestTimeFormatMatchingNothing: a configured format (time_format, or
+// --time-format) that no key reads as says so where the rows would be.
+func TestTimeFormatMatchingNothing(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock,
+		Tables: map[string]domain.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
+	h.keys("t")
+	h.contains(t, `No Time mode here: no key here is a time in the format "epoch-ms"`, "of the table's time_format (such as")
+	// Opened directly (--range), Time reads its page and says how to name
+	// a format by hand; from the tree its tab is dimmed, nothing read.
+	h = newHarness(t, 120, 30, Config{Table: "Locations", PK: "USA", Range: "last 24h"})
+	h.contains(t, "do not read as time", "set time_format for the table in the configuration,")
+}
+
+// TestTimeConfiguredFormat: a table's time_format skips the detection read.
+func TestTimeConfiguredFormat(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
+		Tables: map[string]domain.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("opening Time mode took %d Query, want 1", n)
+	}
+	h.contains(t, "epoch seconds (set by the table's time_format)", "3 items loaded")
+}
+
+// TestCopyAsCommand: y sends the view's query as an aws command to the
+// terminal's clipboard (OSC 52) and says that, never "copied": whether the
+// terminal took it is unknown.
+func TestCopyAsCommand(t *testing.T) {
+	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock, Region: "eu-west-1", Endpoint: "http://localhost:8000"})
+	h.keys("t")
+	h.typeText("< 1536019200")
+	h.keys("enter", "y")
+	// Cut in the middle, so that both ends show.
+	h.contains(t, `sent the aws command to the terminal's clipboard (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
+		`--region eu-west-1 --endpoint-url http://localhost:8000`)
+	h.keys("Y")
+	h.contains(t, "sent the Go SDK code for this query (")
+	if strings.Contains(h.screen(), "copied") || strings.Contains(h.screen(), "tmux") {
+		t.Fatalf("outside tmux, a copy says no more than that OSC 52 was sent:\n%s", h.screen())
+	}
+	h.keys("down") // the note passes with the next key
+	if strings.Contains(h.screen(), "sent the") {
+		t.Fatal("the note stayed")
+	}
+}
+
+// TestCopyUnderTmux: under tmux, y also loads a tmux buffer (OSC 52 rarely
+// gets through tmux's default set-clipboard external) and says so; a tmux
+// that fails is said to have failed.
+func TestCopyUnderTmux(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux})
+	h.keys("y")
+	h.contains(t, "sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buf")
+	h.keys("?")
+	h.contains(t, "last messages, newest first:", "  sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buffer (prefix ]")
+	h.keys("?")
+	if !strings.HasPrefix(buffer, "aws dynamodb query --table-name DeviceLogs") {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	h.keys("enter", "y")
+	h.contains(t, "sent the item as plain JSON (", "and loaded a tmux buffer")
+	if !strings.Contains(buffer, `"Timestamp"`) {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	broken := func(context.Context, string) error {
+		return errors.New("tmux load-buffer: no server running on /tmp/tmux-0/default")
+	}
+	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken})
+	h.keys("y")
+	h.contains(t, "(OSC 52); the tmux buffer was not loaded: tmux load-buffer: no server running")
+}
+
+// TestCopyItem: in the item view y sends the item as shown (plain JSON,
+// or DynamoDB JSON after d), Y its key.
+func TestCopyItem(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("enter")
+	h.contains(t, "attributes")
+	h.keys("y")
+	h.contains(t, "sent the item as plain JSON (")
+	h.keys("d", "y")
+	h.contains(t, "sent the item as DynamoDB JSON (")
+	h.keys("Y")
+	h.contains(t, "sent the key as DynamoDB JSON (")
+}
+
+// TestExportFromTheUI: e asks for a file (named after the view), shows
+// progress, and says when it is done; esc while naming changes nothing.
+func TestExportFromTheUI(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, 140, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.keys("e")
+	h.contains(t, "export to › dynascope-DeviceLogs-9000.jsonl", "at most ~", "RCU (the table's size)")
+	h.keys("esc")
+	if strings.Contains(h.screen(), "export to") {
+		t.Fatal("esc did not cancel the export")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("esc wrote %v", entries)
+	}
+	h.keys("e")
+	h.clearInput(40)
+	path := filepath.Join(dir, "logs.csv")
+	h.typeText(path)
+	h.keys("enter")
+	h.contains(t, "exported 50,000 items to "+path)
+	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 50001 {
+		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
+	}
+}

@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/keymap"
+)
+
+// TestVersionsList: 3 opens the partition's Versions mode; the drifted
+// item is flagged, from one Query.
+func TestVersionsList(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	openVersionsMode(t, h)
+	h.contains(t, "Equipment_1 · 2 versioned items · 1 drifted", "Audit#PART-7", "⚠ v0_ differs from v3_: Findings, Status",
+		`begins_with(SK, :prefix)   :pk="Equipment_1" :prefix="v"`)
+	h.golden(t)
+}
+
+// openVersionsMode presses 3 and requires the list to take one Query.
+func openVersionsMode(t *testing.T, h *harness) {
+	t.Helper()
+	before := h.rec.count("Query")
+	h.keys("3")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("versions list took %d Query, want 1", n)
+	}
+}
+
+// TestVersionsTimelineDiff steps through a drifted item's revisions.
+func TestVersionsTimelineDiff(t *testing.T) {
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter")
+	before := h.rec.count("Query") + h.rec.count("GetItem")
+	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "v0 current", "Diff v2 → v3", "~ Status", `"FAIL"`)
+	h.golden(t)
+	h.keys("[") // v2 against v1
+	h.contains(t, "Diff v1 → v2", "Δ vs prev")
+	h.keys("0") // v2 against v0_
+	h.contains(t, "Diff v0 → v2", "comparing each revision with the current copy (v0_", "Δ vs v0")
+	h.keys("0", "[", "[") // the pinned v0_, against the newest
+	h.contains(t, "Diff v3 → v0", `~ Status  "FAIL" → "PASS"`)
+	h.keys("m", "]", "]", "]") // mark v0_, compare v3 with it
+	h.contains(t, "Diff v0 → v3 · against the marked v0", "Δ vs v0", "◆")
+	h.keys("m") // mark v3 itself: it is not compared with itself
+	h.contains(t, "v3 is the marked revision", "marked")
+	if n := h.rec.count("Query") + h.rec.count("GetItem") - before; n != 0 {
+		t.Fatalf("stepping made %d requests", n)
+	}
+	h.keys("enter") // the item view of v3, as read
+	h.contains(t, "v3_Audit#PART-7", "hydraulic leak")
+}
+
+func TestVersionsTimelineWide(t *testing.T) {
+	h := newHarness(t, 140, 36, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter")
+	h.golden(t)
+}
+
+func TestVersionsMissingCurrentAndLong(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.MissingCurrentPiece})
+	h.keys("3")
+	h.contains(t, "missing", "⚠ v0_ is missing")
+	h.keys("enter", "g")
+	h.contains(t, "v0_ missing", "No current copy")
+
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.LongHistoryPiece})
+	h.keys("3")
+	h.contains(t, "v0000", "v1000", "1,000")
+	h.keys("enter")
+	h.contains(t, "Audit · 1,000 revisions", "Diff v0999 → v1000")
+	h.keys("G")
+}
+
+func TestVersionsNone(t *testing.T) {
+	// The tree's walk saw every top-level key: none can be a revision.
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE"})
+	before := h.rec.count("Query")
+	h.keys("3")
+	h.said(t, "No Versions mode here: no sort key here begins with v")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("a mode that does not apply read %d pages", n)
+	}
+	// Asked for by name, the list reads and says it found none.
+	h = newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE", Versions: "*"})
+	h.contains(t, "No versioned items here")
+	h.keys("esc")
+	h.contains(t, "Tree")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
+	before = h.rec.count("Query")
+	h.keys("3")
+	h.said(t, "No Versions mode here: versions live in string sort keys")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("a mode that does not apply read %d pages", n)
+	}
+}
+
+// TestDeepLinks: --versions and --range open the view they name.
+func TestDeepLinks(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"})
+	h.contains(t, "2 versioned items · 1 drifted")
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
+	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "Diff v2 → v3")
+	h.keys("esc")
+	h.contains(t, "2 versioned items")
+	h.keys("esc")
+	h.contains(t, "Tree") // the partition waited beneath
+	h = newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "Nope"})
+	h.said(t, `no versioned item "Nope"`)
+	h.contains(t, "2 versioned items")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	h.contains(t, "2 items loaded", "Timestamp < :sk   :pk=123 :sk=1536019200", "time › < 1536019200")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
+		Tables: map[string]domain.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	h.contains(t, "2 items loaded")
+}
+
+// TestHelpShowsTheCommandLine: ? shows the command that reopens the view,
+// and that command opens it (each deep link checked in TestDeepLinks).
+func TestHelpShowsTheCommandLine(t *testing.T) {
+	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#'")
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Versions: "*"})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")
+	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Region: "eu-west-1", Connection: "x"})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --region eu-west-1 --table Equipment --pk Equipment_1 --versions 'Audit#PART-7'")
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table DeviceLogs --pk 123 --range '< 1536019200'")
+}
+
+// TestMouse: the wheel scrolls any list; a click selects a row, a second
+// click opens it, in every list (tables, tree, items, versions, timeline,
+// time).
+func TestMouse(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Now: demoClock})
+	click := func(y int) { h.screen(); h.send(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft}) } // the real program draws before each event
+	wheel := func(b tea.MouseButton) { h.send(tea.MouseWheelMsg{X: 10, Y: 10, Button: b}) }
+	// Tables: the header is line 0, the frame border 1, the grid header 2,
+	// so the first table is on line 3.
+	click(3 + 5) // Equipment
+	h.contains(t, "Table")
+	click(3 + 5)
+	h.contains(t, "Equipment · ") // its partitions
+	h.keys("/")
+	h.typeText(demo.DriftedPiece)
+	h.keys("enter")
+	h.contains(t, "Tree")
+	before := h.m.render() // raw: the selection is in the styling
+	wheel(tea.MouseWheelDown)
+	if h.m.render() == before {
+		t.Fatal("the wheel did not move the tree")
+	}
+	wheel(tea.MouseWheelUp)
+	if h.m.render() != before {
+		t.Fatal("the wheel did not move the tree")
+	}
+	click(3 + 1) // v0_
+	click(3 + 1)
+	h.contains(t, "Equipment_1 › v0", "v0_ · 2 children")
+	h.keys("esc", "3")
+	click(3 + 1) // Audit#PART-7
+	click(3 + 1)
+	h.contains(t, "Audit#PART-7 · 3 revisions")
+	click(3) // the pinned v0_
+	h.contains(t, "Diff v3 → v0")
+	h.keys("esc", "esc", "esc", "esc", "esc")
+	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	h.keys("t", "esc") // the bar closes; the list takes clicks
+	h.contains(t, "3 items loaded")
+	// frame 1, bar 2, note 3, blank 4, sparkline 5, grid header 6: rows from 7.
+	click(7 + 2)
+	click(7 + 2)
+	h.contains(t, "evt-123-000000", "attributes")
+}
+
+// TestReboundKeys: keys from the configuration drive the explorer and its
+// help.
+func TestReboundKeys(t *testing.T) {
+	keys := keymap.Default()
+	if err := keys.Apply(map[string][]string{"versions": {"v"}, "down": {"ctrl+n", "down"}}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 30, Config{Table: "Equipment", PK: demo.DriftedPiece, Keys: keys})
+	h.contains(t, "v Versions", "ctrl+n down") // the tab names the rebound key
+	h.keys("v")
+	h.contains(t, "2 versioned items")
+	h.keys("3") // the old key no longer does it
+	h.contains(t, "2 versioned items")
+}
+
+// TestConfiguredShards: a logical partition named in the configuration
+// opens all its shards, from --pk and from /.
+func TestConfiguredShards(t *testing.T) {
+	tables := map[string]domain.TableSettings{"ChatMessages": {Shards: map[string]string{"seattle": "seattle-{1..4}"}}}
+	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "seattle", Tables: tables})
+	h.contains(t, "4 shards of seattle-{1..4}")
+	h = newHarness(t, 120, 30, Config{Table: "ChatMessages", Tables: tables})
+	h.keys("/")
+	h.typeText("seattle")
+	h.keys("enter")
+	h.contains(t, "4 shards of seattle-{1..4}")
+}
+
+// TestVersionsConfiguredPattern: a table's version_pattern from the
+// configuration drives Versions mode: one begins_with(SK, "rev#") Query,
+// drift in the table's spelling, the timeline from what was read, and ?
+// gives a command that reopens it without the configuration.
+func TestVersionsConfiguredPattern(t *testing.T) {
+	tables := map[string]domain.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
+	h := newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Tables: tables})
+	openVersionsMode(t, h)
+	h.contains(t, "POL-1001 · 2 versioned items · 1 drifted", "⚠ rev#0 differs from rev#2: Limit", "rev#3",
+		`begins_with(SK, :prefix)   :pk="POL-1001" :prefix="rev#"`)
+	h.golden(t)
+	h.keys("enter")
+	h.contains(t, "Coverage · 2 revisions · drifted", "rev#0 current", "Diff rev#1 → rev#2", "~ Limit")
+	h.contains(t, "0 compare with rev#0") // the help in the table's spelling, no v0_
+	if strings.Contains(h.screen(), "v0_") {
+		t.Fatal("v0_ shown on a rev# table")
+	}
+	h.keys("0")
+	h.contains(t, "comparing each revision with the current copy (rev#0", "Δ vs v0")
+	if got := h.m.commandLine(); got != "dynascope --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}' --versions Coverage" {
+		t.Errorf("? shows %q", got)
+	}
+
+	// Without the pattern the same partition has no versions.
+	h = newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted})
+	h.keys("3")
+	h.said(t, "No Versions mode here: no sort key here begins with v")
+}
+
+// TestVersionsPatternWithoutName: a pattern with no {name} makes one
+// history per partition, named by its form.
+func TestVersionsPatternWithoutName(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, sk := range []string{"doc|0", "doc|1", "doc|2", "meta"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]domain.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "Docs", PK: "P", Versions: "*", Tables: tables})
+	h.contains(t, "P · 1 versioned items", "(doc|{n})  doc|0", `:prefix="doc|"`)
+	h.keys("enter")
+	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
+}
+
+// TestVersionsBareWithPointer: AWS's v0…vN are a versioned item in the
+// explorer too; the Latest pointer is not drift, the lagging copy is, and
+// the timeline opens.
+func TestVersionsBareWithPointer(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: demo.LaggingPart})
+	openVersionsMode(t, h)
+	h.contains(t, "Part#3 · 1 versioned items · 1 drifted", "(vN)", "⚠ v0 says Latest=2 but v2 does not exist")
+	h.keys("enter")
+	h.contains(t, "1 revision · drifted", "v0 current")
+	h = newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: "Part#1"})
+	openVersionsMode(t, h)
+	h.contains(t, "Part#1 · 1 versioned items", "(vN)", "✓")
+	if strings.Contains(h.screen(), "drifted") {
+		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
+	}
+}
