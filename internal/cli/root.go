@@ -28,10 +28,6 @@ var Version = "dev"
 // model on the configuration a command line gives.
 var runExplorer = ui.Run
 
-func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
-}
-
 func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
 	var table, pk, prefix, delimiter, levels, index, versions, versionItem, versionPattern, timeFormat, timeRange, theme, filterText string
 	var countBudget, maxRCU float64
