@@ -84,6 +84,7 @@ partial export file removed.`,
 	g.register(root.PersistentFlags())
 	o.register(root.Flags())
 	root.SetFlagErrorFunc(flagError)
+	root.SuggestionsMinimumDistance = 2 // dynascope itemz: did you mean items?
 	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
 }
@@ -126,6 +127,11 @@ func (o *rootOptions) register(fl *pflag.FlagSet) {
 // value say enough.
 func flagError(cmd *cobra.Command, err error) error {
 	what := err.Error()
+	if name, ok := strings.CutPrefix(what, "unknown flag: "); ok {
+		if s := flagSuggestion(cmd, name); s != "" {
+			return usageError{what: what, hint: "did you mean " + s + "? (see " + cmd.CommandPath() + " --help)"}
+		}
+	}
 	if strings.HasPrefix(what, "invalid argument") {
 		if before, _, ok := strings.Cut(what, " flag: "); ok {
 			what = before + " flag"
@@ -321,6 +327,9 @@ func loadOutcome(err error, load dynamo.DataLoad) error {
 
 // noArgs rejects positional arguments: every input is a named flag.
 func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.HasAvailableSubCommands() {
+		return unknownCommand(cmd, args[0])
+	}
 	if len(args) > 0 {
 		return usage("see "+cmd.CommandPath()+" --help", "unexpected argument %q: %s takes flags only", args[0], cmd.CommandPath())
 	}
