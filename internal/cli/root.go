@@ -263,6 +263,7 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 		return err // a bad --mask is a usage error here, as for the headless commands
 	}
 	o.applyConfig(conf)
+	g.session = &dynamo.Session{} // before --data connects: the status bar counts every request
 	var early *connection
 	if g.data.given() {
 		g.dataInBackground = true // the explorer opens while --data loads
@@ -275,7 +276,6 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 	// An export still running when the explorer ends is abandoned:
 	// its partial file must not outlive the process.
 	defer export.RemoveUnfinished()
-	g.session = &dynamo.Session{}
 	cfg := o.uiConfig(g, conf, keys, early)
 	return loadOutcome(runExplorer(ctx, cfg), cfg.Load) // the debug log is open since connect
 }
