@@ -51,6 +51,7 @@ func TestMain(m *testing.M) {
 	runExplorer = func(ctx context.Context, cfg ui.Config) error {
 		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
 	}
+	checkTerminal = func() error { return nil }
 	code := m.Run()
 	dynalitetest.StopShared()
 	os.Exit(code)

@@ -262,6 +262,9 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 	if _, err := g.tableMask(o.table); err != nil {
 		return err // a bad --mask is a usage error here, as for the headless commands
 	}
+	if err := checkTerminal(); err != nil {
+		return err
+	}
 	o.applyConfig(conf)
 	g.session = &dynamo.Session{} // before --data connects: the status bar counts every request
 	var early *connection
