@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -34,9 +33,7 @@ func (f itemsFlags) validate() error {
 	}
 	_, path, err := export.Target(f.output)
 	if err == nil && path != "" {
-		if _, serr := os.Lstat(path); serr == nil { // before anything is read
-			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
-		}
+		err = export.CheckNewFile(path) // before anything is read
 	}
 	return outputErr(err)
 }
