@@ -40,6 +40,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	unseal := seal()
 	// The demo is read-only in use, so one copy serves every test.
 	loadDemo = func(ctx context.Context) (*memory.DB, error) {
 		demoOnce.Do(func() { demoDB, demoErr = demo.Load(ctx) })
@@ -54,6 +55,7 @@ func TestMain(m *testing.M) {
 	checkTerminal = func() error { return nil }
 	code := m.Run()
 	dynalitetest.StopShared()
+	unseal()
 	os.Exit(code)
 }
 
@@ -85,7 +87,7 @@ func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	out, errs, code := cli(t, args...)
 	if code != 0 {
-		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, errs)
+		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, clip(errs))
 	}
 	return out, errs
 }
