@@ -308,13 +308,19 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
 		if query, ok := q.Query(); ok {
-			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
+			region, endpoint, what := m.cfg.Region, m.cfg.Endpoint, "the aws command"
+			switch {
+			case len(m.cfg.ReopenArgs) > 0:
+				what += " (it queries the real table, not this data)"
+			case m.cfg.Connection == "DEMO" && endpoint == "":
+				// The demo is in no server: the command reads the demo
+				// seeded into a local one, never the user's own account.
+				region, endpoint = demoSeedRegion, demoSeedEndpoint
+				what += " (for the demo seeded locally: dynascope seed --endpoint-url " + demoSeedEndpoint + " --region " + demoSeedRegion + ")"
+			}
+			cmd := domain.AWSCLICommand(query, region, endpoint, 0)
 			if m.cfg.Profile != "" {
 				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
-			}
-			what := "the aws command"
-			if len(m.cfg.ReopenArgs) > 0 {
-				what += " (it queries the real table, not this data)"
 			}
 			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
 		}
@@ -647,6 +653,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
 
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {
