@@ -29,10 +29,6 @@ var Version = "dev"
 // model on the configuration a command line gives.
 var runExplorer = ui.Run
 
-func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
-}
-
 // rootOptions are the explorer's own flags (the shared ones are globals).
 type rootOptions struct {
 	table, pk, prefix, delimiter, levels, index, theme string
