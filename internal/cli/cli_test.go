@@ -411,9 +411,10 @@ func TestBadInputOffline(t *testing.T) {
 		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},
 		{"seed to AWS", []string{"seed", "--region", "us-east-1"}, 2, "would write into AWS itself"},
 		{"seed the demo", []string{"seed", "--demo"}, 2, "--demo already has the data"},
+		{"seed without a region", []string{"seed", "--endpoint-url", "http://127.0.0.1:1"}, 1, "no region set — pass --region"},
 		{"seed unknown table", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--tables", "Nope"}, 2, `no demo table "Nope"`},
-		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
-		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
+		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
+		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
 		{"no credentials", []string{"tables", "--region", "us-east-1"}, 1, "no usable AWS credentials"},
 		{"no region", []string{"tables"}, 1, "no region set — pass --region"},
 		{"no such profile", []string{"tables", "--profile", "nope", "--region", "us-east-1"}, 1, "nope"},
@@ -476,7 +477,7 @@ func TestDynalite(t *testing.T) {
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
 	c := srv.Client()
 
-	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--tables", "Blobs")
+	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--tables", "Blobs")
 	if !strings.Contains(out, "Blobs") || !strings.Contains(out, "48 items") {
 		t.Errorf("seed printed:\n%s", out)
 	}

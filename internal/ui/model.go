@@ -542,6 +542,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	return nil
 }
 
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
+
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {
 	l, ok := m.top().(common.Linker)

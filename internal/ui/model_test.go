@@ -135,9 +135,9 @@ func TestUnreachableEndpoint(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "x")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
 	h := newHarness(t, 100, 30, Config{Client: c, Connection: "us-east-1 · http://127.0.0.1:1"})
-	h.contains(t, "cannot reach the endpoint", "check the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)", "check the endpoint")
 	h.keys("r")
-	h.contains(t, "cannot reach the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)")
 }
 
 // TestItemDataIsEscaped: terminal control in item data never reaches the
