@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// keysDB is a table "T" (PK, SK strings) holding the given sort keys under
+// partition "p".
+func keysDB(t testing.TB, sks ...string) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("T"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range sks {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("T"), Item: dynamo.Item{"PK": s("p"), "SK": s(sk)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestTreeTitleCountsRows (25.6): the tree's title counts its rows by
+// what they are: 11 items, 5 of them also prefixes, are 16 rows, "5
+// prefixes · 11 items", never "11 children · 5 items".
+func TestTreeTitleCountsRows(t *testing.T) {
+	var sks []string
+	for i := range 11 {
+		sks = append(sks, fmt.Sprintf("k%02d", i))
+		if i < 5 {
+			sks = append(sks, fmt.Sprintf("k%02d#x", i))
+		}
+	}
+	h := newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, sks...)})
+	h.contains(t, "p · 5 prefixes · 11 items · all", "row 1 of 16")
+	h = newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, "a#1", "b#1")})
+	h.contains(t, "p · 2 prefixes · all", "row 1 of 2")
+	h = newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, "a#1", "b#1", "c")})
+	h.contains(t, "p · 2 prefixes · 1 item · all", "row 1 of 3")
+}
+
+// peeker calls look before every read reaches the backend: the screen as
+// it stands while that read is in flight.
+type peeker struct {
+	dynamo.Client
+	look func()
+}
+
+func (p *peeker) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	p.look()
+	return p.Client.Query(ctx, in, o...)
+}
+
+func (p *peeker) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	p.look()
+	return p.Client.Scan(ctx, in, o...)
+}
+
+// firstScreens opens cfg at 120×35 after keys, and returns the screen as
+// it stood when the first read after the keys was sent.
+func firstScreen(t *testing.T, cfg Config, keys ...string) string {
+	t.Helper()
+	var h *harness
+	var first *string
+	armed := len(keys) == 0
+	p := &peeker{Client: demoData(t)}
+	p.look = func() {
+		if armed && first == nil && h != nil {
+			s := h.screen()
+			first = &s
+		}
+	}
+	cfg.Client, cfg.Now, cfg.Connection = p, demoClock, "DEMO"
+	rec := record(cfg.Client)
+	metered := dynamo.NewMetered(rec)
+	cfg.Client, cfg.Session = metered, metered.Session
+	h = &harness{t: t, m: New(cfg), rec: rec}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	armed = true
+	h.keys(keys...)
+	if first == nil {
+		t.Fatal("no read seen")
+	}
+	return *first
+}
+
+// TestTitlesBeforeTheFirstAnswer (25.7): while a view's first read is in
+// flight its title says "reading…", never a count or "all".
+func TestTitlesBeforeTheFirstAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"partitions", Config{Table: "Locations"}, nil},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil},
+		{"items", Config{Table: "Locations", PK: "USA"}, []string{"2"}},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := firstScreen(t, c.cfg, c.keys...)
+			title := strings.Split(s, "\n")[1]
+			if !strings.Contains(title, "reading…") || strings.Contains(title, " 0 ") || strings.Contains(title, "· all") {
+				t.Fatalf("before the first answer the title says more than reading…:\n%s", s)
+			}
+		})
+	}
+}
