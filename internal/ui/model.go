@@ -105,7 +105,7 @@ func New(cfg Config) *Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	if cfg.Tour && cfg.Table == "" {
-		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+		m.stack = append(m.stack, m.newTour("the tables")) // read only then
 	}
 	if cfg.Connect != nil {
 		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
@@ -369,7 +369,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.history(true)
 	case !capturing && m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
-		return m.push(newTour(m.c))
+		return m.push(m.newTour("back to " + strings.Join(m.top().Crumbs(), " › ")))
 	case !capturing && key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()

@@ -124,3 +124,29 @@ func TestTitlesBeforeTheFirstAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestTourSaysWhatWasRead (25.14, 25.11): the tour's request line names
+// what the preflight read (the table list) beside the session's count,
+// never "nothing read" beside "1 req"; esc says where it goes, and goes
+// there: the tables from the start, back to the view T was pressed on.
+func TestTourSaysWhatWasRead(t *testing.T) {
+	rec := record(demoData(t))
+	metered := dynamo.NewMetered(rec)
+	cfg := Config{Connection: "DEMO", Tour: true, Now: demoClock, Connect: func(ctx context.Context) (Connected, error) {
+		names, _, err := dynamo.ListTables(ctx, metered)
+		return Connected{Client: metered, Session: metered.Session, TableNames: names}, err
+	}}
+	h := &harness{t: t, m: New(cfg), rec: rec}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	h.contains(t, "Demo tour", "1 req ·", "read so far: the table list (ListTables: ", "tables), 1 request in all", "esc: the tables")
+	if strings.Contains(h.screen(), "nothing read") {
+		t.Fatalf("nothing read beside 1 req:\n%s", h.screen())
+	}
+	h.keys("3")
+	h.contains(t, "versioned item")
+	h.keys("T")
+	h.contains(t, "Demo tour", "esc: back to Equipment › ")
+	h.keys("esc")
+	h.contains(t, "versioned item")
+}
