@@ -409,6 +409,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		m.fatal = &fatal{err: msg.err}
 		return nil
 	}
+	if m.masked != nil {
+		m.masked.Learn(msg.info) // a preflight's description never passed the mask
+	}
 	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
 		d := m.cfg.Delimiter

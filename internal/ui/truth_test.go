@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -149,4 +150,35 @@ func TestTourSaysWhatWasRead(t *testing.T) {
 	h.contains(t, "Demo tour", "esc: back to Equipment › ")
 	h.keys("esc")
 	h.contains(t, "versioned item")
+}
+
+// TestMaskOneStandInPerValue (25.12, 27.18): a masked key is the same
+// stand-ins, segment by segment as the README says, in the grid, the item
+// view, its copy and the breadcrumb, also when the table's description
+// came from the command line's preflight (around the masked client).
+func TestMaskOneStandInPerValue(t *testing.T) {
+	info, _, err := dynamo.DescribeTable(context.Background(), demoData(t), "Locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"described by the explorer", "described by the preflight"} {
+		t.Run(name, func(t *testing.T) {
+			cfg := Config{Mask: maskLocations, Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Now: demoClock}
+			if name == "described by the preflight" {
+				cfg.Info = &info
+			}
+			h := newHarness(t, 120, 30, cfg)
+			h.keys("tab")
+			segmented := regexp.MustCompile(`‹m\d+›#‹m\d+›#‹m\d+›`)
+			grid := segmented.FindString(strings.Split(h.screen(), "\n")[3])
+			if grid == "" {
+				t.Fatalf("the grid's sort key is not masked segment by segment:\n%s", h.screen())
+			}
+			h.keys("enter")
+			h.contains(t, `"SK": "`+grid+`"`, "› "+grid)
+			if copied := h.sent("y"); !strings.Contains(copied, grid) {
+				t.Fatalf("the copy holds another stand-in than %s:\n%s", grid, copied)
+			}
+		})
+	}
 }
