@@ -475,6 +475,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	case m.cfg.Range != "":
 		m.stack = append(m.stack, first)
 		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.Under(m.cfg.Prefix)
 		t.StartWith(m.cfg.Range)
 		t.Filter(m.cfg.Filter)
 		return m.push(t)

@@ -182,3 +182,25 @@ func TestMaskOneStandInPerValue(t *testing.T) {
 		})
 	}
 }
+
+// TestTimeKeepsTheDrilledPrefix (25.19): from portland › amsg#, 4 lists
+// amsg's messages (not everyone's) and says so; a range typed there runs
+// under amsg#; 1 goes back to the tree where it was.
+func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Now: demoClock})
+	h.keys("4")
+	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree", `:prefix="amsg#"`)
+	rows := strings.Split(h.screen(), "\n")[5:15]
+	for _, r := range rows {
+		if strings.Contains(r, "msg#") && !strings.Contains(r, "amsg#") {
+			t.Fatalf("another user's message listed under amsg#:\n%s", h.screen())
+		}
+	}
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("2018-08")
+	h.keys("enter")
+	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
+	h.keys("1")
+	h.contains(t, "amsg# · ", " · delimiter ")
+}
