@@ -170,7 +170,7 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.history(true), true
 	case m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
-		return m.push(newTour(m.c)), true
+		return m.push(m.newTour("back to " + strings.Join(m.top().Crumbs(), " › "))), true
 	case key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()

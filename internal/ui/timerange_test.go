@@ -94,7 +94,7 @@ func TestTimeNoTimeKeys(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("t")
 	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
-	h.contains(t, "children") // nothing opened
+	h.contains(t, "prefixes") // nothing opened
 }
 
 // TestTimeMergedPrefixes: on STATE#time keys the partition lists in key

@@ -39,6 +39,9 @@ func NewTables(c *common.Common) *Tables {
 // that Init describes the tables without listing them again.
 func (t *Tables) Listed(names []string) { t.given = names }
 
+// Known is how many tables the table list read so far named (0 before it).
+func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
+
 func (t *Tables) Init() tea.Cmd {
 	ctx, req := t.list.start(t.c.NextID)
 	t.loaded = false
