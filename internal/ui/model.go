@@ -260,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
