@@ -22,7 +22,7 @@ type KeyMap struct {
 	StopLoad                                key.Binding // --data loading in the background
 }
 
-// Default returns the bindings of /work/shared/UX.md.
+// Default returns the bindings docs/screens-and-keys.md lists.
 func Default() KeyMap {
 	return KeyMap{
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

@@ -20,7 +20,7 @@ type stop struct {
 	pattern      string // the table's version pattern, where not v0_Name
 }
 
-// tourStops are the patterns the demo holds (shared/seeds), in the order
+// tourStops are the patterns the demo holds (docs/patterns.md), in the order
 // a presenter would show them.
 var tourStops = []stop{
 	{"Starbucks hierarchy", "Locations: PK country, SK STATE#CITY#ZIP; drill country › state › city › zip",
