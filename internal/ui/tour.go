@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -170,7 +171,7 @@ func (m *Model) openStop(s stop) tea.Cmd {
 	m.cfg.Table, m.cfg.PK, m.cfg.Prefix, m.cfg.Levels = o.Table, o.PK, o.Prefix, o.Levels
 	m.cfg.Index, m.cfg.Versions, m.cfg.Range, m.cfg.Filter, m.cfg.Delimiter = o.Index, o.Versions, o.Range, nil, ""
 	if s.pattern != "" {
-		tables := map[string]domain.TableSettings{}
+		tables := map[string]config.TableSettings{}
 		for name, ts := range m.c.Tables {
 			tables[name] = ts
 		}
