@@ -437,7 +437,7 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		if it, ok := t.pg.row(t.sort.row(t.grid.Cursor())); ok {
 			if _, partial := partialProjection(t.info, t.base.Index); partial {
-				ctx, req := t.get.start(t.c.NextID)
+				ctx, req := t.get.start(t.c)
 				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
 			}
 			return open(NewItem(t.c, t.info, it))
