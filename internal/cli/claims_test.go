@@ -119,7 +119,7 @@ func rowsPrinted(t *testing.T, command, out string) int {
 }
 
 // emptyView are the words of a view that shows no rows, or a failed read.
-var emptyView = regexp.MustCompile(`(?i)\b0 (items|children|partitions|revisions|versioned items|matched)\b|no items|no versioned items|no rows|nothing (loaded|here)|read failed|no such`)
+var emptyView = regexp.MustCompile(`(?i)\b0 (items|children|prefixes|partitions|revisions|versioned items|matched)\b|no items|no versioned items|no rows|nothing (loaded|here|under)|read failed|no such`)
 
 // opensWithRows opens the explorer on the command line, driven in memory,
 // and requires its first view to show rows.
