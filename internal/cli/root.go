@@ -259,7 +259,12 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 	if _, err := g.tableMask(o.table); err != nil {
 		return err // a bad --mask is a usage error here, as for the headless commands
 	}
-	if err := checkTerminal(); err != nil {
+	if !g.data.given() {
+		if err := g.settle(); err != nil { // the connection flags; --data checked its own
+			return err
+		}
+	}
+	if err := checkTerminal(); err != nil { // the last check: a bad flag is said first
 		return err
 	}
 	o.applyConfig(conf)
@@ -270,8 +275,6 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 		if early, err = g.connect(ctx); err != nil {
 			return err
 		}
-	} else if err := g.settle(); err != nil {
-		return err
 	}
 	// An export still running when the explorer ends is abandoned:
 	// its partial file must not outlive the process.
