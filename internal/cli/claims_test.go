@@ -28,8 +28,10 @@ type claim struct {
 	line  string // as printed, without the prompt, the comment and the pipe
 	// shows are output lines the README prints under the command, whole
 	// (a JSON line without …): each must be a line of what it prints.
-	shows  []string
-	prompt string // the README's line as written ("$ dynascope …" has its output below)
+	shows []string
+	// figures are the counts and costs the README shows it printing
+	// (requests=2, "consumedRCU": 1.5): each must be what it prints.
+	figures []figure
 }
 
 // TestClaims runs every dynascope command line that --help, the README and
@@ -76,6 +78,12 @@ func runsHeadless(t *testing.T, c claim, args []string) {
 	}
 	if n := rowsPrinted(t, args[0], out.String()); n == 0 {
 		t.Errorf("%s\n%s printed no rows:\nstdout: %s\nstderr: %s", c.where, c.line, out.String(), errs.String())
+	}
+	printed := figures(out.String() + "\n" + errs.String())
+	for _, want := range c.figures {
+		if !slices.Contains(printed, want) {
+			t.Errorf("%s\n%s: the README shows %s=%s; it prints %v", c.where, c.line, want.name, want.value, printed)
+		}
 	}
 	lines := strings.Split(out.String(), "\n")
 	for _, want := range c.shows {
@@ -214,10 +222,11 @@ func readmeClaims(t *testing.T) []claim {
 	var out []claim
 	sc := bufio.NewScanner(f)
 	inCode := false
+	under := -1 // the $ command whose output the block goes on to show
 	for n := 1; sc.Scan(); n++ {
 		text := sc.Text()
 		if strings.HasPrefix(text, "```") {
-			inCode = !inCode
+			inCode, under = !inCode, -1
 			continue
 		}
 		if !inCode {
@@ -231,13 +240,35 @@ func readmeClaims(t *testing.T) []claim {
 		}
 		l, ok := commandLine(text)
 		switch {
-		case !ok && strings.HasPrefix(text, "{") && !strings.Contains(text, "…") && len(out) > 0 && strings.HasPrefix(out[len(out)-1].prompt, "$"):
-			out[len(out)-1].shows = append(out[len(out)-1].shows, text) // output shown under a $ command
+		case !ok && under >= 0:
+			if strings.HasPrefix(text, "{") && !strings.Contains(text, "…") {
+				out[under].shows = append(out[under].shows, text)
+			}
+			out[under].figures = append(out[under].figures, figures(text)...)
 			continue
 		case !ok || synopsis.MatchString(l):
 			continue
 		}
-		out = append(out, claim{where: "README.md:" + itoa(n) + ": " + l, line: l, prompt: text})
+		out = append(out, claim{where: "README.md:" + itoa(n) + ": " + l, line: l})
+		under = -1
+		if strings.HasPrefix(text, "$ ") {
+			under = len(out) - 1
+		}
+	}
+	return out
+}
+
+// figure is a number the README shows a command printing: requests=2,
+// "consumedRCU": 1.5.
+type figure struct{ name, value string }
+
+var figureRE = regexp.MustCompile(`"?\b(requests|pages|consumedRCU|items|scanned|matched)"?(?:=|": )([0-9][0-9.]*)`)
+
+// figures are the counts and costs a line of shown output states.
+func figures(line string) []figure {
+	var out []figure
+	for _, m := range figureRE.FindAllStringSubmatch(line, -1) {
+		out = append(out, figure{m[1], m[2]})
 	}
 	return out
 }
