@@ -445,15 +445,15 @@ func (m *Model) helpView() string {
 	}
 	// The short help leaves room for the position and drops the bindings
 	// that do not fit whole.
+	room := m.w
 	if pos != "" {
-		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := p.ShortHelp()
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
-	view := m.help.ShortHelpView(short)
-	m.help.SetWidth(m.w)
+	view := m.shortHelp(short, room)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
