@@ -185,16 +185,18 @@ func TestCopyAsCommand(t *testing.T) {
 	h.keys("t")
 	h.typeText("< 1536019200")
 	h.keys("enter", "y")
-	// Cut in the middle, so that both ends show.
-	h.contains(t, `sent the aws command to the terminal's clipboard (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
-		`--region eu-west-1 --endpoint-url http://localhost:8000`)
+	// The result first; the detail cut in the middle, so that both its
+	// ends show.
+	h.contains(t, `sent to the clipboard: the aws command · aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
+		`by OSC 52 (unconfirmed)`)
+	h.said(t, `--region eu-west-1 --endpoint-url http://localhost:8000 · by OSC 52`)
 	h.keys("Y")
-	h.contains(t, "sent the Go SDK code for this query (")
+	h.contains(t, "sent to the clipboard: the Go SDK code for this query (")
 	if strings.Contains(h.screen(), "copied") || strings.Contains(h.screen(), "tmux") {
 		t.Fatalf("outside tmux, a copy says no more than that OSC 52 was sent:\n%s", h.screen())
 	}
 	h.keys("down") // the note passes with the next key
-	if strings.Contains(h.screen(), "sent the") {
+	if strings.Contains(h.screen(), "sent to") {
 		t.Fatal("the note stayed")
 	}
 }
@@ -207,7 +209,7 @@ func TestCopyAsCommandInTheDemo(t *testing.T) {
 	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
 	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Connection: "DEMO", TmuxBuffer: tmux})
 	h.keys("y")
-	h.said(t, "sent the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
+	h.said(t, "sent to the clipboard and a tmux buffer: the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
 	if !strings.HasSuffix(buffer, "--region us-east-1 --endpoint-url http://localhost:8000") {
 		t.Fatalf("the demo's command: %q", buffer)
 	}
@@ -221,15 +223,15 @@ func TestCopyUnderTmux(t *testing.T) {
 	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
 	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux, Endpoint: "http://localhost:8000"})
 	h.keys("y")
-	h.contains(t, "sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buf")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the aws command")
 	h.keys("?")
-	h.contains(t, "last messages, newest first:", "  sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buffer (prefix ]")
+	h.contains(t, "last messages, newest first:", "  sent to the clipboard and a tmux buffer: the aws command · aws dynamodb query", "prefix ] pastes the tmux buffer")
 	h.keys("?")
 	if !strings.HasPrefix(buffer, "aws dynamodb query --table-name DeviceLogs") {
 		t.Fatalf("the tmux buffer holds %q", buffer)
 	}
 	h.keys("enter", "y")
-	h.contains(t, "sent the item as plain JSON (", "and loaded a tmux buffer")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the item as plain JSON (")
 	if !strings.Contains(buffer, `"Timestamp"`) {
 		t.Fatalf("the tmux buffer holds %q", buffer)
 	}
@@ -238,7 +240,7 @@ func TestCopyUnderTmux(t *testing.T) {
 	}
 	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken, Endpoint: "http://localhost:8000"})
 	h.keys("y")
-	h.contains(t, "(OSC 52); the tmux buffer was not loaded: tmux load-buffer: no server running")
+	h.contains(t, "sent to the clipboard: the aws command; the tmux buffer was not loaded · tmux load-buffer: no server running")
 }
 
 // TestCopyItem: in the item view y sends the item as shown (plain JSON,
@@ -248,11 +250,11 @@ func TestCopyItem(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "attributes")
 	h.keys("y")
-	h.contains(t, "sent the item as plain JSON (")
+	h.contains(t, "sent to the clipboard: the item as plain JSON (")
 	h.keys("d", "y")
-	h.contains(t, "sent the item as DynamoDB JSON (")
+	h.contains(t, "sent to the clipboard: the item as DynamoDB JSON (")
 	h.keys("Y")
-	h.contains(t, "sent the key as DynamoDB JSON (")
+	h.contains(t, "sent to the clipboard: the key as DynamoDB JSON (")
 }
 
 // TestExportFromTheUI: e asks for a file (named after the view), shows

@@ -276,3 +276,25 @@ func TestVersionsBareWithPointer(t *testing.T) {
 		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
 	}
 }
+
+// TestVersionsZeroWhileMarked: 0 compares with the current copy whatever
+// is marked (it did nothing while a revision was marked), and m on the
+// marked row unmarks, said in the help and in a message.
+func TestVersionsZeroWhileMarked(t *testing.T) {
+	h := newHarness(t, 130, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "[") // v2
+	h.keys("m")                       // mark v2
+	h.said(t, "comparing each revision with the marked v2 · m on it unmarks, 0 compares with the current copy")
+	h.contains(t, "m unmark", "Δ vs v2")
+	h.keys("]") // v3 against the marked v2
+	h.contains(t, "Diff v2 → v3 · against the marked v2", "m mark to compare")
+	h.keys("0")
+	h.contains(t, "Diff v0 → v3 · against the current copy", "Δ vs v0")
+	h.said(t, "comparing each revision with the current copy (v0_")
+	if strings.Contains(h.screen(), "◆") {
+		t.Fatalf("still marked after 0:\n%s", h.screen())
+	}
+	h.keys("m", "m") // mark v3, then unmark it on its row
+	h.said(t, "unmarked: comparing each revision with the current copy")
+	h.contains(t, "Δ vs v0")
+}
