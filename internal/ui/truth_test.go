@@ -13,9 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // keysDB is a table "T" (PK, SK strings) holding the given sort keys under
@@ -203,4 +205,110 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
 	h.keys("1")
 	h.contains(t, "amsg# · ", " · delimiter ")
+}
+
+// manyKeys are n sort keys k00000… under partition "p".
+func manyKeys(n int) []string {
+	var sks []string
+	for i := range n {
+		sks = append(sks, fmt.Sprintf("k%05d", i))
+	}
+	return sks
+}
+
+// TestPageDownsAfterGStopAtTheGap (25.9): after G, a burst of page-downs
+// from the top (sent while the read is in flight) stops at the unread
+// gap and reads it, never jumping to the rows read from the end; the row
+// number says where the cursor is in the partition where that is known.
+func TestPageDownsAfterGStopAtTheGap(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Client: keysDB(t, manyKeys(3000)...)})
+	h.keys("2", "G")
+	h.contains(t, "k02999")
+	if pos := h.m.position(); !strings.Contains(pos, "from the end") {
+		t.Fatalf("after G the row number claims a place it cannot know: %q", pos)
+	}
+	h.keys("g")
+	h.contains(t, "row 1 of ≥")
+	var cmds []tea.Cmd
+	for range 30 {
+		_, cmd := h.m.Update(keyPress("pgdown"))
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		h.run(c)
+	}
+	s := h.screen()
+	if strings.Contains(s, "k02999") || strings.Contains(s, "k029") {
+		t.Fatalf("the page-downs jumped the gap to the end:\n%s", s)
+	}
+	h.keys("down")
+	if pos := h.m.position(); strings.Contains(pos, "from the end") {
+		t.Fatalf("the cursor is past the gap: %q\n%s", pos, h.screen())
+	}
+}
+
+// parityDB is keysDB's table with n items, each with Odd = yes or no.
+func parityDB(t testing.TB, n int) *memory.DB {
+	t.Helper()
+	db := keysDB(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for i := range n {
+		odd := map[bool]string{true: "yes", false: "no"}[i%2 == 1]
+		if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("T"),
+			Item: dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("k%05d", i)), "Odd": s(odd), "Pad": s(strings.Repeat("x", 2000))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestFilteredCountsFollowTheRowsAfterG (25.8): a filtered list's matched
+// count is the rows listed, those read from the end after G included; and
+// filling the gap never reads an item twice: scrolled from the top to the
+// end, what was scanned is the partition, once.
+func TestFilteredCountsFollowTheRowsAfterG(t *testing.T) {
+	const n = 3000
+	f, err := domain.ParseFilter(`Odd = "yes"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Filter: f, Client: parityDB(t, n)})
+	h.keys("G")
+	matched := regexp.MustCompile(`([\d,]+) matched of ([\d,]+) scanned`)
+	count := func() (int, int) {
+		m := matched.FindStringSubmatch(h.screen())
+		if m == nil {
+			t.Fatalf("no matched count:\n%s", h.screen())
+		}
+		var a, b int
+		fmt.Sscan(strings.ReplaceAll(m[1], ",", ""), &a)
+		fmt.Sscan(strings.ReplaceAll(m[2], ",", ""), &b)
+		return a, b
+	}
+	rows := h.m.top().(common.Searchable).List().Rows() - 1 // less the gap row
+	if got, _ := count(); got != rows {
+		t.Fatalf("%d matched over %d rows:\n%s", got, rows, h.screen())
+	}
+	h.keys("g")
+	for range 400 {
+		if strings.Contains(h.screen(), "· all ·") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	got, scanned := count()
+	if got != n/2 || scanned != n {
+		t.Fatalf("read to the end: %d matched of %d scanned, want %d of %d (an item read twice)\n%s", got, scanned, n/2, n, h.screen())
+	}
+}
+
+// TestCurrentCopyNoDifferenceFromItself (25.11): under "Δ vs v0" the
+// current copy's row shows no difference count (it is v0).
+func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "0")
+	h.contains(t, "Δ vs v0")
+	if regexp.MustCompile(`★ +v0 current +\d`).MatchString(h.screen()) {
+		t.Fatalf("the current copy differs from itself:\n%s", h.screen())
+	}
 }

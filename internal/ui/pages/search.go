@@ -60,6 +60,15 @@ func (l heldList) RowText(i int) string {
 	return l.Grid.RowText(i)
 }
 
+// GapRow is the unread gap's row after G (-1: none, or a sort lists the
+// rows held in another order).
+func (l heldList) GapRow() int {
+	if l.sort.attr != "" {
+		return -1
+	}
+	return l.pg.gapRow()
+}
+
 // Held is the lines that are rows held (or the gap row): a sort lists
 // those only.
 func (l heldList) Held() int {

@@ -122,6 +122,9 @@ func (t *Timeline) cell(r, col int) string {
 		if r == t.mark {
 			return "marked"
 		}
+		if r == 0 && t.vsZero && t.mark < 0 {
+			return "" // the current copy: no difference from itself under "Δ vs v0"
+		}
 		if base := t.before(r); rev != nil && base != nil && base != rev {
 			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
 		}

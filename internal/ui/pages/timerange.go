@@ -448,7 +448,11 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	from := t.grid.Cursor()
 	if t.grid.Update(msg) {
+		if t.sort.attr == "" {
+			t.pg.stopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
+		}
 		return t.prefetch(true)
 	}
 	return nil
