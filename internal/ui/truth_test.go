@@ -312,3 +312,13 @@ func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
 		t.Fatalf("the current copy differs from itself:\n%s", h.screen())
 	}
 }
+
+// TestStrictRangeDescribedAsAfter (25.11): a strict "> day" leaves the
+// day's last key out: the request line says "after" it, never "from" it.
+func TestStrictRangeDescribedAsAfter(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{Table: "DeviceLogs", PK: "123", Range: "> 2018-09-01", Now: demoClock})
+	h.contains(t, "after 2018-09-01 23:59:59")
+	if strings.Contains(h.screen(), "from 2018-09-01 23:59:59") {
+		t.Fatalf("a strict bound described as from:\n%s", h.screen())
+	}
+}

@@ -839,7 +839,11 @@ func (t *Time) span() string {
 		if a != "" && b != "" {
 			return a + " to " + b
 		}
-	case domain.SKGt, domain.SKGe:
+	case domain.SKGt: // the key at a is left out: "from a" would take it in
+		if a != "" {
+			return "after " + a
+		}
+	case domain.SKGe:
 		if a != "" {
 			return "from " + a
 		}
