@@ -322,3 +322,28 @@ func TestStrictRangeDescribedAsAfter(t *testing.T) {
 		t.Fatalf("a strict bound described as from:\n%s", h.screen())
 	}
 }
+
+// TestPickersShowTheirOwnPosition (25.11): an open picker's row number
+// counts its choices, not the list beneath.
+func TestPickersShowTheirOwnPosition(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"index", Config{Table: "Locations", PK: "USA"}, []string{"i"}},
+		{"delimiter", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}},
+		{"columns", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}},
+		{"partitions' index", Config{Table: "Locations"}, []string{"i"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg)
+			list := h.m.position()
+			h.keys(c.keys...)
+			pos := h.m.position()
+			if pos == list || strings.Contains(pos, "≥") {
+				t.Fatalf("the picker shows the list's position %q (before: %q):\n%s", pos, list, h.screen())
+			}
+		})
+	}
+}
