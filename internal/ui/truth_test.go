@@ -347,3 +347,15 @@ func TestPickersShowTheirOwnPosition(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionsDecisionSameOnEveryPath (25.11): on the tour's AuditLog
+// stop, 3 ends in "No Versions mode here", the words the dimmed tab says
+// when the partition is reached through the tree.
+func TestVersionsDecisionSameOnEveryPath(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+	h.keys("9", "3")
+	h.contains(t, "No Versions mode here")
+	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
+	h.keys("3")
+	h.said(t, "No Versions mode here")
+}
