@@ -3,9 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -358,4 +361,41 @@ func TestVersionsDecisionSameOnEveryPath(t *testing.T) {
 	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
 	h.keys("3")
 	h.said(t, "No Versions mode here")
+}
+
+// TestExportNameFitsAndPromptKeepsText (27.19, 25.20, 25.21): a 2 KB key
+// still gets a default file name a file system takes (its start and a
+// hash); a name refused leaves the prompt open with the text typed, the
+// reason said; the message names the folder written to.
+func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
+	long := strings.Repeat("é", 480) // 960 bytes: a sort key takes 1,024
+	h := newHarness(t, 120, 35, Config{Table: "T", PK: "p", Prefix: long + "#", Client: keysDB(t, long+"#x", long+"#y")})
+	h.contains(t, "row 1 of 2")
+	h.keys("e")
+	name := h.m.export.input.Value()
+	if len(name) > 255 || !strings.HasPrefix(name, "dynascope-T-p-é") || !strings.HasSuffix(name, ".jsonl") || !utf8.ValidString(name) {
+		t.Fatalf("the default name (%d bytes): %q", len(name), name)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope", name)
+	h.m.export.input.SetValue(missing)
+	h.keys("enter")
+	h.contains(t, "export to › ")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "does not exist") {
+		t.Fatalf("the refusal is not said: %v", h.m.lastErr)
+	}
+	if got := h.m.export.input.Value(); got != missing || !h.m.export.naming {
+		t.Fatalf("the prompt lost the text typed: %q", got)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, strings.Repeat("a", 294)+".jsonl"))
+	h.keys("enter")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "the file name is 300 bytes: file systems take at most 255") {
+		t.Fatalf("a name too long is not said as such: %v", h.m.lastErr)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, name))
+	h.keys("enter")
+	h.said(t, "exported 2 children to "+filepath.Join(dir, name))
+	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
 }
