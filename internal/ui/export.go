@@ -173,7 +173,11 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, msg.where))
+	noun := e.noun
+	if msg.items == 1 {
+		noun = singular(noun)
+	}
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), noun, msg.where))
 	return nil
 }
 
@@ -229,4 +233,19 @@ func exportName(parts []string) string {
 		cut-- // never half a character
 	}
 	return base[:cut] + tail + ext
+}
+
+// singular is a row noun for one row: "1 item", never "1 items".
+func singular(noun string) string {
+	first, rest, _ := strings.Cut(noun, " (")
+	switch {
+	case first == "children":
+		first = "child"
+	case strings.HasSuffix(first, "s"):
+		first = strings.TrimSuffix(first, "s")
+	}
+	if rest != "" {
+		return first + " (" + rest
+	}
+	return first
 }

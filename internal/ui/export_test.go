@@ -71,7 +71,7 @@ func TestExportLoadedRows(t *testing.T) {
 
 	h.keys("down", "enter")
 	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-Audit#PART-7-revisions.jsonl", "already loaded: 0 RCU")
-	h.contains(t, "exported 4 revisions to ")
+	h.contains(t, "exported 4 items (the current copy and 3 revisions) to ")
 	revs := readRows(t, path)
 	if len(revs) != 4 || revs[0]["SK"] != "v0_Audit#PART-7" || revs[3]["SK"] != "v3_Audit#PART-7" {
 		t.Fatalf("revisions: %+v", revs)
