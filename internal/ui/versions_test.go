@@ -91,7 +91,7 @@ func TestVersionsNone(t *testing.T) {
 	}
 	// Asked for by name, the list reads and says it found none.
 	h = newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE", Versions: "*"})
-	h.contains(t, "No versioned items here")
+	h.contains(t, "No Versions mode here")
 	h.keys("esc")
 	h.contains(t, "Tree")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})

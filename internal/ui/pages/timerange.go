@@ -448,7 +448,11 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	from := t.grid.Cursor()
 	if t.grid.Update(msg) {
+		if t.sort.attr == "" {
+			t.pg.stopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
+		}
 		return t.prefetch(true)
 	}
 	return nil
@@ -835,7 +839,11 @@ func (t *Time) span() string {
 		if a != "" && b != "" {
 			return a + " to " + b
 		}
-	case domain.SKGt, domain.SKGe:
+	case domain.SKGt: // the key at a is left out: "from a" would take it in
+		if a != "" {
+			return "after " + a
+		}
+	case domain.SKGe:
 		if a != "" {
 			return "from " + a
 		}
