@@ -375,5 +375,11 @@ func readableTime(t time.Time, e TimeEncoding, loc *time.Location) string {
 	case unit >= 24*time.Hour && sameZone:
 		return t.In(loc).Format("2006-01-02")
 	}
-	return t.In(loc).Format("2006-01-02 15:04:05.999999999 MST")
+	switch {
+	case unit < time.Millisecond:
+		return t.In(loc).Format("2006-01-02 15:04:05.000000 MST")
+	case unit < time.Second:
+		return t.In(loc).Format("2006-01-02 15:04:05.000 MST")
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05 MST")
 }

@@ -194,7 +194,8 @@ func FuzzParseRange(f *testing.F) {
 }
 
 func FuzzKeyTimeRoundTrip(f *testing.F) {
-	for _, s := range []string{"2026-10-31T23:59:59Z", "amsg#2018-08-29:12:00:00", "2018-08-29:12:00:00#amsg", "2026-10-31T23:59:59.123+02:00", "2026-10"} {
+	for _, s := range []string{"2026-10-31T23:59:59Z", "amsg#2018-08-29:12:00:00", "2018-08-29:12:00:00#amsg", "2026-10-31T23:59:59.123+02:00", "2026-10",
+		"00000000000000000000000001", "JFK#2021-08-01T07:25:00#250#0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, key string) {
@@ -205,6 +206,13 @@ func FuzzKeyTimeRoundTrip(f *testing.F) {
 		tm, ok := e.KeyTime(key)
 		if !ok {
 			t.Fatalf("%q detected as %s but not read", key, e.Name())
+		}
+		if e.IsID() { // an id at its time lies between the instant's smallest and largest ids
+			i, j, _, _ := e.Locate(key)
+			if part := key[i:j]; part < e.Encode(tm) || part > e.EncodeLast(tm) {
+				t.Fatalf("%q (%s): %q is outside %q..%q", key, e.Name(), part, e.Encode(tm), e.EncodeLast(tm))
+			}
+			return
 		}
 		enc := e.Encode(tm)
 		if !strings.Contains(key, enc) {
