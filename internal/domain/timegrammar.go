@@ -285,7 +285,6 @@ func ParseInstant(s string, loc *time.Location) (start, end time.Time, err error
 	return start, end, fmt.Errorf("%q is not a time: write 2018-08-29, 2018-08, 2018-08-29T12:00Z, 2018-08-29:12:00:00 or 1536019200", s)
 }
 
-
 // isZoneName reports a zone written by name: two to five capital letters
 // (UTC, CEST), or Z.
 func isZoneName(s string) bool {

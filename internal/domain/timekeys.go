@@ -361,10 +361,10 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 // timeForm is what keys must share to be one time form (the zone aside:
 // keys written in several zones still sort by time within one layout).
 type timeForm struct {
-	kind                    TimeKind
-	layout, sep, tail       string
-	place                   TimePlace
-	number, lower           bool
+	kind              TimeKind
+	layout, sep, tail string
+	place             TimePlace
+	number, lower     bool
 }
 
 func formOf(e TimeEncoding) timeForm {
@@ -644,4 +644,3 @@ func (e TimeEncoding) zone() *time.Location {
 	}
 	return e.Zone
 }
-

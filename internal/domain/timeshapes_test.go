@@ -217,17 +217,17 @@ func TestIDs(t *testing.T) {
 		{"01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "ULID", "2016-07-30T23:54:10.259Z"}, // the spec's example
 		{"01arz3ndektsv4rrffq69g5fav", true, "ULID", "2016-07-30T23:54:10.259Z"},
 		{"00000000000000000000000000", true, "ULID", "1970-01-01T00:00:00Z"},
-		{"7ZZZZZZZZZZZZZZZZZZZZZZZZZ", false, "", ""}, // year 10889: not a time
-		{"01ARZ3NDEKTSV4RRFFQ69G5FAU", false, "", ""}, // U is not Crockford
-		{"01ARz3NDEKTSV4RRFFQ69G5FAV", false, "", ""}, // mixed case
-		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", false, "", ""}, // past 48 bits
+		{"7ZZZZZZZZZZZZZZZZZZZZZZZZZ", false, "", ""},                                    // year 10889: not a time
+		{"01ARZ3NDEKTSV4RRFFQ69G5FAU", false, "", ""},                                    // U is not Crockford
+		{"01ARz3NDEKTSV4RRFFQ69G5FAV", false, "", ""},                                    // mixed case
+		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", false, "", ""},                                    // past 48 bits
 		{"017f22e2-79b0-7cc3-98c4-dc0c0c07398f", true, "UUIDv7", "2022-02-22T19:22:22Z"}, // RFC 9562's example
 		{"017F22E2-79B0-7CC3-98C4-DC0C0C07398F", true, "UUIDv7", "2022-02-22T19:22:22Z"},
-		{"017f22e2-79b0-4cc3-98c4-dc0c0c07398f", false, "", ""}, // version 4
-		{"017f22e2-79b0-7cc3-c8c4-dc0c0c07398f", false, "", ""}, // variant 110x
+		{"017f22e2-79b0-4cc3-98c4-dc0c0c07398f", false, "", ""},                // version 4
+		{"017f22e2-79b0-7cc3-c8c4-dc0c0c07398f", false, "", ""},                // variant 110x
 		{"0ujtsYcgvSTl8PAuAdqWYSMnLOv", true, "KSUID", "2017-10-10T04:00:47Z"}, // segmentio's example: 2017-10-09 21:00:47 PDT
-		{"000000000000000000000000000", false, "", ""},                          // all digits: a number
-		{"aWgEPTl1tmebfsQzFP4bxwgy80W", false, "", ""},                          // past 160 bits
+		{"000000000000000000000000000", false, "", ""},                         // all digits: a number
+		{"aWgEPTl1tmebfsQzFP4bxwgy80W", false, "", ""},                         // past 160 bits
 		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "prefix#ULID", "2016-07-30T23:54:10.259Z"},
 		{"abcdefghijklmnopqrstuvwxyzab", false, "", ""},
 	} {
