@@ -38,15 +38,16 @@ type Time struct {
 	follow     following // F: new items as they are written
 	enc        domain.TimeEncoding
 	detected   bool
-	configured bool          // the encoding comes from the configuration file
-	noTime     string        // why this partition has no time mode
-	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
-	checked    bool          // a configured format was checked against the first keys
-	prefixes   []string      // the prefixes before the time, once found
-	waiting    *pendingRange // a range typed without a prefix: merged across them all
-	find       request       // the search for the prefixes
-	rangeTxt   string        // the range being listed ("" for all)
-	times      []time.Time   // items' key times, parsed once (zero: not a time)
+	configured bool                 // the encoding comes from the configuration file
+	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
+	noTime     string               // why this partition has no time mode
+	skipped    string               // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	checked    bool                 // a configured format was checked against the first keys
+	prefixes   []string             // the prefixes before the time, once found
+	waiting    *pendingRange        // a range typed without a prefix: merged across them all
+	find       request              // the search for the prefixes
+	rangeTxt   string               // the range being listed ("" for all)
+	times      []time.Time          // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
@@ -76,7 +77,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 		t.stats.keys[info.Key.SK.Name] = true
 	}
 	t.input = components.NewTextInput("range › ")
-	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
+	t.input.Placeholder = "last 24h · today · 2018-08 · between 2018-08-29 and 2018-09-04 · since, after, before, until X · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
 }
@@ -94,7 +95,17 @@ func (t *Time) Init() tea.Cmd {
 		return nil
 	}
 	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
-		if enc, err := domain.ParseTimeFormat(f); err == nil { // checked when the file was read
+		enc, err := domain.ParseTimeFormat(f)
+		if err == nil {
+			enc, err = enc.ForKey(t.skNumber())
+		}
+		if err != nil { // a format the key's type cannot hold (the file was checked as it was read)
+			t.noTime = "the table's time_format " + strconv.Quote(f) + " does not fit this key:\n" + err.Error()
+			return nil
+		}
+		if !enc.Resolved() {
+			t.template = &enc // a {time} template: its layout is read from the first keys
+		} else {
 			t.detected, t.enc, t.configured = true, enc, true
 			t.pg.query.Filter, t.pending = t.pending, nil
 			t.setColumns()
@@ -107,6 +118,12 @@ func (t *Time) Init() tea.Cmd {
 	// The first page, newest first, is also the sample the format is
 	// detected from: the first screen is one request.
 	return t.pg.next()
+}
+
+// skNumber reports a number sort key.
+func (t *Time) skNumber() bool {
+	key, _ := t.info.KeyFor(t.base.Index)
+	return key.SK != nil && key.SK.Type == domain.TypeN
 }
 
 // StartWith runs a range as soon as the time format is known (a deep
@@ -148,6 +165,18 @@ func (t *Time) detect() tea.Cmd {
 		}
 	}
 	t.detected = true
+	if t.template != nil {
+		enc, ok := t.template.Resolve(sample)
+		if !ok {
+			t.noTime = fmt.Sprintf("no key here has the shape of the table's time_format %q;\ncompare it with a key, or remove it to detect the format", t.c.Tables[t.info.Name].TimeFormat)
+			return nil
+		}
+		t.enc, t.configured, t.template = enc, true, nil
+		t.checkConfigured()
+		t.parseTimes()
+		t.refresh()
+		return t.afterDetect()
+	}
 	d := domain.DetectTimeSample(sample, number)
 	enc, ok := d.Enc, d.OK
 	if !ok {
@@ -221,7 +250,7 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
-	if t.enc.Kind == domain.TimeText && t.enc.Place == domain.TimeAfter && prefix == "" {
+	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
 		return t.findPrefixes(r, text) // every prefix, merged by time
@@ -242,8 +271,11 @@ func (t *Time) submit() tea.Cmd {
 // splitPrefix takes a leading sort-key prefix off composite-key input:
 // "amsg# last 24h" or "amsg last 24h".
 func (t *Time) splitPrefix(text string) (prefix, rest string) {
-	if t.enc.Place != domain.TimeAfter {
+	if !t.enc.NeedsPrefix() {
 		return "", text
+	}
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil {
+		return "", text // a range in words (last 24h, since X): no prefix typed
 	}
 	first, after, ok := strings.Cut(text, " ")
 	if !ok {
@@ -571,6 +603,9 @@ func (t *Time) SetSize(w, h int) {
 func (t *Time) View() string {
 	st := t.c.Styles
 	bar := t.input.View()
+	if t.input.Focused() && t.input.Value() != "" {
+		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
+	}
 	if !t.input.Focused() {
 		shown := t.rangeTxt
 		if shown == "" {
@@ -645,7 +680,7 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.detected && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+	byKey := (t.detected && t.enc.NeedsPrefix() && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
 		!t.detected || t.noTime != ""
 	switch {
 	case byKey && t.pg.query.Reverse:
@@ -690,38 +725,9 @@ func (t *Time) span() string {
 	if !t.detected || t.noTime != "" {
 		return ""
 	}
-	at := func(v domain.KeyValue) string {
-		tm, ok := t.enc.KeyTime(v.Text)
-		if !ok {
-			return ""
-		}
-		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
-	}
-	sk := t.pg.query.SK
-	a, b := at(sk.A), at(sk.B)
-	switch sk.Op {
-	case domain.SKBetween:
-		if a != "" && b != "" {
-			return a + " to " + b
-		}
-	case domain.SKGt, domain.SKGe:
-		if a != "" {
-			return "from " + a
-		}
-	case domain.SKLt:
-		if a != "" {
-			return "before " + a
-		}
-	case domain.SKLe:
-		if a != "" {
-			return "up to " + a
-		}
-	case domain.SKEq:
-		if a != "" {
-			return "at " + a
-		}
-	}
-	return ""
+	// In the range grammar's own words, so that what is read here can
+	// be typed back into the bar.
+	return domain.DescribeCondition(t.pg.query.SK, t.enc, t.zone())
 }
 
 // filterLines are the filter bar (and its error or note while typed).
