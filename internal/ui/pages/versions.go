@@ -67,11 +67,6 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, i
 	return open(NewVersionsOn(c, info, pk, index))
 }
 
-// NewVersions returns the Versions mode of a partition.
-func NewVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Versions {
-	return NewVersionsOn(c, info, pk, "")
-}
-
 // NewVersionsOn returns the Versions mode of a partition of index (""
 // for the table): its sort key holds the revisions, and the base table's
 // partition key tells apart the items sharing its keys.
@@ -244,7 +239,10 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	title := keyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
+	if !v.loaded && !v.fail.stopped() {
+		title = keyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
+	}
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
