@@ -91,7 +91,10 @@ across all of them, each read a page at a time as the merge needs it.`,
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
   dynascope range --demo --table ChatMessages --pk portland --sk-prefix amsg --at 2018-08
   dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --limit 20
-  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
+  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50
+  dynascope range --demo --table Workbench --pk 'FLIGHTS#AA' --at 2021-08-01 --limit 5
+  dynascope range --demo --table Workbench --pk 'USER#ada' --at 2021-03
+  dynascope range --demo --table WorkbenchOrders --pk C1 --after 2015-12-20`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.bind(cmd, g)

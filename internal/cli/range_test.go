@@ -153,3 +153,44 @@ func TestExplorerTimeFormatFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeShapes: the shapes published models write are ranges like any
+// other: a time between text (FLIGHTS#AA), ULIDs after a prefix beside
+// PROFILE# items, and yyyyMMdd numbers whose open end stops at 9999.
+func TestRangeShapes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		n    int
+		err  []string
+	}{
+		{[]string{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08-01", "--limit", "5"}, 5,
+			[]string{"1 of 40 keys is not a time: metadata: left out of ranges", `3 prefixes merged by time ("JFK# LAX# SEA#")`, `:prefix="JFK#2021-08-01T"`}},
+		{[]string{"--table", "Workbench", "--pk", "USER#ada", "--at", "2021-03"}, 102,
+			[]string{"3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
+		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04-30"}, 2,
+			[]string{"1 of 3 keys is not a time: metadata"}},
+		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
+			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
+		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,
+			[]string{`OrderCreationDate BETWEEN :lo AND :hi   :pk="C1" :lo=20151221 :hi=99991231`, "20060102 (a number)"}},
+		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--at", "2015-03", "--time-format", "yyyyMMdd"}, 9,
+			[]string{":lo=20150301 :hi=20150331"}},
+	} {
+		items, stderr := rangeLines(t, tc.args...)
+		if len(items) != tc.n {
+			t.Errorf("%v: %d items, want %d: %s", tc.args, len(items), tc.n, stderr)
+		}
+		for _, w := range tc.err {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q: %s", tc.args, w, stderr)
+			}
+		}
+	}
+	// A format that matches nothing, where detection finds nothing either:
+	// never sent to detection.
+	_, stderr, code := cli(t, "range", "--demo", "--table", "Locations", "--pk", "USA", "--last", "1h", "--time-format", "yyyyMMdd")
+	if code != 2 || !strings.Contains(stderr, `--time-format "yyyyMMdd" matches none of the`) || !strings.Contains(stderr, "detection finds no time in them either — compare the format with the key") ||
+		strings.Contains(stderr, "leave it out") {
+		t.Errorf("%d %s", code, stderr)
+	}
+}
