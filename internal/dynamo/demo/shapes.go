@@ -26,6 +26,9 @@ const (
 	PhotoCount = 1200
 	// ComplaintPK holds one metadata item and two comm#time#id events.
 	ComplaintPK = "COMPLAINT#1"
+	// ReleasesPK holds revisions numbered by Unix time beside v0_Rel and
+	// v1_Rel, and a v2_ that is not a revision (no name).
+	ReleasesPK = "RELEASES"
 
 	OrdersTable = "WorkbenchOrders"
 	// OrdersCustomer's orders are keyed by their creation date, yyyyMMdd.
@@ -44,7 +47,7 @@ func shapeTables() []*dynamodb.CreateTableInput {
 
 // shapes writes the Workbench table's partitions.
 func shapes(emit func(Item) error) error {
-	for _, f := range []func(func(Item) error) error{flights, photos, complaints} {
+	for _, f := range []func(func(Item) error) error{flights, photos, complaints, releases} {
 		if err := f(emit); err != nil {
 			return err
 		}
@@ -116,6 +119,20 @@ func complaints(emit func(Item) error) error {
 			if err := emit(Item{"PK": str(pk), "SK": str(sk), "Text": str(fmt.Sprintf("message %d", i+1))}); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// releases: revisions numbered by a Unix time (ten digits) after v1_Rel,
+// the current copy v0_Rel, and a key that begins like a revision but is
+// not one.
+func releases(emit func(Item) error) error {
+	for _, r := range []struct{ sk, version string }{
+		{"v0_Rel", "3.0"}, {"v1_Rel", "1.0"}, {"v1690000000_Rel", "2.0"}, {"v1700000000_Rel", "3.0"}, {"v2_", "draft"},
+	} {
+		if err := emit(Item{"PK": str(ReleasesPK), "SK": str(r.sk), "Version": str(r.version)}); err != nil {
+			return err
 		}
 	}
 	return nil
