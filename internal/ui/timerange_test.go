@@ -279,3 +279,28 @@ func TestExportFromTheUI(t *testing.T) {
 		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
 	}
 }
+
+// TestTimeShapes: the shapes published models write open in Time mode
+// with their times beside the keys: a time between text (flights, merged
+// across origins), ULIDs after a prefix beside PROFILE# items, and
+// yyyyMMdd numbers.
+func TestTimeShapes(t *testing.T) {
+	h := newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.FlightsPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ISO 8601 without zone after a prefix ending #, then #… (detected)", "1 of 20 keys is not a time: metadata")
+	h.typeText("2021-08-01")
+	h.keys("enter")
+	h.contains(t, "newest first across 3 prefixes", "2021-08-01 20:00:00", "SEA#2021-08-01T20:00:00#")
+	h = newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ULIDs (time-ordered ids) after a prefix ending #", "3 of 20 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#")
+	h.typeText("PHOTO# 2021-03")
+	h.keys("enter")
+	h.contains(t, `:lo="PHOTO#01EZNHB9000000000000000000"`, "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "2021-03-01 00:00:00.000 UTC and 2021-03-31 23:59:59.999 UTC", "2021-03-19 22:34 ") // the sparkline is the new rows', not the last range's
+	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "OrderCreationDate holds dates written as numbers (20060102 (a number))", "2015-12-31 00:00:00")
+	h.typeText("2015-03")
+	h.keys("enter")
+	h.contains(t, ":lo=20150301 :hi=20150331", "between 2015-03-01 and 2015-03-31", "9 items loaded")
+}

@@ -276,7 +276,7 @@ func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
 		return t.runMerged(q)
 	}
 	t.rangeTxt = text
-	t.times = nil
+	t.times, t.spark = nil, sparkCache{} // the sparkline counts the new rows, however many
 	t.stats.reset()
 	t.grid.SetCursor(0)
 	cmd := t.pg.restart(q)
