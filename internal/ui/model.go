@@ -105,7 +105,7 @@ func New(cfg Config) *Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	if cfg.Tour && cfg.Table == "" {
-		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+		m.stack = append(m.stack, m.newTour("the tables")) // read only then
 	}
 	if cfg.Connect != nil {
 		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
@@ -260,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -282,112 +284,6 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 	return nil // the page that asked is gone
 }
 
-func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.c.Keys
-	m.notice, m.lastErr = "", nil // a message stays until the next key
-	if m.skeleton != nil {        // nothing to act on yet but leaving
-		if msg.String() == "ctrl+c" || key.Matches(msg, k.Quit) {
-			m.stopConnecting()
-			return tea.Quit
-		}
-		return nil
-	}
-	if cmd, took := m.exportKey(msg); took {
-		return cmd
-	}
-	if cmd, took := m.searchKey(msg); took {
-		return cmd
-	}
-	if cmd, took := m.modeKey(msg); took {
-		return cmd
-	}
-	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
-		if cmd, ok := m.startExport(); ok {
-			return cmd
-		}
-	}
-	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
-		if query, ok := q.Query(); ok {
-			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
-			if m.cfg.Profile != "" {
-				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
-			}
-			what := "the aws command"
-			if len(m.cfg.ReopenArgs) > 0 {
-				what += " (it queries the real table, not this data)"
-			}
-			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
-		}
-	}
-	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.CopyKey) && !m.top().Capturing() {
-		if query, ok := q.Query(); ok {
-			code := domain.GoSnippet(query)
-			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer)
-		}
-	}
-	if m.fatal == nil && m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
-		// r after a failed request sends it again from where it stopped,
-		// keeping what was loaded (rather than the page's own refresh).
-		page := m.errPage
-		m.lastErr, m.errPage = nil, 0
-		return func() tea.Msg { return common.RetryMsg{Page: page} }
-	}
-	if m.fatal != nil {
-		switch {
-		case key.Matches(msg, k.Refresh):
-			page := m.fatal.page
-			m.fatal = nil
-			return func() tea.Msg { return common.RetryMsg{Page: page} }
-		case key.Matches(msg, k.Back):
-			m.fatal = nil
-			if len(m.stack) == 1 {
-				return m.startTop() // a failed deep link falls back to the tables
-			}
-			return m.pop()
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		}
-		return nil
-	}
-	capturing := m.top().Capturing()
-	if !capturing && (key.Matches(msg, k.Quit) || m.showHelp && key.Matches(msg, k.Cancel)) {
-		if cmd, closed := m.closeOverlay(); closed {
-			return cmd
-		}
-	}
-	switch {
-	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
-		return tea.Quit
-	case !capturing && m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
-		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
-		return m.stopLoad()
-	case !capturing && key.Matches(msg, k.RefFollow):
-		return m.followReference()
-	case !capturing && key.Matches(msg, k.RefBack):
-		return m.history(false)
-	case !capturing && key.Matches(msg, k.RefForward):
-		return m.history(true)
-	case !capturing && m.demo() && key.Matches(msg, k.Tour):
-		m.showHelp = false
-		return m.push(newTour(m.c))
-	case !capturing && key.Matches(msg, k.Help):
-		m.showHelp = !m.showHelp
-		w, h := m.bodySize()
-		m.top().SetSize(w, h)
-		return nil
-	}
-	if key.Matches(msg, k.Preview) && !capturing {
-		m.togglePreview()
-		return nil
-	}
-	if key.Matches(msg, k.Refresh) {
-		m.lastErr = nil
-	}
-	var cmd tea.Cmd
-	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
-	return cmd
-}
-
 // closeOverlay closes what is open over the page (the help, a picker, a
 // prompt) as esc would: q there must never quit. It reports whether
 // there was one.
@@ -408,6 +304,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.fatal = &fatal{err: msg.err}
 		return nil
+	}
+	if m.masked != nil {
+		m.masked.Learn(msg.info) // a preflight's description never passed the mask
 	}
 	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
@@ -472,6 +371,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	case m.cfg.Range != "":
 		m.stack = append(m.stack, first)
 		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.Under(m.cfg.Prefix)
 		t.StartWith(m.cfg.Range)
 		t.Filter(m.cfg.Filter)
 		return m.push(t)
@@ -647,6 +547,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
 
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {
