@@ -22,6 +22,7 @@ type keyHandler func(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool)
 var keyHandlers = []keyHandler{
 	(*Model).connectingKey,
 	(*Model).interruptKey,
+	(*Model).tooSmallKey,
 	(*Model).exportKey,
 	(*Model).searchKey,
 	(*Model).typingKey,
@@ -60,6 +61,18 @@ func (m *Model) interruptKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return tea.Quit, true
 	}
 	return nil, false
+}
+
+// tooSmallKey: behind "Terminal too small" only q acts; any other key
+// would act on a screen the user cannot see (drill in, read unseen).
+func (m *Model) tooSmallKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !m.tooSmall() {
+		return nil, false
+	}
+	if key.Matches(msg, m.c.Keys.Quit) {
+		return tea.Quit, true
+	}
+	return nil, true
 }
 
 // typingKey gives every key to the page's own text box (filter, range,

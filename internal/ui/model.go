@@ -607,12 +607,8 @@ func (m *Model) View() tea.View {
 func (m *Model) tooSmall() bool { return m.w < MinWidth || m.h < MinHeight }
 
 func (m *Model) render() string {
-	st := &m.styles
 	if m.tooSmall() {
-		msg := st.Notice.Render("Terminal too small") + "\n" +
-			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
-			st.Dim.Render("Enlarge the window, or press q to quit.")
-		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, msg)
+		return m.tooSmallView()
 	}
 	p := m.top()
 	w, h := m.bodySize()
