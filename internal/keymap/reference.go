@@ -2,7 +2,10 @@ package keymap
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // referenceOrder is the README's key reference, in UX.md's order.
@@ -30,4 +33,25 @@ func (k KeyMap) Reference() string {
 		fmt.Fprintf(&b, "| %s | %s | `%s` |\n", strings.Join(keys, " "), bd.Help().Desc, name)
 	}
 	return b.String()
+}
+
+// Action is a binding and its [keys] action name.
+type Action struct {
+	Name    string
+	Binding key.Binding
+}
+
+// ActionsOf are the actions keystroke (as tea names it: "D", "ctrl+o")
+// is bound to, in the reference's order: a key can have several (left
+// steps back and is the previous revision).
+func (k KeyMap) ActionsOf(keystroke string) []Action {
+	acts := k.actions()
+	var out []Action
+	for _, name := range referenceOrder {
+		b := acts[name]
+		if slices.Contains(b.Keys(), keystroke) {
+			out = append(out, Action{Name: name, Binding: *b})
+		}
+	}
+	return out
 }

@@ -40,7 +40,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	return m.pageKey(msg)
+	cmd := m.pageKey(msg)
+	if m.notice == "" && m.lastErr == nil {
+		m.sayNotHere(msg)
+	}
+	return cmd
 }
 
 // connectingKey: nothing to act on yet but leaving.
