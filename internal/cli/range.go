@@ -94,7 +94,7 @@ Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 skip-scan) and one range query per prefix is merged by time, newest first
 across all of them, each read a page at a time as the merge needs it.`,
 		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
-  dynascope range --demo --table Metrics --pk cpu.web-1 --last 15m
+  dynascope range --demo --table Metrics --pk cpu.web-1 --last 6h          # the demo's series ends 2 h 40 min before its now
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
   dynascope range --demo --table ChatMessages --pk portland --sk-prefix amsg --at 2018-08
   dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --limit 20

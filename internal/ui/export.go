@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -27,10 +28,14 @@ type exportState struct {
 	noun    string // what is exported: items, children, …
 	cost    string // what it will cost, said while naming
 	path    string
-	items   int
-	pages   int
-	rcu     float64
-	id      int
+	// dir is where a relative file name is written ("": the working
+	// directory). Tests point it at their temporary directory, so that
+	// the suite never writes into the source tree.
+	dir   string
+	items int
+	pages int
+	rcu   float64
+	id    int
 }
 
 type exportProgressMsg struct {
@@ -39,11 +44,7 @@ type exportProgressMsg struct {
 	rcu          float64
 	done         bool
 	err          error
-	next         chan exportProgressMsg
-}
-
-func waitExport(ch chan exportProgressMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
+	next         <-chan exportProgressMsg
 }
 
 // startExport asks for a file for the page on top: what it has loaded
@@ -130,23 +131,27 @@ func (m *Model) exportKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, true
 }
 
+// runExport starts the export in its command, under the program's
+// context: quitting stops it.
 func (m *Model) runExport(path string) tea.Cmd {
 	e := &m.export
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(m.c.Context())
 	e.id++
 	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
 	id, job := e.id, e.job
-	ch := make(chan exportProgressMsg, 16)
-	go func() {
-		n, err := job(ctx, path, func(items, pages int, rcu float64) {
+	file := path
+	if e.dir != "" && !filepath.IsAbs(path) {
+		file = filepath.Join(e.dir, path)
+	}
+	return common.Stream(16, func(ch chan exportProgressMsg) {
+		n, err := job(ctx, file, func(items, pages int, rcu float64) {
 			select { // progress; skipped when the screen has not caught up
 			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
 			default:
 			}
 		})
 		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, next: ch}
-	}()
-	return waitExport(ch)
+	})
 }
 
 func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
@@ -156,7 +161,7 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	}
 	if !msg.done {
 		e.items, e.pages, e.rcu = msg.items, msg.pages, msg.rcu
-		return waitExport(msg.next)
+		return common.Next(msg.next)
 	}
 	e.running = false
 	e.cancel()

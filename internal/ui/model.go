@@ -139,9 +139,9 @@ func (m *Model) open() tea.Cmd {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
 	} else if m.cfg.Table != "" {
-		client, table := m.cfg.Client, m.cfg.Table
+		ctx, client, table := m.c.Context(), m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
-			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			info, _, err := dynamo.DescribeTable(ctx, client, table)
 			return deepLinkedMsg{info: info, err: err}
 		})
 	} else {

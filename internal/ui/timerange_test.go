@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
@@ -156,7 +156,7 @@ func TestTimeBesideMetadata(t *testing.T) {
 // --time-format) that no key reads as says so where the rows would be.
 func TestTimeFormatMatchingNothing(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock,
-		Tables: map[string]domain.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
+		Tables: map[string]config.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
 	h.keys("t")
 	h.contains(t, `No Time mode here: no key here is a time in the format "epoch-ms"`, "of the table's time_format (such as")
 	// Opened directly (--range), Time reads its page and says how to name
@@ -168,7 +168,7 @@ func TestTimeFormatMatchingNothing(t *testing.T) {
 // TestTimeConfiguredFormat: a table's time_format skips the detection read.
 func TestTimeConfiguredFormat(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
-		Tables: map[string]domain.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
 	before := h.rec.count("Query")
 	h.keys("t")
 	if n := h.rec.count("Query") - before; n != 1 {
