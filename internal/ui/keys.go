@@ -59,10 +59,17 @@ func (m *Model) connectingKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// interruptKey quits from anywhere, a text box included.
+// interruptKey quits from anywhere, a text box included; ctrl+z
+// suspends from anywhere.
 func (m *Model) interruptKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if key.Matches(msg, m.c.Keys.Interrupt) {
+	switch {
+	case key.Matches(msg, m.c.Keys.Interrupt):
 		return tea.Quit, true
+	case key.Matches(msg, m.c.Keys.Suspend):
+		if m.jobs.suspend() {
+			return nil, true
+		}
+		return tea.Suspend, true
 	}
 	return nil, false
 }

@@ -76,6 +76,7 @@ type Model struct {
 	startErr      error             // Connect's failure, for Run to return
 	ctx           context.Context   // Run's: Connect's requests end with it
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
+	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
 }
 
 // New returns the explorer's root model.
@@ -264,6 +265,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.key(msg)
 	case tea.PasteMsg:
 		return m.paste(msg.Content)
+	case tea.ResumeMsg:
+		return tea.RequestWindowSize // back from ctrl+z: the size may have changed meanwhile
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
