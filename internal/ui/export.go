@@ -2,9 +2,13 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -44,6 +48,7 @@ type exportProgressMsg struct {
 	rcu          float64
 	done         bool
 	err          error
+	where        string // the file written, with its folder (when done)
 	next         <-chan exportProgressMsg
 }
 
@@ -95,13 +100,7 @@ func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea
 			parts = append(parts, v)
 		}
 	}
-	name := strings.Join(parts, "-") + ".jsonl"
-	name = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
-			return '_'
-		}
-		return r
-	}, name)
+	name := exportName(parts)
 	e.input.SetValue(name)
 	e.input.CursorEnd()
 	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
@@ -150,7 +149,11 @@ func (m *Model) runExport(path string) tea.Cmd {
 			default:
 			}
 		})
-		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, next: ch}
+		where, aerr := filepath.Abs(file) // the folder said, not only the name typed
+		if aerr != nil {
+			where = path
+		}
+		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, where: where, next: ch}
 	})
 }
 
@@ -167,9 +170,18 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	e.cancel()
 	if msg.err != nil {
 		m.fail(msg.err, 0)
+		var bad *export.TargetError
+		if errors.As(msg.err, &bad) && msg.items == 0 {
+			e.naming = true // the name was refused: the prompt again, the text kept
+			return e.input.Focus()
+		}
 		return nil
 	}
-	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path))
+	noun := e.noun
+	if msg.items == 1 {
+		noun = singular(noun)
+	}
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), noun, msg.where))
 	return nil
 }
 
@@ -197,4 +209,47 @@ func (m *Model) exportLine() string {
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""
+}
+
+// maxExportName is the longest default file name offered, in bytes: file
+// systems take 255, and a 2 KB key would make a name no export could
+// create.
+const maxExportName = 200
+
+// exportName is the default file name for a view: its parts joined,
+// without path separators or controls, and where that is too long, its
+// start and a hash of the whole, so that two long keys still differ.
+func exportName(parts []string) string {
+	base := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, strings.Join(parts, "-"))
+	const ext = ".jsonl"
+	if len(base)+len(ext) <= maxExportName {
+		return base + ext
+	}
+	sum := sha256.Sum256([]byte(base))
+	tail := "-" + hex.EncodeToString(sum[:])[:12]
+	cut := maxExportName - len(ext) - len(tail)
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut-- // never half a character
+	}
+	return base[:cut] + tail + ext
+}
+
+// singular is a row noun for one row: "1 item", never "1 items".
+func singular(noun string) string {
+	first, rest, _ := strings.Cut(noun, " (")
+	switch {
+	case first == "children":
+		first = "child"
+	case strings.HasSuffix(first, "s"):
+		first = strings.TrimSuffix(first, "s")
+	}
+	if rest != "" {
+		return first + " (" + rest
+	}
+	return first
 }

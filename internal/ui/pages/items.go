@@ -116,7 +116,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		// Rows read from the end go in above the cursor when it is past
 		// the gap: it keeps its place counted from the end.
 		fromEnd := -1
-		if gap := p.pg.gapRow(); gap >= 0 && p.grid.Cursor() >= gap {
+		if p.pg.pastGap(p.grid.Cursor()) {
 			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
 		}
 		ok, cmd := p.pg.loaded(msg)
@@ -186,7 +186,12 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	k := p.c.Keys
+	from := p.grid.Cursor()
 	if p.grid.Update(msg) {
+		if p.sort.attr == "" {
+			p.pg.stopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
+		}
 		return p.prefetch(true)
 	}
 	return nil

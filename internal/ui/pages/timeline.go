@@ -122,6 +122,9 @@ func (t *Timeline) cell(r, col int) string {
 		if r == t.mark {
 			return "marked"
 		}
+		if r == 0 && t.vsZero && t.mark < 0 {
+			return "" // the current copy: no difference from itself under "Δ vs v0"
+		}
 		if base := t.before(r); rev != nil && base != nil && base != rev {
 			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
 		}
@@ -431,7 +434,11 @@ func (t *Timeline) DeepLink() []string {
 // read with the partition's versions: exporting them reads nothing.
 func (t *Timeline) Loaded() (common.Loaded, bool) {
 	view := []string{t.info.Name, keyArg(t.pk), t.h.Name, "revisions"}
-	return common.Loaded{Rows: dynamo.RevisionRows(t.h, t.info.Key), View: view}, true
+	rows := dynamo.RevisionRows(t.h, t.info.Key)
+	if t.h.Current != nil { // the title counts revisions; the file holds the current copy too
+		rows.Noun = "items (the current copy and " + common.Plural(len(t.h.Revisions), "revision", "revisions") + ")"
+	}
+	return common.Loaded{Rows: rows, View: view}, true
 }
 
 // Click selects the clicked row, or asks to open it when already selected

@@ -269,7 +269,9 @@ func (v *Versions) View() string {
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}
-		body = st.Dim.Render("No versioned items here: no sort keys like\n" + like + "\nesc goes back to the partition.")
+		// The words a dimmed Versions tab says elsewhere: the decision is
+		// the same whichever way the view was reached, only read here.
+		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
 	}
 	list := common.Frame(st, title, body, listW, v.h)
 	if !wide {
