@@ -2,7 +2,6 @@ package keymap
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,15 +40,15 @@ type Action struct {
 	Binding key.Binding
 }
 
-// ActionsOf are the actions keystroke (as tea names it: "D", "ctrl+o")
-// is bound to, in the reference's order: a key can have several (left
-// steps back and is the previous revision).
-func (k KeyMap) ActionsOf(keystroke string) []Action {
+// ActionsOf are the actions a key press is bound to, in the reference's
+// order: a key can have several (left steps back and is the previous
+// revision).
+func (k KeyMap) ActionsOf(msg fmt.Stringer) []Action {
 	acts := k.actions()
 	var out []Action
 	for _, name := range referenceOrder {
 		b := acts[name]
-		if slices.Contains(b.Keys(), keystroke) {
+		if key.Matches(msg, *b) {
 			out = append(out, Action{Name: name, Binding: *b})
 		}
 	}

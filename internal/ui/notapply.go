@@ -60,7 +60,7 @@ func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
 	if o, ok := p.(common.Overlayer); ok && o.Overlay() {
 		return
 	}
-	acts := m.c.Keys.ActionsOf(msg.String())
+	acts := m.c.Keys.ActionsOf(msg)
 	if len(acts) == 0 {
 		return // not a key of the explorer
 	}
