@@ -126,27 +126,16 @@ the subtree and costs accordingly). Stats go in "stats".`,
 					return dynamo.Errorf("count", dynamo.KindValidation, fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
 						"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
 				}
-				var spent float64
-				for _, c := range res.Children {
-					cctx, cancel := context.WithCancel(ctx)
-					base := spent
-					n, err := dynamo.CountChild(cctx, conn.client, req, c, func(_ int, cost dynamo.Cost) {
-						if spent = base + cost.RCU; spent >= f.countBudget {
-							cancel()
-						}
-					})
-					cancel()
-					if err == nil { // a count cut off at the budget is no count
-						counts[c.Name] = n
+				final := map[string]bool{}
+				over, err := dynamo.CountChildren(ctx, conn.client, req, res.Children, 0, f.countBudget, func(p dynamo.CountProgress) {
+					if p.Final {
+						counts[p.Child], final[p.Child] = p.N, true
 					}
-					if spent >= f.countBudget {
-						partial = true
-						break
-					}
-					if err != nil {
-						return err
-					}
+				})
+				if err != nil {
+					return err
 				}
+				partial = over
 			}
 			mask, err := g.tableMask(f.table)
 			if err != nil {
@@ -159,10 +148,16 @@ the subtree and costs accordingly). Stats go in "stats".`,
 			summary := func() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
 			}
+			if f.count {
+				markUncounted(rows)
+			}
 			if f.output != "json" {
 				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
 				summary()
-				return err
+				if err != nil {
+					return err
+				}
+				return countStopped(partial, f.countBudget, total, len(counts), len(res.Children))
 			}
 			doc := map[string]any{
 				"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
@@ -182,7 +177,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 				return err
 			}
 			summary()
-			return nil
+			return countStopped(partial, f.countBudget, total, len(counts), len(res.Children))
 		},
 	}
 	fl := cmd.Flags()
@@ -195,6 +190,25 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
 	return cmd
+}
+
+// markUncounted marks the children a count did not reach (stopped at its
+// budget): no count is not zero.
+func markUncounted(rows dynamo.Rows) {
+	for i, r := range rows.Rows {
+		if row, ok := r.(dynamo.ChildRow); ok && row.Count == nil {
+			row.Uncounted = true
+			rows.Rows[i] = row
+		}
+	}
+}
+
+// countStopped is the partial exit of a count stopped at its budget.
+func countStopped(partial bool, budget float64, total dynamo.Cost, counted, children int) error {
+	if !partial {
+		return nil
+	}
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d of %d children counted (the others are marked uncounted), resume with a larger --count-budget", total.RCU, budget, counted, children)}
 }
 
 // expandShards expands a partition pattern and types each shard's value.

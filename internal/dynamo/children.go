@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -304,84 +303,6 @@ func countAll(ctx context.Context, c Client, q domain.KeyQuery, n *int, cost *Co
 		}
 		start = page.LastKey
 	}
-}
-
-// CountProgress is one child's running or final count, and what all the
-// counts have cost so far.
-type CountProgress struct {
-	Child string
-	N     int
-	Final bool
-	Cost  Cost
-}
-
-// CountChildren counts under each child, up to parallel at once (0:
-// DefaultParallel), telling progress (one call at a time) after every
-// page. It stops, cancelling the counts in flight, once budget RCU (0: no
-// limit) are spent: over is then true, and the counts not final are
-// partial. The first error stops the rest too.
-func CountChildren(ctx context.Context, c Client, r ChildrenRequest, children []domain.Child, parallel int, budget float64, progress func(CountProgress)) (over bool, err error) {
-	if parallel <= 0 {
-		parallel = DefaultParallel
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var mu sync.Mutex
-	spent := make([]Cost, len(children))
-	total := func() Cost {
-		var t Cost
-		for _, c := range spent {
-			t = t.Add(c)
-		}
-		return t
-	}
-	stopped := false
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(parallel, len(children)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				ch := children[i]
-				n, cerr := CountChild(ctx, c, r, ch, func(n int, cost Cost) {
-					mu.Lock()
-					defer mu.Unlock()
-					spent[i] = cost
-					if stopped {
-						return
-					}
-					t := total()
-					if budget > 0 && t.RCU >= budget {
-						over, stopped = true, true
-						cancel() // what was counted stays
-					}
-					progress(CountProgress{Child: ch.Name, N: n, Cost: t})
-				})
-				mu.Lock()
-				if !stopped {
-					if cerr != nil {
-						err, stopped = cerr, true
-						cancel()
-					} else {
-						progress(CountProgress{Child: ch.Name, N: n, Final: true, Cost: total()})
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for i := range children {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return over, err
 }
 
 // ShardChild is a child found in one or more shards of a sharded

@@ -139,8 +139,8 @@ func (w *walker) run(emit func(domain.Child)) error {
 			}
 			w.walk.Delim = d
 		}
-		if len(keys) == 0 && w.end != "" {
-			w.sk.unused() // a stretch with nothing left: its read found nothing of its own
+		if len(keys) == 0 {
+			w.sk.unused() // nothing left: the read found nothing of its own
 		}
 		w.sample = sampleKeys(w.sample, keys, r.Prefix, w.walk.Delim)
 		changed := w.walk.Feed(keys)
@@ -182,7 +182,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 				// Names count up (C06, C07): guess the next ones' reads.
 				leaf := w.walk.Start() == domain.After(r.Prefix+last)
 				w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
-			} else if w.filled >= 2 {
+			} else if w.filled >= 1 {
 				w.cut(ch)
 			}
 		}

@@ -153,9 +153,10 @@ func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, 
 }
 
 // firstScreen reads as the items pager does for a screen of rows: pages
-// sized by ScreenLimit and GrowLimit until it holds the rows it wants.
+// sized by ScreenLimit and GrowLimit until it holds the screen (the rows
+// below it are read as the user moves).
 func firstScreen(ctx context.Context, m dynamo.Client, q domain.KeyQuery, rows int) string {
-	want := 2*rows + 1
+	want := rows
 	limit := dynamo.ScreenLimit(rows)
 	n := 0
 	var start dynamo.Item

@@ -33,6 +33,7 @@ type pager struct {
 	cost      dynamo.Cost
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
+	fillRead  int     // items DynamoDB read since then (the filter's budget sizes pages by them)
 	held      bool    // a filtered read stopped at its budget
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
@@ -64,9 +65,16 @@ func (p *pager) next() tea.Cmd {
 		return nil
 	}
 	if !p.started && !p.filtered() {
-		// A filtered page's matches are anyone's guess, and its budget
-		// bounds what it spends: it reads whole pages.
+		// A filtered page's matches are anyone's guess: its budget sizes
+		// its pages (below).
 		p.limit = dynamo.ScreenLimit(p.rows)
+	}
+	limit := p.limit
+	if b := p.budget(); p.filtered() && b > 0 {
+		// Never more items than what is left of the budget pays for.
+		if left, ok := dynamo.BudgetLimit(b, p.fillRCU, p.fillRead); ok && (limit == 0 || left < limit) {
+			limit = left
+		}
 	}
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
@@ -75,7 +83,7 @@ func (p *pager) next() tea.Cmd {
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: limit, TableKeys: p.tableKeys})
 }
 
 // sizeTo notes how many rows show at once, before the first read sizes
@@ -108,7 +116,7 @@ func (p *pager) retry() tea.Cmd {
 		p.started = false // the first page never came: ask for it again
 	}
 	p.fail.clear()
-	p.fillRCU, p.held = 0, false
+	p.fillRCU, p.fillRead, p.held = 0, 0, false
 	if p.again.failed {
 		return p.readAgain(p.again.tail, p.again.seg)
 	}
@@ -148,6 +156,7 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
+	p.fillRead += msg.result.Scanned
 	p.scanned += msg.result.Scanned
 	if p.tail.reading {
 		p.tail.reading = false
@@ -179,6 +188,11 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 	if p.filtered() {
 		ahead = visible
 	}
+	if !user && p.pages <= 1 && cursor == 0 {
+		// The first screen is one read of the screen: the rows below it
+		// are read once the user moves.
+		ahead = visible - 1
+	}
 	if gap := p.gapRow(); gap >= 0 {
 		// Near the gap, read into it from the side the cursor is on:
 		// backwards when it came up from the end.
@@ -201,11 +215,13 @@ func (p *pager) want(n int, user bool) tea.Cmd {
 		return nil
 	}
 	if user {
-		p.fillRCU, p.held = 0, false
+		p.fillRCU, p.fillRead, p.held = 0, 0, false
 	}
-	if b := p.budget(); p.query.Filter != nil && b > 0 && p.fillRCU >= b {
-		p.held = true
-		return nil
+	if b := p.budget(); p.query.Filter != nil && b > 0 {
+		if _, ok := dynamo.BudgetLimit(b, p.fillRCU, p.fillRead); !ok {
+			p.held = true // what is left pays for no read
+			return nil
+		}
 	}
 	return p.next()
 }
