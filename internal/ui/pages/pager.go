@@ -33,7 +33,6 @@ type pager struct {
 	cost      dynamo.Cost
 	scanned   int     // items DynamoDB read, before the filter
 	fillRCU   float64 // RCU spent since the user last asked for rows
-	fillRead  int     // items DynamoDB read since then (the filter's budget sizes pages by them)
 	held      bool    // a filtered read stopped at its budget
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
@@ -65,25 +64,20 @@ func (p *pager) next() tea.Cmd {
 		return nil
 	}
 	if !p.started && !p.filtered() {
-		// A filtered page's matches are anyone's guess: its budget sizes
-		// its pages (below).
+		// A filtered page's matches are anyone's guess, and its budget
+		// bounds what it spends: it reads whole pages.
 		p.limit = dynamo.ScreenLimit(p.rows)
-	}
-	limit := p.limit
-	if b := p.budget(); p.filtered() && b > 0 {
-		// Never more items than what is left of the budget pays for.
-		if left, ok := dynamo.BudgetLimit(b, p.fillRCU, p.fillRead); ok && (limit == 0 || left < limit) {
-			limit = left
-		}
 	}
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
 	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: limit, TableKeys: p.tableKeys})
+	q, bounded := p.gapBound(p.query, p.tail.lastKey) // after G: up to where the end's read began
+	p.tail.bounded = bounded
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
 }
 
 // sizeTo notes how many rows show at once, before the first read sizes
@@ -98,7 +92,7 @@ func (p *pager) sizeTo(rows int) {
 // or was cancelled is not done, whatever it had, nor a list with a gap
 // between its two ends.
 func (p *pager) done() bool {
-	return p.started && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
+	return p.started && p.pages > 0 && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
 }
 
 // cancel stops the read in flight at the user's word; the view says so.
@@ -116,7 +110,7 @@ func (p *pager) retry() tea.Cmd {
 		p.started = false // the first page never came: ask for it again
 	}
 	p.fail.clear()
-	p.fillRCU, p.fillRead, p.held = 0, 0, false
+	p.fillRCU, p.held = 0, false
 	if p.again.failed {
 		return p.readAgain(p.again.tail, p.again.seg)
 	}
@@ -156,7 +150,6 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
 	p.fillRCU += msg.result.Cost.RCU
-	p.fillRead += msg.result.Scanned
 	p.scanned += msg.result.Scanned
 	if p.tail.reading {
 		p.tail.reading = false
@@ -167,8 +160,8 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.addHead(p.segmentOf(p.lastKey, false, items, msg.result, met))
 	p.lastKey = msg.result.LastKey
 	p.limit = dynamo.GrowLimit(p.limit, msg.result)
-	if met {
-		p.closeGap()
+	if met || p.gapOpen() && p.tail.bounded && !msg.result.More() {
+		p.closeGap() // read up to where the end's read began
 	}
 	return true, nil
 }
@@ -188,15 +181,12 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 	if p.filtered() {
 		ahead = visible
 	}
-	if !user && p.pages <= 1 && cursor == 0 {
-		// The first screen is one read of the screen: the rows below it
-		// are read once the user moves.
-		ahead = visible - 1
-	}
 	if gap := p.gapRow(); gap >= 0 {
 		// Near the gap, read into it from the side the cursor is on:
 		// backwards when it came up from the end.
 		switch {
+		case cursor == gap && p.tail.fromAbove:
+			return p.next()
 		case cursor >= gap && cursor-visible <= gap: // G read two screens
 			return p.nextTail()
 		case cursor < gap && cursor+ahead >= gap:
@@ -215,13 +205,11 @@ func (p *pager) want(n int, user bool) tea.Cmd {
 		return nil
 	}
 	if user {
-		p.fillRCU, p.fillRead, p.held = 0, 0, false
+		p.fillRCU, p.held = 0, false
 	}
-	if b := p.budget(); p.query.Filter != nil && b > 0 {
-		if _, ok := dynamo.BudgetLimit(b, p.fillRCU, p.fillRead); !ok {
-			p.held = true // what is left pays for no read
-			return nil
-		}
+	if b := p.budget(); p.query.Filter != nil && b > 0 && p.fillRCU >= b {
+		p.held = true
+		return nil
 	}
 	return p.next()
 }
@@ -238,6 +226,9 @@ func (p *pager) state() string {
 	if !p.started {
 		return "not read yet"
 	}
+	if p.pages == 0 {
+		return "reading…" // no answer yet: nothing is counted, nothing is all
+	}
 	more := p.c.All(p.query.Table)
 	switch {
 	case p.held:
@@ -252,7 +243,8 @@ func (p *pager) state() string {
 	if !p.filtered() {
 		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
-	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
+	// The matches listed: those read from the start and, after G, from the end.
+	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
 }
 
 // empty says why nothing is listed, once the first page is in ("" while
