@@ -108,6 +108,9 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	}
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
+	if err == nil && opt.Stopped {
+		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
+	}
 	return err
 }
 
