@@ -205,3 +205,22 @@ func TestFirstScreenIsOneRead(t *testing.T) {
 		}
 	}
 }
+
+// TestBilledAsDynamoDBBills: a read of nothing costs DynamoDB's minimum,
+// 0.5 RCU, whatever the server reports (dynalite reports 0); the session
+// says when its figure is that estimate.
+func TestBilledAsDynamoDBBills(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		m := dynamo.NewMetered(c)
+		q := domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("nobody"), SKName: "SK"}
+		if _, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q}); err != nil {
+			t.Fatal(err)
+		}
+		total, _ := m.Session.Totals()
+		billed, est := m.Session.Billed()
+		if billed != 0.5 || est != (total.RCU < 0.5) {
+			t.Errorf("%s: an empty Query reported %.1f RCU, billed %.1f (estimated %v)", name, total.RCU, billed, est)
+		}
+	}
+}
