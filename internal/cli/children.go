@@ -143,7 +143,14 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	}
 	delims := keyDelims(info, f.index, res.Delim)
 	level := maskedQuery(res.Level, mask, delims)
-	rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
+	all := dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
+	if res.SelfItem && !pattern {
+		// The item keyed by the prefix itself (PROFILE#): a row of its own,
+		// first, as it sorts.
+		self := dynamo.ChildRow{Prefix: domain.KeyText(key.SK.Type, f.prefix), IsItem: true, Self: true}
+		all.Rows = append([]any{self}, all.Rows...)
+	}
+	rows := maskChildRows(all, mask, key, res.Delim)
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
