@@ -276,7 +276,7 @@ func TestExportFromTheUI(t *testing.T) {
 	path := filepath.Join(dir, "logs.csv")
 	h.typeText(path)
 	h.keys("enter")
-	h.contains(t, "exported 50,000 items to "+path)
+	h.contains(t, "exported 50,000 items · to "+path)
 	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 50001 {
 		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
 	}
