@@ -209,6 +209,24 @@ func (p *tourPage) pick(n int) tea.Cmd {
 	return func() tea.Msg { return tourPickedMsg{stop: s} }
 }
 
+// Click selects the stop clicked (y is the line within the page, the
+// frame's border first); a click on the selected stop opens it.
+func (p *tourPage) Click(y int) bool {
+	l, rows := p.layout()
+	i := y - 1
+	if l.head {
+		i -= 2 // the heading and the blank line under it
+	}
+	if i < 0 || i >= rows || p.top+i >= len(tourStops) {
+		return false
+	}
+	if p.top+i == p.cursor {
+		return true
+	}
+	p.cursor = p.top + i
+	return false
+}
+
 // tourLayout is what the tour draws around its list. The richest layout
 // that leaves the whole list room is drawn; where none does, the last,
 // with the list scrolling under the cursor.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -198,4 +199,26 @@ func TestTourKeys(t *testing.T) {
 	if strings.Contains(h.screen(), "Demo tour") {
 		t.Fatal("esc stayed on the tour")
 	}
+}
+
+// TestTourClicks: a click selects the stop under it, in the scrolled list
+// too; a second click opens it; a click off the list does nothing.
+func TestTourClicks(t *testing.T) {
+	click := func(h *harness, y int) { h.screen(); h.send(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft}) }
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+	click(h, 6) // the title bar, the border, the heading, a blank line, then the stops: the third
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 3) // the blank line over the list
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 30) // under the list
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 6)
+	h.contains(t, "Tables › Equipment › "+demo.DriftedPiece, "versioned item")
+
+	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("G") // scrolled: the list's first line is the ninth stop
+	click(h, 2)
+	h.contains(t, "› AuditLog")
+	click(h, 2)
+	h.contains(t, "Tables › AuditLog")
 }
