@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -204,7 +205,7 @@ func (o *rootOptions) validateTargets() error {
 
 // settings are the configuration with the explorer's flags laid over it,
 // and the key bindings: a broken file is reported before anything is read.
-func (o *rootOptions) settings(g *globals) (domain.Config, keymap.KeyMap, error) {
+func (o *rootOptions) settings(g *globals) (config.Config, keymap.KeyMap, error) {
 	conf, err := g.loadConfig()
 	if err != nil {
 		return conf, keymap.KeyMap{}, err
@@ -224,7 +225,7 @@ func (o *rootOptions) settings(g *globals) (domain.Config, keymap.KeyMap, error)
 
 // applyConfig fills what no flag gave from the configuration: flags
 // override the configuration, which overrides detection.
-func (o *rootOptions) applyConfig(conf domain.Config) {
+func (o *rootOptions) applyConfig(conf config.Config) {
 	ts := conf.Table(o.table)
 	if !o.changed("delimiter") {
 		o.delimiter = ts.Delimiter
@@ -281,7 +282,7 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 
 // uiConfig is what the explorer is given: the flags, the configuration,
 // and how to connect.
-func (o *rootOptions) uiConfig(g *globals, conf domain.Config, keys keymap.KeyMap, early *connection) ui.Config {
+func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMap, early *connection) ui.Config {
 	var now func() time.Time
 	save := g.saveColumns
 	if g.demo {

@@ -32,10 +32,14 @@ type exportState struct {
 	noun    string // what is exported: items, children, …
 	cost    string // what it will cost, said while naming
 	path    string
-	items   int
-	pages   int
-	rcu     float64
-	id      int
+	// dir is where a relative file name is written ("": the working
+	// directory). Tests point it at their temporary directory, so that
+	// the suite never writes into the source tree.
+	dir   string
+	items int
+	pages int
+	rcu   float64
+	id    int
 }
 
 type exportProgressMsg struct {
@@ -45,11 +49,7 @@ type exportProgressMsg struct {
 	done         bool
 	err          error
 	where        string // the file written, with its folder (when done)
-	next         chan exportProgressMsg
-}
-
-func waitExport(ch chan exportProgressMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
+	next         <-chan exportProgressMsg
 }
 
 // startExport asks for a file for the page on top: what it has loaded
@@ -130,15 +130,20 @@ func (m *Model) exportKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, true
 }
 
+// runExport starts the export in its command, under the program's
+// context: quitting stops it.
 func (m *Model) runExport(path string) tea.Cmd {
 	e := &m.export
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(m.c.Context())
 	e.id++
 	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
 	id, job := e.id, e.job
-	ch := make(chan exportProgressMsg, 16)
-	go func() {
-		n, err := job(ctx, path, func(items, pages int, rcu float64) {
+	file := path
+	if e.dir != "" && !filepath.IsAbs(path) {
+		file = filepath.Join(e.dir, path)
+	}
+	return common.Stream(16, func(ch chan exportProgressMsg) {
+		n, err := job(ctx, file, func(items, pages int, rcu float64) {
 			select { // progress; skipped when the screen has not caught up
 			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
 			default:
@@ -149,8 +154,7 @@ func (m *Model) runExport(path string) tea.Cmd {
 			where = path
 		}
 		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, where: where, next: ch}
-	}()
-	return waitExport(ch)
+	})
 }
 
 func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
@@ -160,7 +164,7 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	}
 	if !msg.done {
 		e.items, e.pages, e.rcu = msg.items, msg.pages, msg.rcu
-		return waitExport(msg.next)
+		return common.Next(msg.next)
 	}
 	e.running = false
 	e.cancel()

@@ -122,3 +122,17 @@ func TestExportQueryPages(t *testing.T) {
 		t.Fatalf("%d logs, %d stores exported", len(logs), len(stores))
 	}
 }
+
+// TestExportOfferedName: enter on the name offered writes it relative to
+// the working directory (the tests' exportDir, so that the suite leaves the
+// source tree alone: see TestMain) and says where.
+func TestExportOfferedName(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("c", "e")
+	h.contains(t, "export to › dynascope-Locations-USA-NY-children.jsonl")
+	h.keys("enter")
+	h.said(t, "exported 5 children to dynascope-Locations-USA-NY-children.jsonl")
+	if rows := readRows(t, filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl")); len(rows) != 5 {
+		t.Fatalf("%d rows exported, want 5", len(rows))
+	}
+}

@@ -137,9 +137,9 @@ func (m *Model) open() tea.Cmd {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
 	} else if m.cfg.Table != "" {
-		client, table := m.cfg.Client, m.cfg.Table
+		ctx, client, table := m.c.Context(), m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
-			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			info, _, err := dynamo.DescribeTable(ctx, client, table)
 			return deepLinkedMsg{info: info, err: err}
 		})
 	} else {
@@ -260,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -545,6 +547,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
 
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -135,9 +135,9 @@ func TestUnreachableEndpoint(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "x")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
 	h := newHarness(t, 100, 30, Config{Client: c, Connection: "us-east-1 · http://127.0.0.1:1"})
-	h.contains(t, "cannot reach the endpoint", "check the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)", "check the endpoint")
 	h.keys("r")
-	h.contains(t, "cannot reach the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)")
 }
 
 // TestItemDataIsEscaped: terminal control in item data never reaches the
@@ -298,7 +298,7 @@ func TestCountBudget(t *testing.T) {
 }
 
 func TestConfiguredTableSettings(t *testing.T) {
-	h := newHarness(t, 100, 30, Config{Tables: map[string]domain.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
+	h := newHarness(t, 100, 30, Config{Tables: map[string]config.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
 	for i := 0; i < 7; i++ { // Locations
 		h.keys("down")
 	}

@@ -1,11 +1,13 @@
 package common
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -17,10 +19,13 @@ type Common struct {
 	Styles *Styles
 	Keys   keymap.KeyMap
 	NextID func() int // request ids, unique in the session
+	// Ctx is the program's context (see Context); nil in tests that drive
+	// the model without a program.
+	Ctx context.Context
 	// CountBudget is the most RCU a count may spend before it stops.
 	CountBudget float64
 	// Tables are the configuration file's per-table settings.
-	Tables map[string]domain.TableSettings
+	Tables map[string]config.TableSettings
 	// Now is the clock time ranges count back from (fixed for the demo).
 	Now func() time.Time
 	// FilterBudget is the RCU a filtered read of a table may spend before
@@ -150,6 +155,13 @@ type Overlayer interface {
 	// CloseOverlay closes it as esc would; the command is what esc's
 	// would be (nil for most).
 	CloseOverlay() tea.Cmd
+}
+
+// TextBox is a page with text boxes of its own (the go-to box, the
+// filter and range bars): what the open one holds, and a paste into it.
+type TextBox interface {
+	Typed() (text string, open bool)
+	Paste(text string) tea.Cmd
 }
 
 // OpenMsg asks the root to push a page.

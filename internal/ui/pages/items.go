@@ -155,7 +155,7 @@ func (p *Items) openItem(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(p.info, p.pg.query.Index); !partial {
 		return open(NewItem(p.c, p.info, it))
 	}
-	ctx, req := p.get.start(p.c.NextID)
+	ctx, req := p.get.start(p.c)
 	return getItem(ctx, p.c.Client, p.id, req, p.info.Name, baseKey(p.info, it))
 }
 

@@ -71,7 +71,7 @@ func (p *pager) next() tea.Cmd {
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
 	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}

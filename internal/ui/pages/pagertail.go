@@ -166,7 +166,7 @@ func (p *pager) nextTail() tea.Cmd {
 	q, p.tail.bounded = p.gapBound(q, p.lastKey)
 	p.tail.reading, p.tail.failed = true, false
 	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	if p.tail.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
 	}

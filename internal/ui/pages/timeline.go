@@ -176,7 +176,7 @@ func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
 		return open(NewItem(t.c, t.info, it))
 	}
-	ctx, req := t.get.start(t.c.NextID)
+	ctx, req := t.get.start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
 }
 

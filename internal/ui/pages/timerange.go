@@ -571,7 +571,7 @@ func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if _, partial := partialProjection(t.info, t.base.Index); partial {
-			ctx, req := t.get.start(t.c.NextID)
+			ctx, req := t.get.start(t.c)
 			return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it)), true
 		}
 		return open(NewItem(t.c, t.info, it)), true
