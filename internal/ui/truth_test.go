@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -398,4 +399,15 @@ func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestLocalTimeNamesItsZone (25.21): z shows local times under the zone's
+// name, not "local" alone.
+func TestLocalTimeNamesItsZone(t *testing.T) {
+	was := time.Local
+	time.Local = time.FixedZone("CET", 3600)
+	defer func() { time.Local = was }()
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123", Range: "2018", Now: demoClock})
+	h.keys("z")
+	h.contains(t, "Time (CET)", "times in local time, CET")
 }

@@ -582,10 +582,22 @@ func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // timeAttrs are the attribute columns after the time and the sort key.
 const timeAttrs = 5
 
+// localZone names the local zone as it stands at the clock's now ("CET",
+// "+0530"): "local" alone would not say which.
+func (t *Time) localZone() string {
+	name, off := t.now().In(time.Local).Zone()
+	if name == "" {
+		name = fmt.Sprintf("%+03d%02d", off/3600, abs(off%3600)/60)
+	}
+	return name
+}
+
+func abs(n int) int { return max(n, -n) }
+
 func (t *Time) setColumns() {
 	cols := []components.Column{{Title: "Time (UTC)", Width: 20, Keep: true}, {Title: t.base.SKName, Keep: true}}
 	if t.local {
-		cols[0].Title = "Time (local)"
+		cols[0].Title = "Time (" + t.localZone() + ")"
 	}
 	t.grid.SetColumns(cols)
 }
@@ -713,7 +725,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by the table's time_format"
 		}
-		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
