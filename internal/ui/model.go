@@ -681,7 +681,7 @@ func (m *Model) statusBar() string {
 	if m.cfg.CostEstimated {
 		rcu = "RCU est." // computed for data that is not in DynamoDB
 	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), total.RCU, rcu, last.Round(100_000)))
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), total.RCU, rcu, common.Latency(last)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")
