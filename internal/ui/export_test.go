@@ -131,7 +131,7 @@ func TestExportOfferedName(t *testing.T) {
 	h.keys("c", "e")
 	h.contains(t, "export to › dynascope-Locations-USA-NY-children.jsonl")
 	h.keys("enter")
-	h.said(t, "exported 5 children to dynascope-Locations-USA-NY-children.jsonl")
+	h.said(t, "exported 5 children to "+filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl"))
 	if rows := readRows(t, filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl")); len(rows) != 5 {
 		t.Fatalf("%d rows exported, want 5", len(rows))
 	}

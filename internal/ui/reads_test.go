@@ -109,7 +109,7 @@ func TestReadsUnderTheProgramsContext(t *testing.T) {
 	cc := &contextCheck{Client: demoData(t)}
 	h := newHarnessIn(t, ctx, 160, 30, Config{Client: cc, Table: "Locations", PK: "USA", Prefix: "NY#"})
 	h.keys("c") // the tree
-	h.contains(t, "children")
+	h.contains(t, "prefixes")
 	h.keys("c") // count
 	h.keys("e", "enter")
 	h.said(t, "exported")

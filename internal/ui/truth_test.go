@@ -98,7 +98,7 @@ func firstScreen(t *testing.T, cfg Config, keys ...string) string {
 	rec := record(cfg.Client)
 	metered := dynamo.NewMetered(rec)
 	cfg.Client, cfg.Session = metered, metered.Session
-	h = &harness{t: t, m: New(cfg), rec: rec}
+	h = harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.run(h.m.Init())
 	armed = true
@@ -143,7 +143,7 @@ func TestTourSaysWhatWasRead(t *testing.T) {
 		names, _, err := dynamo.ListTables(ctx, metered)
 		return Connected{Client: metered, Session: metered.Session, TableNames: names}, err
 	}}
-	h := &harness{t: t, m: New(cfg), rec: rec}
+	h := harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.run(h.m.Init())
 	h.contains(t, "Demo tour", "1 req ·", "read so far: the table list (ListTables: ", "tables), 1 request in all", "esc: the tables")
