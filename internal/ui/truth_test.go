@@ -411,3 +411,55 @@ func TestLocalTimeNamesItsZone(t *testing.T) {
 	h.keys("z")
 	h.contains(t, "Time (CET)", "times in local time, CET")
 }
+
+// wideItemDB is keysDB's table with one item "k" of attrs attributes a0000…,
+// and a long Note.
+func wideItemDB(t testing.TB, attrs int) *memory.DB {
+	t.Helper()
+	db := keysDB(t)
+	it := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: "k"},
+		"Note": &types.AttributeValueMemberS{Value: strings.Repeat("long words ", 40) + "END"}}
+	for i := range attrs {
+		it[fmt.Sprintf("a%04d", i)] = &types.AttributeValueMemberN{Value: fmt.Sprint(i)}
+	}
+	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("T"), Item: it}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestItemViewMarksCutValues (27.17): a value wider than the panel ends in
+// "…" and keeps its type tag, at every size; a revision opened from a
+// timeline is under the Versions tab, not Items (25.21).
+func TestItemViewMarksCutValues(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "T", PK: "p", Client: wideItemDB(t, 3)})
+		h.keys("2", "enter")
+		var line string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.Contains(l, `"Note"`) {
+				line = l
+			}
+		}
+		if !regexp.MustCompile(`…"?  S +│$`).MatchString(line) || strings.Contains(line, "END") {
+			t.Fatalf("%dx%d: the cut value is not marked, or lost its type:\n%q", sz[0], sz[1], line)
+		}
+	}
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "enter")
+	if got := h.m.top().Mode(); got != "Versions" {
+		t.Fatalf("a revision opened from its timeline is under %q", got)
+	}
+}
+
+// BenchmarkItemViewKey (27.17) measures a key and a frame on the item view
+// of a 5,000-attribute item: rendered once, then only the lines shown.
+func BenchmarkItemViewKey(b *testing.B) {
+	h := newHarness(b, 120, 35, Config{Table: "T", PK: "p", Client: wideItemDB(b, 5000)})
+	h.keys("2", "enter")
+	b.ResetTimer()
+	for i := range b.N {
+		h.keys([]string{"down", "up"}[i%2])
+		_ = h.m.render()
+	}
+}
