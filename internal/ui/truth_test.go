@@ -463,3 +463,26 @@ func BenchmarkItemViewKey(b *testing.B) {
 		_ = h.m.render()
 	}
 }
+
+// TestReopenKeepsIndexAndPrefix (25.22): ?'s reopen command holds the
+// index and the prefix of the view, Time mode's included.
+func TestReopenKeepsIndexAndPrefix(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		keys []string
+		want []string
+	}{
+		{Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#"}, []string{"4"}, []string{"--prefix 'amsg#'"}},
+		{Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Range: "2018-08"}, nil, []string{"--prefix 'amsg#'", "--range 2018-08"}},
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", Range: "2018-08-29"}, nil, []string{"--index ByTime", "--range 2018-08-29"}},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		line := h.m.commandLine()
+		for _, w := range c.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("%+v: the reopen command lacks %q: %s", c.cfg, w, line)
+			}
+		}
+	}
+}
