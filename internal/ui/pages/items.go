@@ -340,6 +340,9 @@ func (p *Items) View() string {
 		order = "descending"
 	}
 	title := fmt.Sprintf("%s · %s · %s", keyCell(p.pg.query.PK), p.pg.state(), order)
+	if ix := p.pg.query.Index; ix != "" {
+		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+	}
 	if p.note != "" {
 		title += " · " + p.note
 	}

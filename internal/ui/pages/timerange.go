@@ -776,6 +776,9 @@ func (t *Time) View() string {
 	parts = append(parts, body)
 	order := t.order()
 	title := fmt.Sprintf("%s%s · %s · %s", keyCell(t.base.PK), t.underTitle(), t.pg.state(), order)
+	if ix := t.base.Index; ix != "" {
+		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+	}
 	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
