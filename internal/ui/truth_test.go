@@ -513,3 +513,16 @@ func TestTableCountsSaidToBeEstimates(t *testing.T) {
 	h := newHarness(t, 200, 50, Config{})
 	h.contains(t, "Items (est.)", "DynamoDB's estimate, updated about every 6 hours")
 }
+
+// TestGoToMissingPartitionSaysSo (25.20): / on the partitions with a key
+// no item has opens a view that says there is no such partition, never
+// an empty one.
+func TestGoToMissingPartitionSaysSo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("/")
+	h.typeText("ATLANTIS")
+	h.keys("enter")
+	h.contains(t, "ATLANTIS · does not exist", "No item has the partition key ATLANTIS: there is no such partition.")
+	h.keys("2")
+	h.contains(t, "No item has the partition key ATLANTIS")
+}
