@@ -526,3 +526,19 @@ func TestGoToMissingPartitionSaysSo(t *testing.T) {
 	h.keys("2")
 	h.contains(t, "No item has the partition key ATLANTIS")
 }
+
+// TestJumpOutsideTheRangeSaysWhy (25.20): @ a time outside the rows
+// listed selects the nearest row and says why.
+func TestJumpOutsideTheRangeSaysWhy(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("@ 2020-01-01")
+	h.keys("enter")
+	h.said(t, "is beyond the last row of this range")
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("@ 2030-01-01")
+	h.keys("enter")
+	h.said(t, "is past the first row listed")
+}

@@ -320,6 +320,8 @@ func (t *Time) splitPrefix(text string) (prefix, rest string) {
 // nearest past it in the listing's order), reading on a few pages if the
 // loaded rows end before it.
 func (t *Time) jump(at time.Time, pages int) tea.Cmd {
+	when := at.In(t.zone()).Format("2006-01-02 15:04:05 MST")
+	first := true
 	for i, tm := range t.times {
 		if tm.IsZero() {
 			continue
@@ -327,8 +329,12 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		if (t.pg.query.Reverse && !tm.After(at)) || (!t.pg.query.Reverse && !tm.Before(at)) {
 			t.grid.SetCursor(i)
 			t.jumpTo = nil
+			if first && !tm.Equal(at) { // before the listing's first row: outside what is listed
+				return notice("@ " + when + " is past the first row listed: it is selected; t changes the range")
+			}
 			return nil
 		}
+		first = false
 	}
 	if !t.pg.done() && pages > 0 {
 		t.jumpTo, t.jumpLeft = &at, pages
@@ -336,7 +342,10 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 	}
 	t.jumpTo = nil
 	t.grid.SetCursor(max(0, t.pg.head.len()-1))
-	return nil
+	if t.pg.done() {
+		return notice("@ " + when + " is beyond the last row of this range: it is selected; t changes the range")
+	}
+	return notice(fmt.Sprintf("@ %s is not in the %s read so far: the last is selected; ↓ reads on", when, common.Plural(t.pg.head.len(), "row", "rows")))
 }
 
 // sparkCache is the sparkline last drawn, kept while nothing it counts
