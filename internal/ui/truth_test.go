@@ -542,3 +542,14 @@ func TestJumpOutsideTheRangeSaysWhy(t *testing.T) {
 	h.keys("enter")
 	h.said(t, "is past the first row listed")
 }
+
+// TestFollowPastRangeSaysSo (25.20): F on a range that ended in the past
+// says nothing new can fall in it, rather than polling without a word.
+func TestFollowPastRangeSaysSo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123", Range: "2018", Now: demoClock})
+	h.keys("F")
+	h.said(t, "in the past: nothing new can fall in it")
+	if strings.Contains(h.screen(), "following ·") {
+		t.Fatalf("following a range that ended:\n%s", h.screen())
+	}
+}
