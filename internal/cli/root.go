@@ -56,9 +56,10 @@ and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
 Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-credentials, access denied), 2 a malformed command line, 130 interrupted
-(Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the same way, a
-partial export file removed.`,
+no region, credentials, access denied), 2 a malformed command line (an
+unknown command, flag or --index; the explorer without a terminal), 130
+interrupted (Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the
+same way, a partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
@@ -259,7 +260,12 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 	if _, err := g.tableMask(o.table); err != nil {
 		return err // a bad --mask is a usage error here, as for the headless commands
 	}
-	if err := checkTerminal(); err != nil {
+	if !g.data.given() {
+		if err := g.settle(); err != nil { // the connection flags; --data checked its own
+			return err
+		}
+	}
+	if err := checkTerminal(); err != nil { // the last check: a bad flag is said first
 		return err
 	}
 	o.applyConfig(conf)
@@ -270,8 +276,6 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 		if early, err = g.connect(ctx); err != nil {
 			return err
 		}
-	} else if err := g.settle(); err != nil {
-		return err
 	}
 	// An export still running when the explorer ends is abandoned:
 	// its partial file must not outlive the process.

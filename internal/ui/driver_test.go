@@ -195,7 +195,7 @@ func (h *harness) contains(t *testing.T, want ...string) {
 // may be cut, where depending on the latency's width.
 func (h *harness) said(t *testing.T, want string) {
 	t.Helper()
-	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].whole(), want) {
 		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
 	}
 }

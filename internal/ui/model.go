@@ -57,14 +57,16 @@ type Model struct {
 	lastErr  error
 	errPage  int    // the page whose request failed: r retries it from where it stopped
 	notice   string // a passing note for the status bar (what y copied)
-	said     []said // the last messages, for ?
-	export   exportState
-	fatal    *fatal
-	nextID   int
-	masked   *dynamo.Masked  // nil unless values are masked
-	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
-	fwd      [][]common.Page // views come back from (ctrl+i)
-	search   components.Search
+	// noticeMore is the note's detail, shown after it where there is room.
+	noticeMore string
+	said       []said // the last messages, for ?
+	export     exportState
+	fatal      *fatal
+	nextID     int
+	masked     *dynamo.Masked  // nil unless values are masked
+	back       [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
+	fwd        [][]common.Page // views come back from (ctrl+i)
+	search     components.Search
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
@@ -74,6 +76,7 @@ type Model struct {
 	startErr      error             // Connect's failure, for Run to return
 	ctx           context.Context   // Run's: Connect's requests end with it
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
+	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
 }
 
 // New returns the explorer's root model.
@@ -242,7 +245,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case exportProgressMsg:
 		return m.exportProgress(msg)
 	case common.NoticeMsg:
-		m.say(msg.Text)
+		m.sayMore(msg.Text, msg.Detail)
 		return nil
 	case common.ErrorMsg:
 		if msg.Fatal {
@@ -262,6 +265,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.key(msg)
 	case tea.PasteMsg:
 		return m.paste(msg.Content)
+	case tea.ResumeMsg:
+		return tea.RequestWindowSize // back from ctrl+z: the size may have changed meanwhile
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -449,15 +454,15 @@ func (m *Model) helpView() string {
 	}
 	// The short help leaves room for the position and drops the bindings
 	// that do not fit whole.
+	room := m.w
 	if pos != "" {
-		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := p.ShortHelp()
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
-	view := m.help.ShortHelpView(short)
-	m.help.SetWidth(m.w)
+	view := m.shortHelp(short, room)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
@@ -480,7 +485,10 @@ func (m *Model) helpView() string {
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
-		if said := m.messagesView(); said != "" {
+		// The messages take the room left, at most half the screen: the
+		// view stays in sight.
+		room := min(m.h/2, m.h-2-m.requestHeight()-3-lipgloss.Height(view))
+		if said := m.messagesView(room); said != "" {
 			view += "\n" + said
 		}
 	}
@@ -602,12 +610,8 @@ func (m *Model) View() tea.View {
 func (m *Model) tooSmall() bool { return m.w < MinWidth || m.h < MinHeight }
 
 func (m *Model) render() string {
-	st := &m.styles
 	if m.tooSmall() {
-		msg := st.Notice.Render("Terminal too small") + "\n" +
-			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
-			st.Dim.Render("Enlarge the window, or press q to quit.")
-		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, msg)
+		return m.tooSmallView()
 	}
 	p := m.top()
 	w, h := m.bodySize()

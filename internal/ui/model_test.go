@@ -124,7 +124,7 @@ func TestHelpToggle(t *testing.T) {
 	h.keys("?")
 	h.contains(t, "next mode", "page down", "delimiter", "count")
 	h.keys("?")
-	h.contains(t, "c count")
+	h.contains(t, "• ? help • q quit")
 }
 
 func TestUnreachableEndpoint(t *testing.T) {

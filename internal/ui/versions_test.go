@@ -117,7 +117,7 @@ func TestDeepLinks(t *testing.T) {
 	h.said(t, `no versioned item "Nope"`)
 	h.contains(t, "2 versioned items")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
-	h.contains(t, "2 items loaded", "Timestamp < :sk   :pk=123 :sk=1536019200", "time › < 1536019200")
+	h.contains(t, "2 items loaded", "Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=-62135596800", "time › < 1536019200")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
 		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
 	h.contains(t, "2 items loaded")
@@ -275,4 +275,26 @@ func TestVersionsBareWithPointer(t *testing.T) {
 	if strings.Contains(h.screen(), "drifted") {
 		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
 	}
+}
+
+// TestVersionsZeroWhileMarked: 0 compares with the current copy whatever
+// is marked (it did nothing while a revision was marked), and m on the
+// marked row unmarks, said in the help and in a message.
+func TestVersionsZeroWhileMarked(t *testing.T) {
+	h := newHarness(t, 130, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "[") // v2
+	h.keys("m")                       // mark v2
+	h.said(t, "comparing each revision with the marked v2 · m on it unmarks, 0 compares with the current copy")
+	h.contains(t, "m unmark", "Δ vs v2")
+	h.keys("]") // v3 against the marked v2
+	h.contains(t, "Diff v2 → v3 · against the marked v2", "m mark to compare")
+	h.keys("0")
+	h.contains(t, "Diff v0 → v3 · against the current copy", "Δ vs v0")
+	h.said(t, "comparing each revision with the current copy (v0_")
+	if strings.Contains(h.screen(), "◆") {
+		t.Fatalf("still marked after 0:\n%s", h.screen())
+	}
+	h.keys("m", "m") // mark v3, then unmark it on its row
+	h.said(t, "unmarked: comparing each revision with the current copy")
+	h.contains(t, "Δ vs v0")
 }

@@ -139,8 +139,10 @@ type Exportable interface {
 	Loaded() (l Loaded, ok bool)
 }
 
-// NoticeMsg is a passing note for the status bar (what was copied).
-type NoticeMsg struct{ Text string }
+// NoticeMsg is a passing note for the status bar (what was copied): Text
+// says the result first and short; Detail, when given, follows it where
+// there is room and whole in ?'s message history.
+type NoticeMsg struct{ Text, Detail string }
 
 // Sizer is a page that knows its table's size (DescribeTable's figure),
 // which bounds what reading everything it lists can cost.

@@ -134,7 +134,7 @@ func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 		return nil
 	}
 	t.rangeTxt = t.waiting.text
-	t.times = nil
+	t.times, t.spark = nil, sparkCache{}
 	t.stats.reset()
 	t.grid.SetCursor(0)
 	cmd := t.pg.restartMerged(base, m)
