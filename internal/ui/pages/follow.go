@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -46,7 +47,9 @@ func (t *Time) startFollow() tea.Cmd {
 		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
 			"no time in this sort key to follow"), false, t.id)
 	}
-	if end, ok := t.rangeEnd(); ok && end.Before(t.now()) {
+	// A span counted back from now ("last 24h") ends when it was run: new
+	// items are what following it means.
+	if end, ok := t.rangeEnd(); ok && !strings.HasPrefix(strings.ToLower(t.rangeTxt), "last ") && end.Before(t.now().Add(-time.Minute)) {
 		// Nothing written from now on falls in it: polling would wait
 		// forever without a word.
 		return notice("the range ends " + end.In(t.zone()).Format("2006-01-02 15:04:05 MST") +
