@@ -209,6 +209,8 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
 	h.keys("1")
 	h.contains(t, "amsg# · ", " · delimiter ")
+	h.keys("2", "t") // t from Items under the prefix keeps it too
+	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree")
 }
 
 // manyKeys are n sort keys k00000… under partition "p".
