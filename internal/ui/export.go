@@ -151,7 +151,7 @@ func (m *Model) runExport(path string) tea.Cmd {
 		})
 		where, aerr := filepath.Abs(file) // the folder said, not only the name typed
 		if aerr != nil {
-			where = path
+			where = file
 		}
 		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, where: where, next: ch}
 	})

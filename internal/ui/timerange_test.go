@@ -87,7 +87,8 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 		t.Fatalf("jump did not land before noon:\n%s", h.screen())
 	}
 	h.keys("z")
-	h.contains(t, "Time (local)", "times in local time")
+	zone, _ := demoClock().In(time.Local).Zone()
+	h.contains(t, "Time ("+zone+")", "times in local time, "+zone)
 }
 
 func TestTimeNoTimeKeys(t *testing.T) {

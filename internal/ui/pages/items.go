@@ -248,6 +248,7 @@ func (p *Items) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return refuse(ModeTime, p.place().off(ModeTime)), true
 	case timeKey:
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
+		t.Under(p.place().prefix) // the prefix listed stays (25.19)
 		t.Filter(p.pg.query.Filter)
 		return open(t), true
 	}
@@ -399,6 +400,9 @@ func (p *Items) View() string {
 		order = "descending"
 	}
 	title := fmt.Sprintf("%s · %s · %s", keyCell(p.pg.query.PK), p.pg.state(), order)
+	if ix := p.pg.query.Index; ix != "" {
+		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+	}
 	if p.note != "" {
 		title += " · " + p.note
 	}

@@ -31,7 +31,7 @@ type Tables struct {
 // NewTables returns the tables page.
 func NewTables(c *common.Common) *Tables {
 	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}, grid: components.NewGrid(c)}
-	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items"}, {Title: "Size"}})
+	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}})
 	return t
 }
 
@@ -283,8 +283,10 @@ func (t *Tables) preview() string {
 		}
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Dim.Render("items          ")+common.Thousands(int(info.ItemCount)),
-		st.Dim.Render("size           ")+common.HumanBytes(info.SizeBytes), "")
+	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
+	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
+		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
+		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"), "")
 	for _, ix := range info.Indexes {
 		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
 	}
