@@ -108,8 +108,16 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	}
 	limit := int32(firstProbeKeys)
 	var probe probeSizing
-	for {
+	prevStart := ""
+	for reads := 0; ; reads++ {
 		start := walk.Start()
+		// The walk reads on from where the keys read so far end, not from
+		// LastEvaluatedKey: a server that says "more" yet sends the same
+		// keys again would have it ask the same question forever.
+		if reads > 0 && start <= prevStart {
+			return finish(cursorFailure("children of "+r.Table, &CursorError{Backwards: start < prevStart}))
+		}
+		prevStart = start
 		q := res.Level
 		q.SK = rangeFrom(start, r.Prefix, binary)
 		if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {

@@ -170,7 +170,7 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 				}
 				// A body cut off mid-answer is a network fault; every call
 				// dynascope makes is a read, so sending it again is safe.
-				so.Retryables = append(so.Retryables, retry.IsErrorRetryableFunc(truncatedIsRetryable))
+				so.Retryables = append(so.Retryables, retry.IsErrorRetryableFunc(truncatedIsRetryable), retry.IsErrorRetryableFunc(damagedIsRetryable))
 				if t.FailFast {
 					so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(unreachableIsFinal)}, so.Retryables...)
 				}
@@ -213,7 +213,10 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
-		o.APIOptions = append(o.APIOptions, noAnswer(where, t.timeout()))
+		o.APIOptions = append(o.APIOptions, noAnswer(where, t.timeout()), checkedAnswers)
+		// checkedAnswers checks the CRC before decoding, and fails the read
+		// when it does not match; the SDK's check would only log it.
+		o.DisableValidateResponseChecksum = true
 	})
 	return client, cfg, nil
 }
