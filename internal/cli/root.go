@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -375,5 +376,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		export.RemoveUnfinished() // a signal ended the run mid-export
 	}
 	g.close()
+	if g.headless != nil {
+		if note := g.headless.RetrySummary(); note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	return report(ctx, stderr, err)
 }

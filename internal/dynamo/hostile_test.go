@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -130,6 +132,10 @@ func TestCursorGoingBackwards(t *testing.T) {
 	n := func(v string) dynamo.Item {
 		return dynamo.Item{"PK": dynamo.AttributeValue(domain.S("H")), "SK": dynamo.AttributeValue(domain.N(v))}
 	}
+	withMap := func(it dynamo.Item) dynamo.Item {
+		it["M"] = &types.AttributeValueMemberM{Value: dynamo.Item{"x": dynamo.AttributeValue(domain.S("y"))}}
+		return it
+	}
 	cases := []struct {
 		start, last dynamo.Item
 		reverse     bool
@@ -144,6 +150,7 @@ func TestCursorGoingBackwards(t *testing.T) {
 		{n("10"), n("9"), false, true},
 		{n("9"), n("1E+1"), false, false},
 		{n("1E+125"), n("1E+125"), false, true},
+		{withMap(s("a")), withMap(s("a")), false, true}, // a whole item as the cursor, repeated
 	}
 	for _, c := range cases {
 		err := dynamo.CheckCursor(c.start, c.last, "SK", c.reverse)
@@ -170,5 +177,52 @@ func readPages(t *testing.T, c dynamo.Client) string {
 			return strings.Join(keys, " ")
 		}
 		start = p.LastKey
+	}
+}
+
+// After a long throttling storm the next read is still retried as the
+// first was: the retries are each read's, not a process-wide quota that
+// the storm empties (the SDK's default failed every throttle at once
+// after ~50 failed reads).
+func TestRetriesOutlastAStorm(t *testing.T) {
+	hierBackends(t)
+	faulty, proxy, _ := faultyClient(t, 3)
+	proxy.Set(dynalitetest.FaultThrottling, 1)
+	const reads = 80
+	for range reads {
+		if _, err := dynamo.QueryPage(context.Background(), faulty, hierQuery(nil)); dynamo.KindOf(err) != dynamo.KindThrottled {
+			t.Fatalf("throttled read: %v", err)
+		}
+	}
+	if n := proxy.Operations()["Query"]; n != 3*reads {
+		t.Fatalf("%d requests for %d reads of 3 attempts: the retries ran out", n, reads)
+	}
+}
+
+// A session counts every HTTP request, retries included (a failed read
+// of three attempts is three requests), and says what it retried and why.
+func TestSessionCountsRetries(t *testing.T) {
+	hierBackends(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	proxy := dynalitetest.NewFaultProxy(dynalitetest.Shared(t).Endpoint, 7)
+	t.Cleanup(proxy.Close)
+	s := &dynamo.Session{}
+	c, _, err := dynamo.Connect(context.Background(), dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL,
+		MaxAttempts: 3, MaxBackoff: 20 * time.Millisecond, OnRetry: s.NoteRetry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &dynamo.Metered{Client: c, Session: s}
+	proxy.Set(dynalitetest.FaultThrottling, 1)
+	_, _ = dynamo.QueryPage(context.Background(), m, hierQuery(nil))
+	proxy.Clear()
+	_, _ = dynamo.QueryPage(context.Background(), m, hierQuery(nil))
+	total, _ := s.Totals()
+	if total.Requests != 4 || total.Requests != proxy.Operations()["Query"] {
+		t.Errorf("the session counted %d requests; %d were sent", total.Requests, proxy.Operations()["Query"])
+	}
+	if got := s.RetrySummary(); got != "2 throttled: retried" {
+		t.Errorf("summary %q", got)
 	}
 }
