@@ -65,7 +65,7 @@ func (s *Session) NoteRetry(attempt int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	why := retryReason(err)
-	s.retry = fmt.Sprintf("backing off, then retrying (attempt %d failed: %s)", attempt, why)
+	s.retry = fmt.Sprintf("retrying (attempt %d failed: %s; backing off)", attempt, why)
 	s.retryAt = time.Now()
 	s.retries++
 	// A retry is one more HTTP request: the totals count what was sent.
