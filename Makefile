@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz screenshots lint
+.PHONY: demo build test deps conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz golden screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -57,12 +57,22 @@ bench-latency: deps ## children, counts, a first screen, G (N=1000000: on a part
 bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic read-only client): peak RSS, live heap, requests, RCU, re-reads; the window of rows beside every row held
 	$(GO) run ./scripts/benchmemory
 
+golden: ## regenerate the golden files (the explorer's screens, exports): read every diff before committing
+	$(GO) test -count=1 ./internal/ui ./internal/export ./internal/cli -update
+
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)
 
 screenshots: ## regenerate screenshots/*.png from the real program
 	bash scripts/screenshots.sh
 
-lint: ## gofmt and go vet
-	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './node_modules/*')); test -z "$$out" || { echo "gofmt needed: $$out"; exit 1; }
+# Every Go file of the repository, the renderer's module too (not node_modules).
+GOFILES = $(shell find . -name '*.go' -not -path './node_modules/*' -not -path './.cache/*')
+
+lint: ## gofmt, goimports (std | others | this module), go vet, staticcheck and go mod tidy -diff, each pinned in go.mod (go tool)
+	@out=$$(gofmt -l $(GOFILES)); test -z "$$out" || { echo "gofmt needed (gofmt -w): $$out"; exit 1; }
+	@out=$$($(GO) tool goimports -l -local github.com/dynascope/dynascope $(GOFILES)); test -z "$$out" || { echo "imports mis-grouped (go tool goimports -w -local github.com/dynascope/dynascope FILE): $$out"; exit 1; }
 	$(GO) vet $(PKG)
+	$(GO) tool staticcheck $(PKG)
+	$(GO) mod tidy -diff
+	cd screenshots/render && $(GO) vet . && $(GO) mod tidy -diff

@@ -40,6 +40,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	unseal := seal()
 	// The demo is read-only in use, so one copy serves every test.
 	loadDemo = func(ctx context.Context) (*memory.DB, error) {
 		demoOnce.Do(func() { demoDB, demoErr = demo.Load(ctx) })
@@ -51,8 +52,10 @@ func TestMain(m *testing.M) {
 	runExplorer = func(ctx context.Context, cfg ui.Config) error {
 		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
 	}
+	checkTerminal = func() error { return nil }
 	code := m.Run()
 	dynalitetest.StopShared()
+	unseal()
 	os.Exit(code)
 }
 
@@ -84,7 +87,7 @@ func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	out, errs, code := cli(t, args...)
 	if code != 0 {
-		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, errs)
+		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, clip(errs))
 	}
 	return out, errs
 }
@@ -397,17 +400,21 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
 		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
-		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus — see dynascope tables --help"},
+		{"mistyped flag", []string{"--tabel", "x"}, 2, "unknown flag: --tabel — did you mean --table? (see dynascope --help)"},
+		{"mistyped subcommand flag", []string{"range", "--demo", "--lst", "1h"}, 2, "unknown flag: --lst — did you mean --last?"},
+		{"mistyped command", []string{"itemz"}, 2, `unknown command "itemz" — did you mean dynascope items?`},
 		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
-		{"unknown command", []string{"scan"}, 2, `unexpected argument "scan"`},
+		{"unknown command", []string{"scan"}, 2, `unknown command "scan" — the commands are children, items, range, seed, tables, versions`},
 		{"demo and endpoint", []string{"tables", "--demo", "--endpoint-url", "http://localhost:8000"}, 2, "--demo runs on the embedded demo database"},
 		{"endpoint not a URL", []string{"tables", "--endpoint-url", "localhost:8000", "--region", "us-east-1"}, 2, "is not an http(s) URL"},
 		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},
 		{"seed to AWS", []string{"seed", "--region", "us-east-1"}, 2, "would write into AWS itself"},
 		{"seed the demo", []string{"seed", "--demo"}, 2, "--demo already has the data"},
+		{"seed without a region", []string{"seed", "--endpoint-url", "http://127.0.0.1:1"}, 1, "no region set — pass --region"},
 		{"seed unknown table", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--tables", "Nope"}, 2, `no demo table "Nope"`},
-		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
-		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
+		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
+		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
 		{"no credentials", []string{"tables", "--region", "us-east-1"}, 1, "no usable AWS credentials"},
 		{"no region", []string{"tables"}, 1, "no region set — pass --region"},
 		{"no such profile", []string{"tables", "--profile", "nope", "--region", "us-east-1"}, 1, "nope"},
@@ -470,7 +477,7 @@ func TestDynalite(t *testing.T) {
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
 	c := srv.Client()
 
-	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--tables", "Blobs")
+	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--tables", "Blobs")
 	if !strings.Contains(out, "Blobs") || !strings.Contains(out, "48 items") {
 		t.Errorf("seed printed:\n%s", out)
 	}

@@ -60,16 +60,6 @@ func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
 		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
 }
 
-func typeName(t domain.KeyType) string {
-	switch t {
-	case domain.TypeN:
-		return "number (N)"
-	case domain.TypeB:
-		return "binary (B)"
-	}
-	return "string (S)"
-}
-
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f rangeFlags
 	cmd := &cobra.Command{
@@ -79,134 +69,36 @@ func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 newest first, and prints them one plain-JSON item a line as they arrive.
 The key condition and the cost go to stderr.
 
-The sort key's time format is detected from its newest keys (one small
-Query): epoch seconds, milliseconds or microseconds; ISO-8601 with or
-without zone; dates and months; the blog's 2006-01-02:15:04:05; and
-composite keys with a prefix before the time (amsg#2018-08-29:12:00:00)
-or text after it. Keys that are not a time (a Metadata item beside them)
-are skipped when most keys are, said on stderr, and left out of ranges.
-The range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
-begins_with) written in that format. Times without a zone are UTC
-(--local: this machine's zone).
+The sort key's time format is detected from its newest and oldest keys
+(two small Queries): epoch seconds, milliseconds or microseconds; dates as
+numbers (20150131); ISO-8601 with or without zone; dates and months; the
+blog's 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID); and
+composite keys with a prefix before the time (amsg#2018-08-29:12:00:00),
+text after it, or both (JFK#2021-08-01T07:25:00#250#0). Keys that are not
+a time (a header item beside them) are skipped when two thirds of the
+keys are times (or the only key is), said on stderr, and left out of
+ranges. The range compiles to the one key condition (=, BETWEEN or
+begins_with) written in that format; open ends stop at the first and last
+times the format writes, and ids at the smallest and largest id of each
+instant. Times without a zone are UTC (--local: this machine's zone).
 
 Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 --sk-prefix to read one; without it the prefixes are found (the children
 skip-scan) and one range query per prefix is merged by time, newest first
 across all of them, each read a page at a time as the merge needs it.`,
 		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
-  dynascope range --demo --table Metrics --pk cpu.web-1 --last 15m
+  dynascope range --demo --table Metrics --pk cpu.web-1 --last 6h          # the demo's series ends 2 h 40 min before its now
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
   dynascope range --demo --table ChatMessages --pk portland --sk-prefix amsg --at 2018-08
   dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --limit 20
-  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
+  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50
+  dynascope range --demo --table Workbench --pk 'FLIGHTS#AA' --at 2021-08-01 --limit 5
+  dynascope range --demo --table Workbench --pk 'USER#ada' --at 2021-03
+  dynascope range --demo --table WorkbenchOrders --pk C1 --after 2015-12-20`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			if err := f.validateFollow(); err != nil {
-				return err
-			}
-			text, err := f.rangeText()
-			if err != nil {
-				return err
-			}
-			loc := time.UTC
-			if f.local {
-				loc = time.Local
-			}
-			now := time.Now()
-			if g.demo {
-				now = demo.DemoEnd // the demo's data ends at a fixed time, so "last 24h" finds it
-			}
-			r, err := domain.ParseRange(text, now, loc)
-			if err != nil {
-				return usage("see dynascope range --help for the forms a time takes", "%v", err)
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
-			if err != nil {
-				return err
-			}
-			key, _ := info.KeyFor(f.index)
-			if key.SK == nil {
-				return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
-			}
-			if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
-				return err
-			}
-			var tableKeys *dynamo.KeySchema
-			if f.index != "" {
-				tableKeys = &info.Key
-			}
-			configured := false
-			if f.format == "" {
-				conf, err := g.loadConfig()
-				if err != nil {
-					return err
-				}
-				f.format, configured = conf.Table(f.table).TimeFormat, true
-			}
-			sampleQ := q
-			if f.skPrefix != "" {
-				sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
-			}
-			opt, err := f.readOpts()
-			if err != nil {
-				return err
-			}
-			if opt.Mask, err = g.tableMask(f.table); err != nil {
-				return err
-			}
-			opt.KeyDelims = keyDelims(info, f.index, "")
-			sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
-			if err != nil {
-				return err
-			}
-			enc, err := rangeEncoding(f, configured, sample, key.SK.Name, opt, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if (enc.Kind == domain.TimeText) != (key.SK.Type != domain.TypeN) {
-				// A time format given by --time-format or the configuration
-				// that the key's type cannot hold: refused before any Query
-				// of the range.
-				return usage("give a format the key can hold, or drop --time-format to detect it",
-					"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
-			}
-			q.Reverse = !f.oldestFirst
-			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
-			shown := newShownKeys(enc, q.SKName)
-			if f.follow {
-				opt.Each = shown.note
-			}
-			if enc.Kind == domain.TimeText && enc.Place == domain.TimeAfter && f.skPrefix == "" {
-				start := time.Now()
-				prefixes, err := mergedRange(ctx, cmd, conn, q, key, tableKeys, r, enc, sample.Keys, f, opt)
-				if err != nil || !f.follow {
-					return err
-				}
-				return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, prefixes, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			}
-			q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
-			if err != nil {
-				return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
-			}
-			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
-			total, _ := conn.client.Session.Totals()
-			if q.Filter != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
-				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
-			if err != nil || !f.follow {
-				return err
-			}
-			return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, nil, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			f.bind(cmd, g)
+			return runRange(ctx, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -220,7 +112,7 @@ across all of them, each read a page at a time as the merge needs it.`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
+	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (comm#{time}#{any}); config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
@@ -233,11 +125,133 @@ across all of them, each read a page at a time as the merge needs it.`,
 	return cmd
 }
 
+// rangePlan is what the range flags come to before anything is read.
+type rangePlan struct {
+	r          domain.TimeRange
+	opt        *readOpts
+	configured bool // the time format is the configuration's, not --time-format
+}
+
+// prepare checks every flag and parses the range, reading nothing.
+func (f *rangeFlags) prepare() (rangePlan, error) {
+	var p rangePlan
+	if err := f.validate(); err != nil {
+		return p, err
+	}
+	if err := f.validateFollow(); err != nil {
+		return p, err
+	}
+	text, err := f.rangeText()
+	if err != nil {
+		return p, err
+	}
+	loc := time.UTC
+	if f.local {
+		loc = time.Local
+	}
+	now := time.Now()
+	if f.g.demo {
+		now = demo.DemoEnd // the demo's data ends at a fixed time, so "last 24h" finds it
+	}
+	if p.r, err = domain.ParseRange(text, now, loc); err != nil {
+		return p, usage("see dynascope range --help for the forms a time takes", "%v", err)
+	}
+	if f.format == "" {
+		conf, err := f.g.loadConfig()
+		if err != nil {
+			return p, err
+		}
+		f.format, p.configured = conf.Table(f.table).TimeFormat, true
+	}
+	if p.opt, err = f.readOpts(); err != nil {
+		return p, err
+	}
+	if p.opt.Mask, err = f.g.tableMask(f.table); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// runRange prints a time range of a partition; every flag is checked
+// before it connects.
+func runRange(ctx context.Context, f *rangeFlags) error {
+	p, err := f.prepare()
+	if err != nil {
+		return err
+	}
+	r, opt := p.r, p.opt
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	if err != nil {
+		return err
+	}
+	key, _ := info.KeyFor(f.index)
+	if key.SK == nil {
+		return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
+	}
+	if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
+		return err
+	}
+	var tableKeys *dynamo.KeySchema
+	if f.index != "" {
+		tableKeys = &info.Key
+	}
+	sampleQ := q
+	if f.skPrefix != "" {
+		sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
+	}
+	opt.KeyDelims = keyDelims(info, f.index, "")
+	sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
+	if err != nil {
+		return err
+	}
+	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, key.SK.Type == domain.TypeN, opt, f.stderr)
+	if err != nil {
+		return err
+	}
+	q.Reverse = !f.oldestFirst
+	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
+	shown := newShownKeys(enc, q.SKName)
+	if f.follow {
+		opt.Each = shown.note
+	}
+	if enc.NeedsPrefix() && f.skPrefix == "" {
+		start := time.Now()
+		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample.Keys, *f, opt)
+		if err != nil || !f.follow {
+			return err
+		}
+		return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr)
+	}
+	q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
+	if err != nil {
+		return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
+	}
+	start := time.Now()
+	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, f.stderr, opt)
+	total, _ := conn.client.Session.Totals()
+	if q.Filter != nil {
+		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+	}
+	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
+		export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+	if err != nil || !f.follow {
+		return err
+	}
+	return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr)
+}
+
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
-func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
+func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, number bool, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
 	masked := opt.Mask.Whole(skName) // keys are then never printed, only counted
+	shown := func(k string) string {
+		return strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, k, opt.KeyDelims[skName]))
+	}
 	if f.format == "" {
 		if !sample.OK {
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
@@ -256,23 +270,44 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	enc, err := domain.ParseTimeFormat(f.format)
 	if err != nil {
-		return enc, usage("text formats are detected; give one only to override", "%s: %v", where, err)
+		return enc, usage("give a format such as yyyy-MM-dd'T'HH:mm:ss, yyyyMMdd, epoch-ms, ulid or comm#{time}#{any}", "%s: %v", where, err)
 	}
-	if len(sample.Keys) > 0 && enc.Matches(sample.Keys) == 0 {
-		example := strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, sample.Keys[0], opt.KeyDelims[skName]))
-		return enc, usage("compare the layout with a key, or leave it out to detect the format",
-			"%s %q matches none of the %d newest keys of %s (such as %s)", where, f.format, len(sample.Keys), skName, example)
+	if enc, err = enc.ForKey(number); err != nil {
+		return enc, usage("give a format the key can hold", "%s %q does not fit %s: %v", where, f.format, export.OneLine(skName), err)
 	}
-	return enc, nil
+	if len(sample.Keys) == 0 {
+		return enc, nil
+	}
+	resolved, ok := enc.Resolve(sample.Keys)
+	if ok && resolved.Matches(sample.Keys) > 0 {
+		return resolved, nil
+	}
+	// Name the key tried and what detection reads in the keys, and send
+	// the user to detection only when it finds something.
+	detected := "detection finds no time in them either"
+	advice := "compare the format with the key"
+	if sample.OK {
+		example := sample.Keys[0]
+		for _, k := range sample.Keys {
+			if _, ok := sample.Enc.KeyTime(k); ok {
+				example = k
+				break
+			}
+		}
+		detected = fmt.Sprintf("detection reads them as %s (such as %s)", export.OneLine(sample.Enc.Name()), shown(example))
+		advice = "compare the format with the key, or leave it out to use what detection reads"
+	}
+	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
+		where, f.format, len(sample.Keys), export.OneLine(skName), shown(sample.Keys[0]), detected)
 }
 
 // mergedRange reads a range across every prefix the time follows (found
 // by the children skip-scan) as one list in time order: one Query per
 // prefix, merged, each paged as the merge needs it. It returns the
 // prefixes, for --follow.
-func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
+func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
 	r domain.TimeRange, enc domain.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) ([]string, error) {
-	stderr := cmd.ErrOrStderr()
+	stderr := f.stderr
 	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
 	if err != nil {
 		return nil, err
@@ -298,7 +333,7 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q do
 		}
 		return m.Next(ctx)
 	}
-	n, err := export.To(f.output, "items", cmd.OutOrStdout(), stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+	n, err := export.To(f.output, "items", f.stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
 		rows := dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}
 		out := export.NewJSONRows(w, format)
 		for {

@@ -68,11 +68,14 @@ func Explain(op string, err error) error {
 	var silent *NoAnswerError
 	var huge *OversizedAnswerError
 	var damaged *ChecksumError
+	var unreach *UnreachableError
 	switch {
 	case errors.As(err, &huge):
 		e.Msg, e.Hint = huge.Error(), "check --endpoint-url: is it the DynamoDB server's address and port?"
 	case errors.As(err, &damaged):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, damaged.Error()+attemptsOf(err), "check the network or the proxy between you and DynamoDB, then retry"
+	case errors.As(err, &unreach):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, unreach.Error(), "is the server running? check --endpoint-url and --region"
 	case errors.As(err, &silent):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, silent.Error(), "check --endpoint-url or raise --timeout"
 	case errors.Is(err, context.Canceled):

@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 )
 
 // realLocations are values of the masked attributes of the demo's
@@ -85,7 +85,7 @@ func TestMaskEveryPage(t *testing.T) {
 			h.contains(t, "MASKED", "‹m")
 			h.keys("enter") // the first partition's tree
 			frame("the tree")
-			h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+			h.contains(t, "prefixes · ", "· all · delimiter", "▸ ‹m")
 			h.keys("enter") // a state
 			frame("a state's children")
 			h.keys("enter", "enter") // a city, a zip
@@ -120,7 +120,7 @@ func TestMaskEveryPage(t *testing.T) {
 func TestMaskDeepLinkAndGolden(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Mask: maskLocations, Table: "Locations", PK: "USA", Prefix: "NY#"})
 	noReal(t, "the deep-linked level", h.screen())
-	h.contains(t, "5 children", "MASKED")
+	h.contains(t, "5 prefixes", "MASKED")
 	if strings.Contains(h.screen(), "NY#") {
 		t.Fatal("the prefix shows")
 	}
@@ -130,7 +130,7 @@ func TestMaskDeepLinkAndGolden(t *testing.T) {
 // TestMaskPerTableAndUnseen: a table's mask = [...] masks it alone (with
 // the flag's); a mask naming what no item has is a note, not an error.
 func TestMaskPerTableAndUnseen(t *testing.T) {
-	tables := map[string]domain.TableSettings{"Locations": {Mask: []string{"PK", "Emial"}}}
+	tables := map[string]config.TableSettings{"Locations": {Mask: []string{"PK", "Emial"}}}
 	h := newHarness(t, 120, 30, Config{Tables: tables, Table: "Locations", PK: "USA"})
 	noReal(t, "a configured mask", strings.ReplaceAll(h.screen(), "NEWYORKCITY", ""))
 	h.contains(t, "MASKED")
@@ -174,7 +174,7 @@ func TestMaskGoToPartition(t *testing.T) {
 	h.keys("/")
 	h.typeText("FRANCE")
 	h.keys("enter")
-	h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+	h.contains(t, "prefixes · ", "· all · delimiter", "▸ ‹m")
 	noReal(t, "a typed partition", h.screen())
 }
 

@@ -57,14 +57,16 @@ type Model struct {
 	lastErr  error
 	errPage  int    // the page whose request failed: r retries it from where it stopped
 	notice   string // a passing note for the status bar (what y copied)
-	said     []said // the last messages, for ?
-	export   exportState
-	fatal    *fatal
-	nextID   int
-	masked   *dynamo.Masked  // nil unless values are masked
-	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
-	fwd      [][]common.Page // views come back from (ctrl+i)
-	search   components.Search
+	// noticeMore is the note's detail, shown after it where there is room.
+	noticeMore string
+	said       []said // the last messages, for ?
+	export     exportState
+	fatal      *fatal
+	nextID     int
+	masked     *dynamo.Masked  // nil unless values are masked
+	back       [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
+	fwd        [][]common.Page // views come back from (ctrl+i)
+	search     components.Search
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
@@ -105,7 +107,7 @@ func New(cfg Config) *Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	if cfg.Tour && cfg.Table == "" {
-		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+		m.stack = append(m.stack, m.newTour("the tables")) // read only then
 	}
 	if cfg.Connect != nil {
 		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
@@ -137,9 +139,9 @@ func (m *Model) open() tea.Cmd {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
 	} else if m.cfg.Table != "" {
-		client, table := m.cfg.Client, m.cfg.Table
+		ctx, client, table := m.c.Context(), m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
-			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			info, _, err := dynamo.DescribeTable(ctx, client, table)
 			return deepLinkedMsg{info: info, err: err}
 		})
 	} else {
@@ -242,7 +244,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case exportProgressMsg:
 		return m.exportProgress(msg)
 	case common.NoticeMsg:
-		m.say(msg.Text)
+		m.sayMore(msg.Text, msg.Detail)
 		return nil
 	case common.ErrorMsg:
 		if msg.Fatal {
@@ -260,6 +262,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -282,112 +286,6 @@ func (m *Model) route(msg common.Routed) tea.Cmd {
 	return nil // the page that asked is gone
 }
 
-func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.c.Keys
-	m.notice, m.lastErr = "", nil // a message stays until the next key
-	if m.skeleton != nil {        // nothing to act on yet but leaving
-		if msg.String() == "ctrl+c" || key.Matches(msg, k.Quit) {
-			m.stopConnecting()
-			return tea.Quit
-		}
-		return nil
-	}
-	if cmd, took := m.exportKey(msg); took {
-		return cmd
-	}
-	if cmd, took := m.searchKey(msg); took {
-		return cmd
-	}
-	if cmd, took := m.modeKey(msg); took {
-		return cmd
-	}
-	if m.fatal == nil && key.Matches(msg, k.Export) && !m.top().Capturing() && !m.export.running {
-		if cmd, ok := m.startExport(); ok {
-			return cmd
-		}
-	}
-	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.Copy) && !m.top().Capturing() {
-		if query, ok := q.Query(); ok {
-			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
-			if m.cfg.Profile != "" {
-				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
-			}
-			what := "the aws command"
-			if len(m.cfg.ReopenArgs) > 0 {
-				what += " (it queries the real table, not this data)"
-			}
-			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
-		}
-	}
-	if q, ok := m.top().(common.Querier); ok && m.fatal == nil && key.Matches(msg, k.CopyKey) && !m.top().Capturing() {
-		if query, ok := q.Query(); ok {
-			code := domain.GoSnippet(query)
-			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer)
-		}
-	}
-	if m.fatal == nil && m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) && !m.top().Capturing() {
-		// r after a failed request sends it again from where it stopped,
-		// keeping what was loaded (rather than the page's own refresh).
-		page := m.errPage
-		m.lastErr, m.errPage = nil, 0
-		return func() tea.Msg { return common.RetryMsg{Page: page} }
-	}
-	if m.fatal != nil {
-		switch {
-		case key.Matches(msg, k.Refresh):
-			page := m.fatal.page
-			m.fatal = nil
-			return func() tea.Msg { return common.RetryMsg{Page: page} }
-		case key.Matches(msg, k.Back):
-			m.fatal = nil
-			if len(m.stack) == 1 {
-				return m.startTop() // a failed deep link falls back to the tables
-			}
-			return m.pop()
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		}
-		return nil
-	}
-	capturing := m.top().Capturing()
-	if !capturing && (key.Matches(msg, k.Quit) || m.showHelp && key.Matches(msg, k.Cancel)) {
-		if cmd, closed := m.closeOverlay(); closed {
-			return cmd
-		}
-	}
-	switch {
-	case msg.String() == "ctrl+c", !capturing && key.Matches(msg, k.Quit):
-		return tea.Quit
-	case !capturing && m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
-		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
-		return m.stopLoad()
-	case !capturing && key.Matches(msg, k.RefFollow):
-		return m.followReference()
-	case !capturing && key.Matches(msg, k.RefBack):
-		return m.history(false)
-	case !capturing && key.Matches(msg, k.RefForward):
-		return m.history(true)
-	case !capturing && m.demo() && key.Matches(msg, k.Tour):
-		m.showHelp = false
-		return m.push(newTour(m.c))
-	case !capturing && key.Matches(msg, k.Help):
-		m.showHelp = !m.showHelp
-		w, h := m.bodySize()
-		m.top().SetSize(w, h)
-		return nil
-	}
-	if key.Matches(msg, k.Preview) && !capturing {
-		m.togglePreview()
-		return nil
-	}
-	if key.Matches(msg, k.Refresh) {
-		m.lastErr = nil
-	}
-	var cmd tea.Cmd
-	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
-	return cmd
-}
-
 // closeOverlay closes what is open over the page (the help, a picker, a
 // prompt) as esc would: q there must never quit. It reports whether
 // there was one.
@@ -408,6 +306,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.fatal = &fatal{err: msg.err}
 		return nil
+	}
+	if m.masked != nil {
+		m.masked.Learn(msg.info) // a preflight's description never passed the mask
 	}
 	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
@@ -472,6 +373,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	case m.cfg.Range != "":
 		m.stack = append(m.stack, first)
 		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.Under(m.cfg.Prefix)
 		t.StartWith(m.cfg.Range)
 		t.Filter(m.cfg.Filter)
 		return m.push(t)
@@ -549,15 +451,15 @@ func (m *Model) helpView() string {
 	}
 	// The short help leaves room for the position and drops the bindings
 	// that do not fit whole.
+	room := m.w
 	if pos != "" {
-		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := p.ShortHelp()
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
-	view := m.help.ShortHelpView(short)
-	m.help.SetWidth(m.w)
+	view := m.shortHelp(short, room)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
@@ -580,7 +482,10 @@ func (m *Model) helpView() string {
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
-		if said := m.messagesView(); said != "" {
+		// The messages take the room left, at most half the screen: the
+		// view stays in sight.
+		room := min(m.h/2, m.h-2-m.requestHeight()-3-lipgloss.Height(view))
+		if said := m.messagesView(room); said != "" {
 			view += "\n" + said
 		}
 	}
@@ -647,6 +552,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
 
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {

@@ -1,12 +1,13 @@
 package common
 
 import (
-	"charm.land/bubbles/v2/textinput"
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -18,10 +19,13 @@ type Common struct {
 	Styles *Styles
 	Keys   keymap.KeyMap
 	NextID func() int // request ids, unique in the session
+	// Ctx is the program's context (see Context); nil in tests that drive
+	// the model without a program.
+	Ctx context.Context
 	// CountBudget is the most RCU a count may spend before it stops.
 	CountBudget float64
 	// Tables are the configuration file's per-table settings.
-	Tables map[string]domain.TableSettings
+	Tables map[string]config.TableSettings
 	// Now is the clock time ranges count back from (fixed for the demo).
 	Now func() time.Time
 	// FilterBudget is the RCU a filtered read of a table may spend before
@@ -135,8 +139,10 @@ type Exportable interface {
 	Loaded() (l Loaded, ok bool)
 }
 
-// NoticeMsg is a passing note for the status bar (what was copied).
-type NoticeMsg struct{ Text string }
+// NoticeMsg is a passing note for the status bar (what was copied): Text
+// says the result first and short; Detail, when given, follows it where
+// there is room and whole in ?'s message history.
+type NoticeMsg struct{ Text, Detail string }
 
 // Sizer is a page that knows its table's size (DescribeTable's figure),
 // which bounds what reading everything it lists can cost.
@@ -151,6 +157,13 @@ type Overlayer interface {
 	// CloseOverlay closes it as esc would; the command is what esc's
 	// would be (nil for most).
 	CloseOverlay() tea.Cmd
+}
+
+// TextBox is a page with text boxes of its own (the go-to box, the
+// filter and range bars): what the open one holds, and a paste into it.
+type TextBox interface {
+	Typed() (text string, open bool)
+	Paste(text string) tea.Cmd
 }
 
 // OpenMsg asks the root to push a page.
@@ -178,16 +191,6 @@ type LoadChangedMsg struct{}
 
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }
-
-// SteadyCursor (for a bare textinput; the explorer's boxes use
-// components.TextInput, which does this itself) keeps an input's cursor from blinking: a blinking one wakes
-// the program twice a second for nothing (and keeps a synchronous test
-// driver busy).
-func SteadyCursor(in *textinput.Model) {
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-}
 
 // List is a page's list as search and the position indicator see it: the
 // loaded rows as text, and the selection.

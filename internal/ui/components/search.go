@@ -64,18 +64,14 @@ func (s *Search) Key(msg tea.KeyPressMsg, l common.List) (tea.Cmd, bool) {
 			if s.query == "" {
 				s.Clear()
 			}
-		case key.Matches(msg, k.Down):
+		case !IsText(msg) && key.Matches(msg, k.Down): // ↓, never j: j is text
 			s.step(l, 1)
-		case key.Matches(msg, k.Up):
+		case !IsText(msg) && key.Matches(msg, k.Up):
 			s.step(l, -1)
 		default:
 			var cmd tea.Cmd
 			s.input, cmd = s.input.Update(msg)
-			if v := s.input.Value(); v != s.query {
-				s.query = v
-				s.find(l)
-				s.jump(l, s.origin)
-			}
+			s.typed(l)
 			return cmd, true
 		}
 		return nil, true
@@ -94,6 +90,29 @@ func (s *Search) Key(msg tea.KeyPressMsg, l common.List) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// typed searches again for what the box holds, if it changed.
+func (s *Search) typed(l common.List) {
+	if v := s.input.Value(); v != s.query {
+		s.query = v
+		s.find(l)
+		s.jump(l, s.origin)
+	}
+}
+
+// Typed is what the search box holds; ok is false when it is not open.
+func (s *Search) Typed() (string, bool) { return s.input.Value(), s.editing }
+
+// Paste puts pasted text in the search box, as one line, and searches.
+func (s *Search) Paste(text string, l common.List) tea.Cmd {
+	if !s.editing {
+		return nil
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Paste(text)
+	s.typed(l)
+	return cmd
 }
 
 // find lists the loaded rows that hold the query, ignoring case.
@@ -206,7 +225,14 @@ func itoa(n int) string { return common.Thousands(n) }
 // rows held, and says so.
 type Holder interface{ Held() int }
 
+// Gapped is a list with a stretch not read yet between the rows read
+// from its start and those read from its end (after G): GapRow is that
+// row (-1 for none).
+type Gapped interface{ GapRow() int }
+
 // Position is "row N of M", or "row N of ≥M" while more can be read.
+// Past an unread gap the place in the list is not known: "row ≥N",
+// counted from the end too; on the gap row, that it is being read.
 func Position(l common.List, more bool) string {
 	n := l.Rows()
 	if n == 0 {
@@ -214,6 +240,20 @@ func Position(l common.List, more bool) string {
 			return "no rows yet"
 		}
 		return "no rows"
+	}
+	gap := -1
+	if g, ok := l.(Gapped); ok {
+		gap = g.GapRow()
+	}
+	if gap >= 0 {
+		c, read := l.Cursor(), n-1 // the gap row is no item
+		switch {
+		case c < gap:
+			return "row " + common.Thousands(c+1) + " of ≥" + common.Thousands(read)
+		case c == gap:
+			return "in the unread middle · ≥" + common.Thousands(read) + " rows read"
+		}
+		return "row ≥" + common.Thousands(c) + " of ≥" + common.Thousands(read) + " · " + common.Thousands(n-c) + " from the end"
 	}
 	of := common.Thousands(n)
 	if more {

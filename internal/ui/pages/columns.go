@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -80,11 +80,10 @@ func (s *attrStats) columns(c *common.Common, table string, limit int) []string 
 // columnPicker shows every attribute seen with how often it appears, to
 // show, hide and reorder the grid's columns.
 type columnPicker struct {
-	names  []string // shown ones first, in their order, then the rest by frequency
-	shown  map[string]bool
-	stats  *attrStats
-	cursor int
-	grid   components.Grid
+	names []string // shown ones first, in their order, then the rest by frequency
+	shown map[string]bool
+	stats *attrStats
+	grid  components.Grid
 }
 
 func newColumnPicker(c *common.Common, stats *attrStats, current []string) *columnPicker {
@@ -197,7 +196,7 @@ func pickColumns(picker **columnPicker, c *common.Common, table string, msg tea.
 // most common attributes.
 func chooseColumns(c *common.Common, table string, cols []string) tea.Cmd {
 	if c.Tables == nil {
-		c.Tables = map[string]domain.TableSettings{}
+		c.Tables = map[string]config.TableSettings{}
 	}
 	ts := c.Tables[table]
 	ts.Columns = slices.Clone(cols)

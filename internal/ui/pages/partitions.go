@@ -81,7 +81,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 
 func (p *Partitions) Init() tea.Cmd {
 	if p.info.Name == "" {
-		ctx, req := p.req.start(p.c.NextID)
+		ctx, req := p.req.start(p.c)
 		return describeTable(ctx, p.c.Client, p.id, req, p.table)
 	}
 	return p.next()
@@ -100,7 +100,7 @@ func (p *Partitions) next() tea.Cmd {
 	}
 	p.started = true
 	p.fail.clear()
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	return scanKeys(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
@@ -338,6 +338,9 @@ func (p *Partitions) View() string {
 		state = "more: scroll down to scan on"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
+	if p.pages == 0 && !p.fail.stopped() && (p.req.inFlight() || p.info.Name == "") {
+		title = p.name() + " · reading…" // no answer yet: nothing is counted, nothing is all
+	}
 	body := p.grid.View()
 	if p.picker != nil {
 		return p.picker.view(st, p.w, h)

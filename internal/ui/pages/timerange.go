@@ -37,16 +37,16 @@ type Time struct {
 	sort       rowSort   // s/S: the loaded rows' order on screen
 	follow     following // F: new items as they are written
 	enc        domain.TimeEncoding
-	detected   bool
-	configured bool          // the encoding comes from the configuration file
-	noTime     string        // why this partition has no time mode
-	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
-	checked    bool          // a configured format was checked against the first keys
-	prefixes   []string      // the prefixes before the time, once found
-	waiting    *pendingRange // a range typed without a prefix: merged across them all
-	find       request       // the search for the prefixes
-	rangeTxt   string        // the range being listed ("" for all)
-	times      []time.Time   // items' key times, parsed once (zero: not a time)
+	phase      timePhase
+	configured bool                 // the encoding comes from the configuration file
+	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
+	noTime     string               // why this partition has no time mode (timeRefused)
+	skipped    string               // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	prefixes   []string             // the prefixes before the time, once found
+	waiting    *pendingRange        // a range typed without a prefix: merged across them all
+	find       request              // the search for the prefixes
+	rangeTxt   string               // the range being listed ("" for all)
+	times      []time.Time          // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
@@ -58,7 +58,31 @@ type Time struct {
 	jumpLeft   int
 	grid       components.Grid
 	w, h       int
+	// under is the prefix drilled to in the tree, kept: the listing and
+	// every range stay beneath it ("" for the whole partition).
+	under      string
+	rangeUnder bool // the range listed runs under it
 }
+
+// timePhase is how far the Time mode knows its keys' format: the first
+// page is read to detect it, or a configured format waits to be checked
+// against that page (ranges already run), then it is ready, or the keys
+// are refused as time (noTime says why).
+type timePhase int
+
+const (
+	timeDetecting timePhase = iota
+	timeChecking
+	timeReady
+	timeRefused
+)
+
+// ready reports whether the format is known: ranges, jumps and the time
+// column work.
+func (t *Time) ready() bool { return t.phase == timeChecking || t.phase == timeReady }
+
+// refuse ends the Time mode here, saying why.
+func (t *Time) refuse(why string) { t.phase, t.noTime = timeRefused, why }
 
 // NewTime returns the Time mode of a partition, on the base table or an
 // index. now is the clock "last 15m" counts back from.
@@ -76,9 +100,45 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 		t.stats.keys[info.Key.SK.Name] = true
 	}
 	t.input = components.NewTextInput("range › ")
-	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
+	t.input.Placeholder = "last 24h · today · 2018-08 · between 2018-08-29 and 2018-09-04 · since, after, before, until X · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
+}
+
+// Under keeps the list beneath a prefix drilled to in the tree (from
+// portland › amsg#, 4 lists amsg's messages, not everyone's): the keys
+// are listed under it, and a range typed without a prefix runs under it
+// where the time follows the prefix.
+func (t *Time) Under(prefix string) {
+	if prefix == "" || t.base.SKName == "" {
+		return
+	}
+	a := domain.S(prefix)
+	if key, err := t.info.KeyFor(t.base.Index); err == nil && key.SK != nil && key.SK.Type == domain.TypeB {
+		a = domain.B([]byte(prefix))
+	}
+	t.under = prefix
+	t.base.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: a}
+	t.pg.query.SK = t.base.SK
+}
+
+// underNote says the list keeps the tree's prefix, for the bar's line.
+func (t *Time) underNote() string {
+	switch {
+	case t.under == "":
+		return ""
+	case t.rangeTxt != "" && !t.rangeUnder:
+		return "the range reads the whole partition, not only " + common.Sanitize(t.under) + " (the time leads the key)"
+	}
+	return "under " + common.Sanitize(t.under) + ", drilled in the tree (esc, then 4 at the top: the whole partition)"
+}
+
+// underTitle is the prefix kept, for the title beside the partition.
+func (t *Time) underTitle() string {
+	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder) {
+		return ""
+	}
+	return " › " + common.Sanitize(t.under)
 }
 
 func (t *Time) tableKeys() *dynamo.KeySchema {
@@ -90,12 +150,22 @@ func (t *Time) tableKeys() *dynamo.KeySchema {
 
 func (t *Time) Init() tea.Cmd {
 	if t.base.SKName == "" {
-		t.noTime = "this table has no sort key to read as time"
+		t.refuse("this table has no sort key to read as time")
 		return nil
 	}
 	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
-		if enc, err := domain.ParseTimeFormat(f); err == nil { // checked when the file was read
-			t.detected, t.enc, t.configured = true, enc, true
+		enc, err := domain.ParseTimeFormat(f)
+		if err == nil {
+			enc, err = enc.ForKey(t.skNumber())
+		}
+		if err != nil { // a format the key's type cannot hold (the file was checked as it was read)
+			t.refuse("the table's time_format " + strconv.Quote(f) + " does not fit this key:\n" + err.Error())
+			return nil
+		}
+		if !enc.Resolved() {
+			t.template = &enc // a {time} template: its layout is read from the first keys
+		} else {
+			t.phase, t.enc, t.configured = timeChecking, enc, true
 			t.pg.query.Filter, t.pending = t.pending, nil
 			t.setColumns()
 			if t.initial != "" {
@@ -107,6 +177,12 @@ func (t *Time) Init() tea.Cmd {
 	// The first page, newest first, is also the sample the format is
 	// detected from: the first screen is one request.
 	return t.pg.next()
+}
+
+// skNumber reports a number sort key.
+func (t *Time) skNumber() bool {
+	key, _ := t.info.KeyFor(t.base.Index)
+	return key.SK != nil && key.SK.Type == domain.TypeN
 }
 
 // StartWith runs a range as soon as the time format is known (a deep
@@ -147,17 +223,30 @@ func (t *Time) detect() tea.Cmd {
 			sample, number = append(sample, kv.Text), kv.Type == domain.TypeN
 		}
 	}
-	t.detected = true
+	if t.template != nil {
+		enc, ok := t.template.Resolve(sample)
+		if !ok {
+			t.refuse(fmt.Sprintf("no key here has the shape of the table's time_format %q;\ncompare it with a key, or remove it to detect the format", t.c.Tables[t.info.Name].TimeFormat))
+			return nil
+		}
+		t.phase, t.enc, t.configured, t.template = timeReady, enc, true, nil
+		t.checkConfigured()
+		t.parseTimes()
+		t.refresh()
+		return t.afterDetect()
+	}
 	d := domain.DetectTimeSample(sample, number)
 	enc, ok := d.Enc, d.OK
 	if !ok {
-		t.noTime = "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
+		why := "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
 			"set time_format for the table in the configuration,\nsuch as " + explorerTimeExamples
 		if len(sample) == 0 {
-			t.noTime = "the partition is empty"
+			why = "the partition is empty"
 		}
+		t.refuse(why)
 		return nil
 	}
+	t.phase = timeReady
 	t.skipped = d.Note()
 	t.enc = enc
 	t.parseTimes()
@@ -175,8 +264,8 @@ func (t *Time) checkConfigured() {
 		}
 	}
 	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
-		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
-			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
+		t.refuse(fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
+			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0])))
 	}
 }
 
@@ -187,7 +276,7 @@ func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
 		return t.runMerged(q)
 	}
 	t.rangeTxt = text
-	t.times = nil
+	t.times, t.spark = nil, sparkCache{} // the sparkline counts the new rows, however many
 	t.stats.reset()
 	t.grid.SetCursor(0)
 	cmd := t.pg.restart(q)
@@ -216,12 +305,15 @@ func (t *Time) submit() tea.Cmd {
 		return t.jump(start, timeMaxJumpPages)
 	}
 	prefix, rest := t.splitPrefix(text)
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() {
+		prefix, rest = t.under, text // the tree's prefix: the range runs under it
+	}
 	r, err := domain.ParseRange(rest, t.now(), t.zone())
 	if err != nil {
 		t.inputErr = err.Error()
 		return nil
 	}
-	if t.enc.Kind == domain.TimeText && t.enc.Place == domain.TimeAfter && prefix == "" {
+	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
 		return t.findPrefixes(r, text) // every prefix, merged by time
@@ -236,14 +328,18 @@ func (t *Time) submit() tea.Cmd {
 	t.waiting = nil
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
+	t.rangeUnder = t.under != "" && prefix == t.under
 	return t.run(q, text)
 }
 
 // splitPrefix takes a leading sort-key prefix off composite-key input:
 // "amsg# last 24h" or "amsg last 24h".
 func (t *Time) splitPrefix(text string) (prefix, rest string) {
-	if t.enc.Place != domain.TimeAfter {
+	if !t.enc.NeedsPrefix() {
 		return "", text
+	}
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil {
+		return "", text // a range in words (last 24h, since X): no prefix typed
 	}
 	first, after, ok := strings.Cut(text, " ")
 	if !ok {
@@ -286,7 +382,7 @@ type sparkCache struct {
 // parseTimes reads the key times of the items loaded since the last call,
 // once each (the grid, the sparkline and jumps use them every frame).
 func (t *Time) parseTimes() {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return
 	}
 	for i := len(t.times); i < t.pg.head.len(); i++ {
@@ -332,11 +428,11 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.refresh()
 		t.keepFromEnd(fromEnd)
-		if !t.detected {
+		switch t.phase {
+		case timeDetecting:
 			return t, t.detect()
-		}
-		if t.configured && !t.checked {
-			t.checked = true
+		case timeChecking:
+			t.phase = timeReady
 			t.checkConfigured()
 		}
 		if t.jumpTo != nil {
@@ -360,44 +456,87 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 // prefetch reads on until the screen past the cursor is full; user says
 // a key asked for it (a new filter budget).
 func (t *Time) prefetch(user bool) tea.Cmd {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return nil
 	}
 	return t.pg.fill(t.grid.Cursor(), t.grid.Visible(), user)
 }
 
+// timeKeys are the Time mode's key handlers, asked in turn: what is
+// typed or picked (the filter bar, the column picker, the range bar),
+// following, stopping and leaving; the rest need the keys' format known.
+var timeKeys = []func(*Time, tea.KeyPressMsg) (tea.Cmd, bool){
+	(*Time).editKey,
+	(*Time).followKey,
+	(*Time).stopKey,
+	(*Time).notReadyKey,
+	(*Time).toolKey,
+	(*Time).openKey,
+}
+
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
+	for _, h := range timeKeys {
+		if cmd, took := h(t, msg); took {
+			return cmd
+		}
+	}
+	from := t.grid.Cursor()
+	if t.grid.Update(msg) {
+		if t.sort.attr == "" {
+			t.pg.stopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
+		}
+		return t.prefetch(true)
+	}
+	return nil
+}
+
+// editKey gives every key to the filter bar, the column picker or the
+// range bar while one is open.
+func (t *Time) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
-	if t.filter.editing() {
+	switch {
+	case t.filter.editing():
 		res, cmd := t.filter.key(msg, k, t.stats.loaded())
 		if !res.done {
-			return cmd
+			return cmd, true
 		}
 		q := t.pg.query
 		q.Filter = res.filter
-		return t.run(q, t.rangeTxt)
+		return t.run(q, t.rangeTxt), true
+	case t.picker != nil:
+		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh), true
+	case !t.input.Focused():
+		return nil, false
+	case key.Matches(msg, k.Submit):
+		return t.submit(), true
+	case key.Matches(msg, k.Cancel):
+		t.input.Blur()
+		t.inputErr = ""
+		return nil, true
 	}
-	if t.picker != nil {
-		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh)
-	}
-	if t.input.Focused() {
-		switch {
-		case key.Matches(msg, k.Submit):
-			return t.submit()
-		case key.Matches(msg, k.Cancel):
-			t.input.Blur()
-			t.inputErr = ""
-			return nil
-		}
-		var cmd tea.Cmd
-		t.input, cmd = t.input.Update(msg)
-		return cmd
-	}
+	var cmd tea.Cmd
+	t.input, cmd = t.input.Update(msg)
+	return cmd, true
+}
+
+// followKey: F follows new items, F or esc stops.
+func (t *Time) followKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
 	switch {
 	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
 		t.stopFollow()
+		return nil, true
 	case key.Matches(msg, k.Follow):
-		return t.startFollow()
+		return t.startFollow(), true
+	}
+	return nil, false
+}
+
+// stopKey: esc stops what is being read, or leaves; r after a failure
+// goes on from where it stopped.
+func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Back) && t.find.inFlight():
 		t.pg.cancel()
 		t.find.stop()
@@ -405,49 +544,71 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.pg.cancel()
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped() && t.waiting != nil && t.prefixes == nil:
 		t.pg.fail.clear()
-		return t.findPrefixes(t.waiting.r, t.waiting.text) // finding the prefixes failed: again
+		return t.findPrefixes(t.waiting.r, t.waiting.text), true // finding the prefixes failed: again
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
-		return t.pg.retry() // on from where it stopped, keeping the rows
+		return t.pg.retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		t.stopFollow() // leaving: nothing polls behind the user's back
-		return back
-	case !t.detected || t.noTime != "":
-		return nil
+		return back, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// notReadyKey takes every other key while the format is not known.
+func (t *Time) notReadyKey(tea.KeyPressMsg) (tea.Cmd, bool) {
+	return nil, !t.ready()
+}
+
+// toolKey: the range bar, the zone, the filter, columns, order, sort, and
+// reading again.
+func (t *Time) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Range):
 		t.input.SetValue(t.rangeTxt)
 		t.input.CursorEnd()
-		return t.input.Focus()
+		return t.input.Focus(), true
 	case key.Matches(msg, k.Zone):
 		t.local = !t.local
 		t.refresh()
 	case key.Matches(msg, k.Filter):
-		return t.filter.open(t.pg.query.Filter)
+		return t.filter.open(t.pg.query.Filter), true
 	case key.Matches(msg, k.Columns):
 		t.picker = newColumnPicker(t.c, &t.stats, t.stats.columns(t.c, t.info.Name, timeAttrs))
 	case key.Matches(msg, k.Flip):
 		q := t.pg.query
 		q.Reverse = !q.Reverse
-		return t.run(q, t.rangeTxt)
+		return t.run(q, t.rangeTxt), true
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.pg.query, t.rangeTxt)
-	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
-		return t.jumpEnd()
-	case key.Matches(msg, k.Open):
-		if it, ok := t.pg.row(t.sort.row(t.grid.Cursor())); ok {
-			if _, partial := partialProjection(t.info, t.base.Index); partial {
-				ctx, req := t.get.start(t.c.NextID)
-				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
-			}
-			return open(NewItem(t.c, t.info, it))
-		}
+		return t.run(t.pg.query, t.rangeTxt), true
 	default:
-		if t.grid.Update(msg) {
-			return t.prefetch(true)
-		}
+		return nil, false
 	}
-	return nil
+	return nil, true
+}
+
+// openKey: G jumps to the end, enter opens the row.
+func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
+	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
+		return t.jumpEnd(), true
+	case key.Matches(msg, k.Open):
+		it, ok := t.pg.row(t.sort.row(t.grid.Cursor()))
+		if !ok {
+			return nil, true
+		}
+		if _, partial := partialProjection(t.info, t.base.Index); partial {
+			ctx, req := t.get.start(t.c)
+			return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it)), true
+		}
+		return open(NewItem(t.c, t.info, it)), true
+	}
+	return nil, false
 }
 
 // timeAttrs are the attribute columns after the time and the sort key.
@@ -571,6 +732,9 @@ func (t *Time) SetSize(w, h int) {
 func (t *Time) View() string {
 	st := t.c.Styles
 	bar := t.input.View()
+	if t.input.Focused() && t.input.Value() != "" {
+		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
+	}
 	if !t.input.Focused() {
 		shown := t.rangeTxt
 		if shown == "" {
@@ -579,7 +743,7 @@ func (t *Time) View() string {
 		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
 	}
 	info := ""
-	if t.detected && t.noTime == "" {
+	if t.ready() {
 		how := "detected"
 		if t.configured {
 			how = "set by the table's time_format"
@@ -587,6 +751,9 @@ func (t *Time) View() string {
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
+		}
+		if u := t.underNote(); u != "" {
+			text = u + " · " + text // first: a narrow frame cuts the end
 		}
 		info = st.Dim.Render(text)
 	}
@@ -610,14 +777,14 @@ func (t *Time) View() string {
 	t.grid.SetSize(t.w-4, max(2, gridH))
 	body := t.grid.View()
 	switch {
-	case t.noTime != "":
+	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case t.pg.fail.stopped() && t.pg.head.len() == 0:
 		body = t.pg.failed(st, t.w-4)
 	case t.pg.fail.stopped():
 		t.grid.SetSize(t.w-4, max(2, gridH-1))
 		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
-	case !t.detected:
+	case t.phase == timeDetecting:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
 	case t.pg.empty("this range") != "":
 		body = st.Dim.Render(t.pg.empty("this range"))
@@ -631,7 +798,7 @@ func (t *Time) View() string {
 	}
 	parts = append(parts, body)
 	order := t.order()
-	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	title := fmt.Sprintf("%s%s · %s · %s", keyCell(t.base.PK), t.underTitle(), t.pg.state(), order)
 	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
@@ -645,8 +812,8 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.detected && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
-		!t.detected || t.noTime != ""
+	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+		!t.ready()
 	switch {
 	case byKey && t.pg.query.Reverse:
 		return "key order, descending"
@@ -664,6 +831,9 @@ func (t *Time) order() string {
 
 func (t *Time) Crumbs() []string {
 	crumbs := []string{t.info.Name, keyCell(t.base.PK), "time"}
+	if t.under != "" {
+		crumbs = []string{t.info.Name, keyCell(t.base.PK), common.Sanitize(t.under) + "…", "time"}
+	}
 	if t.rangeTxt != "" {
 		crumbs = append(crumbs, t.rangeTxt)
 	}
@@ -687,41 +857,12 @@ func (t *Time) Request() string {
 // span is the sort-key condition as readable times ("" when it has none
 // or the keys are not read as time).
 func (t *Time) span() string {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return ""
 	}
-	at := func(v domain.KeyValue) string {
-		tm, ok := t.enc.KeyTime(v.Text)
-		if !ok {
-			return ""
-		}
-		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
-	}
-	sk := t.pg.query.SK
-	a, b := at(sk.A), at(sk.B)
-	switch sk.Op {
-	case domain.SKBetween:
-		if a != "" && b != "" {
-			return a + " to " + b
-		}
-	case domain.SKGt, domain.SKGe:
-		if a != "" {
-			return "from " + a
-		}
-	case domain.SKLt:
-		if a != "" {
-			return "before " + a
-		}
-	case domain.SKLe:
-		if a != "" {
-			return "up to " + a
-		}
-	case domain.SKEq:
-		if a != "" {
-			return "at " + a
-		}
-	}
-	return ""
+	// In the range grammar's own words, so that what is read here can
+	// be typed back into the bar.
+	return domain.DescribeCondition(t.pg.query.SK, t.enc, t.zone())
 }
 
 // filterLines are the filter bar (and its error or note while typed).
@@ -749,7 +890,7 @@ func (t *Time) FullHelp() [][]key.Binding {
 // A range merged across prefixes is several queries, none of them the
 // view: copy and export have no one query to take.
 func (t *Time) Query() (domain.KeyQuery, bool) {
-	return t.pg.query, t.detected && t.noTime == "" && t.pg.merge == nil
+	return t.pg.query, t.ready() && t.pg.merge == nil
 }
 
 // DeepLink reopens this range from the command line.
@@ -757,6 +898,9 @@ func (t *Time) DeepLink() []string {
 	args := []string{"--table", t.info.Name, "--pk", keyArg(t.base.PK)}
 	if t.base.Index != "" {
 		args = append(args, "--index", t.base.Index)
+	}
+	if t.under != "" {
+		args = append(args, "--prefix", t.under)
 	}
 	if t.rangeTxt != "" {
 		args = append(args, "--range", t.rangeTxt)

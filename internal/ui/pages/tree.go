@@ -43,14 +43,6 @@ type countedMsg struct {
 func (m childrenFoundMsg) PageID() int { return m.page }
 func (m countedMsg) PageID() int       { return m.page }
 
-func waitChildren(ch <-chan childrenFoundMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
-}
-
-func waitCount(ch <-chan countedMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
-}
-
 // treeRow is a line of the tree: a branch to drill into or an item.
 type treeRow struct {
 	child  dynamo.ShardChild
@@ -149,10 +141,17 @@ func (t *Tree) Init() tea.Cmd {
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
-	ctx, req := t.walk.start(t.c.NextID)
-	ch := make(chan childrenFoundMsg, 64)
-	go runChildren(ctx, t.c.Client, t.req, t.shards, t.id, req, ch)
-	return waitChildren(ch)
+	ctx, req := t.walk.start(t.c)
+	return t.streamChildren(ctx, t.req, t.shards, req)
+}
+
+// streamChildren is the command that walks r (the walk starts when the
+// command runs) and answers with what it finds first.
+func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, shards []domain.KeyValue, req int) tea.Cmd {
+	client, page := t.c.Client, t.id
+	return common.Stream(64, func(ch chan childrenFoundMsg) {
+		runChildren(ctx, client, r, shards, page, req, ch)
+	})
 }
 
 // resume goes on with an interrupted walk after the children it found,
@@ -164,10 +163,8 @@ func (t *Tree) resume() tea.Cmd {
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
 	}
-	ctx, req := t.walk.start(t.c.NextID)
-	ch := make(chan childrenFoundMsg, 64)
-	go runChildren(ctx, t.c.Client, r, nil, t.id, req, ch)
-	return waitChildren(ch)
+	ctx, req := t.walk.start(t.c)
+	return t.streamChildren(ctx, r, nil, req)
 }
 
 // NewShardedTree drills several shards of one logical partition at once.
@@ -303,7 +300,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.children, t.cost = msg.children, msg.cost
 		if !msg.done {
 			t.refresh()
-			return t, waitChildren(msg.next)
+			return t, common.Next(msg.next)
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
@@ -335,7 +332,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.count.done(msg.req)
 			return t, report(msg.err, false, t.id)
 		}
-		return t, waitCount(msg.next)
+		return t, common.Next(msg.next)
 	case itemReadMsg:
 		if !t.walk.done(msg.req) {
 			return t, nil
@@ -350,12 +347,38 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
+// treeKeys are the level's key handlers, asked in turn: the picker while
+// open, then stopping and leaving, opening a row, the other modes, the
+// level's tools; a key none takes moves the cursor.
+var treeKeys = []func(*Tree, tea.KeyPressMsg) (tea.Cmd, bool){
+	(*Tree).pickerOpenKey,
+	(*Tree).stopKey,
+	(*Tree).openKey,
+	(*Tree).modeKey,
+	(*Tree).toolKey,
+}
+
 func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := t.c.Keys
-	rows := t.rows()
-	if t.picker != nil {
-		return t.pickerKey(msg)
+	for _, h := range treeKeys {
+		if cmd, took := h(t, msg); took {
+			return cmd
+		}
 	}
+	t.grid.Update(msg)
+	return nil
+}
+
+func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if t.picker == nil {
+		return nil, false
+	}
+	return t.pickerKey(msg), true
+}
+
+// stopKey: esc closes the count prompt, stops what is being read, or
+// goes back.
+func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
@@ -369,73 +392,107 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
 	case key.Matches(msg, k.Back):
-		return back
-	case key.Matches(msg, k.Open) && len(rows) > 0:
-		row := rows[t.grid.Cursor()]
-		opts := t.options()
-		if row.branch && len(t.shards) > 0 {
-			return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts))
-		}
-		if row.branch {
-			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
-		}
-		if t.req.Index != "" {
-			// The index's key is not the table's: list the item (and any
-			// under it) from the index, where enter reads it whole.
-			return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index))
-		}
-		r := t.req
-		if len(row.child.Shards) > 0 {
-			r.PK = row.child.Shards[0] // the first shard that holds it
-		}
-		ctx, req := t.walk.start(t.c.NextID)
-		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child))
-	case key.Matches(msg, k.NextMode) && len(t.shards) > 0, key.Matches(msg, k.Count) && len(t.shards) > 0:
+		return back, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// openKey drills into a prefix, or opens an item.
+func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	rows := t.rows()
+	if !key.Matches(msg, t.c.Keys.Open) || len(rows) == 0 {
+		return nil, false
+	}
+	row := rows[t.grid.Cursor()]
+	opts := t.options()
+	if row.branch && len(t.shards) > 0 {
+		return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts)), true
+	}
+	if row.branch {
+		return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)), true
+	}
+	if t.req.Index != "" {
+		// The index's key is not the table's: list the item (and any
+		// under it) from the index, where enter reads it whole.
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index)), true
+	}
+	r := t.req
+	if len(row.child.Shards) > 0 {
+		r.PK = row.child.Shards[0] // the first shard that holds it
+	}
+	ctx, req := t.walk.start(t.c)
+	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
+}
+
+// modeKey opens the level in another mode: items, a filter over them,
+// versions, time.
+func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	sharded := len(t.shards) > 0
+	switch {
+	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
 		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
-			"items and counts are per shard"), false, t.id)
+			"items and counts are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
-		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
-	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
+	case key.Matches(msg, k.Filter) && !sharded:
 		q, _ := t.Query()
-		return filterItems(t.c, t.info, q, "")
-	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
-		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
-	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0 && t.place().off(ModeTime) != "":
-		return refuse(ModeTime, t.place().off(ModeTime))
-	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
-		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
+		return filterItems(t.c, t.info, q, ""), true
+	case key.Matches(msg, k.Versions) && !sharded:
+		return openVersions(t.c, t.info, t.req.PK, t.req.Index), true
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && !sharded && t.place().off(ModeTime) != "":
+		return refuse(ModeTime, t.place().off(ModeTime)), true
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && !sharded:
+		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now)), true
+	}
+	return nil, false
+}
+
+// toolKey: the index and delimiter pickers, counting, reading again.
+func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
-		if est := t.countEstimate(); !t.confirm && est > t.budget() {
-			t.confirm = true // ask first: this may cost more than the budget
-			return nil
-		}
-		t.confirm = false
-		var branches []domain.Child
-		for _, c := range t.children {
-			if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
-				branches = append(branches, c.Child)
-				t.counts[c.Name], t.counting[c.Name] = 0, true
-			}
-		}
-		ctx, req := t.count.start(t.c.NextID)
-		ch := make(chan countedMsg, 64)
-		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
-		return waitCount(ch)
+		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
 	case key.Matches(msg, k.Refresh) && t.fail.stopped():
-		return t.retry()
+		return t.retry(), true
 	case key.Matches(msg, k.Refresh):
 		t.count.stop()
-		return t.Init()
+		return t.Init(), true
 	default:
-		t.grid.Update(msg)
+		return nil, false
 	}
-	return nil
+	return nil, true
+}
+
+// countKey counts under every branch not counted yet, asking first when
+// that may cost more than the budget.
+func (t *Tree) countKey() tea.Cmd {
+	if est := t.countEstimate(); !t.confirm && est > t.budget() {
+		t.confirm = true // ask first: this may cost more than the budget
+		return nil
+	}
+	t.confirm = false
+	var branches []domain.Child
+	for _, c := range t.children {
+		if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
+			branches = append(branches, c.Child)
+			t.counts[c.Name], t.counting[c.Name] = 0, true
+		}
+	}
+	ctx, req := t.count.start(t.c)
+	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
+	return common.Stream(64, func(ch chan countedMsg) {
+		countChildren(ctx, client, r, branches, budget, page, req, ch)
+	})
 }
 
 // retry goes on with a walk cut off by an error or esc after the children
@@ -535,7 +592,10 @@ func (t *Tree) View() string {
 		delim = "?"
 	}
 	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
-	if t.fail.stopped() {
+	if t.fail.stopped() || (!t.loaded && len(t.children) == 0) {
+		if !t.fail.stopped() {
+			state = "reading…" // no answer yet: nothing is counted
+		}
 		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
 	}
 	if t.req.Index != "" {
@@ -570,22 +630,27 @@ func (t *Tree) View() string {
 	return common.Frame(st, title, body, t.w, t.h)
 }
 
-// rowCounts are the level's children as the title counts them, so that
-// they add up to the rows listed: a name that is both an item and a
-// prefix (NY beside NY#) is one child but two rows, told apart as its
-// item ("53 children · 1 item" over 54 rows).
+// rowCounts are the level's rows as the title counts them, named by what
+// they count, so that they add up to the rows listed: a name that is both
+// an item and a prefix (NY beside NY#) is two rows, one of each ("53
+// prefixes · 1 item" over 54 rows).
 func (t *Tree) rowCounts() string {
-	both := 0
+	prefixes, items := 0, 0
 	for _, c := range t.children {
-		if c.IsItem && c.HasChildren {
-			both++
+		if c.HasChildren {
+			prefixes++
+		}
+		if c.IsItem {
+			items++
 		}
 	}
-	s := common.Plural(len(t.children), "child", "children")
-	if both > 0 {
-		s += " · " + common.Plural(both, "item", "items")
+	switch {
+	case prefixes > 0 && items > 0:
+		return common.Plural(prefixes, "prefix", "prefixes") + " · " + common.Plural(items, "item", "items")
+	case items > 0:
+		return common.Plural(items, "item", "items")
 	}
-	return s
+	return common.Plural(prefixes, "prefix", "prefixes")
 }
 
 func (t *Tree) where() string {

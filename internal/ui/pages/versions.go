@@ -67,11 +67,6 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, i
 	return open(NewVersionsOn(c, info, pk, index))
 }
 
-// NewVersions returns the Versions mode of a partition.
-func NewVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Versions {
-	return NewVersionsOn(c, info, pk, "")
-}
-
 // NewVersionsOn returns the Versions mode of a partition of index (""
 // for the table): its sort key holds the revisions, and the base table's
 // partition key tells apart the items sharing its keys.
@@ -98,7 +93,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.load.start(v.c.NextID)
+	ctx, req := v.load.start(v.c)
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -170,7 +165,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.load.start(v.c.NextID)
+			ctx, req := v.load.start(v.c)
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
@@ -244,7 +239,10 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	title := keyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
+	if !v.loaded && !v.fail.stopped() {
+		title = keyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
+	}
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
@@ -271,7 +269,9 @@ func (v *Versions) View() string {
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}
-		body = st.Dim.Render("No versioned items here: no sort keys like\n" + like + "\nesc goes back to the partition.")
+		// The words a dimmed Versions tab says elsewhere: the decision is
+		// the same whichever way the view was reached, only read here.
+		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
 	}
 	list := common.Frame(st, title, body, listW, v.h)
 	if !wide {

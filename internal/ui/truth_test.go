@@ -1,0 +1,401 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// keysDB is a table "T" (PK, SK strings) holding the given sort keys under
+// partition "p".
+func keysDB(t testing.TB, sks ...string) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("T"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range sks {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("T"), Item: dynamo.Item{"PK": s("p"), "SK": s(sk)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestTreeTitleCountsRows (25.6): the tree's title counts its rows by
+// what they are: 11 items, 5 of them also prefixes, are 16 rows, "5
+// prefixes · 11 items", never "11 children · 5 items".
+func TestTreeTitleCountsRows(t *testing.T) {
+	var sks []string
+	for i := range 11 {
+		sks = append(sks, fmt.Sprintf("k%02d", i))
+		if i < 5 {
+			sks = append(sks, fmt.Sprintf("k%02d#x", i))
+		}
+	}
+	h := newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, sks...)})
+	h.contains(t, "p · 5 prefixes · 11 items · all", "row 1 of 16")
+	h = newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, "a#1", "b#1")})
+	h.contains(t, "p · 2 prefixes · all", "row 1 of 2")
+	h = newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, "a#1", "b#1", "c")})
+	h.contains(t, "p · 2 prefixes · 1 item · all", "row 1 of 3")
+}
+
+// peeker calls look before every read reaches the backend: the screen as
+// it stands while that read is in flight.
+type peeker struct {
+	dynamo.Client
+	look func()
+}
+
+func (p *peeker) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	p.look()
+	return p.Client.Query(ctx, in, o...)
+}
+
+func (p *peeker) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	p.look()
+	return p.Client.Scan(ctx, in, o...)
+}
+
+// firstScreens opens cfg at 120×35 after keys, and returns the screen as
+// it stood when the first read after the keys was sent.
+func firstScreen(t *testing.T, cfg Config, keys ...string) string {
+	t.Helper()
+	var h *harness
+	var first *string
+	armed := len(keys) == 0
+	p := &peeker{Client: demoData(t)}
+	p.look = func() {
+		if armed && first == nil && h != nil {
+			s := h.screen()
+			first = &s
+		}
+	}
+	cfg.Client, cfg.Now, cfg.Connection = p, demoClock, "DEMO"
+	rec := record(cfg.Client)
+	metered := dynamo.NewMetered(rec)
+	cfg.Client, cfg.Session = metered, metered.Session
+	h = harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	armed = true
+	h.keys(keys...)
+	if first == nil {
+		t.Fatal("no read seen")
+	}
+	return *first
+}
+
+// TestTitlesBeforeTheFirstAnswer (25.7): while a view's first read is in
+// flight its title says "reading…", never a count or "all".
+func TestTitlesBeforeTheFirstAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"partitions", Config{Table: "Locations"}, nil},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil},
+		{"items", Config{Table: "Locations", PK: "USA"}, []string{"2"}},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := firstScreen(t, c.cfg, c.keys...)
+			title := strings.Split(s, "\n")[1]
+			if !strings.Contains(title, "reading…") || strings.Contains(title, " 0 ") || strings.Contains(title, "· all") {
+				t.Fatalf("before the first answer the title says more than reading…:\n%s", s)
+			}
+		})
+	}
+}
+
+// TestTourSaysWhatWasRead (25.14, 25.11): the tour's request line names
+// what the preflight read (the table list) beside the session's count,
+// never "nothing read" beside "1 req"; esc says where it goes, and goes
+// there: the tables from the start, back to the view T was pressed on.
+func TestTourSaysWhatWasRead(t *testing.T) {
+	rec := record(demoData(t))
+	metered := dynamo.NewMetered(rec)
+	cfg := Config{Connection: "DEMO", Tour: true, Now: demoClock, Connect: func(ctx context.Context) (Connected, error) {
+		names, _, err := dynamo.ListTables(ctx, metered)
+		return Connected{Client: metered, Session: metered.Session, TableNames: names}, err
+	}}
+	h := harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	h.contains(t, "Demo tour", "1 req ·", "read so far: the table list (ListTables: ", "tables), 1 request in all", "esc: the tables")
+	if strings.Contains(h.screen(), "nothing read") {
+		t.Fatalf("nothing read beside 1 req:\n%s", h.screen())
+	}
+	h.keys("3")
+	h.contains(t, "versioned item")
+	h.keys("T")
+	h.contains(t, "Demo tour", "esc: back to Equipment › ")
+	h.keys("esc")
+	h.contains(t, "versioned item")
+}
+
+// TestMaskOneStandInPerValue (25.12, 27.18): a masked key is the same
+// stand-ins, segment by segment as the README says, in the grid, the item
+// view, its copy and the breadcrumb, also when the table's description
+// came from the command line's preflight (around the masked client).
+func TestMaskOneStandInPerValue(t *testing.T) {
+	info, _, err := dynamo.DescribeTable(context.Background(), demoData(t), "Locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"described by the explorer", "described by the preflight"} {
+		t.Run(name, func(t *testing.T) {
+			cfg := Config{Mask: maskLocations, Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Now: demoClock}
+			if name == "described by the preflight" {
+				cfg.Info = &info
+			}
+			h := newHarness(t, 120, 30, cfg)
+			h.keys("tab")
+			segmented := regexp.MustCompile(`‹m\d+›#‹m\d+›#‹m\d+›`)
+			grid := segmented.FindString(strings.Split(h.screen(), "\n")[3])
+			if grid == "" {
+				t.Fatalf("the grid's sort key is not masked segment by segment:\n%s", h.screen())
+			}
+			h.keys("enter")
+			h.contains(t, `"SK": "`+grid+`"`, "› "+grid)
+			if copied := h.sent("y"); !strings.Contains(copied, grid) {
+				t.Fatalf("the copy holds another stand-in than %s:\n%s", grid, copied)
+			}
+		})
+	}
+}
+
+// TestTimeKeepsTheDrilledPrefix (25.19): from portland › amsg#, 4 lists
+// amsg's messages (not everyone's) and says so; a range typed there runs
+// under amsg#; 1 goes back to the tree where it was.
+func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Now: demoClock})
+	h.keys("4")
+	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree", `:prefix="amsg#"`)
+	rows := strings.Split(h.screen(), "\n")[5:15]
+	for _, r := range rows {
+		if strings.Contains(r, "msg#") && !strings.Contains(r, "amsg#") {
+			t.Fatalf("another user's message listed under amsg#:\n%s", h.screen())
+		}
+	}
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("2018-08")
+	h.keys("enter")
+	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
+	h.keys("1")
+	h.contains(t, "amsg# · ", " · delimiter ")
+}
+
+// manyKeys are n sort keys k00000… under partition "p".
+func manyKeys(n int) []string {
+	var sks []string
+	for i := range n {
+		sks = append(sks, fmt.Sprintf("k%05d", i))
+	}
+	return sks
+}
+
+// TestPageDownsAfterGStopAtTheGap (25.9): after G, a burst of page-downs
+// from the top (sent while the read is in flight) stops at the unread
+// gap and reads it, never jumping to the rows read from the end; the row
+// number says where the cursor is in the partition where that is known.
+func TestPageDownsAfterGStopAtTheGap(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Client: keysDB(t, manyKeys(3000)...)})
+	h.keys("2", "G")
+	h.contains(t, "k02999")
+	if pos := h.m.position(); !strings.Contains(pos, "from the end") {
+		t.Fatalf("after G the row number claims a place it cannot know: %q", pos)
+	}
+	h.keys("g")
+	h.contains(t, "row 1 of ≥")
+	var cmds []tea.Cmd
+	for range 30 {
+		_, cmd := h.m.Update(keyPress("pgdown"))
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		h.run(c)
+	}
+	s := h.screen()
+	if strings.Contains(s, "k02999") || strings.Contains(s, "k029") {
+		t.Fatalf("the page-downs jumped the gap to the end:\n%s", s)
+	}
+	h.keys("down")
+	if pos := h.m.position(); strings.Contains(pos, "from the end") {
+		t.Fatalf("the cursor is past the gap: %q\n%s", pos, h.screen())
+	}
+}
+
+// parityDB is keysDB's table with n items, each with Odd = yes or no.
+func parityDB(t testing.TB, n int) *memory.DB {
+	t.Helper()
+	db := keysDB(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for i := range n {
+		odd := map[bool]string{true: "yes", false: "no"}[i%2 == 1]
+		if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("T"),
+			Item: dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("k%05d", i)), "Odd": s(odd), "Pad": s(strings.Repeat("x", 2000))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestFilteredCountsFollowTheRowsAfterG (25.8): a filtered list's matched
+// count is the rows listed, those read from the end after G included; and
+// filling the gap never reads an item twice: scrolled from the top to the
+// end, what was scanned is the partition, once.
+func TestFilteredCountsFollowTheRowsAfterG(t *testing.T) {
+	const n = 3000
+	f, err := domain.ParseFilter(`Odd = "yes"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Filter: f, Client: parityDB(t, n)})
+	h.keys("G")
+	matched := regexp.MustCompile(`([\d,]+) matched of ([\d,]+) scanned`)
+	count := func() (int, int) {
+		m := matched.FindStringSubmatch(h.screen())
+		if m == nil {
+			t.Fatalf("no matched count:\n%s", h.screen())
+		}
+		var a, b int
+		fmt.Sscan(strings.ReplaceAll(m[1], ",", ""), &a)
+		fmt.Sscan(strings.ReplaceAll(m[2], ",", ""), &b)
+		return a, b
+	}
+	rows := h.m.top().(common.Searchable).List().Rows() - 1 // less the gap row
+	if got, _ := count(); got != rows {
+		t.Fatalf("%d matched over %d rows:\n%s", got, rows, h.screen())
+	}
+	h.keys("g")
+	for range 400 {
+		if strings.Contains(h.screen(), "· all ·") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	got, scanned := count()
+	if got != n/2 || scanned != n {
+		t.Fatalf("read to the end: %d matched of %d scanned, want %d of %d (an item read twice)\n%s", got, scanned, n/2, n, h.screen())
+	}
+}
+
+// TestCurrentCopyNoDifferenceFromItself (25.11): under "Δ vs v0" the
+// current copy's row shows no difference count (it is v0).
+func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "0")
+	h.contains(t, "Δ vs v0")
+	if regexp.MustCompile(`★ +v0 current +\d`).MatchString(h.screen()) {
+		t.Fatalf("the current copy differs from itself:\n%s", h.screen())
+	}
+}
+
+// TestStrictRangeDescribedAsAfter (25.11): a strict "> day" leaves the
+// day's last key out: the request line says "after" it, never "from" it.
+func TestStrictRangeDescribedAsAfter(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{Table: "DeviceLogs", PK: "123", Range: "> 2018-09-01", Now: demoClock})
+	h.contains(t, "after 2018-09-01 23:59:59")
+	if strings.Contains(h.screen(), "from 2018-09-01 23:59:59") {
+		t.Fatalf("a strict bound described as from:\n%s", h.screen())
+	}
+}
+
+// TestPickersShowTheirOwnPosition (25.11): an open picker's row number
+// counts its choices, not the list beneath.
+func TestPickersShowTheirOwnPosition(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"index", Config{Table: "Locations", PK: "USA"}, []string{"i"}},
+		{"delimiter", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}},
+		{"columns", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}},
+		{"partitions' index", Config{Table: "Locations"}, []string{"i"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg)
+			list := h.m.position()
+			h.keys(c.keys...)
+			pos := h.m.position()
+			if pos == list || strings.Contains(pos, "≥") {
+				t.Fatalf("the picker shows the list's position %q (before: %q):\n%s", pos, list, h.screen())
+			}
+		})
+	}
+}
+
+// TestVersionsDecisionSameOnEveryPath (25.11): on the tour's AuditLog
+// stop, 3 ends in "No Versions mode here", the words the dimmed tab says
+// when the partition is reached through the tree.
+func TestVersionsDecisionSameOnEveryPath(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+	h.keys("9", "3")
+	h.contains(t, "No Versions mode here")
+	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
+	h.keys("3")
+	h.said(t, "No Versions mode here")
+}
+
+// TestExportNameFitsAndPromptKeepsText (27.19, 25.20, 25.21): a 2 KB key
+// still gets a default file name a file system takes (its start and a
+// hash); a name refused leaves the prompt open with the text typed, the
+// reason said; the message names the folder written to.
+func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
+	long := strings.Repeat("é", 480) // 960 bytes: a sort key takes 1,024
+	h := newHarness(t, 120, 35, Config{Table: "T", PK: "p", Prefix: long + "#", Client: keysDB(t, long+"#x", long+"#y")})
+	h.contains(t, "row 1 of 2")
+	h.keys("e")
+	name := h.m.export.input.Value()
+	if len(name) > 255 || !strings.HasPrefix(name, "dynascope-T-p-é") || !strings.HasSuffix(name, ".jsonl") || !utf8.ValidString(name) {
+		t.Fatalf("the default name (%d bytes): %q", len(name), name)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope", name)
+	h.m.export.input.SetValue(missing)
+	h.keys("enter")
+	h.contains(t, "export to › ")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "does not exist") {
+		t.Fatalf("the refusal is not said: %v", h.m.lastErr)
+	}
+	if got := h.m.export.input.Value(); got != missing || !h.m.export.naming {
+		t.Fatalf("the prompt lost the text typed: %q", got)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, strings.Repeat("a", 294)+".jsonl"))
+	h.keys("enter")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "the file name is 300 bytes: file systems take at most 255") {
+		t.Fatalf("a name too long is not said as such: %v", h.m.lastErr)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, name))
+	h.keys("enter")
+	h.said(t, "exported 2 children to "+filepath.Join(dir, name))
+	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
