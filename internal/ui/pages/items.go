@@ -91,7 +91,9 @@ func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, not
 }
 
 // Filter applies a filter from the start (a deep link's --filter).
-func (p *Items) Filter(n domain.FilterNode) { p.pg.query.Filter = n }
+func (p *Items) Filter(n domain.FilterNode) {
+	p.pg.query.Filter = p.c.Masked.Filter(p.pg.query.Table, n)
+}
 
 func (p *Items) Init() tea.Cmd {
 	if p.filter.editing() {
@@ -179,7 +181,7 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 		q := p.pg.query
-		q.Filter = res.filter
+		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
 		return p.reset(q)
 	}
 	if p.picker != nil {
