@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
 )
 
@@ -17,16 +18,49 @@ const (
 	exitOK          = 0
 	exitFailure     = 1   // the command line was fine; reading failed
 	exitUsage       = 2   // the command line was malformed
+	exitPartial     = 3   // stopped at a budget: what was printed is true, and not all
 	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT; 143 SIGTERM, 129 SIGHUP
 )
 
 // checkBudget refuses an RCU budget flag that is negative, NaN (which
-// switches a budget off: every comparison with NaN is false) or infinite.
+// switches a budget off: every comparison with NaN is false), infinite or
+// absurd, or smaller than the one read unit every request costs.
 func checkBudget(flag string, v float64) error {
-	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
 		return usage("give a positive number of RCU, or 0 for no limit", "%s %v is not a budget", flag, v)
+	case v > maxBudget:
+		return usage("give 0 for no limit", "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
+	case v > 0 && v < minBudget:
+		return usage(fmt.Sprintf("the smallest useful budget is %.1f RCU", minBudget), "%s %v pays for no read: every request costs at least %.1f RCU", flag, v, minBudget)
 	}
 	return nil
+}
+
+const (
+	// minBudget is one eventually consistent read unit (4 KB): what
+	// DynamoDB bills a request at the least.
+	minBudget = 0.5
+	// maxBudget is a budget past which none is meant: a full scan of a
+	// table of ~8 TB.
+	maxBudget = 1e9
+)
+
+// partialError is a read that stopped at its budget: what it printed is
+// true but not all (exit 3).
+type partialError struct{ msg string }
+
+func (e partialError) Error() string { return e.msg }
+
+// stoppedAtBudget is the one line for a read stopped at its budget, and
+// how to go on: resume, where the read can say from where without showing
+// a masked key.
+func stoppedAtBudget(flag string, b export.Budget, items int, masked bool) error {
+	how := fmt.Sprintf("a larger %s", flag)
+	if len(b.LastKey) > 0 && !masked {
+		how = "--resume " + dynamo.ResumeToken(b.LastKey)
+	}
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items read, resume with %s", b.RCU, b.MaxRCU, b.Scanned, how)}
 }
 
 // signalled is the cause of a context cancelled by a signal.
@@ -101,6 +135,8 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	switch {
 	case errors.As(err, &ue):
 		code = exitUsage
+	case errors.As(err, new(partialError)):
+		code = exitPartial
 	case cobraUsage(err):
 		code = exitUsage
 		err = usageError{what: err.Error(), hint: "see dynascope --help"}

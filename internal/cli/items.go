@@ -20,6 +20,7 @@ type itemsFlags struct {
 	maxRCU                   float64
 	limit                    int
 	reverse                  bool
+	resume                   string
 }
 
 func (f itemsFlags) validate() error {
@@ -69,7 +70,8 @@ consumed RCU, items and elapsed time.`,
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
-	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
+	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "read no more than this many RCU (0: no limit; a filter reads every item it skips); stopped there, exit 3 with how to resume")
+	fl.StringVar(&f.resume, "resume", "", "go on from where a read stopped at --max-rcu (the token its message gave)")
 	return cmd
 }
 
@@ -158,12 +160,20 @@ type readOpts struct {
 	Mask      *domain.Mask      // --mask and the table's mask
 	KeyDelims map[string]string // the key attributes, masked segment by segment
 	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
+	Start     dynamo.Item       // --resume: where the read goes on from
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {
 	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
 	if err := checkBudget("--max-rcu", f.maxRCU); err != nil {
 		return nil, err
+	}
+	if f.resume != "" {
+		start, err := dynamo.ParseResumeToken(f.resume)
+		if err != nil {
+			return nil, usage("copy the token whole from the message that gave it", "--resume %v", err)
+		}
+		opt.Start = start
 	}
 	if f.filter != "" {
 		n, err := domain.ParseFilter(f.filter)

@@ -157,6 +157,13 @@ func NewChildWalk(prefix, delim string) *ChildWalk {
 // Start is the smallest key the next read must return.
 func (w *ChildWalk) Start() string { return w.start }
 
+// From starts the walk at key instead of at the prefix: a walk of one
+// stretch of a level, from where another walk's stretch ends.
+func (w *ChildWalk) From(key string) *ChildWalk {
+	w.start = key
+	return w
+}
+
 // Children are the children found so far, in key order of first sight.
 func (w *ChildWalk) Children() []Child { return w.children }
 

@@ -610,6 +610,12 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		return time.Unix(0, 0).UTC(), time.Date(9999, 12, 31, 23, 59, 59, 999000000, time.UTC)
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
+	case TimeText:
+		// The years 0001–9999 as the keys' own zone writes them: past
+		// them a key would need a fifth digit (10000-01-01T01:59:59+02:00)
+		// and sort before the rest.
+		z := e.zone()
+		return time.Date(1, 1, 1, 0, 0, 0, 0, z), time.Date(9999, 12, 31, 23, 59, 59, 999999999, z)
 	}
 	return MinInstant, MaxInstant
 }

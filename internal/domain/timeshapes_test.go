@@ -444,3 +444,17 @@ func FuzzDetectTextKey(f *testing.F) {
 		}
 	})
 }
+
+// TestOpenEndInTheKeysZone: keys written at +02:00 end at 9999-12-31 in
+// their own zone; a bound in UTC terms would need a fifth digit.
+func TestOpenEndInTheKeysZone(t *testing.T) {
+	e, ok := DetectTime([]string{"2018-09-04T02:00:00+02:00"}, false)
+	if !ok {
+		t.Fatal("not detected")
+	}
+	r, _ := ParseRange("> 2018-09-04T00:00:00Z", demoNow, time.UTC)
+	c, err := CompileRange(r, e, "")
+	if err != nil || cond(c) != `SK BETWEEN :lo AND :hi  :lo="2018-09-04T02:00:01+02:00" :hi="9999-12-31T23:59:59+02:00"` {
+		t.Errorf("%s %v", cond(c), err)
+	}
+}

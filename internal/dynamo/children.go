@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -39,7 +38,8 @@ type ChildrenResult struct {
 	// look like (do they hold a time?) at no cost beyond the walk.
 	Sample []string
 	Cost   Cost
-	// Guessed reads went out ahead of the walk; Wasted of them it never
+	// Guessed reads went out ahead of the walk; Wasted reads (guessed, or
+	// of a cut level's stretch with nothing left) found nothing the walk
 	// used (their cost is in Cost).
 	Guessed, Wasted int
 }
@@ -57,13 +57,17 @@ const (
 // below each one: after a child is seen, the next read starts past its
 // whole subtree (a skip-scan), one small keys-only Query per child, each
 // sized to one read unit from the first answer's sizes. Where children are
-// dense (a probe holds many), it reads bulk pages instead, which is cheaper
-// per child. Where sibling names count up (C00, C01, …), the reads past
-// the next few guessed names go out at once (r.Parallel), and the walk
-// uses an answer only when it is the very read it would have made, so the
-// children are exactly those of one read after another. emit, if not nil,
-// sees each child as it is found or updated, in key order, with the cost
-// so far.
+// small (a read unit holds a whole child or more), it reads plain pages
+// instead, which is cheaper per child and takes far fewer requests. Where
+// sibling names count up (C00, C01, …), the reads past the next few
+// guessed names go out at once (r.Parallel), and the walk uses an answer
+// only when it is the very read it would have made. Where they do not
+// (airport codes, states), the rest of the level is cut by the names'
+// leading character and each stretch is walked at once (childwalk.go), so
+// the level takes about as many round trips as its most crowded letter.
+// Either way the children are exactly those of one read after another.
+// emit, if not nil, sees each child as it is found or updated, in key
+// order, with the cost so far.
 func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain.Child, Cost)) (ChildrenResult, error) {
 	if r.Key.SK == nil {
 		return ChildrenResult{}, Errorf("children", KindValidation, "open the partition's item instead", "table %s has no sort key, so no hierarchy", r.Table)
@@ -95,87 +99,49 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	if parallel <= 0 {
 		parallel = DefaultParallel
 	}
-	sk := newSeeker(ctx, c, r.TableKeys, parallel)
-	finish := func(err error) (ChildrenResult, error) {
-		if err != nil {
-			sk.abort()
-		} else {
-			sk.close()
-		}
-		res.Children, res.SelfItem, res.Cost = walk.Children(), walk.SelfItem, sk.total()
-		res.Guessed, res.Wasted = sk.Guessed, sk.Wasted
-		return res, err
+	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
+	first := lv.walker(walk, "", probeSizing{}, firstProbeKeys)
+	var emitFirst func(domain.Child)
+	if emit != nil {
+		emitFirst = func(ch domain.Child) { emit(ch, lv.total()) }
 	}
-	limit := int32(firstProbeKeys)
-	var probe probeSizing
-	prevStart := ""
-	for reads := 0; ; reads++ {
-		start := walk.Start()
-		// The walk reads on from where the keys read so far end, not from
-		// LastEvaluatedKey: a server that says "more" yet sends the same
-		// keys again would have it ask the same question forever.
-		if reads > 0 && start <= prevStart {
-			return finish(cursorFailure("children of "+r.Table, &CursorError{Backwards: start < prevStart}))
-		}
-		prevStart = start
-		q := res.Level
-		q.SK = rangeFrom(start, r.Prefix, binary)
-		if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
-			break // the walk has passed the end of the prefix
-		}
-		page, err := sk.page(start, q, limit)
-		if err != nil {
-			return finish(err)
-		}
-		keys := make([]string, 0, len(page.Items))
-		for _, it := range page.Items {
-			if k, ok := skText(it[r.Key.SK.Name]); ok {
-				keys = append(keys, k)
+	err := first.run(emitFirst)
+	res.Delim = first.walk.Delim
+	// The stretches cut off the first walk, in key order: each is told
+	// once it is done, so emit still sees the children in key order.
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+		lv.cancel()
+	}
+	res.Children = append(res.Children, first.walk.Children()...)
+	res.SelfItem = first.walk.SelfItem
+	res.Sample = first.sample
+	var gather func(ws []*walker)
+	gather = func(ws []*walker) {
+		for _, w := range ws {
+			<-w.done
+			if w.err != nil && len(errs) == 0 {
+				errs = append(errs, w.err)
+				lv.cancel()
 			}
-		}
-		if walk.Delim == "" {
-			d, ok := domain.DetectDelimiter(trimPrefix(keys, r.Prefix))
-			if !ok {
-				d = "#"
-			}
-			walk.Delim, res.Delim = d, d
-		}
-		res.Sample = sampleKeys(res.Sample, keys, r.Prefix, walk.Delim)
-		changed := walk.Feed(keys)
-		if emit != nil {
-			for _, i := range changed {
-				emit(walk.Children()[i], sk.total())
-			}
-		}
-		if !page.More() {
-			break
-		}
-		if limit > 0 {
-			probe = probe.after(len(keys), limit, page.Cost.RCU)
-		}
-		// Dense: most keys read were new children, or a page would hold
-		// several, so read on in whole pages, as a plain query would (never
-		// more requests than a plain query of the rest). Sparse: one child
-		// filled the probe, so jump past its subtree with another probe.
-		switch {
-		case limit == 0:
-		case len(keys) >= 2 && len(changed)*2 >= len(keys),
-			len(keys) >= 10 && childrenPerPage(keys, r.Prefix, walk.Delim, page.Cost.RCU) >= 2:
-			limit = 0
-		default:
-			limit = probe.Keys
-			// Guess only once the names are seen counting up: the
-			// last two children found are consecutive (C06, C07).
-			if ch := walk.Children(); parallel > 1 && len(ch) > 1 {
-				last := ch[len(ch)-1].Name
-				if next, ok := domain.NextName(ch[len(ch)-2].Name); ok && next == last {
-					leaf := walk.Start() == domain.After(r.Prefix+last)
-					sk.guess(res.Level, last, leaf, r.Prefix, walk.Delim, binary, limit)
+			for _, ch := range w.walk.Children() {
+				res.Children = append(res.Children, ch)
+				if emit != nil && len(errs) == 0 {
+					emit(ch, lv.total())
 				}
 			}
+			res.Sample = sampleKeys(res.Sample, w.sample, r.Prefix, res.Delim)
+			gather(w.subs)
 		}
 	}
-	return finish(nil)
+	gather(first.subs)
+	lv.finish(len(errs) > 0)
+	res.Cost, res.Guessed, res.Wasted = lv.total(), lv.guessed, lv.wasted
+	if len(errs) > 0 {
+		return res, errs[0]
+	}
+	return res, nil
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time
@@ -337,84 +303,6 @@ func countAll(ctx context.Context, c Client, q domain.KeyQuery, n *int, cost *Co
 		}
 		start = page.LastKey
 	}
-}
-
-// CountProgress is one child's running or final count, and what all the
-// counts have cost so far.
-type CountProgress struct {
-	Child string
-	N     int
-	Final bool
-	Cost  Cost
-}
-
-// CountChildren counts under each child, up to parallel at once (0:
-// DefaultParallel), telling progress (one call at a time) after every
-// page. It stops, cancelling the counts in flight, once budget RCU (0: no
-// limit) are spent: over is then true, and the counts not final are
-// partial. The first error stops the rest too.
-func CountChildren(ctx context.Context, c Client, r ChildrenRequest, children []domain.Child, parallel int, budget float64, progress func(CountProgress)) (over bool, err error) {
-	if parallel <= 0 {
-		parallel = DefaultParallel
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var mu sync.Mutex
-	spent := make([]Cost, len(children))
-	total := func() Cost {
-		var t Cost
-		for _, c := range spent {
-			t = t.Add(c)
-		}
-		return t
-	}
-	stopped := false
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(parallel, len(children)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				ch := children[i]
-				n, cerr := CountChild(ctx, c, r, ch, func(n int, cost Cost) {
-					mu.Lock()
-					defer mu.Unlock()
-					spent[i] = cost
-					if stopped {
-						return
-					}
-					t := total()
-					if budget > 0 && t.RCU >= budget {
-						over, stopped = true, true
-						cancel() // what was counted stays
-					}
-					progress(CountProgress{Child: ch.Name, N: n, Cost: t})
-				})
-				mu.Lock()
-				if !stopped {
-					if cerr != nil {
-						err, stopped = cerr, true
-						cancel()
-					} else {
-						progress(CountProgress{Child: ch.Name, N: n, Final: true, Cost: total()})
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for i := range children {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return over, err
 }
 
 // ShardChild is a child found in one or more shards of a sharded

@@ -141,8 +141,11 @@ func bothWalks(t *testing.T, c dynamo.Client, r dynamo.ChildrenRequest) (dynamo.
 	if fmt.Sprint(seq.Children) != fmt.Sprint(par.Children) || seq.SelfItem != par.SelfItem {
 		t.Fatalf("%q: parallel walk found\n%v\nsequential\n%v", r.Prefix, par.Children, seq.Children)
 	}
-	if parCost.RCU > seqCost.RCU*1.1+0.5 {
-		t.Errorf("%q: parallel walk spent %.1f RCU, sequential %.1f", r.Prefix, parCost.RCU, seqCost.RCU)
+	// Reads out at once may find nothing (a guess past the last child, a
+	// stretch of a cut level with no child of its own): each costs a
+	// read unit, and no more.
+	if parCost.RCU > seqCost.RCU*1.1+0.5+0.5*float64(par.Wasted) {
+		t.Errorf("%q: parallel walk spent %.1f RCU (%d reads unused), sequential %.1f", r.Prefix, parCost.RCU, par.Wasted, seqCost.RCU)
 	}
 	return seq, seqCost, parCost
 }

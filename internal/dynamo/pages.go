@@ -327,12 +327,17 @@ func GetItem(ctx context.Context, c Client, table string, key Item) (Item, Cost,
 	return out.Item, cost, nil
 }
 
-// Page sizes for lists a person reads: the first page asks for about two
-// screens of items (a 1 MB page of ~350-byte items costs ~125 RCU to show
-// 35 rows), and each later page doubles, until DynamoDB's 1 MB bound is
-// the smaller one. Headless streaming asks for full pages (Limit 0).
+// Page sizes for lists a person reads: the first page asks for the rows
+// a screen shows and a few more (a 1 MB page of ~350-byte items costs ~125
+// RCU to show 35 rows), and each later page, read as the user moves,
+// doubles, until DynamoDB's 1 MB bound is the smaller one. Headless
+// streaming asks for full pages (Limit 0).
 const (
-	minFirstPage = 40
+	// screenSpare are the rows read past the screen's last, so a move
+	// of a few rows needs no read.
+	screenSpare = 4
+	// minFirstPage is the first page of a screen not yet measured.
+	minFirstPage = 20
 	// maxGrownLimit is where growth stops counting: past it, a page is
 	// bounded by its 1 MB anyway, so Limit is dropped.
 	maxGrownLimit = 16384
@@ -341,7 +346,10 @@ const (
 // ScreenLimit is the Limit of a list's first page when screenRows rows
 // show at once.
 func ScreenLimit(screenRows int) int32 {
-	return int32(min(max(2*screenRows, minFirstPage), maxGrownLimit))
+	if screenRows <= 0 {
+		return minFirstPage
+	}
+	return int32(min(screenRows+screenSpare, maxGrownLimit))
 }
 
 // GrowLimit is the Limit of the page after one read with limit: double,

@@ -19,8 +19,9 @@ type ChildRow struct {
 	Prefix      string   `json:"prefix"`
 	HasChildren bool     `json:"hasChildren"`
 	IsItem      bool     `json:"isItem"`
-	Count       *int     `json:"count,omitempty"`  // items under it, once counted
-	Shards      []string `json:"shards,omitempty"` // the shards that hold it, when sharded
+	Count       *int     `json:"count,omitempty"`     // items under it, once counted
+	Uncounted   bool     `json:"uncounted,omitempty"` // a count stopped at its budget before it
+	Shards      []string `json:"shards,omitempty"`    // the shards that hold it, when sharded
 }
 
 // ChildRows are children as rows; counts, if not nil, gives a child's

@@ -21,6 +21,9 @@ type seeker struct {
 	tableKeys *KeySchema
 	parallel  int // reads in flight at most
 	width     int // guesses sent ahead: doubled by a hit, halved by a miss
+	// slots, when not nil, bounds the reads in flight across the seekers
+	// of one level (a token a read).
+	slots chan struct{}
 
 	mu       sync.Mutex
 	cost     Cost
@@ -76,7 +79,14 @@ func (s *seeker) launch(start string, q domain.KeyQuery, limit int32) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		page, err := QueryPage(s.ctx, s.c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: s.tableKeys})
+		var page Page
+		var err error
+		if s.acquire() {
+			page, err = QueryPage(s.ctx, s.c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: s.tableKeys})
+			s.release()
+		} else {
+			err = s.ctx.Err()
+		}
 		s.mu.Lock()
 		s.cost = s.cost.Add(page.Cost)
 		s.inFlight--
@@ -84,6 +94,34 @@ func (s *seeker) launch(start string, q domain.KeyQuery, limit int32) {
 		f.page, f.err = page, err
 		close(f.done)
 	}()
+}
+
+// unused counts a read the walk sent itself that found nothing it could
+// use (a stretch of a cut level already walked to its end).
+func (s *seeker) unused() {
+	s.mu.Lock()
+	s.Wasted++
+	s.mu.Unlock()
+}
+
+// acquire waits for a slot for one read; false when the walk was
+// cancelled first.
+func (s *seeker) acquire() bool {
+	if s.slots == nil {
+		return true
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+func (s *seeker) release() {
+	if s.slots != nil {
+		<-s.slots
+	}
 }
 
 // page is the answer to the read of q from start with limit: the one
@@ -117,8 +155,9 @@ func (s *seeker) page(start string, q domain.KeyQuery, limit int32) (Page, error
 
 // guess sends, ahead of the walk, the reads it would make if the children
 // after last were the names that follow it (C07 after C06, AB after AA):
-// each from past such a child's subtree (or past its item, when leaf).
-func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim string, binary bool, limit int32) {
+// each from past such a child's subtree (or past its item, when leaf),
+// and none from end on (a stretch's end; "": the level's).
+func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim string, binary bool, limit int32, end string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := last
@@ -128,6 +167,9 @@ func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim 
 			return
 		}
 		start := domain.SkipPast(prefix, name, delim, leaf)
+		if end != "" && start >= end {
+			return
+		}
 		cond := rangeFrom(start, prefix, binary)
 		if cond.Op == domain.SKBetween && keyText(cond.A) > keyText(cond.B) {
 			return

@@ -13,32 +13,42 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
-// Budget is a read's capacity budget and what the read did.
+// Budget is a read's capacity budget and what the read did. A budgeted
+// read asks each page for no more items than what the budget has left
+// pays for (0.5 RCU per 4 KB, at the item sizes read so far), so it
+// stops before overspending, at most by the rounding of one read unit.
 type Budget struct {
 	MaxRCU  float64 // 0: no limit
 	Scanned int
 	RCU     float64
-	Stopped bool // the budget ran out before the end
+	Stopped bool        // the budget ran out before the end
+	LastKey dynamo.Item // where a stopped read goes on from
 }
 
-// spent counts a page and reports whether the budget is spent. A nil
-// budget counts nothing and never runs out.
-func (b *Budget) spent(p dynamo.Page) bool {
+// next is the Limit the next page may ask for within the budget (0: no
+// budget, no bound); ok is false when what is left pays for no item.
+func (b *Budget) next() (limit int32, ok bool) {
 	if b == nil {
-		return false
+		return 0, true
 	}
-	b.Scanned += p.Scanned
-	b.RCU += p.Cost.RCU
-	if b.MaxRCU > 0 && b.RCU >= b.MaxRCU && p.More() {
-		b.Stopped = true
+	return dynamo.BudgetLimit(b.MaxRCU, b.RCU, b.Scanned)
+}
+
+// count adds a page to what the read did.
+func (b *Budget) count(p dynamo.Page) {
+	if b != nil {
+		b.Scanned += p.Scanned
+		b.RCU += p.Cost.RCU
 	}
-	return b.Stopped
 }
 
 // Options shape what Items reads and writes.
 type Options struct {
-	// Budget, when not nil, stops the read once it is spent and says so.
+	// Budget, when not nil, stops the read before it is overspent and
+	// says so.
 	Budget *Budget
+	// Start, when not nil, is where the read goes on from (a resumed read).
+	Start dynamo.Item
 	// Mask hides the values of its attributes behind stand-ins; KeyDelims
 	// names the key attributes, masked segment by segment around their
 	// delimiter.
@@ -70,7 +80,7 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 		return itemsCSV(ctx, c, q, limit, w, terminal, opt)
 	}
 	out := NewJSONRows(w, format)
-	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
 		items++
 		return out.Write(opt.Plain(it))
 	}, func(read bool) error {
@@ -93,13 +103,18 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 // the partition. With a limit, each Query asks only for the items still
 // wanted, so none is read for nothing and no request is made once the
 // limit is reached.
-func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, budget *Budget, item func(dynamo.Item) error, page func(read bool) error) error {
-	var start dynamo.Item
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func(read bool) error) error {
 	n := 0
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
 		if limit > 0 && q.Filter == nil { // a filter's Limit would count items read, not matches
 			req.Limit = int32(min(limit-n, math.MaxInt32))
+		}
+		if left, ok := budget.next(); !ok {
+			budget.Stopped, budget.LastKey = true, start
+			return nil
+		} else if left > 0 && (req.Limit == 0 || left < req.Limit) {
+			req.Limit = left
 		}
 		p, err := dynamo.QueryPage(ctx, c, req)
 		if err != nil {
@@ -118,8 +133,8 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		if err := page(true); err != nil {
 			return err
 		}
-		spent := budget.spent(p) // counts the page, always
-		if !p.More() || (limit > 0 && n >= limit) || spent {
+		budget.count(p) // counts the page, always
+		if !p.More() || (limit > 0 && n >= limit) {
 			return nil
 		}
 		start = p.LastKey
@@ -139,7 +154,7 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 	buf := bufio.NewWriter(tmp)
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
-	err = eachItem(ctx, c, q, limit, opt.Budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}

@@ -23,6 +23,9 @@ type KeyMap struct {
 	// Interrupt quits from anywhere, a text box included, where q is
 	// text: it is not rebindable (see reserved in rebind.go).
 	Interrupt key.Binding
+	// Suspend stops the explorer (ctrl+z; fg resumes it), as a shell's
+	// job control does; not rebindable either.
+	Suspend key.Binding
 }
 
 // Default returns the bindings docs/screens-and-keys.md lists.
@@ -81,6 +84,7 @@ func Default() KeyMap {
 		RefForward: key.NewBinding(key.WithKeys("ctrl+i"), key.WithHelp("ctrl+i", "forward")),
 		StopLoad:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "stop loading")),
 		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 	}
 }
 

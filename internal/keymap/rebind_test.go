@@ -48,3 +48,28 @@ func TestApply(t *testing.T) {
 		}
 	}
 }
+
+func TestActionsOf(t *testing.T) {
+	k := Default()
+	names := func(s string) []string {
+		var out []string
+		for _, a := range k.ActionsOf(stroke(s)) {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+	if got := names("D"); len(got) != 1 || got[0] != "delimiter" {
+		t.Errorf("D: %v", got)
+	}
+	if got := names("left"); len(got) != 2 || got[0] != "back" || got[1] != "prev_revision" {
+		t.Errorf("left: %v", got)
+	}
+	if got := names("w"); len(got) != 0 {
+		t.Errorf("w: %v", got)
+	}
+}
+
+// stroke is a key press as key.Matches sees it: its name.
+type stroke string
+
+func (s stroke) String() string { return string(s) }

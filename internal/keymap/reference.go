@@ -3,6 +3,8 @@ package keymap
 import (
 	"fmt"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // referenceOrder is the README's key reference, in the order of docs/screens-and-keys.md.
@@ -30,4 +32,25 @@ func (k KeyMap) Reference() string {
 		fmt.Fprintf(&b, "| %s | %s | `%s` |\n", strings.Join(keys, " "), bd.Help().Desc, name)
 	}
 	return b.String()
+}
+
+// Action is a binding and its [keys] action name.
+type Action struct {
+	Name    string
+	Binding key.Binding
+}
+
+// ActionsOf are the actions a key press is bound to, in the reference's
+// order: a key can have several (left steps back and is the previous
+// revision).
+func (k KeyMap) ActionsOf(msg fmt.Stringer) []Action {
+	acts := k.actions()
+	var out []Action
+	for _, name := range referenceOrder {
+		b := acts[name]
+		if key.Matches(msg, *b) {
+			out = append(out, Action{Name: name, Binding: *b})
+		}
+	}
+	return out
 }

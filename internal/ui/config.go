@@ -119,7 +119,10 @@ func RunWith(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m.ctx, m.c.Ctx = ctx, ctx
 	// Frames are written on the renderer's ticks: at 120 a second (its
 	// most) the first frame waits at most 8 ms instead of 17.
-	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}, opts...)...).Run()
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}, opts...)...)
+	m.jobs = watchJobs(p, quit)
+	final, err := p.Run()
+	m.jobs.stop() // after Run: the terminal is restored
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ type keyHandler func(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool)
 var keyHandlers = []keyHandler{
 	(*Model).connectingKey,
 	(*Model).interruptKey,
+	(*Model).tooSmallKey,
 	(*Model).exportKey,
 	(*Model).searchKey,
 	(*Model).typingKey,
@@ -39,7 +40,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	return m.pageKey(msg)
+	cmd := m.pageKey(msg)
+	if m.notice == "" && m.lastErr == nil {
+		m.sayNotHere(msg)
+	}
+	return cmd
 }
 
 // connectingKey: nothing to act on yet but leaving.
@@ -54,12 +59,31 @@ func (m *Model) connectingKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// interruptKey quits from anywhere, a text box included.
+// interruptKey quits from anywhere, a text box included; ctrl+z
+// suspends from anywhere.
 func (m *Model) interruptKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if key.Matches(msg, m.c.Keys.Interrupt) {
+	switch {
+	case key.Matches(msg, m.c.Keys.Interrupt):
 		return tea.Quit, true
+	case key.Matches(msg, m.c.Keys.Suspend):
+		if m.jobs.suspend() {
+			return nil, true
+		}
+		return tea.Suspend, true
 	}
 	return nil, false
+}
+
+// tooSmallKey: behind "Terminal too small" only q acts; any other key
+// would act on a screen the user cannot see (drill in, read unseen).
+func (m *Model) tooSmallKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !m.tooSmall() {
+		return nil, false
+	}
+	if key.Matches(msg, m.c.Keys.Quit) {
+		return tea.Quit, true
+	}
+	return nil, true
 }
 
 // typingKey gives every key to the page's own text box (filter, range,

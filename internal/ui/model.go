@@ -76,6 +76,7 @@ type Model struct {
 	startErr      error             // Connect's failure, for Run to return
 	ctx           context.Context   // Run's: Connect's requests end with it
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
+	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
 }
 
 // New returns the explorer's root model.
@@ -264,6 +265,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.key(msg)
 	case tea.PasteMsg:
 		return m.paste(msg.Content)
+	case tea.ResumeMsg:
+		return tea.RequestWindowSize // back from ctrl+z: the size may have changed meanwhile
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -607,12 +610,8 @@ func (m *Model) View() tea.View {
 func (m *Model) tooSmall() bool { return m.w < MinWidth || m.h < MinHeight }
 
 func (m *Model) render() string {
-	st := &m.styles
 	if m.tooSmall() {
-		msg := st.Notice.Render("Terminal too small") + "\n" +
-			fmt.Sprintf("%d×%d here; dynascope needs at least %d×%d.", m.w, m.h, MinWidth, MinHeight) + "\n" +
-			st.Dim.Render("Enlarge the window, or press q to quit.")
-		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, msg)
+		return m.tooSmallView()
 	}
 	p := m.top()
 	w, h := m.bodySize()

@@ -36,6 +36,7 @@ func main() {
 	payload := flag.Int("payload", 300, "payload bytes per item (~50 more in keys)")
 	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
 	gItems := flag.Int("g-items", 0, "items in a partition of its own for G's figure (1000000 for the issue's; 0: none)")
+	only := flag.String("cases", "all", "all, or levels: only the levels, counts, first screen and budgets of issue 28")
 	flag.Parse()
 
 	srv, err := dynalitetest.Launch()
@@ -49,6 +50,9 @@ func main() {
 		fail(err)
 	}
 	if err := seedMore(ctx, srv.Client(), *payload); err != nil {
+		fail(err)
+	}
+	if err := seedLevels(ctx, srv.Client(), *payload); err != nil {
 		fail(err)
 	}
 	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20+stateItems+indexParts*indexPerPart, *payload+50, time.Since(t0).Round(time.Second))
@@ -71,7 +75,12 @@ func main() {
 		}
 		target, stop := delayProxy(srv.Endpoint, delay)
 		fmt.Printf("\n== %s added per request\n", delay)
-		run(ctx, client(target), *gItems)
+		if *only != "levels" {
+			run(ctx, client(target), *gItems)
+		}
+		t := newTable()
+		runLevels(ctx, client(target), t)
+		t.flush()
 		stop()
 	}
 }
@@ -109,6 +118,7 @@ type figure struct {
 	wall      time.Duration
 	note      string
 	trips     int
+	billed    float64 // RCU as DynamoDB bills them: at least 0.5 a read
 }
 
 type table struct {
@@ -117,12 +127,12 @@ type table struct {
 
 func newTable() *table {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "operation\tway\trequests\tRCU\twall\tround trips\tresult\t")
+	fmt.Fprintln(w, "operation\tway\trequests\tRCU reported\tRCU billed\twall\tround trips\tresult\t")
 	return &table{w: w}
 }
 
 func (t *table) add(f figure) {
-	fmt.Fprintf(t.w, "%s\t%s\t%d\t%.1f\t%s\t%d\t%s\t\n", f.what, f.how, f.cost.Requests, f.cost.RCU, f.wall.Round(100*time.Microsecond), f.trips, f.note)
+	fmt.Fprintf(t.w, "%s\t%s\t%d\t%.1f\t%.1f\t%s\t%d\t%s\t\n", f.what, f.how, f.cost.Requests, f.cost.RCU, f.billed, f.wall.Round(100*time.Microsecond), f.trips, f.note)
 }
 
 func (t *table) flush() { t.w.Flush() }
@@ -135,7 +145,7 @@ func measure(c dynamo.Client, what, how string, f func(dynamo.Client) string) fi
 	note := f(m)
 	wall := time.Since(t0)
 	total, _ := m.Session.Totals()
-	return figure{what: what, how: how, cost: total, wall: wall, note: note, trips: tr.trips()}
+	return figure{what: what, how: how, cost: total, wall: wall, note: note, trips: tr.trips(), billed: tr.billed}
 }
 
 // tripCounter records when each request was out, to count round trips:
@@ -143,24 +153,45 @@ func measure(c dynamo.Client, what, how string, f func(dynamo.Client) string) fi
 // back (requests out at the same time share a round trip).
 type tripCounter struct {
 	dynamo.Client
-	mu    sync.Mutex
-	spans [][2]time.Time
+	mu     sync.Mutex
+	spans  [][2]time.Time
+	billed float64
 }
 
-func (t *tripCounter) note(start time.Time) {
+// note records a request's span and what DynamoDB bills for it: what
+// the server reported, but never under 0.5 RCU a read (an eventually
+// consistent read of up to 4 KB, even of nothing).
+func (t *tripCounter) note(start time.Time, cc *types.ConsumedCapacity) {
 	t.mu.Lock()
 	t.spans = append(t.spans, [2]time.Time{start, time.Now()})
+	units := 0.0
+	if cc != nil && cc.CapacityUnits != nil {
+		units = *cc.CapacityUnits
+	}
+	t.billed += max(units, 0.5)
 	t.mu.Unlock()
 }
 
 func (t *tripCounter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	defer t.note(time.Now())
-	return t.Client.Query(ctx, in, o...)
+	start := time.Now()
+	out, err := t.Client.Query(ctx, in, o...)
+	var cc *types.ConsumedCapacity
+	if out != nil {
+		cc = out.ConsumedCapacity
+	}
+	t.note(start, cc)
+	return out, err
 }
 
 func (t *tripCounter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	defer t.note(time.Now())
-	return t.Client.Scan(ctx, in, o...)
+	start := time.Now()
+	out, err := t.Client.Scan(ctx, in, o...)
+	var cc *types.ConsumedCapacity
+	if out != nil {
+		cc = out.ConsumedCapacity
+	}
+	t.note(start, cc)
+	return out, err
 }
 
 func (t *tripCounter) trips() int {

@@ -170,72 +170,131 @@ func baseKey(info dynamo.TableInfo, it dynamo.Item) dynamo.Item {
 	return k
 }
 
+// itemsKeys are the list's key handlers, asked in turn: the filter bar
+// and the column picker while open, opening a row or the end, the other
+// modes, the list's tools, stopping and leaving; a key none takes moves
+// the cursor.
+var itemsKeys = []func(*Items, tea.KeyPressMsg) (tea.Cmd, bool){
+	(*Items).editKey,
+	(*Items).openKey,
+	(*Items).modeKey,
+	(*Items).toolKey,
+	(*Items).stopKey,
+}
+
 func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
+	for _, h := range itemsKeys {
+		if cmd, took := h(p, msg); took {
+			return cmd
+		}
+	}
 	k := p.c.Keys
-	if p.filter.editing() {
-		res, cmd := p.filter.key(msg, k, p.stats.loaded())
+	from := p.grid.Cursor()
+	if p.grid.Update(msg) {
+		if p.sort.attr == "" {
+			p.pg.stopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
+		}
+		return p.prefetch(true)
+	}
+	return nil
+}
+
+// editKey gives every key to the filter bar or the column picker while
+// one is open.
+func (p *Items) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case p.filter.editing():
+		res, cmd := p.filter.key(msg, p.c.Keys, p.stats.loaded())
 		if !res.done {
 			if !p.filter.editing() && !p.pg.started {
-				return p.pg.next() // esc before the first read: list everything
+				return p.pg.next(), true // esc before the first read: list everything
 			}
-			return cmd
+			return cmd, true
 		}
 		q := p.pg.query
 		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
-		return p.reset(q)
+		return p.reset(q), true
+	case p.picker != nil:
+		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh), true
 	}
-	if p.picker != nil {
-		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh)
-	}
+	return nil, false
+}
+
+// openKey: enter opens the row; G reads the end.
+func (p *Items) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
 	switch {
 	case key.Matches(msg, k.Open):
 		if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
-			return p.openItem(it)
+			return p.openItem(it), true
 		}
+		return nil, true
 	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
 		// The end in one read, backwards, rather than every page to it.
 		cmd := p.pg.jumpEnd()
 		p.refresh()
 		p.grid.SetCursor(p.pg.rowCount() - 1)
-		return cmd
-	case key.Matches(msg, k.Filter):
-		return p.filter.open(p.pg.query.Filter)
-	case key.Matches(msg, k.Columns):
-		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
+		return cmd, true
+	}
+	return nil, false
+}
+
+// modeKey opens the partition's versions or its Time mode.
+func (p *Items) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	timeKey := key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)
+	switch {
 	case key.Matches(msg, k.Versions):
-		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index)
-	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && p.place().off(ModeTime) != "":
-		return refuse(ModeTime, p.place().off(ModeTime))
-	case key.Matches(msg, k.Range), key.Matches(msg, k.TimeMode):
+		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index), true
+	case timeKey && p.place().off(ModeTime) != "":
+		return refuse(ModeTime, p.place().off(ModeTime)), true
+	case timeKey:
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
 		t.Filter(p.pg.query.Filter)
-		return open(t)
+		return open(t), true
+	}
+	return nil, false
+}
+
+// toolKey: the filter, columns, order, sort, and reading again.
+func (p *Items) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	switch {
+	case key.Matches(msg, k.Filter):
+		return p.filter.open(p.pg.query.Filter), true
+	case key.Matches(msg, k.Columns):
+		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
 	case key.Matches(msg, k.Flip):
 		q := p.pg.query
 		q.Reverse = !q.Reverse
-		return p.reset(q)
+		return p.reset(q), true
 	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
-		return p.pg.retry() // on from where it stopped, keeping the rows
+		return p.pg.retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		p.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return p.reset(p.pg.query)
+		return p.reset(p.pg.query), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// stopKey: esc stops what is being read, or goes back (tab too, on a
+// prefix's items: back to its tree).
+func (p *Items) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	switch {
 	case key.Matches(msg, k.Back) && p.get.inFlight():
 		p.get.stop()
 	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
 		p.pg.cancel()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == domain.SKBeginsWith:
-		return back
+		return back, true
 	default:
-		from := p.grid.Cursor()
-		if p.grid.Update(msg) {
-			if p.sort.attr == "" {
-				p.pg.stopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
-			}
-			return p.prefetch(true)
-		}
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // prefetch reads on until the screen past the cursor is full; user says

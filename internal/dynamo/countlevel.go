@@ -1,0 +1,220 @@
+package dynamo
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// CountProgress is one child's running or final count, and what all the
+// counts have cost so far.
+type CountProgress struct {
+	Child string
+	N     int
+	Final bool
+	Cost  Cost
+}
+
+// CountChildren counts the items under each child (the child's own item
+// and its subtree) in one pass over the level: the children, in key
+// order, are cut into up to parallel runs of neighbours (0:
+// DefaultParallel), and each run is read once, keys only, every key
+// counted for the child it belongs to. Counting child by child would read
+// as much and round every child's last read up to a read unit besides
+// (USA's 53 states: 79.5 RCU against 66.5 for the whole level); a run of
+// one child is a Select COUNT. progress is told (one call at a time)
+// after every page. With a budget (RCU, 0: none) the runs are read one
+// after another, each page asking for no more items than what is left
+// pays for, so the count stops before overspending (by at most the
+// rounding of one read unit): over is then true, and the children not
+// told Final were not counted to the end. The first error stops the rest.
+func CountChildren(ctx context.Context, c Client, r ChildrenRequest, children []domain.Child, parallel int, budget float64, progress func(CountProgress)) (over bool, err error) {
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	if budget > 0 {
+		parallel = 1 // a budget is held by reading one page at a time
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cl := &levelCount{c: c, r: r, budget: budget, progress: progress, counts: map[string]int{}}
+	runs := countRuns(children, parallel)
+	var wg sync.WaitGroup
+	next := make(chan []domain.Child)
+	for range min(parallel, len(runs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for run := range next {
+				if e := cl.countRun(ctx, run); e != nil {
+					cl.mu.Lock()
+					if err == nil && !cl.over {
+						err = e
+					}
+					cl.mu.Unlock()
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for _, run := range runs {
+		select {
+		case next <- run:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return cl.over, err
+}
+
+// levelCount is what the runs of one count share.
+type levelCount struct {
+	c        Client
+	r        ChildrenRequest
+	budget   float64
+	progress func(CountProgress)
+
+	mu      sync.Mutex
+	cost    Cost
+	scanned int
+	counts  map[string]int
+	over    bool
+}
+
+// countRuns cuts children (in key order) into at most n runs of
+// neighbours, as even as can be.
+func countRuns(children []domain.Child, n int) [][]domain.Child {
+	var runs [][]domain.Child
+	for i := 0; i < len(children); {
+		size := (len(children) - i + (n - len(runs)) - 1) / (n - len(runs))
+		runs = append(runs, children[i:i+size])
+		i += size
+	}
+	return runs
+}
+
+// countRun reads one run of neighbouring children once and counts their
+// keys.
+func (cl *levelCount) countRun(ctx context.Context, run []domain.Child) error {
+	r := cl.r
+	binary := r.Key.SK.Type == domain.TypeB
+	q := domain.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	first, last := run[0], run[len(run)-1]
+	from := r.Prefix + first.Name // the item, if any, comes before its subtree
+	if !first.IsItem {
+		from = first.Prefix
+	}
+	to := domain.After(r.Prefix + last.Name)
+	if last.HasChildren {
+		if binary {
+			end, _ := domain.BytesEnd([]byte(last.Prefix))
+			to = string(end)
+		} else {
+			to, _ = domain.PrefixEnd(last.Prefix)
+		}
+	}
+	// BETWEEN is inclusive: a key equal to the end is read and passed over.
+	q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(from, binary), B: skValue(to, binary)}
+	single := len(run) == 1 && !run[0].IsItem && r.Index == ""
+	listed := map[string]bool{}
+	for _, ch := range run {
+		listed[ch.Name] = true
+	}
+	delim := r.Delim
+	if delim == "" && first.HasChildren {
+		delim = first.Prefix[len(r.Prefix)+len(first.Name):]
+	}
+	var start Item
+	for {
+		req := PageRequest{Query: q, Start: start, KeysOnly: true, TableKeys: r.TableKeys}
+		if !cl.allow(&req) {
+			return nil
+		}
+		var page Page
+		var err error
+		if single {
+			page, err = CountPage(ctx, cl.c, req)
+		} else {
+			page, err = QueryPage(ctx, cl.c, req)
+		}
+		cl.mu.Lock()
+		cl.cost = cl.cost.Add(page.Cost)
+		cl.scanned += page.Scanned
+		if err != nil {
+			cl.mu.Unlock()
+			return err
+		}
+		touched := map[string]bool{}
+		if single {
+			cl.counts[first.Name] += page.Count
+			touched[first.Name] = true
+		}
+		for _, it := range page.Items {
+			k, ok := skText(it[r.Key.SK.Name])
+			if !ok || k >= to {
+				continue
+			}
+			if name, _, ok := domain.ChildOf(r.Prefix, k, delim); ok && listed[name] {
+				cl.counts[name]++
+				touched[name] = true
+			}
+		}
+		done := !page.More()
+		for _, ch := range run {
+			if touched[ch.Name] || done {
+				cl.progress(CountProgress{Child: ch.Name, N: cl.counts[ch.Name], Final: done, Cost: cl.cost})
+			}
+		}
+		cl.mu.Unlock()
+		if done {
+			return nil
+		}
+		start = page.LastKey
+	}
+}
+
+// allow sets the page's Limit to what the budget has left (at the item
+// sizes read so far), or reports false, and marks the count over, when
+// that pays for no item.
+func (cl *levelCount) allow(req *PageRequest) bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.over {
+		return false
+	}
+	limit, ok := BudgetLimit(cl.budget, cl.cost.RCU, cl.scanned)
+	if !ok {
+		cl.over = true
+		return false
+	}
+	req.Limit = limit
+	return true
+}
+
+// guessItemBytes is what an item is taken to weigh before any is read.
+const guessItemBytes = 1024
+
+// BudgetLimit is the Limit of a read that may spend no more than what is
+// left of budget RCU, spent so far over scanned items (0: no budget, no
+// bound): 0.5 RCU per 4 KB at the item sizes read so far (an upper bound,
+// as every read is rounded up), 1 KB before any. ok is false when what is
+// left pays for no item.
+func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
+	if budget <= 0 {
+		return 0, true
+	}
+	size := float64(guessItemBytes)
+	if scanned > 0 && spent > 0 {
+		size = spent * 8192 / float64(scanned)
+	}
+	n := math.Floor((budget - spent) * 8192 / size)
+	if n < 1 {
+		return 0, false
+	}
+	return int32(min(n, math.MaxInt32)), true
+}

@@ -1,0 +1,207 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// A dense level whose names do not count up: 60 airport codes of 80
+// items of ~350 bytes (28 KB a child, 170 RCU for the whole level).
+var levelCodes = strings.Fields(`ABQ ALB ANC ATL AUS BDL BNA BOS BUF BUR BWI CLE CLT CMH CVG DCA DEN DFW DTW EWR FLL HNL IAD IAH
+	IND JAX JFK KOA LAS LAX LGA LIH MCI MCO MDW MIA MKE MSP MSY OAK OGG ONT ORD ORF PDX PHL PHX PIT RDU RIC SAN SAT SEA SFO SJC
+	SLC SMF SNA STL TPA`)
+
+func levelItems() []dynamo.Item {
+	var out []dynamo.Item
+	pad := strings.Repeat("x", 300)
+	for _, c := range levelCodes {
+		for i := range 80 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "airports"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#FLIGHT#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
+		}
+	}
+	return out
+}
+
+var (
+	levelOnce sync.Once
+	levelDL   *dynamodb.Client
+)
+
+func levelBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	load := func(w dynamo.Writer) {
+		if err := demo.CreateKeyTable(ctx, w, "Airports", "S", levelItems()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mem := memory.New()
+	load(mem)
+	levelOnce.Do(func() {
+		levelDL = dynalitetest.Shared(t).Client()
+		load(levelDL)
+	})
+	if levelDL == nil {
+		t.Fatal("dynalite was not seeded")
+	}
+	return map[string]dynamo.Client{"memory": mem, "dynalite": levelDL}
+}
+
+// billed counts requests and RCU as DynamoDB bills them: at least 0.5 a
+// read, whatever the server reports.
+type billed struct {
+	dynamo.Client
+	mu       sync.Mutex
+	requests int
+	rcu      float64
+	limits   []int32
+}
+
+func (b *billed) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := b.Client.Query(ctx, in, o...)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.requests++
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	b.rcu += max(units, 0.5)
+	if in.Limit != nil {
+		b.limits = append(b.limits, *in.Limit)
+	} else {
+		b.limits = append(b.limits, 0)
+	}
+	return out, err
+}
+
+var airportsKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+
+func airportsLevel() dynamo.ChildrenRequest {
+	return dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("airports"), Delim: "#"}
+}
+
+// TestDenseLevelCostsWhatItLists: the dense level's children are those
+// of a full read, for at most 0.5 RCU a child as DynamoDB bills it, plus
+// one read unit for every read that found nothing the walk used and one
+// for the first probe, which sizes the others.
+func TestDenseLevelCostsWhatItLists(t *testing.T) {
+	for name, c := range levelBackends(t) {
+		b := &billed{Client: c}
+		res, err := dynamo.Children(context.Background(), b, airportsLevel(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fullRead(t, c, "Airports", "PK", domain.S("airports"), "", "#"); sorted(res.Children) != sorted(want) {
+			t.Fatalf("%s:\n got %s\nwant %s", name, sorted(res.Children), sorted(want))
+		}
+		if limit := 0.5*float64(len(levelCodes)) + 0.5*float64(res.Wasted) + 0.5; b.rcu > limit {
+			t.Errorf("%s: %.1f RCU billed for %d children (%d reads unused): over %.1f", name, b.rcu, len(res.Children), res.Wasted, limit)
+		}
+		t.Logf("%s: %d children, %d requests, %.1f RCU billed, %d unused", name, len(res.Children), b.requests, b.rcu, res.Wasted)
+	}
+}
+
+// TestCountingIsOnePass: counting every child costs no more than reading
+// the level once (plus one read unit a run), and counts what a full read
+// counts; a count budget stops before it is overspent and leaves the
+// children it did not finish without a final count.
+func TestCountingIsOnePass(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		res, err := dynamo.Children(ctx, c, airportsLevel(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := &billed{Client: c}
+		n := 0
+		var start dynamo.Item
+		for {
+			p, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("airports"), SKName: "SK"}, Start: start})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += len(p.Items)
+			if !p.More() {
+				break
+			}
+			start = p.LastKey
+		}
+		b := &billed{Client: c}
+		counts := map[string]int{}
+		over, err := dynamo.CountChildren(ctx, b, airportsLevel(), res.Children, 0, 0, func(p dynamo.CountProgress) {
+			if p.Final {
+				counts[p.Child] = p.N
+			}
+		})
+		total := 0
+		for _, v := range counts {
+			total += v
+		}
+		if err != nil || over || len(counts) != len(levelCodes) || total != n || counts["SEA"] != 80 {
+			t.Fatalf("%s: %d children counted, %d items of %d, over %v, %v", name, len(counts), total, n, over, err)
+		}
+		if b.rcu > full.rcu+0.5*dynamo.DefaultParallel {
+			t.Errorf("%s: counting cost %.1f RCU, reading the level once %.1f", name, b.rcu, full.rcu)
+		}
+		budget := &billed{Client: c}
+		final := 0
+		over, err = dynamo.CountChildren(ctx, budget, airportsLevel(), res.Children, 0, 5, func(p dynamo.CountProgress) {
+			if p.Final {
+				final++
+			}
+		})
+		if err != nil || !over || budget.rcu > 5.5 || final == len(levelCodes) {
+			t.Fatalf("%s: a count budget of 5 spent %.1f RCU, over %v, %d final, %v", name, budget.rcu, over, final, err)
+		}
+		t.Logf("%s: counts %.1f RCU in %d requests (full read %.1f in %d); budget 5: %.1f", name, b.rcu, b.requests, full.rcu, full.requests, budget.rcu)
+	}
+}
+
+// TestBudgetedReadsHold: a budgeted filtered read spends no more than its
+// budget plus one read unit's rounding, and says it stopped, with where.
+func TestBudgetedReadsHold(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		for _, max := range []float64{0.5, 1, 5, 12.5} {
+			q := domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("airports"), SKName: "SK"}
+			var err error
+			if q.Filter, err = domain.ParseFilter(`Data = "none"`); err != nil {
+				t.Fatal(err)
+			}
+			b := &billed{Client: c}
+			budget := &export.Budget{MaxRCU: max}
+			if _, _, err := export.Items(ctx, b, q, 0, "jsonl", io.Discard, false, export.Options{Budget: budget}); err != nil {
+				t.Fatal(err)
+			}
+			if b.rcu > max+0.5 || !budget.Stopped || budget.LastKey == nil {
+				t.Errorf("%s: --max-rcu %g spent %.1f RCU billed, stopped %v", name, max, b.rcu, budget.Stopped)
+			}
+		}
+	}
+}
+
+// TestFirstScreenIsOneRead: the first page of a list asks for the rows
+// the screen shows and a few more.
+func TestFirstScreenIsOneRead(t *testing.T) {
+	for _, rows := range []int{20, 29, 38, 45} {
+		if l := dynamo.ScreenLimit(rows); int(l) < rows || int(l) > rows+5 {
+			t.Errorf("a screen of %d rows asks for %d", rows, l)
+		}
+	}
+}

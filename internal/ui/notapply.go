@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// elsewhere says where an action applies, for a key pressed where it does
+// not: every key the explorer binds either acts or says why not, as the
+// dimmed mode tabs do.
+var elsewhere = map[string]string{
+	"count":            "it counts a Tree level's children (1)",
+	"delimiter":        "it splits the sort keys in Tree mode (1)",
+	"index":            "it picks an index on a table's partitions or a Tree level",
+	"mark":             "it marks a revision in an item's version timeline (3, then enter)",
+	"diff_v0":          "it compares revisions in an item's version timeline (3, then enter)",
+	"prev_revision":    "it steps through an item's version timeline (3, then enter)",
+	"next_revision":    "it steps through an item's version timeline (3, then enter)",
+	"zone":             "it switches the times of Time mode (4)",
+	"follow":           "it follows new items in Time mode (4)",
+	"range":            "it opens Time mode's range bar from a partition",
+	"stop_load":        "nothing is loading",
+	"tour":             "the tour is the demo's (dynascope --demo)",
+	"filter":           "it filters a partition's items (2) or Time mode (4)",
+	"columns":          "it picks the columns of a partition's items (2) or Time mode (4)",
+	"sort":             "it sorts the rows of a partition's items (2) or Time mode (4)",
+	"sort_flip":        "it sorts the rows of a partition's items (2) or Time mode (4)",
+	"flip":             "it flips the order of a partition's items (2) or Time mode (4)",
+	"wire":             "it shows an item as DynamoDB JSON in the item view (enter on a row)",
+	"copy":             "this view is not one query",
+	"copy_key":         "this view is not one query",
+	"export":           "this view has nothing to export yet",
+	"go_to":            "it goes to a key on a table's partitions",
+	"search":           "this view has no list to search",
+	"next_match":       "no search is kept here (/ searches a list)",
+	"prev_match":       "no search is kept here (/ searches a list)",
+	"next_mode":        "modes are a partition's (open one)",
+	"prev_mode":        "modes are a partition's (open one)",
+	"tree":             "modes are a partition's (open one)",
+	"items":            "modes are a partition's (open one)",
+	"versions":         "modes are a partition's (open one)",
+	"time":             "modes are a partition's (open one)",
+	"toggle":           "it shows a column in the column picker (C)",
+	"move_up":          "it moves a column in the column picker (C)",
+	"move_down":        "it moves a column in the column picker (C)",
+	"auto_columns":     "it picks columns in the column picker (C)",
+	"refresh":          "this view reads nothing",
+	"follow_reference": "",
+}
+
+// sayNotHere says why a key the page on top does not list does nothing
+// here. Moves, enter, esc and the like go unsaid; so does any key while
+// an overlay (a picker, a prompt) is open, whose keys are its own.
+func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
+	p := m.top()
+	if o, ok := p.(common.Overlayer); ok && o.Overlay() {
+		return
+	}
+	acts := m.c.Keys.ActionsOf(msg)
+	if len(acts) == 0 {
+		return // not a key of the explorer
+	}
+	var listed []key.Binding
+	for _, g := range p.FullHelp() {
+		listed = append(listed, g...)
+	}
+	listed = append(listed, p.ShortHelp()...)
+	for _, a := range acts {
+		where, ok := elsewhere[a.Name]
+		if !ok || where == "" {
+			return // a move, open, back…: never worth a word
+		}
+		if slices.ContainsFunc(listed, func(b key.Binding) bool { return b.Enabled() && key.Matches(msg, b) }) {
+			return // the page's own key, which it may decline quietly
+		}
+	}
+	a := acts[0]
+	m.say(a.Binding.Help().Key + " " + a.Binding.Help().Desc + " does not apply here: " + elsewhere[a.Name])
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// The cases of issue 28: levels whose shape is not the sparse benchmark's.
+// Partition "airports" of table Bench is a dense level of names that do not
+// count up (60 airport codes, 80 items each); USA is the demo's Locations
+// partition (53 states of ~95 small items).
+
+// airports are the dense level's children: real IATA codes, so the leading
+// letters crowd as they do in life.
+var airports = []string{"ABQ", "ALB", "ANC", "ATL", "AUS", "BDL", "BNA", "BOS", "BUF", "BUR", "BWI", "CLE", "CLT", "CMH", "CVG",
+	"DCA", "DEN", "DFW", "DTW", "EWR", "FLL", "HNL", "IAD", "IAH", "IND", "JAX", "JFK", "KOA", "LAS", "LAX", "LGA", "LIH", "MCI",
+	"MCO", "MDW", "MIA", "MKE", "MSP", "MSY", "OAK", "OGG", "ONT", "ORD", "ORF", "PDX", "PHL", "PHX", "PIT", "RDU", "RIC", "SAN",
+	"SAT", "SEA", "SFO", "SJC", "SLC", "SMF", "SNA", "STL", "TPA"}
+
+const airportItems = 80 // items under each code
+
+// seedLevels writes the dense level.
+func seedLevels(ctx context.Context, c *dynamodb.Client, payload int) error {
+	data := s(fmt.Sprintf("%0*d", payload-50, 0))
+	var items []dynamo.Item
+	for _, code := range airports {
+		for i := range airportItems {
+			items = append(items, dynamo.Item{"PK": s("airports"), "SK": s(fmt.Sprintf("%s#FLIGHT#%04d", code, i)), "Data": data})
+		}
+	}
+	return writeAll(ctx, c, "Bench", items)
+}
+
+var locationsKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+
+// level is one level measured: its children, counted, beside a full read.
+type level struct {
+	what  string
+	table string
+	pk    string
+	key   dynamo.KeySchema
+}
+
+func (l level) request() dynamo.ChildrenRequest {
+	return dynamo.ChildrenRequest{Table: l.table, Key: l.key, PK: domain.S(l.pk), Delim: "#"}
+}
+
+func (l level) query() domain.KeyQuery {
+	return domain.KeyQuery{Table: l.table, PKName: l.key.PK.Name, PK: domain.S(l.pk), SKName: l.key.SK.Name}
+}
+
+// runLevels measures the dense level, USA, counting, the first screen and
+// the budgeted reads.
+func runLevels(ctx context.Context, c dynamo.Client, t *table) {
+	levels := []level{
+		{"sparse (25 children)", "Bench", "sparse", benchKey},
+		{"dense (60 codes)", "Bench", "airports", benchKey},
+		{"USA (53 states)", "Locations", "USA", locationsKey},
+		{"leaf (100 items)", "Bench", "leaf", benchKey},
+	}
+	for _, lv := range levels {
+		t.add(measure(c, lv.what, "full read", func(m dynamo.Client) string {
+			return fullRead(ctx, m, lv.query())
+		}))
+		r := lv.request()
+		if lv.pk == "leaf" {
+			r.Prefix = "LEAF#"
+		}
+		t.add(measure(c, lv.what, "children", func(m dynamo.Client) string {
+			res, err := dynamo.Children(ctx, m, r, nil)
+			if res.Guessed > 0 {
+				return fmt.Sprintf("%s, %d guessed (%d unused)", children(len(res.Children), err), res.Guessed, res.Wasted)
+			}
+			return children(len(res.Children), err)
+		}))
+	}
+	for _, lv := range levels[1:3] {
+		res, err := dynamo.Children(ctx, c, lv.request(), nil)
+		if err != nil {
+			fail(err)
+		}
+		t.add(measure(c, lv.what, "counts", func(m dynamo.Client) string {
+			return countLevel(ctx, m, lv.request(), res.Children, 0)
+		}))
+		t.add(measure(c, lv.what, "counts, budget 5", func(m dynamo.Client) string {
+			return countLevel(ctx, m, lv.request(), res.Children, 5)
+		}))
+	}
+	for _, rows := range []int{29, 38} {
+		t.add(measure(c, fmt.Sprintf("first screen of %d rows", rows), "as the pager reads", func(m dynamo.Client) string {
+			return firstScreen(ctx, m, partitionQuery("sparse"), rows)
+		}))
+	}
+	filtered := partitionQuery("sparse")
+	var err error
+	if filtered.Filter, err = domain.ParseFilter(`Data = "none"`); err != nil {
+		fail(err)
+	}
+	for _, budget := range []float64{1, 5} {
+		t.add(measure(c, fmt.Sprintf("filter, --max-rcu %g", budget), "items", func(m dynamo.Client) string {
+			b := &export.Budget{MaxRCU: budget}
+			n, _, err := export.Items(ctx, m, filtered, 0, "jsonl", io.Discard, false, export.Options{Budget: b})
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("%d matched, %d read, stopped=%v", n, b.Scanned, b.Stopped)
+		}))
+	}
+}
+
+// fullRead reads every item of q in 1 MB pages.
+func fullRead(ctx context.Context, m dynamo.Client, q domain.KeyQuery) string {
+	n := 0
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			return err.Error()
+		}
+		n += len(p.Items)
+		if !p.More() {
+			return fmt.Sprintf("%d items", n)
+		}
+		start = p.LastKey
+	}
+}
+
+// countLevel counts every child's items, as the explorer does.
+func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, cs []domain.Child, budget float64) string {
+	counts := map[string]int{}
+	final := 0
+	over, err := dynamo.CountChildren(ctx, m, r, cs, 0, budget, func(p dynamo.CountProgress) {
+		counts[p.Child] = p.N
+		if p.Final {
+			final++
+		}
+	})
+	if err != nil {
+		return err.Error()
+	}
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, final, len(cs), over)
+}
+
+// firstScreen reads as the items pager does for a screen of rows: pages
+// sized by ScreenLimit and GrowLimit until it holds the screen (the rows
+// below it are read as the user moves).
+func firstScreen(ctx context.Context, m dynamo.Client, q domain.KeyQuery, rows int) string {
+	want := rows
+	limit := dynamo.ScreenLimit(rows)
+	n := 0
+	var start dynamo.Item
+	for n < want {
+		p, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q, Start: start, Limit: limit})
+		if err != nil {
+			return err.Error()
+		}
+		n += len(p.Items)
+		if !p.More() {
+			break
+		}
+		start, limit = p.LastKey, dynamo.GrowLimit(limit, p)
+	}
+	return fmt.Sprintf("%d rows read for %d shown", n, rows)
+}
