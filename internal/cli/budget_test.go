@@ -57,3 +57,15 @@ func TestItemsBudgetHolds(t *testing.T) {
 		t.Errorf("bad token: exit %d, %s", code, stderr)
 	}
 }
+
+// TestChildrenListsTheItemAtThePrefix: inside PROFILE#, the item keyed
+// PROFILE# itself is a row (isItem, self) before PROFILE#email and
+// PROFILE#phone.
+func TestChildrenListsTheItemAtThePrefix(t *testing.T) {
+	out, _ := mustRun(t, "children", "--demo", "--table", "Workbench", "--pk", "USER#ada", "--prefix", "PROFILE#", "--output", "jsonl")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"prefix":"PROFILE#"`) || !strings.Contains(lines[0], `"isItem":true`) ||
+		!strings.Contains(lines[0], `"self":true`) || !strings.Contains(lines[1], `"name":"email"`) {
+		t.Fatalf("children of PROFILE#:\n%s", out)
+	}
+}

@@ -143,10 +143,17 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	}
 	delims := keyDelims(info, f.index, res.Delim)
 	level := maskedQuery(res.Level, mask, delims)
-	rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
+	all := dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
+	if res.SelfItem && !pattern {
+		// The item keyed by the prefix itself (PROFILE#): a row of its own,
+		// first, as it sorts.
+		self := dynamo.ChildRow{Prefix: domain.KeyText(key.SK.Type, f.prefix), IsItem: true, Self: true}
+		all.Rows = append([]any{self}, all.Rows...)
+	}
+	rows := maskChildRows(all, mask, key, res.Delim)
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
+		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
 	}
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
@@ -160,6 +167,10 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		"children": rows.Rows,
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 			"elapsedMs": time.Since(start).Milliseconds()},
+	}
+	if billed, est := conn.client.Session.Billed(); est {
+		stats := doc["stats"].(map[string]any)
+		stats["billedRCU"], stats["billedEstimated"] = billed, true
 	}
 	if res.SelfItem {
 		doc["prefixIsItem"] = true

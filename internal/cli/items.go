@@ -106,9 +106,22 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if q.Filter != nil {
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
 	}
-	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
-		total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
+		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
+	if err == nil && opt.Stopped {
+		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
+	}
 	return err
+}
+
+// billedNote is DynamoDB's figure beside the server's, where the server
+// reported less than DynamoDB bills (dynalite's empty reads), marked as
+// an estimate; "" where they agree.
+func billedNote(s *dynamo.Session) string {
+	if billed, est := s.Billed(); est {
+		return fmt.Sprintf(" billedRCU=%.1f (estimate: DynamoDB bills at least 0.5 a read)", billed)
+	}
+	return ""
 }
 
 // keyQuery describes the table (or index) to type the partition key value

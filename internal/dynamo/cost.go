@@ -45,6 +45,11 @@ type Session struct {
 	retryAt time.Time
 	retries int
 	why     map[string]int // retries by reason, in a few words
+	// billed is RCU as DynamoDB bills them: at least 0.5 a read, even of
+	// nothing (dynalite reports 0 for an empty Query, moto 1.0 for
+	// anything); estimated says some read's figure was made up so.
+	billed    float64
+	estimated bool
 	// Log, if set, receives a line per request and per retry (the opt-in
 	// debug log). Nothing secret or from the items is ever in it.
 	Log func(format string, args ...any)
@@ -153,6 +158,30 @@ func (s *Session) Record(c Cost) {
 	defer s.mu.Unlock()
 	s.total = s.total.Add(c)
 	s.last = c.Latency
+}
+
+// minReadUnits is what DynamoDB bills a read at the least: one
+// eventually consistent read unit.
+const minReadUnits = 0.5
+
+// recordBilled adds a read's RCU as DynamoDB bills them: the server's
+// figure, or the minimum where it reported less (or none).
+func (s *Session) recordBilled(units float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if units < minReadUnits {
+		units, s.estimated = minReadUnits, true
+	}
+	s.billed += units
+}
+
+// Billed is the session's RCU as DynamoDB bills them; estimated is true
+// when some read's figure was below DynamoDB's minimum (or missing) and
+// was taken as the minimum.
+func (s *Session) Billed() (rcu float64, estimated bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.billed, s.estimated
 }
 
 // Totals returns the session's totals and the latency of the latest request.

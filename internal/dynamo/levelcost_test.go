@@ -205,3 +205,46 @@ func TestFirstScreenIsOneRead(t *testing.T) {
 		}
 	}
 }
+
+// TestBilledAsDynamoDBBills: a read of nothing costs DynamoDB's minimum,
+// 0.5 RCU, whatever the server reports (dynalite reports 0); the session
+// says when its figure is that estimate.
+func TestBilledAsDynamoDBBills(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		m := dynamo.NewMetered(c)
+		q := domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("nobody"), SKName: "SK"}
+		if _, err := dynamo.QueryPage(ctx, m, dynamo.PageRequest{Query: q}); err != nil {
+			t.Fatal(err)
+		}
+		total, _ := m.Session.Totals()
+		billed, est := m.Session.Billed()
+		if billed != 0.5 || est != (total.RCU < 0.5) {
+			t.Errorf("%s: an empty Query reported %.1f RCU, billed %.1f (estimated %v)", name, total.RCU, billed, est)
+		}
+	}
+}
+
+// TestItemsAtAPrefix: an item keyed by a prefix itself (PROFILE# beside
+// PROFILE#email, ORDER# alone) is reported at that prefix's level, on both
+// backends, beside the prefix's children.
+func TestItemsAtAPrefix(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	for _, k := range []string{"ORDER#", "PROFILE#", "PROFILE#email", "PROFILE#phone"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "u"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for name, c := range map[string]dynamo.Writer{"memory": mem, "dynalite": dl} {
+		if err := demo.CreateKeyTable(ctx, c, "AtPrefix", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		for prefix, want := range map[string]int{"PROFILE#": 2, "ORDER#": 0} {
+			res, err := dynamo.Children(ctx, c.(dynamo.Client), dynamo.ChildrenRequest{Table: "AtPrefix", Key: airportsKey, PK: domain.S("u"), Prefix: prefix, Delim: "#"}, nil)
+			if err != nil || !res.SelfItem || len(res.Children) != want {
+				t.Errorf("%s %q: self %v, %d children (%v), %v", name, prefix, res.SelfItem, len(res.Children), res.Children, err)
+			}
+		}
+	}
+}

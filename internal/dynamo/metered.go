@@ -28,6 +28,9 @@ func (m *Metered) record(op string, table *string, start time.Time, err error, c
 		c.RCU += capacityUnits(x)
 	}
 	m.Session.Record(c)
+	if err == nil && op != "ListTables" && op != "DescribeTable" {
+		m.Session.recordBilled(c.RCU)
+	}
 	// The debug log names the call, its table, cost and outcome: never
 	// keys, values or credentials.
 	outcome := "ok"

@@ -19,6 +19,7 @@ type ChildRow struct {
 	Prefix      string   `json:"prefix"`
 	HasChildren bool     `json:"hasChildren"`
 	IsItem      bool     `json:"isItem"`
+	Self        bool     `json:"self,omitempty"`      // the item whose key is the prefix itself (PROFILE#)
 	Count       *int     `json:"count,omitempty"`     // items under it, once counted
 	Uncounted   bool     `json:"uncounted,omitempty"` // a count stopped at its budget before it
 	Shards      []string `json:"shards,omitempty"`    // the shards that hold it, when sharded

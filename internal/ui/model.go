@@ -685,7 +685,13 @@ func (m *Model) statusBar() string {
 	if m.cfg.CostEstimated {
 		rcu = "RCU est." // computed for data that is not in DynamoDB
 	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), total.RCU, rcu, last.Round(100_000)))
+	shown := total.RCU
+	if billed, est := m.cfg.Session.Billed(); est {
+		// The server reported less than DynamoDB bills (dynalite's empty
+		// reads): show DynamoDB's figure, marked as an estimate.
+		shown, rcu = billed, "RCU est."
+	}
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), shown, rcu, last.Round(100_000)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")

@@ -396,7 +396,7 @@ func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
 	}
 	h.m.export.input.SetValue(filepath.Join(dir, name))
 	h.keys("enter")
-	h.said(t, "exported 2 children to "+filepath.Join(dir, name))
+	h.said(t, "exported 2 children · to "+filepath.Join(dir, name))
 	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,7 @@ func (m countedMsg) PageID() int       { return m.page }
 type treeRow struct {
 	child  dynamo.ShardChild
 	branch bool
+	self   bool // the item whose key is the level's prefix itself (PROFILE#)
 }
 
 // Tree shows one level of a hierarchical sort key: the distinct next
@@ -236,6 +237,11 @@ func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenReques
 
 func (t *Tree) rows() []treeRow {
 	var rows []treeRow
+	if t.self && len(t.shards) == 0 {
+		// An item keyed by the prefix itself sorts first: a row of its
+		// own, which opens it (its key is the prefix plus an empty name).
+		rows = append(rows, treeRow{child: dynamo.ShardChild{Child: domain.Child{IsItem: true}}, self: true})
+	}
 	for _, c := range t.children {
 		if c.IsItem {
 			rows = append(rows, treeRow{child: c})
@@ -253,7 +259,10 @@ func (t *Tree) refresh() {
 	t.grid.SetRows(len(rows), func(r, col int) string {
 		row := rows[r]
 		name := t.keyText(row.child.Name)
-		if row.child.Name == "" {
+		switch {
+		case row.self:
+			name = t.keyText(t.req.Prefix) + st.Dim.Render(" (the prefix itself)")
+		case row.child.Name == "":
 			name = st.Dim.Render("(empty)")
 		}
 		switch col {
