@@ -106,6 +106,9 @@ func (g *Grid) clamp() {
 	g.offset = max(pin, min(g.offset, g.rows-vis))
 }
 
+// Shown are the rows on screen, in order: the pinned, then the scrolled.
+func (g *Grid) Shown() []int { return g.shown() }
+
 // shown are the rows on screen, in order: the pinned, then the scrolled.
 func (g *Grid) shown() []int {
 	var out []int

@@ -91,7 +91,9 @@ func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, not
 }
 
 // Filter applies a filter from the start (a deep link's --filter).
-func (p *Items) Filter(n domain.FilterNode) { p.pg.query.Filter = n }
+func (p *Items) Filter(n domain.FilterNode) {
+	p.pg.query.Filter = p.c.Masked.Filter(p.pg.query.Table, n)
+}
 
 func (p *Items) Init() tea.Cmd {
 	if p.filter.editing() {
@@ -210,7 +212,7 @@ func (p *Items) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return cmd, true
 		}
 		q := p.pg.query
-		q.Filter = res.filter
+		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
 		return p.reset(q), true
 	case p.picker != nil:
 		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh), true
