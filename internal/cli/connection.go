@@ -33,6 +33,9 @@ type globals struct {
 	// status bar counts (and says the retries of) the connection's first
 	// requests; nil: each connection makes its own.
 	session *dynamo.Session
+	// headless is the session a headless command read through, whose
+	// retries are said on stderr when it ends.
+	headless *dynamo.Session
 }
 
 // newSession is the session a connection counts its requests in.
@@ -118,6 +121,9 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		return &connection{client: m, label: "DEMO"}, nil
 	}
 	session := g.newSession()
+	if g.session == nil {
+		g.headless = session
+	}
 	if err := g.debug(session); err != nil {
 		return nil, err
 	}

@@ -158,8 +158,8 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	if res.Skipped > 0 {
 		skipped = fmt.Sprintf(", %s bad skipped", thousands(res.Skipped))
 	}
-	fmt.Fprintf(w, "DATA: %s items%s in %d tables from %d files (%.1f MB) in %s · read-only · consumed RCU are estimates: what DynamoDB would charge for the same reads\n",
-		thousands(res.Items), skipped, len(res.Tables), res.Files, float64(res.Bytes)/1e6, res.Elapsed.Round(1e6))
+	fmt.Fprintf(w, "DATA: %s%s in %s from %s (%.1f MB) in %s · read-only · consumed RCU are estimates: what DynamoDB would charge for the same reads\n",
+		counted(res.Items, "item", "items"), skipped, counted(len(res.Tables), "table", "tables"), counted(res.Files, "file", "files"), float64(res.Bytes)/1e6, res.Elapsed.Round(1e6))
 	label := g.data.label()
 	if res.Skipped > 0 {
 		label += fmt.Sprintf(" · %s bad skipped", thousands(res.Skipped)) // the explorer keeps saying it

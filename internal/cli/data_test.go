@@ -126,6 +126,9 @@ func TestDataMatchesDemoAndDynalite(t *testing.T) {
 			if !strings.Contains(gotErr, "DATA: ") || !strings.Contains(gotErr, "consumed RCU are estimates") {
 				t.Errorf("--data did not say what it loaded, nor that its RCU are estimates:\n%s", gotErr)
 			}
+			if len(tables) == 1 && !strings.Contains(gotErr, " in 1 table from ") || strings.Contains(gotErr, " 1 tables") || strings.Contains(gotErr, " 1 files") {
+				t.Errorf("one table or file in the plural (25.21):\n%s", gotErr)
+			}
 			if c.dynalite && srv != nil {
 				dynOut, _ := mustRun(t, append(c.args, conn...)...)
 				dynOut = elapsedMs.ReplaceAllString(dynOut, "T")

@@ -65,9 +65,8 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 		if t.Polls == 0 {
 			return
 		}
-		req, rcu := t.PerMinute(time.Now())
-		fmt.Fprintf(stderr, "followed for %s: %s · %s · %s (%.1f/min) · %.1f RCU (%.2f/min)\n",
-			time.Since(t.Started).Round(time.Second), counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), counted(t.Cost.Requests, "request", "requests"), req, t.Cost.RCU, rcu)
+		fmt.Fprintf(stderr, "followed for %s: %s · %s · %s\n",
+			time.Since(t.Started).Round(time.Second), counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), t.Rates(time.Now()))
 	}()
 	var g errgroup.Group
 	for i, prefix := range prefixes {
@@ -100,9 +99,8 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 				}
 				lastNote = time.Now()
 				t := total()
-				req, rcu := t.PerMinute(time.Now())
-				fmt.Fprintf(stderr, "following: %s · %s · %.0f requests/min · %.1f RCU/min · next poll in %s\n",
-					counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), req, rcu, st.Next)
+				fmt.Fprintf(stderr, "following: %s · %s · %s · next poll in %s\n",
+					counted(t.Items, "new item", "new items"), counted(t.Polls, "poll", "polls"), t.Rates(time.Now()), st.Next)
 			})
 		})
 	}

@@ -57,10 +57,20 @@ func maskedQuery(q domain.KeyQuery, m *domain.Mask, delims map[string]string) do
 		}
 		return domain.S(m.Key(v.Text, delims[attr]))
 	}
+	q.Filter = m.Filter(q.Filter)
 	q.PK = mask(q.PKName, q.PK)
 	q.SK.A = mask(q.SKName, q.SK.A)
 	q.SK.B = mask(q.SKName, q.SK.B)
 	return q
+}
+
+// shownFilter is a filter as stderr may say it: the values typed against
+// masked attributes are stand-ins (the typed text itself is never shown).
+func shownFilter(f domain.FilterNode, m *domain.Mask) string {
+	if f == nil {
+		return ""
+	}
+	return export.OneLine(domain.FormatFilter(m.Filter(f)))
 }
 
 // noteUnseenMask says, once a read is done, which masked attributes never

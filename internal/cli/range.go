@@ -234,7 +234,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, f.stderr, opt)
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
 		export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
@@ -362,7 +362,7 @@ func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key d
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", f.filter, m.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), m.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %s, %s · requests=%d consumedRCU=%.1f (finding the prefixes: %d requests, %.1f RCU) · %s%s\n",
 		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),

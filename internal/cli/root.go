@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -457,5 +458,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		export.RemoveUnfinished() // a signal ended the run mid-export
 	}
 	g.close()
+	// A failure's one line already says its attempts; a success says
+	// what it took to get there.
+	if g.headless != nil && err == nil {
+		if note := g.headless.RetrySummary(); note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	return report(ctx, stderr, err)
 }

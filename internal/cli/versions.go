@@ -208,8 +208,14 @@ func (f *versionsFlags) read(ctx context.Context, c dynamo.Client, req dynamo.Ve
 		return res, dynamo.Rows{}, err
 	}
 	if h.Current == nil && len(h.Revisions) == 0 {
+		// The error shows the values as everything else does: masked.
+		mask, _ := f.g.tableMask(f.table)
+		var sk string
+		if info.Key.SK != nil {
+			sk = info.Key.SK.Name
+		}
 		return res, dynamo.Rows{}, dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
-			"no revisions of %q in partition %s", f.item, f.pk)
+			"no revisions of %q in partition %s", mask.KeyIf(sk, f.item, "#"), mask.KeyIf(info.Key.PK.Name, f.pk, "#"))
 	}
 	return res, dynamo.RevisionRows(h, info.Key), nil
 }

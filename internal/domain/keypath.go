@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -10,14 +11,24 @@ import (
 // dates, so they win only when nothing else structures the keys.
 var Delimiters = []string{"#", "|", "/", ":", ".", "-", "_"}
 
+// timeOfDay is a time of day in a key: HH:MM, with seconds and a
+// fraction after them.
+var timeOfDay = regexp.MustCompile(`\d{2}(:\d{2})+(\.\d+)?`)
+
 // DetectDelimiter picks the delimiter that best structures a sample of sort
 // keys: the one present in most keys, preferring the stronger on ties and
 // never one that appears in fewer than half of them.
 func DetectDelimiter(sample []string) (string, bool) {
 	best, bestScore := "", 0.0
+	masked := make([]string, len(sample))
+	for i, k := range sample {
+		// The colons of a time of day (13:17:58) are the time's, not a
+		// hierarchy's: ISO keys are never split at ':'.
+		masked[i] = timeOfDay.ReplaceAllString(k, "T")
+	}
 	for i, d := range Delimiters {
 		n := 0
-		for _, k := range sample {
+		for _, k := range masked {
 			if strings.Contains(k, d) {
 				n++
 			}

@@ -20,6 +20,11 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"2018-08-29", "2018-08-30"}, "-"},
 		{[]string{"v_0", "v_1", "metadata"}, "_"},
 		{[]string{"metadata", "permissions"}, ""},
+		// ISO times are never split at their colons (25.20).
+		{[]string{"2026-10-31T13:17:58Z", "2026-10-31T13:18:00.123Z"}, "-"},
+		{[]string{"13:17:58", "13:18:00"}, ""},
+		{[]string{"2018-08-29:12:00:00", "2018-08-30:01:00:00"}, "-"},
+		{[]string{"amsg#2018-08-29:12:00:00", "amsg#2018-08-30:01:00:00"}, "#"},
 		{nil, ""},
 	} {
 		got, ok := DetectDelimiter(tc.sample)

@@ -100,8 +100,16 @@ func (lv *levelWalk) finish(failed bool) {
 // or updated.
 func (w *walker) run(emit func(domain.Child)) error {
 	lv, r := w.lv, w.lv.r
-	for {
+	prevStart := ""
+	for reads := 0; ; reads++ {
 		start := w.walk.Start()
+		// The walk reads on from where the keys read so far end, not from
+		// LastEvaluatedKey: a server that says "more" yet sends the same
+		// keys again would have it ask the same question forever.
+		if reads > 0 && start <= prevStart {
+			return cursorFailure("children of "+r.Table, &CursorError{Backwards: start < prevStart})
+		}
+		prevStart = start
 		if w.end != "" && start >= w.end {
 			return nil
 		}

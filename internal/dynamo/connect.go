@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -27,7 +28,7 @@ type Target struct {
 	Profile     string
 	Region      string
 	EndpointURL string
-	MaxAttempts int // 0: the SDK default for adaptive mode
+	MaxAttempts int // 0: the SDK default (3)
 	// FailFast gives up at once on an endpoint that cannot be reached
 	// (connection refused, unknown host, no answer within DialTimeout)
 	// instead of backing off and retrying: a headless command should report
@@ -191,7 +192,8 @@ func timedOut(err error) bool {
 }
 
 // Connect loads the AWS configuration the standard way and returns a
-// DynamoDB client using the adaptive retryer.
+// DynamoDB client retrying each read on its own (standard mode, no
+// process-wide retry quota).
 func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error) {
 	// The SDK's own log lines (e.g. "falling back to IMDSv1") would land on
 	// stderr in the middle of the explorer's screen or a one-line error.
@@ -203,22 +205,29 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		opts = append(opts, config.WithRegion(t.Region))
 	}
 	opts = append(opts, config.WithRetryer(func() aws.Retryer {
-		return observedRetryer{on: t.OnRetry, RetryerV2: retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
-			o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
-				if t.MaxAttempts > 0 {
-					so.MaxAttempts = t.MaxAttempts
-				}
-				if t.MaxBackoff > 0 {
-					so.MaxBackoff = t.MaxBackoff
-					so.Backoff = retry.NewExponentialJitterBackoff(t.MaxBackoff)
-				}
-				// A body cut off mid-answer is a network fault; every call
-				// dynascope makes is a read, so sending it again is safe.
-				so.Retryables = append(so.Retryables, retry.IsErrorRetryableFunc(truncatedIsRetryable))
-				if t.FailFast {
-					so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(unreachableIsFinal)}, so.Retryables...)
-				}
-			})
+		// The standard retryer, not the adaptive one: the adaptive mode's
+		// client-side limiter, shared by the whole process, held normal
+		// reads 1.6–4 s after a throttling storm. Each read backs off on
+		// its own instead, and says so (OnRetry).
+		return observedRetryer{on: t.OnRetry, RetryerV2: retry.NewStandard(func(so *retry.StandardOptions) {
+			if t.MaxAttempts > 0 {
+				so.MaxAttempts = t.MaxAttempts
+			}
+			// Each read has its budget of attempts. The SDK's default
+			// also keeps one quota of retries for the whole process,
+			// which a throttling storm empties (after ~50 failed
+			// reads), and then every later throttle fails at once.
+			so.RateLimiter = ratelimit.None
+			if t.MaxBackoff > 0 {
+				so.MaxBackoff = t.MaxBackoff
+				so.Backoff = retry.NewExponentialJitterBackoff(t.MaxBackoff)
+			}
+			// A body cut off mid-answer is a network fault; every call
+			// dynascope makes is a read, so sending it again is safe.
+			so.Retryables = append(so.Retryables, retry.IsErrorRetryableFunc(truncatedIsRetryable), retry.IsErrorRetryableFunc(damagedIsRetryable))
+			if t.FailFast {
+				so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(unreachableIsFinal)}, so.Retryables...)
+			}
 		})}
 	}))
 	httpClient := awshttp.NewBuildableClient().WithTimeout(t.timeout())
@@ -257,7 +266,10 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
-		o.APIOptions = append(o.APIOptions, noAnswer(where, cfg.Region, t.timeout()))
+		o.APIOptions = append(o.APIOptions, noAnswer(where, cfg.Region, t.timeout()), checkedAnswers)
+		// checkedAnswers checks the CRC before decoding, and fails the read
+		// when it does not match; the SDK's check would only log it.
+		o.DisableValidateResponseChecksum = true
 	})
 	return client, cfg, nil
 }

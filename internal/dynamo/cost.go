@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +44,7 @@ type Session struct {
 	retry   string // why the latest retry happened
 	retryAt time.Time
 	retries int
+	why     map[string]int // retries by reason, in a few words
 	// billed is RCU as DynamoDB bills them: at least 0.5 a read, even of
 	// nothing (dynalite reports 0 for an empty Query, moto 1.0 for
 	// anything); estimated says some read's figure was made up so.
@@ -66,9 +69,16 @@ const retryShown = 3 * time.Second
 func (s *Session) NoteRetry(attempt int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.retry = fmt.Sprintf("retrying (attempt %d failed: %s)", attempt, retryReason(err))
+	why := retryReason(err)
+	s.retry = fmt.Sprintf("retrying (attempt %d failed: %s; backing off)", attempt, why)
 	s.retryAt = time.Now()
 	s.retries++
+	// A retry is one more HTTP request: the totals count what was sent.
+	s.total.Requests++
+	if s.why == nil {
+		s.why = map[string]int{}
+	}
+	s.why[retryWords(why)]++
 	if s.Log != nil {
 		s.Log("%s", s.retry)
 	}
@@ -91,14 +101,47 @@ func (s *Session) Retries() int {
 	return s.retries
 }
 
+// RetrySummary says what was retried and why, for a headless command's
+// stderr: "3 throttled, 1 network error: retried" ("" when nothing was).
+func (s *Session) RetrySummary() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retries == 0 {
+		return ""
+	}
+	reasons := make([]string, 0, len(s.why))
+	for why := range s.why {
+		reasons = append(reasons, why)
+	}
+	sort.Strings(reasons)
+	parts := make([]string, len(reasons))
+	for i, why := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", s.why[why], why)
+	}
+	return strings.Join(parts, ", ") + ": retried"
+}
+
+// retryWords groups retry reasons as people say them: every kind of
+// throttling is "throttled".
+func retryWords(reason string) string {
+	switch reason {
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+		return "throttled"
+	}
+	return reason
+}
+
 // retryReason is a retry's cause in a few words: the error code, an HTTP
 // status, or the network.
 func retryReason(err error) string {
 	var api smithy.APIError
 	var resp *awshttp.ResponseError
+	var damaged *ChecksumError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the connection broke mid-answer"
+	case errors.As(err, &damaged):
+		return "damaged answer"
 	case errors.As(err, &api) && api.ErrorCode() != "" && api.ErrorCode() != "UnknownError":
 		return api.ErrorCode()
 	case errors.As(err, &resp) && resp.HTTPStatusCode() > 0:

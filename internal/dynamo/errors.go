@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -65,8 +66,14 @@ func Explain(op string, err error) error {
 	var dnsErr *net.DNSError
 	var respErr *awshttp.ResponseError
 	var silent *NoAnswerError
+	var huge *OversizedAnswerError
+	var damaged *ChecksumError
 	var unreach *UnreachableError
 	switch {
+	case errors.As(err, &huge):
+		e.Msg, e.Hint = huge.Error(), "check --endpoint-url: is it the DynamoDB server's address and port?"
+	case errors.As(err, &damaged):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, damaged.Error()+attemptsOf(err), "check the network or the proxy between you and DynamoDB, then retry"
 	case errors.As(err, &unreach):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, unreach.Error(), "is the server running? check --endpoint-url and --region"
 	case errors.As(err, &silent):
@@ -133,4 +140,14 @@ func KindOf(err error) ErrorKind {
 // Errorf builds an *Error for a failure found before any request was sent.
 func Errorf(op string, kind ErrorKind, hint, format string, args ...any) error {
 	return &Error{Op: op, Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// attemptsOf says how many attempts a retried error took (" after 3
+// attempts"), or nothing.
+func attemptsOf(err error) string {
+	var max *retry.MaxAttemptsError
+	if errors.As(err, &max) {
+		return fmt.Sprintf(", %d attempts", max.Attempt)
+	}
+	return ""
 }

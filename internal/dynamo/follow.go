@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -60,6 +61,20 @@ func (s FollowStats) PerMinute(now time.Time) (requests, rcu float64) {
 		return 0, 0
 	}
 	return float64(s.Cost.Requests) / min, s.Cost.RCU / min
+}
+
+// RateWindow is the least time over which a rate per minute means
+// anything: after one poll a second, "41,490 requests/min" is a guess.
+const RateWindow = time.Minute
+
+// Rates says what following has cost: per minute once it has run for
+// RateWindow, before that what it has spent so far.
+func (s FollowStats) Rates(now time.Time) string {
+	if now.Sub(s.Started) < RateWindow {
+		return fmt.Sprintf("%d requests, %.1f RCU so far", s.Cost.Requests, s.Cost.RCU)
+	}
+	req, rcu := s.PerMinute(now)
+	return fmt.Sprintf("%.0f requests/min · %.1f RCU/min", req, rcu)
 }
 
 // Follow polls for items newer than the newest seen and gives each new

@@ -180,3 +180,17 @@ func TestFollowBacksOff(t *testing.T) {
 		t.Fatal("a fixed --interval changed")
 	}
 }
+
+// After one poll a rate per minute is a guess (17,671–41,490 requests/min
+// were claimed): until a minute has passed, what was spent so far is said.
+func TestFollowRatesFromAMinute(t *testing.T) {
+	now := time.Now()
+	st := dynamo.FollowStats{Started: now.Add(-time.Second), Cost: dynamo.Cost{Requests: 3, RCU: 1.5}}
+	if got := st.Rates(now); got != "3 requests, 1.5 RCU so far" {
+		t.Errorf("after a second: %q", got)
+	}
+	st.Started = now.Add(-2 * time.Minute)
+	if got := st.Rates(now); got != "2 requests/min · 0.8 RCU/min" {
+		t.Errorf("after two minutes: %q", got)
+	}
+}

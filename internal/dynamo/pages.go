@@ -221,6 +221,9 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	if err := checkCursor(r.Start, out.LastEvaluatedKey, r.Query.SKName, r.Query.Reverse); err != nil {
+		return Page{Cost: cost}, cursorFailure("query "+r.Query.Table, err)
+	}
 	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
 }
 
@@ -239,6 +242,9 @@ func CountPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 		return Page{Cost: cost}, Explain("count in "+r.Query.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	if err := checkCursor(r.Start, out.LastEvaluatedKey, r.Query.SKName, r.Query.Reverse); err != nil {
+		return Page{Cost: cost}, cursorFailure("count in "+r.Query.Table, err)
+	}
 	return Page{LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
 }
 
@@ -295,6 +301,17 @@ func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, err
 		return Page{Cost: cost}, Explain("scan "+r.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	// A scan's order is the hash's: only a repeat can be told, or a
+	// cursor back in the partition a jump has just passed.
+	err = checkCursor(in.ExclusiveStartKey, out.LastEvaluatedKey, "", false)
+	if err == nil && r.Resume != nil && !refused && len(out.LastEvaluatedKey) > 0 {
+		if c, ok := compareKeyValues(out.LastEvaluatedKey[r.Key.PK.Name], r.Resume[r.Key.PK.Name]); ok && c == 0 {
+			err = &CursorError{Backwards: true}
+		}
+	}
+	if err != nil {
+		return Page{Cost: cost}, cursorFailure("scan "+r.Table, err)
+	}
 	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost, JumpRefused: refused}, nil
 }
 

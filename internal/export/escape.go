@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // Sanitize makes text safe to print on a terminal or write to a file that
 // will be printed: control characters (C0, C1, DEL), escape sequences,
-// bidirectional formatting characters, line and paragraph separators and
-// invalid UTF-8 are shown escaped, so a value can never move the cursor,
+// bidirectional and other format characters (zero-width, BOM), line and
+// paragraph separators and invalid UTF-8 are shown escaped, so a value can never move the cursor,
 // recolour the screen, write the clipboard or reorder what the user reads.
 // The explorer's screen and every output format use it.
 func Sanitize(s string) string {
@@ -32,7 +33,7 @@ func Sanitize(s string) string {
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			b.WriteString(escapeRune(r))
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -62,10 +63,22 @@ func needsEscape(s string) bool {
 // unsafeRune reports the characters above the C0 range that a terminal
 // may obey or that change how text reads: DEL, the C1 controls
 // U+0080–U+009F (U+009B alone starts an escape sequence), the
-// bidirectional marks, embeddings, overrides and isolates, and the line
-// and paragraph separators.
+// bidirectional marks, embeddings, overrides and isolates, the line
+// and paragraph separators, and every other format character (Unicode
+// category Cf: zero-width spaces and joiners, the byte order mark, tags),
+// which draw nothing, so `seg#a\u200db` would read as another key `seg#ab`.
 func unsafeRune(r rune) bool {
-	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidi(r) || r == '\u2028' || r == '\u2029'
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidi(r) || r == '\u2028' || r == '\u2029' ||
+		(r >= 0xad && unicode.Is(unicode.Cf, r))
+}
+
+// escapeRune writes r as \uXXXX, or \UXXXXXXXX past the basic plane, so
+// the escape cannot run into the digits that follow it.
+func escapeRune(r rune) string {
+	if r > 0xffff {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }
 
 // isBidi reports the bidirectional formatting characters (embeddings,
@@ -94,7 +107,13 @@ func EscapeJSON(js []byte) []byte {
 	for i := 0; i < len(js); {
 		r, n := utf8.DecodeRune(js[i:])
 		if unsafeRune(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
+			// JSON escapes UTF-16 units: a character past the basic plane
+			// is its surrogate pair.
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
 		} else {
 			out = append(out, js[i:i+n]...)
 		}
@@ -120,7 +139,7 @@ func OneLine(s string) string {
 			if r < 0x100 {
 				fmt.Fprintf(&b, `\x%02x`, r)
 			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
+				b.WriteString(escapeRune(r))
 			}
 		default:
 			b.WriteString(s[:size])

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -58,4 +59,31 @@ func FuzzEscapeTerminalControls(f *testing.F) {
 			t.Fatalf("escaping changed the value: %q became %q", want, back)
 		}
 	})
+}
+
+// Format characters draw nothing: left raw, `seg#a\u200db#x` reads as the
+// different key `seg#ab#x`. Every one of category Cf is escaped, in text
+// and in JSON (past the basic plane as a surrogate pair JSON reads back).
+func TestFormatCharactersEscaped(t *testing.T) {
+	for _, r := range []rune{0x00ad, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0x2061, 0x2064, 0xfeff, 0x0600, 0xfff9, 0xe0001, 0xe0041} {
+		s := "seg#a" + string(r) + "b#x"
+		if got := Sanitize(s); got == s || strings.ContainsRune(got, r) {
+			t.Errorf("Sanitize left %U raw: %q", r, got)
+		}
+		if got := OneLine(s); strings.ContainsRune(got, r) {
+			t.Errorf("OneLine left %U raw: %q", r, got)
+		}
+		js, _ := json.Marshal(s)
+		out := EscapeJSON(js)
+		if strings.ContainsRune(string(out), r) {
+			t.Errorf("EscapeJSON left %U raw: %s", r, out)
+		}
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil || back != s {
+			t.Errorf("EscapeJSON of %U does not read back: %s (%v)", r, out, err)
+		}
+	}
+	if got := Sanitize("a\U000e0001b"); got != `a\U000e0001b` {
+		t.Errorf("Sanitize past the basic plane = %q", got)
+	}
 }

@@ -83,8 +83,10 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
 		items++
 		return out.Write(opt.Plain(it))
-	}, func() error {
-		pages++
+	}, func(read bool) error {
+		if read {
+			pages++
+		}
 		return out.Flush() // a page reaches the reader as it arrives
 	})
 	if err != nil {
@@ -95,11 +97,13 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 }
 
 // eachItem pages through q, calling item for each item and page after
-// each page (after its items; for a failed request, before the error), and keeps none of them, so memory stays flat however large
+// each page (after its items; for a failed request, before the error and
+// with read false: a failed page is no page read), and keeps none of
+// them, so memory stays flat however large
 // the partition. With a limit, each Query asks only for the items still
 // wanted, so none is read for nothing and no request is made once the
 // limit is reached.
-func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func() error) error {
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func(read bool) error) error {
 	n := 0
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
@@ -114,7 +118,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		}
 		p, err := dynamo.QueryPage(ctx, c, req)
 		if err != nil {
-			page()
+			page(false)
 			return err
 		}
 		if limit > 0 && len(p.Items) > limit-n {
@@ -126,7 +130,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 			}
 			n++
 		}
-		if err := page(); err != nil {
+		if err := page(true); err != nil {
 			return err
 		}
 		budget.count(p) // counts the page, always
@@ -156,7 +160,12 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		}
 		items++
 		return enc.Encode(opt.Plain(it))
-	}, func() error { pages++; return nil })
+	}, func(read bool) error {
+		if read {
+			pages++
+		}
+		return nil
+	})
 	if err != nil {
 		return items, pages, err
 	}

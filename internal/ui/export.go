@@ -151,7 +151,7 @@ func (m *Model) runExport(path string) tea.Cmd {
 		})
 		where, aerr := filepath.Abs(file) // the folder said, not only the name typed
 		if aerr != nil {
-			where = path
+			where = file
 		}
 		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, where: where, next: ch}
 	})
@@ -181,7 +181,9 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	if msg.items == 1 {
 		noun = singular(noun)
 	}
-	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), noun, msg.where))
+	// The count first; the file after, cut in its middle where the line
+	// is short, so that its name stays.
+	m.sayMore(fmt.Sprintf("exported %s %s", common.Thousands(msg.items), noun), "to "+msg.where)
 	return nil
 }
 

@@ -51,7 +51,7 @@ func TestExportLoadedRows(t *testing.T) {
 	h.keys("c")
 	reads := h.rec.count("Query") + h.rec.count("GetItem")
 	path := h.exportTo(t, dir, "dynascope-Locations-USA-NY-children.jsonl", "already loaded: 0 RCU")
-	h.contains(t, "exported 5 children to ")
+	h.contains(t, "exported 5 children · to ")
 	if strings.Contains(h.screen(), "at most ~") || h.rec.count("Query")+h.rec.count("GetItem") != reads {
 		t.Fatal("exporting the tree read again, or said it would")
 	}
@@ -63,7 +63,7 @@ func TestExportLoadedRows(t *testing.T) {
 	h = newHarness(t, 160, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
 	h.keys("3")
 	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-versions.jsonl", "already loaded: 0 RCU")
-	h.contains(t, "exported 2 versioned items to ")
+	h.contains(t, "exported 2 versioned items · to ")
 	versions := readRows(t, path)
 	if d := versions[1]; len(versions) != 2 || d["name"] != demo.DriftedItem || d["current"] != "v0_Audit#PART-7" || d["latest"] != 3.0 || len(d["drift"].([]any)) != 1 {
 		t.Fatalf("versions: %+v", versions)
@@ -71,7 +71,7 @@ func TestExportLoadedRows(t *testing.T) {
 
 	h.keys("down", "enter")
 	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-Audit#PART-7-revisions.jsonl", "already loaded: 0 RCU")
-	h.contains(t, "exported 4 items (the current copy and 3 revisions) to ")
+	h.contains(t, "exported 4 items (the current copy and 3 revisions) · to ")
 	revs := readRows(t, path)
 	if len(revs) != 4 || revs[0]["SK"] != "v0_Audit#PART-7" || revs[3]["SK"] != "v3_Audit#PART-7" {
 		t.Fatalf("revisions: %+v", revs)
@@ -131,7 +131,7 @@ func TestExportOfferedName(t *testing.T) {
 	h.keys("c", "e")
 	h.contains(t, "export to › dynascope-Locations-USA-NY-children.jsonl")
 	h.keys("enter")
-	h.said(t, "exported 5 children to "+filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl"))
+	h.said(t, "exported 5 children · to "+filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl"))
 	if rows := readRows(t, filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl")); len(rows) != 5 {
 		t.Fatalf("%d rows exported, want 5", len(rows))
 	}

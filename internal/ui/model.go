@@ -691,7 +691,7 @@ func (m *Model) statusBar() string {
 		// reads): show DynamoDB's figure, marked as an estimate.
 		shown, rcu = billed, "RCU est."
 	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), shown, rcu, last.Round(100_000)))
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), shown, rcu, common.Latency(last)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")

@@ -87,7 +87,8 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 		t.Fatalf("jump did not land before noon:\n%s", h.screen())
 	}
 	h.keys("z")
-	h.contains(t, "Time (local)", "times in local time")
+	zone, _ := demoClock().In(time.Local).Zone()
+	h.contains(t, "Time ("+zone+")", "times in local time, "+zone)
 }
 
 func TestTimeNoTimeKeys(t *testing.T) {
@@ -276,7 +277,7 @@ func TestExportFromTheUI(t *testing.T) {
 	path := filepath.Join(dir, "logs.csv")
 	h.typeText(path)
 	h.keys("enter")
-	h.contains(t, "exported 50,000 items to "+path)
+	h.contains(t, "exported 50,000 items · to "+path)
 	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 50001 {
 		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
 	}

@@ -2,14 +2,17 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
 	"github.com/dynascope/dynascope/internal/ui/pages"
@@ -24,7 +27,9 @@ type stop struct {
 }
 
 // tourStops are the patterns the demo holds (docs/patterns.md), in the order
-// a presenter would show them.
+// a presenter would show them; every demo table is at least one stop. A
+// stop keeps its key once given (1 is always Locations, 9 AuditLog): new
+// stops go at the end.
 var tourStops = []stop{
 	{"Starbucks hierarchy", "Locations: PK country, SK STATE#CITY#ZIP; drill country › state › city › zip",
 		Config{Table: "Locations", PK: "USA", Levels: "STATE#CITY#ZIP"}, ""},
@@ -52,34 +57,100 @@ var tourStops = []stop{
 		Config{Table: demo.PartVersionsTable, PK: demo.LaggingPart, Versions: "*"}, ""},
 	{"Time-based versions beside Metadata", "VersionTimes: ISO-timed states of one part next to its Metadata item",
 		Config{Table: demo.PartStatesTable, PK: demo.StatePart}, ""},
+	{"A history of 1,000 revisions", fmt.Sprintf("Equipment: %s's Audit, the current copy and %s revisions", demo.LongHistoryPiece, common.Thousands(demo.LongHistoryRevisions)),
+		Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "Audit"}, ""},
+	{"Documents v_0 beside v_1…v_N", "Documents: v_0 copies the newest of v_1…v_N, beside metadata items",
+		Config{Table: "Documents", PK: "doc-0001", Versions: "*"}, ""},
+	{"Revisions numbered by Unix time", demo.ShapesTable + ": v1700000000_Rel is newer than v1_Rel; v2_ is not a revision",
+		Config{Table: demo.ShapesTable, PK: demo.ReleasesPK, Versions: "*"}, ""},
+	{"Metrics in epoch milliseconds", "Metrics: a point a minute keyed by epoch ms; the last 6 hours of " + demo.MetricsSeries,
+		Config{Table: "Metrics", PK: demo.MetricsSeries, Range: "last 6h"}, ""},
+	{"Flights ORIGIN#time#fare#seat", demo.ShapesTable + ": the time after the origin; one day merged across JFK, LAX, SEA",
+		Config{Table: demo.ShapesTable, PK: demo.FlightsPK, Range: "2021-08-01"}, ""},
+	{"Photos keyed by ULIDs", demo.ShapesTable + ": PHOTO#<ULID> read as times, beside PROFILE# items; March 2021",
+		Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Range: "PHOTO# 2021-03"}, ""},
+	{"A header item beside its events", demo.ShapesTable + ": metadata beside comm#time#id events; Time leaves it out, says so",
+		Config{Table: demo.ShapesTable, PK: demo.ComplaintPK, Range: "2023-04"}, ""},
+	{"Orders keyed by yyyyMMdd numbers", demo.OrdersTable + ": dates as numbers (20150301) read as days; March 2015",
+		Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Range: "2015-03"}, ""},
+	{"Binary sort keys", "Blobs: B-typed sort keys, written b64:…, drilled like any other",
+		Config{Table: "Blobs", PK: "images"}, ""},
 }
-
-// tourKeys label the stops: 1–9, then letters.
-const tourKeys = "123456789abcd"
 
 // tourPickedMsg asks the root to open a stop of the tour.
 type tourPickedMsg struct{ stop stop }
 
 // tourPage is the demo's opening screen: each pattern the demo holds and
-// one key to open it at the right view.
+// one key to open it at the right view. The list scrolls under the
+// cursor where the terminal is too short for it.
 type tourPage struct {
 	c      *common.Common
 	id     int
 	cursor int
+	top    int // the first stop shown
 	w, h   int
 	back   string // where esc goes: the tables, or the view T was pressed on
 	// read is what the session has read so far: its requests and the
 	// tables the table list named (the tour itself reads nothing).
 	read func() (requests, tables int)
+	// labels are the stops' direct keys, and pickKey binds them all.
+	labels  []string
+	pickKey key.Binding
 }
 
 func newTour(c *common.Common, back string, read func() (requests, tables int)) *tourPage {
-	return &tourPage{c: c, id: c.NextID(), back: back, read: read}
+	labels := tourLabels(c.Keys, len(tourStops))
+	return &tourPage{c: c, id: c.NextID(), back: back, read: read, labels: labels,
+		pickKey: key.NewBinding(key.WithKeys(labels...), key.WithHelp(strings.Join(labelSpans(labels), " "), "open"))}
+}
+
+// tourLabels are the keys that open stops directly: 1–9, then the letters
+// that no key the tour or the explorer around it takes (by default g, h,
+// j, k, l, p and q are skipped), as many as there are stops. A stop past
+// them has none: the cursor reaches it.
+func tourLabels(k keymap.KeyMap, n int) []string {
+	taken := []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back,
+		k.Quit, k.Interrupt, k.Help, k.Tour, k.Preview, k.StopLoad, k.RefFollow, k.RefBack, k.RefForward}
+	var labels []string
+	for _, r := range "123456789abcdefghijklmnopqrstuvwxyz" {
+		if len(labels) == n {
+			break
+		}
+		s := string(r)
+		if !slices.ContainsFunc(taken, func(b key.Binding) bool { return slices.Contains(b.Keys(), s) }) {
+			labels = append(labels, s)
+		}
+	}
+	return labels
+}
+
+// labelSpans name the labels as runs people read, "1–9" and "a–t" (the
+// letters skipped inside a run are the keys shown beside each stop).
+func labelSpans(labels []string) []string {
+	var groups [2][]string
+	for _, l := range labels {
+		g := 1
+		if l >= "1" && l <= "9" {
+			g = 0
+		}
+		groups[g] = append(groups[g], l)
+	}
+	var spans []string
+	for _, g := range groups {
+		switch len(g) {
+		case 0:
+		case 1:
+			spans = append(spans, g[0])
+		default:
+			spans = append(spans, g[0]+"–"+g[len(g)-1])
+		}
+	}
+	return spans
 }
 
 func (p *tourPage) ID() int          { return p.id }
 func (p *tourPage) Init() tea.Cmd    { return nil }
-func (p *tourPage) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *tourPage) SetSize(w, h int) { p.w, p.h = w, h; p.follow() }
 func (p *tourPage) Crumbs() []string { return []string{"Tour"} }
 func (p *tourPage) Mode() string     { return "" }
 func (p *tourPage) Loading() bool    { return false }
@@ -106,11 +177,16 @@ func (p *tourPage) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return p, nil
 	}
 	keys := p.c.Keys
+	_, rows := p.layout()
 	switch {
 	case key.Matches(k, keys.Up):
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(k, keys.Down):
 		p.cursor = min(len(tourStops)-1, p.cursor+1)
+	case key.Matches(k, keys.PageUp):
+		p.cursor = max(0, p.cursor-rows)
+	case key.Matches(k, keys.PageDown):
+		p.cursor = min(len(tourStops)-1, p.cursor+rows)
 	case key.Matches(k, keys.Top):
 		p.cursor = 0
 	case key.Matches(k, keys.Bottom):
@@ -119,46 +195,152 @@ func (p *tourPage) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return p, p.pick(p.cursor)
 	case key.Matches(k, keys.Back):
 		return p, func() tea.Msg { return common.BackMsg{} }
-	case key.Matches(k, tourPick):
-		if n := strings.IndexRune(tourKeys, k.Code); n >= 0 && n < len(tourStops) {
+	case key.Matches(k, p.pickKey):
+		if n := slices.Index(p.labels, k.String()); n >= 0 {
 			return p, p.pick(n)
 		}
 	}
+	p.follow()
 	return p, nil
 }
-
-// tourPick is the digit that opens a stop directly: 1 is the first.
-var tourPick = key.NewBinding(key.WithKeys(strings.Split(tourKeys, "")...), key.WithHelp("1–9 a–d", "open"))
 
 func (p *tourPage) pick(n int) tea.Cmd {
 	s := tourStops[n]
 	return func() tea.Msg { return tourPickedMsg{stop: s} }
 }
 
-func (p *tourPage) View() string {
-	st := p.c.Styles
-	var stops []string
-	for i, s := range tourStops {
-		label := string(tourKeys[i])
-		if i == p.cursor {
-			stops = append(stops, st.Selected.Render(label+"  "+s.title))
-		} else {
-			stops = append(stops, st.Key.Render(label)+"  "+s.title)
+// Click selects the stop clicked (y is the line within the page, the
+// frame's border first); a click on the selected stop opens it.
+func (p *tourPage) Click(y int) bool {
+	l, rows := p.layout()
+	i := y - 1
+	if l.head {
+		i -= 2 // the heading and the blank line under it
+	}
+	if i < 0 || i >= rows || p.top+i >= len(tourStops) {
+		return false
+	}
+	if p.top+i == p.cursor {
+		return true
+	}
+	p.cursor = p.top + i
+	return false
+}
+
+// tourLayout is what the tour draws around its list. The richest layout
+// that leaves the whole list room is drawn; where none does, the last,
+// with the list scrolling under the cursor.
+type tourLayout struct{ head, opens, longClock bool }
+
+var tourLayouts = []tourLayout{{head: true, opens: true, longClock: true}, {head: true, opens: true}, {opens: true}, {}}
+
+// lines counts the layout's lines besides the list: the line under the
+// list (blank, or how many stops are out of sight), the selected stop's
+// description, the clock and the keys, then what the layout adds.
+func (l tourLayout) lines() int {
+	n := 4
+	if l.head {
+		n += 2 // the heading and a blank line
+	}
+	if l.opens {
+		n++ // the flags that open the stop
+	}
+	if l.longClock {
+		n += 2 // a blank line, and the clock told in two lines
+	}
+	return n
+}
+
+// layout picks the layout for the frame's height and how many stops of
+// the list it shows.
+func (p *tourPage) layout() (tourLayout, int) {
+	inner := p.h - 2 // the frame's borders
+	for _, l := range tourLayouts {
+		if len(tourStops)+l.lines() <= inner {
+			return l, len(tourStops)
 		}
 	}
+	l := tourLayouts[len(tourLayouts)-1]
+	return l, max(1, inner-l.lines())
+}
+
+// follow scrolls the list the least that keeps the cursor in sight.
+func (p *tourPage) follow() {
+	_, rows := p.layout()
+	if p.cursor < p.top {
+		p.top = p.cursor
+	}
+	if p.cursor >= p.top+rows {
+		p.top = p.cursor - rows + 1
+	}
+	p.top = max(0, min(p.top, len(tourStops)-rows))
+}
+
+func (p *tourPage) View() string {
+	st := p.c.Styles
+	l, rows := p.layout()
+	titleW, tableW := 0, 0
+	for _, s := range tourStops {
+		titleW = max(titleW, ansi.StringWidth(s.title))
+		tableW = max(tableW, ansi.StringWidth(s.open.Table))
+	}
+	var lines []string
+	if l.head {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("What the demo's %d tables hold, each pattern one key away:", tourTables())), "")
+	}
+	for i := p.top; i < min(len(tourStops), p.top+rows); i++ {
+		s, label := tourStops[i], " "
+		if i < len(p.labels) {
+			label = p.labels[i]
+		}
+		title := s.title + strings.Repeat(" ", titleW-ansi.StringWidth(s.title))
+		if i == p.cursor {
+			table := s.open.Table + strings.Repeat(" ", tableW-ansi.StringWidth(s.open.Table))
+			lines = append(lines, st.Selected.Render(label+"  "+title+"  "+table))
+		} else {
+			lines = append(lines, st.Key.Render(label)+"  "+title+"  "+st.Dim.Render(s.open.Table))
+		}
+	}
+	lines = append(lines, st.Dim.Render(p.outOfSight(rows)))
 	sel := tourStops[p.cursor]
-	head := []string{st.Dim.Render("What the demo holds, each one key away:"), ""}
-	opens := st.Dim.Render("  opens: " + strings.Join(tourArgs(sel), " "))
-	clock := []string{"", st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", demo.DemoEnd.Format("2006-01-02 15:04 UTC"))),
-		st.Dim.Render("so 'last 24h' and every range count back from then, on any day.")}
-	keys := st.Dim.Render("enter, 1–9 or a–d opens · T (also in ? help) comes back here · esc: " + p.back)
-	lines := append(append(append(head, stops...), "", st.Notice.Render("› ")+sel.about, opens), append(clock, keys)...)
-	if len(lines) > p.h-2 { // a small terminal: the essentials only
-		clock = []string{st.Dim.Render(fmt.Sprintf("Clock fixed at %s (data's end): ranges count from there.", demo.DemoEnd.Format("2006-01-02 15:04 UTC")))}
-		keys = st.Dim.Render(components.Fit("enter/1–9/a–d open · T (in ? help) returns here · esc: "+p.back, p.w-4))
-		lines = append(append(stops, "", st.Notice.Render("› ")+sel.about), append(clock, keys)...)
+	lines = append(lines, st.Notice.Render("› ")+sel.about)
+	if l.opens {
+		lines = append(lines, st.Dim.Render("  opens: "+strings.Join(tourArgs(sel), " ")))
+	}
+	spans := labelSpans(p.labels)
+	end := demo.DemoEnd.Format("2006-01-02 15:04 UTC")
+	if l.longClock {
+		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", end)),
+			st.Dim.Render("so 'last 24h' and every range count back from then, on any day."),
+			st.Dim.Render("enter, "+strings.Join(spans, " or ")+" opens · T (also in ? help) comes back here · esc: "+p.back))
+	} else {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("Clock fixed at %s (data's end): ranges count from there.", end)),
+			st.Dim.Render(components.Fit("enter/"+strings.Join(spans, "/")+" open · T (in ? help) returns here · esc: "+p.back, p.w-4)))
 	}
 	return common.Frame(st, "Demo tour", strings.Join(lines, "\n"), p.w, p.h)
+}
+
+// outOfSight says how many stops the scrolled list hides above and below
+// it ("" when it shows them all).
+func (p *tourPage) outOfSight(rows int) string {
+	above, below := p.top, max(0, len(tourStops)-p.top-rows)
+	var parts []string
+	if above > 0 {
+		parts = append(parts, fmt.Sprintf("↑ %d more above", above))
+	}
+	if below > 0 {
+		parts = append(parts, fmt.Sprintf("↓ %d more below", below))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// tourTables counts the tables the stops open.
+func tourTables() int {
+	seen := map[string]bool{}
+	for _, s := range tourStops {
+		seen[s.open.Table] = true
+	}
+	return len(seen)
 }
 
 // tourArgs are the flags that open a stop from the command line.
@@ -170,20 +352,24 @@ func tourArgs(s stop) []string {
 			args = append(args, f[0], domain.ShellQuote(f[1]))
 		}
 	}
-	if c.Versions != "" {
+	switch c.Versions {
+	case "":
+	case "*":
 		args = append(args, "--versions")
+	default: // a timeline: the item's name
+		args = append(args, "--versions", domain.ShellQuote(c.Versions))
 	}
 	return args
 }
 
 func (p *tourPage) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, tourPick, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, p.pickKey, k.Back, k.Help, k.Quit}
 }
 
 func (p *tourPage) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Open, tourPick, k.Back}, {k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, p.pickKey, k.Back}, {k.Help, k.Quit}}
 }
 
 // openStop opens a stop of the tour as its deep link would, from a fresh

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -208,6 +209,8 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
 	h.keys("1")
 	h.contains(t, "amsg# · ", " · delimiter ")
+	h.keys("2", "t") // t from Items under the prefix keeps it too
+	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree")
 }
 
 // manyKeys are n sort keys k00000… under partition "p".
@@ -396,8 +399,161 @@ func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
 	}
 	h.m.export.input.SetValue(filepath.Join(dir, name))
 	h.keys("enter")
-	h.said(t, "exported 2 children to "+filepath.Join(dir, name))
+	h.said(t, "exported 2 children · to "+filepath.Join(dir, name))
 	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLocalTimeNamesItsZone (25.21): z shows local times under the zone's
+// name, not "local" alone.
+func TestLocalTimeNamesItsZone(t *testing.T) {
+	was := time.Local
+	time.Local = time.FixedZone("CET", 3600)
+	defer func() { time.Local = was }()
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123", Range: "2018", Now: demoClock})
+	h.keys("z")
+	h.contains(t, "Time (CET)", "times in local time, CET")
+}
+
+// wideItemDB is keysDB's table with one item "k" of attrs attributes a0000…,
+// and a long Note.
+func wideItemDB(t testing.TB, attrs int) *memory.DB {
+	t.Helper()
+	db := keysDB(t)
+	it := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: "k"},
+		"Note": &types.AttributeValueMemberS{Value: strings.Repeat("long words ", 40) + "END"}}
+	for i := range attrs {
+		it[fmt.Sprintf("a%04d", i)] = &types.AttributeValueMemberN{Value: fmt.Sprint(i)}
+	}
+	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("T"), Item: it}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestItemViewMarksCutValues (27.17): a value wider than the panel ends in
+// "…" and keeps its type tag, at every size; a revision opened from a
+// timeline is under the Versions tab, not Items (25.21).
+func TestItemViewMarksCutValues(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "T", PK: "p", Client: wideItemDB(t, 3)})
+		h.keys("2", "enter")
+		var line string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.Contains(l, `"Note"`) {
+				line = l
+			}
+		}
+		if !regexp.MustCompile(`…"?  S +│$`).MatchString(line) || strings.Contains(line, "END") {
+			t.Fatalf("%dx%d: the cut value is not marked, or lost its type:\n%q", sz[0], sz[1], line)
+		}
+	}
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "enter")
+	if got := h.m.top().Mode(); got != "Versions" {
+		t.Fatalf("a revision opened from its timeline is under %q", got)
+	}
+}
+
+// BenchmarkItemViewKey (27.17) measures a key and a frame on the item view
+// of a 5,000-attribute item: rendered once, then only the lines shown.
+func BenchmarkItemViewKey(b *testing.B) {
+	h := newHarness(b, 120, 35, Config{Table: "T", PK: "p", Client: wideItemDB(b, 5000)})
+	h.keys("2", "enter")
+	b.ResetTimer()
+	for i := range b.N {
+		h.keys([]string{"down", "up"}[i%2])
+		_ = h.m.render()
+	}
+}
+
+// TestReopenKeepsIndexAndPrefix (25.22): ?'s reopen command holds the
+// index and the prefix of the view, Time mode's included.
+func TestReopenKeepsIndexAndPrefix(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		keys []string
+		want []string
+	}{
+		{Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#"}, []string{"4"}, []string{"--prefix 'amsg#'"}},
+		{Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Range: "2018-08"}, nil, []string{"--prefix 'amsg#'", "--range 2018-08"}},
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", Range: "2018-08-29"}, nil, []string{"--index ByTime", "--range 2018-08-29"}},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		line := h.m.commandLine()
+		for _, w := range c.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("%+v: the reopen command lacks %q: %s", c.cfg, w, line)
+			}
+		}
+	}
+}
+
+// TestTitleNamesTheIndex (25.20): the index read is named in the title of
+// every view reading it, not only on the request line.
+func TestTitleNamesTheIndex(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		keys []string
+	}{
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", Range: "2018-08-29"}, nil},
+		{Config{Table: "ChatMessages", PK: "portland", Index: "ByTime"}, []string{"2"}},
+		{Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"}, nil},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		title := strings.Split(h.screen(), "\n")[1]
+		if !strings.Contains(title, "index "+c.cfg.Index) {
+			t.Errorf("%+v: the title does not name the index:\n%s", c.cfg, h.screen())
+		}
+	}
+}
+
+// TestTableCountsSaidToBeEstimates (25.20): DescribeTable's item counts
+// and sizes are labelled DynamoDB's estimate, updated about every 6 hours.
+func TestTableCountsSaidToBeEstimates(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{})
+	h.contains(t, "Items (est.)", "DynamoDB's estimate, updated about every 6 hours")
+}
+
+// TestGoToMissingPartitionSaysSo (25.20): / on the partitions with a key
+// no item has opens a view that says there is no such partition, never
+// an empty one.
+func TestGoToMissingPartitionSaysSo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("/")
+	h.typeText("ATLANTIS")
+	h.keys("enter")
+	h.contains(t, "ATLANTIS · does not exist", "No item has the partition key ATLANTIS: there is no such partition.")
+	h.keys("2")
+	h.contains(t, "No item has the partition key ATLANTIS")
+}
+
+// TestJumpOutsideTheRangeSaysWhy (25.20): @ a time outside the rows
+// listed selects the nearest row and says why.
+func TestJumpOutsideTheRangeSaysWhy(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("@ 2020-01-01")
+	h.keys("enter")
+	h.said(t, "is beyond the last row of this range")
+	h.keys("t")
+	h.clearInput(40)
+	h.typeText("@ 2030-01-01")
+	h.keys("enter")
+	h.said(t, "is past the first row listed")
+}
+
+// TestFollowPastRangeSaysSo (25.20): F on a range that ended in the past
+// says nothing new can fall in it, rather than polling without a word.
+func TestFollowPastRangeSaysSo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123", Range: "2018", Now: demoClock})
+	h.keys("F")
+	h.said(t, "in the past: nothing new can fall in it")
+	if strings.Contains(h.screen(), "following ·") {
+		t.Fatalf("following a range that ended:\n%s", h.screen())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -70,6 +71,7 @@ func (l *loader) export(ctx context.Context, dir string) error {
 	sc := bufio.NewScanner(bytes.NewReader(listing))
 	sc.Buffer(nil, 1<<20)
 	var files []manifestFile
+	listedAt := map[string]int{} // data file → the line that listed it
 	for line := 1; sc.Scan(); line++ {
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 {
@@ -83,6 +85,12 @@ func (l *loader) export(ctx context.Context, dir string) error {
 			}
 			return &Error{File: filesPath, Line: line, Msg: msg, Hint: "download the export's manifest again"}
 		}
+		// Listed twice, a data file would load (and count) twice.
+		if first, ok := listedAt[path.Base(f.DataFileS3Key)]; ok {
+			return &Error{File: filesPath, Line: line, Msg: fmt.Sprintf("lists %s again (first on line %d)", path.Base(f.DataFileS3Key), first),
+				Hint: "download the export's manifest again"}
+		}
+		listedAt[path.Base(f.DataFileS3Key)] = line
 		files = append(files, f)
 	}
 	for _, f := range files {
@@ -92,6 +100,9 @@ func (l *loader) export(ctx context.Context, dir string) error {
 		}
 		if _, err := os.Stat(p); err != nil {
 			return &Error{File: p, Msg: "listed in manifest-files.json but " + errText(err), Hint: "download the whole export folder"}
+		}
+		if err := inside(dir, p); err != nil {
+			return err
 		}
 		want := -1
 		if f.ItemCount != nil {
@@ -110,4 +121,21 @@ func (l *loader) export(ctx context.Context, dir string) error {
 		return &Error{File: dir, Msg: "table " + table + " has no key schema", Hint: "give --keys NAME:TYPE[,NAME:TYPE] or --schema FILE (aws dynamodb describe-table output)"}
 	}
 	return nil
+}
+
+// inside refuses a file that is a link to somewhere outside dir: a
+// folder given to --data is read, and nothing it points elsewhere.
+func inside(dir, p string) error {
+	st, err := os.Lstat(p)
+	if err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	root, err1 := filepath.EvalSymlinks(dir)
+	target, err2 := filepath.EvalSymlinks(p)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(root, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil
+		}
+	}
+	return &Error{File: p, Msg: "is a link to outside the folder " + dir + ": not followed", Hint: "copy the file into the folder, or give its own path to --data"}
 }

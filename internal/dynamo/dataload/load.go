@@ -210,6 +210,9 @@ func (l *loader) folder(ctx context.Context, dir string) error {
 		if isION(f) {
 			return refuseION(f)
 		}
+		if err := inside(dir, f); err != nil {
+			return err
+		}
 		if err := l.stream(ctx, name, f, "", -1); err != nil {
 			return err
 		}

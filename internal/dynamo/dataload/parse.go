@@ -123,7 +123,7 @@ func (p *parser) str() (string, error) {
 			if utf8.Valid(raw) {
 				return string(raw), nil
 			}
-			return fixUTF8(string(raw)), nil
+			return "", p.fail(badUTF8)
 		}
 		if c == '\\' {
 			return p.strSlow(start)
@@ -144,7 +144,10 @@ func (p *parser) strSlow(start int) (string, error) {
 		switch {
 		case c == '"':
 			p.i++
-			return fixUTF8(sb.String()), nil
+			if !utf8.ValidString(sb.String()) {
+				return "", p.fail(badUTF8)
+			}
+			return sb.String(), nil
 		case c < 0x20:
 			return "", p.fail("a control character inside a string")
 		case c != '\\':
@@ -196,18 +199,10 @@ func (p *parser) strSlow(start int) (string, error) {
 	return "", p.fail("the text ends inside a string")
 }
 
-// fixUTF8 replaces each byte that is not UTF-8 with U+FFFD, as encoding/json
-// does.
-func fixUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		sb.WriteRune(r) // a bad byte ranges as RuneError, one per byte
-	}
-	return sb.String()
-}
+// badUTF8 refuses a string that is not UTF-8: DynamoDB refuses it too,
+// and replacing its bytes (as encoding/json does) would load other data
+// than the file holds.
+const badUTF8 = "a string that is not valid UTF-8 (DynamoDB refuses it)"
 
 func (p *parser) hex4() (rune, bool) {
 	if p.i+4 > len(p.b) {

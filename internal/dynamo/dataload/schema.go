@@ -250,6 +250,13 @@ func (sc *Schema) checkKeys(item map[string]types.AttributeValue) error {
 		if emptyKey(v) {
 			return fmt.Errorf("key attribute %s is empty: DynamoDB keys cannot be", k.Name)
 		}
+		limit := 1024 // a sort key
+		if k.Name == sc.PK.Name {
+			limit = 2048
+		}
+		if n := keyBytes(v); n > limit {
+			return fmt.Errorf("key attribute %s is %d bytes: DynamoDB's limit is %d", k.Name, n, limit)
+		}
 	}
 	for name, t := range sc.Defined {
 		if v, ok := item[name]; ok && dynamo.TypeOf(v) != string(t) {
@@ -257,6 +264,17 @@ func (sc *Schema) checkKeys(item map[string]types.AttributeValue) error {
 		}
 	}
 	return nil
+}
+
+// keyBytes is a key value's size as DynamoDB limits it.
+func keyBytes(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	}
+	return 0
 }
 
 func emptyKey(v types.AttributeValue) bool {

@@ -19,6 +19,8 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 type kind int
@@ -386,7 +388,11 @@ func (l *loader) produce(ctx context.Context, path string, k kind, o *opened, wa
 func readLines(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 	line := 0
 	for {
-		text, err := r.ReadBytes('\n')
+		text, err := readLine(r)
+		if errors.Is(err, errLongLine) {
+			return &Error{File: path, Line: line + 1, Msg: fmt.Sprintf("the line is longer than %d MB: no DynamoDB item is", MaxLineBytes>>20),
+				Hint: "an item holds at most 400 KB; is this a DynamoDB export?"}
+		}
 		if err != nil && err != io.EOF {
 			// A damaged or cut gzip stream: the line read so far is a
 			// fragment, and the gzip error is what went wrong.
@@ -405,6 +411,29 @@ func readLines(path string, r *bufio.Reader, add func(int, []byte) bool) error {
 		}
 		if err != nil {
 			return readErr(path, line, err)
+		}
+	}
+}
+
+// MaxLineBytes bounds one line of an export: an item holds at most 400
+// KB, which DynamoDB JSON's type tags and escapes make a few MB at worst.
+// Reading stops there, whatever the line (or a gzip bomb) goes on to.
+const MaxLineBytes = 8 << 20
+
+var errLongLine = errors.New("line too long")
+
+// readLine is the next line with its newline, never holding more than
+// MaxLineBytes of it.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(line)+len(part) > MaxLineBytes {
+			return nil, errLongLine
+		}
+		line = append(line, part...)
+		if err != bufio.ErrBufferFull {
+			return line, err
 		}
 	}
 }
@@ -485,6 +514,13 @@ func decode(p *parser, k kind, b *batch) {
 			b.items[i], b.errs[i] = p.exportLine(raw)
 		} else {
 			b.items[i], b.errs[i] = p.bareItem(raw)
+		}
+		// What DynamoDB would refuse is refused here too: the embedded
+		// backend must never hold an item DynamoDB cannot.
+		if b.errs[i] == nil {
+			if msg := memory.CheckItem(b.items[i]); msg != "" {
+				b.items[i], b.errs[i] = nil, errors.New(msg)
+			}
 		}
 	}
 	b.raws = nil

@@ -2,11 +2,14 @@ package dynalitetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +28,21 @@ const (
 	FaultReset        Fault = "connection reset"
 	FaultTruncated    Fault = "truncated body"
 	FaultExpired      Fault = "ExpiredTokenException"
+	// FaultHuge answers with a body of HugeBytes (no Content-Length, sent
+	// as it is made): no DynamoDB page is that big.
+	FaultHuge Fault = "huge"
+	// FaultRepeatCursor answers a read as if it were the first page, with
+	// the same LastEvaluatedKey every time (the first answer's last item):
+	// a cursor that never advances.
+	FaultRepeatCursor Fault = "repeat-cursor"
+	// FaultBadCRC changes one byte of the body and keeps the server's
+	// X-Amz-Crc32, as a body damaged in transit.
+	FaultBadCRC Fault = "bad-crc"
 )
+
+// allFaults is the order in which a request's fault is drawn.
+var allFaults = []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset,
+	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC}
 
 // errorTypes are the __type DynamoDB puts in each error body.
 var errorTypes = map[Fault]string{
@@ -41,18 +58,21 @@ var errorTypes = map[Fault]string{
 // set rates, deterministically (seeded). It records every operation it
 // sees, so a test can also prove a flow only reads.
 type FaultProxy struct {
-	URL   string
-	Slow  time.Duration // how long a slow response waits (default 300 ms)
-	srv   *httptest.Server
-	mu    sync.Mutex
-	rates map[Fault]float64
-	rng   *rand.Rand
-	seen  map[Fault]int
-	ops   map[string]int
+	URL  string
+	Slow time.Duration // how long a slow response waits (default 300 ms)
+	// HugeBytes is the size of a huge answer (default 64 MB).
+	HugeBytes int64
+	srv       *httptest.Server
+	mu        sync.Mutex
+	rates     map[Fault]float64
+	rng       *rand.Rand
+	seen      map[Fault]int
+	ops       map[string]int
 	// after, when failing is set, is how many more requests pass before
 	// every request fails with failing.
 	after   int
 	failing Fault
+	cursor  json.RawMessage // the one LastEvaluatedKey of FaultRepeatCursor
 }
 
 // FailAfter lets n more requests through, then fails every request with f
@@ -65,7 +85,7 @@ func (p *FaultProxy) FailAfter(n int, f Fault) {
 
 // NewFaultProxy starts a proxy to target (a server's endpoint URL).
 func NewFaultProxy(target string, seed uint64) *FaultProxy {
-	p := &FaultProxy{Slow: 300 * time.Millisecond, rates: map[Fault]float64{}, rng: rand.New(rand.NewPCG(seed, 1)),
+	p := &FaultProxy{Slow: 300 * time.Millisecond, HugeBytes: 64 << 20, rates: map[Fault]float64{}, rng: rand.New(rand.NewPCG(seed, 1)),
 		seen: map[Fault]int{}, ops: map[string]int{}}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serve(w, r, target) }))
 	p.URL = p.srv.URL
@@ -126,7 +146,7 @@ func (p *FaultProxy) pick(op string) (Fault, bool) {
 		p.after--
 	}
 	x := p.rng.Float64()
-	for _, f := range []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset, FaultTruncated, FaultExpired} {
+	for _, f := range allFaults {
 		if x < p.rates[f] {
 			p.seen[f]++
 			return f, true
@@ -158,7 +178,12 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 			case <-r.Context().Done():
 				return
 			}
-		case FaultTruncated:
+		case FaultHuge:
+			p.huge(w)
+			return
+		case FaultRepeatCursor:
+			body = withoutStartKey(body)
+		case FaultTruncated, FaultBadCRC:
 		default:
 			status := http.StatusBadRequest
 			switch fault {
@@ -186,6 +211,22 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 	}
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
+	switch {
+	case fault == FaultRepeatCursor && resp.StatusCode == http.StatusOK:
+		out = p.repeatCursor(out)
+		resp.Header.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+		resp.Header.Del("Content-Length")
+	case fault == FaultBadCRC && len(out) > 0:
+		// Flip the case of the last letter: the JSON still parses, the
+		// text is not what the server sent.
+		out = bytes.Clone(out)
+		for i := len(out) - 1; i >= 0; i-- {
+			if c := out[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				out[i] ^= 0x20
+				break
+			}
+		}
+	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
@@ -211,4 +252,53 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(out)
+}
+
+// huge streams a body of HugeBytes that starts as a Query answer would,
+// without a Content-Length, never holding more than a chunk.
+func (p *FaultProxy) huge(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(http.StatusOK)
+	item := []byte(`{"PK":{"S":"` + strings.Repeat("x", 1000) + `"}},`)
+	chunk := bytes.Repeat(item, 64)
+	_, _ = io.WriteString(w, `{"Count":1,"Items":[`)
+	for sent := int64(0); sent < p.HugeBytes; sent += int64(len(chunk)) {
+		if _, err := w.Write(chunk); err != nil {
+			return // the client hung up, as it should
+		}
+	}
+	_, _ = io.WriteString(w, `{"PK":{"S":"x"}}],"ScannedCount":1}`)
+}
+
+// withoutStartKey is a request body read from its first page again.
+func withoutStartKey(body []byte) []byte {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(body, &in) != nil {
+		return body
+	}
+	delete(in, "ExclusiveStartKey")
+	out, _ := json.Marshal(in)
+	return out
+}
+
+// repeatCursor sets an answer's LastEvaluatedKey to the one the first
+// answer was given (its last item), so reading on asks for it again.
+func (p *FaultProxy) repeatCursor(body []byte) []byte {
+	var out map[string]json.RawMessage
+	if json.Unmarshal(body, &out) != nil {
+		return body
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cursor == nil {
+		var items []json.RawMessage
+		_ = json.Unmarshal(out["Items"], &items)
+		if len(items) == 0 {
+			return body
+		}
+		p.cursor = items[len(items)-1]
+	}
+	out["LastEvaluatedKey"] = p.cursor
+	b, _ := json.Marshal(out)
+	return b
 }

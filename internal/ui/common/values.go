@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -70,4 +71,19 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// Latency is a request's duration to three figures at most: 1.9864s is
+// 1.99s, 12.345ms is 12ms; below 10 ms to a tenth of a millisecond, as
+// the status bar always said them (its width stays put).
+func Latency(d time.Duration) string {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond).String()
+	case d >= 10*time.Millisecond:
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Microsecond).String()
 }

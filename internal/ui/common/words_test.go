@@ -3,6 +3,7 @@ package common
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -40,6 +41,22 @@ func TestMiddleCut(t *testing.T) {
 		got := MiddleCut(c.in, c.width)
 		if ansi.Strip(got) != c.want || ansi.StringWidth(got) > c.width {
 			t.Errorf("MiddleCut(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
+
+// TestLatencyThreeFigures (25.21): a duration is said to three figures at
+// most, never 1.9864s.
+func TestLatencyThreeFigures(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1986400 * time.Microsecond: "1.99s",
+		12345 * time.Microsecond:   "12ms",
+		1234567 * time.Nanosecond:  "1.2ms",
+		34 * time.Second:           "34s",
+		420 * time.Microsecond:     "400µs",
+	} {
+		if got := Latency(d); got != want {
+			t.Errorf("Latency(%v) = %s, want %s", d, got, want)
 		}
 	}
 }

@@ -106,6 +106,9 @@ func (g *Grid) clamp() {
 	g.offset = max(pin, min(g.offset, g.rows-vis))
 }
 
+// Shown are the rows on screen, in order: the pinned, then the scrolled.
+func (g *Grid) Shown() []int { return g.shown() }
+
 // shown are the rows on screen, in order: the pinned, then the scrolled.
 func (g *Grid) shown() []int {
 	var out []int
@@ -173,6 +176,7 @@ const minCol = 6
 // the keys alone are too wide is a key narrowed (and cut in its middle).
 func (g *Grid) widths() []int {
 	natural := make([]int, len(g.cols))
+	full := make([]int, len(g.cols)) // before the cap at 48
 	for i, c := range g.cols {
 		if c.Width > 0 {
 			natural[i] = c.Width
@@ -182,6 +186,7 @@ func (g *Grid) widths() []int {
 		for _, r := range g.shown() {
 			natural[i] = max(natural[i], ansi.StringWidth(g.cell(r, i)))
 		}
+		full[i] = natural[i]
 		if !c.Keep {
 			natural[i] = min(natural[i], 48)
 		}
@@ -218,6 +223,18 @@ func (g *Grid) widths() []int {
 		}
 		out[i] = min(natural[i], room)
 		left -= out[i] + 2
+	}
+	// Room left over goes to the columns held to 48 cells, in order: a
+	// long partition key is not cut beside free space.
+	for i := range g.cols {
+		if left <= 0 {
+			break
+		}
+		if out[i] > 0 && full[i] > out[i] {
+			more := min(full[i]-out[i], left)
+			out[i] += more
+			left -= more
+		}
 	}
 	return out
 }
@@ -294,7 +311,7 @@ func (g *Grid) View() string {
 	var hdr []string
 	for i, c := range g.cols {
 		if ws[i] > 0 {
-			right[i] = !c.Keep && g.numeric(i)
+			right[i] = g.numeric(i) // a number sort key (an LSI's) too
 			if right[i] {
 				hdr = append(hdr, FitRight(c.Title, ws[i]))
 			} else {
@@ -315,10 +332,10 @@ func (g *Grid) View() string {
 		for i, c := range g.cols {
 			switch {
 			case ws[i] <= 0:
-			case c.Keep:
-				cells = append(cells, FitMiddle(g.cell(r, i), ws[i]))
 			case right[i]:
 				cells = append(cells, FitRight(g.cell(r, i), ws[i]))
+			case c.Keep:
+				cells = append(cells, FitMiddle(g.cell(r, i), ws[i]))
 			default:
 				cells = append(cells, Fit(g.cell(r, i), ws[i]))
 			}

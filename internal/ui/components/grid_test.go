@@ -95,3 +95,25 @@ func TestGridSelectionCoversTheRow(t *testing.T) {
 		t.Fatalf("the selected row is not one highlight across the row:\n%q\nwant\n%q", line, want)
 	}
 }
+
+// TestGridUsesFreeRoom (25.22, 25.21): a long partition key is held to 48
+// cells only while other columns need the room; a number key column (an
+// LSI's sort key) is right-aligned like any number.
+func TestGridUsesFreeRoom(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
+	long := strings.Repeat("tenant-0042#", 8) + "END"
+	g.SetRows(1, func(r, c int) string { return []string{long, "3"}[c] })
+	g.SetSize(200, 2)
+	if line := ansi.Strip(g.View()); !strings.Contains(line, long) {
+		t.Fatalf("the key is cut beside free room:\n%s", line)
+	}
+	g.SetColumns([]Column{{Title: "Price", Keep: true}, {Title: "Name"}})
+	g.SetRows(2, func(r, c int) string { return [][]string{{"7", "a"}, {"1,234", "b"}}[r][c] })
+	g.SetSize(40, 3)
+	lines := strings.Split(ansi.Strip(g.View()), "\n")
+	if !strings.HasPrefix(lines[1], "    7  a") {
+		t.Fatalf("a number key is left-aligned:\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -55,7 +55,7 @@ func listTables(ctx context.Context, c dynamo.Client, page, req int) tea.Cmd {
 func describeTable(ctx context.Context, c dynamo.Client, page, req int, name string) tea.Cmd {
 	return func() tea.Msg {
 		info, _, err := dynamo.DescribeTable(ctx, c, name)
-		return tableDescribedMsg{page: page, req: req, info: info, err: err}
+		return tableDescribedMsg{page: page, req: req, name: name, info: info, err: err}
 	}
 }
 

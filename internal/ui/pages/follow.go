@@ -2,10 +2,12 @@ package pages
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -45,6 +47,14 @@ func (t *Time) startFollow() tea.Cmd {
 		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
 			"no time in this sort key to follow"), false, t.id)
 	}
+	// A span counted back from now ("last 24h") ends when it was run: new
+	// items are what following it means.
+	if end, ok := t.rangeEnd(); ok && !strings.HasPrefix(strings.ToLower(t.rangeTxt), "last ") && end.Before(t.now().Add(-time.Minute)) {
+		// Nothing written from now on falls in it: polling would wait
+		// forever without a word.
+		return notice("the range ends " + end.In(t.zone()).Format("2006-01-02 15:04:05 MST") +
+			", in the past: nothing new can fall in it; t sets a range open at the end (since …) to follow")
+	}
 	newest, newestAt := "", time.Time{}
 	t.pg.head.each(func(it dynamo.Item) bool {
 		if at, ok := t.keyTime(it); ok && at.After(newestAt) {
@@ -73,6 +83,25 @@ func (t *Time) startFollow() tea.Cmd {
 			func(st dynamo.FollowStats) { _ = send(followedMsg{stats: st}) })
 		_ = send(followedMsg{done: true, err: err})
 	})
+}
+
+// rangeEnd is the time the listed range ends at, when it has an end.
+func (t *Time) rangeEnd() (time.Time, bool) {
+	sk := t.pg.query.SK
+	var v string
+	switch sk.Op {
+	case domain.SKBetween:
+		v = sk.B.Text
+	case domain.SKLt, domain.SKLe:
+		v = sk.A.Text
+	default:
+		return time.Time{}, false
+	}
+	end, ok := t.enc.KeyTime(v)
+	if !ok || end.Year() >= 9999 { // an open end spelt as the last writable key
+		return time.Time{}, false
+	}
+	return end, true
 }
 
 // followed takes one message of following.

@@ -25,6 +25,15 @@ type Item struct {
 	read bool    // read by GetItem; false: taken from a list's loaded rows
 	vp   viewport.Model
 	w, h int
+	mode string // the mode tab it belongs to: Items, or Versions from a timeline
+	// shown is what the viewport holds, rendered once for the item, its
+	// form and its width: a 5,000-attribute item is not rendered again
+	// on every key.
+	shown struct {
+		gen, width int
+		wire       bool
+	}
+	gen int // bumped when the item is read again
 }
 
 // NewReadItem is the page of an item a GetItem just read (the request
@@ -37,7 +46,14 @@ func NewReadItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Ite
 
 // NewItem returns the page of an item already read; `r` reads it again.
 func NewItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
-	return &Item{c: c, id: c.NextID(), info: info, item: item, vp: viewport.New()}
+	return &Item{c: c, id: c.NextID(), info: info, item: item, vp: viewport.New(), mode: ModeItems, gen: 1}
+}
+
+// InMode files the item under another mode's tab (a revision opened from
+// a timeline is in Versions).
+func (p *Item) InMode(mode string) *Item {
+	p.mode = mode
+	return p
 }
 
 func (p *Item) Init() tea.Cmd { return nil }
@@ -67,6 +83,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
 		}
 		p.item, p.read = msg.item, true
+		p.gen++
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
@@ -117,7 +134,10 @@ func (p *Item) SetSize(w, h int) {
 }
 
 func (p *Item) View() string {
-	p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
+	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire {
+		p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
+		p.shown.gen, p.shown.width, p.shown.wire = p.gen, p.w, p.wire
+	}
 	form := "plain JSON"
 	if p.wire {
 		form = "DynamoDB JSON"
@@ -147,7 +167,7 @@ func (p *Item) Crumbs() []string {
 	return []string{p.info.Name, keyCell(pk), p.crumb()}
 }
 func (p *Item) ID() int         { return p.id }
-func (p *Item) Mode() string    { return "Items" }
+func (p *Item) Mode() string    { return p.mode }
 func (p *Item) Loading() bool   { return p.req.inFlight() }
 func (p *Item) Capturing() bool { return false }
 

@@ -91,7 +91,9 @@ func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, not
 }
 
 // Filter applies a filter from the start (a deep link's --filter).
-func (p *Items) Filter(n domain.FilterNode) { p.pg.query.Filter = n }
+func (p *Items) Filter(n domain.FilterNode) {
+	p.pg.query.Filter = p.c.Masked.Filter(p.pg.query.Table, n)
+}
 
 func (p *Items) Init() tea.Cmd {
 	if p.filter.editing() {
@@ -210,7 +212,7 @@ func (p *Items) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return cmd, true
 		}
 		q := p.pg.query
-		q.Filter = res.filter
+		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
 		return p.reset(q), true
 	case p.picker != nil:
 		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh), true
@@ -248,6 +250,7 @@ func (p *Items) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return refuse(ModeTime, p.place().off(ModeTime)), true
 	case timeKey:
 		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
+		t.Under(p.place().prefix) // the prefix listed stays (25.19)
 		t.Filter(p.pg.query.Filter)
 		return open(t), true
 	}
@@ -399,6 +402,9 @@ func (p *Items) View() string {
 		order = "descending"
 	}
 	title := fmt.Sprintf("%s · %s · %s", keyCell(p.pg.query.PK), p.pg.state(), order)
+	if ix := p.pg.query.Index; ix != "" {
+		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+	}
 	if p.note != "" {
 		title += " · " + p.note
 	}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -35,14 +37,26 @@ func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) strin
 		}
 		for j, l := range body {
 			l = colorLine(st, common.Sanitize(l))
+			tag := ""
 			if j == 0 && !wire {
-				l += "  " + st.TypeTag.Render(dynamo.TypeOf(item[name]))
+				tag = "  " + st.TypeTag.Render(dynamo.TypeOf(item[name]))
 			}
-			lines = append(lines, l)
+			lines = append(lines, fitLine(l, tag, width))
 		}
 	}
 	lines = append(lines, st.JSONPunct.Render("}"))
 	return strings.Join(lines, "\n")
+}
+
+// fitLine is a line of an item within width: a value cut at the edge ends
+// in "…" and keeps its type tag after it, so that a cut value never reads
+// as whole (width <= 0: no limit).
+func fitLine(l, tag string, width int) string {
+	if width <= 0 || ansi.StringWidth(l)+ansi.StringWidth(tag) <= width {
+		return l + tag
+	}
+	room := max(1, width-ansi.StringWidth(tag))
+	return ansi.Truncate(l, room, "…") + tag
 }
 
 // binaryTagged writes the binaries of a plain value as b64:…, the one form

@@ -17,6 +17,7 @@ type tablesListedMsg struct {
 
 type tableDescribedMsg struct {
 	page, req int
+	name      string // the table asked about (info is empty on an error)
 	info      dynamo.TableInfo
 	err       error
 }

@@ -259,6 +259,10 @@ func (p *pager) empty(what string) string {
 		if p.req.inFlight() {
 			return ""
 		}
+		if p.query.SK.Op == domain.SKNone && what == "this partition" {
+			// DynamoDB has no empty partitions: no item has this key.
+			return "No item has the partition key " + keyCell(p.query.PK) + ": there is no such partition."
+		}
 		return "No items in " + what + "."
 	case p.held:
 		return fmt.Sprintf("No matches in the first %s scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",

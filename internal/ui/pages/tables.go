@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -21,6 +22,9 @@ type Tables struct {
 	pending int
 	list    request
 	desc    request // the DescribeTable calls, answered under one id
+	descCtx context.Context
+	asked   map[string]bool // tables described or being described
+	counts  string          // loadCounts, taken when the list or a load changes
 	grid    components.Grid
 	w, h    int
 	loaded  bool
@@ -31,7 +35,7 @@ type Tables struct {
 // NewTables returns the tables page.
 func NewTables(c *common.Common) *Tables {
 	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}, grid: components.NewGrid(c)}
-	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items"}, {Title: "Size"}})
+	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}})
 	return t
 }
 
@@ -59,43 +63,54 @@ func (t *Tables) selected() (string, bool) {
 	return t.names[t.grid.Cursor()], true
 }
 
+// Update handles msg, then describes the tables that came into view (by
+// a key, a search, a click or a resize) and were not yet described.
 func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	cmd := t.update(msg)
+	return t, tea.Batch(cmd, t.describeShown())
+}
+
+func (t *Tables) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.Init()
+		return t.Init()
 	case common.LoadChangedMsg:
 		// A table finished loading (or the load ended): its count and
 		// size are read again, and tables created meanwhile listed.
-		return t, t.Init()
+		return t.Init()
 	case tablesListedMsg:
 		if !t.list.done(msg.req) {
-			return t, nil
+			return nil
 		}
 		if msg.err != nil {
 			t.fail.fail(msg.err)
-			return t, report(msg.err, len(t.names) == 0, t.id)
+			return report(msg.err, len(t.names) == 0, t.id)
 		}
 		t.fail.clear()
 		t.names, t.loaded = msg.names, true
+		t.counts = t.loadCounts()
 		t.refreshRows()
-		// Describe every table at once: a handful of small requests that
-		// fill in keys, indexes and sizes as they answer.
-		var cmds []tea.Cmd
-		ctx, req := t.desc.start(t.c)
-		t.pending = len(msg.names)
-		for _, n := range msg.names {
-			cmds = append(cmds, describeTable(ctx, t.c.Client, t.id, req, n))
-		}
-		return t, tea.Batch(cmds...)
+		// One ListTables for the list; a DescribeTable only for the rows
+		// on screen, as they come into view: 10,000 tables are 10,000
+		// requests (and as many redraws) nobody looks at.
+		t.desc.stop()
+		t.asked, t.pending = map[string]bool{}, 0
+		return nil
 	case tableDescribedMsg:
 		if msg.req != t.desc.id {
-			return t, nil
+			return nil
 		}
-		if t.pending--; t.pending == 0 {
-			t.desc.stop()
+		if t.pending > 0 {
+			if t.pending--; t.pending == 0 {
+				t.desc.stop()
+			}
 		}
 		if msg.err != nil {
-			return t, report(msg.err, false, t.id)
+			delete(t.asked, msg.name) // asked again when next in view
+			if dynamo.KindOf(msg.err) == dynamo.KindCancelled {
+				return nil
+			}
+			return report(msg.err, false, t.id)
 		}
 		t.infos[msg.info.Name] = msg.info
 		t.refreshRows()
@@ -103,10 +118,10 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case key.Matches(msg, t.c.Keys.Open):
 			if name, ok := t.selected(); ok {
-				return t, open(NewPartitions(t.c, name, t.infos[name], TreeOptionsFor(t.c, name)))
+				return open(NewPartitions(t.c, name, t.infos[name], TreeOptionsFor(t.c, name)))
 			}
 		case key.Matches(msg, t.c.Keys.Refresh):
-			return t, t.Init()
+			return t.Init()
 		case key.Matches(msg, t.c.Keys.Back) && (t.list.inFlight() || t.desc.inFlight()):
 			if t.list.inFlight() {
 				t.fail.cancel()
@@ -114,11 +129,55 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.list.stop()
 			t.desc.stop()
 			t.loaded, t.pending = true, 0
+			t.asked = nil // no more describing until r
 		default:
 			t.grid.Update(msg)
 		}
 	}
-	return t, nil
+	return nil
+}
+
+// sizeGrid fits the list to the page (the preview takes two fifths of a
+// wide one) and returns the list's width.
+func (t *Tables) sizeGrid() int {
+	listW := t.w
+	if t.c.ShowPreview(t.w) {
+		listW = t.w * 3 / 5
+	}
+	t.grid.SetSize(listW-4, t.h-2)
+	return listW
+}
+
+// describeShown describes the tables on screen not yet asked about.
+func (t *Tables) describeShown() tea.Cmd {
+	if !t.loaded || t.asked == nil {
+		return nil
+	}
+	shown := t.grid.Shown()
+	if t.h > 0 {
+		t.sizeGrid()
+		shown = t.grid.Shown()
+	} else {
+		// Listed before the first size: a screenful of the first rows.
+		shown = nil
+		for r := range min(len(t.names), 60) {
+			shown = append(shown, r)
+		}
+	}
+	var cmds []tea.Cmd
+	for _, r := range shown {
+		name := t.names[r]
+		if t.asked[name] {
+			continue
+		}
+		if t.pending == 0 {
+			t.descCtx, _ = t.desc.start(t.c)
+		}
+		t.asked[name] = true
+		t.pending++
+		cmds = append(cmds, describeTable(t.descCtx, t.c.Client, t.id, t.desc.id, name))
+	}
+	return tea.Batch(cmds...)
 }
 
 func keyText(k dynamo.KeySchema) string {
@@ -211,14 +270,10 @@ func (t *Tables) loadCounts() string {
 func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
 
 func (t *Tables) View() string {
-	listW := t.w
 	wide := t.c.ShowPreview(t.w)
-	if wide {
-		listW = t.w * 3 / 5
-	}
-	t.grid.SetSize(listW-4, t.h-2)
+	listW := t.sizeGrid()
 	title := fmt.Sprintf("Tables · %d", len(t.names))
-	title += t.loadCounts()
+	title += t.counts
 	if !t.loaded {
 		title = "Tables · loading…"
 	}
@@ -283,8 +338,10 @@ func (t *Tables) preview() string {
 		}
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Dim.Render("items          ")+common.Thousands(int(info.ItemCount)),
-		st.Dim.Render("size           ")+common.HumanBytes(info.SizeBytes), "")
+	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
+	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
+		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
+		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"), "")
 	for _, ix := range info.Indexes {
 		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
 	}
@@ -298,7 +355,7 @@ func (t *Tables) Loading() bool    { return t.list.inFlight() || t.desc.inFlight
 func (t *Tables) Capturing() bool  { return false }
 
 func (t *Tables) Request() string {
-	return fmt.Sprintf("ListTables, then DescribeTable × %d", len(t.names))
+	return fmt.Sprintf("ListTables, then DescribeTable × %d (the rows shown)", len(t.infos))
 }
 
 func (t *Tables) ShortHelp() []key.Binding {

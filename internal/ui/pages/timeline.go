@@ -174,7 +174,7 @@ func (t *Timeline) rawOf(rev *domain.Revision) dynamo.Item {
 // key (one GetItem) when the index it was read from holds part of it.
 func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
-		return open(NewItem(t.c, t.info, it))
+		return open(NewItem(t.c, t.info, it).InMode(ModeVersions))
 	}
 	ctx, req := t.get.start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
@@ -191,7 +191,7 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if msg.item == nil {
 			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
 		}
-		return t, open(NewReadItem(t.c, t.info, msg.item))
+		return t, open(NewReadItem(t.c, t.info, msg.item).InMode(ModeVersions))
 	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {

@@ -191,7 +191,7 @@ func (t *Time) StartWith(text string) { t.initial = text }
 
 // Filter applies a filter once the time format is known: the first page
 // is read unfiltered, as the sample the format is detected from.
-func (t *Time) Filter(n domain.FilterNode) { t.pending = n }
+func (t *Time) Filter(n domain.FilterNode) { t.pending = t.c.Masked.Filter(t.base.Table, n) }
 
 // afterDetect focuses the bar, or runs the deep link's range, with the
 // filter waiting for the format.
@@ -352,6 +352,8 @@ func (t *Time) splitPrefix(text string) (prefix, rest string) {
 // nearest past it in the listing's order), reading on a few pages if the
 // loaded rows end before it.
 func (t *Time) jump(at time.Time, pages int) tea.Cmd {
+	when := at.In(t.zone()).Format("2006-01-02 15:04:05 MST")
+	first := true
 	for i, tm := range t.times {
 		if tm.IsZero() {
 			continue
@@ -359,8 +361,12 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		if (t.pg.query.Reverse && !tm.After(at)) || (!t.pg.query.Reverse && !tm.Before(at)) {
 			t.grid.SetCursor(i)
 			t.jumpTo = nil
+			if first && !tm.Equal(at) { // before the listing's first row: outside what is listed
+				return notice("@ " + when + " is past the first row listed: it is selected; t changes the range")
+			}
 			return nil
 		}
+		first = false
 	}
 	if !t.pg.done() && pages > 0 {
 		t.jumpTo, t.jumpLeft = &at, pages
@@ -368,7 +374,10 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 	}
 	t.jumpTo = nil
 	t.grid.SetCursor(max(0, t.pg.head.len()-1))
-	return nil
+	if t.pg.done() {
+		return notice("@ " + when + " is beyond the last row of this range: it is selected; t changes the range")
+	}
+	return notice(fmt.Sprintf("@ %s is not in the %s read so far: the last is selected; ↓ reads on", when, common.Plural(t.pg.head.len(), "row", "rows")))
 }
 
 // sparkCache is the sparkline last drawn, kept while nothing it counts
@@ -501,7 +510,7 @@ func (t *Time) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return cmd, true
 		}
 		q := t.pg.query
-		q.Filter = res.filter
+		q.Filter = t.c.Masked.Filter(q.Table, res.filter)
 		return t.run(q, t.rangeTxt), true
 	case t.picker != nil:
 		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh), true
@@ -614,10 +623,22 @@ func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // timeAttrs are the attribute columns after the time and the sort key.
 const timeAttrs = 5
 
+// localZone names the local zone as it stands at the clock's now ("CET",
+// "+0530"): "local" alone would not say which.
+func (t *Time) localZone() string {
+	name, off := t.now().In(time.Local).Zone()
+	if name == "" {
+		name = fmt.Sprintf("%+03d%02d", off/3600, abs(off%3600)/60)
+	}
+	return name
+}
+
+func abs(n int) int { return max(n, -n) }
+
 func (t *Time) setColumns() {
 	cols := []components.Column{{Title: "Time (UTC)", Width: 20, Keep: true}, {Title: t.base.SKName, Keep: true}}
 	if t.local {
-		cols[0].Title = "Time (local)"
+		cols[0].Title = "Time (" + t.localZone() + ")"
 	}
 	t.grid.SetColumns(cols)
 }
@@ -748,7 +769,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by the table's time_format"
 		}
-		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time"}[t.local])
+		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
@@ -799,6 +820,9 @@ func (t *Time) View() string {
 	parts = append(parts, body)
 	order := t.order()
 	title := fmt.Sprintf("%s%s · %s · %s", keyCell(t.base.PK), t.underTitle(), t.pg.state(), order)
+	if ix := t.base.Index; ix != "" {
+		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+	}
 	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}

@@ -620,6 +620,11 @@ func (t *Tree) View() string {
 		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
 	case t.loaded && len(t.children) == 0:
 		switch {
+		case t.req.Prefix == "" && !t.self && !t.partial && len(t.shards) == 0:
+			// No item has this partition key: it does not exist, which is
+			// not an empty partition (DynamoDB has none).
+			title = t.where() + " · does not exist"
+			body = st.Dim.Render("No item has the partition key " + t.pkText() + ": there is no such partition.\nesc goes back; / on the partitions goes to another.")
 		case t.self:
 			body = st.Dim.Render("Only the item " + t.keyText(t.req.Prefix) + " itself is here.")
 		default:

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+)
+
+// TestHeadlessThroughHostileServers: a headless command says what it
+// retried and counts every HTTP request; an answer too big, damaged or
+// with a cursor that does not move on ends it with one line and a
+// non-zero exit, rather than filling memory, printing altered data or
+// printing the same page forever.
+func TestHeadlessThroughHostileServers(t *testing.T) {
+	isolateAWS(t)
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Equipment"}}); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 3)
+	defer proxy.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	items := []string{"items", "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--endpoint-url", proxy.URL, "--region", "us-east-1"}
+
+	clean, _ := mustRun(t, items...)
+	proxy.Set(dynalitetest.FaultThrottling, 0.3)
+	before := proxy.Operations()
+	out, stderr := mustRun(t, items...)
+	sent := 0
+	for op, n := range proxy.Operations() {
+		sent += n - before[op]
+	}
+	throttled := proxy.Injected()[dynalitetest.FaultThrottling]
+	if out != clean || throttled == 0 {
+		t.Fatalf("through %d throttles: %d bytes printed, want %d", throttled, len(out), len(clean))
+	}
+	if !strings.Contains(stderr, "throttled: retried") {
+		t.Errorf("stderr does not say it retried: %s", stderr)
+	}
+	if st := parseStats(t, stderr); st.requests != sent {
+		t.Errorf("stderr says %d requests; %d were sent\n%s", st.requests, sent, stderr)
+	}
+
+	for _, c := range []struct {
+		fault dynalitetest.Fault
+		says  string
+	}{
+		{dynalitetest.FaultHuge, "MB for one page: not a DynamoDB answer"},
+		{dynalitetest.FaultBadCRC, "damaged on the way"},
+		{dynalitetest.FaultRepeatCursor, "LastEvaluatedKey"},
+	} {
+		proxy.Clear()
+		proxy.Set(c.fault, 1)
+		out, stderr, code := cli(t, append(items, "--limit", "0")...)
+		if code == 0 || !strings.Contains(stderr, c.says) {
+			t.Errorf("%s: exit %d, stderr %s", c.fault, code, stderr)
+		}
+		if lines := strings.Count(out, "\n"); lines > strings.Count(clean, "\n") {
+			t.Errorf("%s: printed %d lines of a %d-item partition", c.fault, lines, strings.Count(clean, "\n"))
+		}
+	}
+}

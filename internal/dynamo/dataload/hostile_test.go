@@ -1,0 +1,158 @@
+package dataload_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dataload"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// peakHeap samples the heap in use while f runs and returns its peak.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			mu.Lock()
+			peak = max(peak, ms.HeapInuse)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	mu.Lock()
+	defer mu.Unlock()
+	return peak
+}
+
+func keysPKSK(t *testing.T) *dataload.Schema {
+	keys, err := dataload.ParseKeys("PK:S,SK:S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &keys
+}
+
+// A gzip bomb (a few MB that unpack to 2 GB with no newline) is refused at
+// the line limit, holding at most that line: it went past 7 GB.
+func TestGzipBombStopsAtTheLineLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "Bomb.json.gz")
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	chunk := bytes.Repeat([]byte("A"), 1<<20)
+	_, _ = zw.Write([]byte(`{"Item":{"PK":{"S":"`))
+	for range 2048 { // 2 GB unpacked
+		_, _ = zw.Write(chunk)
+	}
+	_ = zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	t0 := time.Now()
+	peak := peakHeap(func() {
+		_, err = dataload.Load(context.Background(), memory.New(), []string{path}, dataload.Options{Keys: keysPKSK(t)})
+	})
+	if err == nil || !strings.Contains(err.Error(), "Bomb.json.gz:1") || !strings.Contains(err.Error(), "longer than 8 MB") {
+		t.Fatalf("a gzip bomb: %v", err)
+	}
+	if peak > 100<<20 {
+		t.Errorf("peak heap %d MB", peak>>20)
+	}
+	t.Logf("%.1f MB of gzip (2 GB unpacked): refused in %s, peak heap %d MB: %v", float64(buf.Len())/(1<<20), time.Since(t0).Round(time.Millisecond), peak>>20, err)
+}
+
+// What DynamoDB refuses is refused, with its file and line: an item past
+// 400 KB, keys past 2,048 / 1,024 bytes, numbers that do not parse or fit,
+// empty or duplicated sets, strings that are not UTF-8. --skip-bad counts
+// each instead.
+func TestDataRefusesWhatDynamoDBRefuses(t *testing.T) {
+	good := `{"Item":{"PK":{"S":"p"},"SK":{"S":"ok"}}}`
+	cases := map[string]string{
+		"item over 400 KB":         `{"Item":{"PK":{"S":"p"},"SK":{"S":"big"},"v":{"S":"` + strings.Repeat("x", 410*1024) + `"}}}`,
+		"partition key too long":   `{"Item":{"PK":{"S":"` + strings.Repeat("p", 2049) + `"},"SK":{"S":"a"}}}`,
+		"sort key too long":        `{"Item":{"PK":{"S":"p"},"SK":{"S":"` + strings.Repeat("s", 1025) + `"}}}`,
+		"number that is no number": `{"Item":{"PK":{"S":"p"},"SK":{"S":"n"},"v":{"N":"12abc"}}}`,
+		"number too big":           `{"Item":{"PK":{"S":"p"},"SK":{"S":"n"},"v":{"N":"1E+200"}}}`,
+		"empty set":                `{"Item":{"PK":{"S":"p"},"SK":{"S":"e"},"v":{"SS":[]}}}`,
+		"set with a duplicate":     `{"Item":{"PK":{"S":"p"},"SK":{"S":"d"},"v":{"NS":["1","1.0"]}}}`,
+		"invalid UTF-8":            "{\"Item\":{\"PK\":{\"S\":\"p\"},\"SK\":{\"S\":\"u\"},\"v\":{\"S\":\"a\xffb\"}}}",
+	}
+	for name, bad := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "T.json")
+			if err := os.WriteFile(path, []byte(good+"\n"+bad+"\n"+good+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, refused := dataload.Load(context.Background(), memory.New(), []string{path}, dataload.Options{Keys: keysPKSK(t)})
+			if refused == nil || !strings.Contains(refused.Error(), "T.json:2") {
+				t.Fatalf("loaded: %v", refused)
+			}
+			res, err := dataload.Load(context.Background(), memory.New(), []string{path}, dataload.Options{Keys: keysPKSK(t), SkipBad: true})
+			if err != nil || res.Skipped != 1 {
+				t.Fatalf("--skip-bad: skipped %d, %v", res.Skipped, err)
+			}
+			t.Logf("%.200s", refused)
+		})
+	}
+}
+
+// A data file that is a link out of the folder given is not read, and a
+// manifest listing one data file twice is refused (it loaded twice).
+func TestDataFolderLinksAndManifest(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret.json")
+	if err := os.WriteFile(secret, []byte(`{"Item":{"PK":{"S":"secret"},"SK":{"S":"x"}}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "T")
+	_ = os.Mkdir(folder, 0o700)
+	if err := os.Symlink(secret, filepath.Join(folder, "a.json")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	_, err := dataload.Load(context.Background(), memory.New(), []string{folder}, dataload.Options{Keys: keysPKSK(t)})
+	if err == nil || !strings.Contains(err.Error(), "link to outside the folder") {
+		t.Fatalf("a link out of the folder: %v", err)
+	}
+
+	exp := filepath.Join(dir, "E")
+	_ = os.MkdirAll(filepath.Join(exp, "data"), 0o700)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(exp, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	fmt.Fprintln(zw, `{"Item":{"PK":{"S":"p"},"SK":{"S":"a"}}}`)
+	_ = zw.Close()
+	write("data/one.json.gz", gz.String())
+	write("manifest-summary.json", `{"tableArn":"arn:aws:dynamodb:us-east-1:1:table/E","exportType":"FULL_EXPORT","outputFormat":"DYNAMODB_JSON"}`)
+	entry := `{"dataFileS3Key":"AWSDynamoDB/x/data/one.json.gz","itemCount":1}`
+	write("manifest-files.json", entry+"\n"+entry+"\n")
+	_, err = dataload.Load(context.Background(), memory.New(), []string{exp}, dataload.Options{Keys: keysPKSK(t)})
+	if err == nil || !strings.Contains(err.Error(), "manifest-files.json:2") || !strings.Contains(err.Error(), "again") {
+		t.Fatalf("a data file listed twice: %v", err)
+	}
+}

@@ -1,0 +1,228 @@
+package dynamo_test
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+)
+
+// hierQuery is the first page of the Hier table's partition H.
+func hierQuery(start dynamo.Item) dynamo.PageRequest {
+	return dynamo.PageRequest{Query: domain.KeyQuery{Table: "Hier", PKName: "PK", PK: domain.S("H"), SKName: "SK"}, Start: start, Limit: 200}
+}
+
+// A server that answers 300 MB for one page is refused after reading at
+// most dynamo.MaxAnswerBytes of it, at once and without a retry, and the
+// error says what happened.
+func TestHugeAnswerRefused(t *testing.T) {
+	hierBackends(t)
+	faulty, proxy, log := faultyClient(t, 3)
+	proxy.HugeBytes = 300 << 20
+	proxy.Set(dynalitetest.FaultHuge, 1)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	_, err := dynamo.QueryPage(context.Background(), faulty, hierQuery(nil))
+	took := time.Since(t0)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "MB for one page: not a DynamoDB answer") {
+		t.Fatalf("a 300 MB answer: %v", err)
+	}
+	// An answer too big is not asked for again. (The first attempt's
+	// connection is sometimes closed under it mid-stream, which is a
+	// connection error and retried; the refusal itself never is.)
+	if n := proxy.Operations()["Query"]; n > 1+len(log.reasons) {
+		t.Errorf("%d requests for retries %v: an answer too big was asked for again", n, log.reasons)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if allocated > 100<<20 {
+		t.Errorf("reading the refused answer allocated %d MB", allocated>>20)
+	}
+	t.Logf("refused in %s, %d MB allocated, heap in use %d MB: %v", took.Round(time.Millisecond), allocated>>20, after.HeapInuse>>20, err)
+}
+
+// A body that does not match its X-Amz-Crc32 is a failed read: sent
+// again, and reported once the attempts run out; a damaged answer now and
+// then costs a retry and changes nothing read.
+func TestDamagedAnswerRetriedThenReported(t *testing.T) {
+	direct := hierBackends(t)["dynalite"]
+	faulty, proxy, log := faultyClient(t, 3)
+	proxy.Set(dynalitetest.FaultBadCRC, 1)
+	_, err := dynamo.QueryPage(context.Background(), faulty, hierQuery(nil))
+	if err == nil || !strings.Contains(err.Error(), "damaged on the way") || !strings.Contains(err.Error(), "3 attempts") {
+		t.Fatalf("a damaged answer: %v", err)
+	}
+	if n := proxy.Operations()["Query"]; n != 3 {
+		t.Errorf("%d attempts, want 3", n)
+	}
+
+	faulty, proxy, _ = faultyClient(t, 12)
+	proxy.Set(dynalitetest.FaultBadCRC, 0.3)
+	got, want := readPages(t, faulty), readPages(t, direct)
+	if got != want {
+		t.Errorf("read through damaged answers: %d bytes of keys, want %d", len(got), len(want))
+	}
+	if proxy.Injected()[dynalitetest.FaultBadCRC] == 0 {
+		t.Error("no answer was damaged")
+	}
+	t.Logf("retries: %v", log.reasons)
+}
+
+// A server repeating its cursor is stopped at the second page, on every
+// pager: a page, a count, the drill-down, versions, the partitions scan.
+func TestRepeatedCursorStops(t *testing.T) {
+	hierBackends(t)
+	faulty, proxy, _ := faultyClient(t, 3)
+	proxy.Set(dynalitetest.FaultRepeatCursor, 1)
+	ctx := context.Background()
+	var start dynamo.Item
+	pages := 0
+	var err error
+	for pages < 100 {
+		var p dynamo.Page
+		p, err = dynamo.QueryPage(ctx, faulty, hierQuery(start))
+		if err != nil || !p.More() {
+			break
+		}
+		pages++
+		start = p.LastKey
+	}
+	if err == nil || !strings.Contains(err.Error(), "LastEvaluatedKey") || pages != 1 {
+		t.Fatalf("after %d pages: %v", pages, err)
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	before := proxy.Operations()["Query"]
+	_, err = dynamo.Children(ctx, faulty, dynamo.ChildrenRequest{Table: "Hier", Key: key, PK: domain.S("H"), Delim: "#"}, nil)
+	if err == nil || proxy.Operations()["Query"]-before > 50 {
+		t.Errorf("children: %d queries, %v", proxy.Operations()["Query"]-before, err)
+	}
+	before = proxy.Operations()["Scan"]
+	r := dynamo.FirstPartitions("Hier", key)
+	for range 100 {
+		var p dynamo.Page
+		if p, err = dynamo.ScanKeysPage(ctx, faulty, r); err != nil {
+			break
+		}
+		next, _, ok := dynamo.NextPartitions(r, p)
+		if !ok {
+			break
+		}
+		r = next
+	}
+	if err == nil || proxy.Operations()["Scan"]-before > 10 {
+		t.Errorf("partitions: %d scans, %v", proxy.Operations()["Scan"]-before, err)
+	}
+}
+
+// A cursor that goes back is refused too; a cursor moving on, forwards or
+// in reverse, is not.
+func TestCursorGoingBackwards(t *testing.T) {
+	s := func(v string) dynamo.Item {
+		return dynamo.Item{"PK": dynamo.AttributeValue(domain.S("H")), "SK": dynamo.AttributeValue(domain.S(v))}
+	}
+	n := func(v string) dynamo.Item {
+		return dynamo.Item{"PK": dynamo.AttributeValue(domain.S("H")), "SK": dynamo.AttributeValue(domain.N(v))}
+	}
+	withMap := func(it dynamo.Item) dynamo.Item {
+		it["M"] = &types.AttributeValueMemberM{Value: dynamo.Item{"x": dynamo.AttributeValue(domain.S("y"))}}
+		return it
+	}
+	cases := []struct {
+		start, last dynamo.Item
+		reverse     bool
+		fails       bool
+	}{
+		{nil, s("a"), false, false},
+		{s("a"), s("b"), false, false},
+		{s("a"), s("a"), false, true},
+		{s("b"), s("a"), false, true},
+		{s("b"), s("a"), true, false},
+		{s("a"), s("b"), true, true},
+		{n("10"), n("9"), false, true},
+		{n("9"), n("1E+1"), false, false},
+		{n("1E+125"), n("1E+125"), false, true},
+		{withMap(s("a")), withMap(s("a")), false, true}, // a whole item as the cursor, repeated
+	}
+	for _, c := range cases {
+		err := dynamo.CheckCursor(c.start, c.last, "SK", c.reverse)
+		if (err != nil) != c.fails {
+			t.Errorf("%v → %v reverse %v: %v", c.start["SK"], c.last["SK"], c.reverse, err)
+		}
+	}
+}
+
+// readPages reads the Hier partition in pages of 200: its keys, joined.
+func readPages(t *testing.T, c dynamo.Client) string {
+	t.Helper()
+	var keys []string
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, hierQuery(start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			keys = append(keys, sk(it))
+		}
+		if !p.More() {
+			return strings.Join(keys, " ")
+		}
+		start = p.LastKey
+	}
+}
+
+// After a long throttling storm the next read is still retried as the
+// first was: the retries are each read's, not a process-wide quota that
+// the storm empties (the SDK's default failed every throttle at once
+// after ~50 failed reads).
+func TestRetriesOutlastAStorm(t *testing.T) {
+	hierBackends(t)
+	faulty, proxy, _ := faultyClient(t, 3)
+	proxy.Set(dynalitetest.FaultThrottling, 1)
+	const reads = 80
+	for range reads {
+		if _, err := dynamo.QueryPage(context.Background(), faulty, hierQuery(nil)); dynamo.KindOf(err) != dynamo.KindThrottled {
+			t.Fatalf("throttled read: %v", err)
+		}
+	}
+	if n := proxy.Operations()["Query"]; n != 3*reads {
+		t.Fatalf("%d requests for %d reads of 3 attempts: the retries ran out", n, reads)
+	}
+}
+
+// A session counts every HTTP request, retries included (a failed read
+// of three attempts is three requests), and says what it retried and why.
+func TestSessionCountsRetries(t *testing.T) {
+	hierBackends(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	proxy := dynalitetest.NewFaultProxy(dynalitetest.Shared(t).Endpoint, 7)
+	t.Cleanup(proxy.Close)
+	s := &dynamo.Session{}
+	c, _, err := dynamo.Connect(context.Background(), dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL,
+		MaxAttempts: 3, MaxBackoff: 20 * time.Millisecond, OnRetry: s.NoteRetry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &dynamo.Metered{Client: c, Session: s}
+	proxy.Set(dynalitetest.FaultThrottling, 1)
+	_, _ = dynamo.QueryPage(context.Background(), m, hierQuery(nil))
+	proxy.Clear()
+	_, _ = dynamo.QueryPage(context.Background(), m, hierQuery(nil))
+	total, _ := s.Totals()
+	if total.Requests != 4 || total.Requests != proxy.Operations()["Query"] {
+		t.Errorf("the session counted %d requests; %d were sent", total.Requests, proxy.Operations()["Query"])
+	}
+	if got := s.RetrySummary(); got != "2 throttled: retried" {
+		t.Errorf("summary %q", got)
+	}
+}
