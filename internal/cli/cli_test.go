@@ -30,6 +30,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 	"github.com/dynascope/dynascope/internal/ui"
 )
 
@@ -53,6 +54,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	dynalitetest.StopShared()
+	mototest.StopShared()
 	os.Exit(code)
 }
 

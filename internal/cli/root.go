@@ -232,7 +232,7 @@ partial export file removed.`,
 		}
 		return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
 	})
-	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newChangesCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
 }
 
