@@ -63,6 +63,13 @@ fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 screenshots: ## regenerate screenshots/*.png from the real program
 	bash scripts/screenshots.sh
 
-lint: ## gofmt and go vet
-	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './node_modules/*')); test -z "$$out" || { echo "gofmt needed: $$out"; exit 1; }
+# Every Go file of the repository, the renderer's module too (not node_modules).
+GOFILES = $(shell find . -name '*.go' -not -path './node_modules/*' -not -path './.cache/*')
+
+lint: ## gofmt, goimports (std | others | this module), go vet, staticcheck and go mod tidy -diff, each pinned in go.mod (go tool)
+	@out=$$(gofmt -l $(GOFILES)); test -z "$$out" || { echo "gofmt needed (gofmt -w): $$out"; exit 1; }
+	@out=$$($(GO) tool goimports -l -local github.com/dynascope/dynascope $(GOFILES)); test -z "$$out" || { echo "imports mis-grouped (go tool goimports -w -local github.com/dynascope/dynascope FILE): $$out"; exit 1; }
 	$(GO) vet $(PKG)
+	$(GO) tool staticcheck $(PKG)
+	$(GO) mod tidy -diff
+	cd screenshots/render && $(GO) vet . && $(GO) mod tidy -diff

@@ -12,7 +12,9 @@ fi
 
 bin=$(mktemp -d)/dynascope
 go build -o "$bin" .
-go build -o "$bin-render" ./screenshots/render
+# The renderer is its own module (screenshots/render/go.mod): its image and
+# font packages are not the explorer's dependencies.
+(cd screenshots/render && go build -o "$bin-render" .)
 out=screenshots
 
 # scene NAME COLS ROWS "ARGS" KEY... — keys are tmux send-keys words; "@N"

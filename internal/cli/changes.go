@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 
 // changesOptions are the flags of `changes`.
 type changesOptions struct {
+	commandIO
 	table, pk, prefix string
 	since, from       string
 	follow            bool
@@ -117,7 +117,8 @@ a stream says how to enable one; dynascope never does.`,
   dynascope changes --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' --follow`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runChanges(ctx, g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			o.bind(cmd, g)
+			return runChanges(ctx, &o)
 		},
 	}
 	fl := cmd.Flags()
@@ -142,7 +143,10 @@ type changeJSON struct {
 	Changed []string       `json:"changed"`
 }
 
-func runChanges(ctx context.Context, g *globals, o changesOptions, stdout, stderr io.Writer) error {
+// runChanges prints the table's or partition's changes; every flag is
+// checked before it connects.
+func runChanges(ctx context.Context, o *changesOptions) error {
+	g, stdout, stderr := o.g, o.stdout, o.stderr
 	if err := o.validate(); err != nil {
 		return err
 	}

@@ -38,151 +38,8 @@ the subtree and costs accordingly). Stats go in "stats".`,
   dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			if len(f.delimiter) > 1 {
-				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
-			}
-			if err := checkBudget("--count-budget", f.countBudget); err != nil {
-				return err
-			}
-			conf, err := g.loadConfig()
-			if err != nil {
-				return err
-			}
-			ts := conf.Table(f.table)
-			if !cmd.Flags().Changed("delimiter") {
-				f.delimiter = ts.Delimiter
-			}
-			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
-				f.countBudget = ts.CountBudget
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			if p, ok := ts.ShardPattern(f.pk); ok {
-				f.pk = p // a sharded partition named in the configuration
-			}
-			pattern := domain.IsPattern(f.pk)
-			pkText := f.pk
-			if pattern {
-				// Describe with the first shard; every shard is typed below.
-				if names, err := domain.ExpandPartitions(f.pk); err == nil {
-					pkText = names[0]
-				}
-			}
-			q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index})
-			if err != nil {
-				return err
-			}
-			key, _ := info.KeyFor(f.index)
-			if err := prefixFits(key, "--prefix", f.prefix); err != nil {
-				return err
-			}
-			shown := f.prefix // as typed: b64:… for a binary sort key
-			if key.SK != nil {
-				if f.prefix, err = domain.ParseKeyText(key.SK.Type, f.prefix); err != nil {
-					return usage("write a binary prefix as b64: and its base64", "--prefix %v", err)
-				}
-			}
-			req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
-			if f.index != "" {
-				req.TableKeys = &info.Key
-			}
-			start := time.Now()
-			var found []dynamo.ShardChild
-			var res dynamo.ChildrenResult
-			if pattern {
-				shards, err := expandShards(f.pk, key.PK.Type)
-				if err != nil {
-					return err
-				}
-				found, res, err = dynamo.ShardedChildren(ctx, conn.client, req, shards, nil)
-				if err != nil {
-					return err
-				}
-				for _, c := range found {
-					res.Children = append(res.Children, c.Child)
-				}
-				if f.count {
-					return usage("count one shard at a time, or drop --count", "--count does not combine with a partition pattern yet")
-				}
-			} else {
-				res, err = dynamo.Children(ctx, conn.client, req, nil)
-				if err != nil {
-					return err
-				}
-				for _, c := range res.Children {
-					found = append(found, dynamo.ShardChild{Child: c})
-				}
-			}
-			counts := map[string]int{}
-			partial := false
-			if f.count && !pattern {
-				// The most a count can read is the whole table once.
-				if est := float64(info.SizeBytes) / 4096 * 0.5; est > f.countBudget {
-					return dynamo.Errorf("count", dynamo.KindValidation, fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
-						"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
-				}
-				var spent float64
-				for _, c := range res.Children {
-					cctx, cancel := context.WithCancel(ctx)
-					base := spent
-					n, err := dynamo.CountChild(cctx, conn.client, req, c, func(_ int, cost dynamo.Cost) {
-						if spent = base + cost.RCU; spent >= f.countBudget {
-							cancel()
-						}
-					})
-					cancel()
-					if err == nil { // a count cut off at the budget is no count
-						counts[c.Name] = n
-					}
-					if spent >= f.countBudget {
-						partial = true
-						break
-					}
-					if err != nil {
-						return err
-					}
-				}
-			}
-			mask, err := g.tableMask(f.table)
-			if err != nil {
-				return err
-			}
-			delims := keyDelims(info, f.index, res.Delim)
-			level := maskedQuery(res.Level, mask, delims)
-			rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
-			total, _ := conn.client.Session.Totals()
-			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
-			}
-			if f.output != "json" {
-				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
-				summary()
-				return err
-			}
-			doc := map[string]any{
-				"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
-				"prefix": mask.KeyIf(key.SK.Name, shown, res.Delim), "delimiter": res.Delim,
-				"keyCondition": level.Expression(), "values": level.Values(),
-				"children": rows.Rows,
-				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
-					"elapsedMs": time.Since(start).Milliseconds()},
-			}
-			if res.SelfItem {
-				doc["prefixIsItem"] = true
-			}
-			if partial {
-				doc["countsPartial"] = true // stopped at --count-budget
-			}
-			if err := export.JSONDoc(cmd.OutOrStdout(), doc); err != nil {
-				return err
-			}
-			summary()
-			return nil
+			f.bind(cmd, g)
+			return runChildren(ctx, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -195,6 +52,194 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
 	return cmd
+}
+
+// prepare checks every flag and lays the configuration over them, reading
+// nothing: a partition pattern (given, or named in the configuration)
+// with --count is refused before any walk.
+func (f *childrenFlags) prepare() (*domain.Mask, error) {
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
+	if len(f.delimiter) > 1 {
+		return nil, usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
+	}
+	if err := checkBudget("--count-budget", f.countBudget); err != nil {
+		return nil, err
+	}
+	conf, err := f.g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	ts := conf.Table(f.table)
+	if !f.given("delimiter") {
+		f.delimiter = ts.Delimiter
+	}
+	if !f.given("count-budget") && ts.CountBudget > 0 {
+		f.countBudget = ts.CountBudget
+	}
+	if p, ok := ts.ShardPattern(f.pk); ok {
+		f.pk = p // a sharded partition named in the configuration
+	}
+	if f.count && domain.IsPattern(f.pk) {
+		return nil, usage("count one shard at a time, or drop --count", "--count does not combine with a partition pattern yet")
+	}
+	if domain.IsPattern(f.pk) {
+		if _, err := domain.ExpandPartitions(f.pk); err != nil {
+			return nil, usage("write ranges as {1..4}, lists as {a,b}", "--pk %v", err)
+		}
+	}
+	return f.g.tableMask(f.table)
+}
+
+// runChildren lists the next segments under a prefix; every flag is
+// checked before it connects.
+func runChildren(ctx context.Context, f *childrenFlags) error {
+	mask, err := f.prepare()
+	if err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	pattern := domain.IsPattern(f.pk)
+	pkText := f.pk
+	if pattern {
+		// Describe with the first shard; every shard is typed below.
+		if names, err := domain.ExpandPartitions(f.pk); err == nil {
+			pkText = names[0]
+		}
+	}
+	q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index})
+	if err != nil {
+		return err
+	}
+	key, _ := info.KeyFor(f.index)
+	if err := prefixFits(key, "--prefix", f.prefix); err != nil {
+		return err
+	}
+	shown := f.prefix // as typed: b64:… for a binary sort key
+	if key.SK != nil {
+		if f.prefix, err = domain.ParseKeyText(key.SK.Type, f.prefix); err != nil {
+			return usage("write a binary prefix as b64: and its base64", "--prefix %v", err)
+		}
+	}
+	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
+	if f.index != "" {
+		req.TableKeys = &info.Key
+	}
+	if err := f.checkCountCost(info); err != nil {
+		return err // before the walk: nothing is read that would be thrown away
+	}
+	start := time.Now()
+	found, res, err := walkChildren(ctx, conn.client, req, f.pk, pattern, key)
+	if err != nil {
+		return err
+	}
+	counts, partial, err := f.countChildren(ctx, conn.client, req, res.Children)
+	if err != nil {
+		return err
+	}
+	delims := keyDelims(info, f.index, res.Delim)
+	level := maskedQuery(res.Level, mask, delims)
+	rows := maskChildRows(dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok }), mask, key, res.Delim)
+	total, _ := conn.client.Session.Totals()
+	summary := func() {
+		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU)
+	}
+	if f.output != "json" {
+		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
+		summary()
+		return err
+	}
+	doc := map[string]any{
+		"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
+		"prefix": mask.KeyIf(key.SK.Name, shown, res.Delim), "delimiter": res.Delim,
+		"keyCondition": level.Expression(), "values": level.Values(),
+		"children": rows.Rows,
+		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
+			"elapsedMs": time.Since(start).Milliseconds()},
+	}
+	if res.SelfItem {
+		doc["prefixIsItem"] = true
+	}
+	if partial {
+		doc["countsPartial"] = true // stopped at --count-budget
+	}
+	if err := export.JSONDoc(f.stdout, doc); err != nil {
+		return err
+	}
+	summary()
+	return nil
+}
+
+// walkChildren runs the skip-scan on one partition, or on every shard of
+// a partition pattern.
+func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, pk string, pattern bool, key dynamo.KeySchema) ([]dynamo.ShardChild, dynamo.ChildrenResult, error) {
+	var found []dynamo.ShardChild
+	if pattern {
+		shards, err := expandShards(pk, key.PK.Type)
+		if err != nil {
+			return nil, dynamo.ChildrenResult{}, err
+		}
+		found, res, err := dynamo.ShardedChildren(ctx, c, req, shards, nil)
+		if err != nil {
+			return nil, res, err
+		}
+		for _, c := range found {
+			res.Children = append(res.Children, c.Child)
+		}
+		return found, res, nil
+	}
+	res, err := dynamo.Children(ctx, c, req, nil)
+	if err != nil {
+		return nil, res, err
+	}
+	for _, c := range res.Children {
+		found = append(found, dynamo.ShardChild{Child: c})
+	}
+	return found, res, nil
+}
+
+// checkCountCost refuses --count up front when the table could cost more
+// than --count-budget: the most a count can read is the whole table once.
+func (f *childrenFlags) checkCountCost(info dynamo.TableInfo) error {
+	if est := float64(info.SizeBytes) / 4096 * 0.5; f.count && est > f.countBudget {
+		return dynamo.Errorf("count", dynamo.KindValidation, fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
+			"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
+	}
+	return nil
+}
+
+// countChildren counts the items under each child for --count, stopping
+// at --count-budget (partial: some children were not counted).
+func (f *childrenFlags) countChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, children []domain.Child) (counts map[string]int, partial bool, err error) {
+	counts = map[string]int{}
+	if !f.count {
+		return counts, false, nil
+	}
+	var spent float64
+	for _, ch := range children {
+		cctx, cancel := context.WithCancel(ctx)
+		base := spent
+		n, err := dynamo.CountChild(cctx, c, req, ch, func(_ int, cost dynamo.Cost) {
+			if spent = base + cost.RCU; spent >= f.countBudget {
+				cancel()
+			}
+		})
+		cancel()
+		if err == nil { // a count cut off at the budget is no count
+			counts[ch.Name] = n
+		}
+		if spent >= f.countBudget {
+			return counts, true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	return counts, false, nil
 }
 
 // expandShards expands a partition pattern and types each shard's value.

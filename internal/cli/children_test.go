@@ -24,7 +24,7 @@ type childrenDoc struct {
 	} `json:"stats"`
 }
 
-func runChildren(t *testing.T, args ...string) childrenDoc {
+func childrenJSON(t *testing.T, args ...string) childrenDoc {
 	t.Helper()
 	out, _ := mustRun(t, append([]string{"children", "--demo"}, args...)...)
 	var doc childrenDoc
@@ -35,7 +35,7 @@ func runChildren(t *testing.T, args ...string) childrenDoc {
 }
 
 func TestChildrenDemo(t *testing.T) {
-	top := runChildren(t, "--table", "Locations", "--pk", "USA", "--output", "json")
+	top := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--output", "json")
 	names := map[string]bool{}
 	for _, c := range top.Children {
 		names[c.Name] = true
@@ -51,7 +51,7 @@ func TestChildrenDemo(t *testing.T) {
 	if top.Stats.Requests > len(top.Children)+4 {
 		t.Fatalf("%d requests for %d children", top.Stats.Requests, len(top.Children))
 	}
-	city := runChildren(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
+	city := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
 	if city.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" {
 		t.Fatalf("key condition %q", city.KeyCondition)
 	}
@@ -85,7 +85,7 @@ func TestChildrenBadInput(t *testing.T) {
 }
 
 func TestChildrenShardPattern(t *testing.T) {
-	doc := runChildren(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	doc := childrenJSON(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")
 	if len(doc.Children) == 0 {
 		t.Fatal("no children")
 	}
@@ -107,12 +107,12 @@ func TestChildrenConfig(t *testing.T) {
 	}
 	// The configured delimiter wins over detection: no key holds |, so each
 	// key is a child of its own.
-	doc := runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE")
+	doc := childrenJSON(t, "--config", good, "--table", "Locations", "--pk", "FRANCE")
 	if doc.Delimiter != "|" {
 		t.Fatalf("delimiter %q", doc.Delimiter)
 	}
 	// The flag wins over the configuration.
-	doc = runChildren(t, "--config", good, "--table", "Locations", "--pk", "FRANCE", "--delimiter", "#")
+	doc = childrenJSON(t, "--config", good, "--table", "Locations", "--pk", "FRANCE", "--delimiter", "#")
 	if doc.Delimiter != "#" {
 		t.Fatalf("delimiter %q", doc.Delimiter)
 	}
@@ -145,7 +145,7 @@ func TestChildrenConfiguredShards(t *testing.T) {
 // the explorer shows them and --prefix takes them: b64: and base64, never
 // raw bytes (which JSON would mangle into U+FFFD).
 func TestChildrenBinaryKeys(t *testing.T) {
-	doc := runChildren(t, "--table", "Blobs", "--pk", "images")
+	doc := childrenJSON(t, "--table", "Blobs", "--pk", "images")
 	if len(doc.Children) != 48 || doc.Children[0].Name != "b64:AP4A" || doc.Children[0].Prefix != "b64:AP4AIw==" {
 		t.Fatalf("children %+v", doc.Children[:min(2, len(doc.Children))])
 	}
@@ -153,7 +153,7 @@ func TestChildrenBinaryKeys(t *testing.T) {
 	if !strings.Contains(out, "b64:Bf4B,b64:Bf4BIw==") || strings.ContainsRune(out, 0xfffd) {
 		t.Fatalf("csv:\n%s", out)
 	}
-	under := runChildren(t, "--table", "Blobs", "--pk", "images", "--prefix", "b64:AA==")
+	under := childrenJSON(t, "--table", "Blobs", "--pk", "images", "--prefix", "b64:AA==")
 	if len(under.Children) != 1 || under.Children[0].Name != "b64:/gA=" {
 		t.Fatalf("under b64:AA==: %+v", under.Children)
 	}

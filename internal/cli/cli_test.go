@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 	runExplorer = func(ctx context.Context, cfg ui.Config) error {
 		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
 	}
+	checkTerminal = func() error { return nil }
 	code := m.Run()
 	dynalitetest.StopShared()
 	mototest.StopShared()
@@ -399,9 +400,12 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
 		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
-		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus — see dynascope tables --help"},
+		{"mistyped flag", []string{"--tabel", "x"}, 2, "unknown flag: --tabel — did you mean --table? (see dynascope --help)"},
+		{"mistyped subcommand flag", []string{"range", "--demo", "--lst", "1h"}, 2, "unknown flag: --lst — did you mean --last?"},
+		{"mistyped command", []string{"itemz"}, 2, `unknown command "itemz" — did you mean dynascope items?`},
 		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
-		{"unknown command", []string{"scan"}, 2, `unexpected argument "scan"`},
+		{"unknown command", []string{"scan"}, 2, `unknown command "scan" — the commands are children, items, range, seed, tables, versions`},
 		{"demo and endpoint", []string{"tables", "--demo", "--endpoint-url", "http://localhost:8000"}, 2, "--demo runs on the embedded demo database"},
 		{"endpoint not a URL", []string{"tables", "--endpoint-url", "localhost:8000", "--region", "us-east-1"}, 2, "is not an http(s) URL"},
 		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},

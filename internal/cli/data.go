@@ -120,12 +120,17 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 		return nil, err
 	}
 	db := memory.New()
+	// --debug-log logs the reads of loaded data as it does a server's.
+	metered := &dynamo.Metered{Client: db, Session: g.newSession()}
+	if err := g.debug(metered.Session); err != nil {
+		return nil, err
+	}
 	if g.dataInBackground {
 		if err := dataload.Check(g.data.paths); err != nil {
 			return nil, err
 		}
 		bg := dataload.Start(ctx, db, g.data.paths, opt)
-		return &connection{client: dynamo.NewMetered(db), label: g.data.label(), estimated: true, load: bg}, nil
+		return &connection{client: metered, label: g.data.label(), estimated: true, load: bg}, nil
 	}
 	w := g.stderr
 	if w == nil {
@@ -159,7 +164,7 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	if res.Skipped > 0 {
 		label += fmt.Sprintf(" · %s bad skipped", thousands(res.Skipped)) // the explorer keeps saying it
 	}
-	return &connection{client: dynamo.NewMetered(db), label: label, estimated: true}, nil
+	return &connection{client: metered, label: label, estimated: true}, nil
 }
 
 func thousands(n int) string {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -50,6 +51,8 @@ func openDebugLog(path string, s *dynamo.Session) (io.Closer, error) {
 			f.Close()
 			return nil, refuse("exists and is not a dynascope debug log")
 		}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usage("create the folder, or name a file in one that exists", "--debug-log %s: the folder %s does not exist", path, filepath.Dir(path))
 	default:
 		return nil, fmt.Errorf("debug log: %w", err)
 	}

@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dataload"
+	"github.com/dynascope/dynascope/internal/ui"
 )
 
 // TestDebugLogFiles: --debug-log works for headless commands; it creates
@@ -57,5 +62,47 @@ func TestDebugLogFiles(t *testing.T) {
 		if st.Mode().Perm() != 0o644 || string(data) != text {
 			t.Errorf("%s changed: mode %v, %q", filepath.Base(p), st.Mode().Perm(), data)
 		}
+	}
+}
+
+// TestDebugLogWithData: --debug-log logs the reads of --data as it does a
+// server's, for a headless command and for the explorer, whose load runs
+// in the background. It used to write nothing, not even the file.
+func TestDebugLogWithData(t *testing.T) {
+	isolateAWS(t)
+	model := filepath.Join("..", "dynamo", "dataload", "testdata", "shop.workbench.json")
+	headless := filepath.Join(t.TempDir(), "debug.log")
+	mustRun(t, "items", "--data", model, "--table", "Shop", "--pk", "CUSTOMER#ada", "--debug-log", headless)
+	if data, err := os.ReadFile(headless); err != nil || !strings.HasPrefix(string(data), debugLogHeader) || !strings.Contains(string(data), "Query Shop") {
+		t.Errorf("headless --data: %v\n%s", err, data)
+	}
+	explorer := filepath.Join(t.TempDir(), "debug.log")
+	saved := runExplorer
+	defer func() { runExplorer = saved }()
+	runExplorer = func(ctx context.Context, cfg ui.Config) error {
+		cfg.Load.(*dataload.Loading).Wait()
+		conn, err := cfg.Connect(ctx) // the explorer's first read: DescribeTable Shop
+		if err == nil && conn.Client == nil {
+			err = errors.New("no client")
+		}
+		return err
+	}
+	var out, errb strings.Builder
+	if code := Run(context.Background(), []string{"--data", model, "--table", "Shop", "--debug-log", explorer}, &out, &errb); code != exitOK {
+		t.Fatalf("explorer: exit %d: %s", code, errb.String())
+	}
+	if data, err := os.ReadFile(explorer); err != nil || !strings.Contains(string(data), "Shop") {
+		t.Errorf("explorer --data: %v\n%s", err, data)
+	}
+}
+
+// TestDebugLogMissingFolder: a log in a folder that does not exist says
+// so, rather than the system's "no such file or directory".
+func TestDebugLogMissingFolder(t *testing.T) {
+	isolateAWS(t)
+	path := filepath.Join(t.TempDir(), "nope", "debug.log")
+	_, errs, code := cli(t, "tables", "--demo", "--debug-log", path)
+	if code != exitUsage || !strings.Contains(errs, "the folder "+filepath.Dir(path)+" does not exist") {
+		t.Errorf("exit %d, %q", code, errs)
 	}
 }

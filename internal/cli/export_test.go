@@ -86,4 +86,11 @@ func checkExport(t *testing.T, args []string, format, noun string, sameAsStdout 
 	if after, _ := os.ReadFile(path); string(after) != string(data) {
 		t.Fatal("a refused export changed the file")
 	}
+	// A folder that does not exist is said to be missing, before anything
+	// is read (it used to read, then advise a new file name).
+	missing := filepath.Join(t.TempDir(), "no-such-folder", "export."+format)
+	if _, stderr, code := cli(t, append(args, "--output", missing)...); code != 2 ||
+		!strings.Contains(stderr, "the folder "+filepath.Dir(missing)+" does not exist — create it") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("missing folder: %d %s", code, stderr)
+	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 )
 
 type itemsFlags struct {
+	commandIO
 	table, pk, index, output string
 	filter                   string
 	maxRCU                   float64
@@ -33,9 +33,7 @@ func (f itemsFlags) validate() error {
 	}
 	_, path, err := export.Target(f.output)
 	if err == nil && path != "" {
-		if _, serr := os.Lstat(path); serr == nil { // before anything is read
-			return usage("choose a new file name (dynascope never overwrites)", "--output %s: the file exists", path)
-		}
+		err = export.CheckNewFile(path) // before anything is read
 	}
 	return outputErr(err)
 }
@@ -59,37 +57,8 @@ consumed RCU, items and elapsed time.`,
   dynascope items --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' > orders.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			opt, err := f.readOpts()
-			if err != nil {
-				return err
-			}
-			q, info, err := keyQuery(ctx, conn.client, f)
-			if err != nil {
-				return err
-			}
-			q.Filter = opt.Filter
-			if opt.Mask, err = g.tableMask(f.table); err != nil {
-				return err
-			}
-			opt.KeyDelims = keyDelims(info, f.index, "")
-			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
-			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), stderr, opt)
-			total, _ := conn.client.Session.Totals()
-			if q.Filter != nil {
-				fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
-			}
-			fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
-				total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
-			return err
+			f.bind(cmd, g)
+			return runItems(ctx, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -102,6 +71,42 @@ consumed RCU, items and elapsed time.`,
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
 	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
 	return cmd
+}
+
+// runItems prints a partition's items; every flag is checked before it
+// connects.
+func runItems(ctx context.Context, f *itemsFlags) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	opt, err := f.readOpts()
+	if err != nil {
+		return err
+	}
+	if opt.Mask, err = f.g.tableMask(f.table); err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	q, info, err := keyQuery(ctx, conn.client, *f)
+	if err != nil {
+		return err
+	}
+	q.Filter = opt.Filter
+	opt.KeyDelims = keyDelims(info, f.index, "")
+	stderr := f.stderr
+	fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+	start := time.Now()
+	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, stderr, opt)
+	total, _ := conn.client.Session.Totals()
+	if q.Filter != nil {
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+	}
+	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f items=%d elapsed=%s\n",
+		total.Requests, pages, total.RCU, n, time.Since(start).Round(time.Millisecond))
+	return err
 }
 
 // keyQuery describes the table (or index) to type the partition key value

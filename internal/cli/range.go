@@ -101,112 +101,8 @@ across all of them, each read a page at a time as the merge needs it.`,
   dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			if err := f.validateFollow(); err != nil {
-				return err
-			}
-			text, err := f.rangeText()
-			if err != nil {
-				return err
-			}
-			loc := time.UTC
-			if f.local {
-				loc = time.Local
-			}
-			now := time.Now()
-			if g.demo {
-				now = demo.DemoEnd // the demo's data ends at a fixed time, so "last 24h" finds it
-			}
-			r, err := domain.ParseRange(text, now, loc)
-			if err != nil {
-				return usage("see dynascope range --help for the forms a time takes", "%v", err)
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
-			if err != nil {
-				return err
-			}
-			key, _ := info.KeyFor(f.index)
-			if key.SK == nil {
-				return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
-			}
-			if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
-				return err
-			}
-			var tableKeys *dynamo.KeySchema
-			if f.index != "" {
-				tableKeys = &info.Key
-			}
-			configured := false
-			if f.format == "" {
-				conf, err := g.loadConfig()
-				if err != nil {
-					return err
-				}
-				f.format, configured = conf.Table(f.table).TimeFormat, true
-			}
-			sampleQ := q
-			if f.skPrefix != "" {
-				sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
-			}
-			opt, err := f.readOpts()
-			if err != nil {
-				return err
-			}
-			if opt.Mask, err = g.tableMask(f.table); err != nil {
-				return err
-			}
-			opt.KeyDelims = keyDelims(info, f.index, "")
-			sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
-			if err != nil {
-				return err
-			}
-			enc, err := rangeEncoding(f, configured, sample, key.SK.Name, opt, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if (enc.Kind == domain.TimeText) != (key.SK.Type != domain.TypeN) {
-				// A time format given by --time-format or the configuration
-				// that the key's type cannot hold: refused before any Query
-				// of the range.
-				return usage("give a format the key can hold, or drop --time-format to detect it",
-					"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
-			}
-			q.Reverse = !f.oldestFirst
-			q.Filter = opt.Filter // after detection, which reads the keys unfiltered
-			shown := newShownKeys(enc, q.SKName)
-			if f.follow {
-				opt.Each = shown.note
-			}
-			if enc.Kind == domain.TimeText && enc.Place == domain.TimeAfter && f.skPrefix == "" {
-				start := time.Now()
-				prefixes, err := mergedRange(ctx, cmd, conn, q, key, tableKeys, r, enc, sample.Keys, f, opt)
-				if err != nil || !f.follow {
-					return err
-				}
-				return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, prefixes, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			}
-			q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
-			if err != nil {
-				return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
-			}
-			start := time.Now()
-			n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr(), opt)
-			total, _ := conn.client.Session.Totals()
-			if q.Filter != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
-				export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
-			if err != nil || !f.follow {
-				return err
-			}
-			return followRange(ctx, conn.client, f, q, tableKeys, enc, r, opt, start, nil, shown, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			f.bind(cmd, g)
+			return runRange(ctx, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -231,6 +127,132 @@ across all of them, each read a page at a time as the merge needs it.`,
 	fl.DurationVar(&f.interval, "interval", 0, "with --follow: poll this often (default: 1s while items arrive, backing off to 10s)")
 	fl.DurationVar(&f.overlap, "overlap", 5*time.Second, "with --follow: re-read this far below the newest key, for writers whose clocks lag")
 	return cmd
+}
+
+// rangePlan is what the range flags come to before anything is read.
+type rangePlan struct {
+	r          domain.TimeRange
+	opt        *readOpts
+	configured bool // the time format is the configuration's, not --time-format
+}
+
+// prepare checks every flag and parses the range, reading nothing.
+func (f *rangeFlags) prepare() (rangePlan, error) {
+	var p rangePlan
+	if err := f.validate(); err != nil {
+		return p, err
+	}
+	if err := f.validateFollow(); err != nil {
+		return p, err
+	}
+	text, err := f.rangeText()
+	if err != nil {
+		return p, err
+	}
+	loc := time.UTC
+	if f.local {
+		loc = time.Local
+	}
+	now := time.Now()
+	if f.g.demo {
+		now = demo.DemoEnd // the demo's data ends at a fixed time, so "last 24h" finds it
+	}
+	if p.r, err = domain.ParseRange(text, now, loc); err != nil {
+		return p, usage("see dynascope range --help for the forms a time takes", "%v", err)
+	}
+	if f.format == "" {
+		conf, err := f.g.loadConfig()
+		if err != nil {
+			return p, err
+		}
+		f.format, p.configured = conf.Table(f.table).TimeFormat, true
+	}
+	if p.opt, err = f.readOpts(); err != nil {
+		return p, err
+	}
+	if p.opt.Mask, err = f.g.tableMask(f.table); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// runRange prints a time range of a partition; every flag is checked
+// before it connects.
+func runRange(ctx context.Context, f *rangeFlags) error {
+	p, err := f.prepare()
+	if err != nil {
+		return err
+	}
+	r, opt := p.r, p.opt
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	if err != nil {
+		return err
+	}
+	key, _ := info.KeyFor(f.index)
+	if key.SK == nil {
+		return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
+	}
+	if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
+		return err
+	}
+	var tableKeys *dynamo.KeySchema
+	if f.index != "" {
+		tableKeys = &info.Key
+	}
+	sampleQ := q
+	if f.skPrefix != "" {
+		sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
+	}
+	opt.KeyDelims = keyDelims(info, f.index, "")
+	sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
+	if err != nil {
+		return err
+	}
+	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, opt, f.stderr)
+	if err != nil {
+		return err
+	}
+	if (enc.Kind == domain.TimeText) != (key.SK.Type != domain.TypeN) {
+		// A time format given by --time-format or the configuration
+		// that the key's type cannot hold: refused before any Query
+		// of the range.
+		return usage("give a format the key can hold, or drop --time-format to detect it",
+			"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
+	}
+	q.Reverse = !f.oldestFirst
+	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
+	shown := newShownKeys(enc, q.SKName)
+	if f.follow {
+		opt.Each = shown.note
+	}
+	if enc.Kind == domain.TimeText && enc.Place == domain.TimeAfter && f.skPrefix == "" {
+		start := time.Now()
+		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample.Keys, *f, opt)
+		if err != nil || !f.follow {
+			return err
+		}
+		return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr)
+	}
+	q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
+	if err != nil {
+		return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
+	}
+	start := time.Now()
+	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, f.stderr, opt)
+	total, _ := conn.client.Session.Totals()
+	if q.Filter != nil {
+		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", export.OneLine(f.filter), opt.Scanned, n, opt.stoppedNote())
+	}
+	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f · %s\n",
+		export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, time.Since(start).Round(time.Millisecond))
+	if err != nil || !f.follow {
+		return err
+	}
+	return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr)
 }
 
 // rangeEncoding is the time form of the sort key: --time-format or
@@ -270,9 +292,9 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 // by the children skip-scan) as one list in time order: one Query per
 // prefix, merged, each paged as the merge needs it. It returns the
 // prefixes, for --follow.
-func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
+func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
 	r domain.TimeRange, enc domain.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) ([]string, error) {
-	stderr := cmd.ErrOrStderr()
+	stderr := f.stderr
 	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
 	if err != nil {
 		return nil, err
@@ -298,7 +320,7 @@ func mergedRange(ctx context.Context, cmd *cobra.Command, conn *connection, q do
 		}
 		return m.Next(ctx)
 	}
-	n, err := export.To(f.output, "items", cmd.OutOrStdout(), stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+	n, err := export.To(f.output, "items", f.stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
 		rows := dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}
 		out := export.NewJSONRows(w, format)
 		for {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -28,13 +29,20 @@ var Version = "dev"
 // model on the configuration a command line gives.
 var runExplorer = ui.Run
 
-func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	return newRootFor(ctx, &globals{stderr: stderr}, stdout, stderr)
+// rootOptions are the explorer's own flags (the shared ones are globals).
+type rootOptions struct {
+	table, pk, prefix, delimiter, levels, index, theme string
+	versions, versionItem, versionPattern              string
+	timeFormat, timeRange, filterText                  string
+	countBudget, maxRCU                                float64
+	// changed reports whether a flag was given (flags override the
+	// configuration only then); the command fills it from its flag set.
+	changed func(flag string) bool
+	filter  domain.FilterNode // --filter, parsed by validate
 }
 
 func newRootFor(ctx context.Context, g *globals, stdout, stderr io.Writer) *cobra.Command {
-	var table, pk, prefix, delimiter, levels, index, versions, versionItem, versionPattern, timeFormat, timeRange, theme, filterText string
-	var countBudget, maxRCU float64
+	o := &rootOptions{}
 	root := &cobra.Command{
 		Use:   "dynascope",
 		Short: "Explore DynamoDB tables from the terminal, read-only",
@@ -62,140 +70,23 @@ partial export file removed.`,
 		SilenceErrors: true,
 		Args:          noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if pk != "" && table == "" {
-				return usage("add --table NAME", "--pk needs --table")
-			}
-			if index != "" && table == "" {
-				return usage("add --table NAME", "--index needs --table: name the table whose index to open")
-			}
-			if prefix != "" && pk == "" {
-				return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
-			}
-			if versionItem != "" {
-				if versions != "" && versions != "*" && versions != versionItem {
-					return usage("give the item once: --versions --item NAME", "--versions %q and --item %q name different items", versions, versionItem)
-				}
-				versions = versionItem
-			}
-			if (versions != "" || timeRange != "") && pk == "" {
-				return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
-			}
-			if versions != "" && timeRange != "" {
-				return usage("give one of --versions and --range", "--versions and --range open different modes")
-			}
-			var filter domain.FilterNode
-			if filterText != "" {
-				switch {
-				case pk == "":
-					return usage("add --pk VALUE", "--filter filters a partition's items: name the partition with --pk")
-				case versions != "":
-					return usage("open --versions, then press f to filter its revisions", "--filter and --versions do not go together")
-				}
-				n, err := domain.ParseFilter(filterText)
-				if err != nil {
-					return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
-				}
-				filter = n
-			}
-			if err := checkBudget("--max-rcu", maxRCU); err != nil {
-				return err
-			}
-			if err := checkBudget("--count-budget", countBudget); err != nil {
-				return err
-			}
-			if timeRange != "" {
-				if _, err := domain.ParseRange(timeRange, time.Now(), time.UTC); err != nil {
-					return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
-				}
-			}
-			if len(delimiter) > 1 {
-				return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", delimiter)
-			}
-			if !slices.Contains(ui.Themes, theme) {
-				return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", theme)
-			}
-			conf, err := g.loadConfig() // a broken file is reported before anything is read
-			if err != nil {
-				return err
-			}
-			if conf, err = withVersionPattern(conf, table, versionPattern, cmd.Flags().Changed("version-pattern")); err != nil {
-				return err
-			}
-			if conf, err = withTimeFormat(conf, table, timeFormat, cmd.Flags().Changed("time-format")); err != nil {
-				return err
-			}
-			keys := keymap.Default()
-			if err := keys.Apply(conf.Keys); err != nil {
-				return usage("fix [keys] in the configuration file", "config: %v", err)
-			}
-			// Everything that reads nothing is checked before the explorer
-			// draws; the connection and its preflight read run after its
-			// first frame (connectExplorer). --data's load starts here and
-			// goes on in the background while the explorer shows it.
-			if err := g.validateData(); err != nil {
-				return err
-			}
-			var early *connection
-			if g.data.given() {
-				g.dataInBackground = true // the explorer opens while --data loads
-				if early, err = g.connect(ctx); err != nil {
-					return err
-				}
-			} else if err := g.settle(); err != nil {
-				return err
-			}
-			// Flags override the configuration, which overrides detection.
-			ts := conf.Table(table)
-			if !cmd.Flags().Changed("delimiter") {
-				delimiter = ts.Delimiter
-			}
-			if !cmd.Flags().Changed("levels") {
-				levels = ts.Levels
-			}
-			if !cmd.Flags().Changed("theme") && conf.Theme != "" {
-				theme = conf.Theme
-			}
-
-			if !cmd.Flags().Changed("count-budget") && ts.CountBudget > 0 {
-				countBudget = ts.CountBudget
-			}
-			var now func() time.Time
-			save := g.saveColumns
-			if g.demo {
-				now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
-				if g.configFile == "" {
-					save = nil // trying the demo never rewrites the real config.toml: columns last the session
-				}
-			}
-			region, endpoint, profile := "", "", ""
-			if !g.demo {
-				region, endpoint, profile = g.region, g.endpoint, g.profile
-			}
-			budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
-			if cmd.Flags().Changed("max-rcu") {
-				budget = func(string) float64 { return maxRCU }
-			}
-			if _, err := g.tableMask(table); err != nil {
-				return err // a bad --mask is a usage error here, as for the headless commands
-			}
-			// An export still running when the explorer ends is abandoned:
-			// its partial file must not outlive the process.
-			defer export.RemoveUnfinished()
-			g.session = &dynamo.Session{}
-			var load dynamo.DataLoad
-			if early != nil {
-				load = early.load
-			}
-			err = runExplorer(ctx, ui.Config{Load: load, Session: g.session, Tour: g.demo && table == "", Mask: g.mask, Filter: filter, FilterBudget: budget, SaveColumns: save, Now: now, Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
-				Connect: g.connectExplorer(early, table, index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
-				Table: table, PK: pk, Prefix: prefix, Delimiter: delimiter, Levels: levels, Index: index, Versions: versions, Range: timeRange, Theme: theme, Keys: keys, CountBudget: countBudget}) // the debug log is open since connect
-			return loadOutcome(err, load)
+			o.changed = cmd.Flags().Changed
+			return runRoot(ctx, g, o)
 		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetContext(ctx)
-	pf := root.PersistentFlags()
+	g.register(root.PersistentFlags())
+	o.register(root.Flags())
+	root.SetFlagErrorFunc(flagError)
+	root.SuggestionsMinimumDistance = 2 // dynascope itemz: did you mean items?
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newChangesCmd(ctx, g), newSeedCmd(ctx, g))
+	return root
+}
+
+// register adds the flags every command shares.
+func (g *globals) register(pf *pflag.FlagSet) {
 	pf.StringVar(&g.profile, "profile", "", "AWS profile from ~/.aws/config (default: AWS_PROFILE, else default)")
 	pf.StringVar(&g.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
 	pf.StringVar(&g.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local or dynalite\n(default: AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else AWS)")
@@ -205,35 +96,218 @@ partial export file removed.`,
 	g.data.register(pf)
 	pf.DurationVar(&g.timeout, "timeout", 0, "each request attempt's deadline, e.g. 10s; attempts are retried as the SDK retries, so a silent\nserver is given up after about 3 × TIMEOUT + 6 s (default 10s; config: timeout)")
 	pf.StringVar(&g.debugLog, "debug-log", "", "write a debug log of every request and retry to this new file (mode 0600; never holds credentials;\nan existing file is appended to only if it is dynascope's own earlier log, never a symbolic link)")
-	root.Flags().StringVar(&table, "table", "", "open this table directly")
-	root.Flags().StringVar(&prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
-	root.Flags().StringVar(&delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
-	root.Flags().Float64Var(&countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
-	root.Flags().StringVar(&index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
-	root.Flags().StringVar(&versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
-	root.Flags().Lookup("versions").NoOptDefVal = "*"
-	root.Flags().StringVar(&versionItem, "item", "", "open the timeline of this versioned item (--versions --item 'Audit#PART-7')")
-	root.Flags().StringVar(&versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
-	root.Flags().StringVar(&timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
-	root.Flags().StringVar(&timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
-	root.Flags().StringVar(&theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
-	root.Flags().StringVar(&levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
-	root.Flags().StringVar(&filterText, "filter", "", `open the partition's items (or --range) filtered, e.g. 'Level = "ERROR" and attempts > 3'`)
-	root.Flags().Float64Var(&maxRCU, "max-rcu", ui.DefaultFilterBudget, "RCU a filtered read may spend before it waits for you to scroll on (0: no limit; config: max_rcu)")
-	root.Flags().StringVar(&pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		// pflag appends the parser's own words ("strconv.ParseInt: parsing
-		// …: invalid syntax"); the flag and the value say enough.
-		what := err.Error()
-		if strings.HasPrefix(what, "invalid argument") {
-			if before, _, ok := strings.Cut(what, " flag: "); ok {
-				what = before + " flag"
-			}
+}
+
+// register adds the explorer's own flags.
+func (o *rootOptions) register(fl *pflag.FlagSet) {
+	fl.StringVar(&o.table, "table", "", "open this table directly")
+	fl.StringVar(&o.prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
+	fl.StringVar(&o.delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
+	fl.Float64Var(&o.countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
+	fl.StringVar(&o.index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
+	fl.StringVar(&o.versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
+	fl.Lookup("versions").NoOptDefVal = "*"
+	fl.StringVar(&o.versionItem, "item", "", "open the timeline of this versioned item (--versions --item 'Audit#PART-7')")
+	fl.StringVar(&o.versionPattern, "version-pattern", "", "--table's own revision keys, e.g. 'rev#{n}#{name}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	fl.StringVar(&o.timeFormat, "time-format", "", "--table's sort-key time format for Time mode: epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
+	fl.StringVar(&o.timeRange, "range", "", "open the partition's Time mode with this range, e.g. 'last 24h' or '< 1536019200'")
+	fl.StringVar(&o.theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
+	fl.StringVar(&o.levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
+	fl.StringVar(&o.filterText, "filter", "", `open the partition's items (or --range) filtered, e.g. 'Level = "ERROR" and attempts > 3'`)
+	fl.Float64Var(&o.maxRCU, "max-rcu", ui.DefaultFilterBudget, "RCU a filtered read may spend before it waits for you to scroll on (0: no limit; config: max_rcu)")
+	fl.StringVar(&o.pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
+}
+
+// flagError is cobra's flag error hook: pflag appends the parser's own
+// words ("strconv.ParseInt: parsing …: invalid syntax"); the flag and the
+// value say enough.
+func flagError(cmd *cobra.Command, err error) error {
+	what := err.Error()
+	if name, ok := strings.CutPrefix(what, "unknown flag: "); ok {
+		if s := flagSuggestion(cmd, name); s != "" {
+			return usageError{what: what, hint: "did you mean " + s + "? (see " + cmd.CommandPath() + " --help)"}
 		}
-		return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
-	})
-	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newChangesCmd(ctx, g), newSeedCmd(ctx, g))
-	return root
+	}
+	if strings.HasPrefix(what, "invalid argument") {
+		if before, _, ok := strings.Cut(what, " flag: "); ok {
+			what = before + " flag"
+		}
+	}
+	return usageError{what: what, hint: "see " + cmd.CommandPath() + " --help"}
+}
+
+// validate checks the explorer's flags against each other, reading nothing.
+func (o *rootOptions) validate() error {
+	if err := o.validateTargets(); err != nil {
+		return err
+	}
+	if o.filterText != "" {
+		switch {
+		case o.pk == "":
+			return usage("add --pk VALUE", "--filter filters a partition's items: name the partition with --pk")
+		case o.versions != "":
+			return usage("open --versions, then press f to filter its revisions", "--filter and --versions do not go together")
+		}
+		n, err := domain.ParseFilter(o.filterText)
+		if err != nil {
+			return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+		}
+		o.filter = n
+	}
+	if err := checkBudget("--max-rcu", o.maxRCU); err != nil {
+		return err
+	}
+	if err := checkBudget("--count-budget", o.countBudget); err != nil {
+		return err
+	}
+	if o.timeRange != "" {
+		if _, err := domain.ParseRange(o.timeRange, time.Now(), time.UTC); err != nil {
+			return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
+		}
+	}
+	if len(o.delimiter) > 1 {
+		return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", o.delimiter)
+	}
+	if !slices.Contains(ui.Themes, o.theme) {
+		return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", o.theme)
+	}
+	return nil
+}
+
+// validateTargets checks what the explorer is to open: each of --pk,
+// --index, --prefix, --versions, --item and --range needs the flags that
+// name where it is.
+func (o *rootOptions) validateTargets() error {
+	if o.pk != "" && o.table == "" {
+		return usage("add --table NAME", "--pk needs --table")
+	}
+	if o.index != "" && o.table == "" {
+		return usage("add --table NAME", "--index needs --table: name the table whose index to open")
+	}
+	if o.prefix != "" && o.pk == "" {
+		return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+	}
+	if o.versionItem != "" {
+		if o.versions != "" && o.versions != "*" && o.versions != o.versionItem {
+			return usage("give the item once: --versions --item NAME", "--versions %q and --item %q name different items", o.versions, o.versionItem)
+		}
+		o.versions = o.versionItem
+	}
+	if (o.versions != "" || o.timeRange != "") && o.pk == "" {
+		return usage("add --pk VALUE", "--versions and --range open a partition's mode: name the partition with --pk")
+	}
+	if o.versions != "" && o.timeRange != "" {
+		return usage("give one of --versions and --range", "--versions and --range open different modes")
+	}
+	return nil
+}
+
+// settings are the configuration with the explorer's flags laid over it,
+// and the key bindings: a broken file is reported before anything is read.
+func (o *rootOptions) settings(g *globals) (domain.Config, keymap.KeyMap, error) {
+	conf, err := g.loadConfig()
+	if err != nil {
+		return conf, keymap.KeyMap{}, err
+	}
+	if conf, err = withVersionPattern(conf, o.table, o.versionPattern, o.changed("version-pattern")); err != nil {
+		return conf, keymap.KeyMap{}, err
+	}
+	if conf, err = withTimeFormat(conf, o.table, o.timeFormat, o.changed("time-format")); err != nil {
+		return conf, keymap.KeyMap{}, err
+	}
+	keys := keymap.Default()
+	if err := keys.Apply(conf.Keys); err != nil {
+		return conf, keymap.KeyMap{}, usage("fix [keys] in the configuration file", "config: %v", err)
+	}
+	return conf, keys, nil
+}
+
+// applyConfig fills what no flag gave from the configuration: flags
+// override the configuration, which overrides detection.
+func (o *rootOptions) applyConfig(conf domain.Config) {
+	ts := conf.Table(o.table)
+	if !o.changed("delimiter") {
+		o.delimiter = ts.Delimiter
+	}
+	if !o.changed("levels") {
+		o.levels = ts.Levels
+	}
+	if !o.changed("theme") && conf.Theme != "" {
+		o.theme = conf.Theme
+	}
+	if !o.changed("count-budget") && ts.CountBudget > 0 {
+		o.countBudget = ts.CountBudget
+	}
+}
+
+// runRoot opens the explorer. Everything that reads nothing is checked
+// before the explorer draws; the connection and its preflight read run
+// after its first frame (connectExplorer). --data's load starts here and
+// goes on in the background while the explorer shows it.
+func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	conf, keys, err := o.settings(g)
+	if err != nil {
+		return err
+	}
+	if err := g.validateData(); err != nil {
+		return err
+	}
+	if _, err := g.tableMask(o.table); err != nil {
+		return err // a bad --mask is a usage error here, as for the headless commands
+	}
+	if err := checkTerminal(); err != nil {
+		return err
+	}
+	o.applyConfig(conf)
+	g.session = &dynamo.Session{} // before --data connects: the status bar counts every request
+	var early *connection
+	if g.data.given() {
+		g.dataInBackground = true // the explorer opens while --data loads
+		if early, err = g.connect(ctx); err != nil {
+			return err
+		}
+	} else if err := g.settle(); err != nil {
+		return err
+	}
+	// An export still running when the explorer ends is abandoned:
+	// its partial file must not outlive the process.
+	defer export.RemoveUnfinished()
+	cfg := o.uiConfig(g, conf, keys, early)
+	return loadOutcome(runExplorer(ctx, cfg), cfg.Load) // the debug log is open since connect
+}
+
+// uiConfig is what the explorer is given: the flags, the configuration,
+// and how to connect.
+func (o *rootOptions) uiConfig(g *globals, conf domain.Config, keys keymap.KeyMap, early *connection) ui.Config {
+	var now func() time.Time
+	save := g.saveColumns
+	if g.demo {
+		now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+		if g.configFile == "" {
+			save = nil // trying the demo never rewrites the real config.toml: columns last the session
+		}
+	}
+	region, endpoint, profile := "", "", ""
+	if !g.demo {
+		region, endpoint, profile = g.region, g.endpoint, g.profile
+	}
+	budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
+	if o.changed("max-rcu") {
+		maxRCU := o.maxRCU
+		budget = func(string) float64 { return maxRCU }
+	}
+	var load dynamo.DataLoad
+	if early != nil {
+		load = early.load
+	}
+	return ui.Config{Load: load, Session: g.session, Tour: g.demo && o.table == "", Mask: g.mask, Filter: o.filter, FilterBudget: budget, SaveColumns: save, Now: now,
+		Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
+		Connect: g.connectExplorer(early, o.table, o.index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
+		Table: o.table, PK: o.pk, Prefix: o.prefix, Delimiter: o.delimiter, Levels: o.levels, Index: o.index, Versions: o.versions, Range: o.timeRange,
+		Theme: o.theme, Keys: keys, CountBudget: o.countBudget}
 }
 
 // loadOutcome is the explorer's result once it has ended: a --data load
@@ -252,6 +326,9 @@ func loadOutcome(err error, load dynamo.DataLoad) error {
 
 // noArgs rejects positional arguments: every input is a named flag.
 func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.HasAvailableSubCommands() {
+		return unknownCommand(cmd, args[0])
+	}
 	if len(args) > 0 {
 		return usage("see "+cmd.CommandPath()+" --help", "unexpected argument %q: %s takes flags only", args[0], cmd.CommandPath())
 	}

@@ -22,8 +22,7 @@ import (
 // server on this machine unless told otherwise in so many words, so it
 // cannot fill a real account by accident.
 func newSeedCmd(ctx context.Context, g *globals) *cobra.Command {
-	var tables []string
-	var realAWS, replace bool
+	var o seedOptions
 	cmd := &cobra.Command{
 		Use:   "seed",
 		Short: "Write the demo tables into a DynamoDB-compatible server (the only command that writes)",
@@ -41,64 +40,86 @@ address) unless --yes-write-to-real-aws is given.`,
   dynascope seed --endpoint-url http://localhost:8000 --tables Locations,Equipment`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.demo {
-				return usage("drop --demo and give --endpoint-url of a local server", "seed writes into a server; --demo already has the data built in")
-			}
-			if g.data.given() {
-				return usage("open the files with --data on any other command; seed writes the demo tables into a server", "seed does not take --data")
-			}
-			if err := g.validate(); err != nil {
-				return err
-			}
-			if !realAWS && !dynamo.LoopbackEndpoint(g.endpoint) {
-				where := "AWS itself"
-				if g.endpoint != "" {
-					where = g.endpoint + ", which is not on this machine"
-				}
-				return usage("give --endpoint-url of a local server (DynamoDB Local, dynalite), or add --yes-write-to-real-aws if you mean it",
-					"seed writes, and would write into %s", where)
-			}
-			if err := checkDemoTables(tables); err != nil {
-				return err
-			}
-			if g.region == "" && dynamo.LoopbackEndpoint(g.endpoint) {
-				g.region = "us-east-1" // local servers accept any region
-			}
-			c, cfg, err := g.dynamoClient(ctx, 5, nil)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			where := label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)
-			existing, err := existingTables(ctx, c, tables)
-			if err != nil {
-				return err
-			}
-			if len(existing) > 0 && !replace {
-				return dynamo.Errorf("seed", dynamo.KindValidation, "add --replace to delete and rewrite them, or seed other --tables",
-					"%s already %s in %s; nothing was written", names(existing), plural(len(existing), "exists", "exist"), where)
-			}
-			fmt.Fprintf(out, "seeding %s\n", where)
-			start := time.Now()
-			for _, t := range existing {
-				fmt.Fprintf(out, "  deleting table %s (%s items as DynamoDB last counted) to replace it\n", export.OneLine(t.name), thousands(int(t.items)))
-				if err := deleteTable(ctx, c, t.name); err != nil {
-					return err
-				}
-			}
-			st, err := demo.Seed(ctx, c, demo.Options{Tables: tables})
-			printSeeded(out, st)
-			if err != nil {
-				return dynamo.Explain("seed", err)
-			}
-			fmt.Fprintf(out, "wrote %s into %s in %s\n", counted(sum(st.Items), "item", "items"), counted(st.Tables, "table", "tables"), time.Since(start).Round(time.Millisecond))
-			return nil
+			o.bind(cmd, g)
+			return runSeed(ctx, &o)
 		},
 	}
-	cmd.Flags().StringSliceVar(&tables, "tables", nil, "only these demo tables, comma-separated (default: all)")
-	cmd.Flags().BoolVar(&realAWS, "yes-write-to-real-aws", false, "allow writing to an endpoint not on this machine, or to AWS")
-	cmd.Flags().BoolVar(&replace, "replace", false, "delete demo-named tables that already exist (saying which) and write them again")
+	cmd.Flags().StringSliceVar(&o.tables, "tables", nil, "only these demo tables, comma-separated (default: all)")
+	cmd.Flags().BoolVar(&o.realAWS, "yes-write-to-real-aws", false, "allow writing to an endpoint not on this machine, or to AWS")
+	cmd.Flags().BoolVar(&o.replace, "replace", false, "delete demo-named tables that already exist (saying which) and write them again")
 	return cmd
+}
+
+// seedOptions are the seed command's options.
+type seedOptions struct {
+	commandIO
+	tables           []string
+	realAWS, replace bool
+}
+
+// validate refuses, before any connection, whatever seed must not write:
+// the demo, --data, a server not on this machine unless said in so many
+// words, a table that is not a demo table.
+func (o *seedOptions) validate() error {
+	g := o.g
+	if g.demo {
+		return usage("drop --demo and give --endpoint-url of a local server", "seed writes into a server; --demo already has the data built in")
+	}
+	if g.data.given() {
+		return usage("open the files with --data on any other command; seed writes the demo tables into a server", "seed does not take --data")
+	}
+	if err := g.validate(); err != nil {
+		return err
+	}
+	if !o.realAWS && !dynamo.LoopbackEndpoint(g.endpoint) {
+		where := "AWS itself"
+		if g.endpoint != "" {
+			where = g.endpoint + ", which is not on this machine"
+		}
+		return usage("give --endpoint-url of a local server (DynamoDB Local, dynalite), or add --yes-write-to-real-aws if you mean it",
+			"seed writes, and would write into %s", where)
+	}
+	return checkDemoTables(o.tables)
+}
+
+// runSeed writes the demo tables into a server.
+func runSeed(ctx context.Context, o *seedOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	g := o.g
+	if g.region == "" && dynamo.LoopbackEndpoint(g.endpoint) {
+		g.region = "us-east-1" // local servers accept any region
+	}
+	c, cfg, err := g.dynamoClient(ctx, 5, nil)
+	if err != nil {
+		return err
+	}
+	out := o.stdout
+	where := label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)
+	existing, err := existingTables(ctx, c, o.tables)
+	if err != nil {
+		return err
+	}
+	if len(existing) > 0 && !o.replace {
+		return dynamo.Errorf("seed", dynamo.KindValidation, "add --replace to delete and rewrite them, or seed other --tables",
+			"%s already %s in %s; nothing was written", names(existing), plural(len(existing), "exists", "exist"), where)
+	}
+	fmt.Fprintf(out, "seeding %s\n", where)
+	start := time.Now()
+	for _, t := range existing {
+		fmt.Fprintf(out, "  deleting table %s (%s items as DynamoDB last counted) to replace it\n", export.OneLine(t.name), thousands(int(t.items)))
+		if err := deleteTable(ctx, c, t.name); err != nil {
+			return err
+		}
+	}
+	st, err := demo.Seed(ctx, c, demo.Options{Tables: o.tables})
+	printSeeded(out, st)
+	if err != nil {
+		return dynamo.Explain("seed", err)
+	}
+	fmt.Fprintf(out, "wrote %s into %s in %s\n", counted(sum(st.Items), "item", "items"), counted(st.Tables, "table", "tables"), time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 func demoTableNames() []string {

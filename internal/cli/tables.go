@@ -19,8 +19,14 @@ import (
 // hundreds of tables lists in seconds without tripping control-plane limits.
 const describeParallel = 8
 
+// tablesOptions are the tables command's options.
+type tablesOptions struct {
+	commandIO
+	output string
+}
+
 func newTablesCmd(ctx context.Context, g *globals) *cobra.Command {
-	var output string
+	var o tablesOptions
 	cmd := &cobra.Command{
 		Use:   "tables",
 		Short: "List tables with key schema, indexes, item count and size",
@@ -32,29 +38,35 @@ count and size DynamoDB reports (updated by DynamoDB about every six hours).`,
   dynascope tables --endpoint-url http://localhost:8000 --region us-east-1`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if output != "json" && output != "text" {
-				return usage("use --output json or --output text", "--output %q is not a format of tables", output)
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			names, _, err := dynamo.ListTables(ctx, conn.client)
-			if err != nil {
-				return err
-			}
-			infos, err := describeAll(ctx, conn.client, names)
-			if err != nil {
-				return err
-			}
-			if output == "json" {
-				return writeTablesJSON(cmd.OutOrStdout(), infos)
-			}
-			return writeTablesText(cmd.OutOrStdout(), infos)
+			o.bind(cmd, g)
+			return runTables(ctx, &o)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text (an aligned table) or json ({\"tables\": [...]})")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "text (an aligned table) or json ({\"tables\": [...]})")
 	return cmd
+}
+
+// runTables lists the tables with their keys, indexes, counts and sizes.
+func runTables(ctx context.Context, o *tablesOptions) error {
+	if o.output != "json" && o.output != "text" {
+		return usage("use --output json or --output text", "--output %q is not a format of tables", o.output)
+	}
+	conn, err := o.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	names, _, err := dynamo.ListTables(ctx, conn.client)
+	if err != nil {
+		return err
+	}
+	infos, err := describeAll(ctx, conn.client, names)
+	if err != nil {
+		return err
+	}
+	if o.output == "json" {
+		return writeTablesJSON(o.stdout, infos)
+	}
+	return writeTablesText(o.stdout, infos)
 }
 
 // describeAll describes the tables a few at a time, keeping their order.

@@ -86,94 +86,8 @@ one.`,
   dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.validate(); err != nil {
-				return err
-			}
-			pattern, err := f.versionPattern(g, cmd.Flags().Changed("version-pattern"))
-			if err != nil {
-				return err
-			}
-			conn, err := g.connect(ctx)
-			if err != nil {
-				return err
-			}
-			q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
-			if err != nil {
-				return err
-			}
-			conf, err := g.loadConfig()
-			if err != nil {
-				return err
-			}
-			req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
-			start := time.Now()
-			var res dynamo.VersionsResult
-			var rows dynamo.Rows
-			if cmd.Flags().Changed("item") {
-				var h domain.History
-				h, res, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
-				if err == nil && h.Current == nil && len(h.Revisions) == 0 && pattern == nil {
-					// Not v0_<name>: perhaps the blog's v_0_<name>.
-					req.Blog = true
-					var blog dynamo.VersionsResult
-					h, blog, err = dynamo.ItemHistory(ctx, conn.client, req, nil)
-					res.Cost, res.Pages = res.Cost.Add(blog.Cost), res.Pages+blog.Pages
-					res.Histories = blog.Histories
-				}
-				if err == nil && h.Current == nil && len(h.Revisions) == 0 {
-					return dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
-						"no revisions of %q in partition %s", f.item, f.pk)
-				}
-				rows = dynamo.RevisionRows(h, info.Key)
-			} else {
-				res, err = dynamo.Versions(ctx, conn.client, req, nil)
-				rows = dynamo.HistoryRows(res.Histories)
-			}
-			if err != nil {
-				return err
-			}
-			if len(res.Histories) == 0 {
-				if err := nothingFound(cmd, pattern, f, res.Level); err != nil {
-					return err
-				}
-			}
-			mask, err := g.tableMask(f.table)
-			if err != nil {
-				return err
-			}
-			delim := conf.Table(f.table).Delimiter
-			rows = maskVersionRows(rows, mask, info, delim)
-			level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
-			items := make([]historyJSON, 0, len(res.Histories))
-			drifted := 0
-			for i, h := range res.Histories {
-				items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
-				if h.Drifted() {
-					drifted++
-				}
-			}
-			total, _ := conn.client.Session.Totals()
-			summary := func() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-					export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
-			}
-			if f.output != "json" {
-				_, err := writeRows(rows, f.output, cmd.OutOrStdout(), cmd.ErrOrStderr())
-				summary()
-				return err
-			}
-			doc := map[string]any{
-				"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
-				"keyCondition": level.Expression(), "values": level.Values(),
-				"items": items,
-				"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
-					"elapsedMs": time.Since(start).Milliseconds()},
-			}
-			if err := export.JSONDoc(cmd.OutOrStdout(), doc); err != nil {
-				return err
-			}
-			summary()
-			return nil
+			f.bind(cmd, g)
+			return runVersions(ctx, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -183,6 +97,105 @@ one.`,
 	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
 	return cmd
+}
+
+// runVersions prints a partition's versioned items, or one item's
+// history; every flag is checked before it connects.
+func runVersions(ctx context.Context, f *versionsFlags) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	pattern, err := f.versionPattern(f.g, f.given("version-pattern"))
+	if err != nil {
+		return err
+	}
+	conf, err := f.g.loadConfig()
+	if err != nil {
+		return err
+	}
+	mask, err := f.g.tableMask(f.table)
+	if err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	if err != nil {
+		return err
+	}
+	req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
+	start := time.Now()
+	res, rows, err := f.read(ctx, conn.client, req, info, pattern)
+	if err != nil {
+		return err
+	}
+	if len(res.Histories) == 0 {
+		if err := nothingFound(f, pattern, res.Level); err != nil {
+			return err
+		}
+	}
+	delim := conf.Table(f.table).Delimiter
+	rows = maskVersionRows(rows, mask, info, delim)
+	level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
+	items := make([]historyJSON, 0, len(res.Histories))
+	drifted := 0
+	for i, h := range res.Histories {
+		items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
+		if h.Drifted() {
+			drifted++
+		}
+	}
+	total, _ := conn.client.Session.Totals()
+	summary := func() {
+		fmt.Fprintf(f.stderr, "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
+			export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
+	}
+	if f.output != "json" {
+		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
+		summary()
+		return err
+	}
+	doc := map[string]any{
+		"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
+		"keyCondition": level.Expression(), "values": level.Values(),
+		"items": items,
+		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
+			"elapsedMs": time.Since(start).Milliseconds()},
+	}
+	if err := export.JSONDoc(f.stdout, doc); err != nil {
+		return err
+	}
+	summary()
+	return nil
+}
+
+// read reads the partition's versioned items, or with --item that one
+// item's history (trying the blog's v_0_<name> form when v0_<name> finds
+// nothing), as rows to print.
+func (f *versionsFlags) read(ctx context.Context, c dynamo.Client, req dynamo.VersionsRequest, info dynamo.TableInfo, pattern *domain.VersionPattern) (dynamo.VersionsResult, dynamo.Rows, error) {
+	if !f.given("item") && f.item == "" {
+		res, err := dynamo.Versions(ctx, c, req, nil)
+		return res, dynamo.HistoryRows(res.Histories), err
+	}
+	h, res, err := dynamo.ItemHistory(ctx, c, req, nil)
+	if err == nil && h.Current == nil && len(h.Revisions) == 0 && pattern == nil {
+		// Not v0_<name>: perhaps the blog's v_0_<name>.
+		req.Blog = true
+		var blog dynamo.VersionsResult
+		h, blog, err = dynamo.ItemHistory(ctx, c, req, nil)
+		res.Cost, res.Pages = res.Cost.Add(blog.Cost), res.Pages+blog.Pages
+		res.Histories = blog.Histories
+	}
+	if err != nil {
+		return res, dynamo.Rows{}, err
+	}
+	if h.Current == nil && len(h.Revisions) == 0 {
+		return res, dynamo.Rows{}, dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
+			"no revisions of %q in partition %s", f.item, f.pk)
+	}
+	return res, dynamo.RevisionRows(h, info.Key), nil
 }
 
 // versionPattern is --version-pattern, else the configuration's, else nil
@@ -198,16 +211,16 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 // nothingFound explains an empty result: a pattern that matches nothing is
 // a mistake (exit 2); with the usual forms, stderr says which were looked
 // for and how to name another.
-func nothingFound(cmd *cobra.Command, pattern *domain.VersionPattern, f versionsFlags, level domain.KeyQuery) error {
+func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery) error {
 	if pattern != nil {
 		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
-		if cmd.Flags().Changed("version-pattern") {
+		if f.given("version-pattern") {
 			where = "--version-pattern " + strconv.Quote(pattern.String())
 		}
 		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
 			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(f.pk), level.Expression(), level.Values())
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
+	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
 		level.Expression(), level.Values())
 	return nil
 }

@@ -28,7 +28,7 @@ type versionsDoc struct {
 	} `json:"stats"`
 }
 
-func runVersions(t *testing.T, args ...string) versionsDoc {
+func versionsJSON(t *testing.T, args ...string) versionsDoc {
 	t.Helper()
 	out, _ := mustRun(t, append([]string{"versions", "--demo"}, args...)...)
 	var d versionsDoc
@@ -39,7 +39,7 @@ func runVersions(t *testing.T, args ...string) versionsDoc {
 }
 
 func TestVersionsJSON(t *testing.T) {
-	d := runVersions(t, "--table", "Equipment", "--pk", demo.DriftedPiece, "--output", "json")
+	d := versionsJSON(t, "--table", "Equipment", "--pk", demo.DriftedPiece, "--output", "json")
 	if len(d.Items) != 2 || d.Items[1].Name != demo.DriftedItem {
 		t.Fatalf("items: %+v", d.Items)
 	}
@@ -56,15 +56,15 @@ func TestVersionsJSON(t *testing.T) {
 		t.Errorf("clean item's drift should be [], got %v", d.Items[0].Drift)
 	}
 
-	missing := runVersions(t, "--table", "Equipment", "--pk", demo.MissingCurrentPiece, "--item", "Audit")
+	missing := versionsJSON(t, "--table", "Equipment", "--pk", demo.MissingCurrentPiece, "--item", "Audit")
 	if len(missing.Items) != 1 || missing.Items[0].Current != nil || !strings.Contains(missing.Items[0].Drift[0], "missing") {
 		t.Fatalf("missing current: %+v", missing.Items)
 	}
-	long := runVersions(t, "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--item", "Audit")
+	long := versionsJSON(t, "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--item", "Audit")
 	if len(long.Items[0].Versions) != 1000 || long.Items[0].Versions[999].SK != "v1000_Audit" || long.Stats.Requests != 3 {
 		t.Fatalf("long history: %d versions, %d requests", len(long.Items[0].Versions), long.Stats.Requests)
 	}
-	blog := runVersions(t, "--table", "Documents", "--pk", "doc-0002")
+	blog := versionsJSON(t, "--table", "Documents", "--pk", "doc-0002")
 	if len(blog.Items) != 1 || blog.Items[0].Current == nil || blog.Items[0].Current["DocumentInfo"] != "v_0" {
 		t.Fatalf("blog form: %+v", blog.Items)
 	}
@@ -109,18 +109,18 @@ func TestVersionsPattern(t *testing.T) {
 		}
 	}
 	base := []string{"--table", demo.PolicyTable, "--pk", demo.PolicyDrifted}
-	check(runVersions(t, append(base, "--version-pattern", demo.PolicyPattern)...), "flag")
-	check(runVersions(t, append(base, "--config", conf)...), "config")
-	check(runVersions(t, append(base, "--config", wrong, "--version-pattern", demo.PolicyPattern)...), "flag over config")
+	check(versionsJSON(t, append(base, "--version-pattern", demo.PolicyPattern)...), "flag")
+	check(versionsJSON(t, append(base, "--config", conf)...), "config")
+	check(versionsJSON(t, append(base, "--config", wrong, "--version-pattern", demo.PolicyPattern)...), "flag over config")
 	// A pattern that reads none of the keys is a mistake to fix, said where it was written.
 	if _, stderr, code := cli(t, append([]string{"versions", "--demo", "--config", wrong}, base...)...); code != 2 ||
 		!strings.Contains(stderr, `version_pattern "{name}#v{n}" in the configuration matches no sort key of partition "POL-1001"`) {
 		t.Fatalf("{name}#v{n} on rev# keys: code %d, %s", code, stderr)
 	}
-	if d := runVersions(t, base...); len(d.Items) != 0 {
+	if d := versionsJSON(t, base...); len(d.Items) != 0 {
 		t.Fatalf("detection read rev# keys: %+v", d.Items)
 	}
-	one := runVersions(t, append(base, "--config", conf, "--item", "Terms")...)
+	one := versionsJSON(t, append(base, "--config", conf, "--item", "Terms")...)
 	if len(one.Items) != 1 || len(one.Items[0].Versions) != 3 || one.Items[0].Versions[2].SK != "rev#3#Terms" || one.Stats.Requests != 3 {
 		t.Fatalf("--item Terms: %+v", one)
 	}

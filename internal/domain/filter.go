@@ -184,7 +184,6 @@ type filterParser struct {
 	src string
 	pos int
 	tok ftoken
-	err error
 }
 
 func (p *filterParser) errAt(t ftoken, msg string) error {

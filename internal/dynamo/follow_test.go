@@ -140,12 +140,17 @@ func TestFollowEachNewItemOnce(t *testing.T) {
 			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:10Z")
 			putLog(t, c, table, "d1", "bmsg#2026-11-01T10:00:11Z") // another prefix
 			putLog(t, c, table, "d2", "amsg#2026-11-01T10:00:12Z") // another partition
-			got := col.waitPolls(t, 2)
+			// Each new item is emitted within two polls of its write.
+			if got, want := col.waitPolls(t, 2), []string{"amsg#2026-11-01T10:00:10Z"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("two polls after the first write, emitted %v, want %v", got, want)
+			}
 			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:20Z")
-			got = col.waitPolls(t, 2)
+			if got, want := col.waitPolls(t, 2), []string{"amsg#2026-11-01T10:00:10Z", "amsg#2026-11-01T10:00:20Z"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("two polls after the second write, emitted %v, want %v", got, want)
+			}
 			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:17Z") // late, inside the overlap
 			putLog(t, c, table, "d1", "amsg#2026-11-01T10:00:05Z") // late, before the window
-			got = col.waitPolls(t, 3)
+			got := col.waitPolls(t, 3)
 			want := []string{"amsg#2026-11-01T10:00:10Z", "amsg#2026-11-01T10:00:20Z", "amsg#2026-11-01T10:00:17Z"}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("emitted %v, want %v", got, want)

@@ -7,8 +7,10 @@ package export
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +78,39 @@ func To(target, noun string, stdout, stderr io.Writer, write WriteFunc) (int, er
 	return n, err
 }
 
+// CheckNewFile reports, before anything is read, why a file could not be
+// created at path: it exists, or its folder does not, or is not a folder;
+// nil when nothing stands in the way.
+func CheckNewFile(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fileError(path, fs.ErrExist)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fileError(path, err)
+	case !st.IsDir():
+		return &TargetError{Target: path, Err: fmt.Errorf("%s is not a folder", OneLine(dir)), Hint: "name a file in a folder"}
+	}
+	return nil
+}
+
+// fileError is why path could not be created, with the thing to try: the
+// cause as the system gives it is only the last resort.
+func fileError(path string, err error) *TargetError {
+	dir := filepath.Dir(path)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return &TargetError{Target: path, Err: fmt.Errorf("%s: the file exists", OneLine(path)), Hint: "choose a new file name (dynascope never overwrites)"}
+	case errors.Is(err, fs.ErrNotExist):
+		return &TargetError{Target: path, Err: fmt.Errorf("the folder %s does not exist", OneLine(dir)), Hint: "create it, or name a file in a folder that exists"}
+	case errors.Is(err, fs.ErrPermission):
+		return &TargetError{Target: path, Err: fmt.Errorf("no permission to create a file in %s", OneLine(dir)), Hint: "name a file in a folder you can write to"}
+	}
+	return &TargetError{Target: path, Err: err, Hint: "name another file"}
+}
+
 // toFile creates path 0600 (item data is nobody else's business), never
 // over an existing file, and removes it if the write fails. Until the
 // write ends the file is listed as unfinished, so a signal that ends the
@@ -83,7 +118,7 @@ func To(target, noun string, stdout, stderr io.Writer, write WriteFunc) (int, er
 func toFile(path, format string, write WriteFunc) (int, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return 0, &TargetError{Target: path, Err: err, Hint: "choose a new file name (dynascope never overwrites)"}
+		return 0, fileError(path, err)
 	}
 	unfinished.add(path)
 	defer unfinished.remove(path)

@@ -81,4 +81,17 @@ func TestRowsToFile(t *testing.T) {
 	if _, err := RowsToFile(dynamo.HistoryRows(res.Histories), filepath.Join(t.TempDir(), "v.txt")); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
 		t.Fatalf("a name with no format: %v", err)
 	}
+	// The explorer's export into a folder that does not exist says so; it
+	// used to advise a new file name.
+	missing := filepath.Join(t.TempDir(), "nope", "v.csv")
+	if _, err := RowsToFile(dynamo.HistoryRows(res.Histories), missing); err == nil ||
+		!strings.HasSuffix(err.Error(), ": the folder "+filepath.Dir(missing)+" does not exist — create it, or name a file in a folder that exists") {
+		t.Fatalf("a missing folder: %v", err)
+	}
+	if err := CheckNewFile(missing); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("CheckNewFile of a missing folder: %v", err)
+	}
+	if err := CheckNewFile(filepath.Join(path, "x.csv")); err == nil || !strings.Contains(err.Error(), "is not a folder") {
+		t.Fatalf("CheckNewFile under a file: %v", err)
+	}
 }

@@ -5,8 +5,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/dynascope/dynascope/internal/keymap"
-	"github.com/dynascope/dynascope/internal/ui/common"
 	"os"
 	"os/exec"
 	"strings"
@@ -16,6 +14,8 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // Config is what the command line hands the explorer.

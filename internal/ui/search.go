@@ -17,7 +17,7 @@ import (
 // command. It reports whether the search took the key.
 func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	s, ok := m.top().(common.Searchable)
-	if _, own := m.top().(interface{ TypesKeys() }); own || !ok || m.fatal != nil || msg.String() == "ctrl+c" {
+	if _, own := m.top().(interface{ TypesKeys() }); own || !ok || m.fatal != nil {
 		return nil, false
 	}
 	if m.searchPage != m.top().ID() {

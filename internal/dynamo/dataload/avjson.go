@@ -228,9 +228,6 @@ func toWire(av types.AttributeValue) wireValue {
 		for i, e := range v.Value {
 			l[i] = toWire(e)
 		}
-		if l == nil {
-			l = []wireValue{}
-		}
 		return wireValue{L: l}
 	}
 	return wireValue{}

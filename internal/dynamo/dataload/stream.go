@@ -451,7 +451,7 @@ func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bo
 			}
 			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 				if err == nil {
-					err = fmt.Errorf("Items is not a list")
+					err = fmt.Errorf("the Items field is not a list")
 				}
 				return fail(err)
 			}

@@ -115,9 +115,6 @@ func writeExp(b *strings.Builder, e int) {
 	}
 }
 
-// canonical is the number's normal text, used to identify equal numbers.
-func (d decimal) canonical() string { return d.lexi() }
-
 // String is the number as DynamoDB returns it: plain decimal notation, no
 // exponent, no leading or trailing zeros ("12.50" → "12.5", "1e3" → "1000").
 func (d decimal) String() string {

@@ -1,7 +1,6 @@
 package common
 
 import (
-	"charm.land/bubbles/v2/textinput"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -178,16 +177,6 @@ type LoadChangedMsg struct{}
 
 // Routed is a message that belongs to one page, by id.
 type Routed interface{ PageID() int }
-
-// SteadyCursor (for a bare textinput; the explorer's boxes use
-// components.TextInput, which does this itself) keeps an input's cursor from blinking: a blinking one wakes
-// the program twice a second for nothing (and keeps a synchronous test
-// driver busy).
-func SteadyCursor(in *textinput.Model) {
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-}
 
 // List is a page's list as search and the position indicator see it: the
 // loaded rows as text, and the selection.

@@ -1,9 +1,10 @@
 package common
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"regexp"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // flagWords are the explorer's words for what an error or hint written for

@@ -1,9 +1,10 @@
 package common
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestExplorerWords(t *testing.T) {

@@ -80,11 +80,10 @@ func (s *attrStats) columns(c *common.Common, table string, limit int) []string 
 // columnPicker shows every attribute seen with how often it appears, to
 // show, hide and reorder the grid's columns.
 type columnPicker struct {
-	names  []string // shown ones first, in their order, then the rest by frequency
-	shown  map[string]bool
-	stats  *attrStats
-	cursor int
-	grid   components.Grid
+	names []string // shown ones first, in their order, then the rest by frequency
+	shown map[string]bool
+	stats *attrStats
+	grid  components.Grid
 }
 
 func newColumnPicker(c *common.Common, stats *attrStats, current []string) *columnPicker {

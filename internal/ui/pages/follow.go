@@ -43,7 +43,7 @@ func (f *following) on() bool { return f.req.inFlight() }
 // startFollow polls in a goroutine (dynamo.Follow), handing each new item
 // and each poll's figures to Update through a channel: Update never waits.
 func (t *Time) startFollow() tea.Cmd {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
 			"no time in this sort key to follow"), false, t.id)
 	}

@@ -37,11 +37,10 @@ type Time struct {
 	sort       rowSort   // s/S: the loaded rows' order on screen
 	follow     following // F: new items as they are written
 	enc        domain.TimeEncoding
-	detected   bool
+	phase      timePhase
 	configured bool          // the encoding comes from the configuration file
-	noTime     string        // why this partition has no time mode
+	noTime     string        // why this partition has no time mode (timeRefused)
 	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
-	checked    bool          // a configured format was checked against the first keys
 	prefixes   []string      // the prefixes before the time, once found
 	waiting    *pendingRange // a range typed without a prefix: merged across them all
 	find       request       // the search for the prefixes
@@ -59,6 +58,26 @@ type Time struct {
 	grid       components.Grid
 	w, h       int
 }
+
+// timePhase is how far the Time mode knows its keys' format: the first
+// page is read to detect it, or a configured format waits to be checked
+// against that page (ranges already run), then it is ready, or the keys
+// are refused as time (noTime says why).
+type timePhase int
+
+const (
+	timeDetecting timePhase = iota
+	timeChecking
+	timeReady
+	timeRefused
+)
+
+// ready reports whether the format is known: ranges, jumps and the time
+// column work.
+func (t *Time) ready() bool { return t.phase == timeChecking || t.phase == timeReady }
+
+// refuse ends the Time mode here, saying why.
+func (t *Time) refuse(why string) { t.phase, t.noTime = timeRefused, why }
 
 // NewTime returns the Time mode of a partition, on the base table or an
 // index. now is the clock "last 15m" counts back from.
@@ -90,12 +109,12 @@ func (t *Time) tableKeys() *dynamo.KeySchema {
 
 func (t *Time) Init() tea.Cmd {
 	if t.base.SKName == "" {
-		t.noTime = "this table has no sort key to read as time"
+		t.refuse("this table has no sort key to read as time")
 		return nil
 	}
 	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
 		if enc, err := domain.ParseTimeFormat(f); err == nil { // checked when the file was read
-			t.detected, t.enc, t.configured = true, enc, true
+			t.phase, t.enc, t.configured = timeChecking, enc, true
 			t.pg.query.Filter, t.pending = t.pending, nil
 			t.setColumns()
 			if t.initial != "" {
@@ -147,17 +166,18 @@ func (t *Time) detect() tea.Cmd {
 			sample, number = append(sample, kv.Text), kv.Type == domain.TypeN
 		}
 	}
-	t.detected = true
 	d := domain.DetectTimeSample(sample, number)
 	enc, ok := d.Enc, d.OK
 	if !ok {
-		t.noTime = "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
+		why := "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
 			"set time_format for the table in the configuration,\nsuch as " + explorerTimeExamples
 		if len(sample) == 0 {
-			t.noTime = "the partition is empty"
+			why = "the partition is empty"
 		}
+		t.refuse(why)
 		return nil
 	}
+	t.phase = timeReady
 	t.skipped = d.Note()
 	t.enc = enc
 	t.parseTimes()
@@ -175,8 +195,8 @@ func (t *Time) checkConfigured() {
 		}
 	}
 	if len(keys) > 0 && t.enc.Matches(keys) == 0 {
-		t.noTime = fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
-			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0]))
+		t.refuse(fmt.Sprintf("no key here is a time in the format %q\nof the table's time_format (such as %s):\ncompare it with a key, or remove it to detect the format",
+			t.c.Tables[t.info.Name].TimeFormat, strconv.QuoteToGraphic(keys[0])))
 	}
 }
 
@@ -286,7 +306,7 @@ type sparkCache struct {
 // parseTimes reads the key times of the items loaded since the last call,
 // once each (the grid, the sparkline and jumps use them every frame).
 func (t *Time) parseTimes() {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return
 	}
 	for i := len(t.times); i < t.pg.head.len(); i++ {
@@ -332,11 +352,11 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.refresh()
 		t.keepFromEnd(fromEnd)
-		if !t.detected {
+		switch t.phase {
+		case timeDetecting:
 			return t, t.detect()
-		}
-		if t.configured && !t.checked {
-			t.checked = true
+		case timeChecking:
+			t.phase = timeReady
 			t.checkConfigured()
 		}
 		if t.jumpTo != nil {
@@ -360,44 +380,83 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 // prefetch reads on until the screen past the cursor is full; user says
 // a key asked for it (a new filter budget).
 func (t *Time) prefetch(user bool) tea.Cmd {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return nil
 	}
 	return t.pg.fill(t.grid.Cursor(), t.grid.Visible(), user)
 }
 
+// timeKeys are the Time mode's key handlers, asked in turn: what is
+// typed or picked (the filter bar, the column picker, the range bar),
+// following, stopping and leaving; the rest need the keys' format known.
+var timeKeys = []func(*Time, tea.KeyPressMsg) (tea.Cmd, bool){
+	(*Time).editKey,
+	(*Time).followKey,
+	(*Time).stopKey,
+	(*Time).notReadyKey,
+	(*Time).toolKey,
+	(*Time).openKey,
+}
+
 func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
+	for _, h := range timeKeys {
+		if cmd, took := h(t, msg); took {
+			return cmd
+		}
+	}
+	if t.grid.Update(msg) {
+		return t.prefetch(true)
+	}
+	return nil
+}
+
+// editKey gives every key to the filter bar, the column picker or the
+// range bar while one is open.
+func (t *Time) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
-	if t.filter.editing() {
+	switch {
+	case t.filter.editing():
 		res, cmd := t.filter.key(msg, k, t.stats.loaded())
 		if !res.done {
-			return cmd
+			return cmd, true
 		}
 		q := t.pg.query
 		q.Filter = res.filter
-		return t.run(q, t.rangeTxt)
+		return t.run(q, t.rangeTxt), true
+	case t.picker != nil:
+		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh), true
+	case !t.input.Focused():
+		return nil, false
+	case key.Matches(msg, k.Submit):
+		return t.submit(), true
+	case key.Matches(msg, k.Cancel):
+		t.input.Blur()
+		t.inputErr = ""
+		return nil, true
 	}
-	if t.picker != nil {
-		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh)
-	}
-	if t.input.Focused() {
-		switch {
-		case key.Matches(msg, k.Submit):
-			return t.submit()
-		case key.Matches(msg, k.Cancel):
-			t.input.Blur()
-			t.inputErr = ""
-			return nil
-		}
-		var cmd tea.Cmd
-		t.input, cmd = t.input.Update(msg)
-		return cmd
-	}
+	var cmd tea.Cmd
+	t.input, cmd = t.input.Update(msg)
+	return cmd, true
+}
+
+// followKey: F follows new items, F or esc stops.
+func (t *Time) followKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
 	switch {
 	case t.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
 		t.stopFollow()
+		return nil, true
 	case key.Matches(msg, k.Follow):
-		return t.startFollow()
+		return t.startFollow(), true
+	}
+	return nil, false
+}
+
+// stopKey: esc stops what is being read, or leaves; r after a failure
+// goes on from where it stopped.
+func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Back) && t.find.inFlight():
 		t.pg.cancel()
 		t.find.stop()
@@ -405,49 +464,71 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.pg.cancel()
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped() && t.waiting != nil && t.prefixes == nil:
 		t.pg.fail.clear()
-		return t.findPrefixes(t.waiting.r, t.waiting.text) // finding the prefixes failed: again
+		return t.findPrefixes(t.waiting.r, t.waiting.text), true // finding the prefixes failed: again
 	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
-		return t.pg.retry() // on from where it stopped, keeping the rows
+		return t.pg.retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		t.stopFollow() // leaving: nothing polls behind the user's back
-		return back
-	case !t.detected || t.noTime != "":
-		return nil
+		return back, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// notReadyKey takes every other key while the format is not known.
+func (t *Time) notReadyKey(tea.KeyPressMsg) (tea.Cmd, bool) {
+	return nil, !t.ready()
+}
+
+// toolKey: the range bar, the zone, the filter, columns, order, sort, and
+// reading again.
+func (t *Time) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Range):
 		t.input.SetValue(t.rangeTxt)
 		t.input.CursorEnd()
-		return t.input.Focus()
+		return t.input.Focus(), true
 	case key.Matches(msg, k.Zone):
 		t.local = !t.local
 		t.refresh()
 	case key.Matches(msg, k.Filter):
-		return t.filter.open(t.pg.query.Filter)
+		return t.filter.open(t.pg.query.Filter), true
 	case key.Matches(msg, k.Columns):
 		t.picker = newColumnPicker(t.c, &t.stats, t.stats.columns(t.c, t.info.Name, timeAttrs))
 	case key.Matches(msg, k.Flip):
 		q := t.pg.query
 		q.Reverse = !q.Reverse
-		return t.run(q, t.rangeTxt)
+		return t.run(q, t.rangeTxt), true
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.pg.query, t.rangeTxt)
-	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
-		return t.jumpEnd()
-	case key.Matches(msg, k.Open):
-		if it, ok := t.pg.row(t.sort.row(t.grid.Cursor())); ok {
-			if _, partial := partialProjection(t.info, t.base.Index); partial {
-				ctx, req := t.get.start(t.c.NextID)
-				return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
-			}
-			return open(NewItem(t.c, t.info, it))
-		}
+		return t.run(t.pg.query, t.rangeTxt), true
 	default:
-		if t.grid.Update(msg) {
-			return t.prefetch(true)
-		}
+		return nil, false
 	}
-	return nil
+	return nil, true
+}
+
+// openKey: G jumps to the end, enter opens the row.
+func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
+	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
+		return t.jumpEnd(), true
+	case key.Matches(msg, k.Open):
+		it, ok := t.pg.row(t.sort.row(t.grid.Cursor()))
+		if !ok {
+			return nil, true
+		}
+		if _, partial := partialProjection(t.info, t.base.Index); partial {
+			ctx, req := t.get.start(t.c.NextID)
+			return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it)), true
+		}
+		return open(NewItem(t.c, t.info, it)), true
+	}
+	return nil, false
 }
 
 // timeAttrs are the attribute columns after the time and the sort key.
@@ -579,7 +660,7 @@ func (t *Time) View() string {
 		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
 	}
 	info := ""
-	if t.detected && t.noTime == "" {
+	if t.ready() {
 		how := "detected"
 		if t.configured {
 			how = "set by the table's time_format"
@@ -610,14 +691,14 @@ func (t *Time) View() string {
 	t.grid.SetSize(t.w-4, max(2, gridH))
 	body := t.grid.View()
 	switch {
-	case t.noTime != "":
+	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case t.pg.fail.stopped() && t.pg.head.len() == 0:
 		body = t.pg.failed(st, t.w-4)
 	case t.pg.fail.stopped():
 		t.grid.SetSize(t.w-4, max(2, gridH-1))
 		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
-	case !t.detected:
+	case t.phase == timeDetecting:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
 	case t.pg.empty("this range") != "":
 		body = st.Dim.Render(t.pg.empty("this range"))
@@ -645,8 +726,8 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.detected && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
-		!t.detected || t.noTime != ""
+	byKey := (t.ready() && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+		!t.ready()
 	switch {
 	case byKey && t.pg.query.Reverse:
 		return "key order, descending"
@@ -687,7 +768,7 @@ func (t *Time) Request() string {
 // span is the sort-key condition as readable times ("" when it has none
 // or the keys are not read as time).
 func (t *Time) span() string {
-	if !t.detected || t.noTime != "" {
+	if !t.ready() {
 		return ""
 	}
 	at := func(v domain.KeyValue) string {
@@ -749,7 +830,7 @@ func (t *Time) FullHelp() [][]key.Binding {
 // A range merged across prefixes is several queries, none of them the
 // view: copy and export have no one query to take.
 func (t *Time) Query() (domain.KeyQuery, bool) {
-	return t.pg.query, t.detected && t.noTime == "" && t.pg.merge == nil
+	return t.pg.query, t.ready() && t.pg.merge == nil
 }
 
 // DeepLink reopens this range from the command line.

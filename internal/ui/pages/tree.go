@@ -350,12 +350,38 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
+// treeKeys are the level's key handlers, asked in turn: the picker while
+// open, then stopping and leaving, opening a row, the other modes, the
+// level's tools; a key none takes moves the cursor.
+var treeKeys = []func(*Tree, tea.KeyPressMsg) (tea.Cmd, bool){
+	(*Tree).pickerOpenKey,
+	(*Tree).stopKey,
+	(*Tree).openKey,
+	(*Tree).modeKey,
+	(*Tree).toolKey,
+}
+
 func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := t.c.Keys
-	rows := t.rows()
-	if t.picker != nil {
-		return t.pickerKey(msg)
+	for _, h := range treeKeys {
+		if cmd, took := h(t, msg); took {
+			return cmd
+		}
 	}
+	t.grid.Update(msg)
+	return nil
+}
+
+func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if t.picker == nil {
+		return nil, false
+	}
+	return t.pickerKey(msg), true
+}
+
+// stopKey: esc closes the count prompt, stops what is being read, or
+// goes back.
+func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
@@ -369,73 +395,106 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
 	case key.Matches(msg, k.Back):
-		return back
-	case key.Matches(msg, k.Open) && len(rows) > 0:
-		row := rows[t.grid.Cursor()]
-		opts := t.options()
-		if row.branch && len(t.shards) > 0 {
-			return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts))
-		}
-		if row.branch {
-			return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts))
-		}
-		if t.req.Index != "" {
-			// The index's key is not the table's: list the item (and any
-			// under it) from the index, where enter reads it whole.
-			return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index))
-		}
-		r := t.req
-		if len(row.child.Shards) > 0 {
-			r.PK = row.child.Shards[0] // the first shard that holds it
-		}
-		ctx, req := t.walk.start(t.c.NextID)
-		return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child))
-	case key.Matches(msg, k.NextMode) && len(t.shards) > 0, key.Matches(msg, k.Count) && len(t.shards) > 0:
+		return back, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// openKey drills into a prefix, or opens an item.
+func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	rows := t.rows()
+	if !key.Matches(msg, t.c.Keys.Open) || len(rows) == 0 {
+		return nil, false
+	}
+	row := rows[t.grid.Cursor()]
+	opts := t.options()
+	if row.branch && len(t.shards) > 0 {
+		return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts)), true
+	}
+	if row.branch {
+		return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)), true
+	}
+	if t.req.Index != "" {
+		// The index's key is not the table's: list the item (and any
+		// under it) from the index, where enter reads it whole.
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix+row.child.Name, t.req.Index)), true
+	}
+	r := t.req
+	if len(row.child.Shards) > 0 {
+		r.PK = row.child.Shards[0] // the first shard that holds it
+	}
+	ctx, req := t.walk.start(t.c.NextID)
+	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
+}
+
+// modeKey opens the level in another mode: items, a filter over them,
+// versions, time.
+func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	sharded := len(t.shards) > 0
+	switch {
+	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
 		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
-			"items and counts are per shard"), false, t.id)
+			"items and counts are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
-		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index))
-	case key.Matches(msg, k.Filter) && len(t.shards) == 0:
+		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
+	case key.Matches(msg, k.Filter) && !sharded:
 		q, _ := t.Query()
-		return filterItems(t.c, t.info, q, "")
-	case key.Matches(msg, k.Versions) && len(t.shards) == 0:
-		return openVersions(t.c, t.info, t.req.PK, t.req.Index)
-	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0 && t.place().off(ModeTime) != "":
-		return refuse(ModeTime, t.place().off(ModeTime))
-	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && len(t.shards) == 0:
-		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now))
+		return filterItems(t.c, t.info, q, ""), true
+	case key.Matches(msg, k.Versions) && !sharded:
+		return openVersions(t.c, t.info, t.req.PK, t.req.Index), true
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && !sharded && t.place().off(ModeTime) != "":
+		return refuse(ModeTime, t.place().off(ModeTime)), true
+	case (key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)) && !sharded:
+		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now)), true
+	}
+	return nil, false
+}
+
+// toolKey: the index and delimiter pickers, counting, reading again.
+func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := t.c.Keys
+	switch {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
-		if est := t.countEstimate(); !t.confirm && est > t.budget() {
-			t.confirm = true // ask first: this may cost more than the budget
-			return nil
-		}
-		t.confirm = false
-		var branches []domain.Child
-		for _, c := range t.children {
-			if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
-				branches = append(branches, c.Child)
-				t.counts[c.Name], t.counting[c.Name] = 0, true
-			}
-		}
-		ctx, req := t.count.start(t.c.NextID)
-		ch := make(chan countedMsg, 64)
-		go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
-		return waitCount(ch)
+		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
 	case key.Matches(msg, k.Refresh) && t.fail.stopped():
-		return t.retry()
+		return t.retry(), true
 	case key.Matches(msg, k.Refresh):
 		t.count.stop()
-		return t.Init()
+		return t.Init(), true
 	default:
-		t.grid.Update(msg)
+		return nil, false
 	}
-	return nil
+	return nil, true
+}
+
+// countKey counts under every branch not counted yet, asking first when
+// that may cost more than the budget.
+func (t *Tree) countKey() tea.Cmd {
+	if est := t.countEstimate(); !t.confirm && est > t.budget() {
+		t.confirm = true // ask first: this may cost more than the budget
+		return nil
+	}
+	t.confirm = false
+	var branches []domain.Child
+	for _, c := range t.children {
+		if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
+			branches = append(branches, c.Child)
+			t.counts[c.Name], t.counting[c.Name] = 0, true
+		}
+	}
+	ctx, req := t.count.start(t.c.NextID)
+	ch := make(chan countedMsg, 64)
+	go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
+	return waitCount(ch)
 }
 
 // retry goes on with a walk cut off by an error or esc after the children

@@ -67,11 +67,6 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, i
 	return open(NewVersionsOn(c, info, pk, index))
 }
 
-// NewVersions returns the Versions mode of a partition.
-func NewVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Versions {
-	return NewVersionsOn(c, info, pk, "")
-}
-
 // NewVersionsOn returns the Versions mode of a partition of index (""
 // for the table): its sort key holds the revisions, and the base table's
 // partition key tells apart the items sharing its keys.

@@ -49,7 +49,6 @@ func WriteExport(dir, table string, items Items, opt ExportOptions) (int, error)
 		f     *os.File
 		zw    *gzip.Writer
 		bw    *bufio.Writer
-		sum   io.Writer
 		md5   interface{ Sum([]byte) []byte }
 		count int
 	}

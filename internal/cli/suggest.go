@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// unknownCommand is the one line for a word where a subcommand could be:
+// cobra's suggestions (dynascope itemz → did you mean items?), else what
+// dynascope takes.
+func unknownCommand(cmd *cobra.Command, arg string) error {
+	if s := cmd.SuggestionsFor(arg); len(s) > 0 {
+		return usage("did you mean "+cmd.CommandPath()+" "+strings.Join(s, " or ")+"? (see "+cmd.CommandPath()+" --help)", "unknown command %q", arg)
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() && c.Name() != "help" && c.Name() != "completion" {
+			names = append(names, c.Name())
+		}
+	}
+	return usage("the commands are "+strings.Join(names, ", ")+"; the explorer takes flags only (see "+cmd.CommandPath()+" --help)", "unknown command %q", arg)
+}
+
+// flagSuggestion is the flag of cmd nearest to an unknown one, for "did
+// you mean --table?", or "" when none is near: within two edits, or one
+// it begins (--end → --endpoint-url).
+func flagSuggestion(cmd *cobra.Command, unknown string) string {
+	unknown = strings.TrimLeft(unknown, "-")
+	if i := strings.IndexByte(unknown, '='); i >= 0 {
+		unknown = unknown[:i]
+	}
+	if unknown == "" {
+		return ""
+	}
+	best, bestD := "", 3
+	visit := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(strings.ToLower(unknown), f.Name)
+		if len(unknown) >= 3 && strings.HasPrefix(f.Name, strings.ToLower(unknown)) {
+			d = min(d, 1)
+		}
+		if d < bestD || (d == bestD && f.Name < best) {
+			best, bestD = f.Name, d
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	if best == "" {
+		return ""
+	}
+	return "--" + best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// keyHandler takes a key it owns and reports whether it did.
+type keyHandler func(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool)
+
+// keyHandlers are asked in turn, the first to take a key ending its
+// journey: while connecting only leaving acts; ctrl+c always quits; then
+// what is typed (the export prompt, the search, a page's own text box),
+// the error page, an overlay, the mode tabs, the explorer's commands and
+// its global keys. A key none takes is the page's.
+var keyHandlers = []keyHandler{
+	(*Model).connectingKey,
+	(*Model).interruptKey,
+	(*Model).exportKey,
+	(*Model).searchKey,
+	(*Model).typingKey,
+	(*Model).fatalKey,
+	(*Model).overlayKey,
+	(*Model).modeKey,
+	(*Model).commandKey,
+	(*Model).globalKey,
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	m.notice, m.lastErr = "", nil // a message stays until the next key
+	for _, h := range keyHandlers {
+		if cmd, took := h(m, msg); took {
+			return cmd
+		}
+	}
+	return m.pageKey(msg)
+}
+
+// connectingKey: nothing to act on yet but leaving.
+func (m *Model) connectingKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.skeleton == nil {
+		return nil, false
+	}
+	if key.Matches(msg, m.c.Keys.Interrupt) || key.Matches(msg, m.c.Keys.Quit) {
+		m.stopConnecting()
+		return tea.Quit, true
+	}
+	return nil, true
+}
+
+// interruptKey quits from anywhere, a text box included.
+func (m *Model) interruptKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if key.Matches(msg, m.c.Keys.Interrupt) {
+		return tea.Quit, true
+	}
+	return nil, false
+}
+
+// typingKey gives every key to the page's own text box (filter, range,
+// go to) while it has one open: none acts as a command.
+func (m *Model) typingKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.fatal != nil || !m.top().Capturing() {
+		return nil, false
+	}
+	return m.pageKey(msg), true
+}
+
+// fatalKey: on the error page only r, esc and q act.
+func (m *Model) fatalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.fatal == nil {
+		return nil, false
+	}
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Refresh):
+		page := m.fatal.page
+		m.fatal = nil
+		return func() tea.Msg { return common.RetryMsg{Page: page} }, true
+	case key.Matches(msg, k.Back):
+		m.fatal = nil
+		if len(m.stack) == 1 {
+			return m.startTop(), true // a failed deep link falls back to the tables
+		}
+		return m.pop(), true
+	case key.Matches(msg, k.Quit):
+		return tea.Quit, true
+	}
+	return nil, true
+}
+
+// overlayKey: q (and esc over the help) closes what is open over the
+// page, and never quits from there.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if key.Matches(msg, m.c.Keys.Quit) || m.showHelp && key.Matches(msg, m.c.Keys.Cancel) {
+		return m.closeOverlay()
+	}
+	return nil, false
+}
+
+// commandKey runs the explorer's commands on the view on top: e exports,
+// y and Y copy its query, r after a failed request sends it again.
+func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.c.Keys
+	if key.Matches(msg, k.Export) && !m.export.running {
+		if cmd, ok := m.startExport(); ok {
+			return cmd, true
+		}
+	}
+	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.Copy) {
+		if query, ok := q.Query(); ok {
+			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
+			if m.cfg.Profile != "" {
+				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
+			}
+			what := "the aws command"
+			if len(m.cfg.ReopenArgs) > 0 {
+				what += " (it queries the real table, not this data)"
+			}
+			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer), true
+		}
+	}
+	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.CopyKey) {
+		if query, ok := q.Query(); ok {
+			code := domain.GoSnippet(query)
+			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer), true
+		}
+	}
+	if m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) {
+		// r after a failed request sends it again from where it stopped,
+		// keeping what was loaded (rather than the page's own refresh).
+		page := m.errPage
+		m.lastErr, m.errPage = nil, 0
+		return func() tea.Msg { return common.RetryMsg{Page: page} }, true
+	}
+	return nil, false
+}
+
+// globalKey handles the keys every screen shares.
+func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit, true
+	case m.loadRunning() && (key.Matches(msg, k.StopLoad) ||
+		(len(m.stack) == 1 && !m.top().Loading() && key.Matches(msg, k.Back))): // esc on the first screen
+		return m.stopLoad(), true
+	case key.Matches(msg, k.RefFollow):
+		return m.followReference(), true
+	case key.Matches(msg, k.RefBack):
+		return m.history(false), true
+	case key.Matches(msg, k.RefForward):
+		return m.history(true), true
+	case m.demo() && key.Matches(msg, k.Tour):
+		m.showHelp = false
+		return m.push(newTour(m.c)), true
+	case key.Matches(msg, k.Help):
+		m.showHelp = !m.showHelp
+		w, h := m.bodySize()
+		m.top().SetSize(w, h)
+		return nil, true
+	case key.Matches(msg, k.Preview):
+		m.togglePreview()
+		return nil, true
+	}
+	return nil, false
+}
+
+// pageKey hands a key to the page on top.
+func (m *Model) pageKey(msg tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
+	return cmd
+}
