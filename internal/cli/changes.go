@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/export"
 )
 
@@ -85,8 +86,17 @@ func (o changesOptions) validate() error {
 	case o.dynamoJSON && o.output == "csv":
 		return usage("drop --dynamodb-json, or use --output jsonl", "--dynamodb-json writes JSON, not CSV")
 	}
-	_, err := o.window(time.Now())
+	_, err := o.window(o.present())
 	return err
+}
+
+// present is where the stream is read up to: now, or the demo's fixed
+// present (its stream's last day ends there).
+func (o changesOptions) present() time.Time {
+	if o.g != nil && o.g.demo {
+		return demo.DemoEnd
+	}
+	return time.Now()
 }
 
 func newChangesCmd(ctx context.Context, g *globals) *cobra.Command {
@@ -111,9 +121,10 @@ each new record as it is written, until Ctrl+C.
 Reading a stream costs no table capacity: stderr reports the shards read,
 the records scanned and matched, and the GetRecords calls. A table without
 a stream says how to enable one; dynascope never does.`,
-		Example: `  dynascope changes --demo --table Orders --pk 'CUSTOMER#1001' --since 1h
-  dynascope changes --demo --table Orders --pk 'CUSTOMER#1001' --prefix 'ORDER#'
-  dynascope changes --demo --table Devices --since 10m --output csv
+		Example: `  dynascope changes --demo --table Shop --pk 'c#001'
+  dynascope changes --demo --table Shop --pk 'c#001' --prefix 'o#' --since 12h
+  dynascope changes --demo --table Shop --pk 'c#001' --mask Email --dynamodb-json
+  dynascope changes --demo --table StateLog --since 1h --output csv
   dynascope changes --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' --follow`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -172,8 +183,8 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		return err
 	}
 	start := time.Now()
-	since, _ := o.window(start)
-	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Follow: o.follow, Poll: o.poll,
+	since, _ := o.window(o.present())
+	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Now: o.present(), Follow: o.follow, Poll: o.poll,
 		CallTimeout: max(30*time.Second, g.giveUpAfter())}
 	if info.Key.SK != nil {
 		req.SKName = info.Key.SK.Name

@@ -236,3 +236,48 @@ func TestChangesFollowCommand(t *testing.T) {
 		t.Errorf("followed changes %v, want 1 2 3 4 once each, in order", ns)
 	}
 }
+
+// TestChangesHelpExamples runs every --demo example of `changes --help`:
+// each prints changes from the demo's streams and exits 0.
+func TestChangesHelpExamples(t *testing.T) {
+	isolateAWS(t)
+	cmd := newChangesCmd(context.Background(), &globals{})
+	ran := 0
+	for _, line := range strings.Split(cmd.Example, "\n") {
+		args := strings.Fields(strings.TrimSpace(line))
+		if len(args) < 2 || !slices.Contains(args, "--demo") {
+			continue // the --endpoint-url form runs on moto in TestChangesFollowCommand
+		}
+		for i, a := range args {
+			args[i] = strings.Trim(a, "'")
+		}
+		out, errb, code := cli(t, args[1:]...)
+		if code != 0 || out == "" || !strings.Contains(errb, "GetRecords call") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", line, code, out, errb)
+		}
+		ran++
+	}
+	if ran < 4 {
+		t.Errorf("ran %d demo examples", ran)
+	}
+}
+
+// TestChangesDemo: the demo's Shop stream holds customer c#001's order
+// moving through its states, oldest first, each step's changed attributes
+// named, and no record for a write that changed nothing.
+func TestChangesDemo(t *testing.T) {
+	isolateAWS(t)
+	out, errb, code := cli(t, "changes", "--demo", "--table", "Shop", "--pk", "c#001", "--prefix", "o#10002")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var got []string
+	for _, c := range changeLines(t, out) {
+		got = append(got, fmt.Sprintf("%s %v %v", c.Event, c.New["Status"], c.Changed))
+	}
+	want := []string{"INSERT PLACED [GSI1PK GSI2PK GSI2SK OrderDate PK SK Status Total]", "MODIFY PAID [GSI1PK Status]",
+		"MODIFY SHIPPED [GSI1PK Status]", "MODIFY DELIVERED [GSI1PK Status]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order o#10002:\n got %q\nwant %q", got, want)
+	}
+}

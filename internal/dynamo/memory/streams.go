@@ -119,7 +119,10 @@ func (db *DB) enableStream(t *table, spec *types.StreamSpecification) error {
 	default:
 		return validation("1 validation error detected: Value '" + string(spec.StreamViewType) + "' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]")
 	}
-	now := db.clock.time().UTC()
+	// The label is the stream's creation time, as DynamoDB's is; the
+	// backend dates its tables at the epoch (CreationDateTime), so the
+	// stream is dated with its table and a demo's ARNs never vary.
+	now := aws.ToTime(t.desc.CreationDateTime).UTC()
 	label := now.Format("2006-01-02T15:04:05.000")
 	s := &stream{arn: aws.ToString(t.desc.TableArn) + "/stream/" + label, label: label, table: aws.ToString(t.desc.TableName),
 		view: stypes.StreamViewType(spec.StreamViewType), created: now}
