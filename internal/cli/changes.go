@@ -60,7 +60,7 @@ func (o changesOptions) window(now time.Time) (time.Time, error) {
 func parseSince(s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 {
+		if err != nil || n <= 0 || n > 36500 { // a century: nothing larger can overflow a Duration
 			return 0, fmt.Errorf("%q is not a span", s)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil

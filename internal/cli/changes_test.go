@@ -281,3 +281,26 @@ func TestChangesDemo(t *testing.T) {
 		t.Errorf("order o#10002:\n got %q\nwant %q", got, want)
 	}
 }
+
+// FuzzChangesWindow: whatever --since or --from say, the window is refused
+// with a usage line or starts within the 24 hours a stream keeps.
+func FuzzChangesWindow(f *testing.F) {
+	for _, s := range []string{"1h", "24h", "25h", "1d", "2d", "90m", "0s", "-1h", "1h30m", "9999999999h", "2026-11-24T10:00Z", "1764000000", ""} {
+		f.Add(s, "")
+		f.Add("", s)
+	}
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, since, from string) {
+		o := changesOptions{since: since, from: from}
+		start, err := o.window(now)
+		if err != nil {
+			if _, ok := err.(usageError); !ok {
+				t.Fatalf("--since %q --from %q: not a usage error: %v", since, from, err)
+			}
+			return
+		}
+		if !start.IsZero() && start.Before(now.Add(-24*time.Hour)) {
+			t.Fatalf("--since %q --from %q starts at %s, past 24 hours", since, from, start)
+		}
+	})
+}

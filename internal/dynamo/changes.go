@@ -55,7 +55,18 @@ type ChangesRequest struct {
 	Parallel int
 	// CallTimeout bounds each call (default 30 s), whatever ctx allows.
 	CallTimeout time.Duration
+	// MaxHeld bounds the changes held to put them in order before the
+	// first is handed on (default MaxHeldChanges): more is an error that
+	// says to narrow the read, never a memory without bound.
+	MaxHeld int
 }
+
+// MaxHeldChanges is how many matching changes a read holds at most.
+const MaxHeldChanges = 200_000
+
+// adoptEvery is how often following looks for new shards even when none
+// closed (DynamoDB may list a closed shard's children a little later).
+const adoptEvery = 30 * time.Second
 
 // ChangesStats is what reading cost: Streams calls use no table capacity.
 type ChangesStats struct {
@@ -86,6 +97,9 @@ func Changes(ctx context.Context, sc StreamsClient, req ChangesRequest, emit fun
 	}
 	if r.req.CallTimeout <= 0 {
 		r.req.CallTimeout = 30 * time.Second
+	}
+	if r.req.MaxHeld <= 0 {
+		r.req.MaxHeld = MaxHeldChanges
 	}
 	err := r.catchUp(ctx, emit)
 	if err == nil && req.Follow {
@@ -209,6 +223,11 @@ func (r *reader) catchUp(ctx context.Context, emit func(Change) error) error {
 		}
 		for i, c := range recs {
 			got = append(got, held{c: c, depth: depth, shard: place[id], pos: i})
+		}
+		if len(got) > r.req.MaxHeld && first == nil {
+			first = &Error{Op: "changes", Kind: KindValidation, Msg: fmt.Sprintf("more than %d changes match, more than are held to put them in order", r.req.MaxHeld),
+				Hint: "narrow the read: name a partition (--pk) or a shorter window (--since)"}
+			cancel()
 		}
 		if open != nil {
 			r.open = append(r.open, open)
@@ -449,6 +468,7 @@ func sameKey(a, b domain.KeyValue) bool {
 // follow reads the open shards every Poll and emits each new record once,
 // as it arrives; a shard that closes hands on to its children.
 func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
+	lastAdopt := time.Now()
 	for {
 		if err := sleep(ctx, r.req.Poll); err != nil {
 			return err
@@ -493,10 +513,11 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 			}
 		}
 		r.open = still
-		if closed {
+		if closed || len(r.open) == 0 || time.Since(lastAdopt) > adoptEvery {
 			if err := r.adopt(ctx); err != nil {
 				return err
 			}
+			lastAdopt = time.Now()
 		}
 		sort.SliceStable(batch, func(i, j int) bool { return batch[i].c.Time.Before(batch[j].c.Time) })
 		r.count(func(s *ChangesStats) { s.Matched += len(batch) })

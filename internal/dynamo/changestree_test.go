@@ -235,3 +235,66 @@ func TestChangesTrimmedSaysSo(t *testing.T) {
 		t.Fatalf("trimmed records: %v", err)
 	}
 }
+
+// TestChangesHeldBounded: a read matching more changes than it may hold
+// fails with what to narrow, rather than growing without bound.
+func TestChangesHeldBounded(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	table := createStreamTable(t, ctx, db, types.StreamViewTypeNewAndOldImages)
+	apply(t, ctx, db, table, script...)
+	info, _, _ := dynamo.TableStream(ctx, db, table)
+	_, err := dynamo.Changes(ctx, db, dynamo.ChangesRequest{Stream: info, MaxHeld: 5}, func(dynamo.Change) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "more than 5 changes match") || !strings.Contains(err.Error(), "--pk") {
+		t.Fatalf("over the bound: %v", err)
+	}
+}
+
+// TestChangesFollowAcrossSplit: following goes on into the children of a
+// shard that closes while it is followed, each change once, in order.
+func TestChangesFollowAcrossSplit(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db := memory.New()
+	table := createStreamTable(t, ctx, db, types.StreamViewTypeNewAndOldImages)
+	apply(t, ctx, db, table, put("A", "k", "round", n("1")))
+	info, _, _ := dynamo.TableStream(ctx, db, table)
+	got := make(chan string, 10)
+	fctx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		dynamo.Changes(fctx, db, dynamo.ChangesRequest{Stream: info, Follow: true, Poll: 50 * time.Millisecond}, func(c dynamo.Change) error {
+			got <- c.New["round"].(*types.AttributeValueMemberN).Value
+			return nil
+		})
+	}()
+	next := func() string {
+		select {
+		case r := <-got:
+			return r
+		case <-ctx.Done():
+			t.Fatal("no change arrived")
+		}
+		return ""
+	}
+	if r := next(); r != "1" {
+		t.Fatalf("first: %s", r)
+	}
+	apply(t, ctx, db, table, put("A", "k", "round", n("2")))
+	if err := db.SplitShards(table); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, ctx, db, table, put("A", "k", "round", n("3")))
+	if a, b := next(), next(); a != "2" || b != "3" {
+		t.Fatalf("across the split: %s, %s", a, b)
+	}
+	stop()
+	<-done
+	select {
+	case r := <-got:
+		t.Fatalf("a change twice: %s", r)
+	default:
+	}
+}
