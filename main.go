@@ -8,12 +8,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/dynascope/dynascope/internal/cli"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…"; without
+// it the binary reports what the go command recorded (see versionOf).
 var version = "dev"
 
 func main() {
@@ -29,6 +31,7 @@ func main() {
 		signal.Reset(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		cancel(cli.Interrupted(s))
 	}()
-	cli.Version = version
+	info, ok := debug.ReadBuildInfo()
+	cli.Version = versionOf(version, info, ok)
 	os.Exit(cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

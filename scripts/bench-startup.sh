@@ -21,7 +21,7 @@ if [[ -z ${BASE:-} ]]; then
 	echo "baseline: $ref ($(git rev-parse --short "$ref"))"
 fi
 echo "this:     $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
-"$work/dynascope" seed --endpoint-url "$endpoint" --tables Locations >/dev/null
+"$work/dynascope" seed --endpoint-url "$endpoint" --region us-east-1 --tables Locations >/dev/null
 
 # measure BIN "ARGS" READY [AFTER KEYS]: prints first-frame and ready ms,
 # timed on a pseudo-terminal of the program's own (startup-timer.py keeps

@@ -29,7 +29,7 @@ func childrenJSON(t *testing.T, args ...string) childrenDoc {
 	out, _ := mustRun(t, append([]string{"children", "--demo"}, args...)...)
 	var doc childrenDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
+		t.Fatalf("not JSON: %v\n%s", err, clip(out))
 	}
 	return doc
 }
@@ -44,7 +44,7 @@ func TestChildrenDemo(t *testing.T) {
 		}
 	}
 	if !names["NY"] || !names["NE"] || !names["NYC"] || top.Delimiter != "#" {
-		t.Fatalf("top level: %+v", top)
+		t.Fatalf("top level: delimiter %q, %d children, want NY, NE and NYC under #: %s", top.Delimiter, len(top.Children), clip(top.Children))
 	}
 	// C sparse children: one probe, then one single-key read per child
 	// (re-probes aside), plus the DescribeTable.

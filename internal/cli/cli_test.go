@@ -41,6 +41,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	unseal := seal()
 	// The demo is read-only in use, so one copy serves every test.
 	loadDemo = func(ctx context.Context) (*memory.DB, error) {
 		demoOnce.Do(func() { demoDB, demoErr = demo.Load(ctx) })
@@ -56,6 +57,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	dynalitetest.StopShared()
 	mototest.StopShared()
+	unseal()
 	os.Exit(code)
 }
 
@@ -87,7 +89,7 @@ func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	out, errs, code := cli(t, args...)
 	if code != 0 {
-		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, errs)
+		t.Fatalf("dynascope %s: exit %d\nstderr: %s", strings.Join(args, " "), code, clip(errs))
 	}
 	return out, errs
 }
@@ -411,9 +413,10 @@ func TestBadInputOffline(t *testing.T) {
 		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},
 		{"seed to AWS", []string{"seed", "--region", "us-east-1"}, 2, "would write into AWS itself"},
 		{"seed the demo", []string{"seed", "--demo"}, 2, "--demo already has the data"},
+		{"seed without a region", []string{"seed", "--endpoint-url", "http://127.0.0.1:1"}, 1, "no region set — pass --region"},
 		{"seed unknown table", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--tables", "Nope"}, 2, `no demo table "Nope"`},
-		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
-		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach the endpoint"},
+		{"unreachable endpoint", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
+		{"unreachable endpoint, explorer", []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}, 1, "cannot reach 127.0.0.1:1 (region us-east-1) — is the server running?"},
 		{"no credentials", []string{"tables", "--region", "us-east-1"}, 1, "no usable AWS credentials"},
 		{"no region", []string{"tables"}, 1, "no region set — pass --region"},
 		{"no such profile", []string{"tables", "--profile", "nope", "--region", "us-east-1"}, 1, "nope"},
@@ -476,7 +479,7 @@ func TestDynalite(t *testing.T) {
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
 	c := srv.Client()
 
-	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--tables", "Blobs")
+	out, _ := mustRun(t, "seed", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--tables", "Blobs")
 	if !strings.Contains(out, "Blobs") || !strings.Contains(out, "48 items") {
 		t.Errorf("seed printed:\n%s", out)
 	}

@@ -179,7 +179,9 @@ func TestGoSnippetCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(src.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("go", "build", "./"+dir).CombinedOutput()
+	build := exec.Command("go", "build", "./"+dir)
+	build.Env = developerEnv // the developer's Go settings, not the sealed home
+	out, err := build.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the snippet does not build: %v\n%s\n%s", err, out, src.String())
 	}

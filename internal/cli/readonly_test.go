@@ -67,7 +67,7 @@ func TestConfigConnectionDefaults(t *testing.T) {
 		t.Fatalf("the configured endpoint was not used: %s", out)
 	}
 	_, stderr, code := cli(t, "tables", "--config", path, "--endpoint-url", "http://127.0.0.1:1")
-	if code == 0 || !strings.Contains(stderr, "cannot reach the endpoint") {
+	if code == 0 || !strings.Contains(stderr, "cannot reach 127.0.0.1:1 (region us-east-1)") {
 		t.Fatalf("the flag did not win: %d %s", code, stderr)
 	}
 }

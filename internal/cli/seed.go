@@ -36,8 +36,8 @@ and how many items they held, and writes them again.
 It only writes to a server on this machine (localhost or a loopback
 address) unless --yes-write-to-real-aws is given.`,
 		Example: `  npx dynalite --port 8000 &
-  dynascope seed --endpoint-url http://localhost:8000
-  dynascope seed --endpoint-url http://localhost:8000 --tables Locations,Equipment`,
+  dynascope seed --endpoint-url http://localhost:8000 --region us-east-1
+  dynascope seed --endpoint-url http://localhost:8000 --region us-east-1 --tables Locations,Equipment`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.bind(cmd, g)
@@ -87,10 +87,11 @@ func runSeed(ctx context.Context, o *seedOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	// No region is made up for a local server: DynamoDB Local keeps each
+	// region's tables apart, so a seed into a region the explorer is not
+	// then given would look like no tables at all. As every command, seed
+	// needs --region (or AWS_REGION, or the profile's).
 	g := o.g
-	if g.region == "" && dynamo.LoopbackEndpoint(g.endpoint) {
-		g.region = "us-east-1" // local servers accept any region
-	}
 	c, cfg, err := g.dynamoClient(ctx, 5, nil)
 	if err != nil {
 		return err

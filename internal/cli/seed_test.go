@@ -20,7 +20,7 @@ func TestSeedRefusesExistingTables(t *testing.T) {
 	isolateAWS(t)
 	srv := dynalitetest.Start(t)
 	seed := func(args ...string) (string, string, int) {
-		return cli(t, append([]string{"seed", "--endpoint-url", srv.Endpoint, "--tables", "Locations"}, args...)...)
+		return cli(t, append([]string{"seed", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--tables", "Locations"}, args...)...)
 	}
 	if _, errs, code := seed(); code != 0 {
 		t.Fatalf("first seed: %d %s", code, errs)
@@ -39,7 +39,7 @@ func TestSeedRefusesExistingTables(t *testing.T) {
 	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 1)
 	defer proxy.Close()
 	proxy.FailAfter(20, dynalitetest.FaultExpired)
-	out, errs, code = cli(t, "seed", "--endpoint-url", proxy.URL, "--tables", "Locations", "--replace")
+	out, errs, code = cli(t, "seed", "--endpoint-url", proxy.URL, "--region", "us-east-1", "--tables", "Locations", "--replace")
 	if code != exitFailure || !strings.Contains(errs, "write table Locations") {
 		t.Fatalf("cut off: exit %d\n%s%s", code, out, errs)
 	}

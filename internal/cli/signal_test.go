@@ -23,6 +23,7 @@ func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "dynascope")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/dynascope/dynascope")
+	cmd.Env = developerEnv // the developer's Go settings, not the sealed home
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -66,9 +67,16 @@ func TestSilentServerGivesUp(t *testing.T) {
 		start := time.Now()
 		out, errs, code := cli(t, append(args, "--endpoint-url", ep, "--region", "us-east-1", "--timeout", timeout.String())...)
 		took := time.Since(start)
-		want := fmt.Sprintf("no answer from %s after %s (3 attempts) — check --endpoint-url or raise --timeout", ep, dynamo.Seconds(timeout))
-		if code != exitFailure || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 || out != "" {
+		want := fmt.Sprintf(" (3 attempts, each given %s) — check --endpoint-url or raise --timeout", dynamo.Seconds(timeout))
+		if code != exitFailure || !strings.Contains(errs, "no answer from "+ep+" in ") || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errs, want)
+		}
+		// The time it states is the time it waited, not one attempt's
+		// deadline (34 s of silence used to say "after 10 s").
+		if m := waitedRE.FindStringSubmatch(errs); m == nil {
+			t.Errorf("no time waited in %q", errs)
+		} else if waited, _ := time.ParseDuration(strings.ReplaceAll(m[1], " ", "")); waited < 3*timeout || waited > took+100*time.Millisecond { // rounded to 0.1 s
+			t.Errorf("says it waited %v; it waited %v, 3 attempts of %v at least", waited, took, timeout)
 		}
 		// Not a speed assertion: a command that never gives up is the bug.
 		if took > bound+5*time.Second {
@@ -77,6 +85,8 @@ func TestSilentServerGivesUp(t *testing.T) {
 		t.Logf("%v: gave up after %v (bound %v)", args, took.Round(time.Millisecond), bound)
 	}
 }
+
+var waitedRE = regexp.MustCompile(` in ([0-9.]+ ?(?:s|ms)) \(`)
 
 // silentTimeout is the attempt deadline the silent-server tests use:
 // short, unless DYNASCOPE_SILENT_TIMEOUT=10s asks to measure the default.
@@ -126,7 +136,7 @@ func TestDynaliteStoppedAndRestarted(t *testing.T) {
 	srv.Stop()
 	start := time.Now()
 	_, errs, code := cli(t, args...)
-	if code != exitFailure || !strings.Contains(errs, "cannot reach the endpoint") {
+	if code != exitFailure || !strings.Contains(errs, "cannot reach "+strings.TrimPrefix(srv.Endpoint, "http://")+" (region us-east-1)") {
 		t.Fatalf("stopped: exit %d, %q", code, errs)
 	}
 	t.Logf("stopped: failed after %v: %s", time.Since(start).Round(time.Millisecond), strings.TrimSpace(errs))

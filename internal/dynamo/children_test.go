@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 // hierTable is a table of edge cases for the drill-down.
@@ -37,29 +33,13 @@ func hierItems() []dynamo.Item {
 	return out
 }
 
-var (
-	hierOnce sync.Once
-	hierDL   *dynamodb.Client
-)
+var hierSeeded seededTable
 
 func hierBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
-	ctx := context.Background()
-	load := func(w dynamo.Writer) {
-		if err := demo.CreateKeyTable(ctx, w, "Hier", "S", hierItems()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mem := memory.New()
-	load(mem)
-	hierOnce.Do(func() {
-		hierDL = dynalitetest.Shared(t).Client()
-		load(hierDL)
+	return seededBackends(t, &hierSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Hier", "S", hierItems())
 	})
-	if hierDL == nil {
-		t.Fatal("dynalite was not seeded")
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": hierDL}
 }
 
 // plainPages is how many requests a plain paged query of the subtree under

@@ -91,11 +91,18 @@ type NoAnswerError struct {
 	Endpoint string        // the URL, or "DynamoDB in REGION"
 	Timeout  time.Duration // each attempt's deadline
 	Attempts int           // attempts made
+	Elapsed  time.Duration // from the first attempt's start to giving up: attempts and the waits between
 	Err      error         // the last attempt's error
 }
 
+// Error says how long the read really waited, and the deadline each
+// attempt had: "after 10 s" over 34 s of silence was a lie.
 func (e *NoAnswerError) Error() string {
-	return fmt.Sprintf("no answer from %s after %s (%d attempts)", e.Endpoint, Seconds(e.Timeout), e.Attempts)
+	waited := e.Elapsed.Round(100 * time.Millisecond)
+	if e.Elapsed < time.Second {
+		waited = e.Elapsed.Round(10 * time.Millisecond)
+	}
+	return fmt.Sprintf("no answer from %s in %s (%d attempts, each given %s)", e.Endpoint, Seconds(waited), e.Attempts, Seconds(e.Timeout))
 }
 
 func (e *NoAnswerError) Unwrap() error { return e.Err }
@@ -114,11 +121,15 @@ func Seconds(d time.Duration) string {
 // noAnswer turns an operation whose attempts all timed out into a
 // *NoAnswerError. It sits first in the stack, outside the retry loop, so
 // it sees the final error and the attempts made.
-func noAnswer(endpoint string, timeout time.Duration) func(*middleware.Stack) error {
+func noAnswer(endpoint, region string, timeout time.Duration) func(*middleware.Stack) error {
 	return func(stack *middleware.Stack) error {
 		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("dynascopeNoAnswer",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				start := time.Now()
 				out, md, err := next.HandleInitialize(ctx, in)
+				if err != nil && ctx.Err() == nil && unreachable(err) {
+					return out, md, &UnreachableError{Host: hostOf(err, endpoint), Region: region, Err: err}
+				}
 				if err == nil || ctx.Err() != nil || !timedOut(err) {
 					return out, md, err
 				}
@@ -130,9 +141,42 @@ func noAnswer(endpoint string, timeout time.Duration) func(*middleware.Stack) er
 				if errors.As(err, &max) && max.Attempt > attempts {
 					attempts = max.Attempt
 				}
-				return out, md, &NoAnswerError{Endpoint: endpoint, Timeout: timeout, Attempts: attempts, Err: err}
+				return out, md, &NoAnswerError{Endpoint: endpoint, Timeout: timeout, Attempts: attempts, Elapsed: time.Since(start), Err: err}
 			}), middleware.Before)
 	}
+}
+
+// UnreachableError is a request that could not reach the server at all
+// (refused, unknown host, no route): it names the host and the region
+// tried, which is what the user can check.
+type UnreachableError struct {
+	Host, Region string
+	Err          error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s (region %s)", e.Host, e.Region)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// unreachable reports a request that never reached a server: a dial that
+// failed or a name that did not resolve.
+func unreachable(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &dns) || (errors.As(err, &op) && op.Op == "dial")
+}
+
+// hostOf is the host a failed request went to, from its URL; else where.
+func hostOf(err error, where string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Host
+		}
+	}
+	return where
 }
 
 // timedOut reports an attempt that ran out of its deadline after the
@@ -213,7 +257,7 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
-		o.APIOptions = append(o.APIOptions, noAnswer(where, t.timeout()))
+		o.APIOptions = append(o.APIOptions, noAnswer(where, cfg.Region, t.timeout()))
 	})
 	return client, cfg, nil
 }

@@ -98,6 +98,8 @@ func retryReason(err error) string {
 		return api.ErrorCode()
 	case errors.As(err, &resp) && resp.HTTPStatusCode() > 0:
 		return fmt.Sprintf("HTTP %d", resp.HTTPStatusCode())
+	case timedOut(err):
+		return "no answer in time" // a silent server is not a network error
 	}
 	return "network error"
 }

@@ -5,18 +5,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 // indexedDemoTables are the demo tables that have indexes, whatever the
@@ -31,30 +27,15 @@ func indexedDemoTables() []string {
 	return out
 }
 
-var (
-	indexedOnce sync.Once
-	indexedDL   *dynamodb.Client
-	indexedErr  error
-)
+var indexedSeeded seededTable
 
 func indexedBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
-	ctx := context.Background()
 	opts := demo.Options{Tables: indexedDemoTables()}
-	mem := memory.New()
-	if _, err := demo.Seed(ctx, mem, opts); err != nil {
-		t.Fatal(err)
-	}
-	indexedOnce.Do(func() {
-		dl := dynalitetest.Shared(t).Client()
-		if _, indexedErr = demo.Seed(ctx, dl, opts); indexedErr == nil {
-			indexedDL = dl
-		}
+	return seededBackends(t, &indexedSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		_, err := demo.Seed(ctx, w, opts)
+		return err
 	})
-	if indexedDL == nil {
-		t.Fatalf("dynalite was not seeded: %v", indexedErr)
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": indexedDL}
 }
 
 // keyText is a key value as comparable text.

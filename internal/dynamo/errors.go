@@ -65,7 +65,10 @@ func Explain(op string, err error) error {
 	var dnsErr *net.DNSError
 	var respErr *awshttp.ResponseError
 	var silent *NoAnswerError
+	var unreach *UnreachableError
 	switch {
+	case errors.As(err, &unreach):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, unreach.Error(), "is the server running? check --endpoint-url and --region"
 	case errors.As(err, &silent):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, silent.Error(), "check --endpoint-url or raise --timeout"
 	case errors.Is(err, context.Canceled):

@@ -310,23 +310,30 @@ func (m *Masked) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 func (m *Masked) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	out, err := m.Client.DescribeTable(ctx, in, o...)
 	if err == nil && out != nil && out.Table != nil {
-		info := tableInfo(out.Table)
-		keys := map[string]bool{}
-		add := func(k KeySchema) {
-			keys[k.PK.Name] = true
-			if k.SK != nil {
-				keys[k.SK.Name] = true
-			}
-		}
-		add(info.Key)
-		for _, ix := range info.Indexes {
-			add(ix.Key)
-		}
-		m.mu.Lock()
-		m.keys[info.Name] = keys
-		m.mu.Unlock()
+		m.Learn(tableInfo(out.Table))
 	}
 	return out, err
+}
+
+// Learn notes a table's key attributes (its own and its indexes'), which
+// are masked segment by segment, from a description read around the
+// masked client (the command line's preflight): without it a key would
+// be one stand-in in items and segments in the breadcrumb.
+func (m *Masked) Learn(info TableInfo) {
+	keys := map[string]bool{}
+	add := func(k KeySchema) {
+		keys[k.PK.Name] = true
+		if k.SK != nil {
+			keys[k.SK.Name] = true
+		}
+	}
+	add(info.Key)
+	for _, ix := range info.Indexes {
+		add(ix.Key)
+	}
+	m.mu.Lock()
+	m.keys[info.Name] = keys
+	m.mu.Unlock()
 }
 
 func (m *Masked) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {

@@ -4,17 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 func TestScreenLimitAndGrowth(t *testing.T) {
@@ -42,37 +38,21 @@ func TestScreenLimitAndGrowth(t *testing.T) {
 	}
 }
 
-var (
-	screenOnce sync.Once
-	screenDL   *dynamodb.Client
-)
+var screenSeeded seededTable
 
 // screenBackends hold table Screen: 3,000 items of ~400 bytes in one
 // partition, on both backends.
 func screenBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
-	ctx := context.Background()
 	var items []dynamo.Item
 	for i := range 3000 {
 		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
 			"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("ITEM#%06d", i)},
 			"Data": &types.AttributeValueMemberS{Value: strings.Repeat("x", 370)}})
 	}
-	mem := memory.New()
-	if err := demo.CreateKeyTable(ctx, mem, "Screen", "S", items); err != nil {
-		t.Fatal(err)
-	}
-	screenOnce.Do(func() {
-		dl := dynalitetest.Shared(t).Client()
-		if err := demo.CreateKeyTable(ctx, dl, "Screen", "S", items); err != nil {
-			t.Fatal(err)
-		}
-		screenDL = dl
+	return seededBackends(t, &screenSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Screen", "S", items)
 	})
-	if screenDL == nil {
-		t.Fatal("dynalite was not seeded")
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": screenDL}
 }
 
 // TestFirstScreenCostsWhatItShows: a first page sized to a 120×35 screen

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,8 +15,6 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 // partTable is a table for the partition listing: its key types, and how
@@ -96,33 +93,18 @@ func createPartTable(ctx context.Context, w dynamo.Writer, pt partTable) error {
 	return flush()
 }
 
-var (
-	partsOnce sync.Once
-	partsDL   *dynamodb.Client
-)
+var partsSeeded seededTable
 
 func partBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
-	ctx := context.Background()
-	mem := memory.New()
-	for _, pt := range partTables {
-		if err := createPartTable(ctx, mem, pt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	partsOnce.Do(func() {
-		dl := dynalitetest.Shared(t).Client()
+	return seededBackends(t, &partsSeeded, func(ctx context.Context, w dynamo.Writer) error {
 		for _, pt := range partTables {
-			if err := createPartTable(ctx, dl, pt); err != nil {
-				t.Fatal(err)
+			if err := createPartTable(ctx, w, pt); err != nil {
+				return err
 			}
 		}
-		partsDL = dl
+		return nil
 	})
-	if partsDL == nil {
-		t.Fatal("dynalite was not seeded")
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": partsDL}
 }
 
 // TestPartitionsBySkipScan: the skip-scan lists every partition exactly

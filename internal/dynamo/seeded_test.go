@@ -2,7 +2,6 @@ package dynamo_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -13,11 +12,7 @@ import (
 )
 
 // seededTable is a test file's table, made once on the shared dynalite.
-type seededTable struct {
-	once sync.Once
-	dl   *dynamodb.Client
-	err  error
-}
+type seededTable struct{ dl dynalitetest.Seeded }
 
 // seededBackends is a fresh embedded backend and the shared dynalite, each
 // holding the table create makes (on dynalite, made once per run).
@@ -28,12 +23,6 @@ func seededBackends(t *testing.T, s *seededTable, create func(context.Context, d
 	if err := create(ctx, mem); err != nil {
 		t.Fatal(err)
 	}
-	s.once.Do(func() {
-		s.dl = dynalitetest.Shared(t).Client()
-		s.err = create(ctx, s.dl)
-	})
-	if s.err != nil || s.dl == nil {
-		t.Fatalf("dynalite was not seeded: %v", s.err)
-	}
-	return map[string]dynamo.Client{"memory": mem, "dynalite": s.dl}
+	dl := s.dl.Client(t, func(c *dynamodb.Client) error { return create(ctx, c) })
+	return map[string]dynamo.Client{"memory": mem, "dynalite": dl}
 }

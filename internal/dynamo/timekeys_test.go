@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
-	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 // timeInstants straddle the boundaries the cases ask about: the seed's
@@ -62,15 +58,11 @@ var timeEncodings = []struct {
 	}},
 }
 
-var (
-	timesOnce sync.Once
-	timesDL   *dynamodb.Client
-)
+var timesSeeded seededTable
 
 func timesBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
-	ctx := context.Background()
-	load := func(w dynamo.Writer) {
+	return seededBackends(t, &timesSeeded, func(ctx context.Context, w dynamo.Writer) error {
 		items := map[string][]dynamo.Item{}
 		for _, e := range timeEncodings {
 			table := "TimesS"
@@ -93,17 +85,11 @@ func timesBackends(t *testing.T) map[string]dynamo.Client {
 		}
 		for _, typ := range []types.ScalarAttributeType{"S", "N"} {
 			if err := demo.CreateKeyTable(ctx, w, "Times"+string(typ), typ, items["Times"+string(typ)]); err != nil {
-				t.Fatal(err)
+				return err
 			}
 		}
-	}
-	mem := memory.New()
-	load(mem)
-	timesOnce.Do(func() {
-		timesDL = dynalitetest.Shared(t).Client()
-		load(timesDL)
+		return nil
 	})
-	return map[string]dynamo.Client{"memory": mem, "dynalite": timesDL}
 }
 
 // TestTimeRangesBothBackends runs every operator on every encoding and

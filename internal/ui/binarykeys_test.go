@@ -60,7 +60,7 @@ func TestBinaryKeysOneForm(t *testing.T) {
 		t.Fatalf("tree reopens with %q", got)
 	}
 	h.keys("enter")
-	check(h, "drilled tree", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 children", "• b64:Ag==", `:prefix=b64:Af8j`)
+	check(h, "drilled tree", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", `:prefix=b64:Af8j`)
 	if got := h.m.commandLine(); !strings.Contains(got, "--pk b64:AP4= --prefix b64:Af8j") {
 		t.Fatalf("drilled tree reopens with %q", got)
 	}
@@ -79,5 +79,5 @@ func TestBinaryKeysOneForm(t *testing.T) {
 		}
 	}
 	h = newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin", PK: "b64:AP4=", Prefix: "b64:Af8j", Delimiter: "#"})
-	check(h, "deep link", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 children", "• b64:Ag==", "• b64:Aw==")
+	check(h, "deep link", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", "• b64:Aw==")
 }

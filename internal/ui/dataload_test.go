@@ -148,7 +148,7 @@ func TestDataFirstTableWhileAnotherLoads(t *testing.T) {
 	h.run(cmd) // the read waited for the load, and answers from all of it
 	h.contains(t, "P0", "P1", "P2")
 	h.keys("enter")
-	h.contains(t, "20 children · all", "k02", "k32") // P2, first in scan order: every third key, of both files
+	h.contains(t, "20 items · all", "k02", "k32") // P2, first in scan order: every third key, of both files
 	s.finish(h)
 	h.contains(t, "DATA: Small.json, Big")
 	if strings.Contains(h.screen(), "loading") {

@@ -57,7 +57,7 @@ func TestExplorerThroughFaults(t *testing.T) {
 	h.keys("/")
 	h.typeText("USA")
 	h.keys("enter")
-	h.contains(t, "53 children", "▸ AK#")
+	h.contains(t, "53 prefixes", "▸ AK#")
 	h.keys("enter") // AK
 	h.contains(t, "AK#")
 	h.keys("tab")
@@ -260,7 +260,7 @@ func TestTreeRetryGoesOn(t *testing.T) {
 	proxy.Clear()
 	before := proxy.Operations()["Query"]
 	h.keys("r")
-	h.contains(t, "30 children", "▸ c00#", "▸ c29#")
+	h.contains(t, "30 prefixes", "▸ c00#", "▸ c29#")
 	// One read per child left and one past the last, plus the reads sent
 	// ahead on a guess that the end made useless: starting over would
 	// read the children already found again.

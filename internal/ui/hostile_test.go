@@ -117,7 +117,7 @@ func TestHostileDataBothBackends(t *testing.T) {
 			h.contains(t, "Terminal too small")
 			h.send(tea.WindowSizeMsg{Width: w, Height: 40})
 			step("versions", "3")
-			h.contains(t, "1 versioned items")
+			h.contains(t, "1 versioned item")
 			step("timeline", "enter", "[")
 			h.contains(t, "Diff")
 			step("timeline item", "]", "enter")

@@ -43,7 +43,7 @@ func TestIndexesFromTheTableScreen(t *testing.T) {
 	h.contains(t, "Tables › Locations › index ByCity", "Locations index ByCity · ", "Partition key (City)", "BAYVIEW",
 		"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only)")
 	h.keys("enter") // BAYVIEW: ByCity's sort key is the table's, a hierarchy
-	h.contains(t, "BAYVIEW · 4 children", "index ByCity", "▸ KY#", "Query Locations index ByCity: City = :pk")
+	h.contains(t, "BAYVIEW · 4 prefixes", "index ByCity", "▸ KY#", "Query Locations index ByCity: City = :pk")
 	h.keys("tab")                                                                                                  // its items, with the table's keys beside the index's
 	h.contains(t, "BAYVIEW · ", "SK                      PK      StreetAddress", "AB#BAYVIEW#03793        CANADA") // City, the same on every row, in the title
 	gets := h.rec.count("GetItem")

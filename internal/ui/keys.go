@@ -103,6 +103,25 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// awsCommand is the aws command y copies for query, and how to name it.
+// The demo is in no server: its command reads the demo seeded into a
+// local one, never the user's own account.
+func (m *Model) awsCommand(query domain.KeyQuery) (cmd, what string) {
+	region, endpoint, what := m.cfg.Region, m.cfg.Endpoint, "the aws command"
+	switch {
+	case len(m.cfg.ReopenArgs) > 0:
+		what += " (it queries the real table, not this data)"
+	case m.cfg.Connection == "DEMO" && endpoint == "":
+		region, endpoint = demoSeedRegion, demoSeedEndpoint
+		what += " (for the demo seeded locally: dynascope seed --endpoint-url " + demoSeedEndpoint + " --region " + demoSeedRegion + ")"
+	}
+	cmd = domain.AWSCLICommand(query, region, endpoint, 0)
+	if m.cfg.Profile != "" {
+		cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
+	}
+	return cmd, what
+}
+
 // commandKey runs the explorer's commands on the view on top: e exports,
 // y and Y copy its query, r after a failed request sends it again.
 func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -114,14 +133,7 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.Copy) {
 		if query, ok := q.Query(); ok {
-			cmd := domain.AWSCLICommand(query, m.cfg.Region, m.cfg.Endpoint, 0)
-			if m.cfg.Profile != "" {
-				cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
-			}
-			what := "the aws command"
-			if len(m.cfg.ReopenArgs) > 0 {
-				what += " (it queries the real table, not this data)"
-			}
+			cmd, what := m.awsCommand(query)
 			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer), true
 		}
 	}
@@ -158,7 +170,7 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.history(true), true
 	case m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
-		return m.push(newTour(m.c)), true
+		return m.push(m.newTour("back to " + strings.Join(m.top().Crumbs(), " › "))), true
 	case key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		w, h := m.bodySize()

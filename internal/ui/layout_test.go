@@ -24,7 +24,7 @@ func TestSearchEveryList(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "n next · N previous")
 	h.keys("esc")
-	h.contains(t, "USA · 53 children", "row ") // esc cleared the search, and stayed
+	h.contains(t, "USA · 53 prefixes", "row ") // esc cleared the search, and stayed
 	if l := h.m.top().(common.Searchable).List(); !strings.Contains(l.RowText(l.Cursor()), "NY") {
 		t.Fatalf("the selection is on %q, not the match", l.RowText(l.Cursor()))
 	}
@@ -32,7 +32,7 @@ func TestSearchEveryList(t *testing.T) {
 		t.Fatalf("searching made %d Query, want none", n)
 	}
 	h.keys("enter")
-	h.contains(t, "NY# · 5 children")
+	h.contains(t, "NY# · 5 prefixes")
 	if n := h.rec.count("Query") - before; n == 0 {
 		t.Fatal("drilling in read nothing")
 	}
@@ -66,19 +66,19 @@ func TestSearchPartialList(t *testing.T) {
 // says why and reads nothing.
 func TestModeTabs(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
-	h.contains(t, "1 Tree  2 Items  3 Versions  4 Time", "NY# · 5 children")
+	h.contains(t, "1 Tree  2 Items  3 Versions  4 Time", "NY# · 5 prefixes")
 	h.keys("2")
 	h.contains(t, "items loaded")
 	before := h.rec.count("Query")
 	h.keys("1")
-	h.contains(t, "NY# · 5 children")
+	h.contains(t, "NY# · 5 prefixes")
 	if n := h.rec.count("Query") - before; n != 0 {
 		t.Fatalf("going back to the tree read %d pages", n)
 	}
 	h.keys("tab")
 	h.contains(t, "items loaded")
 	h.keys("shift+tab")
-	h.contains(t, "NY# · 5 children")
+	h.contains(t, "NY# · 5 prefixes")
 	h.keys("2")
 	before = h.rec.count("Query")
 	h.keys("4") // the loaded sort keys do not read as time: no read
@@ -91,7 +91,7 @@ func TestModeTabs(t *testing.T) {
 	h.keys("?")
 	h.contains(t, "Time does not apply here", "Versions does not apply here")
 	h.keys("?", "esc")
-	h.contains(t, "NY# · 5 children") // the mode the place was opened in
+	h.contains(t, "NY# · 5 prefixes") // the mode the place was opened in
 
 	// A number sort key: no Tree, and 1 says why.
 	h = newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "123"})

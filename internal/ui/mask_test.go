@@ -85,7 +85,7 @@ func TestMaskEveryPage(t *testing.T) {
 			h.contains(t, "MASKED", "‹m")
 			h.keys("enter") // the first partition's tree
 			frame("the tree")
-			h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+			h.contains(t, "prefixes · ", "· all · delimiter", "▸ ‹m")
 			h.keys("enter") // a state
 			frame("a state's children")
 			h.keys("enter", "enter") // a city, a zip
@@ -120,7 +120,7 @@ func TestMaskEveryPage(t *testing.T) {
 func TestMaskDeepLinkAndGolden(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Mask: maskLocations, Table: "Locations", PK: "USA", Prefix: "NY#"})
 	noReal(t, "the deep-linked level", h.screen())
-	h.contains(t, "5 children", "MASKED")
+	h.contains(t, "5 prefixes", "MASKED")
 	if strings.Contains(h.screen(), "NY#") {
 		t.Fatal("the prefix shows")
 	}
@@ -174,7 +174,7 @@ func TestMaskGoToPartition(t *testing.T) {
 	h.keys("/")
 	h.typeText("FRANCE")
 	h.keys("enter")
-	h.contains(t, "children · ", "· all · delimiter", "▸ ‹m")
+	h.contains(t, "prefixes · ", "· all · delimiter", "▸ ‹m")
 	noReal(t, "a typed partition", h.screen())
 }
 

@@ -105,7 +105,7 @@ func New(cfg Config) *Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.stack = []common.Page{pages.NewTables(m.c)}
 	if cfg.Tour && cfg.Table == "" {
-		m.stack = append(m.stack, newTour(m.c)) // esc: the tables, read only then
+		m.stack = append(m.stack, m.newTour("the tables")) // read only then
 	}
 	if cfg.Connect != nil {
 		m.skeleton = newSkeleton(m.c, cfg.Connection, cfg.Table, func() string { return m.spin.View() })
@@ -260,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.route(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -302,6 +304,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.fatal = &fatal{err: msg.err}
 		return nil
+	}
+	if m.masked != nil {
+		m.masked.Learn(msg.info) // a preflight's description never passed the mask
 	}
 	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
@@ -366,6 +371,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	case m.cfg.Range != "":
 		m.stack = append(m.stack, first)
 		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t.Under(m.cfg.Prefix)
 		t.StartWith(m.cfg.Range)
 		t.Filter(m.cfg.Filter)
 		return m.push(t)
@@ -541,6 +547,13 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// The local server a copied aws command of the demo reads: where the README
+// has dynascope seed write the demo tables.
+const (
+	demoSeedEndpoint = "http://localhost:8000"
+	demoSeedRegion   = "us-east-1"
+)
 
 // commandLine is the dynascope command that reopens the current view.
 func (m *Model) commandLine() string {

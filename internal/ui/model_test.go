@@ -47,7 +47,7 @@ func TestPartitionsPage(t *testing.T) {
 
 func TestItemsPageDeepLinkOneQuery(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
-	h.contains(t, "53 children", "▸ AK#", "delimiter #", "Tree")
+	h.contains(t, "53 prefixes", "▸ AK#", "delimiter #", "Tree")
 	before := h.rec.count("Query")
 	h.keys("tab") // the Items mode of the same partition
 	if q := h.rec.count("Query") - before; q != 1 {
@@ -135,9 +135,9 @@ func TestUnreachableEndpoint(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "x")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
 	h := newHarness(t, 100, 30, Config{Client: c, Connection: "us-east-1 · http://127.0.0.1:1"})
-	h.contains(t, "cannot reach the endpoint", "check the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)", "check the endpoint")
 	h.keys("r")
-	h.contains(t, "cannot reach the endpoint")
+	h.contains(t, "cannot reach 127.0.0.1:1 (region us-east-1)")
 }
 
 // TestItemDataIsEscaped: terminal control in item data never reaches the
@@ -188,7 +188,7 @@ func TestEndToEndOnDynalite(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "Equipment_")
 	h.keys("enter")
-	h.contains(t, "children", "Tree")
+	h.contains(t, "prefixes", "Tree")
 	before := h.rec.count("Query")
 	h.keys("tab")
 	h.contains(t, "items loaded", "v0_Audit")
@@ -222,13 +222,13 @@ func TestTreeDrillDown(t *testing.T) {
 	h.contains(t, "Locations › USA › NY", "NEWYORKCITY", `begins_with(SK, :prefix)   :pk="USA" :prefix="NY#"`, "skip-scan")
 	h.golden(t)
 	h.keys("down", "enter") // NEWYORKCITY
-	h.contains(t, "NY#NEWYORKCITY# · 11 children", "• 10001", "• 10019", "▸ 62700#")
+	h.contains(t, "NY#NEWYORKCITY# · 5 prefixes · 11 items", "row 1 of 16", "• 10001", "• 10019", "▸ 62700#")
 	h.keys("enter") // 10001 is an item: GetItem, then the item view
 	h.contains(t, "#675 6th Ave", "GetItem Locations")
 	h.keys("esc", "esc")
-	h.contains(t, "NY# · 5 children")
+	h.contains(t, "NY# · 5 prefixes")
 	h.keys("esc") // climbs to the top level, loaded now
-	h.contains(t, "53 children", "▸ AK#")
+	h.contains(t, "53 prefixes", "▸ AK#")
 }
 
 func TestTreeCountsAndDelimiter(t *testing.T) {
@@ -256,7 +256,7 @@ func TestTreeShards(t *testing.T) {
 	h.contains(t, "ChatMessages › seattle-{1..4}", "▸ amsg#", "seattle-1, seattle-2, seattle-3, seattle-4", "4 shards of seattle-{1..4}")
 	h.golden(t)
 	h.keys("enter")
-	h.contains(t, "amsg# · ", "children", "seattle-")
+	h.contains(t, "amsg# · ", "3,306 items", "seattle-")
 	h.keys("tab")
 	h.said(t, "no other mode applies here")
 	h.keys("2")
@@ -303,7 +303,7 @@ func TestConfiguredTableSettings(t *testing.T) {
 		h.keys("down")
 	}
 	h.keys("enter", "enter") // its first partition, USA
-	h.contains(t, "STATE", "53 children")
+	h.contains(t, "STATE", "53 prefixes")
 	h.keys("c")
 	h.contains(t, "over the 5 RCU budget")
 }

@@ -65,15 +65,15 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 }
 
 // TestCountsSayOneAndAgreeWithRows: a title's counts add up to the rows
-// listed (NY beside NY#: 53 children · 1 item, 54 rows), and a count of
+// listed (NY beside NY#: 53 prefixes · 1 item, 54 rows), and a count of
 // one is said in the singular.
 func TestCountsSayOneAndAgreeWithRows(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
-	h.contains(t, "USA · 53 children · 1 item · all", "row 1 of 54")
+	h.contains(t, "USA · 53 prefixes · 1 item · all", "row 1 of 54")
 	h = newHarness(t, 120, 35, Config{Table: "Blobs"})
 	h.contains(t, "Blobs · 1 partition · all", "(keys only) · 1 page · 48 keys read · 0 jumps past")
 	h.keys("enter")
-	h.contains(t, "images · 48 children · all", "row 1 of 48")
+	h.contains(t, "images · 2 prefixes · 46 items · all", "row 1 of 48")
 	h.keys("2", "enter")
 	h.contains(t, "b64:AP4A · 3 attributes")
 	if s := h.screen(); strings.Contains(s, "1 pages") || strings.Contains(s, "1 items") || strings.Contains(s, "1 partitions") {

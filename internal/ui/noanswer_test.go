@@ -57,7 +57,7 @@ func TestExplorerSilentServerEnds(t *testing.T) {
 		t.Fatalf("the read ended with %v, want no answer from %s after %v (3 attempts)", h.m.lastErr, proxy.URL, target.Timeout)
 	}
 	h.contains(t, "no answer from")
-	if want := "after " + dynamo.Seconds(target.Timeout) + " (3 attempts)"; !strings.Contains(h.screen(), want) {
+	if want := "(3 attempts, each given " + dynamo.Seconds(target.Timeout) + ")"; !strings.Contains(h.screen(), want) {
 		t.Fatalf("the view does not say how long it waited (%q):\n%s", want, h.screen())
 	}
 	t.Logf("the explorer's read gave up after %v (bound %v): %v", took.Round(time.Millisecond), target.GiveUpAfter(), h.m.lastErr)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -75,6 +76,54 @@ func TestRandomKeysEveryPage(t *testing.T) {
 							t.Fatalf("seed %d at %dx%d: %d lines after %q", seed, sz[0], sz[1], got, pressed[max(0, len(pressed)-30):])
 						}
 					}()
+				}
+			}
+		})
+	}
+}
+
+// textInputs are every text box of the explorer and the keys that open
+// it from a view.
+var textInputs = []struct {
+	name string
+	cfg  Config
+	open []string
+}{
+	{"search", Config{Table: "Locations", PK: "USA"}, []string{"/"}},
+	{"search-items", Config{Table: "DeviceLogs", PK: "123"}, []string{"/"}},
+	{"go-to", Config{Table: "Locations"}, []string{"/"}},
+	{"filter", Config{Table: "DeviceLogs", PK: "123"}, []string{"f"}},
+	{"range", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"t", "ctrl+u"}},
+	{"time-filter", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"f"}},
+	{"export", Config{Table: "DeviceLogs", PK: "123"}, []string{"e"}},
+}
+
+// typedRunes are the characters typed into the boxes: every key bound to
+// an action, and some text.
+const typedRunes = "jkgGlhLH1234V/nNfto[]m0cCsSiDp><yYerzdaxKJqQ?TXFe#\"'é世-_ :=.{}"
+
+// TestRandomTextEveryInput types seeded random text into every text box
+// at the three sizes: every key typed is text, none acts as a command
+// (j and k moved the search's cursor: /shopk searched for "shop").
+func TestRandomTextEveryInput(t *testing.T) {
+	runes := []rune(typedRunes)
+	for i, in := range textInputs {
+		t.Run(in.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(int64(2500 + i)))
+			for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+				cfg := in.cfg
+				cfg.Now = demoClock
+				h := newHarness(t, sz[0], sz[1], cfg)
+				h.keys(in.open...)
+				var typed []rune
+				for range 12 + r.Intn(12) {
+					typed = append(typed, runes[r.Intn(len(runes))])
+				}
+				for _, c := range typed {
+					h.send(tea.KeyPressMsg{Code: c, Text: string(c)})
+				}
+				if got, ok := h.m.typedText(); !ok || !strings.HasSuffix(got, string(typed)) {
+					t.Fatalf("at %dx%d typed %q, the box holds %q (open: %v)\n%s", sz[0], sz[1], string(typed), got, ok, h.screen())
 				}
 			}
 		})

@@ -43,16 +43,16 @@ func TestFollowReferenceToIndex(t *testing.T) {
 func TestHistoryOfViews(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
 	h.keys("enter") // into the first state
-	h.contains(t, "AK# · 3 children")
+	h.contains(t, "AK# · 3 prefixes")
 	h.keys("esc")
 	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	h.contains(t, "AK# · 3 children")
+	h.contains(t, "AK# · 3 prefixes")
 	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	if strings.Contains(h.screen(), "AK# · 3 children") {
+	if strings.Contains(h.screen(), "AK# · 3 prefixes") {
 		t.Fatal("ctrl+o did not go back to the partition's top level")
 	}
 	h.send(tea.KeyPressMsg{Code: 'i', Mod: tea.ModCtrl})
-	h.contains(t, "AK# · 3 children")
+	h.contains(t, "AK# · 3 prefixes")
 }
 
 // TestFollowReferenceNoneSaysWhere: an item naming no partition says

@@ -94,7 +94,7 @@ func TestTimeNoTimeKeys(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("t")
 	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
-	h.contains(t, "children") // nothing opened
+	h.contains(t, "prefixes") // nothing opened
 }
 
 // TestTimeMergedPrefixes: on STATE#time keys the partition lists in key
@@ -199,13 +199,27 @@ func TestCopyAsCommand(t *testing.T) {
 	}
 }
 
+// TestCopyAsCommandInTheDemo: the demo's aws command reads the demo seeded
+// into a local server, and says so; without an endpoint it would have read
+// the user's real account.
+func TestCopyAsCommandInTheDemo(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Connection: "DEMO", TmuxBuffer: tmux})
+	h.keys("y")
+	h.said(t, "sent the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
+	if !strings.HasSuffix(buffer, "--region us-east-1 --endpoint-url http://localhost:8000") {
+		t.Fatalf("the demo's command: %q", buffer)
+	}
+}
+
 // TestCopyUnderTmux: under tmux, y also loads a tmux buffer (OSC 52 rarely
 // gets through tmux's default set-clipboard external) and says so; a tmux
 // that fails is said to have failed.
 func TestCopyUnderTmux(t *testing.T) {
 	var buffer string
 	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
-	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux})
+	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux, Endpoint: "http://localhost:8000"})
 	h.keys("y")
 	h.contains(t, "sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buf")
 	h.keys("?")
@@ -222,7 +236,7 @@ func TestCopyUnderTmux(t *testing.T) {
 	broken := func(context.Context, string) error {
 		return errors.New("tmux load-buffer: no server running on /tmp/tmux-0/default")
 	}
-	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken})
+	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken, Endpoint: "http://localhost:8000"})
 	h.keys("y")
 	h.contains(t, "(OSC 52); the tmux buffer was not loaded: tmux load-buffer: no server running")
 }

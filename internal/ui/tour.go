@@ -10,6 +10,8 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // stop is one pattern of the demo data and the view that shows it, as
@@ -64,9 +66,15 @@ type tourPage struct {
 	id     int
 	cursor int
 	w, h   int
+	back   string // where esc goes: the tables, or the view T was pressed on
+	// read is what the session has read so far: its requests and the
+	// tables the table list named (the tour itself reads nothing).
+	read func() (requests, tables int)
 }
 
-func newTour(c *common.Common) *tourPage { return &tourPage{c: c, id: c.NextID()} }
+func newTour(c *common.Common, back string, read func() (requests, tables int)) *tourPage {
+	return &tourPage{c: c, id: c.NextID(), back: back, read: read}
+}
 
 func (p *tourPage) ID() int          { return p.id }
 func (p *tourPage) Init() tea.Cmd    { return nil }
@@ -75,7 +83,21 @@ func (p *tourPage) Crumbs() []string { return []string{"Tour"} }
 func (p *tourPage) Mode() string     { return "" }
 func (p *tourPage) Loading() bool    { return false }
 func (p *tourPage) Capturing() bool  { return false }
-func (p *tourPage) Request() string  { return "nothing read: pick a pattern" }
+
+// Request names what was read before the tour (the table list, by the
+// preflight) beside the session's request count, never "nothing read"
+// beside "1 req".
+func (p *tourPage) Request() string {
+	reqs, tables := p.read()
+	switch {
+	case reqs == 0:
+		return "nothing read yet: pick a pattern"
+	case tables == 0:
+		return fmt.Sprintf("read so far: %s · the tour reads nothing: pick a pattern", common.Plural(reqs, "request", "requests"))
+	}
+	return fmt.Sprintf("read so far: the table list (ListTables: %s), %s in all · the tour reads nothing: pick a pattern",
+		common.Plural(tables, "table", "tables"), common.Plural(reqs, "request", "requests"))
+}
 
 func (p *tourPage) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -128,11 +150,11 @@ func (p *tourPage) View() string {
 	opens := st.Dim.Render("  opens: " + strings.Join(tourArgs(sel), " "))
 	clock := []string{"", st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", demo.DemoEnd.Format("2006-01-02 15:04 UTC"))),
 		st.Dim.Render("so 'last 24h' and every range count back from then, on any day.")}
-	keys := st.Dim.Render("enter, 1–9 or a–d opens · T (also in ? help) comes back here · esc: the tables")
+	keys := st.Dim.Render("enter, 1–9 or a–d opens · T (also in ? help) comes back here · esc: " + p.back)
 	lines := append(append(append(head, stops...), "", st.Notice.Render("› ")+sel.about, opens), append(clock, keys)...)
 	if len(lines) > p.h-2 { // a small terminal: the essentials only
 		clock = []string{st.Dim.Render(fmt.Sprintf("Clock fixed at %s (data's end): ranges count from there.", demo.DemoEnd.Format("2006-01-02 15:04 UTC")))}
-		keys = st.Dim.Render("enter/1–9/a–d open · T (in ? help) returns here · esc: tables")
+		keys = st.Dim.Render(components.Fit("enter/1–9/a–d open · T (in ? help) returns here · esc: "+p.back, p.w-4))
 		lines = append(append(stops, "", st.Notice.Render("› ")+sel.about), append(clock, keys)...)
 	}
 	return common.Frame(st, "Demo tour", strings.Join(lines, "\n"), p.w, p.h)
@@ -191,3 +213,16 @@ func (m *Model) openStop(s stop) tea.Cmd {
 
 // demo reports whether the explorer shows the demo data.
 func (m *Model) demo() bool { return m.cfg.Connection == "DEMO" }
+
+// newTour is the tour over the stack as it is: esc goes back, and what
+// the session read so far is told.
+func (m *Model) newTour(back string) *tourPage {
+	return newTour(m.c, back, func() (int, int) {
+		total, _ := m.cfg.Session.Totals()
+		tables := 0
+		if t, ok := m.stack[0].(*pages.Tables); ok {
+			tables = t.Known()
+		}
+		return total.Requests, tables
+	})
+}

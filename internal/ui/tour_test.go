@@ -9,8 +9,8 @@ import (
 // its view, reading its table; esc from a stop climbs to its partitions,
 // and from the tour goes to the tables.
 func TestTourOpensEachStop(t *testing.T) {
-	want := []string{"53 children", "20 children", "versioned items", "2 items", "children", "ByTime", "shards of seattle-{1..4}", "versioned items", "AuditLog",
-		"children", "children", "versioned items", "children"}
+	want := []string{"53 prefixes", "20 prefixes", "versioned item", "2 items", " · delimiter ", "ByTime", "shards of seattle-{1..4}", "versioned item", "AuditLog",
+		" · delimiter ", " · delimiter ", "versioned item", " · delimiter "}
 	for i, s := range tourStops {
 		h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
 		h.contains(t, "Demo tour", s.title, "2026-11-01 00:00 UTC")

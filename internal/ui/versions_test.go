@@ -168,7 +168,7 @@ func TestMouse(t *testing.T) {
 	}
 	click(3 + 1) // v0_
 	click(3 + 1)
-	h.contains(t, "Equipment_1 › v0", "v0_ · 2 children")
+	h.contains(t, "Equipment_1 › v0", "v0_ · 2 items")
 	h.keys("esc", "3")
 	click(3 + 1) // Audit#PART-7
 	click(3 + 1)
@@ -255,7 +255,7 @@ func TestVersionsPatternWithoutName(t *testing.T) {
 	}
 	tables := map[string]domain.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
 	h := newHarness(t, 100, 30, Config{Client: db, Table: "Docs", PK: "P", Versions: "*", Tables: tables})
-	h.contains(t, "P · 1 versioned items", "(doc|{n})  doc|0", `:prefix="doc|"`)
+	h.contains(t, "P · 1 versioned item", "(doc|{n})  doc|0", `:prefix="doc|"`)
 	h.keys("enter")
 	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
 }
@@ -266,12 +266,12 @@ func TestVersionsPatternWithoutName(t *testing.T) {
 func TestVersionsBareWithPointer(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: demo.LaggingPart})
 	openVersionsMode(t, h)
-	h.contains(t, "Part#3 · 1 versioned items · 1 drifted", "(vN)", "⚠ v0 says Latest=2 but v2 does not exist")
+	h.contains(t, "Part#3 · 1 versioned item · 1 drifted", "(vN)", "⚠ v0 says Latest=2 but v2 does not exist")
 	h.keys("enter")
 	h.contains(t, "1 revision · drifted", "v0 current")
 	h = newHarness(t, 120, 30, Config{Table: demo.PartVersionsTable, PK: "Part#1"})
 	openVersionsMode(t, h)
-	h.contains(t, "Part#1 · 1 versioned items", "(vN)", "✓")
+	h.contains(t, "Part#1 · 1 versioned item", "(vN)", "✓")
 	if strings.Contains(h.screen(), "drifted") {
 		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -177,23 +176,15 @@ func getItem(in dynamodb.GetItemInput) func(context.Context, dynamo.Client) outc
 	}
 }
 
-var (
-	dlOnce   sync.Once
-	dlClient *dynamodb.Client
-)
+var fixturesSeeded dynalitetest.Seeded
 
 // sharedDynalite is the package's dynalite, seeded with the fixtures once.
 func sharedDynalite(t *testing.T) *dynamodb.Client {
 	t.Helper()
-	dlOnce.Do(func() {
-		c := dynalitetest.Shared(t).Client()
+	return fixturesSeeded.Client(t, func(c *dynamodb.Client) error {
 		seed(t, c)
-		dlClient = c
+		return nil
 	})
-	if dlClient == nil {
-		t.Fatal("dynalite was not seeded")
-	}
-	return dlClient
 }
 
 func TestConformance(t *testing.T) {

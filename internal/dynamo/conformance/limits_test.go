@@ -3,13 +3,13 @@ package conformance
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
@@ -68,7 +68,7 @@ func TestExpressionSizeLimit(t *testing.T) {
 // dynalite is known to differ (the differential suite keeps empty strings
 // out of its items for this reason): an empty string is a value of size 0,
 // inside a BETWEEN that starts at "", and a member of IN ("").
-var emptyOnce sync.Once
+var emptySeeded dynalitetest.Seeded
 
 func TestEmptyStringsAsDynamoDB(t *testing.T) {
 	ctx := context.Background()
@@ -87,7 +87,10 @@ func TestEmptyStringsAsDynamoDB(t *testing.T) {
 	}
 	mem := memory.New()
 	emptyTable(mem)
-	emptyOnce.Do(func() { emptyTable(sharedDynalite(t)) })
+	emptySeeded.Client(t, func(c *dynamodb.Client) error {
+		emptyTable(c)
+		return nil
+	})
 	for _, f := range []struct {
 		filter string
 		v      vals

@@ -189,6 +189,50 @@ func Shared(tb testing.TB) *Server {
 	return shared
 }
 
+// Seeded is data made once on the shared dynalite for a whole test binary
+// (a table a test file reads). Its zero value is ready.
+//
+// It is not a sync.Once around Shared: a test skipped because dynalite is
+// missing would mark the Once done, and the next test would fail on a
+// client that was never seeded instead of skipping.
+type Seeded struct {
+	mu   sync.Mutex
+	done bool
+	c    *dynamodb.Client
+	err  error
+}
+
+// Client returns a client of the shared dynalite after seed has run on it
+// once. Without dynalite it skips tb (fails it under CI=true) and seeds
+// nothing; a failed seed fails this test and every later caller.
+func (s *Seeded) Client(tb testing.TB, seed func(*dynamodb.Client) error) *dynamodb.Client {
+	tb.Helper()
+	srv := Shared(tb) // skips before anything is marked seeded
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.done {
+		s.seed(srv.Client(), seed)
+	}
+	if s.err != nil {
+		tb.Fatalf("seeding dynalite: %v", s.err)
+	}
+	return s.c
+}
+
+func (s *Seeded) seed(c *dynamodb.Client, seed func(*dynamodb.Client) error) {
+	finished := false
+	defer func() {
+		// A seed that stopped its test (t.Fatal inside it) leaves
+		// half-made tables: later callers fail rather than read them.
+		if !finished && s.err == nil {
+			s.err = fmt.Errorf("seeding stopped in an earlier test")
+		}
+		s.done = true
+	}()
+	s.c, s.err = c, seed(c)
+	finished = true
+}
+
 // StopShared stops the server Shared started, if any.
 func StopShared() {
 	if shared != nil {

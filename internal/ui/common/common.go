@@ -152,6 +152,13 @@ type Overlayer interface {
 	CloseOverlay() tea.Cmd
 }
 
+// TextBox is a page with text boxes of its own (the go-to box, the
+// filter and range bars): what the open one holds, and a paste into it.
+type TextBox interface {
+	Typed() (text string, open bool)
+	Paste(text string) tea.Cmd
+}
+
 // OpenMsg asks the root to push a page.
 type OpenMsg struct{ Page Page }
 

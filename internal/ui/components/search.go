@@ -64,18 +64,14 @@ func (s *Search) Key(msg tea.KeyPressMsg, l common.List) (tea.Cmd, bool) {
 			if s.query == "" {
 				s.Clear()
 			}
-		case key.Matches(msg, k.Down):
+		case !IsText(msg) && key.Matches(msg, k.Down): // ↓, never j: j is text
 			s.step(l, 1)
-		case key.Matches(msg, k.Up):
+		case !IsText(msg) && key.Matches(msg, k.Up):
 			s.step(l, -1)
 		default:
 			var cmd tea.Cmd
 			s.input, cmd = s.input.Update(msg)
-			if v := s.input.Value(); v != s.query {
-				s.query = v
-				s.find(l)
-				s.jump(l, s.origin)
-			}
+			s.typed(l)
 			return cmd, true
 		}
 		return nil, true
@@ -94,6 +90,29 @@ func (s *Search) Key(msg tea.KeyPressMsg, l common.List) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// typed searches again for what the box holds, if it changed.
+func (s *Search) typed(l common.List) {
+	if v := s.input.Value(); v != s.query {
+		s.query = v
+		s.find(l)
+		s.jump(l, s.origin)
+	}
+}
+
+// Typed is what the search box holds; ok is false when it is not open.
+func (s *Search) Typed() (string, bool) { return s.input.Value(), s.editing }
+
+// Paste puts pasted text in the search box, as one line, and searches.
+func (s *Search) Paste(text string, l common.List) tea.Cmd {
+	if !s.editing {
+		return nil
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Paste(text)
+	s.typed(l)
+	return cmd
 }
 
 // find lists the loaded rows that hold the query, ignoring case.

@@ -82,7 +82,7 @@ func failureWords(err error) (short, detail string) {
 	}
 	var na *dynamo.NoAnswerError
 	if errors.As(err, &na) { // the connection's own deadline ran out on every attempt
-		return fmt.Sprintf("no answer from %s after %s (%d attempts)", na.Endpoint, dynamo.Seconds(na.Timeout), na.Attempts), ""
+		return na.Error(), ""
 	}
 	if host, ok := noAnswer(err); ok {
 		detail = "no answer from " + host

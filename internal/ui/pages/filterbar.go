@@ -55,6 +55,14 @@ func (f *filterBar) open(current domain.FilterNode) tea.Cmd {
 
 func (f *filterBar) editing() bool { return f.input.Focused() }
 
+// paste puts pasted text in the bar, as one line.
+func (f *filterBar) paste(text string) tea.Cmd {
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Paste(text)
+	f.hint = "" // edited: the hint was about other text
+	return cmd
+}
+
 // filterSubmitted is what a key press in the bar decided.
 type filterSubmitted struct {
 	done   bool              // enter with a filter that parses, or an empty one

@@ -216,7 +216,9 @@ func (p place) page(name string) common.Page {
 	case ModeVersions:
 		return NewVersionsOn(p.c, p.info, p.pk, p.index)
 	case ModeTime:
-		return NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
+		t := NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
+		t.Under(p.prefix)
+		return t
 	}
 	return nil
 }
@@ -299,7 +301,7 @@ func (v *Versions) Place() string                    { return v.place().id() }
 func (v *Versions) ModePage(name string) common.Page { return v.place().page(name) }
 
 func (t *Time) place() place {
-	return place{c: t.c, info: t.info, pk: t.base.PK, index: t.base.Index}
+	return place{c: t.c, info: t.info, pk: t.base.PK, index: t.base.Index, prefix: t.under}
 }
 
 func (t *Time) Modes() []common.ModeTab {

@@ -90,7 +90,7 @@ func (p *pager) sizeTo(rows int) {
 // or was cancelled is not done, whatever it had, nor a list with a gap
 // between its two ends.
 func (p *pager) done() bool {
-	return p.started && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
+	return p.started && p.pages > 0 && len(p.lastKey) == 0 && !p.gapOpen() && !p.fail.stopped()
 }
 
 // cancel stops the read in flight at the user's word; the view says so.
@@ -221,6 +221,9 @@ func (p *pager) state() string {
 	}
 	if !p.started {
 		return "not read yet"
+	}
+	if p.pages == 0 {
+		return "reading…" // no answer yet: nothing is counted, nothing is all
 	}
 	more := p.c.All(p.query.Table)
 	switch {

@@ -338,6 +338,9 @@ func (p *Partitions) View() string {
 		state = "more: scroll down to scan on"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
+	if p.pages == 0 && !p.fail.stopped() && (p.req.inFlight() || p.info.Name == "") {
+		title = p.name() + " · reading…" // no answer yet: nothing is counted, nothing is all
+	}
 	body := p.grid.View()
 	if p.picker != nil {
 		return p.picker.view(st, p.w, h)

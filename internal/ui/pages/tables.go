@@ -39,6 +39,9 @@ func NewTables(c *common.Common) *Tables {
 // that Init describes the tables without listing them again.
 func (t *Tables) Listed(names []string) { t.given = names }
 
+// Known is how many tables the table list read so far named (0 before it).
+func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
+
 func (t *Tables) Init() tea.Cmd {
 	ctx, req := t.list.start(t.c.NextID)
 	t.loaded = false
@@ -229,13 +232,30 @@ func (t *Tables) View() string {
 			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.names), "tables")), listW-4))
 		}
 	case t.loaded && len(t.names) == 0:
-		body = t.c.Styles.Dim.Render("No tables here. Check the region and the endpoint, or try the demo (dynascope --demo).")
+		body = t.c.Styles.Dim.Render(t.emptyText())
 	}
 	list := common.Frame(t.c.Styles, title, body, listW, t.h)
 	if !wide {
 		return list
 	}
 	return joinH(list, common.Frame(t.c.Styles, "Table", t.preview(), t.w-listW, t.h))
+}
+
+// emptyText says why there are no tables, and what to try: files opened
+// with --data have their own causes, never the region or the endpoint.
+func (t *Tables) emptyText() string {
+	if t.c.Load == nil {
+		return "No tables here. Check the region and the endpoint, or try the demo (dynascope --demo)."
+	}
+	switch s := t.c.Load.Status(); {
+	case s.Err != nil:
+		return "No tables: loading --data failed: " + common.Sanitize(s.Err.Error())
+	case !s.Ended:
+		return "No tables yet: --data is still loading."
+	case s.Stopped:
+		return "No tables: the --data load was stopped before any table was in."
+	}
+	return "No tables in the --data files: check the paths (a DynamoDB export's folder, a NoSQL Workbench model, or aws dynamodb scan output)."
 }
 
 func (t *Tables) preview() string {

@@ -57,6 +57,10 @@ type Time struct {
 	jumpLeft   int
 	grid       components.Grid
 	w, h       int
+	// under is the prefix drilled to in the tree, kept: the listing and
+	// every range stay beneath it ("" for the whole partition).
+	under      string
+	rangeUnder bool // the range listed runs under it
 }
 
 // timePhase is how far the Time mode knows its keys' format: the first
@@ -98,6 +102,42 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
+}
+
+// Under keeps the list beneath a prefix drilled to in the tree (from
+// portland › amsg#, 4 lists amsg's messages, not everyone's): the keys
+// are listed under it, and a range typed without a prefix runs under it
+// where the time follows the prefix.
+func (t *Time) Under(prefix string) {
+	if prefix == "" || t.base.SKName == "" {
+		return
+	}
+	a := domain.S(prefix)
+	if key, err := t.info.KeyFor(t.base.Index); err == nil && key.SK != nil && key.SK.Type == domain.TypeB {
+		a = domain.B([]byte(prefix))
+	}
+	t.under = prefix
+	t.base.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: a}
+	t.pg.query.SK = t.base.SK
+}
+
+// underNote says the list keeps the tree's prefix, for the bar's line.
+func (t *Time) underNote() string {
+	switch {
+	case t.under == "":
+		return ""
+	case t.rangeTxt != "" && !t.rangeUnder:
+		return "the range reads the whole partition, not only " + common.Sanitize(t.under) + " (the time leads the key)"
+	}
+	return "under " + common.Sanitize(t.under) + ", drilled in the tree (esc, then 4 at the top: the whole partition)"
+}
+
+// underTitle is the prefix kept, for the title beside the partition.
+func (t *Time) underTitle() string {
+	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder) {
+		return ""
+	}
+	return " › " + common.Sanitize(t.under)
 }
 
 func (t *Time) tableKeys() *dynamo.KeySchema {
@@ -236,6 +276,9 @@ func (t *Time) submit() tea.Cmd {
 		return t.jump(start, timeMaxJumpPages)
 	}
 	prefix, rest := t.splitPrefix(text)
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.Place == domain.TimeAfter {
+		prefix, rest = t.under, text // the tree's prefix: the range runs under it
+	}
 	r, err := domain.ParseRange(rest, t.now(), t.zone())
 	if err != nil {
 		t.inputErr = err.Error()
@@ -256,6 +299,7 @@ func (t *Time) submit() tea.Cmd {
 	t.waiting = nil
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
+	t.rangeUnder = t.under != "" && prefix == t.under
 	return t.run(q, text)
 }
 
@@ -669,6 +713,9 @@ func (t *Time) View() string {
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
+		if u := t.underNote(); u != "" {
+			text = u + " · " + text // first: a narrow frame cuts the end
+		}
 		info = st.Dim.Render(text)
 	}
 	if t.inputErr != "" {
@@ -712,7 +759,7 @@ func (t *Time) View() string {
 	}
 	parts = append(parts, body)
 	order := t.order()
-	title := fmt.Sprintf("%s · %s · %s", keyCell(t.base.PK), t.pg.state(), order)
+	title := fmt.Sprintf("%s%s · %s · %s", keyCell(t.base.PK), t.underTitle(), t.pg.state(), order)
 	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
@@ -745,6 +792,9 @@ func (t *Time) order() string {
 
 func (t *Time) Crumbs() []string {
 	crumbs := []string{t.info.Name, keyCell(t.base.PK), "time"}
+	if t.under != "" {
+		crumbs = []string{t.info.Name, keyCell(t.base.PK), common.Sanitize(t.under) + "…", "time"}
+	}
 	if t.rangeTxt != "" {
 		crumbs = append(crumbs, t.rangeTxt)
 	}
@@ -838,6 +888,9 @@ func (t *Time) DeepLink() []string {
 	args := []string{"--table", t.info.Name, "--pk", keyArg(t.base.PK)}
 	if t.base.Index != "" {
 		args = append(args, "--index", t.base.Index)
+	}
+	if t.under != "" {
+		args = append(args, "--prefix", t.under)
 	}
 	if t.rangeTxt != "" {
 		args = append(args, "--range", t.rangeTxt)

@@ -594,7 +594,10 @@ func (t *Tree) View() string {
 		delim = "?"
 	}
 	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
-	if t.fail.stopped() {
+	if t.fail.stopped() || (!t.loaded && len(t.children) == 0) {
+		if !t.fail.stopped() {
+			state = "reading…" // no answer yet: nothing is counted
+		}
 		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
 	}
 	if t.req.Index != "" {
@@ -629,22 +632,27 @@ func (t *Tree) View() string {
 	return common.Frame(st, title, body, t.w, t.h)
 }
 
-// rowCounts are the level's children as the title counts them, so that
-// they add up to the rows listed: a name that is both an item and a
-// prefix (NY beside NY#) is one child but two rows, told apart as its
-// item ("53 children · 1 item" over 54 rows).
+// rowCounts are the level's rows as the title counts them, named by what
+// they count, so that they add up to the rows listed: a name that is both
+// an item and a prefix (NY beside NY#) is two rows, one of each ("53
+// prefixes · 1 item" over 54 rows).
 func (t *Tree) rowCounts() string {
-	both := 0
+	prefixes, items := 0, 0
 	for _, c := range t.children {
-		if c.IsItem && c.HasChildren {
-			both++
+		if c.HasChildren {
+			prefixes++
+		}
+		if c.IsItem {
+			items++
 		}
 	}
-	s := common.Plural(len(t.children), "child", "children")
-	if both > 0 {
-		s += " · " + common.Plural(both, "item", "items")
+	switch {
+	case prefixes > 0 && items > 0:
+		return common.Plural(prefixes, "prefix", "prefixes") + " · " + common.Plural(items, "item", "items")
+	case items > 0:
+		return common.Plural(items, "item", "items")
 	}
-	return s
+	return common.Plural(prefixes, "prefix", "prefixes")
 }
 
 func (t *Tree) where() string {

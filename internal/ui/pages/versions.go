@@ -239,7 +239,10 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := fmt.Sprintf("%s · %d versioned items", keyCell(v.req.PK), len(v.res.Histories))
+	title := keyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
+	if !v.loaded && !v.fail.stopped() {
+		title = keyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
+	}
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
