@@ -387,7 +387,8 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 		if err := checkIndex(info, index); err != nil {
 			return ui.Connected{}, err
 		}
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names}, nil
+		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, Streams: streams}, nil
 	}
 }
 

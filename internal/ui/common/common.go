@@ -14,9 +14,11 @@ import (
 // Common is what every page shares: the data client, styles and keys.
 type Common struct {
 	Client dynamo.Client
-	Styles *Styles
-	Keys   keymap.KeyMap
-	NextID func() int // request ids, unique in the session
+	// Streams reads the tables' DynamoDB streams (nil: it cannot).
+	Streams dynamo.StreamsClient
+	Styles  *Styles
+	Keys    keymap.KeyMap
+	NextID  func() int // request ids, unique in the session
 	// CountBudget is the most RCU a count may spend before it stops.
 	CountBudget float64
 	// Tables are the configuration file's per-table settings.
