@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz screenshots lint
+.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz golden screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -64,6 +64,9 @@ bench-latency: deps ## children, counts, a first screen, G (N=1000000: on a part
 
 bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic read-only client): peak RSS, live heap, requests, RCU, re-reads; the window of rows beside every row held
 	$(GO) run ./scripts/benchmemory
+
+golden: ## regenerate the golden files (the explorer's screens, exports): read every diff before committing
+	$(GO) test -count=1 ./internal/ui ./internal/export ./internal/cli -update
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)

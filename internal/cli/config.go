@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
@@ -30,28 +31,28 @@ func configPath() string {
 // loadConfig reads the configuration file. A missing default file is no
 // configuration; a missing --config file, or a broken one, is an error that
 // names the file and the line.
-func (g *globals) loadConfig() (domain.Config, error) {
+func (g *globals) loadConfig() (config.Config, error) {
 	path, explicit := g.configFile, g.configFile != ""
 	if !explicit {
 		path = configPath()
 	}
 	if path == "" {
-		return domain.Config{}, nil
+		return config.Config{}, nil
 	}
 	data, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
-		return domain.Config{}, nil
+		return config.Config{}, nil
 	}
 	var big errNotConfig
 	if errors.As(err, &big) {
-		return domain.Config{}, usage("point --config at the configuration file (config.example.toml shows one)", "config %s: %v", path, err)
+		return config.Config{}, usage("point --config at the configuration file (config.example.toml shows one)", "config %s: %v", path, err)
 	}
 	if err != nil {
-		return domain.Config{}, usage("check --config", "config: %v", err)
+		return config.Config{}, usage("check --config", "config: %v", err)
 	}
-	c, err := domain.ParseConfig(string(data))
+	c, err := config.ParseConfig(string(data))
 	if err != nil {
-		return domain.Config{}, usage("fix the file, or point --config elsewhere", "config %s: %v", path, err)
+		return config.Config{}, usage("fix the file, or point --config elsewhere", "config %s: %v", path, err)
 	}
 	return c, nil
 }
@@ -137,7 +138,7 @@ func (g *globals) saveColumns(table string, cols []string) (string, error) {
 			mode = st.Mode().Perm()
 		}
 	}
-	text, err := domain.SetTableColumns(string(data), table, cols)
+	text, err := config.SetTableColumns(string(data), table, cols)
 	if err != nil {
 		return "", err
 	}
@@ -162,7 +163,7 @@ func (g *globals) saveColumns(table string, cols []string) (string, error) {
 
 // withVersionPattern puts --version-pattern, when given, in the table's
 // settings: flags override the configuration.
-func withVersionPattern(conf domain.Config, table, pattern string, given bool) (domain.Config, error) {
+func withVersionPattern(conf config.Config, table, pattern string, given bool) (config.Config, error) {
 	if !given {
 		return conf, nil
 	}
@@ -174,7 +175,7 @@ func withVersionPattern(conf domain.Config, table, pattern string, given bool) (
 	}
 	tables := maps.Clone(conf.Tables)
 	if tables == nil {
-		tables = map[string]domain.TableSettings{}
+		tables = map[string]config.TableSettings{}
 	}
 	ts := tables[table]
 	ts.VersionPattern = pattern
@@ -185,7 +186,7 @@ func withVersionPattern(conf domain.Config, table, pattern string, given bool) (
 
 // withTimeFormat applies --time-format to --table's settings, as the
 // configuration's time_format would (the flag wins).
-func withTimeFormat(conf domain.Config, table, format string, given bool) (domain.Config, error) {
+func withTimeFormat(conf config.Config, table, format string, given bool) (config.Config, error) {
 	if !given {
 		return conf, nil
 	}
@@ -197,7 +198,7 @@ func withTimeFormat(conf domain.Config, table, format string, given bool) (domai
 	}
 	tables := maps.Clone(conf.Tables)
 	if tables == nil {
-		tables = map[string]domain.TableSettings{}
+		tables = map[string]config.TableSettings{}
 	}
 	ts := tables[table]
 	ts.TimeFormat = format

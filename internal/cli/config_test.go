@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 )
 
 // TestSaveColumns: the picker's choice lands in the configuration file,
@@ -50,7 +50,7 @@ func TestSaveColumns(t *testing.T) {
 		t.Fatalf("%q %v", path, err)
 	}
 	data, _ = os.ReadFile(path)
-	c, err := domain.ParseConfig(string(data))
+	c, err := config.ParseConfig(string(data))
 	if err != nil || len(c.Table("Orders").Columns) != 1 {
 		t.Fatalf("%v %v\n%s", c, err, data)
 	}
@@ -76,7 +76,7 @@ func TestExampleConfigParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := domain.ParseConfig(string(data))
+	c, err := config.ParseConfig(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		{[]string{"--demo", "--count-budget", "inf"}, 2, "--count-budget +Inf is not a budget"},
 		{[]string{"--demo", "--max-rcu", "-Inf"}, 2, "--max-rcu -Inf is not a budget"},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--sk-prefix", "evt"}, 2, `--sk-prefix "evt": Timestamp is a number key`},
-		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 3 newest keys of Timestamp`},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp: 2006-01-02 is text, and this key holds numbers`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "0000-01-01"}, 2, "times run from 0001-01-01 to 9999-12-31"},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", long}, 1, "the partition key value is 2049 bytes, over DynamoDB's limit of 2048"},
 	} {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -146,11 +145,11 @@ func (s *shownKeys) note(it dynamo.Item) {
 // timePrefix is the text before the time in a key that puts it after a
 // prefix (with its separator), else "".
 func timePrefix(enc domain.TimeEncoding, key string) string {
-	if enc.Kind != domain.TimeText || enc.Place != domain.TimeAfter {
+	if !enc.NeedsPrefix() {
 		return ""
 	}
-	if i := strings.LastIndex(key, enc.Sep); i >= 0 {
-		return key[:i+len(enc.Sep)]
+	if i, _, _, ok := enc.Locate(key); ok {
+		return key[:i]
 	}
 	return ""
 }

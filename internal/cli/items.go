@@ -53,7 +53,7 @@ requests (all calls, including one DescribeTable), pages (Query calls),
 consumed RCU, items and elapsed time.`,
 		Example: `  dynascope items --demo --table Locations --pk USA --limit 5
   dynascope items --demo --table DeviceLogs --pk 123 --reverse
-  dynascope items --demo --table ChatMessages --index ByTime --pk general --output json
+  dynascope items --demo --table ChatMessages --index ByTime --pk portland --limit 5 --output json   # by time, not by message id
   dynascope items --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' > orders.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

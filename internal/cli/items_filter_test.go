@@ -35,7 +35,7 @@ func TestRangeFilter(t *testing.T) {
 	out, stderr := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--last", "7d", "--filter", `Level = "ERROR" and Temperature > 33`)
 	n := strings.Count(out, "\n")
 	if n == 0 || strings.Count(out, `"Level":"ERROR"`) != n || !strings.Contains(stderr, "matched="+strconv.Itoa(n)) ||
-		!strings.Contains(stderr, `filter Level = "ERROR" and Temperature > 33`) || !strings.Contains(stderr, "Timestamp >= :sk") {
+		!strings.Contains(stderr, `filter Level = "ERROR" and Temperature > 33`) || !strings.Contains(stderr, "Timestamp BETWEEN :lo AND :hi") {
 		t.Fatalf("%d lines; %s", n, stderr)
 	}
 	all, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--last", "7d")

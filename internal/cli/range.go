@@ -60,16 +60,6 @@ func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
 		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
 }
 
-func typeName(t domain.KeyType) string {
-	switch t {
-	case domain.TypeN:
-		return "number (N)"
-	case domain.TypeB:
-		return "binary (B)"
-	}
-	return "string (S)"
-}
-
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 	var f rangeFlags
 	cmd := &cobra.Command{
@@ -79,26 +69,32 @@ func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {
 newest first, and prints them one plain-JSON item a line as they arrive.
 The key condition and the cost go to stderr.
 
-The sort key's time format is detected from its newest keys (one small
-Query): epoch seconds, milliseconds or microseconds; ISO-8601 with or
-without zone; dates and months; the blog's 2006-01-02:15:04:05; and
-composite keys with a prefix before the time (amsg#2018-08-29:12:00:00)
-or text after it. Keys that are not a time (a Metadata item beside them)
-are skipped when most keys are, said on stderr, and left out of ranges.
-The range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
-begins_with) written in that format. Times without a zone are UTC
-(--local: this machine's zone).
+The sort key's time format is detected from its newest and oldest keys
+(two small Queries): epoch seconds, milliseconds or microseconds; dates as
+numbers (20150131); ISO-8601 with or without zone; dates and months; the
+blog's 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID); and
+composite keys with a prefix before the time (amsg#2018-08-29:12:00:00),
+text after it, or both (JFK#2021-08-01T07:25:00#250#0). Keys that are not
+a time (a header item beside them) are skipped when two thirds of the
+keys are times (or the only key is), said on stderr, and left out of
+ranges. The range compiles to the one key condition (=, BETWEEN or
+begins_with) written in that format; open ends stop at the first and last
+times the format writes, and ids at the smallest and largest id of each
+instant. Times without a zone are UTC (--local: this machine's zone).
 
 Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 --sk-prefix to read one; without it the prefixes are found (the children
 skip-scan) and one range query per prefix is merged by time, newest first
 across all of them, each read a page at a time as the merge needs it.`,
 		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
-  dynascope range --demo --table Metrics --pk cpu.web-1 --last 15m
+  dynascope range --demo --table Metrics --pk cpu.web-1 --last 6h          # the demo's series ends 2 h 40 min before its now
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
   dynascope range --demo --table ChatMessages --pk portland --sk-prefix amsg --at 2018-08
   dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --limit 20
-  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50`,
+  dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50
+  dynascope range --demo --table Workbench --pk 'FLIGHTS#AA' --at 2021-08-01 --limit 5
+  dynascope range --demo --table Workbench --pk 'USER#ada' --at 2021-03
+  dynascope range --demo --table WorkbenchOrders --pk C1 --after 2015-12-20`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.bind(cmd, g)
@@ -116,7 +112,7 @@ across all of them, each read a page at a time as the merge needs it.`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "epoch-s, epoch-ms, epoch-us or a Go layout (prefix#LAYOUT for composite keys), instead of detecting; config: time_format")
+	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (comm#{time}#{any}); config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
@@ -212,16 +208,9 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return err
 	}
-	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, opt, f.stderr)
+	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, key.SK.Type == domain.TypeN, opt, f.stderr)
 	if err != nil {
 		return err
-	}
-	if (enc.Kind == domain.TimeText) != (key.SK.Type != domain.TypeN) {
-		// A time format given by --time-format or the configuration
-		// that the key's type cannot hold: refused before any Query
-		// of the range.
-		return usage("give a format the key can hold, or drop --time-format to detect it",
-			"--time-format %s does not fit %s, a %s key", export.OneLine(f.format), export.OneLine(key.SK.Name), typeName(key.SK.Type))
 	}
 	q.Reverse = !f.oldestFirst
 	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
@@ -229,7 +218,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if f.follow {
 		opt.Each = shown.note
 	}
-	if enc.Kind == domain.TimeText && enc.Place == domain.TimeAfter && f.skPrefix == "" {
+	if enc.NeedsPrefix() && f.skPrefix == "" {
 		start := time.Now()
 		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample.Keys, *f, opt)
 		if err != nil || !f.follow {
@@ -258,8 +247,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
-func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
+func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, number bool, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
 	masked := opt.Mask.Whole(skName) // keys are then never printed, only counted
+	shown := func(k string) string {
+		return strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, k, opt.KeyDelims[skName]))
+	}
 	if f.format == "" {
 		if !sample.OK {
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
@@ -278,14 +270,35 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	enc, err := domain.ParseTimeFormat(f.format)
 	if err != nil {
-		return enc, usage("text formats are detected; give one only to override", "%s: %v", where, err)
+		return enc, usage("give a format such as yyyy-MM-dd'T'HH:mm:ss, yyyyMMdd, epoch-ms, ulid or comm#{time}#{any}", "%s: %v", where, err)
 	}
-	if len(sample.Keys) > 0 && enc.Matches(sample.Keys) == 0 {
-		example := strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, sample.Keys[0], opt.KeyDelims[skName]))
-		return enc, usage("compare the layout with a key, or leave it out to detect the format",
-			"%s %q matches none of the %d newest keys of %s (such as %s)", where, f.format, len(sample.Keys), skName, example)
+	if enc, err = enc.ForKey(number); err != nil {
+		return enc, usage("give a format the key can hold", "%s %q does not fit %s: %v", where, f.format, export.OneLine(skName), err)
 	}
-	return enc, nil
+	if len(sample.Keys) == 0 {
+		return enc, nil
+	}
+	resolved, ok := enc.Resolve(sample.Keys)
+	if ok && resolved.Matches(sample.Keys) > 0 {
+		return resolved, nil
+	}
+	// Name the key tried and what detection reads in the keys, and send
+	// the user to detection only when it finds something.
+	detected := "detection finds no time in them either"
+	advice := "compare the format with the key"
+	if sample.OK {
+		example := sample.Keys[0]
+		for _, k := range sample.Keys {
+			if _, ok := sample.Enc.KeyTime(k); ok {
+				example = k
+				break
+			}
+		}
+		detected = fmt.Sprintf("detection reads them as %s (such as %s)", export.OneLine(sample.Enc.Name()), shown(example))
+		advice = "compare the format with the key, or leave it out to use what detection reads"
+	}
+	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
+		where, f.format, len(sample.Keys), export.OneLine(skName), shown(sample.Keys[0]), detected)
 }
 
 // mergedRange reads a range across every prefix the time follows (found

@@ -24,13 +24,15 @@ func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
 }
 
 // TestRangeSeedExample: the seed's query as written returns the device's
-// first two records, newest first, from one Query after the detection.
+// first two records, newest first, from one Query after the detection;
+// its open end stops at the first time epoch seconds write (0001-01-01),
+// so a key that is not a time is never printed.
 func TestRangeSeedExample(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "jsonl")
 	if len(items) != 2 || items[0]["Timestamp"] != float64(1535544000) || items[1]["Timestamp"] != float64(1310216400) {
 		t.Fatalf("items %v", items)
 	}
-	for _, want := range []string{"Timestamp < :sk", ":sk=1536019200", "epoch seconds", "requests=3", "consumedRCU="} {
+	for _, want := range []string{"Timestamp BETWEEN :lo AND :hi", ":lo=-62135596800 :hi=1536019199", "epoch seconds", "requests=3", "consumedRCU="} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -49,7 +51,7 @@ func TestRangeEncodings(t *testing.T) {
 	}{
 		{[]string{"--table", "ChatMessages", "--pk", "portland", "--sk-prefix", "amsg", "--at", "2018-08"}, 1, `begins_with(MessageID, :prefix)`},
 		{[]string{"--table", "AuditLog", "--pk", "prod-api", "--at", "2026-10-31", "--limit", "5"}, 5, `:prefix="2026-10-31T"`},
-		{[]string{"--table", "Metrics", "--pk", "cpu.web-1", "--last", "24h", "--limit", "50"}, 50, "TS >= :sk"},
+		{[]string{"--table", "Metrics", "--pk", "cpu.web-1", "--last", "24h", "--limit", "50"}, 50, `TS BETWEEN :lo AND :hi   :pk="cpu.web-1" :lo=1793404800000 :hi=1793491200000`}, // a span ends now
 		{[]string{"--table", "DeviceLogs", "--pk", "9000", "--from", "2026-10-01", "--to", "2026-10-01T00:10Z"}, -1, "BETWEEN :lo AND :hi   :pk=9000 :lo=1790812800 :hi=1790813459"},
 		{[]string{"--table", "ChatMessages", "--index", "ByTime", "--pk", "seattle-1", "--after", "2018-08-01", "--limit", "3"}, 3, `TimeUser BETWEEN :lo AND :hi   :pk="seattle-1" :lo="2018-08-02:00:00:00"`},
 	} {
@@ -71,8 +73,8 @@ func TestRangeBadInput(t *testing.T) {
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--at", "2018"}, 2, "more than one"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--from", "2018-01-01"}, 2, "--to"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-02-30"}, 2, "not a time"},
-		{[]string{"--table", "VersionTimes", "--pk", "Equipment#1", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 20 newest keys of SK`},
-		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, "matches none"},
+		{[]string{"--table", "VersionTimes", "--pk", "Equipment#1", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 40 keys of SK read (tried "Metadata"); detection reads them as 2006-01-02T15:04:05 (such as "2020-11-12T22:02:00") — compare the format with the key, or leave it out`},
+		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, `--time-format "epoch-ms" does not fit State#Date: epoch milliseconds is a number form`},
 		{[]string{"--table", "StateLog", "--index", "Nope", "--pk", "Sara", "--last", "1h"}, 2, "table StateLog has no index \"Nope\" — check --index; it has EscalatedTo"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, "no time this tool recognises (or there are none) — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-09-04T00:00:00.5Z"}, 2, "whole seconds"},
@@ -102,7 +104,7 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	if len(states) < 3 {
 		t.Errorf("only %v among the newest ten", states)
 	}
-	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=10", "finding the prefixes: 4 requests"} {
+	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=11", "finding the prefixes: 4 requests"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -124,7 +126,7 @@ func TestRangeMergesPrefixes(t *testing.T) {
 // said once on stderr, and never listed.
 func TestRangeBesideMetadata(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "VersionTimes", "--pk", "Equipment#1", "--after", "2020-11-12T21:00")
-	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 20 keys is not a time: Metadata: left out of ranges\n") {
+	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 40 keys is not a time: Metadata: left out of ranges\n") {
 		t.Fatalf("%d items: %s", len(items), stderr)
 	}
 	for _, it := range items {
@@ -149,5 +151,46 @@ func TestExplorerTimeFormatFlag(t *testing.T) {
 		if _, stderr, code := cli(t, tc.args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: code %d, %s", tc.args, code, stderr)
 		}
+	}
+}
+
+// TestRangeShapes: the shapes published models write are ranges like any
+// other: a time between text (FLIGHTS#AA), ULIDs after a prefix beside
+// PROFILE# items, and yyyyMMdd numbers whose open end stops at 9999.
+func TestRangeShapes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		n    int
+		err  []string
+	}{
+		{[]string{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08-01", "--limit", "5"}, 5,
+			[]string{"1 of 40 keys is not a time: metadata: left out of ranges", `3 prefixes merged by time ("JFK# LAX# SEA#")`, `:prefix="JFK#2021-08-01T"`}},
+		{[]string{"--table", "Workbench", "--pk", "USER#ada", "--at", "2021-03"}, 102,
+			[]string{"3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
+		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04-30"}, 2,
+			[]string{"1 of 3 keys is not a time: metadata"}},
+		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
+			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
+		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,
+			[]string{`OrderCreationDate BETWEEN :lo AND :hi   :pk="C1" :lo=20151221 :hi=99991231`, "20060102 (a number)"}},
+		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--at", "2015-03", "--time-format", "yyyyMMdd"}, 9,
+			[]string{":lo=20150301 :hi=20150331"}},
+	} {
+		items, stderr := rangeLines(t, tc.args...)
+		if len(items) != tc.n {
+			t.Errorf("%v: %d items, want %d: %s", tc.args, len(items), tc.n, stderr)
+		}
+		for _, w := range tc.err {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q: %s", tc.args, w, stderr)
+			}
+		}
+	}
+	// A format that matches nothing, where detection finds nothing either:
+	// never sent to detection.
+	_, stderr, code := cli(t, "range", "--demo", "--table", "Locations", "--pk", "USA", "--last", "1h", "--time-format", "yyyyMMdd")
+	if code != 2 || !strings.Contains(stderr, `--time-format "yyyyMMdd" matches none of the`) || !strings.Contains(stderr, "detection finds no time in them either — compare the format with the key") ||
+		strings.Contains(stderr, "leave it out") {
+		t.Errorf("%d %s", code, stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -55,9 +56,10 @@ and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
 Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-credentials, access denied), 2 a malformed command line, 130 interrupted
-(Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the same way, a
-partial export file removed.`,
+no region, credentials, access denied), 2 a malformed command line (an
+unknown command, flag or --index; the explorer without a terminal), 130
+interrupted (Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the
+same way, a partial export file removed.`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1
@@ -204,7 +206,7 @@ func (o *rootOptions) validateTargets() error {
 
 // settings are the configuration with the explorer's flags laid over it,
 // and the key bindings: a broken file is reported before anything is read.
-func (o *rootOptions) settings(g *globals) (domain.Config, keymap.KeyMap, error) {
+func (o *rootOptions) settings(g *globals) (config.Config, keymap.KeyMap, error) {
 	conf, err := g.loadConfig()
 	if err != nil {
 		return conf, keymap.KeyMap{}, err
@@ -224,7 +226,7 @@ func (o *rootOptions) settings(g *globals) (domain.Config, keymap.KeyMap, error)
 
 // applyConfig fills what no flag gave from the configuration: flags
 // override the configuration, which overrides detection.
-func (o *rootOptions) applyConfig(conf domain.Config) {
+func (o *rootOptions) applyConfig(conf config.Config) {
 	ts := conf.Table(o.table)
 	if !o.changed("delimiter") {
 		o.delimiter = ts.Delimiter
@@ -258,7 +260,12 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 	if _, err := g.tableMask(o.table); err != nil {
 		return err // a bad --mask is a usage error here, as for the headless commands
 	}
-	if err := checkTerminal(); err != nil {
+	if !g.data.given() {
+		if err := g.settle(); err != nil { // the connection flags; --data checked its own
+			return err
+		}
+	}
+	if err := checkTerminal(); err != nil { // the last check: a bad flag is said first
 		return err
 	}
 	o.applyConfig(conf)
@@ -269,8 +276,6 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 		if early, err = g.connect(ctx); err != nil {
 			return err
 		}
-	} else if err := g.settle(); err != nil {
-		return err
 	}
 	// An export still running when the explorer ends is abandoned:
 	// its partial file must not outlive the process.
@@ -281,7 +286,7 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 
 // uiConfig is what the explorer is given: the flags, the configuration,
 // and how to connect.
-func (o *rootOptions) uiConfig(g *globals, conf domain.Config, keys keymap.KeyMap, early *connection) ui.Config {
+func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMap, early *connection) ui.Config {
 	var now func() time.Time
 	save := g.saveColumns
 	if g.demo {

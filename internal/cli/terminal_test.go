@@ -47,6 +47,11 @@ func TestExplorerNeedsATerminal(t *testing.T) {
 	if st, _ := file.Stat(); st.Size() != 0 {
 		t.Errorf("the file got %d bytes", st.Size())
 	}
+	// A malformed command line is said first, whatever the terminal.
+	checkTerminal = func() error { return needTerminal(r, file) }
+	if _, errs, code := cli(t, "--demo", "--endpoint-url", "http://localhost:8000"); code != exitUsage || !strings.Contains(errs, "--demo runs on the embedded demo database") {
+		t.Errorf("a bad flag without a terminal: exit %d, %q", code, errs)
+	}
 	// Headless commands need no terminal.
 	checkTerminal = func() error { return needTerminal(r, file) }
 	if _, errs, code := cli(t, "tables", "--demo"); code != exitOK {

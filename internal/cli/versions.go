@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -151,6 +152,21 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
 			export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
+		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
+			shown := make([]string, len(res.Skipped))
+			for i, s := range res.Skipped {
+				shown[i] = strconv.QuoteToGraphic(mask.KeyIf(info.Key.SK.Name, s.Key, delim)) + " (" + s.Why + ")"
+			}
+			more := ""
+			if res.SkippedN > len(shown) {
+				more = ", …"
+			}
+			what := "keys look like revisions but are not read as one"
+			if res.SkippedN == 1 {
+				what = "key looks like a revision but is not read as one"
+			}
+			fmt.Fprintf(f.stderr, "%d %s: %s%s\n", res.SkippedN, what, strings.Join(shown, ", "), more)
+		}
 	}
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)

@@ -17,7 +17,10 @@ const (
 	EpochSeconds
 	EpochMillis
 	EpochMicros
-	TimeText // a formatted time, perhaps after or before other text
+	TimeText   // a formatted time, perhaps after or before other text
+	TimeULID   // a ULID: 48-bit milliseconds, then randomness, base32
+	TimeUUIDv7 // a UUID version 7: 48-bit milliseconds first
+	TimeKSUID  // a KSUID: seconds since 2014-05-13, base62
 )
 
 // TimePlace is where the time sits in a text key.
@@ -25,7 +28,7 @@ type TimePlace int
 
 const (
 	TimeWhole   TimePlace = iota // 2018-08-29T12:00:00Z
-	TimeAfter                    // amsg#2018-08-29:12:00:00: the time follows a prefix
+	TimeAfter                    // amsg#2018-08-29:12:00:00: the time follows a prefix (and Tail, text after it)
 	TimeLeading                  // 2018-08-29:12:00:00#amsg: the time comes first
 )
 
@@ -37,10 +40,67 @@ type TimeEncoding struct {
 	Zone   *time.Location // the zone written in the keys (UTC for Z and for none)
 	Place  TimePlace
 	Sep    string // between the time and the rest, for TimeAfter and TimeLeading
+	// Tail, for TimeAfter, is the separator after which text follows the
+	// time (JFK#2021-08-01T07:25:00#250#0: "#"); "" when the time ends the key.
+	Tail string
+	// Lead is a fixed text every key begins with before the time (comm#
+	// of comm#{time}#{any}): the one prefix, so none is searched for.
+	Lead   string
+	Number bool // a TimeText layout of digits on a number key (20150131)
+	Lower  bool // ids written in lower case (ULID), or not in upper case (UUID)
 }
 
-// Name describes the encoding for people: "epoch seconds", "ISO-8601 (2006-01-02T15:04:05Z07:00) after a prefix ending #".
+// IsID reports a time-ordered id: its keys are not one per instant.
+func (e TimeEncoding) IsID() bool {
+	return e.Kind == TimeULID || e.Kind == TimeUUIDv7 || e.Kind == TimeKSUID
+}
+
+// textual reports an encoding whose time is written as text inside the
+// key (a layout or an id), perhaps among other text.
+func (e TimeEncoding) textual() bool { return e.Kind == TimeText || e.IsID() }
+
+// NeedsPrefix reports keys whose time follows a prefix that varies: a
+// range is one Query per prefix, merged (amsg#…, JFK#…).
+func (e TimeEncoding) NeedsPrefix() bool {
+	return e.textual() && e.Place == TimeAfter && e.Lead == ""
+}
+
+// FitsNumber reports an encoding a number key can hold.
+func (e TimeEncoding) FitsNumber() bool {
+	return e.Kind == EpochSeconds || e.Kind == EpochMillis || e.Kind == EpochMicros || e.Kind == TimeText && e.Number
+}
+
+// ForKey is the encoding for a key of that type (number or not): a layout
+// of digits only on a number key reads the number as that layout
+// (yyyyMMdd: 20150131 is a date); an error when the key cannot hold it.
+func (e TimeEncoding) ForKey(number bool) (TimeEncoding, error) {
+	if number && e.Kind == TimeText && e.Place == TimeWhole && e.Lead == "" && digitsOnly(e.Encode(time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC))) {
+		e.Number = true
+	}
+	if !number {
+		e.Number = false
+	}
+	if e.FitsNumber() != number {
+		if number {
+			return e, fmt.Errorf("%s is text, and this key holds numbers: give epoch-s, epoch-ms, epoch-us or a layout of digits only, such as yyyyMMdd", e.Name())
+		}
+		return e, fmt.Errorf("%s is a number form, and this key holds text: give a layout, such as yyyy-MM-dd'T'HH:mm:ss", e.Name())
+	}
+	return e, nil
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Name describes the encoding for people: "epoch seconds", "prefix#2006-01-02T15:04:05Z07:00", "prefix#ULID#…".
 func (e TimeEncoding) Name() string {
+	var s string
 	switch e.Kind {
 	case EpochSeconds:
 		return "epoch seconds"
@@ -49,24 +109,41 @@ func (e TimeEncoding) Name() string {
 	case EpochMicros:
 		return "epoch microseconds"
 	case TimeText:
-		s := e.Layout
-		switch e.Place {
-		case TimeAfter:
-			s = "prefix" + e.Sep + s
-		case TimeLeading:
-			s += e.Sep + "…"
+		s = e.Layout
+		if e.Number {
+			return s + " (a number)"
 		}
-		return s
+	case TimeULID:
+		s = "ULID"
+	case TimeUUIDv7:
+		s = "UUIDv7"
+	case TimeKSUID:
+		s = "KSUID"
+	default:
+		return "no time"
 	}
-	return "no time"
+	switch e.Place {
+	case TimeAfter:
+		lead := "prefix" + e.Sep
+		if e.Lead != "" {
+			lead = e.Lead
+		}
+		s = lead + s
+		if e.Tail != "" {
+			s += e.Tail + "…"
+		}
+	case TimeLeading:
+		s += e.Sep + "…"
+	}
+	return s
 }
 
 // Unit is the smallest step the encoding writes.
 func (e TimeEncoding) Unit() time.Duration {
 	switch e.Kind {
-	case EpochSeconds:
+	case EpochSeconds, TimeKSUID:
 		return time.Second
-	case EpochMillis:
+	case EpochMillis, TimeULID, TimeUUIDv7:
 		return time.Millisecond
 	case EpochMicros:
 		return time.Microsecond
@@ -119,37 +196,92 @@ func DetectTimeNumber(n float64) (TimeEncoding, bool) {
 	return TimeEncoding{}, false
 }
 
-// DetectTimeText finds the time in a text key: the whole key, after a
-// prefix ending with a separator, or before one.
-func DetectTimeText(key string) (TimeEncoding, bool) {
-	if e, ok := matchLayout(key); ok {
-		return e, true
-	}
-	for i := len(key) - 1; i > 0; i-- {
-		if !strings.ContainsRune(timeSeps, rune(key[i])) {
+// numberDates are the number keys read as dates: eight or fourteen digits
+// of a date (and time) in the years 1900–2999, which epoch counts of
+// seconds (3e7 and up) and milliseconds never reach at that length.
+var numberDates = []string{"20060102", "20060102150405"}
+
+// detectNumberKey reads a number key's text: a date written as digits
+// (20150131), else a count since 1970 by its magnitude.
+func detectNumberKey(k string) (TimeEncoding, bool) {
+	for _, l := range numberDates {
+		if len(k) != len(l) || !digitsOnly(k) || k[:2] != "19" && k[0] != '2' {
 			continue
 		}
-		if e, ok := matchLayout(key[i+1:]); ok {
+		if t, err := time.Parse(l, k); err == nil && t.Format(l) == k {
+			return TimeEncoding{Kind: TimeText, Layout: l, Zone: time.UTC, Number: true}, true
+		}
+	}
+	f, err := strconv.ParseFloat(k, 64)
+	if err != nil {
+		return TimeEncoding{}, false
+	}
+	return DetectTimeNumber(f)
+}
+
+// DetectTimeText finds the time in a text key: the whole key, after a
+// prefix ending with a separator, before one, or between two
+// (JFK#2021-08-01T07:25:00#250#0); a time-ordered id (ULID, UUIDv7,
+// KSUID) in any of those places.
+func DetectTimeText(key string) (TimeEncoding, bool) {
+	if e, ok := matchPart(key); ok {
+		return e, true
+	}
+	// After a prefix, the time ending the key: the last segment first.
+	for i := len(key) - 1; i > 0; i-- {
+		if !isTimeSep(key[i]) {
+			continue
+		}
+		if e, ok := matchPart(key[i+1:]); ok {
 			e.Place, e.Sep = TimeAfter, key[i:i+1]
 			return e, true
 		}
 	}
+	// The time first, text after it.
 	for i := 1; i < len(key); i++ {
-		if !strings.ContainsRune(timeSeps, rune(key[i])) {
+		if !isTimeSep(key[i]) {
 			continue
 		}
-		if e, ok := matchLayout(key[:i]); ok {
+		if e, ok := matchPart(key[:i]); ok {
 			e.Place, e.Sep = TimeLeading, key[i:i+1]
+			return e, true
+		}
+	}
+	// Between two separators: the first segment that is a time.
+	for i := 0; i < len(key); i++ {
+		if !isTimeSep(key[i]) {
+			continue
+		}
+		rest := key[i+1:]
+		j := strings.IndexAny(rest, timeSeps)
+		if j <= 0 {
+			continue
+		}
+		if e, ok := matchPart(rest[:j]); ok {
+			e.Place, e.Sep, e.Tail = TimeAfter, key[i:i+1], rest[j:j+1]
 			return e, true
 		}
 	}
 	return TimeEncoding{}, false
 }
 
-// timeQuorum is the share of a sample that must read as time in one form
-// for the form to be taken: a Metadata item beside ISO times is skipped,
-// not fatal.
-const timeQuorum = 0.8
+func isTimeSep(c byte) bool { return strings.IndexByte(timeSeps, c) >= 0 }
+
+// matchPart reads a whole string as a time: a layout, or an id.
+func matchPart(s string) (TimeEncoding, bool) {
+	if e, ok := matchLayout(s); ok {
+		return e, true
+	}
+	return matchID(s)
+}
+
+// A sample's time form is taken when the keys that read as time in it
+// are at least two thirds of the sample and two or more (a header item
+// beside two events), or the one key there is: a few events beside a
+// metadata item are a partition's time, one key in three is not.
+func quorum(agree, total int) bool {
+	return total == 1 && agree == 1 || agree >= 2 && 3*agree >= 2*total
+}
 
 // TimeDetection is what a sample of sort keys says about their time form.
 type TimeDetection struct {
@@ -188,51 +320,55 @@ func printableKey(k string) string {
 	return k
 }
 
-// DetectTimeSample finds the one time form most of a sample holds (at
-// least timeQuorum of the keys), and names the keys left out; numbers are
-// given as their text.
+// DetectTimeSample finds the one time form most of a sample holds (see
+// quorum), and names the keys left out; numbers are given as their text.
 func DetectTimeSample(sample []string, number bool) TimeDetection {
 	d := TimeDetection{Total: len(sample)}
-	type form struct {
-		kind        TimeKind
-		layout, sep string
-		place       TimePlace
-	}
 	encs := make([]TimeEncoding, len(sample))
 	oks := make([]bool, len(sample))
-	count := map[form]int{}
-	var best form
+	count := map[timeForm]int{}
+	var best timeForm
 	for i, k := range sample {
 		if number {
-			if f, err := strconv.ParseFloat(k, 64); err == nil {
-				encs[i], oks[i] = DetectTimeNumber(f)
-			}
+			encs[i], oks[i] = detectNumberKey(k)
 		} else {
 			encs[i], oks[i] = DetectTimeText(k)
 		}
 		if !oks[i] {
 			continue
 		}
-		f := form{encs[i].Kind, encs[i].Layout, encs[i].Sep, encs[i].Place}
+		f := formOf(encs[i])
 		count[f]++
 		if count[f] > count[best] {
 			best = f
 		}
 	}
-	if len(sample) == 0 || float64(count[best]) < timeQuorum*float64(len(sample)) {
+	if len(sample) == 0 || !quorum(count[best], len(sample)) {
 		return d
 	}
 	for i, k := range sample {
-		e := encs[i]
-		if oks[i] && (form{e.Kind, e.Layout, e.Sep, e.Place}) == best {
+		if oks[i] && formOf(encs[i]) == best {
 			if !d.OK {
-				d.Enc, d.OK = e, true
+				d.Enc, d.OK = encs[i], true
 			}
 			continue
 		}
 		d.Skipped = append(d.Skipped, k)
 	}
 	return d
+}
+
+// timeForm is what keys must share to be one time form (the zone aside:
+// keys written in several zones still sort by time within one layout).
+type timeForm struct {
+	kind              TimeKind
+	layout, sep, tail string
+	place             TimePlace
+	number, lower     bool
+}
+
+func formOf(e TimeEncoding) timeForm {
+	return timeForm{e.Kind, e.Layout, e.Sep, e.Tail, e.Place, e.Number, e.Lower}
 }
 
 // DetectTime agrees on one encoding for a sample of keys: the form most of
@@ -251,7 +387,7 @@ const NoTimeHint = "give --time-format (or time_format in the configuration), su
 func (e TimeEncoding) Matches(sample []string) int {
 	n := 0
 	for _, k := range sample {
-		if e.Kind != TimeText {
+		if e.Kind == EpochSeconds || e.Kind == EpochMillis || e.Kind == EpochMicros {
 			f, err := strconv.ParseFloat(k, 64)
 			if got, ok := DetectTimeNumber(f); err != nil || !ok || got.Kind != e.Kind {
 				continue
@@ -336,32 +472,98 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 		}
 		whole := math.Floor(sec)
 		return time.Unix(int64(whole), int64((sec-whole)*1e9)).UTC(), true
-	case TimeText:
-		part := key
-		switch e.Place {
-		case TimeAfter:
-			i := strings.LastIndex(key, e.Sep)
-			if i < 0 {
-				return time.Time{}, false
-			}
-			part = key[i+1:]
-		case TimeLeading:
-			i := strings.Index(key, e.Sep)
-			if i < 0 {
-				return time.Time{}, false
-			}
-			part = key[:i]
+	}
+	_, _, t, ok := e.Locate(key)
+	return t, ok
+}
+
+// Locate finds the time in a text key: key[i:j] is the time part, which
+// reads as t. Keys of a TimeAfter encoding with a Tail are tried at each
+// separator in turn, so the prefix before the time may hold any number of
+// them (A#B#2021-08-01#x).
+func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
+	if !e.textual() {
+		return 0, 0, time.Time{}, false
+	}
+	try := func(i, j int) bool {
+		if i < 0 || j < i || j > len(key) {
+			return false
 		}
-		t, err := time.ParseInLocation(e.Layout, part, time.UTC)
+		t, ok = e.parsePart(key[i:j])
+		return ok
+	}
+	end := func(i int) int { // where the time starting at i ends
+		if e.Tail == "" {
+			return len(key)
+		}
+		if k := strings.Index(key[i:], e.Tail); k >= 0 {
+			return i + k
+		}
+		return len(key)
+	}
+	switch {
+	case e.Lead != "":
+		if !strings.HasPrefix(key, e.Lead) {
+			return 0, 0, time.Time{}, false
+		}
+		i = len(e.Lead)
+		j = end(i)
+		if try(i, j) {
+			return i, j, t, true
+		}
+	case e.Place == TimeWhole:
+		if try(0, len(key)) {
+			return 0, len(key), t, true
+		}
+	case e.Place == TimeLeading:
+		if j = strings.Index(key, e.Sep); try(0, j) {
+			return 0, j, t, true
+		}
+	case e.Tail == "":
+		if i = strings.LastIndex(key, e.Sep); i >= 0 && try(i+1, len(key)) {
+			return i + 1, len(key), t, true
+		}
+	default:
+		for i = 0; i < len(key); i++ {
+			if strings.HasPrefix(key[i:], e.Sep) {
+				i += len(e.Sep)
+				if j = end(i); try(i, j) {
+					return i, j, t, true
+				}
+				i--
+			}
+		}
+	}
+	return 0, 0, time.Time{}, false
+}
+
+// parsePart reads the time part of a key.
+func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
+	switch e.Kind {
+	case TimeText:
+		t, err := time.ParseInLocation(e.Layout, s, time.UTC)
 		if err != nil {
 			return time.Time{}, false
 		}
 		return t.UTC(), true
+	case TimeULID:
+		if !caseFits(s, e.Lower) {
+			return time.Time{}, false // the other case sorts elsewhere: outside this range's bounds
+		}
+		return ulidTime(s)
+	case TimeUUIDv7:
+		if !caseFits(s, e.Lower) {
+			return time.Time{}, false
+		}
+		return uuid7Time(s)
+	case TimeKSUID:
+		return ksuidTime(s)
 	}
 	return time.Time{}, false
 }
 
-// Encode writes a time as this encoding writes it (the time part only).
+// Encode writes a time as this encoding writes it (the time part only;
+// for ids, the smallest id of that instant).
 func (e TimeEncoding) Encode(t time.Time) string {
 	switch e.Kind {
 	// Seconds and the fraction apart (t.Unix() floors, Nanosecond is never
@@ -375,8 +577,41 @@ func (e TimeEncoding) Encode(t time.Time) string {
 		return strconv.FormatInt(t.Unix()*1e6+int64(t.Nanosecond())/1e3, 10)
 	case TimeText:
 		return t.In(e.zone()).Format(e.Layout)
+	case TimeULID:
+		return ulidBound(t, false, e.Lower)
+	case TimeUUIDv7:
+		return uuid7Bound(t, false, !e.Lower)
+	case TimeKSUID:
+		return ksuidBound(t, false)
 	}
 	return ""
+}
+
+// EncodeLast is the largest time part of t's instant: the largest id of
+// that millisecond or second; the time itself for other encodings.
+func (e TimeEncoding) EncodeLast(t time.Time) string {
+	switch e.Kind {
+	case TimeULID:
+		return ulidBound(t, true, e.Lower)
+	case TimeUUIDv7:
+		return uuid7Bound(t, true, !e.Lower)
+	case TimeKSUID:
+		return ksuidBound(t, true)
+	}
+	return e.Encode(t)
+}
+
+// span is the first and last instants the encoding writes: ids from
+// their epoch to 9999 (KSUIDs to 2150), text and numbers the years
+// 0001–9999.
+func (e TimeEncoding) span() (first, last time.Time) {
+	switch e.Kind {
+	case TimeULID, TimeUUIDv7:
+		return time.Unix(0, 0).UTC(), time.Date(9999, 12, 31, 23, 59, 59, 999000000, time.UTC)
+	case TimeKSUID:
+		return ksuidFirst, ksuidLast
+	}
+	return MinInstant, MaxInstant
 }
 
 // The instants a range may name: the years ISO-8601 writes in four
@@ -408,415 +643,4 @@ func (e TimeEncoding) zone() *time.Location {
 		return time.UTC
 	}
 	return e.Zone
-}
-
-// ParseTimeFormat reads a time format as configured: epoch-s, epoch-ms,
-// epoch-us, or a Go layout, optionally as prefix#LAYOUT (the time after a
-// prefix ending with the separator) or LAYOUT#suffix (the time first).
-func ParseTimeFormat(s string) (TimeEncoding, error) {
-	switch s {
-	case "epoch-s":
-		return TimeEncoding{Kind: EpochSeconds}, nil
-	case "epoch-ms":
-		return TimeEncoding{Kind: EpochMillis}, nil
-	case "epoch-us":
-		return TimeEncoding{Kind: EpochMicros}, nil
-	}
-	bad := fmt.Errorf("%q is not a time format: write epoch-s, epoch-ms, epoch-us or a Go layout such as 2006-01-02T15:04:05Z07:00 (prefix#LAYOUT for composite keys)", s)
-	e := TimeEncoding{Kind: TimeText, Layout: s, Zone: time.UTC}
-	if rest, ok := strings.CutPrefix(s, "prefix"); ok && len(rest) > 1 && strings.ContainsRune(timeSeps, rune(rest[0])) {
-		e.Place, e.Sep, e.Layout = TimeAfter, rest[:1], rest[1:]
-	} else if i := strings.LastIndexAny(s, timeSeps); i > 0 && strings.HasSuffix(s, "suffix") {
-		e.Place, e.Sep, e.Layout = TimeLeading, s[i:i+1], s[:i]
-	}
-	if !strings.Contains(e.Layout, "2006") {
-		return TimeEncoding{}, bad
-	}
-	if e.Sep != "" && strings.Contains(e.Layout, e.Sep) {
-		return TimeEncoding{}, fmt.Errorf("%q: the time's layout holds its separator %q, so the time cannot be found in a key", s, e.Sep)
-	}
-	// The layout must write and read back a time.
-	ref := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
-	if back, err := time.Parse(e.Layout, ref.Format(e.Layout)); err != nil || back.Year() != 2018 {
-		return TimeEncoding{}, bad
-	}
-	return e, nil
-}
-
-// TimeOp is a time range's comparison.
-type TimeOp int
-
-const (
-	TimeBetween TimeOp = iota // From..To, both inclusive
-	TimeLt
-	TimeLe
-	TimeGt
-	TimeGe
-)
-
-// TimeRange is what a person typed, as instants: From/To are the first
-// and last instants included (To is inclusive), or the one bound of < <= >
-// >=. Period is set when the range is one calendar period (a day, a
-// month), which text keys can ask for with begins_with.
-type TimeRange struct {
-	Op       TimeOp
-	From, To time.Time
-	Period   bool
-	Input    string
-}
-
-// ParseRange reads what people type into the range bar:
-//
-//	last 15m | last 24h | last 7d | last 2w
-//	today | yesterday
-//	2018-08 | 2018-08-29 | 2018-08-29T12:00 (the whole period)
-//	2018-08-29..2018-09-04 | between A and B
-//	< X | <= X | > X | >= X  (X: a date, a time, or epoch seconds/ms/µs)
-//
-// now and loc (the zone of times written without one) come from the caller.
-func ParseRange(input string, now time.Time, loc *time.Location) (TimeRange, error) {
-	s := strings.TrimSpace(input)
-	r := TimeRange{Input: s}
-	lower := asciiLower(s) // same length as s: positions found in it index s
-	switch {
-	case s == "":
-		return r, fmt.Errorf("type a range: last 15m, today, 2018-08, 2018-08-29..2018-09-04, < 1536019200")
-	case strings.HasPrefix(lower, "last "):
-		d, err := parseSpan(strings.TrimSpace(s[5:]))
-		if err != nil {
-			return r, err
-		}
-		r.Op, r.From = TimeGe, now.Add(-d)
-		return r, nil
-	case lower == "today" || lower == "yesterday":
-		y, m, d := now.In(loc).Date()
-		start := time.Date(y, m, d, 0, 0, 0, 0, loc)
-		if lower == "yesterday" {
-			start = start.AddDate(0, 0, -1)
-		}
-		r.Op, r.From, r.To, r.Period = TimeBetween, start, start.AddDate(0, 0, 1).Add(-time.Nanosecond), true
-		return r, nil
-	case strings.HasPrefix(lower, "between "):
-		rest := s[8:]
-		i := strings.Index(asciiLower(rest), " and ")
-		if i < 0 {
-			return r, fmt.Errorf("write between A and B, such as between 2018-08-29 and 2018-09-04")
-		}
-		return between(r, rest[:i], rest[i+5:], loc)
-	case strings.Contains(s, ".."):
-		i := strings.Index(s, "..")
-		return between(r, s[:i], s[i+2:], loc)
-	}
-	for _, op := range []struct {
-		sym string
-		op  TimeOp
-	}{{"<=", TimeLe}, {">=", TimeGe}, {"<", TimeLt}, {">", TimeGt}} {
-		if rest, ok := strings.CutPrefix(s, op.sym); ok {
-			a, b, err := ParseInstant(strings.TrimSpace(rest), loc)
-			if err != nil {
-				return r, err
-			}
-			r.Op = op.op
-			switch op.op {
-			case TimeLt, TimeGe:
-				r.From = a // before the period starts; from its start
-			case TimeLe, TimeGt:
-				r.From = b.Add(-time.Nanosecond) // through its end; after it ends
-			}
-			return r, nil
-		}
-	}
-	a, b, err := ParseInstant(s, loc)
-	if err != nil {
-		return r, err
-	}
-	r.Op, r.From, r.To, r.Period = TimeBetween, a, b.Add(-time.Nanosecond), true
-	return r, nil
-}
-
-// asciiLower lowers A–Z only, so byte offsets stay those of s (unicode
-// lowering can change a string's length).
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-func between(r TimeRange, a, b string, loc *time.Location) (TimeRange, error) {
-	from, _, err := ParseInstant(strings.TrimSpace(a), loc)
-	if err != nil {
-		return r, err
-	}
-	_, to, err := ParseInstant(strings.TrimSpace(b), loc)
-	if err != nil {
-		return r, err
-	}
-	if !to.After(from) {
-		return r, fmt.Errorf("%s is not after %s: give the earlier time first", strings.TrimSpace(b), strings.TrimSpace(a))
-	}
-	r.Op, r.From, r.To = TimeBetween, from, to.Add(-time.Nanosecond)
-	return r, nil
-}
-
-// parseSpan reads 15m, 24h, 7d, 2w, 30s, 1h30m.
-func parseSpan(s string) (time.Duration, error) {
-	bad := fmt.Errorf("%q is not a span: write 15m, 24h, 7d or 2w", s)
-	if s == "" {
-		return 0, bad
-	}
-	var total time.Duration
-	for s != "" {
-		i := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == 0 || i == len(s) || i > 9 {
-			return 0, bad
-		}
-		n, _ := strconv.Atoi(s[:i])
-		unit := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[s[i]]
-		if unit == 0 {
-			return 0, bad
-		}
-		total += time.Duration(n) * unit
-		s = s[i+1:]
-	}
-	if total <= 0 || total > 100*365*24*time.Hour {
-		return 0, bad
-	}
-	return total, nil
-}
-
-// instantLayouts are the forms a typed time may take, with the length of
-// the period each names.
-var instantLayouts = []struct {
-	layout string
-	zoned  bool
-	span   func(time.Time) time.Time
-}{
-	{time.RFC3339Nano, true, func(t time.Time) time.Time { return t.Add(time.Nanosecond) }},
-	{"2006-01-02T15:04:05", false, func(t time.Time) time.Time { return t.Add(time.Second) }},
-	{"2006-01-02 15:04:05", false, func(t time.Time) time.Time { return t.Add(time.Second) }},
-	{"2006-01-02:15:04:05", false, func(t time.Time) time.Time { return t.Add(time.Second) }},
-	{"2006-01-02T15:04Z07:00", true, func(t time.Time) time.Time { return t.Add(time.Minute) }},
-	{"2006-01-02T15:04", false, func(t time.Time) time.Time { return t.Add(time.Minute) }},
-	{"2006-01-02 15:04", false, func(t time.Time) time.Time { return t.Add(time.Minute) }},
-	{"2006-01-02T15", false, func(t time.Time) time.Time { return t.Add(time.Hour) }},
-	{"2006-01-02", false, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
-	{"2006-01", false, func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
-	{"2006", false, func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
-}
-
-// ParseInstant reads a typed time as the period it names, [start, end):
-// epoch seconds, milliseconds or microseconds (by magnitude), an ISO-8601
-// time with or without zone (loc when none), a date, a month or a year.
-func ParseInstant(s string, loc *time.Location) (start, end time.Time, err error) {
-	if s == "" {
-		return start, end, fmt.Errorf("a time is missing: write 2018-08-29, 2018-08-29T12:00Z or 1536019200")
-	}
-	if n, perr := strconv.ParseInt(s, 10, 64); perr == nil && len(s) > 4 {
-		e, ok := DetectTimeNumber(float64(n))
-		if !ok {
-			return start, end, fmt.Errorf("%s is not epoch seconds, milliseconds or microseconds between 1971 and 2200", s)
-		}
-		start, _ = e.KeyTime(s)
-		return start, start.Add(e.Unit()), nil
-	}
-	for _, l := range instantLayouts {
-		var t time.Time
-		var perr error
-		if l.zoned {
-			t, perr = time.Parse(l.layout, s)
-		} else {
-			t, perr = time.ParseInLocation(l.layout, s, loc)
-		}
-		if perr == nil {
-			if l.layout == time.RFC3339Nano {
-				// As precise as written: 12:00:00Z names a second, .5Z a tenth.
-				step := time.Second
-				for range fractionDigits(s) {
-					step /= 10
-				}
-				return t, t.Add(max(step, time.Nanosecond)), inRange(s, t, t.Add(max(step, time.Nanosecond)))
-			}
-			return t, l.span(t), inRange(s, t, l.span(t))
-		}
-	}
-	return start, end, fmt.Errorf("%q is not a time: write 2018-08-29, 2018-08, 2018-08-29T12:00Z, 2018-08-29:12:00:00 or 1536019200", s)
-}
-
-// ErrEmptyRange says a range falls between two of the keys' steps (a
-// millisecond on keys that count seconds): no key can be in it.
-var ErrEmptyRange = errors.New("no key can fall in this range")
-
-func emptyRange(e TimeEncoding) error {
-	return fmt.Errorf("%w: the keys count whole %s; widen the range", ErrEmptyRange, unitName(e.Unit()))
-}
-
-func afterLast() error {
-	return fmt.Errorf("%w: text keys end at 9999-12-31T23:59:59", ErrEmptyRange)
-}
-
-func unitName(d time.Duration) string {
-	switch {
-	case d >= 28*24*time.Hour:
-		return "months"
-	case d >= 24*time.Hour:
-		return "days"
-	case d >= time.Minute:
-		return "minutes"
-	case d >= time.Second:
-		return "seconds"
-	case d >= time.Millisecond:
-		return "milliseconds"
-	}
-	return "microseconds"
-}
-
-// CompileRange turns a range into the one key condition that asks for it
-// in the key's own format. prefix is the text before the time in composite
-// keys (amsg#); it is required for TimeAfter keys.
-func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, error) {
-	if e.Kind == TimeNone {
-		return SKCondition{}, fmt.Errorf("this sort key holds no time this tool recognises: %s", NoTimeHint)
-	}
-	if e.Kind != TimeText {
-		return compileNumber(r, e)
-	}
-	if e.Place == TimeAfter && prefix == "" {
-		return SKCondition{}, fmt.Errorf("these keys put the time after a prefix (such as amsg%s): give the prefix, e.g. amsg%s", e.Sep, e.Sep)
-	}
-	if e.Place != TimeAfter && prefix != "" {
-		return SKCondition{}, fmt.Errorf("these keys begin with the time, so there is no prefix to give: drop %q", prefix)
-	}
-	if e.Place == TimeAfter && !strings.HasSuffix(prefix, e.Sep) {
-		prefix += e.Sep
-	}
-	unit := e.Unit()
-	enc := func(t time.Time) string { return prefix + e.Encode(t) }
-	// The highest key at a time: a leading time has more text after it.
-	upper := func(t time.Time) string {
-		if e.Place == TimeLeading {
-			return e.Encode(t) + e.Sep + "\U0010FFFF"
-		}
-		return enc(t)
-	}
-	// A bound is floored to the key's unit: To is the last instant wanted.
-	floor := func(t time.Time) time.Time { return truncate(t, unit, e.Zone) }
-	// Past 9999 a text key would need a fifth digit and sort before 2000:
-	// a bound rounded up past the last writable instant has no key after it.
-	beyond := func(t time.Time) bool { return t.In(e.zone()).Year() > 9999 }
-	last := floor(MaxInstant.In(e.zone()))
-	// Without a prefix the time begins every key: bounding open ranges by
-	// the first and last times the layout writes (keys that begin with a
-	// digit, for other layouts) leaves out the keys that are not times (a
-	// Metadata item beside them), which detection skipped.
-	bottom, top := "0", "9\U0010FFFF"
-	if strings.HasPrefix(e.Layout, "2006") { // the first and last keys the layout can write
-		bottom, top = enc(time.Date(0, 1, 1, 0, 0, 0, 0, e.zone())), upper(time.Date(9999, 12, 31, 23, 59, 59, 999999999, e.zone()))
-	}
-	if prefix != "" {
-		bottom, top = prefix, prefix+"\U0010FFFF"
-	}
-	if r.Op == TimeBetween && ceil(r.From, unit, e.Zone).After(floor(r.To)) {
-		return SKCondition{}, emptyRange(e)
-	}
-	if r.Op == TimeBetween && ceil(r.From, unit, e.Zone).Equal(floor(r.To)) && e.Place != TimeLeading {
-		return SKCondition{Op: SKEq, A: S(enc(floor(r.To)))}, nil // one key's instant
-	}
-	switch r.Op {
-	case TimeBetween:
-		if r.Period {
-			lo, hi := enc(floor(r.From)), enc(floor(r.To))
-			if p := commonPrefix(lo, hi); p != "" && len(p) > len(prefix) &&
-				!strings.HasPrefix(enc(floor(r.From).Add(-unit)), p) && !strings.HasPrefix(enc(floor(r.To).Add(unit)), p) {
-				return SKCondition{Op: SKBeginsWith, A: S(p)}, nil
-			}
-		}
-		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(upper(floor(r.To)))}, nil
-	case TimeLt:
-		if beyond(ceil(r.From, unit, e.Zone)) {
-			r.Op, r.From = TimeLe, last
-			return CompileRange(r, e, prefix)
-		}
-		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(ceil(r.From, unit, e.Zone).Add(-unit)))}, nil
-	case TimeLe:
-		return SKCondition{Op: SKBetween, A: S(bottom), B: S(upper(floor(r.From)))}, nil
-	case TimeGt:
-		if beyond(floor(r.From).Add(unit)) {
-			return SKCondition{}, afterLast()
-		}
-		return SKCondition{Op: SKBetween, A: S(enc(floor(r.From).Add(unit))), B: S(top)}, nil
-	default: // TimeGe
-		if beyond(ceil(r.From, unit, e.Zone)) {
-			return SKCondition{}, afterLast()
-		}
-		return SKCondition{Op: SKBetween, A: S(enc(ceil(r.From, unit, e.Zone))), B: S(top)}, nil
-	}
-}
-
-func compileNumber(r TimeRange, e TimeEncoding) (SKCondition, error) {
-	unit := e.Unit()
-	n := func(t time.Time) KeyValue { return N(e.Encode(t)) }
-	switch r.Op {
-	case TimeBetween:
-		if ceil(r.From, unit, nil).After(truncate(r.To, unit, nil)) {
-			return SKCondition{}, emptyRange(e)
-		}
-		if ceil(r.From, unit, nil).Equal(truncate(r.To, unit, nil)) {
-			return SKCondition{Op: SKEq, A: n(r.To)}, nil // one key's instant
-		}
-		return SKCondition{Op: SKBetween, A: n(ceil(r.From, unit, nil)), B: n(r.To)}, nil
-	case TimeLt:
-		return SKCondition{Op: SKLt, A: n(ceil(r.From, unit, nil))}, nil
-	case TimeLe:
-		return SKCondition{Op: SKLe, A: n(r.From)}, nil
-	case TimeGt:
-		return SKCondition{Op: SKGt, A: n(r.From)}, nil
-	default:
-		return SKCondition{Op: SKGe, A: n(ceil(r.From, unit, nil))}, nil
-	}
-}
-
-// truncate floors t to the unit; days and months in the keys' zone.
-func truncate(t time.Time, unit time.Duration, zone *time.Location) time.Time {
-	if zone == nil {
-		zone = time.UTC
-	}
-	switch {
-	case unit >= 28*24*time.Hour:
-		y, m, _ := t.In(zone).Date()
-		return time.Date(y, m, 1, 0, 0, 0, 0, zone)
-	case unit >= 24*time.Hour:
-		y, m, d := t.In(zone).Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, zone)
-	}
-	return t.Truncate(unit)
-}
-
-// ceil is the first instant at or after t that the keys can write.
-func ceil(t time.Time, unit time.Duration, zone *time.Location) time.Time {
-	f := truncate(t, unit, zone)
-	if f.Equal(t) {
-		return f
-	}
-	if unit >= 28*24*time.Hour {
-		return f.AddDate(0, 1, 0)
-	}
-	if unit >= 24*time.Hour {
-		return f.AddDate(0, 0, 1)
-	}
-	return f.Add(unit)
-}
-
-func commonPrefix(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	return a[:i]
 }

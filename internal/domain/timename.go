@@ -20,8 +20,14 @@ var spokenLayouts = map[string]string{
 // "ISO 8601 with zone after a prefix ending #"; a configured layout of
 // its own is shown as written.
 func (e TimeEncoding) Spoken() string {
+	if e.IsID() {
+		return e.placeSpoken(map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs"}[e.Kind] + " (time-ordered ids)")
+	}
 	if e.Kind != TimeText {
 		return e.Name()
+	}
+	if e.Number {
+		return "dates written as numbers (" + e.Name() + ")"
 	}
 	layout, frac := e.Layout, ""
 	for _, f := range []struct{ digits, name string }{{".000000", "microseconds"}, {".000", "milliseconds"}} {
@@ -40,11 +46,21 @@ func (e TimeEncoding) Spoken() string {
 			s += frac
 		}
 	}
-	switch e.Place {
-	case TimeAfter:
+	return e.placeSpoken(s)
+}
+
+// placeSpoken says where the time stands in the key.
+func (e TimeEncoding) placeSpoken(s string) string {
+	switch {
+	case e.Place == TimeAfter && e.Lead != "":
+		s += " after " + e.Lead
+	case e.Place == TimeAfter:
 		s += " after a prefix ending " + e.Sep
-	case TimeLeading:
+	case e.Place == TimeLeading:
 		s += " before " + e.Sep + "…"
+	}
+	if e.Tail != "" {
+		s += ", then " + e.Tail + "…"
 	}
 	return s
 }

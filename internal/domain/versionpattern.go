@@ -44,7 +44,7 @@ func ParseVersionPattern(template string) (*VersionPattern, error) {
 		case numPlaceholder:
 			group++
 			p.numGroup = group
-			fmt.Fprintf(&expr, "([0-9]{1,%d})", maxVersionDigits)
+			expr.WriteString("([0-9]+)") // any length a key holds (RE2 counts no further than 1000)
 		case namePlaceholder:
 			group++
 			expr.WriteString("(.+?)")
@@ -125,7 +125,7 @@ func (p *VersionPattern) Parse(sk string) (VersionKey, bool) {
 	if len(m) == 3 {
 		k.Name = m[3-p.numGroup]
 	}
-	k.Num = atoiDigits(k.Digits)
+	k.Num, k.Big = revisionNumber(k.Digits)
 	return k, true
 }
 
@@ -189,12 +189,4 @@ func (p *VersionPattern) Label(digits string) string {
 
 func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-}
-
-func atoiDigits(d string) int {
-	n := 0
-	for i := 0; i < len(d); i++ {
-		n = n*10 + int(d[i]-'0')
-	}
-	return n
 }

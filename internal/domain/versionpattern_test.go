@@ -26,7 +26,7 @@ func TestVersionPattern(t *testing.T) {
 			{"rev#007#Terms", true, 7, "Terms", true, "rev#007"},
 			{"rev#x#Terms", false, 0, "", false, ""},
 			{"rev#1#", false, 0, "", false, ""},
-			{"rev#1234567890#Terms", false, 0, "", false, ""},
+			{"rev#1234567890#Terms", true, 1234567890, "Terms", false, "rev#1234567890"},
 			{"Rev#1#Terms", false, 0, "", false, ""},
 			{"rev#1Terms", false, 0, "", false, ""},
 		}},

@@ -3,6 +3,7 @@ package domain
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -24,13 +25,24 @@ const (
 	FormBare
 )
 
-// maxVersionDigits bounds a revision number so it always fits an int.
-const maxVersionDigits = 9
+// maxVersionDigits bounds a revision number's digits: DynamoDB's sort
+// keys hold 1,024 bytes, so any number a key can write is a revision
+// (v1700000000_Rel beside v0_Rel).
+const maxVersionDigits = 1024
+
+// timeNumbered is where revision numbers stop counting revisions: ten
+// digits and more are a time (seconds since 1970), not a sequence.
+const timeNumbered = 1_000_000_000
+
+// maxIntDigits is the most digits an int holds whatever they are: a
+// longer number saturates Num (Big), and compares by its digits.
+const maxIntDigits = 18
 
 // VersionKey is a sort key read as a revision of a logical item.
 type VersionKey struct {
 	Key    string      // the whole sort key
-	Num    int         // the revision number; 0 is the current copy
+	Num    int         // the revision number; 0 is the current copy (saturated when Big)
+	Big    bool        // more digits than an int holds: ordered by Digits
 	Digits string      // as written: "001" for v001_
 	Form   VersionForm // v1_name or v_1
 	Name   string      // the logical item: "Audit", "Audit#PART-7"; "" for a bare v_1
@@ -99,21 +111,42 @@ func ParseVersionKey(sk string) (VersionKey, bool) {
 		default:
 			return VersionKey{}, false
 		}
-		k.Num, _ = strconv.Atoi(digits)
+		k.Num, k.Big = revisionNumber(digits)
 		return k, true
 	}
 	digits, rest := leadingDigits(sk[1:])
 	if digits != "" && rest == "" {
 		k := VersionKey{Key: sk, Digits: digits, Form: FormBare}
-		k.Num, _ = strconv.Atoi(digits)
+		k.Num, k.Big = revisionNumber(digits)
 		return k, true
 	}
 	if digits == "" || len(rest) < 2 || rest[0] != '_' {
 		return VersionKey{}, false
 	}
 	k := VersionKey{Key: sk, Digits: digits, Form: FormPrefix, Name: rest[1:]}
-	k.Num, _ = strconv.Atoi(digits)
+	k.Num, k.Big = revisionNumber(digits)
 	return k, true
+}
+
+// revisionNumber reads digits as an int, saturated (and big) past what an
+// int holds.
+func revisionNumber(digits string) (int, bool) {
+	sig := strings.TrimLeft(digits, "0")
+	if len(sig) > maxIntDigits {
+		return math.MaxInt, true
+	}
+	n, _ := strconv.Atoi(digits)
+	return n, false
+}
+
+// CompareRevisions orders revision numbers by value, whatever their
+// length or padding (v1700000000_ after v2_, v0002_ equal to v2_).
+func CompareRevisions(a, b VersionKey) int {
+	x, y := strings.TrimLeft(a.Digits, "0"), strings.TrimLeft(b.Digits, "0")
+	if len(x) != len(y) {
+		return len(x) - len(y)
+	}
+	return strings.Compare(x, y)
 }
 
 // leadingDigits splits off up to maxVersionDigits ASCII digits; more than
@@ -197,8 +230,8 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		g := byName[id]
 		sort.SliceStable(g.h.Revisions, func(i, j int) bool {
 			a, b := g.h.Revisions[i], g.h.Revisions[j]
-			if a.Num != b.Num {
-				return a.Num < b.Num
+			if c := CompareRevisions(a.VersionKey, b.VersionKey); c != 0 {
+				return c < 0
 			}
 			return a.Key < b.Key
 		})
@@ -276,11 +309,21 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	next := 1
 	for i := 0; i < len(h.Revisions); {
 		j := i
-		for j < len(h.Revisions) && h.Revisions[j].Num == h.Revisions[i].Num {
+		for j < len(h.Revisions) && CompareRevisions(h.Revisions[j].VersionKey, h.Revisions[i].VersionKey) == 0 {
 			j++
+		}
+		if h.Revisions[i].Big { // past what gaps can count: only duplicates are said
+			if j-i > 1 {
+				out = append(out, fmt.Sprintf("%s appears %d times: %s", h.Revisions[i].Stub(), j-i, keysOf(h.Revisions[i:j])))
+			}
+			i = j
+			continue
 		}
 		n := h.Revisions[i].Num
 		switch {
+		case n >= timeNumbered:
+			// Numbered by a time (v1700000000_): the numbers between
+			// were never revisions, so there is no gap to report.
 		case n > next && next == 1:
 			out = append(out, fmt.Sprintf("gap: no %s before %s", rangeOf(v, next, n-1), v(n)))
 		case n == next+1:
@@ -359,7 +402,7 @@ func wholeNumber(v any) (int, bool) {
 	default:
 		return 0, false
 	}
-	if len(s) == 0 || len(s) > maxVersionDigits {
+	if len(s) == 0 || len(s) > maxIntDigits {
 		return 0, false
 	}
 	n, err := strconv.Atoi(s)
@@ -514,4 +557,44 @@ func plainName(s string) bool {
 		}
 	}
 	return true
+}
+
+// WhyNotRevision says why a key that begins like a revision (v and a
+// digit, v_ or V and a digit) is not read as one, for people: "v1_: no
+// name after the number". "" when the key is a revision, or does not look
+// like one (vendor#1).
+func WhyNotRevision(sk string) string {
+	if _, ok := ParseVersionKey(sk); ok || len(sk) < 2 {
+		return ""
+	}
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	switch {
+	case sk[0] == 'V' && (digit(sk[1]) || sk[1] == '_'):
+		return "revisions begin with a lower-case v"
+	case sk[0] != 'v':
+		return ""
+	case sk[1] == '_':
+		digits, rest := leadingDigits(sk[2:])
+		switch {
+		case digits == "":
+			return ""
+		case rest == "_" || rest == "#":
+			return "no name after " + rest
+		}
+		return "text touches the number (write v_1_name or v_1#name)"
+	case sk[1] == '-' && len(sk) > 2 && digit(sk[2]):
+		return "a revision number is never negative"
+	case !digit(sk[1]):
+		return ""
+	}
+	_, rest := leadingDigits(sk[1:])
+	switch {
+	case rest == "_":
+		return "no name after the number"
+	case rest[0] == '.' || rest[0] == ',':
+		return "the number is not whole"
+	case rest[0] != '_':
+		return "text touches the number (write v1_name)"
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +30,10 @@ func TestParseVersionKey(t *testing.T) {
 		{"v_3_doc", true, 3, "doc", FormUnderscore, false},
 		{"v_3#doc", true, 3, "doc", FormUnderscore, false},
 		{"v123456789_x", true, 123456789, "x", FormPrefix, false},
+		// Revision numbers of any length: a Unix time, or more than an int holds.
+		{"v1700000000_Rel", true, 1700000000, "Rel", FormPrefix, false},
+		{"v1234567890", true, 1234567890, "", FormBare, false},
+		{"v" + strings.Repeat("9", 40) + "_x", true, math.MaxInt, "x", FormPrefix, false},
 		// AWS's number-based versions: the partition is the item.
 		{"v0", true, 0, "", FormBare, false},
 		{"v1", true, 1, "", FormBare, false},
@@ -37,7 +42,6 @@ func TestParseVersionKey(t *testing.T) {
 		// Not versions.
 		{"vendor#1", false, 0, "", 0, false},
 		{"v0id", false, 0, "", 0, false},
-		{"v1234567890", false, 0, "", 0, false},
 		{"v1_", false, 0, "", 0, false},
 		{"V1_Audit", false, 0, "", 0, false},
 		{"v-1_Audit", false, 0, "", 0, false},
@@ -45,7 +49,6 @@ func TestParseVersionKey(t *testing.T) {
 		{"v_x", false, 0, "", 0, false},
 		{"v_1x", false, 0, "", 0, false},
 		{"v_1_", false, 0, "", 0, false},
-		{"v1234567890_x", false, 0, "", 0, false},
 		{"version_1", false, 0, "", 0, false},
 		{"audit_v1", false, 0, "", 0, false},
 		{"", false, 0, "", 0, false},
@@ -76,7 +79,7 @@ func FuzzParseVersionKey(f *testing.F) {
 		if !ok {
 			return
 		}
-		if k.String() != sk || k.Key != sk || k.Num < 0 || len(k.Digits) == 0 || len(k.Digits) > maxVersionDigits {
+		if k.String() != sk || k.Key != sk || k.Num < 0 || len(k.Digits) == 0 || len(k.Digits) > maxVersionDigits || k.Big != (len(strings.TrimLeft(k.Digits, "0")) > maxIntDigits) {
 			t.Fatalf("%q parsed as %+v (string %q)", sk, k, k.String())
 		}
 		if k.Form == FormPrefix && k.Name == "" {
@@ -249,5 +252,51 @@ func TestDiff(t *testing.T) {
 	// A value that changes type is a change, not a descent.
 	if cs := Diff(map[string]any{"a": map[string]any{"b": "1"}}, map[string]any{"a": []any{"1"}}); len(cs) != 1 || cs[0].Kind != Changed {
 		t.Errorf("type change: %+v", cs)
+	}
+}
+
+// TestLongRevisionNumbers: a revision numbered by a Unix time beside v0
+// and v1 is the newest, not ignored; numbers longer than an int holds
+// are ordered by their digits.
+func TestLongRevisionNumbers(t *testing.T) {
+	rev := func(sk string) Revision {
+		k, ok := ParseVersionKey(sk)
+		if !ok {
+			t.Fatalf("%q is not read as a revision", sk)
+		}
+		return Revision{VersionKey: k, Item: map[string]any{"Body": "same"}}
+	}
+	huge := "v" + strings.Repeat("9", 30) + "_Rel"
+	huger := "v1" + strings.Repeat("0", 30) + "_Rel"
+	h := GroupVersions([]Revision{rev("v0_Rel"), rev(huger), rev("v1_Rel"), rev("v1700000000_Rel"), rev(huge), rev("v2_Rel")})
+	if len(h) != 1 {
+		t.Fatalf("%d histories", len(h))
+	}
+	var order []string
+	for _, r := range h[0].Revisions {
+		order = append(order, r.Key)
+	}
+	if want := []string{"v1_Rel", "v2_Rel", "v1700000000_Rel", huge, huger}; !reflect.DeepEqual(order, want) {
+		t.Errorf("order %q, want %q", order, want)
+	}
+	if h[0].Latest().Key != huger {
+		t.Errorf("latest %q", h[0].Latest().Key)
+	}
+	// Numbers that are times leave no gaps: v1_, v2_ then times.
+	if len(h[0].Drift) != 0 {
+		t.Errorf("drift %q", h[0].Drift)
+	}
+}
+
+func TestWhyNotRevision(t *testing.T) {
+	for sk, want := range map[string]string{
+		"v1_": "no name after the number", "V1_Audit": "revisions begin with a lower-case v", "v1.5_x": "the number is not whole",
+		"v-1_Audit": "a revision number is never negative", "v_1x": "text touches the number (write v_1_name or v_1#name)", "v_1_": "no name after _",
+		"v0id":     "text touches the number (write v1_name)",
+		"v1_Audit": "", "v1700000000_Rel": "", "vendor#1": "", "version_1": "", "audit_v1": "", "": "", "v": "", "v_": "", "v_x": "",
+	} {
+		if got := WhyNotRevision(sk); got != want {
+			t.Errorf("%q: %q, want %q", sk, got, want)
+		}
 	}
 }

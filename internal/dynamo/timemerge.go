@@ -22,16 +22,17 @@ const maxPrefixDepth = 4
 // put their time under (the top one for STATE#time; A#B#time is two
 // down). r names the partition; its Prefix and Delim are set here.
 func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample []string) ([]string, Cost, error) {
-	if enc.Kind != domain.TimeText || enc.Place != domain.TimeAfter {
+	if !enc.NeedsPrefix() {
 		return nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
 	}
 	depths := map[int]bool{}
 	deepest := 1
 	for _, k := range sample {
-		if _, ok := enc.KeyTime(k); !ok {
+		i, _, _, ok := enc.Locate(k)
+		if !ok {
 			continue
 		}
-		d := strings.Count(k[:strings.LastIndex(k, enc.Sep)+1], enc.Sep)
+		d := strings.Count(k[:i], enc.Sep)
 		depths[d] = true
 		deepest = max(deepest, min(d, maxPrefixDepth))
 	}

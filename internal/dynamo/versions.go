@@ -54,6 +54,37 @@ type VersionsResult struct {
 	// Stopped is where a read cut off by an error would go on from (nil
 	// when it finished).
 	Stopped Item
+	// Skipped names keys read that begin like a revision but are not one,
+	// with why ("v1_: no name after the number"), the first few of them.
+	Skipped []SkippedKey
+	// SkippedN counts them all.
+	SkippedN int
+}
+
+// SkippedKey is a key left out of the revisions, and why.
+type SkippedKey struct{ Key, Why string }
+
+// maxSkippedNamed bounds VersionsResult.Skipped.
+const maxSkippedNamed = 5
+
+// noteSkipped counts the keys of a page that look like revisions of the
+// usual forms but are not read as one, naming the first few.
+func (res *VersionsResult) noteSkipped(items []Item, r VersionsRequest) {
+	if r.Pattern != nil {
+		return
+	}
+	for _, it := range items {
+		s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS)
+		if !ok {
+			continue
+		}
+		if why := domain.WhyNotRevision(s.Value); why != "" {
+			res.SkippedN++
+			if len(res.Skipped) < maxSkippedNamed {
+				res.Skipped = append(res.Skipped, SkippedKey{Key: s.Value, Why: why})
+			}
+		}
+	}
 }
 
 // HistoryQuery is every revision key in the partition: begins_with(SK,
@@ -272,6 +303,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			return res, err
 		}
 		res.Pages++
+		res.noteSkipped(page.Items, r)
 		got := revisionsOf(page.Items, r, nil)
 		for i, rev := range got {
 			res.Raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -105,6 +106,8 @@ func fileError(path string, err error) *TargetError {
 		return &TargetError{Target: path, Err: fmt.Errorf("%s: the file exists", OneLine(path)), Hint: "choose a new file name (dynascope never overwrites)"}
 	case errors.Is(err, fs.ErrNotExist):
 		return &TargetError{Target: path, Err: fmt.Errorf("the folder %s does not exist", OneLine(dir)), Hint: "create it, or name a file in a folder that exists"}
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return &TargetError{Target: path, Err: fmt.Errorf("the file name is %d bytes: file systems take at most 255", len(filepath.Base(path))), Hint: "type a shorter name"}
 	case errors.Is(err, fs.ErrPermission):
 		return &TargetError{Target: path, Err: fmt.Errorf("no permission to create a file in %s", OneLine(dir)), Hint: "name a file in a folder you can write to"}
 	}

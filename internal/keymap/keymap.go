@@ -25,7 +25,7 @@ type KeyMap struct {
 	Interrupt key.Binding
 }
 
-// Default returns the bindings of /work/shared/UX.md.
+// Default returns the bindings docs/screens-and-keys.md lists.
 func Default() KeyMap {
 	return KeyMap{
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// referenceOrder is the README's key reference, in UX.md's order.
+// referenceOrder is the README's key reference, in the order of docs/screens-and-keys.md.
 var referenceOrder = []string{
 	"up", "down", "page_up", "page_down", "top", "bottom", "open", "back",
 	"next_mode", "prev_mode", "tree", "items", "versions", "time", "changes",

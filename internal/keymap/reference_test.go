@@ -7,7 +7,7 @@ import (
 )
 
 const (
-	refStart = "<!-- keys: generated from keymap.Default().Reference(); UPDATE_README=1 go test ./keymap -->\n"
+	refStart = "<!-- keys: generated from keymap.Default().Reference(); UPDATE_README=1 go test ./internal/keymap -->\n"
 	refEnd   = "<!-- /keys -->"
 )
 
@@ -44,5 +44,5 @@ func TestReadmeKeyReference(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("README.md's key reference is out of date: UPDATE_README=1 go test ./keymap rewrites it")
+	t.Fatalf("README.md's key reference is out of date: UPDATE_README=1 go test ./internal/keymap rewrites it")
 }

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -56,7 +57,7 @@ type Config struct {
 	CountBudget float64           // RCU a count may spend (default DefaultCountBudget)
 	// Tables are per-table settings from the configuration file, used for
 	// tables opened from the list (flags cover the deep-linked one).
-	Tables map[string]domain.TableSettings
+	Tables map[string]config.TableSettings
 	// FilterBudget is the RCU a filtered read of a table may spend before
 	// it waits for the user; nil: DefaultFilterBudget for every table.
 	FilterBudget func(table string) float64
@@ -112,8 +113,12 @@ func RunWith(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	if cfg.TmuxBuffer == nil && os.Getenv("TMUX") != "" {
 		cfg.TmuxBuffer = tmuxLoadBuffer
 	}
+	// Every read derives from the program's context, which ends when the
+	// explorer quits: a read still running stops with it.
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
 	m := New(cfg)
-	m.ctx = ctx
+	m.ctx, m.c.Ctx = ctx, ctx
 	// Frames are written on the renderer's ticks: at 120 a second (its
 	// most) the first frame waits at most 8 ms instead of 17.
 	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}, opts...)...).Run()

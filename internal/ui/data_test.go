@@ -41,10 +41,10 @@ func TestDataWorkbenchTree(t *testing.T) {
 	h.contains(t, "ORDER#", "PROFILE")
 	h.golden(t)
 	h.keys("y")
-	h.contains(t, "sent the aws")
-	h.said(t, "sent the aws command (it queries the real table, not this data) to the terminal's clipboard (OSC 52)")
-	if !strings.Contains(h.m.notice, "not this data) to the terminal's clipboard (OSC 52): aws dynamodb query --table-name Shop") {
-		t.Errorf("copied %q", h.m.notice)
+	h.contains(t, "sent to the clipboard: the aws")
+	h.said(t, "sent to the clipboard: the aws command (it queries the real table, not this data)")
+	if !strings.HasPrefix(h.m.noticeMore, "aws dynamodb query --table-name Shop") {
+		t.Errorf("copied %q", h.m.noticeMore)
 	}
 }
 

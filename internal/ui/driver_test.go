@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/charmbracelet/x/ansi"
@@ -16,21 +15,23 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/uitest"
 )
 
 var (
 	demoOnce sync.Once
 	demoDB   *memory.DB
+	demoErr  error
 )
 
+// demoData is the demo database, built once: read-only in use, one copy
+// serves every test. A failed build fails every test that asks for it.
 func demoData(t testing.TB) *memory.DB {
-	demoOnce.Do(func() {
-		db, err := demo.Load(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		demoDB = db
-	})
+	t.Helper()
+	demoOnce.Do(func() { demoDB, demoErr = demo.Load(context.Background()) })
+	if demoErr != nil {
+		t.Fatalf("building the demo: %v", demoErr)
+	}
 	return demoDB
 }
 
@@ -80,15 +81,23 @@ func (r *recorder) ListTables(ctx context.Context, in *dynamodb.ListTablesInput,
 	return r.Client.ListTables(ctx, in, o...)
 }
 
-// harness drives the real root model synchronously: every command runs at
-// once and its message goes back through Update, as the program would.
+// harness drives the real root model synchronously (uitest.Driver): every
+// command runs at once and its message goes back through Update, as the
+// program would.
 type harness struct {
 	t   testing.TB
 	m   *Model
 	rec *recorder
+	d   *uitest.Driver
 }
 
 func newHarness(t testing.TB, w, h int, cfg Config) *harness {
+	return newHarnessIn(t, nil, w, h, cfg)
+}
+
+// newHarnessIn is newHarness with the program's context ctx (nil: none, as
+// without a program).
+func newHarnessIn(t testing.TB, ctx context.Context, w, h int, cfg Config) *harness {
 	if cfg.Client == nil {
 		cfg.Client = demoData(t)
 	}
@@ -98,41 +107,25 @@ func newHarness(t testing.TB, w, h int, cfg Config) *harness {
 	if cfg.Connection == "" {
 		cfg.Connection = "DEMO"
 	}
-	hs := &harness{t: t, m: New(cfg), rec: rec}
+	hs := harnessFor(t, New(cfg), rec)
+	hs.m.c.Ctx = ctx
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.run(hs.m.Init())
 	return hs
 }
 
-func (h *harness) run(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 10000 {
-			h.t.Fatal("the model never settled")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, spinner.TickMsg, loadTickMsg: // tests send loadTickMsg themselves: a load is paced by the test
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			if _, quit := msg.(tea.QuitMsg); quit {
-				return
-			}
-			_, next := h.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
+// harnessFor drives m, a model a test made itself.
+func harnessFor(t testing.TB, m *Model, rec *recorder) *harness {
+	m.export.dir = t.TempDir() // a relative export name lands here, not in the source tree
+	return &harness{t: t, m: m, rec: rec, d: &uitest.Driver{T: t, M: m, Drop: func(msg tea.Msg) bool {
+		_, tick := msg.(loadTickMsg) // tests send loadTickMsg themselves: a load is paced by the test
+		return tick
+	}}}
 }
 
-func (h *harness) send(msg tea.Msg) {
-	_, cmd := h.m.Update(msg)
-	h.run(cmd)
-}
+func (h *harness) run(cmd tea.Cmd) { h.d.Run(cmd) }
+
+func (h *harness) send(msg tea.Msg) { h.d.Send(msg) }
 
 // keys sends key presses: names such as "enter", "esc", "down", or single
 // characters.
@@ -202,7 +195,7 @@ func (h *harness) contains(t *testing.T, want ...string) {
 // may be cut, where depending on the latency's width.
 func (h *harness) said(t *testing.T, want string) {
 	t.Helper()
-	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].text, want) {
+	if len(h.m.said) == 0 || !strings.Contains(h.m.said[len(h.m.said)-1].whole(), want) {
 		t.Fatalf("the newest message lacks %q: %v\n%s", want, h.m.said, h.screen())
 	}
 }

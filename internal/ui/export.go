@@ -2,8 +2,13 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,10 +32,14 @@ type exportState struct {
 	noun    string // what is exported: items, children, …
 	cost    string // what it will cost, said while naming
 	path    string
-	items   int
-	pages   int
-	rcu     float64
-	id      int
+	// dir is where a relative file name is written ("": the working
+	// directory). Tests point it at their temporary directory, so that
+	// the suite never writes into the source tree.
+	dir   string
+	items int
+	pages int
+	rcu   float64
+	id    int
 }
 
 type exportProgressMsg struct {
@@ -39,11 +48,8 @@ type exportProgressMsg struct {
 	rcu          float64
 	done         bool
 	err          error
-	next         chan exportProgressMsg
-}
-
-func waitExport(ch chan exportProgressMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
+	where        string // the file written, with its folder (when done)
+	next         <-chan exportProgressMsg
 }
 
 // startExport asks for a file for the page on top: what it has loaded
@@ -94,13 +100,7 @@ func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea
 			parts = append(parts, v)
 		}
 	}
-	name := strings.Join(parts, "-") + ".jsonl"
-	name = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
-			return '_'
-		}
-		return r
-	}, name)
+	name := exportName(parts)
 	e.input.SetValue(name)
 	e.input.CursorEnd()
 	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
@@ -130,23 +130,31 @@ func (m *Model) exportKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, true
 }
 
+// runExport starts the export in its command, under the program's
+// context: quitting stops it.
 func (m *Model) runExport(path string) tea.Cmd {
 	e := &m.export
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(m.c.Context())
 	e.id++
 	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
 	id, job := e.id, e.job
-	ch := make(chan exportProgressMsg, 16)
-	go func() {
-		n, err := job(ctx, path, func(items, pages int, rcu float64) {
+	file := path
+	if e.dir != "" && !filepath.IsAbs(path) {
+		file = filepath.Join(e.dir, path)
+	}
+	return common.Stream(16, func(ch chan exportProgressMsg) {
+		n, err := job(ctx, file, func(items, pages int, rcu float64) {
 			select { // progress; skipped when the screen has not caught up
 			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
 			default:
 			}
 		})
-		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, next: ch}
-	}()
-	return waitExport(ch)
+		where, aerr := filepath.Abs(file) // the folder said, not only the name typed
+		if aerr != nil {
+			where = path
+		}
+		ch <- exportProgressMsg{id: id, items: n, done: true, err: err, where: where, next: ch}
+	})
 }
 
 func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
@@ -156,15 +164,24 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 	}
 	if !msg.done {
 		e.items, e.pages, e.rcu = msg.items, msg.pages, msg.rcu
-		return waitExport(msg.next)
+		return common.Next(msg.next)
 	}
 	e.running = false
 	e.cancel()
 	if msg.err != nil {
 		m.fail(msg.err, 0)
+		var bad *export.TargetError
+		if errors.As(msg.err, &bad) && msg.items == 0 {
+			e.naming = true // the name was refused: the prompt again, the text kept
+			return e.input.Focus()
+		}
 		return nil
 	}
-	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), e.noun, e.path))
+	noun := e.noun
+	if msg.items == 1 {
+		noun = singular(noun)
+	}
+	m.say(fmt.Sprintf("exported %s %s to %s", common.Thousands(msg.items), noun, msg.where))
 	return nil
 }
 
@@ -192,4 +209,47 @@ func (m *Model) exportLine() string {
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""
+}
+
+// maxExportName is the longest default file name offered, in bytes: file
+// systems take 255, and a 2 KB key would make a name no export could
+// create.
+const maxExportName = 200
+
+// exportName is the default file name for a view: its parts joined,
+// without path separators or controls, and where that is too long, its
+// start and a hash of the whole, so that two long keys still differ.
+func exportName(parts []string) string {
+	base := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, strings.Join(parts, "-"))
+	const ext = ".jsonl"
+	if len(base)+len(ext) <= maxExportName {
+		return base + ext
+	}
+	sum := sha256.Sum256([]byte(base))
+	tail := "-" + hex.EncodeToString(sum[:])[:12]
+	cut := maxExportName - len(ext) - len(tail)
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut-- // never half a character
+	}
+	return base[:cut] + tail + ext
+}
+
+// singular is a row noun for one row: "1 item", never "1 items".
+func singular(noun string) string {
+	first, rest, _ := strings.Cut(noun, " (")
+	switch {
+	case first == "children":
+		first = "child"
+	case strings.HasSuffix(first, "s"):
+		first = strings.TrimSuffix(first, "s")
+	}
+	if rest != "" {
+		return first + " (" + rest
+	}
+	return first
 }

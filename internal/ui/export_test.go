@@ -71,7 +71,7 @@ func TestExportLoadedRows(t *testing.T) {
 
 	h.keys("down", "enter")
 	path = h.exportTo(t, dir, "dynascope-Equipment-Equipment_1-Audit#PART-7-revisions.jsonl", "already loaded: 0 RCU")
-	h.contains(t, "exported 4 revisions to ")
+	h.contains(t, "exported 4 items (the current copy and 3 revisions) to ")
 	revs := readRows(t, path)
 	if len(revs) != 4 || revs[0]["SK"] != "v0_Audit#PART-7" || revs[3]["SK"] != "v3_Audit#PART-7" {
 		t.Fatalf("revisions: %+v", revs)
@@ -120,5 +120,19 @@ func TestExportQueryPages(t *testing.T) {
 	}
 	if len(logs) == 0 || len(stores) == 0 {
 		t.Fatalf("%d logs, %d stores exported", len(logs), len(stores))
+	}
+}
+
+// TestExportOfferedName: enter on the name offered writes it relative to
+// the working directory (the tests' exportDir, so that the suite leaves the
+// source tree alone: see TestMain) and says where.
+func TestExportOfferedName(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	h.keys("c", "e")
+	h.contains(t, "export to › dynascope-Locations-USA-NY-children.jsonl")
+	h.keys("enter")
+	h.said(t, "exported 5 children to "+filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl"))
+	if rows := readRows(t, filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl")); len(rows) != 5 {
+		t.Fatalf("%d rows exported, want 5", len(rows))
 	}
 }

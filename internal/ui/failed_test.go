@@ -113,7 +113,7 @@ func TestFailedViews(t *testing.T) {
 		{name: "items-nothing", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 0, throttled),
 			want: []string{"read failed after 3 attempts: ThrottlingException: Rate of requests", "nothing loaded · r retries"}, never: []string{"No items", "0 items loaded"}},
 		{name: "versions", cfg: Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, fail: failAfter("Query", 0, throttled),
-			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{"No versioned items here", "0 versioned items"}},
+			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{"No Versions mode here", "0 versioned items"}},
 		{name: "time", cfg: Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, fail: failAfter("Query", 0, throttled),
 			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{"Nothing", "0 items loaded"}},
 		{name: "time-prefixes", cfg: Config{Table: demo.StateTable, PK: demo.StateDevice, Range: "2020-04-24", Now: demoClock}, fail: failAfter("Query", 1, throttled),

@@ -6,8 +6,11 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -36,21 +39,31 @@ func TestExplorerThroughFaults(t *testing.T) {
 	}
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	var h *harness
-	var retryScreens []string
+	// OnRetry runs on the SDK's goroutine, as in the program: it only
+	// notes the retry in the session; the screen is drawn on the test's
+	// goroutine after each message (a retry stays on it for a while).
+	var session atomic.Pointer[dynamo.Session]
+	var retries atomic.Int64
 	client, _, err := dynamo.Connect(ctx, dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL, MaxAttempts: 12,
 		MaxBackoff: 20 * time.Millisecond, OnRetry: func(attempt int, err error) {
-			if h == nil {
-				return
+			if s := session.Load(); s != nil {
+				s.NoteRetry(attempt, err)
+				retries.Add(1)
 			}
-			h.m.cfg.Session.NoteRetry(attempt, err)
-			// The request is in flight: this is what the screen shows now.
-			retryScreens = append(retryScreens, h.screen())
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h = newHarness(t, 120, 30, Config{Client: client, Connection: "faulty", Now: func() time.Time { return demo.DemoEnd }})
+	h := newHarness(t, 120, 30, Config{Client: client, Connection: "faulty", Now: func() time.Time { return demo.DemoEnd }})
+	session.Store(h.m.cfg.Session)
+	var retryScreens []string
+	seen := int64(0)
+	h.d.Handled = func(tea.Msg) {
+		if n := retries.Load(); n != seen {
+			seen = n
+			retryScreens = append(retryScreens, h.screen())
+		}
+	}
 	h.contains(t, "AuditLog", "Equipment", "Locations")
 	h.keys("G", "enter") // Locations
 	h.contains(t, "partitions")

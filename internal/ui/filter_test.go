@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -220,7 +221,7 @@ func TestColumnPicker(t *testing.T) {
 		if err != nil {
 			return "", err
 		}
-		out, err := domain.SetTableColumns(string(text), table, cols)
+		out, err := config.SetTableColumns(string(text), table, cols)
 		if err != nil {
 			return "", err
 		}
@@ -235,7 +236,7 @@ func TestColumnPicker(t *testing.T) {
 	h.keys("space", "down", "K", "enter")
 	h.contains(t, "saved for DeviceLogs in "+path)
 	data, _ := os.ReadFile(path)
-	c, err := domain.ParseConfig(string(data))
+	c, err := config.ParseConfig(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}

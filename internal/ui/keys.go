@@ -33,7 +33,7 @@ var keyHandlers = []keyHandler{
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	m.notice, m.lastErr = "", nil // a message stays until the next key
+	m.notice, m.noticeMore, m.lastErr = "", "", nil // a message stays until the next key
 	for _, h := range keyHandlers {
 		if cmd, took := h(m, msg); took {
 			return cmd

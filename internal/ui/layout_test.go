@@ -227,7 +227,7 @@ func TestTimePresentation(t *testing.T) {
 	h.contains(t, "now is 2026-11-01", "Timestamp holds epoch seconds", "range › last 24h · today")
 	h.typeText("2018-08-29..2018-09-01")
 	h.keys("enter")
-	h.contains(t, ":lo=1535500800 :hi=1535846399", "2018-08-29 00:00:00 UTC to 2018-09-01 23:59:59 UTC")
+	h.contains(t, ":lo=1535500800 :hi=1535846399", "between 2018-08-29 00:00:00 UTC and 2018-09-01 23:59:59 UTC")
 	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-1", Now: demoClock})
 	h.keys("4")
 	h.contains(t, "holds date:time after a prefix ending #")

@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 )
 
 // realLocations are values of the masked attributes of the demo's
@@ -130,7 +130,7 @@ func TestMaskDeepLinkAndGolden(t *testing.T) {
 // TestMaskPerTableAndUnseen: a table's mask = [...] masks it alone (with
 // the flag's); a mask naming what no item has is a note, not an error.
 func TestMaskPerTableAndUnseen(t *testing.T) {
-	tables := map[string]domain.TableSettings{"Locations": {Mask: []string{"PK", "Emial"}}}
+	tables := map[string]config.TableSettings{"Locations": {Mask: []string{"PK", "Emial"}}}
 	h := newHarness(t, 120, 30, Config{Tables: tables, Table: "Locations", PK: "USA"})
 	noReal(t, "a configured mask", strings.ReplaceAll(h.screen(), "NEWYORKCITY", ""))
 	h.contains(t, "MASKED")

@@ -57,14 +57,16 @@ type Model struct {
 	lastErr  error
 	errPage  int    // the page whose request failed: r retries it from where it stopped
 	notice   string // a passing note for the status bar (what y copied)
-	said     []said // the last messages, for ?
-	export   exportState
-	fatal    *fatal
-	nextID   int
-	masked   *dynamo.Masked  // nil unless values are masked
-	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
-	fwd      [][]common.Page // views come back from (ctrl+i)
-	search   components.Search
+	// noticeMore is the note's detail, shown after it where there is room.
+	noticeMore string
+	said       []said // the last messages, for ?
+	export     exportState
+	fatal      *fatal
+	nextID     int
+	masked     *dynamo.Masked  // nil unless values are masked
+	back       [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
+	fwd        [][]common.Page // views come back from (ctrl+i)
+	search     components.Search
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
@@ -137,9 +139,9 @@ func (m *Model) open() tea.Cmd {
 		info := *m.cfg.Info
 		cmds = append(cmds, func() tea.Msg { return deepLinkedMsg{info: info} })
 	} else if m.cfg.Table != "" {
-		client, table := m.cfg.Client, m.cfg.Table
+		ctx, client, table := m.c.Context(), m.cfg.Client, m.cfg.Table
 		cmds = append(cmds, func() tea.Msg {
-			info, _, err := dynamo.DescribeTable(context.Background(), client, table)
+			info, _, err := dynamo.DescribeTable(ctx, client, table)
 			return deepLinkedMsg{info: info, err: err}
 		})
 	} else {
@@ -242,7 +244,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case exportProgressMsg:
 		return m.exportProgress(msg)
 	case common.NoticeMsg:
-		m.say(msg.Text)
+		m.sayMore(msg.Text, msg.Detail)
 		return nil
 	case common.ErrorMsg:
 		if msg.Fatal {
@@ -449,15 +451,15 @@ func (m *Model) helpView() string {
 	}
 	// The short help leaves room for the position and drops the bindings
 	// that do not fit whole.
+	room := m.w
 	if pos != "" {
-		m.help.SetWidth(max(20, m.w-ansi.StringWidth(pos)-3))
+		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := p.ShortHelp()
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
-	view := m.help.ShortHelpView(short)
-	m.help.SetWidth(m.w)
+	view := m.shortHelp(short, room)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
@@ -480,7 +482,10 @@ func (m *Model) helpView() string {
 		if line := m.commandLine(); line != "" {
 			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
 		}
-		if said := m.messagesView(); said != "" {
+		// The messages take the room left, at most half the screen: the
+		// view stays in sight.
+		room := min(m.h/2, m.h-2-m.requestHeight()-3-lipgloss.Height(view))
+		if said := m.messagesView(room); said != "" {
 			view += "\n" + said
 		}
 	}

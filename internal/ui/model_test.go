@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -124,7 +124,7 @@ func TestHelpToggle(t *testing.T) {
 	h.keys("?")
 	h.contains(t, "next mode", "page down", "delimiter", "count")
 	h.keys("?")
-	h.contains(t, "c count")
+	h.contains(t, "• ? help • q quit")
 }
 
 func TestUnreachableEndpoint(t *testing.T) {
@@ -298,7 +298,7 @@ func TestCountBudget(t *testing.T) {
 }
 
 func TestConfiguredTableSettings(t *testing.T) {
-	h := newHarness(t, 100, 30, Config{Tables: map[string]domain.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
+	h := newHarness(t, 100, 30, Config{Tables: map[string]config.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
 	for i := 0; i < 7; i++ { // Locations
 		h.keys("down")
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,9 +44,9 @@ func (m *Model) followReference() tea.Cmd {
 			"no attribute of this item can name a partition of %s or its indexes", info.Name)
 		return nil
 	}
-	client := m.c.Client
+	ctx, client := m.c.Context(), m.c.Client
 	return func() tea.Msg {
-		found, _, err := dynamo.FindReferences(context.Background(), client, info, cands)
+		found, _, err := dynamo.FindReferences(ctx, client, info, cands)
 		return refsFoundMsg{info: info, looked: cands, found: found, err: err}
 	}
 }

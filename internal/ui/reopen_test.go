@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
@@ -51,7 +52,7 @@ func TestReopenCommands(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
 	note(h) // a timeline, its name with a # in it
 
-	tables := map[string]domain.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
+	tables := map[string]config.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
 	h = newHarness(t, 160, 40, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Tables: tables})
 	openVersionsMode(t, h)
 	h.keys("enter")

@@ -52,7 +52,7 @@ func TestSkeleton(t *testing.T) {
 					t.Fatal("connected before the first frame")
 					return Connected{}, nil
 				}}
-				h := &harness{t: t, m: New(cfg)}
+				h := harnessFor(t, New(cfg), nil)
 				h.m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}) // not its commands: nothing runs yet
 				h.golden(t)
 			})
@@ -92,7 +92,7 @@ func TestSkeletonDrawnWhileConnecting(t *testing.T) {
 // the preflight's DescribeTable.
 func TestConnectReusesThePreflight(t *testing.T) {
 	cfg, rec := connecting(t, "")
-	h := &harness{t: t, m: New(cfg), rec: rec}
+	h := harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.contains(t, "connecting to the demo database…")
 	h.run(h.m.Init())
@@ -110,7 +110,7 @@ func TestConnectReusesThePreflight(t *testing.T) {
 
 	cfg, rec = connecting(t, "Locations")
 	cfg.PK = "USA"
-	h = &harness{t: t, m: New(cfg), rec: rec}
+	h = harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.run(h.m.Init())
 	h.contains(t, "AK#")
@@ -124,7 +124,7 @@ func TestConnectReusesThePreflight(t *testing.T) {
 func TestConnectingTakesOnlyQuit(t *testing.T) {
 	cfg, rec := connecting(t, "")
 	cfg.Tour = true
-	h := &harness{t: t, m: New(cfg), rec: rec}
+	h := harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	before := h.screen()
 	for _, k := range []string{"T", "1", "enter", "esc", "?", "/", "e", "y", "r", "down", "tab"} {
@@ -148,7 +148,7 @@ func TestConnectingTakesOnlyQuit(t *testing.T) {
 func TestConnectingSaysRetries(t *testing.T) {
 	s := &dynamo.Session{}
 	cfg := Config{Connection: "us-east-1", Session: s, Connect: func(context.Context) (Connected, error) { return Connected{}, nil }}
-	h := &harness{t: t, m: New(cfg)}
+	h := harnessFor(t, New(cfg), nil)
 	h.m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
 	s.NoteRetry(1, errors.New("ThrottlingException: slow down"))
 	h.contains(t, "connecting to us-east-1…", "retrying (attempt 1 failed")

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -12,10 +13,19 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
-// said is a status-bar message, kept for ? (the last ten).
+// said is a status-bar message, kept for ? (the last ten): its words
+// and, for a note, the detail the status bar may leave out.
 type said struct {
-	text string
-	err  bool
+	text, detail string
+	err          bool
+}
+
+// whole is the message with its detail, as ? shows it.
+func (s said) whole() string {
+	if s.detail == "" {
+		return s.text
+	}
+	return s.text + " · " + s.detail
 }
 
 // keptMessages is how many messages ? shows.
@@ -23,15 +33,18 @@ const keptMessages = 10
 
 // say shows a passing note (what was copied, exported): the newest message
 // wins, so it replaces an error shown before.
-func (m *Model) say(text string) {
-	m.notice, m.lastErr = text, nil
-	m.remember(said{text: text})
+func (m *Model) say(text string) { m.sayMore(text, "") }
+
+// sayMore shows a note and, where there is room, its detail.
+func (m *Model) sayMore(text, detail string) {
+	m.notice, m.noticeMore, m.lastErr = text, detail, nil
+	m.remember(said{text: text, detail: detail})
 }
 
 // fail shows a failed request of page (0: none) until the next key; r
 // retries that page while it is on top.
 func (m *Model) fail(err error, page int) {
-	m.notice, m.lastErr, m.errPage = "", err, page
+	m.notice, m.noticeMore, m.lastErr, m.errPage = "", "", err, page
 	m.remember(said{text: errorText(err), err: true})
 }
 
@@ -58,20 +71,32 @@ func errorText(err error) string {
 	return common.ExplorerWords(err.Error())
 }
 
-// messagesView is the last messages, newest first, for ?.
-func (m *Model) messagesView() string {
-	if len(m.said) == 0 {
+// messagesView is the last messages, newest first, for ?: each whole,
+// wrapped, within at most room lines (the newest first; what does not fit
+// is counted).
+func (m *Model) messagesView(room int) string {
+	if len(m.said) == 0 || room < 2 {
 		return ""
 	}
 	st := &m.styles
 	lines := []string{st.Dim.Render("last messages, newest first:")}
 	for i := len(m.said) - 1; i >= 0; i-- {
 		s := m.said[i]
-		text := common.MiddleCut(common.Sanitize(s.text), max(1, m.w-2))
+		style := st.StatusHint
 		if s.err {
-			lines = append(lines, components.Fit("  "+st.StatusErr.Render(text), m.w))
-		} else {
-			lines = append(lines, components.Fit("  "+st.StatusHint.Render(text), m.w))
+			style = st.StatusErr
+		}
+		wrapped := strings.Split(ansi.Wrap(common.Sanitize(s.whole()), max(10, m.w-4), " "), "\n")
+		if len(lines)+len(wrapped) > room-1 && i > 0 || len(lines)+len(wrapped) > room {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … %s, not shown: a taller terminal shows them", common.Plural(i+1, "older message", "older messages"))))
+			break
+		}
+		for j, l := range wrapped {
+			lead := "  "
+			if j > 0 {
+				lead = "    "
+			}
+			lines = append(lines, components.Fit(lead+style.Render(l), m.w))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -102,15 +127,16 @@ func (m *Model) statusMessage(width int) string {
 			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(m.lastErr.Error())))
 		}
 	case m.notice != "":
-		// Notes are the explorer's own words; what follows ": " (the aws
-		// command sent) is the detail, cut first.
-		note, detail, ok := strings.Cut(m.notice, "): ")
-		if ok {
-			note += ")"
-			detail = ": " + detail
+		// Notes are the explorer's own words, the result first: the
+		// detail (how it was sent, the aws command) is cut first, then
+		// the note's end; ? shows both whole.
+		what = st.StatusHint.Render(common.Sanitize(m.notice))
+		if m.noticeMore != "" {
+			hint = st.Dim.Render(" · " + common.Sanitize(m.noticeMore))
 		}
-		what = st.StatusHint.Render(common.Sanitize(note))
-		hint = st.StatusHint.Render(common.Sanitize(detail))
+		if ansi.StringWidth(what) > width-1 {
+			return " " + ansi.Truncate(what, max(0, width-1), "…")
+		}
 	case m.maskNote() != "":
 		what = st.StatusHint.Render(common.Sanitize(m.maskNote()))
 	default:

@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
@@ -44,7 +44,7 @@ func TestTimeSeedQuery(t *testing.T) {
 	h.contains(t, "Timestamp holds epoch seconds (detected) · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
 	h.typeText("< 1536019200")
 	h.keys("enter")
-	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp < :sk   :pk=123 :sk=1536019200")
+	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=-62135596800", ":hi=1536019199", "until 2018-09-03 23:59:59 UTC")
 	if strings.Contains(h.screen(), "2018-09-04 01:00:00") {
 		t.Fatal("the third record is listed")
 	}
@@ -77,7 +77,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.typeText("last 24h")
 	h.keys("enter")
 	h.loadAll()
-	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z"`, `:hi="9999-12-31T23:59:59Z"`, "█", "2026-10-31 00:04 ")
+	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z"`, `:hi="2026-11-01T00`, "between 2026-10-31 00:00:00 UTC and 2026-11-01 00:00:00 UTC", "█", "2026-10-31 00:04 ")
 	h.golden(t)
 	h.keys("t")
 	h.clearInput(10)
@@ -156,9 +156,9 @@ func TestTimeBesideMetadata(t *testing.T) {
 // --time-format) that no key reads as says so where the rows would be.
 func TestTimeFormatMatchingNothing(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock,
-		Tables: map[string]domain.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
+		Tables: map[string]config.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
 	h.keys("t")
-	h.contains(t, `No Time mode here: no key here is a time in the format "epoch-ms"`, "of the table's time_format (such as")
+	h.contains(t, `No Time mode here: the table's time_format "epoch-ms" does not fit this key:`, "is a number form, and this key holds text")
 	// Opened directly (--range), Time reads its page and says how to name
 	// a format by hand; from the tree its tab is dimmed, nothing read.
 	h = newHarness(t, 120, 30, Config{Table: "Locations", PK: "USA", Range: "last 24h"})
@@ -168,7 +168,7 @@ func TestTimeFormatMatchingNothing(t *testing.T) {
 // TestTimeConfiguredFormat: a table's time_format skips the detection read.
 func TestTimeConfiguredFormat(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
-		Tables: map[string]domain.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
 	before := h.rec.count("Query")
 	h.keys("t")
 	if n := h.rec.count("Query") - before; n != 1 {
@@ -185,16 +185,18 @@ func TestCopyAsCommand(t *testing.T) {
 	h.keys("t")
 	h.typeText("< 1536019200")
 	h.keys("enter", "y")
-	// Cut in the middle, so that both ends show.
-	h.contains(t, `sent the aws command to the terminal's clipboard (OSC 52): aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
-		`--region eu-west-1 --endpoint-url http://localhost:8000`)
+	// The result first; the detail cut in the middle, so that both its
+	// ends show.
+	h.contains(t, `sent to the clipboard: the aws command · aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
+		`by OSC 52 (unconfirmed)`)
+	h.said(t, `--region eu-west-1 --endpoint-url http://localhost:8000 · by OSC 52`)
 	h.keys("Y")
-	h.contains(t, "sent the Go SDK code for this query (")
+	h.contains(t, "sent to the clipboard: the Go SDK code for this query (")
 	if strings.Contains(h.screen(), "copied") || strings.Contains(h.screen(), "tmux") {
 		t.Fatalf("outside tmux, a copy says no more than that OSC 52 was sent:\n%s", h.screen())
 	}
 	h.keys("down") // the note passes with the next key
-	if strings.Contains(h.screen(), "sent the") {
+	if strings.Contains(h.screen(), "sent to") {
 		t.Fatal("the note stayed")
 	}
 }
@@ -207,7 +209,7 @@ func TestCopyAsCommandInTheDemo(t *testing.T) {
 	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
 	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Connection: "DEMO", TmuxBuffer: tmux})
 	h.keys("y")
-	h.said(t, "sent the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
+	h.said(t, "sent to the clipboard and a tmux buffer: the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
 	if !strings.HasSuffix(buffer, "--region us-east-1 --endpoint-url http://localhost:8000") {
 		t.Fatalf("the demo's command: %q", buffer)
 	}
@@ -221,15 +223,15 @@ func TestCopyUnderTmux(t *testing.T) {
 	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
 	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux, Endpoint: "http://localhost:8000"})
 	h.keys("y")
-	h.contains(t, "sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buf")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the aws command")
 	h.keys("?")
-	h.contains(t, "last messages, newest first:", "  sent the aws command to the terminal's clipboard (OSC 52) and loaded a tmux buffer (prefix ]")
+	h.contains(t, "last messages, newest first:", "  sent to the clipboard and a tmux buffer: the aws command · aws dynamodb query", "prefix ] pastes the tmux buffer")
 	h.keys("?")
 	if !strings.HasPrefix(buffer, "aws dynamodb query --table-name DeviceLogs") {
 		t.Fatalf("the tmux buffer holds %q", buffer)
 	}
 	h.keys("enter", "y")
-	h.contains(t, "sent the item as plain JSON (", "and loaded a tmux buffer")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the item as plain JSON (")
 	if !strings.Contains(buffer, `"Timestamp"`) {
 		t.Fatalf("the tmux buffer holds %q", buffer)
 	}
@@ -238,7 +240,7 @@ func TestCopyUnderTmux(t *testing.T) {
 	}
 	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken, Endpoint: "http://localhost:8000"})
 	h.keys("y")
-	h.contains(t, "(OSC 52); the tmux buffer was not loaded: tmux load-buffer: no server running")
+	h.contains(t, "sent to the clipboard: the aws command; the tmux buffer was not loaded · tmux load-buffer: no server running")
 }
 
 // TestCopyItem: in the item view y sends the item as shown (plain JSON,
@@ -248,11 +250,11 @@ func TestCopyItem(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "attributes")
 	h.keys("y")
-	h.contains(t, "sent the item as plain JSON (")
+	h.contains(t, "sent to the clipboard: the item as plain JSON (")
 	h.keys("d", "y")
-	h.contains(t, "sent the item as DynamoDB JSON (")
+	h.contains(t, "sent to the clipboard: the item as DynamoDB JSON (")
 	h.keys("Y")
-	h.contains(t, "sent the key as DynamoDB JSON (")
+	h.contains(t, "sent to the clipboard: the key as DynamoDB JSON (")
 }
 
 // TestExportFromTheUI: e asks for a file (named after the view), shows
@@ -278,4 +280,29 @@ func TestExportFromTheUI(t *testing.T) {
 	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 50001 {
 		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
 	}
+}
+
+// TestTimeShapes: the shapes published models write open in Time mode
+// with their times beside the keys: a time between text (flights, merged
+// across origins), ULIDs after a prefix beside PROFILE# items, and
+// yyyyMMdd numbers.
+func TestTimeShapes(t *testing.T) {
+	h := newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.FlightsPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ISO 8601 without zone after a prefix ending #, then #… (detected)", "1 of 20 keys is not a time: metadata")
+	h.typeText("2021-08-01")
+	h.keys("enter")
+	h.contains(t, "newest first across 3 prefixes", "2021-08-01 20:00:00", "SEA#2021-08-01T20:00:00#")
+	h = newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ULIDs (time-ordered ids) after a prefix ending #", "3 of 20 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#")
+	h.typeText("PHOTO# 2021-03")
+	h.keys("enter")
+	h.contains(t, `:lo="PHOTO#01EZNHB9000000000000000000"`, "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "2021-03-01 00:00:00.000 UTC and 2021-03-31 23:59:59.999 UTC", "2021-03-19 22:34 ") // the sparkline is the new rows', not the last range's
+	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "OrderCreationDate holds dates written as numbers (20060102 (a number))", "2015-12-31 00:00:00")
+	h.typeText("2015-03")
+	h.keys("enter")
+	h.contains(t, ":lo=20150301 :hi=20150331", "between 2015-03-01 and 2015-03-31", "9 items loaded")
 }

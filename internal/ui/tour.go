@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -22,7 +23,7 @@ type stop struct {
 	pattern      string // the table's version pattern, where not v0_Name
 }
 
-// tourStops are the patterns the demo holds (shared/seeds), in the order
+// tourStops are the patterns the demo holds (docs/patterns.md), in the order
 // a presenter would show them.
 var tourStops = []stop{
 	{"Starbucks hierarchy", "Locations: PK country, SK STATE#CITY#ZIP; drill country › state › city › zip",
@@ -192,7 +193,7 @@ func (m *Model) openStop(s stop) tea.Cmd {
 	m.cfg.Table, m.cfg.PK, m.cfg.Prefix, m.cfg.Levels = o.Table, o.PK, o.Prefix, o.Levels
 	m.cfg.Index, m.cfg.Versions, m.cfg.Range, m.cfg.Filter, m.cfg.Delimiter = o.Index, o.Versions, o.Range, nil, ""
 	if s.pattern != "" {
-		tables := map[string]domain.TableSettings{}
+		tables := map[string]config.TableSettings{}
 		for name, ts := range m.c.Tables {
 			tables[name] = ts
 		}

@@ -3,9 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,9 +16,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // keysDB is a table "T" (PK, SK strings) holding the given sort keys under
@@ -92,7 +97,7 @@ func firstScreen(t *testing.T, cfg Config, keys ...string) string {
 	rec := record(cfg.Client)
 	metered := dynamo.NewMetered(rec)
 	cfg.Client, cfg.Session = metered, metered.Session
-	h = &harness{t: t, m: New(cfg), rec: rec}
+	h = harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.run(h.m.Init())
 	armed = true
@@ -137,7 +142,7 @@ func TestTourSaysWhatWasRead(t *testing.T) {
 		names, _, err := dynamo.ListTables(ctx, metered)
 		return Connected{Client: metered, Session: metered.Session, TableNames: names}, err
 	}}
-	h := &harness{t: t, m: New(cfg), rec: rec}
+	h := harnessFor(t, New(cfg), rec)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.run(h.m.Init())
 	h.contains(t, "Demo tour", "1 req ·", "read so far: the table list (ListTables: ", "tables), 1 request in all", "esc: the tables")
@@ -203,4 +208,194 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "portland › amsg# · ", `amsg#2018-08`)
 	h.keys("1")
 	h.contains(t, "amsg# · ", " · delimiter ")
+}
+
+// manyKeys are n sort keys k00000… under partition "p".
+func manyKeys(n int) []string {
+	var sks []string
+	for i := range n {
+		sks = append(sks, fmt.Sprintf("k%05d", i))
+	}
+	return sks
+}
+
+// TestPageDownsAfterGStopAtTheGap (25.9): after G, a burst of page-downs
+// from the top (sent while the read is in flight) stops at the unread
+// gap and reads it, never jumping to the rows read from the end; the row
+// number says where the cursor is in the partition where that is known.
+func TestPageDownsAfterGStopAtTheGap(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Client: keysDB(t, manyKeys(3000)...)})
+	h.keys("2", "G")
+	h.contains(t, "k02999")
+	if pos := h.m.position(); !strings.Contains(pos, "from the end") {
+		t.Fatalf("after G the row number claims a place it cannot know: %q", pos)
+	}
+	h.keys("g")
+	h.contains(t, "row 1 of ≥")
+	var cmds []tea.Cmd
+	for range 30 {
+		_, cmd := h.m.Update(keyPress("pgdown"))
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		h.run(c)
+	}
+	s := h.screen()
+	if strings.Contains(s, "k02999") || strings.Contains(s, "k029") {
+		t.Fatalf("the page-downs jumped the gap to the end:\n%s", s)
+	}
+	h.keys("down")
+	if pos := h.m.position(); strings.Contains(pos, "from the end") {
+		t.Fatalf("the cursor is past the gap: %q\n%s", pos, h.screen())
+	}
+}
+
+// parityDB is keysDB's table with n items, each with Odd = yes or no.
+func parityDB(t testing.TB, n int) *memory.DB {
+	t.Helper()
+	db := keysDB(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for i := range n {
+		odd := map[bool]string{true: "yes", false: "no"}[i%2 == 1]
+		if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("T"),
+			Item: dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("k%05d", i)), "Odd": s(odd), "Pad": s(strings.Repeat("x", 2000))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestFilteredCountsFollowTheRowsAfterG (25.8): a filtered list's matched
+// count is the rows listed, those read from the end after G included; and
+// filling the gap never reads an item twice: scrolled from the top to the
+// end, what was scanned is the partition, once.
+func TestFilteredCountsFollowTheRowsAfterG(t *testing.T) {
+	const n = 3000
+	f, err := domain.ParseFilter(`Odd = "yes"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Filter: f, Client: parityDB(t, n)})
+	h.keys("G")
+	matched := regexp.MustCompile(`([\d,]+) matched of ([\d,]+) scanned`)
+	count := func() (int, int) {
+		m := matched.FindStringSubmatch(h.screen())
+		if m == nil {
+			t.Fatalf("no matched count:\n%s", h.screen())
+		}
+		var a, b int
+		fmt.Sscan(strings.ReplaceAll(m[1], ",", ""), &a)
+		fmt.Sscan(strings.ReplaceAll(m[2], ",", ""), &b)
+		return a, b
+	}
+	rows := h.m.top().(common.Searchable).List().Rows() - 1 // less the gap row
+	if got, _ := count(); got != rows {
+		t.Fatalf("%d matched over %d rows:\n%s", got, rows, h.screen())
+	}
+	h.keys("g")
+	for range 400 {
+		if strings.Contains(h.screen(), "· all ·") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	got, scanned := count()
+	if got != n/2 || scanned != n {
+		t.Fatalf("read to the end: %d matched of %d scanned, want %d of %d (an item read twice)\n%s", got, scanned, n/2, n, h.screen())
+	}
+}
+
+// TestCurrentCopyNoDifferenceFromItself (25.11): under "Δ vs v0" the
+// current copy's row shows no difference count (it is v0).
+func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
+	h := newHarness(t, 100, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "0")
+	h.contains(t, "Δ vs v0")
+	if regexp.MustCompile(`★ +v0 current +\d`).MatchString(h.screen()) {
+		t.Fatalf("the current copy differs from itself:\n%s", h.screen())
+	}
+}
+
+// TestStrictRangeDescribedAsAfter (25.11): a strict "> day" leaves the
+// day's last key out: the request line says "after" it, never "from" it.
+func TestStrictRangeDescribedAsAfter(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{Table: "DeviceLogs", PK: "123", Range: "> 2018-09-01", Now: demoClock})
+	h.contains(t, "after 2018-09-01 23:59:59")
+	if strings.Contains(h.screen(), "from 2018-09-01 23:59:59") {
+		t.Fatalf("a strict bound described as from:\n%s", h.screen())
+	}
+}
+
+// TestPickersShowTheirOwnPosition (25.11): an open picker's row number
+// counts its choices, not the list beneath.
+func TestPickersShowTheirOwnPosition(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"index", Config{Table: "Locations", PK: "USA"}, []string{"i"}},
+		{"delimiter", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}},
+		{"columns", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}},
+		{"partitions' index", Config{Table: "Locations"}, []string{"i"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg)
+			list := h.m.position()
+			h.keys(c.keys...)
+			pos := h.m.position()
+			if pos == list || strings.Contains(pos, "≥") {
+				t.Fatalf("the picker shows the list's position %q (before: %q):\n%s", pos, list, h.screen())
+			}
+		})
+	}
+}
+
+// TestVersionsDecisionSameOnEveryPath (25.11): on the tour's AuditLog
+// stop, 3 ends in "No Versions mode here", the words the dimmed tab says
+// when the partition is reached through the tree.
+func TestVersionsDecisionSameOnEveryPath(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+	h.keys("9", "3")
+	h.contains(t, "No Versions mode here")
+	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
+	h.keys("3")
+	h.said(t, "No Versions mode here")
+}
+
+// TestExportNameFitsAndPromptKeepsText (27.19, 25.20, 25.21): a 2 KB key
+// still gets a default file name a file system takes (its start and a
+// hash); a name refused leaves the prompt open with the text typed, the
+// reason said; the message names the folder written to.
+func TestExportNameFitsAndPromptKeepsText(t *testing.T) {
+	long := strings.Repeat("é", 480) // 960 bytes: a sort key takes 1,024
+	h := newHarness(t, 120, 35, Config{Table: "T", PK: "p", Prefix: long + "#", Client: keysDB(t, long+"#x", long+"#y")})
+	h.contains(t, "row 1 of 2")
+	h.keys("e")
+	name := h.m.export.input.Value()
+	if len(name) > 255 || !strings.HasPrefix(name, "dynascope-T-p-é") || !strings.HasSuffix(name, ".jsonl") || !utf8.ValidString(name) {
+		t.Fatalf("the default name (%d bytes): %q", len(name), name)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope", name)
+	h.m.export.input.SetValue(missing)
+	h.keys("enter")
+	h.contains(t, "export to › ")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "does not exist") {
+		t.Fatalf("the refusal is not said: %v", h.m.lastErr)
+	}
+	if got := h.m.export.input.Value(); got != missing || !h.m.export.naming {
+		t.Fatalf("the prompt lost the text typed: %q", got)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, strings.Repeat("a", 294)+".jsonl"))
+	h.keys("enter")
+	if !strings.Contains(fmt.Sprint(h.m.lastErr), "the file name is 300 bytes: file systems take at most 255") {
+		t.Fatalf("a name too long is not said as such: %v", h.m.lastErr)
+	}
+	h.m.export.input.SetValue(filepath.Join(dir, name))
+	h.keys("enter")
+	h.said(t, "exported 2 children to "+filepath.Join(dir, name))
+	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
@@ -91,7 +91,7 @@ func TestVersionsNone(t *testing.T) {
 	}
 	// Asked for by name, the list reads and says it found none.
 	h = newHarness(t, 100, 30, Config{Table: "Locations", PK: "FRANCE", Versions: "*"})
-	h.contains(t, "No versioned items here")
+	h.contains(t, "No Versions mode here")
 	h.keys("esc")
 	h.contains(t, "Tree")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
@@ -117,9 +117,9 @@ func TestDeepLinks(t *testing.T) {
 	h.said(t, `no versioned item "Nope"`)
 	h.contains(t, "2 versioned items")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
-	h.contains(t, "2 items loaded", "Timestamp < :sk   :pk=123 :sk=1536019200", "time › < 1536019200")
+	h.contains(t, "2 items loaded", "Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=-62135596800", "time › < 1536019200")
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
-		Tables: map[string]domain.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
 	h.contains(t, "2 items loaded")
 }
 
@@ -203,7 +203,7 @@ func TestReboundKeys(t *testing.T) {
 // TestConfiguredShards: a logical partition named in the configuration
 // opens all its shards, from --pk and from /.
 func TestConfiguredShards(t *testing.T) {
-	tables := map[string]domain.TableSettings{"ChatMessages": {Shards: map[string]string{"seattle": "seattle-{1..4}"}}}
+	tables := map[string]config.TableSettings{"ChatMessages": {Shards: map[string]string{"seattle": "seattle-{1..4}"}}}
 	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "seattle", Tables: tables})
 	h.contains(t, "4 shards of seattle-{1..4}")
 	h = newHarness(t, 120, 30, Config{Table: "ChatMessages", Tables: tables})
@@ -218,7 +218,7 @@ func TestConfiguredShards(t *testing.T) {
 // drift in the table's spelling, the timeline from what was read, and ?
 // gives a command that reopens it without the configuration.
 func TestVersionsConfiguredPattern(t *testing.T) {
-	tables := map[string]domain.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
+	tables := map[string]config.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
 	h := newHarness(t, 100, 30, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Tables: tables})
 	openVersionsMode(t, h)
 	h.contains(t, "POL-1001 · 2 versioned items · 1 drifted", "⚠ rev#0 differs from rev#2: Limit", "rev#3",
@@ -253,7 +253,7 @@ func TestVersionsPatternWithoutName(t *testing.T) {
 	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
 		t.Fatal(err)
 	}
-	tables := map[string]domain.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
+	tables := map[string]config.TableSettings{"Docs": {VersionPattern: "doc|{n}"}}
 	h := newHarness(t, 100, 30, Config{Client: db, Table: "Docs", PK: "P", Versions: "*", Tables: tables})
 	h.contains(t, "P · 1 versioned item", "(doc|{n})  doc|0", `:prefix="doc|"`)
 	h.keys("enter")
@@ -275,4 +275,26 @@ func TestVersionsBareWithPointer(t *testing.T) {
 	if strings.Contains(h.screen(), "drifted") {
 		t.Errorf("a healthy Latest is drift:\n%s", h.screen())
 	}
+}
+
+// TestVersionsZeroWhileMarked: 0 compares with the current copy whatever
+// is marked (it did nothing while a revision was marked), and m on the
+// marked row unmarks, said in the help and in a message.
+func TestVersionsZeroWhileMarked(t *testing.T) {
+	h := newHarness(t, 130, 40, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "down", "enter", "[") // v2
+	h.keys("m")                       // mark v2
+	h.said(t, "comparing each revision with the marked v2 · m on it unmarks, 0 compares with the current copy")
+	h.contains(t, "m unmark", "Δ vs v2")
+	h.keys("]") // v3 against the marked v2
+	h.contains(t, "Diff v2 → v3 · against the marked v2", "m mark to compare")
+	h.keys("0")
+	h.contains(t, "Diff v0 → v3 · against the current copy", "Δ vs v0")
+	h.said(t, "comparing each revision with the current copy (v0_")
+	if strings.Contains(h.screen(), "◆") {
+		t.Fatalf("still marked after 0:\n%s", h.screen())
+	}
+	h.keys("m", "m") // mark v3, then unmark it on its row
+	h.said(t, "unmarked: comparing each revision with the current copy")
+	h.contains(t, "Δ vs v0")
 }

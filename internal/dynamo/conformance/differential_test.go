@@ -51,7 +51,7 @@ func TestDifferential(t *testing.T) {
 			seed = uint64(time.Now().UnixNano())
 		}
 	}
-	t.Logf("differential suite: seed %d, %d cases (replay: go test ./dynamo/conformance -run TestDifferential -args -seed=%d -cases=%d)", seed, *diffCases, seed, *diffCases)
+	t.Logf("differential suite: seed %d, %d cases (replay: go test ./internal/dynamo/conformance -run TestDifferential -args -seed=%d -cases=%d)", seed, *diffCases, seed, *diffCases)
 	ctx := context.Background()
 	dl := sharedDynalite(t)
 	var stats diffStats

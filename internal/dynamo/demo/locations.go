@@ -5,7 +5,8 @@ import (
 	"math/rand/v2"
 )
 
-// The seed's four Starbucks rows (shared/seeds/003), present exactly.
+// The four Starbucks rows of AWS's example (docs/patterns.md: locations by
+// country), present exactly.
 var seedLocations = []struct {
 	Country, SK, Street string
 	SquareFeet          int64

@@ -19,6 +19,7 @@ var generators = map[string]func(func(Item) error) error{
 	"DeviceLogs": deviceLogs, "Metrics": metrics, "AuditLog": auditLog, "ChatMessages": chatMessages, "Blobs": blobs,
 	PolicyTable: policies,
 	ShopTable:   onlineShop, StateTable: deviceStates, PartVersionsTable: partVersions, PartStatesTable: partStates,
+	ShapesTable: shapes, OrdersTable: orders,
 }
 
 // Items calls fn for every item of the named table, in a fixed order.

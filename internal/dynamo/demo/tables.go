@@ -58,5 +58,5 @@ func Tables() []*dynamodb.CreateTableInput {
 		chat,
 		table("Blobs", []types.AttributeDefinition{attr("Bucket", "S"), attr("Key", "B")}, "Bucket", "Key"),
 		table(PolicyTable, []types.AttributeDefinition{attr("PK", "S"), attr("SK", "S")}, "PK", "SK"),
-	}, layoutTables()...)
+	}, append(layoutTables(), shapeTables()...)...)
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// The seed's device (shared/seeds/002): three records, and `< 1536019200`
-// returns the first two.
+// The device of AWS's blog example (docs/patterns.md: device logs): three
+// records, and `< 1536019200` returns the first two.
 const SeedDevice = 123
 
 var SeedDeviceTimestamps = []int64{1310216400, 1535544000, 1536022800}
@@ -102,7 +102,7 @@ func auditLog(emit func(Item) error) error {
 	return nil
 }
 
-// ChatShards are the hot room split across partitions (seeds/002).
+// ChatShards are the hot room split across partitions (docs/patterns.md).
 var ChatShards = []string{"seattle-1", "seattle-2", "seattle-3", "seattle-4"}
 
 var chatUsers = []string{"amsg", "bob", "carla", "dmitri", "eve", "fatima"}

@@ -1,11 +1,13 @@
 package common
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -19,10 +21,13 @@ type Common struct {
 	Styles  *Styles
 	Keys    keymap.KeyMap
 	NextID  func() int // request ids, unique in the session
+	// Ctx is the program's context (see Context); nil in tests that drive
+	// the model without a program.
+	Ctx context.Context
 	// CountBudget is the most RCU a count may spend before it stops.
 	CountBudget float64
 	// Tables are the configuration file's per-table settings.
-	Tables map[string]domain.TableSettings
+	Tables map[string]config.TableSettings
 	// Now is the clock time ranges count back from (fixed for the demo).
 	Now func() time.Time
 	// FilterBudget is the RCU a filtered read of a table may spend before
@@ -136,8 +141,10 @@ type Exportable interface {
 	Loaded() (l Loaded, ok bool)
 }
 
-// NoticeMsg is a passing note for the status bar (what was copied).
-type NoticeMsg struct{ Text string }
+// NoticeMsg is a passing note for the status bar (what was copied): Text
+// says the result first and short; Detail, when given, follows it where
+// there is room and whole in ?'s message history.
+type NoticeMsg struct{ Text, Detail string }
 
 // Sizer is a page that knows its table's size (DescribeTable's figure),
 // which bounds what reading everything it lists can cost.

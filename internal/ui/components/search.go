@@ -225,7 +225,14 @@ func itoa(n int) string { return common.Thousands(n) }
 // rows held, and says so.
 type Holder interface{ Held() int }
 
+// Gapped is a list with a stretch not read yet between the rows read
+// from its start and those read from its end (after G): GapRow is that
+// row (-1 for none).
+type Gapped interface{ GapRow() int }
+
 // Position is "row N of M", or "row N of ≥M" while more can be read.
+// Past an unread gap the place in the list is not known: "row ≥N",
+// counted from the end too; on the gap row, that it is being read.
 func Position(l common.List, more bool) string {
 	n := l.Rows()
 	if n == 0 {
@@ -233,6 +240,20 @@ func Position(l common.List, more bool) string {
 			return "no rows yet"
 		}
 		return "no rows"
+	}
+	gap := -1
+	if g, ok := l.(Gapped); ok {
+		gap = g.GapRow()
+	}
+	if gap >= 0 {
+		c, read := l.Cursor(), n-1 // the gap row is no item
+		switch {
+		case c < gap:
+			return "row " + common.Thousands(c+1) + " of ≥" + common.Thousands(read)
+		case c == gap:
+			return "in the unread middle · ≥" + common.Thousands(read) + " rows read"
+		}
+		return "row ≥" + common.Thousands(c) + " of ≥" + common.Thousands(read) + " · " + common.Thousands(n-c) + " from the end"
 	}
 	of := common.Thousands(n)
 	if more {

@@ -72,7 +72,7 @@ func keyTitle(info dynamo.TableInfo) string {
 }
 
 func (p *Changes) Init() tea.Cmd {
-	ctx, req := p.load.start(p.c.NextID)
+	ctx, req := p.load.start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
 	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now}

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -196,7 +196,7 @@ func pickColumns(picker **columnPicker, c *common.Common, table string, msg tea.
 // most common attributes.
 func chooseColumns(c *common.Common, table string, cols []string) tea.Cmd {
 	if c.Tables == nil {
-		c.Tables = map[string]domain.TableSettings{}
+		c.Tables = map[string]config.TableSettings{}
 	}
 	ts := c.Tables[table]
 	ts.Columns = slices.Clone(cols)

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // request tracks the one request a page has in flight, so that it can be
@@ -16,11 +17,11 @@ type request struct {
 }
 
 // start begins a new request, cancelling the previous one, and returns its
-// context and id.
-func (r *request) start(next func() int) (context.Context, int) {
+// context (under the program's: quitting ends it) and id.
+func (r *request) start(c *common.Common) (context.Context, int) {
 	r.stop()
-	ctx, cancel := context.WithCancel(context.Background())
-	r.id, r.cancel = next(), cancel
+	ctx, cancel := context.WithCancel(c.Context())
+	r.id, r.cancel = c.NextID(), cancel
 	return ctx, r.id
 }
 

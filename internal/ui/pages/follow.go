@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // followOverlap is re-read below the newest key on every poll, so an item
@@ -26,10 +27,6 @@ type followedMsg struct {
 
 func (m followedMsg) PageID() int { return m.page }
 
-func waitFollowed(ch <-chan followedMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
-}
-
 // following is F in the Time mode: polling for items newer than the
 // newest listed, each appended once as it arrives, until F or esc.
 type following struct {
@@ -40,8 +37,9 @@ type following struct {
 
 func (f *following) on() bool { return f.req.inFlight() }
 
-// startFollow polls in a goroutine (dynamo.Follow), handing each new item
-// and each poll's figures to Update through a channel: Update never waits.
+// startFollow's command polls in a goroutine (dynamo.Follow), handing each
+// new item and each poll's figures to Update through a channel: Update
+// never waits.
 func (t *Time) startFollow() tea.Cmd {
 	if !t.ready() {
 		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
@@ -58,24 +56,23 @@ func (t *Time) startFollow() tea.Cmd {
 	prefix, _ := t.splitPrefix(t.rangeTxt)
 	r := dynamo.FollowRequest{Query: t.pg.query, TableKeys: t.pg.tableKeys, Enc: t.enc, Prefix: prefix,
 		Newest: newest, Since: time.Now(), Overlap: followOverlap}
-	ctx, req := t.follow.req.start(t.c.NextID)
+	ctx, req := t.follow.req.start(t.c)
 	t.follow.stats, t.follow.added = dynamo.FollowStats{Started: time.Now()}, 0
-	ch := make(chan followedMsg, 64)
-	send := func(m followedMsg) error {
-		m.page, m.req, m.next = t.id, req, ch
-		select {
-		case ch <- m:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+	client, page := t.c.Client, t.id
+	return common.Stream(64, func(ch chan followedMsg) {
+		send := func(m followedMsg) error {
+			m.page, m.req, m.next = page, req, ch
+			select {
+			case ch <- m:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
-	}
-	go func(c dynamo.Client) {
-		err := dynamo.Follow(ctx, c, r, func(it dynamo.Item) error { return send(followedMsg{item: it}) },
+		err := dynamo.Follow(ctx, client, r, func(it dynamo.Item) error { return send(followedMsg{item: it}) },
 			func(st dynamo.FollowStats) { _ = send(followedMsg{stats: st}) })
 		_ = send(followedMsg{done: true, err: err})
-	}(t.c.Client)
-	return waitFollowed(ch)
+	})
 }
 
 // followed takes one message of following.
@@ -105,7 +102,7 @@ func (t *Time) followed(msg followedMsg) tea.Cmd {
 	default:
 		t.follow.stats = msg.stats
 	}
-	return waitFollowed(msg.next)
+	return common.Next(msg.next)
 }
 
 // stopFollow ends following; what arrived stays listed.

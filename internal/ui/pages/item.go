@@ -53,7 +53,7 @@ func (p *Item) key() dynamo.Item {
 func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		ctx, req := p.req.start(p.c.NextID)
+		ctx, req := p.req.start(p.c)
 		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
 	case itemReadMsg:
 		if !p.req.done(msg.req) {
@@ -86,7 +86,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			}
 			return p, copyJSON(p.c, key, "the key")
 		case key.Matches(msg, k.Refresh):
-			ctx, req := p.req.start(p.c.NextID)
+			ctx, req := p.req.start(p.c)
 			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
 		case key.Matches(msg, k.Back) && p.req.inFlight():
 			p.req.stop()

@@ -116,7 +116,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		// Rows read from the end go in above the cursor when it is past
 		// the gap: it keeps its place counted from the end.
 		fromEnd := -1
-		if gap := p.pg.gapRow(); gap >= 0 && p.grid.Cursor() >= gap {
+		if p.pg.pastGap(p.grid.Cursor()) {
 			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
 		}
 		ok, cmd := p.pg.loaded(msg)
@@ -155,7 +155,7 @@ func (p *Items) openItem(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(p.info, p.pg.query.Index); !partial {
 		return open(NewItem(p.c, p.info, it))
 	}
-	ctx, req := p.get.start(p.c.NextID)
+	ctx, req := p.get.start(p.c)
 	return getItem(ctx, p.c.Client, p.id, req, p.info.Name, baseKey(p.info, it))
 }
 
@@ -225,7 +225,11 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == domain.SKBeginsWith:
 		return back
 	default:
+		from := p.grid.Cursor()
 		if p.grid.Update(msg) {
+			if p.sort.attr == "" {
+				p.pg.stopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
+			}
 			return p.prefetch(true)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
-// The partition's modes, in UX.md's order.
+// The partition's modes, in the order of docs/screens-and-keys.md.
 const (
 	ModeTree     = "Tree"
 	ModeItems    = "Items"

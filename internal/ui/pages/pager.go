@@ -71,11 +71,13 @@ func (p *pager) next() tea.Cmd {
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false
 	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: p.query, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+	q, bounded := p.gapBound(p.query, p.tail.lastKey) // after G: up to where the end's read began
+	p.tail.bounded = bounded
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
 }
 
 // sizeTo notes how many rows show at once, before the first read sizes
@@ -158,8 +160,8 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	p.addHead(p.segmentOf(p.lastKey, false, items, msg.result, met))
 	p.lastKey = msg.result.LastKey
 	p.limit = dynamo.GrowLimit(p.limit, msg.result)
-	if met {
-		p.closeGap()
+	if met || p.gapOpen() && p.tail.bounded && !msg.result.More() {
+		p.closeGap() // read up to where the end's read began
 	}
 	return true, nil
 }
@@ -183,6 +185,8 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 		// Near the gap, read into it from the side the cursor is on:
 		// backwards when it came up from the end.
 		switch {
+		case cursor == gap && p.tail.fromAbove:
+			return p.next()
 		case cursor >= gap && cursor-visible <= gap: // G read two screens
 			return p.nextTail()
 		case cursor < gap && cursor+ahead >= gap:
@@ -239,7 +243,8 @@ func (p *pager) state() string {
 	if !p.filtered() {
 		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
-	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
+	// The matches listed: those read from the start and, after G, from the end.
+	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
 }
 
 // empty says why nothing is listed, once the first page is in ("" while

@@ -3,7 +3,9 @@ package pages
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/components"
 )
 
 // G jumps to the end of a list in one read: a reverse query of a screen's
@@ -21,6 +23,64 @@ type tail struct {
 	failed  bool // the last backward read failed: a retry reads it again
 	limit   int32
 	merge   *dynamo.MergedRange // a merged range's end: its merge from the end
+	// fromAbove: the cursor reached the gap row from the rows read from
+	// the start, so the gap is read forwards.
+	fromAbove bool
+	// bounded: the read in flight into the gap stops at the other end's
+	// first key read, so an answer with no more closes the gap.
+	bounded bool
+}
+
+// gapBound is q (a read into the gap) bounded by far, the key where the
+// read from the other end began: every sort-key condition is an interval
+// holding both ends' keys, so the keys between them are the gap whatever
+// the condition, and a read bounded so never reads an item twice. On an
+// index, whose sort keys repeat, the bound takes in the key itself (the
+// table's keys tell the one item read twice apart, as before). ok is
+// false where no bound applies (no gap, a merged range, no key yet).
+func (p *pager) gapBound(q domain.KeyQuery, far dynamo.Item) (domain.KeyQuery, bool) {
+	if !p.gapOpen() || p.merge != nil || far == nil || q.SKName == "" {
+		return q, false
+	}
+	kv, ok := dynamo.KeyValueOf(far[q.SKName])
+	if !ok {
+		return q, false
+	}
+	op := map[bool]domain.SKOp{false: domain.SKLt, true: domain.SKGt}[q.Reverse] // the way this read goes
+	if p.tableKeys != nil {
+		op = map[bool]domain.SKOp{false: domain.SKLe, true: domain.SKGe}[q.Reverse]
+	}
+	q.SK = domain.SKCondition{Op: op, A: kv}
+	return q, true
+}
+
+// stopAtGap keeps a move of the cursor (from row from to the grid's
+// cursor now) from crossing the unread gap after G: a burst of page-downs
+// sent while a read is in flight would land past rows never read. The
+// cursor stops on the gap row, which reads it from the side it came from.
+// g and G (jump) go to their end as they say.
+func (p *pager) stopAtGap(g *components.Grid, from int, jump bool) {
+	gap, to := p.gapRow(), g.Cursor()
+	if gap < 0 || jump {
+		return
+	}
+	switch {
+	case (from < gap || from == gap && p.tail.fromAbove) && to > gap:
+		g.SetCursor(gap) // on the gap row while it is read from above
+		p.tail.fromAbove = true
+	case (from > gap || from == gap && !p.tail.fromAbove) && to < gap:
+		g.SetCursor(gap)
+		p.tail.fromAbove = false
+	case to == gap:
+		p.tail.fromAbove = from < gap
+	}
+}
+
+// pastGap reports whether row cursor is placed from the end: in the rows
+// read from the end, or on the gap row reached from below.
+func (p *pager) pastGap(cursor int) bool {
+	gap := p.gapRow()
+	return gap >= 0 && (cursor > gap || cursor == gap && !p.tail.fromAbove)
 }
 
 // gapOpen reports whether a stretch of the list between the start and the
@@ -103,9 +163,10 @@ func (p *pager) nextTail() tea.Cmd {
 	}
 	q := p.query
 	q.Reverse = !q.Reverse
+	q, p.tail.bounded = p.gapBound(q, p.lastKey)
 	p.tail.reading, p.tail.failed = true, false
 	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	if p.tail.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
 	}
@@ -127,7 +188,10 @@ func (p *pager) tailLoaded(page dynamo.Page) {
 		}
 	}
 	p.addTail(p.segmentOf(start, true, page.Items, page, false))
-	if !page.More() {
+	switch {
+	case !page.More() && p.tail.bounded: // read back to where the head's read ended
+		p.closeGap()
+	case !page.More():
 		p.head = rowStore{} // the tail read the whole list back to its start
 		p.closeGap()
 	}

@@ -170,7 +170,7 @@ func (p *pager) readAgain(tail bool, k int) tea.Cmd {
 }
 
 func (p *pager) readAgainFrom(q domain.KeyQuery, start dynamo.Item, limit int32) tea.Cmd {
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: start, Limit: limit, TableKeys: p.tableKeys})
 }
 

@@ -81,7 +81,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 
 func (p *Partitions) Init() tea.Cmd {
 	if p.info.Name == "" {
-		ctx, req := p.req.start(p.c.NextID)
+		ctx, req := p.req.start(p.c)
 		return describeTable(ctx, p.c.Client, p.id, req, p.table)
 	}
 	return p.next()
@@ -100,7 +100,7 @@ func (p *Partitions) next() tea.Cmd {
 	}
 	p.started = true
 	p.fail.clear()
-	ctx, req := p.req.start(p.c.NextID)
+	ctx, req := p.req.start(p.c)
 	return scanKeys(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 

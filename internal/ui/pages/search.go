@@ -16,9 +16,19 @@ func (t *Tables) Unloaded() string {
 	return ""
 }
 
-func (t *Tree) List() common.List { return &t.grid }
+// A picker open over a list is what the cursor moves in: its rows are
+// what the position counts and search looks at.
+
+func (t *Tree) List() common.List {
+	if t.picker != nil {
+		return &t.picker.grid
+	}
+	return &t.grid
+}
 func (t *Tree) Unloaded() string {
 	switch {
+	case t.picker != nil:
+		return ""
 	case !t.loaded:
 		return "more children still being found"
 	case t.partial:
@@ -27,11 +37,31 @@ func (t *Tree) Unloaded() string {
 	return ""
 }
 
-func (p *Items) List() common.List { return heldList{&p.grid, &p.pg, &p.sort} }
-func (p *Items) Unloaded() string  { return p.pg.unloaded() }
+func (p *Items) List() common.List {
+	if p.picker != nil {
+		return &p.picker.grid
+	}
+	return heldList{&p.grid, &p.pg, &p.sort}
+}
+func (p *Items) Unloaded() string {
+	if p.picker != nil {
+		return ""
+	}
+	return p.pg.unloaded()
+}
 
-func (t *Time) List() common.List { return heldList{&t.grid, &t.pg, &t.sort} }
-func (t *Time) Unloaded() string  { return t.pg.unloaded() }
+func (t *Time) List() common.List {
+	if t.picker != nil {
+		return &t.picker.grid
+	}
+	return heldList{&t.grid, &t.pg, &t.sort}
+}
+func (t *Time) Unloaded() string {
+	if t.picker != nil {
+		return ""
+	}
+	return t.pg.unloaded()
+}
 
 func (v *Versions) List() common.List { return &v.grid }
 func (v *Versions) Unloaded() string {
@@ -60,6 +90,15 @@ func (l heldList) RowText(i int) string {
 	return l.Grid.RowText(i)
 }
 
+// GapRow is the unread gap's row after G (-1: none, or a sort lists the
+// rows held in another order).
+func (l heldList) GapRow() int {
+	if l.sort.attr != "" {
+		return -1
+	}
+	return l.pg.gapRow()
+}
+
 // Held is the lines that are rows held (or the gap row): a sort lists
 // those only.
 func (l heldList) Held() int {
@@ -77,9 +116,14 @@ func (p *pager) unloaded() string {
 	return "more not read yet (↓ reads on)"
 }
 
-func (p *Partitions) List() common.List { return &p.grid }
+func (p *Partitions) List() common.List {
+	if p.picker != nil {
+		return &p.picker.grid
+	}
+	return &p.grid
+}
 func (p *Partitions) Unloaded() string {
-	if !p.started || len(p.lastKey) > 0 {
+	if p.picker == nil && (!p.started || len(p.lastKey) > 0) {
 		return "more partitions not scanned yet (↓ scans on)"
 	}
 	return ""

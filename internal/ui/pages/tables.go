@@ -43,7 +43,7 @@ func (t *Tables) Listed(names []string) { t.given = names }
 func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
 
 func (t *Tables) Init() tea.Cmd {
-	ctx, req := t.list.start(t.c.NextID)
+	ctx, req := t.list.start(t.c)
 	t.loaded = false
 	if names := t.given; names != nil {
 		t.given = nil // r and retries list again
@@ -81,7 +81,7 @@ func (t *Tables) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		// Describe every table at once: a handful of small requests that
 		// fill in keys, indexes and sizes as they answer.
 		var cmds []tea.Cmd
-		ctx, req := t.desc.start(t.c.NextID)
+		ctx, req := t.desc.start(t.c)
 		t.pending = len(msg.names)
 		for _, n := range msg.names {
 			cmds = append(cmds, describeTable(ctx, t.c.Client, t.id, req, n))

@@ -30,7 +30,7 @@ func (t *Time) jumpEnd() tea.Cmd {
 // rowsFromEnd is the cursor's place counted from the end when it is past
 // the gap (-1 otherwise): rows read backwards go in above it.
 func (t *Time) rowsFromEnd() int {
-	if gap := t.pg.gapRow(); gap >= 0 && t.grid.Cursor() >= gap {
+	if t.pg.pastGap(t.grid.Cursor()) {
 		return t.pg.rowCount() - 1 - t.grid.Cursor()
 	}
 	return -1

@@ -18,8 +18,8 @@ import (
 // Timeline is one logical item's history: the v0_ copy pinned on top and
 // highlighted (red when it drifted), then every revision in numeric order.
 // Stepping ([ ] ← →) shows each revision and its diff against the one
-// before; m marks a revision to compare the selection with instead, and 0
-// compares the selection with v0_.
+// before; m marks a revision to compare the selection with instead (m on
+// it unmarks), and 0 compares the selection with v0_, marked or not.
 type Timeline struct {
 	c      *common.Common
 	id     int
@@ -122,6 +122,9 @@ func (t *Timeline) cell(r, col int) string {
 		if r == t.mark {
 			return "marked"
 		}
+		if r == 0 && t.vsZero && t.mark < 0 {
+			return "" // the current copy: no difference from itself under "Δ vs v0"
+		}
 		if base := t.before(r); rev != nil && base != nil && base != rev {
 			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
 		}
@@ -173,7 +176,7 @@ func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
 		return open(NewItem(t.c, t.info, it))
 	}
-	ctx, req := t.get.start(t.c.NextID)
+	ctx, req := t.get.start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
 }
 
@@ -201,15 +204,15 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case key.Matches(km, k.NextRev):
 		t.grid.SetCursor(min(len(t.rows)-1, t.grid.Cursor()+1))
 	case key.Matches(km, k.Mark):
-		if t.mark == t.grid.Cursor() {
-			t.mark = -1
-		} else {
-			t.mark = t.grid.Cursor()
-		}
-		t.setColumns()
-		return t, notice("comparing each revision with " + t.comparison())
+		return t, t.markKey()
 	case key.Matches(km, k.Diff0):
-		t.vsZero = !t.vsZero
+		// 0 compares with the current copy whatever is marked (the mark
+		// is let go); pressed again, with the revision before.
+		if t.mark >= 0 {
+			t.mark, t.vsZero = -1, true
+		} else {
+			t.vsZero = !t.vsZero
+		}
 		t.setColumns()
 		return t, notice("comparing each revision with " + t.comparison())
 	case key.Matches(km, k.Back):
@@ -369,12 +372,34 @@ func (t *Timeline) Request() string {
 	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), common.Plural(len(t.h.Revisions), "revision", "revisions"), read)
 }
 
+// markKey marks the selected revision to compare every other with, or
+// unmarks it when it is the one marked.
+func (t *Timeline) markKey() tea.Cmd {
+	if t.mark == t.grid.Cursor() {
+		t.mark = -1
+		t.setColumns()
+		return notice("unmarked: comparing each revision with " + t.comparison())
+	}
+	t.mark = t.grid.Cursor()
+	t.setColumns()
+	return notice("comparing each revision with " + t.comparison() + " · m on it unmarks, 0 compares with the current copy")
+}
+
+// mark is the m key's help: on the marked row it unmarks.
+func (t *Timeline) markHelp() key.Binding {
+	b := t.c.Keys.Mark
+	if t.mark >= 0 && t.mark == t.grid.Cursor() {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "unmark"))
+	}
+	return b
+}
+
 // diff0 is the 0 key's help in the table's own spelling of the current
 // copy (v0_, rev#0#…).
 func (t *Timeline) diff0() key.Binding {
 	b := t.c.Keys.Diff0
 	what := "compare with " + t.h.Stub(0)
-	if t.vsZero {
+	if t.vsZero && t.mark < 0 {
 		what = "compare with the one before"
 	}
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
@@ -382,12 +407,13 @@ func (t *Timeline) diff0() key.Binding {
 
 func (t *Timeline) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.PrevRev, k.NextRev, k.Mark, t.diff0(), k.Open, k.Back, k.Help}
+	// 0 and m first: [ and ] move as ↑ and ↓ do.
+	return []key.Binding{t.diff0(), t.markHelp(), k.PrevRev, k.NextRev, k.Open, k.Back, k.Help}
 }
 
 func (t *Timeline) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, k.Mark, t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, t.markHelp(), t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
 }
 
 // DeepLink reopens this timeline from the command line.
@@ -408,7 +434,11 @@ func (t *Timeline) DeepLink() []string {
 // read with the partition's versions: exporting them reads nothing.
 func (t *Timeline) Loaded() (common.Loaded, bool) {
 	view := []string{t.info.Name, keyArg(t.pk), t.h.Name, "revisions"}
-	return common.Loaded{Rows: dynamo.RevisionRows(t.h, t.info.Key), View: view}, true
+	rows := dynamo.RevisionRows(t.h, t.info.Key)
+	if t.h.Current != nil { // the title counts revisions; the file holds the current copy too
+		rows.Noun = "items (the current copy and " + common.Plural(len(t.h.Revisions), "revision", "revisions") + ")"
+	}
+	return common.Loaded{Rows: rows, View: view}, true
 }
 
 // Click selects the clicked row, or asks to open it when already selected

@@ -95,7 +95,7 @@ func (t *Time) findPrefixes(r domain.TimeRange, text string) tea.Cmd {
 		}
 	}
 	key, _ := t.info.KeyFor(t.base.Index)
-	ctx, req := t.find.start(t.c.NextID)
+	ctx, req := t.find.start(t.c)
 	return findTimePrefixes(ctx, t.c.Client, t.id, req, dynamo.ChildrenRequest{Table: t.info.Name, Index: t.base.Index, Key: key, TableKeys: t.tableKeys(), PK: t.base.PK}, t.enc, sample)
 }
 
@@ -134,7 +134,7 @@ func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 		return nil
 	}
 	t.rangeTxt = t.waiting.text
-	t.times = nil
+	t.times, t.spark = nil, sparkCache{}
 	t.stats.reset()
 	t.grid.SetCursor(0)
 	cmd := t.pg.restartMerged(base, m)

@@ -38,14 +38,15 @@ type Time struct {
 	follow     following // F: new items as they are written
 	enc        domain.TimeEncoding
 	phase      timePhase
-	configured bool          // the encoding comes from the configuration file
-	noTime     string        // why this partition has no time mode (timeRefused)
-	skipped    string        // the keys detection left out ("1 of 20 keys is not a time: Metadata")
-	prefixes   []string      // the prefixes before the time, once found
-	waiting    *pendingRange // a range typed without a prefix: merged across them all
-	find       request       // the search for the prefixes
-	rangeTxt   string        // the range being listed ("" for all)
-	times      []time.Time   // items' key times, parsed once (zero: not a time)
+	configured bool                 // the encoding comes from the configuration file
+	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
+	noTime     string               // why this partition has no time mode (timeRefused)
+	skipped    string               // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	prefixes   []string             // the prefixes before the time, once found
+	waiting    *pendingRange        // a range typed without a prefix: merged across them all
+	find       request              // the search for the prefixes
+	rangeTxt   string               // the range being listed ("" for all)
+	times      []time.Time          // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
 	local      bool // show local times instead of UTC
 	now        func() time.Time
@@ -99,7 +100,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 		t.stats.keys[info.Key.SK.Name] = true
 	}
 	t.input = components.NewTextInput("range › ")
-	t.input.Placeholder = "last 24h · today · 2018-08 · 2018-08-29..2018-09-04 · < 1536019200 · @ 2018-08-29T12:00 jumps"
+	t.input.Placeholder = "last 24h · today · 2018-08 · between 2018-08-29 and 2018-09-04 · since, after, before, until X · @ 2018-08-29T12:00 jumps"
 	t.setColumns()
 	return t
 }
@@ -153,7 +154,17 @@ func (t *Time) Init() tea.Cmd {
 		return nil
 	}
 	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
-		if enc, err := domain.ParseTimeFormat(f); err == nil { // checked when the file was read
+		enc, err := domain.ParseTimeFormat(f)
+		if err == nil {
+			enc, err = enc.ForKey(t.skNumber())
+		}
+		if err != nil { // a format the key's type cannot hold (the file was checked as it was read)
+			t.refuse("the table's time_format " + strconv.Quote(f) + " does not fit this key:\n" + err.Error())
+			return nil
+		}
+		if !enc.Resolved() {
+			t.template = &enc // a {time} template: its layout is read from the first keys
+		} else {
 			t.phase, t.enc, t.configured = timeChecking, enc, true
 			t.pg.query.Filter, t.pending = t.pending, nil
 			t.setColumns()
@@ -166,6 +177,12 @@ func (t *Time) Init() tea.Cmd {
 	// The first page, newest first, is also the sample the format is
 	// detected from: the first screen is one request.
 	return t.pg.next()
+}
+
+// skNumber reports a number sort key.
+func (t *Time) skNumber() bool {
+	key, _ := t.info.KeyFor(t.base.Index)
+	return key.SK != nil && key.SK.Type == domain.TypeN
 }
 
 // StartWith runs a range as soon as the time format is known (a deep
@@ -205,6 +222,18 @@ func (t *Time) detect() tea.Cmd {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			sample, number = append(sample, kv.Text), kv.Type == domain.TypeN
 		}
+	}
+	if t.template != nil {
+		enc, ok := t.template.Resolve(sample)
+		if !ok {
+			t.refuse(fmt.Sprintf("no key here has the shape of the table's time_format %q;\ncompare it with a key, or remove it to detect the format", t.c.Tables[t.info.Name].TimeFormat))
+			return nil
+		}
+		t.phase, t.enc, t.configured, t.template = timeReady, enc, true, nil
+		t.checkConfigured()
+		t.parseTimes()
+		t.refresh()
+		return t.afterDetect()
 	}
 	d := domain.DetectTimeSample(sample, number)
 	enc, ok := d.Enc, d.OK
@@ -247,7 +276,7 @@ func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
 		return t.runMerged(q)
 	}
 	t.rangeTxt = text
-	t.times = nil
+	t.times, t.spark = nil, sparkCache{} // the sparkline counts the new rows, however many
 	t.stats.reset()
 	t.grid.SetCursor(0)
 	cmd := t.pg.restart(q)
@@ -276,7 +305,7 @@ func (t *Time) submit() tea.Cmd {
 		return t.jump(start, timeMaxJumpPages)
 	}
 	prefix, rest := t.splitPrefix(text)
-	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.Place == domain.TimeAfter {
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() {
 		prefix, rest = t.under, text // the tree's prefix: the range runs under it
 	}
 	r, err := domain.ParseRange(rest, t.now(), t.zone())
@@ -284,7 +313,7 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
-	if t.enc.Kind == domain.TimeText && t.enc.Place == domain.TimeAfter && prefix == "" {
+	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
 		return t.findPrefixes(r, text) // every prefix, merged by time
@@ -306,8 +335,11 @@ func (t *Time) submit() tea.Cmd {
 // splitPrefix takes a leading sort-key prefix off composite-key input:
 // "amsg# last 24h" or "amsg last 24h".
 func (t *Time) splitPrefix(text string) (prefix, rest string) {
-	if t.enc.Place != domain.TimeAfter {
+	if !t.enc.NeedsPrefix() {
 		return "", text
+	}
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil {
+		return "", text // a range in words (last 24h, since X): no prefix typed
 	}
 	first, after, ok := strings.Cut(text, " ")
 	if !ok {
@@ -448,7 +480,11 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	from := t.grid.Cursor()
 	if t.grid.Update(msg) {
+		if t.sort.attr == "" {
+			t.pg.stopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
+		}
 		return t.prefetch(true)
 	}
 	return nil
@@ -567,7 +603,7 @@ func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if _, partial := partialProjection(t.info, t.base.Index); partial {
-			ctx, req := t.get.start(t.c.NextID)
+			ctx, req := t.get.start(t.c)
 			return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it)), true
 		}
 		return open(NewItem(t.c, t.info, it)), true
@@ -696,6 +732,9 @@ func (t *Time) SetSize(w, h int) {
 func (t *Time) View() string {
 	st := t.c.Styles
 	bar := t.input.View()
+	if t.input.Focused() && t.input.Value() != "" {
+		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
+	}
 	if !t.input.Focused() {
 		shown := t.rangeTxt
 		if shown == "" {
@@ -773,7 +812,7 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.ready() && t.enc.Place == domain.TimeAfter && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
 		!t.ready()
 	switch {
 	case byKey && t.pg.query.Reverse:
@@ -821,38 +860,9 @@ func (t *Time) span() string {
 	if !t.ready() {
 		return ""
 	}
-	at := func(v domain.KeyValue) string {
-		tm, ok := t.enc.KeyTime(v.Text)
-		if !ok {
-			return ""
-		}
-		return tm.In(t.zone()).Format("2006-01-02 15:04:05 MST")
-	}
-	sk := t.pg.query.SK
-	a, b := at(sk.A), at(sk.B)
-	switch sk.Op {
-	case domain.SKBetween:
-		if a != "" && b != "" {
-			return a + " to " + b
-		}
-	case domain.SKGt, domain.SKGe:
-		if a != "" {
-			return "from " + a
-		}
-	case domain.SKLt:
-		if a != "" {
-			return "before " + a
-		}
-	case domain.SKLe:
-		if a != "" {
-			return "up to " + a
-		}
-	case domain.SKEq:
-		if a != "" {
-			return "at " + a
-		}
-	}
-	return ""
+	// In the range grammar's own words, so that what is read here can
+	// be typed back into the bar.
+	return domain.DescribeCondition(t.pg.query.SK, t.enc, t.zone())
 }
 
 // filterLines are the filter bar (and its error or note while typed).

@@ -43,14 +43,6 @@ type countedMsg struct {
 func (m childrenFoundMsg) PageID() int { return m.page }
 func (m countedMsg) PageID() int       { return m.page }
 
-func waitChildren(ch <-chan childrenFoundMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
-}
-
-func waitCount(ch <-chan countedMsg) tea.Cmd {
-	return func() tea.Msg { return <-ch }
-}
-
 // treeRow is a line of the tree: a branch to drill into or an item.
 type treeRow struct {
 	child  dynamo.ShardChild
@@ -149,10 +141,17 @@ func (t *Tree) Init() tea.Cmd {
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
-	ctx, req := t.walk.start(t.c.NextID)
-	ch := make(chan childrenFoundMsg, 64)
-	go runChildren(ctx, t.c.Client, t.req, t.shards, t.id, req, ch)
-	return waitChildren(ch)
+	ctx, req := t.walk.start(t.c)
+	return t.streamChildren(ctx, t.req, t.shards, req)
+}
+
+// streamChildren is the command that walks r (the walk starts when the
+// command runs) and answers with what it finds first.
+func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, shards []domain.KeyValue, req int) tea.Cmd {
+	client, page := t.c.Client, t.id
+	return common.Stream(64, func(ch chan childrenFoundMsg) {
+		runChildren(ctx, client, r, shards, page, req, ch)
+	})
 }
 
 // resume goes on with an interrupted walk after the children it found,
@@ -164,10 +163,8 @@ func (t *Tree) resume() tea.Cmd {
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
 	}
-	ctx, req := t.walk.start(t.c.NextID)
-	ch := make(chan childrenFoundMsg, 64)
-	go runChildren(ctx, t.c.Client, r, nil, t.id, req, ch)
-	return waitChildren(ch)
+	ctx, req := t.walk.start(t.c)
+	return t.streamChildren(ctx, r, nil, req)
 }
 
 // NewShardedTree drills several shards of one logical partition at once.
@@ -303,7 +300,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.children, t.cost = msg.children, msg.cost
 		if !msg.done {
 			t.refresh()
-			return t, waitChildren(msg.next)
+			return t, common.Next(msg.next)
 		}
 		t.walk.done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
@@ -335,7 +332,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.count.done(msg.req)
 			return t, report(msg.err, false, t.id)
 		}
-		return t, waitCount(msg.next)
+		return t, common.Next(msg.next)
 	case itemReadMsg:
 		if !t.walk.done(msg.req) {
 			return t, nil
@@ -425,7 +422,7 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if len(row.child.Shards) > 0 {
 		r.PK = row.child.Shards[0] // the first shard that holds it
 	}
-	ctx, req := t.walk.start(t.c.NextID)
+	ctx, req := t.walk.start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
 }
 
@@ -491,10 +488,11 @@ func (t *Tree) countKey() tea.Cmd {
 			t.counts[c.Name], t.counting[c.Name] = 0, true
 		}
 	}
-	ctx, req := t.count.start(t.c.NextID)
-	ch := make(chan countedMsg, 64)
-	go countChildren(ctx, t.c.Client, t.req, branches, t.budget(), t.id, req, ch)
-	return waitCount(ch)
+	ctx, req := t.count.start(t.c)
+	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
+	return common.Stream(64, func(ch chan countedMsg) {
+		countChildren(ctx, client, r, branches, budget, page, req, ch)
+	})
 }
 
 // retry goes on with a walk cut off by an error or esc after the children

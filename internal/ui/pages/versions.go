@@ -93,7 +93,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.load.start(v.c.NextID)
+	ctx, req := v.load.start(v.c)
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -165,7 +165,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.load.start(v.c.NextID)
+			ctx, req := v.load.start(v.c)
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
@@ -269,7 +269,9 @@ func (v *Versions) View() string {
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
 		}
-		body = st.Dim.Render("No versioned items here: no sort keys like\n" + like + "\nesc goes back to the partition.")
+		// The words a dimmed Versions tab says elsewhere: the decision is
+		// the same whichever way the view was reached, only read here.
+		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
 	}
 	list := common.Frame(st, title, body, listW, v.h)
 	if !wide {

@@ -1,9 +1,11 @@
-package domain
+package config
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dynascope/dynascope/internal/domain"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -38,7 +40,7 @@ seattle = "seattle-{1..4}"
 	if l := c.Table("Locations"); l.Delimiter != "#" || l.Levels != "STATE#CITY#ZIP" || l.CountBudget != 500 {
 		t.Fatalf("Locations: %+v", l)
 	}
-	if e, err := ParseTimeFormat(c.Table("Chat").TimeFormat); err != nil || e.Place != TimeAfter || e.Sep != "#" || e.Layout != "2006-01-02:15:04:05" {
+	if e, err := domain.ParseTimeFormat(c.Table("Chat").TimeFormat); err != nil || e.Place != domain.TimeAfter || e.Sep != "#" || e.Layout != "2006-01-02:15:04:05" {
 		t.Fatalf("Chat time format: %+v %v", e, err)
 	}
 	if c, err := ParseConfig("timeout = \"2.5s\"\n"); err != nil || c.Timeout() != 2500*time.Millisecond {

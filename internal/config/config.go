@@ -1,4 +1,4 @@
-package domain
+package config
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/dynascope/dynascope/internal/domain"
 )
 
 // TableSettings are per-table choices that override what dynascope
@@ -43,11 +45,11 @@ type TableSettings struct {
 
 // Versions is the table's version pattern, or nil to detect the usual
 // forms (also for a pattern ParseConfig would have refused).
-func (t TableSettings) Versions() *VersionPattern {
+func (t TableSettings) Versions() *domain.VersionPattern {
 	if t.VersionPattern == "" {
 		return nil
 	}
-	p, err := ParseVersionPattern(t.VersionPattern)
+	p, err := domain.ParseVersionPattern(t.VersionPattern)
 	if err != nil {
 		return nil
 	}
@@ -140,17 +142,17 @@ func ParseConfig(data string) (Config, error) {
 			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one character, such as \"#\"", name, t.Delimiter)
 		}
 		if t.TimeFormat != "" {
-			if _, err := ParseTimeFormat(t.TimeFormat); err != nil {
+			if _, err := domain.ParseTimeFormat(t.TimeFormat); err != nil {
 				return Config{}, fmt.Errorf("tables.%s.time_format: %v", name, err)
 			}
 		}
 		if t.VersionPattern != "" {
-			if _, err := ParseVersionPattern(t.VersionPattern); err != nil {
+			if _, err := domain.ParseVersionPattern(t.VersionPattern); err != nil {
 				return Config{}, fmt.Errorf("tables.%s.version_pattern %v", name, err)
 			}
 		}
 		for logical, pattern := range t.Shards {
-			if _, err := ExpandPartitions(pattern); err != nil || !IsPattern(pattern) {
+			if _, err := domain.ExpandPartitions(pattern); err != nil || !domain.IsPattern(pattern) {
 				return Config{}, fmt.Errorf("tables.%s.shards.%s %q: write a pattern such as \"%s-{1..4}\"", name, logical, pattern, logical)
 			}
 		}
@@ -165,7 +167,7 @@ func ParseConfig(data string) (Config, error) {
 				return Config{}, fmt.Errorf("tables.%s.drift_ignore: a name is empty; list attribute names, such as [\"UpdatedAt\"]", name)
 			}
 		}
-		if _, err := ParseMask(t.Mask); err != nil {
+		if _, err := domain.ParseMask(t.Mask); err != nil {
 			return Config{}, fmt.Errorf("tables.%s.%v", name, err)
 		}
 		seen := map[string]bool{}

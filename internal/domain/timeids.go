@@ -1,0 +1,210 @@
+package domain
+
+import (
+	"math/big"
+	"strings"
+	"time"
+)
+
+// Time-ordered ids encode their creation instant in their leading bits and
+// sort by it, so a time range is a key range: from the smallest id of the
+// first instant to the largest of the last. Each codec reads the instant
+// of an id and writes those two extremes, in the case the keys use.
+
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// ulidTime reads a ULID: 26 Crockford base32 characters, the first 10 the
+// milliseconds since 1970 (48 bits).
+func ulidTime(s string) (time.Time, bool) {
+	if len(s) != 26 || s[0] < '0' || s[0] > '7' || mixedCase(s) {
+		return time.Time{}, false
+	}
+	var ms int64
+	for i := 0; i < 26; i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		d := strings.IndexByte(crockford, c)
+		if d < 0 {
+			return time.Time{}, false
+		}
+		if i < 10 {
+			ms = ms<<5 | int64(d)
+		}
+	}
+	t := time.UnixMilli(ms).UTC()
+	if t.After(MaxInstant) {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// caseFits reports an id written in the case given (digits fit both).
+func caseFits(s string, lower bool) bool {
+	if lower {
+		return strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) < 0
+	}
+	return strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) < 0
+}
+
+// mixedCase reports letters of both cases: an id is written in one.
+func mixedCase(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 &&
+		strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0
+}
+
+// ulidBound is the smallest (high false) or largest id of t's millisecond.
+func ulidBound(t time.Time, high, lower bool) string {
+	ms := max(t.UnixMilli(), 0)
+	b := make([]byte, 26)
+	for i := 9; i >= 0; i-- {
+		b[i] = crockford[ms&31]
+		ms >>= 5
+	}
+	fill := byte('0')
+	if high {
+		fill = 'Z'
+	}
+	for i := 10; i < 26; i++ {
+		b[i] = fill
+	}
+	if lower {
+		return strings.ToLower(string(b))
+	}
+	return string(b)
+}
+
+// uuid7Time reads a UUID version 7: 8-4-4-4-12 hex digits, the first 12
+// the milliseconds since 1970, then version 7 and variant 10xx.
+func uuid7Time(s string) (time.Time, bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' || s[14] != '7' {
+		return time.Time{}, false
+	}
+	upper, lower := false, false
+	var ms int64
+	n := 0
+	for i := 0; i < 36; i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			continue
+		}
+		c := s[i]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d, lower = c-'a'+10, true
+		case c >= 'A' && c <= 'F':
+			d, upper = c-'A'+10, true
+		default:
+			return time.Time{}, false
+		}
+		if n < 12 {
+			ms = ms<<4 | int64(d)
+		}
+		if i == 19 && (d < 8 || d > 11) {
+			return time.Time{}, false // the variant: 10xx
+		}
+		n++
+	}
+	if upper && lower {
+		return time.Time{}, false
+	}
+	t := time.UnixMilli(ms).UTC()
+	if t.After(MaxInstant) {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+func uuid7Bound(t time.Time, high, upper bool) string {
+	ms := max(t.UnixMilli(), 0)
+	const hex = "0123456789abcdef"
+	b := make([]byte, 12)
+	for i := 11; i >= 0; i-- {
+		b[i] = hex[ms&15]
+		ms >>= 4
+	}
+	s := string(b[:8]) + "-" + string(b[8:]) + "-7000-8000-000000000000"
+	if high {
+		s = string(b[:8]) + "-" + string(b[8:]) + "-7fff-bfff-ffffffffffff"
+	}
+	if upper {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// KSUIDs count seconds from 2014-05-13T16:53:20Z in their first 4 bytes,
+// then 16 random bytes, written as 27 base62 digits (0-9A-Za-z, which
+// sort in byte order).
+const (
+	base62     = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	ksuidEpoch = 1400000000
+)
+
+var (
+	ksuidMax   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 160), big.NewInt(1))
+	ksuidFirst = time.Unix(ksuidEpoch, 0).UTC()
+)
+
+func ksuidTime(s string) (time.Time, bool) {
+	if len(s) != 27 {
+		return time.Time{}, false
+	}
+	v := new(big.Int)
+	b62 := big.NewInt(62)
+	for i := 0; i < 27; i++ {
+		d := strings.IndexByte(base62, s[i])
+		if d < 0 {
+			return time.Time{}, false
+		}
+		v.Mul(v, b62).Add(v, big.NewInt(int64(d)))
+	}
+	if v.Cmp(ksuidMax) > 0 {
+		return time.Time{}, false
+	}
+	sec := v.Rsh(v, 128).Int64()
+	return time.Unix(sec+ksuidEpoch, 0).UTC(), true
+}
+
+func ksuidBound(t time.Time, high bool) string {
+	sec := min(max(t.Unix()-ksuidEpoch, 0), 1<<32-1)
+	v := new(big.Int).Lsh(big.NewInt(sec), 128)
+	if high {
+		v.Or(v, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1)))
+	}
+	b := make([]byte, 27)
+	b62 := big.NewInt(62)
+	m := new(big.Int)
+	for i := 26; i >= 0; i-- {
+		v.DivMod(v, b62, m)
+		b[i] = base62[m.Int64()]
+	}
+	return string(b)
+}
+
+// ksuidLast is the last second a KSUID can write.
+var ksuidLast = time.Unix(ksuidEpoch+1<<32-1, 0).UTC()
+
+// matchID reads an id as a time-ordered one, with the case it is written in.
+func matchID(s string) (TimeEncoding, bool) {
+	switch len(s) {
+	case 26:
+		if _, ok := ulidTime(s); ok {
+			return TimeEncoding{Kind: TimeULID, Lower: strings.ToLower(s) == s && strings.ToUpper(s) != s}, true
+		}
+	case 36:
+		if _, ok := uuid7Time(s); ok {
+			return TimeEncoding{Kind: TimeUUIDv7, Lower: strings.ToLower(s) == s}, true
+		}
+	case 27:
+		// Any 27 letters and digits decode as a KSUID: one that is all
+		// letters or all digits is a word or a number, not an id.
+		if _, ok := ksuidTime(s); ok && strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool { return r > '9' }) >= 0 {
+			return TimeEncoding{Kind: TimeKSUID}, true
+		}
+	}
+	return TimeEncoding{}, false
+}

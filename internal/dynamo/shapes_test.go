@@ -1,0 +1,221 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// idsTable holds time-ordered ids the demo does not: UUIDv7 keys alone,
+// and KSUIDs after a prefix, beside a header item.
+const idsTable = "ShapeIDs"
+
+func idItems() []dynamo.Item {
+	r := rand.New(rand.NewPCG(9, 62))
+	var items []dynamo.Item
+	add := func(pk, sk string) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	add("uuid", "header")
+	add("ksuid", "header")
+	start := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 300 {
+		at := start.Add(time.Duration(i) * 29 * time.Hour)
+		ms := at.UnixMilli()
+		b := make([]byte, 16)
+		for j := range b {
+			b[j] = byte(r.IntN(256))
+		}
+		for j := 0; j < 6; j++ {
+			b[j] = byte(ms >> (40 - 8*j))
+		}
+		b[6] = 0x70 | b[6]&0x0f
+		b[8] = 0x80 | b[8]&0x3f
+		h := fmt.Sprintf("%x", b)
+		add("uuid", h[:8]+"-"+h[8:12]+"-"+h[12:16]+"-"+h[16:20]+"-"+h[20:])
+		v := new(big.Int).Lsh(big.NewInt(at.Unix()-1400000000), 128)
+		v.Or(v, new(big.Int).SetBytes(b))
+		const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		k := make([]byte, 27)
+		m := new(big.Int)
+		for j := 26; j >= 0; j-- {
+			v.DivMod(v, big.NewInt(62), m)
+			k[j] = base62[m.Int64()]
+		}
+		add("ksuid", "evt#"+string(k))
+	}
+	return items
+}
+
+// shapeBackends holds the demo's Workbench tables and the ids table on
+// both backends.
+func shapeBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	opts := demo.Options{Tables: []string{demo.ShapesTable, demo.OrdersTable}}
+	mem := memory.New()
+	if _, err := demo.Seed(ctx, mem, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.CreateKeyTable(ctx, mem, idsTable, "S", idItems()); err != nil {
+		t.Fatal(err)
+	}
+	dl := dynalitetest.Shared(t).Client()
+	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(idsTable)}); err != nil {
+		if _, err := demo.Seed(ctx, dl, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := demo.CreateKeyTable(ctx, dl, idsTable, "S", idItems()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]dynamo.Client{"memory": mem, "dynalite": dl}
+}
+
+type keyedTime struct {
+	key string
+	at  time.Time
+}
+
+// TestShapesRangeOnBothBackends: on every shape applications write
+// (ORIGIN#time#fare#seat, a header beside two events, PHOTO#<ULID> beside
+// PROFILE# items, yyyyMMdd numbers, UUIDv7, prefix#KSUID), a month's range
+// read as dynascope reads it (one Query, or one per prefix merged) lists
+// exactly what a full read filtered by decoded time lists, newest first;
+// the requests and RCU of each are logged for the record.
+func TestShapesRangeOnBothBackends(t *testing.T) {
+	for _, tc := range []struct {
+		name, table, pkName, skName, pk string
+		number                          bool
+		rng                             string
+		enc                             string // the encoding detected
+		skipped                         int    // keys detection leaves out
+	}{
+		{"flights", demo.ShapesTable, "PK", "SK", demo.FlightsPK, false, "2021-08", "prefix#2006-01-02T15:04:05#…", 1},
+		{"complaint", demo.ShapesTable, "PK", "SK", demo.ComplaintPK, false, "2023-04", "prefix#2006-01-02T15:04:05#…", 1},
+		{"photos", demo.ShapesTable, "PK", "SK", demo.PhotosPK, false, "2021-03", "prefix#ULID", 3},
+		{"photos-edge", demo.ShapesTable, "PK", "SK", demo.PhotosPK, false, "between 2021-06-01 and 2021-07-15T12:00", "prefix#ULID", 3},
+		{"orders", demo.OrdersTable, "CustomerId", "OrderCreationDate", demo.OrdersCustomer, true, "2015-03", "20060102 (a number)", 0},
+		{"orders-open", demo.OrdersTable, "CustomerId", "OrderCreationDate", demo.OrdersCustomer, true, "after 2015-12-20", "20060102 (a number)", 0},
+		{"uuidv7", idsTable, "PK", "SK", "uuid", false, "2021-03", "UUIDv7", 1},
+		{"ksuid", idsTable, "PK", "SK", "ksuid", false, "2021-03", "prefix#KSUID", 1},
+	} {
+		for name, c := range shapeBackends(t) {
+			ctx := context.Background()
+			skType := domain.TypeS
+			if tc.number {
+				skType = domain.TypeN
+			}
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: tc.pkName, Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: tc.skName, Type: skType}}
+			base := domain.KeyQuery{Table: tc.table, PKName: tc.pkName, PK: domain.S(tc.pk), SKName: tc.skName, Reverse: true}
+			sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+			if err != nil || !sample.OK || sample.Enc.Name() != tc.enc || len(sample.Skipped) != tc.skipped {
+				t.Fatalf("%s %s: detected %v %q skipped %q (%v), want %q and %d skipped", name, tc.name, sample.OK, sample.Enc.Name(), sample.Skipped, err, tc.enc, tc.skipped)
+			}
+			enc := sample.Enc
+			r, err := domain.ParseRange(tc.rng, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The full read, filtered by decoded time.
+			full := dynamo.NewMetered(c)
+			var want []keyedTime
+			lo, hi := r.From, r.To
+			if r.Op == domain.TimeGt {
+				lo, hi = r.From.Add(time.Nanosecond), domain.MaxInstant
+			}
+			var start dynamo.Item
+			for {
+				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range page.Items {
+					kv, _ := dynamo.KeyValueOf(it[tc.skName])
+					if at, ok := enc.KeyTime(kv.Text); ok && !at.Before(lo) && !at.After(hi) {
+						want = append(want, keyedTime{kv.Text, at})
+					}
+				}
+				if start = page.LastKey; !page.More() {
+					break
+				}
+			}
+			// The range, as range and the Time mode read it.
+			ranged := dynamo.NewMetered(c)
+			var got []keyedTime
+			var items []dynamo.Item
+			if enc.NeedsPrefix() {
+				prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample.Keys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := dynamo.NewMergedRange(ranged, base, prefixes, r, enc, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if items, err = m.Take(ctx, 1<<20); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				q := base
+				if q.SK, err = domain.CompileRange(r, enc, ""); err != nil {
+					t.Fatal(err)
+				}
+				for start = nil; ; {
+					page, err := dynamo.QueryPage(ctx, ranged, dynamo.PageRequest{Query: q, Start: start})
+					if err != nil {
+						t.Fatal(err)
+					}
+					items = append(items, page.Items...)
+					if start = page.LastKey; !page.More() {
+						break
+					}
+				}
+			}
+			for _, it := range items {
+				kv, _ := dynamo.KeyValueOf(it[tc.skName])
+				at, ok := enc.KeyTime(kv.Text)
+				if !ok {
+					t.Fatalf("%s %s: %q is not a time, and the range listed it", name, tc.name, kv.Text)
+				}
+				got = append(got, keyedTime{kv.Text, at})
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].at.After(got[i-1].at) {
+					t.Fatalf("%s %s: not newest first: %s after %s", name, tc.name, got[i].key, got[i-1].key)
+				}
+			}
+			keys := func(l []keyedTime) []string {
+				var out []string
+				for _, k := range l {
+					out = append(out, k.key)
+				}
+				slices.Sort(out)
+				return out
+			}
+			if len(want) == 0 || !slices.Equal(keys(got), keys(want)) {
+				t.Fatalf("%s %s %q: the range lists %d keys, the filtered full read %d", name, tc.name, tc.rng, len(got), len(want))
+			}
+			if name == "memory" {
+				rt, _ := ranged.Session.Totals()
+				ft, _ := full.Session.Totals()
+				t.Logf("%-12s %-40q %4d items · range %2d requests %6.1f RCU · full read %2d requests %6.1f RCU",
+					tc.name, tc.rng, len(got), rt.Requests, rt.RCU, ft.Requests, ft.RCU)
+			}
+		}
+	}
+}
