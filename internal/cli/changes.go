@@ -336,12 +336,13 @@ func plainWire(v any) map[string]any {
 // streams is the Streams client beside a connection: the embedded
 // backend serves both APIs; a server is reached with the same settings.
 func (g *globals) streams(ctx context.Context, conn *connection) (dynamo.StreamsClient, error) {
-	if sc, ok := conn.client.Client.(dynamo.StreamsClient); ok {
+	if sc := dynamo.StreamsOf(conn.client); sc != nil {
 		return sc, nil
 	}
 	_, cfg, err := g.dynamoClient(ctx, 0, conn.client.Session.NoteRetry)
 	if err != nil {
 		return nil, err
 	}
-	return dynamo.StreamsFromConfig(cfg, g.endpoint), nil
+	// Counted in the session, and in --debug-log, as every other call.
+	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, g.endpoint), Session: conn.client.Session}, nil
 }

@@ -29,6 +29,9 @@ func TestChangesTab(t *testing.T) {
 			if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - before; n != 0 {
 				t.Errorf("the Changes tab read the table %d times", n)
 			}
+			if total, _ := h.m.cfg.Session.Totals(); total.Requests < 4 {
+				t.Errorf("the status bar counts %d requests: the stream's calls are not counted", total.Requests)
+			}
 			h.golden(t)
 		})
 	}

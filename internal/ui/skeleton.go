@@ -147,4 +147,7 @@ func (m *Model) useClient(c dynamo.Client) {
 	if m.c.Streams == nil {
 		m.c.Streams = dynamo.StreamsOf(c) // the embedded backend serves both APIs
 	}
+	if _, counted := m.c.Streams.(dynamo.MeteredStreams); !counted && m.c.Streams != nil && m.cfg.Session != nil {
+		m.c.Streams = dynamo.MeteredStreams{StreamsClient: m.c.Streams, Session: m.cfg.Session} // counted in the status bar
+	}
 }
