@@ -611,7 +611,10 @@ func (e TimeEncoding) span() (first, last time.Time) {
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
 	}
-	return MinInstant, MaxInstant
+	// As written in the keys' zone: 9999-12-31T23:59:59Z is already year
+	// 10000 at +02:00, and "10000-…" sorts before "2018-…".
+	z := e.zone()
+	return time.Date(1, 1, 1, 0, 0, 0, 0, z), time.Date(9999, 12, 31, 23, 59, 59, 999999999, z)
 }
 
 // The instants a range may name: the years ISO-8601 writes in four

@@ -101,7 +101,7 @@ func TestTimeBesideMetadata(t *testing.T) {
 	results := map[string]string{}
 	for name, c := range layoutBackends(t) {
 		s, _, err := dynamo.DetectTimeKeys(context.Background(), c, base, nil)
-		if err != nil || !s.OK || s.Enc.Name() != "2006-01-02T15:04:05" || s.Note() != "1 of 20 keys is not a time: Metadata" {
+		if err != nil || !s.OK || s.Enc.Name() != "2006-01-02T15:04:05" || s.Note() != "1 of 40 keys is not a time: Metadata" {
 			t.Fatalf("%s: %+v %q %v", name, s.Enc, s.Note(), err)
 		}
 		var log strings.Builder

@@ -101,7 +101,7 @@ func TestFailedViews(t *testing.T) {
 		never []string
 	}{
 		{name: "tables", fail: failAfter("ListTables", 1, throttled), keys: []string{"r"},
-			want: []string{"Tables · read failed after 3 attempts", "r retries", "14 tables loaded before"}, never: []string{"No tables here"}},
+			want: []string{"Tables · read failed after 3 attempts", "r retries", "16 tables loaded before"}, never: []string{"No tables here"}},
 		{name: "partitions", cfg: Config{Table: "Locations"}, fail: failAfter("Scan", 0, throttled),
 			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions"}},
 		{name: "tree", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 1, throttled),

@@ -96,12 +96,12 @@ func TestConnectReusesThePreflight(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	h.contains(t, "connecting to the demo database…")
 	h.run(h.m.Init())
-	h.contains(t, "Tables · 14", "5,325")
+	h.contains(t, "Tables · 16", "5,325")
 	if n := rec.count("ListTables"); n != 0 {
 		t.Errorf("the tables screen listed the tables again (%d ListTables)", n)
 	}
-	if n := rec.count("DescribeTable"); n != 14 {
-		t.Errorf("%d DescribeTable, want one a table (14)", n)
+	if n := rec.count("DescribeTable"); n != 16 {
+		t.Errorf("%d DescribeTable, want one a table (16)", n)
 	}
 	h.keys("r")
 	if n := rec.count("ListTables"); n != 1 {

@@ -317,10 +317,11 @@ func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
 }
 
 // TestStrictRangeDescribedAsAfter (25.11): a strict "> day" leaves the
-// day's last key out: the request line says "after" it, never "from" it.
+// whole day out: the request line says it reads since the next day, in
+// the range grammar's own words, never "from" the day's last second.
 func TestStrictRangeDescribedAsAfter(t *testing.T) {
 	h := newHarness(t, 200, 50, Config{Table: "DeviceLogs", PK: "123", Range: "> 2018-09-01", Now: demoClock})
-	h.contains(t, "after 2018-09-01 23:59:59")
+	h.contains(t, "since 2018-09-02 00:00:00 UTC")
 	if strings.Contains(h.screen(), "from 2018-09-01 23:59:59") {
 		t.Fatalf("a strict bound described as from:\n%s", h.screen())
 	}
