@@ -100,6 +100,7 @@ func Launch() (*Server, error) {
 			return nil, err
 		}
 		cmd.Stdout, cmd.Stderr = nil, nil // moto logs every request: not the test's output
+		dieWithParent(cmd)
 		if err := cmd.Start(); err != nil {
 			return nil, fmt.Errorf("starting moto: %w", err)
 		}
