@@ -84,7 +84,7 @@ same way, a partial export file removed.`,
 	o.register(root.Flags())
 	root.SetFlagErrorFunc(flagError)
 	root.SuggestionsMinimumDistance = 2 // dynascope itemz: did you mean items?
-	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newSeedCmd(ctx, g))
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newChangesCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
 }
 
@@ -393,7 +393,8 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 		if err := checkIndex(info, index); err != nil {
 			return ui.Connected{}, err
 		}
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names}, nil
+		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, Streams: streams}, nil
 	}
 }
 

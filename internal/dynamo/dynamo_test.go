@@ -16,11 +16,13 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	dynalitetest.StopShared()
+	mototest.StopShared()
 	os.Exit(code)
 }
 

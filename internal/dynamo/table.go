@@ -42,6 +42,8 @@ type TableInfo struct {
 	Indexes   []Index   `json:"indexes"`
 	ItemCount int64     `json:"itemCount"`
 	SizeBytes int64     `json:"sizeBytes"`
+	// Stream is the table's DynamoDB stream (ARN ""): none enabled.
+	Stream StreamInfo `json:"-"`
 }
 
 // KeyFor returns the key schema of the base table (index "") or of the named
@@ -109,6 +111,9 @@ func tableInfo(d *types.TableDescription) TableInfo {
 		info.Indexes = append(info.Indexes, index(aws.ToString(l.IndexName), "LSI", l.KeySchema, l.Projection, types))
 	}
 	sort.Slice(info.Indexes, func(i, j int) bool { return info.Indexes[i].Name < info.Indexes[j].Name })
+	if s := d.StreamSpecification; s != nil && aws.ToBool(s.StreamEnabled) && aws.ToString(d.LatestStreamArn) != "" {
+		info.Stream = StreamInfo{ARN: aws.ToString(d.LatestStreamArn), View: string(s.StreamViewType)}
+	}
 	return info
 }
 

@@ -13,7 +13,7 @@ type KeyMap struct {
 	Search, NextMatch, PrevMatch, Preview   key.Binding
 	Count, Delimiter, Index                 key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
-	TimeMode, Range, Zone                   key.Binding
+	TimeMode, Range, Zone, Changes          key.Binding
 	Copy, CopyKey, Export                   key.Binding
 	Filter, Columns                         key.Binding
 	Toggle, MoveUp, MoveDown, Auto          key.Binding // in the column picker
@@ -64,6 +64,7 @@ func Default() KeyMap {
 		Mark:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
 		Diff0:      key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "compare with the current copy")),
 		TimeMode:   key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "time")),
+		Changes:    key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "changes")),
 		Range:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "time range")),
 		Zone:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "UTC/local")),
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),

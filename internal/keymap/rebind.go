@@ -19,7 +19,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"tree": &k.TreeMode, "items": &k.ItemsMode, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch, "preview": &k.Preview,
 		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index,
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,
-		"time": &k.TimeMode, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
+		"time": &k.TimeMode, "changes": &k.Changes, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
 		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,
 		"tour": &k.Tour, "sort": &k.Sort, "sort_flip": &k.SortFlip, "follow": &k.Follow,
 		"follow_reference": &k.RefFollow, "history_back": &k.RefBack, "history_forward": &k.RefForward,

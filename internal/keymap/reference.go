@@ -10,7 +10,7 @@ import (
 // referenceOrder is the README's key reference, in the order of docs/screens-and-keys.md.
 var referenceOrder = []string{
 	"up", "down", "page_up", "page_down", "top", "bottom", "open", "back",
-	"next_mode", "prev_mode", "tree", "items", "versions", "time",
+	"next_mode", "prev_mode", "tree", "items", "versions", "time", "changes",
 	"search", "next_match", "prev_match", "go_to", "filter", "range", "follow", "zone", "flip", "sort", "sort_flip",
 	"prev_revision", "next_revision", "mark", "diff_v0", "count", "columns", "toggle", "move_up", "move_down", "auto_columns",
 	"index", "delimiter", "preview", "follow_reference", "history_back", "history_forward",

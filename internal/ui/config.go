@@ -21,9 +21,10 @@ import (
 
 // Config is what the command line hands the explorer.
 type Config struct {
-	Client     dynamo.Client   // already metered into Session
-	Session    *dynamo.Session // the session's request and RCU totals
-	Connection string          // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
+	Client     dynamo.Client        // already metered into Session
+	Streams    dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
+	Session    *dynamo.Session      // the session's request and RCU totals
+	Connection string               // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
 	// CostEstimated labels the RCU as an estimate: the data is not in
 	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
 	CostEstimated bool
@@ -90,8 +91,9 @@ type Connected struct {
 	Session       *dynamo.Session // nil: the explorer's own
 	Connection    string          // the label once connected ("" keeps Config's)
 	CostEstimated bool
-	Info          *dynamo.TableInfo // Table's description (with Table)
-	TableNames    []string          // every table (without Table)
+	Info          *dynamo.TableInfo    // Table's description (with Table)
+	TableNames    []string             // every table (without Table)
+	Streams       dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.

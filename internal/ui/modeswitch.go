@@ -13,7 +13,7 @@ import (
 // modeKeys are the keys that pick a mode, in the tabs' order.
 func (m *Model) modeKeys() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode}
+	return []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode, k.Changes}
 }
 
 // modeKey switches the partition on top to another mode: 1–4 pick one,

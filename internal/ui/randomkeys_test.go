@@ -25,7 +25,7 @@ var randomKeys = func() []tea.KeyPressMsg {
 		tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
 	// Not F: following polls on a timer, which this synchronous harness
 	// would wait on for ever (TestFollowInTimeMode covers it).
-	for _, r := range "jkgGlh1234V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-" {
+	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-" {
 		ks = append(ks, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	return ks
@@ -46,6 +46,7 @@ func TestRandomKeysEveryPage(t *testing.T) {
 		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}},
 		{"timeline", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "Audit#PART-7"}},
 		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t)}},
 	}
 	sizes := [][2]int{{80, 24}, {120, 35}, {200, 50}}
 	keysPerRun := 800

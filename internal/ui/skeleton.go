@@ -126,6 +126,9 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	m.cfg.CostEstimated = c.CostEstimated
 	m.cfg.Info, m.cfg.TableNames = c.Info, c.TableNames
+	if c.Streams != nil {
+		m.cfg.Streams = c.Streams
+	}
 	m.useClient(c.Client)
 	return m.open()
 }
@@ -140,4 +143,11 @@ func (m *Model) useClient(c dynamo.Client) {
 		m.masked, m.cfg.Client = masked, masked
 	}
 	m.c.Client, m.c.Masked = m.cfg.Client, m.masked
+	m.c.Streams = m.cfg.Streams
+	if m.c.Streams == nil {
+		m.c.Streams = dynamo.StreamsOf(c) // the embedded backend serves both APIs
+	}
+	if _, counted := m.c.Streams.(dynamo.MeteredStreams); !counted && m.c.Streams != nil && m.cfg.Session != nil {
+		m.c.Streams = dynamo.MeteredStreams{StreamsClient: m.c.Streams, Session: m.cfg.Session} // counted in the status bar
+	}
 }

@@ -54,7 +54,7 @@ func layoutTables() []*dynamodb.CreateTableInput {
 		{IndexName: aws.String(StateIndex), KeySchema: key("EscalatedTo", "State#Date"), Projection: projection(types.ProjectionTypeAll)},
 	}
 	return []*dynamodb.CreateTableInput{
-		shop, state,
+		withStream(shop), withStream(state),
 		table(PartVersionsTable, []types.AttributeDefinition{attr("ID", "S"), attr("Version", "S")}, "ID", "Version"),
 		table(PartStatesTable, []types.AttributeDefinition{attr("ID", "S"), attr("SK", "S")}, "ID", "SK"),
 	}

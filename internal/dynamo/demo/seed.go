@@ -160,6 +160,12 @@ func Load(ctx context.Context) (*memory.DB, error) {
 			return nil, err
 		}
 		name := aws.ToString(def.TableName)
+		if streamTables[name] {
+			if err := loadWithStream(ctx, db, name); err != nil { // small: written at once, its stream with it
+				return nil, err
+			}
+			continue
+		}
 		items := func() ([]map[string]types.AttributeValue, error) {
 			var items []map[string]types.AttributeValue
 			err := Items(name, func(it Item) error { items = append(items, it); return nil })

@@ -22,8 +22,9 @@ import (
 type DB struct {
 	mu     sync.RWMutex
 	tables map[string]*table
-	lazy   lazyTables // items built on a table's first use (lazy.go)
-	loads  loads      // tables being filled from files (loading.go)
+	lazy   lazyTables  // items built on a table's first use (lazy.go)
+	loads  loads       // tables being filled from files (loading.go)
+	clock  streamClock // the time stream records carry (streams.go)
 }
 
 // New returns an empty database.
@@ -46,6 +47,8 @@ type table struct {
 	indexes map[string]*index
 	ixOrder []*index // GSIs then LSIs, as created: the order errors name them in
 	size    int64
+	stream  *stream      // nil: the table has no stream (streams.go)
+	clock   *streamClock // the database's, once its stream is read or written
 }
 
 func (t *table) indexOrder() []*index { return t.ixOrder }
@@ -120,6 +123,10 @@ func (db *DB) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ 
 		t.desc.LocalSecondaryIndexes = append(t.desc.LocalSecondaryIndexes, types.LocalSecondaryIndexDescription{
 			IndexName: l.IndexName, KeySchema: l.KeySchema, Projection: l.Projection,
 		})
+	}
+	t.clock = &db.clock
+	if err := db.enableStream(t, in.StreamSpecification); err != nil {
+		return nil, err
 	}
 	db.tables[name] = t
 	desc := t.describe()
@@ -255,7 +262,7 @@ func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInp
 				if err := t.checkKey(r.DeleteRequest.Key); err != nil {
 					return nil, err
 				}
-				t.delete(r.DeleteRequest.Key)
+				t.stream.write(t, t.delete(r.DeleteRequest.Key), nil)
 			}
 		}
 	}
@@ -293,7 +300,8 @@ func (t *table) put(item map[string]types.AttributeValue) error {
 			}
 		}
 	}
-	t.delete(item)
+	old := t.delete(item)
+	t.stream.write(t, old, item)
 	p := t.base.partition(item[t.pk], true)
 	sk := ""
 	if t.sk != "" {
@@ -308,10 +316,11 @@ func (t *table) put(item map[string]types.AttributeValue) error {
 	return nil
 }
 
-func (t *table) delete(key map[string]types.AttributeValue) {
+// delete removes the item with key's key and returns it (nil: none).
+func (t *table) delete(key map[string]types.AttributeValue) map[string]types.AttributeValue {
 	p := t.base.partition(key[t.pk], false)
 	if p == nil {
-		return
+		return nil
 	}
 	sk := ""
 	if t.sk != "" {
@@ -319,7 +328,7 @@ func (t *table) delete(key map[string]types.AttributeValue) {
 	}
 	i := p.search(sk, "")
 	if i >= len(p.entries) || p.entries[i].sk != sk {
-		return
+		return nil
 	}
 	old := p.entries[i].item()
 	p.remove(sk, "")
@@ -327,6 +336,7 @@ func (t *table) delete(key map[string]types.AttributeValue) {
 	for _, ix := range t.indexes {
 		ix.remove(t, old)
 	}
+	return old
 }
 
 // tie orders index entries that share an index key: by a hash of the

@@ -16,9 +16,11 @@ import (
 // Common is what every page shares: the data client, styles and keys.
 type Common struct {
 	Client dynamo.Client
-	Styles *Styles
-	Keys   keymap.KeyMap
-	NextID func() int // request ids, unique in the session
+	// Streams reads the tables' DynamoDB streams (nil: it cannot).
+	Streams dynamo.StreamsClient
+	Styles  *Styles
+	Keys    keymap.KeyMap
+	NextID  func() int // request ids, unique in the session
 	// Ctx is the program's context (see Context); nil in tests that drive
 	// the model without a program.
 	Ctx context.Context

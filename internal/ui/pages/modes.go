@@ -20,6 +20,7 @@ const (
 	ModeItems    = "Items"
 	ModeVersions = "Versions"
 	ModeTime     = "Time"
+	ModeChanges  = "Changes"
 )
 
 // place is what a mode page shows, whatever its mode: one partition of a
@@ -89,7 +90,7 @@ func (p place) modes() []common.ModeTab {
 	if err != nil {
 		key = p.info.Key
 	}
-	tabs := []common.ModeTab{{Name: ModeTree}, {Name: ModeItems}, {Name: ModeVersions}, {Name: ModeTime}}
+	tabs := []common.ModeTab{{Name: ModeTree}, {Name: ModeItems}, {Name: ModeVersions}, {Name: ModeTime}, {Name: ModeChanges, Off: p.noChanges()}}
 	switch {
 	case key.SK == nil:
 		tabs[0].Off = "no sort key: nothing to drill"
@@ -219,6 +220,8 @@ func (p place) page(name string) common.Page {
 		t := NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
 		t.Under(p.prefix)
 		return t
+	case ModeChanges:
+		return NewChanges(p.c, p.info, p.pk, p.prefix)
 	}
 	return nil
 }
@@ -319,7 +322,7 @@ func (t *Time) ModePage(name string) common.Page { return t.place().page(name) }
 // out; the help says why below).
 func modeHelp(k keymap.KeyMap, tabs []common.ModeTab) []key.Binding {
 	out := []key.Binding{k.NextMode, k.PrevMode}
-	for i, b := range []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode} {
+	for i, b := range []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode, k.Changes} {
 		if i < len(tabs) && tabs[i].Off == "" {
 			out = append(out, b)
 		}

@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// changesOptions are the flags of `changes`.
+type changesOptions struct {
+	commandIO
+	table, pk, prefix string
+	since, from       string
+	follow            bool
+	output            string
+	dynamoJSON        bool
+	poll              time.Duration // between reads of the open shards when following (tests shorten it)
+}
+
+// window is where the records asked for start: zero for all the stream
+// holds (24 hours).
+func (o changesOptions) window(now time.Time) (time.Time, error) {
+	switch {
+	case o.since != "" && o.from != "":
+		return time.Time{}, usage("give one of --since and --from", "--since and --from both say where to start")
+	case o.since != "":
+		d, err := parseSince(o.since)
+		if err != nil {
+			return time.Time{}, usage("write a span such as 15m, 1h or 24h", "--since %v", err)
+		}
+		if d > dynamo.StreamRetention {
+			return time.Time{}, usage("give --since 24h or less", "--since %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.since)
+		}
+		return now.Add(-d), nil
+	case o.from != "":
+		t, _, err := domain.ParseInstant(o.from, time.UTC)
+		if err != nil {
+			return time.Time{}, usage("write 2026-11-24T10:00Z, or use --since 1h", "--from %v", err)
+		}
+		if t.Before(now.Add(-dynamo.StreamRetention)) {
+			return time.Time{}, usage("give a time within the last 24 hours, or --since 24h", "--from %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.from)
+		}
+		return t, nil
+	}
+	return time.Time{}, nil
+}
+
+// parseSince reads a span: a Go duration (90m, 1h30m) or whole days (1d).
+func parseSince(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 || n > 36500 { // a century: nothing larger can overflow a Duration
+			return 0, fmt.Errorf("%q is not a span", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a span", s)
+	}
+	return d, nil
+}
+
+// validate checks the flags before anything is read.
+func (o changesOptions) validate() error {
+	switch {
+	case o.table == "":
+		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+	case o.prefix != "" && o.pk == "":
+		return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
+	case o.output != "jsonl" && o.output != "json" && o.output != "csv":
+		return usage("use --output jsonl, json or csv", "--output %q is not a format changes writes", o.output)
+	case o.follow && o.output != "jsonl":
+		return usage("drop --output (follow prints JSON lines as changes arrive)", "--follow streams JSON lines, not --output %s", o.output)
+	case o.dynamoJSON && o.output == "csv":
+		return usage("drop --dynamodb-json, or use --output jsonl", "--dynamodb-json writes JSON, not CSV")
+	}
+	_, err := o.window(o.present())
+	return err
+}
+
+// present is where the stream is read up to: now, or the demo's fixed
+// present (its stream's last day ends there).
+func (o changesOptions) present() time.Time {
+	if o.g != nil && o.g.demo {
+		return demo.DemoEnd
+	}
+	return time.Now()
+}
+
+func newChangesCmd(ctx context.Context, g *globals) *cobra.Command {
+	o := changesOptions{poll: time.Second}
+	cmd := &cobra.Command{
+		Use:   "changes",
+		Short: "What changed: a table's or a partition's INSERT, MODIFY and REMOVE from its DynamoDB stream, old and new values",
+		Long: `changes reads the table's DynamoDB stream, which keeps every write of the
+last 24 hours, and prints the records oldest first, for the whole table, one
+partition (--pk) or the sort keys of a partition under a prefix (--prefix),
+one JSON object a line:
+
+  {"event": "MODIFY", "time": "2026-11-24T05:00:00Z", "keys": {…},
+   "old": {…}, "new": {…}, "changed": ["status"]}
+
+Values are plain JSON as items writes them (--dynamodb-json: DynamoDB's own
+JSON). changed names the top-level attributes added, removed or changed;
+it is null where the stream does not keep both images (KEYS_ONLY, NEW_IMAGE,
+OLD_IMAGE streams: stderr says what is missing). --follow goes on printing
+each new record as it is written, until Ctrl+C.
+
+Reading a stream costs no table capacity: stderr reports the shards read,
+the records scanned and matched, and the GetRecords calls. A table without
+a stream says how to enable one; dynascope never does.`,
+		Example: `  dynascope changes --demo --table Shop --pk 'c#001'
+  dynascope changes --demo --table Shop --pk 'c#001' --prefix 'o#' --since 12h
+  dynascope changes --demo --table Shop --pk 'c#001' --mask Email --dynamodb-json
+  dynascope changes --demo --table StateLog --since 1h --output csv
+  dynascope changes --endpoint-url http://localhost:8000 --region us-east-1 --table Orders --pk 'c#42' --follow`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.bind(cmd, g)
+			return runChanges(ctx, &o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.table, "table", "", "table whose stream to read (required)")
+	fl.StringVar(&o.pk, "pk", "", "only this partition's changes; typed by the key: 123 for N, b64:AP4A (base64) for B")
+	fl.StringVar(&o.prefix, "prefix", "", "only sort keys beginning with this, e.g. 'ORDER#' (needs --pk)")
+	fl.StringVar(&o.since, "since", "", "only changes of the last span, e.g. 15m, 1h, 24h (a stream keeps 24 hours; default: all it holds)")
+	fl.StringVar(&o.from, "from", "", "only changes from this time on, e.g. 2026-11-24T10:00Z")
+	fl.BoolVar(&o.follow, "follow", false, "after the changes so far, print each new one as it is written (Ctrl+C stops)")
+	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one change a line), json (one array) or csv")
+	fl.BoolVar(&o.dynamoJSON, "dynamodb-json", false, `values in DynamoDB's JSON ({"S": "…"}) rather than plain JSON`)
+	return cmd
+}
+
+// changeJSON is one change as written, its fields in this order.
+type changeJSON struct {
+	Event   string         `json:"event"`
+	Time    string         `json:"time"`
+	Keys    map[string]any `json:"keys"`
+	Old     map[string]any `json:"old"`
+	New     map[string]any `json:"new"`
+	Changed []string       `json:"changed"`
+}
+
+// runChanges prints the table's or partition's changes; every flag is
+// checked before it connects.
+func runChanges(ctx context.Context, o *changesOptions) error {
+	g, stdout, stderr := o.g, o.stdout, o.stderr
+	if err := o.validate(); err != nil {
+		return err
+	}
+	mask, err := g.tableMask(o.table)
+	if err != nil {
+		return err
+	}
+	conn, err := g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	stream, info, err := dynamo.TableStream(ctx, conn.client, o.table)
+	if errors.Is(err, dynamo.ErrNoStream) {
+		var e *dynamo.Error
+		errors.As(err, &e)
+		return usage(e.Hint, "%s", e.Msg)
+	}
+	if err != nil {
+		return err
+	}
+	sc, err := g.streams(ctx, conn)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	since, _ := o.window(o.present())
+	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Now: o.present(), Follow: o.follow, Poll: o.poll,
+		CallTimeout: max(30*time.Second, g.giveUpAfter())}
+	if info.Key.SK != nil {
+		req.SKName = info.Key.SK.Name
+	}
+	if o.pk != "" {
+		v, err := domain.ParseKeyValue(info.Key.PK.Type, o.pk)
+		if err != nil {
+			return usage("type the value as the key is typed", "--pk %v", err)
+		}
+		req.PK, req.Prefix = &v, o.prefix
+	}
+	if note := stream.Missing(); note != "" {
+		fmt.Fprintln(stderr, "note: "+note)
+	}
+	if o.follow {
+		fmt.Fprintln(stderr, "reading the stream, then following it for new changes (Ctrl+C stops)")
+	}
+	delims := keyDelims(info, "", "")
+	where := "table " + o.table
+	if o.pk != "" {
+		where = "partition " + strconv.QuoteToGraphic(mask.KeyIf(info.Key.PK.Name, o.pk, delims[info.Key.PK.Name]))
+		if o.prefix != "" {
+			where += " under " + strconv.QuoteToGraphic(mask.KeyIf(req.SKName, o.prefix, delims[req.SKName]))
+		}
+	}
+	shape := func(c dynamo.Change) changeJSON {
+		j := changeJSON{Event: c.Event, Time: c.Time.UTC().Format(time.RFC3339Nano), Changed: c.Changed}
+		j.Keys, j.Old, j.New = o.values(c.Keys, mask, delims), o.values(c.Old, mask, delims), o.values(c.New, mask, delims)
+		return j
+	}
+	var st dynamo.ChangesStats
+	if o.output == "csv" {
+		var rows []map[string]any
+		st, err = dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
+			j := shape(c)
+			row := map[string]any{"event": j.Event, "time": j.Time, "keys": j.Keys, "changed": j.Changed}
+			if j.Old != nil {
+				row["old"] = j.Old
+			}
+			if j.New != nil {
+				row["new"] = j.New
+			}
+			rows = append(rows, row)
+			return nil
+		})
+		if err == nil {
+			cols := []string{"event", "time", "keys", "old", "new", "changed"}
+			all := map[string]bool{}
+			for _, c := range cols {
+				all[c] = true
+			}
+			err = export.WriteCSV(stdout, cols, all, func(each func(map[string]any) error) error {
+				for _, r := range rows {
+					if err := each(r); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, export.IsTerminal(stdout))
+		}
+	} else {
+		out := export.NewJSONRows(stdout, o.output)
+		st, err = dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
+			if err := out.Write(shape(c)); err != nil {
+				return err
+			}
+			if o.follow {
+				return out.Flush() // each as it arrives
+			}
+			return nil
+		})
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil && !(o.follow && ctx.Err() != nil) {
+		return err
+	}
+	fmt.Fprintf(stderr, "%s: %s read · %s scanned · %s matched · %s (no table capacity) · %s\n", export.OneLine(where),
+		counted(st.Shards, "shard", "shards"), counted(st.Scanned, "record", "records"), counted(st.Matched, "change", "changes"),
+		counted(st.GetRecords, "GetRecords call", "GetRecords calls"), time.Since(start).Round(time.Millisecond))
+	if st.Matched == 0 {
+		from := "in the 24 hours the stream keeps"
+		if !since.IsZero() {
+			from = "since " + since.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(stderr, "no changes %s in %s\n", from, export.OneLine(where))
+	}
+	if o.follow && ctx.Err() != nil {
+		return ctx.Err() // stopped by the user: exit as interrupted
+	}
+	return nil
+}
+
+// values is an image as written: plain JSON, or DynamoDB JSON, masked;
+// nil stays nil (null: not in the record).
+func (o changesOptions) values(it dynamo.Item, mask *domain.Mask, delims map[string]string) map[string]any {
+	if it == nil {
+		return nil
+	}
+	plain := mask.Plain(dynamo.PlainItem(it), delims)
+	if !o.dynamoJSON {
+		return plain
+	}
+	wire := dynamo.WireItem(it)
+	for _, a := range mask.Attributes() {
+		if v, ok := plain[a]; ok {
+			wire[a] = plainWire(v) // the stand-ins, in DynamoDB's JSON
+		}
+	}
+	return wire
+}
+
+// plainWire writes a plain (masked) value in DynamoDB's JSON.
+func plainWire(v any) map[string]any {
+	switch x := v.(type) {
+	case nil:
+		return map[string]any{"NULL": true}
+	case string:
+		return map[string]any{"S": x}
+	case json.Number:
+		return map[string]any{"N": x.String()}
+	case bool:
+		return map[string]any{"BOOL": x}
+	case []byte:
+		return map[string]any{"B": x}
+	case []string:
+		return map[string]any{"SS": x}
+	case []json.Number:
+		return map[string]any{"NS": x}
+	case [][]byte:
+		return map[string]any{"BS": x}
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = plainWire(e)
+		}
+		return map[string]any{"M": m}
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = plainWire(e)
+		}
+		return map[string]any{"L": l}
+	}
+	return map[string]any{"S": fmt.Sprint(v)}
+}
+
+// streams is the Streams client beside a connection: the embedded
+// backend serves both APIs; a server is reached with the same settings.
+func (g *globals) streams(ctx context.Context, conn *connection) (dynamo.StreamsClient, error) {
+	if sc := dynamo.StreamsOf(conn.client); sc != nil {
+		return sc, nil
+	}
+	_, cfg, err := g.dynamoClient(ctx, 0, conn.client.Session.NoteRetry)
+	if err != nil {
+		return nil, err
+	}
+	// Counted in the session, and in --debug-log, as every other call.
+	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, g.endpoint), Session: conn.client.Session}, nil
+}

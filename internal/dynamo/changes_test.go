@@ -1,0 +1,290 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
+)
+
+// streamWriter is what the scripted writes need, on moto and the
+// embedded backend alike.
+type streamWriter interface {
+	dynamo.Client
+	CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+}
+
+type streamBackend struct {
+	db      streamWriter
+	streams dynamo.StreamsClient
+}
+
+var tableSeq atomic.Int64
+
+// streamBackends gives moto (a real Streams server) and the embedded
+// backend; moto keeps its tables for the life of the shared server, so
+// each test names its own.
+func streamBackends(t *testing.T) map[string]streamBackend {
+	t.Helper()
+	srv := mototest.Shared(t)
+	db := memory.New()
+	return map[string]streamBackend{
+		"moto":   {db: srv.Client(), streams: srv.Streams()},
+		"memory": {db: db, streams: db},
+	}
+}
+
+func createStreamTable(t *testing.T, ctx context.Context, db streamWriter, view types.StreamViewType) string {
+	t.Helper()
+	name := fmt.Sprintf("Changes%d", tableSeq.Add(1))
+	in := &dynamodb.CreateTableInput{
+		TableName: aws.String(name),
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		BillingMode: types.BillingModePayPerRequest,
+	}
+	if view != "" {
+		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
+	}
+	if _, err := db.CreateTable(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+func m(kv ...any) types.AttributeValue {
+	out := map[string]types.AttributeValue{}
+	for i := 0; i < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1].(types.AttributeValue)
+	}
+	return &types.AttributeValueMemberM{Value: out}
+}
+
+// step is one scripted write: an item to put, or a key to delete.
+type step struct {
+	put    dynamo.Item
+	delete dynamo.Item
+}
+
+func put(pk, sk string, kv ...any) step {
+	it := m(kv...).(*types.AttributeValueMemberM).Value
+	it["pk"], it["sk"] = s(pk), s(sk)
+	return step{put: it}
+}
+
+func del(pk, sk string) step { return step{delete: dynamo.Item{"pk": s(pk), "sk": s(sk)}} }
+
+func apply(t *testing.T, ctx context.Context, db streamWriter, table string, steps ...step) {
+	t.Helper()
+	for _, st := range steps {
+		var err error
+		if st.put != nil {
+			_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: st.put})
+		} else {
+			_, err = db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+				table: {{DeleteRequest: &types.DeleteRequest{Key: st.delete}}}}})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// script is puts, updates (a nested value changed, an attribute removed,
+// one added) and deletes across three partitions.
+var script = []step{
+	put("A", "x#1", "n", n("1"), "m", m("a", n("1"), "b", n("2")), "gone", s("soon")),
+	put("B", "x#1", "n", n("1")),
+	put("A", "y#1", "n", n("1")),
+	put("A", "x#1", "n", n("1"), "m", m("a", n("1"), "b", n("3"))),
+	put("AB", "x#1", "n", n("1")),
+	put("A", "x#1", "n", n("2"), "m", m("a", n("1"), "b", n("3")), "added", &types.AttributeValueMemberBOOL{Value: true}),
+	del("B", "x#1"),
+	del("A", "y#1"),
+	del("A", "x#1"),
+}
+
+// changeSummary is a change as the tests compare it: event, sort key, changed.
+func changeSummary(c dynamo.Change) string {
+	return fmt.Sprintf("%s %s %v", c.Event, c.Keys["sk"].(*types.AttributeValueMemberS).Value, c.Changed)
+}
+
+func readChanges(t *testing.T, ctx context.Context, b streamBackend, table string, pk *domain.KeyValue, prefix string) ([]dynamo.Change, dynamo.ChangesStats) {
+	t.Helper()
+	info, _, err := dynamo.TableStream(ctx, b.db, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []dynamo.Change
+	st, err := dynamo.Changes(ctx, b.streams, dynamo.ChangesRequest{Stream: info, PKName: "pk", PK: pk, SKName: "sk", Prefix: prefix},
+		func(c dynamo.Change) error { got = append(got, c); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, st
+}
+
+func TestChangesOfAPartition(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+			apply(t, ctx, b.db, table, script...)
+			pk := domain.S("A")
+			got, st := readChanges(t, ctx, b, table, &pk, "")
+			var sums []string
+			for _, c := range got {
+				sums = append(sums, changeSummary(c))
+			}
+			want := []string{
+				"INSERT x#1 [gone m n pk sk]",
+				"INSERT y#1 [n pk sk]",
+				"MODIFY x#1 [gone m]",
+				"MODIFY x#1 [added n]",
+				"REMOVE y#1 [n pk sk]",
+				"REMOVE x#1 [added m n pk sk]",
+			}
+			if !slices.Equal(sums, want) {
+				t.Fatalf("changes of A:\n got %q\nwant %q", sums, want)
+			}
+			if st.Scanned != len(script) || st.Matched != len(want) || st.GetRecords == 0 {
+				t.Errorf("stats = %+v: want %d records scanned and GetRecords counted", st, len(script))
+			}
+			mod := got[2]
+			if mod.Old["gone"] == nil || mod.New["gone"] != nil || !dynamo.SameValue(mod.New["m"], m("a", n("1"), "b", n("3"))) {
+				t.Errorf("MODIFY images: old %v new %v", mod.Old, mod.New)
+			}
+			if got[0].Old != nil || got[5].New != nil {
+				t.Errorf("an INSERT has no old image and a REMOVE no new one: %v / %v", got[0].Old, got[5].New)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].Time.Before(got[i-1].Time) {
+					t.Errorf("change %d at %s is before change %d at %s", i, got[i].Time, i-1, got[i-1].Time)
+				}
+			}
+
+			// A prefix of the sort key; then a partition with no change.
+			got, _ = readChanges(t, ctx, b, table, &pk, "y#")
+			if len(got) != 2 || changeSummary(got[0]) != "INSERT y#1 [n pk sk]" || changeSummary(got[1]) != "REMOVE y#1 [n pk sk]" {
+				t.Errorf("changes of A under y#: %v", got)
+			}
+			none := domain.S("C")
+			if got, _ = readChanges(t, ctx, b, table, &none, ""); len(got) != 0 {
+				t.Errorf("a partition never written has changes: %v", got)
+			}
+			all, _ := readChanges(t, ctx, b, table, nil, "")
+			if len(all) != len(script) {
+				t.Errorf("the whole table: %d changes, want %d", len(all), len(script))
+			}
+		})
+	}
+}
+
+func TestChangesNoStream(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, "")
+			_, _, err := dynamo.TableStream(ctx, b.db, table)
+			if err == nil || !strings.Contains(err.Error(), "--stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES") {
+				t.Fatalf("a table without a stream: %v", err)
+			}
+		})
+	}
+}
+
+// TestChangesKeysOnly: a KEYS_ONLY stream's records carry no images, so
+// no change can say what changed.
+func TestChangesKeysOnly(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeKeysOnly)
+			apply(t, ctx, b.db, table, script[:4]...)
+			pk := domain.S("A")
+			got, _ := readChanges(t, ctx, b, table, &pk, "")
+			if len(got) != 3 {
+				t.Fatalf("%d changes, want 3", len(got))
+			}
+			for _, c := range got {
+				if c.Old != nil || c.New != nil || c.Changed != nil {
+					t.Errorf("KEYS_ONLY change with images or changed: %+v", c)
+				}
+			}
+		})
+	}
+}
+
+// TestChangesFollow: following prints each later write once, in order.
+func TestChangesFollow(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+			apply(t, ctx, b.db, table, script[:3]...)
+			info, _, err := dynamo.TableStream(ctx, b.db, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk := domain.S("A")
+			got := make(chan dynamo.Change, 100)
+			fctx, stop := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := dynamo.Changes(fctx, b.streams, dynamo.ChangesRequest{Stream: info, PKName: "pk", PK: &pk, SKName: "sk", Follow: true, Poll: 100 * time.Millisecond},
+					func(c dynamo.Change) error { got <- c; return nil })
+				done <- err
+			}()
+			next := func() string {
+				select {
+				case c := <-got:
+					return changeSummary(c)
+				case <-ctx.Done():
+					t.Fatal("no change arrived")
+				}
+				return ""
+			}
+			if a, b := next(), next(); a != "INSERT x#1 [gone m n pk sk]" || b != "INSERT y#1 [n pk sk]" {
+				t.Fatalf("before following: %s, %s", a, b)
+			}
+			for i, st := range script[3:] {
+				apply(t, ctx, b.db, table, st)
+				want := []string{"MODIFY x#1 [gone m]", "", "MODIFY x#1 [added n]", "", "REMOVE y#1 [n pk sk]", "REMOVE x#1 [added m n pk sk]"}[i]
+				if want == "" {
+					continue // another partition's write: nothing to print
+				}
+				if g := next(); g != want {
+					t.Fatalf("after write %d: %s, want %s", i+3, g, want)
+				}
+			}
+			stop()
+			<-done
+			select {
+			case c := <-got:
+				t.Fatalf("a change printed twice or unasked: %s", changeSummary(c))
+			default:
+			}
+		})
+	}
+}

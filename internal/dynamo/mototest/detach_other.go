@@ -1,0 +1,9 @@
+//go:build !linux
+
+package mototest
+
+import "os/exec"
+
+// dieWithParent has no portable form outside Linux: StopShared and the
+// tests' cleanups stop the server.
+func dieWithParent(*exec.Cmd) {}

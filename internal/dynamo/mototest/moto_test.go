@@ -1,0 +1,70 @@
+package mototest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+)
+
+// TestMotoHasStreams holds what the stream reader's tests rely on: a table
+// created with a StreamSpecification has a stream, and the four Streams
+// calls answer at the DynamoDB endpoint with each write's record.
+func TestMotoHasStreams(t *testing.T) {
+	s := Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db, st := s.Client(), s.Streams()
+	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("MotoStreams"),
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(out.TableDescription.LatestStreamArn)
+	if arn == "" {
+		t.Fatal("CreateTable with a StreamSpecification gave no LatestStreamArn")
+	}
+	for _, n := range []string{"1", "2"} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("MotoStreams"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "a"}, "n": &types.AttributeValueMemberN{Value: n}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ls, err := st.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("MotoStreams")})
+	if err != nil || len(ls.Streams) != 1 || aws.ToString(ls.Streams[0].StreamArn) != arn {
+		t.Fatalf("ListStreams = %+v, %v; want the one stream %s", ls, err, arn)
+	}
+	ds, err := st.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	if err != nil || len(ds.StreamDescription.Shards) == 0 {
+		t.Fatalf("DescribeStream = %+v, %v", ds, err)
+	}
+	it, err := st.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn),
+		ShardId: ds.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []stypes.OperationType
+	for _, r := range recs.Records {
+		events = append(events, r.EventName)
+	}
+	if len(events) != 2 || events[0] != stypes.OperationTypeInsert || events[1] != stypes.OperationTypeModify {
+		t.Fatalf("records = %v, want INSERT then MODIFY", events)
+	}
+	if recs.Records[1].Dynamodb.OldImage == nil || recs.Records[1].Dynamodb.NewImage == nil {
+		t.Fatalf("MODIFY of a NEW_AND_OLD_IMAGES stream lacks an image: %+v", recs.Records[1].Dynamodb)
+	}
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// changesHarness opens the demo's Shop partition whose orders move
+// through their states in its stream, at the demo's present.
+func changesHarness(t *testing.T, w, h int, pk string) *harness {
+	db := demoData(t)
+	return newHarness(t, w, h, Config{Table: demo.ShopTable, PK: pk, Streams: db, Now: func() time.Time { return demo.DemoEnd }})
+}
+
+// TestChangesTab: 5 opens the partition's changes from the table's
+// stream, newest first, with what the selected one changed; reading it
+// costs no Query and no RCU.
+func TestChangesTab(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := changesHarness(t, size[0], size[1], demo.StreamCustomer)
+			before := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem")
+			h.keys("5")
+			h.contains(t, "c#001 · 9 changes in 24 h", "MODIFY", "2026-10-31 23:54:00", `~ Status  "SHIPPED" → "DELIVERED"`)
+			if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - before; n != 0 {
+				t.Errorf("the Changes tab read the table %d times", n)
+			}
+			if total, _ := h.m.cfg.Session.Totals(); total.Requests < 4 {
+				t.Errorf("the status bar counts %d requests: the stream's calls are not counted", total.Requests)
+			}
+			h.golden(t)
+		})
+	}
+}
+
+// TestChangesTabOrderAndDiff: the newest change is first; stepping down
+// shows each one's diff, an INSERT as added attributes.
+func TestChangesTabOrderAndDiff(t *testing.T) {
+	h := changesHarness(t, 120, 35, demo.StreamCustomer)
+	h.keys("5")
+	s := h.screen()
+	first, last := strings.Index(s, "23:54:00"), strings.Index(s, "01:00:00")
+	if first < 0 || last < 0 || first > last {
+		t.Fatalf("not newest first:\n%s", s)
+	}
+	h.keys("G")
+	h.contains(t, `+ Email  "c1@old.example.com"`)
+}
+
+// TestChangesTabMasked: --mask hides old and new values in the diff.
+func TestChangesTabMasked(t *testing.T) {
+	db := demoData(t)
+	h := newHarness(t, 120, 35, Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: db, Mask: []string{"Email"},
+		Now: func() time.Time { return demo.DemoEnd }})
+	h.keys("5", "down")
+	s := h.screen()
+	if strings.Contains(s, "example.com") {
+		t.Fatalf("a masked value shown:\n%s", s)
+	}
+	h.contains(t, "~ Email  \"‹m")
+}
+
+// TestChangesTabNoStream: a table without a stream dims the tab, and 5
+// says why, reading nothing.
+func TestChangesTabNoStream(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Streams: demoData(t)})
+	before := len(h.rec.calls)
+	h.keys("5")
+	h.contains(t, "No Changes mode here: the table has no stream")
+	if len(h.rec.calls) != before {
+		t.Errorf("pressing 5 on a table without a stream read %v", h.rec.calls)
+	}
+}

@@ -1,0 +1,256 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+type changesReadMsg struct {
+	page, req int
+	changes   []dynamo.Change // oldest first
+	stats     dynamo.ChangesStats
+	err       error
+}
+
+func (m changesReadMsg) PageID() int { return m.page }
+
+// readChanges reads the partition's changes from the table's stream, up
+// to the present (the demo's own, for the demo).
+func readChanges(ctx context.Context, sc dynamo.StreamsClient, page, id int, req dynamo.ChangesRequest) tea.Cmd {
+	return func() tea.Msg {
+		var got []dynamo.Change
+		st, err := dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error { got = append(got, c); return nil })
+		return changesReadMsg{page: page, req: id, changes: got, stats: st, err: err}
+	}
+}
+
+// Changes is a partition's Changes mode: the INSERT, MODIFY and REMOVE
+// records of the table's stream for the partition (under its prefix),
+// newest first, with what the selected one changed, old → new. A stream
+// keeps 24 hours; reading it costs no table capacity.
+type Changes struct {
+	c       *common.Common
+	id      int
+	info    dynamo.TableInfo
+	pk      domain.KeyValue
+	prefix  string
+	changes []dynamo.Change // newest first, masked
+	stats   dynamo.ChangesStats
+	since   time.Time // where the stream's 24 hours begin
+	loaded  bool
+	load    request
+	fail    failure
+	grid    components.Grid
+	w, h    int
+}
+
+// NewChanges returns the Changes mode of a partition of the table.
+func NewChanges(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string) *Changes {
+	p := &Changes{c: c, id: c.NextID(), info: info, pk: pk, prefix: prefix, grid: components.NewGrid(c)}
+	p.grid.SetColumns([]components.Column{{Title: "Time (UTC)", Width: 19}, {Title: "Event", Width: 6},
+		{Title: keyTitle(info), Keep: true}, {Title: "Changed"}})
+	p.refresh()
+	return p
+}
+
+func keyTitle(info dynamo.TableInfo) string {
+	if info.Key.SK != nil {
+		return common.Sanitize(info.Key.SK.Name)
+	}
+	return common.Sanitize(info.Key.PK.Name)
+}
+
+func (p *Changes) Init() tea.Cmd {
+	ctx, req := p.load.start(p.c)
+	now := p.c.Now()
+	p.since = now.Add(-dynamo.StreamRetention)
+	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now}
+	if p.info.Key.SK != nil {
+		r.SKName = p.info.Key.SK.Name
+	}
+	return readChanges(ctx, p.c.Streams, p.id, req, r)
+}
+
+func (p *Changes) refresh() {
+	cs := p.changes
+	p.grid.SetRows(len(cs), func(r, col int) string {
+		c := cs[r]
+		switch col {
+		case 0:
+			return c.Time.UTC().Format("2006-01-02 15:04:05")
+		case 1:
+			return c.Event
+		case 2:
+			name := p.info.Key.PK.Name
+			if p.info.Key.SK != nil {
+				name = p.info.Key.SK.Name
+			}
+			if v, ok := dynamo.KeyValueOf(c.Keys[name]); ok {
+				return keyCell(v)
+			}
+			return ""
+		}
+		if c.Changed == nil {
+			return "?" // the stream keeps no image to compare
+		}
+		return common.Sanitize(strings.Join(c.Changed, ", "))
+	})
+}
+
+func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		p.fail.clear()
+		return p, p.Init()
+	case changesReadMsg:
+		if !p.load.done(msg.req) {
+			return p, nil
+		}
+		p.loaded, p.stats = true, msg.stats
+		p.fail.fail(msg.err)
+		p.changes = p.changes[:0]
+		for _, c := range slices.Backward(msg.changes) {
+			if p.c.Masked != nil {
+				c = p.c.Masked.MaskChange(p.info.Name, c)
+			}
+			p.changes = append(p.changes, c)
+		}
+		p.refresh()
+		if msg.err != nil {
+			return p, report(msg.err, false, p.id)
+		}
+	case tea.KeyPressMsg:
+		k := p.c.Keys
+		switch {
+		case key.Matches(msg, k.Back) && p.load.inFlight():
+			p.load.stop()
+			p.loaded = true
+			p.fail.cancel()
+		case key.Matches(msg, k.Back):
+			return p, back
+		case key.Matches(msg, k.Refresh):
+			p.fail.clear()
+			return p, p.Init()
+		default:
+			p.grid.Update(msg)
+		}
+	}
+	return p, nil
+}
+
+func (p *Changes) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *Changes) View() string {
+	st := p.c.Styles
+	listW, listH := p.w, p.h
+	wide := p.c.ShowPreview(p.w)
+	if wide {
+		listW = p.w * 11 / 20
+	} else {
+		listH = max(5, p.h/2)
+	}
+	p.grid.SetSize(listW-4, listH-2)
+	title := keyCell(p.pk) + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
+	body := p.grid.View()
+	switch {
+	case p.fail.stopped():
+		title = keyCell(p.pk) + " · " + p.fail.title(len(p.changes), "changes")
+		body = p.fail.body(st, len(p.changes), "changes", listW-4)
+	case !p.loaded:
+		title = keyCell(p.pk) + " · reading the stream…" // nothing counted before the answer
+		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
+	case len(p.changes) == 0:
+		body = st.Dim.Render(components.Fit("No changes since "+p.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", listW-4))
+	}
+	if p.prefix != "" {
+		title += " · under " + common.Sanitize(p.prefix)
+	}
+	list := common.Frame(st, title, body, listW, listH)
+	detailW := p.w
+	detailH := p.h - listH
+	if wide {
+		detailW, detailH = p.w-listW, p.h
+	}
+	detail := common.Frame(st, "Old → new", p.diff(detailW-4), detailW, detailH)
+	if wide {
+		return joinH(list, detail)
+	}
+	return list + "\n" + detail
+}
+
+// diff is what the selected change changed, as the timeline shows a
+// revision's, or what its stream cannot say.
+func (p *Changes) diff(width int) string {
+	st := p.c.Styles
+	if len(p.changes) == 0 {
+		return ""
+	}
+	c := p.changes[min(p.grid.Cursor(), len(p.changes)-1)]
+	if c.Changed == nil {
+		return st.Dim.Render(components.Fit(common.Sanitize(p.info.Stream.Missing()), width))
+	}
+	var old, new map[string]any
+	if c.Old != nil {
+		old = dynamo.PlainItem(c.Old)
+	}
+	if c.New != nil {
+		new = dynamo.PlainItem(c.New)
+	}
+	return renderDiff(st, domain.Diff(old, new), width)
+}
+
+func (p *Changes) Crumbs() []string {
+	return []string{p.info.Name, keyCell(p.pk), "changes"}
+}
+func (p *Changes) ID() int         { return p.id }
+func (p *Changes) Mode() string    { return ModeChanges }
+func (p *Changes) Loading() bool   { return p.load.inFlight() }
+func (p *Changes) Capturing() bool { return false }
+
+// Request is what reading the stream took: calls, not capacity.
+func (p *Changes) Request() string {
+	return fmt.Sprintf("stream of %s · %s · %s · %d GetRecords · 0 RCU", common.Sanitize(p.info.Name),
+		common.Plural(p.stats.Shards, "shard", "shards"), common.Plural(p.stats.Scanned, "record", "records"), p.stats.GetRecords)
+}
+
+func (p *Changes) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Refresh, k.NextMode, k.Back, k.Help, k.Quit}
+}
+
+func (p *Changes) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back}, modeHelp(k, p.Modes()), {k.Help, k.Quit}}
+}
+
+func (p *Changes) place() place {
+	return place{c: p.c, info: p.info, pk: p.pk, prefix: p.prefix}
+}
+
+func (p *Changes) Modes() []common.ModeTab          { return p.place().modes() }
+func (p *Changes) Place() string                    { return p.place().id() }
+func (p *Changes) ModePage(name string) common.Page { return p.place().page(name) }
+
+// noChanges says why the Changes mode does not apply ("" when it does).
+func (p place) noChanges() string {
+	switch {
+	case p.index != "":
+		return "a stream records the table's writes: open the partition on the table"
+	case p.info.Stream.ARN == "":
+		return "the table has no stream enabled; dynascope changes says how to enable one"
+	case p.c.Streams == nil:
+		return "this connection cannot read streams"
+	}
+	return ""
+}
