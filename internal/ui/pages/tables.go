@@ -153,7 +153,7 @@ func (t *Tables) describeShown() tea.Cmd {
 	if !t.loaded || t.asked == nil {
 		return nil
 	}
-	shown := t.grid.Shown()
+	var shown []int
 	if t.h > 0 {
 		t.sizeGrid()
 		shown = t.grid.Shown()
