@@ -165,8 +165,19 @@ func (g *globals) dynamoClient(ctx context.Context, attempts int, onRetry func(i
 }
 
 func (g *globals) target(attempts int, onRetry func(int, error)) dynamo.Target {
-	return dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry, Timeout: g.timeout}
+	t := dynamo.Target{Profile: g.profile, Region: g.region, EndpointURL: g.endpoint, MaxAttempts: attempts, FailFast: true, OnRetry: onRetry, Timeout: g.timeout}
+	if g.session != nil {
+		// Someone is watching the explorer: a throttled read keeps
+		// backing off (and the status bar says so) rather than failing
+		// after three attempts.
+		t.ThrottleAttempts = ExplorerThrottleAttempts
+	}
+	return t
 }
+
+// ExplorerThrottleAttempts is how many times the explorer sends a read
+// that is being throttled before it reports the failure.
+const ExplorerThrottleAttempts = 10
 
 // giveUpAfter is the longest one read waits on a server that never
 // answers (all its attempts and the waits between them).

@@ -29,6 +29,11 @@ type Target struct {
 	Region      string
 	EndpointURL string
 	MaxAttempts int // 0: the SDK default (3)
+	// ThrottleAttempts, when above Attempts, is how many times a read
+	// that is only being throttled is sent before it fails: a
+	// user-facing session rides out a throttling storm (each wait at
+	// most ThrottleMaxBackoff) while other failures keep MaxAttempts.
+	ThrottleAttempts int
 	// FailFast gives up at once on an endpoint that cannot be reached
 	// (connection refused, unknown host, no answer within DialTimeout)
 	// instead of backing off and retrying: a headless command should report
@@ -209,10 +214,8 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// client-side limiter, shared by the whole process, held normal
 		// reads 1.6–4 s after a throttling storm. Each read backs off on
 		// its own instead, and says so (OnRetry).
-		return observedRetryer{on: t.OnRetry, RetryerV2: retry.NewStandard(func(so *retry.StandardOptions) {
-			if t.MaxAttempts > 0 {
-				so.MaxAttempts = t.MaxAttempts
-			}
+		return observedRetryer{on: t.OnRetry, attempts: t.Attempts(), throttleAttempts: t.ThrottleAttempts, RetryerV2: retry.NewStandard(func(so *retry.StandardOptions) {
+			so.MaxAttempts = max(t.Attempts(), t.ThrottleAttempts)
 			// Each read has its budget of attempts. The SDK's default
 			// also keeps one quota of retries for the whole process,
 			// which a throttling storm empties (after ~50 failed
@@ -278,13 +281,34 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 type observedRetryer struct {
 	aws.RetryerV2
 	on func(attempt int, err error)
+	// attempts is the budget of a read failing otherwise than by
+	// throttling; throttleAttempts (if larger) that of a throttled one,
+	// whose waits are capped at ThrottleMaxBackoff.
+	attempts, throttleAttempts int
 }
 
+// ThrottleMaxBackoff caps each wait of a throttled read beyond its
+// first Attempts: ten attempts wait at most about 40 s in all, about
+// 20 s on average.
+const ThrottleMaxBackoff = 5 * time.Second
+
+var throttles = retry.IsErrorThrottles(retry.DefaultThrottles)
+
 func (o observedRetryer) RetryDelay(attempt int, err error) (time.Duration, error) {
+	throttled := throttles.IsErrorThrottle(err) == aws.TrueTernary
+	if o.throttleAttempts > o.attempts && !throttled && attempt >= o.attempts {
+		// The SDK's one MaxAttempts is the throttled read's; any other
+		// failure stops at its own budget, as the SDK would stop it.
+		return 0, &retry.MaxAttemptsError{Attempt: attempt, Err: err}
+	}
 	if o.on != nil {
 		o.on(attempt, err)
 	}
-	return o.RetryerV2.RetryDelay(attempt, err)
+	d, derr := o.RetryerV2.RetryDelay(attempt, err)
+	if derr == nil && throttled && o.throttleAttempts > o.attempts && attempt >= o.attempts {
+		d = min(d, ThrottleMaxBackoff)
+	}
+	return d, derr
 }
 
 func hasCredentials(ctx context.Context, cfg aws.Config) bool {

@@ -72,7 +72,10 @@ type FaultProxy struct {
 	// every request fails with failing.
 	after   int
 	failing Fault
-	cursor  json.RawMessage // the one LastEvaluatedKey of FaultRepeatCursor
+	// next requests fail with nextFault, before any other rule.
+	next      int
+	nextFault Fault
+	cursor    json.RawMessage // the one LastEvaluatedKey of FaultRepeatCursor
 }
 
 // FailAfter lets n more requests through, then fails every request with f
@@ -81,6 +84,14 @@ func (p *FaultProxy) FailAfter(n int, f Fault) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.after, p.failing = n, f
+}
+
+// FailNext fails the next n requests with f, then lets them through: a
+// storm that ends.
+func (p *FaultProxy) FailNext(n int, f Fault) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.next, p.nextFault = n, f
 }
 
 // NewFaultProxy starts a proxy to target (a server's endpoint URL).
@@ -108,6 +119,7 @@ func (p *FaultProxy) Clear() {
 	defer p.mu.Unlock()
 	p.rates = map[Fault]float64{}
 	p.failing = ""
+	p.next = 0
 }
 
 // Injected returns how many times each fault was injected.
@@ -138,6 +150,11 @@ func (p *FaultProxy) pick(op string) (Fault, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ops[op]++
+	if p.next > 0 {
+		p.next--
+		p.seen[p.nextFault]++
+		return p.nextFault, true
+	}
 	if p.failing != "" {
 		if p.after <= 0 {
 			p.seen[p.failing]++
