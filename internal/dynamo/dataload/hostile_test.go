@@ -156,3 +156,45 @@ func TestDataFolderLinksAndManifest(t *testing.T) {
 		t.Fatalf("a data file listed twice: %v", err)
 	}
 }
+
+// `aws dynamodb scan` output and Workbench models are not one item a line:
+// their decoder held a whole item (or the whole file) in memory, so a file
+// of a gigabyte with one huge item took a gigabyte. Each stops at its limit
+// with its file and line, holding at most that.
+func TestHugeItemInScanOrWorkbenchStopsAtTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		name, head, says string
+	}{
+		{"Scan.json.gz", `{"Items":[{"PK":{"S":"p"},"SK":{"S":"a"}},` + "\n" + `{"PK":{"S":"p"},"SK":{"S":"b"},"v":{"S":"`, "Scan.json.gz:2: an item is longer than 8 MB"},
+		{"Model.json.gz", `{"ModelName":"m","DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableData":[{"PK":{"S":"p"},"v":{"S":"`,
+			"Model.json.gz:1: the Workbench model is longer than 32 MB"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.name)
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+			_, _ = zw.Write([]byte(c.head))
+			chunk := bytes.Repeat([]byte("A"), 1<<20)
+			for range 1024 { // a gigabyte unpacked, in one string
+				_, _ = zw.Write(chunk)
+			}
+			_, _ = zw.Write([]byte(`"}}]}]}` + "\n"))
+			_ = zw.Close()
+			if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			t0 := time.Now()
+			peak := peakHeap(func() {
+				_, err = dataload.Load(context.Background(), memory.New(), []string{path}, dataload.Options{Keys: keysPKSK(t)})
+			})
+			if err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Fatalf("a gigabyte item: %v", err)
+			}
+			if peak > 100<<20 {
+				t.Errorf("peak heap %d MB", peak>>20)
+			}
+			t.Logf("%.1f MB of gzip (1 GB unpacked): refused in %s, peak heap %d MB: %v", float64(buf.Len())/(1<<20), time.Since(t0).Round(time.Millisecond), peak>>20, err)
+		})
+	}
+}

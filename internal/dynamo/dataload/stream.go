@@ -338,10 +338,20 @@ func (l *loader) lineAt(path string, offset int64) int {
 		line += bytes.Count(buf[:n], []byte{'\n'})
 		offset -= int64(n)
 		if err != nil {
-			break
+			return line
 		}
 	}
-	return line
+	// The decoder's offset is before the comma and the spaces that
+	// precede a value: the value is on the line of its first character.
+	for {
+		c, err := o.r.ReadByte()
+		if err != nil || !bytes.ContainsRune([]byte(" \t\r\n,"), rune(c)) {
+			return line
+		}
+		if c == '\n' {
+			line++
+		}
+	}
 }
 
 // produce reads raw items from the file, in batches, until it ends, fails
@@ -448,14 +458,26 @@ func readErr(path string, line int, err error) error {
 // readScan reads `aws dynamodb scan` output: one or more {"Items": […]}
 // documents. Items are located by byte offset; lineAt turns it into a line.
 func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bool) error {
-	dec := json.NewDecoder(r)
+	// The decoder holds the whole value it decodes: the window lets it
+	// read at most MaxLineBytes past where the value starts, so one
+	// item of gigabytes (or a gzip bomb) stops there.
+	w := &window{r: r}
+	dec := json.NewDecoder(w)
+	mark := func() { w.limit = dec.InputOffset() + MaxLineBytes }
+	var start int64 // where the value being read starts
 	fail := func(err error) error {
+		if errors.Is(err, errLongLine) {
+			return &Error{File: path, Line: l.lineAt(path, start), Msg: fmt.Sprintf("an item is longer than %d MB: no DynamoDB item is", MaxLineBytes>>20),
+				Hint: "an item holds at most 400 KB; is this `aws dynamodb scan` output?"}
+		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || strings.HasPrefix(err.Error(), "flate") {
 			return readErr(path, l.lineAt(path, dec.InputOffset()), err)
 		}
 		return &Error{File: path, Line: l.lineAt(path, dec.InputOffset()), Msg: errLine(err), Hint: "the scan output is malformed; run the scan again"}
 	}
 	for {
+		start = dec.InputOffset()
+		mark()
 		t, err := dec.Token()
 		if err == io.EOF {
 			return nil
@@ -466,12 +488,14 @@ func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bo
 		if t != json.Delim('{') {
 			return fail(fmt.Errorf("expected a {\"Items\": […]} document"))
 		}
-		for dec.More() {
+		for mark(); dec.More(); mark() {
+			start = dec.InputOffset()
 			t, err := dec.Token()
 			if err != nil {
 				return fail(err)
 			}
 			if t != "Items" {
+				mark()
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
 					return fail(err)
@@ -484,8 +508,9 @@ func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bo
 				}
 				return fail(err)
 			}
-			for dec.More() {
+			for mark(); dec.More(); mark() {
 				at := int(dec.InputOffset())
+				start = int64(at)
 				var raw json.RawMessage
 				if err := dec.Decode(&raw); err != nil {
 					return fail(err)
@@ -502,6 +527,25 @@ func (l *loader) readScan(path string, r *bufio.Reader, add func(int, []byte) bo
 			return fail(err)
 		}
 	}
+}
+
+// window is a reader that refuses to be read past limit (errLongLine).
+type window struct {
+	r     io.Reader
+	read  int64
+	limit int64
+}
+
+func (w *window) Read(p []byte) (int, error) {
+	if w.read >= w.limit {
+		return 0, errLongLine
+	}
+	if int64(len(p)) > w.limit-w.read {
+		p = p[:w.limit-w.read]
+	}
+	n, err := w.r.Read(p)
+	w.read += int64(n)
+	return n, err
 }
 
 // decode parses a batch's raw items; it runs on several goroutines, each

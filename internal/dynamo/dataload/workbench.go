@@ -1,6 +1,7 @@
 package dataload
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,15 +88,36 @@ func (k workbenchKeys) attrs(where string) (KeyAttr, *KeyAttr, error) {
 	return pk, &sk, err
 }
 
-// readWorkbench reads a whole model: Workbench models are small.
+// MaxWorkbenchBytes bounds a Workbench model's JSON: models hold sample
+// data and are small (10,000 tables of schema and a few items is a few
+// MB), and the model is read whole.
+const MaxWorkbenchBytes = 32 << 20
+
+// readWorkbench reads a whole model, at most MaxWorkbenchBytes of it: a
+// file of gigabytes (one huge item, a gzip bomb) stops there.
 func (l *loader) readWorkbench(path string) (workbenchModel, error) {
 	var m workbenchModel
+	// Measured first, holding nothing: a model past the limit is refused
+	// before a byte of it is kept.
 	o, err := l.open(path)
 	if err != nil {
 		return m, err
 	}
+	lines := &lineCounter{}
+	n, err := io.Copy(lines, io.LimitReader(o.r, MaxWorkbenchBytes+1))
+	o.Close()
+	if err != nil {
+		return m, readErr(path, lines.n+1, err)
+	}
+	if n > MaxWorkbenchBytes {
+		return m, &Error{File: path, Line: lines.n + 1, Msg: fmt.Sprintf("the Workbench model is longer than %d MB: no NoSQL Workbench model is", MaxWorkbenchBytes>>20),
+			Hint: "an item holds at most 400 KB; export the model again from NoSQL Workbench"}
+	}
+	if o, err = l.open(path); err != nil {
+		return m, err
+	}
 	defer o.Close()
-	data, err := io.ReadAll(o.r)
+	data, err := io.ReadAll(io.LimitReader(o.r, MaxWorkbenchBytes))
 	if err != nil {
 		return m, readErr(path, 0, err)
 	}
@@ -103,6 +125,14 @@ func (l *loader) readWorkbench(path string) (workbenchModel, error) {
 		return m, &Error{File: path, Msg: "malformed Workbench model: " + errLine(err), Hint: "export the model again from NoSQL Workbench"}
 	}
 	return m, nil
+}
+
+// lineCounter counts the newlines written to it.
+type lineCounter struct{ n int }
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.n += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }
 
 // workbench loads every table of a NoSQL Workbench model with its indexes
