@@ -35,6 +35,9 @@ var keyHandlers = []keyHandler{
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.notice, m.noticeMore, m.lastErr = "", "", nil // a message stays until the next key
+	if !key.Matches(msg, m.c.Keys.Copy) {
+		m.realCopy = 0 // only y after y goes on towards the real query
+	}
 	for _, h := range keyHandlers {
 		if cmd, took := h(m, msg); took {
 			return cmd
@@ -146,6 +149,33 @@ func (m *Model) awsCommand(query domain.KeyQuery) (cmd, what string) {
 	return cmd, what
 }
 
+// copyQuery is y: the query's aws command. On a masked table it holds
+// the stand-ins shown; y again asks before copying the real one, which
+// holds the values the mask hides, and a third y copies it.
+func (m *Model) copyQuery(query domain.KeyQuery) tea.Cmd {
+	if m.masked == nil || !m.masked.Masks(query.Table) {
+		cmd, what := m.awsCommand(query)
+		return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
+	}
+	switch m.realCopy {
+	case 0:
+		m.realCopy = 1
+		cmd, what := m.awsCommand(query)
+		what = "the aws command with masked values (y again for the real query)" + strings.TrimPrefix(what, "the aws command")
+		return common.Copy(cmd, what, cmd, m.c.TmuxBuffer)
+	case 1:
+		m.realCopy = 2
+		m.say("the real query holds the real values of masked attributes: y copies it to the clipboard, any other key does not")
+		return nil
+	}
+	m.realCopy = 0
+	cmd, what := m.awsCommand(m.masked.RealQuery(query))
+	// The detail line would show the real values on screen: only say
+	// what was copied.
+	what = "the aws command with the REAL values of masked attributes" + strings.TrimPrefix(what, "the aws command")
+	return common.Copy(cmd, what, "", m.c.TmuxBuffer)
+}
+
 // commandKey runs the explorer's commands on the view on top: e exports,
 // y and Y copy its query, r after a failed request sends it again.
 func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -157,8 +187,7 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.Copy) {
 		if query, ok := q.Query(); ok {
-			cmd, what := m.awsCommand(query)
-			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer), true
+			return m.copyQuery(query), true
 		}
 	}
 	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.CopyKey) {

@@ -63,10 +63,13 @@ type Model struct {
 	export     exportState
 	fatal      *fatal
 	nextID     int
-	masked     *dynamo.Masked  // nil unless values are masked
-	back       [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
-	fwd        [][]common.Page // views come back from (ctrl+i)
-	search     components.Search
+	masked     *dynamo.Masked // nil unless values are masked
+	// realCopy is how far y has gone towards copying the real query of
+	// a masked table: 1 after the masked copy, 2 once it asked to confirm.
+	realCopy int
+	back     [][]common.Page // the views before each move: opening, climbing out, following a reference (<, ctrl+o)
+	fwd      [][]common.Page // views come back from (ctrl+i)
+	search   components.Search
 	// searchPage is the page the search belongs to: it ends when another
 	// page is on top.
 	searchPage int
