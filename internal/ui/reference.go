@@ -121,6 +121,20 @@ func (m *Model) rememberViews() {
 	m.fwd = nil
 }
 
+// forget notes that page p has left the screen: it is read afresh if it
+// is ever opened again, unless < or ctrl+i can still bring it back, as it
+// was, with what it had read.
+func (m *Model) forget(p common.Page) {
+	for _, stacks := range [][][]common.Page{m.back, m.fwd} {
+		for _, stack := range stacks {
+			if slices.Contains(stack, p) {
+				return
+			}
+		}
+	}
+	delete(m.started, p)
+}
+
 // history moves back (<, ctrl+o) or forward (ctrl+i) through the views
 // shown before: each view opened, climbed out of or reached by following
 // a reference.
