@@ -32,3 +32,17 @@ func TestRefBackReturnsWithoutReading(t *testing.T) {
 		t.Errorf("< read %d pages again", n)
 	}
 }
+
+// TestRefBackHistoryLetsGo: the views < can bring back keep what they
+// read, and only those: after many moves the explorer holds no more
+// pages than its history can reach.
+func TestRefBackHistoryLetsGo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("enter", "2")
+	for range maxHistory + 50 {
+		h.keys("enter", "esc")
+	}
+	if n := len(h.m.started); n > maxHistory+10 {
+		t.Fatalf("%d pages held after %d moves; the history reaches at most %d", n, 2*(maxHistory+50), maxHistory+10)
+	}
+}
