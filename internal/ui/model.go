@@ -176,7 +176,7 @@ func (m *Model) pop() tea.Cmd {
 	if len(m.stack) == 1 {
 		return nil
 	}
-	delete(m.started, m.top())
+	m.forget(m.top())
 	m.stack = m.stack[:len(m.stack)-1]
 	m.lastErr = nil
 	return m.startTop()

@@ -78,6 +78,7 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // the place rather than back through every mode visited.
 func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 	m.lastErr = nil
+	m.rememberViews() // a mode switch is a move: < comes back to this mode
 	if n := len(m.stack); n >= 2 {
 		if below, ok := m.stack[n-2].(common.Moded); ok && below.Place() == p.Place() {
 			if m.stack[n-2].Mode() == name {
@@ -87,7 +88,7 @@ func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 			if next == nil {
 				return nil
 			}
-			delete(m.started, m.top())
+			m.forget(m.top())
 			m.stack[n-1] = next
 			return m.startTop()
 		}

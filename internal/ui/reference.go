@@ -97,6 +97,7 @@ func (m *Model) jump(info dynamo.TableInfo, r dynamo.Reference) tea.Cmd {
 		m.back = m.back[1:]
 	}
 	m.fwd = nil
+	m.prune()
 	tree := pages.TreeOptionsFor(m.c, info.Name)
 	tree.Index = r.Index
 	part := pages.NewPartitions(m.c, info.Name, info, tree)
@@ -119,6 +120,32 @@ func (m *Model) rememberViews() {
 		m.back = m.back[1:]
 	}
 	m.fwd = nil
+	m.prune()
+}
+
+// prune forgets the pages neither on screen nor in the history any more
+// (the oldest move dropped, the moves ctrl+i could redo): what they read
+// is let go.
+func (m *Model) prune() {
+	for p := range m.started {
+		if !slices.Contains(m.stack, p) {
+			m.forget(p)
+		}
+	}
+}
+
+// forget notes that page p has left the screen: it is read afresh if it
+// is ever opened again, unless < or ctrl+i can still bring it back, as it
+// was, with what it had read.
+func (m *Model) forget(p common.Page) {
+	for _, stacks := range [][][]common.Page{m.back, m.fwd} {
+		for _, stack := range stacks {
+			if slices.Contains(stack, p) {
+				return
+			}
+		}
+	}
+	delete(m.started, p)
 }
 
 // history moves back (<, ctrl+o) or forward (ctrl+i) through the views

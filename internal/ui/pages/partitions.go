@@ -161,6 +161,13 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			p.fail.cancel()
 		case key.Matches(msg, p.c.Keys.Back):
 			return p, back
+		case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
+			// A Scan has no end to read first: G goes to the last
+			// partition scanned so far, and says it is not the table's last.
+			p.grid.Update(msg)
+			p.auto = 0
+			return p, tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
+				common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
 		default:
 			if p.grid.Update(msg) {
 				p.auto = 0
@@ -240,6 +247,12 @@ const scanPageKeys = 1000
 // to fill a screen, never a whole table behind their back. Probes (one
 // read unit each, a partition each) fill the screen without counting.
 const autoPages = 3
+
+// scanning reports whether the scan has begun and not reached the
+// table's end.
+func (p *Partitions) scanning() bool {
+	return p.started && (len(p.lastKey) > 0 || p.req.inFlight())
+}
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
