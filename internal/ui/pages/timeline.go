@@ -232,7 +232,13 @@ func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
 func (t *Timeline) View() string {
 	st := t.c.Styles
 	wide := t.c.ShowPreview(t.w)
+	// Stacked, the list takes a third of the height; a history whose rows
+	// all fit in half of it gets them all (frame and header are 3 lines),
+	// so a short history never hides a revision behind a scroll.
 	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+	if len(t.rows)+3 <= t.hgt/2 {
+		listH = len(t.rows) + 3
+	}
 	if wide {
 		listW, listH = t.w*2/5, t.hgt
 	}
