@@ -153,6 +153,7 @@ func TestPageGoldens(t *testing.T) {
 		{"item-wire-help", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2", "enter", "d", "?"}, nil},
 		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, nil},
 		{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil, nil},
+		{"timeline-padded", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "*"}, []string{"enter"}, nil},
 		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, nil, nil},
 		// Every other page and overlay.
 		{"tree-top", Config{Table: "Locations", PK: "USA"}, nil, nil},

@@ -84,7 +84,7 @@ func (t *Timeline) comparison() string {
 		}
 		return "the marked revision"
 	case t.vsZero:
-		return "the current copy (" + common.Sanitize(t.h.Stub(0)) + ")"
+		return "the current copy (" + common.Sanitize(t.zero()) + ")"
 	}
 	return "the revision before"
 }
@@ -400,11 +400,20 @@ func (t *Timeline) markHelp() key.Binding {
 	return b
 }
 
+// zero names the current copy as its key spells it (v0000_ beside
+// v0001_), not in the form's plain spelling (v0_).
+func (t *Timeline) zero() string {
+	if t.h.Current != nil {
+		return t.h.Current.Stub()
+	}
+	return t.h.Stub(0)
+}
+
 // diff0 is the 0 key's help in the table's own spelling of the current
 // copy (v0_, rev#0#…).
 func (t *Timeline) diff0() key.Binding {
 	b := t.c.Keys.Diff0
-	what := "compare with " + t.h.Stub(0)
+	what := "compare with " + common.Sanitize(t.zero())
 	if t.vsZero && t.mark < 0 {
 		what = "compare with the one before"
 	}
