@@ -150,8 +150,10 @@ func TestPageGoldens(t *testing.T) {
 		{"tree", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, nil},
 		{"items", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2"}, nil},
 		{"item", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2", "enter"}, nil},
+		{"item-wire-help", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"2", "enter", "d", "?"}, nil},
 		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, nil},
 		{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil, nil},
+		{"timeline-padded", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "*"}, []string{"enter"}, nil},
 		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, nil, nil},
 		// Every other page and overlay.
 		{"tree-top", Config{Table: "Locations", PK: "USA"}, nil, nil},

@@ -630,6 +630,21 @@ func (m *Model) render() string {
 	return strings.Join(parts, "\n")
 }
 
+// fitCrumbs shortens a breadcrumb to width cells from its middle: the
+// constant "Tables" goes first, then the steps between the table and the
+// last step, one by one from the left, into one "…". The table and the
+// last step stay whole; ok is false when even that does not fit.
+func fitCrumbs(crumbs []string, sep string, width int, tables bool) (string, bool) {
+	if tables && len(crumbs) > 1 {
+		crumbs = crumbs[1:]
+	}
+	path := strings.Join(crumbs, sep)
+	for k := 2; ansi.StringWidth(path) > width && k < len(crumbs); k++ {
+		path = strings.Join(append([]string{crumbs[0], "…"}, crumbs[k:]...), sep)
+	}
+	return path, ansi.StringWidth(path) <= width
+}
+
 func (m *Model) header() string {
 	st := &m.styles
 	sep := st.CrumbSep.Render(" › ")
@@ -658,9 +673,18 @@ func (m *Model) header() string {
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
 		// Tight: the connection is in the status bar anyway, and the
 		// tabs not chosen shrink to their numbers.
-		left = st.Brand.Render("dynascope") + " " + path
-		if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
-			right = m.tabs(true)
+		brand := st.Brand.Render("dynascope") + " "
+		left = brand + path
+		// Then the breadcrumb's middle gives way (its table and its
+		// last step stay), so the tabs keep their names; only when even
+		// those do not fit do the tabs shrink to their numbers.
+		room := m.w - ansi.StringWidth(brand) - ansi.StringWidth(right) - 1
+		if room < ansi.StringWidth(path) {
+			if short, ok := fitCrumbs(crumbs, sep, room, len(m.stack) > 1); ok {
+				left = brand + short
+			} else {
+				right = m.tabs(true)
+			}
 		}
 	}
 	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -8,6 +9,10 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
 )
+
+// reqCount is the request count of a request line's cost ("· 1 req · 0.5
+// RCU"), the part that can go when the line is one word too long.
+var reqCount = regexp.MustCompile(` · [0-9][0-9,]* reqs?\b`)
 
 // requestLines is the request behind the view, never cut at a value: on
 // one line when it fits, wrapped onto a second when not, and only when two
@@ -21,6 +26,13 @@ func requestLines(text string, width int) []string {
 		return []string{text}
 	}
 	lines := wrapAtSpaces(text, avail)
+	if len(lines) == 2 && !strings.Contains(lines[1], " ") {
+		// One word over: the count of requests (the status bar keeps the
+		// session's) gives way rather than a line for that word.
+		if short := reqCount.ReplaceAllString(text, ""); ansi.StringWidth(short) <= avail {
+			return []string{short}
+		}
+	}
 	if len(lines) <= 2 {
 		return lines
 	}

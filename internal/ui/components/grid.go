@@ -239,6 +239,26 @@ func (g *Grid) widths() []int {
 	return out
 }
 
+// Wanted is the width the grid needs to show every visible cell whole:
+// a page with room to spare (beside a preview) can give it that much.
+func (g *Grid) Wanted() int {
+	total := 0
+	for i, c := range g.cols {
+		w := c.Width
+		if w == 0 {
+			w = ansi.StringWidth(c.Title)
+			for _, r := range g.shown() {
+				w = max(w, ansi.StringWidth(g.cell(r, i)))
+			}
+		}
+		if i > 0 {
+			total += 2
+		}
+		total += w
+	}
+	return total
+}
+
 // numeric reports whether every non-empty visible cell of column i is a
 // number, so that the column is right-aligned.
 func (g *Grid) numeric(i int) bool {

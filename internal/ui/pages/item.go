@@ -188,7 +188,17 @@ func (p *Item) Request() string {
 
 func (p *Item) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Wire, k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+}
+
+// wireKey names what d switches to: DynamoDB JSON from plain JSON, and
+// back again once DynamoDB JSON is shown.
+func (p *Item) wireKey() key.Binding {
+	b := p.c.Keys.Wire
+	if p.wire {
+		b.SetHelp(b.Help().Key, "plain JSON")
+	}
+	return b
 }
 
 // copyJSON sends a document to the clipboard (OSC 52, and tmux's) and
@@ -203,5 +213,5 @@ func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
 
 func (p *Item) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Wire, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {p.wireKey(), k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

@@ -84,7 +84,7 @@ func (t *Timeline) comparison() string {
 		}
 		return "the marked revision"
 	case t.vsZero:
-		return "the current copy (" + common.Sanitize(t.h.Stub(0)) + ")"
+		return "the current copy (" + common.Sanitize(t.zero()) + ")"
 	}
 	return "the revision before"
 }
@@ -232,7 +232,13 @@ func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
 func (t *Timeline) View() string {
 	st := t.c.Styles
 	wide := t.c.ShowPreview(t.w)
+	// Stacked, the list takes a third of the height; a history whose rows
+	// all fit in half of it gets them all (frame and header are 3 lines),
+	// so a short history never hides a revision behind a scroll.
 	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+	if len(t.rows)+3 <= t.hgt/2 {
+		listH = len(t.rows) + 3
+	}
 	if wide {
 		listW, listH = t.w*2/5, t.hgt
 	}
@@ -394,11 +400,20 @@ func (t *Timeline) markHelp() key.Binding {
 	return b
 }
 
+// zero names the current copy as its key spells it (v0000_ beside
+// v0001_), not in the form's plain spelling (v0_).
+func (t *Timeline) zero() string {
+	if t.h.Current != nil {
+		return t.h.Current.Stub()
+	}
+	return t.h.Stub(0)
+}
+
 // diff0 is the 0 key's help in the table's own spelling of the current
 // copy (v0_, rev#0#…).
 func (t *Timeline) diff0() key.Binding {
 	b := t.c.Keys.Diff0
-	what := "compare with " + t.h.Stub(0)
+	what := "compare with " + common.Sanitize(t.zero())
 	if t.vsZero && t.mark < 0 {
 		what = "compare with the one before"
 	}

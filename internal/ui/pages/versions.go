@@ -231,6 +231,10 @@ func (v *Versions) View() string {
 	wide := v.c.ShowPreview(v.w)
 	if wide {
 		listW = v.w * 11 / 20
+		// A long drift takes room from the preview, which keeps three
+		// tenths of the width: the drift is the reason to be here.
+		v.grid.SetSize(listW-4, v.h-2) // the rows shown decide the width
+		listW = min(max(listW, v.grid.Wanted()+4), v.w-v.w*3/10)
 	}
 	v.grid.SetSize(listW-4, v.h-2)
 	drifted := 0
