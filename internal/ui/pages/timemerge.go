@@ -88,15 +88,9 @@ func (t *Time) findPrefixes(r domain.TimeRange, text string) tea.Cmd {
 	if t.prefixes != nil {
 		return t.runMerged(t.pg.query)
 	}
-	var sample []string
-	for _, it := range t.pg.head.first(20) {
-		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
-			sample = append(sample, kv.Text)
-		}
-	}
 	key, _ := t.info.KeyFor(t.base.Index)
 	ctx, req := t.find.start(t.c)
-	return findTimePrefixes(ctx, t.c.Client, t.id, req, dynamo.ChildrenRequest{Table: t.info.Name, Index: t.base.Index, Key: key, TableKeys: t.tableKeys(), PK: t.base.PK}, t.enc, sample)
+	return findTimePrefixes(ctx, t.c.Client, t.id, req, dynamo.ChildrenRequest{Table: t.info.Name, Index: t.base.Index, Key: key, TableKeys: t.tableKeys(), PK: t.base.PK}, t.enc, t.sampleKeys())
 }
 
 // pendingRange is a range typed without a prefix, merged across them all.

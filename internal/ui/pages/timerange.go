@@ -45,6 +45,8 @@ type Time struct {
 	prefixes   []string             // the prefixes before the time, once found
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
 	find       request              // the search for the prefixes
+	sampling   request              // the read of the keys the format is detected from
+	sample     []string             // those keys, once read (nil: the first page's)
 	rangeTxt   string               // the range being listed ("" for all)
 	times      []time.Time          // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
@@ -174,8 +176,9 @@ func (t *Time) Init() tea.Cmd {
 			return tea.Batch(t.pg.next(), t.input.Focus())
 		}
 	}
-	// The first page, newest first, is also the sample the format is
-	// detected from: the first screen is one request.
+	// The first page, newest first, is the sample the format is detected
+	// from when it holds the whole partition; else the sample headless
+	// detection reads follows it (timesample.go).
 	return t.pg.next()
 }
 
@@ -214,15 +217,10 @@ func (t *Time) afterDetect() tea.Cmd {
 // the explorer the hint names the configuration, never a flag.
 var explorerTimeExamples = func() string { _, ex, _ := strings.Cut(domain.NoTimeHint, "such as "); return ex }()
 
-// detect reads the time format from the newest keys loaded.
+// detect reads the time format from the sample of keys (the first page's
+// when it held the whole partition, or the sample read failed).
 func (t *Time) detect() tea.Cmd {
-	var sample []string
-	number := false
-	for _, it := range t.pg.head.first(20) {
-		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
-			sample, number = append(sample, kv.Text), kv.Type == domain.TypeN
-		}
-	}
+	sample, number := t.sampleKeys(), t.skNumber()
 	if t.template != nil {
 		enc, ok := t.template.Resolve(sample)
 		if !ok {
@@ -439,6 +437,12 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.keepFromEnd(fromEnd)
 		switch t.phase {
 		case timeDetecting:
+			if msg.result.More() && t.sample == nil {
+				// The first page is not the whole partition: the format
+				// is detected from the sample headless reads (the newest
+				// and oldest keys, and each prefix's between them).
+				return t, t.readSample()
+			}
 			return t, t.detect()
 		case timeChecking:
 			t.phase = timeReady
@@ -448,6 +452,17 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
 		}
 		return t, t.prefetch(false)
+	case timeSampledMsg:
+		if !t.sampling.done(msg.req) || t.phase != timeDetecting {
+			return t, nil
+		}
+		t.sample = msg.sample.Keys
+		if msg.err != nil {
+			// The first page's keys stand in for the sample that failed.
+			t.sample = nil
+			return t, tea.Batch(report(msg.err, false, t.id), t.detect())
+		}
+		return t, t.detect()
 	case itemReadMsg:
 		if !t.get.done(msg.req) {
 			return t, nil

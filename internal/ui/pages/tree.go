@@ -626,7 +626,8 @@ func (t *Tree) View() string {
 			title = t.where() + " · does not exist"
 			body = st.Dim.Render("No item has the partition key " + t.pkText() + ": there is no such partition.\nesc goes back; / on the partitions goes to another.")
 		case t.self:
-			body = st.Dim.Render("Only the item " + t.keyText(t.req.Prefix) + " itself is here.")
+			// The item keyed by the prefix is the level's one row, which
+			// enter opens: the row stays on screen.
 		default:
 			body = st.Dim.Render("Nothing under this prefix.")
 		}
@@ -647,9 +648,13 @@ func (t *Tree) View() string {
 // rowCounts are the level's rows as the title counts them, named by what
 // they count, so that they add up to the rows listed: a name that is both
 // an item and a prefix (NY beside NY#) is two rows, one of each ("53
-// prefixes · 1 item" over 54 rows).
+// prefixes · 1 item" over 54 rows). The item keyed by the prefix itself
+// (PROFILE#) is a row, so it counts as an item.
 func (t *Tree) rowCounts() string {
 	prefixes, items := 0, 0
+	if t.self && len(t.shards) == 0 {
+		items++
+	}
 	for _, c := range t.children {
 		if c.HasChildren {
 			prefixes++
