@@ -182,6 +182,12 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 	if err != nil {
 		return err
 	}
+	if g.demo && o.follow {
+		// Following the demo shows its live workload's writes as they come.
+		liveCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		newLiveDemo(liveCtx).start(conn)
+	}
 	start := time.Now()
 	since, _ := o.window(o.present())
 	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Now: o.present(), Follow: o.follow, Poll: o.poll,

@@ -54,6 +54,9 @@ func TestMain(m *testing.M) {
 		return ui.RunWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35), tea.WithoutSignals())
 	}
 	checkTerminal = func() error { return nil }
+	// The demo's live workload would write into the shared demo: only
+	// the tests that watch it run it, on a demo of their own.
+	runLive = func(context.Context, *memory.DB, func() time.Time) {}
 	code := m.Run()
 	dynalitetest.StopShared()
 	mototest.StopShared()

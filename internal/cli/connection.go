@@ -36,6 +36,8 @@ type globals struct {
 	// headless is the session a headless command read through, whose
 	// retries are said on stderr when it ends.
 	headless *dynamo.Session
+	// live is the demo's live workload, for the explorer on --demo.
+	live *liveDemo
 }
 
 // newSession is the session a connection counts its requests in.

@@ -270,6 +270,13 @@ func runRoot(ctx context.Context, g *globals, o *rootOptions) error {
 		return err
 	}
 	o.applyConfig(conf)
+	if g.demo {
+		// On stage the demo's tables change as a real table would: its
+		// live workload writes until the explorer ends.
+		liveCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		g.live = newLiveDemo(liveCtx)
+	}
 	g.session = &dynamo.Session{} // before --data connects: the status bar counts every request
 	var early *connection
 	if g.data.given() {
@@ -292,6 +299,9 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	save := g.saveColumns
 	if g.demo {
 		now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
+		if g.live != nil {
+			now = g.live.now // from there on, as its live workload writes
+		}
 		if g.configFile == "" {
 			save = nil // trying the demo never rewrites the real config.toml: columns last the session
 		}
@@ -385,6 +395,9 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 			if conn, err = g.connect(ctx); err != nil {
 				return ui.Connected{}, err
 			}
+		}
+		if g.demo && early == nil {
+			g.live.start(conn)
 		}
 		info, names, err := preflight(ctx, conn.client, table, g.giveUpAfter())
 		if err != nil {

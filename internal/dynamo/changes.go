@@ -272,7 +272,8 @@ func (r *reader) catchUp(ctx context.Context, emit func(Change) error) error {
 
 // readShard reads one shard from its oldest record: a closed shard to its
 // end, an open one to the present (the first empty answer, or a record
-// written after the read began, unless following). It returns the
+// written after the read began: following, the page holding it is kept
+// and following goes on after it). It returns the
 // matches, in order, with times made non-decreasing, and for an open
 // shard where to go on from.
 func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change, *openShard, error) {
@@ -289,11 +290,15 @@ func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change,
 		if err != nil {
 			return nil, nil, err
 		}
+		past := false
 		for _, rec := range page.Records {
 			c := r.change(rec, id)
 			last = c.Seq
-			if !r.req.Follow && c.Time.After(r.present) {
-				return out, nil, nil // past the present: what follows was not asked for
+			if c.Time.After(r.present) {
+				if !r.req.Follow {
+					return out, nil, nil // past the present: what follows was not asked for
+				}
+				past = true
 			}
 			if c.Time.Before(newest) {
 				c.Time = newest // a shard's records are in order; rounding may not be
@@ -307,8 +312,11 @@ func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change,
 			return out, nil, nil // closed, read to its end
 		}
 		iter = aws.ToString(page.NextShardIterator)
-		if len(page.Records) == 0 {
-			// An open shard's empty answer: read up to the present.
+		if len(page.Records) == 0 || past {
+			// An open shard's empty answer, or (following) a page that
+			// reached past the present: read up to the present. A shard
+			// written faster than it is read never answers empty, and
+			// following it must not wait for one.
 			return out, &openShard{id: id, iter: iter, last: last, depth: depth}, nil
 		}
 	}

@@ -288,3 +288,56 @@ func TestChangesFollow(t *testing.T) {
 		})
 	}
 }
+
+// TestChangesFollowBusyShard: following a shard written faster than its
+// reads are allowed (5 a second) still reaches the present and goes on:
+// catching up stops at the first page past the present rather than
+// waiting for an empty answer that never comes; every write arrives
+// once, in order.
+func TestChangesFollowBusyShard(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+			info, _, err := dynamo.TableStream(ctx, b.db, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Writing goes on until the test ends, whatever its deadline:
+			// following must not need a pause in the writes to catch up.
+			wctx, stopWriting := context.WithCancel(context.Background())
+			writing := make(chan struct{})
+			go func() { // a busy table: a write every few milliseconds, until the test has seen enough
+				defer close(writing)
+				for i := 1; wctx.Err() == nil; i++ {
+					if _, err := b.db.PutItem(wctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+						Item: dynamo.Item{"pk": s("A"), "sk": s("x"), "n": n(fmt.Sprint(i))}}); err != nil {
+						return
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+			}()
+			defer func() { stopWriting(); <-writing }()
+			time.Sleep(300 * time.Millisecond) // records before the read begins
+			pk := domain.S("A")
+			got := make(chan dynamo.Change, 10_000)
+			fctx, stop := context.WithCancel(ctx)
+			defer stop()
+			go func() {
+				_, _ = dynamo.Changes(fctx, b.streams, dynamo.ChangesRequest{Stream: info, PKName: "pk", PK: &pk, SKName: "sk", Follow: true, Poll: 100 * time.Millisecond},
+					func(c dynamo.Change) error { got <- c; return nil })
+			}()
+			for want := 1; want <= 50; want++ {
+				select {
+				case c := <-got:
+					if v := dynamo.Plain(c.New["n"]); fmt.Sprint(v) != fmt.Sprint(want) {
+						t.Fatalf("change %d holds n=%v: a write lost, repeated or out of order", want, v)
+					}
+				case <-ctx.Done():
+					t.Fatalf("%d changes arrived of 50: following a busy shard never got past catching up", want-1)
+				}
+			}
+		})
+	}
+}

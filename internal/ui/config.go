@@ -49,6 +49,7 @@ type Config struct {
 	Index       string            // drill and list this GSI or LSI of Table
 	Versions    string            // open the Versions mode ("*"), or NAME's timeline
 	Range       string            // open the Time mode with this range
+	Changes     bool              // open the partition's Changes mode (the tour's stop; no flag yet)
 	Filter      domain.FilterNode // open the partition's items (or --range) filtered
 	Mask        []string          // --mask: attributes whose values are shown as stand-ins (tables add their mask = [...])
 	Tour        bool              // open on the demo's tour (--demo without --table)

@@ -368,7 +368,11 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	}
 	pk = m.maskDeepLink(msg.info, key, pk)
 	first := pages.OpenPartition(m.c, msg.info, pk, tree)
+	moded, _ := first.(common.Moded)
 	switch {
+	case m.cfg.Changes && moded != nil && moded.ModePage(pages.ModeChanges) != nil:
+		m.stack = append(m.stack, first) // loaded only if esc climbs to it
+		return m.push(moded.ModePage(pages.ModeChanges))
 	case m.cfg.Versions != "":
 		m.stack = append(m.stack, first) // loaded only if esc climbs to it
 		v := pages.NewVersionsOn(m.c, msg.info, pk, m.cfg.Index)

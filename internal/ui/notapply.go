@@ -21,7 +21,7 @@ var elsewhere = map[string]string{
 	"prev_revision":    "it steps through an item's version timeline (3, then enter)",
 	"next_revision":    "it steps through an item's version timeline (3, then enter)",
 	"zone":             "it switches the times of Time mode (4)",
-	"follow":           "it follows new items in Time mode (4)",
+	"follow":           "it follows new items in Time mode (4) and new changes in Changes mode (5)",
 	"range":            "it opens Time mode's range bar from a partition",
 	"stop_load":        "nothing is loading",
 	"tour":             "the tour is the demo's (dynascope --demo)",

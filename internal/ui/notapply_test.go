@@ -24,7 +24,7 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"m on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "m", "m mark to compare does not apply here: it marks a revision in an item's version timeline"},
 		{"[ on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "[", "prev revision does not apply here"},
 		{"z on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "z", "z UTC/local does not apply here: it switches the times of Time mode (4)"},
-		{"F on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "F", "F follow new items does not apply here: it follows new items in Time mode (4)"},
+		{"F on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "F", "F follow new items does not apply here: it follows new items in Time mode (4) and new changes in Changes mode (5)"},
 		{"X on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "X", "X stop loading does not apply here: nothing is loading"},
 		{"f on the tables", Config{}, nil, "f", "f filter does not apply here"},
 		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},

@@ -75,6 +75,8 @@ var tourStops = []stop{
 		Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Range: "2015-03"}, ""},
 	{"Binary sort keys", "Blobs: B-typed sort keys, written b64:…, drilled like any other",
 		Config{Table: "Blobs", PK: "images"}, ""},
+	{"What changed, live", "Shop's stream: c#001's writes, newest first, old → new; F follows the demo's live orders",
+		Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Changes: true}, ""},
 }
 
 // tourPickedMsg asks the root to open a stop of the tour.
@@ -124,7 +126,7 @@ func tourLabels(k keymap.KeyMap, n int) []string {
 	return labels
 }
 
-// labelSpans name the labels as runs people read, "1–9" and "a–t" (the
+// labelSpans name the labels as runs people read, "1–9" and "a–u" (the
 // letters skipped inside a run are the keys shown beside each stop).
 func labelSpans(labels []string) []string {
 	var groups [2][]string
@@ -310,11 +312,11 @@ func (p *tourPage) View() string {
 	spans := labelSpans(p.labels)
 	end := demo.DemoEnd.Format("2006-01-02 15:04 UTC")
 	if l.longClock {
-		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("The demo's clock is fixed at %s (its data ends there),", end)),
+		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("The demo's clock starts at %s (its data ends there),", end)),
 			st.Dim.Render("so 'last 24h' and every range count back from then, on any day."),
 			st.Dim.Render("enter, "+strings.Join(spans, " or ")+" opens · T (also in ? help) comes back here · esc: "+p.back))
 	} else {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("Clock fixed at %s (data's end): ranges count from there.", end)),
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("Clock starts at %s (data's end): ranges count from there.", end)),
 			st.Dim.Render(components.Fit("enter/"+strings.Join(spans, "/")+" open · T (in ? help) returns here · esc: "+p.back, p.w-4)))
 	}
 	return common.Frame(st, "Demo tour", strings.Join(lines, "\n"), p.w, p.h)
@@ -359,6 +361,9 @@ func tourArgs(s stop) []string {
 	default: // a timeline: the item's name
 		args = append(args, "--versions", domain.ShellQuote(c.Versions))
 	}
+	if c.Changes {
+		args = append(args, "then 5") // no flag opens the Changes mode: its key on the partition does
+	}
 	return args
 }
 
@@ -378,6 +383,7 @@ func (m *Model) openStop(s stop) tea.Cmd {
 	o := s.open
 	m.cfg.Table, m.cfg.PK, m.cfg.Prefix, m.cfg.Levels = o.Table, o.PK, o.Prefix, o.Levels
 	m.cfg.Index, m.cfg.Versions, m.cfg.Range, m.cfg.Filter, m.cfg.Delimiter = o.Index, o.Versions, o.Range, nil, ""
+	m.cfg.Changes = o.Changes
 	if s.pattern != "" {
 		tables := map[string]config.TableSettings{}
 		for name, ts := range m.c.Tables {

@@ -12,6 +12,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // tourWant is what each stop's view shows of its pattern, by title.
@@ -38,6 +39,7 @@ var tourWant = map[string]string{
 	"A header item beside its events":      "comm#2023-04-30T12:05:41#comm2",
 	"Orders keyed by yyyyMMdd numbers":     "dates written as numbers",
 	"Binary sort keys":                     "b64:AP4A",
+	"What changed, live":                   "c#001 · 9 changes in 24 h",
 }
 
 // TestTourOpensEachStop: --demo opens on the tour; each stop's key opens
@@ -50,7 +52,7 @@ func TestTourOpensEachStop(t *testing.T) {
 	labels := tourLabels(keymap.Default(), len(tourStops))
 	for i, s := range tourStops {
 		t.Run(s.title, func(t *testing.T) {
-			h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+			h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock, Streams: demoData(t)})
 			h.contains(t, "Demo tour", "2026-11-01 00:00 UTC")
 			h.keys(labels[i])
 			if strings.Contains(h.screen(), "Demo tour") {
@@ -59,6 +61,14 @@ func TestTourOpensEachStop(t *testing.T) {
 			h.contains(t, "Tables › "+s.open.Table, tourWant[s.title])
 			if h.m.fatal != nil || h.m.lastErr != nil || strings.Contains(h.screen(), "Something went wrong") {
 				t.Fatalf("stop %s failed: %v %v\n%s", labels[i], h.m.fatal, h.m.lastErr, h.screen())
+			}
+			if s.open.Changes {
+				// The Changes mode: no flag opens it (the stop says 5),
+				// and the stream's records are its rows.
+				if h.m.top().Mode() != pages.ModeChanges || h.rec.count("Query")+h.rec.count("Scan") != 0 {
+					t.Fatalf("stop %s: not the Changes mode, or it read the table:\n%s", labels[i], h.screen())
+				}
+				return
 			}
 			list, ok := h.m.top().(common.Searchable)
 			if !ok || list.List().Rows() == 0 {
@@ -113,15 +123,15 @@ func TestTourHoldsEveryTable(t *testing.T) {
 // skipped, so that it still moves it (and j, no longer down, opens a stop).
 func TestTourKeysSkipTakenOnes(t *testing.T) {
 	got := strings.Join(tourLabels(keymap.Default(), len(tourStops)), "")
-	if got != "123456789abcdefimnorst" {
+	if got != "123456789abcdefimnorstu" {
 		t.Fatalf("the tour's keys: %s", got)
 	}
-	if spans := labelSpans(tourLabels(keymap.Default(), len(tourStops))); !slices.Equal(spans, []string{"1–9", "a–t"}) {
+	if spans := labelSpans(tourLabels(keymap.Default(), len(tourStops))); !slices.Equal(spans, []string{"1–9", "a–u"}) {
 		t.Fatalf("named as %v", spans)
 	}
 	km := keymap.Default()
 	km.Down = key.NewBinding(key.WithKeys("down", "a"), key.WithHelp("↓/a", "down"))
-	if got := strings.Join(tourLabels(km, len(tourStops)), ""); got != "123456789bcdefijmnorst" {
+	if got := strings.Join(tourLabels(km, len(tourStops)), ""); got != "123456789bcdefijmnorstu" {
 		t.Fatalf("with a bound to down: %s", got)
 	}
 	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock, Keys: km})
@@ -138,11 +148,11 @@ func TestTourKeysSkipTakenOnes(t *testing.T) {
 func TestTourScrollsAt80x24(t *testing.T) {
 	h := newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
 	labels := tourLabels(keymap.Default(), len(tourStops))
-	h.contains(t, "↓ ", " more below", "enter/1–9/a–t open", "esc: the tables")
+	h.contains(t, "↓ ", " more below", "enter/1–9/a–u open", "esc: the tables")
 	see := func(i int) {
 		t.Helper()
 		s := tourStops[i]
-		h.contains(t, labels[i]+"  "+s.title, "› "+s.about[:20], "Clock fixed at", "enter/1–9/a–t open")
+		h.contains(t, labels[i]+"  "+s.title, "› "+s.about[:20], "Clock starts at", "enter/1–9/a–u open")
 	}
 	for i := range tourStops {
 		see(i)
@@ -206,19 +216,19 @@ func TestTourKeys(t *testing.T) {
 func TestTourClicks(t *testing.T) {
 	click := func(h *harness, y int) { h.screen(); h.send(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft}) }
 	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
-	click(h, 6) // the title bar, the border, the heading, a blank line, then the stops: the third
+	click(h, 4) // the title bar, the border, then the stops (no room for a heading): the third
 	h.contains(t, "Demo tour", "› Equipment: v0_")
-	click(h, 3) // the blank line over the list
+	click(h, 0) // the title bar over the list
 	h.contains(t, "Demo tour", "› Equipment: v0_")
 	click(h, 30) // under the list
 	h.contains(t, "Demo tour", "› Equipment: v0_")
-	click(h, 6)
+	click(h, 4)
 	h.contains(t, "Tables › Equipment › "+demo.DriftedPiece, "versioned item")
 
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
-	h.keys("G") // scrolled: the list's first line is the ninth stop
+	h.keys("G") // scrolled: the list's first line is the tenth stop
 	click(h, 2)
-	h.contains(t, "› AuditLog")
+	h.contains(t, "› Shop: customers")
 	click(h, 2)
-	h.contains(t, "Tables › AuditLog")
+	h.contains(t, "Tables › Shop")
 }

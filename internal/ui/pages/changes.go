@@ -53,6 +53,7 @@ type Changes struct {
 	fail    failure
 	grid    components.Grid
 	w, h    int
+	follow  changesFollow // F: new records as they are written
 }
 
 // NewChanges returns the Changes mode of a partition of the table.
@@ -113,6 +114,8 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		p.fail.clear()
 		return p, p.Init()
+	case changesFollowedMsg:
+		return p, p.followed(msg)
 	case changesReadMsg:
 		if !p.load.done(msg.req) {
 			return p, nil
@@ -133,6 +136,10 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
+		case p.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
+			p.follow.req.stop()
+		case key.Matches(msg, k.Follow) && p.loaded && !p.fail.stopped():
+			return p, p.startFollow()
 		case key.Matches(msg, k.Back) && p.load.inFlight():
 			p.load.stop()
 			p.loaded = true
@@ -140,6 +147,7 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Refresh):
+			p.follow.req.stop() // read again whole: following starts again from F
 			p.fail.clear()
 			return p, p.Init()
 		default:
@@ -175,6 +183,9 @@ func (p *Changes) View() string {
 	}
 	if p.prefix != "" {
 		title += " · under " + common.Sanitize(p.prefix)
+	}
+	if p.follow.on() {
+		title += " · following · " + fmt.Sprint(p.follow.added) + " new · F or esc stops"
 	}
 	list := common.Frame(st, title, body, listW, listH)
 	detailW := p.w
@@ -226,12 +237,18 @@ func (p *Changes) Request() string {
 
 func (p *Changes) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Refresh, k.NextMode, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit}
+}
+
+// followLive is the follow key as the Changes mode's help names it: it
+// follows the stream's new records, not new items.
+func followLive(b key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "follow live"))
 }
 
 func (p *Changes) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back}, modeHelp(k, p.Modes()), {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes()), {k.Help, k.Quit}}
 }
 
 func (p *Changes) place() place {

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// ordersTable is a table keyed PK/SK whose stream keeps both images.
+func ordersTable(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	s := func(n string) *types.AttributeDefinition {
+		return &types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	if _, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Orders"),
+		AttributeDefinitions: []types.AttributeDefinition{*s("PK"), *s("SK")},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func putOrder(t *testing.T, db *memory.DB, pk, sk, status string) {
+	t.Helper()
+	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk},
+		"Status": &types.AttributeValueMemberS{Value: status}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestChangesFollow: F in the Changes tab puts each record written after
+// the tab opened on top, once, and says it is following; a write to
+// another partition does not show; F stops it, and nothing arrives after.
+func TestChangesFollow(t *testing.T) {
+	db := ordersTable(t)
+	now := time.Now()
+	putOrder(t, db, "c1", "o1", "PLACED")
+	h := newHarness(t, 120, 35, Config{Client: db, Streams: db, Table: "Orders", PK: "c1", Now: func() time.Time { return now }})
+	h.keys("5")
+	h.contains(t, "c1 · 1 change in 24 h")
+	putOrder(t, db, "c1", "o1", "PAID") // after the tab read the stream
+	d := h.driver()
+	d.key("F")
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
+	h.contains(t, `~ Status  "PLACED" → "PAID"`)
+	putOrder(t, db, "c2", "o9", "PLACED") // another partition
+	putOrder(t, db, "c1", "o2", "PLACED")
+	d.key("down") // keys go on working while following
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "following · 2 new") })
+	s := h.screen()
+	if strings.Count(s, "INSERT") != 2 || strings.Count(s, "MODIFY") != 1 || strings.Contains(s, "o9") {
+		t.Fatalf("a record came twice, went missing or is not this partition's:\n%s", s)
+	}
+	if i, j := strings.Index(s, "o2"), strings.Index(s, "MODIFY"); i < 0 || i > j {
+		t.Fatalf("the newest record is not on top:\n%s", s)
+	}
+	d.key("F")
+	if strings.Contains(h.screen(), "following") {
+		t.Fatal("F did not stop following")
+	}
+	putOrder(t, db, "c1", "o3", "PLACED")
+	h.keys("down")
+	if strings.Contains(h.screen(), "o3") {
+		t.Fatal("a record arrived after following stopped")
+	}
+}

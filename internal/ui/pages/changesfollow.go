@@ -1,0 +1,101 @@
+package pages
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// changesFollowedMsg carries one new stream record, or the end of
+// following; more follow on next until done.
+type changesFollowedMsg struct {
+	page, req int
+	change    *dynamo.Change
+	done      bool
+	err       error
+	next      <-chan changesFollowedMsg
+}
+
+func (m changesFollowedMsg) PageID() int { return m.page }
+
+// changesFollow is F in the Changes mode: the stream's open shards read
+// every second, each new record put on top once, until F or esc.
+type changesFollow struct {
+	req   request
+	added int
+}
+
+func (f *changesFollow) on() bool { return f.req.inFlight() }
+
+// seen names a record by its shard and sequence number: following reads
+// the stream again from where the listed records end, and a record
+// listed already must not come twice.
+func seen(c dynamo.Change) string { return c.Shard + "/" + c.Seq }
+
+// startFollow's command reads the stream in a goroutine (dynamo.Changes
+// with Follow), handing each new record to Update through a channel:
+// Update never waits.
+func (p *Changes) startFollow() tea.Cmd {
+	now := p.c.Now()
+	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now, Follow: true}
+	if p.info.Key.SK != nil {
+		r.SKName = p.info.Key.SK.Name
+	}
+	if len(p.changes) > 0 {
+		// Records from a minute before the newest listed: DynamoDB rounds
+		// a record's time, and the listed ones are skipped by name.
+		r.Since = p.changes[0].Time.Add(-time.Minute)
+	}
+	known := make(map[string]bool, len(p.changes))
+	for _, c := range p.changes {
+		known[seen(c)] = true
+	}
+	ctx, req := p.follow.req.start(p.c)
+	p.follow.added = 0
+	sc, page := p.c.Streams, p.id
+	return common.Stream(64, func(ch chan changesFollowedMsg) {
+		send := func(m changesFollowedMsg) error {
+			m.page, m.req, m.next = page, req, ch
+			select {
+			case ch <- m:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		_, err := dynamo.Changes(ctx, sc, r, func(c dynamo.Change) error {
+			if known[seen(c)] {
+				return nil
+			}
+			known[seen(c)] = true
+			return send(changesFollowedMsg{change: &c})
+		})
+		_ = send(changesFollowedMsg{done: true, err: err})
+	})
+}
+
+// followed takes one message of following: a new record goes on top.
+func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
+	if msg.req != p.follow.req.id || !p.follow.on() {
+		return nil // stopped: a late answer
+	}
+	if msg.done {
+		p.follow.req.done(msg.req)
+		return report(msg.err, false, p.id)
+	}
+	c := *msg.change
+	if p.c.Masked != nil {
+		c = p.c.Masked.MaskChange(p.info.Name, c)
+	}
+	cursor := p.grid.Cursor()
+	p.changes = append([]dynamo.Change{c}, p.changes...)
+	p.follow.added++
+	p.refresh()
+	if cursor > 0 { // the row being read stays selected as rows arrive above it
+		p.grid.SetCursor(cursor + 1)
+	}
+	return common.Next(msg.next)
+}
