@@ -5,7 +5,7 @@
 scene tour 120 35 "" @20 j j
 scene tables 120 35 "" @20 Escape @5 Escape @10 j j j j j j j
 scene partitions 120 35 "--table Locations" 
-scene tree 120 35 "--table Locations --pk USA --levels STATE#CITY#ZIP" j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
+scene tree 120 35 "--table Locations --pk USA --levels STATE#CITY#ZIP" j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
 scene tree-level 120 35 "--table Locations --pk USA --prefix NY#NEWYORKCITY# --levels STATE#CITY#ZIP" c @10
 scene items 120 35 "--table Locations --pk USA" Tab j j j j j j j j j j j j
 scene items-preview-140 140 35 "--table Locations --pk USA" Tab j j j j j j j j j j j j
