@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -157,11 +158,24 @@ func wireToAV(raw json.RawMessage) (types.AttributeValue, error) {
 // TestGoSnippetCompiles builds the Go snippet against the SDK versions this
 // module pins, for a view with every kind of key condition.
 func TestGoSnippetCompiles(t *testing.T) {
-	dir, err := os.MkdirTemp(".", ".snippet-check-")
+	// A module of its own outside the source tree, pinned to this
+	// module's versions (its go.mod and go.sum, renamed): the check
+	// writes nothing into the package while it runs.
+	dir := t.TempDir()
+	mod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	sum, err := os.ReadFile("../../go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(mod, []byte("module snippetcheck"))
+	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var src strings.Builder
 	src.WriteString("package snippet\n\nimport (\n\t\"context\"\n\n\t\"github.com/aws/aws-sdk-go-v2/aws\"\n\t\"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb\"\n\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb/types\"\n)\n\nvar _ = types.AttributeValueMemberS{}\n")
 	every, err := domain.ParseFilter(domain.EveryFilterKind)
@@ -179,8 +193,11 @@ func TestGoSnippetCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(src.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "./"+dir)
-	build.Env = developerEnv // the developer's Go settings, not the sealed home
+	build := exec.Command("go", "build", ".")
+	build.Dir = dir
+	// The developer's Go settings, not the sealed home; no workspace, and
+	// nothing fetched: every module it needs is this module's.
+	build.Env = append(developerEnv, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off")
 	out, err := build.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the snippet does not build: %v\n%s\n%s", err, out, src.String())
