@@ -47,7 +47,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.StringVar(&f.pk, "pk", "", "partition key value (required), or a shard pattern such as 'seattle-{1..4}'")
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
-	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
+	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter, or none to list every key whole (default: detected from the keys: # | / : . - _; none when none repeats)")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
@@ -61,8 +61,8 @@ func (f *childrenFlags) prepare() (*domain.Mask, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	if len(f.delimiter) > 1 {
-		return nil, usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
+	if len(f.delimiter) > 1 && f.delimiter != domain.NoDelimiter {
+		return nil, usage("give one character, such as '#' or '/', or none to split nothing", "--delimiter %q is longer than one character", f.delimiter)
 	}
 	if err := checkBudget("--count-budget", f.countBudget); err != nil {
 		return nil, err
@@ -126,6 +126,14 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		}
 	}
 	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
+	switch {
+	case f.delimiter == domain.NoDelimiter:
+		req.Delim, req.NoDelim = "", true
+	case f.delimiter == "" && key.SK != nil && key.SK.Type == domain.TypeS:
+		// A prefix ends with its delimiter (NY#NEWYORKCITY#): a level of
+		// leaves under it is still cut at '#', as the explorer's is.
+		req.Delim, _ = domain.TemplateDelimiter(f.prefix)
+	}
 	if f.index != "" {
 		req.TableKeys = &info.Key
 	}
@@ -141,7 +149,13 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if err != nil {
 		return err
 	}
-	delims := keyDelims(info, f.index, res.Delim)
+	// Masks split keys around the table's delimiter (# when the keys are
+	// not split), as they always have.
+	maskDelim := res.Delim
+	if maskDelim == "" {
+		maskDelim = "#"
+	}
+	delims := keyDelims(info, f.index, maskDelim)
 	level := maskedQuery(res.Level, mask, delims)
 	all := dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
 	if res.SelfItem && !pattern {
@@ -150,7 +164,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		self := dynamo.ChildRow{Prefix: domain.KeyText(key.SK.Type, f.prefix), IsItem: true, Self: true}
 		all.Rows = append([]any{self}, all.Rows...)
 	}
-	rows := maskChildRows(all, mask, key, res.Delim)
+	rows := maskChildRows(all, mask, key, maskDelim)
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
@@ -161,8 +175,8 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		return err
 	}
 	doc := map[string]any{
-		"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), res.Delim),
-		"prefix": mask.KeyIf(key.SK.Name, shown, res.Delim), "delimiter": res.Delim,
+		"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), maskDelim),
+		"prefix": mask.KeyIf(key.SK.Name, shown, maskDelim), "delimiter": res.Delim,
 		"keyCondition": level.Expression(), "values": level.Values(),
 		"children": rows.Rows,
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
@@ -171,6 +185,11 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if billed, est := conn.client.Session.Billed(); est {
 		stats := doc["stats"].(map[string]any)
 		stats["billedRCU"], stats["billedEstimated"] = billed, true
+	}
+	if res.Delim == "" {
+		// No delimiter repeats in the keys (or none was asked, or the level
+		// is empty): every key is listed whole, none is split.
+		doc["delimiter"] = nil
 	}
 	if res.SelfItem {
 		doc["prefixIsItem"] = true

@@ -147,15 +147,54 @@ func TestChildrenConfiguredShards(t *testing.T) {
 // raw bytes (which JSON would mangle into U+FFFD).
 func TestChildrenBinaryKeys(t *testing.T) {
 	doc := childrenJSON(t, "--table", "Blobs", "--pk", "images")
-	if len(doc.Children) != 48 || doc.Children[0].Name != "b64:AP4A" || doc.Children[0].Prefix != "b64:AP4AIw==" {
+	if len(doc.Children) != 48 || doc.Children[0].Name != "b64:AP4A" || doc.Children[0].Prefix != "b64:AP4A" {
 		t.Fatalf("children %+v", doc.Children[:min(2, len(doc.Children))])
 	}
-	out, _ := mustRun(t, "children", "--demo", "--table", "Blobs", "--pk", "images", "--output", "csv")
-	if !strings.Contains(out, "b64:Bf4B,b64:Bf4BIw==") || strings.ContainsRune(out, 0xfffd) {
+	// No delimiter repeats in these keys: each is listed whole, the two
+	// holding a byte 0x23 (23 fe 07, af fe 23) included, never split there
+	// (25.20); the document says the keys are not split.
+	for _, c := range doc.Children {
+		if !c.IsItem || c.HasChildren || c.Name == "" {
+			t.Fatalf("a key split at 0x23: %+v", c)
+		}
+	}
+	var raw map[string]any
+	out, _ := mustRun(t, "children", "--demo", "--table", "Blobs", "--pk", "images")
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := raw["delimiter"]; !ok || d != nil {
+		t.Fatalf(`"delimiter": %v (present %v), want null`, d, ok)
+	}
+	out, _ = mustRun(t, "children", "--demo", "--table", "Blobs", "--pk", "images", "--output", "csv")
+	if !strings.Contains(out, "b64:Bf4B,b64:Bf4B,") || !strings.Contains(out, "b64:I/4H,") || strings.ContainsRune(out, 0xfffd) {
 		t.Fatalf("csv:\n%s", out)
 	}
 	under := childrenJSON(t, "--table", "Blobs", "--pk", "images", "--prefix", "b64:AA==")
 	if len(under.Children) != 1 || under.Children[0].Name != "b64:/gA=" {
 		t.Fatalf("under b64:AA==: %+v", under.Children)
+	}
+}
+
+// TestChildrenDelimiterNone: --delimiter none lists every key whole, as
+// leaves, and the document says no delimiter; a prefix's own delimiter
+// still cuts a level of leaves under it.
+func TestChildrenDelimiterNone(t *testing.T) {
+	split := childrenJSON(t, "--table", "Locations", "--pk", "FRANCE")
+	whole := childrenJSON(t, "--table", "Locations", "--pk", "FRANCE", "--delimiter", "none")
+	if split.Delimiter != "#" || whole.Delimiter != "" || len(whole.Children) <= len(split.Children) {
+		t.Fatalf("split at %q into %d, none (%q) into %d", split.Delimiter, len(split.Children), whole.Delimiter, len(whole.Children))
+	}
+	for _, c := range whole.Children {
+		if !c.IsItem || c.HasChildren || !strings.Contains(c.Name, "#") {
+			t.Fatalf("not a whole key: %+v", c)
+		}
+	}
+	leaves := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#")
+	if leaves.Delimiter != "#" || len(leaves.Children) == 0 {
+		t.Fatalf("under NY#NEWYORKCITY#: delimiter %q, %d children", leaves.Delimiter, len(leaves.Children))
+	}
+	if _, stderr, code := cli(t, "children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", "nothing"); code != 2 || !strings.Contains(stderr, "or none") {
+		t.Fatalf("--delimiter nothing: code %d, %s", code, stderr)
 	}
 }

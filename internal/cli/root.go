@@ -105,7 +105,7 @@ func (g *globals) register(pf *pflag.FlagSet) {
 func (o *rootOptions) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.table, "table", "", "open this table directly")
 	fl.StringVar(&o.prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
-	fl.StringVar(&o.delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
+	fl.StringVar(&o.delimiter, "delimiter", "", "sort-key segment delimiter, or none to list every key whole (default: detected from the keys)")
 	fl.Float64Var(&o.countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
 	fl.StringVar(&o.index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
 	fl.StringVar(&o.versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
@@ -168,8 +168,8 @@ func (o *rootOptions) validate() error {
 			return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
 		}
 	}
-	if len(o.delimiter) > 1 {
-		return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", o.delimiter)
+	if len(o.delimiter) > 1 && o.delimiter != domain.NoDelimiter {
+		return usage("give one character, such as '#' or '/', or none to split nothing", "--delimiter %q is longer than one character", o.delimiter)
 	}
 	if !slices.Contains(ui.Themes, o.theme) {
 		return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", o.theme)

@@ -15,9 +15,17 @@ var Delimiters = []string{"#", "|", "/", ":", ".", "-", "_"}
 // fraction after them.
 var timeOfDay = regexp.MustCompile(`\d{2}(:\d{2})+(\.\d+)?`)
 
+// NoDelimiter is how a delimiter setting (--delimiter, the tree's
+// options) says to split nothing: every sort key is one segment, a leaf.
+// It is longer than one character, so it is never a delimiter itself.
+const NoDelimiter = "none"
+
 // DetectDelimiter picks the delimiter that best structures a sample of sort
 // keys: the one present in most keys, preferring the stronger on ties and
-// never one that appears in fewer than half of them.
+// never one that appears in fewer than half of them or in fewer than two
+// (a delimiter repeats, or nothing structures the keys: binary keys with
+// one byte 0x23, names with one '-'). ok is false when none does: the
+// keys are not split.
 func DetectDelimiter(sample []string) (string, bool) {
 	best, bestScore := "", 0.0
 	masked := make([]string, len(sample))
@@ -33,7 +41,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 				n++
 			}
 		}
-		if len(sample) == 0 || n*2 < len(sample) {
+		if n < 2 || n*2 < len(sample) {
 			continue
 		}
 		// Coverage first; a small preference for the stronger delimiter
@@ -46,6 +54,18 @@ func DetectDelimiter(sample []string) (string, bool) {
 	return best, best != ""
 }
 
+// TemplateDelimiter is the strongest delimiter in one string written by
+// hand (a level-name template STATE#CITY#ZIP, a --prefix NY#): there is
+// no sample to repeat in, so present is enough.
+func TemplateDelimiter(s string) (string, bool) {
+	for _, d := range Delimiters {
+		if strings.Contains(timeOfDay.ReplaceAllString(s, "T"), d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
 // Child is one next segment under a prefix.
 type Child struct {
 	Name        string // the segment, possibly empty (A##B)
@@ -56,12 +76,16 @@ type Child struct {
 
 // ChildOf splits key under prefix: the next segment's name, and whether
 // the key ends there (a leaf). ok is false when key is not under prefix or
-// is the prefix itself.
+// is the prefix itself. With no delimiter ("") nothing is split: the rest
+// of the key is the name, a leaf.
 func ChildOf(prefix, key, delim string) (name string, leaf bool, ok bool) {
 	if !strings.HasPrefix(key, prefix) || len(key) == len(prefix) {
 		return "", false, false
 	}
 	rest := key[len(prefix):]
+	if delim == "" {
+		return rest, true, true
+	}
 	if i := strings.Index(rest, delim); i >= 0 {
 		return rest[:i], false, true
 	}
@@ -149,7 +173,8 @@ func Segments(prefix, delim string) []string {
 // stretches: the caller reads keys >= Start() under the prefix, in order,
 // and feeds them; the walk records each child and moves Start past the
 // child's whole subtree, so the next read skips it. Keys fed that fall in a
-// skipped stretch (a bulk read) are passed over.
+// skipped stretch (a bulk read) are passed over. With no delimiter ("")
+// every key is a child of its own, a leaf.
 type ChildWalk struct {
 	Prefix, Delim string
 	// SelfItem reports a key equal to the prefix itself (a trailing

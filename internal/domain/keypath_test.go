@@ -26,10 +26,56 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"2018-08-29:12:00:00", "2018-08-30:01:00:00"}, "-"},
 		{[]string{"amsg#2018-08-29:12:00:00", "amsg#2018-08-30:01:00:00"}, "#"},
 		{nil, ""},
+		// No delimiter unless one repeats (25.20): one key holding a byte
+		// 0x23, one name holding '-', or a single key, split nothing.
+		{[]string{"\x01\x02", "\x05#\x00", "\x07\x08"}, ""},
+		{[]string{"\x05#\x00", "\x06\x01"}, ""},
+		{[]string{"alpha", "beta-1", "gamma"}, ""},
+		{[]string{"NY#NEWYORKCITY#10001"}, ""},
+		{[]string{"2026-10-31T13:17:58Z", "2026-10-31T13:18:00Z", "2026-10-31T13:19:00Z"}, "-"},
 	} {
 		got, ok := DetectDelimiter(tc.sample)
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("DetectDelimiter(%q) = %q, %v; want %q", tc.sample, got, ok, tc.want)
+		}
+	}
+}
+
+// TestTemplateDelimiter: one string written by hand names its delimiter
+// by holding it (nothing to repeat in); a time's colons are the time's.
+func TestTemplateDelimiter(t *testing.T) {
+	for in, want := range map[string]string{"STATE#CITY#ZIP": "#", "NY#": "#", "[country]/[region]": "/", "a-b_c": "-", "plain": "", "": "",
+		"amsg#2018-08-29:12:00:00": "#", "13:17:58": ""} {
+		if got, ok := TemplateDelimiter(in); got != want || ok != (want != "") {
+			t.Errorf("TemplateDelimiter(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+// TestNoDelimiterListsEveryKey: with no delimiter ("") every key under the
+// prefix is a child of its own, a leaf, whatever bytes it holds.
+func TestNoDelimiterListsEveryKey(t *testing.T) {
+	keys := []string{"\x01\x02", "\x05#\x00", "\x05#\x01", "a#b", "a#b#c", "plain"}
+	for _, prefix := range []string{"", "a#"} {
+		want := 0
+		for _, k := range keys {
+			if strings.HasPrefix(k, prefix) && k != prefix {
+				want++
+				if name, leaf, ok := ChildOf(prefix, k, ""); !ok || !leaf || prefix+name != k {
+					t.Errorf("ChildOf(%q, %q, none) = %q %v %v", prefix, k, name, leaf, ok)
+				}
+			}
+		}
+		for _, limit := range []int{1, 2, 1000} {
+			got, _ := skipScan(keys, prefix, "", limit)
+			if len(got) != want {
+				t.Fatalf("prefix %q limit %d: %d children %+v, want %d leaves", prefix, limit, len(got), got, want)
+			}
+			for _, c := range got {
+				if !c.IsItem || c.HasChildren {
+					t.Errorf("prefix %q: %+v is not a leaf", prefix, c)
+				}
+			}
 		}
 	}
 }

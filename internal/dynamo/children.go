@@ -18,7 +18,10 @@ type ChildrenRequest struct {
 	TableKeys *KeySchema // the table's, when Index is set
 	PK        domain.KeyValue
 	Prefix    string // "" for the top level; ends with Delim below it
-	Delim     string // "" to detect from the first keys read
+	Delim     string // "" to detect from the first keys read (unless NoDelim)
+	// NoDelim splits nothing: every key under Prefix is a child of its
+	// own, a leaf (Delim is "").
+	NoDelim bool
 	// Resume holds the children an earlier, interrupted walk found (in key
 	// order, Delim set): the walk goes on after the last of them.
 	Resume []domain.Child
@@ -42,6 +45,10 @@ type ChildrenResult struct {
 	// of a cut level's stretch with nothing left) found nothing the walk
 	// used (their cost is in Cost).
 	Guessed, Wasted int
+	// NoDelim: the keys are not split, as asked, or because no delimiter
+	// repeats in the first keys read. Delim "" without it: no key was
+	// read to tell (an empty level).
+	NoDelim bool
 }
 
 const (
@@ -83,7 +90,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 		res.Level.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: skValue(r.Prefix, binary)}
 	}
 	walk := domain.NewChildWalk(r.Prefix, r.Delim)
-	if len(r.Resume) > 0 && r.Delim != "" {
+	if len(r.Resume) > 0 && (r.Delim != "" || r.NoDelim) {
 		var keys []string
 		for _, c := range r.Resume {
 			if c.IsItem {
@@ -101,12 +108,14 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
 	first := lv.walker(walk, "", probeSizing{}, firstProbeKeys)
+	first.detect = r.Delim == "" && !r.NoDelim
 	var emitFirst func(domain.Child)
 	if emit != nil {
 		emitFirst = func(ch domain.Child) { emit(ch, lv.total()) }
 	}
 	err := first.run(emitFirst)
 	res.Delim = first.walk.Delim
+	res.NoDelim = res.Delim == "" && !first.detect // asked, or detected none
 	// The stretches cut off the first walk, in key order: each is told
 	// once it is done, so emit still sees the children in key order.
 	var errs []error
@@ -325,10 +334,10 @@ func ShardedChildren(ctx context.Context, c Client, r ChildrenRequest, shards []
 		res, err := Children(ctx, c, sr, nil)
 		total.Cost = total.Cost.Add(res.Cost)
 		total.SelfItem = total.SelfItem || res.SelfItem
-		if r.Delim == "" && res.Delim != "" {
-			r.Delim = res.Delim // every shard is cut the same way
+		if r.Delim == "" && !r.NoDelim {
+			r.Delim, r.NoDelim = res.Delim, res.NoDelim // every shard is cut the same way
 		}
-		total.Delim, total.Level = r.Delim, res.Level
+		total.Delim, total.NoDelim, total.Level = r.Delim, r.NoDelim, res.Level
 		for _, ch := range res.Children {
 			i, ok := index[ch.Name]
 			if !ok {

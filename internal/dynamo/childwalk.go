@@ -52,6 +52,7 @@ type walker struct {
 	limit  int32
 	sample []string
 	filled int       // probes in a row filled by one child
+	detect bool      // the delimiter is still to be told from the keys
 	subs   []*walker // stretches cut off this one, in key order (set while it runs)
 	done   chan struct{}
 	err    error
@@ -140,12 +141,12 @@ func (w *walker) run(emit func(domain.Child)) error {
 			}
 			keys = append(keys, k)
 		}
-		if w.walk.Delim == "" {
-			d, ok := domain.DetectDelimiter(trimPrefix(keys, r.Prefix))
-			if !ok {
-				d = "#"
-			}
-			w.walk.Delim = d
+		if w.detect && len(keys) > 0 {
+			// None repeating is a state of its own ("" once detected): the
+			// keys are listed whole, never split at a byte 0x23 of a
+			// binary key or a lone '#'.
+			w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(keys, r.Prefix))
+			w.detect = false
 		}
 		if len(keys) == 0 {
 			w.sk.unused() // nothing left: the read found nothing of its own

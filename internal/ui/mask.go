@@ -47,7 +47,7 @@ func masking(cfg Config) (*dynamo.Masked, error) {
 		return flagged
 	}
 	delim := func(table string) string {
-		if table == cfg.Table && cfg.Delimiter != "" {
+		if table == cfg.Table && cfg.Delimiter != "" && cfg.Delimiter != domain.NoDelimiter {
 			return cfg.Delimiter
 		}
 		return cfg.Tables[table].Delimiter

@@ -319,8 +319,8 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
 	if m.cfg.Levels != "" {
 		d := m.cfg.Delimiter
-		if d == "" {
-			d, _ = domain.DetectDelimiter([]string{m.cfg.Levels})
+		if d == "" || d == domain.NoDelimiter {
+			d, _ = domain.TemplateDelimiter(m.cfg.Levels)
 		}
 		tree.Levels = domain.LevelNames(m.cfg.Levels, d)
 	}
@@ -399,10 +399,13 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	m.stack = append(m.stack, first)
 	d := tree.Delim
 	if d == "" {
-		d, _ = domain.DetectDelimiter([]string{m.cfg.Prefix})
+		d, _ = domain.TemplateDelimiter(m.cfg.Prefix)
 		tree.Delim = d
 	}
-	segs := domain.Segments(m.cfg.Prefix, d)
+	var segs []string // no delimiter: the prefix is one level, no ancestors
+	if d != domain.NoDelimiter {
+		segs = domain.Segments(m.cfg.Prefix, d)
+	}
 	for i := 1; i < len(segs); i++ {
 		m.stack = append(m.stack, pages.NewTree(m.c, msg.info, pk, strings.Join(segs[:i], d)+d, tree))
 	}

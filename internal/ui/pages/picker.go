@@ -192,6 +192,12 @@ func delimiterChoices(current string, keys []string) ([]choice, string) {
 		}
 		choices = append(choices, choice{cells: []string{d, fmt.Sprintf("%d of %d", split, len(keys)), sample}, current: d == current})
 	}
+	// No delimiter: every key a row of its own, nothing split.
+	whole := ""
+	if len(keys) > 0 {
+		whole = "(no split) " + keys[0]
+	}
+	choices = append(choices, choice{cells: []string{"no delimiter", fmt.Sprintf("0 of %d", len(keys)), whole}, current: current == domain.NoDelimiter})
 	note := fmt.Sprintf("how each would split the %s loaded here; enter re-reads the level with it", common.Plural(len(keys), "key", "keys"))
 	if len(keys) == 0 {
 		note = "no keys loaded here to show a split; enter reads the level with the one chosen"

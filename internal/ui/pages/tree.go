@@ -21,6 +21,7 @@ type childrenFoundMsg struct {
 	children  []dynamo.ShardChild
 	self      bool
 	delim     string
+	noDelim   bool     // the walk found no delimiter repeating (or was asked for none)
 	sample    []string // sort keys the walk read, when done
 	cost      dynamo.Cost
 	done      bool
@@ -80,8 +81,8 @@ type Tree struct {
 	w, h        int
 }
 
-// TreeOptions are the drill-down's settings: delimiter ("" detects) and
-// level names.
+// TreeOptions are the drill-down's settings: delimiter ("" detects,
+// domain.NoDelimiter splits nothing) and level names.
 type TreeOptions struct {
 	Delim  string
 	Levels []string
@@ -94,6 +95,9 @@ type TreeOptions struct {
 func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string, opts TreeOptions) *Tree {
 	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	if opts.Delim == domain.NoDelimiter {
+		t.req.Delim, t.req.NoDelim = "", true
+	}
 	t.countBudget = opts.CountBudget
 	t.useIndex(opts.Index)
 	t.setColumns()
@@ -122,7 +126,28 @@ func (t *Tree) budget() float64 {
 }
 
 func (t *Tree) options() TreeOptions {
-	return TreeOptions{Delim: t.req.Delim, Levels: t.levels, Index: t.req.Index, CountBudget: t.countBudget}
+	return TreeOptions{Delim: t.delimSetting(), Levels: t.levels, Index: t.req.Index, CountBudget: t.countBudget}
+}
+
+// delimSetting is the level's delimiter as a setting: "" while it is to
+// be detected, domain.NoDelimiter once the keys are known not to split.
+func (t *Tree) delimSetting() string {
+	if t.req.NoDelim {
+		return domain.NoDelimiter
+	}
+	return t.req.Delim
+}
+
+// delimLabel names the delimiter in the title: "?" while it is to be
+// detected.
+func (t *Tree) delimLabel() string {
+	switch {
+	case t.req.NoDelim:
+		return "no delimiter"
+	case t.req.Delim == "":
+		return "delimiter ?"
+	}
+	return "delimiter " + common.Sanitize(t.req.Delim)
 }
 
 func (t *Tree) setColumns() {
@@ -204,7 +229,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	}
 	if len(shards) > 0 {
 		merged, res, err := dynamo.ShardedChildren(ctx, c, r, shards, snapshot)
-		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, cost: res.Cost, done: true, err: err, next: ch}
+		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, cost: res.Cost, done: true, err: err, next: ch}
 		return
 	}
 	res, err := dynamo.Children(ctx, c, r, func(child domain.Child, cost dynamo.Cost) { snapshot(dynamo.ShardChild{Child: child}, cost) })
@@ -212,7 +237,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	for i, child := range res.Children {
 		all[i] = dynamo.ShardChild{Child: child}
 	}
-	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
 // countChildren counts under the branches, several at once, streaming
@@ -316,8 +341,10 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.placeSeen(true).remember() // for the place's other modes
 		t.fail.fail(msg.err)
-		if msg.delim != "" && t.req.Delim == "" {
-			t.req.Delim = msg.delim
+		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
+			// Detected, as a delimiter or as none: remembered, so a level
+			// opened from here or read again is cut the same way.
+			t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
 			t.setColumns()
 		}
 		t.refresh()
@@ -469,7 +496,7 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
 		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
-		choices, note := delimiterChoices(t.req.Delim, t.sampleKeys())
+		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
 	case key.Matches(msg, k.Refresh) && t.fail.stopped():
 		return t.retry(), true
@@ -507,7 +534,7 @@ func (t *Tree) countKey() tea.Cmd {
 // retry goes on with a walk cut off by an error or esc after the children
 // it found, or starts the level again when it found none.
 func (t *Tree) retry() tea.Cmd {
-	if t.partial && len(t.shards) == 0 && t.req.Delim != "" && len(t.children) > 0 {
+	if t.partial && len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0 {
 		return t.resume()
 	}
 	return t.Init()
@@ -532,11 +559,17 @@ func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if kind == "delimiter" {
-		d := domain.Delimiters[picked]
-		if d == t.req.Delim {
+		d := domain.NoDelimiter // the row after the delimiters
+		if picked < len(domain.Delimiters) {
+			d = domain.Delimiters[picked]
+		}
+		if d == t.delimSetting() {
 			return nil
 		}
-		t.req.Delim = d
+		t.req.Delim, t.req.NoDelim = d, false
+		if d == domain.NoDelimiter {
+			t.req.Delim, t.req.NoDelim = "", true
+		}
 		t.setColumns()
 		t.count.stop()
 		return t.Init()
@@ -554,7 +587,7 @@ func (t *Tree) chooseIndex(name string) tea.Cmd {
 		return nil
 	case key.PK.Name == t.req.Key.PK.Name && key.SK != nil && key.SK.Type != domain.TypeN:
 		t.useIndex(name)
-		t.req.Prefix, t.req.Delim = "", "" // another key: start at its top, detect again
+		t.req.Prefix, t.req.Delim, t.req.NoDelim = "", "", false // another key: start at its top, detect again
 		t.setColumns()
 		t.count.stop()
 		return t.Init()
@@ -596,16 +629,12 @@ func (t *Tree) View() string {
 	if t.fail.stopped() {
 		state = t.fail.title(len(t.children), "children")
 	}
-	delim := t.req.Delim
-	if delim == "" {
-		delim = "?"
-	}
-	title := fmt.Sprintf("%s · %s · %s · delimiter %s", t.where(), t.rowCounts(), state, common.Sanitize(delim))
+	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowCounts(), state, t.delimLabel())
 	if t.fail.stopped() || (!t.loaded && len(t.children) == 0) {
 		if !t.fail.stopped() {
 			state = "reading…" // no answer yet: nothing is counted
 		}
-		title = fmt.Sprintf("%s · %s · delimiter %s", t.where(), state, common.Sanitize(delim))
+		title = fmt.Sprintf("%s · %s · %s", t.where(), state, t.delimLabel())
 	}
 	if t.req.Index != "" {
 		title += " · index " + common.Sanitize(t.req.Index)
@@ -725,7 +754,11 @@ func (t *Tree) Query() (domain.KeyQuery, bool) {
 
 func (t *Tree) Request() string {
 	q, _ := t.Query()
-	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
+	walk := "skip-scan "
+	if t.req.NoDelim {
+		walk = "no delimiter · " // every key listed: nothing to skip past
+	}
+	s := fmt.Sprintf("%s · %s%d req · %.1f RCU", q.Describe(), walk, t.cost.Requests, t.cost.RCU)
 	if len(t.shards) > 0 {
 		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
 	}
@@ -758,7 +791,7 @@ func TreeOptionsFor(c *common.Common, table string) TreeOptions {
 	if ts.Levels != "" {
 		d := ts.Delimiter
 		if d == "" {
-			d, _ = domain.DetectDelimiter([]string{ts.Levels})
+			d, _ = domain.TemplateDelimiter(ts.Levels)
 		}
 		opts.Levels = domain.LevelNames(ts.Levels, d)
 	}
@@ -778,8 +811,8 @@ func (t *Tree) DeepLink() []string {
 	if t.req.Prefix != "" {
 		args = append(args, "--prefix", domain.KeyText(t.req.Key.SK.Type, t.req.Prefix))
 	}
-	if t.req.Delim != "" {
-		args = append(args, "--delimiter", t.req.Delim)
+	if d := t.delimSetting(); d != "" {
+		args = append(args, "--delimiter", d)
 	}
 	return args
 }
