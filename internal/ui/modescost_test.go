@@ -33,6 +33,12 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 		{"STATE#time", Config{Table: demo.StateTable, PK: demo.StateDevice}, nil, "4", "", 8},
 		{"user#datetime", Config{Table: "ChatMessages", PK: "portland"}, nil, "4", "", 12},
 		{"versions at the top", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"1"}, "3", "", -1},
+		// The tour's AuditLog stop opens Time: its first page, newest
+		// first, ends the keys before v (25.11), as the tree's walk does.
+		{"the tour's AuditLog, in Time", Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
+		{"AuditLog, Time then Items", Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, []string{"2"}, "3", "no sort key here begins with v", 0},
+		{"AuditLog, in the tree", Config{Table: "AuditLog", PK: "prod-api"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
+		{"versions, in Time", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"4"}, "3", "", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -304,7 +304,43 @@ func (v *Versions) Place() string                    { return v.place().id() }
 func (v *Versions) ModePage(name string) common.Page { return v.place().page(name) }
 
 func (t *Time) place() place {
-	return place{c: t.c, info: t.info, pk: t.base.PK, index: t.base.Index, prefix: t.under}
+	return place{c: t.c, info: t.info, pk: t.base.PK, index: t.base.Index, prefix: t.under, seen: t.seen}
+}
+
+// noteGreatestKey takes what the first page, newest first over the whole
+// partition, says of revision keys: every key is at most its first, so
+// when that sorts before the revision prefix (2026-10-31T… before v) no
+// key can begin with it, and Versions is dimmed without a read, as it is
+// where the tree walked the keys (the tour opens AuditLog in Time).
+func (t *Time) noteGreatestKey() {
+	q := t.pg.query
+	if t.seen != nil || q.SK.Op != domain.SKNone || q.Filter != nil || !q.Reverse || q.SKName == "" {
+		return
+	}
+	prefix, _ := revisionPrefix(t.c.Tables[t.info.Name].Versions())
+	first := t.pg.head.first(1)
+	switch {
+	case prefix == "":
+		return
+	case len(first) == 0:
+		if !t.pg.done() {
+			return
+		}
+		t.seen = []domain.Child{} // an empty partition
+	default:
+		kv, ok := dynamo.KeyValueOf(first[0][q.SKName])
+		switch {
+		case !ok || kv.Type != domain.TypeS:
+			return
+		case kv.Text < prefix:
+			t.seen = []domain.Child{}
+		case strings.HasPrefix(kv.Text, prefix):
+			t.seen = []domain.Child{{Name: kv.Text, IsItem: true}} // one can: Versions applies
+		default:
+			return // keys past the prefix: some may begin with it
+		}
+	}
+	t.place().remember()
 }
 
 func (t *Time) Modes() []common.ModeTab {

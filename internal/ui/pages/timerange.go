@@ -64,6 +64,11 @@ type Time struct {
 	// every range stay beneath it ("" for the whole partition).
 	under      string
 	rangeUnder bool // the range listed runs under it
+	// seen stands for every sort key of the partition where the first
+	// page, newest first and unfiltered, shows none can be a revision
+	// key (place.seen): its first key is the greatest, so all are below
+	// it. nil: unknown.
+	seen []domain.Child
 }
 
 // timePhase is how far the Time mode knows its keys' format: the first
@@ -437,6 +442,7 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.keepFromEnd(fromEnd)
 		switch t.phase {
 		case timeDetecting:
+			t.noteGreatestKey()
 			if msg.result.More() && t.sample == nil {
 				// The first page is not the whole partition: the format
 				// is detected from the sample headless reads (the newest
