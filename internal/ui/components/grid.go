@@ -278,6 +278,18 @@ func (g *Grid) numeric(i int) bool {
 	return any
 }
 
+// FitKey fits a key cell to w cells: cut in its middle (FitMiddle), or,
+// where it holds a date, around the date, which is kept whole
+// (cutAroundTime).
+func FitKey(s string, w int) string {
+	if w >= 3 && ansi.StringWidth(s) > w {
+		if cut, ok := cutAroundTime(s, w); ok {
+			return cut + strings.Repeat(" ", max(0, w-ansi.StringWidth(cut)))
+		}
+	}
+	return FitMiddle(s, w)
+}
+
 // FitMiddle cuts s to w cells in its middle, keeping its start and its
 // end: two sort keys that differ only at the end stay apart.
 func FitMiddle(s string, w int) string {
@@ -355,7 +367,7 @@ func (g *Grid) View() string {
 			case right[i]:
 				cells = append(cells, FitRight(g.cell(r, i), ws[i]))
 			case c.Keep:
-				cells = append(cells, FitMiddle(g.cell(r, i), ws[i]))
+				cells = append(cells, FitKey(g.cell(r, i), ws[i]))
 			default:
 				cells = append(cells, Fit(g.cell(r, i), ws[i]))
 			}

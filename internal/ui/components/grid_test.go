@@ -117,3 +117,28 @@ func TestGridUsesFreeRoom(t *testing.T) {
 		t.Fatalf("a number key is left-aligned:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestFitKeyKeepsTheDate: a key cut to fit keeps its date and time
+// whole, cutting the parts around it; the rows of a list of readings
+// stay apart at 80 columns (25.22).
+func TestFitKeyKeepsTheDate(t *testing.T) {
+	long := "DEVICE#sensor-0042#READING#2026-10-31T13:00:58.123456Z#temperature#celsius#calibration-run-00017"
+	for _, tc := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{long, 76, "DEVICE#sensor-0042#READING#2026-10-31T13:00:58.123456Z#temperatu…n-run-00017"},
+		{long, 40, "DE…NG#2026-10-31T13:00:58.123456Z#te…017"},
+		{"comm#2023-04-01T10:00:00#comm1", 24, "…#2023-04-01T10:00:00#…1"},
+		{"JFK#2021-08-01T07:25:00#250#0", 26, "JFK#2021-08-01T07:25:00#…0"},
+		{"2026-10-31T13:00:58.123456Z#a-very-long-tail", 34, "2026-10-31T13:00:58.123456Z#a-…ail"},
+		{"no date in this rather long key at all", 20, "no date i…key at all"},
+		{long, 20, "DEVICE#se…-run-00017"}, // no room for the date: cut in the middle
+	} {
+		got := FitKey(tc.in, tc.w)
+		if got != tc.want || ansi.StringWidth(got) != tc.w {
+			t.Errorf("FitKey(%q, %d) = %q (%d cells), want %q", tc.in, tc.w, got, ansi.StringWidth(got), tc.want)
+		}
+	}
+}
