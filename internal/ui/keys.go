@@ -34,7 +34,7 @@ var keyHandlers = []keyHandler{
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	m.notice, m.noticeMore, m.lastErr = "", "", nil // a message stays until the next key
+	m.notice, m.noticeMore, m.noticeResult, m.lastErr = "", "", "", nil // a message stays until the next key
 	if !key.Matches(msg, m.c.Keys.Copy) {
 		m.realCopy = 0 // only y after y goes on towards the real query
 	}

@@ -59,11 +59,14 @@ type Model struct {
 	notice   string // a passing note for the status bar (what y copied)
 	// noticeMore is the note's detail, shown after it where there is room.
 	noticeMore string
-	said       []said // the last messages, for ?
-	export     exportState
-	fatal      *fatal
-	nextID     int
-	masked     *dynamo.Masked // nil unless values are masked
+	// noticeResult is the note's result, when the note is the result and
+	// why (a refusal): the bar never cuts the reason mid-sentence.
+	noticeResult string
+	said         []said // the last messages, for ?
+	export       exportState
+	fatal        *fatal
+	nextID       int
+	masked       *dynamo.Masked // nil unless values are masked
 	// realCopy is how far y has gone towards copying the real query of
 	// a masked table: 1 after the masked copy, 2 once it asked to confirm.
 	realCopy int
@@ -248,6 +251,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case exportProgressMsg:
 		return m.exportProgress(msg)
 	case common.NoticeMsg:
+		if msg.Why != "" {
+			m.sayWhy(msg.Text, msg.Why)
+			return nil
+		}
 		m.sayMore(msg.Text, msg.Detail)
 		return nil
 	case common.ErrorMsg:

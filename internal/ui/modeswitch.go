@@ -65,7 +65,7 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if tabs[target].Off != "" {
-		m.say("No " + tabs[target].Name + " mode here: " + tabs[target].Off)
+		m.sayWhy("No "+tabs[target].Name+" mode here", tabs[target].Off)
 		return nil, true
 	}
 	return m.switchMode(p, tabs[target].Name), true

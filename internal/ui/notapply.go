@@ -79,5 +79,5 @@ func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
 		}
 	}
 	a := acts[0]
-	m.say(a.Binding.Help().Key + " " + a.Binding.Help().Desc + " does not apply here: " + elsewhere[a.Name])
+	m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
 }

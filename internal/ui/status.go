@@ -37,14 +37,22 @@ func (m *Model) say(text string) { m.sayMore(text, "") }
 
 // sayMore shows a note and, where there is room, its detail.
 func (m *Model) sayMore(text, detail string) {
-	m.notice, m.noticeMore, m.lastErr = text, detail, nil
+	m.notice, m.noticeMore, m.noticeResult, m.lastErr = text, detail, "", nil
 	m.remember(said{text: text, detail: detail})
+}
+
+// sayWhy shows a refusal and its reason ("No Versions mode here: no sort
+// key here begins with v"), whole in ?'s history; the bar cuts the reason
+// only at a clause.
+func (m *Model) sayWhy(result, why string) {
+	m.say(result + ": " + why)
+	m.noticeResult = result
 }
 
 // fail shows a failed request of page (0: none) until the next key; r
 // retries that page while it is on top.
 func (m *Model) fail(err error, page int) {
-	m.notice, m.noticeMore, m.lastErr, m.errPage = "", "", err, page
+	m.notice, m.noticeMore, m.noticeResult, m.lastErr, m.errPage = "", "", "", err, page
 	m.remember(said{text: errorText(err), err: true})
 }
 
@@ -135,6 +143,11 @@ func (m *Model) statusMessage(width int) string {
 			hint = st.Dim.Render(" · " + common.Sanitize(m.noticeMore))
 		}
 		if ansi.StringWidth(what) > width-1 {
+			if m.noticeResult != "" {
+				if short, ok := m.refusalFits(width - 1); ok {
+					return " " + short
+				}
+			}
 			return " " + ansi.Truncate(what, max(0, width-1), "…")
 		}
 	case m.maskNote() != "":
@@ -157,4 +170,30 @@ func (m *Model) statusMessage(width int) string {
 		what = common.MiddleCut(what, width)
 	}
 	return " " + lead + what + hint
+}
+
+// refusalFits is a refusal too wide for width cells, cut where a clause
+// of its reason ends (at "; " or ", " outside parentheses), or after the
+// result alone, and pointed at ?, which shows it whole: a reason cut
+// mid-sentence ("No Versions mode here: no sort key here…") says nothing.
+func (m *Model) refusalFits(width int) (string, bool) {
+	st := &m.styles
+	more := st.Dim.Render(" · ? says why")
+	text := common.Sanitize(m.notice)
+	best := common.Sanitize(m.noticeResult)
+	depth := 0
+	for i := len(best) + 2; i < len(text); i++ {
+		switch text[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ';', ',':
+			if depth == 0 && ansi.StringWidth(text[:i])+ansi.StringWidth(more) <= width {
+				best = text[:i]
+			}
+		}
+	}
+	short := st.StatusHint.Render(best) + more
+	return short, ansi.StringWidth(short) <= width
 }

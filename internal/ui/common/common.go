@@ -143,8 +143,11 @@ type Exportable interface {
 
 // NoticeMsg is a passing note for the status bar (what was copied): Text
 // says the result first and short; Detail, when given, follows it where
-// there is room and whole in ?'s message history.
-type NoticeMsg struct{ Text, Detail string }
+// there is room and whole in ?'s message history. Why, when given, is
+// why Text (a refusal: "No Versions mode here"): the note is Text: Why,
+// and where it does not fit whole the bar cuts it only at a clause and
+// points at ?.
+type NoticeMsg struct{ Text, Detail, Why string }
 
 // Sizer is a page that knows its table's size (DescribeTable's figure),
 // which bounds what reading everything it lists can cost.

@@ -197,7 +197,7 @@ func (p place) off(name string) string {
 // refuse says in the status bar why a mode does not apply, as the mode
 // keys do: nothing is read.
 func refuse(name, why string) tea.Cmd {
-	return notice("No " + name + " mode here: " + why)
+	return func() tea.Msg { return common.NoticeMsg{Text: "No " + name + " mode here", Why: why} }
 }
 
 // page opens the place in a mode; nil when that mode is off.
