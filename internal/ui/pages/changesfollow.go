@@ -99,3 +99,8 @@ func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
 	}
 	return common.Next(msg.next)
 }
+
+// Leave stops following when another mode takes the tab's place: the
+// reader's context is cancelled, so no GetRecords is sent for a tab
+// nobody sees. F starts it again on return.
+func (p *Changes) Leave() { p.follow.req.stop() }
