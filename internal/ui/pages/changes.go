@@ -45,7 +45,8 @@ type Changes struct {
 	info    dynamo.TableInfo
 	pk      domain.KeyValue
 	prefix  string
-	changes []dynamo.Change // newest first, masked
+	sk      *domain.KeyValue // one item's changes (OfItem): its sort key, or nil
+	changes []dynamo.Change  // newest first, masked
 	stats   dynamo.ChangesStats
 	since   time.Time // where the stream's 24 hours begin
 	loaded  bool
@@ -65,6 +66,31 @@ func NewChanges(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, pre
 	return p
 }
 
+// OfItem narrows the view to one item's changes: the partition's item
+// with sort key sk (nil: a table with no sort key, whose partition is
+// the item).
+func (p *Changes) OfItem(sk *domain.KeyValue) *Changes {
+	p.sk = sk
+	return p
+}
+
+// where names what the changes are of: the item's key, or the partition.
+func (p *Changes) where() string {
+	if p.sk != nil {
+		return keyCell(p.pk) + " " + keyCell(*p.sk)
+	}
+	return keyCell(p.pk)
+}
+
+// request is the read of the view's changes, up to now.
+func (p *Changes) request(now time.Time) dynamo.ChangesRequest {
+	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, SK: p.sk, Now: now}
+	if p.info.Key.SK != nil {
+		r.SKName = p.info.Key.SK.Name
+	}
+	return r
+}
+
 func keyTitle(info dynamo.TableInfo) string {
 	if info.Key.SK != nil {
 		return common.Sanitize(info.Key.SK.Name)
@@ -76,11 +102,7 @@ func (p *Changes) Init() tea.Cmd {
 	ctx, req := p.load.start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
-	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now}
-	if p.info.Key.SK != nil {
-		r.SKName = p.info.Key.SK.Name
-	}
-	return readChanges(ctx, p.c.Streams, p.id, req, r)
+	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
 }
 
 func (p *Changes) refresh() {
@@ -169,14 +191,14 @@ func (p *Changes) View() string {
 		listH = max(5, p.h/2)
 	}
 	p.grid.SetSize(listW-4, listH-2)
-	title := keyCell(p.pk) + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
+	title := p.where() + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
 	body := p.grid.View()
 	switch {
 	case p.fail.stopped():
-		title = keyCell(p.pk) + " · " + p.fail.title(len(p.changes), "changes")
+		title = p.where() + " · " + p.fail.title(len(p.changes), "changes")
 		body = p.fail.body(st, len(p.changes), "changes", listW-4)
 	case !p.loaded:
-		title = keyCell(p.pk) + " · reading the stream…" // nothing counted before the answer
+		title = p.where() + " · reading the stream…" // nothing counted before the answer
 		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
 	case len(p.changes) == 0:
 		body = st.Dim.Render(components.Fit("No changes since "+p.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", listW-4))
@@ -222,6 +244,9 @@ func (p *Changes) diff(width int) string {
 }
 
 func (p *Changes) Crumbs() []string {
+	if p.sk != nil {
+		return []string{p.info.Name, keyCell(p.pk), keyCell(*p.sk), "changes"}
+	}
 	return []string{p.info.Name, keyCell(p.pk), "changes"}
 }
 func (p *Changes) ID() int         { return p.id }

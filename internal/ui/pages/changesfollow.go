@@ -40,10 +40,8 @@ func seen(c dynamo.Change) string { return c.Shard + "/" + c.Seq }
 // Update never waits.
 func (p *Changes) startFollow() tea.Cmd {
 	now := p.c.Now()
-	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now, Follow: true}
-	if p.info.Key.SK != nil {
-		r.SKName = p.info.Key.SK.Name
-	}
+	r := p.request(now)
+	r.Follow = true
 	if len(p.changes) > 0 {
 		// Records from a minute before the newest listed: DynamoDB rounds
 		// a record's time, and the listed ones are skipped by name.
