@@ -159,7 +159,7 @@ func TestShapesRangeOnBothBackends(t *testing.T) {
 			var got []keyedTime
 			var items []dynamo.Item
 			if enc.NeedsPrefix() {
-				prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample.Keys)
+				prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample)
 				if err != nil {
 					t.Fatal(err)
 				}
