@@ -37,6 +37,9 @@ type keyRun struct {
 	// prefixes below within but not for within itself.
 	past  bool
 	toEnd bool
+	// top and bottom: the newest keys, read down from the top, or the
+	// oldest, read up from the bottom.
+	top, bottom bool
 }
 
 // FirstKeys are sort keys a view already read from the newest end of the
@@ -61,7 +64,7 @@ func WholeTimeSample(q domain.KeyQuery, keys []string, number bool) TimeSample {
 		}
 	}
 	if w, ok := within(q); ok {
-		s.runs = []keyRun{{keys: keys, within: w, toEnd: true}}
+		s.runs = []keyRun{{keys: keys, within: w, toEnd: true, top: true}}
 	}
 	s.TimeDetection = domain.DetectTimeSample(keys, number)
 	return s
@@ -122,7 +125,7 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 		}
 		add(keys)
 		if whole {
-			s.runs = append(s.runs, keyRun{keys: keys, within: w, toEnd: !more})
+			s.runs = append(s.runs, keyRun{keys: keys, within: w, toEnd: !more, top: reverse, bottom: !reverse})
 		}
 		if reverse {
 			newest = keys
@@ -313,4 +316,54 @@ func (s TimeSample) WholePrefix(prefix string) bool {
 		}
 	}
 	return false
+}
+
+// knownPrefixes are the prefixes before the time in every key of the
+// partition, when the sample tells them all: it read the partition whole,
+// or the keys between its newest and oldest reads share one prefix (a
+// partition of PHOTO#<ULID> keys under a few PROFILE# items: the gap
+// between the two reads is all PHOTO#), so every other prefix is in the
+// sample. ok is false when the gap may hold prefixes never read.
+func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
+	var top, bottom *keyRun
+	for i := range s.runs {
+		r := &s.runs[i]
+		switch {
+		case r.within != "" || r.past:
+		case r.toEnd && (r.top || r.bottom):
+			top, bottom = r, nil // the whole partition
+		case r.top && top == nil:
+			top = r
+		case r.bottom && bottom == nil:
+			bottom = r
+		}
+	}
+	if top == nil || len(top.keys) == 0 || !top.toEnd && (bottom == nil || len(bottom.keys) == 0) {
+		return nil, false
+	}
+	prefixOf := func(k string) (string, bool) {
+		i, _, _, ok := enc.Locate(k)
+		return k[:i], ok && i > 0
+	}
+	if !top.toEnd {
+		a, okA := prefixOf(top.keys[len(top.keys)-1])
+		b, okB := prefixOf(bottom.keys[len(bottom.keys)-1])
+		// Every key between two keys that begin with one prefix begins
+		// with it too.
+		if !okA || !okB || a != b {
+			return nil, false
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.runs {
+		for _, k := range r.keys {
+			if p, ok := prefixOf(k); ok && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, true
 }

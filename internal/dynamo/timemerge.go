@@ -20,12 +20,16 @@ const maxPrefixDepth = 4
 // keys put it after one (WARNING1#2020-…, NORMAL#2020-…) with the
 // drill-down's skip-scan: one Children walk of the level the sampled keys
 // put their time under (the top one for STATE#time; A#B#time is two
-// down). r names the partition; its Prefix and Delim are set here. A
+// down), unless the sample already holds every prefix (knownPrefixes).
+// r names the partition; its Prefix and Delim are set here. A
 // prefix the sample read whole without a time in it (PROFILE#, beside
 // PHOTO#<ULID>) is left out: its Query would find nothing.
 func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, error) {
 	if !enc.NeedsPrefix() {
 		return nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
+	}
+	if known, ok := sample.knownPrefixes(enc); ok {
+		return known, Cost{}, nil // the sample's reads hold them all: no walk
 	}
 	depths := map[int]bool{}
 	deepest := 1

@@ -130,11 +130,15 @@ func TestDetectTimeWalksUntilSettled(t *testing.T) {
 	}
 }
 
+var profileSeeded seededTable
+
 // TestTimePrefixesSkipTimeless (26.2): PROFILE#, PROFILE#email and
-// PROFILE#phone beside PHOTO#<ULID> keys: the sample read PROFILE# whole
-// (the newest keys run from it into PHOTO#) and none of it is a time, so
-// a range queries PHOTO# alone; a prefix the sample saw only in part is
-// kept.
+// PROFILE#phone beside PHOTO#<ULID> keys. The sample read PROFILE# whole
+// (the newest keys run from it into PHOTO#) and none of it is a time, and
+// the keys between its two reads are all PHOTO#: the prefixes are known
+// without a walk, PHOTO# alone. With ALBUM# times below PHOTO#, the gap
+// between the reads may hold any prefix and is walked, and PROFILE# is
+// still left out. A sample whose reads are unknown keeps PROFILE#.
 func TestTimePrefixesSkipTimeless(t *testing.T) {
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
 	for name, c := range shapeBackends(t) {
@@ -147,15 +151,35 @@ func TestTimePrefixesSkipTimeless(t *testing.T) {
 		if !s.WholePrefix("PROFILE#") || s.WholePrefix("PHOTO#") {
 			t.Fatalf("%s: PROFILE# whole %v, PHOTO# whole %v", name, s.WholePrefix("PROFILE#"), s.WholePrefix("PHOTO#"))
 		}
-		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.ShapesTable, Key: key, PK: q.PK}, s.Enc, s)
-		if err != nil || !slices.Equal(prefixes, []string{"PHOTO#"}) {
-			t.Fatalf("%s: prefixes %q (%v)", name, prefixes, err)
+		prefixes, cost, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.ShapesTable, Key: key, PK: q.PK}, s.Enc, s)
+		if err != nil || !slices.Equal(prefixes, []string{"PHOTO#"}) || cost.Requests != 0 {
+			t.Fatalf("%s: prefixes %q, %d requests (%v)", name, prefixes, cost.Requests, err)
 		}
-		// Only the keys: a sample whose reads are unknown knows no
-		// prefix whole, and keeps PROFILE#.
-		prefixes, _, err = dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.ShapesTable, Key: key, PK: q.PK}, s.Enc, dynamo.TimeSample{Keys: s.Keys})
-		if err != nil || !slices.Equal(prefixes, []string{"PHOTO#", "PROFILE#"}) {
-			t.Fatalf("%s: prefixes from keys alone %q (%v)", name, prefixes, err)
+		prefixes, cost, err = dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.ShapesTable, Key: key, PK: q.PK}, s.Enc, dynamo.TimeSample{Keys: s.Keys})
+		if err != nil || !slices.Equal(prefixes, []string{"PHOTO#", "PROFILE#"}) || cost.Requests == 0 {
+			t.Fatalf("%s: prefixes from keys alone %q, %d requests (%v)", name, prefixes, cost.Requests, err)
+		}
+	}
+	backends := seededBackends(t, &profileSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+		items := []dynamo.Item{{"PK": s("u"), "SK": s("PROFILE#")}, {"PK": s("u"), "SK": s("PROFILE#email")}}
+		at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+		for i := range 30 {
+			items = append(items, dynamo.Item{"PK": s("u"), "SK": s("ALBUM#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
+				dynamo.Item{"PK": s("u"), "SK": s("PHOTO#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
+		}
+		return demo.CreateKeyTable(ctx, w, "Profiles", "S", items)
+	})
+	for name, c := range backends {
+		ctx := context.Background()
+		q := domain.KeyQuery{Table: "Profiles", PKName: "PK", PK: domain.S("u"), SKName: "SK"}
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, q, nil)
+		if err != nil || !s.OK || len(s.Skipped) != 2 {
+			t.Fatalf("%s: %v %q (%v)", name, s.OK, s.Skipped, err)
+		}
+		prefixes, cost, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "Profiles", Key: key, PK: q.PK}, s.Enc, s)
+		if err != nil || !slices.Equal(prefixes, []string{"ALBUM#", "PHOTO#"}) || cost.Requests == 0 {
+			t.Fatalf("%s: prefixes %q, %d requests (%v)", name, prefixes, cost.Requests, err)
 		}
 	}
 }
