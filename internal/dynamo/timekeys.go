@@ -56,12 +56,19 @@ type FirstKeys struct {
 // headless detection would read, the newest and the oldest 20, and knows
 // every prefix whole.
 func WholeTimeSample(q domain.KeyQuery, keys []string, number bool) TimeSample {
-	s := TimeSample{Keys: keys, Number: number}
-	if len(keys) > timeSample {
-		s.Keys = slices.Clone(keys[:timeSample])
-		for i := len(keys) - 1; i >= max(timeSample, len(keys)-timeSample); i-- {
-			s.Keys = append(s.Keys, keys[i])
+	s := TimeSample{Number: number}
+	seen := map[string]bool{}
+	add := func(k string) {
+		if !seen[k] { // on an index, keys repeat: each is counted once
+			seen[k] = true
+			s.Keys = append(s.Keys, k)
 		}
+	}
+	for _, k := range keys[:min(len(keys), timeSample)] {
+		add(k)
+	}
+	for i := len(keys) - 1; i >= max(timeSample, len(keys)-timeSample); i-- {
+		add(keys[i])
 	}
 	if w, ok := within(q); ok {
 		s.runs = []keyRun{{keys: keys, within: w, toEnd: true, top: true}}

@@ -17,25 +17,29 @@ import (
 
 var middleSeeded seededTable
 
+// createMiddle: AUDIT# and ZETA# times, 30 each, and 8 EVENT# times
+// between them.
+func createMiddle(ctx context.Context, w dynamo.Writer) error {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		items = append(items, dynamo.Item{"PK": s("p"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
+			dynamo.Item{"PK": s("p"), "SK": s("ZETA#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
+	}
+	for i := range 8 {
+		items = append(items, dynamo.Item{"PK": s("p"), "SK": s("EVENT#" + at.AddDate(-1, 0, i).Format(time.RFC3339))})
+	}
+	return demo.CreateKeyTable(ctx, w, "Middle", "S", items)
+}
+
 // TestDetectTimeSeesEveryPrefix (26.2): a partition of three prefixes
 // holding times (AUDIT#, EVENT#, ZETA#): the newest 20 and the oldest 20
 // keys are all AUDIT# and ZETA# and agree on one form, so detection stops
 // there, at two keys-only reads, and the range still reads every prefix:
 // the prefixes are the drill-down's, not the sample's.
 func TestDetectTimeSeesEveryPrefix(t *testing.T) {
-	backends := seededBackends(t, &middleSeeded, func(ctx context.Context, w dynamo.Writer) error {
-		s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-		var items []dynamo.Item
-		at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
-		for i := range 30 {
-			items = append(items, dynamo.Item{"PK": s("p"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
-				dynamo.Item{"PK": s("p"), "SK": s("ZETA#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
-		}
-		for i := range 8 {
-			items = append(items, dynamo.Item{"PK": s("p"), "SK": s("EVENT#" + at.AddDate(-1, 0, i).Format(time.RFC3339))})
-		}
-		return demo.CreateKeyTable(ctx, w, "Middle", "S", items)
-	})
+	backends := seededBackends(t, &middleSeeded, createMiddle)
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
 	for name, c := range backends {
 		q := domain.KeyQuery{Table: "Middle", PKName: "PK", PK: domain.S("p"), SKName: "SK"}
@@ -203,6 +207,42 @@ func TestWholePrefixFromReads(t *testing.T) {
 	} {
 		if got := dynamo.WholeTimeSample(c.q, c.keys, false).WholePrefix(c.prefix); got != c.whole {
 			t.Errorf("%s: WholePrefix(%q) = %v, want %v", c.name, c.prefix, got, c.whole)
+		}
+	}
+}
+
+// TestDetectFromFirstPage (26.2): the explorer's first page is the
+// sample's newest keys: detection from it reads the oldest keys alone (or
+// nothing, when the page held the partition whole), and samples exactly
+// the keys headless detection does.
+func TestDetectFromFirstPage(t *testing.T) {
+	backends := seededBackends(t, &middleSeeded, createMiddle)
+	for name, c := range backends {
+		ctx := context.Background()
+		q := domain.KeyQuery{Table: "Middle", PKName: "PK", PK: domain.S("p"), SKName: "SK", Reverse: true}
+		headless, _, err := dynamo.DetectTimeKeys(ctx, c, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, KeysOnly: true})
+		if err != nil || page.More() {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var all []string
+		for _, it := range page.Items {
+			kv, _ := dynamo.KeyValueOf(it["SK"])
+			all = append(all, kv.Text)
+		}
+		for _, first := range []dynamo.FirstKeys{{Keys: all[:29], More: true}, {Keys: all}} {
+			s, cost, err := dynamo.DetectTimeKeysFrom(ctx, c, q, nil, &first)
+			want := 1
+			if !first.More {
+				want = 0
+			}
+			if err != nil || cost.Requests != want || !slices.Equal(s.Keys, headless.Keys) || s.Enc != headless.Enc || s.OK != headless.OK {
+				t.Fatalf("%s: from %d keys (more %v): %d requests, %d keys sampled, %q (%v); headless %d keys, %q",
+					name, len(first.Keys), first.More, cost.Requests, len(s.Keys), s.Enc.Name(), err, len(headless.Keys), headless.Enc.Name())
+			}
 		}
 	}
 }
