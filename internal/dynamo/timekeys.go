@@ -10,8 +10,11 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
-// timeSample is how many keys DetectTimeKeys reads from each end.
-const timeSample = 20
+// TimeSampleKeys is how many keys DetectTimeKeys reads from each end: a
+// view whose first page reads at least as many has the newest for free.
+const TimeSampleKeys = 20
+
+const timeSample = TimeSampleKeys
 
 // TimeSample is the newest and oldest sort keys of a partition and the
 // time form most of them hold (Detection.OK false when none does, or there

@@ -97,6 +97,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 	id := c.NextID()
 	t := &Time{c: c, id: id, info: info, base: q, pg: newPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
 	t.pg.tableKeys = t.tableKeys()
+	t.pg.minFirst = dynamo.TimeSampleKeys // the first page is the sample's newest keys, whatever the screen
 	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
 	if info.Key.SK != nil {
 		t.stats.keys[info.Key.SK.Name] = true
