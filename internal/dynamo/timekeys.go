@@ -30,9 +30,9 @@ type TimeSample struct {
 }
 
 // keyRun is one read's keys in the order read, and whether the read
-// reached the partition's (or the prefix's) edge at each end: from is
-// always an edge (the reads start at an end, or just past a prefix
-// walked), to is one when the read found nothing more.
+// reached the partition's (or the prefix's) edge at each end: where it
+// began is always one (the reads start at an end, or just past a prefix
+// walked), where it stopped is one when it found nothing more (toEnd).
 type keyRun struct {
 	keys   []string
 	within string // the begins_with the read had ("" for the partition)
@@ -76,7 +76,7 @@ func WholeTimeSample(q domain.KeyQuery, keys []string, number bool) TimeSample {
 	if w, ok := within(q); ok {
 		s.runs = []keyRun{{keys: keys, within: w, toEnd: true, top: true}}
 	}
-	s.TimeDetection = domain.DetectTimeSample(keys, number)
+	s.TimeDetection = domain.DetectTimeSample(s.Keys, number)
 	return s
 }
 
@@ -109,7 +109,7 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 			}
 		}
 	}
-	w, whole := within(q)
+	w, stretch := within(q)
 	var newest, oldest []string
 	ended := false
 	for _, reverse := range []bool{true, false} {
@@ -134,7 +134,7 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 			}
 		}
 		add(keys)
-		if whole {
+		if stretch {
 			s.runs = append(s.runs, keyRun{keys: keys, within: w, toEnd: !more, top: reverse, bottom: !reverse})
 		}
 		if reverse {

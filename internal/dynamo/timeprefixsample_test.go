@@ -239,7 +239,7 @@ func TestDetectFromFirstPage(t *testing.T) {
 			if !first.More {
 				want = 0
 			}
-			if err != nil || cost.Requests != want || !slices.Equal(s.Keys, headless.Keys) || s.Enc != headless.Enc || s.OK != headless.OK {
+			if err != nil || cost.Requests != want || !slices.Equal(s.Keys, headless.Keys) || s.Enc != headless.Enc || s.OK != headless.OK || s.Total != headless.Total {
 				t.Fatalf("%s: from %d keys (more %v): %d requests, %d keys sampled, %q (%v); headless %d keys, %q",
 					name, len(first.Keys), first.More, cost.Requests, len(s.Keys), s.Enc.Name(), err, len(headless.Keys), headless.Enc.Name())
 			}
