@@ -356,11 +356,13 @@ func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
 		return k[:i], ok && i > 0
 	}
 	if !top.toEnd {
-		a, okA := prefixOf(top.keys[len(top.keys)-1])
-		b, okB := prefixOf(bottom.keys[len(bottom.keys)-1])
-		// Every key between two keys that begin with one prefix begins
-		// with it too.
-		if !okA || !okB || a != b {
+		// Between the newest read's last key and the oldest read's, a
+		// gap (unless the reads met): every key in it begins with the
+		// prefix both its ends begin with, if they share one.
+		lo, hi := top.keys[len(top.keys)-1], bottom.keys[len(bottom.keys)-1]
+		a, okA := prefixOf(lo)
+		b, okB := prefixOf(hi)
+		if hi < lo && (!okA || !okB || a != b) {
 			return nil, false
 		}
 	}

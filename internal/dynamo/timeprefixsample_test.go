@@ -172,6 +172,12 @@ func TestTimePrefixesSkipTimeless(t *testing.T) {
 			items = append(items, dynamo.Item{"PK": s("u"), "SK": s("ALBUM#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
 				dynamo.Item{"PK": s("u"), "SK": s("PHOTO#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
 		}
+		// m: 30 keys under two prefixes, which the newest and the oldest
+		// 20 read all of: the reads meet, and no prefix is searched for.
+		for i := range 15 {
+			items = append(items, dynamo.Item{"PK": s("m"), "SK": s("A#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
+				dynamo.Item{"PK": s("m"), "SK": s("Z#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
+		}
 		return demo.CreateKeyTable(ctx, w, "Profiles", "S", items)
 	})
 	for name, c := range backends {
@@ -184,6 +190,14 @@ func TestTimePrefixesSkipTimeless(t *testing.T) {
 		prefixes, cost, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "Profiles", Key: key, PK: q.PK}, s.Enc, s)
 		if err != nil || !slices.Equal(prefixes, []string{"ALBUM#", "PHOTO#"}) || cost.Requests == 0 {
 			t.Fatalf("%s: prefixes %q, %d requests (%v)", name, prefixes, cost.Requests, err)
+		}
+		q.PK = domain.S("m")
+		if s, _, err = dynamo.DetectTimeKeys(ctx, c, q, nil); err != nil || !s.OK {
+			t.Fatalf("%s: m: %v (%v)", name, s.OK, err)
+		}
+		prefixes, cost, err = dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "Profiles", Key: key, PK: q.PK}, s.Enc, s)
+		if err != nil || !slices.Equal(prefixes, []string{"A#", "Z#"}) || cost.Requests != 0 {
+			t.Fatalf("%s: m: prefixes %q, %d requests (%v)", name, prefixes, cost.Requests, err)
 		}
 	}
 }
