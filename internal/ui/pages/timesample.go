@@ -54,7 +54,7 @@ func (t *Time) timeSample() dynamo.TimeSample {
 		return *t.sampled
 	}
 	f := t.firstKeys(true)
-	return dynamo.TimeSample{Keys: f.Keys[:min(len(f.Keys), 20)], Number: f.Number}
+	return dynamo.TimeSample{Keys: f.Keys[:min(len(f.Keys), dynamo.TimeSampleKeys)], Number: f.Number}
 }
 
 // sampleKeys are the keys detection reads.
