@@ -53,3 +53,14 @@ func TestTreeDelimiterNone(t *testing.T) {
 	h.keys("r")
 	whole(h)
 }
+
+// TestTreeDelimiterNoneUnderAPrefix: --prefix with --delimiter none lists
+// the keys under the prefix whole, the prefix one step of the breadcrumb,
+// and reopens the same way.
+func TestTreeDelimiterNoneUnderAPrefix(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Delimiter: "none"})
+	h.contains(t, "Locations › USA › NY#NEWYORKCITY#", "NY#NEWYORKCITY# · ", "items · all · no delimiter", "• 62700#")
+	if got := h.m.commandLine(); !strings.HasSuffix(got, "--prefix 'NY#NEWYORKCITY#' --delimiter none") {
+		t.Fatalf("reopens with %q", got)
+	}
+}

@@ -723,7 +723,11 @@ func (t *Tree) pkText() string {
 
 func (t *Tree) Crumbs() []string {
 	crumbs := []string{t.info.Name, t.pkText()}
-	for i, s := range domain.Segments(t.req.Prefix, t.req.Delim) {
+	segs := domain.Segments(t.req.Prefix, t.req.Delim)
+	if t.req.NoDelim && t.req.Prefix != "" {
+		segs = []string{t.req.Prefix} // not split: the prefix is one step
+	}
+	for i, s := range segs {
 		s = domain.KeyText(t.req.Key.SK.Type, s)
 		if i < len(t.levels) {
 			s = t.levels[i] + " " + s
