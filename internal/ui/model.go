@@ -250,6 +250,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pop()
 	case exportProgressMsg:
 		return m.exportProgress(msg)
+	case pages.VersionsProbedMsg:
+		return m.versionsProbed(msg)
 	case common.NoticeMsg:
 		if msg.Why != "" {
 			m.sayWhy(msg.Text, msg.Why)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // modeKeys are the keys that pick a mode, in the tabs' order.
@@ -68,7 +69,36 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.sayWhy("No "+tabs[target].Name+" mode here", tabs[target].Off)
 		return nil, true
 	}
+	if tabs[target].Name == pages.ModeVersions {
+		if probe := pages.ProbeVersions(m.top()); probe != nil {
+			return probe, true // its answer opens Versions or says why not
+		}
+	}
 	return m.switchMode(p, tabs[target].Name), true
+}
+
+// versionsProbed opens Versions where the probe found a key that begins
+// like a revision, or says why not; the tab is decided from then on.
+func (m *Model) versionsProbed(msg pages.VersionsProbedMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.fail(msg.Err, 0)
+		return nil
+	}
+	p, ok := m.top().(common.Moded)
+	if !ok || !pages.NoteVersionsProbe(m.top(), msg) {
+		return nil // another place by now
+	}
+	for _, t := range p.Modes() {
+		if t.Name != pages.ModeVersions {
+			continue
+		}
+		if t.Off != "" {
+			m.sayWhy("No "+t.Name+" mode here", t.Off)
+			return nil
+		}
+		return m.switchMode(p, t.Name)
+	}
+	return nil
 }
 
 // switchMode shows the same place in another mode. The page below, when
