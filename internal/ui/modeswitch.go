@@ -71,7 +71,13 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if tabs[target].Name == pages.ModeVersions {
 		if probe := pages.ProbeVersions(m.top()); probe != nil {
-			return probe, true // its answer opens Versions or says why not
+			// Its answer opens Versions, or says why not (a step goes on
+			// to the next mode).
+			return func() tea.Msg {
+				answer, _ := probe().(pages.VersionsProbedMsg)
+				answer.Asked = msg
+				return answer
+			}, true
 		}
 	}
 	return m.switchMode(p, tabs[target].Name), true
@@ -91,6 +97,10 @@ func (m *Model) versionsProbed(msg pages.VersionsProbedMsg) tea.Cmd {
 	for _, t := range p.Modes() {
 		if t.Name != pages.ModeVersions {
 			continue
+		}
+		if t.Off != "" && !key.Matches(msg.Asked, m.c.Keys.Versions) {
+			cmd, _ := m.modeKey(msg.Asked) // tab stepped onto it: on to the next mode
+			return cmd
 		}
 		if t.Off != "" {
 			m.sayWhy("No "+t.Name+" mode here", t.Off)

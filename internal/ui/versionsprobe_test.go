@@ -37,6 +37,14 @@ func TestVersionsProbedOnce(t *testing.T) {
 		t.Fatalf("3 on the dimmed tab sent %d Query requests", n)
 	}
 
+	// tab stepping onto an undecided Versions probes it, and goes on to
+	// the next mode when it does not apply.
+	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Filter: mustFilter(t, `Action = "deploy"`)})
+	h.keys("tab")
+	if got := h.m.top().Mode(); got != "Time" {
+		t.Fatalf("tab from a filtered list past Versions opened %s\n%s", got, h.screen())
+	}
+
 	h = newHarness(t, 120, 35, Config{Table: demo.PartVersionsTable, PK: "Part#1", Filter: mustFilter(t, `attribute_exists(SK)`)})
 	h.keys("3")
 	if got := h.m.top().Mode(); got != "Versions" {

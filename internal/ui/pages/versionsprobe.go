@@ -15,6 +15,8 @@ type VersionsProbedMsg struct {
 	Found bool
 	Key   string
 	Err   error
+	// Asked is the key that asked (3, or tab stepping onto Versions).
+	Asked tea.KeyPressMsg
 }
 
 // placeOf is the place a mode page shows.
