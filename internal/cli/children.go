@@ -235,7 +235,7 @@ func (f *childrenFlags) countChildren(ctx context.Context, c dynamo.Client, req 
 		cctx, cancel := context.WithCancel(ctx)
 		base := spent
 		n, err := dynamo.CountChild(cctx, c, req, ch, func(_ int, cost dynamo.Cost) {
-			if spent = base + cost.RCU; spent >= f.countBudget {
+			if spent = base + cost.Billed; spent >= f.countBudget {
 				cancel()
 			}
 		})
