@@ -101,6 +101,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
 	first := lv.walker(walk, "", probeSizing{}, firstProbeKeys)
+	first.from, first.first = walk.Start(), true
 	var emitFirst func(domain.Child)
 	if emit != nil {
 		emitFirst = func(ch domain.Child) { emit(ch, lv.total()) }
