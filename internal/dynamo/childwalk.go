@@ -55,8 +55,9 @@ type walker struct {
 	probe  probeSizing
 	limit  int32
 	sample []string
-	filled int  // probes in a row filled by one child
-	first  bool // the level's first stretch
+	filled int      // probes in a row filled by one child
+	flat   flatness // what the keys read say of each child's level
+	first  bool     // the level's first stretch
 	// lastSeen: the read of the level's last key was waited for.
 	lastSeen bool
 	dense    bool      // the level is walked in stretches
@@ -174,7 +175,14 @@ func (w *walker) run(emit func(domain.Child)) error {
 			w.sk.unused() // nothing left: the read found nothing of its own
 		}
 		w.sample = sampleKeys(w.sample, keys, r.Prefix, w.walk.Delim)
+		flat := w.flat.read(keys, r.Prefix, w.walk.Delim)
 		changed := w.walk.Feed(keys)
+		if flat {
+			for i := range w.walk.Children() {
+				c := &w.walk.Children()[i]
+				c.Flat = w.flat.is(c.Name)
+			}
+		}
 		if emit != nil {
 			for _, i := range changed {
 				emit(w.walk.Children()[i])

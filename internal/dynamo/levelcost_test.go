@@ -34,6 +34,11 @@ func levelItems() []dynamo.Item {
 				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#FLIGHT#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
 		}
 	}
+	// A leaf level: 100 items under LEAF#, nothing deeper.
+	for i := range 100 {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "leaf"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
+	}
 	return out
 }
 
@@ -253,6 +258,32 @@ func TestItemsAtAPrefix(t *testing.T) {
 			if err != nil || !res.SelfItem || len(res.Children) != want {
 				t.Errorf("%s %q: self %v, %d children (%v), %v", name, prefix, res.SelfItem, len(res.Children), res.Children, err)
 			}
+		}
+	}
+}
+
+// TestLeafLevelIsOneQuery: a walk that read two or more keys under a
+// child, each an item one level down, marks the child Flat; opening it
+// with that hint is one Query, what a plain read of it costs, where a
+// probe first took two.
+func TestLeafLevelIsOneQuery(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("leaf"), Delim: "#"}
+		top, err := dynamo.Children(ctx, c, r, nil)
+		if err != nil || len(top.Children) != 1 || !top.Children[0].Flat {
+			t.Fatalf("%s: the level above: %+v, %v", name, top.Children, err)
+		}
+		full := &billed{Client: c}
+		want := fullRead(t, full, "Airports", "PK", domain.S("leaf"), "LEAF#", "#")
+		r.Prefix, r.Flat = top.Children[0].Prefix, top.Children[0].Flat
+		b := &billed{Client: c}
+		res, err := dynamo.Children(ctx, b, r, nil)
+		if err != nil || sorted(res.Children) != sorted(want) || len(res.Children) != 100 {
+			t.Fatalf("%s: %d children, %v", name, len(res.Children), err)
+		}
+		if b.requests != 1 || b.rcu > full.rcu {
+			t.Errorf("%s: the leaf level took %d requests, %.1f RCU billed; a plain read %d, %.1f", name, b.requests, b.rcu, full.requests, full.rcu)
 		}
 	}
 }

@@ -420,7 +420,9 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts)), true
 	}
 	if row.branch {
-		return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)), true
+		next := NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)
+		next.req.Flat = row.child.Flat // a leaf level by its first keys: one plain read
+		return open(next), true
 	}
 	if t.req.Index != "" {
 		// The index's key is not the table's: list the item (and any
