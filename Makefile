@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-data bench-data-first fuzz golden screenshots lint
+.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-changes-follow bench-data bench-data-first fuzz golden screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -49,6 +49,9 @@ bench-filter: deps ## a filter matching 0.1% of 100,000 items: scanned vs matche
 
 bench-follow: deps ## range --follow's requests and RCU per minute, idle and busy (SECS=60 each)
 	bash scripts/bench-follow.sh
+
+bench-changes-follow: deps moto ## F in the Changes tab: from a write to its row on screen, min/median/max over 10 writes, on the embedded backend and on moto
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkChangesFollowLatency -benchtime=1x ./internal/ui/
 
 bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with --data: wall time, peak RSS vs the data's size
 	bash scripts/bench-data.sh

@@ -304,3 +304,69 @@ func FuzzChangesWindow(f *testing.F) {
 		}
 	})
 }
+
+// TestTablesReportStreams: tables --output json says of every table
+// whether it has a stream, and for one that has, its view type, label and
+// ARN as DescribeTable gives them; the text form names the view type. On
+// moto (three tables: both images, keys only, none) and the embedded demo
+// (Shop keeps a stream, Locations none).
+func TestTablesReportStreams(t *testing.T) {
+	isolateAWS(t)
+	type stream struct {
+		Enabled  bool   `json:"enabled"`
+		ViewType string `json:"viewType"`
+		Label    string `json:"label"`
+		ARN      string `json:"arn"`
+	}
+	check := func(t *testing.T, conn []string, want map[string]string) {
+		t.Helper()
+		out, _ := mustRun(t, append([]string{"tables", "--output", "json"}, conn...)...)
+		var got struct {
+			Tables []struct {
+				Name   string  `json:"name"`
+				Stream *stream `json:"stream"`
+			} `json:"tables"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		seen := 0
+		for _, tb := range got.Tables {
+			view, ok := want[tb.Name]
+			if !ok {
+				continue
+			}
+			seen++
+			switch s := tb.Stream; {
+			case s == nil:
+				t.Errorf("%s: no stream field in %s", tb.Name, out)
+			case view == "" && (s.Enabled || s.ARN != "" || s.ViewType != ""):
+				t.Errorf("%s has no stream, reported %+v", tb.Name, *s)
+			case view != "" && (!s.Enabled || s.ViewType != view || s.Label == "" || !strings.HasSuffix(s.ARN, "/stream/"+s.Label)):
+				t.Errorf("%s: stream %+v, want enabled %s with its label and ARN", tb.Name, *s, view)
+			}
+		}
+		if seen != len(want) {
+			t.Fatalf("found %d of the tables %v in %s", seen, want, out)
+		}
+		text, _ := mustRun(t, append([]string{"tables"}, conn...)...)
+		if !strings.Contains(text, "STREAM") {
+			t.Errorf("the text form has no STREAM column:\n%s", text)
+		}
+		for name, view := range want {
+			if view != "" && !strings.Contains(text, view) {
+				t.Errorf("the text form does not name %s's %s stream:\n%s", name, view, text)
+			}
+		}
+	}
+	t.Run("embedded", func(t *testing.T) {
+		check(t, []string{"--demo"}, map[string]string{"Shop": "NEW_AND_OLD_IMAGES", "StateLog": "NEW_AND_OLD_IMAGES", "Locations": ""})
+	})
+	t.Run("moto", func(t *testing.T) {
+		srv := mototest.Shared(t)
+		both, _ := changesTable(t, srv, types.StreamViewTypeNewAndOldImages)
+		keys, _ := changesTable(t, srv, types.StreamViewTypeKeysOnly)
+		none, _ := changesTable(t, srv, "")
+		check(t, []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}, map[string]string{both: "NEW_AND_OLD_IMAGES", keys: "KEYS_ONLY", none: ""})
+	})
+}

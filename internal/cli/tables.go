@@ -31,8 +31,10 @@ func newTablesCmd(ctx context.Context, g *globals) *cobra.Command {
 		Use:   "tables",
 		Short: "List tables with key schema, indexes, item count and size",
 		Long: `tables lists every table with its key schema (attribute names and types),
-its global and local secondary indexes (keys and projection), and the item
-count and size DynamoDB reports (updated by DynamoDB about every six hours).`,
+its global and local secondary indexes (keys and projection), the item
+count and size DynamoDB reports (updated by DynamoDB about every six hours),
+and its DynamoDB stream (enabled, view type, label and ARN in JSON), which
+dynascope changes reads.`,
 		Example: `  dynascope tables --demo
   dynascope tables --profile prod --region eu-west-1 --output json | jq -r '.tables[].name'
   dynascope tables --endpoint-url http://localhost:8000 --region us-east-1`,
@@ -105,15 +107,19 @@ func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo) error {
 // writeTablesText prints one row per table and, under it, one row per index.
 func writeTablesText(w io.Writer, infos []dynamo.TableInfo) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TABLE\tPARTITION KEY\tSORT KEY\tITEMS\tSIZE\tPROJECTION")
+	fmt.Fprintln(tw, "TABLE\tPARTITION KEY\tSORT KEY\tITEMS\tSIZE\tSTREAM\tPROJECTION")
 	for _, t := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes))
+		stream := "—"
+		if t.Stream.ARN != "" {
+			stream = export.OneLine(t.Stream.View)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes), stream)
 		for _, ix := range t.Indexes {
 			proj := ix.Projection
 			if len(ix.NonKeyAttributes) > 0 {
 				proj += " " + strings.Join(ix.NonKeyAttributes, ",")
 			}
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t%s\n", ix.Kind, export.OneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), export.OneLine(proj))
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t\t%s\n", ix.Kind, export.OneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), export.OneLine(proj))
 		}
 	}
 	return tw.Flush()

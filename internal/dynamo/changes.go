@@ -42,8 +42,10 @@ type ChangesRequest struct {
 	PKName string
 	PK     *domain.KeyValue // nil: every partition
 	SKName string
-	Prefix string    // with PK: only sort keys beginning with it
-	Since  time.Time // records written before are skipped (zero: all the stream holds)
+	Prefix string // with PK: only sort keys beginning with it
+	// SK, with PK, names one item: only its own changes (Prefix unused).
+	SK    *domain.KeyValue
+	Since time.Time // records written before are skipped (zero: all the stream holds)
 	// Now is the present the records are read up to (zero: time.Now()); a
 	// backend on its own clock (the demo) passes its own.
 	Now time.Time
@@ -459,10 +461,13 @@ func (r *reader) match(c Change) bool {
 	if !ok || pk.Type != r.req.PK.Type || !sameKeyValue(pk, *r.req.PK) {
 		return false
 	}
-	if r.req.Prefix == "" {
+	sk, ok := KeyValueOf(c.Keys[r.req.SKName])
+	switch {
+	case r.req.SK != nil:
+		return ok && sk.Type == r.req.SK.Type && sameKeyValue(sk, *r.req.SK)
+	case r.req.Prefix == "":
 		return true
 	}
-	sk, ok := KeyValueOf(c.Keys[r.req.SKName])
 	return ok && strings.HasPrefix(sk.Text, r.req.Prefix)
 }
 

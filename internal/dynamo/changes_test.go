@@ -341,3 +341,32 @@ func TestChangesFollowBusyShard(t *testing.T) {
 		})
 	}
 }
+
+// TestChangesOfAnItem: a partition key and a whole sort key read that
+// item's own changes, and no other's: not a key it begins (x#1 within
+// x#10), not the same sort key in another partition.
+func TestChangesOfAnItem(t *testing.T) {
+	for name, b := range streamBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+			apply(t, ctx, b.db, table, append([]step{put("A", "x#10", "n", n("9"))}, script...)...)
+			info, _, err := dynamo.TableStream(ctx, b.db, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk, sk := domain.S("A"), domain.S("x#1")
+			var sums []string
+			_, err = dynamo.Changes(ctx, b.streams, dynamo.ChangesRequest{Stream: info, PKName: "pk", PK: &pk, SKName: "sk", SK: &sk},
+				func(c dynamo.Change) error { sums = append(sums, changeSummary(c)); return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"INSERT x#1 [gone m n pk sk]", "MODIFY x#1 [gone m]", "MODIFY x#1 [added n]", "REMOVE x#1 [added m n pk sk]"}
+			if !slices.Equal(sums, want) {
+				t.Fatalf("changes of A/x#1:\n got %q\nwant %q", sums, want)
+			}
+		})
+	}
+}

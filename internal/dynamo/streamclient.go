@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -35,10 +36,34 @@ func StreamsFromConfig(cfg aws.Config, endpoint string) *dynamodbstreams.Client 
 	})
 }
 
-// StreamInfo is what DescribeTable says of a table's stream.
+// StreamInfo is what DescribeTable says of a table's stream (ARN "":
+// none enabled).
 type StreamInfo struct {
-	ARN  string
-	View string // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES
+	ARN   string
+	View  string // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES
+	Label string // LatestStreamLabel: when the stream was created, in DynamoDB's words
+}
+
+// streamJSON is a stream as `tables --output json` reports it: enabled
+// always said, the rest only for an enabled stream.
+type streamJSON struct {
+	Enabled  bool   `json:"enabled"`
+	ViewType string `json:"viewType,omitempty"`
+	Label    string `json:"label,omitempty"`
+	ARN      string `json:"arn,omitempty"`
+}
+
+func (s StreamInfo) MarshalJSON() ([]byte, error) {
+	return json.Marshal(streamJSON{Enabled: s.ARN != "", ViewType: s.View, Label: s.Label, ARN: s.ARN})
+}
+
+func (s *StreamInfo) UnmarshalJSON(b []byte) error {
+	var j streamJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = StreamInfo{ARN: j.ARN, View: j.ViewType, Label: j.Label}
+	return nil
 }
 
 // Images says which images the stream's records carry.
@@ -87,7 +112,7 @@ func TableStream(ctx context.Context, c Client, table string) (StreamInfo, Table
 			Msg:  "table " + table + " has no stream enabled, so DynamoDB keeps no record of its changes",
 			Hint: "enable one (dynascope never writes): aws dynamodb update-table --table-name " + table + " --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES"}
 	}
-	return StreamInfo{ARN: arn, View: string(spec.StreamViewType)}, info, nil
+	return info.Stream, info, nil
 }
 
 // FromStreamItem is an item from a stream record in DynamoDB's attribute

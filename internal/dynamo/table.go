@@ -43,7 +43,7 @@ type TableInfo struct {
 	ItemCount int64     `json:"itemCount"`
 	SizeBytes int64     `json:"sizeBytes"`
 	// Stream is the table's DynamoDB stream (ARN ""): none enabled.
-	Stream StreamInfo `json:"-"`
+	Stream StreamInfo `json:"stream"`
 }
 
 // KeyFor returns the key schema of the base table (index "") or of the named
@@ -112,7 +112,7 @@ func tableInfo(d *types.TableDescription) TableInfo {
 	}
 	sort.Slice(info.Indexes, func(i, j int) bool { return info.Indexes[i].Name < info.Indexes[j].Name })
 	if s := d.StreamSpecification; s != nil && aws.ToBool(s.StreamEnabled) && aws.ToString(d.LatestStreamArn) != "" {
-		info.Stream = StreamInfo{ARN: aws.ToString(d.LatestStreamArn), View: string(s.StreamViewType)}
+		info.Stream = StreamInfo{ARN: aws.ToString(d.LatestStreamArn), View: string(s.StreamViewType), Label: aws.ToString(d.LatestStreamLabel)}
 	}
 	return info
 }

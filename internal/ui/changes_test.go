@@ -75,3 +75,58 @@ func TestChangesTabNoStream(t *testing.T) {
 		t.Errorf("pressing 5 on a table without a stream read %v", h.rec.calls)
 	}
 }
+
+// TestTableChanges: 5 on the partitions list opens every partition's
+// changes from the stream, newest first, with both key columns and the
+// selected one's diff, reading no table item.
+func TestTableChanges(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			db := demoData(t)
+			h := newHarness(t, size[0], size[1], Config{Table: demo.StateTable, Streams: db, Now: func() time.Time { return demo.DemoEnd }})
+			before := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem")
+			h.keys("5")
+			h.contains(t, "all partitions · 6 changes in 24 h", "DeviceID", demo.StateDevice, "+ Reading")
+			if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - before; n != 0 {
+				t.Errorf("the table's changes read the table %d times", n)
+			}
+			h.golden(t)
+		})
+	}
+}
+
+// TestTableChangesAcrossPartitions: the table-wide view holds every
+// partition's changes, newest first; the mode keys of a partition say
+// how to reach them, and a table without a stream says why, reading
+// nothing.
+func TestTableChangesAcrossPartitions(t *testing.T) {
+	db := ordersTable(t)
+	putOrder(t, db, "c1", "o1", "PLACED")
+	putOrder(t, db, "c2", "o9", "PLACED")
+	putOrder(t, db, "c1", "o1", "PAID")
+	h := newHarness(t, 120, 35, Config{Client: db, Streams: db, Table: "Orders"})
+	h.keys("5")
+	h.contains(t, "all partitions · 3 changes in 24 h", `~ Status  "PLACED" → "PAID"`)
+	s := h.screen()
+	if i, j := strings.Index(s, "MODIFY"), strings.Index(s, "c2"); i < 0 || j < 0 || j < i {
+		t.Fatalf("not every partition's, newest first:\n%s", s)
+	}
+	putOrder(t, db, "c3", "o5", "PLACED") // any partition's new write, followed
+	d := h.driver()
+	d.key("F")
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
+	h.contains(t, "c3", "o5")
+	d.key("F")
+	h.keys("1")
+	h.said(t, "open one (esc, then enter)")
+	h.keys("esc")
+	h.contains(t, "c1", "c2")
+
+	nostream := newHarness(t, 120, 35, Config{Table: "Locations", Streams: demoData(t)})
+	before := len(nostream.rec.calls)
+	nostream.keys("5")
+	nostream.said(t, "No Changes here: the table has no stream")
+	if len(nostream.rec.calls) != before {
+		t.Errorf("5 on a table without a stream read %v", nostream.rec.calls)
+	}
+}

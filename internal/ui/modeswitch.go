@@ -82,12 +82,14 @@ func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 	if n := len(m.stack); n >= 2 {
 		if below, ok := m.stack[n-2].(common.Moded); ok && below.Place() == p.Place() {
 			if m.stack[n-2].Mode() == name {
+				m.leave()
 				return m.pop()
 			}
 			next := p.ModePage(name)
 			if next == nil {
 				return nil
 			}
+			m.leave()
 			m.forget(m.top())
 			m.stack[n-1] = next
 			return m.startTop()
@@ -97,7 +99,16 @@ func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 	if next == nil {
 		return nil
 	}
+	m.leave()
 	return m.push(next)
+}
+
+// leave stops what the page on top runs in the background, as its mode
+// is left: following stays with the tab it was started in, and ends there.
+func (m *Model) leave() {
+	if l, ok := m.top().(common.Leaver); ok {
+		l.Leave()
+	}
 }
 
 // tabs are the mode tabs of the header: the active one highlighted, those

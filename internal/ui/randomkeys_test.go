@@ -47,6 +47,8 @@ func TestRandomKeysEveryPage(t *testing.T) {
 		{"timeline", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "Audit#PART-7"}},
 		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}},
 		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t)}},
+		// 5 opens the table's changes; enter, 2, enter an item with its own.
+		{"table changes", Config{Table: demo.ShopTable, Streams: demoData(t)}},
 	}
 	sizes := [][2]int{{80, 24}, {120, 35}, {200, 50}}
 	keysPerRun := 800

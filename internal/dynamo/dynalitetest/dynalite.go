@@ -5,16 +5,13 @@
 package dynalitetest
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,31 +19,30 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynascope/dynascope/internal/dynamo/servertest"
 )
 
 // Server is a running dynalite.
 type Server struct {
 	Endpoint string
-	cmd      *exec.Cmd
+	proc     *servertest.Proc
 }
 
 // Client returns an SDK client for the server, with static test credentials.
-func (s *Server) Client() *dynamodb.Client {
+func (s *Server) Client() *dynamodb.Client { return client(s.Endpoint, 3) }
+
+func client(endpoint string, attempts int) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:           "us-east-1",
-		BaseEndpoint:     aws.String(s.Endpoint),
+		BaseEndpoint:     aws.String(endpoint),
 		Credentials:      credentials.NewStaticCredentialsProvider("test", "test", ""),
-		RetryMaxAttempts: 3,
+		RetryMaxAttempts: attempts,
 	})
 }
 
 // Stop ends the server.
-func (s *Server) Stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		_ = s.cmd.Process.Kill()
-		_ = s.cmd.Wait()
-	}
-}
+func (s *Server) Stop() { s.proc.Stop() }
 
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()
@@ -63,15 +59,6 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Launch starts a new dynalite and waits until it answers.
@@ -92,12 +79,12 @@ func (s *Server) Restart() error {
 	if err != nil {
 		return err
 	}
-	s.cmd = n.cmd
+	s.proc = n.proc
 	return nil
 }
 
 // launch starts dynalite on port (0: a free one).
-func launch(fixed int) (*Server, error) {
+func launch(port int) (*Server, error) {
 	root, err := repoRoot()
 	if err != nil {
 		return nil, err
@@ -112,53 +99,24 @@ func launch(fixed int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("node is not on PATH: install Node.js, then `npm ci`")
 	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		if fixed != 0 {
-			port = fixed
-		}
-		cmd := exec.Command(node, "--require", guard, cli, "--port", fmt.Sprint(port), "--host", "127.0.0.1",
-			"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")
-		stdout, _ := cmd.StdoutPipe()
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("starting dynalite: %w", err)
-		}
-		ready := make(chan error, 1)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				if strings.Contains(sc.Text(), "listening") {
-					ready <- nil
-					for sc.Scan() {
-					}
-					return
-				}
-			}
-			ready <- fmt.Errorf("dynalite exited before listening")
-		}()
-		select {
-		case err = <-ready:
-		case <-time.After(20 * time.Second):
-			err = fmt.Errorf("dynalite did not start within 20s")
-		}
-		s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd}
-		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err = s.Client().ListTables(ctx, &dynamodb.ListTablesInput{})
-			cancel()
-		}
-		if err == nil {
-			return s, nil
-		}
-		s.Stop()
-		lastErr = err
+	p, err := servertest.Launch(servertest.Spec{
+		Name: "dynalite",
+		Command: func(port int) (*exec.Cmd, error) {
+			return exec.Command(node, "--require", guard, cli, "--port", fmt.Sprint(port), "--host", "127.0.0.1",
+				"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"), nil
+		},
+		Ready: func(ctx context.Context, endpoint string) error {
+			_, err := client(endpoint, 1).ListTables(ctx, &dynamodb.ListTablesInput{})
+			return err
+		},
+		Wait:   20 * time.Second,
+		Port:   port,
+		Stderr: os.Stderr,
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, lastErr
+	return &Server{Endpoint: p.Endpoint, proc: p}, nil
 }
 
 // Start launches a dynalite for one test, stopped when the test ends.
@@ -242,8 +200,5 @@ func StopShared() {
 
 func unavailable(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("dynalite is required under CI=true and could not start: %v", err)
-	}
-	tb.Skipf("skipping: dynalite unavailable: %v (run `npm ci`)", err)
+	servertest.Unavailable(tb, "dynalite", err, "npm ci")
 }

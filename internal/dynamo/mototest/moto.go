@@ -11,8 +11,6 @@ package mototest
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
 	"os/exec"
 	"sync"
 	"testing"
@@ -22,6 +20,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+
+	"github.com/dynascope/dynascope/internal/dynamo/servertest"
 )
 
 // Install is the command that gets moto's server on a machine without it.
@@ -30,8 +30,7 @@ const Install = "pip install 'moto[server]'"
 // Server is a running moto server.
 type Server struct {
 	Endpoint string
-	proc     *os.Process
-	exited   chan error // the process's end, once
+	proc     *servertest.Proc
 }
 
 const region = "us-east-1"
@@ -43,7 +42,11 @@ func creds() aws.CredentialsProvider {
 // Client returns a DynamoDB client for the server, with static test
 // credentials.
 func (s *Server) Client() *dynamodb.Client {
-	return dynamodb.New(dynamodb.Options{Region: region, BaseEndpoint: aws.String(s.Endpoint), Credentials: creds(), RetryMaxAttempts: 3})
+	return client(s.Endpoint, 3)
+}
+
+func client(endpoint string, attempts int) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{Region: region, BaseEndpoint: aws.String(endpoint), Credentials: creds(), RetryMaxAttempts: attempts})
 }
 
 // Streams returns a DynamoDB Streams client for the same endpoint.
@@ -52,13 +55,7 @@ func (s *Server) Streams() *dynamodbstreams.Client {
 }
 
 // Stop ends the server.
-func (s *Server) Stop() {
-	if s.proc != nil {
-		_ = s.proc.Kill()
-		<-s.exited
-		s.proc = nil
-	}
-}
+func (s *Server) Stop() { s.proc.Stop() }
 
 // command is how moto's server is started here: moto_server on PATH, else
 // python3 -m moto.server (the same program, when only the module is
@@ -78,63 +75,25 @@ func command(port int) (*exec.Cmd, error) {
 	return exec.Command(py, append([]string{"-m", "moto.server"}, args...)...), nil
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+// spec is moto as servertest starts it: ready once ListTables answers,
+// within 30 s (moto imports every service's models on its first start).
+var spec = servertest.Spec{
+	Name:    "moto",
+	Command: command,
+	Ready: func(ctx context.Context, endpoint string) error {
+		_, err := client(endpoint, 1).ListTables(ctx, &dynamodb.ListTablesInput{})
+		return err
+	},
+	Wait: 30 * time.Second,
 }
 
 // Launch starts a new moto server and waits until it answers ListTables.
 func Launch() (*Server, error) {
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ { // a port taken between freePort and bind
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		cmd, err := command(port)
-		if err != nil {
-			return nil, err
-		}
-		cmd.Stdout, cmd.Stderr = nil, nil // moto logs every request: not the test's output
-		dieWithParent(cmd)
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("starting moto: %w", err)
-		}
-		s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), proc: cmd.Process, exited: make(chan error, 1)}
-		go func() { s.exited <- cmd.Wait() }()
-		if lastErr = s.waitReady(); lastErr == nil {
-			return s, nil
-		}
-		s.Stop()
+	p, err := servertest.Launch(spec)
+	if err != nil {
+		return nil, err
 	}
-	return nil, lastErr
-}
-
-// waitReady polls the server until it answers, it exits, or 30 s pass
-// (moto imports every service's models on its first start).
-func (s *Server) waitReady() error {
-	deadline := time.Now().Add(30 * time.Second)
-	c := s.Client()
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-s.exited:
-			s.exited <- err // for Stop
-			return fmt.Errorf("moto exited before answering: %v", err)
-		default:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
-		cancel()
-		if err == nil {
-			return nil
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return fmt.Errorf("moto did not answer within 30s at %s", s.Endpoint)
+	return &Server{Endpoint: p.Endpoint, proc: p}, nil
 }
 
 // Start launches a moto server for one test, stopped when the test ends.
@@ -174,8 +133,5 @@ func StopShared() {
 
 func unavailable(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("moto is required under CI=true and could not start: %v (%s)", err, Install)
-	}
-	tb.Skipf("skipping: moto unavailable: %v (run `%s`)", err, Install)
+	servertest.Unavailable(tb, "moto", err, Install)
 }

@@ -227,3 +227,10 @@ type Moded interface {
 	Place() string
 	ModePage(name string) Page
 }
+
+// Leaver is a page that runs something in the background while shown
+// (following a stream or a range): Leave stops it when another mode takes
+// its place, so that nothing goes on reading a tab nobody sees.
+type Leaver interface {
+	Leave()
+}

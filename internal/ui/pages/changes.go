@@ -45,7 +45,9 @@ type Changes struct {
 	info    dynamo.TableInfo
 	pk      domain.KeyValue
 	prefix  string
-	changes []dynamo.Change // newest first, masked
+	sk      *domain.KeyValue // one item's changes (OfItem): its sort key, or nil
+	whole   bool             // every partition's changes (NewTableChanges)
+	changes []dynamo.Change  // newest first, masked
 	stats   dynamo.ChangesStats
 	since   time.Time // where the stream's 24 hours begin
 	loaded  bool
@@ -65,6 +67,55 @@ func NewChanges(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, pre
 	return p
 }
 
+// tableChangesHeld bounds what the table-wide view holds to put in
+// order: a busy table's day is more than a screen is for, and the view
+// says to open one partition instead.
+const tableChangesHeld = 50_000
+
+// NewTableChanges returns the Changes view of a whole table: every
+// partition's changes, newest first, with their keys.
+func NewTableChanges(c *common.Common, info dynamo.TableInfo) *Changes {
+	p := &Changes{c: c, id: c.NextID(), info: info, whole: true, grid: components.NewGrid(c)}
+	cols := []components.Column{{Title: "Time (UTC)", Width: 19}, {Title: "Event", Width: 6}, {Title: common.Sanitize(info.Key.PK.Name), Keep: true}}
+	if info.Key.SK != nil {
+		cols = append(cols, components.Column{Title: common.Sanitize(info.Key.SK.Name), Keep: true})
+	}
+	p.grid.SetColumns(append(cols, components.Column{Title: "Changed"}))
+	p.refresh()
+	return p
+}
+
+// OfItem narrows the view to one item's changes: the partition's item
+// with sort key sk (nil: a table with no sort key, whose partition is
+// the item).
+func (p *Changes) OfItem(sk *domain.KeyValue) *Changes {
+	p.sk = sk
+	return p
+}
+
+// where names what the changes are of: the item's key, or the partition.
+func (p *Changes) where() string {
+	if p.whole {
+		return "all partitions"
+	}
+	if p.sk != nil {
+		return keyCell(p.pk) + " " + keyCell(*p.sk)
+	}
+	return keyCell(p.pk)
+}
+
+// request is the read of the view's changes, up to now.
+func (p *Changes) request(now time.Time) dynamo.ChangesRequest {
+	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, SK: p.sk, Now: now}
+	if p.info.Key.SK != nil {
+		r.SKName = p.info.Key.SK.Name
+	}
+	if p.whole {
+		r.PK, r.MaxHeld = nil, tableChangesHeld
+	}
+	return r
+}
+
 func keyTitle(info dynamo.TableInfo) string {
 	if info.Key.SK != nil {
 		return common.Sanitize(info.Key.SK.Name)
@@ -76,11 +127,7 @@ func (p *Changes) Init() tea.Cmd {
 	ctx, req := p.load.start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
-	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now}
-	if p.info.Key.SK != nil {
-		r.SKName = p.info.Key.SK.Name
-	}
-	return readChanges(ctx, p.c.Streams, p.id, req, r)
+	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
 }
 
 func (p *Changes) refresh() {
@@ -92,6 +139,19 @@ func (p *Changes) refresh() {
 			return c.Time.UTC().Format("2006-01-02 15:04:05")
 		case 1:
 			return c.Event
+		}
+		if p.whole { // the key's columns, then what changed
+			names := []string{p.info.Key.PK.Name}
+			if p.info.Key.SK != nil {
+				names = append(names, p.info.Key.SK.Name)
+			}
+			if col-2 < len(names) {
+				v, _ := dynamo.KeyValueOf(c.Keys[names[col-2]])
+				return keyCell(v)
+			}
+			col = 3
+		}
+		switch col {
 		case 2:
 			name := p.info.Key.PK.Name
 			if p.info.Key.SK != nil {
@@ -169,14 +229,14 @@ func (p *Changes) View() string {
 		listH = max(5, p.h/2)
 	}
 	p.grid.SetSize(listW-4, listH-2)
-	title := keyCell(p.pk) + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
+	title := p.where() + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
 	body := p.grid.View()
 	switch {
 	case p.fail.stopped():
-		title = keyCell(p.pk) + " · " + p.fail.title(len(p.changes), "changes")
+		title = p.where() + " · " + p.fail.title(len(p.changes), "changes")
 		body = p.fail.body(st, len(p.changes), "changes", listW-4)
 	case !p.loaded:
-		title = keyCell(p.pk) + " · reading the stream…" // nothing counted before the answer
+		title = p.where() + " · reading the stream…" // nothing counted before the answer
 		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
 	case len(p.changes) == 0:
 		body = st.Dim.Render(components.Fit("No changes since "+p.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", listW-4))
@@ -222,6 +282,12 @@ func (p *Changes) diff(width int) string {
 }
 
 func (p *Changes) Crumbs() []string {
+	if p.whole {
+		return []string{p.info.Name, "changes"}
+	}
+	if p.sk != nil {
+		return []string{p.info.Name, keyCell(p.pk), keyCell(*p.sk), "changes"}
+	}
 	return []string{p.info.Name, keyCell(p.pk), "changes"}
 }
 func (p *Changes) ID() int         { return p.id }
@@ -255,9 +321,29 @@ func (p *Changes) place() place {
 	return place{c: p.c, info: p.info, pk: p.pk, prefix: p.prefix}
 }
 
-func (p *Changes) Modes() []common.ModeTab          { return p.place().modes() }
-func (p *Changes) Place() string                    { return p.place().id() }
-func (p *Changes) ModePage(name string) common.Page { return p.place().page(name) }
+// The table-wide view is no partition's: Changes is its only mode, the
+// others dimmed with the way to them.
+func (p *Changes) Modes() []common.ModeTab {
+	if p.whole {
+		why := "the table's changes are every partition's: open one (esc, then enter) for its tree, items, versions and times"
+		return []common.ModeTab{{Name: ModeTree, Off: why}, {Name: ModeItems, Off: why}, {Name: ModeVersions, Off: why}, {Name: ModeTime, Off: why}, {Name: ModeChanges}}
+	}
+	return p.place().modes()
+}
+
+func (p *Changes) Place() string {
+	if p.whole {
+		return p.info.Name + "\x00*changes"
+	}
+	return p.place().id()
+}
+
+func (p *Changes) ModePage(name string) common.Page {
+	if p.whole {
+		return nil
+	}
+	return p.place().page(name)
+}
 
 // noChanges says why the Changes mode does not apply ("" when it does).
 func (p place) noChanges() string {

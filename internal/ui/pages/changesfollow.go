@@ -40,10 +40,8 @@ func seen(c dynamo.Change) string { return c.Shard + "/" + c.Seq }
 // Update never waits.
 func (p *Changes) startFollow() tea.Cmd {
 	now := p.c.Now()
-	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &p.pk, Prefix: p.prefix, Now: now, Follow: true}
-	if p.info.Key.SK != nil {
-		r.SKName = p.info.Key.SK.Name
-	}
+	r := p.request(now)
+	r.Follow = true
 	if len(p.changes) > 0 {
 		// Records from a minute before the newest listed: DynamoDB rounds
 		// a record's time, and the listed ones are skipped by name.
@@ -99,3 +97,8 @@ func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
 	}
 	return common.Next(msg.next)
 }
+
+// Leave stops following when another mode takes the tab's place: the
+// reader's context is cancelled, so no GetRecords is sent for a tab
+// nobody sees. F starts it again on return.
+func (p *Changes) Leave() { p.follow.req.stop() }

@@ -146,3 +146,7 @@ func (t *Time) followTitle() string {
 	_, rcu := t.follow.stats.PerMinute(time.Now())
 	return fmt.Sprintf("following · %d new · %.1f RCU/min · F or esc stops", t.follow.added, rcu)
 }
+
+// Leave stops following when another mode takes the tab's place: polling
+// a range nobody sees would go on costing reads until quit.
+func (t *Time) Leave() { t.stopFollow() }

@@ -34,6 +34,9 @@ type Item struct {
 		wire       bool
 	}
 	gen int // bumped when the item is read again
+	// changes are the item's own changes from the table's stream, shown
+	// under its value.
+	changes itemChanges
 }
 
 // NewReadItem is the page of an item a GetItem just read (the request
@@ -56,7 +59,9 @@ func (p *Item) InMode(mode string) *Item {
 	return p
 }
 
-func (p *Item) Init() tea.Cmd { return nil }
+// Init reads the item's changes from the stream, after its first frame:
+// the item itself is already read.
+func (p *Item) Init() tea.Cmd { return p.readChanges() }
 
 func (p *Item) key() dynamo.Item {
 	k := dynamo.Item{p.info.Key.PK.Name: p.item[p.info.Key.PK.Name]}
@@ -71,6 +76,8 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		ctx, req := p.req.start(p.c)
 		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+	case changesReadMsg:
+		return p, p.changesRead(msg)
 	case itemReadMsg:
 		if !p.req.done(msg.req) {
 			return p, nil
@@ -104,7 +111,9 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, copyJSON(p.c, key, "the key")
 		case key.Matches(msg, k.Refresh):
 			ctx, req := p.req.start(p.c)
-			return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+			return p, tea.Batch(getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key()), p.readChanges())
+		case key.Matches(msg, k.Changes):
+			return p, p.openChanges()
 		case key.Matches(msg, k.Back) && p.req.inFlight():
 			p.req.stop()
 			p.fail.cancel()
@@ -147,7 +156,13 @@ func (p *Item) View() string {
 		// The copy read before stays in view, said to be that.
 		title = p.crumb() + " · " + strings.Replace(p.fail.title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
 	}
-	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
+	below := p.changesHeight()
+	if p.h-below < 5 { // too short for both: the item comes first
+		p.vp.SetHeight(p.h - 2)
+		return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
+	}
+	p.vp.SetHeight(p.h - below - 2)
+	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h-below) + "\n" + p.changesView(p.w, below)
 }
 
 func (p *Item) crumb() string {
@@ -168,7 +183,7 @@ func (p *Item) Crumbs() []string {
 }
 func (p *Item) ID() int         { return p.id }
 func (p *Item) Mode() string    { return p.mode }
-func (p *Item) Loading() bool   { return p.req.inFlight() }
+func (p *Item) Loading() bool   { return p.req.inFlight() || p.changes.load.inFlight() }
 func (p *Item) Capturing() bool { return false }
 
 // Request names the GetItem only when one was sent: an item opened from a
@@ -183,12 +198,12 @@ func (p *Item) Request() string {
 		v, _ := dynamo.KeyValueOf(k[name])
 		s += " " + common.Sanitize(name) + "=" + v.Literal()
 	}
-	return s
+	return s + p.changesRequest()
 }
 
 func (p *Item) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, p.changesKey(), k.Help, k.Quit}
 }
 
 // wireKey names what d switches to: DynamoDB JSON from plain JSON, and
@@ -213,5 +228,5 @@ func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
 
 func (p *Item) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {p.wireKey(), k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {p.wireKey(), p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

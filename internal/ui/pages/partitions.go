@@ -143,6 +143,8 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			p.inputOn, p.inputErr = true, ""
 			p.input.SetValue("")
 			return p, p.input.Focus()
+		case key.Matches(msg, p.c.Keys.Changes):
+			return p, p.openChanges()
 		case key.Matches(msg, p.c.Keys.Open):
 			if len(p.rows) > 0 {
 				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
@@ -448,12 +450,32 @@ func (p *Partitions) ShortHelp() []key.Binding {
 	if p.picker != nil {
 		return p.picker.help(k)
 	}
+	if p.info.Stream.ARN != "" { // named where it reads something
+		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, k.Help, k.Quit}
+	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, k.Help, k.Quit}
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
+}
+
+// tableChangesKey names what 5 does on the partitions list.
+func tableChangesKey(b key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "table's changes"))
+}
+
+// openChanges is 5 on the partitions list: every partition's changes from
+// the table's stream; or why there are none to read, reading nothing.
+func (p *Partitions) openChanges() tea.Cmd {
+	if p.info.Name == "" {
+		return notice("No Changes yet: the table is still being described")
+	}
+	if why := (place{c: p.c, info: p.info}).noChanges(); why != "" {
+		return notice("No Changes here: " + why)
+	}
+	return open(NewTableChanges(p.c, p.info))
 }
 
 // OpenPartition is a partition's first view: the hierarchy where the sort

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package mototest
+package servertest
 
 import "os/exec"
 

@@ -1,4 +1,4 @@
-package mototest
+package servertest
 
 import (
 	"os/exec"

@@ -1,0 +1,183 @@
+package pages
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+)
+
+// itemChanges is the item view's account of the item's own changes from
+// the table's stream, under its current value: read after the item is
+// drawn (a command, never before the first frame), costing no table
+// capacity; or, where none can be read, a note saying why.
+type itemChanges struct {
+	note    string // why the stream is not read ("" when it is)
+	load    request
+	loaded  bool
+	fail    failure
+	changes []dynamo.Change // newest first, masked
+	stats   dynamo.ChangesStats
+	since   time.Time // where the stream's 24 hours begin
+}
+
+// streamNote says why an item's changes cannot be read here ("" when
+// they can).
+func (p *Item) streamNote() string {
+	name := common.Sanitize(p.info.Name)
+	switch {
+	case p.info.Stream.ARN == "":
+		return "No stream on " + name + ": DynamoDB keeps no record of this item's changes."
+	case p.info.Stream.View == "KEYS_ONLY":
+		return "Changes not shown: " + p.info.Stream.Missing() + "."
+	case p.c.Streams == nil:
+		return "Changes not shown: this connection cannot read streams."
+	}
+	return ""
+}
+
+// itemKey is the item's partition key and (a composite key) sort key.
+func (p *Item) itemKey() (pk domain.KeyValue, sk *domain.KeyValue, ok bool) {
+	pk, ok = dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
+	if !ok {
+		return pk, nil, false
+	}
+	if p.info.Key.SK != nil {
+		v, ok := dynamo.KeyValueOf(p.item[p.info.Key.SK.Name])
+		if !ok {
+			return pk, nil, false
+		}
+		sk = &v
+	}
+	return pk, sk, true
+}
+
+// readChanges reads the item's changes from the stream, up to the present.
+func (p *Item) readChanges() tea.Cmd {
+	h := &p.changes
+	h.note = p.streamNote()
+	pk, sk, ok := p.itemKey()
+	if h.note != "" || !ok {
+		return nil
+	}
+	now := p.c.Now()
+	h.since = now.Add(-dynamo.StreamRetention)
+	r := dynamo.ChangesRequest{Stream: p.info.Stream, PKName: p.info.Key.PK.Name, PK: &pk, SK: sk, Now: now}
+	if p.info.Key.SK != nil {
+		r.SKName = p.info.Key.SK.Name
+	}
+	h.fail.clear()
+	ctx, req := h.load.start(p.c)
+	return readChanges(ctx, p.c.Streams, p.id, req, r)
+}
+
+// changesRead takes the stream's answer: the item's changes, newest first.
+func (p *Item) changesRead(msg changesReadMsg) tea.Cmd {
+	h := &p.changes
+	if !h.load.done(msg.req) {
+		return nil
+	}
+	h.loaded, h.stats = true, msg.stats
+	h.fail.fail(msg.err)
+	h.changes = h.changes[:0]
+	for _, c := range slices.Backward(msg.changes) {
+		if p.c.Masked != nil {
+			c = p.c.Masked.MaskChange(p.info.Name, c)
+		}
+		h.changes = append(h.changes, c)
+	}
+	if msg.err != nil {
+		return report(msg.err, false, p.id)
+	}
+	return nil
+}
+
+// openChanges is 5 on an item: its changes in the Changes tab's view, one
+// a row with the selected one's diff; or why there are none to open.
+func (p *Item) openChanges() tea.Cmd {
+	pk, sk, ok := p.itemKey()
+	switch {
+	case p.changes.note != "":
+		return notice(p.changes.note)
+	case !ok:
+		return notice("this item's key cannot be read, so its changes cannot be told from others'")
+	}
+	return open(NewChanges(p.c, p.info, pk, "").OfItem(sk))
+}
+
+// changesKey names what 5 does on an item.
+func (p *Item) changesKey() key.Binding {
+	b := p.c.Keys.Changes
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "its changes"))
+}
+
+// changesHeight is how many lines the changes take under the item: a
+// line for a note, else a frame of up to a third of the page.
+func (p *Item) changesHeight() int {
+	h := &p.changes
+	if h.note != "" {
+		return 1
+	}
+	rows := 1
+	if h.loaded && !h.fail.stopped() {
+		rows = max(1, len(h.changes))
+	}
+	return min(rows, max(1, p.h/3-2)) + 2
+}
+
+// changesView is the item's changes, newest first (time, event, what
+// changed), honest while reading, failed or cancelled, and when the
+// window holds none.
+func (p *Item) changesView(w, height int) string {
+	st, h := p.c.Styles, &p.changes
+	if h.note != "" {
+		return st.Dim.Render(components.Fit(h.note, w))
+	}
+	inner := w - 4
+	title := "changes of this item · "
+	var body []string
+	switch {
+	case h.fail.stopped():
+		title += h.fail.title(len(h.changes), "changes")
+		body = strings.Split(h.fail.body(st, len(h.changes), "changes", inner), "\n")
+	case !h.loaded:
+		title += "reading the stream…" // nothing counted before the answer
+		body = []string{st.Dim.Render(components.Fit("Reading the table's stream (24 hours of writes)…", inner))}
+	case len(h.changes) == 0:
+		title += "none in 24 h"
+		body = []string{st.Dim.Render(components.Fit("No changes since "+h.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", inner))}
+	default:
+		title += common.Plural(len(h.changes), "change", "changes") + " in 24 h · 5 shows each one's diff"
+		rows := height - 2
+		for i, c := range h.changes {
+			if i == rows-1 && len(h.changes) > rows {
+				body = append(body, st.Dim.Render(components.Fit(fmt.Sprintf("… %d older: 5 lists them all", len(h.changes)-i), inner)))
+				break
+			}
+			changed := "?" // the stream keeps no image to compare
+			if c.Changed != nil {
+				changed = common.Sanitize(strings.Join(c.Changed, ", "))
+			}
+			body = append(body, components.Fit(fmt.Sprintf("%s  %-6s  %s", c.Time.UTC().Format("2006-01-02 15:04:05"), c.Event, changed), inner))
+		}
+	}
+	return common.Frame(st, title, strings.Join(body, "\n"), w, height)
+}
+
+// changesRequest is what reading the item's changes took, for the
+// request line: calls, not capacity.
+func (p *Item) changesRequest() string {
+	h := &p.changes
+	if !h.loaded || h.note != "" {
+		return ""
+	}
+	return fmt.Sprintf(" · its changes: stream of %s, %d GetRecords, 0 RCU", common.Sanitize(p.info.Name), h.stats.GetRecords)
+}
