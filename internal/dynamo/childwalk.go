@@ -161,15 +161,15 @@ func (w *walker) run(emit func(domain.Child)) error {
 			}
 			keys = append(keys, k)
 		}
-		if reads == 0 && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, r.Prefix, w.walk.Delim) {
-			lv.last = lv.readLast()
-		}
 		if w.walk.Delim == "" {
 			d, ok := domain.DetectDelimiter(trimPrefix(keys, r.Prefix))
 			if !ok {
 				d = "#"
 			}
 			w.walk.Delim = d
+		}
+		if reads == 0 && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, r.Prefix, w.walk.Delim) {
+			lv.last = lv.readLast()
 		}
 		if len(keys) == 0 {
 			w.sk.unused() // nothing left: the read found nothing of its own
