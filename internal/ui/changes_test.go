@@ -130,3 +130,18 @@ func TestTableChangesAcrossPartitions(t *testing.T) {
 		t.Errorf("5 on a table without a stream read %v", nostream.rec.calls)
 	}
 }
+
+// TestTablesPreviewSaysStream: the table list's preview says, from the
+// DescribeTable it already made, whether a table keeps a stream and of
+// which view type.
+func TestTablesPreviewSaysStream(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{})
+	h.contains(t, "stream         none: no Changes") // the first table, AuditLog
+	for range 30 {
+		if strings.Contains(h.screen(), "stream         NEW_AND_OLD_IMAGES") {
+			return
+		}
+		h.keys("down")
+	}
+	t.Fatalf("no table's preview names its stream:\n%s", h.screen())
+}

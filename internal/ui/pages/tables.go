@@ -341,7 +341,13 @@ func (t *Tables) preview() string {
 	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
 	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
 		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
-		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"), "")
+		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	// The stream is DescribeTable's too: whether Changes can be read here.
+	if info.Stream.ARN != "" {
+		lines = append(lines, st.Dim.Render("stream         ")+common.Sanitize(info.Stream.View), "")
+	} else {
+		lines = append(lines, st.Dim.Render("stream         none: no Changes"), "")
+	}
 	for _, ix := range info.Indexes {
 		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
 	}
