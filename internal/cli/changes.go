@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,47 +28,24 @@ type changesOptions struct {
 }
 
 // window is where the records asked for start: zero for all the stream
-// holds (24 hours).
+// holds (24 hours). --since and --from are read by the range bar's
+// grammar (domain.WindowStart), as range's --last and --from are.
 func (o changesOptions) window(now time.Time) (time.Time, error) {
+	start, err := domain.WindowStart(o.since, o.from, now, time.UTC)
+	var we *domain.WindowError
 	switch {
-	case o.since != "" && o.from != "":
+	case errors.As(err, &we) && we.Both:
 		return time.Time{}, usage("give one of --since and --from", "--since and --from both say where to start")
-	case o.since != "":
-		d, err := parseSince(o.since)
-		if err != nil {
-			return time.Time{}, usage("write a span such as 15m, 1h or 24h", "--since %v", err)
-		}
-		if d > dynamo.StreamRetention {
-			return time.Time{}, usage("give --since 24h or less", "--since %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.since)
-		}
-		return now.Add(-d), nil
-	case o.from != "":
-		t, _, err := domain.ParseInstant(o.from, time.UTC)
-		if err != nil {
-			return time.Time{}, usage("write 2026-11-24T10:00Z, or use --since 1h", "--from %v", err)
-		}
-		if t.Before(now.Add(-dynamo.StreamRetention)) {
-			return time.Time{}, usage("give a time within the last 24 hours, or --since 24h", "--from %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.from)
-		}
-		return t, nil
+	case errors.As(err, &we) && we.Since:
+		return time.Time{}, usage("write a span such as 15m, 1h or 24h", "--since %v", err)
+	case err != nil:
+		return time.Time{}, usage("write 2026-11-24T10:00Z, or use --since 1h", "--from %v", err)
+	case o.since != "" && start.Before(now.Add(-dynamo.StreamRetention)):
+		return time.Time{}, usage("give --since 24h or less", "--since %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.since)
+	case o.from != "" && start.Before(now.Add(-dynamo.StreamRetention)):
+		return time.Time{}, usage("give a time within the last 24 hours, or --since 24h", "--from %s reaches past what a stream keeps: DynamoDB keeps a stream's records 24 hours", o.from)
 	}
-	return time.Time{}, nil
-}
-
-// parseSince reads a span: a Go duration (90m, 1h30m) or whole days (1d).
-func parseSince(s string) (time.Duration, error) {
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n <= 0 || n > 36500 { // a century: nothing larger can overflow a Duration
-			return 0, fmt.Errorf("%q is not a span", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%q is not a span", s)
-	}
-	return d, nil
+	return start, nil
 }
 
 // validate checks the flags before anything is read.
@@ -137,7 +113,7 @@ a stream says how to enable one; dynascope never does.`,
 	fl.StringVar(&o.pk, "pk", "", "only this partition's changes; typed by the key: 123 for N, b64:AP4A (base64) for B")
 	fl.StringVar(&o.prefix, "prefix", "", "only sort keys beginning with this, e.g. 'ORDER#' (needs --pk)")
 	fl.StringVar(&o.since, "since", "", "only changes of the last span, e.g. 15m, 1h, 24h (a stream keeps 24 hours; default: all it holds)")
-	fl.StringVar(&o.from, "from", "", "only changes from this time on, e.g. 2026-11-24T10:00Z")
+	fl.StringVar(&o.from, "from", "", "only changes from this time on, e.g. 2026-11-24T10:00Z or 2h ago (as range reads times)")
 	fl.BoolVar(&o.follow, "follow", false, "after the changes so far, print each new one as it is written (Ctrl+C stops)")
 	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one change a line), json (one array) or csv")
 	fl.BoolVar(&o.dynamoJSON, "dynamodb-json", false, `values in DynamoDB's JSON ({"S": "…"}) rather than plain JSON`)

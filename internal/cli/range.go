@@ -220,7 +220,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	if enc.NeedsPrefix() && f.skPrefix == "" {
 		start := time.Now()
-		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample.Keys, *f, opt)
+		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample, *f, opt)
 		if err != nil || !f.follow {
 			return err
 		}
@@ -306,7 +306,7 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 // prefix, merged, each paged as the merge needs it. It returns the
 // prefixes, for --follow.
 func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
-	r domain.TimeRange, enc domain.TimeEncoding, sample []string, f rangeFlags, opt *readOpts) ([]string, error) {
+	r domain.TimeRange, enc domain.TimeEncoding, sample dynamo.TimeSample, f rangeFlags, opt *readOpts) ([]string, error) {
 	stderr := f.stderr
 	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
 	if err != nil {

@@ -203,7 +203,7 @@ func TestMergedRangeAcrossStates(t *testing.T) {
 		if err != nil || !s.OK || s.Enc.Place != domain.TimeAfter {
 			t.Fatalf("%s: detect %+v %v", name, s, err)
 		}
-		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Key: tableKey, PK: base.PK}, s.Enc, s.Keys)
+		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Key: tableKey, PK: base.PK}, s.Enc, s)
 		if err != nil || strings.Join(prefixes, " ") != "NORMAL# WARNING1# WARNING2# WARNING3#" {
 			t.Fatalf("%s: prefixes %q %v", name, prefixes, err)
 		}
@@ -291,7 +291,7 @@ func TestMergedRangeCostFigures(t *testing.T) {
 		if err != nil || !s.OK {
 			t.Fatalf("%s: detect %v", name, err)
 		}
-		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeCost", Key: key, PK: base.PK}, s.Enc, s.Keys)
+		prefixes, found, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeCost", Key: key, PK: base.PK}, s.Enc, s)
 		if err != nil || len(prefixes) != len(states) {
 			t.Fatalf("%s: prefixes %v %v", name, prefixes, err)
 		}
@@ -402,7 +402,7 @@ func TestLayoutIndexes(t *testing.T) {
 		if err != nil || !s.OK {
 			t.Fatalf("%s: detect on the index: %v", name, err)
 		}
-		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Index: demo.StateIndex, Key: stateIndexKey, TableKeys: &stateKey, PK: base.PK}, s.Enc, s.Keys)
+		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: demo.StateTable, Index: demo.StateIndex, Key: stateIndexKey, TableKeys: &stateKey, PK: base.PK}, s.Enc, s)
 		if err != nil || len(prefixes) == 0 {
 			t.Fatalf("%s: prefixes on the index %v %v", name, prefixes, err)
 		}

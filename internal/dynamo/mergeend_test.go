@@ -59,7 +59,7 @@ func TestMergedRangeFromEnd(t *testing.T) {
 		if err != nil || !s.OK {
 			t.Fatalf("%s: detect %+v %v", name, s, err)
 		}
-		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeEnd", Key: key, PK: base.PK}, s.Enc, s.Keys)
+		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeEnd", Key: key, PK: base.PK}, s.Enc, s)
 		if err != nil || len(prefixes) != 4 {
 			t.Fatalf("%s: prefixes %v %v", name, prefixes, err)
 		}

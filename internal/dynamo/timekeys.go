@@ -3,14 +3,18 @@ package dynamo
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
-// timeSample is how many keys DetectTimeKeys reads.
-const timeSample = 20
+// TimeSampleKeys is how many keys DetectTimeKeys reads from each end: a
+// view whose first page reads at least as many has the newest for free.
+const TimeSampleKeys = 20
+
+const timeSample = TimeSampleKeys
 
 // TimeSample is the newest and oldest sort keys of a partition and the
 // time form most of them hold (Detection.OK false when none does, or there
@@ -19,33 +23,119 @@ type TimeSample struct {
 	domain.TimeDetection
 	Keys   []string // as read: the newest first, then the oldest not already read; numbers as their text
 	Number bool
+	// runs are the reads the keys came from, each a stretch of the
+	// partition's keys in order: what tells a prefix read whole (every
+	// key of PROFILE# in the sample) from one seen in part.
+	runs []keyRun
+}
+
+// keyRun is one read's keys in the order read, and whether the read
+// reached the partition's (or the prefix's) edge at each end: where it
+// began is always one (the reads start at an end, or just past a prefix
+// walked), where it stopped is one when it found nothing more (toEnd).
+type keyRun struct {
+	keys   []string
+	within string // the begins_with the read had ("" for the partition)
+	// past: the read began just past a prefix walked, an edge for the
+	// prefixes below within but not for within itself.
+	past  bool
+	toEnd bool
+	// top and bottom: the newest keys, read down from the top, or the
+	// oldest, read up from the bottom.
+	top, bottom bool
+}
+
+// FirstKeys are sort keys a view already read from the newest end of the
+// query detection reads (its first page, newest first): detection takes
+// its newest keys from them instead of reading them again.
+type FirstKeys struct {
+	Keys   []string // newest first; numbers as their text
+	Number bool
+	More   bool // the partition goes on past them
+}
+
+// WholeTimeSample is the sample of q read whole, newest first (a first
+// page that held every key): no read is needed. It holds the keys
+// headless detection would read, the newest and the oldest 20, and knows
+// every prefix whole.
+func WholeTimeSample(q domain.KeyQuery, keys []string, number bool) TimeSample {
+	s := TimeSample{Number: number}
+	seen := map[string]bool{}
+	add := func(k string) {
+		if !seen[k] { // on an index, keys repeat: each is counted once
+			seen[k] = true
+			s.Keys = append(s.Keys, k)
+		}
+	}
+	for _, k := range keys[:min(len(keys), timeSample)] {
+		add(k)
+	}
+	for i := len(keys) - 1; i >= max(timeSample, len(keys)-timeSample); i-- {
+		add(keys[i])
+	}
+	if w, ok := within(q); ok {
+		s.runs = []keyRun{{keys: keys, within: w, toEnd: true, top: true}}
+	}
+	s.TimeDetection = domain.DetectTimeSample(s.Keys, number)
+	return s
 }
 
 // DetectTimeKeys reads the newest and the oldest few sort keys of a
 // partition (under q.SK, typically a begins_with prefix, when set) and
-// finds their time encoding: two keys-only Queries with Limit 20 (one
-// when the first reached the end). The oldest keys are the other prefixes'
-// in a partition of several (comm#… before metadata), and a small
-// partition is read whole. Keys that are not a time (a Metadata item) are
-// skipped and named when most of them are times.
+// finds their time encoding (see DetectTimeKeysFrom).
 func DetectTimeKeys(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema) (TimeSample, Cost, error) {
+	return DetectTimeKeysFrom(ctx, c, q, tableKeys, nil)
+}
+
+// DetectTimeKeysFrom finds a partition's time encoding from its newest and
+// oldest 20 sort keys: keys-only Queries with Limit 20, the newest taken
+// from first when a view already read them (its first page), none at all
+// when those held the whole partition. The oldest keys are the other
+// prefixes' in a partition of several (comm#… before metadata), and a
+// small partition is read whole. Keys that are not a time (a Metadata
+// item) are skipped and named when most of them are times. Only when the
+// two ends do not settle one form are the prefixes between them sampled
+// (samplePrefixes), and only until they do: a partition of one shape
+// costs one read past the view's first page.
+func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema, first *FirstKeys) (TimeSample, Cost, error) {
 	var s TimeSample
 	var total Cost
 	seen := map[string]bool{}
-	var newest, oldest []string
-	whole := false
-	for _, reverse := range []bool{true, false} {
-		q.Reverse = reverse
-		keys, more, cost, err := sampleRead(ctx, c, q, tableKeys, timeSample, &s)
-		total = total.Add(cost)
-		if err != nil {
-			return TimeSample{}, total, err
-		}
+	add := func(keys []string) {
 		for _, k := range keys {
 			if !seen[k] { // on an index, keys repeat: each is counted once
 				seen[k] = true
 				s.Keys = append(s.Keys, k)
 			}
+		}
+	}
+	w, stretch := within(q)
+	var newest, oldest []string
+	ended := false
+	for _, reverse := range []bool{true, false} {
+		var keys []string
+		var more bool
+		if reverse && first != nil {
+			if !first.More {
+				return WholeTimeSample(q, first.Keys, first.Number), total, nil
+			}
+			keys, more, s.Number = first.Keys, first.More, first.Number
+			if len(keys) > timeSample {
+				keys, more = keys[:timeSample], true // the same sample headless reads
+			}
+		} else {
+			q.Reverse = reverse
+			var cost Cost
+			var err error
+			keys, more, cost, err = sampleRead(ctx, c, q, tableKeys, timeSample, &s)
+			total = total.Add(cost)
+			if err != nil {
+				return TimeSample{}, total, err
+			}
+		}
+		add(keys)
+		if stretch {
+			s.runs = append(s.runs, keyRun{keys: keys, within: w, toEnd: !more, top: reverse, bottom: !reverse})
 		}
 		if reverse {
 			newest = keys
@@ -53,14 +143,12 @@ func DetectTimeKeys(ctx context.Context, c Client, q domain.KeyQuery, tableKeys 
 			oldest = keys
 		}
 		if !more {
-			whole = true // the newest page held the whole partition
+			ended = true // the newest page held the whole partition
 			break
 		}
 	}
-	if d := domain.DetectTimeSample(s.Keys, s.Number); !whole && !s.Number && (!d.OK || d.Enc.NeedsPrefix()) {
-		// A time that leads the key (2018-08-29:ada) has no prefixes
-		// to sample: its ends are its oldest and newest times.
-		cost, err := samplePrefixes(ctx, c, q, tableKeys, &s, seen, newest, oldest)
+	if d := domain.DetectTimeSample(s.Keys, s.Number); !ended && !s.Number && !settled(d) {
+		cost, err := samplePrefixes(ctx, c, q, tableKeys, &s, add, newest, oldest)
 		total = total.Add(cost)
 		if err != nil {
 			return TimeSample{}, total, err
@@ -68,6 +156,34 @@ func DetectTimeKeys(ctx context.Context, c Client, q domain.KeyQuery, tableKeys 
 	}
 	s.TimeDetection = domain.DetectTimeSample(s.Keys, s.Number)
 	return s, total, nil
+}
+
+// settled reports a sample whose form no more keys would change: one form
+// holds a quorum, every key that reads as a time reads in it (the others,
+// a metadata item, are not times at all), and a time that leads the key
+// (2018-08-29:ada) has no prefixes to sample, its ends being its oldest
+// and newest times.
+func settled(d domain.TimeDetection) bool {
+	if !d.OK {
+		return false
+	}
+	if !d.Enc.NeedsPrefix() {
+		return true
+	}
+	return !slices.ContainsFunc(d.Skipped, isTimeText)
+}
+
+// within is the stretch of keys q reads: the partition, or the keys under
+// a begins_with; false for any other condition (a range of keys, whose
+// reads say nothing of the prefixes crossing its ends).
+func within(q domain.KeyQuery) (string, bool) {
+	switch {
+	case q.SK.Op == domain.SKNone:
+		return "", true
+	case q.SK.Op == domain.SKBeginsWith && q.SK.A.Type == domain.TypeS:
+		return q.SK.A.Text, true
+	}
+	return "", false
 }
 
 func isTimeText(k string) bool {
@@ -105,10 +221,10 @@ const (
 // ZETA#…: the newest and oldest 20 are all AUDIT# and ZETA#). It walks
 // the level's children from the oldest key's on, as the drill-down's
 // skip-scan does: one keys-only read of prefixKeys past each child, and
-// one from the other end of each new prefix, until it meets a child the
-// newest keys hold or has seen samplePrefixCap children. On a partition
-// whose ends share their prefixes this is one read.
-func samplePrefixes(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema, s *TimeSample, seen map[string]bool, newest, oldest []string) (Cost, error) {
+// one from the other end of a prefix that read did not hold whole, until
+// the sample settles, it meets a child the newest keys hold, or it has
+// seen samplePrefixCap children. No prefix is read twice.
+func samplePrefixes(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema, s *TimeSample, add func([]string), newest, oldest []string) (Cost, error) {
 	var total Cost
 	base := ""
 	switch {
@@ -130,14 +246,6 @@ func samplePrefixes(ctx context.Context, c Client, q domain.KeyQuery, tableKeys 
 			atEnd[name] = true
 		}
 	}
-	add := func(keys []string) {
-		for _, k := range keys {
-			if !seen[k] {
-				seen[k] = true
-				s.Keys = append(s.Keys, k)
-			}
-		}
-	}
 	last := oldest[len(oldest)-1]
 	for range samplePrefixCap {
 		name, leaf, ok := domain.ChildOf(base, last, delim)
@@ -155,31 +263,119 @@ func samplePrefixes(ctx context.Context, c Client, q domain.KeyQuery, tableKeys 
 		if fq.SK.Op == domain.SKNone {
 			return total, nil
 		}
-		keys, _, cost, err := sampleRead(ctx, c, fq, tableKeys, prefixKeys, s)
+		keys, more, cost, err := sampleRead(ctx, c, fq, tableKeys, prefixKeys, s)
 		total = total.Add(cost)
 		if err != nil || len(keys) == 0 {
 			return total, err
 		}
 		add(keys)
+		s.runs = append(s.runs, keyRun{keys: keys, within: base, past: true, toEnd: !more})
 		last = keys[len(keys)-1]
 		next, nextLeaf, ok := domain.ChildOf(base, keys[0], delim)
 		if !ok || atEnd[next] {
 			return total, nil
 		}
-		if !nextLeaf {
-			// The newest few of this prefix, from its other end.
+		// The newest few of this prefix, from its other end, unless the
+		// read already went past it (or to the partition's end).
+		if lastName, _, _ := domain.ChildOf(base, last, delim); !nextLeaf && more && lastName == next {
 			rq := q
-			rq.Reverse, rq.SK = true, domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(base + next + delim)}
-			keys, _, cost, err := sampleRead(ctx, c, rq, tableKeys, prefixKeys, s)
+			p := base + next + delim
+			rq.Reverse, rq.SK = true, domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(p)}
+			keys, more, cost, err := sampleRead(ctx, c, rq, tableKeys, prefixKeys, s)
 			total = total.Add(cost)
 			if err != nil {
 				return total, err
 			}
 			add(keys)
+			s.runs = append(s.runs, keyRun{keys: keys, within: p, toEnd: !more})
 			if len(keys) > 0 {
 				last = keys[0]
 			}
 		}
+		if settled(domain.DetectTimeSample(s.Keys, false)) {
+			return total, nil
+		}
 	}
 	return total, nil
+}
+
+// WholePrefix reports whether the sample holds every key that begins with
+// prefix (a prefix ending in its delimiter, such as PROFILE#): one of its
+// reads began at an edge of the keys, or of a stretch it read whole, and
+// went on past the last key of prefix, or to the end.
+func (s TimeSample) WholePrefix(prefix string) bool {
+	for _, r := range s.runs {
+		if !strings.HasPrefix(prefix, r.within) || r.past && prefix == r.within {
+			continue
+		}
+		i := slices.IndexFunc(r.keys, func(k string) bool { return strings.HasPrefix(k, prefix) })
+		if i < 0 {
+			continue
+		}
+		// Keys of one prefix are contiguous in key order: a key past
+		// them in the read closes the prefix on that side. The read's
+		// first key is at an edge (the partition's end, or just past a
+		// prefix walked), so keys before i in it close the other side
+		// too, and a run that starts the read starts at that edge.
+		j := i
+		for j < len(r.keys) && strings.HasPrefix(r.keys[j], prefix) {
+			j++
+		}
+		if j < len(r.keys) || r.toEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// knownPrefixes are the prefixes before the time in every key of the
+// partition, when the sample tells them all: it read the partition whole,
+// or the keys between its newest and oldest reads share one prefix (a
+// partition of PHOTO#<ULID> keys under a few PROFILE# items: the gap
+// between the two reads is all PHOTO#), so every other prefix is in the
+// sample. ok is false when the gap may hold prefixes never read.
+func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
+	var top, bottom *keyRun
+	for i := range s.runs {
+		r := &s.runs[i]
+		switch {
+		case r.within != "" || r.past:
+		case r.toEnd && (r.top || r.bottom):
+			top, bottom = r, nil // the whole partition
+		case r.top && top == nil:
+			top = r
+		case r.bottom && bottom == nil:
+			bottom = r
+		}
+	}
+	if top == nil || len(top.keys) == 0 || !top.toEnd && (bottom == nil || len(bottom.keys) == 0) {
+		return nil, false
+	}
+	prefixOf := func(k string) (string, bool) {
+		i, _, _, ok := enc.Locate(k)
+		return k[:i], ok && i > 0
+	}
+	if !top.toEnd {
+		// Between the newest read's last key and the oldest read's, a
+		// gap (unless the reads met): every key in it begins with the
+		// prefix both its ends begin with, if they share one.
+		lo, hi := top.keys[len(top.keys)-1], bottom.keys[len(bottom.keys)-1]
+		a, okA := prefixOf(lo)
+		b, okB := prefixOf(hi)
+		if hi < lo && (!okA || !okB || a != b) {
+			return nil, false
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.runs {
+		for _, k := range r.keys {
+			if p, ok := prefixOf(k); ok && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, true
 }

@@ -20,14 +20,20 @@ const maxPrefixDepth = 4
 // keys put it after one (WARNING1#2020-…, NORMAL#2020-…) with the
 // drill-down's skip-scan: one Children walk of the level the sampled keys
 // put their time under (the top one for STATE#time; A#B#time is two
-// down). r names the partition; its Prefix and Delim are set here.
-func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample []string) ([]string, Cost, error) {
+// down), unless the sample already holds every prefix (knownPrefixes).
+// r names the partition; its Prefix and Delim are set here. A
+// prefix the sample read whole without a time in it (PROFILE#, beside
+// PHOTO#<ULID>) is left out: its Query would find nothing.
+func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, error) {
 	if !enc.NeedsPrefix() {
 		return nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
 	}
+	if known, ok := sample.knownPrefixes(enc); ok {
+		return known, Cost{}, nil // the sample's reads hold them all: no walk
+	}
 	depths := map[int]bool{}
 	deepest := 1
-	for _, k := range sample {
+	for _, k := range sample.Keys {
 		i, _, _, ok := enc.Locate(k)
 		if !ok {
 			continue
@@ -50,8 +56,8 @@ func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 			return err
 		}
 		for _, ch := range res.Children {
-			if !ch.HasChildren {
-				continue
+			if !ch.HasChildren || sample.timeless(ch.Prefix, enc) {
+				continue // nothing below it to read, or nothing of time
 			}
 			if depths[depth] {
 				out = append(out, ch.Prefix)
@@ -66,6 +72,19 @@ func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 	}
 	err := walk("", 1)
 	return out, total, err
+}
+
+// timeless reports a prefix the sample holds whole, none of whose keys is
+// a time in enc.
+func (s TimeSample) timeless(prefix string, enc domain.TimeEncoding) bool {
+	for _, k := range s.Keys {
+		if strings.HasPrefix(k, prefix) {
+			if _, ok := enc.KeyTime(k); ok {
+				return false
+			}
+		}
+	}
+	return s.WholePrefix(prefix)
 }
 
 // MergedRange is one time range read across several prefixes at once: one

@@ -28,10 +28,15 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 		{"partition top: Versions", Config{Table: "Locations", PK: "FRANCE"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
 		{"all items loaded: Versions", Config{Table: "Locations", PK: "FRANCE"}, []string{"2", "load all"}, "3", "no sort key here begins with v", 0},
 		{"the tree's keys, in Items", Config{Table: "Locations", PK: "USA"}, []string{"2"}, "3", "no sort key here begins with v", 0},
-		// The first page, then the sample headless detection reads: the
-		// newest and oldest 20 keys, and the prefixes between (26.2).
-		{"STATE#time", Config{Table: demo.StateTable, PK: demo.StateDevice}, nil, "4", "", 8},
-		{"user#datetime", Config{Table: "ChatMessages", PK: "portland"}, nil, "4", "", 12},
+		// The first page (the sample's newest keys, never read twice),
+		// then the oldest 20 keys; the two agree on one form, so no
+		// prefix between them is sampled (26.2: was 8 and 12).
+		{"STATE#time", Config{Table: demo.StateTable, PK: demo.StateDevice}, nil, "4", "", 2},
+		{"user#datetime", Config{Table: "ChatMessages", PK: "portland"}, nil, "4", "", 2},
+		{"ORIGIN#time#fare#seat beside metadata", Config{Table: demo.ShapesTable, PK: demo.FlightsPK}, nil, "4", "", 2},
+		{"PHOTO#<ULID> beside PROFILE#", Config{Table: demo.ShapesTable, PK: demo.PhotosPK}, nil, "4", "", 2},
+		{"a header beside two events, read whole", Config{Table: demo.ShapesTable, PK: demo.ComplaintPK}, nil, "4", "", 1},
+		{"yyyyMMdd numbers", Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer}, nil, "4", "", 2},
 		{"versions at the top", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"1"}, "3", "", -1},
 	}
 	for _, c := range cases {

@@ -37,6 +37,7 @@ type pager struct {
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
 	rows      int     // rows on screen, which size the first page
+	minFirst  int32   // the first page's least Limit (the Time mode's: the sample's newest keys)
 	fail      failure // the last read failed or was cancelled
 	req       request
 	merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
@@ -66,7 +67,7 @@ func (p *pager) next() tea.Cmd {
 	if !p.started && !p.filtered() {
 		// A filtered page's matches are anyone's guess, and its budget
 		// bounds what it spends: it reads whole pages.
-		p.limit = dynamo.ScreenLimit(p.rows)
+		p.limit = max(dynamo.ScreenLimit(p.rows), p.minFirst)
 	}
 	p.started = true
 	p.tail.reading, p.tail.failed = false, false

@@ -24,7 +24,7 @@ type prefixesFoundMsg struct {
 
 func (m prefixesFoundMsg) PageID() int { return m.page }
 
-func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dynamo.ChildrenRequest, enc domain.TimeEncoding, sample []string) tea.Cmd {
+func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dynamo.ChildrenRequest, enc domain.TimeEncoding, sample dynamo.TimeSample) tea.Cmd {
 	return func() tea.Msg {
 		prefixes, _, err := dynamo.TimePrefixes(ctx, c, r, enc, sample)
 		return prefixesFoundMsg{page: page, req: req, prefixes: prefixes, err: err}
@@ -90,7 +90,7 @@ func (t *Time) findPrefixes(r domain.TimeRange, text string) tea.Cmd {
 	}
 	key, _ := t.info.KeyFor(t.base.Index)
 	ctx, req := t.find.start(t.c)
-	return findTimePrefixes(ctx, t.c.Client, t.id, req, dynamo.ChildrenRequest{Table: t.info.Name, Index: t.base.Index, Key: key, TableKeys: t.tableKeys(), PK: t.base.PK}, t.enc, t.sampleKeys())
+	return findTimePrefixes(ctx, t.c.Client, t.id, req, dynamo.ChildrenRequest{Table: t.info.Name, Index: t.base.Index, Key: key, TableKeys: t.tableKeys(), PK: t.base.PK}, t.enc, t.timeSample())
 }
 
 // pendingRange is a range typed without a prefix, merged across them all.

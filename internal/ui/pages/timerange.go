@@ -46,7 +46,7 @@ type Time struct {
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
 	find       request              // the search for the prefixes
 	sampling   request              // the read of the keys the format is detected from
-	sample     []string             // those keys, once read (nil: the first page's)
+	sampled    *dynamo.TimeSample   // those keys, once read (nil: the first page's)
 	rangeTxt   string               // the range being listed ("" for all)
 	times      []time.Time          // items' key times, parsed once (zero: not a time)
 	spark      sparkCache
@@ -97,6 +97,7 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 	id := c.NextID()
 	t := &Time{c: c, id: id, info: info, base: q, pg: newPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
 	t.pg.tableKeys = t.tableKeys()
+	t.pg.minFirst = dynamo.TimeSampleKeys // the first page is the sample's newest keys, whatever the screen
 	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
 	if info.Key.SK != nil {
 		t.stats.keys[info.Key.SK.Name] = true
@@ -437,11 +438,17 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.keepFromEnd(fromEnd)
 		switch t.phase {
 		case timeDetecting:
-			if msg.result.More() && t.sample == nil {
-				// The first page is not the whole partition: the format
-				// is detected from the sample headless reads (the newest
-				// and oldest keys, and each prefix's between them).
-				return t, t.readSample()
+			if t.sampled == nil && !t.sampling.inFlight() {
+				// The format is detected from the sample headless reads:
+				// the first page's newest keys, then (when the page is
+				// not the whole partition) the oldest keys, and the
+				// prefixes between them when those do not settle it.
+				first := t.firstKeys(msg.result.More())
+				if first.More {
+					return t, t.readSample(first)
+				}
+				s := dynamo.WholeTimeSample(t.base, first.Keys, first.Number)
+				t.sampled = &s
 			}
 			return t, t.detect()
 		case timeChecking:
@@ -456,12 +463,11 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !t.sampling.done(msg.req) || t.phase != timeDetecting {
 			return t, nil
 		}
-		t.sample = msg.sample.Keys
 		if msg.err != nil {
 			// The first page's keys stand in for the sample that failed.
-			t.sample = nil
 			return t, tea.Batch(report(msg.err, false, t.id), t.detect())
 		}
+		t.sampled = &msg.sample
 		return t, t.detect()
 	case itemReadMsg:
 		if !t.get.done(msg.req) {
@@ -859,9 +865,9 @@ func (t *Time) order() string {
 	case byKey:
 		return "key order"
 	case t.pg.merge != nil && t.pg.query.Reverse:
-		return fmt.Sprintf("newest first across %d prefixes", len(t.prefixes))
+		return "newest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
 	case t.pg.merge != nil:
-		return fmt.Sprintf("oldest first across %d prefixes", len(t.prefixes))
+		return "oldest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
 	case t.pg.query.Reverse:
 		return "newest first"
 	}

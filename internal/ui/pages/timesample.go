@@ -21,30 +21,41 @@ func (m timeSampledMsg) PageID() int { return m.page }
 
 // readSample reads the keys headless detection reads (range, --time-format
 // checks): the same sample, so the explorer and the command agree on a
-// partition's format.
-func (t *Time) readSample() tea.Cmd {
+// partition's format. Its newest keys are the first page's, never read
+// twice.
+func (t *Time) readSample(first dynamo.FirstKeys) tea.Cmd {
 	ctx, req := t.sampling.start(t.c)
-	return sampleTimeKeys(ctx, t.c.Client, t.id, req, t.base, t.tableKeys())
+	return sampleTimeKeys(ctx, t.c.Client, t.id, req, t.base, t.tableKeys(), first)
 }
 
-func sampleTimeKeys(ctx context.Context, c dynamo.Client, page, req int, q domain.KeyQuery, tableKeys *dynamo.KeySchema) tea.Cmd {
+func sampleTimeKeys(ctx context.Context, c dynamo.Client, page, req int, q domain.KeyQuery, tableKeys *dynamo.KeySchema, first dynamo.FirstKeys) tea.Cmd {
 	return func() tea.Msg {
-		s, _, err := dynamo.DetectTimeKeys(ctx, c, q, tableKeys)
+		s, _, err := dynamo.DetectTimeKeysFrom(ctx, c, q, tableKeys, &first)
 		return timeSampledMsg{page: page, req: req, sample: s, err: err}
 	}
 }
 
-// sampleKeys are the keys detection reads: the sample once read, else the
-// newest keys loaded (the first page, which held the whole partition).
-func (t *Time) sampleKeys() []string {
-	if t.sample != nil {
-		return t.sample
-	}
-	var keys []string
-	for _, it := range t.pg.head.first(20) {
+// firstKeys are the sort keys of the first page, newest first, as the
+// sample's newest keys; more when the partition goes on past them.
+func (t *Time) firstKeys(more bool) dynamo.FirstKeys {
+	f := dynamo.FirstKeys{Number: t.skNumber(), More: more}
+	for _, it := range t.pg.head.first(t.pg.head.len()) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
-			keys = append(keys, kv.Text)
+			f.Keys = append(f.Keys, kv.Text)
 		}
 	}
-	return keys
+	return f
 }
+
+// timeSample is the sample detection read: once read, else the first
+// page's newest keys (the sample's read failed), known whole nowhere.
+func (t *Time) timeSample() dynamo.TimeSample {
+	if t.sampled != nil {
+		return *t.sampled
+	}
+	f := t.firstKeys(true)
+	return dynamo.TimeSample{Keys: f.Keys[:min(len(f.Keys), dynamo.TimeSampleKeys)], Number: f.Number}
+}
+
+// sampleKeys are the keys detection reads.
+func (t *Time) sampleKeys() []string { return t.timeSample().Keys }
