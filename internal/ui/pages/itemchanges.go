@@ -181,3 +181,14 @@ func (p *Item) changesRequest() string {
 	}
 	return fmt.Sprintf(" · its changes: stream of %s, %d GetRecords, 0 RCU", common.Sanitize(p.info.Name), h.stats.GetRecords)
 }
+
+// Leave stops reading the item's changes when the item is left: a busy
+// stream's day can take many GetRecords nobody would see. Come back to it
+// (ctrl+i) and it says the read was cancelled; r reads again.
+func (p *Item) Leave() {
+	if h := &p.changes; h.load.inFlight() { // said to be cancelled, never still reading
+		h.load.stop()
+		h.loaded = true
+		h.fail.cancel()
+	}
+}
