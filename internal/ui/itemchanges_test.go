@@ -65,6 +65,10 @@ func TestItemChangesFirstPaint(t *testing.T) {
 	if strings.Contains(h.screen(), "No changes") {
 		t.Fatalf("an unanswered read shown as none:\n%s", h.screen())
 	}
+	h.keys("esc", "enter") // read whole this time
+	h.contains(t, "changes of this item · 2 changes in 24 h")
+	h.press("r", func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) != "pages.changesReadMsg" })
+	h.contains(t, "changes of this item · 2 changes in 24 h · 5 shows each one's diff · reading again…")
 }
 
 // failingStreams refuses every GetRecords.

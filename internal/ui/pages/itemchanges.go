@@ -169,6 +169,9 @@ func (p *Item) changesView(w, height int) string {
 			body = append(body, components.Fit(fmt.Sprintf("%s  %-6s  %s", c.Time.UTC().Format("2006-01-02 15:04:05"), c.Event, changed), inner))
 		}
 	}
+	if h.loaded && h.load.inFlight() { // r: what is listed is the read before
+		title += " · reading again…"
+	}
 	return common.Frame(st, title, strings.Join(body, "\n"), w, height)
 }
 
