@@ -50,7 +50,7 @@ the subtree and costs accordingly). Stats go in "stats".`,
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter (default: detected from the keys: # | / : . - _)")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv")
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
-	fl.Float64Var(&f.countBudget, "count-budget", 1000, "most RCU --count may spend; refused up front when the table could cost more")
+	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend; refused up front when the table could cost more")
 	return cmd
 }
 
@@ -235,7 +235,7 @@ func (f *childrenFlags) countChildren(ctx context.Context, c dynamo.Client, req 
 		cctx, cancel := context.WithCancel(ctx)
 		base := spent
 		n, err := dynamo.CountChild(cctx, c, req, ch, func(_ int, cost dynamo.Cost) {
-			if spent = base + cost.RCU; spent >= f.countBudget {
+			if spent = base + cost.Billed; spent >= f.countBudget {
 				cancel()
 			}
 		})

@@ -28,9 +28,9 @@ const (
 func checkBudget(flag string, v float64) error {
 	switch {
 	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
-		return usage("give a positive number of RCU, or 0 for no limit", "%s %v is not a budget", flag, v)
+		return usage(budgetHint(flag == "--max-rcu", flag), "%s %v is not a budget", flag, v)
 	case v > maxBudget:
-		return usage("give 0 for no limit", "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
+		return usage(budgetHint(flag == "--max-rcu", flag), "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
 	case v > 0 && v < minBudget:
 		return usage(fmt.Sprintf("the smallest useful budget is %.1f RCU", minBudget), "%s %v pays for no read: every request costs at least %.1f RCU", flag, v, minBudget)
 	}

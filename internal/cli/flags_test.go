@@ -22,6 +22,14 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count-budget", "-1"}, 2, "--count-budget -1 is not a budget"},
 		{[]string{"--demo", "--count-budget", "inf"}, 2, "--count-budget +Inf is not a budget"},
 		{[]string{"--demo", "--max-rcu", "-Inf"}, 2, "--max-rcu -Inf is not a budget"},
+		// 0 once meant "no limit": it is refused, saying what to type.
+		{[]string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--max-rcu", "0"}, 2, "--max-rcu 0 is not a budget: it would pay for no read — give a positive number of RCU, such as 100, or --max-rcu none for no limit"},
+		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--max-rcu", "0"}, 2, "or --max-rcu none for no limit"},
+		{[]string{"--demo", "--max-rcu", "0"}, 2, "--max-rcu 0 is not a budget"},
+		{[]string{"--demo", "--count-budget", "0"}, 2, "--count-budget 0 is not a budget: it would pay for no read — give a positive number of RCU, such as 100"},
+		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count", "--count-budget", "0"}, 2, "--count-budget 0 is not a budget"},
+		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count-budget", "none"}, 2, `--count-budget "none" is not a number of RCU`},
+		{[]string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--max-rcu", "lots"}, 2, `--max-rcu "lots" is not a number of RCU`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--sk-prefix", "evt"}, 2, `--sk-prefix "evt": Timestamp is a number key`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp: 2006-01-02 is text, and this key holds numbers`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "0000-01-01"}, 2, "times run from 0001-01-01 to 9999-12-31"},
@@ -31,5 +39,14 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		if code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("%q: exit %d, %q; want %d %q", tc.args, code, errs, tc.code, tc.want)
 		}
+	}
+}
+
+// TestNoBudgetSaidInWords: "none" is how a read without a budget is asked
+// for (0 is refused): the headless read goes to the end, exit 0.
+func TestNoBudgetSaidInWords(t *testing.T) {
+	out, errs, code := cli(t, "items", "--demo", "--table", "Locations", "--pk", "USA", "--filter", `State = "none"`, "--max-rcu", "none")
+	if code != 0 || out != "" || !strings.Contains(errs, "scanned=5039 matched=0") {
+		t.Fatalf("--max-rcu none: exit %d, %d bytes out, %s", code, len(out), errs)
 	}
 }

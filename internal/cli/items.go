@@ -70,7 +70,7 @@ consumed RCU, items and elapsed time.`,
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
-	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "read no more than this many RCU (0: no limit; a filter reads every item it skips); stopped there, exit 3 with how to resume")
+	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` (a filter reads every item it skips); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a read stopped at --max-rcu (the token its message gave)")
 	return cmd
 }

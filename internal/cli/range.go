@@ -118,7 +118,7 @@ across all of them, each read a page at a time as the merge needs it.`,
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
-	fl.Float64Var(&f.maxRCU, "max-rcu", 0, "stop reading once this many RCU are spent (0: no limit); a filter reads every item it skips")
+	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "stop reading once this many `RCU` are spent; a filter reads every item it skips")
 	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C")
 	fl.DurationVar(&f.interval, "interval", 0, "with --follow: poll this often (default: 1s while items arrive, backing off to 10s)")
 	fl.DurationVar(&f.overlap, "overlap", 5*time.Second, "with --follow: re-read this far below the newest key, for writers whose clocks lag")

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -106,7 +107,7 @@ func (o *rootOptions) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.table, "table", "", "open this table directly")
 	fl.StringVar(&o.prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	fl.StringVar(&o.delimiter, "delimiter", "", "sort-key segment delimiter (default: detected from the keys)")
-	fl.Float64Var(&o.countBudget, "count-budget", ui.DefaultCountBudget, "RCU a count (c) may spend before it stops; above it, it asks first")
+	budgetVar(fl, &o.countBudget, "count-budget", ui.DefaultCountBudget, false, "`RCU` a count (c) may spend before it stops; above it, it asks first")
 	fl.StringVar(&o.index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
 	fl.StringVar(&o.versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	fl.Lookup("versions").NoOptDefVal = "*"
@@ -117,7 +118,7 @@ func (o *rootOptions) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.theme, "theme", "auto", "auto (from the terminal's background), dark, light or high-contrast; NO_COLOR is honoured")
 	fl.StringVar(&o.levels, "levels", "", "name the levels, e.g. 'STATE#CITY#ZIP' or '[country]#[region]#[state]'")
 	fl.StringVar(&o.filterText, "filter", "", `open the partition's items (or --range) filtered, e.g. 'Level = "ERROR" and attempts > 3'`)
-	fl.Float64Var(&o.maxRCU, "max-rcu", ui.DefaultFilterBudget, "RCU a filtered read may spend before it waits for you to scroll on (0: no limit; config: max_rcu)")
+	budgetVar(fl, &o.maxRCU, "max-rcu", ui.DefaultFilterBudget, true, "`RCU` a filtered read may spend before it waits for you to scroll on (none: no limit; config: max_rcu)")
 	fl.StringVar(&o.pk, "pk", "", "open this partition of --table directly (typed by the key: 123 for N, base64 for B)")
 }
 
@@ -125,6 +126,10 @@ func (o *rootOptions) register(fl *pflag.FlagSet) {
 // words ("strconv.ParseInt: parsing …: invalid syntax"); the flag and the
 // value say enough.
 func flagError(cmd *cobra.Command, err error) error {
+	var own usageError
+	if errors.As(err, &own) {
+		return own // a flag of ours that says itself what is wrong (budgetFlag)
+	}
 	what := err.Error()
 	if name, ok := strings.CutPrefix(what, "unknown flag: "); ok {
 		if s := flagSuggestion(cmd, name); s != "" {

@@ -129,7 +129,7 @@ func ParseConfig(data string) (Config, error) {
 	default:
 		return Config{}, fmt.Errorf("theme %q: write auto, dark, light or high-contrast", c.Theme)
 	}
-	if err := checkBudget("max_rcu", c.MaxRCU); err != nil {
+	if err := checkBudget("max_rcu", c.MaxRCU, md.IsDefined("max_rcu")); err != nil {
 		return Config{}, err
 	}
 	if c.RequestTimeout != "" {
@@ -156,10 +156,10 @@ func ParseConfig(data string) (Config, error) {
 				return Config{}, fmt.Errorf("tables.%s.shards.%s %q: write a pattern such as \"%s-{1..4}\"", name, logical, pattern, logical)
 			}
 		}
-		if err := checkBudget("tables."+name+".count_budget", t.CountBudget); err != nil {
+		if err := checkBudget("tables."+name+".count_budget", t.CountBudget, md.IsDefined("tables", name, "count_budget")); err != nil {
 			return Config{}, err
 		}
-		if err := checkBudget("tables."+name+".max_rcu", t.MaxRCU); err != nil {
+		if err := checkBudget("tables."+name+".max_rcu", t.MaxRCU, md.IsDefined("tables", name, "max_rcu")); err != nil {
 			return Config{}, err
 		}
 		for _, a := range t.DriftIgnore {
@@ -182,10 +182,17 @@ func ParseConfig(data string) (Config, error) {
 }
 
 // checkBudget refuses an RCU budget that is negative, NaN (which would
-// switch the budget off: every comparison with NaN is false) or infinite.
-func checkBudget(name string, v float64) error {
-	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s %v: give a positive number of RCU", name, v)
+// switch the budget off: every comparison with NaN is false), infinite,
+// or written as 0 (it once meant "no limit": leaving the setting out
+// gives the default, and --max-rcu none reads without a limit).
+func checkBudget(name string, v float64, written bool) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (written && v == 0) {
+		setting := name[strings.LastIndex(name, ".")+1:]
+		none := ""
+		if setting == "max_rcu" {
+			none = "; --max-rcu none reads without a limit"
+		}
+		return fmt.Errorf("%s %v: give a positive number of RCU, or leave %s out for the default%s", name, v, setting, none)
 	}
 	return nil
 }

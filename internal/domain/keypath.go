@@ -52,6 +52,10 @@ type Child struct {
 	Prefix      string // prefix + name + delimiter: drilling in goes here
 	IsItem      bool   // a key ends here exactly (prefix + name)
 	HasChildren bool   // keys continue below (prefix + name + delimiter …)
+	// Flat: the keys a walk read below it (two or more) were items one
+	// level down, none deeper: its own level is likely a leaf level, read
+	// in plain pages from the start (dynamo.ChildrenRequest.Flat).
+	Flat bool
 }
 
 // ChildOf splits key under prefix: the next segment's name, and whether

@@ -25,6 +25,10 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
+	// Flat says the level's first keys, read one level up (Child.Flat),
+	// were items with nothing below them: a leaf level, read in plain
+	// pages from its first read, as a plain query would (no probe first).
+	Flat bool
 }
 
 // ChildrenResult is a level of the hierarchy and what finding it cost.
@@ -100,7 +104,12 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 		parallel = DefaultParallel
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
-	first := lv.walker(walk, "", probeSizing{}, firstProbeKeys)
+	limit := int32(firstProbeKeys)
+	if r.Flat {
+		limit = 0
+	}
+	first := lv.walker(walk, "", probeSizing{}, limit)
+	first.from, first.first = walk.Start(), true
 	var emitFirst func(domain.Child)
 	if emit != nil {
 		emitFirst = func(ch domain.Child) { emit(ch, lv.total()) }

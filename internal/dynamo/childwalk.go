@@ -8,15 +8,14 @@ import (
 )
 
 // A level's walk, cut into stretches. A walker reads from the start of
-// its stretch; once two of its probes of a whole read unit in a row were
-// each filled by one child (children larger than a read unit, so probing
-// is right) and the
-// names do not count up (ABQ then ALB), it keeps the first part of the
-// rest and hands the others, cut at leading characters (ALB$–F, F–K, …,
-// past Z), to walkers of their own, which run at once and may cut their
-// own stretches again. A child's whole subtree shares its name's leading
-// character, so no child straddles two stretches: the children of the
-// level are those of each stretch, in key order.
+// its stretch; once a probe of a whole read unit was filled by one child
+// (children larger than a read unit, so probing is right) and the names
+// do not count up (ABQ then ALB), it keeps the first part of the rest and
+// hands the others, cut by key space up to the level's last key (ALB$–C%{,
+// C%{–D^U, …, –TPA), to walkers of their own, which run at once. A cut
+// point never falls inside a child's subtree (posName), so no child
+// straddles two stretches: the children of the level are those of each
+// stretch, in key order.
 
 // levelWalk is what the walkers of one level share: the reads in flight
 // (at most parallel), the cost and the stretches.
@@ -30,7 +29,12 @@ type levelWalk struct {
 	parallel int
 	slots    chan struct{} // one per read in flight
 
+	// last, when the first probe showed large children, is the read of
+	// the level's last key, sent beside the second probe (last.go).
+	last *lastRead
+
 	mu      sync.Mutex
+	extra   Cost // reads outside the seekers (the last key's)
 	seekers []*seeker
 	guessed int
 	wasted  int
@@ -51,10 +55,16 @@ type walker struct {
 	probe  probeSizing
 	limit  int32
 	sample []string
-	filled int       // probes in a row filled by one child
-	subs   []*walker // stretches cut off this one, in key order (set while it runs)
-	done   chan struct{}
-	err    error
+	filled int      // probes in a row filled by one child
+	flat   flatness // what the keys read say of each child's level
+	first  bool     // the level's first stretch
+	// lastSeen: the read of the level's last key was waited for.
+	lastSeen bool
+	dense    bool      // the level is walked in stretches
+	from     string    // where the stretch starts
+	subs     []*walker // stretches cut off this one, in key order (set while it runs)
+	done     chan struct{}
+	err      error
 }
 
 func (lv *levelWalk) walker(walk *domain.ChildWalk, end string, probe probeSizing, limit int32) *walker {
@@ -70,7 +80,7 @@ func (lv *levelWalk) walker(walk *domain.ChildWalk, end string, probe probeSizin
 func (lv *levelWalk) total() Cost {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
-	var t Cost
+	t := lv.extra
 	for _, s := range lv.seekers {
 		t = t.Add(s.total())
 	}
@@ -91,6 +101,12 @@ func (lv *levelWalk) finish(failed bool) {
 		}
 		lv.guessed += s.Guessed
 		lv.wasted += s.Wasted
+	}
+	if lv.last != nil {
+		if failed {
+			lv.cancel()
+		}
+		<-lv.last.done // sent, so billed: counted before the total is told
 	}
 	lv.cancel()
 }
@@ -127,6 +143,11 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err != nil {
 			return err
 		}
+		if reads == 1 {
+			if err := w.endAtLast(start); err != nil {
+				return err
+			}
+		}
 		keys := make([]string, 0, len(page.Items))
 		past := false
 		for _, it := range page.Items {
@@ -147,11 +168,21 @@ func (w *walker) run(emit func(domain.Child)) error {
 			}
 			w.walk.Delim = d
 		}
+		if reads == 0 && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, r.Prefix, w.walk.Delim) {
+			lv.last = lv.readLast()
+		}
 		if len(keys) == 0 {
 			w.sk.unused() // nothing left: the read found nothing of its own
 		}
 		w.sample = sampleKeys(w.sample, keys, r.Prefix, w.walk.Delim)
+		flat := w.flat.read(keys, r.Prefix, w.walk.Delim)
 		changed := w.walk.Feed(keys)
+		if flat {
+			for i := range w.walk.Children() {
+				c := &w.walk.Children()[i]
+				c.Flat = w.flat.is(c.Name)
+			}
+		}
 		if emit != nil {
 			for _, i := range changed {
 				emit(w.walk.Children()[i])
@@ -186,12 +217,16 @@ func (w *walker) run(emit func(domain.Child)) error {
 				break
 			}
 			last := ch[len(ch)-1].Name
-			if next, ok := domain.NextName(ch[len(ch)-2].Name); ok && next == last {
+			if countsUp(ch, w.dense) {
 				// Names count up (C06, C07): guess the next ones' reads.
 				leaf := w.walk.Start() == domain.After(r.Prefix+last)
 				w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
-			} else if w.filled >= 1 {
-				w.cut(ch)
+			} else if !w.dense && w.filled >= 1 {
+				if err := w.endAtLast(w.walk.Start()); err != nil {
+					return err
+				}
+				w.dense = true
+				w.cut(cap(lv.slots) - 1)
 			}
 		}
 	}
@@ -202,14 +237,28 @@ func (w *walker) run(emit func(domain.Child)) error {
 // probe per child, in far fewer requests.
 const plainChildrenPerPage = pageBytes / 4096
 
-// cutInto is how many stretches a cut makes (the walker keeps the first).
-const cutInto = 32
+// A dense level whose names do not count up (airport codes, states) is
+// cut once, as soon as a probe filled by one child shows it: the rest of
+// the level, from where the first walker is to the level's last key
+// (last.go), is spread evenly over the names' key space (printable ASCII,
+// weighted by their first few characters) into as many stretches as reads
+// run at once, each walked at once. Each stretch costs one read that
+// finds nothing new (the one that runs into the next stretch's first
+// child), so the cut makes no more stretches than the children ahead, by
+// the first walker's pace, fill chainLength at a time. Stretches are
+// never cut again: a later cut pays a read to end each new stretch and,
+// the measurements say, saves no round trip. Every cut depends only on the
+// keys read, never on which answer came first, so a level costs the same
+// each time.
 
-// cut hands the rest of the stretch past the next few leading characters
-// to walkers of their own, which start at once.
-func (w *walker) cut(seen []domain.Child) {
+// chainLength is the fewest children a stretch is expected to hold.
+const chainLength = 6
+
+// cut hands up to n parts of the rest of the stretch to new walkers,
+// which start at once.
+func (w *walker) cut(n int) {
 	lv := w.lv
-	points := cutPoints(lv.r.Prefix, w.walk.Start(), w.end, seen, cutInto)
+	points := w.cutPoints(n)
 	if len(points) == 0 {
 		return
 	}
@@ -220,11 +269,11 @@ func (w *walker) cut(seen []domain.Child) {
 			end = points[i+1]
 		}
 		walk := domain.NewChildWalk(lv.r.Prefix, w.walk.Delim).From(p)
-		subs = append(subs, lv.walker(walk, end, w.probe, w.limit))
+		sub := lv.walker(walk, end, w.probe, w.limit)
+		sub.dense, sub.from = true, p
+		subs = append(subs, sub)
 	}
 	w.end = points[0]
-	// A second cut splits what the first left this walker: its stretches
-	// come before those of the first.
 	w.subs = append(subs, w.subs...)
 	for _, s := range subs {
 		go func() {
@@ -234,19 +283,100 @@ func (w *walker) cut(seen []domain.Child) {
 	}
 }
 
-// cutPoints are where the stretch from start to end ("": the level's end)
-// is cut, at most into n: prefix + a leading character, spread evenly over
-// the characters between start's and end's (or the last of the names'
-// alphabet, A–Z, a–z or 0–9, at the level's end; the last stretch runs to
-// the end, so a name outside the alphabet is still found). None when the
-// names are not written in one of those alphabets, or too few characters
-// are left to cut.
-func cutPoints(prefix, start, end string, seen []domain.Child, n int) []string {
-	if len(start) <= len(prefix) {
+// cutPoints are up to n keys cutting the rest of the stretch (from the
+// walk's next start to its end) evenly by key space, as many as its pace
+// (the children it found over the key space it covered) says the children
+// ahead fill chainLength at a time.
+func (w *walker) cutPoints(n int) []string {
+	prefix, delim := w.lv.r.Prefix, w.walk.Delim
+	start := w.walk.Start()
+	if len(start) < len(prefix) || delim == "" {
 		return nil
 	}
-	lo := start[len(prefix)]
-	var first, last byte
+	hi := keySpaceEnd
+	if w.end != "" {
+		hi = namePos(w.end[len(prefix):])
+	} else if end, ok := alphabetEnd(w.walk.Children()); ok {
+		hi = namePos(end) // the last stretch still runs to the level's end
+	}
+	if w.from <= prefix && len(w.walk.Children()) > 0 {
+		// The level's first stretch: its pace counts from its first
+		// child, not from the bottom of the key space.
+		w.from = prefix + w.walk.Children()[0].Name
+	}
+	from, now := namePos(w.from[min(len(prefix), len(w.from)):]), namePos(start[len(prefix):])
+	if hi <= now {
+		return nil
+	}
+	if found := len(w.walk.Children()); now > from && found > 0 {
+		ahead := float64(found) / (now - from) * (hi - now)
+		n = min(n, int(ahead/chainLength)-1)
+	}
+	var points []string
+	last := start
+	for i := 1; i <= n; i++ {
+		p := prefix + posName(now+(hi-now)*float64(i)/float64(n+1), delim)
+		if p <= last || (w.end != "" && p >= w.end) {
+			continue
+		}
+		points = append(points, p)
+		last = p
+	}
+	return points
+}
+
+// Names as positions in [0, 1): their first nameDigits characters as
+// digits of printable ASCII (others taken as its nearest end), so that
+// cuts spread evenly over the names written.
+const (
+	nameDigits  = 3
+	firstDigit  = 0x20
+	digitBase   = 0x7f - firstDigit
+	keySpaceEnd = 1.0
+)
+
+func namePos(name string) float64 {
+	pos, scale := 0.0, 1.0
+	for i := 0; i < nameDigits; i++ {
+		scale /= digitBase
+		if i >= len(name) {
+			break
+		}
+		d := min(max(int(name[i]), firstDigit), 0x7e) - firstDigit
+		pos += float64(d) * scale
+	}
+	return pos
+}
+
+// posName is the shortest name at pos (to nameDigits characters), never
+// inside a child's subtree: where a character would be the delimiter
+// (NAME#…), the next one ends the name, past that whole subtree.
+func posName(pos float64, delim string) string {
+	var b []byte
+	for i := 0; i < nameDigits; i++ {
+		pos *= digitBase
+		d := int(pos)
+		pos -= float64(d)
+		c := byte(firstDigit + min(d, digitBase-1))
+		if c == delim[0] {
+			return string(append(b, c+1))
+		}
+		b = append(b, c)
+	}
+	for len(b) > 1 && b[len(b)-1] == firstDigit {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+// alphabetEnd is the character past the alphabet the names are written
+// in (A–Z, a–z or 0–9, by their first characters), where cuts stop
+// spreading: names past it are found by the last stretch, which runs to
+// the level's end.
+func alphabetEnd(seen []domain.Child) (string, bool) {
+	if len(seen) == 0 {
+		return "", false
+	}
 	for _, class := range [][2]byte{{'A', 'Z'}, {'a', 'z'}, {'0', '9'}} {
 		all := true
 		for _, c := range seen {
@@ -256,28 +386,28 @@ func cutPoints(prefix, start, end string, seen []domain.Child, n int) []string {
 			}
 		}
 		if all {
-			first, last = class[0], class[1]
-			break
+			return string(class[1] + 1), true
 		}
 	}
-	if end != "" {
-		if len(end) != len(prefix)+1 {
-			return nil // not a cut of ours
+	return "", false
+}
+
+// countsUp says the names found count up (C06, C07), so the next ones'
+// reads are worth guessing: the last two, or in a level already cut
+// (where names that do not count up were seen: AK, AL, AR, AZ) the last
+// four (NC, ND, NE guessed NF and NG in vain).
+func countsUp(ch []domain.Child, dense bool) bool {
+	steps := 1
+	if dense {
+		steps = 3
+	}
+	if len(ch) < steps+1 {
+		return false
+	}
+	for i := len(ch) - steps; i < len(ch); i++ {
+		if next, ok := domain.NextName(ch[i-1].Name); !ok || next != ch[i].Name {
+			return false
 		}
-		last = end[len(prefix)] - 1
 	}
-	if last == 0 || lo < first || lo >= last {
-		return nil
-	}
-	span := int(last - lo) // characters after lo, up to last
-	parts := min(n-1, span)
-	var points []string
-	for i := 1; i <= parts; i++ {
-		b := lo + byte((i*span+parts-1)/parts)
-		if i > 1 && prefix+string(rune(b)) <= points[len(points)-1] {
-			continue
-		}
-		points = append(points, prefix+string(rune(b)))
-	}
-	return points
+	return true
 }

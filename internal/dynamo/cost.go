@@ -16,16 +16,26 @@ import (
 )
 
 // Cost is what one operation spent: requests sent, read capacity consumed
-// (as DynamoDB reported it) and wall time.
+// (as the server reported it, and as DynamoDB bills it) and wall time.
 type Cost struct {
 	Requests int
 	RCU      float64
-	Latency  time.Duration
+	// Billed is RCU as DynamoDB bills the reads answered (billing.go);
+	// Estimated says some read's was more than the server reported.
+	Billed    float64
+	Estimated bool
+	Latency   time.Duration
 }
 
 // Add returns the sum of two costs.
 func (c Cost) Add(o Cost) Cost {
-	return Cost{Requests: c.Requests + o.Requests, RCU: c.RCU + o.RCU, Latency: c.Latency + o.Latency}
+	return Cost{Requests: c.Requests + o.Requests, RCU: c.RCU + o.RCU, Billed: c.Billed + o.Billed,
+		Estimated: c.Estimated || o.Estimated, Latency: c.Latency + o.Latency}
+}
+
+// billRead sets what a read answered with items costs as DynamoDB bills it.
+func (c *Cost) billRead(items []Item, consistent bool) {
+	c.Billed, c.Estimated = BilledRCU(c.RCU, items, consistent)
 }
 
 func capacityUnits(cc *types.ConsumedCapacity) float64 {
@@ -46,8 +56,9 @@ type Session struct {
 	retries int
 	why     map[string]int // retries by reason, in a few words
 	// billed is RCU as DynamoDB bills them: at least 0.5 a read, even of
-	// nothing (dynalite reports 0 for an empty Query, moto 1.0 for
-	// anything); estimated says some read's figure was made up so.
+	// nothing (dynalite reports 0 for an empty Query), and at least what
+	// the items sent back weigh (moto reports 1.0 for anything);
+	// estimated says some read's figure was made up so.
 	billed    float64
 	estimated bool
 	// Log, if set, receives a line per request and per retry (the opt-in
@@ -165,19 +176,19 @@ func (s *Session) Record(c Cost) {
 const minReadUnits = 0.5
 
 // recordBilled adds a read's RCU as DynamoDB bills them: the server's
-// figure, or the minimum where it reported less (or none).
-func (s *Session) recordBilled(units float64) {
+// figure, or what the read must have cost where it reported less (or
+// none): BilledRCU.
+func (s *Session) recordBilled(units float64, items []Item, consistent bool) {
+	units, est := BilledRCU(units, items, consistent)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if units < minReadUnits {
-		units, s.estimated = minReadUnits, true
-	}
+	s.estimated = s.estimated || est
 	s.billed += units
 }
 
 // Billed is the session's RCU as DynamoDB bills them; estimated is true
-// when some read's figure was below DynamoDB's minimum (or missing) and
-// was taken as the minimum.
+// when some read's figure was below what DynamoDB bills it (its minimum,
+// or the size of the items it sent back) and was taken as that.
 func (s *Session) Billed() (rcu float64, estimated bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

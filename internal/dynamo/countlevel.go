@@ -187,7 +187,7 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 	if cl.over {
 		return false
 	}
-	limit, ok := BudgetLimit(cl.budget, cl.cost.RCU, cl.scanned)
+	limit, ok := BudgetLimit(cl.budget, cl.cost.Billed, cl.scanned)
 	if !ok {
 		cl.over = true
 		return false

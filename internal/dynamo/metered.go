@@ -22,14 +22,21 @@ func NewMetered(c Client) *Metered { return &Metered{Client: c, Session: &Sessio
 
 var _ Client = (*Metered)(nil)
 
-func (m *Metered) record(op string, table *string, start time.Time, err error, cc ...*types.ConsumedCapacity) {
+// read is what a read sent back, for billing it: its items and whether
+// it was strongly consistent.
+type read struct {
+	items      []Item
+	consistent *bool
+}
+
+func (m *Metered) record(op string, table *string, start time.Time, err error, r *read, cc ...*types.ConsumedCapacity) {
 	c := Cost{Requests: 1, Latency: time.Since(start)}
 	for _, x := range cc {
 		c.RCU += capacityUnits(x)
 	}
 	m.Session.Record(c)
-	if err == nil && op != "ListTables" && op != "DescribeTable" {
-		m.Session.recordBilled(c.RCU)
+	if err == nil && r != nil {
+		m.Session.recordBilled(c.RCU, r.items, aws.ToBool(r.consistent))
 	}
 	// The debug log names the call, its table, cost and outcome: never
 	// keys, values or credentials.
@@ -43,14 +50,14 @@ func (m *Metered) record(op string, table *string, start time.Time, err error, c
 func (m *Metered) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
 	start := time.Now()
 	out, err := m.Client.ListTables(ctx, in, o...)
-	m.record("ListTables", nil, start, err)
+	m.record("ListTables", nil, start, err, nil)
 	return out, err
 }
 
 func (m *Metered) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	start := time.Now()
 	out, err := m.Client.DescribeTable(ctx, in, o...)
-	m.record("DescribeTable", in.TableName, start, err)
+	m.record("DescribeTable", in.TableName, start, err, nil)
 	return out, err
 }
 
@@ -62,9 +69,9 @@ func (m *Metered) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(
 	start := time.Now()
 	out, err := m.Client.Query(ctx, in, o...)
 	if out != nil {
-		m.record("Query", in.TableName, start, err, out.ConsumedCapacity)
+		m.record("Query", in.TableName, start, err, &read{out.Items, in.ConsistentRead}, out.ConsumedCapacity)
 	} else {
-		m.record("Query", in.TableName, start, err)
+		m.record("Query", in.TableName, start, err, &read{nil, in.ConsistentRead})
 	}
 	return out, err
 }
@@ -77,9 +84,9 @@ func (m *Metered) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*d
 	start := time.Now()
 	out, err := m.Client.Scan(ctx, in, o...)
 	if out != nil {
-		m.record("Scan", in.TableName, start, err, out.ConsumedCapacity)
+		m.record("Scan", in.TableName, start, err, &read{out.Items, in.ConsistentRead}, out.ConsumedCapacity)
 	} else {
-		m.record("Scan", in.TableName, start, err)
+		m.record("Scan", in.TableName, start, err, &read{nil, in.ConsistentRead})
 	}
 	return out, err
 }
@@ -89,9 +96,17 @@ func (m *Metered) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...f
 	start := time.Now()
 	out, err := m.Client.GetItem(ctx, in, o...)
 	if out != nil {
-		m.record("GetItem", in.TableName, start, err, out.ConsumedCapacity)
+		m.record("GetItem", in.TableName, start, err, &read{itemsOf(out.Item), in.ConsistentRead}, out.ConsumedCapacity)
 	} else {
-		m.record("GetItem", in.TableName, start, err)
+		m.record("GetItem", in.TableName, start, err, &read{nil, in.ConsistentRead})
 	}
 	return out, err
+}
+
+// itemsOf is a GetItem's answer as items: none when it found nothing.
+func itemsOf(it Item) []Item {
+	if it == nil {
+		return nil
+	}
+	return []Item{it}
 }

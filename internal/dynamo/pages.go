@@ -221,6 +221,7 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(out.Items, aws.ToBool(in.ConsistentRead))
 	if err := checkCursor(r.Start, out.LastEvaluatedKey, r.Query.SKName, r.Query.Reverse); err != nil {
 		return Page{Cost: cost}, cursorFailure("query "+r.Query.Table, err)
 	}
@@ -242,6 +243,7 @@ func CountPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 		return Page{Cost: cost}, Explain("count in "+r.Query.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(nil, aws.ToBool(in.ConsistentRead))
 	if err := checkCursor(r.Start, out.LastEvaluatedKey, r.Query.SKName, r.Query.Reverse); err != nil {
 		return Page{Cost: cost}, cursorFailure("count in "+r.Query.Table, err)
 	}
@@ -301,6 +303,7 @@ func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, err
 		return Page{Cost: cost}, Explain("scan "+r.Table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(out.Items, false)
 	// A scan's order is the hash's: only a repeat can be told, or a
 	// cursor back in the partition a jump has just passed.
 	err = checkCursor(in.ExclusiveStartKey, out.LastEvaluatedKey, "", false)
@@ -324,6 +327,7 @@ func GetItem(ctx context.Context, c Client, table string, key Item) (Item, Cost,
 		return nil, cost, Explain("get item from "+table, err)
 	}
 	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(itemsOf(out.Item), false)
 	return out.Item, cost, nil
 }
 

@@ -38,7 +38,7 @@ func (b *Budget) next() (limit int32, ok bool) {
 func (b *Budget) count(p dynamo.Page) {
 	if b != nil {
 		b.Scanned += p.Scanned
-		b.RCU += p.Cost.RCU
+		b.RCU += p.Cost.Billed // as DynamoDB bills it: a budget is never overspent
 	}
 }
 

@@ -420,7 +420,9 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts)), true
 	}
 	if row.branch {
-		return open(NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)), true
+		next := NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)
+		next.req.Flat = row.child.Flat // a leaf level by its first keys: one plain read
+		return open(next), true
 	}
 	if t.req.Index != "" {
 		// The index's key is not the table's: list the item (and any
@@ -725,14 +727,23 @@ func (t *Tree) Query() (domain.KeyQuery, bool) {
 
 func (t *Tree) Request() string {
 	q, _ := t.Query()
-	s := fmt.Sprintf("%s · skip-scan %d req · %.1f RCU", q.Describe(), t.cost.Requests, t.cost.RCU)
+	s := fmt.Sprintf("%s · skip-scan %d req · %s", q.Describe(), t.cost.Requests, billedRCU(t.cost))
 	if len(t.shards) > 0 {
 		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
 	}
 	if t.countCost.Requests > 0 {
-		s += fmt.Sprintf(" · counts %d req · %.1f RCU", t.countCost.Requests, t.countCost.RCU)
+		s += fmt.Sprintf(" · counts %d req · %s", t.countCost.Requests, billedRCU(t.countCost))
 	}
 	return s
+}
+
+// billedRCU is a cost as DynamoDB bills it, as the status bar says it:
+// "45.5 RCU est." where that is more than the server reported.
+func billedRCU(c dynamo.Cost) string {
+	if c.Estimated {
+		return fmt.Sprintf("%.1f RCU est.", c.Billed)
+	}
+	return fmt.Sprintf("%.1f RCU", c.Billed)
 }
 
 func (t *Tree) ShortHelp() []key.Binding {
