@@ -68,6 +68,25 @@ func comparable(stderr string) string {
 	return strings.Join(keep, "\n")
 }
 
+// streamJSON is a table's stream in tables --output json.
+var streamJSON = regexp.MustCompile(`"stream": \{[^}]*\}`)
+
+// withoutStreams is tables' output with what it says of streams left out:
+// the demo's Shop and StateLog keep streams (their Changes), and tables
+// loaded with --data have none, as an export keeps no stream.
+func withoutStreams(out string) string {
+	out = streamJSON.ReplaceAllString(out, `"stream": {}`)
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "\"") || strings.TrimSpace(l) == "" {
+			continue // JSON
+		}
+		f := strings.Fields(strings.ReplaceAll(l, "NEW_AND_OLD_IMAGES", "—"))
+		lines[i] = strings.Join(f, " ") // the columns' widths follow the widest cell
+	}
+	return strings.Join(lines, "\n")
+}
+
 // TestDataMatchesDemoAndDynalite: every headless command prints the same on
 // --data (the demo's tables as exports) as on --demo, and the same as on
 // dynalite seeded with the same items.
@@ -117,6 +136,9 @@ func TestDataMatchesDemoAndDynalite(t *testing.T) {
 			wantOut, wantErr := mustRun(t, append(c.args, "--demo")...)
 			gotOut, gotErr := mustRun(t, append(c.args, dataArgs(dir, tables...)...)...)
 			wantOut, gotOut = elapsedMs.ReplaceAllString(wantOut, "T"), elapsedMs.ReplaceAllString(gotOut, "T")
+			if c.args[0] == "tables" {
+				wantOut, gotOut = withoutStreams(wantOut), withoutStreams(gotOut)
+			}
 			if gotOut != wantOut {
 				t.Errorf("--data printed\n%.2000s\n--demo printed\n%.2000s", gotOut, wantOut)
 			}

@@ -130,3 +130,37 @@ func TestTableChangesAcrossPartitions(t *testing.T) {
 		t.Errorf("5 on a table without a stream read %v", nostream.rec.calls)
 	}
 }
+
+// TestTablesPreviewSaysStream: the table list's preview says, from the
+// DescribeTable it already made, whether a table keeps a stream and of
+// which view type.
+func TestTablesPreviewSaysStream(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{})
+	h.contains(t, "stream         none: no Changes") // the first table, AuditLog
+	for range 30 {
+		if strings.Contains(h.screen(), "stream         NEW_AND_OLD_IMAGES") {
+			return
+		}
+		h.keys("down")
+	}
+	t.Fatalf("no table's preview names its stream:\n%s", h.screen())
+}
+
+// TestTableChangesFromTheTableList: 5 on a table of the list opens its
+// changes as the partitions list does; on one without a stream it says
+// why and reads nothing.
+func TestTableChangesFromTheTableList(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Streams: demoData(t), Now: func() time.Time { return demo.DemoEnd }})
+	before := len(h.rec.calls)
+	h.keys("5") // the first table, AuditLog, keeps no stream
+	h.said(t, "No Changes here: the table has no stream")
+	if len(h.rec.calls) != before {
+		t.Errorf("5 on a table without a stream read %v", h.rec.calls)
+	}
+	for range 20 { // down to the first table with a stream: Shop
+		if h.keys("down", "5"); strings.Contains(h.screen(), "all partitions · ") {
+			break
+		}
+	}
+	h.contains(t, "Tables › Shop › changes", "all partitions · 9 changes in 24 h")
+}

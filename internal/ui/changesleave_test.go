@@ -24,11 +24,11 @@ func (c *countingStreams) GetRecords(ctx context.Context, in *dynamodbstreams.Ge
 }
 
 // TestChangesLeaveStopsFollowing: leaving the Changes tab while F follows
-// (a mode's number, tab, shift+tab) cancels the reader: no GetRecords is
-// sent after the switch, where the reader used to poll every second
-// until quit.
+// (a mode's number, tab, shift+tab, or < back to the view before) cancels
+// the reader: no GetRecords is sent after the switch, where the reader
+// used to poll every second until quit.
 func TestChangesLeaveStopsFollowing(t *testing.T) {
-	for _, leave := range []string{"2", "tab", "shift+tab"} {
+	for _, leave := range []string{"2", "tab", "shift+tab", "<"} {
 		t.Run(leave, func(t *testing.T) {
 			db := ordersTable(t)
 			putOrder(t, db, "c1", "o1", "PLACED")

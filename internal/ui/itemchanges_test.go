@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
@@ -64,6 +65,10 @@ func TestItemChangesFirstPaint(t *testing.T) {
 	if strings.Contains(h.screen(), "No changes") {
 		t.Fatalf("an unanswered read shown as none:\n%s", h.screen())
 	}
+	h.keys("esc", "enter") // read whole this time
+	h.contains(t, "changes of this item · 2 changes in 24 h")
+	h.press("r", func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) != "pages.changesReadMsg" })
+	h.contains(t, "changes of this item · 2 changes in 24 h · 5 shows each one's diff · reading again…")
 }
 
 // failingStreams refuses every GetRecords.
@@ -130,4 +135,46 @@ func TestItemChangesHonest(t *testing.T) {
 			t.Fatalf("a masked value shown:\n%s", s)
 		}
 	})
+}
+
+// blockingStreams holds every GetRecords until its context ends, and
+// says when one was cancelled.
+type blockingStreams struct {
+	dynamo.StreamsClient
+	asked, cancelled chan struct{}
+}
+
+func (b blockingStreams) GetRecords(ctx context.Context, _ *dynamodbstreams.GetRecordsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
+	b.asked <- struct{}{}
+	<-ctx.Done()
+	b.cancelled <- struct{}{}
+	return nil, ctx.Err()
+}
+
+// TestItemChangesStopOnLeave: esc from an item whose changes are still
+// being read cancels that read, where it used to run on to the present.
+func TestItemChangesStopOnLeave(t *testing.T) {
+	db := demoData(t)
+	sc := blockingStreams{StreamsClient: db, asked: make(chan struct{}, 8), cancelled: make(chan struct{}, 8)}
+	h := newHarness(t, 120, 35, Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: sc, Now: func() time.Time { return demo.DemoEnd }})
+	h.keys("2")
+	d := h.driver()
+	d.key("enter")
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "changes of this item · reading the stream…") })
+	select {
+	case <-sc.asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("opening the item read no changes")
+	}
+	d.key("esc")
+	d.until(t, 10*time.Second, func(s string) bool { return !strings.Contains(s, "changes of this item") })
+	select {
+	case <-sc.cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("leaving the item left its changes being read")
+	}
+	h.keys("<") // back to the item: the read it left is said cancelled
+	if s := h.screen(); !strings.Contains(s, "changes of this item · read cancelled") {
+		t.Fatalf("a read stopped by leaving is not said to be cancelled:\n%s", s)
+	}
 }

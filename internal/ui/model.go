@@ -179,6 +179,7 @@ func (m *Model) pop() tea.Cmd {
 	if len(m.stack) == 1 {
 		return nil
 	}
+	m.leave()
 	m.forget(m.top())
 	m.stack = m.stack[:len(m.stack)-1]
 	m.lastErr = nil

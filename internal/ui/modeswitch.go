@@ -122,8 +122,7 @@ func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 	if n := len(m.stack); n >= 2 {
 		if below, ok := m.stack[n-2].(common.Moded); ok && below.Place() == p.Place() {
 			if m.stack[n-2].Mode() == name {
-				m.leave()
-				return m.pop()
+				return m.pop() // which leaves the page on top
 			}
 			next := p.ModePage(name)
 			if next == nil {
@@ -143,8 +142,10 @@ func (m *Model) switchMode(p common.Moded, name string) tea.Cmd {
 	return m.push(next)
 }
 
-// leave stops what the page on top runs in the background, as its mode
-// is left: following stays with the tab it was started in, and ends there.
+// leave stops what the page on top runs in the background, as it is left
+// (another mode takes its place, or esc pops it): following stays with the
+// tab it was started in and ends there, and a long read nobody will see
+// (an item's changes) stops.
 func (m *Model) leave() {
 	if l, ok := m.top().(common.Leaver); ok {
 		l.Leave()

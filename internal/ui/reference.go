@@ -160,10 +160,14 @@ func (m *Model) history(forward bool) tea.Cmd {
 		m.say("no view to go " + map[bool]string{false: "back", true: "forward"}[forward] + " to")
 		return nil
 	}
+	left := m.top()
 	*to = append(*to, m.stack)
 	m.stack = (*from)[len(*from)-1]
 	*from = (*from)[:len(*from)-1]
 	m.lastErr = nil
+	if l, ok := left.(common.Leaver); ok && m.top() != left {
+		l.Leave() // the view left stops following, as a mode switch stops it
+	}
 	return m.startTop()
 }
 

@@ -98,7 +98,15 @@ func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
 	return common.Next(msg.next)
 }
 
-// Leave stops following when another mode takes the tab's place: the
-// reader's context is cancelled, so no GetRecords is sent for a tab
-// nobody sees. F starts it again on return.
-func (p *Changes) Leave() { p.follow.req.stop() }
+// Leave stops following, and a first read still under way, when another
+// mode takes the tab's place: the reader's context is cancelled, so no
+// GetRecords is sent for a tab nobody sees. F starts following again on
+// return; a cancelled first read says so, and r reads again.
+func (p *Changes) Leave() {
+	p.follow.req.stop()
+	if p.load.inFlight() { // as esc stops it: said to be cancelled, never still reading
+		p.load.stop()
+		p.loaded = true
+		p.fail.cancel()
+	}
+}

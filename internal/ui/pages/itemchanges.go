@@ -169,6 +169,9 @@ func (p *Item) changesView(w, height int) string {
 			body = append(body, components.Fit(fmt.Sprintf("%s  %-6s  %s", c.Time.UTC().Format("2006-01-02 15:04:05"), c.Event, changed), inner))
 		}
 	}
+	if h.loaded && h.load.inFlight() { // r: what is listed is the read before
+		title += " · reading again…"
+	}
 	return common.Frame(st, title, strings.Join(body, "\n"), w, height)
 }
 
@@ -180,4 +183,15 @@ func (p *Item) changesRequest() string {
 		return ""
 	}
 	return fmt.Sprintf(" · its changes: stream of %s, %d GetRecords, 0 RCU", common.Sanitize(p.info.Name), h.stats.GetRecords)
+}
+
+// Leave stops reading the item's changes when the item is left: a busy
+// stream's day can take many GetRecords nobody would see. Come back to it
+// (ctrl+i) and it says the read was cancelled; r reads again.
+func (p *Item) Leave() {
+	if h := &p.changes; h.load.inFlight() { // said to be cancelled, never still reading
+		h.load.stop()
+		h.loaded = true
+		h.fail.cancel()
+	}
 }

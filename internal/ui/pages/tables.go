@@ -120,6 +120,8 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			if name, ok := t.selected(); ok {
 				return open(NewPartitions(t.c, name, t.infos[name], TreeOptionsFor(t.c, name)))
 			}
+		case key.Matches(msg, t.c.Keys.Changes):
+			return t.openChanges()
 		case key.Matches(msg, t.c.Keys.Refresh):
 			return t.Init()
 		case key.Matches(msg, t.c.Keys.Back) && (t.list.inFlight() || t.desc.inFlight()):
@@ -341,7 +343,13 @@ func (t *Tables) preview() string {
 	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
 	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
 		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
-		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"), "")
+		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	// The stream is DescribeTable's too: whether Changes can be read here.
+	if info.Stream.ARN != "" {
+		lines = append(lines, st.Dim.Render("stream         ")+common.Sanitize(info.Stream.View), "")
+	} else {
+		lines = append(lines, st.Dim.Render("stream         none: no Changes"), "")
+	}
 	for _, ix := range info.Indexes {
 		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
 	}
@@ -365,7 +373,24 @@ func (t *Tables) ShortHelp() []key.Binding {
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Refresh, k.Preview}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, k.Preview}, {k.Help, k.Quit}}
+}
+
+// openChanges is 5 on a table: every partition's changes from its stream,
+// as on its partitions list; or why there are none, reading nothing.
+func (t *Tables) openChanges() tea.Cmd {
+	name, ok := t.selected()
+	if !ok {
+		return nil
+	}
+	info, ok := t.infos[name]
+	if !ok {
+		return notice("No Changes yet: " + common.Sanitize(name) + " is still being described")
+	}
+	if why := (place{c: t.c, info: info}).noChanges(); why != "" {
+		return notice("No Changes here: " + why)
+	}
+	return open(NewTableChanges(t.c, info))
 }
 
 // Click selects the clicked row, or asks to open it when already selected
