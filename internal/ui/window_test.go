@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -109,14 +110,26 @@ func rowOf(it dynamo.Item) string {
 }
 
 // limits remembers the largest Limit a Query asked for: the largest page.
+// The walk reads in parallel (a level's last key beside its probes), so
+// the figure is guarded.
 type limits struct {
 	dynamo.Client
-	largest int32
+	mu      sync.Mutex
+	biggest int32
 }
 
 func (l *limits) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	l.largest = max(l.largest, aws.ToInt32(in.Limit))
+	l.mu.Lock()
+	l.biggest = max(l.biggest, aws.ToInt32(in.Limit))
+	l.mu.Unlock()
 	return l.Client.Query(ctx, in, o...)
+}
+
+// largest is the largest Limit asked for so far.
+func (l *limits) largest() int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.biggest
 }
 
 // openWindow opens partition P's items with the small window.
@@ -187,9 +200,9 @@ func TestWindowLetsGoAndReadsAgain(t *testing.T) {
 				}
 			}
 			h.contains(t, "2,000 items loaded · ", " held · all")
-			bound := windowHeld + 2*int(l.largest) // the pages on screen are never let go
+			bound := windowHeld + 2*int(l.largest()) // the pages on screen are never let go
 			if maxHeld > bound || maxHeld >= windowRows {
-				t.Fatalf("held up to %d rows with a window of %d and pages of up to %d", maxHeld, windowHeld, l.largest)
+				t.Fatalf("held up to %d rows with a window of %d and pages of up to %d", maxHeld, windowHeld, l.largest())
 			}
 			queries := h.rec.count("Query")
 			h.checkRow(t, want, windowRows)
@@ -254,7 +267,7 @@ func TestWindowGapClosesOverRowsLetGo(t *testing.T) {
 				if !strings.Contains(h.screen(), "the middle not read yet") {
 					h.checkRow(t, want, windowRows)
 				}
-				if h.held() > windowHeld+2*int(l.largest) {
+				if h.held() > windowHeld+2*int(l.largest()) {
 					t.Fatalf("held %d rows", h.held())
 				}
 			}
