@@ -245,7 +245,7 @@ func (p *pager) state() string {
 		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
 	// The matches listed: those read from the start and, after G, from the end.
-	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
+	return fmt.Sprintf("%s matched of %s scanned%s · %s · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), common.BilledRCU(p.cost), more)
 }
 
 // empty says why nothing is listed, once the first page is in ("" while
@@ -266,16 +266,16 @@ func (p *pager) empty(what string) string {
 		}
 		return "No items in " + what + "."
 	case p.held:
-		return fmt.Sprintf("No matches in the first %s scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
-			common.Plural(p.scanned, "item", "items"), p.cost.RCU, common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+		return fmt.Sprintf("No matches in the first %s scanned (%s; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
+			common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost), common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
 	case !p.done():
-		return fmt.Sprintf("No matches yet: %s scanned, %.1f RCU. Reading on…", common.Plural(p.scanned, "item", "items"), p.cost.RCU)
+		return fmt.Sprintf("No matches yet: %s scanned, %s. Reading on…", common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
 	}
 	all := "all " + common.Plural(p.scanned, "item", "items") + " in " + what + " were"
 	if p.scanned == 1 {
 		all = "the 1 item in " + what + " was"
 	}
-	return fmt.Sprintf("Nothing matches: %s scanned (%.1f RCU).\nf changes the filter; an empty filter shows everything.", all, p.cost.RCU)
+	return fmt.Sprintf("Nothing matches: %s scanned (%s).\nf changes the filter; an empty filter shows everything.", all, common.BilledRCU(p.cost))
 }
 
 // request is the request line: the query, its filter, and its cost.
@@ -283,7 +283,7 @@ func (p *pager) request() string {
 	if p.merge != nil {
 		return p.mergeRequest()
 	}
-	return fmt.Sprintf("%s · %d req · %.1f RCU%s", p.query.Describe(), p.pages, p.cost.RCU, p.again.request())
+	return fmt.Sprintf("%s · %d req · %s%s", p.query.Describe(), p.pages, common.BilledRCU(p.cost), p.again.request())
 }
 
 // failed is the failure where the list's rows would be: alone when nothing
