@@ -32,7 +32,8 @@ type pager struct {
 	pages     int
 	cost      dynamo.Cost
 	scanned   int     // items DynamoDB read, before the filter
-	fillRCU   float64 // RCU spent since the user last asked for rows
+	fillRCU   float64 // RCU billed since the user last asked for rows
+	fillRead  int     // items DynamoDB read since then, which size what is left
 	held      bool    // a filtered read stopped at its budget
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
@@ -78,7 +79,26 @@ func (p *pager) next() tea.Cmd {
 	}
 	q, bounded := p.gapBound(p.query, p.tail.lastKey) // after G: up to where the end's read began
 	p.tail.bounded = bounded
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+	limit := p.limit
+	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
+		limit = b
+	}
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.tableKeys})
+}
+
+// budgetLimit is the Limit a filtered read may ask for with what is left
+// of its budget (billed, as the status bar counts it), at the item sizes
+// read so far, so that a page never spends past it: 0 for no bound; ok is
+// false when what is left pays for no item.
+func (p *pager) budgetLimit() (int32, bool) {
+	b := p.budget()
+	if p.query.Filter == nil || b <= 0 {
+		return 0, true
+	}
+	if p.fillRCU >= b {
+		return 0, false
+	}
+	return dynamo.BudgetLimit(b, p.fillRCU, p.fillRead)
 }
 
 // sizeTo notes how many rows show at once, before the first read sizes
@@ -111,7 +131,7 @@ func (p *pager) retry() tea.Cmd {
 		p.started = false // the first page never came: ask for it again
 	}
 	p.fail.clear()
-	p.fillRCU, p.held = 0, false
+	p.fillRCU, p.fillRead, p.held = 0, 0, false
 	if p.again.failed {
 		return p.readAgain(p.again.tail, p.again.seg)
 	}
@@ -150,7 +170,8 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
-	p.fillRCU += msg.result.Cost.RCU
+	p.fillRCU += msg.result.Cost.Billed
+	p.fillRead += msg.result.Scanned
 	p.scanned += msg.result.Scanned
 	if p.tail.reading {
 		p.tail.reading = false
@@ -206,9 +227,9 @@ func (p *pager) want(n int, user bool) tea.Cmd {
 		return nil
 	}
 	if user {
-		p.fillRCU, p.held = 0, false
+		p.fillRCU, p.fillRead, p.held = 0, 0, false
 	}
-	if b := p.budget(); p.query.Filter != nil && b > 0 && p.fillRCU >= b {
+	if _, ok := p.budgetLimit(); !ok {
 		p.held = true
 		return nil
 	}
