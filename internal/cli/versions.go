@@ -150,8 +150,8 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f\n",
-			export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU)
+		fmt.Fprintf(f.stderr, "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f%s\n",
+			export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			shown := make([]string, len(res.Skipped))
 			for i, s := range res.Skipped {
@@ -179,6 +179,11 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		"items": items,
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 			"elapsedMs": time.Since(start).Milliseconds()},
+	}
+	if billed, est := conn.client.Session.Billed(); est {
+		// As children's stats and the summary line say it.
+		stats := doc["stats"].(map[string]any)
+		stats["billedRCU"], stats["billedEstimated"] = billed, true
 	}
 	if err := export.JSONDoc(f.stdout, doc); err != nil {
 		return err

@@ -287,3 +287,44 @@ func TestLeafLevelIsOneQuery(t *testing.T) {
 		}
 	}
 }
+
+// keysRead counts the keys every Query sent back, to tell a read that
+// goes on from one that reads again.
+type keysRead struct {
+	billed
+	keys int
+}
+
+func (k *keysRead) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := k.billed.Query(ctx, in, o...)
+	if out != nil {
+		k.mu.Lock()
+		k.keys += len(out.Items)
+		k.mu.Unlock()
+	}
+	return out, err
+}
+
+// TestLeafLevelReachedDirectly: a leaf level opened with nothing read
+// above it (headless children --prefix LEAF#, the delimiter given or
+// detected) costs the probe and one plain page going on past the probe's
+// keys: two Queries, every key read once, no more than half an RCU over a
+// plain read of the level.
+func TestLeafLevelReachedDirectly(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		full := &billed{Client: c}
+		want := fullRead(t, full, "Airports", "PK", domain.S("leaf"), "LEAF#", "#")
+		for _, delim := range []string{"#", ""} {
+			k := &keysRead{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, k, dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("leaf"), Prefix: "LEAF#", Delim: delim}, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s delim %q: %d children, %v", name, delim, len(res.Children), err)
+			}
+			if k.requests != 2 || k.keys != 100 || k.rcu > full.rcu+0.5 {
+				t.Errorf("%s delim %q: %d Queries (limits %v), %d keys read for 100, %.1f RCU billed; a plain read %.1f",
+					name, delim, k.requests, k.limits, k.keys, k.rcu, full.rcu)
+			}
+		}
+	}
+}

@@ -725,17 +725,14 @@ func (m *Model) statusBar() string {
 	total, last := m.cfg.Session.Totals()
 	conn := m.loadView()
 	ro := st.StatusReadOnly.Render("READ-ONLY")
-	rcu := "RCU"
-	if m.cfg.CostEstimated {
-		rcu = "RCU est." // computed for data that is not in DynamoDB
+	// CostEstimated: computed for data that is not in DynamoDB. Billed's
+	// estimate: the server reported less than DynamoDB bills (dynalite's
+	// empty reads), so DynamoDB's figure is shown, marked as an estimate.
+	shown, est := total.RCU, m.cfg.CostEstimated
+	if billed, over := m.cfg.Session.Billed(); over {
+		shown, est = billed, true
 	}
-	shown := total.RCU
-	if billed, est := m.cfg.Session.Billed(); est {
-		// The server reported less than DynamoDB bills (dynalite's empty
-		// reads): show DynamoDB's figure, marked as an estimate.
-		shown, rcu = billed, "RCU est."
-	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %.1f %s · %s", common.Thousands(total.Requests), shown, rcu, common.Latency(last)))
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")

@@ -143,8 +143,18 @@ func (t *Time) followTitle() string {
 	if !t.follow.on() {
 		return ""
 	}
-	_, rcu := t.follow.stats.PerMinute(time.Now())
-	return fmt.Sprintf("following · %d new · %.1f RCU/min · F or esc stops", t.follow.added, rcu)
+	return fmt.Sprintf("following · %d new · %s · F or esc stops", t.follow.added, followRate(t.follow.stats, time.Now()))
+}
+
+// followRate is what polling costs a minute, billed as the status bar
+// bills it: a poll that finds nothing is reported at 0 RCU by some servers
+// and billed 0.5 by DynamoDB, and a quiet partition is mostly such polls.
+func followRate(s dynamo.FollowStats, now time.Time) string {
+	rate := 0.0
+	if m := now.Sub(s.Started).Minutes(); m > 0 {
+		rate = s.Cost.Billed / m
+	}
+	return common.RCU(rate, s.Cost.Estimated) + " a minute"
 }
 
 // Leave stops following when another mode takes the tab's place: polling

@@ -32,7 +32,8 @@ type pager struct {
 	pages     int
 	cost      dynamo.Cost
 	scanned   int     // items DynamoDB read, before the filter
-	fillRCU   float64 // RCU spent since the user last asked for rows
+	fillRCU   float64 // RCU billed since the user last asked for rows
+	fillRead  int     // items DynamoDB read since then, which size what is left
 	held      bool    // a filtered read stopped at its budget
 	tail      tail    // the end, read backwards after G
 	limit     int32   // the next page's Limit: 0 for a full 1 MB page
@@ -78,7 +79,26 @@ func (p *pager) next() tea.Cmd {
 	}
 	q, bounded := p.gapBound(p.query, p.tail.lastKey) // after G: up to where the end's read began
 	p.tail.bounded = bounded
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: p.limit, TableKeys: p.tableKeys})
+	limit := p.limit
+	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
+		limit = b
+	}
+	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.tableKeys})
+}
+
+// budgetLimit is the Limit a filtered read may ask for with what is left
+// of its budget (billed, as the status bar counts it), at the item sizes
+// read so far, so that a page never spends past it: 0 for no bound; ok is
+// false when what is left pays for no item.
+func (p *pager) budgetLimit() (int32, bool) {
+	b := p.budget()
+	if p.query.Filter == nil || b <= 0 {
+		return 0, true
+	}
+	if p.fillRCU >= b {
+		return 0, false
+	}
+	return dynamo.BudgetLimit(b, p.fillRCU, p.fillRead)
 }
 
 // sizeTo notes how many rows show at once, before the first read sizes
@@ -111,7 +131,7 @@ func (p *pager) retry() tea.Cmd {
 		p.started = false // the first page never came: ask for it again
 	}
 	p.fail.clear()
-	p.fillRCU, p.held = 0, false
+	p.fillRCU, p.fillRead, p.held = 0, 0, false
 	if p.again.failed {
 		return p.readAgain(p.again.tail, p.again.seg)
 	}
@@ -150,7 +170,8 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	}
 	p.pages++
 	p.cost = p.cost.Add(msg.result.Cost)
-	p.fillRCU += msg.result.Cost.RCU
+	p.fillRCU += msg.result.Cost.Billed
+	p.fillRead += msg.result.Scanned
 	p.scanned += msg.result.Scanned
 	if p.tail.reading {
 		p.tail.reading = false
@@ -206,9 +227,9 @@ func (p *pager) want(n int, user bool) tea.Cmd {
 		return nil
 	}
 	if user {
-		p.fillRCU, p.held = 0, false
+		p.fillRCU, p.fillRead, p.held = 0, 0, false
 	}
-	if b := p.budget(); p.query.Filter != nil && b > 0 && p.fillRCU >= b {
+	if _, ok := p.budgetLimit(); !ok {
 		p.held = true
 		return nil
 	}
@@ -245,7 +266,7 @@ func (p *pager) state() string {
 		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.head.len()+p.tail.rows.len(), "item", "items"), p.heldNote(), more)
 	}
 	// The matches listed: those read from the start and, after G, from the end.
-	return fmt.Sprintf("%s matched of %s scanned%s · %.1f RCU · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), p.cost.RCU, more)
+	return fmt.Sprintf("%s matched of %s scanned%s · %s · %s", common.Thousands(p.head.len()+p.tail.rows.len()), common.Thousands(p.scanned), p.heldNote(), common.BilledRCU(p.cost), more)
 }
 
 // empty says why nothing is listed, once the first page is in ("" while
@@ -266,16 +287,16 @@ func (p *pager) empty(what string) string {
 		}
 		return "No items in " + what + "."
 	case p.held:
-		return fmt.Sprintf("No matches in the first %s scanned (%.1f RCU; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
-			common.Plural(p.scanned, "item", "items"), p.cost.RCU, common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+		return fmt.Sprintf("No matches in the first %s scanned (%s; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
+			common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost), common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
 	case !p.done():
-		return fmt.Sprintf("No matches yet: %s scanned, %.1f RCU. Reading on…", common.Plural(p.scanned, "item", "items"), p.cost.RCU)
+		return fmt.Sprintf("No matches yet: %s scanned, %s. Reading on…", common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
 	}
 	all := "all " + common.Plural(p.scanned, "item", "items") + " in " + what + " were"
 	if p.scanned == 1 {
 		all = "the 1 item in " + what + " was"
 	}
-	return fmt.Sprintf("Nothing matches: %s scanned (%.1f RCU).\nf changes the filter; an empty filter shows everything.", all, p.cost.RCU)
+	return fmt.Sprintf("Nothing matches: %s scanned (%s).\nf changes the filter; an empty filter shows everything.", all, common.BilledRCU(p.cost))
 }
 
 // request is the request line: the query, its filter, and its cost.
@@ -283,7 +304,7 @@ func (p *pager) request() string {
 	if p.merge != nil {
 		return p.mergeRequest()
 	}
-	return fmt.Sprintf("%s · %d req · %.1f RCU%s", p.query.Describe(), p.pages, p.cost.RCU, p.again.request())
+	return fmt.Sprintf("%s · %d req · %s%s", p.query.Describe(), p.pages, common.BilledRCU(p.cost), p.again.request())
 }
 
 // failed is the failure where the list's rows would be: alone when nothing

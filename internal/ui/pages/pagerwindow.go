@@ -38,7 +38,7 @@ func (r rereads) request() string {
 	if r.count == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · %s, %.1f RCU", common.Plural(r.count, "re-read", "re-reads"), r.cost.RCU)
+	return fmt.Sprintf(" · %s, %s", common.Plural(r.count, "re-read", "re-reads"), common.BilledRCU(r.cost))
 }
 
 // heldLimit is the rows held before the farthest are let go (-1: all).
@@ -255,7 +255,7 @@ func (p *pager) readAgainLoaded(page dynamo.Page) tea.Cmd {
 	}
 	p.again.count++
 	p.again.cost = p.again.cost.Add(spent)
-	text := fmt.Sprintf("re-read rows %s–%s · %s · %.1f RCU", common.Thousands(a+1), common.Thousands(b+1), common.Plural(spent.Requests, "request", "requests"), spent.RCU)
+	text := fmt.Sprintf("re-read rows %s–%s · %s · %s", common.Thousands(a+1), common.Thousands(b+1), common.Plural(spent.Requests, "request", "requests"), common.BilledRCU(spent))
 	if changed {
 		p.again.changed++
 		p.moved = true
@@ -265,7 +265,7 @@ func (p *pager) readAgainLoaded(page dynamo.Page) tea.Cmd {
 		}
 		text += " · the table changed since they were first read (" + what + "): shown as read now"
 	}
-	text += fmt.Sprintf(" · %s so far, %.1f RCU", common.Plural(p.again.count, "re-read", "re-reads"), p.again.cost.RCU)
+	text += fmt.Sprintf(" · %s so far, %s", common.Plural(p.again.count, "re-read", "re-reads"), common.BilledRCU(p.again.cost))
 	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // timeMergePage is how many items a merged range takes a read, and how
@@ -38,7 +39,10 @@ func mergedPage(ctx context.Context, page, req int, m *dynamo.MergedRange, n int
 	return func() tea.Msg {
 		before := m.Cost
 		items, err := m.Take(ctx, n)
-		p := dynamo.Page{Items: items, Cost: dynamo.Cost{Requests: m.Cost.Requests - before.Requests, RCU: m.Cost.RCU - before.RCU, Latency: m.Cost.Latency - before.Latency}}
+		spent := dynamo.Cost{Requests: m.Cost.Requests - before.Requests, RCU: m.Cost.RCU - before.RCU,
+			Billed: m.Cost.Billed - before.Billed, Latency: m.Cost.Latency - before.Latency}
+		spent.Estimated = spent.Billed > spent.RCU // as billed: each read's at least what the server said
+		p := dynamo.Page{Items: items, Cost: spent}
 		if !m.Done() {
 			p.LastKey = dynamo.Item{"": nil} // more to take: what the pager reads as not done
 		}
@@ -77,8 +81,8 @@ func (p *pager) restartMerged(q domain.KeyQuery, m *dynamo.MergedRange) tea.Cmd 
 // Query has the first one's shape.
 func (p *pager) mergeRequest() string {
 	q := p.merge.Queries[0]
-	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %d req · %.1f RCU",
-		len(p.merge.Queries), strings.Join(p.merge.Prefixes, " "), q.Expression(), q.Values(), p.cost.Requests, p.cost.RCU)
+	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %d req · %s",
+		len(p.merge.Queries), strings.Join(p.merge.Prefixes, " "), q.Expression(), q.Values(), p.cost.Requests, common.BilledRCU(p.cost))
 }
 
 // findPrefixes starts the search for the prefixes before the time, for a

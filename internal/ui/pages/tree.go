@@ -764,23 +764,14 @@ func (t *Tree) Request() string {
 	if t.req.NoDelim {
 		walk = "no delimiter · " // every key listed: nothing to skip past
 	}
-	s := fmt.Sprintf("%s · %s%d req · %s", q.Describe(), walk, t.cost.Requests, billedRCU(t.cost))
+	s := fmt.Sprintf("%s · %s%d req · %s", q.Describe(), walk, t.cost.Requests, common.BilledRCU(t.cost))
 	if len(t.shards) > 0 {
 		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
 	}
 	if t.countCost.Requests > 0 {
-		s += fmt.Sprintf(" · counts %d req · %s", t.countCost.Requests, billedRCU(t.countCost))
+		s += fmt.Sprintf(" · counts %d req · %s", t.countCost.Requests, common.BilledRCU(t.countCost))
 	}
 	return s
-}
-
-// billedRCU is a cost as DynamoDB bills it, as the status bar says it:
-// "45.5 RCU est." where that is more than the server reported.
-func billedRCU(c dynamo.Cost) string {
-	if c.Estimated {
-		return fmt.Sprintf("%.1f RCU est.", c.Billed)
-	}
-	return fmt.Sprintf("%.1f RCU", c.Billed)
 }
 
 func (t *Tree) ShortHelp() []key.Binding {

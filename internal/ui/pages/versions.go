@@ -318,7 +318,7 @@ func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
 	level, _ := v.Query()
-	return fmt.Sprintf("%s · %d req · %.1f RCU", level.Describe(), v.res.Cost.Requests, v.res.Cost.RCU)
+	return fmt.Sprintf("%s · %d req · %s", level.Describe(), v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
 
 func (v *Versions) ShortHelp() []key.Binding {
