@@ -34,3 +34,20 @@ func TestRefusalReasonNeverCut(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyRefusalNeverCut: a key that does not apply, pressed where the
+// status bar has little room (an item at 80 columns), says its result
+// whole rather than a reason cut mid-sentence ("modes are…").
+func TestKeyRefusalNeverCut(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "Locations", PK: "USA"})
+	h.keys("/", "N", "Y", "enter", "enter") // the item NY
+	h.contains(t, `"SK": "NY"`)
+	for _, k := range []string{"4", "3"} {
+		h.keys(k)
+		lines := strings.Split(h.screen(), "\n")
+		status := strings.TrimRight(lines[len(lines)-1], " ")
+		if strings.HasSuffix(status, "…") || !strings.Contains(status, "does not apply here") {
+			t.Fatalf("after %s the status bar reads %q: want the refusal's result whole", k, status)
+		}
+	}
+}

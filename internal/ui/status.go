@@ -147,6 +147,11 @@ func (m *Model) statusMessage(width int) string {
 				if short, ok := m.refusalFits(width - 1); ok {
 					return " " + short
 				}
+				// Not even "· ? says why" fits: the result alone is whole
+				// words, where a cut would end mid-reason ("modes are…").
+				if result := common.Sanitize(m.noticeResult); ansi.StringWidth(result) <= width-1 {
+					return " " + st.StatusHint.Render(result)
+				}
 			}
 			return " " + ansi.Truncate(what, max(0, width-1), "…")
 		}
