@@ -222,3 +222,25 @@ func TestItemChangesOneImage(t *testing.T) {
 		h.contains(t, "INSERT  ?", "?: the stream is OLD_IMAGE, no new values: no diff without both images")
 	})
 }
+
+// TestItemShortHelpKeepsChanges: on a narrow terminal the item view's
+// help line keeps 5 its changes (and esc back) where the item's changes
+// are listed under it: it dropped both at 80 columns, leaving the changes
+// behind a key nobody could see.
+func TestItemShortHelpKeepsChanges(t *testing.T) {
+	for _, w := range []int{60, 67, 80, 120} {
+		h := changesHarness(t, w, 24, demo.StreamCustomer)
+		h.keys("2", "enter")
+		h.contains(t, "changes of this item · 2 changes in 24 h")
+		line := helpLine(h)
+		want := []string{"5 its changes", "? help • q quit"}
+		if w >= 67 {
+			want = append(want, "esc back")
+		}
+		for _, s := range want {
+			if !strings.Contains(line, s) {
+				t.Errorf("at %d columns the help line lacks %q: %q", w, s, line)
+			}
+		}
+	}
+}
