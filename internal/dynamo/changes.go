@@ -53,6 +53,10 @@ type ChangesRequest struct {
 	// new record on as it arrives, until ctx ends.
 	Follow bool
 	Poll   time.Duration // between reads of an open shard when following (default 1 s)
+	// Progress, if set, is handed the running figures when following:
+	// after the read up to the present and after each read of the open
+	// shards, so what following has cost can be shown as it grows.
+	Progress func(ChangesStats)
 	// Parallel bounds the shards read at once (default 4).
 	Parallel int
 	// CallTimeout bounds each call (default 30 s), whatever ctx allows.
@@ -105,6 +109,7 @@ func Changes(ctx context.Context, sc StreamsClient, req ChangesRequest, emit fun
 	}
 	err := r.catchUp(ctx, emit)
 	if err == nil && req.Follow {
+		r.progress()
 		err = r.follow(ctx, emit)
 	}
 	return r.statsNow(), err
@@ -131,6 +136,13 @@ func (r *reader) statsNow() ChangesStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stats
+}
+
+// progress hands the running figures to the request's Progress hook.
+func (r *reader) progress() {
+	if r.req.Progress != nil {
+		r.req.Progress(r.statsNow())
+	}
 }
 
 func (r *reader) count(f func(*ChangesStats)) {
@@ -539,6 +551,7 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 				return err
 			}
 		}
+		r.progress()
 	}
 }
 

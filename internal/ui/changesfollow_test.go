@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +74,50 @@ func TestChangesFollow(t *testing.T) {
 	h.keys("down")
 	if strings.Contains(h.screen(), "o3") {
 		t.Fatal("a record arrived after following stopped")
+	}
+}
+
+// followingFigures reads the request line's following figures: its
+// GetRecords and records, -1 when the line names no following.
+func followingFigures(s, word string) (getRecords, records int) {
+	m := regexp.MustCompile(word + `: ([0-9]+) GetRecords · ([0-9]+) records?`).FindStringSubmatch(s)
+	if m == nil {
+		return -1, -1
+	}
+	g, _ := strconv.Atoi(m[1])
+	r, _ := strconv.Atoi(m[2])
+	return g, r
+}
+
+// TestChangesFollowRequestLine: while following, the request line says
+// so and counts what following reads as it reads it (GetRecords every
+// second), where it kept the first read's figures; stopped, it says what
+// following read in all; the status bar's request count holds every one
+// of those calls.
+func TestChangesFollowRequestLine(t *testing.T) {
+	db := ordersTable(t)
+	now := time.Now()
+	putOrder(t, db, "c1", "o1", "PLACED")
+	h := newHarness(t, 120, 35, Config{Client: db, Streams: db, Table: "Orders", PK: "c1", Now: func() time.Time { return now }})
+	h.keys("5")
+	h.contains(t, "stream of Orders · 1 shard · 1 record · ")
+	d := h.driver()
+	d.key("F")
+	// Three reads of the open shard after the first: the figures grew.
+	d.until(t, 20*time.Second, func(s string) bool { g, _ := followingFigures(s, "following"); return g >= 4 })
+	h.contains(t, "stream of Orders · listed: 1 shard · 1 record · ")
+	putOrder(t, db, "c1", "o1", "PAID")
+	d.until(t, 10*time.Second, func(s string) bool {
+		_, r := followingFigures(s, "following")
+		return strings.Contains(s, "following · 1 new") && r >= 2
+	})
+	d.key("F")
+	s := h.screen()
+	g, _ := followingFigures(s, "followed")
+	if g < 4 {
+		t.Fatalf("stopped, the request line does not say what following read:\n%s", s)
+	}
+	if total, _ := h.m.cfg.Session.Totals(); total.Requests < g+2 {
+		t.Fatalf("the status bar counts %d requests, fewer than following's %d GetRecords and the first read's", total.Requests, g)
 	}
 }

@@ -178,3 +178,69 @@ func TestItemChangesStopOnLeave(t *testing.T) {
 		t.Fatalf("a read stopped by leaving is not said to be cancelled:\n%s", s)
 	}
 }
+
+// oneImageTable is ordersTable with a stream keeping one image only
+// (NEW_IMAGE or OLD_IMAGE), its records stamped by a fixed clock.
+func oneImageTable(t *testing.T, view types.StreamViewType, at time.Time) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	db.SetClock(func() time.Time { return at })
+	s := func(n string) *types.AttributeDefinition {
+		return &types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	if _, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Orders"),
+		AttributeDefinitions: []types.AttributeDefinition{*s("PK"), *s("SK")},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestItemChangesOneImage: on a NEW_IMAGE or OLD_IMAGE stream the item's
+// changes list says, under its "?", why what changed is unknown (no diff
+// without both images), where only the 5 view said it.
+func TestItemChangesOneImage(t *testing.T) {
+	at := time.Date(2026, 10, 31, 12, 0, 0, 0, time.UTC)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("NEW_IMAGE %dx%d", size[0], size[1]), func(t *testing.T) {
+			db := oneImageTable(t, types.StreamViewTypeNewImage, at)
+			putOrder(t, db, "c1", "o1", "PLACED")
+			putOrder(t, db, "c1", "o1", "PAID")
+			h := newHarness(t, size[0], size[1], Config{Client: db, Streams: db, Table: "Orders", PK: "c1", Now: func() time.Time { return at.Add(time.Minute) }})
+			h.keys("2", "enter")
+			h.contains(t, "changes of this item · 2 changes in 24 h", "MODIFY  ?", "?: the stream is NEW_IMAGE, no old values: no diff without both images")
+			h.golden(t)
+		})
+	}
+	t.Run("OLD_IMAGE", func(t *testing.T) {
+		db := oneImageTable(t, types.StreamViewTypeOldImage, at)
+		putOrder(t, db, "c1", "o1", "PLACED")
+		putOrder(t, db, "c1", "o1", "PAID")
+		h := newHarness(t, 120, 35, Config{Client: db, Streams: db, Table: "Orders", PK: "c1", Now: func() time.Time { return at.Add(time.Minute) }})
+		h.keys("2", "enter")
+		h.contains(t, "INSERT  ?", "?: the stream is OLD_IMAGE, no new values: no diff without both images")
+	})
+}
+
+// TestItemShortHelpKeepsChanges: on a narrow terminal the item view's
+// help line keeps 5 its changes (and esc back) where the item's changes
+// are listed under it: it dropped both at 80 columns, leaving the changes
+// behind a key nobody could see.
+func TestItemShortHelpKeepsChanges(t *testing.T) {
+	for _, w := range []int{60, 67, 80, 120} {
+		h := changesHarness(t, w, 24, demo.StreamCustomer)
+		h.keys("2", "enter")
+		h.contains(t, "changes of this item · 2 changes in 24 h")
+		line := helpLine(h)
+		want := []string{"5 its changes", "? help • q quit"}
+		if w >= 67 {
+			want = append(want, "esc back")
+		}
+		for _, s := range want {
+			if !strings.Contains(line, s) {
+				t.Errorf("at %d columns the help line lacks %q: %q", w, s, line)
+			}
+		}
+	}
+}

@@ -22,6 +22,7 @@ var helpPages = []struct {
 	{"tree", Config{Table: "Locations", PK: "USA"}, nil},
 	{"items", Config{Table: "DeviceLogs", PK: "123"}, nil},
 	{"item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}},
+	{"item+stream", Config{Table: demo.ShopTable, PK: demo.StreamCustomer}, []string{"2", "enter"}},
 	{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil},
 	{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil},
 	{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, nil},
@@ -46,6 +47,10 @@ func TestShortHelpEndsWithHelpAndQuit(t *testing.T) {
 			for _, w := range []int{60, 67, 80, 99, 120, 160, 200} {
 				cfg := p.cfg
 				cfg.Now = demoClock
+				if p.name == "item+stream" { // the embedded backend serves its stream
+					db := demoData(t)
+					cfg.Client, cfg.Streams = db, db
+				}
 				h := newHarness(t, w, 24, cfg)
 				h.keys(p.keys...)
 				line := helpLine(h)

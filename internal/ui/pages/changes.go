@@ -208,6 +208,7 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, back
 		case key.Matches(msg, k.Refresh):
 			p.follow.req.stop() // read again whole: following starts again from F
+			p.follow = changesFollow{}
 			p.fail.clear()
 			return p, p.Init()
 		default:
@@ -295,10 +296,19 @@ func (p *Changes) Mode() string    { return ModeChanges }
 func (p *Changes) Loading() bool   { return p.load.inFlight() }
 func (p *Changes) Capturing() bool { return false }
 
-// Request is what reading the stream took: calls, not capacity.
+// Request is what reading the stream took: calls, not capacity; and what
+// following (F) has read since, as it grows.
 func (p *Changes) Request() string {
-	return fmt.Sprintf("stream of %s · %s · %s · %d GetRecords · 0 RCU", common.Sanitize(p.info.Name),
-		common.Plural(p.stats.Shards, "shard", "shards"), common.Plural(p.stats.Scanned, "record", "records"), p.stats.GetRecords)
+	listed := fmt.Sprintf("%s · %s · %d GetRecords", common.Plural(p.stats.Shards, "shard", "shards"),
+		common.Plural(p.stats.Scanned, "record", "records"), p.stats.GetRecords)
+	if p.follow.ran {
+		f, word := addStats(p.follow.prior, p.follow.stats), "followed"
+		if p.follow.on() {
+			word = "following"
+		}
+		listed = fmt.Sprintf("listed: %s · %s: %d GetRecords · %s", listed, word, f.GetRecords, common.Plural(f.Scanned, "record", "records"))
+	}
+	return fmt.Sprintf("stream of %s · %s · 0 RCU", common.Sanitize(p.info.Name), listed)
 }
 
 func (p *Changes) ShortHelp() []key.Binding {

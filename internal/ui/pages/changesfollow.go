@@ -9,11 +9,12 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
-// changesFollowedMsg carries one new stream record, or the end of
-// following; more follow on next until done.
+// changesFollowedMsg carries one new stream record, following's running
+// figures, or the end of following; more follow on next until done.
 type changesFollowedMsg struct {
 	page, req int
 	change    *dynamo.Change
+	stats     *dynamo.ChangesStats // what following has read so far
 	done      bool
 	err       error
 	next      <-chan changesFollowedMsg
@@ -26,6 +27,11 @@ func (m changesFollowedMsg) PageID() int { return m.page }
 type changesFollow struct {
 	req   request
 	added int
+	// stats is what this following has read; prior, what the ones
+	// stopped before had (each F reads again): the request line counts
+	// every call following sent.
+	stats, prior dynamo.ChangesStats
+	ran          bool // followed since the stream was last read whole
 }
 
 func (f *changesFollow) on() bool { return f.req.inFlight() }
@@ -52,7 +58,9 @@ func (p *Changes) startFollow() tea.Cmd {
 		known[seen(c)] = true
 	}
 	ctx, req := p.follow.req.start(p.c)
-	p.follow.added = 0
+	p.follow.added, p.follow.ran = 0, true
+	p.follow.prior = addStats(p.follow.prior, p.follow.stats)
+	p.follow.stats = dynamo.ChangesStats{}
 	sc, page := p.c.Streams, p.id
 	return common.Stream(64, func(ch chan changesFollowedMsg) {
 		send := func(m changesFollowedMsg) error {
@@ -64,25 +72,43 @@ func (p *Changes) startFollow() tea.Cmd {
 				return ctx.Err()
 			}
 		}
-		_, err := dynamo.Changes(ctx, sc, r, func(c dynamo.Change) error {
+		r.Progress = func(st dynamo.ChangesStats) { _ = send(changesFollowedMsg{stats: &st}) }
+		st, err := dynamo.Changes(ctx, sc, r, func(c dynamo.Change) error {
 			if known[seen(c)] {
 				return nil
 			}
 			known[seen(c)] = true
 			return send(changesFollowedMsg{change: &c})
 		})
-		_ = send(changesFollowedMsg{done: true, err: err})
+		// The last figures, even when stopped: room in the buffer, or
+		// nobody reads on and the figures before stand.
+		select {
+		case ch <- changesFollowedMsg{page: page, req: req, next: ch, done: true, err: err, stats: &st}:
+		default:
+		}
 	})
 }
 
-// followed takes one message of following: a new record goes on top.
+// followed takes one message of following: a new record goes on top, the
+// figures of what following read replace the ones before.
 func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
-	if msg.req != p.follow.req.id || !p.follow.on() {
-		return nil // stopped: a late answer
+	if msg.req != p.follow.req.id {
+		return nil // a following read again (r) since: its figures are gone
+	}
+	if msg.stats != nil {
+		p.follow.stats = *msg.stats
 	}
 	if msg.done {
-		p.follow.req.done(msg.req)
-		return report(msg.err, false, p.id)
+		if p.follow.req.done(msg.req) {
+			return report(msg.err, false, p.id)
+		}
+		return nil
+	}
+	if !p.follow.on() {
+		return common.Next(msg.next) // stopped: no new records, but the last figures
+	}
+	if msg.change == nil {
+		return common.Next(msg.next)
 	}
 	c := *msg.change
 	if p.c.Masked != nil {
@@ -96,6 +122,18 @@ func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
 		p.grid.SetCursor(cursor + 1)
 	}
 	return common.Next(msg.next)
+}
+
+// addStats adds what two reads of the stream read.
+func addStats(a, b dynamo.ChangesStats) dynamo.ChangesStats {
+	a.Shards += b.Shards
+	a.Scanned += b.Scanned
+	a.Matched += b.Matched
+	a.GetRecords += b.GetRecords
+	a.Calls += b.Calls
+	a.Throttled += b.Throttled
+	a.Expired += b.Expired
+	return a
 }
 
 // Leave stops following, and a first read still under way, when another

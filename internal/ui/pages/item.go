@@ -201,8 +201,14 @@ func (p *Item) Request() string {
 	return s + p.changesRequest()
 }
 
+// ShortHelp puts 5 first where the item's changes are listed under it:
+// the keys at the end give way on a narrow terminal, and the changes are
+// reachable by no other key.
 func (p *Item) ShortHelp() []key.Binding {
 	k := p.c.Keys
+	if p.streamNote() == "" {
+		return []key.Binding{k.Up, k.Down, p.changesKey(), p.wireKey(), k.Back, k.Copy, k.Refresh, k.CopyKey, k.Help, k.Quit}
+	}
 	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, p.changesKey(), k.Help, k.Quit}
 }
 

@@ -129,8 +129,27 @@ func (p *Item) changesHeight() int {
 	rows := 1
 	if h.loaded && !h.fail.stopped() {
 		rows = max(1, len(h.changes))
+		if p.unknownNote() != "" {
+			rows++
+		}
 	}
 	return min(rows, max(1, p.h/3-2)) + 2
+}
+
+// unknownNote says, in a line, why a listed change's attributes are "?":
+// a stream with one image only, so no diff ("" when every one is known).
+func (p *Item) unknownNote() string {
+	h := &p.changes
+	if h.fail.stopped() || !slices.ContainsFunc(h.changes, func(c dynamo.Change) bool { return c.Changed == nil }) {
+		return ""
+	}
+	switch p.info.Stream.View {
+	case "NEW_IMAGE":
+		return "?: the stream is NEW_IMAGE, no old values: no diff without both images"
+	case "OLD_IMAGE":
+		return "?: the stream is OLD_IMAGE, no new values: no diff without both images"
+	}
+	return "?: the record holds no image to compare: no diff without both images"
 }
 
 // changesView is the item's changes, newest first (time, event, what
@@ -156,7 +175,12 @@ func (p *Item) changesView(w, height int) string {
 		body = []string{st.Dim.Render(components.Fit("No changes since "+h.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", inner))}
 	default:
 		title += common.Plural(len(h.changes), "change", "changes") + " in 24 h · 5 shows each one's diff"
-		rows := height - 2
+		rows, note := height-2, p.unknownNote()
+		if note != "" && rows > 1 {
+			rows-- // the last line says what ? means
+		} else {
+			note = ""
+		}
 		for i, c := range h.changes {
 			if i == rows-1 && len(h.changes) > rows {
 				body = append(body, st.Dim.Render(components.Fit(fmt.Sprintf("… %d older: 5 lists them all", len(h.changes)-i), inner)))
@@ -167,6 +191,9 @@ func (p *Item) changesView(w, height int) string {
 				changed = common.Sanitize(strings.Join(c.Changed, ", "))
 			}
 			body = append(body, components.Fit(fmt.Sprintf("%s  %-6s  %s", c.Time.UTC().Format("2006-01-02 15:04:05"), c.Event, changed), inner))
+		}
+		if note != "" {
+			body = append(body, st.Dim.Render(components.Fit(note, inner)))
 		}
 	}
 	if h.loaded && h.load.inFlight() { // r: what is listed is the read before
