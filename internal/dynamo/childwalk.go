@@ -192,6 +192,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if !page.More() || past {
 			return nil
 		}
+		read := w.limit // the size of the read just answered
 		if w.limit > 0 {
 			w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
 			// A probe of a whole read unit (sized) filled by one child
@@ -220,6 +221,13 @@ func (w *walker) run(emit func(domain.Child)) error {
 			last := ch[len(ch)-1].Name
 			if countsUp(ch, w.dense) {
 				// Names count up (C06, C07): guess the next ones' reads.
+				if !w.probe.Sized && read > 0 && page.Cost.RCU <= minReadUnits {
+					// Guesses go out together at a size known to cost one
+					// read unit: a probe doubled ahead of its answer,
+					// sent several times at once, costs two units each.
+					w.probe = probeSizing{Keys: read, Sized: true}
+					w.limit = read
+				}
 				leaf := w.walk.Start() == domain.After(r.Prefix+last)
 				w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
 			} else if !w.dense && w.filled >= 1 {

@@ -328,3 +328,29 @@ func TestLeafLevelReachedDirectly(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessesGoOutAtAKnownSize: the demo's USA level (53 states of ~95
+// items), where the walk guesses the next states' reads and sends them
+// together. Every request is one read unit (0.5 RCU as billed) but the one
+// that sized the probes: guesses sent at a probe size doubled ahead of its
+// answer cost two units each (4 reads at 1.0 RCU: 36.5 where 34.5 does).
+func TestGuessesGoOutAtAKnownSize(t *testing.T) {
+	for name, c := range indexedBackends(t) {
+		info, _, err := dynamo.DescribeTable(context.Background(), c, "Locations")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &billed{Client: c}
+		res, err := dynamo.Children(context.Background(), b, dynamo.ChildrenRequest{Table: "Locations", Key: info.Key, PK: domain.S("USA"), Delim: "#"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fullRead(t, c, "Locations", "PK", domain.S("USA"), "", "#"); sorted(res.Children) != sorted(want) {
+			t.Fatalf("%s:\n got %s\nwant %s", name, sorted(res.Children), sorted(want))
+		}
+		if most := 0.5*float64(b.requests) + 0.5; b.rcu > most {
+			t.Errorf("%s: %d requests billed %.1f RCU (limits %v): over %.1f, one read unit each and one sizing read", name, b.requests, b.rcu, b.limits, most)
+		}
+		t.Logf("%s: %d children, %d requests, %.1f RCU billed, %d unused", name, len(res.Children), b.requests, b.rcu, res.Wasted)
+	}
+}
