@@ -209,7 +209,9 @@ func (p *Item) ShortHelp() []key.Binding {
 	if p.streamNote() == "" {
 		return []key.Binding{k.Up, k.Down, p.changesKey(), p.wireKey(), k.Back, k.Copy, k.Refresh, k.CopyKey, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, p.changesKey(), k.Help, k.Quit}
+	// No stream (or none this connection reads): 5 has nothing to open,
+	// and the note under the item says why; the help does not offer it.
+	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
 }
 
 // wireKey names what d switches to: DynamoDB JSON from plain JSON, and
