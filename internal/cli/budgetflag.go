@@ -53,7 +53,7 @@ func (b budgetFlag) Set(s string) error {
 	if v == 0 {
 		return usage(budgetHint(b.noneOK, "--"+b.name), "--%s 0 is not a budget: it would pay for no read", b.name)
 	}
-	if err := checkBudget("--"+b.name, v); err != nil {
+	if err := checkBudget("--"+b.name, v, b.noneOK); err != nil {
 		return err
 	}
 	*b.v = v

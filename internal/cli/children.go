@@ -64,7 +64,7 @@ func (f *childrenFlags) prepare() (*domain.Mask, error) {
 	if len(f.delimiter) > 1 && f.delimiter != domain.NoDelimiter {
 		return nil, usage("give one character, such as '#' or '/', or none to split nothing", "--delimiter %q is longer than one character", f.delimiter)
 	}
-	if err := checkBudget("--count-budget", f.countBudget); err != nil {
+	if err := checkBudget("--count-budget", f.countBudget, false); err != nil {
 		return nil, err
 	}
 	conf, err := f.g.loadConfig()

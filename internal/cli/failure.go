@@ -24,13 +24,14 @@ const (
 
 // checkBudget refuses an RCU budget flag that is negative, NaN (which
 // switches a budget off: every comparison with NaN is false), infinite or
-// absurd, or smaller than the one read unit every request costs.
-func checkBudget(flag string, v float64) error {
+// absurd, or smaller than the one read unit every request costs. noneOK:
+// the flag also takes none, and its hint says so.
+func checkBudget(flag string, v float64, noneOK bool) error {
 	switch {
 	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
-		return usage(budgetHint(flag == "--max-rcu", flag), "%s %v is not a budget", flag, v)
+		return usage(budgetHint(noneOK, flag), "%s %v is not a budget", flag, v)
 	case v > maxBudget:
-		return usage(budgetHint(flag == "--max-rcu", flag), "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
+		return usage(budgetHint(noneOK, flag), "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
 	case v > 0 && v < minBudget:
 		return usage(fmt.Sprintf("the smallest useful budget is %.1f RCU", minBudget), "%s %v pays for no read: every request costs at least %.1f RCU", flag, v, minBudget)
 	}

@@ -178,7 +178,7 @@ type readOpts struct {
 
 func (f itemsFlags) readOpts() (*readOpts, error) {
 	opt := &readOpts{Budget: export.Budget{MaxRCU: f.maxRCU}}
-	if err := checkBudget("--max-rcu", f.maxRCU); err != nil {
+	if err := checkBudget("--max-rcu", f.maxRCU, true); err != nil {
 		return nil, err
 	}
 	if f.resume != "" {

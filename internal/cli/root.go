@@ -162,10 +162,10 @@ func (o *rootOptions) validate() error {
 		}
 		o.filter = n
 	}
-	if err := checkBudget("--max-rcu", o.maxRCU); err != nil {
+	if err := checkBudget("--max-rcu", o.maxRCU, true); err != nil {
 		return err
 	}
-	if err := checkBudget("--count-budget", o.countBudget); err != nil {
+	if err := checkBudget("--count-budget", o.countBudget, false); err != nil {
 		return err
 	}
 	if o.timeRange != "" {

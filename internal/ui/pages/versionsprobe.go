@@ -54,9 +54,9 @@ func ProbeVersions(pg common.Page) tea.Cmd {
 	if p.index != "" {
 		req.TableKeys = &p.info.Key
 	}
-	var r request
-	ctx, _ := r.start(p.c)
-	client, id, skName := p.c.Client, p.id(), key.SK.Name
+	// The explorer's context: one Limit-1 read, answered or failed, that
+	// nothing else waits on (a request here would be a cancel never called).
+	ctx, client, id, skName := p.c.Context(), p.c.Client, p.id(), key.SK.Name
 	return func() tea.Msg {
 		page, err := dynamo.QueryPage(ctx, client, req)
 		msg := VersionsProbedMsg{Place: id, Err: err}
