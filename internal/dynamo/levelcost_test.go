@@ -399,3 +399,56 @@ func TestFirstProbeMeasuresItems(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetHoldsOnLargeItems: items of 40 KB, nothing read yet to size
+// them. The first budgeted read asked for the items 1 KB each would fit
+// (40 for --max-rcu 5: 200 RCU); it now reads one item before any size is
+// known, unless the budget pays for a whole page, and every budget holds.
+func TestBudgetHoldsOnLargeItems(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	big := strings.Repeat("y", 40*1024)
+	for i := range 60 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("DOC#%03d", i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+	}
+	mem := memory.New()
+	backends := map[string]dynamo.Client{"memory": mem, "dynalite": dynalitetest.Shared(t).Client()}
+	for name, c := range backends {
+		w, ok := c.(dynamo.Writer)
+		if !ok {
+			t.Fatalf("%s: not writable", name)
+		}
+		if err := demo.CreateKeyTable(ctx, w, "BigDocs", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []float64{5, 12.5, 60} {
+			q := domain.KeyQuery{Table: "BigDocs", PKName: "PK", PK: domain.S("big"), SKName: "SK"}
+			b := &billed{Client: c}
+			budget := &export.Budget{MaxRCU: max}
+			if _, _, err := export.Items(ctx, b, q, 0, "jsonl", io.Discard, false, export.Options{Budget: budget}); err != nil {
+				t.Fatal(err)
+			}
+			if b.rcu > max+0.5 || !budget.Stopped {
+				t.Errorf("%s: --max-rcu %g spent %.1f RCU billed (limits %v), stopped %v", name, max, b.rcu, b.limits, budget.Stopped)
+			}
+		}
+	}
+	for _, c := range []struct {
+		budget, spent float64
+		scanned       int
+		limit         int32
+		ok            bool
+	}{
+		{5, 0, 0, 1, true},    // nothing read: one item
+		{0.4, 0, 0, 0, false}, // pays for no read
+		{200, 0, 0, 0, true},  // pays for a whole page: no bound needed
+		{5, 5, 1, 0, false},   // spent
+		{5, 0.5, 10, 90, true},
+	} {
+		limit, ok := dynamo.BudgetLimit(c.budget, c.spent, c.scanned)
+		if limit != c.limit || ok != c.ok {
+			t.Errorf("BudgetLimit(%g, %g, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.scanned, limit, ok, c.limit, c.ok)
+		}
+	}
+}
