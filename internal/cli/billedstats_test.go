@@ -72,3 +72,20 @@ func TestBilledNoteSaysTheEstimate(t *testing.T) {
 		t.Errorf("the note does not say how the estimate is made: %q", estimateWords)
 	}
 }
+
+// TestFindingPrefixesBilled: the merged range's "finding the prefixes"
+// part says its cost as DynamoDB bills it, as the total beside it does: a
+// server that reported 0 for an empty read (dynalite) is billed 0.5.
+func TestFindingPrefixesBilled(t *testing.T) {
+	for _, c := range []struct {
+		cost dynamo.Cost
+		want string
+	}{
+		{dynamo.Cost{Requests: 4, RCU: 2.0, Billed: 2.0}, "2.0 RCU"},
+		{dynamo.Cost{Requests: 4, RCU: 1.5, Billed: 2.0, Estimated: true}, "2.0 RCU billed, est."},
+	} {
+		if got := billedWords(c.cost); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.cost, got, c.want)
+		}
+	}
+}

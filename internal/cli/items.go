@@ -125,6 +125,16 @@ func billedNote(s *dynamo.Session) string {
 	return ""
 }
 
+// billedWords is a part's cost as DynamoDB bills it, marked an estimate
+// where the server reported less (the estimate is explained once, by
+// billedNote, on the same line).
+func billedWords(c dynamo.Cost) string {
+	if c.Estimated && c.Billed > c.RCU {
+		return fmt.Sprintf("%.1f RCU billed, est.", c.Billed)
+	}
+	return fmt.Sprintf("%.1f RCU", max(c.RCU, c.Billed))
+}
+
 // estimateWords say how a read the server under-reported is billed: what
 // its items weigh, at least one read unit.
 const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read"
