@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -43,9 +42,6 @@ func TestFirstScreenIsOneQuery(t *testing.T) {
 			l.mu.Lock()
 			before := len(l.sent)
 			l.mu.Unlock()
-			// The program draws between messages, and a drawing sizes
-			// the list's grid: draw as it does.
-			h.d.Handled = func(tea.Msg) { _ = h.m.View() }
 			h.keys("2")
 			h.contains(t, "items loaded")
 			l.mu.Lock()
@@ -72,7 +68,6 @@ func TestFirstScreenIsOneQuery(t *testing.T) {
 func TestEndScreenIsOneQuery(t *testing.T) {
 	l := &sentLimits{recorder: record(demoData(t))}
 	h := newHarness(t, 80, 24, Config{Client: l, Table: "Locations", PK: "USA"})
-	h.d.Handled = func(tea.Msg) { _ = h.m.View() }
 	h.keys("2")
 	l.mu.Lock()
 	before := len(l.sent)

@@ -29,6 +29,10 @@ type Driver struct {
 	// there, never from a command's goroutine (which would race with
 	// Update).
 	Handled func(tea.Msg)
+	// Draw calls View after each message, as the program draws between
+	// messages: a model that sizes its lists while drawing (a grid's
+	// height) then behaves in the test as it does on a terminal.
+	Draw bool
 }
 
 // Run runs cmd and everything it leads to.
@@ -58,9 +62,7 @@ func (d *Driver) Run(cmd tea.Cmd) {
 			continue
 		}
 		_, next := d.M.Update(msg)
-		if d.Handled != nil {
-			d.Handled(msg)
-		}
+		d.handled(msg)
 		queue = append(queue, next)
 	}
 }
@@ -69,10 +71,17 @@ func (d *Driver) Run(cmd tea.Cmd) {
 func (d *Driver) Send(msg tea.Msg) {
 	d.T.Helper()
 	_, cmd := d.M.Update(msg)
+	d.handled(msg)
+	d.Run(cmd)
+}
+
+func (d *Driver) handled(msg tea.Msg) {
+	if d.Draw {
+		_ = d.M.View()
+	}
 	if d.Handled != nil {
 		d.Handled(msg)
 	}
-	d.Run(cmd)
 }
 
 // Drive runs cmd and everything it leads to through m.
