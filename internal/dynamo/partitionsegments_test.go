@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
 
-	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
@@ -391,5 +390,3 @@ func TestPartitionsInSegmentsMarkUnread(t *testing.T) {
 		}
 	}
 }
-
-var _ = domain.S
