@@ -191,7 +191,10 @@ func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int
 	var res PartitionsResult
 	index := map[string]int{}
 	for {
-		step, err := readStep(ctx, c, r, want-len(res.Partitions))
+		// As many segments as partitions are missing, and one: a read can
+		// find none (its segment's end, or a partition listed before),
+		// and one more read now is cheaper than a round trip later.
+		step, err := readStep(ctx, c, r, want-len(res.Partitions)+1)
 		res.Cost = res.Cost.Add(step.Cost)
 		for _, p := range step.Partitions {
 			i, seen := index[p.Key.Literal()]

@@ -83,9 +83,9 @@ func ReadPartitions(ctx context.Context, c Client, r PartitionsRequest) (Partiti
 }
 
 // readStep is ReadPartitions reading at most most segments (at least
-// one): a listing a few partitions short of what it wants reads as many
-// segments, each read finding a partition or so, not all of them. The
-// segments left unread come first in Next, to be read next.
+// one): a listing a few partitions short of what it wants reads about as
+// many segments, each read finding a partition or so, not all of them.
+// The segments left unread come first in Next, to be read next.
 func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (PartitionsStep, error) {
 	step := PartitionsStep{Next: r, More: true}
 	if len(r.Segments) == 0 {
