@@ -27,8 +27,8 @@ func newChildrenCmd(ctx context.Context, g *globals) *cobra.Command {
 		Long: `children lists the distinct next segments of the sort keys under --prefix
 (STATE#CITY#ZIP: the states, then a state's cities, …) as one JSON document,
 in key order. It does not read every item below: once a child is seen, the
-next request jumps past its whole subtree (a skip-scan), one small keys-only
-Query per child; where children are dense it reads whole pages instead.
+next request jumps past its whole subtree (a skip-scan), one small Query of
+one read unit per child; where children are dense it reads whole pages instead.
 --count then counts the items under each child (Select COUNT: this reads
 the subtree and costs accordingly). Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json

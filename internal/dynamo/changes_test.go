@@ -331,6 +331,14 @@ func TestChangesFollowBusyShard(t *testing.T) {
 			for want := 1; want <= 50; want++ {
 				select {
 				case c := <-got:
+					if c.Old != nil && fmt.Sprint(dynamo.Plain(c.Old["n"])) == fmt.Sprint(dynamo.Plain(c.New["n"])) {
+						// A write that changed nothing: moto records one
+						// where the SDK retried a put the server had
+						// applied (under load); DynamoDB and the embedded
+						// backend record none.
+						want--
+						continue
+					}
 					if v := dynamo.Plain(c.New["n"]); fmt.Sprint(v) != fmt.Sprint(want) {
 						t.Fatalf("change %d holds n=%v: a write lost, repeated or out of order", want, v)
 					}

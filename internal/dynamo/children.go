@@ -45,9 +45,11 @@ type ChildrenResult struct {
 	// look like (do they hold a time?) at no cost beyond the walk.
 	Sample []string
 	Cost   Cost
-	// Guessed reads went out ahead of the walk; Wasted reads (guessed, or
-	// of a cut level's stretch with nothing left) found nothing the walk
-	// used (their cost is in Cost).
+	// Guessed reads went out ahead of the walk; Wasted reads found no
+	// child: guesses the walk did not use, a cut level's stretch ends
+	// (the read that runs into the next stretch) and the level's end (the
+	// read that finds nothing past the last child, or the read of the
+	// last key that spares it). Their cost is in Cost.
 	Guessed, Wasted int
 	// NoDelim: the keys are not split, as asked, or because no delimiter
 	// repeats in the first keys read. Delim "" without it: no key was
@@ -67,7 +69,8 @@ const (
 // Children finds the children of a prefix without reading the subtree
 // below each one: after a child is seen, the next read starts past its
 // whole subtree (a skip-scan), one small keys-only Query per child, each
-// sized to one read unit from the first answer's sizes. Where children are
+// sized to one read unit from the items the first read returns whole (it
+// costs what keys alone would). Where children are
 // small (a read unit holds a whole child or more), it reads plain pages
 // instead, which is cheaper per child and takes far fewer requests. Where
 // sibling names count up (C00, C01, …), the reads past the next few

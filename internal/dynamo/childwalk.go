@@ -108,6 +108,10 @@ func (lv *levelWalk) finish(failed bool) {
 			lv.cancel()
 		}
 		<-lv.last.done // sent, so billed: counted before the total is told
+		// It finds no child (the walk reads the last one forwards): it is
+		// the level's end, the read a walk without it makes past the last
+		// child to find nothing.
+		lv.wasted++
 	}
 	lv.cancel()
 }
@@ -139,6 +143,12 @@ func (w *walker) run(emit func(domain.Child)) error {
 			// A plain page stays in its stretch (a key equal to its end is
 			// read and passed over).
 			q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(start, lv.binary), B: skValue(w.end, lv.binary)}
+		}
+		// The level's first probe reads whole items (billed as keys
+		// alone would be): their sizes size every probe after it.
+		measure := reads == 0 && w.first && w.limit > 0 && !w.probe.Sized
+		if measure {
+			w.sk.measureNext()
 		}
 		page, err := w.sk.page(start, q, w.limit)
 		if err != nil {
@@ -193,11 +203,19 @@ func (w *walker) run(emit func(domain.Child)) error {
 			return nil
 		}
 		read := w.limit // the size of the read just answered
-		if w.limit > 0 {
+		if measure {
+			if m := measured(page.Items, page.Cost.RCU); m.Sized {
+				w.probe = m
+			} else {
+				w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
+			}
+		} else if w.limit > 0 {
 			w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
+		}
+		if w.limit > 0 {
 			// A probe of a whole read unit (sized) filled by one child
 			// shows children larger than a read unit: probing wins.
-			if w.probe.Sized && len(changed) == 1 && len(keys) >= int(w.limit) {
+			if w.probe.Sized && read >= w.probe.Keys && len(changed) == 1 && len(keys) >= int(w.limit) {
 				w.filled++
 			} else {
 				w.filled = 0
@@ -305,8 +323,12 @@ func (w *walker) cutPoints(n int) []string {
 	hi := keySpaceEnd
 	if w.end != "" {
 		hi = namePos(w.end[len(prefix):])
-	} else if end, ok := alphabetEnd(w.walk.Children()); ok {
-		hi = namePos(end) // the last stretch still runs to the level's end
+	}
+	if end, ok := alphabetEnd(w.walk.Children()); ok {
+		// Cuts spread over the alphabet of the names seen (FLIGHTS#AA's
+		// JFK, LAX: not on over a–z to its last key, "metadata"): the
+		// last stretch still runs to the level's end.
+		hi = min(hi, namePos(end))
 	}
 	if w.from <= prefix && len(w.walk.Children()) > 0 {
 		// The level's first stretch: its pace counts from its first
@@ -318,7 +340,17 @@ func (w *walker) cutPoints(n int) []string {
 		return nil
 	}
 	if found := len(w.walk.Children()); now > from && found > 0 {
-		ahead := float64(found) / (now - from) * (hi - now)
+		// The pace is the gaps between the names found over the key
+		// space they span: a single child's span says nothing of the
+		// next name's distance (ABQ alone would foretell a child every
+		// few bytes), two say one gap (JFK, LAX: 4 children in all).
+		pace := float64(found) / (now - from)
+		if ch := w.walk.Children(); found >= 2 {
+			if span := namePos(ch[found-1].Name) - namePos(ch[0].Name); span > 0 {
+				pace = float64(found-1) / span
+			}
+		}
+		ahead := pace * (hi - now)
 		n = min(n, int(ahead/chainLength)-1)
 	}
 	var points []string

@@ -196,23 +196,35 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 	return true
 }
 
-// guessItemBytes is what an item is taken to weigh before any is read.
-const guessItemBytes = 1024
+// pageRCU is the most one read can cost: a Query or Scan reads at most
+// 1 MB and the item that crosses the line (400 KB at most), 0.5 RCU per
+// 4 KB.
+const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 
 // BudgetLimit is the Limit of a read that may spend no more than what is
 // left of budget RCU, spent so far over scanned items (0: no budget, no
 // bound): 0.5 RCU per 4 KB at the item sizes read so far (an upper bound,
-// as every read is rounded up), 1 KB before any. ok is false when what is
-// left pays for no item.
+// as every read is rounded up). Before any item is read their size is
+// unknown: a read of one item, unless what is left pays for a whole page
+// (then no guess can overspend it), where a guess of 1 KB an item let the
+// first read of 40 KB items spend 40 times the budget. ok is false when
+// what is left pays for no item.
 func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
 	if budget <= 0 {
 		return 0, true
 	}
-	size := float64(guessItemBytes)
-	if scanned > 0 && spent > 0 {
-		size = spent * 8192 / float64(scanned)
+	left := budget - spent
+	if scanned == 0 || spent <= 0 {
+		switch {
+		case left >= pageRCU:
+			return 0, true
+		case left >= 0.5:
+			return 1, true
+		}
+		return 0, false
 	}
-	n := math.Floor((budget - spent) * 8192 / size)
+	size := spent * 8192 / float64(scanned)
+	n := math.Floor(left * 8192 / size)
 	if n < 1 {
 		return 0, false
 	}

@@ -103,9 +103,10 @@ func airportsLevel() dynamo.ChildrenRequest {
 
 // TestDenseLevelCostsWhatItLists: the dense level's children are those
 // of a full read, for at most 0.5 RCU a child as DynamoDB bills it, plus
-// one read unit for every read that found nothing the walk used, one for
-// the probe that sizes the others and one for the read of the level's
-// last key.
+// one read unit for every read that found no child (a stretch's end, the
+// level's end). The first probe reads whole items, so every probe is
+// sized to one read unit from the start (38.5 RCU before, when a probe
+// doubled to two units to learn the size).
 func TestDenseLevelCostsWhatItLists(t *testing.T) {
 	for name, c := range levelBackends(t) {
 		b := &billed{Client: c}
@@ -116,7 +117,7 @@ func TestDenseLevelCostsWhatItLists(t *testing.T) {
 		if want := fullRead(t, c, "Airports", "PK", domain.S("airports"), "", "#"); sorted(res.Children) != sorted(want) {
 			t.Fatalf("%s:\n got %s\nwant %s", name, sorted(res.Children), sorted(want))
 		}
-		if limit := 0.5*float64(len(levelCodes)) + 0.5*float64(res.Wasted) + 1; b.rcu > limit {
+		if limit := 0.5*float64(len(levelCodes)) + 0.5*float64(res.Wasted); b.rcu > limit {
 			t.Errorf("%s: %.1f RCU billed for %d children (%d reads unused): over %.1f", name, b.rcu, len(res.Children), res.Wasted, limit)
 		}
 		// Cut once into as many stretches as reads run at once, each
@@ -331,9 +332,11 @@ func TestLeafLevelReachedDirectly(t *testing.T) {
 
 // TestGuessesGoOutAtAKnownSize: the demo's USA level (53 states of ~95
 // items), where the walk guesses the next states' reads and sends them
-// together. Every request is one read unit (0.5 RCU as billed) but the one
-// that sized the probes: guesses sent at a probe size doubled ahead of its
-// answer cost two units each (4 reads at 1.0 RCU: 36.5 where 34.5 does).
+// together. Every request is one read unit (0.5 RCU as billed): guesses
+// sent at a probe size doubled ahead of its answer cost two units each (4
+// reads at 1.0 RCU: 36.5 where 34.5 does), and so did the read that
+// doubled to learn the size before the first probe read whole items. The
+// level costs 0.5 a child and 0.5 a read that found none.
 func TestGuessesGoOutAtAKnownSize(t *testing.T) {
 	for name, c := range indexedBackends(t) {
 		info, _, err := dynamo.DescribeTable(context.Background(), c, "Locations")
@@ -348,9 +351,104 @@ func TestGuessesGoOutAtAKnownSize(t *testing.T) {
 		if want := fullRead(t, c, "Locations", "PK", domain.S("USA"), "", "#"); sorted(res.Children) != sorted(want) {
 			t.Fatalf("%s:\n got %s\nwant %s", name, sorted(res.Children), sorted(want))
 		}
-		if most := 0.5*float64(b.requests) + 0.5; b.rcu > most {
-			t.Errorf("%s: %d requests billed %.1f RCU (limits %v): over %.1f, one read unit each and one sizing read", name, b.requests, b.rcu, b.limits, most)
+		if most := 0.5 * float64(b.requests); b.rcu > most {
+			t.Errorf("%s: %d requests billed %.1f RCU (limits %v): over %.1f, one read unit each", name, b.requests, b.rcu, b.limits, most)
+		}
+		if most := 0.5*float64(len(res.Children)) + 0.5*float64(res.Wasted); b.rcu > most {
+			t.Errorf("%s: %.1f RCU billed for %d children (%d reads found none): over %.1f", name, b.rcu, len(res.Children), res.Wasted, most)
 		}
 		t.Logf("%s: %d children, %d requests, %.1f RCU billed, %d unused", name, len(res.Children), b.requests, b.rcu, res.Wasted)
+	}
+}
+
+// projected records, per Query, whether it asked for keys only.
+type projected struct {
+	billed
+	whole []bool // in the order sent
+}
+
+func (p *projected) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	p.mu.Lock()
+	p.whole = append(p.whole, in.ProjectionExpression == nil && in.Select != types.SelectCount)
+	p.mu.Unlock()
+	return p.billed.Query(ctx, in, o...)
+}
+
+// TestFirstProbeMeasuresItems: a level's first probe reads whole items
+// (DynamoDB bills a keys-only read alike), every other read keys only,
+// and from the items' sizes every probe after it is one read unit: no read
+// of the dense level is billed more than 0.5 RCU (the old doubling probe
+// cost 1.0 to learn the size).
+func TestFirstProbeMeasuresItems(t *testing.T) {
+	for name, c := range levelBackends(t) {
+		p := &projected{billed: billed{Client: c}}
+		if _, err := dynamo.Children(context.Background(), p, airportsLevel(), nil); err != nil {
+			t.Fatal(err)
+		}
+		whole := 0
+		for _, w := range p.whole {
+			if w {
+				whole++
+			}
+		}
+		if whole != 1 || !p.whole[0] {
+			t.Errorf("%s: %d of %d reads asked for whole items (%v), want the first alone", name, whole, len(p.whole), p.whole)
+		}
+		if most := 0.5 * float64(p.requests); p.rcu > most {
+			t.Errorf("%s: %d requests billed %.1f RCU (limits %v): a read over one unit", name, p.requests, p.rcu, p.limits)
+		}
+	}
+}
+
+// TestBudgetHoldsOnLargeItems: items of 40 KB, nothing read yet to size
+// them. The first budgeted read asked for the items 1 KB each would fit
+// (40 for --max-rcu 5: 200 RCU); it now reads one item before any size is
+// known, unless the budget pays for a whole page, and every budget holds.
+func TestBudgetHoldsOnLargeItems(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	big := strings.Repeat("y", 40*1024)
+	for i := range 60 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("DOC#%03d", i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+	}
+	mem := memory.New()
+	backends := map[string]dynamo.Client{"memory": mem, "dynalite": dynalitetest.Shared(t).Client()}
+	for name, c := range backends {
+		w, ok := c.(dynamo.Writer)
+		if !ok {
+			t.Fatalf("%s: not writable", name)
+		}
+		if err := demo.CreateKeyTable(ctx, w, "BigDocs", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []float64{5, 12.5, 60} {
+			q := domain.KeyQuery{Table: "BigDocs", PKName: "PK", PK: domain.S("big"), SKName: "SK"}
+			b := &billed{Client: c}
+			budget := &export.Budget{MaxRCU: max}
+			if _, _, err := export.Items(ctx, b, q, 0, "jsonl", io.Discard, false, export.Options{Budget: budget}); err != nil {
+				t.Fatal(err)
+			}
+			if b.rcu > max+0.5 || !budget.Stopped {
+				t.Errorf("%s: --max-rcu %g spent %.1f RCU billed (limits %v), stopped %v", name, max, b.rcu, b.limits, budget.Stopped)
+			}
+		}
+	}
+	for _, c := range []struct {
+		budget, spent float64
+		scanned       int
+		limit         int32
+		ok            bool
+	}{
+		{5, 0, 0, 1, true},    // nothing read: one item
+		{0.4, 0, 0, 0, false}, // pays for no read
+		{200, 0, 0, 0, true},  // pays for a whole page: no bound needed
+		{5, 5, 1, 0, false},   // spent
+		{5, 0.5, 10, 90, true},
+	} {
+		limit, ok := dynamo.BudgetLimit(c.budget, c.spent, c.scanned)
+		if limit != c.limit || ok != c.ok {
+			t.Errorf("BudgetLimit(%g, %g, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.scanned, limit, ok, c.limit, c.ok)
+		}
 	}
 }

@@ -23,6 +23,11 @@ type probeSizing struct {
 // at the size that fits one once a read costs more.
 func (s probeSizing) after(n int, limit int32, rcu float64) probeSizing {
 	if s.Sized {
+		if rcu > 0.5 && n > 0 {
+			// Larger items than those that sized it: a probe of one
+			// read unit holds fewer of them.
+			s.Keys = min(s.Keys, probeSize(n, rcu))
+		}
 		return s
 	}
 	s.Keys = probeSize(n, rcu)
@@ -42,4 +47,24 @@ func probeSize(n int, rcu float64) int32 {
 		return int32(min(max(n, 1), maxProbeKeys))
 	}
 	return int32(min(max(int(float64(n)/(2*rcu)), 1), maxProbeKeys))
+}
+
+// measured is the sizing from a read of whole items (n of them, asked with
+// limit, costing rcu): as many keys as fit one 4 KB read unit at the
+// largest item's size, with a margin because ItemBytes errs low. A probe
+// so sized is known to cost one read unit at once, where doubling from a
+// first read of keys only pays a read of two units to learn it.
+func measured(items []Item, rcu float64) probeSizing {
+	largest := 0
+	for _, it := range items {
+		largest = max(largest, ItemBytes(it))
+	}
+	if largest == 0 {
+		return probeSizing{}
+	}
+	keys := int32(min(max(readUnitBytes/(largest+largest/8+16), 1), maxProbeKeys))
+	if rcu > 0.5 {
+		keys = min(keys, probeSize(len(items), rcu))
+	}
+	return probeSizing{Keys: keys, Sized: true}
 }

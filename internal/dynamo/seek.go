@@ -32,6 +32,9 @@ type seeker struct {
 	Guessed  int // reads sent on a guess
 	Wasted   int // of which the walk never used
 	inFlight int
+	// measure: the next read sent asks for whole items, not keys only
+	// (DynamoDB bills both alike), so their sizes size the probes.
+	measure bool
 }
 
 type flight struct {
@@ -74,6 +77,8 @@ func (s *seeker) launch(start string, q domain.KeyQuery, limit int32) {
 		return
 	}
 	f := &flight{limit: limit, done: make(chan struct{})}
+	keysOnly := !s.measure
+	s.measure = false
 	s.flights[start] = f
 	s.inFlight++
 	s.wg.Add(1)
@@ -82,7 +87,7 @@ func (s *seeker) launch(start string, q domain.KeyQuery, limit int32) {
 		var page Page
 		var err error
 		if s.acquire() {
-			page, err = QueryPage(s.ctx, s.c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: s.tableKeys})
+			page, err = QueryPage(s.ctx, s.c, PageRequest{Query: q, Limit: limit, KeysOnly: keysOnly, TableKeys: s.tableKeys})
 			s.release()
 		} else {
 			err = s.ctx.Err()
@@ -184,3 +189,12 @@ func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim 
 }
 
 func keyText(v domain.KeyValue) string { return v.Text + string(v.Bytes) }
+
+// measureNext has the next read sent ask for whole items (the walk's first
+// probe): its answer tells the items' sizes, where keys alone tell only
+// that they fit the read's cost.
+func (s *seeker) measureNext() {
+	s.mu.Lock()
+	s.measure = true
+	s.mu.Unlock()
+}

@@ -34,7 +34,7 @@ func TestLeafLevelOpensInOneRead(t *testing.T) {
 		queries int
 	}{
 		{[]string{"enter"}, "LEAF#", 1},
-		{[]string{"esc", "down", "enter"}, "NEST#", 4}, // a probe, then reads past each child
+		{[]string{"esc", "down", "enter"}, "NEST#", 3}, // a probe that measures the items, then reads of one read unit
 	} {
 		before := h.rec.count("Query")
 		h.keys(c.keys...)

@@ -122,29 +122,16 @@ func launch(port int) (*Server, error) {
 // Start launches a dynalite for one test, stopped when the test ends.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
-	s, err := Launch()
-	if err != nil {
-		unavailable(tb, err)
-	}
-	tb.Cleanup(s.Stop)
-	return s
+	return servertest.Start(tb, "dynalite", "npm ci", Launch)
 }
 
-var (
-	sharedOnce sync.Once
-	shared     *Server
-	sharedErr  error
-)
+var shared = servertest.Shared[*Server]{Name: "dynalite", Fix: "npm ci", Launch: Launch}
 
 // Shared returns one dynalite for the whole test binary; call StopShared
 // from TestMain after m.Run.
 func Shared(tb testing.TB) *Server {
 	tb.Helper()
-	sharedOnce.Do(func() { shared, sharedErr = Launch() })
-	if sharedErr != nil {
-		unavailable(tb, sharedErr)
-	}
-	return shared
+	return shared.Get(tb)
 }
 
 // Seeded is data made once on the shared dynalite for a whole test binary
@@ -192,13 +179,4 @@ func (s *Seeded) seed(c *dynamodb.Client, seed func(*dynamodb.Client) error) {
 }
 
 // StopShared stops the server Shared started, if any.
-func StopShared() {
-	if shared != nil {
-		shared.Stop()
-	}
-}
-
-func unavailable(tb testing.TB, err error) {
-	tb.Helper()
-	servertest.Unavailable(tb, "dynalite", err, "npm ci")
-}
+func StopShared() { shared.Stop() }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"sync"
 	"testing"
 	"time"
 
@@ -99,39 +98,17 @@ func Launch() (*Server, error) {
 // Start launches a moto server for one test, stopped when the test ends.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
-	s, err := Launch()
-	if err != nil {
-		unavailable(tb, err)
-	}
-	tb.Cleanup(s.Stop)
-	return s
+	return servertest.Start(tb, "moto", Install, Launch)
 }
 
-var (
-	sharedOnce sync.Once
-	shared     *Server
-	sharedErr  error
-)
+var shared = servertest.Shared[*Server]{Name: "moto", Fix: Install, Launch: Launch}
 
 // Shared returns one moto server for the whole test binary; call
 // StopShared from TestMain after m.Run.
 func Shared(tb testing.TB) *Server {
 	tb.Helper()
-	sharedOnce.Do(func() { shared, sharedErr = Launch() })
-	if sharedErr != nil {
-		unavailable(tb, sharedErr)
-	}
-	return shared
+	return shared.Get(tb)
 }
 
 // StopShared stops the server Shared started, if any.
-func StopShared() {
-	if shared != nil {
-		shared.Stop()
-	}
-}
-
-func unavailable(tb testing.TB, err error) {
-	tb.Helper()
-	servertest.Unavailable(tb, "moto", err, Install)
-}
+func StopShared() { shared.Stop() }
