@@ -12,8 +12,9 @@ import (
 // request, a screen of 29 index partitions took 29 round trips, longer
 // than reading the whole index in 1,000-key pages. So once the first read
 // shows partitions to jump past, the listing splits into the segments of
-// a parallel Scan (Segment of TotalSegments: DynamoDB gives all of a
-// partition key's items to one segment), each skip-scanned as before, and
+// a parallel Scan (Segment of TotalSegments: ranges of the partition
+// key's hash, so all of a partition's items are in one segment, as in
+// dynalite and the embedded backend), each skip-scanned as before, and
 // reads them all at once: a screen takes about screen/segments round
 // trips, for a probe a partition as before. The listing's order is then
 // scan order within each segment, the segments' partitions in turn at
