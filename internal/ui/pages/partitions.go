@@ -89,7 +89,7 @@ func (p *Partitions) Init() tea.Cmd {
 	return p.next()
 }
 
-// next asks for the next keys-only Scan page.
+// next asks for the next step: a keys-only Scan page, or one a segment.
 func (p *Partitions) next() tea.Cmd {
 	if p.req.inFlight() || (p.started && !p.more && !p.fail.stopped()) {
 		return nil
