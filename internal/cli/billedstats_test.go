@@ -1,9 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // TestVersionsStatsBilled: a partition with no versions is one empty read,
@@ -34,8 +42,33 @@ func TestRangeSummaryBilled(t *testing.T) {
 		{"--table", "StateLog", "--pk", "d#12345", "--at", "1990-04-24", "--limit", "20"},
 	} {
 		_, stderr := mustRun(t, append([]string{"range", "--demo"}, args...)...)
-		if !strings.Contains(stderr, "billedRCU=") || !strings.Contains(stderr, "(estimate: DynamoDB bills at least 0.5 a read)") {
+		if !strings.Contains(stderr, "billedRCU=") || !strings.Contains(stderr, "(estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read)") {
 			t.Errorf("%v: the summary does not say the bill:\n%s", args, stderr)
 		}
+	}
+}
+
+// TestBilledNoteSaysTheEstimate: moto reports 1.0 RCU for any read. One
+// Query sending back 100 items of 1,014 bytes (99 KB, 25 units of 4 KB) is
+// billed 12.5 by DynamoDB: the summary says that figure, and its note says
+// how it was made, which the old note ("DynamoDB bills at least 0.5 a
+// read") did not: it explained 0.5, not 12.5.
+func TestBilledNoteSaysTheEstimate(t *testing.T) {
+	isolateAWS(t)
+	srv := mototest.Shared(t)
+	var items []dynamo.Item
+	for i := range 100 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("I#%03d", i)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("x", 1000)}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), srv.Client(), "CliBilledNote", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := mustRun(t, "items", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "CliBilledNote", "--pk", "p")
+	if want := " consumedRCU=1.0 billedRCU=12.5 (" + estimateWords + ") items=100 "; !strings.Contains(stderr, want) {
+		t.Fatalf("want %q in the summary:\n%s", want, stderr)
+	}
+	if !strings.Contains(estimateWords, "0.5 RCU per 4 KB of items sent back") || !strings.Contains(estimateWords, "at least 0.5 a read") {
+		t.Errorf("the note does not say how the estimate is made: %q", estimateWords)
 	}
 }

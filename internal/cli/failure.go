@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"syscall"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
 )
@@ -22,30 +22,20 @@ const (
 	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT; 143 SIGTERM, 129 SIGHUP
 )
 
-// checkBudget refuses an RCU budget flag that is negative, NaN (which
-// switches a budget off: every comparison with NaN is false), infinite or
-// absurd, or smaller than the one read unit every request costs. noneOK:
-// the flag also takes none, and its hint says so.
+// checkBudget refuses an RCU budget flag config.BudgetFault refuses (the
+// one rule, which the configuration's settings meet too): negative, NaN,
+// infinite, absurd, or smaller than the one read unit every request
+// costs. noneOK: the flag also takes none, and its hint says so.
 func checkBudget(flag string, v float64, noneOK bool) error {
+	fault := config.BudgetFault(v)
 	switch {
-	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
-		return usage(budgetHint(noneOK, flag), "%s %v is not a budget", flag, v)
-	case v > maxBudget:
-		return usage(budgetHint(noneOK, flag), "%s %v is more RCU than any read needs (at most %.0f)", flag, v, float64(maxBudget))
-	case v > 0 && v < minBudget:
-		return usage(fmt.Sprintf("the smallest useful budget is %.1f RCU", minBudget), "%s %v pays for no read: every request costs at least %.1f RCU", flag, v, minBudget)
+	case fault == "":
+		return nil
+	case v > 0 && v < config.MinBudget:
+		return usage(fmt.Sprintf("the smallest useful budget is %.1f RCU", config.MinBudget), "%s %v %s", flag, v, fault)
 	}
-	return nil
+	return usage(budgetHint(noneOK, flag), "%s %v %s", flag, v, fault)
 }
-
-const (
-	// minBudget is one eventually consistent read unit (4 KB): what
-	// DynamoDB bills a request at the least.
-	minBudget = 0.5
-	// maxBudget is a budget past which none is meant: a full scan of a
-	// table of ~8 TB.
-	maxBudget = 1e9
-)
 
 // partialError is a read that stopped at its budget: what it printed is
 // true but not all (exit 3).

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +50,27 @@ func TestNoBudgetSaidInWords(t *testing.T) {
 	out, errs, code := cli(t, "items", "--demo", "--table", "Locations", "--pk", "USA", "--filter", `State = "none"`, "--max-rcu", "none")
 	if code != 0 || out != "" || !strings.Contains(errs, "scanned=5039 matched=0") {
 		t.Fatalf("--max-rcu none: exit %d, %d bytes out, %s", code, len(out), errs)
+	}
+}
+
+// TestBudgetSettingsAsFlags: a budget from the configuration file meets the
+// bounds a flag meets, up front, exit 2. count_budget = 0.1 used to pass
+// the file's check and reach --count, which refused it as "over
+// --count-budget 0" (a flag not given, a figure not written), exit 1;
+// 1e12 counted as if no budget were set.
+func TestBudgetSettingsAsFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ setting, want string }{
+		{"count_budget = 0.1", "tables.Locations.count_budget 0.1 pays for no read"},
+		{"count_budget = 1e12", "tables.Locations.count_budget 1e+12 is more RCU than any read needs"},
+	} {
+		path := filepath.Join(dir, "c.toml")
+		if err := os.WriteFile(path, []byte("[tables.Locations]\n"+tc.setting+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := cli(t, "children", "--demo", "--config", path, "--table", "Locations", "--pk", "USA", "--count")
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%s: exit %d, %q; want 2 and one line saying %q", tc.setting, code, errs, tc.want)
+		}
 	}
 }

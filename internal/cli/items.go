@@ -115,14 +115,19 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 }
 
 // billedNote is DynamoDB's figure beside the server's, where the server
-// reported less than DynamoDB bills (dynalite's empty reads), marked as
-// an estimate; "" where they agree.
+// reported less than DynamoDB bills (dynalite's empty reads, moto's 1.0
+// for any read), marked as an estimate and saying how it is made
+// (dynamo.BilledRCU); "" where they agree.
 func billedNote(s *dynamo.Session) string {
 	if billed, est := s.Billed(); est {
-		return fmt.Sprintf(" billedRCU=%.1f (estimate: DynamoDB bills at least 0.5 a read)", billed)
+		return fmt.Sprintf(" billedRCU=%.1f (%s)", billed, estimateWords)
 	}
 	return ""
 }
+
+// estimateWords say how a read the server under-reported is billed: what
+// its items weigh, at least one read unit.
+const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read"
 
 // keyQuery describes the table (or index) to type the partition key value
 // by its key schema.

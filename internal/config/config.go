@@ -181,20 +181,53 @@ func ParseConfig(data string) (Config, error) {
 	return c, nil
 }
 
-// checkBudget refuses an RCU budget that is negative, NaN (which would
-// switch the budget off: every comparison with NaN is false), infinite,
-// or written as 0 (it once meant "no limit": leaving the setting out
-// gives the default, and --max-rcu none reads without a limit).
-func checkBudget(name string, v float64, written bool) error {
-	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (written && v == 0) {
-		setting := name[strings.LastIndex(name, ".")+1:]
-		none := ""
-		if setting == "max_rcu" {
-			none = "; --max-rcu none reads without a limit"
-		}
-		return fmt.Errorf("%s %v: give a positive number of RCU, or leave %s out for the default%s", name, v, setting, none)
+// The bounds of an RCU budget, for a setting and a flag alike.
+const (
+	// MinBudget is one eventually consistent read unit (4 KB): what
+	// DynamoDB bills a request at the least.
+	MinBudget = 0.5
+	// MaxBudget is a budget past which none is meant: a full scan of a
+	// table of ~8 TB.
+	MaxBudget = 1e9
+)
+
+// BudgetFault is what is wrong with v as an RCU budget, in the words that
+// follow its name ("is not a budget"), or "" when it is one (0, no
+// budget, is its owner's to refuse or take). It is the one rule: the
+// flags (cli's checkBudget) and the settings here both ask it, so that a
+// budget refused on the command line is refused in the file too.
+func BudgetFault(v float64) string {
+	switch {
+	case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
+		// NaN would switch the budget off: every comparison with it is false.
+		return "is not a budget"
+	case v > MaxBudget:
+		return fmt.Sprintf("is more RCU than any read needs (at most %.0f)", float64(MaxBudget))
+	case v > 0 && v < MinBudget:
+		return fmt.Sprintf("pays for no read: every request costs at least %.1f RCU", MinBudget)
 	}
-	return nil
+	return ""
+}
+
+// checkBudget refuses a budget setting BudgetFault refuses, or written as
+// 0 (it once meant "no limit": leaving the setting out gives the
+// default, and --max-rcu none reads without a limit).
+func checkBudget(name string, v float64, written bool) error {
+	setting := name[strings.LastIndex(name, ".")+1:]
+	fault := BudgetFault(v)
+	switch {
+	case fault == "" && !(written && v == 0):
+		return nil
+	case v > MaxBudget && !math.IsInf(v, 1):
+		return fmt.Errorf("%s %v %s; give a smaller number, or leave %s out for the default", name, v, fault, setting)
+	case v > 0 && v < MinBudget:
+		return fmt.Errorf("%s %v %s; give at least %.1f, or leave %s out for the default", name, v, fault, MinBudget, setting)
+	}
+	none := ""
+	if setting == "max_rcu" {
+		none = "; --max-rcu none reads without a limit"
+	}
+	return fmt.Errorf("%s %v: give a positive number of RCU, or leave %s out for the default%s", name, v, setting, none)
 }
 
 func firstLineOf(s string) string {

@@ -86,6 +86,9 @@ seattle = "seattle-{1..4}"
 		{"max_rcu = inf\n", "max_rcu +Inf: give a positive number"},
 		{"[tables.X]\ncount_budget = -inf\n", "tables.X.count_budget -Inf"},
 		{"[tables.X]\nmax_rcu = nan\n", "tables.X.max_rcu NaN"},
+		// The flags' bounds hold for the settings too: one rule, BudgetFault.
+		{"[tables.X]\ncount_budget = 0.1\n", "tables.X.count_budget 0.1 pays for no read: every request costs at least 0.5 RCU; give at least 0.5, or leave count_budget out for the default"},
+		{"max_rcu = 1e12\n", "max_rcu 1e+12 is more RCU than any read needs (at most 1000000000); give a smaller number, or leave max_rcu out for the default"},
 		{"timeout = \"soon\"\n", `timeout "soon": write a duration such as "10s"`},
 		{"timeout = \"-1s\"\n", `timeout "-1s"`},
 		{"timeout = \"2h\"\n", "at most 10m0s"},

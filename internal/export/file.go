@@ -217,16 +217,15 @@ func IsTerminal(w io.Writer) bool {
 }
 
 // QueryToFile writes everything q returns to the file path names (its
-// extension names the format), masked as opt says, telling progress after
-// each page: the explorer's export of a query.
-func QueryToFile(ctx context.Context, c dynamo.Client, q domain.KeyQuery, path string, opt Options, progress func(items, pages int, rcu float64)) (int, error) {
+// extension names the format), masked as opt says, telling opt.Progress
+// after each page: the explorer's export of a query.
+func QueryToFile(ctx context.Context, c dynamo.Client, q domain.KeyQuery, path string, opt Options) (int, error) {
 	format, err := filePath(path)
 	if err != nil {
 		return 0, err
 	}
-	pc := &progressClient{Client: c, fn: progress}
 	n, err := toFile(path, format, func(w io.Writer, format string, terminal bool) (int, error) {
-		n, _, err := Items(ctx, pc, q, 0, format, w, terminal, opt)
+		n, _, err := Items(ctx, c, q, 0, format, w, terminal, opt)
 		return n, err
 	})
 	return n, explain(path, err)

@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -42,12 +46,12 @@ func TestQueryToFile(t *testing.T) {
 	q := domain.KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: domain.N("9000"), SKName: "Timestamp"}
 	path := filepath.Join(t.TempDir(), "logs.csv")
 	calls := 0
-	n, err := QueryToFile(context.Background(), db, q, path, Options{}, func(items, pages int, rcu float64) { calls++ })
+	n, err := QueryToFile(context.Background(), db, q, path, Options{Progress: func(items, pages int, cost dynamo.Cost) { calls++ }})
 	data, _ := os.ReadFile(path)
 	if err != nil || n != 50000 || calls < 2 || strings.Count(string(data), "\n") != 50001 {
 		t.Fatalf("%d items, %d progress calls, %d lines, %v", n, calls, strings.Count(string(data), "\n"), err)
 	}
-	if _, err := QueryToFile(context.Background(), db, q, filepath.Join(t.TempDir(), "logs.txt"), Options{}, nil); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
+	if _, err := QueryToFile(context.Background(), db, q, filepath.Join(t.TempDir(), "logs.txt"), Options{}); err == nil || !strings.Contains(err.Error(), ".jsonl, .json or .csv") {
 		t.Fatalf("a name with no format: %v", err)
 	}
 }
@@ -93,5 +97,36 @@ func TestRowsToFile(t *testing.T) {
 	}
 	if err := CheckNewFile(filepath.Join(path, "x.csv")); err == nil || !strings.Contains(err.Error(), "is not a folder") {
 		t.Fatalf("CheckNewFile under a file: %v", err)
+	}
+}
+
+// flatRCU reports every Query at 1.0 RCU whatever it read, as moto does.
+type flatRCU struct{ dynamo.Client }
+
+func (f flatRCU) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := f.Client.Query(ctx, in, o...)
+	if out != nil {
+		out.ConsumedCapacity = &types.ConsumedCapacity{CapacityUnits: aws.Float64(1)}
+	}
+	return out, err
+}
+
+// TestQueryToFileProgressBilled: the progress an export reports is its
+// reads as DynamoDB bills them, the status bar's figure, not the server's:
+// pages of 1 MB reported at 1.0 RCU are billed what their items weigh,
+// marked as an estimate.
+func TestQueryToFileProgressBilled(t *testing.T) {
+	db, err := demo.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := domain.KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: domain.N("9000"), SKName: "Timestamp"}
+	var last dynamo.Cost
+	var pages int
+	if _, err := QueryToFile(context.Background(), flatRCU{db}, q, filepath.Join(t.TempDir(), "logs.jsonl"), Options{Progress: func(_, p int, c dynamo.Cost) { pages, last = p, c }}); err != nil {
+		t.Fatal(err)
+	}
+	if last.RCU != float64(pages) || last.Billed <= 2*last.RCU || !last.Estimated {
+		t.Fatalf("%d pages reported %.1f RCU, billed %.1f (estimated %v)", pages, last.RCU, last.Billed, last.Estimated)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
@@ -58,6 +56,22 @@ type Options struct {
 	Seen map[string]bool
 	// Each, when not nil, sees every item written, as read (unmasked).
 	Each func(dynamo.Item)
+	// Progress, when not nil, is told after each page how far the read
+	// is: items written, pages read and what they cost, billed as
+	// DynamoDB bills them (Cost.Billed), as the status bar says it.
+	Progress func(items, pages int, cost dynamo.Cost)
+}
+
+// progress adds a page to a read's running figures and tells Progress.
+func (o Options) progress(items int, pages *int, cost *dynamo.Cost, p *dynamo.Page) {
+	if p == nil { // a failed page is no page read
+		return
+	}
+	*pages++
+	*cost = cost.Add(p.Cost)
+	if o.Progress != nil {
+		o.Progress(items, *pages, *cost)
+	}
 }
 
 // Plain is an item as written: plain JSON values, masked.
@@ -80,13 +94,12 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 		return itemsCSV(ctx, c, q, limit, w, terminal, opt)
 	}
 	out := NewJSONRows(w, format)
+	var cost dynamo.Cost
 	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
 		items++
 		return out.Write(opt.Plain(it))
-	}, func(read bool) error {
-		if read {
-			pages++
-		}
+	}, func(p *dynamo.Page) error {
+		opt.progress(items, &pages, &cost, p)
 		return out.Flush() // a page reaches the reader as it arrives
 	})
 	if err != nil {
@@ -98,12 +111,12 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 
 // eachItem pages through q, calling item for each item and page after
 // each page (after its items; for a failed request, before the error and
-// with read false: a failed page is no page read), and keeps none of
+// with nil: a failed page is no page read), and keeps none of
 // them, so memory stays flat however large
 // the partition. With a limit, each Query asks only for the items still
 // wanted, so none is read for nothing and no request is made once the
 // limit is reached.
-func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func(read bool) error) error {
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func(*dynamo.Page) error) error {
 	n := 0
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
@@ -118,7 +131,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		}
 		p, err := dynamo.QueryPage(ctx, c, req)
 		if err != nil {
-			page(false)
+			page(nil)
 			return err
 		}
 		if limit > 0 && len(p.Items) > limit-n {
@@ -130,7 +143,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 			}
 			n++
 		}
-		if err := page(true); err != nil {
+		if err := page(&p); err != nil {
 			return err
 		}
 		budget.count(p) // counts the page, always
@@ -154,16 +167,15 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 	buf := bufio.NewWriter(tmp)
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
+	var cost dynamo.Cost
 	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}
 		items++
 		return enc.Encode(opt.Plain(it))
-	}, func(read bool) error {
-		if read {
-			pages++
-		}
+	}, func(p *dynamo.Page) error {
+		opt.progress(items, &pages, &cost, p)
 		return nil
 	})
 	if err != nil {
@@ -190,27 +202,4 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		return sc.Err()
 	}
 	return items, pages, WriteCSV(w, []string{q.PKName, q.SKName}, cols, each, terminal)
-}
-
-// progressClient tells fn after each Query page how far an export is.
-type progressClient struct {
-	dynamo.Client
-	items, pages int
-	rcu          float64
-	fn           func(items, pages int, rcu float64)
-}
-
-func (p *progressClient) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	out, err := p.Client.Query(ctx, in, o...)
-	if err == nil && out != nil {
-		p.items += int(out.Count)
-		p.pages++
-		if out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
-			p.rcu += *out.ConsumedCapacity.CapacityUnits
-		}
-		if p.fn != nil {
-			p.fn(p.items, p.pages, p.rcu)
-		}
-	}
-	return out, err
 }

@@ -121,3 +121,41 @@ func TestChangesFollowRequestLine(t *testing.T) {
 		t.Fatalf("the status bar counts %d requests, fewer than following's %d GetRecords and the first read's", total.Requests, g)
 	}
 }
+
+// TestChangesFollowRequestLineAt80: at 80 columns the followed request
+// line takes two lines, and its wrap keeps each figure with its word: it
+// used to end the first line with "followed: 4" and start the second with
+// "GetRecords".
+func TestChangesFollowRequestLineAt80(t *testing.T) {
+	db := ordersTable(t)
+	now := time.Now()
+	putOrder(t, db, "c1", "o1", "PLACED")
+	h := newHarness(t, 80, 24, Config{Client: db, Streams: db, Table: "Orders", PK: "c1", Now: func() time.Time { return now }})
+	h.keys("5")
+	before, _ := h.m.cfg.Session.Totals()
+	d := h.driver()
+	d.key("F")
+	// Two reads of following, counted by the status bar's session (not
+	// read off the line under test).
+	d.until(t, 20*time.Second, func(string) bool { now, _ := h.m.cfg.Session.Totals(); return now.Requests >= before.Requests+3 })
+	d.key("F")
+	s := h.screen()
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "▸ stream of Orders") {
+			continue
+		}
+		if i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "  ") {
+			t.Fatalf("the followed request line fits one line at 80 columns: the test tests nothing:\n%s", s)
+		}
+		f := strings.Fields(l)
+		if last := f[len(f)-1]; figure.MatchString(last) || label.MatchString(last) {
+			t.Fatalf("the request line's first line ends with %q, its word on the next:\n%s", last, s)
+		}
+		if g, _ := followingFigures(lines[i+1], "followed"); g < 0 {
+			t.Fatalf("the second line does not say what following read, whole:\n%s", s)
+		}
+		return
+	}
+	t.Fatalf("no request line:\n%s", s)
+}

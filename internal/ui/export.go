@@ -14,13 +14,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
 )
 
 // exportJob is one export, once the file is named.
-type exportJob func(ctx context.Context, path string, progress func(items, pages int, rcu float64)) (int, error)
+type exportJob func(ctx context.Context, path string, progress func(items, pages int, cost dynamo.Cost)) (int, error)
 
 // exportState is an export being named or running.
 type exportState struct {
@@ -38,14 +39,14 @@ type exportState struct {
 	dir   string
 	items int
 	pages int
-	rcu   float64
+	spent dynamo.Cost // the export's reads, billed as the status bar bills them
 	id    int
 }
 
 type exportProgressMsg struct {
 	id           int
 	items, pages int
-	rcu          float64
+	cost         dynamo.Cost
 	done         bool
 	err          error
 	where        string // the file written, with its folder (when done)
@@ -71,8 +72,8 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 	if sz, ok := m.top().(common.Sizer); ok && sz.TableSize() > 0 {
 		cost = fmt.Sprintf("at most ~%.0f RCU (the table's size)", float64(sz.TableSize())/4096*0.5)
 	}
-	job := func(ctx context.Context, path string, progress func(int, int, float64)) (int, error) {
-		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{}, progress)
+	job := func(ctx context.Context, path string, progress func(int, int, dynamo.Cost)) (int, error) {
+		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{Progress: progress})
 	}
 	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
 }
@@ -84,7 +85,7 @@ func (m *Model) exportLoaded(ex common.Exportable) tea.Cmd {
 		m.say("still reading: export once the list is complete")
 		return nil
 	}
-	job := func(_ context.Context, path string, _ func(int, int, float64)) (int, error) {
+	job := func(_ context.Context, path string, _ func(int, int, dynamo.Cost)) (int, error) {
 		return export.RowsToFile(loaded.Rows, path)
 	}
 	return m.startNaming(loaded.View, loaded.Rows.Noun, "already loaded: 0 RCU", job)
@@ -136,16 +137,16 @@ func (m *Model) runExport(path string) tea.Cmd {
 	e := &m.export
 	ctx, cancel := context.WithCancel(m.c.Context())
 	e.id++
-	e.running, e.cancel, e.path, e.items, e.pages, e.rcu = true, cancel, path, 0, 0, 0
+	e.running, e.cancel, e.path, e.items, e.pages, e.spent = true, cancel, path, 0, 0, dynamo.Cost{}
 	id, job := e.id, e.job
 	file := path
 	if e.dir != "" && !filepath.IsAbs(path) {
 		file = filepath.Join(e.dir, path)
 	}
 	return common.Stream(16, func(ch chan exportProgressMsg) {
-		n, err := job(ctx, file, func(items, pages int, rcu float64) {
+		n, err := job(ctx, file, func(items, pages int, cost dynamo.Cost) {
 			select { // progress; skipped when the screen has not caught up
-			case ch <- exportProgressMsg{id: id, items: items, pages: pages, rcu: rcu, next: ch}:
+			case ch <- exportProgressMsg{id: id, items: items, pages: pages, cost: cost, next: ch}:
 			default:
 			}
 		})
@@ -163,7 +164,7 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 		return nil
 	}
 	if !msg.done {
-		e.items, e.pages, e.rcu = msg.items, msg.pages, msg.rcu
+		e.items, e.pages, e.spent = msg.items, msg.pages, msg.cost
 		return common.Next(msg.next)
 	}
 	e.running = false
@@ -207,7 +208,7 @@ func (m *Model) exportLine() string {
 		}
 		return in + st.Dim.Render(common.MiddleCut(hint, room))
 	case e.running:
-		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %s, %.1f RCU", e.path, common.Thousands(e.items), e.noun, common.Plural(e.pages, "page", "pages"), e.rcu)) +
+		return st.Notice.Render(fmt.Sprintf("exporting to %s: %s %s, %s, %s", e.path, common.Thousands(e.items), e.noun, common.Plural(e.pages, "page", "pages"), common.BilledRCU(e.spent))) +
 			st.Dim.Render(" · esc cancels")
 	}
 	return ""

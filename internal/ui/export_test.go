@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
@@ -134,5 +137,30 @@ func TestExportOfferedName(t *testing.T) {
 	h.said(t, "exported 5 children · to "+filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl"))
 	if rows := readRows(t, filepath.Join(h.m.export.dir, "dynascope-Locations-USA-NY-children.jsonl")); len(rows) != 5 {
 		t.Fatalf("%d rows exported, want 5", len(rows))
+	}
+}
+
+// TestExportProgressBilled: the export's progress line says what its
+// reads cost as DynamoDB bills them, as the status bar does. An empty
+// partition's page is reported at 0 RCU by the embedded backend (as by
+// dynalite) and billed 0.5: the line used to say "0.0 RCU" under a status
+// bar saying "0.5 RCU est.".
+func TestExportProgressBilled(t *testing.T) {
+	h := newHarness(t, 200, 40, Config{Table: "DeviceLogs", PK: "999999"})
+	var lines []string
+	h.d.Handled = func(msg tea.Msg) {
+		if p, ok := msg.(exportProgressMsg); ok && !p.done {
+			lines = append(lines, h.m.exportLine())
+		}
+	}
+	h.exportTo(t, t.TempDir(), "dynascope-DeviceLogs-999999.jsonl", "at most ~")
+	h.d.Handled = nil
+	if len(lines) == 0 {
+		t.Fatal("no progress shown")
+	}
+	for _, l := range lines {
+		if l = ansi.Strip(l); !strings.Contains(l, "0 items, 1 page, 0.5 RCU est.") {
+			t.Errorf("the export's progress is not billed: %q", l)
+		}
 	}
 }

@@ -26,7 +26,7 @@ func requestLines(text string, width int) []string {
 		return []string{text}
 	}
 	lines := wrapAtSpaces(text, avail)
-	if len(lines) == 2 && !strings.Contains(lines[1], " ") {
+	if len(lines) == 2 && len(units(lines[1])) == 1 {
 		// One word over: the count of requests (the status bar keeps the
 		// session's) gives way rather than a line for that word.
 		if short := reqCount.ReplaceAllString(text, ""); ansi.StringWidth(short) <= avail {
@@ -65,12 +65,13 @@ func (m *Model) requestHeight() int {
 }
 
 // wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks
-// at hyphens, inside a value such as "9999-12-31"); a word wider than the
-// line is cut hard.
+// at hyphens, inside a value such as "9999-12-31"), and never inside a
+// unit (units): a number stays with its word; a unit wider than the line
+// is cut hard.
 func wrapAtSpaces(text string, width int) []string {
 	var lines []string
 	line := ""
-	for _, word := range strings.Split(text, " ") {
+	for _, word := range units(text) {
 		switch {
 		case line == "":
 			line = word
@@ -86,4 +87,32 @@ func wrapAtSpaces(text string, width int) []string {
 		}
 	}
 	return append(lines, line)
+}
+
+// figure is a number as a request line writes it: "13", "1,024", "0.5".
+var figure = regexp.MustCompile(`^[0-9][0-9,.]*$`)
+
+// label is a word that names the figure after it: "following:".
+var label = regexp.MustCompile(`^\pL+:$`)
+
+// units are text's words as a wrap may break between them: a number
+// joined to the word it counts ("13 GetRecords", "0.5 RCU"), and a label
+// to that ("following: 13 GetRecords"), since "13" ending a line with
+// "GetRecords" starting the next reads as two things.
+func units(text string) []string {
+	words := strings.Split(text, " ")
+	var out []string
+	for i := 0; i < len(words); i++ {
+		u := words[i]
+		if label.MatchString(u) && i+2 < len(words) && figure.MatchString(words[i+1]) && words[i+2] != "" {
+			u += " " + words[i+1]
+			i++
+		}
+		if figure.MatchString(words[i]) && i+1 < len(words) && words[i+1] != "" {
+			u += " " + words[i+1]
+			i++
+		}
+		out = append(out, u)
+	}
+	return out
 }

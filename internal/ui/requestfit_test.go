@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,37 @@ func TestRequestLineOneWordOver(t *testing.T) {
 	} {
 		if got := requestLines(tc.text, tc.width); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("requestLines(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestRequestLineKeepsNumbersWithTheirWords: a wrap never ends a line
+// with a number whose word starts the next ("following: 13" / "GetRecords",
+// "skip-scan 4" / "req"), nor a label with its figure on the next line.
+func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"stream of Shop · listed: 1 shard · 11 records · 2 GetRecords · following: 13 GetRecords · 13 records · 0 RCU", 80,
+			[]string{"stream of Shop · listed: 1 shard · 11 records · 2 GetRecords ·", "following: 13 GetRecords · 13 records · 0 RCU"}},
+		{"stream of Shop · listed: 1 shard · 10 records · 2 GetRecords · following: 6 GetRecords · 12 records · 0 RCU", 80,
+			[]string{"stream of Shop · listed: 1 shard · 10 records · 2 GetRecords ·", "following: 6 GetRecords · 12 records · 0 RCU"}},
+		{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan 4 req · 2.5 RCU`, 100,
+			[]string{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan`, "4 req · 2.5 RCU"}},
+		{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages · 3,100 keys read · 0 jumps past a partition's keys", 100,
+			[]string{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages ·", "3,100 keys read · 0 jumps past a partition's keys"}},
+	} {
+		got := requestLines(tc.text, tc.width)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("requestLines(%q, %d) =\n%q, want\n%q", tc.text, tc.width, got, tc.want)
+		}
+		for _, l := range got[:len(got)-1] {
+			f := strings.Fields(l)
+			if last := f[len(f)-1]; figure.MatchString(last) || label.MatchString(last) {
+				t.Errorf("a line ends with %q, its word on the next: %q", last, got)
+			}
 		}
 	}
 }

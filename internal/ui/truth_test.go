@@ -557,3 +557,23 @@ func TestFollowPastRangeSaysSo(t *testing.T) {
 		t.Fatalf("following a range that ended:\n%s", h.screen())
 	}
 }
+
+// TestTreeItemsNotCounted: a branch's Items cell before c counts it says
+// so ("–", under a heading naming c) instead of a blank that read as
+// nothing, or none; counted, the figures stand alone under "Items"; a
+// sharded level, where c counts per shard, only says they are not counted.
+func TestTreeItemsNotCounted(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "Locations", PK: "USA"})
+	h.contains(t, "Kind    Items (c counts)", "prefix  –")
+	h.keys("c", "c") // over the default budget: asked first, then counted
+	h.contains(t, "prefix     56")
+	if s := h.screen(); strings.Contains(s, "(c counts)") || strings.Contains(s, "–") {
+		t.Fatalf("counted, the column still says not counted:\n%s", s)
+	}
+
+	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
+	h.contains(t, "Items (not counted)")
+	if strings.Contains(h.screen(), "(c counts)") {
+		t.Fatalf("a sharded level offers c, which it refuses:\n%s", h.screen())
+	}
+}

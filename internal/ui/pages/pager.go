@@ -46,6 +46,10 @@ type pager struct {
 	keep      bool                // let nothing go (a sort of the rows held is on screen)
 	moved     bool                // the last answer moved rows (a re-read found a page changed)
 	reread    bool                // the last answer was a re-read
+	// browsed: a key has moved the cursor (or asked for rows) since the
+	// list opened. Until then the list reads the screen, no page ahead:
+	// the next page is read as the user moves.
+	browsed bool
 }
 
 func newPager(c *common.Common, owner int, q domain.KeyQuery) pager {
@@ -188,8 +192,9 @@ func (p *pager) loaded(msg pageLoadedMsg) (bool, tea.Cmd) {
 	return true, nil
 }
 
-// fill reads on until the rows past cursor fill the screen: two screens
-// ahead for a plain read (its pages are full), one for a filtered read,
+// fill reads on until the rows past cursor fill the screen: until the user
+// first moves, the screen alone (the first read is sized to it); then two
+// screens ahead for a plain read (its pages are full), one for a filtered read,
 // whose every page costs as much for far fewer rows. A filtered read also
 // stops once it has spent its budget, until the user asks again (user: a
 // key press).
@@ -199,8 +204,14 @@ func (p *pager) fill(cursor, visible int, user bool) tea.Cmd {
 	if cmd, near := p.readAgainNear(cursor, visible, user); near {
 		return cmd // the rows on screen first
 	}
+	if user {
+		p.browsed = true
+	}
 	ahead := 2 * visible
-	if p.filtered() {
+	switch {
+	case !p.browsed:
+		ahead = visible - 1 // the screen: one read, sized to it
+	case p.filtered():
 		ahead = visible
 	}
 	if gap := p.gapRow(); gap >= 0 {

@@ -155,11 +155,30 @@ func (t *Tree) setColumns() {
 	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: "Items"}}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsTitle()}}
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
 	t.grid.SetColumns(cols)
+}
+
+// notCounted is a branch's Items cell before c counts it: a blank there
+// read as nothing, or as none.
+const notCounted = "–"
+
+// itemsTitle heads the Items column, saying what its "–" cells wait for
+// while any branch is not counted (c counts; a sharded level counts per
+// shard, so it only says they are not counted).
+func (t *Tree) itemsTitle() string {
+	for _, c := range t.children {
+		if _, ok := t.counts[c.Name]; c.HasChildren && !ok {
+			if len(t.shards) > 0 {
+				return "Items (not counted)"
+			}
+			return "Items (c counts)"
+		}
+	}
+	return "Items"
 }
 
 func (t *Tree) Init() tea.Cmd {
@@ -279,6 +298,7 @@ func (t *Tree) rows() []treeRow {
 }
 
 func (t *Tree) refresh() {
+	t.setColumns() // the Items heading says whether some are not counted
 	rows := t.rows()
 	st := t.c.Styles
 	t.grid.SetRows(len(rows), func(r, col int) string {
@@ -318,6 +338,7 @@ func (t *Tree) refresh() {
 			case ok:
 				return common.Thousands(n)
 			}
+			return st.Dim.Render(notCounted)
 		}
 		return ""
 	})
