@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -209,13 +210,16 @@ func keyTypes(k dynamo.KeySchema) string {
 // DynamoDB that accepted only the start keys it gave would do.
 type refusing struct {
 	dynamo.Client
+	mu      sync.Mutex // segments' reads run at once
 	refused int
 }
 
 func (r *refusing) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	for _, v := range in.ExclusiveStartKey {
 		if kv, ok := dynamo.KeyValueOf(v); ok && kv.Literal() == mustKV(dynamo.LargestSortKey(kv.Type)).Literal() {
+			r.mu.Lock()
 			r.refused++
+			r.mu.Unlock()
 			return nil, &smithy.GenericAPIError{Code: "ValidationException", Message: "The provided starting key is invalid"}
 		}
 	}

@@ -267,10 +267,22 @@ type PartitionsRequest struct {
 	// probe is the size of a read after a jump: one read unit, as far as
 	// the reads so far tell.
 	probe probeSizing
+	// Segment of TotalSegments: the read is one segment of a parallel
+	// Scan (TotalSegments 0: of the whole table or index).
+	Segment, TotalSegments int32
+	// Segments are the open segments of a listing read in parallel
+	// (partitionsegments.go): each step reads each of them once, at the
+	// same time. The request itself is then no read.
+	Segments []PartitionsRequest
+	// before is what the listing delivered before it split into segments,
+	// which the segments' reads come across again.
+	before *readBefore
 }
 
-// ScanKeysPage runs one keys-only Scan request. Callers collapse the keys to
-// distinct partitions; the page keeps every key so paging stays exact.
+// ScanKeysPage runs one keys-only Scan request (of r's segment, if it is
+// one; a request of open Segments is read by ReadPartitions). Callers
+// collapse the keys to distinct partitions; the page keeps every key so
+// paging stays exact.
 func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, error) {
 	attrs := []string{r.Key.PK.Name}
 	if r.Key.SK != nil {
@@ -287,6 +299,9 @@ func ScanKeysPage(ctx context.Context, c Client, r PartitionsRequest) (Page, err
 	}
 	if r.Limit > 0 {
 		in.Limit = aws.Int32(r.Limit)
+	}
+	if r.TotalSegments > 0 {
+		in.Segment, in.TotalSegments = aws.Int32(r.Segment), aws.Int32(r.TotalSegments)
 	}
 	t0 := time.Now()
 	out, err := c.Scan(ctx, in)

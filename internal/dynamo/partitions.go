@@ -110,9 +110,20 @@ func wholePartitions(r PartitionsRequest, items []Item) (n, keys int) {
 	return n, keys
 }
 
-// Probing reports whether r is a probe: a read after a jump, of one read
-// unit.
-func (r PartitionsRequest) Probing() bool { return r.Resume != nil }
+// Probing reports whether r is a probe: a read after a jump, or a
+// segment's first, of one read unit; split, whether every open segment's
+// next read is.
+func (r PartitionsRequest) Probing() bool {
+	if len(r.Segments) > 0 {
+		for _, seg := range r.Segments {
+			if !seg.Probing() {
+				return false
+			}
+		}
+		return true
+	}
+	return r.Resume != nil || r.TotalSegments > 0 && r.Start == nil
+}
 
 // partitionEnd is a start key past every item of partition pk: its sort
 // key the largest of its type. On an index the start key holds the table's
@@ -163,8 +174,9 @@ func sameValue(a, b types.AttributeValue) bool {
 	return ok1 && ok2 && x.Type == y.Type && x.Text == y.Text && bytes.Equal(x.Bytes, y.Bytes)
 }
 
-// PartitionsResult is a stretch of a table's partitions in scan order,
-// each once, with the keys seen under it.
+// PartitionsResult is a stretch of a table's partitions in the order
+// read (scan order within each segment, partitionsegments.go), each once
+// however many calls list them, with the keys seen under it in the call.
 type PartitionsResult struct {
 	Partitions []domain.KeyValue
 	Keys       []int // keys read under each partition
@@ -173,36 +185,38 @@ type PartitionsResult struct {
 }
 
 // ListPartitions reads from r (FirstPartitions for the start) until it
-// has want partitions or the table ends; Next is where to go on.
+// has want partitions or the table ends; Next is where to go on (after
+// an error, where to resume).
 func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int) (PartitionsResult, error) {
 	var res PartitionsResult
 	index := map[string]int{}
 	for {
-		page, err := ScanKeysPage(ctx, c, r)
-		res.Cost = res.Cost.Add(page.Cost)
-		if err != nil {
-			res.Next = &r
-			return res, err
-		}
-		for _, it := range page.Items {
-			v, ok := KeyValueOf(it[r.Key.PK.Name])
-			if !ok {
-				continue
+		// As many segments as partitions are missing, and one: a read can
+		// find none (its segment's end, or a partition listed before),
+		// and one more read now is cheaper than a round trip later.
+		step, err := readStep(ctx, c, r, want-len(res.Partitions)+1)
+		res.Cost = res.Cost.Add(step.Cost)
+		for _, p := range step.Partitions {
+			i, seen := index[p.Key.Literal()]
+			if !seen && p.Again {
+				continue // listed by an earlier call: each partition once
 			}
-			i, seen := index[v.Literal()]
 			if !seen {
 				i = len(res.Partitions)
-				index[v.Literal()] = i
-				res.Partitions = append(res.Partitions, v)
+				index[p.Key.Literal()] = i
+				res.Partitions = append(res.Partitions, p.Key)
 				res.Keys = append(res.Keys, 0)
 			}
-			res.Keys[i]++
+			res.Keys[i] += p.Keys
 		}
-		next, _, ok := NextPartitions(r, page)
-		if !ok {
+		if err != nil {
+			res.Next = &step.Next
+			return res, err
+		}
+		if !step.More {
 			return res, nil
 		}
-		r = next
+		r = step.Next
 		if len(res.Partitions) >= want {
 			res.Next = &r
 			return res, nil

@@ -181,7 +181,13 @@ func fixedLatency(time.Time) time.Duration { return 0 }
 
 func (h *harness) golden(t *testing.T) {
 	t.Helper()
-	lines := strings.Split(latency.ReplaceAllString(h.screen(), "1ms  "), "\n")
+	h.goldenOf(t, h.screen())
+}
+
+// goldenOf is golden of a screen a test has made comparable.
+func (h *harness) goldenOf(t *testing.T, screen string) {
+	t.Helper()
+	lines := strings.Split(latency.ReplaceAllString(screen, "1ms  "), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}

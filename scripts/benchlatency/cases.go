@@ -141,18 +141,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 		return rows(len(p.Items), err)
 	}))
 
-	for _, tbl := range []string{"Bench", "Parts"} {
-		t.add(measure(c, "partitions: first screen of "+tbl, "3+1 Scan pages", func(m dynamo.Client) string {
-			return plainPartitions(ctx, m, dynamo.PartitionsRequest{Table: tbl, Key: benchKey}, 4)
-		}))
-		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
-			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
-			if err != nil {
-				return err.Error()
-			}
-			return fmt.Sprintf("%d partitions", len(res.Partitions))
-		}))
-	}
+	runPartitions(ctx, c, t)
 	runEnd(ctx, c, t, gItems)
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
-// The cases of G at its limits and of an index's partitions: partition
+// The cases of G at its limits and of partitions: partition
 // "end" of table Bench holds -g-items items (1,000,000 for the issue's
 // figure), partition "states" a STATE#time log over four states merged by
 // time, and table Indexed a GSI with large partitions.
@@ -142,9 +142,28 @@ func runEnd(ctx context.Context, c dynamo.Client, t *table, gItems int) {
 		}
 		return "ends at " + text(end[0]["SK"])
 	}))
+}
+
+// runPartitions measures a first screen of partitions: of tables Bench
+// (a few large partitions) and Parts (many small), of an index with large
+// partitions (skip-scanned in parallel segments) and of the demo's
+// Locations through ByCity (mid-size partitions, bulk pages).
+func runPartitions(ctx context.Context, c dynamo.Client, t *table) {
+	for _, tbl := range []string{"Bench", "Parts"} {
+		t.add(measure(c, "partitions: first screen of "+tbl, "3+1 Scan pages", func(m dynamo.Client) string {
+			return plainPartitions(ctx, m, dynamo.PartitionsRequest{Table: tbl, Key: benchKey}, 4)
+		}))
+		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
+			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("%d partitions", len(res.Partitions))
+		}))
+	}
 
 	// An index's partitions: a first screen of them.
-	what = fmt.Sprintf("partitions: index, %d × %d", indexParts, indexPerPart)
+	what := fmt.Sprintf("partitions: index, %d × %d", indexParts, indexPerPart)
 	t.add(measure(c, what, "plain pages", func(m dynamo.Client) string {
 		return plainPartitions(ctx, m, dynamo.PartitionsRequest{Table: "Indexed", Index: "ByG", Key: indexKey}, 0)
 	}))

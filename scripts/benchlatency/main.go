@@ -36,7 +36,7 @@ func main() {
 	payload := flag.Int("payload", 300, "payload bytes per item (~50 more in keys)")
 	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
 	gItems := flag.Int("g-items", 0, "items in a partition of its own for G's figure (1000000 for the issue's; 0: none)")
-	only := flag.String("cases", "all", "all, or levels: only the levels, counts, first screen and budgets of issue 28")
+	only := flag.String("cases", "all", "all; levels: only the levels, counts, first screen and budgets of issue 28; partitions: only the partitions' first screens")
 	flag.Parse()
 
 	srv, err := dynalitetest.Launch()
@@ -75,12 +75,20 @@ func main() {
 		}
 		target, stop := delayProxy(srv.Endpoint, delay)
 		fmt.Printf("\n== %s added per request\n", delay)
-		if *only != "levels" {
+		switch *only {
+		case "partitions":
+			t := newTable()
+			runPartitions(ctx, client(target), t)
+			t.flush()
+		case "levels":
+		default:
 			run(ctx, client(target), *gItems)
 		}
-		t := newTable()
-		runLevels(ctx, client(target), t)
-		t.flush()
+		if *only != "partitions" {
+			t := newTable()
+			runLevels(ctx, client(target), t)
+			t.flush()
+		}
 		stop()
 	}
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -179,6 +180,40 @@ func cases() []testCase {
 	add("scan/hash-only", scan(dynamodb.ScanInput{TableName: aws.String("HashOnly"), Limit: aws.Int32(7)}, 30))
 	add("scan/count", scan(dynamodb.ScanInput{TableName: aws.String("Str"), Select: types.SelectCount}, 30))
 	add("scan/bin", scan(dynamodb.ScanInput{TableName: aws.String("Bin")}, 30))
+	// Parallel scans: each segment's pages (a partition's items all in one
+	// segment, split by the partition key's hash as dynalite splits it),
+	// on tables keyed by strings, numbers and binaries and on indexes,
+	// for segment counts that split the 4,096 hash prefixes evenly, not
+	// evenly, and into more segments than prefixes (some then empty). Not
+	// the last of more than 4,096 segments: dynalite's start of it wraps
+	// to prefix 000 (its three hex digits of 4096), so it reads the whole
+	// table, which DynamoDB, splitting the key space, does not.
+	for _, tbl := range []struct{ name, index string }{{"HashOnly", ""}, {"NumPK", ""}, {"Bin", ""}, {"Str", "ByCity"}, {"NumPK", "ByG"}} {
+		for _, total := range []int32{1, 2, 3, 7, 4096, 5000} {
+			last := total - 1
+			if total > 4096 {
+				last--
+			}
+			for _, seg := range []int32{0, 1, total / 2, last} {
+				if seg >= total || seg == 1 && total > 2 && total/2 == 1 {
+					continue
+				}
+				in := dynamodb.ScanInput{TableName: aws.String(tbl.name), Segment: aws.Int32(seg), TotalSegments: aws.Int32(total), Limit: aws.Int32(3)}
+				if tbl.index != "" {
+					in.IndexName = aws.String(tbl.index)
+				}
+				add(fmt.Sprintf("scan/segment/%s%s/%d-of-%d", tbl.name, tbl.index, seg, total), scan(in, 40))
+			}
+		}
+	}
+	// A made-up start key past a partition, in its segment: the skip-scan
+	// of a parallel listing.
+	add("scan/segment/gsi-past-a-partition", scan(dynamodb.ScanInput{TableName: aws.String("Str"), IndexName: aws.String("ByCity"), Limit: aws.Int32(5),
+		Segment: aws.Int32(0), TotalSegments: aws.Int32(1),
+		ExclusiveStartKey: vals{"City": s("C1"), "SK": dynamo.LargestSortKey("S"), "PK": dynamo.LargestSortKey("S")}}, 30))
+	for seg := range int32(2) {
+		add(fmt.Sprintf("scan/segment/past-a-partition/%d-of-2", seg), startInSegment(seg, 2))
+	}
 
 	// GetItem.
 	add("get/present", getItem(dynamodb.GetItemInput{TableName: aws.String("Str"), Key: vals{"PK": s("USA"), "SK": s("NY")}}))
@@ -220,4 +255,23 @@ func cases() []testCase {
 
 func itoa(n int32) string {
 	return string([]byte{byte('0' + n/10), byte('0' + n%10)})
+}
+
+// startInSegment scans segment seg of total of table HashOnly from past
+// the first partition its first page finds: a start key the listing makes
+// up, which must be in the segment it is sent with.
+func startInSegment(seg, total int32) func(context.Context, dynamo.Client) outcome {
+	return func(ctx context.Context, c dynamo.Client) outcome {
+		in := dynamodb.ScanInput{TableName: aws.String("HashOnly"), Segment: aws.Int32(seg), TotalSegments: aws.Int32(total), Limit: aws.Int32(1)}
+		out, err := c.Scan(ctx, &in)
+		if err != nil {
+			return outcome{Err: errCode(err)}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return outcome{Err: "segment has no partition"}
+		}
+		in.Limit = aws.Int32(4)
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+		return scan(in, 30)(ctx, c)
+	}
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -93,6 +94,36 @@ func rejections() []testCase {
 	fail("limit/scan-zero", scn(dynamodb.ScanInput{TableName: aws.String("Str"), Limit: aws.Int32(0)}))
 	fail("limit/before-missing-table", qry(q("Nope", "PK = :pk", usa(nil), limit(0))))
 
+	// Parallel scans: Segment and TotalSegments come together, in range,
+	// Segment below TotalSegments, and a start key from its own segment.
+	seg := func(segment, total *int32, lim *int32) func(context.Context, dynamo.Client) outcome {
+		return scn(dynamodb.ScanInput{TableName: aws.String("HashOnly"), Segment: segment, TotalSegments: total, Limit: lim})
+	}
+	fail("segment/without-total", seg(aws.Int32(1), nil, nil))
+	fail("segment/total-without-segment", seg(nil, aws.Int32(4), nil))
+	fail("segment/equal-to-total", seg(aws.Int32(4), aws.Int32(4), nil))
+	fail("segment/above-total", seg(aws.Int32(7), aws.Int32(4), nil))
+	fail("segment/negative", seg(aws.Int32(-1), aws.Int32(4), nil))
+	fail("segment/total-zero", seg(aws.Int32(0), aws.Int32(0), nil))
+	fail("segment/total-negative-and-limit-zero", seg(aws.Int32(0), aws.Int32(-2), aws.Int32(0)))
+	fail("segment/all-three-out-of-range", seg(aws.Int32(-1), aws.Int32(0), aws.Int32(-5)))
+	fail("segment/before-missing-table", scn(dynamodb.ScanInput{TableName: aws.String("Nope"), Segment: aws.Int32(2), TotalSegments: aws.Int32(2)}))
+	fail("segment/before-expressions", scn(dynamodb.ScanInput{TableName: aws.String("HashOnly"), Segment: aws.Int32(1), ProjectionExpression: aws.String("")}))
+	fail("segment/after-start-key-values", scn(dynamodb.ScanInput{TableName: aws.String("HashOnly"), Segment: aws.Int32(1), ExclusiveStartKey: vals{"PK": n("x")}}))
+	fail("segment/start-key-from-another", startFromOtherSegment)
+	fail("segment/start-key-past-a-partition-in-another", func(ctx context.Context, c dynamo.Client) outcome {
+		// A made-up start key on an index, its partition in segment 1 of 2,
+		// sent with segment 0.
+		in := dynamodb.ScanInput{TableName: aws.String("Str"), IndexName: aws.String("ByCity"), Segment: aws.Int32(1), TotalSegments: aws.Int32(2), Limit: aws.Int32(1)}
+		out, err := c.Scan(ctx, &in)
+		if err != nil || len(out.Items) == 0 {
+			return outcome{Err: fmt.Sprint("segment 1 of ByCity: ", err)}
+		}
+		in.Segment = aws.Int32(0)
+		in.ExclusiveStartKey = vals{"City": out.Items[0]["City"], "SK": dynamo.LargestSortKey("S"), "PK": dynamo.LargestSortKey("S")}
+		return scan(in, 1)(ctx, c)
+	})
+
 	// Key conditions DynamoDB cannot turn into a key range.
 	fail("key/or", qry(q("Str", "PK = :pk OR SK = :v", usa(vals{":v": s("x")}))))
 	fail("key/not", qry(q("Str", "PK = :pk AND NOT SK = :v", usa(vals{":v": s("x")}))))
@@ -147,4 +178,15 @@ func rejections() []testCase {
 		testCase{name: "accept/projection-siblings", run: query(q("Str", "PK = :pk", usa(nil), project("Doc.#st, Doc.#l[1], Doc.#l[0]"), withNames(names{"#st": "status", "#l": "list"})), 10)},
 	)
 	return cs
+}
+
+// startFromOtherSegment sends segment 1's LastEvaluatedKey with segment 0.
+func startFromOtherSegment(ctx context.Context, c dynamo.Client) outcome {
+	in := dynamodb.ScanInput{TableName: aws.String("HashOnly"), Segment: aws.Int32(1), TotalSegments: aws.Int32(2), Limit: aws.Int32(1)}
+	out, err := c.Scan(ctx, &in)
+	if err != nil || len(out.LastEvaluatedKey) == 0 {
+		return outcome{Err: fmt.Sprint("segment 1 of HashOnly: ", err)}
+	}
+	in.Segment, in.ExclusiveStartKey = aws.Int32(0), out.LastEvaluatedKey
+	return scan(in, 1)(ctx, c)
 }

@@ -29,13 +29,13 @@ type request struct {
 
 func (db *DB) prepare(tableName, indexName *string, names map[string]string, values map[string]types.AttributeValue,
 	filterExpr, projExpr *string, limit *int32, sel types.Select, consistent *bool, rcc types.ReturnConsumedCapacity,
-	start map[string]types.AttributeValue, keyExpr *string, query bool) (*request, map[string]keyCond, error) {
+	start map[string]types.AttributeValue, keyExpr *string, query bool, seg segments) (*request, map[string]keyCond, error) {
 	// The request's own shape first, as DynamoDB checks it before looking
 	// the table up.
 	if limit != nil && *limit < 1 {
 		return nil, nil, validation("1 validation error detected: Value '" + itoa(int(*limit)) + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 	}
-	ex, err := expressions{keyCond: keyExpr, filter: filterExpr, projection: projExpr, names: names, values: values, start: start, query: query}.parse()
+	ex, err := expressions{keyCond: keyExpr, filter: filterExpr, projection: projExpr, names: names, values: values, start: start, query: query, seg: seg}.parse()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +199,7 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 	defer db.mu.RUnlock()
 	r, conds, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
 		in.FilterExpression, in.ProjectionExpression, in.Limit, in.Select, in.ConsistentRead, in.ReturnConsumedCapacity,
-		in.ExclusiveStartKey, in.KeyConditionExpression, true)
+		in.ExclusiveStartKey, in.KeyConditionExpression, true, segments{})
 	if err != nil {
 		return nil, err
 	}
@@ -257,14 +257,21 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
+	if err := scanShape(in); err != nil {
+		return nil, err
+	}
+	seg := segments{segment: in.Segment, total: in.TotalSegments}
 	r, _, err := db.prepare(in.TableName, in.IndexName, in.ExpressionAttributeNames, in.ExpressionAttributeValues,
 		in.FilterExpression, in.ProjectionExpression, in.Limit, in.Select, in.ConsistentRead, in.ReturnConsumedCapacity,
-		in.ExclusiveStartKey, nil, false)
+		in.ExclusiveStartKey, nil, false, seg)
 	if err != nil {
 		return nil, err
 	}
 	if err := r.checkScanStart(); err != nil {
 		return nil, err
+	}
+	if r.start != nil && seg.of(hashPrefix(keyBytes(r.start[r.st.pkName]))) != seg.index() {
+		return nil, seg.startError()
 	}
 	if err := r.t.nestedKeyPath(r.projection); err != nil {
 		return nil, err
@@ -290,8 +297,17 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 			}
 		}
 	}
+	if r.start == nil && seg.index() > 0 {
+		first = sort.Search(len(order), func(i int) bool { return seg.of(order[i].hash) >= seg.index() })
+	}
 	pg := &page{}
 	for pi := first; pi < len(order) && !r.full(pg); pi++ {
+		if at := seg.of(order[pi].hash); at > seg.index() {
+			break // past the segment: the order is by hash
+		} else if at < seg.index() {
+			pos = 0
+			continue
+		}
 		entries := order[pi].entries
 		for i := pos; i < len(entries) && !r.full(pg); i++ {
 			r.take(pg, entries[i].item())

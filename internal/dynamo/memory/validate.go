@@ -31,6 +31,7 @@ type expressions struct {
 	values                      map[string]types.AttributeValue
 	start                       map[string]types.AttributeValue // ExclusiveStartKey
 	query                       bool
+	seg                         segments // a Scan's
 }
 
 // startKeyBare are the value errors DynamoDB reports in a start key
@@ -157,6 +158,9 @@ func (e expressions) parse() (parsed, error) {
 			}
 			return out, validation(msg)
 		}
+	}
+	if err := e.seg.check(); err != nil {
+		return out, err
 	}
 	if e.query && e.keyCond == nil {
 		return out, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")

@@ -66,10 +66,12 @@ func queryPage(ctx context.Context, c dynamo.Client, page, req int, r dynamo.Pag
 	}
 }
 
-func scanKeys(ctx context.Context, c dynamo.Client, page, req int, r dynamo.PartitionsRequest) tea.Cmd {
+// readPartitions reads the partitions list's next step: a keys-only Scan
+// page, or one per open segment at once.
+func readPartitions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.PartitionsRequest) tea.Cmd {
 	return func() tea.Msg {
-		p, err := dynamo.ScanKeysPage(ctx, c, r)
-		return pageLoadedMsg{page: page, req: req, result: p, err: err}
+		step, err := dynamo.ReadPartitions(ctx, c, r)
+		return partitionsReadMsg{page: page, req: req, step: step, err: err}
 	}
 }
 

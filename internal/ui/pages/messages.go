@@ -29,6 +29,14 @@ type pageLoadedMsg struct {
 	merge     *dynamo.MergedRange // a merged range's state after this page
 }
 
+// partitionsReadMsg is a step of the partitions list: what its reads
+// found, and where it goes on (after an error, where it resumes).
+type partitionsReadMsg struct {
+	page, req int
+	step      dynamo.PartitionsStep
+	err       error
+}
+
 type itemReadMsg struct {
 	page, req int
 	item      dynamo.Item

@@ -14,16 +14,17 @@ import (
 )
 
 type partitionRow struct {
-	key     domain.KeyValue
-	text    string
-	keys    int  // sort keys seen so far under it
-	skipped bool // the listing jumped past the rest of its keys
+	key  domain.KeyValue
+	text string
+	keys int  // sort keys seen so far under it
+	more bool // keys of it not read: jumped past, or not read yet
 }
 
 // Partitions lists a table's partition keys by skip-scan (small keys-only
 // Scans that jump past each partition's keys, or bulk pages where
-// partitions are small), loaded as the cursor nears the end, and takes a
-// key to go to.
+// partitions are small; large ones in parallel Scan segments, so the list
+// is in scan order within each segment), loaded as the cursor nears the
+// end, and takes a key to go to.
 type Partitions struct {
 	c        *common.Common
 	id       int
@@ -31,8 +32,9 @@ type Partitions struct {
 	info     dynamo.TableInfo
 	rows     []partitionRow
 	seen     map[string]int
-	lastKey  dynamo.Item
+	more     bool // the scan has not reached the table's end
 	nextReq  dynamo.PartitionsRequest
+	segments int32 // the parallel Scan's segments, once split
 	jumps    int
 	started  bool
 	scanned  int
@@ -87,9 +89,9 @@ func (p *Partitions) Init() tea.Cmd {
 	return p.next()
 }
 
-// next asks for the next keys-only Scan page.
+// next asks for the next step: a keys-only Scan page, or one a segment.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.inFlight() || (p.started && len(p.lastKey) == 0 && !p.fail.stopped()) {
+	if p.req.inFlight() || (p.started && !p.more && !p.fail.stopped()) {
 		return nil
 	}
 	if !p.started {
@@ -101,7 +103,7 @@ func (p *Partitions) next() tea.Cmd {
 	p.started = true
 	p.fail.clear()
 	ctx, req := p.req.start(p.c)
-	return scanKeys(ctx, p.c.Client, p.id, req, p.nextReq)
+	return readPartitions(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
 func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -118,15 +120,15 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		p.info = msg.info
 		return p, p.next()
-	case pageLoadedMsg:
+	case partitionsReadMsg:
 		if !p.req.done(msg.req) {
 			return p, nil
 		}
+		p.add(msg.step) // after an error too: what the reads that succeeded found, and where to resume
 		if msg.err != nil {
 			p.fail.fail(msg.err)
 			return p, report(msg.err, false, p.id)
 		}
-		p.add(msg.result)
 		return p, p.prefetch()
 	case tea.KeyPressMsg:
 		if p.inputOn {
@@ -155,7 +157,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, p.c.Keys.Refresh):
 			p.req.stop()
 			p.fail.clear()
-			p.rows, p.seen, p.lastKey, p.started, p.scanned, p.pages, p.jumps = nil, map[string]int{}, nil, false, 0, 0, 0
+			p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
 			p.refreshRows()
 			return p, p.Init()
 		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
@@ -253,7 +255,7 @@ const autoPages = 3
 // scanning reports whether the scan has begun and not reached the
 // table's end.
 func (p *Partitions) scanning() bool {
-	return p.started && (len(p.lastKey) > 0 || p.req.inFlight())
+	return p.started && (p.more || p.req.inFlight())
 }
 
 // prefetch loads the next page before the cursor reaches the end.
@@ -270,31 +272,24 @@ func (p *Partitions) prefetch() tea.Cmd {
 	return nil
 }
 
-func (p *Partitions) add(pg dynamo.Page) {
-	p.pages++
-	p.scanned += len(pg.Items)
-	p.lastKey = pg.LastKey
-	next, jumped, more := dynamo.NextPartitions(p.nextReq, pg)
-	p.nextReq = next
-	if !more {
-		p.lastKey = nil
+func (p *Partitions) add(step dynamo.PartitionsStep) {
+	p.pages += step.Pages
+	p.scanned += step.Keys
+	p.jumps += step.Jumps
+	p.nextReq, p.more = step.Next, step.More
+	if len(step.Next.Segments) > 0 {
+		p.segments = step.Next.Segments[0].TotalSegments
 	}
-	for _, it := range pg.Items {
-		v, ok := dynamo.KeyValueOf(it[p.key().PK.Name])
+	for _, pk := range step.Partitions {
+		id := pk.Key.Literal()
+		i, ok := p.seen[id]
 		if !ok {
-			continue
+			i = len(p.rows)
+			p.seen[id] = i
+			p.rows = append(p.rows, partitionRow{key: pk.Key, text: keyCell(pk.Key)})
 		}
-		id := v.Literal()
-		if i, ok := p.seen[id]; ok {
-			p.rows[i].keys++
-			continue
-		}
-		p.seen[id] = len(p.rows)
-		p.rows = append(p.rows, partitionRow{key: v, text: keyCell(v), keys: 1})
-	}
-	if jumped && len(p.rows) > 0 {
-		p.jumps++
-		p.rows[len(p.rows)-1].skipped = true
+		p.rows[i].keys += pk.Keys
+		p.rows[i].more = pk.More
 	}
 	p.refreshRows()
 }
@@ -313,7 +308,7 @@ func (p *Partitions) refreshRows() {
 			return p.rows[r].text
 		}
 		more := ""
-		if p.rows[r].skipped || (r == len(p.rows)-1 && len(p.lastKey) > 0) {
+		if p.rows[r].more {
 			more = "+"
 		}
 		return common.Thousands(p.rows[r].keys) + more
@@ -339,7 +334,7 @@ func (p *Partitions) View() string {
 				found = common.Plural(len(p.matches), "match", "matches") + " among them, the first selected"
 			}
 			more := ""
-			if len(p.lastKey) > 0 {
+			if p.more {
 				more = " (more not scanned yet)"
 			}
 			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
@@ -349,7 +344,7 @@ func (p *Partitions) View() string {
 	}
 	p.grid.SetSize(p.w-4, h-2)
 	state := p.c.All(p.info.Name)
-	if len(p.lastKey) > 0 || !p.started {
+	if p.more || !p.started {
 		state = "more: scroll down to scan on"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
@@ -437,6 +432,9 @@ func (p *Partitions) Request() string {
 	table := p.table
 	if p.index != "" {
 		table += "  IndexName: " + p.index
+	}
+	if p.segments > 0 {
+		table += fmt.Sprintf("  TotalSegments: %d", p.segments)
 	}
 	return fmt.Sprintf("Scan %s  ProjectionExpression: %s  (keys only) · %s · %s read · %s past a partition's keys",
 		table, names, common.Plural(p.pages, "page", "pages"), common.Plural(p.scanned, "key", "keys"), common.Plural(p.jumps, "jump", "jumps"))

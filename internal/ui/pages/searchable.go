@@ -123,7 +123,7 @@ func (p *Partitions) List() common.List {
 	return &p.grid
 }
 func (p *Partitions) Unloaded() string {
-	if p.picker == nil && (!p.started || len(p.lastKey) > 0) {
+	if p.picker == nil && (!p.started || p.more) {
 		return "more partitions not scanned yet (↓ scans on)"
 	}
 	return ""
