@@ -212,9 +212,14 @@ type refusing struct {
 	dynamo.Client
 	mu      sync.Mutex // segments' reads run at once
 	refused int
+	// inSegments refuses only the jumps of a segment's reads.
+	inSegments bool
 }
 
 func (r *refusing) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if r.inSegments && in.Segment == nil {
+		return r.Client.Scan(ctx, in, o...)
+	}
 	for _, v := range in.ExclusiveStartKey {
 		if kv, ok := dynamo.KeyValueOf(v); ok && kv.Literal() == mustKV(dynamo.LargestSortKey(kv.Type)).Literal() {
 			r.mu.Lock()

@@ -277,6 +277,10 @@ type PartitionsRequest struct {
 	// before is what the listing delivered before it split into segments,
 	// which the segments' reads come across again.
 	before *readBefore
+	// splitAfter: the listing's first jump, sent one after the first
+	// read. The listing splits into segments once it answers with more to
+	// read, not before (a table of one large partition ends there).
+	splitAfter bool
 }
 
 // ScanKeysPage runs one keys-only Scan request (of r's segment, if it is

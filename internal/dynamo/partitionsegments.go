@@ -11,7 +11,9 @@ import (
 // a partition, each sent once the one before has come back: at 20 ms a
 // request, a screen of 29 index partitions took 29 round trips, longer
 // than reading the whole index in 1,000-key pages. So once the first read
-// shows partitions to jump past, the listing splits into the segments of
+// shows partitions to jump past and its jump, sent alone, finds more (a
+// table of one large partition ends there, in two reads, where splitting
+// at once cost one a segment), the listing splits into the segments of
 // a parallel Scan (Segment of TotalSegments: ranges of the partition
 // key's hash, so all of a partition's items are in one segment, as in
 // dynalite and the embedded backend), each skip-scanned as before, and
@@ -22,8 +24,8 @@ import (
 
 // listingSegments is how many segments a listing splits into, decided
 // from what its first read shows:
-//   - the table ended within it (few partitions): there is nothing more
-//     to read, in segments or not;
+//   - the table ended within it or at its jump (a partition or two):
+//     there is nothing more to read, in segments or not;
 //   - small partitions (several whole in it, few read units each): bulk
 //     pages, unsplit, as before. A 1,000-key page lists many partitions
 //     in one request; split, each segment would pay its own pages and
@@ -38,14 +40,57 @@ import (
 //     partitions the first read listed.
 const listingSegments = DefaultParallel
 
-// readBefore is what the first read delivered before the listing split:
-// partitions it read whole, and the one it stopped in with how many of its
-// keys it read. A segment's reads come across them again from their
-// start; those keys are not delivered twice.
+// readBefore is what the listing delivered before it split: partitions
+// read whole, and those a read stopped in (or jumped past) with how many
+// of their keys it read. A segment's reads come across them again from
+// their start; those keys are not delivered twice.
 type readBefore struct {
 	whole map[string]bool // key literals
-	last  string
-	skip  int // keys of last delivered and not yet come across again
+	skip  map[string]int  // keys delivered and not yet come across again
+}
+
+// add is before and the partitions of a page read before the split; the
+// page's last partition may go on.
+func (b *readBefore) add(pk string, items []Item) *readBefore {
+	out := &readBefore{whole: map[string]bool{}, skip: map[string]int{}}
+	if b != nil {
+		for k := range b.whole {
+			out.whole[k] = true
+		}
+		for k, n := range b.skip {
+			out.skip[k] = n
+		}
+	}
+	runs := partitionRuns(pk, items)
+	for i, run := range runs {
+		id := run.key.Literal()
+		if i < len(runs)-1 && out.skip[id] == 0 {
+			out.whole[id] = true
+			continue
+		}
+		out.skip[id] += run.keys
+	}
+	return out
+}
+
+// skipKeys says whether partition id was delivered in part before the
+// split, and how many of its keys are still to come across.
+func (b *readBefore) skipKeys(id string) (int, bool) {
+	if b == nil {
+		return 0, false
+	}
+	n, ok := b.skip[id]
+	return n, ok
+}
+
+// skipped is before once n more keys of partition id were come across.
+func (b *readBefore) skipped(id string, n int) *readBefore {
+	out := &readBefore{whole: b.whole, skip: make(map[string]int, len(b.skip))}
+	for k, v := range b.skip {
+		out.skip[k] = v
+	}
+	out.skip[id] -= n
+	return out
 }
 
 // PartitionKeys is what a step of a listing read of one partition.
@@ -96,8 +141,14 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 			return step, err
 		}
 		next, jumped, ok := NextPartitions(r, page)
-		if ok && jumped && r.first() {
-			next, jumped = splitSegments(r, page, next), false // read again by its segment, not jumped past
+		next.splitAfter, next.before = false, nil
+		switch {
+		case ok && jumped && r.first():
+			// The first jump goes out alone: a table of one large
+			// partition ends with it, for two reads, not one a segment.
+			next.splitAfter, next.before = true, (*readBefore)(nil).add(r.Key.PK.Name, page.Items)
+		case ok && jumped && r.splitAfter:
+			next, jumped = splitSegments(r, r.before.add(r.Key.PK.Name, page.Items), next), false // read again by its segment, not jumped past
 		}
 		step.collect(r, page, ok, jumped, nil)
 		step.Next, step.More = next, ok
@@ -144,24 +195,19 @@ func (r PartitionsRequest) first() bool {
 	return r.Start == nil && r.Resume == nil && !r.NoJump && r.TotalSegments == 0 && len(r.Segments) == 0
 }
 
-// splitSegments is the listing after a first read that found partitions
-// to jump past (next, the jump): listingSegments segments, each starting
-// with a probe sized as the jump's.
-func splitSegments(first PartitionsRequest, page Page, next PartitionsRequest) PartitionsRequest {
-	b := &readBefore{whole: map[string]bool{}}
-	runs := partitionRuns(first.Key.PK.Name, page.Items)
-	for i, run := range runs {
-		if i < len(runs)-1 {
-			b.whole[run.key.Literal()] = true
-		} else {
-			b.last, b.skip = run.key.Literal(), run.keys
-		}
-	}
-	out := first
-	out.before = b
+// splitSegments is the listing after its first jump answered with more
+// to read (next, the jump after it): listingSegments segments, each
+// starting from its beginning with a probe sized as the jump's, and
+// before, what was delivered so far.
+func splitSegments(r PartitionsRequest, before *readBefore, next PartitionsRequest) PartitionsRequest {
+	base := r
+	base.Start, base.Resume, base.NoJump = nil, nil, false
+	base.splitAfter, base.before = false, nil
+	out := base
+	out.before = before
 	out.Segments = make([]PartitionsRequest, listingSegments)
 	for i := range out.Segments {
-		seg := first
+		seg := base
 		seg.Limit, seg.probe = next.probe.Keys, next.probe
 		seg.Segment, seg.TotalSegments = int32(i), listingSegments
 		out.Segments[i] = seg
@@ -223,11 +269,11 @@ func (s *PartitionsStep) collect(r PartitionsRequest, page Page, ok, jumped bool
 			continue // listed whole by the first read
 		}
 		again := i == 0 && has && id == cont.Literal()
-		if before != nil && id == before.last {
+		if n, ok := before.skipKeys(id); ok {
 			again = true
-			d := min(run.keys, before.skip)
+			d := min(run.keys, n)
 			run.keys -= d
-			before = &readBefore{whole: before.whole, last: before.last, skip: before.skip - d}
+			before = before.skipped(id, d)
 		}
 		s.put(run.key, run.keys, ok && i == len(runs)-1, again)
 	}

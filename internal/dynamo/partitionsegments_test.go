@@ -192,19 +192,35 @@ func TestPartitionsInSegments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Split exactly where the sequential skip-scan would jump past
-			// the first read's last partition: small partitions are read
-			// in bulk pages, unsplit.
+			// The first jump goes out alone; the listing splits exactly
+			// where the sequential skip-scan jumps a second time, with more
+			// to read: small partitions are read in bulk pages, unsplit,
+			// and a table ending at the first jump never splits.
 			page, err := dynamo.ScanKeysPage(ctx, c, sc.first)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, jumped, _ := dynamo.NextPartitions(sc.first, page)
-			split := len(step.Next.Segments) > 0
-			if split != jumped || split && len(step.Next.Segments) != dynamo.DefaultParallel {
-				t.Fatalf("%s %s: split into %d segments after the first read; the sequential skip-scan jumps: %v", name, sc.name, len(step.Next.Segments), jumped)
+			next, jumped, _ := dynamo.NextPartitions(sc.first, page)
+			if len(step.Next.Segments) > 0 {
+				t.Fatalf("%s %s: split into %d segments after the first read, before its jump", name, sc.name, len(step.Next.Segments))
 			}
-			firstParts := len(step.Partitions)
+			firstParts, split := len(step.Partitions), false
+			if jumped {
+				page2, err := dynamo.ScanKeysPage(ctx, c, next)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, jumped2, more := dynamo.NextPartitions(next, page2)
+				step2, err := dynamo.ReadPartitions(ctx, c, step.Next)
+				if err != nil {
+					t.Fatal(err)
+				}
+				split = len(step2.Next.Segments) > 0
+				if split != (jumped2 && more) || split && len(step2.Next.Segments) != dynamo.DefaultParallel {
+					t.Fatalf("%s %s: split into %d segments after the first jump; the sequential skip-scan jumps again: %v", name, sc.name, len(step2.Next.Segments), jumped2 && more)
+				}
+				firstParts += len(step2.Partitions)
+			}
 			seq := &scans{Client: c}
 			sequential(t, seq, sc.first, 1<<30)
 			for _, per := range []int{1, 7, 1000} {
@@ -346,8 +362,8 @@ func TestPartitionsInSegmentsResume(t *testing.T) {
 				t.Errorf("%s: %d keys of %s, it has %d", name, n, k, want[k])
 			}
 		}
-		// Every jump refused: each segment reads on in plain pages.
-		r := &refusing{Client: c}
+		// Every jump of a segment refused: each reads on in plain pages.
+		r := &refusing{Client: c, inSegments: true}
 		got, _, _ = lazily(t, r, first, 10)
 		if r.refused < 2 || len(got) != len(want) {
 			t.Errorf("%s: with %d jumps refused listed %d partitions, want %d", name, r.refused, len(got), len(want))
@@ -387,6 +403,30 @@ func TestPartitionsInSegmentsMarkUnread(t *testing.T) {
 		sort.Strings(wrong)
 		if len(keys) != len(want) || len(wrong) > 0 {
 			t.Errorf("%s: %d of %d partitions; marked wrong: %v", name, len(keys), len(want), wrong)
+		}
+	}
+}
+
+var lonelyTable = partTable{"PartsLonely", "S", "S", 1, func(int) int { return 150 }, 0}
+
+var lonelySeeded seededTable
+
+// TestOnePartitionIsTwoReads: a table of one large partition is listed in
+// two reads, the first and its jump, which ends the table: the listing
+// splits into segments only once the jump finds more (it split after the
+// first read: 10 reads, 5.5 RCU billed, for the demo's AuditLog).
+func TestOnePartitionIsTwoReads(t *testing.T) {
+	backends := seededBackends(t, &lonelySeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return createPartTable(ctx, w, lonelyTable)
+	})
+	for name, c := range backends {
+		first := dynamo.FirstPartitions("PartsLonely", wideKey)
+		seq := &scans{Client: c}
+		sequential(t, seq, first, 1<<30)
+		s := &scans{Client: c}
+		got, _, _ := lazily(t, s, first, 1000)
+		if len(got) != 1 || s.requests != 2 || s.rcu != seq.rcu {
+			t.Errorf("%s: %d partitions in %d reads, %.1f RCU billed; want 1 in 2 reads, %.1f RCU as the sequential skip-scan", name, len(got), s.requests, s.rcu, seq.rcu)
 		}
 	}
 }
