@@ -81,7 +81,7 @@ func (p *pager) next() tea.Cmd {
 	if p.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.merge.Clone(), timeMergePage)
 	}
-	q, bounded := p.gapBound(p.query, p.tail.lastKey) // after G: up to where the end's read began
+	q, bounded := p.gapBound(p.query, p.lastKey, p.tail.lastKey) // after G: up to where the end's read began
 	p.tail.bounded = bounded
 	limit := p.limit
 	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {

@@ -37,9 +37,17 @@ type tail struct {
 // the condition, and a read bounded so never reads an item twice. On an
 // index, whose sort keys repeat, the bound takes in the key itself (the
 // table's keys tell the one item read twice apart, as before). ok is
-// false where no bound applies (no gap, a merged range, no key yet).
-func (p *pager) gapBound(q domain.KeyQuery, far dynamo.Item) (domain.KeyQuery, bool) {
+// false where no bound applies (no gap, a merged range, no key yet). A
+// read with no start key (start: G's first read from the end) keeps its
+// condition whole: the bound would take the place of the condition's
+// own end (a Time range read back to the partition's oldest item, a
+// prefix's items to keys outside it), and the read stops where it meets
+// the other end's rows instead.
+func (p *pager) gapBound(q domain.KeyQuery, start, far dynamo.Item) (domain.KeyQuery, bool) {
 	if !p.gapOpen() || p.merge != nil || far == nil || q.SKName == "" {
+		return q, false
+	}
+	if start == nil && q.SK.Op != domain.SKNone {
 		return q, false
 	}
 	kv, ok := dynamo.KeyValueOf(far[q.SKName])
@@ -163,7 +171,7 @@ func (p *pager) nextTail() tea.Cmd {
 	}
 	q := p.query
 	q.Reverse = !q.Reverse
-	q, p.tail.bounded = p.gapBound(q, p.lastKey)
+	q, p.tail.bounded = p.gapBound(q, p.tail.lastKey, p.lastKey)
 	p.tail.reading, p.tail.failed = true, false
 	p.again.reading, p.again.failed = false, false
 	ctx, req := p.req.start(p.c)
