@@ -490,6 +490,17 @@ func sameKeyValue(a, b domain.KeyValue) bool {
 	return a.Text == b.Text
 }
 
+const (
+	// recentRecord: a record stamped this close to a poll's start (times
+	// are rounded to the second) is at the shard's tip; the poll hands on
+	// what it read and the next goes on from there.
+	recentRecord = time.Second
+	// followPages bounds the pages one poll reads of a shard, so that a
+	// shard far behind (or stamped by another clock) still hands its
+	// changes on as they are read, and what is held stays bounded.
+	followPages = 10
+)
+
 // follow reads the open shards every Poll and emits each new record once,
 // as it arrives; a shard that closes hands on to its children.
 func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
@@ -498,6 +509,7 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 		if err := sleep(ctx, r.req.Poll); err != nil {
 			return err
 		}
+		polled := time.Now()
 		var batch []held
 		var still []*openShard
 		closed := false
@@ -513,14 +525,16 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 				closed = true // trimmed away
 				continue
 			}
-			for {
+			for pages := 1; ; pages++ {
 				page, err := r.getRecords(ctx, o.id, &o.iter, o.last)
 				if err != nil {
 					return err
 				}
+				recent := false
 				for j, rec := range page.Records {
 					c := r.change(rec, o.id)
 					o.last = c.Seq
+					recent = recent || !c.Time.Before(polled.Add(-recentRecord))
 					if r.match(c) {
 						batch = append(batch, held{c: c, depth: o.depth, shard: i, pos: j})
 					}
@@ -531,7 +545,12 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 					break
 				}
 				o.iter = aws.ToString(page.NextShardIterator)
-				if len(page.Records) == 0 {
+				// The shard's tip, as far as this poll goes: an empty
+				// answer, a page reaching the records written as the poll
+				// began, or enough pages for one poll. A shard written
+				// faster than its 5 reads a second never answers empty,
+				// and waiting for one held every change back for good.
+				if len(page.Records) == 0 || recent || pages >= followPages {
 					still = append(still, o)
 					break
 				}

@@ -308,14 +308,21 @@ func TestChangesFollowBusyShard(t *testing.T) {
 			// following must not need a pause in the writes to catch up.
 			wctx, stopWriting := context.WithCancel(context.Background())
 			writing := make(chan struct{})
-			go func() { // a busy table: a write every few milliseconds, until the test has seen enough
+			// A write every 20 ms (50 a second, ten a GetRecords the
+			// shard allows) keeps every answer non-empty, and the 300 ms
+			// before the read hold ~15 of the 50 changes: the rest come
+			// by following. At a write every 2 ms the catch-up alone
+			// held all 50, so following was never tested: it waited for
+			// an empty answer and held every change back (13 of 50 in 60 s
+			// on the embedded backend once the writes slowed).
+			go func() { // a busy table, until the test has seen enough
 				defer close(writing)
 				for i := 1; wctx.Err() == nil; i++ {
 					if _, err := b.db.PutItem(wctx, &dynamodb.PutItemInput{TableName: aws.String(table),
 						Item: dynamo.Item{"pk": s("A"), "sk": s("x"), "n": n(fmt.Sprint(i))}}); err != nil {
 						return
 					}
-					time.Sleep(2 * time.Millisecond)
+					time.Sleep(20 * time.Millisecond)
 				}
 			}()
 			defer func() { stopWriting(); <-writing }()
