@@ -298,6 +298,11 @@ func TestCountBudget(t *testing.T) {
 	h.keys("c", "c") // count anyway: it stops at the budget
 	h.said(t, "stopped at the count budget of 20 RCU")
 	h.contains(t, "…")
+	// A branch the count never reached is not counted ("–": c counts
+	// it), not "0…", which read as none found so far.
+	if screen := h.screen(); strings.Contains(screen, " 0…") {
+		t.Fatalf("a branch never counted shows 0…:\n%s", screen)
+	}
 }
 
 func TestConfiguredTableSettings(t *testing.T) {

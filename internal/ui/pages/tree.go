@@ -162,6 +162,19 @@ func (t *Tree) setColumns() {
 	t.grid.SetColumns(cols)
 }
 
+// uncountUnread marks the branches a stopped count read nothing of as not
+// counted ("–", and c counts them), not "0…": nothing was counted there,
+// not zero so far.
+func (t *Tree) uncountUnread() {
+	for name, counting := range t.counting {
+		if counting && t.counts[name] == 0 {
+			delete(t.counts, name)
+			delete(t.counting, name)
+		}
+	}
+	t.setColumns() // the Items heading says whether some are not counted
+}
+
 // notCounted is a branch's Items cell before c counts it: a blank there
 // read as nothing, or as none.
 const notCounted = "–"
@@ -379,6 +392,9 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.counts[msg.child] = msg.n
 			t.counting[msg.child] = !msg.final
 		}
+		if msg.budgetHit {
+			t.uncountUnread()
+		}
 		t.refresh()
 		if msg.budgetHit {
 			t.count.done(msg.req)
@@ -446,6 +462,7 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		t.walk.stop()
 		t.count.stop()
+		t.uncountUnread()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
 	case key.Matches(msg, k.Back):
