@@ -202,13 +202,13 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if !page.More() || past {
 			return nil
 		}
-		read := w.limit // the size of the read just answered
+		read := w.limit   // the size of the read just answered
+		var m probeSizing // the whole items' sizes, from the measuring read
 		if measure {
-			if m := measured(page.Items, page.Cost.RCU); m.Sized {
-				w.probe = m
-			} else {
-				w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
-			}
+			m = measured(page.Items, page.Cost.RCU)
+		}
+		if m.Sized {
+			w.probe = m
 		} else if w.limit > 0 {
 			w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
 		}

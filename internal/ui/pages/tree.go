@@ -164,7 +164,7 @@ func (t *Tree) setColumns() {
 
 // uncountUnread marks the branches a stopped count read nothing of as not
 // counted ("–", and c counts them), not "0…": nothing was counted there,
-// not zero so far.
+// not zero so far. The refresh that follows heads the column so.
 func (t *Tree) uncountUnread() {
 	for name, counting := range t.counting {
 		if counting && t.counts[name] == 0 {
@@ -172,7 +172,6 @@ func (t *Tree) uncountUnread() {
 			delete(t.counting, name)
 		}
 	}
-	t.setColumns() // the Items heading says whether some are not counted
 }
 
 // notCounted is a branch's Items cell before c counts it: a blank there
@@ -379,9 +378,8 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			// Detected, as a delimiter or as none: remembered, so a level
 			// opened from here or read again is cut the same way.
 			t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
-			t.setColumns()
 		}
-		t.refresh()
+		t.refresh() // its columns too: the level's name follows the delimiter
 		return t, report(msg.err, false, t.id)
 	case countedMsg:
 		if msg.req != t.count.id {
