@@ -36,7 +36,7 @@ func changesTable(t *testing.T, srv *mototest.Server, view types.StreamViewType)
 		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
 	}
 	db := srv.Client()
-	if _, err := db.CreateTable(ctx, in); err != nil {
+	if _, err := db.CreateTable(ctx, in); mototest.Created(err) != nil {
 		t.Fatal(err)
 	}
 	return name, func(put bool, item map[string]types.AttributeValue) {

@@ -61,7 +61,7 @@ func createStreamTable(t *testing.T, ctx context.Context, db streamWriter, view 
 	if view != "" {
 		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
 	}
-	if _, err := db.CreateTable(ctx, in); err != nil {
+	if _, err := db.CreateTable(ctx, in); mototest.Created(err) != nil {
 		t.Fatal(err)
 	}
 	return name

@@ -10,6 +10,7 @@ package mototest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynascope/dynascope/internal/dynamo/servertest"
@@ -112,3 +114,15 @@ func Shared(tb testing.TB) *Server {
 
 // StopShared stops the server Shared started, if any.
 func StopShared() { shared.Stop() }
+
+// Created is err of a CreateTable whose name no other test of the binary
+// uses, nil if the table exists: under load the SDK retries a CreateTable
+// moto had already applied, and moto answers the retry with
+// ResourceInUseException for the test's own table, made by the first try.
+func Created(err error) error {
+	var inUse *types.ResourceInUseException
+	if errors.As(err, &inUse) {
+		return nil
+	}
+	return err
+}
