@@ -236,8 +236,8 @@ func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenReque
 // than --count-budget: the most a count can read is the whole table once.
 func (f *childrenFlags) checkCountCost(info dynamo.TableInfo) error {
 	if est := float64(info.SizeBytes) / 4096 * 0.5; f.count && est > f.countBudget {
-		return dynamo.Errorf("count", dynamo.KindValidation, fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
-			"counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
+		return refusedOverBudget(fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
+			"count: counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
 	}
 	return nil
 }

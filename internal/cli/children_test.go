@@ -76,7 +76,7 @@ func TestChildrenBadInput(t *testing.T) {
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
 		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
-		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 1, "raise --count-budget"},
+		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 3, "raise --count-budget"},
 	} {
 		_, stderr, code := cli(t, append([]string{"children", "--demo"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

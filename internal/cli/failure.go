@@ -54,6 +54,15 @@ func stoppedAtBudget(flag string, b export.Budget, items int, masked bool) error
 	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items read, resume with %s", b.RCU, b.MaxRCU, b.Scanned, how)}
 }
 
+// overBudget is a read refused before it starts because it could cost more
+// than its budget: a stop at the budget (exit 3) with nothing read, saying
+// what to raise.
+type overBudget struct{ usageError }
+
+func refusedOverBudget(hint, format string, args ...any) error {
+	return overBudget{usageError{what: fmt.Sprintf(format, args...), hint: hint}}
+}
+
 // signalled is the cause of a context cancelled by a signal.
 type signalled struct{ sig os.Signal }
 
@@ -124,10 +133,10 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	code := exitFailure
 	var ue usageError
 	switch {
+	case errors.As(err, new(overBudget)), errors.As(err, new(partialError)):
+		code = exitPartial
 	case errors.As(err, &ue):
 		code = exitUsage
-	case errors.As(err, new(partialError)):
-		code = exitPartial
 	case cobraUsage(err):
 		code = exitUsage
 		err = usageError{what: err.Error(), hint: "see dynascope --help"}

@@ -35,6 +35,13 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--sk-prefix", "evt"}, 2, `--sk-prefix "evt": Timestamp is a number key`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp: 2006-01-02 is text, and this key holds numbers`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "0000-01-01"}, 2, "times run from 0001-01-01 to 9999-12-31"},
+		// A shard pattern names several partitions: items and range read
+		// one, so they refuse it rather than read it as a literal key that
+		// holds nothing (0 items, exit 0).
+		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}"}, 2, "--pk seattle-{1..3} names 3 partitions (seattle-1 … seattle-3); this command reads one — read one shard at a time (--pk seattle-1), or all of them merged with dynascope children --pk 'seattle-{1..3}'"},
+		{[]string{"range", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}", "--last", "1h"}, 2, "--pk seattle-{1..3} names 3 partitions"},
+		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3"}, 2, "is never closed"},
+		{[]string{"items", "--demo", "--table", "Locations", "--pk", `\{USA\}`}, 0, ""},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", long}, 1, "the partition key value is 2049 bytes, over DynamoDB's limit of 2048"},
 	} {
 		_, errs, code := cli(t, tc.args...)

@@ -32,6 +32,9 @@ func (f itemsFlags) validate() error {
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
 	}
+	if _, err := onePartition(f.pk); err != nil {
+		return err
+	}
 	_, path, err := export.Target(f.output)
 	if err == nil && path != "" {
 		err = export.CheckNewFile(path) // before anything is read
@@ -150,7 +153,11 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQue
 	if err != nil {
 		return domain.KeyQuery{}, info, noIndex(info, f.index)
 	}
-	v, err := domain.ParseKeyValue(key.PK.Type, f.pk)
+	pk, err := onePartition(f.pk)
+	if err != nil {
+		return domain.KeyQuery{}, info, err
+	}
+	v, err := domain.ParseKeyValue(key.PK.Type, pk)
 	if err != nil {
 		// "… is not a number: this key is numeric (N), so type …": the part
 		// after the last colon is what to do.
@@ -218,4 +225,24 @@ func (o *readOpts) stoppedNote() string {
 		return fmt.Sprintf(" (stopped at --max-rcu %.0f: more may match)", o.MaxRCU)
 	}
 	return ""
+}
+
+// onePartition is the one partition --pk names for a command that reads a
+// single partition (items, range): a shard pattern such as
+// 'seattle-{1..3}' names several and is refused before anything is read,
+// rather than read as a literal key that holds nothing; `\{` is a literal
+// brace.
+func onePartition(pk string) (string, error) {
+	if !domain.IsPattern(pk) {
+		return pk, nil
+	}
+	names, err := domain.ExpandPartitions(pk)
+	switch {
+	case err != nil:
+		return "", usage("write ranges as {1..4}, lists as {a,b}, a literal brace as \\{", "--pk %v", err)
+	case len(names) > 1:
+		return "", usage(fmt.Sprintf("read one shard at a time (--pk %s), or all of them merged with dynascope children --pk '%s'", names[0], pk),
+			"--pk %s names %d partitions (%s … %s); this command reads one", pk, len(names), names[0], names[len(names)-1])
+	}
+	return names[0], nil
 }
