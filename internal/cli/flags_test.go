@@ -41,6 +41,7 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}"}, 2, "--pk seattle-{1..3} names 3 partitions (seattle-1 … seattle-3); this command reads one — read one shard at a time (--pk seattle-1), or all of them merged with dynascope children --pk 'seattle-{1..3}'"},
 		{[]string{"range", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}", "--last", "1h"}, 2, "--pk seattle-{1..3} names 3 partitions"},
 		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3"}, 2, "is never closed"},
+		{[]string{"versions", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1,2}"}, 2, "--pk seattle-{1,2} names 2 partitions"},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", `\{USA\}`}, 0, ""},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", long}, 1, "the partition key value is 2049 bytes, over DynamoDB's limit of 2048"},
 	} {

@@ -32,9 +32,6 @@ func (f itemsFlags) validate() error {
 	case f.limit < 0:
 		return usage("give how many items to print, or 0 for all", "--limit %d is negative", f.limit)
 	}
-	if _, err := onePartition(f.pk); err != nil {
-		return err
-	}
 	_, path, err := export.Target(f.output)
 	if err == nil && path != "" {
 		err = export.CheckNewFile(path) // before anything is read
@@ -82,6 +79,9 @@ consumed RCU, items and elapsed time.`,
 // connects.
 func runItems(ctx context.Context, f *itemsFlags) error {
 	if err := f.validate(); err != nil {
+		return err
+	}
+	if _, err := onePartition(f.pk); err != nil {
 		return err
 	}
 	opt, err := f.readOpts()

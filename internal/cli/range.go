@@ -138,6 +138,9 @@ func (f *rangeFlags) prepare() (rangePlan, error) {
 	if err := f.validate(); err != nil {
 		return p, err
 	}
+	if _, err := onePartition(f.pk); err != nil {
+		return p, err
+	}
 	if err := f.validateFollow(); err != nil {
 		return p, err
 	}

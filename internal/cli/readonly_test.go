@@ -2,7 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,7 +44,7 @@ func TestHeadlessCommandsOnlyRead(t *testing.T) {
 	var seen []string
 	for op, n := range ops {
 		seen = append(seen, op)
-		if !map[string]bool{"ListTables": true, "DescribeTable": true, "Query": true, "Scan": true, "GetItem": true, "BatchGetItem": true}[op] {
+		if !map[string]bool{"ListTables": true, "DescribeTable": true, "Query": true, "Scan": true, "GetItem": true}[op] {
 			t.Errorf("a headless command sent %s (%d times)", op, n)
 		}
 	}
@@ -93,4 +98,108 @@ func TestConfigKeys(t *testing.T) {
 			t.Errorf("%q: %d %s", tc.text, code, stderr)
 		}
 	}
+}
+
+// TestReadmePolicyIsEveryCall: the README's IAM policy grants exactly the
+// calls the program can make, and "Read-only by design" names each. The
+// calls are read from the data layer's source: every method of an
+// interface in internal/dynamo that takes an SDK request (the table
+// client, the streams client, and any optional interface beside them),
+// except Writer's, which only `seed` holds. A call added there without a
+// line in the policy (or a grant nothing makes) fails here.
+func TestReadmePolicyIsEveryCall(t *testing.T) {
+	calls := dataLayerCalls(t)
+	if len(calls) < 5 {
+		t.Fatalf("read %d calls from internal/dynamo; the parse is broken: %v", len(calls), calls)
+	}
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "### A real account, read-only")
+	_, block, _ := strings.Cut(section, "```json\n")
+	block, _, _ = strings.Cut(block, "```")
+	var policy struct {
+		Statement []struct{ Action []string }
+	}
+	if err := json.Unmarshal([]byte(block), &policy); err != nil || len(policy.Statement) == 0 {
+		t.Fatalf("the README's policy is not JSON: %v\n%s", err, block)
+	}
+	granted := map[string]bool{}
+	for _, s := range policy.Statement {
+		for _, a := range s.Action {
+			granted[a] = true
+		}
+	}
+	for call, service := range calls {
+		if !granted[service+":"+call] {
+			t.Errorf("the program calls %s, and the README's policy does not grant %s:%s", call, service, call)
+		}
+	}
+	for action := range granted {
+		_, call, _ := strings.Cut(action, ":")
+		if _, ok := calls[call]; !ok {
+			t.Errorf("the README's policy grants %s, which nothing calls", action)
+		}
+	}
+	_, readOnly, _ := strings.Cut(string(data), "## Read-only by design")
+	readOnly, _, _ = strings.Cut(readOnly, "\n## ")
+	for call := range calls {
+		if !strings.Contains(readOnly, "`"+call+"`") {
+			t.Errorf("\"Read-only by design\" does not name %s", call)
+		}
+	}
+}
+
+// dataLayerCalls are the SDK calls of internal/dynamo's interfaces (call →
+// IAM service prefix), Writer's left out.
+func dataLayerCalls(t *testing.T) map[string]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("../dynamo/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]string{}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			spec, ok := n.(*ast.TypeSpec)
+			if !ok || spec.Name.Name == "Writer" {
+				return true
+			}
+			iface, ok := spec.Type.(*ast.InterfaceType)
+			if !ok {
+				return true
+			}
+			for _, m := range iface.Methods.List {
+				fn, ok := m.Type.(*ast.FuncType)
+				if !ok || len(m.Names) == 0 {
+					continue
+				}
+				for _, p := range fn.Params.List {
+					star, ok := p.Type.(*ast.StarExpr)
+					if !ok {
+						continue
+					}
+					sel, ok := star.X.(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != m.Names[0].Name+"Input" {
+						continue
+					}
+					// Streams calls are dynamodb:… actions in IAM too.
+					if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "dynamodb" || pkg.Name == "dynamodbstreams") {
+						calls[m.Names[0].Name] = "dynamodb"
+					}
+				}
+			}
+			return true
+		})
+	}
+	return calls
 }

@@ -106,6 +106,9 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
+	if _, err := onePartition(f.pk); err != nil {
+		return err
+	}
 	pattern, err := f.versionPattern(f.g, f.given("version-pattern"))
 	if err != nil {
 		return err
