@@ -153,8 +153,8 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %d versioned items, %d drifted · requests=%d consumedRCU=%.1f%s\n",
-			export.OneLine(level.Describe()), len(items), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
+		fmt.Fprintf(f.stderr, "%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
+			export.OneLine(level.Describe()), counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			shown := make([]string, len(res.Skipped))
 			for i, s := range res.Skipped {

@@ -145,7 +145,7 @@ func TestVersionsBareAndPointer(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(stderr, "1 versioned items, 1 drifted") {
+	if !strings.Contains(stderr, "1 versioned item, 1 drifted") {
 		t.Errorf("stderr: %s", stderr)
 	}
 	out, _ = mustRun(t, "versions", "--demo", "--table", "VersionNums", "--pk", "Part#1")
