@@ -54,6 +54,12 @@ func stoppedAtBudget(flag string, b export.Budget, items int, masked bool) error
 	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items read, resume with %s", b.RCU, b.MaxRCU, b.Scanned, how)}
 }
 
+// silentExit ends a run with its code and no message: the command has
+// said what it found (diff: the sides differ, exit 1, as diff does).
+type silentExit struct{ code int }
+
+func (e silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
 // signalled is the cause of a context cancelled by a signal.
 type signalled struct{ sig os.Signal }
 
@@ -123,6 +129,10 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	}
 	code := exitFailure
 	var ue usageError
+	var quiet silentExit
+	if errors.As(err, &quiet) {
+		return quiet.code
+	}
 	switch {
 	case errors.As(err, &ue):
 		code = exitUsage
