@@ -31,7 +31,9 @@ var ttlNow = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 // ttlItems are one item of each kind under PK "p", and one live item
 // under "q".
 func ttlItems() []dynamo.Item {
-	num := func(v int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)} }
+	num := func(v int64) types.AttributeValue {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+	}
 	it := func(pk, sk string, ttl types.AttributeValue) dynamo.Item {
 		i := dynamo.Item{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}, "Body": &types.AttributeValueMemberS{Value: "x"}}
 		if ttl != nil {
