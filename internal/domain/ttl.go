@@ -90,7 +90,7 @@ func (v TTLValue) Words(now time.Time) string {
 }
 
 // Span is a duration in at most two units, for people: 45s, 3m 20s,
-// 3h 20m, 2d 4h, 400d.
+// 3h 20m, 2d 4h, 1y 35d.
 func Span(d time.Duration) string {
 	if d < 0 {
 		d = -d
@@ -105,8 +105,10 @@ func Span(d time.Duration) string {
 		return twoUnits(s/3600, "h", s%3600/60, "m")
 	case s < 100*86400:
 		return twoUnits(s/86400, "d", s%86400/3600, "h")
+	case s < 365*86400:
+		return fmt.Sprintf("%dd", s/86400)
 	}
-	return fmt.Sprintf("%dd", s/86400)
+	return twoUnits(s/(365*86400), "y", s%(365*86400)/86400, "d")
 }
 
 func twoUnits(a int64, au string, b int64, bu string) string {

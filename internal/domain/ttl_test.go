@@ -43,7 +43,7 @@ func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 func TestSpan(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		0: "0s", 59 * time.Second: "59s", time.Minute: "1m", 61 * time.Second: "1m 1s", 3 * time.Hour: "3h",
-		49 * time.Hour: "2d 1h", -2 * time.Minute: "2m", 400 * 24 * time.Hour: "400d",
+		49 * time.Hour: "2d 1h", -2 * time.Minute: "2m", 200 * 24 * time.Hour: "200d", 400 * 24 * time.Hour: "1y 35d", 730 * 24 * time.Hour: "2y",
 	} {
 		if got := Span(d); got != want {
 			t.Errorf("Span(%v) = %q, want %q", d, got, want)
