@@ -342,6 +342,8 @@ func TestReadmeExitCodes(t *testing.T) {
 		args   []string
 	}{
 		{0, "success", []string{"tables", "--demo"}},
+		{0, "the sides are identical", []string{"diff", "--demo", "--table", "Locations", "--pk", "nobody", "--against-table", "Geography"}},
+		{1, "the sides differ", []string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--against-table", "Geography"}},
 		{1, "no such table", []string{"items", "--demo", "--table", "Nope", "--pk", "x"}},
 		{1, "endpoint unreachable", []string{"tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1"}},
 		{1, "no region", []string{"tables", "--endpoint-url", "http://127.0.0.1:1"}},
