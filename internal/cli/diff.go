@@ -77,7 +77,7 @@ usual codes when a read fails. The cost of each side goes to stderr.`,
 	fl.StringVar(&o.against.region, "against-region", "", "the other side's `region`")
 	fl.StringVar(&o.against.table, "against-table", "", "the other side's `table` (default: --table)")
 	fl.StringVar(&o.against.data, "against-data", "", "the other side is data at `PATH` without a server, as --data opens it (keyed as --table, unless --keys or --schema say otherwise)")
-	fl.StringVarP(&o.output, "output", "o", "text", "text (the keys that differ and how), jsonl (one key a line), json (one document) or csv (one change a row)")
+	fl.StringVarP(&o.output, "output", "o", "text", "text (the keys that differ and how), jsonl (one key a line), json (one array of them) or csv (one change a row)")
 	fl.BoolVar(&o.all, "all", false, "print the keys that are the same too")
 	budgetVar(fl, &o.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU`, half on each side; stopped there, exit 3")
 	return cmd
@@ -188,7 +188,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if !o.all {
 		shownKeys = slices.DeleteFunc(slices.Clone(res.Keys), func(d domain.KeyDiff) bool { return d.Status == domain.Same })
 	}
-	if err := o.write(shownKeys, res, left, right, rtable, shown); err != nil {
+	if err := o.write(shownKeys); err != nil {
 		return err
 	}
 	n := domain.DiffCounts(res.Keys)
@@ -308,36 +308,16 @@ func asDiffKey(d domain.KeyDiff) diffKey {
 	return k
 }
 
-func (o *diffOptions) write(keys []domain.KeyDiff, res dynamo.DiffResult, left, right *connection, rtable string, q domain.KeyQuery) error {
+func (o *diffOptions) write(keys []domain.KeyDiff) error {
 	switch o.output {
-	case "jsonl":
-		out := export.NewJSONRows(o.stdout, "jsonl")
+	case "jsonl", "json":
+		out := export.NewJSONRows(o.stdout, o.output)
 		for _, d := range keys {
 			if err := out.Write(asDiffKey(d)); err != nil {
 				return err
 			}
 		}
 		return out.Close()
-	case "json":
-		rows := make([]diffKey, 0, len(keys))
-		for _, d := range keys {
-			rows = append(rows, asDiffKey(d))
-		}
-		side := func(c *connection, table string, r dynamo.SideRead) map[string]any {
-			return map[string]any{"connection": c.label, "table": table, "items": r.Items, "pages": r.Pages,
-				"requests": r.Cost.Requests, "consumedRCU": r.Cost.RCU, "billedRCU": r.Cost.Billed, "stopped": r.Stopped}
-		}
-		counts := map[string]int{}
-		for s, n := range domain.DiffCounts(res.Keys) {
-			counts[string(s)] = n
-		}
-		total := res.Cost()
-		return export.JSONDoc(o.stdout, map[string]any{
-			"keys": rows, "counts": counts, "identical": domain.Identical(res.Keys),
-			"keyCondition": q.Expression(), "values": q.Values(),
-			"left": side(left, o.table, res.Left), "right": side(right, rtable, res.Right),
-			"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "billedRCU": total.Billed, "stopped": res.Stopped()},
-		})
 	case "csv":
 		cols := []string{"key", "status", "path", "left", "right"}
 		return export.WriteCSV(o.stdout, cols, map[string]bool{"key": true, "status": true, "path": true, "left": true, "right": true}, func(row func(map[string]any) error) error {

@@ -172,22 +172,20 @@ func TestDiffTwoServers(t *testing.T) {
 			t.Errorf("stderr: %s", errs)
 		}
 	})
-	t.Run("a prefix, as a document", func(t *testing.T) {
-		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--prefix", "a#", "--against-data", data, "--output", "json"}, dlConn...)...)
+	t.Run("a prefix, as one array", func(t *testing.T) {
+		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--prefix", "a#", "--against-data", data, "--output", "json", "--all"}, dlConn...)...)
 		if code != 1 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		var doc struct {
-			Keys         []diffLine
-			Counts       map[string]int
-			KeyCondition string
-			Stats        struct{ Requests int }
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		var keys []diffLine
+		if err := json.Unmarshal([]byte(out), &keys); err != nil {
 			t.Fatal(err)
 		}
-		if len(doc.Keys) != 2 || doc.Counts["only-right"] != 0 || doc.Counts["same"] != 1 || doc.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" || doc.Stats.Requests < 2 {
-			t.Errorf("document: %s", out)
+		if len(keys) != 3 || keys[0].Status != "same" || keys[1].Status != "differs" || keys[2].Status != "only-left" || len(keys[1].Changes) != 2 {
+			t.Errorf("array: %s", out)
+		}
+		if !strings.Contains(errs, "AND begins_with(SK, :prefix)") {
+			t.Errorf("stderr: %s", errs)
 		}
 	})
 	t.Run("text and csv", func(t *testing.T) {
