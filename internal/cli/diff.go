@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -179,25 +180,29 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if lq.SKName != "" {
 		keys = append(keys, lq.SKName)
 	}
-	res, err := dynamo.DiffItems(ctx, dynamo.DiffSide{Client: left.client, Query: lq}, dynamo.DiffSide{Client: right.client, Query: rq}, keys, o.maxRCU, show)
+	var res dynamo.DiffResult
+	err = o.write(func(each func(domain.KeyDiff) error) error {
+		var err error
+		res, err = dynamo.DiffItems(ctx, dynamo.DiffSide{Client: left.client, Query: lq}, dynamo.DiffSide{Client: right.client, Query: rq}, keys, o.maxRCU, show,
+			func(d domain.KeyDiff) error {
+				if d.Status == domain.Same && !o.all {
+					return nil
+				}
+				return each(d)
+			})
+		return err
+	})
 	o.writeCosts(res, left, right)
 	if err != nil {
 		return err
 	}
-	shownKeys := res.Keys
-	if !o.all {
-		shownKeys = slices.DeleteFunc(slices.Clone(res.Keys), func(d domain.KeyDiff) bool { return d.Status == domain.Same })
-	}
-	if err := o.write(shownKeys); err != nil {
-		return err
-	}
-	n := domain.DiffCounts(res.Keys)
+	n := res.Counts
 	fmt.Fprintf(o.stderr, "%s compared: %d same, %d differ, %d only-left, %d only-right\n",
-		counted(len(res.Keys), "key", "keys"), n[domain.Same], n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight])
+		counted(n[domain.Same]+n[domain.Differs]+n[domain.OnlyLeft]+n[domain.OnlyRight], "key", "keys"), n[domain.Same], n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight])
 	if res.Stopped() {
 		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, the keys compared are those both sides read; a larger --max-rcu reads on", res.Cost().Billed, o.maxRCU)}
 	}
-	if !domain.Identical(res.Keys) {
+	if !res.Identical() {
 		return silentExit{exitFailure}
 	}
 	return nil
@@ -308,50 +313,54 @@ func asDiffKey(d domain.KeyDiff) diffKey {
 	return k
 }
 
-func (o *diffOptions) write(keys []domain.KeyDiff) error {
+// write prints the keys read hands it, each as it comes, in --output's
+// format.
+func (o *diffOptions) write(read func(each func(domain.KeyDiff) error) error) error {
 	switch o.output {
 	case "jsonl", "json":
 		out := export.NewJSONRows(o.stdout, o.output)
-		for _, d := range keys {
-			if err := out.Write(asDiffKey(d)); err != nil {
-				return err
-			}
+		if err := read(func(d domain.KeyDiff) error { return out.Write(asDiffKey(d)) }); err != nil {
+			out.Flush()
+			return err
 		}
 		return out.Close()
 	case "csv":
 		cols := []string{"key", "status", "path", "left", "right"}
 		return export.WriteCSV(o.stdout, cols, map[string]bool{"key": true, "status": true, "path": true, "left": true, "right": true}, func(row func(map[string]any) error) error {
-			for _, d := range keys {
-				key := (jsonText(d.Key))
+			return read(func(d domain.KeyDiff) error {
+				key := jsonText(d.Key)
 				if len(d.Changes) == 0 {
-					if err := row(map[string]any{"key": key, "status": string(d.Status)}); err != nil {
-						return err
-					}
+					return row(map[string]any{"key": key, "status": string(d.Status)})
 				}
 				for _, c := range d.Changes {
 					if err := row(map[string]any{"key": key, "status": string(d.Status), "path": c.Path, "left": jsonText(c.Old), "right": jsonText(c.New)}); err != nil {
 						return err
 					}
 				}
-			}
-			return nil
+				return nil
+			})
 		}, export.IsTerminal(o.stdout))
 	}
-	return writeDiffText(o.stdout, keys)
+	w := bufio.NewWriter(o.stdout)
+	err := read(func(d domain.KeyDiff) error { return writeDiffText(w, d) })
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
-// writeDiffText prints each key with its status, and under a key that
+// writeDiffText prints a key with its status, and under a key that
 // differs one line a changed path: left → right.
-func writeDiffText(w io.Writer, keys []domain.KeyDiff) error {
-	var b strings.Builder
-	for _, d := range keys {
-		fmt.Fprintf(&b, "%-10s  %s\n", d.Status, export.OneLine((jsonText(d.Key))))
-		for _, c := range d.Changes {
-			fmt.Fprintf(&b, "    %s: %s → %s\n", export.OneLine(c.Path), sideText(c.Old, c.Kind == domain.Added), sideText(c.New, c.Kind == domain.Removed))
+func writeDiffText(w io.Writer, d domain.KeyDiff) error {
+	if _, err := fmt.Fprintf(w, "%-10s  %s\n", d.Status, export.OneLine(jsonText(d.Key))); err != nil {
+		return err
+	}
+	for _, c := range d.Changes {
+		if _, err := fmt.Fprintf(w, "    %s: %s → %s\n", export.OneLine(c.Path), sideText(c.Old, c.Kind == domain.Added), sideText(c.New, c.Kind == domain.Removed)); err != nil {
+			return err
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return nil
 }
 
 func sideText(v any, absent bool) string {

@@ -52,6 +52,13 @@ func diffQuery(table string, sk domain.SKCondition) domain.KeyQuery {
 	return domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S("p"), SKName: "SK", SK: sk}
 }
 
+func collect(into *[]domain.KeyDiff) func(domain.KeyDiff) error {
+	return func(d domain.KeyDiff) error {
+		*into = append(*into, d)
+		return nil
+	}
+}
+
 // diffLines is a comparison in comparable lines: status, sort key, paths.
 func diffLines(ds []domain.KeyDiff) []string {
 	var out []string
@@ -87,11 +94,12 @@ func TestDiffAcrossBackends(t *testing.T) {
 			t.Run(tc.name+"/"+pair[0]+"-"+pair[1], func(t *testing.T) {
 				l := dynamo.DiffSide{Client: bs[pair[0]], Query: diffQuery("DiffLeft", tc.sk)}
 				r := dynamo.DiffSide{Client: bs[pair[1]], Query: diffQuery("DiffRight", tc.sk)}
-				res, err := dynamo.DiffItems(ctx, l, r, keys, 0, nil)
+				var got []domain.KeyDiff
+				res, err := dynamo.DiffItems(ctx, l, r, keys, 0, nil, collect(&got))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := diffLines(res.Keys); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				if got := diffLines(got); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 					t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 				}
 				if res.Stopped() || res.Left.Pages != 1 || res.Right.Pages != 1 {
@@ -113,15 +121,48 @@ func TestDiffBudget(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := dynamo.DiffSide{Client: c, Query: diffQuery("DiffLeft", domain.SKCondition{})}
 			r := dynamo.DiffSide{Client: c, Query: diffQuery("DiffRight", domain.SKCondition{})}
-			res, err := dynamo.DiffItems(ctx, l, r, []string{"PK", "SK"}, 1, nil)
+			var got []domain.KeyDiff
+			res, err := dynamo.DiffItems(ctx, l, r, []string{"PK", "SK"}, 1, nil, collect(&got))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !res.Stopped() || res.Cost().Billed > 1 {
 				t.Fatalf("a budget of 1 RCU: stopped=%v, spent %.1f", res.Stopped(), res.Cost().Billed)
 			}
-			if got := strings.Join(diffLines(res.Keys), "\n"); got != "same a#1 []" {
+			if got := strings.Join(diffLines(got), "\n"); got != "same a#1 []" || res.Counts[domain.Same] != 1 || res.Identical() != true {
 				t.Errorf("keys compared within the budget:\n%s\nwant only a#1, the one both sides read", got)
+			}
+		})
+	}
+}
+
+// TestDiffPagesAndFailures: keys paired across page boundaries compare as
+// in one page; a side that fails fails the comparison (the other side's
+// read is stopped), and so does the writer.
+func TestDiffPagesAndFailures(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range seededBackends(t, &diffSeeded, diffTables) {
+		t.Run(name, func(t *testing.T) {
+			l := dynamo.DiffSide{Client: c, Query: diffQuery("DiffLeft", domain.SKCondition{})}
+			r := dynamo.DiffSide{Client: c, Query: diffQuery("DiffRight", domain.SKCondition{})}
+			var got []domain.KeyDiff
+			// 20 RCU: the first read of each side asks for one item (no
+			// size is known yet), the next for the rest.
+			res, err := dynamo.DiffItems(ctx, l, r, []string{"PK", "SK"}, 20, nil, collect(&got))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "same a#1 []\ndiffers a#2 [changed Info.n, added Note]\nonly-left a#3 []\nonly-right b#1 []"
+			if s := strings.Join(diffLines(got), "\n"); s != want || res.Left.Pages < 2 || res.Right.Pages < 2 || res.Stopped() {
+				t.Errorf("in pages (%d and %d):\n%s\nwant\n%s", res.Left.Pages, res.Right.Pages, s, want)
+			}
+			missing := dynamo.DiffSide{Client: c, Query: diffQuery("DiffNope", domain.SKCondition{})}
+			if _, err := dynamo.DiffItems(ctx, l, missing, []string{"PK", "SK"}, 0, nil, collect(&got)); dynamo.KindOf(err) != dynamo.KindNotFound {
+				t.Errorf("a missing table on the right: %v", err)
+			}
+			stop := fmt.Errorf("the writer failed")
+			if _, err := dynamo.DiffItems(ctx, l, r, []string{"PK", "SK"}, 0, nil, func(domain.KeyDiff) error { return stop }); err != stop {
+				t.Errorf("a failing writer: %v", err)
 			}
 		})
 	}
