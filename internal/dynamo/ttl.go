@@ -203,3 +203,22 @@ func ttlPage(ctx context.Context, c Client, r TTLRequest, proj []string, start I
 	cost.billRead(out.Items, false)
 	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Cost: cost}, nil
 }
+
+// ItemTTL is what an item's TTL attribute (attr, "" for none) means at
+// now, for the item view: "expires in …", "expired … ago, not yet
+// deleted", "never: milliseconds".
+func ItemTTL(it Item, attr string, now time.Time) domain.TTLValue {
+	v, ok := it[attr]
+	if attr == "" || !ok {
+		return domain.ReadTTL(nil, false, now)
+	}
+	return domain.ReadTTL(Plain(v), true, now)
+}
+
+// ItemSize is an item's size as DynamoDB bills it (ItemBytes) in words,
+// and whether it is past the 300 KB warning of the 400 KB limit.
+func ItemSize(it Item) (bytes int, words string, warn bool) {
+	bytes = ItemBytes(it)
+	words, warn = domain.ItemSizeWords(bytes)
+	return bytes, words, warn
+}

@@ -182,3 +182,24 @@ func TestTimeToLiveDynalite(t *testing.T) {
 
 // clientOnly is a Client with none of the optional calls.
 type clientOnly struct{ dynamo.Client }
+
+// TestItemTTLAndSize: the item view's words for an item's TTL and size.
+func TestItemTTLAndSize(t *testing.T) {
+	items := ttlItems()
+	for i, want := range []string{"expires in 1h", "expires in 2h", "expired 2d ago, not yet deleted", "never: milliseconds", "never: microseconds", "never: a String", "never: no TTL attribute"} {
+		got := dynamo.ItemTTL(items[i], "ExpiresAt", ttlNow).Words(ttlNow)
+		if len(got) < len(want) || got[:len(want)] != want {
+			t.Errorf("%v: %q, want %q…", items[i]["sk"], got, want)
+		}
+	}
+	if got := dynamo.ItemTTL(items[0], "", ttlNow).Kind; got != domain.TTLMissing {
+		t.Errorf("no TTL attribute named: %s", got)
+	}
+	big := dynamo.Item{"pk": &types.AttributeValueMemberS{Value: "p"}, "Body": &types.AttributeValueMemberS{Value: string(make([]byte, 310*1024))}}
+	if n, words, warn := dynamo.ItemSize(big); n != 2+1+4+310*1024 || !warn || words != "310.0 KB of the 400 KB limit: 78%" {
+		t.Errorf("a 310 KB item: %d %q %v", n, words, warn)
+	}
+	if n, words, warn := dynamo.ItemSize(items[6]); warn || words != fmt.Sprintf("%d B", n) {
+		t.Errorf("a small item: %d %q %v", n, words, warn)
+	}
+}
