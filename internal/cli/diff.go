@@ -127,16 +127,40 @@ func (g *globals) againstGlobals(a againstFlags) *globals {
 	return o
 }
 
+// checkAgainst checks the other side's connection flags, before anything
+// connects, and returns them.
+func (g *globals) checkAgainst(a againstFlags) (*globals, error) {
+	other := g.againstGlobals(a)
+	if err := other.validate(); err != nil {
+		return nil, againstUsage(err)
+	}
+	if err := other.validateData(); err != nil {
+		return nil, againstUsage(err)
+	}
+	return other, nil
+}
+
+// connectAgainst connects the other side of a comparison as the main
+// connection is connected: files given by --against-data are keyed as the
+// table compared (key) unless --keys or --schema say otherwise. The
+// explorer's = is to connect its other side through it too.
+func (g *globals) connectAgainst(ctx context.Context, a againstFlags, key dynamo.KeySchema) (*connection, error) {
+	other, err := g.checkAgainst(a)
+	if err != nil {
+		return nil, err
+	}
+	if a.data != "" && other.data.keys == "" && len(other.data.schemas) == 0 {
+		other.data.keys = keysFlag(key)
+	}
+	return other.connect(ctx)
+}
+
 func runDiff(ctx context.Context, o *diffOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	other := o.g.againstGlobals(o.against)
-	if err := other.validate(); err != nil {
-		return againstUsage(err)
-	}
-	if err := other.validateData(); err != nil {
-		return againstUsage(err)
+	if _, err := o.g.checkAgainst(o.against); err != nil {
+		return err
 	}
 	mask, err := o.g.tableMask(o.table)
 	if err != nil {
@@ -150,12 +174,9 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.against.data != "" && other.data.keys == "" && len(other.data.schemas) == 0 {
-		other.data.keys = keysFlag(info.Key) // the files' key is the table's compared
-	}
 	right := left
 	if !o.against.sameConnection() {
-		if right, err = other.connect(ctx); err != nil {
+		if right, err = o.g.connectAgainst(ctx, o.against, info.Key); err != nil {
 			return err
 		}
 	}
