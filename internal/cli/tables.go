@@ -35,9 +35,9 @@ func newTablesCmd(ctx context.Context, g *globals) *cobra.Command {
 its global and local secondary indexes (keys and projection), the item
 count and size DynamoDB reports (updated by DynamoDB about every six hours),
 its DynamoDB stream (enabled, view type, label and ARN in JSON), which
-dynascope changes reads, and its Time to Live (the TTL column: the attribute
-where it is on, — where off, ? where it cannot be read; dynascope ttl says
-what the items' values mean). Where the connection matches a configured
+dynascope changes reads, and its Time to Live (the TTL column: the attribute and
+its status, DISABLED, or UNKNOWN where it cannot be read; dynascope ttl
+says what the items' values mean). Where the connection matches a configured
 [[environments]] label, it comes first (and in JSON as "environment").`,
 		Example: `  dynascope tables --demo
   dynascope tables --profile prod --region eu-west-1 --output json | jq -r '.tables[].name'
@@ -167,18 +167,17 @@ func writeTablesText(w io.Writer, infos []dynamo.TableInfo) error {
 	return tw.Flush()
 }
 
-// ttlWords are a table's TTL in the TTL column: the attribute where it is
-// on (with the status while it changes), "—" where off, "?" where unknown.
+// ttlWords are a table's TTL in the TTL column: its attribute and status
+// (ExpiresAt (ENABLED)), or the status alone where no attribute is named
+// (DISABLED, or UNKNOWN where it cannot be read).
 func ttlWords(t *dynamo.TTLInfo) string {
 	switch {
-	case t == nil || t.Status == dynamo.TTLUnknown:
-		return "?"
-	case t.Attribute == "" || t.Status == "DISABLED":
-		return "—"
-	case t.Status != "ENABLED":
-		return export.OneLine(t.Attribute) + " (" + strings.ToLower(t.Status) + ")"
+	case t == nil:
+		return dynamo.TTLUnknown
+	case t.Attribute == "":
+		return export.OneLine(t.Status)
 	}
-	return export.OneLine(t.Attribute)
+	return export.OneLine(t.Attribute + " (" + t.Status + ")")
 }
 
 func keyAttr(a *dynamo.KeyAttr) string {

@@ -111,7 +111,7 @@ func TestTTLCommand(t *testing.T) {
 			}
 		}
 		out, _ = mustRun(t, append([]string{"tables"}, moto...)...)
-		if !strings.Contains(out, "  TTL  ") || !regexpLine(out, table, "ExpiresAt") {
+		if !strings.Contains(out, "  TTL  ") || !regexpLine(out, table, "ExpiresAt (ENABLED)") {
 			t.Errorf("the TTL column:\n%s", out)
 		}
 	})
