@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/export"
 )
 
@@ -82,8 +83,12 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	if err != nil {
 		return err
 	}
+	now := ttlNow().UTC()
+	if o.g.demo {
+		now = demo.DemoEnd // the demo's data ends at a fixed time, as range takes it
+	}
 	var info dynamo.TableInfo
-	req := dynamo.TTLRequest{Table: o.table, MaxRCU: o.maxRCU, Now: ttlNow().UTC()}
+	req := dynamo.TTLRequest{Table: o.table, MaxRCU: o.maxRCU, Now: now}
 	if o.pk != "" {
 		q, qi, err := keyQuery(ctx, conn.client, itemsFlags{table: o.table, pk: o.pk})
 		if err != nil {
