@@ -68,3 +68,29 @@ func TestItemSizeWords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadTTL: any number text reads as one kind, never panics, and a
+// live or expired value is on the right side of now.
+func FuzzReadTTL(f *testing.F) {
+	for _, s := range []string{"1764158400", "1764158400000", "1764158400000000", "-5", "0", "1.5e9", "99999999999999999999999999999999999999", "1E-130"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		v := ReadTTL(json.Number(s), true, now)
+		switch v.Kind {
+		case TTLLive:
+			if !v.At.After(now) {
+				t.Errorf("%q: live at %v", s, v.At)
+			}
+		case TTLExpired:
+			if v.At.After(now) {
+				t.Errorf("%q: expired at %v", s, v.At)
+			}
+		case TTLMilliseconds, TTLWrongType:
+		default:
+			t.Errorf("%q: kind %q", s, v.Kind)
+		}
+		_ = v.Words(now)
+	})
+}
