@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -102,6 +104,30 @@ func (g *globals) environment(conn *connection) error {
 	return nil
 }
 
+// matchAccount matches the connection again once the first table
+// described names its account, where an environment names accounts.
+func (g *globals) matchAccount(conn *connection) {
+	conf, err := g.loadConfig()
+	if err != nil || !slices.ContainsFunc(conf.Environments, func(e config.Environment) bool { return e.Account != "" }) {
+		return
+	}
+	var once sync.Once
+	conn.client.Described = func(arn string) {
+		once.Do(func() {
+			conn.where.Account = accountOf(arn)
+			if e, ok := conf.Environment(conn.where); ok {
+				conn.env = &e
+				g.sayEnvironment(conn)
+			}
+		})
+	}
+}
+
+// accountOf is the account in an ARN ("" where there is none).
+func accountOf(arn string) string {
+	return dynamo.TableInfo{ARN: arn}.Account()
+}
+
 // envLabel is the connection's environment label with the connection
 // ("PROD: profile prod · eu-west-1"), or "" where none matches.
 func (c *connection) envLabel() string {
@@ -183,6 +209,9 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		return nil, err
 	}
 	g.sayEnvironment(conn)
+	if conn.env == nil {
+		g.matchAccount(conn)
+	}
 	return conn, nil
 }
 

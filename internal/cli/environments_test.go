@@ -66,8 +66,12 @@ account = "000000000000"
 	})
 	t.Run("by account, once a table names it", func(t *testing.T) {
 		out, errs := mustRun(t, append([]string{"tables", "--config", byAccount}, conn...)...)
-		if !strings.HasPrefix(out, "PROD: ") || !strings.Contains(errs, "environment PROD: ") {
+		if !strings.HasPrefix(out, "PROD: ") || strings.Count(errs, "environment PROD: ") != 1 {
 			t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
+		}
+		_, errs = mustRun(t, append([]string{"items", "--config", byAccount, "--table", table, "--pk", "p"}, conn...)...)
+		if !strings.HasPrefix(errs, "environment PROD: us-east-1 · "+dl.Endpoint+"\n") {
+			t.Errorf("items: stderr:\n%s", errs)
 		}
 	})
 	t.Run("diff names both sides", func(t *testing.T) {

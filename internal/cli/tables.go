@@ -72,14 +72,6 @@ func runTables(ctx context.Context, o *tablesOptions) error {
 	if ttlErr != nil {
 		fmt.Fprintf(o.stderr, "TTL unknown: %s\n", export.OneLine(ttlErr.Error()))
 	}
-	if conn.env == nil && len(infos) > 0 && conn.where != (config.Connection{}) {
-		// The account is known now: an environment may name it.
-		conn.where.Account = infos[0].Account()
-		if err := o.g.environment(conn); err != nil {
-			return err
-		}
-		o.g.sayEnvironment(conn)
-	}
 	if o.output == "json" {
 		return writeTablesJSON(o.stdout, infos, conn.env)
 	}
