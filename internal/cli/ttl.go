@@ -100,8 +100,13 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	}
 	req.Key = info.Key
 	ttl, err := dynamo.TableTTL(ctx, conn.client, o.table)
-	if err != nil {
+	if err != nil && (o.attribute == "" || ctx.Err() != nil) {
 		return err
+	}
+	if err != nil {
+		// --attribute names what to read: the count goes on without the status.
+		fmt.Fprintf(o.stderr, "TTL status unknown: %s\n", export.OneLine(err.Error()))
+		ttl = dynamo.TTLInfo{Status: dynamo.TTLUnknown}
 	}
 	req.Attribute = o.attribute
 	if req.Attribute == "" {

@@ -3,6 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,6 +145,35 @@ func TestTTLCommand(t *testing.T) {
 		out, _ := mustRun(t, append([]string{"tables", "--output", "json"}, conn...)...)
 		if !strings.Contains(out, `"ttl": {`+"\n"+`        "status": "DISABLED"`) {
 			t.Errorf("tables on dynalite:\n%s", out)
+		}
+	})
+	t.Run("a role that may not read the TTL", func(t *testing.T) {
+		dl := dynalitetest.Shared(t)
+		name := diffServerTable(t, dl.Client(), ttlTestItems())
+		target, _ := url.Parse(dl.Endpoint)
+		forward := httputil.NewSingleHostReverseProxy(target)
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".DescribeTimeToLive") {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"__type":"com.amazon.coral.service#AccessDeniedException","message":"not authorized to perform: dynamodb:DescribeTimeToLive"}`)
+				return
+			}
+			forward.ServeHTTP(w, r)
+		}))
+		defer proxy.Close()
+		conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+		out, errs := mustRun(t, append([]string{"tables"}, conn...)...)
+		if !regexpLine(out, name, "UNKNOWN") || !strings.Contains(errs, "TTL unknown: ") {
+			t.Errorf("tables:\n%s\n%s", out, errs)
+		}
+		d, errs := runTTLDoc(t, append([]string{"ttl", "--table", name, "--pk", "p", "--attribute", "ExpiresAt"}, conn...)...)
+		if d.Status != "UNKNOWN" || fmtCounts(d.Counts) != wantTTLCounts || !strings.Contains(errs, "TTL status unknown: ") {
+			t.Errorf("ttl --attribute: %+v\n%s", d, errs)
+		}
+		_, errs, code := cli(t, append([]string{"ttl", "--table", name}, conn...)...)
+		if code != exitFailure || !strings.Contains(errs, "DescribeTimeToLive") {
+			t.Errorf("ttl without --attribute: exit %d: %s", code, errs)
 		}
 	})
 	t.Run("a budget makes a sample", func(t *testing.T) {
