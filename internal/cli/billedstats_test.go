@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
@@ -87,5 +88,41 @@ func TestFindingPrefixesBilled(t *testing.T) {
 		if got := billedWords(c.cost); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.cost, got, c.want)
 		}
+	}
+}
+
+// TestItemsLargestItem: items says the largest item it read, by its size
+// as DynamoDB bills it, and warns past 300 KB of the 400 KB limit: the same
+// on dynalite and on the embedded backend (--data).
+func TestItemsLargestItem(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	big := strings.Repeat("x", 310*1024)
+	items := []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "small", "Body", "tiny"),
+		av("PK", "p", "SK", "large", "Body", big),
+		av("PK", "p", "SK", "medium", "Body", strings.Repeat("y", 2000)),
+	}
+	// PK p (2+1) SK large (2+5) Body (4+310 KB): DynamoDB's item size.
+	wantBytes := 2 + 1 + 2 + 5 + 4 + len(big)
+	want := fmt.Sprintf(`largestItemBytes=%d largestItem={"PK":"p","SK":"large"} (310.0 KB of the 400 KB limit: 78%%)`, wantBytes)
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), items)
+	data := diffDataFile(t, table, items)
+	for name, conn := range map[string][]string{
+		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, stderr := mustRun(t, append([]string{"items", "--table", table, "--pk", "p", "--output", "json"}, conn...)...)
+			if !strings.Contains(stderr, want+"\n") {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+			parseStats(t, stderr) // the stats line is as it was
+			_, stderr = mustRun(t, append([]string{"items", "--table", table, "--pk", "p", "--limit", "1", "--reverse", "--mask", "SK"}, conn...)...)
+			if !strings.Contains(stderr, `largestItemBytes=18 largestItem={"PK":"p","SK":"‹m1›"}`+"\n") {
+				t.Errorf("one item, masked: %s", stderr)
+			}
+		})
 	}
 }

@@ -2,15 +2,19 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
@@ -77,6 +81,68 @@ type connection struct {
 	// that is not in DynamoDB, so it is what DynamoDB would charge.
 	estimated bool
 	load      dynamo.DataLoad // --data still loading in the background (the explorer's), else nil
+	// where is what configured environments are matched against (zero for
+	// --demo and --data); env is the one matched, if any.
+	where config.Connection
+	env   *config.Environment
+}
+
+// environment matches the connection against the configured environments
+// (again once its account is known, from a table's ARN).
+func (g *globals) environment(conn *connection) error {
+	if conn.where == (config.Connection{}) {
+		return nil
+	}
+	conf, err := g.loadConfig()
+	if err != nil {
+		return err
+	}
+	conn.env = nil
+	if e, ok := conf.Environment(conn.where); ok {
+		conn.env = &e
+	}
+	return nil
+}
+
+// matchAccount matches the connection again once the first table
+// described names its account, where an environment names accounts.
+func (g *globals) matchAccount(conn *connection) {
+	conf, err := g.loadConfig()
+	if err != nil || !slices.ContainsFunc(conf.Environments, func(e config.Environment) bool { return e.Account != "" }) {
+		return
+	}
+	var once sync.Once
+	conn.client.Described = func(arn string) {
+		once.Do(func() {
+			conn.where.Account = accountOf(arn)
+			if e, ok := conf.Environment(conn.where); ok {
+				conn.env = &e
+				g.sayEnvironment(conn)
+			}
+		})
+	}
+}
+
+// accountOf is the account in an ARN ("" where there is none).
+func accountOf(arn string) string {
+	return dynamo.TableInfo{ARN: arn}.Account()
+}
+
+// envLabel is the connection's environment label with the connection
+// ("PROD: profile prod · eu-west-1"), or "" where none matches.
+func (c *connection) envLabel() string {
+	if c.env == nil {
+		return ""
+	}
+	return export.OneLine(c.env.Label) + ": " + c.label
+}
+
+// sayEnvironment prints a headless command's environment on stderr, so a
+// production run says so wherever its output goes.
+func (g *globals) sayEnvironment(conn *connection) {
+	if g.session == nil && g.stderr != nil && conn.env != nil {
+		fmt.Fprintf(g.stderr, "environment %s\n", conn.envLabel())
+	}
 }
 
 // loadDemo builds the embedded demo database; tests swap in a cached one.
@@ -133,7 +199,20 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint)}, nil
+	endpoint := aws.ToString(c.Options().BaseEndpoint)
+	if endpoint == "" {
+		endpoint = config.AWSEndpoint(cfg.Region)
+	}
+	conn := &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint),
+		where: config.Connection{Profile: g.profileName(), Region: cfg.Region, EndpointURL: endpoint}}
+	if err := g.environment(conn); err != nil {
+		return nil, err
+	}
+	g.sayEnvironment(conn)
+	if conn.env == nil {
+		g.matchAccount(conn)
+	}
+	return conn, nil
 }
 
 // settle fills what no flag gave from the configuration file and checks

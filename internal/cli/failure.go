@@ -63,6 +63,12 @@ func refusedOverBudget(hint, format string, args ...any) error {
 	return overBudget{usageError{what: fmt.Sprintf(format, args...), hint: hint}}
 }
 
+// silentExit ends a run with its code and no message: the command has
+// said what it found (diff: the sides differ, exit 1, as diff does).
+type silentExit struct{ code int }
+
+func (e silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
 // signalled is the cause of a context cancelled by a signal.
 type signalled struct{ sig os.Signal }
 
@@ -132,6 +138,10 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	}
 	code := exitFailure
 	var ue usageError
+	var quiet silentExit
+	if errors.As(err, &quiet) {
+		return quiet.code
+	}
 	switch {
 	case errors.As(err, new(overBudget)), errors.As(err, new(partialError)):
 		code = exitPartial

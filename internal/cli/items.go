@@ -103,6 +103,8 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	opt.KeyDelims = keyDelims(info, f.index, "")
 	stderr := f.stderr
 	fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+	var largest largestItem
+	opt.Each = largest.see
 	start := time.Now()
 	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, stderr, opt)
 	total, _ := conn.client.Session.Totals()
@@ -111,10 +113,43 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	}
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
+	if largest.item != nil {
+		fmt.Fprintln(stderr, largest.words(q, opt))
+	}
 	if err == nil && opt.Stopped {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
 	}
 	return err
+}
+
+// largestItem is the largest item a read wrote, by its size as DynamoDB
+// bills it (dynamo.ItemBytes): an item near the 400 KB limit is a write
+// about to fail, and the reason a read costs more than its count says.
+type largestItem struct {
+	item  dynamo.Item
+	bytes int
+}
+
+func (l *largestItem) see(it dynamo.Item) {
+	if n := dynamo.ItemBytes(it); l.item == nil || n > l.bytes {
+		l.item, l.bytes = it, n
+	}
+}
+
+// words are the stats line's companion: largestItemBytes=N largestItem={key}
+// (masked as the items are), and the size beside the limit above 300 KB.
+func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
+	key := dynamo.Item{}
+	for _, name := range []string{q.PKName, q.SKName} {
+		if v, ok := l.item[name]; ok && name != "" {
+			key[name] = v
+		}
+	}
+	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(opt.Mask.Plain(dynamo.PlainItem(key), opt.KeyDelims)))
+	if words, warn := domain.ItemSizeWords(l.bytes); warn {
+		s += " (" + words + ")"
+	}
+	return export.OneLine(s)
 }
 
 // billedNote is DynamoDB's figure beside the server's, where the server

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
 )
@@ -33,8 +34,11 @@ func newTablesCmd(ctx context.Context, g *globals) *cobra.Command {
 		Long: `tables lists every table with its key schema (attribute names and types),
 its global and local secondary indexes (keys and projection), the item
 count and size DynamoDB reports (updated by DynamoDB about every six hours),
-and its DynamoDB stream (enabled, view type, label and ARN in JSON), which
-dynascope changes reads.`,
+its DynamoDB stream (enabled, view type, label and ARN in JSON), which
+dynascope changes reads, and its Time to Live (the TTL column: the attribute and
+its status, DISABLED, or UNKNOWN where it cannot be read; dynascope ttl
+says what the items' values mean). Where the connection matches a configured
+[[environments]] label, it comes first (and in JSON as "environment").`,
 		Example: `  dynascope tables --demo
   dynascope tables --profile prod --region eu-west-1 --output json | jq -r '.tables[].name'
   dynascope tables --endpoint-url http://localhost:8000 --region us-east-1`,
@@ -61,20 +65,30 @@ func runTables(ctx context.Context, o *tablesOptions) error {
 	if err != nil {
 		return err
 	}
-	infos, err := describeAll(ctx, conn.client, names)
+	infos, ttlErr, err := describeAll(ctx, conn.client, names)
 	if err != nil {
 		return err
 	}
+	if ttlErr != nil {
+		fmt.Fprintf(o.stderr, "TTL unknown: %s\n", export.OneLine(ttlErr.Error()))
+	}
 	if o.output == "json" {
-		return writeTablesJSON(o.stdout, infos)
+		return writeTablesJSON(o.stdout, infos, conn.env)
+	}
+	if conn.env != nil {
+		fmt.Fprintf(o.stdout, "%s\n", conn.envLabel())
 	}
 	return writeTablesText(o.stdout, infos)
 }
 
-// describeAll describes the tables a few at a time, keeping their order.
-func describeAll(ctx context.Context, c dynamo.Client, names []string) ([]dynamo.TableInfo, error) {
+// describeAll describes the tables a few at a time, keeping their order,
+// with their Time to Live. A TTL that cannot be read (a role without
+// dynamodb:DescribeTimeToLive) is UNKNOWN, and the first such error is
+// returned beside the tables.
+func describeAll(ctx context.Context, c dynamo.Client, names []string) ([]dynamo.TableInfo, error, error) {
 	infos := make([]dynamo.TableInfo, len(names))
 	errs := make([]error, len(names))
+	ttlErrs := make([]error, len(names))
 	sem := make(chan struct{}, describeParallel)
 	var wg sync.WaitGroup
 	for i, n := range names {
@@ -84,19 +98,39 @@ func describeAll(ctx context.Context, c dynamo.Client, names []string) ([]dynamo
 			defer wg.Done()
 			defer func() { <-sem }()
 			infos[i], _, errs[i] = dynamo.DescribeTable(ctx, c, n)
+			if errs[i] != nil {
+				return
+			}
+			ttl, err := dynamo.TableTTL(ctx, c, n)
+			if err != nil {
+				ttl, ttlErrs[i] = dynamo.TTLInfo{Status: dynamo.TTLUnknown}, err
+			}
+			infos[i].TTL = &ttl
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return infos, nil
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, err := range ttlErrs {
+		if err != nil {
+			return infos, err, nil
+		}
+	}
+	return infos, nil, nil
 }
 
-func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo) error {
-	b, err := json.MarshalIndent(map[string]any{"tables": infos}, "", "  ")
+func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo, env *config.Environment) error {
+	doc := map[string]any{"tables": infos}
+	if env != nil {
+		doc["environment"] = map[string]string{"label": env.Label, "color": env.Hex()}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -107,22 +141,35 @@ func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo) error {
 // writeTablesText prints one row per table and, under it, one row per index.
 func writeTablesText(w io.Writer, infos []dynamo.TableInfo) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TABLE\tPARTITION KEY\tSORT KEY\tITEMS\tSIZE\tSTREAM\tPROJECTION")
+	fmt.Fprintln(tw, "TABLE\tPARTITION KEY\tSORT KEY\tITEMS\tSIZE\tSTREAM\tTTL\tPROJECTION")
 	for _, t := range infos {
 		stream := "—"
 		if t.Stream.ARN != "" {
 			stream = export.OneLine(t.Stream.View)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes), stream)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes), stream, ttlWords(t.TTL))
 		for _, ix := range t.Indexes {
 			proj := ix.Projection
 			if len(ix.NonKeyAttributes) > 0 {
 				proj += " " + strings.Join(ix.NonKeyAttributes, ",")
 			}
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t\t%s\n", ix.Kind, export.OneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), export.OneLine(proj))
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t\t\t\t\t%s\n", ix.Kind, export.OneLine(ix.Name), keyAttr(&ix.Key.PK), keyAttr(ix.Key.SK), export.OneLine(proj))
 		}
 	}
 	return tw.Flush()
+}
+
+// ttlWords are a table's TTL in the TTL column: its attribute and status
+// (ExpiresAt (ENABLED)), or the status alone where no attribute is named
+// (DISABLED, or UNKNOWN where it cannot be read).
+func ttlWords(t *dynamo.TTLInfo) string {
+	switch {
+	case t == nil:
+		return dynamo.TTLUnknown
+	case t.Attribute == "":
+		return export.OneLine(t.Status)
+	}
+	return export.OneLine(t.Attribute + " (" + t.Status + ")")
 }
 
 func keyAttr(a *dynamo.KeyAttr) string {

@@ -81,6 +81,8 @@ type Config struct {
 	// Keys rebinds actions: up = ["k", "up"]. The explorer checks the
 	// action and key names.
 	Keys map[string][]string `toml:"keys"`
+	// Environments label the connections they match (environments.go).
+	Environments []Environment `toml:"environments"`
 }
 
 // Timeout is the configured attempt deadline (0: none configured).
@@ -122,7 +124,7 @@ func ParseConfig(data string) (Config, error) {
 		return Config{}, fmt.Errorf("%s; settings are [tables.NAME] with delimiter, levels and count_budget", firstLineOf(err.Error()))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, timeout, theme, max_rcu and [keys], and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
+		return Config{}, fmt.Errorf("unknown setting %q: the file takes profile, region, endpoint_url, timeout, theme, max_rcu, [keys] and [[environments]] (label, color, endpoint_url, profile, region, account), and a table takes delimiter, levels, count_budget, time_format, version_pattern, drift_ignore, shards, max_rcu, columns and mask", undecoded[0].String())
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light", "high-contrast":
@@ -135,6 +137,11 @@ func ParseConfig(data string) (Config, error) {
 	if c.RequestTimeout != "" {
 		if d, err := time.ParseDuration(c.RequestTimeout); err != nil || d <= 0 || d > maxTimeout {
 			return Config{}, fmt.Errorf("timeout %q: write a duration such as \"10s\" or \"1m\", at most %v", c.RequestTimeout, maxTimeout)
+		}
+	}
+	for i, e := range c.Environments {
+		if err := checkEnvironment(i, e); err != nil {
+			return Config{}, err
 		}
 	}
 	for name, t := range c.Tables {

@@ -19,6 +19,10 @@ type Metered struct {
 	// draws the status bar fixes it: the latency's width moves where a
 	// message beside it is cut, which a busy machine would change.
 	Since func(start time.Time) time.Duration
+	// Described, when not nil, is told the ARN of each table described
+	// (the command line learns the account an environment may name from
+	// it); it may be called from several goroutines.
+	Described func(arn string)
 }
 
 // NewMetered returns c counted into a new Session.
@@ -66,6 +70,9 @@ func (m *Metered) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableI
 	start := time.Now()
 	out, err := m.Client.DescribeTable(ctx, in, o...)
 	m.record("DescribeTable", in.TableName, start, err, nil)
+	if err == nil && m.Described != nil && out.Table != nil {
+		m.Described(aws.ToString(out.Table.TableArn))
+	}
 	return out, err
 }
 

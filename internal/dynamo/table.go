@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -44,6 +45,20 @@ type TableInfo struct {
 	SizeBytes int64     `json:"sizeBytes"`
 	// Stream is the table's DynamoDB stream (ARN ""): none enabled.
 	Stream StreamInfo `json:"stream"`
+	// ARN names the table's account and region (empty where the server
+	// gives none).
+	ARN string `json:"arn,omitempty"`
+	// TTL is the table's Time to Live, where it was read (TableTTL).
+	TTL *TTLInfo `json:"ttl,omitempty"`
+}
+
+// Account is the AWS account in the table's ARN ("" where unknown).
+func (t TableInfo) Account() string {
+	parts := strings.Split(t.ARN, ":")
+	if len(parts) < 6 || parts[0] != "arn" {
+		return ""
+	}
+	return parts[4]
 }
 
 // KeyFor returns the key schema of the base table (index "") or of the named
@@ -103,6 +118,7 @@ func tableInfo(d *types.TableDescription) TableInfo {
 		ItemCount: aws.ToInt64(d.ItemCount),
 		SizeBytes: aws.ToInt64(d.TableSizeBytes),
 		Indexes:   []Index{},
+		ARN:       aws.ToString(d.TableArn),
 	}
 	for _, g := range d.GlobalSecondaryIndexes {
 		info.Indexes = append(info.Indexes, index(aws.ToString(g.IndexName), "GSI", g.KeySchema, g.Projection, types))

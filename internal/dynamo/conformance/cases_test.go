@@ -237,6 +237,10 @@ func cases() []testCase {
 	fail("err/undefined-value", "ValidationException", query(q("Str", "PK = :nope", usa(nil)), 1))
 	fail("err/begins_with-number", "ValidationException", query(q("Num", "Dev = :d AND begins_with(TS, :v)", dev(vals{":v": n("1")})), 1))
 	fail("err/get-wrong-key", "ValidationException", getItem(dynamodb.GetItemInput{TableName: aws.String("Str"), Key: vals{"PK": s("USA")}}))
+	// DescribeTimeToLive, the optional read beside the five: dynalite
+	// always says DISABLED, and names a missing table as the others do.
+	add("ttl/disabled", describeTTL("Str"))
+	fail("err/no-table-ttl", "ResourceNotFoundException", describeTTL("Nope"))
 	fail("err/reserved-word", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":t": bl(true)}), filter("Open = :t")), 1))
 	fail("err/filter-on-key", "ValidationException", query(q("Str", "PK = :pk", usa(vals{":n": n("3")}), filter("size(SK) > :n")), 1))
 	fail("err/non-key-condition", "ValidationException", query(q("Str", "PK = :pk AND City = :c", usa(vals{":c": s("NY")})), 1))

@@ -176,6 +176,23 @@ func getItem(in dynamodb.GetItemInput) func(context.Context, dynamo.Client) outc
 	}
 }
 
+// describeTTL asks a table's Time to Live; its page is the status and the
+// attribute, as one item.
+func describeTTL(table string) func(context.Context, dynamo.Client) outcome {
+	return func(ctx context.Context, c dynamo.Client) outcome {
+		t := dynamo.TimeToLiveOf(c)
+		if t == nil {
+			return outcome{Err: "no DescribeTimeToLive"}
+		}
+		out, err := t.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
+		if err != nil {
+			return outcome{Err: errCode(err)}
+		}
+		d := out.TimeToLiveDescription
+		return outcome{Pages: []pageOutcome{{Items: []map[string]any{{"status": string(d.TimeToLiveStatus), "attribute": aws.ToString(d.AttributeName)}}}}}
+	}
+}
+
 var fixturesSeeded dynalitetest.Seeded
 
 // sharedDynalite is the package's dynalite, seeded with the fixtures once.

@@ -49,6 +49,7 @@ type table struct {
 	size    int64
 	stream  *stream      // nil: the table has no stream (streams.go)
 	clock   *streamClock // the database's, once its stream is read or written
+	ttl     string       // the Time to Live attribute, "": disabled (ttl.go)
 }
 
 func (t *table) indexOrder() []*index { return t.ixOrder }

@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
+)
+
+var diffTables atomic.Int64
+
+// The two sides of every comparison below, under PK "p": a#1 the same
+// (its set written in another order), a#2 with one value changed and an
+// attribute only on the right, a#3 only on the left, b#1 only on the
+// right; partition "q" differs and is never read.
+var (
+	diffLeftItems = []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "a#1", "Status", "OPEN"),
+		av("PK", "p", "SK", "a#2", "Status", "OPEN", "Total", "#10"),
+		av("PK", "p", "SK", "a#3", "Status", "OPEN"),
+		av("PK", "q", "SK", "a#1"),
+	}
+	diffRightItems = []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "a#1", "Status", "OPEN"),
+		av("PK", "p", "SK", "a#2", "Status", "OPEN", "Total", "#12", "Note", "late"),
+		av("PK", "p", "SK", "b#1", "Status", "OPEN"),
+	}
+)
+
+func withTags(items []map[string]types.AttributeValue, tags ...string) []map[string]types.AttributeValue {
+	items[0]["Tags"] = &types.AttributeValueMemberSS{Value: tags}
+	return items
+}
+
+// diffServerTable makes a table of items on a server, named for the test.
+func diffServerTable(t *testing.T, c *dynamodb.Client, items []map[string]types.AttributeValue) string {
+	t.Helper()
+	name := fmt.Sprintf("CliDiff%d", diffTables.Add(1))
+	ctx := context.Background()
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String(name),
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS}},
+		BillingMode: types.BillingModePayPerRequest,
+	})
+	if mototest.Created(err) != nil {
+		t.Fatal(err)
+	}
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 10 * time.Millisecond })
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return name
+}
+
+// diffDataFile writes items as a DynamoDB export file named for table,
+// which --data loads into the embedded backend.
+func diffDataFile(t *testing.T, table string, items []map[string]types.AttributeValue) string {
+	t.Helper()
+	var b strings.Builder
+	for _, it := range items {
+		line, err := json.Marshal(map[string]any{"Item": dynamo.WireItem(it)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), table+".json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type diffLine struct {
+	Key     map[string]any `json:"key"`
+	Status  string         `json:"status"`
+	Changes []struct {
+		Path  string `json:"path"`
+		Left  any    `json:"left"`
+		Right any    `json:"right"`
+	} `json:"changes"`
+}
+
+// diffSummary is a diff's JSON lines as comparable text.
+func diffSummary(t *testing.T, out string) string {
+	t.Helper()
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l == "" {
+			continue
+		}
+		var d diffLine
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		var ch []string
+		for _, c := range d.Changes {
+			ch = append(ch, fmt.Sprintf("%s:%v→%v", c.Path, c.Left, c.Right))
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %s", d.Status, d.Key["SK"], strings.Join(ch, ",")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+const wantDiff = `differs a#2 Note:<nil>→late,Total:10→12
+only-left a#3 
+only-right b#1 `
+
+// TestDiffTwoServers compares one partition held differently on two
+// servers: dynalite against the embedded backend (--data), each way, and
+// dynalite against moto.
+func TestDiffTwoServers(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dl := dynalitetest.Shared(t)
+	dlConn := []string{"--endpoint-url", dl.Endpoint, "--region", "us-east-1"}
+	left := diffServerTable(t, dl.Client(), withTags(diffLeftItems, "x", "y", "z"))
+	data := diffDataFile(t, left, withTags(diffRightItems, "z", "y", "x"))
+
+	t.Run("dynalite against the embedded backend", func(t *testing.T) {
+		args := append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--output", "jsonl"}, dlConn...)
+		out, errs, code := cli(t, args...)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (they differ): %s", code, errs)
+		}
+		if got := diffSummary(t, out); got != wantDiff {
+			t.Errorf("got\n%s\nwant\n%s", got, wantDiff)
+		}
+		for _, want := range []string{"left: 3 items, 1 page · requests=", "right: 3 items, 1 page · requests=", "4 keys compared: 1 same, 1 differ, 1 only-left, 1 only-right"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, errs)
+			}
+		}
+	})
+	t.Run("the embedded backend against dynalite", func(t *testing.T) {
+		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
+		if code != 1 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		want := "same a#1 \ndiffers a#2 Note:late→<nil>,Total:12→10\nonly-right a#3 \nonly-left b#1 "
+		if got := diffSummary(t, out); got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+	t.Run("one item, identical", func(t *testing.T) {
+		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--sk", "a#1", "--against-data", data}, dlConn...)...)
+		if code != 0 || out != "" {
+			t.Fatalf("exit %d, stdout %q, want 0 and nothing: %s", code, out, errs)
+		}
+		if !strings.Contains(errs, "1 key compared: 1 same") {
+			t.Errorf("stderr: %s", errs)
+		}
+	})
+	t.Run("a prefix, as one array", func(t *testing.T) {
+		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--prefix", "a#", "--against-data", data, "--output", "json", "--all"}, dlConn...)...)
+		if code != 1 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var keys []diffLine
+		if err := json.Unmarshal([]byte(out), &keys); err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != 3 || keys[0].Status != "same" || keys[1].Status != "differs" || keys[2].Status != "only-left" || len(keys[1].Changes) != 2 {
+			t.Errorf("array: %s", out)
+		}
+		if !strings.Contains(errs, "AND begins_with(SK, :prefix)") {
+			t.Errorf("stderr: %s", errs)
+		}
+	})
+	t.Run("text and csv", func(t *testing.T) {
+		out, _, _ := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data}, dlConn...)...)
+		for _, want := range []string{`differs     {"PK":"p","SK":"a#2"}`, `    Note: (absent) → "late"`, `    Total: 10 → 12`, `only-left   {"PK":"p","SK":"a#3"}`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("text lacks %q:\n%s", want, out)
+			}
+		}
+		out, _, _ = cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--output", "csv"}, dlConn...)...)
+		if !strings.HasPrefix(out, "key,status,path,left,right\n") || !strings.Contains(out, `"{""PK"":""p"",""SK"":""a#2""}",differs,Total,10,12`) {
+			t.Errorf("csv:\n%s", out)
+		}
+	})
+	t.Run("a budget", func(t *testing.T) {
+		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--max-rcu", "1", "--output", "jsonl", "--all"}, dlConn...)...)
+		if code != exitPartial || !strings.Contains(errs, "stopped at the budget") {
+			t.Fatalf("exit %d, want 3: %s", code, errs)
+		}
+		if got := diffSummary(t, out); got != "same a#1 " {
+			t.Errorf("within the budget: %q, want only the key both sides read", got)
+		}
+	})
+	t.Run("dynalite against moto", func(t *testing.T) {
+		mt := mototest.Shared(t)
+		right := diffServerTable(t, mt.Client(), withTags(diffRightItems, "y", "x", "z"))
+		out, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-endpoint-url", mt.Endpoint, "--against-table", right, "--output", "jsonl"}, dlConn...)...)
+		if code != 1 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if got := diffSummary(t, out); got != wantDiff {
+			t.Errorf("got\n%s\nwant\n%s", got, wantDiff)
+		}
+	})
+	t.Run("bad input", func(t *testing.T) {
+		for _, tc := range []struct {
+			args []string
+			msg  string
+		}{
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA"}, "none is named"},
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--prefix", "a", "--sk", "b", "--against-table", "Geography"}, "--prefix and --sk"},
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-table", "Locations"}, "with itself"},
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-endpoint-url", "localhost:8000"}, "--against-endpoint-url"},
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-table", "Geography", "--output", "yaml"}, "--output"},
+			{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-table", "DeviceLogs"}, "different keys"},
+			{[]string{"diff", "--demo", "--table", "DeviceLogs", "--pk", "123", "--prefix", "1", "--against-table", "DeviceLogs2"}, "has no prefix"},
+		} {
+			checkBadInput(t, tc.args, exitUsage, tc.msg)
+		}
+	})
+}

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestEnvironmentLabels: a connection that matches a configured
+// environment says its label on stderr in every headless command, and
+// tables shows it; one that matches none says nothing.
+func TestEnvironmentLabels(t *testing.T) {
+	isolateAWS(t)
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffLeftItems)
+	conn := []string{"--endpoint-url", dl.Endpoint, "--region", "us-east-1"}
+	byEndpoint := writeConfig(t, `
+[[environments]]
+label = "STAGING"
+profile = "staging"
+
+[[environments]]
+label = "LOCAL"
+color = "green"
+endpoint_url = "`+strings.ToUpper(dl.Endpoint)+`/"
+`)
+	byAccount := writeConfig(t, `
+[[environments]]
+label = "PROD"
+account = "000000000000"
+`)
+	want := "environment LOCAL: us-east-1 · " + dl.Endpoint + "\n"
+
+	t.Run("items", func(t *testing.T) {
+		_, errs := mustRun(t, append([]string{"items", "--config", byEndpoint, "--table", table, "--pk", "p"}, conn...)...)
+		if !strings.HasPrefix(errs, want) {
+			t.Errorf("stderr does not begin with %q:\n%s", want, errs)
+		}
+	})
+	t.Run("tables", func(t *testing.T) {
+		out, errs := mustRun(t, append([]string{"tables", "--config", byEndpoint}, conn...)...)
+		if !strings.HasPrefix(out, "LOCAL: us-east-1 · "+dl.Endpoint+"\nTABLE") || !strings.Contains(errs, want) {
+			t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
+		}
+		out, _ = mustRun(t, append([]string{"tables", "--config", byEndpoint, "--output", "json"}, conn...)...)
+		var doc struct{ Environment map[string]string }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Environment["label"] != "LOCAL" || doc.Environment["color"] != "#00af5f" {
+			t.Errorf("environment: %v", doc.Environment)
+		}
+	})
+	t.Run("by account, once a table names it", func(t *testing.T) {
+		out, errs := mustRun(t, append([]string{"tables", "--config", byAccount}, conn...)...)
+		if !strings.HasPrefix(out, "PROD: ") || strings.Count(errs, "environment PROD: ") != 1 {
+			t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
+		}
+		_, errs = mustRun(t, append([]string{"items", "--config", byAccount, "--table", table, "--pk", "p"}, conn...)...)
+		if !strings.HasPrefix(errs, "environment PROD: us-east-1 · "+dl.Endpoint+"\n") {
+			t.Errorf("items: stderr:\n%s", errs)
+		}
+	})
+	t.Run("diff names both sides", func(t *testing.T) {
+		data := diffDataFile(t, table, diffRightItems)
+		_, errs, _ := cli(t, append([]string{"diff", "--config", byEndpoint, "--table", table, "--pk", "p", "--against-data", data}, conn...)...)
+		if !strings.HasPrefix(errs, want) || strings.Count(errs, "environment ") != 1 {
+			t.Errorf("stderr:\n%s", errs)
+		}
+	})
+	t.Run("none matches", func(t *testing.T) {
+		other := writeConfig(t, "[[environments]]\nlabel = \"PROD\"\nregion = \"eu-west-1\"\n")
+		out, errs := mustRun(t, append([]string{"tables", "--config", other}, conn...)...)
+		if strings.Contains(errs+out, "PROD") {
+			t.Errorf("a label where none matches:\n%s\n%s", out, errs)
+		}
+	})
+	t.Run("a bad environment", func(t *testing.T) {
+		bad := writeConfig(t, "[[environments]]\nlabel = \"PROD\"\ncolor = \"ultraviolet\"\nprofile = \"p\"\n")
+		checkBadInput(t, append([]string{"tables", "--config", bad}, conn...), exitUsage, `color "ultraviolet"`)
+	})
+}
