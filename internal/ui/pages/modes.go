@@ -252,7 +252,7 @@ func (t *Tree) placeSeen(all bool) place {
 	for _, k := range t.sample {
 		p.sample = append(p.sample, domain.KeyValue{Type: t.req.Key.SK.Type, Text: k})
 	}
-	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
+	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.InFlight() {
 		p.seen = make([]domain.Child, 0, len(t.children))
 		for _, c := range t.children {
 			p.seen = append(p.seen, c.Child)
@@ -273,15 +273,15 @@ func (p *Items) place() place { return p.placeSeen(false) }
 // placeSeen is the place; with all, also every sort key when the list is
 // read to its end and every row held (for remember, as reads arrive).
 func (p *Items) placeSeen(all bool) place {
-	q := p.pg.query
-	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
+	q := p.pg.Query
+	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.Head.First(50), q.SKName)}
 	if q.SK.Op == domain.SKBeginsWith {
 		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
 	}
 	// Every key, only when every row is read and held (none let go).
-	if all && q.SK.Op == domain.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
+	if all && q.SK.Op == domain.SKNone && q.Filter == nil && q.SKName != "" && p.pg.Done() && p.pg.HeldRows() == p.pg.ListedRows() {
 		pl.seen = []domain.Child{}
-		p.pg.head.each(func(it dynamo.Item) bool {
+		p.pg.Head.Each(func(it dynamo.Item) bool {
 			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
 				pl.seen = append(pl.seen, domain.Child{Name: kv.Text, IsItem: true})
 			}
@@ -313,17 +313,17 @@ func (t *Time) place() place {
 // key can begin with it, and Versions is dimmed without a read, as it is
 // where the tree walked the keys (the tour opens AuditLog in Time).
 func (t *Time) noteGreatestKey() {
-	q := t.pg.query
+	q := t.pg.Query
 	if t.seen != nil || q.SK.Op != domain.SKNone || q.Filter != nil || !q.Reverse || q.SKName == "" {
 		return
 	}
 	prefix, _ := revisionPrefix(t.c.Tables[t.info.Name].Versions())
-	first := t.pg.head.first(1)
+	first := t.pg.Head.First(1)
 	switch {
 	case prefix == "":
 		return
 	case len(first) == 0:
-		if !t.pg.done() {
+		if !t.pg.Done() {
 			return
 		}
 		t.seen = []domain.Child{} // an empty partition

@@ -11,6 +11,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 type partitionRow struct {
@@ -40,16 +41,16 @@ type Partitions struct {
 	scanned  int
 	pages    int
 	auto     int // pages loaded since the user last moved
-	req      request
+	req      list.Request
 	grid     components.Grid
 	tree     TreeOptions
 	input    components.TextInput
 	inputOn  bool
 	inputErr string
-	fail     failure // why the scan stopped before the table's end
-	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
-	picker   *picker // the index picker, while open
-	matches  []int   // loaded rows holding what the go-to box holds
+	fail     list.Failure // why the scan stopped before the table's end
+	index    string       // the GSI or LSI whose partitions these are ("" for the table's)
+	picker   *picker      // the index picker, while open
+	matches  []int        // loaded rows holding what the go-to box holds
 	w, h     int
 }
 
@@ -83,7 +84,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 
 func (p *Partitions) Init() tea.Cmd {
 	if p.info.Name == "" {
-		ctx, req := p.req.start(p.c)
+		ctx, req := p.req.Start(p.c)
 		return describeTable(ctx, p.c.Client, p.id, req, p.table)
 	}
 	return p.next()
@@ -91,7 +92,7 @@ func (p *Partitions) Init() tea.Cmd {
 
 // next asks for the next step: a keys-only Scan page, or one a segment.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.inFlight() || (p.started && !p.more && !p.fail.stopped()) {
+	if p.req.InFlight() || (p.started && !p.more && !p.fail.Stopped()) {
 		return nil
 	}
 	if !p.started {
@@ -101,8 +102,8 @@ func (p *Partitions) next() tea.Cmd {
 		}
 	}
 	p.started = true
-	p.fail.clear()
-	ctx, req := p.req.start(p.c)
+	p.fail.Clear()
+	ctx, req := p.req.Start(p.c)
 	return readPartitions(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
@@ -112,22 +113,22 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		p.auto = 0
 		return p, p.Init()
 	case tableDescribedMsg:
-		if !p.req.done(msg.req) {
+		if !p.req.Done(msg.req) {
 			return p, nil
 		}
 		if msg.err != nil {
-			return p, report(msg.err, true, p.id)
+			return p, common.Report(msg.err, true, p.id)
 		}
 		p.info = msg.info
 		return p, p.next()
 	case partitionsReadMsg:
-		if !p.req.done(msg.req) {
+		if !p.req.Done(msg.req) {
 			return p, nil
 		}
 		p.add(msg.step) // after an error too: what the reads that succeeded found, and where to resume
 		if msg.err != nil {
-			p.fail.fail(msg.err)
-			return p, report(msg.err, false, p.id)
+			p.fail.Fail(msg.err)
+			return p, common.Report(msg.err, false, p.id)
 		}
 		return p, p.prefetch()
 	case tea.KeyPressMsg:
@@ -151,18 +152,18 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			if len(p.rows) > 0 {
 				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
 			}
-		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.stopped():
+		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.Stopped():
 			p.auto = 0
 			return p, p.next() // on from where the scan stopped
 		case key.Matches(msg, p.c.Keys.Refresh):
-			p.req.stop()
-			p.fail.clear()
+			p.req.Stop()
+			p.fail.Clear()
 			p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
 			p.refreshRows()
 			return p, p.Init()
-		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
-			p.req.stop()
-			p.fail.cancel()
+		case key.Matches(msg, p.c.Keys.Back) && p.req.InFlight():
+			p.req.Stop()
+			p.fail.Cancel()
 		case key.Matches(msg, p.c.Keys.Back):
 			return p, back
 		case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
@@ -255,12 +256,12 @@ const autoPages = 3
 // scanning reports whether the scan has begun and not reached the
 // table's end.
 func (p *Partitions) scanning() bool {
-	return p.started && (p.more || p.req.inFlight())
+	return p.started && (p.more || p.req.InFlight())
 }
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
-	if p.fail.err != nil {
+	if p.fail.Err != nil {
 		return nil // r retries: a failing server is not asked again behind the user's back
 	}
 	probe := p.nextReq.Probing()
@@ -286,20 +287,12 @@ func (p *Partitions) add(step dynamo.PartitionsStep) {
 		if !ok {
 			i = len(p.rows)
 			p.seen[id] = i
-			p.rows = append(p.rows, partitionRow{key: pk.Key, text: keyCell(pk.Key)})
+			p.rows = append(p.rows, partitionRow{key: pk.Key, text: common.KeyCell(pk.Key)})
 		}
 		p.rows[i].keys += pk.Keys
 		p.rows[i].more = pk.More
 	}
 	p.refreshRows()
-}
-
-// keyCell shows a key value: strings and numbers as they are, binaries base64.
-func keyCell(v domain.KeyValue) string {
-	if v.Type == domain.TypeB {
-		return v.Literal()
-	}
-	return common.Sanitize(v.Text)
 }
 
 func (p *Partitions) refreshRows() {
@@ -348,7 +341,7 @@ func (p *Partitions) View() string {
 		state = "more: scroll down to scan on"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
-	if p.pages == 0 && !p.fail.stopped() && (p.req.inFlight() || p.info.Name == "") {
+	if p.pages == 0 && !p.fail.Stopped() && (p.req.InFlight() || p.info.Name == "") {
 		title = p.name() + " · reading…" // no answer yet: nothing is counted, nothing is all
 	}
 	body := p.grid.View()
@@ -356,17 +349,17 @@ func (p *Partitions) View() string {
 		return p.picker.view(st, p.w, h)
 	}
 	switch {
-	case p.fail.stopped():
-		title = p.name() + " · " + p.fail.title(len(p.rows), "partitions")
-		body = p.fail.body(st, len(p.rows), "partitions", p.w-4)
+	case p.fail.Stopped():
+		title = p.name() + " · " + p.fail.Title(len(p.rows), "partitions")
+		body = p.fail.Body(st, len(p.rows), "partitions", p.w-4)
 		if len(p.rows) > 0 {
 			p.grid.SetSize(p.w-4, h-3)
-			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.rows), "partitions")), p.w-4))
+			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.Line(len(p.rows), "partitions")), p.w-4))
 		}
 	case !p.started && p.info.Name != "":
 		title = p.name() + " · partitions not read yet"
 		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
-	case p.started && !p.req.inFlight() && len(p.rows) == 0:
+	case p.started && !p.req.InFlight() && len(p.rows) == 0:
 		body = st.Dim.Render("This table is empty.")
 	}
 	out := common.Frame(st, title, body, p.w, h)
@@ -420,7 +413,7 @@ func (p *Partitions) DeepLink() []string {
 }
 func (p *Partitions) ID() int         { return p.id }
 func (p *Partitions) Mode() string    { return "" }
-func (p *Partitions) Loading() bool   { return p.req.inFlight() }
+func (p *Partitions) Loading() bool   { return p.req.InFlight() }
 func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {

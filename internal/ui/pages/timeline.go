@@ -13,6 +13,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // Timeline is one logical item's history: the v0_ copy pinned on top and
@@ -26,7 +27,7 @@ type Timeline struct {
 	info   dynamo.TableInfo
 	pk     domain.KeyValue
 	index  string // the index the history was read from ("" the table)
-	get    request
+	get    list.Request
 	h      domain.History
 	raw    map[string]dynamo.Item // revisions as read, by sort key
 	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
@@ -176,20 +177,20 @@ func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
 		return open(NewItem(t.c, t.info, it).InMode(ModeVersions))
 	}
-	ctx, req := t.get.start(t.c)
+	ctx, req := t.get.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
 }
 
 func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	if msg, ok := msg.(itemReadMsg); ok {
-		if !t.get.done(msg.req) {
+		if !t.get.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil {
-			return t, report(msg.err, false, t.id)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		if msg.item == nil {
-			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
+			return t, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
 		}
 		return t, open(NewReadItem(t.c, t.info, msg.item).InMode(ModeVersions))
 	}
@@ -358,9 +359,9 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
-		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
+		return []string{t.info.Name, "index " + t.index, common.KeyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
 	}
-	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
+	return []string{t.info.Name, common.KeyCell(t.pk), "versions", historyName(t.h)}
 }
 func (t *Timeline) ID() int         { return t.id }
 func (t *Timeline) Mode() string    { return "Versions" }

@@ -12,6 +12,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // childrenFoundMsg carries what the skip-scan found so far; more follow on
@@ -59,7 +60,7 @@ type Tree struct {
 	info        dynamo.TableInfo
 	req         dynamo.ChildrenRequest
 	partial     bool              // the walk stopped on an error: r goes on from there
-	fail        failure           // why the walk stopped before its end
+	fail        list.Failure      // why the walk stopped before its end
 	shards      []domain.KeyValue // a sharded partition's shards; nil for one
 	pattern     string            // the pattern they came from
 	levels      []string
@@ -73,8 +74,8 @@ type Tree struct {
 	confirm     bool // asking before a count that may exceed the budget
 	countBudget float64
 	loaded      bool
-	walk        request
-	count       request
+	walk        list.Request
+	count       list.Request
 	grid        components.Grid
 	picker      *picker // the index or delimiter picker, while open
 	picking     string  // which: "index" or "delimiter"
@@ -194,11 +195,11 @@ func (t *Tree) itemsTitle() string {
 }
 
 func (t *Tree) Init() tea.Cmd {
-	t.fail.clear()
+	t.fail.Clear()
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
 }
 
@@ -215,12 +216,12 @@ func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, sha
 // keeping them on screen.
 func (t *Tree) resume() tea.Cmd {
 	t.loaded, t.partial = false, false
-	t.fail.clear()
+	t.fail.Clear()
 	r := t.req
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
 	}
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, r, nil, req)
 }
 
@@ -336,7 +337,7 @@ func (t *Tree) refresh() {
 		case 3:
 			var names []string
 			for _, sh := range row.child.Shards {
-				names = append(names, keyCell(sh))
+				names = append(names, common.KeyCell(sh))
 			}
 			return strings.Join(names, ", ")
 		case 2:
@@ -361,7 +362,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		return t, t.retry()
 	case childrenFoundMsg:
-		if msg.req != t.walk.id {
+		if msg.req != t.walk.ID() {
 			return t, nil
 		}
 		t.children, t.cost = msg.children, msg.cost
@@ -369,20 +370,20 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.refresh()
 			return t, common.Next(msg.next)
 		}
-		t.walk.done(msg.req)
+		t.walk.Done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.placeSeen(true).remember() // for the place's other modes
-		t.fail.fail(msg.err)
+		t.fail.Fail(msg.err)
 		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
 			// Detected, as a delimiter or as none: remembered, so a level
 			// opened from here or read again is cut the same way.
 			t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
 		}
 		t.refresh() // its columns too: the level's name follows the delimiter
-		return t, report(msg.err, false, t.id)
+		return t, common.Report(msg.err, false, t.id)
 	case countedMsg:
-		if msg.req != t.count.id {
+		if msg.req != t.count.ID() {
 			return t, nil
 		}
 		t.countCost = msg.cost
@@ -395,21 +396,21 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.refresh()
 		if msg.budgetHit {
-			t.count.done(msg.req)
-			return t, report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
+			t.count.Done(msg.req)
+			return t, common.Report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
 				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
 		}
 		if msg.next == nil || msg.err != nil {
-			t.count.done(msg.req)
-			return t, report(msg.err, false, t.id)
+			t.count.Done(msg.req)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		return t, common.Next(msg.next)
 	case itemReadMsg:
-		if !t.walk.done(msg.req) {
+		if !t.walk.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil || msg.item == nil {
-			return t, report(msg.err, false, t.id)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		return t, open(NewReadItem(t.c, t.info, msg.item)) // the tree sent a GetItem for it
 	case tea.KeyPressMsg:
@@ -453,13 +454,13 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
-	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
-		if t.walk.inFlight() && !t.loaded {
-			t.fail.cancel() // the level is cut off where it was
+	case key.Matches(msg, k.Back) && (t.walk.InFlight() || t.count.InFlight()):
+		if t.walk.InFlight() && !t.loaded {
+			t.fail.Cancel() // the level is cut off where it was
 			t.partial = true
 		}
-		t.walk.stop()
-		t.count.stop()
+		t.walk.Stop()
+		t.count.Stop()
 		t.uncountUnread()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
@@ -496,7 +497,7 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if len(row.child.Shards) > 0 {
 		r.PK = row.child.Shards[0] // the first shard that holds it
 	}
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
 }
 
@@ -507,7 +508,7 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	sharded := len(t.shards) > 0
 	switch {
 	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
-		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
+		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
 			"items and counts are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
@@ -531,15 +532,15 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
-	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
+	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
 		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
-	case key.Matches(msg, k.Refresh) && t.fail.stopped():
+	case key.Matches(msg, k.Refresh) && t.fail.Stopped():
 		return t.retry(), true
 	case key.Matches(msg, k.Refresh):
-		t.count.stop()
+		t.count.Stop()
 		return t.Init(), true
 	default:
 		return nil, false
@@ -562,7 +563,7 @@ func (t *Tree) countKey() tea.Cmd {
 			t.counts[c.Name], t.counting[c.Name] = 0, true
 		}
 	}
-	ctx, req := t.count.start(t.c)
+	ctx, req := t.count.Start(t.c)
 	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
 	return common.Stream(64, func(ch chan countedMsg) {
 		countChildren(ctx, client, r, branches, budget, page, req, ch)
@@ -609,7 +610,7 @@ func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 			t.req.Delim, t.req.NoDelim = "", true
 		}
 		t.setColumns()
-		t.count.stop()
+		t.count.Stop()
 		return t.Init()
 	}
 	return t.chooseIndex(indexAt(t.info, picked))
@@ -627,7 +628,7 @@ func (t *Tree) chooseIndex(name string) tea.Cmd {
 		t.useIndex(name)
 		t.req.Prefix, t.req.Delim, t.req.NoDelim = "", "", false // another key: start at its top, detect again
 		t.setColumns()
-		t.count.stop()
+		t.count.Stop()
 		return t.Init()
 	case key.PK.Name == t.req.Key.PK.Name:
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, "", name))
@@ -664,12 +665,12 @@ func (t *Tree) View() string {
 	case t.partial:
 		state = "stopped by an error"
 	}
-	if t.fail.stopped() {
-		state = t.fail.title(len(t.children), "children")
+	if t.fail.Stopped() {
+		state = t.fail.Title(len(t.children), "children")
 	}
 	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowCounts(), state, t.delimLabel())
-	if t.fail.stopped() || (!t.loaded && len(t.children) == 0) {
-		if !t.fail.stopped() {
+	if t.fail.Stopped() || (!t.loaded && len(t.children) == 0) {
+		if !t.fail.Stopped() {
 			state = "reading…" // no answer yet: nothing is counted
 		}
 		title = fmt.Sprintf("%s · %s · %s", t.where(), state, t.delimLabel())
@@ -679,12 +680,12 @@ func (t *Tree) View() string {
 	}
 	body := t.grid.View()
 	switch {
-	case t.fail.stopped() && len(t.children) == 0:
+	case t.fail.Stopped() && len(t.children) == 0:
 		// A failed read found nothing, which says nothing of what is there.
-		body = t.fail.body(st, 0, "children", t.w-4)
-	case t.fail.stopped():
+		body = t.fail.Body(st, 0, "children", t.w-4)
+	case t.fail.Stopped():
 		t.grid.SetSize(t.w-4, t.h-3)
-		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
+		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.Line(len(t.children), "children")), t.w-4))
 	case t.loaded && len(t.children) == 0:
 		switch {
 		case t.req.Prefix == "" && !t.self && !t.partial && len(t.shards) == 0:
@@ -756,7 +757,7 @@ func (t *Tree) pkText() string {
 	if len(t.shards) > 0 {
 		return common.Sanitize(t.pattern)
 	}
-	return keyCell(t.req.PK)
+	return common.KeyCell(t.req.PK)
 }
 
 func (t *Tree) Crumbs() []string {
@@ -777,7 +778,7 @@ func (t *Tree) Crumbs() []string {
 
 func (t *Tree) ID() int         { return t.id }
 func (t *Tree) Mode() string    { return "Tree" }
-func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight() }
+func (t *Tree) Loading() bool   { return t.walk.InFlight() || t.count.InFlight() }
 func (t *Tree) Capturing() bool { return false }
 
 // Query is the level's query: the whole subtree under the prefix (the

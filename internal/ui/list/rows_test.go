@@ -1,4 +1,4 @@
-package pages
+package list
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func TestLetGoKeepsTheWindow(t *testing.T) {
 		{"everything fits", 0, 1000, []int{}, -1, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := pager{c: &common.Common{HeldRows: tc.held}}
+			p := Pager{c: &common.Common{HeldRows: tc.held}}
 			for k := range 20 {
 				seg := segment{evaluated: 50, n: 50, items: rowsOf(50*k, 50)}
 				if k == tc.pinned {
@@ -49,13 +49,13 @@ func TestLetGoKeepsTheWindow(t *testing.T) {
 			}
 			p.letGo(tc.cursor, tc.visible)
 			if tc.held >= 1000 {
-				if p.heldRows() != 1000 {
-					t.Fatalf("let %d rows go with room for all", 1000-p.heldRows())
+				if p.HeldRows() != 1000 {
+					t.Fatalf("let %d rows go with room for all", 1000-p.HeldRows())
 				}
 				return
 			}
 			held := map[int]bool{}
-			for k, s := range p.head.segs {
+			for k, s := range p.Head.Segs {
 				if s.items != nil {
 					held[k] = true
 				}
@@ -69,7 +69,7 @@ func TestLetGoKeepsTheWindow(t *testing.T) {
 				}
 			}
 			for i := range 1000 {
-				it, ok := p.row(i)
+				it, ok := p.Row(i)
 				if ok != held[i/50] || (ok && it["SK"].(*types.AttributeValueMemberN).Value != fmt.Sprint(i)) {
 					t.Fatalf("row %d: %v %v", i, it, ok)
 				}
@@ -82,13 +82,13 @@ func TestLetGoKeepsTheWindow(t *testing.T) {
 // list reversed in the head, and a re-read with fewer rows moves the rows
 // after it.
 func TestRowStoreBackwardPages(t *testing.T) {
-	var s rowStore
+	var s Rows
 	s.add(segment{n: 3, items: rowsOf(0, 3), evaluated: 3})
 	back := rowsOf(3, 3) // read backwards: 5, 4, 3
 	back[0], back[2] = back[2], back[0]
 	s.add(segment{n: 3, items: back, back: true, evaluated: 3})
 	for i := range 6 {
-		if it, _ := s.at(i); it["SK"].(*types.AttributeValueMemberN).Value != fmt.Sprint(i) {
+		if it, _ := s.At(i); it["SK"].(*types.AttributeValueMemberN).Value != fmt.Sprint(i) {
 			t.Fatalf("row %d is %v", i, it)
 		}
 	}
@@ -97,10 +97,10 @@ func TestRowStoreBackwardPages(t *testing.T) {
 		t.Fatalf("held %d after letting 3 go", s.held)
 	}
 	s.refill(0, rowsOf(0, 2))
-	if s.len() != 5 || s.held != 5 {
-		t.Fatalf("%d rows, %d held after a re-read of 2", s.len(), s.held)
+	if s.Len() != 5 || s.held != 5 {
+		t.Fatalf("%d rows, %d held after a re-read of 2", s.Len(), s.held)
 	}
-	if it, _ := s.at(2); it["SK"].(*types.AttributeValueMemberN).Value != "3" {
+	if it, _ := s.At(2); it["SK"].(*types.AttributeValueMemberN).Value != "3" {
 		t.Fatalf("row 2 is %v after the page before it shrank", it)
 	}
 }

@@ -1,4 +1,4 @@
-package pages
+package list
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestCompareValues(t *testing.T) {
 		{"absent last", nil, s(""), 1},
 		{"both absent", nil, nil, 0},
 	} {
-		if got := compareValues(c.a, c.b); sign(got) != c.want {
+		if got := CompareValues(c.a, c.b); sign(got) != c.want {
 			t.Errorf("%s: compare = %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -47,7 +47,7 @@ func TestRowSortCycleAndFlip(t *testing.T) {
 		{"A": &types.AttributeValueMemberN{Value: "9"}},
 		{"A": &types.AttributeValueMemberN{Value: "100"}, "B": &types.AttributeValueMemberS{Value: "a"}},
 	}
-	var s rowSort
+	var s Sort
 	attrs := []string{"A", "B"}
 	for _, step := range []struct {
 		do    func()
@@ -61,13 +61,13 @@ func TestRowSortCycleAndFlip(t *testing.T) {
 		{func() { s.cycle(attrs) }, "", []int{0, 1, 2}},
 	} {
 		step.do()
-		s.apply(items)
-		if s.title(len(items), len(items)) != step.title {
-			t.Fatalf("title %q, want %q", s.title(len(items), len(items)), step.title)
+		s.Apply(items)
+		if s.Title(len(items), len(items)) != step.title {
+			t.Fatalf("title %q, want %q", s.Title(len(items), len(items)), step.title)
 		}
 		for r, want := range step.order {
-			if s.row(r) != want || s.line(want) != r {
-				t.Fatalf("%q: line %d shows row %d, want %d", step.title, r, s.row(r), want)
+			if s.Row(r) != want || s.Line(want) != r {
+				t.Fatalf("%q: line %d shows row %d, want %d", step.title, r, s.Row(r), want)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package pages
+package list
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -13,9 +13,9 @@ import (
 // from the start and what was read from the end. Scrolling up from the end
 // reads on backwards; the gap closes when the two reads meet.
 
-// tail is the end of a list read backwards: its row 0 is the last item.
-type tail struct {
-	rows    rowStore
+// tailRead is the end of a list read backwards: its row 0 is the last item.
+type tailRead struct {
+	Rows    Rows
 	end     dynamo.Item // its earliest row, held or not (where the head's read meets it)
 	lastKey dynamo.Item // where the backward read goes on
 	started bool
@@ -43,8 +43,8 @@ type tail struct {
 // own end (a Time range read back to the partition's oldest item, a
 // prefix's items to keys outside it), and the read stops where it meets
 // the other end's rows instead.
-func (p *pager) gapBound(q domain.KeyQuery, start, far dynamo.Item) (domain.KeyQuery, bool) {
-	if !p.gapOpen() || p.merge != nil || far == nil || q.SKName == "" {
+func (p *Pager) gapBound(q domain.KeyQuery, start, far dynamo.Item) (domain.KeyQuery, bool) {
+	if !p.GapOpen() || p.Merge != nil || far == nil || q.SKName == "" {
 		return q, false
 	}
 	if start == nil && q.SK.Op != domain.SKNone {
@@ -55,139 +55,139 @@ func (p *pager) gapBound(q domain.KeyQuery, start, far dynamo.Item) (domain.KeyQ
 		return q, false
 	}
 	op := map[bool]domain.SKOp{false: domain.SKLt, true: domain.SKGt}[q.Reverse] // the way this read goes
-	if p.tableKeys != nil {
+	if p.TableKeys != nil {
 		op = map[bool]domain.SKOp{false: domain.SKLe, true: domain.SKGe}[q.Reverse]
 	}
 	q.SK = domain.SKCondition{Op: op, A: kv}
 	return q, true
 }
 
-// stopAtGap keeps a move of the cursor (from row from to the grid's
+// StopAtGap keeps a move of the cursor (from row from to the grid's
 // cursor now) from crossing the unread gap after G: a burst of page-downs
 // sent while a read is in flight would land past rows never read. The
 // cursor stops on the gap row, which reads it from the side it came from.
 // g and G (jump) go to their end as they say.
-func (p *pager) stopAtGap(g *components.Grid, from int, jump bool) {
-	gap, to := p.gapRow(), g.Cursor()
+func (p *Pager) StopAtGap(g *components.Grid, from int, jump bool) {
+	gap, to := p.GapRow(), g.Cursor()
 	if gap < 0 || jump {
 		return
 	}
 	switch {
-	case (from < gap || from == gap && p.tail.fromAbove) && to > gap:
+	case (from < gap || from == gap && p.Tail.fromAbove) && to > gap:
 		g.SetCursor(gap) // on the gap row while it is read from above
-		p.tail.fromAbove = true
-	case (from > gap || from == gap && !p.tail.fromAbove) && to < gap:
+		p.Tail.fromAbove = true
+	case (from > gap || from == gap && !p.Tail.fromAbove) && to < gap:
 		g.SetCursor(gap)
-		p.tail.fromAbove = false
+		p.Tail.fromAbove = false
 	case to == gap:
-		p.tail.fromAbove = from < gap
+		p.Tail.fromAbove = from < gap
 	}
 }
 
-// pastGap reports whether row cursor is placed from the end: in the rows
+// PastGap reports whether row cursor is placed from the end: in the rows
 // read from the end, or on the gap row reached from below.
-func (p *pager) pastGap(cursor int) bool {
-	gap := p.gapRow()
-	return gap >= 0 && (cursor > gap || cursor == gap && !p.tail.fromAbove)
+func (p *Pager) PastGap(cursor int) bool {
+	gap := p.GapRow()
+	return gap >= 0 && (cursor > gap || cursor == gap && !p.Tail.fromAbove)
 }
 
-// gapOpen reports whether a stretch of the list between the start and the
+// GapOpen reports whether a stretch of the list between the start and the
 // end has not been read.
-func (p *pager) gapOpen() bool { return p.tail.started }
+func (p *Pager) GapOpen() bool { return p.Tail.started }
 
-// rowCount is the rows listed: the head, the gap row, the tail.
-func (p *pager) rowCount() int {
-	if !p.gapOpen() {
-		return p.head.len()
+// RowCount is the rows listed: the head, the gap row, the tail.
+func (p *Pager) RowCount() int {
+	if !p.GapOpen() {
+		return p.Head.Len()
 	}
-	return p.head.len() + 1 + p.tail.rows.len()
+	return p.Head.Len() + 1 + p.Tail.Rows.Len()
 }
 
-// gapRow is the gap's row index (-1 when there is none).
-func (p *pager) gapRow() int {
-	if !p.gapOpen() {
+// GapRow is the gap's row index (-1 when there is none).
+func (p *Pager) GapRow() int {
+	if !p.GapOpen() {
 		return -1
 	}
-	return p.head.len()
+	return p.Head.Len()
 }
 
-// row is the item listed at i; ok is false for the gap row and for a row
+// Row is the item listed at i; ok is false for the gap Row and for a Row
 // let go.
-func (p *pager) row(i int) (dynamo.Item, bool) {
+func (p *Pager) Row(i int) (dynamo.Item, bool) {
 	s, j := p.locate(i)
 	if s == nil {
 		return nil, false
 	}
-	return s.at(j)
+	return s.At(j)
 }
 
 // locate is the store row i is in and its place there (nil for the gap
 // row and past the ends).
-func (p *pager) locate(i int) (*rowStore, int) {
-	n := p.head.len()
+func (p *Pager) locate(i int) (*Rows, int) {
+	n := p.Head.Len()
 	switch {
 	case i < 0:
 		return nil, 0
 	case i < n:
-		return &p.head, i
-	case !p.gapOpen() || i == n:
+		return &p.Head, i
+	case !p.GapOpen() || i == n:
 		return nil, 0
 	}
-	j := p.tail.rows.len() - 1 - (i - n - 1)
+	j := p.Tail.Rows.Len() - 1 - (i - n - 1)
 	if j < 0 {
 		return nil, 0
 	}
-	return &p.tail.rows, j
+	return &p.Tail.Rows, j
 }
 
 // listRow is where row j of store s is listed (the inverse of locate).
-func (p *pager) listRow(s *rowStore, j int) int {
-	if s == &p.head {
+func (p *Pager) listRow(s *Rows, j int) int {
+	if s == &p.Head {
 		return j
 	}
-	return p.head.len() + 1 + p.tail.rows.len() - 1 - j
+	return p.Head.Len() + 1 + p.Tail.Rows.Len() - 1 - j
 }
 
-// jumpEnd reads the last screen of the list, backwards from its end, unless
+// JumpEnd reads the last screen of the list, backwards from its end, unless
 // the whole list is loaded (then G moves there as it always did).
-func (p *pager) jumpEnd() tea.Cmd {
-	if p.done() || p.gapOpen() {
+func (p *Pager) JumpEnd() tea.Cmd {
+	if p.Done() || p.GapOpen() {
 		return nil
 	}
-	p.tail = tail{started: true, limit: dynamo.ScreenLimit(p.rows), rows: rowStore{backwards: true}}
+	p.Tail = tailRead{started: true, limit: dynamo.ScreenLimit(p.rows), Rows: Rows{backwards: true}}
 	if p.filtered() {
-		p.tail.limit = 0
+		p.Tail.limit = 0
 	}
-	if p.merge != nil {
-		p.tail.merge = p.merge.FromEnd(p.tail.limit)
+	if p.Merge != nil {
+		p.Tail.merge = p.Merge.FromEnd(p.Tail.limit)
 	}
 	return p.nextTail()
 }
 
 // nextTail reads on backwards from the tail's earliest item.
-func (p *pager) nextTail() tea.Cmd {
-	if p.req.inFlight() || !p.gapOpen() {
+func (p *Pager) nextTail() tea.Cmd {
+	if p.Req.InFlight() || !p.GapOpen() {
 		return nil
 	}
-	q := p.query
+	q := p.Query
 	q.Reverse = !q.Reverse
-	q, p.tail.bounded = p.gapBound(q, p.tail.lastKey, p.lastKey)
-	p.tail.reading, p.tail.failed = true, false
-	p.again.reading, p.again.failed = false, false
-	ctx, req := p.req.start(p.c)
-	if p.tail.merge != nil {
-		return mergedPage(ctx, p.owner, req, p.tail.merge.Clone(), p.tailTake())
+	q, p.Tail.bounded = p.gapBound(q, p.Tail.lastKey, p.lastKey)
+	p.Tail.reading, p.Tail.failed = true, false
+	p.Again.Reading, p.Again.failed = false, false
+	ctx, req := p.Req.Start(p.c)
+	if p.Tail.merge != nil {
+		return mergedPage(ctx, p.owner, req, p.Tail.merge.Clone(), p.tailTake())
 	}
-	return queryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.tail.lastKey, Limit: p.tail.limit, TableKeys: p.tableKeys})
+	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.Tail.lastKey, Limit: p.Tail.limit, TableKeys: p.TableKeys})
 }
 
 // tailLoaded takes a backward page; when it reaches what the head has read
 // (or the list's start), the gap closes: the overlap is dropped and the
 // list is whole.
-func (p *pager) tailLoaded(page dynamo.Page) {
-	start := p.tail.lastKey
-	p.tail.lastKey = page.LastKey
-	p.tail.limit = dynamo.GrowLimit(p.tail.limit, page)
+func (p *Pager) tailLoaded(page dynamo.Page) {
+	start := p.Tail.lastKey
+	p.Tail.lastKey = page.LastKey
+	p.Tail.limit = dynamo.GrowLimit(p.Tail.limit, page)
 	for i, it := range page.Items {
 		if p.inHead(it) {
 			p.addTail(p.segmentOf(start, true, page.Items[:i], page, true))
@@ -197,22 +197,22 @@ func (p *pager) tailLoaded(page dynamo.Page) {
 	}
 	p.addTail(p.segmentOf(start, true, page.Items, page, false))
 	switch {
-	case !page.More() && p.tail.bounded: // read back to where the head's read ended
+	case !page.More() && p.Tail.bounded: // read back to where the head's read ended
 		p.closeGap()
 	case !page.More():
-		p.head = rowStore{} // the tail read the whole list back to its start
+		p.Head = Rows{} // the tail read the whole list back to its start
 		p.closeGap()
 	}
 }
 
 // headMet reports whether a forward page reached the tail, and keeps only
 // the part before it.
-func (p *pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
-	if !p.gapOpen() || p.tail.end == nil {
+func (p *Pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
+	if !p.GapOpen() || p.Tail.end == nil {
 		return items, false
 	}
 	for i, it := range items {
-		if p.sameItem(it, p.tail.end) {
+		if p.sameItem(it, p.Tail.end) {
 			return items[:i], true
 		}
 	}
@@ -221,31 +221,31 @@ func (p *pager) headMet(items []dynamo.Item) ([]dynamo.Item, bool) {
 
 // inHead reports whether a backward read has reached the head: pages are
 // contiguous, so the first item of the head it meets is the head's last.
-func (p *pager) inHead(it dynamo.Item) bool {
+func (p *Pager) inHead(it dynamo.Item) bool {
 	return p.headEnd != nil && p.sameItem(p.headEnd, it)
 }
 
 // closeGap joins head and tail: the list is whole and read to its end.
 // The tail's pages join the head as they are, read backwards: each is
 // read again, when let go, as it was read.
-func (p *pager) closeGap() {
-	for k := len(p.tail.rows.segs) - 1; k >= 0; k-- {
-		p.head.add(p.tail.rows.segs[k])
+func (p *Pager) closeGap() {
+	for k := len(p.Tail.Rows.Segs) - 1; k >= 0; k-- {
+		p.Head.add(p.Tail.Rows.Segs[k])
 	}
-	p.tail = tail{}
+	p.Tail = tailRead{}
 	p.headEnd = nil
 	p.lastKey = nil
-	p.started = true
+	p.Started = true
 }
 
 // sameItem compares two items' primary keys (the table's, which are
 // unique even on an index).
-func (p *pager) sameItem(a, b dynamo.Item) bool {
-	names := []string{p.query.PKName, p.query.SKName}
-	if p.tableKeys != nil {
-		names = append(names, p.tableKeys.PK.Name)
-		if p.tableKeys.SK != nil {
-			names = append(names, p.tableKeys.SK.Name)
+func (p *Pager) sameItem(a, b dynamo.Item) bool {
+	names := []string{p.Query.PKName, p.Query.SKName}
+	if p.TableKeys != nil {
+		names = append(names, p.TableKeys.PK.Name)
+		if p.TableKeys.SK != nil {
+			names = append(names, p.TableKeys.SK.Name)
 		}
 	}
 	for _, n := range names {

@@ -1,4 +1,4 @@
-package pages
+package list
 
 import (
 	"encoding/binary"
@@ -37,10 +37,10 @@ func (s *segment) held() bool { return s.items != nil || s.n == 0 }
 // again by the same request.
 func (s *segment) rereadable() bool { return s.evaluated > 0 }
 
-// rowStore is the rows of a list (or of its end, read backwards) in
+// Rows is the rows of a list (or of its end, read backwards) in
 // segments.
-type rowStore struct {
-	segs []segment
+type Rows struct {
+	Segs []segment
 	offs []int // offs[k] is the row segs[k] starts at; offs[len(segs)] the total
 	held int   // rows held
 	// backwards: the store lists rows in the order read backwards (the
@@ -48,8 +48,8 @@ type rowStore struct {
 	backwards bool
 }
 
-// len is the rows listed, held or not.
-func (s *rowStore) len() int {
+// Len is the rows listed, held or not.
+func (s *Rows) Len() int {
 	if len(s.offs) == 0 {
 		return 0
 	}
@@ -58,35 +58,35 @@ func (s *rowStore) len() int {
 
 // add appends a page's rows (an empty page adds nothing: its successor
 // keeps its own start).
-func (s *rowStore) add(seg segment) {
+func (s *Rows) add(seg segment) {
 	if seg.n == 0 {
 		return
 	}
 	if len(s.offs) == 0 {
 		s.offs = []int{0}
 	}
-	s.segs = append(s.segs, seg)
-	s.offs = append(s.offs, s.len()+seg.n)
+	s.Segs = append(s.Segs, seg)
+	s.offs = append(s.offs, s.Len()+seg.n)
 	if seg.items != nil {
 		s.held += seg.n
 	}
 }
 
 // find is the segment holding row i (-1 outside the store).
-func (s *rowStore) find(i int) int {
-	if i < 0 || i >= s.len() {
+func (s *Rows) find(i int) int {
+	if i < 0 || i >= s.Len() {
 		return -1
 	}
 	return sort.SearchInts(s.offs[1:], i+1)
 }
 
 // at is row i; ok is false when it is not held (or not there).
-func (s *rowStore) at(i int) (dynamo.Item, bool) {
+func (s *Rows) At(i int) (dynamo.Item, bool) {
 	k := s.find(i)
-	if k < 0 || s.segs[k].items == nil {
+	if k < 0 || s.Segs[k].items == nil {
 		return nil, false
 	}
-	seg := &s.segs[k]
+	seg := &s.Segs[k]
 	j := i - s.offs[k]
 	if seg.back != s.backwards {
 		j = seg.n - 1 - j
@@ -95,24 +95,24 @@ func (s *rowStore) at(i int) (dynamo.Item, bool) {
 }
 
 // letGo reports whether row i is listed but not held.
-func (s *rowStore) letGo(i int) bool {
+func (s *Rows) letGo(i int) bool {
 	k := s.find(i)
-	return k >= 0 && !s.segs[k].held()
+	return k >= 0 && !s.Segs[k].held()
 }
 
 // drop lets segment k's rows go.
-func (s *rowStore) drop(k int) {
-	if s.segs[k].items != nil && s.segs[k].rereadable() {
-		s.segs[k].end = s.segs[k].items[s.segs[k].n-1]
-		s.held -= s.segs[k].n
-		s.segs[k].items = nil
+func (s *Rows) drop(k int) {
+	if s.Segs[k].items != nil && s.Segs[k].rereadable() {
+		s.Segs[k].end = s.Segs[k].items[s.Segs[k].n-1]
+		s.held -= s.Segs[k].n
+		s.Segs[k].items = nil
 	}
 }
 
 // refill puts a re-read's rows in segment k, which may now hold a
 // different number of rows (the rows after it move).
-func (s *rowStore) refill(k int, items []dynamo.Item) {
-	seg := &s.segs[k]
+func (s *Rows) refill(k int, items []dynamo.Item) {
+	seg := &s.Segs[k]
 	if seg.items != nil {
 		s.held -= seg.n
 	}
@@ -127,10 +127,10 @@ func (s *rowStore) refill(k int, items []dynamo.Item) {
 	}
 }
 
-// each calls f on the held rows in order until it returns false.
-func (s *rowStore) each(f func(dynamo.Item) bool) {
-	for i := range s.segs {
-		seg := &s.segs[i]
+// Each calls f on the held rows in order until it returns false.
+func (s *Rows) Each(f func(dynamo.Item) bool) {
+	for i := range s.Segs {
+		seg := &s.Segs[i]
 		for j := range seg.items {
 			if seg.back != s.backwards {
 				j = len(seg.items) - 1 - j
@@ -142,10 +142,10 @@ func (s *rowStore) each(f func(dynamo.Item) bool) {
 	}
 }
 
-// first is up to n held rows from the start.
-func (s *rowStore) first(n int) []dynamo.Item {
+// First is up to n held rows from the start.
+func (s *Rows) First(n int) []dynamo.Item {
 	var out []dynamo.Item
-	s.each(func(it dynamo.Item) bool {
+	s.Each(func(it dynamo.Item) bool {
 		if len(out) >= n {
 			return false
 		}
@@ -156,33 +156,33 @@ func (s *rowStore) first(n int) []dynamo.Item {
 }
 
 // last is the store's last row, if held.
-func (s *rowStore) last() (dynamo.Item, bool) { return s.at(s.len() - 1) }
+func (s *Rows) last() (dynamo.Item, bool) { return s.At(s.Len() - 1) }
 
-// followed adds an item that arrived while following, at the front or the
-// end, in a segment of followed items that is never let go.
-func (s *rowStore) followed(it dynamo.Item, front bool) {
+// Followed adds an item that arrived while following, at the front or the
+// end, in a segment of Followed items that is never let go.
+func (s *Rows) Followed(it dynamo.Item, front bool) {
 	if len(s.offs) == 0 {
 		s.offs = []int{0}
 	}
 	if front {
-		if len(s.segs) == 0 || s.segs[0].rereadable() {
-			s.segs = slices.Insert(s.segs, 0, segment{})
+		if len(s.Segs) == 0 || s.Segs[0].rereadable() {
+			s.Segs = slices.Insert(s.Segs, 0, segment{})
 			s.offs = slices.Insert(s.offs, 0, 0)
 		}
-		s.segs[0].items = append([]dynamo.Item{it}, s.segs[0].items...)
+		s.Segs[0].items = append([]dynamo.Item{it}, s.Segs[0].items...)
 	} else {
-		if n := len(s.segs); n == 0 || s.segs[n-1].rereadable() {
-			s.segs = append(s.segs, segment{})
-			s.offs = append(s.offs, s.len())
+		if n := len(s.Segs); n == 0 || s.Segs[n-1].rereadable() {
+			s.Segs = append(s.Segs, segment{})
+			s.offs = append(s.offs, s.Len())
 		}
-		k := len(s.segs) - 1
-		s.segs[k].items = append(s.segs[k].items, it)
+		k := len(s.Segs) - 1
+		s.Segs[k].items = append(s.Segs[k].items, it)
 	}
 	k := 0
 	if !front {
-		k = len(s.segs) - 1
+		k = len(s.Segs) - 1
 	}
-	s.segs[k].n++
+	s.Segs[k].n++
 	s.held++
 	for j := k + 1; j < len(s.offs); j++ {
 		s.offs[j]++

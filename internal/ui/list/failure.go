@@ -1,4 +1,4 @@
-package pages
+package list
 
 import (
 	"context"
@@ -15,37 +15,37 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
-// failure is why a view's read stopped before its end: an error, or the
-// user's esc. A view with a failure says so in its title and where its rows
+// Failure is why a view's read stopped before its end: an error, or the
+// user's esc. A view with a Failure says so in its title and where its rows
 // would be, with what it had loaded before, so that a cut-off read never
 // looks like an empty or complete one.
-type failure struct {
-	err       error
-	cancelled bool
+type Failure struct {
+	Err       error
+	Cancelled bool
 }
 
-// fail records err as the view's failure; a cancellation, whether esc or a
+// Fail records err as the view's failure; a cancellation, whether esc or a
 // context's, reads as cancelled. nil clears it.
-func (f *failure) fail(err error) {
-	*f = failure{err: err, cancelled: err != nil && (errors.Is(err, context.Canceled) || dynamo.KindOf(err) == dynamo.KindCancelled)}
+func (f *Failure) Fail(err error) {
+	*f = Failure{Err: err, Cancelled: err != nil && (errors.Is(err, context.Canceled) || dynamo.KindOf(err) == dynamo.KindCancelled)}
 }
 
-// cancel records that the user stopped the read.
-func (f *failure) cancel() { *f = failure{cancelled: true} }
+// Cancel records that the user stopped the read.
+func (f *Failure) Cancel() { *f = Failure{Cancelled: true} }
 
-func (f *failure) clear() { *f = failure{} }
+func (f *Failure) Clear() { *f = Failure{} }
 
-// stopped reports whether the view's last read failed or was cancelled.
-func (f failure) stopped() bool { return f.err != nil || f.cancelled }
+// Stopped reports whether the view's last read failed or was cancelled.
+func (f Failure) Stopped() bool { return f.Err != nil || f.Cancelled }
 
 // headline is the failure in a few words, from the error itself: how many
 // attempts were made, and for a request nobody answered, where it went and
 // how long it waited.
-func (f failure) headline() string {
-	if f.cancelled {
+func (f Failure) headline() string {
+	if f.Cancelled {
 		return "read cancelled"
 	}
-	return FailureText(f.err)
+	return FailureText(f.Err)
 }
 
 // FailureText says what went wrong with a read, from its error: "no answer
@@ -122,23 +122,23 @@ func noAnswer(err error) (host string, ok bool) {
 	return host, true
 }
 
-// title is the failure for a view's title: the headline, what was loaded
+// Title is the failure for a view's Title: the headline, what was loaded
 // before and what r does.
-func (f failure) title(loaded int, unit string) string {
+func (f Failure) Title(loaded int, unit string) string {
 	parts := f.parts(loaded, unit)
-	if !f.cancelled { // how it ended; the error's words are in the body
-		parts[0], _ = failureWords(f.err)
+	if !f.Cancelled { // how it ended; the error's words are in the body
+		parts[0], _ = failureWords(f.Err)
 	}
 	return strings.Join(parts, " · ")
 }
 
-// line is the failure in one line: the whole headline, then what was
+// Line is the failure in one Line: the whole headline, then what was
 // loaded and what r does.
-func (f failure) line(loaded int, unit string) string {
+func (f Failure) Line(loaded int, unit string) string {
 	return strings.Join(f.parts(loaded, unit), " · ")
 }
 
-func (f failure) parts(loaded int, unit string) []string {
+func (f Failure) parts(loaded int, unit string) []string {
 	parts := []string{f.headline()}
 	if loaded > 0 {
 		one := strings.TrimSuffix(unit, "s")
@@ -149,22 +149,22 @@ func (f failure) parts(loaded int, unit string) []string {
 	} else {
 		parts = append(parts, "nothing loaded")
 	}
-	if f.cancelled {
+	if f.Cancelled {
 		return append(parts, "r reads on")
 	}
 	var lf *dynamo.LoadFailedError
-	if errors.As(f.err, &lf) { // a retry reads the same failed load
+	if errors.As(f.Err, &lf) { // a retry reads the same failed load
 		return append(parts, "fix the file, then reopen")
 	}
 	return append(parts, "r retries")
 }
 
-// body is the failure where the view's rows would be, wrapped to width,
+// Body is the failure where the view's rows would be, wrapped to width,
 // with the error's hint.
-func (f failure) body(st *common.Styles, loaded int, unit string, width int) string {
+func (f Failure) Body(st *common.Styles, loaded int, unit string, width int) string {
 	lines := []string{st.ErrorTitle.Render(ansi.Wrap(common.Sanitize(f.headline()), width, " "))}
 	var e *dynamo.Error
-	if !f.cancelled && errors.As(f.err, &e) && e.Hint != "" {
+	if !f.Cancelled && errors.As(f.Err, &e) && e.Hint != "" {
 		lines = append(lines, st.Dim.Render(ansi.Wrap(common.Sanitize(explorerHint(e.Hint)), width, " ")))
 	}
 	rest := f.parts(loaded, unit)[1:]
