@@ -225,10 +225,12 @@ type Searchable interface {
 	Unloaded() string
 }
 
-// ModeTab is one of a partition's modes (Tree, Items, Versions, Time) as
-// its tab shows it: Off says why it does not apply here ("" when it does).
+// ModeTab is one of a partition's modes (Tree, Items, Versions, Time,
+// Changes) as its tab shows it: the key that picks it, and Off, why it
+// does not apply here ("" when it does).
 type ModeTab struct {
 	Name, Off string
+	Key       key.Binding
 }
 
 // Moded is a page showing a partition in one of its modes: the tabs, and

@@ -314,7 +314,7 @@ func (p *Changes) Request() string {
 
 func (p *Changes) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit}
+	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit})
 }
 
 // followLive is the follow key as the Changes mode's help names it: it
@@ -325,7 +325,7 @@ func followLive(b key.Binding) key.Binding {
 
 func (p *Changes) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes()), {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes(), p.Mode()), {k.Help, k.Quit}}
 }
 
 func (p *Changes) place() place {
@@ -337,7 +337,7 @@ func (p *Changes) place() place {
 func (p *Changes) Modes() []common.ModeTab {
 	if p.whole {
 		why := "the table's changes are every partition's: open one (esc, then enter) for its tree, items, versions and times"
-		return []common.ModeTab{{Name: ModeTree, Off: why}, {Name: ModeItems, Off: why}, {Name: ModeVersions, Off: why}, {Name: ModeTime, Off: why}, {Name: ModeChanges}}
+		return offTabs(p.c.Keys, ModeChanges, why)
 	}
 	return p.place().modes()
 }

@@ -324,12 +324,12 @@ func (v *Versions) Request() string {
 
 func (v *Versions) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
+	return stepHelp(k, v.Modes(), v.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
 }
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes(), v.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.
