@@ -74,16 +74,25 @@ func shownFilter(f domain.FilterNode, m *domain.Mask) string {
 }
 
 // noteUnseenMask says, once a read is done, which masked attributes never
-// appeared: a note, not an error (a typo shows here).
-func noteUnseenMask(w io.Writer, m *domain.Mask, seen map[string]bool) {
+// appeared in the items written: a note, not an error (a typo shows
+// here). Under a filter only the matches were seen, so the note speaks of
+// them; with no item written it says nothing, having nothing to go by.
+func noteUnseenMask(w io.Writer, m *domain.Mask, seen map[string]bool, filtered bool, written int) {
+	if written == 0 {
+		return
+	}
 	var unseen []string
 	for _, a := range m.Attributes() {
 		if !seen[a] {
 			unseen = append(unseen, export.OneLine(a))
 		}
 	}
+	what := "no item read has it"
+	if filtered {
+		what = "no item that matched has it"
+	}
 	if len(unseen) > 0 {
-		fmt.Fprintf(w, "note: --mask %s: no item read has it\n", strings.Join(unseen, ", "))
+		fmt.Fprintf(w, "note: --mask %s: %s\n", strings.Join(unseen, ", "), what)
 	}
 }
 
