@@ -2,6 +2,7 @@ package pages
 
 import (
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
