@@ -132,55 +132,62 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		return p, p.prefetch()
 	case tea.KeyPressMsg:
-		if p.inputOn {
-			return p, p.updateInput(msg)
-		}
-		if p.picker != nil {
-			return p, p.pickerKey(msg)
-		}
-		switch {
-		case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
-			choices, cols := indexChoices(p.info, p.index, "")
-			p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
-		case key.Matches(msg, p.c.Keys.GoTo):
-			p.inputOn, p.inputErr = true, ""
-			p.input.SetValue("")
-			return p, p.input.Focus()
-		case key.Matches(msg, p.c.Keys.Changes):
-			return p, p.openChanges()
-		case key.Matches(msg, p.c.Keys.Open):
-			if len(p.rows) > 0 {
-				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
-			}
-		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.Stopped():
-			p.auto = 0
-			return p, p.next() // on from where the scan stopped
-		case key.Matches(msg, p.c.Keys.Refresh):
-			p.req.Stop()
-			p.fail.Clear()
-			p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
-			p.refreshRows()
-			return p, p.Init()
-		case key.Matches(msg, p.c.Keys.Back) && p.req.InFlight():
-			p.req.Stop()
-			p.fail.Cancel()
-		case key.Matches(msg, p.c.Keys.Back):
-			return p, back
-		case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
-			// A Scan has no end to read first: G goes to the last
-			// partition scanned so far, and says it is not the table's last.
-			p.grid.Update(msg)
-			p.auto = 0
-			return p, tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
-				common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
-		default:
-			if p.grid.Update(msg) {
-				p.auto = 0
-				return p, p.prefetch()
-			}
-		}
+		return p, p.keyPressed(msg)
 	}
 	return p, nil
+}
+
+// keyPressed takes a key on the partitions list: the go-to box and the index
+// picker first, then the list's own keys and its moves.
+func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
+	if p.inputOn {
+		return p.updateInput(msg)
+	}
+	if p.picker != nil {
+		return p.pickerKey(msg)
+	}
+	switch {
+	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
+		choices, cols := indexChoices(p.info, p.index, "")
+		p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
+	case key.Matches(msg, p.c.Keys.GoTo):
+		p.inputOn, p.inputErr = true, ""
+		p.input.SetValue("")
+		return p.input.Focus()
+	case key.Matches(msg, p.c.Keys.Changes):
+		return p.openChanges()
+	case key.Matches(msg, p.c.Keys.Open):
+		if len(p.rows) > 0 {
+			return open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
+		}
+	case key.Matches(msg, p.c.Keys.Refresh) && p.fail.Stopped():
+		p.auto = 0
+		return p.next() // on from where the scan stopped
+	case key.Matches(msg, p.c.Keys.Refresh):
+		p.req.Stop()
+		p.fail.Clear()
+		p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
+		p.refreshRows()
+		return p.Init()
+	case key.Matches(msg, p.c.Keys.Back) && p.req.InFlight():
+		p.req.Stop()
+		p.fail.Cancel()
+	case key.Matches(msg, p.c.Keys.Back):
+		return back
+	case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
+		// A Scan has no end to read first: G goes to the last
+		// partition scanned so far, and says it is not the table's last.
+		p.grid.Update(msg)
+		p.auto = 0
+		return tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
+			common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
+	default:
+		if p.grid.Update(msg) {
+			p.auto = 0
+			return p.prefetch()
+		}
+	}
+	return nil
 }
 
 func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {

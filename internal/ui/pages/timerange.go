@@ -424,48 +424,7 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
 	case list.PageLoadedMsg:
-		fromEnd, gap := t.rowsFromEnd(), t.pg.GapOpen()
-		ok, cmd := t.pg.Loaded(msg)
-		if !ok {
-			return t, cmd
-		}
-		if !t.pg.Reread {
-			t.stats.add(msg.Result.Items)
-		}
-		if (gap && !t.pg.GapOpen()) || t.pg.Moved {
-			t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
-		}
-		t.parseTimes()
-		if t.pg.Reread {
-			t.refresh()
-			return t, tea.Batch(cmd, t.prefetch(false))
-		}
-		t.refresh()
-		t.keepFromEnd(fromEnd)
-		switch t.phase {
-		case timeDetecting:
-			t.noteGreatestKey()
-			if t.sampled == nil && !t.sampling.InFlight() {
-				// The format is detected from the sample headless reads:
-				// the first page's newest keys, then (when the page is
-				// not the whole partition) the oldest keys, and the
-				// prefixes between them when those do not settle it.
-				first := t.firstKeys(msg.Result.More())
-				if first.More {
-					return t, t.readSample(first)
-				}
-				s := dynamo.WholeTimeSample(t.base, first.Keys, first.Number)
-				t.sampled = &s
-			}
-			return t, t.detect()
-		case timeChecking:
-			t.phase = timeReady
-			t.checkConfigured()
-		}
-		if t.jumpTo != nil {
-			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
-		}
-		return t, t.prefetch(false)
+		return t, t.pageLoaded(msg)
 	case timeSampledMsg:
 		if !t.sampling.Done(msg.req) || t.phase != timeDetecting {
 			return t, nil
@@ -488,6 +447,60 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return t, t.key(msg)
 	}
 	return t, nil
+}
+
+// pageLoaded takes a page of the range: its rows and times, then the
+// next step of the phase the view is in (detecting the time format,
+// checking the configured one, jumping to a time, reading ahead).
+func (t *Time) pageLoaded(msg list.PageLoadedMsg) tea.Cmd {
+	fromEnd, gap := t.rowsFromEnd(), t.pg.GapOpen()
+	ok, cmd := t.pg.Loaded(msg)
+	if !ok {
+		return cmd
+	}
+	if !t.pg.Reread {
+		t.stats.add(msg.Result.Items)
+	}
+	if (gap && !t.pg.GapOpen()) || t.pg.Moved {
+		t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
+	}
+	t.parseTimes()
+	if t.pg.Reread {
+		t.refresh()
+		return tea.Batch(cmd, t.prefetch(false))
+	}
+	t.refresh()
+	t.keepFromEnd(fromEnd)
+	switch t.phase {
+	case timeDetecting:
+		return t.detectFrom(msg.Result.More())
+	case timeChecking:
+		t.phase = timeReady
+		t.checkConfigured()
+	}
+	if t.jumpTo != nil {
+		return t.jump(*t.jumpTo, t.jumpLeft-1)
+	}
+	return t.prefetch(false)
+}
+
+// detectFrom goes on detecting the time format once the first page is in
+// (more: the partition goes on past it).
+func (t *Time) detectFrom(more bool) tea.Cmd {
+	t.noteGreatestKey()
+	if t.sampled == nil && !t.sampling.InFlight() {
+		// The format is detected from the sample headless reads:
+		// the first page's newest keys, then (when the page is
+		// not the whole partition) the oldest keys, and the
+		// prefixes between them when those do not settle it.
+		first := t.firstKeys(more)
+		if first.More {
+			return t.readSample(first)
+		}
+		s := dynamo.WholeTimeSample(t.base, first.Keys, first.Number)
+		t.sampled = &s
+	}
+	return t.detect()
 }
 
 // prefetch reads on until the screen past the cursor is full; user says
