@@ -190,11 +190,26 @@ func (m *Model) pop() tea.Cmd {
 // that asked, everything else to the root.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.layout()
 	if m.anyLoading() && !m.spinning {
 		m.spinning = true
 		cmd = tea.Batch(cmd, m.spin.Tick)
 	}
 	return m, cmd
+}
+
+// layout sizes the page on top for the screen after every message: its
+// body's size follows the terminal's, the help shown and the request
+// line's height, which any message may change. Never while drawing: View
+// only draws.
+func (m *Model) layout() {
+	if len(m.stack) == 0 {
+		return
+	}
+	m.top().SetSize(m.bodySize())
+	if s, ok := m.top().(common.Searchable); ok && m.searching() {
+		m.search.Sync(s.List())
+	}
 }
 
 func (m *Model) anyLoading() bool {
@@ -700,10 +715,8 @@ func (m *Model) render() string {
 	if m.tooSmall() {
 		return m.tooSmallView()
 	}
-	p := m.top()
 	w, h := m.bodySize()
-	p.SetSize(w, h)
-	body := p.View()
+	body := m.top().View()
 	if m.fatal == nil && m.waitingForLoad() {
 		body = m.waitingView(w, h)
 	}

@@ -219,18 +219,28 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Changes) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Changes) SetSize(w, h int) {
+	p.w, p.h = w, h
+	listW, listH, _ := p.listSize()
+	p.grid.SetSize(listW-4, listH-2)
+}
+
+// listSize is the list's frame: beside the diff when wide, above it
+// otherwise.
+func (p *Changes) listSize() (w, h int, wide bool) {
+	w, h = p.w, p.h
+	wide = p.c.ShowPreview(p.w)
+	if wide {
+		w = p.w * 11 / 20
+	} else {
+		h = max(5, p.h/2)
+	}
+	return w, h, wide
+}
 
 func (p *Changes) View() string {
 	st := p.c.Styles
-	listW, listH := p.w, p.h
-	wide := p.c.ShowPreview(p.w)
-	if wide {
-		listW = p.w * 11 / 20
-	} else {
-		listH = max(5, p.h/2)
-	}
-	p.grid.SetSize(listW-4, listH-2)
+	listW, listH, wide := p.listSize()
 	title := p.where() + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
 	body := p.grid.View()
 	switch {

@@ -141,13 +141,16 @@ func (p *Item) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w - 4)
 	p.vp.SetHeight(h - 2)
-}
-
-func (p *Item) View() string {
+	if below := p.changesHeight(); p.h-below >= 5 {
+		p.vp.SetHeight(p.h - below - 2) // the item's changes below it
+	}
 	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire {
 		p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
 		p.shown.gen, p.shown.width, p.shown.wire = p.gen, p.w, p.wire
 	}
+}
+
+func (p *Item) View() string {
 	form := "plain JSON"
 	if p.wire {
 		form = "DynamoDB JSON"
@@ -159,10 +162,8 @@ func (p *Item) View() string {
 	}
 	below := p.changesHeight()
 	if p.h-below < 5 { // too short for both: the item comes first
-		p.vp.SetHeight(p.h - 2)
 		return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
 	}
-	p.vp.SetHeight(p.h - below - 2)
 	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h-below) + "\n" + p.changesView(p.w, below)
 }
 

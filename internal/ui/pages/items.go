@@ -378,6 +378,24 @@ func projectionNote(info dynamo.TableInfo, index string) string {
 func (p *Items) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.pg.SizeTo(h - 4) // the frame, the header, a line of slack
+	listW, _ := p.listWidth()
+	head := p.head(listW - 4)
+	rows := p.h - 2 - len(head)
+	if p.pg.Fail.Stopped() && p.pg.Head.Len() > 0 {
+		rows-- // the failure's line below the rows loaded before
+	}
+	p.grid.SetSize(listW-4, rows)
+	if p.picker != nil {
+		p.picker.layout(listW-4, p.h-2-len(head))
+	}
+}
+
+// listWidth is the list's width: beside the preview when wide.
+func (p *Items) listWidth() (int, bool) {
+	if p.c.ShowPreview(p.w) {
+		return p.w * 11 / 20, true
+	}
+	return p.w, false
 }
 
 // head is the filter bar (and its error or note while typed): the lines
@@ -388,13 +406,8 @@ func (p *Items) head(width int) []string {
 
 func (p *Items) View() string {
 	st := p.c.Styles
-	listW := p.w
-	wide := p.c.ShowPreview(p.w)
-	if wide {
-		listW = p.w * 11 / 20
-	}
+	listW, wide := p.listWidth()
 	head := p.head(listW - 4)
-	p.grid.SetSize(listW-4, p.h-2-len(head))
 	order := "ascending"
 	if p.pg.Query.Reverse {
 		order = "descending"
@@ -419,7 +432,6 @@ func (p *Items) View() string {
 	if f := p.pg.Failed(st, listW-4); f != "" {
 		body = f
 		if p.pg.Head.Len() > 0 { // the rows loaded before, and below them why no more
-			p.grid.SetSize(listW-4, p.h-3-len(head))
 			body = p.grid.View() + "\n" + f
 		}
 	}

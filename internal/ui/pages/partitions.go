@@ -315,11 +315,30 @@ func (p *Partitions) refreshRows() {
 	})
 }
 
-func (p *Partitions) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Partitions) SetSize(w, h int) {
+	p.w, p.h = w, h
+	h = p.listHeight()
+	rows := h - 2
+	if p.fail.Stopped() && len(p.rows) > 0 {
+		rows-- // the failure's line below the rows scanned before
+	}
+	p.grid.SetSize(p.w-4, rows)
+	if p.picker != nil {
+		p.picker.layout(p.w, h)
+	}
+}
+
+// listHeight is the list's height: the go-to box takes 4 lines while open.
+func (p *Partitions) listHeight() int {
+	if p.inputOn {
+		return p.h - 4
+	}
+	return p.h
+}
 
 func (p *Partitions) View() string {
 	st := p.c.Styles
-	h := p.h
+	h := p.listHeight()
 	var input string
 	if p.inputOn {
 		input = p.input.View()
@@ -340,9 +359,7 @@ func (p *Partitions) View() string {
 			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
 				common.Plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
 		}
-		h -= 4
 	}
-	p.grid.SetSize(p.w-4, h-2)
 	state := p.c.All(p.info.Name)
 	if p.more || !p.started {
 		state = "more: scroll down to scan on"
@@ -360,7 +377,6 @@ func (p *Partitions) View() string {
 		title = p.name() + " · " + p.fail.Title(len(p.rows), "partitions")
 		body = p.fail.Body(st, len(p.rows), "partitions", p.w-4)
 		if len(p.rows) > 0 {
-			p.grid.SetSize(p.w-4, h-3)
 			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.Line(len(p.rows), "partitions")), p.w-4))
 		}
 	case !p.started && p.info.Name != "":

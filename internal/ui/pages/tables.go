@@ -140,15 +140,22 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// sizeGrid fits the list to the page (the preview takes two fifths of a
-// wide one) and returns the list's width.
-func (t *Tables) sizeGrid() int {
-	listW := t.w
-	if t.c.ShowPreview(t.w) {
-		listW = t.w * 3 / 5
+// sizeGrid fits the list to the page: the preview takes two fifths of a
+// wide one, a failure's line the last row.
+func (t *Tables) sizeGrid() {
+	rows := t.h - 2
+	if t.fail.Stopped() && len(t.names) > 0 {
+		rows--
 	}
-	t.grid.SetSize(listW-4, t.h-2)
-	return listW
+	t.grid.SetSize(t.listWidth()-4, rows)
+}
+
+// listWidth is the list's width, beside the preview when wide.
+func (t *Tables) listWidth() int {
+	if t.c.ShowPreview(t.w) {
+		return t.w * 3 / 5
+	}
+	return t.w
 }
 
 // describeShown describes the tables on screen not yet asked about.
@@ -270,11 +277,14 @@ func (t *Tables) loadCounts() string {
 	return s
 }
 
-func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Tables) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.sizeGrid()
+}
 
 func (t *Tables) View() string {
 	wide := t.c.ShowPreview(t.w)
-	listW := t.sizeGrid()
+	listW := t.listWidth()
 	title := fmt.Sprintf("Tables · %d", len(t.names))
 	title += t.counts
 	if !t.loaded {
@@ -286,7 +296,6 @@ func (t *Tables) View() string {
 		title = "Tables · " + t.fail.Title(len(t.names), "tables")
 		body = t.fail.Body(t.c.Styles, len(t.names), "tables", listW-4)
 		if len(t.names) > 0 {
-			t.grid.SetSize(listW-4, t.h-3)
 			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.Line(len(t.names), "tables")), listW-4))
 		}
 	case t.loaded && len(t.names) == 0:

@@ -228,15 +228,19 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
-func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
+func (t *Timeline) SetSize(w, h int) {
+	t.w, t.hgt = w, h
+	listW, _, gridH, _ := t.listSize()
+	t.grid.SetSize(listW-4, gridH)
+}
 
-func (t *Timeline) View() string {
-	st := t.c.Styles
-	wide := t.c.ShowPreview(t.w)
-	// Stacked, the list takes a third of the height; a history whose rows
-	// all fit in half of it gets them all (frame and header are 3 lines),
-	// so a short history never hides a revision behind a scroll.
-	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+// listSize is the list's frame and its rows' height: beside the diff when
+// wide; stacked, a third of the height, or all its rows where they fit in
+// half of it (frame and header are 3 lines), so a short history never
+// hides a revision behind a scroll.
+func (t *Timeline) listSize() (listW, listH, gridH int, wide bool) {
+	wide = t.c.ShowPreview(t.w)
+	listW, listH = t.w, min(t.hgt/3, len(t.rows)+3)
 	if len(t.rows)+3 <= t.hgt/2 {
 		listH = len(t.rows) + 3
 	}
@@ -244,11 +248,16 @@ func (t *Timeline) View() string {
 		listW, listH = t.w*2/5, t.hgt
 	}
 	listH = max(listH, 5)
-	gridH := listH - 2
+	gridH = listH - 2
 	if wide && t.h.Drifted() {
 		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
 	}
-	t.grid.SetSize(listW-4, gridH)
+	return listW, listH, gridH, wide
+}
+
+func (t *Timeline) View() string {
+	st := t.c.Styles
+	listW, listH, _, wide := t.listSize()
 	title := common.Sanitize(historyName(t.h)) + " · " + common.Plural(len(t.h.Revisions), "revision", "revisions")
 	if t.h.Owner != "" { // on an index: whose history, by the base table's key
 		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title

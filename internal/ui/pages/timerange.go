@@ -788,7 +788,27 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 
 func (t *Time) SetSize(w, h int) {
 	t.w, t.h = w, h
-	t.pg.SizeTo(h - 8) // the frame, the range bar and its notes, the header
+	t.pg.SizeTo(h - 8)                           // the frame, the range bar and its notes, the header
+	spark, _, _ := t.sparkline(max(8, t.w-4-44)) // drawn from the cache it fills
+	gridH := t.gridHeight(spark != "")
+	rows := max(2, gridH)
+	if t.pg.Fail.Stopped() && t.pg.Head.Len() > 0 {
+		rows = max(2, gridH-1) // the failure's line below the rows loaded before
+	}
+	t.grid.SetSize(t.w-4, rows)
+	if t.picker != nil {
+		t.picker.layout(t.w-4, max(2, gridH))
+	}
+}
+
+// gridHeight is the rows' height below the range bar, its notes, the
+// filter bar and the sparkline (spark: one is drawn).
+func (t *Time) gridHeight(spark bool) int {
+	gridH := t.h - 2 - 3 - len(t.filterLines())
+	if spark {
+		gridH--
+	}
+	return gridH
 }
 
 func (t *Time) View() string {
@@ -826,17 +846,13 @@ func (t *Time) View() string {
 	if f := t.filterLines(); len(f) > 0 {
 		head += "\n" + strings.Join(f, "\n")
 	}
-	spark, lo, hi := t.sparkline(max(8, t.w-4-44))
+	spark, lo, hi := t.spark.line, t.spark.lo, t.spark.hi // as laid out
 	sparkLine := ""
 	if spark != "" {
 		zone := t.zone()
 		sparkLine = st.Dim.Render(lo.In(zone).Format("2006-01-02 15:04")+" ") + st.Key.Render(spark) + st.Dim.Render(" "+hi.In(zone).Format("2006-01-02 15:04"))
 	}
-	gridH := t.h - 2 - 3 - len(t.filterLines())
-	if sparkLine != "" {
-		gridH--
-	}
-	t.grid.SetSize(t.w-4, max(2, gridH))
+	gridH := t.gridHeight(sparkLine != "")
 	body := t.grid.View()
 	switch {
 	case t.phase == timeRefused:
@@ -844,7 +860,6 @@ func (t *Time) View() string {
 	case t.pg.Fail.Stopped() && t.pg.Head.Len() == 0:
 		body = t.pg.Failed(st, t.w-4)
 	case t.pg.Fail.Stopped():
-		t.grid.SetSize(t.w-4, max(2, gridH-1))
 		body = t.grid.View() + "\n" + t.pg.Failed(st, t.w-4)
 	case t.phase == timeDetecting:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")

@@ -653,11 +653,23 @@ func (t *Tree) sampleKeys() []string {
 	return keys
 }
 
-func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Tree) SetSize(w, h int) {
+	t.w, t.h = w, h
+	rows := t.h - 2
+	switch {
+	case t.confirm:
+		rows = t.h - 6 // the count's question below
+	case t.fail.Stopped() && len(t.children) > 0:
+		rows = t.h - 3 // the failure's line below the children found before
+	}
+	t.grid.SetSize(t.w-4, rows)
+	if t.picker != nil {
+		t.picker.layout(t.w, t.h)
+	}
+}
 
 func (t *Tree) View() string {
 	st := t.c.Styles
-	t.grid.SetSize(t.w-4, t.h-2)
 	state := t.c.All(t.info.Name)
 	switch {
 	case !t.loaded:
@@ -684,7 +696,6 @@ func (t *Tree) View() string {
 		// A failed read found nothing, which says nothing of what is there.
 		body = t.fail.Body(st, 0, "children", t.w-4)
 	case t.fail.Stopped():
-		t.grid.SetSize(t.w-4, t.h-3)
 		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.Line(len(t.children), "children")), t.w-4))
 	case t.loaded && len(t.children) == 0:
 		switch {
@@ -707,7 +718,6 @@ func (t *Tree) View() string {
 		h := t.h - 4
 		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
 			t.countEstimate(), t.budget())) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
-		t.grid.SetSize(t.w-4, h-2)
 		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
 	}
 	return common.Frame(st, title, body, t.w, t.h)

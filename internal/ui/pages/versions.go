@@ -42,6 +42,7 @@ type Versions struct {
 	req    dynamo.VersionsRequest
 	res    dynamo.VersionsResult
 	loaded bool
+	listW  int    // the list's width, as laid out (SetSize)
 	open   string // a logical item whose timeline opens once loaded
 	load   list.Request
 	fail   list.Failure // why the read stopped before the partition's end
@@ -224,20 +225,27 @@ func (v *Versions) timeline(h domain.History) *Timeline {
 	return t
 }
 
-func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *Versions) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.listW = v.w
+	if v.c.ShowPreview(v.w) {
+		v.listW = v.w * 11 / 20
+		// A long drift takes room from the preview, which keeps three
+		// tenths of the width: the drift is the reason to be here.
+		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
+		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
+	}
+	rows := v.h - 2
+	note := v.req.ProjectionNote() != "" && !v.fail.Stopped()
+	if note || v.fail.Stopped() && len(v.res.Histories) > 0 {
+		rows = v.h - 3 // a line below the rows: the projection's note, or the failure's
+	}
+	v.grid.SetSize(v.listW-4, rows)
+}
 
 func (v *Versions) View() string {
 	st := v.c.Styles
-	listW := v.w
-	wide := v.c.ShowPreview(v.w)
-	if wide {
-		listW = v.w * 11 / 20
-		// A long drift takes room from the preview, which keeps three
-		// tenths of the width: the drift is the reason to be here.
-		v.grid.SetSize(listW-4, v.h-2) // the rows shown decide the width
-		listW = min(max(listW, v.grid.Wanted()+4), v.w-v.w*3/10)
-	}
-	v.grid.SetSize(listW-4, v.h-2)
+	listW, wide := v.listW, v.c.ShowPreview(v.w)
 	drifted := 0
 	for _, h := range v.res.Histories {
 		if h.Drifted() {
@@ -256,7 +264,6 @@ func (v *Versions) View() string {
 	}
 	body := v.grid.View()
 	if note := v.req.ProjectionNote(); note != "" && !v.fail.Stopped() {
-		v.grid.SetSize(listW-4, v.h-3)
 		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
 	switch {
@@ -264,7 +271,6 @@ func (v *Versions) View() string {
 		title = common.KeyCell(v.req.PK) + " · " + v.fail.Title(len(v.res.Histories), "versioned items")
 		body = v.fail.Body(st, len(v.res.Histories), "versioned items", listW-4)
 		if len(v.res.Histories) > 0 {
-			v.grid.SetSize(listW-4, v.h-3)
 			body = v.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(v.fail.Line(len(v.res.Histories), "versioned items")), listW-4))
 		}
 	case !v.loaded:
