@@ -788,8 +788,9 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 
 func (t *Time) SetSize(w, h int) {
 	t.w, t.h = w, h
-	t.pg.SizeTo(h - 8)                           // the frame, the range bar and its notes, the header
-	spark, _, _ := t.sparkline(max(8, t.w-4-44)) // drawn from the cache it fills
+	t.pg.SizeTo(h - 8) // the frame, the range bar and its notes, the header
+	// The sparkline is computed here, and drawn from the cache it fills.
+	spark, _, _ := t.sparkline(max(8, t.w-4-44))
 	gridH := t.gridHeight(spark != "")
 	rows := max(2, gridH)
 	if t.pg.Fail.Stopped() && t.pg.Head.Len() > 0 {
