@@ -6,14 +6,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
 func demoClock() time.Time { return demo.DemoEnd }
@@ -317,4 +326,322 @@ func TestTimeShapes(t *testing.T) {
 	h.typeText("2015-03")
 	h.keys("enter")
 	h.contains(t, ":lo=20150301 :hi=20150331", "between 2015-03-01 and 2015-03-31", "9 items loaded")
+}
+
+// seedClock writes n items a minute apart, keyed by epoch seconds.
+func seedClock(t *testing.T, w dynamo.Writer, n int) {
+	t.Helper()
+	items := make([]dynamo.Item, n)
+	for j := range items {
+		items[j] = dynamo.Item{"PK": s("C"), "SK": &types.AttributeValueMemberN{Value: strconv.Itoa(clockStart + 60*j)}}
+	}
+	if err := demo.CreateKeyTable(context.Background(), w, "Clock", "N", items); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const clockStart = 1700000000
+
+var clockKey = regexp.MustCompile(`\b17\d{8}\b`)
+
+// TestTimeGReadsTheOtherEndInOneRead: in Time mode (newest first) G sends
+// one reverse Query and shows the oldest items under a gap row; scrolling
+// back up from there reads on until the reads meet; g is the newest again,
+// and the joined list walks down from it, every key once, in order.
+func TestTimeGReadsTheOtherEndInOneRead(t *testing.T) {
+	const n = 3000
+	db := memory.New()
+	seedClock(t, db, n)
+	newest := clockStart + 60*(n-1)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Clock", PK: "C", Now: func() time.Time { return time.Unix(int64(newest), 0) }})
+	h.keys("t", "esc")
+	h.contains(t, "newest first", strconv.Itoa(newest), "more as you scroll")
+	before := h.rec.count("Query")
+	h.keys("G")
+	if got := h.rec.count("Query") - before; got != 1 {
+		t.Fatalf("G sent %d Query requests, want 1\n%s", got, h.screen())
+	}
+	h.contains(t, strconv.Itoa(clockStart), "2023-11-14 22:13:20", "the middle not read yet")
+	scrollBackThroughGap(t, h, "3,000 items loaded · all")
+	h.keys("g")
+	h.contains(t, strconv.Itoa(newest))
+	want := newest
+	for range 600 {
+		for _, k := range clockKey.FindAllString(h.screen(), -1) {
+			if v, _ := strconv.Atoi(k); v == want {
+				want -= 60
+			}
+		}
+		if want < clockStart {
+			break
+		}
+		h.keys("pgdown")
+	}
+	if want >= clockStart {
+		t.Fatalf("walking down the joined list found keys in order down to %d, want %d", want+60, clockStart)
+	}
+}
+
+// TestTimeGOnAShortRange: a range read whole needs no reverse read: G
+// just moves to its last row.
+func TestTimeGOnAShortRange(t *testing.T) {
+	db := memory.New()
+	seedClock(t, db, 20)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Clock", PK: "C", Now: func() time.Time { return time.Unix(clockStart, 0) }})
+	h.keys("t", "esc")
+	h.contains(t, "20 items loaded · all")
+	before := h.rec.count("Query")
+	h.keys("G")
+	if got := h.rec.count("Query") - before; got != 0 {
+		t.Fatalf("G on a whole list sent %d Query requests", got)
+	}
+	if strings.Contains(h.screen(), gapText) {
+		t.Fatal(fmt.Sprint("a gap row on a whole list:\n", h.screen()))
+	}
+}
+
+// seedStateLog writes a STATE#time log of n items 7 minutes apart over
+// four states, from 2020-04-01.
+func seedStateLog(t *testing.T, w dynamo.Writer, n int) []string {
+	t.Helper()
+	states := []string{"ERROR", "NORMAL", "WARNING1", "WARNING2"}
+	start := time.Date(2020, 4, 1, 0, 0, 0, 0, time.UTC)
+	items := make([]dynamo.Item, n)
+	keys := make([]string, n)
+	for i := range items {
+		keys[n-1-i] = states[(i*3)%4] + "#" + start.Add(time.Duration(i)*7*time.Minute).Format("2006-01-02T15:04:05")
+		items[i] = dynamo.Item{"PK": s("d#1"), "SK": s(keys[n-1-i])}
+	}
+	if err := demo.CreateKeyTable(context.Background(), w, "States", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	return keys // newest first
+}
+
+var stateKey = regexp.MustCompile(`\b(?:ERROR|NORMAL|WARNING1|WARNING2)#2020-\d\d-\d\dT\d\d:\d\d:\d\d\b`)
+
+// TestTimeMergedGReadsTheEndInOneRead: on a range merged across four
+// prefixes, G sends one reverse Query a prefix and shows the oldest items
+// under a gap row; scrolling back reads on backwards until the reads meet;
+// g is the newest again, and the joined list walks down from it, every
+// key once, in the merge's order; on both backends.
+func TestTimeMergedGReadsTheEndInOneRead(t *testing.T) {
+	const n = 1200
+	type backend interface {
+		dynamo.Client
+		dynamo.Writer
+	}
+	for name, c := range map[string]backend{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()} {
+		t.Run(name, func(t *testing.T) {
+			keys := seedStateLog(t, c, n)
+			h := newHarness(t, 120, 35, Config{Client: c, Table: "States", PK: "d#1", Now: demoClock})
+			h.keys("t")
+			h.typeText("2020-04")
+			h.keys("enter")
+			h.contains(t, "newest first across 4 prefixes", keys[0], "more as you scroll")
+			before := h.rec.count("Query")
+			h.keys("G")
+			if got := h.rec.count("Query") - before; got != 4 {
+				t.Fatalf("G sent %d Query requests, want one a prefix (4)\n%s", got, h.screen())
+			}
+			h.contains(t, keys[n-1], "the middle not read yet")
+			scrollBackThroughGap(t, h, "1,200 items loaded · all")
+			h.keys("g")
+			h.contains(t, keys[0])
+			seen := 0
+			for range 600 {
+				for _, k := range stateKey.FindAllString(h.screen(), -1) {
+					if seen < n && k == keys[seen] {
+						seen++
+					}
+				}
+				if seen == n {
+					break
+				}
+				h.keys("pgdown")
+			}
+			if seen != n {
+				t.Fatalf("walking down the joined list found keys in order up to %d of %d (next %s)", seen, n, keys[seen])
+			}
+		})
+	}
+}
+
+// TestTimeMergedGFailedRetries: when one of G's reverse Queries fails, the
+// failure is said below the rows loaded, and r reads the end again: the
+// gap row and the oldest items, not the head read on.
+func TestTimeMergedGFailedRetries(t *testing.T) {
+	db := memory.New()
+	keys := seedStateLog(t, db, 1200)
+	f := failAfter("Query", 1<<30, throttled)
+	f.Client = db
+	h := newHarness(t, 120, 35, Config{Client: f, Table: "States", PK: "d#1", Now: demoClock})
+	h.keys("t")
+	h.typeText("2020-04")
+	h.keys("enter")
+	h.contains(t, "newest first across 4 prefixes", keys[0])
+	f.mu.Lock()
+	f.after = f.calls + 2 // the third of G's four Queries fails
+	f.mu.Unlock()
+	h.keys("G")
+	h.contains(t, "read failed after 3 attempts", "r retries")
+	if strings.Contains(h.screen(), keys[len(keys)-1]) {
+		t.Fatalf("the oldest item shown after a failed G:\n%s", h.screen())
+	}
+	f.mu.Lock()
+	f.after = 1 << 30
+	f.mu.Unlock()
+	before := h.rec.count("Query")
+	h.keys("r")
+	if got := h.rec.count("Query") - before; got != 4 {
+		t.Fatalf("r after a failed G sent %d Query requests, want G's 4 again", got)
+	}
+	h.contains(t, keys[len(keys)-1], "the middle not read yet")
+}
+
+// TestTimeDetectsFromHeadlessSample (26.2): the Time mode detects the
+// format from the sample headless detection reads, not its first page.
+// Ten ZETA# notes and eight EVENT# times are the newest keys, forty
+// AUDIT# times the oldest: the first page is mostly not times, the
+// sample (newest 20, oldest 20) is three quarters times.
+func TestTimeDetectsFromHeadlessSample(t *testing.T) {
+	at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+	var sks []string
+	for i := range 40 {
+		sks = append(sks, "AUDIT#"+at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))
+	}
+	for i := range 8 {
+		sks = append(sks, "EVENT#"+at.AddDate(0, 1, i).Format(time.RFC3339))
+	}
+	for i := range 10 {
+		sks = append(sks, fmt.Sprintf("ZETA#note-%02d", i))
+	}
+	h := newHarness(t, 200, 50, Config{Table: "T", PK: "p", Client: keysDB(t, sks...)})
+	h.keys("4")
+	h.contains(t, "SK holds ISO 8601 with zone after a prefix ending # (detected)", "10 of 40 keys are not times: ZETA#note-09")
+}
+
+// logTable is a device log keyed Device (S) / At (N, epoch seconds).
+func logTable(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	if _, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Logs"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("Device"), AttributeType: "S"}, {AttributeName: aws.String("At"), AttributeType: "N"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("Device"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("At"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func putAt(t *testing.T, db *memory.DB, at time.Time, msg string) {
+	t.Helper()
+	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Logs"), Item: map[string]types.AttributeValue{
+		"Device": &types.AttributeValueMemberS{Value: "d1"}, "At": &types.AttributeValueMemberN{Value: fmt.Sprint(at.Unix())},
+		"Msg": &types.AttributeValueMemberS{Value: msg}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// driver runs the program's loop as the program would, commands in
+// goroutines (the follow loop waits for polls, so no synchronous harness
+// can), until a screen says what a test waits for.
+type driver struct {
+	h    *harness
+	msgs chan tea.Msg
+}
+
+func (h *harness) driver() *driver { return &driver{h: h, msgs: make(chan tea.Msg, 64)} }
+
+func (d *driver) start(c tea.Cmd) {
+	if c != nil {
+		go func() { d.msgs <- c() }()
+	}
+}
+
+// key presses a key, its commands left running.
+func (d *driver) key(name string) {
+	_, cmd := d.h.m.Update(keyPress(name))
+	d.start(cmd)
+}
+
+func (d *driver) until(t *testing.T, deadline time.Duration, done func(screen string) bool) {
+	t.Helper()
+	stop := time.After(deadline)
+	for !done(d.h.screen()) {
+		select {
+		case msg := <-d.msgs:
+			switch msg := msg.(type) {
+			case nil, spinner.TickMsg:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					d.start(c)
+				}
+			default:
+				_, next := d.h.m.Update(msg)
+				d.start(next)
+			}
+		case <-stop:
+			t.Fatalf("not within %s:\n%s", deadline, d.h.screen())
+		}
+	}
+}
+
+// TestFollowInTimeMode: F appends each item written after the range,
+// once, newest on top, and says how many and what it costs; F stops it,
+// and nothing arrives after.
+func TestFollowInTimeMode(t *testing.T) {
+	db := logTable(t)
+	now := time.Now()
+	for i := 1; i <= 3; i++ {
+		putAt(t, db, now.Add(-time.Duration(i)*time.Hour), fmt.Sprintf("old-%d", i))
+	}
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 24h"})
+	h.contains(t, "3 items loaded")
+	putAt(t, db, now.Add(time.Minute), "new-1") // written after the range was read
+	d := h.driver()
+	d.key("F")
+	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
+	h.contains(t, "RCU", "a minute", "new-1", "4 items loaded")
+	putAt(t, db, now.Add(2*time.Minute), "new-2")
+	d.key("down") // keys go on working while following
+	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 2 new") })
+	if sc := h.screen(); strings.Index(sc, "new-2") > strings.Index(sc, "new-1") || strings.Count(sc, "new-1") != 1 {
+		t.Fatalf("the newest is not on top, or an item came twice:\n%s", h.screen())
+	}
+	d.key("F")
+	if strings.Contains(h.screen(), "following") {
+		t.Fatal("F did not stop following")
+	}
+}
+
+// TestFollowBilledAsTheStatusBar: polls that find nothing are reported at
+// 0 RCU by the embedded backend (as by dynalite) and billed 0.5 each by
+// DynamoDB: what following costs a minute is the bill, marked an
+// estimate as the status bar marks it, never "0.0 RCU" while the status
+// bar's figure grows.
+func TestFollowBilledAsTheStatusBar(t *testing.T) {
+	db := logTable(t)
+	putAt(t, db, time.Now().Add(-time.Hour), "old-1")
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 24h"})
+	h.contains(t, "1 item loaded")
+	d := h.driver()
+	d.key("F")
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "RCU est. a minute") })
+	if sc := h.screen(); strings.Contains(sc, " 0.0 RCU") {
+		t.Fatalf("the polls shown at the server's 0.0 RCU:\n%s", sc)
+	}
+	d.key("F")
+}
+
+// TestFollowNeedsTime: F where the sort key holds no time says so and
+// what to set, rather than polling.
+func TestFollowNeedsTime(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("4", "F")
+	if strings.Contains(h.screen(), "following") {
+		t.Fatal("followed keys with no time")
+	}
+	// The Time tab does not open on keys that hold no time (see
+	// TestModeTabs), so F has nothing to follow.
+	h.contains(t, "Tree")
 }
