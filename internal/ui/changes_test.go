@@ -341,6 +341,7 @@ func (c *countingStreams) GetRecords(ctx context.Context, in *dynamodbstreams.Ge
 func TestChangesLeaveStopsFollowing(t *testing.T) {
 	for _, leave := range []string{"2", "tab", "shift+tab", "<"} {
 		t.Run(leave, func(t *testing.T) {
+			t.Parallel() // each its own table: the seconds waited for polls overlap
 			db := ordersTable(t)
 			putOrder(t, db, "c1", "o1", "PLACED")
 			sc := &countingStreams{StreamsClient: db}

@@ -293,6 +293,7 @@ func TestMaskEveryPageTypedValues(t *testing.T) {
 	typed := func(attr string) string { return attr + ` = "` + typedSecret + `"` }
 	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel() // each size its own model; the demo is only read
 			var h *harness
 			var planted []string
 			frame := func(where string) {

@@ -386,6 +386,7 @@ func TestRandomKeysEveryPage(t *testing.T) {
 	}
 	for i, s := range starts {
 		t.Run(s.name, func(t *testing.T) {
+			t.Parallel() // each page its own model; the demo is only read
 			seed := int64(1700 + i)
 			r := rand.New(rand.NewSource(seed))
 			for _, sz := range sizes {
