@@ -237,10 +237,6 @@ func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.Key
 // and streams snapshots of what it found: children appear as they are
 // found, and the last message says done.
 func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []domain.KeyValue, page, req int, ch chan childrenFoundMsg) {
-	if mc, ok := c.(*dynamo.Masked); ok {
-		runMaskedChildren(ctx, mc, r, shards, page, req, ch)
-		return
-	}
 	var found []dynamo.ShardChild
 	index := map[string]int{}
 	for _, c := range r.Resume { // a resumed walk shows what it had at once
@@ -259,16 +255,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 		default:
 		}
 	}
-	if len(shards) > 0 {
-		merged, res, err := dynamo.ShardedChildren(ctx, c, r, shards, snapshot)
-		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, cost: res.Cost, done: true, err: err, next: ch}
-		return
-	}
-	res, err := dynamo.Children(ctx, c, r, func(child domain.Child, cost dynamo.Cost) { snapshot(dynamo.ShardChild{Child: child}, cost) })
-	all := make([]dynamo.ShardChild, len(res.Children))
-	for i, child := range res.Children {
-		all[i] = dynamo.ShardChild{Child: child}
-	}
+	all, res, err := dynamo.WalkChildren(ctx, c, r, shards, snapshot)
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
