@@ -96,31 +96,6 @@ func noteUnseenMask(w io.Writer, m *domain.Mask, seen map[string]bool, filtered 
 	}
 }
 
-// maskChildRows masks the children's names and prefixes (segments of the
-// sort key, each with its own stand-in, so the level keeps its shape) and
-// their shards (partition key values).
-func maskChildRows(rows dynamo.Rows, m *domain.Mask, key dynamo.KeySchema, delim string) dynamo.Rows {
-	if m == nil || key.SK == nil {
-		return rows
-	}
-	out := rows
-	out.Rows = make([]any, len(rows.Rows))
-	for i, r := range rows.Rows {
-		c := r.(dynamo.ChildRow)
-		c.Name = m.KeyIf(key.SK.Name, c.Name, delim)
-		c.Prefix = m.KeyIf(key.SK.Name, c.Prefix, delim)
-		shards := make([]string, len(c.Shards))
-		for j, sh := range c.Shards {
-			shards[j] = m.KeyIf(key.PK.Name, sh, delim)
-		}
-		if c.Shards != nil {
-			c.Shards = shards
-		}
-		out.Rows[i] = c
-	}
-	return out
-}
-
 // maskVersionRows masks what versions writes: item names (segments of the
 // sort key) and the current copy's key, whose version marker stays
 // readable (v0_‹m1›), in the versioned-items rows; and, for one item's
