@@ -172,6 +172,32 @@ func (f Failure) Body(st *common.Styles, loaded int, unit string, width int) str
 	return strings.Join(lines, "\n")
 }
 
+// Below is the failure in one line below the rows loaded before it, cut
+// to width.
+func (f Failure) Below(st *common.Styles, loaded int, unit string, width int) string {
+	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(f.Line(loaded, unit)), width))
+}
+
+// InPlace is what a list that stopped shows where its rows would be:
+// the failure alone (Body) when nothing was loaded, else rows (the rows
+// loaded before, drawn one line shorter: LineBelow) and the failure in a
+// line below them.
+func (f Failure) InPlace(st *common.Styles, rows string, loaded int, unit string, width int) string {
+	if loaded == 0 {
+		return f.Body(st, 0, unit, width)
+	}
+	return rows + "\n" + f.Below(st, loaded, unit, width)
+}
+
+// LineBelow is the lines the failure takes below a list's rows: one
+// when it stopped after loading some, none otherwise.
+func (f Failure) LineBelow(loaded int) int {
+	if f.Stopped() && loaded > 0 {
+		return 1
+	}
+	return 0
+}
+
 // explorerHint rewords a hint written for the command line: inside the
 // explorer there are no flags to pass.
 func explorerHint(h string) string {

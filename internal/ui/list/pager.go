@@ -328,7 +328,7 @@ func (p *Pager) Failed(st *common.Styles, width int) string {
 	if p.Head.Len() == 0 {
 		return p.Fail.Body(st, 0, "items", width)
 	}
-	return st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.Fail.Line(p.Head.Len(), "items")), width))
+	return p.Fail.Below(st, p.Head.Len(), "items", width)
 }
 
 // Unread says that the view has not been read, and why not yet.

@@ -380,11 +380,7 @@ func (p *Items) SetSize(w, h int) {
 	p.pg.SizeTo(h - 4) // the frame, the header, a line of slack
 	listW, _ := p.listWidth()
 	head := p.head(listW - 4)
-	rows := p.h - 2 - len(head)
-	if p.pg.Fail.Stopped() && p.pg.Head.Len() > 0 {
-		rows-- // the failure's line below the rows loaded before
-	}
-	p.grid.SetSize(listW-4, rows)
+	p.grid.SetSize(listW-4, p.h-2-len(head)-p.pg.Fail.LineBelow(p.pg.Head.Len()))
 	if p.picker != nil {
 		p.picker.layout(listW-4, p.h-2-len(head))
 	}

@@ -318,11 +318,7 @@ func (p *Partitions) refreshRows() {
 func (p *Partitions) SetSize(w, h int) {
 	p.w, p.h = w, h
 	h = p.listHeight()
-	rows := h - 2
-	if p.fail.Stopped() && len(p.rows) > 0 {
-		rows-- // the failure's line below the rows scanned before
-	}
-	p.grid.SetSize(p.w-4, rows)
+	p.grid.SetSize(p.w-4, h-2-p.fail.LineBelow(len(p.rows)))
 	if p.picker != nil {
 		p.picker.layout(p.w, h)
 	}
@@ -375,10 +371,7 @@ func (p *Partitions) View() string {
 	switch {
 	case p.fail.Stopped():
 		title = p.name() + " · " + p.fail.Title(len(p.rows), "partitions")
-		body = p.fail.Body(st, len(p.rows), "partitions", p.w-4)
-		if len(p.rows) > 0 {
-			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.Line(len(p.rows), "partitions")), p.w-4))
-		}
+		body = p.fail.InPlace(st, p.grid.View(), len(p.rows), "partitions", p.w-4)
 	case !p.started && p.info.Name != "":
 		title = p.name() + " · partitions not read yet"
 		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")

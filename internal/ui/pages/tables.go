@@ -143,11 +143,7 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 // sizeGrid fits the list to the page: the preview takes two fifths of a
 // wide one, a failure's line the last row.
 func (t *Tables) sizeGrid() {
-	rows := t.h - 2
-	if t.fail.Stopped() && len(t.names) > 0 {
-		rows--
-	}
-	t.grid.SetSize(t.listWidth()-4, rows)
+	t.grid.SetSize(t.listWidth()-4, t.h-2-t.fail.LineBelow(len(t.names)))
 }
 
 // listWidth is the list's width, beside the preview when wide.
@@ -294,10 +290,7 @@ func (t *Tables) View() string {
 	switch {
 	case t.fail.Stopped():
 		title = "Tables · " + t.fail.Title(len(t.names), "tables")
-		body = t.fail.Body(t.c.Styles, len(t.names), "tables", listW-4)
-		if len(t.names) > 0 {
-			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.Line(len(t.names), "tables")), listW-4))
-		}
+		body = t.fail.InPlace(t.c.Styles, t.grid.View(), len(t.names), "tables", listW-4)
 	case t.loaded && len(t.names) == 0:
 		body = t.c.Styles.Dim.Render(t.emptyText())
 	}

@@ -792,11 +792,7 @@ func (t *Time) SetSize(w, h int) {
 	// The sparkline is computed here, and drawn from the cache it fills.
 	spark, _, _ := t.sparkline(max(8, t.w-4-44))
 	gridH := t.gridHeight(spark != "")
-	rows := max(2, gridH)
-	if t.pg.Fail.Stopped() && t.pg.Head.Len() > 0 {
-		rows = max(2, gridH-1) // the failure's line below the rows loaded before
-	}
-	t.grid.SetSize(t.w-4, rows)
+	t.grid.SetSize(t.w-4, max(2, gridH-t.pg.Fail.LineBelow(t.pg.Head.Len())))
 	if t.picker != nil {
 		t.picker.layout(t.w-4, max(2, gridH))
 	}

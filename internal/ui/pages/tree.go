@@ -646,8 +646,8 @@ func (t *Tree) SetSize(w, h int) {
 	switch {
 	case t.confirm:
 		rows = t.h - 6 // the count's question below
-	case t.fail.Stopped() && len(t.children) > 0:
-		rows = t.h - 3 // the failure's line below the children found before
+	default:
+		rows -= t.fail.LineBelow(len(t.children)) // the failure's line below the children found before
 	}
 	t.grid.SetSize(t.w-4, rows)
 	if t.picker != nil {
@@ -679,11 +679,9 @@ func (t *Tree) View() string {
 	}
 	body := t.grid.View()
 	switch {
-	case t.fail.Stopped() && len(t.children) == 0:
-		// A failed read found nothing, which says nothing of what is there.
-		body = t.fail.Body(st, 0, "children", t.w-4)
 	case t.fail.Stopped():
-		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.Line(len(t.children), "children")), t.w-4))
+		// A failed read that found nothing says nothing of what is there.
+		body = t.fail.InPlace(st, t.grid.View(), len(t.children), "children", t.w-4)
 	case t.loaded && len(t.children) == 0:
 		switch {
 		case t.req.Prefix == "" && !t.self && !t.partial && len(t.shards) == 0:

@@ -235,10 +235,9 @@ func (v *Versions) SetSize(w, h int) {
 		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
 		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
 	}
-	rows := v.h - 2
-	note := v.req.ProjectionNote() != "" && !v.fail.Stopped()
-	if note || v.fail.Stopped() && len(v.res.Histories) > 0 {
-		rows = v.h - 3 // a line below the rows: the projection's note, or the failure's
+	rows := v.h - 2 - v.fail.LineBelow(len(v.res.Histories))
+	if v.req.ProjectionNote() != "" && !v.fail.Stopped() {
+		rows = v.h - 3 // the projection's note below the rows
 	}
 	v.grid.SetSize(v.listW-4, rows)
 }
@@ -269,10 +268,7 @@ func (v *Versions) View() string {
 	switch {
 	case v.fail.Stopped():
 		title = common.KeyCell(v.req.PK) + " · " + v.fail.Title(len(v.res.Histories), "versioned items")
-		body = v.fail.Body(st, len(v.res.Histories), "versioned items", listW-4)
-		if len(v.res.Histories) > 0 {
-			body = v.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(v.fail.Line(len(v.res.Histories), "versioned items")), listW-4))
-		}
+		body = v.fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
