@@ -27,16 +27,21 @@ moto: ## check that moto's server (the stream tests' DynamoDB Streams) is instal
 	  if [ "$$CI" = true ]; then echo "moto's server is missing, and the stream tests need it under CI=true: pip install 'moto[server]'" >&2; exit 1; fi; \
 	  echo "note: moto's server is missing, so the stream tests will skip: pip install 'moto[server]'" >&2; }
 
+# TEST_TIMEOUT is each test binary's limit, said rather than left to go
+# test's default of 10 minutes, which the explorer's suite neared on a
+# loaded 2-core machine.
+TEST_TIMEOUT ?= 15m
+
 test: deps moto ## every test, including the integration tests against dynalite, and the keypress benchmark once so it cannot rot
 	$(GO) vet $(PKG)
-	$(GO) test -count=1 $(PKG)
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./internal/ui/
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKG)
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^$$' -bench BenchmarkKeypressWith100kRows -benchtime=1x ./internal/ui/
 
 conformance: deps ## the random differential suite, long: N cases (20000), a fresh seed unless SEED=…
 	$(GO) test -count=1 -timeout 0 -run 'TestDifferential' ./internal/dynamo/conformance -v -args -cases=$(or $(N),20000) -seed=$(or $(SEED),0) -fresh
 
 bench: deps ## Go benchmarks (figures, never pass/fail)
-	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
+	$(GO) test -timeout $(TEST_TIMEOUT) -run '^$$' -bench . -benchmem $(PKG)
 
 bench-items: deps ## stream a 100,000-item partition from dynalite: peak RSS, wall time, requests, RCU, pages
 	bash scripts/bench-items.sh
@@ -51,7 +56,7 @@ bench-follow: deps ## range --follow's requests and RCU per minute, idle and bus
 	bash scripts/bench-follow.sh
 
 bench-changes-follow: deps moto ## F in the Changes tab: from a write to its row on screen, min/median/max over 10 writes, on the embedded backend and on moto
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkChangesFollowLatency -benchtime=1x ./internal/ui/
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^$$' -bench BenchmarkChangesFollowLatency -benchtime=1x ./internal/ui/
 
 bench-data: ## load a DynamoDB export of 100,000 and 1,000,000 ~300 B items with --data: wall time, peak RSS vs the data's size
 	bash scripts/bench-data.sh
@@ -69,7 +74,7 @@ bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic rea
 	$(GO) run ./scripts/benchmemory
 
 golden: ## regenerate the golden files (the explorer's screens, exports): read every diff before committing
-	$(GO) test -count=1 ./internal/ui ./internal/export ./internal/cli -update
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./internal/ui ./internal/export ./internal/cli -update
 
 fuzz: ## run each fuzz target for a while (FUZZTIME=30s)
 	bash scripts/fuzz.sh $(or $(FUZZTIME),30s)

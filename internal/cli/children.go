@@ -141,11 +141,17 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		return err // before the walk: nothing is read that would be thrown away
 	}
 	start := time.Now()
-	found, res, err := walkChildren(ctx, conn.client, req, f.pk, pattern, key)
+	// Read through the masked layer: the walk reads the real keys and
+	// hands on stand-ins, and counts asked of a stand-in count the real.
+	var client dynamo.Client = conn.client
+	if mask != nil {
+		client = dynamo.NewMasked(conn.client, func(string) *domain.Mask { return mask }, nil)
+	}
+	found, res, err := walkChildren(ctx, client, req, f.pk, pattern, key)
 	if err != nil {
 		return err
 	}
-	counts, partial, err := f.countChildren(ctx, conn.client, req, res.Children)
+	counts, partial, err := f.countChildren(ctx, client, req, res.Children)
 	if err != nil {
 		return err
 	}
@@ -161,10 +167,10 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if res.SelfItem && !pattern {
 		// The item keyed by the prefix itself (PROFILE#): a row of its own,
 		// first, as it sorts.
-		self := dynamo.ChildRow{Prefix: domain.KeyText(key.SK.Type, f.prefix), IsItem: true, Self: true}
+		self := dynamo.ChildRow{Prefix: mask.KeyIf(key.SK.Name, domain.KeyText(key.SK.Type, f.prefix), maskDelim), IsItem: true, Self: true}
 		all.Rows = append([]any{self}, all.Rows...)
 	}
-	rows := maskChildRows(all, mask, key, maskDelim)
+	rows := all
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
@@ -207,27 +213,21 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 // walkChildren runs the skip-scan on one partition, or on every shard of
 // a partition pattern.
 func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, pk string, pattern bool, key dynamo.KeySchema) ([]dynamo.ShardChild, dynamo.ChildrenResult, error) {
-	var found []dynamo.ShardChild
+	var shards []domain.KeyValue
 	if pattern {
-		shards, err := expandShards(pk, key.PK.Type)
-		if err != nil {
+		var err error
+		if shards, err = expandShards(pk, key.PK.Type); err != nil {
 			return nil, dynamo.ChildrenResult{}, err
 		}
-		found, res, err := dynamo.ShardedChildren(ctx, c, req, shards, nil)
-		if err != nil {
-			return nil, res, err
-		}
-		for _, c := range found {
-			res.Children = append(res.Children, c.Child)
-		}
-		return found, res, nil
 	}
-	res, err := dynamo.Children(ctx, c, req, nil)
+	found, res, err := dynamo.WalkChildren(ctx, c, req, shards, nil)
 	if err != nil {
 		return nil, res, err
 	}
-	for _, c := range res.Children {
-		found = append(found, dynamo.ShardChild{Child: c})
+	if pattern { // the merged children, which the counts count
+		for _, c := range found {
+			res.Children = append(res.Children, c.Child)
+		}
 	}
 	return found, res, nil
 }

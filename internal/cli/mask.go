@@ -74,42 +74,26 @@ func shownFilter(f domain.FilterNode, m *domain.Mask) string {
 }
 
 // noteUnseenMask says, once a read is done, which masked attributes never
-// appeared: a note, not an error (a typo shows here).
-func noteUnseenMask(w io.Writer, m *domain.Mask, seen map[string]bool) {
+// appeared in the items written: a note, not an error (a typo shows
+// here). Under a filter only the matches were seen, so the note speaks of
+// them; with no item written it says nothing, having nothing to go by.
+func noteUnseenMask(w io.Writer, m *domain.Mask, seen map[string]bool, filtered bool, written int) {
+	if written == 0 {
+		return
+	}
 	var unseen []string
 	for _, a := range m.Attributes() {
 		if !seen[a] {
 			unseen = append(unseen, export.OneLine(a))
 		}
 	}
+	what := "no item read has it"
+	if filtered {
+		what = "no item that matched has it"
+	}
 	if len(unseen) > 0 {
-		fmt.Fprintf(w, "note: --mask %s: no item read has it\n", strings.Join(unseen, ", "))
+		fmt.Fprintf(w, "note: --mask %s: %s\n", strings.Join(unseen, ", "), what)
 	}
-}
-
-// maskChildRows masks the children's names and prefixes (segments of the
-// sort key, each with its own stand-in, so the level keeps its shape) and
-// their shards (partition key values).
-func maskChildRows(rows dynamo.Rows, m *domain.Mask, key dynamo.KeySchema, delim string) dynamo.Rows {
-	if m == nil || key.SK == nil {
-		return rows
-	}
-	out := rows
-	out.Rows = make([]any, len(rows.Rows))
-	for i, r := range rows.Rows {
-		c := r.(dynamo.ChildRow)
-		c.Name = m.KeyIf(key.SK.Name, c.Name, delim)
-		c.Prefix = m.KeyIf(key.SK.Name, c.Prefix, delim)
-		shards := make([]string, len(c.Shards))
-		for j, sh := range c.Shards {
-			shards[j] = m.KeyIf(key.PK.Name, sh, delim)
-		}
-		if c.Shards != nil {
-			c.Shards = shards
-		}
-		out.Rows[i] = c
-	}
-	return out
 }
 
 // maskVersionRows masks what versions writes: item names (segments of the

@@ -88,3 +88,23 @@ func TestMaskFromConfigAndRange(t *testing.T) {
 	}
 	checkBadInput(t, []string{"--demo", "items", "--table", "DeviceLogs", "--pk", "123", "--mask", "a..b"}, 2, "empty name")
 }
+
+// TestMaskNotesTellNoSecret: the notes beside a masked read keep the mask
+// and say only what was seen: versions' "no versioned items" names the
+// partition by its stand-in, and an attribute every item has is never
+// said to be in no item because a filter matched none.
+func TestMaskNotesTellNoSecret(t *testing.T) {
+	isolateAWS(t)
+	_, errs := mustRun(t, "--demo", "versions", "--table", "Locations", "--pk", "USA", "--mask", "PK")
+	if !strings.Contains(errs, "no versioned items") || strings.Contains(errs, `"USA"`) || !strings.Contains(errs, `:pk="‹m1›"`) {
+		t.Fatalf("the note shows the real key, or no stand-in:\n%s", errs)
+	}
+	_, errs = mustRun(t, "--demo", "range", "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--filter", `Level = "NOPE"`, "--mask", "Level")
+	if strings.Contains(errs, "no item") {
+		t.Fatalf("every item has Level, none matched; the note says none has it:\n%s", errs)
+	}
+	_, errs = mustRun(t, "--demo", "items", "--table", "DeviceLogs", "--pk", "123", "--filter", `Level = "ERROR"`, "--mask", "Level,Nope")
+	if !strings.Contains(errs, "note: --mask Nope: no item that matched has it") || strings.Contains(errs, "Level: no item") {
+		t.Fatalf("the note on a filtered read:\n%s", errs)
+	}
+}

@@ -28,7 +28,7 @@ func writeItems(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit i
 	eo := export.Options{Budget: &opt.Budget, Start: opt.Start, Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
 	defer func() {
 		if opt.Mask != nil && err == nil {
-			noteUnseenMask(stderr, opt.Mask, eo.Seen)
+			noteUnseenMask(stderr, opt.Mask, eo.Seen, q.Filter != nil, items)
 		}
 	}()
 	items, err = export.To(output, "items", stdout, stderr, func(w io.Writer, format string, terminal bool) (n int, err error) {

@@ -357,7 +357,7 @@ func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key d
 		}
 	})
 	if opt.Mask != nil && err == nil {
-		noteUnseenMask(stderr, opt.Mask, eo.Seen)
+		noteUnseenMask(stderr, opt.Mask, eo.Seen, q.Filter != nil, n)
 	}
 	shown := make([]string, len(prefixes))
 	for i, p := range prefixes {

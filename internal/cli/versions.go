@@ -135,14 +135,14 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err != nil {
 		return err
 	}
+	delim := conf.Table(f.table).Delimiter
+	level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
 	if len(res.Histories) == 0 {
-		if err := nothingFound(f, pattern, res.Level); err != nil {
+		if err := nothingFound(f, pattern, level, mask.KeyIf(info.Key.PK.Name, f.pk, delim)); err != nil {
 			return err
 		}
 	}
-	delim := conf.Table(f.table).Delimiter
 	rows = maskVersionRows(rows, mask, info, delim)
-	level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
 	items := make([]historyJSON, 0, len(res.Histories))
 	drifted := 0
 	for i, h := range res.Histories {
@@ -240,15 +240,16 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 
 // nothingFound explains an empty result: a pattern that matches nothing is
 // a mistake (exit 2); with the usual forms, stderr says which were looked
-// for and how to name another.
-func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery) error {
+// for and how to name another. level and pk are as they may be shown:
+// masked where the mask covers the key.
+func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery, pk string) error {
 	if pattern != nil {
 		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
 		if f.given("version-pattern") {
 			where = "--version-pattern " + strconv.Quote(pattern.String())
 		}
 		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
-			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(f.pk), level.Expression(), level.Values())
+			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(pk), level.Expression(), level.Values())
 	}
 	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
 		level.Expression(), level.Values())

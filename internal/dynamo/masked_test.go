@@ -144,3 +144,80 @@ func FuzzMaskedRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestMaskedWalkShowsStandInsWalksReal: a walk through a Masked client
+// (WalkChildren) reads the real keys, so it finds what the walk without
+// the mask finds, child for child, and hands on every name and prefix as
+// stand-ins segment by segment around the delimiter; a shown prefix
+// drills the real one. On both backends.
+func TestMaskedWalkShowsStandInsWalksReal(t *testing.T) {
+	ctx := context.Background()
+	for name, raw := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			mask, err := domain.ParseMask([]string{"PK", "SK"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := dynamo.NewMasked(raw, func(string) *domain.Mask { return mask }, nil)
+			info, _, err := dynamo.DescribeTable(ctx, mc, "Equipment")
+			if err != nil {
+				t.Fatal(err)
+			}
+			realReq := dynamo.ChildrenRequest{Table: "Equipment", Key: info.Key, PK: domain.S("Equipment_1"), Delim: "_"}
+			want, _, err := dynamo.WalkChildren(ctx, raw, realReq, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown := realReq
+			shown.PK = domain.S(mc.KeyText("Equipment", "PK", "Equipment_1"))
+			var emitted int
+			got, _, err := dynamo.WalkChildren(ctx, mc, shown, nil, func(c dynamo.ShardChild, _ dynamo.Cost) {
+				emitted++
+				if !strings.HasPrefix(c.Name, "‹m") {
+					t.Errorf("a child found shows %q", c.Name)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) || len(want) < 3 || emitted == 0 {
+				t.Fatalf("%d children through the mask (%d handed on), %d without", len(got), emitted, len(want))
+			}
+			for i, c := range got {
+				if c.Name == want[i].Name || !strings.HasPrefix(c.Name, "‹m") || !strings.HasSuffix(c.Prefix, "_") && want[i].HasChildren {
+					t.Fatalf("child %d shows %q (%q), the real one is %q", i, c.Name, c.Prefix, want[i].Name)
+				}
+				if mc.Text(c.Name) != want[i].Name {
+					t.Fatalf("child %d: %q stands for %q, want %q", i, c.Name, mc.Text(c.Name), want[i].Name)
+				}
+			}
+			// Drilling a shown prefix walks the real one.
+			var k int
+			for k = range want {
+				if want[k].HasChildren {
+					break
+				}
+			}
+			below := realReq
+			below.Prefix = want[k].Prefix
+			wantBelow, _, err := dynamo.WalkChildren(ctx, raw, below, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shownBelow := shown
+			shownBelow.Prefix = got[k].Prefix
+			gotBelow, _, err := dynamo.WalkChildren(ctx, mc, shownBelow, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(gotBelow) != len(wantBelow) || len(wantBelow) == 0 {
+				t.Fatalf("under %q: %d children through the mask, %d without", got[k].Prefix, len(gotBelow), len(wantBelow))
+			}
+			for i, c := range gotBelow {
+				if strings.Contains(c.Name, wantBelow[i].Name) {
+					t.Fatalf("under the prefix, child %d shows the real %q", i, wantBelow[i].Name)
+				}
+			}
+		})
+	}
+}

@@ -119,7 +119,7 @@ func newHarnessIn(t testing.TB, ctx context.Context, w, h int, cfg Config) *harn
 // harnessFor drives m, a model a test made itself.
 func harnessFor(t testing.TB, m *Model, rec *recorder) *harness {
 	m.export.dir = t.TempDir() // a relative export name lands here, not in the source tree
-	return &harness{t: t, m: m, rec: rec, d: &uitest.Driver{T: t, M: m, Draw: true, Drop: func(msg tea.Msg) bool {
+	return &harness{t: t, m: m, rec: rec, d: &uitest.Driver{T: t, M: m, Drop: func(msg tea.Msg) bool {
 		_, tick := msg.(loadTickMsg) // tests send loadTickMsg themselves: a load is paced by the test
 		return tick
 	}}}

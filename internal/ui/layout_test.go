@@ -1,9 +1,15 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -252,4 +258,301 @@ func TestPartitionsGoToSearches(t *testing.T) {
 	h.typeText("USA")
 	h.keys("enter")
 	h.contains(t, "Locations › USA")
+}
+
+// TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its
+// middle ("Tables", then the steps between the table and the last) and
+// the tabs keep their names.
+func TestHeaderKeepsTabNames(t *testing.T) {
+	tabs := "1 Tree  2 Items  3 Versions  4 Time  5 Changes"
+	for _, tc := range []struct {
+		cfg   Config
+		crumb string
+	}{
+		{Config{Table: "Locations", PK: "USA"}, "dynascope Locations › USA "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "dynascope Locations › USA › NY "},
+		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "dynascope DeviceLogs › … › 2018 "},
+	} {
+		h := newHarness(t, 80, 24, tc.cfg)
+		top := strings.Split(h.screen(), "\n")[0]
+		if !strings.HasPrefix(top, tc.crumb) || !strings.Contains(top, tabs) {
+			t.Errorf("top line %q: want it to start %q and hold %q", top, tc.crumb, tabs)
+		}
+	}
+}
+
+// TestRequestLineOneWordOver: a request one word too long for its line
+// drops its request count (the status bar keeps the session's) rather
+// than wrap that word; longer ones still wrap at spaces, whole.
+func TestRequestLineOneWordOver(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"Query T: PK = :pk · 1 req · 0.5 RCU · until 12:00 UTC", 52,
+			[]string{"Query T: PK = :pk · 0.5 RCU · until 12:00 UTC"}},
+		{"Query T: PK = :pk · 1 req · 0.5 RCU · until 12:00 UTC", 60,
+			[]string{"Query T: PK = :pk · 1 req · 0.5 RCU · until 12:00 UTC"}},
+		{"Query T: PK = :pk · 12 reqs · 0.5 RCU · from 11:00 to 12:00 UTC", 50,
+			[]string{"Query T: PK = :pk · 12 reqs · 0.5 RCU · from", "11:00 to 12:00 UTC"}},
+		{"history of A (3 revisions), read with the versions: no further request", 70,
+			[]string{"history of A (3 revisions), read with the versions: no further", "request"}},
+	} {
+		if got := requestLines(tc.text, tc.width); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("requestLines(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestRequestLineKeepsNumbersWithTheirWords: a wrap never ends a line
+// with a number whose word starts the next ("following: 13" / "GetRecords",
+// "skip-scan 4" / "req"), nor a label with its figure on the next line.
+func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"stream of Shop · listed: 1 shard · 11 records · 2 GetRecords · following: 13 GetRecords · 13 records · 0 RCU", 80,
+			[]string{"stream of Shop · listed: 1 shard · 11 records · 2 GetRecords ·", "following: 13 GetRecords · 13 records · 0 RCU"}},
+		{"stream of Shop · listed: 1 shard · 10 records · 2 GetRecords · following: 6 GetRecords · 12 records · 0 RCU", 80,
+			[]string{"stream of Shop · listed: 1 shard · 10 records · 2 GetRecords ·", "following: 6 GetRecords · 12 records · 0 RCU"}},
+		{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan 4 req · 2.5 RCU`, 100,
+			[]string{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan`, "4 req · 2.5 RCU"}},
+		{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages · 3,100 keys read · 0 jumps past a partition's keys", 100,
+			[]string{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages ·", "3,100 keys read · 0 jumps past a partition's keys"}},
+	} {
+		got := requestLines(tc.text, tc.width)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("requestLines(%q, %d) =\n%q, want\n%q", tc.text, tc.width, got, tc.want)
+		}
+		for _, l := range got[:len(got)-1] {
+			f := strings.Fields(l)
+			if last := f[len(f)-1]; figure.MatchString(last) || label.MatchString(last) {
+				t.Errorf("a line ends with %q, its word on the next: %q", last, got)
+			}
+		}
+	}
+}
+
+// TestTooSmallTakesOnlyQuit: behind "Terminal too small" keys drilled in
+// and read unseen; now only q and ctrl+c act.
+func TestTooSmallTakesOnlyQuit(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	reads := h.rec.count("Query")
+	depth := len(h.m.stack)
+	h.keys("enter", "down", "enter", "2", "3", "4", "f", "/", "t", "?", "esc", "r", "c", "e")
+	if n := h.rec.count("Query") - reads; n != 0 || len(h.m.stack) != depth || h.m.showHelp || h.m.export.naming {
+		t.Fatalf("keys acted behind the notice: %d reads, %d pages (was %d), help %v, export %v", n, len(h.m.stack), depth, h.m.showHelp, h.m.export.naming)
+	}
+	for _, k := range []tea.KeyPressMsg{keyPress("q"), {Code: 'c', Mod: tea.ModCtrl}} {
+		_, cmd := h.m.Update(k)
+		if cmd == nil {
+			t.Fatalf("%s did not quit", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Fatalf("%s did not quit", k)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.contains(t, "Locations › USA", "row 1 of")
+}
+
+// TestTooSmallNoticeFits: the notice is whole at any size (at 40 columns
+// it was cut), in the longest wording that fits.
+func TestTooSmallNoticeFits(t *testing.T) {
+	for _, sz := range [][2]int{{59, 24}, {40, 10}, {30, 6}, {16, 3}, {8, 2}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, 100, 30, Config{Now: demoClock})
+			h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			screen := ansi.Strip(h.m.render())
+			lines := strings.Split(screen, "\n")
+			if len(lines) != sz[1] {
+				t.Fatalf("%d lines", len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > sz[0] {
+					t.Fatalf("a line wider than %d: %q", sz[0], l)
+				}
+			}
+			words := strings.Join(strings.Fields(screen), " ")
+			if !strings.Contains(words, "q quits") && !strings.Contains(words, "press q to quit") {
+				t.Fatalf("the notice does not say q quits:\n%s", screen)
+			}
+			if strings.Contains(screen, "…") {
+				t.Fatalf("the notice is cut:\n%s", screen)
+			}
+			h.golden(t)
+		})
+	}
+}
+
+// helpPages are a view of every page, and keys that reach it.
+var helpPages = []struct {
+	name string
+	cfg  Config
+	keys []string
+}{
+	{"tables", Config{}, nil},
+	{"tour", Config{Tour: true}, nil},
+	{"partitions", Config{Table: "Locations"}, nil},
+	{"tree", Config{Table: "Locations", PK: "USA"}, nil},
+	{"items", Config{Table: "DeviceLogs", PK: "123"}, nil},
+	{"item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}},
+	{"item+stream", Config{Table: demo.ShopTable, PK: demo.StreamCustomer}, []string{"2", "enter"}},
+	{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil},
+	{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, nil},
+	{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, nil},
+	{"index-picker", Config{Table: "Locations", PK: "USA"}, []string{"i"}},
+	{"columns", Config{Table: "DeviceLogs", PK: "123"}, []string{"C"}},
+}
+
+// helpLine is the short help, the line above the status bar.
+func helpLine(h *harness) string {
+	lines := strings.Split(h.screen(), "\n")
+	return strings.TrimRight(lines[len(lines)-2], " ")
+}
+
+// TestShortHelpEndsWithHelpAndQuit: at every width from 60 the short
+// help's last keys are ? help and q quit (q close over a picker), the
+// page's own keys giving way first; at 80 columns it never said either
+// outside the tour.
+func TestShortHelpEndsWithHelpAndQuit(t *testing.T) {
+	var at80 []string
+	for _, p := range helpPages {
+		t.Run(p.name, func(t *testing.T) {
+			for _, w := range []int{60, 67, 80, 99, 120, 160, 200} {
+				cfg := p.cfg
+				cfg.Now = demoClock
+				if p.name == "item+stream" { // the embedded backend serves its stream
+					db := demoData(t)
+					cfg.Client, cfg.Streams = db, db
+				}
+				h := newHarness(t, w, 24, cfg)
+				h.keys(p.keys...)
+				line := helpLine(h)
+				quit := "q quit"
+				if strings.HasSuffix(p.name, "picker") || p.name == "columns" {
+					quit = "q close"
+				}
+				body, _, _ := strings.Cut(line, "   ") // the position, at the right
+				if !strings.HasSuffix(strings.TrimSpace(body), "? help • "+quit) {
+					t.Fatalf("at %d columns the help line does not end with ? help • %s:\n%q", w, quit, line)
+				}
+				if w == 80 {
+					at80 = append(at80, fmt.Sprintf("%-12s %s", p.name, line))
+				}
+			}
+		})
+	}
+	golden.RequireEqual(t, []byte(strings.Join(at80, "\n")+"\n"))
+}
+
+// TestShortHelpWhileTyping: in a text box ? and q are text, so the help
+// line does not offer them.
+func TestShortHelpWhileTyping(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	h.keys("f")
+	if line := helpLine(h); strings.Contains(line, "q quit") || !strings.Contains(line, "esc cancel") {
+		t.Fatalf("help line while typing a filter: %q", line)
+	}
+}
+
+func TestRequestLinesNeverCutAValue(t *testing.T) {
+	long := `Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="ARGENTINA" :prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#" · 1 req · 0.5 RCU`
+	huge := `Query T: PK = :pk AND begins_with(SK, :prefix)   :pk="P" :prefix="` + strings.Repeat("SEGMENT#", 40) + `END#" · 1 req · 0.5 RCU`
+	cases := []struct {
+		name    string
+		text    string
+		width   int
+		lines   int
+		whole   []string // must appear unbroken (joined back)
+		elided  bool
+		wantEnd string
+	}{
+		{"fits", "Query T: PK = :pk   :pk=\"A\" · 1 req · 0.5 RCU", 80, 1, []string{`:pk="A"`}, false, "0.5 RCU"},
+		{"120: one line", long, 160, 1, []string{`:prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#"`}, false, "0.5 RCU"},
+		{"80: wraps, the value whole", long, 80, 2, []string{`:prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#"`}, false, "0.5 RCU"},
+		{"never at a hyphen", `Query AuditLog: Stream = :pk AND At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T23:59:59Z"  (descending) · 1 req · 2.5 RCU`, 120, 2, []string{`:hi="9999-12-31T23:59:59Z"`}, false, "2.5 RCU"},
+		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := requestLines(c.text, c.width)
+			if len(got) != c.lines {
+				t.Fatalf("%d lines, want %d: %q", len(got), c.lines, got)
+			}
+			for _, l := range got {
+				if ansi.StringWidth(l) > c.width-2 {
+					t.Fatalf("line %q wider than %d", l, c.width-2)
+				}
+			}
+			joined := strings.Join(got, " ")
+			for _, w := range c.whole {
+				if !strings.Contains(joined, w) {
+					t.Fatalf("%q cut: %q", w, got)
+				}
+			}
+			if strings.Contains(joined, "…") != c.elided {
+				t.Fatalf("elided %v, want %v: %q", !c.elided, c.elided, got)
+			}
+			if !strings.HasSuffix(strings.TrimSpace(got[len(got)-1]), c.wantEnd) {
+				t.Fatalf("does not end in %q: %q", c.wantEnd, got)
+			}
+		})
+	}
+}
+
+// TestStatusSaysTheResultFirst: a copy's note starts with what happened
+// and, where it does not fit, loses its end, not its middle ("sent the
+// item as DynamoDB JSON (291 b…ed a tmux buffer"); ? shows every kept
+// message whole, wrapped, newest first, at the three sizes.
+func TestStatusSaysTheResultFirst(t *testing.T) {
+	tmux := func(context.Context, string) error { return nil }
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, sz[0], sz[1], Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux, Now: demoClock})
+			h.keys("enter", "d", "y")
+			lines := strings.Split(h.screen(), "\n")
+			status := lines[len(lines)-1]
+			if !strings.Contains(status, "sent to the clipboard") || strings.Contains(status, "b…ed") {
+				t.Fatalf("the status bar: %q", status)
+			}
+			h.said(t, "sent to the clipboard and a tmux buffer: the item as DynamoDB JSON (")
+			h.said(t, "prefix ] pastes the tmux buffer · by OSC 52 (unconfirmed)")
+			for range 6 { // twelve messages: ? keeps the last ten
+				h.keys("Y", "y")
+			}
+			h.keys("?")
+			h.contains(t, "last messages, newest first:")
+			if sz[0] >= 120 && !strings.Contains(strings.Join(strings.Fields(h.screen()), " "), "by OSC 52 (unconfirmed)") {
+				t.Fatalf("? does not show the messages whole:\n%s", h.screen())
+			}
+			h.golden(t)
+		})
+	}
+}
+
+// TestItemHelpNamesWhatDShows: d toggles between plain and DynamoDB JSON,
+// so its help names the form it switches to, in the short help and in ?.
+func TestItemHelpNamesWhatDShows(t *testing.T) {
+	cfg := Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}
+	for _, tc := range []struct {
+		keys      []string
+		want, not string
+	}{
+		{[]string{"2", "enter"}, "d DynamoDB JSON", "d plain JSON"},
+		{[]string{"2", "enter", "d"}, "d plain JSON", "d DynamoDB JSON"},
+		{[]string{"2", "enter", "d", "?"}, "d plain JSON", "d DynamoDB JSON"},
+		{[]string{"2", "enter", "d", "d", "?"}, "d DynamoDB JSON", "d plain JSON"},
+	} {
+		h := newHarness(t, 200, 50, cfg)
+		h.keys(tc.keys...)
+		scr := strings.Join(strings.Fields(h.screen()), " ")
+		if !strings.Contains(scr, tc.want) || strings.Contains(scr, tc.not) {
+			t.Errorf("after %v: want %q and not %q in\n%s", tc.keys, tc.want, tc.not, h.screen())
+		}
+	}
 }

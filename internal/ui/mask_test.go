@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 )
 
 // realLocations are values of the masked attributes of the demo's
@@ -237,4 +239,155 @@ func renumbered(screen string) string {
 		}
 		return ids[s] + strings.Repeat(" ", len(s)-len(ids[s]))
 	})
+}
+
+// On a masked table y copies the query with its stand-ins; the real query
+// is one more y away, and that y first says it holds real values and asks:
+// only a third y copies it. Any other key in between starts over.
+func TestMaskCopyRealQueryAsksFirst(t *testing.T) {
+	f, err := domain.ParseFilter(`City = "OMAHA"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 50, Config{Mask: maskLocations, Table: "Locations", PK: "USA", Filter: f})
+	h.loadAll()
+	first := h.sent("y")
+	noReal(t, "the first y", first)
+	if !strings.Contains(first, "‹m") {
+		t.Fatalf("the first y copied no masked query:\n%s", first)
+	}
+	noReal(t, "the first y's note", h.screen())
+	h.contains(t, "with masked values (y again for the real query)")
+	asked := h.sent("y")
+	noReal(t, "the second y", asked)
+	noReal(t, "the second y's question", h.screen())
+	if !strings.Contains(h.m.notice, "the real query holds the real values of masked attributes: y copies it") {
+		t.Fatalf("the second y did not ask: %q", h.m.notice)
+	}
+	real := h.sent("y")
+	for _, v := range []string{"USA", "OMAHA"} {
+		if !strings.Contains(real, v) {
+			t.Fatalf("the confirmed copy does not hold the real %q:\n%s", v, real)
+		}
+	}
+	noReal(t, "the note after the real copy", h.screen())
+	h.contains(t, "with the REAL values of masked")
+
+	// y, another key, y: the masked query again, never the real one.
+	h.sent("y")
+	h.keys("down")
+	h.sent("y")
+	noReal(t, "y after another key", h.sent("down")+h.sent("y"))
+}
+
+// typedSecret is typed into filters on masked attributes: no item holds
+// it, so only the typed text could show it.
+const typedSecret = "Secret Lane 7"
+
+// TestMaskEveryPageTypedValues walks every page of masked tables at the
+// three sizes (tables, partitions, tree, items, item, versions,
+// timeline, time, `?` help), with values typed against masked attributes
+// in the filters of the items and the versions, and
+// greps every frame for the planted values, typed ones included.
+func TestMaskEveryPageTypedValues(t *testing.T) {
+	typed := func(attr string) string { return attr + ` = "` + typedSecret + `"` }
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel() // each size its own model; the demo is only read
+			var h *harness
+			var planted []string
+			frame := func(where string) {
+				t.Helper()
+				screen := h.screen()
+				for _, v := range append([]string{typedSecret}, planted...) {
+					if strings.Contains(screen, v) {
+						t.Fatalf("%s shows the masked value %q:\n%s", where, v, screen)
+					}
+				}
+			}
+
+			h, planted = newHarness(t, size[0], size[1], Config{Mask: maskLocations}), realLocations
+			frame("the tables")
+			for range 7 { // Locations
+				h.keys("down")
+			}
+			h.keys("enter")
+			frame("the partitions list")
+			h.keys("enter")
+			frame("the tree")
+			h.keys("tab")
+			frame("the items")
+			h.keys("f")
+			h.typeText(`City = "OMAHA" or ` + typed("StreetAddress"))
+			// While typing, the text box holds what is typed: the mask
+			// applies once it is entered.
+			h.keys("enter")
+			h.loadAll()
+			frame("the items filtered on masked attributes")
+			h.contains(t, "‹m")
+			h.keys("?")
+			frame("help over the filtered items")
+			h.keys("?", "f")
+			frame("the filter bar reopened")
+			h.keys("esc", "enter")
+			frame("the item")
+
+			h = newHarness(t, size[0], size[1], Config{Table: "Equipment", PK: demo.DriftedPiece, Mask: []string{"PK", "Status", "Findings"}})
+			// Findings' values only: the partition key and the statuses
+			// are also in Notes and Checks, which are not masked.
+			planted = []string{"hydraulic leak", "needs re-inspection", "loose bolt", "worn belt", "label faded"}
+			h.keys("3")
+			h.loadAll()
+			frame("versions")
+			h.contains(t, "‹m")
+			h.keys("?")
+			frame("help over the versions")
+			h.keys("?", "down", "enter")
+			frame("a timeline")
+			h.keys("esc", "f")
+			h.typeText(typed("Status"))
+			h.keys("enter")
+			h.loadAll()
+			frame("the versions' filter")
+			h.keys("?")
+			frame("help over the versions' filter")
+
+			h = newHarness(t, size[0], size[1], Config{Table: "DeviceLogs", PK: "123", Now: demoClock, Mask: []string{"Message", "Level"}})
+			planted = []string{"heartbeat", "sensor read", "door open", "temp spike", "boot", "INFO", "WARN", "ERROR"}
+			h.keys("4")
+			h.loadAll()
+			frame("time")
+			h.contains(t, "‹m")
+		})
+	}
+}
+
+// A filter typed against masked attributes leaked its values on the
+// filter bar, the request line, `?`'s command and the y copy. Once
+// entered, a typed value is a stand-in everywhere it shows, and the read
+// still asks for what was typed.
+func TestMaskTypedFilter(t *testing.T) {
+	f, err := domain.ParseFilter(`City = "OMAHA" or StreetAddress = "Broadway"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Mask: maskLocations, Table: "Locations", PK: "USA", Filter: f})
+	h.loadAll()
+	screen := h.screen()
+	noReal(t, "the filtered list", screen)
+	if !strings.Contains(screen, "‹m") || strings.Contains(screen, "no items") {
+		t.Fatalf("the filtered read found nothing, or shows no stand-in:\n%s", screen)
+	}
+	noReal(t, "the y copy", h.sent("y"))
+	h.keys("?")
+	noReal(t, "help", h.screen())
+	h.keys("?")
+	h.keys("f") // the filter bar, open to edit: its text is stand-ins too
+	noReal(t, "the filter bar", h.screen())
+	h.keys("enter") // applied again as shown: the same read
+	h.loadAll()
+	noReal(t, "the filter applied again", h.screen())
+	if got := h.screen(); strings.Contains(got, "no items") {
+		t.Fatalf("the stand-ins applied again read nothing:\n%s", got)
+	}
 }

@@ -190,11 +190,26 @@ func (m *Model) pop() tea.Cmd {
 // that asked, everything else to the root.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.layout()
 	if m.anyLoading() && !m.spinning {
 		m.spinning = true
 		cmd = tea.Batch(cmd, m.spin.Tick)
 	}
 	return m, cmd
+}
+
+// layout sizes the page on top for the screen after every message: its
+// body's size follows the terminal's, the help shown and the request
+// line's height, which any message may change. Never while drawing: View
+// only draws.
+func (m *Model) layout() {
+	if len(m.stack) == 0 {
+		return
+	}
+	m.top().SetSize(m.bodySize())
+	if s, ok := m.top().(common.Searchable); ok && m.searching() {
+		m.search.Sync(s.List())
+	}
 }
 
 func (m *Model) anyLoading() bool {
@@ -206,88 +221,128 @@ func (m *Model) anyLoading() bool {
 	return false
 }
 
+// update takes a message: the terminal's (size, colour, keys, the mouse),
+// the explorer's own (connecting, pages opened and closed, notices,
+// failures), else the answer of a page, or the page on top's.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
-		w, h := m.bodySize()
-		for _, p := range m.stack {
-			p.SetSize(w, h)
-		}
-		return nil
-	case tea.BackgroundColorMsg:
-		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
-		m.help.Styles = helpStyles(&m.styles)
-		return nil
-	case spinner.TickMsg:
-		if !m.anyLoading() {
-			m.spinning = false
-			return nil
-		}
-		var cmd tea.Cmd
-		m.spin, cmd = m.spin.Update(msg)
+	if cmd, took := m.terminalMsg(msg); took {
 		return cmd
-	case connectedMsg:
-		return m.connected(msg)
-	case deepLinkedMsg:
-		return m.openDeepLink(msg)
-	case loadTickMsg:
-		return m.loadTicked()
-	case tourPickedMsg:
-		return m.openStop(msg.stop)
-	case refsFoundMsg:
-		return m.refsFound(msg)
-	case refPickedMsg:
-		return m.jump(msg.info, msg.ref)
-	case common.OpenMsg:
-		m.lastErr = nil
-		m.rememberViews()
-		return m.push(msg.Page)
-	case common.BackMsg:
-		if len(m.stack) > 1 {
-			m.rememberViews()
-		}
-		return m.pop()
-	case exportProgressMsg:
-		return m.exportProgress(msg)
-	case pages.VersionsProbedMsg:
-		return m.versionsProbed(msg)
-	case common.NoticeMsg:
-		if msg.Why != "" {
-			m.sayWhy(msg.Text, msg.Why)
-			return nil
-		}
-		m.sayMore(msg.Text, msg.Detail)
-		return nil
-	case common.ErrorMsg:
-		if msg.Fatal {
-			m.fatal = &fatal{err: msg.Err, page: msg.Page}
-		} else {
-			m.fail(msg.Err, msg.Page)
-		}
-		return nil
-	case common.RetryMsg:
-		if msg.Page == 0 {
-			return m.Init()
-		}
-		return m.route(msg)
-	case common.Routed:
-		return m.route(msg)
-	case tea.KeyPressMsg:
-		return m.key(msg)
-	case tea.PasteMsg:
-		return m.paste(msg.Content)
-	case tea.ResumeMsg:
-		return tea.RequestWindowSize // back from ctrl+z: the size may have changed meanwhile
-	case tea.MouseWheelMsg:
-		return m.wheel(msg)
-	case tea.MouseClickMsg:
-		return m.click(msg)
+	}
+	if cmd, took := m.explorerMsg(msg); took {
+		return cmd
 	}
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
 	return cmd
+}
+
+// terminalMsg takes what the terminal sends: its size and background,
+// the spinner's tick, keys, pastes and the mouse.
+func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resized(msg)
+		return nil, true
+	case tea.BackgroundColorMsg:
+		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
+		m.help.Styles = helpStyles(&m.styles)
+		return nil, true
+	case spinner.TickMsg:
+		if !m.anyLoading() {
+			m.spinning = false
+			return nil, true
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd, true
+	case tea.KeyPressMsg:
+		return m.key(msg), true
+	case tea.PasteMsg:
+		return m.paste(msg.Content), true
+	case tea.ResumeMsg:
+		return tea.RequestWindowSize, true // back from ctrl+z: the size may have changed meanwhile
+	case tea.MouseWheelMsg:
+		return m.wheel(msg), true
+	case tea.MouseClickMsg:
+		return m.click(msg), true
+	}
+	return nil, false
+}
+
+// resized lays every page out for the terminal's new size.
+func (m *Model) resized(msg tea.WindowSizeMsg) {
+	m.w, m.h = msg.Width, msg.Height
+	m.help.SetWidth(msg.Width)
+	w, h := m.bodySize()
+	for _, p := range m.stack {
+		p.SetSize(w, h)
+	}
+}
+
+// explorerMsg takes the explorer's own messages: the connection, the
+// deep link, the tour, references, pages opened and closed, an export's
+// progress, the status bar's notices and failures, and pages' answers.
+func (m *Model) explorerMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		return m.connected(msg), true
+	case deepLinkedMsg:
+		return m.openDeepLink(msg), true
+	case loadTickMsg:
+		return m.loadTicked(), true
+	case tourPickedMsg:
+		return m.openStop(msg.stop), true
+	case refsFoundMsg:
+		return m.refsFound(msg), true
+	case refPickedMsg:
+		return m.jump(msg.info, msg.ref), true
+	case common.OpenMsg:
+		m.lastErr = nil
+		m.rememberViews()
+		return m.push(msg.Page), true
+	case common.BackMsg:
+		if len(m.stack) > 1 {
+			m.rememberViews()
+		}
+		return m.pop(), true
+	case exportProgressMsg:
+		return m.exportProgress(msg), true
+	case pages.VersionsProbedMsg:
+		return m.versionsProbed(msg), true
+	case common.NoticeMsg:
+		m.noticed(msg)
+		return nil, true
+	case common.ErrorMsg:
+		m.failed(msg)
+		return nil, true
+	case common.RetryMsg:
+		if msg.Page == 0 {
+			return m.Init(), true
+		}
+		return m.route(msg), true
+	case common.Routed:
+		return m.route(msg), true
+	}
+	return nil, false
+}
+
+// noticed puts a page's notice in the status bar.
+func (m *Model) noticed(msg common.NoticeMsg) {
+	if msg.Why != "" {
+		m.sayWhy(msg.Text, msg.Why)
+		return
+	}
+	m.sayMore(msg.Text, msg.Detail)
+}
+
+// failed shows a page's failure: the error page for a fatal one, the
+// status bar otherwise.
+func (m *Model) failed(msg common.ErrorMsg) {
+	if msg.Fatal {
+		m.fatal = &fatal{err: msg.Err, page: msg.Page}
+		return
+	}
+	m.fail(msg.Err, msg.Page)
 }
 
 // route hands a page's answer to that page, wherever it is in the stack.
@@ -318,6 +373,9 @@ func (m *Model) closeOverlay() (tea.Cmd, bool) {
 	return nil, false
 }
 
+// openDeepLink opens what the command line named (--table, --index,
+// --pk, --prefix and a mode), each level above it waiting in the stack,
+// read only if esc climbs to it.
 func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.fatal = &fatal{err: msg.err}
@@ -326,14 +384,7 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 	if m.masked != nil {
 		m.masked.Learn(msg.info) // a preflight's description never passed the mask
 	}
-	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
-	if m.cfg.Levels != "" {
-		d := m.cfg.Delimiter
-		if d == "" || d == domain.NoDelimiter {
-			d, _ = domain.TemplateDelimiter(m.cfg.Levels)
-		}
-		tree.Levels = domain.LevelNames(m.cfg.Levels, d)
-	}
+	tree := m.deepLinkTree()
 	part := pages.NewPartitions(m.c, msg.info.Name, msg.info, tree)
 	m.stack = append(m.stack, part)
 	if m.cfg.PK == "" && m.cfg.Index != "" { // the index's partitions, the table's beneath
@@ -347,18 +398,39 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		return m.startTop()
 	}
 	// part waits unscanned beneath: startTop scans it if esc climbs to it.
-	if p, ok := m.c.Tables[msg.info.Name].ShardPattern(m.cfg.PK); ok {
+	return m.openDeepPartition(msg.info, part, tree)
+}
+
+// deepLinkTree is the tree's options from the command line: its
+// delimiter, index and level names.
+func (m *Model) deepLinkTree() pages.TreeOptions {
+	tree := pages.TreeOptions{Delim: m.cfg.Delimiter, Index: m.cfg.Index}
+	if m.cfg.Levels != "" {
+		d := m.cfg.Delimiter
+		if d == "" || d == domain.NoDelimiter {
+			d, _ = domain.TemplateDelimiter(m.cfg.Levels)
+		}
+		tree.Levels = domain.LevelNames(m.cfg.Levels, d)
+	}
+	return tree
+}
+
+// openDeepPartition opens --pk (a key, or a pattern of shards) above the
+// table's partitions list, part; a key that does not parse is said, and
+// the list is shown instead.
+func (m *Model) openDeepPartition(info dynamo.TableInfo, part common.Page, tree pages.TreeOptions) tea.Cmd {
+	if p, ok := m.c.Tables[info.Name].ShardPattern(m.cfg.PK); ok {
 		m.cfg.PK = p // a sharded partition named in the configuration
 	}
 	if domain.IsPattern(m.cfg.PK) {
-		page, err := pages.OpenShards(m.c, msg.info, m.cfg.PK, tree)
+		page, err := pages.OpenShards(m.c, info, m.cfg.PK, tree)
 		if err != nil {
 			m.fail(dynamo.Errorf("partition key pattern", dynamo.KindValidation, "write ranges as {1..4} and lists as {a,b}", "%v", err), 0)
 			return part.Init()
 		}
 		return m.push(page)
 	}
-	key, err := msg.info.KeyFor(m.cfg.Index)
+	key, err := info.KeyFor(m.cfg.Index)
 	if err != nil {
 		m.fatal = &fatal{err: dynamo.Errorf("--index", dynamo.KindNotFound, "`dynascope tables` lists each table's indexes", "%v", err)}
 		return nil
@@ -376,37 +448,47 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		}
 		m.cfg.Prefix = prefix
 	}
-	pk = m.maskDeepLink(msg.info, key, pk)
-	first := pages.OpenPartition(m.c, msg.info, pk, tree)
+	return m.openDeepMode(info, m.maskDeepLink(info, key, pk), tree)
+}
+
+// openDeepMode opens the partition in the mode the command line named
+// (--changes, --versions, --range, --filter), or at --prefix in its tree.
+func (m *Model) openDeepMode(info dynamo.TableInfo, pk domain.KeyValue, tree pages.TreeOptions) tea.Cmd {
+	first := pages.OpenPartition(m.c, info, pk, tree)
 	moded, _ := first.(common.Moded)
+	var next common.Page
 	switch {
 	case m.cfg.Changes && moded != nil && moded.ModePage(pages.ModeChanges) != nil:
-		m.stack = append(m.stack, first) // loaded only if esc climbs to it
-		return m.push(moded.ModePage(pages.ModeChanges))
+		next = moded.ModePage(pages.ModeChanges)
 	case m.cfg.Versions != "":
-		m.stack = append(m.stack, first) // loaded only if esc climbs to it
-		v := pages.NewVersionsOn(m.c, msg.info, pk, m.cfg.Index)
+		v := pages.NewVersionsOn(m.c, info, pk, m.cfg.Index)
 		if m.cfg.Versions != "*" {
 			v.OpenItem(m.cfg.Versions)
 		}
-		return m.push(v)
+		next = v
 	case m.cfg.Range != "":
-		m.stack = append(m.stack, first)
-		t := pages.NewTime(m.c, msg.info, pk, m.cfg.Index, m.c.Now)
+		t := pages.NewTime(m.c, info, pk, m.cfg.Index, m.c.Now)
 		t.Under(m.cfg.Prefix)
 		t.StartWith(m.cfg.Range)
 		t.Filter(m.cfg.Filter)
-		return m.push(t)
+		next = t
 	case m.cfg.Filter != nil:
-		m.stack = append(m.stack, first) // loaded only if esc climbs to it
-		items := pages.NewItemsUnder(m.c, msg.info, pk, m.cfg.Prefix, m.cfg.Index)
+		items := pages.NewItemsUnder(m.c, info, pk, m.cfg.Prefix, m.cfg.Index)
 		items.Filter(m.cfg.Filter)
-		return m.push(items)
+		next = items
 	case m.cfg.Prefix == "":
 		return m.push(first)
 	}
-	// Each ancestor level waits in the stack, loaded only if esc climbs to it.
-	m.stack = append(m.stack, first)
+	m.stack = append(m.stack, first) // loaded only if esc climbs to it
+	if next != nil {
+		return m.push(next)
+	}
+	return m.openDeepPrefix(info, pk, tree)
+}
+
+// openDeepPrefix opens the tree at --prefix, each ancestor level waiting
+// in the stack.
+func (m *Model) openDeepPrefix(info dynamo.TableInfo, pk domain.KeyValue, tree pages.TreeOptions) tea.Cmd {
 	d := tree.Delim
 	if d == "" {
 		d, _ = domain.TemplateDelimiter(m.cfg.Prefix)
@@ -417,9 +499,9 @@ func (m *Model) openDeepLink(msg deepLinkedMsg) tea.Cmd {
 		segs = domain.Segments(m.cfg.Prefix, d)
 	}
 	for i := 1; i < len(segs); i++ {
-		m.stack = append(m.stack, pages.NewTree(m.c, msg.info, pk, strings.Join(segs[:i], d)+d, tree))
+		m.stack = append(m.stack, pages.NewTree(m.c, info, pk, strings.Join(segs[:i], d)+d, tree))
 	}
-	return m.push(pages.NewTree(m.c, msg.info, pk, m.cfg.Prefix, tree))
+	return m.push(pages.NewTree(m.c, info, pk, m.cfg.Prefix, tree))
 }
 
 // chrome is how many lines the header, request line, help and status take.
@@ -633,10 +715,8 @@ func (m *Model) render() string {
 	if m.tooSmall() {
 		return m.tooSmallView()
 	}
-	p := m.top()
 	w, h := m.bodySize()
-	p.SetSize(w, h)
-	body := p.View()
+	body := m.top().View()
 	if m.fatal == nil && m.waitingForLoad() {
 		body = m.waitingView(w, h)
 	}

@@ -11,14 +11,9 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
-// modeKeys are the keys that pick a mode, in the tabs' order.
-func (m *Model) modeKeys() []key.Binding {
-	k := m.c.Keys
-	return []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode, k.Changes}
-}
-
-// modeKey switches the partition on top to another mode: 1–4 pick one,
-// tab and shift+tab step through those that apply. A mode that does not
+// modeKey switches the partition on top to another mode: each tab's key
+// (1–5) picks it, tab and shift+tab step through those that apply (the
+// tabs are pages.Modes, the registry). A mode that does not
 // apply says why and reads nothing. It reports whether it took the key.
 func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	p, ok := m.top().(common.Moded)
@@ -33,8 +28,8 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 	}
 	target := -1
-	for i, b := range m.modeKeys() {
-		if i < len(tabs) && key.Matches(msg, b) {
+	for i, t := range tabs {
+		if key.Matches(msg, t.Key) {
 			target = i
 		}
 	}
@@ -163,14 +158,13 @@ func (m *Model) tabs(compact bool) string {
 		}
 		return ""
 	}
-	keys := m.modeKeys()
 	var out []string
-	for i, t := range p.Modes() {
+	for _, t := range p.Modes() {
 		label := t.Name
-		if i < len(keys) && len(keys[i].Keys()) > 0 {
-			label = keys[i].Keys()[0] + " " + t.Name
+		if keys := t.Key.Keys(); len(keys) > 0 {
+			label = keys[0] + " " + t.Name
 			if compact && t.Name != m.top().Mode() {
-				label = keys[i].Keys()[0]
+				label = keys[0]
 			}
 		}
 		switch {

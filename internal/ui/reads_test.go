@@ -2,20 +2,31 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
 )
 
 // TestNoGoroutineOutsideCommands: the explorer's code starts goroutines
@@ -128,4 +139,744 @@ func TestReadsUnderTheProgramsContext(t *testing.T) {
 	if len(cc.outside) > 0 {
 		t.Fatalf("reads outside the program's context: %v", cc.outside)
 	}
+}
+
+// TestRequestLinesBillAsTheStatusBar: a read that found nothing is
+// reported at 0 RCU by the embedded backend (as by dynalite), and billed
+// 0.5 by DynamoDB. Every view's request line says what the status bar says,
+// "0.5 RCU est.", where they used to say the server's 0.0 beside it.
+func TestRequestLinesBillAsTheStatusBar(t *testing.T) {
+	f, err := domain.ParseFilter(`Status = "FAIL"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{"items, filtered", Config{Table: "DeviceLogs", PK: "999999", Filter: f},
+			[]string{"· 1 req · 0.5 RCU est.", "(0.5 RCU est.)"}},
+		{"time", Config{Table: "DeviceLogs", PK: "999999", Range: "< 1536019200", Now: demoClock},
+			[]string{"· 1 req · 0.5 RCU est."}},
+		{"versions", Config{Table: "Equipment", PK: "nothing-here", Versions: "*"},
+			[]string{"· 1 req · 0.5 RCU est."}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 200, 40, c.cfg)
+			scr := h.screen()
+			if !strings.Contains(scr, "req · 0.5 RCU est. ·") {
+				t.Fatalf("the status bar does not bill the empty read:\n%s", scr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(scr, w) {
+					t.Errorf("%q not on screen:\n%s", w, scr)
+				}
+			}
+			if strings.Contains(scr, "0.0 RCU") {
+				t.Errorf("the server's 0.0 RCU shown beside the bill:\n%s", scr)
+			}
+		})
+	}
+}
+
+// sentLimits records each Query's Limit (0: none).
+type sentLimits struct {
+	*recorder
+	mu   sync.Mutex
+	sent []int32
+}
+
+func (l *sentLimits) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	l.mu.Lock()
+	if in.Limit != nil {
+		l.sent = append(l.sent, *in.Limit)
+	} else {
+		l.sent = append(l.sent, 0)
+	}
+	l.mu.Unlock()
+	return l.recorder.Query(ctx, in, o...)
+}
+
+// TestFirstScreenIsOneQuery: opening a partition's items at each size
+// reads one page sized to the screen (its rows and a few), and nothing
+// ahead until the user moves (it read a second page of two screens before
+// anyone pressed a key: 60 rows for the 17 on screen at 80×24); the first
+// move reads on ahead. The harness draws between messages as the program
+// does: without a drawing the grid had no height, and the old read ahead
+// never showed.
+func TestFirstScreenIsOneQuery(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			l := &sentLimits{recorder: record(demoData(t))}
+			h := newHarness(t, size[0], size[1], Config{Client: l, Table: "Locations", PK: "USA"})
+			l.mu.Lock()
+			before := len(l.sent)
+			l.mu.Unlock()
+			h.keys("2")
+			h.contains(t, "items loaded")
+			l.mu.Lock()
+			sent := append([]int32(nil), l.sent[before:]...)
+			l.mu.Unlock()
+			rows := size[1] - 7
+			if len(sent) != 1 || int(sent[0]) < rows || int(sent[0]) > rows+8 {
+				t.Fatalf("opening sent Limits %v for about %d rows on screen\n%s", sent, rows, h.screen())
+			}
+			h.keys("down")
+			l.mu.Lock()
+			after := len(l.sent)
+			l.mu.Unlock()
+			if after != before+2 {
+				t.Errorf("the first move sent %d more Queries; want 1, the page ahead", after-before-1)
+			}
+		})
+	}
+}
+
+// TestEndScreenIsOneQuery: G reads the last screen backwards from the
+// end, one Query sized to the screen, and nothing more until the user
+// moves.
+func TestEndScreenIsOneQuery(t *testing.T) {
+	l := &sentLimits{recorder: record(demoData(t))}
+	h := newHarness(t, 80, 24, Config{Client: l, Table: "Locations", PK: "USA"})
+	h.keys("2")
+	l.mu.Lock()
+	before := len(l.sent)
+	l.mu.Unlock()
+	h.keys("G")
+	l.mu.Lock()
+	sent := append([]int32(nil), l.sent[before:]...)
+	l.mu.Unlock()
+	if len(sent) != 1 || sent[0] < 17 || sent[0] > 25 {
+		t.Fatalf("G sent Limits %v for 17 rows on screen\n%s", sent, h.screen())
+	}
+	h.contains(t, "the middle not read yet")
+}
+
+// manyTables is an embedded backend holding n empty tables.
+func manyTables(t testing.TB, n int) *memory.DB {
+	db := memory.New()
+	for i := range n {
+		_, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+			TableName:            aws.String(fmt.Sprintf("T%05d", i)),
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+			BillingMode:          types.BillingModePayPerRequest,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// A model of 10,000 tables froze the explorer: every table was described
+// at once, each answer redrawn. The list is one ListTables (paged as
+// DynamoDB pages it), and a DescribeTable only for the rows on screen, as
+// they come into view.
+func TestTablesListDescribesOnlyWhatShows(t *testing.T) {
+	const n = 10000
+	db := manyTables(t, n)
+	t0 := time.Now()
+	h := newHarness(t, 100, 30, Config{Client: db})
+	opened := time.Since(t0)
+	h.contains(t, "T00000", "PK S")
+	first := h.rec.count("DescribeTable")
+	if first == 0 || first > 30 {
+		t.Fatalf("%d DescribeTable for a screen of 30 rows", first)
+	}
+	if lists := h.rec.count("ListTables"); lists > n/100+1 {
+		t.Fatalf("%d ListTables pages for %d tables", lists, n)
+	}
+	t1 := time.Now()
+	h.keys("end")
+	key := time.Since(t1)
+	h.contains(t, "T09999")
+	if d := h.rec.count("DescribeTable"); d > 2*first+2 {
+		t.Fatalf("%d DescribeTable after jumping to the end", d)
+	}
+	t.Logf("%d tables: opened in %s (%d DescribeTable), end key %s (%d DescribeTable in all)", n, opened.Round(time.Millisecond),
+		first, key.Round(time.Millisecond), h.rec.count("DescribeTable"))
+}
+
+// failScans fails the Scan calls it lists (1-based).
+type failScans struct {
+	dynamo.Client
+	mu   sync.Mutex
+	n    int
+	fail map[int]bool
+}
+
+func (f *failScans) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	f.mu.Lock()
+	f.n++
+	n := f.n
+	f.mu.Unlock()
+	if f.fail[n] {
+		return nil, &smithy.GenericAPIError{Code: "InternalServerError", Message: "scan failed on purpose"}
+	}
+	return f.Client.Scan(ctx, in, o...)
+}
+
+var partitionRowRE = regexp.MustCompile(`│ (W\d\d)\s+(\d+)(\+?)\s`)
+
+// TestPartitionsPageInSegments: a table of large partitions is listed in
+// parallel Scan segments; two of a step's reads fail, r reads those again
+// and the list goes on as the user scrolls: every partition once, and a
+// partition shows + exactly while keys of it are unread.
+func TestPartitionsPageInSegments(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	sizes := map[string]int{}
+	var items []dynamo.Item
+	for p := range 48 {
+		pk := fmt.Sprintf("W%02d", p)
+		sizes[pk] = 40 + p%3
+		for i := range sizes[pk] {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("S%03d", i)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("d", 300)}})
+		}
+	}
+	if err := demo.CreateKeyTable(ctx, db, "Wide", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	// The first read, then a step of 8 segments' reads: two of them fail.
+	h := newHarness(t, 100, 30, Config{Client: &failScans{Client: db, fail: map[int]bool{3: true, 7: true}}, Table: "Wide"})
+	h.contains(t, "read failed", "r retries", "TotalSegments: 8")
+	h.keys("r")
+	for range 50 {
+		if strings.Contains(h.screen(), "48 partitions · all") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "48 partitions · all")
+	// Every row, from the top: each partition once, + exactly while keys
+	// of it are unread.
+	h.keys("g")
+	rows := map[string]bool{}
+	for range 10 {
+		for _, m := range partitionRowRE.FindAllStringSubmatch(h.screen(), -1) {
+			if rows[m[1]] {
+				continue
+			}
+			rows[m[1]] = true
+			n, _ := strconv.Atoi(m[2])
+			if n < 1 || n > sizes[m[1]] || (m[3] == "+") != (n < sizes[m[1]]) {
+				t.Errorf("%s: %s%s keys seen, it has %d", m[1], m[2], m[3], sizes[m[1]])
+			}
+		}
+		h.keys("pgdown")
+	}
+	if len(rows) != 48 {
+		t.Errorf("%d partitions shown, want 48", len(rows))
+	}
+}
+
+// windowRows is the partition the window tests scroll through, and
+// windowHeld the rows they let a list hold: a few pages of it.
+const (
+	windowRows = 2000
+	windowHeld = 300
+)
+
+// windowBackend is the window tests' table on one backend, and a writer
+// to change it under the explorer.
+type windowBackend struct {
+	client dynamo.Client
+	writer dynamo.Writer
+	table  string
+}
+
+// windowBackends makes a table of windowRows items in partition P, on
+// the embedded backend and on dynalite (a table of the test's own there).
+func windowBackends(t *testing.T) map[string]windowBackend {
+	t.Helper()
+	ctx := context.Background()
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	table := "Window"
+	out := map[string]windowBackend{"memory": {mem, mem, table}, "dynalite": {dl, dl, table}}
+	for name, b := range out {
+		if _, err := b.writer.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for range 100 { // dynalite makes a table ACTIVE a moment after
+			if info, _, err := dynamo.DescribeTable(ctx, b.client, table); err == nil && info.Status == "ACTIVE" {
+				break
+			}
+		}
+		var puts []types.WriteRequest
+		for i := range windowRows {
+			puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: windowItem(i, "first")}})
+		}
+		writeAll(t, b, puts)
+	}
+	return out
+}
+
+func windowItem(i int, note string) dynamo.Item {
+	return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ITEM#%05d", i)},
+		"Note": &types.AttributeValueMemberS{Value: note}, "N": &types.AttributeValueMemberN{Value: strconv.Itoa(i)}}
+}
+
+func writeAll(t *testing.T, b windowBackend, reqs []types.WriteRequest) {
+	t.Helper()
+	for len(reqs) > 0 {
+		n := min(25, len(reqs))
+		out, err := b.writer.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{b.table: reqs[:n]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(out.UnprocessedItems[b.table], reqs[n:]...)
+	}
+}
+
+// plainRead is the partition as one plain read, page after page, gives
+// it: each row's sort key and note.
+func plainRead(t *testing.T, b windowBackend) []string {
+	t.Helper()
+	q := domain.KeyQuery{Table: b.table, PKName: "PK", PK: domain.S("P"), SKName: "SK"}
+	var rows []string
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), b.client, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			rows = append(rows, rowOf(it))
+		}
+		if !p.More() {
+			return rows
+		}
+		start = p.LastKey
+	}
+}
+
+func rowOf(it dynamo.Item) string {
+	return it["SK"].(*types.AttributeValueMemberS).Value + " " + it["Note"].(*types.AttributeValueMemberS).Value
+}
+
+// limits remembers the largest Limit a Query asked for: the largest page.
+// The walk reads in parallel (a level's last key beside its probes), so
+// the figure is guarded.
+type limits struct {
+	dynamo.Client
+	mu      sync.Mutex
+	biggest int32
+}
+
+func (l *limits) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	l.mu.Lock()
+	l.biggest = max(l.biggest, aws.ToInt32(in.Limit))
+	l.mu.Unlock()
+	return l.Client.Query(ctx, in, o...)
+}
+
+// largest is the largest Limit asked for so far.
+func (l *limits) largest() int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.biggest
+}
+
+// openWindow opens partition P's items with the small window.
+func openWindow(t *testing.T, b windowBackend) *harness {
+	h := newHarness(t, 120, 35, Config{Client: b.client, Table: b.table, PK: "P", HeldRows: windowHeld})
+	h.keys("tab") // the tree first, then the items
+	h.contains(t, "row 1 of ≥")
+	return h
+}
+
+// openWindowPaged is openWindow, with the largest page asked for known:
+// what the window may hold past its size is the pages the screen is on.
+func openWindowPaged(t *testing.T, b windowBackend) (*harness, *limits) {
+	l := &limits{Client: b.client}
+	h := newHarness(t, 120, 35, Config{Client: l, Table: b.table, PK: "P", HeldRows: windowHeld})
+	h.keys("tab") // the tree first, then the items
+	h.contains(t, "row 1 of ≥")
+	return h, l
+}
+
+func (h *harness) list() common.List { return h.m.top().(common.Searchable).List() }
+
+// held is the rows the list on top holds.
+func (h *harness) held() int { return h.list().(components.Holder).Held() }
+
+var rowPos = regexp.MustCompile(`row ([\d,]+) of ≥?([\d,]+)`)
+
+// checkRow holds the selected row, its number on screen and the row count
+// to the plain read.
+func (h *harness) checkRow(t *testing.T, want []string, total int) {
+	t.Helper()
+	cur := h.list().Cursor()
+	it, _, ok := h.m.top().(interface {
+		SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+	}).SelectedItem()
+	if !ok {
+		t.Fatalf("row %d is not held on screen:\n%s", cur, h.screen())
+	}
+	if got := rowOf(it); got != want[cur] {
+		t.Fatalf("row %d is %q, a plain read has %q", cur, got, want[cur])
+	}
+	m := rowPos.FindStringSubmatch(h.screen())
+	if m == nil || m[1] != common.Thousands(cur+1) {
+		t.Fatalf("row %d: the position says %v", cur, m)
+	}
+	if total > 0 && m[2] != common.Thousands(total) {
+		t.Fatalf("the position says %s rows, want %d", m[2], total)
+	}
+}
+
+// TestWindowLetsGoAndReadsAgain: scrolling through a partition twice the
+// window's size and back, the list holds at most the window (and a page),
+// every row the cursor lands on is the row a plain read has at that
+// number, each page let go is read again by one Query from its start, and
+// the status bar counts the re-reads and their RCU.
+func TestWindowLetsGoAndReadsAgain(t *testing.T) {
+	for name, b := range windowBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			want := plainRead(t, b)
+			h, l := openWindowPaged(t, b)
+			maxHeld := 0
+			for range 400 {
+				h.keys("pgdown")
+				maxHeld = max(maxHeld, h.held())
+				h.checkRow(t, want, 0)
+				if strings.Contains(h.screen(), "loaded · ") && strings.Contains(h.screen(), " held · all") {
+					break
+				}
+			}
+			h.contains(t, "2,000 items loaded · ", " held · all")
+			bound := windowHeld + 2*int(l.largest()) // the pages on screen are never let go
+			if maxHeld > bound || maxHeld >= windowRows {
+				t.Fatalf("held up to %d rows with a window of %d and pages of up to %d", maxHeld, windowHeld, l.largest())
+			}
+			queries := h.rec.count("Query")
+			h.checkRow(t, want, windowRows)
+			rereads := 0
+			for h.list().Cursor() > 0 {
+				h.keys("pgup")
+				h.checkRow(t, want, windowRows)
+				if len(h.m.said) > 0 && strings.HasPrefix(h.m.said[len(h.m.said)-1].text, "re-read rows ") {
+					rereads = strings.Count(strings.Join(saidTexts(h), "\n"), "re-read rows ")
+				}
+				if h.held() > bound {
+					t.Fatalf("held %d rows scrolling back", h.held())
+				}
+			}
+			if rereads == 0 {
+				t.Fatal("nothing was read again scrolling back")
+			}
+			h.said(t, " re-reads so far, ")
+			last := h.m.said[len(h.m.said)-1].text
+			if !regexp.MustCompile(`^re-read rows 1–[\d,]+ · 1 request · [\d.]+ RCU · \d+ re-reads so far, [\d.]+ RCU$`).MatchString(last) {
+				t.Fatalf("the status bar said %q", last)
+			}
+			n, _ := strconv.Atoi(regexp.MustCompile(`(\d+) re-reads so far`).FindStringSubmatch(last)[1])
+			if got := h.rec.count("Query") - queries; got != n {
+				t.Fatalf("%d Queries for %d re-reads", got, n)
+			}
+			if !strings.Contains(h.m.top().Request(), fmt.Sprintf(" · %d re-reads, ", n)) {
+				t.Fatalf("the request line does not count the re-reads: %s", h.m.top().Request())
+			}
+			if strings.Contains(h.screen(), "let go to save memory") {
+				t.Fatalf("a row let go is on screen:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+func saidTexts(h *harness) []string {
+	var out []string
+	for _, s := range h.m.said {
+		out = append(out, s.text)
+	}
+	return out
+}
+
+// TestWindowGapClosesOverRowsLetGo: after scrolling down part way, G
+// reads the end backwards; scrolling up from the end lets the end go and
+// the head's last pages too, and the gap still closes where the two reads
+// meet: every row on the way up to the top is the plain read's row at
+// that number, and the list is then whole.
+func TestWindowGapClosesOverRowsLetGo(t *testing.T) {
+	for name, b := range windowBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			want := plainRead(t, b)
+			h, l := openWindowPaged(t, b)
+			for h.list().Cursor() < 700 {
+				h.keys("pgdown")
+			}
+			h.keys("G")
+			h.contains(t, "the middle not read yet")
+			for h.list().Cursor() > 0 {
+				h.keys("pgup")
+				if !strings.Contains(h.screen(), "the middle not read yet") {
+					h.checkRow(t, want, windowRows)
+				}
+				if h.held() > windowHeld+2*int(l.largest()) {
+					t.Fatalf("held %d rows", h.held())
+				}
+			}
+			h.contains(t, "2,000 items loaded · ", " held · all")
+			if !strings.Contains(strings.Join(saidTexts(h), "\n"), "re-read rows ") {
+				t.Fatal("no page let go was read again")
+			}
+			for range 3 {
+				h.keys("G")
+				h.checkRow(t, want, windowRows)
+				h.keys("g")
+				h.checkRow(t, want, windowRows)
+			}
+		})
+	}
+}
+
+// TestWindowSaysATableChanged: items deleted, written and changed where a
+// page was let go: its re-read shows what the table holds now, up to
+// where the page ended (the next page's rows are not shown twice, nor
+// items written at its end left out), says the table changed and how, and
+// the rows after it move with it: every row is then the plain read's.
+func TestWindowSaysATableChanged(t *testing.T) {
+	for name, b := range windowBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			h := openWindow(t, b)
+			for h.list().Cursor() < 1500 {
+				h.keys("pgdown")
+			}
+			key := func(sk string) dynamo.Item {
+				return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: sk}}
+			}
+			written := func(sk string) dynamo.Item {
+				it := windowItem(0, "written")
+				it["SK"] = &types.AttributeValueMemberS{Value: sk}
+				return it
+			}
+			// In the first page: three items go, one changes, and four are
+			// written, two of them past the page's last row (ITEM#00053).
+			writeAll(t, b, []types.WriteRequest{
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00003")}},
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00004")}},
+				{DeleteRequest: &types.DeleteRequest{Key: key("ITEM#00005")}},
+				{PutRequest: &types.PutRequest{Item: windowItem(1, "changed")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00010x")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00020x")}},
+				{PutRequest: &types.PutRequest{Item: written("ITEM#00053x")}},
+			})
+			h.keys("g")
+			h.said(t, "the table changed since they were first read (")
+			h.said(t, "): shown as read now")
+			now := plainRead(t, b)
+			h.contains(t, "ITEM#00001", "changed", "ITEM#00002", "ITEM#00006", "ITEM#00010x")
+			if strings.Contains(h.screen(), "ITEM#00003") {
+				t.Fatalf("a deleted item is shown:\n%s", h.screen())
+			}
+			for range 400 {
+				h.checkRow(t, now, 0)
+				if h.list().Cursor() == len(now)-1 {
+					break
+				}
+				h.keys("down")
+				if h.list().Cursor() > 80 {
+					h.keys("pgdown")
+				}
+			}
+			h.keys("G")
+			h.checkRow(t, now, len(now))
+		})
+	}
+}
+
+// TestWindowSortAndSearchSayHeldRows: with rows let go, a sort orders the
+// rows held and says so, and nothing is let go while it is shown; search
+// looks at the rows held and says so.
+func TestWindowSortAndSearchSayHeldRows(t *testing.T) {
+	b := windowBackends(t)["memory"]
+	h := openWindow(t, b)
+	for h.list().Cursor() < 1500 {
+		h.keys("pgdown")
+	}
+	held := h.held()
+	h.keys("/")
+	for _, r := range "ITEM#0000" {
+		h.keys(string(r))
+	}
+	h.contains(t, "no match", "rows held of ", "loaded only (the rest let go far from here)")
+	h.keys("esc")
+	for range 4 { // SK, N, Note… until a column of the items
+		h.keys("s")
+		if strings.Contains(h.screen(), "sorted by N ") {
+			break
+		}
+	}
+	h.contains(t, "sorted by N ↑ · the "+common.Thousands(held)+" rows held of ")
+	h.keys("g")
+	if !strings.Contains(h.firstRow(), "ITEM#0") || h.list().Rows() != held {
+		t.Fatalf("the sort lists %d rows, %d are held:\n%s", h.list().Rows(), held, h.screen())
+	}
+}
+
+// TestWindowTimeList: the Time list shares the window: scrolled to the
+// oldest of 20,000 points and back to the newest, it holds a part of
+// them, and every row the cursor lands on is the plain read's, newest
+// first, on both backends.
+func TestWindowTimeList(t *testing.T) {
+	ctx := context.Background()
+	dl := dynalitetest.Start(t).Client()
+	if _, err := demo.Seed(ctx, dl, demo.Options{Tables: []string{"Metrics"}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]dynamo.Client{"memory": demoData(t), "dynalite": dl} {
+		t.Run(name, func(t *testing.T) {
+			q := domain.KeyQuery{Table: "Metrics", PKName: "Series", PK: domain.S(demo.MetricsSeries), SKName: "TS", Reverse: true}
+			var want []string
+			var start dynamo.Item
+			for {
+				p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range p.Items {
+					want = append(want, it["TS"].(*types.AttributeValueMemberN).Value)
+				}
+				if start = p.LastKey; !p.More() {
+					break
+				}
+			}
+			h := newHarness(t, 140, 35, Config{Client: c, Table: "Metrics", PK: demo.MetricsSeries, HeldRows: 2000, Now: demoClock})
+			h.keys("4", "esc") // Time mode, the range bar left
+			check := func() {
+				t.Helper()
+				cur := h.list().Cursor()
+				it, _, ok := h.m.top().(interface {
+					SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+				}).SelectedItem()
+				if !ok || it["TS"].(*types.AttributeValueMemberN).Value != want[cur] {
+					t.Fatalf("row %d is %v, a plain read has %s:\n%s", cur, it["TS"], want[cur], h.screen())
+				}
+			}
+			for range 2000 {
+				h.keys("pgdown")
+				check()
+				if strings.Contains(h.screen(), " held · all") {
+					break
+				}
+			}
+			h.contains(t, "20,000 items loaded · ", " held · all", "newest first")
+			for h.list().Cursor() > 0 {
+				h.keys("pgup")
+				check()
+			}
+			h.said(t, " re-reads so far, ")
+		})
+	}
+}
+
+// TestWindowReReadFails: a re-read that fails says so where its rows
+// would be, and in the title, and r reads the page again.
+func TestWindowReReadFails(t *testing.T) {
+	b := windowBackends(t)["memory"]
+	f := &failing{Client: b.client, op: "Query", after: 1 << 30, err: throttled}
+	want := plainRead(t, b)
+	h := newHarness(t, 120, 35, Config{Client: f, Table: b.table, PK: "P", HeldRows: windowHeld})
+	h.keys("tab")
+	for h.list().Cursor() < 1500 {
+		h.keys("pgdown")
+	}
+	f.mu.Lock()
+	f.after = f.calls // every Query fails from here
+	f.mu.Unlock()
+	h.keys("g")
+	h.contains(t, "⋯ let go to save memory: r reads it again", "read failed after 3 attempts", "r retries")
+	if _, _, ok := h.m.top().(interface {
+		SelectedItem() (dynamo.Item, dynamo.TableInfo, bool)
+	}).SelectedItem(); ok {
+		t.Fatal("a row let go is selectable as an item")
+	}
+	f.mu.Lock()
+	f.after = 1 << 30
+	f.mu.Unlock()
+	h.keys("r")
+	h.checkRow(t, want, 0)
+	h.said(t, "re-read rows 1–")
+	if strings.Contains(h.screen(), "let go to save memory") {
+		t.Fatalf("rows still let go after r:\n%s", h.screen())
+	}
+}
+
+// spending sums what every Query is billed: the server's figure, at
+// least 0.5 a read.
+type spending struct {
+	seedable
+	mu  sync.Mutex
+	rcu float64
+}
+
+func (s *spending) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := s.seedable.Query(ctx, in, o...)
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	s.mu.Lock()
+	s.rcu += max(units, 0.5)
+	s.mu.Unlock()
+	return out, err
+}
+
+// TestFilterBudgetNeverOverspent: a filtered read of 10 KB items with
+// nothing matching stops at its budget having spent no more than it
+// (half an RCU of rounding at most), each ↓ another budget's worth: the
+// pages are sized to what is left, where a whole 1 MB page (128 RCU here)
+// used to go out with 44 left.
+func TestFilterBudgetNeverOverspent(t *testing.T) {
+	tbl := seedPage7(t, memory.New())
+	s := &spending{seedable: tbl.client.(seedable)}
+	f, _ := domain.ParseFilter(page7Filter)
+	const budget = 300
+	h := newHarness(t, 100, 30, Config{Client: s, Table: "Page7", PK: "P", Filter: f,
+		FilterBudget: func(string) float64 { return budget }})
+	h.contains(t, "stopped at the 300 RCU budget")
+	if s.rcu > budget+0.5 || s.rcu < budget-10 {
+		t.Fatalf("the read stopped having spent %.1f RCU billed, with a budget of %d", s.rcu, budget)
+	}
+	before := s.rcu
+	h.keys("down")
+	h.contains(t, "stopped at the 300 RCU budget")
+	if spent := s.rcu - before; spent > budget+0.5 || strings.Contains(h.screen(), tbl.matches[0]) {
+		t.Fatalf("↓ spent %.1f RCU more, with a budget of %d", spent, budget)
+	}
+}
+
+// TestGKeepsTheCondition: G's first read from the end keeps the list's
+// sort-key condition. It took the gap's bound in its place, so a Time
+// range's end showed the partition's oldest items (last 24h on AuditLog
+// ending at 2026-10-22) and a prefix's items ended past the prefix.
+func TestGKeepsTheCondition(t *testing.T) {
+	t.Run("time range", func(t *testing.T) {
+		h := newHarness(t, 80, 24, Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+		h.keys("j", "G")
+		screen := h.screen()
+		h.contains(t, "the middle not read yet")
+		for _, d := range regexp.MustCompile(`20\d\d-\d\d-\d\dT`).FindAllString(screen, -1) {
+			if d != "2026-10-31T" {
+				t.Fatalf("a row of %s in the last 24h before 2026-11-01 00:00:\n%s", strings.TrimSuffix(d, "T"), screen)
+			}
+		}
+	})
+	t.Run("prefix", func(t *testing.T) {
+		h := newHarness(t, 80, 24, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+		h.keys("2", "j", "G")
+		screen := h.screen()
+		h.contains(t, "the middle not read yet")
+		for _, k := range regexp.MustCompile(`│ ([A-Z]{2}#)`).FindAllStringSubmatch(screen, -1) {
+			if k[1] != "NY#" {
+				t.Fatalf("a key under %s in the items of NY#:\n%s", k[1], screen)
+			}
+		}
+	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
-	"github.com/dynascope/dynascope/internal/ui/pages"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // said is a status-bar message, kept for ? (the last ten): its words
@@ -124,8 +124,8 @@ func (m *Model) statusMessage(width int) string {
 				lead = st.StatusHint.Render("r retries from where it stopped · ")
 			}
 			msg := e.Msg
-			if pages.RetriedOrUnanswered(m.lastErr) {
-				msg = pages.FailureText(m.lastErr) // as the view that was waiting says it
+			if list.RetriedOrUnanswered(m.lastErr) {
+				msg = list.FailureText(m.lastErr) // as the view that was waiting says it
 			}
 			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(e.Op + ": " + msg)))
 			if e.Hint != "" {

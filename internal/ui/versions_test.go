@@ -6,13 +6,17 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // TestVersionsList: 3 opens the partition's Versions mode; the drifted
@@ -297,4 +301,203 @@ func TestVersionsZeroWhileMarked(t *testing.T) {
 	h.keys("m", "m") // mark v3, then unmark it on its row
 	h.said(t, "unmarked: comparing each revision with the current copy")
 	h.contains(t, "Δ vs v0")
+}
+
+// TestVersionsLongDriftHasRoom: at 200 columns a drift naming many
+// attributes is shown whole; the preview beside it gives up the room.
+func TestVersionsLongDriftHasRoom(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Audits"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Brakes", "Findings", "Firmware", "Inspector", "Notes", "Score", "Status", "Wiring"} // as the drift sorts them
+	for _, sk := range []string{"v0_Audit", "v1_Audit", "v2_Audit"} {
+		it := dynamo.Item{"PK": s("machine-1"), "SK": s(sk)}
+		for _, n := range names {
+			v := "old"
+			if sk == "v2_Audit" {
+				v = "new"
+			}
+			it[n] = s(v)
+		}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Audits"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, 200, 50, Config{Table: "Audits", PK: "machine-1", Versions: "*", Client: db, Now: demoClock})
+	want := "v0_ differs from v2_: " + strings.Join(names, ", ")
+	want = strings.Join(strings.Fields(want), " ")
+	h.contains(t, want, "Current copy")
+}
+
+// TestVersionsProbedOnce: where nothing read tells whether revision keys
+// exist (a filtered list), 3 sends one Limit-1 keys-only begins_with read;
+// none found, it refuses with the reason the tree would give and the tab
+// is dimmed from then on, 3 again reading nothing; one found, Versions
+// opens (25.11).
+func TestVersionsProbedOnce(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Filter: mustFilter(t, `Action = "deploy"`)})
+	versions := func() string {
+		t.Helper()
+		return h.m.top().(common.Moded).Modes()[2].Off
+	}
+	if off := versions(); off != "" {
+		t.Fatalf("a filtered list already decided Versions: %q", off)
+	}
+	before := h.rec.count("Query")
+	h.keys("3")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("3 sent %d Query requests, want one probe", n)
+	}
+	h.said(t, "No Versions mode here: no sort key here begins with v (v0_Audit, v1_Audit…)")
+	if off := versions(); !strings.Contains(off, "no sort key here begins with v") {
+		t.Fatalf("the tab stays undecided after the probe: %q", off)
+	}
+	before = h.rec.count("Query")
+	h.keys("3")
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("3 on the dimmed tab sent %d Query requests", n)
+	}
+
+	// tab stepping onto an undecided Versions probes it, and goes on to
+	// the next mode when it does not apply.
+	h = newHarness(t, 120, 35, Config{Table: "AuditLog", PK: "prod-api", Filter: mustFilter(t, `Action = "deploy"`)})
+	h.keys("tab")
+	if got := h.m.top().Mode(); got != "Time" {
+		t.Fatalf("tab from a filtered list past Versions opened %s\n%s", got, h.screen())
+	}
+
+	h = newHarness(t, 120, 35, Config{Table: demo.PartVersionsTable, PK: "Part#1", Filter: mustFilter(t, `attribute_exists(SK)`)})
+	h.keys("3")
+	if got := h.m.top().Mode(); got != "Versions" {
+		t.Fatalf("a partition with revision keys: 3 opened %s\n%s", got, h.screen())
+	}
+}
+
+// indexVersionsDB is bare versions (ID / Version) of three parts of one
+// team, with GSIs keyed Team / Version: ByTeam holds everything,
+// ByTeamKeys keys + State.
+func indexVersionsDB(t *testing.T) *memory.DB {
+	t.Helper()
+	ctx := context.Background()
+	db := memory.New()
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	ks := func(pk, sk string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}}
+	}
+	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("IndexVersions"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("ID"), def("Version"), def("Team")},
+		KeySchema:            ks("ID", "Version"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{IndexName: aws.String("ByTeam"), KeySchema: ks("Team", "Version"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+			{IndexName: aws.String("ByTeamKeys"), KeySchema: ks("Team", "Version"),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"State"}}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for _, k := range [][3]string{{"Part#1", "v0", "B"}, {"Part#1", "v1", "A"}, {"Part#1", "v2", "B"}, {"Part#2", "v0", "X"}, {"Part#2", "v1", "Y"}} {
+		it := map[string]types.AttributeValue{"ID": s(k[0]), "Version": s(k[1]), "Team": s("t1"), "State": s(k[2]), "Owner": s("ops")}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("IndexVersions"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestVersionsOnIndex: 3 on an index's partition lists its versioned
+// items by the base table's key (two parts share the index's v0, v1); an
+// index holding keys + State says drift is not judged, and enter on a
+// revision reads it whole from the table.
+func TestVersionsOnIndex(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeamKeys", PK: "t1"})
+	openVersionsMode(t, h)
+	h.contains(t, "index ByTeamKeys · t1 · 2 versioned items", "ID", "Part#1", "Part#2",
+		"index ByTeamKeys holds keys + State: drift not judged", "Query IndexVersions index ByTeamKeys: Team = :pk")
+	h.golden(t)
+	if got := h.m.commandLine(); got != "dynascope --demo --table IndexVersions --pk t1 --index ByTeamKeys --versions" {
+		t.Errorf("? shows %q", got)
+	}
+	h.keys("down", "enter") // Part#2's timeline, from what was read
+	h.contains(t, "ID Part#2 · (vN) · 1 revision", "ID Part#2 from index ByTeamKeys's versions", "v1")
+	if got := h.m.commandLine(); got != "dynascope --demo --table IndexVersions --pk t1 --index ByTeamKeys --versions" {
+		t.Errorf("the timeline's ? shows %q: a name is not one history on an index", got)
+	}
+	gets := h.rec.count("GetItem")
+	h.keys("enter") // v1, whole from the table
+	if n := h.rec.count("GetItem") - gets; n != 1 {
+		t.Fatalf("opening a revision of a KEYS+ index sent %d GetItem, want 1", n)
+	}
+	h.contains(t, `"Owner": "ops"`, `GetItem IndexVersions  Key: ID="Part#2" Version="v1"`)
+	h.keys("esc", "esc", "esc") // the item, the timeline, the versions: the index's partition
+	h.contains(t, "index ByTeamKeys")
+
+	h = newHarness(t, 100, 30, Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeam", PK: "t1"})
+	openVersionsMode(t, h)
+	h.contains(t, "index ByTeam · t1 · 2 versioned items · 1 drifted", "v0 differs from v1: State")
+	h.keys("down", "enter", "enter") // an index holding everything: no GetItem
+	if n := h.rec.count("GetItem"); n != 0 {
+		t.Fatalf("opening a revision of an ALL index sent %d GetItem", n)
+	}
+	h.contains(t, `"Owner": "ops"`)
+}
+
+// TestVersionsOnIndexFits: the index's versions list and a timeline fit
+// 80×24, 120×35 and 200×50, with the projection's note on screen.
+func TestVersionsOnIndexFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeamKeys", PK: "t1"})
+		for _, keys := range [][]string{{"3"}, {"down", "enter"}} {
+			h.keys(keys...)
+			h.contains(t, "Part#")
+			lines := strings.Split(h.screen(), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%v at %dx%d: %d lines", keys, size[0], size[1], len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%v at %dx%d: a line of %d cells: %q", keys, size[0], size[1], w, l)
+				}
+			}
+		}
+	}
+}
+
+// TestVersionsOnIndexDeepLink: --index with --versions opens the index's
+// versions, as its ? line prints them.
+func TestVersionsOnIndexDeepLink(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Client: indexVersionsDB(t), Table: "IndexVersions", Index: "ByTeamKeys", PK: "t1", Versions: "*"})
+	h.contains(t, "index ByTeamKeys · t1 · 2 versioned items", "Part#2")
+	h.keys("esc") // the index's partition beneath
+	h.contains(t, "index ByTeamKeys")
+}
+
+// TestTimelineShowsEveryRevisionThatFits: a short history is never
+// scrolled, whatever row the cursor opens on; at 80×24 the four rows of
+// the drifted item (v0, v1, v2, v3) are all shown.
+func TestTimelineShowsEveryRevisionThatFits(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Now: demoClock})
+		h.contains(t, "v0 current", "v1_Audit#PART-7", "v2_Audit#PART-7", "v3_Audit#PART-7")
+	}
+}
+
+// TestTimelineNamesTheCurrentCopyAsSpelled: on a zero-padded history
+// (v0000_Audit beside v0001_Audit) 0's help and the diff's title name
+// v0000_, the key as the table holds it, not v0_.
+func TestTimelineNamesTheCurrentCopyAsSpelled(t *testing.T) {
+	h := newHarness(t, 200, 50, Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "*", Now: demoClock})
+	h.keys("enter")
+	h.contains(t, "0 compare with v0000_")
+	h.keys("down", "0")
+	h.contains(t, "the current copy (v0000_)")
 }

@@ -29,7 +29,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui"
 	"github.com/dynascope/dynascope/internal/ui/common"
-	"github.com/dynascope/dynascope/internal/ui/pages"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // figures is one run's account, printed by the child as JSON.
@@ -94,7 +94,7 @@ func main() {
 	}
 }
 
-func defaultHeld() int { return pages.DefaultHeldRows }
+func defaultHeld() int { return list.DefaultHeldRows }
 
 func gogc() string {
 	if v := os.Getenv("GOGC"); v != "" {

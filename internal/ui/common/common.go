@@ -2,6 +2,7 @@ package common
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -46,7 +47,7 @@ type Common struct {
 	Load dynamo.DataLoad
 	// HeldRows is how many rows a paged list holds before it lets the
 	// pages farthest from the cursor go, to read them again when it comes
-	// back (0: pages.DefaultHeldRows; below 0: every row is held).
+	// back (0: list.DefaultHeldRows; below 0: every row is held).
 	HeldRows int
 	// Preview is the preview pane's setting, p toggling it: 0 follows
 	// the width (shown from PreviewWidth columns), 1 on, -1 off.
@@ -185,6 +186,16 @@ type ErrorMsg struct {
 	Page  int
 }
 
+// Report turns a failed request into a message for the root: nothing for a
+// cancellation the user asked for, the status bar otherwise, the error page
+// when the page cannot show anything without it.
+func Report(err error, fatal bool, page int) tea.Cmd {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return func() tea.Msg { return ErrorMsg{Err: err, Fatal: fatal, Page: page} }
+}
+
 // RetryMsg asks a page to send again what failed.
 type RetryMsg struct{ Page int }
 
@@ -214,10 +225,12 @@ type Searchable interface {
 	Unloaded() string
 }
 
-// ModeTab is one of a partition's modes (Tree, Items, Versions, Time) as
-// its tab shows it: Off says why it does not apply here ("" when it does).
+// ModeTab is one of a partition's modes (Tree, Items, Versions, Time,
+// Changes) as its tab shows it: the key that picks it, and Off, why it
+// does not apply here ("" when it does).
 type ModeTab struct {
 	Name, Off string
+	Key       key.Binding
 }
 
 // Moded is a page showing a partition in one of its modes: the tabs, and

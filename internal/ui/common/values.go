@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
 )
 
 // Cell renders an attribute value in one line for a grid cell: scalars as
@@ -86,4 +88,12 @@ func Latency(d time.Duration) string {
 		return d.Round(time.Millisecond).String()
 	}
 	return d.Round(100 * time.Microsecond).String()
+}
+
+// KeyCell shows a key value: strings and numbers as they are, binaries base64.
+func KeyCell(v domain.KeyValue) string {
+	if v.Type == domain.TypeB {
+		return v.Literal()
+	}
+	return Sanitize(v.Text)
 }

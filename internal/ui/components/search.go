@@ -29,6 +29,14 @@ func NewSearch(c *common.Common) Search {
 	return Search{c: c, input: NewTextInput("/")}
 }
 
+// Sync finds the matches again where the list's rows changed since the
+// last search (more were read): on each message, never while drawing.
+func (s *Search) Sync(l common.List) {
+	if s.Active() && l.Rows() != s.rows {
+		s.find(l)
+	}
+}
+
 // Active reports whether a search is shown (typed or kept).
 func (s *Search) Active() bool { return s.editing || s.query != "" }
 
@@ -175,13 +183,11 @@ func (s *Search) step(l common.List, d int) {
 // search did not look at (unloaded: what the list has not read).
 func (s *Search) View(l common.List, unloaded string, width int) string {
 	st := s.c.Styles
-	if l.Rows() != s.rows {
-		s.find(l)
-	}
 	line := st.Key.Render("/") + common.Sanitize(s.query)
 	if s.editing {
-		s.input.SetWidth(min(max(8, ansi.StringWidth(s.input.Value())+1), width/2))
-		line = s.input.View()
+		in := s.input // a copy, sized to what is typed: drawing changes nothing
+		in.SetWidth(min(max(8, ansi.StringWidth(s.input.Value())+1), width/2))
+		line = in.View()
 	}
 	var count string
 	switch {

@@ -14,6 +14,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 type changesReadMsg struct {
@@ -51,8 +52,8 @@ type Changes struct {
 	stats   dynamo.ChangesStats
 	since   time.Time // where the stream's 24 hours begin
 	loaded  bool
-	load    request
-	fail    failure
+	load    list.Request
+	fail    list.Failure
 	grid    components.Grid
 	w, h    int
 	follow  changesFollow // F: new records as they are written
@@ -99,9 +100,9 @@ func (p *Changes) where() string {
 		return "all partitions"
 	}
 	if p.sk != nil {
-		return keyCell(p.pk) + " " + keyCell(*p.sk)
+		return common.KeyCell(p.pk) + " " + common.KeyCell(*p.sk)
 	}
-	return keyCell(p.pk)
+	return common.KeyCell(p.pk)
 }
 
 // request is the read of the view's changes, up to now.
@@ -124,7 +125,7 @@ func keyTitle(info dynamo.TableInfo) string {
 }
 
 func (p *Changes) Init() tea.Cmd {
-	ctx, req := p.load.start(p.c)
+	ctx, req := p.load.Start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
 	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
@@ -147,7 +148,7 @@ func (p *Changes) refresh() {
 			}
 			if col-2 < len(names) {
 				v, _ := dynamo.KeyValueOf(c.Keys[names[col-2]])
-				return keyCell(v)
+				return common.KeyCell(v)
 			}
 			col = 3
 		}
@@ -158,7 +159,7 @@ func (p *Changes) refresh() {
 				name = p.info.Key.SK.Name
 			}
 			if v, ok := dynamo.KeyValueOf(c.Keys[name]); ok {
-				return keyCell(v)
+				return common.KeyCell(v)
 			}
 			return ""
 		}
@@ -172,16 +173,16 @@ func (p *Changes) refresh() {
 func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		p.fail.clear()
+		p.fail.Clear()
 		return p, p.Init()
 	case changesFollowedMsg:
 		return p, p.followed(msg)
 	case changesReadMsg:
-		if !p.load.done(msg.req) {
+		if !p.load.Done(msg.req) {
 			return p, nil
 		}
 		p.loaded, p.stats = true, msg.stats
-		p.fail.fail(msg.err)
+		p.fail.Fail(msg.err)
 		p.changes = p.changes[:0]
 		for _, c := range slices.Backward(msg.changes) {
 			if p.c.Masked != nil {
@@ -191,25 +192,25 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		p.refresh()
 		if msg.err != nil {
-			return p, report(msg.err, false, p.id)
+			return p, common.Report(msg.err, false, p.id)
 		}
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
 		case p.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
-			p.follow.req.stop()
-		case key.Matches(msg, k.Follow) && p.loaded && !p.fail.stopped():
+			p.follow.req.Stop()
+		case key.Matches(msg, k.Follow) && p.loaded && !p.fail.Stopped():
 			return p, p.startFollow()
-		case key.Matches(msg, k.Back) && p.load.inFlight():
-			p.load.stop()
+		case key.Matches(msg, k.Back) && p.load.InFlight():
+			p.load.Stop()
 			p.loaded = true
-			p.fail.cancel()
+			p.fail.Cancel()
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Refresh):
-			p.follow.req.stop() // read again whole: following starts again from F
+			p.follow.req.Stop() // read again whole: following starts again from F
 			p.follow = changesFollow{}
-			p.fail.clear()
+			p.fail.Clear()
 			return p, p.Init()
 		default:
 			p.grid.Update(msg)
@@ -218,24 +219,34 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Changes) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Changes) SetSize(w, h int) {
+	p.w, p.h = w, h
+	listW, listH, _ := p.listSize()
+	p.grid.SetSize(listW-4, listH-2)
+}
+
+// listSize is the list's frame: beside the diff when wide, above it
+// otherwise.
+func (p *Changes) listSize() (w, h int, wide bool) {
+	w, h = p.w, p.h
+	wide = p.c.ShowPreview(p.w)
+	if wide {
+		w = p.w * 11 / 20
+	} else {
+		h = max(5, p.h/2)
+	}
+	return w, h, wide
+}
 
 func (p *Changes) View() string {
 	st := p.c.Styles
-	listW, listH := p.w, p.h
-	wide := p.c.ShowPreview(p.w)
-	if wide {
-		listW = p.w * 11 / 20
-	} else {
-		listH = max(5, p.h/2)
-	}
-	p.grid.SetSize(listW-4, listH-2)
+	listW, listH, wide := p.listSize()
 	title := p.where() + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
 	body := p.grid.View()
 	switch {
-	case p.fail.stopped():
-		title = p.where() + " · " + p.fail.title(len(p.changes), "changes")
-		body = p.fail.body(st, len(p.changes), "changes", listW-4)
+	case p.fail.Stopped():
+		title = p.where() + " · " + p.fail.Title(len(p.changes), "changes")
+		body = p.fail.Body(st, len(p.changes), "changes", listW-4)
 	case !p.loaded:
 		title = p.where() + " · reading the stream…" // nothing counted before the answer
 		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
@@ -287,16 +298,16 @@ func (p *Changes) Crumbs() []string {
 		return []string{p.info.Name, "changes"}
 	}
 	if p.sk != nil {
-		return []string{p.info.Name, keyCell(p.pk), keyCell(*p.sk), "changes"}
+		return []string{p.info.Name, common.KeyCell(p.pk), common.KeyCell(*p.sk), "changes"}
 	}
-	return []string{p.info.Name, keyCell(p.pk), "changes"}
+	return []string{p.info.Name, common.KeyCell(p.pk), "changes"}
 }
 func (p *Changes) ID() int         { return p.id }
 func (p *Changes) Mode() string    { return ModeChanges }
-func (p *Changes) Loading() bool   { return p.load.inFlight() }
+func (p *Changes) Loading() bool   { return p.load.InFlight() }
 func (p *Changes) Capturing() bool { return false }
 
-// Request is what reading the stream took: calls, not capacity; and what
+// list.Request is what reading the stream took: calls, not capacity; and what
 // following (F) has read since, as it grows.
 func (p *Changes) Request() string {
 	listed := fmt.Sprintf("%s · %s · %d GetRecords", common.Plural(p.stats.Shards, "shard", "shards"),
@@ -313,7 +324,7 @@ func (p *Changes) Request() string {
 
 func (p *Changes) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit}
+	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit})
 }
 
 // followLive is the follow key as the Changes mode's help names it: it
@@ -324,7 +335,7 @@ func followLive(b key.Binding) key.Binding {
 
 func (p *Changes) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes()), {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes(), p.Mode()), {k.Help, k.Quit}}
 }
 
 func (p *Changes) place() place {
@@ -336,7 +347,7 @@ func (p *Changes) place() place {
 func (p *Changes) Modes() []common.ModeTab {
 	if p.whole {
 		why := "the table's changes are every partition's: open one (esc, then enter) for its tree, items, versions and times"
-		return []common.ModeTab{{Name: ModeTree, Off: why}, {Name: ModeItems, Off: why}, {Name: ModeVersions, Off: why}, {Name: ModeTime, Off: why}, {Name: ModeChanges}}
+		return offTabs(p.c.Keys, ModeChanges, why)
 	}
 	return p.place().modes()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // changesFollowedMsg carries one new stream record, following's running
@@ -25,7 +26,7 @@ func (m changesFollowedMsg) PageID() int { return m.page }
 // changesFollow is F in the Changes mode: the stream's open shards read
 // every second, each new record put on top once, until F or esc.
 type changesFollow struct {
-	req   request
+	req   list.Request
 	added int
 	// stats is what this following has read; prior, what the ones
 	// stopped before had (each F reads again): the request line counts
@@ -34,7 +35,7 @@ type changesFollow struct {
 	ran          bool // followed since the stream was last read whole
 }
 
-func (f *changesFollow) on() bool { return f.req.inFlight() }
+func (f *changesFollow) on() bool { return f.req.InFlight() }
 
 // seen names a record by its shard and sequence number: following reads
 // the stream again from where the listed records end, and a record
@@ -57,7 +58,7 @@ func (p *Changes) startFollow() tea.Cmd {
 	for _, c := range p.changes {
 		known[seen(c)] = true
 	}
-	ctx, req := p.follow.req.start(p.c)
+	ctx, req := p.follow.req.Start(p.c)
 	p.follow.added, p.follow.ran = 0, true
 	p.follow.prior = addStats(p.follow.prior, p.follow.stats)
 	p.follow.stats = dynamo.ChangesStats{}
@@ -92,15 +93,15 @@ func (p *Changes) startFollow() tea.Cmd {
 // followed takes one message of following: a new record goes on top, the
 // figures of what following read replace the ones before.
 func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
-	if msg.req != p.follow.req.id {
+	if msg.req != p.follow.req.ID() {
 		return nil // a following read again (r) since: its figures are gone
 	}
 	if msg.stats != nil {
 		p.follow.stats = *msg.stats
 	}
 	if msg.done {
-		if p.follow.req.done(msg.req) {
-			return report(msg.err, false, p.id)
+		if p.follow.req.Done(msg.req) {
+			return common.Report(msg.err, false, p.id)
 		}
 		return nil
 	}
@@ -141,10 +142,10 @@ func addStats(a, b dynamo.ChangesStats) dynamo.ChangesStats {
 // GetRecords is sent for a tab nobody sees. F starts following again on
 // return; a cancelled first read says so, and r reads again.
 func (p *Changes) Leave() {
-	p.follow.req.stop()
-	if p.load.inFlight() { // as esc stops it: said to be cancelled, never still reading
-		p.load.stop()
+	p.follow.req.Stop()
+	if p.load.InFlight() { // as esc stops it: said to be cancelled, never still reading
+		p.load.Stop()
 		p.loaded = true
-		p.fail.cancel()
+		p.fail.Cancel()
 	}
 }

@@ -162,12 +162,14 @@ func (p *columnPicker) chosen() []string {
 	return out
 }
 
+// layout sizes the picker's list for w×h, below its line of keys.
+func (p *columnPicker) layout(w, h int) { p.grid.SetSize(w, max(2, h-1)) }
+
 func (p *columnPicker) view(st *common.Styles, w, h int) string {
 	head := st.Dim.Render(components.Fit("space show/hide · K/J move · enter keeps · a most common · esc cancel", w))
 	if len(p.names) == 0 {
 		return head + "\n" + st.Dim.Render("No attributes loaded yet besides the keys.")
 	}
-	p.grid.SetSize(w, max(2, h-1))
 	return head + "\n" + p.grid.View()
 }
 

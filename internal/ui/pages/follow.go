@@ -10,6 +10,7 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // followOverlap is re-read below the newest key on every poll, so an item
@@ -32,19 +33,19 @@ func (m followedMsg) PageID() int { return m.page }
 // following is F in the Time mode: polling for items newer than the
 // newest listed, each appended once as it arrives, until F or esc.
 type following struct {
-	req   request
+	req   list.Request
 	stats dynamo.FollowStats
 	added int
 }
 
-func (f *following) on() bool { return f.req.inFlight() }
+func (f *following) on() bool { return f.req.InFlight() }
 
 // startFollow's command polls in a goroutine (dynamo.Follow), handing each
 // new item and each poll's figures to Update through a channel: Update
 // never waits.
 func (t *Time) startFollow() tea.Cmd {
 	if !t.ready() {
-		return report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
+		return common.Report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
 			"no time in this sort key to follow"), false, t.id)
 	}
 	// A span counted back from now ("last 24h") ends when it was run: new
@@ -56,7 +57,7 @@ func (t *Time) startFollow() tea.Cmd {
 			", in the past: nothing new can fall in it; t sets a range open at the end (since …) to follow")
 	}
 	newest, newestAt := "", time.Time{}
-	t.pg.head.each(func(it dynamo.Item) bool {
+	t.pg.Head.Each(func(it dynamo.Item) bool {
 		if at, ok := t.keyTime(it); ok && at.After(newestAt) {
 			kv, _ := dynamo.KeyValueOf(it[t.base.SKName])
 			newest, newestAt = kv.Text, at
@@ -64,9 +65,9 @@ func (t *Time) startFollow() tea.Cmd {
 		return true
 	})
 	prefix, _ := t.splitPrefix(t.rangeTxt)
-	r := dynamo.FollowRequest{Query: t.pg.query, TableKeys: t.pg.tableKeys, Enc: t.enc, Prefix: prefix,
+	r := dynamo.FollowRequest{Query: t.pg.Query, TableKeys: t.pg.TableKeys, Enc: t.enc, Prefix: prefix,
 		Newest: newest, Since: time.Now(), Overlap: followOverlap}
-	ctx, req := t.follow.req.start(t.c)
+	ctx, req := t.follow.req.Start(t.c)
 	t.follow.stats, t.follow.added = dynamo.FollowStats{Started: time.Now()}, 0
 	client, page := t.c.Client, t.id
 	return common.Stream(64, func(ch chan followedMsg) {
@@ -87,7 +88,7 @@ func (t *Time) startFollow() tea.Cmd {
 
 // rangeEnd is the time the listed range ends at, when it has an end.
 func (t *Time) rangeEnd() (time.Time, bool) {
-	sk := t.pg.query.SK
+	sk := t.pg.Query.SK
 	var v string
 	switch sk.Op {
 	case domain.SKBetween:
@@ -106,24 +107,24 @@ func (t *Time) rangeEnd() (time.Time, bool) {
 
 // followed takes one message of following.
 func (t *Time) followed(msg followedMsg) tea.Cmd {
-	if msg.req != t.follow.req.id || !t.follow.on() {
+	if msg.req != t.follow.req.ID() || !t.follow.on() {
 		return nil // stopped: a late answer
 	}
 	switch {
 	case msg.done:
-		t.follow.req.done(msg.req)
-		return report(msg.err, false, t.id)
+		t.follow.req.Done(msg.req)
+		return common.Report(msg.err, false, t.id)
 	case msg.item != nil:
 		t.follow.added++
-		if t.pg.query.Reverse { // newest first: the new item goes on top
-			segs := len(t.pg.head.segs)
-			t.pg.head.followed(msg.item, true)
-			if t.pg.again.reading && !t.pg.again.tail {
-				t.pg.again.seg += len(t.pg.head.segs) - segs // the page being read again moved down
+		if t.pg.Query.Reverse { // newest first: the new item goes on top
+			segs := len(t.pg.Head.Segs)
+			t.pg.Head.Followed(msg.item, true)
+			if t.pg.Again.Reading && !t.pg.Again.Tail {
+				t.pg.Again.Seg += len(t.pg.Head.Segs) - segs // the page being read again moved down
 			}
 			t.times = nil
 		} else {
-			t.pg.head.followed(msg.item, false)
+			t.pg.Head.Followed(msg.item, false)
 		}
 		t.stats.add([]dynamo.Item{msg.item})
 		t.parseTimes()
@@ -135,7 +136,7 @@ func (t *Time) followed(msg followedMsg) tea.Cmd {
 }
 
 // stopFollow ends following; what arrived stays listed.
-func (t *Time) stopFollow() { t.follow.req.stop() }
+func (t *Time) stopFollow() { t.follow.req.Stop() }
 
 // followTitle is the title's account of following: what arrived and what
 // polling costs.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // Item shows one item as JSON, plain or in DynamoDB's form, scrollable.
@@ -20,9 +21,9 @@ type Item struct {
 	info dynamo.TableInfo
 	item dynamo.Item
 	wire bool
-	req  request
-	fail failure // why reading it again failed: what is shown is the copy read before
-	read bool    // read by GetItem; false: taken from a list's loaded rows
+	req  list.Request
+	fail list.Failure // why reading it again failed: what is shown is the copy read before
+	read bool         // read by GetItem; false: taken from a list's loaded rows
 	vp   viewport.Model
 	w, h int
 	mode string // the mode tab it belongs to: Items, or Versions from a timeline
@@ -74,20 +75,20 @@ func (p *Item) key() dynamo.Item {
 func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		ctx, req := p.req.start(p.c)
+		ctx, req := p.req.Start(p.c)
 		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
 	case changesReadMsg:
 		return p, p.changesRead(msg)
 	case itemReadMsg:
-		if !p.req.done(msg.req) {
+		if !p.req.Done(msg.req) {
 			return p, nil
 		}
-		p.fail.fail(msg.err)
+		p.fail.Fail(msg.err)
 		if msg.err != nil {
-			return p, report(msg.err, false, p.id)
+			return p, common.Report(msg.err, false, p.id)
 		}
 		if msg.item == nil {
-			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
+			return p, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "it was deleted since it was listed", "the item no longer exists"), false, p.id)
 		}
 		p.item, p.read = msg.item, true
 		p.gen++
@@ -110,13 +111,13 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			}
 			return p, copyJSON(p.c, key, "the key")
 		case key.Matches(msg, k.Refresh):
-			ctx, req := p.req.start(p.c)
+			ctx, req := p.req.Start(p.c)
 			return p, tea.Batch(getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key()), p.readChanges())
 		case key.Matches(msg, k.Changes):
 			return p, p.openChanges()
-		case key.Matches(msg, k.Back) && p.req.inFlight():
-			p.req.stop()
-			p.fail.cancel()
+		case key.Matches(msg, k.Back) && p.req.InFlight():
+			p.req.Stop()
+			p.fail.Cancel()
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Up):
@@ -140,53 +141,54 @@ func (p *Item) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w - 4)
 	p.vp.SetHeight(h - 2)
-}
-
-func (p *Item) View() string {
+	if below := p.changesHeight(); p.h-below >= 5 {
+		p.vp.SetHeight(p.h - below - 2) // the item's changes below it
+	}
 	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire {
 		p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
 		p.shown.gen, p.shown.width, p.shown.wire = p.gen, p.w, p.wire
 	}
+}
+
+func (p *Item) View() string {
 	form := "plain JSON"
 	if p.wire {
 		form = "DynamoDB JSON"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.crumb(), common.Plural(len(p.item), "attribute", "attributes"), form)
-	if p.fail.stopped() {
+	if p.fail.Stopped() {
 		// The copy read before stays in view, said to be that.
-		title = p.crumb() + " · " + strings.Replace(p.fail.title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
+		title = p.crumb() + " · " + strings.Replace(p.fail.Title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
 	}
 	below := p.changesHeight()
 	if p.h-below < 5 { // too short for both: the item comes first
-		p.vp.SetHeight(p.h - 2)
 		return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
 	}
-	p.vp.SetHeight(p.h - below - 2)
 	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h-below) + "\n" + p.changesView(p.w, below)
 }
 
 func (p *Item) crumb() string {
 	if p.info.Key.SK != nil {
 		if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.SK.Name]); ok {
-			return keyCell(v)
+			return common.KeyCell(v)
 		}
 	}
 	if v, ok := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name]); ok {
-		return keyCell(v)
+		return common.KeyCell(v)
 	}
 	return "item"
 }
 
 func (p *Item) Crumbs() []string {
 	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
-	return []string{p.info.Name, keyCell(pk), p.crumb()}
+	return []string{p.info.Name, common.KeyCell(pk), p.crumb()}
 }
 func (p *Item) ID() int         { return p.id }
 func (p *Item) Mode() string    { return p.mode }
-func (p *Item) Loading() bool   { return p.req.inFlight() || p.changes.load.inFlight() }
+func (p *Item) Loading() bool   { return p.req.InFlight() || p.changes.load.InFlight() }
 func (p *Item) Capturing() bool { return false }
 
-// Request names the GetItem only when one was sent: an item opened from a
+// list.Request names the GetItem only when one was sent: an item opened from a
 // list was already read with it.
 func (p *Item) Request() string {
 	k := p.key()

@@ -13,6 +13,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // itemChanges is the item view's account of the item's own changes from
@@ -21,9 +22,9 @@ import (
 // capacity; or, where none can be read, a note saying why.
 type itemChanges struct {
 	note    string // why the stream is not read ("" when it is)
-	load    request
+	load    list.Request
 	loaded  bool
-	fail    failure
+	fail    list.Failure
 	changes []dynamo.Change // newest first, masked
 	stats   dynamo.ChangesStats
 	since   time.Time // where the stream's 24 hours begin
@@ -74,19 +75,19 @@ func (p *Item) readChanges() tea.Cmd {
 	if p.info.Key.SK != nil {
 		r.SKName = p.info.Key.SK.Name
 	}
-	h.fail.clear()
-	ctx, req := h.load.start(p.c)
+	h.fail.Clear()
+	ctx, req := h.load.Start(p.c)
 	return readChanges(ctx, p.c.Streams, p.id, req, r)
 }
 
 // changesRead takes the stream's answer: the item's changes, newest first.
 func (p *Item) changesRead(msg changesReadMsg) tea.Cmd {
 	h := &p.changes
-	if !h.load.done(msg.req) {
+	if !h.load.Done(msg.req) {
 		return nil
 	}
 	h.loaded, h.stats = true, msg.stats
-	h.fail.fail(msg.err)
+	h.fail.Fail(msg.err)
 	h.changes = h.changes[:0]
 	for _, c := range slices.Backward(msg.changes) {
 		if p.c.Masked != nil {
@@ -95,7 +96,7 @@ func (p *Item) changesRead(msg changesReadMsg) tea.Cmd {
 		h.changes = append(h.changes, c)
 	}
 	if msg.err != nil {
-		return report(msg.err, false, p.id)
+		return common.Report(msg.err, false, p.id)
 	}
 	return nil
 }
@@ -127,7 +128,7 @@ func (p *Item) changesHeight() int {
 		return 1
 	}
 	rows := 1
-	if h.loaded && !h.fail.stopped() {
+	if h.loaded && !h.fail.Stopped() {
 		rows = max(1, len(h.changes))
 		if p.unknownNote() != "" {
 			rows++
@@ -140,7 +141,7 @@ func (p *Item) changesHeight() int {
 // a stream with one image only, so no diff ("" when every one is known).
 func (p *Item) unknownNote() string {
 	h := &p.changes
-	if h.fail.stopped() || !slices.ContainsFunc(h.changes, func(c dynamo.Change) bool { return c.Changed == nil }) {
+	if h.fail.Stopped() || !slices.ContainsFunc(h.changes, func(c dynamo.Change) bool { return c.Changed == nil }) {
 		return ""
 	}
 	switch p.info.Stream.View {
@@ -164,9 +165,9 @@ func (p *Item) changesView(w, height int) string {
 	title := "changes of this item · "
 	var body []string
 	switch {
-	case h.fail.stopped():
-		title += h.fail.title(len(h.changes), "changes")
-		body = strings.Split(h.fail.body(st, len(h.changes), "changes", inner), "\n")
+	case h.fail.Stopped():
+		title += h.fail.Title(len(h.changes), "changes")
+		body = strings.Split(h.fail.Body(st, len(h.changes), "changes", inner), "\n")
 	case !h.loaded:
 		title += "reading the stream…" // nothing counted before the answer
 		body = []string{st.Dim.Render(components.Fit("Reading the table's stream (24 hours of writes)…", inner))}
@@ -196,7 +197,7 @@ func (p *Item) changesView(w, height int) string {
 			body = append(body, st.Dim.Render(components.Fit(note, inner)))
 		}
 	}
-	if h.loaded && h.load.inFlight() { // r: what is listed is the read before
+	if h.loaded && h.load.InFlight() { // r: what is listed is the read before
 		title += " · reading again…"
 	}
 	return common.Frame(st, title, strings.Join(body, "\n"), w, height)
@@ -216,9 +217,9 @@ func (p *Item) changesRequest() string {
 // stream's day can take many GetRecords nobody would see. Come back to it
 // (ctrl+i) and it says the read was cancelled; r reads again.
 func (p *Item) Leave() {
-	if h := &p.changes; h.load.inFlight() { // said to be cancelled, never still reading
-		h.load.stop()
+	if h := &p.changes; h.load.InFlight() { // said to be cancelled, never still reading
+		h.load.Stop()
 		h.loaded = true
-		h.fail.cancel()
+		h.fail.Cancel()
 	}
 }

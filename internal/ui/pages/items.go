@@ -11,10 +11,8 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
-
-// gapCell marks the rows between the start and the end not read yet.
-const gapCell = "⋯ not read yet"
 
 // maxColumns bounds the grid's attribute columns; the item view shows all.
 const maxColumns = 8
@@ -27,14 +25,14 @@ type Items struct {
 	c      *common.Common
 	id     int
 	info   dynamo.TableInfo
-	pg     pager
+	pg     list.Pager
 	stats  attrStats
 	attrs  []string // grid attribute columns
 	note   string   // said in the title, e.g. why there is no tree
 	filter filterBar
 	picker *columnPicker // open while choosing columns
-	sort   rowSort       // s/S: the loaded rows' order on screen
-	get    request       // reading an item whole from the base table (on an index)
+	sort   list.Sort     // s/S: the loaded rows' order on screen
+	get    list.Request  // reading an item whole from the base table (on an index)
 	grid   components.Grid
 	w, h   int
 }
@@ -48,21 +46,21 @@ func NewItems(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Item
 		keys = append(keys, info.Key.SK.Name)
 	}
 	id := c.NextID()
-	return &Items{c: c, id: id, info: info, pg: newPager(c, id, q), stats: newAttrStats(keys...), filter: newFilterBar(), grid: components.NewGrid(c)}
+	return &Items{c: c, id: id, info: info, pg: list.NewPager(c, id, q), stats: newAttrStats(keys...), filter: newFilterBar(), grid: components.NewGrid(c)}
 }
 
 // NewItemsUnder returns the items whose sort key begins with prefix, in
 // order: the Items mode of a drill-down level.
 func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix, index string) *Items {
 	p := NewItems(c, info, pk)
-	q := &p.pg.query
+	q := &p.pg.Query
 	if key, err := info.KeyFor(index); err == nil && index != "" {
 		q.Index, q.PKName = index, key.PK.Name
 		q.SKName = ""
 		if key.SK != nil {
 			q.SKName = key.SK.Name
 		}
-		p.pg.tableKeys = &info.Key
+		p.pg.TableKeys = &info.Key
 		p.stats.keys[key.PK.Name] = true
 		if key.SK != nil {
 			p.stats.keys[key.SK.Name] = true
@@ -83,29 +81,29 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 // versions list) filters the items behind it.
 func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, note string) tea.Cmd {
 	p := NewItems(c, info, q.PK)
-	p.pg.query, p.note = q, note
+	p.pg.Query, p.note = q, note
 	if q.Index != "" {
-		p.pg.tableKeys = &info.Key
+		p.pg.TableKeys = &info.Key
 	}
 	return tea.Batch(open(p), p.filter.open(q.Filter))
 }
 
 // Filter applies a filter from the start (a deep link's --filter).
 func (p *Items) Filter(n domain.FilterNode) {
-	p.pg.query.Filter = p.c.Masked.Filter(p.pg.query.Table, n)
+	p.pg.Query.Filter = p.c.Masked.Filter(p.pg.Query.Table, n)
 }
 
 func (p *Items) Init() tea.Cmd {
 	if p.filter.editing() {
 		return nil // the filter comes first
 	}
-	return p.pg.next()
+	return p.pg.Next()
 }
 
 func (p *Items) reset(q domain.KeyQuery) tea.Cmd {
 	p.grid.SetCursor(0)
 	p.stats.reset()
-	cmd := p.pg.restart(q)
+	cmd := p.pg.Restart(q)
 	p.refresh()
 	return cmd
 }
@@ -113,36 +111,36 @@ func (p *Items) reset(q domain.KeyQuery) tea.Cmd {
 func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return p, p.pg.retry()
-	case pageLoadedMsg:
+		return p, p.pg.Retry()
+	case list.PageLoadedMsg:
 		// Rows read from the end go in above the cursor when it is past
 		// the gap: it keeps its place counted from the end.
 		fromEnd := -1
-		if p.pg.pastGap(p.grid.Cursor()) {
-			fromEnd = p.pg.rowCount() - 1 - p.grid.Cursor()
+		if p.pg.PastGap(p.grid.Cursor()) {
+			fromEnd = p.pg.RowCount() - 1 - p.grid.Cursor()
 		}
-		ok, cmd := p.pg.loaded(msg)
+		ok, cmd := p.pg.Loaded(msg)
 		if !ok {
 			return p, cmd
 		}
-		if !p.pg.reread { // a page read again was counted when first read
-			p.stats.add(msg.result.Items)
+		if !p.pg.Reread { // a page read again was counted when first read
+			p.stats.add(msg.Result.Items)
 		}
 		p.placeSeen(true).remember() // for the place's other modes
 		p.refresh()
 		if fromEnd >= 0 {
-			p.grid.SetCursor(p.pg.rowCount() - 1 - fromEnd)
+			p.grid.SetCursor(p.pg.RowCount() - 1 - fromEnd)
 		}
 		return p, tea.Batch(cmd, p.prefetch(false))
 	case itemReadMsg:
-		if !p.get.done(msg.req) {
+		if !p.get.Done(msg.req) {
 			return p, nil
 		}
 		if msg.err != nil {
-			return p, report(msg.err, false, p.id)
+			return p, common.Report(msg.err, false, p.id)
 		}
 		if msg.item == nil {
-			return p, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
+			return p, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
 		}
 		return p, open(NewReadItem(p.c, p.info, msg.item))
 	case tea.KeyPressMsg:
@@ -154,10 +152,10 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 // openItem opens the selected item: read whole from the base table by its
 // key (one GetItem) when the index it was listed from holds only part of it.
 func (p *Items) openItem(it dynamo.Item) tea.Cmd {
-	if _, partial := partialProjection(p.info, p.pg.query.Index); !partial {
+	if _, partial := partialProjection(p.info, p.pg.Query.Index); !partial {
 		return open(NewItem(p.c, p.info, it))
 	}
-	ctx, req := p.get.start(p.c)
+	ctx, req := p.get.Start(p.c)
 	return getItem(ctx, p.c.Client, p.id, req, p.info.Name, baseKey(p.info, it))
 }
 
@@ -191,8 +189,8 @@ func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.Keys
 	from := p.grid.Cursor()
 	if p.grid.Update(msg) {
-		if p.sort.attr == "" {
-			p.pg.stopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
+		if p.sort.Attr == "" {
+			p.pg.StopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
 		}
 		return p.prefetch(true)
 	}
@@ -206,12 +204,12 @@ func (p *Items) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case p.filter.editing():
 		res, cmd := p.filter.key(msg, p.c.Keys, p.stats.loaded())
 		if !res.done {
-			if !p.filter.editing() && !p.pg.started {
-				return p.pg.next(), true // esc before the first read: list everything
+			if !p.filter.editing() && !p.pg.Started {
+				return p.pg.Next(), true // esc before the first read: list everything
 			}
 			return cmd, true
 		}
-		q := p.pg.query
+		q := p.pg.Query
 		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
 		return p.reset(q), true
 	case p.picker != nil:
@@ -225,15 +223,15 @@ func (p *Items) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := p.c.Keys
 	switch {
 	case key.Matches(msg, k.Open):
-		if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+		if it, ok := p.pg.Row(p.sort.Row(p.grid.Cursor())); ok {
 			return p.openItem(it), true
 		}
 		return nil, true
-	case key.Matches(msg, k.Bottom) && !p.pg.done() && !p.pg.gapOpen() && p.pg.started:
+	case key.Matches(msg, k.Bottom) && !p.pg.Done() && !p.pg.GapOpen() && p.pg.Started:
 		// The end in one read, backwards, rather than every page to it.
-		cmd := p.pg.jumpEnd()
+		cmd := p.pg.JumpEnd()
 		p.refresh()
-		p.grid.SetCursor(p.pg.rowCount() - 1)
+		p.grid.SetCursor(p.pg.RowCount() - 1)
 		return cmd, true
 	}
 	return nil, false
@@ -245,13 +243,13 @@ func (p *Items) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	timeKey := key.Matches(msg, k.Range) || key.Matches(msg, k.TimeMode)
 	switch {
 	case key.Matches(msg, k.Versions):
-		return openVersions(p.c, p.info, p.pg.query.PK, p.pg.query.Index), true
+		return openVersions(p.c, p.info, p.pg.Query.PK, p.pg.Query.Index), true
 	case timeKey && p.place().off(ModeTime) != "":
 		return refuse(ModeTime, p.place().off(ModeTime)), true
 	case timeKey:
-		t := NewTime(p.c, p.info, p.pg.query.PK, p.pg.query.Index, p.c.Now)
+		t := NewTime(p.c, p.info, p.pg.Query.PK, p.pg.Query.Index, p.c.Now)
 		t.Under(p.place().prefix) // the prefix listed stays (25.19)
-		t.Filter(p.pg.query.Filter)
+		t.Filter(p.pg.Query.Filter)
 		return open(t), true
 	}
 	return nil, false
@@ -262,19 +260,19 @@ func (p *Items) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := p.c.Keys
 	switch {
 	case key.Matches(msg, k.Filter):
-		return p.filter.open(p.pg.query.Filter), true
+		return p.filter.open(p.pg.Query.Filter), true
 	case key.Matches(msg, k.Columns):
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
 	case key.Matches(msg, k.Flip):
-		q := p.pg.query
+		q := p.pg.Query
 		q.Reverse = !q.Reverse
 		return p.reset(q), true
-	case key.Matches(msg, k.Refresh) && p.pg.fail.stopped():
-		return p.pg.retry(), true // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Refresh) && p.pg.Fail.Stopped():
+		return p.pg.Retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		p.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return p.reset(p.pg.query), true
+		return p.reset(p.pg.Query), true
 	default:
 		return nil, false
 	}
@@ -286,11 +284,11 @@ func (p *Items) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (p *Items) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := p.c.Keys
 	switch {
-	case key.Matches(msg, k.Back) && p.get.inFlight():
-		p.get.stop()
-	case key.Matches(msg, k.Back) && p.pg.req.inFlight():
-		p.pg.cancel()
-	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.query.SK.Op == domain.SKBeginsWith:
+	case key.Matches(msg, k.Back) && p.get.InFlight():
+		p.get.Stop()
+	case key.Matches(msg, k.Back) && p.pg.Req.InFlight():
+		p.pg.Cancel()
+	case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode) && p.pg.Query.SK.Op == domain.SKBeginsWith:
 		return back, true
 	default:
 		return nil, false
@@ -301,7 +299,7 @@ func (p *Items) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // prefetch reads on until the screen past the cursor is full; user says
 // a key asked for it (a new filter budget).
 func (p *Items) prefetch(user bool) tea.Cmd {
-	return p.pg.fill(p.grid.Cursor(), p.grid.Visible(), user)
+	return p.pg.Fill(p.grid.Cursor(), p.grid.Visible(), user)
 }
 
 // refresh recomputes the columns: the keys, then the table's chosen
@@ -313,7 +311,7 @@ func (p *Items) refresh() {
 	var keys []string
 	var cols []components.Column
 	for _, k := range p.keyNames() {
-		if k == p.pg.query.PKName {
+		if k == p.pg.Query.PKName {
 			continue
 		}
 		keys = append(keys, k)
@@ -324,13 +322,13 @@ func (p *Items) refresh() {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
 	p.grid.SetColumns(cols)
-	p.pg.keep = p.sort.attr != ""
-	p.sort.applyRows(p.pg.rowCount(), p.pg.row, p.pg.letGoRow)
-	p.grid.SetRows(p.sort.lines(p.pg.rowCount()), func(r, col int) string {
-		it, ok := p.pg.row(p.sort.row(r))
+	p.pg.Keep = p.sort.Attr != ""
+	p.sort.ApplyRows(p.pg.RowCount(), p.pg.Row, p.pg.LetGoRow)
+	p.grid.SetRows(p.sort.Lines(p.pg.RowCount()), func(r, col int) string {
+		it, ok := p.pg.Row(p.sort.Row(r))
 		if !ok {
 			if col == 0 {
-				return p.pg.cellNote(p.sort.row(r))
+				return p.pg.CellNote(p.sort.Row(r))
 			}
 			return ""
 		}
@@ -354,7 +352,7 @@ func (p *Items) keyNames() []string {
 			}
 		}
 	}
-	if k, err := p.info.KeyFor(p.pg.query.Index); err == nil && p.pg.query.Index != "" {
+	if k, err := p.info.KeyFor(p.pg.Query.Index); err == nil && p.pg.Query.Index != "" {
 		add(k)
 	}
 	add(p.info.Key)
@@ -379,53 +377,61 @@ func projectionNote(info dynamo.TableInfo, index string) string {
 
 func (p *Items) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.pg.sizeTo(h - 4) // the frame, the header, a line of slack
+	p.pg.SizeTo(h - 4) // the frame, the header, a line of slack
+	listW, _ := p.listWidth()
+	head := p.head(listW - 4)
+	p.grid.SetSize(listW-4, p.h-2-len(head)-p.pg.Fail.LineBelow(p.pg.Head.Len()))
+	if p.picker != nil {
+		p.picker.layout(listW-4, p.h-2-len(head))
+	}
+}
+
+// listWidth is the list's width: beside the preview when wide.
+func (p *Items) listWidth() (int, bool) {
+	if p.c.ShowPreview(p.w) {
+		return p.w * 11 / 20, true
+	}
+	return p.w, false
 }
 
 // head is the filter bar (and its error or note while typed): the lines
 // above the grid.
 func (p *Items) head(width int) []string {
-	return p.filter.lines(p.c.Styles, width, p.pg.query.Filter)
+	return p.filter.lines(p.c.Styles, width, p.pg.Query.Filter)
 }
 
 func (p *Items) View() string {
 	st := p.c.Styles
-	listW := p.w
-	wide := p.c.ShowPreview(p.w)
-	if wide {
-		listW = p.w * 11 / 20
-	}
+	listW, wide := p.listWidth()
 	head := p.head(listW - 4)
-	p.grid.SetSize(listW-4, p.h-2-len(head))
 	order := "ascending"
-	if p.pg.query.Reverse {
+	if p.pg.Query.Reverse {
 		order = "descending"
 	}
-	title := fmt.Sprintf("%s · %s · %s", keyCell(p.pg.query.PK), p.pg.state(), order)
-	if ix := p.pg.query.Index; ix != "" {
+	title := fmt.Sprintf("%s · %s · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), order)
+	if ix := p.pg.Query.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
 	}
 	if p.note != "" {
 		title += " · " + p.note
 	}
-	if note := projectionNote(p.info, p.pg.query.Index); note != "" {
+	if note := projectionNote(p.info, p.pg.Query.Index); note != "" {
 		title += " · " + note
 	}
-	if sorted := p.sort.title(p.pg.heldRows(), p.pg.listedRows()); sorted != "" {
+	if sorted := p.sort.Title(p.pg.HeldRows(), p.pg.ListedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
 	body := p.grid.View()
-	if why := p.pg.empty("this partition"); why != "" {
+	if why := p.pg.Empty("this partition"); why != "" {
 		body = st.Dim.Render(why)
 	}
-	if f := p.pg.failed(st, listW-4); f != "" {
+	if f := p.pg.Failed(st, listW-4); f != "" {
 		body = f
-		if p.pg.head.len() > 0 { // the rows loaded before, and below them why no more
-			p.grid.SetSize(listW-4, p.h-3-len(head))
+		if p.pg.Head.Len() > 0 { // the rows loaded before, and below them why no more
 			body = p.grid.View() + "\n" + f
 		}
 	}
-	if u := p.pg.unread(st, "enter applies the filter, esc lists everything"); u != "" {
+	if u := p.pg.Unread(st, "enter applies the filter, esc lists everything"); u != "" {
 		body = u
 	}
 	if p.picker != nil {
@@ -440,25 +446,25 @@ func (p *Items) View() string {
 		return list
 	}
 	preview := ""
-	if it, ok := p.pg.row(p.sort.row(p.grid.Cursor())); ok {
+	if it, ok := p.pg.Row(p.sort.Row(p.grid.Cursor())); ok {
 		preview = renderJSON(st, it, false, p.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
 
 func (p *Items) Crumbs() []string {
-	crumbs := []string{p.info.Name, keyCell(p.pg.query.PK)}
-	if p.pg.query.SK.Op == domain.SKBeginsWith {
-		crumbs = append(crumbs, common.Sanitize(p.pg.query.SK.A.Arg())+"…")
+	crumbs := []string{p.info.Name, common.KeyCell(p.pg.Query.PK)}
+	if p.pg.Query.SK.Op == domain.SKBeginsWith {
+		crumbs = append(crumbs, common.Sanitize(p.pg.Query.SK.A.Arg())+"…")
 	}
 	return crumbs
 }
 func (p *Items) ID() int         { return p.id }
 func (p *Items) Mode() string    { return "Items" }
-func (p *Items) Loading() bool   { return p.pg.req.inFlight() || p.get.inFlight() }
+func (p *Items) Loading() bool   { return p.pg.Req.InFlight() || p.get.InFlight() }
 func (p *Items) Capturing() bool { return p.filter.editing() }
 
-func (p *Items) Request() string { return p.pg.request() }
+func (p *Items) Request() string { return p.pg.Request() }
 
 func (p *Items) ShortHelp() []key.Binding {
 	k := p.c.Keys
@@ -468,28 +474,28 @@ func (p *Items) ShortHelp() []key.Binding {
 	case p.picker != nil:
 		return p.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
+	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
 }
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes(), p.Mode()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
-func (p *Items) Query() (domain.KeyQuery, bool) { return p.pg.query, true }
+func (p *Items) Query() (domain.KeyQuery, bool) { return p.pg.Query, true }
 
 // DeepLink reopens the partition (at the prefix) from the command line.
 func (p *Items) DeepLink() []string {
-	args := []string{"--table", p.info.Name, "--pk", keyArg(p.pg.query.PK)}
-	if p.pg.query.Index != "" {
-		args = append(args, "--index", p.pg.query.Index)
+	args := []string{"--table", p.info.Name, "--pk", keyArg(p.pg.Query.PK)}
+	if p.pg.Query.Index != "" {
+		args = append(args, "--index", p.pg.Query.Index)
 	}
-	if p.pg.query.SK.Op == domain.SKBeginsWith {
-		args = append(args, "--prefix", p.pg.query.SK.A.Arg())
+	if p.pg.Query.SK.Op == domain.SKBeginsWith {
+		args = append(args, "--prefix", p.pg.Query.SK.A.Arg())
 	}
-	if p.pg.query.Filter != nil {
-		args = append(args, "--filter", domain.FormatFilter(p.pg.query.Filter))
+	if p.pg.Query.Filter != nil {
+		args = append(args, "--filter", domain.FormatFilter(p.pg.Query.Filter))
 	}
 	return args
 }

@@ -22,13 +22,6 @@ type tableDescribedMsg struct {
 	err       error
 }
 
-type pageLoadedMsg struct {
-	page, req int
-	result    dynamo.Page
-	err       error
-	merge     *dynamo.MergedRange // a merged range's state after this page
-}
-
 // partitionsReadMsg is a step of the partitions list: what its reads
 // found, and where it goes on (after an error, where it resumes).
 type partitionsReadMsg struct {
@@ -45,5 +38,4 @@ type itemReadMsg struct {
 
 func (m tablesListedMsg) PageID() int   { return m.page }
 func (m tableDescribedMsg) PageID() int { return m.page }
-func (m pageLoadedMsg) PageID() int     { return m.page }
 func (m itemReadMsg) PageID() int       { return m.page }

@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -82,6 +84,90 @@ func (p place) remember() {
 	p.c.KeysSeen[p.id()] = k
 }
 
+// Mode is one of a partition's modes: its tab's name, the key that picks
+// it, whether it applies to a place (and why not) and how it opens there.
+// The tabs, the mode keys, tab and shift+tab, the dimming and the help are
+// all read from Modes, so a new mode is one entry there and its page.
+type Mode struct {
+	Name string
+	Key  func(keymap.KeyMap) key.Binding
+	// Applies says whether the mode applies to the place, and why not.
+	// It reads nothing: a mode that cannot apply costs nothing to find out.
+	Applies func(p place, key dynamo.KeySchema) (bool, string)
+	Open    func(p place) common.Page
+	// Sharded: it applies on a partition whose items are in shards (the
+	// tree lists the shards); the others need one shard opened.
+	Sharded bool
+}
+
+// Modes are the partition's modes, in their tabs' order.
+var Modes = []Mode{
+	{Name: ModeTree, Key: func(k keymap.KeyMap) key.Binding { return k.TreeMode }, Applies: treeApplies, Open: openTree, Sharded: true},
+	{Name: ModeItems, Key: func(k keymap.KeyMap) key.Binding { return k.ItemsMode }, Applies: always, Open: openItems},
+	{Name: ModeVersions, Key: func(k keymap.KeyMap) key.Binding { return k.Versions }, Applies: versionsApply, Open: openVersionsMode},
+	{Name: ModeTime, Key: func(k keymap.KeyMap) key.Binding { return k.TimeMode }, Applies: timeApplies, Open: openTimeMode},
+	{Name: ModeChanges, Key: func(k keymap.KeyMap) key.Binding { return k.Changes }, Applies: changesApply, Open: openChangesMode},
+}
+
+func always(place, dynamo.KeySchema) (bool, string) { return true, "" }
+
+func treeApplies(_ place, key dynamo.KeySchema) (bool, string) {
+	switch {
+	case key.SK == nil:
+		return false, "no sort key: nothing to drill"
+	case key.SK.Type == domain.TypeN:
+		return false, "a number sort key has no prefixes to drill"
+	}
+	return true, ""
+}
+
+func versionsApply(p place, key dynamo.KeySchema) (bool, string) {
+	switch {
+	case key.SK == nil || key.SK.Type != domain.TypeS:
+		return false, "versions live in string sort keys (v0_Audit, v1_Audit…)"
+	case p.prefix != "":
+		return false, "versions are listed for the whole partition: esc to its top"
+	case p.seen != nil:
+		why := noRevisionKeys(p.c.Tables[p.info.Name].Versions(), p.seen)
+		return why == "", why
+	}
+	return true, ""
+}
+
+func timeApplies(p place, key dynamo.KeySchema) (bool, string) {
+	switch {
+	case key.SK == nil:
+		return false, "no sort key to read as time"
+	case p.c.Tables[p.info.Name].TimeFormat != "":
+	case len(p.sample) > 0 && !readsAsTime(p.sample):
+		return false, fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
+	}
+	return true, ""
+}
+
+func changesApply(p place, _ dynamo.KeySchema) (bool, string) {
+	why := p.noChanges()
+	return why == "", why
+}
+
+func openTree(p place) common.Page {
+	opts := TreeOptionsFor(p.c, p.info.Name)
+	opts.Index = p.index
+	return NewTree(p.c, p.info, p.pk, p.prefix, opts)
+}
+
+func openItems(p place) common.Page { return NewItemsUnder(p.c, p.info, p.pk, p.prefix, p.index) }
+
+func openVersionsMode(p place) common.Page { return NewVersionsOn(p.c, p.info, p.pk, p.index) }
+
+func openTimeMode(p place) common.Page {
+	t := NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
+	t.Under(p.prefix)
+	return t
+}
+
+func openChangesMode(p place) common.Page { return NewChanges(p.c, p.info, p.pk, p.prefix) }
+
 // modes says which modes apply to the place, and why not when not. It
 // reads nothing: a mode that cannot apply must cost nothing to find out.
 func (p place) modes() []common.ModeTab {
@@ -90,31 +176,26 @@ func (p place) modes() []common.ModeTab {
 	if err != nil {
 		key = p.info.Key
 	}
-	tabs := []common.ModeTab{{Name: ModeTree}, {Name: ModeItems}, {Name: ModeVersions}, {Name: ModeTime}, {Name: ModeChanges, Off: p.noChanges()}}
-	switch {
-	case key.SK == nil:
-		tabs[0].Off = "no sort key: nothing to drill"
-	case key.SK.Type == domain.TypeN:
-		tabs[0].Off = "a number sort key has no prefixes to drill"
-	}
-	switch {
-	case key.SK == nil || key.SK.Type != domain.TypeS:
-		tabs[2].Off = "versions live in string sort keys (v0_Audit, v1_Audit…)"
-	case p.prefix != "":
-		tabs[2].Off = "versions are listed for the whole partition: esc to its top"
-	case p.seen != nil:
-		tabs[2].Off = noRevisionKeys(p.c.Tables[p.info.Name].Versions(), p.seen)
-	}
-	switch {
-	case key.SK == nil:
-		tabs[3].Off = "no sort key to read as time"
-	case p.c.Tables[p.info.Name].TimeFormat != "":
-	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		tabs[3].Off = fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
-	}
-	if p.sharded {
-		for i := 1; i < len(tabs); i++ {
+	tabs := make([]common.ModeTab, len(Modes))
+	for i, m := range Modes {
+		tabs[i] = common.ModeTab{Name: m.Name, Key: m.Key(p.c.Keys)}
+		if ok, why := m.Applies(p, key); !ok {
+			tabs[i].Off = why
+		}
+		if p.sharded && !m.Sharded {
 			tabs[i].Off = "open one shard (/ then its key) for its items, versions and times"
+		}
+	}
+	return tabs
+}
+
+// offTabs are every mode's tab, each off for why but the one named.
+func offTabs(k keymap.KeyMap, on, why string) []common.ModeTab {
+	tabs := make([]common.ModeTab, len(Modes))
+	for i, m := range Modes {
+		tabs[i] = common.ModeTab{Name: m.Name, Key: m.Key(k)}
+		if m.Name != on {
+			tabs[i].Off = why
 		}
 	}
 	return tabs
@@ -202,26 +283,11 @@ func refuse(name, why string) tea.Cmd {
 
 // page opens the place in a mode; nil when that mode is off.
 func (p place) page(name string) common.Page {
-	for _, t := range p.modes() {
-		if t.Name == name && t.Off != "" {
-			return nil
+	tabs := p.modes()
+	for i, m := range Modes {
+		if m.Name == name && tabs[i].Off == "" {
+			return m.Open(p)
 		}
-	}
-	switch name {
-	case ModeTree:
-		opts := TreeOptionsFor(p.c, p.info.Name)
-		opts.Index = p.index
-		return NewTree(p.c, p.info, p.pk, p.prefix, opts)
-	case ModeItems:
-		return NewItemsUnder(p.c, p.info, p.pk, p.prefix, p.index)
-	case ModeVersions:
-		return NewVersionsOn(p.c, p.info, p.pk, p.index)
-	case ModeTime:
-		t := NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
-		t.Under(p.prefix)
-		return t
-	case ModeChanges:
-		return NewChanges(p.c, p.info, p.pk, p.prefix)
 	}
 	return nil
 }
@@ -252,7 +318,7 @@ func (t *Tree) placeSeen(all bool) place {
 	for _, k := range t.sample {
 		p.sample = append(p.sample, domain.KeyValue{Type: t.req.Key.SK.Type, Text: k})
 	}
-	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.inFlight() {
+	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.InFlight() {
 		p.seen = make([]domain.Child, 0, len(t.children))
 		for _, c := range t.children {
 			p.seen = append(p.seen, c.Child)
@@ -273,15 +339,15 @@ func (p *Items) place() place { return p.placeSeen(false) }
 // placeSeen is the place; with all, also every sort key when the list is
 // read to its end and every row held (for remember, as reads arrive).
 func (p *Items) placeSeen(all bool) place {
-	q := p.pg.query
-	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.head.first(50), q.SKName)}
+	q := p.pg.Query
+	pl := place{c: p.c, info: p.info, pk: q.PK, index: q.Index, sample: sortKeys(p.pg.Head.First(50), q.SKName)}
 	if q.SK.Op == domain.SKBeginsWith {
 		pl.prefix = q.SK.A.Text + string(q.SK.A.Bytes)
 	}
 	// Every key, only when every row is read and held (none let go).
-	if all && q.SK.Op == domain.SKNone && q.Filter == nil && q.SKName != "" && p.pg.done() && p.pg.heldRows() == p.pg.listedRows() {
+	if all && q.SK.Op == domain.SKNone && q.Filter == nil && q.SKName != "" && p.pg.Done() && p.pg.HeldRows() == p.pg.ListedRows() {
 		pl.seen = []domain.Child{}
-		p.pg.head.each(func(it dynamo.Item) bool {
+		p.pg.Head.Each(func(it dynamo.Item) bool {
 			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
 				pl.seen = append(pl.seen, domain.Child{Name: kv.Text, IsItem: true})
 			}
@@ -313,17 +379,17 @@ func (t *Time) place() place {
 // key can begin with it, and Versions is dimmed without a read, as it is
 // where the tree walked the keys (the tour opens AuditLog in Time).
 func (t *Time) noteGreatestKey() {
-	q := t.pg.query
+	q := t.pg.Query
 	if t.seen != nil || q.SK.Op != domain.SKNone || q.Filter != nil || !q.Reverse || q.SKName == "" {
 		return
 	}
 	prefix, _ := revisionPrefix(t.c.Tables[t.info.Name].Versions())
-	first := t.pg.head.first(1)
+	first := t.pg.Head.First(1)
 	switch {
 	case prefix == "":
 		return
 	case len(first) == 0:
-		if !t.pg.done() {
+		if !t.pg.Done() {
 			return
 		}
 		t.seen = []domain.Child{} // an empty partition
@@ -345,25 +411,50 @@ func (t *Time) noteGreatestKey() {
 
 func (t *Time) Modes() []common.ModeTab {
 	tabs := t.place().modes()
-	if t.noTime != "" {
-		tabs[3].Off = t.noTime
+	for i := range tabs {
+		if tabs[i].Name == ModeTime && t.noTime != "" {
+			tabs[i].Off = t.noTime
+		}
 	}
 	return tabs
 }
 func (t *Time) Place() string                    { return t.place().id() }
 func (t *Time) ModePage(name string) common.Page { return t.place().page(name) }
 
-// modeHelp are the mode keys for the full help: tab and shift+tab, and
-// the number of each mode that applies here (one that does not is left
-// out; the help says why below).
-func modeHelp(k keymap.KeyMap, tabs []common.ModeTab) []key.Binding {
-	out := []key.Binding{k.NextMode, k.PrevMode}
-	for i, b := range []key.Binding{k.TreeMode, k.ItemsMode, k.Versions, k.TimeMode, k.Changes} {
-		if i < len(tabs) && tabs[i].Off == "" {
-			out = append(out, b)
+// modeHelp are the mode keys for the full help: tab and shift+tab where
+// another mode applies, and the key of each mode that applies here (one
+// that does not is left out; the help says why below).
+func modeHelp(k keymap.KeyMap, tabs []common.ModeTab, cur string) []key.Binding {
+	out := modeStep(k, tabs, cur)
+	if len(out) > 0 {
+		out = append(out, k.PrevMode)
+	}
+	for _, t := range tabs {
+		if t.Off == "" {
+			out = append(out, t.Key)
 		}
 	}
 	return out
+}
+
+// modeStep is tab, for the help line, where it acts: where another mode
+// than cur applies.
+func modeStep(k keymap.KeyMap, tabs []common.ModeTab, cur string) []key.Binding {
+	for _, t := range tabs {
+		if t.Name != cur && t.Off == "" {
+			return []key.Binding{k.NextMode}
+		}
+	}
+	return nil
+}
+
+// stepHelp drops tab from a help line where no other mode applies: a key
+// is shown only where it acts.
+func stepHelp(k keymap.KeyMap, tabs []common.ModeTab, cur string, bs []key.Binding) []key.Binding {
+	if len(modeStep(k, tabs, cur)) > 0 {
+		return bs
+	}
+	return slices.DeleteFunc(bs, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.NextMode.Keys()) })
 }
 
 // notice says in the status bar what a key did.

@@ -11,6 +11,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 type partitionRow struct {
@@ -40,16 +41,16 @@ type Partitions struct {
 	scanned  int
 	pages    int
 	auto     int // pages loaded since the user last moved
-	req      request
+	req      list.Request
 	grid     components.Grid
 	tree     TreeOptions
 	input    components.TextInput
 	inputOn  bool
 	inputErr string
-	fail     failure // why the scan stopped before the table's end
-	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
-	picker   *picker // the index picker, while open
-	matches  []int   // loaded rows holding what the go-to box holds
+	fail     list.Failure // why the scan stopped before the table's end
+	index    string       // the GSI or LSI whose partitions these are ("" for the table's)
+	picker   *picker      // the index picker, while open
+	matches  []int        // loaded rows holding what the go-to box holds
 	w, h     int
 }
 
@@ -83,7 +84,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 
 func (p *Partitions) Init() tea.Cmd {
 	if p.info.Name == "" {
-		ctx, req := p.req.start(p.c)
+		ctx, req := p.req.Start(p.c)
 		return describeTable(ctx, p.c.Client, p.id, req, p.table)
 	}
 	return p.next()
@@ -91,7 +92,7 @@ func (p *Partitions) Init() tea.Cmd {
 
 // next asks for the next step: a keys-only Scan page, or one a segment.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.inFlight() || (p.started && !p.more && !p.fail.stopped()) {
+	if p.req.InFlight() || (p.started && !p.more && !p.fail.Stopped()) {
 		return nil
 	}
 	if !p.started {
@@ -101,8 +102,8 @@ func (p *Partitions) next() tea.Cmd {
 		}
 	}
 	p.started = true
-	p.fail.clear()
-	ctx, req := p.req.start(p.c)
+	p.fail.Clear()
+	ctx, req := p.req.Start(p.c)
 	return readPartitions(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
@@ -112,74 +113,81 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		p.auto = 0
 		return p, p.Init()
 	case tableDescribedMsg:
-		if !p.req.done(msg.req) {
+		if !p.req.Done(msg.req) {
 			return p, nil
 		}
 		if msg.err != nil {
-			return p, report(msg.err, true, p.id)
+			return p, common.Report(msg.err, true, p.id)
 		}
 		p.info = msg.info
 		return p, p.next()
 	case partitionsReadMsg:
-		if !p.req.done(msg.req) {
+		if !p.req.Done(msg.req) {
 			return p, nil
 		}
 		p.add(msg.step) // after an error too: what the reads that succeeded found, and where to resume
 		if msg.err != nil {
-			p.fail.fail(msg.err)
-			return p, report(msg.err, false, p.id)
+			p.fail.Fail(msg.err)
+			return p, common.Report(msg.err, false, p.id)
 		}
 		return p, p.prefetch()
 	case tea.KeyPressMsg:
-		if p.inputOn {
-			return p, p.updateInput(msg)
-		}
-		if p.picker != nil {
-			return p, p.pickerKey(msg)
-		}
-		switch {
-		case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
-			choices, cols := indexChoices(p.info, p.index, "")
-			p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
-		case key.Matches(msg, p.c.Keys.GoTo):
-			p.inputOn, p.inputErr = true, ""
-			p.input.SetValue("")
-			return p, p.input.Focus()
-		case key.Matches(msg, p.c.Keys.Changes):
-			return p, p.openChanges()
-		case key.Matches(msg, p.c.Keys.Open):
-			if len(p.rows) > 0 {
-				return p, open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
-			}
-		case key.Matches(msg, p.c.Keys.Refresh) && p.fail.stopped():
-			p.auto = 0
-			return p, p.next() // on from where the scan stopped
-		case key.Matches(msg, p.c.Keys.Refresh):
-			p.req.stop()
-			p.fail.clear()
-			p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
-			p.refreshRows()
-			return p, p.Init()
-		case key.Matches(msg, p.c.Keys.Back) && p.req.inFlight():
-			p.req.stop()
-			p.fail.cancel()
-		case key.Matches(msg, p.c.Keys.Back):
-			return p, back
-		case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
-			// A Scan has no end to read first: G goes to the last
-			// partition scanned so far, and says it is not the table's last.
-			p.grid.Update(msg)
-			p.auto = 0
-			return p, tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
-				common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
-		default:
-			if p.grid.Update(msg) {
-				p.auto = 0
-				return p, p.prefetch()
-			}
-		}
+		return p, p.keyPressed(msg)
 	}
 	return p, nil
+}
+
+// keyPressed takes a key on the partitions list: the go-to box and the index
+// picker first, then the list's own keys and its moves.
+func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
+	if p.inputOn {
+		return p.updateInput(msg)
+	}
+	if p.picker != nil {
+		return p.pickerKey(msg)
+	}
+	switch {
+	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
+		choices, cols := indexChoices(p.info, p.index, "")
+		p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
+	case key.Matches(msg, p.c.Keys.GoTo):
+		p.inputOn, p.inputErr = true, ""
+		p.input.SetValue("")
+		return p.input.Focus()
+	case key.Matches(msg, p.c.Keys.Changes):
+		return p.openChanges()
+	case key.Matches(msg, p.c.Keys.Open):
+		if len(p.rows) > 0 {
+			return open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
+		}
+	case key.Matches(msg, p.c.Keys.Refresh) && p.fail.Stopped():
+		p.auto = 0
+		return p.next() // on from where the scan stopped
+	case key.Matches(msg, p.c.Keys.Refresh):
+		p.req.Stop()
+		p.fail.Clear()
+		p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
+		p.refreshRows()
+		return p.Init()
+	case key.Matches(msg, p.c.Keys.Back) && p.req.InFlight():
+		p.req.Stop()
+		p.fail.Cancel()
+	case key.Matches(msg, p.c.Keys.Back):
+		return back
+	case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
+		// A Scan has no end to read first: G goes to the last
+		// partition scanned so far, and says it is not the table's last.
+		p.grid.Update(msg)
+		p.auto = 0
+		return tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
+			common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
+	default:
+		if p.grid.Update(msg) {
+			p.auto = 0
+			return p.prefetch()
+		}
+	}
+	return nil
 }
 
 func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
@@ -255,12 +263,12 @@ const autoPages = 3
 // scanning reports whether the scan has begun and not reached the
 // table's end.
 func (p *Partitions) scanning() bool {
-	return p.started && (p.more || p.req.inFlight())
+	return p.started && (p.more || p.req.InFlight())
 }
 
 // prefetch loads the next page before the cursor reaches the end.
 func (p *Partitions) prefetch() tea.Cmd {
-	if p.fail.err != nil {
+	if p.fail.Err != nil {
 		return nil // r retries: a failing server is not asked again behind the user's back
 	}
 	probe := p.nextReq.Probing()
@@ -286,20 +294,12 @@ func (p *Partitions) add(step dynamo.PartitionsStep) {
 		if !ok {
 			i = len(p.rows)
 			p.seen[id] = i
-			p.rows = append(p.rows, partitionRow{key: pk.Key, text: keyCell(pk.Key)})
+			p.rows = append(p.rows, partitionRow{key: pk.Key, text: common.KeyCell(pk.Key)})
 		}
 		p.rows[i].keys += pk.Keys
 		p.rows[i].more = pk.More
 	}
 	p.refreshRows()
-}
-
-// keyCell shows a key value: strings and numbers as they are, binaries base64.
-func keyCell(v domain.KeyValue) string {
-	if v.Type == domain.TypeB {
-		return v.Literal()
-	}
-	return common.Sanitize(v.Text)
 }
 
 func (p *Partitions) refreshRows() {
@@ -315,11 +315,26 @@ func (p *Partitions) refreshRows() {
 	})
 }
 
-func (p *Partitions) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Partitions) SetSize(w, h int) {
+	p.w, p.h = w, h
+	h = p.listHeight()
+	p.grid.SetSize(p.w-4, h-2-p.fail.LineBelow(len(p.rows)))
+	if p.picker != nil {
+		p.picker.layout(p.w, h)
+	}
+}
+
+// listHeight is the list's height: the go-to box takes 4 lines while open.
+func (p *Partitions) listHeight() int {
+	if p.inputOn {
+		return p.h - 4
+	}
+	return p.h
+}
 
 func (p *Partitions) View() string {
 	st := p.c.Styles
-	h := p.h
+	h := p.listHeight()
 	var input string
 	if p.inputOn {
 		input = p.input.View()
@@ -340,15 +355,13 @@ func (p *Partitions) View() string {
 			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
 				common.Plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
 		}
-		h -= 4
 	}
-	p.grid.SetSize(p.w-4, h-2)
 	state := p.c.All(p.info.Name)
 	if p.more || !p.started {
 		state = "more: scroll down to scan on"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
-	if p.pages == 0 && !p.fail.stopped() && (p.req.inFlight() || p.info.Name == "") {
+	if p.pages == 0 && !p.fail.Stopped() && (p.req.InFlight() || p.info.Name == "") {
 		title = p.name() + " · reading…" // no answer yet: nothing is counted, nothing is all
 	}
 	body := p.grid.View()
@@ -356,17 +369,13 @@ func (p *Partitions) View() string {
 		return p.picker.view(st, p.w, h)
 	}
 	switch {
-	case p.fail.stopped():
-		title = p.name() + " · " + p.fail.title(len(p.rows), "partitions")
-		body = p.fail.body(st, len(p.rows), "partitions", p.w-4)
-		if len(p.rows) > 0 {
-			p.grid.SetSize(p.w-4, h-3)
-			body = p.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(p.fail.line(len(p.rows), "partitions")), p.w-4))
-		}
+	case p.fail.Stopped():
+		title = p.name() + " · " + p.fail.Title(len(p.rows), "partitions")
+		body = p.fail.InPlace(st, p.grid.View(), len(p.rows), "partitions", p.w-4)
 	case !p.started && p.info.Name != "":
 		title = p.name() + " · partitions not read yet"
 		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
-	case p.started && !p.req.inFlight() && len(p.rows) == 0:
+	case p.started && !p.req.InFlight() && len(p.rows) == 0:
 		body = st.Dim.Render("This table is empty.")
 	}
 	out := common.Frame(st, title, body, p.w, h)
@@ -420,7 +429,7 @@ func (p *Partitions) DeepLink() []string {
 }
 func (p *Partitions) ID() int         { return p.id }
 func (p *Partitions) Mode() string    { return "" }
-func (p *Partitions) Loading() bool   { return p.req.inFlight() }
+func (p *Partitions) Loading() bool   { return p.req.InFlight() }
 func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {

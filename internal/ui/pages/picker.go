@@ -74,27 +74,43 @@ func (p *picker) key(msg tea.KeyPressMsg, k keymap.KeyMap) (picked int, closed b
 	return -1, false
 }
 
-// view is the picker in a frame of w×h.
-func (p *picker) view(st *common.Styles, w, h int) string {
-	body := ""
+// selectedLines is the selected choice in full, to show below the list
+// (columns are cut at 80): at most 3 lines of w-4 cells.
+func (p *picker) selectedLines(w int) []string {
+	if len(p.choices) == 0 {
+		return nil
+	}
+	cells := p.choices[p.grid.Cursor()].cells
+	wrapped := strings.Split(ansi.Wrap(common.Sanitize(strings.Join(cells, " · ")), max(1, w-4), " "), "\n")
+	return wrapped[:min(len(wrapped), 3)]
+}
+
+// layout sizes the picker's list for a frame of w×h: the note above it
+// and the selected choice below it take their lines.
+func (p *picker) layout(w, h int) {
 	lines := 0
 	if p.note != "" {
-		body = components.Fit(st.Dim.Render(p.note), w-4) + "\n"
 		lines = 1
 	}
-	// The selected choice in full below the list: columns are cut at 80.
-	detail := ""
-	if len(p.choices) > 0 {
-		cells := p.choices[p.grid.Cursor()].cells
-		wrapped := strings.Split(ansi.Wrap(common.Sanitize(strings.Join(cells, " · ")), max(1, w-4), " "), "\n")
-		wrapped = wrapped[:min(len(wrapped), 3)]
-		for i, l := range wrapped {
-			wrapped[i] = st.Notice.Render(l)
-		}
-		detail = "\n\n" + strings.Join(wrapped, "\n")
-		lines += 1 + len(wrapped)
+	if sel := p.selectedLines(w); sel != nil {
+		lines += 1 + len(sel)
 	}
 	p.grid.SetSize(w-4, max(2, min(len(p.choices)+1, h-2-lines)))
+}
+
+// view is the picker in a frame of w×h (as laid out).
+func (p *picker) view(st *common.Styles, w, h int) string {
+	body := ""
+	if p.note != "" {
+		body = components.Fit(st.Dim.Render(p.note), w-4) + "\n"
+	}
+	detail := ""
+	if sel := p.selectedLines(w); sel != nil {
+		for i, l := range sel {
+			sel[i] = st.Notice.Render(l)
+		}
+		detail = "\n\n" + strings.Join(sel, "\n")
+	}
 	return common.Frame(st, p.title, body+p.grid.View()+detail, w, h)
 }
 

@@ -16,7 +16,7 @@ func (p *Items) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
 	if p.picker != nil {
 		return nil, p.info, false
 	}
-	it, ok := p.pg.row(p.sort.row(p.grid.Cursor()))
+	it, ok := p.pg.Row(p.sort.Row(p.grid.Cursor()))
 	return it, p.info, ok
 }
 
@@ -24,6 +24,6 @@ func (t *Time) SelectedItem() (dynamo.Item, dynamo.TableInfo, bool) {
 	if t.picker != nil {
 		return nil, t.info, false
 	}
-	it, ok := t.pg.row(t.sort.row(t.grid.Cursor()))
+	it, ok := t.pg.Row(t.sort.Row(t.grid.Cursor()))
 	return it, t.info, ok
 }

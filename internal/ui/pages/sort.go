@@ -1,180 +1,10 @@
 package pages
 
 import (
-	"fmt"
-	"math/big"
-	"sort"
-
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynascope/dynascope/internal/dynamo"
-	"github.com/dynascope/dynascope/internal/keymap"
-	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
-
-// rowSort orders the rows a list has loaded by one attribute (s cycles
-// it through the visible columns, S flips it): a view of what is loaded,
-// never a read, so the title says so. The rows keep their load order
-// underneath; row maps a line of the grid to its row. Of a long list only
-// the rows held are sorted (rows let go far from the cursor are not read
-// again for it), and nothing is let go while the sort is shown.
-type rowSort struct {
-	attr  string // "" unsorted
-	desc  bool
-	order []int
-}
-
-// cycle moves to the next of attrs (the visible columns), then back to
-// the load order.
-func (s *rowSort) cycle(attrs []string) {
-	next := ""
-	if s.attr == "" && len(attrs) > 0 {
-		next = attrs[0]
-	}
-	for i, a := range attrs {
-		if a == s.attr && i+1 < len(attrs) {
-			next = attrs[i+1]
-		}
-	}
-	s.attr, s.desc = next, false
-}
-
-// flip reverses the order (sorting by the first column when unsorted).
-func (s *rowSort) flip(attrs []string) {
-	if s.attr == "" {
-		s.cycle(attrs)
-		s.desc = true
-		return
-	}
-	s.desc = !s.desc
-}
-
-// apply orders items; with no sort column, their load order.
-func (s *rowSort) apply(items []dynamo.Item) {
-	s.applyRows(len(items), func(i int) (dynamo.Item, bool) { return items[i], true }, nil)
-}
-
-// applyRows orders n listed rows, get giving each (a row that is no item,
-// such as the gap between a list's start and its end, goes last); the
-// rows letGo reports are left out of a sort (nil: none). Unsorted, every
-// line is its row: no order is kept.
-func (s *rowSort) applyRows(n int, get func(int) (dynamo.Item, bool), letGo func(int) bool) {
-	s.order = s.order[:0]
-	if s.attr == "" {
-		return
-	}
-	for i := range n {
-		if letGo == nil || !letGo(i) {
-			s.order = append(s.order, i)
-		}
-	}
-	sort.SliceStable(s.order, func(a, b int) bool {
-		ia, okA := get(s.order[a])
-		ib, okB := get(s.order[b])
-		if !okA || !okB {
-			return okA && !okB
-		}
-		c := compareValues(ia[s.attr], ib[s.attr])
-		if s.desc {
-			return c > 0
-		}
-		return c < 0
-	})
-}
-
-// lines is how many lines list n rows: all of them unsorted, the rows
-// sorted otherwise.
-func (s *rowSort) lines(n int) int {
-	if s.attr == "" {
-		return n
-	}
-	return len(s.order)
-}
-
-// row is the loaded row shown on line r.
-func (s *rowSort) row(r int) int {
-	if r < len(s.order) {
-		return s.order[r]
-	}
-	return r
-}
-
-// line is the grid line that shows loaded row i (the cursor follows it).
-func (s *rowSort) line(i int) int {
-	for r, x := range s.order {
-		if x == i {
-			return r
-		}
-	}
-	return i
-}
-
-// title says what the order is and that it covers the loaded rows only,
-// or the rows held of those loaded.
-func (s *rowSort) title(held, loaded int) string {
-	if s.attr == "" {
-		return ""
-	}
-	arrow := "↑"
-	if s.desc {
-		arrow = "↓"
-	}
-	if held < loaded {
-		return fmt.Sprintf("sorted by %s %s · the %s rows held of %s loaded, not the table", common.Sanitize(s.attr), arrow, common.Thousands(held), common.Thousands(loaded))
-	}
-	return fmt.Sprintf("sorted by %s %s · %s loaded rows, not the table", common.Sanitize(s.attr), arrow, common.Thousands(loaded))
-}
-
-// compareValues orders two values of one attribute: absent last, numbers
-// by value (exactly, as DynamoDB's 38 digits need), strings and binaries
-// by their bytes, other types by their type, then their cell text.
-func compareValues(a, b types.AttributeValue) int {
-	ra, rb := typeRank(a), typeRank(b)
-	if ra != rb {
-		return ra - rb
-	}
-	switch x := a.(type) {
-	case *types.AttributeValueMemberN:
-		fa, okA := new(big.Rat).SetString(x.Value)
-		fb, okB := new(big.Rat).SetString(b.(*types.AttributeValueMemberN).Value)
-		if okA && okB {
-			return fa.Cmp(fb)
-		}
-	case *types.AttributeValueMemberS:
-		return compareStrings(x.Value, b.(*types.AttributeValueMemberS).Value)
-	case *types.AttributeValueMemberB:
-		return compareStrings(string(x.Value), string(b.(*types.AttributeValueMemberB).Value))
-	}
-	return compareStrings(common.Cell(a), common.Cell(b))
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// typeRank puts numbers first, then strings, binaries, the rest, and
-// absent values last.
-func typeRank(v types.AttributeValue) int {
-	switch v.(type) {
-	case *types.AttributeValueMemberN:
-		return 0
-	case *types.AttributeValueMemberS:
-		return 1
-	case *types.AttributeValueMemberB:
-		return 2
-	case nil:
-		return 9
-	}
-	return 5
-}
 
 // sortKey takes s or S on the items list, keeping the cursor on its row.
 func (p *Items) sortKey(msg tea.KeyPressMsg) {
@@ -183,25 +13,17 @@ func (p *Items) sortKey(msg tea.KeyPressMsg) {
 		attrs = append(attrs, p.info.Key.SK.Name)
 	}
 	attrs = append(attrs, p.attrs...)
-	at := p.sort.row(p.grid.Cursor())
-	sortKeyPressed(&p.sort, msg, p.c.Keys, attrs)
+	at := p.sort.Row(p.grid.Cursor())
+	list.SortKeyPressed(&p.sort, msg, p.c.Keys, attrs)
 	p.refresh()
-	p.grid.SetCursor(p.sort.line(at))
+	p.grid.SetCursor(p.sort.Line(at))
 }
 
 // sortKey takes s or S on the time list; its time column is the sort key.
 func (t *Time) sortKey(msg tea.KeyPressMsg) {
 	attrs := append([]string{t.base.SKName}, t.stats.columns(t.c, t.info.Name, timeAttrs)...)
-	at := t.sort.row(t.grid.Cursor())
-	sortKeyPressed(&t.sort, msg, t.c.Keys, attrs)
+	at := t.sort.Row(t.grid.Cursor())
+	list.SortKeyPressed(&t.sort, msg, t.c.Keys, attrs)
 	t.refresh()
-	t.grid.SetCursor(t.sort.line(at))
-}
-
-func sortKeyPressed(s *rowSort, msg tea.KeyPressMsg, k keymap.KeyMap, attrs []string) {
-	if key.Matches(msg, k.SortFlip) {
-		s.flip(attrs)
-		return
-	}
-	s.cycle(attrs)
+	t.grid.SetCursor(t.sort.Line(at))
 }

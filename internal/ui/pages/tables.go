@@ -11,6 +11,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // Tables lists the tables with their keys, indexes, item counts and sizes.
@@ -20,16 +21,16 @@ type Tables struct {
 	names   []string
 	infos   map[string]dynamo.TableInfo
 	pending int
-	list    request
-	desc    request // the DescribeTable calls, answered under one id
+	list    list.Request
+	desc    list.Request // the DescribeTable calls, answered under one id
 	descCtx context.Context
 	asked   map[string]bool // tables described or being described
 	counts  string          // loadCounts, taken when the list or a load changes
 	grid    components.Grid
 	w, h    int
 	loaded  bool
-	fail    failure  // why the list stopped before its end
-	given   []string // the list already read (the command line's preflight), for Init to use once
+	fail    list.Failure // why the list stopped before its end
+	given   []string     // the list already read (the command line's preflight), for Init to use once
 }
 
 // NewTables returns the tables page.
@@ -47,7 +48,7 @@ func (t *Tables) Listed(names []string) { t.given = names }
 func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
 
 func (t *Tables) Init() tea.Cmd {
-	ctx, req := t.list.start(t.c)
+	ctx, req := t.list.Start(t.c)
 	t.loaded = false
 	if names := t.given; names != nil {
 		t.given = nil // r and retries list again
@@ -79,30 +80,30 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 		// size are read again, and tables created meanwhile listed.
 		return t.Init()
 	case tablesListedMsg:
-		if !t.list.done(msg.req) {
+		if !t.list.Done(msg.req) {
 			return nil
 		}
 		if msg.err != nil {
-			t.fail.fail(msg.err)
-			return report(msg.err, len(t.names) == 0, t.id)
+			t.fail.Fail(msg.err)
+			return common.Report(msg.err, len(t.names) == 0, t.id)
 		}
-		t.fail.clear()
+		t.fail.Clear()
 		t.names, t.loaded = msg.names, true
 		t.counts = t.loadCounts()
 		t.refreshRows()
 		// One ListTables for the list; a DescribeTable only for the rows
 		// on screen, as they come into view: 10,000 tables are 10,000
 		// requests (and as many redraws) nobody looks at.
-		t.desc.stop()
+		t.desc.Stop()
 		t.asked, t.pending = map[string]bool{}, 0
 		return nil
 	case tableDescribedMsg:
-		if msg.req != t.desc.id {
+		if msg.req != t.desc.ID() {
 			return nil
 		}
 		if t.pending > 0 {
 			if t.pending--; t.pending == 0 {
-				t.desc.stop()
+				t.desc.Stop()
 			}
 		}
 		if msg.err != nil {
@@ -110,7 +111,7 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			if dynamo.KindOf(msg.err) == dynamo.KindCancelled {
 				return nil
 			}
-			return report(msg.err, false, t.id)
+			return common.Report(msg.err, false, t.id)
 		}
 		t.infos[msg.info.Name] = msg.info
 		t.refreshRows()
@@ -124,12 +125,12 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			return t.openChanges()
 		case key.Matches(msg, t.c.Keys.Refresh):
 			return t.Init()
-		case key.Matches(msg, t.c.Keys.Back) && (t.list.inFlight() || t.desc.inFlight()):
-			if t.list.inFlight() {
-				t.fail.cancel()
+		case key.Matches(msg, t.c.Keys.Back) && (t.list.InFlight() || t.desc.InFlight()):
+			if t.list.InFlight() {
+				t.fail.Cancel()
 			}
-			t.list.stop()
-			t.desc.stop()
+			t.list.Stop()
+			t.desc.Stop()
 			t.loaded, t.pending = true, 0
 			t.asked = nil // no more describing until r
 		default:
@@ -139,15 +140,18 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// sizeGrid fits the list to the page (the preview takes two fifths of a
-// wide one) and returns the list's width.
-func (t *Tables) sizeGrid() int {
-	listW := t.w
+// sizeGrid fits the list to the page: the preview takes two fifths of a
+// wide one, a failure's line the last row.
+func (t *Tables) sizeGrid() {
+	t.grid.SetSize(t.listWidth()-4, t.h-2-t.fail.LineBelow(len(t.names)))
+}
+
+// listWidth is the list's width, beside the preview when wide.
+func (t *Tables) listWidth() int {
 	if t.c.ShowPreview(t.w) {
-		listW = t.w * 3 / 5
+		return t.w * 3 / 5
 	}
-	t.grid.SetSize(listW-4, t.h-2)
-	return listW
+	return t.w
 }
 
 // describeShown describes the tables on screen not yet asked about.
@@ -173,11 +177,11 @@ func (t *Tables) describeShown() tea.Cmd {
 			continue
 		}
 		if t.pending == 0 {
-			t.descCtx, _ = t.desc.start(t.c)
+			t.descCtx, _ = t.desc.Start(t.c)
 		}
 		t.asked[name] = true
 		t.pending++
-		cmds = append(cmds, describeTable(t.descCtx, t.c.Client, t.id, t.desc.id, name))
+		cmds = append(cmds, describeTable(t.descCtx, t.c.Client, t.id, t.desc.ID(), name))
 	}
 	return tea.Batch(cmds...)
 }
@@ -269,11 +273,14 @@ func (t *Tables) loadCounts() string {
 	return s
 }
 
-func (t *Tables) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Tables) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.sizeGrid()
+}
 
 func (t *Tables) View() string {
 	wide := t.c.ShowPreview(t.w)
-	listW := t.sizeGrid()
+	listW := t.listWidth()
 	title := fmt.Sprintf("Tables · %d", len(t.names))
 	title += t.counts
 	if !t.loaded {
@@ -281,13 +288,9 @@ func (t *Tables) View() string {
 	}
 	body := t.grid.View()
 	switch {
-	case t.fail.stopped():
-		title = "Tables · " + t.fail.title(len(t.names), "tables")
-		body = t.fail.body(t.c.Styles, len(t.names), "tables", listW-4)
-		if len(t.names) > 0 {
-			t.grid.SetSize(listW-4, t.h-3)
-			body = t.grid.View() + "\n" + t.c.Styles.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.names), "tables")), listW-4))
-		}
+	case t.fail.Stopped():
+		title = "Tables · " + t.fail.Title(len(t.names), "tables")
+		body = t.fail.InPlace(t.c.Styles, t.grid.View(), len(t.names), "tables", listW-4)
 	case t.loaded && len(t.names) == 0:
 		body = t.c.Styles.Dim.Render(t.emptyText())
 	}
@@ -359,7 +362,7 @@ func (t *Tables) preview() string {
 func (t *Tables) Crumbs() []string { return []string{"Tables"} }
 func (t *Tables) ID() int          { return t.id }
 func (t *Tables) Mode() string     { return "" }
-func (t *Tables) Loading() bool    { return t.list.inFlight() || t.desc.inFlight() }
+func (t *Tables) Loading() bool    { return t.list.InFlight() || t.desc.InFlight() }
 func (t *Tables) Capturing() bool  { return false }
 
 func (t *Tables) Request() string {

@@ -16,36 +16,36 @@ import (
 
 // canJumpEnd reports whether G should read the end backwards.
 func (t *Time) canJumpEnd() bool {
-	return t.pg.started && !t.pg.done() && !t.pg.gapOpen()
+	return t.pg.Started && !t.pg.Done() && !t.pg.GapOpen()
 }
 
 // jumpEnd reads the last screen backwards and puts the cursor on it.
 func (t *Time) jumpEnd() tea.Cmd {
-	cmd := t.pg.jumpEnd()
+	cmd := t.pg.JumpEnd()
 	t.refresh()
-	t.grid.SetCursor(t.pg.rowCount() - 1)
+	t.grid.SetCursor(t.pg.RowCount() - 1)
 	return cmd
 }
 
 // rowsFromEnd is the cursor's place counted from the end when it is past
 // the gap (-1 otherwise): rows read backwards go in above it.
 func (t *Time) rowsFromEnd() int {
-	if t.pg.pastGap(t.grid.Cursor()) {
-		return t.pg.rowCount() - 1 - t.grid.Cursor()
+	if t.pg.PastGap(t.grid.Cursor()) {
+		return t.pg.RowCount() - 1 - t.grid.Cursor()
 	}
 	return -1
 }
 
 func (t *Time) keepFromEnd(fromEnd int) {
 	if fromEnd >= 0 {
-		t.grid.SetCursor(t.pg.rowCount() - 1 - fromEnd)
+		t.grid.SetCursor(t.pg.RowCount() - 1 - fromEnd)
 	}
 }
 
 // timeAt is row r's key time: parsed once for the head, on demand for the
 // few tail rows drawn.
 func (t *Time) timeAt(r int, it dynamo.Item) time.Time {
-	if r < t.pg.head.len() && r < len(t.times) && !t.times[r].IsZero() {
+	if r < t.pg.Head.Len() && r < len(t.times) && !t.times[r].IsZero() {
 		return t.times[r]
 	}
 	tm, _ := t.keyTime(it) // a row read again, or the tail's
@@ -55,11 +55,11 @@ func (t *Time) timeAt(r int, it dynamo.Item) time.Time {
 // loadedTimes is every loaded key time, head then tail (the sparkline's
 // span includes the end read by G).
 func (t *Time) loadedTimes() []time.Time {
-	if t.pg.tail.rows.len() == 0 {
+	if t.pg.Tail.Rows.Len() == 0 {
 		return t.times
 	}
 	all := append([]time.Time(nil), t.times...)
-	t.pg.tail.rows.each(func(it dynamo.Item) bool {
+	t.pg.Tail.Rows.Each(func(it dynamo.Item) bool {
 		tm, _ := t.keyTime(it)
 		all = append(all, tm)
 		return true

@@ -13,6 +13,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // Timeline is one logical item's history: the v0_ copy pinned on top and
@@ -26,7 +27,7 @@ type Timeline struct {
 	info   dynamo.TableInfo
 	pk     domain.KeyValue
 	index  string // the index the history was read from ("" the table)
-	get    request
+	get    list.Request
 	h      domain.History
 	raw    map[string]dynamo.Item // revisions as read, by sort key
 	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
@@ -176,20 +177,20 @@ func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
 		return open(NewItem(t.c, t.info, it).InMode(ModeVersions))
 	}
-	ctx, req := t.get.start(t.c)
+	ctx, req := t.get.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
 }
 
 func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	if msg, ok := msg.(itemReadMsg); ok {
-		if !t.get.done(msg.req) {
+		if !t.get.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil {
-			return t, report(msg.err, false, t.id)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		if msg.item == nil {
-			return t, report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
+			return t, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
 		}
 		return t, open(NewReadItem(t.c, t.info, msg.item).InMode(ModeVersions))
 	}
@@ -227,15 +228,19 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
-func (t *Timeline) SetSize(w, h int) { t.w, t.hgt = w, h }
+func (t *Timeline) SetSize(w, h int) {
+	t.w, t.hgt = w, h
+	listW, _, gridH, _ := t.listSize()
+	t.grid.SetSize(listW-4, gridH)
+}
 
-func (t *Timeline) View() string {
-	st := t.c.Styles
-	wide := t.c.ShowPreview(t.w)
-	// Stacked, the list takes a third of the height; a history whose rows
-	// all fit in half of it gets them all (frame and header are 3 lines),
-	// so a short history never hides a revision behind a scroll.
-	listW, listH := t.w, min(t.hgt/3, len(t.rows)+3)
+// listSize is the list's frame and its rows' height: beside the diff when
+// wide; stacked, a third of the height, or all its rows where they fit in
+// half of it (frame and header are 3 lines), so a short history never
+// hides a revision behind a scroll.
+func (t *Timeline) listSize() (listW, listH, gridH int, wide bool) {
+	wide = t.c.ShowPreview(t.w)
+	listW, listH = t.w, min(t.hgt/3, len(t.rows)+3)
 	if len(t.rows)+3 <= t.hgt/2 {
 		listH = len(t.rows) + 3
 	}
@@ -243,11 +248,16 @@ func (t *Timeline) View() string {
 		listW, listH = t.w*2/5, t.hgt
 	}
 	listH = max(listH, 5)
-	gridH := listH - 2
+	gridH = listH - 2
 	if wide && t.h.Drifted() {
 		gridH = max(3, gridH-len(t.h.Drift)-1) // room for the drift below
 	}
-	t.grid.SetSize(listW-4, gridH)
+	return listW, listH, gridH, wide
+}
+
+func (t *Timeline) View() string {
+	st := t.c.Styles
+	listW, listH, _, wide := t.listSize()
 	title := common.Sanitize(historyName(t.h)) + " · " + common.Plural(len(t.h.Revisions), "revision", "revisions")
 	if t.h.Owner != "" { // on an index: whose history, by the base table's key
 		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
@@ -358,9 +368,9 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
-		return []string{t.info.Name, "index " + t.index, keyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
+		return []string{t.info.Name, "index " + t.index, common.KeyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
 	}
-	return []string{t.info.Name, keyCell(t.pk), "versions", historyName(t.h)}
+	return []string{t.info.Name, common.KeyCell(t.pk), "versions", historyName(t.h)}
 }
 func (t *Timeline) ID() int         { return t.id }
 func (t *Timeline) Mode() string    { return "Versions" }

@@ -14,6 +14,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // timeMaxJumpPages bounds how far a jump-to-time reads on to find its row.
@@ -29,12 +30,12 @@ type Time struct {
 	id         int
 	info       dynamo.TableInfo
 	base       domain.KeyQuery // the partition (or index), no sort-key condition
-	pg         pager           // what is listed
-	get        request         // reading an item whole from the base table (on an index)
+	pg         list.Pager      // what is listed
+	get        list.Request    // reading an item whole from the base table (on an index)
 	stats      attrStats
 	filter     filterBar
 	picker     *columnPicker
-	sort       rowSort   // s/S: the loaded rows' order on screen
+	sort       list.Sort // s/S: the loaded rows' order on screen
 	follow     following // F: new items as they are written
 	enc        domain.TimeEncoding
 	phase      timePhase
@@ -44,8 +45,8 @@ type Time struct {
 	skipped    string               // the keys detection left out ("1 of 20 keys is not a time: Metadata")
 	prefixes   []string             // the prefixes before the time, once found
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
-	find       request              // the search for the prefixes
-	sampling   request              // the read of the keys the format is detected from
+	find       list.Request         // the search for the prefixes
+	sampling   list.Request         // the read of the keys the format is detected from
 	sampled    *dynamo.TimeSample   // those keys, once read (nil: the first page's)
 	rangeTxt   string               // the range being listed ("" for all)
 	times      []time.Time          // items' key times, parsed once (zero: not a time)
@@ -100,9 +101,9 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 		q.SKName = key.SK.Name
 	}
 	id := c.NextID()
-	t := &Time{c: c, id: id, info: info, base: q, pg: newPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
-	t.pg.tableKeys = t.tableKeys()
-	t.pg.minFirst = dynamo.TimeSampleKeys // the first page is the sample's newest keys, whatever the screen
+	t := &Time{c: c, id: id, info: info, base: q, pg: list.NewPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
+	t.pg.TableKeys = t.tableKeys()
+	t.pg.MinFirst = dynamo.TimeSampleKeys // the first page is the sample's newest keys, whatever the screen
 	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
 	if info.Key.SK != nil {
 		t.stats.keys[info.Key.SK.Name] = true
@@ -127,7 +128,7 @@ func (t *Time) Under(prefix string) {
 	}
 	t.under = prefix
 	t.base.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: a}
-	t.pg.query.SK = t.base.SK
+	t.pg.Query.SK = t.base.SK
 }
 
 // underNote says the list keeps the tree's prefix, for the bar's line.
@@ -174,18 +175,18 @@ func (t *Time) Init() tea.Cmd {
 			t.template = &enc // a {time} template: its layout is read from the first keys
 		} else {
 			t.phase, t.enc, t.configured = timeChecking, enc, true
-			t.pg.query.Filter, t.pending = t.pending, nil
+			t.pg.Query.Filter, t.pending = t.pending, nil
 			t.setColumns()
 			if t.initial != "" {
 				return t.afterDetect()
 			}
-			return tea.Batch(t.pg.next(), t.input.Focus())
+			return tea.Batch(t.pg.Next(), t.input.Focus())
 		}
 	}
 	// The first page, newest first, is the sample the format is detected
 	// from when it holds the whole partition; else the sample headless
 	// detection reads follows it (timesample.go).
-	return t.pg.next()
+	return t.pg.Next()
 }
 
 // skNumber reports a number sort key.
@@ -206,9 +207,9 @@ func (t *Time) Filter(n domain.FilterNode) { t.pending = t.c.Masked.Filter(t.bas
 // filter waiting for the format.
 func (t *Time) afterDetect() tea.Cmd {
 	if t.pending != nil {
-		t.pg.query.Filter, t.pending = t.pending, nil
+		t.pg.Query.Filter, t.pending = t.pending, nil
 		if t.initial == "" {
-			return tea.Batch(t.run(t.pg.query, t.rangeTxt), t.input.Focus())
+			return tea.Batch(t.run(t.pg.Query, t.rangeTxt), t.input.Focus())
 		}
 	}
 	if t.initial == "" {
@@ -262,7 +263,7 @@ func (t *Time) detect() tea.Cmd {
 // --time-format) that none of the first keys read as.
 func (t *Time) checkConfigured() {
 	var keys []string
-	for _, it := range t.pg.head.first(20) {
+	for _, it := range t.pg.Head.First(20) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			keys = append(keys, kv.Text)
 		}
@@ -283,7 +284,7 @@ func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
 	t.times, t.spark = nil, sparkCache{} // the sparkline counts the new rows, however many
 	t.stats.reset()
 	t.grid.SetCursor(0)
-	cmd := t.pg.restart(q)
+	cmd := t.pg.Restart(q)
 	t.refresh()
 	return cmd
 }
@@ -331,7 +332,7 @@ func (t *Time) submit() tea.Cmd {
 	t.input.Blur()
 	t.waiting = nil
 	q := t.base
-	q.SK, q.Reverse, q.Filter = sk, t.pg.query.Reverse, t.pg.query.Filter
+	q.SK, q.Reverse, q.Filter = sk, t.pg.Query.Reverse, t.pg.Query.Filter
 	t.rangeUnder = t.under != "" && prefix == t.under
 	return t.run(q, text)
 }
@@ -362,7 +363,7 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		if tm.IsZero() {
 			continue
 		}
-		if (t.pg.query.Reverse && !tm.After(at)) || (!t.pg.query.Reverse && !tm.Before(at)) {
+		if (t.pg.Query.Reverse && !tm.After(at)) || (!t.pg.Query.Reverse && !tm.Before(at)) {
 			t.grid.SetCursor(i)
 			t.jumpTo = nil
 			if first && !tm.Equal(at) { // before the listing's first row: outside what is listed
@@ -372,16 +373,16 @@ func (t *Time) jump(at time.Time, pages int) tea.Cmd {
 		}
 		first = false
 	}
-	if !t.pg.done() && pages > 0 {
+	if !t.pg.Done() && pages > 0 {
 		t.jumpTo, t.jumpLeft = &at, pages
-		return t.pg.next()
+		return t.pg.Next()
 	}
 	t.jumpTo = nil
-	t.grid.SetCursor(max(0, t.pg.head.len()-1))
-	if t.pg.done() {
+	t.grid.SetCursor(max(0, t.pg.Head.Len()-1))
+	if t.pg.Done() {
 		return notice("@ " + when + " is beyond the last row of this range: it is selected; t changes the range")
 	}
-	return notice(fmt.Sprintf("@ %s is not in the %s read so far: the last is selected; ↓ reads on", when, common.Plural(t.pg.head.len(), "row", "rows")))
+	return notice(fmt.Sprintf("@ %s is not in the %s read so far: the last is selected; ↓ reads on", when, common.Plural(t.pg.Head.Len(), "row", "rows")))
 }
 
 // sparkCache is the sparkline last drawn, kept while nothing it counts
@@ -398,9 +399,9 @@ func (t *Time) parseTimes() {
 	if !t.ready() {
 		return
 	}
-	for i := len(t.times); i < t.pg.head.len(); i++ {
+	for i := len(t.times); i < t.pg.Head.Len(); i++ {
 		var tm time.Time
-		if it, ok := t.pg.head.at(i); ok { // a row let go is parsed when read again
+		if it, ok := t.pg.Head.At(i); ok { // a row let go is parsed when read again
 			tm, _ = t.keyTime(it)
 		}
 		t.times = append(t.times, tm)
@@ -417,70 +418,29 @@ func (t *Time) keyTime(it dynamo.Item) (time.Time, bool) {
 func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		return t, t.pg.retry()
+		return t, t.pg.Retry()
 	case followedMsg:
 		return t, t.followed(msg)
 	case prefixesFoundMsg:
 		return t, t.prefixesFound(msg)
-	case pageLoadedMsg:
-		fromEnd, gap := t.rowsFromEnd(), t.pg.gapOpen()
-		ok, cmd := t.pg.loaded(msg)
-		if !ok {
-			return t, cmd
-		}
-		if !t.pg.reread {
-			t.stats.add(msg.result.Items)
-		}
-		if (gap && !t.pg.gapOpen()) || t.pg.moved {
-			t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
-		}
-		t.parseTimes()
-		if t.pg.reread {
-			t.refresh()
-			return t, tea.Batch(cmd, t.prefetch(false))
-		}
-		t.refresh()
-		t.keepFromEnd(fromEnd)
-		switch t.phase {
-		case timeDetecting:
-			t.noteGreatestKey()
-			if t.sampled == nil && !t.sampling.inFlight() {
-				// The format is detected from the sample headless reads:
-				// the first page's newest keys, then (when the page is
-				// not the whole partition) the oldest keys, and the
-				// prefixes between them when those do not settle it.
-				first := t.firstKeys(msg.result.More())
-				if first.More {
-					return t, t.readSample(first)
-				}
-				s := dynamo.WholeTimeSample(t.base, first.Keys, first.Number)
-				t.sampled = &s
-			}
-			return t, t.detect()
-		case timeChecking:
-			t.phase = timeReady
-			t.checkConfigured()
-		}
-		if t.jumpTo != nil {
-			return t, t.jump(*t.jumpTo, t.jumpLeft-1)
-		}
-		return t, t.prefetch(false)
+	case list.PageLoadedMsg:
+		return t, t.pageLoaded(msg)
 	case timeSampledMsg:
-		if !t.sampling.done(msg.req) || t.phase != timeDetecting {
+		if !t.sampling.Done(msg.req) || t.phase != timeDetecting {
 			return t, nil
 		}
 		if msg.err != nil {
 			// The first page's keys stand in for the sample that failed.
-			return t, tea.Batch(report(msg.err, false, t.id), t.detect())
+			return t, tea.Batch(common.Report(msg.err, false, t.id), t.detect())
 		}
 		t.sampled = &msg.sample
 		return t, t.detect()
 	case itemReadMsg:
-		if !t.get.done(msg.req) {
+		if !t.get.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil || msg.item == nil {
-			return t, report(msg.err, false, t.id)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		return t, open(NewReadItem(t.c, t.info, msg.item))
 	case tea.KeyPressMsg:
@@ -489,13 +449,67 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return t, nil
 }
 
+// pageLoaded takes a page of the range: its rows and times, then the
+// next step of the phase the view is in (detecting the time format,
+// checking the configured one, jumping to a time, reading ahead).
+func (t *Time) pageLoaded(msg list.PageLoadedMsg) tea.Cmd {
+	fromEnd, gap := t.rowsFromEnd(), t.pg.GapOpen()
+	ok, cmd := t.pg.Loaded(msg)
+	if !ok {
+		return cmd
+	}
+	if !t.pg.Reread {
+		t.stats.add(msg.Result.Items)
+	}
+	if (gap && !t.pg.GapOpen()) || t.pg.Moved {
+		t.times = nil // head and tail joined, or a page re-read moved rows: parsed again, in order
+	}
+	t.parseTimes()
+	if t.pg.Reread {
+		t.refresh()
+		return tea.Batch(cmd, t.prefetch(false))
+	}
+	t.refresh()
+	t.keepFromEnd(fromEnd)
+	switch t.phase {
+	case timeDetecting:
+		return t.detectFrom(msg.Result.More())
+	case timeChecking:
+		t.phase = timeReady
+		t.checkConfigured()
+	}
+	if t.jumpTo != nil {
+		return t.jump(*t.jumpTo, t.jumpLeft-1)
+	}
+	return t.prefetch(false)
+}
+
+// detectFrom goes on detecting the time format once the first page is in
+// (more: the partition goes on past it).
+func (t *Time) detectFrom(more bool) tea.Cmd {
+	t.noteGreatestKey()
+	if t.sampled == nil && !t.sampling.InFlight() {
+		// The format is detected from the sample headless reads:
+		// the first page's newest keys, then (when the page is
+		// not the whole partition) the oldest keys, and the
+		// prefixes between them when those do not settle it.
+		first := t.firstKeys(more)
+		if first.More {
+			return t.readSample(first)
+		}
+		s := dynamo.WholeTimeSample(t.base, first.Keys, first.Number)
+		t.sampled = &s
+	}
+	return t.detect()
+}
+
 // prefetch reads on until the screen past the cursor is full; user says
 // a key asked for it (a new filter budget).
 func (t *Time) prefetch(user bool) tea.Cmd {
 	if !t.ready() {
 		return nil
 	}
-	return t.pg.fill(t.grid.Cursor(), t.grid.Visible(), user)
+	return t.pg.Fill(t.grid.Cursor(), t.grid.Visible(), user)
 }
 
 // timeKeys are the Time mode's key handlers, asked in turn: what is
@@ -518,8 +532,8 @@ func (t *Time) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	from := t.grid.Cursor()
 	if t.grid.Update(msg) {
-		if t.sort.attr == "" {
-			t.pg.stopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
+		if t.sort.Attr == "" {
+			t.pg.StopAtGap(&t.grid, from, key.Matches(msg, t.c.Keys.Top, t.c.Keys.Bottom))
 		}
 		return t.prefetch(true)
 	}
@@ -536,7 +550,7 @@ func (t *Time) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !res.done {
 			return cmd, true
 		}
-		q := t.pg.query
+		q := t.pg.Query
 		q.Filter = t.c.Masked.Filter(q.Table, res.filter)
 		return t.run(q, t.rangeTxt), true
 	case t.picker != nil:
@@ -573,16 +587,16 @@ func (t *Time) followKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	switch {
-	case key.Matches(msg, k.Back) && t.find.inFlight():
-		t.pg.cancel()
-		t.find.stop()
-	case key.Matches(msg, k.Back) && t.pg.req.inFlight():
-		t.pg.cancel()
-	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped() && t.waiting != nil && t.prefixes == nil:
-		t.pg.fail.clear()
+	case key.Matches(msg, k.Back) && t.find.InFlight():
+		t.pg.Cancel()
+		t.find.Stop()
+	case key.Matches(msg, k.Back) && t.pg.Req.InFlight():
+		t.pg.Cancel()
+	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped() && t.waiting != nil && t.prefixes == nil:
+		t.pg.Fail.Clear()
 		return t.findPrefixes(t.waiting.r, t.waiting.text), true // finding the prefixes failed: again
-	case key.Matches(msg, k.Refresh) && t.pg.fail.stopped():
-		return t.pg.retry(), true // on from where it stopped, keeping the rows
+	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped():
+		return t.pg.Retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
 		t.stopFollow() // leaving: nothing polls behind the user's back
 		return back, true
@@ -610,17 +624,17 @@ func (t *Time) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.local = !t.local
 		t.refresh()
 	case key.Matches(msg, k.Filter):
-		return t.filter.open(t.pg.query.Filter), true
+		return t.filter.open(t.pg.Query.Filter), true
 	case key.Matches(msg, k.Columns):
 		t.picker = newColumnPicker(t.c, &t.stats, t.stats.columns(t.c, t.info.Name, timeAttrs))
 	case key.Matches(msg, k.Flip):
-		q := t.pg.query
+		q := t.pg.Query
 		q.Reverse = !q.Reverse
 		return t.run(q, t.rangeTxt), true
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.pg.query, t.rangeTxt), true
+		return t.run(t.pg.Query, t.rangeTxt), true
 	default:
 		return nil, false
 	}
@@ -634,12 +648,12 @@ func (t *Time) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Bottom) && t.canJumpEnd():
 		return t.jumpEnd(), true
 	case key.Matches(msg, k.Open):
-		it, ok := t.pg.row(t.sort.row(t.grid.Cursor()))
+		it, ok := t.pg.Row(t.sort.Row(t.grid.Cursor()))
 		if !ok {
 			return nil, true
 		}
 		if _, partial := partialProjection(t.info, t.base.Index); partial {
-			ctx, req := t.get.start(t.c)
+			ctx, req := t.get.Start(t.c)
 			return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it)), true
 		}
 		return open(NewItem(t.c, t.info, it)), true
@@ -693,14 +707,14 @@ func (t *Time) refresh() {
 	}
 	t.grid.SetColumns(cols)
 	zone := t.zone()
-	t.pg.keep = t.sort.attr != ""
-	t.sort.applyRows(t.pg.rowCount(), t.pg.row, t.pg.letGoRow)
-	t.grid.SetRows(t.sort.lines(t.pg.rowCount()), func(r, col int) string {
-		r = t.sort.row(r)
-		it, ok := t.pg.row(r)
+	t.pg.Keep = t.sort.Attr != ""
+	t.sort.ApplyRows(t.pg.RowCount(), t.pg.Row, t.pg.LetGoRow)
+	t.grid.SetRows(t.sort.Lines(t.pg.RowCount()), func(r, col int) string {
+		r = t.sort.Row(r)
+		it, ok := t.pg.Row(r)
 		if !ok {
 			if col == 0 {
-				return t.pg.cellNote(r)
+				return t.pg.CellNote(r)
 			}
 			return ""
 		}
@@ -721,7 +735,7 @@ func (t *Time) refresh() {
 
 // sparkline is the loaded items counted in width buckets over their span.
 func (t *Time) sparkline(width int) (string, time.Time, time.Time) {
-	n := len(t.times) + t.pg.tail.rows.len()
+	n := len(t.times) + t.pg.Tail.Rows.Len()
 	if c := t.spark; c.n == n && c.width == width {
 		return c.line, c.lo, c.hi
 	}
@@ -774,7 +788,24 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 
 func (t *Time) SetSize(w, h int) {
 	t.w, t.h = w, h
-	t.pg.sizeTo(h - 8) // the frame, the range bar and its notes, the header
+	t.pg.SizeTo(h - 8) // the frame, the range bar and its notes, the header
+	// The sparkline is computed here, and drawn from the cache it fills.
+	spark, _, _ := t.sparkline(max(8, t.w-4-44))
+	gridH := t.gridHeight(spark != "")
+	t.grid.SetSize(t.w-4, max(2, gridH-t.pg.Fail.LineBelow(t.pg.Head.Len())))
+	if t.picker != nil {
+		t.picker.layout(t.w-4, max(2, gridH))
+	}
+}
+
+// gridHeight is the rows' height below the range bar, its notes, the
+// filter bar and the sparkline (spark: one is drawn).
+func (t *Time) gridHeight(spark bool) int {
+	gridH := t.h - 2 - 3 - len(t.filterLines())
+	if spark {
+		gridH--
+	}
+	return gridH
 }
 
 func (t *Time) View() string {
@@ -812,30 +843,25 @@ func (t *Time) View() string {
 	if f := t.filterLines(); len(f) > 0 {
 		head += "\n" + strings.Join(f, "\n")
 	}
-	spark, lo, hi := t.sparkline(max(8, t.w-4-44))
+	spark, lo, hi := t.spark.line, t.spark.lo, t.spark.hi // as laid out
 	sparkLine := ""
 	if spark != "" {
 		zone := t.zone()
 		sparkLine = st.Dim.Render(lo.In(zone).Format("2006-01-02 15:04")+" ") + st.Key.Render(spark) + st.Dim.Render(" "+hi.In(zone).Format("2006-01-02 15:04"))
 	}
-	gridH := t.h - 2 - 3 - len(t.filterLines())
-	if sparkLine != "" {
-		gridH--
-	}
-	t.grid.SetSize(t.w-4, max(2, gridH))
+	gridH := t.gridHeight(sparkLine != "")
 	body := t.grid.View()
 	switch {
 	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
-	case t.pg.fail.stopped() && t.pg.head.len() == 0:
-		body = t.pg.failed(st, t.w-4)
-	case t.pg.fail.stopped():
-		t.grid.SetSize(t.w-4, max(2, gridH-1))
-		body = t.grid.View() + "\n" + t.pg.failed(st, t.w-4)
+	case t.pg.Fail.Stopped() && t.pg.Head.Len() == 0:
+		body = t.pg.Failed(st, t.w-4)
+	case t.pg.Fail.Stopped():
+		body = t.grid.View() + "\n" + t.pg.Failed(st, t.w-4)
 	case t.phase == timeDetecting:
 		body = st.Dim.Render("Reading the newest items; their keys tell the time format…")
-	case t.pg.empty("this range") != "":
-		body = st.Dim.Render(t.pg.empty("this range"))
+	case t.pg.Empty("this range") != "":
+		body = st.Dim.Render(t.pg.Empty("this range"))
 	}
 	if t.picker != nil {
 		body = t.picker.view(st, t.w-4, max(2, gridH))
@@ -846,11 +872,11 @@ func (t *Time) View() string {
 	}
 	parts = append(parts, body)
 	order := t.order()
-	title := fmt.Sprintf("%s%s · %s · %s", keyCell(t.base.PK), t.underTitle(), t.pg.state(), order)
+	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), t.pg.State(), order)
 	if ix := t.base.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
 	}
-	if sorted := t.sort.title(t.pg.heldRows(), t.pg.listedRows()); sorted != "" {
+	if sorted := t.sort.Title(t.pg.HeldRows(), t.pg.ListedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
 	if f := t.followTitle(); f != "" {
@@ -863,27 +889,27 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.query.SK.Op == domain.SKNone && t.pg.merge == nil) ||
+	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.Query.SK.Op == domain.SKNone && t.pg.Merge == nil) ||
 		!t.ready()
 	switch {
-	case byKey && t.pg.query.Reverse:
+	case byKey && t.pg.Query.Reverse:
 		return "key order, descending"
 	case byKey:
 		return "key order"
-	case t.pg.merge != nil && t.pg.query.Reverse:
+	case t.pg.Merge != nil && t.pg.Query.Reverse:
 		return "newest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
-	case t.pg.merge != nil:
+	case t.pg.Merge != nil:
 		return "oldest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
-	case t.pg.query.Reverse:
+	case t.pg.Query.Reverse:
 		return "newest first"
 	}
 	return "oldest first"
 }
 
 func (t *Time) Crumbs() []string {
-	crumbs := []string{t.info.Name, keyCell(t.base.PK), "time"}
+	crumbs := []string{t.info.Name, common.KeyCell(t.base.PK), "time"}
 	if t.under != "" {
-		crumbs = []string{t.info.Name, keyCell(t.base.PK), common.Sanitize(t.under) + "…", "time"}
+		crumbs = []string{t.info.Name, common.KeyCell(t.base.PK), common.Sanitize(t.under) + "…", "time"}
 	}
 	if t.rangeTxt != "" {
 		crumbs = append(crumbs, t.rangeTxt)
@@ -892,13 +918,13 @@ func (t *Time) Crumbs() []string {
 }
 func (t *Time) ID() int         { return t.id }
 func (t *Time) Mode() string    { return "Time" }
-func (t *Time) Loading() bool   { return t.pg.req.inFlight() || t.find.inFlight() }
+func (t *Time) Loading() bool   { return t.pg.Req.InFlight() || t.find.InFlight() }
 func (t *Time) Capturing() bool { return t.input.Focused() || t.filter.editing() }
 
-// Request is the query with, beside its raw key values, the times they
+// list.Request is the query with, beside its raw key values, the times they
 // stand for.
 func (t *Time) Request() string {
-	s := t.pg.request()
+	s := t.pg.Request()
 	if span := t.span(); span != "" {
 		s += " · " + span
 	}
@@ -913,12 +939,12 @@ func (t *Time) span() string {
 	}
 	// In the range grammar's own words, so that what is read here can
 	// be typed back into the bar.
-	return domain.DescribeCondition(t.pg.query.SK, t.enc, t.zone())
+	return domain.DescribeCondition(t.pg.Query.SK, t.enc, t.zone())
 }
 
 // filterLines are the filter bar (and its error or note while typed).
 func (t *Time) filterLines() []string {
-	return t.filter.lines(t.c.Styles, t.w-4, t.pg.query.Filter)
+	return t.filter.lines(t.c.Styles, t.w-4, t.pg.Query.Filter)
 }
 
 func (t *Time) ShortHelp() []key.Binding {
@@ -929,19 +955,19 @@ func (t *Time) ShortHelp() []key.Binding {
 	case t.picker != nil:
 		return t.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help}
+	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help})
 }
 
 func (t *Time) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes(), t.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
 }
 
 // Query is what the page lists.
 // A range merged across prefixes is several queries, none of them the
 // view: copy and export have no one query to take.
 func (t *Time) Query() (domain.KeyQuery, bool) {
-	return t.pg.query, t.ready() && t.pg.merge == nil
+	return t.pg.Query, t.ready() && t.pg.Merge == nil
 }
 
 // DeepLink reopens this range from the command line.
@@ -956,8 +982,8 @@ func (t *Time) DeepLink() []string {
 	if t.rangeTxt != "" {
 		args = append(args, "--range", t.rangeTxt)
 	}
-	if t.pg.query.Filter != nil {
-		args = append(args, "--filter", domain.FormatFilter(t.pg.query.Filter))
+	if t.pg.Query.Filter != nil {
+		args = append(args, "--filter", domain.FormatFilter(t.pg.Query.Filter))
 	}
 	return args
 }

@@ -24,7 +24,7 @@ func (m timeSampledMsg) PageID() int { return m.page }
 // partition's format. Its newest keys are the first page's, never read
 // twice.
 func (t *Time) readSample(first dynamo.FirstKeys) tea.Cmd {
-	ctx, req := t.sampling.start(t.c)
+	ctx, req := t.sampling.Start(t.c)
 	return sampleTimeKeys(ctx, t.c.Client, t.id, req, t.base, t.tableKeys(), first)
 }
 
@@ -39,7 +39,7 @@ func sampleTimeKeys(ctx context.Context, c dynamo.Client, page, req int, q domai
 // sample's newest keys; more when the partition goes on past them.
 func (t *Time) firstKeys(more bool) dynamo.FirstKeys {
 	f := dynamo.FirstKeys{Number: t.skNumber(), More: more}
-	for _, it := range t.pg.head.first(t.pg.head.len()) {
+	for _, it := range t.pg.Head.First(t.pg.Head.Len()) {
 		if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
 			f.Keys = append(f.Keys, kv.Text)
 		}

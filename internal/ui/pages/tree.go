@@ -12,6 +12,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // childrenFoundMsg carries what the skip-scan found so far; more follow on
@@ -59,7 +60,7 @@ type Tree struct {
 	info        dynamo.TableInfo
 	req         dynamo.ChildrenRequest
 	partial     bool              // the walk stopped on an error: r goes on from there
-	fail        failure           // why the walk stopped before its end
+	fail        list.Failure      // why the walk stopped before its end
 	shards      []domain.KeyValue // a sharded partition's shards; nil for one
 	pattern     string            // the pattern they came from
 	levels      []string
@@ -73,8 +74,8 @@ type Tree struct {
 	confirm     bool // asking before a count that may exceed the budget
 	countBudget float64
 	loaded      bool
-	walk        request
-	count       request
+	walk        list.Request
+	count       list.Request
 	grid        components.Grid
 	picker      *picker // the index or delimiter picker, while open
 	picking     string  // which: "index" or "delimiter"
@@ -194,11 +195,11 @@ func (t *Tree) itemsTitle() string {
 }
 
 func (t *Tree) Init() tea.Cmd {
-	t.fail.clear()
+	t.fail.Clear()
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.counting = map[string]int{}, map[string]bool{}
 	t.refresh()
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
 }
 
@@ -215,12 +216,12 @@ func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, sha
 // keeping them on screen.
 func (t *Tree) resume() tea.Cmd {
 	t.loaded, t.partial = false, false
-	t.fail.clear()
+	t.fail.Clear()
 	r := t.req
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
 	}
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, r, nil, req)
 }
 
@@ -236,10 +237,6 @@ func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.Key
 // and streams snapshots of what it found: children appear as they are
 // found, and the last message says done.
 func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, shards []domain.KeyValue, page, req int, ch chan childrenFoundMsg) {
-	if mc, ok := c.(*dynamo.Masked); ok {
-		runMaskedChildren(ctx, mc, r, shards, page, req, ch)
-		return
-	}
 	var found []dynamo.ShardChild
 	index := map[string]int{}
 	for _, c := range r.Resume { // a resumed walk shows what it had at once
@@ -258,16 +255,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 		default:
 		}
 	}
-	if len(shards) > 0 {
-		merged, res, err := dynamo.ShardedChildren(ctx, c, r, shards, snapshot)
-		ch <- childrenFoundMsg{page: page, req: req, children: merged, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, cost: res.Cost, done: true, err: err, next: ch}
-		return
-	}
-	res, err := dynamo.Children(ctx, c, r, func(child domain.Child, cost dynamo.Cost) { snapshot(dynamo.ShardChild{Child: child}, cost) })
-	all := make([]dynamo.ShardChild, len(res.Children))
-	for i, child := range res.Children {
-		all[i] = dynamo.ShardChild{Child: child}
-	}
+	all, res, err := dynamo.WalkChildren(ctx, c, r, shards, snapshot)
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
@@ -336,7 +324,7 @@ func (t *Tree) refresh() {
 		case 3:
 			var names []string
 			for _, sh := range row.child.Shards {
-				names = append(names, keyCell(sh))
+				names = append(names, common.KeyCell(sh))
 			}
 			return strings.Join(names, ", ")
 		case 2:
@@ -361,7 +349,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		return t, t.retry()
 	case childrenFoundMsg:
-		if msg.req != t.walk.id {
+		if msg.req != t.walk.ID() {
 			return t, nil
 		}
 		t.children, t.cost = msg.children, msg.cost
@@ -369,20 +357,20 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			t.refresh()
 			return t, common.Next(msg.next)
 		}
-		t.walk.done(msg.req)
+		t.walk.Done(msg.req)
 		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.placeSeen(true).remember() // for the place's other modes
-		t.fail.fail(msg.err)
+		t.fail.Fail(msg.err)
 		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
 			// Detected, as a delimiter or as none: remembered, so a level
 			// opened from here or read again is cut the same way.
 			t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
 		}
 		t.refresh() // its columns too: the level's name follows the delimiter
-		return t, report(msg.err, false, t.id)
+		return t, common.Report(msg.err, false, t.id)
 	case countedMsg:
-		if msg.req != t.count.id {
+		if msg.req != t.count.ID() {
 			return t, nil
 		}
 		t.countCost = msg.cost
@@ -395,21 +383,21 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		t.refresh()
 		if msg.budgetHit {
-			t.count.done(msg.req)
-			return t, report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
+			t.count.Done(msg.req)
+			return t, common.Report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
 				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
 		}
 		if msg.next == nil || msg.err != nil {
-			t.count.done(msg.req)
-			return t, report(msg.err, false, t.id)
+			t.count.Done(msg.req)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		return t, common.Next(msg.next)
 	case itemReadMsg:
-		if !t.walk.done(msg.req) {
+		if !t.walk.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil || msg.item == nil {
-			return t, report(msg.err, false, t.id)
+			return t, common.Report(msg.err, false, t.id)
 		}
 		return t, open(NewReadItem(t.c, t.info, msg.item)) // the tree sent a GetItem for it
 	case tea.KeyPressMsg:
@@ -453,13 +441,13 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
-	case key.Matches(msg, k.Back) && (t.walk.inFlight() || t.count.inFlight()):
-		if t.walk.inFlight() && !t.loaded {
-			t.fail.cancel() // the level is cut off where it was
+	case key.Matches(msg, k.Back) && (t.walk.InFlight() || t.count.InFlight()):
+		if t.walk.InFlight() && !t.loaded {
+			t.fail.Cancel() // the level is cut off where it was
 			t.partial = true
 		}
-		t.walk.stop()
-		t.count.stop()
+		t.walk.Stop()
+		t.count.Stop()
 		t.uncountUnread()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
@@ -496,7 +484,7 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if len(row.child.Shards) > 0 {
 		r.PK = row.child.Shards[0] // the first shard that holds it
 	}
-	ctx, req := t.walk.start(t.c)
+	ctx, req := t.walk.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
 }
 
@@ -507,7 +495,7 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	sharded := len(t.shards) > 0
 	switch {
 	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
-		return report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
+		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
 			"items and counts are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
@@ -531,15 +519,15 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
-	case key.Matches(msg, k.Count) && t.loaded && !t.count.inFlight():
+	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
 		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
-	case key.Matches(msg, k.Refresh) && t.fail.stopped():
+	case key.Matches(msg, k.Refresh) && t.fail.Stopped():
 		return t.retry(), true
 	case key.Matches(msg, k.Refresh):
-		t.count.stop()
+		t.count.Stop()
 		return t.Init(), true
 	default:
 		return nil, false
@@ -562,7 +550,7 @@ func (t *Tree) countKey() tea.Cmd {
 			t.counts[c.Name], t.counting[c.Name] = 0, true
 		}
 	}
-	ctx, req := t.count.start(t.c)
+	ctx, req := t.count.Start(t.c)
 	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
 	return common.Stream(64, func(ch chan countedMsg) {
 		countChildren(ctx, client, r, branches, budget, page, req, ch)
@@ -609,7 +597,7 @@ func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 			t.req.Delim, t.req.NoDelim = "", true
 		}
 		t.setColumns()
-		t.count.stop()
+		t.count.Stop()
 		return t.Init()
 	}
 	return t.chooseIndex(indexAt(t.info, picked))
@@ -627,7 +615,7 @@ func (t *Tree) chooseIndex(name string) tea.Cmd {
 		t.useIndex(name)
 		t.req.Prefix, t.req.Delim, t.req.NoDelim = "", "", false // another key: start at its top, detect again
 		t.setColumns()
-		t.count.stop()
+		t.count.Stop()
 		return t.Init()
 	case key.PK.Name == t.req.Key.PK.Name:
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, "", name))
@@ -652,11 +640,23 @@ func (t *Tree) sampleKeys() []string {
 	return keys
 }
 
-func (t *Tree) SetSize(w, h int) { t.w, t.h = w, h }
+func (t *Tree) SetSize(w, h int) {
+	t.w, t.h = w, h
+	rows := t.h - 2
+	switch {
+	case t.confirm:
+		rows = t.h - 6 // the count's question below
+	default:
+		rows -= t.fail.LineBelow(len(t.children)) // the failure's line below the children found before
+	}
+	t.grid.SetSize(t.w-4, rows)
+	if t.picker != nil {
+		t.picker.layout(t.w, t.h)
+	}
+}
 
 func (t *Tree) View() string {
 	st := t.c.Styles
-	t.grid.SetSize(t.w-4, t.h-2)
 	state := t.c.All(t.info.Name)
 	switch {
 	case !t.loaded:
@@ -664,12 +664,12 @@ func (t *Tree) View() string {
 	case t.partial:
 		state = "stopped by an error"
 	}
-	if t.fail.stopped() {
-		state = t.fail.title(len(t.children), "children")
+	if t.fail.Stopped() {
+		state = t.fail.Title(len(t.children), "children")
 	}
 	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowCounts(), state, t.delimLabel())
-	if t.fail.stopped() || (!t.loaded && len(t.children) == 0) {
-		if !t.fail.stopped() {
+	if t.fail.Stopped() || (!t.loaded && len(t.children) == 0) {
+		if !t.fail.Stopped() {
 			state = "reading…" // no answer yet: nothing is counted
 		}
 		title = fmt.Sprintf("%s · %s · %s", t.where(), state, t.delimLabel())
@@ -679,12 +679,9 @@ func (t *Tree) View() string {
 	}
 	body := t.grid.View()
 	switch {
-	case t.fail.stopped() && len(t.children) == 0:
-		// A failed read found nothing, which says nothing of what is there.
-		body = t.fail.body(st, 0, "children", t.w-4)
-	case t.fail.stopped():
-		t.grid.SetSize(t.w-4, t.h-3)
-		body = t.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(t.fail.line(len(t.children), "children")), t.w-4))
+	case t.fail.Stopped():
+		// A failed read that found nothing says nothing of what is there.
+		body = t.fail.InPlace(st, t.grid.View(), len(t.children), "children", t.w-4)
 	case t.loaded && len(t.children) == 0:
 		switch {
 		case t.req.Prefix == "" && !t.self && !t.partial && len(t.shards) == 0:
@@ -706,7 +703,6 @@ func (t *Tree) View() string {
 		h := t.h - 4
 		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
 			t.countEstimate(), t.budget())) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
-		t.grid.SetSize(t.w-4, h-2)
 		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
@@ -756,7 +752,7 @@ func (t *Tree) pkText() string {
 	if len(t.shards) > 0 {
 		return common.Sanitize(t.pattern)
 	}
-	return keyCell(t.req.PK)
+	return common.KeyCell(t.req.PK)
 }
 
 func (t *Tree) Crumbs() []string {
@@ -777,7 +773,7 @@ func (t *Tree) Crumbs() []string {
 
 func (t *Tree) ID() int         { return t.id }
 func (t *Tree) Mode() string    { return "Tree" }
-func (t *Tree) Loading() bool   { return t.walk.inFlight() || t.count.inFlight() }
+func (t *Tree) Loading() bool   { return t.walk.InFlight() || t.count.InFlight() }
 func (t *Tree) Capturing() bool { return false }
 
 // Query is the level's query: the whole subtree under the prefix (the
@@ -818,12 +814,12 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}
+	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -13,6 +13,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 type versionsLoadedMsg struct {
@@ -41,9 +42,10 @@ type Versions struct {
 	req    dynamo.VersionsRequest
 	res    dynamo.VersionsResult
 	loaded bool
+	listW  int    // the list's width, as laid out (SetSize)
 	open   string // a logical item whose timeline opens once loaded
-	load   request
-	fail   failure // why the read stopped before the partition's end
+	load   list.Request
+	fail   list.Failure // why the read stopped before the partition's end
 	grid   components.Grid
 	w, h   int
 }
@@ -61,7 +63,7 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, i
 		if index != "" {
 			on = "index " + index
 		}
-		return report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
+		return common.Report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
 			"%s has no string sort key, so no versions", on), false, 0)
 	}
 	return open(NewVersionsOn(c, info, pk, index))
@@ -93,7 +95,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.load.start(v.c)
+	ctx, req := v.load.Start(v.c)
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -161,23 +163,23 @@ func historyName(h domain.History) string {
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		v.fail.clear()
+		v.fail.Clear()
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.load.start(v.c)
+			ctx, req := v.load.Start(v.c)
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
 	case versionsLoadedMsg:
-		if !v.load.done(msg.req) {
+		if !v.load.Done(msg.req) {
 			return v, nil
 		}
 		v.res, v.loaded = msg.result, true
-		v.fail.fail(msg.err)
+		v.fail.Fail(msg.err)
 		v.refresh()
 		if msg.err != nil {
-			return v, report(msg.err, false, v.id)
+			return v, common.Report(msg.err, false, v.id)
 		}
 		if name := v.open; name != "" {
 			v.open = ""
@@ -187,22 +189,22 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 					return v, open(v.timeline(h))
 				}
 			}
-			return v, report(dynamo.Errorf("versions", dynamo.KindNotFound, "pick one from the list",
+			return v, common.Report(dynamo.Errorf("versions", dynamo.KindNotFound, "pick one from the list",
 				"no versioned item %q in this partition", name), false, v.id)
 		}
 	case tea.KeyPressMsg:
 		k := v.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && v.load.inFlight():
-			v.load.stop()
+		case key.Matches(msg, k.Back) && v.load.InFlight():
+			v.load.Stop()
 			v.loaded = true
-			v.fail.cancel()
+			v.fail.Cancel()
 		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
 			return v, back
-		case key.Matches(msg, k.Refresh) && v.fail.err != nil:
+		case key.Matches(msg, k.Refresh) && v.fail.Err != nil:
 			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
 		case key.Matches(msg, k.Refresh):
-			v.fail.clear()
+			v.fail.Clear()
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
 			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
@@ -223,29 +225,35 @@ func (v *Versions) timeline(h domain.History) *Timeline {
 	return t
 }
 
-func (v *Versions) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *Versions) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.listW = v.w
+	if v.c.ShowPreview(v.w) {
+		v.listW = v.w * 11 / 20
+		// A long drift takes room from the preview, which keeps three
+		// tenths of the width: the drift is the reason to be here.
+		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
+		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
+	}
+	rows := v.h - 2 - v.fail.LineBelow(len(v.res.Histories))
+	if v.req.ProjectionNote() != "" && !v.fail.Stopped() {
+		rows = v.h - 3 // the projection's note below the rows
+	}
+	v.grid.SetSize(v.listW-4, rows)
+}
 
 func (v *Versions) View() string {
 	st := v.c.Styles
-	listW := v.w
-	wide := v.c.ShowPreview(v.w)
-	if wide {
-		listW = v.w * 11 / 20
-		// A long drift takes room from the preview, which keeps three
-		// tenths of the width: the drift is the reason to be here.
-		v.grid.SetSize(listW-4, v.h-2) // the rows shown decide the width
-		listW = min(max(listW, v.grid.Wanted()+4), v.w-v.w*3/10)
-	}
-	v.grid.SetSize(listW-4, v.h-2)
+	listW, wide := v.listW, v.c.ShowPreview(v.w)
 	drifted := 0
 	for _, h := range v.res.Histories {
 		if h.Drifted() {
 			drifted++
 		}
 	}
-	title := keyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
-	if !v.loaded && !v.fail.stopped() {
-		title = keyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
+	title := common.KeyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
+	if !v.loaded && !v.fail.Stopped() {
+		title = common.KeyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
 	}
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
@@ -254,18 +262,13 @@ func (v *Versions) View() string {
 		title += fmt.Sprintf(" · %d drifted", drifted)
 	}
 	body := v.grid.View()
-	if note := v.req.ProjectionNote(); note != "" && !v.fail.stopped() {
-		v.grid.SetSize(listW-4, v.h-3)
+	if note := v.req.ProjectionNote(); note != "" && !v.fail.Stopped() {
 		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
 	switch {
-	case v.fail.stopped():
-		title = keyCell(v.req.PK) + " · " + v.fail.title(len(v.res.Histories), "versioned items")
-		body = v.fail.body(st, len(v.res.Histories), "versioned items", listW-4)
-		if len(v.res.Histories) > 0 {
-			v.grid.SetSize(listW-4, v.h-3)
-			body = v.grid.View() + "\n" + st.ErrorTitle.Render(common.MiddleCut(common.Sanitize(v.fail.line(len(v.res.Histories), "versioned items")), listW-4))
-		}
+	case v.fail.Stopped():
+		title = common.KeyCell(v.req.PK) + " · " + v.fail.Title(len(v.res.Histories), "versioned items")
+		body = v.fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
 	case !v.loaded:
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
@@ -307,13 +310,13 @@ func historySummary(st *common.Styles, h domain.History, width int) string {
 
 func (v *Versions) Crumbs() []string {
 	if ix := v.indexName(); ix != "" {
-		return []string{v.info.Name, "index " + ix, keyCell(v.req.PK), "versions"}
+		return []string{v.info.Name, "index " + ix, common.KeyCell(v.req.PK), "versions"}
 	}
-	return []string{v.info.Name, keyCell(v.req.PK), "versions"}
+	return []string{v.info.Name, common.KeyCell(v.req.PK), "versions"}
 }
 func (v *Versions) ID() int         { return v.id }
 func (v *Versions) Mode() string    { return "Versions" }
-func (v *Versions) Loading() bool   { return v.load.inFlight() }
+func (v *Versions) Loading() bool   { return v.load.InFlight() }
 func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
@@ -323,12 +326,12 @@ func (v *Versions) Request() string {
 
 func (v *Versions) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit}
+	return stepHelp(k, v.Modes(), v.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
 }
 
 func (v *Versions) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes(), v.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // Query is the partition's revision keys.
@@ -361,7 +364,7 @@ func versionsLink(table, index string, pk domain.KeyValue, p *domain.VersionPatt
 // Loaded is the versioned items as listed; exporting them reads nothing.
 func (v *Versions) Loaded() (common.Loaded, bool) {
 	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
-	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.inFlight()
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.InFlight()
 }
 
 // Click selects the clicked row, or asks to open it when already selected

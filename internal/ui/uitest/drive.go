@@ -29,10 +29,6 @@ type Driver struct {
 	// there, never from a command's goroutine (which would race with
 	// Update).
 	Handled func(tea.Msg)
-	// Draw calls View after each message, as the program draws between
-	// messages: a model that sizes its lists while drawing (a grid's
-	// height) then behaves in the test as it does on a terminal.
-	Draw bool
 }
 
 // Run runs cmd and everything it leads to.
@@ -76,9 +72,6 @@ func (d *Driver) Send(msg tea.Msg) {
 }
 
 func (d *Driver) handled(msg tea.Msg) {
-	if d.Draw {
-		_ = d.M.View()
-	}
 	if d.Handled != nil {
 		d.Handled(msg)
 	}

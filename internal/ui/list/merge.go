@@ -1,0 +1,70 @@
+package list
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// MergePage is how many items a merged range takes a read, and how
+// many each prefix's Query asks for: about a screen.
+const MergePage = 50
+
+// mergedPage takes the next items of a merged range, on a copy of the
+// merge that the answer carries back: the page's own merge is never
+// changed by the command.
+func mergedPage(ctx context.Context, page, req int, m *dynamo.MergedRange, n int) tea.Cmd {
+	return func() tea.Msg {
+		before := m.Cost
+		items, err := m.Take(ctx, n)
+		spent := dynamo.Cost{Requests: m.Cost.Requests - before.Requests, RCU: m.Cost.RCU - before.RCU,
+			Billed: m.Cost.Billed - before.Billed, Latency: m.Cost.Latency - before.Latency}
+		spent.Estimated = spent.Billed > spent.RCU // as billed: each read's at least what the server said
+		p := dynamo.Page{Items: items, Cost: spent}
+		if !m.Done() {
+			p.LastKey = dynamo.Item{"": nil} // more to take: what the pager reads as not done
+		}
+		return PageLoadedMsg{page: page, req: req, Result: p, err: err, merge: m}
+	}
+}
+
+// tookMerge keeps the merge an answer carried back: the tail's when the
+// answer was a read from the end (G), the head's otherwise.
+func (p *Pager) tookMerge(m *dynamo.MergedRange) {
+	if p.Tail.reading {
+		p.Tail.merge = m
+		return
+	}
+	p.Merge = m
+}
+
+// tailTake is how many items a read from a merged range's end takes: the
+// screen's worth its queries ask for (G: one request a prefix), or the
+// head's page under a filter, whose queries read whole pages.
+func (p *Pager) tailTake() int {
+	if p.Tail.limit > 0 {
+		return int(p.Tail.limit)
+	}
+	return MergePage
+}
+
+// RestartMerged lists a merged range from its start.
+func (p *Pager) RestartMerged(q domain.KeyQuery, m *dynamo.MergedRange) tea.Cmd {
+	p.Req.Stop()
+	*p = Pager{c: p.c, owner: p.owner, Query: q, TableKeys: p.TableKeys, Merge: m}
+	return p.Next()
+}
+
+// mergeRequest is the request line of a merged range: every prefix's
+// Query has the first one's shape.
+func (p *Pager) mergeRequest() string {
+	q := p.Merge.Queries[0]
+	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %d req · %s",
+		len(p.Merge.Queries), strings.Join(p.Merge.Prefixes, " "), q.Expression(), q.Values(), p.cost.Requests, common.BilledRCU(p.cost))
+}

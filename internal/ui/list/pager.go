@@ -1,0 +1,340 @@
+package list
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// Pager reads one key query a page at a time for a list: what is loaded,
+// what it cost and, for a filtered query, how many items DynamoDB read to
+// find the matches. DynamoDB filters after reading, a page at a time, so a
+// filtered page can come back empty: the Pager keeps reading by itself
+// until the rows asked for are there, the partition ends, or the read has
+// spent its budget since the user last asked for more.
+//
+// It holds a window of rows (window.go): the pages farthest from the
+// cursor are let go past DefaultHeldRows and read again, from where each
+// was first read, when the cursor comes back to them.
+type Pager struct {
+	c         *common.Common
+	owner     int // the page the answers go to
+	Query     domain.KeyQuery
+	TableKeys *dynamo.KeySchema // when querying an index
+	Head      Rows              // what was read from the start
+	headEnd   dynamo.Item       // the head's last row, held or not (where G's read meets it)
+	lastKey   dynamo.Item
+	Started   bool
+	pages     int
+	cost      dynamo.Cost
+	scanned   int      // items DynamoDB read, before the filter
+	fillRCU   float64  // RCU billed since the user last asked for rows
+	fillRead  int      // items DynamoDB read since then, which size what is left
+	held      bool     // a filtered read stopped at its budget
+	Tail      tailRead // the end, read backwards after G
+	limit     int32    // the next page's Limit: 0 for a full 1 MB page
+	rows      int      // rows on screen, which size the first page
+	MinFirst  int32    // the first page's least Limit (the Time mode's: the sample's newest keys)
+	Fail      Failure  // the last read failed or was cancelled
+	Req       Request
+	Merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
+	Again     rereads             // rows let go and read again
+	Keep      bool                // let nothing go (a sort of the rows held is on screen)
+	Moved     bool                // the last answer moved rows (a re-read found a page changed)
+	Reread    bool                // the last answer was a re-read
+	// browsed: a key has moved the cursor (or asked for rows) since the
+	// list opened. Until then the list reads the screen, no page ahead:
+	// the next page is read as the user moves.
+	browsed bool
+}
+
+func NewPager(c *common.Common, owner int, q domain.KeyQuery) Pager {
+	return Pager{c: c, owner: owner, Query: q}
+}
+
+// budget is the RCU a filtered read may spend before it waits for the user.
+func (p *Pager) budget() float64 {
+	if p.c.FilterBudget == nil {
+		return 0
+	}
+	return p.c.FilterBudget(p.Query.Table)
+}
+
+// Next asks for the Next page, unless one is in flight or none is left.
+func (p *Pager) Next() tea.Cmd {
+	if p.Req.InFlight() || p.Done() {
+		return nil
+	}
+	if !p.Started && !p.filtered() {
+		// A filtered page's matches are anyone's guess, and its budget
+		// bounds what it spends: it reads whole pages.
+		p.limit = max(dynamo.ScreenLimit(p.rows), p.MinFirst)
+	}
+	p.Started = true
+	p.Tail.reading, p.Tail.failed = false, false
+	p.Again.Reading, p.Again.failed = false, false
+	ctx, req := p.Req.Start(p.c)
+	if p.Merge != nil {
+		return mergedPage(ctx, p.owner, req, p.Merge.Clone(), MergePage)
+	}
+	q, bounded := p.gapBound(p.Query, p.lastKey, p.Tail.lastKey) // after G: up to where the end's read began
+	p.Tail.bounded = bounded
+	limit := p.limit
+	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
+		limit = b
+	}
+	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys})
+}
+
+// budgetLimit is the Limit a filtered read may ask for with what is left
+// of its budget (billed, as the status bar counts it), at the item sizes
+// read so far, so that a page never spends past it: 0 for no bound; ok is
+// false when what is left pays for no item.
+func (p *Pager) budgetLimit() (int32, bool) {
+	b := p.budget()
+	if p.Query.Filter == nil || b <= 0 {
+		return 0, true
+	}
+	if p.fillRCU >= b {
+		return 0, false
+	}
+	return dynamo.BudgetLimit(b, p.fillRCU, p.fillRead)
+}
+
+// SizeTo notes how many rows show at once, before the first read sizes
+// its page by them.
+func (p *Pager) SizeTo(rows int) {
+	if rows > 0 {
+		p.rows = rows
+	}
+}
+
+// Done reports whether the whole query has been read: a read that failed
+// or was cancelled is not Done, whatever it had, nor a list with a gap
+// between its two ends.
+func (p *Pager) Done() bool {
+	return p.Started && p.pages > 0 && len(p.lastKey) == 0 && !p.GapOpen() && !p.Fail.Stopped()
+}
+
+// Cancel stops the read in flight at the user's word; the view says so.
+func (p *Pager) Cancel() {
+	if p.Req.InFlight() {
+		p.Req.Stop()
+		p.Fail.Cancel()
+	}
+}
+
+// Retry reads on from where a failed or cancelled read stopped: the tail
+// (after G) or the head.
+func (p *Pager) Retry() tea.Cmd {
+	if p.Fail.Stopped() && p.pages == 0 {
+		p.Started = false // the first page never came: ask for it again
+	}
+	p.Fail.Clear()
+	p.fillRCU, p.fillRead, p.held = 0, 0, false
+	if p.Again.failed {
+		return p.readAgain(p.Again.Tail, p.Again.Seg)
+	}
+	if p.Tail.failed {
+		return p.nextTail()
+	}
+	return p.Next()
+}
+
+// Restart lists q from its start, keeping nothing of what was loaded.
+func (p *Pager) Restart(q domain.KeyQuery) tea.Cmd {
+	p.Req.Stop()
+	*p = Pager{c: p.c, owner: p.owner, Query: q, TableKeys: p.TableKeys, rows: p.rows, Keep: p.Keep}
+	return p.Next()
+}
+
+// Loaded takes a page's answer; it reports false for a stale one (a
+// cancelled or superseded request) and for a failure, which it reports.
+func (p *Pager) Loaded(msg PageLoadedMsg) (bool, tea.Cmd) {
+	if !p.Req.Done(msg.req) {
+		return false, nil
+	}
+	p.Moved, p.Reread = false, false
+	if msg.err != nil {
+		p.Tail.failed, p.Tail.reading = p.Tail.reading, false
+		p.Again.failed, p.Again.Reading = p.Again.Reading, false
+		p.Fail.Fail(msg.err)
+		return false, common.Report(msg.err, false, p.owner)
+	}
+	p.Fail.Clear()
+	if p.Again.Reading {
+		return true, p.readAgainLoaded(msg.Result)
+	}
+	if msg.merge != nil {
+		p.tookMerge(msg.merge)
+	}
+	p.pages++
+	p.cost = p.cost.Add(msg.Result.Cost)
+	p.fillRCU += msg.Result.Cost.Billed
+	p.fillRead += msg.Result.Scanned
+	p.scanned += msg.Result.Scanned
+	if p.Tail.reading {
+		p.Tail.reading = false
+		p.tailLoaded(msg.Result)
+		return true, nil
+	}
+	items, met := p.headMet(msg.Result.Items)
+	p.addHead(p.segmentOf(p.lastKey, false, items, msg.Result, met))
+	p.lastKey = msg.Result.LastKey
+	p.limit = dynamo.GrowLimit(p.limit, msg.Result)
+	if met || p.GapOpen() && p.Tail.bounded && !msg.Result.More() {
+		p.closeGap() // read up to where the end's read began
+	}
+	return true, nil
+}
+
+// Fill reads on until the rows past cursor Fill the screen: until the user
+// first moves, the screen alone (the first read is sized to it); then two
+// screens ahead for a plain read (its pages are full), one for a filtered read,
+// whose every page costs as much for far fewer rows. A filtered read also
+// stops once it has spent its budget, until the user asks again (user: a
+// key press).
+func (p *Pager) Fill(cursor, visible int, user bool) tea.Cmd {
+	p.SizeTo(visible)
+	p.letGo(cursor, visible)
+	if cmd, near := p.readAgainNear(cursor, visible, user); near {
+		return cmd // the rows on screen first
+	}
+	if user {
+		p.browsed = true
+	}
+	ahead := 2 * visible
+	switch {
+	case !p.browsed:
+		ahead = visible - 1 // the screen: one read, sized to it
+	case p.filtered():
+		ahead = visible
+	}
+	if gap := p.GapRow(); gap >= 0 {
+		// Near the gap, read into it from the side the cursor is on:
+		// backwards when it came up from the end.
+		switch {
+		case cursor == gap && p.Tail.fromAbove:
+			return p.Next()
+		case cursor >= gap && cursor-visible <= gap: // G read two screens
+			return p.nextTail()
+		case cursor < gap && cursor+ahead >= gap:
+			return p.Next()
+		}
+		return nil
+	}
+	return p.want(cursor+ahead+1, user)
+}
+
+func (p *Pager) want(n int, user bool) tea.Cmd {
+	if user && p.Fail.Cancelled {
+		p.Fail.Clear() // moving on after esc asks to read on
+	}
+	if p.Head.Len() >= n || p.Done() || p.Fail.Stopped() {
+		return nil
+	}
+	if user {
+		p.fillRCU, p.fillRead, p.held = 0, 0, false
+	}
+	if _, ok := p.budgetLimit(); !ok {
+		p.held = true
+		return nil
+	}
+	return p.Next()
+}
+
+// filtered reports whether a filter is applied.
+func (p *Pager) filtered() bool { return p.Query.Filter != nil }
+
+// State says how much is loaded and whether more follows, for the title:
+// for a filtered read, matched against scanned and what that cost.
+func (p *Pager) State() string {
+	if p.Fail.Stopped() {
+		return p.Fail.Title(p.Head.Len(), "items")
+	}
+	if !p.Started {
+		return "not read yet"
+	}
+	if p.pages == 0 {
+		return "reading…" // no answer yet: nothing is counted, nothing is all
+	}
+	more := p.c.All(p.Query.Table)
+	switch {
+	case p.held:
+		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))
+	case p.Req.InFlight() && p.filtered():
+		more = "reading…"
+	case p.GapOpen():
+		more = "the middle not read yet: scroll into the gap to read it"
+	case !p.Done():
+		more = "more as you scroll"
+	}
+	if !p.filtered() {
+		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.Head.Len()+p.Tail.Rows.Len(), "item", "items"), p.heldNote(), more)
+	}
+	// The matches listed: those read from the start and, after G, from the end.
+	return fmt.Sprintf("%s matched of %s scanned%s · %s · %s", common.Thousands(p.Head.Len()+p.Tail.Rows.Len()), common.Thousands(p.scanned), p.heldNote(), common.BilledRCU(p.cost), more)
+}
+
+// Empty says why nothing is listed, once the first page is in ("" while
+// reading, or when rows are loaded).
+func (p *Pager) Empty(what string) string {
+	switch {
+	case p.Fail.Stopped() || !p.Started:
+		return "" // said by failed and unread
+	case p.Head.Len() > 0:
+		return ""
+	case !p.filtered():
+		if p.Req.InFlight() {
+			return ""
+		}
+		if p.Query.SK.Op == domain.SKNone && what == "this partition" {
+			// DynamoDB has no empty partitions: no item has this key.
+			return "No item has the partition key " + common.KeyCell(p.Query.PK) + ": there is no such partition."
+		}
+		return "No items in " + what + "."
+	case p.held:
+		return fmt.Sprintf("No matches in the first %s scanned (%s; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
+			common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost), common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+	case !p.Done():
+		return fmt.Sprintf("No matches yet: %s scanned, %s. Reading on…", common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
+	}
+	all := "all " + common.Plural(p.scanned, "item", "items") + " in " + what + " were"
+	if p.scanned == 1 {
+		all = "the 1 item in " + what + " was"
+	}
+	return fmt.Sprintf("Nothing matches: %s scanned (%s).\nf changes the filter; an empty filter shows everything.", all, common.BilledRCU(p.cost))
+}
+
+// Request is the Request line: the query, its filter, and its cost.
+func (p *Pager) Request() string {
+	if p.Merge != nil {
+		return p.mergeRequest()
+	}
+	return fmt.Sprintf("%s · %d req · %s%s", p.Query.Describe(), p.pages, common.BilledRCU(p.cost), p.Again.request())
+}
+
+// Failed is the failure where the list's rows would be: alone when nothing
+// was loaded, below the rows loaded before otherwise (one line). "" when
+// the last read went well.
+func (p *Pager) Failed(st *common.Styles, width int) string {
+	if !p.Fail.Stopped() {
+		return ""
+	}
+	if p.Head.Len() == 0 {
+		return p.Fail.Body(st, 0, "items", width)
+	}
+	return p.Fail.Below(st, p.Head.Len(), "items", width)
+}
+
+// Unread says that the view has not been read, and why not yet.
+func (p *Pager) Unread(st *common.Styles, why string) string {
+	if p.Started {
+		return ""
+	}
+	return st.Dim.Render("Not read yet: " + why)
+}

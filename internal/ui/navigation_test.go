@@ -1,0 +1,1166 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
+)
+
+// TestGReadsTheEndInOneRead: G on a partition not read to its end sends
+// one reverse Query of a screen and shows the last rows under a gap row;
+// scrolling up from the end reads backwards until the two reads meet, and
+// the list is then whole: every item once, in order.
+func TestGReadsTheEndInOneRead(t *testing.T) {
+	db := memory.New()
+	seedWide(t, db, 2000, 100)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", PK: "W"})
+	h.keys("tab")
+	h.contains(t, "items loaded · more as you scroll", "w#00000")
+	before := h.rec.count("Query")
+	h.keys("G")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("G sent %d Query requests, want 1", n)
+	}
+	h.contains(t, "w#01999", "the middle not read yet")
+	scrollBackThroughGap(t, h, "2,000 items loaded · all")
+	// Walk the whole list down from the top: every key once, in order.
+	h.keys("g")
+	seen := 0
+	for range 400 {
+		for _, line := range strings.Split(h.screen(), "\n") {
+			if i := strings.Index(line, "w#"); i >= 0 {
+				var n int
+				if _, err := fmt.Sscanf(line[i:], "w#%05d", &n); err == nil && n == seen {
+					seen++
+				}
+			}
+		}
+		if seen == 2000 {
+			break
+		}
+		h.keys("pgdown")
+	}
+	if seen != 2000 {
+		t.Fatalf("walking down the joined list found keys in order up to w#%05d", seen)
+	}
+}
+
+const gapText = "⋯ not read yet"
+
+// scrollBackThroughGap presses pgup from the end until the reads from
+// both ends meet (the title says want, "N items loaded · all"), and
+// checks that the gap row went with it.
+func scrollBackThroughGap(t *testing.T, h *harness, want string) {
+	t.Helper()
+	for range 300 {
+		if strings.Contains(h.screen(), want) {
+			break
+		}
+		h.keys("pgup")
+	}
+	h.contains(t, want)
+	if strings.Contains(h.screen(), gapText) {
+		t.Fatal("the gap row stayed after the reads met")
+	}
+}
+
+// TestDeepLinkReusesThePreflight: a table described by the command line's
+// preflight is not described again.
+func TestDeepLinkReusesThePreflight(t *testing.T) {
+	db := demoData(t)
+	info, _, err := dynamo.DescribeTable(context.Background(), db, "Locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "Locations", Info: &info})
+	h.contains(t, "USA")
+	if n := h.rec.count("DescribeTable"); n != 0 {
+		t.Fatalf("the explorer described the table again (%d DescribeTable)", n)
+	}
+}
+
+// TestRefBackReturnsWithoutReading: < goes back one move, to the view the
+// user left (a mode switch is a move), and shows it as it was: nothing
+// between is read again, nor the view itself (25.20).
+func TestRefBackReturnsWithoutReading(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("enter")
+	h.keys("2", "down", "down")
+	items := h.screen()
+	h.keys("esc")
+	reads := h.rec.count("Query") + h.rec.count("Scan")
+	h.keys("<")
+	if got := h.screen(); got != items {
+		t.Errorf("< after esc did not come back to the items as left:\n%s\nwant\n%s", got, items)
+	}
+	if n := h.rec.count("Query") + h.rec.count("Scan") - reads; n != 0 {
+		t.Errorf("< read %d pages again", n)
+	}
+	h.keys("1") // back to the tree by a mode key
+	reads = h.rec.count("Query") + h.rec.count("Scan")
+	h.keys("<")
+	if got := h.screen(); !strings.Contains(got, "items loaded") || got != items {
+		t.Errorf("< after a mode switch did not come back to the items:\n%s\nwant\n%s", got, items)
+	}
+	if n := h.rec.count("Query") + h.rec.count("Scan") - reads; n != 0 {
+		t.Errorf("< read %d pages again", n)
+	}
+}
+
+// TestRefBackHistoryLetsGo: the views < can bring back keep what they
+// read, and only those: after many moves the explorer holds no more
+// pages than its history can reach.
+func TestRefBackHistoryLetsGo(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("enter", "2")
+	for range maxHistory + 50 {
+		h.keys("enter", "esc")
+	}
+	if n := len(h.m.started); n > maxHistory+10 {
+		t.Fatalf("%d pages held after %d moves; the history reaches at most %d", n, 2*(maxHistory+50), maxHistory+10)
+	}
+}
+
+// TestFollowReferenceToIndex: > on a store follows its City to the ByCity
+// index's partition (the one value that names a partition); < comes back
+// to the item, ctrl+i goes forward again.
+func TestFollowReferenceToIndex(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"})
+	h.keys("tab", "enter")
+	h.contains(t, `"City": "NEWYORKCITY"`)
+	h.keys(">")
+	h.contains(t, "Locations › NEWYORKCITY", "index ByCity")
+	h.keys("<")
+	h.contains(t, `"City": "NEWYORKCITY"`)
+	h.send(tea.KeyPressMsg{Code: 'i', Mod: tea.ModCtrl})
+	h.contains(t, "index ByCity")
+	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	h.contains(t, "attributes · plain JSON")
+	h.keys("<") // the list the item was opened from
+	h.contains(t, "NY#NEWYORKCITY#")
+	if strings.Contains(h.screen(), "attributes · plain JSON") {
+		t.Fatal("< did not leave the item for the list it was opened from")
+	}
+	h.keys("<", "<", "<", "<") // past where the session began
+	h.contains(t, "no view to go back to")
+}
+
+// TestHistoryOfViews: ctrl+o and ctrl+i step back and forward through
+// every view shown (opened or climbed out of), not only references.
+func TestHistoryOfViews(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
+	h.keys("enter") // into the first state
+	h.contains(t, "AK# · 3 prefixes")
+	h.keys("esc")
+	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	h.contains(t, "AK# · 3 prefixes")
+	h.send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if strings.Contains(h.screen(), "AK# · 3 prefixes") {
+		t.Fatal("ctrl+o did not go back to the partition's top level")
+	}
+	h.send(tea.KeyPressMsg{Code: 'i', Mod: tea.ModCtrl})
+	h.contains(t, "AK# · 3 prefixes")
+}
+
+// TestFollowReferenceNoneSaysWhere: an item naming no partition says
+// where it looked.
+func TestFollowReferenceNoneSaysWhere(t *testing.T) {
+	h := newHarness(t, 200, 35, Config{Table: "Equipment", PK: "Equipment_2"})
+	h.keys("tab", "enter", ">")
+	h.contains(t, "no partition is named by this item's values", "looked in Model = \"X-197\" → Equipment")
+	h = newHarness(t, 200, 35, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("enter", ">")
+	h.contains(t, "looked in Temperature = 26.5 → DeviceLogs") // numbers name number keys
+}
+
+// TestFollowReferencePicker: an item naming two partitions (an index's
+// GSI1-PK and another attribute naming a table partition) offers both.
+func TestFollowReferencePicker(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Client: shopDB(t), Table: "Shop", PK: "o#1"})
+	h.keys("tab", ">")
+	h.contains(t, "Follow which reference?", "GSI1-PK = \"c#12345\" → index GSI1", "Customer = \"c#12345\" → Shop")
+	h.keys("down", "enter")
+	h.contains(t, "Shop › c#12345")
+	if strings.Contains(h.screen(), "index GSI1") {
+		t.Fatal("the second choice opened the index")
+	}
+	h.keys("<")
+	h.contains(t, "o#1")
+}
+
+// shopDB holds an order (o#1) whose item names a customer twice: through
+// the index GSI1's partition key and a plain attribute.
+func shopDB(t *testing.T) *memory.DB {
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Shop"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"},
+			{AttributeName: aws.String("SK"), AttributeType: "S"}, {AttributeName: aws.String("GSI1-PK"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("GSI1"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("GSI1-PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range []dynamo.Item{
+		{"PK": s("o#1"), "SK": s("order"), "GSI1-PK": s("c#12345"), "Customer": s("c#12345")},
+		{"PK": s("c#12345"), "SK": s("profile"), "Name": s("Ada")},
+	} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shop"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestReopenCommands walks to every kind of view that prints a command at
+// ? (the tree at its top and under a prefix, items, filtered items, an
+// index, Versions mode, a timeline, a table's own version spelling, a time
+// range, a sharded partition) and keeps those commands in a golden file.
+// The command line's TestReopenCommandsRun runs each one and checks that
+// it opens a view whose ? prints the same command.
+func TestReopenCommands(t *testing.T) {
+	var lines []string
+	note := func(h *harness) {
+		t.Helper()
+		line := h.m.commandLine()
+		if line == "" {
+			t.Fatalf("no command for this view:\n%s", h.screen())
+		}
+		lines = append(lines, line)
+	}
+	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA"})
+	note(h) // the tree at the partition's top
+	h.keys("/")
+	h.typeText("NY#") // the prefix, not the item NY beside it
+	h.keys("enter", "enter")
+	note(h) // a level under a prefix
+	h.keys("tab")
+	note(h) // its items
+	h.keys("3")
+	note(h) // Versions mode
+
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "9000", Filter: mustFilter(t, `Level = "ERROR"`)})
+	note(h) // filtered items
+
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"})
+	note(h) // an index
+
+	h = newHarness(t, 160, 40, Config{Table: "Locations", Index: "ByCity"})
+	note(h) // an index's partitions
+	h.keys("esc")
+	note(h) // the table's
+
+	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
+	note(h) // a timeline, its name with a # in it
+
+	tables := map[string]config.TableSettings{demo.PolicyTable: {VersionPattern: demo.PolicyPattern}}
+	h = newHarness(t, 160, 40, Config{Table: demo.PolicyTable, PK: demo.PolicyDrifted, Tables: tables})
+	openVersionsMode(t, h)
+	h.keys("enter")
+	note(h) // a table's own spelling, without the configuration
+
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
+	note(h) // a time range
+
+	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
+	note(h) // a sharded partition
+
+	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+func mustFilter(t *testing.T, s string) domain.FilterNode {
+	t.Helper()
+	n, err := domain.ParseFilter(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestNewPagesTakeAnyKey: the bound keys, and some that are not, on the
+// tour, a masked partition (with > and < among them) and a sorted Time
+// list, at 80×24: no panic, and the frame still fits. (F waits for polls,
+// which a synchronous driver cannot; TestFollowInTimeMode drives it.)
+func TestNewPagesTakeAnyKey(t *testing.T) {
+	var presses []tea.KeyPressMsg
+	for _, b := range []string{"up", "down", "enter", "left", "right", "backspace", "tab", "pgdown", "space"} {
+		presses = append(presses, keyPress(b))
+	}
+	for _, r := range "jkgGsStTxyYdecfoCiDV34?<>[]m0zr/1d9" {
+		presses = append(presses, keyPress(string(r)))
+	}
+	presses = append(presses, tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'i', Mod: tea.ModCtrl})
+	for _, cfg := range []Config{
+		{Tour: true},
+		{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Mask: maskLocations},
+		{Table: "DeviceLogs", PK: "123", Range: "last 24h"},
+	} {
+		cfg.Now = demoClock
+		h := newHarness(t, 80, 24, cfg)
+		for _, p := range presses {
+			h.send(p)
+			if lines := len(splitLines(h.screen())); lines != 24 {
+				t.Fatalf("after %q the screen is %d lines", p.String(), lines)
+			}
+		}
+	}
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		if r == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// randomKeys are every bound key (but F), the editing keys of the text boxes
+// (alt+d crashed bubbles' input) and some text.
+var randomKeys = func() []tea.KeyPressMsg {
+	var ks []tea.KeyPressMsg
+	for _, code := range []rune{tea.KeyUp, tea.KeyDown, tea.KeyLeft, tea.KeyRight, tea.KeyPgUp, tea.KeyPgDown, tea.KeyHome, tea.KeyEnd,
+		tea.KeyEnter, tea.KeyEscape, tea.KeyTab, tea.KeyBackspace, tea.KeyDelete} {
+		ks = append(ks, tea.KeyPressMsg{Code: code})
+	}
+	ks = append(ks, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "},
+		tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt}, tea.KeyPressMsg{Code: tea.KeyDelete, Mod: tea.ModAlt},
+		tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}, tea.KeyPressMsg{Code: 'f', Mod: tea.ModAlt},
+		tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
+	// Not F: following polls on a timer, which this synchronous harness
+	// would wait on for ever (TestFollowInTimeMode covers it).
+	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-" {
+		ks = append(ks, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return ks
+}()
+
+// TestRandomKeysEveryPage presses a few thousand seeded random keys on
+// every page at the three common sizes: no panic, and every frame fits
+// the terminal. A failure names the seed and the keys that led to it.
+func TestRandomKeysEveryPage(t *testing.T) {
+	starts := []struct {
+		name string
+		cfg  Config
+	}{
+		{"tables", Config{}},
+		{"partitions", Config{Table: "Locations"}},
+		{"tree", Config{Table: "Locations", PK: "USA"}},
+		{"items", Config{Table: "DeviceLogs", PK: "123"}},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}},
+		{"timeline", Config{Table: "Equipment", PK: demo.LongHistoryPiece, Versions: "Audit#PART-7"}},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t)}},
+		// 5 opens the table's changes; enter, 2, enter an item with its own.
+		{"table changes", Config{Table: demo.ShopTable, Streams: demoData(t)}},
+	}
+	sizes := [][2]int{{80, 24}, {120, 35}, {200, 50}}
+	keysPerRun := 800
+	if testing.Short() {
+		keysPerRun = 150
+	}
+	for i, s := range starts {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel() // each page its own model; the demo is only read
+			seed := int64(1700 + i)
+			r := rand.New(rand.NewSource(seed))
+			for _, sz := range sizes {
+				cfg := s.cfg
+				cfg.Now = demoClock
+				h := newHarness(t, sz[0], sz[1], cfg)
+				var pressed []string
+				for n := 0; n < keysPerRun; n++ {
+					k := randomKeys[r.Intn(len(randomKeys))]
+					pressed = append(pressed, k.String())
+					func() {
+						defer func() {
+							if e := recover(); e != nil {
+								t.Fatalf("seed %d at %dx%d: panic %v after keys %q", seed, sz[0], sz[1], e, pressed[max(0, len(pressed)-30):])
+							}
+						}()
+						h.send(k)
+						checkScreen(t, h, sz[0], fmt.Sprintf("seed %d at %dx%d after %q", seed, sz[0], sz[1], pressed[max(0, len(pressed)-30):]))
+						if got := len(splitLines(h.m.render())); got != sz[1] && !h.m.tooSmall() {
+							t.Fatalf("seed %d at %dx%d: %d lines after %q", seed, sz[0], sz[1], got, pressed[max(0, len(pressed)-30):])
+						}
+					}()
+				}
+			}
+		})
+	}
+}
+
+// textInputs are every text box of the explorer and the keys that open
+// it from a view.
+var textInputs = []struct {
+	name string
+	cfg  Config
+	open []string
+}{
+	{"search", Config{Table: "Locations", PK: "USA"}, []string{"/"}},
+	{"search-items", Config{Table: "DeviceLogs", PK: "123"}, []string{"/"}},
+	{"go-to", Config{Table: "Locations"}, []string{"/"}},
+	{"filter", Config{Table: "DeviceLogs", PK: "123"}, []string{"f"}},
+	{"range", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"t", "ctrl+u"}},
+	{"time-filter", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"f"}},
+	{"export", Config{Table: "DeviceLogs", PK: "123"}, []string{"e"}},
+}
+
+// typedRunes are the characters typed into the boxes: every key bound to
+// an action, and some text.
+const typedRunes = "jkgGlhLH1234V/nNfto[]m0cCsSiDp><yYerzdaxKJqQ?TXFe#\"'é世-_ :=.{}"
+
+// TestRandomTextEveryInput types seeded random text into every text box
+// at the three sizes: every key typed is text, none acts as a command
+// (j and k moved the search's cursor: /shopk searched for "shop").
+func TestRandomTextEveryInput(t *testing.T) {
+	runes := []rune(typedRunes)
+	for i, in := range textInputs {
+		t.Run(in.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(int64(2500 + i)))
+			for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+				cfg := in.cfg
+				cfg.Now = demoClock
+				h := newHarness(t, sz[0], sz[1], cfg)
+				h.keys(in.open...)
+				var typed []rune
+				for range 12 + r.Intn(12) {
+					typed = append(typed, runes[r.Intn(len(runes))])
+				}
+				for _, c := range typed {
+					h.send(tea.KeyPressMsg{Code: c, Text: string(c)})
+				}
+				if got, ok := h.m.typedText(); !ok || !strings.HasSuffix(got, string(typed)) {
+					t.Fatalf("at %dx%d typed %q, the box holds %q (open: %v)\n%s", sz[0], sz[1], string(typed), got, ok, h.screen())
+				}
+			}
+		})
+	}
+}
+
+// quits reports whether a key press asks the program to quit.
+func (h *harness) quits(name string) bool {
+	quit := false
+	h.press(name, func(msg tea.Msg) bool {
+		_, quit = msg.(tea.QuitMsg)
+		return !quit
+	})
+	return quit
+}
+
+// TestQClosesOverlays: q over a picker, a prompt or the help closes it as
+// esc does, and never quits; q on the page beneath still quits.
+func TestQClosesOverlays(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  func(t *testing.T) Config
+		open []string
+		want string // on screen while open
+	}{
+		{"index picker", locations(""), []string{"i"}, "Read Locations through"},
+		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
+		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
+		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
+		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
+		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
+		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
+		{"help", locations(""), []string{"?"}, "this view:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg(t))
+			before := h.screen()
+			h.keys(c.open...)
+			h.contains(t, c.want)
+			if h.quits("q") {
+				t.Fatalf("q quit with the %s open", c.name)
+			}
+			if s := h.screen(); s == "" || strings.Contains(s, c.want) {
+				t.Fatalf("q left the %s open:\n%s", c.name, s)
+			}
+			if c.name != "reference picker" && c.name != "time column picker" && h.screen() != before {
+				t.Fatalf("q did not come back to the page as it was:\n%s\nbefore:\n%s", h.screen(), before)
+			}
+			if !h.quits("q") {
+				t.Fatal("q with nothing open did not quit")
+			}
+		})
+	}
+}
+
+func locations(prefix string) func(*testing.T) Config {
+	return func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", Prefix: prefix} }
+}
+
+// TestPasteLandsInEveryInput: a bracketed paste lands in the focused
+// box, whichever it is, as one line (newlines as spaces, controls
+// dropped); the program turns bracketed paste on, and it was dropped.
+func TestPasteLandsInEveryInput(t *testing.T) {
+	for _, in := range textInputs {
+		t.Run(in.name, func(t *testing.T) {
+			cfg := in.cfg
+			cfg.Now = demoClock
+			h := newHarness(t, 120, 35, cfg)
+			h.keys(in.open...)
+			h.send(tea.PasteMsg{Content: "OK#1\r\nq j\tk\x1b[31m\x07?"})
+			got, ok := h.m.typedText()
+			if want := "OK#1 q j k[31m?"; !ok || !strings.HasSuffix(got, want) {
+				t.Fatalf("pasted into %s: the box holds %q (open: %v), want it to end with %q\n%s", in.name, got, ok, want, h.screen())
+			}
+		})
+	}
+}
+
+// TestPasteOutsideAnInputIsNoKeys: a paste with no box open is not taken
+// as keys (a pasted q does not quit, j does not move) and says where
+// pasted text goes.
+func TestPasteOutsideAnInputIsNoKeys(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	before := h.screen()
+	h.send(tea.PasteMsg{Content: "jjjq"})
+	if _, ok := h.m.typedText(); ok {
+		t.Fatal("a box opened")
+	}
+	h.said(t, "pasted text goes in a text box")
+	if !strings.Contains(before, "row 1 of") || !strings.Contains(h.screen(), "row 1 of") {
+		t.Fatalf("the cursor moved:\n%s", h.screen())
+	}
+}
+
+// TestSearchTypesJAndK: / takes j and k as text (/shopk searched "shop").
+func TestSearchTypesJAndK(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.keys("/", "s", "h", "o", "p", "k", "j")
+	if got, _ := h.m.typedText(); got != "shopkj" {
+		t.Fatalf("the search holds %q, want shopkj", got)
+	}
+	h.keys("esc", "/", "W", "A", "down")
+	if got, _ := h.m.typedText(); got != "WA" {
+		t.Fatalf("↓ typed into the search: %q", got)
+	}
+}
+
+// tourWant is what each stop's view shows of its pattern, by title.
+var tourWant = map[string]string{
+	"Starbucks hierarchy":                  "53 prefixes",
+	"Deep geography":                       "20 prefixes",
+	"Audit versions with drift":            "versioned item",
+	"Device logs < 1536019200":             "2 items",
+	"Chat user#datetime":                   " · delimiter ",
+	"Chat's reversed index":                "ByTime",
+	"Sharded hot partition":                "shards of seattle-{1..4}",
+	"Revisions spelt rev#{n}#{name}":       "versioned item",
+	"An audit log over time":               "AuditLog",
+	"Online shop, overloaded indexes":      " · delimiter ",
+	"Device states before the time":        " · delimiter ",
+	"Versions v0…vN with a Latest pointer": "versioned item",
+	"Time-based versions beside Metadata":  " · delimiter ",
+	"A history of 1,000 revisions":         "Audit · 1,000 revisions",
+	"Documents v_0 beside v_1…v_N":         "(v_N)  v_0",
+	"Revisions numbered by Unix time":      "Rel   v0",
+	"Metrics in epoch milliseconds":        "TS holds epoch milliseconds",
+	"Flights ORIGIN#time#fare#seat":        "SEA#2021-08-01T20:00:00#950#1",
+	"Photos keyed by ULIDs":                "SK holds ULIDs (time-ordered ids) after a prefix",
+	"A header item beside its events":      "comm#2023-04-30T12:05:41#comm2",
+	"Orders keyed by yyyyMMdd numbers":     "dates written as numbers",
+	"Binary sort keys":                     "b64:AP4A",
+	"What changed, live":                   "c#001 · 9 changes in 24 h",
+}
+
+// TestTourOpensEachStop: --demo opens on the tour; each stop's key opens
+// its view, reading its table, with rows and no failure, showing its
+// pattern; the flags the tour prints reopen the same view.
+func TestTourOpensEachStop(t *testing.T) {
+	if len(tourWant) != len(tourStops) {
+		t.Fatalf("%d stops, %d checked", len(tourStops), len(tourWant))
+	}
+	labels := tourLabels(keymap.Default(), len(tourStops))
+	for i, s := range tourStops {
+		t.Run(s.title, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock, Streams: demoData(t)})
+			h.contains(t, "Demo tour", "2026-11-01 00:00 UTC")
+			h.keys(labels[i])
+			if strings.Contains(h.screen(), "Demo tour") {
+				t.Fatalf("stop %s did not open:\n%s", labels[i], h.screen())
+			}
+			h.contains(t, "Tables › "+s.open.Table, tourWant[s.title])
+			if h.m.fatal != nil || h.m.lastErr != nil || strings.Contains(h.screen(), "Something went wrong") {
+				t.Fatalf("stop %s failed: %v %v\n%s", labels[i], h.m.fatal, h.m.lastErr, h.screen())
+			}
+			if s.open.Changes {
+				// The Changes mode: no flag opens it (the stop says 5),
+				// and the stream's records are its rows.
+				if h.m.top().Mode() != pages.ModeChanges || h.rec.count("Query")+h.rec.count("Scan") != 0 {
+					t.Fatalf("stop %s: not the Changes mode, or it read the table:\n%s", labels[i], h.screen())
+				}
+				return
+			}
+			list, ok := h.m.top().(common.Searchable)
+			if !ok || list.List().Rows() == 0 {
+				t.Fatalf("stop %s opened no rows:\n%s", labels[i], h.screen())
+			}
+			// The flags under the list reopen this view: ? prints them.
+			line := h.m.commandLine()
+			args := tourArgs(s)
+			for j := 0; j < len(args); j++ {
+				pair := args[j]
+				if j+1 < len(args) && !strings.HasPrefix(args[j+1], "--") {
+					pair, j = pair+" "+args[j+1], j+1
+				}
+				if strings.HasPrefix(pair, "--levels ") || strings.HasPrefix(pair, "--version-pattern ") {
+					continue // how the view names what it shows, not where it is
+				}
+				if !strings.Contains(line+" ", " "+pair+" ") {
+					t.Errorf("the tour opens with %q; the view reopens with %q", strings.Join(args, " "), line)
+				}
+			}
+		})
+	}
+}
+
+// TestTourHoldsEveryTable (25.23, 26.7): every demo table is a stop, and
+// so are the 1,000-revision history and each key shape published models
+// write (flights ORIGIN#time#fare#seat, photos by ULID, a header item
+// beside events, yyyyMMdd numbers, revisions numbered by Unix time).
+func TestTourHoldsEveryTable(t *testing.T) {
+	opened := map[string]bool{}
+	for _, s := range tourStops {
+		opened[s.open.Table] = true
+		opened[s.open.Table+" "+s.open.PK] = true
+	}
+	var want []string
+	for _, tb := range demo.Tables() {
+		want = append(want, *tb.TableName)
+	}
+	want = append(want, "Equipment "+demo.LongHistoryPiece, demo.ShapesTable+" "+demo.FlightsPK, demo.ShapesTable+" "+demo.PhotosPK,
+		demo.ShapesTable+" "+demo.ComplaintPK, demo.ShapesTable+" "+demo.ReleasesPK, demo.OrdersTable+" "+demo.OrdersCustomer)
+	for _, w := range want {
+		if !opened[w] {
+			t.Errorf("no stop of the tour opens %s", w)
+		}
+	}
+	h := newHarness(t, 200, 50, Config{Tour: true, Now: demoClock})
+	h.contains(t, fmt.Sprintf("What the demo's %d tables hold", len(demo.Tables())))
+}
+
+// TestTourKeysSkipTakenOnes: the direct keys are 1–9 then the letters no
+// other key of the tour takes; a letter rebound to move the cursor is
+// skipped, so that it still moves it (and j, no longer down, opens a stop).
+func TestTourKeysSkipTakenOnes(t *testing.T) {
+	got := strings.Join(tourLabels(keymap.Default(), len(tourStops)), "")
+	if got != "123456789abcdefimnorstu" {
+		t.Fatalf("the tour's keys: %s", got)
+	}
+	if spans := labelSpans(tourLabels(keymap.Default(), len(tourStops))); !slices.Equal(spans, []string{"1–9", "a–u"}) {
+		t.Fatalf("named as %v", spans)
+	}
+	km := keymap.Default()
+	km.Down = key.NewBinding(key.WithKeys("down", "a"), key.WithHelp("↓/a", "down"))
+	if got := strings.Join(tourLabels(km, len(tourStops)), ""); got != "123456789bcdefijmnorstu" {
+		t.Fatalf("with a bound to down: %s", got)
+	}
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock, Keys: km})
+	h.keys("a")
+	h.contains(t, "Demo tour", "› Geography")
+	h.keys("b")
+	h.contains(t, "Tables › Shop")
+}
+
+// TestTourScrollsAt80x24: the list is longer than 80×24 holds; it scrolls
+// with the cursor, says how many stops are out of sight, and keeps the
+// selected stop, its key and its description on screen all the way down
+// and back up; the lines under the list stay.
+func TestTourScrollsAt80x24(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	labels := tourLabels(keymap.Default(), len(tourStops))
+	h.contains(t, "↓ ", " more below", "enter/1–9/a–u open", "esc: the tables")
+	see := func(i int) {
+		t.Helper()
+		s := tourStops[i]
+		h.contains(t, labels[i]+"  "+s.title, "› "+s.about[:20], "Clock starts at", "enter/1–9/a–u open")
+	}
+	for i := range tourStops {
+		see(i)
+		h.keys("down")
+	}
+	h.contains(t, "↑ ", " more above")
+	if strings.Contains(h.screen(), "more below") {
+		t.Fatalf("at the last stop, stops below:\n%s", h.screen())
+	}
+	for i := len(tourStops) - 1; i >= 0; i-- {
+		see(i)
+		h.keys("k")
+	}
+	h.keys("pgdown")
+	if h.m.top().(*tourPage).cursor == 0 {
+		t.Fatal("pgdown did not move")
+	}
+	h.keys("G")
+	see(len(tourStops) - 1)
+	h.keys("g")
+	see(0)
+}
+
+// TestTourGoldens: the tour with its cursor on the last stop, scrolled
+// where the list does not fit.
+func TestTourGoldens(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, sz[0], sz[1], Config{Tour: true, Now: demoClock})
+			h.keys("G")
+			checkScreen(t, h, sz[0], "tour")
+			h.golden(t)
+		})
+	}
+}
+
+func TestTourKeys(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.golden(t)
+	if h.rec.count("Scan")+h.rec.count("Query") != 0 {
+		t.Fatal("the tour read before anything was picked")
+	}
+	h.keys("down", "down", "enter")
+	h.contains(t, "Equipment", "versioned items")
+	h.keys("?")
+	h.contains(t, "T demo tour")
+	h.keys("T")
+	h.contains(t, "Demo tour")
+	h.keys("esc") // back where T was pressed
+	h.contains(t, "versioned items")
+	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("esc")
+	h.contains(t, "Locations", "READ-ONLY")
+	if strings.Contains(h.screen(), "Demo tour") {
+		t.Fatal("esc stayed on the tour")
+	}
+}
+
+// TestTourClicks: a click selects the stop under it, in the scrolled list
+// too; a second click opens it; a click off the list does nothing.
+func TestTourClicks(t *testing.T) {
+	click := func(h *harness, y int) { h.screen(); h.send(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft}) }
+	h := newHarness(t, 120, 35, Config{Tour: true, Now: demoClock})
+	click(h, 4) // the title bar, the border, then the stops (no room for a heading): the third
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 0) // the title bar over the list
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 30) // under the list
+	h.contains(t, "Demo tour", "› Equipment: v0_")
+	click(h, 4)
+	h.contains(t, "Tables › Equipment › "+demo.DriftedPiece, "versioned item")
+
+	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("G") // scrolled: the list's first line is the tenth stop
+	click(h, 2)
+	h.contains(t, "› Shop: customers")
+	click(h, 2)
+	h.contains(t, "Tables › Shop")
+}
+
+// TestLeafLevelOpensInOneRead: the partition's walk read LEAF's first
+// keys, items with nothing below them: opening LEAF# reads its 100 items
+// in one Query, as a plain read of it would, where a probe first took two
+// (28.5). NEST#, whose keys go deeper, is probed as before.
+func TestLeafLevelOpensInOneRead(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for i := range 100 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}})
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("NEST#%02d#%d", i/10, i%10)}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Leafy", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Leafy", PK: "p"})
+	for _, c := range []struct {
+		keys    []string
+		prefix  string
+		queries int
+	}{
+		{[]string{"enter"}, "LEAF#", 1},
+		{[]string{"esc", "down", "enter"}, "NEST#", 3}, // a probe that measures the items, then reads of one read unit
+	} {
+		before := h.rec.count("Query")
+		h.keys(c.keys...)
+		screen := h.screen()
+		if got := h.rec.count("Query") - before; got != c.queries || !strings.Contains(screen, fmt.Sprintf(`:prefix="%s"`, c.prefix)) {
+			t.Fatalf("opening %s sent %d Queries; want %d\n%s", c.prefix, got, c.queries, screen)
+		}
+	}
+}
+
+// TestTreeItemAtPrefix (26.5): on the demo's USER#ada, PROFILE# is both an
+// item and the prefix of PROFILE#email and PROFILE#phone. Its level lists
+// the item as a row of its own, counted among the items of the title
+// (three rows, three items), and enter on that row opens the item.
+func TestTreeItemAtPrefix(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: demo.ShapesTable, PK: demo.PhotosPK})
+	h.contains(t, "USER#ada · 2 prefixes · all", "PHOTO#", "PROFILE#", "row 1 of 2")
+	h.keys("down", "enter")
+	h.contains(t, "PROFILE# · 3 items · all", "PROFILE# (the prefix itself)", "email", "phone", "row 1 of 3")
+	h.keys("enter")
+	h.contains(t, `"Name"`, `"Ada"`)
+
+	// ORDER# alone: its level holds only the item keyed by the prefix.
+	h = newHarness(t, 120, 35, Config{Table: "T", PK: "p", Client: keysDB(t, "ORDER#", "USER#1")})
+	h.contains(t, "p · 2 prefixes · all", "row 1 of 2")
+	h.keys("enter")
+	h.contains(t, "ORDER# · 1 item · all", "ORDER# (the prefix itself)", "row 1 of 1")
+	h.keys("enter")
+	h.contains(t, `"SK": "ORDER#"`)
+}
+
+// TestTreeNoDelimiter: binary keys where no delimiter repeats (two of
+// Blobs' 48 hold a byte 0x23) are listed whole, and the tree says so in
+// its title, its request line, its reopen command and the D picker;
+// choosing # there splits them, choosing "no delimiter" lists them whole
+// again (25.20).
+func TestTreeNoDelimiter(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Blobs", PK: "images"})
+	h.contains(t, "images · 48 items · all · no delimiter", "• b64:I/4H", "· no delimiter · 2 req")
+	if s := h.screen(); strings.Contains(s, "(empty)") || strings.Contains(s, "prefix") {
+		t.Fatalf("a binary key split at 0x23:\n%s", s)
+	}
+	if got := h.m.commandLine(); !strings.HasSuffix(got, "--delimiter none") {
+		t.Fatalf("reopens with %q", got)
+	}
+	before := h.rec.count("Query")
+	h.keys("D")
+	h.contains(t, "●   no delimiter  0 of 20")
+	if h.rec.count("Query") != before {
+		t.Fatal("the delimiter picker read something")
+	}
+	h.keys("up", "up", "up", "up", "up", "up", "up", "enter") // # : split where the keys hold 0x23
+	h.contains(t, "images · 2 prefixes · 46 items · all · delimiter #", "▸ (empty)#", "· skip-scan ")
+	h.keys("D")
+	h.contains(t, "●   #")
+	h.keys("down", "down", "down", "down", "down", "down", "down", "enter")
+	h.contains(t, "images · 48 items · all · no delimiter", "• b64:I/4H")
+}
+
+// TestTreeDelimiterNone: --delimiter none opens a level with every key
+// whole, even where a delimiter repeats; so does "no delimiter" in the D
+// picker, and reading the level again keeps it (none is a state of its
+// own, not "detect again").
+func TestTreeDelimiterNone(t *testing.T) {
+	whole := func(h *harness) {
+		t.Helper()
+		h.contains(t, "FRANCE · 63 items · all · no delimiter", "• ILE-DE-FRANCE#PARIS#75001")
+		if s := h.screen(); strings.Contains(s, "│ ▸ ") {
+			t.Fatalf("a prefix row with no delimiter:\n%s", s)
+		}
+	}
+	whole(newHarness(t, 120, 35, Config{Table: "Locations", PK: "FRANCE", Delimiter: "none"}))
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "FRANCE"})
+	h.contains(t, "FRANCE · 4 prefixes · all · delimiter #")
+	h.keys("D", "down", "down", "down", "down", "down", "down", "down", "enter")
+	whole(h)
+	h.keys("r")
+	whole(h)
+}
+
+// TestTreeDelimiterNoneUnderAPrefix: --prefix with --delimiter none lists
+// the keys under the prefix whole, the prefix one step of the breadcrumb,
+// and reopens the same way.
+func TestTreeDelimiterNoneUnderAPrefix(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Delimiter: "none"})
+	h.contains(t, "Locations › USA › NY#NEWYORKCITY#", "NY#NEWYORKCITY# · ", "items · all · no delimiter", "• 62700#")
+	if got := h.m.commandLine(); !strings.HasSuffix(got, "--prefix 'NY#NEWYORKCITY#' --delimiter none") {
+		t.Fatalf("reopens with %q", got)
+	}
+}
+
+// binDB holds a table keyed by two binaries, the sort keys split at '#'
+// into a small hierarchy: b64:AP4= is the partition 00 fe.
+func binDB(t *testing.T) *memory.DB {
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Bin"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "B"}, {AttributeName: aws.String("SK"), AttributeType: "B"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		BillingMode:          types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range []string{"\x01\xff#\x02", "\x01\xff#\x03", "\x05#\x00\x10", "\x07"} {
+		it := dynamo.Item{"PK": &types.AttributeValueMemberB{Value: []byte{0, 0xfe}}, "SK": &types.AttributeValueMemberB{Value: []byte(sk)},
+			"Blob": &types.AttributeValueMemberB{Value: []byte{0xde, 0xad}}}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Bin"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestBinaryKeysOneForm walks a table keyed by binaries through every
+// page: partitions, tree, a drilled level, items, the item, the request
+// line, the help's reopen command and the tree's export rows. A binary is
+// shown one way, b64: and its base64 (what --pk and --prefix accept),
+// never as escaped bytes or bare base64; the reopen command opens the
+// same view again.
+func TestBinaryKeysOneForm(t *testing.T) {
+	escaped := regexp.MustCompile(`\\x[0-9a-f]{2}|\\u00|"AP4="|"3q0="`)
+	check := func(h *harness, page string, want ...string) {
+		t.Helper()
+		s := h.screen()
+		if m := escaped.FindString(s); m != "" {
+			t.Fatalf("%s shows a binary as %q, not b64:…:\n%s", page, m, s)
+		}
+		h.contains(t, want...)
+	}
+	h := newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin"})
+	check(h, "partitions", "b64:AP4=")
+	h.keys("enter")
+	check(h, "tree", "Bin › b64:AP4=", "▸ b64:Af8=", "▸ b64:BQ==", "• b64:Bw==", `:pk=b64:AP4=`)
+	if got := h.m.commandLine(); got != "dynascope --demo --table Bin --pk b64:AP4= --delimiter '#'" {
+		t.Fatalf("tree reopens with %q", got)
+	}
+	h.keys("enter")
+	check(h, "drilled tree", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", `:prefix=b64:Af8j`)
+	if got := h.m.commandLine(); !strings.Contains(got, "--pk b64:AP4= --prefix b64:Af8j") {
+		t.Fatalf("drilled tree reopens with %q", got)
+	}
+	h.keys("2")
+	check(h, "items", "b64:Af8jAg==", "b64:3q0=")
+	h.keys("enter")
+	check(h, "item", `"SK": "b64:Af8jAg=="`, `"Blob": "b64:3q0="`, "Key: PK=b64:AP4= SK=b64:Af8jAg==")
+	h.keys("?")
+	check(h, "help", "b64:AP4=")
+
+	// The reopen command's values read back as the same keys.
+	for _, arg := range []string{"b64:AP4=", "AP4="} {
+		v, err := domain.ParseKeyValue(domain.TypeB, arg)
+		if err != nil || string(v.Bytes) != "\x00\xfe" {
+			t.Fatalf("--pk %s reads as %v, %v", arg, v, err)
+		}
+	}
+	h = newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin", PK: "b64:AP4=", Prefix: "b64:Af8j", Delimiter: "#"})
+	check(h, "deep link", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", "• b64:Aw==")
+}
+
+// longKeysDB holds readings whose sort keys are longer than 80 columns,
+// a time of day in their middle: DEVICE#…#2026-10-31T13:00:58.123456Z#….
+func longKeysDB(t *testing.T) *memory.DB {
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Long"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		BillingMode:          types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		sk := fmt.Sprintf("DEVICE#sensor-0042#READING#2026-10-31T13:%02d:58.123456Z#temperature#celsius#calibration-run-00017", i)
+		it := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "site#berlin-7"}, "SK": &types.AttributeValueMemberS{Value: sk},
+			"Value": &types.AttributeValueMemberN{Value: fmt.Sprint(20 + i%5)}, "Status": &types.AttributeValueMemberS{Value: "ok"}}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Long"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestLongKeysKeepTheirTime: in the item list, a sort key too long for
+// the terminal is cut around its date and time, not through them: at
+// 80×24 every row still shows its own minute (the middle cut showed
+// DEVICE#sensor-0042#READING#2026-10-31…perature#… on every row, 25.22).
+func TestLongKeysKeepTheirTime(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: longKeysDB(t), Table: "Long", PK: "site#berlin-7"})
+			h.keys("2")
+			h.contains(t, "2026-10-31T13:00:58.123456Z", "2026-10-31T13:01:58.123456Z", "2026-10-31T13:15:58.123456Z")
+			if strings.Contains(h.screen(), "2026-10-31…") {
+				t.Fatalf("a key cut through its time:\n%s", h.screen())
+			}
+			h.golden(t)
+		})
+	}
+}
+
+// TestGOnPartitionsStillScannedSaysSo: a Scan has no end to read first,
+// so the first G on a partitions list still being scanned goes to the last
+// partition scanned so far; it says that is not the table's last, rather
+// than stopping there as if it were the end (25.20).
+func TestGOnPartitionsStillScannedSaysSo(t *testing.T) {
+	db := memory.New()
+	items := make([]dynamo.Item, 3000)
+	for j := range items {
+		items[j] = dynamo.Item{"PK": s(fmt.Sprintf("p#%05d", j)), "SK": s("x")}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Many", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Many"})
+	h.contains(t, "more: scroll down to scan on")
+	h.keys("G")
+	h.said(t, "scanned so far, not the table's last")
+}
+
+// TestKeysThatDoNotApplySayWhy: a key bound elsewhere, pressed where it
+// does not apply, says why in the status bar (it did nothing, silently),
+// as 1–4 do for a dimmed mode; and reads nothing.
+func TestKeysThatDoNotApplySayWhy(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+		keys []string
+		key  string
+		want string
+	}{
+		{"D on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "D", "D delimiter does not apply here: it splits the sort keys in Tree mode (1)"},
+		{"i on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "i", "i index does not apply here"},
+		{"c on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "c", "c count does not apply here: it counts a Tree level's children (1)"},
+		{"m on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "m", "m mark to compare does not apply here: it marks a revision in an item's version timeline"},
+		{"[ on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "[", "prev revision does not apply here"},
+		{"z on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "z", "z UTC/local does not apply here: it switches the times of Time mode (4)"},
+		{"F on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "F", "F follow new items does not apply here: it follows new items in Time mode (4) and new changes in Changes mode (5)"},
+		{"X on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "X", "X stop loading does not apply here: nothing is loading"},
+		{"f on the tables", Config{}, nil, "f", "f filter does not apply here"},
+		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},
+		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
+		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
+		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Now = demoClock
+			h := newHarness(t, 120, 35, cfg)
+			h.keys(c.keys...)
+			before := h.screen()
+			reads := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem")
+			h.keys(c.key)
+			h.said(t, c.want)
+			h.contains(t, "does not apply here")
+			if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - reads; n != 0 {
+				t.Fatalf("%s read %d times", c.key, n)
+			}
+			if strings.Split(before, "\n")[0] != strings.Split(h.screen(), "\n")[0] {
+				t.Fatalf("%s moved elsewhere:\n%s", c.key, h.screen())
+			}
+		})
+	}
+}
+
+// TestKeysThatApplySayNothing: a page's own keys, and moves, say nothing.
+func TestKeysThatApplySayNothing(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	for _, k := range []string{"down", "j", "k", "g", "G", "D", "esc", "i", "esc"} {
+		h.keys(k)
+		if strings.Contains(h.screen(), "does not apply") {
+			t.Fatalf("%s said it does not apply:\n%s", k, h.screen())
+		}
+	}
+}
+
+// TestModesThatDoNotApplyCostNothing: the skip-scan's own keys (and the
+// keys of items loaded to the end) decide Time and Versions: a mode they
+// rule out is dimmed with its reason, and its key reads nothing; where
+// the keys hold time (STATE#time, user#datetime, prefixes only at the
+// top) Time still opens, with one request.
+func TestModesThatDoNotApplyCostNothing(t *testing.T) {
+	cases := []struct {
+		name     string
+		cfg      Config
+		keys     []string // to reach the place
+		key      string   // the mode's key
+		off      string   // the tab's reason; "" when the mode applies
+		requests int      // Query requests the key sends
+	}{
+		{"prefixes only: Time", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "4", "the 5 sort keys read here hold no time", 0},
+		{"prefixes only: t", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "t", "the 5 sort keys read here hold no time", 0},
+		{"partition top: Time", Config{Table: "Locations", PK: "USA"}, nil, "4", "the 20 sort keys read here hold no time", 0},
+		{"partition top: Versions", Config{Table: "Locations", PK: "FRANCE"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
+		{"all items loaded: Versions", Config{Table: "Locations", PK: "FRANCE"}, []string{"2", "load all"}, "3", "no sort key here begins with v", 0},
+		{"the tree's keys, in Items", Config{Table: "Locations", PK: "USA"}, []string{"2"}, "3", "no sort key here begins with v", 0},
+		// The first page (the sample's newest keys, never read twice),
+		// then the oldest 20 keys; the two agree on one form, so no
+		// prefix between them is sampled (26.2: was 8 and 12).
+		{"STATE#time", Config{Table: demo.StateTable, PK: demo.StateDevice}, nil, "4", "", 2},
+		{"user#datetime", Config{Table: "ChatMessages", PK: "portland"}, nil, "4", "", 2},
+		{"ORIGIN#time#fare#seat beside metadata", Config{Table: demo.ShapesTable, PK: demo.FlightsPK}, nil, "4", "", 2},
+		{"PHOTO#<ULID> beside PROFILE#", Config{Table: demo.ShapesTable, PK: demo.PhotosPK}, nil, "4", "", 2},
+		{"a header beside two events, read whole", Config{Table: demo.ShapesTable, PK: demo.ComplaintPK}, nil, "4", "", 1},
+		{"yyyyMMdd numbers", Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer}, nil, "4", "", 2},
+		{"versions at the top", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"1"}, "3", "", -1},
+		// The tour's AuditLog stop opens Time: its first page, newest
+		// first, ends the keys before v (25.11), as the tree's walk does.
+		{"the tour's AuditLog, in Time", Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
+		{"AuditLog, Time then Items", Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, []string{"2"}, "3", "no sort key here begins with v", 0},
+		{"AuditLog, in the tree", Config{Table: "AuditLog", PK: "prod-api"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
+		{"versions, in Time", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"4"}, "3", "", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg)
+			for _, k := range c.keys {
+				if k == "load all" {
+					h.loadAll()
+					continue
+				}
+				h.keys(k)
+			}
+			moded, ok := h.m.top().(common.Moded)
+			if !ok {
+				t.Fatalf("no modes on:\n%s", h.screen())
+			}
+			tab := map[string]int{"3": 2, "4": 3, "t": 3}[c.key]
+			if got := moded.Modes()[tab].Off; c.off == "" && got != "" || c.off != "" && !strings.Contains(got, c.off) {
+				t.Fatalf("tab %s: off %q, want %q\n%s", moded.Modes()[tab].Name, got, c.off, h.screen())
+			}
+			before := h.rec.count("Query")
+			h.keys(c.key)
+			if n := h.rec.count("Query") - before; c.requests >= 0 && n != c.requests {
+				t.Fatalf("%s sent %d Query requests, want %d\n%s", c.key, n, c.requests, h.screen())
+			}
+			if c.off != "" {
+				h.said(t, "mode here: "+c.off)
+				h.keys("?")
+				h.contains(t, "does not apply here: "+c.off)
+			}
+		})
+	}
+}
+
+// TestCountsSayOneAndAgreeWithRows: a title's counts add up to the rows
+// listed (NY beside NY#: 53 prefixes · 1 item, 54 rows), and a count of
+// one is said in the singular.
+func TestCountsSayOneAndAgreeWithRows(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
+	h.contains(t, "USA · 53 prefixes · 1 item · all", "row 1 of 54")
+	h = newHarness(t, 120, 35, Config{Table: "Blobs"})
+	h.contains(t, "Blobs · 1 partition · all", "(keys only) · 1 page · 48 keys read · 0 jumps past")
+	h.keys("enter")
+	h.contains(t, "images · 48 items · all · no delimiter", "row 1 of 48") // no delimiter repeats: every key a row
+	h.keys("2", "enter")
+	h.contains(t, "b64:AP4A · 3 attributes")
+	if s := h.screen(); strings.Contains(s, "1 pages") || strings.Contains(s, "1 items") || strings.Contains(s, "1 partitions") {
+		t.Fatalf("a plural for one:\n%s", s)
+	}
+}

@@ -1,0 +1,647 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+func demoClock() time.Time { return demo.DemoEnd }
+
+// typeText types a string into whatever has focus.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(keyPress(string(r)))
+	}
+}
+
+// clearInput deletes what an input holds.
+func (h *harness) clearInput(n int) {
+	for range n {
+		h.keys("backspace")
+	}
+}
+
+// TestTimeSeedQuery: the seed's query typed into the range bar returns the
+// device's first two records, newest first, with readable times.
+func TestTimeSeedQuery(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("opening Time mode took %d Query, want 1 (the first page, which is the sample)", n)
+	}
+	h.contains(t, "Timestamp holds epoch seconds (detected) · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
+	h.typeText("< 1536019200")
+	h.keys("enter")
+	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=-62135596800", ":hi=1536019199", "until 2018-09-03 23:59:59 UTC")
+	if strings.Contains(h.screen(), "2018-09-04 01:00:00") {
+		t.Fatal("the third record is listed")
+	}
+	h.golden(t)
+	// A bad range is explained; what is listed stays.
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("last 15x")
+	h.keys("enter")
+	h.contains(t, `✗ "15x" is not a span`, "2 items loaded", "2011-07-09 13:00:00")
+	h.keys("esc", "o") // oldest first
+	h.contains(t, "oldest first", "2 items loaded")
+}
+
+func TestTimeCompositeAndSparkline(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "ChatMessages", PK: "portland", Now: demoClock})
+	h.keys("tab", "t") // from the items view too
+	h.contains(t, "MessageID holds date:time after a prefix ending #")
+	h.typeText("2018-08")
+	h.keys("enter") // no prefix: every prefix, merged by time
+	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 item loaded", "Hello from the blog")
+	h.keys("t")
+	h.clearInput(10)
+	h.typeText("amsg# 2018-08")
+	h.keys("enter")
+	h.contains(t, `begins_with(MessageID, :prefix)   :pk="portland" :prefix="amsg#2018-08-"`, "1 item loaded")
+
+	h = newHarness(t, 120, 30, Config{Table: "AuditLog", PK: demo.AuditStream, Now: demoClock})
+	h.keys("t")
+	h.typeText("last 24h")
+	h.keys("enter")
+	h.loadAll()
+	h.contains(t, `At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z"`, `:hi="2026-11-01T00`, "between 2026-10-31 00:00:00 UTC and 2026-11-01 00:00:00 UTC", "█", "2026-10-31 00:04 ")
+	h.golden(t)
+	h.keys("t")
+	h.clearInput(10)
+	h.typeText("@ 2026-10-31T12:00")
+	h.keys("enter")
+	if !strings.Contains(h.screen(), "2026-10-31 11:") {
+		t.Fatalf("jump did not land before noon:\n%s", h.screen())
+	}
+	h.keys("z")
+	zone, _ := demoClock().In(time.Local).Zone()
+	h.contains(t, "Time ("+zone+")", "times in local time, "+zone)
+}
+
+func TestTimeNoTimeKeys(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("t")
+	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
+	h.contains(t, "prefixes") // nothing opened
+}
+
+// TestTimeMergedPrefixes: on STATE#time keys the partition lists in key
+// order and says so; a range typed without a prefix finds the prefixes
+// (the children skip-scan) and lists every state newest first, reading a
+// page a prefix for the first screen.
+func TestTimeMergedPrefixes(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "State#Date holds ISO 8601 without zone after a prefix ending #", "key order, descending")
+	before := h.rec.count("Query")
+	h.typeText("2020-04-24")
+	h.keys("enter")
+	h.contains(t, "newest first across 4 prefixes", "4 Queries merged by time (NORMAL# WARNING1# WARNING2# WARNING3#)", "2020-04-24 23:57:00", "2020-04-24 23:45:00")
+	if n := h.rec.count("Query") - before; n > 5+4 {
+		t.Errorf("finding 4 prefixes and a first screen took %d Query, want at most 9 (the skip-scan's bound of C+1, one page a prefix)", n)
+	}
+	screen := h.screen()
+	if strings.Index(screen, "WARNING1#2020-04-24T23:57:00") > strings.Index(screen, "NORMAL#2020-04-24T23:45:00") {
+		t.Errorf("not newest first across prefixes:\n%s", screen)
+	}
+	h.golden(t)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkScreen(t, h, sz[0], fmt.Sprintf("merged range at %dx%d", sz[0], sz[1]))
+		if n := strings.Count(h.m.render(), "\n") + 1; n > sz[1] {
+			t.Errorf("merged range at %dx%d: %d lines", sz[0], sz[1], n)
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.keys("o") // oldest first, merged again
+	h.contains(t, "oldest first across 4 prefixes", "2020-04-24 14:05:00")
+	h.keys("t")
+	h.clearInput(20)
+	h.typeText("WARNING1# 2020-04-24") // one prefix, as before
+	h.keys("enter")
+	h.contains(t, "begins_with(State#Date, :prefix)", `:prefix="WARNING1#2020-04-24T"`)
+	if strings.Contains(h.screen(), "merged by time") {
+		t.Error("a range with a prefix is still merged")
+	}
+}
+
+// TestTimeBesideMetadata: a Metadata item beside ISO times is skipped by
+// detection, said on screen, and left out of ranges.
+func TestTimeBesideMetadata(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ISO 8601 without zone (detected)", "1 of 40 keys is not a time: Metadata, left out of ranges", "newest first")
+	h.typeText(">= 2020-11-12")
+	h.keys("enter")
+	h.loadAll()
+	h.contains(t, "60 items loaded")
+	if strings.Contains(h.screen(), "Metadata  ") {
+		t.Error("Metadata listed in a range")
+	}
+}
+
+// TestTimeFormatMatchingNothing: a configured format (time_format, or
+// --time-format) that no key reads as says so where the rows would be.
+func TestTimeFormatMatchingNothing(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock,
+		Tables: map[string]config.TableSettings{demo.PartStatesTable: {TimeFormat: "epoch-ms"}}})
+	h.keys("t")
+	h.contains(t, `No Time mode here: the table's time_format "epoch-ms" does not fit this key:`, "is a number form, and this key holds text")
+	// Opened directly (--range), Time reads its page and says how to name
+	// a format by hand; from the tree its tab is dimmed, nothing read.
+	h = newHarness(t, 120, 30, Config{Table: "Locations", PK: "USA", Range: "last 24h"})
+	h.contains(t, "do not read as time", "set time_format for the table in the configuration,")
+}
+
+// TestTimeConfiguredFormat: a table's time_format skips the detection read.
+func TestTimeConfiguredFormat(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock,
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	before := h.rec.count("Query")
+	h.keys("t")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("opening Time mode took %d Query, want 1", n)
+	}
+	h.contains(t, "epoch seconds (set by the table's time_format)", "3 items loaded")
+}
+
+// TestCopyAsCommand: y sends the view's query as an aws command to the
+// terminal's clipboard (OSC 52) and says that, never "copied": whether the
+// terminal took it is unknown.
+func TestCopyAsCommand(t *testing.T) {
+	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Now: demoClock, Region: "eu-west-1", Endpoint: "http://localhost:8000"})
+	h.keys("t")
+	h.typeText("< 1536019200")
+	h.keys("enter", "y")
+	// The result first; the detail cut in the middle, so that both its
+	// ends show.
+	h.contains(t, `sent to the clipboard: the aws command · aws dynamodb query --table-name DeviceLogs --key-condition-expression`,
+		`by OSC 52 (unconfirmed)`)
+	h.said(t, `--region eu-west-1 --endpoint-url http://localhost:8000 · by OSC 52`)
+	h.keys("Y")
+	h.contains(t, "sent to the clipboard: the Go SDK code for this query (")
+	if strings.Contains(h.screen(), "copied") || strings.Contains(h.screen(), "tmux") {
+		t.Fatalf("outside tmux, a copy says no more than that OSC 52 was sent:\n%s", h.screen())
+	}
+	h.keys("down") // the note passes with the next key
+	if strings.Contains(h.screen(), "sent to") {
+		t.Fatal("the note stayed")
+	}
+}
+
+// TestCopyAsCommandInTheDemo: the demo's aws command reads the demo seeded
+// into a local server, and says so; without an endpoint it would have read
+// the user's real account.
+func TestCopyAsCommandInTheDemo(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	h := newHarness(t, 300, 30, Config{Table: "DeviceLogs", PK: "123", Connection: "DEMO", TmuxBuffer: tmux})
+	h.keys("y")
+	h.said(t, "sent to the clipboard and a tmux buffer: the aws command (for the demo seeded locally: dynascope seed --endpoint-url http://localhost:8000 --region us-east-1)")
+	if !strings.HasSuffix(buffer, "--region us-east-1 --endpoint-url http://localhost:8000") {
+		t.Fatalf("the demo's command: %q", buffer)
+	}
+}
+
+// TestCopyUnderTmux: under tmux, y also loads a tmux buffer (OSC 52 rarely
+// gets through tmux's default set-clipboard external) and says so; a tmux
+// that fails is said to have failed.
+func TestCopyUnderTmux(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	h := newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: tmux, Endpoint: "http://localhost:8000"})
+	h.keys("y")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the aws command")
+	h.keys("?")
+	h.contains(t, "last messages, newest first:", "  sent to the clipboard and a tmux buffer: the aws command · aws dynamodb query", "prefix ] pastes the tmux buffer")
+	h.keys("?")
+	if !strings.HasPrefix(buffer, "aws dynamodb query --table-name DeviceLogs") {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	h.keys("enter", "y")
+	h.contains(t, "sent to the clipboard and a tmux buffer: the item as plain JSON (")
+	if !strings.Contains(buffer, `"Timestamp"`) {
+		t.Fatalf("the tmux buffer holds %q", buffer)
+	}
+	broken := func(context.Context, string) error {
+		return errors.New("tmux load-buffer: no server running on /tmp/tmux-0/default")
+	}
+	h = newHarness(t, 200, 30, Config{Table: "DeviceLogs", PK: "123", TmuxBuffer: broken, Endpoint: "http://localhost:8000"})
+	h.keys("y")
+	h.contains(t, "sent to the clipboard: the aws command; the tmux buffer was not loaded · tmux load-buffer: no server running")
+}
+
+// TestCopyItem: in the item view y sends the item as shown (plain JSON,
+// or DynamoDB JSON after d), Y its key.
+func TestCopyItem(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: "DeviceLogs", PK: "123"})
+	h.keys("enter")
+	h.contains(t, "attributes")
+	h.keys("y")
+	h.contains(t, "sent to the clipboard: the item as plain JSON (")
+	h.keys("d", "y")
+	h.contains(t, "sent to the clipboard: the item as DynamoDB JSON (")
+	h.keys("Y")
+	h.contains(t, "sent to the clipboard: the key as DynamoDB JSON (")
+}
+
+// TestExportFromTheUI: e asks for a file (named after the view), shows
+// progress, and says when it is done; esc while naming changes nothing.
+func TestExportFromTheUI(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, 140, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.keys("e")
+	h.contains(t, "export to › dynascope-DeviceLogs-9000.jsonl", "at most ~", "RCU (the table's size)")
+	h.keys("esc")
+	if strings.Contains(h.screen(), "export to") {
+		t.Fatal("esc did not cancel the export")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("esc wrote %v", entries)
+	}
+	h.keys("e")
+	h.clearInput(40)
+	path := filepath.Join(dir, "logs.csv")
+	h.typeText(path)
+	h.keys("enter")
+	h.contains(t, "exported 50,000 items · to "+path)
+	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 50001 {
+		t.Fatalf("the CSV: %v, %d lines", err, strings.Count(string(data), "\n"))
+	}
+}
+
+// TestTimeShapes: the shapes published models write open in Time mode
+// with their times beside the keys: a time between text (flights, merged
+// across origins), ULIDs after a prefix beside PROFILE# items, and
+// yyyyMMdd numbers.
+func TestTimeShapes(t *testing.T) {
+	h := newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.FlightsPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ISO 8601 without zone after a prefix ending #, then #… (detected)", "1 of 40 keys is not a time: metadata")
+	h.typeText("2021-08-01")
+	h.keys("enter")
+	h.contains(t, "newest first across 3 prefixes", "2021-08-01 20:00:00", "SEA#2021-08-01T20:00:00#")
+	h = newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "SK holds ULIDs (time-ordered ids) after a prefix ending #", "3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#")
+	h.typeText("PHOTO# 2021-03")
+	h.keys("enter")
+	h.contains(t, `:lo="PHOTO#01EZNHB9000000000000000000"`, "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "2021-03-01 00:00:00.000 UTC and 2021-03-31 23:59:59.999 UTC", "2021-03-25 09:22 ") // the sparkline is the new rows', not the last range's
+	// Without a prefix, the range is merged across the prefixes that hold
+	// time: PROFILE#, read whole in the sample, holds none and is not
+	// queried (26.2).
+	h = newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Now: demoClock})
+	h.keys("t")
+	h.typeText("2021-03")
+	h.keys("enter")
+	h.contains(t, "newest first across 1 prefix", "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW")
+	if s := h.screen(); strings.Contains(s, "1 prefixes") {
+		t.Fatalf("PROFILE# merged, or a plural for one:\n%s", s)
+	}
+	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
+	h.keys("t")
+	h.contains(t, "OrderCreationDate holds dates written as numbers (20060102 (a number))", "2015-12-31 00:00:00")
+	h.typeText("2015-03")
+	h.keys("enter")
+	h.contains(t, ":lo=20150301 :hi=20150331", "between 2015-03-01 and 2015-03-31", "9 items loaded")
+}
+
+// seedClock writes n items a minute apart, keyed by epoch seconds.
+func seedClock(t *testing.T, w dynamo.Writer, n int) {
+	t.Helper()
+	items := make([]dynamo.Item, n)
+	for j := range items {
+		items[j] = dynamo.Item{"PK": s("C"), "SK": &types.AttributeValueMemberN{Value: strconv.Itoa(clockStart + 60*j)}}
+	}
+	if err := demo.CreateKeyTable(context.Background(), w, "Clock", "N", items); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const clockStart = 1700000000
+
+var clockKey = regexp.MustCompile(`\b17\d{8}\b`)
+
+// TestTimeGReadsTheOtherEndInOneRead: in Time mode (newest first) G sends
+// one reverse Query and shows the oldest items under a gap row; scrolling
+// back up from there reads on until the reads meet; g is the newest again,
+// and the joined list walks down from it, every key once, in order.
+func TestTimeGReadsTheOtherEndInOneRead(t *testing.T) {
+	const n = 3000
+	db := memory.New()
+	seedClock(t, db, n)
+	newest := clockStart + 60*(n-1)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Clock", PK: "C", Now: func() time.Time { return time.Unix(int64(newest), 0) }})
+	h.keys("t", "esc")
+	h.contains(t, "newest first", strconv.Itoa(newest), "more as you scroll")
+	before := h.rec.count("Query")
+	h.keys("G")
+	if got := h.rec.count("Query") - before; got != 1 {
+		t.Fatalf("G sent %d Query requests, want 1\n%s", got, h.screen())
+	}
+	h.contains(t, strconv.Itoa(clockStart), "2023-11-14 22:13:20", "the middle not read yet")
+	scrollBackThroughGap(t, h, "3,000 items loaded · all")
+	h.keys("g")
+	h.contains(t, strconv.Itoa(newest))
+	want := newest
+	for range 600 {
+		for _, k := range clockKey.FindAllString(h.screen(), -1) {
+			if v, _ := strconv.Atoi(k); v == want {
+				want -= 60
+			}
+		}
+		if want < clockStart {
+			break
+		}
+		h.keys("pgdown")
+	}
+	if want >= clockStart {
+		t.Fatalf("walking down the joined list found keys in order down to %d, want %d", want+60, clockStart)
+	}
+}
+
+// TestTimeGOnAShortRange: a range read whole needs no reverse read: G
+// just moves to its last row.
+func TestTimeGOnAShortRange(t *testing.T) {
+	db := memory.New()
+	seedClock(t, db, 20)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Clock", PK: "C", Now: func() time.Time { return time.Unix(clockStart, 0) }})
+	h.keys("t", "esc")
+	h.contains(t, "20 items loaded · all")
+	before := h.rec.count("Query")
+	h.keys("G")
+	if got := h.rec.count("Query") - before; got != 0 {
+		t.Fatalf("G on a whole list sent %d Query requests", got)
+	}
+	if strings.Contains(h.screen(), gapText) {
+		t.Fatal(fmt.Sprint("a gap row on a whole list:\n", h.screen()))
+	}
+}
+
+// seedStateLog writes a STATE#time log of n items 7 minutes apart over
+// four states, from 2020-04-01.
+func seedStateLog(t *testing.T, w dynamo.Writer, n int) []string {
+	t.Helper()
+	states := []string{"ERROR", "NORMAL", "WARNING1", "WARNING2"}
+	start := time.Date(2020, 4, 1, 0, 0, 0, 0, time.UTC)
+	items := make([]dynamo.Item, n)
+	keys := make([]string, n)
+	for i := range items {
+		keys[n-1-i] = states[(i*3)%4] + "#" + start.Add(time.Duration(i)*7*time.Minute).Format("2006-01-02T15:04:05")
+		items[i] = dynamo.Item{"PK": s("d#1"), "SK": s(keys[n-1-i])}
+	}
+	if err := demo.CreateKeyTable(context.Background(), w, "States", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	return keys // newest first
+}
+
+var stateKey = regexp.MustCompile(`\b(?:ERROR|NORMAL|WARNING1|WARNING2)#2020-\d\d-\d\dT\d\d:\d\d:\d\d\b`)
+
+// TestTimeMergedGReadsTheEndInOneRead: on a range merged across four
+// prefixes, G sends one reverse Query a prefix and shows the oldest items
+// under a gap row; scrolling back reads on backwards until the reads meet;
+// g is the newest again, and the joined list walks down from it, every
+// key once, in the merge's order; on both backends.
+func TestTimeMergedGReadsTheEndInOneRead(t *testing.T) {
+	const n = 1200
+	type backend interface {
+		dynamo.Client
+		dynamo.Writer
+	}
+	for name, c := range map[string]backend{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()} {
+		t.Run(name, func(t *testing.T) {
+			keys := seedStateLog(t, c, n)
+			h := newHarness(t, 120, 35, Config{Client: c, Table: "States", PK: "d#1", Now: demoClock})
+			h.keys("t")
+			h.typeText("2020-04")
+			h.keys("enter")
+			h.contains(t, "newest first across 4 prefixes", keys[0], "more as you scroll")
+			before := h.rec.count("Query")
+			h.keys("G")
+			if got := h.rec.count("Query") - before; got != 4 {
+				t.Fatalf("G sent %d Query requests, want one a prefix (4)\n%s", got, h.screen())
+			}
+			h.contains(t, keys[n-1], "the middle not read yet")
+			scrollBackThroughGap(t, h, "1,200 items loaded · all")
+			h.keys("g")
+			h.contains(t, keys[0])
+			seen := 0
+			for range 600 {
+				for _, k := range stateKey.FindAllString(h.screen(), -1) {
+					if seen < n && k == keys[seen] {
+						seen++
+					}
+				}
+				if seen == n {
+					break
+				}
+				h.keys("pgdown")
+			}
+			if seen != n {
+				t.Fatalf("walking down the joined list found keys in order up to %d of %d (next %s)", seen, n, keys[seen])
+			}
+		})
+	}
+}
+
+// TestTimeMergedGFailedRetries: when one of G's reverse Queries fails, the
+// failure is said below the rows loaded, and r reads the end again: the
+// gap row and the oldest items, not the head read on.
+func TestTimeMergedGFailedRetries(t *testing.T) {
+	db := memory.New()
+	keys := seedStateLog(t, db, 1200)
+	f := failAfter("Query", 1<<30, throttled)
+	f.Client = db
+	h := newHarness(t, 120, 35, Config{Client: f, Table: "States", PK: "d#1", Now: demoClock})
+	h.keys("t")
+	h.typeText("2020-04")
+	h.keys("enter")
+	h.contains(t, "newest first across 4 prefixes", keys[0])
+	f.mu.Lock()
+	f.after = f.calls + 2 // the third of G's four Queries fails
+	f.mu.Unlock()
+	h.keys("G")
+	h.contains(t, "read failed after 3 attempts", "r retries")
+	if strings.Contains(h.screen(), keys[len(keys)-1]) {
+		t.Fatalf("the oldest item shown after a failed G:\n%s", h.screen())
+	}
+	f.mu.Lock()
+	f.after = 1 << 30
+	f.mu.Unlock()
+	before := h.rec.count("Query")
+	h.keys("r")
+	if got := h.rec.count("Query") - before; got != 4 {
+		t.Fatalf("r after a failed G sent %d Query requests, want G's 4 again", got)
+	}
+	h.contains(t, keys[len(keys)-1], "the middle not read yet")
+}
+
+// TestTimeDetectsFromHeadlessSample (26.2): the Time mode detects the
+// format from the sample headless detection reads, not its first page.
+// Ten ZETA# notes and eight EVENT# times are the newest keys, forty
+// AUDIT# times the oldest: the first page is mostly not times, the
+// sample (newest 20, oldest 20) is three quarters times.
+func TestTimeDetectsFromHeadlessSample(t *testing.T) {
+	at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+	var sks []string
+	for i := range 40 {
+		sks = append(sks, "AUDIT#"+at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))
+	}
+	for i := range 8 {
+		sks = append(sks, "EVENT#"+at.AddDate(0, 1, i).Format(time.RFC3339))
+	}
+	for i := range 10 {
+		sks = append(sks, fmt.Sprintf("ZETA#note-%02d", i))
+	}
+	h := newHarness(t, 200, 50, Config{Table: "T", PK: "p", Client: keysDB(t, sks...)})
+	h.keys("4")
+	h.contains(t, "SK holds ISO 8601 with zone after a prefix ending # (detected)", "10 of 40 keys are not times: ZETA#note-09")
+}
+
+// logTable is a device log keyed Device (S) / At (N, epoch seconds).
+func logTable(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	if _, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Logs"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("Device"), AttributeType: "S"}, {AttributeName: aws.String("At"), AttributeType: "N"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("Device"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("At"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func putAt(t *testing.T, db *memory.DB, at time.Time, msg string) {
+	t.Helper()
+	if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Logs"), Item: map[string]types.AttributeValue{
+		"Device": &types.AttributeValueMemberS{Value: "d1"}, "At": &types.AttributeValueMemberN{Value: fmt.Sprint(at.Unix())},
+		"Msg": &types.AttributeValueMemberS{Value: msg}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// driver runs the program's loop as the program would, commands in
+// goroutines (the follow loop waits for polls, so no synchronous harness
+// can), until a screen says what a test waits for.
+type driver struct {
+	h    *harness
+	msgs chan tea.Msg
+}
+
+func (h *harness) driver() *driver { return &driver{h: h, msgs: make(chan tea.Msg, 64)} }
+
+func (d *driver) start(c tea.Cmd) {
+	if c != nil {
+		go func() { d.msgs <- c() }()
+	}
+}
+
+// key presses a key, its commands left running.
+func (d *driver) key(name string) {
+	_, cmd := d.h.m.Update(keyPress(name))
+	d.start(cmd)
+}
+
+func (d *driver) until(t *testing.T, deadline time.Duration, done func(screen string) bool) {
+	t.Helper()
+	stop := time.After(deadline)
+	for !done(d.h.screen()) {
+		select {
+		case msg := <-d.msgs:
+			switch msg := msg.(type) {
+			case nil, spinner.TickMsg:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					d.start(c)
+				}
+			default:
+				_, next := d.h.m.Update(msg)
+				d.start(next)
+			}
+		case <-stop:
+			t.Fatalf("not within %s:\n%s", deadline, d.h.screen())
+		}
+	}
+}
+
+// TestFollowInTimeMode: F appends each item written after the range,
+// once, newest on top, and says how many and what it costs; F stops it,
+// and nothing arrives after.
+func TestFollowInTimeMode(t *testing.T) {
+	db := logTable(t)
+	now := time.Now()
+	for i := 1; i <= 3; i++ {
+		putAt(t, db, now.Add(-time.Duration(i)*time.Hour), fmt.Sprintf("old-%d", i))
+	}
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 24h"})
+	h.contains(t, "3 items loaded")
+	putAt(t, db, now.Add(time.Minute), "new-1") // written after the range was read
+	d := h.driver()
+	d.key("F")
+	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
+	h.contains(t, "RCU", "a minute", "new-1", "4 items loaded")
+	putAt(t, db, now.Add(2*time.Minute), "new-2")
+	d.key("down") // keys go on working while following
+	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 2 new") })
+	if sc := h.screen(); strings.Index(sc, "new-2") > strings.Index(sc, "new-1") || strings.Count(sc, "new-1") != 1 {
+		t.Fatalf("the newest is not on top, or an item came twice:\n%s", h.screen())
+	}
+	d.key("F")
+	if strings.Contains(h.screen(), "following") {
+		t.Fatal("F did not stop following")
+	}
+}
+
+// TestFollowBilledAsTheStatusBar: polls that find nothing are reported at
+// 0 RCU by the embedded backend (as by dynalite) and billed 0.5 each by
+// DynamoDB: what following costs a minute is the bill, marked an
+// estimate as the status bar marks it, never "0.0 RCU" while the status
+// bar's figure grows.
+func TestFollowBilledAsTheStatusBar(t *testing.T) {
+	db := logTable(t)
+	putAt(t, db, time.Now().Add(-time.Hour), "old-1")
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 24h"})
+	h.contains(t, "1 item loaded")
+	d := h.driver()
+	d.key("F")
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "RCU est. a minute") })
+	if sc := h.screen(); strings.Contains(sc, " 0.0 RCU") {
+		t.Fatalf("the polls shown at the server's 0.0 RCU:\n%s", sc)
+	}
+	d.key("F")
+}
+
+// TestFollowNeedsTime: F where the sort key holds no time says so and
+// what to set, rather than polling.
+func TestFollowNeedsTime(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: "Locations", PK: "USA"})
+	h.keys("4", "F")
+	if strings.Contains(h.screen(), "following") {
+		t.Fatal("followed keys with no time")
+	}
+	// The Time tab does not open on keys that hold no time (see
+	// TestModeTabs), so F has nothing to follow.
+	h.contains(t, "Tree")
+}
