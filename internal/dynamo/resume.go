@@ -59,3 +59,65 @@ func ParseResumeToken(s string) (Item, error) {
 	}
 	return key, nil
 }
+
+// A search (scan.go) stopped at its budget goes on from where each of
+// its streams stopped: the token holds every stream's LastEvaluatedKey
+// (or that it is done) and the fingerprint of what it read, so a token
+// given by another table, index, filter, statement or segment count is
+// refused rather than read on from the wrong place.
+type searchToken struct {
+	Fingerprint string           `json:"f"`
+	Streams     []map[string]any `json:"s"` // {"k": key} going on, {"d": true} done, {} not started
+}
+
+// SearchToken is the word for a search that goes on from streams.
+func SearchToken(fingerprint string, streams []SearchStream) string {
+	t := searchToken{Fingerprint: fingerprint, Streams: make([]map[string]any, len(streams))}
+	for i, st := range streams {
+		switch {
+		case st.Done:
+			t.Streams[i] = map[string]any{"d": true}
+		case st.Start != nil:
+			t.Streams[i] = map[string]any{"k": WireItem(st.Start)}
+		default:
+			t.Streams[i] = map[string]any{}
+		}
+	}
+	b, _ := json.Marshal(t)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ParseSearchToken reads a SearchToken back, refusing one whose
+// fingerprint is not fingerprint.
+func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
+	bad := fmt.Errorf("is not a resume token of scan or partiql (copy it whole from the message that gave it)")
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	var t struct {
+		Fingerprint string                       `json:"f"`
+		Streams     []map[string]json.RawMessage `json:"s"`
+	}
+	if err := json.Unmarshal(b, &t); err != nil || t.Fingerprint == "" || len(t.Streams) == 0 {
+		return nil, bad
+	}
+	if t.Fingerprint != fingerprint {
+		return nil, fmt.Errorf("was given by another read (its table, index, filter, statement or segments differ)")
+	}
+	out := make([]SearchStream, len(t.Streams))
+	for i, st := range t.Streams {
+		if string(st["d"]) == "true" {
+			out[i].Done = true
+			continue
+		}
+		if raw, ok := st["k"]; ok {
+			key, err := ParseResumeToken(base64.RawURLEncoding.EncodeToString(raw))
+			if err != nil {
+				return nil, err
+			}
+			out[i].Start = key
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,357 @@
+package dynamo
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// A search reads a whole table or index through a filter (a Scan in
+// parallel segments), or the partitions a PartiQL statement pins (one
+// Query each): streams read a page at a time, all open ones at once, each
+// from where it stopped. A budget is shared between them: each step gives
+// each stream a share of what is left, in whole read units, and asks it
+// for no more items than its share pays for at the item sizes read so far
+// (BudgetLimit, as a filtered partition read does), so the streams
+// together spend no more than the budget, short of rounding and of items
+// larger than those read before. Before any item's size is known, one
+// stream reads, and reads one item unless what is left pays for a whole
+// page.
+
+// SearchRequest is what a search reads.
+type SearchRequest struct {
+	Table, Index string
+	// Filter, when set, is every page's FilterExpression: DynamoDB reads
+	// (and charges for) every item, then returns the matches.
+	Filter domain.FilterNode
+	// Project are the attribute paths each item is cut to (nil: whole).
+	Project []domain.Path
+	// Segments is how many parallel Scan segments read the table (0 or 1:
+	// one Scan).
+	Segments int
+	// Queries, when set, are read instead of a Scan, one stream each (a
+	// PartiQL statement pinning its partition key); each carries Filter.
+	Queries []domain.KeyQuery
+	// MaxRCU is the budget, billed as DynamoDB bills (0: none).
+	MaxRCU float64
+}
+
+// SearchStream is where one stream of a search is: not yet read (nil
+// Start), going on from Start, or Done.
+type SearchStream struct {
+	Start Item
+	Done  bool
+}
+
+// SearchState is a search between steps.
+type SearchState struct {
+	Request SearchRequest
+	Streams []SearchStream
+	// Spent and Scanned are what the budget has paid for so far, billed,
+	// and the items read for it: the item size that sizes later reads.
+	Spent   float64
+	Scanned int
+}
+
+// StartSearch is r before its first step, or, with from (a resume
+// token's streams), where an earlier search stopped.
+func StartSearch(r SearchRequest, from []SearchStream) (SearchState, error) {
+	n := r.streams()
+	if from == nil {
+		return SearchState{Request: r, Streams: make([]SearchStream, n)}, nil
+	}
+	if len(from) != n {
+		return SearchState{}, fmt.Errorf("the token is for %d streams, this read has %d", len(from), n)
+	}
+	return SearchState{Request: r, Streams: append([]SearchStream(nil), from...)}, nil
+}
+
+func (r SearchRequest) streams() int {
+	if len(r.Queries) > 0 {
+		return len(r.Queries)
+	}
+	return max(r.Segments, 1)
+}
+
+// More reports whether a stream has more to read.
+func (s SearchState) More() bool {
+	for _, st := range s.Streams {
+		if !st.Done {
+			return true
+		}
+	}
+	return false
+}
+
+// SearchStep is one step of a search: a page from each stream read.
+type SearchStep struct {
+	Items   []Item // matches, stream by stream
+	Pages   int
+	Scanned int
+	Cost    Cost
+	Next    SearchState
+	// Stopped: the budget's remainder pays for no more read, though the
+	// search has more (Next.More()).
+	Stopped bool
+}
+
+// ReadSearch reads the next step of s. After an error the step holds
+// what the reads that answered found, and Next reads the failed ones
+// again.
+func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error) {
+	step := SearchStep{Next: s}
+	step.Next.Streams = append([]SearchStream(nil), s.Streams...)
+	reads := s.plan()
+	if len(reads) == 0 {
+		step.Stopped = s.More()
+		return step, nil
+	}
+	pages := make([]Page, len(reads))
+	errs := make([]error, len(reads))
+	inFlight := make(chan struct{}, DefaultParallel)
+	var wg sync.WaitGroup
+	for i, rd := range reads {
+		wg.Go(func() {
+			inFlight <- struct{}{}
+			defer func() { <-inFlight }()
+			pages[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
+		})
+	}
+	wg.Wait()
+	var failed error
+	for i, rd := range reads {
+		p := pages[i]
+		step.Cost = step.Cost.Add(p.Cost)
+		step.Next.Spent += p.Cost.Billed
+		if errs[i] != nil {
+			failed = firstErr(failed, errs[i])
+			continue
+		}
+		step.Pages++
+		step.Scanned += p.Scanned
+		step.Next.Scanned += p.Scanned
+		step.Items = append(step.Items, p.Items...)
+		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
+	}
+	return step, failed
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+type streamRead struct {
+	stream int
+	limit  int32
+}
+
+// plan is the reads of the next step: every open stream, or, under a
+// budget, those a share of what is left pays for, each with its Limit.
+func (s SearchState) plan() []streamRead {
+	var open []int
+	for i, st := range s.Streams {
+		if !st.Done {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	if s.Request.MaxRCU <= 0 {
+		reads := make([]streamRead, len(open))
+		for i, n := range open {
+			reads[i] = streamRead{stream: n}
+		}
+		return reads
+	}
+	left := s.Request.MaxRCU - s.Spent
+	k := min(len(open), int(left/minReadUnits))
+	if s.Scanned == 0 || s.Spent <= 0 {
+		// Sizes unknown: as many whole pages as what is left pays for, or
+		// one read of one item.
+		k = max(min(len(open), int(left/pageRCU)), min(k, 1))
+	}
+	for ; k > 0; k-- {
+		share := float64(int(left/float64(k)/minReadUnits)) * minReadUnits
+		limit, ok := BudgetLimit(s.Spent+share, s.Spent, s.Scanned)
+		if !ok {
+			continue
+		}
+		reads := make([]streamRead, k)
+		for i := range reads {
+			reads[i] = streamRead{stream: open[i], limit: limit}
+		}
+		return reads
+	}
+	return nil
+}
+
+// read reads one page of stream i from start.
+func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, error) {
+	if len(r.Queries) > 0 {
+		q := r.Queries[i]
+		q.Filter = r.Filter
+		in, err := QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil)
+		if err != nil {
+			return Page{}, err
+		}
+		in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
+		t0 := time.Now()
+		out, err := c.Query(ctx, in)
+		cost := Cost{Requests: 1, Latency: time.Since(t0)}
+		if err != nil {
+			return Page{Cost: cost}, Explain("query "+q.Table, err)
+		}
+		cost.RCU = capacityUnits(out.ConsumedCapacity)
+		cost.billRead(out.Items, false)
+		if err := checkCursor(start, out.LastEvaluatedKey, q.SKName, q.Reverse); err != nil {
+			return Page{Cost: cost}, cursorFailure("query "+q.Table, err)
+		}
+		return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+	}
+	in, err := r.scanInput(i, start, limit)
+	if err != nil {
+		return Page{}, err
+	}
+	t0 := time.Now()
+	out, err := c.Scan(ctx, in)
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return Page{Cost: cost}, Explain("scan "+r.Table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(out.Items, false)
+	if err := checkCursor(start, out.LastEvaluatedKey, "", false); err != nil {
+		return Page{Cost: cost}, cursorFailure("scan "+r.Table, err)
+	}
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+}
+
+// scanInput is segment i's Scan request from start.
+func (r SearchRequest) scanInput(i int, start Item, limit int32) (*dynamodb.ScanInput, error) {
+	in := &dynamodb.ScanInput{
+		TableName:              aws.String(r.Table),
+		ExclusiveStartKey:      start,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	}
+	if r.Filter != nil {
+		cond, err := FilterCondition(r.Filter)
+		if err != nil {
+			return nil, Errorf("filter", KindValidation, "see the filter syntax in dynascope scan --help", "%v", err)
+		}
+		expr, err := expression.NewBuilder().WithFilter(cond).Build()
+		if err != nil {
+			return nil, Errorf("build scan", KindValidation, "check the filter's values", "%v", err)
+		}
+		in.FilterExpression = expr.Filter()
+		in.ExpressionAttributeNames = unescapeNames(expr.Names())
+		in.ExpressionAttributeValues = expr.Values()
+	}
+	in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
+	if r.Index != "" {
+		in.IndexName = aws.String(r.Index)
+	}
+	if limit > 0 {
+		in.Limit = aws.Int32(limit)
+	}
+	if r.Segments > 1 {
+		in.Segment, in.TotalSegments = aws.Int32(int32(i)), aws.Int32(int32(r.Segments))
+	}
+	return in, nil
+}
+
+// PathProjection is a ProjectionExpression of attribute paths (a.b[0].c),
+// each name through a placeholder of its own (#q0, #q1, …: clear of the
+// builder's #0 and Projection's #p0), added to names. A path under
+// another projected one is dropped: DynamoDB refuses overlapping paths.
+func PathProjection(paths []domain.Path, names map[string]string) (*string, map[string]string) {
+	if len(paths) == 0 {
+		return nil, names
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	placeholder := map[string]string{}
+	var parts []string
+	for i, p := range paths {
+		if len(p) == 0 || covered(i, paths) {
+			continue
+		}
+		var b strings.Builder
+		for j, part := range p {
+			if part.IsIdx {
+				fmt.Fprintf(&b, "[%d]", part.Index)
+				continue
+			}
+			ph, ok := placeholder[part.Name]
+			if !ok {
+				ph = fmt.Sprintf("#q%d", len(placeholder))
+				placeholder[part.Name] = ph
+				names[ph] = part.Name
+			}
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(ph)
+		}
+		parts = append(parts, b.String())
+	}
+	return aws.String(strings.Join(parts, ", ")), names
+}
+
+// covered reports whether paths[i] lies under another of paths, or
+// repeats an earlier one.
+func covered(i int, paths []domain.Path) bool {
+	p := paths[i]
+	for j, o := range paths {
+		if j == i || len(o) > len(p) || !pathPrefix(o, p) {
+			continue
+		}
+		if len(o) < len(p) || j < i {
+			return true
+		}
+	}
+	return false
+}
+
+func pathPrefix(prefix, p domain.Path) bool {
+	for i := range prefix {
+		if prefix[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Fingerprint identifies what r reads (not its budget): a resume token
+// carries it, so a token is refused by a read it was not given by.
+func (r SearchRequest) Fingerprint() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q %d\n", r.Table, r.Index, r.streams())
+	if r.Filter != nil {
+		b.WriteString(domain.FormatFilter(r.Filter))
+	}
+	b.WriteByte('\n')
+	for _, p := range r.Project {
+		b.WriteString(p.String() + ",")
+	}
+	for _, q := range r.Queries {
+		fmt.Fprintf(&b, "\n%s %s %v", q.Expression(), q.Values(), q.Reverse)
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
+}
