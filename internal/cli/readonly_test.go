@@ -29,6 +29,7 @@ func TestHeadlessCommandsOnlyRead(t *testing.T) {
 		{"versions", "--table", "Equipment", "--pk", demo.DriftedPiece},
 		{"versions", "--table", "Equipment", "--pk", demo.LongHistoryPiece, "--item", "Audit"},
 		{"range", "--table", "AuditLog", "--pk", demo.AuditStream, "--at", "2026-10-31"},
+		{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`, "--segments", "3"},
 	} {
 		out, stderr := mustRun(t, append(args, conn...)...)
 		if out == "" {

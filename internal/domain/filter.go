@@ -491,29 +491,65 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 		}
 		return Between{x, lo, hi}, nil
 	case p.keyword("in"):
-		p.next()
-		if err := p.expect("(", `in needs a list: x in ("a", "b")`); err != nil {
-			return nil, err
-		}
-		var list []Operand
-		for {
-			v, err := p.operand()
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-			if p.tok.kind == tokPunct && p.tok.text == "," {
-				p.next()
-				continue
-			}
-			break
-		}
-		if err := p.expect(")", "close the list"); err != nil {
-			return nil, err
-		}
-		return In{x, list}, nil
+		return p.inList(x)
+	case p.partiql && p.keyword("is"):
+		return p.isMissing(x)
 	}
 	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+}
+
+// inList reads x in ("a", "b"); PartiQL also writes the list in brackets.
+func (p *filterParser) inList(x Operand) (FilterNode, error) {
+	p.next()
+	closing := ")"
+	if p.partiql && p.tok.kind == tokPunct && p.tok.text == "[" {
+		closing = "]"
+		p.next()
+	} else if err := p.expect("(", `in needs a list: x in ("a", "b")`); err != nil {
+		return nil, err
+	}
+	var list []Operand
+	for {
+		v, err := p.operand()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		if p.tok.kind == tokPunct && p.tok.text == "," {
+			p.next()
+			continue
+		}
+		break
+	}
+	if err := p.expect(closing, "close the list"); err != nil {
+		return nil, err
+	}
+	return In{x, list}, nil
+}
+
+// isMissing reads PartiQL's x IS [NOT] MISSING: attribute_not_exists(x),
+// attribute_exists(x).
+func (p *filterParser) isMissing(x Operand) (FilterNode, error) {
+	at := p.tok
+	p.next()
+	not := p.keyword("not")
+	if not {
+		p.next()
+	}
+	path, ok := x.(Path)
+	switch {
+	case p.keyword("null"):
+		return nil, p.errAt(p.tok, "IS NULL is not supported: write attribute_type(x, 'NULL'), or x IS MISSING for an absent attribute")
+	case !p.keyword("missing"):
+		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING after IS, found %s: write x IS MISSING or x IS NOT MISSING", p.tok.desc()))
+	case !ok:
+		return nil, p.errAt(at, "IS MISSING takes an attribute: x IS MISSING")
+	}
+	p.next()
+	if not {
+		return Func{Name: "attribute_exists", Path: path}, nil
+	}
+	return Func{Name: "attribute_not_exists", Path: path}, nil
 }
 
 func describeOperand(o Operand) string {

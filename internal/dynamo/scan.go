@@ -355,3 +355,21 @@ func (r SearchRequest) Fingerprint() string {
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:8])
 }
+
+// searchSegmentBytes is the share of a table one segment of a search is
+// given: about four 1 MB pages, so that a small table is one Scan (each
+// segment costs at least 0.5 RCU a read, even empty) and a large one is
+// read several pages at a time.
+const searchSegmentBytes = 4 << 20
+
+// SearchSegments is how many segments a search of a table of sizeBytes
+// reads in: one per searchSegmentBytes, 1 to 16.
+func SearchSegments(sizeBytes int64) int {
+	return int(min(max(sizeBytes/searchSegmentBytes, 1), 16))
+}
+
+// WholeReadRCU is what reading sizeBytes of items costs at the least,
+// eventually consistent: 0.5 RCU per 4 KB.
+func WholeReadRCU(sizeBytes int64) float64 {
+	return float64((sizeBytes+readUnitBytes-1)/readUnitBytes) * minReadUnits
+}
