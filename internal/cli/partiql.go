@@ -118,9 +118,9 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err != nil {
 		return partiqlRefused(err)
 	}
-	r := dynamo.SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: f.maxRCU}
+	r := dynamo.SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: f.maxRCU, Origin: "partiql"}
 	if len(plan.Queries) == 0 {
-		r.Segments = dynamo.SearchSegments(info.SizeBytes)
+		r.Segments = searchSegments(info, f.resume)
 	}
 	ex := explain(plan, r, info, mask)
 	if f.explain {

@@ -119,9 +119,9 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return noIndex(info, f.index)
 	}
-	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU}
+	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
 	if r.Segments == 0 {
-		r.Segments = dynamo.SearchSegments(info.SizeBytes)
+		r.Segments = searchSegments(info, f.resume)
 	}
 	state, err := resumeSearch(r, f.resume, "scan")
 	if err != nil {
@@ -133,6 +133,15 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		output: f.output, stdout: f.stdout, stderr: f.stderr, mask: mask,
 		delims: keyDelims(info, f.index, ""), first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// searchSegments is a scan's segments when not given: those its resume
+// token began with, else as many as the table's size calls for.
+func searchSegments(info dynamo.TableInfo, resume string) int {
+	if n, ok := dynamo.SearchTokenStreams(resume); ok {
+		return n
+	}
+	return dynamo.SearchSegments(info.SizeBytes)
 }
 
 // resumeSearch is r from the start, or from where the --resume token

@@ -121,3 +121,18 @@ func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
 	}
 	return out, nil
 }
+
+// SearchTokenStreams is how many streams a SearchToken holds (ok false
+// for no token): a resumed scan reads in the segments it began with,
+// whatever the table's size says now.
+func SearchTokenStreams(s string) (n int, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return 0, false
+	}
+	var t searchToken
+	if json.Unmarshal(b, &t) != nil || len(t.Streams) == 0 {
+		return 0, false
+	}
+	return len(t.Streams), true
+}

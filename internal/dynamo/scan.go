@@ -45,6 +45,9 @@ type SearchRequest struct {
 	Queries []domain.KeyQuery
 	// MaxRCU is the budget, billed as DynamoDB bills (0: none).
 	MaxRCU float64
+	// Origin names what asked for the read ("scan", "partiql"): part of
+	// the fingerprint, so one command's token is refused by another.
+	Origin string
 }
 
 // SearchStream is where one stream of a search is: not yet read (nil
@@ -341,7 +344,7 @@ func pathPrefix(prefix, p domain.Path) bool {
 // carries it, so a token is refused by a read it was not given by.
 func (r SearchRequest) Fingerprint() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q %q %d\n", r.Table, r.Index, r.streams())
+	fmt.Fprintf(&b, "%q %q %q %d\n", r.Origin, r.Table, r.Index, r.streams())
 	if r.Filter != nil {
 		b.WriteString(domain.FormatFilter(r.Filter))
 	}
