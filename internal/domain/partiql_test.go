@@ -17,7 +17,7 @@ var (
 func TestPartiQLPlans(t *testing.T) {
 	for _, tc := range []struct {
 		stmt, op, table, index, key, filter, project string
-		reverse                                       bool
+		reverse                                      bool
 	}{
 		{stmt: `SELECT * FROM "Orders"`, op: "Scan", table: "Orders"},
 		{stmt: `select * from Orders where status = 'FAILED';`, op: "Scan", table: "Orders", filter: `status = "FAILED"`},
