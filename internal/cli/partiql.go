@@ -30,7 +30,8 @@ other command: never ExecuteStatement, so it works on DynamoDB, dynalite,
 moto, the demo and --data alike.
 
 A WHERE that pins the partition key by equality makes a Query (IN on the
-key: one Query a value), its sort-key condition the Query's; anything else
+key: one Query a value, read one after another), its sort-key condition
+the Query's; anything else
 makes a Scan, with WHERE as its filter. Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,

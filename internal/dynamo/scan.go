@@ -18,9 +18,9 @@ import (
 )
 
 // A search reads a whole table or index through a filter (a Scan in
-// parallel segments), or the partitions a PartiQL statement pins (one
-// Query each): streams read a page at a time, all open ones at once, each
-// from where it stopped. A budget is shared between them: each step gives
+// parallel segments, a page of each open one at a time, each from where
+// it stopped), or the partitions a PartiQL statement pins (one Query
+// each, one partition after another). A budget is shared between them: each step gives
 // each stream a share of what is left, in whole read units, and asks it
 // for no more items than its share pays for at the item sizes read so far
 // (BudgetLimit, as a filtered partition read does), so the streams
@@ -173,6 +173,11 @@ func (s SearchState) plan() []streamRead {
 	}
 	if len(open) == 0 {
 		return nil
+	}
+	if len(s.Request.Queries) > 0 {
+		// A statement's partitions are read one after another, each in
+		// its sort-key order (ORDER BY), not interleaved page by page.
+		open = open[:1]
 	}
 	if s.Request.MaxRCU <= 0 {
 		reads := make([]streamRead, len(open))

@@ -133,6 +133,15 @@ func wholeTable(t *testing.T, c dynamo.Client) []dynamo.Item {
 
 func itemKey(it dynamo.Item) string { return str(it, "PK") + "/" + str(it, "SK") }
 
+// orderOf is the items' keys in the order read.
+func orderOf(items []dynamo.Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, itemKey(it))
+	}
+	return out
+}
+
 func keysOf(items []dynamo.Item) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
@@ -280,6 +289,9 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 			if g, w := keysOf(got), keysOf(wantQ); strings.Join(g, " ") != strings.Join(w, " ") {
 				t.Errorf("%s queries budget=%g: %v, want %v", name, budget, g, w)
 			}
+			if order := strings.Join(orderOf(got), " "); order != strings.Join(keysOf(wantQ), " ") {
+				t.Errorf("%s queries budget=%g: read in order %s, want partition by partition in sort-key order", name, budget, order)
+			}
 			for _, it := range got {
 				for attr := range it {
 					if attr != "PK" && attr != "SK" && attr != "detail" {
@@ -293,8 +305,25 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 				}
 			}
 		}
+		desc := append([]domain.KeyQuery(nil), queries...)
+		for i := range desc {
+			desc[i].Reverse = true
+		}
+		got, _ := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: filter, Queries: desc, MaxRCU: 2})
+		var want []string
+		for _, pk := range []string{"c#03", "c#17"} {
+			w := keysOf(wantQ)
+			for i := len(w) - 1; i >= 0; i-- {
+				if strings.HasPrefix(w[i], pk+"/") {
+					want = append(want, w[i])
+				}
+			}
+		}
+		if strings.Join(orderOf(got), " ") != strings.Join(want, " ") {
+			t.Errorf("%s queries reversed: read in order %v, want %v", name, orderOf(got), want)
+		}
 		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
-		got, _ := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
+		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
 		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
 			t.Errorf("%s index: %d matches, want %d", name, len(g), len(w))
 		}
