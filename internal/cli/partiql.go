@@ -110,18 +110,12 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err != nil {
 		return noIndex(info, st.Index)
 	}
-	pk := domain.KeyDef{Name: key.PK.Name, Type: key.PK.Type}
-	var sk *domain.KeyDef
-	if key.SK != nil {
-		sk = &domain.KeyDef{Name: key.SK.Name, Type: key.SK.Type}
-	}
-	plan, err := st.Plan(pk, sk)
+	plan, r, err := dynamo.StatementSearch(info, st, f.maxRCU)
 	if err != nil {
 		return partiqlRefused(err)
 	}
-	r := dynamo.SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: f.maxRCU, Origin: "partiql"}
-	if len(plan.Queries) == 0 {
-		r.Segments = searchSegments(info, f.resume)
+	if n, ok := dynamo.SearchTokenStreams(f.resume); ok && len(plan.Queries) == 0 {
+		r.Segments = n // the segments it began with, whatever the size says now
 	}
 	ex := explain(plan, r, info, mask)
 	if f.explain {

@@ -381,3 +381,27 @@ func SearchSegments(sizeBytes int64) int {
 func WholeReadRCU(sizeBytes int64) float64 {
 	return float64((sizeBytes+readUnitBytes-1)/readUnitBytes) * minReadUnits
 }
+
+// StatementSearch is the plan of a PartiQL statement on table info and
+// the search that reads it under budget (0: none): its Queries, or a Scan
+// in as many segments as the table's size calls for.
+func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domain.Plan, SearchRequest, error) {
+	key, err := info.KeyFor(st.Index)
+	if err != nil {
+		return domain.Plan{}, SearchRequest{}, err
+	}
+	pk := domain.KeyDef{Name: key.PK.Name, Type: key.PK.Type}
+	var sk *domain.KeyDef
+	if key.SK != nil {
+		sk = &domain.KeyDef{Name: key.SK.Name, Type: key.SK.Type}
+	}
+	plan, err := st.Plan(pk, sk)
+	if err != nil {
+		return plan, SearchRequest{}, err
+	}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql"}
+	if len(plan.Queries) == 0 {
+		r.Segments = SearchSegments(info.SizeBytes)
+	}
+	return plan, r, nil
+}
