@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -244,6 +245,9 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 	fmt.Fprintf(o.stderr, "scanned=%d matched=%d requests=%d consumedRCU=%.1f%s elapsed=%s\n",
 		stats.Scanned, stats.Matched, total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
 	if err != nil {
+		if stats.Resume != "" && !isOutputErr(err) {
+			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
+		}
 		return outputErr(err)
 	}
 	if stats.Stopped {
@@ -255,4 +259,11 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, how)}
 	}
 	return nil
+}
+
+// isOutputErr reports whether err is the output's (a file that could not
+// be written), not a read's.
+func isOutputErr(err error) bool {
+	var te *export.TargetError
+	return errors.As(err, &te)
 }

@@ -356,3 +356,36 @@ func TestSearchTokenRefusedByAnotherRead(t *testing.T) {
 		t.Error("garbage accepted as a token")
 	}
 }
+
+// TestSearchGoesOnAfterAFailedRead: a step whose reads partly fail keeps
+// what the others found, and its Next reads the failed ones again (what a
+// token given after the failure resumes): nothing lost, nothing twice.
+func TestSearchGoesOnAfterAFailedRead(t *testing.T) {
+	filter, _ := domain.ParseFilter(`status = "FAILED"`)
+	for name, c := range searchBackends(t) {
+		var want []dynamo.Item
+		for _, it := range wholeTable(t, c) {
+			if str(it, "status") == "FAILED" {
+				want = append(want, it)
+			}
+		}
+		failing := &scans{Client: c, fail: map[int]bool{2: true, 3: true, 7: true}}
+		s, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: 4, MaxRCU: 8}, nil)
+		var got []dynamo.Item
+		failures := 0
+		for s.More() {
+			step, err := dynamo.ReadSearch(context.Background(), failing, s)
+			got = append(got, step.Items...)
+			if err != nil {
+				failures++
+			}
+			s = step.Next
+			if step.Stopped {
+				s.Spent, s.Scanned = 0, 0 // a new run, as --resume makes
+			}
+		}
+		if g, w := keysOf(got), keysOf(want); failures == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: %d failures, %d matches, want %d", name, failures, len(g), len(w))
+		}
+	}
+}

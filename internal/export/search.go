@@ -19,7 +19,7 @@ type SearchStats struct {
 	Scanned     int     `json:"scanned"`
 	Matched     int     `json:"matched"`
 	Stopped     bool    `json:"stopped"`          // at the budget, with more to read
-	Resume      string  `json:"resume,omitempty"` // the token that goes on, when stopped
+	Resume      string  `json:"resume,omitempty"` // the token that goes on, when stopped (or a read failed)
 }
 
 func (s *SearchStats) add(step dynamo.SearchStep) {
@@ -72,6 +72,9 @@ func eachMatch(ctx context.Context, c dynamo.Client, s dynamo.SearchState, opt S
 		}
 		s = st.Next
 		if err != nil {
+			if opt.Token != nil && stats.Requests > 0 {
+				stats.Resume = opt.Token(s) // what answered is written: go on from there
+			}
 			return stats, err
 		}
 		if err := step(); err != nil {
