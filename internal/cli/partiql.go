@@ -181,5 +181,8 @@ func planLine(ex explainedPlan) string {
 	if ex.BudgetRCU != nil {
 		budget = fmt.Sprintf("budget %g RCU", *ex.BudgetRCU)
 	}
+	if ex.WorstCaseRCU == 0 {
+		return fmt.Sprintf("%s; the server reports no size to bound its cost, %s", what, budget)
+	}
 	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, ex.WorstCaseRCU, budget)
 }

@@ -189,6 +189,9 @@ func estimateLine(info dynamo.TableInfo, index string, budget float64) string {
 	if budget > 0 {
 		b = fmt.Sprintf("budget %g RCU", budget)
 	}
+	if info.SizeBytes == 0 && info.ItemCount > 0 {
+		return fmt.Sprintf("estimate: none, the server reports %d items but no size (DynamoDB measures it every six hours; moto never); %s", info.ItemCount, b)
+	}
 	return fmt.Sprintf("estimate: %s about %.1f RCU (%d items, %d bytes as DynamoDB last measured the table); %s",
 		what, rcu, info.ItemCount, info.SizeBytes, b)
 }
