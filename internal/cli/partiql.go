@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -108,7 +109,7 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	}
 	key, err := info.KeyFor(st.Index)
 	if err != nil {
-		return noIndex(info, st.Index)
+		return usage(fmt.Sprintf("name one of its indexes after FROM \"%s\".: %s", info.Name, indexNames(info)), "table %s has no index %q", info.Name, st.Index)
 	}
 	plan, r, err := dynamo.StatementSearch(info, st, f.maxRCU)
 	if err != nil {
@@ -185,4 +186,15 @@ func planLine(ex explainedPlan) string {
 		return fmt.Sprintf("%s; the server reports no size to bound its cost, %s", what, budget)
 	}
 	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, ex.WorstCaseRCU, budget)
+}
+
+func indexNames(info dynamo.TableInfo) string {
+	if len(info.Indexes) == 0 {
+		return "it has none"
+	}
+	names := make([]string, len(info.Indexes))
+	for i, ix := range info.Indexes {
+		names[i] = ix.Name
+	}
+	return strings.Join(names, ", ")
 }

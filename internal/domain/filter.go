@@ -344,6 +344,11 @@ func (p *filterParser) lexNumber() {
 // writes <> as !=).
 func (p *filterParser) lexOperator() bool {
 	rest := p.src[p.pos:]
+	if p.partiql && strings.HasPrefix(rest, "<<") {
+		p.tok = ftoken{kind: tokBad, text: "sets (<< >>) are not supported as values: use contains(attr, 'a'), or IN ['a', 'b'] for one of several", pos: p.pos}
+		p.pos = len(p.src)
+		return true
+	}
 	for _, op := range []string{"<>", "<=", ">=", "!=", "=", "<", ">"} {
 		if !strings.HasPrefix(rest, op) || op == "!=" && !p.partiql {
 			continue
@@ -371,7 +376,12 @@ func (p *filterParser) lexIdent() {
 	if i == p.pos {
 		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
 		hint := "names with such characters go in backticks"
-		if p.partiql {
+		switch {
+		case p.partiql && r == '?':
+			hint = "parameters are not supported: write the value inline, 'text' or 123"
+		case p.partiql && r == '{':
+			hint = "maps are not supported as values: compare one attribute, a.b = 'x'"
+		case p.partiql:
 			hint = "names with such characters go in double quotes"
 		}
 		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: %s", r, hint), pos: start}

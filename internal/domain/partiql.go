@@ -142,6 +142,9 @@ func (p *filterParser) source() (table, index string, err error) {
 		}
 		n := p.tok.text
 		p.next()
+		if p.tok.kind == tokNumber && strings.HasPrefix(p.tok.text, "-") {
+			return "", p.errAt(p.tok, fmt.Sprintf("a name with - goes in double quotes: FROM \"%s%s…\"", n, p.tok.text))
+		}
 		return n, nil
 	}
 	if table, err = name(); err != nil {

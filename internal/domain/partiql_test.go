@@ -85,6 +85,10 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, "DynamoDB filters no key"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, "one condition on the sort key SK"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
+		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
+		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
+		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
+		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
 		if err == nil {
