@@ -87,6 +87,13 @@ func (r SearchRequest) streams() int {
 	return max(r.Segments, 1)
 }
 
+// Extend is s allowed more RCU than it has spent (the explorer's "go on"
+// after a stop), keeping the item sizes it has read to size what follows.
+func (s SearchState) Extend(more float64) SearchState {
+	s.Request.MaxRCU = s.Spent + more
+	return s
+}
+
 // More reports whether a stream has more to read.
 func (s SearchState) More() bool {
 	for _, st := range s.Streams {
