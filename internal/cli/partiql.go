@@ -95,6 +95,9 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err := checkOutput(f.output); err != nil {
 		return err
 	}
+	if err := checkToken(f.resume, "partiql"); err != nil {
+		return err
+	}
 	mask, err := f.g.tableMask(st.Table)
 	if err != nil {
 		return err

@@ -32,7 +32,19 @@ func (f scanFlags) validate() error {
 	case f.segments < 0 || f.segments > maxSearchSegments:
 		return usage(fmt.Sprintf("give 1 to %d segments, or leave --segments out to have them chosen from the table's size", maxSearchSegments), "--segments %d is out of range", f.segments)
 	}
+	if err := checkToken(f.resume, "scan"); err != nil {
+		return err
+	}
 	return checkOutput(f.output)
+}
+
+// checkToken refuses, before connecting, a --resume that is no search
+// token at all (whether it is this read's is known once the read is).
+func checkToken(token, command string) error {
+	if _, ok := dynamo.SearchTokenStreams(token); token != "" && !ok {
+		return usage(fmt.Sprintf("copy the token whole from the message of the %s command that stopped", command), "--resume is not a resume token of scan or partiql")
+	}
+	return nil
 }
 
 // maxSearchSegments bounds --segments: each segment's read costs at least
