@@ -322,6 +322,17 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 		if strings.Join(orderOf(got), " ") != strings.Join(want, " ") {
 			t.Errorf("%s queries reversed: read in order %v, want %v", name, orderOf(got), want)
 		}
+		region, _ := domain.ParseFilter(`detail.region = "eu" and size(tags) >= 2`)
+		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: region, Segments: 2, Project: []domain.Path{{{Name: "SK"}}, {{Name: "PK"}}, {{Name: "detail"}}}})
+		var wantRegion []dynamo.Item
+		for _, it := range all {
+			if m, ok := it["detail"].(*types.AttributeValueMemberM); ok && str(m.Value, "region") == "eu" && it["tags"] != nil {
+				wantRegion = append(wantRegion, it)
+			}
+		}
+		if g, w := keysOf(got), keysOf(wantRegion); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: a filter on a projected map: %d matches, want %d", name, len(g), len(w))
+		}
 		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
 		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
 		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
