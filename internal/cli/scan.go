@@ -80,7 +80,9 @@ far; a scan stopped there exits 3 with a --resume token that goes on
 where each segment stopped (the same table, index, filter and segments).
 
 --output json writes one document: {"items": [...], "stats": {"requests",
-"consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}}.`,
+"consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
+requests counting the Scan calls (stderr's requests= counts the table's
+description too).`,
 		Example: `  dynascope scan --demo --table Locations --filter 'City = "CEDARVILLE" and DriveThru = true'
   dynascope scan --demo --table DeviceLogs --filter 'Level = "ERROR" and Temperature > 30' --segments 4 --max-rcu 600
   dynascope scan --demo --table Locations --index ByCity --filter 'begins_with(City, "CEDAR")' --output json
