@@ -75,7 +75,7 @@ as scan does (exit 3, with --resume).`,
 type explainedPlan struct {
 	Operation    string   `json:"operation"`
 	Table        string   `json:"table"`
-	Index        string   `json:"index"`
+	Index        *string  `json:"index"` // null: the table itself
 	KeyCondition *string  `json:"keyCondition"`
 	Queries      int      `json:"queries,omitempty"`
 	Segments     int      `json:"segments,omitempty"`
@@ -146,7 +146,10 @@ func partiqlRefused(err error) error {
 }
 
 func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, mask *domain.Mask) explainedPlan {
-	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, Index: plan.Index, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
+	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
+	if plan.Index != "" {
+		ex.Index = &plan.Index
+	}
 	if kc := plan.KeyCondition(); kc != "" {
 		if mask != nil {
 			kc = "(masked)"
@@ -170,7 +173,10 @@ func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, ma
 
 // planLine is the plan as one line on stderr, before the first read.
 func planLine(ex explainedPlan) string {
-	on := export.OneLine(target(ex.Table, ex.Index))
+	on := export.OneLine(target(ex.Table, ""))
+	if ex.Index != nil {
+		on = export.OneLine(target(ex.Table, *ex.Index))
+	}
 	what := fmt.Sprintf("Scan of %s in %s", on, counted(ex.Segments, "segment", "segments"))
 	if ex.KeyCondition != nil {
 		what = fmt.Sprintf("Query on %s: %s", on, export.OneLine(*ex.KeyCondition))
