@@ -162,7 +162,7 @@ func searchSegments(info dynamo.TableInfo, resume string) int {
 // resumeSearch is r from the start, or from where the --resume token
 // says an earlier read of the same command stopped.
 func resumeSearch(r dynamo.SearchRequest, token, command string) (dynamo.SearchState, error) {
-	var from []dynamo.SearchStream
+	var from *dynamo.SearchPosition
 	if token != "" {
 		var err error
 		if from, err = dynamo.ParseSearchToken(token, r.Fingerprint()); err != nil {
@@ -245,7 +245,7 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			if o.mask != nil {
 				return "" // a token holds keys, which a mask hides
 			}
-			return dynamo.SearchToken(fingerprint, s.Streams)
+			return dynamo.SearchToken(fingerprint, s.Position())
 		},
 	}
 	start := time.Now()

@@ -68,12 +68,13 @@ func ParseResumeToken(s string) (Item, error) {
 type searchToken struct {
 	Fingerprint string           `json:"f"`
 	Streams     []map[string]any `json:"s"` // {"k": key} going on, {"d": true} done, {} not started
+	Sizing      SearchSizing     `json:"z"`
 }
 
-// SearchToken is the word for a search that goes on from streams.
-func SearchToken(fingerprint string, streams []SearchStream) string {
-	t := searchToken{Fingerprint: fingerprint, Streams: make([]map[string]any, len(streams))}
-	for i, st := range streams {
+// SearchToken is the word for a search that goes on from pos.
+func SearchToken(fingerprint string, pos SearchPosition) string {
+	t := searchToken{Fingerprint: fingerprint, Streams: make([]map[string]any, len(pos.Streams)), Sizing: pos.Sizing}
+	for i, st := range pos.Streams {
 		switch {
 		case st.Done:
 			t.Streams[i] = map[string]any{"d": true}
@@ -89,7 +90,7 @@ func SearchToken(fingerprint string, streams []SearchStream) string {
 
 // ParseSearchToken reads a SearchToken back, refusing one whose
 // fingerprint is not fingerprint.
-func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
+func ParseSearchToken(s, fingerprint string) (*SearchPosition, error) {
 	bad := fmt.Errorf("is not a resume token of scan or partiql (copy it whole from the message that gave it)")
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
@@ -98,6 +99,7 @@ func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
 	var t struct {
 		Fingerprint string                       `json:"f"`
 		Streams     []map[string]json.RawMessage `json:"s"`
+		Sizing      SearchSizing                 `json:"z"`
 	}
 	if err := json.Unmarshal(b, &t); err != nil || t.Fingerprint == "" || len(t.Streams) == 0 {
 		return nil, bad
@@ -105,10 +107,13 @@ func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
 	if t.Fingerprint != fingerprint {
 		return nil, fmt.Errorf("was given by another read (its table, index, filter, statement or segments differ)")
 	}
-	out := make([]SearchStream, len(t.Streams))
+	if t.Sizing.RCU < 0 || t.Sizing.Items < 0 {
+		return nil, bad
+	}
+	pos := &SearchPosition{Streams: make([]SearchStream, len(t.Streams)), Sizing: t.Sizing}
 	for i, st := range t.Streams {
 		if string(st["d"]) == "true" {
-			out[i].Done = true
+			pos.Streams[i].Done = true
 			continue
 		}
 		if raw, ok := st["k"]; ok {
@@ -116,10 +121,10 @@ func ParseSearchToken(s, fingerprint string) ([]SearchStream, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[i].Start = key
+			pos.Streams[i].Start = key
 		}
 	}
-	return out, nil
+	return pos, nil
 }
 
 // SearchTokenStreams is how many streams a SearchToken holds (ok false

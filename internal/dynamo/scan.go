@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -20,14 +21,18 @@ import (
 // A search reads a whole table or index through a filter (a Scan in
 // parallel segments, a page of each open one at a time, each from where
 // it stopped), or the partitions a PartiQL statement pins (one Query
-// each, one partition after another). A budget is shared between them: each step gives
-// each stream a share of what is left, in whole read units, and asks it
-// for no more items than its share pays for at the item sizes read so far
-// (BudgetLimit, as a filtered partition read does), so the streams
-// together spend no more than the budget, short of rounding and of items
-// larger than those read before. Before any item's size is known, one
-// stream reads, and reads one item unless what is left pays for a whole
-// page.
+// each, one partition after another). A budget is shared by the streams:
+// each step gives each stream it reads a share of what is left, in whole
+// read units, and asks it for no more items than its share pays for at
+// the item sizes read so far (BudgetLimit, as a filtered partition read
+// does). Item sizes vary, and an average of a few items is no bound on
+// the next ones, so a step spends at most half of what is left, reads at
+// most twice as many items as were read before it, and gives each read
+// two read units at least (a read of one unit's worth is charged one unit
+// however few items it reads, and would teach nothing of their size).
+// Before any item's size is known, one stream reads one item, unless
+// what is left pays for whole pages. A resume token carries the sizes
+// read, so a resumed search goes on as informed as the one that stopped.
 
 // SearchRequest is what a search reads.
 type SearchRequest struct {
@@ -61,23 +66,44 @@ type SearchStream struct {
 type SearchState struct {
 	Request SearchRequest
 	Streams []SearchStream
-	// Spent and Scanned are what the budget has paid for so far, billed,
-	// and the items read for it: the item size that sizes later reads.
-	Spent   float64
-	Scanned int
+	// Spent is what this run has spent of its budget, billed.
+	Spent  float64
+	Sizing SearchSizing
 }
 
-// StartSearch is r before its first step, or, with from (a resume
-// token's streams), where an earlier search stopped.
-func StartSearch(r SearchRequest, from []SearchStream) (SearchState, error) {
+// SearchSizing is what the reads so far tell of the items' size, which
+// sizes later reads: the RCU billed for the pages that read items, and
+// how many they read (an upper bound of their size: every read is
+// rounded up). A resume token carries it, so a resumed search reads as
+// informed as the one that stopped, not from one item again.
+type SearchSizing struct {
+	RCU   float64 `json:"r,omitempty"`
+	Items int     `json:"n,omitempty"`
+}
+
+// SearchPosition is where a search is: each stream's, and what sizes its
+// reads; what a resume token holds.
+type SearchPosition struct {
+	Streams []SearchStream
+	Sizing  SearchSizing
+}
+
+// Position is where s is.
+func (s SearchState) Position() SearchPosition {
+	return SearchPosition{Streams: s.Streams, Sizing: s.Sizing}
+}
+
+// StartSearch is r before its first step, or, from a resume token's
+// position, where an earlier search stopped.
+func StartSearch(r SearchRequest, from *SearchPosition) (SearchState, error) {
 	n := r.streams()
 	if from == nil {
 		return SearchState{Request: r, Streams: make([]SearchStream, n)}, nil
 	}
-	if len(from) != n {
-		return SearchState{}, fmt.Errorf("the token is for %d streams, this read has %d", len(from), n)
+	if len(from.Streams) != n {
+		return SearchState{}, fmt.Errorf("the token is for %d streams, this read has %d", len(from.Streams), n)
 	}
-	return SearchState{Request: r, Streams: append([]SearchStream(nil), from...)}, nil
+	return SearchState{Request: r, Streams: append([]SearchStream(nil), from.Streams...), Sizing: from.Sizing}, nil
 }
 
 func (r SearchRequest) streams() int {
@@ -150,7 +176,7 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		}
 		step.Pages++
 		step.Scanned += p.Scanned
-		step.Next.Scanned += p.Scanned
+		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned)
 		step.Items = append(step.Items, p.Items...)
 		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
 	}
@@ -194,17 +220,35 @@ func (s SearchState) plan() []streamRead {
 		return reads
 	}
 	left := s.Request.MaxRCU - s.Spent
-	k := min(len(open), int(left/minReadUnits))
-	if s.Scanned == 0 || s.Spent <= 0 {
-		// Sizes unknown: as many whole pages as what is left pays for, or
-		// one read of one item.
-		k = max(min(len(open), int(left/pageRCU)), min(k, 1))
+	// A step spends at most half of what is left (all of its last read
+	// unit or two), and reads at most twice the items read before it: an
+	// average of a few items can miss the heavy ones, and the reads near
+	// the budget's end are small, so an item heavier than those read
+	// before overspends it by little.
+	use := max(left/2, min(left, 2*minReadUnits))
+	// Each read's share is two read units at least: a read of one unit's
+	// worth, charged one unit even when it reads less, would read one
+	// item at a time, and the size it shows (every read rounded up)
+	// would never let the next read more.
+	k := min(len(open), max(int(use/(2*minReadUnits)), 1))
+	spent, scanned := s.Sizing.RCU, s.Sizing.Items
+	if scanned == 0 || spent <= 0 {
+		// Sizes unknown: as many whole pages as that pays for, or one
+		// read of one item.
+		k = max(min(len(open), int(use/pageRCU)), min(k, 1))
 	}
 	for ; k > 0; k-- {
-		share := float64(int(left/float64(k)/minReadUnits)) * minReadUnits
-		limit, ok := BudgetLimit(s.Spent+share, s.Spent, s.Scanned)
+		share := float64(int(use/float64(k)/minReadUnits)) * minReadUnits
+		limit, ok := BudgetLimit(spent+share, spent, scanned)
 		if !ok {
 			continue
+		}
+		// At most twice the items sized so far, in all (an average of a
+		// few items can miss the heavy ones), but never fewer than a read
+		// unit holds: a read costs one however few it reads.
+		unit, _ := BudgetLimit(spent+minReadUnits, spent, scanned)
+		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); limit == 0 || limit > grown {
+			limit = grown
 		}
 		reads := make([]streamRead, k)
 		for i := range reads {
@@ -212,7 +256,22 @@ func (s SearchState) plan() []streamRead {
 		}
 		return reads
 	}
+	if s.Spent == 0 && left >= minReadUnits {
+		// What is left pays for no item at the size the reads before
+		// found; a run that read nothing reads one, so that a resumed
+		// search always goes on.
+		return []streamRead{{stream: open[0], limit: 1}}
+	}
 	return nil
+}
+
+// weigh is z after a page of items read for rcu.
+func (z SearchSizing) weigh(rcu float64, items int) SearchSizing {
+	if items > 0 {
+		z.RCU += rcu
+		z.Items += items
+	}
+	return z
 }
 
 // read reads one page of stream i from start.

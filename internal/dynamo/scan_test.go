@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,7 +191,7 @@ func (r *searchRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, o .
 // returns every match and the RCU each run spent at the client.
 func searchToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest) (items []dynamo.Item, runs []float64) {
 	t.Helper()
-	var from []dynamo.SearchStream
+	var from *dynamo.SearchPosition
 	for range 400 {
 		rec := &searchRecorder{Client: c}
 		s, err := dynamo.StartSearch(r, from)
@@ -212,7 +213,7 @@ func searchToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest) (items [
 		if !s.More() {
 			return items, runs
 		}
-		token := dynamo.SearchToken(r.Fingerprint(), s.Streams)
+		token := dynamo.SearchToken(r.Fingerprint(), s.Position())
 		if from, err = dynamo.ParseSearchToken(token, r.Fingerprint()); err != nil {
 			t.Fatal(err)
 		}
@@ -348,10 +349,14 @@ func TestSearchTokenRefusedByAnotherRead(t *testing.T) {
 	f2, _ := domain.ParseFilter(`status = "OK"`)
 	r := dynamo.SearchRequest{Table: searchTable, Filter: f1, Segments: 3}
 	streams := []dynamo.SearchStream{{Done: true}, {Start: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "c#01"}, "SK": &types.AttributeValueMemberS{Value: "o#02"}}}, {}}
-	token := dynamo.SearchToken(r.Fingerprint(), streams)
-	back, err := dynamo.ParseSearchToken(token, r.Fingerprint())
-	if err != nil || len(back) != 3 || !back[0].Done || str(back[1].Start, "SK") != "o#02" || back[2].Start != nil || back[2].Done {
-		t.Fatalf("token read back as %+v, %v", back, err)
+	sizing := dynamo.SearchSizing{RCU: 12.5, Items: 300}
+	token := dynamo.SearchToken(r.Fingerprint(), dynamo.SearchPosition{Streams: streams, Sizing: sizing})
+	pos, err := dynamo.ParseSearchToken(token, r.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := pos.Streams; len(back) != 3 || !back[0].Done || str(back[1].Start, "SK") != "o#02" || back[2].Start != nil || back[2].Done || pos.Sizing != sizing {
+		t.Fatalf("token read back as %+v", pos)
 	}
 	for _, other := range []dynamo.SearchRequest{
 		{Table: searchTable, Filter: f2, Segments: 3},
@@ -397,6 +402,68 @@ func TestSearchGoesOnAfterAFailedRead(t *testing.T) {
 		}
 		if g, w := keysOf(got), keysOf(want); failures == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
 			t.Errorf("%s: %d failures, %d matches, want %d", name, failures, len(g), len(w))
+		}
+	}
+}
+
+// variedTable: 800 items of 100 to 6,100 bytes, evenly spread: an
+// average of the first few items read is no bound on the next ones.
+const variedTable = "SearchVaried"
+
+var variedSeeded seededTable
+
+func variedBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &variedSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(variedTable), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}}})
+		if err != nil {
+			return err
+		}
+		if err := demo.WaitActive(ctx, w, variedTable); err != nil {
+			return err
+		}
+		r := rand.New(rand.NewPCG(39, 1))
+		var reqs []types.WriteRequest
+		for i := range 800 {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{
+				"PK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("p%04d", i)},
+				"n":    &types.AttributeValueMemberN{Value: strconv.Itoa(i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("v", 100+r.IntN(6000))},
+			}}})
+			for len(reqs) == 25 || i == 799 && len(reqs) > 0 {
+				out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{variedTable: reqs}})
+				if err != nil {
+					return err
+				}
+				reqs = out.UnprocessedItems[variedTable]
+			}
+		}
+		return nil
+	})
+}
+
+// TestSearchBudgetHoldsOnVariedItems: where item sizes vary (100 to
+// 6,100 bytes) no run spends more than its budget and half a read unit,
+// and the runs together find every match once. Reads sized by the
+// average of the items read before, each as large as the budget allows,
+// overspent by 1 to 2 RCU here.
+func TestSearchBudgetHoldsOnVariedItems(t *testing.T) {
+	filter, _ := domain.ParseFilter(`n >= 700`)
+	for name, c := range variedBackends(t) {
+		for _, segments := range []int{1, 4} {
+			for _, budget := range []float64{5, 20} {
+				got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: variedTable, Filter: filter, Segments: segments, MaxRCU: budget})
+				if len(got) != 100 || len(keysOf(got)) != 100 {
+					t.Errorf("%s segments=%d budget=%g: %d matches, want 100", name, segments, budget, len(got))
+				}
+				for i, rcu := range runs {
+					if rcu > budget+0.5 {
+						t.Errorf("%s segments=%d budget=%g: run %d of %d spent %.1f RCU", name, segments, budget, i+1, len(runs), rcu)
+					}
+				}
+			}
 		}
 	}
 }
