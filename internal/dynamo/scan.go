@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -155,16 +154,10 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 	}
 	pages := make([]Page, len(reads))
 	errs := make([]error, len(reads))
-	inFlight := make(chan struct{}, DefaultParallel)
-	var wg sync.WaitGroup
-	for i, rd := range reads {
-		wg.Go(func() {
-			inFlight <- struct{}{}
-			defer func() { <-inFlight }()
-			pages[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
-		})
-	}
-	wg.Wait()
+	inParallel(len(reads), func(i int) {
+		rd := reads[i]
+		pages[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
+	})
 	var failed error
 	for i, rd := range reads {
 		p := pages[i]
