@@ -248,6 +248,13 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			return dynamo.SearchToken(fingerprint, s.Position())
 		},
 	}
+	if export.IsTerminal(o.stderr) {
+		// On a terminal, the figures so far on one line, redrawn after
+		// each step and cleared before the final line.
+		opt.Step = func(s export.SearchStats) {
+			fmt.Fprintf(o.stderr, "\r\x1b[Kscanned=%d matched=%d requests=%d billedRCU=%.1f…", s.Scanned, s.Matched, s.Requests, s.BilledRCU)
+		}
+	}
 	start := time.Now()
 	var stats export.SearchStats
 	_, err := export.To(o.output, "items", o.stdout, o.stderr, func(w io.Writer, format string, terminal bool) (int, error) {
@@ -257,6 +264,9 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 	})
 	if o.mask != nil && err == nil {
 		noteUnseenMask(o.stderr, o.mask, opt.Seen)
+	}
+	if opt.Step != nil {
+		fmt.Fprint(o.stderr, "\r\x1b[K")
 	}
 	total, _ := conn.client.Session.Totals()
 	fmt.Fprintf(o.stderr, "scanned=%d matched=%d requests=%d consumedRCU=%.1f%s elapsed=%s\n",

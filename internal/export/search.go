@@ -37,6 +37,8 @@ type SearchOptions struct {
 	Token func(s dynamo.SearchState) string
 	// First lists these columns first in CSV (the keys).
 	First []string
+	// Step, when not nil, is told the figures so far after each step.
+	Step func(SearchStats)
 }
 
 // Search reads s step by step to its end or its budget and writes the
@@ -79,6 +81,9 @@ func eachMatch(ctx context.Context, c dynamo.Client, s dynamo.SearchState, opt S
 		}
 		if err := step(); err != nil {
 			return stats, err
+		}
+		if opt.Step != nil {
+			opt.Step(stats)
 		}
 		if st.Stopped {
 			stats.Stopped = true
