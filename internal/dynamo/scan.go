@@ -238,9 +238,10 @@ func (s SearchState) plan() []streamRead {
 		}
 		// At most twice the items sized so far, in all (an average of a
 		// few items can miss the heavy ones), but never fewer than a read
-		// unit holds: a read costs one however few it reads.
+		// unit holds: a read costs one however few it reads. A share that
+		// pays for the largest page needs no bound.
 		unit, _ := BudgetLimit(spent+minReadUnits, spent, scanned)
-		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); limit == 0 || limit > grown {
+		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); share < pageRCU && (limit == 0 || limit > grown) {
 			limit = grown
 		}
 		reads := make([]streamRead, k)
