@@ -3,7 +3,7 @@ GO ?= go
 PKG := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-follow bench-changes-follow bench-data bench-data-first fuzz golden screenshots lint
+.PHONY: demo build test deps moto conformance bench bench-items bench-children bench-latency bench-memory bench-range bench-filter bench-scan bench-follow bench-changes-follow bench-data bench-data-first fuzz golden screenshots lint
 
 demo: ## run the explorer on the built-in demo data (no AWS, no network)
 	$(GO) run . --demo
@@ -51,6 +51,9 @@ bench-range: deps ## time ranges on 200,000 timestamped items: time to first row
 
 bench-filter: deps ## a filter matching 0.1% of 100,000 items: scanned vs matched, RCU, first screen, budget, vs aws dynamodb query
 	bash scripts/bench-filter.sh
+
+bench-scan: deps ## a table-wide filtered scan of 51,457 items: unbudgeted, budgeted and resumed, partiql, vs aws dynamodb scan
+	bash scripts/bench-scan.sh $(BUDGET)
 
 bench-follow: deps ## range --follow's requests and RCU per minute, idle and busy (SECS=60 each)
 	bash scripts/bench-follow.sh

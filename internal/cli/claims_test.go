@@ -189,6 +189,10 @@ func checkBeforeConnecting(cmd *cobra.Command, g *globals) error {
 				return usage("", "--%s is required", required)
 			}
 		}
+	case "scan":
+		if f := cmd.Flags().Lookup("table"); f == nil || f.Value.String() == "" {
+			return usage("", "--table is required")
+		}
 	case "dynascope":
 		if v := cmd.Flags().Lookup("theme").Value.String(); !slices.Contains(ui.Themes, v) {
 			return usage("", "--theme %q", v)

@@ -64,6 +64,24 @@ func TestFlagsCheckedBeforeConnecting(t *testing.T) {
 			f.g.mask = []string{"a..b"}
 			return runVersions(context.Background(), f)
 		}, "mask"},
+		{"scan --filter", func() error {
+			return runScan(context.Background(), &scanFlags{commandIO: io(), table: "Locations", output: "jsonl", filter: "City ="})
+		}, "--filter"},
+		{"scan --segments", func() error {
+			return runScan(context.Background(), &scanFlags{commandIO: io(), table: "Locations", output: "jsonl", segments: 65})
+		}, "--segments"},
+		{"scan --resume", func() error {
+			return runScan(context.Background(), &scanFlags{commandIO: io(), table: "Locations", output: "jsonl", resume: "not-a-token"})
+		}, "--resume"},
+		{"scan --output", func() error {
+			return runScan(context.Background(), &scanFlags{commandIO: io(), table: "Locations", output: "xml"})
+		}, "--output"},
+		{"partiql DELETE", func() error {
+			return runPartiQL(context.Background(), &partiqlFlags{commandIO: io(), output: "jsonl", statement: `DELETE FROM "Locations" WHERE PK = 'USA'`})
+		}, "DELETE writes"},
+		{"partiql --output", func() error {
+			return runPartiQL(context.Background(), &partiqlFlags{commandIO: io(), output: "xml", statement: `SELECT * FROM "Locations"`})
+		}, "--output"},
 		{"tables --output", func() error {
 			return runTables(context.Background(), &tablesOptions{commandIO: io(), output: "yaml"})
 		}, "--output"},

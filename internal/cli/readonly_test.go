@@ -36,6 +36,9 @@ func TestHeadlessCommandsOnlyRead(t *testing.T) {
 		{"range", "--table", "AuditLog", "--pk", demo.AuditStream, "--at", "2026-10-31"},
 		{"ttl", "--table", "AuditLog", "--attribute", "At", "--max-rcu", "5"},
 		{"diff", "--table", "Equipment", "--pk", demo.DriftedPiece, "--against-table", "Locations", "--all"},
+		{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`, "--segments", "3"},
+		{"partiql", `SELECT * FROM "Locations" WHERE PK = 'USA' AND begins_with(SK, 'NY#')`},
+		{"partiql", `SELECT City FROM "Locations" WHERE DriveThru = true`},
 	} {
 		out, stderr, code := cli(t, append(args, conn...)...)
 		if code != exitOK && !(args[0] == "diff" && code == exitFailure) {
@@ -58,6 +61,50 @@ func TestHeadlessCommandsOnlyRead(t *testing.T) {
 		t.Fatalf("the commands did not run through the proxy: %v", ops)
 	}
 	t.Logf("operations: %s", strings.Join(seen, ", "))
+}
+
+// TestPartiQLOnlySelectReachesTheServer: a statement other than one
+// SELECT is refused (exit 2) before any request, whatever it is; a SELECT
+// is read with Query or Scan, never ExecuteStatement; --explain reads
+// only the table's description (its keys and size), never an item.
+func TestPartiQLOnlySelectReachesTheServer(t *testing.T) {
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Locations"}}); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 1)
+	defer proxy.Close()
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, stmt := range []string{
+		`INSERT INTO "Locations" VALUE {'PK': 'x', 'SK': 'y'}`,
+		`UPDATE "Locations" SET City = 'x' WHERE PK = 'USA' AND SK = 'y'`,
+		`DELETE FROM "Locations" WHERE PK = 'USA' AND SK = 'y'`,
+		`EXISTS(SELECT * FROM "Locations" WHERE PK = 'USA')`,
+		`SELECT * FROM "Locations"; DELETE FROM "Locations" WHERE PK = 'USA' AND SK = 'y'`,
+		`SELECT * FROM "Locations" WHERE PK = 'USA'; SELECT * FROM "Locations"`,
+		`upsert into Locations value {'PK': 'x'}`,
+	} {
+		_, stderr, code := cli(t, append([]string{"partiql", stmt}, conn...)...)
+		if code != exitUsage || !strings.Contains(stderr, "the statement") {
+			t.Errorf("%s: exit %d: %s", stmt, code, stderr)
+		}
+	}
+	if ops := proxy.Operations(); len(ops) != 0 {
+		t.Fatalf("refused statements reached the server: %v", ops)
+	}
+	mustRun(t, append([]string{"partiql", "--explain", `SELECT * FROM "Locations" WHERE City = 'CEDARVILLE'`}, conn...)...)
+	if ops := proxy.Operations(); len(ops) != 1 || ops["DescribeTable"] != 1 {
+		t.Fatalf("--explain sent %v", ops)
+	}
+	mustRun(t, append([]string{"partiql", `SELECT * FROM "Locations" WHERE PK IN ['USA', 'CAN'] AND City = 'CEDARVILLE'`}, conn...)...)
+	mustRun(t, append([]string{"partiql", `SELECT * FROM "Locations" WHERE City = 'CEDARVILLE'`}, conn...)...)
+	ops := proxy.Operations()
+	if ops["Query"] < 2 || ops["Scan"] == 0 || ops["ExecuteStatement"] != 0 || len(ops) != 3 {
+		t.Fatalf("SELECTs sent %v: want DescribeTable, Query and Scan alone", ops)
+	}
 }
 
 // TestConfigConnectionDefaults: the configuration file's region and

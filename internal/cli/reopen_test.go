@@ -97,7 +97,7 @@ func shellWords(t *testing.T, line string) []string {
 	t.Helper()
 	var words []string
 	var cur strings.Builder
-	inWord, quoted := false, false
+	inWord, quoted, dquoted := false, false, false
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -105,8 +105,17 @@ func shellWords(t *testing.T, line string) []string {
 			quoted = false
 		case quoted:
 			cur.WriteByte(c)
+		case dquoted && c == '"':
+			dquoted = false
+		case dquoted && c == '\\' && i+1 < len(line) && strings.IndexByte(`"\$`+"`", line[i+1]) >= 0:
+			i++
+			cur.WriteByte(line[i])
+		case dquoted:
+			cur.WriteByte(c)
 		case c == '\'':
 			quoted, inWord = true, true
+		case c == '"':
+			dquoted, inWord = true, true
 		case c == '\\' && i+1 < len(line):
 			i++
 			cur.WriteByte(line[i])
@@ -122,7 +131,7 @@ func shellWords(t *testing.T, line string) []string {
 			inWord = true
 		}
 	}
-	if quoted {
+	if quoted || dquoted {
 		t.Fatalf("unterminated quote in %s", line)
 	}
 	if inWord {

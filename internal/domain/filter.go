@@ -184,6 +184,9 @@ type filterParser struct {
 	src string
 	pos int
 	tok ftoken
+	// partiql: the WHERE clause of a PartiQL statement (partiql.go), whose
+	// quotes differ: 'string', "name".
+	partiql bool
 }
 
 func (p *filterParser) errAt(t ftoken, msg string) error {
@@ -191,112 +194,202 @@ func (p *filterParser) errAt(t ftoken, msg string) error {
 }
 
 func (p *filterParser) next() {
-	for p.pos < len(p.src) {
-		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		p.pos += n
-	}
-	start := p.pos
+	p.skipSpace()
 	if p.pos >= len(p.src) {
-		p.tok = ftoken{kind: tokEOF, pos: start}
+		p.tok = ftoken{kind: tokEOF, pos: p.pos}
 		return
 	}
 	c := p.src[p.pos]
 	switch {
-	case c == '"':
-		var b strings.Builder
-		i := p.pos + 1
-		for i < len(p.src) && p.src[i] != '"' {
-			if p.src[i] == '\\' && i+1 < len(p.src) {
-				switch p.src[i+1] {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case 'r':
-					b.WriteByte('\r')
-				default:
-					b.WriteByte(p.src[i+1])
-				}
-				i += 2
-				continue
-			}
-			b.WriteByte(p.src[i])
-			i++
+	case c == p.stringQuote():
+		p.lexString()
+	case c == p.nameQuote():
+		p.lexQuotedName()
+	case c == '-' || c >= '0' && c <= '9':
+		p.lexNumber()
+	case p.lexOperator():
+	case strings.IndexByte(p.punctuation(), c) >= 0:
+		p.tok = ftoken{kind: tokPunct, text: string(c), pos: p.pos}
+		p.pos++
+	default:
+		p.lexIdent()
+	}
+}
+
+func (p *filterParser) skipSpace() {
+	for p.pos < len(p.src) {
+		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+		if !unicode.IsSpace(r) {
+			return
 		}
+		p.pos += n
+	}
+}
+
+// The filter writes strings in double quotes and odd names in backticks;
+// PartiQL writes strings in single quotes and names in double quotes.
+func (p *filterParser) stringQuote() byte {
+	if p.partiql {
+		return '\''
+	}
+	return '"'
+}
+
+func (p *filterParser) nameQuote() byte {
+	if p.partiql {
+		return '"'
+	}
+	return '`'
+}
+
+func (p *filterParser) punctuation() string {
+	if p.partiql {
+		return "(),.[]*;"
+	}
+	return "(),.[]"
+}
+
+// lexString reads a string: the filter's with backslash escapes,
+// PartiQL's with a doubled quote for a quote.
+func (p *filterParser) lexString() {
+	start, q := p.pos, p.stringQuote()
+	var b strings.Builder
+	i := p.pos + 1
+	for ; i < len(p.src); i++ {
+		c := p.src[i]
+		switch {
+		case c == q && p.partiql && i+1 < len(p.src) && p.src[i+1] == q:
+			b.WriteByte(q)
+			i++
+			continue
+		case c == q:
+		case c == '\\' && !p.partiql && i+1 < len(p.src):
+			b.WriteByte(unescape(p.src[i+1]))
+			i++
+			continue
+		default:
+			b.WriteByte(c)
+			continue
+		}
+		break
+	}
+	if i >= len(p.src) {
+		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unterminated string: close it with %c", q), pos: start}
+		p.pos = len(p.src)
+		return
+	}
+	p.tok = ftoken{kind: tokString, text: b.String(), pos: start}
+	p.pos = i + 1
+}
+
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	}
+	return c
+}
+
+// lexQuotedName reads a name in quotes (a doubled quote is a quote).
+func (p *filterParser) lexQuotedName() {
+	start, q := p.pos, p.nameQuote()
+	var b strings.Builder
+	i := p.pos + 1
+	for {
 		if i >= len(p.src) {
-			p.tok = ftoken{kind: tokBad, text: "unterminated string: close it with \"", pos: start}
+			p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unterminated name: close it with %c", q), pos: start}
 			p.pos = len(p.src)
 			return
 		}
-		p.tok = ftoken{kind: tokString, text: b.String(), pos: start}
-		p.pos = i + 1
-	case c == '`':
-		var b strings.Builder
-		i := p.pos + 1
-		for {
-			if i >= len(p.src) {
-				p.tok = ftoken{kind: tokBad, text: "unterminated name: close it with `", pos: start}
-				p.pos = len(p.src)
-				return
+		if p.src[i] == q {
+			if i+1 < len(p.src) && p.src[i+1] == q {
+				b.WriteByte(q)
+				i += 2
+				continue
 			}
-			if p.src[i] == '`' {
-				if i+1 < len(p.src) && p.src[i+1] == '`' { // `` is a backtick
-					b.WriteByte('`')
-					i += 2
-					continue
-				}
-				break
-			}
-			b.WriteByte(p.src[i])
-			i++
+			break
 		}
-		if b.Len() == 0 {
-			p.tok = ftoken{kind: tokBad, text: "empty name between backticks", pos: start}
-			p.pos = i + 1
-			return
-		}
-		p.tok = ftoken{kind: tokQuoted, text: b.String(), pos: start}
-		p.pos = i + 1
-	case c == '-' || c >= '0' && c <= '9':
-		i := p.pos + 1
-		for i < len(p.src) && (p.src[i] >= '0' && p.src[i] <= '9' || strings.IndexByte(".eE+-", p.src[i]) >= 0) {
-			if (p.src[i] == '+' || p.src[i] == '-') && p.src[i-1] != 'e' && p.src[i-1] != 'E' {
-				break
-			}
-			i++
-		}
-		p.tok = ftoken{kind: tokNumber, text: p.src[p.pos:i], pos: start}
-		p.pos = i
-	case strings.HasPrefix(p.src[p.pos:], "<>"), strings.HasPrefix(p.src[p.pos:], "<="), strings.HasPrefix(p.src[p.pos:], ">="):
-		p.tok = ftoken{kind: tokOp, text: p.src[p.pos : p.pos+2], pos: start}
-		p.pos += 2
-	case c == '=' || c == '<' || c == '>':
-		p.tok = ftoken{kind: tokOp, text: string(c), pos: start}
-		p.pos++
-	case strings.IndexByte("(),.[]", c) >= 0:
-		p.tok = ftoken{kind: tokPunct, text: string(c), pos: start}
-		p.pos++
-	default:
-		i := p.pos
-		for i < len(p.src) {
-			r, n := utf8.DecodeRuneInString(p.src[i:])
-			if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-				break
-			}
-			i += n
-		}
-		if i == p.pos {
-			r, n := utf8.DecodeRuneInString(p.src[p.pos:])
-			p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: names with such characters go in backticks", r), pos: start}
-			p.pos += n
-			return
-		}
-		p.tok = ftoken{kind: tokIdent, text: p.src[p.pos:i], pos: start}
-		p.pos = i
+		b.WriteByte(p.src[i])
+		i++
 	}
+	p.pos = i + 1
+	if b.Len() == 0 {
+		what := "backticks"
+		if p.partiql {
+			what = "double quotes"
+		}
+		p.tok = ftoken{kind: tokBad, text: "empty name between " + what, pos: start}
+		return
+	}
+	p.tok = ftoken{kind: tokQuoted, text: b.String(), pos: start}
+}
+
+func (p *filterParser) lexNumber() {
+	i := p.pos + 1
+	for i < len(p.src) && (p.src[i] >= '0' && p.src[i] <= '9' || strings.IndexByte(".eE+-", p.src[i]) >= 0) {
+		if (p.src[i] == '+' || p.src[i] == '-') && p.src[i-1] != 'e' && p.src[i-1] != 'E' {
+			break
+		}
+		i++
+	}
+	p.tok = ftoken{kind: tokNumber, text: p.src[p.pos:i], pos: p.pos}
+	p.pos = i
+}
+
+// lexOperator reads a comparison operator, if one is next (PartiQL also
+// writes <> as !=).
+func (p *filterParser) lexOperator() bool {
+	rest := p.src[p.pos:]
+	if p.partiql && strings.HasPrefix(rest, "<<") {
+		p.tok = ftoken{kind: tokBad, text: "sets (<< >>) are not supported as values: use contains(attr, 'a'), or IN ['a', 'b'] for one of several", pos: p.pos}
+		p.pos = len(p.src)
+		return true
+	}
+	for _, op := range []string{"<>", "<=", ">=", "!=", "=", "<", ">"} {
+		if !strings.HasPrefix(rest, op) || op == "!=" && !p.partiql {
+			continue
+		}
+		text := op
+		if op == "!=" {
+			text = "<>"
+		}
+		p.tok = ftoken{kind: tokOp, text: text, pos: p.pos}
+		p.pos += len(op)
+		return true
+	}
+	return false
+}
+
+func (p *filterParser) lexIdent() {
+	start, i := p.pos, p.pos
+	for i < len(p.src) {
+		r, n := utf8.DecodeRuneInString(p.src[i:])
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			break
+		}
+		i += n
+	}
+	if i == p.pos {
+		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+		hint := "names with such characters go in backticks"
+		switch {
+		case p.partiql && r == '?':
+			hint = "parameters are not supported: write the value inline, 'text' or 123"
+		case p.partiql && r == '{':
+			hint = "maps are not supported as values: compare one attribute, a.b = 'x'"
+		case p.partiql:
+			hint = "names with such characters go in double quotes"
+		}
+		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: %s", r, hint), pos: start}
+		p.pos += n
+		return
+	}
+	p.tok = ftoken{kind: tokIdent, text: p.src[p.pos:i], pos: start}
+	p.pos = i
 }
 
 func (p *filterParser) keyword(w string) bool {
@@ -408,29 +501,65 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 		}
 		return Between{x, lo, hi}, nil
 	case p.keyword("in"):
-		p.next()
-		if err := p.expect("(", `in needs a list: x in ("a", "b")`); err != nil {
-			return nil, err
-		}
-		var list []Operand
-		for {
-			v, err := p.operand()
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-			if p.tok.kind == tokPunct && p.tok.text == "," {
-				p.next()
-				continue
-			}
-			break
-		}
-		if err := p.expect(")", "close the list"); err != nil {
-			return nil, err
-		}
-		return In{x, list}, nil
+		return p.inList(x)
+	case p.partiql && p.keyword("is"):
+		return p.isMissing(x)
 	}
 	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+}
+
+// inList reads x in ("a", "b"); PartiQL also writes the list in brackets.
+func (p *filterParser) inList(x Operand) (FilterNode, error) {
+	p.next()
+	closing := ")"
+	if p.partiql && p.tok.kind == tokPunct && p.tok.text == "[" {
+		closing = "]"
+		p.next()
+	} else if err := p.expect("(", `in needs a list: x in ("a", "b")`); err != nil {
+		return nil, err
+	}
+	var list []Operand
+	for {
+		v, err := p.operand()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		if p.tok.kind == tokPunct && p.tok.text == "," {
+			p.next()
+			continue
+		}
+		break
+	}
+	if err := p.expect(closing, "close the list"); err != nil {
+		return nil, err
+	}
+	return In{x, list}, nil
+}
+
+// isMissing reads PartiQL's x IS [NOT] MISSING: attribute_not_exists(x),
+// attribute_exists(x).
+func (p *filterParser) isMissing(x Operand) (FilterNode, error) {
+	at := p.tok
+	p.next()
+	not := p.keyword("not")
+	if not {
+		p.next()
+	}
+	path, ok := x.(Path)
+	switch {
+	case p.keyword("null"):
+		return nil, p.errAt(p.tok, "IS NULL is not supported: write attribute_type(x, 'NULL'), or x IS MISSING for an absent attribute")
+	case !p.keyword("missing"):
+		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING after IS, found %s: write x IS MISSING or x IS NOT MISSING", p.tok.desc()))
+	case !ok:
+		return nil, p.errAt(at, "IS MISSING takes an attribute: x IS MISSING")
+	}
+	p.next()
+	if not {
+		return Func{Name: "attribute_exists", Path: path}, nil
+	}
+	return Func{Name: "attribute_not_exists", Path: path}, nil
 }
 
 func describeOperand(o Operand) string {

@@ -157,16 +157,7 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 	read := r.Segments[:min(max(most, 1), len(r.Segments))]
 	pages := make([]Page, len(read))
 	errs := make([]error, len(read))
-	inFlight := make(chan struct{}, DefaultParallel)
-	var wg sync.WaitGroup
-	for i, seg := range read {
-		wg.Go(func() {
-			inFlight <- struct{}{}
-			defer func() { <-inFlight }()
-			pages[i], errs[i] = ScanKeysPage(ctx, c, seg)
-		})
-	}
-	wg.Wait()
+	inParallel(len(read), func(i int) { pages[i], errs[i] = ScanKeysPage(ctx, c, read[i]) })
 	var failed error
 	step.Next.Segments = append([]PartitionsRequest(nil), r.Segments[len(read):]...)
 	before := r.before
@@ -188,6 +179,21 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 	step.Next.before = before
 	step.More = len(step.Next.Segments) > 0
 	return step, failed
+}
+
+// inParallel runs read(0) … read(n-1) at once, DefaultParallel at a
+// time, and returns when all have: the reads of a step of segments.
+func inParallel(n int, read func(i int)) {
+	inFlight := make(chan struct{}, DefaultParallel)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			inFlight <- struct{}{}
+			defer func() { <-inFlight }()
+			read(i)
+		})
+	}
+	wg.Wait()
 }
 
 // first reports whether r is a listing's first read.

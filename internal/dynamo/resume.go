@@ -59,3 +59,85 @@ func ParseResumeToken(s string) (Item, error) {
 	}
 	return key, nil
 }
+
+// A search (scan.go) stopped at its budget goes on from where each of
+// its streams stopped: the token holds every stream's LastEvaluatedKey
+// (or that it is done) and the fingerprint of what it read, so a token
+// given by another table, index, filter, statement or segment count is
+// refused rather than read on from the wrong place.
+type searchToken struct {
+	Fingerprint string           `json:"f"`
+	Streams     []map[string]any `json:"s"` // {"k": key} going on, {"d": true} done, {} not started
+	Sizing      SearchSizing     `json:"z"`
+}
+
+// SearchToken is the word for a search that goes on from pos.
+func SearchToken(fingerprint string, pos SearchPosition) string {
+	t := searchToken{Fingerprint: fingerprint, Streams: make([]map[string]any, len(pos.Streams)), Sizing: pos.Sizing}
+	for i, st := range pos.Streams {
+		switch {
+		case st.Done:
+			t.Streams[i] = map[string]any{"d": true}
+		case st.Start != nil:
+			t.Streams[i] = map[string]any{"k": WireItem(st.Start)}
+		default:
+			t.Streams[i] = map[string]any{}
+		}
+	}
+	b, _ := json.Marshal(t)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ParseSearchToken reads a SearchToken back, refusing one whose
+// fingerprint is not fingerprint.
+func ParseSearchToken(s, fingerprint string) (*SearchPosition, error) {
+	bad := fmt.Errorf("is not a resume token of scan or partiql (copy it whole from the message that gave it)")
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	var t struct {
+		Fingerprint string                       `json:"f"`
+		Streams     []map[string]json.RawMessage `json:"s"`
+		Sizing      SearchSizing                 `json:"z"`
+	}
+	if err := json.Unmarshal(b, &t); err != nil || t.Fingerprint == "" || len(t.Streams) == 0 {
+		return nil, bad
+	}
+	if t.Fingerprint != fingerprint {
+		return nil, fmt.Errorf("was given by another read (its table, index, filter, statement or segments differ)")
+	}
+	if t.Sizing.RCU < 0 || t.Sizing.Items < 0 {
+		return nil, bad
+	}
+	pos := &SearchPosition{Streams: make([]SearchStream, len(t.Streams)), Sizing: t.Sizing}
+	for i, st := range t.Streams {
+		if string(st["d"]) == "true" {
+			pos.Streams[i].Done = true
+			continue
+		}
+		if raw, ok := st["k"]; ok {
+			key, err := ParseResumeToken(base64.RawURLEncoding.EncodeToString(raw))
+			if err != nil {
+				return nil, err
+			}
+			pos.Streams[i].Start = key
+		}
+	}
+	return pos, nil
+}
+
+// SearchTokenStreams is how many streams a SearchToken holds (ok false
+// for no token): a resumed scan reads in the segments it began with,
+// whatever the table's size says now.
+func SearchTokenStreams(s string) (n int, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return 0, false
+	}
+	var t searchToken
+	if json.Unmarshal(b, &t) != nil || len(t.Streams) == 0 {
+		return 0, false
+	}
+	return len(t.Streams), true
+}

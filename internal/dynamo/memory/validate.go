@@ -142,69 +142,108 @@ type parsed struct {
 
 func (e expressions) parse() (parsed, error) {
 	var out parsed
+	for _, check := range []func() error{e.checkUsed, e.checkStart, e.seg.check, e.checkKeyCondition, e.checkNames, e.checkValues} {
+		if err := check(); err != nil {
+			return out, err
+		}
+	}
+	used := map[string]bool{}
+	if err := e.parseEach(&out, used); err != nil {
+		return out, err
+	}
+	if unused := unusedKeys(e.names, used); unused != "" {
+		return out, validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + unused + "}")
+	}
+	if unused := unusedKeys(e.values, used); unused != "" {
+		return out, validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + unused + "}")
+	}
+	return out, nil
+}
+
+// checkUsed refuses placeholders sent without an expression to use them.
+func (e expressions) checkUsed() error {
 	if e.names != nil && e.keyCond == nil && e.filter == nil && e.projection == nil {
-		return out, validation("ExpressionAttributeNames can only be specified when using expressions")
+		return validation("ExpressionAttributeNames can only be specified when using expressions")
 	}
 	if e.values != nil && e.keyCond == nil && e.filter == nil {
 		if e.query {
-			return out, validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression and KeyConditionExpression are null")
+			return validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression and KeyConditionExpression are null")
 		}
-		return out, validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null")
+		return validation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null")
 	}
+	return nil
+}
+
+func (e expressions) checkStart() error {
 	for _, k := range sortedKeys(e.start) {
 		if msg := checkValue(e.start[k]); msg != "" {
 			if !startKeyBare.MatchString(msg) {
 				msg = "The provided starting key is invalid: " + msg
 			}
-			return out, validation(msg)
+			return validation(msg)
 		}
 	}
-	if err := e.seg.check(); err != nil {
-		return out, err
-	}
+	return nil
+}
+
+func (e expressions) checkKeyCondition() error {
 	if e.query && e.keyCond == nil {
-		return out, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+		return validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	if e.names != nil {
-		if len(e.names) == 0 {
-			return out, validation("ExpressionAttributeNames must not be empty")
-		}
-		for _, k := range sortedKeys(e.names) {
-			if !namePlaceholder.MatchString(k) {
-				return out, validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
-			}
-		}
+	return nil
+}
+
+func (e expressions) checkNames() error {
+	if e.names == nil {
+		return nil
 	}
-	if e.values != nil {
-		if len(e.values) == 0 {
-			return out, validation("ExpressionAttributeValues must not be empty")
-		}
-		for _, k := range sortedKeys(e.values) {
-			if !valuePlaceholder.MatchString(k) {
-				return out, validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
-			}
-		}
-		for _, k := range sortedKeys(e.values) {
-			if msg := checkValue(e.values[k]); msg != "" {
-				return out, validation("ExpressionAttributeValues contains invalid value: " + msg + " for key " + k)
-			}
+	if len(e.names) == 0 {
+		return validation("ExpressionAttributeNames must not be empty")
+	}
+	for _, k := range sortedKeys(e.names) {
+		if !namePlaceholder.MatchString(k) {
+			return validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
 		}
 	}
-	used := map[string]bool{}
+	return nil
+}
+
+func (e expressions) checkValues() error {
+	if e.values == nil {
+		return nil
+	}
+	if len(e.values) == 0 {
+		return validation("ExpressionAttributeValues must not be empty")
+	}
+	for _, k := range sortedKeys(e.values) {
+		if !valuePlaceholder.MatchString(k) {
+			return validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
+	for _, k := range sortedKeys(e.values) {
+		if msg := checkValue(e.values[k]); msg != "" {
+			return validation("ExpressionAttributeValues contains invalid value: " + msg + " for key " + k)
+		}
+	}
+	return nil
+}
+
+// parseEach parses the key condition, filter and projection, in the
+// order DynamoDB reports their faults, noting the placeholders used.
+func (e expressions) parseEach(out *parsed, used map[string]bool) error {
 	var err error
 	for _, x := range []struct {
 		name string
 		text *string
-		cond **node
-	}{{"KeyConditionExpression", e.keyCond, &out.keyCond}, {"FilterExpression", e.filter, nil}, {"ProjectionExpression", e.projection, nil}} {
+	}{{"KeyConditionExpression", e.keyCond}, {"FilterExpression", e.filter}, {"ProjectionExpression", e.projection}} {
 		if x.text == nil {
 			continue
 		}
 		if *x.text == "" {
-			return out, validation("Invalid " + x.name + ": The expression can not be empty;")
+			return validation("Invalid " + x.name + ": The expression can not be empty;")
 		}
 		if n := len(*x.text); n > maxExpressionBytes {
-			return out, validation("Invalid " + x.name + ": Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(n))
+			return validation("Invalid " + x.name + ": Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(n))
 		}
 		switch x.name {
 		case "KeyConditionExpression":
@@ -215,16 +254,10 @@ func (e expressions) parse() (parsed, error) {
 			out.projection, err = parseProjection(*x.text, e.names, used)
 		}
 		if err != nil {
-			return out, validation("Invalid " + x.name + ": " + err.Error())
+			return validation("Invalid " + x.name + ": " + err.Error())
 		}
 	}
-	if unused := unusedKeys(e.names, used); unused != "" {
-		return out, validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + unused + "}")
-	}
-	if unused := unusedKeys(e.values, used); unused != "" {
-		return out, validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + unused + "}")
-	}
-	return out, nil
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

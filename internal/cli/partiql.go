@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+type partiqlFlags struct {
+	commandIO
+	statement, output, resume string
+	explain                   bool
+	maxRCU                    float64
+}
+
+func newPartiQLCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f partiqlFlags
+	cmd := &cobra.Command{
+		Use:   "partiql 'SELECT …'",
+		Short: "Run a PartiQL SELECT as the Query or Scan it stands for, within a budget",
+		Long: `partiql reads a PartiQL SELECT statement and translates it into the Query or
+Scan it stands for, which it runs through the same read-only calls as every
+other command: never ExecuteStatement, so it works on DynamoDB, dynalite,
+moto, the demo and --data alike.
+
+A WHERE that pins the partition key by equality makes a Query (IN on the
+key: one Query a value, read one after another), its sort-key condition
+the Query's; anything else
+makes a Scan, with WHERE as its filter. Supported: SELECT * or a list of
+attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
+= <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
+attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
+NOT, and ORDER BY the sort key (ASC or DESC) of a Query. Strings go in
+single quotes, names in double quotes. Anything but one SELECT (INSERT,
+UPDATE, DELETE, EXISTS, several statements) is refused with exit 2 before
+any request.
+
+--explain prints the plan as JSON and reads nothing (the table's
+description, which costs no RCU, gives its keys and size): operation,
+table, index, keyCondition, filter, projection, worstCaseRCU (what reading
+the whole table costs, from its size) and budgetRCU. Stops at the budget
+as scan does (exit 3, with --resume).`,
+		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
+  dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --max-rcu 100
+  dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['portland', 'seattle'] ORDER BY TimeUser DESC" --output json
+  dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usage(`give the statement as one argument, in quotes: dynascope partiql "SELECT * FROM \"Orders\" WHERE PK = 'c#42'"`, "partiql takes one statement, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.bind(cmd, g)
+			f.statement = args[0]
+			return runPartiQL(ctx, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.explain, "explain", false, "print the plan as JSON and read nothing")
+	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
+	fl.StringVar(&f.resume, "resume", "", "go on from where the same statement stopped at --max-rcu (the token its message gave)")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
+	return cmd
+}
+
+// explainedPlan is --explain's JSON.
+type explainedPlan struct {
+	Operation    string   `json:"operation"`
+	Table        string   `json:"table"`
+	Index        *string  `json:"index"` // null: the table itself
+	KeyCondition *string  `json:"keyCondition"`
+	Queries      int      `json:"queries,omitempty"`
+	Segments     int      `json:"segments,omitempty"`
+	Filter       *string  `json:"filter"`
+	Projection   []string `json:"projection"`
+	WorstCaseRCU float64  `json:"worstCaseRCU"`
+	BudgetRCU    *float64 `json:"budgetRCU"` // null: none
+}
+
+// runPartiQL parses the statement before it connects: a refused one
+// makes no request.
+func runPartiQL(ctx context.Context, f *partiqlFlags) error {
+	st, err := domain.ParsePartiQL(f.statement)
+	if err != nil {
+		return partiqlRefused(err)
+	}
+	if err := checkOutput(f.output); err != nil {
+		return err
+	}
+	if err := checkToken(f.resume, "partiql"); err != nil {
+		return err
+	}
+	mask, err := f.g.tableMask(st.Table)
+	if err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	info, _, err := dynamo.DescribeTable(ctx, conn.client, st.Table)
+	if err != nil {
+		return err
+	}
+	key, err := info.KeyFor(st.Index)
+	if err != nil {
+		return usage(fmt.Sprintf("name one of its indexes after FROM \"%s\".: %s", info.Name, indexNames(info)), "table %s has no index %q", info.Name, st.Index)
+	}
+	plan, r, err := dynamo.StatementSearch(info, st, f.maxRCU)
+	if err != nil {
+		return partiqlRefused(err)
+	}
+	if n, ok := dynamo.SearchTokenStreams(f.resume); ok && len(plan.Queries) == 0 {
+		r.Segments = n // the segments it began with, whatever the size says now
+	}
+	ex := explain(plan, r, info, mask)
+	if f.explain {
+		return export.JSONDoc(f.stdout, ex)
+	}
+	state, err := resumeSearch(r, f.resume, "partiql")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.stderr, planLine(ex))
+	return writeSearch(ctx, conn, state, searchOut{
+		output: f.output, stdout: f.stdout, stderr: f.stderr, mask: mask,
+		delims: keyDelims(info, st.Index, ""), first: keyNames(key, info.Key), flag: "--max-rcu",
+	})
+}
+
+// partiqlRefused is a statement refused: a malformed command line (exit 2).
+func partiqlRefused(err error) error {
+	var pe *domain.PartiQLError
+	if errors.As(err, &pe) {
+		return usageError{what: "the statement: " + pe.Error()}
+	}
+	return usage("see dynascope partiql --help", "the statement: %v", err)
+}
+
+func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, mask *domain.Mask) explainedPlan {
+	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
+	if plan.Index != "" {
+		ex.Index = &plan.Index
+	}
+	if kc := plan.KeyCondition(); kc != "" {
+		if mask != nil {
+			kc = "(masked)"
+		}
+		ex.KeyCondition, ex.Queries = &kc, len(plan.Queries)
+	} else {
+		ex.Segments = r.Segments
+	}
+	if plan.Filter != nil {
+		s := shownFilter(plan.Filter, mask)
+		ex.Filter = &s
+	}
+	for _, p := range plan.Project {
+		ex.Projection = append(ex.Projection, p.String())
+	}
+	if r.MaxRCU > 0 {
+		ex.BudgetRCU = &r.MaxRCU
+	}
+	return ex
+}
+
+// planLine is the plan as one line on stderr, before the first read.
+func planLine(ex explainedPlan) string {
+	on := export.OneLine(target(ex.Table, ""))
+	if ex.Index != nil {
+		on = export.OneLine(target(ex.Table, *ex.Index))
+	}
+	what := fmt.Sprintf("Scan of %s in %s", on, counted(ex.Segments, "segment", "segments"))
+	if ex.KeyCondition != nil {
+		what = fmt.Sprintf("Query on %s: %s", on, export.OneLine(*ex.KeyCondition))
+		if ex.Queries > 1 {
+			what = fmt.Sprintf("%d Queries on %s: %s", ex.Queries, on, export.OneLine(*ex.KeyCondition))
+		}
+	}
+	if ex.Filter != nil {
+		what += ", filter " + *ex.Filter
+	}
+	budget := "no budget"
+	if ex.BudgetRCU != nil {
+		budget = fmt.Sprintf("budget %g RCU", *ex.BudgetRCU)
+	}
+	if ex.WorstCaseRCU == 0 {
+		return fmt.Sprintf("%s; the server reports no size to bound its cost, %s", what, budget)
+	}
+	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, ex.WorstCaseRCU, budget)
+}
+
+func indexNames(info dynamo.TableInfo) string {
+	if len(info.Indexes) == 0 {
+		return "it has none"
+	}
+	names := make([]string, len(info.Indexes))
+	for i, ix := range info.Indexes {
+		names[i] = ix.Name
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// defaultSearchBudget is what a search may spend unless told: a whole
+// table scan is the one read whose cost grows with the table.
+const defaultSearchBudget = 1000
+
+type scanFlags struct {
+	commandIO
+	table, index, filter, output, resume string
+	segments                             int
+	maxRCU                               float64
+}
+
+func (f scanFlags) validate() error {
+	switch {
+	case f.table == "":
+		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+	case f.segments < 0 || f.segments > maxSearchSegments:
+		return usage(fmt.Sprintf("give 1 to %d segments, or leave --segments out to have them chosen from the table's size", maxSearchSegments), "--segments %d is out of range", f.segments)
+	}
+	if err := checkToken(f.resume, "scan"); err != nil {
+		return err
+	}
+	return checkOutput(f.output)
+}
+
+// checkToken refuses, before connecting, a --resume that is no search
+// token at all (whether it is this read's is known once the read is).
+func checkToken(token, command string) error {
+	if _, ok := dynamo.SearchTokenStreams(token); token != "" && !ok {
+		return usage(fmt.Sprintf("copy the token whole from the message of the %s command that stopped", command), "--resume is not a resume token of scan or partiql")
+	}
+	return nil
+}
+
+// maxSearchSegments bounds --segments: each segment's read costs at least
+// 0.5 RCU, even empty.
+const maxSearchSegments = 64
+
+// checkOutput refuses an --output that is no format or a file that
+// cannot be created, before anything is read.
+func checkOutput(output string) error {
+	_, path, err := export.Target(output)
+	if err == nil && path != "" {
+		err = export.CheckNewFile(path)
+	}
+	return outputErr(err)
+}
+
+func newScanCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f scanFlags
+	cmd := &cobra.Command{
+		Use:   "scan",
+		Short: "Find the items of a whole table or index that match a filter, within a budget",
+		Long: `scan reads a whole table (or index) through a filter, in parallel segments,
+and prints the matching items as they come, one plain-JSON item a line.
+The filter is the one items --filter and the explorer's f take.
+
+DynamoDB bills a filtered Scan for every item it reads, matching or not.
+Before the first page, stderr says what a whole scan would cost from the
+table's size (as DynamoDB last measured it); at the end, items scanned and
+matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
+1000 RCU unless told; none for no limit) is shared by the segments and
+never overspent by more than half a read unit at the item sizes read so
+far; a scan stopped there exits 3 with a --resume token that goes on
+where each segment stopped (the same table, index, filter and segments).
+
+--output json writes one document: {"items": [...], "stats": {"requests",
+"consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
+requests counting the Scan calls (stderr's requests= counts the table's
+description too).`,
+		Example: `  dynascope scan --demo --table Locations --filter 'City = "CEDARVILLE" and DriveThru = true'
+  dynascope scan --demo --table DeviceLogs --filter 'Level = "ERROR" and Temperature > 30' --segments 4 --max-rcu 600
+  dynascope scan --demo --table Locations --index ByCity --filter 'begins_with(City, "CEDAR")' --output json
+  dynascope scan --demo --table ChatMessages --filter 'contains(Text, "prod")' --segments 4 --max-rcu none --output csv`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.bind(cmd, g)
+			return runScan(ctx, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to scan (required)")
+	fl.StringVar(&f.index, "index", "", "scan this GSI or LSI instead of the base table")
+	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
+	fl.IntVar(&f.segments, "segments", 0, "read in this many parallel segments (0: chosen from the table's size)")
+	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
+	fl.StringVar(&f.resume, "resume", "", "go on from where a scan stopped at --max-rcu (the token its message gave)")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
+	return cmd
+}
+
+// runScan prints the matches of a whole-table scan; every flag is
+// checked before it connects.
+func runScan(ctx context.Context, f *scanFlags) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	var filter domain.FilterNode
+	if f.filter != "" {
+		n, err := domain.ParseFilter(f.filter)
+		if err != nil {
+			return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+		}
+		filter = n
+	}
+	mask, err := f.g.tableMask(f.table)
+	if err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	info, _, err := dynamo.DescribeTable(ctx, conn.client, f.table)
+	if err != nil {
+		return err
+	}
+	key, err := info.KeyFor(f.index)
+	if err != nil {
+		return noIndex(info, f.index)
+	}
+	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
+	if r.Segments == 0 {
+		r.Segments = searchSegments(info, f.resume)
+	}
+	state, err := resumeSearch(r, f.resume, "scan")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.stderr, "scan %s in %s%s\n", export.OneLine(target(f.table, f.index)), counted(r.Segments, "segment", "segments"), filterWords(filter, mask))
+	fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
+	return writeSearch(ctx, conn, state, searchOut{
+		output: f.output, stdout: f.stdout, stderr: f.stderr, mask: mask,
+		delims: keyDelims(info, f.index, ""), first: keyNames(key, info.Key), flag: "--max-rcu",
+	})
+}
+
+// searchSegments is a scan's segments when not given: those its resume
+// token began with, else as many as the table's size calls for.
+func searchSegments(info dynamo.TableInfo, resume string) int {
+	if n, ok := dynamo.SearchTokenStreams(resume); ok {
+		return n
+	}
+	return dynamo.SearchSegments(info.SizeBytes)
+}
+
+// resumeSearch is r from the start, or from where the --resume token
+// says an earlier read of the same command stopped.
+func resumeSearch(r dynamo.SearchRequest, token, command string) (dynamo.SearchState, error) {
+	var from *dynamo.SearchPosition
+	if token != "" {
+		var err error
+		if from, err = dynamo.ParseSearchToken(token, r.Fingerprint()); err != nil {
+			return dynamo.SearchState{}, usage(fmt.Sprintf("resume with the %s command the token came from, as it was given", command), "--resume %v", err)
+		}
+	}
+	s, err := dynamo.StartSearch(r, from)
+	if err != nil {
+		return s, usage(fmt.Sprintf("resume with the %s command the token came from, as it was given", command), "--resume %v", err)
+	}
+	return s, nil
+}
+
+func target(table, index string) string {
+	if index == "" {
+		return table
+	}
+	return table + " index " + index
+}
+
+func filterWords(f domain.FilterNode, m *domain.Mask) string {
+	if f == nil {
+		return ", no filter"
+	}
+	return ", filter " + shownFilter(f, m)
+}
+
+// estimateLine is what a whole read of the table would cost, from the
+// size DynamoDB last measured (an index is at most its table's size),
+// beside the budget.
+func estimateLine(info dynamo.TableInfo, index string, budget float64) string {
+	rcu := dynamo.WholeReadRCU(info.SizeBytes)
+	what := "a whole scan reads"
+	if index != "" {
+		what = "a whole scan of the index reads at most"
+	}
+	b := "no budget (--max-rcu none)"
+	if budget > 0 {
+		b = fmt.Sprintf("budget %g RCU", budget)
+	}
+	if info.SizeBytes == 0 && info.ItemCount > 0 {
+		return fmt.Sprintf("estimate: none, the server reports %d items but no size (DynamoDB measures it every six hours; moto never); %s", info.ItemCount, b)
+	}
+	return fmt.Sprintf("estimate: %s about %.1f RCU (%d items, %d bytes as DynamoDB last measured the table); %s",
+		what, rcu, info.ItemCount, info.SizeBytes, b)
+}
+
+// keyNames are the key attributes, the read's own first: CSV's first
+// columns.
+func keyNames(key, table dynamo.KeySchema) []string {
+	out := []string{key.PK.Name}
+	if key.SK != nil {
+		out = append(out, key.SK.Name)
+	}
+	out = append(out, table.PK.Name)
+	if table.SK != nil {
+		out = append(out, table.SK.Name)
+	}
+	return out
+}
+
+// searchOut is where and how a search's matches are written.
+type searchOut struct {
+	output         string
+	stdout, stderr io.Writer
+	mask           *domain.Mask
+	delims         map[string]string
+	first          []string
+	flag           string // the budget's flag, for the stop's message
+}
+
+// writeSearch reads s to its end or budget, writes the matches, says on
+// stderr what it read and cost, and returns the stop (exit 3) if any.
+func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o searchOut) error {
+	fingerprint := s.Request.Fingerprint()
+	opt := export.SearchOptions{
+		Options: export.Options{Mask: o.mask, KeyDelims: o.delims, Seen: map[string]bool{}},
+		First:   o.first,
+		Token: func(s dynamo.SearchState) string {
+			if o.mask != nil {
+				return "" // a token holds keys, which a mask hides
+			}
+			return dynamo.SearchToken(fingerprint, s.Position())
+		},
+	}
+	if export.IsTerminal(o.stderr) {
+		// On a terminal, the figures so far on one line, redrawn after
+		// each step and cleared before the final line.
+		opt.Step = func(s export.SearchStats) {
+			fmt.Fprintf(o.stderr, "\r\x1b[Kscanned=%d matched=%d requests=%d billedRCU=%.1f…", s.Scanned, s.Matched, s.Requests, s.BilledRCU)
+		}
+	}
+	start := time.Now()
+	var stats export.SearchStats
+	_, err := export.To(o.output, "items", o.stdout, o.stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+		var err error
+		stats, err = export.Search(ctx, conn.client, s, format, w, terminal, opt)
+		return stats.Matched, err
+	})
+	if o.mask != nil && err == nil {
+		noteUnseenMask(o.stderr, o.mask, opt.Seen, s.Request.Filter != nil, stats.Matched)
+	}
+	if opt.Step != nil {
+		fmt.Fprint(o.stderr, "\r\x1b[K")
+	}
+	total, _ := conn.client.Session.Totals()
+	fmt.Fprintf(o.stderr, "scanned=%d matched=%d requests=%d consumedRCU=%.1f%s elapsed=%s\n",
+		stats.Scanned, stats.Matched, total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		if stats.Resume != "" && !isOutputErr(err) {
+			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
+		}
+		return outputErr(err)
+	}
+	if stats.Stopped {
+		how := "a larger " + o.flag
+		if stats.Resume != "" {
+			how = "--resume " + stats.Resume
+		}
+		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched; more may match, resume with %s",
+			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, how)}
+	}
+	return nil
+}
+
+// isOutputErr reports whether err is the output's (a file that could not
+// be written), not a read's.
+func isOutputErr(err error) bool {
+	var te *export.TargetError
+	return errors.As(err, &te)
+}

@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+)
+
+// searchBackend is a backend the search commands run on, and a client
+// that reads it directly for the test's own full read.
+type searchBackend struct {
+	args   []string
+	client dynamo.Client
+}
+
+// searchBackends are the demo (the embedded backend) and dynalite seeded
+// with the demo's Locations.
+func searchBackends(t *testing.T) map[string]searchBackend {
+	t.Helper()
+	isolateAWS(t)
+	db, err := demo.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := dynalitetest.Start(t)
+	if _, err := demo.Seed(context.Background(), srv.Client(), demo.Options{Tables: []string{"Locations"}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	return map[string]searchBackend{
+		"embedded": {args: []string{"--demo"}, client: db},
+		"dynalite": {args: []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}, client: srv.Client()},
+	}
+}
+
+// locations is every item of Locations, read whole by the test, keyed
+// PK/SK.
+func locations(t *testing.T, c dynamo.Client) map[string]dynamo.Item {
+	t.Helper()
+	out := map[string]dynamo.Item{}
+	in := &dynamodb.ScanInput{TableName: aws.String("Locations")}
+	for {
+		page, err := c.Scan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			out[locKey(dynamo.PlainItem(it))] = it
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			return out
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+}
+
+func locKey(it map[string]any) string { return it["PK"].(string) + "/" + it["SK"].(string) }
+
+func text(it dynamo.Item, name string) string {
+	if s, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+var (
+	spentRE  = regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))?`)
+	resumeRE = regexp.MustCompile(`resume with --resume (\S+)`)
+)
+
+// runToEnd runs a search command, and again with --resume after every
+// stop at its budget, until it ends; it returns the keys printed (each
+// must be printed once) and fails a run that spent more than its budget
+// and half a read unit.
+func runToEnd(t *testing.T, args []string, budget float64) []string {
+	t.Helper()
+	var keys []string
+	seen := map[string]bool{}
+	run := args
+	for runs := 0; ; runs++ {
+		if runs > 300 {
+			t.Fatalf("%q: no end after 300 runs", args)
+		}
+		out, stderr, code := cli(t, run...)
+		if code != exitOK && code != exitPartial {
+			t.Fatalf("%q: exit %d: %s", run, code, stderr)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line == "" {
+				continue
+			}
+			var it map[string]any
+			if err := json.Unmarshal([]byte(line), &it); err != nil {
+				t.Fatalf("%q printed %q", run, line)
+			}
+			k := locKey(it)
+			if seen[k] {
+				t.Fatalf("%q printed %s again", run, k)
+			}
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		m := spentRE.FindStringSubmatch(stderr)
+		spent, _ := strconv.ParseFloat(m[1], 64)
+		if m[2] != "" {
+			spent, _ = strconv.ParseFloat(m[2], 64)
+		}
+		if budget > 0 && spent > budget+0.5 {
+			t.Errorf("%q: spent %.1f RCU of a budget of %g", run, spent, budget)
+		}
+		if code == exitOK {
+			sort.Strings(keys)
+			return keys
+		}
+		token := resumeRE.FindStringSubmatch(stderr)
+		if token == nil {
+			t.Fatalf("%q: stopped without a token: %s", run, stderr)
+		}
+		run = append(append([]string(nil), args...), "--resume", token[1])
+	}
+}
+
+// TestSearchCommandsEqualFilteredFullRead: scan and partiql print what
+// the test's own full read, filtered here, holds: each match once, in one
+// segment or several, with or without a budget, resumed after each stop;
+// no run spends more than its budget and half a read unit.
+func TestSearchCommandsEqualFilteredFullRead(t *testing.T) {
+	cedarville := func(it dynamo.Item) bool { return text(it, "City") == "CEDARVILLE" }
+	nyDriveThru := func(it dynamo.Item) bool {
+		b, ok := it["DriveThru"].(*types.AttributeValueMemberBOOL)
+		return text(it, "PK") == "USA" && strings.HasPrefix(text(it, "SK"), "NY#") && ok && b.Value
+	}
+	for name, b := range searchBackends(t) {
+		all := locations(t, b.client)
+		for _, tc := range []struct {
+			args  []string
+			match func(dynamo.Item) bool
+		}{
+			{[]string{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`}, cedarville},
+			{[]string{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`, "--segments", "4"}, cedarville},
+			{[]string{"partiql", `SELECT * FROM "Locations" WHERE City = 'CEDARVILLE'`}, cedarville},
+			{[]string{"partiql", `SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#') AND DriveThru = true`}, nyDriveThru},
+		} {
+			var want []string
+			for k, it := range all {
+				if tc.match(it) {
+					want = append(want, k)
+				}
+			}
+			sort.Strings(want)
+			for _, budget := range []string{"none", "6"} {
+				args := append(append(append([]string(nil), tc.args...), "--max-rcu", budget), b.args...)
+				limit, _ := strconv.ParseFloat(budget, 64)
+				got := runToEnd(t, args, limit)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("%s %q: %d items, want %d", name, args, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
+// TestSearchOutputAndRefusals: --output json is one document of items and
+// stats; a token is refused by another command, filter or statement;
+// --explain prints the plan.
+func TestSearchOutputAndRefusals(t *testing.T) {
+	isolateAWS(t)
+	out, _ := mustRun(t, "scan", "--demo", "--table", "Locations", "--filter", `City = "CEDARVILLE"`, "--output", "json")
+	var doc struct {
+		Items []map[string]any `json:"items"`
+		Stats struct {
+			Requests    int     `json:"requests"`
+			ConsumedRCU float64 `json:"consumedRCU"`
+			BilledRCU   float64 `json:"billedRCU"`
+			Scanned     int     `json:"scanned"`
+			Matched     int     `json:"matched"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not one document: %v\n%s", err, clip(out))
+	}
+	if s := doc.Stats; len(doc.Items) == 0 || s.Matched != len(doc.Items) || s.Scanned != 5325 || s.Requests == 0 || s.BilledRCU < s.ConsumedRCU || s.ConsumedRCU == 0 {
+		t.Errorf("%d items, stats %+v", len(doc.Items), doc.Stats)
+	}
+
+	_, stderr, code := cli(t, "scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--max-rcu", "20")
+	token := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || token == nil {
+		t.Fatalf("scan at 20 RCU: exit %d: %s", code, stderr)
+	}
+	for _, other := range [][]string{
+		{"scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "WARN"`},
+		{"scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--segments", "2"},
+		{"partiql", "--demo", `SELECT * FROM DeviceLogs WHERE Level = 'ERROR'`},
+		{"scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--resume", "bm90LWEtdG9rZW4"},
+	} {
+		args := other
+		if !strings.Contains(strings.Join(other, " "), "--resume") {
+			args = append(append([]string(nil), other...), "--resume", token[1])
+		}
+		if _, stderr, code := cli(t, args...); code != exitUsage || !strings.Contains(stderr, "--resume") {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+
+	out, _ = mustRun(t, "partiql", "--demo", "--explain", `SELECT City FROM "Locations"."ByCity" WHERE City IN ['CEDARVILLE', 'MAPLEVIEW'] AND StreetAddress IS NOT MISSING`)
+	var plan map[string]any
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"operation": "Query", "table": "Locations", "index": "ByCity", "keyCondition": `City IN ("CEDARVILLE", "MAPLEVIEW")`,
+		"filter": "attribute_exists(StreetAddress)", "projection": []any{"City"}, "worstCaseRCU": 70.5, "budgetRCU": 1000.0}
+	for k, v := range want {
+		if got, _ := json.Marshal(plan[k]); string(got) != string(must(json.Marshal(v))) {
+			t.Errorf("plan %s = %s, want %v", k, got, v)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,555 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// dynascope reads PartiQL SELECT statements without ExecuteStatement: a
+// statement is parsed here and translated into the Query or Scan it
+// stands for, which the read-only client runs (so it works wherever
+// Query and Scan do: dynalite, moto, the embedded backend, --data):
+//
+//	SELECT * FROM "Orders" WHERE PK = 'c#42' AND begins_with(SK, 'o#2024')
+//	SELECT PK, detail.region FROM "Orders"."ByStatus" WHERE status IN ['FAILED', 'RETRY']
+//	SELECT * FROM Orders WHERE attempts > 3 AND note IS MISSING ORDER BY SK DESC
+//
+// Its WHERE clause is the filter language (filter.go) in PartiQL's
+// quotes: strings in single quotes, names in double quotes. Anything but
+// one SELECT is refused before any request.
+
+// Statement is a parsed SELECT.
+type Statement struct {
+	Project []Path // nil: SELECT *
+	Table   string
+	Index   string
+	Where   FilterNode // nil: none
+	OrderBy Path       // nil: none
+	Desc    bool
+}
+
+// PartiQLError is a statement refused: Col (1-based, in characters; 0
+// when the whole statement is meant) and what to write instead.
+type PartiQLError struct {
+	Col int
+	Msg string
+}
+
+func (e *PartiQLError) Error() string {
+	if e.Col == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("column %d: %s", e.Col, e.Msg)
+}
+
+// ParsePartiQL reads one SELECT statement.
+func ParsePartiQL(s string) (Statement, error) {
+	p := &filterParser{src: s, partiql: true}
+	p.next()
+	st, err := p.statement()
+	if err == nil {
+		return st, nil
+	}
+	if fe, ok := err.(*FilterError); ok {
+		return st, &PartiQLError{Col: fe.Col, Msg: fe.Msg}
+	}
+	return st, err
+}
+
+// notSelect are the statements PartiQL has besides SELECT: dynascope
+// reads, so each is refused for what it is.
+var notSelect = map[string]string{
+	"insert": "INSERT writes", "update": "UPDATE writes", "delete": "DELETE writes",
+	"upsert": "UPSERT writes", "replace": "REPLACE writes", "exists": "EXISTS belongs in transactions",
+	"create": "CREATE changes the schema", "drop": "DROP changes the schema",
+}
+
+func (p *filterParser) statement() (Statement, error) {
+	var st Statement
+	if err := p.bad(); err != nil {
+		return st, err
+	}
+	if !p.keyword("select") {
+		what := "it does not begin with SELECT"
+		if p.tok.kind == tokEOF {
+			what = "the statement is empty"
+		} else if w, ok := notSelect[strings.ToLower(p.tok.text)]; ok && p.tok.kind == tokIdent {
+			what = w
+		}
+		return st, p.errAt(p.tok, what+": dynascope reads, and runs only SELECT, such as SELECT * FROM \"Orders\" WHERE PK = 'c#42'")
+	}
+	p.next()
+	var err error
+	if st.Project, err = p.projection(); err != nil {
+		return st, err
+	}
+	if st.Table, st.Index, err = p.source(); err != nil {
+		return st, err
+	}
+	if p.keyword("where") {
+		p.next()
+		if st.Where, err = p.or(0); err != nil {
+			return st, err
+		}
+	}
+	if p.keyword("order") {
+		if st.OrderBy, st.Desc, err = p.orderBy(); err != nil {
+			return st, err
+		}
+	}
+	return st, p.end()
+}
+
+// projection reads * or a list of attribute paths.
+func (p *filterParser) projection() ([]Path, error) {
+	if p.tok.kind == tokPunct && p.tok.text == "*" {
+		p.next()
+		return nil, nil
+	}
+	var out []Path
+	for {
+		if p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, "count") {
+			return nil, p.errAt(p.tok, "COUNT is not supported: select * or attributes, and read the count from the stats")
+		}
+		path, err := p.path()
+		if err != nil {
+			return nil, p.errAt(p.tok, "SELECT takes * or a list of attributes: SELECT PK, SK, status FROM \"Orders\"")
+		}
+		if p.keyword("as") {
+			return nil, p.errAt(p.tok, "AS is not supported: select attributes by their own names")
+		}
+		out = append(out, path)
+		if p.tok.kind == tokPunct && p.tok.text == "," {
+			p.next()
+			continue
+		}
+		return out, nil
+	}
+}
+
+// source reads FROM "Table" or FROM "Table"."Index".
+func (p *filterParser) source() (table, index string, err error) {
+	if !p.keyword("from") {
+		return "", "", p.errAt(p.tok, fmt.Sprintf("expected FROM after the projection, found %s: SELECT * FROM \"Orders\"", p.tok.desc()))
+	}
+	p.next()
+	name := func() (string, error) {
+		if p.tok.kind != tokIdent && p.tok.kind != tokQuoted {
+			if err := p.bad(); err != nil {
+				return "", err
+			}
+			return "", p.errAt(p.tok, fmt.Sprintf("expected a table name, found %s: FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"", p.tok.desc()))
+		}
+		n := p.tok.text
+		p.next()
+		if p.tok.kind == tokNumber && strings.HasPrefix(p.tok.text, "-") {
+			return "", p.errAt(p.tok, fmt.Sprintf("a name with - goes in double quotes: FROM \"%s%s…\"", n, p.tok.text))
+		}
+		return n, nil
+	}
+	if table, err = name(); err != nil {
+		return "", "", err
+	}
+	if p.tok.kind == tokPunct && p.tok.text == "." {
+		p.next()
+		if index, err = name(); err != nil {
+			return "", "", err
+		}
+	}
+	if p.tok.kind == tokPunct && p.tok.text == "," || p.keyword("join") || p.keyword("as") || p.tok.kind == tokIdent && !p.clauseWord() {
+		return "", "", p.errAt(p.tok, "one table or index only: no joins or aliases; FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"")
+	}
+	return table, index, nil
+}
+
+// clauseWord reports whether the token starts a clause a SELECT may have
+// after FROM.
+func (p *filterParser) clauseWord() bool {
+	return p.keyword("where") || p.keyword("order") || p.keyword("limit")
+}
+
+// orderBy reads ORDER BY path [ASC|DESC].
+func (p *filterParser) orderBy() (Path, bool, error) {
+	p.next()
+	if !p.keyword("by") {
+		return nil, false, p.errAt(p.tok, "expected BY after ORDER: ORDER BY SK DESC")
+	}
+	p.next()
+	path, err := p.path()
+	if err != nil {
+		return nil, false, err
+	}
+	desc := p.keyword("desc")
+	if desc || p.keyword("asc") {
+		p.next()
+	}
+	return path, desc, nil
+}
+
+// end accepts one statement's end: an optional ; and nothing after.
+func (p *filterParser) end() error {
+	if err := p.bad(); err != nil {
+		return err
+	}
+	if p.keyword("limit") {
+		return p.errAt(p.tok, "DynamoDB's PartiQL has no LIMIT: drop it, and bound the read with --max-rcu")
+	}
+	if p.tok.kind == tokPunct && p.tok.text == ";" {
+		p.next()
+	}
+	switch {
+	case p.tok.kind == tokEOF:
+		return nil
+	case p.tok.kind == tokIdent && (p.keyword("select") || notSelect[strings.ToLower(p.tok.text)] != ""):
+		return p.errAt(p.tok, "several statements: run one SELECT at a time")
+	}
+	return p.errAt(p.tok, fmt.Sprintf("unexpected %s: a SELECT goes on with WHERE, then ORDER BY", p.tok.desc()))
+}
+
+// KeyDef is a key attribute of the table or index a statement reads.
+type KeyDef struct {
+	Name string
+	Type KeyType
+}
+
+// Plan is what a statement is read with: Queries (its WHERE pins the
+// partition key by equality, or IN: one Query each) or a Scan (Queries
+// nil), the rest of its WHERE as the filter.
+type Plan struct {
+	Table, Index string
+	Queries      []KeyQuery
+	Filter       FilterNode
+	Project      []Path
+}
+
+// Operation is "Query" or "Scan".
+func (p Plan) Operation() string {
+	if len(p.Queries) > 0 {
+		return "Query"
+	}
+	return "Scan"
+}
+
+// KeyCondition is the plan's key condition as people read it, values
+// inline ("" for a Scan): PK = "c#42" AND begins_with(SK, "o#"), or
+// PK IN ("a", "b") for several Queries.
+func (p Plan) KeyCondition() string {
+	if len(p.Queries) == 0 {
+		return ""
+	}
+	q := p.Queries[0]
+	pk := q.PKName + " = " + q.PK.Literal()
+	if len(p.Queries) > 1 {
+		vals := make([]string, len(p.Queries))
+		for i, q := range p.Queries {
+			vals[i] = q.PK.Literal()
+		}
+		pk = q.PKName + " IN (" + strings.Join(vals, ", ") + ")"
+	}
+	switch q.SK.Op {
+	case SKNone:
+		return pk
+	case SKBetween:
+		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, q.SKName, q.SK.A.Literal(), q.SK.B.Literal())
+	case SKBeginsWith:
+		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, q.SKName, q.SK.A.Literal())
+	}
+	return fmt.Sprintf("%s AND %s %s %s", pk, q.SKName, skOpSymbols[q.SK.Op], q.SK.A.Literal())
+}
+
+// Plan translates st for the table or index whose keys are pk and sk (nil:
+// none): a Query where the WHERE pins pk by equality (or IN), its sort-key
+// condition taken into the key condition, else a Scan.
+func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
+	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
+	conj := conjuncts(st.Where)
+	at := pinIndex(conj, pk.Name)
+	if at < 0 {
+		if st.OrderBy != nil {
+			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", pk.Name, pk.Name)
+		}
+		plan.Filter = st.Where
+		return plan, nil
+	}
+	values, err := pinValues(conj[at], pk)
+	if err != nil {
+		return plan, err
+	}
+	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
+	skc, rest, err := sortKeyCondition(rest, sk)
+	if err != nil {
+		return plan, err
+	}
+	for _, c := range rest {
+		if k := keyIn(c, pk, sk); k != "" {
+			return plan, planErr("%s is a key of the Query this WHERE makes, and DynamoDB filters no key: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or leave the partition key unpinned to scan", k, k)
+		}
+	}
+	reverse, err := st.order(sk)
+	if err != nil {
+		return plan, err
+	}
+	for _, v := range values {
+		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc, Reverse: reverse}
+		if sk != nil {
+			q.SKName = sk.Name
+		}
+		plan.Queries = append(plan.Queries, q)
+	}
+	plan.Filter = joinAnd(rest)
+	return plan, nil
+}
+
+func planErr(format string, args ...any) error {
+	return &PartiQLError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// order is whether the Queries read in descending sort-key order.
+func (st Statement) order(sk *KeyDef) (bool, error) {
+	if st.OrderBy == nil {
+		return false, nil
+	}
+	if sk == nil || len(st.OrderBy) != 1 || st.OrderBy[0].IsIdx || st.OrderBy[0].Name != sk.Name {
+		want := "this table or index has no sort key: drop ORDER BY"
+		if sk != nil {
+			want = "write ORDER BY " + sk.Name + " (ASC or DESC)"
+		}
+		return false, planErr("ORDER BY %s: only the sort key orders a Query; %s", st.OrderBy, want)
+	}
+	return st.Desc, nil
+}
+
+// conjuncts are the conditions a WHERE's top-level ANDs join.
+func conjuncts(n FilterNode) []FilterNode {
+	switch x := n.(type) {
+	case nil:
+		return nil
+	case And:
+		return append(conjuncts(x.L), conjuncts(x.R)...)
+	}
+	return []FilterNode{n}
+}
+
+func joinAnd(ns []FilterNode) FilterNode {
+	var out FilterNode
+	for _, n := range ns {
+		if out == nil {
+			out = n
+		} else {
+			out = And{out, n}
+		}
+	}
+	return out
+}
+
+// isKey reports whether o is the top-level attribute name.
+func isKey(o Operand, name string) bool {
+	p, ok := o.(Path)
+	return ok && len(p) == 1 && !p[0].IsIdx && p[0].Name == name
+}
+
+// pinIndex is the first conjunct pinning name by equality or IN, or -1.
+func pinIndex(conj []FilterNode, name string) int {
+	for i, c := range conj {
+		switch x := c.(type) {
+		case Compare:
+			if x.Op == "=" && (isKey(x.L, name) && isValue(x.R) || isKey(x.R, name) && isValue(x.L)) {
+				return i
+			}
+		case In:
+			if isKey(x.X, name) && allValues(x.List) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func isValue(o Operand) bool {
+	_, ok := o.(Value)
+	return ok
+}
+
+func allValues(os []Operand) bool {
+	for _, o := range os {
+		if !isValue(o) {
+			return false
+		}
+	}
+	return true
+}
+
+// pinValues are the key values a pinning conjunct names, each once,
+// typed by the key.
+func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
+	var ops []Operand
+	switch x := c.(type) {
+	case Compare:
+		ops = []Operand{x.R}
+		if isKey(x.R, pk.Name) {
+			ops = []Operand{x.L}
+		}
+	case In:
+		ops = x.List
+	}
+	var out []KeyValue
+	seen := map[string]bool{}
+	for _, o := range ops {
+		v, err := keyValue(o.(Value), pk)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[v.Literal()] {
+			seen[v.Literal()] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// keyValue types a literal by its key: a string for S, a number for N.
+func keyValue(v Value, k KeyDef) (KeyValue, error) {
+	switch {
+	case k.Type == TypeS && v.Kind == ValString:
+		return S(v.Text), nil
+	case k.Type == TypeN && v.Kind == ValNumber:
+		return ParseKeyValue(TypeN, v.Text)
+	case k.Type == TypeN:
+		return KeyValue{}, planErr("%s is a number key: write %s = 123, without quotes", k.Name, k.Name)
+	case k.Type == TypeS:
+		return KeyValue{}, planErr("%s is a string key: write %s = 'text', in single quotes", k.Name, k.Name)
+	}
+	return KeyValue{}, planErr("%s is a binary key, which a PartiQL literal here cannot name: leave it out of WHERE to scan, or use dynascope items --pk b64:…", k.Name)
+}
+
+// sortKeyCondition takes the conjuncts on the sort key out of conj as
+// one key condition: one comparison, BETWEEN or begins_with, or a lower
+// and an upper bound (>= and <=) joined as BETWEEN.
+func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode, error) {
+	if sk == nil {
+		return SKCondition{}, conj, nil
+	}
+	var conds []SKCondition
+	var rest []FilterNode
+	for _, c := range conj {
+		cond, ok, err := skCondition(c, *sk)
+		if err != nil {
+			return SKCondition{}, nil, err
+		}
+		if ok {
+			conds = append(conds, cond)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	switch {
+	case len(conds) == 0:
+		return SKCondition{}, rest, nil
+	case len(conds) == 1:
+		return conds[0], rest, nil
+	case len(conds) == 2 && conds[0].Op == SKGe && conds[1].Op == SKLe:
+		return SKCondition{Op: SKBetween, A: conds[0].A, B: conds[1].A}, rest, nil
+	case len(conds) == 2 && conds[0].Op == SKLe && conds[1].Op == SKGe:
+		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, nil
+	}
+	return SKCondition{}, nil, planErr("a Query takes one condition on the sort key %s: write %s BETWEEN a AND b, or one of =, <, <=, >, >=, begins_with", sk.Name, sk.Name)
+}
+
+var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}
+
+var flippedOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// skCondition reads c as a sort-key condition (ok), or reports it is none.
+func skCondition(c FilterNode, sk KeyDef) (SKCondition, bool, error) {
+	switch x := c.(type) {
+	case Compare:
+		op, v := x.Op, x.R
+		if isKey(x.R, sk.Name) && isValue(x.L) {
+			op, v = flippedOp[x.Op], x.L
+		} else if !isKey(x.L, sk.Name) || !isValue(x.R) {
+			return SKCondition{}, false, nil
+		}
+		skop, ok := skOps[op]
+		if !ok {
+			return SKCondition{}, false, nil // <> stays a condition on the key, refused as such
+		}
+		a, err := keyValue(v.(Value), sk)
+		return SKCondition{Op: skop, A: a}, err == nil, err
+	case Between:
+		if !isKey(x.X, sk.Name) || !isValue(x.Lo) || !isValue(x.Hi) {
+			return SKCondition{}, false, nil
+		}
+		a, err := keyValue(x.Lo.(Value), sk)
+		if err != nil {
+			return SKCondition{}, false, err
+		}
+		b, err := keyValue(x.Hi.(Value), sk)
+		return SKCondition{Op: SKBetween, A: a, B: b}, err == nil, err
+	case Func:
+		if x.Name != "begins_with" || len(x.Path) != 1 || x.Path[0].Name != sk.Name || x.Path[0].IsIdx || sk.Type != TypeS {
+			return SKCondition{}, false, nil
+		}
+		v, ok := x.Arg.(Value)
+		if !ok || v.Kind != ValString {
+			return SKCondition{}, false, nil
+		}
+		return SKCondition{Op: SKBeginsWith, A: S(v.Text)}, true, nil
+	}
+	return SKCondition{}, false, nil
+}
+
+// keyIn names a key attribute c reads, "" when it reads none.
+func keyIn(c FilterNode, pk KeyDef, sk *KeyDef) string {
+	names := []string{pk.Name}
+	if sk != nil {
+		names = append(names, sk.Name)
+	}
+	found := ""
+	walkPaths(c, func(p Path) {
+		for _, n := range names {
+			if found == "" && len(p) > 0 && !p[0].IsIdx && p[0].Name == n {
+				found = n
+			}
+		}
+	})
+	return found
+}
+
+// walkPaths calls f with every attribute path n reads.
+func walkPaths(n FilterNode, f func(Path)) {
+	op := func(o Operand) {
+		switch x := o.(type) {
+		case Path:
+			f(x)
+		case Size:
+			f(x.Path)
+		}
+	}
+	switch x := n.(type) {
+	case And:
+		walkPaths(x.L, f)
+		walkPaths(x.R, f)
+	case Or:
+		walkPaths(x.L, f)
+		walkPaths(x.R, f)
+	case Not:
+		walkPaths(x.X, f)
+	case Compare:
+		op(x.L)
+		op(x.R)
+	case Between:
+		op(x.X)
+		op(x.Lo)
+		op(x.Hi)
+	case In:
+		op(x.X)
+		for _, o := range x.List {
+			op(o)
+		}
+	case Func:
+		f(x.Path)
+		if x.Arg != nil {
+			op(x.Arg)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package domain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+var (
+	ordersPK = KeyDef{Name: "PK", Type: TypeS}
+	ordersSK = &KeyDef{Name: "SK", Type: TypeS}
+)
+
+// TestPartiQLPlans: each supported statement becomes the Query or Scan
+// it stands for: its key condition, the rest of WHERE as the filter (in
+// the filter language), its projection.
+func TestPartiQLPlans(t *testing.T) {
+	for _, tc := range []struct {
+		stmt, op, table, index, key, filter, project string
+		reverse                                      bool
+	}{
+		{stmt: `SELECT * FROM "Orders"`, op: "Scan", table: "Orders"},
+		{stmt: `select * from Orders where status = 'FAILED';`, op: "Scan", table: "Orders", filter: `status = "FAILED"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42'`, op: "Query", table: "Orders", key: `PK = "c#42"`},
+		{stmt: `SELECT * FROM "Orders" WHERE 'c#42' = PK AND SK >= 'o#2' AND attempts > 3`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK >= "o#2"`, filter: "attempts > 3"},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND begins_with(SK, 'o#1') AND note IS MISSING`, op: "Query", table: "Orders", key: `PK = "c#42" AND begins_with(SK, "o#1")`, filter: "attribute_not_exists(note)"},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND SK >= 'a' AND SK <= 'b'`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK BETWEEN "a" AND "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['a', 'b', 'a'] AND SK BETWEEN 'o#1' AND 'o#2' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK IN ("a", "b") AND SK BETWEEN "o#1" AND "o#2"`, reverse: true},
+		{stmt: `SELECT PK, "odd name", detail.region, items[0].sku FROM "Orders" WHERE PK = 'x' OR status <> 'OK'`, op: "Scan", table: "Orders", filter: `PK = "x" or status <> "OK"`, project: "PK `odd name` detail.region items[0].sku"},
+		{stmt: `SELECT * FROM "Orders"."ByStatus" WHERE status IN ('FAILED', 'RETRY') AND NOT contains(tags, 'x')`, op: "Query", table: "Orders", index: "ByStatus", key: `status IN ("FAILED", "RETRY")`, filter: `not contains(tags, "x")`},
+		{stmt: `SELECT * FROM "Orders" WHERE detail.region IS NOT MISSING AND size(Data) != 3 AND attribute_type(n, 'N')`, op: "Scan", table: "Orders", filter: `attribute_exists(detail.region) and size(Data) <> 3 and attribute_type(n, "N")`},
+		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
+	} {
+		st, err := ParsePartiQL(tc.stmt)
+		if err != nil {
+			t.Errorf("%s: %v", tc.stmt, err)
+			continue
+		}
+		pk, sk := ordersPK, ordersSK
+		if tc.index == "ByStatus" {
+			pk = KeyDef{Name: "status", Type: TypeS}
+		}
+		plan, err := st.Plan(pk, sk)
+		if err != nil {
+			t.Errorf("%s: %v", tc.stmt, err)
+			continue
+		}
+		filter := ""
+		if plan.Filter != nil {
+			filter = FormatFilter(plan.Filter)
+		}
+		var project []string
+		for _, p := range plan.Project {
+			project = append(project, p.String())
+		}
+		reverse := len(plan.Queries) > 0 && plan.Queries[0].Reverse
+		if plan.Operation() != tc.op || plan.Table != tc.table || plan.Index != tc.index || plan.KeyCondition() != tc.key ||
+			filter != tc.filter || strings.Join(project, " ") != tc.project || reverse != tc.reverse {
+			t.Errorf("%s:\n got %s on %s.%s key %q filter %q project %q reverse %v", tc.stmt, plan.Operation(), plan.Table, plan.Index, plan.KeyCondition(), filter, project, reverse)
+		}
+	}
+}
+
+// TestPartiQLRefusals: anything but one SELECT is refused, and so is
+// what cannot be translated; each says which part and what to write.
+func TestPartiQLRefusals(t *testing.T) {
+	for _, tc := range []struct{ stmt, want string }{
+		{`INSERT INTO "Orders" VALUE {'PK': 'x'}`, "INSERT writes"},
+		{`UPDATE "Orders" SET a = 1 WHERE PK = 'x'`, "UPDATE writes"},
+		{`DELETE FROM "Orders" WHERE PK = 'x'`, "DELETE writes"},
+		{`EXISTS(SELECT * FROM "Orders" WHERE PK = 'x')`, "EXISTS belongs in transactions"},
+		{`SELECT * FROM "Orders"; DELETE FROM "Orders" WHERE PK = 'x'`, "several statements"},
+		{`SELECT * FROM "Orders"; SELECT * FROM "Orders"`, "several statements"},
+		{``, "the statement is empty"},
+		{`SELECT COUNT(*) FROM "Orders"`, "COUNT is not supported"},
+		{`SELECT a AS b FROM "Orders"`, "AS is not supported"},
+		{`SELECT * FROM "Orders" o`, "no joins or aliases"},
+		{`SELECT * FROM "Orders", "Other"`, "no joins or aliases"},
+		{`SELECT * FROM "Orders" WHERE a = 1 LIMIT 5`, "no LIMIT"},
+		{`SELECT * FROM "Orders" WHERE a IS NULL`, "IS NULL is not supported"},
+		{`SELECT * FROM "Orders" WHERE a = 'unterminated`, "unterminated string"},
+		{`SELECT * "Orders"`, "expected FROM"},
+		{`SELECT * FROM "Orders" ORDER BY SK`, "ORDER BY needs the partition key PK pinned"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "write ORDER BY SK"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, "DynamoDB filters no key"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, "one condition on the sort key SK"},
+		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
+		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
+		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
+		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
+		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
+	} {
+		st, err := ParsePartiQL(tc.stmt)
+		if err == nil {
+			_, err = st.Plan(ordersPK, ordersSK)
+		}
+		var pe *PartiQLError
+		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want …%s…", tc.stmt, err, tc.want)
+		}
+	}
+}
+
+// FuzzParsePartiQL: no statement crashes the parser or the planner;
+// whatever parses has a table, and its WHERE, written in the filter
+// language, reads back as the same filter.
+func FuzzParsePartiQL(f *testing.F) {
+	for _, s := range []string{
+		`SELECT * FROM "Orders" WHERE PK = 'c#42' AND begins_with(SK, 'o#') ORDER BY SK DESC`,
+		`SELECT a, b.c[0], "x y" FROM "T"."I" WHERE a IN ['x', 'y'] OR NOT (b BETWEEN 1 AND 2) AND c IS NOT MISSING;`,
+		`select * from t where size(a) != 3 and contains(t, 'x''y') and attribute_type(a, 'S')`,
+		`DELETE FROM "T" WHERE PK = 'x'`,
+		`SELECT * FROM "T"; SELECT 1`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := ParsePartiQL(s)
+		if err != nil {
+			return
+		}
+		if st.Table == "" {
+			t.Fatalf("%q parsed without a table", s)
+		}
+		_, _ = st.Plan(ordersPK, ordersSK)
+		_, _ = st.Plan(KeyDef{Name: "n", Type: TypeN}, nil)
+		if st.Where == nil {
+			return
+		}
+		text := FormatFilter(st.Where)
+		back, err := ParseFilter(text)
+		if err != nil || FormatFilter(back) != text {
+			t.Fatalf("%q: WHERE written as %q reads back as %v, %v", s, text, back, err)
+		}
+	})
+}

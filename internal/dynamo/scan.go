@@ -1,0 +1,467 @@
+package dynamo
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// A search reads a whole table or index through a filter (a Scan in
+// parallel segments, a page of each open one at a time, each from where
+// it stopped), or the partitions a PartiQL statement pins (one Query
+// each, one partition after another). A budget is shared by the streams:
+// each step gives each stream it reads a share of what is left, in whole
+// read units, and asks it for no more items than its share pays for at
+// the item sizes read so far (BudgetLimit, as a filtered partition read
+// does). Item sizes vary, and an average of a few items is no bound on
+// the next ones, so a step spends at most half of what is left, reads at
+// most twice as many items as were read before it, and gives each read
+// two read units at least (a read of one unit's worth is charged one unit
+// however few items it reads, and would teach nothing of their size).
+// Before any item's size is known, one stream reads one item, unless
+// what is left pays for whole pages. A resume token carries the sizes
+// read, so a resumed search goes on as informed as the one that stopped.
+
+// SearchRequest is what a search reads.
+type SearchRequest struct {
+	Table, Index string
+	// Filter, when set, is every page's FilterExpression: DynamoDB reads
+	// (and charges for) every item, then returns the matches.
+	Filter domain.FilterNode
+	// Project are the attribute paths each item is cut to (nil: whole).
+	Project []domain.Path
+	// Segments is how many parallel Scan segments read the table (0 or 1:
+	// one Scan).
+	Segments int
+	// Queries, when set, are read instead of a Scan, one stream each (a
+	// PartiQL statement pinning its partition key); each carries Filter.
+	Queries []domain.KeyQuery
+	// MaxRCU is the budget, billed as DynamoDB bills (0: none).
+	MaxRCU float64
+	// Origin names what asked for the read ("scan", "partiql"): part of
+	// the fingerprint, so one command's token is refused by another.
+	Origin string
+}
+
+// SearchStream is where one stream of a search is: not yet read (nil
+// Start), going on from Start, or Done.
+type SearchStream struct {
+	Start Item
+	Done  bool
+}
+
+// SearchState is a search between steps.
+type SearchState struct {
+	Request SearchRequest
+	Streams []SearchStream
+	// Spent is what this run has spent of its budget, billed.
+	Spent  float64
+	Sizing SearchSizing
+}
+
+// SearchSizing is what the reads so far tell of the items' size, which
+// sizes later reads: the RCU billed for the pages that read items, and
+// how many they read (an upper bound of their size: every read is
+// rounded up). A resume token carries it, so a resumed search reads as
+// informed as the one that stopped, not from one item again.
+type SearchSizing struct {
+	RCU   float64 `json:"r,omitempty"`
+	Items int     `json:"n,omitempty"`
+}
+
+// SearchPosition is where a search is: each stream's, and what sizes its
+// reads; what a resume token holds.
+type SearchPosition struct {
+	Streams []SearchStream
+	Sizing  SearchSizing
+}
+
+// Position is where s is.
+func (s SearchState) Position() SearchPosition {
+	return SearchPosition{Streams: s.Streams, Sizing: s.Sizing}
+}
+
+// StartSearch is r before its first step, or, from a resume token's
+// position, where an earlier search stopped.
+func StartSearch(r SearchRequest, from *SearchPosition) (SearchState, error) {
+	n := r.streams()
+	if from == nil {
+		return SearchState{Request: r, Streams: make([]SearchStream, n)}, nil
+	}
+	if len(from.Streams) != n {
+		return SearchState{}, fmt.Errorf("the token is for %d streams, this read has %d", len(from.Streams), n)
+	}
+	return SearchState{Request: r, Streams: append([]SearchStream(nil), from.Streams...), Sizing: from.Sizing}, nil
+}
+
+func (r SearchRequest) streams() int {
+	if len(r.Queries) > 0 {
+		return len(r.Queries)
+	}
+	return max(r.Segments, 1)
+}
+
+// Extend is s allowed more RCU than it has spent (the explorer's "go on"
+// after a stop), keeping the item sizes it has read to size what follows.
+func (s SearchState) Extend(more float64) SearchState {
+	s.Request.MaxRCU = s.Spent + more
+	return s
+}
+
+// More reports whether a stream has more to read.
+func (s SearchState) More() bool {
+	for _, st := range s.Streams {
+		if !st.Done {
+			return true
+		}
+	}
+	return false
+}
+
+// SearchStep is one step of a search: a page from each stream read.
+type SearchStep struct {
+	Items   []Item // matches, stream by stream
+	Pages   int
+	Scanned int
+	Cost    Cost
+	Next    SearchState
+	// Stopped: the budget's remainder pays for no more read, though the
+	// search has more (Next.More()).
+	Stopped bool
+}
+
+// ReadSearch reads the next step of s. After an error the step holds
+// what the reads that answered found, and Next reads the failed ones
+// again.
+func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error) {
+	step := SearchStep{Next: s}
+	step.Next.Streams = append([]SearchStream(nil), s.Streams...)
+	reads := s.plan()
+	if len(reads) == 0 {
+		step.Stopped = s.More()
+		return step, nil
+	}
+	pages := make([]Page, len(reads))
+	errs := make([]error, len(reads))
+	inParallel(len(reads), func(i int) {
+		rd := reads[i]
+		pages[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
+	})
+	var failed error
+	for i, rd := range reads {
+		p := pages[i]
+		step.Cost = step.Cost.Add(p.Cost)
+		step.Next.Spent += p.Cost.Billed
+		if errs[i] != nil {
+			failed = firstErr(failed, errs[i])
+			continue
+		}
+		step.Pages++
+		step.Scanned += p.Scanned
+		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned)
+		step.Items = append(step.Items, p.Items...)
+		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
+	}
+	return step, failed
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+type streamRead struct {
+	stream int
+	limit  int32
+}
+
+// plan is the reads of the next step: every open stream, or, under a
+// budget, those a share of what is left pays for, each with its Limit.
+func (s SearchState) plan() []streamRead {
+	var open []int
+	for i, st := range s.Streams {
+		if !st.Done {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	if len(s.Request.Queries) > 0 {
+		// A statement's partitions are read one after another, each in
+		// its sort-key order (ORDER BY), not interleaved page by page.
+		open = open[:1]
+	}
+	if s.Request.MaxRCU <= 0 {
+		reads := make([]streamRead, len(open))
+		for i, n := range open {
+			reads[i] = streamRead{stream: n}
+		}
+		return reads
+	}
+	left := s.Request.MaxRCU - s.Spent
+	// A step spends at most half of what is left (all of its last read
+	// unit or two), and reads at most twice the items read before it: an
+	// average of a few items can miss the heavy ones, and the reads near
+	// the budget's end are small, so an item heavier than those read
+	// before overspends it by little.
+	use := max(left/2, min(left, 2*minReadUnits))
+	// Each read's share is two read units at least: a read of one unit's
+	// worth, charged one unit even when it reads less, would read one
+	// item at a time, and the size it shows (every read rounded up)
+	// would never let the next read more.
+	k := min(len(open), max(int(use/(2*minReadUnits)), 1))
+	spent, scanned := s.Sizing.RCU, s.Sizing.Items
+	if scanned == 0 || spent <= 0 {
+		// Sizes unknown: as many whole pages as that pays for, or one
+		// read of one item.
+		k = max(min(len(open), int(use/pageRCU)), min(k, 1))
+	}
+	for ; k > 0; k-- {
+		share := float64(int(use/float64(k)/minReadUnits)) * minReadUnits
+		limit, ok := BudgetLimit(spent+share, spent, scanned)
+		if !ok {
+			continue
+		}
+		// At most twice the items sized so far, in all (an average of a
+		// few items can miss the heavy ones), but never fewer than a read
+		// unit holds: a read costs one however few it reads. A share that
+		// pays for the largest page needs no bound.
+		unit, _ := BudgetLimit(spent+minReadUnits, spent, scanned)
+		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); share < pageRCU && (limit == 0 || limit > grown) {
+			limit = grown
+		}
+		reads := make([]streamRead, k)
+		for i := range reads {
+			reads[i] = streamRead{stream: open[i], limit: limit}
+		}
+		return reads
+	}
+	if s.Spent == 0 && left >= minReadUnits {
+		// What is left pays for no item at the size the reads before
+		// found; a run that read nothing reads one, so that a resumed
+		// search always goes on.
+		return []streamRead{{stream: open[0], limit: 1}}
+	}
+	return nil
+}
+
+// weigh is z after a page of items read for rcu.
+func (z SearchSizing) weigh(rcu float64, items int) SearchSizing {
+	if items > 0 {
+		z.RCU += rcu
+		z.Items += items
+	}
+	return z
+}
+
+// read reads one page of stream i from start.
+func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, error) {
+	if len(r.Queries) > 0 {
+		q := r.Queries[i]
+		q.Filter = r.Filter
+		in, err := QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil)
+		if err != nil {
+			return Page{}, err
+		}
+		in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
+		t0 := time.Now()
+		out, err := c.Query(ctx, in)
+		cost := Cost{Requests: 1, Latency: time.Since(t0)}
+		if err != nil {
+			return Page{Cost: cost}, Explain("query "+q.Table, err)
+		}
+		cost.RCU = capacityUnits(out.ConsumedCapacity)
+		cost.billRead(out.Items, false)
+		if err := checkCursor(start, out.LastEvaluatedKey, q.SKName, q.Reverse); err != nil {
+			return Page{Cost: cost}, cursorFailure("query "+q.Table, err)
+		}
+		return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+	}
+	in, err := r.scanInput(i, start, limit)
+	if err != nil {
+		return Page{}, err
+	}
+	t0 := time.Now()
+	out, err := c.Scan(ctx, in)
+	cost := Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return Page{Cost: cost}, Explain("scan "+r.Table, err)
+	}
+	cost.RCU = capacityUnits(out.ConsumedCapacity)
+	cost.billRead(out.Items, false)
+	if err := checkCursor(start, out.LastEvaluatedKey, "", false); err != nil {
+		return Page{Cost: cost}, cursorFailure("scan "+r.Table, err)
+	}
+	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+}
+
+// scanInput is segment i's Scan request from start.
+func (r SearchRequest) scanInput(i int, start Item, limit int32) (*dynamodb.ScanInput, error) {
+	in := &dynamodb.ScanInput{
+		TableName:              aws.String(r.Table),
+		ExclusiveStartKey:      start,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	}
+	if r.Filter != nil {
+		cond, err := FilterCondition(r.Filter)
+		if err != nil {
+			return nil, Errorf("filter", KindValidation, "see the filter syntax in dynascope scan --help", "%v", err)
+		}
+		expr, err := expression.NewBuilder().WithFilter(cond).Build()
+		if err != nil {
+			return nil, Errorf("build scan", KindValidation, "check the filter's values", "%v", err)
+		}
+		in.FilterExpression = expr.Filter()
+		in.ExpressionAttributeNames = unescapeNames(expr.Names())
+		in.ExpressionAttributeValues = expr.Values()
+	}
+	in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
+	if r.Index != "" {
+		in.IndexName = aws.String(r.Index)
+	}
+	if limit > 0 {
+		in.Limit = aws.Int32(limit)
+	}
+	if r.Segments > 1 {
+		in.Segment, in.TotalSegments = aws.Int32(int32(i)), aws.Int32(int32(r.Segments))
+	}
+	return in, nil
+}
+
+// PathProjection is a ProjectionExpression of attribute paths (a.b[0].c),
+// each name through a placeholder of its own (#q0, #q1, …: clear of the
+// builder's #0 and Projection's #p0), added to names. A path under
+// another projected one is dropped: DynamoDB refuses overlapping paths.
+func PathProjection(paths []domain.Path, names map[string]string) (*string, map[string]string) {
+	if len(paths) == 0 {
+		return nil, names
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	placeholder := map[string]string{}
+	var parts []string
+	for i, p := range paths {
+		if len(p) == 0 || covered(i, paths) {
+			continue
+		}
+		var b strings.Builder
+		for j, part := range p {
+			if part.IsIdx {
+				fmt.Fprintf(&b, "[%d]", part.Index)
+				continue
+			}
+			ph, ok := placeholder[part.Name]
+			if !ok {
+				ph = fmt.Sprintf("#q%d", len(placeholder))
+				placeholder[part.Name] = ph
+				names[ph] = part.Name
+			}
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(ph)
+		}
+		parts = append(parts, b.String())
+	}
+	return aws.String(strings.Join(parts, ", ")), names
+}
+
+// covered reports whether paths[i] lies under another of paths, or
+// repeats an earlier one.
+func covered(i int, paths []domain.Path) bool {
+	p := paths[i]
+	for j, o := range paths {
+		if j == i || len(o) > len(p) || !pathPrefix(o, p) {
+			continue
+		}
+		if len(o) < len(p) || j < i {
+			return true
+		}
+	}
+	return false
+}
+
+func pathPrefix(prefix, p domain.Path) bool {
+	for i := range prefix {
+		if prefix[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Fingerprint identifies what r reads (not its budget): a resume token
+// carries it, so a token is refused by a read it was not given by.
+func (r SearchRequest) Fingerprint() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q %q %d\n", r.Origin, r.Table, r.Index, r.streams())
+	if r.Filter != nil {
+		b.WriteString(domain.FormatFilter(r.Filter))
+	}
+	b.WriteByte('\n')
+	for _, p := range r.Project {
+		b.WriteString(p.String() + ",")
+	}
+	for _, q := range r.Queries {
+		fmt.Fprintf(&b, "\n%s %s %v", q.Expression(), q.Values(), q.Reverse)
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
+}
+
+// searchSegmentBytes is the share of a table one segment of a search is
+// given: about four 1 MB pages, so that a small table is one Scan (each
+// segment costs at least 0.5 RCU a read, even empty) and a large one is
+// read several pages at a time.
+const searchSegmentBytes = 4 << 20
+
+// SearchSegments is how many segments a search of a table of sizeBytes
+// reads in: one per searchSegmentBytes, 1 to 16.
+func SearchSegments(sizeBytes int64) int {
+	return int(min(max(sizeBytes/searchSegmentBytes, 1), 16))
+}
+
+// WholeReadRCU is what reading sizeBytes of items costs at the least,
+// eventually consistent: 0.5 RCU per 4 KB.
+func WholeReadRCU(sizeBytes int64) float64 {
+	return float64((sizeBytes+readUnitBytes-1)/readUnitBytes) * minReadUnits
+}
+
+// StatementSearch is the plan of a PartiQL statement on table info and
+// the search that reads it under budget (0: none): its Queries, or a Scan
+// in as many segments as the table's size calls for.
+func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domain.Plan, SearchRequest, error) {
+	key, err := info.KeyFor(st.Index)
+	if err != nil {
+		return domain.Plan{}, SearchRequest{}, err
+	}
+	pk := domain.KeyDef{Name: key.PK.Name, Type: key.PK.Type}
+	var sk *domain.KeyDef
+	if key.SK != nil {
+		sk = &domain.KeyDef{Name: key.SK.Name, Type: key.SK.Type}
+	}
+	plan, err := st.Plan(pk, sk)
+	if err != nil {
+		return plan, SearchRequest{}, err
+	}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql"}
+	if len(plan.Queries) == 0 {
+		r.Segments = SearchSegments(info.SizeBytes)
+	}
+	return plan, r, nil
+}

@@ -1,0 +1,469 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+// searchTable: 40 customers of 15 orders each, 120 to 900 bytes an item
+// (about 64 RCU read whole), every 7th FAILED, some with a nested region
+// and tags; a GSI ByStatus (status, SK).
+const searchTable = "SearchOrders"
+
+var searchSeeded seededTable
+
+func searchBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &searchSeeded, createSearchTable)
+}
+
+func searchItem(c, o int) dynamo.Item {
+	n := c*15 + o
+	status := "OK"
+	if n%7 == 0 {
+		status = "FAILED"
+	}
+	it := dynamo.Item{
+		"PK":       &types.AttributeValueMemberS{Value: fmt.Sprintf("c#%02d", c)},
+		"SK":       &types.AttributeValueMemberS{Value: fmt.Sprintf("o#%02d", o)},
+		"status":   &types.AttributeValueMemberS{Value: status},
+		"attempts": &types.AttributeValueMemberN{Value: strconv.Itoa(n % 6)},
+		"Data":     &types.AttributeValueMemberS{Value: strings.Repeat("d", 100+(n*37)%800)},
+	}
+	if n%3 == 0 {
+		region := "us"
+		if n%2 == 0 {
+			region = "eu"
+		}
+		it["detail"] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"region": &types.AttributeValueMemberS{Value: region}}}
+	}
+	if n%5 == 0 {
+		it["tags"] = &types.AttributeValueMemberSS{Value: []string{"urgent", fmt.Sprintf("t%d", n%4)}}
+	}
+	return it
+}
+
+func createSearchTable(ctx context.Context, w dynamo.Writer) error {
+	s := func(name string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS}
+	}
+	key := func(pk, sk string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}}
+	}
+	_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(searchTable), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{s("PK"), s("SK"), s("status")},
+		KeySchema:            key("PK", "SK"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByStatus"), KeySchema: key("status", "SK"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}})
+	if err != nil {
+		return err
+	}
+	if err := demo.WaitActive(ctx, w, searchTable); err != nil {
+		return err
+	}
+	var reqs []types.WriteRequest
+	for c := range 40 {
+		for o := range 15 {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: searchItem(c, o)}})
+			if len(reqs) < 25 {
+				continue
+			}
+			for len(reqs) > 0 {
+				out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{searchTable: reqs}})
+				if err != nil {
+					return err
+				}
+				reqs = out.UnprocessedItems[searchTable]
+			}
+		}
+	}
+	return nil
+}
+
+// searchCase is a filter and the same test written in Go, applied to a
+// full read.
+type searchCase struct {
+	filter string
+	match  func(dynamo.Item) bool
+}
+
+var searchCases = []searchCase{
+	{`status = "FAILED"`, func(it dynamo.Item) bool { return str(it, "status") == "FAILED" }},
+	{`attempts > 3 and detail.region = "eu"`, func(it dynamo.Item) bool {
+		n, _ := strconv.Atoi(it["attempts"].(*types.AttributeValueMemberN).Value)
+		m, ok := it["detail"].(*types.AttributeValueMemberM)
+		return n > 3 && ok && str(m.Value, "region") == "eu"
+	}},
+	{`contains(tags, "urgent") or begins_with(SK, "o#1")`, func(it dynamo.Item) bool {
+		_, tagged := it["tags"]
+		return tagged || strings.HasPrefix(str(it, "SK"), "o#1")
+	}},
+}
+
+// wholeTable is every item of the table, by a plain Scan, each key once.
+func wholeTable(t *testing.T, c dynamo.Client) []dynamo.Item {
+	t.Helper()
+	var items []dynamo.Item
+	in := &dynamodb.ScanInput{TableName: aws.String(searchTable)}
+	for {
+		out, err := c.Scan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+func itemKey(it dynamo.Item) string { return str(it, "PK") + "/" + str(it, "SK") }
+
+// orderOf is the items' keys in the order read.
+func orderOf(items []dynamo.Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, itemKey(it))
+	}
+	return out
+}
+
+func keysOf(items []dynamo.Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, itemKey(it))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// searchRecorder adds up the RCU of the Scans and Queries it passes on,
+// as DynamoDB bills them (at least 0.5 a read).
+type searchRecorder struct {
+	dynamo.Client
+	mu  sync.Mutex
+	rcu float64
+}
+
+func (r *searchRecorder) add(cc *types.ConsumedCapacity) {
+	units := 0.0
+	if cc != nil && cc.CapacityUnits != nil {
+		units = *cc.CapacityUnits
+	}
+	r.mu.Lock()
+	r.rcu += max(units, 0.5)
+	r.mu.Unlock()
+}
+
+func (r *searchRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := r.Client.Scan(ctx, in, o...)
+	if err == nil {
+		r.add(out.ConsumedCapacity)
+	}
+	return out, err
+}
+
+func (r *searchRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := r.Client.Query(ctx, in, o...)
+	if err == nil {
+		r.add(out.ConsumedCapacity)
+	}
+	return out, err
+}
+
+// searchToEnd runs r in runs of at most r.MaxRCU each, every run after a
+// stop resumed from the token the stop gave (as `scan --resume` does), and
+// returns every match and the RCU each run spent at the client.
+func searchToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest) (items []dynamo.Item, runs []float64) {
+	t.Helper()
+	var from *dynamo.SearchPosition
+	for range 400 {
+		rec := &searchRecorder{Client: c}
+		s, err := dynamo.StartSearch(r, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s.More() {
+			step, err := dynamo.ReadSearch(context.Background(), rec, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, step.Items...)
+			s = step.Next
+			if step.Stopped {
+				break
+			}
+		}
+		runs = append(runs, rec.rcu)
+		if !s.More() {
+			return items, runs
+		}
+		token := dynamo.SearchToken(r.Fingerprint(), s.Position())
+		if from, err = dynamo.ParseSearchToken(token, r.Fingerprint()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("no end after 400 runs")
+	return nil, nil
+}
+
+// TestSearchEqualsFilteredFullRead: a search finds what a full read
+// filtered here finds, each item once, in one segment or several, with
+// or without a budget, resumed after every stop; no run spends more than
+// its budget and half a read unit.
+func TestSearchEqualsFilteredFullRead(t *testing.T) {
+	for name, c := range searchBackends(t) {
+		all := wholeTable(t, c)
+		for _, tc := range searchCases {
+			filter, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []dynamo.Item
+			for _, it := range all {
+				if tc.match(it) {
+					want = append(want, it)
+				}
+			}
+			for _, segments := range []int{1, 3, 8} {
+				for _, budget := range []float64{0, 9, 2.5} {
+					r := dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: segments, MaxRCU: budget}
+					got, runs := searchToEnd(t, c, r)
+					label := fmt.Sprintf("%s %q segments=%d budget=%g", name, tc.filter, segments, budget)
+					if g, w := keysOf(got), keysOf(want); strings.Join(g, " ") != strings.Join(w, " ") {
+						t.Errorf("%s: %d matches, want %d", label, len(g), len(w))
+					}
+					for i, rcu := range runs {
+						if budget > 0 && rcu > budget+0.5 {
+							t.Errorf("%s: run %d spent %.1f RCU", label, i+1, rcu)
+						}
+					}
+					if budget > 0 && len(runs) < 2 {
+						t.Errorf("%s: %d runs: the budget never stopped a read", label, len(runs))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSearchQueriesAndIndex: Query streams (a statement's pinned keys)
+// and a Scan of an index find what the full read filtered finds;
+// projected items hold only the projected paths.
+func TestSearchQueriesAndIndex(t *testing.T) {
+	filter, _ := domain.ParseFilter(`attempts >= 2`)
+	for name, c := range searchBackends(t) {
+		all := wholeTable(t, c)
+		var wantQ, wantIx []dynamo.Item
+		for _, it := range all {
+			n, _ := strconv.Atoi(it["attempts"].(*types.AttributeValueMemberN).Value)
+			if pk := str(it, "PK"); n >= 2 && (pk == "c#03" || pk == "c#17") {
+				wantQ = append(wantQ, it)
+			}
+			if str(it, "status") == "FAILED" && n >= 2 {
+				wantIx = append(wantIx, it)
+			}
+		}
+		queries := []domain.KeyQuery{
+			{Table: searchTable, PKName: "PK", PK: domain.S("c#03"), SKName: "SK"},
+			{Table: searchTable, PKName: "PK", PK: domain.S("c#17"), SKName: "SK"},
+			{Table: searchTable, PKName: "PK", PK: domain.S("c#99"), SKName: "SK"},
+		}
+		proj := []domain.Path{{{Name: "PK"}}, {{Name: "SK"}}, {{Name: "detail"}, {Name: "region"}}, {{Name: "detail"}}}
+		for _, budget := range []float64{0, 1.5} {
+			got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: filter, Queries: queries, Project: proj, MaxRCU: budget})
+			if g, w := keysOf(got), keysOf(wantQ); strings.Join(g, " ") != strings.Join(w, " ") {
+				t.Errorf("%s queries budget=%g: %v, want %v", name, budget, g, w)
+			}
+			if order := strings.Join(orderOf(got), " "); order != strings.Join(keysOf(wantQ), " ") {
+				t.Errorf("%s queries budget=%g: read in order %s, want partition by partition in sort-key order", name, budget, order)
+			}
+			for _, it := range got {
+				for attr := range it {
+					if attr != "PK" && attr != "SK" && attr != "detail" {
+						t.Fatalf("%s: projected item holds %s", name, attr)
+					}
+				}
+			}
+			for i, rcu := range runs {
+				if budget > 0 && rcu > budget+0.5 {
+					t.Errorf("%s queries: run %d spent %.1f RCU", name, i+1, rcu)
+				}
+			}
+		}
+		desc := append([]domain.KeyQuery(nil), queries...)
+		for i := range desc {
+			desc[i].Reverse = true
+		}
+		got, _ := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: filter, Queries: desc, MaxRCU: 2})
+		var want []string
+		for _, pk := range []string{"c#03", "c#17"} {
+			w := keysOf(wantQ)
+			for i := len(w) - 1; i >= 0; i-- {
+				if strings.HasPrefix(w[i], pk+"/") {
+					want = append(want, w[i])
+				}
+			}
+		}
+		if strings.Join(orderOf(got), " ") != strings.Join(want, " ") {
+			t.Errorf("%s queries reversed: read in order %v, want %v", name, orderOf(got), want)
+		}
+		region, _ := domain.ParseFilter(`detail.region = "eu" and size(tags) >= 2`)
+		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: region, Segments: 2, Project: []domain.Path{{{Name: "SK"}}, {{Name: "PK"}}, {{Name: "detail"}}}})
+		var wantRegion []dynamo.Item
+		for _, it := range all {
+			if m, ok := it["detail"].(*types.AttributeValueMemberM); ok && str(m.Value, "region") == "eu" && it["tags"] != nil {
+				wantRegion = append(wantRegion, it)
+			}
+		}
+		if g, w := keysOf(got), keysOf(wantRegion); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: a filter on a projected map: %d matches, want %d", name, len(g), len(w))
+		}
+		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
+		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
+		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s index: %d matches, want %d", name, len(g), len(w))
+		}
+	}
+}
+
+// TestSearchTokenRefusedByAnotherRead: a token is refused by a read of
+// another filter, table or segment count, and read back whole by its own.
+func TestSearchTokenRefusedByAnotherRead(t *testing.T) {
+	f1, _ := domain.ParseFilter(`status = "FAILED"`)
+	f2, _ := domain.ParseFilter(`status = "OK"`)
+	r := dynamo.SearchRequest{Table: searchTable, Filter: f1, Segments: 3}
+	streams := []dynamo.SearchStream{{Done: true}, {Start: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "c#01"}, "SK": &types.AttributeValueMemberS{Value: "o#02"}}}, {}}
+	sizing := dynamo.SearchSizing{RCU: 12.5, Items: 300}
+	token := dynamo.SearchToken(r.Fingerprint(), dynamo.SearchPosition{Streams: streams, Sizing: sizing})
+	pos, err := dynamo.ParseSearchToken(token, r.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := pos.Streams; len(back) != 3 || !back[0].Done || str(back[1].Start, "SK") != "o#02" || back[2].Start != nil || back[2].Done || pos.Sizing != sizing {
+		t.Fatalf("token read back as %+v", pos)
+	}
+	for _, other := range []dynamo.SearchRequest{
+		{Table: searchTable, Filter: f2, Segments: 3},
+		{Table: "Other", Filter: f1, Segments: 3},
+		{Table: searchTable, Filter: f1, Segments: 4},
+		{Table: searchTable, Index: "ByStatus", Filter: f1, Segments: 3},
+	} {
+		if _, err := dynamo.ParseSearchToken(token, other.Fingerprint()); err == nil {
+			t.Errorf("token accepted by %+v", other)
+		}
+	}
+	if _, err := dynamo.ParseSearchToken("not-a-token", r.Fingerprint()); err == nil {
+		t.Error("garbage accepted as a token")
+	}
+}
+
+// TestSearchGoesOnAfterAFailedRead: a step whose reads partly fail keeps
+// what the others found, and its Next reads the failed ones again (what a
+// token given after the failure resumes): nothing lost, nothing twice.
+func TestSearchGoesOnAfterAFailedRead(t *testing.T) {
+	filter, _ := domain.ParseFilter(`status = "FAILED"`)
+	for name, c := range searchBackends(t) {
+		var want []dynamo.Item
+		for _, it := range wholeTable(t, c) {
+			if str(it, "status") == "FAILED" {
+				want = append(want, it)
+			}
+		}
+		failing := &scans{Client: c, fail: map[int]bool{2: true, 3: true, 7: true}}
+		s, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: 4, MaxRCU: 8}, nil)
+		var got []dynamo.Item
+		failures := 0
+		for s.More() {
+			step, err := dynamo.ReadSearch(context.Background(), failing, s)
+			got = append(got, step.Items...)
+			if err != nil {
+				failures++
+			}
+			s = step.Next
+			if step.Stopped {
+				s = s.Extend(8) // as the explorer goes on
+			}
+		}
+		if g, w := keysOf(got), keysOf(want); failures == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: %d failures, %d matches, want %d", name, failures, len(g), len(w))
+		}
+	}
+}
+
+// variedTable: 800 items of 100 to 6,100 bytes, evenly spread: an
+// average of the first few items read is no bound on the next ones.
+const variedTable = "SearchVaried"
+
+var variedSeeded seededTable
+
+func variedBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &variedSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(variedTable), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}}})
+		if err != nil {
+			return err
+		}
+		if err := demo.WaitActive(ctx, w, variedTable); err != nil {
+			return err
+		}
+		r := rand.New(rand.NewPCG(39, 1))
+		var reqs []types.WriteRequest
+		for i := range 800 {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{
+				"PK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("p%04d", i)},
+				"n":    &types.AttributeValueMemberN{Value: strconv.Itoa(i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("v", 100+r.IntN(6000))},
+			}}})
+			for len(reqs) == 25 || i == 799 && len(reqs) > 0 {
+				out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{variedTable: reqs}})
+				if err != nil {
+					return err
+				}
+				reqs = out.UnprocessedItems[variedTable]
+			}
+		}
+		return nil
+	})
+}
+
+// TestSearchBudgetHoldsOnVariedItems: where item sizes vary (100 to
+// 6,100 bytes) no run spends more than its budget and half a read unit,
+// and the runs together find every match once. Reads sized by the
+// average of the items read before, each as large as the budget allows,
+// overspent by 1 to 2 RCU here.
+func TestSearchBudgetHoldsOnVariedItems(t *testing.T) {
+	filter, _ := domain.ParseFilter(`n >= 700`)
+	for name, c := range variedBackends(t) {
+		for _, segments := range []int{1, 4} {
+			for _, budget := range []float64{5, 20} {
+				got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: variedTable, Filter: filter, Segments: segments, MaxRCU: budget})
+				if len(got) != 100 || len(keysOf(got)) != 100 {
+					t.Errorf("%s segments=%d budget=%g: %d matches, want 100", name, segments, budget, len(got))
+				}
+				for i, rcu := range runs {
+					if rcu > budget+0.5 {
+						t.Errorf("%s segments=%d budget=%g: run %d of %d spent %.1f RCU", name, segments, budget, i+1, len(runs), rcu)
+					}
+				}
+			}
+		}
+	}
+}
