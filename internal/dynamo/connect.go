@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -260,11 +261,7 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// dynascope at one on a machine with no AWS set-up fails for nothing.
 		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
-	where := "DynamoDB in " + cfg.Region
-	if u, err := url.Parse(t.EndpointURL); err == nil && t.EndpointURL != "" {
-		u.User = nil // never a password in a message
-		where = u.String()
-	}
+	where := t.where(cfg.Region)
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
@@ -275,6 +272,15 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		o.DisableValidateResponseChecksum = true
 	})
 	return client, cfg, nil
+}
+
+// where names the server for messages: the endpoint without its user
+// info (never a password in a message), or DynamoDB in the region.
+func (t Target) where(region string) string {
+	if t.EndpointURL != "" {
+		return RedactEndpoint(t.EndpointURL)
+	}
+	return "DynamoDB in " + region
 }
 
 // observedRetryer is the SDK's retryer, telling OnRetry of each retry.
@@ -335,6 +341,25 @@ func unreachableIsFinal(err error) aws.Ternary {
 		return aws.FalseTernary
 	}
 	return aws.UnknownTernary
+}
+
+// RedactEndpoint is an endpoint URL as it may be shown, copied or put in
+// a message: any user info (`user:password@`) replaced by `***`, even in
+// a URL that does not parse (the password may be why it does not).
+func RedactEndpoint(endpoint string) string {
+	rest := endpoint
+	head := ""
+	if i := strings.Index(rest, "://"); i >= 0 {
+		head, rest = rest[:i+3], rest[i+3:]
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return endpoint
+	}
+	return head + "***" + endpoint[len(head)+at:]
 }
 
 // LoopbackEndpoint reports whether endpoint is a URL on this machine
