@@ -321,10 +321,11 @@ func (g *globals) streams(ctx context.Context, conn *connection) (dynamo.Streams
 	if sc := dynamo.StreamsOf(conn.client); sc != nil {
 		return sc, nil
 	}
-	_, cfg, err := g.dynamoClient(ctx, 0, conn.client.Session.NoteRetry)
+	t := g.target(0, conn.client.Session.NoteRetry)
+	_, cfg, err := dynamo.Connect(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	// Counted in the session, and in --debug-log, as every other call.
-	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, g.endpoint), Session: conn.client.Session}, nil
+	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, t), Session: conn.client.Session}, nil
 }

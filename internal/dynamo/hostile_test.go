@@ -2,16 +2,21 @@ package dynamo_test
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // hierQuery is the first page of the Hier table's partition H.
@@ -224,5 +229,194 @@ func TestSessionCountsRetries(t *testing.T) {
 	}
 	if got := s.RetrySummary(); got != "2 throttled: retried" {
 		t.Errorf("summary %q", got)
+	}
+}
+
+// cyclingTables is the embedded backend answering ListTables with a
+// cursor that never moves on: back to the first name (cycle) or the one
+// it was sent (repeat).
+type cyclingTables struct {
+	dynamo.Client
+	cycle bool
+}
+
+func (c *cyclingTables) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	out, err := c.Client.ListTables(ctx, &dynamodb.ListTablesInput{}, o...)
+	if err != nil || len(out.TableNames) == 0 {
+		return out, err
+	}
+	switch {
+	case in.ExclusiveStartTableName == nil:
+		out.LastEvaluatedTableName = aws.String(out.TableNames[len(out.TableNames)-1])
+	case c.cycle:
+		out.LastEvaluatedTableName = aws.String(out.TableNames[0])
+	default:
+		out.LastEvaluatedTableName = in.ExclusiveStartTableName
+	}
+	return out, nil
+}
+
+// A ListTables cursor that repeats or cycles ends the listing at its
+// second page with one error, on dynalite behind the fault proxy and on
+// the embedded backend: `tables` and the explorer's first screen never
+// list forever.
+func TestTableListingCursorStops(t *testing.T) {
+	backends := hierBackends(t)
+	faulty, proxy, _ := faultyClient(t, 3)
+	proxy.Set(dynalitetest.FaultRepeatCursor, 1)
+	proxy.OnlyOn("ListTables")
+	clients := map[string]dynamo.Client{
+		"dynalite":     faulty,
+		"memory":       &cyclingTables{Client: backends["memory"]},
+		"memory cycle": &cyclingTables{Client: backends["memory"], cycle: true},
+	}
+	for name, c := range clients {
+		t0 := time.Now()
+		names, cost, err := dynamo.ListTables(context.Background(), c)
+		if err == nil || !strings.Contains(err.Error(), "LastEvaluatedTableName") {
+			t.Errorf("%s: %d names, %v", name, len(names), err)
+		}
+		if cost.Requests > 2 {
+			t.Errorf("%s: %d requests before stopping", name, cost.Requests)
+		}
+		t.Logf("%s: stopped after %d requests in %s: %v", name, cost.Requests, time.Since(t0).Round(time.Millisecond), err)
+	}
+}
+
+// A Streams server whose cursor does not move on, in each way it can:
+// the answer's fault on moto behind the fault proxy, and the same on
+// the embedded backend through loopingStreams.
+const (
+	repeatIterator = "GetRecords hands back the iterator it was sent"
+	replayRecords  = "GetRecords hands the same records again, under new iterators"
+	repeatShardID  = "DescribeStream repeats its LastEvaluatedShardId"
+)
+
+// loopingStreams is the embedded backend's Streams API with one of the
+// faults above.
+type loopingStreams struct {
+	dynamo.StreamsClient
+	fault   string
+	aliases map[string]string // a made-up iterator → the real one it replays
+}
+
+func (f *loopingStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, o ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
+	it := aws.ToString(in.ShardIterator)
+	if real, ok := f.aliases[it]; ok {
+		it = real
+	}
+	out, err := f.StreamsClient.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(it)}, o...)
+	if err != nil {
+		return out, err
+	}
+	switch f.fault {
+	case repeatIterator:
+		out.NextShardIterator = in.ShardIterator
+	case replayRecords:
+		next := fmt.Sprintf("replay-%d", len(f.aliases))
+		f.aliases[next] = it
+		out.NextShardIterator = aws.String(next)
+	}
+	return out, nil
+}
+
+func (f *loopingStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, o ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
+	out, err := f.StreamsClient.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: in.StreamArn}, o...)
+	if err == nil && f.fault == repeatShardID && len(out.StreamDescription.Shards) > 0 {
+		out.StreamDescription.LastEvaluatedShardId = out.StreamDescription.Shards[0].ShardId
+	}
+	return out, err
+}
+
+// guardedStreams is dynascope's own Streams client (the one `changes`
+// makes) for moto behind a fault proxy.
+func guardedStreams(t *testing.T) (dynamo.StreamsClient, *dynalitetest.FaultProxy) {
+	t.Helper()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	proxy := dynalitetest.NewFaultProxy(mototest.Shared(t).Endpoint, 11)
+	t.Cleanup(proxy.Close)
+	target := dynamo.Target{Region: "us-east-1", EndpointURL: proxy.URL, MaxAttempts: 2, MaxBackoff: 20 * time.Millisecond}
+	_, cfg, err := dynamo.Connect(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dynamo.StreamsFromConfig(cfg, target), proxy
+}
+
+// The stream reader stops with one error on a cursor that does not move
+// on: an iterator handed back, records replayed, a shard cursor repeated,
+// on moto and on the embedded backend, after a few calls; never reading
+// forever and printing nothing.
+func TestStreamCursorStops(t *testing.T) {
+	ctx := context.Background()
+	backends := streamBackends(t)
+	guarded, proxy := guardedStreams(t)
+	for _, fault := range []string{repeatIterator, replayRecords, repeatShardID} {
+		for name, b := range backends {
+			table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+			apply(t, ctx, b.db, table, script...)
+			info, _, err := dynamo.TableStream(ctx, b.db, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := dynamo.StreamsClient(&loopingStreams{StreamsClient: b.streams, fault: fault, aliases: map[string]string{}})
+			if name == "moto" {
+				if fault == replayRecords {
+					continue // the proxy has no way to replay; the embedded backend holds it
+				}
+				proxy.Clear()
+				proxy.Set(dynalitetest.FaultRepeatCursor, 1)
+				proxy.OnlyOn(map[string]string{repeatIterator: "GetRecords", repeatShardID: "DescribeStream"}[fault])
+				sc = guarded
+			}
+			t0 := time.Now()
+			rctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // only so that a failure ends
+			st, err := dynamo.Changes(rctx, sc, dynamo.ChangesRequest{Stream: info, PKName: "pk", SKName: "sk"}, func(dynamo.Change) error { return nil })
+			cancel()
+			if err == nil || !strings.Contains(err.Error(), "stopped rather than read the same records forever") {
+				t.Errorf("%s, %s: %+v, %v", name, fault, st, err)
+			}
+			if st.Calls > 10 {
+				t.Errorf("%s, %s: %d calls before stopping", name, fault, st.Calls)
+			}
+			t.Logf("%s, %s: %d calls, %s: %v", name, fault, st.Calls, time.Since(t0).Round(time.Millisecond), err)
+		}
+	}
+}
+
+// A Streams answer too big (200 MB, or a chunked body that never ends)
+// is refused after reading at most dynamo.MaxAnswerBytes, as a table
+// read's is.
+func TestHugeStreamAnswerRefused(t *testing.T) {
+	ctx := context.Background()
+	srv := mototest.Shared(t)
+	table := createStreamTable(t, ctx, srv.Client(), types.StreamViewTypeNewAndOldImages)
+	apply(t, ctx, srv.Client(), table, script...)
+	info, _, err := dynamo.TableStream(ctx, srv.Client(), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, proxy := guardedStreams(t)
+	for _, size := range []int64{200 << 20, 1 << 40} {
+		proxy.Clear()
+		proxy.HugeBytes = size
+		proxy.Set(dynalitetest.FaultHuge, 1)
+		proxy.OnlyOn("GetRecords")
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		_, err := dynamo.Changes(ctx, sc, dynamo.ChangesRequest{Stream: info, PKName: "pk", SKName: "sk"}, func(dynamo.Change) error { return nil })
+		took := time.Since(t0)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "not a DynamoDB answer") {
+			t.Fatalf("a %d MB answer: %v", size>>20, err)
+		}
+		allocated := after.TotalAlloc - before.TotalAlloc
+		if allocated > 100<<20 {
+			t.Errorf("reading the refused answer allocated %d MB", allocated>>20)
+		}
+		t.Logf("%d MB answer refused in %s, %d MB allocated: %v", size>>20, took.Round(time.Millisecond), allocated>>20, err)
 	}
 }
