@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // TestHeadlessThroughHostileServers: a headless command says what it
@@ -61,6 +64,47 @@ func TestHeadlessThroughHostileServers(t *testing.T) {
 		}
 		if lines := strings.Count(out, "\n"); lines > strings.Count(clean, "\n") {
 			t.Errorf("%s: printed %d lines of a %d-item partition", c.fault, lines, strings.Count(clean, "\n"))
+		}
+	}
+}
+
+// TestStreamsAndListingThroughHostileServers: `changes` through a
+// Streams server whose answers are huge or whose cursors never move on,
+// and `tables` through a ListTables cursor that repeats, each end with
+// one line and a non-zero exit, printing no change twice.
+func TestStreamsAndListingThroughHostileServers(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	srv := mototest.Shared(t)
+	table, write := changesTable(t, srv, types.StreamViewTypeNewAndOldImages)
+	for _, sk := range []string{"a", "b", "c"} {
+		write(true, av("pk", "A", "sk", sk))
+	}
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 5)
+	defer proxy.Close()
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, c := range []struct {
+		op    string
+		fault dynalitetest.Fault
+		args  []string
+		says  string
+	}{
+		{"GetRecords", dynalitetest.FaultHuge, []string{"changes", "--table", table}, "not a DynamoDB answer"},
+		{"GetRecords", dynalitetest.FaultRepeatCursor, []string{"changes", "--table", table}, "gave back the shard iterator it was sent"},
+		{"DescribeStream", dynalitetest.FaultRepeatCursor, []string{"changes", "--table", table}, "repeated the LastEvaluatedShardId"},
+		{"ListTables", dynalitetest.FaultRepeatCursor, []string{"tables"}, "LastEvaluatedTableName"},
+	} {
+		proxy.Clear()
+		proxy.HugeBytes = 200 << 20
+		proxy.Set(c.fault, 1)
+		proxy.OnlyOn(c.op)
+		out, stderr, code := cli(t, append(c.args, conn...)...)
+		if code == 0 || !strings.Contains(stderr, c.says) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%s %s: exit %d, stderr %s", c.op, c.fault, code, stderr)
+		}
+		if out != "" {
+			t.Errorf("%s %s: printed %q", c.op, c.fault, out)
 		}
 	}
 }
