@@ -322,6 +322,9 @@ func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change,
 		if last, err = shardPage(clip(id), sent, page.NextShardIterator, seqsOf(page.Records), last); err != nil {
 			return nil, nil, err
 		}
+		if err := checkRecords(page.Records); err != nil {
+			return nil, nil, Explain("GetRecords", err)
+		}
 		past := false
 		for _, rec := range page.Records {
 			c := r.change(rec, id)
@@ -561,6 +564,9 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 				}
 				if o.last, err = shardPage(clip(o.id), sent, page.NextShardIterator, seqsOf(page.Records), o.last); err != nil {
 					return err
+				}
+				if err := checkRecords(page.Records); err != nil {
+					return Explain("GetRecords", err)
 				}
 				recent := false
 				for j, rec := range page.Records {

@@ -69,7 +69,10 @@ func Explain(op string, err error) error {
 	var huge *OversizedAnswerError
 	var damaged *ChecksumError
 	var unreach *UnreachableError
+	var badValue *ValueError
 	switch {
+	case errors.As(err, &badValue):
+		e.Msg, e.Hint = badValue.Error(), "DynamoDB never sends this: check --endpoint-url, or what stands between you and DynamoDB"
 	case errors.As(err, &huge):
 		e.Msg, e.Hint = huge.Error(), "check --endpoint-url: is it the DynamoDB server's address and port?"
 	case errors.As(err, &damaged):

@@ -3,3 +3,4 @@ package dynamo
 // NextFollowInterval exposes the poll interval rule to the tests.
 var NextFollowInterval = nextInterval
 var CheckCursor = checkCursor
+var CheckItems = checkItems

@@ -3,6 +3,8 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -290,6 +293,7 @@ const (
 	repeatIterator = "GetRecords hands back the iterator it was sent"
 	replayRecords  = "GetRecords hands the same records again, under new iterators"
 	repeatShardID  = "DescribeStream repeats its LastEvaluatedShardId"
+	unknownImage   = "GetRecords hands images holding a value of no type"
 )
 
 // loopingStreams is the embedded backend's Streams API with one of the
@@ -316,6 +320,10 @@ func (f *loopingStreams) GetRecords(ctx context.Context, in *dynamodbstreams.Get
 		next := fmt.Sprintf("replay-%d", len(f.aliases))
 		f.aliases[next] = it
 		out.NextShardIterator = aws.String(next)
+	case unknownImage:
+		for _, r := range out.Records {
+			r.Dynamodb.NewImage = map[string]stypes.AttributeValue{"odd": &stypes.UnknownUnionMember{Tag: "Q"}}
+		}
 	}
 	return out, nil
 }
@@ -419,4 +427,161 @@ func TestHugeStreamAnswerRefused(t *testing.T) {
 		}
 		t.Logf("%d MB answer refused in %s, %d MB allocated: %v", size>>20, took.Round(time.Millisecond), allocated>>20, err)
 	}
+}
+
+// oddValues are values no DynamoDB answer holds, as the wire has them
+// and, where Go can hold them, as a backend would hand them on.
+var oddValues = []struct {
+	name string
+	wire any
+	go_  types.AttributeValue
+	says string
+}{
+	{"unknown type", map[string]any{"Q": "x"}, &types.UnknownUnionMember{Tag: "Q"}, "attribute odd of a type DynamoDB does not have"},
+	{"no type", map[string]any{}, nil, "attribute odd "},
+	{"null string", map[string]any{"S": nil}, nil, "attribute odd of type S without a string"},
+	{"empty number", map[string]any{"N": ""}, &types.AttributeValueMemberN{Value: ""}, "attribute odd as a number that is not one"},
+	{"nested", map[string]any{"M": map[string]any{"in": map[string]any{"L": []any{map[string]any{"N": "1e"}}}}},
+		&types.AttributeValueMemberM{Value: dynamo.Item{"in": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: "1e"}}}}},
+		"attribute odd.in[0] as a number that is not one"},
+	{"other partition", nil, nil, "an item of another partition"},
+}
+
+// oddQuery is the embedded backend with one odd value in every Query
+// answer's first item, or (go_ and wire nil) its last item moved to
+// another partition.
+type oddQuery struct {
+	dynamo.Client
+	odd types.AttributeValue
+}
+
+func (c *oddQuery) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := c.Client.Query(ctx, in, o...)
+	if err != nil || len(out.Items) == 0 {
+		return out, err
+	}
+	if c.odd == nil {
+		out.Items[len(out.Items)-1]["PK"] = &types.AttributeValueMemberS{Value: "OTHER"}
+	} else {
+		out.Items[0]["odd"] = c.odd
+	}
+	return out, nil
+}
+
+// A value of no DynamoDB type or a number that is not one is refused
+// with the attribute named, and a Query answer holding an item of
+// another partition is refused as the server's fault: never shown as 0,
+// as NULL, as another attribute's value (the SDK decodes {"Q":…} so) or
+// as this partition's item. On dynalite behind the fault proxy and on
+// the embedded backend.
+func TestOddValuesRefused(t *testing.T) {
+	backends := hierBackends(t)
+	faulty, proxy, _ := faultyClient(t, 1)
+	for _, v := range oddValues {
+		proxy.Clear()
+		proxy.Set(dynalitetest.FaultRewrite, 1)
+		proxy.Rewrite = func(op string, answer map[string]any) {
+			items, _ := answer["Items"].([]any)
+			if len(items) == 0 {
+				return
+			}
+			if v.wire == nil {
+				items[len(items)-1].(map[string]any)["PK"] = map[string]any{"S": "OTHER"}
+				return
+			}
+			items[0].(map[string]any)["odd"] = v.wire
+		}
+		clients := map[string]dynamo.Client{"dynalite": faulty}
+		if v.go_ != nil || v.wire == nil {
+			clients["memory"] = &oddQuery{Client: backends["memory"], odd: v.go_}
+		}
+		for name, c := range clients {
+			p, err := dynamo.QueryPage(context.Background(), c, hierQuery(nil))
+			if err == nil || !strings.Contains(err.Error(), v.says) || !strings.Contains(err.Error(), "not a DynamoDB answer") {
+				t.Errorf("%s, %s: %d items, %v", name, v.name, len(p.Items), err)
+			}
+		}
+	}
+}
+
+// A stream record holding a value of no type is refused with the
+// attribute named, on moto behind the fault proxy and on the embedded
+// backend: never a NULL it is not.
+func TestOddStreamValuesRefused(t *testing.T) {
+	ctx := context.Background()
+	backends := streamBackends(t)
+	guarded, proxy := guardedStreams(t)
+	proxy.Set(dynalitetest.FaultRewrite, 1)
+	proxy.OnlyOn("GetRecords")
+	proxy.Rewrite = func(op string, answer map[string]any) {
+		for _, r := range answer["Records"].([]any) {
+			r.(map[string]any)["dynamodb"].(map[string]any)["NewImage"] = map[string]any{"odd": map[string]any{"Q": "x"}}
+		}
+	}
+	for name, b := range backends {
+		table := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages)
+		apply(t, ctx, b.db, table, script...)
+		info, _, err := dynamo.TableStream(ctx, b.db, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := dynamo.StreamsClient(&loopingStreams{StreamsClient: b.streams, fault: unknownImage, aliases: map[string]string{}})
+		if name == "moto" {
+			sc = guarded
+		}
+		var got []dynamo.Change
+		_, err = dynamo.Changes(ctx, sc, dynamo.ChangesRequest{Stream: info, PKName: "pk", SKName: "sk"}, func(c dynamo.Change) error { got = append(got, c); return nil })
+		if err == nil || !strings.Contains(err.Error(), "attribute odd of a type DynamoDB does not have") || len(got) > 0 {
+			t.Errorf("%s: %d changes, %v", name, len(got), err)
+		}
+	}
+}
+
+// fakeStreams answers the Streams API from memory: one closed shard, one
+// iterator, and records for GetRecords' body (a GetRecords answer, as the
+// wire has it).
+type fakeStreams struct{ records []byte }
+
+func (f fakeStreams) Do(r *http.Request) (*http.Response, error) {
+	body := `{"ShardIterator":"it"}`
+	switch target := r.Header.Get("X-Amz-Target"); {
+	case strings.HasSuffix(target, ".DescribeStream"):
+		body = `{"StreamDescription":{"StreamArn":"arn","StreamStatus":"ENABLED","Shards":[{"ShardId":"s1","SequenceNumberRange":{"StartingSequenceNumber":"1","EndingSequenceNumber":"9"}}]}}`
+	case strings.HasSuffix(target, ".GetRecords"):
+		body = string(f.records)
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+}
+
+// FuzzStreamRecords: whatever a GetRecords answer holds, the stream
+// reader (dynascope's own Streams client, its answer checks and the
+// SDK's decoder) either refuses it with one error or hands on changes
+// whose every value is of a DynamoDB type: never a value of no type
+// shown as another (the SDK decodes {"Q":…} as the value before it).
+func FuzzStreamRecords(f *testing.F) {
+	rec := func(img string) string {
+		return `{"Records":[{"eventName":"INSERT","dynamodb":{"ApproximateCreationDateTime":1.7e9,"SequenceNumber":"2","Keys":{"pk":{"S":"A"}},"NewImage":` + img + `}}]}`
+	}
+	for _, img := range []string{`{"pk":{"S":"A"},"n":{"N":"1"}}`, `{"pk":{"S":"A"},"q":{"Q":"x"}}`, `{"pk":{"S":"A"},"e":{}}`,
+		`{"pk":{"S":"A"},"s":{"S":null}}`, `{"pk":{"S":"A"},"n":{"N":""}}`, `{"m":{"M":{"x":{"L":[{"Q":1},{"NS":["1","x"]}]}}}}`, `null`} {
+		f.Add([]byte(rec(img)))
+	}
+	f.Fuzz(func(t *testing.T, records []byte) {
+		cfg := aws.Config{Region: "us-east-1", HTTPClient: fakeStreams{records: records}, RetryMaxAttempts: 1,
+			Credentials: aws.AnonymousCredentials{}}
+		sc := dynamo.StreamsFromConfig(cfg, dynamo.Target{EndpointURL: "http://streams.invalid", MaxAttempts: 1})
+		_, err := dynamo.Changes(context.Background(), sc, dynamo.ChangesRequest{Stream: dynamo.StreamInfo{ARN: "arn"}, Now: time.Unix(2e9, 0)},
+			func(c dynamo.Change) error {
+				for _, img := range []dynamo.Item{c.Keys, c.Old, c.New} {
+					if err := dynamo.CheckItems(img); err != nil {
+						t.Fatalf("handed on %v: %v", c, err)
+					}
+				}
+				return nil
+			})
+		if err != nil && strings.Count(err.Error(), "\n") > 0 {
+			t.Fatalf("an error of more than one line: %q", err)
+		}
+	})
 }

@@ -158,5 +158,7 @@ func fromStreamValue(av stypes.AttributeValue) types.AttributeValue {
 		}
 		return &types.AttributeValueMemberL{Value: l}
 	}
-	return &types.AttributeValueMemberNULL{Value: true}
+	// Of no type DynamoDB has: never NULL, which it is not (checkRecords
+	// refuses such a record before it is read).
+	return nil
 }

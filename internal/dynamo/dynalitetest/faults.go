@@ -39,11 +39,16 @@ const (
 	// FaultBadCRC changes one byte of the body and keeps the server's
 	// X-Amz-Crc32, as a body damaged in transit.
 	FaultBadCRC Fault = "bad-crc"
+	// FaultRewrite hands a successful answer to the proxy's Rewrite and
+	// sends what it returns, with a matching X-Amz-Crc32: values a
+	// server should never send (an unknown type, an empty number, an
+	// item of another partition), written by the test.
+	FaultRewrite Fault = "rewrite"
 )
 
 // allFaults is the order in which a request's fault is drawn.
 var allFaults = []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset,
-	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC}
+	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC, FaultRewrite}
 
 // errorTypes are the __type DynamoDB puts in each error body.
 var errorTypes = map[Fault]string{
@@ -63,6 +68,9 @@ type FaultProxy struct {
 	Slow time.Duration // how long a slow response waits (default 300 ms)
 	// HugeBytes is the size of a huge answer (default 64 MB).
 	HugeBytes int64
+	// Rewrite is FaultRewrite's change to an answer of op (GetItem,
+	// Query…): the answer's JSON decoded, to change in place.
+	Rewrite func(op string, answer map[string]any)
 	srv       *httptest.Server
 	mu        sync.Mutex
 	rates     map[Fault]float64
@@ -217,6 +225,14 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 		resp.Header.Del("Content-Length")
 	case fault == FaultBadCRC && len(out) > 0:
 		out = damaged(out)
+	case fault == FaultRewrite && resp.StatusCode == http.StatusOK && p.Rewrite != nil:
+		var answer map[string]any
+		if json.Unmarshal(out, &answer) == nil {
+			p.Rewrite(op, answer)
+			out, _ = json.Marshal(answer)
+			resp.Header.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+			resp.Header.Del("Content-Length")
+		}
 	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v
@@ -233,7 +249,7 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 // first, then goes on to the server.
 func (p *FaultProxy) answerInstead(w http.ResponseWriter, r *http.Request, fault Fault) bool {
 	switch fault {
-	case "", FaultRepeatCursor, FaultTruncated, FaultBadCRC:
+	case "", FaultRepeatCursor, FaultTruncated, FaultBadCRC, FaultRewrite:
 		return false
 	case FaultReset:
 		if hj, ok := w.(http.Hijacker); ok {
