@@ -49,7 +49,9 @@ func FuzzSanitize(f *testing.F) {
 				t.Fatalf("%U survived in %q (from %q)", r, out, s)
 			}
 		}
-		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\\' || unsafeRune(r) }) && out != s {
+		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
+			return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\\' || unsafeRune(r)
+		}) && out != s {
 			t.Fatalf("clean text changed: %q -> %q", s, out)
 		}
 		if back, ok := unsanitize(out); !ok || back != s {

@@ -71,12 +71,12 @@ type FaultProxy struct {
 	// Rewrite is FaultRewrite's change to an answer of op (GetItem,
 	// Query…): the answer's JSON decoded, to change in place.
 	Rewrite func(op string, answer map[string]any)
-	srv       *httptest.Server
-	mu        sync.Mutex
-	rates     map[Fault]float64
-	rng       *rand.Rand
-	seen      map[Fault]int
-	ops       map[string]int
+	srv     *httptest.Server
+	mu      sync.Mutex
+	rates   map[Fault]float64
+	rng     *rand.Rand
+	seen    map[Fault]int
+	ops     map[string]int
 	// after, when failing is set, is how many more requests pass before
 	// every request fails with failing.
 	after   int
