@@ -14,6 +14,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/export"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // dataFlags open data without a server: --data and what it needs.
@@ -63,7 +64,7 @@ func (d *dataFlags) options() (dataload.Options, error) {
 		opt.Keys = &sc
 	}
 	for _, p := range d.schemas {
-		b, err := os.ReadFile(p)
+		b, err := files.Read(p, files.Schema)
 		if err != nil {
 			return opt, usage("give the file `aws dynamodb describe-table --table-name NAME` wrote", "--schema %s: %v", p, errText(err))
 		}
@@ -78,8 +79,12 @@ func (d *dataFlags) options() (dataload.Options, error) {
 
 func errText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	var fe *files.Error
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err.Error()
+	case errors.As(err, &fe):
+		return fe.Problem
 	}
 	return err.Error()
 }

@@ -1,12 +1,14 @@
 package dynamo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -20,6 +22,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
+
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // Target says where to connect. Empty fields defer to the AWS SDK's own
@@ -247,6 +251,11 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// them only adds seconds on a laptop.
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
+	checked, err := awsFiles()
+	if err != nil {
+		return nil, aws.Config{}, err
+	}
+	opts = append(opts, checked...)
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, aws.Config{}, Errorf("load AWS config", KindCredentials,
@@ -281,6 +290,49 @@ func (t Target) where(region string) string {
 		return RedactEndpoint(t.EndpointURL)
 	}
 	return "DynamoDB in " + region
+}
+
+// awsFileVars name the files the SDK reads, with their defaults.
+var awsFileVars = []struct {
+	env  string
+	def  func() string
+	kind files.Kind
+}{
+	{"AWS_CONFIG_FILE", config.DefaultSharedConfigFilename, files.AWS},
+	{"AWS_SHARED_CREDENTIALS_FILE", config.DefaultSharedCredentialsFilename, files.AWS},
+	{"AWS_WEB_IDENTITY_TOKEN_FILE", func() string { return "" }, files.AWS},
+}
+
+// awsFiles checks the files the SDK will read before it reads them: the
+// SDK reads whatever it is pointed at whole (a link to /dev/zero grew to
+// gigabytes) or waits on a FIFO forever. The CA bundle is read here and
+// handed over, so the SDK never opens it.
+func awsFiles() ([]func(*config.LoadOptions) error, error) {
+	refused := func(env string, err error) error {
+		return &Error{Op: "load AWS config", Kind: KindValidation, Err: err, Msg: env + " " + err.Error(),
+			Hint: "point " + env + " at a regular file, or unset it"}
+	}
+	for _, v := range awsFileVars {
+		path := os.Getenv(v.env)
+		if path == "" {
+			path = v.def()
+		}
+		if path == "" {
+			continue
+		}
+		if err := files.Check(path, v.kind); err != nil {
+			return nil, refused(v.env, err)
+		}
+	}
+	bundle := os.Getenv("AWS_CA_BUNDLE")
+	if bundle == "" {
+		return nil, nil
+	}
+	pem, err := files.Read(bundle, files.CABundle)
+	if err != nil {
+		return nil, refused("AWS_CA_BUNDLE", err)
+	}
+	return []func(*config.LoadOptions) error{config.WithCustomCABundle(bytes.NewReader(pem))}, nil
 }
 
 // observedRetryer is the SDK's retryer, telling OnRetry of each retry.

@@ -10,10 +10,14 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
+	"github.com/dynascope/dynascope/internal/dynamo/dataload/dataloadtest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
@@ -196,5 +200,93 @@ func TestHugeItemInScanOrWorkbenchStopsAtTheLimit(t *testing.T) {
 			}
 			t.Logf("%.1f MB of gzip (1 GB unpacked): refused in %s, peak heap %d MB: %v", float64(buf.Len())/(1<<20), time.Since(t0).Round(time.Millisecond), peak>>20, err)
 		})
+	}
+}
+
+// smallExport writes an export folder of table Hostile (three items) in
+// a fresh folder.
+func smallExport(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "Hostile")
+	items := func(yield func(map[string]types.AttributeValue) error) error {
+		for _, sk := range []string{"a", "b", "c"} {
+			if err := yield(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "H"}, "SK": &types.AttributeValueMemberS{Value: sk}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := dataloadtest.WriteExport(dir, "Hostile", items, dataloadtest.ExportOptions{Parts: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Every file --data reads is a regular file, read within its bounds: a
+// FIFO as --data, as an export's data file or manifest, a manifest linked
+// to /dev/zero, an export whose data/ folder links outside it, each end
+// the load at once with the file named, never blocking or filling
+// memory.
+func TestHostileFilesRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "Fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	replace := func(with func(path string) error, name string) func(t *testing.T) (string, string) {
+		return func(t *testing.T) (string, string) {
+			dir := smallExport(t)
+			path := filepath.Join(dir, name)
+			if name == "data-file" {
+				parts, _ := filepath.Glob(filepath.Join(dir, "data", "*.json.gz"))
+				path = parts[0]
+			}
+			if err := os.RemoveAll(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := with(path); err != nil {
+				t.Fatal(err)
+			}
+			return dir, path
+		}
+	}
+	mkfifo := func(p string) error { return syscall.Mkfifo(p, 0o600) }
+	zero := func(p string) error { return os.Symlink("/dev/zero", p) }
+	outside := func(p string) error {
+		elsewhere := smallExport(t)
+		return os.Symlink(filepath.Join(elsewhere, "data"), p)
+	}
+	for _, c := range []struct {
+		name string
+		make func(t *testing.T) (data, refused string)
+		says string
+	}{
+		{"a FIFO as --data", func(*testing.T) (string, string) { return fifo, fifo }, "is a FIFO, not a regular file"},
+		{"a FIFO as a data file", replace(mkfifo, "data-file"), "is a FIFO, not a regular file"},
+		{"a FIFO as manifest-summary.json", replace(mkfifo, "manifest-summary.json"), "is a FIFO, not a regular file"},
+		{"a FIFO as manifest-files.json", replace(mkfifo, "manifest-files.json"), "is a FIFO, not a regular file"},
+		{"manifest-summary.json linked to /dev/zero", replace(zero, "manifest-summary.json"), "is a device, not a regular file"},
+		{"manifest-files.json linked to /dev/zero", replace(zero, "manifest-files.json"), "is a device, not a regular file"},
+		{"a data file linked to /dev/zero", replace(zero, "data-file"), "outside the folder"},
+		{"a link to /dev/zero as --data", func(t *testing.T) (string, string) {
+			p := filepath.Join(t.TempDir(), "Zero.json")
+			if err := zero(p); err != nil {
+				t.Fatal(err)
+			}
+			return p, p
+		}, "is a device, not a regular file"},
+		{"data/ linked outside", replace(outside, "data"), "outside the folder"},
+	} {
+		data, refused := c.make(t)
+		t0 := time.Now()
+		var err error
+		peak := peakHeap(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // only so that a failure ends
+			defer cancel()
+			_, err = dataload.Load(ctx, memory.New(), []string{data}, dataload.Options{Keys: keysPKSK(t)})
+		})
+		if err == nil || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), filepath.Base(refused)) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		t.Logf("%s: refused in %s, peak heap %d MB: %v", c.name, time.Since(t0).Round(time.Millisecond), peak>>20, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // Options are what the command line adds to the data itself.
@@ -26,7 +27,8 @@ type Options struct {
 	Schemas  []Schema // --schema files, matched to tables by name
 	SkipBad  bool     // skip malformed lines and items without their key, counting them
 	Progress func(Progress)
-	// Open opens a data file; nil: os.Open. Tests pace a load with it.
+	// Open opens a data file; nil: files.Open, which refuses anything but
+	// a regular file. Tests pace a load with it.
 	Open func(path string) (io.ReadCloser, error)
 }
 
@@ -167,7 +169,11 @@ func tableName(path string) string {
 // background starts: a mistyped path is said at once, not in the explorer.
 func Check(paths []string) error {
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() {
+			err = files.Check(p, files.Data) // a FIFO or a device is said at once too
+		}
+		if err != nil {
 			return cannotOpen(p, err)
 		}
 	}
@@ -279,8 +285,12 @@ func (l *loader) ensure(ctx context.Context, table string, sc *Schema) (*Schema,
 
 func errText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	var fe *files.Error
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err.Error()
+	case errors.As(err, &fe):
+		return fe.Problem
 	}
 	return err.Error()
 }

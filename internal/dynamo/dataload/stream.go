@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 type kind int
@@ -54,11 +54,11 @@ func (o *opened) Close() error { return o.f.Close() }
 func (l *loader) open(path string) (*opened, error) {
 	openFile := l.opt.Open
 	if openFile == nil {
-		openFile = func(path string) (io.ReadCloser, error) { return os.Open(path) }
+		openFile = func(path string) (io.ReadCloser, error) { return files.Open(path, files.Data) }
 	}
 	f, err := openFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot open: " + errText(err)}
+		return nil, &Error{File: path, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
 	}
 	o := &opened{f: f, sum: md5.New()}
 	raw := bufio.NewReaderSize(io.TeeReader(f, o.sum), 1<<16)
