@@ -175,6 +175,7 @@ func (l *loader) planPath(p string) (tables []plannedTable, workbench bool) {
 		if json.Unmarshal(b, &sum) != nil || tableFromArn(sum.TableArn) == "" {
 			return nil, false
 		}
+		l.ceiling.plan(sum)
 		listing, _ := files.Read(filepath.Join(dir, "manifest-files.json"), files.Manifest)
 		files := 0
 		for _, line := range bytes.Split(listing, []byte("\n")) {

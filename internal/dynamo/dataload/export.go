@@ -22,6 +22,9 @@ type manifestSummary struct {
 	OutputFormat string `json:"outputFormat"`
 	ExportType   string `json:"exportType"`
 	ItemCount    int64  `json:"itemCount"`
+	// BilledSizeBytes is the items' size as DynamoDB bills it (0 when
+	// the export does not say).
+	BilledSizeBytes int64 `json:"billedSizeBytes"`
 }
 
 // manifestFile is one line of manifest-files.json.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -288,5 +289,80 @@ func TestHostileFilesRefused(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 		t.Logf("%s: refused in %s, peak heap %d MB: %v", c.name, time.Since(t0).Round(time.Millisecond), peak>>20, err)
+	}
+}
+
+// bigLines writes n ordinary items of about 950 bytes as one gzipped
+// export part: a few MB that hold a gigabyte.
+func bigLines(t *testing.T, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "Big.json.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	pad := strings.Repeat("x", 900)
+	for i := range n {
+		fmt.Fprintf(zw, `{"Item":{"PK":{"S":"P%d"},"SK":{"S":"%08d"},"Body":{"S":"%s"}}}`+"\n", i%1000, i, pad)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A load past --data-max is refused: up front where an export's manifest
+// says how big it is (nothing read), during the load otherwise, holding
+// not much more than the ceiling; a load under it is untouched.
+func TestDataCeiling(t *testing.T) {
+	const ceiling = 64 << 20
+	opt := dataload.Options{Keys: keysPKSK(t), MaxMemory: ceiling, MaxMemoryFrom: " (the test's)"}
+
+	dir := smallExport(t)
+	summary := filepath.Join(dir, "manifest-summary.json")
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	sum["billedSizeBytes"] = 2_000_000_000
+	if b, err = json.Marshal(sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(summary, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := dataload.Load(context.Background(), memory.New(), []string{dir}, opt)
+	if err == nil || !strings.Contains(err.Error(), "manifests say the data takes at least 1.9 GiB of memory, over --data-max 64 MiB (the test's)") ||
+		!strings.Contains(err.Error(), "a table at a time") || res.Items != 0 {
+		t.Errorf("a manifest over the ceiling: %d items read, %v", res.Items, err)
+	}
+
+	big := bigLines(t, 400_000) // about 380 MB of items
+	var items int
+	t0 := time.Now()
+	peak := peakHeap(func() {
+		res, err = dataload.Load(context.Background(), memory.New(), []string{big}, opt)
+		items = res.Items
+	})
+	if err == nil || !strings.Contains(err.Error(), "over --data-max 64 MiB") || !strings.Contains(err.Error(), "Big.json.gz") {
+		t.Fatalf("a load past the ceiling: %d items, %v", items, err)
+	}
+	// The data, the garbage collector's room and the batches on their
+	// way; the whole file would have taken over 800 MB.
+	if peak > 4*ceiling {
+		t.Errorf("peak heap %d MB under a ceiling of %d MB", peak>>20, ceiling>>20)
+	}
+	t.Logf("refused after %d items in %s, peak heap %d MB: %v", items, time.Since(t0).Round(time.Millisecond), peak>>20, err)
+
+	if _, err := dataload.Load(context.Background(), memory.New(), []string{smallExport(t)}, opt); err != nil {
+		t.Errorf("a small export under the ceiling: %v", err)
 	}
 }

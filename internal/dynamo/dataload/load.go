@@ -27,6 +27,13 @@ type Options struct {
 	Schemas  []Schema // --schema files, matched to tables by name
 	SkipBad  bool     // skip malformed lines and items without their key, counting them
 	Progress func(Progress)
+	// MaxMemory is the most memory the data may take (--data-max): a load
+	// the manifests say is bigger is refused before it starts, one that
+	// grows past it is stopped. 0: no ceiling.
+	MaxMemory int64
+	// MaxMemoryFrom says where MaxMemory comes from, for the refusal
+	// (" (half of this machine's 8 GiB)"); "" when given.
+	MaxMemoryFrom string
 	// Open opens a data file; nil: files.Open, which refuses anything but
 	// a regular file. Tests pace a load with it.
 	Open func(path string) (io.ReadCloser, error)
@@ -97,10 +104,12 @@ type loader struct {
 	pathTables [][]string
 	remaining  map[string]int
 	filesTotal int
+	ceiling    ceiling
 }
 
 func newLoader(db *memory.DB, opt Options, bg *Loading) *loader {
-	return &loader{db: db, opt: opt, bg: bg, tables: map[string]*Schema{}, remaining: map[string]int{}}
+	return &loader{db: db, opt: opt, bg: bg, tables: map[string]*Schema{}, remaining: map[string]int{},
+		ceiling: ceiling{max: opt.MaxMemory, from: opt.MaxMemoryFrom}}
 }
 
 // Load reads every path into db, creating a table for each table the data
@@ -113,6 +122,12 @@ func Load(ctx context.Context, db *memory.DB, paths []string, opt Options) (Resu
 
 func (l *loader) run(ctx context.Context, paths []string) (Result, error) {
 	start := time.Now()
+	if err := l.ceiling.before(paths); err != nil {
+		l.end(ctx, err)
+		l.report(true)
+		return l.res, err
+	}
+	defer l.ceiling.hold()()
 	for i, p := range paths {
 		l.path = p
 		err := ctx.Err()

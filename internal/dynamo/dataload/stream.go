@@ -288,9 +288,11 @@ func (st *storing) take(ctx context.Context, b *batch) error {
 		return b.readErr
 	}
 	if len(st.pending) >= flushItems {
-		return st.flush(ctx)
+		if err := st.flush(ctx); err != nil {
+			return err
+		}
 	}
-	return nil
+	return l.ceiling.during(st.path, st.n, l.res.Bytes)
 }
 
 // flush stores what is held; an item the store refuses is bad input.
