@@ -41,11 +41,11 @@ func (c ceiling) before(paths []string) error {
 	if c.max <= 0 || c.estimate <= c.max {
 		return nil
 	}
-	path := ""
+	path, says := "", "the exports' manifests say"
 	if len(paths) == 1 {
-		path = paths[0]
+		path, says = paths[0], "the export's manifest says"
 	}
-	return c.refuse(path, fmt.Sprintf("the exports' manifests say the data takes at least %s of memory", files.Size(c.estimate)))
+	return c.refuse(path, fmt.Sprintf("%s the data takes at least %s of memory", says, files.Size(c.estimate)))
 }
 
 // during refuses a load whose data read so far takes more than the

@@ -51,7 +51,7 @@ func (l *loader) export(ctx context.Context, dir string) error {
 	summaryPath := filepath.Join(dir, "manifest-summary.json")
 	data, err := files.Read(summaryPath, files.Manifest)
 	if err != nil {
-		return &Error{File: summaryPath, Msg: "cannot read: " + errText(err)}
+		return &Error{File: summaryPath, Msg: "cannot read: " + errText(err), Hint: "give the export folder as DynamoDB wrote it, manifest-summary.json a file in it"}
 	}
 	var sum manifestSummary
 	if err := json.Unmarshal(data, &sum); err != nil {

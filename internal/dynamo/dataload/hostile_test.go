@@ -340,7 +340,7 @@ func TestDataCeiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := dataload.Load(context.Background(), memory.New(), []string{dir}, opt)
-	if err == nil || !strings.Contains(err.Error(), "manifests say the data takes at least 1.9 GiB of memory, over --data-max 64 MiB (the test's)") ||
+	if err == nil || !strings.Contains(err.Error(), "the export's manifest says the data takes at least 1.9 GiB of memory, over --data-max 64 MiB (the test's)") ||
 		!strings.Contains(err.Error(), "a table at a time") || res.Items != 0 {
 		t.Errorf("a manifest over the ceiling: %d items read, %v", res.Items, err)
 	}
