@@ -4,3 +4,4 @@ package dynamo
 var NextFollowInterval = nextInterval
 var CheckCursor = checkCursor
 var CheckItems = checkItems
+var CheckTableCursor = checkTableCursor

@@ -336,6 +336,32 @@ func (f *loopingStreams) DescribeStream(ctx context.Context, in *dynamodbstreams
 	return out, err
 }
 
+// A ListTables cursor must move forward, as DynamoDB's names come in
+// order: one that repeats or goes back (a cycle) is refused, as is a
+// listing past MaxTables.
+func TestTableCursorMovesForward(t *testing.T) {
+	for _, c := range []struct {
+		start, next string
+		listed      int
+		says        string
+	}{
+		{"", "Orders", 100, ""},
+		{"Orders", "Users", 200, ""},
+		{"Users", "Users", 300, "gave back the cursor (LastEvaluatedTableName)"},
+		{"Users", "Orders", 300, "cursor (LastEvaluatedTableName) went backwards"},
+		{"a", "b", dynamo.MaxTables + 1, "more than 100000 tables"},
+	} {
+		var start *string
+		if c.start != "" {
+			start = aws.String(c.start)
+		}
+		err := dynamo.CheckTableCursor(start, aws.String(c.next), c.listed)
+		if (err == nil) != (c.says == "") || err != nil && !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%q → %q: %v, want %q", c.start, c.next, err, c.says)
+		}
+	}
+}
+
 // guardedStreams is dynascope's own Streams client (the one `changes`
 // makes) for moto behind a fault proxy.
 func guardedStreams(t *testing.T) (dynamo.StreamsClient, *dynalitetest.FaultProxy) {
