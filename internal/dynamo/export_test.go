@@ -5,3 +5,4 @@ var NextFollowInterval = nextInterval
 var CheckCursor = checkCursor
 var CheckItems = checkItems
 var CheckTableCursor = checkTableCursor
+var CheckAnswerValues = checkAnswerValues

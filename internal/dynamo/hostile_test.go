@@ -611,3 +611,24 @@ func FuzzStreamRecords(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAnswerCheck: what reading a Query answer of about 1 MB (1,000
+// items of 1 KB, nested values) once before the SDK decodes it costs.
+func BenchmarkAnswerCheck(b *testing.B) {
+	var body strings.Builder
+	body.WriteString(`{"Count":1000,"Items":[`)
+	for i := range 1000 {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		fmt.Fprintf(&body, `{"PK":{"S":"H"},"SK":{"S":"item#%06d"},"n":{"N":"%d"},"m":{"M":{"a":{"S":"%s"},"l":{"L":[{"N":"1"},{"BOOL":true}]}}}}`, i, i, strings.Repeat("x", 900))
+	}
+	body.WriteString(`]}`)
+	page := []byte(body.String())
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if err := dynamo.CheckAnswerValues("Query", page); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
