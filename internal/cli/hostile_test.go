@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -110,7 +111,9 @@ func TestStreamsAndListingThroughHostileServers(t *testing.T) {
 		proxy.HugeBytes = 200 << 20
 		proxy.Set(c.fault, 1)
 		proxy.OnlyOn(c.op)
+		t0 := time.Now()
 		out, stderr, code := cli(t, append(c.args, conn...)...)
+		t.Logf("%s %s: exit %d in %s", c.op, c.fault, code, time.Since(t0).Round(time.Millisecond))
 		if code == 0 || !strings.Contains(stderr, c.says) || strings.Count(stderr, "dynascope:") != 1 {
 			t.Errorf("%s %s: exit %d, stderr %s", c.op, c.fault, code, stderr)
 		}
