@@ -30,8 +30,10 @@ var (
 	CABundle = Kind{"CA bundle", 8 << 20}
 	Manifest = Kind{"manifest of an export", 64 << 20}
 	Schema   = Kind{"table description", 4 << 20}
-	Model    = Kind{"NoSQL Workbench model", 256 << 20}
-	Data     = Kind{"data file", 0}
+	// Data is a data file or a NoSQL Workbench model, gzipped or not: its
+	// reader bounds what it unpacks (a line, a model), and --data-max
+	// what it loads.
+	Data = Kind{"data file", 0}
 )
 
 // Error is a file refused for what it is, not for what it holds.
