@@ -6,11 +6,14 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
+	"github.com/dynascope/dynascope/internal/ui"
+	"github.com/dynascope/dynascope/internal/ui/uitest"
 )
 
 // TestHeadlessThroughHostileServers: a headless command says what it
@@ -120,5 +123,38 @@ func TestStreamsAndListingThroughHostileServers(t *testing.T) {
 		if out != "" {
 			t.Errorf("%s %s: printed %q", c.op, c.fault, out)
 		}
+	}
+}
+
+// TestExplorerStopsAtACyclingTableList: the explorer's first read, the
+// table list, stops at the second page when the ListTables cursor
+// repeats (it stayed on "connecting" after 3,000 requests); the failed
+// preflight then ends the explorer with its error, as any other does.
+func TestExplorerStopsAtACyclingTableList(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	srv := dynalitetest.Shared(t)
+	createTable(t, srv.Client(), "CyclingList", "SK", types.ScalarAttributeTypeS)
+	proxy := dynalitetest.NewFaultProxy(srv.Endpoint, 9)
+	defer proxy.Close()
+	proxy.Set(dynalitetest.FaultRepeatCursor, 1)
+	proxy.OnlyOn("ListTables")
+	saved := runExplorer
+	defer func() { runExplorer = saved }()
+	var screen string
+	runExplorer = func(ctx context.Context, cfg ui.Config) error {
+		m := ui.New(cfg)
+		uitest.Send(t, m, tea.WindowSizeMsg{Width: 120, Height: 35})
+		uitest.Drive(t, m, m.Init())
+		screen = uitest.Screen(m)
+		return nil
+	}
+	mustRun(t, "--endpoint-url", proxy.URL, "--region", "us-east-1")
+	if !strings.Contains(screen, " 2 req ") {
+		t.Errorf("the explorer's first read did not stop at the second page:\n%s", screen)
+	}
+	if n := proxy.Operations()["ListTables"]; n > 2 {
+		t.Errorf("%d ListTables requests", n)
 	}
 }
