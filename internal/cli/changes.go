@@ -133,7 +133,7 @@ type changeJSON struct {
 // runChanges prints the table's or partition's changes; every flag is
 // checked before it connects.
 func runChanges(ctx context.Context, o *changesOptions) error {
-	g, stdout, stderr := o.g, o.stdout, o.stderr
+	g, stderr := o.g, o.stderr
 	if err := o.validate(); err != nil {
 		return err
 	}
@@ -165,18 +165,9 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		newLiveDemo(liveCtx).start(conn)
 	}
 	start := time.Now()
-	since, _ := o.window(o.present())
-	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Now: o.present(), Follow: o.follow, Poll: o.poll,
-		CallTimeout: max(30*time.Second, g.giveUpAfter())}
-	if info.Key.SK != nil {
-		req.SKName = info.Key.SK.Name
-	}
-	if o.pk != "" {
-		v, err := domain.ParseKeyValue(info.Key.PK.Type, o.pk)
-		if err != nil {
-			return usage("type the value as the key is typed", "--pk %v", err)
-		}
-		req.PK, req.Prefix = &v, o.prefix
+	req, err := o.request(stream, info)
+	if err != nil {
+		return err
 	}
 	if note := stream.Missing(); note != "" {
 		fmt.Fprintln(stderr, "note: "+note)
@@ -185,80 +176,124 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		fmt.Fprintln(stderr, "reading the stream, then following it for new changes (Ctrl+C stops)")
 	}
 	delims := keyDelims(info, "", "")
-	where := "table " + o.table
-	if o.pk != "" {
-		where = "partition " + strconv.QuoteToGraphic(mask.KeyIf(info.Key.PK.Name, o.pk, delims[info.Key.PK.Name]))
-		if o.prefix != "" {
-			where += " under " + strconv.QuoteToGraphic(mask.KeyIf(req.SKName, o.prefix, delims[req.SKName]))
-		}
-	}
 	shape := func(c dynamo.Change) changeJSON {
 		j := changeJSON{Event: c.Event, Time: c.Time.UTC().Format(time.RFC3339Nano), Changed: c.Changed}
 		j.Keys, j.Old, j.New = o.values(c.Keys, mask, delims), o.values(c.Old, mask, delims), o.values(c.New, mask, delims)
 		return j
 	}
-	var st dynamo.ChangesStats
-	if o.output == "csv" {
-		var rows []map[string]any
-		st, err = dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
-			j := shape(c)
-			row := map[string]any{"event": j.Event, "time": j.Time, "keys": j.Keys, "changed": j.Changed}
-			if j.Old != nil {
-				row["old"] = j.Old
-			}
-			if j.New != nil {
-				row["new"] = j.New
-			}
-			rows = append(rows, row)
-			return nil
-		})
-		if err == nil {
-			cols := []string{"event", "time", "keys", "old", "new", "changed"}
-			all := map[string]bool{}
-			for _, c := range cols {
-				all[c] = true
-			}
-			err = export.WriteCSV(stdout, cols, all, func(each func(map[string]any) error) error {
-				for _, r := range rows {
-					if err := each(r); err != nil {
-						return err
-					}
-				}
-				return nil
-			}, export.IsTerminal(stdout))
-		}
-	} else {
-		out := export.NewJSONRows(stdout, o.output)
-		st, err = dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
-			if err := out.Write(shape(c)); err != nil {
-				return err
-			}
-			if o.follow {
-				return out.Flush() // each as it arrives
-			}
-			return nil
-		})
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-	}
+	st, err := o.print(ctx, sc, req, shape)
 	if err != nil && !(o.follow && ctx.Err() != nil) {
 		return err
 	}
-	fmt.Fprintf(stderr, "%s: %s read · %s scanned · %s matched · %s (no table capacity) · %s\n", export.OneLine(where),
+	o.summary(st, o.where(info, mask, delims), req.Since, time.Since(start))
+	if o.follow && ctx.Err() != nil {
+		return ctx.Err() // stopped by the user: exit as interrupted
+	}
+	return nil
+}
+
+// request is what the flags ask of the stream.
+func (o *changesOptions) request(stream dynamo.StreamInfo, info dynamo.TableInfo) (dynamo.ChangesRequest, error) {
+	since, _ := o.window(o.present())
+	req := dynamo.ChangesRequest{Stream: stream, PKName: info.Key.PK.Name, Since: since, Now: o.present(), Follow: o.follow, Poll: o.poll,
+		CallTimeout: max(30*time.Second, o.g.giveUpAfter())}
+	if info.Key.SK != nil {
+		req.SKName = info.Key.SK.Name
+	}
+	if o.pk != "" {
+		v, err := domain.ParseKeyValue(info.Key.PK.Type, o.pk)
+		if err != nil {
+			return req, usage("type the value as the key is typed", "--pk %v", err)
+		}
+		req.PK, req.Prefix = &v, o.prefix
+	}
+	return req, nil
+}
+
+// where names what is read, masked: the table, or the partition and
+// prefix.
+func (o *changesOptions) where(info dynamo.TableInfo, mask *domain.Mask, delims map[string]string) string {
+	if o.pk == "" {
+		return "table " + o.table
+	}
+	where := "partition " + strconv.QuoteToGraphic(mask.KeyIf(info.Key.PK.Name, o.pk, delims[info.Key.PK.Name]))
+	if o.prefix != "" {
+		sk := ""
+		if info.Key.SK != nil {
+			sk = info.Key.SK.Name
+		}
+		where += " under " + strconv.QuoteToGraphic(mask.KeyIf(sk, o.prefix, delims[sk]))
+	}
+	return where
+}
+
+// print reads the changes and writes them as --output says: JSON and
+// JSON lines as they come (each flushed when following), CSV once all
+// are read.
+func (o *changesOptions) print(ctx context.Context, sc dynamo.StreamsClient, req dynamo.ChangesRequest, shape func(dynamo.Change) changeJSON) (dynamo.ChangesStats, error) {
+	if o.output == "csv" {
+		return o.printCSV(ctx, sc, req, shape)
+	}
+	out := export.NewJSONRows(o.stdout, o.output)
+	st, err := dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
+		if err := out.Write(shape(c)); err != nil {
+			return err
+		}
+		if o.follow {
+			return out.Flush() // each as it arrives
+		}
+		return nil
+	})
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return st, err
+}
+
+func (o *changesOptions) printCSV(ctx context.Context, sc dynamo.StreamsClient, req dynamo.ChangesRequest, shape func(dynamo.Change) changeJSON) (dynamo.ChangesStats, error) {
+	var rows []map[string]any
+	st, err := dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
+		j := shape(c)
+		row := map[string]any{"event": j.Event, "time": j.Time, "keys": j.Keys, "changed": j.Changed}
+		if j.Old != nil {
+			row["old"] = j.Old
+		}
+		if j.New != nil {
+			row["new"] = j.New
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return st, err
+	}
+	cols := []string{"event", "time", "keys", "old", "new", "changed"}
+	all := map[string]bool{}
+	for _, c := range cols {
+		all[c] = true
+	}
+	return st, export.WriteCSV(o.stdout, cols, all, func(each func(map[string]any) error) error {
+		for _, r := range rows {
+			if err := each(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, export.IsTerminal(o.stdout))
+}
+
+// summary says on stderr what reading cost, and that nothing matched.
+func (o *changesOptions) summary(st dynamo.ChangesStats, where string, since time.Time, took time.Duration) {
+	fmt.Fprintf(o.stderr, "%s: %s read · %s scanned · %s matched · %s (no table capacity) · %s\n", export.OneLine(where),
 		counted(st.Shards, "shard", "shards"), counted(st.Scanned, "record", "records"), counted(st.Matched, "change", "changes"),
-		counted(st.GetRecords, "GetRecords call", "GetRecords calls"), time.Since(start).Round(time.Millisecond))
+		counted(st.GetRecords, "GetRecords call", "GetRecords calls"), took.Round(time.Millisecond))
 	if st.Matched == 0 {
 		from := "in the 24 hours the stream keeps"
 		if !since.IsZero() {
 			from = "since " + since.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(stderr, "no changes %s in %s\n", from, export.OneLine(where))
+		fmt.Fprintf(o.stderr, "no changes %s in %s\n", from, export.OneLine(where))
 	}
-	if o.follow && ctx.Err() != nil {
-		return ctx.Err() // stopped by the user: exit as interrupted
-	}
-	return nil
 }
 
 // values is an image as written: plain JSON, or DynamoDB JSON, masked;
@@ -321,10 +356,11 @@ func (g *globals) streams(ctx context.Context, conn *connection) (dynamo.Streams
 	if sc := dynamo.StreamsOf(conn.client); sc != nil {
 		return sc, nil
 	}
-	_, cfg, err := g.dynamoClient(ctx, 0, conn.client.Session.NoteRetry)
+	t := g.target(0, conn.client.Session.NoteRetry)
+	_, cfg, err := dynamo.Connect(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	// Counted in the session, and in --debug-log, as every other call.
-	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, g.endpoint), Session: conn.client.Session}, nil
+	return dynamo.MeteredStreams{StreamsClient: dynamo.StreamsFromConfig(cfg, t), Session: conn.client.Session}, nil
 }

@@ -340,12 +340,54 @@ func TestLabel(t *testing.T) {
 	}{
 		{"prod", "eu-west-1", nil, "profile prod · eu-west-1"},
 		{"", "us-east-1", aws.String("http://localhost:8000"), "us-east-1 · http://localhost:8000"},
-		{"dev", "us-east-1", aws.String("https://user:secret@ddb.example.com"), "profile dev · us-east-1 · https://ddb.example.com"},
+		{"dev", "us-east-1", aws.String("https://user:secret@ddb.example.com"), "profile dev · us-east-1 · https://***@ddb.example.com"},
 	}
 	for _, c := range cases {
 		if got := label(c.profile, c.region, c.endpoint); got != c.want {
 			t.Errorf("label(%q, %q, %v) = %q, want %q", c.profile, c.region, aws.ToString(c.endpoint), got, c.want)
 		}
+	}
+}
+
+// TestEndpointPasswordNeverShown: a password in the endpoint URL (flag or
+// configuration file) is never printed, put in an error, shown in the
+// explorer's reopen command or copied: its user info reads `***`.
+func TestEndpointPasswordNeverShown(t *testing.T) {
+	isolateAWS(t)
+	for _, c := range []struct{ in, want string }{
+		{"http://user:pw@localhost:8000", "http://***@localhost:8000"},
+		{"https://u:p%40ss@ddb.example.com/x?y=z@w", "https://***@ddb.example.com/x?y=z@w"},
+		{"http://user:p/w@[bad", "http://***@[bad"},
+		{"user:pw@localhost", "***@localhost"},
+		{"http://localhost:8000", "http://localhost:8000"},
+	} {
+		if got := dynamo.RedactEndpoint(c.in); got != c.want {
+			t.Errorf("RedactEndpoint(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"tables", "--endpoint-url", "http://user:pw@[bad", "--region", "us-east-1"},
+		{"tables", "--endpoint-url", "http://user:pw@127.0.0.1:1", "--region", "us-east-1"},
+		{"seed", "--endpoint-url", "http://user:pw@dynamo.example.com:8000"},
+	} {
+		out, stderr, code := cli(t, args...)
+		if code == 0 || strings.Contains(out+stderr, "pw") {
+			t.Errorf("%q: exit %d, the password shown: %s%s", args, code, out, stderr)
+		}
+	}
+	conf := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(conf, []byte("endpoint_url = \"http://user:pw@127.0.0.1:1\"\nregion = \"us-east-1\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	saved := runExplorer
+	defer func() { runExplorer = saved }()
+	var got ui.Config
+	runExplorer = func(_ context.Context, cfg ui.Config) error { got = cfg; return nil }
+	if _, stderr, code := cli(t, "--config", conf); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got.Endpoint != "http://***@127.0.0.1:1" {
+		t.Errorf("the explorer is handed the endpoint %q, for its reopen command and y", got.Endpoint)
 	}
 }
 

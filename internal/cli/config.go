@@ -2,16 +2,14 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // configPath is where the configuration file lives unless --config says:
@@ -43,9 +41,9 @@ func (g *globals) loadConfig() (config.Config, error) {
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return config.Config{}, nil
 	}
-	var big errNotConfig
-	if errors.As(err, &big) {
-		return config.Config{}, usage("point --config at the configuration file (config.example.toml shows one)", "config %s: %v", path, err)
+	var notFile *files.Error
+	if errors.As(err, &notFile) {
+		return config.Config{}, usage("point --config at the configuration file (config.example.toml shows one)", "config %s: %s", path, notFile.Problem)
 	}
 	if err != nil {
 		return config.Config{}, usage("check --config", "config: %v", err)
@@ -57,56 +55,10 @@ func (g *globals) loadConfig() (config.Config, error) {
 	return c, nil
 }
 
-// maxConfigSize is the largest configuration file read: a real one is a
-// few kilobytes.
-const maxConfigSize = 1 << 20
-
-// errNotConfig is a file that cannot be a configuration: not a regular
-// file, or too large.
-type errNotConfig string
-
-func (e errNotConfig) Error() string { return string(e) }
-
 // readConfigFile reads a configuration file, refusing anything but a
 // regular file under 1 MiB: a link to /dev/zero would run out of memory,
-// a FIFO would wait forever. It opens without blocking (a FIFO with no
-// writer) and checks what it opened, so nothing can be swapped in between.
-func readConfigFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st.IsDir():
-		return nil, errNotConfig("is a directory, not a file")
-	case !st.Mode().IsRegular():
-		return nil, errNotConfig("is " + kindOf(st.Mode()) + ", not a regular file")
-	case st.Size() > maxConfigSize:
-		return nil, errNotConfig(fmt.Sprintf("is %d bytes; a configuration file is at most 1 MiB", st.Size()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err == nil && len(data) > maxConfigSize {
-		return nil, errNotConfig("is over 1 MiB; a configuration file is at most 1 MiB")
-	}
-	return data, err
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "special"
-}
+// a FIFO would wait forever.
+func readConfigFile(path string) ([]byte, error) { return files.Read(path, files.Config) }
 
 // saveColumns writes a table's grid columns into the configuration file,
 // changing only that setting (the file is created if there is none), and

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dynascope/dynascope/internal/config"
 )
@@ -125,5 +126,44 @@ func TestConfigNotAFile(t *testing.T) {
 	g := &globals{configFile: linked}
 	if c, err := g.loadConfig(); err != nil || c.Region != "eu-west-1" {
 		t.Errorf("a link to a regular file (dotfiles): %+v %v", c, err)
+	}
+}
+
+// TestAWSFilesNotAFile: the AWS config, credentials and CA bundle files
+// the SDK would read are checked first: a link to /dev/zero (it grew to
+// gigabytes), a FIFO (it waited forever), a directory or a file too big
+// ends the command at once in one line naming the variable.
+func TestAWSFilesNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip("no symlinks here")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge")
+	if err := os.WriteFile(huge, bytes.Repeat([]byte("# padding\n"), 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ env, path, says string }{
+		{"AWS_CONFIG_FILE", zero, "is a device, not a regular file"},
+		{"AWS_CONFIG_FILE", fifo, "is a FIFO, not a regular file"},
+		{"AWS_SHARED_CREDENTIALS_FILE", zero, "is a device, not a regular file"},
+		{"AWS_SHARED_CREDENTIALS_FILE", fifo, "is a FIFO, not a regular file"},
+		{"AWS_CA_BUNDLE", zero, "is a device, not a regular file"},
+		{"AWS_CA_BUNDLE", fifo, "is a FIFO, not a regular file"},
+		{"AWS_CA_BUNDLE", dir, "is a directory, not a file"},
+		{"AWS_CONFIG_FILE", huge, "is 10485760 bytes; a shared AWS config or credentials file is at most 4 MiB"},
+	} {
+		isolateAWS(t)
+		t.Setenv(c.env, c.path)
+		t0 := time.Now()
+		_, errs, code := cli(t, "tables", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1")
+		if code == 0 || !strings.Contains(errs, c.env+" "+c.path+" "+c.says) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s=%s: exit %d, %q", c.env, filepath.Base(c.path), code, errs)
+		}
+		t.Logf("%s=%s: %s", c.env, filepath.Base(c.path), time.Since(t0).Round(time.Millisecond))
 	}
 }

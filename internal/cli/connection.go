@@ -158,7 +158,7 @@ func (g *globals) validate() error {
 	if g.endpoint != "" {
 		u, err := url.Parse(g.endpoint)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usage("use the form http://localhost:8000", "--endpoint-url %q is not an http(s) URL", g.endpoint)
+			return usage("use the form http://localhost:8000", "--endpoint-url %q is not an http(s) URL", dynamo.RedactEndpoint(g.endpoint))
 		}
 	}
 	return nil
@@ -273,7 +273,7 @@ func (g *globals) profileName() string {
 }
 
 // label describes where dynascope reads: `profile NAME · REGION · ENDPOINT`,
-// leaving out what is unset. An endpoint's user:password part is dropped.
+// leaving out what is unset. An endpoint's user:password part is `***`.
 func label(profile, region string, endpoint *string) string {
 	var parts []string
 	if profile != "" {
@@ -283,11 +283,7 @@ func label(profile, region string, endpoint *string) string {
 		parts = append(parts, region)
 	}
 	if e := aws.ToString(endpoint); e != "" {
-		if u, err := url.Parse(e); err == nil {
-			u.User = nil
-			e = u.String()
-		}
-		parts = append(parts, e)
+		parts = append(parts, dynamo.RedactEndpoint(e))
 	}
 	return export.OneLine(strings.Join(parts, " · "))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/export"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // dataFlags open data without a server: --data and what it needs.
@@ -22,6 +23,7 @@ type dataFlags struct {
 	keys    string
 	schemas []string
 	skipBad bool
+	max     string // --data-max, as given ("": the default)
 }
 
 func (d *dataFlags) register(pf *pflag.FlagSet) {
@@ -29,6 +31,7 @@ func (d *dataFlags) register(pf *pflag.FlagSet) {
 	pf.StringVar(&d.keys, "keys", "", "--data: the key schema `NAME:TYPE[,NAME:TYPE]` of tables that have none of their own, e.g. PK:S,SK:N")
 	pf.StringArrayVar(&d.schemas, "schema", nil, "--data: a `FILE` of aws dynamodb describe-table output: a table's key and indexes (repeatable)")
 	pf.BoolVar(&d.skipBad, "skip-bad", false, "--data: skip malformed lines and items without their key, counting them, instead of stopping")
+	pf.StringVar(&d.max, "data-max", "", "--data: the most memory the data may take, e.g. 2GiB (default: half this machine's memory);\na load bigger is refused, from the export's manifest where it says, else as it grows")
 }
 
 func (d *dataFlags) given() bool { return len(d.paths) > 0 }
@@ -37,10 +40,15 @@ func (d *dataFlags) given() bool { return len(d.paths) > 0 }
 func (g *globals) validateData() error {
 	d := &g.data
 	if !d.given() {
-		if d.keys != "" || len(d.schemas) > 0 || d.skipBad {
-			return usage("add --data PATH", "--keys, --schema and --skip-bad describe --data")
+		if d.keys != "" || len(d.schemas) > 0 || d.skipBad || d.max != "" {
+			return usage("add --data PATH", "--keys, --schema, --skip-bad and --data-max describe --data")
 		}
 		return nil
+	}
+	if d.max != "" {
+		if _, err := parseSize(d.max); err != nil {
+			return usage("give a size such as 512MiB or 4GiB", "--data-max %v", err)
+		}
 	}
 	switch {
 	case g.demo:
@@ -55,6 +63,14 @@ func (g *globals) validateData() error {
 func (d *dataFlags) options() (dataload.Options, error) {
 	var opt dataload.Options
 	opt.SkipBad = d.skipBad
+	opt.MaxMemory, opt.MaxMemoryFrom = dataMaxDefault()
+	if d.max != "" {
+		n, err := parseSize(d.max)
+		if err != nil {
+			return opt, usage("give a size such as 512MiB or 4GiB", "--data-max %v", err)
+		}
+		opt.MaxMemory, opt.MaxMemoryFrom = n, ""
+	}
 	if d.keys != "" {
 		sc, err := dataload.ParseKeys(d.keys)
 		if err != nil {
@@ -63,7 +79,7 @@ func (d *dataFlags) options() (dataload.Options, error) {
 		opt.Keys = &sc
 	}
 	for _, p := range d.schemas {
-		b, err := os.ReadFile(p)
+		b, err := files.Read(p, files.Schema)
 		if err != nil {
 			return opt, usage("give the file `aws dynamodb describe-table --table-name NAME` wrote", "--schema %s: %v", p, errText(err))
 		}
@@ -78,8 +94,12 @@ func (d *dataFlags) options() (dataload.Options, error) {
 
 func errText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	var fe *files.Error
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err.Error()
+	case errors.As(err, &fe):
+		return fe.Problem
 	}
 	return err.Error()
 }
@@ -104,6 +124,9 @@ func (d *dataFlags) args() []string {
 	}
 	if d.skipBad {
 		a = append(a, "--skip-bad")
+	}
+	if d.max != "" {
+		a = append(a, "--data-max", d.max)
 	}
 	return a
 }

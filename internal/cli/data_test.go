@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -192,6 +194,18 @@ func TestDataBadInput(t *testing.T) {
 	lines := filepath.Join(dir, "Orders.json")
 	os.WriteFile(lines, []byte(`{"Item":{"PK":{"S":"a"},"SK":{"S":"1"},"Total":{"N":"3"}}}`+"\n"+`{"Item":{"PK":{"S":"b"}}}`+"\n"), 0o644)
 	model := filepath.Join("..", "dynamo", "dataload", "testdata", "shop.workbench.json")
+	fifo := filepath.Join(dir, "Fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "Big.json")
+	var lotsOf strings.Builder
+	for i := range 4000 {
+		fmt.Fprintf(&lotsOf, `{"Item":{"PK":{"S":"p"},"SK":{"S":"%06d"},"Body":{"S":"%s"}}}`+"\n", i, strings.Repeat("x", 900))
+	}
+	if err := os.WriteFile(big, []byte(lotsOf.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -201,7 +215,13 @@ func TestDataBadInput(t *testing.T) {
 		{[]string{"tables", "--data", lines, "--keys", "PK:S,SK:S"}, exitFailure, "Orders.json:2: the item has no key attribute SK (S) — fix or remove the item, or add --skip-bad"},
 		{[]string{"tables", "--data", lines, "--keys", "PK"}, exitUsage, "--keys \"PK\" is not NAME:TYPE"},
 		{[]string{"tables", "--data", lines, "--schema", filepath.Join(dir, "none.json")}, exitUsage, "--schema"},
-		{[]string{"tables", "--keys", "PK:S"}, exitUsage, "--keys, --schema and --skip-bad describe --data"},
+		{[]string{"tables", "--keys", "PK:S"}, exitUsage, "--keys, --schema, --skip-bad and --data-max describe --data"},
+		{[]string{"tables", "--data-max", "1GiB"}, exitUsage, "--keys, --schema, --skip-bad and --data-max describe --data"},
+		{[]string{"tables", "--data", lines, "--data-max", "lots"}, exitUsage, `--data-max "lots" is not a size from 1 MiB up — give a size such as 512MiB or 4GiB`},
+		{[]string{"tables", "--data", lines, "--data-max", "10KB"}, exitUsage, `--data-max "10KB" is not a size from 1 MiB up`},
+		{[]string{"tables", "--data", fifo}, exitFailure, "Fifo.json: cannot open: is a FIFO, not a regular file — give the path of an export folder or a data file"},
+		{[]string{"tables", "--data", big, "--keys", "PK:S,SK:S", "--data-max", "2MiB"}, exitFailure,
+			"Big.json: the data read takes at least 2.3 MiB of memory after 2000 items, over --data-max 2 MiB — open a smaller export, a table at a time (one --data per table), or raise --data-max"},
 		{[]string{"tables", "--data", model, "--demo"}, exitUsage, "give --demo or --data, not both"},
 		{[]string{"tables", "--data", model, "--endpoint-url", "http://localhost:8000"}, exitUsage, "--data opens files without a server"},
 		{[]string{"seed", "--data", model, "--endpoint-url", "http://localhost:8000"}, exitUsage, "seed does not take --data"},

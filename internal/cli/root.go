@@ -313,7 +313,8 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	}
 	region, endpoint, profile := "", "", ""
 	if !g.demo {
-		region, endpoint, profile = g.region, g.endpoint, g.profile
+		// Shown and copied (the reopen command, `y`): never a password.
+		region, endpoint, profile = g.region, dynamo.RedactEndpoint(g.endpoint), g.profile
 	}
 	budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
 	if o.changed("max-rcu") {

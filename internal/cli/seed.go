@@ -74,7 +74,7 @@ func (o *seedOptions) validate() error {
 	if !o.realAWS && !dynamo.LoopbackEndpoint(g.endpoint) {
 		where := "AWS itself"
 		if g.endpoint != "" {
-			where = g.endpoint + ", which is not on this machine"
+			where = dynamo.RedactEndpoint(g.endpoint) + ", which is not on this machine"
 		}
 		return usage("give --endpoint-url of a local server (DynamoDB Local, dynalite), or add --yes-write-to-real-aws if you mean it",
 			"seed writes, and would write into %s", where)

@@ -65,6 +65,11 @@ func checkedAnswers(stack *middleware.Stack) error {
 			if err != nil {
 				return out, md, err
 			}
+			if resp.StatusCode == 200 {
+				if err := checkAnswerValues(middleware.GetOperationName(ctx), body); err != nil {
+					return out, md, err
+				}
+			}
 			resp.Body = io.NopCloser(bytes.NewReader(body))
 			return out, md, nil
 		}), middleware.After)

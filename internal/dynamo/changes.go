@@ -163,6 +163,7 @@ func call[T any](ctx context.Context, r *reader, f func(context.Context) (T, err
 func (r *reader) shards(ctx context.Context) ([]stypes.Shard, error) {
 	var all []stypes.Shard
 	var after *string
+	seen := map[string]bool{}
 	for {
 		out, err := call(ctx, r, func(c context.Context) (*dynamodbstreams.DescribeStreamOutput, error) {
 			return r.sc.DescribeStream(c, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(r.req.Stream.ARN), ExclusiveStartShardId: after})
@@ -170,11 +171,21 @@ func (r *reader) shards(ctx context.Context) ([]stypes.Shard, error) {
 		if err != nil {
 			return nil, streamErr("DescribeStream", err)
 		}
+		if out.StreamDescription == nil {
+			return all, nil
+		}
 		all = append(all, out.StreamDescription.Shards...)
+		if len(all) > MaxStreamShards {
+			return nil, streamCursorFailure("DescribeStream", "the server listed more than %d shards for one stream", MaxStreamShards)
+		}
 		after = out.StreamDescription.LastEvaluatedShardId
 		if after == nil {
 			return all, nil
 		}
+		if seen[*after] {
+			return nil, streamCursorFailure("DescribeStream", "the server repeated the LastEvaluatedShardId %s", clip(*after))
+		}
+		seen[*after] = true
 	}
 }
 
@@ -299,15 +310,24 @@ func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change,
 	var out []Change
 	var last string
 	var newest time.Time
-	for {
+	for pages := 1; ; pages++ {
+		if pages > MaxShardPages {
+			return nil, nil, streamCursorFailure("GetRecords", "shard %s answered more than %d pages", clip(id), MaxShardPages)
+		}
+		sent := iter
 		page, err := r.getRecords(ctx, id, &iter, last)
 		if err != nil {
 			return nil, nil, err
 		}
+		if last, err = shardPage(clip(id), sent, page.NextShardIterator, seqsOf(page.Records), last); err != nil {
+			return nil, nil, err
+		}
+		if err := checkRecords(page.Records); err != nil {
+			return nil, nil, Explain("GetRecords", err)
+		}
 		past := false
 		for _, rec := range page.Records {
 			c := r.change(rec, id)
-			last = c.Seq
 			if c.Time.After(r.present) {
 				if !r.req.Follow {
 					return out, nil, nil // past the present: what follows was not asked for
@@ -334,6 +354,17 @@ func (r *reader) readShard(ctx context.Context, id string, depth int) ([]Change,
 			return out, &openShard{id: id, iter: iter, last: last, depth: depth}, nil
 		}
 	}
+}
+
+// seqsOf is the sequence numbers of a page's records, in order.
+func seqsOf(recs []stypes.Record) []string {
+	out := make([]string, 0, len(recs))
+	for _, rec := range recs {
+		if rec.Dynamodb != nil {
+			out = append(out, aws.ToString(rec.Dynamodb.SequenceNumber))
+		}
+	}
+	return out
 }
 
 // iterator opens a shard at its oldest record, or just after seq; "" for
@@ -526,14 +557,20 @@ func (r *reader) follow(ctx context.Context, emit func(Change) error) error {
 				continue
 			}
 			for pages := 1; ; pages++ {
+				sent := o.iter
 				page, err := r.getRecords(ctx, o.id, &o.iter, o.last)
 				if err != nil {
 					return err
 				}
+				if o.last, err = shardPage(clip(o.id), sent, page.NextShardIterator, seqsOf(page.Records), o.last); err != nil {
+					return err
+				}
+				if err := checkRecords(page.Records); err != nil {
+					return Explain("GetRecords", err)
+				}
 				recent := false
 				for j, rec := range page.Records {
 					c := r.change(rec, o.id)
-					o.last = c.Seq
 					recent = recent || !c.Time.Before(polled.Add(-recentRecord))
 					if r.match(c) {
 						batch = append(batch, held{c: c, depth: o.depth, shard: i, pos: j})

@@ -1,12 +1,15 @@
 package dynamo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,6 +22,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
+
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // Target says where to connect. Empty fields defer to the AWS SDK's own
@@ -246,6 +251,11 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// them only adds seconds on a laptop.
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
+	checked, err := awsFiles()
+	if err != nil {
+		return nil, aws.Config{}, err
+	}
+	opts = append(opts, checked...)
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, aws.Config{}, Errorf("load AWS config", KindCredentials,
@@ -260,11 +270,7 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// dynascope at one on a machine with no AWS set-up fails for nothing.
 		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
-	where := "DynamoDB in " + cfg.Region
-	if u, err := url.Parse(t.EndpointURL); err == nil && t.EndpointURL != "" {
-		u.User = nil // never a password in a message
-		where = u.String()
-	}
+	where := t.where(cfg.Region)
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if t.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(t.EndpointURL)
@@ -275,6 +281,58 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		o.DisableValidateResponseChecksum = true
 	})
 	return client, cfg, nil
+}
+
+// where names the server for messages: the endpoint without its user
+// info (never a password in a message), or DynamoDB in the region.
+func (t Target) where(region string) string {
+	if t.EndpointURL != "" {
+		return RedactEndpoint(t.EndpointURL)
+	}
+	return "DynamoDB in " + region
+}
+
+// awsFileVars name the files the SDK reads, with their defaults.
+var awsFileVars = []struct {
+	env  string
+	def  func() string
+	kind files.Kind
+}{
+	{"AWS_CONFIG_FILE", config.DefaultSharedConfigFilename, files.AWS},
+	{"AWS_SHARED_CREDENTIALS_FILE", config.DefaultSharedCredentialsFilename, files.AWS},
+	{"AWS_WEB_IDENTITY_TOKEN_FILE", func() string { return "" }, files.AWS},
+}
+
+// awsFiles checks the files the SDK will read before it reads them: the
+// SDK reads whatever it is pointed at whole (a link to /dev/zero grew to
+// gigabytes) or waits on a FIFO forever. The CA bundle is read here and
+// handed over, so the SDK never opens it.
+func awsFiles() ([]func(*config.LoadOptions) error, error) {
+	refused := func(env string, err error) error {
+		return &Error{Op: "load AWS config", Kind: KindValidation, Err: err, Msg: env + " " + err.Error(),
+			Hint: "point " + env + " at a regular file, or unset it"}
+	}
+	for _, v := range awsFileVars {
+		path := os.Getenv(v.env)
+		if path == "" {
+			path = v.def()
+		}
+		if path == "" {
+			continue
+		}
+		if err := files.Check(path, v.kind); err != nil {
+			return nil, refused(v.env, err)
+		}
+	}
+	bundle := os.Getenv("AWS_CA_BUNDLE")
+	if bundle == "" {
+		return nil, nil
+	}
+	pem, err := files.Read(bundle, files.CABundle)
+	if err != nil {
+		return nil, refused("AWS_CA_BUNDLE", err)
+	}
+	return []func(*config.LoadOptions) error{config.WithCustomCABundle(bytes.NewReader(pem))}, nil
 }
 
 // observedRetryer is the SDK's retryer, telling OnRetry of each retry.
@@ -335,6 +393,25 @@ func unreachableIsFinal(err error) aws.Ternary {
 		return aws.FalseTernary
 	}
 	return aws.UnknownTernary
+}
+
+// RedactEndpoint is an endpoint URL as it may be shown, copied or put in
+// a message: any user info (`user:password@`) replaced by `***`, even in
+// a URL that does not parse (the password may be why it does not).
+func RedactEndpoint(endpoint string) string {
+	rest := endpoint
+	head := ""
+	if i := strings.Index(rest, "://"); i >= 0 {
+		head, rest = rest[:i+3], rest[i+3:]
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return endpoint
+	}
+	return head + "***" + endpoint[len(head)+at:]
 }
 
 // LoopbackEndpoint reports whether endpoint is a URL on this machine

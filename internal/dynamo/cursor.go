@@ -14,14 +14,19 @@ import (
 // items again and again (a server repeating its cursor made `items` print
 // 8,103 lines of a 3-item partition). DynamoDB's cursor always moves on.
 type CursorError struct {
-	Backwards bool // the cursor went back rather than repeating
+	Backwards bool   // the cursor went back rather than repeating
+	Name      string // the cursor's name in the answer ("": LastEvaluatedKey)
 }
 
 func (e *CursorError) Error() string {
-	if e.Backwards {
-		return "the server's cursor (LastEvaluatedKey) went backwards: stopped rather than read the same items again"
+	name := e.Name
+	if name == "" {
+		name = "LastEvaluatedKey"
 	}
-	return "the server gave back the cursor (LastEvaluatedKey) it was sent: stopped rather than read the same page forever"
+	if e.Backwards {
+		return "the server's cursor (" + name + ") went backwards: stopped rather than read the same items again"
+	}
+	return "the server gave back the cursor (" + name + ") it was sent: stopped rather than read the same page forever"
 }
 
 // checkCursor is nil when a page read from start (nil: the beginning) may

@@ -59,17 +59,33 @@ func Explain(op string, err error) error {
 		return err
 	}
 	e := &Error{Op: op, Kind: KindOther, Err: err, Msg: firstLine(err.Error())}
-	var notFound *types.ResourceNotFoundException
-	var apiErr smithy.APIError
+	if explainOurs(e, err) || explainTransport(e, err) || explainAPI(e, err) {
+		return e
+	}
 	var netErr net.Error
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
-	var respErr *awshttp.ResponseError
+	switch {
+	case strings.Contains(err.Error(), "failed to retrieve credentials") || strings.Contains(err.Error(), "no EC2 IMDS role found") ||
+		strings.Contains(err.Error(), "failed to refresh cached credentials"):
+		e.Kind, e.Msg, e.Hint = KindCredentials, "no usable AWS credentials", "set AWS_PROFILE or pass --profile (run `aws sso login` for SSO profiles), or try --demo"
+	case errors.As(err, &dnsErr) || errors.As(err, &opErr) || errors.As(err, &netErr):
+		e.Kind, e.Msg, e.Hint = KindUnreachable, "cannot reach the endpoint", "is the server running? check --endpoint-url and --region"
+	}
+	return e
+}
+
+// explainOurs explains the answers dynascope's own checks refused and
+// the reads that never reached or never heard from the server.
+func explainOurs(e *Error, err error) bool {
 	var silent *NoAnswerError
 	var huge *OversizedAnswerError
 	var damaged *ChecksumError
 	var unreach *UnreachableError
+	var badValue *ValueError
 	switch {
+	case errors.As(err, &badValue):
+		e.Msg, e.Hint = badValue.Error(), "DynamoDB never sends this: check --endpoint-url, or what stands between you and DynamoDB"
 	case errors.As(err, &huge):
 		e.Msg, e.Hint = huge.Error(), "check --endpoint-url: is it the DynamoDB server's address and port?"
 	case errors.As(err, &damaged):
@@ -78,6 +94,19 @@ func Explain(op string, err error) error {
 		e.Kind, e.Msg, e.Hint = KindUnreachable, unreach.Error(), "is the server running? check --endpoint-url and --region"
 	case errors.As(err, &silent):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, silent.Error(), "check --endpoint-url or raise --timeout"
+	default:
+		return false
+	}
+	return true
+}
+
+// explainTransport explains a read cancelled, timed out or cut off, and
+// an answer that came from something other than DynamoDB.
+func explainTransport(e *Error, err error) bool {
+	var notFound *types.ResourceNotFoundException
+	var apiErr smithy.APIError
+	var respErr *awshttp.ResponseError
+	switch {
 	case errors.Is(err, context.Canceled):
 		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
 	case errors.Is(err, context.DeadlineExceeded):
@@ -94,28 +123,33 @@ func Explain(op string, err error) error {
 		if respErr.HTTPStatusCode() >= 500 {
 			e.Hint = "the server failed; retry in a moment, or check --endpoint-url"
 		}
-	case errors.As(err, &apiErr):
-		e.Msg = apiErr.ErrorCode() + ": " + firstLine(apiErr.ErrorMessage())
-		switch code := apiErr.ErrorCode(); {
-		case code == "ResourceNotFoundException":
-			e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
-		case code == "ExpiredTokenException" || code == "ExpiredToken" || code == "UnrecognizedClientException" ||
-			code == "InvalidSignatureException" || code == "MissingAuthenticationTokenException":
-			e.Kind, e.Hint = KindCredentials, "refresh your credentials (`aws sso login --profile NAME`, or new keys), then retry"
-		case code == "AccessDeniedException":
-			e.Kind, e.Hint = KindAccessDenied, "this identity may not read here; it needs dynamodb:ListTables, DescribeTable, Query, Scan and GetItem"
-		case code == "ProvisionedThroughputExceededException" || code == "ThrottlingException" || code == "RequestLimitExceeded":
-			e.Kind, e.Hint = KindThrottled, "DynamoDB is throttling reads; wait a moment and retry"
-		case code == "ValidationException" || code == "SerializationException":
-			e.Kind, e.Hint = KindValidation, "the request was malformed; check the key values and names"
-		}
-	case strings.Contains(err.Error(), "failed to retrieve credentials") || strings.Contains(err.Error(), "no EC2 IMDS role found") ||
-		strings.Contains(err.Error(), "failed to refresh cached credentials"):
-		e.Kind, e.Msg, e.Hint = KindCredentials, "no usable AWS credentials", "set AWS_PROFILE or pass --profile (run `aws sso login` for SSO profiles), or try --demo"
-	case errors.As(err, &dnsErr) || errors.As(err, &opErr) || errors.As(err, &netErr):
-		e.Kind, e.Msg, e.Hint = KindUnreachable, "cannot reach the endpoint", "is the server running? check --endpoint-url and --region"
+	default:
+		return false
 	}
-	return e
+	return true
+}
+
+// explainAPI explains an error DynamoDB itself answered, by its code.
+func explainAPI(e *Error, err error) bool {
+	var apiErr smithy.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	e.Msg = apiErr.ErrorCode() + ": " + firstLine(apiErr.ErrorMessage())
+	switch code := apiErr.ErrorCode(); {
+	case code == "ResourceNotFoundException":
+		e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
+	case code == "ExpiredTokenException" || code == "ExpiredToken" || code == "UnrecognizedClientException" ||
+		code == "InvalidSignatureException" || code == "MissingAuthenticationTokenException":
+		e.Kind, e.Hint = KindCredentials, "refresh your credentials (`aws sso login --profile NAME`, or new keys), then retry"
+	case code == "AccessDeniedException":
+		e.Kind, e.Hint = KindAccessDenied, "this identity may not read here; it needs dynamodb:ListTables, DescribeTable, Query, Scan and GetItem"
+	case code == "ProvisionedThroughputExceededException" || code == "ThrottlingException" || code == "RequestLimitExceeded":
+		e.Kind, e.Hint = KindThrottled, "DynamoDB is throttling reads; wait a moment and retry"
+	case code == "ValidationException" || code == "SerializationException":
+		e.Kind, e.Hint = KindValidation, "the request was malformed; check the key values and names"
+	}
+	return true
 }
 
 func firstLine(s string) string {

@@ -225,7 +225,34 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 	if err := checkCursor(r.Start, out.LastEvaluatedKey, r.Query.SKName, r.Query.Reverse); err != nil {
 		return Page{Cost: cost}, cursorFailure("query "+r.Query.Table, err)
 	}
+	if err := checkPartition(r.Query, out.Items); err != nil {
+		return Page{Cost: cost}, err
+	}
+	if err := checkItems(out.Items...); err != nil {
+		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
+	}
 	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+}
+
+// checkPartition refuses a Query answer holding an item of another
+// partition than the one asked for: shown, it would pass for one of this
+// partition's. (A value of another type, or a masked stand-in, is not
+// compared.) The message never holds either key's value (it may be
+// masked).
+func checkPartition(q domain.KeyQuery, items []Item) error {
+	want := AttributeValue(q.PK)
+	for i, it := range items {
+		// A masked read shows stand-ins, which do not compare: only a
+		// value that can be told apart from the one asked for is.
+		c, comparable := compareKeyValues(want, it[q.PKName])
+		if !comparable || c == 0 {
+			continue
+		}
+		return &Error{Op: "query " + q.Table, Kind: KindOther,
+			Msg:  fmt.Sprintf("the server's answer holds an item of another partition (item %d's %s is not the one asked for): not a DynamoDB answer", i+1, q.PKName),
+			Hint: "DynamoDB never does this: check --endpoint-url, or what stands between you and DynamoDB"}
+	}
+	return nil
 }
 
 // CountPage runs one Select COUNT Query: DynamoDB still reads (and

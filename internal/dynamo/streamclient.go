@@ -27,12 +27,15 @@ var _ StreamsClient = (*dynamodbstreams.Client)(nil)
 // StreamsFromConfig is the Streams client for a DynamoDB connection: the
 // same credentials, retries and deadlines; the same endpoint when one was
 // given (DynamoDB Local and moto serve both APIs on one port), else AWS's
-// Streams endpoint for the region.
-func StreamsFromConfig(cfg aws.Config, endpoint string) *dynamodbstreams.Client {
+// Streams endpoint for the region. Its answers are held to the table
+// client's bounds: at most MaxAnswerBytes each, checked against their
+// CRC when one is sent, a server that never answers named as such.
+func StreamsFromConfig(cfg aws.Config, t Target) *dynamodbstreams.Client {
 	return dynamodbstreams.NewFromConfig(cfg, func(o *dynamodbstreams.Options) {
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
+		if t.EndpointURL != "" {
+			o.BaseEndpoint = aws.String(t.EndpointURL)
 		}
+		o.APIOptions = append(o.APIOptions, noAnswer(t.where(cfg.Region), cfg.Region, t.timeout()), checkedAnswers)
 	})
 }
 
@@ -155,5 +158,7 @@ func fromStreamValue(av stypes.AttributeValue) types.AttributeValue {
 		}
 		return &types.AttributeValueMemberL{Value: l}
 	}
-	return &types.AttributeValueMemberNULL{Value: true}
+	// Of no type DynamoDB has: never NULL, which it is not (checkRecords
+	// refuses such a record before it is read).
+	return nil
 }

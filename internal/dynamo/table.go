@@ -75,7 +75,14 @@ func (t TableInfo) KeyFor(index string) (KeySchema, error) {
 	return KeySchema{}, fmt.Errorf("table %s has no index %q", t.Name, index)
 }
 
-// ListTables returns every table name, following ListTables pages.
+// MaxTables bounds the tables ListTables may list: an account holds at
+// most 10,000 a region unless AWS raises it; a server listing more is
+// not DynamoDB.
+const MaxTables = 100_000
+
+// ListTables returns every table name, following ListTables pages. A
+// cursor (LastEvaluatedTableName) that does not move forward, as
+// DynamoDB's always does (names come in order), ends it with one error.
 func ListTables(ctx context.Context, c Client) ([]string, Cost, error) {
 	var names []string
 	var cost Cost
@@ -91,8 +98,26 @@ func ListTables(ctx context.Context, c Client) ([]string, Cost, error) {
 		if out.LastEvaluatedTableName == nil {
 			return names, cost, nil
 		}
+		if err := checkTableCursor(start, out.LastEvaluatedTableName, len(names)); err != nil {
+			return names, cost, err
+		}
 		start = out.LastEvaluatedTableName
 	}
+}
+
+// checkTableCursor refuses a ListTables page whose cursor, next, is not
+// past where it started, or a listing past MaxTables.
+func checkTableCursor(start, next *string, listed int) error {
+	switch {
+	case start != nil && *next == *start:
+		return cursorFailure("list tables", &CursorError{Name: "LastEvaluatedTableName"})
+	case start != nil && *next < *start:
+		return cursorFailure("list tables", &CursorError{Backwards: true, Name: "LastEvaluatedTableName"})
+	case listed > MaxTables:
+		return &Error{Op: "list tables", Kind: KindOther, Msg: fmt.Sprintf("the server listed more than %d tables", MaxTables),
+			Hint: "DynamoDB never does this: check --endpoint-url, or what stands between you and DynamoDB"}
+	}
+	return nil
 }
 
 // DescribeTable returns the table's key schema, indexes and size.

@@ -29,7 +29,7 @@ func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(
 	}
 	err := each(func(it map[string]any) error {
 		for i, h := range header {
-			row[i] = Sanitize(csvCell(it[h]))
+			row[i] = csvCell(it[h])
 		}
 		return out.Write(row)
 	})
@@ -114,7 +114,7 @@ func csvCell(v any) string {
 	case nil:
 		return ""
 	case string:
-		return NeutraliseFormula(x)
+		return Sanitize(NeutraliseFormula(x))
 	case json.Number:
 		return x.String()
 	case bool:
@@ -123,5 +123,7 @@ func csvCell(v any) string {
 		}
 		return "false"
 	}
-	return string(compactJSON(v))
+	// JSON escapes its own backslashes and controls; sanitizing it again
+	// would double them.
+	return string(EscapeJSON(compactJSON(v)))
 }

@@ -13,7 +13,10 @@ import (
 // bidirectional and other format characters (zero-width, BOM), line and
 // paragraph separators and invalid UTF-8 are shown escaped, so a value can never move the cursor,
 // recolour the screen, write the clipboard or reorder what the user reads.
-// The explorer's screen and every output format use it.
+// The backslash itself is doubled, so an escape is never ambiguous: the
+// text `a\u200bb` typed as it is shows as `a\\u200bb`, the character
+// between a and b as `a\u200bb`. The explorer's screen and every output
+// format use it.
 func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
@@ -24,6 +27,8 @@ func Sanitize(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
@@ -44,7 +49,7 @@ func Sanitize(s string) string {
 
 func isPlain(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 || c == '\\' {
 			return utf8.ValidString(s) && !needsEscape(s)
 		}
 	}
@@ -53,7 +58,7 @@ func isPlain(s string) bool {
 
 func needsEscape(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || unsafeRune(r) {
+		if r < 0x20 || r == '\\' || unsafeRune(r) {
 			return true
 		}
 	}

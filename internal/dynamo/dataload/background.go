@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // Loading is a load running in the background (Start): the explorer opens
@@ -169,12 +170,13 @@ func (l *loader) planPath(p string) (tables []plannedTable, workbench bool) {
 		}
 		return one(l.nameFor(tableName(p)), 1)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "manifest-summary.json")); err == nil {
+	if b, err := files.Read(filepath.Join(dir, "manifest-summary.json"), files.Manifest); err == nil {
 		var sum manifestSummary
 		if json.Unmarshal(b, &sum) != nil || tableFromArn(sum.TableArn) == "" {
 			return nil, false
 		}
-		listing, _ := os.ReadFile(filepath.Join(dir, "manifest-files.json"))
+		l.ceiling.plan(sum)
+		listing, _ := files.Read(filepath.Join(dir, "manifest-files.json"), files.Manifest)
 		files := 0
 		for _, line := range bytes.Split(listing, []byte("\n")) {
 			if len(bytes.TrimSpace(line)) > 0 {

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // manifestSummary is the part of an export's manifest-summary.json the
@@ -19,6 +22,9 @@ type manifestSummary struct {
 	OutputFormat string `json:"outputFormat"`
 	ExportType   string `json:"exportType"`
 	ItemCount    int64  `json:"itemCount"`
+	// BilledSizeBytes is the items' size as DynamoDB bills it (0 when
+	// the export does not say).
+	BilledSizeBytes int64 `json:"billedSizeBytes"`
 }
 
 // manifestFile is one line of manifest-files.json.
@@ -43,9 +49,9 @@ func tableFromArn(arn string) string {
 // the manifest lists is read and checked against its md5 and item count.
 func (l *loader) export(ctx context.Context, dir string) error {
 	summaryPath := filepath.Join(dir, "manifest-summary.json")
-	data, err := os.ReadFile(summaryPath)
+	data, err := files.Read(summaryPath, files.Manifest)
 	if err != nil {
-		return &Error{File: summaryPath, Msg: "cannot read: " + errText(err)}
+		return &Error{File: summaryPath, Msg: "cannot read: " + errText(err), Hint: "give the export folder as DynamoDB wrote it, manifest-summary.json a file in it"}
 	}
 	var sum manifestSummary
 	if err := json.Unmarshal(data, &sum); err != nil {
@@ -64,7 +70,7 @@ func (l *loader) export(ctx context.Context, dir string) error {
 		return &Error{File: summaryPath, Msg: "has no tableArn to name the table by", Hint: "the export's manifest is incomplete; download it again"}
 	}
 	filesPath := filepath.Join(dir, "manifest-files.json")
-	listing, err := os.ReadFile(filesPath)
+	listing, err := files.Read(filesPath, files.Manifest)
 	if err != nil {
 		return &Error{File: filesPath, Msg: "cannot read: " + errText(err), Hint: "an export folder holds manifest-files.json beside manifest-summary.json"}
 	}
@@ -123,19 +129,14 @@ func (l *loader) export(ctx context.Context, dir string) error {
 	return nil
 }
 
-// inside refuses a file that is a link to somewhere outside dir: a
-// folder given to --data is read, and nothing it points elsewhere.
+// inside refuses a file that, its links resolved (the file's or a
+// folder's on the way, such as data/), lies outside dir: a folder given
+// to --data is read, and nothing it points elsewhere.
 func inside(dir, p string) error {
-	st, err := os.Lstat(p)
-	if err != nil || st.Mode()&os.ModeSymlink == 0 {
-		return nil
+	err := files.Within(dir, p)
+	var fe *files.Error
+	if errors.As(err, &fe) {
+		return &Error{File: p, Msg: fe.Problem, Hint: "copy the file into the folder, or give its own path to --data"}
 	}
-	root, err1 := filepath.EvalSymlinks(dir)
-	target, err2 := filepath.EvalSymlinks(p)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(root, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil
-		}
-	}
-	return &Error{File: p, Msg: "is a link to outside the folder " + dir + ": not followed", Hint: "copy the file into the folder, or give its own path to --data"}
+	return nil // a path that does not resolve is said by opening it
 }

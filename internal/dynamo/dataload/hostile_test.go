@@ -4,16 +4,21 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
+	"github.com/dynascope/dynascope/internal/dynamo/dataload/dataloadtest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
@@ -196,5 +201,168 @@ func TestHugeItemInScanOrWorkbenchStopsAtTheLimit(t *testing.T) {
 			}
 			t.Logf("%.1f MB of gzip (1 GB unpacked): refused in %s, peak heap %d MB: %v", float64(buf.Len())/(1<<20), time.Since(t0).Round(time.Millisecond), peak>>20, err)
 		})
+	}
+}
+
+// smallExport writes an export folder of table Hostile (three items) in
+// a fresh folder.
+func smallExport(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "Hostile")
+	items := func(yield func(map[string]types.AttributeValue) error) error {
+		for _, sk := range []string{"a", "b", "c"} {
+			if err := yield(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "H"}, "SK": &types.AttributeValueMemberS{Value: sk}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := dataloadtest.WriteExport(dir, "Hostile", items, dataloadtest.ExportOptions{Parts: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Every file --data reads is a regular file, read within its bounds: a
+// FIFO as --data, as an export's data file or manifest, a manifest linked
+// to /dev/zero, an export whose data/ folder links outside it, each end
+// the load at once with the file named, never blocking or filling
+// memory.
+func TestHostileFilesRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "Fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	replace := func(with func(path string) error, name string) func(t *testing.T) (string, string) {
+		return func(t *testing.T) (string, string) {
+			dir := smallExport(t)
+			path := filepath.Join(dir, name)
+			if name == "data-file" {
+				parts, _ := filepath.Glob(filepath.Join(dir, "data", "*.json.gz"))
+				path = parts[0]
+			}
+			if err := os.RemoveAll(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := with(path); err != nil {
+				t.Fatal(err)
+			}
+			return dir, path
+		}
+	}
+	mkfifo := func(p string) error { return syscall.Mkfifo(p, 0o600) }
+	zero := func(p string) error { return os.Symlink("/dev/zero", p) }
+	outside := func(p string) error {
+		elsewhere := smallExport(t)
+		return os.Symlink(filepath.Join(elsewhere, "data"), p)
+	}
+	for _, c := range []struct {
+		name string
+		make func(t *testing.T) (data, refused string)
+		says string
+	}{
+		{"a FIFO as --data", func(*testing.T) (string, string) { return fifo, fifo }, "is a FIFO, not a regular file"},
+		{"a FIFO as a data file", replace(mkfifo, "data-file"), "is a FIFO, not a regular file"},
+		{"a FIFO as manifest-summary.json", replace(mkfifo, "manifest-summary.json"), "is a FIFO, not a regular file"},
+		{"a FIFO as manifest-files.json", replace(mkfifo, "manifest-files.json"), "is a FIFO, not a regular file"},
+		{"manifest-summary.json linked to /dev/zero", replace(zero, "manifest-summary.json"), "is a device, not a regular file"},
+		{"manifest-files.json linked to /dev/zero", replace(zero, "manifest-files.json"), "is a device, not a regular file"},
+		{"a data file linked to /dev/zero", replace(zero, "data-file"), "outside the folder"},
+		{"a link to /dev/zero as --data", func(t *testing.T) (string, string) {
+			p := filepath.Join(t.TempDir(), "Zero.json")
+			if err := zero(p); err != nil {
+				t.Fatal(err)
+			}
+			return p, p
+		}, "is a device, not a regular file"},
+		{"data/ linked outside", replace(outside, "data"), "outside the folder"},
+	} {
+		data, refused := c.make(t)
+		t0 := time.Now()
+		var err error
+		peak := peakHeap(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // only so that a failure ends
+			defer cancel()
+			_, err = dataload.Load(ctx, memory.New(), []string{data}, dataload.Options{Keys: keysPKSK(t)})
+		})
+		if err == nil || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), filepath.Base(refused)) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		t.Logf("%s: refused in %s, peak heap %d MB: %v", c.name, time.Since(t0).Round(time.Millisecond), peak>>20, err)
+	}
+}
+
+// bigLines writes n ordinary items of about 950 bytes as one gzipped
+// export part: a few MB that hold a gigabyte.
+func bigLines(t *testing.T, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "Big.json.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	pad := strings.Repeat("x", 900)
+	for i := range n {
+		fmt.Fprintf(zw, `{"Item":{"PK":{"S":"P%d"},"SK":{"S":"%08d"},"Body":{"S":"%s"}}}`+"\n", i%1000, i, pad)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A load past --data-max is refused: up front where an export's manifest
+// says how big it is (nothing read), during the load otherwise, holding
+// not much more than the ceiling; a load under it is untouched.
+func TestDataCeiling(t *testing.T) {
+	const ceiling = 64 << 20
+	opt := dataload.Options{Keys: keysPKSK(t), MaxMemory: ceiling, MaxMemoryFrom: " (the test's)"}
+
+	dir := smallExport(t)
+	summary := filepath.Join(dir, "manifest-summary.json")
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	sum["billedSizeBytes"] = 2_000_000_000
+	if b, err = json.Marshal(sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(summary, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := dataload.Load(context.Background(), memory.New(), []string{dir}, opt)
+	if err == nil || !strings.Contains(err.Error(), "the export's manifest says the data takes at least 1.9 GiB of memory, over --data-max 64 MiB (the test's)") ||
+		!strings.Contains(err.Error(), "a table at a time") || res.Items != 0 {
+		t.Errorf("a manifest over the ceiling: %d items read, %v", res.Items, err)
+	}
+
+	big := bigLines(t, 400_000) // about 380 MB of items
+	var items int
+	t0 := time.Now()
+	peak := peakHeap(func() {
+		res, err = dataload.Load(context.Background(), memory.New(), []string{big}, opt)
+		items = res.Items
+	})
+	if err == nil || !strings.Contains(err.Error(), "over --data-max 64 MiB") || !strings.Contains(err.Error(), "Big.json.gz") {
+		t.Fatalf("a load past the ceiling: %d items, %v", items, err)
+	}
+	// The data, the garbage collector's room and the batches on their
+	// way; the whole file would have taken over 800 MB.
+	if peak > 4*ceiling {
+		t.Errorf("peak heap %d MB under a ceiling of %d MB", peak>>20, ceiling>>20)
+	}
+	t.Logf("refused after %d items in %s, peak heap %d MB: %v", items, time.Since(t0).Round(time.Millisecond), peak>>20, err)
+
+	if _, err := dataload.Load(context.Background(), memory.New(), []string{smallExport(t)}, opt); err != nil {
+		t.Errorf("a small export under the ceiling: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 // Options are what the command line adds to the data itself.
@@ -26,7 +27,15 @@ type Options struct {
 	Schemas  []Schema // --schema files, matched to tables by name
 	SkipBad  bool     // skip malformed lines and items without their key, counting them
 	Progress func(Progress)
-	// Open opens a data file; nil: os.Open. Tests pace a load with it.
+	// MaxMemory is the most memory the data may take (--data-max): a load
+	// the manifests say is bigger is refused before it starts, one that
+	// grows past it is stopped. 0: no ceiling.
+	MaxMemory int64
+	// MaxMemoryFrom says where MaxMemory comes from, for the refusal
+	// (" (half of this machine's 8 GiB)"); "" when given.
+	MaxMemoryFrom string
+	// Open opens a data file; nil: files.Open, which refuses anything but
+	// a regular file. Tests pace a load with it.
 	Open func(path string) (io.ReadCloser, error)
 }
 
@@ -95,10 +104,12 @@ type loader struct {
 	pathTables [][]string
 	remaining  map[string]int
 	filesTotal int
+	ceiling    ceiling
 }
 
 func newLoader(db *memory.DB, opt Options, bg *Loading) *loader {
-	return &loader{db: db, opt: opt, bg: bg, tables: map[string]*Schema{}, remaining: map[string]int{}}
+	return &loader{db: db, opt: opt, bg: bg, tables: map[string]*Schema{}, remaining: map[string]int{},
+		ceiling: ceiling{max: opt.MaxMemory, from: opt.MaxMemoryFrom}}
 }
 
 // Load reads every path into db, creating a table for each table the data
@@ -111,6 +122,12 @@ func Load(ctx context.Context, db *memory.DB, paths []string, opt Options) (Resu
 
 func (l *loader) run(ctx context.Context, paths []string) (Result, error) {
 	start := time.Now()
+	if err := l.ceiling.before(paths); err != nil {
+		l.end(ctx, err)
+		l.report(true)
+		return l.res, err
+	}
+	defer l.ceiling.hold()()
 	for i, p := range paths {
 		l.path = p
 		err := ctx.Err()
@@ -167,7 +184,11 @@ func tableName(path string) string {
 // background starts: a mistyped path is said at once, not in the explorer.
 func Check(paths []string) error {
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() {
+			err = files.Check(p, files.Data) // a FIFO or a device is said at once too
+		}
+		if err != nil {
 			return cannotOpen(p, err)
 		}
 	}
@@ -279,8 +300,12 @@ func (l *loader) ensure(ctx context.Context, table string, sc *Schema) (*Schema,
 
 func errText(err error) string {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	var fe *files.Error
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err.Error()
+	case errors.As(err, &fe):
+		return fe.Problem
 	}
 	return err.Error()
 }

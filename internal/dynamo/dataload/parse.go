@@ -402,65 +402,76 @@ func (p *parser) typed(typ string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberNULL{Value: true}, err
 	case "SS", "NS", "BS":
-		ss, err := p.strings()
-		if err != nil {
-			return nil, err
-		}
-		switch typ {
-		case "NS":
-			for _, s := range ss {
-				if !validNumber(s) {
-					return nil, fmt.Errorf("%q in NS is not a number", s)
-				}
-			}
-		case "BS":
-			bs := make([][]byte, len(ss))
-			for i, s := range ss {
-				if bs[i], err = decodeB64(s); err != nil {
-					return nil, err
-				}
-				ss[i] = string(bs[i])
-			}
-			if err := checkSet(ss); err != nil {
-				return nil, err
-			}
-			return &types.AttributeValueMemberBS{Value: bs}, nil
-		}
-		if err := checkSet(ss); err != nil {
-			return nil, err
-		}
-		if typ == "NS" {
-			return &types.AttributeValueMemberNS{Value: ss}, nil
-		}
-		return &types.AttributeValueMemberSS{Value: ss}, nil
+		return p.set(typ)
 	case "M":
 		m, err := p.attrs(0)
 		return &types.AttributeValueMemberM{Value: m}, err
 	case "L":
-		if err := p.expect('['); err != nil {
-			return nil, err
-		}
-		l := []types.AttributeValue{}
-		for first := true; ; first = false {
-			ok, err := p.more(']', first)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return &types.AttributeValueMemberL{Value: l}, nil
-			}
-			v, err := p.value()
-			if err != nil {
-				var se *syntaxError
-				if errors.As(err, &se) {
-					return nil, err
-				}
-				return nil, fmt.Errorf("[%d]: %w", len(l), err)
-			}
-			l = append(l, v)
-		}
+		return p.list()
 	}
 	return nil, fmt.Errorf("unknown type %q: DynamoDB's are S, N, B, BOOL, NULL, SS, NS, BS, M and L", typ)
+}
+
+// set reads a string set of typ (SS, NS or BS): its members of that
+// type, none twice.
+func (p *parser) set(typ string) (types.AttributeValue, error) {
+	ss, err := p.strings()
+	if err != nil {
+		return nil, err
+	}
+	switch typ {
+	case "NS":
+		for _, s := range ss {
+			if !validNumber(s) {
+				return nil, fmt.Errorf("%q in NS is not a number", s)
+			}
+		}
+	case "BS":
+		bs := make([][]byte, len(ss))
+		for i, s := range ss {
+			if bs[i], err = decodeB64(s); err != nil {
+				return nil, err
+			}
+			ss[i] = string(bs[i])
+		}
+		if err := checkSet(ss); err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberBS{Value: bs}, nil
+	}
+	if err := checkSet(ss); err != nil {
+		return nil, err
+	}
+	if typ == "NS" {
+		return &types.AttributeValueMemberNS{Value: ss}, nil
+	}
+	return &types.AttributeValueMemberSS{Value: ss}, nil
+}
+
+// list reads an L's values, an error naming the one at fault.
+func (p *parser) list() (types.AttributeValue, error) {
+	if err := p.expect('['); err != nil {
+		return nil, err
+	}
+	l := []types.AttributeValue{}
+	for first := true; ; first = false {
+		ok, err := p.more(']', first)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return &types.AttributeValueMemberL{Value: l}, nil
+		}
+		v, err := p.value()
+		if err != nil {
+			var se *syntaxError
+			if errors.As(err, &se) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("[%d]: %w", len(l), err)
+		}
+		l = append(l, v)
+	}
 }
 
 // skip passes over any JSON value.

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/files"
 )
 
 type kind int
@@ -54,11 +54,11 @@ func (o *opened) Close() error { return o.f.Close() }
 func (l *loader) open(path string) (*opened, error) {
 	openFile := l.opt.Open
 	if openFile == nil {
-		openFile = func(path string) (io.ReadCloser, error) { return os.Open(path) }
+		openFile = func(path string) (io.ReadCloser, error) { return files.Open(path, files.Data) }
 	}
 	f, err := openFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot open: " + errText(err)}
+		return nil, &Error{File: path, Msg: "cannot open: " + errText(err), Hint: "give the path of an export folder or a data file"}
 	}
 	o := &opened{f: f, sum: md5.New()}
 	raw := bufio.NewReaderSize(io.TeeReader(f, o.sum), 1<<16)
@@ -130,28 +130,14 @@ type batch struct {
 // stream loads one file into table. wantMD5 and wantItems, when given
 // (from an export's manifest), are checked once the file has been read.
 func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantItems int) error {
-	o, err := l.open(path)
+	o, k, err := l.openData(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	if err := ctx.Err(); err != nil {
-		return err // stopped while the file was being opened
-	}
-	k, err := sniffKind(path, o.r)
+	sc, err := l.schemaOf(ctx, table)
 	if err != nil {
 		return err
-	}
-	if k == kindWorkbench {
-		return &Error{File: path, Msg: "is a NoSQL Workbench model inside a folder of data files", Hint: "give the model as its own --data"}
-	}
-	sc := l.tables[table]
-	if sc == nil {
-		if sc = l.schemaFor(table); sc != nil {
-			if sc, err = l.ensure(ctx, table, sc); err != nil {
-				return err
-			}
-		}
 	}
 	l.file, l.table = path, table
 	l.res.Files++
@@ -160,15 +146,83 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 	stopped := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var pending []map[string]types.AttributeValue
+	st := &storing{l: l, table: table, path: path, k: k, sc: sc}
 	defer func() {
 		// Stopped (esc in the explorer): the items already decoded and
 		// checked are kept, so the partial table holds what was counted.
-		if stopped.Err() != nil && len(pending) > 0 {
-			l.db.PutItems(context.Background(), table, pending)
+		if stopped.Err() != nil && len(st.pending) > 0 {
+			l.db.PutItems(context.Background(), table, st.pending)
 		}
 	}()
-	order := make(chan *batch, 8)
+	order, wait := l.decodeInParallel(ctx, path, k, o, wantMD5)
+	defer wait()
+	defer cancel() // runs before wait: stops the reader when we return early
+	for b := range order {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := st.take(ctx, b); err != nil {
+			return err
+		}
+		l.report(false)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := st.flush(ctx); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return st.check(o, wantItems, wantMD5)
+}
+
+// openData opens a data file and tells its format; a Workbench model
+// among an export's data files is refused.
+func (l *loader) openData(ctx context.Context, path string) (*opened, kind, error) {
+	o, err := l.open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fail := func(err error) (*opened, kind, error) {
+		o.Close()
+		return nil, 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err) // stopped while the file was being opened
+	}
+	k, err := sniffKind(path, o.r)
+	if err != nil {
+		return fail(err)
+	}
+	if k == kindWorkbench {
+		return fail(&Error{File: path, Msg: "is a NoSQL Workbench model inside a folder of data files", Hint: "give the model as its own --data"})
+	}
+	return o, k, nil
+}
+
+// schemaOf is table's key schema, the table created on first sight; nil
+// while none is known (the items then suggest one).
+func (l *loader) schemaOf(ctx context.Context, table string) (*Schema, error) {
+	if sc := l.tables[table]; sc != nil {
+		return sc, nil
+	}
+	sc := l.schemaFor(table)
+	if sc == nil {
+		return nil, nil
+	}
+	return l.ensure(ctx, table, sc)
+}
+
+// decodeInParallel starts reading the file (one goroutine) and decoding
+// its batches (one a core); order hands the batches on in the file's
+// order, each ready once its done is closed. wait returns once every
+// goroutine has ended.
+func (l *loader) decodeInParallel(ctx context.Context, path string, k kind, o *opened, wantMD5 string) (order chan *batch, wait func()) {
+	order = make(chan *batch, 8)
 	jobs := make(chan *batch, 8)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -189,90 +243,94 @@ func (l *loader) stream(ctx context.Context, table, path, wantMD5 string, wantIt
 			}
 		}()
 	}
-	defer wg.Wait()
-	defer cancel() // runs before wg.Wait: stops the reader when we return early
+	return order, wg.Wait
+}
 
-	var cand candidates
-	var pendingLines []int
-	// flush stores what is pending: in chunks, so that only a chunk of
-	// decoded items (maps of SDK values, several times their stored size)
-	// is held at once, never a whole file of them.
-	flush := func() error {
-		for len(pending) > 0 {
-			at, err := l.db.PutItems(ctx, table, pending)
-			if err == nil {
-				break
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			l.res.Items--
-			if err := l.bad(path, k, pendingLines[at], err); err != nil {
+// storing is one file's decoded items on their way into the store: held
+// in chunks, so that only a chunk of decoded items (maps of SDK values,
+// several times their stored size) is held at once, never a whole file.
+type storing struct {
+	l            *loader
+	table, path  string
+	k            kind
+	sc           *Schema // nil: no key schema yet, the items only suggest one
+	cand         candidates
+	pending      []map[string]types.AttributeValue
+	pendingLines []int
+	n            int // items read
+}
+
+// take checks a decoded batch's items and holds the good ones, storing
+// them once a chunk is held.
+func (st *storing) take(ctx context.Context, b *batch) error {
+	l := st.l
+	for i, it := range b.items {
+		st.n++
+		if b.errs[i] == nil && st.sc != nil {
+			b.errs[i] = st.sc.checkKeys(it)
+		}
+		if b.errs[i] != nil {
+			if err := l.bad(st.path, st.k, b.lines[i], b.errs[i]); err != nil {
 				return err
 			}
-			pending = append(pending[:at:at], pending[at+1:]...)
-			pendingLines = append(pendingLines[:at:at], pendingLines[at+1:]...)
+			continue
 		}
-		clear(pending)
-		pending, pendingLines = pending[:0], pendingLines[:0]
-		return nil
+		if st.sc == nil {
+			st.cand.add(it)
+			continue
+		}
+		st.pending = append(st.pending, it)
+		st.pendingLines = append(st.pendingLines, b.lines[i])
+		l.res.Items++
 	}
-	n := 0
-	for b := range order {
-		select {
-		case <-b.done:
-		case <-ctx.Done():
+	l.res.Bytes += b.bytes
+	if b.readErr != nil {
+		return b.readErr
+	}
+	if len(st.pending) >= flushItems {
+		if err := st.flush(ctx); err != nil {
+			return err
+		}
+	}
+	return l.ceiling.during(st.path, st.n, l.res.Bytes)
+}
+
+// flush stores what is held; an item the store refuses is bad input.
+func (st *storing) flush(ctx context.Context) error {
+	l := st.l
+	for len(st.pending) > 0 {
+		at, err := l.db.PutItems(ctx, st.table, st.pending)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		for i, it := range b.items {
-			n++
-			if b.errs[i] == nil && sc != nil {
-				b.errs[i] = sc.checkKeys(it)
-			}
-			if b.errs[i] != nil {
-				if err := l.bad(path, k, b.lines[i], b.errs[i]); err != nil {
-					return err
-				}
-				continue
-			}
-			if sc == nil {
-				cand.add(it)
-				continue
-			}
-			pending = append(pending, it)
-			pendingLines = append(pendingLines, b.lines[i])
-			l.res.Items++
+		l.res.Items--
+		if err := l.bad(st.path, st.k, st.pendingLines[at], err); err != nil {
+			return err
 		}
-		l.res.Bytes += b.bytes
-		if b.readErr != nil {
-			return b.readErr
-		}
-		if len(pending) >= flushItems {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		l.report(false)
+		st.pending = append(st.pending[:at:at], st.pending[at+1:]...)
+		st.pendingLines = append(st.pendingLines[:at:at], st.pendingLines[at+1:]...)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	clear(st.pending)
+	st.pending, st.pendingLines = st.pending[:0], st.pendingLines[:0]
+	return nil
+}
+
+// check holds a file read to its end to its manifest: its item count
+// and checksum, and a key schema known.
+func (st *storing) check(o *opened, wantItems int, wantMD5 string) error {
+	if st.sc == nil {
+		return &Error{File: st.path, Msg: "table " + st.table + " has no key schema", Hint: "give --keys NAME:TYPE[,NAME:TYPE] or --schema FILE (aws dynamodb describe-table output); " + st.cand.String()}
 	}
-	if err := flush(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if sc == nil {
-		return &Error{File: path, Msg: "table " + table + " has no key schema", Hint: "give --keys NAME:TYPE[,NAME:TYPE] or --schema FILE (aws dynamodb describe-table output); " + cand.String()}
-	}
-	if wantItems >= 0 && n != wantItems {
-		return &Error{File: path, Msg: fmt.Sprintf("holds %d items, manifest-files.json says %d", n, wantItems), Hint: "the file is incomplete or from another export; download it again"}
+	if wantItems >= 0 && st.n != wantItems {
+		return &Error{File: st.path, Msg: fmt.Sprintf("holds %d items, manifest-files.json says %d", st.n, wantItems), Hint: "the file is incomplete or from another export; download it again"}
 	}
 	if wantMD5 != "" {
 		got := o.sum.Sum(nil)
 		if base64.StdEncoding.EncodeToString(got) != wantMD5 && !strings.EqualFold(hex.EncodeToString(got), wantMD5) {
-			return &Error{File: path, Msg: fmt.Sprintf("checksum mismatch: md5 %s, manifest-files.json says %s", base64.StdEncoding.EncodeToString(got), wantMD5), Hint: "the file is damaged or from another export; download it again"}
+			return &Error{File: st.path, Msg: fmt.Sprintf("checksum mismatch: md5 %s, manifest-files.json says %s", base64.StdEncoding.EncodeToString(got), wantMD5), Hint: "the file is damaged or from another export; download it again"}
 		}
 	}
 	return nil

@@ -32,17 +32,23 @@ const (
 	// as it is made): no DynamoDB page is that big.
 	FaultHuge Fault = "huge"
 	// FaultRepeatCursor answers a read as if it were the first page, with
-	// the same LastEvaluatedKey every time (the first answer's last item):
-	// a cursor that never advances.
+	// the same cursor every time (the first answer's last item, table
+	// name or shard; for GetRecords, the iterator it was sent): a cursor
+	// that never advances, on the table and the Streams API alike.
 	FaultRepeatCursor Fault = "repeat-cursor"
 	// FaultBadCRC changes one byte of the body and keeps the server's
 	// X-Amz-Crc32, as a body damaged in transit.
 	FaultBadCRC Fault = "bad-crc"
+	// FaultRewrite hands a successful answer to the proxy's Rewrite and
+	// sends what it returns, with a matching X-Amz-Crc32: values a
+	// server should never send (an unknown type, an empty number, an
+	// item of another partition), written by the test.
+	FaultRewrite Fault = "rewrite"
 )
 
 // allFaults is the order in which a request's fault is drawn.
 var allFaults = []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset,
-	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC}
+	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC, FaultRewrite}
 
 // errorTypes are the __type DynamoDB puts in each error body.
 var errorTypes = map[Fault]string{
@@ -62,12 +68,15 @@ type FaultProxy struct {
 	Slow time.Duration // how long a slow response waits (default 300 ms)
 	// HugeBytes is the size of a huge answer (default 64 MB).
 	HugeBytes int64
-	srv       *httptest.Server
-	mu        sync.Mutex
-	rates     map[Fault]float64
-	rng       *rand.Rand
-	seen      map[Fault]int
-	ops       map[string]int
+	// Rewrite is FaultRewrite's change to an answer of op (GetItem,
+	// Query…): the answer's JSON decoded, to change in place.
+	Rewrite func(op string, answer map[string]any)
+	srv     *httptest.Server
+	mu      sync.Mutex
+	rates   map[Fault]float64
+	rng     *rand.Rand
+	seen    map[Fault]int
+	ops     map[string]int
 	// after, when failing is set, is how many more requests pass before
 	// every request fails with failing.
 	after   int
@@ -75,7 +84,19 @@ type FaultProxy struct {
 	// next requests fail with nextFault, before any other rule.
 	next      int
 	nextFault Fault
-	cursor    json.RawMessage // the one LastEvaluatedKey of FaultRepeatCursor
+	cursor    map[string]json.RawMessage // each operation's one cursor under FaultRepeatCursor
+	only      map[string]bool            // operations faults are injected into (none: all)
+}
+
+// OnlyOn injects faults into these operations only (GetRecords,
+// DescribeStream, ListTables…), until Clear: the others pass untouched.
+func (p *FaultProxy) OnlyOn(ops ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.only = map[string]bool{}
+	for _, op := range ops {
+		p.only[op] = true
+	}
 }
 
 // FailAfter lets n more requests through, then fails every request with f
@@ -97,7 +118,7 @@ func (p *FaultProxy) FailNext(n int, f Fault) {
 // NewFaultProxy starts a proxy to target (a server's endpoint URL).
 func NewFaultProxy(target string, seed uint64) *FaultProxy {
 	p := &FaultProxy{Slow: 300 * time.Millisecond, HugeBytes: 64 << 20, rates: map[Fault]float64{}, rng: rand.New(rand.NewPCG(seed, 1)),
-		seen: map[Fault]int{}, ops: map[string]int{}}
+		seen: map[Fault]int{}, ops: map[string]int{}, cursor: map[string]json.RawMessage{}}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serve(w, r, target) }))
 	p.URL = p.srv.URL
 	return p
@@ -120,6 +141,8 @@ func (p *FaultProxy) Clear() {
 	p.rates = map[Fault]float64{}
 	p.failing = ""
 	p.next = 0
+	p.only = nil
+	p.cursor = map[string]json.RawMessage{}
 }
 
 // Injected returns how many times each fault was injected.
@@ -150,6 +173,9 @@ func (p *FaultProxy) pick(op string) (Fault, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ops[op]++
+	if len(p.only) > 0 && !p.only[op] {
+		return "", false
+	}
 	if p.next > 0 {
 		p.next--
 		p.seen[p.nextFault]++
@@ -178,97 +204,138 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 	if i := strings.LastIndexByte(op, '.'); i >= 0 {
 		op = op[i+1:]
 	}
-	fault, ok := p.pick(op)
+	fault, _ := p.pick(op)
 	body, _ := io.ReadAll(r.Body)
-	if ok {
-		switch fault {
-		case FaultReset:
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					_ = conn.Close() // no answer at all
-					return
-				}
-			}
-		case FaultSlow:
-			select {
-			case <-time.After(p.Slow):
-			case <-r.Context().Done():
-				return
-			}
-		case FaultHuge:
-			p.huge(w)
-			return
-		case FaultRepeatCursor:
-			body = withoutStartKey(body)
-		case FaultTruncated, FaultBadCRC:
-		default:
-			status := http.StatusBadRequest
-			switch fault {
-			case FaultHTTP500:
-				status = http.StatusInternalServerError
-			case FaultHTTP503:
-				status = http.StatusServiceUnavailable
-			}
-			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-			w.WriteHeader(status)
-			fmt.Fprintf(w, `{"__type":%q,"message":"injected by the test proxy"}`, errorTypes[fault])
-			return
-		}
+	if p.answerInstead(w, r, fault) {
+		return
 	}
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), bytes.NewReader(body))
+	sent := body
+	if fault == FaultRepeatCursor {
+		body = withoutStartKey(body)
+	}
+	resp, out, err := forward(r, target, body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	req.Header = r.Header.Clone()
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
 	switch {
 	case fault == FaultRepeatCursor && resp.StatusCode == http.StatusOK:
-		out = p.repeatCursor(out)
+		out = p.repeatCursor(op, sent, out)
 		resp.Header.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
 		resp.Header.Del("Content-Length")
 	case fault == FaultBadCRC && len(out) > 0:
-		// Flip the case of the last letter: the JSON still parses, the
-		// text is not what the server sent.
-		out = bytes.Clone(out)
-		for i := len(out) - 1; i >= 0; i-- {
-			if c := out[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				out[i] ^= 0x20
-				break
-			}
+		out = damaged(out)
+	case fault == FaultRewrite && resp.StatusCode == http.StatusOK && p.Rewrite != nil:
+		var answer map[string]any
+		if json.Unmarshal(out, &answer) == nil {
+			p.Rewrite(op, answer)
+			out, _ = json.Marshal(answer)
+			resp.Header.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+			resp.Header.Del("Content-Length")
 		}
 	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
-	if fault == FaultTruncated && len(out) > 1 {
-		// Promise the whole body, send half, hang up.
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, buf, err := hj.Hijack(); err == nil {
-				fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.StatusCode, http.StatusText(resp.StatusCode))
-				for k, vs := range resp.Header {
-					if k != "Content-Length" {
-						for _, v := range vs {
-							fmt.Fprintf(buf, "%s: %s\r\n", k, v)
-						}
-					}
-				}
-				fmt.Fprintf(buf, "Content-Length: %d\r\n\r\n", len(out))
-				_, _ = buf.Write(out[:len(out)/2])
-				_ = buf.Flush()
-				_ = conn.Close()
-				return
-			}
-		}
+	if fault == FaultTruncated && len(out) > 1 && truncate(w, resp, out) {
+		return
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(out)
+}
+
+// answerInstead answers a request whose fault needs no server (an error,
+// a reset, a huge body) and reports whether it did; a slow one waits
+// first, then goes on to the server.
+func (p *FaultProxy) answerInstead(w http.ResponseWriter, r *http.Request, fault Fault) bool {
+	switch fault {
+	case "", FaultRepeatCursor, FaultTruncated, FaultBadCRC, FaultRewrite:
+		return false
+	case FaultReset:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close() // no answer at all
+				return true
+			}
+		}
+		return false
+	case FaultSlow:
+		select {
+		case <-time.After(p.Slow):
+			return false
+		case <-r.Context().Done():
+			return true
+		}
+	case FaultHuge:
+		p.huge(w)
+		return true
+	}
+	status := http.StatusBadRequest
+	switch fault {
+	case FaultHTTP500:
+		status = http.StatusInternalServerError
+	case FaultHTTP503:
+		status = http.StatusServiceUnavailable
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"__type":%q,"message":"injected by the test proxy"}`, errorTypes[fault])
+	return true
+}
+
+// forward sends the request on to the server and reads its whole answer.
+func forward(r *http.Request, target string, body []byte) (*http.Response, []byte, error) {
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header = r.Header.Clone()
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp, out, nil
+}
+
+// damaged flips the case of the body's last letter: the JSON still
+// parses, the text is not what the server sent.
+func damaged(out []byte) []byte {
+	out = bytes.Clone(out)
+	for i := len(out) - 1; i >= 0; i-- {
+		if c := out[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			out[i] ^= 0x20
+			break
+		}
+	}
+	return out
+}
+
+// truncate promises the whole body, sends half and hangs up; false when
+// the connection cannot be taken over.
+func truncate(w http.ResponseWriter, resp *http.Response, out []byte) bool {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return false
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return false
+	}
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.StatusCode, http.StatusText(resp.StatusCode))
+	for k, vs := range resp.Header {
+		if k != "Content-Length" {
+			for _, v := range vs {
+				fmt.Fprintf(buf, "%s: %s\r\n", k, v)
+			}
+		}
+	}
+	fmt.Fprintf(buf, "Content-Length: %d\r\n\r\n", len(out))
+	_, _ = buf.Write(out[:len(out)/2])
+	_ = buf.Flush()
+	_ = conn.Close()
+	return true
 }
 
 // huge streams a body of HugeBytes that starts as a Query answer would,
@@ -287,35 +354,79 @@ func (p *FaultProxy) huge(w http.ResponseWriter) {
 	_, _ = io.WriteString(w, `{"PK":{"S":"x"}}],"ScannedCount":1}`)
 }
 
+// startKeys are where each read says to go on from, in its request.
+var startKeys = []string{"ExclusiveStartKey", "ExclusiveStartTableName", "ExclusiveStartShardId"}
+
 // withoutStartKey is a request body read from its first page again.
 func withoutStartKey(body []byte) []byte {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(body, &in) != nil {
 		return body
 	}
-	delete(in, "ExclusiveStartKey")
+	for _, k := range startKeys {
+		delete(in, k)
+	}
 	out, _ := json.Marshal(in)
 	return out
 }
 
-// repeatCursor sets an answer's LastEvaluatedKey to the one the first
-// answer was given (its last item), so reading on asks for it again.
-func (p *FaultProxy) repeatCursor(body []byte) []byte {
+// repeatCursor makes an answer's cursor one that never moves on: a Query
+// or Scan's LastEvaluatedKey and ListTables' LastEvaluatedTableName the
+// first answer's last item or name, DescribeStream's
+// LastEvaluatedShardId its first answer's last shard, and GetRecords'
+// NextShardIterator the iterator it was sent.
+func (p *FaultProxy) repeatCursor(op string, sent, body []byte) []byte {
 	var out map[string]json.RawMessage
 	if json.Unmarshal(body, &out) != nil {
 		return body
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.cursor == nil {
-		var items []json.RawMessage
-		_ = json.Unmarshal(out["Items"], &items)
-		if len(items) == 0 {
+	switch op {
+	case "GetRecords":
+		var in map[string]json.RawMessage
+		_ = json.Unmarshal(sent, &in)
+		out["NextShardIterator"] = in["ShardIterator"]
+	case "DescribeStream":
+		var d map[string]json.RawMessage
+		_ = json.Unmarshal(out["StreamDescription"], &d)
+		if d == nil || !p.firstCursor(op, d["Shards"], "ShardId") {
 			return body
 		}
-		p.cursor = items[len(items)-1]
+		d["LastEvaluatedShardId"] = p.cursor[op]
+		out["StreamDescription"], _ = json.Marshal(d)
+	case "ListTables":
+		if !p.firstCursor(op, out["TableNames"], "") {
+			return body
+		}
+		out["LastEvaluatedTableName"] = p.cursor[op]
+	default:
+		if !p.firstCursor(op, out["Items"], "") {
+			return body
+		}
+		out["LastEvaluatedKey"] = p.cursor[op]
 	}
-	out["LastEvaluatedKey"] = p.cursor
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// firstCursor keeps op's one cursor, from the first answer's list: its
+// last element (or that element's field); false while none is known.
+func (p *FaultProxy) firstCursor(op string, list json.RawMessage, field string) bool {
+	if p.cursor[op] != nil {
+		return true
+	}
+	var elems []json.RawMessage
+	_ = json.Unmarshal(list, &elems)
+	if len(elems) == 0 {
+		return false
+	}
+	last := elems[len(elems)-1]
+	if field != "" {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(last, &m)
+		last = m[field]
+	}
+	p.cursor[op] = last
+	return last != nil
 }

@@ -26,47 +26,16 @@ func parseDecimal(s string) (decimal, bool) {
 		d.neg = s[i] == '-'
 		i++
 	}
-	intStart := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	intPart := s[intStart:i]
+	intPart, i := digitsAt(s, i)
 	frac := ""
 	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		frac = s[fs:i]
+		frac, i = digitsAt(s, i+1)
 	}
 	if intPart == "" && frac == "" {
 		return decimal{}, false
 	}
-	e := 0
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		es := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			if e > 100000 {
-				return decimal{}, false
-			}
-			e = e*10 + int(s[i]-'0')
-			i++
-		}
-		if es == i {
-			return decimal{}, false
-		}
-		if eneg {
-			e = -e
-		}
-	}
-	if i != len(s) {
+	e, i, ok := exponentAt(s, i)
+	if !ok || i != len(s) {
 		return decimal{}, false
 	}
 	all := intPart + frac
@@ -74,17 +43,51 @@ func parseDecimal(s string) (decimal, bool) {
 	for lead < len(all) && all[lead] == '0' {
 		lead++
 	}
-	trail := len(all)
-	for trail > lead && all[trail-1] == '0' {
-		trail--
-	}
-	d.digits = all[lead:trail]
+	d.digits = strings.TrimRight(all[lead:], "0")
 	if d.digits == "" {
 		d.neg = false
 		return d, true
 	}
 	d.exp = len(intPart) - lead + e
 	return d, true
+}
+
+// digitsAt is the run of digits in s from i, and where it ends.
+func digitsAt(s string, i int) (string, int) {
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[start:i], i
+}
+
+// exponentAt reads an exponent (e or E, a sign, digits) in s from i, if
+// one is there: its value and where it ends. ok is false for an exponent
+// without digits or too large for any DynamoDB number.
+func exponentAt(s string, i int) (e, end int, ok bool) {
+	if i >= len(s) || s[i] != 'e' && s[i] != 'E' {
+		return 0, i, true
+	}
+	i++
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	digits, end := digitsAt(s, i)
+	if digits == "" {
+		return 0, end, false
+	}
+	for j := 0; j < len(digits); j++ {
+		if e > 100000 {
+			return 0, end, false
+		}
+		e = e*10 + int(digits[j]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e, end, true
 }
 
 // lexi encodes a number so that byte order is numeric order.

@@ -36,7 +36,7 @@ func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) strin
 			body[len(body)-1] += ","
 		}
 		for j, l := range body {
-			l = colorLine(st, common.Sanitize(l))
+			l = colorLine(st, common.SanitizeJSON(l))
 			tag := ""
 			if j == 0 && !wire {
 				tag = "  " + st.TypeTag.Render(dynamo.TypeOf(item[name]))

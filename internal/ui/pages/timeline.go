@@ -350,7 +350,7 @@ func compact(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return common.Sanitize(string(b))
+	return common.SanitizeJSON(string(b))
 }
 
 // renderPlain shows plain values as coloured JSON.
@@ -361,7 +361,7 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 	}
 	lines := strings.Split(string(b), "\n")
 	for i, l := range lines {
-		lines[i] = colorLine(st, components.Fit(common.Sanitize(l), width))
+		lines[i] = colorLine(st, components.Fit(common.SanitizeJSON(l), width))
 	}
 	return strings.Join(lines, "\n")
 }
