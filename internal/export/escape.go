@@ -21,13 +21,29 @@ func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
 	}
+	return escape(s, true)
+}
+
+// Guard is Sanitize for text that is already escaped (by Sanitize, or
+// quoted as Go quotes): the backslash is left as it is, so guarding it
+// again changes nothing, while a raw control or format character that
+// slipped in is still shown escaped. The explorer's frame uses it around
+// the breadcrumb and request line its pages escaped piece by piece.
+func Guard(s string) string {
+	if isPlain(strings.ReplaceAll(s, `\`, "")) {
+		return s
+	}
+	return escape(s, false)
+}
+
+func escape(s string, backslash bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
+		case r == '\\' && backslash:
 			b.WriteString(`\\`)
 		case r == '\n':
 			b.WriteString(`\n`)

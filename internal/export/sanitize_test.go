@@ -57,6 +57,16 @@ func FuzzSanitize(f *testing.F) {
 		if back, ok := unsanitize(out); !ok || back != s {
 			t.Fatalf("%q shows as %q, which reads back as %q: two texts could look alike", s, out, back)
 		}
+		// The frame guards what its pages escaped: escaped text is never
+		// escaped twice, and raw text is still made safe.
+		if g := Guard(out); g != out {
+			t.Fatalf("Guard escaped escaped text again: %q -> %q", out, g)
+		}
+		for _, r := range Guard(s) {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeRune(r) {
+				t.Fatalf("%U survived Guard in %q", r, s)
+			}
+		}
 	})
 }
 

@@ -585,7 +585,7 @@ func (m *Model) helpView() string {
 			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
 		if line := m.commandLine(); line != "" {
-			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Sanitize(line)) + "\n" + view
+			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Guard(line)) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
@@ -613,7 +613,7 @@ func (m *Model) wholeRequest(req string) string {
 		return ""
 	}
 	const wholeRequestLines = 8
-	lines := strings.Split(ansi.Hardwrap(common.Sanitize(req), max(20, m.w-2), true), "\n")
+	lines := strings.Split(ansi.Hardwrap(common.Guard(req), max(20, m.w-2), true), "\n")
 	if len(lines) > wholeRequestLines {
 		lines = append(lines[:wholeRequestLines-1], "…")
 	}
@@ -758,9 +758,9 @@ func (m *Model) header() string {
 			}
 		}
 		if i == len(cs)-1 {
-			crumbs = append(crumbs, st.CrumbActive.Render(common.Sanitize(c))+mark)
+			crumbs = append(crumbs, st.CrumbActive.Render(common.Guard(c))+mark)
 		} else {
-			crumbs = append(crumbs, st.Crumb.Render(common.Sanitize(c))+mark)
+			crumbs = append(crumbs, st.Crumb.Render(common.Guard(c))+mark)
 		}
 	}
 	path := strings.Join(crumbs, sep)

@@ -45,7 +45,7 @@ func (m *Model) request() string {
 	if line := m.exportLine(); line != "" {
 		return components.Fit(line, m.w)
 	}
-	lines := requestLines(common.Sanitize(m.top().Request()), m.w)
+	lines := requestLines(common.Guard(m.top().Request()), m.w)
 	for i, l := range lines {
 		lead := st.RequestLabel.Render("▸ ")
 		if i > 0 {
@@ -61,7 +61,7 @@ func (m *Model) requestHeight() int {
 	if m.exportLine() != "" || m.tooSmall() {
 		return 1
 	}
-	return len(requestLines(common.Sanitize(m.top().Request()), m.w))
+	return len(requestLines(common.Guard(m.top().Request()), m.w))
 }
 
 // wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks

@@ -10,3 +10,7 @@ func Sanitize(s string) string { return export.Sanitize(s) }
 // controls and backslashes, so only what it leaves raw (C1 controls, bidi
 // and format characters) is escaped; Sanitize would double its escapes.
 func SanitizeJSON(s string) string { return string(export.EscapeJSON([]byte(s))) }
+
+// Guard shows text already escaped piece by piece (a breadcrumb, a request
+// line) safely without escaping its escapes again: see export.Guard.
+func Guard(s string) string { return export.Guard(s) }
