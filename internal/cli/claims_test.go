@@ -32,6 +32,10 @@ type claim struct {
 	// figures are the counts and costs the README shows it printing
 	// (requests=2, "consumedRCU": 1.5): each must be what it prints.
 	figures []figure
+	// requests are the request lines (Query T: …) the README shows on
+	// stderr: each must begin a line the command prints, so what the
+	// README shows is what is sent.
+	requests []string
 }
 
 // TestClaims runs every dynascope command line that --help, the README and
@@ -83,6 +87,11 @@ func runsHeadless(t *testing.T, c claim, args []string) {
 	for _, want := range c.figures {
 		if !slices.Contains(printed, want) {
 			t.Errorf("%s\n%s: the README shows %s=%s; it prints %v", c.where, c.line, want.name, want.value, printed)
+		}
+	}
+	for _, want := range c.requests {
+		if !slices.ContainsFunc(strings.Split(errs.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("%s\n%s: the README shows the request %q; it sends:\n%s", c.where, c.line, want, errs.String())
 		}
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -243,6 +252,10 @@ func readmeClaims(t *testing.T) []claim {
 		case !ok && under >= 0:
 			if strings.HasPrefix(text, "{") && !strings.Contains(text, "…") {
 				out[under].shows = append(out[under].shows, text)
+			}
+			if request, ok := strings.CutPrefix(text, "Query "); ok {
+				request, _, _ = strings.Cut(request, "  (stderr)")
+				out[under].requests = append(out[under].requests, "Query "+strings.TrimSpace(request))
 			}
 			out[under].figures = append(out[under].figures, figures(text)...)
 			continue

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -459,6 +460,9 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 				return time.UnixMicro(n).UTC(), true
 			}
 		}
+		if t, ok := decimalEpoch(key, e.Unit()); ok {
+			return t, true
+		}
 		f, err := strconv.ParseFloat(key, 64)
 		if err != nil {
 			return time.Time{}, false
@@ -535,6 +539,24 @@ func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
 		}
 	}
 	return 0, 0, time.Time{}, false
+}
+
+// decimalEpoch reads a decimal count of units (1536019200.5) exactly, to
+// the nanosecond, where a float would round it; false for other forms.
+func decimalEpoch(key string, unit time.Duration) (time.Time, bool) {
+	r, ok := new(big.Rat).SetString(key)
+	if !ok || strings.ContainsAny(key, "eE/") {
+		return time.Time{}, false
+	}
+	ns := r.Mul(r, new(big.Rat).SetInt64(int64(unit)))
+	limit := new(big.Rat).SetInt64(maxEpochSeconds)
+	limit.Mul(limit, big.NewRat(1e9, 1))
+	if new(big.Rat).Abs(ns).Cmp(limit) > 0 {
+		return time.Time{}, false
+	}
+	q := new(big.Int).Quo(ns.Num(), ns.Denom()) // toward zero
+	sec, rem := new(big.Int).QuoRem(q, big.NewInt(1e9), new(big.Int))
+	return time.Unix(sec.Int64(), rem.Int64()).UTC(), true
 }
 
 // parsePart reads the time part of a key.

@@ -111,18 +111,21 @@ func TestCompileRange(t *testing.T) {
 		prefix string
 		want   string
 	}{
-		// The seed's query, as written.
-		{seconds, "< 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019199"},
-		{seconds, "<= 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019200"},
-		{seconds, "> 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=1536019201 :hi=253402300799"},
-		{seconds, ">= 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=1536019200 :hi=253402300799"},
-		{seconds, "< 2018-09-04T00:00Z", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019199"},
+		// The seed's query, as written: an open range on a number key is
+		// its own operator, no bound invented (1536019199.5 is before).
+		{seconds, "< 1536019200", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "<= 1536019200", "", "SK <= :sk  :sk=1536019200"},
+		{seconds, "> 1536019200", "", "SK > :sk  :sk=1536019200"},
+		{seconds, ">= 1536019200", "", "SK >= :sk  :sk=1536019200"},
+		{seconds, "< 2018-09-04T00:00Z", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "< 2018-09-04T00:00:00.5Z", "", "SK < :sk  :sk=1536019200.5"},
+		{seconds, "before 1960-01-01", "", "SK < :sk  :sk=-315619200"},
 		{seconds, "2018-09-04T00:00:00Z", "", "SK = :sk  :sk=1536019200"},
 		{seconds, "1536019200", "", "SK = :sk  :sk=1536019200"},
 		{iso, "2026-10-31T12:00:00Z", "", "SK = :sk  :sk=\"2026-10-31T12:00:00Z\""},
 		{blog, "2018-08-29T12:00:00Z", "amsg", "SK = :sk  :sk=\"amsg#2018-08-29:12:00:00\""},
-		{seconds, "<= 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536105599"},
-		{seconds, "> 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1536105600 :hi=253402300799"},
+		{seconds, "<= 2018-09-04", "", "SK < :sk  :sk=1536105600"}, // through the day: before the next
+		{seconds, "> 2018-09-04", "", "SK >= :sk  :sk=1536105600"},
 		{seconds, "2018-08", "", "SK BETWEEN :lo AND :hi  :lo=1533081600 :hi=1535759999"},
 		{seconds, "last 15m", "", "SK BETWEEN :lo AND :hi  :lo=1793490300 :hi=1793491200"},
 		{seconds, "last 7d", "", "SK BETWEEN :lo AND :hi  :lo=1792886400 :hi=1793491200"},
@@ -130,8 +133,10 @@ func TestCompileRange(t *testing.T) {
 		{seconds, "yesterday", "", "SK BETWEEN :lo AND :hi  :lo=1793404800 :hi=1793491199"},
 		{seconds, "2018-08-29..2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
 		{seconds, "between 2018-08-29 and 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
-		{seconds, ">= 1536019200000", "", "SK BETWEEN :lo AND :hi  :lo=1536019200 :hi=253402300799"},
-		{millis, "< 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800000 :hi=1536019199999"},
+		{seconds, ">= 1536019200000", "", "SK >= :sk  :sk=1536019200"},
+		{seconds, "<= 1536019200123", "", "SK <= :sk  :sk=1536019200.123"},
+		{millis, "< 1536019200", "", "SK < :sk  :sk=1536019200000"},
+		{millis, "<= 1536019200", "", "SK < :sk  :sk=1536019201000"}, // a second of milliseconds
 		{millis, "2018-09-04T00:00:00.5Z..2018-09-04T00:00:01Z", "", "SK BETWEEN :lo AND :hi  :lo=1536019200500 :hi=1536019201999"},
 		{iso, "2026-10", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-\""},
 		{iso, "2026-10-31", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-31T\""},
@@ -153,6 +158,21 @@ func TestCompileRange(t *testing.T) {
 		c, err := CompileRange(r, tc.enc, tc.prefix)
 		if err != nil || cond(c) != tc.want {
 			t.Errorf("%s %q prefix %q:\n got %s (%v)\nwant %s", tc.enc.Name(), tc.in, tc.prefix, cond(c), err, tc.want)
+		}
+	}
+	// A legal N between two seconds is before the second after it, and
+	// the request line's words read back as the same condition.
+	for _, in := range []string{"< 1536019200", "< 2018-09-04T00:00:00.5Z", "<= 1536019200123", "> 2018-09-04"} {
+		r, _ := ParseRange(in, demoNow, time.UTC)
+		c, _ := CompileRange(r, seconds, "")
+		if in == "< 1536019200" && (!condHolds(c, N("1536019199.5")) || condHolds(c, N("1536019200"))) {
+			t.Errorf("%q is %s: 1536019199.5 must be in it, 1536019200 not", in, cond(c))
+		}
+		desc := DescribeCondition(c, seconds, time.UTC)
+		r2, err := ParseRange(desc, demoNow, time.UTC)
+		c2, _ := CompileRange(r2, seconds, "")
+		if err != nil || cond(c2) != cond(c) {
+			t.Errorf("%q is %s, said %q, read back as %s (%v)", in, cond(c), desc, cond(c2), err)
 		}
 	}
 	if _, err := CompileRange(TimeRange{Op: TimeGe, From: demoNow}, blog, ""); err == nil || !strings.Contains(err.Error(), "prefix") {

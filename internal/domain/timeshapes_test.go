@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,18 @@ func TestShapesRangeIsTimeFilter(t *testing.T) {
 			for _, k := range keys {
 				if tm, ok := enc.KeyTime(k); ok && !tm.Before(lo) && !tm.After(hi) {
 					want[k] = true
+				}
+			}
+			// An open range on a number key is a comparison of numbers:
+			// numbers that are not times are in it as their value says.
+			if sh.number && r.Op != TimeBetween {
+				ref, _ := strconv.ParseFloat(enc.Encode(r.From), 64)
+				for _, k := range sh.others {
+					v, _ := strconv.ParseFloat(k, 64)
+					want[k] = (r.Op == TimeLt || r.Op == TimeLe) == (v < ref)
+					if !want[k] {
+						delete(want, k)
+					}
 				}
 			}
 			got := map[string]bool{}

@@ -44,7 +44,7 @@ func TestTimeSeedQuery(t *testing.T) {
 	h.contains(t, "Timestamp holds epoch seconds (detected) · times in UTC", "3 items loaded", "2018-09-04 01:00:00", "range ›")
 	h.typeText("< 1536019200")
 	h.keys("enter")
-	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=-62135596800", ":hi=1536019199", "until 2018-09-03 23:59:59 UTC")
+	h.contains(t, "2 items loaded", "newest first", "2018-08-29 12:00:00", "2011-07-09 13:00:00", "Timestamp < :sk   :pk=123 :sk=1536019200", "before 2018-09-04 00:00:00 UTC")
 	if strings.Contains(h.screen(), "2018-09-04 01:00:00") {
 		t.Fatal("the third record is listed")
 	}
