@@ -176,7 +176,7 @@ func TestRangeShapes(t *testing.T) {
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
 			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,
-			[]string{`OrderCreationDate BETWEEN :lo AND :hi   :pk="C1" :lo=20151221 :hi=99991231`, "20060102 (a number)"}},
+			[]string{`OrderCreationDate > :sk   :pk="C1" :sk=20151220`, "20060102 (a number)"}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--at", "2015-03", "--time-format", "yyyyMMdd"}, 9,
 			[]string{":lo=20150301 :hi=20150331"}},
 	} {

@@ -184,8 +184,11 @@ func (k rangeCompiler) lo(t time.Time) string { return k.prefix + k.e.Encode(t) 
 // text after the time.
 func (k rangeCompiler) hi(t time.Time) string {
 	s := k.prefix + k.e.EncodeLast(t)
-	if k.tail != "" {
+	switch {
+	case k.tail != "":
 		s += k.tail + "\U0010FFFF"
+	case k.e.Rest:
+		s += "\U0010FFFF"
 	}
 	return s
 }
@@ -226,7 +229,7 @@ func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err e
 // condition asks for the keys from a to b: one key's instant, a period's
 // common prefix, or the keys between the two.
 func (k rangeCompiler) condition(a, b time.Time, period bool) SKCondition {
-	if a.Equal(b) && !k.e.IsID() && k.tail == "" {
+	if a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest {
 		return SKCondition{Op: SKEq, A: k.val(k.lo(b))} // one key's instant
 	}
 	if period && k.textual && !k.e.IsID() {

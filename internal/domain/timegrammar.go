@@ -382,6 +382,8 @@ func readableTime(t time.Time, e TimeEncoding, loc *time.Location) string {
 		// a bound between two of the keys' steps (< 1536019200.5 on
 		// seconds): as precise as it is, so it reads back the same
 		return t.In(loc).Format("2006-01-02 15:04:05.999999999 MST")
+	case unit < time.Microsecond:
+		return t.In(loc).Format("2006-01-02 15:04:05.000000000 MST")
 	case unit < time.Millisecond:
 		return t.In(loc).Format("2006-01-02 15:04:05.000000 MST")
 	case unit < time.Second:

@@ -31,7 +31,15 @@ func TestDetectTime(t *testing.T) {
 		{[]string{"NY#NEWYORKCITY#10001"}, false, false, ""},
 		{[]string{"v0_Audit"}, false, false, ""},
 		{[]string{"2026-13-01"}, false, false, ""},
-		{[]string{"1536019200"}, false, false, ""}, // text digits are not a time form
+		{[]string{"1536019200"}, false, true, "epoch seconds (as text)"}, // digits in text: their width says the unit
+		{[]string{"admission#1601700180000#R8", "admission#1601700190000#R9"}, false, true, "prefix#epoch milliseconds#…"},
+		{[]string{"P#512-777-7777#2021-07-07T16:36:42-D", "P#512-777-7777#2021-07-07T16:36:43-1"}, false, true, "prefix#2006-01-02T15:04:05…"},
+		{[]string{"2019-09-25T010101"}, false, true, "2006-01-02T150405"},
+		{[]string{"20190925T010101Z"}, false, true, "20060102T150405Z0700"},
+		{[]string{"ORDER#20190925"}, false, true, "prefix#20060102"},
+		{[]string{"2019-09-25:01:01:01"}, false, true, "2006-01-02:15:04:05"},
+		{[]string{"evt#1601700180000000000"}, false, true, "prefix#epoch nanoseconds"},
+		{[]string{"12345678901"}, false, false, ""}, // eleven digits: no epoch width
 		{nil, false, false, ""},
 	} {
 		e, ok := DetectTime(tc.keys, tc.number)

@@ -99,6 +99,27 @@ var shapes = []shape{
 	{name: "epoch seconds", number: true, write: func(t time.Time, _ int) string {
 		return fmt.Sprint(t.Unix())
 	}, others: []string{"1E+125", "9223372036854775807", "-1E+125"}, detected: "epoch seconds"},
+	{name: "onetable: epoch ms inside text", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("admission#%d#R%d", t.UnixMilli(), i)
+	}, prefixes: []string{"admission#"}, others: []string{"admission#", "patient#x"}, detected: "prefix#epoch milliseconds#…"},
+	{name: "epoch seconds as text", write: func(t time.Time, _ int) string {
+		return fmt.Sprint(t.Unix())
+	}, others: []string{"META"}, detected: "epoch seconds (as text)"},
+	{name: "epoch ns after a prefix", write: func(t time.Time, _ int) string {
+		return fmt.Sprintf("evt#%d", t.UnixNano())
+	}, prefixes: []string{"evt#"}, others: []string{"evt#x"}, detected: "prefix#epoch nanoseconds"},
+	{name: "text right after the time", write: func(t time.Time, i int) string {
+		return "P#512-777-7777#" + t.Format("2006-01-02T15:04:05") + []string{"-D", "-1", ""}[i%3]
+	}, prefixes: []string{"P#512-777-7777#"}, others: []string{"P#512-777-7777#x"}, detected: "prefix#2006-01-02T15:04:05…"},
+	{name: "compact ISO", write: func(t time.Time, _ int) string {
+		return t.Format("2006-01-02T150405")
+	}, others: []string{"profile"}, detected: "2006-01-02T150405"},
+	{name: "ISO basic with text after", write: func(t time.Time, i int) string {
+		return t.Format("20060102T150405Z") + fmt.Sprintf("#%d", i)
+	}, others: []string{"Metadata"}, detected: "20060102T150405Z0700#…"},
+	{name: "yyyyMMdd in text", write: func(t time.Time, i int) string {
+		return "DAY#" + t.Format("20060102") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"DAY#"}, others: []string{"DAY#"}, detected: "prefix#20060102#…"},
 	{name: "ISO time, text after", write: func(t time.Time, i int) string {
 		return t.Format("2006-01-02T15:04:05Z") + fmt.Sprintf("#%d", i)
 	}, others: []string{"Metadata"}, detected: "2006-01-02T15:04:05Z07:00#…"},
