@@ -115,7 +115,7 @@ func idAt(s string) (timePart, bool) {
 	return timePart{}, false
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
 func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // restAllowed reports text that may follow a time part directly: not a
