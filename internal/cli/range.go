@@ -254,8 +254,12 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	if f.format == "" {
 		if !sample.OK {
+			seen := ""
+			if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
+			}
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
-				"the sort keys of %s here hold no time this tool recognises (or there are none)", skName)
+				"the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
 		}
 		if note := sample.Note(); note != "" && masked {
 			fmt.Fprintf(stderr, "%d of %d keys are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
@@ -295,7 +299,9 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			}
 		}
 		detected = fmt.Sprintf("detection reads them as %s (such as %s)", export.OneLine(sample.Enc.Name()), shown(example))
-		advice = "compare the format with the key, or leave it out to use what detection reads"
+		advice = fmt.Sprintf("--time-format %s matches them; or leave it out to use what detection reads", domain.ShellQuote(export.OneLine(sample.Enc.TimeFormat())))
+	} else if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+		detected = "detection finds no time in them either; their keys read as " + export.OneLine(strings.Join(t, ", "))
 	}
 	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
 		where, f.format, len(sample.Keys), export.OneLine(skName), shown(sample.Keys[0]), detected)

@@ -128,7 +128,10 @@ func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
 // (JFK#2021-08-01T07:25:00#250#0, admission#1601700180000#R8); or with
 // text right after it (P#512-777-7777#2021-07-07T16:36:42-D). Earlier
 // places in that list win.
-func DetectTimeText(key string) (TimeEncoding, bool) {
+func DetectTimeText(key string) (TimeEncoding, bool) { return detectWith(key, timeAt) }
+
+// detectWith places the time part that at finds in key (see DetectTimeText).
+func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
 	starts := []int{0}
 	for i := 0; i < len(key)-1; i++ {
 		if isTimeSep(key[i]) {
@@ -138,7 +141,7 @@ func DetectTimeText(key string) (TimeEncoding, bool) {
 	found := make([]timePart, len(starts))
 	ok := make([]bool, len(starts))
 	for j, i := range starts {
-		found[j], ok[j] = timeAt(key[i:])
+		found[j], ok[j] = at(key[i:])
 	}
 	end := func(j int) int { return starts[j] + found[j].n }
 	place := func(j int, p TimePlace) TimeEncoding {
@@ -242,6 +245,31 @@ func (e TimeEncoding) locateAt(key string, i int) (int, int, time.Time, bool) {
 		}
 	}
 	return 0, 0, time.Time{}, false
+}
+
+// partAt is the longest time part of this very form s begins with.
+func (e TimeEncoding) partAt(s string) (timePart, bool) {
+	ends := e.partLengths(s)
+	if e.Kind == TimeText {
+		ends = append([]int{len(s)}, ends...)
+		for i := 0; i < len(s); i++ {
+			if isTimeSep(s[i]) {
+				ends = append(ends, i)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.IntSlice(ends)))
+	}
+	for _, n := range ends {
+		if n > len(s) || n == 0 {
+			continue
+		}
+		if _, ok := e.parsePart(s[:n]); ok {
+			p := e
+			p.Place, p.Sep, p.Tail, p.Lead, p.Rest, p.Begins, p.anywhere = TimeWhole, "", "", "", false, "", false
+			return timePart{p, n}, true
+		}
+	}
+	return timePart{}, false
 }
 
 // partLengths are the lengths a time part of this encoding may have at

@@ -154,8 +154,15 @@ func newRangeCompiler(e TimeEncoding, prefix string) (rangeCompiler, error) {
 // textPrefix is the text before the time a text key's bounds begin with:
 // the one given, the template's Lead, and its separator where missing.
 func textPrefix(e TimeEncoding, prefix string) (string, error) {
-	if prefix == "" {
+	switch {
+	case prefix == "" || strings.HasPrefix(e.Lead, prefix):
+		// A of A#{time}: the format's own separator joins it, never dropped
+		// nor doubled.
 		prefix = e.Lead
+	case e.Lead != "":
+		return "", fmt.Errorf("the sort-key prefix %q does not begin the format's %q: give one of them, or a prefix the format begins with", prefix, e.Lead)
+	case e.Begins != "" && !strings.HasPrefix(prefix, e.Begins):
+		return "", fmt.Errorf("the sort-key prefix %q does not begin with the format's %q", prefix, e.Begins)
 	}
 	switch {
 	case e.Place == TimeAfter && prefix == "":

@@ -60,6 +60,9 @@ type TimeEncoding struct {
 	// Begins is fixed text every key begins with before a prefix that
 	// varies (P# of P#{any}#{time}).
 	Begins string
+	// anywhere marks a form given alone (epoch-ms, a layout) for text
+	// keys: where it stands in them is read from the keys (Resolve).
+	anywhere bool
 }
 
 // IsID reports a time-ordered id: its keys are not one per instant.
@@ -96,6 +99,9 @@ func (e TimeEncoding) ForKey(number bool) (TimeEncoding, error) {
 	}
 	if !number {
 		e.Number = false
+		e = e.inText()
+	} else {
+		e.anywhere = false
 	}
 	if e.FitsNumber() != number {
 		if number {

@@ -183,6 +183,26 @@ func TestCompileRange(t *testing.T) {
 			t.Errorf("%q is %s, said %q, read back as %s (%v)", in, cond(c), desc, cond(c2), err)
 		}
 	}
+	// A template's fixed text and a prefix given beside it join on the
+	// template's separator: never dropped, never doubled.
+	for _, tc := range []struct{ format, prefix, want string }{
+		{"A#{time}", "A", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"A#{time}", "A#", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"A#{time}", "", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"{any}#{time}", "A", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"{any}#{time}", "A#", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"P#{any}#{time}{any}", "P#512-777-7777", `begins_with(SK, :prefix)  :prefix="P#512-777-7777#2021-07-07T"`},
+		{"admission#{time:epoch-ms}#{any}", "admission", `SK BETWEEN :lo AND :hi  :lo="admission#1625616000000" :hi="admission#1625702399999#\U0010ffff"`},
+	} {
+		e, _ := ParseTimeFormat(tc.format)
+		e, _ = e.ForKey(false)
+		e, _ = e.Resolve([]string{"A#2021-07-07T16:36:42", "P#512-777-7777#2021-07-07T16:36:42-D"})
+		r, _ := ParseRange("2021-07-07", demoNow, time.UTC)
+		c, err := CompileRange(r, e, tc.prefix)
+		if err != nil || cond(c) != tc.want {
+			t.Errorf("--sk-prefix %q --time-format %q: %s (%v), want %s", tc.prefix, tc.format, cond(c), err, tc.want)
+		}
+	}
 	if _, err := CompileRange(TimeRange{Op: TimeGe, From: demoNow}, blog, ""); err == nil || !strings.Contains(err.Error(), "prefix") {
 		t.Errorf("composite keys without a prefix: %v", err)
 	}

@@ -381,8 +381,50 @@ func TestTimeFormats(t *testing.T) {
 	if _, err := iso.ForKey(true); err == nil {
 		t.Error("yyyy-MM-dd accepted on a number key")
 	}
-	if _, err := (TimeEncoding{Kind: EpochSeconds}).ForKey(false); err == nil {
-		t.Error("epoch-s accepted on a text key")
+	// Every shape a layout people write can say, and the forms given
+	// alone, read where they stand in the keys.
+	for _, tc := range []struct{ format, key, at string }{
+		{"admission#{time:epoch-ms}#{any}", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"admission#{time}#{any}", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"admission#epoch-ms", "admission#1601700180000", "2020-10-03T04:43:00Z"},
+		{"epoch-ms", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"{time:2006-01-02T150405}{any}", "2019-09-25T010101-x", "2019-09-25T01:01:01Z"},
+		{"P#{any}#{time}{any}", "P#512-777-7777#2021-07-07T16:36:42-D", "2021-07-07T16:36:42Z"},
+		{"{any}#{time}-{any}", "P#512-777-7777#2021-07-07T16:36:42-1", "2021-07-07T16:36:42Z"},
+		{"yyyy-MM-dd'T'HH:mm:ss", "JFK#2021-08-01T07:25:00#250#0", "2021-08-01T07:25:00Z"},
+		{"P#{any}#{time}{any}", "Q#512-777-7777#2021-07-07T16:36:42-D", ""},
+	} {
+		e, err := ParseTimeFormat(tc.format)
+		if err == nil {
+			e, err = e.ForKey(false)
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.format, err)
+			continue
+		}
+		e, ok := e.Resolve([]string{"META", tc.key})
+		tm, read := e.KeyTime(tc.key)
+		if tc.at == "" && (ok && read) || tc.at != "" && (!ok || !read || tm.Format(time.RFC3339Nano) != tc.at) {
+			t.Errorf("%q reads %q as %v %v %v (%s), want %q", tc.format, tc.key, ok, read, tm, e.Name(), tc.at)
+		}
+	}
+	// What detection reads, written as a template, reads back as it.
+	for _, sh := range shapes {
+		var keys []string
+		for i, at := range shapeInstants[:5] {
+			keys = append(keys, sh.write(at, i))
+		}
+		d, _ := DetectTime(keys, sh.number)
+		e, err := ParseTimeFormat(d.TimeFormat())
+		if err == nil {
+			e, err = e.ForKey(sh.number)
+		}
+		if err == nil {
+			e, _ = e.Resolve(keys)
+		}
+		if err != nil || formOf(e) != formOf(d) || e.Lead != d.Lead || e.Width != d.Width || e.Rest != d.Rest {
+			t.Errorf("%s: %s written %q reads back as %s (%v)", sh.name, d.Name(), d.TimeFormat(), e.Name(), err)
+		}
 	}
 }
 
