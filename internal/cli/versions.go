@@ -136,6 +136,9 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		if err := nothingFound(f, pattern, res.Level); err != nil {
 			return err
 		}
+		if pattern == nil && !mask.Whole(info.Key.SK.Name) {
+			suggestVersionPattern(ctx, conn.client, f, res.Level, keyDelims(info, "", conf.Table(f.table).Delimiter)[info.Key.SK.Name])
+		}
 	}
 	delim := conf.Table(f.table).Delimiter
 	rows = maskVersionRows(rows, mask, info, delim)
@@ -238,6 +241,35 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 // nothingFound explains an empty result: a pattern that matches nothing is
 // a mistake (exit 2); with the usual forms, stderr says which were looked
 // for and how to name another.
+// suggestVersionPattern reads one page of the partition's keys and says
+// what they read as, and the --version-pattern they suggest.
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, level domain.KeyQuery, delim string) {
+	q := level
+	q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
+	page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
+	if err != nil || len(page.Items) == 0 {
+		return
+	}
+	var keys []string
+	for _, it := range page.Items {
+		if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
+			keys = append(keys, kv.Text)
+		}
+	}
+	if delim == "" {
+		delim = domain.GuessDelimiter(keys)
+	}
+	seen := domain.InferTemplates(keys, delim)
+	if len(seen) == 0 {
+		return
+	}
+	fmt.Fprintf(f.stderr, "the sort keys read as %s", export.OneLine(strings.Join(seen, ", ")))
+	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
+		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
+	}
+	fmt.Fprintln(f.stderr)
+}
+
 func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery) error {
 	if pattern != nil {
 		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
