@@ -60,6 +60,9 @@ func segmentParts(seg string) []KeyPart {
 	if n := revisionAt(seg); n > 0 {
 		return append([]KeyPart{{Kind: PartRevision, Text: seg[:n]}}, wordParts(seg[n:])...)
 	}
+	if n := labelAt(seg); n > 0 && n < len(seg) {
+		return append([]KeyPart{{Kind: PartText, Text: seg[:n]}}, segmentParts(seg[n:])...)
+	}
 	switch {
 	case digitsOnly(seg):
 		return []KeyPart{{Kind: PartNumber, Text: seg}}
@@ -74,6 +77,24 @@ func wordParts(s string) []KeyPart {
 		return nil
 	}
 	return []KeyPart{{Kind: PartText, Text: s}}
+}
+
+// labelAt is the length of a field name and underscore a segment begins
+// with, as ElectroDB writes a key's fields (employee_ of employee_e001,
+// $employees_ of $employees_1): 0 when it begins with none.
+func labelAt(s string) int {
+	i := 0
+	if i < len(s) && s[i] == '$' {
+		i++
+	}
+	start := i
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i == start || i >= len(s) || s[i] != '_' {
+		return 0
+	}
+	return i + 1
 }
 
 // revisionAt is the length of a revision counter s begins with (v00001 of
