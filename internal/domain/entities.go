@@ -162,7 +162,7 @@ func (a *entityAcc) add(it EntityItem, pk, sk string) {
 
 func (a *entityAcc) entity() Entity {
 	e := a.e
-	e.KeyTemplates = map[string]string{"pk": mostCommon(a.pk), "sk": mostCommon(a.sk)}
+	e.KeyTemplates = map[string]string{"pk": foldTemplates(a.pk), "sk": foldTemplates(a.sk)}
 	for name, types := range a.attrs {
 		var ts []string
 		for t := range types {
@@ -179,6 +179,24 @@ func (a *entityAcc) entity() Entity {
 		return x.Name < y.Name
 	})
 	return e
+}
+
+// foldTemplates is one template for the keys of a type: the most common,
+// with the segment the others differ in written as an enumeration (or
+// {id}, past a few values).
+func foldTemplates(counts map[string]int) string {
+	t := mostCommon(counts)
+	var others []string
+	for o := range counts {
+		if o != t {
+			others = append(others, o)
+		}
+	}
+	sort.Strings(others)
+	for _, o := range others {
+		t = joinEnum(t, o)
+	}
+	return t
 }
 
 // mostCommon is the template most of a type's keys have (the first seen

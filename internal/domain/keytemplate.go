@@ -337,6 +337,9 @@ func GuessDelimiter(keys []string) string {
 	return best
 }
 
+// revisionWords are the words a revision number follows (rev#3#Terms).
+var revisionWords = map[string]bool{"rev": true, "revision": true, "ver": true, "version": true, "v": true}
+
 // SuggestVersionPattern is the --version-pattern the templates suggest:
 // where a revision counter stands (v{n}), the text before it, and {name}
 // for what follows; "" when no template holds one.
@@ -344,6 +347,10 @@ func SuggestVersionPattern(keys []string, delim string) string {
 	for _, k := range keys {
 		parts := ParseKey(k, delim)
 		for i, p := range parts {
+			if p.Kind == PartNumber && i >= 2 && parts[i-1].Kind == PartDelim && parts[i-2].Kind == PartText &&
+				revisionWords[strings.ToLower(parts[i-2].Text)] && i+2 < len(parts) && parts[i+1].Kind == PartDelim {
+				return KeyTemplate(parts[:i]) + "{n}" + delim + "{name}" // rev#3#Terms
+			}
 			if p.Kind != PartRevision {
 				continue
 			}

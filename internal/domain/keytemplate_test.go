@@ -43,6 +43,7 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"v00001.profile", "v00002.profile"}, "v{n}.{name}"},
 		{[]string{"Audit#v3"}, "{name}#v{n}"},
 		{[]string{"rev#v2#Audit"}, "rev#v{n}#{name}"},
+		{[]string{"metadata", "rev#3#Terms"}, "rev#{n}#{name}"},
 		{[]string{"Metadata"}, ""},
 	} {
 		if got := SuggestVersionPattern(tc.keys, "#"); got != tc.want {
