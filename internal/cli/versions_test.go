@@ -234,7 +234,9 @@ func publishedLayoutConns(t *testing.T) map[string]func(table string) []string {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	return map[string]func(string) []string{
 		"dynalite": func(string) []string { return []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"} },
-		"data":     func(table string) []string { return []string{"--data", filepath.Join(dir, table+".json"), "--keys", "PK:S,SK:S"} },
+		"data": func(table string) []string {
+			return []string{"--data", filepath.Join(dir, table+".json"), "--keys", "PK:S,SK:S"}
+		},
 	}
 }
 

@@ -273,6 +273,9 @@ func joinEnum(a, b string) string {
 		if sa[i] == sb[i] {
 			continue
 		}
+		if placeholderRE.MatchString(sa[i]) && sa[i] != "{id}" || placeholderRE.MatchString(sb[i]) && sb[i] != "{id}" {
+			return a // a part of a different form (v{n}_ beside v{n}_Rel): the most common stands
+		}
 		if sa[i] == "{id}" || sb[i] == "{id}" {
 			sa[i] = "{id}"
 			return strings.Join(sa, "")
