@@ -250,7 +250,8 @@ func readmeClaims(t *testing.T) []claim {
 		l, ok := commandLine(text)
 		switch {
 		case !ok && under >= 0:
-			if strings.HasPrefix(text, "{") && !strings.Contains(text, "…") {
+			csv := strings.Contains(out[under].line, "--output csv") && text != "" && !strings.Contains(text, "(stderr)")
+			if (strings.HasPrefix(text, "{") || csv) && !strings.Contains(text, "…") {
 				out[under].shows = append(out[under].shows, text)
 			}
 			if request, ok := strings.CutPrefix(text, "Query "); ok {
