@@ -150,7 +150,7 @@ func TestLibraryLayouts(t *testing.T) {
 	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": mem} {
 		for _, tc := range []struct {
 			shape, table, index, pkName, skName, pk, enc string
-			inMonth                                       int
+			inMonth                                      int
 		}{
 			{"onetable admission#{epoch-ms}#room", "LibOneTable", "", "pk", "sk", "patient#1", "prefix#epoch milliseconds#…", 30},
 			{"ElectroDB $employee_1#hired_{iso, lower case}#employee_…", "LibElectro", "gsi1", "gsi1pk", "gsi1sk", "$taskapp#office_o1", "prefix_2006-01-02t15:04:05.000z#…", 10},
