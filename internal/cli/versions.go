@@ -136,7 +136,11 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		if err := nothingFound(f, pattern, res.Level); err != nil {
 			return err
 		}
-		if pattern == nil && !mask.Whole(info.Key.SK.Name) {
+	}
+	// After the summary, so the read's own figures stay its own: the
+	// hint's one read says its cost.
+	hint := func() {
+		if len(res.Histories) == 0 && pattern == nil && !mask.Whole(info.Key.SK.Name) {
 			suggestVersionPattern(ctx, conn.client, f, res.Level, keyDelims(info, "", conf.Table(f.table).Delimiter)[info.Key.SK.Name])
 		}
 	}
@@ -174,6 +178,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
 		summary()
+		hint()
 		return err
 	}
 	doc := map[string]any{
@@ -192,6 +197,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		return err
 	}
 	summary()
+	hint()
 	return nil
 }
 
@@ -267,7 +273,7 @@ func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlag
 	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
 		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
 	}
-	fmt.Fprintln(f.stderr)
+	fmt.Fprintf(f.stderr, " (one more request to read them: %.1f RCU)\n", page.Cost.Billed)
 }
 
 func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery) error {
