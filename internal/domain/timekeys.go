@@ -263,13 +263,6 @@ func detectNumberKey(k string) (TimeEncoding, bool) {
 
 func isTimeSep(c byte) bool { return strings.IndexByte(timeSeps, c) >= 0 }
 
-// matchPart reads a whole string as a time: a layout, or an id.
-func matchPart(s string) (TimeEncoding, bool) {
-	if e, ok := matchLayout(s); ok {
-		return e, true
-	}
-	return matchID(s)
-}
 
 // A sample's time form is taken when the keys that read as time in it
 // are at least two thirds of the sample and two or more (a header item
