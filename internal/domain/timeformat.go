@@ -222,6 +222,8 @@ func (e TimeEncoding) placeAfter(s, after string) (TimeEncoding, error) {
 func (e TimeEncoding) TimeFormat() string {
 	var format string
 	switch {
+	case e.Kind == TimeText && e.Number:
+		return e.Layout // 20060102 on a number key
 	case e.Kind == TimeText:
 		format = "{time:" + e.Layout + "}"
 	case e.isEpoch() && e.Width == 0:

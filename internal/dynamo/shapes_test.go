@@ -258,7 +258,7 @@ func TestShapesRangeOnBothBackends(t *testing.T) {
 			}
 			rt, _ := ranged.Session.Totals()
 			ft, _ := full.Session.Totals()
-			figures[name] = append(figures[name], fmt.Sprintf("| %s %s (%d) | %d / %.1f | %d / %.1f | %d / %.1f |", tc.name, tc.rng, len(got), detected.Requests, detected.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU))
+			figures[name] = append(figures[name], fmt.Sprintf("| %s %s (%d) | %s | %d / %.1f | %d / %.1f | %d / %.1f |", tc.name, tc.rng, len(got), enc.TimeFormat(), detected.Requests, detected.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU))
 		}
 	}
 	// The closing note's table, per backend (go test -v -run
@@ -266,6 +266,6 @@ func TestShapesRangeOnBothBackends(t *testing.T) {
 	// asserted. Detection is paid once before any range (the explorer
 	// pays one request less: its first page is the newest keys).
 	for _, name := range []string{"memory", "dynalite"} {
-		t.Logf("%s (requests / RCU):\n| shape (items in range) | detection | range | full read |\n|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
+		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
 	}
 }
