@@ -263,7 +263,6 @@ func detectNumberKey(k string) (TimeEncoding, bool) {
 
 func isTimeSep(c byte) bool { return strings.IndexByte(timeSeps, c) >= 0 }
 
-
 // A sample's time form is taken when the keys that read as time in it
 // are at least two thirds of the sample and two or more (a header item
 // beside two events), or the one key there is: a few events beside a
