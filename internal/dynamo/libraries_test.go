@@ -18,7 +18,9 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // libraryPackages are the single-table libraries that write the test
@@ -96,8 +98,15 @@ func writeWithLibrary(t *testing.T, srv *dynalitetest.Server, script, table stri
 	}
 }
 
-// copyToMemory makes the embedded backend hold what the library wrote.
-func copyToMemory(t *testing.T, from dynamo.Client, mem *memory.DB, table string) {
+// tableWriter is a backend a table can be copied into.
+type tableWriter interface {
+	dynamo.Client
+	dynamo.Writer
+}
+
+// copyTable makes another backend (the embedded one, moto) hold what the
+// library wrote into dynalite.
+func copyTable(t *testing.T, from dynamo.Client, to tableWriter, table string) {
 	t.Helper()
 	ctx := context.Background()
 	d, err := from.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
@@ -108,7 +117,13 @@ func copyToMemory(t *testing.T, from dynamo.Client, mem *memory.DB, table string
 	for _, g := range d.Table.GlobalSecondaryIndexes {
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection})
 	}
-	if _, err := mem.CreateTable(ctx, in); err != nil {
+	if _, err := to.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err == nil {
+		return // a shared server holds it from an earlier test
+	}
+	if _, err := to.CreateTable(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, to, table); err != nil {
 		t.Fatal(err)
 	}
 	var start dynamo.Item
@@ -122,7 +137,7 @@ func copyToMemory(t *testing.T, from dynamo.Client, mem *memory.DB, table string
 			for _, it := range out.Items[i:min(i+25, len(out.Items))] {
 				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
 			}
-			if _, err := mem.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}}); err != nil {
+			if _, err := to.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -136,7 +151,7 @@ func copyToMemory(t *testing.T, from dynamo.Client, mem *memory.DB, table string
 // a text key: admission#1601700180000#R8) and ElectroDB (lower-cased ISO
 // times after field names: $employee_1#hired_2020-09-01t00:00:00.000z#…,
 // and __edb_e__) are read as their libraries wrote them, on dynalite and
-// the embedded backend: the time detected, a month's range exactly what a
+// the embedded backend and moto: the time detected, a month's range exactly what a
 // full read filtered by time lists, the entity types by discriminator.
 // The requests and RCU are logged for the record.
 func TestLibraryLayouts(t *testing.T) {
@@ -144,10 +159,14 @@ func TestLibraryLayouts(t *testing.T) {
 	writeWithLibrary(t, srv, "onetable.js", "LibOneTable")
 	writeWithLibrary(t, srv, "electrodb.js", "LibElectro")
 	mem := memory.New()
-	copyToMemory(t, srv.Client(), mem, "LibOneTable")
-	copyToMemory(t, srv.Client(), mem, "LibElectro")
+	moto := mototest.Shared(t).Client()
+	for _, table := range []string{"LibOneTable", "LibElectro"} {
+		copyTable(t, srv.Client(), mem, table)
+		copyTable(t, srv.Client(), moto, table)
+	}
 	var figures []string
-	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": mem} {
+	for _, name := range []string{"dynalite", "memory", "moto"} {
+		c := map[string]dynamo.Client{"dynalite": srv.Client(), "memory": mem, "moto": moto}[name]
 		for _, tc := range []struct {
 			shape, table, index, pkName, skName, pk, enc string
 			inMonth                                      int
