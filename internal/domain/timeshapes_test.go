@@ -534,3 +534,57 @@ func TestOpenEndInTheKeysZone(t *testing.T) {
 		t.Errorf("%s %v", cond(c), err)
 	}
 }
+
+// FuzzRangeIsTimeFilter: for any shape and any two instants, the
+// condition a range compiles to holds for exactly the keys whose time is
+// in the range, on keys written around both ends.
+func FuzzRangeIsTimeFilter(f *testing.F) {
+	f.Add(uint8(0), int64(0), int64(3600), uint8(0))
+	f.Add(uint8(9), int64(-86400), int64(59), uint8(2))
+	f.Add(uint8(12), int64(1), int64(1), uint8(1))
+	base := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, which uint8, a, b int64, op uint8) {
+		sh := shapes[int(which)%len(shapes)]
+		const span = 400 * 24 * 3600
+		from, to := base.Add(time.Duration(a%span)*time.Second), base.Add(time.Duration(b%span)*time.Second)
+		if to.Before(from) {
+			from, to = to, from
+		}
+		var keys []string
+		for i, at := range []time.Time{from.Add(-time.Second), from, from.Add(time.Second), to.Add(-time.Second), to, to.Add(time.Second), to.Add(24 * time.Hour)} {
+			keys = append(keys, sh.write(at, i))
+		}
+		enc, ok := DetectTime(keys, sh.number)
+		if !ok {
+			t.Fatalf("%s: %q not detected", sh.name, keys)
+		}
+		r := TimeRange{Op: []TimeOp{TimeBetween, TimeLt, TimeGe}[int(op)%3], From: from, To: to.Add(time.Second - time.Nanosecond)}
+		lo, hi := rangeSpan(r)
+		prefixes := sh.prefixes
+		if len(prefixes) == 0 {
+			prefixes = []string{""}
+		}
+		for _, k := range keys {
+			tm, _ := enc.KeyTime(k)
+			want := !tm.Before(lo) && !tm.After(hi)
+			got := false
+			for _, p := range prefixes {
+				c, err := CompileRange(r, enc, p)
+				if errors.Is(err, ErrEmptyRange) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s %v: %v", sh.name, r, err)
+				}
+				v := S(k)
+				if sh.number {
+					v = N(k)
+				}
+				got = got || condHolds(c, v)
+			}
+			if got != want {
+				t.Fatalf("%s: key %q (%v) in %v..%v op %d: listed %v, its time says %v", sh.name, k, tm, lo, hi, r.Op, got, want)
+			}
+		}
+	})
+}
