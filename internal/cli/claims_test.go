@@ -32,6 +32,10 @@ type claim struct {
 	// figures are the counts and costs the README shows it printing
 	// (requests=2, "consumedRCU": 1.5): each must be what it prints.
 	figures []figure
+	// requests are the request lines (Query T: …) the README shows on
+	// stderr: each must begin a line the command prints, so what the
+	// README shows is what is sent.
+	requests []string
 }
 
 // TestClaims runs every dynascope command line that --help, the README and
@@ -86,6 +90,11 @@ func runsHeadless(t *testing.T, c claim, args []string) {
 			t.Errorf("%s\n%s: the README shows %s=%s; it prints %v", c.where, c.line, want.name, want.value, printed)
 		}
 	}
+	for _, want := range c.requests {
+		if !slices.ContainsFunc(strings.Split(errs.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("%s\n%s: the README shows the request %q; it sends:\n%s", c.where, c.line, want, errs.String())
+		}
+	}
 	lines := strings.Split(out.String(), "\n")
 	for _, want := range c.shows {
 		if !slices.Contains(lines, want) {
@@ -115,7 +124,7 @@ func rowsPrinted(t *testing.T, command, out string) int {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		return strings.Count(out, "\n") + 1 // JSON lines
 	}
-	for _, field := range []string{"children", "items", "tables", "keys"} {
+	for _, field := range []string{"children", "items", "tables", "keys", "entities"} {
 		if raw, ok := doc[field]; ok {
 			var rows []any
 			if err := json.Unmarshal(raw, &rows); err != nil {
@@ -246,8 +255,13 @@ func readmeClaims(t *testing.T) []claim {
 		l, ok := commandLine(text)
 		switch {
 		case !ok && under >= 0:
-			if strings.HasPrefix(text, "{") && !strings.Contains(text, "…") {
+			csv := strings.Contains(out[under].line, "--output csv") && text != "" && !strings.Contains(text, "(stderr)")
+			if (strings.HasPrefix(text, "{") || csv) && !strings.Contains(text, "…") {
 				out[under].shows = append(out[under].shows, text)
+			}
+			if request, ok := strings.CutPrefix(text, "Query "); ok {
+				request, _, _ = strings.Cut(request, "  (stderr)")
+				out[under].requests = append(out[under].requests, "Query "+strings.TrimSpace(request))
 			}
 			out[under].figures = append(out[under].figures, figures(text)...)
 			continue

@@ -113,6 +113,8 @@ func TestDataMatchesDemoAndDynalite(t *testing.T) {
 		{[]string{"Equipment"}, []string{"versions", "--table", "Equipment", "--pk", demo.DriftedPiece, "--output", "json"}, true},
 		{[]string{"Equipment"}, []string{"versions", "--table", "Equipment", "--pk", demo.DriftedPiece, "--item", demo.DriftedItem}, true},
 		{[]string{"AuditLog"}, []string{"range", "--table", "AuditLog", "--pk", demo.AuditStream, "--at", "2026-10-31", "--oldest-first"}, true},
+		{[]string{"Equipment"}, []string{"entities", "--table", "Equipment", "--output", "csv"}, true},
+		{[]string{"Equipment"}, []string{"entities", "--table", "Equipment", "--pk", demo.DriftedPiece, "--output", "jsonl"}, true},
 		{[]string{"DeviceLogs"}, []string{"range", "--table", "DeviceLogs", "--pk", "9000", "--from", "2026-10-01", "--to", "2026-10-07", "--limit", "50"}, false},
 	}
 	var srv *dynalitetest.Server

@@ -70,17 +70,32 @@ newest first, and prints them one plain-JSON item a line as they arrive.
 The key condition and the cost go to stderr.
 
 The sort key's time format is detected from its newest and oldest keys
-(two small Queries): epoch seconds, milliseconds or microseconds; dates as
-numbers (20150131); ISO-8601 with or without zone; dates and months; the
-blog's 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID); and
-composite keys with a prefix before the time (amsg#2018-08-29:12:00:00),
-text after it, or both (JFK#2021-08-01T07:25:00#250#0). Keys that are not
-a time (a header item beside them) are skipped when two thirds of the
-keys are times (or the only key is), said on stderr, and left out of
-ranges. The range compiles to the one key condition (=, BETWEEN or
-begins_with) written in that format; open ends stop at the first and last
-times the format writes, and ids at the smallest and largest id of each
-instant. Times without a zone are UTC (--local: this machine's zone).
+(two small Queries), wherever the time stands in a key: epoch seconds,
+milliseconds, microseconds or nanoseconds, as numbers or as digits inside
+text (admission#1601700180000#R8); dates as numbers (20150131) or text;
+ISO-8601 extended or basic (20190925T010101Z), compact
+(2019-09-25T010101), with or without zone and fraction; dates and months;
+the blog's 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID);
+with a prefix before the time (amsg#2018-08-29:12:00:00), text after it
+behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
+P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
+(a header item beside them) are skipped when two thirds of the keys are
+times (or the only key is), said on stderr, and left out of ranges. The
+range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
+begins_with) written in that format: on a number key an open range is sent
+as its operator (--before 1536019200 is < 1536019200); on text keys open
+ends stop at the first and last times the format writes, and ids at the
+smallest and largest id of each instant. Times without a zone are UTC
+(--local: this machine's zone).
+
+--time-format names the form where detection does not find it: a form
+alone (epoch-ms, a layout), looked for wherever the keys hold it; or a
+template of the key, with {time} (its form read from the keys),
+{time:LAYOUT} or {time:epoch-ms}, and {any} for text that varies:
+admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any} (text right
+after the time), P#{any}#{time}{any}. With --sk-prefix it joins on the
+template's separator (--sk-prefix A --time-format 'A#{time}' reads A#…).
+A format that matches no key is refused with the template detection reads.
 
 Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 --sk-prefix to read one; without it the prefixes are found (the children
@@ -94,7 +109,9 @@ across all of them, each read a page at a time as the merge needs it.`,
   dynascope range --demo --table DeviceLogs --pk 9000 --from 2026-10-01 --to 2026-10-07 --limit 50
   dynascope range --demo --table Workbench --pk 'FLIGHTS#AA' --at 2021-08-01 --limit 5
   dynascope range --demo --table Workbench --pk 'USER#ada' --at 2021-03
-  dynascope range --demo --table WorkbenchOrders --pk C1 --after 2015-12-20`,
+  dynascope range --demo --table WorkbenchOrders --pk C1 --after 2015-12-20
+  dynascope range --demo --table Workbench --pk 'COMPLAINT#1' --at 2023-04 --sk-prefix comm --time-format 'comm#{time}#{any}'
+  dynascope range --demo --table StateLog --pk 'd#12345' --at 2020-04-24 --time-format '{any}#{time:2006-01-02T15:04:05}'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.bind(cmd, g)
@@ -112,7 +129,7 @@ across all of them, each read a page at a time as the merge needs it.`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (comm#{time}#{any}); config: time_format")
+	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, epoch-ns, ulid, uuidv7, ksuid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any}, P#{any}#{time}{any}); config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
@@ -257,8 +274,12 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	if f.format == "" {
 		if !sample.OK {
+			seen := ""
+			if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
+			}
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
-				"the sort keys of %s here hold no time this tool recognises (or there are none)", skName)
+				"the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
 		}
 		if note := sample.Note(); note != "" && masked {
 			fmt.Fprintf(stderr, "%d of %d keys are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
@@ -298,7 +319,9 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			}
 		}
 		detected = fmt.Sprintf("detection reads them as %s (such as %s)", export.OneLine(sample.Enc.Name()), shown(example))
-		advice = "compare the format with the key, or leave it out to use what detection reads"
+		advice = fmt.Sprintf("--time-format %s matches them; or leave it out to use what detection reads", domain.ShellQuote(export.OneLine(sample.Enc.TimeFormat())))
+	} else if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+		detected = "detection finds no time in them either; their keys read as " + export.OneLine(strings.Join(t, ", "))
 	}
 	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
 		where, f.format, len(sample.Keys), export.OneLine(skName), shown(sample.Keys[0]), detected)

@@ -24,15 +24,16 @@ func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
 }
 
 // TestRangeSeedExample: the seed's query as written returns the device's
-// first two records, newest first, from one Query after the detection;
-// its open end stops at the first time epoch seconds write (0001-01-01),
-// so a key that is not a time is never printed.
+// first two records, newest first, from one Query after the detection,
+// sent as written: Timestamp < 1536019200, no lower bound invented (a
+// key of 1536019199.5 is before it too), in the request line and in the
+// aws command that reproduces it.
 func TestRangeSeedExample(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "jsonl")
 	if len(items) != 2 || items[0]["Timestamp"] != float64(1535544000) || items[1]["Timestamp"] != float64(1310216400) {
 		t.Fatalf("items %v", items)
 	}
-	for _, want := range []string{"Timestamp BETWEEN :lo AND :hi", ":lo=-62135596800 :hi=1536019199", "epoch seconds", "requests=3", "consumedRCU="} {
+	for _, want := range []string{"Timestamp < :sk", ":pk=123 :sk=1536019200", "epoch seconds", "requests=3", "consumedRCU="} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -73,10 +74,12 @@ func TestRangeBadInput(t *testing.T) {
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--at", "2018"}, 2, "more than one"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--from", "2018-01-01"}, 2, "--to"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-02-30"}, 2, "not a time"},
-		{[]string{"--table", "VersionTimes", "--pk", "Equipment#1", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 40 keys of SK read (tried "Metadata"); detection reads them as 2006-01-02T15:04:05 (such as "2020-11-12T22:02:00") — compare the format with the key, or leave it out`},
-		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, `--time-format "epoch-ms" does not fit State#Date: epoch milliseconds is a number form`},
+		{[]string{"--table", "VersionTimes", "--pk", "Equipment#1", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" matches none of the 40 keys of SK read (tried "Metadata"); detection reads them as 2006-01-02T15:04:05 (such as "2020-11-12T22:02:00") — --time-format '{time:2006-01-02T15:04:05}' matches them; or leave it out`},
+		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, `--time-format "epoch-ms" matches none of the 40 keys of State#Date read (tried "WARNING3#2020-04-25T19:00:00"); detection reads them as prefix#2006-01-02T15:04:05 (such as "WARNING3#2020-04-25T19:00:00") — --time-format '{any}#{time:2006-01-02T15:04:05}' matches them`},
+		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp`},
 		{[]string{"--table", "StateLog", "--index", "Nope", "--pk", "Sara", "--last", "1h"}, 2, "table StateLog has no index \"Nope\" — check --index; it has EscalatedTo"},
-		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, "no time this tool recognises (or there are none) — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, "no time this tool recognises (or there are none); they read as WY#WESTHAVEN#{n}#{n} (12), "},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, " — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-09-04T00:00:00.5Z"}, 2, "whole seconds"},
 	} {
 		_, stderr, code := cli(t, append([]string{"range", "--demo"}, tc.args...)...)
@@ -175,7 +178,7 @@ func TestRangeShapes(t *testing.T) {
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
 			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,
-			[]string{`OrderCreationDate BETWEEN :lo AND :hi   :pk="C1" :lo=20151221 :hi=99991231`, "20060102 (a number)"}},
+			[]string{`OrderCreationDate > :sk   :pk="C1" :sk=20151220`, "20060102 (a number)"}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--at", "2015-03", "--time-format", "yyyyMMdd"}, 9,
 			[]string{":lo=20150301 :hi=20150331"}},
 	} {
@@ -192,7 +195,7 @@ func TestRangeShapes(t *testing.T) {
 	// A format that matches nothing, where detection finds nothing either:
 	// never sent to detection.
 	_, stderr, code := cli(t, "range", "--demo", "--table", "Locations", "--pk", "USA", "--last", "1h", "--time-format", "yyyyMMdd")
-	if code != 2 || !strings.Contains(stderr, `--time-format "yyyyMMdd" matches none of the`) || !strings.Contains(stderr, "detection finds no time in them either — compare the format with the key") ||
+	if code != 2 || !strings.Contains(stderr, `--time-format "yyyyMMdd" matches none of the`) || !strings.Contains(stderr, "detection finds no time in them either; their keys read as WY#WESTHAVEN#{n}") || !strings.HasSuffix(strings.TrimSpace(stderr), "— compare the format with the key") ||
 		strings.Contains(stderr, "leave it out") {
 		t.Errorf("%d %s", code, stderr)
 	}

@@ -142,6 +142,13 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 			return err
 		}
 	}
+	// After the summary, so the read's own figures stay its own: the
+	// hint's one read says its cost.
+	hint := func() {
+		if len(res.Histories) == 0 && pattern == nil && !mask.Whole(info.Key.SK.Name) {
+			suggestVersionPattern(ctx, conn.client, f, res.Level, keyDelims(info, "", conf.Table(f.table).Delimiter)[info.Key.SK.Name])
+		}
+	}
 	rows = maskVersionRows(rows, mask, info, delim)
 	items := make([]historyJSON, 0, len(res.Histories))
 	drifted := 0
@@ -174,6 +181,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
 		summary()
+		hint()
 		return err
 	}
 	doc := map[string]any{
@@ -192,6 +200,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		return err
 	}
 	summary()
+	hint()
 	return nil
 }
 
@@ -236,6 +245,35 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 		conf, err = withVersionPattern(conf, f.table, f.pattern, flagged)
 	}
 	return conf.Table(f.table).Versions(), err
+}
+
+// suggestVersionPattern reads one page of the partition's keys and says
+// what they read as, and the --version-pattern they suggest.
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, level domain.KeyQuery, delim string) {
+	q := level
+	q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
+	page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
+	if err != nil || len(page.Items) == 0 {
+		return
+	}
+	var keys []string
+	for _, it := range page.Items {
+		if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
+			keys = append(keys, kv.Text)
+		}
+	}
+	if delim == "" {
+		delim = domain.GuessDelimiter(keys)
+	}
+	seen := domain.InferTemplates(keys, delim)
+	if len(seen) == 0 {
+		return
+	}
+	fmt.Fprintf(f.stderr, "the sort keys read as %s", export.OneLine(strings.Join(seen, ", ")))
+	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
+		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
+	}
+	fmt.Fprintf(f.stderr, " (one more request to read them: %.1f RCU)\n", page.Cost.Billed)
 }
 
 // nothingFound explains an empty result: a pattern that matches nothing is

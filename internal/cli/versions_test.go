@@ -1,13 +1,23 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 type versionsDoc struct {
@@ -166,5 +176,108 @@ func TestVersionsNothingFound(t *testing.T) {
 	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
 		!strings.Contains(stderr, `--version-pattern "rev#{n}#{name}" matches no sort key of partition "Equipment#1"`) || !strings.Contains(stderr, `:prefix="rev#"`) {
 		t.Errorf("code %d: %s", code, stderr)
+	}
+}
+
+// publishedLayouts are keys published layouts write that only the key
+// grammar reads: revisions spelt v00001.profile under a historical.
+// partition, and dynamodb-onetable's Date inside a text key
+// (admission#1601700180000#R8) beside the patient's own item.
+func publishedLayouts() map[string][]dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	hist := []dynamo.Item{{"PK": s("current.u1"), "SK": s("profile"), "name": s("Ada")}}
+	for v, name := range []string{"Ada L", "Ada L.", "Ada"} {
+		hist = append(hist, dynamo.Item{"PK": s("historical.u1"), "SK": s(fmt.Sprintf("v%05d.profile", v+1)), "name": s(name)})
+	}
+	adm := []dynamo.Item{{"PK": s("patient#1"), "SK": s("patient#1"), "_type": s("Patient")}}
+	start := time.Date(2020, 9, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 60 {
+		at := start.Add(time.Duration(i) * 25 * time.Hour)
+		adm = append(adm, dynamo.Item{"PK": s("patient#1"), "SK": s(fmt.Sprintf("admission#%d#R%d", at.UnixMilli(), i%7)), "_type": s("Admission")})
+	}
+	return map[string][]dynamo.Item{"HistoricalProfiles": hist, "Admissions": adm}
+}
+
+// publishedLayoutConns are the command-line arguments that reach the
+// published layouts: a dynalite holding them, and --data files of them
+// (the embedded backend).
+func publishedLayoutConns(t *testing.T) map[string]func(table string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	srv := dynalitetest.Shared(t)
+	ctx := context.Background()
+	for name, items := range publishedLayouts() {
+		if _, err := srv.Client().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}); err != nil {
+			if err := demo.CreateKeyTable(ctx, srv.Client(), name, "S", items); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var b strings.Builder
+		b.WriteString(`{"Items": [`)
+		for i, it := range items {
+			av, err := attributevalue.MarshalMapJSON(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.Write(av)
+		}
+		b.WriteString(`]}`)
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	return map[string]func(string) []string{
+		"dynalite": func(string) []string { return []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"} },
+		"data": func(table string) []string {
+			return []string{"--data", filepath.Join(dir, table+".json"), "--keys", "PK:S,SK:S"}
+		},
+	}
+}
+
+// TestPublishedLayouts: revisions spelt v00001.profile are found with
+// the pattern the hint suggests, and onetable's epoch milliseconds in a
+// text key are a range with and without --time-format, on dynalite and
+// on --data alike.
+func TestPublishedLayouts(t *testing.T) {
+	for name, conn := range publishedLayoutConns(t) {
+		hist := append([]string{"versions", "--table", "HistoricalProfiles", "--pk", "historical.u1", "--output", "json"}, conn("HistoricalProfiles")...)
+		out, stderr := mustRun(t, hist...)
+		if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "the sort keys read as v{n}.profile (3): try --version-pattern 'v{n}.{name}'") {
+			t.Errorf("%s: no hint of the pattern:\n%s", name, stderr)
+		}
+		out, _ = mustRun(t, append(hist, "--version-pattern", "v{n}.{name}")...)
+		var d versionsDoc
+		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Items) != 1 || d.Items[0].Name != "profile" || len(d.Items[0].Versions) != 3 {
+			t.Errorf("%s: v{n}.{name}: %v %s", name, err, out)
+		}
+		adm := func(args ...string) (int, string) {
+			out, stderr := mustRun(t, append(append([]string{"range", "--table", "Admissions", "--pk", "patient#1", "--at", "2020-10", "--output", "jsonl"}, args...), conn("Admissions")...)...)
+			return strings.Count(out, "\n"), stderr
+		}
+		n, stderr := adm()
+		if n != 30 || !strings.Contains(stderr, "prefix#epoch milliseconds#…") || !strings.Contains(stderr, `:lo="admission#1601510400000" :hi="admission#1604188799999#\U0010ffff"`) {
+			t.Errorf("%s: detected: %d items\n%s", name, n, stderr)
+		}
+		for _, flags := range [][]string{
+			{"--time-format", "admission#{time:epoch-ms}#{any}"},
+			{"--time-format", "admission#{time}#{any}"},
+			{"--time-format", "epoch-ms"},
+			{"--sk-prefix", "admission", "--time-format", "admission#{time}#{any}"},
+			{"--sk-prefix", "admission#", "--time-format", "{any}#{time:epoch-ms}#{any}"},
+		} {
+			if got, stderr := adm(flags...); got != n {
+				t.Errorf("%s %v: %d items, detection %d\n%s", name, flags, got, n, stderr)
+			}
+		}
+		out, _ = mustRun(t, append([]string{"entities", "--table", "Admissions", "--output", "csv"}, conn("Admissions")...)...)
+		if !strings.Contains(out, "Admission,60,false,patient#{n},admission#{time:epoch-ms}#{id},_type,") || !strings.Contains(out, "Patient,1,false,") {
+			t.Errorf("%s: entities\n%s", name, out)
+		}
 	}
 }

@@ -5,14 +5,22 @@ import (
 	"go/token"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 func TestAWSCLICommand(t *testing.T) {
+	// The seed's query, as the range grammar compiles it: the copied
+	// command sends < as itself, as the request line says.
+	r, _ := ParseRange("< 1536019200", demoNow, time.UTC)
+	seed, err := CompileRange(r, TimeEncoding{Kind: EpochSeconds}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		q    KeyQuery
 		want string
 	}{
-		{KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: N("123"), SKName: "Timestamp", SK: SKCondition{Op: SKLt, A: N("1536019200")}, Reverse: true},
+		{KeyQuery{Table: "DeviceLogs", PKName: "DeviceID", PK: N("123"), SKName: "Timestamp", SK: seed, Reverse: true},
 			`aws dynamodb query --table-name DeviceLogs --key-condition-expression '#pk = :pk AND #sk < :sk' --expression-attribute-names '{"#pk":"DeviceID","#sk":"Timestamp"}' --expression-attribute-values '{":pk":{"N":"123"},":sk":{"N":"1536019200"}}' --no-scan-index-forward --return-consumed-capacity TOTAL`},
 		{KeyQuery{Table: "Locations", PKName: "PK", PK: S("USA"), SKName: "SK", SK: SKCondition{Op: SKBeginsWith, A: S("NY#O'NEIL")}},
 			`aws dynamodb query --table-name Locations --key-condition-expression '#pk = :pk AND begins_with(#sk, :prefix)' --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --expression-attribute-values '{":pk":{"S":"USA"},":prefix":{"S":"NY#O'\''NEIL"}}' --return-consumed-capacity TOTAL`},

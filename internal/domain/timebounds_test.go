@@ -105,12 +105,13 @@ func TestCompileRangeLimits(t *testing.T) {
 		in   string
 		want string
 	}{
-		{TimeEncoding{Kind: EpochSeconds}, "< 9999-12-31", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=253402214399"},
-		{TimeEncoding{Kind: EpochMillis}, "< 9999-12-31", "SK BETWEEN :lo AND :hi  :lo=-62135596800000 :hi=253402214399999"},
-		{TimeEncoding{Kind: EpochMicros}, "< 9999-12-31", "SK BETWEEN :lo AND :hi  :lo=-62135596800000000 :hi=253402214399999999"},
-		{TimeEncoding{Kind: EpochMicros}, ">= 0001-01-01", "SK BETWEEN :lo AND :hi  :lo=-62135596800000000 :hi=253402300799999999"},
-		{TimeEncoding{Kind: EpochSeconds}, "> 1677-01-01", "SK BETWEEN :lo AND :hi  :lo=-9246009600 :hi=253402300799"},
-		{TimeEncoding{Kind: EpochMillis}, "<= 2262-12-31", "SK BETWEEN :lo AND :hi  :lo=-62135596800000 :hi=9246182399999"},
+		{TimeEncoding{Kind: EpochSeconds}, "< 9999-12-31", "SK < :sk  :sk=253402214400"},
+		{TimeEncoding{Kind: EpochMillis}, "< 9999-12-31", "SK < :sk  :sk=253402214400000"},
+		{TimeEncoding{Kind: EpochMicros}, "< 9999-12-31", "SK < :sk  :sk=253402214400000000"},
+		{TimeEncoding{Kind: EpochMicros}, ">= 0001-01-01", "SK >= :sk  :sk=-62135596800000000"},
+		{TimeEncoding{Kind: EpochSeconds}, "> 1677-01-01", "SK >= :sk  :sk=-9246009600"},
+		{TimeEncoding{Kind: EpochMillis}, "<= 2262-12-31", "SK < :sk  :sk=9246182400000"},
+		{TimeEncoding{Kind: EpochSeconds}, "> 9999-12-31", "SK >= :sk  :sk=253402300800"}, // a number key is compared as a number
 		{iso, "< 9999-12-31", "SK BETWEEN :lo AND :hi  :lo=\"0001-01-01T00:00:00Z\" :hi=\"9999-12-30T23:59:59Z\""},
 		{iso, "< 9999-12-31T23:59:59.5Z", "SK BETWEEN :lo AND :hi  :lo=\"0001-01-01T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
 		{iso, ">= 0001-01-01", "SK BETWEEN :lo AND :hi  :lo=\"0001-01-01T00:00:00Z\" :hi=\"9999-12-31T23:59:59Z\""},
@@ -125,7 +126,7 @@ func TestCompileRangeLimits(t *testing.T) {
 		}
 	}
 	r, _ := ParseRange("> 9999-12-31", demoNow, time.UTC)
-	for _, enc := range []TimeEncoding{iso, {Kind: EpochSeconds}, {Kind: EpochMicros}} {
+	for _, enc := range []TimeEncoding{iso} {
 		if _, err := CompileRange(r, enc, ""); !errors.Is(err, ErrEmptyRange) {
 			t.Errorf("> 9999-12-31 on %s keys: %v, want no key can be later", enc.Name(), err)
 		}

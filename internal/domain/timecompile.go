@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -44,116 +45,234 @@ func unitName(d time.Duration) string {
 // CompileRange turns a range into the one key condition that asks for it
 // in the key's own format. prefix is the text before the time in composite
 // keys (amsg#, JFK#); it is required for TimeAfter keys (but for a fixed
-// Lead, which is the prefix). Every bound is a time the keys can write:
-// open ends stop at the first and last times of the encoding, so keys
-// that are not times (Metadata, 1E+125) are never in a range; text after
-// the time (JFK#2021-08-01T07:25:00#250#0) is inside the upper bound, so
-// a key at the last instant is in whatever follows its time.
+// Lead, which is the prefix). On a number key an open range is sent as the
+// operator it is (< 1536019200 is Timestamp < 1536019200, exactly, so a
+// key of 1536019199.5 is in it). Every other bound is a time the keys can
+// write: open ends of text keys stop at the first and last times of the
+// encoding, so keys that are not times (Metadata) are never in a range;
+// text after the time (JFK#2021-08-01T07:25:00#250#0) is inside the upper
+// bound, so a key at the last instant is in whatever follows its time.
 func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, error) {
 	if e.Kind == TimeNone {
 		return SKCondition{}, fmt.Errorf("this sort key holds no time this tool recognises: %s", NoTimeHint)
 	}
-	textual := e.textual() && !e.Number
-	if textual {
-		if prefix == "" {
-			prefix = e.Lead
-		}
-		if e.Place == TimeAfter && prefix == "" {
-			return SKCondition{}, fmt.Errorf("these keys put the time after a prefix (such as amsg%s): give the prefix, e.g. amsg%s", e.Sep, e.Sep)
-		}
-		if e.Place != TimeAfter && prefix != "" {
-			return SKCondition{}, fmt.Errorf("these keys begin with the time, so there is no prefix to give: drop %q", prefix)
-		}
-		if e.Place == TimeAfter && e.Lead == "" && !strings.HasSuffix(prefix, e.Sep) {
-			prefix += e.Sep
+	if c, ok := numberBound(r, e); ok {
+		return c, nil
+	}
+	k, err := newRangeCompiler(e, prefix)
+	if err != nil {
+		return SKCondition{}, err
+	}
+	a, b, period, err := k.instants(r)
+	if err != nil {
+		return SKCondition{}, err
+	}
+	return k.condition(a, b, period), nil
+}
+
+// numberBound is an open range on a number key, sent as its own operator:
+// epoch keys compared with the instant itself in the keys' unit (a
+// fraction where it has one, never a bound rounded to a whole unit), a
+// date of digits (20150131) with the days the instant falls in.
+func numberBound(r TimeRange, e TimeEncoding) (SKCondition, bool) {
+	if r.Op == TimeBetween || e.textual() && !e.Number {
+		return SKCondition{}, false
+	}
+	if e.Number {
+		floor, up := truncate(r.From, e.Unit(), e.Zone), ceil(r.From, e.Unit(), e.Zone)
+		at := map[TimeOp]time.Time{TimeLt: up, TimeLe: floor, TimeGt: floor, TimeGe: up}[r.Op]
+		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(at))}, true
+	}
+	op, at := skOpOf[r.Op], r.From
+	if r.Op == TimeLe || r.Op == TimeGt {
+		// "until X", "after X": X's own instant where it is as fine as the
+		// keys' unit (<= 1536019200 is itself), else the end of X's period
+		// (until 2018-09-04 is before 2018-09-05).
+		end := r.From.Add(time.Nanosecond)
+		if !r.At.IsZero() && end.Sub(r.At) <= e.Unit() {
+			at = r.At
+		} else {
+			op, at = map[TimeOp]SKOp{TimeLe: SKLt, TimeGt: SKGe}[r.Op], end
 		}
 	}
-	unit := e.Unit()
-	floor := func(t time.Time) time.Time { return truncate(t, unit, e.Zone) }
-	ceilU := func(t time.Time) time.Time { return ceil(t, unit, e.Zone) }
-	val := func(s string) KeyValue {
-		if textual {
-			return S(s)
-		}
-		return N(s)
+	return SKCondition{Op: op, A: N(exactEpoch(at, e))}, true
+}
+
+var skOpOf = map[TimeOp]SKOp{TimeLt: SKLt, TimeLe: SKLe, TimeGt: SKGt, TimeGe: SKGe}
+
+// exactEpoch writes an instant in the epoch unit of e, with the fraction
+// of a unit it holds (1536019200.5 seconds), so nothing is rounded away.
+func exactEpoch(t time.Time, e TimeEncoding) string {
+	perUnit := big.NewInt(int64(e.Unit()))
+	ns := new(big.Int).Mul(big.NewInt(t.Unix()), big.NewInt(1e9))
+	ns.Add(ns, big.NewInt(int64(t.Nanosecond())))
+	sign := ""
+	if ns.Sign() < 0 {
+		sign = "-"
+		ns.Neg(ns)
 	}
-	lo := func(t time.Time) string { return prefix + e.Encode(t) }
-	tail := e.Tail
+	whole, frac := new(big.Int).QuoRem(ns, perUnit, new(big.Int))
+	s := sign + whole.String()
+	if frac.Sign() != 0 {
+		digits := len(perUnit.String()) - 1
+		f := fmt.Sprintf("%0*s", digits, frac.String())
+		s += "." + strings.TrimRight(f, "0")
+	}
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// rangeCompiler writes a range's bounds as the keys write them.
+type rangeCompiler struct {
+	e       TimeEncoding
+	prefix  string
+	textual bool
+	unit    time.Duration
+	tail    string    // the text after the time a highest key holds
+	fl, la  time.Time // the first and last instants the keys can write
+}
+
+func newRangeCompiler(e TimeEncoding, prefix string) (rangeCompiler, error) {
+	k := rangeCompiler{e: e, textual: e.textual() && !e.Number, unit: e.Unit(), tail: e.Tail}
+	if k.textual {
+		var err error
+		if prefix, err = textPrefix(e, prefix); err != nil {
+			return k, err
+		}
+	}
+	k.prefix = prefix
 	if e.Place == TimeLeading {
-		tail = e.Sep
-	}
-	// The highest key at a time: the largest id of the instant, and any
-	// text after the time.
-	hi := func(t time.Time) string {
-		s := prefix + e.EncodeLast(t)
-		if tail != "" {
-			s += tail + "\U0010FFFF"
-		}
-		return s
+		k.tail = e.Sep
 	}
 	first, last := e.span()
-	fl, la := ceilU(first), floor(last)
-	between := func(a, b time.Time) SKCondition {
-		return SKCondition{Op: SKBetween, A: val(lo(a)), B: val(hi(b))}
+	k.fl, k.la = k.ceil(first), k.floor(last)
+	return k, nil
+}
+
+// textPrefix is the text before the time a text key's bounds begin with:
+// the one given, the template's Lead, and its separator where missing.
+func textPrefix(e TimeEncoding, prefix string) (string, error) {
+	switch {
+	case prefix == "" || strings.HasPrefix(e.Lead, prefix):
+		// A of A#{time}: the format's own separator joins it, never dropped
+		// nor doubled.
+		prefix = e.Lead
+	case e.Lead != "":
+		return "", fmt.Errorf("the sort-key prefix %q does not begin the format's %q: give one of them, or a prefix the format begins with", prefix, e.Lead)
+	case e.Begins != "" && !strings.HasPrefix(prefix, e.Begins):
+		return "", fmt.Errorf("the sort-key prefix %q does not begin with the format's %q", prefix, e.Begins)
 	}
-	// A layout that does not begin with the year does not sort by time:
-	// its open ends are the keys that begin with a digit (or the prefix).
-	if e.Kind == TimeText && !strings.HasPrefix(e.Layout, "2006") {
-		bottom, top := "0", "9\U0010FFFF"
-		if prefix != "" {
-			bottom, top = prefix, prefix+"\U0010FFFF"
-		}
-		between = func(a, b time.Time) SKCondition {
-			c := SKCondition{Op: SKBetween, A: S(lo(a)), B: S(hi(b))}
-			if a.Equal(fl) {
-				c.A = S(bottom)
-			}
-			if b.Equal(la) {
-				c.B = S(top)
-			}
-			return c
-		}
+	switch {
+	case e.Place == TimeAfter && prefix == "":
+		return "", fmt.Errorf("these keys put the time after a prefix (such as amsg%s): give the prefix, e.g. amsg%s", e.Sep, e.Sep)
+	case e.Place != TimeAfter && prefix != "":
+		return "", fmt.Errorf("these keys begin with the time, so there is no prefix to give: drop %q", prefix)
+	case e.Place == TimeAfter && e.Lead == "" && !strings.HasSuffix(prefix, e.Sep):
+		prefix += e.Sep
 	}
-	var a, b time.Time // the first and last instants wanted, as the keys write them
-	period := false
+	return prefix, nil
+}
+
+func (k rangeCompiler) floor(t time.Time) time.Time { return truncate(t, k.unit, k.e.Zone) }
+func (k rangeCompiler) ceil(t time.Time) time.Time  { return ceil(t, k.unit, k.e.Zone) }
+
+func (k rangeCompiler) val(s string) KeyValue {
+	if k.textual {
+		return S(s)
+	}
+	return N(s)
+}
+
+func (k rangeCompiler) lo(t time.Time) string { return k.prefix + k.e.Encode(t) }
+
+// hi is the highest key at a time: the largest id of the instant, and any
+// text after the time.
+func (k rangeCompiler) hi(t time.Time) string {
+	s := k.prefix + k.e.EncodeLast(t)
+	switch {
+	case k.tail != "":
+		s += k.tail + "\U0010FFFF"
+	case k.e.Rest:
+		s += "\U0010FFFF"
+	}
+	return s
+}
+
+// instants are the first and last instants wanted, as the keys write
+// them, and whether they still make one calendar period.
+func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err error) {
 	switch r.Op {
 	case TimeBetween:
-		a, b, period = ceilU(r.From), floor(r.To), r.Period
+		a, b, period = k.ceil(r.From), k.floor(r.To), r.Period
 		if a.After(b) {
-			return SKCondition{}, emptyRange(e)
+			return a, b, false, emptyRange(k.e)
 		}
 	case TimeLt:
-		a, b = fl, floor(ceilU(r.From).Add(-time.Nanosecond))
+		a, b = k.fl, k.floor(k.ceil(r.From).Add(-time.Nanosecond))
 	case TimeLe:
-		a, b = fl, floor(r.From)
+		a, b = k.fl, k.floor(r.From)
 	case TimeGt:
-		a, b = ceilU(r.From.Add(time.Nanosecond)), la
+		a, b = k.ceil(r.From.Add(time.Nanosecond)), k.la
 	default: // TimeGe
-		a, b = ceilU(r.From), la
+		a, b = k.ceil(r.From), k.la
 	}
-	if a.After(la) {
-		return SKCondition{}, afterLast(e)
+	switch {
+	case a.After(k.la):
+		return a, b, false, afterLast(k.e)
+	case b.Before(k.fl):
+		return a, b, false, beforeFirst(k.e)
 	}
-	if b.Before(fl) {
-		return SKCondition{}, beforeFirst(e)
+	if a.Before(k.fl) {
+		a, period = k.fl, false
 	}
-	if a.Before(fl) {
-		a, period = fl, false
+	if b.After(k.la) {
+		b, period = k.la, false
 	}
-	if b.After(la) {
-		b, period = la, false
+	return a, b, period, nil
+}
+
+// condition asks for the keys from a to b: one key's instant, a period's
+// common prefix, or the keys between the two.
+func (k rangeCompiler) condition(a, b time.Time, period bool) SKCondition {
+	if a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest {
+		return SKCondition{Op: SKEq, A: k.val(k.lo(b))} // one key's instant
 	}
-	if a.Equal(b) && !e.IsID() && tail == "" {
-		return SKCondition{Op: SKEq, A: val(lo(b))}, nil // one key's instant
-	}
-	if period && textual && !e.IsID() {
-		l, h := lo(a), lo(b)
-		if p := commonPrefix(l, h); p != "" && len(p) > len(prefix) &&
-			!strings.HasPrefix(lo(floor(a.Add(-time.Nanosecond))), p) && !strings.HasPrefix(lo(ceilU(b.Add(time.Nanosecond))), p) {
-			return SKCondition{Op: SKBeginsWith, A: S(p)}, nil
+	if period && k.textual && !k.e.IsID() {
+		if p, ok := k.periodPrefix(a, b); ok {
+			return SKCondition{Op: SKBeginsWith, A: S(p)}
 		}
 	}
-	return between(a, b), nil
+	c := SKCondition{Op: SKBetween, A: k.val(k.lo(a)), B: k.val(k.hi(b))}
+	// A layout that does not begin with the year does not sort by time:
+	// its open ends are the keys that begin with a digit (or the prefix).
+	if k.e.Kind == TimeText && !k.e.Number && !strings.HasPrefix(k.e.Layout, "2006") {
+		bottom, top := "0", "9\U0010FFFF"
+		if k.prefix != "" {
+			bottom, top = k.prefix, k.prefix+"\U0010FFFF"
+		}
+		if a.Equal(k.fl) {
+			c.A = S(bottom)
+		}
+		if b.Equal(k.la) {
+			c.B = S(top)
+		}
+	}
+	return c
+}
+
+// periodPrefix is the text every key of the period a..b begins with, and
+// no key outside it.
+func (k rangeCompiler) periodPrefix(a, b time.Time) (string, bool) {
+	p := commonPrefix(k.lo(a), k.lo(b))
+	if p == "" || len(p) <= len(k.prefix) {
+		return "", false
+	}
+	if strings.HasPrefix(k.lo(k.floor(a.Add(-time.Nanosecond))), p) || strings.HasPrefix(k.lo(k.ceil(b.Add(time.Nanosecond))), p) {
+		return "", false
+	}
+	return p, true
 }
 
 // truncate floors t to the unit; days and months in the keys' zone.

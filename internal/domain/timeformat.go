@@ -22,6 +22,7 @@ const timeFormatHelp = "write epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, 
 //	  the keys: see Resolve) and {any} is text that varies
 func ParseTimeFormat(s string) (TimeEncoding, error) {
 	if e, ok := namedFormat(s); ok {
+		e.anywhere = true
 		return e, nil
 	}
 	bad := fmt.Errorf("%q is not a time format: %s", s, timeFormatHelp)
@@ -29,6 +30,13 @@ func ParseTimeFormat(s string) (TimeEncoding, error) {
 		return parseTemplate(s)
 	}
 	e := TimeEncoding{Kind: TimeText, Layout: s, Zone: time.UTC}
+	if i := strings.LastIndexAny(s, timeSeps); i > 0 && i < len(s)-1 {
+		if named, ok := namedFormat(s[i+1:]); ok && s[:i] != "prefix" { // admission#epoch-ms
+			named = named.inText()
+			named.Place, named.Sep, named.Lead = TimeAfter, s[i:i+1], s[:i+1]
+			return named, nil
+		}
+	}
 	if rest, ok := strings.CutPrefix(s, "prefix"); ok && len(rest) > 1 && isTimeSep(rest[0]) {
 		if id, ok := namedFormat(rest[1:]); ok && id.IsID() { // prefix#ulid
 			id.Place, id.Sep = TimeAfter, rest[:1]
@@ -49,6 +57,7 @@ func ParseTimeFormat(s string) (TimeEncoding, error) {
 	if !strings.Contains(e.Layout, "2006") {
 		return TimeEncoding{}, bad
 	}
+	e.anywhere = e.Place == TimeWhole
 	return e, nil
 }
 
@@ -59,8 +68,10 @@ func namedFormat(s string) (TimeEncoding, bool) {
 		return TimeEncoding{Kind: EpochSeconds}, true
 	case "epoch-ms":
 		return TimeEncoding{Kind: EpochMillis}, true
-	case "epoch-us":
+	case "epoch-us", "epoch-µs":
 		return TimeEncoding{Kind: EpochMicros}, true
+	case "epoch-ns":
+		return TimeEncoding{Kind: EpochNanos}, true
 	case "ulid":
 		return TimeEncoding{Kind: TimeULID}, true
 	case "uuidv7", "uuid7":
@@ -86,68 +97,26 @@ func (e TimeEncoding) checkLayout(s string) error {
 	return nil
 }
 
-// parseTemplate reads a template of the whole key: literal text, one time
-// placeholder ({time}, {time:LAYOUT}, {ulid}, {uuidv7}, {ksuid}), and
-// {any} for text that varies, before the time (ending with a separator)
-// or after it (after a separator).
+// parseTemplate reads a template of the whole key: fixed text, one time
+// placeholder ({time}, {time:LAYOUT}, {time:epoch-ms}, {ulid}, {uuidv7},
+// {ksuid}), and {any} for text that varies — before the time (a fixed
+// start, {any}, then one separator: P#{any}#{time}) and after it (a
+// separator and {any}: {time}#{any}; or {any} alone, any text right after
+// the time: {time}{any}, {time}-{any}).
 func parseTemplate(s string) (TimeEncoding, error) {
-	open := strings.Index(s, "{")
-	for open >= 0 && strings.HasPrefix(s[open:], "{any}") {
-		next := strings.Index(s[open+1:], "{")
-		if next < 0 {
-			open = -1
-			break
-		}
-		open += 1 + next
+	before, ph, after, err := cutTimePlaceholder(s)
+	if err != nil {
+		return TimeEncoding{}, err
 	}
-	if open < 0 {
-		return TimeEncoding{}, fmt.Errorf("%q has no {time}: write where the time stands, such as comm#{time}#{any}", s)
+	e, err := placeholderEncoding(s, ph)
+	if err != nil {
+		return TimeEncoding{}, err
 	}
-	closing := strings.Index(s[open:], "}")
-	if closing < 0 {
-		return TimeEncoding{}, fmt.Errorf("%q: a { without its }: write {time}, {time:yyyyMMdd}, {ulid} or {any}", s)
+	if e, err = e.placeBefore(s, before); err != nil {
+		return TimeEncoding{}, err
 	}
-	ph, before, after := s[open+1:open+closing], s[:open], s[open+closing+1:]
-	var e TimeEncoding
-	switch name, layout, _ := strings.Cut(ph, ":"); {
-	case name == "time" && layout == "":
-		e = TimeEncoding{Kind: TimeText, Zone: time.UTC} // the layout is read from the keys (Resolve)
-	case name == "time":
-		l, err := goLayout(layout)
-		if err != nil {
-			return TimeEncoding{}, fmt.Errorf("%q: %v", s, err)
-		}
-		e = TimeEncoding{Kind: TimeText, Layout: l, Zone: time.UTC}
-	default:
-		named, ok := namedFormat(name)
-		if !ok || !named.IsID() {
-			return TimeEncoding{}, fmt.Errorf("%q: {%s} is not a placeholder: write {time}, {time:LAYOUT}, {ulid}, {uuidv7}, {ksuid} or {any}", s, ph)
-		}
-		e = named
-	}
-	switch {
-	case before == "":
-	case strings.HasPrefix(before, "{any}"):
-		rest := before[len("{any}"):]
-		if len(rest) != 1 || !isTimeSep(rest[0]) {
-			return TimeEncoding{}, fmt.Errorf("%q: put one separator (one of %s) between {any} and the time, such as {any}#{time}", s, timeSeps)
-		}
-		e.Place, e.Sep = TimeAfter, rest
-	case strings.Contains(before, "{"):
-		return TimeEncoding{}, fmt.Errorf("%q: before the time write fixed text (comm#) or {any} and a separator, not both", s)
-	default:
-		e.Place, e.Sep, e.Lead = TimeAfter, before[len(before)-1:], before
-	}
-	switch {
-	case after == "":
-	case len(after) == 1+len("{any}") && isTimeSep(after[0]) && after[1:] == "{any}":
-		if e.Place == TimeWhole {
-			e.Place, e.Sep = TimeLeading, after[:1]
-		} else {
-			e.Tail = after[:1]
-		}
-	default:
-		return TimeEncoding{}, fmt.Errorf("%q: after the time write nothing, or a separator and {any} (#{any})", s)
+	if e, err = e.placeAfter(s, after); err != nil {
+		return TimeEncoding{}, err
 	}
 	if e.Kind == TimeText && e.Layout != "" {
 		if err := e.checkLayout(s); err != nil {
@@ -157,39 +126,195 @@ func parseTemplate(s string) (TimeEncoding, error) {
 	return e, nil
 }
 
-// Resolved reports an encoding ready to read keys: a template's {time}
-// needs its layout read from keys first (Resolve).
-func (e TimeEncoding) Resolved() bool { return e.Kind != TimeText || e.Layout != "" }
+// cutTimePlaceholder finds the one placeholder that is not {any}.
+func cutTimePlaceholder(s string) (before, ph, after string, err error) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' || strings.HasPrefix(s[i:], anyPlaceholder) {
+			continue
+		}
+		closing := strings.IndexByte(s[i:], '}')
+		if closing < 0 {
+			return "", "", "", fmt.Errorf("%q: a { without its }: write {time}, {time:yyyyMMdd}, {ulid} or {any}", s)
+		}
+		return s[:i], s[i+1 : i+closing], s[i+closing+1:], nil
+	}
+	return "", "", "", fmt.Errorf("%q has no {time}: write where the time stands, such as comm#{time}#{any}", s)
+}
 
-// Resolve reads a {time} template's layout from the keys: the form
-// detection finds in the first key that has the template's shape. ok is
-// false when none has.
+const anyPlaceholder = "{any}"
+
+// placeholderEncoding reads {time}, {time:LAYOUT}, {time:epoch-ms} and the
+// named ids.
+func placeholderEncoding(s, ph string) (TimeEncoding, error) {
+	name, format, _ := strings.Cut(ph, ":")
+	switch {
+	case name == "time" && format == "":
+		return TimeEncoding{Kind: TimeText, Zone: time.UTC}, nil // the form is read from the keys (Resolve)
+	case name == "time":
+		if named, ok := namedFormat(format); ok {
+			return named.inText(), nil
+		}
+		l, err := goLayout(format)
+		if err != nil {
+			return TimeEncoding{}, fmt.Errorf("%q: %v", s, err)
+		}
+		return TimeEncoding{Kind: TimeText, Layout: l, Zone: time.UTC}, nil
+	}
+	if named, ok := namedFormat(name); ok && format == "" {
+		return named.inText(), nil
+	}
+	return TimeEncoding{}, fmt.Errorf("%q: {%s} is not a placeholder: write {time}, {time:LAYOUT}, {time:epoch-ms}, {ulid}, {uuidv7}, {ksuid} or {any}", s, ph)
+}
+
+// inText is the encoding written inside a text key: an epoch as its
+// digits.
+func (e TimeEncoding) inText() TimeEncoding {
+	if e.isEpoch() && e.Width == 0 {
+		for w, k := range epochDigits {
+			if k == e.Kind {
+				e.Width = w
+			}
+		}
+	}
+	return e
+}
+
+// placeBefore reads what a template puts before the time: nothing, fixed
+// text (comm#), or {any} and one separator after a fixed start (P#{any}#).
+func (e TimeEncoding) placeBefore(s, before string) (TimeEncoding, error) {
+	i := strings.Index(before, anyPlaceholder)
+	switch {
+	case before == "":
+		return e, nil
+	case i < 0:
+		e.Place, e.Sep, e.Lead = TimeAfter, before[len(before)-1:], before
+		return e, nil
+	}
+	begins, rest := before[:i], before[i+len(anyPlaceholder):]
+	if len(rest) != 1 || !isTimeSep(rest[0]) || strings.Contains(begins, "{") {
+		return e, fmt.Errorf("%q: put one separator (one of %s) between {any} and the time, such as {any}#{time} or P#{any}#{time}", s, timeSeps)
+	}
+	e.Place, e.Sep, e.Begins = TimeAfter, rest, begins
+	return e, nil
+}
+
+// placeAfter reads what a template puts after the time: nothing, a
+// separator and {any}, or {any} (with any fixed text first: -{any}).
+func (e TimeEncoding) placeAfter(s, after string) (TimeEncoding, error) {
+	i := strings.Index(after, anyPlaceholder)
+	switch {
+	case after == "":
+		return e, nil
+	case i < 0 || strings.Contains(after[:i], "{"):
+		return e, fmt.Errorf("%q: after the time write nothing, a separator and {any} (#{any}), or {any} for text right after it", s)
+	case i == 1 && isTimeSep(after[0]) && e.Place == TimeWhole:
+		e.Place, e.Sep = TimeLeading, after[:1]
+	case i == 1 && isTimeSep(after[0]):
+		e.Tail = after[:1]
+	default:
+		e.Rest = true
+	}
+	return e, nil
+}
+
+// TimeFormat writes the encoding as a --time-format template that reads
+// back as it: admission#{time:epoch-ms}#{any}, {any}#{time:2006-01-02}.
+func (e TimeEncoding) TimeFormat() string {
+	var format string
+	switch {
+	case e.Kind == TimeText && e.Number:
+		return e.Layout // 20060102 on a number key
+	case e.Kind == TimeText:
+		format = "{time:" + e.Layout + "}"
+	case e.isEpoch() && e.Width == 0:
+		return map[TimeKind]string{EpochSeconds: "epoch-s", EpochMillis: "epoch-ms", EpochMicros: "epoch-us", EpochNanos: "epoch-ns"}[e.Kind]
+	case e.isEpoch():
+		format = "{time:" + map[TimeKind]string{EpochSeconds: "epoch-s", EpochMillis: "epoch-ms", EpochMicros: "epoch-us", EpochNanos: "epoch-ns"}[e.Kind] + "}"
+	case e.IsID():
+		format = "{" + map[TimeKind]string{TimeULID: "ulid", TimeUUIDv7: "uuidv7", TimeKSUID: "ksuid"}[e.Kind] + "}"
+	default:
+		return ""
+	}
+	switch {
+	case e.Lead != "":
+		format = e.Lead + format
+	case e.Place == TimeAfter:
+		format = e.Begins + anyPlaceholder + e.Sep + format
+	case e.Place == TimeLeading:
+		format += e.Sep + anyPlaceholder
+	}
+	switch {
+	case e.Tail != "":
+		format += e.Tail + anyPlaceholder
+	case e.Rest:
+		format += anyPlaceholder
+	}
+	return format
+}
+
+// Resolved reports an encoding ready to read keys: a template's {time}
+// needs its form read from keys first (Resolve).
+func (e TimeEncoding) Resolved() bool { return !e.anywhere && (e.Kind != TimeText || e.Layout != "") }
+
+// Resolve reads a {time} template's form from the keys: the form
+// detection finds in the first key that has the template's shape, be it
+// a layout, epoch digits or an id. ok is false when none has.
 func (e TimeEncoding) Resolve(keys []string) (TimeEncoding, bool) {
+	if e.IsID() && e.Matches(keys) == 0 {
+		// ids are written in one case, which the format does not say
+		flipped := e
+		flipped.Lower = !e.Lower
+		if flipped.Matches(keys) > 0 {
+			e = flipped
+		}
+	}
 	if e.Resolved() {
 		return e, true
 	}
+	if e.anywhere {
+		return e.placeIn(keys)
+	}
 	for _, k := range keys {
-		var got TimeEncoding
-		var ok bool
-		if e.Lead != "" {
-			rest, has := strings.CutPrefix(k, e.Lead)
-			if !has {
-				continue
+		got, ok := e.formIn(k)
+		if ok {
+			got.Place, got.Sep, got.Tail, got.Lead, got.Rest, got.Begins = e.Place, e.Sep, e.Tail, e.Lead, e.Rest, e.Begins
+			if _, _, _, fits := got.Locate(k); fits {
+				return got, true
 			}
-			if e.Tail != "" {
-				rest, _, _ = strings.Cut(rest, e.Tail)
-			}
-			got, ok = matchLayout(rest)
-		} else {
-			got, ok = DetectTimeText(k)
-			ok = ok && got.Place == e.Place && got.Sep == e.Sep && got.Tail == e.Tail
-		}
-		if ok && got.Kind == TimeText {
-			e.Layout, e.Zone = got.Layout, got.Zone
-			return e, true
 		}
 	}
 	return e, false
+}
+
+// placeIn finds where a form given alone stands in the keys: the whole
+// key where some key is that, else the first place (see DetectTimeText)
+// a key holds it.
+func (e TimeEncoding) placeIn(keys []string) (TimeEncoding, bool) {
+	e.anywhere = false
+	if e.Matches(keys) > 0 {
+		return e, true
+	}
+	for _, k := range keys {
+		if got, ok := detectWith(k, e.partAt); ok {
+			return got, true
+		}
+	}
+	return e, false
+}
+
+// formIn is the time form detection reads where the template puts the
+// time in key.
+func (e TimeEncoding) formIn(k string) (TimeEncoding, bool) {
+	if e.Lead != "" {
+		rest, has := strings.CutPrefix(k, e.Lead)
+		if !has {
+			return TimeEncoding{}, false
+		}
+		p, ok := timeAt(rest)
+		return p.enc, ok
+	}
+	got, ok := DetectTimeText(k)
+	return got, ok && got.Place == e.Place && got.Sep == e.Sep
 }
 
 // javaLetters are the pattern letters of layouts as people write them

@@ -26,7 +26,10 @@ type TimeRange struct {
 	Op       TimeOp
 	From, To time.Time
 	Period   bool
-	Input    string
+	// At is the start of the period a one-bound range names (the second
+	// of < 1536019200, the day of until 2018-09-04); zero when unknown.
+	At    time.Time
+	Input string
 }
 
 // ParseRange reads the one grammar of the range bar, --range, the range
@@ -61,7 +64,7 @@ func ParseRange(input string, now time.Time, loc *time.Location) (TimeRange, err
 		if err != nil {
 			return r, err
 		}
-		r.Op = op
+		r.Op, r.At = op, a
 		switch op {
 		case TimeLt, TimeGe:
 			r.From = a // before the period starts; from its start
@@ -375,6 +378,12 @@ func readableTime(t time.Time, e TimeEncoding, loc *time.Location) string {
 		return t.In(loc).Format("2006-01-02")
 	}
 	switch {
+	case !t.Equal(t.Truncate(max(unit, time.Nanosecond))):
+		// a bound between two of the keys' steps (< 1536019200.5 on
+		// seconds): as precise as it is, so it reads back the same
+		return t.In(loc).Format("2006-01-02 15:04:05.999999999 MST")
+	case unit < time.Microsecond:
+		return t.In(loc).Format("2006-01-02 15:04:05.000000000 MST")
 	case unit < time.Millisecond:
 		return t.In(loc).Format("2006-01-02 15:04:05.000000 MST")
 	case unit < time.Second:

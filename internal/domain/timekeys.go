@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ const (
 	TimeULID   // a ULID: 48-bit milliseconds, then randomness, base32
 	TimeUUIDv7 // a UUID version 7: 48-bit milliseconds first
 	TimeKSUID  // a KSUID: seconds since 2014-05-13, base62
+	EpochNanos // nanoseconds since 1970
 )
 
 // TimePlace is where the time sits in a text key.
@@ -48,6 +50,19 @@ type TimeEncoding struct {
 	Lead   string
 	Number bool // a TimeText layout of digits on a number key (20150131)
 	Lower  bool // ids written in lower case (ULID), or not in upper case (UUID)
+	// Width is the count of digits of an epoch written inside a text key
+	// (admission#1601700180000#R8: 13); 0 for an epoch that is the number
+	// key itself.
+	Width int
+	// Rest says any text may follow the time directly, with no separator
+	// (2021-07-07T16:36:42-D): the time part is as long as its form.
+	Rest bool
+	// Begins is fixed text every key begins with before a prefix that
+	// varies (P# of P#{any}#{time}).
+	Begins string
+	// anywhere marks a form given alone (epoch-ms, a layout) for text
+	// keys: where it stands in them is read from the keys (Resolve).
+	anywhere bool
 }
 
 // IsID reports a time-ordered id: its keys are not one per instant.
@@ -57,7 +72,12 @@ func (e TimeEncoding) IsID() bool {
 
 // textual reports an encoding whose time is written as text inside the
 // key (a layout or an id), perhaps among other text.
-func (e TimeEncoding) textual() bool { return e.Kind == TimeText || e.IsID() }
+func (e TimeEncoding) textual() bool { return e.Kind == TimeText || e.IsID() || e.Width > 0 }
+
+// isEpoch reports a count since 1970, as a number or as digits in text.
+func (e TimeEncoding) isEpoch() bool {
+	return e.Kind == EpochSeconds || e.Kind == EpochMillis || e.Kind == EpochMicros || e.Kind == EpochNanos
+}
 
 // NeedsPrefix reports keys whose time follows a prefix that varies: a
 // range is one Query per prefix, merged (amsg#…, JFK#…).
@@ -67,7 +87,7 @@ func (e TimeEncoding) NeedsPrefix() bool {
 
 // FitsNumber reports an encoding a number key can hold.
 func (e TimeEncoding) FitsNumber() bool {
-	return e.Kind == EpochSeconds || e.Kind == EpochMillis || e.Kind == EpochMicros || e.Kind == TimeText && e.Number
+	return e.isEpoch() && e.Width == 0 || e.Kind == TimeText && e.Number
 }
 
 // ForKey is the encoding for a key of that type (number or not): a layout
@@ -79,6 +99,9 @@ func (e TimeEncoding) ForKey(number bool) (TimeEncoding, error) {
 	}
 	if !number {
 		e.Number = false
+		e = e.inText()
+	} else {
+		e.anywhere = false
 	}
 	if e.FitsNumber() != number {
 		if number {
@@ -102,12 +125,14 @@ func digitsOnly(s string) bool {
 func (e TimeEncoding) Name() string {
 	var s string
 	switch e.Kind {
-	case EpochSeconds:
-		return "epoch seconds"
-	case EpochMillis:
-		return "epoch milliseconds"
-	case EpochMicros:
-		return "epoch microseconds"
+	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
+		s = epochNames[e.Kind]
+		if e.Width == 0 {
+			return s
+		}
+		if e.Place == TimeWhole && !e.Rest {
+			return s + " (as text)"
+		}
 	case TimeText:
 		s = e.Layout
 		if e.Number {
@@ -124,7 +149,7 @@ func (e TimeEncoding) Name() string {
 	}
 	switch e.Place {
 	case TimeAfter:
-		lead := "prefix" + e.Sep
+		lead := e.Begins + "prefix" + e.Sep
 		if e.Lead != "" {
 			lead = e.Lead
 		}
@@ -135,8 +160,13 @@ func (e TimeEncoding) Name() string {
 	case TimeLeading:
 		s += e.Sep + "…"
 	}
+	if e.Rest {
+		s += "…"
+	}
 	return s
 }
+
+var epochNames = map[TimeKind]string{EpochSeconds: "epoch seconds", EpochMillis: "epoch milliseconds", EpochMicros: "epoch microseconds", EpochNanos: "epoch nanoseconds"}
 
 // Unit is the smallest step the encoding writes.
 func (e TimeEncoding) Unit() time.Duration {
@@ -147,6 +177,8 @@ func (e TimeEncoding) Unit() time.Duration {
 		return time.Millisecond
 	case EpochMicros:
 		return time.Microsecond
+	case EpochNanos:
+		return time.Nanosecond
 	case TimeText:
 		switch {
 		case strings.Contains(e.Layout, ".000000"):
@@ -172,10 +204,18 @@ var textLayouts = []string{
 	"2006-01-02T15:04:05",
 	"2006-01-02 15:04:05Z07:00",
 	"2006-01-02 15:04:05",
-	"2006-01-02:15:04:05", // the blog's
+	"2006-01-02:15:04:05",  // the blog's
+	"2006-01-02t15:04:05z", // ElectroDB lower-cases its keys: 2020-09-01t00:00:00.000z
+	"2006-01-02t15:04:05",
 	"2006-01-02T15:04Z07:00",
 	"2006-01-02T15:04",
+	"2006-01-02T150405Z07:00", // compact: 2019-09-25T010101
+	"2006-01-02T150405",
+	"20060102T150405Z0700", // ISO 8601 basic: 20190925T010101Z
+	"20060102T150405",
+	"20060102150405",
 	"2006-01-02",
+	"20060102",
 	"2006-01",
 }
 
@@ -192,6 +232,8 @@ func DetectTimeNumber(n float64) (TimeEncoding, bool) {
 		return TimeEncoding{Kind: EpochMillis}, true
 	case a >= 3e13 && a < 7.3e15:
 		return TimeEncoding{Kind: EpochMicros}, true
+	case a >= 3e16 && a < 7.3e18:
+		return TimeEncoding{Kind: EpochNanos}, true
 	}
 	return TimeEncoding{}, false
 }
@@ -219,61 +261,7 @@ func detectNumberKey(k string) (TimeEncoding, bool) {
 	return DetectTimeNumber(f)
 }
 
-// DetectTimeText finds the time in a text key: the whole key, after a
-// prefix ending with a separator, before one, or between two
-// (JFK#2021-08-01T07:25:00#250#0); a time-ordered id (ULID, UUIDv7,
-// KSUID) in any of those places.
-func DetectTimeText(key string) (TimeEncoding, bool) {
-	if e, ok := matchPart(key); ok {
-		return e, true
-	}
-	// After a prefix, the time ending the key: the last segment first.
-	for i := len(key) - 1; i > 0; i-- {
-		if !isTimeSep(key[i]) {
-			continue
-		}
-		if e, ok := matchPart(key[i+1:]); ok {
-			e.Place, e.Sep = TimeAfter, key[i:i+1]
-			return e, true
-		}
-	}
-	// The time first, text after it.
-	for i := 1; i < len(key); i++ {
-		if !isTimeSep(key[i]) {
-			continue
-		}
-		if e, ok := matchPart(key[:i]); ok {
-			e.Place, e.Sep = TimeLeading, key[i:i+1]
-			return e, true
-		}
-	}
-	// Between two separators: the first segment that is a time.
-	for i := 0; i < len(key); i++ {
-		if !isTimeSep(key[i]) {
-			continue
-		}
-		rest := key[i+1:]
-		j := strings.IndexAny(rest, timeSeps)
-		if j <= 0 {
-			continue
-		}
-		if e, ok := matchPart(rest[:j]); ok {
-			e.Place, e.Sep, e.Tail = TimeAfter, key[i:i+1], rest[j:j+1]
-			return e, true
-		}
-	}
-	return TimeEncoding{}, false
-}
-
 func isTimeSep(c byte) bool { return strings.IndexByte(timeSeps, c) >= 0 }
-
-// matchPart reads a whole string as a time: a layout, or an id.
-func matchPart(s string) (TimeEncoding, bool) {
-	if e, ok := matchLayout(s); ok {
-		return e, true
-	}
-	return matchID(s)
-}
 
 // A sample's time form is taken when the keys that read as time in it
 // are at least two thirds of the sample and two or more (a header item
@@ -387,7 +375,7 @@ const NoTimeHint = "give --time-format (or time_format in the configuration), su
 func (e TimeEncoding) Matches(sample []string) int {
 	n := 0
 	for _, k := range sample {
-		if e.Kind == EpochSeconds || e.Kind == EpochMillis || e.Kind == EpochMicros {
+		if e.isEpoch() && e.Width == 0 {
 			f, err := strconv.ParseFloat(k, 64)
 			if got, ok := DetectTimeNumber(f); err != nil || !ok || got.Kind != e.Kind {
 				continue
@@ -406,8 +394,13 @@ func matchLayout(s string) (TimeEncoding, bool) {
 	}
 	for _, l := range textLayouts {
 		layout := l
-		if frac := fractionDigits(s); frac > 0 && strings.Contains(l, ":05") {
-			layout = strings.Replace(l, ":05", ":05."+strings.Repeat("0", frac), 1)
+		if frac := fractionDigits(s); frac > 0 {
+			switch {
+			case strings.Contains(l, ":05"):
+				layout = strings.Replace(l, ":05", ":05."+strings.Repeat("0", frac), 1)
+			case strings.Contains(l, "0405"):
+				layout = strings.Replace(l, "0405", "0405."+strings.Repeat("0", frac), 1)
+			}
 		}
 		t, err := time.Parse(layout, s)
 		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) {
@@ -419,7 +412,7 @@ func matchLayout(s string) (TimeEncoding, bool) {
 			layout = strings.Replace(layout, "Z07:00", "-07:00", 1)
 		}
 		zone := time.UTC
-		if strings.Contains(layout, "Z07:00") && !strings.HasSuffix(s, "Z") {
+		if strings.Contains(layout, "Z07") && !strings.HasSuffix(s, "Z") {
 			_, off := t.Zone()
 			zone = time.FixedZone(t.Format("-07:00"), off)
 		}
@@ -435,7 +428,7 @@ func zoneEquivalent(t time.Time, layout, s string) bool {
 
 func fractionDigits(s string) int {
 	i := strings.IndexByte(s, '.')
-	if i < 0 || i < 17 {
+	if i < 0 || i < 15 {
 		return 0
 	}
 	n := 0
@@ -447,23 +440,19 @@ func fractionDigits(s string) int {
 
 // KeyTime reads the time in a key of this encoding.
 func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
-	switch e.Kind {
-	case EpochSeconds, EpochMillis, EpochMicros:
+	switch {
+	case e.isEpoch() && e.Width == 0:
 		if n, err := strconv.ParseInt(key, 10, 64); err == nil { // exact, no float rounding
-			switch e.Kind {
-			case EpochSeconds:
-				return time.Unix(n, 0).UTC(), true
-			case EpochMillis:
-				return time.UnixMilli(n).UTC(), true
-			default:
-				return time.UnixMicro(n).UTC(), true
-			}
+			return epochTime(n, e.Kind), true
+		}
+		if t, ok := decimalEpoch(key, e.Unit()); ok {
+			return t, true
 		}
 		f, err := strconv.ParseFloat(key, 64)
 		if err != nil {
 			return time.Time{}, false
 		}
-		scale := map[TimeKind]float64{EpochSeconds: 1, EpochMillis: 1e3, EpochMicros: 1e6}[e.Kind]
+		scale := map[TimeKind]float64{EpochSeconds: 1, EpochMillis: 1e3, EpochMicros: 1e6, EpochNanos: 1e9}[e.Kind]
 		sec := f / scale
 		// Whole seconds and the fraction apart: nanoseconds since 1970 in
 		// an int64 end in 2262.
@@ -475,66 +464,6 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 	}
 	_, _, t, ok := e.Locate(key)
 	return t, ok
-}
-
-// Locate finds the time in a text key: key[i:j] is the time part, which
-// reads as t. Keys of a TimeAfter encoding with a Tail are tried at each
-// separator in turn, so the prefix before the time may hold any number of
-// them (A#B#2021-08-01#x).
-func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
-	if !e.textual() {
-		return 0, 0, time.Time{}, false
-	}
-	try := func(i, j int) bool {
-		if i < 0 || j < i || j > len(key) {
-			return false
-		}
-		t, ok = e.parsePart(key[i:j])
-		return ok
-	}
-	end := func(i int) int { // where the time starting at i ends
-		if e.Tail == "" {
-			return len(key)
-		}
-		if k := strings.Index(key[i:], e.Tail); k >= 0 {
-			return i + k
-		}
-		return len(key)
-	}
-	switch {
-	case e.Lead != "":
-		if !strings.HasPrefix(key, e.Lead) {
-			return 0, 0, time.Time{}, false
-		}
-		i = len(e.Lead)
-		j = end(i)
-		if try(i, j) {
-			return i, j, t, true
-		}
-	case e.Place == TimeWhole:
-		if try(0, len(key)) {
-			return 0, len(key), t, true
-		}
-	case e.Place == TimeLeading:
-		if j = strings.Index(key, e.Sep); try(0, j) {
-			return 0, j, t, true
-		}
-	case e.Tail == "":
-		if i = strings.LastIndex(key, e.Sep); i >= 0 && try(i+1, len(key)) {
-			return i + 1, len(key), t, true
-		}
-	default:
-		for i = 0; i < len(key); i++ {
-			if strings.HasPrefix(key[i:], e.Sep) {
-				i += len(e.Sep)
-				if j = end(i); try(i, j) {
-					return i, j, t, true
-				}
-				i--
-			}
-		}
-	}
-	return 0, 0, time.Time{}, false
 }
 
 // parsePart reads the time part of a key.
@@ -559,6 +488,10 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 	case TimeKSUID:
 		return ksuidTime(s)
 	}
+	if e.Width > 0 && len(s) == e.Width && digitsOnly(s) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		return epochTime(n, e.Kind), err == nil
+	}
 	return time.Time{}, false
 }
 
@@ -575,6 +508,8 @@ func (e TimeEncoding) Encode(t time.Time) string {
 		return strconv.FormatInt(t.Unix()*1e3+int64(t.Nanosecond())/1e6, 10)
 	case EpochMicros:
 		return strconv.FormatInt(t.Unix()*1e6+int64(t.Nanosecond())/1e3, 10)
+	case EpochNanos:
+		return exactEpoch(t, e)
 	case TimeText:
 		return t.In(e.zone()).Format(e.Layout)
 	case TimeULID:
@@ -610,6 +545,16 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		return time.Unix(0, 0).UTC(), time.Date(9999, 12, 31, 23, 59, 59, 999000000, time.UTC)
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
+	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
+		if e.Width > 0 { // as many digits as the keys write: 2001–2286 for seconds
+			lo := big.NewInt(10)
+			lo.Exp(lo, big.NewInt(int64(e.Width-1)), nil)
+			hi := new(big.Int).Sub(new(big.Int).Mul(lo, big.NewInt(10)), big.NewInt(1))
+			if !hi.IsInt64() {
+				hi.SetInt64(math.MaxInt64)
+			}
+			return epochTime(lo.Int64(), e.Kind), epochTime(hi.Int64(), e.Kind)
+		}
 	case TimeText:
 		// The years 0001–9999 as the keys' own zone writes them: past
 		// them a key would need a fifth digit (10000-01-01T01:59:59+02:00)

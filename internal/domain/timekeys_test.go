@@ -31,7 +31,15 @@ func TestDetectTime(t *testing.T) {
 		{[]string{"NY#NEWYORKCITY#10001"}, false, false, ""},
 		{[]string{"v0_Audit"}, false, false, ""},
 		{[]string{"2026-13-01"}, false, false, ""},
-		{[]string{"1536019200"}, false, false, ""}, // text digits are not a time form
+		{[]string{"1536019200"}, false, true, "epoch seconds (as text)"}, // digits in text: their width says the unit
+		{[]string{"admission#1601700180000#R8", "admission#1601700190000#R9"}, false, true, "prefix#epoch milliseconds#…"},
+		{[]string{"P#512-777-7777#2021-07-07T16:36:42-D", "P#512-777-7777#2021-07-07T16:36:43-1"}, false, true, "prefix#2006-01-02T15:04:05…"},
+		{[]string{"2019-09-25T010101"}, false, true, "2006-01-02T150405"},
+		{[]string{"20190925T010101Z"}, false, true, "20060102T150405Z0700"},
+		{[]string{"ORDER#20190925"}, false, true, "prefix#20060102"},
+		{[]string{"2019-09-25:01:01:01"}, false, true, "2006-01-02:15:04:05"},
+		{[]string{"evt#1601700180000000000"}, false, true, "prefix#epoch nanoseconds"},
+		{[]string{"12345678901"}, false, false, ""}, // eleven digits: no epoch width
 		{nil, false, false, ""},
 	} {
 		e, ok := DetectTime(tc.keys, tc.number)
@@ -111,18 +119,21 @@ func TestCompileRange(t *testing.T) {
 		prefix string
 		want   string
 	}{
-		// The seed's query, as written.
-		{seconds, "< 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019199"},
-		{seconds, "<= 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019200"},
-		{seconds, "> 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=1536019201 :hi=253402300799"},
-		{seconds, ">= 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=1536019200 :hi=253402300799"},
-		{seconds, "< 2018-09-04T00:00Z", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536019199"},
+		// The seed's query, as written: an open range on a number key is
+		// its own operator, no bound invented (1536019199.5 is before).
+		{seconds, "< 1536019200", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "<= 1536019200", "", "SK <= :sk  :sk=1536019200"},
+		{seconds, "> 1536019200", "", "SK > :sk  :sk=1536019200"},
+		{seconds, ">= 1536019200", "", "SK >= :sk  :sk=1536019200"},
+		{seconds, "< 2018-09-04T00:00Z", "", "SK < :sk  :sk=1536019200"},
+		{seconds, "< 2018-09-04T00:00:00.5Z", "", "SK < :sk  :sk=1536019200.5"},
+		{seconds, "before 1960-01-01", "", "SK < :sk  :sk=-315619200"},
 		{seconds, "2018-09-04T00:00:00Z", "", "SK = :sk  :sk=1536019200"},
 		{seconds, "1536019200", "", "SK = :sk  :sk=1536019200"},
 		{iso, "2026-10-31T12:00:00Z", "", "SK = :sk  :sk=\"2026-10-31T12:00:00Z\""},
 		{blog, "2018-08-29T12:00:00Z", "amsg", "SK = :sk  :sk=\"amsg#2018-08-29:12:00:00\""},
-		{seconds, "<= 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800 :hi=1536105599"},
-		{seconds, "> 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1536105600 :hi=253402300799"},
+		{seconds, "<= 2018-09-04", "", "SK < :sk  :sk=1536105600"}, // through the day: before the next
+		{seconds, "> 2018-09-04", "", "SK >= :sk  :sk=1536105600"},
 		{seconds, "2018-08", "", "SK BETWEEN :lo AND :hi  :lo=1533081600 :hi=1535759999"},
 		{seconds, "last 15m", "", "SK BETWEEN :lo AND :hi  :lo=1793490300 :hi=1793491200"},
 		{seconds, "last 7d", "", "SK BETWEEN :lo AND :hi  :lo=1792886400 :hi=1793491200"},
@@ -130,8 +141,10 @@ func TestCompileRange(t *testing.T) {
 		{seconds, "yesterday", "", "SK BETWEEN :lo AND :hi  :lo=1793404800 :hi=1793491199"},
 		{seconds, "2018-08-29..2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
 		{seconds, "between 2018-08-29 and 2018-09-04", "", "SK BETWEEN :lo AND :hi  :lo=1535500800 :hi=1536105599"},
-		{seconds, ">= 1536019200000", "", "SK BETWEEN :lo AND :hi  :lo=1536019200 :hi=253402300799"},
-		{millis, "< 1536019200", "", "SK BETWEEN :lo AND :hi  :lo=-62135596800000 :hi=1536019199999"},
+		{seconds, ">= 1536019200000", "", "SK >= :sk  :sk=1536019200"},
+		{seconds, "<= 1536019200123", "", "SK <= :sk  :sk=1536019200.123"},
+		{millis, "< 1536019200", "", "SK < :sk  :sk=1536019200000"},
+		{millis, "<= 1536019200", "", "SK < :sk  :sk=1536019201000"}, // a second of milliseconds
 		{millis, "2018-09-04T00:00:00.5Z..2018-09-04T00:00:01Z", "", "SK BETWEEN :lo AND :hi  :lo=1536019200500 :hi=1536019201999"},
 		{iso, "2026-10", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-\""},
 		{iso, "2026-10-31", "", "begins_with(SK, :prefix)  :prefix=\"2026-10-31T\""},
@@ -153,6 +166,41 @@ func TestCompileRange(t *testing.T) {
 		c, err := CompileRange(r, tc.enc, tc.prefix)
 		if err != nil || cond(c) != tc.want {
 			t.Errorf("%s %q prefix %q:\n got %s (%v)\nwant %s", tc.enc.Name(), tc.in, tc.prefix, cond(c), err, tc.want)
+		}
+	}
+	// A legal N between two seconds is before the second after it, and
+	// the request line's words read back as the same condition.
+	for _, in := range []string{"< 1536019200", "< 2018-09-04T00:00:00.5Z", "<= 1536019200123", "> 2018-09-04"} {
+		r, _ := ParseRange(in, demoNow, time.UTC)
+		c, _ := CompileRange(r, seconds, "")
+		if in == "< 1536019200" && (!condHolds(c, N("1536019199.5")) || condHolds(c, N("1536019200"))) {
+			t.Errorf("%q is %s: 1536019199.5 must be in it, 1536019200 not", in, cond(c))
+		}
+		desc := DescribeCondition(c, seconds, time.UTC)
+		r2, err := ParseRange(desc, demoNow, time.UTC)
+		c2, _ := CompileRange(r2, seconds, "")
+		if err != nil || cond(c2) != cond(c) {
+			t.Errorf("%q is %s, said %q, read back as %s (%v)", in, cond(c), desc, cond(c2), err)
+		}
+	}
+	// A template's fixed text and a prefix given beside it join on the
+	// template's separator: never dropped, never doubled.
+	for _, tc := range []struct{ format, prefix, want string }{
+		{"A#{time}", "A", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"A#{time}", "A#", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"A#{time}", "", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"{any}#{time}", "A", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"{any}#{time}", "A#", `begins_with(SK, :prefix)  :prefix="A#2021-07-07T"`},
+		{"P#{any}#{time}{any}", "P#512-777-7777", `begins_with(SK, :prefix)  :prefix="P#512-777-7777#2021-07-07T"`},
+		{"admission#{time:epoch-ms}#{any}", "admission", `SK BETWEEN :lo AND :hi  :lo="admission#1625616000000" :hi="admission#1625702399999#\U0010ffff"`},
+	} {
+		e, _ := ParseTimeFormat(tc.format)
+		e, _ = e.ForKey(false)
+		e, _ = e.Resolve([]string{"A#2021-07-07T16:36:42", "P#512-777-7777#2021-07-07T16:36:42-D"})
+		r, _ := ParseRange("2021-07-07", demoNow, time.UTC)
+		c, err := CompileRange(r, e, tc.prefix)
+		if err != nil || cond(c) != tc.want {
+			t.Errorf("--sk-prefix %q --time-format %q: %s (%v), want %s", tc.prefix, tc.format, cond(c), err, tc.want)
 		}
 	}
 	if _, err := CompileRange(TimeRange{Op: TimeGe, From: demoNow}, blog, ""); err == nil || !strings.Contains(err.Error(), "prefix") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,27 @@ var shapes = []shape{
 	{name: "epoch seconds", number: true, write: func(t time.Time, _ int) string {
 		return fmt.Sprint(t.Unix())
 	}, others: []string{"1E+125", "9223372036854775807", "-1E+125"}, detected: "epoch seconds"},
+	{name: "onetable: epoch ms inside text", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("admission#%d#R%d", t.UnixMilli(), i)
+	}, prefixes: []string{"admission#"}, others: []string{"admission#", "patient#x"}, detected: "prefix#epoch milliseconds#…"},
+	{name: "epoch seconds as text", write: func(t time.Time, _ int) string {
+		return fmt.Sprint(t.Unix())
+	}, others: []string{"META"}, detected: "epoch seconds (as text)"},
+	{name: "epoch ns after a prefix", write: func(t time.Time, _ int) string {
+		return fmt.Sprintf("evt#%d", t.UnixNano())
+	}, prefixes: []string{"evt#"}, others: []string{"evt#x"}, detected: "prefix#epoch nanoseconds"},
+	{name: "text right after the time", write: func(t time.Time, i int) string {
+		return "P#512-777-7777#" + t.Format("2006-01-02T15:04:05") + []string{"-D", "-1", ""}[i%3]
+	}, prefixes: []string{"P#512-777-7777#"}, others: []string{"P#512-777-7777#x"}, detected: "prefix#2006-01-02T15:04:05…"},
+	{name: "compact ISO", write: func(t time.Time, _ int) string {
+		return t.Format("2006-01-02T150405")
+	}, others: []string{"profile"}, detected: "2006-01-02T150405"},
+	{name: "ISO basic with text after", write: func(t time.Time, i int) string {
+		return t.Format("20060102T150405Z") + fmt.Sprintf("#%d", i)
+	}, others: []string{"Metadata"}, detected: "20060102T150405Z0700#…"},
+	{name: "yyyyMMdd in text", write: func(t time.Time, i int) string {
+		return "DAY#" + t.Format("20060102") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"DAY#"}, others: []string{"DAY#"}, detected: "prefix#20060102#…"},
 	{name: "ISO time, text after", write: func(t time.Time, i int) string {
 		return t.Format("2006-01-02T15:04:05Z") + fmt.Sprintf("#%d", i)
 	}, others: []string{"Metadata"}, detected: "2006-01-02T15:04:05Z07:00#…"},
@@ -136,6 +158,18 @@ func TestShapesRangeIsTimeFilter(t *testing.T) {
 			for _, k := range keys {
 				if tm, ok := enc.KeyTime(k); ok && !tm.Before(lo) && !tm.After(hi) {
 					want[k] = true
+				}
+			}
+			// An open range on a number key is a comparison of numbers:
+			// numbers that are not times are in it as their value says.
+			if sh.number && r.Op != TimeBetween {
+				ref, _ := strconv.ParseFloat(enc.Encode(r.From), 64)
+				for _, k := range sh.others {
+					v, _ := strconv.ParseFloat(k, 64)
+					want[k] = (r.Op == TimeLt || r.Op == TimeLe) == (v < ref)
+					if !want[k] {
+						delete(want, k)
+					}
 				}
 			}
 			got := map[string]bool{}
@@ -347,8 +381,50 @@ func TestTimeFormats(t *testing.T) {
 	if _, err := iso.ForKey(true); err == nil {
 		t.Error("yyyy-MM-dd accepted on a number key")
 	}
-	if _, err := (TimeEncoding{Kind: EpochSeconds}).ForKey(false); err == nil {
-		t.Error("epoch-s accepted on a text key")
+	// Every shape a layout people write can say, and the forms given
+	// alone, read where they stand in the keys.
+	for _, tc := range []struct{ format, key, at string }{
+		{"admission#{time:epoch-ms}#{any}", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"admission#{time}#{any}", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"admission#epoch-ms", "admission#1601700180000", "2020-10-03T04:43:00Z"},
+		{"epoch-ms", "admission#1601700180000#R8", "2020-10-03T04:43:00Z"},
+		{"{time:2006-01-02T150405}{any}", "2019-09-25T010101-x", "2019-09-25T01:01:01Z"},
+		{"P#{any}#{time}{any}", "P#512-777-7777#2021-07-07T16:36:42-D", "2021-07-07T16:36:42Z"},
+		{"{any}#{time}-{any}", "P#512-777-7777#2021-07-07T16:36:42-1", "2021-07-07T16:36:42Z"},
+		{"yyyy-MM-dd'T'HH:mm:ss", "JFK#2021-08-01T07:25:00#250#0", "2021-08-01T07:25:00Z"},
+		{"P#{any}#{time}{any}", "Q#512-777-7777#2021-07-07T16:36:42-D", ""},
+	} {
+		e, err := ParseTimeFormat(tc.format)
+		if err == nil {
+			e, err = e.ForKey(false)
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.format, err)
+			continue
+		}
+		e, ok := e.Resolve([]string{"META", tc.key})
+		tm, read := e.KeyTime(tc.key)
+		if tc.at == "" && (ok && read) || tc.at != "" && (!ok || !read || tm.Format(time.RFC3339Nano) != tc.at) {
+			t.Errorf("%q reads %q as %v %v %v (%s), want %q", tc.format, tc.key, ok, read, tm, e.Name(), tc.at)
+		}
+	}
+	// What detection reads, written as a template, reads back as it.
+	for _, sh := range shapes {
+		var keys []string
+		for i, at := range shapeInstants[:5] {
+			keys = append(keys, sh.write(at, i))
+		}
+		d, _ := DetectTime(keys, sh.number)
+		e, err := ParseTimeFormat(d.TimeFormat())
+		if err == nil {
+			e, err = e.ForKey(sh.number)
+		}
+		if err == nil {
+			e, _ = e.Resolve(keys)
+		}
+		if err != nil || formOf(e) != formOf(d) || e.Lead != d.Lead || e.Width != d.Width || e.Rest != d.Rest {
+			t.Errorf("%s: %s written %q reads back as %s (%v)", sh.name, d.Name(), d.TimeFormat(), e.Name(), err)
+		}
 	}
 }
 
@@ -457,4 +533,58 @@ func TestOpenEndInTheKeysZone(t *testing.T) {
 	if err != nil || cond(c) != `SK BETWEEN :lo AND :hi  :lo="2018-09-04T02:00:01+02:00" :hi="9999-12-31T23:59:59+02:00"` {
 		t.Errorf("%s %v", cond(c), err)
 	}
+}
+
+// FuzzRangeIsTimeFilter: for any shape and any two instants, the
+// condition a range compiles to holds for exactly the keys whose time is
+// in the range, on keys written around both ends.
+func FuzzRangeIsTimeFilter(f *testing.F) {
+	f.Add(uint8(0), int64(0), int64(3600), uint8(0))
+	f.Add(uint8(9), int64(-86400), int64(59), uint8(2))
+	f.Add(uint8(12), int64(1), int64(1), uint8(1))
+	base := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, which uint8, a, b int64, op uint8) {
+		sh := shapes[int(which)%len(shapes)]
+		const span = 400 * 24 * 3600
+		from, to := base.Add(time.Duration(a%span)*time.Second), base.Add(time.Duration(b%span)*time.Second)
+		if to.Before(from) {
+			from, to = to, from
+		}
+		var keys []string
+		for i, at := range []time.Time{from.Add(-time.Second), from, from.Add(time.Second), to.Add(-time.Second), to, to.Add(time.Second), to.Add(24 * time.Hour)} {
+			keys = append(keys, sh.write(at, i))
+		}
+		enc, ok := DetectTime(keys, sh.number)
+		if !ok {
+			t.Fatalf("%s: %q not detected", sh.name, keys)
+		}
+		r := TimeRange{Op: []TimeOp{TimeBetween, TimeLt, TimeGe}[int(op)%3], From: from, To: to.Add(time.Second - time.Nanosecond)}
+		lo, hi := rangeSpan(r)
+		prefixes := sh.prefixes
+		if len(prefixes) == 0 {
+			prefixes = []string{""}
+		}
+		for _, k := range keys {
+			tm, _ := enc.KeyTime(k)
+			want := !tm.Before(lo) && !tm.After(hi)
+			got := false
+			for _, p := range prefixes {
+				c, err := CompileRange(r, enc, p)
+				if errors.Is(err, ErrEmptyRange) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s %v: %v", sh.name, r, err)
+				}
+				v := S(k)
+				if sh.number {
+					v = N(k)
+				}
+				got = got || condHolds(c, v)
+			}
+			if got != want {
+				t.Fatalf("%s: key %q (%v) in %v..%v op %d: listed %v, its time says %v", sh.name, k, tm, lo, hi, r.Op, got, want)
+			}
+		}
+	})
 }

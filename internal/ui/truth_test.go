@@ -325,7 +325,7 @@ func TestCurrentCopyNoDifferenceFromItself(t *testing.T) {
 // to the same condition), never "from" the day's last second.
 func TestStrictRangeDescribedAsAfter(t *testing.T) {
 	h := newHarness(t, 200, 50, Config{Table: "DeviceLogs", PK: "123", Range: "> 2018-09-01", Now: demoClock})
-	h.contains(t, "since 2018-09-02 00:00:00 UTC", ":lo=1535846400")
+	h.contains(t, "since 2018-09-02 00:00:00 UTC", "Timestamp >= :sk", ":sk=1535846400")
 	if strings.Contains(h.screen(), "from 2018-09-01 23:59:59") {
 		t.Fatalf("a strict bound described as from:\n%s", h.screen())
 	}

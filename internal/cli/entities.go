@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
+)
+
+// entitiesDefaultBudget is the RCU entities reads whole under: a table
+// that costs more is sampled.
+const entitiesDefaultBudget = 100
+
+type entitiesFlags struct {
+	itemsFlags
+	delimiter string
+}
+
+func newEntitiesCmd(ctx context.Context, g *globals) *cobra.Command {
+	var f entitiesFlags
+	cmd := &cobra.Command{
+		Use:   "entities",
+		Short: "Name the entity types of a single-table design, with counts and attributes",
+		Long: `entities names the entity types a table (or an index, or one partition)
+holds: from a discriminator attribute where the items carry one (ElectroDB's
+__edb_e__, dynamodb-toolbox's _et, dynamodb-onetable's _type, Amplify's
+__typename, a type or entityType attribute), otherwise from the templates of
+their keys (USER#{id} / #METADATA#{id} is one type, GAME#{id} / USER#{id}
+another). Each type has its count, its key templates, its attributes with
+the types seen and the share of its items holding each, and one example.
+
+It reads every item when that costs less than --max-rcu (the size DynamoDB
+reports, at 0.5 RCU per 4 KB): counts are exact and "sampled" is false.
+Otherwise it reads a sample in parallel Scan segments, each to its share
+of the budget, and the counts are estimated from the table's item count
+("sampled": true).`,
+		Example: `  dynascope entities --demo --table Workbench
+  dynascope entities --demo --table Workbench --pk USER#ada --output jsonl
+  dynascope entities --endpoint-url http://localhost:8000 --region us-east-1 --table T --max-rcu 500`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.bind(cmd, g)
+			return runEntities(ctx, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.table, "table", "", "table to read (required)")
+	fl.StringVar(&f.pk, "pk", "", "one partition key value: the types of that partition (default: the whole table)")
+	fl.StringVar(&f.index, "index", "", "read a GSI or LSI instead of the base table")
+	fl.StringVar(&f.delimiter, "delimiter", "", "the keys' segment delimiter (default: the one most keys hold: # | / : ~)")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the types as rows: jsonl, csv")
+	budgetVar(fl, &f.maxRCU, "max-rcu", entitiesDefaultBudget, false, "read the whole table when it costs less than this many `RCU`, else a sample of that cost")
+	return cmd
+}
+
+// runEntities names the entity types; every flag is checked before it
+// connects.
+func runEntities(ctx context.Context, f *entitiesFlags) error {
+	switch {
+	case f.table == "":
+		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+	case f.output != "json" && f.output != "jsonl" && f.output != "csv":
+		return usage("use --output json, jsonl or csv", "--output %q is not a format of entities", f.output)
+	case len(f.delimiter) > 1:
+		return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
+	}
+	if err := checkBudget("--max-rcu", f.maxRCU, false); err != nil {
+		return err
+	}
+	mask, err := f.g.tableMask(f.table)
+	if err != nil {
+		return err
+	}
+	conn, err := f.g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	info, _, err := dynamo.DescribeTable(ctx, conn.client, f.table)
+	if err != nil {
+		return err
+	}
+	key, err := info.KeyFor(f.index)
+	if err != nil {
+		return noIndex(info, f.index)
+	}
+	req := dynamo.EntitiesRequest{Table: f.table, Index: f.index, Key: key, MaxRCU: f.maxRCU, SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: f.delimiter}
+	if f.pk != "" {
+		q, _, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: f.pk, index: f.index})
+		if err != nil {
+			return err
+		}
+		req.PK = &q.PK
+	}
+	start := time.Now()
+	res, err := dynamo.ReadEntities(ctx, conn.client, req)
+	if err != nil {
+		return err
+	}
+	total, _ := conn.client.Session.Totals()
+	how := "every item read: counts exact"
+	if res.Sampled {
+		how = fmt.Sprintf("a sample of %d items (%d segments): counts estimated", res.Read, max(res.Segments, 1))
+	}
+	eo := export.Options{Mask: mask}
+	docs := make([]map[string]any, len(res.Entities))
+	for i, e := range res.Entities {
+		tpl := map[string]any{"pk": mask.KeyIf(key.PK.Name, e.KeyTemplates["pk"], f.delimiter), "sk": nil}
+		if key.SK != nil {
+			tpl["sk"] = mask.KeyIf(key.SK.Name, e.KeyTemplates["sk"], f.delimiter)
+		}
+		var disc any
+		if e.Discriminator != "" {
+			disc = e.Discriminator
+		}
+		docs[i] = map[string]any{"name": e.Name, "count": e.Count, "keyTemplates": tpl, "discriminator": disc,
+			"attributes": e.Attributes, "example": eo.Plain(res.Examples[i])}
+		if mask != nil && (mask.Whole(key.PK.Name) || e.Discriminator != "" && mask.Whole(e.Discriminator)) {
+			docs[i]["name"] = fmt.Sprintf("type %d", i+1) // the name is key or attribute text the mask hides
+		}
+	}
+	stats := map[string]any{"itemsRead": res.Read, "requests": total.Requests, "consumedRCU": total.RCU, "segments": res.Segments,
+		"tableItemCount": info.ItemCount, "elapsedMs": time.Since(start).Milliseconds()}
+	defer fmt.Fprintf(f.stderr, "%s: %s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(f.table), counted(len(docs), "entity type", "entity types"), how, total.Requests, total.RCU, billedNote(conn.client.Session))
+	switch f.output {
+	case "json":
+		return export.JSONDoc(f.stdout, map[string]any{"entities": docs, "sampled": res.Sampled, "stats": stats})
+	case "jsonl":
+		out := export.NewJSONRows(f.stdout, "jsonl")
+		for _, d := range docs {
+			d["sampled"] = res.Sampled
+			if err := out.Write(d); err != nil {
+				return err
+			}
+		}
+		return out.Close()
+	}
+	rows := dynamo.Rows{Noun: "entities", First: []string{"name", "count", "sampled", "pk", "sk", "discriminator", "attributes"}}
+	for _, d := range docs {
+		var attrs []string
+		for _, a := range d["attributes"].([]domain.EntityAttribute) {
+			attrs = append(attrs, a.Name)
+		}
+		tpl := d["keyTemplates"].(map[string]any)
+		rows.Rows = append(rows.Rows, map[string]any{"name": d["name"], "count": d["count"], "sampled": res.Sampled,
+			"pk": tpl["pk"], "sk": tpl["sk"], "discriminator": d["discriminator"], "attributes": strings.Join(attrs, " ")})
+	}
+	_, err = writeRows(rows, "csv", f.stdout, f.stderr)
+	return err
+}

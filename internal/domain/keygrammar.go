@@ -1,0 +1,326 @@
+package domain
+
+import (
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// One grammar reads the time in a key wherever it stands: a key is
+// separators and parts, and a time part is the longest text at a place
+// (the key's start, or just after a separator) that reads as a time in
+// a form people write — ISO 8601 extended or basic, with or without zone
+// and fraction, a date, yyyyMMdd, 2006-01-02:15:04:05, epoch seconds to
+// nanoseconds written as digits, a ULID, KSUID or UUIDv7 — followed by
+// the end of the key, a separator, or any other text (-D, -1).
+
+// timePart is a time found at a place in a key: its form and its length.
+type timePart struct {
+	enc TimeEncoding
+	n   int
+}
+
+// layoutLengths are the lengths a text time part can have, longest
+// first: every layout detection knows, in UTC and at an offset, with a
+// fraction of one to nine digits where it writes seconds.
+var layoutLengths = func() []int {
+	ref := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
+	zoned := ref.In(time.FixedZone("", 2*3600))
+	seen := map[int]bool{}
+	for _, l := range textLayouts {
+		for _, t := range []time.Time{ref, zoned} {
+			n := len(t.Format(l))
+			seen[n] = true
+			if strings.Contains(l, "05") {
+				for f := 1; f <= 9; f++ {
+					seen[n+1+f] = true
+				}
+			}
+		}
+	}
+	var out []int
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	return out
+}()
+
+// timeAt finds the longest time part s begins with, in any form.
+func timeAt(s string) (timePart, bool) {
+	if s == "" {
+		return timePart{}, false
+	}
+	if p, ok := idAt(s); ok {
+		return p, true
+	}
+	if s[0] < '0' || s[0] > '9' {
+		return timePart{}, false
+	}
+	if p, ok := layoutAt(s); ok {
+		return p, true
+	}
+	return epochDigitsAt(s)
+}
+
+// layoutAt is the longest layout time s begins with that is not cut in
+// the middle of a number.
+func layoutAt(s string) (timePart, bool) {
+	for _, n := range layoutLengths {
+		if n > len(s) || n < len(s) && isDigit(s[n]) {
+			continue
+		}
+		if e, ok := matchLayout(s[:n]); ok {
+			return timePart{e, n}, true
+		}
+	}
+	return timePart{}, false
+}
+
+// epochDigits are the widths of epoch counts written as digits in text,
+// and what each counts: 2001–2286 in any of them.
+var epochDigits = map[int]TimeKind{10: EpochSeconds, 13: EpochMillis, 16: EpochMicros, 19: EpochNanos}
+
+// epochDigitsAt reads a whole run of digits as an epoch count by its
+// width, within the years people's keys hold (see DetectTimeNumber).
+func epochDigitsAt(s string) (timePart, bool) {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	kind, ok := epochDigits[n]
+	if !ok || n < len(s) && s[n] == '.' {
+		return timePart{}, false
+	}
+	v, err := strconv.ParseFloat(s[:n], 64)
+	if got, ok := DetectTimeNumber(v); err != nil || !ok || got.Kind != kind {
+		return timePart{}, false
+	}
+	return timePart{TimeEncoding{Kind: kind, Width: n}, n}, true
+}
+
+// idAt reads a time-ordered id s begins with, which no letter or digit
+// follows.
+func idAt(s string) (timePart, bool) {
+	for _, n := range []int{36, 27, 26} {
+		if n > len(s) || n < len(s) && isAlnumByte(s[n]) {
+			continue
+		}
+		if e, ok := matchID(s[:n]); ok {
+			return timePart{e, n}, true
+		}
+	}
+	return timePart{}, false
+}
+
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// restAllowed reports text that may follow a time part directly: not a
+// digit, letter or point that would make it part of a longer time.
+func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
+
+// DetectTimeText finds the time in a text key, wherever it stands: the
+// whole key; after a prefix ending with a separator, ending the key;
+// first, before a separator; between two separators
+// (JFK#2021-08-01T07:25:00#250#0, admission#1601700180000#R8); or with
+// text right after it (P#512-777-7777#2021-07-07T16:36:42-D). Earlier
+// places in that list win.
+func DetectTimeText(key string) (TimeEncoding, bool) { return detectWith(key, timeAt) }
+
+// detectWith places the time part that at finds in key (see DetectTimeText).
+func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
+	starts := []int{0}
+	for i := 0; i < len(key)-1; i++ {
+		if isTimeSep(key[i]) {
+			starts = append(starts, i+1)
+		}
+	}
+	found := make([]timePart, len(starts))
+	ok := make([]bool, len(starts))
+	for j, i := range starts {
+		found[j], ok[j] = at(key[i:])
+	}
+	end := func(j int) int { return starts[j] + found[j].n }
+	place := func(j int, p TimePlace) TimeEncoding {
+		e := found[j].enc
+		e.Place = p
+		if j > 0 {
+			e.Place, e.Sep = TimeAfter, key[starts[j]-1:starts[j]]
+		}
+		return e
+	}
+	// The time ending the key: the whole key, or its last segment first.
+	if ok[0] && end(0) == len(key) {
+		return place(0, TimeWhole), true
+	}
+	for j := len(starts) - 1; j > 0; j-- {
+		if ok[j] && end(j) == len(key) {
+			return place(j, TimeAfter), true
+		}
+	}
+	// A separator after the time: first, or between two.
+	for j := range starts {
+		if ok[j] && isTimeSep(key[end(j)]) {
+			e := place(j, TimeLeading)
+			if j == 0 {
+				e.Sep = key[end(j) : end(j)+1]
+			} else {
+				e.Tail = key[end(j) : end(j)+1]
+			}
+			return e, true
+		}
+	}
+	// Text right after the time.
+	for j := range starts {
+		if ok[j] && restAllowed(key[end(j)]) && !found[j].enc.IsID() {
+			e := place(j, TimeWhole)
+			e.Rest = true
+			return e, true
+		}
+	}
+	return TimeEncoding{}, false
+}
+
+// Locate finds the time in a text key: key[i:j] is the time part, which
+// reads as t. Keys of a TimeAfter encoding are tried after each
+// separator in turn where text may follow the time, so the prefix before
+// it may hold any number of them (A#B#2021-08-01#x).
+func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
+	if !e.textual() {
+		return 0, 0, time.Time{}, false
+	}
+	switch {
+	case e.Lead != "":
+		if !strings.HasPrefix(key, e.Lead) {
+			return 0, 0, time.Time{}, false
+		}
+		return e.locateAt(key, len(e.Lead))
+	case e.Place != TimeAfter:
+		return e.locateAt(key, 0)
+	case !strings.HasPrefix(key, e.Begins):
+		return 0, 0, time.Time{}, false
+	case e.Tail == "" && !e.Rest:
+		if i = strings.LastIndex(key, e.Sep); i >= len(e.Begins) {
+			return e.locateAt(key, i+len(e.Sep))
+		}
+		return 0, 0, time.Time{}, false
+	}
+	for at := len(e.Begins); at < len(key); at++ {
+		if strings.HasPrefix(key[at:], e.Sep) {
+			if i, j, t, ok = e.locateAt(key, at+len(e.Sep)); ok {
+				return i, j, t, true
+			}
+		}
+	}
+	return 0, 0, time.Time{}, false
+}
+
+// locateAt reads the time part starting at key[i:], ending where the
+// encoding says: the key's end, its tail or leading separator, or, where
+// text may follow, as long as its form writes it.
+func (e TimeEncoding) locateAt(key string, i int) (int, int, time.Time, bool) {
+	ends := []int{len(key)}
+	switch {
+	case e.Rest:
+		ends = e.partLengths(key[i:])
+		for k := range ends {
+			ends[k] += i
+		}
+	case e.Place == TimeLeading:
+		ends = []int{strings.Index(key, e.Sep)}
+	case e.Tail != "":
+		if k := strings.Index(key[i:], e.Tail); k >= 0 {
+			ends = []int{i + k}
+		}
+	}
+	for _, j := range ends {
+		if j < i || j > len(key) || e.Rest && j < len(key) && !restAllowed(key[j]) {
+			continue
+		}
+		if t, ok := e.parsePart(key[i:j]); ok {
+			return i, j, t, true
+		}
+	}
+	return 0, 0, time.Time{}, false
+}
+
+// partAt is the longest time part of this very form s begins with.
+func (e TimeEncoding) partAt(s string) (timePart, bool) {
+	ends := e.partLengths(s)
+	if e.Kind == TimeText {
+		ends = append([]int{len(s)}, ends...)
+		for i := 0; i < len(s); i++ {
+			if isTimeSep(s[i]) {
+				ends = append(ends, i)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.IntSlice(ends)))
+	}
+	for _, n := range ends {
+		if n > len(s) || n == 0 {
+			continue
+		}
+		if _, ok := e.parsePart(s[:n]); ok {
+			p := e
+			p.Place, p.Sep, p.Tail, p.Lead, p.Rest, p.Begins, p.anywhere = TimeWhole, "", "", "", false, "", false
+			return timePart{p, n}, true
+		}
+	}
+	return timePart{}, false
+}
+
+// partLengths are the lengths a time part of this encoding may have at
+// the start of s, longest first.
+func (e TimeEncoding) partLengths(s string) []int {
+	switch {
+	case e.Width > 0:
+		return []int{e.Width}
+	case e.Kind == TimeULID:
+		return []int{26}
+	case e.Kind == TimeKSUID:
+		return []int{27}
+	case e.Kind == TimeUUIDv7:
+		return []int{36}
+	}
+	var out []int
+	for _, n := range layoutLengths {
+		if n <= len(s) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// epochTime is n units of the kind since 1970.
+func epochTime(n int64, k TimeKind) time.Time {
+	switch k {
+	case EpochSeconds:
+		return time.Unix(n, 0).UTC()
+	case EpochMillis:
+		return time.UnixMilli(n).UTC()
+	case EpochMicros:
+		return time.UnixMicro(n).UTC()
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// decimalEpoch reads a decimal count of units (1536019200.5) exactly, to
+// the nanosecond, where a float would round it; false for other forms.
+func decimalEpoch(key string, unit time.Duration) (time.Time, bool) {
+	r, ok := new(big.Rat).SetString(key)
+	if !ok || strings.ContainsAny(key, "eE/") {
+		return time.Time{}, false
+	}
+	ns := r.Mul(r, new(big.Rat).SetInt64(int64(unit)))
+	limit := new(big.Rat).SetInt64(maxEpochSeconds)
+	limit.Mul(limit, big.NewRat(1e9, 1))
+	if new(big.Rat).Abs(ns).Cmp(limit) > 0 {
+		return time.Time{}, false
+	}
+	q := new(big.Int).Quo(ns.Num(), ns.Denom()) // toward zero
+	sec, rem := new(big.Int).QuoRem(q, big.NewInt(1e9), new(big.Int))
+	return time.Unix(sec.Int64(), rem.Int64()).UTC(), true
+}

@@ -1,0 +1,376 @@
+package domain
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// PartKind is what one part of a key is, as the key grammar reads it.
+type PartKind int
+
+const (
+	PartText     PartKind = iota // a word: a constant, an enumeration, or a name that varies
+	PartDelim                    // the table's delimiter
+	PartTime                     // a time, in any form detection knows
+	PartNumber                   // digits
+	PartID                       // an id: a UUID, or letters and digits mixed
+	PartRevision                 // a revision counter: v00001, V3
+)
+
+// KeyPart is one part of a key: its kind and its text.
+type KeyPart struct {
+	Kind PartKind
+	Text string
+	Time TimeEncoding // the form of a PartTime
+}
+
+// ParseKey reads a key as parts: segments split at the delimiter, and
+// inside a segment where a time, a revision counter, a number or an id
+// ends. The parts' texts, joined, are the key.
+func ParseKey(key, delim string) []KeyPart {
+	var out []KeyPart
+	for i, seg := range splitKeep(key, delim) {
+		if i > 0 {
+			out = append(out, KeyPart{Kind: PartDelim, Text: delim})
+		}
+		out = append(out, segmentParts(seg)...)
+	}
+	return out
+}
+
+// splitKeep splits key at delim; one segment when delim is "".
+func splitKeep(key, delim string) []string {
+	if delim == "" {
+		return []string{key}
+	}
+	return strings.Split(key, delim)
+}
+
+// segmentParts reads one segment: a time and what follows it, a revision
+// counter and what follows it, digits, an id, or a word.
+func segmentParts(seg string) []KeyPart {
+	if seg == "" {
+		return nil
+	}
+	if p, ok := timeAt(seg); ok && (p.n == len(seg) || restAllowed(seg[p.n])) {
+		return append([]KeyPart{{Kind: PartTime, Text: seg[:p.n], Time: p.enc}}, segmentParts(seg[p.n:])...)
+	}
+	if n := revisionAt(seg); n > 0 {
+		return append([]KeyPart{{Kind: PartRevision, Text: seg[:n]}}, wordParts(seg[n:])...)
+	}
+	if n := labelAt(seg); n > 0 && n < len(seg) {
+		return append([]KeyPart{{Kind: PartText, Text: seg[:n]}}, segmentParts(seg[n:])...)
+	}
+	switch {
+	case digitsOnly(seg):
+		return []KeyPart{{Kind: PartNumber, Text: seg}}
+	case idLike(seg):
+		return []KeyPart{{Kind: PartID, Text: seg}}
+	}
+	return wordParts(seg)
+}
+
+func wordParts(s string) []KeyPart {
+	if s == "" {
+		return nil
+	}
+	return []KeyPart{{Kind: PartText, Text: s}}
+}
+
+// labelAt is the length of a field name and underscore a segment begins
+// with, as ElectroDB writes a key's fields (employee_ of employee_e001,
+// $employees_ of $employees_1): 0 when it begins with none.
+func labelAt(s string) int {
+	i := 0
+	if i < len(s) && s[i] == '$' {
+		i++
+	}
+	start := i
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i == start || i >= len(s) || s[i] != '_' {
+		return 0
+	}
+	return i + 1
+}
+
+// revisionAt is the length of a revision counter s begins with (v00001 of
+// v00001.profile, V3): v or V, then digits, then no letter or digit.
+func revisionAt(s string) int {
+	if len(s) < 2 || s[0] != 'v' && s[0] != 'V' || !isDigit(s[1]) {
+		return 0
+	}
+	n := 1
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	if n < len(s) && isAlnumByte(s[n]) {
+		return 0
+	}
+	return n
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// idLike reports a segment that is an id rather than a word: a UUID, or
+// eight or more letters and digits with both in them.
+func idLike(s string) bool {
+	if uuidRE.MatchString(s) {
+		return true
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case isDigit(c):
+			digits++
+		case isAlnumByte(c):
+			letters++
+		case c != '-' && c != '_':
+			return false
+		}
+	}
+	return len(s) >= 8 && letters > 0 && digits > 0
+}
+
+// partTemplate is a part as a template writes it.
+func partTemplate(p KeyPart) string {
+	switch p.Kind {
+	case PartTime:
+		f := p.Time.TimeFormat()
+		if !strings.HasPrefix(f, "{") {
+			f = "{time:" + f + "}"
+		}
+		return f
+	case PartNumber:
+		return "{n}"
+	case PartID:
+		return "{id}"
+	case PartRevision:
+		return p.Text[:1] + "{n}"
+	}
+	return p.Text
+}
+
+// KeyTemplate is a key's template: each part that varies written as its
+// placeholder ({time:…}, {n}, {id}), constants as they are.
+func KeyTemplate(parts []KeyPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(partTemplate(p))
+	}
+	return b.String()
+}
+
+var placeholderRE = regexp.MustCompile(`\{(time(:[^}]*)?|n|id|any|ulid|uuidv7|ksuid)\}`)
+
+// TemplateMatches reports a key the template can stand for: its fixed
+// text where it is, and something in each placeholder ({n} digits).
+func TemplateMatches(template, key string) bool {
+	var expr strings.Builder
+	expr.WriteString(`(?s)^`)
+	last := 0
+	for _, m := range placeholderRE.FindAllStringSubmatchIndex(template, -1) {
+		expr.WriteString(regexp.QuoteMeta(template[last:m[0]]))
+		if template[m[2]:m[3]] == "n" {
+			expr.WriteString(`[0-9]+`)
+		} else {
+			expr.WriteString(`.+?`)
+		}
+		last = m[1]
+	}
+	expr.WriteString(regexp.QuoteMeta(template[last:]) + `$`)
+	re, err := regexp.Compile(expr.String())
+	return err == nil && re.MatchString(key)
+}
+
+// Templates are the templates of a set of keys, read together: a word
+// that takes many values at its place among keys of one shape (USER#alice,
+// USER#bob) is a name that varies, {id}, keeping any fixed beginning
+// (employee_{id}); a word in capitals (USER, METADATA) or one of few
+// values is a constant. One template a key, in the keys' order.
+func Templates(keys []string, delim string) []string {
+	parsed := make([][]KeyPart, len(keys))
+	shapes := map[string][]int{}
+	for i, k := range keys {
+		parsed[i] = ParseKey(k, delim)
+		shapes[shapeOf(parsed[i])] = append(shapes[shapeOf(parsed[i])], i)
+	}
+	for _, members := range shapes {
+		generalize(parsed, members, 0)
+	}
+	out := make([]string, len(keys))
+	for i, p := range parsed {
+		out[i] = KeyTemplate(p)
+	}
+	return out
+}
+
+// shapeOf is what keys of one shape share: their parts' kinds, and the
+// delimiters' places.
+func shapeOf(parts []KeyPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteByte(byte('a' + p.Kind))
+	}
+	return b.String()
+}
+
+// generalize turns the words that vary among keys of one shape into ids,
+// from the part at from on. A word that stays a constant splits the keys
+// by its value (USER#… and $app#… are read apart).
+func generalize(parsed [][]KeyPart, members []int, from int) {
+	if len(members) < 2 {
+		return
+	}
+	for pos := from; pos < len(parsed[members[0]]); pos++ {
+		if parsed[members[0]][pos].Kind != PartText {
+			continue
+		}
+		values := map[string][]int{}
+		for _, i := range members {
+			t := parsed[i][pos].Text
+			values[t] = append(values[t], i)
+		}
+		if len(values) < 2 {
+			continue
+		}
+		if 2*len(values) <= len(members) || len(values) <= 3 && allLabels(values) {
+			for _, group := range values {
+				generalize(parsed, group, pos+1)
+			}
+			return
+		}
+		fixed := fixedStart(values)
+		for _, i := range members {
+			t := parsed[i][pos].Text
+			id := []KeyPart{{Kind: PartID, Text: t}}
+			if fixed != "" {
+				id = []KeyPart{{Kind: PartText, Text: fixed}, {Kind: PartID, Text: t[len(fixed):]}}
+			}
+			parsed[i] = append(parsed[i][:pos:pos], append(id, parsed[i][pos+1:]...)...)
+		}
+	}
+}
+
+// fixedStart is the text every value begins with, to its last character
+// that is neither letter nor digit (employee_ of employee_jdoe).
+func fixedStart(values map[string][]int) string {
+	var texts []string
+	for v := range values {
+		texts = append(texts, v)
+	}
+	sort.Strings(texts)
+	fixed := commonPrefix(texts[0], texts[len(texts)-1])
+	i := len(fixed) - 1
+	for i >= 0 && isAlnumByte(fixed[i]) {
+		i--
+	}
+	return fixed[:i+1]
+}
+
+// allLabels reports words written as labels: capitals, digits, _ and -.
+func allLabels(values map[string][]int) bool {
+	for v := range values {
+		if strings.ToUpper(v) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TemplateCount is a template and how many keys have it.
+type TemplateCount struct {
+	Template string
+	Count    int
+	Example  string
+}
+
+// CountTemplates groups keys by template, the most common first.
+func CountTemplates(keys []string, delim string) []TemplateCount {
+	var out []TemplateCount
+	at := map[string]int{}
+	for i, t := range Templates(keys, delim) {
+		j, ok := at[t]
+		if !ok {
+			j = len(out)
+			at[t] = j
+			out = append(out, TemplateCount{Template: t, Example: keys[i]})
+		}
+		out[j].Count++
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
+	return out
+}
+
+// InferTemplates are the templates of the keys, most common first, each
+// with its count when there are several: "USER#{id} (12)".
+func InferTemplates(keys []string, delim string) []string {
+	if delim == "" {
+		delim = GuessDelimiter(keys)
+	}
+	counts := CountTemplates(keys, delim)
+	out := make([]string, 0, min(len(counts), 5))
+	for _, c := range counts[:min(len(counts), 5)] {
+		out = append(out, c.Template+" ("+strconv.Itoa(c.Count)+")")
+	}
+	return out
+}
+
+// GuessDelimiter is the separator most of the keys hold: #, |, /, : or
+// ~; "" when none does.
+func GuessDelimiter(keys []string) string {
+	best, most := "", 0
+	for _, d := range []string{"#", "|", "/", ":", "~"} {
+		n := 0
+		for _, k := range keys {
+			if strings.Contains(k, d) {
+				n++
+			}
+		}
+		if n > most && 2*n >= len(keys) {
+			best, most = d, n
+		}
+	}
+	return best
+}
+
+// revisionWords are the words a revision number follows (rev#3#Terms).
+var revisionWords = map[string]bool{"rev": true, "revision": true, "ver": true, "version": true, "v": true}
+
+// SuggestVersionPattern is the --version-pattern the templates suggest:
+// where a revision counter stands (v{n}), the text before it, and {name}
+// for what follows; "" when no template holds one.
+func SuggestVersionPattern(keys []string, delim string) string {
+	for _, k := range keys {
+		parts := ParseKey(k, delim)
+		for i, p := range parts {
+			if p.Kind == PartNumber && i >= 2 && parts[i-1].Kind == PartDelim && parts[i-2].Kind == PartText &&
+				revisionWords[strings.ToLower(parts[i-2].Text)] && i+2 < len(parts) && parts[i+1].Kind == PartDelim {
+				return KeyTemplate(parts[:i]) + "{n}" + delim + "{name}" // rev#3#Terms
+			}
+			if p.Kind != PartRevision {
+				continue
+			}
+			var b strings.Builder
+			if i >= 2 && parts[i-1].Kind == PartDelim && i+1 == len(parts) {
+				b.WriteString("{name}" + delim) // Audit#v3: the name first
+			} else {
+				for _, q := range parts[:i] {
+					b.WriteString(q.Text)
+				}
+			}
+			b.WriteString(p.Text[:1] + "{n}")
+			if i+1 < len(parts) {
+				rest := parts[i+1].Text
+				if parts[i+1].Kind == PartDelim || len(rest) > 1 && !isAlnumByte(rest[0]) {
+					b.WriteString(rest[:1] + "{name}")
+				}
+			}
+			return b.String()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,109 @@
+package domain
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestKeyTemplates: each key reads as its template, in the shapes
+// published layouts write.
+func TestKeyTemplates(t *testing.T) {
+	for _, tc := range []struct{ key, delim, want string }{
+		{"admission#1601700180000#R8", "#", "admission#{time:epoch-ms}#R8"},
+		{"P#512-777-7777#2021-07-07T16:36:42-D", "#", "P#512-777-7777#{time:2006-01-02T15:04:05}-D"},
+		{"2019-09-25T010101", "#", "{time:2006-01-02T150405}"},
+		{"v00001.profile", "#", "v{n}.profile"},
+		{"USER#alice", "#", "USER#alice"},
+		{"#METADATA#alice", "#", "#METADATA#alice"},
+		{"GAME#7d1b3c52-0a5e-4a0b-9c1e-2f1f0e5a7b11", "#", "GAME#{id}"},
+		{"ORDER#20190925#42", "#", "ORDER#{time:20060102}#{n}"},
+		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", "#", "PHOTO#{ulid}"},
+		{"$taskapp#employee_jdoe", "#", "$taskapp#employee_jdoe"},
+		{"", "#", ""},
+	} {
+		parts := ParseKey(tc.key, tc.delim)
+		if got := KeyTemplate(parts); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.key, got, tc.want)
+		}
+	}
+	// Read together, names that vary are ids, labels stay.
+	keys := []string{"USER#alice", "USER#bob", "USER#carol", "GAME#g-1#USER#alice", "GAME#g-2#USER#bob", "$app#employee_jdoe", "$app#employee_asmith", "$app#employee_bwayne"}
+	want := []string{"USER#{id}", "USER#{id}", "USER#{id}", "GAME#g-{id}#USER#{id}", "GAME#g-{id}#USER#{id}", "$app#employee_{id}", "$app#employee_{id}", "$app#employee_{id}"}
+	if got := Templates(keys, "#"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("templates\n got %q\nwant %q", got, want)
+	}
+	if got := InferTemplates([]string{"a#1", "a#2", "b#x"}, ""); strings.Join(got, ", ") != "a#{n} (2), b#x (1)" {
+		t.Errorf("inferred %q", got)
+	}
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"v00001.profile", "v00002.profile"}, "v{n}.{name}"},
+		{[]string{"Audit#v3"}, "{name}#v{n}"},
+		{[]string{"rev#v2#Audit"}, "rev#v{n}#{name}"},
+		{[]string{"metadata", "rev#3#Terms"}, "rev#{n}#{name}"},
+		{[]string{"Metadata"}, ""},
+	} {
+		if got := SuggestVersionPattern(tc.keys, "#"); got != tc.want {
+			t.Errorf("%q suggests %q, want %q", tc.keys, got, tc.want)
+		}
+		if tc.want != "" {
+			if _, err := ParseVersionPattern(tc.want); err != nil {
+				t.Errorf("%q is not a pattern: %v", tc.want, err)
+			}
+		}
+	}
+}
+
+// FuzzKeyTemplate: a key and its template round-trip: the parts join to
+// the key, and the template stands for the key.
+func FuzzKeyTemplate(f *testing.F) {
+	for _, k := range []string{"admission#1601700180000#R8", "P#512-777-7777#2021-07-07T16:36:42-D", "v00001.profile", "USER#{id}", "#", "2019-09-25T010101", "a{n}b", "x#.*"} {
+		f.Add(k, "#")
+	}
+	f.Fuzz(func(t *testing.T, key, delim string) {
+		if !utf8.ValidString(key) || len(delim) > 2 {
+			return
+		}
+		parts := ParseKey(key, delim)
+		var joined strings.Builder
+		for _, p := range parts {
+			joined.WriteString(p.Text)
+		}
+		if joined.String() != key {
+			t.Fatalf("%q parts join to %q", key, joined.String())
+		}
+		if tpl := KeyTemplate(parts); !strings.ContainsAny(key, "{}") && !TemplateMatches(tpl, key) {
+			t.Fatalf("%q's template %q does not stand for it", key, tpl)
+		}
+	})
+}
+
+// FuzzDetectTimeText: a time detection finds in a key is found again
+// where the encoding looks, and its template reads back as the same form.
+func FuzzDetectTimeText(f *testing.F) {
+	for _, k := range []string{"admission#1601700180000#R8", "P#512-777-7777#2021-07-07T16:36:42-D", "2019-09-25T010101", "20190925T010101Z#x", "JFK#2021-08-01T07:25:00#250#0", "evt#1601700180000000000", "a#2021-07-07-1"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		e, ok := DetectTimeText(key)
+		if !ok {
+			return
+		}
+		if _, ok := e.KeyTime(key); !ok {
+			t.Fatalf("%q detected as %s, which does not read it", key, e.Name())
+		}
+		back, err := ParseTimeFormat(e.TimeFormat())
+		if err == nil {
+			back, err = back.ForKey(false)
+		}
+		if err == nil {
+			back, _ = back.Resolve([]string{key})
+		}
+		if _, ok := back.KeyTime(key); err != nil || !ok {
+			t.Fatalf("%q: %s written %q reads back as %s (%v)", key, e.Name(), e.TimeFormat(), back.Name(), err)
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package dynamo
+
+import (
+	"context"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// EntitiesRequest asks for the entity types of a table, an index, or one
+// partition of either.
+type EntitiesRequest struct {
+	Table, Index string
+	Key          KeySchema        // of the table or index read
+	PK           *domain.KeyValue // one partition; nil for all of them
+	MaxRCU       float64          // the budget: a whole read under it, else a sample
+	// SizeBytes and ItemCount are DescribeTable's (of the table or
+	// index): what a whole read would cost, and what a sample stands for.
+	SizeBytes, ItemCount int64
+	Delim                string
+	Segments             int // parallel Scan segments of a sample; 8 when 0
+}
+
+// EntitiesResult is the entity types read, with one example item each.
+type EntitiesResult struct {
+	Entities []domain.Entity
+	Examples []Item // by entity
+	// Sampled says the counts are estimated from part of the items: the
+	// whole read would have cost more than the budget.
+	Sampled bool
+	Read    int // items read
+	// Segments is how many Scan segments the sample read in parallel (0
+	// for a whole read).
+	Segments int
+	Cost     Cost
+}
+
+// ReadEntities reads the items (all of them when that costs less than the
+// budget, else a parallel sample of Scan segments, each read to its share
+// of the budget) and names their entity types.
+func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesResult, error) {
+	var res EntitiesResult
+	var items []Item
+	var err error
+	whole := float64(r.SizeBytes) / 4096 * 0.5 // an eventually consistent Scan's RCU
+	switch {
+	case r.PK != nil:
+		items, res.Sampled, res.Cost, err = readPartition(ctx, c, r)
+	case r.MaxRCU <= 0 || whole <= r.MaxRCU:
+		items, res.Sampled, res.Cost, err = scanSegment(ctx, c, r, 0, 0, r.MaxRCU)
+	default:
+		res.Segments = r.Segments
+		if res.Segments <= 0 {
+			res.Segments = 8
+		}
+		items, res.Cost, err = scanSample(ctx, c, r, res.Segments)
+		res.Sampled = true
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Read = len(items)
+	res.Entities = domain.InferEntities(entityItems(items, r.Key), r.Delim)
+	scale := 1.0
+	if res.Sampled && r.ItemCount > int64(len(items)) && len(items) > 0 {
+		scale = float64(r.ItemCount) / float64(len(items))
+	}
+	for i := range res.Entities {
+		res.Examples = append(res.Examples, items[res.Entities[i].Example])
+		res.Entities[i].Count = int(math.Round(float64(res.Entities[i].Count) * scale))
+	}
+	return res, nil
+}
+
+// readPartition reads one partition's items, up to the budget.
+func readPartition(ctx context.Context, c Client, r EntitiesRequest) ([]Item, bool, Cost, error) {
+	q := domain.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: *r.PK}
+	if r.Key.SK != nil {
+		q.SKName = r.Key.SK.Name
+	}
+	var items []Item
+	var cost Cost
+	var start Item
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: q, Start: start, Limit: pageLimit(r, r.MaxRCU-cost.Billed)})
+		cost = cost.Add(page.Cost)
+		if err != nil {
+			return items, false, cost, err
+		}
+		items = append(items, page.Items...)
+		if !page.More() {
+			return items, false, cost, nil
+		}
+		if r.MaxRCU > 0 && cost.Billed >= r.MaxRCU {
+			return items, true, cost, nil
+		}
+		start = page.LastKey
+	}
+}
+
+// pageLimit sizes a read to what is left of the budget at the items'
+// average size (1 KB when unknown); 0 (no limit) without a budget.
+func pageLimit(r EntitiesRequest, left float64) int32 {
+	if r.MaxRCU <= 0 {
+		return 0
+	}
+	avg := 1024.0
+	if r.ItemCount > 0 && r.SizeBytes > 0 {
+		avg = max(float64(r.SizeBytes)/float64(r.ItemCount), 1)
+	}
+	return int32(min(max(left*2*4096/avg, 1), 1000))
+}
+
+// scanSample reads segments Scan segments in parallel, each to its share
+// of the budget.
+func scanSample(ctx context.Context, c Client, r EntitiesRequest, segments int) ([]Item, Cost, error) {
+	var mu sync.Mutex
+	var all []Item
+	var total Cost
+	var first error
+	var wg sync.WaitGroup
+	for s := range segments {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			items, _, cost, err := scanSegment(ctx, c, r, s, segments, r.MaxRCU/float64(segments))
+			mu.Lock()
+			defer mu.Unlock()
+			all, total = append(all, items...), total.Add(cost)
+			if err != nil && first == nil {
+				first = err
+			}
+		}()
+	}
+	wg.Wait()
+	return all, total, first
+}
+
+// scanSegment reads one Scan segment (the whole table when total is 0)
+// up to budget RCU; stopped says it ended at the budget.
+func scanSegment(ctx context.Context, c Client, r EntitiesRequest, segment, total int, budget float64) ([]Item, bool, Cost, error) {
+	var items []Item
+	var cost Cost
+	var start Item
+	for {
+		in := &dynamodb.ScanInput{TableName: aws.String(r.Table), ExclusiveStartKey: start, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+		if r.Index != "" {
+			in.IndexName = aws.String(r.Index)
+		}
+		if total > 0 {
+			in.Segment, in.TotalSegments = aws.Int32(int32(segment)), aws.Int32(int32(total))
+		}
+		if budget > 0 {
+			in.Limit = aws.Int32(pageLimit(EntitiesRequest{MaxRCU: budget, SizeBytes: r.SizeBytes, ItemCount: r.ItemCount}, budget-cost.Billed))
+		}
+		t0 := time.Now()
+		out, err := c.Scan(ctx, in)
+		page := Cost{Requests: 1, Latency: time.Since(t0)}
+		if err != nil {
+			return items, false, cost.Add(page), Explain("scan "+r.Table, err)
+		}
+		page.RCU = capacityUnits(out.ConsumedCapacity)
+		page.billRead(out.Items, false)
+		cost = cost.Add(page)
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items, false, cost, nil
+		}
+		if budget > 0 && cost.Billed >= budget {
+			return items, true, cost, nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+// entityItems is what entity inference reads of each item.
+func entityItems(items []Item, key KeySchema) []domain.EntityItem {
+	out := make([]domain.EntityItem, len(items))
+	for i, it := range items {
+		e := domain.EntityItem{Types: map[string]string{}, Values: map[string]string{}}
+		if kv, ok := KeyValueOf(it[key.PK.Name]); ok {
+			e.PK = kv.Text
+		}
+		if key.SK != nil {
+			if kv, ok := KeyValueOf(it[key.SK.Name]); ok {
+				e.SK = kv.Text
+			}
+		}
+		for name, v := range it {
+			e.Types[name] = attributeType(v)
+			if s, ok := v.(*types.AttributeValueMemberS); ok {
+				e.Values[name] = s.Value
+			}
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// attributeType is DynamoDB's name of a value's type: S, N, B, BOOL, NULL,
+// M, L, SS, NS, BS.
+func attributeType(v types.AttributeValue) string {
+	switch v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return "?"
+}

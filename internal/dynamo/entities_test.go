@@ -1,0 +1,91 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+)
+
+var entitiesTables seededTable
+
+// entityItems are two layouts as single-table libraries write them: one
+// whose items carry a discriminator (ElectroDB's __edb_e__), one told by
+// its keys alone (USER#{id} / #METADATA#{id}, GAME#{id} / USER#{id}).
+func entityItems(discriminator bool) []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+	var items []dynamo.Item
+	for i := range 40 {
+		if discriminator {
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("$store#employee_e%03d", i)), "SK": s("$employees_1"), "__edb_e__": s("employee"), "__edb_v__": s("1"), "name": s("x"), "age": n(i)})
+			if i%4 == 0 {
+				items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("$store#office_o%03d", i)), "SK": s("$offices_1"), "__edb_e__": s("office"), "__edb_v__": s("1"), "city": s("y")})
+			}
+			continue
+		}
+		u := fmt.Sprintf("user%03d", i)
+		items = append(items, dynamo.Item{"PK": s("USER#" + u), "SK": s("#METADATA#" + u), "name": s(u)})
+		if i%2 == 0 {
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("GAME#g%03d", i)), "SK": s("USER#" + u), "score": n(i)})
+		}
+	}
+	return items
+}
+
+// TestEntitiesOnBothBackends: the types of a table come from its
+// discriminator, or its keys; a whole read under the budget counts
+// exactly, a budget below the table's size samples and says so.
+func TestEntitiesOnBothBackends(t *testing.T) {
+	backends := seededBackends(t, &entitiesTables, func(ctx context.Context, w dynamo.Writer) error {
+		if err := demo.CreateKeyTable(ctx, w, "EntitiesEDB", "S", entityItems(true)); err != nil {
+			return err
+		}
+		return demo.CreateKeyTable(ctx, w, "EntitiesKeys", "S", entityItems(false))
+	})
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+	for name, c := range backends {
+		ctx := context.Background()
+		for _, tc := range []struct {
+			table string
+			want  string
+		}{
+			{"EntitiesEDB", "employee=40 $store#employee_{id} / $employees_{n} by __edb_e__, office=10 $store#office_{id} / $offices_{n} by __edb_e__"},
+			{"EntitiesKeys", "USER·METADATA=40 USER#{id} / #METADATA#{id} by keys, GAME·USER=20 GAME#{id} / USER#{id} by keys"},
+		} {
+			res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: tc.table, Key: key, MaxRCU: 100})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, tc.table, err)
+			}
+			var got []string
+			for _, e := range res.Entities {
+				by := e.Discriminator
+				if by == "" {
+					by = "keys"
+				}
+				got = append(got, fmt.Sprintf("%s=%d %s / %s by %s", e.Name, e.Count, e.KeyTemplates["pk"], e.KeyTemplates["sk"], by))
+			}
+			if strings.Join(got, ", ") != tc.want || res.Sampled || res.Read != len(entityItems(tc.table == "EntitiesEDB")) {
+				t.Errorf("%s %s: %s (sampled %v, read %d)\nwant %s", name, tc.table, strings.Join(got, ", "), res.Sampled, res.Read, tc.want)
+			}
+			// A table DynamoDB says is larger than the budget is sampled in
+			// parallel segments, each read to its share, and said so.
+			res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: tc.table, Key: key, MaxRCU: 2, SizeBytes: 1 << 30, ItemCount: 1000, Segments: 4})
+			if err != nil || !res.Sampled || res.Segments != 4 || res.Cost.Requests < 4 || res.Cost.Billed > 2+4*0.5 || len(res.Entities) == 0 {
+				t.Errorf("%s %s sampled: %v sampled %v segments %d cost %+v types %d", name, tc.table, err, res.Sampled, res.Segments, res.Cost, len(res.Entities))
+			}
+		}
+		// One partition: its types only.
+		pk := domain.S("USER#user001")
+		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesKeys", Key: key, PK: &pk, MaxRCU: 100})
+		if err != nil || len(res.Entities) != 1 || res.Entities[0].Count != 1 {
+			t.Errorf("%s one partition: %v %+v", name, err, res.Entities)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+const { DynamoDBClient, CreateTableCommand, DescribeTableCommand } = require('@aws-sdk/client-dynamodb')
+const { Entity } = require('electrodb')
+const client = new DynamoDBClient({endpoint: process.env.ENDPOINT, region: 'us-east-1', credentials: {accessKeyId: 'x', secretAccessKey: 'x'}})
+const table = process.env.TABLE
+const Employee = new Entity({
+  model: {entity: 'employee', version: '1', service: 'taskapp'},
+  attributes: {employee: {type: 'string'}, office: {type: 'string'}, name: {type: 'string'}, hired: {type: 'string'}},
+  indexes: {byId: {pk: {field: 'pk', composite: ['employee']}, sk: {field: 'sk', composite: []}},
+            byOffice: {index: 'gsi1', pk: {field: 'gsi1pk', composite: ['office']}, sk: {field: 'gsi1sk', composite: ['hired', 'employee']}}},
+}, {table, client})
+const Office = new Entity({
+  model: {entity: 'office', version: '1', service: 'taskapp'},
+  attributes: {office: {type: 'string'}, city: {type: 'string'}},
+  indexes: {byId: {pk: {field: 'pk', composite: ['office']}, sk: {field: 'sk', composite: []}}},
+}, {table, client})
+;(async () => {
+  await client.send(new CreateTableCommand({TableName: table, BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map(n => ({AttributeName: n, AttributeType: 'S'})),
+    KeySchema: [{AttributeName: 'pk', KeyType: 'HASH'}, {AttributeName: 'sk', KeyType: 'RANGE'}],
+    GlobalSecondaryIndexes: [{IndexName: 'gsi1', KeySchema: [{AttributeName: 'gsi1pk', KeyType: 'HASH'}, {AttributeName: 'gsi1sk', KeyType: 'RANGE'}], Projection: {ProjectionType: 'ALL'}}]}))
+  while ((await client.send(new DescribeTableCommand({TableName: table}))).Table.TableStatus !== 'ACTIVE') await new Promise(r => setTimeout(r, 50))
+  for (let o = 0; o < 3; o++) await Office.put({office: 'o' + o, city: 'city' + o}).go()
+  const start = Date.UTC(2020, 8, 1)
+  for (let i = 0; i < 60; i++) await Employee.put({employee: 'e' + String(i).padStart(3, '0'), office: 'o' + (i % 3), name: 'n' + i, hired: new Date(start + i * 25 * 3600e3).toISOString()}).go()
+})().catch(e => { console.error(e); process.exit(1) })

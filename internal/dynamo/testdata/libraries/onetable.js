@@ -1,0 +1,23 @@
+const { DynamoDBClient } = require('@aws-sdk/client-dynamodb')
+const { Table } = require('dynamodb-onetable')
+const client = new DynamoDBClient({endpoint: process.env.ENDPOINT, region: 'us-east-1', credentials: {accessKeyId: 'x', secretAccessKey: 'x'}})
+const schema = {
+  format: 'onetable:1.1.0', version: '0.0.1',
+  indexes: {primary: {hash: 'pk', sort: 'sk'}},
+  models: {
+    Patient: {pk: {type: String, value: 'patient#${id}'}, sk: {type: String, value: 'patient#${id}'}, id: {type: String, required: true}, name: {type: String}},
+    Admission: {pk: {type: String, value: 'patient#${patientId}'}, sk: {type: String, value: 'admission#${admitted}#${room}'},
+      patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true}},
+  },
+  params: {timestamps: false},
+}
+;(async () => {
+  const table = new Table({client, name: process.env.TABLE, schema, partial: false})
+  if (!(await table.exists())) await table.createTable()
+  const { DescribeTableCommand } = require('@aws-sdk/client-dynamodb')
+  while ((await client.send(new DescribeTableCommand({TableName: process.env.TABLE}))).Table.TableStatus !== 'ACTIVE') await new Promise(r => setTimeout(r, 50))
+  const Patient = table.getModel('Patient'), Admission = table.getModel('Admission')
+  await Patient.create({id: '1', name: 'Ada'})
+  const start = Date.UTC(2020, 8, 1)
+  for (let i = 0; i < 60; i++) await Admission.create({patientId: '1', admitted: new Date(start + i * 25 * 3600e3), room: 'R' + (i % 9)})
+})().catch(e => { console.error(e); process.exit(1) })
