@@ -39,6 +39,14 @@ func levelItems() []dynamo.Item {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "leaf"},
 			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
 	}
+	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
+	big := strings.Repeat("y", 2000)
+	for ch := range 10 {
+		for i := range 200 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%04d", ch, i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+		}
+	}
 	return out
 }
 
@@ -184,6 +192,72 @@ func TestCountingIsOnePass(t *testing.T) {
 			t.Fatalf("%s: a count budget of 5 spent %.1f RCU, over %v, %d final, %v", name, budget.rcu, over, final, err)
 		}
 		t.Logf("%s: counts %.1f RCU in %d requests (full read %.1f in %d); budget 5: %.1f", name, b.rcu, b.requests, full.rcu, full.requests, budget.rcu)
+	}
+}
+
+// TestCountPassReadsEachKeyOnce: counting a level as children --count
+// does is one pass over it: every key read once (but the level's last
+// key, read to cut the rest, and a key at a stretch's end, read by both
+// stretches), the children and counts of a full read, every count exact,
+// for no more than a full read and a read unit a stretch. With a budget it
+// stops within half an RCU of it, and going on from there reads no key
+// twice and ends with the same counts.
+func TestCountPassReadsEachKeyOnce(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		for _, pk := range []string{"airports", "big"} {
+			full := &keysRead{billed: billed{Client: c}}
+			want := fullRead(t, full, "Airports", "PK", domain.S(pk), "", "#")
+			items := full.keys
+			r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S(pk)}
+			k := &keysRead{billed: billed{Client: c}}
+			pass := dynamo.NewCountPass(r)
+			over, err := pass.Run(ctx, k, 0, 0, nil)
+			res := pass.Result()
+			if err != nil || over || !pass.Done() || sorted(res.Children) != sorted(want) || res.Delim != "#" {
+				t.Fatalf("%s %s: over %v, done %v, %v:\n got %s\nwant %s", name, pk, over, pass.Done(), err, sorted(res.Children), sorted(want))
+			}
+			total := 0
+			for _, ch := range res.Children {
+				n, exact := pass.Count(ch.Name)
+				if !exact {
+					t.Errorf("%s %s: %s's count %d not exact after the whole pass", name, pk, ch.Name, n)
+				}
+				total += n
+			}
+			if total != items {
+				t.Errorf("%s %s: counted %d items of %d", name, pk, total, items)
+			}
+			if extra := k.requests - full.requests; k.keys > items+extra || k.rcu > full.rcu+0.5*float64(extra+1) {
+				t.Errorf("%s %s: %d keys read in %d requests, %.1f RCU billed; a full read %d keys in %d, %.1f",
+					name, pk, k.keys, k.requests, k.rcu, items, full.requests, full.rcu)
+			}
+			t.Logf("%s %s: %d requests, %.1f RCU (full read %d, %.1f)", name, pk, k.requests, k.rcu, full.requests, full.rcu)
+			for _, budget := range []float64{1, 5, 40} {
+				b := &keysRead{billed: billed{Client: c}}
+				pass := dynamo.NewCountPass(r)
+				over, err := pass.Run(ctx, b, budget, 0, nil)
+				if err != nil || !over || b.rcu > budget+0.5 || pass.Done() {
+					t.Fatalf("%s %s: budget %g: over %v, %.1f RCU billed, %v", name, pk, budget, over, b.rcu, err)
+				}
+				first := b.keys
+				over, err = pass.Run(ctx, b, 0, 0, nil)
+				if err != nil || over || !pass.Done() {
+					t.Fatalf("%s %s: going on after budget %g: over %v, %v", name, pk, budget, over, err)
+				}
+				got := 0
+				for _, ch := range pass.Result().Children {
+					n, exact := pass.Count(ch.Name)
+					got += n
+					if !exact {
+						t.Errorf("%s %s: %s not exact after going on", name, pk, ch.Name)
+					}
+				}
+				if got != items || b.keys > items+b.requests {
+					t.Errorf("%s %s: budget %g then on: %d counted of %d, %d keys read (%d before the stop)", name, pk, budget, got, items, b.keys, first)
+				}
+			}
+		}
 	}
 }
 
