@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -141,12 +142,25 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		return err // before the walk: nothing is read that would be thrown away
 	}
 	start := time.Now()
-	found, res, err := walkChildren(ctx, conn.client, req, f.pk, pattern, key)
-	if err != nil {
-		return err
-	}
-	counts, partial, err := f.countChildren(ctx, conn.client, req, res.Children)
-	if err != nil {
+	var found []dynamo.ShardChild
+	var res dynamo.ChildrenResult
+	counts := map[string]int{}
+	var over bool
+	if f.count {
+		// One pass: the level read once lists its children and counts
+		// them, under one budget for every read.
+		pass := dynamo.NewCountPass(req)
+		if over, err = pass.Run(ctx, conn.client, f.countBudget, 0, nil); err != nil {
+			return err
+		}
+		res = pass.Result()
+		for _, c := range res.Children {
+			found = append(found, dynamo.ShardChild{Child: c})
+			if n, exact := pass.Count(c.Name); exact {
+				counts[c.Name] = n
+			}
+		}
+	} else if found, res, err = walkChildren(ctx, conn.client, req, f.pk, pattern, key); err != nil {
 		return err
 	}
 	// Masks split keys around the table's delimiter (# when the keys are
@@ -158,6 +172,14 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	delims := keyDelims(info, f.index, maskDelim)
 	level := maskedQuery(res.Level, mask, delims)
 	all := dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
+	if over {
+		for i, row := range all.Rows {
+			if cr := row.(dynamo.ChildRow); cr.Count == nil {
+				cr.Uncounted = true
+				all.Rows[i] = cr
+			}
+		}
+	}
 	if res.SelfItem && !pattern {
 		// The item keyed by the prefix itself (PROFILE#): a row of its own,
 		// first, as it sorts.
@@ -166,12 +188,24 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	}
 	rows := maskChildRows(all, mask, key, maskDelim)
 	total, _ := conn.client.Session.Totals()
+	described := level.Describe()
+	if pattern {
+		// Every shard was read, not only the last the level names.
+		var names []string
+		for _, v := range shardNames(f.pk) {
+			names = append(names, mask.KeyIf(key.PK.Name, v, maskDelim))
+		}
+		described += fmt.Sprintf(" (each of %d shards: %s)", len(names), strings.Join(names, ", "))
+	}
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(level.Describe()), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
+		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(described), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
 	}
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
 		summary()
+		if err == nil && over {
+			err = f.stoppedCounting(conn.client.Session, len(found), len(counts))
+		}
 		return err
 	}
 	doc := map[string]any{
@@ -194,14 +228,25 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if res.SelfItem {
 		doc["prefixIsItem"] = true
 	}
-	if partial {
+	if over {
 		doc["countsPartial"] = true // stopped at --count-budget
 	}
 	if err := export.JSONDoc(f.stdout, doc); err != nil {
 		return err
 	}
 	summary()
+	if over {
+		return f.stoppedCounting(conn.client.Session, len(found), len(counts))
+	}
 	return nil
+}
+
+// stoppedCounting is the one line of a count stopped at its budget (exit
+// 3): what it spent, what is partial, how to go on.
+func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done int) error {
+	spent, _ := session.Billed()
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s listed, %d counted in full, the rest of the level not read — run again with a larger --count-budget (counting reads the level once)",
+		spent, f.countBudget, counted(listed, "child", "children"), done)}
 }
 
 // walkChildren runs the skip-scan on one partition, or on every shard of
@@ -242,36 +287,6 @@ func (f *childrenFlags) checkCountCost(info dynamo.TableInfo) error {
 	return nil
 }
 
-// countChildren counts the items under each child for --count, stopping
-// at --count-budget (partial: some children were not counted).
-func (f *childrenFlags) countChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, children []domain.Child) (counts map[string]int, partial bool, err error) {
-	counts = map[string]int{}
-	if !f.count {
-		return counts, false, nil
-	}
-	var spent float64
-	for _, ch := range children {
-		cctx, cancel := context.WithCancel(ctx)
-		base := spent
-		n, err := dynamo.CountChild(cctx, c, req, ch, func(_ int, cost dynamo.Cost) {
-			if spent = base + cost.Billed; spent >= f.countBudget {
-				cancel()
-			}
-		})
-		cancel()
-		if err == nil { // a count cut off at the budget is no count
-			counts[ch.Name] = n
-		}
-		if spent >= f.countBudget {
-			return counts, true, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
-	}
-	return counts, false, nil
-}
-
 // expandShards expands a partition pattern and types each shard's value.
 func expandShards(pattern string, t domain.KeyType) ([]domain.KeyValue, error) {
 	names, err := domain.ExpandPartitions(pattern)
@@ -287,6 +302,12 @@ func expandShards(pattern string, t domain.KeyType) ([]domain.KeyValue, error) {
 		shards = append(shards, v)
 	}
 	return shards, nil
+}
+
+// shardNames are the partitions a pattern names.
+func shardNames(pattern string) []string {
+	names, _ := domain.ExpandPartitions(pattern)
+	return names
 }
 
 func pkLiteral(v domain.KeyValue, text string, pattern bool) string {

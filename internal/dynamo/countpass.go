@@ -42,6 +42,7 @@ type CountPass struct {
 	// where the rest is cut.
 	pace     float64
 	paceBase string
+	held     []string // keys read before the delimiter is told
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -78,6 +79,7 @@ func NewCountPass(r ChildrenRequest) *CountPass {
 // call at a time). over: the budget stopped it before the end (Run again
 // with a larger budget goes on).
 func (p *CountPass) Run(ctx context.Context, c Client, budget float64, parallel int, progress func(Cost)) (over bool, err error) {
+	defer p.flush()
 	if parallel <= 0 {
 		parallel = DefaultParallel
 	}
@@ -117,6 +119,19 @@ func (p *CountPass) Run(ctx context.Context, c Client, budget float64, parallel 
 		err = firstErr
 	}
 	return run.isOver(), err
+}
+
+// flush tells the delimiter from the keys held for it, however few,
+// once a run stops before enough were read.
+func (p *CountPass) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.detect && len(p.held) > 0 {
+		keys := p.held
+		p.held = nil
+		p.tell(keys)
+		p.tally(p.stretches[0], keys)
+	}
 }
 
 // pending are the stretches not read to their end, but those named.
@@ -285,13 +300,39 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 		}
 		keys = append(keys, k)
 	}
-	if p.detect && len(keys) > 0 {
-		p.delim, _ = domain.DetectDelimiter(trimPrefix(keys, p.r.Prefix))
-		p.detect = false
-		for _, o := range p.stretches {
-			o.walk.Delim = p.delim
+	s.next = page.LastKey
+	s.done = !page.More() || past
+	if p.detect {
+		// The delimiter is told from the first keys read, enough of them
+		// (a budget's first read may hold one): held until then.
+		p.held = append(p.held, keys...)
+		if len(p.held) < firstProbeKeys && !s.done {
+			if n := len(keys); n > 0 {
+				s.at = keys[n-1]
+			}
+			return nil
 		}
+		keys, p.held = p.held, nil
+		p.tell(keys)
 	}
+	p.tally(s, keys)
+	return nil
+}
+
+// tell sets the delimiter from keys read.
+func (p *CountPass) tell(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	p.delim, _ = domain.DetectDelimiter(trimPrefix(keys, p.r.Prefix))
+	p.detect = false
+	for _, o := range p.stretches {
+		o.walk.Delim = p.delim
+	}
+}
+
+// tally counts keys read in order by s, each for its child.
+func (p *CountPass) tally(s *stretch, keys []string) {
 	for _, k := range keys {
 		if name, _, ok := domain.ChildOf(p.r.Prefix, k, p.delim); ok {
 			p.counts[name]++
@@ -303,9 +344,6 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	if n := len(keys); n > 0 {
 		s.at = keys[n-1]
 	}
-	s.next = page.LastKey
-	s.done = !page.More() || past
-	return nil
 }
 
 // stretchRange is the sort-key condition of a stretch: BETWEEN its start
