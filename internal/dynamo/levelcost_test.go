@@ -39,6 +39,12 @@ func levelItems() []dynamo.Item {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "leaf"},
 			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
 	}
+	// A metadata item keyed from the delimiter on (#META#…), as several
+	// published layouts write it: the child named "" (the empty segment).
+	for _, k := range []string{"#META#profile", "#META#settings", "ORDER#1#a", "ORDER#2#b", "ORDER#2#c"} {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "meta"},
+			"SK": &types.AttributeValueMemberS{Value: k}, "Data": &types.AttributeValueMemberS{Value: "m"}})
+	}
 	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
 	big := strings.Repeat("y", 2000)
 	for ch := range 10 {
@@ -257,6 +263,40 @@ func TestCountPassReadsEachKeyOnce(t *testing.T) {
 					t.Errorf("%s %s: budget %g then on: %d counted of %d, %d keys read (%d before the stop)", name, pk, budget, got, items, b.keys, first)
 				}
 			}
+		}
+	}
+}
+
+// TestEmptyChildIsCounted: the child named "" (keys that begin with the
+// delimiter, #META#…) is listed and counted like any other, by the
+// explorer's count after the walk and by the one-pass count alike, its
+// count final (never left at 0…).
+func TestEmptyChildIsCounted(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("meta")}
+		res, err := dynamo.Children(ctx, c, r, nil)
+		if err != nil || len(res.Children) != 2 || res.Children[0].Name != "" || !res.Children[0].HasChildren || res.Delim != "#" {
+			t.Fatalf("%s: %+v delim %q, %v", name, res.Children, res.Delim, err)
+		}
+		r.Delim = res.Delim
+		final := map[string]int{}
+		if _, err := dynamo.CountChildren(ctx, c, r, res.Children, 0, 0, func(p dynamo.CountProgress) {
+			if p.Final {
+				final[p.Child] = p.N
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := final[""]; !ok || n != 2 || final["ORDER"] != 3 {
+			t.Errorf("%s: counts after the walk %v", name, final)
+		}
+		pass := dynamo.NewCountPass(dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("meta")})
+		if _, err := pass.Run(ctx, c, 0, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n, exact := pass.Count(""); n != 2 || !exact {
+			t.Errorf("%s: the one-pass count of \"\": %d, exact %v", name, n, exact)
 		}
 	}
 }
