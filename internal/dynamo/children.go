@@ -28,6 +28,10 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
+	// TableDelim is the table's (or index's) delimiter as the caller
+	// knows it (configuration, other partitions read): the level's, when
+	// its own keys tell none (tabledelim.go).
+	TableDelim string
 	// Flat says the level's first keys, read one level up (Child.Flat),
 	// were items with nothing below them: a leaf level, read in plain
 	// pages from its first read, as a plain query would (no probe first).
@@ -161,6 +165,17 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	res.Cost, res.Guessed, res.Wasted = lv.total(), lv.guessed, lv.wasted
 	if len(errs) > 0 {
 		return res, errs[0]
+	}
+	if res.NoDelim && r.Delim == "" && !r.NoDelim && len(res.Children) > 0 {
+		d, cost, err := tableDelimiter(ctx, c, r, res.Children)
+		res.Cost = res.Cost.Add(cost)
+		if err != nil {
+			return res, err
+		}
+		if d != "" {
+			res.Children, res.Delim, res.NoDelim = resplit(r.Prefix, d, res.Children), d, false
+			res.Sample = sampleKeys(nil, res.Sample, r.Prefix, d)
+		}
 	}
 	return res, nil
 }
@@ -346,10 +361,18 @@ func ShardedChildren(ctx context.Context, c Client, r ChildrenRequest, shards []
 		res, err := Children(ctx, c, sr, nil)
 		total.Cost = total.Cost.Add(res.Cost)
 		total.SelfItem = total.SelfItem || res.SelfItem
-		if r.Delim == "" && !r.NoDelim {
-			r.Delim, r.NoDelim = res.Delim, res.NoDelim // every shard is cut the same way
+		if r.Delim == "" && !r.NoDelim && res.Delim != "" {
+			// Every shard is cut the same way: the first that tells a
+			// delimiter tells the others'. One that tells none (a shard
+			// of one key) decides nothing for the rest.
+			r.Delim = res.Delim
 		}
-		total.Delim, total.NoDelim, total.Level = r.Delim, r.NoDelim, res.Level
+		if r.Delim != "" {
+			total.Delim, total.NoDelim = r.Delim, false
+		} else {
+			total.Delim, total.NoDelim = res.Delim, res.NoDelim
+		}
+		total.Level = res.Level
 		for _, ch := range res.Children {
 			i, ok := index[ch.Name]
 			if !ok {

@@ -79,7 +79,15 @@ func NewCountPass(r ChildrenRequest) *CountPass {
 // call at a time). over: the budget stopped it before the end (Run again
 // with a larger budget goes on).
 func (p *CountPass) Run(ctx context.Context, c Client, budget float64, parallel int, progress func(Cost)) (over bool, err error) {
-	defer p.flush()
+	over, err = p.run(ctx, c, budget, parallel, progress)
+	p.flush()
+	if err == nil {
+		err = p.takeTableDelimiter(ctx, c)
+	}
+	return over, err
+}
+
+func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel int, progress func(Cost)) (over bool, err error) {
 	if parallel <= 0 {
 		parallel = DefaultParallel
 	}
