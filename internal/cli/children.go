@@ -28,10 +28,16 @@ func newChildrenCmd(ctx context.Context, g *globals) *cobra.Command {
 		Long: `children lists the distinct next segments of the sort keys under --prefix
 (STATE#CITY#ZIP: the states, then a state's cities, …) as one JSON document,
 in key order. It does not read every item below: once a child is seen, the
-next request jumps past its whole subtree (a skip-scan), one small Query of
-one read unit per child; where children are dense it reads whole pages instead.
---count then counts the items under each child (Select COUNT: this reads
-the subtree and costs accordingly). Stats go in "stats".`,
+next request jumps past its whole subtree (a skip-scan): one Query of one
+read unit (0.5 RCU) per child, and besides them the reads that find no
+child (past the last child, at the end of each stretch of a level walked in
+parallel, guessed names not used): the demo's 53 states take 69-70 Queries
+and 34.5 RCU. Where children are dense it reads whole pages instead, never
+more than reading the level. --count lists and counts from one read of the
+level (keys only, in parallel key-range stretches): it costs what reading
+the level costs, within --count-budget, which covers every read; a count
+stopped at the budget exits 3 saying what it spent and how to go on.
+Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
   dynascope children --demo --table Geography --pk PLACE --prefix 'USA#' --count
