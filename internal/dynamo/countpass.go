@@ -73,8 +73,9 @@ func NewCountPass(r ChildrenRequest) *CountPass {
 }
 
 // Run reads what is left of the level, at most parallel reads at once
-// (0: DefaultParallel), spending no more than budget RCU in all the runs
-// of this pass (0: no budget) beyond the rounding of one read unit.
+// (0: DefaultParallel), spending no more than budget RCU in this run (0:
+// no budget) beyond the rounding of one read unit: a count stopped at its
+// budget goes on, given another, from where it stopped.
 // progress, if not nil, is told the cost so far after every page (one
 // call at a time). over: the budget stopped it before the end (Run again
 // with a larger budget goes on).
@@ -94,7 +95,7 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 	if p.r.Key.SK == nil || p.r.Key.SK.Type == domain.TypeN {
 		return false, Errorf("count", KindValidation, "count a string or binary sort key's level", "the sort key of %s has no levels to count", p.r.Table)
 	}
-	run := &passRun{p: p, c: c, budget: budget, progress: progress}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed}
 	if p.started {
 		err := run.all(ctx, p.pending(), parallel)
 		return run.isOver(), err
@@ -160,6 +161,7 @@ type passRun struct {
 	p        *CountPass
 	c        Client
 	budget   float64
+	base     float64 // what the pass had spent before this run
 	progress func(Cost)
 	over     bool // under p.mu
 }
@@ -228,7 +230,7 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 	if run.budget <= 0 {
 		return 0, 0, true
 	}
-	left := run.budget - p.cost.Billed - p.reserved
+	left := run.budget - (p.cost.Billed - run.base) - p.reserved
 	each := left / float64(max(share, 1))
 	if p.scanned == 0 || p.cost.Billed <= 0 {
 		// The items' size is not known yet: a whole page only if what is
@@ -400,7 +402,7 @@ func (p *CountPass) split(first *stretch) *stretch {
 func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
 	p := run.p
 	p.mu.Lock()
-	if run.budget > 0 && run.budget-p.cost.Billed-p.reserved < 1 {
+	if run.budget > 0 && run.budget-(p.cost.Billed-run.base)-p.reserved < 1 {
 		p.mu.Unlock()
 		return nil // the budget is for the items: the tail is read whole
 	}

@@ -206,8 +206,9 @@ func TestCountingIsOnePass(t *testing.T) {
 // key, read to cut the rest, and a key at a stretch's end, read by both
 // stretches), the children and counts of a full read, every count exact,
 // for no more than a full read and a read unit a stretch. With a budget it
-// stops within half an RCU of it, and going on from there reads no key
-// twice and ends with the same counts.
+// stops within half an RCU of it, and going on from there (with the same
+// budget again, then none) reads no key twice and ends with the same
+// counts, every one exact.
 func TestCountPassReadsEachKeyOnce(t *testing.T) {
 	ctx := context.Background()
 	for name, c := range levelBackends(t) {
@@ -246,7 +247,13 @@ func TestCountPassReadsEachKeyOnce(t *testing.T) {
 				if err != nil || !over || b.rcu > budget+0.5 || pass.Done() {
 					t.Fatalf("%s %s: budget %g: over %v, %.1f RCU billed, %v", name, pk, budget, over, b.rcu, err)
 				}
-				first := b.keys
+				first, spent := b.keys, b.rcu
+				// The same budget again goes on where the first stopped:
+				// it spends its own budget on keys not read yet.
+				over, err = pass.Run(ctx, b, budget, 0, nil)
+				if err != nil || b.rcu-spent > budget+0.5 || (!pass.Done() && b.keys <= first) {
+					t.Fatalf("%s %s: budget %g again: over %v, %.1f RCU more, %d keys after %d, %v", name, pk, budget, over, b.rcu-spent, b.keys, first, err)
+				}
 				over, err = pass.Run(ctx, b, 0, 0, nil)
 				if err != nil || over || !pass.Done() {
 					t.Fatalf("%s %s: going on after budget %g: over %v, %v", name, pk, budget, over, err)
