@@ -32,6 +32,9 @@ type levelWalk struct {
 	// last, when the first probe showed large children, is the read of
 	// the level's last key, sent beside the second probe (last.go).
 	last *lastRead
+	// size, with ChildrenRequest.FewTrips, is the read of the first
+	// child's size, sent beside the second probe (fewtrips.go).
+	size *childSize
 
 	mu      sync.Mutex
 	extra   Cost // reads outside the seekers (the last key's)
@@ -91,6 +94,12 @@ func (lv *levelWalk) total() Cost {
 // finish waits for every read still out (it was sent, and is billed) and
 // counts the guesses.
 func (lv *levelWalk) finish(failed bool) {
+	if lv.size != nil {
+		if failed {
+			lv.cancel()
+		}
+		<-lv.size.done // sent, so billed
+	}
 	lv.mu.Lock()
 	seekers := lv.seekers
 	lv.mu.Unlock()
@@ -210,6 +219,11 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
 		lv.last = lv.readLast()
+		if lv.r.FewTrips {
+			name, _, _ := domain.ChildOf(prefix, keys[0], w.walk.Delim)
+			child := domain.Child{Name: name, Prefix: prefix + name + w.walk.Delim}
+			lv.size = lv.readChildSize(child, keys[len(keys)-1], len(keys), page.Cost.Billed, measured(page.Items, page.Cost.RCU).Keys)
+		}
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own
@@ -314,6 +328,15 @@ func (w *walker) spread(read int32, page Page) error {
 		return err
 	}
 	w.dense = true
+	if n := w.plainStretches(); n > 0 {
+		// Small enough to read whole: plain pages, in stretches of about
+		// a page each, all at once.
+		w.limit = 0
+		if n > 1 {
+			w.cut(min(n-1, cap(lv.slots)-1))
+		}
+		return nil
+	}
 	w.cut(cap(lv.slots) - 1)
 	return nil
 }

@@ -145,6 +145,30 @@ func TestDenseLevelCostsWhatItLists(t *testing.T) {
 	}
 }
 
+// TestDenseLevelInFewTrips: asked for few round trips, the dense level of
+// airport codes (children of 80 items, whose size the walk learns beside
+// its second probe) is read in plain pages in parallel stretches: the
+// children of a full read, for no more RCU than a full read and a read
+// unit for each read that is not one of its pages, in a handful of
+// requests where probing takes one a child.
+func TestDenseLevelInFewTrips(t *testing.T) {
+	for name, c := range levelBackends(t) {
+		full := &billed{Client: c}
+		want := fullRead(t, full, "Airports", "PK", domain.S("airports"), "", "#")
+		b := &billed{Client: c}
+		r := airportsLevel()
+		r.FewTrips = true
+		res, err := dynamo.Children(context.Background(), b, r, nil)
+		if err != nil || sorted(res.Children) != sorted(want) {
+			t.Fatalf("%s: %v:\n got %s\nwant %s", name, err, sorted(res.Children), sorted(want))
+		}
+		if extra := b.requests - full.requests; b.requests > 12 || b.rcu > full.rcu+0.5*float64(extra) {
+			t.Errorf("%s: %d requests, %.1f RCU billed; a full read %d, %.1f", name, b.requests, b.rcu, full.requests, full.rcu)
+		}
+		t.Logf("%s: %d requests, %.1f RCU (full read %d, %.1f)", name, b.requests, b.rcu, full.requests, full.rcu)
+	}
+}
+
 // TestCountingIsOnePass: counting every child costs no more than reading
 // the level once (plus one read unit a run), and counts what a full read
 // counts; a count budget stops before it is overspent and leaves the

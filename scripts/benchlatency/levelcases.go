@@ -98,6 +98,14 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}
 			return children(len(res.Children), err)
 		}), floor))
+		if lv.pk != "leaf" {
+			t.add(versus(measure(c, lv.what, "children, few trips", func(m dynamo.Client) string {
+				fr := r
+				fr.FewTrips = true
+				res, err := dynamo.Children(ctx, m, fr, nil)
+				return children(len(res.Children), err)
+			}), floor))
+		}
 	}
 	for _, lv := range []level{levels[1], levels[2], levels[4]} {
 		res, err := dynamo.Children(ctx, c, lv.request(), nil)
