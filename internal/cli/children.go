@@ -132,43 +132,16 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 			return usage("write a binary prefix as b64: and its base64", "--prefix %v", err)
 		}
 	}
-	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: q.PK, Prefix: f.prefix, Delim: f.delimiter}
-	switch {
-	case f.delimiter == domain.NoDelimiter:
-		req.Delim, req.NoDelim = "", true
-	case f.delimiter == "" && key.SK != nil && key.SK.Type == domain.TypeS:
-		// A prefix ends with its delimiter (NY#NEWYORKCITY#): a level of
-		// leaves under it is still cut at '#', as the explorer's is.
-		req.Delim, _ = domain.TemplateDelimiter(f.prefix)
-	}
-	if f.index != "" {
-		req.TableKeys = &info.Key
-	}
+	req := f.request(key, q.PK, info)
 	if err := f.checkCountCost(info); err != nil {
 		return err // before the walk: nothing is read that would be thrown away
 	}
 	start := time.Now()
-	var found []dynamo.ShardChild
-	var res dynamo.ChildrenResult
-	counts := map[string]int{}
-	var over bool
-	if f.count {
-		// One pass: the level read once lists its children and counts
-		// them, under one budget for every read.
-		pass := dynamo.NewCountPass(req)
-		if over, err = pass.Run(ctx, conn.client, f.countBudget, 0, nil); err != nil {
-			return err
-		}
-		res = pass.Result()
-		for _, c := range res.Children {
-			found = append(found, dynamo.ShardChild{Child: c})
-			if n, exact := pass.Count(c.Name); exact {
-				counts[c.Name] = n
-			}
-		}
-	} else if found, res, err = walkChildren(ctx, conn.client, req, f.pk, pattern, key); err != nil {
+	lv, err := f.readLevel(ctx, conn.client, req, pattern, key)
+	if err != nil {
 		return err
 	}
+	found, res, counts, over := lv.found, lv.res, lv.counts, lv.over
 	// Masks split keys around the table's delimiter (# when the keys are
 	// not split), as they always have.
 	maskDelim := res.Delim
@@ -177,15 +150,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	}
 	delims := keyDelims(info, f.index, maskDelim)
 	level := maskedQuery(res.Level, mask, delims)
-	all := dynamo.ChildRows(found, key.SK.Type, func(name string) (int, bool) { n, ok := counts[name]; return n, ok })
-	if over {
-		for i, row := range all.Rows {
-			if cr := row.(dynamo.ChildRow); cr.Count == nil {
-				cr.Uncounted = true
-				all.Rows[i] = cr
-			}
-		}
-	}
+	all := childRows(lv, key)
 	if res.SelfItem && !pattern {
 		// The item keyed by the prefix itself (PROFILE#): a row of its own,
 		// first, as it sorts.
@@ -196,12 +161,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	total, _ := conn.client.Session.Totals()
 	described := level.Describe()
 	if pattern {
-		// Every shard was read, not only the last the level names.
-		var names []string
-		for _, v := range shardNames(f.pk) {
-			names = append(names, mask.KeyIf(key.PK.Name, v, maskDelim))
-		}
-		described += fmt.Sprintf(" (each of %d shards: %s)", len(names), strings.Join(names, ", "))
+		described += f.shardsNamed(mask, key, maskDelim)
 	}
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(described), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
@@ -253,6 +213,80 @@ func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done in
 	spent, _ := session.Billed()
 	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s listed, %d counted in full, the rest of the level not read — run again with a larger --count-budget (counting reads the level once)",
 		spent, f.countBudget, counted(listed, "child", "children"), done)}
+}
+
+// request is the children request the flags ask for.
+func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info dynamo.TableInfo) dynamo.ChildrenRequest {
+	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: pk, Prefix: f.prefix, Delim: f.delimiter}
+	switch {
+	case f.delimiter == domain.NoDelimiter:
+		req.Delim, req.NoDelim = "", true
+	case f.delimiter == "" && key.SK != nil && key.SK.Type == domain.TypeS:
+		// A prefix ends with its delimiter (NY#NEWYORKCITY#): a level of
+		// leaves under it is still cut at '#', as the explorer's is.
+		req.Delim, _ = domain.TemplateDelimiter(f.prefix)
+	}
+	if f.index != "" {
+		req.TableKeys = &info.Key
+	}
+	return req
+}
+
+// levelRead is a level as children read it: its children, and with
+// --count their exact counts and whether the budget stopped the count.
+type levelRead struct {
+	found  []dynamo.ShardChild
+	res    dynamo.ChildrenResult
+	counts map[string]int
+	over   bool
+}
+
+// readLevel walks the level, or with --count reads it once, listing and
+// counting from the same reads under one budget for every read.
+func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, pattern bool, key dynamo.KeySchema) (levelRead, error) {
+	lv := levelRead{counts: map[string]int{}}
+	var err error
+	if !f.count {
+		lv.found, lv.res, err = walkChildren(ctx, c, req, f.pk, pattern, key)
+		return lv, err
+	}
+	pass := dynamo.NewCountPass(req)
+	if lv.over, err = pass.Run(ctx, c, f.countBudget, 0, nil); err != nil {
+		return lv, err
+	}
+	lv.res = pass.Result()
+	for _, ch := range lv.res.Children {
+		lv.found = append(lv.found, dynamo.ShardChild{Child: ch})
+		if n, exact := pass.Count(ch.Name); exact {
+			lv.counts[ch.Name] = n
+		}
+	}
+	return lv, nil
+}
+
+// childRows are the level's children as rows, with their exact counts;
+// a count stopped at its budget marks the others uncounted.
+func childRows(lv levelRead, key dynamo.KeySchema) dynamo.Rows {
+	all := dynamo.ChildRows(lv.found, key.SK.Type, func(name string) (int, bool) { n, ok := lv.counts[name]; return n, ok })
+	if lv.over {
+		for i, row := range all.Rows {
+			if cr := row.(dynamo.ChildRow); cr.Count == nil {
+				cr.Uncounted = true
+				all.Rows[i] = cr
+			}
+		}
+	}
+	return all
+}
+
+// shardsNamed names every shard of a pattern, for the line on stderr:
+// every shard was read, not only the last the level names.
+func (f *childrenFlags) shardsNamed(mask *domain.Mask, key dynamo.KeySchema, maskDelim string) string {
+	var names []string
+	for _, v := range shardNames(f.pk) {
+		names = append(names, mask.KeyIf(key.PK.Name, v, maskDelim))
+	}
+	return fmt.Sprintf(" (each of %d shards: %s)", len(names), strings.Join(names, ", "))
 }
 
 // walkChildren runs the skip-scan on one partition, or on every shard of

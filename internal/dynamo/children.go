@@ -171,18 +171,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	if len(errs) > 0 {
 		return res, errs[0]
 	}
-	if res.NoDelim && r.Delim == "" && !r.NoDelim && len(res.Children) > 0 {
-		d, cost, err := tableDelimiter(ctx, c, r, res.Children)
-		res.Cost = res.Cost.Add(cost)
-		if err != nil {
-			return res, err
-		}
-		if d != "" {
-			res.Children, res.Delim, res.NoDelim = resplit(r.Prefix, d, res.Children), d, false
-			res.Sample = sampleKeys(nil, res.Sample, r.Prefix, d)
-		}
-	}
-	return res, nil
+	return res, takeTableDelimiter(ctx, c, r, &res)
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time

@@ -83,7 +83,7 @@ func (p *CountPass) Run(ctx context.Context, c Client, budget float64, parallel 
 	over, err = p.run(ctx, c, budget, parallel, progress)
 	p.flush()
 	if err == nil {
-		err = p.takeTableDelimiter(ctx, c)
+		err = p.cutByTableDelimiter(ctx, c)
 	}
 	return over, err
 }

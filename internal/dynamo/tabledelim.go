@@ -75,6 +75,22 @@ func tableDelimiter(ctx context.Context, c Client, r ChildrenRequest, children [
 	return d, cost, nil
 }
 
+// takeTableDelimiter cuts a level whose keys told no delimiter by the
+// table's, where its names hold it.
+func takeTableDelimiter(ctx context.Context, c Client, r ChildrenRequest, res *ChildrenResult) error {
+	if !res.NoDelim || r.Delim != "" || r.NoDelim || len(res.Children) == 0 {
+		return nil
+	}
+	d, cost, err := tableDelimiter(ctx, c, r, res.Children)
+	res.Cost = res.Cost.Add(cost)
+	if err != nil || d == "" {
+		return err
+	}
+	res.Children, res.Delim, res.NoDelim = resplit(r.Prefix, d, res.Children), d, false
+	res.Sample = sampleKeys(nil, res.Sample, r.Prefix, d)
+	return nil
+}
+
 // resplit cuts the children of a level read whole (every key its own
 // child, in key order) by delim.
 func resplit(prefix, delim string, children []domain.Child) []domain.Child {
@@ -87,10 +103,10 @@ func resplit(prefix, delim string, children []domain.Child) []domain.Child {
 	return walk.Children()
 }
 
-// takeTableDelimiter cuts a pass read to its end whose keys told no
+// cutByTableDelimiter cuts a pass read to its end whose keys told no
 // delimiter by the table's, where its names hold it: the counts of the
 // keys read whole are added up under the children they fall in.
-func (p *CountPass) takeTableDelimiter(ctx context.Context, c Client) error {
+func (p *CountPass) cutByTableDelimiter(ctx context.Context, c Client) error {
 	if p.r.Delim != "" || p.r.NoDelim || !p.Done() {
 		return nil
 	}
