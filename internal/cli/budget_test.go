@@ -140,3 +140,31 @@ func TestChildrenCountIsOnePassUnderOneBudget(t *testing.T) {
 		t.Errorf("the whole count:\n%s\n%s", out, stderr)
 	}
 }
+
+// TestRangeBudgetCoversEveryRead: range --max-rcu counts every read of
+// the command — the time sample, the walk that finds the prefixes of a
+// merged range, the pages — and stops within half an RCU of it, exit 3
+// with one line saying what it spent and how to go on (a merged range of
+// 71.5 RCU spent all of it under --max-rcu 1, exit 0).
+func TestRangeBudgetCoversEveryRead(t *testing.T) {
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	for _, args := range [][]string{
+		{"--table", "ChatMessages", "--pk", "seattle-1", "--at", "2018-08"},
+		{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08"},
+		{"--table", "ChatMessages", "--pk", "seattle-1", "--sk-prefix", "amsg#", "--at", "2018-08"},
+	} {
+		for _, budget := range []string{"1", "5"} {
+			_, stderr, code := cli(t, append(append([]string{"range", "--demo"}, args...), "--max-rcu", budget)...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			m := spentRE.FindStringSubmatch(lines[len(lines)-1])
+			max, _ := strconv.ParseFloat(budget, 64)
+			if code != 3 || m == nil || !strings.Contains(lines[len(lines)-1], "--max-rcu") {
+				t.Errorf("%v --max-rcu %s: exit %d:\n%s", args, budget, code, stderr)
+				continue
+			}
+			if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
+				t.Errorf("%v --max-rcu %s: spent %.1f", args, budget, spent)
+			}
+		}
+	}
+}

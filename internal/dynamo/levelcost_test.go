@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -351,6 +352,36 @@ func TestBudgetedReadsHold(t *testing.T) {
 			if b.rcu > max+0.5 || !budget.Stopped || budget.LastKey == nil {
 				t.Errorf("%s: --max-rcu %g spent %.1f RCU billed, stopped %v", name, max, b.rcu, budget.Stopped)
 			}
+		}
+	}
+}
+
+// TestOneBudgetForEveryRead: a Budgeted client holds every read made
+// through it — a skip-scan's probes in parallel, a time sample's pages —
+// to one budget: what a recording client under it is billed never passes
+// the budget by more than half an RCU, and the read the budget cannot pay
+// for is refused with a BudgetSpentError, never sent. A read whose Limit
+// the budget cut goes on until it holds what was asked.
+func TestOneBudgetForEveryRead(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		for _, max := range []float64{1, 5, 12.5} {
+			rec := &billed{Client: c}
+			b := &dynamo.Budgeted{Client: rec, Max: max}
+			_, err := dynamo.Children(ctx, b, airportsLevel(), nil)
+			var spent *dynamo.BudgetSpentError
+			if !errors.As(err, &spent) || rec.rcu > max+0.5 {
+				t.Errorf("%s: a walk under a budget of %g: %.1f RCU billed, %v", name, max, rec.rcu, err)
+			}
+			if got, stopped := b.Spent(); !stopped || got != rec.rcu {
+				t.Errorf("%s: budget %g says %.1f spent (stopped %v), the recording client %.1f", name, max, got, stopped, rec.rcu)
+			}
+		}
+		rec := &billed{Client: c}
+		b := &dynamo.Budgeted{Client: rec, Max: 50}
+		p, err := dynamo.QueryPage(ctx, b, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("airports"), SKName: "SK"}, Limit: 20, KeysOnly: true})
+		if err != nil || len(p.Items) != 20 || rec.requests < 2 {
+			t.Errorf("%s: a read of 20 keys under a budget gave %d in %d requests, %v", name, len(p.Items), rec.requests, err)
 		}
 	}
 }
