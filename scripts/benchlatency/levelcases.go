@@ -124,6 +124,7 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}))
 		}
 	}
+	runTableList(ctx, c, t)
 	for _, rows := range []int{29, 38} {
 		t.add(measure(c, fmt.Sprintf("first screen of %d rows", rows), "as the pager reads", func(m dynamo.Client) string {
 			return firstScreen(ctx, m, partitionQuery("sparse"), rows)
@@ -181,6 +182,41 @@ func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, 
 		n += c
 	}
 	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, final, len(cs), over)
+}
+
+// tableCount is how many tables the table list's case adds (issue 37:
+// 300 tables are three ListTables pages read one after another).
+const tableCount = 300
+
+// seedTables adds tableCount empty tables, for the table list's case.
+func seedTables(ctx context.Context, c *dynamodb.Client) error {
+	for i := range tableCount {
+		if err := createTable(ctx, c, fmt.Sprintf("List%03d", i), ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runTableList measures the table list: every ListTables page, beside
+// the first page alone (what the first screen needs).
+func runTableList(ctx context.Context, c dynamo.Client, t *table) {
+	floor := measure(c, fmt.Sprintf("table list (%d+ tables)", tableCount), "first ListTables page", func(m dynamo.Client) string {
+		n := 0
+		_, err := dynamo.ListTablePages(ctx, m, 0, func(names []string, _ dynamo.Cost) bool { n = len(names); return false })
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d tables on the first page", n)
+	})
+	t.add(floor)
+	t.add(versus(measure(c, fmt.Sprintf("table list (%d+ tables)", tableCount), "every page", func(m dynamo.Client) string {
+		names, _, err := dynamo.ListTables(ctx, m)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d tables", len(names))
+	}), floor))
 }
 
 // countPass lists and counts the level in one pass, as children --count
