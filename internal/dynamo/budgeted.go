@@ -28,6 +28,7 @@ type Budgeted struct {
 	scanned  int
 	reserved float64
 	stopped  bool
+	inflight int        // reads sent and not answered
 	settled  *sync.Cond // a read in flight answered
 }
 
@@ -57,8 +58,9 @@ func (b *Budgeted) allow(asked *int32) (limit *int32, hold float64, err error) {
 		switch {
 		case ok:
 			b.reserved += hold
+			b.inflight++
 			return limit, hold, nil
-		case b.reserved > 0:
+		case b.inflight > 0:
 			// Reads in flight hold what is left: what they do not spend
 			// is this read's once they answer.
 			if b.settled == nil {
@@ -127,6 +129,10 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reserved -= hold
+	b.inflight--
+	if b.inflight == 0 {
+		b.reserved = 0 // no rounding left over from the sums
+	}
 	b.spent += billed
 	b.scanned += int(scanned)
 	if b.settled != nil {
