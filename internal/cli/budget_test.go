@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 // TestItemsBudgetHolds: a budgeted read spends no more than its budget
@@ -67,5 +72,99 @@ func TestChildrenListsTheItemAtThePrefix(t *testing.T) {
 	if len(lines) != 3 || !strings.Contains(lines[0], `"prefix":"PROFILE#"`) || !strings.Contains(lines[0], `"isItem":true`) ||
 		!strings.Contains(lines[0], `"self":true`) || !strings.Contains(lines[1], `"name":"email"`) {
 		t.Fatalf("children of PROFILE#:\n%s", out)
+	}
+}
+
+// TestChildrenCountIsOnePassUnderOneBudget: children --count reads the
+// level once, listing and counting from the same reads: on the demo (the
+// embedded backend) it costs what items' full read of the partition
+// costs, within a read unit a stretch, and counts every item items
+// prints; on dynalite, a dense level of 30 children of 40 items counted
+// under --count-budget 5 spends no more than 5.5 RCU in all (walk and
+// counts: one budget), marks what it did not finish, and exits 3 with one
+// line saying what it spent and how to go on.
+func TestChildrenCountIsOnePassUnderOneBudget(t *testing.T) {
+	cost := regexp.MustCompile(`requests=(\d+) (?:pages=\d+ )?consumedRCU=([0-9.]+)`)
+	figures := func(stderr string) (int, float64) {
+		m := cost.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("no cost in %s", stderr)
+		}
+		n, _ := strconv.Atoi(m[1])
+		rcu, _ := strconv.ParseFloat(m[2], 64)
+		return n, rcu
+	}
+	items, stderr := mustRun(t, "items", "--demo", "--table", "Geography", "--pk", "PLACE")
+	fullReqs, fullRCU := figures(stderr)
+	out, stderr := mustRun(t, "children", "--demo", "--table", "Geography", "--pk", "PLACE", "--count", "--output", "jsonl")
+	reqs, rcu := figures(stderr)
+	counted := 0
+	for _, m := range regexp.MustCompile(`"count":(\d+)`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		counted += n
+	}
+	if want := strings.Count(items, "\n"); counted != want || strings.Count(out, "\n") != 20 {
+		t.Errorf("counted %d items of %d in %d rows:\n%s", counted, want, strings.Count(out, "\n"), out)
+	}
+	if extra := reqs - fullReqs; rcu > fullRCU+0.5*float64(extra+1) || extra > 1+2*8 {
+		t.Errorf("children --count: %d requests, %.1f RCU; the full read %d, %.1f", reqs, rcu, fullReqs, fullRCU)
+	}
+
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "DenseCount", "SK", types.ScalarAttributeTypeS)
+	var reqsW []types.WriteRequest
+	pad := strings.Repeat("x", 300)
+	for ch := range 30 {
+		for i := range 40 {
+			reqsW = append(reqsW, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("K%c%c#ITEM#%03d", 'A'+ch%26, 'A'+ch/26, i)}, "Data": &types.AttributeValueMemberS{Value: pad}}))
+		}
+	}
+	batchWrite(t, c, "DenseCount", reqsW)
+	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "DenseCount", "--pk", "p"}
+	for _, budget := range []string{"1", "5"} {
+		out, stderr, code := cli(t, append([]string{"children", "--count", "--count-budget", budget, "--output", "jsonl"}, conn...)...)
+		_, rcu := figures(stderr)
+		max, _ := strconv.ParseFloat(budget, 64)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		if code != 3 || rcu > max+0.5 || !strings.HasPrefix(last, "dynascope: stopped at the budget: ") || !strings.Contains(last, "--count-budget") ||
+			!strings.Contains(out, `"uncounted":true`) {
+			t.Errorf("--count-budget %s: exit %d, %.1f RCU:\n%s\n%s", budget, code, rcu, out, stderr)
+		}
+	}
+	out, stderr = mustRun(t, append([]string{"children", "--count", "--output", "jsonl"}, conn...)...)
+	if strings.Count(out, `"count":40`) != 30 || strings.Contains(stderr, "stopped") {
+		t.Errorf("the whole count:\n%s\n%s", out, stderr)
+	}
+}
+
+// TestRangeBudgetCoversEveryRead: range --max-rcu counts every read of
+// the command — the time sample, the walk that finds the prefixes of a
+// merged range, the pages — and stops within half an RCU of it, exit 3
+// with one line saying what it spent and how to go on (a merged range of
+// 71.5 RCU spent all of it under --max-rcu 1, exit 0).
+func TestRangeBudgetCoversEveryRead(t *testing.T) {
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	for _, args := range [][]string{
+		{"--table", "ChatMessages", "--pk", "seattle-1", "--at", "2018-08"},
+		{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08"},
+		{"--table", "ChatMessages", "--pk", "seattle-1", "--sk-prefix", "amsg#", "--at", "2018-08"},
+	} {
+		for _, budget := range []string{"1", "5"} {
+			_, stderr, code := cli(t, append(append([]string{"range", "--demo"}, args...), "--max-rcu", budget)...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			m := spentRE.FindStringSubmatch(lines[len(lines)-1])
+			max, _ := strconv.ParseFloat(budget, 64)
+			if code != 3 || m == nil || !strings.Contains(lines[len(lines)-1], "--max-rcu") {
+				t.Errorf("%v --max-rcu %s: exit %d:\n%s", args, budget, code, stderr)
+				continue
+			}
+			if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
+				t.Errorf("%v --max-rcu %s: spent %.1f", args, budget, spent)
+			}
+		}
 	}
 }

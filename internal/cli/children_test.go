@@ -90,9 +90,15 @@ func TestChildrenShardPattern(t *testing.T) {
 	if len(doc.Children) == 0 {
 		t.Fatal("no children")
 	}
-	out, _ := mustRun(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}")
+	out, stderr := mustRun(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..4}")
 	if !strings.Contains(out, `"seattle-4"`) || !strings.Contains(out, `"shards"`) {
 		t.Fatalf("shards not listed:\n%.400s", out)
+	}
+	// stderr names every shard read, not only the last.
+	for _, shard := range []string{"seattle-1", "seattle-2", "seattle-3", "seattle-4"} {
+		if !strings.Contains(stderr, shard) {
+			t.Errorf("stderr does not name %s: %s", shard, stderr)
+		}
 	}
 	_, stderr, code := cli(t, "children", "--demo", "--table", "ChatMessages", "--pk", "seattle-{4..1}")
 	if code != 2 || !strings.Contains(stderr, "backwards") {

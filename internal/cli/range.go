@@ -224,13 +224,21 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
 	}
 	opt.KeyDelims = keyDelims(info, f.index, "")
-	sample, _, err := dynamo.DetectTimeKeys(ctx, conn.client, sampleQ, tableKeys)
+	// --max-rcu is one budget for every read of the command: the time
+	// sample, the walk that finds the prefixes, the pages.
+	var rc dynamo.Client = conn.client
+	var budget *dynamo.Budgeted
+	if opt.MaxRCU > 0 && !f.follow {
+		budget = &dynamo.Budgeted{Client: conn.client, Max: opt.MaxRCU}
+		rc = budget
+	}
+	sample, _, err := dynamo.DetectTimeKeys(ctx, rc, sampleQ, tableKeys)
 	if err != nil {
-		return err
+		return budgetStop(budget, err, 0)
 	}
 	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, key.SK.Type == domain.TypeN, opt, f.stderr)
 	if err != nil {
-		return err
+		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
 	}
 	q.Reverse = !f.oldestFirst
 	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
@@ -240,9 +248,12 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	if enc.NeedsPrefix() && f.skPrefix == "" {
 		start := time.Now()
-		prefixes, err := mergedRange(ctx, conn, q, key, tableKeys, r, enc, sample, *f, opt)
+		prefixes, n, err := mergedRange(ctx, conn, rc, q, key, tableKeys, r, enc, sample, *f, opt)
+		if err == nil && opt.Stopped && !f.follow {
+			return rangeStopped(budget, opt, n)
+		}
 		if err != nil || !f.follow {
-			return err
+			return budgetStop(budget, err, n)
 		}
 		return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr)
 	}
@@ -251,17 +262,53 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
 	}
 	start := time.Now()
-	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, f.stderr, opt)
+	n, pages, err := writeItems(ctx, rc, q, f.limit, f.output, f.stdout, f.stderr, opt)
+	if stopped(budget, err) {
+		err, opt.Stopped = nil, true
+	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
 		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
 		export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+	if err == nil && opt.Stopped && !f.follow {
+		return rangeStopped(budget, opt, n)
+	}
 	if err != nil || !f.follow {
 		return err
 	}
 	return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr)
+}
+
+// stopped says err is the budget refusing a read.
+func stopped(budget *dynamo.Budgeted, err error) bool {
+	if budget == nil || err == nil {
+		return false
+	}
+	_, refused := budget.Spent()
+	var spent *dynamo.BudgetSpentError
+	return refused || errors.As(err, &spent)
+}
+
+// budgetStop turns a read the budget refused into the one line of a
+// range stopped at its budget (exit 3), n items printed.
+func budgetStop(budget *dynamo.Budgeted, err error, n int) error {
+	if !stopped(budget, err) {
+		return err
+	}
+	rcu, _ := budget.Spent()
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, every read counted (the time sample, the prefixes, the pages); %s printed, in order, not all — run again with a larger --max-rcu",
+		rcu, budget.Max, counted(n, "item", "items"))}
+}
+
+// rangeStopped is the one line of a range whose pages stopped at the
+// budget (exit 3).
+func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
+	if budget == nil {
+		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
+	}
+	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
 }
 
 // rangeEncoding is the time form of the sort key: --time-format or
@@ -331,24 +378,24 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 // by the children skip-scan) as one list in time order: one Query per
 // prefix, merged, each paged as the merge needs it. It returns the
 // prefixes, for --follow.
-func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
-	r domain.TimeRange, enc domain.TimeEncoding, sample dynamo.TimeSample, f rangeFlags, opt *readOpts) ([]string, error) {
+func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
+	r domain.TimeRange, enc domain.TimeEncoding, sample dynamo.TimeSample, f rangeFlags, opt *readOpts) ([]string, int, error) {
 	stderr := f.stderr
-	prefixes, found, err := dynamo.TimePrefixes(ctx, conn.client, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
+	prefixes, found, err := dynamo.TimePrefixes(ctx, rc, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(prefixes) == 0 {
-		return nil, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
+		return nil, 0, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
 			"no prefix before the time (%s) found in partition %s", enc.Name(), f.pk)
 	}
 	var pageSize int32
 	if f.limit > 0 && q.Filter == nil {
 		pageSize = int32(min(f.limit, 1000)) // a screenful a prefix, never the whole partition for --limit 20
 	}
-	m, err := dynamo.NewMergedRange(conn.client, q, prefixes, r, enc, pageSize, tableKeys)
+	m, err := dynamo.NewMergedRange(rc, q, prefixes, r, enc, pageSize, tableKeys)
 	if err != nil {
-		return nil, usage("see dynascope range --help", "%v", err)
+		return nil, 0, usage("see dynascope range --help", "%v", err)
 	}
 	start := time.Now()
 	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
@@ -357,7 +404,14 @@ func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key d
 			opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
 			return nil, nil
 		}
-		return m.Next(ctx)
+		it, err := m.Next(ctx)
+		if b, ok := rc.(*dynamo.Budgeted); ok && stopped(b, err) {
+			// The budget refused the next page: what was printed is in
+			// order and true, not all.
+			opt.Stopped = true
+			return nil, nil
+		}
+		return it, err
 	}
 	n, err := export.To(f.output, "items", f.stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
 		rows := dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}
@@ -393,5 +447,5 @@ func mergedRange(ctx context.Context, conn *connection, q domain.KeyQuery, key d
 	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %d requests, %s) · %s%s\n",
 		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, billedNote(conn.client.Session), found.Requests, billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
-	return prefixes, outputErr(err)
+	return prefixes, n, outputErr(err)
 }

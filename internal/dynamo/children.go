@@ -28,6 +28,15 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
+	// FewTrips: a level of large children whose names do not count up,
+	// small enough to read whole for no more than fewTripsFactor times
+	// the RCU of probing it, is read in plain pages in parallel
+	// stretches: about three round trips (fewtrips.go).
+	FewTrips bool
+	// TableDelim is the table's (or index's) delimiter as the caller
+	// knows it (configuration, other partitions read): the level's, when
+	// its own keys tell none (tabledelim.go).
+	TableDelim string
 	// Flat says the level's first keys, read one level up (Child.Flat),
 	// were items with nothing below them: a leaf level, read in plain
 	// pages from its first read, as a plain query would (no probe first).
@@ -162,7 +171,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	if len(errs) > 0 {
 		return res, errs[0]
 	}
-	return res, nil
+	return res, takeTableDelimiter(ctx, c, r, &res)
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time
@@ -346,10 +355,18 @@ func ShardedChildren(ctx context.Context, c Client, r ChildrenRequest, shards []
 		res, err := Children(ctx, c, sr, nil)
 		total.Cost = total.Cost.Add(res.Cost)
 		total.SelfItem = total.SelfItem || res.SelfItem
-		if r.Delim == "" && !r.NoDelim {
-			r.Delim, r.NoDelim = res.Delim, res.NoDelim // every shard is cut the same way
+		if r.Delim == "" && !r.NoDelim && res.Delim != "" {
+			// Every shard is cut the same way: the first that tells a
+			// delimiter tells the others'. One that tells none (a shard
+			// of one key) decides nothing for the rest.
+			r.Delim = res.Delim
 		}
-		total.Delim, total.NoDelim, total.Level = r.Delim, r.NoDelim, res.Level
+		if r.Delim != "" {
+			total.Delim, total.NoDelim = r.Delim, false
+		} else {
+			total.Delim, total.NoDelim = res.Delim, res.NoDelim
+		}
+		total.Level = res.Level
 		for _, ch := range res.Children {
 			i, ok := index[ch.Name]
 			if !ok {

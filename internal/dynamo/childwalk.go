@@ -32,6 +32,9 @@ type levelWalk struct {
 	// last, when the first probe showed large children, is the read of
 	// the level's last key, sent beside the second probe (last.go).
 	last *lastRead
+	// size, with ChildrenRequest.FewTrips, is the read of the first
+	// child's size, sent beside the second probe (fewtrips.go).
+	size *childSize
 
 	mu      sync.Mutex
 	extra   Cost // reads outside the seekers (the last key's)
@@ -91,6 +94,12 @@ func (lv *levelWalk) total() Cost {
 // finish waits for every read still out (it was sent, and is billed) and
 // counts the guesses.
 func (lv *levelWalk) finish(failed bool) {
+	if lv.size != nil {
+		if failed {
+			lv.cancel()
+		}
+		<-lv.size.done // sent, so billed
+	}
 	lv.mu.Lock()
 	seekers := lv.seekers
 	lv.mu.Unlock()
@@ -120,7 +129,6 @@ func (lv *levelWalk) finish(failed bool) {
 // the rest of it into stretches. emit, if not nil, sees each child found
 // or updated.
 func (w *walker) run(emit func(domain.Child)) error {
-	lv, r := w.lv, w.lv.r
 	prevStart := ""
 	for reads := 0; ; reads++ {
 		start := w.walk.Start()
@@ -128,21 +136,12 @@ func (w *walker) run(emit func(domain.Child)) error {
 		// LastEvaluatedKey: a server that says "more" yet sends the same
 		// keys again would have it ask the same question forever.
 		if reads > 0 && start <= prevStart {
-			return cursorFailure("children of "+r.Table, &CursorError{Backwards: start < prevStart})
+			return cursorFailure("children of "+w.lv.r.Table, &CursorError{Backwards: start < prevStart})
 		}
 		prevStart = start
-		if w.end != "" && start >= w.end {
+		q, ok := w.query(start)
+		if !ok {
 			return nil
-		}
-		q := lv.level
-		q.SK = rangeFrom(start, r.Prefix, lv.binary)
-		if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
-			return nil // the walk has passed the end of the prefix
-		}
-		if w.limit == 0 && w.end != "" {
-			// A plain page stays in its stretch (a key equal to its end is
-			// read and passed over).
-			q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(start, lv.binary), B: skValue(w.end, lv.binary)}
 		}
 		// The level's first probe reads whole items (billed as keys
 		// alone would be): their sizes size every probe after it.
@@ -159,104 +158,187 @@ func (w *walker) run(emit func(domain.Child)) error {
 				return err
 			}
 		}
-		keys := make([]string, 0, len(page.Items))
-		past := false
-		for _, it := range page.Items {
-			k, ok := skText(it[r.Key.SK.Name])
-			if !ok {
-				continue
-			}
-			if w.end != "" && k >= w.end {
-				past = true // the next stretch's: its walker reads it
-				break
-			}
-			keys = append(keys, k)
-		}
-		if w.detect && len(keys) > 0 {
-			// None repeating is a state of its own ("" once detected): the
-			// keys are listed whole, never split at a byte 0x23 of a
-			// binary key or a lone '#'.
-			w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(keys, r.Prefix))
-			w.detect = false
-		}
-		if reads == 0 && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, r.Prefix, w.walk.Delim) {
-			lv.last = lv.readLast()
-		}
-		if len(keys) == 0 {
-			w.sk.unused() // nothing left: the read found nothing of its own
-		}
-		w.sample = sampleKeys(w.sample, keys, r.Prefix, w.walk.Delim)
-		flat := w.flat.read(keys, r.Prefix, w.walk.Delim)
-		changed := w.walk.Feed(keys)
-		if flat {
-			for i := range w.walk.Children() {
-				c := &w.walk.Children()[i]
-				c.Flat = w.flat.is(c.Name)
-			}
-		}
-		if emit != nil {
-			for _, i := range changed {
-				emit(w.walk.Children()[i])
-			}
-		}
+		keys, past := w.keysOf(page)
+		changed := w.take(keys, page, reads == 0, emit)
 		if !page.More() || past {
 			return nil
 		}
-		read := w.limit   // the size of the read just answered
-		var m probeSizing // the whole items' sizes, from the measuring read
-		if measure {
-			m = measured(page.Items, page.Cost.RCU)
-		}
-		if m.Sized {
-			w.probe = m
-		} else if w.limit > 0 {
-			w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
-		}
-		if w.limit > 0 {
-			// A probe of a whole read unit (sized) filled by one child
-			// shows children larger than a read unit: probing wins.
-			if w.probe.Sized && read >= w.probe.Keys && len(changed) == 1 && len(keys) >= int(w.limit) {
-				w.filled++
-			} else {
-				w.filled = 0
-			}
-		}
-		// Small children (most keys read were new children, or a read
-		// unit holds a whole child or more): read on in plain pages, as a
-		// plain query would, never more requests than a plain query of
-		// the rest. Large ones: jump past each child's subtree.
-		switch {
-		case w.limit == 0:
-		case len(keys) >= 2 && len(changed)*2 >= len(keys),
-			len(keys) >= 10 && childrenPerPage(keys, r.Prefix, w.walk.Delim, page.Cost.RCU) >= plainChildrenPerPage:
-			w.limit = 0
-		default:
-			w.limit = w.probe.Keys
-			ch := w.walk.Children()
-			if lv.parallel <= 1 || len(ch) < 2 {
-				break
-			}
-			last := ch[len(ch)-1].Name
-			if countsUp(ch, w.dense) {
-				// Names count up (C06, C07): guess the next ones' reads.
-				if !w.probe.Sized && read > 0 && page.Cost.RCU <= minReadUnits {
-					// Guesses go out together at a size known to cost one
-					// read unit: a probe doubled ahead of its answer,
-					// sent several times at once, costs two units each.
-					w.probe = probeSizing{Keys: read, Sized: true}
-					w.limit = read
-				}
-				leaf := w.walk.Start() == domain.After(r.Prefix+last)
-				w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
-			} else if !w.dense && w.filled >= 1 {
-				if err := w.endAtLast(w.walk.Start()); err != nil {
-					return err
-				}
-				w.dense = true
-				w.cut(cap(lv.slots) - 1)
-			}
+		if err := w.onward(keys, changed, page, measure); err != nil {
+			return err
 		}
 	}
+}
+
+// query is the next read's, from start; ok is false where the stretch or
+// the prefix ends before it.
+func (w *walker) query(start string) (q domain.KeyQuery, ok bool) {
+	lv := w.lv
+	if w.end != "" && start >= w.end {
+		return q, false
+	}
+	q = lv.level
+	q.SK = rangeFrom(start, lv.r.Prefix, lv.binary)
+	if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
+		return q, false // the walk has passed the end of the prefix
+	}
+	if w.limit == 0 && w.end != "" {
+		// A plain page stays in its stretch (a key equal to its end is
+		// read and passed over).
+		q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(start, lv.binary), B: skValue(w.end, lv.binary)}
+	}
+	return q, true
+}
+
+// keysOf are the sort keys of a page that belong to the stretch; past:
+// the page ran into the next stretch.
+func (w *walker) keysOf(page Page) (keys []string, past bool) {
+	keys = make([]string, 0, len(page.Items))
+	for _, it := range page.Items {
+		k, ok := skText(it[w.lv.r.Key.SK.Name])
+		if !ok {
+			continue
+		}
+		if w.end != "" && k >= w.end {
+			return keys, true // the next stretch's: its walker reads it
+		}
+		keys = append(keys, k)
+	}
+	return keys, false
+}
+
+// take feeds the keys of a page to the walk (telling the delimiter from
+// the first ones, if need be) and emits what changed.
+func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain.Child)) []int {
+	lv, prefix := w.lv, w.lv.r.Prefix
+	if w.detect && len(keys) > 0 {
+		// None repeating is a state of its own ("" once detected): the
+		// keys are listed whole, never split at a byte 0x23 of a
+		// binary key or a lone '#'.
+		w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(keys, prefix))
+		w.detect = false
+	}
+	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
+		lv.last = lv.readLast()
+		if lv.r.FewTrips {
+			name, _, _ := domain.ChildOf(prefix, keys[0], w.walk.Delim)
+			child := domain.Child{Name: name, Prefix: prefix + name + w.walk.Delim}
+			lv.size = lv.readChildSize(child, keys[len(keys)-1], len(keys), page.Cost.Billed, measured(page.Items, page.Cost.RCU).Keys)
+		}
+	}
+	if len(keys) == 0 {
+		w.sk.unused() // nothing left: the read found nothing of its own
+	}
+	w.sample = sampleKeys(w.sample, keys, prefix, w.walk.Delim)
+	flat := w.flat.read(keys, prefix, w.walk.Delim)
+	changed := w.walk.Feed(keys)
+	if flat {
+		for i := range w.walk.Children() {
+			c := &w.walk.Children()[i]
+			c.Flat = w.flat.is(c.Name)
+		}
+	}
+	if emit != nil {
+		for _, i := range changed {
+			emit(w.walk.Children()[i])
+		}
+	}
+	return changed
+}
+
+// onward sizes the next read from the one just answered, and chooses how
+// the walk goes on: plain pages where children are small (most keys read
+// were new children, or a read unit holds a whole child or more), as a
+// plain query would, never more requests than a plain query of the rest;
+// where they are large, a jump past each child's subtree, with the next
+// names' reads guessed or the rest of the stretch cut.
+func (w *walker) onward(keys []string, changed []int, page Page, measure bool) error {
+	read := w.limit // the size of the read just answered
+	w.resize(keys, changed, page, measure)
+	switch {
+	case w.limit == 0:
+		return nil
+	case w.smallChildren(keys, changed, page.Cost.RCU):
+		w.limit = 0
+		return nil
+	}
+	w.limit = w.probe.Keys
+	return w.spread(read, page)
+}
+
+// resize sizes the next probe from the read just answered: the whole
+// items' sizes of the measuring read, else what its keys cost; and counts
+// the probes of a whole read unit (sized) filled by one child, which show
+// children larger than a read unit: probing wins.
+func (w *walker) resize(keys []string, changed []int, page Page, measure bool) {
+	read := w.limit
+	var m probeSizing // the whole items' sizes, from the measuring read
+	if measure {
+		m = measured(page.Items, page.Cost.RCU)
+	}
+	if m.Sized {
+		w.probe = m
+	} else if w.limit > 0 {
+		w.probe = w.probe.after(len(keys), w.limit, page.Cost.RCU)
+	}
+	if w.limit == 0 {
+		return
+	}
+	if w.probe.Sized && read >= w.probe.Keys && len(changed) == 1 && len(keys) >= int(w.limit) {
+		w.filled++
+	} else {
+		w.filled = 0
+	}
+}
+
+// smallChildren says plain pages cost no more than probes from here.
+func (w *walker) smallChildren(keys []string, changed []int, rcu float64) bool {
+	if len(keys) >= 2 && len(changed)*2 >= len(keys) {
+		return true
+	}
+	return len(keys) >= 10 && childrenPerPage(keys, w.lv.r.Prefix, w.walk.Delim, rcu) >= plainChildrenPerPage
+}
+
+// spread sends the reads of the next names at once, where names count up
+// (C06, C07), or cuts the rest of the stretch, once a probe filled by one
+// child shows large children whose names do not (ABQ then ALB). read is
+// the size of the read just answered.
+func (w *walker) spread(read int32, page Page) error {
+	lv, r := w.lv, w.lv.r
+	ch := w.walk.Children()
+	if lv.parallel <= 1 || len(ch) < 2 {
+		return nil
+	}
+	if countsUp(ch, w.dense) {
+		if !w.probe.Sized && read > 0 && page.Cost.RCU <= minReadUnits {
+			// Guesses go out together at a size known to cost one read
+			// unit: a probe doubled ahead of its answer, sent several
+			// times at once, costs two units each.
+			w.probe = probeSizing{Keys: read, Sized: true}
+			w.limit = read
+		}
+		last := ch[len(ch)-1].Name
+		leaf := w.walk.Start() == domain.After(r.Prefix+last)
+		w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
+		return nil
+	}
+	if w.dense || w.filled < 1 {
+		return nil
+	}
+	if err := w.endAtLast(w.walk.Start()); err != nil {
+		return err
+	}
+	w.dense = true
+	if n := w.plainStretches(); n > 0 {
+		// Small enough to read whole: plain pages, in stretches of about
+		// a page each, all at once.
+		w.limit = 0
+		if n > 1 {
+			w.cut(min(n-1, cap(lv.slots)-1))
+		}
+		return nil
+	}
+	w.cut(cap(lv.slots) - 1)
+	return nil
 }
 
 // plainChildrenPerPage is where plain pages win: a whole child or more in

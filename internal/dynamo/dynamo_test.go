@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -93,6 +94,46 @@ func TestPagesSameOnBothBackends(t *testing.T) {
 	}
 	if got["memory"] != got["dynalite"] {
 		t.Fatalf("backends differ:\nmemory   %.200s\ndynalite %.200s", got["memory"], got["dynalite"])
+	}
+}
+
+// countedLists counts ListTables calls.
+type countedLists struct {
+	dynamo.Client
+	calls int
+}
+
+func (c *countedLists) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	c.calls++
+	return c.Client.ListTables(ctx, in, o...)
+}
+
+// TestTableListHandsOnEachPage: the table list is handed on a page at a
+// time, each before the next is asked for, and the pages together are
+// the whole list; a caller that has what it needs stops the rest.
+func TestTableListHandsOnEachPage(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		all, _, err := dynamo.ListTables(ctx, c)
+		if err != nil || len(all) < 4 {
+			t.Fatalf("%s: %d tables, %v", name, len(all), err)
+		}
+		cl := &countedLists{Client: c}
+		var got []string
+		cost, err := dynamo.ListTablePages(ctx, cl, 3, func(page []string, cost dynamo.Cost) bool {
+			if len(page) > 3 || cl.calls != cost.Requests || cl.calls != len(got)/3+1 {
+				t.Errorf("%s: a page of %d after %d calls (%d names before it), cost %d requests", name, len(page), cl.calls, len(got), cost.Requests)
+			}
+			got = append(got, page...)
+			return true
+		})
+		if err != nil || strings.Join(got, ",") != strings.Join(all, ",") || cost.Requests < (len(all)+2)/3 {
+			t.Fatalf("%s: pages gave %d names of %d in %d requests, %v", name, len(got), len(all), cost.Requests, err)
+		}
+		cl.calls = 0
+		if _, err := dynamo.ListTablePages(ctx, cl, 3, func([]string, dynamo.Cost) bool { return false }); err != nil || cl.calls != 1 {
+			t.Errorf("%s: stopping after the first page took %d calls, %v", name, cl.calls, err)
+		}
 	}
 }
 

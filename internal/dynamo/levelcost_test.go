@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -38,6 +39,20 @@ func levelItems() []dynamo.Item {
 	for i := range 100 {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "leaf"},
 			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
+	}
+	// A metadata item keyed from the delimiter on (#META#…), as several
+	// published layouts write it: the child named "" (the empty segment).
+	for _, k := range []string{"#META#profile", "#META#settings", "ORDER#1#a", "ORDER#2#b", "ORDER#2#c"} {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "meta"},
+			"SK": &types.AttributeValueMemberS{Value: k}, "Data": &types.AttributeValueMemberS{Value: "m"}})
+	}
+	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
+	big := strings.Repeat("y", 2000)
+	for ch := range 10 {
+		for i := range 200 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%04d", ch, i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+		}
 	}
 	return out
 }
@@ -131,6 +146,30 @@ func TestDenseLevelCostsWhatItLists(t *testing.T) {
 	}
 }
 
+// TestDenseLevelInFewTrips: asked for few round trips, the dense level of
+// airport codes (children of 80 items, whose size the walk learns beside
+// its second probe) is read in plain pages in parallel stretches: the
+// children of a full read, for no more RCU than a full read and a read
+// unit for each read that is not one of its pages, in a handful of
+// requests where probing takes one a child.
+func TestDenseLevelInFewTrips(t *testing.T) {
+	for name, c := range levelBackends(t) {
+		full := &billed{Client: c}
+		want := fullRead(t, full, "Airports", "PK", domain.S("airports"), "", "#")
+		b := &billed{Client: c}
+		r := airportsLevel()
+		r.FewTrips = true
+		res, err := dynamo.Children(context.Background(), b, r, nil)
+		if err != nil || sorted(res.Children) != sorted(want) {
+			t.Fatalf("%s: %v:\n got %s\nwant %s", name, err, sorted(res.Children), sorted(want))
+		}
+		if extra := b.requests - full.requests; b.requests > 12 || b.rcu > full.rcu+0.5*float64(extra) {
+			t.Errorf("%s: %d requests, %.1f RCU billed; a full read %d, %.1f", name, b.requests, b.rcu, full.requests, full.rcu)
+		}
+		t.Logf("%s: %d requests, %.1f RCU (full read %d, %.1f)", name, b.requests, b.rcu, full.requests, full.rcu)
+	}
+}
+
 // TestCountingIsOnePass: counting every child costs no more than reading
 // the level once (plus one read unit a run), and counts what a full read
 // counts; a count budget stops before it is overspent and leaves the
@@ -187,6 +226,113 @@ func TestCountingIsOnePass(t *testing.T) {
 	}
 }
 
+// TestCountPassReadsEachKeyOnce: counting a level as children --count
+// does is one pass over it: every key read once (but the level's last
+// key, read to cut the rest, and a key at a stretch's end, read by both
+// stretches), the children and counts of a full read, every count exact,
+// for no more than a full read and a read unit a stretch. With a budget it
+// stops within half an RCU of it, and going on from there (with the same
+// budget again, then none) reads no key twice and ends with the same
+// counts, every one exact.
+func TestCountPassReadsEachKeyOnce(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		for _, pk := range []string{"airports", "big"} {
+			full := &keysRead{billed: billed{Client: c}}
+			want := fullRead(t, full, "Airports", "PK", domain.S(pk), "", "#")
+			items := full.keys
+			r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S(pk)}
+			k := &keysRead{billed: billed{Client: c}}
+			pass := dynamo.NewCountPass(r)
+			over, err := pass.Run(ctx, k, 0, 0, nil)
+			res := pass.Result()
+			if err != nil || over || !pass.Done() || sorted(res.Children) != sorted(want) || res.Delim != "#" {
+				t.Fatalf("%s %s: over %v, done %v, %v:\n got %s\nwant %s", name, pk, over, pass.Done(), err, sorted(res.Children), sorted(want))
+			}
+			total := 0
+			for _, ch := range res.Children {
+				n, exact := pass.Count(ch.Name)
+				if !exact {
+					t.Errorf("%s %s: %s's count %d not exact after the whole pass", name, pk, ch.Name, n)
+				}
+				total += n
+			}
+			if total != items {
+				t.Errorf("%s %s: counted %d items of %d", name, pk, total, items)
+			}
+			if extra := k.requests - full.requests; k.keys > items+extra || k.rcu > full.rcu+0.5*float64(extra+1) {
+				t.Errorf("%s %s: %d keys read in %d requests, %.1f RCU billed; a full read %d keys in %d, %.1f",
+					name, pk, k.keys, k.requests, k.rcu, items, full.requests, full.rcu)
+			}
+			t.Logf("%s %s: %d requests, %.1f RCU (full read %d, %.1f)", name, pk, k.requests, k.rcu, full.requests, full.rcu)
+			for _, budget := range []float64{1, 5, 40} {
+				b := &keysRead{billed: billed{Client: c}}
+				pass := dynamo.NewCountPass(r)
+				over, err := pass.Run(ctx, b, budget, 0, nil)
+				if err != nil || !over || b.rcu > budget+0.5 || pass.Done() {
+					t.Fatalf("%s %s: budget %g: over %v, %.1f RCU billed, %v", name, pk, budget, over, b.rcu, err)
+				}
+				first, spent := b.keys, b.rcu
+				// The same budget again goes on where the first stopped:
+				// it spends its own budget on keys not read yet.
+				over, err = pass.Run(ctx, b, budget, 0, nil)
+				if err != nil || b.rcu-spent > budget+0.5 || (!pass.Done() && b.keys <= first) {
+					t.Fatalf("%s %s: budget %g again: over %v, %.1f RCU more, %d keys after %d, %v", name, pk, budget, over, b.rcu-spent, b.keys, first, err)
+				}
+				over, err = pass.Run(ctx, b, 0, 0, nil)
+				if err != nil || over || !pass.Done() {
+					t.Fatalf("%s %s: going on after budget %g: over %v, %v", name, pk, budget, over, err)
+				}
+				got := 0
+				for _, ch := range pass.Result().Children {
+					n, exact := pass.Count(ch.Name)
+					got += n
+					if !exact {
+						t.Errorf("%s %s: %s not exact after going on", name, pk, ch.Name)
+					}
+				}
+				if got != items || b.keys > items+b.requests {
+					t.Errorf("%s %s: budget %g then on: %d counted of %d, %d keys read (%d before the stop)", name, pk, budget, got, items, b.keys, first)
+				}
+			}
+		}
+	}
+}
+
+// TestEmptyChildIsCounted: the child named "" (keys that begin with the
+// delimiter, #META#…) is listed and counted like any other, by the
+// explorer's count after the walk and by the one-pass count alike, its
+// count final (never left at 0…).
+func TestEmptyChildIsCounted(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("meta")}
+		res, err := dynamo.Children(ctx, c, r, nil)
+		if err != nil || len(res.Children) != 2 || res.Children[0].Name != "" || !res.Children[0].HasChildren || res.Delim != "#" {
+			t.Fatalf("%s: %+v delim %q, %v", name, res.Children, res.Delim, err)
+		}
+		r.Delim = res.Delim
+		final := map[string]int{}
+		if _, err := dynamo.CountChildren(ctx, c, r, res.Children, 0, 0, func(p dynamo.CountProgress) {
+			if p.Final {
+				final[p.Child] = p.N
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := final[""]; !ok || n != 2 || final["ORDER"] != 3 {
+			t.Errorf("%s: counts after the walk %v", name, final)
+		}
+		pass := dynamo.NewCountPass(dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("meta")})
+		if _, err := pass.Run(ctx, c, 0, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n, exact := pass.Count(""); n != 2 || !exact {
+			t.Errorf("%s: the one-pass count of \"\": %d, exact %v", name, n, exact)
+		}
+	}
+}
+
 // TestBudgetedReadsHold: a budgeted filtered read spends no more than its
 // budget plus one read unit's rounding, and says it stopped, with where.
 func TestBudgetedReadsHold(t *testing.T) {
@@ -206,6 +352,36 @@ func TestBudgetedReadsHold(t *testing.T) {
 			if b.rcu > max+0.5 || !budget.Stopped || budget.LastKey == nil {
 				t.Errorf("%s: --max-rcu %g spent %.1f RCU billed, stopped %v", name, max, b.rcu, budget.Stopped)
 			}
+		}
+	}
+}
+
+// TestOneBudgetForEveryRead: a Budgeted client holds every read made
+// through it — a skip-scan's probes in parallel, a time sample's pages —
+// to one budget: what a recording client under it is billed never passes
+// the budget by more than half an RCU, and the read the budget cannot pay
+// for is refused with a BudgetSpentError, never sent. A read whose Limit
+// the budget cut goes on until it holds what was asked.
+func TestOneBudgetForEveryRead(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range levelBackends(t) {
+		for _, max := range []float64{1, 5, 12.5} {
+			rec := &billed{Client: c}
+			b := &dynamo.Budgeted{Client: rec, Max: max}
+			_, err := dynamo.Children(ctx, b, airportsLevel(), nil)
+			var spent *dynamo.BudgetSpentError
+			if !errors.As(err, &spent) || rec.rcu > max+0.5 {
+				t.Errorf("%s: a walk under a budget of %g: %.1f RCU billed, %v", name, max, rec.rcu, err)
+			}
+			if got, stopped := b.Spent(); !stopped || got != rec.rcu {
+				t.Errorf("%s: budget %g says %.1f spent (stopped %v), the recording client %.1f", name, max, got, stopped, rec.rcu)
+			}
+		}
+		rec := &billed{Client: c}
+		b := &dynamo.Budgeted{Client: rec, Max: 50}
+		p, err := dynamo.QueryPage(ctx, b, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("airports"), SKName: "SK"}, Limit: 20, KeysOnly: true})
+		if err != nil || len(p.Items) != 20 || rec.requests < 2 {
+			t.Errorf("%s: a read of 20 keys under a budget gave %d in %d requests, %v", name, len(p.Items), rec.requests, err)
 		}
 	}
 }

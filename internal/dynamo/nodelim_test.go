@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -85,6 +86,74 @@ func TestChildrenNoDelimiter(t *testing.T) {
 		res, err := dynamo.Children(context.Background(), c, dynamo.ChildrenRequest{Table: "NoDelimText", Key: textKey, PK: domain.S("p"), Prefix: "q"}, nil)
 		if err != nil || len(res.Children) != 0 || res.Delim != "" || res.NoDelim {
 			t.Errorf("empty level on %s: %+v, %v", name, res, err)
+		}
+	}
+}
+
+var tableDelim seededTable
+
+// TestDelimiterBelongsToTheTable: a partition whose own keys tell no
+// delimiter (one key, STORE#1) is cut by the table's ('#', from a sample
+// of its keys, or as the caller knows it, with no read), by the walk and
+// by the one-pass count alike; shards of one room are all cut when the
+// first holds one key; keys that hold no delimiter stay whole.
+func TestDelimiterBelongsToTheTable(t *testing.T) {
+	parts := map[string][]string{
+		"many": {"A#1", "A#2", "B#1", "C#1"}, "one": {"STORE#1"}, "plain": {"alpha", "beta"},
+		"room-1": {"x#1"}, "room-2": {"x#2", "y#1"}, "room-3": {"y#2", "z#1", "z#2"},
+	}
+	backends := seededBackends(t, &tableDelim, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for pk, keys := range parts {
+			for _, k := range keys {
+				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: k}})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, "TableDelim", "S", items)
+	})
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	ctx := context.Background()
+	names := func(cs []domain.Child) string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, fmt.Sprintf("%s/%v/%v", c.Name, c.IsItem, c.HasChildren))
+		}
+		return strings.Join(out, " ")
+	}
+	for name, c := range backends {
+		for _, tc := range []struct{ pk, tableDelim, delim, want string }{
+			{"one", "", "#", "STORE/false/true"},
+			{"one", "#", "#", "STORE/false/true"},
+			{"plain", "", "", "alpha/true/false beta/true/false"},
+		} {
+			r := dynamo.ChildrenRequest{Table: "TableDelim", Key: key, PK: domain.S(tc.pk), TableDelim: tc.tableDelim}
+			b := &billed{Client: c}
+			res, err := dynamo.Children(ctx, b, r, nil)
+			if err != nil || res.Delim != tc.delim || names(res.Children) != tc.want || res.NoDelim != (tc.delim == "") {
+				t.Errorf("%s %s (table's %q): delim %q, %s, %v", name, tc.pk, tc.tableDelim, res.Delim, names(res.Children), err)
+			}
+			if tc.tableDelim != "" && b.requests != 1 {
+				t.Errorf("%s %s: the table's delimiter, known, took %d requests", name, tc.pk, b.requests)
+			}
+			pass := dynamo.NewCountPass(r)
+			if _, err := pass.Run(ctx, c, 0, 0, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := pass.Result(); got.Delim != tc.delim || names(got.Children) != tc.want {
+				t.Errorf("%s %s (table's %q): the count's delim %q, %s", name, tc.pk, tc.tableDelim, got.Delim, names(got.Children))
+			}
+			if n, exact := pass.Count(res.Children[0].Name); n != 1 || !exact {
+				t.Errorf("%s %s: the count of %s: %d, exact %v", name, tc.pk, res.Children[0].Name, n, exact)
+			}
+		}
+		shards := []domain.KeyValue{domain.S("room-1"), domain.S("room-2"), domain.S("room-3")}
+		merged, res, err := dynamo.ShardedChildren(ctx, c, dynamo.ChildrenRequest{Table: "TableDelim", Key: key}, shards, nil)
+		var got []domain.Child
+		for _, m := range merged {
+			got = append(got, m.Child)
+		}
+		if err != nil || res.Delim != "#" || names(got) != "x/false/true y/false/true z/false/true" {
+			t.Errorf("%s: the room's shards: delim %q, %s, %v", name, res.Delim, names(got), err)
 		}
 	}
 }

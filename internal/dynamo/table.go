@@ -85,21 +85,39 @@ const MaxTables = 100_000
 // DynamoDB's always does (names come in order), ends it with one error.
 func ListTables(ctx context.Context, c Client) ([]string, Cost, error) {
 	var names []string
+	cost, err := ListTablePages(ctx, c, 0, func(page []string, _ Cost) bool {
+		names = append(names, page...)
+		return true
+	})
+	return names, cost, err
+}
+
+// ListTablePages hands on each page of table names as it arrives, with
+// the cost so far, so that a list can show its first screen after the
+// first page (300 tables are three pages read one after another: the
+// next page's start is the name this one ends with). limit is the names a
+// page (1–100; 0: DynamoDB's 100); each returning false stops it.
+func ListTablePages(ctx context.Context, c Client, limit int32, each func(names []string, cost Cost) bool) (Cost, error) {
 	var cost Cost
 	var start *string
+	listed := 0
 	for {
+		in := &dynamodb.ListTablesInput{ExclusiveStartTableName: start}
+		if limit > 0 {
+			in.Limit = aws.Int32(limit)
+		}
 		t0 := time.Now()
-		out, err := c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: start})
+		out, err := c.ListTables(ctx, in)
 		cost = cost.Add(Cost{Requests: 1, Latency: time.Since(t0)})
 		if err != nil {
-			return names, cost, Explain("list tables", err)
+			return cost, Explain("list tables", err)
 		}
-		names = append(names, out.TableNames...)
-		if out.LastEvaluatedTableName == nil {
-			return names, cost, nil
+		listed += len(out.TableNames)
+		if !each(out.TableNames, cost) || out.LastEvaluatedTableName == nil {
+			return cost, nil
 		}
-		if err := checkTableCursor(start, out.LastEvaluatedTableName, len(names)); err != nil {
-			return names, cost, err
+		if err := checkTableCursor(start, out.LastEvaluatedTableName, listed); err != nil {
+			return cost, err
 		}
 		start = out.LastEvaluatedTableName
 	}

@@ -84,6 +84,13 @@ func (m *Masked) realKeys(keys []domain.KeyValue) []domain.KeyValue {
 	return out
 }
 
+// ShownChild is a child of r's level (read from the real keys) as it may
+// be shown: for readers of a level other than the walk, such as a count
+// in one pass.
+func (m *Masked) ShownChild(r ChildrenRequest, c ShardChild, d string) ShardChild {
+	return m.shownChild(m.realChildrenRequest(r), c, d)
+}
+
 // shownChild is a child of r's level as it may be shown: its name and
 // prefix masked segment by segment around d, its shards' keys masked.
 func (m *Masked) shownChild(r ChildrenRequest, c ShardChild, d string) ShardChild {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -35,6 +36,13 @@ func seedLevels(ctx context.Context, c *dynamodb.Client, payload int) error {
 			items = append(items, dynamo.Item{"PK": s("airports"), "SK": s(fmt.Sprintf("%s#FLIGHT#%04d", code, i)), "Data": data})
 		}
 	}
+	// Large items: 10 children of 200 items of 2 KB, 4 MB (four pages).
+	big := s(strings.Repeat("y", 2000))
+	for ch := range 10 {
+		for i := range 200 {
+			items = append(items, dynamo.Item{"PK": s("big"), "SK": s(fmt.Sprintf("C%02d#%04d", ch, i)), "Data": big})
+		}
+	}
 	return writeAll(ctx, c, "Bench", items)
 }
 
@@ -64,11 +72,15 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 		{"dense (60 codes)", "Bench", "airports", benchKey},
 		{"USA (53 states)", "Locations", "USA", locationsKey},
 		{"leaf (100 items)", "Bench", "leaf", benchKey},
+		{"large (10 × 200 × 2 KB)", "Bench", "big", benchKey},
 	}
+	floors := map[string]figure{}
 	for _, lv := range levels {
-		t.add(measure(c, lv.what, "full read", func(m dynamo.Client) string {
+		floor := measure(c, lv.what, "full read", func(m dynamo.Client) string {
 			return fullRead(ctx, m, lv.query())
-		}))
+		})
+		floors[lv.what] = floor
+		t.add(floor)
 		r := lv.request()
 		if lv.pk == "leaf" {
 			// Opened as the explorer opens it: from the level above, whose
@@ -79,26 +91,40 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}
 			r.Prefix, r.Flat = top.Children[0].Prefix, top.Children[0].Flat
 		}
-		t.add(measure(c, lv.what, "children", func(m dynamo.Client) string {
+		t.add(versus(measure(c, lv.what, "children", func(m dynamo.Client) string {
 			res, err := dynamo.Children(ctx, m, r, nil)
 			if res.Guessed > 0 {
 				return fmt.Sprintf("%s, %d guessed (%d unused)", children(len(res.Children), err), res.Guessed, res.Wasted)
 			}
 			return children(len(res.Children), err)
-		}))
+		}), floor))
+		if lv.pk != "leaf" {
+			t.add(versus(measure(c, lv.what, "children, few trips", func(m dynamo.Client) string {
+				fr := r
+				fr.FewTrips = true
+				res, err := dynamo.Children(ctx, m, fr, nil)
+				return children(len(res.Children), err)
+			}), floor))
+		}
 	}
-	for _, lv := range levels[1:3] {
+	for _, lv := range []level{levels[1], levels[2], levels[4]} {
 		res, err := dynamo.Children(ctx, c, lv.request(), nil)
 		if err != nil {
 			fail(err)
 		}
-		t.add(measure(c, lv.what, "counts", func(m dynamo.Client) string {
+		t.add(versus(measure(c, lv.what, "counts after the walk", func(m dynamo.Client) string {
 			return countLevel(ctx, m, lv.request(), res.Children, 0)
-		}))
-		t.add(measure(c, lv.what, "counts, budget 5", func(m dynamo.Client) string {
-			return countLevel(ctx, m, lv.request(), res.Children, 5)
-		}))
+		}), floors[lv.what]))
+		t.add(versus(measure(c, lv.what, "children --count", func(m dynamo.Client) string {
+			return countPass(ctx, m, lv.request(), 0)
+		}), floors[lv.what]))
+		for _, budget := range []float64{1, 5} {
+			t.add(measure(c, lv.what, fmt.Sprintf("--count --count-budget %g", budget), func(m dynamo.Client) string {
+				return countPass(ctx, m, lv.request(), budget)
+			}))
+		}
 	}
+	runTableList(ctx, c, t)
 	for _, rows := range []int{29, 38} {
 		t.add(measure(c, fmt.Sprintf("first screen of %d rows", rows), "as the pager reads", func(m dynamo.Client) string {
 			return firstScreen(ctx, m, partitionQuery("sparse"), rows)
@@ -156,6 +182,76 @@ func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, 
 		n += c
 	}
 	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, final, len(cs), over)
+}
+
+// tableCount is how many tables the table list's case adds (issue 37:
+// 300 tables are three ListTables pages read one after another).
+const tableCount = 300
+
+// seedTables adds tableCount empty tables, for the table list's case.
+func seedTables(ctx context.Context, c *dynamodb.Client) error {
+	for i := range tableCount {
+		if err := createTable(ctx, c, fmt.Sprintf("List%03d", i), ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runTableList measures the table list: every ListTables page, beside
+// the first page alone (what the first screen needs).
+func runTableList(ctx context.Context, c dynamo.Client, t *table) {
+	floor := measure(c, fmt.Sprintf("table list (%d+ tables)", tableCount), "first ListTables page", func(m dynamo.Client) string {
+		n := 0
+		_, err := dynamo.ListTablePages(ctx, m, 0, func(names []string, _ dynamo.Cost) bool { n = len(names); return false })
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d tables on the first page", n)
+	})
+	t.add(floor)
+	t.add(versus(measure(c, fmt.Sprintf("table list (%d+ tables)", tableCount), "every page", func(m dynamo.Client) string {
+		names, _, err := dynamo.ListTables(ctx, m)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d tables", len(names))
+	}), floor))
+}
+
+// countPass lists and counts the level in one pass, as children --count
+// does.
+func countPass(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, budget float64) string {
+	r.Delim = ""
+	pass := dynamo.NewCountPass(r)
+	over, err := pass.Run(ctx, m, budget, 0, nil)
+	if err != nil {
+		return err.Error()
+	}
+	res := pass.Result()
+	n, exact := 0, 0
+	for _, ch := range res.Children {
+		c, ok := pass.Count(ch.Name)
+		n += c
+		if ok {
+			exact++
+		}
+	}
+	return fmt.Sprintf("%d items, %d of %d children exact, over=%v", n, exact, len(res.Children), over)
+}
+
+// versus puts f's figures beside its floor's as ratios.
+func versus(f, floor figure) figure {
+	ratio := func(a, b float64) string {
+		if b == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", a/b)
+	}
+	f.note += fmt.Sprintf("; ÷ %s: requests %s, RCU %s, round trips %s, wall %s", floor.how,
+		ratio(float64(f.cost.Requests), float64(floor.cost.Requests)), ratio(f.billed, floor.billed),
+		ratio(float64(f.trips), float64(floor.trips)), ratio(f.wall.Seconds(), floor.wall.Seconds()))
+	return f
 }
 
 // firstScreen reads as the items pager does for a screen of rows: pages

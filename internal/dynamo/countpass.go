@@ -1,0 +1,583 @@
+package dynamo
+
+import (
+	"context"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// A count is one pass over the level at most: its keys are read once, in
+// key order, and each is counted for the child it belongs to, so counting
+// costs what reading the level costs (a skip-scan then a count of each
+// child would read every key the skip-scan read twice, and round each
+// child's last read up to a read unit besides). The first read is a whole
+// page from the level's start; where it says there is more, the level's
+// last key is read (one key, backwards) and the rest, from the page's end
+// to that key, is cut by key space into as many stretches as its size by
+// the first page's pace fills pages (up to the reads in flight), each read
+// at once. A pass stopped by its budget (or an error) keeps where each
+// stretch stopped: Run again goes on from there and reads nothing twice.
+
+// CountPass is a level counted in one pass: the children found, the items
+// counted under each, and the stretches still to read.
+type CountPass struct {
+	r      ChildrenRequest
+	level  domain.KeyQuery
+	binary bool
+	delim  string
+	detect bool // the delimiter is still to be told from the keys
+
+	mu        sync.Mutex
+	started   bool
+	stretches []*stretch // in key order, read or not
+	counts    map[string]int
+	selfItem  bool
+	cost      Cost
+	scanned   int
+	reserved  float64 // RCU the reads in flight may cost
+	// pace is the key space the first page covered, from paceBase on:
+	// where the rest is cut.
+	pace     float64
+	paceBase string
+	held     []string // keys read before the delimiter is told
+}
+
+// stretch is one key range of the level, [from, end) ("" end: to the
+// level's end), and how far it is read.
+type stretch struct {
+	from string
+	end  string
+	next Item   // ExclusiveStartKey to go on from; nil: from `from`
+	at   string // the last key read, "" before any
+	walk *domain.ChildWalk
+	done bool
+}
+
+// NewCountPass prepares a count of the level r names (r.Key.SK a string
+// or binary key), reading nothing yet.
+func NewCountPass(r ChildrenRequest) *CountPass {
+	binary := r.Key.SK != nil && r.Key.SK.Type == domain.TypeB
+	level := domain.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK}
+	if r.Key.SK != nil {
+		level.SKName = r.Key.SK.Name
+	}
+	if r.Prefix != "" {
+		level.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: skValue(r.Prefix, binary)}
+	}
+	p := &CountPass{r: r, level: level, binary: binary, delim: r.Delim, detect: r.Delim == "" && !r.NoDelim, counts: map[string]int{}}
+	p.stretches = []*stretch{{from: r.Prefix, walk: domain.NewChildWalk(r.Prefix, r.Delim)}}
+	return p
+}
+
+// Run reads what is left of the level, at most parallel reads at once
+// (0: DefaultParallel), spending no more than budget RCU in this run (0:
+// no budget) beyond the rounding of one read unit: a count stopped at its
+// budget goes on, given another, from where it stopped.
+// progress, if not nil, is told the cost so far after every page (one
+// call at a time). over: the budget stopped it before the end (Run again
+// with a larger budget goes on).
+func (p *CountPass) Run(ctx context.Context, c Client, budget float64, parallel int, progress func(Cost)) (over bool, err error) {
+	over, err = p.run(ctx, c, budget, parallel, progress)
+	p.flush()
+	if err == nil {
+		err = p.cutByTableDelimiter(ctx, c)
+	}
+	return over, err
+}
+
+func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel int, progress func(Cost)) (over bool, err error) {
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	if p.r.Key.SK == nil || p.r.Key.SK.Type == domain.TypeN {
+		return false, Errorf("count", KindValidation, "count a string or binary sort key's level", "the sort key of %s has no levels to count", p.r.Table)
+	}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed}
+	if p.started {
+		err := run.all(ctx, p.pending(), parallel)
+		return run.isOver(), err
+	}
+	// The first page, alone: most levels end in it.
+	first := p.stretches[0]
+	if err := run.page(ctx, first); err != nil || run.isOver() || first.done {
+		return run.isOver(), err
+	}
+	tail := p.split(first)
+	if tail == nil || parallel == 1 {
+		err := run.all(ctx, p.pending(), 1)
+		return run.isOver(), err
+	}
+	// The first stretch reads on to where a page of the same pace ends,
+	// while the level's last key is read and the rest cut by it.
+	var firstErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		firstErr = run.all(ctx, []*stretch{first}, 1)
+	}()
+	err = run.cut(ctx, tail, parallel-1)
+	if err == nil {
+		err = run.all(ctx, p.pending(first), parallel-1)
+	}
+	wg.Wait()
+	if err == nil {
+		err = firstErr
+	}
+	return run.isOver(), err
+}
+
+// flush tells the delimiter from the keys held for it, however few,
+// once a run stops before enough were read.
+func (p *CountPass) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.detect && len(p.held) > 0 {
+		keys := p.held
+		p.held = nil
+		p.tell(keys)
+		p.tally(p.stretches[0], keys)
+	}
+}
+
+// pending are the stretches not read to their end, but those named.
+func (p *CountPass) pending(but ...*stretch) []*stretch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var todo []*stretch
+	for _, s := range p.stretches {
+		if !s.done && (len(but) == 0 || s != but[0]) {
+			todo = append(todo, s)
+		}
+	}
+	return todo
+}
+
+// passRun is one Run: its client, budget and whether the budget stopped it.
+type passRun struct {
+	p        *CountPass
+	c        Client
+	budget   float64
+	base     float64 // what the pass had spent before this run
+	progress func(Cost)
+	over     bool // under p.mu
+}
+
+// all reads the stretches to their ends, parallel at once.
+func (run *passRun) all(ctx context.Context, todo []*stretch, parallel int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	next := make(chan *stretch)
+	for range min(parallel, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				for !run.finished(s) {
+					if err := run.page(ctx, s); err != nil {
+						mu.Lock()
+						if first == nil {
+							first = err
+						}
+						mu.Unlock()
+						cancel()
+						break
+					}
+				}
+			}
+		}()
+	}
+feed:
+	for _, s := range todo {
+		select {
+		case next <- s:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+// finished says s is read to its end, or the run is over.
+func (run *passRun) finished(s *stretch) bool {
+	run.p.mu.Lock()
+	defer run.p.mu.Unlock()
+	return s.done || run.over
+}
+
+func (run *passRun) isOver() bool {
+	run.p.mu.Lock()
+	defer run.p.mu.Unlock()
+	return run.over
+}
+
+// allow is the Limit of the next read under the budget, shared with the
+// other share-1 stretches that will read, and what that read may cost,
+// held back from what is left until it answers: reads in flight at once
+// never spend together more than the budget and the rounding of the last
+// read. ok is false (and the run over) when what is left pays for no
+// item. Under p.mu.
+func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
+	p := run.p
+	if run.budget <= 0 {
+		return 0, 0, true
+	}
+	left := run.budget - (p.cost.Billed - run.base) - p.reserved
+	each := left / float64(max(share, 1))
+	if p.scanned == 0 || p.cost.Billed <= 0 {
+		// The items' size is not known yet: a whole page only if what is
+		// left pays for one, else one item.
+		limit, ok = BudgetLimit(each, 0, 0)
+		hold = 0.5
+		if limit == 0 {
+			hold = pageRCU
+		}
+	} else {
+		// At the item sizes read so far, the read's rounding up to a
+		// whole read unit held back too, but on the last read.
+		perItem := p.cost.Billed / float64(p.scanned)
+		n := math.Floor((each - 0.5) / perItem)
+		if n < 1 {
+			n = math.Floor(left / perItem)
+		}
+		ok = n >= 1
+		limit = int32(min(n, math.MaxInt32))
+		hold = n*perItem + 0.5
+	}
+	if !ok {
+		run.over = true
+	}
+	return limit, hold, ok
+}
+
+// page reads the next page of s and counts its keys.
+func (run *passRun) page(ctx context.Context, s *stretch) error {
+	p := run.p
+	p.mu.Lock()
+	if run.over {
+		p.mu.Unlock()
+		return nil
+	}
+	active := 0
+	for _, o := range p.stretches {
+		if !o.done {
+			active++
+		}
+	}
+	limit, hold, ok := run.allow(active)
+	if !ok {
+		p.mu.Unlock()
+		return nil
+	}
+	p.reserved += hold
+	q := p.level
+	q.SK = p.stretchRange(s)
+	req := PageRequest{Query: q, Start: s.next, Limit: limit, KeysOnly: true, TableKeys: p.r.TableKeys}
+	p.mu.Unlock()
+
+	page, err := QueryPage(ctx, run.c, req)
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reserved -= hold
+	p.cost = p.cost.Add(page.Cost)
+	p.scanned += page.Scanned
+	if run.progress != nil {
+		defer run.progress(p.cost)
+	}
+	if err != nil {
+		return err
+	}
+	p.started = true
+	keys := make([]string, 0, len(page.Items))
+	past := false
+	for _, it := range page.Items {
+		k, ok := skText(it[p.r.Key.SK.Name])
+		if !ok {
+			continue
+		}
+		if s.end != "" && k >= s.end {
+			past = true // the next stretch's
+			break
+		}
+		keys = append(keys, k)
+	}
+	s.next = page.LastKey
+	s.done = !page.More() || past
+	if p.detect {
+		// The delimiter is told from the first keys read, enough of them
+		// (a budget's first read may hold one): held until then.
+		p.held = append(p.held, keys...)
+		if len(p.held) < firstProbeKeys && !s.done {
+			if n := len(keys); n > 0 {
+				s.at = keys[n-1]
+			}
+			return nil
+		}
+		keys, p.held = p.held, nil
+		p.tell(keys)
+	}
+	p.tally(s, keys)
+	return nil
+}
+
+// tell sets the delimiter from keys read.
+func (p *CountPass) tell(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	p.delim, _ = domain.DetectDelimiter(trimPrefix(keys, p.r.Prefix))
+	p.detect = false
+	for _, o := range p.stretches {
+		o.walk.Delim = p.delim
+	}
+}
+
+// tally counts keys read in order by s, each for its child.
+func (p *CountPass) tally(s *stretch, keys []string) {
+	for _, k := range keys {
+		if name, _, ok := domain.ChildOf(p.r.Prefix, k, p.delim); ok {
+			p.counts[name]++
+		} else if k == p.r.Prefix {
+			p.selfItem = true
+		}
+	}
+	s.walk.Feed(keys)
+	if n := len(keys); n > 0 {
+		s.at = keys[n-1]
+	}
+}
+
+// stretchRange is the sort-key condition of a stretch: BETWEEN its start
+// and its end (a key equal to the end is read and passed over), or from
+// its start to the level's end; the level's own from its start.
+func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
+	atStart := s.from == p.r.Prefix
+	switch {
+	case atStart && s.end == "":
+		return p.level.SK
+	case atStart && p.r.Prefix == "":
+		return domain.SKCondition{Op: domain.SKLe, A: skValue(s.end, p.binary)}
+	case s.end == "":
+		return rangeFrom(s.from, p.r.Prefix, p.binary)
+	}
+	return domain.SKCondition{Op: domain.SKBetween, A: skValue(s.from, p.binary), B: skValue(s.end, p.binary)}
+}
+
+// split ends the first stretch where a page at its first page's pace
+// would, and hands the rest of the level to a stretch of its own (cut
+// further once the level's last key is read). nil: no such end.
+func (p *CountPass) split(first *stretch) *stretch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	from0, lo := firstKey(first), first.at
+	if from0 == "" || lo <= from0 {
+		return nil
+	}
+	base := commonPrefix(from0, lo)
+	span := keyPos(lo, base) - keyPos(from0, base)
+	end := posKey(keyPos(lo, base)+span, base)
+	if end <= domain.After(lo) || keyPos(lo, base)+span >= 1 {
+		return nil
+	}
+	first.end = end
+	tail := &stretch{from: end, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(end)}
+	p.stretches = append(p.stretches, tail)
+	p.pace = span
+	p.paceBase = base
+	return tail
+}
+
+// cut reads the level's last key and cuts tail, not yet read, into up to
+// n stretches by key space, as many as pages at the first page's pace
+// would fill; a tail past the last key is done.
+func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
+	p := run.p
+	p.mu.Lock()
+	if run.budget > 0 && run.budget-(p.cost.Billed-run.base)-p.reserved < 1 {
+		p.mu.Unlock()
+		return nil // the budget is for the items: the tail is read whole
+	}
+	p.reserved += 0.5
+	q := p.level
+	q.Reverse = true
+	p.mu.Unlock()
+	page, err := QueryPage(ctx, run.c, PageRequest{Query: q, Limit: 1, KeysOnly: true, TableKeys: p.r.TableKeys})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reserved -= 0.5
+	p.cost = p.cost.Add(page.Cost)
+	if err != nil {
+		return err
+	}
+	var hi string
+	for _, it := range page.Items {
+		hi, _ = skText(it[p.r.Key.SK.Name])
+	}
+	if hi < tail.from {
+		tail.done = true // nothing past the first stretch's end
+		return nil
+	}
+	a, b := keyPos(tail.from, p.paceBase), keyPos(hi, p.paceBase)
+	if p.pace > 0 {
+		n = min(n, int((b-a)/p.pace)+1)
+	}
+	var points []string
+	last := tail.from
+	for i := 1; i < n; i++ {
+		pt := posKey(a+(b-a)*float64(i)/float64(n), p.paceBase)
+		if pt <= last || pt > hi {
+			continue
+		}
+		points = append(points, pt)
+		last = pt
+	}
+	if len(points) == 0 {
+		return nil
+	}
+	end := tail.end
+	tail.end = points[0]
+	for i, pt := range points {
+		e := end
+		if i+1 < len(points) {
+			e = points[i+1]
+		}
+		p.stretches = append(p.stretches, &stretch{from: pt, end: e, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(pt)})
+	}
+	sort.SliceStable(p.stretches, func(i, j int) bool { return p.stretches[i].from < p.stretches[j].from })
+	return nil
+}
+
+// firstKey is the first key a stretch read.
+func firstKey(s *stretch) string {
+	if ch := s.walk.Children(); len(ch) > 0 {
+		k := s.walk.Prefix + ch[0].Name
+		if !ch[0].IsItem {
+			k = ch[0].Prefix
+		}
+		return k
+	}
+	return ""
+}
+
+// Keys as positions in [0, 1) past a common base: their next posDigits
+// bytes as digits of base 256, so that cuts spread evenly over the keys
+// between two read ones.
+const posDigits = 4
+
+func keyPos(k, base string) float64 {
+	pos, scale := 0.0, 1.0
+	rest := k[min(len(base), len(k)):]
+	for i := 0; i < posDigits; i++ {
+		scale /= 256
+		if i < len(rest) {
+			pos += float64(rest[i]) * scale
+		}
+	}
+	return pos
+}
+
+func posKey(pos float64, base string) string {
+	b := []byte(base)
+	for i := 0; i < posDigits; i++ {
+		pos *= 256
+		d := min(int(pos), 255)
+		pos -= float64(d)
+		b = append(b, byte(d))
+	}
+	for len(b) > len(base)+1 && b[len(b)-1] == 0 {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+func commonPrefix(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
+}
+
+// Result is the level as read so far: its children in key order (those
+// of stretches not read to the end are those found so far), the delimiter
+// and the cost of every run.
+func (p *CountPass) Result() ChildrenResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	res := ChildrenResult{Delim: p.delim, SelfItem: p.selfItem, Cost: p.cost}
+	res.Level = p.level
+	res.NoDelim = p.delim == "" && !p.detect
+	index := map[string]int{}
+	for _, s := range p.stretches {
+		for _, ch := range s.walk.Children() {
+			if i, ok := index[ch.Name]; ok {
+				// A child cut by a stretch's end: one child.
+				res.Children[i].IsItem = res.Children[i].IsItem || ch.IsItem
+				res.Children[i].HasChildren = res.Children[i].HasChildren || ch.HasChildren
+				continue
+			}
+			index[ch.Name] = len(res.Children)
+			res.Children = append(res.Children, ch)
+		}
+	}
+	sort.SliceStable(res.Children, func(i, j int) bool { return res.Children[i].Name < res.Children[j].Name })
+	return res
+}
+
+// Count is the items counted under a child, and whether that is all of
+// them: no stretch left to read holds any key of the child.
+func (p *CountPass) Count(name string) (n int, exact bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lo := p.r.Prefix + name
+	var hi string
+	if p.delim == "" {
+		hi = domain.After(lo)
+	} else if p.binary {
+		end, _ := domain.BytesEnd([]byte(lo + p.delim))
+		hi = string(end)
+	} else {
+		hi, _ = domain.PrefixEnd(lo + p.delim)
+	}
+	for _, s := range p.stretches {
+		if s.done {
+			continue
+		}
+		pos := s.from
+		if s.at != "" {
+			pos = domain.After(s.at)
+		}
+		if pos < hi && (s.end == "" || s.end > lo) {
+			return p.counts[name], false
+		}
+	}
+	return p.counts[name], true
+}
+
+// Done says every key of the level was read.
+func (p *CountPass) Done() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.stretches {
+		if !s.done {
+			return false
+		}
+	}
+	return p.started
+}
+
+// Cost is what every run of the pass has cost.
+func (p *CountPass) Cost() Cost {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cost
+}
