@@ -24,8 +24,8 @@ const tableSampleKeys = 25
 // SampleDelimiter tells a table's (or index's) delimiter from one
 // keys-only Scan page of its sort keys ("": none repeats in them).
 func SampleDelimiter(ctx context.Context, c Client, table, index string, key KeySchema) (string, Cost, error) {
-	if key.SK == nil || key.SK.Type == domain.TypeN {
-		return "", Cost{}, nil
+	if key.SK == nil || key.SK.Type != domain.TypeS {
+		return "", Cost{}, nil // numbers and bytes are never cut by a text delimiter the user did not pick
 	}
 	page, err := ScanKeysPage(ctx, c, PartitionsRequest{Table: table, Index: index, Key: key, Limit: tableSampleKeys})
 	if err != nil {
