@@ -177,3 +177,36 @@ func FuzzVersionPattern(f *testing.F) {
 		}
 	})
 }
+
+// TestInferVersionPattern: the key grammar finds revisions the usual forms
+// do not spell, and leaves alone keys that only begin like them.
+func TestInferVersionPattern(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string // "" when none
+	}{
+		{[]string{"v00001.profile", "v00002.profile", "v00003.profile"}, "v{n}.{name}"},
+		{[]string{"v1#Audit", "v2#Audit", "v0#Audit"}, "v{n}#{name}"},
+		{[]string{"v00001.profile", "v00002.settings", "vendor#1"}, "v{n}.{name}"},
+		{[]string{"v1.2.3", "v1.2.4"}, ""},                   // software versions
+		{[]string{"v0_Audit", "v1_Audit"}, ""},               // the usual form's, read by it
+		{[]string{"v1.profile", "vendor#1", "vendor#2"}, ""}, // a minority
+		{[]string{"V1.profile", "V2.profile"}, ""},           // upper case, as the usual forms refuse
+		{[]string{"v1.", "v2."}, ""},                         // no name
+		{[]string{"v1x.profile", "v2x.profile"}, ""},         // text touches the number
+		{nil, ""},
+	} {
+		got := ""
+		if p := InferVersionPattern(tc.keys); p != nil {
+			got = p.String()
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.keys, got, tc.want)
+		}
+	}
+	p := InferVersionPattern([]string{"v00001.profile", "v00002.profile"})
+	k, ok := p.Parse("v00002.profile")
+	if !ok || k.Num != 2 || k.Name != "profile" || !k.Padded() || k.String() != "v00002.profile" || k.Label() != "v00002" {
+		t.Errorf("v00002.profile read as %+v", k)
+	}
+}
