@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// admissionsDB is dynamodb-onetable's layout: a patient and its
+// admissions, each item's type in _type, the admission's time as epoch
+// milliseconds inside the sort key.
+func admissionsDB(t *testing.T) *memory.DB {
+	t.Helper()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("patient#1"), "SK": s("patient#1"), "_type": s("Patient"), "name": s("Ada")}}
+	start := time.Date(2020, 9, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 12 {
+		it := dynamo.Item{"PK": s("patient#1"), "SK": s(fmt.Sprintf("admission#%d#R%d", start.Add(time.Duration(i)*25*time.Hour).UnixMilli(), i%7)), "_type": s("Admission")}
+		if i%3 == 0 {
+			it["ward"] = s("W" + fmt.Sprint(i))
+		}
+		items = append(items, it)
+	}
+	db := memory.New()
+	if err := demo.CreateKeyTable(context.Background(), db, "Admissions", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestEntitiesOfTheTable: E on a table's partitions names its entity
+// types (here from the keys: the whole table costs less than the budget,
+// so the counts are exact and said so), the selected type's attributes
+// with how often each is present; enter lists a type's items, esc comes
+// back. E is in the help where it acts, at every size.
+func TestEntitiesOfTheTable(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Shop", Now: demoClock})
+		h.keys("?")
+		h.contains(t, "entity types")
+		h.keys("esc", "E")
+		checkScreen(t, h, sz[0], "entities")
+		h.contains(t, "Shop · 5 entity types · exact: 109 items read", "o#{n} / p#{n}        41", "100%  Quantity  N",
+			"Scan Shop: whole (it costs less than 100 RCU) · 1 req")
+		h.keys("down")
+		h.contains(t, "w#{n} / p#{n} · 5 attributes", "100%  Stock   N")
+		h.keys("enter")
+		h.contains(t, "entity w#{n} / p#{n}", `begins_with(SK, :prefix)`, `:prefix="p#"`)
+		h.keys("esc")
+		h.contains(t, "Shop · 5 entity types")
+		h.keys("esc")
+		h.contains(t, "Shop · ") // the partitions again
+		if strings.Contains(h.screen(), "entity types ·") {
+			t.Fatalf("%v: esc stayed:\n%s", sz, h.screen())
+		}
+	}
+	// Where E does not act, the help does not name it.
+	for _, cfg := range []Config{{}, {Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}} {
+		h := newHarness(t, 120, 35, cfg)
+		h.keys("?")
+		if strings.Contains(h.screen(), "entity types") {
+			t.Errorf("%+v: the help names E:\n%s", cfg, h.screen())
+		}
+	}
+}
+
+// TestEntitiesByDiscriminator: items that carry their type (onetable's
+// _type) are named by it, and enter lists one type's items with the
+// discriminator as the filter.
+func TestEntitiesByDiscriminator(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Admissions · 2 entity types · exact: 13 items read", "Admission        12  patient#{n} / admission#{time:epoch-ms}#{id}  _type", "Patient           1",
+		"Admission · 4 attributes", "  33%  ward")
+	h.keys("enter")
+	h.contains(t, "entity Admission", `filter _type = "Admission"`, "12 matched of 13 scanned")
+}
+
+// TestEntitiesOfAPartition: E on a partition's items names the types of
+// the rows the list holds, reading nothing more; on its tree, which holds
+// keys and not items, it reads the partition under the budget.
+func TestEntitiesOfAPartition(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
+	h.keys("2")
+	h.loadAll()
+	before := h.rec.count("Query") + h.rec.count("Scan")
+	h.keys("E")
+	h.contains(t, "patient#1 · 2 entity types · of 13 items loaded", "the rows the list had read: no request")
+	if after := h.rec.count("Query") + h.rec.count("Scan"); after != before {
+		t.Fatalf("E on loaded items read %d more times", after-before)
+	}
+	h.keys("esc", "esc")
+	h = newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "patient#1 · 2 entity types · exact: 13 items read", `PK = :pk`, "up to 100 RCU · 1 req")
+}
+
+// TestEntitiesSampled: a table that costs more than the budget to read
+// whole is sampled in parallel, and its counts are marked estimated.
+func TestEntitiesSampled(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "ChatMessages · 1 entity type · sampled:", "counts estimated", "≈", "segments in parallel, a sample of up to 100 RCU")
+}
