@@ -110,3 +110,34 @@ func TestEntitiesSampled(t *testing.T) {
 	h.keys("E")
 	h.contains(t, "ChatMessages · 1 entity type · sampled:", "counts estimated", "≈", "segments in parallel, a sample of up to 100 RCU")
 }
+
+// TestEntitiesTakeAnyKey: every key on the Entities view, and on the
+// pages it opens, at every size: no panic, and the frame still fits.
+func TestEntitiesTakeAnyKey(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Shop", Now: demoClock})
+		for _, p := range randomKeys {
+			h.keys("E")
+			h.send(p)
+			if lines := len(splitLines(h.screen())); lines != sz[1] {
+				t.Fatalf("%v: after E and %q the screen is %d lines", sz, p.String(), lines)
+			}
+		}
+	}
+}
+
+// TestEntitiesFailed: a read that fails is said where the types would be,
+// and r reads again.
+func TestEntitiesFailed(t *testing.T) {
+	f := failAfter("Scan", 1, throttled) // the partitions' first page answers, the types' read does not
+	f.Client = demoData(t)
+	h := newHarness(t, 120, 35, Config{Client: f, Table: "Shop", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r refresh")
+	if strings.Contains(h.screen(), "entity types ·") && !strings.Contains(h.screen(), "0 entity types") {
+		t.Fatalf("a failed read shown as types:\n%s", h.screen())
+	}
+	f.after = 1 << 30
+	h.keys("r")
+	h.contains(t, "Shop · 5 entity types · exact")
+}

@@ -79,6 +79,13 @@ func (e *Entities) Init() tea.Cmd {
 
 func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
+	case common.RetryMsg:
+		if e.held != nil {
+			return e, nil
+		}
+		e.fail.Clear()
+		e.loaded = false
+		return e, e.Init()
 	case entitiesReadMsg:
 		if !e.load.Done(msg.req) {
 			return e, nil
@@ -297,6 +304,9 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
+	if e.fail.Stopped() && e.held == nil {
+		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
+	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
 }
 
