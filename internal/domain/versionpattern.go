@@ -17,6 +17,10 @@ type VersionPattern struct {
 	re       *regexp.Regexp
 	numGroup int // submatch of the digits; the name's is the other one
 	parts    []string
+	// historyOnly: the keys it was inferred from hold no revision 0, as a
+	// partition of past revisions beside the current copy's own
+	// (historical.u1 beside current.u1): no current copy is missing here.
+	historyOnly bool
 }
 
 const (
@@ -217,8 +221,18 @@ func InferVersionPattern(keys []string) *VersionPattern {
 	if err != nil {
 		return nil
 	}
+	p.historyOnly = true
+	for _, k := range keys {
+		if v, ok := p.Parse(k); ok && v.Num == 0 {
+			p.historyOnly = false
+		}
+	}
 	return p
 }
+
+// HistoryOnly reports a pattern inferred from keys that hold no revision
+// 0: their current copies live elsewhere, so none is missing.
+func (p *VersionPattern) HistoryOnly() bool { return p.historyOnly }
 
 // revisionThenName reads a key as the grammar's parts: a revision counter
 // written with a lower-case v, then one separator and a name that begins

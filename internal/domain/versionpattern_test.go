@@ -209,4 +209,25 @@ func TestInferVersionPattern(t *testing.T) {
 	if !ok || k.Num != 2 || k.Name != "profile" || !k.Padded() || k.String() != "v00002.profile" || k.Label() != "v00002" {
 		t.Errorf("v00002.profile read as %+v", k)
 	}
+	// Past revisions alone: no current copy is missing from them; where a
+	// revision 0 is among the keys, one is.
+	revs := func(keys ...string) []Revision {
+		p := InferVersionPattern(keys)
+		var out []Revision
+		for _, key := range keys {
+			v, _ := p.Parse(key)
+			out = append(out, Revision{VersionKey: v, Item: map[string]any{"n": key}})
+		}
+		return out
+	}
+	if h := GroupVersions(revs("v00001.profile", "v00002.profile")); len(h) != 1 || h[0].Drifted() || !h[0].Pattern.HistoryOnly() {
+		t.Errorf("history only: %+v", h)
+	}
+	if h := GroupVersions(revs("v00001.profile", "v00002.profile", "v00001.settings")[:2]); len(h) != 1 || h[0].Drifted() {
+		t.Errorf("history only: %+v", h)
+	}
+	h := GroupVersions(revs("v00000.profile", "v00001.profile", "v00002.settings"))
+	if len(h) != 2 || h[1].Name != "settings" || !strings.Contains(strings.Join(h[1].Drift, "; "), "v0 is missing") {
+		t.Errorf("with a revision 0: %+v", h)
+	}
 }
