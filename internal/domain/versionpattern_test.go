@@ -231,3 +231,32 @@ func TestInferVersionPattern(t *testing.T) {
 		t.Errorf("with a revision 0: %+v", h)
 	}
 }
+
+// FuzzInferVersionPattern: whatever keys it is given, a pattern the
+// grammar infers reads at least one of them, and reads each key it reads
+// back whole (Parse then String), with a name.
+func FuzzInferVersionPattern(f *testing.F) {
+	for _, seed := range [][2]string{{"v00001.profile", "v00002.profile"}, {"v1#Audit", "v2#Audit"}, {"v1.2.3", "v1.2.4"}, {"v0_Audit", "v1_Audit"}, {"v1.é", "v2.x"}, {"v9999999999999999999999.a", "v1.a"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		p := InferVersionPattern([]string{a, b})
+		if p == nil {
+			return
+		}
+		read := 0
+		for _, k := range []string{a, b} {
+			v, ok := p.Parse(k)
+			if !ok {
+				continue
+			}
+			read++
+			if v.String() != k || v.Name == "" {
+				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
+			}
+		}
+		if read == 0 {
+			t.Fatalf("%s inferred from %q and %q reads neither", p, a, b)
+		}
+	})
+}
