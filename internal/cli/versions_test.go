@@ -168,7 +168,7 @@ func TestVersionsBareAndPointer(t *testing.T) {
 // --version-pattern; a pattern that matches nothing is bad input.
 func TestVersionsNothingFound(t *testing.T) {
 	out, stderr := mustRun(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1")
-	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN") ||
+	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name") ||
 		!strings.Contains(stderr, "--version-pattern") {
 		t.Errorf("stdout %s\nstderr %s", out, stderr)
 	}
