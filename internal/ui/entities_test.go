@@ -141,3 +141,30 @@ func TestEntitiesFailed(t *testing.T) {
 	h.keys("r")
 	h.contains(t, "Shop · 5 entity types · exact")
 }
+
+// TestEntitiesFit: the demo's tables of many types and long templates fit
+// every size, hostile values (controls, bidi, wide characters in keys,
+// attribute names and discriminators) reach the screen escaped, and an
+// attribute a few items hold is said as under one percent.
+func TestEntitiesFit(t *testing.T) {
+	hostile := memory.New()
+	seedHostile(t, hostile)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		for _, cfg := range []Config{{Table: "Workbench"}, {Table: "Equipment"}, {Client: hostile, Table: "Hostile"}} {
+			cfg.Now = demoClock
+			h := newHarness(t, sz[0], sz[1], cfg)
+			h.keys("E")
+			checkScreen(t, h, sz[0], fmt.Sprintf("%s %v", cfg.Table, sz))
+			h.contains(t, "entity type")
+			if cfg.Table == "Hostile" && sz[1] >= 35 {
+				h.contains(t, "  <1%  #hash") // held by a few of 305 items: never said as 0%
+			}
+			for range 8 {
+				h.keys("down")
+				checkScreen(t, h, sz[0], fmt.Sprintf("%s %v down", cfg.Table, sz))
+			}
+			h.keys("enter")
+			checkScreen(t, h, sz[0], fmt.Sprintf("%s %v enter", cfg.Table, sz))
+		}
+	}
+}

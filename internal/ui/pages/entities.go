@@ -256,10 +256,20 @@ func (e *Entities) attributes(ent domain.Entity, width int) string {
 	nameW = min(nameW, width/2)
 	for _, a := range ent.Attributes {
 		name := components.Fit(common.Sanitize(a.Name), nameW)
-		line := fmt.Sprintf("%4.0f%%  %s%s  %s", a.Presence*100, name, strings.Repeat(" ", max(nameW-lipgloss.Width(name), 0)), strings.Join(a.Types, ","))
+		line := fmt.Sprintf("%5s  %s%s  %s", presence(a.Presence), name, strings.Repeat(" ", max(nameW-lipgloss.Width(name), 0)), strings.Join(a.Types, ","))
 		lines = append(lines, components.Fit(line, width))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// presence is a share of a type's items as a percentage; an attribute
+// listed is held by one item at least, so a share that rounds to nothing
+// is said as under one percent, never 0%.
+func presence(share float64) string {
+	if share < 0.01 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", share*100)
 }
 
 func (e *Entities) Crumbs() []string {
