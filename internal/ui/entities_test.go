@@ -86,7 +86,8 @@ func TestEntitiesByDiscriminator(t *testing.T) {
 
 // TestEntitiesOfAPartition: E on a partition's items names the types of
 // the rows the list holds, reading nothing more; on its tree, which holds
-// keys and not items, it reads the partition under the budget.
+// keys and not items, it reads the partition under the budget; a sharded
+// partition says E is per shard.
 func TestEntitiesOfAPartition(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
 	h.keys("2")
@@ -101,6 +102,10 @@ func TestEntitiesOfAPartition(t *testing.T) {
 	h = newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "patient#1 · 2 entity types · exact: 13 items read", `PK = :pk`, "up to 100 RCU · 1 req")
+	// A sharded partition's tree says why E does not act there.
+	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-{1..4}", Now: demoClock})
+	h.keys("E")
+	h.said(t, "entity types are per shard")
 }
 
 // TestEntitiesSampled: a table that costs more than the budget to read

@@ -521,7 +521,10 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
 		return t.countKey(), true
-	case key.Matches(msg, k.Entities) && len(t.shards) == 0: // a tree holds keys, not items: the partition is read for them
+	case key.Matches(msg, k.Entities) && len(t.shards) > 0:
+		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its entity types",
+			"entity types are per shard"), false, t.id), true
+	case key.Matches(msg, k.Entities): // a tree holds keys, not items: the partition is read for them
 		return open(NewPartitionEntities(t.c, t.info, t.req.Index, t.req.PK, nil)), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
