@@ -15,7 +15,7 @@ import (
 
 // entitiesDefaultBudget is the RCU entities reads whole under: a table
 // that costs more is sampled.
-const entitiesDefaultBudget = 100
+const entitiesDefaultBudget = dynamo.DefaultEntitiesBudget
 
 type entitiesFlags struct {
 	itemsFlags

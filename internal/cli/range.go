@@ -444,8 +444,12 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	if q.Filter != nil {
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), m.Scanned, n, opt.stoppedNote())
 	}
-	fmt.Fprintf(stderr, "%d prefixes merged by time (%s), one Query each, like %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %d requests, %s) · %s%s\n",
-		len(prefixes), strconv.QuoteToGraphic(strings.Join(shown, " ")), export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
-		total.Requests, total.RCU, billedNote(conn.client.Session), found.Requests, billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
+	each := "one Query each, like"
+	if len(prefixes) == 1 {
+		each = "one Query:"
+	}
+	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
+		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
+		total.Requests, total.RCU, billedNote(conn.client.Session), counted(found.Requests, "request", "requests"), billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
 	return prefixes, n, outputErr(err)
 }

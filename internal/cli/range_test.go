@@ -174,7 +174,7 @@ func TestRangeShapes(t *testing.T) {
 		{[]string{"--table", "Workbench", "--pk", "USER#ada", "--at", "2021-03"}, 102,
 			[]string{"3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04-30"}, 2,
-			[]string{"1 of 3 keys is not a time: metadata"}},
+			[]string{"1 of 3 keys is not a time: metadata", `1 prefix merged by time ("comm#"), one Query: Query Workbench`, "(finding the prefixes: 0 requests, 0.0 RCU)"}},
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
 			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,

@@ -289,7 +289,7 @@ func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain
 		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
 			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(pk), level.Expression(), level.Values())
 	}
-	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
+	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
 		level.Expression(), level.Values())
 	return nil
 }

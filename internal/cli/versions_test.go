@@ -168,7 +168,7 @@ func TestVersionsBareAndPointer(t *testing.T) {
 // --version-pattern; a pattern that matches nothing is bad input.
 func TestVersionsNothingFound(t *testing.T) {
 	out, stderr := mustRun(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1")
-	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0 and v0…vN") ||
+	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name") ||
 		!strings.Contains(stderr, "--version-pattern") {
 		t.Errorf("stdout %s\nstderr %s", out, stderr)
 	}
@@ -240,21 +240,24 @@ func publishedLayoutConns(t *testing.T) map[string]func(table string) []string {
 	}
 }
 
-// TestPublishedLayouts: revisions spelt v00001.profile are found with
-// the pattern the hint suggests, and onetable's epoch milliseconds in a
+// TestPublishedLayouts: revisions spelt v00001.profile are found without
+// flags (the key grammar reads their spelling) and with the pattern, and onetable's epoch milliseconds in a
 // text key are a range with and without --time-format, on dynalite and
 // on --data alike.
 func TestPublishedLayouts(t *testing.T) {
 	for name, conn := range publishedLayoutConns(t) {
 		hist := append([]string{"versions", "--table", "HistoricalProfiles", "--pk", "historical.u1", "--output", "json"}, conn("HistoricalProfiles")...)
-		out, stderr := mustRun(t, hist...)
-		if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "the sort keys read as v{n}.profile (3): try --version-pattern 'v{n}.{name}'") {
-			t.Errorf("%s: no hint of the pattern:\n%s", name, stderr)
+		for _, flags := range [][]string{nil, {"--version-pattern", "v{n}.{name}"}} {
+			out, stderr := mustRun(t, append(hist, flags...)...)
+			var d versionsDoc
+			if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Items) != 1 || d.Items[0].Name != "profile" || len(d.Items[0].Versions) != 3 ||
+				!strings.Contains(stderr, "1 versioned item") || strings.Contains(stderr, "try --version-pattern") {
+				t.Errorf("%s %v: %v %s\n%s", name, flags, err, out, stderr)
+			}
 		}
-		out, _ = mustRun(t, append(hist, "--version-pattern", "v{n}.{name}")...)
-		var d versionsDoc
-		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Items) != 1 || d.Items[0].Name != "profile" || len(d.Items[0].Versions) != 3 {
-			t.Errorf("%s: v{n}.{name}: %v %s", name, err, out)
+		out, _ := mustRun(t, append([]string{"versions", "--table", "HistoricalProfiles", "--pk", "historical.u1", "--item", "profile", "--output", "jsonl"}, conn("HistoricalProfiles")...)...)
+		if strings.Count(out, "\n") != 3 || !strings.Contains(out, "v00003.profile") {
+			t.Errorf("%s --item profile:\n%s", name, out)
 		}
 		adm := func(args ...string) (int, string) {
 			out, stderr := mustRun(t, append(append([]string{"range", "--table", "Admissions", "--pk", "patient#1", "--at", "2020-10", "--output", "jsonl"}, args...), conn("Admissions")...)...)

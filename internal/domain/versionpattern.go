@@ -17,6 +17,10 @@ type VersionPattern struct {
 	re       *regexp.Regexp
 	numGroup int // submatch of the digits; the name's is the other one
 	parts    []string
+	// historyOnly: the keys it was inferred from hold no revision 0, as a
+	// partition of past revisions beside the current copy's own
+	// (historical.u1 beside current.u1): no current copy is missing here.
+	historyOnly bool
 }
 
 const (
@@ -190,3 +194,59 @@ func (p *VersionPattern) Label(digits string) string {
 func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
+
+// InferVersionPattern reads revision keys the usual forms do not spell
+// (v00001.profile, v1#Audit) through the key grammar: where most of the
+// keys are a revision counter (v and digits), one separator that is not
+// the usual form's _ and a name beginning with a letter, it is the
+// pattern v{n}<sep>{name}; nil otherwise. The letter keeps versions of
+// software (v1.2.3) from reading as revision 1 of "2.3".
+func InferVersionPattern(keys []string) *VersionPattern {
+	bySep := map[string]int{}
+	for _, k := range keys {
+		if sep, ok := revisionThenName(k); ok {
+			bySep[sep]++
+		}
+	}
+	best, most := "", 0
+	for sep, n := range bySep {
+		if n > most || n == most && sep < best {
+			best, most = sep, n
+		}
+	}
+	if most == 0 || 2*most < len(keys) {
+		return nil
+	}
+	p, err := ParseVersionPattern("v" + numPlaceholder + best + namePlaceholder)
+	if err != nil {
+		return nil
+	}
+	p.historyOnly = true
+	for _, k := range keys {
+		if v, ok := p.Parse(k); ok && v.Num == 0 {
+			p.historyOnly = false
+		}
+	}
+	return p
+}
+
+// HistoryOnly reports a pattern inferred from keys that hold no revision
+// 0: their current copies live elsewhere, so none is missing.
+func (p *VersionPattern) HistoryOnly() bool { return p.historyOnly }
+
+// revisionThenName reads a key as the grammar's parts: a revision counter
+// written with a lower-case v, then one separator and a name that begins
+// with a letter; sep is the separator.
+func revisionThenName(key string) (sep string, ok bool) {
+	parts := ParseKey(key, "")
+	if len(parts) != 2 || parts[0].Kind != PartRevision || parts[0].Text[0] != 'v' || parts[1].Kind != PartText {
+		return "", false
+	}
+	rest := parts[1].Text
+	if len(rest) < 2 || isAlnumByte(rest[0]) || rest[0] == '_' || rest[0] >= 0x80 || !isLetter(rest[1]) {
+		return "", false
+	}
+	return rest[:1], true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

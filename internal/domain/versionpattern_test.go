@@ -177,3 +177,86 @@ func FuzzVersionPattern(f *testing.F) {
 		}
 	})
 }
+
+// TestInferVersionPattern: the key grammar finds revisions the usual forms
+// do not spell, and leaves alone keys that only begin like them.
+func TestInferVersionPattern(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string // "" when none
+	}{
+		{[]string{"v00001.profile", "v00002.profile", "v00003.profile"}, "v{n}.{name}"},
+		{[]string{"v1#Audit", "v2#Audit", "v0#Audit"}, "v{n}#{name}"},
+		{[]string{"v00001.profile", "v00002.settings", "vendor#1"}, "v{n}.{name}"},
+		{[]string{"v1.2.3", "v1.2.4"}, ""},                   // software versions
+		{[]string{"v0_Audit", "v1_Audit"}, ""},               // the usual form's, read by it
+		{[]string{"v1.profile", "vendor#1", "vendor#2"}, ""}, // a minority
+		{[]string{"V1.profile", "V2.profile"}, ""},           // upper case, as the usual forms refuse
+		{[]string{"v1.", "v2."}, ""},                         // no name
+		{[]string{"v1x.profile", "v2x.profile"}, ""},         // text touches the number
+		{nil, ""},
+	} {
+		got := ""
+		if p := InferVersionPattern(tc.keys); p != nil {
+			got = p.String()
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.keys, got, tc.want)
+		}
+	}
+	p := InferVersionPattern([]string{"v00001.profile", "v00002.profile"})
+	k, ok := p.Parse("v00002.profile")
+	if !ok || k.Num != 2 || k.Name != "profile" || !k.Padded() || k.String() != "v00002.profile" || k.Label() != "v00002" {
+		t.Errorf("v00002.profile read as %+v", k)
+	}
+	// Past revisions alone: no current copy is missing from them; where a
+	// revision 0 is among the keys, one is.
+	revs := func(keys ...string) []Revision {
+		p := InferVersionPattern(keys)
+		var out []Revision
+		for _, key := range keys {
+			v, _ := p.Parse(key)
+			out = append(out, Revision{VersionKey: v, Item: map[string]any{"n": key}})
+		}
+		return out
+	}
+	if h := GroupVersions(revs("v00001.profile", "v00002.profile")); len(h) != 1 || h[0].Drifted() || !h[0].Pattern.HistoryOnly() {
+		t.Errorf("history only: %+v", h)
+	}
+	if h := GroupVersions(revs("v00001.profile", "v00002.profile", "v00001.settings")[:2]); len(h) != 1 || h[0].Drifted() {
+		t.Errorf("history only: %+v", h)
+	}
+	h := GroupVersions(revs("v00000.profile", "v00001.profile", "v00002.settings"))
+	if len(h) != 2 || h[1].Name != "settings" || !strings.Contains(strings.Join(h[1].Drift, "; "), "v0 is missing") {
+		t.Errorf("with a revision 0: %+v", h)
+	}
+}
+
+// FuzzInferVersionPattern: whatever keys it is given, a pattern the
+// grammar infers reads at least one of them, and reads each key it reads
+// back whole (Parse then String), with a name.
+func FuzzInferVersionPattern(f *testing.F) {
+	for _, seed := range [][2]string{{"v00001.profile", "v00002.profile"}, {"v1#Audit", "v2#Audit"}, {"v1.2.3", "v1.2.4"}, {"v0_Audit", "v1_Audit"}, {"v1.é", "v2.x"}, {"v9999999999999999999999.a", "v1.a"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		p := InferVersionPattern([]string{a, b})
+		if p == nil {
+			return
+		}
+		read := 0
+		for _, k := range []string{a, b} {
+			v, ok := p.Parse(k)
+			if !ok {
+				continue
+			}
+			read++
+			if v.String() != k || v.Name == "" {
+				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
+			}
+		}
+		if read == 0 {
+			t.Fatalf("%s inferred from %q and %q reads neither", p, a, b)
+		}
+	})
+}

@@ -286,7 +286,7 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	v := h.Stub
 	zero := v(0)
 	switch {
-	case len(currents) == 0 && len(h.Revisions) > 0:
+	case len(currents) == 0 && len(h.Revisions) > 0 && (h.Pattern == nil || !h.Pattern.HistoryOnly()):
 		out = append(out, fmt.Sprintf("%s is missing: no current copy of %d revisions", zero, len(h.Revisions)))
 	case len(currents) > 1:
 		out = append(out, fmt.Sprintf("%s appears %d times: %s", zero, len(currents), keysOf(currents)))

@@ -65,18 +65,32 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	if err != nil {
 		return res, err
 	}
-	res.Read = len(items)
-	res.Entities = domain.InferEntities(entityItems(items, r.Key), r.Delim)
+	named := EntitiesOf(items, r.Key, r.Delim)
+	res.Entities, res.Examples, res.Read = named.Entities, named.Examples, named.Read
 	scale := 1.0
-	if res.Sampled && r.ItemCount > int64(len(items)) && len(items) > 0 {
+	if res.Sampled && r.PK == nil && r.ItemCount > int64(len(items)) && len(items) > 0 {
 		scale = float64(r.ItemCount) / float64(len(items))
 	}
 	for i := range res.Entities {
-		res.Examples = append(res.Examples, items[res.Entities[i].Example])
 		res.Entities[i].Count = int(math.Round(float64(res.Entities[i].Count) * scale))
 	}
 	return res, nil
 }
+
+// EntitiesOf names the entity types of items already read (a list's
+// loaded rows): no request, counts of those items only.
+func EntitiesOf(items []Item, key KeySchema, delim string) EntitiesResult {
+	res := EntitiesResult{Read: len(items), Entities: domain.InferEntities(entityItems(items, key), delim)}
+	for _, e := range res.Entities {
+		res.Examples = append(res.Examples, items[e.Example])
+	}
+	return res
+}
+
+// DefaultEntitiesBudget is the RCU entity types are read whole under
+// (`entities --max-rcu`'s default, the explorer's E): a table that costs
+// more is sampled.
+const DefaultEntitiesBudget = 100
 
 // readPartition reads one partition's items, up to the budget.
 func readPartition(ctx context.Context, c Client, r EntitiesRequest) ([]Item, bool, Cost, error) {

@@ -47,7 +47,15 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 		if err := demo.CreateKeyTable(ctx, w, "EntitiesEDB", "S", entityItems(true)); err != nil {
 			return err
 		}
-		return demo.CreateKeyTable(ctx, w, "EntitiesKeys", "S", entityItems(false))
+		if err := demo.CreateKeyTable(ctx, w, "EntitiesKeys", "S", entityItems(false)); err != nil {
+			return err
+		}
+		var big []dynamo.Item
+		for i := range 50 {
+			big = append(big, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ITEM#%03d", i)},
+				"body": &types.AttributeValueMemberS{Value: strings.Repeat("x", 2000)}})
+		}
+		return demo.CreateKeyTable(ctx, w, "EntitiesBigPartition", "S", big)
 	})
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
 	for name, c := range backends {
@@ -86,6 +94,13 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesKeys", Key: key, PK: &pk, MaxRCU: 100})
 		if err != nil || len(res.Entities) != 1 || res.Entities[0].Count != 1 {
 			t.Errorf("%s one partition: %v %+v", name, err, res.Entities)
+		}
+		// A partition read to the budget counts the items it read: the
+		// table's item count says nothing of one partition's.
+		pk = domain.S("P")
+		res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigPartition", Key: key, PK: &pk, MaxRCU: 1, SizeBytes: 100000 * 2048, ItemCount: 100000})
+		if err != nil || !res.Sampled || res.Read >= 50 || len(res.Entities) != 1 || res.Entities[0].Count != res.Read {
+			t.Errorf("%s partition past the budget: %v sampled %v read %d %+v", name, err, res.Sampled, res.Read, res.Entities)
 		}
 	}
 }

@@ -25,7 +25,7 @@ import (
 
 // libraryPackages are the single-table libraries that write the test
 // tables, as users' tables are written, pinned.
-var libraryPackages = []string{"dynamodb-onetable@2.7.7", "electrodb@3.9.3", "@aws-sdk/client-dynamodb@3.1169.0"}
+var libraryPackages = []string{"dynamodb-onetable@2.7.7", "electrodb@3.9.3", "dynamodb-toolbox@2.10.6", "@aws-sdk/client-dynamodb@3.1169.0", "@aws-sdk/lib-dynamodb@3.1169.0"}
 
 var npmOnce struct {
 	sync.Once
@@ -45,7 +45,7 @@ func libraries(t *testing.T) string {
 			return
 		}
 		dir := filepath.Join(cache, "dynascope", "test-libraries", strings.NewReplacer("@", "", "/", "-").Replace(strings.Join(libraryPackages, "+")))
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "dynamodb-onetable")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "dynamodb-toolbox")); err == nil {
 			npmOnce.dir = filepath.Join(dir, "node_modules")
 			return
 		}
@@ -148,9 +148,10 @@ func copyTable(t *testing.T, from dynamo.Client, to tableWriter, table string) {
 }
 
 // TestLibraryLayouts: tables written by dynamodb-onetable (a Date inside
-// a text key: admission#1601700180000#R8) and ElectroDB (lower-cased ISO
+// a text key: admission#1601700180000#R8), ElectroDB (lower-cased ISO
 // times after field names: $employee_1#hired_2020-09-01t00:00:00.000z#…,
-// and __edb_e__) are read as their libraries wrote them, on dynalite and
+// and __edb_e__) and dynamodb-toolbox (ORDER#2020-09-01T00:00:00.000Z#o000,
+// its entity in _et) are read as their libraries wrote them, on dynalite and
 // the embedded backend and moto: the time detected, a month's range exactly what a
 // full read filtered by time lists, the entity types by discriminator.
 // The requests and RCU are logged for the record.
@@ -158,9 +159,10 @@ func TestLibraryLayouts(t *testing.T) {
 	srv := dynalitetest.Shared(t)
 	writeWithLibrary(t, srv, "onetable.js", "LibOneTable")
 	writeWithLibrary(t, srv, "electrodb.js", "LibElectro")
+	writeWithLibrary(t, srv, "toolbox.js", "LibToolbox")
 	mem := memory.New()
 	moto := mototest.Shared(t).Client()
-	for _, table := range []string{"LibOneTable", "LibElectro"} {
+	for _, table := range []string{"LibOneTable", "LibElectro", "LibToolbox"} {
 		copyTable(t, srv.Client(), mem, table)
 		copyTable(t, srv.Client(), moto, table)
 	}
@@ -173,6 +175,7 @@ func TestLibraryLayouts(t *testing.T) {
 		}{
 			{"onetable admission#{epoch-ms}#room", "LibOneTable", "", "pk", "sk", "patient#1", "prefix#epoch milliseconds#…", 30},
 			{"ElectroDB $employee_1#hired_{iso, lower case}#employee_…", "LibElectro", "gsi1", "gsi1pk", "gsi1sk", "$taskapp#office_o1", "prefix_2006-01-02t15:04:05.000z#…", 10},
+			{"dynamodb-toolbox ORDER#{iso}#{id}", "LibToolbox", "", "PK", "SK", "USER#1", "prefix#2006-01-02T15:04:05.000Z07:00#…", 30},
 		} {
 			ctx := context.Background()
 			base := domain.KeyQuery{Table: tc.table, Index: tc.index, PKName: tc.pkName, PK: domain.S(tc.pk), SKName: tc.skName, Reverse: true}
@@ -229,8 +232,13 @@ func TestLibraryLayouts(t *testing.T) {
 		for _, tc := range []struct{ table, want string }{
 			{"LibOneTable", "Admission=60 by _type, Patient=1 by _type"},
 			{"LibElectro", "employee=60 by __edb_e__, office=3 by __edb_e__"},
+			{"LibToolbox", "Order=60 by _et, User=1 by _et"},
 		} {
-			res, err := dynamo.ReadEntities(context.Background(), c, dynamo.EntitiesRequest{Table: tc.table, Key: dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}, MaxRCU: 100})
+			keys := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+			if tc.table == "LibToolbox" {
+				keys = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+			}
+			res, err := dynamo.ReadEntities(context.Background(), c, dynamo.EntitiesRequest{Table: tc.table, Key: keys, MaxRCU: 100})
 			var got []string
 			for _, e := range res.Entities {
 				got = append(got, fmt.Sprintf("%s=%d by %s", e.Name, e.Count, e.Discriminator))

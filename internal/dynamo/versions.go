@@ -59,6 +59,10 @@ type VersionsResult struct {
 	Skipped []SkippedKey
 	// SkippedN counts them all.
 	SkippedN int
+	// Pattern is the spelling the key grammar found for revisions the
+	// usual forms do not read (v{n}.{name} for v00001.profile), when the
+	// request named none; nil otherwise.
+	Pattern *domain.VersionPattern
 }
 
 // SkippedKey is a key left out of the revisions, and why.
@@ -258,6 +262,38 @@ func revisionsOf(items []Item, r VersionsRequest, keep func(domain.VersionKey) b
 	return out
 }
 
+// notRevisions keeps the items whose sort keys the request does not read
+// as revisions.
+func notRevisions(items []Item, r VersionsRequest) []Item {
+	var out []Item
+	for _, it := range items {
+		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+			if _, rev := r.parse(s.Value); !rev {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// inferPattern is the spelling the key grammar reads in one page's sort
+// keys that are not revisions of the usual forms
+// (domain.InferVersionPattern); nil when they spell none.
+func inferPattern(others []Item, r VersionsRequest) *domain.VersionPattern {
+	if len(others) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(others))
+	for _, it := range others {
+		keys = append(keys, it[r.Key.SK.Name].(*types.AttributeValueMemberS).Value)
+	}
+	p := domain.InferVersionPattern(keys)
+	if p == nil || !strings.HasPrefix(p.Prefix(), HistoryQuery(r).SK.A.Text) {
+		return nil // its keys were not all read
+	}
+	return p
+}
+
 // rawIndex finds the item of rev (its sort key, and base partition on an
 // index), looking at position hint first.
 func rawIndex(items []Item, r VersionsRequest, rev domain.Revision, hint int) int {
@@ -278,11 +314,15 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	if err := checkVersioned(r); err != nil {
 		return VersionsResult{}, err
 	}
+	if r.Pattern == nil && r.Resume != nil && r.Resume.Pattern != nil {
+		r.Pattern = r.Resume.Pattern
+	}
 	res := VersionsResult{Level: HistoryQuery(r), Raw: map[string]Item{}}
 	var revs []domain.Revision
+	var others []Item // read under the prefix, not revisions of the usual forms
 	var start Item
 	if prev := r.Resume; prev != nil && prev.Stopped != nil {
-		res.Cost, res.Pages = prev.Cost, prev.Pages
+		res.Cost, res.Pages, res.Pattern = prev.Cost, prev.Pages, prev.Pattern
 		if len(prev.Stopped) > 0 {
 			start = prev.Stopped
 		}
@@ -304,9 +344,22 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		}
 		res.Pages++
 		res.noteSkipped(page.Items, r)
-		got := revisionsOf(page.Items, r, nil)
+		items := page.Items
+		got := revisionsOf(items, r, nil)
+		if r.Pattern == nil && len(revs) == 0 && len(got) == 0 {
+			// Until a revision is read, the keys read wait for the grammar:
+			// each page's are read for a spelling, and all of them with it.
+			mine := notRevisions(page.Items, r)
+			others = append(others, mine...)
+			if p := inferPattern(mine, r); p != nil {
+				r.Pattern, res.Pattern = p, p
+				res.Skipped, res.SkippedN = nil, 0
+				items, others = others, nil
+				got = revisionsOf(items, r, nil)
+			}
+		}
 		for i, rev := range got {
-			res.Raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]
+			res.Raw[RawKey(r.ownerOf(rev), rev.Key)] = items[rawIndex(items, r, rev, i)]
 		}
 		revs = append(revs, got...)
 		res.Histories = r.group(revs)
@@ -366,6 +419,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 	}
 
 	var revs []domain.Revision
+	var others []Item // read under the prefix, not revisions of the usual forms
 	var start Item
 	for {
 		page, err := QueryPage(ctx, c, PageRequest{Query: res.Level, Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
@@ -374,7 +428,18 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 			return ev.History, res, err
 		}
 		res.Pages++
-		for _, rev := range revisionsOf(page.Items, r, mine) {
+		items := page.Items
+		if r.Pattern == nil && len(revs) == 0 && ev.Current == nil && len(revisionsOf(items, r, nil)) == 0 {
+			// As Versions does: keys the usual forms do not read wait for
+			// the grammar's spelling of them.
+			these := notRevisions(items, r)
+			others = append(others, these...)
+			if p := inferPattern(these, r); p != nil {
+				r.Pattern, res.Pattern = p, p
+				items, others = others, nil
+			}
+		}
+		for _, rev := range revisionsOf(items, r, mine) {
 			if r.ownerOf(rev) == r.Owner {
 				revs = append(revs, rev)
 			}

@@ -288,3 +288,59 @@ func TestVersionsPatternWithoutPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsSpeltByTheGrammar: revisions spelt v00001.profile under a
+// historical. partition are found with no pattern named: the key grammar
+// reads the spelling from the keys the usual query read (no extra
+// request), the list and one item's history alike, and a partition of
+// past revisions alone misses no current copy; software versions (v1.2.3)
+// stay no revisions. The same on both backends.
+func TestVersionsSpeltByTheGrammar(t *testing.T) {
+	ctx := context.Background()
+	s := func(v string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i, name := range []string{"Ada L", "Ada L.", "Ada"} {
+		items = append(items, dynamo.Item{"PK": s("historical.u1"), "SK": s(fmt.Sprintf("v%05d.profile", i+1)), "name": s(name)})
+	}
+	for i := range 7 {
+		items = append(items, dynamo.Item{"PK": s("historical.u2"), "SK": s(fmt.Sprintf("v%05d.settings", i+1)), "name": s("x")})
+	}
+	items = append(items, dynamo.Item{"PK": s("current.u1"), "SK": s("profile"), "name": s("Ada")},
+		dynamo.Item{"PK": s("releases"), "SK": s("v1.2.3")}, dynamo.Item{"PK": s("releases"), "SK": s("v1.2.4")})
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for _, w := range []dynamo.Writer{mem, dl} {
+		if err := demo.CreateKeyTable(ctx, w, "HistoricalProfiles", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		r := dynamo.VersionsRequest{Table: "HistoricalProfiles", Key: equipmentKey, PK: domain.S("historical.u1")}
+		m := dynamo.NewMetered(c)
+		res, err := dynamo.Versions(ctx, m, r, nil)
+		total, _ := m.Session.Totals()
+		if err != nil || len(res.Histories) != 1 || res.Pattern == nil || res.Pattern.String() != "v{n}.{name}" || total.Requests != 1 || res.SkippedN != 0 {
+			t.Fatalf("%s: %+v %v %v in %d requests", name, res.Histories, res.Pattern, err, total.Requests)
+		}
+		if got := summary(res.Histories[0]); got != `profile current=none revisions=3 latest=v00003.profile drift=[]` {
+			t.Errorf("%s: %s", name, got)
+		}
+		if len(res.Raw) != 3 || res.Histories[0].Latest().Label() != "v00003" {
+			t.Errorf("%s: raw %d, label %s", name, len(res.Raw), res.Histories[0].Latest().Label())
+		}
+		// Pages of two: the spelling is read on the first, and holds for the rest.
+		r.PK, r.PageLimit = domain.S("historical.u2"), 2
+		if res, err := dynamo.Versions(ctx, c, r, nil); err != nil || len(res.Histories) != 1 || len(res.Histories[0].Revisions) != 7 {
+			t.Errorf("%s paged: %+v %v", name, res.Histories, err)
+		}
+		r.PK, r.PageLimit, r.Name = domain.S("historical.u1"), 0, "profile"
+		h, res, err := dynamo.ItemHistory(ctx, c, r, nil)
+		if err != nil || len(h.Revisions) != 3 || res.Pattern == nil || h.Latest().Key != "v00003.profile" {
+			t.Errorf("%s item: %s %v %v", name, summary(h), res.Pattern, err)
+		}
+		r = dynamo.VersionsRequest{Table: "HistoricalProfiles", Key: equipmentKey, PK: domain.S("releases")}
+		if res, err := dynamo.Versions(ctx, c, r, nil); err != nil || len(res.Histories) != 0 || res.Pattern != nil {
+			t.Errorf("%s releases: %+v %v %v", name, res.Histories, res.Pattern, err)
+		}
+	}
+}

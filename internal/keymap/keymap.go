@@ -11,7 +11,7 @@ type KeyMap struct {
 	GoTo, Flip, Wire, Submit, Cancel        key.Binding
 	NextMode, PrevMode, TreeMode, ItemsMode key.Binding
 	Search, NextMatch, PrevMatch, Preview   key.Binding
-	Count, Delimiter, Index                 key.Binding
+	Count, Delimiter, Index, Entities       key.Binding
 	Versions, PrevRev, NextRev, Mark, Diff0 key.Binding
 	TimeMode, Range, Zone, Changes          key.Binding
 	Copy, CopyKey, Export                   key.Binding
@@ -58,6 +58,7 @@ func Default() KeyMap {
 		Count:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "count")),
 		Delimiter:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delimiter")),
 		Index:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index")),
+		Entities:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "entity types")),
 		Versions:   key.NewBinding(key.WithKeys("3", "V"), key.WithHelp("3", "versions")),
 		PrevRev:    key.NewBinding(key.WithKeys("[", "left"), key.WithHelp("[/←", "prev revision")),
 		NextRev:    key.NewBinding(key.WithKeys("]", "right"), key.WithHelp("]/→", "next revision")),

@@ -17,7 +17,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"open": &k.Open, "back": &k.Back, "quit": &k.Quit, "help": &k.Help, "refresh": &k.Refresh,
 		"go_to": &k.GoTo, "flip": &k.Flip, "wire": &k.Wire, "next_mode": &k.NextMode, "prev_mode": &k.PrevMode,
 		"tree": &k.TreeMode, "items": &k.ItemsMode, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch, "preview": &k.Preview,
-		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index,
+		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index, "entities": &k.Entities,
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,
 		"time": &k.TimeMode, "changes": &k.Changes, "range": &k.Range, "zone": &k.Zone, "copy": &k.Copy, "copy_key": &k.CopyKey, "export": &k.Export,
 		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,

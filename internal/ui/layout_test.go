@@ -172,6 +172,7 @@ func TestPageGoldens(t *testing.T) {
 		{"search-line", Config{Table: "Locations", PK: "USA"}, typed("/", "type:NE"), nil},
 		{"index-picker", Config{Table: "Locations", PK: "USA"}, []string{"i"}, nil},
 		{"partitions-index-picker", Config{Table: "Locations"}, []string{"i"}, nil},
+		{"entities", Config{Table: "Shop"}, []string{"E"}, nil},
 		{"delimiter-picker", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}, nil},
 		{"column-picker", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}, nil},
 		{"reference-picker", Config{Table: "Shop", PK: "o#1"}, []string{"tab", ">"}, func(t *testing.T) dynamo.Client { return shopDB(t) }},

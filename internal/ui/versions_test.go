@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -500,4 +501,27 @@ func TestTimelineNamesTheCurrentCopyAsSpelled(t *testing.T) {
 	h.contains(t, "0 compare with v0000_")
 	h.keys("down", "0")
 	h.contains(t, "the current copy (v0000_)")
+}
+
+// TestVersionsSpeltByTheGrammar: revisions spelt v00001.profile open in
+// Versions with nothing configured: the key grammar reads their spelling,
+// and the command that reopens the view names it.
+func TestVersionsSpeltByTheGrammar(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for i, name := range []string{"Ada L", "Ada L.", "Ada"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "historical.u1"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("v%05d.profile", i+1)}, "name": &types.AttributeValueMemberS{Value: name}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "HistoricalProfiles", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, Config{Client: db, Table: "HistoricalProfiles", PK: "historical.u1"})
+	h.keys("3")
+	h.contains(t, "historical.u1 · 1 versioned item", "profile")
+	h.keys("enter")
+	h.contains(t, "profile · 3 revisions", "v00003")
+	if got := h.m.commandLine(); !strings.Contains(got, "--version-pattern 'v{n}.{name}' --versions profile") {
+		t.Errorf("? shows %q", got)
+	}
 }

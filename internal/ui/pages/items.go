@@ -263,6 +263,8 @@ func (p *Items) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return p.filter.open(p.pg.Query.Filter), true
 	case key.Matches(msg, k.Columns):
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
+	case key.Matches(msg, k.Entities):
+		return open(NewPartitionEntities(p.c, p.info, p.pg.Query.Index, p.pg.Query.PK, p.heldRows())), true
 	case key.Matches(msg, k.Flip):
 		q := p.pg.Query
 		q.Reverse = !q.Reverse
@@ -479,7 +481,19 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes(), p.Mode()), {k.Range, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes(), p.Mode()), {k.Range, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+}
+
+// heldRows are the rows the list holds now, in its order (the gap's and
+// those let go left out): what E names the types of.
+func (p *Items) heldRows() []dynamo.Item {
+	out := []dynamo.Item{}
+	for i := range p.pg.RowCount() {
+		if it, ok := p.pg.Row(i); ok {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // Query is what the page lists.

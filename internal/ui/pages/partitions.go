@@ -150,6 +150,8 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
 		choices, cols := indexChoices(p.info, p.index, "")
 		p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
+	case key.Matches(msg, p.c.Keys.Entities) && p.info.Name != "":
+		return open(NewEntities(p.c, p.info, p.index))
 	case key.Matches(msg, p.c.Keys.GoTo):
 		p.inputOn, p.inputErr = true, ""
 		p.input.SetValue("")
@@ -465,7 +467,7 @@ func (p *Partitions) ShortHelp() []key.Binding {
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
 }
 
 // tableChangesKey names what 5 does on the partitions list.

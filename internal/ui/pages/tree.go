@@ -521,6 +521,11 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
 	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
 		return t.countKey(), true
+	case key.Matches(msg, k.Entities) && len(t.shards) > 0:
+		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its entity types",
+			"entity types are per shard"), false, t.id), true
+	case key.Matches(msg, k.Entities): // a tree holds keys, not items: the partition is read for them
+		return open(NewPartitionEntities(t.c, t.info, t.req.Index, t.req.PK, nil)), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
@@ -819,7 +824,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -176,6 +176,9 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return v, nil
 		}
 		v.res, v.loaded = msg.result, true
+		if v.req.Pattern == nil && msg.result.Pattern != nil {
+			v.req.Pattern = msg.result.Pattern // the key grammar's spelling (v{n}.{name}): the command that reopens the view names it
+		}
 		v.fail.Fail(msg.err)
 		v.refresh()
 		if msg.err != nil {

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+)
+
+// admissionsDB is dynamodb-onetable's layout: a patient and its
+// admissions, each item's type in _type, the admission's time as epoch
+// milliseconds inside the sort key.
+func admissionsDB(t *testing.T) *memory.DB {
+	t.Helper()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("patient#1"), "SK": s("patient#1"), "_type": s("Patient"), "name": s("Ada")}}
+	start := time.Date(2020, 9, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 12 {
+		it := dynamo.Item{"PK": s("patient#1"), "SK": s(fmt.Sprintf("admission#%d#R%d", start.Add(time.Duration(i)*25*time.Hour).UnixMilli(), i%7)), "_type": s("Admission")}
+		if i%3 == 0 {
+			it["ward"] = s("W" + fmt.Sprint(i))
+		}
+		items = append(items, it)
+	}
+	db := memory.New()
+	if err := demo.CreateKeyTable(context.Background(), db, "Admissions", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestEntitiesOfTheTable: E on a table's partitions names its entity
+// types (here from the keys: the whole table costs less than the budget,
+// so the counts are exact and said so), the selected type's attributes
+// with how often each is present; enter lists a type's items, esc comes
+// back. E is in the help where it acts, at every size.
+func TestEntitiesOfTheTable(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Shop", Now: demoClock})
+		h.keys("?")
+		h.contains(t, "entity types")
+		h.keys("esc", "E")
+		checkScreen(t, h, sz[0], "entities")
+		h.contains(t, "Shop · 5 entity types · exact: 109 items read", "o#{n} / p#{n}        41", "100%  Quantity  N",
+			"Scan Shop: whole (it costs less than 100 RCU) · 1 req")
+		h.keys("down")
+		h.contains(t, "w#{n} / p#{n} · 5 attributes", "100%  Stock   N")
+		h.keys("enter")
+		h.contains(t, "entity w#{n} / p#{n}", `begins_with(SK, :prefix)`, `:prefix="p#"`)
+		h.keys("esc")
+		h.contains(t, "Shop · 5 entity types")
+		h.keys("esc")
+		h.contains(t, "Shop · ") // the partitions again
+		if strings.Contains(h.screen(), "entity types ·") {
+			t.Fatalf("%v: esc stayed:\n%s", sz, h.screen())
+		}
+	}
+	// Where E does not act, the help does not name it.
+	for _, cfg := range []Config{{}, {Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}} {
+		h := newHarness(t, 120, 35, cfg)
+		h.keys("?")
+		if strings.Contains(h.screen(), "entity types") {
+			t.Errorf("%+v: the help names E:\n%s", cfg, h.screen())
+		}
+	}
+}
+
+// TestEntitiesByDiscriminator: items that carry their type (onetable's
+// _type) are named by it, and enter lists one type's items with the
+// discriminator as the filter.
+func TestEntitiesByDiscriminator(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Admissions · 2 entity types · exact: 13 items read", "Admission        12  patient#{n} / admission#{time:epoch-ms}#{id}  _type", "Patient           1",
+		"Admission · 4 attributes", "  33%  ward")
+	h.keys("enter")
+	h.contains(t, "entity Admission", `filter _type = "Admission"`, "12 matched of 13 scanned")
+}
+
+// TestEntitiesOfAPartition: E on a partition's items names the types of
+// the rows the list holds, reading nothing more; on its tree, which holds
+// keys and not items, it reads the partition under the budget; a sharded
+// partition says E is per shard.
+func TestEntitiesOfAPartition(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
+	h.keys("2")
+	h.loadAll()
+	before := h.rec.count("Query") + h.rec.count("Scan")
+	h.keys("E")
+	h.contains(t, "patient#1 · 2 entity types · of 13 items loaded", "the rows the list had read: no request")
+	if after := h.rec.count("Query") + h.rec.count("Scan"); after != before {
+		t.Fatalf("E on loaded items read %d more times", after-before)
+	}
+	h.keys("esc", "esc")
+	h = newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "patient#1 · 2 entity types · exact: 13 items read", `PK = :pk`, "up to 100 RCU · 1 req")
+	// A sharded partition's tree says why E does not act there.
+	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-{1..4}", Now: demoClock})
+	h.keys("E")
+	h.said(t, "entity types are per shard")
+}
+
+// TestEntitiesSampled: a table that costs more than the budget to read
+// whole is sampled in parallel, and its counts are marked estimated.
+func TestEntitiesSampled(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "ChatMessages · 1 entity type · sampled:", "counts estimated", "≈", "segments in parallel, a sample of up to 100 RCU")
+}
+
+// TestEntitiesTakeAnyKey: every key on the Entities view, and on the
+// pages it opens, at every size: no panic, and the frame still fits.
+func TestEntitiesTakeAnyKey(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Shop", Now: demoClock})
+		for _, p := range randomKeys {
+			h.keys("E")
+			h.send(p)
+			if lines := len(splitLines(h.screen())); lines != sz[1] {
+				t.Fatalf("%v: after E and %q the screen is %d lines", sz, p.String(), lines)
+			}
+		}
+	}
+}
+
+// TestEntitiesFailed: a read that fails is said where the types would be,
+// and r reads again.
+func TestEntitiesFailed(t *testing.T) {
+	f := failAfter("Scan", 1, throttled) // the partitions' first page answers, the types' read does not
+	f.Client = demoData(t)
+	h := newHarness(t, 120, 35, Config{Client: f, Table: "Shop", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r refresh")
+	if strings.Contains(h.screen(), "entity types ·") && !strings.Contains(h.screen(), "0 entity types") {
+		t.Fatalf("a failed read shown as types:\n%s", h.screen())
+	}
+	f.after = 1 << 30
+	h.keys("r")
+	h.contains(t, "Shop · 5 entity types · exact")
+}
+
+// TestEntitiesFit: the demo's tables of many types and long templates fit
+// every size, hostile values (controls, bidi, wide characters in keys,
+// attribute names and discriminators) reach the screen escaped, and an
+// attribute a few items hold is said as under one percent.
+func TestEntitiesFit(t *testing.T) {
+	hostile := memory.New()
+	seedHostile(t, hostile)
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		for _, cfg := range []Config{{Table: "Workbench"}, {Table: "Equipment"}, {Client: hostile, Table: "Hostile"}} {
+			cfg.Now = demoClock
+			h := newHarness(t, sz[0], sz[1], cfg)
+			h.keys("E")
+			checkScreen(t, h, sz[0], fmt.Sprintf("%s %v", cfg.Table, sz))
+			h.contains(t, "entity type")
+			if cfg.Table == "Hostile" && sz[1] >= 35 {
+				h.contains(t, "  <1%  #hash") // held by a few of 305 items: never said as 0%
+			}
+			for range 8 {
+				h.keys("down")
+				checkScreen(t, h, sz[0], fmt.Sprintf("%s %v down", cfg.Table, sz))
+			}
+			h.keys("enter")
+			checkScreen(t, h, sz[0], fmt.Sprintf("%s %v enter", cfg.Table, sz))
+		}
+	}
+}

@@ -1,0 +1,332 @@
+package pages
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
+)
+
+// Entities is the entity types of a single-table design (E): of the
+// whole table (read whole under the budget, else a parallel sample, its
+// counts estimated and said so), or of one partition, from the rows its
+// list had read. Each type has its count, key templates, the
+// discriminator that named it and its attributes with how often each is
+// present; enter lists the type's items.
+type Entities struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	req    dynamo.EntitiesRequest
+	held   []dynamo.Item // a partition's rows as its list held them; nil: read
+	res    dynamo.EntitiesResult
+	loaded bool
+	load   list.Request
+	fail   list.Failure
+	grid   components.Grid
+	listW  int // the list's width, as laid out
+	listH  int // the list's height, as laid out
+	w, h   int
+}
+
+// entitiesReadMsg answers an Entities page's read.
+type entitiesReadMsg struct {
+	page, req int
+	result    dynamo.EntitiesResult
+	err       error
+}
+
+func (m entitiesReadMsg) PageID() int { return m.page }
+
+// NewEntities returns the entity types of the table, or of index ("").
+func NewEntities(c *common.Common, info dynamo.TableInfo, index string) *Entities {
+	e := &Entities{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c)}
+	key, _ := info.KeyFor(index)
+	e.req = dynamo.EntitiesRequest{Table: info.Name, Index: index, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget,
+		SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: c.Tables[info.Name].Delimiter}
+	e.grid.SetColumns([]components.Column{{Title: "Type", Keep: true}, {Title: "Count", Width: 8}, {Title: "Keys"}, {Title: "By", Width: 10}})
+	e.refresh()
+	return e
+}
+
+// NewPartitionEntities returns the entity types of one partition: from
+// held, the rows its list had read, or, when nil, read under the budget.
+func NewPartitionEntities(c *common.Common, info dynamo.TableInfo, index string, pk domain.KeyValue, held []dynamo.Item) *Entities {
+	e := NewEntities(c, info, index)
+	e.req.PK, e.held = &pk, held
+	return e
+}
+
+func (e *Entities) Init() tea.Cmd {
+	ctx, req := e.load.Start(e.c)
+	c, r, held, page := e.c.Client, e.req, e.held, e.id
+	return func() tea.Msg {
+		if held != nil {
+			return entitiesReadMsg{page: page, req: req, result: dynamo.EntitiesOf(held, r.Key, r.Delim)}
+		}
+		res, err := dynamo.ReadEntities(ctx, c, r)
+		return entitiesReadMsg{page: page, req: req, result: res, err: err}
+	}
+}
+
+func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		if e.held != nil {
+			return e, nil
+		}
+		e.fail.Clear()
+		e.loaded = false
+		return e, e.Init()
+	case entitiesReadMsg:
+		if !e.load.Done(msg.req) {
+			return e, nil
+		}
+		e.res, e.loaded = msg.result, true
+		e.fail.Fail(msg.err)
+		e.refresh()
+		e.SetSize(e.w, e.h)
+		if msg.err != nil {
+			return e, common.Report(msg.err, false, e.id)
+		}
+	case tea.KeyPressMsg:
+		k := e.c.Keys
+		switch {
+		case key.Matches(msg, k.Back) && e.load.InFlight():
+			e.load.Stop()
+			e.loaded = true
+			e.fail.Cancel()
+		case key.Matches(msg, k.Back), key.Matches(msg, k.Entities):
+			return e, back
+		case key.Matches(msg, k.Refresh) && e.held == nil:
+			e.fail.Clear()
+			e.loaded = false
+			return e, e.Init()
+		case key.Matches(msg, k.Open) && len(e.res.Entities) > 0:
+			return e, e.openType(e.grid.Cursor())
+		default:
+			e.grid.Update(msg)
+			e.SetSize(e.w, e.h) // the attributes below follow the selection
+		}
+	}
+	return e, nil
+}
+
+// openType lists the items of entity type i: in the partition of its
+// example (the partition itself, on a partition's view), filtered to the
+// discriminator's value, or to the sort keys its template begins with.
+func (e *Entities) openType(i int) tea.Cmd {
+	ent, example := e.res.Entities[i], e.res.Examples[i]
+	pk, ok := dynamo.KeyValueOf(example[e.req.Key.PK.Name])
+	if !ok {
+		return nil
+	}
+	prefix := ""
+	if ent.Discriminator == "" && e.req.Key.SK != nil && e.req.Key.SK.Type == domain.TypeS {
+		prefix = templateLead(ent.KeyTemplates["sk"])
+	}
+	p := NewItemsUnder(e.c, e.info, pk, prefix, e.req.Index)
+	p.note = "entity " + common.Sanitize(ent.Name)
+	if ent.Discriminator != "" {
+		p.Filter(domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}})
+	}
+	return open(p)
+}
+
+// templateLead is the fixed text a key template begins with: every key of
+// the type begins with it.
+func templateLead(t string) string {
+	if i := strings.IndexByte(t, '{'); i >= 0 {
+		return t[:i]
+	}
+	return t
+}
+
+func (e *Entities) refresh() {
+	ents := e.res.Entities
+	e.grid.SetRows(len(ents), func(r, col int) string {
+		ent := ents[r]
+		switch col {
+		case 0:
+			return common.Sanitize(ent.Name)
+		case 1:
+			if e.res.Sampled && e.req.PK == nil {
+				return "≈" + common.Thousands(ent.Count)
+			}
+			return common.Thousands(ent.Count)
+		case 2:
+			keys := ent.KeyTemplates["pk"]
+			if sk := ent.KeyTemplates["sk"]; sk != "" {
+				keys += " / " + sk
+			}
+			return common.Sanitize(keys)
+		}
+		if ent.Discriminator == "" {
+			return "keys"
+		}
+		return common.Sanitize(ent.Discriminator)
+	})
+}
+
+// SetSize lays the page out: the types' list, and the selected type's
+// attributes beside it (wide) or below it.
+func (e *Entities) SetSize(w, h int) {
+	e.w, e.h = w, h
+	e.listW, e.listH = w, h
+	if !e.c.ShowPreview(w) {
+		e.listH = min(h, max(h/2, min(len(e.res.Entities)+3, h-6)))
+	} else {
+		e.listW = w * 11 / 20
+	}
+	e.grid.SetSize(e.listW-4, e.listH-2-e.fail.LineBelow(len(e.res.Entities)))
+}
+
+func (e *Entities) View() string {
+	st := e.c.Styles
+	title := e.title()
+	body := e.grid.View()
+	switch {
+	case e.fail.Stopped():
+		body = e.fail.InPlace(st, body, len(e.res.Entities), "entity types", e.listW-4)
+	case !e.loaded:
+		body = st.Dim.Render("Reading the items to name their types…")
+	case len(e.res.Entities) == 0:
+		body = st.Dim.Render("No items read: no entity types.")
+	}
+	lst := common.Frame(st, title, body, e.listW, e.listH)
+	wide := e.c.ShowPreview(e.w)
+	attrW := e.w - 4
+	if wide {
+		attrW = e.w - e.listW - 4
+	}
+	attrs := ""
+	if len(e.res.Entities) > 0 {
+		attrs = e.attributes(e.res.Entities[e.grid.Cursor()], attrW)
+	}
+	switch {
+	case wide:
+		return joinH(lst, common.Frame(st, "Attributes", attrs, e.w-e.listW, e.h))
+	case e.h-e.listH < 2:
+		return lst
+	}
+	return lst + "\n" + common.Frame(st, "Attributes", attrs, e.w, e.h-e.listH)
+}
+
+// title says what was read: the types, and whether their counts are exact.
+func (e *Entities) title() string {
+	where := common.Sanitize(e.info.Name)
+	if e.req.PK != nil {
+		where = common.KeyCell(*e.req.PK)
+	}
+	if !e.loaded && !e.fail.Stopped() {
+		return where + " · reading…"
+	}
+	if e.fail.Stopped() {
+		return where + " · " + e.fail.Title(len(e.res.Entities), "entity types")
+	}
+	t := where + " · " + common.Plural(len(e.res.Entities), "entity type", "entity types") + " · "
+	switch {
+	case e.held != nil:
+		return t + "of " + common.Plural(e.res.Read, "item", "items") + " loaded"
+	case e.res.Sampled && e.req.PK != nil:
+		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
+	case e.res.Sampled:
+		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, counts estimated"
+	}
+	return t + "exact: " + common.Plural(e.res.Read, "item", "items") + " read"
+}
+
+// attributes is a type's attributes, each with its types and presence,
+// most present first.
+func (e *Entities) attributes(ent domain.Entity, width int) string {
+	st := e.c.Styles
+	lines := []string{st.Dim.Render(components.Fit(common.Sanitize(ent.Name)+" · "+common.Plural(len(ent.Attributes), "attribute", "attributes")+", how often present", width))}
+	nameW := 0
+	for _, a := range ent.Attributes {
+		nameW = max(nameW, lipgloss.Width(common.Sanitize(a.Name)))
+	}
+	nameW = min(nameW, width/2)
+	for _, a := range ent.Attributes {
+		name := components.Fit(common.Sanitize(a.Name), nameW)
+		line := fmt.Sprintf("%5s  %s%s  %s", presence(a.Presence), name, strings.Repeat(" ", max(nameW-lipgloss.Width(name), 0)), strings.Join(a.Types, ","))
+		lines = append(lines, components.Fit(line, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// presence is a share of a type's items as a percentage; an attribute
+// listed is held by one item at least, so a share that rounds to nothing
+// is said as under one percent, never 0%.
+func presence(share float64) string {
+	if share < 0.01 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", share*100)
+}
+
+func (e *Entities) Crumbs() []string {
+	out := []string{e.info.Name}
+	if e.req.Index != "" {
+		out = append(out, "index "+e.req.Index)
+	}
+	if e.req.PK != nil {
+		out = append(out, common.KeyCell(*e.req.PK))
+	}
+	return append(out, "entities")
+}
+
+func (e *Entities) ID() int         { return e.id }
+func (e *Entities) Mode() string    { return "" }
+func (e *Entities) Loading() bool   { return e.load.InFlight() }
+func (e *Entities) Capturing() bool { return false }
+
+// Request says what was read for the types, and what it cost.
+func (e *Entities) Request() string {
+	on := e.info.Name
+	if e.req.Index != "" {
+		on += " index " + e.req.Index
+	}
+	var what string
+	switch {
+	case e.held != nil:
+		what = "the rows the list had read: no request"
+	case e.req.PK != nil:
+		q := domain.KeyQuery{Table: e.info.Name, Index: e.req.Index, PKName: e.req.Key.PK.Name, PK: *e.req.PK}
+		what = q.Describe() + fmt.Sprintf(" · up to %.0f RCU", e.req.MaxRCU)
+	case e.res.Segments > 0:
+		what = fmt.Sprintf("Scan %s: %d segments in parallel, a sample of up to %.0f RCU", on, e.res.Segments, e.req.MaxRCU)
+	default:
+		what = fmt.Sprintf("Scan %s: whole (it costs less than %.0f RCU)", on, e.req.MaxRCU)
+	}
+	if e.held != nil {
+		return what
+	}
+	return fmt.Sprintf("%s · %d req · %s", what, e.res.Cost.Requests, common.BilledRCU(e.res.Cost))
+}
+
+func (e *Entities) ShortHelp() []key.Binding {
+	k := e.c.Keys
+	if e.fail.Stopped() && e.held == nil {
+		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
+}
+
+func (e *Entities) FullHelp() [][]key.Binding {
+	k := e.c.Keys
+	if e.held != nil {
+		return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Help, k.Quit}}
+	}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Refresh, k.Help, k.Quit}}
+}
+
+// Click selects the clicked row, or asks to open it when already selected.
+func (e *Entities) Click(y int) bool { return e.grid.Click(y - 1) }
