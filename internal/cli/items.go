@@ -100,16 +100,16 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 		return err
 	}
 	q.Filter = opt.Filter
-	opt.KeyDelims = keyDelims(info, f.index, "")
+	opt.Masked = masking(conn.client, opt.Mask, info)
 	stderr := f.stderr
-	fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+	fmt.Fprintln(stderr, export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
 	var largest largestItem
 	opt.Each = largest.see
 	start := time.Now()
 	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, stderr, opt)
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
@@ -145,7 +145,7 @@ func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
 			key[name] = v
 		}
 	}
-	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(opt.Mask.Plain(dynamo.PlainItem(key), opt.KeyDelims)))
+	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
 	if words, warn := domain.ItemSizeWords(l.bytes); warn {
 		s += " (" + words + ")"
 	}
@@ -227,10 +227,10 @@ func noIndex(info dynamo.TableInfo, index string) error {
 type readOpts struct {
 	Filter domain.FilterNode
 	export.Budget
-	Mask      *domain.Mask      // --mask and the table's mask
-	KeyDelims map[string]string // the key attributes, masked segment by segment
-	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
-	Start     dynamo.Item       // --resume: where the read goes on from
+	Mask   *domain.Mask      // --mask and the table's mask, checked before connecting
+	Masked *dynamo.Masked    // the mask's layer: what the read shows passes through it
+	Each   func(dynamo.Item) // sees each item written (range --follow notes the newest)
+	Start  dynamo.Item       // --resume: where the read goes on from
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

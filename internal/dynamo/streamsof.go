@@ -30,6 +30,9 @@ func StreamsOf(c Client) StreamsClient {
 // MaskChange is a change as it may be shown: its keys and images masked
 // as the client masks items (values only; the names changed stay).
 func (m *Masked) MaskChange(table string, c Change) Change {
+	if m == nil {
+		return c
+	}
 	c.Keys, c.Old, c.New = m.maybe(table, c.Keys), m.maybe(table, c.Old), m.maybe(table, c.New)
 	return c
 }
