@@ -193,9 +193,9 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	rq := lq // the same key condition, typed by the same key schema
 	rq.Table = rtable
-	delims := keyDelims(info, "", "")
-	show := func(it dynamo.Item) map[string]any { return mask.Plain(dynamo.PlainItem(it), delims) }
-	shown := maskedQuery(lq, mask, delims)
+	masked := masking(left.client, mask, info) // both sides shown through one mask: equal values, equal stand-ins
+	show := func(it dynamo.Item) map[string]any { return dynamo.PlainItem(masked.ShownItem(o.table, it)) }
+	shown := masked.ShownQuery(lq, "")
 	fmt.Fprintf(o.stderr, "%s · left: %s · right: %s%s\n", export.OneLine(shown.Describe()), export.OneLine(left.label), export.OneLine(right.label), tableNote(o.table, rtable))
 	keys := []string{lq.PKName}
 	if lq.SKName != "" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -150,7 +151,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	// hint's one read says its cost.
 	hint := func() {
 		if len(res.Histories) == 0 && pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
-			suggestVersionPattern(ctx, conn.client, f, res.Level, keyDelims(info, "", conf.Table(f.table).Delimiter)[info.Key.SK.Name])
+			suggestVersionPattern(ctx, conn.client, f, res.Level, cmp.Or(delim, "#"))
 		}
 	}
 	items := make([]historyJSON, 0, len(res.Histories))
