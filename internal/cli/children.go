@@ -118,7 +118,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 			pkText = names[0]
 		}
 	}
-	q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index})
+	q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index}, mask)
 	if err != nil {
 		return err
 	}

@@ -170,7 +170,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	lq, info, err := o.query(ctx, left.client, o.table)
+	lq, info, err := o.query(ctx, left.client, o.table, mask)
 	if err != nil {
 		return err
 	}
@@ -240,8 +240,8 @@ func againstUsage(err error) error {
 }
 
 // query is the key condition on one side's table, typed by its schema.
-func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string) (domain.KeyQuery, dynamo.TableInfo, error) {
-	q, info, err := keyQuery(ctx, c, itemsFlags{table: table, pk: o.pk})
+func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string, mask *domain.Mask) (domain.KeyQuery, dynamo.TableInfo, error) {
+	q, info, err := keyQuery(ctx, c, itemsFlags{table: table, pk: o.pk}, mask)
 	if err != nil {
 		return q, info, err
 	}
@@ -257,7 +257,7 @@ func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string) 
 	}
 	v, err := domain.ParseKeyValue(info.Key.SK.Type, narrow)
 	if err != nil {
-		return q, info, usage("type it as the sort key's type", "%s %v", flag, err)
+		return q, info, usage("type it as the sort key's type", "%s %s", flag, typedWords(err, narrow, mask.Whole(info.Key.SK.Name)))
 	}
 	if o.sk != "" {
 		q.SK = domain.SKCondition{Op: domain.SKEq, A: v}

@@ -91,7 +91,7 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	}
 	req := dynamo.EntitiesRequest{Table: f.table, Index: f.index, Key: key, MaxRCU: f.maxRCU, SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: f.delimiter}
 	if f.pk != "" {
-		q, _, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: f.pk, index: f.index})
+		q, _, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: f.pk, index: f.index}, mask)
 		if err != nil {
 			return err
 		}

@@ -95,7 +95,7 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, *f)
+	q, info, err := keyQuery(ctx, conn.client, *f, opt.Mask)
 	if err != nil {
 		return err
 	}
@@ -178,8 +178,9 @@ func billedWords(c dynamo.Cost) string {
 const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read"
 
 // keyQuery describes the table (or index) to type the partition key value
-// by its key schema.
-func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQuery, dynamo.TableInfo, error) {
+// by its key schema; a value mistyped for a key the mask covers is not
+// repeated in the error.
+func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.Mask) (domain.KeyQuery, dynamo.TableInfo, error) {
 	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
 	if err != nil {
 		return domain.KeyQuery{}, info, err
@@ -196,7 +197,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQue
 	if err != nil {
 		// "… is not a number: this key is numeric (N), so type …": the part
 		// after the last colon is what to do.
-		msg := err.Error()
+		msg := typedWords(err, pk, mask.Whole(key.PK.Name))
 		what, hint := msg, ""
 		if i := strings.LastIndex(msg, ": "); i > 0 {
 			what, hint = msg[:i], msg[i+2:]

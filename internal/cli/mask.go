@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -23,6 +24,16 @@ func (g *globals) tableMask(table string) (*domain.Mask, error) {
 	}
 	fromConf, _ := domain.ParseMask(conf.Table(table).Mask) // ParseConfig checked it
 	return flagged.Union(fromConf), nil
+}
+
+// typedWords are a parse error's words about a value typed for a key
+// attribute, the value itself left out where the mask hides the
+// attribute: a typed value is as secret as the values it stands beside.
+func typedWords(err error, typed string, hidden bool) string {
+	if !hidden {
+		return err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), strconv.Quote(typed), "(masked)")
 }
 
 // masking is the masked layer over c for table (its key attributes

@@ -122,6 +122,8 @@ func TestMaskedKeyInNoNoteErrorOrHint(t *testing.T) {
 	}{
 		{[]string{"items", "--table", "Locations", "--pk", "USA", "--limit", "20", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
 		{[]string{"items", "--table", "Locations", "--pk", absent, "--mask", "PK"}, []string{absent}},
+		{[]string{"items", "--table", "DeviceLogs", "--pk", absent, "--mask", "DeviceID"}, []string{absent}}, // not a number: refused without repeating it
+		{[]string{"range", "--table", "DeviceLogs", "--pk", absent, "--last", "1h", "--mask", "DeviceID"}, []string{absent}},
 		{[]string{"items", "--table", "Locations", "--pk", "USA", "--filter", `begins_with(SK, "NY#NEWYORKCITY#")`, "--max-rcu", "1", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
 		{[]string{"children", "--table", "Locations", "--pk", absent, "--prefix", "NY#", "--mask", "PK,SK"}, []string{absent, "NY#"}},
 		{[]string{"children", "--table", "Locations", "--pk", "USA", "--prefix", "ZZSECRET#", "--mask", "PK,SK"}, []string{"USA", "ZZSECRET"}},

@@ -204,7 +204,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, opt.Mask)
 	if err != nil {
 		return err
 	}

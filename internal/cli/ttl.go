@@ -90,7 +90,7 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	var info dynamo.TableInfo
 	req := dynamo.TTLRequest{Table: o.table, MaxRCU: o.maxRCU, Now: now}
 	if o.pk != "" {
-		q, qi, err := keyQuery(ctx, conn.client, itemsFlags{table: o.table, pk: o.pk})
+		q, qi, err := keyQuery(ctx, conn.client, itemsFlags{table: o.table, pk: o.pk}, mask)
 		if err != nil {
 			return err
 		}

@@ -126,7 +126,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, mask)
 	if err != nil {
 		return err
 	}
