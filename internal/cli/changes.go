@@ -175,8 +175,8 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		fmt.Fprintln(stderr, "reading the stream, then following it for new changes (Ctrl+C stops)")
 	}
 	masked := masking(conn.client, mask, info)
+	sc = masked.Streams(sc, o.table) // the changes come in stand-ins
 	shape := func(c dynamo.Change) changeJSON {
-		c = masked.MaskChange(o.table, c)
 		j := changeJSON{Event: c.Event, Time: c.Time.UTC().Format(time.RFC3339Nano), Changed: c.Changed}
 		j.Keys, j.Old, j.New = o.values(c.Keys), o.values(c.Old), o.values(c.New)
 		return j
