@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -175,17 +174,18 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 	if o.follow {
 		fmt.Fprintln(stderr, "reading the stream, then following it for new changes (Ctrl+C stops)")
 	}
-	delims := keyDelims(info, "", "")
+	masked := masking(conn.client, mask, info)
+	sc = masked.Streams(sc, o.table) // the changes come in stand-ins
 	shape := func(c dynamo.Change) changeJSON {
 		j := changeJSON{Event: c.Event, Time: c.Time.UTC().Format(time.RFC3339Nano), Changed: c.Changed}
-		j.Keys, j.Old, j.New = o.values(c.Keys, mask, delims), o.values(c.Old, mask, delims), o.values(c.New, mask, delims)
+		j.Keys, j.Old, j.New = o.values(c.Keys), o.values(c.Old), o.values(c.New)
 		return j
 	}
 	st, err := o.print(ctx, sc, req, shape)
 	if err != nil && !(o.follow && ctx.Err() != nil) {
 		return err
 	}
-	o.summary(st, o.where(info, mask, delims), req.Since, time.Since(start))
+	o.summary(st, o.where(info, masked), req.Since, time.Since(start))
 	if o.follow && ctx.Err() != nil {
 		return ctx.Err() // stopped by the user: exit as interrupted
 	}
@@ -212,17 +212,17 @@ func (o *changesOptions) request(stream dynamo.StreamInfo, info dynamo.TableInfo
 
 // where names what is read, masked: the table, or the partition and
 // prefix.
-func (o *changesOptions) where(info dynamo.TableInfo, mask *domain.Mask, delims map[string]string) string {
+func (o *changesOptions) where(info dynamo.TableInfo, masked *dynamo.Masked) string {
 	if o.pk == "" {
 		return "table " + o.table
 	}
-	where := "partition " + strconv.QuoteToGraphic(mask.KeyIf(info.Key.PK.Name, o.pk, delims[info.Key.PK.Name]))
+	where := "partition " + strconv.QuoteToGraphic(masked.ShownKey(o.table, info.Key.PK.Name, o.pk, ""))
 	if o.prefix != "" {
 		sk := ""
 		if info.Key.SK != nil {
 			sk = info.Key.SK.Name
 		}
-		where += " under " + strconv.QuoteToGraphic(mask.KeyIf(sk, o.prefix, delims[sk]))
+		where += " under " + strconv.QuoteToGraphic(masked.ShownKey(o.table, sk, o.prefix, ""))
 	}
 	return where
 }
@@ -296,58 +296,16 @@ func (o *changesOptions) summary(st dynamo.ChangesStats, where string, since tim
 	}
 }
 
-// values is an image as written: plain JSON, or DynamoDB JSON, masked;
-// nil stays nil (null: not in the record).
-func (o changesOptions) values(it dynamo.Item, mask *domain.Mask, delims map[string]string) map[string]any {
+// values is an image (as the masked layer shows it) as written: plain
+// JSON, or DynamoDB JSON; nil stays nil (null: not in the record).
+func (o changesOptions) values(it dynamo.Item) map[string]any {
 	if it == nil {
 		return nil
 	}
-	plain := mask.Plain(dynamo.PlainItem(it), delims)
 	if !o.dynamoJSON {
-		return plain
+		return dynamo.PlainItem(it)
 	}
-	wire := dynamo.WireItem(it)
-	for _, a := range mask.Attributes() {
-		if v, ok := plain[a]; ok {
-			wire[a] = plainWire(v) // the stand-ins, in DynamoDB's JSON
-		}
-	}
-	return wire
-}
-
-// plainWire writes a plain (masked) value in DynamoDB's JSON.
-func plainWire(v any) map[string]any {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{"NULL": true}
-	case string:
-		return map[string]any{"S": x}
-	case json.Number:
-		return map[string]any{"N": x.String()}
-	case bool:
-		return map[string]any{"BOOL": x}
-	case []byte:
-		return map[string]any{"B": x}
-	case []string:
-		return map[string]any{"SS": x}
-	case []json.Number:
-		return map[string]any{"NS": x}
-	case [][]byte:
-		return map[string]any{"BS": x}
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = plainWire(e)
-		}
-		return map[string]any{"M": m}
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = plainWire(e)
-		}
-		return map[string]any{"L": l}
-	}
-	return map[string]any{"S": fmt.Sprint(v)}
+	return dynamo.WireItem(it)
 }
 
 // streams is the Streams client beside a connection: the embedded

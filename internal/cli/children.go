@@ -118,7 +118,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 			pkText = names[0]
 		}
 	}
-	q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index})
+	q, info, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: pkText, index: f.index}, mask)
 	if err != nil {
 		return err
 	}
@@ -140,8 +140,9 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	// Read through the masked layer: the walk reads the real keys and
 	// hands on stand-ins, and counts asked of a stand-in count the real.
 	var client dynamo.Client = conn.client
-	if mask != nil {
-		client = dynamo.NewMasked(conn.client, func(string) *domain.Mask { return mask }, nil)
+	masked := masking(conn.client, mask, info)
+	if masked != nil {
+		client = masked
 	}
 	lv, err := f.readLevel(ctx, client, req, pattern, key)
 	if err != nil {
@@ -154,20 +155,19 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if maskDelim == "" {
 		maskDelim = "#"
 	}
-	delims := keyDelims(info, f.index, maskDelim)
-	level := maskedQuery(res.Level, mask, delims)
+	level := masked.ShownQuery(res.Level, maskDelim)
 	all := childRows(lv, key)
 	if res.SelfItem && !pattern {
 		// The item keyed by the prefix itself (PROFILE#): a row of its own,
 		// first, as it sorts.
-		self := dynamo.ChildRow{Prefix: mask.KeyIf(key.SK.Name, domain.KeyText(key.SK.Type, f.prefix), maskDelim), IsItem: true, Self: true}
+		self := dynamo.ChildRow{Prefix: masked.ShownKey(f.table, key.SK.Name, domain.KeyText(key.SK.Type, f.prefix), maskDelim), IsItem: true, Self: true}
 		all.Rows = append([]any{self}, all.Rows...)
 	}
 	rows := all
 	total, _ := conn.client.Session.Totals()
 	described := level.Describe()
 	if pattern {
-		described += f.shardsNamed(mask, key, maskDelim)
+		described += f.shardsNamed(masked, key, maskDelim)
 	}
 	summary := func() {
 		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(described), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
@@ -181,8 +181,8 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		return err
 	}
 	doc := map[string]any{
-		"table": f.table, "partitionKey": mask.KeyIf(key.PK.Name, pkLiteral(q.PK, f.pk, pattern), maskDelim),
-		"prefix": mask.KeyIf(key.SK.Name, shown, maskDelim), "delimiter": res.Delim,
+		"table": f.table, "partitionKey": masked.ShownKey(f.table, key.PK.Name, pkLiteral(q.PK, f.pk, pattern), maskDelim),
+		"prefix": masked.ShownKey(f.table, key.SK.Name, shown, maskDelim), "delimiter": res.Delim,
 		"keyCondition": level.Expression(), "values": level.Values(),
 		"children": rows.Rows,
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
@@ -299,10 +299,10 @@ func childRows(lv levelRead, key dynamo.KeySchema) dynamo.Rows {
 
 // shardsNamed names every shard of a pattern, for the line on stderr:
 // every shard was read, not only the last the level names.
-func (f *childrenFlags) shardsNamed(mask *domain.Mask, key dynamo.KeySchema, maskDelim string) string {
+func (f *childrenFlags) shardsNamed(masked *dynamo.Masked, key dynamo.KeySchema, maskDelim string) string {
 	var names []string
 	for _, v := range shardNames(f.pk) {
-		names = append(names, mask.KeyIf(key.PK.Name, v, maskDelim))
+		names = append(names, masked.ShownKey(f.table, key.PK.Name, v, maskDelim))
 	}
 	return fmt.Sprintf(" (each of %d shards: %s)", len(names), strings.Join(names, ", "))
 }

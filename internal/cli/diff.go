@@ -170,7 +170,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	lq, info, err := o.query(ctx, left.client, o.table)
+	lq, info, err := o.query(ctx, left.client, o.table, mask)
 	if err != nil {
 		return err
 	}
@@ -193,9 +193,9 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	rq := lq // the same key condition, typed by the same key schema
 	rq.Table = rtable
-	delims := keyDelims(info, "", "")
-	show := func(it dynamo.Item) map[string]any { return mask.Plain(dynamo.PlainItem(it), delims) }
-	shown := maskedQuery(lq, mask, delims)
+	masked := masking(left.client, mask, info) // both sides shown through one mask: equal values, equal stand-ins
+	show := func(it dynamo.Item) map[string]any { return dynamo.PlainItem(masked.ShownItem(o.table, it)) }
+	shown := masked.ShownQuery(lq, "")
 	fmt.Fprintf(o.stderr, "%s · left: %s · right: %s%s\n", export.OneLine(shown.Describe()), export.OneLine(left.label), export.OneLine(right.label), tableNote(o.table, rtable))
 	keys := []string{lq.PKName}
 	if lq.SKName != "" {
@@ -240,8 +240,8 @@ func againstUsage(err error) error {
 }
 
 // query is the key condition on one side's table, typed by its schema.
-func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string) (domain.KeyQuery, dynamo.TableInfo, error) {
-	q, info, err := keyQuery(ctx, c, itemsFlags{table: table, pk: o.pk})
+func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string, mask *domain.Mask) (domain.KeyQuery, dynamo.TableInfo, error) {
+	q, info, err := keyQuery(ctx, c, itemsFlags{table: table, pk: o.pk}, mask)
 	if err != nil {
 		return q, info, err
 	}
@@ -257,7 +257,7 @@ func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string) 
 	}
 	v, err := domain.ParseKeyValue(info.Key.SK.Type, narrow)
 	if err != nil {
-		return q, info, usage("type it as the sort key's type", "%s %v", flag, err)
+		return q, info, usage("type it as the sort key's type", "%s %s", flag, typedWords(err, narrow, mask.Whole(info.Key.SK.Name)))
 	}
 	if o.sk != "" {
 		q.SK = domain.SKCondition{Op: domain.SKEq, A: v}

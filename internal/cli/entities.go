@@ -91,7 +91,7 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	}
 	req := dynamo.EntitiesRequest{Table: f.table, Index: f.index, Key: key, MaxRCU: f.maxRCU, SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: f.delimiter}
 	if f.pk != "" {
-		q, _, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: f.pk, index: f.index})
+		q, _, err := keyQuery(ctx, conn.client, itemsFlags{table: f.table, pk: f.pk, index: f.index}, mask)
 		if err != nil {
 			return err
 		}
@@ -107,12 +107,13 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	if res.Sampled {
 		how = fmt.Sprintf("a sample of %d items (%d segments): counts estimated", res.Read, max(res.Segments, 1))
 	}
-	eo := export.Options{Mask: mask}
+	masked := masking(conn.client, mask, info)
+	eo := export.Options{Show: masked.Shower(f.table)}
 	docs := make([]map[string]any, len(res.Entities))
 	for i, e := range res.Entities {
-		tpl := map[string]any{"pk": mask.KeyIf(key.PK.Name, e.KeyTemplates["pk"], f.delimiter), "sk": nil}
+		tpl := map[string]any{"pk": masked.ShownKey(f.table, key.PK.Name, e.KeyTemplates["pk"], f.delimiter), "sk": nil}
 		if key.SK != nil {
-			tpl["sk"] = mask.KeyIf(key.SK.Name, e.KeyTemplates["sk"], f.delimiter)
+			tpl["sk"] = masked.ShownKey(f.table, key.SK.Name, e.KeyTemplates["sk"], f.delimiter)
 		}
 		var disc any
 		if e.Discriminator != "" {
@@ -120,7 +121,7 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		}
 		docs[i] = map[string]any{"name": e.Name, "count": e.Count, "keyTemplates": tpl, "discriminator": disc,
 			"attributes": e.Attributes, "example": eo.Plain(res.Examples[i])}
-		if mask != nil && (mask.Whole(key.PK.Name) || e.Discriminator != "" && mask.Whole(e.Discriminator)) {
+		if masked.Hides(f.table, key.PK.Name) || e.Discriminator != "" && masked.Hides(f.table, e.Discriminator) {
 			docs[i]["name"] = fmt.Sprintf("type %d", i+1) // the name is key or attribute text the mask hides
 		}
 	}

@@ -45,8 +45,8 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 	since := followFrom(r, readAt)
 	q.Filter = opt.Filter
 	out := export.NewJSONRows(stdout, "jsonl")
-	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims}
-	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+	eo := export.Options{Show: opt.Masked.Shower(q.Table)}
+	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
 	var mu sync.Mutex // one writer and one set of figures for every prefix
 	var lastNote time.Time
 	stats := make([]dynamo.FollowStats, len(prefixes))

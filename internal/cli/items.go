@@ -95,21 +95,21 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, *f)
+	q, info, err := keyQuery(ctx, conn.client, *f, opt.Mask)
 	if err != nil {
 		return err
 	}
 	q.Filter = opt.Filter
-	opt.KeyDelims = keyDelims(info, f.index, "")
+	opt.Masked = masking(conn.client, opt.Mask, info)
 	stderr := f.stderr
-	fmt.Fprintln(stderr, export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()))
+	fmt.Fprintln(stderr, export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
 	var largest largestItem
 	opt.Each = largest.see
 	start := time.Now()
 	n, pages, err := writeItems(ctx, conn.client, q, f.limit, f.output, f.stdout, stderr, opt)
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
@@ -145,7 +145,7 @@ func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
 			key[name] = v
 		}
 	}
-	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(opt.Mask.Plain(dynamo.PlainItem(key), opt.KeyDelims)))
+	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
 	if words, warn := domain.ItemSizeWords(l.bytes); warn {
 		s += " (" + words + ")"
 	}
@@ -178,8 +178,9 @@ func billedWords(c dynamo.Cost) string {
 const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read"
 
 // keyQuery describes the table (or index) to type the partition key value
-// by its key schema.
-func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQuery, dynamo.TableInfo, error) {
+// by its key schema; a value mistyped for a key the mask covers is not
+// repeated in the error.
+func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.Mask) (domain.KeyQuery, dynamo.TableInfo, error) {
 	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
 	if err != nil {
 		return domain.KeyQuery{}, info, err
@@ -196,7 +197,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags) (domain.KeyQue
 	if err != nil {
 		// "… is not a number: this key is numeric (N), so type …": the part
 		// after the last colon is what to do.
-		msg := err.Error()
+		msg := typedWords(err, pk, mask.Whole(key.PK.Name))
 		what, hint := msg, ""
 		if i := strings.LastIndex(msg, ": "); i > 0 {
 			what, hint = msg[:i], msg[i+2:]
@@ -227,10 +228,10 @@ func noIndex(info dynamo.TableInfo, index string) error {
 type readOpts struct {
 	Filter domain.FilterNode
 	export.Budget
-	Mask      *domain.Mask      // --mask and the table's mask
-	KeyDelims map[string]string // the key attributes, masked segment by segment
-	Each      func(dynamo.Item) // sees each item written (range --follow notes the newest)
-	Start     dynamo.Item       // --resume: where the read goes on from
+	Mask   *domain.Mask      // --mask and the table's mask, checked before connecting
+	Masked *dynamo.Masked    // the mask's layer: what the read shows passes through it
+	Each   func(dynamo.Item) // sees each item written (range --follow notes the newest)
+	Start  dynamo.Item       // --resume: where the read goes on from
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

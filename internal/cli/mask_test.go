@@ -108,3 +108,47 @@ func TestMaskNotesTellNoSecret(t *testing.T) {
 		t.Fatalf("the note on a filtered read:\n%s", errs)
 	}
 }
+
+// TestMaskedKeyInNoNoteErrorOrHint (#38): with --mask on the key, no
+// headless command says the real key on stdout or stderr: not in its
+// rows, not in the line that describes the read, and not in a note, an
+// error or a hint, found or not found.
+func TestMaskedKeyInNoNoteErrorOrHint(t *testing.T) {
+	isolateAWS(t)
+	const absent = "zz-secret-pk"
+	for _, tc := range []struct {
+		args    []string
+		secrets []string
+	}{
+		{[]string{"items", "--table", "Locations", "--pk", "USA", "--limit", "20", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
+		{[]string{"items", "--table", "Locations", "--pk", absent, "--mask", "PK"}, []string{absent}},
+		{[]string{"items", "--table", "DeviceLogs", "--pk", absent, "--mask", "DeviceID"}, []string{absent}}, // not a number: refused without repeating it
+		{[]string{"range", "--table", "DeviceLogs", "--pk", absent, "--last", "1h", "--mask", "DeviceID"}, []string{absent}},
+		{[]string{"items", "--table", "Locations", "--pk", "USA", "--filter", `begins_with(SK, "NY#NEWYORKCITY#")`, "--max-rcu", "1", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
+		{[]string{"children", "--table", "Locations", "--pk", absent, "--prefix", "NY#", "--mask", "PK,SK"}, []string{absent, "NY#"}},
+		{[]string{"children", "--table", "Locations", "--pk", "USA", "--prefix", "ZZSECRET#", "--mask", "PK,SK"}, []string{"USA", "ZZSECRET"}},
+		{[]string{"versions", "--table", "Locations", "--pk", "USA", "--mask", "PK"}, []string{`"USA"`, "=USA"}},
+		{[]string{"versions", "--table", "Equipment", "--pk", absent, "--mask", "PK,SK"}, []string{absent}},
+		{[]string{"versions", "--table", "Equipment", "--pk", "Equipment_1", "--item", "Audit#PART-7", "--mask", "PK,SK,Notes"}, []string{"Equipment_1", "PART-7"}},
+		{[]string{"range", "--table", "AuditLog", "--pk", "prod-api", "--at", "2026-10-31", "--limit", "5", "--mask", "Stream,At"}, []string{"prod-api", "2026-10-31T"}},
+		{[]string{"range", "--table", "AuditLog", "--pk", absent, "--last", "1h", "--mask", "Stream"}, []string{absent}},
+		{[]string{"range", "--table", "AuditLog", "--pk", "prod-api", "--last", "1h", "--time-format", "epoch-ms", "--mask", "Stream,At"}, []string{"prod-api", "2026-"}},
+		{[]string{"range", "--table", "ChatMessages", "--pk", "portland", "--at", "2018-08", "--limit", "5", "--mask", "ChatRoomID,MessageID,TimeUser"}, []string{"portland", "amsg"}},
+		{[]string{"range", "--table", "ChatMessages", "--pk", absent, "--at", "2018-08", "--mask", "ChatRoomID"}, []string{absent}},
+		{[]string{"entities", "--table", "Workbench", "--pk", "USER#ada", "--mask", "PK,SK"}, []string{"USER#ada", "#ada"}},
+		{[]string{"changes", "--table", "Shop", "--pk", "c#001", "--mask", "PK,SK,GSI2PK"}, []string{"c#001", "#001"}},
+		{[]string{"changes", "--table", "Shop", "--pk", absent, "--mask", "PK"}, []string{absent}},
+		{[]string{"diff", "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--against-table", "Geography", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
+		{[]string{"ttl", "--table", "AuditLog", "--pk", "prod-api", "--attribute", "At", "--mask", "Stream"}, []string{"prod-api"}},
+		{[]string{"scan", "--table", "Locations", "--filter", `PK = "USA"`, "--max-rcu", "5", "--mask", "PK,SK"}, []string{"USA", "NEWYORKCITY"}},
+		{[]string{"partiql", "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')", "--mask", "PK,SK"}, []string{"USA", "NY#"}},
+		{[]string{"partiql", "SELECT * FROM Locations WHERE PK = '" + absent + "'", "--mask", "PK"}, []string{absent}},
+	} {
+		out, errs, _ := cli(t, append([]string{"--demo"}, tc.args...)...)
+		for _, s := range tc.secrets {
+			if strings.Contains(out, s) || strings.Contains(errs, s) {
+				t.Errorf("%v: %q shown:\nstdout: %.300s\nstderr: %s", tc.args, s, out, errs)
+			}
+		}
+	}
+}

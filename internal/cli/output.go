@@ -25,10 +25,10 @@ func outputErr(err error) error {
 
 // writeItems writes a query's items to stdout, or exports them to a file.
 func writeItems(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
-	eo := export.Options{Budget: &opt.Budget, Start: opt.Start, Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
+	eo := export.Options{Budget: &opt.Budget, Start: opt.Start, Show: opt.Masked.Shower(q.Table), Each: opt.Each}
 	defer func() {
-		if opt.Mask != nil && err == nil {
-			noteUnseenMask(stderr, opt.Mask, eo.Seen, q.Filter != nil, items)
+		if err == nil {
+			noteUnseen(stderr, opt.Masked, q.Table, q.Filter != nil)
 		}
 	}()
 	items, err = export.To(output, "items", stdout, stderr, func(w io.Writer, format string, terminal bool) (n int, err error) {

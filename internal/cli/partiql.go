@@ -121,7 +121,8 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if n, ok := dynamo.SearchTokenStreams(f.resume); ok && len(plan.Queries) == 0 {
 		r.Segments = n // the segments it began with, whatever the size says now
 	}
-	ex := explain(plan, r, info, mask)
+	masked := masking(conn.client, mask, info)
+	ex := explain(plan, r, info, masked)
 	if f.explain {
 		return export.JSONDoc(f.stdout, ex)
 	}
@@ -131,8 +132,8 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	}
 	fmt.Fprintln(f.stderr, planLine(ex))
 	return writeSearch(ctx, conn, state, searchOut{
-		output: f.output, stdout: f.stdout, stderr: f.stderr, mask: mask,
-		delims: keyDelims(info, st.Index, ""), first: keyNames(key, info.Key), flag: "--max-rcu",
+		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
+		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
 }
 
@@ -145,13 +146,13 @@ func partiqlRefused(err error) error {
 	return usage("see dynascope partiql --help", "the statement: %v", err)
 }
 
-func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, mask *domain.Mask) explainedPlan {
+func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, masked *dynamo.Masked) explainedPlan {
 	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
 	if plan.Index != "" {
 		ex.Index = &plan.Index
 	}
 	if kc := plan.KeyCondition(); kc != "" {
-		if mask != nil {
+		if masked != nil {
 			kc = "(masked)"
 		}
 		ex.KeyCondition, ex.Queries = &kc, len(plan.Queries)
@@ -159,7 +160,7 @@ func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, ma
 		ex.Segments = r.Segments
 	}
 	if plan.Filter != nil {
-		s := shownFilter(plan.Filter, mask)
+		s := filterShown(masked, domain.KeyQuery{Table: plan.Table, Filter: plan.Filter})
 		ex.Filter = &s
 	}
 	for _, p := range plan.Project {

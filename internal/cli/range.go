@@ -204,7 +204,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, opt.Mask)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if f.skPrefix != "" {
 		sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
 	}
-	opt.KeyDelims = keyDelims(info, f.index, "")
+	opt.Masked = masking(conn.client, opt.Mask, info)
 	// --max-rcu is one budget for every read of the command: the time
 	// sample, the walk that finds the prefixes, the pages.
 	var rc dynamo.Client = conn.client
@@ -268,10 +268,10 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), opt.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
-		export.OneLine(maskedQuery(q, opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
 	if err == nil && opt.Stopped && !f.follow {
 		return rangeStopped(budget, opt, n)
 	}
@@ -315,14 +315,14 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
 func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skName string, number bool, opt *readOpts, stderr io.Writer) (domain.TimeEncoding, error) {
-	masked := opt.Mask.Whole(skName) // keys are then never printed, only counted
+	masked := opt.Masked.Hides(f.table, skName) // keys are then never printed, only counted
 	shown := func(k string) string {
-		return strconv.QuoteToGraphic(opt.Mask.KeyIf(skName, k, opt.KeyDelims[skName]))
+		return strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, skName, k, ""))
 	}
 	if f.format == "" {
 		if !sample.OK {
 			seen := ""
-			if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+			if t := domain.InferTemplates(sample.Keys, "#"); len(t) > 0 && !masked {
 				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
 			}
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
@@ -367,7 +367,7 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 		}
 		detected = fmt.Sprintf("detection reads them as %s (such as %s)", export.OneLine(sample.Enc.Name()), shown(example))
 		advice = fmt.Sprintf("--time-format %s matches them; or leave it out to use what detection reads", domain.ShellQuote(export.OneLine(sample.Enc.TimeFormat())))
-	} else if t := domain.InferTemplates(sample.Keys, opt.KeyDelims[skName]); len(t) > 0 && !masked {
+	} else if t := domain.InferTemplates(sample.Keys, "#"); len(t) > 0 && !masked {
 		detected = "detection finds no time in them either; their keys read as " + export.OneLine(strings.Join(t, ", "))
 	}
 	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
@@ -387,7 +387,7 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	}
 	if len(prefixes) == 0 {
 		return nil, 0, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
-			"no prefix before the time (%s) found in partition %s", enc.Name(), f.pk)
+			"no prefix before the time (%s) found in partition %s", enc.Name(), strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.PK.Name, f.pk, "")))
 	}
 	var pageSize int32
 	if f.limit > 0 && q.Filter == nil {
@@ -398,7 +398,7 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 		return nil, 0, usage("see dynascope range --help", "%v", err)
 	}
 	start := time.Now()
-	eo := export.Options{Mask: opt.Mask, KeyDelims: opt.KeyDelims, Seen: map[string]bool{}, Each: opt.Each}
+	eo := export.Options{Show: opt.Masked.Shower(f.table), Each: opt.Each}
 	next := func() (dynamo.Item, error) {
 		if (f.limit > 0 && m.Taken >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
 			opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
@@ -433,23 +433,23 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 			}
 		}
 	})
-	if opt.Mask != nil && err == nil {
-		noteUnseenMask(stderr, opt.Mask, eo.Seen, q.Filter != nil, n)
+	if err == nil {
+		noteUnseen(stderr, opt.Masked, f.table, q.Filter != nil)
 	}
 	shown := make([]string, len(prefixes))
 	for i, p := range prefixes {
-		shown[i] = opt.Mask.KeyIf(key.SK.Name, p, opt.KeyDelims[key.SK.Name])
+		shown[i] = opt.Masked.ShownKey(f.table, key.SK.Name, p, "")
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
-		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", shownFilter(q.Filter, opt.Mask), m.Scanned, n, opt.stoppedNote())
+		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), m.Scanned, n, opt.stoppedNote())
 	}
 	each := "one Query each, like"
 	if len(prefixes) == 1 {
 		each = "one Query:"
 	}
 	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
-		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(maskedQuery(m.Queries[0], opt.Mask, opt.KeyDelims).Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
+		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(m.Queries[0], "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, billedNote(conn.client.Session), counted(found.Requests, "request", "requests"), billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
 	return prefixes, n, outputErr(err)
 }

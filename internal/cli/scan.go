@@ -142,11 +142,12 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.stderr, "scan %s in %s%s\n", export.OneLine(target(f.table, f.index)), counted(r.Segments, "segment", "segments"), filterWords(filter, mask))
+	masked := masking(conn.client, mask, info)
+	fmt.Fprintf(f.stderr, "scan %s in %s%s\n", export.OneLine(target(f.table, f.index)), counted(r.Segments, "segment", "segments"), filterWords(domain.KeyQuery{Table: f.table, Filter: filter}, masked))
 	fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
 	return writeSearch(ctx, conn, state, searchOut{
-		output: f.output, stdout: f.stdout, stderr: f.stderr, mask: mask,
-		delims: keyDelims(info, f.index, ""), first: keyNames(key, info.Key), flag: "--max-rcu",
+		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
+		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
 }
 
@@ -183,11 +184,11 @@ func target(table, index string) string {
 	return table + " index " + index
 }
 
-func filterWords(f domain.FilterNode, m *domain.Mask) string {
-	if f == nil {
+func filterWords(q domain.KeyQuery, m *dynamo.Masked) string {
+	if q.Filter == nil {
 		return ", no filter"
 	}
-	return ", filter " + shownFilter(f, m)
+	return ", filter " + filterShown(m, q)
 }
 
 // estimateLine is what a whole read of the table would cost, from the
@@ -228,8 +229,7 @@ func keyNames(key, table dynamo.KeySchema) []string {
 type searchOut struct {
 	output         string
 	stdout, stderr io.Writer
-	mask           *domain.Mask
-	delims         map[string]string
+	masked         *dynamo.Masked // what is written passes through it
 	first          []string
 	flag           string // the budget's flag, for the stop's message
 }
@@ -239,10 +239,10 @@ type searchOut struct {
 func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o searchOut) error {
 	fingerprint := s.Request.Fingerprint()
 	opt := export.SearchOptions{
-		Options: export.Options{Mask: o.mask, KeyDelims: o.delims, Seen: map[string]bool{}},
+		Options: export.Options{Show: o.masked.Shower(s.Request.Table)},
 		First:   o.first,
 		Token: func(s dynamo.SearchState) string {
-			if o.mask != nil {
+			if o.masked != nil {
 				return "" // a token holds keys, which a mask hides
 			}
 			return dynamo.SearchToken(fingerprint, s.Position())
@@ -262,8 +262,8 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 		stats, err = export.Search(ctx, conn.client, s, format, w, terminal, opt)
 		return stats.Matched, err
 	})
-	if o.mask != nil && err == nil {
-		noteUnseenMask(o.stderr, o.mask, opt.Seen, s.Request.Filter != nil, stats.Matched)
+	if err == nil {
+		noteUnseen(o.stderr, o.masked, s.Request.Table, s.Request.Filter != nil)
 	}
 	if opt.Step != nil {
 		fmt.Fprint(o.stderr, "\r\x1b[K")

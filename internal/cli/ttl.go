@@ -90,7 +90,7 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	var info dynamo.TableInfo
 	req := dynamo.TTLRequest{Table: o.table, MaxRCU: o.maxRCU, Now: now}
 	if o.pk != "" {
-		q, qi, err := keyQuery(ctx, conn.client, itemsFlags{table: o.table, pk: o.pk})
+		q, qi, err := keyQuery(ctx, conn.client, itemsFlags{table: o.table, pk: o.pk}, mask)
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	if err != nil {
 		return err
 	}
-	delims := keyDelims(info, "", "")
+	masked := masking(conn.client, mask, info)
 	counts := map[string]int{}
 	for k, n := range s.Counts {
 		counts[string(k)] = n
@@ -139,12 +139,12 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 				key[name] = v
 			}
 		}
-		ex := map[string]any{"key": mask.Plain(dynamo.PlainItem(key), delims)}
+		ex := map[string]any{"key": dynamo.PlainItem(masked.ShownItem(o.table, key))}
 		v, present := it[req.Attribute]
 		var plain any
 		if present {
 			plain = dynamo.Plain(v)
-			ex["value"] = mask.Plain(dynamo.PlainItem(dynamo.Item{req.Attribute: v}), delims)[req.Attribute]
+			ex["value"] = dynamo.PlainItem(masked.ShownItem(o.table, dynamo.Item{req.Attribute: v}))[req.Attribute]
 		}
 		ex["means"] = domain.ReadTTL(plain, present, req.Now).Words(req.Now)
 		if !ttl.On() {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -125,35 +126,38 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err != nil {
 		return err
 	}
-	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags)
+	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, mask)
 	if err != nil {
 		return err
 	}
 	req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
+	// The revisions are grouped by their real keys; what is shown of them
+	// passes through the masked layer.
+	masked := masking(conn.client, mask, info)
+	delim := conf.Table(f.table).Delimiter
 	start := time.Now()
-	res, rows, err := f.read(ctx, conn.client, req, info, pattern)
+	res, item, err := f.read(ctx, conn.client, req, info, pattern, masked)
 	if err != nil {
 		return err
 	}
-	delim := conf.Table(f.table).Delimiter
-	level := maskedQuery(res.Level, mask, keyDelims(info, "", delim))
+	level := masked.ShownQuery(res.Level, delim) // first: the partition is ‹m1› wherever it shows
+	rows, histories := f.rows(res, item, info, masked, delim)
 	if len(res.Histories) == 0 {
-		if err := nothingFound(f, pattern, level, mask.KeyIf(info.Key.PK.Name, f.pk, delim)); err != nil {
+		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim)); err != nil {
 			return err
 		}
 	}
 	// After the summary, so the read's own figures stay its own: the
 	// hint's one read says its cost.
 	hint := func() {
-		if len(res.Histories) == 0 && pattern == nil && !mask.Whole(info.Key.SK.Name) {
-			suggestVersionPattern(ctx, conn.client, f, res.Level, keyDelims(info, "", conf.Table(f.table).Delimiter)[info.Key.SK.Name])
+		if len(res.Histories) == 0 && pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
+			suggestVersionPattern(ctx, conn.client, f, res.Level, cmp.Or(delim, "#"))
 		}
 	}
-	rows = maskVersionRows(rows, mask, info, delim)
 	items := make([]historyJSON, 0, len(res.Histories))
 	drifted := 0
-	for i, h := range res.Histories {
-		items = append(items, maskHistoryDoc(historyDoc(res.Histories[i]), mask, info, delim))
+	for _, h := range histories {
+		items = append(items, historyDoc(h))
 		if h.Drifted() {
 			drifted++
 		}
@@ -165,7 +169,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			shown := make([]string, len(res.Skipped))
 			for i, s := range res.Skipped {
-				shown[i] = strconv.QuoteToGraphic(mask.KeyIf(info.Key.SK.Name, s.Key, delim)) + " (" + s.Why + ")"
+				shown[i] = strconv.QuoteToGraphic(masked.ShownKey(f.table, info.Key.SK.Name, s.Key, delim)) + " (" + s.Why + ")"
 			}
 			more := ""
 			if res.SkippedN > len(shown) {
@@ -185,7 +189,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		return err
 	}
 	doc := map[string]any{
-		"table": f.table, "partitionKey": mask.KeyIf(info.Key.PK.Name, q.PK.Text, delim),
+		"table": f.table, "partitionKey": masked.ShownKey(f.table, info.Key.PK.Name, q.PK.Text, delim),
 		"keyCondition": level.Expression(), "values": level.Values(),
 		"items": items,
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
@@ -204,13 +208,31 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	return nil
 }
 
+// rows are what read found as rows to print, and res's histories as they
+// may be shown: names and copies in stand-ins, the version markers
+// readable (v1_‹m2›).
+func (f *versionsFlags) rows(res dynamo.VersionsResult, item *domain.History, info dynamo.TableInfo, masked *dynamo.Masked, delim string) (dynamo.Rows, []domain.History) {
+	var sk string
+	if info.Key.SK != nil {
+		sk = info.Key.SK.Name
+	}
+	shown := make([]domain.History, len(res.Histories))
+	for i, h := range res.Histories {
+		shown[i] = masked.ShownHistory(f.table, sk, h, delim)
+	}
+	if item == nil {
+		return dynamo.HistoryRows(shown), shown
+	}
+	return dynamo.RevisionRows(masked.ShownHistory(f.table, sk, *item, delim), info.Key), shown
+}
+
 // read reads the partition's versioned items, or with --item that one
 // item's history (trying the blog's v_0_<name> form when v0_<name> finds
-// nothing), as rows to print.
-func (f *versionsFlags) read(ctx context.Context, c dynamo.Client, req dynamo.VersionsRequest, info dynamo.TableInfo, pattern *domain.VersionPattern) (dynamo.VersionsResult, dynamo.Rows, error) {
+// nothing), by their real keys.
+func (f *versionsFlags) read(ctx context.Context, c dynamo.Client, req dynamo.VersionsRequest, info dynamo.TableInfo, pattern *domain.VersionPattern, masked *dynamo.Masked) (dynamo.VersionsResult, *domain.History, error) {
 	if !f.given("item") && f.item == "" {
 		res, err := dynamo.Versions(ctx, c, req, nil)
-		return res, dynamo.HistoryRows(res.Histories), err
+		return res, nil, err
 	}
 	h, res, err := dynamo.ItemHistory(ctx, c, req, nil)
 	if err == nil && h.Current == nil && len(h.Revisions) == 0 && pattern == nil {
@@ -222,19 +244,18 @@ func (f *versionsFlags) read(ctx context.Context, c dynamo.Client, req dynamo.Ve
 		res.Histories = blog.Histories
 	}
 	if err != nil {
-		return res, dynamo.Rows{}, err
+		return res, nil, err
 	}
 	if h.Current == nil && len(h.Revisions) == 0 {
 		// The error shows the values as everything else does: masked.
-		mask, _ := f.g.tableMask(f.table)
 		var sk string
 		if info.Key.SK != nil {
 			sk = info.Key.SK.Name
 		}
-		return res, dynamo.Rows{}, dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
-			"no revisions of %q in partition %s", mask.KeyIf(sk, f.item, "#"), mask.KeyIf(info.Key.PK.Name, f.pk, "#"))
+		return res, nil, dynamo.Errorf("versions", dynamo.KindNotFound, "run without --item to list the partition's versioned items",
+			"no revisions of %q in partition %s", masked.ShownKey(f.table, sk, f.item, "#"), masked.ShownKey(f.table, info.Key.PK.Name, f.pk, "#"))
 	}
-	return res, dynamo.RevisionRows(h, info.Key), nil
+	return res, &h, nil
 }
 
 // versionPattern is --version-pattern, else the configuration's, else nil

@@ -90,7 +90,12 @@ type ChangesStats struct {
 // order, then (Follow) each new one as it arrives. Shards are read along
 // their tree: a child only after its parent (a key's records move from a
 // parent to one child when a shard splits), siblings in parallel.
+// Through a MaskedStreams (Masked.Streams) the request is given and the
+// changes handed on in stand-ins.
 func Changes(ctx context.Context, sc StreamsClient, req ChangesRequest, emit func(Change) error) (ChangesStats, error) {
+	if ms, masked := sc.(*MaskedStreams); masked {
+		return ms.changes(ctx, req, emit)
+	}
 	r := &reader{sc: sc, req: req, present: req.Now}
 	if r.present.IsZero() {
 		r.present = time.Now()

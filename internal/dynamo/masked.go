@@ -98,6 +98,9 @@ func (m *Masked) Masks(table string) bool { return m.For(table) != nil }
 // Unseen are the masked attributes of table that no item read so far
 // held, sorted; nil before any item was read.
 func (m *Masked) Unseen(table string) []string {
+	if m == nil {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	seen, ok := m.seen[table]

@@ -221,3 +221,72 @@ func TestMaskedWalkShowsStandInsWalksReal(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskedShowsWhatARealReaderRead: a reader that decides by the real
+// values (a command grouping revisions, detecting time) reads below the
+// mask and shows through it: its items read as the masked client answers
+// them, its key condition shown turns back into the one it sent, and a
+// history shows its name and copies in stand-ins with the version
+// markers readable, on both backends.
+func TestMaskedShowsWhatARealReaderRead(t *testing.T) {
+	ctx := context.Background()
+	for name, raw := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			mask, err := domain.ParseMask([]string{"PK", "SK", "Auditor", "Notes"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := dynamo.NewMasked(raw, func(string) *domain.Mask { return mask }, nil)
+			info, _, err := dynamo.DescribeTable(ctx, raw, "Equipment")
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc.Learn(info)
+			real := domain.KeyQuery{Table: "Equipment", PKName: "PK", PK: domain.S("Equipment_1"), SKName: "SK",
+				SK: domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S("v1_Audit#")}}
+			shownQ := mc.ShownQuery(real, "")
+			if d := shownQ.Describe(); strings.Contains(d, "Equipment_1") || strings.Contains(d, "Audit") || !strings.Contains(d, `:pk="‹m`) {
+				t.Fatalf("the key condition shows %s", d)
+			}
+			if back := mc.RealQuery(shownQ); back.Describe() != real.Describe() {
+				t.Fatalf("shown and back: %s, want %s", back.Describe(), real.Describe())
+			}
+			below, err := dynamo.QueryPage(ctx, raw, dynamo.PageRequest{Query: real, Limit: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			through, err := dynamo.QueryPage(ctx, mc, dynamo.PageRequest{Query: shownQ, Limit: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(below.Items) == 0 || len(below.Items) != len(through.Items) {
+				t.Fatalf("%d items below, %d through the mask", len(below.Items), len(through.Items))
+			}
+			for i, it := range below.Items {
+				got, _ := json.Marshal(dynamo.PlainItem(mc.ShownItem("Equipment", it)))
+				want, _ := json.Marshal(dynamo.PlainItem(through.Items[i]))
+				if string(got) != string(want) {
+					t.Fatalf("item %d shown as\n%s\nthe masked client answers\n%s", i, got, want)
+				}
+			}
+			h, _, err := dynamo.ItemHistory(ctx, raw, dynamo.VersionsRequest{Table: "Equipment", Key: info.Key, PK: real.PK, Name: "Audit#PART-7"}, nil)
+			if err != nil || h.Current == nil || len(h.Revisions) == 0 {
+				t.Fatalf("history: %+v, %v", h, err)
+			}
+			shown := mc.ShownHistory("Equipment", "SK", h, "")
+			text, _ := json.Marshal(shown)
+			for _, secret := range []string{"Equipment_1", "Audit#", "PART-7", h.Current.Item["Auditor"].(string)} {
+				if strings.Contains(string(text), secret) {
+					t.Fatalf("the history shows %q:\n%s", secret, text)
+				}
+			}
+			if !strings.HasPrefix(shown.Current.Key, "v0_‹m") || !strings.HasPrefix(shown.Revisions[0].Key, "v1_‹m") ||
+				!strings.HasSuffix(shown.Revisions[0].Key, shown.Name) {
+				t.Fatalf("the version markers: name %q, current %q, v1 %q", shown.Name, shown.Current.Key, shown.Revisions[0].Key)
+			}
+			if h.Name != "Audit#PART-7" || h.Current.Item["PK"] != "Equipment_1" {
+				t.Fatalf("the real history was changed: %q %v", h.Name, h.Current.Item["PK"])
+			}
+		})
+	}
+}

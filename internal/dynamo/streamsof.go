@@ -27,20 +27,6 @@ func StreamsOf(c Client) StreamsClient {
 	return nil
 }
 
-// MaskChange is a change as it may be shown: its keys and images masked
-// as the client masks items (values only; the names changed stay).
-func (m *Masked) MaskChange(table string, c Change) Change {
-	c.Keys, c.Old, c.New = m.maybe(table, c.Keys), m.maybe(table, c.Old), m.maybe(table, c.New)
-	return c
-}
-
-func (m *Masked) maybe(table string, it Item) Item {
-	if it == nil {
-		return nil
-	}
-	return m.item(table, it)
-}
-
 // MeteredStreams counts every Streams call in Session, as Metered counts
 // the table's: each is a request (none costs table capacity), and the
 // debug log names it.

@@ -217,7 +217,7 @@ func IsTerminal(w io.Writer) bool {
 }
 
 // QueryToFile writes everything q returns to the file path names (its
-// extension names the format), masked as opt says, telling opt.Progress
+// extension names the format), shown as opt.Show says, telling opt.Progress
 // after each page: the explorer's export of a query.
 func QueryToFile(ctx context.Context, c dynamo.Client, q domain.KeyQuery, path string, opt Options) (int, error) {
 	format, err := filePath(path)

@@ -47,11 +47,9 @@ type Options struct {
 	Budget *Budget
 	// Start, when not nil, is where the read goes on from (a resumed read).
 	Start dynamo.Item
-	// Mask hides the values of its attributes behind stand-ins; KeyDelims
-	// names the key attributes, masked segment by segment around their
-	// delimiter.
-	Mask      *domain.Mask
-	KeyDelims map[string]string
+	// Show, when not nil, is what an item read may show: the masked
+	// layer's (dynamo.Masked.Shower), stand-ins for masked values.
+	Show func(dynamo.Item) dynamo.Item
 	// Seen, when not nil, collects the names of the attributes written.
 	Seen map[string]bool
 	// Each, when not nil, sees every item written, as read (unmasked).
@@ -74,7 +72,7 @@ func (o Options) progress(items int, pages *int, cost *dynamo.Cost, p *dynamo.Pa
 	}
 }
 
-// Plain is an item as written: plain JSON values, masked.
+// Plain is an item as written: plain JSON values, as Show shows them.
 func (o Options) Plain(it dynamo.Item) map[string]any {
 	if o.Each != nil {
 		o.Each(it)
@@ -84,7 +82,10 @@ func (o Options) Plain(it dynamo.Item) map[string]any {
 			o.Seen[name] = true
 		}
 	}
-	return o.Mask.Plain(dynamo.PlainItem(it), o.KeyDelims)
+	if o.Show != nil {
+		it = o.Show(it)
+	}
+	return dynamo.PlainItem(it)
 }
 
 // Items writes what q returns, up to limit items (0: all), in format

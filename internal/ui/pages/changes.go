@@ -128,7 +128,7 @@ func (p *Changes) Init() tea.Cmd {
 	ctx, req := p.load.Start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
-	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
+	return readChanges(ctx, p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id, req, p.request(now))
 }
 
 func (p *Changes) refresh() {
@@ -185,9 +185,6 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		p.fail.Fail(msg.err)
 		p.changes = p.changes[:0]
 		for _, c := range slices.Backward(msg.changes) {
-			if p.c.Masked != nil {
-				c = p.c.Masked.MaskChange(p.info.Name, c)
-			}
 			p.changes = append(p.changes, c)
 		}
 		p.refresh()

@@ -77,7 +77,7 @@ func (p *Item) readChanges() tea.Cmd {
 	}
 	h.fail.Clear()
 	ctx, req := h.load.Start(p.c)
-	return readChanges(ctx, p.c.Streams, p.id, req, r)
+	return readChanges(ctx, p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id, req, r)
 }
 
 // changesRead takes the stream's answer: the item's changes, newest first.
@@ -90,9 +90,6 @@ func (p *Item) changesRead(msg changesReadMsg) tea.Cmd {
 	h.fail.Fail(msg.err)
 	h.changes = h.changes[:0]
 	for _, c := range slices.Backward(msg.changes) {
-		if p.c.Masked != nil {
-			c = p.c.Masked.MaskChange(p.info.Name, c)
-		}
 		h.changes = append(h.changes, c)
 	}
 	if msg.err != nil {
