@@ -646,3 +646,62 @@ func TestFollowNeedsTime(t *testing.T) {
 	// TestModeTabs), so F has nothing to follow.
 	h.contains(t, "Tree")
 }
+
+// TestTimeRefreshReanchorsRelativeRange: r on a range counted back from
+// now ("last 15m") counts it back from the new now and reads it again;
+// it kept the window it was opened with.
+func TestTimeRefreshReanchorsRelativeRange(t *testing.T) {
+	db := logTable(t)
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := start
+	putAt(t, db, start.Add(-5*time.Minute), "early")
+	putAt(t, db, start.Add(20*time.Minute), "later")
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 15m", Now: func() time.Time { return now }})
+	h.contains(t, "early", "1 item loaded")
+	before := h.rec.count("Query")
+	now = start.Add(30 * time.Minute) // "later" is in the last 15m now, "early" is not
+	h.keys("r")
+	if n := h.rec.count("Query") - before; n == 0 {
+		t.Fatalf("r on a relative range sent no request:\n%s", h.screen())
+	}
+	h.contains(t, "later", "1 item loaded", fmt.Sprint(start.Add(15*time.Minute).Unix()))
+	if strings.Contains(h.screen(), "early") {
+		t.Fatalf("r kept the window it was opened with:\n%s", h.screen())
+	}
+}
+
+// TestTimeKeepsItsRangeAcrossModes: leaving Time for another mode and
+// coming back lists the same range, and the next key acts as a key (it
+// was typed into a range bar focused again).
+func TestTimeKeepsItsRangeAcrossModes(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.typeText("WARNING1# 2020-04-24")
+	h.keys("enter")
+	h.contains(t, `:prefix="WARNING1#2020-04-24T"`)
+	h.keys("2")
+	h.contains(t, "2 Items")
+	h.keys("4")
+	h.contains(t, "range › WARNING1# 2020-04-24", `:prefix="WARNING1#2020-04-24T"`)
+	h.keys("o") // a key, not text
+	if strings.Contains(h.screen(), "range › WARNING1# 2020-04-24o") {
+		t.Fatalf("o was typed into the range bar:\n%s", h.screen())
+	}
+	h.contains(t, "oldest first")
+}
+
+// TestFollowOnAMergedRangeNamesThisTablesPrefixes: F on a range merged
+// across prefixes says what to type for this partition, with its own
+// prefix, never another table's example.
+func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.typeText("since 2020-04-24")
+	h.keys("enter")
+	h.contains(t, "across 4 prefixes")
+	h.keys("F")
+	if strings.Contains(h.screen(), "amsg") {
+		t.Fatalf("F named another table's prefix:\n%s", h.screen())
+	}
+	h.said(t, "NORMAL# since 2020-04-24")
+}

@@ -57,6 +57,9 @@ type Common struct {
 	// a place dims the tabs the keys rule out, not only the page that
 	// read them.
 	KeysSeen map[string]KeysSeen
+	// TimeRanges are the range each place's Time mode listed when it was
+	// left ("" for all), so that coming back to Time lists it again.
+	TimeRanges map[string]string
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold

@@ -57,6 +57,7 @@ type Time struct {
 	inputErr   string
 	jumpTo     *time.Time        // a jump waiting for more pages
 	initial    string            // a range to run once the format is known (--range)
+	returned   bool              // opened again after being left: the range bar stays closed
 	pending    domain.FilterNode // a filter to apply once the format is known
 	jumpLeft   int
 	grid       components.Grid
@@ -180,6 +181,9 @@ func (t *Time) Init() tea.Cmd {
 			if t.initial != "" {
 				return t.afterDetect()
 			}
+			if t.returned {
+				return t.pg.Next()
+			}
 			return tea.Batch(t.pg.Next(), t.input.Focus())
 		}
 	}
@@ -199,6 +203,12 @@ func (t *Time) skNumber() bool {
 // link: --range 'last 24h').
 func (t *Time) StartWith(text string) { t.initial = text }
 
+// Back lists the range the Time mode listed when it was left ("": all),
+// with the range bar closed: the next key is a key, not text.
+func (t *Time) Back(text string) {
+	t.initial, t.returned = text, true
+}
+
 // Filter applies a filter once the time format is known: the first page
 // is read unfiltered, as the sample the format is detected from.
 func (t *Time) Filter(n domain.FilterNode) { t.pending = t.c.Masked.Filter(t.base.Table, n) }
@@ -211,6 +221,9 @@ func (t *Time) afterDetect() tea.Cmd {
 		if t.initial == "" {
 			return tea.Batch(t.run(t.pg.Query, t.rangeTxt), t.input.Focus())
 		}
+	}
+	if t.initial == "" && t.returned {
+		return nil
 	}
 	if t.initial == "" {
 		return t.input.Focus()
@@ -634,11 +647,22 @@ func (t *Time) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.pg.Query, t.rangeTxt), true
+		return t.rerun(), true
 	default:
 		return nil, false
 	}
 	return nil, true
+}
+
+// rerun reads the range again from its text, so that a span counted back
+// from now ("last 15m") is counted back from the new now: its compiled
+// bounds were anchored to when it was typed.
+func (t *Time) rerun() tea.Cmd {
+	if t.rangeTxt == "" {
+		return t.run(t.pg.Query, "")
+	}
+	t.input.SetValue(t.rangeTxt)
+	return t.submit()
 }
 
 // openKey: G jumps to the end, enter opens the row.
