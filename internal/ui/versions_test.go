@@ -45,6 +45,11 @@ func TestVersionsTimelineDiff(t *testing.T) {
 	h.keys("3", "down", "enter")
 	before := h.rec.count("Query") + h.rec.count("GetItem")
 	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "v0 current", "Diff v2 → v3", "~ Status", `"FAIL"`)
+	// Under "Δ vs prev" the current copy's count is against the newest
+	// revision, and says so.
+	if line := lineWith(h.screen(), "v0 current"); !strings.Contains(line, " vs v3") {
+		t.Fatalf("the current copy's Δ does not say what it is against: %q", line)
+	}
 	h.golden(t)
 	h.keys("[") // v2 against v1
 	h.contains(t, "Diff v1 → v2", "Δ vs prev")
@@ -500,4 +505,14 @@ func TestTimelineNamesTheCurrentCopyAsSpelled(t *testing.T) {
 	h.contains(t, "0 compare with v0000_")
 	h.keys("down", "0")
 	h.contains(t, "the current copy (v0000_)")
+}
+
+// lineWith is the first line of screen holding s ("" when none does).
+func lineWith(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
 }

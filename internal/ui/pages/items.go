@@ -308,13 +308,9 @@ func (p *Items) refresh() {
 	// The partition key read is the same on every row: the title says it
 	// once. An index's sort key, then always the base table's keys (which
 	// item it is).
-	var keys []string
+	keys := p.keyColumns()
 	var cols []components.Column
-	for _, k := range p.keyNames() {
-		if k == p.pg.Query.PKName {
-			continue
-		}
-		keys = append(keys, k)
+	for _, k := range keys {
 		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
 	}
 	p.attrs = p.stats.columns(p.c, p.info.Name, maxColumns)
@@ -337,6 +333,18 @@ func (p *Items) refresh() {
 		}
 		return common.Cell(it[p.attrs[col-len(keys)]])
 	})
+}
+
+// keyColumns are the key attributes shown as columns: keyNames but the
+// partition key read, which the title says once.
+func (p *Items) keyColumns() []string {
+	var keys []string
+	for _, k := range p.keyNames() {
+		if k != p.pg.Query.PKName {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // keyNames are the key attributes listed first: the index's (when read

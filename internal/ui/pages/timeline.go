@@ -71,8 +71,9 @@ func (t *Timeline) setColumns() {
 		revW = max(revW, len(t.cell(r, 1)))
 		keyW = max(keyW, len(t.cell(r, 3)))
 	}
+	changesW := max(7, len(t.changesTitle()), lipgloss.Width(t.cell(0, 2)))
 	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
-		{Title: t.changesTitle(), Width: max(7, len(t.changesTitle()))}, {Title: "Sort key", Width: keyW}})
+		{Title: t.changesTitle(), Width: changesW}, {Title: "Sort key", Width: keyW}})
 }
 
 // comparison says what each revision is compared with, once: in the
@@ -126,10 +127,17 @@ func (t *Timeline) cell(r, col int) string {
 		if r == 0 && t.vsZero && t.mark < 0 {
 			return "" // the current copy: no difference from itself under "Δ vs v0"
 		}
-		if base := t.before(r); rev != nil && base != nil && base != rev {
-			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		base := t.before(r)
+		if rev == nil || base == nil || base == rev {
+			return ""
 		}
-		return ""
+		n := fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		if r == 0 && t.mark < 0 && !t.vsZero {
+			// The current copy has no revision before it: it is compared
+			// with the newest, and says so under "Δ vs prev".
+			return n + " vs " + common.Sanitize(base.Label())
+		}
+		return n
 	}
 	if rev == nil {
 		return ""
