@@ -75,11 +75,15 @@ type KeysSeen struct {
 // p turned it off: below it the list's columns need the room.
 const PreviewWidth = 140
 
+// PreviewMin is the width below which no preview is shown: p does
+// nothing there.
+const PreviewMin = 100
+
 // ShowPreview reports whether a page w columns wide shows its preview
 // (never below 100 columns, where a pane leaves the list no room).
 func (c *Common) ShowPreview(w int) bool {
 	switch {
-	case w < 100:
+	case w < PreviewMin:
 		return false
 	case c.Preview != 0:
 		return c.Preview > 0

@@ -322,20 +322,31 @@ func (p *Changes) Request() string {
 	return fmt.Sprintf("stream of %s · %s · 0 RCU", common.Sanitize(p.info.Name), listed)
 }
 
-func (p *Changes) ShortHelp() []key.Binding {
+func (p *Changes) ShortHelp() []key.Binding  { return p.keys().ShortHelp() }
+func (p *Changes) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
+
+// keys are the Changes mode's keys, each where it acts: F once the
+// stream has answered whole (or to stop following), / on the records.
+func (p *Changes) keys() common.Keys {
 	k := p.c.Keys
-	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit})
+	rows := len(p.changes) > 0
+	ks := moveKeys(k, rows)
+	for _, s := range searchKeys(1, k, rows) {
+		s.Short = false // in ? help: the help line keeps its room for esc at 80 columns
+		ks = append(ks, s)
+	}
+	ks = append(ks, common.Line(1, common.On(followLive(k.Follow), p.follow.on() || (p.loaded && !p.fail.Stopped()))))
+	ks = append(ks, modeKeys(2, k, p.Modes(), p.Mode())...)
+	// r last on the help line: where the row count leaves no room, it
+	// gives way first (? help keeps it).
+	ks = append(ks, common.Line(1, k.Back), common.Line(1, k.Refresh), previewKey(1, p.c, p.w))
+	return append(ks, endKeys(3, k)...)
 }
 
 // followLive is the follow key as the Changes mode's help names it: it
 // follows the stream's new records, not new items.
 func followLive(b key.Binding) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "follow live"))
-}
-
-func (p *Changes) FullHelp() [][]key.Binding {
-	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes(), p.Mode()), {k.Help, k.Quit}}
 }
 
 func (p *Changes) place() place {

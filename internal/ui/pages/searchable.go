@@ -90,3 +90,14 @@ func (p *Partitions) Unloaded() string {
 // TypesKeys marks the partitions' own / (go to a key, searching what is
 // loaded as it is typed), which the explorer's search leaves alone.
 func (p *Partitions) TypesKeys() {}
+
+func (p *Changes) List() common.List { return &p.grid }
+func (p *Changes) Unloaded() string {
+	switch {
+	case !p.loaded:
+		return "the stream is still being read"
+	case p.fail.Stopped():
+		return "the read stopped part way (r reads again)"
+	}
+	return ""
+}

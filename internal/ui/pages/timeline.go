@@ -438,15 +438,29 @@ func (t *Timeline) diff0() key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
 }
 
-func (t *Timeline) ShortHelp() []key.Binding {
-	k := t.c.Keys
-	// 0 and m first: [ and ] move as ↑ and ↓ do.
-	return []key.Binding{t.diff0(), t.markHelp(), k.PrevRev, k.NextRev, k.Open, k.Back, k.Help}
-}
+func (t *Timeline) ShortHelp() []key.Binding  { return t.keys().ShortHelp() }
+func (t *Timeline) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
 
-func (t *Timeline) FullHelp() [][]key.Binding {
+// keys are the timeline's keys, each where it acts: 0 and m first on the
+// help line ([ and ] move as ↑ and ↓ do), stepping where there is more
+// than one row, enter where the selected revision was read.
+func (t *Timeline) keys() common.Keys {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, t.markHelp(), t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+	steps := len(t.rows) > 1
+	rev := t.rows[t.grid.Cursor()]
+	ks := common.Keys{common.Line(1, common.On(t.diff0(), steps)), common.Line(1, common.On(t.markHelp(), rev != nil && steps)),
+		common.Line(1, common.On(k.PrevRev, steps)), common.Line(1, common.On(k.NextRev, steps))}
+	for _, m := range moveKeys(k, steps) {
+		m.Short = false
+		ks = append(ks, m)
+	}
+	ks = append(ks, common.Line(3, common.On(k.Open, rev != nil && t.rawOf(rev) != nil)))
+	for _, s := range searchKeys(2, k, true) {
+		s.Short = false
+		ks = append(ks, s)
+	}
+	ks = append(ks, previewKey(2, t.c, t.w), common.More(3, k.Export), common.Line(3, k.Back), common.Line(3, k.Help), common.More(3, k.Quit))
+	return ks
 }
 
 // DeepLink reopens this timeline from the command line.

@@ -324,14 +324,24 @@ func (v *Versions) Request() string {
 	return fmt.Sprintf("%s · %d req · %s", level.Describe(), v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
 
-func (v *Versions) ShortHelp() []key.Binding {
-	k := v.c.Keys
-	return stepHelp(k, v.Modes(), v.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
-}
+func (v *Versions) ShortHelp() []key.Binding  { return v.keys().ShortHelp() }
+func (v *Versions) FullHelp() [][]key.Binding { return v.keys().FullHelp() }
 
-func (v *Versions) FullHelp() [][]key.Binding {
+// keys are the Versions mode's keys, each where it acts: on the rows
+// once some are listed, the filter where there is a query to filter,
+// export once the read has answered.
+func (v *Versions) keys() common.Keys {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes(), v.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	rows := len(v.res.Histories) > 0
+	_, query := v.Query()
+	ks := moveKeys(k, rows)
+	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
+	ks = append(ks, searchKeys(1, k, rows)...)
+	ks = append(ks, common.Line(1, common.On(k.Filter, query)), previewKey(1, v.c, v.w))
+	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
+	ks = append(ks, common.Line(1, k.Back), common.More(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.loaded && !v.load.InFlight())))
+	return append(ks, endKeys(4, k)...)
 }
 
 // Query is the partition's revision keys.
