@@ -64,12 +64,7 @@ func (t *Time) Unloaded() string {
 }
 
 func (v *Versions) List() common.List { return &v.grid }
-func (v *Versions) Unloaded() string {
-	if !v.loaded {
-		return "the versions are still loading"
-	}
-	return ""
-}
+func (v *Versions) Unloaded() string  { return v.st.Unloaded("the versions are") }
 
 func (t *Timeline) List() common.List { return &t.grid }
 func (t *Timeline) Unloaded() string  { return "" }
@@ -92,12 +87,4 @@ func (p *Partitions) Unloaded() string {
 func (p *Partitions) TypesKeys() {}
 
 func (p *Changes) List() common.List { return &p.grid }
-func (p *Changes) Unloaded() string {
-	switch {
-	case !p.loaded:
-		return "the stream is still being read"
-	case p.fail.Stopped():
-		return "the read stopped part way (r reads again)"
-	}
-	return ""
-}
+func (p *Changes) Unloaded() string  { return p.st.Unloaded("the stream is") }

@@ -36,18 +36,16 @@ func loadVersions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.
 // newest revision and its drift, drifted ones in red. enter opens the
 // item's timeline, from what was read: no further request.
 type Versions struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	req    dynamo.VersionsRequest
-	res    dynamo.VersionsResult
-	loaded bool
-	listW  int    // the list's width, as laid out (SetSize)
-	open   string // a logical item whose timeline opens once loaded
-	load   list.Request
-	fail   list.Failure // why the read stopped before the partition's end
-	grid   components.Grid
-	w, h   int
+	c     *common.Common
+	id    int
+	info  dynamo.TableInfo
+	req   dynamo.VersionsRequest
+	res   dynamo.VersionsResult
+	listW int         // the list's width, as laid out (SetSize)
+	open  string      // a logical item whose timeline opens once loaded
+	st    list.Status // the read: reading…, its count, why it stopped before the partition's end
+	grid  components.Grid
+	w, h  int
 }
 
 // OpenItem opens the timeline of the logical item name once the versions
@@ -95,7 +93,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.load.Start(v.c)
+	ctx, req := v.st.Start(v.c)
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -163,20 +161,18 @@ func historyName(h domain.History) string {
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		v.fail.Clear()
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.load.Start(v.c)
+			ctx, req := v.st.Start(v.c)
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
 	case versionsLoadedMsg:
-		if !v.load.Done(msg.req) {
+		if !v.st.Answer(msg.req, msg.err) {
 			return v, nil
 		}
-		v.res, v.loaded = msg.result, true
-		v.fail.Fail(msg.err)
+		v.res = msg.result
 		v.refresh()
 		if msg.err != nil {
 			return v, common.Report(msg.err, false, v.id)
@@ -195,16 +191,12 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := v.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && v.load.InFlight():
-			v.load.Stop()
-			v.loaded = true
-			v.fail.Cancel()
+		case key.Matches(msg, k.Back) && v.st.Cancel():
 		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
 			return v, back
-		case key.Matches(msg, k.Refresh) && v.fail.Err != nil:
+		case key.Matches(msg, k.Refresh) && v.st.Fail.Err != nil:
 			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
 		case key.Matches(msg, k.Refresh):
-			v.fail.Clear()
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
 			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
@@ -235,8 +227,8 @@ func (v *Versions) SetSize(w, h int) {
 		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
 		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
 	}
-	rows := v.h - 2 - v.fail.LineBelow(len(v.res.Histories))
-	if v.req.ProjectionNote() != "" && !v.fail.Stopped() {
+	rows := v.h - 2 - v.st.Fail.LineBelow(len(v.res.Histories))
+	if v.req.ProjectionNote() != "" && !v.st.Fail.Stopped() {
 		rows = v.h - 3 // the projection's note below the rows
 	}
 	v.grid.SetSize(v.listW-4, rows)
@@ -251,10 +243,7 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := common.KeyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
-	if !v.loaded && !v.fail.Stopped() {
-		title = common.KeyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
-	}
+	title := common.KeyCell(v.req.PK) + " · " + v.st.Title(len(v.res.Histories), "versioned item", "versioned items")
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
@@ -262,14 +251,13 @@ func (v *Versions) View() string {
 		title += fmt.Sprintf(" · %d drifted", drifted)
 	}
 	body := v.grid.View()
-	if note := v.req.ProjectionNote(); note != "" && !v.fail.Stopped() {
+	if note := v.req.ProjectionNote(); note != "" && !v.st.Fail.Stopped() {
 		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
 	switch {
-	case v.fail.Stopped():
-		title = common.KeyCell(v.req.PK) + " · " + v.fail.Title(len(v.res.Histories), "versioned items")
-		body = v.fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
-	case !v.loaded:
+	case v.st.Fail.Stopped():
+		body = v.st.Fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
+	case !v.st.Answered():
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
 		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration."
@@ -316,7 +304,7 @@ func (v *Versions) Crumbs() []string {
 }
 func (v *Versions) ID() int         { return v.id }
 func (v *Versions) Mode() string    { return "Versions" }
-func (v *Versions) Loading() bool   { return v.load.InFlight() }
+func (v *Versions) Loading() bool   { return v.st.Req.InFlight() }
 func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
@@ -340,7 +328,7 @@ func (v *Versions) keys() common.Keys {
 	ks = append(ks, common.Line(1, common.On(k.Filter, query)), previewKey(1, v.c, v.w))
 	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
 	ks = append(ks, common.Line(1, k.Back), common.More(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
-		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.loaded && !v.load.InFlight())))
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.st.Settled())))
 	return append(ks, endKeys(4, k)...)
 }
 
@@ -374,7 +362,7 @@ func versionsLink(table, index string, pk domain.KeyValue, p *domain.VersionPatt
 // Loaded is the versioned items as listed; exporting them reads nothing.
 func (v *Versions) Loaded() (common.Loaded, bool) {
 	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
-	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.InFlight()
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.st.Settled()
 }
 
 // Click selects the clicked row, or asks to open it when already selected
