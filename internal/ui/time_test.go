@@ -705,3 +705,24 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 	}
 	h.said(t, "NORMAL# since 2020-04-24")
 }
+
+// TestTimeRefusedOffersNoTimeKeys: where Time mode says its keys hold no
+// time, its help line offers none of the keys that need a time (they did
+// nothing): no range bar, filter, zone or search over no rows.
+func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Range: "last 24h"})
+	h.contains(t, "do not read as time")
+	line := helpLine(h)
+	for _, absent := range []string{"t time range", "f filter", "z UTC/local", "/ search"} {
+		if strings.Contains(line, absent) {
+			t.Errorf("a Time mode with no time offers %q: %q", absent, line)
+		}
+	}
+	if !strings.Contains(line, "esc back") {
+		t.Errorf("esc back left the help line: %q", line)
+	}
+	// The rows read to decide it are not listed: the row count says so.
+	if strings.Contains(line, "row 1 of") {
+		t.Errorf("a Time mode that lists nothing counts rows: %q", line)
+	}
+}

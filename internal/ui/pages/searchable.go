@@ -51,13 +51,16 @@ func (p *Items) Unloaded() string {
 }
 
 func (t *Time) List() common.List {
-	if t.picker != nil {
+	switch {
+	case t.picker != nil:
 		return &t.picker.grid
+	case t.phase == timeRefused: // the rows read only decided it: none is listed
+		return list.Empty
 	}
 	return list.NewHeld(&t.grid, &t.pg, &t.sort)
 }
 func (t *Time) Unloaded() string {
-	if t.picker != nil {
+	if t.picker != nil || t.phase == timeRefused {
 		return ""
 	}
 	return t.pg.Unloaded()

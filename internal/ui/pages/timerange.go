@@ -979,12 +979,30 @@ func (t *Time) ShortHelp() []key.Binding {
 	case t.picker != nil:
 		return t.picker.help(k)
 	}
-	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help})
+	return t.keys().ShortHelp()
 }
 
-func (t *Time) FullHelp() [][]key.Binding {
+func (t *Time) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
+
+// keys are the Time mode's keys, each where it acts: those that need the
+// keys' time format (the range bar, the filter, the zone, following…)
+// once it is known, those on rows where some are listed.
+func (t *Time) keys() common.Keys {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes(), t.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	ready := t.ready()
+	rows := ready && t.pg.RowCount() > 0
+	_, query := t.Query()
+	ks := moveKeys(k, rows)
+	ks = append(ks, common.Line(1, common.On(k.Range, ready)))
+	ks = append(ks, searchKeys(1, k, rows)...)
+	ks = append(ks, common.Line(1, common.On(k.Filter, ready)), common.More(1, common.On(k.Columns, ready)),
+		common.More(1, common.On(k.Flip, ready)), common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)),
+		common.More(1, common.On(k.Follow, ready)), common.Line(1, common.On(k.Zone, ready)))
+	ks = append(ks, modeKeys(2, k, t.Modes(), t.Mode())...)
+	ks = append(ks, common.More(3, common.On(k.Refresh, ready || t.pg.Fail.Stopped())), common.More(3, common.On(k.Copy, query)),
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, ready)),
+		common.More(4, common.On(k.Open, rows)), common.Line(4, k.Back))
+	return append(ks, endKeys(4, k)...)
 }
 
 // Query is what the page lists.
