@@ -64,6 +64,9 @@ func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
 	if len(acts) == 0 {
 		return // not a key of the explorer
 	}
+	if l, ok := p.(common.KeyLister); ok && l.HelpKeys().Owns(msg) {
+		return // the page's own key, off for now: the page says why, or nothing
+	}
 	var listed []key.Binding
 	for _, g := range p.FullHelp() {
 		listed = append(listed, g...)

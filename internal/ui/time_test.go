@@ -725,4 +725,9 @@ func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
 	if strings.Contains(line, "row 1 of") {
 		t.Errorf("a Time mode that lists nothing counts rows: %q", line)
 	}
+	// Its own keys, off here, are never answered as another screen's.
+	h.keys("t")
+	if strings.Contains(h.screen(), "does not apply here: it opens Time mode") {
+		t.Errorf("t in Time mode was answered as a key of another screen:\n%s", h.screen())
+	}
 }

@@ -1,6 +1,16 @@
 package common
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// KeyLister is a page whose help is derived from its keys (Keys): a key
+// of its own that does not act right now is declined quietly (the page
+// may say why), never answered as another screen's key.
+type KeyLister interface {
+	HelpKeys() Keys
+}
 
 // Key is one of a screen's keys and whether it acts there now. A screen
 // lists its keys once (Keys); its help line, its ? help and the
@@ -61,4 +71,16 @@ func (ks Keys) FullHelp() [][]key.Binding {
 		}
 	}
 	return cols
+}
+
+// Owns reports whether msg is one of the keys, acting here or not.
+func (ks Keys) Owns(msg tea.KeyPressMsg) bool {
+	for _, k := range ks {
+		b := k.Binding
+		b.SetEnabled(true) // a binding turned off matches nothing
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
 }

@@ -316,6 +316,7 @@ func (p *Changes) Request() string {
 }
 
 func (p *Changes) ShortHelp() []key.Binding  { return p.keys().ShortHelp() }
+func (p *Changes) HelpKeys() common.Keys     { return p.keys() }
 func (p *Changes) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
 
 // keys are the Changes mode's keys, each where it acts: F once the

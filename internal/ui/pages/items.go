@@ -485,6 +485,7 @@ func (p *Items) ShortHelp() []key.Binding {
 	return p.keys().ShortHelp()
 }
 
+func (p *Items) HelpKeys() common.Keys     { return p.keys() }
 func (p *Items) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
 
 // keys are the items list's keys, each where it acts: those on rows

@@ -439,6 +439,7 @@ func (t *Timeline) diff0() key.Binding {
 }
 
 func (t *Timeline) ShortHelp() []key.Binding  { return t.keys().ShortHelp() }
+func (t *Timeline) HelpKeys() common.Keys     { return t.keys() }
 func (t *Timeline) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
 
 // keys are the timeline's keys, each where it acts: 0 and m first on the

@@ -982,6 +982,7 @@ func (t *Time) ShortHelp() []key.Binding {
 	return t.keys().ShortHelp()
 }
 
+func (t *Time) HelpKeys() common.Keys     { return t.keys() }
 func (t *Time) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
 
 // keys are the Time mode's keys, each where it acts: those that need the

@@ -313,6 +313,7 @@ func (v *Versions) Request() string {
 }
 
 func (v *Versions) ShortHelp() []key.Binding  { return v.keys().ShortHelp() }
+func (v *Versions) HelpKeys() common.Keys     { return v.keys() }
 func (v *Versions) FullHelp() [][]key.Binding { return v.keys().FullHelp() }
 
 // keys are the Versions mode's keys, each where it acts: on the rows
