@@ -33,6 +33,7 @@ type Timeline struct {
 	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
 	mark   int                    // row compared against; -1: the previous revision
 	vsZero bool                   // compare with v0_
+	deltaW int                    // digits a count of changes can take, so the counts line up
 	grid   components.Grid
 	w, hgt int
 }
@@ -67,6 +68,13 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h 
 // counts.
 func (t *Timeline) setColumns() {
 	revW, keyW := len("Revision"), len("Sort key")
+	attrs := 0
+	for _, rev := range t.rows {
+		if rev != nil {
+			attrs = max(attrs, len(rev.Item))
+		}
+	}
+	t.deltaW = len(fmt.Sprint(2 * attrs)) // a diff names at most the attributes of both sides
 	for r := range t.rows {
 		revW = max(revW, len(t.cell(r, 1)))
 		keyW = max(keyW, len(t.cell(r, 3)))
@@ -131,7 +139,7 @@ func (t *Timeline) cell(r, col int) string {
 		if rev == nil || base == nil || base == rev {
 			return ""
 		}
-		n := fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		n := fmt.Sprintf("%*d", t.deltaW, len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
 		if r == 0 && t.mark < 0 && !t.vsZero {
 			// The current copy has no revision before it: it is compared
 			// with the newest, and says so under "Δ vs prev".
