@@ -197,6 +197,8 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			p.follow.req.Stop()
 		case key.Matches(msg, k.Follow) && p.canFollow():
 			return p, p.startFollow()
+		case key.Matches(msg, k.Follow): // the help line leaves it out until then
+			return p, notice("F follows from where the stream's read ends: " + map[bool]string{true: "r reads it again first", false: "once it has answered"}[p.st.Fail.Stopped()])
 		case key.Matches(msg, k.Back) && p.st.Cancel():
 		case key.Matches(msg, k.Back):
 			return p, back
