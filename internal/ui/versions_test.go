@@ -29,6 +29,22 @@ func TestVersionsList(t *testing.T) {
 	h.golden(t)
 }
 
+// TestVersionsSortByColumn: s and S sort the versioned items by the
+// columns shown, as the items list sorts its rows; the title says so, and
+// enter opens the history on the cursor's line.
+func TestVersionsSortByColumn(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "s")
+	h.contains(t, "sorted by Item ↑")
+	h.keys("S")
+	h.contains(t, "sorted by Item ↓")
+	if first := h.firstRow(); !strings.Contains(first, "Audit#PART-7") {
+		t.Fatalf("descending by name, Audit#PART-7 is not first: %q", first)
+	}
+	h.keys("g", "enter")
+	h.contains(t, "Audit#PART-7 · 3 revisions")
+}
+
 // openVersionsMode presses 3 and requires the list to take one Query.
 func openVersionsMode(t *testing.T, h *harness) {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -44,6 +45,7 @@ type Versions struct {
 	listW int         // the list's width, as laid out (SetSize)
 	open  string      // a logical item whose timeline opens once loaded
 	st    list.Status // the read: reading…, its count, why it stopped before the partition's end
+	sort  list.Sort   // s/S: the histories' order on screen
 	grid  components.Grid
 	w, h  int
 }
@@ -83,7 +85,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	}
 	v.grid.SetColumns(cols)
 	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
-		if r < len(v.res.Histories) && v.res.Histories[r].Drifted() {
+		if r < len(v.res.Histories) && v.res.Histories[v.sort.Row(r)].Drifted() {
 			return &v.c.Styles.Drift
 		}
 		return nil
@@ -113,8 +115,9 @@ func (v *Versions) indexName() string {
 
 func (v *Versions) refresh() {
 	hs := v.res.Histories
+	v.sort.Apply(v.sortable())
 	v.grid.SetRows(len(hs), func(r, col int) string {
-		h := hs[r]
+		h := hs[v.sort.Row(r)]
 		if v.owned() {
 			if col == 0 {
 				return common.Sanitize(h.Owner)
@@ -142,6 +145,46 @@ func (v *Versions) refresh() {
 		}
 		return "⚠ " + common.Sanitize(strings.Join(h.Drift, "; "))
 	})
+}
+
+// selected is the history on the cursor's line.
+func (v *Versions) selected() domain.History {
+	return v.res.Histories[v.sort.Row(v.grid.Cursor())]
+}
+
+// columns are the columns shown, by title: what s sorts by, in order.
+func (v *Versions) columns() []string {
+	cols := []string{"Item", "Current", "Latest", "Revs", "Drift"}
+	if v.owned() {
+		cols = append([]string{v.info.Key.PK.Name}, cols...)
+	}
+	return cols
+}
+
+// sortable are the histories as rows of their columns, for list.Sort
+// (nil unsorted): revision numbers and counts as numbers, the rest as
+// shown.
+func (v *Versions) sortable() []dynamo.Item {
+	if v.sort.Attr == "" {
+		return nil
+	}
+	items := make([]dynamo.Item, len(v.res.Histories))
+	for i, h := range v.res.Histories {
+		it := dynamo.Item{"Item": &types.AttributeValueMemberS{Value: historyName(h)},
+			"Revs":  &types.AttributeValueMemberN{Value: fmt.Sprint(len(h.Revisions))},
+			"Drift": &types.AttributeValueMemberS{Value: strings.Join(h.Drift, "; ")}}
+		if h.Current != nil {
+			it["Current"] = &types.AttributeValueMemberS{Value: h.Current.Label()}
+		}
+		if l := h.Latest(); l != nil {
+			it["Latest"] = &types.AttributeValueMemberN{Value: fmt.Sprint(l.Num)}
+		}
+		if v.owned() {
+			it[v.info.Key.PK.Name] = &types.AttributeValueMemberS{Value: h.Owner}
+		}
+		items[i] = it
+	}
+	return items
 }
 
 // historyName names a history in lists and titles; one spelt without a
@@ -181,7 +224,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			v.open = ""
 			for i, h := range v.res.Histories {
 				if h.Name == name {
-					v.grid.SetCursor(i)
+					v.grid.SetCursor(v.sort.Line(i))
 					return v, open(v.timeline(h))
 				}
 			}
@@ -199,7 +242,12 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, k.Refresh):
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
-			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
+			return v, open(v.timeline(v.selected()))
+		case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+			at := v.sort.Row(v.grid.Cursor())
+			list.SortKeyPressed(&v.sort, msg, k, v.columns())
+			v.refresh()
+			v.grid.SetCursor(v.sort.Line(at))
 		case key.Matches(msg, k.Filter):
 			if q, ok := v.Query(); ok {
 				return v, filterItems(v.c, v.info, q, "revisions")
@@ -250,6 +298,9 @@ func (v *Versions) View() string {
 	if drifted > 0 {
 		title += fmt.Sprintf(" · %d drifted", drifted)
 	}
+	if sorted := v.sort.Title(len(v.res.Histories), len(v.res.Histories)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	body := v.grid.View()
 	if note := v.req.ProjectionNote(); note != "" && !v.st.Fail.Stopped() {
 		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
@@ -274,7 +325,7 @@ func (v *Versions) View() string {
 	}
 	preview := ""
 	if len(v.res.Histories) > 0 {
-		preview = historySummary(st, v.res.Histories[v.grid.Cursor()], v.w-listW-4)
+		preview = historySummary(st, v.selected(), v.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
 }
@@ -326,7 +377,8 @@ func (v *Versions) keys() common.Keys {
 	ks := moveKeys(k, rows)
 	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
 	ks = append(ks, searchKeys(1, k, rows)...)
-	ks = append(ks, common.Line(1, common.On(k.Filter, query)), previewKey(1, v.c, v.w))
+	ks = append(ks, common.Line(1, common.On(k.Filter, query)), common.More(1, common.On(k.Sort, rows)),
+		common.More(1, common.On(k.SortFlip, rows)), previewKey(1, v.c, v.w))
 	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
 	ks = append(ks, common.Line(1, k.Back), common.More(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
 		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.st.Settled())))
