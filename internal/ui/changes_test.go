@@ -50,6 +50,22 @@ func TestChangesTab(t *testing.T) {
 	}
 }
 
+// TestChangesTabFailedReadOffersNoFollow: after a failed read of the
+// stream the Changes tab says so where its rows would be, its row count
+// says more may be there, F is off the help line and, pressed, says
+// what to do first (it did nothing).
+func TestChangesTabFailedReadOffersNoFollow(t *testing.T) {
+	db := demoData(t)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: failingStreams{db}, Now: func() time.Time { return demo.DemoEnd }})
+	h.keys("5")
+	h.contains(t, "read failed", "connection reset by peer", "no rows yet")
+	if line := helpLine(h); strings.Contains(line, "F follow") {
+		t.Fatalf("F offered after a failed read: %q", line)
+	}
+	h.keys("F")
+	h.said(t, "F follows from where the stream's read ends: r reads it again first")
+}
+
 // TestChangesTabOrderAndDiff: the newest change is first; stepping down
 // shows each one's diff, an INSERT as added attributes.
 func TestChangesTabOrderAndDiff(t *testing.T) {

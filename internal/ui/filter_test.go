@@ -321,7 +321,9 @@ func TestSortLoadedRows(t *testing.T) {
 	h := newHarness(t, 140, 35, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"})
 	h.keys("tab")
 	h.contains(t, "18 items loaded")
-	for range 6 { // PK, SK, City, DriveThru, OpenedOn, SquareFeet
+	h.keys("s") // the first column shown: SK, not the PK the title names once
+	h.contains(t, "sorted by SK ↑")
+	for range 4 { // City, DriveThru, OpenedOn, SquareFeet
 		h.keys("s")
 	}
 	h.contains(t, "sorted by SquareFeet ↑ · 18 loaded rows, not the table")

@@ -557,3 +557,40 @@ func TestItemHelpNamesWhatDShows(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpShowsOnlyKeysThatAct: the help line and ? list a key only where
+// it acts, derived from each page's keys: a Versions list with no rows
+// offered enter, / and the moves; n and N were listed before any search,
+// > where no item is selected, < and ctrl+i with no view to go to.
+func TestHelpShowsOnlyKeysThatAct(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "FRANCE", Versions: "*", Now: demoClock})
+	h.contains(t, "No Versions mode here")
+	line := helpLine(h)
+	for _, absent := range []string{"enter open", "/ search", "↑/k up"} {
+		if strings.Contains(line, absent) {
+			t.Errorf("an empty Versions list offers %q: %q", absent, line)
+		}
+	}
+	if !strings.Contains(line, "esc back") {
+		t.Errorf("esc back left the help line: %q", line)
+	}
+	h.keys("?")
+	for _, absent := range []string{"next match", "follow reference", "forward", " open "} {
+		if strings.Contains(h.screen(), absent) {
+			t.Errorf("? lists %q where it does nothing:\n%s", absent, h.screen())
+		}
+	}
+	h.keys("?")
+
+	h = newHarness(t, 120, 35, Config{Table: "Equipment", PK: demo.DriftedPiece, Now: demoClock})
+	h.keys("3")
+	h.keys("?")
+	h.contains(t, " open ", " search ", "</ctrl+o back")
+	if strings.Contains(h.screen(), "next match") {
+		t.Errorf("? lists n before any search:\n%s", h.screen())
+	}
+	h.keys("?", "/")
+	h.typeText("Audit")
+	h.keys("enter", "?")
+	h.contains(t, "next match")
+}

@@ -560,7 +560,7 @@ func (m *Model) helpView() string {
 	if pos != "" {
 		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
-	short := p.ShortHelp()
+	short := m.acting(p.ShortHelp())
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
@@ -569,15 +569,10 @@ func (m *Model) helpView() string {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
-		view = m.fullHelp(p.FullHelp())
-		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
-		if m.loadRunning() {
-			extra = append(extra, m.c.Keys.StopLoad)
+		view = m.fullHelp(m.actingFull(p.FullHelp()))
+		if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
+			view += "\n" + extra
 		}
-		if m.demo() {
-			extra = append(extra, m.c.Keys.Tour)
-		}
-		view += "\n" + m.help.ShortHelpView(extra)
 		if reasons := m.modeReasons(); len(reasons) > 0 {
 			view += "\n" + strings.Join(reasons, "\n")
 		}

@@ -27,8 +27,8 @@ var elsewhere = map[string]string{
 	"tour":             "the tour is the demo's (dynascope --demo)",
 	"filter":           "it filters a partition's items (2) or Time mode (4)",
 	"columns":          "it picks the columns of a partition's items (2) or Time mode (4)",
-	"sort":             "it sorts the rows of a partition's items (2) or Time mode (4)",
-	"sort_flip":        "it sorts the rows of a partition's items (2) or Time mode (4)",
+	"sort":             "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
+	"sort_flip":        "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
 	"flip":             "it flips the order of a partition's items (2) or Time mode (4)",
 	"wire":             "it shows an item as DynamoDB JSON in the item view (enter on a row)",
 	"copy":             "this view is not one query",
@@ -63,6 +63,9 @@ func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
 	acts := m.c.Keys.ActionsOf(msg)
 	if len(acts) == 0 {
 		return // not a key of the explorer
+	}
+	if l, ok := p.(common.KeyLister); ok && l.HelpKeys().Owns(msg) {
+		return // the page's own key, off for now: the page says why, or nothing
 	}
 	var listed []key.Binding
 	for _, g := range p.FullHelp() {

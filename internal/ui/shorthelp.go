@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // shortHelp is the help line within width: the page's keys, then ? help
@@ -18,7 +19,7 @@ func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 	typing := m.fatal == nil && m.top().Capturing()
 	var body, tail []key.Binding
 	for _, b := range bindings {
-		if !typing && (sameKeys(b, k.Help) || sameKeys(b, k.Quit)) {
+		if !b.Enabled() || !typing && (sameKeys(b, k.Help) || sameKeys(b, k.Quit)) {
 			continue
 		}
 		body = append(body, b)
@@ -57,3 +58,42 @@ func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 }
 
 func sameKeys(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }
+
+// acting turns off the explorer's own keys that a page lists where they
+// do nothing now (n and N until a search of this page is kept), so the
+// help shows a key only where it acts.
+func (m *Model) acting(bs []key.Binding) []key.Binding {
+	k := m.c.Keys
+	kept := m.search.Active() && m.searchPage == m.top().ID()
+	out := make([]key.Binding, 0, len(bs))
+	for _, b := range bs {
+		if sameKeys(b, k.NextMatch) || sameKeys(b, k.PrevMatch) {
+			b = common.On(b, kept)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// actingFull is acting over ? help's columns.
+func (m *Model) actingFull(groups [][]key.Binding) [][]key.Binding {
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = m.acting(g)
+	}
+	return out
+}
+
+// globalHelp are the explorer's keys ? help lists below the page's, each
+// where it acts: > on an item, < and ctrl+i where there is a view to go
+// back or forward to, X while a load runs, T in the demo.
+func (m *Model) globalHelp() []key.Binding {
+	k := m.c.Keys
+	sel, ok := m.top().(pages.ItemSelector)
+	selected := false
+	if ok {
+		_, _, selected = sel.SelectedItem()
+	}
+	return []key.Binding{common.On(k.RefFollow, selected), common.On(k.RefBack, len(m.back) > 0), common.On(k.RefForward, len(m.fwd) > 0),
+		common.On(k.StopLoad, m.loadRunning()), common.On(k.Tour, m.demo())}
+}

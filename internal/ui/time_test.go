@@ -646,3 +646,88 @@ func TestFollowNeedsTime(t *testing.T) {
 	// TestModeTabs), so F has nothing to follow.
 	h.contains(t, "Tree")
 }
+
+// TestTimeRefreshReanchorsRelativeRange: r on a range counted back from
+// now ("last 15m") counts it back from the new now and reads it again;
+// it kept the window it was opened with.
+func TestTimeRefreshReanchorsRelativeRange(t *testing.T) {
+	db := logTable(t)
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := start
+	putAt(t, db, start.Add(-5*time.Minute), "early")
+	putAt(t, db, start.Add(20*time.Minute), "later")
+	h := newHarness(t, 140, 30, Config{Client: db, Table: "Logs", PK: "d1", Range: "last 15m", Now: func() time.Time { return now }})
+	h.contains(t, "early", "1 item loaded")
+	before := h.rec.count("Query")
+	now = start.Add(30 * time.Minute) // "later" is in the last 15m now, "early" is not
+	h.keys("r")
+	if n := h.rec.count("Query") - before; n == 0 {
+		t.Fatalf("r on a relative range sent no request:\n%s", h.screen())
+	}
+	h.contains(t, "later", "1 item loaded", fmt.Sprint(start.Add(15*time.Minute).Unix()))
+	if strings.Contains(h.screen(), "early") {
+		t.Fatalf("r kept the window it was opened with:\n%s", h.screen())
+	}
+}
+
+// TestTimeKeepsItsRangeAcrossModes: leaving Time for another mode and
+// coming back lists the same range, and the next key acts as a key (it
+// was typed into a range bar focused again).
+func TestTimeKeepsItsRangeAcrossModes(t *testing.T) {
+	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.typeText("WARNING1# 2020-04-24")
+	h.keys("enter")
+	h.contains(t, `:prefix="WARNING1#2020-04-24T"`)
+	h.keys("2")
+	h.contains(t, "2 Items")
+	h.keys("4")
+	h.contains(t, "range › WARNING1# 2020-04-24", `:prefix="WARNING1#2020-04-24T"`)
+	h.keys("o") // a key, not text
+	if strings.Contains(h.screen(), "range › WARNING1# 2020-04-24o") {
+		t.Fatalf("o was typed into the range bar:\n%s", h.screen())
+	}
+	h.contains(t, "oldest first")
+}
+
+// TestFollowOnAMergedRangeNamesThisTablesPrefixes: F on a range merged
+// across prefixes says what to type for this partition, with its own
+// prefix, never another table's example.
+func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
+	h := newHarness(t, 140, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.typeText("since 2020-04-24")
+	h.keys("enter")
+	h.contains(t, "across 4 prefixes")
+	h.keys("F")
+	if strings.Contains(h.screen(), "amsg") {
+		t.Fatalf("F named another table's prefix:\n%s", h.screen())
+	}
+	h.said(t, "NORMAL# since 2020-04-24")
+}
+
+// TestTimeRefusedOffersNoTimeKeys: where Time mode says its keys hold no
+// time, its help line offers none of the keys that need a time (they did
+// nothing): no range bar, filter, zone or search over no rows.
+func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Range: "last 24h"})
+	h.contains(t, "do not read as time")
+	line := helpLine(h)
+	for _, absent := range []string{"t time range", "f filter", "z UTC/local", "/ search"} {
+		if strings.Contains(line, absent) {
+			t.Errorf("a Time mode with no time offers %q: %q", absent, line)
+		}
+	}
+	if !strings.Contains(line, "esc back") {
+		t.Errorf("esc back left the help line: %q", line)
+	}
+	// The rows read to decide it are not listed: the row count says so.
+	if strings.Contains(line, "row 1 of") {
+		t.Errorf("a Time mode that lists nothing counts rows: %q", line)
+	}
+	// Its own keys, off here, are never answered as another screen's.
+	h.keys("t")
+	if strings.Contains(h.screen(), "does not apply here: it opens Time mode") {
+		t.Errorf("t in Time mode was answered as a key of another screen:\n%s", h.screen())
+	}
+}

@@ -30,6 +30,22 @@ func TestVersionsList(t *testing.T) {
 	h.golden(t)
 }
 
+// TestVersionsSortByColumn: s and S sort the versioned items by the
+// columns shown, as the items list sorts its rows; the title says so, and
+// enter opens the history on the cursor's line.
+func TestVersionsSortByColumn(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.keys("3", "s")
+	h.contains(t, "sorted by Item ↑")
+	h.keys("S")
+	h.contains(t, "sorted by Item ↓")
+	if first := h.firstRow(); !strings.Contains(first, "Audit#PART-7") {
+		t.Fatalf("descending by name, Audit#PART-7 is not first: %q", first)
+	}
+	h.keys("g", "enter")
+	h.contains(t, "Audit#PART-7 · 3 revisions")
+}
+
 // openVersionsMode presses 3 and requires the list to take one Query.
 func openVersionsMode(t *testing.T, h *harness) {
 	t.Helper()
@@ -46,6 +62,11 @@ func TestVersionsTimelineDiff(t *testing.T) {
 	h.keys("3", "down", "enter")
 	before := h.rec.count("Query") + h.rec.count("GetItem")
 	h.contains(t, "Audit#PART-7 · 3 revisions · drifted", "v0 current", "Diff v2 → v3", "~ Status", `"FAIL"`)
+	// Under "Δ vs prev" the current copy's count is against the newest
+	// revision, and says so.
+	if line := lineWith(h.screen(), "v0 current"); !strings.Contains(line, " vs v3") {
+		t.Fatalf("the current copy's Δ does not say what it is against: %q", line)
+	}
 	h.golden(t)
 	h.keys("[") // v2 against v1
 	h.contains(t, "Diff v1 → v2", "Δ vs prev")
@@ -524,4 +545,14 @@ func TestVersionsSpeltByTheGrammar(t *testing.T) {
 	if got := h.m.commandLine(); !strings.Contains(got, "--version-pattern 'v{n}.{name}' --versions profile") {
 		t.Errorf("? shows %q", got)
 	}
+}
+
+// lineWith is the first line of screen holding s ("" when none does).
+func lineWith(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
 }

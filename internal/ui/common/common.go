@@ -57,6 +57,9 @@ type Common struct {
 	// a place dims the tabs the keys rule out, not only the page that
 	// read them.
 	KeysSeen map[string]KeysSeen
+	// TimeRanges are the range each place's Time mode listed when it was
+	// left ("" for all), so that coming back to Time lists it again.
+	TimeRanges map[string]string
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold
@@ -72,11 +75,15 @@ type KeysSeen struct {
 // p turned it off: below it the list's columns need the room.
 const PreviewWidth = 140
 
+// PreviewMin is the width below which no preview is shown: p does
+// nothing there.
+const PreviewMin = 100
+
 // ShowPreview reports whether a page w columns wide shows its preview
 // (never below 100 columns, where a pane leaves the list no room).
 func (c *Common) ShowPreview(w int) bool {
 	switch {
-	case w < 100:
+	case w < PreviewMin:
 		return false
 	case c.Preview != 0:
 		return c.Preview > 0

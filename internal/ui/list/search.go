@@ -1,6 +1,7 @@
 package list
 
 import (
+	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
 )
 
@@ -48,3 +49,15 @@ func (p *Pager) Unloaded() string {
 	}
 	return "more not read yet (↓ reads on)"
 }
+
+// Empty is the list of a view that lists nothing where its rows would be
+// (a mode that found it does not apply): search and the row count see no
+// rows, whatever was read to decide it.
+var Empty common.List = empty{}
+
+type empty struct{}
+
+func (empty) Rows() int          { return 0 }
+func (empty) RowText(int) string { return "" }
+func (empty) Cursor() int        { return 0 }
+func (empty) SetCursor(int)      {}

@@ -50,10 +50,8 @@ type Changes struct {
 	whole   bool             // every partition's changes (NewTableChanges)
 	changes []dynamo.Change  // newest first, masked
 	stats   dynamo.ChangesStats
-	since   time.Time // where the stream's 24 hours begin
-	loaded  bool
-	load    list.Request
-	fail    list.Failure
+	since   time.Time   // where the stream's 24 hours begin
+	st      list.Status // the read: reading…, its count, its failure
 	grid    components.Grid
 	w, h    int
 	follow  changesFollow // F: new records as they are written
@@ -125,7 +123,7 @@ func keyTitle(info dynamo.TableInfo) string {
 }
 
 func (p *Changes) Init() tea.Cmd {
-	ctx, req := p.load.Start(p.c)
+	ctx, req := p.st.Start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
 	return readChanges(ctx, p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id, req, p.request(now))
@@ -173,16 +171,14 @@ func (p *Changes) refresh() {
 func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		p.fail.Clear()
 		return p, p.Init()
 	case changesFollowedMsg:
 		return p, p.followed(msg)
 	case changesReadMsg:
-		if !p.load.Done(msg.req) {
+		if !p.st.Answer(msg.req, msg.err) {
 			return p, nil
 		}
-		p.loaded, p.stats = true, msg.stats
-		p.fail.Fail(msg.err)
+		p.stats = msg.stats
 		p.changes = p.changes[:0]
 		for _, c := range slices.Backward(msg.changes) {
 			p.changes = append(p.changes, c)
@@ -196,18 +192,16 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case p.follow.on() && (key.Matches(msg, k.Back) || key.Matches(msg, k.Follow)):
 			p.follow.req.Stop()
-		case key.Matches(msg, k.Follow) && p.loaded && !p.fail.Stopped():
+		case key.Matches(msg, k.Follow) && p.canFollow():
 			return p, p.startFollow()
-		case key.Matches(msg, k.Back) && p.load.InFlight():
-			p.load.Stop()
-			p.loaded = true
-			p.fail.Cancel()
+		case key.Matches(msg, k.Follow): // the help line leaves it out until then
+			return p, notice("F follows from where the stream's read ends: " + map[bool]string{true: "r reads it again first", false: "once it has answered"}[p.st.Fail.Stopped()])
+		case key.Matches(msg, k.Back) && p.st.Cancel():
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Refresh):
 			p.follow.req.Stop() // read again whole: following starts again from F
 			p.follow = changesFollow{}
-			p.fail.Clear()
 			return p, p.Init()
 		default:
 			p.grid.Update(msg)
@@ -238,14 +232,15 @@ func (p *Changes) listSize() (w, h int, wide bool) {
 func (p *Changes) View() string {
 	st := p.c.Styles
 	listW, listH, wide := p.listSize()
-	title := p.where() + " · " + common.Plural(len(p.changes), "change", "changes") + " in 24 h"
+	title := p.where() + " · " + p.st.Title(len(p.changes), "change", "changes")
+	if p.st.Answered() && !p.st.Fail.Stopped() {
+		title += " in 24 h"
+	}
 	body := p.grid.View()
 	switch {
-	case p.fail.Stopped():
-		title = p.where() + " · " + p.fail.Title(len(p.changes), "changes")
-		body = p.fail.Body(st, len(p.changes), "changes", listW-4)
-	case !p.loaded:
-		title = p.where() + " · reading the stream…" // nothing counted before the answer
+	case p.st.Fail.Stopped():
+		body = p.st.Fail.Body(st, len(p.changes), "changes", listW-4)
+	case !p.st.Answered():
 		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
 	case len(p.changes) == 0:
 		body = st.Dim.Render(components.Fit("No changes since "+p.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", listW-4))
@@ -301,7 +296,7 @@ func (p *Changes) Crumbs() []string {
 }
 func (p *Changes) ID() int         { return p.id }
 func (p *Changes) Mode() string    { return ModeChanges }
-func (p *Changes) Loading() bool   { return p.load.InFlight() }
+func (p *Changes) Loading() bool   { return p.st.Req.InFlight() }
 func (p *Changes) Capturing() bool { return false }
 
 // list.Request is what reading the stream took: calls, not capacity; and what
@@ -319,20 +314,36 @@ func (p *Changes) Request() string {
 	return fmt.Sprintf("stream of %s · %s · 0 RCU", common.Sanitize(p.info.Name), listed)
 }
 
-func (p *Changes) ShortHelp() []key.Binding {
+func (p *Changes) ShortHelp() []key.Binding  { return p.keys().ShortHelp() }
+func (p *Changes) HelpKeys() common.Keys     { return p.keys() }
+func (p *Changes) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
+
+// keys are the Changes mode's keys, each where it acts: F once the
+// stream has answered whole (or to stop following), / on the records.
+func (p *Changes) keys() common.Keys {
 	k := p.c.Keys
-	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, followLive(k.Follow), k.Refresh, k.NextMode, k.Back, k.Help, k.Quit})
+	rows := len(p.changes) > 0
+	ks := moveKeys(k, rows)
+	for _, s := range searchKeys(1, k, rows) {
+		s.Short = false // in ? help: the help line keeps its room for esc at 80 columns
+		ks = append(ks, s)
+	}
+	ks = append(ks, common.Line(1, common.On(followLive(k.Follow), p.follow.on() || p.canFollow())))
+	ks = append(ks, modeKeys(2, k, p.Modes(), p.Mode())...)
+	// r last on the help line: where the row count leaves no room, it
+	// gives way first (? help keeps it).
+	ks = append(ks, common.Line(1, k.Back), common.Line(1, k.Refresh), previewKey(1, p.c, p.w))
+	return append(ks, endKeys(3, k)...)
 }
+
+// canFollow reports whether F starts following: once the stream has
+// answered whole, following from where the read ended.
+func (p *Changes) canFollow() bool { return p.st.Settled() && !p.st.Fail.Stopped() }
 
 // followLive is the follow key as the Changes mode's help names it: it
 // follows the stream's new records, not new items.
 func followLive(b key.Binding) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "follow live"))
-}
-
-func (p *Changes) FullHelp() [][]key.Binding {
-	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {followLive(k.Follow), k.Refresh, k.Back}, modeHelp(k, p.Modes(), p.Mode()), {k.Help, k.Quit}}
 }
 
 func (p *Changes) place() place {

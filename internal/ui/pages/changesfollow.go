@@ -140,9 +140,5 @@ func addStats(a, b dynamo.ChangesStats) dynamo.ChangesStats {
 // return; a cancelled first read says so, and r reads again.
 func (p *Changes) Leave() {
 	p.follow.req.Stop()
-	if p.load.InFlight() { // as esc stops it: said to be cancelled, never still reading
-		p.load.Stop()
-		p.loaded = true
-		p.fail.Cancel()
-	}
+	p.st.Cancel() // as esc stops it: said to be cancelled, never still reading
 }

@@ -65,6 +65,12 @@ func (t *Time) startFollow() tea.Cmd {
 		return true
 	})
 	prefix, _ := t.splitPrefix(t.rangeTxt)
+	if prefix == "" && t.rangeUnder {
+		prefix = t.under
+	}
+	if prefix == "" && t.enc.NeedsPrefix() {
+		return t.followOnePrefix()
+	}
 	r := dynamo.FollowRequest{Query: t.pg.Query, TableKeys: t.pg.TableKeys, Enc: t.enc, Prefix: prefix,
 		Newest: newest, Since: time.Now(), Overlap: followOverlap}
 	ctx, req := t.follow.req.Start(t.c)
@@ -160,4 +166,49 @@ func followRate(s dynamo.FollowStats, now time.Time) string {
 
 // Leave stops following when another mode takes the tab's place: polling
 // a range nobody sees would go on costing reads until quit.
-func (t *Time) Leave() { t.stopFollow() }
+func (t *Time) Leave() {
+	t.stopFollow()
+	if t.c.TimeRanges == nil {
+		t.c.TimeRanges = map[string]string{}
+	}
+	t.c.TimeRanges[t.place().id()] = t.rangeTxt
+}
+
+// followOnePrefix says what F needs where the time follows a prefix and
+// none was given (the range is merged across them, or all is listed):
+// one of this partition's own prefixes, spelt as the range bar takes it.
+func (t *Time) followOnePrefix() tea.Cmd {
+	prefixes := t.prefixes
+	if len(prefixes) == 0 {
+		t.pg.Head.Each(func(it dynamo.Item) bool {
+			if kv, ok := dynamo.KeyValueOf(it[t.base.SKName]); ok {
+				if before, _, found := strings.Cut(kv.Text, t.enc.Sep); found && before != "" {
+					prefixes = append(prefixes, before+t.enc.Sep)
+				}
+			}
+			return len(prefixes) == 0
+		})
+	}
+	rest := t.rangeTxt
+	if rest == "" || t.rangeEndsInPast() {
+		rest = "last 15m"
+	}
+	what := "F follows one prefix at a time: t, then a prefix and an open range"
+	if len(prefixes) > 0 {
+		what = "F follows one prefix at a time: t, then e.g. " + common.Sanitize(prefixes[0]+" "+rest)
+		if len(prefixes) > 1 {
+			what += " (here: " + common.Sanitize(strings.Join(prefixes[:min(len(prefixes), 4)], " "))
+			if len(prefixes) > 4 {
+				what += " …"
+			}
+			what += ")"
+		}
+	}
+	return notice(what)
+}
+
+// rangeEndsInPast reports whether the listed range ends before now.
+func (t *Time) rangeEndsInPast() bool {
+	end, ok := t.rangeEnd()
+	return ok && end.Before(t.now())
+}

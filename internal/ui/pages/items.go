@@ -310,13 +310,9 @@ func (p *Items) refresh() {
 	// The partition key read is the same on every row: the title says it
 	// once. An index's sort key, then always the base table's keys (which
 	// item it is).
-	var keys []string
+	keys := p.keyColumns()
 	var cols []components.Column
-	for _, k := range p.keyNames() {
-		if k == p.pg.Query.PKName {
-			continue
-		}
-		keys = append(keys, k)
+	for _, k := range keys {
 		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
 	}
 	p.attrs = p.stats.columns(p.c, p.info.Name, maxColumns)
@@ -339,6 +335,18 @@ func (p *Items) refresh() {
 		}
 		return common.Cell(it[p.attrs[col-len(keys)]])
 	})
+}
+
+// keyColumns are the key attributes shown as columns: keyNames but the
+// partition key read, which the title says once.
+func (p *Items) keyColumns() []string {
+	var keys []string
+	for _, k := range p.keyNames() {
+		if k != p.pg.Query.PKName {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // keyNames are the key attributes listed first: the index's (when read
@@ -476,12 +484,31 @@ func (p *Items) ShortHelp() []key.Binding {
 	case p.picker != nil:
 		return p.picker.help(k)
 	}
-	return stepHelp(k, p.Modes(), p.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
+	return p.keys().ShortHelp()
 }
 
-func (p *Items) FullHelp() [][]key.Binding {
+func (p *Items) HelpKeys() common.Keys     { return p.keys() }
+func (p *Items) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
+
+// keys are the items list's keys, each where it acts: those on rows
+// where some are listed, t where the Time mode applies.
+func (p *Items) keys() common.Keys {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Preview}, modeHelp(k, p.Modes(), p.Mode()), {k.Range, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Back, k.Help, k.Quit}}
+	rows := p.pg.RowCount() > 0
+	tabs := p.Modes()
+	timeOn := false
+	for _, t := range tabs {
+		timeOn = timeOn || (t.Name == ModeTime && t.Off == "")
+	}
+	ks := moveKeys(k, rows)
+	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
+	ks = append(ks, searchKeys(1, k, rows)...)
+	ks = append(ks, common.Line(1, k.Filter), common.More(1, k.Columns), common.More(1, k.Flip),
+		common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)), previewKey(1, p.c, p.w))
+	ks = append(ks, modeKeys(2, k, tabs, p.Mode())...)
+	ks = append(ks, common.More(3, common.On(k.Range, timeOn)), common.More(3, k.Entities), common.More(3, k.Refresh), common.More(3, k.Copy),
+		common.More(3, k.CopyKey), common.More(3, k.Export), common.Line(4, k.Back))
+	return append(ks, endKeys(4, k)...)
 }
 
 // heldRows are the rows the list holds now, in its order (the gap's and

@@ -163,6 +163,9 @@ func openVersionsMode(p place) common.Page { return NewVersionsOn(p.c, p.info, p
 func openTimeMode(p place) common.Page {
 	t := NewTime(p.c, p.info, p.pk, p.index, p.c.Now)
 	t.Under(p.prefix)
+	if r, ok := p.c.TimeRanges[p.id()]; ok {
+		t.Back(r)
+	}
 	return t
 }
 

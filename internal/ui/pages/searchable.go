@@ -51,25 +51,23 @@ func (p *Items) Unloaded() string {
 }
 
 func (t *Time) List() common.List {
-	if t.picker != nil {
+	switch {
+	case t.picker != nil:
 		return &t.picker.grid
+	case t.phase == timeRefused: // the rows read only decided it: none is listed
+		return list.Empty
 	}
 	return list.NewHeld(&t.grid, &t.pg, &t.sort)
 }
 func (t *Time) Unloaded() string {
-	if t.picker != nil {
+	if t.picker != nil || t.phase == timeRefused {
 		return ""
 	}
 	return t.pg.Unloaded()
 }
 
 func (v *Versions) List() common.List { return &v.grid }
-func (v *Versions) Unloaded() string {
-	if !v.loaded {
-		return "the versions are still loading"
-	}
-	return ""
-}
+func (v *Versions) Unloaded() string  { return v.st.Unloaded("the versions are") }
 
 func (t *Timeline) List() common.List { return &t.grid }
 func (t *Timeline) Unloaded() string  { return "" }
@@ -90,3 +88,6 @@ func (p *Partitions) Unloaded() string {
 // TypesKeys marks the partitions' own / (go to a key, searching what is
 // loaded as it is typed), which the explorer's search leaves alone.
 func (p *Partitions) TypesKeys() {}
+
+func (p *Changes) List() common.List { return &p.grid }
+func (p *Changes) Unloaded() string  { return p.st.Unloaded("the stream is") }

@@ -7,12 +7,10 @@ import (
 )
 
 // sortKey takes s or S on the items list, keeping the cursor on its row.
+// It cycles through the columns shown, in their order: never the
+// partition key, the same on every row and not a column.
 func (p *Items) sortKey(msg tea.KeyPressMsg) {
-	attrs := []string{p.info.Key.PK.Name}
-	if p.info.Key.SK != nil {
-		attrs = append(attrs, p.info.Key.SK.Name)
-	}
-	attrs = append(attrs, p.attrs...)
+	attrs := append(p.keyColumns(), p.attrs...)
 	at := p.sort.Row(p.grid.Cursor())
 	list.SortKeyPressed(&p.sort, msg, p.c.Keys, attrs)
 	p.refresh()

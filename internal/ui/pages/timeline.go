@@ -33,6 +33,7 @@ type Timeline struct {
 	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
 	mark   int                    // row compared against; -1: the previous revision
 	vsZero bool                   // compare with v0_
+	deltaW int                    // digits a count of changes can take, so the counts line up
 	grid   components.Grid
 	w, hgt int
 }
@@ -67,12 +68,20 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h 
 // counts.
 func (t *Timeline) setColumns() {
 	revW, keyW := len("Revision"), len("Sort key")
+	attrs := 0
+	for _, rev := range t.rows {
+		if rev != nil {
+			attrs = max(attrs, len(rev.Item))
+		}
+	}
+	t.deltaW = len(fmt.Sprint(2 * attrs)) // a diff names at most the attributes of both sides
 	for r := range t.rows {
 		revW = max(revW, len(t.cell(r, 1)))
 		keyW = max(keyW, len(t.cell(r, 3)))
 	}
+	changesW := max(7, len(t.changesTitle()), lipgloss.Width(t.cell(0, 2)))
 	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
-		{Title: t.changesTitle(), Width: max(7, len(t.changesTitle()))}, {Title: "Sort key", Width: keyW}})
+		{Title: t.changesTitle(), Width: changesW}, {Title: "Sort key", Width: keyW}})
 }
 
 // comparison says what each revision is compared with, once: in the
@@ -126,10 +135,17 @@ func (t *Timeline) cell(r, col int) string {
 		if r == 0 && t.vsZero && t.mark < 0 {
 			return "" // the current copy: no difference from itself under "Δ vs v0"
 		}
-		if base := t.before(r); rev != nil && base != nil && base != rev {
-			return fmt.Sprintf("%d", len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		base := t.before(r)
+		if rev == nil || base == nil || base == rev {
+			return ""
 		}
-		return ""
+		n := fmt.Sprintf("%*d", t.deltaW, len(domain.Diff(t.strip(base.Item), t.strip(rev.Item))))
+		if r == 0 && t.mark < 0 && !t.vsZero {
+			// The current copy has no revision before it: it is compared
+			// with the newest, and says so under "Δ vs prev".
+			return n + " vs " + common.Sanitize(base.Label())
+		}
+		return n
 	}
 	if rev == nil {
 		return ""
@@ -430,15 +446,30 @@ func (t *Timeline) diff0() key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
 }
 
-func (t *Timeline) ShortHelp() []key.Binding {
-	k := t.c.Keys
-	// 0 and m first: [ and ] move as ↑ and ↓ do.
-	return []key.Binding{t.diff0(), t.markHelp(), k.PrevRev, k.NextRev, k.Open, k.Back, k.Help}
-}
+func (t *Timeline) ShortHelp() []key.Binding  { return t.keys().ShortHelp() }
+func (t *Timeline) HelpKeys() common.Keys     { return t.keys() }
+func (t *Timeline) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
 
-func (t *Timeline) FullHelp() [][]key.Binding {
+// keys are the timeline's keys, each where it acts: 0 and m first on the
+// help line ([ and ] move as ↑ and ↓ do), stepping where there is more
+// than one row, enter where the selected revision was read.
+func (t *Timeline) keys() common.Keys {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.PrevRev, k.NextRev, t.markHelp(), t.diff0()}, {k.Search, k.NextMatch, k.PrevMatch, k.Preview}, {k.Open, k.Export, k.Back, k.Help, k.Quit}}
+	steps := len(t.rows) > 1
+	rev := t.rows[t.grid.Cursor()]
+	ks := common.Keys{common.Line(1, common.On(t.diff0(), steps)), common.Line(1, common.On(t.markHelp(), rev != nil && steps)),
+		common.Line(1, common.On(k.PrevRev, steps)), common.Line(1, common.On(k.NextRev, steps))}
+	for _, m := range moveKeys(k, steps) {
+		m.Short = false
+		ks = append(ks, m)
+	}
+	ks = append(ks, common.Line(3, common.On(k.Open, rev != nil && t.rawOf(rev) != nil)))
+	for _, s := range searchKeys(2, k, true) {
+		s.Short = false
+		ks = append(ks, s)
+	}
+	ks = append(ks, previewKey(2, t.c, t.w), common.More(3, k.Export), common.Line(3, k.Back), common.Line(3, k.Help), common.More(3, k.Quit))
+	return ks
 }
 
 // DeepLink reopens this timeline from the command line.

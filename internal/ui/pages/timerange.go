@@ -57,6 +57,7 @@ type Time struct {
 	inputErr   string
 	jumpTo     *time.Time        // a jump waiting for more pages
 	initial    string            // a range to run once the format is known (--range)
+	returned   bool              // opened again after being left: the range bar stays closed
 	pending    domain.FilterNode // a filter to apply once the format is known
 	jumpLeft   int
 	grid       components.Grid
@@ -180,6 +181,9 @@ func (t *Time) Init() tea.Cmd {
 			if t.initial != "" {
 				return t.afterDetect()
 			}
+			if t.returned {
+				return t.pg.Next()
+			}
 			return tea.Batch(t.pg.Next(), t.input.Focus())
 		}
 	}
@@ -199,6 +203,12 @@ func (t *Time) skNumber() bool {
 // link: --range 'last 24h').
 func (t *Time) StartWith(text string) { t.initial = text }
 
+// Back lists the range the Time mode listed when it was left ("": all),
+// with the range bar closed: the next key is a key, not text.
+func (t *Time) Back(text string) {
+	t.initial, t.returned = text, true
+}
+
 // Filter applies a filter once the time format is known: the first page
 // is read unfiltered, as the sample the format is detected from.
 func (t *Time) Filter(n domain.FilterNode) { t.pending = t.c.Masked.Filter(t.base.Table, n) }
@@ -211,6 +221,9 @@ func (t *Time) afterDetect() tea.Cmd {
 		if t.initial == "" {
 			return tea.Batch(t.run(t.pg.Query, t.rangeTxt), t.input.Focus())
 		}
+	}
+	if t.initial == "" && t.returned {
+		return nil
 	}
 	if t.initial == "" {
 		return t.input.Focus()
@@ -634,11 +647,22 @@ func (t *Time) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
 		t.sortKey(msg)
 	case key.Matches(msg, k.Refresh):
-		return t.run(t.pg.Query, t.rangeTxt), true
+		return t.rerun(), true
 	default:
 		return nil, false
 	}
 	return nil, true
+}
+
+// rerun reads the range again from its text, so that a span counted back
+// from now ("last 15m") is counted back from the new now: its compiled
+// bounds were anchored to when it was typed.
+func (t *Time) rerun() tea.Cmd {
+	if t.rangeTxt == "" {
+		return t.run(t.pg.Query, "")
+	}
+	t.input.SetValue(t.rangeTxt)
+	return t.submit()
 }
 
 // openKey: G jumps to the end, enter opens the row.
@@ -955,12 +979,31 @@ func (t *Time) ShortHelp() []key.Binding {
 	case t.picker != nil:
 		return t.picker.help(k)
 	}
-	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Range, k.Search, k.Filter, k.Zone, k.NextMode, k.Back, k.Help})
+	return t.keys().ShortHelp()
 }
 
-func (t *Time) FullHelp() [][]key.Binding {
+func (t *Time) HelpKeys() common.Keys     { return t.keys() }
+func (t *Time) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
+
+// keys are the Time mode's keys, each where it acts: those that need the
+// keys' time format (the range bar, the filter, the zone, following…)
+// once it is known, those on rows where some are listed.
+func (t *Time) keys() common.Keys {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Range, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Columns, k.Flip, k.Sort, k.SortFlip, k.Follow, k.Zone}, modeHelp(k, t.Modes(), t.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Open, k.Back, k.Help, k.Quit}}
+	ready := t.ready()
+	rows := ready && t.pg.RowCount() > 0
+	_, query := t.Query()
+	ks := moveKeys(k, rows)
+	ks = append(ks, common.Line(1, common.On(k.Range, ready)))
+	ks = append(ks, searchKeys(1, k, rows)...)
+	ks = append(ks, common.Line(1, common.On(k.Filter, ready)), common.More(1, common.On(k.Columns, ready)),
+		common.More(1, common.On(k.Flip, ready)), common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)),
+		common.More(1, common.On(k.Follow, ready)), common.Line(1, common.On(k.Zone, ready)))
+	ks = append(ks, modeKeys(2, k, t.Modes(), t.Mode())...)
+	ks = append(ks, common.More(3, common.On(k.Refresh, ready || t.pg.Fail.Stopped())), common.More(3, common.On(k.Copy, query)),
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, ready)),
+		common.More(4, common.On(k.Open, rows)), common.Line(4, k.Back))
+	return append(ks, endKeys(4, k)...)
 }
 
 // Query is what the page lists.

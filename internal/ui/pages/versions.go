@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -36,18 +37,17 @@ func loadVersions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.
 // newest revision and its drift, drifted ones in red. enter opens the
 // item's timeline, from what was read: no further request.
 type Versions struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	req    dynamo.VersionsRequest
-	res    dynamo.VersionsResult
-	loaded bool
-	listW  int    // the list's width, as laid out (SetSize)
-	open   string // a logical item whose timeline opens once loaded
-	load   list.Request
-	fail   list.Failure // why the read stopped before the partition's end
-	grid   components.Grid
-	w, h   int
+	c     *common.Common
+	id    int
+	info  dynamo.TableInfo
+	req   dynamo.VersionsRequest
+	res   dynamo.VersionsResult
+	listW int         // the list's width, as laid out (SetSize)
+	open  string      // a logical item whose timeline opens once loaded
+	st    list.Status // the read: reading…, its count, why it stopped before the partition's end
+	sort  list.Sort   // s/S: the histories' order on screen
+	grid  components.Grid
+	w, h  int
 }
 
 // OpenItem opens the timeline of the logical item name once the versions
@@ -85,7 +85,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	}
 	v.grid.SetColumns(cols)
 	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
-		if r < len(v.res.Histories) && v.res.Histories[r].Drifted() {
+		if r < len(v.res.Histories) && v.res.Histories[v.sort.Row(r)].Drifted() {
 			return &v.c.Styles.Drift
 		}
 		return nil
@@ -95,7 +95,7 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.load.Start(v.c)
+	ctx, req := v.st.Start(v.c)
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -115,8 +115,9 @@ func (v *Versions) indexName() string {
 
 func (v *Versions) refresh() {
 	hs := v.res.Histories
+	v.sort.Apply(v.sortable())
 	v.grid.SetRows(len(hs), func(r, col int) string {
-		h := hs[r]
+		h := hs[v.sort.Row(r)]
 		if v.owned() {
 			if col == 0 {
 				return common.Sanitize(h.Owner)
@@ -146,6 +147,46 @@ func (v *Versions) refresh() {
 	})
 }
 
+// selected is the history on the cursor's line.
+func (v *Versions) selected() domain.History {
+	return v.res.Histories[v.sort.Row(v.grid.Cursor())]
+}
+
+// columns are the columns shown, by title: what s sorts by, in order.
+func (v *Versions) columns() []string {
+	cols := []string{"Item", "Current", "Latest", "Revs", "Drift"}
+	if v.owned() {
+		cols = append([]string{v.info.Key.PK.Name}, cols...)
+	}
+	return cols
+}
+
+// sortable are the histories as rows of their columns, for list.Sort
+// (nil unsorted): revision numbers and counts as numbers, the rest as
+// shown.
+func (v *Versions) sortable() []dynamo.Item {
+	if v.sort.Attr == "" {
+		return nil
+	}
+	items := make([]dynamo.Item, len(v.res.Histories))
+	for i, h := range v.res.Histories {
+		it := dynamo.Item{"Item": &types.AttributeValueMemberS{Value: historyName(h)},
+			"Revs":  &types.AttributeValueMemberN{Value: fmt.Sprint(len(h.Revisions))},
+			"Drift": &types.AttributeValueMemberS{Value: strings.Join(h.Drift, "; ")}}
+		if h.Current != nil {
+			it["Current"] = &types.AttributeValueMemberS{Value: h.Current.Label()}
+		}
+		if l := h.Latest(); l != nil {
+			it["Latest"] = &types.AttributeValueMemberN{Value: fmt.Sprint(l.Num)}
+		}
+		if v.owned() {
+			it[v.info.Key.PK.Name] = &types.AttributeValueMemberS{Value: h.Owner}
+		}
+		items[i] = it
+	}
+	return items
+}
+
 // historyName names a history in lists and titles; one spelt without a
 // name (v_1, or a pattern with no {name}) by its form.
 func historyName(h domain.History) string {
@@ -163,23 +204,21 @@ func historyName(h domain.History) string {
 func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
-		v.fail.Clear()
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.load.Start(v.c)
+			ctx, req := v.st.Start(v.c)
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
 	case versionsLoadedMsg:
-		if !v.load.Done(msg.req) {
+		if !v.st.Answer(msg.req, msg.err) {
 			return v, nil
 		}
-		v.res, v.loaded = msg.result, true
+		v.res = msg.result
 		if v.req.Pattern == nil && msg.result.Pattern != nil {
 			v.req.Pattern = msg.result.Pattern // the key grammar's spelling (v{n}.{name}): the command that reopens the view names it
 		}
-		v.fail.Fail(msg.err)
 		v.refresh()
 		if msg.err != nil {
 			return v, common.Report(msg.err, false, v.id)
@@ -188,7 +227,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			v.open = ""
 			for i, h := range v.res.Histories {
 				if h.Name == name {
-					v.grid.SetCursor(i)
+					v.grid.SetCursor(v.sort.Line(i))
 					return v, open(v.timeline(h))
 				}
 			}
@@ -198,19 +237,20 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := v.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && v.load.InFlight():
-			v.load.Stop()
-			v.loaded = true
-			v.fail.Cancel()
+		case key.Matches(msg, k.Back) && v.st.Cancel():
 		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
 			return v, back
-		case key.Matches(msg, k.Refresh) && v.fail.Err != nil:
+		case key.Matches(msg, k.Refresh) && v.st.Fail.Err != nil:
 			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
 		case key.Matches(msg, k.Refresh):
-			v.fail.Clear()
 			return v, v.Init()
 		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
-			return v, open(v.timeline(v.res.Histories[v.grid.Cursor()]))
+			return v, open(v.timeline(v.selected()))
+		case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
+			at := v.sort.Row(v.grid.Cursor())
+			list.SortKeyPressed(&v.sort, msg, k, v.columns())
+			v.refresh()
+			v.grid.SetCursor(v.sort.Line(at))
 		case key.Matches(msg, k.Filter):
 			if q, ok := v.Query(); ok {
 				return v, filterItems(v.c, v.info, q, "revisions")
@@ -238,8 +278,8 @@ func (v *Versions) SetSize(w, h int) {
 		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
 		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
 	}
-	rows := v.h - 2 - v.fail.LineBelow(len(v.res.Histories))
-	if v.req.ProjectionNote() != "" && !v.fail.Stopped() {
+	rows := v.h - 2 - v.st.Fail.LineBelow(len(v.res.Histories))
+	if v.req.ProjectionNote() != "" && !v.st.Fail.Stopped() {
 		rows = v.h - 3 // the projection's note below the rows
 	}
 	v.grid.SetSize(v.listW-4, rows)
@@ -254,25 +294,24 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := common.KeyCell(v.req.PK) + " · " + common.Plural(len(v.res.Histories), "versioned item", "versioned items")
-	if !v.loaded && !v.fail.Stopped() {
-		title = common.KeyCell(v.req.PK) + " · reading…" // no answer yet: nothing is counted
-	}
+	title := common.KeyCell(v.req.PK) + " · " + v.st.Title(len(v.res.Histories), "versioned item", "versioned items")
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
 	if drifted > 0 {
 		title += fmt.Sprintf(" · %d drifted", drifted)
 	}
+	if sorted := v.sort.Title(len(v.res.Histories), len(v.res.Histories)); sorted != "" {
+		title = sorted + " · " + title // first: a narrow frame cuts the end
+	}
 	body := v.grid.View()
-	if note := v.req.ProjectionNote(); note != "" && !v.fail.Stopped() {
+	if note := v.req.ProjectionNote(); note != "" && !v.st.Fail.Stopped() {
 		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
 	switch {
-	case v.fail.Stopped():
-		title = common.KeyCell(v.req.PK) + " · " + v.fail.Title(len(v.res.Histories), "versioned items")
-		body = v.fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
-	case !v.loaded:
+	case v.st.Fail.Stopped():
+		body = v.st.Fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
+	case !v.st.Answered():
 		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
 	case len(v.res.Histories) == 0:
 		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration."
@@ -289,7 +328,7 @@ func (v *Versions) View() string {
 	}
 	preview := ""
 	if len(v.res.Histories) > 0 {
-		preview = historySummary(st, v.res.Histories[v.grid.Cursor()], v.w-listW-4)
+		preview = historySummary(st, v.selected(), v.w-listW-4)
 	}
 	return joinH(list, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
 }
@@ -319,7 +358,7 @@ func (v *Versions) Crumbs() []string {
 }
 func (v *Versions) ID() int         { return v.id }
 func (v *Versions) Mode() string    { return "Versions" }
-func (v *Versions) Loading() bool   { return v.load.InFlight() }
+func (v *Versions) Loading() bool   { return v.st.Req.InFlight() }
 func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
@@ -327,14 +366,26 @@ func (v *Versions) Request() string {
 	return fmt.Sprintf("%s · %d req · %s", level.Describe(), v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
 
-func (v *Versions) ShortHelp() []key.Binding {
-	k := v.c.Keys
-	return stepHelp(k, v.Modes(), v.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, k.NextMode, k.Back, k.Help, k.Quit})
-}
+func (v *Versions) ShortHelp() []key.Binding  { return v.keys().ShortHelp() }
+func (v *Versions) HelpKeys() common.Keys     { return v.keys() }
+func (v *Versions) FullHelp() [][]key.Binding { return v.keys().FullHelp() }
 
-func (v *Versions) FullHelp() [][]key.Binding {
+// keys are the Versions mode's keys, each where it acts: on the rows
+// once some are listed, the filter where there is a query to filter,
+// export once the read has answered.
+func (v *Versions) keys() common.Keys {
 	k := v.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Preview, k.Back}, modeHelp(k, v.Modes(), v.Mode()), {k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	rows := len(v.res.Histories) > 0
+	_, query := v.Query()
+	ks := moveKeys(k, rows)
+	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
+	ks = append(ks, searchKeys(1, k, rows)...)
+	ks = append(ks, common.Line(1, common.On(k.Filter, query)), common.More(1, common.On(k.Sort, rows)),
+		common.More(1, common.On(k.SortFlip, rows)), previewKey(1, v.c, v.w))
+	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
+	ks = append(ks, common.Line(1, k.Back), common.More(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.st.Settled())))
+	return append(ks, endKeys(4, k)...)
 }
 
 // Query is the partition's revision keys.
@@ -367,7 +418,7 @@ func versionsLink(table, index string, pk domain.KeyValue, p *domain.VersionPatt
 // Loaded is the versioned items as listed; exporting them reads nothing.
 func (v *Versions) Loaded() (common.Loaded, bool) {
 	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
-	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.loaded && !v.load.InFlight()
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.st.Settled()
 }
 
 // Click selects the clicked row, or asks to open it when already selected

@@ -1,0 +1,53 @@
+package pages
+
+import (
+	"github.com/dynascope/dynascope/internal/keymap"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// A page's help is derived from one list of its keys (common.Keys), each
+// turned off where it does not act; these are the parts list pages share.
+
+// moveKeys are the moves, in column 0 of ? help, ↑ and ↓ on the help line
+// too; they act where there are rows to move through.
+func moveKeys(k keymap.KeyMap, rows bool) common.Keys {
+	var ks common.Keys
+	for i, b := range k.Moves() {
+		b = common.On(b, rows)
+		if i < 2 {
+			ks = append(ks, common.Line(0, b))
+			continue
+		}
+		ks = append(ks, common.More(0, b))
+	}
+	return ks
+}
+
+// modeKeys are tab on the help line and the mode keys in column group of
+// ? help, each where it acts: tab where another mode applies, a mode's
+// key where that mode does.
+func modeKeys(group int, k keymap.KeyMap, tabs []common.ModeTab, cur string) common.Keys {
+	step := len(modeStep(k, tabs, cur)) > 0
+	ks := common.Keys{common.Line(group, common.On(k.NextMode, step)), common.More(group, common.On(k.PrevMode, step))}
+	for _, t := range tabs {
+		ks = append(ks, common.More(group, common.On(t.Key, t.Off == "")))
+	}
+	return ks
+}
+
+// searchKeys are / on the help line and n N in ? help, where there are
+// rows to search (the explorer turns n and N off until a search is kept).
+func searchKeys(group int, k keymap.KeyMap, rows bool) common.Keys {
+	return common.Keys{common.Line(group, common.On(k.Search, rows)),
+		common.More(group, common.On(k.NextMatch, rows)), common.More(group, common.On(k.PrevMatch, rows))}
+}
+
+// previewKey is p where it acts: from common.PreviewMin columns.
+func previewKey(group int, c *common.Common, w int) common.Key {
+	return common.More(group, common.On(c.Keys.Preview, w >= common.PreviewMin))
+}
+
+// endKeys are ? help and q quit, last everywhere.
+func endKeys(group int, k keymap.KeyMap) common.Keys {
+	return common.Keys{common.Line(group, k.Help), common.Line(group, k.Quit)}
+}
