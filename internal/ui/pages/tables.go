@@ -225,12 +225,18 @@ func (t *Tables) refreshRows() {
 			if l, loading := t.c.TableLoad(name); loading {
 				return loadCell(l)
 			}
+			if ok && unreported(info) {
+				return "–" // 0 items and 0 bytes: a fresh count, not an empty table
+			}
 			if ok {
 				return common.Thousands(int(info.ItemCount))
 			}
 		case 4:
 			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
 				return "…" // still growing
+			}
+			if ok && unreported(info) {
+				return "–"
 			}
 			if ok {
 				return common.HumanBytes(info.SizeBytes)
@@ -239,6 +245,12 @@ func (t *Tables) refreshRows() {
 		return ""
 	})
 }
+
+// unreported: DescribeTable says 0 items in 0 bytes, which is what
+// DynamoDB (and dynalite) say of a table whose count has not been taken
+// yet (it is taken about every six hours), not only of an empty one.
+// Nothing is read to find out which.
+func unreported(info dynamo.TableInfo) bool { return info.ItemCount == 0 && info.SizeBytes == 0 }
 
 // loadCell is the Items cell of a table not (yet) whole: how many items
 // are in and why it is not complete.
@@ -344,9 +356,17 @@ func (t *Tables) preview() string {
 		lines = append(lines, "")
 	}
 	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
-	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
-		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
-		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	if unreported(info) {
+		lines = append(lines, st.Dim.Render("items          ")+st.Dim.Render("– not reported"),
+			st.Dim.Render("size           ")+st.Dim.Render("– not reported"),
+			st.Dim.Render("               DynamoDB reports 0 items and 0 bytes: its estimate is"),
+			st.Dim.Render("               updated about every 6 hours, and a table it has not"),
+			st.Dim.Render("               counted yet reads 0 whether it holds items or not"))
+	} else {
+		lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
+			st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
+			st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	}
 	// The stream is DescribeTable's too: whether Changes can be read here.
 	if info.Stream.ARN != "" {
 		lines = append(lines, st.Dim.Render("stream         ")+common.Sanitize(info.Stream.View), "")
