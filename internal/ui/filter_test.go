@@ -18,6 +18,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // page7Table is a partition of 1,000 items of about 10 KB (about 100 to a
@@ -351,4 +352,156 @@ func TestSortTimeList(t *testing.T) {
 	h.contains(t, "sorted by ", "loaded rows, not the table")
 	h.keys("S")
 	h.contains(t, "↓")
+}
+
+// seedSearchTable writes "Wide": 40 partitions of 30 items of about 1 KB,
+// every 37th with Status = "FAIL", and returns the matches' keys as a
+// filtered full read computed here finds them.
+func seedSearchTable(t *testing.T, w seedable) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	var items []dynamo.Item
+	pad := strings.Repeat("y", 1000)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for p := range 40 {
+		for i := range 30 {
+			status := "PASS"
+			if (p*30+i)%37 == 0 {
+				status = "FAIL"
+			}
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("acct#%02d", p)), "SK": s(fmt.Sprintf("job#%03d", i)), "Status": s(status), "Pad": s(pad)})
+		}
+	}
+	if err := demo.CreateKeyTable(ctx, w, "Wide", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	// the filtered full read: every item, filtered here
+	want := map[string]bool{}
+	var start dynamo.Item
+	for {
+		out, err := w.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Wide"), ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			if it["Status"].(*types.AttributeValueMemberS).Value == "FAIL" {
+				want[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	return want
+}
+
+// searchRows are the keys the search page has found.
+func searchRows(t *testing.T, h *harness) map[string]bool {
+	t.Helper()
+	s, ok := h.m.top().(*pages.Search)
+	if !ok {
+		t.Fatalf("the page on top is %T, not the search", h.m.top())
+	}
+	got := map[string]bool{}
+	for _, it := range s.Rows() {
+		k := it["PK"].(*types.AttributeValueMemberS).Value + " " + it["SK"].(*types.AttributeValueMemberS).Value
+		if got[k] {
+			t.Errorf("%s listed twice", k)
+		}
+		got[k] = true
+	}
+	return got
+}
+
+// TestTableSearchMatchesAFilteredFullRead (39.3): f on a table's
+// partitions list filters the whole table: the matches listed, once read
+// to the end, are those of a filtered full read, at every size, on
+// dynalite and the embedded backend; the request line says the Scan,
+// scanned and matched, and what it cost.
+func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+				h.keys("f")
+				h.contains(t, "filter › ")
+				h.typeText(`Status = "FAIL"`)
+				h.keys("enter")
+				for range 100 {
+					if strings.Contains(h.screen(), "whole table scanned") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				h.contains(t, "whole table scanned", "Scan Wide", "FilterExpression: Status = \"FAIL\"", "scanned 1,200", fmt.Sprintf("matched %d", len(want)), "RCU")
+				got := searchRows(t, h)
+				for k := range want {
+					if !got[k] {
+						t.Errorf("%s matches and is not listed", k)
+					}
+				}
+				for k := range got {
+					if !want[k] {
+						t.Errorf("%s is listed and does not match", k)
+					}
+				}
+				if strings.Contains(h.screen(), "PASS") {
+					t.Errorf("a non-matching item is on screen:\n%s", h.screen())
+				}
+				h.keys("g", "enter")
+				h.contains(t, `"FAIL"`) // the item view of the first match
+			})
+		}
+	}
+}
+
+// TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
+// most its budget (RCU billed at the recording client, 0.5 over at most),
+// says it stopped and how to go on; r reads on a budget at a time, to
+// the same matches as a read without a budget.
+func TestTableSearchStopsAtTheBudget(t *testing.T) {
+	const budget = 40.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return budget }})
+			before, _ := h.m.cfg.Session.Billed()
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			spent, _ := h.m.cfg.Session.Billed()
+			if spent-before > budget+0.5 || spent-before < budget/2 {
+				t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
+			}
+			h.contains(t, "stopped at the budget: r reads on")
+			h.said(t, "r reads on")
+			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
+				from, _ := h.m.cfg.Session.Billed()
+				h.keys("r")
+				for range 50 {
+					if s := h.screen(); strings.Contains(s, "whole table scanned") || strings.Contains(s, "stopped at the budget") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				to, _ := h.m.cfg.Session.Billed()
+				if to-from > budget+0.5 {
+					t.Fatalf("r spent %.1f RCU for a %.0f RCU budget", to-from, budget)
+				}
+			}
+			got := searchRows(t, h)
+			if len(got) != len(want) {
+				t.Fatalf("%d matches after reading on, want %d", len(got), len(want))
+			}
+			for k := range want {
+				if !got[k] {
+					t.Errorf("%s matches and is not listed", k)
+				}
+			}
+		})
+	}
 }

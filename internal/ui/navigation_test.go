@@ -426,6 +426,7 @@ var textInputs = []struct {
 	{"search-items", Config{Table: "DeviceLogs", PK: "123"}, []string{"/"}},
 	{"go-to", Config{Table: "Locations"}, []string{"/"}},
 	{"filter", Config{Table: "DeviceLogs", PK: "123"}, []string{"f"}},
+	{"table-filter", Config{Table: "Locations"}, []string{"f"}},
 	{"range", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"t", "ctrl+u"}},
 	{"time-filter", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"f"}},
 	{"export", Config{Table: "DeviceLogs", PK: "123"}, []string{"e"}},
