@@ -505,3 +505,91 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestStatementPlanShownThenRun (39.3): : opens a PartiQL SELECT prompt
+// on the open table; the plan (Query on X, or Scan: up to N RCU) shows
+// before anything is read, enter runs it, and its results are those of a
+// filtered full read, on dynalite and the embedded backend, at every
+// size; y copies the aws command and enter opens an item.
+func TestStatementPlanShownThenRun(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		inAcct := map[string]bool{}
+		for k := range want {
+			if strings.HasPrefix(k, "acct#01 ") {
+				inAcct[k] = true
+			}
+		}
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			for _, c := range []struct {
+				where, plan string
+				want        map[string]bool
+			}{
+				{`Status = 'FAIL'`, "Scan Wide in 1 segment: up to", want},
+				{`PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
+			} {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
+					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+					h.keys(":")
+					h.contains(t, `SELECT › * FROM "Wide" WHERE`)
+					h.typeText(c.where)
+					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
+					h.contains(t, "Plan: ", "enter runs it")
+					if !strings.Contains(h.m.top().Request(), c.plan) {
+						t.Fatalf("the plan is not %q: %s\n%s", c.plan, h.m.top().Request(), h.screen())
+					}
+					if h.rec.count("Scan") != scans || h.rec.count("Query") != queries {
+						t.Fatal("the prompt read items before enter")
+					}
+					h.keys("enter")
+					for range 100 {
+						if s := h.screen(); strings.Contains(s, "whole table scanned") || strings.Contains(s, "all read") {
+							break
+						}
+						h.keys("pgdown")
+					}
+					got := searchRows(t, h)
+					if len(got) != len(c.want) {
+						t.Fatalf("%d results, want %d\n%s", len(got), len(c.want), h.screen())
+					}
+					for k := range c.want {
+						if !got[k] {
+							t.Errorf("%s matches and is not listed", k)
+						}
+					}
+					h.keys("g", "y")
+					h.said(t, "aws dynamodb "+strings.ToLower(c.plan[:4]))
+					h.keys("enter")
+					h.contains(t, `"FAIL"`)
+				})
+			}
+		}
+	}
+}
+
+// TestStatementRefusedReadsNothing (39.3): a statement that is not a
+// SELECT, or does not parse, says what is wrong and where, and enter
+// reads nothing.
+func TestStatementRefusedReadsNothing(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, text := range []string{`DELETE FROM "Wide" WHERE PK = 'acct#01'`, `UPDATE "Wide" SET a = 1`, `* FROM "Wide" WHERE Status = `} {
+		h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide"})
+		before := h.rec.count("Scan") + h.rec.count("Query")
+		h.keys(":")
+		h.send(keyPress("ctrl+u"))
+		h.typeText(text)
+		h.keys("enter")
+		s := h.screen()
+		if !strings.Contains(s, "column") && !strings.Contains(s, "writes") {
+			t.Errorf("%q: no refusal on screen:\n%s", text, s)
+		}
+		if n := h.rec.count("Scan") + h.rec.count("Query"); n != before {
+			t.Errorf("%q: %d reads", text, n-before)
+		}
+		if _, ok := h.m.top().(*pages.Statement); !ok {
+			t.Errorf("%q: the prompt closed on enter: %T", text, h.m.top())
+		}
+	}
+}

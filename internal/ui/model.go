@@ -570,7 +570,7 @@ func (m *Model) helpView() string {
 	}
 	if m.showHelp {
 		view = m.fullHelp(p.FullHelp())
-		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		extra := []key.Binding{m.c.Keys.Statement, m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
 		if m.loadRunning() {
 			extra = append(extra, m.c.Keys.StopLoad)
 		}

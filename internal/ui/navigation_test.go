@@ -427,6 +427,7 @@ var textInputs = []struct {
 	{"go-to", Config{Table: "Locations"}, []string{"/"}},
 	{"filter", Config{Table: "DeviceLogs", PK: "123"}, []string{"f"}},
 	{"table-filter", Config{Table: "Locations"}, []string{"f"}},
+	{"statement", Config{Table: "Locations"}, []string{":"}},
 	{"range", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"t", "ctrl+u"}},
 	{"time-filter", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"f"}},
 	{"export", Config{Table: "DeviceLogs", PK: "123"}, []string{"e"}},

@@ -42,6 +42,11 @@ type Search struct {
 	get     list.Request // an item read whole from the base table (on an index)
 	grid    components.Grid
 	w, h    int
+	// A statement's results (: prompt): the statement, its plan and the
+	// search it was translated to; no filter bar.
+	text     string
+	plan     *domain.Plan
+	prepared dynamo.SearchRequest
 }
 
 // searchReadMsg is a step of a search.
@@ -57,6 +62,16 @@ func (m searchReadMsg) PageID() int { return m.page }
 // indexes, its filter bar open: nothing is read before a filter is given.
 func NewSearch(c *common.Common, info dynamo.TableInfo, index string) *Search {
 	s := &Search{c: c, id: c.NextID(), info: info, index: index, filter: newFilterBar(), grid: components.NewGrid(c)}
+	s.stats = newAttrStats(s.keyNames()...)
+	s.refresh()
+	return s
+}
+
+// NewStatementResults lists what a PartiQL statement reads: the search
+// plan translated it to, read as soon as the page opens.
+func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, plan domain.Plan, r dynamo.SearchRequest) *Search {
+	s := &Search{c: c, id: c.NextID(), info: info, index: plan.Index, filter: newFilterBar(), grid: components.NewGrid(c),
+		text: text, plan: &plan, prepared: r}
 	s.stats = newAttrStats(s.keyNames()...)
 	s.refresh()
 	return s
@@ -96,14 +111,24 @@ func (s *Search) keyNames() []string {
 	return names
 }
 
-func (s *Search) Init() tea.Cmd { return nil } // the filter comes first
+// Init reads a statement's results; a filter search waits for its filter.
+func (s *Search) Init() tea.Cmd {
+	if s.plan != nil && !s.begun {
+		return s.startRequest(s.prepared)
+	}
+	return nil
+}
 
 // start begins a search of the whole table through n.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
-	s.req.Stop()
 	s.node = n
-	r := dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.c.Masked.Filter(s.info.Name, n),
-		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"}
+	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.c.Masked.Filter(s.info.Name, n),
+		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"})
+}
+
+// startRequest begins r from its start, forgetting what was found.
+func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
+	s.req.Stop()
 	st, err := dynamo.StartSearch(r, nil)
 	if err != nil {
 		return notice("Search not started: " + err.Error())
@@ -208,7 +233,7 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter) && s.plan == nil:
 		cmd := s.filter.open(s.node)
 		s.layout()
 		return cmd
@@ -222,6 +247,8 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		return s.read()
 	case key.Matches(msg, k.Refresh) && s.fail.Stopped():
 		return s.read() // the segments that failed, from where they stopped
+	case key.Matches(msg, k.Refresh) && s.plan != nil:
+		return s.startRequest(s.prepared)
 	case key.Matches(msg, k.Refresh) && s.node != nil:
 		return s.start(s.node)
 	case key.Matches(msg, k.Back) && s.get.InFlight():
@@ -297,6 +324,14 @@ func (s *Search) head(width int) []string {
 
 // name is what is searched: the table, or its index.
 func (s *Search) name() string {
+	if s.plan != nil {
+		return "PartiQL " + common.Sanitize(s.plan.Operation()) + " on " + s.source()
+	}
+	return s.source()
+}
+
+// source is the table, or its index.
+func (s *Search) source() string {
 	if s.index != "" {
 		return common.Sanitize(s.info.Name) + " index " + common.Sanitize(s.index)
 	}
@@ -313,7 +348,9 @@ func (s *Search) progress() string {
 	case s.stopped:
 		return "stopped at the budget: r reads on"
 	case s.state.More():
-		return "more: scroll down to scan on"
+		return "more: scroll down to read on"
+	case s.plan != nil && s.plan.Operation() == "Query":
+		return "all read"
 	}
 	return "whole table scanned"
 }
@@ -335,21 +372,27 @@ func (s *Search) View() string {
 	st := s.c.Styles
 	listW, wide := s.listWidth()
 	head := s.head(listW - 4)
-	title := "Search " + s.name() + " · " + s.progress()
+	what := "Search " + s.name()
+	if s.plan != nil {
+		what = s.name()
+	}
+	title := what + " · " + s.progress()
 	if s.begun && s.pages > 0 {
-		title = "Search " + s.name() + " · " + s.rowText() + " · " + s.progress()
+		title = what + " · " + s.rowText() + " · " + s.progress()
 	}
 	body := s.grid.View()
 	switch {
 	case s.fail.Stopped():
-		title = "Search " + s.name() + " · " + s.fail.Title(len(s.rows), "matches")
+		title = what + " · " + s.fail.Title(len(s.rows), "matches")
 		body = s.fail.InPlace(st, s.grid.View(), len(s.rows), "matches", listW-4)
+	case !s.begun && s.plan != nil:
+		body = st.Dim.Render("reading…")
 	case !s.begun:
 		body = st.Dim.Render(ansi.Wrap(fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, up to %s for the whole table (its size, %s, as DynamoDB last reported it); it stops at %s and asks before reading on.",
 			s.name(), common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"),
 			common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false), common.HumanBytes(s.info.SizeBytes), s.budgetText()), max(1, listW-4), " "))
 	case len(s.rows) == 0 && s.pages > 0 && !s.state.More():
-		body = st.Dim.Render(fmt.Sprintf("No item of the %s scanned matches.", common.Plural(s.scanned, "item", "items")))
+		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
 	case len(s.rows) == 0 && s.stopped:
 		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
 	case len(s.rows) == 0:
@@ -380,18 +423,25 @@ func (s *Search) budgetText() string {
 // Request is the Scan behind the list, what it found and what it cost.
 func (s *Search) Request() string {
 	var b strings.Builder
-	b.WriteString("Scan " + common.Sanitize(s.info.Name))
-	if s.index != "" {
-		b.WriteString("  IndexName: " + common.Sanitize(s.index))
+	if s.plan != nil {
+		b.WriteString(planText(*s.plan, s.info, s.prepared))
+	} else {
+		b.WriteString("Scan " + common.Sanitize(s.info.Name))
+		if s.index != "" {
+			b.WriteString("  IndexName: " + common.Sanitize(s.index))
+		}
+		if s.node != nil {
+			b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
+		}
+		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
+			fmt.Fprintf(&b, "  TotalSegments: %d", n)
+		}
 	}
-	if s.node != nil {
-		b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
-	}
-	if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
-		fmt.Fprintf(&b, "  TotalSegments: %d", n)
+	if (!s.begun || s.pages == 0) && s.plan == nil {
+		fmt.Fprintf(&b, " · whole table ≈ %s", common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false))
+		return b.String()
 	}
 	if !s.begun || s.pages == 0 {
-		fmt.Fprintf(&b, " · whole table ≈ %s", common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false))
 		return b.String()
 	}
 	fmt.Fprintf(&b, " · scanned %s · matched %s · %s · %s", common.Thousands(s.scanned), common.Thousands(len(s.rows)),
@@ -406,6 +456,9 @@ func (s *Search) Crumbs() []string {
 	crumbs := []string{s.info.Name}
 	if s.index != "" {
 		crumbs = append(crumbs, "index "+s.index)
+	}
+	if s.plan != nil {
+		return append(crumbs, "PartiQL")
 	}
 	return append(crumbs, "search")
 }
@@ -431,12 +484,83 @@ func (s *Search) ShortHelp() []key.Binding {
 	if s.filter.editing() {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Back, k.Help, k.Quit}
+	if s.plan != nil {
+		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Back, k.Help, k.Quit}
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	if s.plan != nil {
+		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+}
+
+// AWSCommand is y: the aws command reading what is listed (a Scan with
+// the filter, or the statement's Queries, one a line).
+func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
+	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+		return nil, false
+	}
+	if s.plan == nil {
+		if s.node == nil {
+			return nil, false
+		}
+		return func(region, endpoint string) string {
+			return domain.AWSScanCommand(s.info.Name, s.index, s.node, region, endpoint)
+		}, true
+	}
+	plan := *s.plan
+	return func(region, endpoint string) string {
+		if len(plan.Queries) == 0 {
+			return domain.AWSScanCommand(plan.Table, plan.Index, plan.Filter, region, endpoint)
+		}
+		var cmds []string
+		for _, q := range plan.Queries {
+			q.Filter = plan.Filter
+			cmds = append(cmds, domain.AWSCLICommand(q, region, endpoint, 0))
+		}
+		return strings.Join(cmds, "\n")
+	}, true
+}
+
+// NoCommand says why y copies nothing here.
+func (s *Search) NoCommand() string {
+	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+		return "No aws command for a search of a masked table: its filter holds the values the mask hides"
+	}
+	return "No aws command yet: type a filter first (f)"
+}
+
+// planText is a statement's plan as the request line and the prompt say
+// it: Query on T: KEY · filter F, or Scan T in N segments · filter F.
+func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) string {
+	on := common.Sanitize(plan.Table)
+	if plan.Index != "" {
+		on += " index " + common.Sanitize(plan.Index)
+	}
+	var b strings.Builder
+	if plan.Operation() == "Query" {
+		b.WriteString("Query on " + on + ": " + common.Sanitize(plan.KeyCondition()))
+		if len(plan.Queries) > 1 {
+			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
+		}
+	} else {
+		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false))
+	}
+	if plan.Filter != nil {
+		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
+	}
+	if len(plan.Project) > 0 {
+		names := make([]string, len(plan.Project))
+		for i, p := range plan.Project {
+			names[i] = p.String()
+		}
+		b.WriteString(" · projection " + common.Sanitize(strings.Join(names, ", ")))
+	}
+	return b.String()
 }
 
 // searchOnKey names what r does: read on past the budget, or search again.
