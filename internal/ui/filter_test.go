@@ -426,6 +426,8 @@ func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
 				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+				before, _ := h.m.cfg.Session.Billed()
+				scans := h.rec.count("Scan")
 				h.keys("f")
 				h.contains(t, "filter › ")
 				h.typeText(`Status = "FAIL"`)
@@ -437,6 +439,8 @@ func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
 					h.keys("pgdown")
 				}
 				h.contains(t, "whole table scanned", "Scan Wide", "FilterExpression: Status = \"FAIL\"", "scanned 1,200", fmt.Sprintf("matched %d", len(want)), "RCU")
+				spent, _ := h.m.cfg.Session.Billed()
+				t.Logf("whole search without a budget: %.1f RCU billed, %d Scan requests", spent-before, h.rec.count("Scan")-scans)
 				got := searchRows(t, h)
 				for k := range want {
 					if !got[k] {
@@ -458,6 +462,51 @@ func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
 	}
 }
 
+// TestIndexSearchMatchesAFilteredFullRead (39.3): f on an index's
+// partitions list searches the index: its matches are those of a
+// filtered full read of the index.
+func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
+	ctx := context.Background()
+	db := demoData(t)
+	want := map[string]bool{}
+	var start dynamo.Item
+	for {
+		out, err := db.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Locations"), IndexName: aws.String("ByCity"), ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			if c, ok := it["City"].(*types.AttributeValueMemberS); ok && strings.HasPrefix(c.Value, "NEW") {
+				want[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(`begins_with(City, "NEW")`)
+	h.keys("enter")
+	for range 200 {
+		if strings.Contains(h.screen(), "whole table scanned") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "Search Locations index ByCity", "IndexName: ByCity")
+	got := searchRows(t, h)
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d matches, want %d", len(got), len(want))
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("%s matches and is not listed", k)
+		}
+	}
+}
+
 // TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
 // most its budget (RCU billed at the recording client, 0.5 over at most),
 // says it stopped and how to go on; r reads on a budget at a time, to
@@ -470,6 +519,7 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return budget }})
 			before, _ := h.m.cfg.Session.Billed()
+			scans := h.rec.count("Scan")
 			h.keys("f")
 			h.typeText(`Status = "FAIL"`)
 			h.keys("enter")
@@ -477,6 +527,7 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			if spent-before > budget+0.5 || spent-before < budget/2 {
 				t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
 			}
+			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
 			h.contains(t, "stopped at the budget: r reads on")
 			h.said(t, "r reads on")
 			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
@@ -497,6 +548,8 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			if len(got) != len(want) {
 				t.Fatalf("%d matches after reading on, want %d", len(got), len(want))
 			}
+			all, _ := h.m.cfg.Session.Billed()
+			t.Logf("whole search in budgeted steps: %.1f RCU billed, %d Scan requests", all-before, h.rec.count("Scan")-scans)
 			for k := range want {
 				if !got[k] {
 					t.Errorf("%s matches and is not listed", k)
