@@ -646,3 +646,49 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSearchRetriesOnlyTheFailedSegment (39.3): a table-wide search
+// in two segments whose first Scan fails says so where its rows would be;
+// r reads that segment again from where it was, the other going on, so
+// every match is listed once, as a filtered full read finds them.
+func TestTableSearchRetriesOnlyTheFailedSegment(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	var items []dynamo.Item
+	pad := strings.Repeat("z", 1000)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	want := 0
+	for i := range 9000 {
+		status := "PASS"
+		if i%101 == 0 {
+			status, want = "FAIL", want+1
+		}
+		items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("p%04d", i%900)), "SK": s(fmt.Sprintf("s%02d", i/900)), "Status": s(status), "Pad": s(pad)})
+	}
+	if err := demo.CreateKeyTable(ctx, db, "Big", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	if n := dynamo.SearchSegments(9000 * 1030); n < 2 {
+		t.Fatalf("the table is read in %d segment", n)
+	}
+	fs := &failScans{Client: db, fail: map[int]bool{}}
+	h := newHarness(t, 120, 35, Config{Client: fs, Table: "Big", FilterBudget: func(string) float64 { return 0 }})
+	fs.mu.Lock()
+	fs.fail[fs.n+1] = true // the search's first Scan
+	fs.mu.Unlock()
+	h.keys("f")
+	h.typeText(`Status = "FAIL"`)
+	h.keys("enter")
+	h.contains(t, "read failed", "r retries")
+	h.keys("r")
+	for range 200 {
+		if strings.Contains(h.screen(), "whole table scanned") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "whole table scanned", "TotalSegments: 2", "scanned 9,000")
+	if got := searchRows(t, h); len(got) != want {
+		t.Fatalf("%d matches, want %d", len(got), want)
+	}
+}
