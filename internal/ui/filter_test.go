@@ -455,7 +455,9 @@ func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
 				if strings.Contains(h.screen(), "PASS") {
 					t.Errorf("a non-matching item is on screen:\n%s", h.screen())
 				}
-				h.keys("g", "enter")
+				h.keys("g")
+				h.contains(t, fmt.Sprintf("row 1 of %d", len(want))) // the whole table read: no ≥
+				h.keys("enter")
 				h.contains(t, `"FAIL"`) // the item view of the first match
 			})
 		}
@@ -528,7 +530,7 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 				t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
 			}
 			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
-			h.contains(t, "stopped at the budget: r reads on")
+			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
 			h.said(t, "r reads on")
 			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
 				from, _ := h.m.cfg.Session.Billed()

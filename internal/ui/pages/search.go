@@ -355,17 +355,16 @@ func (s *Search) progress() string {
 	return "whole table scanned"
 }
 
-// rowText is "row N of M" (of ≥M while more can be read), or how many
-// matched when none did.
-func (s *Search) rowText() string {
-	if len(s.rows) == 0 {
-		return "0 matches"
+// List is what / searches and the help line's "row N of M" counts: the
+// matches found.
+func (s *Search) List() common.List { return &s.grid }
+
+// Unloaded says what the matches found do not cover yet.
+func (s *Search) Unloaded() string {
+	if s.begun && s.state.More() {
+		return "the rest of the table, not read yet"
 	}
-	of := "of " + common.Thousands(len(s.rows))
-	if s.state.More() {
-		of = "of ≥" + common.Thousands(len(s.rows))
-	}
-	return "row " + common.Thousands(s.grid.Cursor()+1) + " " + of
+	return ""
 }
 
 func (s *Search) View() string {
@@ -378,7 +377,7 @@ func (s *Search) View() string {
 	}
 	title := what + " · " + s.progress()
 	if s.begun && s.pages > 0 {
-		title = what + " · " + s.rowText() + " · " + s.progress()
+		title = what + " · " + common.Plural(len(s.rows), "match", "matches") + " · " + s.progress()
 	}
 	body := s.grid.View()
 	switch {
