@@ -443,7 +443,11 @@ func (s *Search) Request() string {
 	if !s.begun || s.pages == 0 {
 		return b.String()
 	}
-	fmt.Fprintf(&b, " · scanned %s · matched %s · %s · %s", common.Thousands(s.scanned), common.Thousands(len(s.rows)),
+	read := "scanned"
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		read = "read"
+	}
+	fmt.Fprintf(&b, " · %s %s · matched %s · %s · %s", read, common.Thousands(s.scanned), common.Thousands(len(s.rows)),
 		common.Plural(s.cost.Requests, "request", "requests"), common.BilledRCU(s.cost))
 	if s.state.Request.MaxRCU > 0 {
 		fmt.Fprintf(&b, " · budget %s", common.RCU(s.state.Request.MaxRCU, false))

@@ -223,7 +223,7 @@ func (s *Statement) planLines(width int) []string {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
 	}
 	worst := "worst case " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (the table's size)"
-	return append(out, st.Dim.Render(ansi.Truncate("enter runs it · "+worst+" · "+budget+" · esc cancels", width, "…")))
+	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
 }
 
 func (s *Statement) wrap(style interface{ Render(...string) string }, text string, width int) []string {
