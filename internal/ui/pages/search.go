@@ -584,7 +584,11 @@ func (s *Search) Loaded() (common.Loaded, bool) {
 	for i, it := range s.rows {
 		rows[i] = dynamo.PlainItem(it)
 	}
-	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keyNames(), Rows: rows}, View: []string{s.info.Name, s.index, "search"}}, true
+	kind := "search"
+	if s.plan != nil {
+		kind = "partiql"
+	}
+	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keyNames(), Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
 }
 
 // Click selects the clicked row (below the frame's border and the bar).
