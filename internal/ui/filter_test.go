@@ -647,6 +647,16 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 			t.Errorf("%q: the prompt closed on enter: %T", text, h.m.top())
 		}
 	}
+	// A table that is not there: said when enter describes it, nothing read.
+	h := newHarness(t, 120, 35, Config{Client: db})
+	h.keys(":")
+	h.typeText(`* FROM "Nope" WHERE a = 1`)
+	h.contains(t, "enter describes Nope to plan it (nothing is read)")
+	h.keys("enter")
+	h.contains(t, "Cannot plan it:", "enter asks again")
+	if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
+		t.Errorf("%d reads for a table that is not there", n)
+	}
 }
 
 // TestTableSearchRetriesOnlyTheFailedSegment (39.3): a table-wide search
