@@ -460,9 +460,9 @@ func (p *Partitions) ShortHelp() []key.Binding {
 		return p.picker.help(k)
 	}
 	if p.info.Stream.ARN != "" { // named where it reads something
-		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableSearchKey(k.Filter), tableChangesKey(k.Changes), k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableSearchKey(k.Filter), k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
