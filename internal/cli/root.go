@@ -405,7 +405,7 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 		if g.demo && early == nil {
 			g.live.start(conn)
 		}
-		info, names, err := preflight(ctx, conn.client, table, g.giveUpAfter())
+		info, names, next, err := preflight(ctx, conn.client, table, g.giveUpAfter())
 		if err != nil {
 			return ui.Connected{}, err
 		}
@@ -413,7 +413,7 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 			return ui.Connected{}, err
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, Streams: streams}, nil
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams}, nil
 	}
 }
 
@@ -431,28 +431,30 @@ func (g *globals) preLabel(early *connection) string {
 
 // preflight makes the explorer's first read, so that a missing table, a
 // dead endpoint or bad credentials end the command with a one-line
-// message: with --table its description, else the whole table list. Both
-// are handed to the explorer, which does not read them again. Its
+// message: with --table its description, else the table list's first
+// page and where it goes on (the explorer reads the rest behind its first
+// screen). Both are handed to the explorer, which does not read them
+// again. Its
 // deadline only backs up the attempts' own (bound: all of them, a second
 // to spare).
-func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, []string, error) {
+func preflight(ctx context.Context, c dynamo.Client, table string, bound time.Duration) (*dynamo.TableInfo, []string, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, bound+time.Second)
 	defer cancel()
 	if table != "" {
 		info, _, err := dynamo.DescribeTable(ctx, c, table)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return &info, nil, nil
+		return &info, nil, "", nil
 	}
-	names, _, err := dynamo.ListTables(ctx, c)
+	names, next, _, err := dynamo.ListTablesPage(ctx, c, "", 0, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if names == nil {
 		names = []string{} // none: still read, not to be read again
 	}
-	return nil, names, nil
+	return nil, names, next, nil
 }
 
 // checkIndex refuses an --index the table does not have, naming those it

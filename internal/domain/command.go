@@ -91,6 +91,33 @@ func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	return strings.Join(parts, " ")
 }
 
+// AWSScanCommand is the `aws dynamodb scan` command that reads what a
+// filtered Scan of table (or its index) reads: the same filter, names and
+// values through placeholders. region and endpoint are added when set.
+func AWSScanCommand(table, index string, filter FilterNode, region, endpoint string) string {
+	parts := []string{"aws", "dynamodb", "scan", "--table-name", ShellQuote(table)}
+	if index != "" {
+		parts = append(parts, "--index-name", ShellQuote(index))
+	}
+	if filter != nil {
+		expr, names, values := FilterPlaceholders(filter)
+		nj, _ := json.Marshal(names) // sorted keys: a stable command
+		parts = append(parts, "--filter-expression", ShellQuote(expr), "--expression-attribute-names", ShellQuote(string(nj)))
+		if len(values) > 0 {
+			vj, _ := json.Marshal(values)
+			parts = append(parts, "--expression-attribute-values", ShellQuote(string(vj)))
+		}
+	}
+	parts = append(parts, "--return-consumed-capacity", "TOTAL")
+	if region != "" {
+		parts = append(parts, "--region", ShellQuote(region))
+	}
+	if endpoint != "" {
+		parts = append(parts, "--endpoint-url", ShellQuote(endpoint))
+	}
+	return strings.Join(parts, " ")
+}
+
 // goKeyValue is a key value as Go source for the expression builder.
 func goKeyValue(v KeyValue) string {
 	switch v.Type {

@@ -33,6 +33,22 @@ func TestAWSCLICommand(t *testing.T) {
 	}
 }
 
+// TestAWSScanCommand: the copied scan sends the filter through
+// placeholders, names and values both, as the search reads it.
+func TestAWSScanCommand(t *testing.T) {
+	f, err := ParseFilter(`Status = "FAIL" and attribute_exists(note)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `aws dynamodb scan --table-name Orders --index-name ByStatus --filter-expression '#f0 = :f0 AND attribute_exists(#f1)' --expression-attribute-names '{"#f0":"Status","#f1":"note"}' --expression-attribute-values '{":f0":{"S":"FAIL"}}' --return-consumed-capacity TOTAL --region eu-west-1`
+	if got := AWSScanCommand("Orders", "ByStatus", f, "eu-west-1", ""); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := AWSScanCommand("O'Brien", "", nil, "", ""); got != `aws dynamodb scan --table-name 'O'\''Brien' --return-consumed-capacity TOTAL` {
+		t.Errorf("no filter: %s", got)
+	}
+}
+
 // TestShellQuoteRoundTrip: what the shell reads back is what was quoted.
 func TestShellQuoteRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", "it's", `a"b`, "$HOME `x` \\ \n\t", "NY#O'NEIL", "東京"} {

@@ -137,6 +137,35 @@ func TestTableListHandsOnEachPage(t *testing.T) {
 	}
 }
 
+// TestTableListPageByPage: the explorer's table list, a page a call from
+// where the last ended, is the whole list, one request a page.
+func TestTableListPageByPage(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range backends(t) {
+		all, _, err := dynamo.ListTables(ctx, c)
+		if err != nil || len(all) < 4 {
+			t.Fatalf("%s: %d tables, %v", name, len(all), err)
+		}
+		var got []string
+		start, requests := "", 0
+		for {
+			names, next, cost, err := dynamo.ListTablesPage(ctx, c, start, 3, len(got))
+			if err != nil || len(names) > 3 {
+				t.Fatalf("%s: a page of %d after %q: %v", name, len(names), start, err)
+			}
+			requests += cost.Requests
+			got = append(got, names...)
+			if next == "" {
+				break
+			}
+			start = next
+		}
+		if strings.Join(got, ",") != strings.Join(all, ",") || requests > (len(all)+2)/3+1 {
+			t.Fatalf("%s: pages gave %d names of %d in %d requests", name, len(got), len(all), requests)
+		}
+	}
+}
+
 func TestReverseAndScanKeysSame(t *testing.T) {
 	ctx := context.Background()
 	got := map[string]string{}

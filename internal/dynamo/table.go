@@ -123,6 +123,41 @@ func ListTablePages(ctx context.Context, c Client, limit int32, each func(names 
 	}
 }
 
+// ListTablesPage reads the page of table names after start ("" from the
+// first; limit names, 0 for DynamoDB's 100), listed names having come
+// before it: the names, and where the
+// next page starts ("" at the list's end). A cursor that does not move
+// past start, or a listing past MaxTables, is refused as ListTablePages
+// refuses it. The explorer reads its table list this way, a command a
+// page, so that the first screen shows after the first page.
+func ListTablesPage(ctx context.Context, c Client, start string, limit int32, listed int) (names []string, next string, cost Cost, err error) {
+	in := &dynamodb.ListTablesInput{}
+	if limit > 0 {
+		in.Limit = aws.Int32(limit)
+	}
+	var from *string
+	if start != "" {
+		from = aws.String(start)
+		in.ExclusiveStartTableName = from
+	}
+	t0 := time.Now()
+	out, err := c.ListTables(ctx, in)
+	cost = Cost{Requests: 1, Latency: time.Since(t0)}
+	if err != nil {
+		return nil, "", cost, Explain("list tables", err)
+	}
+	if out.LastEvaluatedTableName == nil {
+		return out.TableNames, "", cost, nil
+	}
+	if err := checkTableCursor(from, out.LastEvaluatedTableName, listed+len(out.TableNames)); err != nil {
+		return out.TableNames, "", cost, err
+	}
+	if *out.LastEvaluatedTableName == "" {
+		return out.TableNames, "", cost, nil
+	}
+	return out.TableNames, *out.LastEvaluatedTableName, cost, nil
+}
+
 // checkTableCursor refuses a ListTables page whose cursor, next, is not
 // past where it started, or a listing past MaxTables.
 func checkTableCursor(start, next *string, listed int) error {

@@ -77,9 +77,12 @@ type Config struct {
 	// Its answer fills Client, Session, Connection, CostEstimated, Info and
 	// TableNames; its error ends the explorer, and Run returns it.
 	Connect func(ctx context.Context) (Connected, error)
-	// TableNames is the whole table list when the caller has read it (the
-	// preflight without Table): the tables screen does not list it again.
+	// TableNames is the table list's first page when the caller has read
+	// it (the preflight without Table), and TablesNext where the list goes
+	// on ("" when that was all): the tables screen shows it without
+	// listing it again, and reads the rest behind it.
 	TableNames []string
+	TablesNext string
 	// TmuxBuffer loads what y copies into a tmux buffer as well as the
 	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
 	TmuxBuffer common.TmuxBufferFunc
@@ -93,7 +96,8 @@ type Connected struct {
 	Connection    string          // the label once connected ("" keeps Config's)
 	CostEstimated bool
 	Info          *dynamo.TableInfo    // Table's description (with Table)
-	TableNames    []string             // every table (without Table)
+	TableNames    []string             // the table list's first page (without Table)
+	TablesNext    string               // where the table list goes on ("" when whole)
 	Streams       dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
 }
 

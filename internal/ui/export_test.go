@@ -81,6 +81,30 @@ func TestExportLoadedRows(t *testing.T) {
 	}
 }
 
+// TestExportSearchMatches (39.3): e on the results of a PartiQL
+// statement writes the matches found, as plain JSON, reading nothing.
+func TestExportSearchMatches(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, 160, 30, Config{Table: "Locations"})
+	h.keys(":")
+	h.typeText(`PK = 'USA' AND begins_with(SK, 'NY#NEWYORKCITY#')`)
+	h.keys("enter")
+	reads := h.rec.count("Query") + h.rec.count("Scan")
+	path := h.exportTo(t, dir, "dynascope-Locations-partiql.jsonl", "already loaded: 0 RCU")
+	if h.rec.count("Query")+h.rec.count("Scan") != reads {
+		t.Fatal("exporting the matches read again")
+	}
+	rows := readRows(t, path)
+	if len(rows) == 0 {
+		t.Fatal("no rows exported")
+	}
+	for _, r := range rows {
+		if r["PK"] != "USA" || !strings.HasPrefix(r["SK"].(string), "NY#NEWYORKCITY#") {
+			t.Fatalf("a row that does not match: %+v", r)
+		}
+	}
+}
+
 // TestExportWaitsForTheList: a list still being read is not exported
 // half way; a count cut off by esc is left out of the export rather than
 // written as a number.

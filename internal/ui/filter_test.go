@@ -18,6 +18,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // page7Table is a partition of 1,000 items of about 10 KB (about 100 to a
@@ -353,4 +354,355 @@ func TestSortTimeList(t *testing.T) {
 	h.contains(t, "sorted by ", "loaded rows, not the table")
 	h.keys("S")
 	h.contains(t, "↓")
+}
+
+// seedSearchTable writes "Wide": 40 partitions of 30 items of about 1 KB,
+// every 37th with Status = "FAIL", and returns the matches' keys as a
+// filtered full read computed here finds them.
+func seedSearchTable(t *testing.T, w seedable) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	var items []dynamo.Item
+	pad := strings.Repeat("y", 1000)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for p := range 40 {
+		for i := range 30 {
+			status := "PASS"
+			if (p*30+i)%37 == 0 {
+				status = "FAIL"
+			}
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("acct#%02d", p)), "SK": s(fmt.Sprintf("job#%03d", i)), "Status": s(status), "Pad": s(pad)})
+		}
+	}
+	if err := demo.CreateKeyTable(ctx, w, "Wide", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	// the filtered full read: every item, filtered here
+	want := map[string]bool{}
+	var start dynamo.Item
+	for {
+		out, err := w.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Wide"), ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			if it["Status"].(*types.AttributeValueMemberS).Value == "FAIL" {
+				want[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	return want
+}
+
+// searchRows are the keys the search page has found.
+func searchRows(t *testing.T, h *harness) map[string]bool {
+	t.Helper()
+	s, ok := h.m.top().(*pages.Search)
+	if !ok {
+		t.Fatalf("the page on top is %T, not the search", h.m.top())
+	}
+	got := map[string]bool{}
+	for _, it := range s.Rows() {
+		k := it["PK"].(*types.AttributeValueMemberS).Value + " " + it["SK"].(*types.AttributeValueMemberS).Value
+		if got[k] {
+			t.Errorf("%s listed twice", k)
+		}
+		got[k] = true
+	}
+	return got
+}
+
+// TestTableSearchMatchesAFilteredFullRead (39.3): f on a table's
+// partitions list filters the whole table: the matches listed, once read
+// to the end, are those of a filtered full read, at every size, on
+// dynalite and the embedded backend; the request line says the Scan,
+// scanned and matched, and what it cost.
+func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+				before, _ := h.m.cfg.Session.Billed()
+				scans := h.rec.count("Scan")
+				h.keys("f")
+				h.contains(t, "filter › ")
+				h.typeText(`Status = "FAIL"`)
+				h.keys("enter")
+				for range 100 {
+					if strings.Contains(h.screen(), "whole table scanned") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				h.contains(t, "whole table scanned", "Scan Wide", "FilterExpression: Status = \"FAIL\"", "scanned 1,200", fmt.Sprintf("matched %d", len(want)), "RCU")
+				spent, _ := h.m.cfg.Session.Billed()
+				t.Logf("whole search without a budget: %.1f RCU billed, %d Scan requests", spent-before, h.rec.count("Scan")-scans)
+				got := searchRows(t, h)
+				for k := range want {
+					if !got[k] {
+						t.Errorf("%s matches and is not listed", k)
+					}
+				}
+				for k := range got {
+					if !want[k] {
+						t.Errorf("%s is listed and does not match", k)
+					}
+				}
+				if strings.Contains(h.screen(), "PASS") {
+					t.Errorf("a non-matching item is on screen:\n%s", h.screen())
+				}
+				h.keys("g")
+				h.contains(t, fmt.Sprintf("row 1 of %d", len(want))) // the whole table read: no ≥
+				h.keys("enter")
+				h.contains(t, `"FAIL"`) // the item view of the first match
+			})
+		}
+	}
+}
+
+// TestIndexSearchMatchesAFilteredFullRead (39.3): f on an index's
+// partitions list searches the index: its matches are those of a
+// filtered full read of the index.
+func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
+	ctx := context.Background()
+	db := demoData(t)
+	want := map[string]bool{}
+	var start dynamo.Item
+	for {
+		out, err := db.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Locations"), IndexName: aws.String("ByCity"), ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			if c, ok := it["City"].(*types.AttributeValueMemberS); ok && strings.HasPrefix(c.Value, "NEW") {
+				want[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(`begins_with(City, "NEW")`)
+	h.keys("enter")
+	for range 200 {
+		if strings.Contains(h.screen(), "whole table scanned") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "Search Locations index ByCity", "IndexName: ByCity")
+	got := searchRows(t, h)
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d matches, want %d", len(got), len(want))
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("%s matches and is not listed", k)
+		}
+	}
+}
+
+// TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
+// most its budget (RCU billed at the recording client, 0.5 over at most),
+// says it stopped and how to go on; r reads on a budget at a time, to
+// the same matches as a read without a budget.
+func TestTableSearchStopsAtTheBudget(t *testing.T) {
+	const budget = 40.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return budget }})
+			before, _ := h.m.cfg.Session.Billed()
+			scans := h.rec.count("Scan")
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			spent, _ := h.m.cfg.Session.Billed()
+			if spent-before > budget+0.5 || spent-before < budget/2 {
+				t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
+			}
+			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
+			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
+			h.said(t, "r reads on")
+			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
+				from, _ := h.m.cfg.Session.Billed()
+				h.keys("r")
+				for range 50 {
+					if s := h.screen(); strings.Contains(s, "whole table scanned") || strings.Contains(s, "stopped at the budget") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				to, _ := h.m.cfg.Session.Billed()
+				if to-from > budget+0.5 {
+					t.Fatalf("r spent %.1f RCU for a %.0f RCU budget", to-from, budget)
+				}
+			}
+			got := searchRows(t, h)
+			if len(got) != len(want) {
+				t.Fatalf("%d matches after reading on, want %d", len(got), len(want))
+			}
+			all, _ := h.m.cfg.Session.Billed()
+			t.Logf("whole search in budgeted steps: %.1f RCU billed, %d Scan requests", all-before, h.rec.count("Scan")-scans)
+			for k := range want {
+				if !got[k] {
+					t.Errorf("%s matches and is not listed", k)
+				}
+			}
+		})
+	}
+}
+
+// TestStatementPlanShownThenRun (39.3): : opens a PartiQL SELECT prompt
+// on the open table; the plan (Query on X, or Scan: up to N RCU) shows
+// before anything is read, enter runs it, and its results are those of a
+// filtered full read, on dynalite and the embedded backend, at every
+// size; y copies the aws command and enter opens an item.
+func TestStatementPlanShownThenRun(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		want := seedSearchTable(t, db)
+		inAcct := map[string]bool{}
+		for k := range want {
+			if strings.HasPrefix(k, "acct#01 ") {
+				inAcct[k] = true
+			}
+		}
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			for _, c := range []struct {
+				where, plan string
+				want        map[string]bool
+			}{
+				{`Status = 'FAIL'`, "Scan Wide in 1 segment: up to", want},
+				{`PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
+			} {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
+					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+					h.keys(":")
+					h.contains(t, `SELECT › * FROM "Wide" WHERE`)
+					h.typeText(c.where)
+					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
+					h.contains(t, "Plan: ", "enter runs it")
+					if !strings.Contains(h.m.top().Request(), c.plan) {
+						t.Fatalf("the plan is not %q: %s\n%s", c.plan, h.m.top().Request(), h.screen())
+					}
+					if h.rec.count("Scan") != scans || h.rec.count("Query") != queries {
+						t.Fatal("the prompt read items before enter")
+					}
+					h.keys("enter")
+					for range 100 {
+						if s := h.screen(); strings.Contains(s, "whole table scanned") || strings.Contains(s, "all read") {
+							break
+						}
+						h.keys("pgdown")
+					}
+					got := searchRows(t, h)
+					if len(got) != len(c.want) {
+						t.Fatalf("%d results, want %d\n%s", len(got), len(c.want), h.screen())
+					}
+					for k := range c.want {
+						if !got[k] {
+							t.Errorf("%s matches and is not listed", k)
+						}
+					}
+					h.keys("g", "y")
+					h.said(t, "aws dynamodb "+strings.ToLower(c.plan[:4]))
+					h.keys("enter")
+					h.contains(t, `"FAIL"`)
+				})
+			}
+		}
+	}
+}
+
+// TestStatementRefusedReadsNothing (39.3): a statement that is not a
+// SELECT, or does not parse, says what is wrong and where, and enter
+// reads nothing.
+func TestStatementRefusedReadsNothing(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, text := range []string{`DELETE FROM "Wide" WHERE PK = 'acct#01'`, `UPDATE "Wide" SET a = 1`, `* FROM "Wide" WHERE Status = `} {
+		h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide"})
+		before := h.rec.count("Scan") + h.rec.count("Query")
+		h.keys(":")
+		h.send(keyPress("ctrl+u"))
+		h.typeText(text)
+		h.keys("enter")
+		s := h.screen()
+		if !strings.Contains(s, "column") && !strings.Contains(s, "writes") {
+			t.Errorf("%q: no refusal on screen:\n%s", text, s)
+		}
+		if n := h.rec.count("Scan") + h.rec.count("Query"); n != before {
+			t.Errorf("%q: %d reads", text, n-before)
+		}
+		if _, ok := h.m.top().(*pages.Statement); !ok {
+			t.Errorf("%q: the prompt closed on enter: %T", text, h.m.top())
+		}
+	}
+	// A table that is not there: said when enter describes it, nothing read.
+	h := newHarness(t, 120, 35, Config{Client: db})
+	h.keys(":")
+	h.typeText(`* FROM "Nope" WHERE a = 1`)
+	h.contains(t, "enter describes Nope to plan it (nothing is read)")
+	h.keys("enter")
+	h.contains(t, "Cannot plan it:", "enter asks again")
+	if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
+		t.Errorf("%d reads for a table that is not there", n)
+	}
+}
+
+// TestTableSearchRetriesOnlyTheFailedSegment (39.3): a table-wide search
+// in two segments whose first Scan fails says so where its rows would be;
+// r reads that segment again from where it was, the other going on, so
+// every match is listed once, as a filtered full read finds them.
+func TestTableSearchRetriesOnlyTheFailedSegment(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	var items []dynamo.Item
+	pad := strings.Repeat("z", 1000)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	want := 0
+	for i := range 9000 {
+		status := "PASS"
+		if i%101 == 0 {
+			status, want = "FAIL", want+1
+		}
+		items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("p%04d", i%900)), "SK": s(fmt.Sprintf("s%02d", i/900)), "Status": s(status), "Pad": s(pad)})
+	}
+	if err := demo.CreateKeyTable(ctx, db, "Big", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	if n := dynamo.SearchSegments(9000 * 1030); n < 2 {
+		t.Fatalf("the table is read in %d segment", n)
+	}
+	fs := &failScans{Client: db, fail: map[int]bool{}}
+	h := newHarness(t, 120, 35, Config{Client: fs, Table: "Big", FilterBudget: func(string) float64 { return 0 }})
+	fs.mu.Lock()
+	fs.fail[fs.n+1] = true // the search's first Scan
+	fs.mu.Unlock()
+	h.keys("f")
+	h.typeText(`Status = "FAIL"`)
+	h.keys("enter")
+	h.contains(t, "read failed", "r retries")
+	h.keys("r")
+	for range 200 {
+		if strings.Contains(h.screen(), "whole table scanned") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "whole table scanned", "TotalSegments: 2", "scanned 9,000")
+	if got := searchRows(t, h); len(got) != want {
+		t.Fatalf("%d matches, want %d", len(got), want)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // keyHandler takes a key it owns and reports whether it did.
@@ -134,6 +135,12 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // The demo is in no server: its command reads the demo seeded into a
 // local one, never the user's own account.
 func (m *Model) awsCommand(query domain.KeyQuery) (cmd, what string) {
+	return m.awsCommandOf(func(region, endpoint string) string { return domain.AWSCLICommand(query, region, endpoint, 0) })
+}
+
+// awsCommandOf is the command build makes for this connection (its
+// region, endpoint and profile), and how to name it.
+func (m *Model) awsCommandOf(build func(region, endpoint string) string) (cmd, what string) {
 	region, endpoint, what := m.cfg.Region, m.cfg.Endpoint, "the aws command"
 	switch {
 	case len(m.cfg.ReopenArgs) > 0:
@@ -142,7 +149,7 @@ func (m *Model) awsCommand(query domain.KeyQuery) (cmd, what string) {
 		region, endpoint = demoSeedRegion, demoSeedEndpoint
 		what += " (for the demo seeded locally: dynascope seed --endpoint-url " + demoSeedEndpoint + " --region " + demoSeedRegion + ")"
 	}
-	cmd = domain.AWSCLICommand(query, region, endpoint, 0)
+	cmd = build(region, endpoint)
 	if m.cfg.Profile != "" {
 		cmd += " --profile " + domain.ShellQuote(m.cfg.Profile)
 	}
@@ -184,6 +191,14 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if cmd, ok := m.startExport(); ok {
 			return cmd, true
 		}
+	}
+	if c, ok := m.top().(common.Commander); ok && key.Matches(msg, k.Copy) {
+		if build, ok := c.AWSCommand(); ok {
+			cmd, what := m.awsCommandOf(build)
+			return common.Copy(cmd, what, cmd, m.c.TmuxBuffer), true
+		}
+		m.say(c.NoCommand())
+		return nil, true
 	}
 	if q, ok := m.top().(common.Querier); ok && key.Matches(msg, k.Copy) {
 		if query, ok := q.Query(); ok {
@@ -232,8 +247,19 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Preview):
 		m.togglePreview()
 		return nil, true
+	case key.Matches(msg, k.Statement):
+		return m.push(pages.NewStatement(m.c, m.openTable())), true
 	}
 	return nil, false
+}
+
+// openTable is the table the page on top shows ("" on the table list),
+// which the : prompt starts from.
+func (m *Model) openTable() string {
+	if crumbs := m.top().Crumbs(); len(crumbs) > 0 && crumbs[0] != "Tables" && crumbs[0] != "PartiQL" {
+		return crumbs[0]
+	}
+	return ""
 }
 
 // pageKey hands a key to the page on top.

@@ -139,7 +139,7 @@ func (m *Model) open() tea.Cmd {
 	if names := m.cfg.TableNames; names != nil {
 		m.cfg.TableNames = nil // handed over once: r lists again
 		if t, ok := m.stack[0].(*pages.Tables); ok {
-			t.Listed(names)
+			t.Listed(names, m.cfg.TablesNext)
 		}
 	}
 	if m.cfg.Info != nil && m.cfg.Info.Name == m.cfg.Table {

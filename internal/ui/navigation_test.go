@@ -354,7 +354,7 @@ var randomKeys = func() []tea.KeyPressMsg {
 		tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
 	// Not F: following polls on a timer, which this synchronous harness
 	// would wait on for ever (TestFollowInTimeMode covers it).
-	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-" {
+	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-:" {
 		ks = append(ks, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	return ks
@@ -426,6 +426,8 @@ var textInputs = []struct {
 	{"search-items", Config{Table: "DeviceLogs", PK: "123"}, []string{"/"}},
 	{"go-to", Config{Table: "Locations"}, []string{"/"}},
 	{"filter", Config{Table: "DeviceLogs", PK: "123"}, []string{"f"}},
+	{"table-filter", Config{Table: "Locations"}, []string{"f"}},
+	{"statement", Config{Table: "Locations"}, []string{":"}},
 	{"range", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"t", "ctrl+u"}},
 	{"time-filter", Config{Table: "DeviceLogs", PK: "123", Range: "last 7d"}, []string{"f"}},
 	{"export", Config{Table: "DeviceLogs", PK: "123"}, []string{"e"}},

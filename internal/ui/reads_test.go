@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -297,6 +299,50 @@ func TestTablesListDescribesOnlyWhatShows(t *testing.T) {
 	}
 	t.Logf("%d tables: opened in %s (%d DescribeTable), end key %s (%d DescribeTable in all)", n, opened.Round(time.Millisecond),
 		first, key.Round(time.Millisecond), h.rec.count("DescribeTable"))
+}
+
+// TestTablesFirstScreenAfterTheFirstPage (37.5): the table list shows
+// its first screen after the first ListTables page, describing only the
+// rows on screen, and reads the rest behind it: until the listing ends
+// the title and the position say ≥; then G reaches the last table and /
+// finds one of the last page.
+func TestTablesFirstScreenAfterTheFirstPage(t *testing.T) {
+	db := manyTables(t, 300)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			rec := record(db)
+			metered := dynamo.NewMetered(rec)
+			metered.Since = fixedLatency
+			h := harnessFor(t, New(Config{Client: metered, Session: metered.Session, Connection: "DEMO"}), rec)
+			var first string
+			h.d.Handled = func(tea.Msg) {
+				if first == "" && rec.count("ListTables") == 1 && strings.Contains(h.screen(), "T00000") {
+					first = h.screen()
+				}
+			}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.run(h.m.Init())
+			if first == "" {
+				t.Fatalf("no screen showed tables after the first ListTables page:\n%s", h.screen())
+			}
+			if !strings.Contains(first, "Tables · ≥100, listing on") || !strings.Contains(first, "of ≥100") {
+				t.Errorf("the first screen does not say the list goes on:\n%s", first)
+			}
+			if n := rec.count("ListTables"); n != 3 {
+				t.Errorf("%d ListTables requests for 300 tables", n)
+			}
+			if d := rec.count("DescribeTable"); d == 0 || d > size[1] {
+				t.Errorf("%d DescribeTable for a screen of %d lines", d, size[1])
+			}
+			h.contains(t, "Tables · 300", "row 1 of 300")
+			h.keys("G")
+			h.contains(t, "T00299", "row 300 of 300")
+			h.keys("g", "/")
+			h.typeText("T00250")
+			h.keys("enter")
+			h.contains(t, "row 251 of 300")
+		})
+	}
 }
 
 // failScans fails the Scan calls it lists (1-based).

@@ -125,7 +125,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.cfg.Connection = c.Connection
 	}
 	m.cfg.CostEstimated = c.CostEstimated
-	m.cfg.Info, m.cfg.TableNames = c.Info, c.TableNames
+	m.cfg.Info, m.cfg.TableNames, m.cfg.TablesNext = c.Info, c.TableNames, c.TablesNext
 	if c.Streams != nil {
 		m.cfg.Streams = c.Streams
 	}

@@ -529,6 +529,45 @@ func TestTableCountsSaidToBeEstimates(t *testing.T) {
 	h.contains(t, "Items (est.)", "DynamoDB's estimate, updated about every 6 hours")
 }
 
+// uncounted is a server that reports every table as dynalite (and a fresh
+// DynamoDB table) does: 0 items in 0 bytes, whatever it holds.
+type uncounted struct{ dynamo.Client }
+
+func (u uncounted) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	out, err := u.Client.DescribeTable(ctx, in, o...)
+	if err == nil && out.Table != nil {
+		t := *out.Table
+		t.ItemCount, t.TableSizeBytes = aws.Int64(0), aws.Int64(0)
+		out = &dynamodb.DescribeTableOutput{Table: &t}
+	}
+	return out, err
+}
+
+// TestTableCountsNotReportedAreNotZero (35.15): a table DescribeTable
+// reports as 0 items in 0 bytes reads "–" in the list and "not reported"
+// in its details, never as empty; nothing is read to find out.
+func TestTableCountsNotReportedAreNotZero(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: uncounted{demoData(t)}})
+		s := h.screen()
+		row := ""
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "Locations") {
+				row, _, _ = strings.Cut(l, "││") // the list's side, not the details'
+			}
+		}
+		if strings.Contains(s, "Items (est.)") && !strings.Contains(row, "–") || regexp.MustCompile(`\s0\s`).MatchString(row) {
+			t.Errorf("%v: the row of a table not counted reads as a count: %q\n%s", size, row, s)
+		}
+		if size[0] == 200 && !strings.Contains(s, "not reported") {
+			t.Errorf("%v: the details do not say the count is not reported:\n%s", size, s)
+		}
+		if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
+			t.Errorf("%v: %d reads to find out", size, n)
+		}
+	}
+}
+
 // TestGoToMissingPartitionSaysSo (25.20): / on the partitions with a key
 // no item has opens a view that says there is no such partition, never
 // an empty one.

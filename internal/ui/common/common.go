@@ -121,6 +121,14 @@ type Querier interface {
 	Query() (domain.KeyQuery, bool)
 }
 
+// Commander is a page whose reads are no one Query (a Scan, a statement's
+// Queries): y copies the aws command that reads what it lists, made for
+// the connection's region and endpoint; NoCommand says why there is none.
+type Commander interface {
+	AWSCommand() (build func(region, endpoint string) string, ok bool)
+	NoCommand() string
+}
+
 // Linker is a page the command line can reopen: DeepLink gives the flags
 // after `dynascope` (--table, --pk, --prefix, --versions, --range).
 type Linker interface {

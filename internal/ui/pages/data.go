@@ -8,10 +8,12 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
-func listTables(ctx context.Context, c dynamo.Client, page, req int) tea.Cmd {
+// listTables reads the page of table names after from ("" the first),
+// listed names having come before it.
+func listTables(ctx context.Context, c dynamo.Client, page, req int, from string, listed int) tea.Cmd {
 	return func() tea.Msg {
-		names, _, err := dynamo.ListTables(ctx, c)
-		return tablesListedMsg{page: page, req: req, names: names, err: err}
+		names, next, _, err := dynamo.ListTablesPage(ctx, c, from, 0, listed)
+		return tablesListedMsg{page: page, req: req, names: names, from: from, next: next, err: err}
 	}
 }
 

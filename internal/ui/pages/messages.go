@@ -9,10 +9,13 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
+// tablesListedMsg is a page of the table list: from is where it started
+// ("" the first page), next where the next starts ("" at the end).
 type tablesListedMsg struct {
-	page, req int
-	names     []string
-	err       error
+	page, req  int
+	names      []string
+	from, next string
+	err        error
 }
 
 type tableDescribedMsg struct {

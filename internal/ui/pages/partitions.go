@@ -158,6 +158,8 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 		return p.input.Focus()
 	case key.Matches(msg, p.c.Keys.Changes):
 		return p.openChanges()
+	case key.Matches(msg, p.c.Keys.Filter) && p.info.Name != "":
+		return openSearch(p.c, p.info, p.index) // the whole table through a filter
 	case key.Matches(msg, p.c.Keys.Open):
 		if len(p.rows) > 0 {
 			return open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
@@ -460,14 +462,19 @@ func (p *Partitions) ShortHelp() []key.Binding {
 		return p.picker.help(k)
 	}
 	if p.info.Stream.ARN != "" { // named where it reads something
-		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
+}
+
+// tableSearchKey names what f does on the partitions list.
+func tableSearchKey(b key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "filter table"))
 }
 
 // tableChangesKey names what 5 does on the partitions list.

@@ -10,8 +10,11 @@ import (
 
 func (t *Tables) List() common.List { return &t.grid }
 func (t *Tables) Unloaded() string {
-	if !t.loaded {
+	switch {
+	case !t.loaded || t.next != "":
 		return "the table list is still loading"
+	case t.fail.Stopped():
+		return "the table list stopped before its end"
 	}
 	return ""
 }

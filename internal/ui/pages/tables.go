@@ -28,9 +28,12 @@ type Tables struct {
 	counts  string          // loadCounts, taken when the list or a load changes
 	grid    components.Grid
 	w, h    int
-	loaded  bool
-	fail    list.Failure // why the list stopped before its end
-	given   []string     // the list already read (the command line's preflight), for Init to use once
+	loaded  bool            // the first page of the list has come
+	next    string          // where the list goes on ("" once whole)
+	listCtx context.Context // the listing's, page after page
+	fail    list.Failure    // why the list stopped before its end
+	given   []string        // the list's first page already read (the command line's preflight), for Init to use once
+	givenAt string          // where the list goes on after given
 }
 
 // NewTables returns the tables page.
@@ -40,21 +43,22 @@ func NewTables(c *common.Common) *Tables {
 	return t
 }
 
-// Listed hands over the whole table list read before the page starts, so
-// that Init describes the tables without listing them again.
-func (t *Tables) Listed(names []string) { t.given = names }
+// Listed hands over the table list's first page read before the page
+// starts, and where the list goes on ("" when that was all), so that Init
+// shows it without listing it again and reads the rest behind it.
+func (t *Tables) Listed(names []string, next string) { t.given, t.givenAt = names, next }
 
 // Known is how many tables the table list read so far named (0 before it).
 func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
 
 func (t *Tables) Init() tea.Cmd {
 	ctx, req := t.list.Start(t.c)
-	t.loaded = false
-	if names := t.given; names != nil {
-		t.given = nil // r and retries list again
-		return func() tea.Msg { return tablesListedMsg{page: t.id, req: req, names: names} }
+	t.listCtx, t.loaded, t.next = ctx, false, ""
+	if names, next := t.given, t.givenAt; names != nil {
+		t.given, t.givenAt = nil, "" // r and retries list again
+		return func() tea.Msg { return tablesListedMsg{page: t.id, req: req, names: names, next: next} }
 	}
-	return listTables(ctx, t.c.Client, t.id, req)
+	return listTables(ctx, t.c.Client, t.id, req, "", 0)
 }
 
 func (t *Tables) selected() (string, bool) {
@@ -80,23 +84,7 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 		// size are read again, and tables created meanwhile listed.
 		return t.Init()
 	case tablesListedMsg:
-		if !t.list.Done(msg.req) {
-			return nil
-		}
-		if msg.err != nil {
-			t.fail.Fail(msg.err)
-			return common.Report(msg.err, len(t.names) == 0, t.id)
-		}
-		t.fail.Clear()
-		t.names, t.loaded = msg.names, true
-		t.counts = t.loadCounts()
-		t.refreshRows()
-		// One ListTables for the list; a DescribeTable only for the rows
-		// on screen, as they come into view: 10,000 tables are 10,000
-		// requests (and as many redraws) nobody looks at.
-		t.desc.Stop()
-		t.asked, t.pending = map[string]bool{}, 0
-		return nil
+		return t.listed(msg)
 	case tableDescribedMsg:
 		if msg.req != t.desc.ID() {
 			return nil
@@ -131,13 +119,50 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			}
 			t.list.Stop()
 			t.desc.Stop()
-			t.loaded, t.pending = true, 0
+			t.loaded, t.pending, t.next = true, 0, ""
 			t.asked = nil // no more describing until r
 		default:
 			t.grid.Update(msg)
 		}
 	}
 	return nil
+}
+
+// listed takes a page of the table list: the first shows at once, and
+// the next is read behind it (G and / see the list as it arrives).
+func (t *Tables) listed(msg tablesListedMsg) tea.Cmd {
+	if msg.req != t.list.ID() || !t.list.InFlight() {
+		return nil
+	}
+	if msg.from == "" && msg.err == nil { // a failed list again keeps the rows it had
+		t.names = nil
+		// A DescribeTable only for the rows on screen, as they come
+		// into view: 10,000 tables are 10,000 requests (and as many
+		// redraws) nobody looks at.
+		t.desc.Stop()
+		t.asked, t.pending = map[string]bool{}, 0
+	}
+	if msg.err == nil { // a refused page (its cursor repeats) lists nothing
+		t.names = append(t.names, msg.names...)
+	}
+	t.next = msg.next
+	if msg.err != nil {
+		t.list.Done(msg.req)
+		t.next = ""
+		t.fail.Fail(msg.err)
+		t.loaded = len(t.names) > 0
+		t.refreshRows()
+		return common.Report(msg.err, len(t.names) == 0, t.id)
+	}
+	t.fail.Clear()
+	t.loaded = true
+	t.counts = t.loadCounts()
+	t.refreshRows()
+	if msg.next == "" {
+		t.list.Done(msg.req)
+		return nil
+	}
+	return listTables(t.listCtx, t.c.Client, t.id, msg.req, msg.next, len(t.names))
 }
 
 // sizeGrid fits the list to the page: the preview takes two fifths of a
@@ -225,12 +250,18 @@ func (t *Tables) refreshRows() {
 			if l, loading := t.c.TableLoad(name); loading {
 				return loadCell(l)
 			}
+			if ok && unreported(info) {
+				return "–" // 0 items and 0 bytes: a fresh count, not an empty table
+			}
 			if ok {
 				return common.Thousands(int(info.ItemCount))
 			}
 		case 4:
 			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
 				return "…" // still growing
+			}
+			if ok && unreported(info) {
+				return "–"
 			}
 			if ok {
 				return common.HumanBytes(info.SizeBytes)
@@ -239,6 +270,12 @@ func (t *Tables) refreshRows() {
 		return ""
 	})
 }
+
+// unreported: DescribeTable says 0 items in 0 bytes, which is what
+// DynamoDB (and dynalite) say of a table whose count has not been taken
+// yet (it is taken about every six hours), not only of an empty one.
+// Nothing is read to find out which.
+func unreported(info dynamo.TableInfo) bool { return info.ItemCount == 0 && info.SizeBytes == 0 }
 
 // loadCell is the Items cell of a table not (yet) whole: how many items
 // are in and why it is not complete.
@@ -282,6 +319,9 @@ func (t *Tables) View() string {
 	wide := t.c.ShowPreview(t.w)
 	listW := t.listWidth()
 	title := fmt.Sprintf("Tables · %d", len(t.names))
+	if t.next != "" {
+		title = fmt.Sprintf("Tables · ≥%d, listing on", len(t.names))
+	}
 	title += t.counts
 	if !t.loaded {
 		title = "Tables · loading…"
@@ -344,9 +384,17 @@ func (t *Tables) preview() string {
 		lines = append(lines, "")
 	}
 	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
-	lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
-		st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
-		st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	if unreported(info) {
+		lines = append(lines, st.Dim.Render("items          ")+st.Dim.Render("– not reported"),
+			st.Dim.Render("size           ")+st.Dim.Render("– not reported"),
+			st.Dim.Render("               DynamoDB reports 0 items and 0 bytes: its estimate is"),
+			st.Dim.Render("               updated about every 6 hours, and a table it has not"),
+			st.Dim.Render("               counted yet reads 0 whether it holds items or not"))
+	} else {
+		lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
+			st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
+			st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+	}
 	// The stream is DescribeTable's too: whether Changes can be read here.
 	if info.Stream.ARN != "" {
 		lines = append(lines, st.Dim.Render("stream         ")+common.Sanitize(info.Stream.View), "")

@@ -1,0 +1,601 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
+)
+
+// Search lists the items of a whole table (or index) that a filter
+// matches: a Scan in parallel segments (dynamo.ReadSearch), a step at a
+// time while the list wants rows, under the explorer's filter budget. At
+// the budget it stops and asks before spending more; after a failure r
+// reads again only the segments that failed.
+type Search struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	index  string
+	filter filterBar
+	node   domain.FilterNode // the filter applied (nil before the first)
+	state  dynamo.SearchState
+	begun  bool // a search has been asked (state holds it)
+	rows   []dynamo.Item
+	stats  attrStats
+	attrs  []string
+	scanned,
+	pages int
+	cost    dynamo.Cost
+	stopped bool // at the budget, with more to read
+	fail    list.Failure
+	req     list.Request
+	get     list.Request // an item read whole from the base table (on an index)
+	grid    components.Grid
+	w, h    int
+	// A statement's results (: prompt): the statement, its plan and the
+	// search it was translated to; no filter bar.
+	text     string
+	plan     *domain.Plan
+	prepared dynamo.SearchRequest
+}
+
+// searchReadMsg is a step of a search.
+type searchReadMsg struct {
+	page, req int
+	step      dynamo.SearchStep
+	err       error
+}
+
+func (m searchReadMsg) PageID() int { return m.page }
+
+// NewSearch returns the search of a table (index "") or of one of its
+// indexes, its filter bar open: nothing is read before a filter is given.
+func NewSearch(c *common.Common, info dynamo.TableInfo, index string) *Search {
+	s := &Search{c: c, id: c.NextID(), info: info, index: index, filter: newFilterBar(), grid: components.NewGrid(c)}
+	s.stats = newAttrStats(s.keyNames()...)
+	s.refresh()
+	return s
+}
+
+// NewStatementResults lists what a PartiQL statement reads: the search
+// plan translated it to, read as soon as the page opens.
+func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, plan domain.Plan, r dynamo.SearchRequest) *Search {
+	s := &Search{c: c, id: c.NextID(), info: info, index: plan.Index, filter: newFilterBar(), grid: components.NewGrid(c),
+		text: text, plan: &plan, prepared: r}
+	s.stats = newAttrStats(s.keyNames()...)
+	s.refresh()
+	return s
+}
+
+// openSearch is f on a partitions list: the search page, typing its filter.
+func openSearch(c *common.Common, info dynamo.TableInfo, index string) tea.Cmd {
+	s := NewSearch(c, info, index)
+	return tea.Batch(open(s), s.filter.open(nil))
+}
+
+// budget is what the search may spend before it asks (0: no bound).
+func (s *Search) budget() float64 {
+	if s.c.FilterBudget == nil {
+		return 0
+	}
+	return s.c.FilterBudget(s.info.Name)
+}
+
+// keyNames are the key attributes listed first: the index's, then the
+// table's, each once.
+func (s *Search) keyNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(k dynamo.KeySchema) {
+		for _, n := range []string{k.PK.Name, skName(k)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if k, err := s.info.KeyFor(s.index); err == nil && s.index != "" {
+		add(k)
+	}
+	add(s.info.Key)
+	return names
+}
+
+// Init reads a statement's results; a filter search waits for its filter.
+func (s *Search) Init() tea.Cmd {
+	if s.plan != nil && !s.begun {
+		return s.startRequest(s.prepared)
+	}
+	return nil
+}
+
+// start begins a search of the whole table through n.
+func (s *Search) start(n domain.FilterNode) tea.Cmd {
+	s.node = n
+	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.c.Masked.Filter(s.info.Name, n),
+		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"})
+}
+
+// startRequest begins r from its start, forgetting what was found.
+func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
+	s.req.Stop()
+	st, err := dynamo.StartSearch(r, nil)
+	if err != nil {
+		return notice("Search not started: " + err.Error())
+	}
+	s.state, s.begun = st, true
+	s.rows, s.scanned, s.pages, s.cost, s.stopped = nil, 0, 0, dynamo.Cost{}, false
+	s.fail.Clear()
+	s.stats.reset()
+	s.grid.SetCursor(0)
+	s.refresh()
+	return s.read()
+}
+
+// read asks for the next step.
+func (s *Search) read() tea.Cmd {
+	if s.req.InFlight() || !s.begun {
+		return nil
+	}
+	s.fail.Clear()
+	ctx, req := s.req.Start(s.c)
+	return readSearch(ctx, s.c.Client, s.id, req, s.state)
+}
+
+func readSearch(ctx context.Context, c dynamo.Client, page, req int, st dynamo.SearchState) tea.Cmd {
+	return func() tea.Msg {
+		step, err := dynamo.ReadSearch(ctx, c, st)
+		return searchReadMsg{page: page, req: req, step: step, err: err}
+	}
+}
+
+// wantsMore: the rows below the cursor do not fill two screens.
+func (s *Search) wantsMore() bool {
+	screen := max(s.grid.Visible(), s.h-4)
+	return s.grid.Cursor() >= len(s.rows)-2*screen
+}
+
+// more reads on while the list wants rows, the search has more and the
+// budget has not stopped it.
+func (s *Search) more() tea.Cmd {
+	if !s.begun || s.stopped || s.fail.Stopped() || !s.state.More() || !s.wantsMore() {
+		return nil
+	}
+	return s.read()
+}
+
+func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.RetryMsg:
+		return s, s.read()
+	case searchReadMsg:
+		if !s.req.Done(msg.req) {
+			return s, nil
+		}
+		st := msg.step
+		s.rows = append(s.rows, st.Items...)
+		s.stats.add(st.Items)
+		s.scanned += st.Scanned
+		s.pages += st.Pages
+		s.cost = s.cost.Add(st.Cost)
+		s.state = st.Next // after an error: reads the failed segments again
+		s.refresh()
+		if msg.err != nil {
+			s.fail.Fail(msg.err)
+			return s, common.Report(msg.err, false, s.id)
+		}
+		if st.Stopped {
+			s.stopped = true
+			return s, notice(fmt.Sprintf("At the budget: r reads on (%s more) · %s spent, %s scanned",
+				common.RCU(s.budget(), false), common.RCU(s.state.Spent, s.cost.Estimated), common.Thousands(s.scanned)))
+		}
+		return s, s.more()
+	case itemReadMsg:
+		if !s.get.Done(msg.req) {
+			return s, nil
+		}
+		if msg.err != nil {
+			return s, common.Report(msg.err, false, s.id)
+		}
+		if msg.item == nil {
+			return s, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, s.id)
+		}
+		return s, open(NewReadItem(s.c, s.info, msg.item))
+	case tea.KeyPressMsg:
+		return s, s.key(msg)
+	}
+	return s, nil
+}
+
+func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.c.Keys
+	if s.filter.editing() {
+		res, cmd := s.filter.key(msg, k, s.stats.loaded())
+		switch {
+		case res.done && res.filter == nil:
+			return notice("A search of the whole table needs a filter: type one (status = \"FAILED\"), or esc")
+		case res.done:
+			return s.start(res.filter)
+		case !s.filter.editing() && !s.begun:
+			return back // esc before any search: nothing to show
+		}
+		s.layout()
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Filter) && s.plan == nil:
+		cmd := s.filter.open(s.node)
+		s.layout()
+		return cmd
+	case key.Matches(msg, k.Open):
+		if s.grid.Cursor() < len(s.rows) {
+			return s.openItem(s.rows[s.grid.Cursor()])
+		}
+	case key.Matches(msg, k.Refresh) && s.stopped:
+		s.stopped = false
+		s.state = s.state.Extend(s.budget())
+		return s.read()
+	case key.Matches(msg, k.Refresh) && s.fail.Stopped():
+		return s.read() // the segments that failed, from where they stopped
+	case key.Matches(msg, k.Refresh) && s.plan != nil:
+		return s.startRequest(s.prepared)
+	case key.Matches(msg, k.Refresh) && s.node != nil:
+		return s.start(s.node)
+	case key.Matches(msg, k.Back) && s.get.InFlight():
+		s.get.Stop()
+	case key.Matches(msg, k.Back) && s.req.InFlight():
+		s.req.Stop()
+		s.fail.Cancel()
+		s.layout()
+	case key.Matches(msg, k.Back):
+		return back
+	default:
+		if s.grid.Update(msg) {
+			return s.more()
+		}
+	}
+	return nil
+}
+
+// openItem opens a match: read whole from the base table when the index
+// searched holds only part of it.
+func (s *Search) openItem(it dynamo.Item) tea.Cmd {
+	if _, partial := partialProjection(s.info, s.index); !partial {
+		return open(NewItem(s.c, s.info, it))
+	}
+	ctx, req := s.get.Start(s.c)
+	return getItem(ctx, s.c.Client, s.id, req, s.info.Name, baseKey(s.info, it))
+}
+
+// refresh sets the columns (keys, then the most common attributes) and
+// the rows.
+func (s *Search) refresh() {
+	keys := s.keyNames()
+	var cols []components.Column
+	for _, k := range keys {
+		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
+	}
+	s.attrs = s.stats.columns(s.c, s.info.Name, maxColumns)
+	for _, a := range s.attrs {
+		cols = append(cols, components.Column{Title: common.Sanitize(a)})
+	}
+	s.grid.SetColumns(cols)
+	s.grid.SetRows(len(s.rows), func(r, col int) string {
+		it := s.rows[r]
+		if col < len(keys) {
+			return common.Cell(it[keys[col]])
+		}
+		return common.Cell(it[s.attrs[col-len(keys)]])
+	})
+	s.layout()
+}
+
+func (s *Search) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.layout()
+}
+
+// layout sizes the grid below the filter bar and above a failure's line.
+func (s *Search) layout() {
+	listW, _ := s.listWidth()
+	s.grid.SetSize(listW-4, s.h-2-len(s.head(listW-4))-s.fail.LineBelow(len(s.rows)))
+}
+
+func (s *Search) listWidth() (int, bool) {
+	if s.c.ShowPreview(s.w) {
+		return s.w * 11 / 20, true
+	}
+	return s.w, false
+}
+
+func (s *Search) head(width int) []string {
+	return s.filter.lines(s.c.Styles, width, s.node)
+}
+
+// name is what is searched: the table, or its index.
+func (s *Search) name() string {
+	if s.plan != nil {
+		return "PartiQL " + common.Sanitize(s.plan.Operation()) + " on " + s.source()
+	}
+	return s.source()
+}
+
+// source is the table, or its index.
+func (s *Search) source() string {
+	if s.index != "" {
+		return common.Sanitize(s.info.Name) + " index " + common.Sanitize(s.index)
+	}
+	return common.Sanitize(s.info.Name)
+}
+
+// progress says how far the search is, for the title.
+func (s *Search) progress() string {
+	switch {
+	case !s.begun:
+		return "type a filter"
+	case s.pages == 0 && s.req.InFlight():
+		return "reading…"
+	case s.stopped:
+		return "stopped at the budget: r reads on"
+	case s.state.More():
+		return "more: scroll down to read on"
+	case s.plan != nil && s.plan.Operation() == "Query":
+		return "all read"
+	}
+	return "whole table scanned"
+}
+
+// List is what / searches and the help line's "row N of M" counts: the
+// matches found.
+func (s *Search) List() common.List { return &s.grid }
+
+// Unloaded says what the matches found do not cover yet.
+func (s *Search) Unloaded() string {
+	if s.begun && s.state.More() {
+		return "the rest of the table, not read yet"
+	}
+	return ""
+}
+
+func (s *Search) View() string {
+	st := s.c.Styles
+	listW, wide := s.listWidth()
+	head := s.head(listW - 4)
+	what := "Search " + s.name()
+	if s.plan != nil {
+		what = s.name()
+	}
+	title := what + " · " + s.progress()
+	if s.begun && s.pages > 0 {
+		title = what + " · " + common.Plural(len(s.rows), "match", "matches") + " · " + s.progress()
+	}
+	body := s.grid.View()
+	switch {
+	case s.fail.Stopped():
+		title = what + " · " + s.fail.Title(len(s.rows), "matches")
+		body = s.fail.InPlace(st, s.grid.View(), len(s.rows), "matches", listW-4)
+	case !s.begun && s.plan != nil:
+		body = st.Dim.Render("reading…")
+	case !s.begun:
+		body = st.Dim.Render(ansi.Wrap(fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, up to %s for the whole table (its size, %s, as DynamoDB last reported it); it stops at %s and asks before reading on.",
+			s.name(), common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"),
+			common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false), common.HumanBytes(s.info.SizeBytes), s.budgetText()), max(1, listW-4), " "))
+	case len(s.rows) == 0 && s.pages > 0 && !s.state.More():
+		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
+	case len(s.rows) == 0 && s.stopped:
+		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
+	case len(s.rows) == 0:
+		body = st.Dim.Render("reading…")
+	}
+	if len(head) > 0 {
+		body = strings.Join(head, "\n") + "\n" + body
+	}
+	frame := common.Frame(st, title, body, listW, s.h)
+	if !wide {
+		return frame
+	}
+	preview := ""
+	if s.grid.Cursor() < len(s.rows) {
+		preview = renderJSON(st, s.rows[s.grid.Cursor()], false, s.w-listW-4)
+	}
+	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
+}
+
+// budgetText is the budget in words.
+func (s *Search) budgetText() string {
+	if s.budget() <= 0 {
+		return "no budget"
+	}
+	return "the budget (" + common.RCU(s.budget(), false) + ")"
+}
+
+// Request is the Scan behind the list, what it found and what it cost.
+func (s *Search) Request() string {
+	var b strings.Builder
+	if s.plan != nil {
+		b.WriteString(planText(*s.plan, s.info, s.prepared))
+	} else {
+		b.WriteString("Scan " + common.Sanitize(s.info.Name))
+		if s.index != "" {
+			b.WriteString("  IndexName: " + common.Sanitize(s.index))
+		}
+		if s.node != nil {
+			b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
+		}
+		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
+			fmt.Fprintf(&b, "  TotalSegments: %d", n)
+		}
+	}
+	if (!s.begun || s.pages == 0) && s.plan == nil {
+		fmt.Fprintf(&b, " · whole table ≈ %s", common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false))
+		return b.String()
+	}
+	if !s.begun || s.pages == 0 {
+		return b.String()
+	}
+	read := "scanned"
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		read = "read"
+	}
+	fmt.Fprintf(&b, " · %s %s · matched %s · %s · %s", read, common.Thousands(s.scanned), common.Thousands(len(s.rows)),
+		common.Plural(s.cost.Requests, "request", "requests"), common.BilledRCU(s.cost))
+	if s.state.Request.MaxRCU > 0 {
+		fmt.Fprintf(&b, " · budget %s", common.RCU(s.state.Request.MaxRCU, false))
+	}
+	return b.String()
+}
+
+func (s *Search) Crumbs() []string {
+	crumbs := []string{s.info.Name}
+	if s.index != "" {
+		crumbs = append(crumbs, "index "+s.index)
+	}
+	if s.plan != nil {
+		return append(crumbs, "PartiQL")
+	}
+	return append(crumbs, "search")
+}
+
+func (s *Search) ID() int         { return s.id }
+func (s *Search) Mode() string    { return "" }
+func (s *Search) Loading() bool   { return s.req.InFlight() || s.get.InFlight() }
+func (s *Search) Capturing() bool { return s.filter.editing() }
+
+// Typed is what the filter bar holds, and whether it is open.
+func (s *Search) Typed() (string, bool) { return s.filter.input.Value(), s.filter.editing() }
+
+// Paste puts pasted text in the filter bar while it is open.
+func (s *Search) Paste(text string) tea.Cmd {
+	if !s.filter.editing() {
+		return nil
+	}
+	return s.filter.paste(text)
+}
+
+func (s *Search) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	if s.filter.editing() {
+		return []key.Binding{k.Submit, k.Cancel}
+	}
+	if s.plan != nil {
+		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Back, k.Help, k.Quit}
+}
+
+func (s *Search) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	if s.plan != nil {
+		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+}
+
+// AWSCommand is y: the aws command reading what is listed (a Scan with
+// the filter, or the statement's Queries, one a line).
+func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
+	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+		return nil, false
+	}
+	if s.plan == nil {
+		if s.node == nil {
+			return nil, false
+		}
+		return func(region, endpoint string) string {
+			return domain.AWSScanCommand(s.info.Name, s.index, s.node, region, endpoint)
+		}, true
+	}
+	plan := *s.plan
+	return func(region, endpoint string) string {
+		if len(plan.Queries) == 0 {
+			return domain.AWSScanCommand(plan.Table, plan.Index, plan.Filter, region, endpoint)
+		}
+		var cmds []string
+		for _, q := range plan.Queries {
+			q.Filter = plan.Filter
+			cmds = append(cmds, domain.AWSCLICommand(q, region, endpoint, 0))
+		}
+		return strings.Join(cmds, "\n")
+	}, true
+}
+
+// NoCommand says why y copies nothing here.
+func (s *Search) NoCommand() string {
+	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+		return "No aws command for a search of a masked table: its filter holds the values the mask hides"
+	}
+	return "No aws command yet: type a filter first (f)"
+}
+
+// planText is a statement's plan as the request line and the prompt say
+// it: Query on T: KEY · filter F, or Scan T in N segments · filter F.
+func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) string {
+	on := common.Sanitize(plan.Table)
+	if plan.Index != "" {
+		on += " index " + common.Sanitize(plan.Index)
+	}
+	var b strings.Builder
+	if plan.Operation() == "Query" {
+		b.WriteString("Query on " + on + ": " + common.Sanitize(plan.KeyCondition()))
+		if len(plan.Queries) > 1 {
+			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
+		}
+	} else {
+		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false))
+	}
+	if plan.Filter != nil {
+		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
+	}
+	if len(plan.Project) > 0 {
+		names := make([]string, len(plan.Project))
+		for i, p := range plan.Project {
+			names[i] = p.String()
+		}
+		b.WriteString(" · projection " + common.Sanitize(strings.Join(names, ", ")))
+	}
+	return b.String()
+}
+
+// searchOnKey names what r does: read on past the budget, or search again.
+func searchOnKey(b key.Binding, stopped bool) key.Binding {
+	what := "search again"
+	if stopped {
+		what = "read on"
+	}
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
+}
+
+// Loaded is the matches found, for e: exporting them reads nothing.
+func (s *Search) Loaded() (common.Loaded, bool) {
+	if s.req.InFlight() || len(s.rows) == 0 {
+		return common.Loaded{}, false
+	}
+	rows := make([]any, len(s.rows))
+	for i, it := range s.rows {
+		rows[i] = dynamo.PlainItem(it)
+	}
+	kind := "search"
+	if s.plan != nil {
+		kind = "partiql"
+	}
+	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keyNames(), Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
+}
+
+// Click selects the clicked row (below the frame's border and the bar).
+func (s *Search) Click(y int) bool { return s.grid.Click(y - 1 - len(s.head(s.w))) }
+
+// TableSize is the table's size, as DescribeTable gives it.
+func (s *Search) TableSize() int64 { return s.info.SizeBytes }
+
+// Rows are the matches found so far.
+func (s *Search) Rows() []dynamo.Item { return s.rows }

@@ -1,0 +1,280 @@
+package pages
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
+)
+
+const statementPrompt = "SELECT › "
+
+// Statement is the `:` prompt: a PartiQL SELECT, parsed as it is typed,
+// and its plan (Query on X, or Scan: up to N RCU) shown before anything
+// is read; enter runs it, its results an items list. It is translated to
+// Query or Scan and read through the read-only client, never
+// ExecuteStatement. Every key but enter and esc is text.
+type Statement struct {
+	c     *common.Common
+	id    int
+	input components.TextInput
+	err   *domain.PartiQLError
+	st    domain.Statement
+	ok    bool                        // st parses
+	infos map[string]dynamo.TableInfo // tables described, by name
+	desc  list.Request
+	asked string // the table being described
+	fail  string // why the table could not be described
+	table string // the table open when : was pressed, described at once
+	w, h  int
+}
+
+// NewStatement returns the prompt, holding SELECT * FROM "table" WHERE
+// when a table is open ("" for none).
+func NewStatement(c *common.Common, table string) *Statement {
+	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, table: table}
+	s.input.Placeholder = `* FROM "Orders" WHERE status = 'FAILED'`
+	if table != "" {
+		s.input.SetValue(`* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `)
+		s.input.CursorEnd()
+	}
+	s.parse()
+	return s
+}
+
+// Init describes the open table (no read capacity): its plan shows as
+// soon as the WHERE parses.
+func (s *Statement) Init() tea.Cmd {
+	focus := s.input.Focus()
+	if s.table == "" {
+		return focus
+	}
+	s.asked = s.table
+	ctx, req := s.desc.Start(s.c)
+	return tea.Batch(focus, describeTable(ctx, s.c.Client, s.id, req, s.table))
+}
+
+// text is the statement typed, and how many characters the prompt's
+// SELECT adds before it: none where the box begins with a statement's
+// own word (SELECT typed again, or a DELETE to refuse for what it is).
+func (s *Statement) text() (string, int) {
+	v := s.input.Value()
+	word := strings.ToLower(strings.TrimLeft(v, " \t"))
+	if i := strings.IndexFunc(word, func(r rune) bool { return !(r >= 'a' && r <= 'z') }); i >= 0 {
+		word = word[:i]
+	}
+	switch word {
+	case "select", "insert", "update", "delete", "upsert", "replace", "exists", "create", "drop":
+		return v, 0
+	}
+	return "SELECT " + v, len("SELECT ")
+}
+
+// statementText is the statement as run.
+func (s *Statement) statementText() string { t, _ := s.text(); return t }
+
+// parse reads what is typed (no I/O), keeping the error's column in the
+// box's terms.
+func (s *Statement) parse() {
+	s.st, s.err, s.ok = domain.Statement{}, nil, false
+	text, lead := s.text()
+	st, err := domain.ParsePartiQL(text)
+	if err == nil {
+		s.st, s.ok = st, true
+		return
+	}
+	var pe *domain.PartiQLError
+	if !errors.As(err, &pe) {
+		pe = &domain.PartiQLError{Msg: err.Error()}
+	}
+	col := pe.Col - lead
+	if pe.Col == 0 {
+		col = 0
+	}
+	s.err = &domain.PartiQLError{Col: max(col, 0), Msg: pe.Msg}
+}
+
+// describe asks for the statement's table once, when it parses and is
+// not known: a DescribeTable, which costs no read capacity.
+func (s *Statement) describe() tea.Cmd {
+	if !s.ok || s.st.Table == "" || s.asked == s.st.Table {
+		return nil
+	}
+	if _, known := s.infos[s.st.Table]; known {
+		return nil
+	}
+	s.asked, s.fail = s.st.Table, ""
+	ctx, req := s.desc.Start(s.c)
+	return describeTable(ctx, s.c.Client, s.id, req, s.st.Table)
+}
+
+// plan is the statement's plan on its table, and the search it reads.
+func (s *Statement) plan() (domain.Plan, dynamo.SearchRequest, dynamo.TableInfo, error) {
+	info, known := s.infos[s.st.Table]
+	if !s.ok || !known {
+		return domain.Plan{}, dynamo.SearchRequest{}, info, errors.New("not planned")
+	}
+	budget := 0.0
+	if s.c.FilterBudget != nil {
+		budget = s.c.FilterBudget(info.Name)
+	}
+	st := s.st
+	st.Where = s.c.Masked.Filter(info.Name, st.Where)
+	plan, r, err := dynamo.StatementSearch(info, st, budget)
+	return plan, r, info, err
+}
+
+func (s *Statement) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tableDescribedMsg:
+		if !s.desc.Done(msg.req) {
+			return s, nil
+		}
+		if msg.err != nil {
+			s.fail = list.FailureText(msg.err)
+			return s, nil
+		}
+		s.infos[msg.name] = msg.info
+	case tea.KeyPressMsg:
+		return s, s.key(msg)
+	}
+	return s, nil
+}
+
+func (s *Statement) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.c.Keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		s.desc.Stop()
+		return back
+	case key.Matches(msg, k.Submit):
+		if !s.ok {
+			return nil // the error under the box says what to write
+		}
+		plan, r, info, err := s.plan()
+		if err != nil {
+			if _, known := s.infos[s.st.Table]; !known {
+				s.asked = "" // enter asks again after a failure
+				return s.describe()
+			}
+			return nil // the plan's error is on screen
+		}
+		return open(NewStatementResults(s.c, info, s.statementText(), plan, r))
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	s.parse()
+	return cmd
+}
+
+func (s *Statement) SetSize(w, h int) { s.w, s.h = w, h }
+
+func (s *Statement) View() string {
+	st := s.c.Styles
+	width := max(1, s.w-4)
+	s.input.SetWidth(max(1, width-ansi.StringWidth(statementPrompt)-1))
+	lines := []string{s.input.View()}
+	switch {
+	case s.err != nil && strings.TrimSpace(s.input.Value()) != "":
+		where := ""
+		if s.err.Col > 0 {
+			lines = append(lines, strings.Repeat(" ", ansi.StringWidth(statementPrompt)+s.err.Col-1)+st.ErrorTitle.Render("^"))
+			where = fmt.Sprintf("column %d: ", s.err.Col)
+		}
+		lines = append(lines, s.wrap(st.ErrorTitle, where+common.Sanitize(s.err.Msg), width)...)
+	case s.err != nil:
+		lines = append(lines, st.Dim.Render("type a SELECT: * FROM \"Table\" WHERE …"))
+	default:
+		lines = append(lines, s.planLines(width)...)
+	}
+	lines = append(lines, "")
+	lines = append(lines, s.wrap(st.Dim, `Read-only: a SELECT is translated to Query (its WHERE pins the partition key by = or IN) or Scan, never run as ExecuteStatement. Strings in single quotes, names in double quotes; FROM "Table" or "Table"."Index"; =, <>, <, <=, >, >=, BETWEEN, IN, begins_with, contains, attribute_exists, IS MISSING, AND/OR/NOT, ORDER BY the sort key.`, width)...)
+	return common.Frame(st, "PartiQL", strings.Join(lines, "\n"), s.w, s.h)
+}
+
+// planLines say what enter will read, and what it may cost.
+func (s *Statement) planLines(width int) []string {
+	st := s.c.Styles
+	if _, known := s.infos[s.st.Table]; !known {
+		switch {
+		case s.fail != "":
+			return s.wrap(st.ErrorTitle, "Cannot plan it: "+common.Sanitize(s.fail)+" (enter asks again)", width)
+		case s.desc.InFlight():
+			return []string{st.Dim.Render("describing " + common.Sanitize(s.st.Table) + " to plan it…")}
+		}
+		return []string{st.Dim.Render("enter describes " + common.Sanitize(s.st.Table) + " to plan it (nothing is read)")}
+	}
+	plan, r, info, err := s.plan()
+	if err != nil {
+		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
+	}
+	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r), width)
+	budget := "no budget"
+	if r.MaxRCU > 0 {
+		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
+	}
+	worst := "worst case " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (the table's size)"
+	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
+}
+
+func (s *Statement) wrap(style interface{ Render(...string) string }, text string, width int) []string {
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap(text, width, " "), "\n") {
+		out = append(out, style.Render(l))
+	}
+	return out
+}
+
+func (s *Statement) Crumbs() []string {
+	if s.ok && s.st.Table != "" {
+		return []string{s.st.Table, "PartiQL"}
+	}
+	return []string{"PartiQL"}
+}
+func (s *Statement) ID() int         { return s.id }
+func (s *Statement) Mode() string    { return "" }
+func (s *Statement) Loading() bool   { return s.desc.InFlight() }
+func (s *Statement) Capturing() bool { return true } // every key is text
+
+// Typed is the statement typed; the box is always open.
+func (s *Statement) Typed() (string, bool) { return s.input.Value(), true }
+
+// Paste puts pasted text in the box.
+func (s *Statement) Paste(text string) tea.Cmd {
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Paste(text)
+	s.parse()
+	return tea.Batch(cmd)
+}
+
+func (s *Statement) Request() string {
+	if !s.ok {
+		return "nothing read yet: the statement is planned first"
+	}
+	if plan, r, info, err := s.plan(); err == nil {
+		return "nothing read yet · " + planText(plan, info, r)
+	}
+	return "nothing read yet"
+}
+
+func (s *Statement) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{statementRunKey(k.Submit), k.Cancel}
+}
+
+func (s *Statement) FullHelp() [][]key.Binding {
+	return [][]key.Binding{s.ShortHelp()}
+}
+
+func statementRunKey(b key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "plan, then run"))
+}
