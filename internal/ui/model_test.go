@@ -2,12 +2,19 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -314,4 +321,98 @@ func TestConfiguredTableSettings(t *testing.T) {
 	h.contains(t, "STATE", "53 prefixes")
 	h.keys("c")
 	h.contains(t, "over the 5 RCU budget")
+}
+
+// billing sums what every Query is billed (the server's figure, at least
+// 0.5 a read), as DynamoDB bills it.
+type billing struct {
+	dynamo.Client
+	mu  sync.Mutex
+	rcu float64
+}
+
+func (b *billing) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := b.Client.Query(ctx, in, o...)
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	b.mu.Lock()
+	b.rcu += max(units, 0.5)
+	b.mu.Unlock()
+	return out, err
+}
+
+func (b *billing) spent() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rcu
+}
+
+// countsLine is the request line's "counts N req · X RCU" figure.
+var countsLine = regexp.MustCompile(`counts \d+ req · ([\d.]+) RCU`)
+
+// TestCountOnResumesWhereItStopped: c after a count stopped at its budget
+// counts on from where it stopped, spending at most another budget and
+// reading no key twice (all its runs together cost no more than one read
+// of the level); finished counts are exact (no …), the request line's
+// count figure climbs with what was billed, and the status bar says what
+// was spent, what is partial and how to go on.
+func TestCountOnResumesWhereItStopped(t *testing.T) {
+	const budget = 100
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			b := &billing{Client: demoData(t)}
+			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Geography", PK: "PLACE", CountBudget: budget})
+			walked := b.spent()
+			h.keys("c", "c") // asked first (the table is larger than the budget), then counted
+			h.said(t, "stopped at the count budget of 100 RCU")
+			h.said(t, "; c counts on")
+			h.said(t, "each c reads on with another 100 RCU")
+			h.said(t, "marked … are partial")
+			runs := 1
+			for ; runs < 10 && strings.Contains(h.m.said[len(h.m.said)-1].whole(), "count budget"); runs++ {
+				before := b.spent()
+				h.keys("c") // no question again: it counts on
+				if spent := b.spent() - before; spent > budget+0.5 {
+					t.Fatalf("run %d spent %.1f RCU of a %d RCU budget", runs+1, spent, budget)
+				}
+				m := countsLine.FindStringSubmatch(strings.Join(strings.Fields(h.screen()), " "))
+				if m == nil {
+					t.Fatalf("no count figure on the request line:\n%s", h.screen())
+				}
+				if shown, _ := strconv.ParseFloat(m[1], 64); math.Abs(shown-(b.spent()-walked)) > 0.05 {
+					t.Fatalf("the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+				}
+			}
+			if runs < 2 {
+				t.Fatalf("the count never stopped at its budget")
+			}
+			scr := h.screen()
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("counted to the end, yet counts are marked partial:\n%s", scr)
+			}
+			full := fullReadRCU(t, demoData(t), "Geography", "PK", "PLACE")
+			if counted := b.spent() - walked; counted > full+0.5*float64(runs) {
+				t.Fatalf("%d runs of the count spent %.1f RCU; one read of the level is %.1f", runs, counted, full)
+			}
+		})
+	}
+}
+
+// fullReadRCU is what a plain Query of the whole partition is billed.
+func fullReadRCU(t *testing.T, c dynamo.Client, table, pkName, pk string) float64 {
+	t.Helper()
+	var rcu float64
+	req := dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: pkName, PK: domain.S(pk)}}
+	for {
+		page, err := dynamo.QueryPage(context.Background(), c, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcu += page.Cost.Billed
+		if req.Start = page.LastKey; !page.More() {
+			return rcu
+		}
+	}
 }

@@ -30,14 +30,16 @@ type childrenFoundMsg struct {
 	next      <-chan childrenFoundMsg
 }
 
-// countedMsg carries a child's count, running or final.
+// countedMsg carries the level's counts so far, and with final how the
+// run ended. The figures are a snapshot of every child, so no message
+// names a child by itself: the end is not a child named "" (a key may
+// begin with the delimiter, and so has a child of that name).
 type countedMsg struct {
 	page, req int
-	child     string
-	n         int
+	counts    []dynamo.ChildCount
+	cost      dynamo.Cost // of every run of the level's count
 	final     bool
 	budgetHit bool
-	cost      dynamo.Cost
 	err       error
 	next      <-chan countedMsg
 }
@@ -67,11 +69,16 @@ type Tree struct {
 	children    []dynamo.ShardChild
 	self        bool
 	sample      []string // sort keys the walk read: do they hold time, versions?
-	counts      map[string]int
-	counting    map[string]bool
+	counts      map[string]int  // what the count found under each branch so far
+	exact       map[string]bool // ... and whether that is all of it
+	pass        *dynamo.LevelCount
 	cost        dynamo.Cost
 	countCost   dynamo.Cost
 	confirm     bool // asking before a count that may exceed the budget
+	// Facts about the whole level, taken as reads arrive (refresh), never
+	// on each frame.
+	rowsTitle string // "53 prefixes · 1 item"
+	itemsHead string // the Items column's heading
 	countBudget float64
 	loaded      bool
 	walk        list.Request
@@ -94,14 +101,14 @@ type TreeOptions struct {
 
 // NewTree returns one level of the hierarchy under prefix.
 func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string, opts TreeOptions) *Tree {
-	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
+	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, exact: map[string]bool{}, grid: components.NewGrid(c)}
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
 	}
 	t.countBudget = opts.CountBudget
 	t.useIndex(opts.Index)
-	t.setColumns()
+	t.refresh()
 	return t
 }
 
@@ -156,23 +163,11 @@ func (t *Tree) setColumns() {
 	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsTitle()}}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead}}
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
 	t.grid.SetColumns(cols)
-}
-
-// uncountUnread marks the branches a stopped count read nothing of as not
-// counted ("–", and c counts them), not "0…": nothing was counted there,
-// not zero so far. The refresh that follows heads the column so.
-func (t *Tree) uncountUnread() {
-	for name, counting := range t.counting {
-		if counting && t.counts[name] == 0 {
-			delete(t.counts, name)
-			delete(t.counting, name)
-		}
-	}
 }
 
 // notCounted is a branch's Items cell before c counts it: a blank there
@@ -180,11 +175,14 @@ func (t *Tree) uncountUnread() {
 const notCounted = "–"
 
 // itemsTitle heads the Items column, saying what its "–" cells wait for
-// while any branch is not counted (c counts; a sharded level counts per
-// shard, so it only says they are not counted).
+// while any branch is not counted (c counts, or counts on; a sharded
+// level counts per shard, so it only says they are not counted).
 func (t *Tree) itemsTitle() string {
+	if t.count.InFlight() {
+		return "Items"
+	}
 	for _, c := range t.children {
-		if _, ok := t.counts[c.Name]; c.HasChildren && !ok {
+		if c.HasChildren && !t.exact[c.Name] {
 			if len(t.shards) > 0 {
 				return "Items (not counted)"
 			}
@@ -194,10 +192,26 @@ func (t *Tree) itemsTitle() string {
 	return "Items"
 }
 
+// countCell is a branch's Items cell: its count when exact; the figure so
+// far marked … when partial; … alone while it is being counted and no
+// figure exists yet ("0…" read as none); – when not counted.
+func (t *Tree) countCell(name string) string {
+	n, ok := t.counts[name]
+	switch {
+	case ok && t.exact[name]:
+		return common.Thousands(n)
+	case ok && n > 0:
+		return common.Thousands(n) + "…"
+	case t.count.InFlight():
+		return "…"
+	}
+	return t.c.Styles.Dim.Render(notCounted)
+}
+
 func (t *Tree) Init() tea.Cmd {
 	t.fail.Clear()
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
-	t.counts, t.counting = map[string]int{}, map[string]bool{}
+	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
 	t.refresh()
 	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
@@ -229,7 +243,7 @@ func (t *Tree) resume() tea.Cmd {
 func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
 	t := NewTree(c, info, shards[0], prefix, opts)
 	t.shards, t.pattern = shards, pattern
-	t.setColumns()
+	t.refresh()
 	return t
 }
 
@@ -259,24 +273,17 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
-// countChildren counts under the branches, several at once, streaming
-// running totals, and stops once the budget (RCU) is spent, keeping what
-// it has.
-func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []domain.Child, budget float64, page, req int, ch chan countedMsg) {
-	var spent dynamo.Cost
-	over, err := dynamo.CountChildren(ctx, c, r, children, 0, budget, func(p dynamo.CountProgress) {
-		spent = p.Cost
-		msg := countedMsg{page: page, req: req, child: p.Child, n: p.N, final: p.Final, cost: p.Cost, next: ch}
-		if p.Final {
-			ch <- msg
-			return
-		}
-		select {
-		case ch <- msg:
+// countChildren counts on under the level's branches, from where the
+// level's last count stopped, streaming the figures so far, and stops
+// once this run's budget (RCU) is spent, keeping what it has.
+func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64, page, req int, ch chan countedMsg) {
+	over, err := pass.Run(ctx, budget, func(counts []dynamo.ChildCount, cost dynamo.Cost) {
+		select { // a snapshot; skipped when the UI has not caught up
+		case ch <- countedMsg{page: page, req: req, counts: counts, cost: cost, next: ch}:
 		default:
 		}
 	})
-	ch <- countedMsg{page: page, req: req, final: true, budgetHit: over, cost: spent, err: err, next: nil}
+	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, err: err}
 }
 
 func (t *Tree) rows() []treeRow {
@@ -298,6 +305,7 @@ func (t *Tree) rows() []treeRow {
 }
 
 func (t *Tree) refresh() {
+	t.itemsHead, t.rowsTitle = t.itemsTitle(), t.rowCounts()
 	t.setColumns() // the Items heading says whether some are not counted
 	rows := t.rows()
 	st := t.c.Styles
@@ -331,14 +339,7 @@ func (t *Tree) refresh() {
 			if !row.branch {
 				return "1"
 			}
-			n, ok := t.counts[row.child.Name]
-			switch {
-			case ok && t.counting[row.child.Name]:
-				return common.Thousands(n) + "…"
-			case ok:
-				return common.Thousands(n)
-			}
-			return st.Dim.Render(notCounted)
+			return t.countCell(row.child.Name)
 		}
 		return ""
 	})
@@ -374,24 +375,19 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return t, nil
 		}
 		t.countCost = msg.cost
-		if msg.child != "" {
-			t.counts[msg.child] = msg.n
-			t.counting[msg.child] = !msg.final
+		for _, c := range msg.counts {
+			t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
 		}
-		if msg.budgetHit {
-			t.uncountUnread()
+		if !msg.final {
+			t.refresh()
+			return t, common.Next(msg.next)
 		}
+		t.count.Done(msg.req)
 		t.refresh()
 		if msg.budgetHit {
-			t.count.Done(msg.req)
-			return t, common.Report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
-				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
+			return t, common.Report(t.budgetStop(), false, t.id)
 		}
-		if msg.next == nil || msg.err != nil {
-			t.count.Done(msg.req)
-			return t, common.Report(msg.err, false, t.id)
-		}
-		return t, common.Next(msg.next)
+		return t, common.Report(msg.err, false, t.id)
 	case itemReadMsg:
 		if !t.walk.Done(msg.req) {
 			return t, nil
@@ -448,7 +444,6 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		t.walk.Stop()
 		t.count.Stop()
-		t.uncountUnread()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
 	case key.Matches(msg, k.Back):
@@ -535,26 +530,44 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// countKey counts under every branch not counted yet, asking first when
-// that may cost more than the budget.
+// countKey counts under every branch of the level, or counts on from
+// where the last count stopped (at its budget, or esc), reading no key
+// twice; asking first, once, when counting the level may cost more than
+// the budget.
 func (t *Tree) countKey() tea.Cmd {
-	if est := t.countEstimate(); !t.confirm && est > t.budget() {
+	if est := t.countEstimate(); t.pass == nil && !t.confirm && est > t.budget() {
 		t.confirm = true // ask first: this may cost more than the budget
 		return nil
 	}
 	t.confirm = false
-	var branches []domain.Child
-	for _, c := range t.children {
-		if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
-			branches = append(branches, c.Child)
-			t.counts[c.Name], t.counting[c.Name] = 0, true
-		}
+	if t.pass == nil {
+		t.pass = dynamo.NewLevelCount(t.c.Client, t.req)
 	}
 	ctx, req := t.count.Start(t.c)
-	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
+	t.refresh() // the branches not counted yet show … while counting
+	pass, budget, page := t.pass, t.budget(), t.id
 	return common.Stream(64, func(ch chan countedMsg) {
-		countChildren(ctx, client, r, branches, budget, page, req, ch)
+		countChildren(ctx, pass, budget, page, req, ch)
 	})
+}
+
+// budgetStop says, in the status bar, a count stopped at its budget:
+// what it spent, what is partial, and how to go on.
+func (t *Tree) budgetStop() error {
+	exact, branches := 0, 0
+	for _, c := range t.children {
+		if c.HasChildren {
+			branches++
+			if t.exact[c.Name] {
+				exact++
+			}
+		}
+	}
+	// The action ends the message, which a narrow status bar keeps whole.
+	return dynamo.Errorf("count", dynamo.KindValidation,
+		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %.0f RCU, reading nothing twice",
+			common.BilledRCU(t.countCost), exact, branches, t.budget()),
+		"stopped at the count budget of %.0f RCU; c counts on", t.budget())
 }
 
 // retry goes on with a walk cut off by an error or esc after the children
@@ -667,7 +680,7 @@ func (t *Tree) View() string {
 	if t.fail.Stopped() {
 		state = t.fail.Title(len(t.children), "children")
 	}
-	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowCounts(), state, t.delimLabel())
+	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowsTitle, state, t.delimLabel())
 	if t.fail.Stopped() || (!t.loaded && len(t.children) == 0) {
 		if !t.fail.Stopped() {
 			state = "reading…" // no answer yet: nothing is counted
@@ -868,7 +881,7 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 	}
 	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
 		n, ok := t.counts[name]
-		return n, ok && !t.counting[name]
+		return n, ok && t.exact[name]
 	})
 	return common.Loaded{Rows: rows, View: append(view, "children")}, t.loaded
 }
