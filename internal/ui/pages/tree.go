@@ -57,28 +57,28 @@ type treeRow struct {
 // Tree shows one level of a hierarchical sort key: the distinct next
 // segments under a prefix, found by skip-scan without reading the subtree.
 type Tree struct {
-	c           *common.Common
-	id          int
-	info        dynamo.TableInfo
-	req         dynamo.ChildrenRequest
-	partial     bool              // the walk stopped on an error: r goes on from there
-	fail        list.Failure      // why the walk stopped before its end
-	shards      []domain.KeyValue // a sharded partition's shards; nil for one
-	pattern     string            // the pattern they came from
-	levels      []string
-	children    []dynamo.ShardChild
-	self        bool
-	sample      []string // sort keys the walk read: do they hold time, versions?
-	counts      map[string]int  // what the count found under each branch so far
-	exact       map[string]bool // ... and whether that is all of it
-	pass        *dynamo.LevelCount
-	cost        dynamo.Cost
-	countCost   dynamo.Cost
-	confirm     bool // asking before a count that may exceed the budget
+	c         *common.Common
+	id        int
+	info      dynamo.TableInfo
+	req       dynamo.ChildrenRequest
+	partial   bool              // the walk stopped on an error: r goes on from there
+	fail      list.Failure      // why the walk stopped before its end
+	shards    []domain.KeyValue // a sharded partition's shards; nil for one
+	pattern   string            // the pattern they came from
+	levels    []string
+	children  []dynamo.ShardChild
+	self      bool
+	sample    []string        // sort keys the walk read: do they hold time, versions?
+	counts    map[string]int  // what the count found under each branch so far
+	exact     map[string]bool // ... and whether that is all of it
+	pass      *dynamo.LevelCount
+	cost      dynamo.Cost
+	countCost dynamo.Cost
+	confirm   bool // asking before a count that may exceed the budget
 	// Facts about the whole level, taken as reads arrive (refresh), never
 	// on each frame.
-	rowsTitle string // "53 prefixes · 1 item"
-	itemsHead string // the Items column's heading
+	rowsTitle   string // "53 prefixes · 1 item"
+	itemsHead   string // the Items column's heading
 	countBudget float64
 	loaded      bool
 	walk        list.Request
