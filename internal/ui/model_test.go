@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
@@ -414,5 +415,70 @@ func fullReadRCU(t *testing.T, c dynamo.Client, table, pkName, pk string) float6
 		if req.Start = page.LastKey; !page.More() {
 			return rcu
 		}
+	}
+}
+
+// TestCountOfTheEmptyChildEnds: in a partition where keys begin with the
+// delimiter (#META#…, as published layouts write their metadata item),
+// the (empty)# branch is counted like any other and ends exact, never
+// left at 0… (the count's end message had named the child "").
+func TestCountOfTheEmptyChildEnds(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, sk := range []string{"#META#1", "#META#2", "ORDER#1", "ORDER#2", "ORDER#3"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "acct"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Meta", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Meta", PK: "acct"})
+			h.contains(t, "(empty)#", "ORDER#", "Items (c counts)")
+			h.keys("c")
+			scr := h.screen()
+			if !regexp.MustCompile(`\(empty\)#\s+prefix\s+2\s`).MatchString(scr) || !regexp.MustCompile(`ORDER#\s+prefix\s+3\s`).MatchString(scr) {
+				t.Fatalf("the counts of (empty)# and ORDER# are not 2 and 3:\n%s", scr)
+			}
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("a count left partial:\n%s", scr)
+			}
+		})
+	}
+}
+
+// TestCountingShowsNoZero: while a count runs, a branch with no figure
+// yet shows … alone (0… read as none found so far), one with a figure
+// shows it marked …, and the title's row count is the rows listed.
+func TestCountingShowsNoZero(t *testing.T) {
+	zero := regexp.MustCompile(`\s0…`)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "Geography", PK: "PLACE", CountBudget: 1000})
+			h.contains(t, "20 prefixes", "row 1 of 20")
+			waiting, snapshots := 0, 0
+			h.d.Handled = func(msg tea.Msg) {
+				scr := h.screen()
+				if zero.MatchString(scr) {
+					t.Fatalf("a branch counted so far shows 0…:\n%s", scr)
+				}
+				if !strings.Contains(scr, "20 prefixes") || !strings.Contains(scr, "of 20") {
+					t.Fatalf("the title and the row count disagree while counting:\n%s", scr)
+				}
+				if regexp.MustCompile(`prefix\s+…\s`).MatchString(scr) {
+					waiting++
+				}
+				snapshots++
+			}
+			h.keys("c")
+			h.d.Handled = nil
+			if waiting == 0 {
+				t.Fatalf("no branch waiting for its figure showed … in %d frames", snapshots)
+			}
+			h.contains(t, "1,248")
+			if strings.Contains(h.screen(), "…") {
+				t.Fatalf("a count left partial:\n%s", h.screen())
+			}
+		})
 	}
 }
