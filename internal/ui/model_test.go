@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -478,6 +479,48 @@ func TestCountingShowsNoZero(t *testing.T) {
 			h.contains(t, "1,248")
 			if strings.Contains(h.screen(), "…") {
 				t.Fatalf("a count left partial:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+// TestShardedTreeShowsOnlyKeysThatAct: on a sharded partition (several
+// partitions merged) counting, filtering, the time range and the index
+// picker read one partition: they are in neither help, and pressed they
+// say why and read nothing, where c, f and t used to be offered and do
+// nothing.
+func TestShardedTreeShowsOnlyKeysThatAct(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "ChatMessages", PK: "seattle-{1..4}", Now: demoClock})
+			h.contains(t, "4 shards of seattle-{1..4}")
+			line := helpLine(h)
+			var listed []string
+			for _, g := range h.m.top().FullHelp() {
+				for _, b := range g {
+					listed = append(listed, b.Help().Key)
+				}
+			}
+			for _, b := range h.m.top().ShortHelp() {
+				listed = append(listed, b.Help().Key)
+			}
+			for _, k := range []string{"c", "f", "t", "i", "tab"} {
+				if strings.Contains(line, k+" ") && regexp.MustCompile(`(^|• )`+k+` `).MatchString(line) || slices.Contains(listed, k) {
+					t.Errorf("%s shown on a sharded level: %q, %v", k, line, listed)
+				}
+				if k == "tab" {
+					continue // the mode switch says no other mode applies
+				}
+				reads := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem")
+				h.keys(k)
+				h.said(t, "open one shard")
+				if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - reads; n != 0 {
+					t.Errorf("%s read %d times", k, n)
+				}
+				h.contains(t, "4 shards of seattle-{1..4}")
+			}
+			if !strings.Contains(line, "? help") {
+				t.Errorf("the help line lost ? help: %q", line)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -489,9 +490,10 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	sharded := len(t.shards) > 0
 	switch {
-	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
+	case sharded && slices.ContainsFunc(t.perShard(), func(b key.Binding) bool { return key.Matches(msg, b) }):
+		// Not in the help here (a key shown acts): pressed, it says why.
 		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
-			"items and counts are per shard"), false, t.id), true
+			"items, counts, filters, times and indexes are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
 	case key.Matches(msg, k.Filter) && !sharded:
@@ -505,6 +507,24 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return open(NewTime(t.c, t.info, t.req.PK, t.req.Index, t.c.Now)), true
 	}
 	return nil, false
+}
+
+// perShard are the keys that read one partition, which a sharded level
+// (several partitions merged) neither shows nor takes.
+func (t *Tree) perShard() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.NextMode, k.Count, k.Filter, k.Range, k.Index}
+}
+
+// acting drops from bs the keys that do not act on this level: on a
+// sharded one, those that read one partition.
+func (t *Tree) acting(bs []key.Binding) []key.Binding {
+	if len(t.shards) == 0 {
+		return bs
+	}
+	return slices.DeleteFunc(bs, func(b key.Binding) bool {
+		return slices.ContainsFunc(t.perShard(), func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) })
+	})
 }
 
 // toolKey: the index and delimiter pickers, counting, reading again.
@@ -827,12 +847,13 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})
+	return t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
+		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.
