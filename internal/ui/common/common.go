@@ -57,6 +57,10 @@ type Common struct {
 	// a place dims the tabs the keys rule out, not only the page that
 	// read them.
 	KeysSeen map[string]KeysSeen
+	// Delims are the delimiter each table (or index, "table/index") was
+	// found to split on, by a level of any of its partitions: the
+	// table's, which a partition whose own keys tell none takes.
+	Delims map[string]string
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold

@@ -127,6 +127,14 @@ func (t *Tree) useIndex(index string) {
 	}
 }
 
+// delimKey names the table or index the level's delimiter belongs to.
+func (t *Tree) delimKey() string {
+	if t.req.Index == "" {
+		return t.info.Name
+	}
+	return t.info.Name + "/" + t.req.Index
+}
+
 func (t *Tree) budget() float64 {
 	if t.countBudget > 0 {
 		return t.countBudget
@@ -213,6 +221,7 @@ func (t *Tree) Init() tea.Cmd {
 	t.fail.Clear()
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
 	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
+	t.req.TableDelim = t.c.Delims[t.delimKey()] // as other partitions read since found it
 	t.refresh()
 	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
@@ -364,6 +373,14 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.placeSeen(true).remember() // for the place's other modes
 		t.fail.Fail(msg.err)
+		if msg.delim != "" && msg.err == nil {
+			// The table's (or index's) delimiter, for a partition whose
+			// own keys tell none (one key), read without a sample Scan.
+			if t.c.Delims == nil {
+				t.c.Delims = map[string]string{}
+			}
+			t.c.Delims[t.delimKey()] = msg.delim
+		}
 		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
 			// Detected, as a delimiter or as none: remembered, so a level
 			// opened from here or read again is cut the same way.
