@@ -80,6 +80,8 @@ type Tree struct {
 	// on each frame.
 	rowsTitle   string // "53 prefixes · 1 item"
 	itemsHead   string // the Items column's heading
+	branches    int    // the level's prefixes
+	toCount     int    // ... whose count is not exact yet
 	countBudget float64
 	loaded      bool
 	walk        list.Request
@@ -316,6 +318,15 @@ func (t *Tree) rows() []treeRow {
 
 func (t *Tree) refresh() {
 	t.itemsHead, t.rowsTitle = t.itemsTitle(), t.rowCounts()
+	t.branches, t.toCount = 0, 0
+	for _, c := range t.children {
+		if c.HasChildren {
+			t.branches++
+			if !t.exact[c.Name] {
+				t.toCount++
+			}
+		}
+	}
 	t.setColumns() // the Items heading says whether some are not counted
 	rows := t.rows()
 	st := t.c.Styles
@@ -536,11 +547,15 @@ func (t *Tree) perShard() []key.Binding {
 // acting drops from bs the keys that do not act on this level: on a
 // sharded one, those that read one partition.
 func (t *Tree) acting(bs []key.Binding) []key.Binding {
+	off := t.perShard()
 	if len(t.shards) == 0 {
-		return bs
+		off = nil
+		if t.countOff() != "" {
+			off = []key.Binding{t.c.Keys.Count}
+		}
 	}
 	return slices.DeleteFunc(bs, func(b key.Binding) bool {
-		return slices.ContainsFunc(t.perShard(), func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) })
+		return slices.ContainsFunc(off, func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) })
 	})
 }
 
@@ -551,7 +566,10 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
-	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
+	case key.Matches(msg, k.Count) && len(t.shards) == 0:
+		if why := t.countOff(); why != "" {
+			return notice(why), true
+		}
 		return t.countKey(), true
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
@@ -565,6 +583,22 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// countOff is why c does not count here now ("" when it does): c is
+// shown only where it acts.
+func (t *Tree) countOff() string {
+	switch {
+	case !t.loaded:
+		return "c counts once the level is listed"
+	case t.count.InFlight():
+		return "counting: esc stops it"
+	case t.branches == 0:
+		return "nothing to count: no prefixes here"
+	case t.toCount == 0:
+		return "every prefix here is counted"
+	}
+	return ""
 }
 
 // countKey counts under every branch of the level, or counts on from
