@@ -402,6 +402,7 @@ func TestCountOnResumesWhereItStopped(t *testing.T) {
 			if counted := b.spent() - walked; counted > full+0.5*float64(reqs-fullReqs+1) {
 				t.Fatalf("%d runs of the count spent %.1f RCU in %d requests; one read of the level is %.1f in %d", runs, counted, reqs, full, fullReqs)
 			}
+			t.Logf("walk %.1f RCU; %d runs of the count %.1f RCU in %d requests; one read of the level %.1f RCU in %d", walked, runs, b.spent()-walked, reqs, full, fullReqs)
 		})
 	}
 }
