@@ -43,9 +43,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	// Whether the page lists the key is asked before it acts: acting may
+	// take the key out of its help (c while its count runs).
+	say := m.notHere(msg)
 	cmd := m.pageKey(msg)
-	if m.notice == "" && m.lastErr == nil {
-		m.sayNotHere(msg)
+	if m.notice == "" && m.lastErr == nil && say != nil {
+		say()
 	}
 	return cmd
 }
