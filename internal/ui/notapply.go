@@ -80,5 +80,7 @@ func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 		}
 	}
 	a := acts[0]
-	return func() { m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name]) }
+	return func() {
+		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
+	}
 }
