@@ -563,3 +563,40 @@ func TestCountShownOnlyWhereItActs(t *testing.T) {
 		})
 	}
 }
+
+// TestTreeTitleAgreesWithRowsWhileFinding: while the walk finds children,
+// the title's prefixes and items add up to the rows listed, frame by
+// frame, as they do once it ends.
+func TestTreeTitleAgreesWithRowsWhileFinding(t *testing.T) {
+	title := regexp.MustCompile(`(\d+) (prefix|prefixes|item|items)(?: · (\d+) (?:item|items))? · `)
+	rows := regexp.MustCompile(`row \d+ of ≥?(\d+)`)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			frames, finding := 0, 0
+			check := func(scr string) {
+				tm, rm := title.FindStringSubmatch(scr), rows.FindStringSubmatch(scr)
+				if tm == nil || rm == nil {
+					return // before the first child
+				}
+				a, _ := strconv.Atoi(tm[1])
+				b, _ := strconv.Atoi(tm[3])
+				if n, _ := strconv.Atoi(rm[1]); a+b != n {
+					t.Fatalf("the title counts %d rows, the list %d:\n%s", a+b, n, scr)
+				}
+				frames++
+				if strings.Contains(scr, "finding…") {
+					finding++
+				}
+			}
+			h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+			h.d.Handled = func(tea.Msg) { check(h.screen()) }
+			h.keys("enter") // USA: 53 prefixes and an item, found a few at a time
+			h.d.Handled = nil
+			h.contains(t, "53 prefixes · 1 item · all")
+			check(h.screen())
+			if finding == 0 {
+				t.Fatalf("no frame while finding, of %d with rows", frames)
+			}
+		})
+	}
+}
