@@ -600,3 +600,48 @@ func TestTreeTitleAgreesWithRowsWhileFinding(t *testing.T) {
 		})
 	}
 }
+
+// TestCountStoppedByEscCountsOn: esc stops a count where it is, says
+// so and how to go on; c then counts on to exact figures, for no more
+// than one read of the level.
+func TestCountStoppedByEscCountsOn(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			b := &billing{Client: demoData(t)}
+			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Geography", PK: "PLACE", CountBudget: 1000})
+			walked := b.spent()
+			snapshots := 0
+			h.d.Drop = func(msg tea.Msg) bool { // the count's answers after its first stay unread: it is in flight
+				if fmt.Sprintf("%T", msg) == "pages.countedMsg" {
+					snapshots++
+					return snapshots > 1
+				}
+				return false
+			}
+			h.keys("c")
+			h.d.Drop = nil
+			h.keys("esc")
+			h.contains(t, "count stopped: c counts on", "Geography › PLACE")
+			m := countsLine.FindStringSubmatch(strings.Join(strings.Fields(h.screen()), " "))
+			// Reads in flight when esc stopped the count land later: the
+			// request line says what had answered, never more.
+			if shown, _ := strconv.ParseFloat(m[2], 64); shown == 0 || shown > b.spent()-walked+0.05 {
+				t.Fatalf("stopped, the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+			}
+			h.keys("c")
+			scr := h.screen()
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("counts left partial after counting on:\n%s", scr)
+			}
+			full, fullReqs := fullReadRCU(t, demoData(t), "Geography", "PK", "PLACE")
+			m = countsLine.FindStringSubmatch(strings.Join(strings.Fields(scr), " "))
+			reqs, _ := strconv.Atoi(m[1])
+			if shown, _ := strconv.ParseFloat(m[2], 64); math.Abs(shown-(b.spent()-walked)) > 0.05 {
+				t.Fatalf("counted on, the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+			}
+			if counted := b.spent() - walked; counted > full+0.5*float64(reqs-fullReqs+1) {
+				t.Fatalf("the count stopped and counted on spent %.1f RCU in %d requests; one read of the level is %.1f in %d", counted, reqs, full, fullReqs)
+			}
+		})
+	}
+}

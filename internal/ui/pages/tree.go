@@ -395,6 +395,7 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.walk.InFlight() || t.count.InFlight()):
+		counting := t.count.InFlight()
 		if t.walk.InFlight() && !t.loaded {
 			t.fail.Cancel() // the level is cut off where it was
 			t.partial = true
@@ -403,6 +404,10 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.count.Stop()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
+		if counting {
+			t.countStopped()
+			return notice("count stopped: c counts on"), true
+		}
 	case key.Matches(msg, k.Back):
 		return back, true
 	default:

@@ -51,6 +51,21 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 	return common.Report(msg.err, false, t.id)
 }
 
+// countStopped takes the figures and cost of a count esc stopped from
+// its pass (the answers still on their way are dropped), so the request
+// line says what it spent; a read still in flight adds to the status bar
+// only, until c counts on.
+func (t *Tree) countStopped() {
+	if t.pass == nil {
+		return
+	}
+	t.countCost = t.pass.Cost()
+	for _, c := range t.pass.Counts() {
+		t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
+	}
+	t.refresh()
+}
+
 // notCounted is a branch's Items cell before c counts it: a blank there
 // read as nothing, or as none.
 const notCounted = "–"
