@@ -645,3 +645,15 @@ func TestCountStoppedByEscCountsOn(t *testing.T) {
 		})
 	}
 }
+
+// TestCountOnIndex: a level read through an index counts through it,
+// every prefix to an exact figure.
+func TestCountOnIndex(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", CountBudget: 1000})
+	h.contains(t, "index ByTime", "▸ 2018-", "Items (c counts)")
+	h.keys("c")
+	if scr := h.screen(); strings.Contains(scr, "…") || strings.Contains(scr, "c counts") || strings.Contains(scr, "–") {
+		t.Fatalf("an index level left uncounted:\n%s", scr)
+	}
+	h.contains(t, "counts 1 req")
+}
