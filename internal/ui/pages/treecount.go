@@ -74,8 +74,8 @@ const notCounted = "–"
 // while any branch is not counted (c counts, or counts on; a sharded
 // level counts per shard, so it only says they are not counted).
 func (t *Tree) itemsTitle() string {
-	if t.count.InFlight() {
-		return "Items"
+	if t.count.InFlight() || !t.loaded {
+		return "Items" // c acts once the level is listed, and not twice at once
 	}
 	for _, c := range t.children {
 		if c.HasChildren && !t.exact[c.Name] {
