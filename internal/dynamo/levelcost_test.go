@@ -628,3 +628,63 @@ func TestBudgetHoldsOnLargeItems(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelCountNamesAsShown: the explorer's count (one resumable pass)
+// names its figures as the walk names the children, in stand-ins through
+// a masked client, so the explorer never holds a real key; the child
+// named "" is counted like any other, exact at the end; a run stopped at
+// its budget goes on from where it stopped with the next.
+func TestLevelCountNamesAsShown(t *testing.T) {
+	ctx := context.Background()
+	mask, _ := domain.ParseMask([]string{"SK"})
+	for name, raw := range levelBackends(t) {
+		for _, masked := range []bool{false, true} {
+			var c dynamo.Client = raw
+			if masked {
+				c = dynamo.NewMasked(raw, func(string) *domain.Mask { return mask }, nil)
+			}
+			r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("meta")}
+			walked, res, err := dynamo.WalkChildren(ctx, c, r, nil, nil)
+			if err != nil || len(walked) != 2 {
+				t.Fatalf("%s masked %v: the walk %+v, %v", name, masked, walked, err)
+			}
+			r.Delim = res.Delim
+			lc := dynamo.NewLevelCount(c, r)
+			progressed := 0
+			if _, err := lc.Run(ctx, 0, func([]dynamo.ChildCount, dynamo.Cost) { progressed++ }); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]dynamo.ChildCount{}
+			for _, cc := range lc.Counts() {
+				got[cc.Name] = cc
+			}
+			want := map[string]int{walked[0].Name: 2, walked[1].Name: 3}
+			for n, w := range want {
+				if cc, ok := got[n]; !ok || cc.N != w || !cc.Exact {
+					t.Errorf("%s masked %v: %q counted %+v (found %v), want %d exact", name, masked, n, cc, ok, w)
+				}
+			}
+			if masked && walked[1].Name == "ORDER" {
+				t.Errorf("%s: the masked walk shows the real name ORDER", name)
+			}
+			if progressed == 0 || !lc.Done() || lc.Cost().Requests == 0 {
+				t.Errorf("%s masked %v: progress told %d times, done %v, cost %+v", name, masked, progressed, lc.Done(), lc.Cost())
+			}
+		}
+		// Stopped at a budget, the next run goes on: the figures add up.
+		lc := dynamo.NewLevelCount(raw, dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("big")})
+		over, err := lc.Run(ctx, 1, nil)
+		if err != nil || !over || lc.Done() {
+			t.Fatalf("%s: budget 1: over %v, done %v, %v", name, over, lc.Done(), err)
+		}
+		spent := lc.Cost().Billed
+		if over, err = lc.Run(ctx, 0, nil); err != nil || over || !lc.Done() || lc.Cost().Billed <= spent {
+			t.Fatalf("%s: going on: over %v, done %v, %.1f RCU after %.1f, %v", name, over, lc.Done(), lc.Cost().Billed, spent, err)
+		}
+		for _, cc := range lc.Counts() {
+			if !cc.Exact {
+				t.Errorf("%s: %s not exact after going on", name, cc.Name)
+			}
+		}
+	}
+}

@@ -44,9 +44,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	// Whether the page lists the key is asked before it acts and after:
+	// acting may take the key out of its help (c while its count runs) or
+	// open what lists it (an overlay).
+	before := m.notHere(msg)
 	cmd := m.pageKey(msg)
-	if m.notice == "" && m.lastErr == nil {
-		m.sayNotHere(msg)
+	if m.notice == "" && m.lastErr == nil && before != nil {
+		if say := m.notHere(msg); say != nil {
+			say()
+		}
 	}
 	return cmd
 }

@@ -391,3 +391,28 @@ func TestMaskTypedFilter(t *testing.T) {
 		t.Fatalf("the stand-ins applied again read nothing:\n%s", got)
 	}
 }
+
+// TestMaskCountsTheStandIns: counting a masked level counts the real
+// keys and shows each figure on its stand-in's row: every prefix counted,
+// exact, and no real value on screen.
+func TestMaskCountsTheStandIns(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Mask: maskLocations, CountBudget: 1000})
+			for range 7 { // Locations
+				h.keys("down")
+			}
+			h.keys("enter", "enter") // the first partition's tree
+			h.contains(t, "Items (c counts)", "▸ ‹m")
+			h.keys("c")
+			if strings.Contains(h.screen(), "Count?") {
+				h.keys("c")
+			}
+			scr := h.screen()
+			noReal(t, "the counted tree", scr)
+			if strings.Contains(scr, "c counts") || strings.Contains(scr, "…") || strings.Contains(scr, "–") {
+				t.Fatalf("a masked branch left uncounted:\n%s", scr)
+			}
+		})
+	}
+}

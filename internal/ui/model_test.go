@@ -2,12 +2,21 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -314,4 +323,337 @@ func TestConfiguredTableSettings(t *testing.T) {
 	h.contains(t, "STATE", "53 prefixes")
 	h.keys("c")
 	h.contains(t, "over the 5 RCU budget")
+}
+
+// billing sums what every Query is billed (the server's figure, at least
+// 0.5 a read), as DynamoDB bills it.
+type billing struct {
+	dynamo.Client
+	mu  sync.Mutex
+	rcu float64
+}
+
+func (b *billing) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := b.Client.Query(ctx, in, o...)
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	b.mu.Lock()
+	b.rcu += max(units, 0.5)
+	b.mu.Unlock()
+	return out, err
+}
+
+func (b *billing) spent() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rcu
+}
+
+// countsLine is the request line's "counts N req · X RCU" figure.
+var countsLine = regexp.MustCompile(`counts (\d+) req · ([\d.]+) RCU`)
+
+// TestCountOnResumesWhereItStopped: c after a count stopped at its budget
+// counts on from where it stopped, spending at most another budget and
+// reading no key twice (all its runs together cost no more than one read
+// of the level); finished counts are exact (no …), the request line's
+// count figure climbs with what was billed, and the status bar says what
+// was spent, what is partial and how to go on.
+func TestCountOnResumesWhereItStopped(t *testing.T) {
+	const budget = 100
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			b := &billing{Client: demoData(t)}
+			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Geography", PK: "PLACE", CountBudget: budget})
+			walked := b.spent()
+			h.keys("c", "c") // asked first (the table is larger than the budget), then counted
+			h.said(t, "stopped at the count budget of 100 RCU")
+			h.said(t, "; c counts on")
+			h.said(t, "each c reads on with another 100 RCU")
+			h.said(t, "marked … are partial")
+			runs := 1
+			for ; runs < 10 && strings.Contains(h.m.said[len(h.m.said)-1].whole(), "count budget"); runs++ {
+				before := b.spent()
+				h.keys("c") // no question again: it counts on
+				if spent := b.spent() - before; spent > budget+0.5 {
+					t.Fatalf("run %d spent %.1f RCU of a %d RCU budget", runs+1, spent, budget)
+				}
+				m := countsLine.FindStringSubmatch(strings.Join(strings.Fields(h.screen()), " "))
+				if m == nil {
+					t.Fatalf("no count figure on the request line:\n%s", h.screen())
+				}
+				if shown, _ := strconv.ParseFloat(m[2], 64); math.Abs(shown-(b.spent()-walked)) > 0.05 {
+					t.Fatalf("the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+				}
+			}
+			if runs < 2 {
+				t.Fatalf("the count never stopped at its budget")
+			}
+			scr := h.screen()
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("counted to the end, yet counts are marked partial:\n%s", scr)
+			}
+			// A stretch's last read is rounded up to a read unit: at most
+			// half an RCU for each read beyond a full read's.
+			full, fullReqs := fullReadRCU(t, demoData(t), "Geography", "PK", "PLACE")
+			m := countsLine.FindStringSubmatch(strings.Join(strings.Fields(h.screen()), " "))
+			reqs, _ := strconv.Atoi(m[1])
+			if counted := b.spent() - walked; counted > full+0.5*float64(reqs-fullReqs+1) {
+				t.Fatalf("%d runs of the count spent %.1f RCU in %d requests; one read of the level is %.1f in %d", runs, counted, reqs, full, fullReqs)
+			}
+			t.Logf("walk %.1f RCU; %d runs of the count %.1f RCU in %d requests; one read of the level %.1f RCU in %d", walked, runs, b.spent()-walked, reqs, full, fullReqs)
+		})
+	}
+}
+
+// fullReadRCU is what a plain Query of the whole partition is billed,
+// and in how many requests.
+func fullReadRCU(t *testing.T, c dynamo.Client, table, pkName, pk string) (float64, int) {
+	t.Helper()
+	var rcu float64
+	reqs := 0
+	req := dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: pkName, PK: domain.S(pk)}}
+	for {
+		page, err := dynamo.QueryPage(context.Background(), c, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcu += page.Cost.Billed
+		reqs++
+		if req.Start = page.LastKey; !page.More() {
+			return rcu, reqs
+		}
+	}
+}
+
+// TestCountOfTheEmptyChildEnds: in a partition where keys begin with the
+// delimiter (#META#…, as published layouts write their metadata item),
+// the (empty)# branch is counted like any other and ends exact, never
+// left at 0… (the count's end message had named the child "").
+func TestCountOfTheEmptyChildEnds(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, sk := range []string{"#META#1", "#META#2", "ORDER#1", "ORDER#2", "ORDER#3"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "acct"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Meta", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Meta", PK: "acct"})
+			h.contains(t, "(empty)#", "ORDER#", "Items (c counts)")
+			h.keys("c")
+			scr := h.screen()
+			if !regexp.MustCompile(`\(empty\)#\s+prefix\s+2\s`).MatchString(scr) || !regexp.MustCompile(`ORDER#\s+prefix\s+3\s`).MatchString(scr) {
+				t.Fatalf("the counts of (empty)# and ORDER# are not 2 and 3:\n%s", scr)
+			}
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("a count left partial:\n%s", scr)
+			}
+		})
+	}
+}
+
+// TestCountingShowsNoZero: while a count runs, a branch with no figure
+// yet shows … alone (0… read as none found so far), one with a figure
+// shows it marked …, and the title's row count is the rows listed.
+func TestCountingShowsNoZero(t *testing.T) {
+	zero := regexp.MustCompile(`\s0…`)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "Geography", PK: "PLACE", CountBudget: 1000})
+			h.contains(t, "20 prefixes", "row 1 of 20")
+			waiting, snapshots := 0, 0
+			h.d.Handled = func(msg tea.Msg) {
+				scr := h.screen()
+				if zero.MatchString(scr) {
+					t.Fatalf("a branch counted so far shows 0…:\n%s", scr)
+				}
+				if !strings.Contains(scr, "20 prefixes") || !strings.Contains(scr, "of 20") {
+					t.Fatalf("the title and the row count disagree while counting:\n%s", scr)
+				}
+				if regexp.MustCompile(`prefix\s+…\s`).MatchString(scr) {
+					waiting++
+				}
+				snapshots++
+			}
+			h.keys("c")
+			h.d.Handled = nil
+			if waiting == 0 {
+				t.Fatalf("no branch waiting for its figure showed … in %d frames", snapshots)
+			}
+			h.contains(t, "1,248")
+			if strings.Contains(h.screen(), "…") {
+				t.Fatalf("a count left partial:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+// TestShardedTreeShowsOnlyKeysThatAct: on a sharded partition (several
+// partitions merged) counting, filtering, the time range and the index
+// picker read one partition: they are in neither help, and pressed they
+// say why and read nothing, where c, f and t used to be offered and do
+// nothing.
+func TestShardedTreeShowsOnlyKeysThatAct(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "ChatMessages", PK: "seattle-{1..4}", Now: demoClock})
+			h.contains(t, "4 shards of seattle-{1..4}")
+			line := helpLine(h)
+			var listed []string
+			for _, g := range h.m.top().FullHelp() {
+				for _, b := range g {
+					listed = append(listed, b.Help().Key)
+				}
+			}
+			for _, b := range h.m.top().ShortHelp() {
+				listed = append(listed, b.Help().Key)
+			}
+			for _, k := range []string{"c", "f", "t", "i", "tab"} {
+				if strings.Contains(line, k+" ") && regexp.MustCompile(`(^|• )`+k+` `).MatchString(line) || slices.Contains(listed, k) {
+					t.Errorf("%s shown on a sharded level: %q, %v", k, line, listed)
+				}
+				if k == "tab" {
+					continue // the mode switch says no other mode applies
+				}
+				reads := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem")
+				h.keys(k)
+				h.said(t, "open one shard")
+				if n := h.rec.count("Query") + h.rec.count("Scan") + h.rec.count("GetItem") - reads; n != 0 {
+					t.Errorf("%s read %d times", k, n)
+				}
+				h.contains(t, "4 shards of seattle-{1..4}")
+			}
+			if !strings.Contains(line, "? help") {
+				t.Errorf("the help line lost ? help: %q", line)
+			}
+		})
+	}
+}
+
+// TestCountShownOnlyWhereItActs: c is in the help only where it counts
+// something: not on a level of items alone, nor once every prefix is
+// counted; pressed there, it says why and reads nothing.
+func TestCountShownOnlyWhereItActs(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			for _, c := range []struct {
+				cfg  Config
+				keys []string
+				why  string
+			}{
+				{Config{Table: "Blobs", PK: "images"}, nil, "nothing to count: no prefixes here"},
+				{Config{Table: "Geography", PK: "PLACE", CountBudget: 1000}, []string{"c"}, "every prefix here is counted"},
+			} {
+				h := newHarness(t, size[0], size[1], c.cfg)
+				h.keys(c.keys...)
+				if line := helpLine(h); strings.Contains(line, "c count") {
+					t.Errorf("%s: c in the help: %q", c.cfg.Table, line)
+				}
+				reads := h.rec.count("Query") + h.rec.count("Scan")
+				h.keys("c")
+				h.contains(t, c.why)
+				if n := h.rec.count("Query") + h.rec.count("Scan") - reads; n != 0 {
+					t.Errorf("%s: c read %d times", c.cfg.Table, n)
+				}
+			}
+		})
+	}
+}
+
+// TestTreeTitleAgreesWithRowsWhileFinding: while the walk finds children,
+// the title's prefixes and items add up to the rows listed, frame by
+// frame, as they do once it ends.
+func TestTreeTitleAgreesWithRowsWhileFinding(t *testing.T) {
+	title := regexp.MustCompile(`(\d+) (prefix|prefixes|item|items)(?: · (\d+) (?:item|items))? · `)
+	rows := regexp.MustCompile(`row \d+ of ≥?(\d+)`)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			frames, finding := 0, 0
+			check := func(scr string) {
+				tm, rm := title.FindStringSubmatch(scr), rows.FindStringSubmatch(scr)
+				if tm == nil || rm == nil {
+					return // before the first child
+				}
+				a, _ := strconv.Atoi(tm[1])
+				b, _ := strconv.Atoi(tm[3])
+				if n, _ := strconv.Atoi(rm[1]); a+b != n {
+					t.Fatalf("the title counts %d rows, the list %d:\n%s", a+b, n, scr)
+				}
+				frames++
+				if strings.Contains(scr, "finding…") {
+					finding++
+				}
+			}
+			h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+			h.d.Handled = func(tea.Msg) { check(h.screen()) }
+			h.keys("enter") // USA: 53 prefixes and an item, found a few at a time
+			h.d.Handled = nil
+			h.contains(t, "53 prefixes · 1 item · all")
+			check(h.screen())
+			if finding == 0 {
+				t.Fatalf("no frame while finding, of %d with rows", frames)
+			}
+		})
+	}
+}
+
+// TestCountStoppedByEscCountsOn: esc stops a count where it is, says
+// so and how to go on; c then counts on to exact figures, for no more
+// than one read of the level.
+func TestCountStoppedByEscCountsOn(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			b := &billing{Client: demoData(t)}
+			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Geography", PK: "PLACE", CountBudget: 1000})
+			walked := b.spent()
+			snapshots := 0
+			h.d.Drop = func(msg tea.Msg) bool { // the count's answers after its first stay unread: it is in flight
+				if fmt.Sprintf("%T", msg) == "pages.countedMsg" {
+					snapshots++
+					return snapshots > 1
+				}
+				return false
+			}
+			h.keys("c")
+			h.d.Drop = nil
+			h.keys("esc")
+			h.contains(t, "count stopped: c counts on", "Geography › PLACE")
+			m := countsLine.FindStringSubmatch(strings.Join(strings.Fields(h.screen()), " "))
+			// Reads in flight when esc stopped the count land later: the
+			// request line says what had answered, never more.
+			if shown, _ := strconv.ParseFloat(m[2], 64); shown == 0 || shown > b.spent()-walked+0.05 {
+				t.Fatalf("stopped, the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+			}
+			h.keys("c")
+			scr := h.screen()
+			if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("counts left partial after counting on:\n%s", scr)
+			}
+			full, fullReqs := fullReadRCU(t, demoData(t), "Geography", "PK", "PLACE")
+			m = countsLine.FindStringSubmatch(strings.Join(strings.Fields(scr), " "))
+			reqs, _ := strconv.Atoi(m[1])
+			if shown, _ := strconv.ParseFloat(m[2], 64); math.Abs(shown-(b.spent()-walked)) > 0.05 {
+				t.Fatalf("counted on, the request line says counts cost %.1f RCU; %.1f were billed", shown, b.spent()-walked)
+			}
+			if counted := b.spent() - walked; counted > full+0.5*float64(reqs-fullReqs+1) {
+				t.Fatalf("the count stopped and counted on spent %.1f RCU in %d requests; one read of the level is %.1f in %d", counted, reqs, full, fullReqs)
+			}
+		})
+	}
+}
+
+// TestCountOnIndex: a level read through an index counts through it,
+// every prefix to an exact figure.
+func TestCountOnIndex(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "portland", Index: "ByTime", CountBudget: 1000})
+	h.contains(t, "index ByTime", "▸ 2018-", "Items (c counts)")
+	h.keys("c")
+	if scr := h.screen(); strings.Contains(scr, "…") || strings.Contains(scr, "c counts") || strings.Contains(scr, "–") {
+		t.Fatalf("an index level left uncounted:\n%s", scr)
+	}
+	h.contains(t, "counts 1 req")
 }

@@ -845,7 +845,12 @@ func TestTreeItemAtPrefix(t *testing.T) {
 // again (25.20).
 func TestTreeNoDelimiter(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Blobs", PK: "images"})
+	// 2 requests: binary keys are never cut by a text delimiter the user
+	// did not pick, so no sample Scan of the table's keys is made for them.
 	h.contains(t, "images · 48 items · all · no delimiter", "• b64:I/4H", "· no delimiter · 2 req")
+	if n := h.rec.count("Scan"); n != 0 {
+		t.Fatalf("%d Scans to tell a binary table's delimiter", n)
+	}
 	if s := h.screen(); strings.Contains(s, "(empty)") || strings.Contains(s, "prefix") {
 		t.Fatalf("a binary key split at 0x23:\n%s", s)
 	}
@@ -1164,5 +1169,46 @@ func TestCountsSayOneAndAgreeWithRows(t *testing.T) {
 	h.contains(t, "b64:AP4A · 3 attributes")
 	if s := h.screen(); strings.Contains(s, "1 pages") || strings.Contains(s, "1 items") || strings.Contains(s, "1 partitions") {
 		t.Fatalf("a plural for one:\n%s", s)
+	}
+}
+
+// TestTreeDelimiterIsTheTables: a partition holding one key (a country
+// with one store) is cut by the table's delimiter, not listed whole as
+// "no delimiter": opened alone, by a sample of the table's keys; opened
+// after another partition of the table was split, by that delimiter,
+// with no read beyond its own.
+func TestTreeDelimiterIsTheTables(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for pk, sks := range map[string][]string{"usa": {"STORE#1", "STORE#2", "WAREHOUSE#1"}, "monaco": {"STORE#1"}} {
+		for _, sk := range sks {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Stores", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Stores", PK: "monaco"})
+			h.contains(t, "monaco · 1 prefix · all · delimiter #", "▸ STORE#")
+			h = newHarness(t, size[0], size[1], Config{Client: db, Table: "Stores", PK: "usa"})
+			h.contains(t, "usa · 2 prefixes · all · delimiter #", "▸ WAREHOUSE#")
+			h.keys("esc") // the table's partitions
+			h.contains(t, "monaco")
+			queries, scans := h.rec.count("Query"), h.rec.count("Scan")
+			h.keys("/")
+			for _, r := range "monaco" {
+				h.keys(string(r))
+			}
+			h.keys("enter")
+			if !strings.Contains(h.screen(), "monaco · 1 prefix") {
+				h.keys("enter") // the go-to lands on the row: enter opens it
+			}
+			h.contains(t, "monaco · 1 prefix · all · delimiter #", "▸ STORE#")
+			if q, s := h.rec.count("Query")-queries, h.rec.count("Scan")-scans; s != 0 || q > 2 {
+				t.Fatalf("the level of one key took %d Queries and %d Scans, with the table's delimiter known", q, s)
+			}
+		})
 	}
 }

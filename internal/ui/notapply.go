@@ -52,20 +52,21 @@ var elsewhere = map[string]string{
 	"follow_reference": "",
 }
 
-// sayNotHere says why a key the page on top does not list does nothing
-// here. Moves, enter, esc and the like go unsaid; so does any key while
-// an overlay (a picker, a prompt) is open, whose keys are its own.
-func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
+// notHere is what says why a key the page on top does not list does
+// nothing here (nil: nothing to say). Moves, enter, esc and the like go
+// unsaid; so does any key while an overlay (a picker, a prompt) is open,
+// whose keys are its own.
+func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 	p := m.top()
 	if o, ok := p.(common.Overlayer); ok && o.Overlay() {
-		return
+		return nil
 	}
 	acts := m.c.Keys.ActionsOf(msg)
 	if len(acts) == 0 {
-		return // not a key of the explorer
+		return nil // not a key of the explorer
 	}
 	if l, ok := p.(common.KeyLister); ok && l.HelpKeys().Owns(msg) {
-		return // the page's own key, off for now: the page says why, or nothing
+		return nil // the page's own key, off for now: the page says why, or nothing
 	}
 	var listed []key.Binding
 	for _, g := range p.FullHelp() {
@@ -75,12 +76,14 @@ func (m *Model) sayNotHere(msg tea.KeyPressMsg) {
 	for _, a := range acts {
 		where, ok := elsewhere[a.Name]
 		if !ok || where == "" {
-			return // a move, open, back…: never worth a word
+			return nil // a move, open, back…: never worth a word
 		}
 		if slices.ContainsFunc(listed, func(b key.Binding) bool { return b.Enabled() && key.Matches(msg, b) }) {
-			return // the page's own key, which it may decline quietly
+			return nil // the page's own key, which it may decline quietly
 		}
 	}
 	a := acts[0]
-	m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
+	return func() {
+		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
+	}
 }

@@ -164,24 +164,22 @@ func fullRead(ctx context.Context, m dynamo.Client, q domain.KeyQuery) string {
 	}
 }
 
-// countLevel counts every child's items, as the explorer does.
+// countLevel counts every child's items, as the explorer's c does: one
+// resumable pass over the level (dynamo.LevelCount) after its walk.
 func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, cs []domain.Child, budget float64) string {
-	counts := map[string]int{}
-	final := 0
-	over, err := dynamo.CountChildren(ctx, m, r, cs, 0, budget, func(p dynamo.CountProgress) {
-		counts[p.Child] = p.N
-		if p.Final {
-			final++
-		}
-	})
+	lc := dynamo.NewLevelCount(m, r)
+	over, err := lc.Run(ctx, budget, nil)
 	if err != nil {
 		return err.Error()
 	}
-	n := 0
-	for _, c := range counts {
-		n += c
+	n, exact := 0, 0
+	for _, c := range lc.Counts() {
+		n += c.N
+		if c.Exact {
+			exact++
+		}
 	}
-	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, final, len(cs), over)
+	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, len(cs), over)
 }
 
 // tableCount is how many tables the table list's case adds (issue 37:

@@ -60,6 +60,10 @@ type Common struct {
 	// TimeRanges are the range each place's Time mode listed when it was
 	// left ("" for all), so that coming back to Time lists it again.
 	TimeRanges map[string]string
+	// Delims are the delimiter each table (or index, "table/index") was
+	// found to split on, by a level of any of its partitions: the
+	// table's, which a partition whose own keys tell none takes.
+	Delims map[string]string
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold

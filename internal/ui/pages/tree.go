@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -30,20 +31,7 @@ type childrenFoundMsg struct {
 	next      <-chan childrenFoundMsg
 }
 
-// countedMsg carries a child's count, running or final.
-type countedMsg struct {
-	page, req int
-	child     string
-	n         int
-	final     bool
-	budgetHit bool
-	cost      dynamo.Cost
-	err       error
-	next      <-chan countedMsg
-}
-
 func (m childrenFoundMsg) PageID() int { return m.page }
-func (m countedMsg) PageID() int       { return m.page }
 
 // treeRow is a line of the tree: a branch to drill into or an item.
 type treeRow struct {
@@ -55,23 +43,30 @@ type treeRow struct {
 // Tree shows one level of a hierarchical sort key: the distinct next
 // segments under a prefix, found by skip-scan without reading the subtree.
 type Tree struct {
-	c           *common.Common
-	id          int
-	info        dynamo.TableInfo
-	req         dynamo.ChildrenRequest
-	partial     bool              // the walk stopped on an error: r goes on from there
-	fail        list.Failure      // why the walk stopped before its end
-	shards      []domain.KeyValue // a sharded partition's shards; nil for one
-	pattern     string            // the pattern they came from
-	levels      []string
-	children    []dynamo.ShardChild
-	self        bool
-	sample      []string // sort keys the walk read: do they hold time, versions?
-	counts      map[string]int
-	counting    map[string]bool
-	cost        dynamo.Cost
-	countCost   dynamo.Cost
-	confirm     bool // asking before a count that may exceed the budget
+	c         *common.Common
+	id        int
+	info      dynamo.TableInfo
+	req       dynamo.ChildrenRequest
+	partial   bool              // the walk stopped on an error: r goes on from there
+	fail      list.Failure      // why the walk stopped before its end
+	shards    []domain.KeyValue // a sharded partition's shards; nil for one
+	pattern   string            // the pattern they came from
+	levels    []string
+	children  []dynamo.ShardChild
+	self      bool
+	sample    []string        // sort keys the walk read: do they hold time, versions?
+	counts    map[string]int  // what the count found under each branch so far
+	exact     map[string]bool // ... and whether that is all of it
+	pass      *dynamo.LevelCount
+	cost      dynamo.Cost
+	countCost dynamo.Cost
+	confirm   bool // asking before a count that may exceed the budget
+	// Facts about the whole level, taken as reads arrive (refresh), never
+	// on each frame.
+	rowsTitle   string // "53 prefixes · 1 item"
+	itemsHead   string // the Items column's heading
+	branches    int    // the level's prefixes
+	toCount     int    // ... whose count is not exact yet
 	countBudget float64
 	loaded      bool
 	walk        list.Request
@@ -94,14 +89,14 @@ type TreeOptions struct {
 
 // NewTree returns one level of the hierarchy under prefix.
 func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string, opts TreeOptions) *Tree {
-	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, counting: map[string]bool{}, grid: components.NewGrid(c)}
+	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, exact: map[string]bool{}, grid: components.NewGrid(c)}
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
 	}
 	t.countBudget = opts.CountBudget
 	t.useIndex(opts.Index)
-	t.setColumns()
+	t.refresh()
 	return t
 }
 
@@ -117,6 +112,14 @@ func (t *Tree) useIndex(index string) {
 	if index != "" {
 		t.req.TableKeys = &t.info.Key
 	}
+}
+
+// delimKey names the table or index the level's delimiter belongs to.
+func (t *Tree) delimKey() string {
+	if t.req.Index == "" {
+		return t.info.Name
+	}
+	return t.info.Name + "/" + t.req.Index
 }
 
 func (t *Tree) budget() float64 {
@@ -156,48 +159,18 @@ func (t *Tree) setColumns() {
 	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsTitle()}}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead}}
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
 	t.grid.SetColumns(cols)
 }
 
-// uncountUnread marks the branches a stopped count read nothing of as not
-// counted ("–", and c counts them), not "0…": nothing was counted there,
-// not zero so far. The refresh that follows heads the column so.
-func (t *Tree) uncountUnread() {
-	for name, counting := range t.counting {
-		if counting && t.counts[name] == 0 {
-			delete(t.counts, name)
-			delete(t.counting, name)
-		}
-	}
-}
-
-// notCounted is a branch's Items cell before c counts it: a blank there
-// read as nothing, or as none.
-const notCounted = "–"
-
-// itemsTitle heads the Items column, saying what its "–" cells wait for
-// while any branch is not counted (c counts; a sharded level counts per
-// shard, so it only says they are not counted).
-func (t *Tree) itemsTitle() string {
-	for _, c := range t.children {
-		if _, ok := t.counts[c.Name]; c.HasChildren && !ok {
-			if len(t.shards) > 0 {
-				return "Items (not counted)"
-			}
-			return "Items (c counts)"
-		}
-	}
-	return "Items"
-}
-
 func (t *Tree) Init() tea.Cmd {
 	t.fail.Clear()
 	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
-	t.counts, t.counting = map[string]int{}, map[string]bool{}
+	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
+	t.req.TableDelim = t.c.Delims[t.delimKey()] // as other partitions read since found it
 	t.refresh()
 	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
@@ -205,6 +178,16 @@ func (t *Tree) Init() tea.Cmd {
 
 // streamChildren is the command that walks r (the walk starts when the
 // command runs) and answers with what it finds first.
+//
+// The walk probes, a small read a child, and does not ask for a dense
+// level in plain stretches (ChildrenRequest.FewTrips). Measured with
+// scripts/benchlatency at 20 ms a request: 60 airport codes of 80 items,
+// 3 round trips and 164 RCU with FewTrips (a full read: 2, 165) against
+// 12-13 and 38 probing; USA's 53 states, 4 and 71 RCU (more than a full
+// read's 66.5 in 1) against 12 and 34.5. The few trips cost 2-4 times the
+// RCU and more than a full read on USA, where the tree shows children as
+// the probes find them; c reads the level once in parallel stretches when
+// counts are wanted.
 func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, shards []domain.KeyValue, req int) tea.Cmd {
 	client, page := t.c.Client, t.id
 	return common.Stream(64, func(ch chan childrenFoundMsg) {
@@ -229,7 +212,7 @@ func (t *Tree) resume() tea.Cmd {
 func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
 	t := NewTree(c, info, shards[0], prefix, opts)
 	t.shards, t.pattern = shards, pattern
-	t.setColumns()
+	t.refresh()
 	return t
 }
 
@@ -259,26 +242,6 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
 }
 
-// countChildren counts under the branches, several at once, streaming
-// running totals, and stops once the budget (RCU) is spent, keeping what
-// it has.
-func countChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest, children []domain.Child, budget float64, page, req int, ch chan countedMsg) {
-	var spent dynamo.Cost
-	over, err := dynamo.CountChildren(ctx, c, r, children, 0, budget, func(p dynamo.CountProgress) {
-		spent = p.Cost
-		msg := countedMsg{page: page, req: req, child: p.Child, n: p.N, final: p.Final, cost: p.Cost, next: ch}
-		if p.Final {
-			ch <- msg
-			return
-		}
-		select {
-		case ch <- msg:
-		default:
-		}
-	})
-	ch <- countedMsg{page: page, req: req, final: true, budgetHit: over, cost: spent, err: err, next: nil}
-}
-
 func (t *Tree) rows() []treeRow {
 	var rows []treeRow
 	if t.self && len(t.shards) == 0 {
@@ -298,6 +261,16 @@ func (t *Tree) rows() []treeRow {
 }
 
 func (t *Tree) refresh() {
+	t.itemsHead, t.rowsTitle = t.itemsTitle(), t.rowCounts()
+	t.branches, t.toCount = 0, 0
+	for _, c := range t.children {
+		if c.HasChildren {
+			t.branches++
+			if !t.exact[c.Name] {
+				t.toCount++
+			}
+		}
+	}
 	t.setColumns() // the Items heading says whether some are not counted
 	rows := t.rows()
 	st := t.c.Styles
@@ -331,14 +304,7 @@ func (t *Tree) refresh() {
 			if !row.branch {
 				return "1"
 			}
-			n, ok := t.counts[row.child.Name]
-			switch {
-			case ok && t.counting[row.child.Name]:
-				return common.Thousands(n) + "…"
-			case ok:
-				return common.Thousands(n)
-			}
-			return st.Dim.Render(notCounted)
+			return t.countCell(row.child.Name)
 		}
 		return ""
 	})
@@ -362,6 +328,14 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 		t.placeSeen(true).remember() // for the place's other modes
 		t.fail.Fail(msg.err)
+		if msg.delim != "" && msg.err == nil {
+			// The table's (or index's) delimiter, for a partition whose
+			// own keys tell none (one key), read without a sample Scan.
+			if t.c.Delims == nil {
+				t.c.Delims = map[string]string{}
+			}
+			t.c.Delims[t.delimKey()] = msg.delim
+		}
 		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
 			// Detected, as a delimiter or as none: remembered, so a level
 			// opened from here or read again is cut the same way.
@@ -370,28 +344,7 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		t.refresh() // its columns too: the level's name follows the delimiter
 		return t, common.Report(msg.err, false, t.id)
 	case countedMsg:
-		if msg.req != t.count.ID() {
-			return t, nil
-		}
-		t.countCost = msg.cost
-		if msg.child != "" {
-			t.counts[msg.child] = msg.n
-			t.counting[msg.child] = !msg.final
-		}
-		if msg.budgetHit {
-			t.uncountUnread()
-		}
-		t.refresh()
-		if msg.budgetHit {
-			t.count.Done(msg.req)
-			return t, common.Report(dynamo.Errorf("count", dynamo.KindValidation, "counts marked … are partial; press c to count the rest with a fresh budget",
-				"stopped at the count budget of %.0f RCU", t.budget()), false, t.id)
-		}
-		if msg.next == nil || msg.err != nil {
-			t.count.Done(msg.req)
-			return t, common.Report(msg.err, false, t.id)
-		}
-		return t, common.Next(msg.next)
+		return t, t.counted(msg)
 	case itemReadMsg:
 		if !t.walk.Done(msg.req) {
 			return t, nil
@@ -442,15 +395,19 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.walk.InFlight() || t.count.InFlight()):
+		counting := t.count.InFlight()
 		if t.walk.InFlight() && !t.loaded {
 			t.fail.Cancel() // the level is cut off where it was
 			t.partial = true
 		}
 		t.walk.Stop()
 		t.count.Stop()
-		t.uncountUnread()
 		t.loaded = true // counts cut off stay marked … as partial
 		t.refresh()
+		if counting {
+			t.countStopped()
+			return notice("count stopped: c counts on"), true
+		}
 	case key.Matches(msg, k.Back):
 		return back, true
 	default:
@@ -494,9 +451,10 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	sharded := len(t.shards) > 0
 	switch {
-	case key.Matches(msg, k.NextMode) && sharded, key.Matches(msg, k.Count) && sharded:
+	case sharded && slices.ContainsFunc(t.perShard(), func(b key.Binding) bool { return key.Matches(msg, b) }):
+		// Not in the help here (a key shown acts): pressed, it says why.
 		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its items and counts",
-			"items and counts are per shard"), false, t.id), true
+			"items, counts, filters, times and indexes are per shard"), false, t.id), true
 	case key.Matches(msg, k.NextMode):
 		return open(NewItemsUnder(t.c, t.info, t.req.PK, t.req.Prefix, t.req.Index)), true
 	case key.Matches(msg, k.Filter) && !sharded:
@@ -512,6 +470,28 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// perShard are the keys that read one partition, which a sharded level
+// (several partitions merged) neither shows nor takes.
+func (t *Tree) perShard() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.NextMode, k.Count, k.Filter, k.Range, k.Index}
+}
+
+// acting drops from bs the keys that do not act on this level: on a
+// sharded one, those that read one partition.
+func (t *Tree) acting(bs []key.Binding) []key.Binding {
+	off := t.perShard()
+	if len(t.shards) == 0 {
+		off = nil
+		if t.countOff() != "" {
+			off = []key.Binding{t.c.Keys.Count}
+		}
+	}
+	return slices.DeleteFunc(bs, func(b key.Binding) bool {
+		return slices.ContainsFunc(off, func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) })
+	})
+}
+
 // toolKey: the index and delimiter pickers, counting, reading again.
 func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
@@ -519,7 +499,10 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
-	case key.Matches(msg, k.Count) && t.loaded && !t.count.InFlight():
+	case key.Matches(msg, k.Count) && len(t.shards) == 0:
+		if why := t.countOff(); why != "" {
+			return notice(why), true
+		}
 		return t.countKey(), true
 	case key.Matches(msg, k.Entities) && len(t.shards) > 0:
 		return common.Report(dynamo.Errorf("sharded partition", dynamo.KindValidation, "open one shard (/ then its key) for its entity types",
@@ -540,28 +523,6 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// countKey counts under every branch not counted yet, asking first when
-// that may cost more than the budget.
-func (t *Tree) countKey() tea.Cmd {
-	if est := t.countEstimate(); !t.confirm && est > t.budget() {
-		t.confirm = true // ask first: this may cost more than the budget
-		return nil
-	}
-	t.confirm = false
-	var branches []domain.Child
-	for _, c := range t.children {
-		if _, done := t.counts[c.Name]; c.HasChildren && (!done || t.counting[c.Name]) {
-			branches = append(branches, c.Child)
-			t.counts[c.Name], t.counting[c.Name] = 0, true
-		}
-	}
-	ctx, req := t.count.Start(t.c)
-	client, r, budget, page := t.c.Client, t.req, t.budget(), t.id
-	return common.Stream(64, func(ch chan countedMsg) {
-		countChildren(ctx, client, r, branches, budget, page, req, ch)
-	})
-}
-
 // retry goes on with a walk cut off by an error or esc after the children
 // it found, or starts the level again when it found none.
 func (t *Tree) retry() tea.Cmd {
@@ -569,13 +530,6 @@ func (t *Tree) retry() tea.Cmd {
 		return t.resume()
 	}
 	return t.Init()
-}
-
-// countEstimate bounds what counting this level can cost: at most one read
-// of the whole table (DynamoDB's size figure, refreshed about every six
-// hours), eventually consistent. 0 when the table reports no size.
-func (t *Tree) countEstimate() float64 {
-	return float64(t.info.SizeBytes) / 4096 * 0.5
 }
 
 // pickerKey handles a key while the index or delimiter picker is open.
@@ -672,7 +626,7 @@ func (t *Tree) View() string {
 	if t.fail.Stopped() {
 		state = t.fail.Title(len(t.children), "children")
 	}
-	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowCounts(), state, t.delimLabel())
+	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowsTitle, state, t.delimLabel())
 	if t.fail.Stopped() || (!t.loaded && len(t.children) == 0) {
 		if !t.fail.Stopped() {
 			state = "reading…" // no answer yet: nothing is counted
@@ -819,12 +773,13 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})
+	return t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()), {k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
+		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}}
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.
@@ -873,7 +828,7 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 	}
 	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
 		n, ok := t.counts[name]
-		return n, ok && !t.counting[name]
+		return n, ok && t.exact[name]
 	})
 	return common.Loaded{Rows: rows, View: append(view, "children")}, t.loaded
 }

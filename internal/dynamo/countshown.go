@@ -1,0 +1,86 @@
+package dynamo
+
+import (
+	"context"
+	"sync"
+)
+
+// LevelCount is a level's count as a screen shows it: one CountPass over
+// the real keys (resumable: each Run spends its own budget and reads no
+// key twice), its figures named as the walk named the children — in
+// stand-ins through a Masked client, so the explorer never unmasks.
+type LevelCount struct {
+	runs sync.Mutex // one run at a time: a stopped run ends before the next reads
+	pass *CountPass
+	c    Client
+	show func(ShardChild, string) ShardChild
+}
+
+// ChildCount is a child's count so far, and whether it is all of them.
+type ChildCount struct {
+	Name  string // as shown
+	N     int
+	Exact bool
+}
+
+// NewLevelCount prepares a count of the level r names (given as shown),
+// reading nothing yet.
+func NewLevelCount(c Client, r ChildrenRequest) *LevelCount {
+	l := &LevelCount{c: c, show: func(ch ShardChild, _ string) ShardChild { return ch }}
+	if m, masked := c.(*Masked); masked {
+		real := m.realChildrenRequest(r)
+		r, l.c = real, m.Client
+		l.show = func(ch ShardChild, d string) ShardChild { return m.shownChild(real, ch, d) }
+	}
+	l.pass = NewCountPass(r)
+	return l
+}
+
+// Run goes on counting from where the last run stopped, spending no more
+// than budget RCU in this run (0: none). progress, if not nil, is told
+// the figures so far and the cost of every run after pages (skipping
+// some when it is slower than the reads, never the last), one call at a
+// time. over: the budget stopped it.
+func (l *LevelCount) Run(ctx context.Context, budget float64, progress func([]ChildCount, Cost)) (over bool, err error) {
+	l.runs.Lock()
+	defer l.runs.Unlock()
+	if progress == nil {
+		return l.pass.Run(ctx, l.c, budget, 0, nil)
+	}
+	// The pass tells its progress holding its lock: the figures are
+	// taken here, after it lets go.
+	poke := make(chan struct{}, 1)
+	told := make(chan struct{})
+	go func() {
+		defer close(told)
+		for range poke {
+			progress(l.Counts(), l.Cost())
+		}
+	}()
+	over, err = l.pass.Run(ctx, l.c, budget, 0, func(Cost) {
+		select {
+		case poke <- struct{}{}:
+		default:
+		}
+	})
+	close(poke)
+	<-told
+	return over, err
+}
+
+// Counts are the figures of every child found so far, in key order.
+func (l *LevelCount) Counts() []ChildCount {
+	res := l.pass.Result()
+	out := make([]ChildCount, 0, len(res.Children))
+	for _, ch := range res.Children {
+		n, exact := l.pass.Count(ch.Name)
+		out = append(out, ChildCount{Name: l.show(ShardChild{Child: ch}, res.Delim).Name, N: n, Exact: exact})
+	}
+	return out
+}
+
+// Cost is what every run of the count has cost.
+func (l *LevelCount) Cost() Cost { return l.pass.Cost() }
+
+// Done says every key of the level is counted.
+func (l *LevelCount) Done() bool { return l.pass.Done() }

@@ -1,0 +1,181 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// The tree's count: c reads the level once (dynamo.LevelCount, one
+// resumable pass), a budget a run; c again after a stop counts on from
+// where it stopped, reading no key twice.
+
+// countedMsg carries the level's counts so far, and with final how the
+// run ended. The figures are a snapshot of every child, so no message
+// names a child by itself: the end is not a child named "" (a key may
+// begin with the delimiter, and so has a child of that name).
+type countedMsg struct {
+	page, req int
+	counts    []dynamo.ChildCount
+	cost      dynamo.Cost // of every run of the level's count
+	final     bool
+	budgetHit bool
+	err       error
+	next      <-chan countedMsg
+}
+
+func (m countedMsg) PageID() int { return m.page }
+
+// counted takes the figures of a count, and its end.
+func (t *Tree) counted(msg countedMsg) tea.Cmd {
+	if msg.req != t.count.ID() {
+		return nil
+	}
+	t.countCost = msg.cost
+	for _, c := range msg.counts {
+		t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
+	}
+	if !msg.final {
+		t.refresh()
+		return common.Next(msg.next)
+	}
+	t.count.Done(msg.req)
+	t.refresh()
+	if msg.budgetHit {
+		return common.Report(t.budgetStop(), false, t.id)
+	}
+	return common.Report(msg.err, false, t.id)
+}
+
+// countStopped takes the figures and cost of a count esc stopped from
+// its pass (the answers still on their way are dropped), so the request
+// line says what it spent; a read still in flight adds to the status bar
+// only, until c counts on.
+func (t *Tree) countStopped() {
+	if t.pass == nil {
+		return
+	}
+	t.countCost = t.pass.Cost()
+	for _, c := range t.pass.Counts() {
+		t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
+	}
+	t.refresh()
+}
+
+// notCounted is a branch's Items cell before c counts it: a blank there
+// read as nothing, or as none.
+const notCounted = "–"
+
+// itemsTitle heads the Items column, saying what its "–" cells wait for
+// while any branch is not counted (c counts, or counts on; a sharded
+// level counts per shard, so it only says they are not counted).
+func (t *Tree) itemsTitle() string {
+	if t.count.InFlight() || !t.loaded {
+		return "Items" // c acts once the level is listed, and not twice at once
+	}
+	for _, c := range t.children {
+		if c.HasChildren && !t.exact[c.Name] {
+			if len(t.shards) > 0 {
+				return "Items (not counted)"
+			}
+			return "Items (c counts)"
+		}
+	}
+	return "Items"
+}
+
+// countCell is a branch's Items cell: its count when exact; the figure so
+// far marked … when partial; … alone while it is being counted and no
+// figure exists yet ("0…" read as none); – when not counted.
+func (t *Tree) countCell(name string) string {
+	n, ok := t.counts[name]
+	switch {
+	case ok && t.exact[name]:
+		return common.Thousands(n)
+	case ok && n > 0:
+		return common.Thousands(n) + "…"
+	case t.count.InFlight():
+		return "…"
+	}
+	return t.c.Styles.Dim.Render(notCounted)
+}
+
+// countChildren counts on under the level's branches, from where the
+// level's last count stopped, streaming the figures so far, and stops
+// once this run's budget (RCU) is spent, keeping what it has.
+func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64, page, req int, ch chan countedMsg) {
+	over, err := pass.Run(ctx, budget, func(counts []dynamo.ChildCount, cost dynamo.Cost) {
+		select { // a snapshot; skipped when the UI has not caught up
+		case ch <- countedMsg{page: page, req: req, counts: counts, cost: cost, next: ch}:
+		default:
+		}
+	})
+	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, err: err}
+}
+
+// countOff is why c does not count here now ("" when it does): c is
+// shown only where it acts.
+func (t *Tree) countOff() string {
+	switch {
+	case !t.loaded:
+		return "c counts once the level is listed"
+	case t.count.InFlight():
+		return "counting: esc stops it"
+	case t.branches == 0:
+		return "nothing to count: no prefixes here"
+	case t.toCount == 0:
+		return "every prefix here is counted"
+	}
+	return ""
+}
+
+// countKey counts under every branch of the level, or counts on from
+// where the last count stopped (at its budget, or esc), reading no key
+// twice; asking first, once, when counting the level may cost more than
+// the budget.
+func (t *Tree) countKey() tea.Cmd {
+	if est := t.countEstimate(); t.pass == nil && !t.confirm && est > t.budget() {
+		t.confirm = true // ask first: this may cost more than the budget
+		return nil
+	}
+	t.confirm = false
+	if t.pass == nil {
+		t.pass = dynamo.NewLevelCount(t.c.Client, t.req)
+	}
+	ctx, req := t.count.Start(t.c)
+	t.refresh() // the branches not counted yet show … while counting
+	pass, budget, page := t.pass, t.budget(), t.id
+	return common.Stream(64, func(ch chan countedMsg) {
+		countChildren(ctx, pass, budget, page, req, ch)
+	})
+}
+
+// budgetStop says, in the status bar, a count stopped at its budget:
+// what it spent, what is partial, and how to go on.
+func (t *Tree) budgetStop() error {
+	exact, branches := 0, 0
+	for _, c := range t.children {
+		if c.HasChildren {
+			branches++
+			if t.exact[c.Name] {
+				exact++
+			}
+		}
+	}
+	// The action ends the message, which a narrow status bar keeps whole.
+	return dynamo.Errorf("count", dynamo.KindValidation,
+		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %.0f RCU, reading nothing twice",
+			common.BilledRCU(t.countCost), exact, branches, t.budget()),
+		"stopped at the count budget of %.0f RCU; c counts on", t.budget())
+}
+
+// countEstimate bounds what counting this level can cost: at most one read
+// of the whole table (DynamoDB's size figure, refreshed about every six
+// hours), eventually consistent. 0 when the table reports no size.
+func (t *Tree) countEstimate() float64 {
+	return float64(t.info.SizeBytes) / 4096 * 0.5
+}
