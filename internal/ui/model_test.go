@@ -2,10 +2,15 @@ package ui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -314,4 +319,59 @@ func TestConfiguredTableSettings(t *testing.T) {
 	h.contains(t, "STATE", "53 prefixes")
 	h.keys("c")
 	h.contains(t, "over the 5 RCU budget")
+}
+
+// ttlDB is a table with Time to Live on "expiresAt" whose items hold
+// every kind of TTL value, and one item past 300 KB.
+func ttlDB(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Sessions"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Sessions"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expiresAt"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)} }
+	now := demoClock()
+	for _, it := range []dynamo.Item{
+		{"PK": s("u"), "SK": s("a-live"), "expiresAt": n(now.Add(3*time.Hour + 20*time.Minute).Unix())},
+		{"PK": s("u"), "SK": s("b-expired"), "expiresAt": n(now.Add(-50 * time.Hour).Unix())},
+		{"PK": s("u"), "SK": s("c-millis"), "expiresAt": n(now.Add(time.Hour).UnixMilli())},
+		{"PK": s("u"), "SK": s("d-string"), "expiresAt": s("1700000000")},
+		{"PK": s("u"), "SK": s("e-big"), "blob": s(strings.Repeat("x", 310*1024))},
+	} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Sessions"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestItemShowsTTLAndSize: the item view says what the table's TTL
+// attribute means for this item at the demo's clock, and the item's
+// billed size, warning past 300 KB; DescribeTimeToLive is read once for
+// the table, however many items are opened.
+func TestItemShowsTTLAndSize(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Sessions", PK: "u", Client: ttlDB(t), Now: demoClock})
+	h.keys("2", "enter")
+	h.contains(t, "TTL expiresAt: expires in 3h 20m", "size ")
+	for _, want := range []string{
+		"TTL expiresAt: expired 2d 2h ago, not yet deleted",
+		"TTL expiresAt: never: milliseconds",
+		"TTL expiresAt: never: a String",
+		"no TTL attribute",
+	} {
+		h.keys("esc", "down", "enter")
+		h.contains(t, want)
+	}
+	h.contains(t, "size 310.0 KB of the 400 KB limit: 78%")
+	if n := h.rec.count("DescribeTimeToLive"); n != 1 {
+		t.Errorf("DescribeTimeToLive read %d times for one table, want once", n)
+	}
 }

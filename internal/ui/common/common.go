@@ -57,6 +57,9 @@ type Common struct {
 	// a place dims the tabs the keys rule out, not only the page that
 	// read them.
 	KeysSeen map[string]KeysSeen
+	// TTL are the tables' Time to Live, read once by the first item view
+	// of each table.
+	TTL map[string]dynamo.TTLInfo
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold
