@@ -337,7 +337,9 @@ func ttlDB(t *testing.T) *memory.DB {
 		t.Fatal(err)
 	}
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	n := func(v int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)} }
+	n := func(v int64) types.AttributeValue {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+	}
 	now := demoClock()
 	for _, it := range []dynamo.Item{
 		{"PK": s("u"), "SK": s("a-live"), "expiresAt": n(now.Add(3*time.Hour + 20*time.Minute).Unix())},
