@@ -413,7 +413,7 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 			return ui.Connected{}, err
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, Streams: streams}, nil
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, Streams: streams}, nil
 	}
 }
 

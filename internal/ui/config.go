@@ -25,6 +25,10 @@ type Config struct {
 	Streams    dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
 	Session    *dynamo.Session      // the session's request and RCU totals
 	Connection string               // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
+	// Environment is the configured environment the connection matches
+	// (nil: none), asked at every frame: an environment named by its
+	// account matches only once a table's description has named it.
+	Environment func() *config.Environment
 	// CostEstimated labels the RCU as an estimate: the data is not in
 	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
 	CostEstimated bool
@@ -89,8 +93,9 @@ type Config struct {
 // preflight read, handed on so that no request is sent twice.
 type Connected struct {
 	Client        dynamo.Client
-	Session       *dynamo.Session // nil: the explorer's own
-	Connection    string          // the label once connected ("" keeps Config's)
+	Session       *dynamo.Session            // nil: the explorer's own
+	Connection    string                     // the label once connected ("" keeps Config's)
+	Environment   func() *config.Environment // as Config's (nil keeps Config's)
 	CostEstimated bool
 	Info          *dynamo.TableInfo    // Table's description (with Table)
 	TableNames    []string             // every table (without Table)

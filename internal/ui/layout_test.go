@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -262,22 +263,58 @@ func TestPartitionsGoToSearches(t *testing.T) {
 
 // TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its
 // middle ("Tables", then the steps between the table and the last) and
-// the tabs keep their names.
+// the tabs keep their names; DEMO, or the environment's label, stays in
+// the program's name's place.
 func TestHeaderKeepsTabNames(t *testing.T) {
 	tabs := "1 Tree  2 Items  3 Versions  4 Time  5 Changes"
 	for _, tc := range []struct {
 		cfg   Config
 		crumb string
 	}{
-		{Config{Table: "Locations", PK: "USA"}, "dynascope Locations › USA "},
-		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "dynascope Locations › USA › NY "},
-		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "dynascope DeviceLogs › … › 2018 "},
+		{Config{Table: "Locations", PK: "USA"}, "DEMO Tables › Locations › USA "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO Locations › USA › NY "},
+		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "DEMO DeviceLogs › … › 2018 "},
+		{Config{Table: "Locations", PK: "USA", Connection: "profile prod · eu-west-1", Environment: prodEnvironment}, " PROD  Tables › Locations › USA "},
 	} {
 		h := newHarness(t, 80, 24, tc.cfg)
 		top := strings.Split(h.screen(), "\n")[0]
 		if !strings.HasPrefix(top, tc.crumb) || !strings.Contains(top, tabs) {
 			t.Errorf("top line %q: want it to start %q and hold %q", top, tc.crumb, tabs)
 		}
+	}
+}
+
+// prodEnvironment is a configured environment the connection matches.
+func prodEnvironment() *config.Environment {
+	return &config.Environment{Label: "PROD", Color: "red", Profile: "prod"}
+}
+
+// TestEnvironmentLabel: a configured environment's label is on the top
+// line and in the status bar at every size, on every page; an
+// environment named by its account shows from the frame after it
+// matched.
+func TestEnvironmentLabel(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			var matched *config.Environment
+			h := newHarness(t, sz[0], sz[1], Config{Table: "Locations", PK: "USA", Now: demoClock,
+				Connection: "profile prod · eu-west-1", Environment: func() *config.Environment { return matched }})
+			if strings.Contains(h.screen(), "PROD") {
+				t.Fatalf("a label before the environment matched:\n%s", h.screen())
+			}
+			matched = prodEnvironment()
+			for _, keys := range [][]string{nil, {"2"}, {"enter"}, {"?"}} {
+				h.keys(keys...)
+				checkScreen(t, h, sz[0], "environment")
+				lines := strings.Split(h.screen(), "\n")
+				if !strings.Contains(lines[0], " PROD ") || !strings.HasPrefix(lines[len(lines)-1], " PROD ") {
+					t.Fatalf("after %v: the label is not on the top line and at the start of the status bar:\n%s", keys, h.screen())
+				}
+				if keys == nil {
+					h.golden(t)
+				}
+			}
+		})
 	}
 }
 

@@ -764,13 +764,22 @@ func (m *Model) header() string {
 		}
 	}
 	path := strings.Join(crumbs, sep)
-	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
-		st.CrumbSep.Render(" ─ ") + path
+	env := m.environmentLabel()
+	conn := st.Crumb.Render(common.Sanitize(m.cfg.Connection))
+	if env != "" {
+		conn = env + " " + conn
+	}
+	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + conn + st.CrumbSep.Render(" ─ ") + path
 	right := m.tabs(false)
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
 		// Tight: the connection is in the status bar anyway, and the
-		// tabs not chosen shrink to their numbers.
-		brand := st.Brand.Render("dynascope") + " "
+		// tabs not chosen shrink to their numbers. The environment's
+		// label (or DEMO) stays, in the name's place: it says which data
+		// this is.
+		brand := m.shortConnection()
+		if brand == "" {
+			brand = st.Brand.Render("dynascope") + " "
+		}
 		left = brand + path
 		// Then the breadcrumb's middle gives way (its table and its
 		// last step stay), so the tabs keep their names; only when even
@@ -803,7 +812,7 @@ func (m *Model) header() string {
 func (m *Model) statusBar() string {
 	st := &m.styles
 	total, last := m.cfg.Session.Totals()
-	conn := m.loadView()
+	conn := m.environmentLabel() + m.loadView()
 	ro := st.StatusReadOnly.Render("READ-ONLY")
 	// CostEstimated: computed for data that is not in DynamoDB. Billed's
 	// estimate: the server reported less than DynamoDB bills (dynalite's

@@ -148,7 +148,10 @@ func (p *Item) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w - 4)
 	// The facts over the JSON wrap rather than lose a word at 80 columns.
-	p.factLines = ansi.Wrap(p.facts(), max(1, w-4), " ")
+	p.factLines = ""
+	if h >= 8 { // a short view (under ? help) keeps its lines for the JSON
+		p.factLines = ansi.Wrap(p.facts(), max(1, w-4), " ")
+	}
 	p.vp.SetHeight(h - p.chrome())
 	if below := p.changesHeight(); p.h-below >= p.chrome()+4 {
 		p.vp.SetHeight(p.h - below - p.chrome()) // the item's changes below it
@@ -160,7 +163,12 @@ func (p *Item) SetSize(w, h int) {
 }
 
 // chrome is the lines around the JSON: the frame's two and the facts.
-func (p *Item) chrome() int { return 3 + strings.Count(p.factLines, "\n") }
+func (p *Item) chrome() int {
+	if p.factLines == "" {
+		return 2
+	}
+	return 3 + strings.Count(p.factLines, "\n")
+}
 
 func (p *Item) View() string {
 	form := "plain JSON"
@@ -172,7 +180,10 @@ func (p *Item) View() string {
 		// The copy read before stays in view, said to be that.
 		title = p.crumb() + " · " + strings.Replace(p.fail.Title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
 	}
-	body := p.factLines + "\n" + p.vp.View()
+	body := p.vp.View()
+	if p.factLines != "" {
+		body = p.factLines + "\n" + body
+	}
 	below := p.changesHeight()
 	if p.h-below < p.chrome()+4 { // too short for both: the item comes first
 		return common.Frame(p.c.Styles, title, body, p.w, p.h)
