@@ -593,3 +593,41 @@ func TestItemHelpNamesWhatDShows(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpKeepsTheCommandWhole: at 80×24, ? wraps the command that
+// reopens the view, never cuts it, and says what the status bar's
+// figures are, and why its RCU is an estimate where it says "est.".
+func TestHelpKeepsTheCommandWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		est  string
+	}{
+		{"billed", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"}, ""},
+		{"estimated", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", CostEstimated: true}, "RCU est.: the data is not in DynamoDB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 80, 24, tc.cfg)
+			h.keys("?")
+			checkScreen(t, h, 80, "help")
+			cmd := h.m.commandLine()
+			var joined []string
+			for _, l := range strings.Split(h.screen(), "\n") {
+				joined = append(joined, strings.TrimSpace(l))
+			}
+			if !strings.Contains(strings.Join(joined, " "), "this view: "+cmd) {
+				t.Errorf("? does not show %q whole:\n%s", cmd, h.screen())
+			}
+			flat := strings.Join(joined, " ")
+			if !strings.Contains(flat, "status bar: requests · the RCU DynamoDB bills for them · the last request's latency") {
+				t.Errorf("? does not say what the status bar's figures are:\n%s", h.screen())
+			}
+			if tc.est != "" && !strings.Contains(flat, tc.est) || tc.est == "" && strings.Contains(flat, "RCU est.:") {
+				t.Errorf("est. explained: want %q:\n%s", tc.est, h.screen())
+			}
+			if last := strings.Split(h.screen(), "\n"); !strings.Contains(last[len(last)-1], " · last ") {
+				t.Errorf("the latency has no label: %q", last[len(last)-1])
+			}
+		})
+	}
+}

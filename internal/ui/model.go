@@ -584,8 +584,11 @@ func (m *Model) helpView() string {
 		if _, ok := p.(common.Querier); ok {
 			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
+		if legend := m.statusLegend(); legend != "" {
+			view += "\n" + legend
+		}
 		if line := m.commandLine(); line != "" {
-			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Guard(line)) + "\n" + view
+			view = m.wholeCommand(line) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
@@ -817,11 +820,8 @@ func (m *Model) statusBar() string {
 	// CostEstimated: computed for data that is not in DynamoDB. Billed's
 	// estimate: the server reported less than DynamoDB bills (dynalite's
 	// empty reads), so DynamoDB's figure is shown, marked as an estimate.
-	shown, est := total.RCU, m.cfg.CostEstimated
-	if billed, over := m.cfg.Session.Billed(); over {
-		shown, est = billed, true
-	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
+	shown, est := m.shownRCU(total.RCU)
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · last %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")
