@@ -20,6 +20,7 @@ type KeyMap struct {
 	Tour, Sort, SortFlip, Follow            key.Binding
 	RefFollow, RefBack, RefForward          key.Binding
 	StopLoad                                key.Binding // --data loading in the background
+	Compare                                 key.Binding // = another environment or table
 	// Interrupt quits from anywhere, a text box included, where q is
 	// text: it is not rebindable (see reserved in rebind.go).
 	Interrupt key.Binding
@@ -83,6 +84,7 @@ func Default() KeyMap {
 		RefFollow:  key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "follow reference")),
 		RefBack:    key.NewBinding(key.WithKeys("<", "ctrl+o"), key.WithHelp("</ctrl+o", "back")),
 		RefForward: key.NewBinding(key.WithKeys("ctrl+i"), key.WithHelp("ctrl+i", "forward")),
+		Compare:    key.NewBinding(key.WithKeys("="), key.WithHelp("=", "compare")),
 		StopLoad:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "stop loading")),
 		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),

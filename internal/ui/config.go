@@ -84,10 +84,18 @@ type Config struct {
 	// TableNames is the whole table list when the caller has read it (the
 	// preflight without Table): the tables screen does not list it again.
 	TableNames []string
+	// Against connects the other side = compares with (nil: only another
+	// table of this connection); AgainstChoices are the sides = offers
+	// besides this connection's other tables.
+	Against        func(ctx context.Context, side common.Side, key dynamo.KeySchema) (dynamo.Client, string, error)
+	AgainstChoices []common.Side
 	// TmuxBuffer loads what y copies into a tmux buffer as well as the
 	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
 	TmuxBuffer common.TmuxBufferFunc
 }
+
+// Side is another connection = can compare with (Config.AgainstChoices).
+type Side = common.Side
 
 // Connected is Config.Connect's answer: the connection made and what its
 // preflight read, handed on so that no request is sent twice.

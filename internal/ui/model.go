@@ -93,7 +93,7 @@ func New(cfg Config) *Model {
 	}
 	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
-		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load}
+		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load, Against: cfg.Against, AgainstChoices: cfg.AgainstChoices}
 	if cfg.Connect == nil {
 		m.useClient(cfg.Client)
 	}
@@ -571,6 +571,9 @@ func (m *Model) helpView() string {
 	if m.showHelp {
 		view = m.fullHelp(p.FullHelp())
 		extra := []key.Binding{m.c.Keys.RefFollow, m.c.Keys.RefBack, m.c.Keys.RefForward}
+		if _, ok := p.(pages.Comparable); ok {
+			extra = append(extra, m.c.Keys.Compare)
+		}
 		if m.loadRunning() {
 			extra = append(extra, m.c.Keys.StopLoad)
 		}

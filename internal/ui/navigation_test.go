@@ -1046,6 +1046,7 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
+		{"= on the tables", Config{}, nil, "=", "= compare does not apply here: it compares a partition, a prefix (1, 2) or an item with another environment or table"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
