@@ -83,6 +83,7 @@ type Model struct {
 	ctx           context.Context   // Run's: Connect's requests end with it
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
 	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
+	tour          tourReturn        // where esc goes from a view the tour opened
 }
 
 // New returns the explorer's root model.
@@ -299,10 +300,14 @@ func (m *Model) explorerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case common.OpenMsg:
 		m.lastErr = nil
 		m.rememberViews()
+		m.tour.opened()
 		return m.push(msg.Page), true
 	case common.BackMsg:
 		if len(m.stack) > 1 {
 			m.rememberViews()
+		}
+		if cmd, ok := m.backToTour(); ok {
+			return cmd, true
 		}
 		return m.pop(), true
 	case exportProgressMsg:
