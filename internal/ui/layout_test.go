@@ -631,3 +631,21 @@ func TestHelpKeepsTheCommandWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusKeepsTheMessageWhole: at 80 columns a message too long to sit
+// beside the session's figures is shown whole in their place, its end
+// (what to do) included; the figures come back with the next key.
+func TestStatusKeepsTheMessageWhole(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Now: demoClock})
+	h.keys("X")
+	lines := strings.Split(h.screen(), "\n")
+	status := lines[len(lines)-1]
+	if !strings.Contains(status, "X stop loading does not apply here: nothing is loading") {
+		t.Fatalf("the message is cut: %q", status)
+	}
+	h.keys("down")
+	lines = strings.Split(h.screen(), "\n")
+	if status := lines[len(lines)-1]; !strings.Contains(status, " req · ") {
+		t.Fatalf("the figures did not come back: %q", status)
+	}
+}

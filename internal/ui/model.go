@@ -848,7 +848,7 @@ func (m *Model) statusBar() string {
 	if b, _ := m.maskBadge(); b != "" {
 		badge = st.StatusMasked.Render(b)
 	}
-	left := conn + ro + badge + stats + clock + spin
+	left := m.statusLeft(conn+ro+badge, stats+clock+spin)
 	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")

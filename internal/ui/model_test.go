@@ -241,7 +241,7 @@ func TestTreeDrillDown(t *testing.T) {
 
 func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
-	h.contains(t, "ZIP", "Locations › … › CITY NEWYORKCITY") // the middle crumbs give way to the tab names
+	h.contains(t, "ZIP", "DEMO Locations › USA › STATE NY › CITY NEWYORKCITY   1 Tree  2 Items") // DEMO in the name's place: the crumbs and the tab names fit
 	h.keys("c")
 	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
 	before := h.rec.count("Query")

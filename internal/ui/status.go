@@ -247,3 +247,15 @@ func (m *Model) wholeCommand(line string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// statusLeft is what the status bar shows before its message: where and
+// how (the connection, READ-ONLY, MASKED), then the session's figures,
+// which give way to a message that would otherwise lose its end (what to
+// do): ? and the next key bring them back.
+func (m *Model) statusLeft(where, figures string) string {
+	msg := ansi.StringWidth(m.statusMessage(1 << 20))
+	if msg == 0 || ansi.StringWidth(where+figures)+msg <= m.w {
+		return where + figures
+	}
+	return where
+}
