@@ -27,8 +27,8 @@ func (g *globals) explorerAgainst(ctx context.Context, s ui.Side, key dynamo.Key
 
 // againstChoices are the sides = offers besides the connection's other
 // tables: the configured environments that name a connection (one named
-// by its account alone cannot be connected to), then the profiles of the
-// AWS configuration file.
+// by its account alone cannot be connected to), the profiles of the AWS
+// configuration file, then the regions they name.
 func againstChoices(g *globals, conf config.Config) []ui.Side {
 	var out []ui.Side
 	for _, e := range conf.Environments {
@@ -47,6 +47,22 @@ func againstChoices(g *globals, conf config.Config) []ui.Side {
 			label = fmt.Sprintf("profile %s · %s", p.Name, p.Region)
 		}
 		out = append(out, ui.Side{Label: label, Profile: p.Name, Region: p.Region})
+	}
+	return append(out, againstRegions(g, profiles)...)
+}
+
+// againstRegions are the regions the profiles name, each as this
+// connection in that region (a replica, a restore elsewhere), other than
+// the connection's own.
+func againstRegions(g *globals, profiles []dynamo.Profile) []ui.Side {
+	var out []ui.Side
+	seen := map[string]bool{g.region: true}
+	for _, p := range profiles {
+		if p.Region == "" || seen[p.Region] {
+			continue
+		}
+		seen[p.Region] = true
+		out = append(out, ui.Side{Label: "region " + p.Region + " (this connection's credentials)", Region: p.Region})
 	}
 	return out
 }

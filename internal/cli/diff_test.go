@@ -270,7 +270,7 @@ account = "123456789012"
 	for _, s := range againstChoices(g, conf) {
 		labels = append(labels, s.Label)
 	}
-	if got, want := strings.Join(labels, " | "), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1"; got != want {
+	if got, want := strings.Join(labels, " | "), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
 		t.Errorf("= offers %q, want %q", got, want)
 	}
 	c, label, err := g.explorerAgainst(context.Background(), againstChoices(g, conf)[0], dynamo.KeySchema{})
