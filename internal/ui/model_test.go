@@ -377,3 +377,29 @@ func TestItemShowsTTLAndSize(t *testing.T) {
 		t.Errorf("DescribeTimeToLive read %d times for one table, want once", n)
 	}
 }
+
+// TestItemFactsWithoutTTLOrValues: on dynalite, which has no Time to
+// Live, the item view says the table has none (the same item on the
+// embedded backend without TTL says the same); under --mask it says
+// neither a size nor a TTL it cannot know from stand-ins.
+func TestItemFactsWithoutTTLOrValues(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("u"), "SK": s("a"), "expiresAt": &types.AttributeValueMemberN{Value: "1700000000"}}}
+	dl := dynalitetest.Start(t).Client()
+	mem := memory.New()
+	for _, w := range []dynamo.Writer{dl, mem} {
+		if err := demo.CreateKeyTable(context.Background(), w, "Plain", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]dynamo.Client{"dynalite": dl, "memory": mem} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: c, Table: "Plain", PK: "u", Now: demoClock})
+			h.keys("2", "enter")
+			h.contains(t, "size 17 B · no TTL on Plain")
+		})
+	}
+	h := newHarness(t, 120, 35, Config{Client: ttlDB(t), Table: "Sessions", PK: "u", Now: demoClock, Mask: []string{"expiresAt"}})
+	h.keys("2", "enter")
+	h.contains(t, "size not shown: values are masked · TTL expiresAt: masked, not read")
+}

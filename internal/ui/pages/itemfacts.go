@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -51,12 +53,26 @@ func (p *Item) ttlRead(msg ttlReadMsg) {
 // means now, as DynamoDB's Time to Live reads it.
 func (p *Item) facts() string {
 	st := p.c.Styles
+	if len(p.maskedAttributes()) > 0 {
+		// The stand-ins are not the values' size: none is said rather
+		// than a false one.
+		return st.Dim.Render("size not shown: values are masked · ") + p.ttlWords()
+	}
 	_, size, warn := dynamo.ItemSize(p.item)
 	line := st.Dim.Render("size ") + st.Cell.Render(size)
 	if warn {
-		line = st.Dim.Render("size ") + st.Notice.Render(size+"")
+		line = st.Dim.Render("size ") + st.Notice.Render(size)
 	}
 	return line + st.Dim.Render(" · ") + p.ttlWords()
+}
+
+// maskedAttributes are the item's table's masked attributes (none
+// without masking).
+func (p *Item) maskedAttributes() []string {
+	if p.c.Masked == nil || p.c.Masked.For == nil {
+		return nil
+	}
+	return p.c.Masked.For(p.info.Name).Attributes()
 }
 
 func (p *Item) ttlWords() string {
@@ -71,6 +87,9 @@ func (p *Item) ttlWords() string {
 		return st.Dim.Render("TTL: this connection cannot say")
 	case t.Attribute == "" || !t.On():
 		return st.Dim.Render("no TTL on " + common.Sanitize(p.info.Name))
+	}
+	if slices.Contains(p.maskedAttributes(), t.Attribute) {
+		return st.Dim.Render("TTL " + common.Sanitize(t.Attribute) + ": masked, not read")
 	}
 	now := p.c.Now()
 	v := dynamo.ItemTTL(p.item, t.Attribute, now)
