@@ -363,3 +363,14 @@ func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
 	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back, k.Help, k.Quit}}
 }
+
+// List is the keys that differ, for / and the position on the help line.
+func (d *Diff) List() common.List { return &d.grid }
+
+// Unloaded says what the comparison has not read yet.
+func (d *Diff) Unloaded() string {
+	if d.done {
+		return ""
+	}
+	return "the keys both sides have not been read to yet"
+}

@@ -169,3 +169,14 @@ func (p *DiffPicker) ShortHelp() []key.Binding {
 func (p *DiffPicker) FullHelp() [][]key.Binding {
 	return [][]key.Binding{p.ShortHelp()}
 }
+
+// List is the sides offered, for / and the position on the help line.
+func (p *DiffPicker) List() common.List { return &p.grid }
+
+// Unloaded says whether the connection's tables are still being listed.
+func (p *DiffPicker) Unloaded() string {
+	if p.list.InFlight() {
+		return "this connection's tables"
+	}
+	return ""
+}
