@@ -112,7 +112,17 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 	left, side, table, q, id, info := d.c.Client, d.side, d.table, d.q, d.id, d.info
 	against := d.c.Against
 	return common.Stream(4, func(ch chan diffReadMsg) {
-		fail := func(err error) { ch <- diffReadMsg{page: id, req: req, done: true, err: err, ch: ch} }
+		// send gives up once the comparison is stopped (esc, a new one):
+		// nobody reads its messages any more.
+		send := func(m diffReadMsg) error {
+			select {
+			case ch <- m:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		fail := func(err error) { _ = send(diffReadMsg{page: id, req: req, done: true, err: err, ch: ch}) }
 		right, label := left, side.Label
 		if side.Profile != "" || side.Region != "" || side.Endpoint != "" || side.Data != "" {
 			if against == nil {
@@ -144,13 +154,14 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 		res, err := dynamo.DiffItems(ctx, dynamo.DiffSide{Client: left, Query: q}, dynamo.DiffSide{Client: right, Query: rq}, keys, d.c.CountBudget, nil,
 			func(k domain.KeyDiff) error {
 				batch = append(batch, k)
-				if len(batch) >= 100 {
-					ch <- diffReadMsg{page: id, req: req, label: label, keys: batch, ch: ch}
-					batch = nil
+				if len(batch) < 100 {
+					return nil
 				}
-				return nil
+				err := send(diffReadMsg{page: id, req: req, label: label, keys: batch, ch: ch})
+				batch = nil
+				return err
 			})
-		ch <- diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch}
+		_ = send(diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch})
 	})
 }
 
