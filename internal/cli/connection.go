@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -85,7 +86,14 @@ type connection struct {
 	// --demo and --data); env is the one matched, if any.
 	where config.Connection
 	env   *config.Environment
+	// shown is env for the explorer, which asks at every frame while the
+	// account match may set it from a read's goroutine.
+	shown atomic.Pointer[config.Environment]
 }
+
+// environmentNow is the environment matched so far (nil: none), safe to
+// ask from the explorer while a read matches the account.
+func (c *connection) environmentNow() *config.Environment { return c.shown.Load() }
 
 // environment matches the connection against the configured environments
 // (again once its account is known, from a table's ARN).
@@ -101,6 +109,7 @@ func (g *globals) environment(conn *connection) error {
 	if e, ok := conf.Environment(conn.where); ok {
 		conn.env = &e
 	}
+	conn.shown.Store(conn.env)
 	return nil
 }
 
@@ -117,6 +126,7 @@ func (g *globals) matchAccount(conn *connection) {
 			conn.where.Account = accountOf(arn)
 			if e, ok := conf.Environment(conn.where); ok {
 				conn.env = &e
+				conn.shown.Store(&e)
 				g.sayEnvironment(conn)
 			}
 		})

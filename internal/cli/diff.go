@@ -108,8 +108,10 @@ func (o *diffOptions) validate() error {
 // with what the --against-* flags name changed. --against-data opens
 // files; any other flag leaves --demo and --data behind.
 func (g *globals) againstGlobals(a againstFlags) *globals {
+	// The explorer's session (nil headless) counts the other side's reads
+	// in its status bar, and keeps its environment off stderr.
 	o := &globals{stderr: g.stderr, configFile: g.configFile, mask: g.mask, timeout: g.timeout,
-		profile: g.profile, region: g.region, endpoint: g.endpoint}
+		profile: g.profile, region: g.region, endpoint: g.endpoint, session: g.session}
 	if a.data != "" {
 		o.profile, o.region, o.endpoint = "", "", ""
 		o.data = dataFlags{paths: []string{a.data}, keys: g.data.keys, schemas: g.data.schemas, skipBad: g.data.skipBad}

@@ -237,3 +237,53 @@ func TestDiffTwoServers(t *testing.T) {
 		}
 	})
 }
+
+// TestExplorerCompareSides: the explorer's = offers the configured
+// environments that name a connection and the profiles of the AWS
+// configuration file, and connects the one picked as --against-* would,
+// counted in the explorer's session and named by its environment.
+func TestExplorerCompareSides(t *testing.T) {
+	isolateAWS(t)
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffRightItems)
+	awsConfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(awsConfig, []byte("[default]\nregion = us-east-1\n\n[profile staging]\nregion = eu-west-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	session := &dynamo.Session{}
+	g := &globals{demo: true, session: session, stderr: os.Stderr, configFile: writeConfig(t, `
+[[environments]]
+label = "LOCAL"
+endpoint_url = "`+dl.Endpoint+`"
+region = "us-east-1"
+
+[[environments]]
+label = "PROD"
+account = "123456789012"
+`)}
+	conf, err := g.loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, s := range againstChoices(g, conf) {
+		labels = append(labels, s.Label)
+	}
+	if got, want := strings.Join(labels, " | "), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
+		t.Errorf("= offers %q, want %q", got, want)
+	}
+	c, label, err := g.explorerAgainst(context.Background(), againstChoices(g, conf)[0], dynamo.KeySchema{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(label, "LOCAL: ") {
+		t.Errorf("the other side is named %q, want its environment first", label)
+	}
+	if _, _, err := dynamo.DescribeTable(context.Background(), c, table); err != nil {
+		t.Fatal(err)
+	}
+	if total, _ := session.Totals(); total.Requests == 0 {
+		t.Error("the other side's reads are not counted in the explorer's session")
+	}
+}

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
@@ -92,4 +95,33 @@ account = "000000000000"
 		bad := writeConfig(t, "[[environments]]\nlabel = \"PROD\"\ncolor = \"ultraviolet\"\nprofile = \"p\"\n")
 		checkBadInput(t, append([]string{"tables", "--config", bad}, conn...), exitUsage, `color "ultraviolet"`)
 	})
+}
+
+// TestExplorerEnvironment: the explorer's connection hands it the
+// environment matched, by endpoint at once, and by account once the
+// preflight's DescribeTable has named the account.
+func TestExplorerEnvironment(t *testing.T) {
+	isolateAWS(t)
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffLeftItems)
+	for _, tc := range []struct{ name, conf, want string }{
+		{"by endpoint", "[[environments]]\nlabel = \"LOCAL\"\ncolor = \"green\"\nendpoint_url = \"" + dl.Endpoint + "\"\n", "LOCAL"},
+		{"by account", "[[environments]]\nlabel = \"PROD\"\naccount = \"000000000000\"\n", "PROD"},
+		{"none", "[[environments]]\nlabel = \"PROD\"\nregion = \"eu-west-1\"\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &globals{endpoint: dl.Endpoint, region: "us-east-1", configFile: writeConfig(t, tc.conf), stderr: io.Discard, session: &dynamo.Session{}}
+			conn, err := g.connectExplorer(nil, table, "")(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if conn.Environment != nil && conn.Environment() != nil {
+				got = conn.Environment().Label
+			}
+			if got != tc.want {
+				t.Errorf("environment %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

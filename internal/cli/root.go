@@ -329,7 +329,8 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 		Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
 		Connect: g.connectExplorer(early, o.table, o.index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
 		Table: o.table, PK: o.pk, Prefix: o.prefix, Delimiter: o.delimiter, Levels: o.levels, Index: o.index, Versions: o.versions, Range: o.timeRange,
-		Theme: o.theme, Keys: keys, CountBudget: o.countBudget}
+		Theme: o.theme, Keys: keys, CountBudget: o.countBudget,
+		Against: g.explorerAgainst, AgainstChoices: againstChoices(g, conf)}
 }
 
 // loadOutcome is the explorer's result once it has ended: a --data load
@@ -413,7 +414,7 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 			return ui.Connected{}, err
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams}, nil
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams}, nil
 	}
 }
 

@@ -21,6 +21,7 @@ type KeyMap struct {
 	RefFollow, RefBack, RefForward          key.Binding
 	StopLoad                                key.Binding // --data loading in the background
 	Statement                               key.Binding // the PartiQL SELECT prompt
+	Compare                                 key.Binding // = another environment or table
 	// Interrupt quits from anywhere, a text box included, where q is
 	// text: it is not rebindable (see reserved in rebind.go).
 	Interrupt key.Binding
@@ -85,6 +86,7 @@ func Default() KeyMap {
 		RefFollow:  key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "follow reference")),
 		RefBack:    key.NewBinding(key.WithKeys("<", "ctrl+o"), key.WithHelp("</ctrl+o", "back")),
 		RefForward: key.NewBinding(key.WithKeys("ctrl+i"), key.WithHelp("ctrl+i", "forward")),
+		Compare:    key.NewBinding(key.WithKeys("="), key.WithHelp("=", "compare")),
 		StopLoad:   key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "stop loading")),
 		Statement:  key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "PartiQL")),
 		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),

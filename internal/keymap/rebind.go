@@ -23,7 +23,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"filter": &k.Filter, "columns": &k.Columns, "toggle": &k.Toggle, "move_up": &k.MoveUp, "move_down": &k.MoveDown, "auto_columns": &k.Auto,
 		"tour": &k.Tour, "sort": &k.Sort, "sort_flip": &k.SortFlip, "follow": &k.Follow,
 		"follow_reference": &k.RefFollow, "history_back": &k.RefBack, "history_forward": &k.RefForward,
-		"stop_load": &k.StopLoad, "statement": &k.Statement,
+		"stop_load": &k.StopLoad, "statement": &k.Statement, "compare": &k.Compare,
 	}
 }
 

@@ -542,7 +542,11 @@ func TestItemChangesStopOnLeave(t *testing.T) {
 	h.keys("2")
 	d := h.driver()
 	d.key("enter")
-	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "changes of this item · reading the stream…") })
+	// The item's first reads (its changes, the table's TTL) start in one
+	// batch: the messages are pumped until the stream is asked.
+	d.until(t, 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "changes of this item · reading the stream…") && len(sc.asked) > 0
+	})
 	select {
 	case <-sc.asked:
 	case <-time.After(10 * time.Second):

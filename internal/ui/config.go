@@ -25,6 +25,10 @@ type Config struct {
 	Streams    dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
 	Session    *dynamo.Session      // the session's request and RCU totals
 	Connection string               // "DEMO", "DATA: paths", or profile · region · endpoint; never credentials
+	// Environment is the configured environment the connection matches
+	// (nil: none), asked at every frame: an environment named by its
+	// account matches only once a table's description has named it.
+	Environment func() *config.Environment
 	// CostEstimated labels the RCU as an estimate: the data is not in
 	// DynamoDB (--data), so the capacity is what DynamoDB would charge.
 	CostEstimated bool
@@ -83,17 +87,26 @@ type Config struct {
 	// listing it again, and reads the rest behind it.
 	TableNames []string
 	TablesNext string
+	// Against connects the other side = compares with (nil: only another
+	// table of this connection); AgainstChoices are the sides = offers
+	// besides this connection's other tables.
+	Against        func(ctx context.Context, side common.Side, key dynamo.KeySchema) (dynamo.Client, string, error)
+	AgainstChoices []common.Side
 	// TmuxBuffer loads what y copies into a tmux buffer as well as the
 	// terminal's clipboard; nil: Run sets tmux load-buffer when $TMUX is set.
 	TmuxBuffer common.TmuxBufferFunc
 }
 
+// Side is another connection = can compare with (Config.AgainstChoices).
+type Side = common.Side
+
 // Connected is Config.Connect's answer: the connection made and what its
 // preflight read, handed on so that no request is sent twice.
 type Connected struct {
 	Client        dynamo.Client
-	Session       *dynamo.Session // nil: the explorer's own
-	Connection    string          // the label once connected ("" keeps Config's)
+	Session       *dynamo.Session            // nil: the explorer's own
+	Connection    string                     // the label once connected ("" keeps Config's)
+	Environment   func() *config.Environment // as Config's (nil keeps Config's)
 	CostEstimated bool
 	Info          *dynamo.TableInfo    // Table's description (with Table)
 	TableNames    []string             // the table list's first page (without Table)

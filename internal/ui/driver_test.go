@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -80,6 +81,17 @@ func (r *recorder) DescribeTable(ctx context.Context, in *dynamodb.DescribeTable
 func (r *recorder) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
 	r.add("ListTables")
 	return r.Client.ListTables(ctx, in, o...)
+}
+
+// DescribeTimeToLive passes the optional Time to Live read through, as
+// the masking and metering layers do (an error where the backend has none).
+func (r *recorder) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	r.add("DescribeTimeToLive")
+	t := dynamo.TimeToLiveOf(r.Client)
+	if t == nil {
+		return nil, errors.New("this backend has no DescribeTimeToLive")
+	}
+	return t.DescribeTimeToLive(ctx, in, o...)
 }
 
 // harness drives the real root model synchronously (uitest.Driver): every

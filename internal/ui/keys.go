@@ -193,6 +193,11 @@ func (m *Model) copyQuery(query domain.KeyQuery) tea.Cmd {
 // y and Y copy its query, r after a failed request sends it again.
 func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.c.Keys
+	if key.Matches(msg, k.Compare) {
+		if cmd, ok := m.compare(); ok {
+			return cmd, true
+		}
+	}
 	if key.Matches(msg, k.Export) && !m.export.running {
 		if cmd, ok := m.startExport(); ok {
 			return cmd, true

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -266,22 +267,58 @@ func TestPartitionsGoToSearches(t *testing.T) {
 
 // TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its
 // middle ("Tables", then the steps between the table and the last) and
-// the tabs keep their names.
+// the tabs keep their names; DEMO, or the environment's label, stays in
+// the program's name's place.
 func TestHeaderKeepsTabNames(t *testing.T) {
 	tabs := "1 Tree  2 Items  3 Versions  4 Time  5 Changes"
 	for _, tc := range []struct {
 		cfg   Config
 		crumb string
 	}{
-		{Config{Table: "Locations", PK: "USA"}, "dynascope Locations › USA "},
-		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "dynascope Locations › USA › NY "},
-		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "dynascope DeviceLogs › … › 2018 "},
+		{Config{Table: "Locations", PK: "USA"}, "DEMO Tables › Locations › USA "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO Locations › USA › NY "},
+		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "DEMO DeviceLogs › … › 2018 "},
+		{Config{Table: "Locations", PK: "USA", Connection: "profile prod · eu-west-1", Environment: prodEnvironment}, " PROD  Tables › Locations › USA "},
 	} {
 		h := newHarness(t, 80, 24, tc.cfg)
 		top := strings.Split(h.screen(), "\n")[0]
 		if !strings.HasPrefix(top, tc.crumb) || !strings.Contains(top, tabs) {
 			t.Errorf("top line %q: want it to start %q and hold %q", top, tc.crumb, tabs)
 		}
+	}
+}
+
+// prodEnvironment is a configured environment the connection matches.
+func prodEnvironment() *config.Environment {
+	return &config.Environment{Label: "PROD", Color: "red", Profile: "prod"}
+}
+
+// TestEnvironmentLabel: a configured environment's label is on the top
+// line and in the status bar at every size, on every page; an
+// environment named by its account shows from the frame after it
+// matched.
+func TestEnvironmentLabel(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			var matched *config.Environment
+			h := newHarness(t, sz[0], sz[1], Config{Table: "Locations", PK: "USA", Now: demoClock,
+				Connection: "profile prod · eu-west-1", Environment: func() *config.Environment { return matched }})
+			if strings.Contains(h.screen(), "PROD") {
+				t.Fatalf("a label before the environment matched:\n%s", h.screen())
+			}
+			matched = prodEnvironment()
+			for _, keys := range [][]string{nil, {"2"}, {"enter"}, {"?"}} {
+				h.keys(keys...)
+				checkScreen(t, h, sz[0], "environment")
+				lines := strings.Split(h.screen(), "\n")
+				if !strings.Contains(lines[0], " PROD ") || !strings.HasPrefix(lines[len(lines)-1], " PROD ") {
+					t.Fatalf("after %v: the label is not on the top line and at the start of the status bar:\n%s", keys, h.screen())
+				}
+				if keys == nil {
+					h.golden(t)
+				}
+			}
+		})
 	}
 }
 
@@ -596,4 +633,60 @@ func TestHelpShowsOnlyKeysThatAct(t *testing.T) {
 	h.typeText("Audit")
 	h.keys("enter", "?")
 	h.contains(t, "next match")
+}
+
+// TestHelpKeepsTheCommandWhole: at 80×24, ? wraps the command that
+// reopens the view, never cuts it, and says what the status bar's
+// figures are, and why its RCU is an estimate where it says "est.".
+func TestHelpKeepsTheCommandWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		est  string
+	}{
+		{"billed", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"}, ""},
+		{"estimated", Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", CostEstimated: true}, "RCU est.: the data is not in DynamoDB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 80, 24, tc.cfg)
+			h.keys("?")
+			checkScreen(t, h, 80, "help")
+			cmd := h.m.commandLine()
+			var joined []string
+			for _, l := range strings.Split(h.screen(), "\n") {
+				joined = append(joined, strings.TrimSpace(l))
+			}
+			if !strings.Contains(strings.Join(joined, " "), "this view: "+cmd) {
+				t.Errorf("? does not show %q whole:\n%s", cmd, h.screen())
+			}
+			flat := strings.Join(joined, " ")
+			if !strings.Contains(flat, "status bar: requests · the RCU DynamoDB bills for them · the last request's latency") {
+				t.Errorf("? does not say what the status bar's figures are:\n%s", h.screen())
+			}
+			if tc.est != "" && !strings.Contains(flat, tc.est) || tc.est == "" && strings.Contains(flat, "RCU est.:") {
+				t.Errorf("est. explained: want %q:\n%s", tc.est, h.screen())
+			}
+			if last := strings.Split(h.screen(), "\n"); !strings.Contains(last[len(last)-1], " · last ") {
+				t.Errorf("the latency has no label: %q", last[len(last)-1])
+			}
+		})
+	}
+}
+
+// TestStatusKeepsTheMessageWhole: at 80 columns a message too long to sit
+// beside the session's figures is shown whole in their place, its end
+// (what to do) included; the figures come back with the next key.
+func TestStatusKeepsTheMessageWhole(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Now: demoClock})
+	h.keys("X")
+	lines := strings.Split(h.screen(), "\n")
+	status := lines[len(lines)-1]
+	if !strings.Contains(status, "X stop loading does not apply here: nothing is loading") {
+		t.Fatalf("the message is cut: %q", status)
+	}
+	h.keys("down")
+	lines = strings.Split(h.screen(), "\n")
+	if status := lines[len(lines)-1]; !strings.Contains(status, " req · ") {
+		t.Fatalf("the figures did not come back: %q", status)
+	}
 }

@@ -83,6 +83,7 @@ type Model struct {
 	ctx           context.Context   // Run's: Connect's requests end with it
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
 	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
+	tour          tourReturn        // where esc goes from a view the tour opened
 }
 
 // New returns the explorer's root model.
@@ -93,7 +94,7 @@ func New(cfg Config) *Model {
 	}
 	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
-		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load}
+		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load, Against: cfg.Against, AgainstChoices: cfg.AgainstChoices}
 	if cfg.Connect == nil {
 		m.useClient(cfg.Client)
 	}
@@ -299,10 +300,14 @@ func (m *Model) explorerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case common.OpenMsg:
 		m.lastErr = nil
 		m.rememberViews()
+		m.tour.opened()
 		return m.push(msg.Page), true
 	case common.BackMsg:
 		if len(m.stack) > 1 {
 			m.rememberViews()
+		}
+		if cmd, ok := m.backToTour(); ok {
+			return cmd, true
 		}
 		return m.pop(), true
 	case exportProgressMsg:
@@ -579,8 +584,11 @@ func (m *Model) helpView() string {
 		if _, ok := p.(common.Querier); ok {
 			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
+		if legend := m.statusLegend(); legend != "" {
+			view += "\n" + legend
+		}
 		if line := m.commandLine(); line != "" {
-			view = m.styles.Dim.Render("this view: ") + m.styles.Request.Render(common.Guard(line)) + "\n" + view
+			view = m.wholeCommand(line) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
@@ -759,13 +767,22 @@ func (m *Model) header() string {
 		}
 	}
 	path := strings.Join(crumbs, sep)
-	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + st.Crumb.Render(common.Sanitize(m.cfg.Connection)) +
-		st.CrumbSep.Render(" ─ ") + path
+	env := m.environmentLabel()
+	conn := st.Crumb.Render(common.Sanitize(m.cfg.Connection))
+	if env != "" {
+		conn = env + " " + conn
+	}
+	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + conn + st.CrumbSep.Render(" ─ ") + path
 	right := m.tabs(false)
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
 		// Tight: the connection is in the status bar anyway, and the
-		// tabs not chosen shrink to their numbers.
-		brand := st.Brand.Render("dynascope") + " "
+		// tabs not chosen shrink to their numbers. The environment's
+		// label (or DEMO) stays, in the name's place: it says which data
+		// this is.
+		brand := m.shortConnection()
+		if brand == "" {
+			brand = st.Brand.Render("dynascope") + " "
+		}
 		left = brand + path
 		// Then the breadcrumb's middle gives way (its table and its
 		// last step stay), so the tabs keep their names; only when even
@@ -798,16 +815,13 @@ func (m *Model) header() string {
 func (m *Model) statusBar() string {
 	st := &m.styles
 	total, last := m.cfg.Session.Totals()
-	conn := m.loadView()
+	conn := m.environmentLabel() + m.loadView()
 	ro := st.StatusReadOnly.Render("READ-ONLY")
 	// CostEstimated: computed for data that is not in DynamoDB. Billed's
 	// estimate: the server reported less than DynamoDB bills (dynalite's
 	// empty reads), so DynamoDB's figure is shown, marked as an estimate.
-	shown, est := total.RCU, m.cfg.CostEstimated
-	if billed, over := m.cfg.Session.Billed(); over {
-		shown, est = billed, true
-	}
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
+	shown, est := m.shownRCU(total.RCU)
+	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · last %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
 	spin := ""
 	if m.anyLoading() {
 		spin = st.StatusStat.Render(m.spin.View() + " loading")
@@ -826,7 +840,7 @@ func (m *Model) statusBar() string {
 	if b, _ := m.maskBadge(); b != "" {
 		badge = st.StatusMasked.Render(b)
 	}
-	left := conn + ro + badge + stats + clock + spin
+	left := m.statusLeft(conn+ro+badge, stats+clock+spin)
 	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -245,7 +247,7 @@ func TestTreeDrillDown(t *testing.T) {
 
 func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
-	h.contains(t, "ZIP", "Locations › … › CITY NEWYORKCITY") // the middle crumbs give way to the tab names
+	h.contains(t, "ZIP", "DEMO Locations › USA › STATE NY › CITY NEWYORKCITY   1 Tree  2 Items") // DEMO in the name's place: the crumbs and the tab names fit
 	h.keys("c")
 	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
 	before := h.rec.count("Query")
@@ -656,4 +658,87 @@ func TestCountOnIndex(t *testing.T) {
 		t.Fatalf("an index level left uncounted:\n%s", scr)
 	}
 	h.contains(t, "counts 1 req")
+}
+
+// ttlDB is a table with Time to Live on "expiresAt" whose items hold
+// every kind of TTL value, and one item past 300 KB.
+func ttlDB(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Sessions"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Sessions"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expiresAt"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int64) types.AttributeValue {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+	}
+	now := demoClock()
+	for _, it := range []dynamo.Item{
+		{"PK": s("u"), "SK": s("a-live"), "expiresAt": n(now.Add(3*time.Hour + 20*time.Minute).Unix())},
+		{"PK": s("u"), "SK": s("b-expired"), "expiresAt": n(now.Add(-50 * time.Hour).Unix())},
+		{"PK": s("u"), "SK": s("c-millis"), "expiresAt": n(now.Add(time.Hour).UnixMilli())},
+		{"PK": s("u"), "SK": s("d-string"), "expiresAt": s("1700000000")},
+		{"PK": s("u"), "SK": s("e-big"), "blob": s(strings.Repeat("x", 310*1024))},
+	} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Sessions"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestItemShowsTTLAndSize: the item view says what the table's TTL
+// attribute means for this item at the demo's clock, and the item's
+// billed size, warning past 300 KB; DescribeTimeToLive is read once for
+// the table, however many items are opened.
+func TestItemShowsTTLAndSize(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Sessions", PK: "u", Client: ttlDB(t), Now: demoClock})
+	h.keys("2", "enter")
+	h.contains(t, "TTL expiresAt: expires in 3h 20m", "size ")
+	for _, want := range []string{
+		"TTL expiresAt: expired 2d 2h ago, not yet deleted",
+		"TTL expiresAt: never: milliseconds",
+		"TTL expiresAt: never: a String",
+		"no TTL attribute",
+	} {
+		h.keys("esc", "down", "enter")
+		h.contains(t, want)
+	}
+	h.contains(t, "size 310.0 KB of the 400 KB limit: 78%")
+	if n := h.rec.count("DescribeTimeToLive"); n != 1 {
+		t.Errorf("DescribeTimeToLive read %d times for one table, want once", n)
+	}
+}
+
+// TestItemFactsWithoutTTLOrValues: on dynalite, which has no Time to
+// Live, the item view says the table has none (the same item on the
+// embedded backend without TTL says the same); under --mask it says
+// neither a size nor a TTL it cannot know from stand-ins.
+func TestItemFactsWithoutTTLOrValues(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("u"), "SK": s("a"), "expiresAt": &types.AttributeValueMemberN{Value: "1700000000"}}}
+	dl := dynalitetest.Start(t).Client()
+	mem := memory.New()
+	for _, w := range []dynamo.Writer{dl, mem} {
+		if err := demo.CreateKeyTable(context.Background(), w, "Plain", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]dynamo.Client{"dynalite": dl, "memory": mem} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: c, Table: "Plain", PK: "u", Now: demoClock})
+			h.keys("2", "enter")
+			h.contains(t, "size 17 B · no TTL on Plain")
+		})
+	}
+	h := newHarness(t, 120, 35, Config{Client: ttlDB(t), Table: "Sessions", PK: "u", Now: demoClock, Mask: []string{"expiresAt"}})
+	h.keys("2", "enter")
+	h.contains(t, "size not shown: values are masked · TTL expiresAt: masked, not read")
 }

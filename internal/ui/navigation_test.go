@@ -704,7 +704,7 @@ func TestTourScrollsAt80x24(t *testing.T) {
 	see := func(i int) {
 		t.Helper()
 		s := tourStops[i]
-		h.contains(t, labels[i]+"  "+s.title, "› "+s.about[:20], "Clock starts at", "enter/1–9/a–u open")
+		h.contains(t, labels[i]+"  "+s.title, "› "+s.about[:20], "Clock starts at", "enter/1–9/a–u open", "opens: "+strings.Join(tourArgs(s), " ")[:20], "T: this tour, from anywhere")
 	}
 	for i := range tourStops {
 		see(i)
@@ -726,6 +726,30 @@ func TestTourScrollsAt80x24(t *testing.T) {
 	see(len(tourStops) - 1)
 	h.keys("g")
 	see(0)
+}
+
+// TestTourEscComesBack: esc from a view a stop opened comes back to the
+// tour, where it was; a view opened from that view is climbed out of
+// first; esc on the tour then goes to the tables.
+func TestTourEscComesBack(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("down", "down", "enter")
+	if _, ok := h.m.top().(*tourPage); ok {
+		t.Fatalf("the stop did not open:\n%s", h.screen())
+	}
+	h.keys("2", "enter") // its items, then one item
+	h.contains(t, "attributes")
+	h.keys("esc")
+	if _, ok := h.m.top().(*tourPage); ok {
+		t.Fatalf("esc from a view opened over the stop's went to the tour:\n%s", h.screen())
+	}
+	h.keys("esc")
+	tour, ok := h.m.top().(*tourPage)
+	if !ok || tour.cursor != 2 {
+		t.Fatalf("esc from the stop's view did not come back to the tour where it was:\n%s", h.screen())
+	}
+	h.keys("esc")
+	h.contains(t, "Locations", "GSI ByCity")
 }
 
 // TestTourGoldens: the tour with its cursor on the last stop, scrolled
@@ -778,11 +802,11 @@ func TestTourClicks(t *testing.T) {
 	h.contains(t, "Tables › Equipment › "+demo.DriftedPiece, "versioned item")
 
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
-	h.keys("G") // scrolled: the list's first line is the tenth stop
+	h.keys("G") // scrolled: the list's first line is the eleventh stop (the flags that open it stay under the list)
 	click(h, 2)
-	h.contains(t, "› Shop: customers")
+	h.contains(t, "› StateLog: State#Date keys")
 	click(h, 2)
-	h.contains(t, "Tables › Shop")
+	h.contains(t, "StateLog › d#12345")
 }
 
 // TestLeafLevelOpensInOneRead: the partition's walk read LEAF's first
@@ -1053,6 +1077,7 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
+		{"= on the tables", Config{}, nil, "=", "= compare does not apply here: it compares a partition, a prefix (1, 2) or an item with another environment or table"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -50,6 +50,7 @@ var elsewhere = map[string]string{
 	"auto_columns":     "it picks columns in the column picker (C)",
 	"refresh":          "this view reads nothing",
 	"follow_reference": "",
+	"compare":          "it compares a partition, a prefix (1, 2) or an item with another environment or table",
 }
 
 // notHere is what says why a key the page on top does not list does

@@ -94,6 +94,7 @@ func (m *Model) globalHelp() []key.Binding {
 	if ok {
 		_, _, selected = sel.SelectedItem()
 	}
-	return []key.Binding{k.Statement, common.On(k.RefFollow, selected), common.On(k.RefBack, len(m.back) > 0), common.On(k.RefForward, len(m.fwd) > 0),
+	_, comparable := m.top().(pages.Comparable)
+	return []key.Binding{k.Statement, common.On(k.Compare, comparable), common.On(k.RefFollow, selected), common.On(k.RefBack, len(m.back) > 0), common.On(k.RefForward, len(m.fwd) > 0),
 		common.On(k.StopLoad, m.loadRunning()), common.On(k.Tour, m.demo())}
 }

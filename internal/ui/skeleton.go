@@ -124,6 +124,9 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if c.Connection != "" {
 		m.cfg.Connection = c.Connection
 	}
+	if c.Environment != nil {
+		m.cfg.Environment = c.Environment
+	}
 	m.cfg.CostEstimated = c.CostEstimated
 	m.cfg.Info, m.cfg.TableNames, m.cfg.TablesNext = c.Info, c.TableNames, c.TablesNext
 	if c.Streams != nil {

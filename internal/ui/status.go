@@ -202,3 +202,60 @@ func (m *Model) refusalFits(width int) (string, bool) {
 	short := st.StatusHint.Render(best) + more
 	return short, ansi.StringWidth(short) <= width
 }
+
+// shownRCU is the session's RCU as the status bar shows it, and whether
+// it is an estimate. CostEstimated: computed for data that is not in
+// DynamoDB. Billed's estimate: the server reported less than DynamoDB
+// bills (dynalite's empty reads), so DynamoDB's figure is shown, marked
+// as an estimate.
+func (m *Model) shownRCU(reported float64) (float64, bool) {
+	if billed, over := m.cfg.Session.Billed(); over {
+		return billed, true
+	}
+	return reported, m.cfg.CostEstimated
+}
+
+// statusLegend says, under ? help, what the status bar's figures are,
+// and why its RCU is an estimate when it says "est.".
+func (m *Model) statusLegend() string {
+	total, _ := m.cfg.Session.Totals()
+	words := "status bar: requests · the RCU DynamoDB bills for them · the last request's latency"
+	if _, est := m.shownRCU(total.RCU); est {
+		why := "the server reported less than DynamoDB bills, so DynamoDB's figure is shown"
+		if m.cfg.CostEstimated {
+			why = "the data is not in DynamoDB, so this is what DynamoDB would bill for the same reads"
+		}
+		words += " · RCU est.: " + why
+	}
+	return m.styles.Dim.Render(ansi.Wrap(words, max(20, m.w-2), " "))
+}
+
+// wholeCommand is the command that reopens the view, for ?: wrapped at
+// spaces (hard where a word is wider than the line), never cut, so that it
+// can be copied from the screen.
+func (m *Model) wholeCommand(line string) string {
+	st := &m.styles
+	const lead = "this view: "
+	text := ansi.Wrap(common.Guard(line), max(20, m.w-len(lead)), " ")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == 0 {
+			lines[i] = st.Dim.Render(lead) + st.Request.Render(l)
+			continue
+		}
+		lines[i] = strings.Repeat(" ", len(lead)) + st.Request.Render(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// statusLeft is what the status bar shows before its message: where and
+// how (the connection, READ-ONLY, MASKED), then the session's figures,
+// which give way to a message that would otherwise lose its end (what to
+// do): ? and the next key bring them back.
+func (m *Model) statusLeft(where, figures string) string {
+	msg := ansi.StringWidth(m.statusMessage(1 << 20))
+	if msg == 0 || ansi.StringWidth(where+figures)+msg <= m.w {
+		return where + figures
+	}
+	return where
+}

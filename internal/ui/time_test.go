@@ -568,8 +568,11 @@ func (d *driver) key(name string) {
 func (d *driver) until(t *testing.T, deadline time.Duration, done func(screen string) bool) {
 	t.Helper()
 	stop := time.After(deadline)
+	recheck := time.NewTicker(10 * time.Millisecond) // done may wait on something other than a message
+	defer recheck.Stop()
 	for !done(d.h.screen()) {
 		select {
+		case <-recheck.C:
 		case msg := <-d.msgs:
 			switch msg := msg.(type) {
 			case nil, spinner.TickMsg:

@@ -234,7 +234,9 @@ func (p *tourPage) Click(y int) bool {
 // with the list scrolling under the cursor.
 type tourLayout struct{ head, opens, longClock bool }
 
-var tourLayouts = []tourLayout{{head: true, opens: true, longClock: true}, {head: true, opens: true}, {opens: true}, {}}
+// The flags that open the stop stay in every layout, 80×24 included: the
+// list scrolls under the cursor before they go.
+var tourLayouts = []tourLayout{{head: true, opens: true, longClock: true}, {head: true, opens: true}, {opens: true}}
 
 // lines counts the layout's lines besides the list: the line under the
 // list (blank, or how many stops are out of sight), the selected stop's
@@ -314,10 +316,10 @@ func (p *tourPage) View() string {
 	if l.longClock {
 		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("The demo's clock starts at %s (its data ends there),", end)),
 			st.Dim.Render("so 'last 24h' and every range count back from then, on any day."),
-			st.Dim.Render("enter, "+strings.Join(spans, " or ")+" opens · T (also in ? help) comes back here · esc: "+p.back))
+			st.Dim.Render("enter, "+strings.Join(spans, " or ")+" opens · T brings this tour back from any view · esc: "+p.back))
 	} else {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("Clock starts at %s (data's end): ranges count from there.", end)),
-			st.Dim.Render(components.Fit("enter/"+strings.Join(spans, "/")+" open · T (in ? help) returns here · esc: "+p.back, p.w-4)))
+			st.Dim.Render(components.Fit("enter/"+strings.Join(spans, "/")+" open · T: this tour, from anywhere · esc: "+p.back, p.w-4)))
 	}
 	return common.Frame(st, "Demo tour", strings.Join(lines, "\n"), p.w, p.h)
 }
@@ -380,6 +382,9 @@ func (p *tourPage) FullHelp() [][]key.Binding {
 // openStop opens a stop of the tour as its deep link would, from a fresh
 // stack: esc climbs to its partitions, then the tables.
 func (m *Model) openStop(s stop) tea.Cmd {
+	if t, ok := m.top().(*tourPage); ok {
+		m.tour = tourReturn{page: t}
+	}
 	o := s.open
 	m.cfg.Table, m.cfg.PK, m.cfg.Prefix, m.cfg.Levels = o.Table, o.PK, o.Prefix, o.Levels
 	m.cfg.Index, m.cfg.Versions, m.cfg.Range, m.cfg.Filter, m.cfg.Delimiter = o.Index, o.Versions, o.Range, nil, ""
@@ -418,4 +423,40 @@ func (m *Model) newTour(back string) *tourPage {
 		}
 		return total.Requests, tables
 	})
+}
+
+// tourReturn is the tour a stop was opened from, for esc to come back to
+// from the view it opened (nil page: none); depth counts the views opened
+// from that view since, which esc climbs out of first.
+type tourReturn struct {
+	page  *tourPage
+	depth int
+}
+
+// opened notes a view opened over the stop's.
+func (r *tourReturn) opened() {
+	if r.page != nil {
+		r.depth++
+	}
+}
+
+// backToTour is esc on the view a tour stop opened: back to the tour,
+// over the tables, as it was. It reports whether esc went there.
+func (m *Model) backToTour() (tea.Cmd, bool) {
+	if _, onTour := m.top().(*tourPage); onTour || m.tour.page == nil {
+		return nil, false // esc on a tour (T's) goes where it says
+	}
+	if m.tour.depth > 0 {
+		m.tour.depth--
+		return nil, false
+	}
+	t := m.tour.page
+	m.tour = tourReturn{}
+	m.leave()
+	for _, p := range m.stack[1:] {
+		m.forget(p)
+	}
+	m.stack = append(m.stack[:1], t)
+	m.lastErr = nil
+	return m.startTop(), true
 }

@@ -64,6 +64,21 @@ type Common struct {
 	// found to split on, by a level of any of its partitions: the
 	// table's, which a partition whose own keys tell none takes.
 	Delims map[string]string
+	// TTL are the tables' Time to Live, read once by the first item view
+	// of each table.
+	TTL map[string]dynamo.TTLInfo
+	// Against connects another side for = (nil: = compares only with
+	// another table of this connection); AgainstChoices are the sides it
+	// offers (configured environments, profiles).
+	Against        func(ctx context.Context, side Side, key dynamo.KeySchema) (dynamo.Client, string, error)
+	AgainstChoices []Side
+}
+
+// Side is another connection = can compare with, as the picker names
+// it: its label, and the connection flags that make it.
+type Side struct {
+	Label                           string
+	Profile, Region, Endpoint, Data string
 }
 
 // KeysSeen are a place's sort keys already read: a sample (do they hold

@@ -18,12 +18,16 @@ type Styles struct {
 	StatusConn, StatusReadOnly, StatusStat   lipgloss.Style
 	StatusErr, StatusHint, StatusBar         lipgloss.Style
 	StatusMasked                             lipgloss.Style
-	JSONKey, JSONString, JSONNumber          lipgloss.Style
-	JSONLiteral, JSONPunct, TypeTag          lipgloss.Style
-	ErrorTitle, ErrorBody, Notice, Input     lipgloss.Style
-	Drift, Pinned, Added, Removed, Changed   lipgloss.Style
-	HelpKey, HelpDesc, HelpSep               lipgloss.Style
-	Accent                                   color.Color
+	// Environment is a configured environment's label; EnvironmentLabel
+	// gives it the environment's own colour.
+	Environment                            lipgloss.Style
+	noColor                                bool
+	JSONKey, JSONString, JSONNumber        lipgloss.Style
+	JSONLiteral, JSONPunct, TypeTag        lipgloss.Style
+	ErrorTitle, ErrorBody, Notice, Input   lipgloss.Style
+	Drift, Pinned, Added, Removed, Changed lipgloss.Style
+	HelpKey, HelpDesc, HelpSep             lipgloss.Style
+	Accent                                 color.Color
 }
 
 // DefaultStyles builds the styles for a dark or light terminal.
@@ -62,6 +66,7 @@ func DefaultStyles(isDark bool) Styles {
 	s.StatusConn = lipgloss.NewStyle().Background(accent).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#16161e"))).Bold(true).Padding(0, 1)
 	s.StatusReadOnly = lipgloss.NewStyle().Background(green).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#10201a"))).Bold(true).Padding(0, 1)
 	s.StatusMasked = lipgloss.NewStyle().Background(yellow).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#16161e"))).Bold(true).Padding(0, 1)
+	s.Environment = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Bold(true).Padding(0, 1)
 	s.StatusStat = lipgloss.NewStyle().Background(barBG).Foreground(text).Padding(0, 1)
 	s.StatusErr = lipgloss.NewStyle().Background(barBG).Foreground(red).Bold(true)
 	s.StatusHint = lipgloss.NewStyle().Background(barBG).Foreground(muted)
@@ -118,10 +123,21 @@ func StylesFor(theme string, isDark, noColor bool) Styles {
 		s.Frame = s.Frame.BorderForeground(fg)
 		s.PreviewFrame = s.Frame
 	}
+	s.noColor = noColor
 	if noColor {
 		s.Selected = lipgloss.NewStyle().Reverse(true).Bold(true)
 		s.Drift = s.Drift.Underline(true)
 		s.TabActive = s.TabActive.Reverse(true)
 	}
 	return s
+}
+
+// EnvironmentLabel is a configured environment's label ("PROD") on its
+// colour (#rrggbb); under NO_COLOR, reversed.
+func (s *Styles) EnvironmentLabel(label, hex string) string {
+	st := s.Environment.Background(lipgloss.Color(hex))
+	if s.noColor {
+		st = s.Environment.Reverse(true)
+	}
+	return st.Render(label)
 }

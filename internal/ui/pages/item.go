@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -38,6 +39,9 @@ type Item struct {
 	// changes are the item's own changes from the table's stream, shown
 	// under its value.
 	changes itemChanges
+	ttlErr  error // why the table's Time to Live could not be read
+	// factLines are the item's size and TTL, wrapped to the width.
+	factLines string
 }
 
 // NewReadItem is the page of an item a GetItem just read (the request
@@ -62,7 +66,7 @@ func (p *Item) InMode(mode string) *Item {
 
 // Init reads the item's changes from the stream, after its first frame:
 // the item itself is already read.
-func (p *Item) Init() tea.Cmd { return p.readChanges() }
+func (p *Item) Init() tea.Cmd { return tea.Batch(p.readChanges(), p.readTTL()) }
 
 func (p *Item) key() dynamo.Item {
 	k := dynamo.Item{p.info.Key.PK.Name: p.item[p.info.Key.PK.Name]}
@@ -79,6 +83,8 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
 	case changesReadMsg:
 		return p, p.changesRead(msg)
+	case ttlReadMsg:
+		p.ttlRead(msg)
 	case itemReadMsg:
 		if !p.req.Done(msg.req) {
 			return p, nil
@@ -112,7 +118,8 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, copyJSON(p.c, key, "the key")
 		case key.Matches(msg, k.Refresh):
 			ctx, req := p.req.Start(p.c)
-			return p, tea.Batch(getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key()), p.readChanges())
+			p.ttlErr = nil // asked again, as the item is
+			return p, tea.Batch(getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key()), p.readChanges(), p.readTTL())
 		case key.Matches(msg, k.Changes):
 			return p, p.openChanges()
 		case key.Matches(msg, k.Back) && p.req.InFlight():
@@ -140,14 +147,27 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (p *Item) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w - 4)
-	p.vp.SetHeight(h - 2)
-	if below := p.changesHeight(); p.h-below >= 5 {
-		p.vp.SetHeight(p.h - below - 2) // the item's changes below it
+	// The facts over the JSON wrap rather than lose a word at 80 columns.
+	p.factLines = ""
+	if h >= 8 { // a short view (under ? help) keeps its lines for the JSON
+		p.factLines = ansi.Wrap(p.facts(), max(1, w-4), " ")
+	}
+	p.vp.SetHeight(h - p.chrome())
+	if below := p.changesHeight(); p.h-below >= p.chrome()+4 {
+		p.vp.SetHeight(p.h - below - p.chrome()) // the item's changes below it
 	}
 	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire {
 		p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
 		p.shown.gen, p.shown.width, p.shown.wire = p.gen, p.w, p.wire
 	}
+}
+
+// chrome is the lines around the JSON: the frame's two and the facts.
+func (p *Item) chrome() int {
+	if p.factLines == "" {
+		return 2
+	}
+	return 3 + strings.Count(p.factLines, "\n")
 }
 
 func (p *Item) View() string {
@@ -160,11 +180,15 @@ func (p *Item) View() string {
 		// The copy read before stays in view, said to be that.
 		title = p.crumb() + " · " + strings.Replace(p.fail.Title(1, "copy"), "1 copy loaded before", "the copy read before", 1)
 	}
-	below := p.changesHeight()
-	if p.h-below < 5 { // too short for both: the item comes first
-		return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h)
+	body := p.vp.View()
+	if p.factLines != "" {
+		body = p.factLines + "\n" + body
 	}
-	return common.Frame(p.c.Styles, title, p.vp.View(), p.w, p.h-below) + "\n" + p.changesView(p.w, below)
+	below := p.changesHeight()
+	if p.h-below < p.chrome()+4 { // too short for both: the item comes first
+		return common.Frame(p.c.Styles, title, body, p.w, p.h)
+	}
+	return common.Frame(p.c.Styles, title, body, p.w, p.h-below) + "\n" + p.changesView(p.w, below)
 }
 
 func (p *Item) crumb() string {

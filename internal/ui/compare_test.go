@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
+)
+
+// The two sides compared: a same, b differs (v 2 → 20, w added), c only
+// on the left, e only on the right; another partition differs too, and
+// is not compared.
+func compareItems(right bool) []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	items := []dynamo.Item{{"PK": s("p"), "SK": s("a"), "v": n("1")}}
+	if right {
+		return append(items, dynamo.Item{"PK": s("p"), "SK": s("b"), "v": n("20"), "w": s("new")},
+			dynamo.Item{"PK": s("p"), "SK": s("e"), "v": n("5")}, dynamo.Item{"PK": s("q"), "SK": s("z"), "v": n("9")})
+	}
+	return append(items, dynamo.Item{"PK": s("p"), "SK": s("b"), "v": n("2")}, dynamo.Item{"PK": s("p"), "SK": s("c"), "v": n("3")})
+}
+
+// TestCompareWithAnotherEnvironment: = on a partition, a prefix and an
+// item offers the other sides (configured ones and this connection's
+// other tables) and lists what differs, with the counts, each side's
+// cost, and the selected key's item diff; the same cases with the
+// embedded backend and dynalite on either side, and another table of the
+// same connection.
+func TestCompareWithAnotherEnvironment(t *testing.T) {
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	// Orders: the left on the embedded backend, the right on dynalite;
+	// Shipments the other way round; OrdersRight the right beside Orders.
+	for _, side := range []struct {
+		w     dynamo.Writer
+		table string
+		right bool
+	}{{mem, "Orders", false}, {dl, "Orders", true}, {dl, "Shipments", false}, {mem, "Shipments", true}, {mem, "OrdersRight", true}} {
+		if err := demo.CreateKeyTable(ctx, side.w, side.table, "S", compareItems(side.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backends := map[string]dynamo.Client{"memory": mem, "dynalite": dl}
+	for _, tc := range []struct {
+		name, left, right, table string
+		pick                     []string // keys in the picker
+		label                    string
+	}{
+		{"memory against dynalite", "memory", "dynalite", "Orders", []string{"enter"}, "STAGING: dynalite"},
+		{"dynalite against memory", "dynalite", "memory", "Shipments", []string{"enter"}, "STAGING: memory"},
+		{"another table", "memory", "memory", "Orders", []string{"down", "enter"}, "table OrdersRight"},
+	} {
+		for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, sz[0], sz[1]), func(t *testing.T) {
+				other := backends[tc.right]
+				against := func(_ context.Context, s common.Side, _ dynamo.KeySchema) (dynamo.Client, string, error) {
+					return other, s.Label + ": " + tc.right, nil
+				}
+				h := newHarness(t, sz[0], sz[1], Config{Client: backends[tc.left], Table: tc.table, PK: "p", Now: demoClock,
+					Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+				h.keys("=")
+				checkScreen(t, h, sz[0], "picker")
+				h.contains(t, "Compare "+tc.table+" › p with…", "STAGING")
+				h.keys(tc.pick...)
+				checkScreen(t, h, sz[0], "diff")
+				h.contains(t, "vs "+tc.label, "1 differ · 1 only-left · 1 only-right · 1 same")
+				for _, want := range []string{"differs", "only-left", "only-right"} {
+					if !strings.Contains(h.screen(), want) {
+						t.Errorf("no %s row:\n%s", want, h.screen())
+					}
+				}
+				h.contains(t, "~ v  2 → 20", "+ w  \"new\"", "left 1 req")
+				h.golden(t)
+				h.keys("down")
+				h.contains(t, "Only on the left (this connection)")
+				h.keys("down")
+				h.contains(t, "Only on the right")
+			})
+		}
+	}
+}
+
+// TestCompareOneItem: = on an item compares that key alone.
+func TestCompareOneItem(t *testing.T) {
+	mem := memory.New()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(ctx, mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, AgainstChoices: []common.Side{{Label: "STAGING", Profile: "staging"}}})
+	h.keys("2", "down", "enter") // the item b
+	h.contains(t, "Orders › p › b")
+	h.keys("=", "down", "enter") // past STAGING
+	h.contains(t, "vs table OrdersRight · 1 differ · 0 only-left · 0 only-right · 0 same", "~ v  2 → 20")
+	h.keys("esc", "esc")
+	h.contains(t, "Orders › p › b")
+}
+
+// TestCompareRefusesMaskedValues: under --mask, = says why it does not
+// compare (each side's stand-ins would be its own) and reads nothing.
+func TestCompareRefusesMaskedValues(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Mask: []string{"StreetAddress"}})
+	before := h.rec.count("ListTables")
+	h.keys("=")
+	h.said(t, "No comparison here: values are masked")
+	if h.rec.count("ListTables") != before {
+		t.Error("= under masking read the table list")
+	}
+}
+
+// TestComparePagesTakeAnyKey: the picker and the comparison take every
+// bound key (and some that are not) at 80×24 without a panic, and the
+// frame still fits.
+func TestComparePagesTakeAnyKey(t *testing.T) {
+	mem := memory.New()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(ctx, mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, open := range [][]string{{"="}, {"=", "enter"}} {
+		h := newHarness(t, 80, 24, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock})
+		h.keys(open...)
+		for _, r := range "jkgGsStTxyYdecfoCiDV34?<>[]m0zr/1d9=" {
+			h.keys(string(r))
+			checkScreen(t, h, 80, "after "+string(r))
+			if lines := len(splitLines(h.screen())); lines != 24 {
+				t.Fatalf("after %q the screen is %d lines:\n%s", r, lines, h.screen())
+			}
+			h.keys("esc")
+			h.keys(open...)
+		}
+	}
+}
+
+// TestCompareManyKeys: a comparison longer than one message's batch is
+// listed whole, counted once.
+func TestCompareManyKeys(t *testing.T) {
+	mem := memory.New()
+	var left []dynamo.Item
+	for i := range 250 {
+		left = append(left, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), mem, "Orders", "S", left); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.CreateKeyTable(context.Background(), mem, "Empty", "S", nil); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock})
+	h.keys("=", "enter")
+	h.contains(t, "vs table Empty · 0 differ · 250 only-left · 0 only-right · 0 same", "row 1 of 250")
+	h.keys("G")
+	h.contains(t, "k249", "row 250 of 250")
+}

@@ -1,0 +1,387 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
+)
+
+// Comparable is a page = compares with another side: a partition, a
+// prefix of it, or one item. ok is false where it cannot (an index, a
+// sharded partition), with why.
+type Comparable interface {
+	Compared() (q domain.KeyQuery, info dynamo.TableInfo, why string)
+}
+
+// Compared is the partition or prefix the tree lists.
+func (t *Tree) Compared() (domain.KeyQuery, dynamo.TableInfo, string) {
+	q, ok := t.Query()
+	return comparedOn(q, t.info, ok)
+}
+
+// Compared is the partition (or prefix) the items list.
+func (p *Items) Compared() (domain.KeyQuery, dynamo.TableInfo, string) {
+	q := p.pg.Query
+	q.Filter, q.Reverse = nil, false
+	return comparedOn(q, p.info, true)
+}
+
+// Compared is the item, by its key.
+func (p *Item) Compared() (domain.KeyQuery, dynamo.TableInfo, string) {
+	pk, sk, ok := p.itemKey()
+	q := domain.KeyQuery{Table: p.info.Name, PKName: p.info.Key.PK.Name, PK: pk}
+	if sk != nil {
+		q.SKName, q.SK = p.info.Key.SK.Name, domain.SKCondition{Op: domain.SKEq, A: *sk}
+	}
+	return comparedOn(q, p.info, ok)
+}
+
+func comparedOn(q domain.KeyQuery, info dynamo.TableInfo, ok bool) (domain.KeyQuery, dynamo.TableInfo, string) {
+	switch {
+	case !ok:
+		return q, info, "a sharded partition is compared shard by shard: open one shard"
+	case q.Index != "":
+		return q, info, "an index is not compared: i back to the base table, then ="
+	}
+	return q, info, ""
+}
+
+// diffReadMsg is a comparison's keys as they are compared, and at its
+// end (done) what it found and cost.
+type diffReadMsg struct {
+	page, req int
+	label     string // the other side's name, once connected
+	keys      []domain.KeyDiff
+	done      bool
+	res       dynamo.DiffResult
+	err       error
+	ch        <-chan diffReadMsg
+}
+
+func (m diffReadMsg) PageID() int { return m.page }
+
+// Diff lists the keys of a partition, prefix or item that differ between
+// this connection (left) and another side (right): only-left,
+// only-right and differs, with the counts and each side's cost; the
+// selected key's item diff is drawn as the versions timeline draws its
+// diff.
+type Diff struct {
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	q      domain.KeyQuery
+	side   common.Side // the other connection (Label only: another table here)
+	table  string      // the other side's table
+	label  string      // the other side as the title says it
+	read   list.Request
+	fail   list.Failure
+	rows   []domain.KeyDiff // every key that is not the same
+	same   int
+	done   bool
+	res    dynamo.DiffResult
+	grid   components.Grid
+	w, hgt int
+}
+
+// NewDiff compares q on this connection with the same key condition on
+// side's table (another connection when side names one).
+func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side common.Side, table string) *Diff {
+	d := &Diff{c: c, id: c.NextID(), info: info, q: q, side: side, table: table, label: side.Label, grid: components.NewGrid(c)}
+	d.grid.SetColumns([]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}})
+	d.grid.SetRows(0, d.cell)
+	return d
+}
+
+func (d *Diff) Init() tea.Cmd {
+	ctx, req := d.read.Start(d.c)
+	return d.compare(ctx, req)
+}
+
+// compare connects the other side where it is another connection,
+// checks that its table has the same key, and streams the comparison.
+func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
+	left, side, table, q, id, info := d.c.Client, d.side, d.table, d.q, d.id, d.info
+	against := d.c.Against
+	return common.Stream(4, func(ch chan diffReadMsg) {
+		// send gives up once the comparison is stopped (esc, a new one):
+		// nobody reads its messages any more.
+		send := func(m diffReadMsg) error {
+			select {
+			case ch <- m:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		fail := func(err error) { _ = send(diffReadMsg{page: id, req: req, done: true, err: err, ch: ch}) }
+		right, label := left, side.Label
+		if side.Profile != "" || side.Region != "" || side.Endpoint != "" || side.Data != "" {
+			if against == nil {
+				fail(dynamo.Errorf("compare", dynamo.KindValidation, "compare with another table of this connection", "this explorer cannot connect another side"))
+				return
+			}
+			var err error
+			if right, label, err = against(ctx, side, info.Key); err != nil {
+				fail(err)
+				return
+			}
+		}
+		rinfo, _, err := dynamo.DescribeTable(ctx, right, table)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if !sameKey(rinfo.Key, info.Key) {
+			fail(dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key", "%s has another key than %s", table, q.Table))
+			return
+		}
+		rq := q
+		rq.Table = table
+		keys := []string{q.PKName}
+		if q.SKName != "" {
+			keys = append(keys, q.SKName)
+		}
+		var batch []domain.KeyDiff
+		res, err := dynamo.DiffItems(ctx, dynamo.DiffSide{Client: left, Query: q}, dynamo.DiffSide{Client: right, Query: rq}, keys, d.c.CountBudget, nil,
+			func(k domain.KeyDiff) error {
+				batch = append(batch, k)
+				if len(batch) < 100 {
+					return nil
+				}
+				err := send(diffReadMsg{page: id, req: req, label: label, keys: batch, ch: ch})
+				batch = nil
+				return err
+			})
+		_ = send(diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch})
+	})
+}
+
+// sameKey: both tables are keyed by the same attributes, of the same
+// types, so one key condition asks the same of both.
+func sameKey(a, b dynamo.KeySchema) bool {
+	if a.PK != b.PK || (a.SK == nil) != (b.SK == nil) {
+		return false
+	}
+	return a.SK == nil || *a.SK == *b.SK
+}
+
+func (d *Diff) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case diffReadMsg:
+		if msg.req != d.read.ID() || !d.read.InFlight() {
+			return d, nil // a comparison stopped or started again since
+		}
+		if msg.label != "" {
+			d.label = msg.label
+		}
+		for _, k := range msg.keys {
+			if k.Status == domain.Same {
+				d.same++
+				continue
+			}
+			d.rows = append(d.rows, k)
+		}
+		d.grid.SetRows(len(d.rows), d.cell)
+		if !msg.done {
+			return d, common.Next(msg.ch)
+		}
+		d.read.Done(msg.req)
+		d.done, d.res = true, msg.res
+		d.fail.Fail(msg.err)
+		if msg.err != nil {
+			return d, common.Report(msg.err, false, d.id)
+		}
+		return d, nil
+	case common.RetryMsg:
+		d.rows, d.same, d.done, d.res = nil, 0, false, dynamo.DiffResult{}
+		d.grid.SetRows(0, d.cell)
+		ctx, req := d.read.Start(d.c)
+		return d, d.compare(ctx, req)
+	case tea.KeyPressMsg:
+		k := d.c.Keys
+		switch {
+		case key.Matches(msg, k.Back) && d.read.InFlight():
+			d.read.Stop()
+			d.fail.Cancel()
+		case key.Matches(msg, k.Back):
+			return d, back
+		case key.Matches(msg, k.Refresh):
+			return d.Update(common.RetryMsg{Page: d.id})
+		default:
+			d.grid.Update(msg)
+		}
+	}
+	return d, nil
+}
+
+func (d *Diff) cell(r, col int) string {
+	k := d.rows[r]
+	switch col {
+	case 0:
+		return string(k.Status)
+	case 1:
+		return common.Sanitize(keyWords(k.Key, d.q))
+	}
+	if k.Status == domain.Differs {
+		return fmt.Sprint(len(k.Changes))
+	}
+	return ""
+}
+
+// keyWords is a key as the list shows it: the sort key where the table
+// has one (the partition is the page's), else the partition key.
+func keyWords(key map[string]any, q domain.KeyQuery) string {
+	name := q.PKName
+	if q.SKName != "" {
+		name = q.SKName
+	}
+	if s, ok := key[name].(string); ok {
+		return s
+	}
+	return compact(key[name])
+}
+
+func (d *Diff) SetSize(w, h int) {
+	d.w, d.hgt = w, h
+	listW, listH := d.listSize()
+	d.grid.SetSize(listW-4, max(1, listH-2))
+}
+
+// listSize is the list's frame: beside the selected key's diff when wide,
+// else above it, in half the height; alone where the diff would have no
+// line of its own (under ? help on a short terminal).
+func (d *Diff) listSize() (int, int) {
+	if d.c.ShowPreview(d.w) {
+		return d.w * 2 / 5, d.hgt
+	}
+	listH := min(d.hgt, max(5, d.hgt/2))
+	if d.hgt-listH < 3 {
+		return d.w, d.hgt
+	}
+	return d.w, listH
+}
+
+// title says what was compared with what, and what was found.
+func (d *Diff) title() string {
+	counts := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", d.count(domain.Differs), d.count(domain.OnlyLeft), d.count(domain.OnlyRight), d.same)
+	state := ""
+	switch {
+	case d.fail.Stopped():
+		state = " · " + d.fail.Title(len(d.rows), "key")
+	case !d.done:
+		state = " · reading…"
+	case d.res.Stopped():
+		state = " · stopped at the budget: the keys both sides read"
+	}
+	return "vs " + common.Sanitize(d.label) + " · " + counts + state
+}
+
+func (d *Diff) count(s domain.DiffStatus) int {
+	n := 0
+	for _, k := range d.rows {
+		if k.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+func (d *Diff) View() string {
+	st := d.c.Styles
+	listW, listH := d.listSize()
+	body := d.grid.View()
+	if len(d.rows) == 0 {
+		switch {
+		case d.fail.Stopped():
+			body = st.Dim.Render(common.Sanitize(d.fail.Title(0, "key")))
+		case d.done:
+			body = st.Dim.Render("No differences: every key is the same on both sides.")
+		default:
+			body = st.Dim.Render("reading both sides…")
+		}
+	}
+	lst := common.Frame(st, d.title(), body, listW, listH)
+	rw, rh := d.w, d.hgt-listH
+	if d.c.ShowPreview(d.w) {
+		rw, rh = d.w-listW, d.hgt
+	}
+	if rh < 3 {
+		return lst
+	}
+	dtitle, lines := "Diff", []string{}
+	if r := d.grid.Cursor(); r < len(d.rows) {
+		k := d.rows[r]
+		name := common.Sanitize(keyWords(k.Key, d.q))
+		switch k.Status {
+		case domain.OnlyLeft:
+			dtitle = name + " · only on this connection"
+			lines = append(lines, st.Removed.Render("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key."))
+		case domain.OnlyRight:
+			dtitle = name + " · only on " + common.Sanitize(d.label)
+			lines = append(lines, st.Added.Render("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key."))
+		default:
+			dtitle = "Diff " + name + " · this connection → " + common.Sanitize(d.label)
+			lines = append(lines, renderDiff(st, k.Changes, rw-4))
+		}
+	}
+	diff := common.Frame(st, dtitle, strings.Join(lines, "\n"), rw, rh)
+	if d.c.ShowPreview(d.w) {
+		return joinH(lst, diff)
+	}
+	return lst + "\n" + diff
+}
+
+func (d *Diff) Crumbs() []string {
+	crumbs := []string{d.info.Name, common.KeyCell(d.q.PK)}
+	if d.q.SK.Op != domain.SKNone {
+		crumbs = append(crumbs, common.Sanitize(d.q.SK.A.Arg()))
+	}
+	return append(crumbs, "= "+common.Sanitize(d.label))
+}
+func (d *Diff) ID() int         { return d.id }
+func (d *Diff) Mode() string    { return "" }
+func (d *Diff) Loading() bool   { return d.read.InFlight() }
+func (d *Diff) Capturing() bool { return false }
+
+// Request names the two reads, and what each side cost once read.
+func (d *Diff) Request() string {
+	s := "Query " + common.Sanitize(d.q.Table) + ": " + common.Sanitize(d.q.Expression()) + " on both sides"
+	if d.table != d.q.Table {
+		s += " (" + common.Sanitize(d.table) + " on the right)"
+	}
+	if d.done {
+		s += fmt.Sprintf(" · left %s, %s · right %s, %s", common.Plural(d.res.Left.Pages, "req", "reqs"), common.BilledRCU(d.res.Left.Cost),
+			common.Plural(d.res.Right.Pages, "req", "reqs"), common.BilledRCU(d.res.Right.Cost))
+	}
+	return s
+}
+
+func (d *Diff) ShortHelp() []key.Binding {
+	k := d.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Back, k.Refresh, k.Help, k.Quit}
+}
+
+func (d *Diff) FullHelp() [][]key.Binding {
+	k := d.c.Keys
+	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back, k.Help, k.Quit}}
+}
+
+// List is the keys that differ, for / and the position on the help line.
+func (d *Diff) List() common.List { return &d.grid }
+
+// Unloaded says what the comparison has not read yet.
+func (d *Diff) Unloaded() string {
+	if d.done {
+		return ""
+	}
+	return "the keys both sides have not been read to yet"
+}

@@ -1,0 +1,182 @@
+package pages
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
+)
+
+// DiffPicker is what = opens: the other side to compare with, another
+// connection (configured environments, the profiles of ~/.aws/config)
+// or another table of this one; enter compares.
+type DiffPicker struct {
+	c       *common.Common
+	id      int
+	info    dynamo.TableInfo
+	q       domain.KeyQuery
+	choices []diffChoice
+	list    list.Request
+	fail    list.Failure
+	grid    components.Grid
+	w, hgt  int
+}
+
+// diffChoice is one other side: a connection (side) with the same table,
+// or another table of this connection.
+type diffChoice struct {
+	side  common.Side
+	table string
+	kind  string // "table", or where the connection comes from
+}
+
+// tablesNamedMsg is this connection's tables, for the picker.
+type tablesNamedMsg struct {
+	page, req int
+	names     []string
+	err       error
+}
+
+func (m tablesNamedMsg) PageID() int { return m.page }
+
+// NewDiffPicker offers the other sides q (on info's table) can be
+// compared with.
+func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *DiffPicker {
+	p := &DiffPicker{c: c, id: c.NextID(), info: info, q: q, grid: components.NewGrid(c)}
+	for _, s := range c.AgainstChoices {
+		p.choices = append(p.choices, diffChoice{side: s, table: info.Name, kind: "connection"})
+	}
+	p.grid.SetColumns([]components.Column{{Title: "Compare with", Width: 40, Keep: true}, {Title: "Table", Width: 20}})
+	p.grid.SetRows(len(p.choices), p.cell)
+	return p
+}
+
+// Init lists this connection's tables: each other one is a side too.
+func (p *DiffPicker) Init() tea.Cmd {
+	ctx, req := p.list.Start(p.c)
+	c, id := p.c.Client, p.id
+	return func() tea.Msg {
+		names, _, err := dynamo.ListTables(ctx, c)
+		return tablesNamedMsg{page: id, req: req, names: names, err: err}
+	}
+}
+
+func (p *DiffPicker) cell(r, col int) string {
+	ch := p.choices[r]
+	if col == 1 {
+		return common.Sanitize(ch.table)
+	}
+	if ch.kind == "table" {
+		return "another table of this connection"
+	}
+	return common.Sanitize(ch.side.Label)
+}
+
+func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tablesNamedMsg:
+		if !p.list.Done(msg.req) {
+			return p, nil
+		}
+		p.fail.Fail(msg.err)
+		if msg.err != nil {
+			return p, common.Report(msg.err, false, p.id)
+		}
+		var tables []diffChoice
+		for _, n := range msg.names {
+			if n != p.info.Name {
+				tables = append(tables, diffChoice{side: common.Side{Label: "table " + n}, table: n, kind: "table"})
+			}
+		}
+		p.choices = append(p.choices, tables...) // the configured sides first
+		p.grid.SetRows(len(p.choices), p.cell)
+	case common.RetryMsg:
+		return p, p.Init()
+	case tea.KeyPressMsg:
+		k := p.c.Keys
+		switch {
+		case key.Matches(msg, k.Back):
+			p.list.Stop()
+			return p, back
+		case key.Matches(msg, k.Open):
+			if r := p.grid.Cursor(); r < len(p.choices) {
+				ch := p.choices[r]
+				return p, open(NewDiff(p.c, p.info, p.q, ch.side, ch.table))
+			}
+		default:
+			p.grid.Update(msg)
+		}
+	}
+	return p, nil
+}
+
+func (p *DiffPicker) SetSize(w, h int) {
+	p.w, p.hgt = w, h
+	p.grid.SetSize(w-4, h-2)
+}
+
+func (p *DiffPicker) View() string {
+	st := p.c.Styles
+	title := "Compare " + common.Sanitize(p.describe()) + " with…"
+	body := p.grid.View()
+	switch {
+	case len(p.choices) == 0 && p.fail.Stopped():
+		body = st.Dim.Render(common.Sanitize(p.fail.Title(0, "table")))
+	case len(p.choices) == 0 && p.list.InFlight():
+		body = st.Dim.Render("reading the tables of this connection…")
+	case len(p.choices) == 0:
+		body = st.Dim.Render("Nothing to compare with: this connection has no other table, and no environment or profile is configured.")
+	}
+	return common.Frame(st, title, body, p.w, p.hgt)
+}
+
+// describe names what is compared: the partition, a prefix, one item.
+func (p *DiffPicker) describe() string {
+	pk := p.info.Name + " › " + common.KeyCell(p.q.PK)
+	switch p.q.SK.Op {
+	case domain.SKBeginsWith:
+		return pk + " › " + p.q.SK.A.Arg() + "…"
+	case domain.SKEq:
+		return pk + " › " + p.q.SK.A.Arg()
+	}
+	return pk
+}
+
+func (p *DiffPicker) Crumbs() []string {
+	return []string{p.info.Name, common.KeyCell(p.q.PK), "="}
+}
+func (p *DiffPicker) ID() int         { return p.id }
+func (p *DiffPicker) Mode() string    { return "" }
+func (p *DiffPicker) Loading() bool   { return p.list.InFlight() }
+func (p *DiffPicker) Capturing() bool { return false }
+
+// Request says what the picker read, and what enter will.
+func (p *DiffPicker) Request() string {
+	return "ListTables (for the other tables) · enter reads " + common.Sanitize(p.q.Expression()) + " on both sides, within the count budget"
+}
+
+func (p *DiffPicker) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	o := k.Open
+	o.SetHelp(o.Help().Key, "compare")
+	return []key.Binding{k.Up, k.Down, o, k.Back, k.Help, k.Quit}
+}
+
+func (p *DiffPicker) FullHelp() [][]key.Binding {
+	return [][]key.Binding{p.ShortHelp()}
+}
+
+// List is the sides offered, for / and the position on the help line.
+func (p *DiffPicker) List() common.List { return &p.grid }
+
+// Unloaded says whether the connection's tables are still being listed.
+func (p *DiffPicker) Unloaded() string {
+	if p.list.InFlight() {
+		return "this connection's tables"
+	}
+	return ""
+}
