@@ -244,6 +244,9 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		p.held = true
 		return nil
 	}
+	if need := n - p.Head.Len(); p.Started && !p.Req.InFlight() && p.limit > 0 && need > int(p.limit) {
+		p.limit = dynamo.RowsLimit(need) // keys typed ahead: their rows in one read
+	}
 	return p.Next()
 }
 
