@@ -168,3 +168,52 @@ func TestRangeBudgetCoversEveryRead(t *testing.T) {
 		}
 	}
 }
+
+// TestEntitiesBudgetHolds: entities --max-rcu bounds every read it makes,
+// as billed (each read at least 0.5 RCU), within half an RCU: the parallel
+// sample's eight segments had each read once before any looked at the
+// budget (4 RCU billed under --max-rcu 2). On the embedded backend (the
+// demo) and on dynalite, a table and one partition.
+func TestEntitiesBudgetHolds(t *testing.T) {
+	billed := regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))?`)
+	spent := func(stderr string) float64 {
+		m := billed.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("no cost in %s", stderr)
+		}
+		if m[2] != "" {
+			m[1] = m[2]
+		}
+		rcu, _ := strconv.ParseFloat(m[1], 64)
+		return rcu
+	}
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "EntitiesBudget", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	pad := strings.Repeat("e", 300)
+	for i := range 600 {
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("P%d", i%6)},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ORDER#%04d", i)}, "_et": &types.AttributeValueMemberS{Value: "Order"},
+			"Data": &types.AttributeValueMemberS{Value: pad}}))
+	}
+	batchWrite(t, c, "EntitiesBudget", reqs)
+	backends := map[string][]string{
+		"embedded": {"--demo", "--table", "Locations"},
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesBudget"},
+	}
+	for name, conn := range backends {
+		pk := map[string]string{"embedded": "USA", "dynalite": "P1"}[name]
+		for _, budget := range []string{"0.5", "1", "2", "5"} {
+			for _, where := range [][]string{nil, {"--pk", pk}} {
+				args := append(append(append([]string{"entities"}, conn...), where...), "--max-rcu", budget)
+				_, stderr, code := cli(t, args...)
+				max, _ := strconv.ParseFloat(budget, 64)
+				if rcu := spent(stderr); code != 0 || rcu > max+0.5 || !strings.Contains(stderr, "sample") {
+					t.Errorf("%s: %v: exit %d, %.1f RCU billed:\n%s", name, args, code, rcu, stderr)
+				}
+			}
+		}
+	}
+}
