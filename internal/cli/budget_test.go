@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -259,6 +262,51 @@ func TestVersionsBudgetHolds(t *testing.T) {
 		out, stderr, code := cli(t, append(append([]string{"versions"}, conn...), "--max-rcu", "100")...)
 		if code != 0 || !strings.Contains(out, `"items"`) {
 			t.Errorf("%s --max-rcu 100: exit %d:\n%s", name, code, stderr)
+		}
+	}
+}
+
+// TestRangeFollowBudgetCoversThePolls: range --follow --max-rcu counts
+// the range and every poll after it in one budget, and stops following
+// within half an RCU of it, exit 3 with one line saying what it spent
+// and how to go on (the polls had been outside any budget: followed
+// forever). On the embedded backend (the demo) and on dynalite.
+func TestRangeFollowBudgetCoversThePolls(t *testing.T) {
+	spentRE := regexp.MustCompile(`stopped following at the budget: ([0-9.]+) of`)
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "FollowBudget", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	now := time.Now().UTC()
+	for i := range 20 {
+		at := now.Add(-time.Duration(i) * time.Minute).Format(time.RFC3339)
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "dev"},
+			"SK": &types.AttributeValueMemberS{Value: at}, "Data": &types.AttributeValueMemberS{Value: "x"}}))
+	}
+	batchWrite(t, c, "FollowBudget", reqs)
+	for name, conn := range map[string][]string{
+		"embedded": {"--demo", "--table", "ChatMessages", "--pk", "seattle-1", "--max-rcu", "10"},
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "FollowBudget", "--pk", "dev", "--max-rcu", "4"},
+	} {
+		args := append(append([]string{"range"}, conn...), "--last", "1h", "--follow", "--interval", "100ms")
+		// A bound on a follow that never stops (the old way), not a
+		// timing: the budget stops it after a few polls.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var out, errb bytes.Buffer
+		code := Run(ctx, args, &out, &errb)
+		cancel()
+		stderr := errb.String()
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		m := spentRE.FindStringSubmatch(last)
+		if code != 3 || m == nil || !strings.Contains(last, "--max-rcu") {
+			t.Errorf("%s: exit %d:\n%s", name, code, stderr)
+			continue
+		}
+		max, _ := strconv.ParseFloat(conn[len(conn)-1], 64)
+		if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
+			t.Errorf("%s: spent %.1f of %g", name, spent, max)
 		}
 	}
 }
