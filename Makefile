@@ -70,7 +70,7 @@ bench-data-first: ## the explorer on --data while 1,000,000 items load: first sc
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh
 
-bench-latency: deps ## children, counts, a first screen, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips (CASES=levels or partitions: those alone)
+bench-latency: deps ## children, counts, a first screen, 200-key bursts beside the whole-page floor, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips (CASES=levels, partitions or bursts: those alone)
 	$(GO) run ./scripts/benchlatency $(if $(N),-g-items $(N)) $(if $(DELAYS),-delays $(DELAYS)) $(if $(CASES),-cases $(CASES))
 
 bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic read-only client): peak RSS, live heap, requests, RCU, re-reads; the window of rows beside every row held

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -165,6 +168,145 @@ func TestRangeBudgetCoversEveryRead(t *testing.T) {
 			if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
 				t.Errorf("%v --max-rcu %s: spent %.1f", args, budget, spent)
 			}
+		}
+	}
+}
+
+// TestEntitiesBudgetHolds: entities --max-rcu bounds every read it makes,
+// as billed (each read at least 0.5 RCU), within half an RCU: the parallel
+// sample's eight segments had each read once before any looked at the
+// budget (4 RCU billed under --max-rcu 2). On the embedded backend (the
+// demo) and on dynalite, a table and one partition.
+func TestEntitiesBudgetHolds(t *testing.T) {
+	billed := regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))?`)
+	spent := func(stderr string) float64 {
+		m := billed.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("no cost in %s", stderr)
+		}
+		if m[2] != "" {
+			m[1] = m[2]
+		}
+		rcu, _ := strconv.ParseFloat(m[1], 64)
+		return rcu
+	}
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "EntitiesBudget", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	pad := strings.Repeat("e", 300)
+	for i := range 600 {
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("P%d", i%6)},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ORDER#%04d", i)}, "_et": &types.AttributeValueMemberS{Value: "Order"},
+			"Data": &types.AttributeValueMemberS{Value: pad}}))
+	}
+	batchWrite(t, c, "EntitiesBudget", reqs)
+	backends := map[string][]string{
+		"embedded": {"--demo", "--table", "Locations"},
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesBudget"},
+	}
+	for name, conn := range backends {
+		pk := map[string]string{"embedded": "USA", "dynalite": "P1"}[name]
+		for _, budget := range []string{"0.5", "1", "2", "5"} {
+			for _, where := range [][]string{nil, {"--pk", pk}} {
+				args := append(append(append([]string{"entities"}, conn...), where...), "--max-rcu", budget)
+				_, stderr, code := cli(t, args...)
+				max, _ := strconv.ParseFloat(budget, 64)
+				if rcu := spent(stderr); code != 0 || rcu > max+0.5 || !strings.Contains(stderr, "sample") {
+					t.Errorf("%s: %v: exit %d, %.1f RCU billed:\n%s", name, args, code, rcu, stderr)
+				}
+			}
+		}
+	}
+}
+
+// TestVersionsBudgetHolds: versions --max-rcu bounds every read, as
+// billed, within half an RCU; stopped there it prints nothing (a part of
+// an item's revisions would show drift that is not there) and exits 3
+// with one line saying what it spent and how to go on. On the embedded
+// backend (the demo) and on dynalite.
+func TestVersionsBudgetHolds(t *testing.T) {
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "VersionsBudget", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	pad := strings.Repeat("v", 2000)
+	for n := range 40 {
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "doc"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("v%d_Audit", n)}, "Data": &types.AttributeValueMemberS{Value: pad}}))
+	}
+	batchWrite(t, c, "VersionsBudget", reqs)
+	for name, conn := range map[string][]string{
+		"embedded": {"--demo", "--table", "Equipment", "--pk", "Equipment_1"},
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "VersionsBudget", "--pk", "doc"},
+	} {
+		for _, budget := range []string{"0.5", "2"} {
+			if name == "embedded" && budget == "2" {
+				continue // the demo's partition costs 1 RCU in all
+			}
+			out, stderr, code := cli(t, append(append([]string{"versions"}, conn...), "--max-rcu", budget)...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			m := spentRE.FindStringSubmatch(lines[len(lines)-1])
+			max, _ := strconv.ParseFloat(budget, 64)
+			if code != 3 || m == nil || out != "" || !strings.Contains(lines[len(lines)-1], "--max-rcu") {
+				t.Errorf("%s --max-rcu %s: exit %d:\n%s\n%s", name, budget, code, out, stderr)
+				continue
+			}
+			if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
+				t.Errorf("%s --max-rcu %s: spent %.1f", name, budget, spent)
+			}
+		}
+		out, stderr, code := cli(t, append(append([]string{"versions"}, conn...), "--max-rcu", "100")...)
+		if code != 0 || !strings.Contains(out, `"items"`) {
+			t.Errorf("%s --max-rcu 100: exit %d:\n%s", name, code, stderr)
+		}
+	}
+}
+
+// TestRangeFollowBudgetCoversThePolls: range --follow --max-rcu counts
+// the range and every poll after it in one budget, and stops following
+// within half an RCU of it, exit 3 with one line saying what it spent
+// and how to go on (the polls had been outside any budget: followed
+// forever). On the embedded backend (the demo) and on dynalite.
+func TestRangeFollowBudgetCoversThePolls(t *testing.T) {
+	spentRE := regexp.MustCompile(`stopped following at the budget: ([0-9.]+) of`)
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "FollowBudget", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	now := time.Now().UTC()
+	for i := range 20 {
+		at := now.Add(-time.Duration(i) * time.Minute).Format(time.RFC3339)
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "dev"},
+			"SK": &types.AttributeValueMemberS{Value: at}, "Data": &types.AttributeValueMemberS{Value: "x"}}))
+	}
+	batchWrite(t, c, "FollowBudget", reqs)
+	for name, conn := range map[string][]string{
+		"embedded": {"--demo", "--table", "ChatMessages", "--pk", "seattle-1", "--max-rcu", "10"},
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "FollowBudget", "--pk", "dev", "--max-rcu", "4"},
+	} {
+		args := append(append([]string{"range"}, conn...), "--last", "1h", "--follow", "--interval", "100ms")
+		// A bound on a follow that never stops (the old way), not a
+		// timing: the budget stops it after a few polls.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var out, errb bytes.Buffer
+		code := Run(ctx, args, &out, &errb)
+		cancel()
+		stderr := errb.String()
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		m := spentRE.FindStringSubmatch(last)
+		if code != 3 || m == nil || !strings.Contains(last, "--max-rcu") {
+			t.Errorf("%s: exit %d:\n%s", name, code, stderr)
+			continue
+		}
+		max, _ := strconv.ParseFloat(conn[len(conn)-1], 64)
+		if spent, _ := strconv.ParseFloat(m[1], 64); spent > max+0.5 {
+			t.Errorf("%s: spent %.1f of %g", name, spent, max)
 		}
 	}
 }

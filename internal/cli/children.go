@@ -224,6 +224,9 @@ func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done in
 // request is the children request the flags ask for.
 func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info dynamo.TableInfo) dynamo.ChildrenRequest {
 	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: pk, Prefix: f.prefix, Delim: f.delimiter}
+	if info.ItemCount > 0 {
+		req.ItemBytes = info.SizeBytes / info.ItemCount // the first probe's size: a small leaf in one Query
+	}
 	switch {
 	case f.delimiter == domain.NoDelimiter:
 		req.Delim, req.NoDelim = "", true

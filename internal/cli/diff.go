@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
@@ -100,6 +101,11 @@ func (o *diffOptions) validate() error {
 		return usage("use --output text, jsonl, json or csv", "--output %q is not a format of diff", o.output)
 	case o.against.sameConnection() && o.against.table == o.table:
 		return usage("name another side: --against-table OTHER, or another connection", "--against-table %s compares the table with itself", o.table)
+	case o.maxRCU > 0 && o.maxRCU < 2*config.MinBudget:
+		// Half on each side, and each side's least read is 0.5 RCU: under
+		// 1 RCU it read nothing and said it stopped.
+		return usage(fmt.Sprintf("the smallest useful budget for diff is %.0f RCU (half on each side, a read costs at least %.1f)", 2*config.MinBudget, config.MinBudget),
+			"--max-rcu %v reads nothing", o.maxRCU)
 	}
 	return checkBudget("--max-rcu", o.maxRCU, true)
 }

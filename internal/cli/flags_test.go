@@ -32,6 +32,10 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count", "--count-budget", "0"}, 2, "--count-budget 0 is not a budget"},
 		{[]string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--count-budget", "none"}, 2, `--count-budget "none" is not a number of RCU`},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--max-rcu", "lots"}, 2, `--max-rcu "lots" is not a number of RCU`},
+		// diff splits its budget between the sides: under 1 RCU neither
+		// side can read (it read nothing and said it stopped, exit 3).
+		{[]string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-table", "Geography", "--max-rcu", "0.5"}, 2, "--max-rcu 0.5 reads nothing — the smallest useful budget for diff is 1 RCU"},
+		{[]string{"versions", "--demo", "--table", "Equipment", "--pk", "Equipment_1", "--max-rcu", "0"}, 2, "--max-rcu 0 is not a budget"},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--sk-prefix", "evt"}, 2, `--sk-prefix "evt": Timestamp is a number key`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp: 2006-01-02 is text, and this key holds numbers`},
 		{[]string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "0000-01-01"}, 2, "times run from 0001-01-01 to 9999-12-31"},

@@ -51,9 +51,9 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 	var lastNote time.Time
 	stats := make([]dynamo.FollowStats, len(prefixes))
 	total := func() (t dynamo.FollowStats) {
-		for i, st := range stats {
-			if i == 0 || st.Started.Before(t.Started) {
-				t.Started = st.Started
+		for _, st := range stats {
+			if !st.Started.IsZero() && (t.Started.IsZero() || st.Started.Before(t.Started)) {
+				t.Started = st.Started // a prefix not polled yet has no start
 			}
 			t.Polls, t.Items, t.Cost = t.Polls+st.Polls, t.Items+st.Items, t.Cost.Add(st.Cost)
 			t.Next = max(t.Next, st.Next)

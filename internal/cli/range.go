@@ -225,10 +225,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	opt.Masked = masking(conn.client, opt.Mask, info)
 	// --max-rcu is one budget for every read of the command: the time
-	// sample, the walk that finds the prefixes, the pages.
+	// sample, the walk that finds the prefixes, the pages, and with
+	// --follow every poll after them.
 	var rc dynamo.Client = conn.client
 	var budget *dynamo.Budgeted
-	if opt.MaxRCU > 0 && !f.follow {
+	if opt.MaxRCU > 0 {
 		budget = &dynamo.Budgeted{Client: conn.client, Max: opt.MaxRCU}
 		rc = budget
 	}
@@ -249,13 +250,13 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if enc.NeedsPrefix() && f.skPrefix == "" {
 		start := time.Now()
 		prefixes, n, err := mergedRange(ctx, conn, rc, q, key, tableKeys, r, enc, sample, *f, opt)
-		if err == nil && opt.Stopped && !f.follow {
+		if err == nil && opt.Stopped {
 			return rangeStopped(budget, opt, n)
 		}
 		if err != nil || !f.follow {
 			return budgetStop(budget, err, n)
 		}
-		return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr)
+		return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr))
 	}
 	q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
 	if err != nil {
@@ -272,13 +273,25 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
 		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
-	if err == nil && opt.Stopped && !f.follow {
+	if err == nil && opt.Stopped {
 		return rangeStopped(budget, opt, n)
 	}
 	if err != nil || !f.follow {
 		return err
 	}
-	return followRange(ctx, conn.client, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr)
+	return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr))
+}
+
+// followStop turns a poll the budget refused into the one line of a
+// follow stopped at its budget (exit 3): the range was printed whole, the
+// new items up to the stop; following again starts from now.
+func followStop(budget *dynamo.Budgeted, err error) error {
+	if !stopped(budget, err) {
+		return err
+	}
+	rcu, _ := budget.Spent()
+	return partialError{fmt.Sprintf("stopped following at the budget: %.1f of %g RCU, every read counted (the range, then each poll); the range and the new items until now were printed — run again with a larger --max-rcu, or --max-rcu none, to follow on",
+		rcu, budget.Max)}
 }
 
 // stopped says err is the budget refusing a read.

@@ -80,12 +80,18 @@ version_pattern in the configuration): a template where {n} is the number
 (0 the current copy) and {name} the item, such as rev#{n}#{name} or
 {name}#v{n}. The list then reads begins_with(SK, <what comes before the
 first placeholder>), or the whole partition when the template starts with
-one.`,
+one.
+
+--max-rcu bounds every read (the revisions' Query pages, the GetItem of
+--item), as billed, within half an RCU; stopped there, nothing is
+printed (a part of an item's revisions would show drift that is not
+there) and it exits 3 saying what it spent.`,
 		Example: `  dynascope versions --demo --table Equipment --pk Equipment_1 --output json
   dynascope versions --demo --table Equipment --pk Equipment_1 --item 'Audit#PART-7'
   dynascope versions --demo --table Documents --pk doc-0001
   dynascope versions --demo --table VersionNums --pk 'Part#3'
-  dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'`,
+  dynascope versions --demo --table Policies --pk POL-1001 --version-pattern 'rev#{n}#{name}'
+  dynascope versions --demo --table Equipment --pk Equipment_1 --max-rcu 10`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.bind(cmd, g)
@@ -97,6 +103,7 @@ one.`,
 	fl.StringVar(&f.pk, "pk", "", "partition key value (required)")
 	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
 	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
+	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` in all; stopped there, nothing printed, exit 3")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
 	return cmd
 }
@@ -112,6 +119,9 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	}
 	pattern, err := f.versionPattern(f.g, f.given("version-pattern"))
 	if err != nil {
+		return err
+	}
+	if err := checkBudget("--max-rcu", f.maxRCU, true); err != nil {
 		return err
 	}
 	conf, err := f.g.loadConfig()
@@ -136,7 +146,19 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	masked := masking(conn.client, mask, info)
 	delim := conf.Table(f.table).Delimiter
 	start := time.Now()
-	res, item, err := f.read(ctx, conn.client, req, info, pattern, masked)
+	var c dynamo.Client = conn.client
+	var budget *dynamo.Budgeted
+	if f.maxRCU > 0 {
+		budget = &dynamo.Budgeted{Client: conn.client, Max: f.maxRCU}
+		c = budget
+	}
+	res, item, err := f.read(ctx, c, req, info, pattern, masked)
+	if stopped(budget, err) {
+		rcu, _ := budget.Spent()
+		total, _ := conn.client.Session.Totals()
+		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU in %d requests; nothing printed, as part of an item's revisions would show drift that is not there — run again with a larger --max-rcu",
+			rcu, f.maxRCU, total.Requests)}
+	}
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,14 @@ type Budgeted struct {
 	scanned  int
 	reserved float64
 	stopped  bool
-	inflight int        // reads sent and not answered
-	settled  *sync.Cond // a read in flight answered
+	inflight int // reads sent and not answered
+	// bytes and sized are the size of the items read by reads that sent
+	// back every item they read (no filter): their size prices the next
+	// read better than the billed RCU, whose least 0.5 a read made one
+	// item of 100 bytes look like 0.5 RCU.
+	bytes, sized int
+	unit         float64    // RCU per 4 KB: 0.5, or 1 for consistent reads
+	settled      *sync.Cond // a read in flight answered
 }
 
 // BudgetSpentError is a read refused because the budget is spent.
@@ -98,6 +104,10 @@ func (b *Budgeted) limitLocked(asked *int32) (limit *int32, hold float64, ok boo
 		// At the item sizes read so far, the read's rounding up to a
 		// whole read unit held back too, but on the last read.
 		perItem := b.spent / float64(b.scanned)
+		if b.sized == b.scanned {
+			perItem = min(perItem, 1.25*float64(b.bytes)/float64(b.sized)/readUnitBytes*b.unit)
+			perItem = max(perItem, 1e-6)
+		}
 		k := math.Floor((left - 0.5) / perItem)
 		if k < 1 {
 			k = math.Floor(left / perItem)
@@ -135,6 +145,16 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 	}
 	b.spent += billed
 	b.scanned += int(scanned)
+	if answered && len(items) == int(scanned) {
+		for _, it := range items {
+			b.bytes += ItemBytes(it)
+		}
+		b.sized += len(items)
+		b.unit = max(b.unit, minReadUnits)
+		if consistent {
+			b.unit = 2 * minReadUnits
+		}
+	}
 	if b.settled != nil {
 		b.settled.Broadcast()
 	}

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
 	"time"
@@ -43,11 +44,17 @@ type EntitiesResult struct {
 
 // ReadEntities reads the items (all of them when that costs less than the
 // budget, else a parallel sample of Scan segments, each read to its share
-// of the budget) and names their entity types.
+// of the budget) and names their entity types. Every read goes through one
+// Budgeted: the estimates from DescribeTable size the reads, and the
+// budget holds whatever the items' real size (eight segments' least reads
+// of 0.5 RCU each had spent 4 RCU of --max-rcu 2).
 func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesResult, error) {
 	var res EntitiesResult
 	var items []Item
 	var err error
+	if r.MaxRCU > 0 {
+		c = &Budgeted{Client: c, Max: r.MaxRCU}
+	}
 	whole := float64(r.SizeBytes) / 4096 * 0.5 // an eventually consistent Scan's RCU
 	switch {
 	case r.PK != nil:
@@ -59,6 +66,9 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 		if res.Segments <= 0 {
 			res.Segments = 8
 		}
+		// Each segment reads at least twice, at 0.5 RCU or more: one item,
+		// then as many as its share pays for at their size.
+		res.Segments = max(1, min(res.Segments, int(r.MaxRCU)))
 		items, res.Cost, err = scanSample(ctx, c, r, res.Segments)
 		res.Sampled = true
 	}
@@ -104,6 +114,9 @@ func readPartition(ctx context.Context, c Client, r EntitiesRequest) ([]Item, bo
 	for {
 		page, err := QueryPage(ctx, c, PageRequest{Query: q, Start: start, Limit: pageLimit(r, r.MaxRCU-cost.Billed)})
 		cost = cost.Add(page.Cost)
+		if spent(err) {
+			return items, true, cost, nil
+		}
 		if err != nil {
 			return items, false, cost, err
 		}
@@ -176,6 +189,9 @@ func scanSegment(ctx context.Context, c Client, r EntitiesRequest, segment, tota
 		t0 := time.Now()
 		out, err := c.Scan(ctx, in)
 		page := Cost{Requests: 1, Latency: time.Since(t0)}
+		if spent(err) {
+			return items, true, cost, nil // refused, never sent
+		}
 		if err != nil {
 			return items, false, cost.Add(page), Explain("scan "+r.Table, err)
 		}
@@ -191,6 +207,12 @@ func scanSegment(ctx context.Context, c Client, r EntitiesRequest, segment, tota
 		}
 		start = out.LastEvaluatedKey
 	}
+}
+
+// spent reports whether err is a read the budget refused.
+func spent(err error) bool {
+	var e *BudgetSpentError
+	return errors.As(err, &e)
 }
 
 // entityItems is what entity inference reads of each item.

@@ -688,3 +688,35 @@ func TestLevelCountNamesAsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallLeafOpenedDirectlyIsOneQuery (37.4): a leaf level opened
+// directly (children --prefix, nothing known of it) is one Query when its
+// items fit the first probe, sized from the table's average item size to
+// one read unit: the probe that finds no deeper keys is the whole level.
+// Without the size the probe reads 10 keys and a second Query the rest.
+func TestSmallLeafOpenedDirectlyIsOneQuery(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	for i := range 30 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "u"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%02d", i)}})
+	}
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for name, c := range map[string]dynamo.Writer{"memory": mem, "dynalite": dl} {
+		if err := demo.CreateKeyTable(ctx, c, "SmallLeaf", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			itemBytes int64
+			requests  int
+		}{{0, 2}, {20, 1}} {
+			b := &billed{Client: c.(dynamo.Client)}
+			r := dynamo.ChildrenRequest{Table: "SmallLeaf", Key: airportsKey, PK: domain.S("u"), Prefix: "LEAF#", Delim: "#", ItemBytes: tc.itemBytes}
+			res, err := dynamo.Children(ctx, b, r, nil)
+			if err != nil || len(res.Children) != 30 || b.requests != tc.requests || b.rcu > 0.5*float64(tc.requests) {
+				t.Errorf("%s, items of %d bytes: %d children in %d Queries (Limits %v), %.1f RCU, %v; want %d Queries",
+					name, tc.itemBytes, len(res.Children), b.requests, b.limits, b.rcu, err, tc.requests)
+			}
+		}
+	}
+}

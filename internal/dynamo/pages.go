@@ -402,6 +402,15 @@ func ScreenLimit(screenRows int) int32 {
 	return int32(min(screenRows+screenSpare, maxGrownLimit))
 }
 
+// RowsLimit is the Limit of a page that must bring rows rows (keys typed
+// ahead of the reads): rows, or 0 (a full 1 MB page) past maxGrownLimit.
+func RowsLimit(rows int) int32 {
+	if rows <= 0 || rows > maxGrownLimit {
+		return 0
+	}
+	return int32(rows)
+}
+
 // GrowLimit is the Limit of the page after one read with limit: double,
 // or 0 (a full 1 MB page) once the page was cut by its size rather than
 // its Limit, or the doubling passes maxGrownLimit.

@@ -235,6 +235,44 @@ func TestFirstScreenIsOneQuery(t *testing.T) {
 	}
 }
 
+// TestBurstLandsWhereItLeads (37.6): keys typed faster than the reads
+// (200 j at once on the first screen, every key in before any read comes
+// back) land on the row they lead to: the rows they pass are read as they
+// come, in reads sized to where the keys lead rather than one per doubling.
+// Before, every key past the first screen's last row was lost: the cursor
+// stopped at row 33 of the 33 read.
+func TestBurstLandsWhereItLeads(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		n     int
+		want  string
+		reads int
+	}{{"j", 200, "row 201 of", 2}, {"pgdown", 30, "row 511 of", 2}} {
+		t.Run(c.key, func(t *testing.T) {
+			l := &sentLimits{recorder: record(demoData(t))}
+			h := newHarness(t, 80, 24, Config{Client: l, Table: "Locations", PK: "USA"})
+			h.keys("2")
+			h.contains(t, "items loaded", "row 1 of")
+			l.mu.Lock()
+			before := len(l.sent)
+			l.mu.Unlock()
+			var cmds []tea.Cmd
+			for range c.n { // all typed before any read answers
+				_, cmd := h.m.Update(keyPress(c.key))
+				cmds = append(cmds, cmd)
+			}
+			h.run(tea.Batch(cmds...))
+			h.contains(t, c.want)
+			l.mu.Lock()
+			sent := append([]int32(nil), l.sent[before:]...)
+			l.mu.Unlock()
+			if len(sent) > c.reads+1 { // the reads to land, and the screen ahead of it
+				t.Errorf("the burst sent %d Queries (Limits %v); want at most %d", len(sent), sent, c.reads+1)
+			}
+		})
+	}
+}
+
 // TestEndScreenIsOneQuery: G reads the last screen backwards from the
 // end, one Query sized to the screen, and nothing more until the user
 // moves.

@@ -36,7 +36,7 @@ func main() {
 	payload := flag.Int("payload", 300, "payload bytes per item (~50 more in keys)")
 	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
 	gItems := flag.Int("g-items", 0, "items in a partition of its own for G's figure (1000000 for the issue's; 0: none)")
-	only := flag.String("cases", "all", "all; levels: only the levels, counts, first screen and budgets of issue 28; partitions: only the partitions' first screens")
+	only := flag.String("cases", "all", "all; levels: only the levels, counts, first screen and budgets of issue 28; partitions: only the partitions' first screens; bursts: only the 200-key bursts")
 	flag.Parse()
 
 	srv, err := dynalitetest.Launch()
@@ -58,7 +58,10 @@ func main() {
 	if err := seedTables(ctx, srv.Client()); err != nil {
 		fail(err)
 	}
-	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20+stateItems+indexParts*indexPerPart, *payload+50, time.Since(t0).Round(time.Second))
+	if err := seedBurst(ctx, srv.Client(), *payload); err != nil {
+		fail(err)
+	}
+	fmt.Printf("seeded %d items (~%d bytes each) and the other cases in %s\n", *items+10100+partitionCount*20+stateItems+indexParts*indexPerPart+burstItems, *payload+50, time.Since(t0).Round(time.Second))
 	if *gItems > 0 {
 		took, err := seedEnd(ctx, srv.Client(), *gItems, *payload)
 		if err != nil {
@@ -79,6 +82,12 @@ func main() {
 		target, stop := delayProxy(srv.Endpoint, delay)
 		fmt.Printf("\n== %s added per request\n", delay)
 		switch *only {
+		case "bursts":
+			t := newTable()
+			runBursts(client(target), t)
+			t.flush()
+			stop()
+			continue
 		case "partitions":
 			t := newTable()
 			runPartitions(ctx, client(target), t)

@@ -32,6 +32,7 @@ type Items struct {
 	filter filterBar
 	picker *columnPicker // open while choosing columns
 	sort   list.Sort     // s/S: the loaded rows' order on screen
+	owed   list.Owed     // moves typed past the rows read, made as they come
 	get    list.Request  // reading an item whole from the base table (on an index)
 	grid   components.Grid
 	w, h   int
@@ -102,6 +103,7 @@ func (p *Items) Init() tea.Cmd {
 
 func (p *Items) reset(q domain.KeyQuery) tea.Cmd {
 	p.grid.SetCursor(0)
+	p.owed.Forget()
 	p.stats.reset()
 	cmd := p.pg.Restart(q)
 	p.refresh()
@@ -121,6 +123,9 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		ok, cmd := p.pg.Loaded(msg)
 		if !ok {
+			if p.pg.Fail.Stopped() {
+				p.owed.Forget() // r reads on; the keys typed were for then
+			}
 			return p, cmd
 		}
 		if !p.pg.Reread { // a page read again was counted when first read
@@ -131,6 +136,7 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if fromEnd >= 0 {
 			p.grid.SetCursor(p.pg.RowCount() - 1 - fromEnd)
 		}
+		p.owed.Pay(&p.pg, &p.grid)
 		return p, tea.Batch(cmd, p.prefetch(false))
 	case itemReadMsg:
 		if !p.get.Done(msg.req) {
@@ -183,12 +189,13 @@ var itemsKeys = []func(*Items, tea.KeyPressMsg) (tea.Cmd, bool){
 func (p *Items) key(msg tea.KeyPressMsg) tea.Cmd {
 	for _, h := range itemsKeys {
 		if cmd, took := h(p, msg); took {
+			p.owed.Forget()
 			return cmd
 		}
 	}
 	k := p.c.Keys
 	from := p.grid.Cursor()
-	if p.grid.Update(msg) {
+	if p.owed.Move(&p.pg, &p.grid, k, msg, p.sort.Attr != "") {
 		if p.sort.Attr == "" {
 			p.pg.StopAtGap(&p.grid, from, key.Matches(msg, k.Top, k.Bottom))
 		}
@@ -298,10 +305,11 @@ func (p *Items) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// prefetch reads on until the screen past the cursor is full; user says
-// a key asked for it (a new filter budget).
+// prefetch reads on until the screen past where the cursor is going is
+// full (the keys typed past the rows read count); user says a key asked
+// for it (a new filter budget).
 func (p *Items) prefetch(user bool) tea.Cmd {
-	return p.pg.Fill(p.grid.Cursor(), p.grid.Visible(), user)
+	return p.pg.Fill(p.grid.Cursor()+p.owed.Rows(), p.grid.Visible(), user)
 }
 
 // refresh recomputes the columns: the keys, then the table's chosen
