@@ -49,7 +49,7 @@ func TestEntitiesOfTheTable(t *testing.T) {
 		h.keys("esc", "E")
 		checkScreen(t, h, sz[0], "entities")
 		h.contains(t, "Shop · 5 entity types · exact: 109 items read", "o#{n} / p#{n}        41", "100%  Quantity  N",
-			"Scan Shop: whole (it costs less than 100 RCU) · 1 req")
+			"Scan Shop: whole (it costs less than 100 RCU) · 2 req")
 		h.keys("down")
 		h.contains(t, "w#{n} / p#{n} · 5 attributes", "100%  Stock   N")
 		h.keys("enter")

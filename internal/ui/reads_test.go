@@ -954,7 +954,7 @@ func TestGKeepsTheCondition(t *testing.T) {
 	})
 	t.Run("prefix", func(t *testing.T) {
 		h := newHarness(t, 80, 24, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
-		h.keys("2", "j", "G")
+		h.keys("2", "G") // from the first screen: a move first would read ahead past the 91 items
 		screen := h.screen()
 		h.contains(t, "the middle not read yet")
 		for _, k := range regexp.MustCompile(`│ ([A-Z]{2}#)`).FindAllStringSubmatch(screen, -1) {
