@@ -633,6 +633,18 @@ func TestHelpShowsOnlyKeysThatAct(t *testing.T) {
 	h.typeText("Audit")
 	h.keys("enter", "?")
 	h.contains(t, "next match")
+
+	// A tree whose keys hold no time does not offer t (the Time mode is
+	// dimmed, with its reason); one whose keys do, does.
+	h = newHarness(t, 200, 50, Config{Table: "Equipment", PK: "Equipment_1", Now: demoClock})
+	h.contains(t, "Equipment_1 · 4 prefixes")
+	h.keys("?")
+	if strings.Contains(h.screen(), "t time range") {
+		t.Errorf("? offers t where no key holds time:\n%s", h.screen())
+	}
+	h = newHarness(t, 200, 50, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
+	h.keys("1", "?")
+	h.contains(t, "t time range")
 }
 
 // TestHelpKeepsTheCommandWhole: at 80×24, ? wraps the command that

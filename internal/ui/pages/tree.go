@@ -486,6 +486,9 @@ func (t *Tree) acting(bs []key.Binding) []key.Binding {
 		if t.countOff() != "" {
 			off = []key.Binding{t.c.Keys.Count}
 		}
+		if t.place().off(ModeTime) != "" {
+			off = append(off, t.c.Keys.Range) // t says why, as the dimmed tab does; the help does not offer it
+		}
 	}
 	return slices.DeleteFunc(bs, func(b key.Binding) bool {
 		return slices.ContainsFunc(off, func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) })
