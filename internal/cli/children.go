@@ -263,7 +263,9 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 	// is shown in stand-ins, its counts keyed by the names shown.
 	real, show := c, func(ch dynamo.ShardChild, _ string) dynamo.ShardChild { return ch }
 	if m, masked := c.(*dynamo.Masked); masked {
-		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(req, ch, d) }
+		shown := req
+		req = m.RealChildrenRequest(req) // a --pk or --prefix copied from masked output
+		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(shown, ch, d) }
 	}
 	pass := dynamo.NewCountPass(req)
 	if lv.over, err = pass.Run(ctx, real, f.countBudget, 0, nil); err != nil {

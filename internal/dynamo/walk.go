@@ -91,6 +91,12 @@ func (m *Masked) ShownChild(r ChildrenRequest, c ShardChild, d string) ShardChil
 	return m.shownChild(m.realChildrenRequest(r), c, d)
 }
 
+// RealChildrenRequest is r, which may be given in stand-ins (a key copied
+// from masked output), as a reader of the real keys must ask it.
+func (m *Masked) RealChildrenRequest(r ChildrenRequest) ChildrenRequest {
+	return m.realChildrenRequest(r)
+}
+
 // shownChild is a child of r's level as it may be shown: its name and
 // prefix masked segment by segment around d, its shards' keys masked.
 func (m *Masked) shownChild(r ChildrenRequest, c ShardChild, d string) ShardChild {
