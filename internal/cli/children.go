@@ -188,22 +188,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 			"elapsedMs": time.Since(start).Milliseconds()},
 	}
-	if billed, est := conn.client.Session.Billed(); est {
-		stats := doc["stats"].(map[string]any)
-		stats["billedRCU"], stats["billedEstimated"] = billed, true
-	}
-	if res.Delim == "" {
-		// No delimiter repeats in the keys (or none was asked, or the level
-		// is empty): every key is listed whole, none is split.
-		doc["delimiter"] = nil
-	}
-	if res.SelfItem {
-		doc["prefixIsItem"] = true
-	}
-	if over {
-		doc["countsPartial"] = true // stopped at --count-budget
-	}
-	if err := export.JSONDoc(f.stdout, doc); err != nil {
+	if err := export.JSONDoc(f.stdout, levelFacts(doc, res, conn.client.Session, over)); err != nil {
 		return err
 	}
 	summary()
@@ -372,4 +357,34 @@ func pkLiteral(v domain.KeyValue, text string, pattern bool) string {
 		return text
 	}
 	return v.Literal()
+}
+
+// levelFacts adds to children's JSON document what holds only sometimes:
+// a billed figure estimated, no delimiter, the prefix an item itself, the
+// counts stopped at --count-budget.
+func levelFacts(doc map[string]any, res dynamo.ChildrenResult, session *dynamo.Session, over bool) map[string]any {
+	billedStats(doc, session)
+	if res.Delim == "" {
+		// No delimiter repeats in the keys (or none was asked, or the level
+		// is empty): every key is listed whole, none is split.
+		doc["delimiter"] = nil
+	}
+	if res.SelfItem {
+		doc["prefixIsItem"] = true
+	}
+	if over {
+		doc["countsPartial"] = true // stopped at --count-budget
+	}
+	return doc
+}
+
+// billedStats adds to a document's stats DynamoDB's billed figure where
+// the server reported less (an estimate, said so), as the summary line
+// says it.
+func billedStats(doc map[string]any, session *dynamo.Session) map[string]any {
+	if billed, est := session.Billed(); est {
+		stats := doc["stats"].(map[string]any)
+		stats["billedRCU"], stats["billedEstimated"] = billed, true
+	}
+	return doc
 }

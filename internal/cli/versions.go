@@ -189,19 +189,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		fmt.Fprintf(f.stderr, "%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
 			export.OneLine(level.Describe()), counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
-			shown := make([]string, len(res.Skipped))
-			for i, s := range res.Skipped {
-				shown[i] = strconv.QuoteToGraphic(masked.ShownKey(f.table, info.Key.SK.Name, s.Key, delim)) + " (" + s.Why + ")"
-			}
-			more := ""
-			if res.SkippedN > len(shown) {
-				more = ", …"
-			}
-			what := "keys look like revisions but are not read as one"
-			if res.SkippedN == 1 {
-				what = "key looks like a revision but is not read as one"
-			}
-			fmt.Fprintf(f.stderr, "%d %s: %s%s\n", res.SkippedN, what, strings.Join(shown, ", "), more)
+			f.saySkipped(res, func(k string) string { return masked.ShownKey(f.table, info.Key.SK.Name, k, delim) })
 		}
 	}
 	if f.output != "json" {
@@ -217,17 +205,31 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU, "pages": res.Pages,
 			"elapsedMs": time.Since(start).Milliseconds()},
 	}
-	if billed, est := conn.client.Session.Billed(); est {
-		// As children's stats and the summary line say it.
-		stats := doc["stats"].(map[string]any)
-		stats["billedRCU"], stats["billedEstimated"] = billed, true
-	}
-	if err := export.JSONDoc(f.stdout, doc); err != nil {
+	if err := export.JSONDoc(f.stdout, billedStats(doc, conn.client.Session)); err != nil {
 		return err
 	}
 	summary()
 	hint()
 	return nil
+}
+
+// saySkipped names, on stderr, the keys that look like revisions in a
+// versioned partition but are not read as one, and why; shown is how a
+// key may be shown.
+func (f *versionsFlags) saySkipped(res dynamo.VersionsResult, shown func(string) string) {
+	keys := make([]string, len(res.Skipped))
+	for i, s := range res.Skipped {
+		keys[i] = strconv.QuoteToGraphic(shown(s.Key)) + " (" + s.Why + ")"
+	}
+	more := ""
+	if res.SkippedN > len(keys) {
+		more = ", …"
+	}
+	what := "keys look like revisions but are not read as one"
+	if res.SkippedN == 1 {
+		what = "key looks like a revision but is not read as one"
+	}
+	fmt.Fprintf(f.stderr, "%d %s: %s%s\n", res.SkippedN, what, strings.Join(keys, ", "), more)
 }
 
 // rows are what read found as rows to print, and res's histories as they
