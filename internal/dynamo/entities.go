@@ -229,7 +229,7 @@ func entityItems(items []Item, key KeySchema) []domain.EntityItem {
 			}
 		}
 		for name, v := range it {
-			e.Types[name] = attributeType(v)
+			e.Types[name] = TypeOf(v)
 			if s, ok := v.(*types.AttributeValueMemberS); ok {
 				e.Values[name] = s.Value
 			}
@@ -237,32 +237,4 @@ func entityItems(items []Item, key KeySchema) []domain.EntityItem {
 		out[i] = e
 	}
 	return out
-}
-
-// attributeType is DynamoDB's name of a value's type: S, N, B, BOOL, NULL,
-// M, L, SS, NS, BS.
-func attributeType(v types.AttributeValue) string {
-	switch v.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return "?"
 }

@@ -142,13 +142,11 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !p.get.Done(msg.req) {
 			return p, nil
 		}
-		if msg.err != nil {
-			return p, common.Report(msg.err, false, p.id)
+		it, cmd := msg.readItem(p.c, p.info, p.id)
+		if it == nil {
+			return p, cmd
 		}
-		if msg.item == nil {
-			return p, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, p.id)
-		}
-		return p, open(NewReadItem(p.c, p.info, msg.item))
+		return p, open(it)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
@@ -563,3 +561,16 @@ func (p *Items) Click(y int) bool {
 
 // TableSize is the table's size in bytes, as DescribeTable gives it.
 func (p *Items) TableSize() int64 { return p.info.SizeBytes }
+
+// readItem is what a list does with the answer to the GetItem that reads
+// an item listed from an index holding part of it: report a failure, or
+// an item the base table no longer has, or open what was read.
+func (m itemReadMsg) readItem(c *common.Common, info dynamo.TableInfo, page int) (*Item, tea.Cmd) {
+	if m.err != nil {
+		return nil, common.Report(m.err, false, page)
+	}
+	if m.item == nil {
+		return nil, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, page)
+	}
+	return NewReadItem(c, info, m.item), nil
+}

@@ -204,13 +204,11 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !s.get.Done(msg.req) {
 			return s, nil
 		}
-		if msg.err != nil {
-			return s, common.Report(msg.err, false, s.id)
+		it, cmd := msg.readItem(s.c, s.info, s.id)
+		if it == nil {
+			return s, cmd
 		}
-		if msg.item == nil {
-			return s, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, s.id)
-		}
-		return s, open(NewReadItem(s.c, s.info, msg.item))
+		return s, open(it)
 	case tea.KeyPressMsg:
 		return s, s.key(msg)
 	}

@@ -202,13 +202,11 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !t.get.Done(msg.req) {
 			return t, nil
 		}
-		if msg.err != nil {
-			return t, common.Report(msg.err, false, t.id)
+		it, cmd := msg.readItem(t.c, t.info, t.id)
+		if it == nil {
+			return t, cmd
 		}
-		if msg.item == nil {
-			return t, common.Report(dynamo.Errorf("get item", dynamo.KindNotFound, "the index is eventually consistent: it may list an item deleted since", "the base table has no item with this key"), false, t.id)
-		}
-		return t, open(NewReadItem(t.c, t.info, msg.item).InMode(ModeVersions))
+		return t, open(it.InMode(ModeVersions))
 	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
