@@ -114,6 +114,17 @@ func TestEntitiesSampled(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "ChatMessages · 1 entity type · sampled:", "counts estimated", "≈", "segments in parallel, a sample of up to 100 RCU")
+	// Geography's small partition CAPITALS, read to its end by the
+	// sample, is counted (20, no ≈); only PLACE's count is estimated (it
+	// had said CAPITALS ≈403).
+	h = newHarness(t, 120, 35, Config{Table: "Geography", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Geography · 2 entity types · sampled:", "1 count exact, ≈ estimated", "≈20,578", "CAPITALS")
+	for _, line := range splitLines(h.screen()) {
+		if strings.Contains(line, "CAPITALS ") && strings.Contains(line, "{id}") && (strings.Contains(line, "≈") || !strings.Contains(line, " 20 ")) {
+			t.Errorf("CAPITALS is counted exactly, 20: %q", line)
+		}
+	}
 }
 
 // TestEntitiesTakeAnyKey: every key on the Entities view, and on the

@@ -158,7 +158,7 @@ func (e *Entities) refresh() {
 		case 0:
 			return common.Sanitize(ent.Name)
 		case 1:
-			if e.res.Sampled && e.req.PK == nil {
+			if e.res.Sampled && e.req.PK == nil && !ent.CountExact {
 				return "≈" + common.Thousands(ent.Count)
 			}
 			return common.Thousands(ent.Count)
@@ -239,6 +239,15 @@ func (e *Entities) title() string {
 	case e.res.Sampled && e.req.PK != nil:
 		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
 	case e.res.Sampled:
+		exact := 0
+		for _, ent := range e.res.Entities {
+			if ent.CountExact {
+				exact++
+			}
+		}
+		if exact > 0 { // partitions read to their end: counted, not estimated
+			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(exact, "count", "counts") + " exact, ≈ estimated"
+		}
 		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, counts estimated"
 	}
 	return t + "exact: " + common.Plural(e.res.Read, "item", "items") + " read"
