@@ -38,10 +38,14 @@ the types seen and the share of its items holding each, and one example.
 It reads every item when that costs less than --max-rcu (the size DynamoDB
 reports, at 0.5 RCU per 4 KB): counts are exact and "sampled" is false.
 Otherwise it reads a sample in parallel Scan segments, each to its share
-of the budget, and the counts are estimated from the table's item count
-("sampled": true).`,
+of the budget ("sampled": true). A segment reads whole partitions one
+after another: a type whose items all sit in one partition named by a word
+(CAPITALS) that the sample read to its end is counted exactly; the other
+types share the rest of the table's item count by their items read. Each
+type says which ("countExact").`,
 		Example: `  dynascope entities --demo --table Workbench
   dynascope entities --demo --table Workbench --pk USER#ada --output jsonl
+  dynascope entities --demo --table Geography --output csv
   dynascope entities --endpoint-url http://localhost:8000 --region us-east-1 --table T --max-rcu 500`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -106,6 +110,9 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	how := "every item read: counts exact"
 	if res.Sampled {
 		how = fmt.Sprintf("a sample of %d items (%d segments): counts estimated", res.Read, max(res.Segments, 1))
+		if n := exactCounts(res.Entities); n > 0 && f.pk == "" {
+			how = fmt.Sprintf("a sample of %d items (%d segments): %d of %d counts exact (partitions read whole), the rest estimated", res.Read, max(res.Segments, 1), n, len(res.Entities))
+		}
 	}
 	masked := masking(conn.client, mask, info)
 	eo := export.Options{Show: masked.Shower(f.table)}
@@ -119,7 +126,7 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		if e.Discriminator != "" {
 			disc = e.Discriminator
 		}
-		docs[i] = map[string]any{"name": e.Name, "count": e.Count, "keyTemplates": tpl, "discriminator": disc,
+		docs[i] = map[string]any{"name": e.Name, "count": e.Count, "countExact": e.CountExact, "keyTemplates": tpl, "discriminator": disc,
 			"attributes": e.Attributes, "example": eo.Plain(res.Examples[i])}
 		if masked.Hides(f.table, key.PK.Name) || e.Discriminator != "" && masked.Hides(f.table, e.Discriminator) {
 			docs[i]["name"] = fmt.Sprintf("type %d", i+1) // the name is key or attribute text the mask hides
@@ -141,16 +148,27 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		}
 		return out.Close()
 	}
-	rows := dynamo.Rows{Noun: "entities", First: []string{"name", "count", "sampled", "pk", "sk", "discriminator", "attributes"}}
+	rows := dynamo.Rows{Noun: "entities", First: []string{"name", "count", "countExact", "sampled", "pk", "sk", "discriminator", "attributes"}}
 	for _, d := range docs {
 		var attrs []string
 		for _, a := range d["attributes"].([]domain.EntityAttribute) {
 			attrs = append(attrs, a.Name)
 		}
 		tpl := d["keyTemplates"].(map[string]any)
-		rows.Rows = append(rows.Rows, map[string]any{"name": d["name"], "count": d["count"], "sampled": res.Sampled,
+		rows.Rows = append(rows.Rows, map[string]any{"name": d["name"], "count": d["count"], "countExact": d["countExact"], "sampled": res.Sampled,
 			"pk": tpl["pk"], "sk": tpl["sk"], "discriminator": d["discriminator"], "attributes": strings.Join(attrs, " ")})
 	}
 	_, err = writeRows(rows, "csv", f.stdout, f.stderr)
 	return err
+}
+
+// exactCounts is how many of the types a sample counted exactly.
+func exactCounts(es []domain.Entity) int {
+	n := 0
+	for _, e := range es {
+		if e.CountExact {
+			n++
+		}
+	}
+	return n
 }

@@ -20,6 +20,9 @@ type EntityItem struct {
 	PK, SK string
 	Types  map[string]string
 	Values map[string]string
+	// Partial says the item's partition was not read to its end (a
+	// sample stopped inside it): more of its items may exist unread.
+	Partial bool
 }
 
 // Entity is one entity type of a table: its name, how many items are of
@@ -31,8 +34,14 @@ type Entity struct {
 	KeyTemplates  map[string]string `json:"keyTemplates"`
 	Discriminator string            `json:"discriminator"`
 	Attributes    []EntityAttribute `json:"attributes"`
+	// CountExact says Count is the number of items of the type, not an
+	// estimate from a sample (EstimateCounts).
+	CountExact bool `json:"countExact"`
 	// Example is the index, among the items given, of one item of the type.
 	Example int `json:"-"`
+	// Partial is how many of the items counted came from partitions not
+	// read to their end.
+	Partial int `json:"-"`
 }
 
 // EntityAttribute is an attribute of an entity type: its types and the
@@ -149,6 +158,9 @@ type entityAcc struct {
 
 func (a *entityAcc) add(it EntityItem, pk, sk string) {
 	a.e.Count++
+	if it.Partial {
+		a.e.Partial++
+	}
 	a.pk[pk]++
 	a.sk[sk]++
 	for name, typ := range it.Types {
@@ -235,6 +247,7 @@ func mergeEnumerations(es []Entity) []Entity {
 		m.Name = templateName(enumRE.ReplaceAllString(m.KeyTemplates["pk"], "{id}"), enumRE.ReplaceAllString(m.KeyTemplates["sk"], "{id}"))
 		m.Attributes = mergeAttributes(m.Attributes, m.Count, e.Attributes, e.Count)
 		m.Count += e.Count
+		m.Partial += e.Partial
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
 	return out
@@ -255,6 +268,10 @@ func enumShape(t string) string {
 	}
 	return strings.Join(segs, "")
 }
+
+// fixedPartitionRE is a partition key that names a partition, not one of
+// many: letters alone, no separator, no digit, no placeholder.
+var fixedPartitionRE = regexp.MustCompile(`^[A-Za-z_]+$`)
 
 var wordRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
@@ -361,4 +378,39 @@ func mergeAttributes(a []EntityAttribute, na int, b []EntityAttribute, nb int) [
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// EstimateCounts turns the counts of a sample of a table of total items
+// into counts of the table. A Scan segment reads whole partitions one
+// after the other, so scaling every type by total / items read multiplies
+// a small partition read whole (CAPITALS, 20 items) by the sample's
+// ratio. A type whose items all sit in one fixed partition (its key a
+// name: CAPITALS, PLACE) that the sample read to its end is counted
+// exactly; the other types share the items left (total less the exact
+// counts) in proportion to their share of the sample. A type of many
+// partitions (USER#{id}) is estimated even when each was read whole, and
+// so is one whose only partition read has a key with an id in it
+// (GAME#g002): the items unread hold others.
+func EstimateCounts(es []Entity, total int64) {
+	exact, rest := 0, 0
+	for i := range es {
+		e := &es[i]
+		e.CountExact = e.Partial == 0 && fixedPartitionRE.MatchString(e.KeyTemplates["pk"])
+		if e.CountExact {
+			exact += e.Count
+		} else {
+			rest += e.Count
+		}
+	}
+	left := total - int64(exact)
+	if rest == 0 || left <= int64(rest) {
+		return // nothing to scale, or the sample holds all DynamoDB counted (its count lags)
+	}
+	scale := float64(left) / float64(rest)
+	for i := range es {
+		if !es[i].CountExact {
+			es[i].Count = int(math.Round(float64(es[i].Count) * scale))
+		}
+	}
+	sort.SliceStable(es, func(a, b int) bool { return es[a].Count > es[b].Count })
 }

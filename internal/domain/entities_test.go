@@ -36,3 +36,38 @@ func TestInferEntities(t *testing.T) {
 		t.Errorf("by keys: %s", strings.Join(names, ", "))
 	}
 }
+
+// TestEstimateCounts: a sample's type of one fixed partition read to its
+// end is counted exactly; types of many partitions, of a key with an id,
+// or of a partition the sample stopped inside, share the rest of the
+// table's items by their share of the sample.
+func TestEstimateCounts(t *testing.T) {
+	var items []EntityItem
+	add := func(n int, pk, sk string, partial bool) {
+		for i := range n {
+			items = append(items, EntityItem{PK: pk, SK: fmt.Sprintf(sk, i), Types: map[string]string{"PK": "S", "SK": "S"}, Partial: partial})
+		}
+	}
+	add(20, "CAPITALS", "C%02d", false) // read whole: exact
+	add(60, "PLACE", "P#%04d", true)    // the sample stopped inside it
+	add(1, "GAME#g002", "USER#u%d", false)
+	for i := range 19 {
+		add(1, fmt.Sprintf("USER#u%03d", i), "PROFILE#%d", false) // each read whole, many more unread
+	}
+	es := InferEntities(items, "#")
+	EstimateCounts(es, 1020)
+	var got []string
+	for _, e := range es {
+		got = append(got, fmt.Sprintf("%s=%d/%v", e.Name, e.Count, e.CountExact))
+	}
+	// 1,000 items left after CAPITALS' 20, shared 60:1:19 of the 80 read.
+	if want := "PLACE=750/false, USER·PROFILE=238/false, CAPITALS=20/true, GAME·USER=13/false"; strings.Join(got, ", ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, ", "), want)
+	}
+	// A sample that read all DynamoDB counted (its count lags) scales none.
+	es = InferEntities(items, "#")
+	EstimateCounts(es, 50)
+	if es[0].Count != 60 {
+		t.Errorf("a count past the table's: %+v", es[0])
+	}
+}

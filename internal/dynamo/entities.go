@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"errors"
-	"math"
 	"sync"
 	"time"
 
@@ -51,6 +50,7 @@ type EntitiesResult struct {
 func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesResult, error) {
 	var res EntitiesResult
 	var items []Item
+	var partial []bool // by item: its partition was not read to its end
 	var err error
 	if r.MaxRCU > 0 {
 		c = &Budgeted{Client: c, Max: r.MaxRCU}
@@ -59,8 +59,13 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	switch {
 	case r.PK != nil:
 		items, res.Sampled, res.Cost, err = readPartition(ctx, c, r)
+		partial = make([]bool, len(items))
+		for i := range partial {
+			partial[i] = res.Sampled
+		}
 	case r.MaxRCU <= 0 || whole <= r.MaxRCU:
 		items, res.Sampled, res.Cost, err = scanSegment(ctx, c, r, 0, 0, r.MaxRCU)
+		partial = partialTail(items, res.Sampled, r.Key)
 	default:
 		res.Segments = r.Segments
 		if res.Segments <= 0 {
@@ -69,20 +74,24 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 		// Each segment reads at least twice, at 0.5 RCU or more: one item,
 		// then as many as its share pays for at their size.
 		res.Segments = max(1, min(res.Segments, int(r.MaxRCU)))
-		items, res.Cost, err = scanSample(ctx, c, r, res.Segments)
+		items, partial, res.Cost, err = scanSample(ctx, c, r, res.Segments)
 		res.Sampled = true
 	}
 	if err != nil {
 		return res, err
 	}
-	named := EntitiesOf(items, r.Key, r.Delim)
-	res.Entities, res.Examples, res.Read = named.Entities, named.Examples, named.Read
-	scale := 1.0
-	if res.Sampled && r.PK == nil && r.ItemCount > int64(len(items)) && len(items) > 0 {
-		scale = float64(r.ItemCount) / float64(len(items))
+	res.Read = len(items)
+	res.Entities = domain.InferEntities(entityItems(items, partial, r.Key), r.Delim)
+	switch {
+	case !res.Sampled:
+		for i := range res.Entities {
+			res.Entities[i].CountExact = true
+		}
+	case r.PK == nil:
+		domain.EstimateCounts(res.Entities, r.ItemCount)
 	}
-	for i := range res.Entities {
-		res.Entities[i].Count = int(math.Round(float64(res.Entities[i].Count) * scale))
+	for _, e := range res.Entities {
+		res.Examples = append(res.Examples, items[e.Example])
 	}
 	return res, nil
 }
@@ -90,7 +99,7 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 // EntitiesOf names the entity types of items already read (a list's
 // loaded rows): no request, counts of those items only.
 func EntitiesOf(items []Item, key KeySchema, delim string) EntitiesResult {
-	res := EntitiesResult{Read: len(items), Entities: domain.InferEntities(entityItems(items, key), delim)}
+	res := EntitiesResult{Read: len(items), Entities: domain.InferEntities(entityItems(items, nil, key), delim)}
 	for _, e := range res.Entities {
 		res.Examples = append(res.Examples, items[e.Example])
 	}
@@ -145,10 +154,12 @@ func pageLimit(r EntitiesRequest, left float64) int32 {
 }
 
 // scanSample reads segments Scan segments in parallel, each to its share
-// of the budget.
-func scanSample(ctx context.Context, c Client, r EntitiesRequest, segments int) ([]Item, Cost, error) {
+// of the budget; partial says, by item, that its partition was not read
+// to its end.
+func scanSample(ctx context.Context, c Client, r EntitiesRequest, segments int) ([]Item, []bool, Cost, error) {
 	var mu sync.Mutex
 	var all []Item
+	var partial []bool
 	var total Cost
 	var first error
 	var wg sync.WaitGroup
@@ -156,17 +167,39 @@ func scanSample(ctx context.Context, c Client, r EntitiesRequest, segments int) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			items, _, cost, err := scanSegment(ctx, c, r, s, segments, r.MaxRCU/float64(segments))
+			items, stopped, cost, err := scanSegment(ctx, c, r, s, segments, r.MaxRCU/float64(segments))
 			mu.Lock()
 			defer mu.Unlock()
 			all, total = append(all, items...), total.Add(cost)
+			partial = append(partial, partialTail(items, stopped || err != nil, r.Key)...)
 			if err != nil && first == nil {
 				first = err
 			}
 		}()
 	}
 	wg.Wait()
-	return all, total, first
+	return all, partial, total, first
+}
+
+// partialTail marks, among one Scan segment's items in the order read,
+// those of a partition not read to its end: the last partition read, when
+// the segment stopped before its end. A segment reads whole partitions
+// one after the other (all of a partition's items share its key's hash,
+// which the segments divide), so every other partition was read whole:
+// the next item read is another partition's.
+func partialTail(items []Item, stopped bool, key KeySchema) []bool {
+	partial := make([]bool, len(items))
+	if !stopped || len(items) == 0 {
+		return partial
+	}
+	last, _ := KeyValueOf(items[len(items)-1][key.PK.Name])
+	for i := len(items) - 1; i >= 0; i-- {
+		if kv, _ := KeyValueOf(items[i][key.PK.Name]); kv.Literal() != last.Literal() {
+			break
+		}
+		partial[i] = true
+	}
+	return partial
 }
 
 // scanSegment reads one Scan segment (the whole table when total is 0)
@@ -216,10 +249,11 @@ func spent(err error) bool {
 }
 
 // entityItems is what entity inference reads of each item.
-func entityItems(items []Item, key KeySchema) []domain.EntityItem {
+// partial (nil: none) marks the items of partitions not read to their end.
+func entityItems(items []Item, partial []bool, key KeySchema) []domain.EntityItem {
 	out := make([]domain.EntityItem, len(items))
 	for i, it := range items {
-		e := domain.EntityItem{Types: map[string]string{}, Values: map[string]string{}}
+		e := domain.EntityItem{Types: map[string]string{}, Values: map[string]string{}, Partial: partial != nil && partial[i]}
 		if kv, ok := KeyValueOf(it[key.PK.Name]); ok {
 			e.PK = kv.Text
 		}

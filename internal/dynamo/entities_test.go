@@ -39,6 +39,20 @@ func entityItems(discriminator bool) []dynamo.Item {
 	return items
 }
 
+// bigAndSmall is Geography's layout: one big partition of places (PLACE,
+// 1,000 items of 1 KB) beside one small one (CAPITALS, 10 items).
+func bigAndSmall() []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i := range 1000 {
+		items = append(items, dynamo.Item{"PK": s("PLACE"), "SK": s(fmt.Sprintf("PLACE#%04d", i)), "Name": s(strings.Repeat("p", 1000))})
+	}
+	for i := range 10 {
+		items = append(items, dynamo.Item{"PK": s("CAPITALS"), "SK": s(fmt.Sprintf("C%02d", i)), "Capital": s("c")})
+	}
+	return items
+}
+
 // TestEntitiesOnBothBackends: the types of a table come from its
 // discriminator, or its keys; a whole read under the budget counts
 // exactly, a budget below the table's size samples and says so.
@@ -55,7 +69,10 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 			big = append(big, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ITEM#%03d", i)},
 				"body": &types.AttributeValueMemberS{Value: strings.Repeat("x", 2000)}})
 		}
-		return demo.CreateKeyTable(ctx, w, "EntitiesBigPartition", "S", big)
+		if err := demo.CreateKeyTable(ctx, w, "EntitiesBigPartition", "S", big); err != nil {
+			return err
+		}
+		return demo.CreateKeyTable(ctx, w, "EntitiesBigAndSmall", "S", bigAndSmall())
 	})
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
 	for name, c := range backends {
@@ -90,18 +107,56 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 			if err != nil || !res.Sampled || res.Segments != 2 || res.Cost.Requests < 2 || res.Cost.Billed > 2+0.5 || len(res.Entities) == 0 {
 				t.Errorf("%s %s sampled: %v sampled %v segments %d cost %+v types %d", name, tc.table, err, res.Sampled, res.Segments, res.Cost, len(res.Entities))
 			}
+			// Types of many partitions ({id} in the partition key) are
+			// estimated even when each partition was read whole: the
+			// items unread hold more of them.
+			for _, e := range res.Entities {
+				if e.CountExact {
+					t.Errorf("%s %s sampled: %s=%d counted exact", name, tc.table, e.Name, e.Count)
+				}
+			}
+		}
+		// A sample counts exactly the type of a partition it read to its
+		// end (CAPITALS: the next item its segment read was another
+		// partition's, or the segment ended) and scales only the rest, by
+		// the items not counted exactly: scaling every type by the table's
+		// items over those read had multiplied the small partition's 10
+		// by ~10.
+		big, small := 0, 0
+		for _, it := range bigAndSmall() {
+			if it["PK"].(*types.AttributeValueMemberS).Value == "PLACE" {
+				big++
+			} else {
+				small++
+			}
+		}
+		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigAndSmall", Key: key, MaxRCU: 16, SizeBytes: int64(big)*1100 + int64(small)*40, ItemCount: int64(big + small)})
+		if err != nil || !res.Sampled || res.Read >= big {
+			t.Fatalf("%s big and small: %v sampled %v read %d", name, err, res.Sampled, res.Read)
+		}
+		counts := map[string]domain.Entity{}
+		for _, e := range res.Entities {
+			counts[e.Name] = e
+		}
+		if e := counts["CAPITALS"]; e.Count != small || !e.CountExact {
+			t.Errorf("%s big and small: CAPITALS=%d exact %v, want %d exact (%d items read)", name, e.Count, e.CountExact, small, res.Read)
+		}
+		// The big partition's estimate: within 5%% of its items (all the
+		// table's items not counted exactly are its), and said estimated.
+		if e := counts["PLACE"]; e.CountExact || e.Count < big*95/100 || e.Count > big*105/100 {
+			t.Errorf("%s big and small: PLACE=%d exact %v, want %d ±5%% estimated", name, e.Count, e.CountExact, big)
 		}
 		// One partition: its types only.
 		pk := domain.S("USER#user001")
-		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesKeys", Key: key, PK: &pk, MaxRCU: 100})
-		if err != nil || len(res.Entities) != 1 || res.Entities[0].Count != 1 {
+		res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesKeys", Key: key, PK: &pk, MaxRCU: 100})
+		if err != nil || len(res.Entities) != 1 || res.Entities[0].Count != 1 || !res.Entities[0].CountExact {
 			t.Errorf("%s one partition: %v %+v", name, err, res.Entities)
 		}
 		// A partition read to the budget counts the items it read: the
 		// table's item count says nothing of one partition's.
 		pk = domain.S("P")
 		res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigPartition", Key: key, PK: &pk, MaxRCU: 1, SizeBytes: 100000 * 2048, ItemCount: 100000})
-		if err != nil || !res.Sampled || res.Read >= 50 || len(res.Entities) != 1 || res.Entities[0].Count != res.Read {
+		if err != nil || !res.Sampled || res.Read >= 50 || len(res.Entities) != 1 || res.Entities[0].Count != res.Read || res.Entities[0].CountExact {
 			t.Errorf("%s partition past the budget: %v sampled %v read %d %+v", name, err, res.Sampled, res.Read, res.Entities)
 		}
 	}

@@ -39,8 +39,8 @@ func admissionsDB(t *testing.T) *memory.DB {
 // TestEntitiesOfTheTable: E on a table's partitions names its entity
 // types (here from the keys: the whole table costs less than the budget,
 // so the counts are exact and said so), the selected type's attributes
-// with how often each is present; enter lists a type's items, esc comes
-// back. E is in the help where it acts, at every size.
+// with how often each is present; enter lists a type's items from the
+// whole table, esc comes back. E is in the help where it acts, at every size.
 func TestEntitiesOfTheTable(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		h := newHarness(t, sz[0], sz[1], Config{Table: "Shop", Now: demoClock})
@@ -53,7 +53,10 @@ func TestEntitiesOfTheTable(t *testing.T) {
 		h.keys("down")
 		h.contains(t, "w#{n} / p#{n} · 5 attributes", "100%  Stock   N")
 		h.keys("enter")
-		h.contains(t, "entity w#{n} / p#{n}", `begins_with(SK, :prefix)`, `:prefix="p#"`)
+		// A type of many partitions (w#{n}) is listed from the whole
+		// table (it had been w#1's items alone): the search through its
+		// key templates' leads.
+		h.contains(t, "Search Shop · 30 matches", `begins_with(PK, "w#") and begins_with(SK, "p#")`, "w#1  p#1001", "w#3  p#1001")
 		h.keys("esc")
 		h.contains(t, "Shop · 5 entity types")
 		h.keys("esc")
@@ -73,15 +76,15 @@ func TestEntitiesOfTheTable(t *testing.T) {
 }
 
 // TestEntitiesByDiscriminator: items that carry their type (onetable's
-// _type) are named by it, and enter lists one type's items with the
-// discriminator as the filter.
+// _type) are named by it, and enter lists one type's items, the whole
+// table searched with the discriminator as the filter.
 func TestEntitiesByDiscriminator(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "Admissions · 2 entity types · exact: 13 items read", "Admission        12  patient#{n} / admission#{time:epoch-ms}#{id}  _type", "Patient           1",
 		"Admission · 4 attributes", "  33%  ward")
 	h.keys("enter")
-	h.contains(t, "entity Admission", `filter _type = "Admission"`, "12 matched of 13 scanned")
+	h.contains(t, "Search Admissions · 12 matches", `filter › _type = "Admission"`, "scanned 13 · matched 12")
 }
 
 // TestEntitiesOfAPartition: E on a partition's items names the types of
@@ -114,6 +117,21 @@ func TestEntitiesSampled(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "ChatMessages", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "ChatMessages · 1 entity type · sampled:", "counts estimated", "≈", "segments in parallel, a sample of up to 100 RCU")
+	// Geography's small partition CAPITALS, read to its end by the
+	// sample, is counted (20, no ≈); only PLACE's count is estimated (it
+	// had said CAPITALS ≈403).
+	h = newHarness(t, 120, 35, Config{Table: "Geography", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Geography · 2 entity types · sampled:", "1 count exact, ≈ estimated", "≈20,578", "CAPITALS")
+	for _, line := range splitLines(h.screen()) {
+		if strings.Contains(line, "CAPITALS ") && strings.Contains(line, "{id}") && (strings.Contains(line, "≈") || !strings.Contains(line, " 20 ")) {
+			t.Errorf("CAPITALS is counted exactly, 20: %q", line)
+		}
+	}
+	// A type of one fixed partition is listed from that partition (a
+	// Query), not searched for through the table.
+	h.keys("down", "enter")
+	h.contains(t, "entity CAPITALS", "PK = :pk", `"CAPITALS"`)
 }
 
 // TestEntitiesTakeAnyKey: every key on the Entities view, and on the

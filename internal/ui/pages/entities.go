@@ -120,11 +120,19 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	return e, nil
 }
 
-// openType lists the items of entity type i: in the partition of its
-// example (the partition itself, on a partition's view), filtered to the
-// discriminator's value, or to the sort keys its template begins with.
+// openType lists the items of entity type i: on a table's view, of a type
+// of many partitions (a placeholder in its partition key template), the
+// search of the whole table through the type's filter; else in the
+// partition of its example (the partition itself, on a partition's view),
+// filtered to the discriminator's value, or to the sort keys its template
+// begins with.
 func (e *Entities) openType(i int) tea.Cmd {
 	ent, example := e.res.Entities[i], e.res.Examples[i]
+	if e.req.PK == nil && e.held == nil && strings.Contains(ent.KeyTemplates["pk"], "{") {
+		if n := e.typeFilter(ent); n != nil {
+			return open(NewSearchOf(e.c, e.info, e.req.Index, n))
+		}
+	}
 	pk, ok := dynamo.KeyValueOf(example[e.req.Key.PK.Name])
 	if !ok {
 		return nil
@@ -139,6 +147,33 @@ func (e *Entities) openType(i int) tea.Cmd {
 		p.Filter(domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}})
 	}
 	return open(p)
+}
+
+// typeFilter is the filter of a type's items: its discriminator's value,
+// else the text its key templates begin with (begins_with on string keys);
+// nil when neither tells the type apart.
+func (e *Entities) typeFilter(ent domain.Entity) domain.FilterNode {
+	if ent.Discriminator != "" {
+		return domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}}
+	}
+	var n domain.FilterNode
+	keys := []dynamo.KeyAttr{e.req.Key.PK}
+	if e.req.Key.SK != nil {
+		keys = append(keys, *e.req.Key.SK)
+	}
+	for i, k := range keys {
+		lead := templateLead(ent.KeyTemplates[[]string{"pk", "sk"}[i]])
+		if k.Type != domain.TypeS || lead == "" {
+			continue
+		}
+		f := domain.Func{Name: "begins_with", Path: domain.Path{{Name: k.Name}}, Arg: domain.Value{Kind: domain.ValString, Text: lead}}
+		if n == nil {
+			n = f
+		} else {
+			n = domain.And{L: n, R: f}
+		}
+	}
+	return n
 }
 
 // templateLead is the fixed text a key template begins with: every key of
@@ -158,7 +193,7 @@ func (e *Entities) refresh() {
 		case 0:
 			return common.Sanitize(ent.Name)
 		case 1:
-			if e.res.Sampled && e.req.PK == nil {
+			if e.res.Sampled && e.req.PK == nil && !ent.CountExact {
 				return "≈" + common.Thousands(ent.Count)
 			}
 			return common.Thousands(ent.Count)
@@ -239,6 +274,15 @@ func (e *Entities) title() string {
 	case e.res.Sampled && e.req.PK != nil:
 		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
 	case e.res.Sampled:
+		exact := 0
+		for _, ent := range e.res.Entities {
+			if ent.CountExact {
+				exact++
+			}
+		}
+		if exact > 0 { // partitions read to their end: counted, not estimated
+			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(exact, "count", "counts") + " exact, ≈ estimated"
+		}
 		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, counts estimated"
 	}
 	return t + "exact: " + common.Plural(e.res.Read, "item", "items") + " read"

@@ -67,6 +67,15 @@ func NewSearch(c *common.Common, info dynamo.TableInfo, index string) *Search {
 	return s
 }
 
+// NewSearchOf returns the search of a table (or index) through filter n,
+// read as soon as the page opens: enter on a type of the table's Entities
+// view lists that type's items from the whole table.
+func NewSearchOf(c *common.Common, info dynamo.TableInfo, index string, n domain.FilterNode) *Search {
+	s := NewSearch(c, info, index)
+	s.node = n
+	return s
+}
+
 // NewStatementResults lists what a PartiQL statement reads: the search
 // plan translated it to, read as soon as the page opens.
 func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, plan domain.Plan, r dynamo.SearchRequest) *Search {
@@ -115,6 +124,9 @@ func (s *Search) keyNames() []string {
 func (s *Search) Init() tea.Cmd {
 	if s.plan != nil && !s.begun {
 		return s.startRequest(s.prepared)
+	}
+	if s.node != nil && !s.begun { // NewSearchOf: its filter given
+		return s.start(s.node)
 	}
 	return nil
 }
