@@ -206,6 +206,16 @@ func TestCompareMasked(t *testing.T) {
 			}
 		})
 	}
+	// = on one item: its stand-in sort key asks for the real one.
+	h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "zulupart", Now: demoClock, Mask: []string{"PK", "SK", "v", "w"}})
+	h.keys("2", "down", "enter") // the item bravokey
+	h.keys("=", "enter")         // OrdersRight, the first other table
+	h.contains(t, "vs table OrdersRight · 1 differ · 0 only-left · 0 only-right · 0 same", "~ v  \"‹m")
+	for _, s := range secrets {
+		if strings.Contains(h.screen(), s) {
+			t.Fatalf("%q shown under the mask:\n%s", s, h.screen())
+		}
+	}
 }
 
 // TestComparePagesTakeAnyKey: the picker and the comparison take every
