@@ -17,6 +17,7 @@ type partiqlFlags struct {
 	commandIO
 	statement, output, resume string
 	explain                   bool
+	segments                  int
 	maxRCU                    float64
 }
 
@@ -45,10 +46,12 @@ any request.
 --explain prints the plan as JSON and reads nothing (the table's
 description, which costs no RCU, gives its keys and size): operation,
 table, index, keyCondition, filter, projection, worstCaseRCU (what reading
-the whole table costs, from its size) and budgetRCU. Stops at the budget
+the whole table costs, from its size) and budgetRCU. A Scan reads in as
+many parallel segments as the table's size calls for, or --segments N
+(a Query has none: --segments on one is refused). Stops at the budget
 as scan does (exit 3, with --resume).`,
 		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
-  dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --max-rcu 100
+  dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --segments 4 --max-rcu 100
   dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['portland', 'seattle'] ORDER BY TimeUser DESC" --output json
   dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -65,6 +68,7 @@ as scan does (exit 3, with --resume).`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.explain, "explain", false, "print the plan as JSON and read nothing")
+	fl.IntVar(&f.segments, "segments", 0, segmentsHelp)
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where the same statement stopped at --max-rcu (the token its message gave)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
@@ -95,6 +99,9 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err := checkOutput(f.output); err != nil {
 		return err
 	}
+	if err := checkSegments(f.segments); err != nil {
+		return err
+	}
 	if err := checkToken(f.resume, "partiql"); err != nil {
 		return err
 	}
@@ -118,7 +125,12 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err != nil {
 		return partiqlRefused(err)
 	}
-	if n, ok := dynamo.SearchTokenStreams(f.resume); ok && len(plan.Queries) == 0 {
+	switch n, ok := dynamo.SearchTokenStreams(f.resume); {
+	case f.segments > 0 && len(plan.Queries) > 0:
+		return usage("leave --segments out: the statement pins the partition key, so it is a Query, read in key order", "--segments applies to a Scan, and this statement is a Query")
+	case f.segments > 0:
+		r.Segments = f.segments // a token of other segments is refused as another read's
+	case ok && len(plan.Queries) == 0:
 		r.Segments = n // the segments it began with, whatever the size says now
 	}
 	masked := masking(conn.client, mask, info)

@@ -29,8 +29,9 @@ func (f scanFlags) validate() error {
 	switch {
 	case f.table == "":
 		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
-	case f.segments < 0 || f.segments > maxSearchSegments:
-		return usage(fmt.Sprintf("give 1 to %d segments, or leave --segments out to have them chosen from the table's size", maxSearchSegments), "--segments %d is out of range", f.segments)
+	}
+	if err := checkSegments(f.segments); err != nil {
+		return err
 	}
 	if err := checkToken(f.resume, "scan"); err != nil {
 		return err
@@ -46,6 +47,17 @@ func checkToken(token, command string) error {
 	}
 	return nil
 }
+
+// checkSegments refuses a --segments out of range (0: not given).
+func checkSegments(n int) error {
+	if n < 0 || n > maxSearchSegments {
+		return usage(fmt.Sprintf("give 1 to %d segments, or leave --segments out to have them chosen from the table's size", maxSearchSegments), "--segments %d is out of range", n)
+	}
+	return nil
+}
+
+// segmentsHelp is --segments' help, the same in scan and partiql.
+const segmentsHelp = "read in this many parallel segments (0: chosen from the table's size)"
 
 // maxSearchSegments bounds --segments: each segment's read costs at least
 // 0.5 RCU, even empty.
@@ -97,7 +109,7 @@ description too).`,
 	fl.StringVar(&f.table, "table", "", "table to scan (required)")
 	fl.StringVar(&f.index, "index", "", "scan this GSI or LSI instead of the base table")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
-	fl.IntVar(&f.segments, "segments", 0, "read in this many parallel segments (0: chosen from the table's size)")
+	fl.IntVar(&f.segments, "segments", 0, segmentsHelp)
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a scan stopped at --max-rcu (the token its message gave)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")

@@ -152,6 +152,7 @@ func TestSearchCommandsEqualFilteredFullRead(t *testing.T) {
 			{[]string{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`}, cedarville},
 			{[]string{"scan", "--table", "Locations", "--filter", `City = "CEDARVILLE"`, "--segments", "4"}, cedarville},
 			{[]string{"partiql", `SELECT * FROM "Locations" WHERE City = 'CEDARVILLE'`}, cedarville},
+			{[]string{"partiql", `SELECT * FROM "Locations" WHERE City = 'CEDARVILLE'`, "--segments", "4"}, cedarville},
 			{[]string{"partiql", `SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#') AND DriveThru = true`}, nyDriveThru},
 		} {
 			var want []string
@@ -227,6 +228,44 @@ func TestSearchOutputAndRefusals(t *testing.T) {
 		if got, _ := json.Marshal(plan[k]); string(got) != string(must(json.Marshal(v))) {
 			t.Errorf("plan %s = %s, want %v", k, got, v)
 		}
+	}
+}
+
+// TestPartiQLSegments: partiql --segments N reads its Scan in N segments
+// as scan --segments does (the plan and the stderr line say so, and a
+// token of other segments is refused); out of range, or on a statement
+// that is a Query, it is refused before any item is read.
+func TestPartiQLSegments(t *testing.T) {
+	isolateAWS(t)
+	scan := `SELECT * FROM DeviceLogs WHERE Level = 'ERROR'`
+	out, _ := mustRun(t, "partiql", "--demo", "--explain", "--segments", "5", scan)
+	var plan struct {
+		Operation string `json:"operation"`
+		Segments  int    `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil || plan.Operation != "Scan" || plan.Segments != 5 {
+		t.Fatalf("--explain --segments 5: %+v (%v)\n%s", plan, err, out)
+	}
+	_, stderr, code := cli(t, "partiql", "--demo", "--segments", "3", "--max-rcu", "20", scan)
+	token := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || token == nil || !strings.Contains(stderr, "in 3 segments") {
+		t.Fatalf("--segments 3 at 20 RCU: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := cli(t, "partiql", "--demo", "--segments", "2", "--resume", token[1], scan); code != exitUsage || !strings.Contains(stderr, "--resume") {
+		t.Errorf("a 3-segment token with --segments 2: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := cli(t, "partiql", "--demo", "--segments", "3", "--resume", token[1], "--max-rcu", "none", scan); code != exitOK {
+		t.Errorf("the token with its own --segments 3: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"partiql", "--demo", "--segments", "65", scan}, "--segments 65 is out of range"},
+		{[]string{"partiql", "--demo", "--segments", "-1", scan}, "--segments -1 is out of range"},
+		{[]string{"partiql", "--demo", "--segments", "4", `SELECT * FROM Locations WHERE PK = 'USA'`}, "--segments applies to a Scan"},
+	} {
+		checkBadInput(t, tc.args, exitUsage, tc.want)
 	}
 }
 

@@ -33,7 +33,8 @@ func newTablesCmd(ctx context.Context, g *globals) *cobra.Command {
 		Short: "List tables with key schema, indexes, item count and size",
 		Long: `tables lists every table with its key schema (attribute names and types),
 its global and local secondary indexes (keys and projection), the item
-count and size DynamoDB reports (updated by DynamoDB about every six hours),
+count and size DynamoDB reports (updated by DynamoDB about every six hours;
+both 0 is not yet reported: – in text, "countsReported": false in JSON),
 its DynamoDB stream (enabled, view type, label and ARN in JSON), which
 dynascope changes reads, and its Time to Live (the TTL column: the attribute and
 its status, DISABLED, or UNKNOWN where it cannot be read; dynascope ttl
@@ -125,8 +126,28 @@ func describeAll(ctx context.Context, c dynamo.Client, names []string) ([]dynamo
 	return infos, nil, nil
 }
 
+// tableJSON is a table in tables --output json: its TableInfo and, where
+// DynamoDB reports 0 items and 0 bytes, "countsReported": false (the
+// figures are updated about every six hours and dynalite never sets them,
+// so a 0 there is no count, not an empty table).
+type tableJSON struct {
+	dynamo.TableInfo
+	CountsReported *bool `json:"countsReported,omitempty"`
+}
+
+// countsUnreported says a table's item count and size are both 0: not yet
+// reported rather than an empty table (the explorer shows "–" too).
+func countsUnreported(t dynamo.TableInfo) bool { return t.ItemCount == 0 && t.SizeBytes == 0 }
+
 func writeTablesJSON(w io.Writer, infos []dynamo.TableInfo, env *config.Environment) error {
-	doc := map[string]any{"tables": infos}
+	tables := make([]tableJSON, len(infos))
+	for i, t := range infos {
+		tables[i].TableInfo = t
+		if countsUnreported(t) {
+			tables[i].CountsReported = new(false)
+		}
+	}
+	doc := map[string]any{"tables": tables}
 	if env != nil {
 		doc["environment"] = map[string]string{"label": env.Label, "color": env.Hex()}
 	}
@@ -147,7 +168,11 @@ func writeTablesText(w io.Writer, infos []dynamo.TableInfo) error {
 		if t.Stream.ARN != "" {
 			stream = export.OneLine(t.Stream.View)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), t.ItemCount, humanBytes(t.SizeBytes), stream, ttlWords(t.TTL))
+		items, size := fmt.Sprint(t.ItemCount), humanBytes(t.SizeBytes)
+		if countsUnreported(t) {
+			items, size = "–", "–" // not reported yet, as the explorer shows it
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", export.OneLine(t.Name), keyAttr(&t.Key.PK), keyAttr(t.Key.SK), items, size, stream, ttlWords(t.TTL))
 		for _, ix := range t.Indexes {
 			proj := ix.Projection
 			if len(ix.NonKeyAttributes) > 0 {

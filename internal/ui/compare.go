@@ -14,12 +14,6 @@ func (m *Model) compare() (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
-	if m.masked != nil {
-		// Each side's stand-ins would be its own: equal values would
-		// differ on screen. The headless diff compares masked sides.
-		m.sayWhy("No comparison here", "values are masked: dynascope diff --mask compares masked sides")
-		return nil, true
-	}
 	q, info, why := c.Compared()
 	if why != "" {
 		m.sayWhy("No comparison here", why)

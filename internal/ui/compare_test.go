@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
@@ -111,15 +112,109 @@ func TestCompareOneItem(t *testing.T) {
 	h.contains(t, "Orders › p › b")
 }
 
-// TestCompareRefusesMaskedValues: under --mask, = says why it does not
-// compare (each side's stand-ins would be its own) and reads nothing.
-func TestCompareRefusesMaskedValues(t *testing.T) {
-	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Mask: []string{"StreetAddress"}})
-	before := h.rec.count("ListTables")
-	h.keys("=")
-	h.said(t, "No comparison here: values are masked")
-	if h.rec.count("ListTables") != before {
-		t.Error("= under masking read the table list")
+// secretItems are compareItems with values that read as nothing else on
+// screen, each one masked in TestCompareMasked.
+func secretItems(right bool) []dynamo.Item {
+	real := strings.NewReplacer("p", "zulupart", "a", "alphakey", "b", "bravokey", "c", "charliekey", "e", "echokey", "new", "novemberval")
+	num := map[string]string{"1": "1111", "2": "2222", "20": "20202", "3": "3333", "5": "5555"}
+	var out []dynamo.Item
+	for _, it := range compareItems(right) {
+		if it["PK"].(*types.AttributeValueMemberS).Value != "p" {
+			continue
+		}
+		c := dynamo.Item{}
+		for k, v := range it {
+			switch v := v.(type) {
+			case *types.AttributeValueMemberS:
+				c[k] = &types.AttributeValueMemberS{Value: real.Replace(v.Value)}
+			case *types.AttributeValueMemberN:
+				c[k] = &types.AttributeValueMemberN{Value: num[v.Value]}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestCompareMasked: under masking = compares as it does unmasked (the
+// same keys differ, the same counts, the same changed attributes) and
+// shows stand-ins only: no masked value on the picker, the list or any
+// key's diff. Both sides are shown through one mask, so a value equal on
+// both reads equal; a right-hand table masked more (its own mask = [...])
+// is shown through both masks joined. The embedded backend and dynalite
+// on either side, and another table of the connection.
+func TestCompareMasked(t *testing.T) {
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	for _, side := range []struct {
+		w     dynamo.Writer
+		table string
+		right bool
+	}{{mem, "Orders", false}, {dl, "Orders", true}, {dl, "Shipments", false}, {mem, "Shipments", true}, {mem, "OrdersRight", true}} {
+		if err := demo.CreateKeyTable(ctx, side.w, side.table, "S", secretItems(side.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secrets := []string{"zulupart", "alphakey", "bravokey", "charliekey", "echokey", "novemberval", "1111", "2222", "20202", "3333", "5555"}
+	backends := map[string]dynamo.Client{"memory": mem, "dynalite": dl}
+	for _, tc := range []struct {
+		name, left, right, table string
+		pick                     []string
+		mask                     []string
+		tables                   map[string]config.TableSettings
+	}{
+		{"memory against dynalite", "memory", "dynalite", "Orders", []string{"enter"}, []string{"PK", "SK", "v", "w"}, nil},
+		{"dynalite against memory", "dynalite", "memory", "Shipments", []string{"enter"}, []string{"PK", "SK", "v", "w"}, nil},
+		{"another table masked more", "memory", "memory", "Orders", []string{"down", "enter"}, []string{"PK", "SK", "v"},
+			map[string]config.TableSettings{"OrdersRight": {Mask: []string{"w"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			against := func(_ context.Context, s common.Side, _ dynamo.KeySchema) (dynamo.Client, string, error) {
+				return backends[tc.right], s.Label, nil
+			}
+			run := func(mask []string, tables map[string]config.TableSettings) (screens []string) {
+				h := newHarness(t, 120, 35, Config{Client: backends[tc.left], Table: tc.table, PK: "zulupart", Now: demoClock, Mask: mask, Tables: tables,
+					Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+				h.keys("=")
+				screens = append(screens, h.screen())
+				h.keys(tc.pick...)
+				h.contains(t, "1 differ · 1 only-left · 1 only-right · 1 same")
+				for range 3 {
+					screens = append(screens, h.screen())
+					h.keys("down")
+				}
+				return screens
+			}
+			plain := run(nil, nil)
+			if !strings.Contains(plain[1], "~ v  2222 → 20202") || !strings.Contains(plain[1], `+ w  "novemberval"`) {
+				t.Fatalf("unmasked, the differing item reads:\n%s", plain[1])
+			}
+			masked := run(tc.mask, tc.tables)
+			all := strings.Join(masked, "\n")
+			for _, s := range secrets {
+				if strings.Contains(all, s) {
+					t.Fatalf("%q shown under the mask:\n%s", s, all)
+				}
+			}
+			// The same rows, in the same order, each with its stand-in key;
+			// the differing item changes v and adds w, both stand-ins.
+			for _, want := range []string{"differs", "only-left", "only-right", "~ v  \"‹m", "+ w  \"‹m", "Only on the left", "Only on the right"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("masked, no %q:\n%s", want, all)
+				}
+			}
+		})
+	}
+	// = on one item: its stand-in sort key asks for the real one.
+	h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "zulupart", Now: demoClock, Mask: []string{"PK", "SK", "v", "w"}})
+	h.keys("2", "down", "enter") // the item bravokey
+	h.keys("=", "enter")         // OrdersRight, the first other table
+	h.contains(t, "vs table OrdersRight · 1 differ · 0 only-left · 0 only-right · 0 same", "~ v  \"‹m")
+	for _, s := range secrets {
+		if strings.Contains(h.screen(), s) {
+			t.Fatalf("%q shown under the mask:\n%s", s, h.screen())
+		}
 	}
 }
 
