@@ -369,7 +369,11 @@ func TestCountOnResumesWhereItStopped(t *testing.T) {
 			b := &billing{Client: demoData(t)}
 			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Geography", PK: "PLACE", CountBudget: budget})
 			walked := b.spent()
-			h.keys("c", "c") // asked first (the table is larger than the budget), then counted
+			h.keys("c") // asked first: the table is larger than the budget
+			if s := h.screen(); !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " "), "over the 100 RCU budget.") {
+				t.Fatalf("the question is cut:\n%s", s)
+			}
+			h.keys("c") // then counted
 			h.said(t, "stopped at the count budget of 100 RCU")
 			h.said(t, "; c counts on")
 			h.said(t, "each c reads on with another 100 RCU")

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -662,10 +663,12 @@ func (t *Tree) View() string {
 		return t.picker.view(st, t.w, t.h)
 	}
 	if t.confirm {
-		h := t.h - 4
-		prompt := st.Notice.Render(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
-			t.countEstimate(), t.budget())) + "\n" + st.Dim.Render("c counts anyway, stopping at the budget and keeping counts · esc cancels")
-		return common.Frame(st, title, t.grid.View(), t.w, h) + "\n" + common.Frame(st, "Count?", prompt, t.w, 4)
+		// Wrapped, never cut: the figures and what c does are the point.
+		wrap := func(s string) string { return ansi.Wrap(s, max(20, t.w-4), " ") }
+		prompt := st.Notice.Render(wrap(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
+			t.countEstimate(), t.budget()))) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
+		box := strings.Count(prompt, "\n") + 3
+		return common.Frame(st, title, t.grid.View(), t.w, t.h-box) + "\n" + common.Frame(st, "Count?", prompt, t.w, box)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
 }
