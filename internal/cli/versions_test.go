@@ -279,7 +279,7 @@ func TestPublishedLayouts(t *testing.T) {
 			}
 		}
 		out, _ = mustRun(t, append([]string{"entities", "--table", "Admissions", "--output", "csv"}, conn("Admissions")...)...)
-		if !strings.Contains(out, "Admission,60,false,patient#{n},admission#{time:epoch-ms}#{id},_type,") || !strings.Contains(out, "Patient,1,false,") {
+		if !strings.Contains(out, "Admission,60,true,false,patient#{n},admission#{time:epoch-ms}#{id},_type,") || !strings.Contains(out, "Patient,1,true,false,") {
 			t.Errorf("%s: entities\n%s", name, out)
 		}
 	}
