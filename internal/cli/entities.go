@@ -85,13 +85,9 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	if err != nil {
 		return err
 	}
-	info, _, err := dynamo.DescribeTable(ctx, conn.client, f.table)
+	info, key, err := describeKey(ctx, conn.client, f.table, f.index)
 	if err != nil {
 		return err
-	}
-	key, err := info.KeyFor(f.index)
-	if err != nil {
-		return noIndex(info, f.index)
 	}
 	req := dynamo.EntitiesRequest{Table: f.table, Index: f.index, Key: key, MaxRCU: f.maxRCU, SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: f.delimiter}
 	if f.pk != "" {

@@ -177,17 +177,27 @@ func billedWords(c dynamo.Cost) string {
 // its items weigh, at least one read unit.
 const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0.5 a read"
 
+// describeKey describes the table and picks the key schema of the base
+// table (index "") or of the named index, which it must have.
+func describeKey(ctx context.Context, c dynamo.Client, table, index string) (dynamo.TableInfo, dynamo.KeySchema, error) {
+	info, _, err := dynamo.DescribeTable(ctx, c, table)
+	if err != nil {
+		return info, dynamo.KeySchema{}, err
+	}
+	key, err := info.KeyFor(index)
+	if err != nil {
+		return info, key, noIndex(info, index)
+	}
+	return info, key, nil
+}
+
 // keyQuery describes the table (or index) to type the partition key value
 // by its key schema; a value mistyped for a key the mask covers is not
 // repeated in the error.
 func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.Mask) (domain.KeyQuery, dynamo.TableInfo, error) {
-	info, _, err := dynamo.DescribeTable(ctx, c, f.table)
+	info, key, err := describeKey(ctx, c, f.table, f.index)
 	if err != nil {
 		return domain.KeyQuery{}, info, err
-	}
-	key, err := info.KeyFor(f.index)
-	if err != nil {
-		return domain.KeyQuery{}, info, noIndex(info, f.index)
 	}
 	pk, err := onePartition(f.pk)
 	if err != nil {

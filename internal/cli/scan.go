@@ -138,13 +138,9 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return err
 	}
-	info, _, err := dynamo.DescribeTable(ctx, conn.client, f.table)
+	info, key, err := describeKey(ctx, conn.client, f.table, f.index)
 	if err != nil {
 		return err
-	}
-	key, err := info.KeyFor(f.index)
-	if err != nil {
-		return noIndex(info, f.index)
 	}
 	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
 	if r.Segments == 0 {
