@@ -111,7 +111,7 @@ func TestStreamsAndListingThroughHostileServers(t *testing.T) {
 				recs[0].(map[string]any)["dynamodb"].(map[string]any)["NewImage"] = map[string]any{"odd": map[string]any{"Q": 1}}
 			}
 		}
-		proxy.HugeBytes = 200 << 20
+		proxy.SetHugeBytes(200 << 20)
 		proxy.Set(c.fault, 1)
 		proxy.OnlyOn(c.op)
 		t0 := time.Now()

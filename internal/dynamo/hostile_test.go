@@ -33,7 +33,7 @@ func hierQuery(start dynamo.Item) dynamo.PageRequest {
 func TestHugeAnswerRefused(t *testing.T) {
 	hierBackends(t)
 	faulty, proxy, log := faultyClient(t, 3)
-	proxy.HugeBytes = 300 << 20
+	proxy.SetHugeBytes(300 << 20)
 	proxy.Set(dynalitetest.FaultHuge, 1)
 	runtime.GC()
 	var before, after runtime.MemStats
@@ -434,7 +434,7 @@ func TestHugeStreamAnswerRefused(t *testing.T) {
 	sc, proxy := guardedStreams(t)
 	for _, size := range []int64{200 << 20, 1 << 40} {
 		proxy.Clear()
-		proxy.HugeBytes = size
+		proxy.SetHugeBytes(size)
 		proxy.Set(dynalitetest.FaultHuge, 1)
 		proxy.OnlyOn("GetRecords")
 		runtime.GC()

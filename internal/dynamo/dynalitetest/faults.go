@@ -28,7 +28,7 @@ const (
 	FaultReset        Fault = "connection reset"
 	FaultTruncated    Fault = "truncated body"
 	FaultExpired      Fault = "ExpiredTokenException"
-	// FaultHuge answers with a body of HugeBytes (no Content-Length, sent
+	// FaultHuge answers with a body of SetHugeBytes's size (no Content-Length, sent
 	// as it is made): no DynamoDB page is that big.
 	FaultHuge Fault = "huge"
 	// FaultRepeatCursor answers a read as if it were the first page, with
@@ -66,8 +66,8 @@ var errorTypes = map[Fault]string{
 type FaultProxy struct {
 	URL  string
 	Slow time.Duration // how long a slow response waits (default 300 ms)
-	// HugeBytes is the size of a huge answer (default 64 MB).
-	HugeBytes int64
+	// hugeBytes is the size of a huge answer (default 64 MB; SetHugeBytes).
+	hugeBytes int64
 	// Rewrite is FaultRewrite's change to an answer of op (GetItem,
 	// Query…): the answer's JSON decoded, to change in place.
 	Rewrite func(op string, answer map[string]any)
@@ -117,7 +117,7 @@ func (p *FaultProxy) FailNext(n int, f Fault) {
 
 // NewFaultProxy starts a proxy to target (a server's endpoint URL).
 func NewFaultProxy(target string, seed uint64) *FaultProxy {
-	p := &FaultProxy{Slow: 300 * time.Millisecond, HugeBytes: 64 << 20, rates: map[Fault]float64{}, rng: rand.New(rand.NewPCG(seed, 1)),
+	p := &FaultProxy{Slow: 300 * time.Millisecond, hugeBytes: 64 << 20, rates: map[Fault]float64{}, rng: rand.New(rand.NewPCG(seed, 1)),
 		seen: map[Fault]int{}, ops: map[string]int{}, cursor: map[string]json.RawMessage{}}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serve(w, r, target) }))
 	p.URL = p.srv.URL
@@ -126,6 +126,14 @@ func NewFaultProxy(target string, seed uint64) *FaultProxy {
 
 // Close stops the proxy.
 func (p *FaultProxy) Close() { p.srv.Close() }
+
+// SetHugeBytes sets the size of FaultHuge's answer; a huge answer still
+// being sent to a client that hung up keeps the size it began with.
+func (p *FaultProxy) SetHugeBytes(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hugeBytes = n
+}
 
 // Set sets the rate (0 to 1) at which a fault is injected.
 func (p *FaultProxy) Set(f Fault, rate float64) {
@@ -338,15 +346,18 @@ func truncate(w http.ResponseWriter, resp *http.Response, out []byte) bool {
 	return true
 }
 
-// huge streams a body of HugeBytes that starts as a Query answer would,
+// huge streams a body of hugeBytes that starts as a Query answer would,
 // without a Content-Length, never holding more than a chunk.
 func (p *FaultProxy) huge(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	w.WriteHeader(http.StatusOK)
 	item := []byte(`{"PK":{"S":"` + strings.Repeat("x", 1000) + `"}},`)
 	chunk := bytes.Repeat(item, 64)
+	p.mu.Lock()
+	size := p.hugeBytes
+	p.mu.Unlock()
 	_, _ = io.WriteString(w, `{"Count":1,"Items":[`)
-	for sent := int64(0); sent < p.HugeBytes; sent += int64(len(chunk)) {
+	for sent := int64(0); sent < size; sent += int64(len(chunk)) {
 		if _, err := w.Write(chunk); err != nil {
 			return // the client hung up, as it should
 		}
