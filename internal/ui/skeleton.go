@@ -145,7 +145,7 @@ func (m *Model) useClient(c dynamo.Client) {
 	} else if masked != nil {
 		m.masked, m.cfg.Client = masked, masked
 	}
-	m.c.Client, m.c.Masked = m.cfg.Client, m.masked
+	m.c.Client = m.cfg.Client
 	m.c.Streams = m.cfg.Streams
 	if m.c.Streams == nil {
 		m.c.Streams = dynamo.StreamsOf(c) // the embedded backend serves both APIs
