@@ -131,10 +131,12 @@ func (s *Search) Init() tea.Cmd {
 	return nil
 }
 
-// start begins a search of the whole table through n.
+// start begins a search of the whole table through n, which is shown
+// from then on with its values typed against masked attributes as
+// stand-ins (the bar, the request line), as the items' filter is.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
-	s.node = n
-	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: dynamo.TypedFilter(s.c.Client, s.info.Name, n),
+	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
+	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.node,
 		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"})
 }
 
