@@ -39,7 +39,6 @@ import (
 func TestNoGoroutineOutsideCommands(t *testing.T) {
 	allowed := map[string]string{
 		"common/stream.go:Stream":                 "the command that starts a stream",
-		"pages/maskchildren.go:runMaskedChildren": "runs inside the tree's stream",
 		"jobs_unix.go:watchJobs":                  "waits for signals (SIGTSTP, SIGQUIT), reads nothing",
 	}
 	fset := token.NewFileSet()
