@@ -38,8 +38,8 @@ import (
 // Update").
 func TestNoGoroutineOutsideCommands(t *testing.T) {
 	allowed := map[string]string{
-		"common/stream.go:Stream":                 "the command that starts a stream",
-		"jobs_unix.go:watchJobs":                  "waits for signals (SIGTSTP, SIGQUIT), reads nothing",
+		"common/stream.go:Stream": "the command that starts a stream",
+		"jobs_unix.go:watchJobs":  "waits for signals (SIGTSTP, SIGQUIT), reads nothing",
 	}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
