@@ -71,13 +71,13 @@ func (p *Partitions) List() common.List {
 	if p.picker != nil {
 		return &p.picker.grid
 	}
-	return &p.grid
+	return p.list.List()
 }
 func (p *Partitions) Unloaded() string {
-	if p.picker == nil && (!p.started || p.more) {
-		return "more partitions not scanned yet (↓ scans on)"
+	if p.picker != nil {
+		return ""
 	}
-	return ""
+	return p.list.Unloaded()
 }
 
 // TypesKeys marks the partitions' own / (go to a key, searching what is
