@@ -24,6 +24,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // failing is the demo's data behind a server that answers the first
@@ -435,6 +436,20 @@ func TestEscCancelsAndLateAnswersAreDropped(t *testing.T) {
 		if listed() == first {
 			t.Fatalf("a move after esc did not scan on:\n%s", h.screen())
 		}
+
+		// A table opened before it was described is described first: esc
+		// cancels that too, and r describes it again, then scans.
+		h = newHarness(t, 120, 35, Config{})
+		_, cmd = h.m.Update(common.OpenMsg{Page: pages.NewPartitions(h.m.c, "Locations", dynamo.TableInfo{}, pages.TreeOptions{})})
+		if !h.m.anyLoading() {
+			t.Fatal("no DescribeTable in flight")
+		}
+		h.contains(t, "Locations · reading…")
+		h.send(keyPress("esc"))
+		h.run(cmd)
+		h.contains(t, "Locations · read cancelled · nothing loaded · r reads on")
+		h.keys("r")
+		h.contains(t, "Locations · 6 partitions · all")
 	})
 }
 
