@@ -22,7 +22,9 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/ui/common"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // failing is the demo's data behind a server that answers the first
@@ -395,6 +397,60 @@ func TestEscCancelsAndLateAnswersAreDropped(t *testing.T) {
 	if loaded() == first {
 		t.Fatal("the next page did not load after the cancel")
 	}
+
+	t.Run("partitions", func(t *testing.T) {
+		// The partitions list scans on as the cursor nears its end: esc
+		// cancels that scan, says so with what was listed, and stays; its
+		// late answer is dropped, and a move reads on.
+		db := memory.New()
+		items := make([]dynamo.Item, 3000)
+		for j := range items {
+			items[j] = dynamo.Item{"PK": s(fmt.Sprintf("p#%05d", j)), "SK": s("x")}
+		}
+		if err := demo.CreateKeyTable(context.Background(), db, "Many", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, 120, 35, Config{Client: db, Table: "Many"})
+		listed := func() string {
+			s := h.screen()
+			i := strings.Index(s, " partitions")
+			return s[strings.LastIndex(s[:i], " ")+1 : i]
+		}
+		first := listed()
+		var cmd tea.Cmd
+		for range 200 { // down until the next scan step is asked for; hold it
+			if _, cmd = h.m.Update(keyPress("j")); cmd != nil && h.m.anyLoading() {
+				break
+			}
+		}
+		if !h.m.anyLoading() {
+			t.Fatal("no scan step in flight")
+		}
+		h.send(keyPress("esc"))
+		if h.m.anyLoading() || len(h.m.stack) != 2 {
+			t.Fatal("esc did not cancel the scan, or left the list")
+		}
+		h.run(cmd)
+		h.contains(t, "read cancelled · "+first+" partitions loaded before · r reads on", "of ≥"+first)
+		h.keys("j", "j", "j") // the failure's line took a row: the end is as near
+		if listed() == first {
+			t.Fatalf("a move after esc did not scan on:\n%s", h.screen())
+		}
+
+		// A table opened before it was described is described first: esc
+		// cancels that too, and r describes it again, then scans.
+		h = newHarness(t, 120, 35, Config{})
+		_, cmd = h.m.Update(common.OpenMsg{Page: pages.NewPartitions(h.m.c, "Locations", dynamo.TableInfo{}, pages.TreeOptions{})})
+		if !h.m.anyLoading() {
+			t.Fatal("no DescribeTable in flight")
+		}
+		h.contains(t, "Locations · reading…")
+		h.send(keyPress("esc"))
+		h.run(cmd)
+		h.contains(t, "Locations · read cancelled · nothing loaded · r reads on")
+		h.keys("r")
+		h.contains(t, "Locations · 6 partitions · all")
+	})
 }
 
 // TestRetryFromWhereItStopped: when throttling outlasts the retries, the

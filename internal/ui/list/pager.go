@@ -268,15 +268,14 @@ func (p *Pager) filtered() bool { return p.Query.Filter != nil }
 // State says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.
 func (p *Pager) State() string {
-	if p.Fail.Stopped() {
-		return p.Fail.Title(p.Head.Len(), "items")
-	}
-	if !p.Started {
+	if !p.Started && !p.Fail.Stopped() {
 		return "not read yet"
 	}
-	if p.pages == 0 {
-		return "reading…" // no answer yet: nothing is counted, nothing is all
-	}
+	return stateOf(p.Fail, p.pages > 0, p.Head.Len(), "items", p.loadedState)
+}
+
+// loadedState is State once a page has answered.
+func (p *Pager) loadedState() string {
 	more := p.c.All(p.Query.Table)
 	switch {
 	case p.held:

@@ -47,8 +47,12 @@ func (p *Pager) Unloaded() string {
 	if p.Done() {
 		return ""
 	}
-	return "more not read yet (↓ reads on)"
+	return moreNotRead
 }
+
+// moreNotRead is what search has not seen of a list read on as the
+// cursor nears its end.
+const moreNotRead = "more not read yet (↓ reads on)"
 
 // Empty is the list of a view that lists nothing where its rows would be
 // (a mode that found it does not apply): search and the row count see no

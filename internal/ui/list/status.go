@@ -58,13 +58,21 @@ func (s *Status) Settled() bool { return s.answered && !s.Req.InFlight() }
 // the failure or cancel after a stop (with what was loaded before), the
 // count otherwise.
 func (s *Status) Title(n int, one, many string) string {
+	return stateOf(s.Fail, s.answered, n, many, func() string { return common.Plural(n, one, many) })
+}
+
+// stateOf is what every list's title says of its n rows (many: what they
+// are): the failure or cancel with what was loaded before it, "reading…"
+// before the first answer (nothing is counted, nothing is all), and only
+// then count's count.
+func stateOf(f Failure, answered bool, n int, many string, count func() string) string {
 	switch {
-	case s.Fail.Stopped():
-		return s.Fail.Title(n, many)
-	case !s.answered:
+	case f.Stopped():
+		return f.Title(n, many)
+	case !answered:
 		return "reading…"
 	}
-	return common.Plural(n, one, many)
+	return count()
 }
 
 // Unloaded says what search and the row count have not seen ("" once the

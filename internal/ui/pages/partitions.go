@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -31,26 +32,22 @@ type Partitions struct {
 	id       int
 	table    string
 	info     dynamo.TableInfo
-	rows     []partitionRow
-	seen     map[string]int
-	more     bool // the scan has not reached the table's end
+	list     list.Paged[partitionRow] // the partition keys, a scan step at a time
+	seen     map[string]int           // a partition's row, by its key
 	nextReq  dynamo.PartitionsRequest
 	segments int32 // the parallel Scan's segments, once split
 	jumps    int
-	started  bool
 	scanned  int
 	pages    int
-	auto     int // pages loaded since the user last moved
-	req      list.Request
-	grid     components.Grid
+	auto     int          // pages loaded since the user last moved
+	desc     list.Request // the DescribeTable of a table opened without it
 	tree     TreeOptions
 	input    components.TextInput
 	inputOn  bool
 	inputErr string
-	fail     list.Failure // why the scan stopped before the table's end
-	index    string       // the GSI or LSI whose partitions these are ("" for the table's)
-	picker   *picker      // the index picker, while open
-	matches  []int        // loaded rows holding what the go-to box holds
+	index    string  // the GSI or LSI whose partitions these are ("" for the table's)
+	picker   *picker // the index picker, while open
+	matches  []int   // loaded rows holding what the go-to box holds
 	w, h     int
 }
 
@@ -61,7 +58,7 @@ func NewIndexPartitions(c *common.Common, info dynamo.TableInfo, index string, t
 	tree.Index, tree.Delim = index, "" // the index's own sort keys: detect their delimiter
 	p := NewPartitions(c, info.Name, info, tree)
 	p.index = index
-	p.grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")"}, {Title: "Sort keys seen"}})
+	p.list.Grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")"}, {Title: "Sort keys seen"}})
 	return p
 }
 
@@ -76,15 +73,28 @@ func (p *Partitions) key() dynamo.KeySchema {
 // NewPartitions returns the partitions page of a table; info may be empty,
 // in which case the page describes the table first.
 func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree TreeOptions) *Partitions {
-	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, tree: tree, seen: map[string]int{}, grid: components.NewGrid(c)}
-	p.grid.SetColumns([]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}})
+	p := &Partitions{c: c, id: c.NextID(), table: table, info: info, tree: tree, seen: map[string]int{}}
+	p.list = list.NewPaged(c, list.Words{One: "partition", Many: "partitions", Count: p.count,
+		Reading: "the partition keys are", More: "more partitions not scanned yet (↓ scans on)",
+		NotRead: "r scans the table's partition keys.", Empty: "This table is empty."},
+		[]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}}, partitionCell)
 	p.input = components.NewTextInput("partition key › ")
 	return p
 }
 
+// count is the title's count of the partitions scanned, and whether the
+// scan reached the table's end.
+func (p *Partitions) count(n int, more bool) string {
+	state := p.c.All(p.info.Name)
+	if more {
+		state = "more: scroll down to scan on"
+	}
+	return common.Plural(n, "partition", "partitions") + " · " + state
+}
+
 func (p *Partitions) Init() tea.Cmd {
 	if p.info.Name == "" {
-		ctx, req := p.req.Start(p.c)
+		ctx, req := p.desc.Start(p.c)
 		return describeTable(ctx, p.c.Client, p.id, req, p.table)
 	}
 	return p.next()
@@ -92,18 +102,20 @@ func (p *Partitions) Init() tea.Cmd {
 
 // next asks for the next step: a keys-only Scan page, or one a segment.
 func (p *Partitions) next() tea.Cmd {
-	if p.req.InFlight() || (p.started && !p.more && !p.fail.Stopped()) {
+	if p.list.Req.InFlight() || (p.list.Began() && p.list.Whole()) {
 		return nil
 	}
-	if !p.started {
+	var ctx context.Context
+	var req int
+	if p.list.Began() {
+		ctx, req = p.list.Next()
+	} else {
 		p.nextReq = dynamo.FirstPartitions(p.table, p.key())
 		if p.index != "" {
 			p.nextReq = dynamo.FirstIndexPartitions(p.table, p.index, p.key(), p.info.Key)
 		}
+		ctx, req = p.list.Start()
 	}
-	p.started = true
-	p.fail.Clear()
-	ctx, req := p.req.Start(p.c)
 	return readPartitions(ctx, p.c.Client, p.id, req, p.nextReq)
 }
 
@@ -113,7 +125,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		p.auto = 0
 		return p, p.Init()
 	case tableDescribedMsg:
-		if !p.req.Done(msg.req) {
+		if !p.desc.Done(msg.req) {
 			return p, nil
 		}
 		if msg.err != nil {
@@ -122,15 +134,14 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		p.info = msg.info
 		return p, p.next()
 	case partitionsReadMsg:
-		if !p.req.Done(msg.req) {
+		if !p.list.Answer(msg.req, nil, msg.step.More, msg.err) {
 			return p, nil
 		}
 		p.add(msg.step) // after an error too: what the reads that succeeded found, and where to resume
 		if msg.err != nil {
-			p.fail.Fail(msg.err)
 			return p, common.Report(msg.err, false, p.id)
 		}
-		return p, p.prefetch()
+		return p, p.prefetch(false)
 	case tea.KeyPressMsg:
 		return p, p.keyPressed(msg)
 	}
@@ -161,34 +172,37 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, p.c.Keys.Filter) && p.info.Name != "":
 		return openSearch(p.c, p.info, p.index) // the whole table through a filter
 	case key.Matches(msg, p.c.Keys.Open):
-		if len(p.rows) > 0 {
-			return open(OpenPartition(p.c, p.info, p.rows[p.grid.Cursor()].key, p.tree))
+		if row, ok := p.list.Selected(); ok {
+			return open(OpenPartition(p.c, p.info, row.key, p.tree))
 		}
-	case key.Matches(msg, p.c.Keys.Refresh) && p.fail.Stopped():
+	case key.Matches(msg, p.c.Keys.Refresh) && p.info.Name == "":
+		return p.Init() // the table is described first
+	case key.Matches(msg, p.c.Keys.Refresh) && p.list.Fail.Stopped():
 		p.auto = 0
 		return p.next() // on from where the scan stopped
 	case key.Matches(msg, p.c.Keys.Refresh):
-		p.req.Stop()
-		p.fail.Clear()
-		p.rows, p.seen, p.more, p.started, p.scanned, p.pages, p.jumps, p.segments = nil, map[string]int{}, false, false, 0, 0, 0, 0
-		p.refreshRows()
+		p.list.Clear()
+		p.seen, p.scanned, p.pages, p.jumps, p.segments = map[string]int{}, 0, 0, 0, 0
 		return p.Init()
-	case key.Matches(msg, p.c.Keys.Back) && p.req.InFlight():
-		p.req.Stop()
-		p.fail.Cancel()
-	case key.Matches(msg, p.c.Keys.Back):
-		return back
+	case key.Matches(msg, p.c.Keys.Back) && p.desc.InFlight():
+		p.desc.Stop()
+		p.list.Fail.Cancel()
 	case key.Matches(msg, p.c.Keys.Bottom) && p.scanning():
 		// A Scan has no end to read first: G goes to the last
 		// partition scanned so far, and says it is not the table's last.
-		p.grid.Update(msg)
+		p.list.Key(msg)
 		p.auto = 0
 		return tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
-			common.Plural(len(p.rows), "partition", "partitions"))), p.prefetch())
+			common.Plural(p.list.Len(), "partition", "partitions"))), p.prefetch(true))
 	default:
-		if p.grid.Update(msg) {
+		switch p.list.Key(msg) { // esc cancels the scan in flight
+		case list.Moved:
 			p.auto = 0
-			return p.prefetch()
+			return p.prefetch(true)
+		case list.Ignored:
+			if key.Matches(msg, p.c.Keys.Back) {
+				return back
+			}
 		}
 	}
 	return nil
@@ -228,12 +242,18 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
+	p.followTyped()
+	return cmd
+}
+
+// followTyped selects the first loaded partition holding what the go-to
+// box holds: the list follows what is typed (or pasted).
+func (p *Partitions) followTyped() {
 	p.inputErr = ""
 	p.matches = p.findLoaded(p.input.Value())
 	if len(p.matches) > 0 {
-		p.grid.SetCursor(p.matches[0]) // the list follows what is typed
+		p.list.Grid.SetCursor(p.matches[0])
 	}
-	return cmd
 }
 
 // findLoaded are the loaded partitions whose key holds text, ignoring
@@ -245,8 +265,8 @@ func (p *Partitions) findLoaded(text string) []int {
 	}
 	q := strings.ToLower(text)
 	var out []int
-	for i, r := range p.rows {
-		if strings.Contains(strings.ToLower(r.text), q) {
+	for i := range p.list.Len() {
+		if strings.Contains(strings.ToLower(p.list.Row(i).text), q) {
 			out = append(out, i)
 		}
 	}
@@ -267,17 +287,14 @@ const autoPages = 3
 // scanning reports whether the scan has begun and not reached the
 // table's end.
 func (p *Partitions) scanning() bool {
-	return p.started && (p.more || p.req.InFlight())
+	return p.list.Began() && (p.list.More() || p.list.Req.InFlight())
 }
 
-// prefetch loads the next page before the cursor reaches the end.
-func (p *Partitions) prefetch() tea.Cmd {
-	if p.fail.Err != nil {
-		return nil // r retries: a failing server is not asked again behind the user's back
-	}
-	probe := p.nextReq.Probing()
-	screen := max(p.grid.Visible(), p.h-4) // before it is drawn: the page less its frame and header
-	if p.grid.Cursor() >= len(p.rows)-2*screen && (p.auto < autoPages || probe) {
+// prefetch loads the next page before the cursor reaches the end (user:
+// the user moved, which reads on after esc too).
+func (p *Partitions) prefetch(user bool) tea.Cmd {
+	screen := max(p.list.Grid.Visible(), p.h-4) // before it is drawn: the page less its frame and header
+	if p.list.WantsMore(2*screen, user) && (p.auto < autoPages || p.nextReq.Probing()) {
 		p.auto++
 		return p.next()
 	}
@@ -288,7 +305,7 @@ func (p *Partitions) add(step dynamo.PartitionsStep) {
 	p.pages += step.Pages
 	p.scanned += step.Keys
 	p.jumps += step.Jumps
-	p.nextReq, p.more = step.Next, step.More
+	p.nextReq = step.Next
 	if len(step.Next.Segments) > 0 {
 		p.segments = step.Next.Segments[0].TotalSegments
 	}
@@ -296,33 +313,33 @@ func (p *Partitions) add(step dynamo.PartitionsStep) {
 		id := pk.Key.Literal()
 		i, ok := p.seen[id]
 		if !ok {
-			i = len(p.rows)
+			i = p.list.Len()
 			p.seen[id] = i
-			p.rows = append(p.rows, partitionRow{key: pk.Key, text: common.KeyCell(pk.Key)})
+			p.list.Add(partitionRow{key: pk.Key, text: common.KeyCell(pk.Key)})
 		}
-		p.rows[i].keys += pk.Keys
-		p.rows[i].more = pk.More
+		r := p.list.Row(i)
+		r.keys += pk.Keys
+		r.more = pk.More
 	}
-	p.refreshRows()
 }
 
-func (p *Partitions) refreshRows() {
-	p.grid.SetRows(len(p.rows), func(r, col int) string {
-		if col == 0 {
-			return p.rows[r].text
-		}
-		more := ""
-		if p.rows[r].more {
-			more = "+"
-		}
-		return common.Thousands(p.rows[r].keys) + more
-	})
+// partitionCell is a partition's row: its key, and the sort keys seen
+// under it ("+": some not read).
+func partitionCell(r partitionRow, col int) string {
+	if col == 0 {
+		return r.text
+	}
+	more := ""
+	if r.more {
+		more = "+"
+	}
+	return common.Thousands(r.keys) + more
 }
 
 func (p *Partitions) SetSize(w, h int) {
 	p.w, p.h = w, h
 	h = p.listHeight()
-	p.grid.SetSize(p.w-4, h-2-p.fail.LineBelow(len(p.rows)))
+	p.list.SetSize(p.w-4, h-2)
 	if p.picker != nil {
 		p.picker.layout(p.w, h)
 	}
@@ -353,34 +370,19 @@ func (p *Partitions) View() string {
 				found = common.Plural(len(p.matches), "match", "matches") + " among them, the first selected"
 			}
 			more := ""
-			if p.more {
+			if p.list.More() {
 				more = " (more not scanned yet)"
 			}
 			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
-				common.Plural(len(p.rows), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
+				common.Plural(p.list.Len(), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
 		}
 	}
-	state := p.c.All(p.info.Name)
-	if p.more || !p.started {
-		state = "more: scroll down to scan on"
-	}
-	title := fmt.Sprintf("%s · %s · %s", p.name(), common.Plural(len(p.rows), "partition", "partitions"), state)
-	if p.pages == 0 && !p.fail.Stopped() && (p.req.InFlight() || p.info.Name == "") {
-		title = p.name() + " · reading…" // no answer yet: nothing is counted, nothing is all
-	}
-	body := p.grid.View()
 	if p.picker != nil {
 		return p.picker.view(st, p.w, h)
 	}
-	switch {
-	case p.fail.Stopped():
-		title = p.name() + " · " + p.fail.Title(len(p.rows), "partitions")
-		body = p.fail.InPlace(st, p.grid.View(), len(p.rows), "partitions", p.w-4)
-	case !p.started && p.info.Name != "":
-		title = p.name() + " · partitions not read yet"
-		body = st.Dim.Render("Not read yet: r scans the table's partition keys.")
-	case p.started && !p.req.InFlight() && len(p.rows) == 0:
-		body = st.Dim.Render("This table is empty.")
+	title, body := p.list.Title(p.name()), p.list.View()
+	if p.info.Name == "" && !p.list.Fail.Stopped() { // the table is being described
+		title, body = p.name()+" · reading…", p.list.Grid.View()
 	}
 	out := common.Frame(st, title, body, p.w, h)
 	if p.inputOn {
@@ -433,7 +435,7 @@ func (p *Partitions) DeepLink() []string {
 }
 func (p *Partitions) ID() int         { return p.id }
 func (p *Partitions) Mode() string    { return "" }
-func (p *Partitions) Loading() bool   { return p.req.InFlight() }
+func (p *Partitions) Loading() bool   { return p.list.Req.InFlight() || p.desc.InFlight() }
 func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {
@@ -534,7 +536,7 @@ func OpenShards(c *common.Common, info dynamo.TableInfo, pattern string, tree Tr
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
-func (p *Partitions) Click(y int) bool { return p.grid.Click(y - 1) }
+func (p *Partitions) Click(y int) bool { return p.list.Grid.Click(y - 1) }
 
 // shardPattern is the pattern typed at /, or the one the configuration
 // names for the logical partition typed; "" for a plain key.

@@ -8,16 +8,8 @@ import (
 // What each list's search looks at (common.Searchable): its grid's loaded
 // rows, and what it has not read yet.
 
-func (t *Tables) List() common.List { return &t.grid }
-func (t *Tables) Unloaded() string {
-	switch {
-	case !t.loaded || t.next != "":
-		return "the table list is still loading"
-	case t.fail.Stopped():
-		return "the table list stopped before its end"
-	}
-	return ""
-}
+func (t *Tables) List() common.List { return t.list.List() }
+func (t *Tables) Unloaded() string  { return t.list.Unloaded() }
 
 // A picker open over a list is what the cursor moves in: its rows are
 // what the position counts and search looks at.
@@ -79,13 +71,13 @@ func (p *Partitions) List() common.List {
 	if p.picker != nil {
 		return &p.picker.grid
 	}
-	return &p.grid
+	return p.list.List()
 }
 func (p *Partitions) Unloaded() string {
-	if p.picker == nil && (!p.started || p.more) {
-		return "more partitions not scanned yet (↓ scans on)"
+	if p.picker != nil {
+		return ""
 	}
-	return ""
+	return p.list.Unloaded()
 }
 
 // TypesKeys marks the partitions' own / (go to a key, searching what is

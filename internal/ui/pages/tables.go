@@ -18,29 +18,34 @@ import (
 type Tables struct {
 	c       *common.Common
 	id      int
-	names   []string
+	list    list.Paged[string] // the table names, a ListTables page at a time
 	infos   map[string]dynamo.TableInfo
 	pending int
-	list    list.Request
 	desc    list.Request // the DescribeTable calls, answered under one id
 	descCtx context.Context
 	asked   map[string]bool // tables described or being described
 	counts  string          // loadCounts, taken when the list or a load changes
-	grid    components.Grid
 	w, h    int
-	loaded  bool            // the first page of the list has come
-	next    string          // where the list goes on ("" once whole)
-	listCtx context.Context // the listing's, page after page
-	fail    list.Failure    // why the list stopped before its end
-	given   []string        // the list's first page already read (the command line's preflight), for Init to use once
-	givenAt string          // where the list goes on after given
+	given   []string // the list's first page already read (the command line's preflight), for Init to use once
+	givenAt string   // where the list goes on after given
 }
 
 // NewTables returns the tables page.
 func NewTables(c *common.Common) *Tables {
-	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}, grid: components.NewGrid(c)}
-	t.grid.SetColumns([]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}})
+	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}}
+	t.list = list.NewPaged(c, list.Words{One: "table", Many: "tables", Count: t.count,
+		Reading: "the table list is", More: "more tables still being listed"},
+		[]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}}, t.cell)
 	return t
+}
+
+// count is the title's count: "≥100, listing on" while ListTables pages
+// are still read behind the first, and the tables not (yet) whole.
+func (t *Tables) count(n int, more bool) string {
+	if more {
+		return fmt.Sprintf("≥%d, listing on", n) + t.counts
+	}
+	return fmt.Sprint(n) + t.counts
 }
 
 // Listed hands over the table list's first page read before the page
@@ -49,11 +54,10 @@ func NewTables(c *common.Common) *Tables {
 func (t *Tables) Listed(names []string, next string) { t.given, t.givenAt = names, next }
 
 // Known is how many tables the table list read so far named (0 before it).
-func (t *Tables) Known() int { return max(len(t.names), len(t.given)) }
+func (t *Tables) Known() int { return max(t.list.Len(), len(t.given)) }
 
 func (t *Tables) Init() tea.Cmd {
-	ctx, req := t.list.Start(t.c)
-	t.listCtx, t.loaded, t.next = ctx, false, ""
+	ctx, req := t.list.Start()
 	if names, next := t.given, t.givenAt; names != nil {
 		t.given, t.givenAt = nil, "" // r and retries list again
 		return func() tea.Msg { return tablesListedMsg{page: t.id, req: req, names: names, next: next} }
@@ -61,12 +65,7 @@ func (t *Tables) Init() tea.Cmd {
 	return listTables(ctx, t.c.Client, t.id, req, "", 0)
 }
 
-func (t *Tables) selected() (string, bool) {
-	if len(t.names) == 0 {
-		return "", false
-	}
-	return t.names[t.grid.Cursor()], true
-}
+func (t *Tables) selected() (string, bool) { return t.list.Selected() }
 
 // Update handles msg, then describes the tables that came into view (by
 // a key, a search, a click or a resize) and were not yet described.
@@ -102,7 +101,6 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			return common.Report(msg.err, false, t.id)
 		}
 		t.infos[msg.info.Name] = msg.info
-		t.refreshRows()
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, t.c.Keys.Open):
@@ -113,16 +111,13 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			return t.openChanges()
 		case key.Matches(msg, t.c.Keys.Refresh):
 			return t.Init()
-		case key.Matches(msg, t.c.Keys.Back) && (t.list.InFlight() || t.desc.InFlight()):
-			if t.list.InFlight() {
-				t.fail.Cancel()
-			}
-			t.list.Stop()
+		case key.Matches(msg, t.c.Keys.Back) && (t.list.Req.InFlight() || t.desc.InFlight()):
+			t.list.Cancel() // said where the rows are, with those listed
 			t.desc.Stop()
-			t.loaded, t.pending, t.next = true, 0, ""
+			t.pending = 0
 			t.asked = nil // no more describing until r
 		default:
-			t.grid.Update(msg)
+			t.list.Key(msg)
 		}
 	}
 	return nil
@@ -131,44 +126,35 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 // listed takes a page of the table list: the first shows at once, and
 // the next is read behind it (G and / see the list as it arrives).
 func (t *Tables) listed(msg tablesListedMsg) tea.Cmd {
-	if msg.req != t.list.ID() || !t.list.InFlight() {
+	names := msg.names
+	if msg.err != nil {
+		names = nil // a refused page (its cursor repeats) lists nothing
+	}
+	if !t.list.Answer(msg.req, names, msg.err == nil && msg.next != "", msg.err) {
 		return nil
 	}
 	if msg.from == "" && msg.err == nil { // a failed list again keeps the rows it had
-		t.names = nil
 		// A DescribeTable only for the rows on screen, as they come
 		// into view: 10,000 tables are 10,000 requests (and as many
 		// redraws) nobody looks at.
 		t.desc.Stop()
 		t.asked, t.pending = map[string]bool{}, 0
 	}
-	if msg.err == nil { // a refused page (its cursor repeats) lists nothing
-		t.names = append(t.names, msg.names...)
-	}
-	t.next = msg.next
 	if msg.err != nil {
-		t.list.Done(msg.req)
-		t.next = ""
-		t.fail.Fail(msg.err)
-		t.loaded = len(t.names) > 0
-		t.refreshRows()
-		return common.Report(msg.err, len(t.names) == 0, t.id)
+		return common.Report(msg.err, t.list.Len() == 0, t.id)
 	}
-	t.fail.Clear()
-	t.loaded = true
 	t.counts = t.loadCounts()
-	t.refreshRows()
 	if msg.next == "" {
-		t.list.Done(msg.req)
 		return nil
 	}
-	return listTables(t.listCtx, t.c.Client, t.id, msg.req, msg.next, len(t.names))
+	ctx, req := t.list.Next()
+	return listTables(ctx, t.c.Client, t.id, req, msg.next, t.list.Len())
 }
 
 // sizeGrid fits the list to the page: the preview takes two fifths of a
-// wide one, a failure's line the last row.
+// wide one.
 func (t *Tables) sizeGrid() {
-	t.grid.SetSize(t.listWidth()-4, t.h-2-t.fail.LineBelow(len(t.names)))
+	t.list.SetSize(t.listWidth()-4, t.h-2)
 }
 
 // listWidth is the list's width, beside the preview when wide.
@@ -181,23 +167,23 @@ func (t *Tables) listWidth() int {
 
 // describeShown describes the tables on screen not yet asked about.
 func (t *Tables) describeShown() tea.Cmd {
-	if !t.loaded || t.asked == nil {
+	if !t.list.Answered() || t.asked == nil {
 		return nil
 	}
 	var shown []int
 	if t.h > 0 {
 		t.sizeGrid()
-		shown = t.grid.Shown()
+		shown = t.list.Grid.Shown()
 	} else {
 		// Listed before the first size: a screenful of the first rows.
 		shown = nil
-		for r := range min(len(t.names), 60) {
+		for r := range min(t.list.Len(), 60) {
 			shown = append(shown, r)
 		}
 	}
 	var cmds []tea.Cmd
 	for _, r := range shown {
-		name := t.names[r]
+		name := *t.list.Row(r)
 		if t.asked[name] {
 			continue
 		}
@@ -230,45 +216,44 @@ func indexText(ixs []dynamo.Index) string {
 	return strings.Join(parts, ", ")
 }
 
-func (t *Tables) refreshRows() {
-	t.grid.SetRows(len(t.names), func(r, col int) string {
-		name := t.names[r]
-		info, ok := t.infos[name]
-		switch col {
-		case 0:
-			return common.Sanitize(name)
-		case 1:
-			if ok {
-				return keyText(info.Key)
-			}
-			return "…"
-		case 2:
-			if ok {
-				return indexText(info.Indexes)
-			}
-		case 3:
-			if l, loading := t.c.TableLoad(name); loading {
-				return loadCell(l)
-			}
-			if ok && unreported(info) {
-				return "–" // 0 items and 0 bytes: a fresh count, not an empty table
-			}
-			if ok {
-				return common.Thousands(int(info.ItemCount))
-			}
-		case 4:
-			if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
-				return "…" // still growing
-			}
-			if ok && unreported(info) {
-				return "–"
-			}
-			if ok {
-				return common.HumanBytes(info.SizeBytes)
-			}
+// cell is a table's row: its keys and indexes once described, its
+// item count and size (DynamoDB's estimates, or a --data load's state).
+func (t *Tables) cell(name string, col int) string {
+	info, ok := t.infos[name]
+	switch col {
+	case 0:
+		return common.Sanitize(name)
+	case 1:
+		if ok {
+			return keyText(info.Key)
 		}
-		return ""
-	})
+		return "…"
+	case 2:
+		if ok {
+			return indexText(info.Indexes)
+		}
+	case 3:
+		if l, loading := t.c.TableLoad(name); loading {
+			return loadCell(l)
+		}
+		if ok && unreported(info) {
+			return "–" // 0 items and 0 bytes: a fresh count, not an empty table
+		}
+		if ok {
+			return common.Thousands(int(info.ItemCount))
+		}
+	case 4:
+		if l, loading := t.c.TableLoad(name); loading && l.State == dynamo.LoadRunning {
+			return "…" // still growing
+		}
+		if ok && unreported(info) {
+			return "–"
+		}
+		if ok {
+			return common.HumanBytes(info.SizeBytes)
+		}
+	}
+	return ""
 }
 
 // unreported: DescribeTable says 0 items in 0 bytes, which is what
@@ -293,8 +278,8 @@ func loadCell(l dynamo.TableLoad) string {
 // " · 1 loading · 1 partial".
 func (t *Tables) loadCounts() string {
 	var n [4]int
-	for _, name := range t.names {
-		if l, ok := t.c.TableLoad(name); ok {
+	for i := range t.list.Len() {
+		if l, ok := t.c.TableLoad(*t.list.Row(i)); ok {
 			n[l.State]++
 		}
 	}
@@ -318,23 +303,11 @@ func (t *Tables) SetSize(w, h int) {
 func (t *Tables) View() string {
 	wide := t.c.ShowPreview(t.w)
 	listW := t.listWidth()
-	title := fmt.Sprintf("Tables · %d", len(t.names))
-	if t.next != "" {
-		title = fmt.Sprintf("Tables · ≥%d, listing on", len(t.names))
-	}
-	title += t.counts
-	if !t.loaded {
-		title = "Tables · loading…"
-	}
-	body := t.grid.View()
-	switch {
-	case t.fail.Stopped():
-		title = "Tables · " + t.fail.Title(len(t.names), "tables")
-		body = t.fail.InPlace(t.c.Styles, t.grid.View(), len(t.names), "tables", listW-4)
-	case t.loaded && len(t.names) == 0:
+	body := t.list.View()
+	if t.list.Whole() && t.list.Len() == 0 {
 		body = t.c.Styles.Dim.Render(t.emptyText())
 	}
-	list := common.Frame(t.c.Styles, title, body, listW, t.h)
+	list := common.Frame(t.c.Styles, t.list.Title("Tables"), body, listW, t.h)
 	if !wide {
 		return list
 	}
@@ -410,7 +383,7 @@ func (t *Tables) preview() string {
 func (t *Tables) Crumbs() []string { return []string{"Tables"} }
 func (t *Tables) ID() int          { return t.id }
 func (t *Tables) Mode() string     { return "" }
-func (t *Tables) Loading() bool    { return t.list.InFlight() || t.desc.InFlight() }
+func (t *Tables) Loading() bool    { return t.list.Req.InFlight() || t.desc.InFlight() }
 func (t *Tables) Capturing() bool  { return false }
 
 func (t *Tables) Request() string {
@@ -446,4 +419,4 @@ func (t *Tables) openChanges() tea.Cmd {
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
-func (p *Tables) Click(y int) bool { return p.grid.Click(y - 1) }
+func (p *Tables) Click(y int) bool { return p.list.Grid.Click(y - 1) }

@@ -15,11 +15,7 @@ func (p *Partitions) Paste(text string) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Paste(text)
-	p.inputErr = ""
-	p.matches = p.findLoaded(p.input.Value())
-	if len(p.matches) > 0 {
-		p.grid.SetCursor(p.matches[0]) // the list follows what is typed
-	}
+	p.followTyped()
 	return cmd
 }
 
