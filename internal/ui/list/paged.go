@@ -251,7 +251,7 @@ func (l *Paged[T]) View() string {
 		return l.Fail.InPlace(st, l.Grid.View(), l.loaded(), l.words.Many, l.w)
 	case !l.began && l.words.NotRead != "":
 		return st.Dim.Render("Not read yet: " + l.words.NotRead)
-	case l.began && !l.answered && l.words.Waiting != "":
+	case l.began && !l.answered && len(l.rows) == 0 && l.words.Waiting != "":
 		return st.Dim.Render(l.words.Waiting)
 	case l.Whole() && len(l.rows) == 0 && l.words.Empty != "":
 		return st.Dim.Render(l.words.Empty)

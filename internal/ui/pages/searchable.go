@@ -61,8 +61,8 @@ func (t *Time) Unloaded() string {
 	return t.pg.Unloaded()
 }
 
-func (v *Versions) List() common.List { return &v.grid }
-func (v *Versions) Unloaded() string  { return v.st.Unloaded("the versions are") }
+func (v *Versions) List() common.List { return v.list.List() }
+func (v *Versions) Unloaded() string  { return v.list.Unloaded() }
 
 func (t *Timeline) List() common.List { return &t.grid }
 func (t *Timeline) Unloaded() string  { return "" }
