@@ -84,5 +84,5 @@ func (p *Partitions) Unloaded() string {
 // loaded as it is typed), which the explorer's search leaves alone.
 func (p *Partitions) TypesKeys() {}
 
-func (p *Changes) List() common.List { return &p.grid }
-func (p *Changes) Unloaded() string  { return p.st.Unloaded("the stream is") }
+func (p *Changes) List() common.List { return p.list.List() }
+func (p *Changes) Unloaded() string  { return p.list.Unloaded() }
