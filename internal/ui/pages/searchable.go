@@ -18,18 +18,13 @@ func (t *Tree) List() common.List {
 	if t.picker != nil {
 		return &t.picker.grid
 	}
-	return &t.grid
+	return t.list.List()
 }
 func (t *Tree) Unloaded() string {
-	switch {
-	case t.picker != nil:
+	if t.picker != nil {
 		return ""
-	case !t.loaded:
-		return "more children still being found"
-	case t.partial:
-		return "the walk stopped part way (r goes on)"
 	}
-	return ""
+	return t.list.Unloaded()
 }
 
 func (p *Items) List() common.List {
