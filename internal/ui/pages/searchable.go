@@ -59,8 +59,8 @@ func (t *Time) Unloaded() string {
 func (v *Versions) List() common.List { return v.list.List() }
 func (v *Versions) Unloaded() string  { return v.list.Unloaded() }
 
-func (t *Timeline) List() common.List { return &t.grid }
-func (t *Timeline) Unloaded() string  { return "" }
+func (t *Timeline) List() common.List { return t.list.List() }
+func (t *Timeline) Unloaded() string  { return t.list.Unloaded() }
 
 func (p *Partitions) List() common.List {
 	if p.picker != nil {
