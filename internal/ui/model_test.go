@@ -607,6 +607,42 @@ func TestTreeTitleAgreesWithRowsWhileFinding(t *testing.T) {
 	}
 }
 
+// TestTreeItemOpenedWhileFindingLetsTheWalkFinish: enter on an item
+// found while the level is still being walked reads the item beside the
+// walk, which goes on: back on the level, its children are all found.
+// (The GetItem took the walk's request: the walk was cancelled without a
+// word, and the level said "finding…" for good, with nothing read.)
+func TestTreeItemOpenedWhileFindingLetsTheWalkFinish(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	var held tea.Cmd
+	h.press("enter", func(msg tea.Msg) bool { // USA: hold the walk once its item is listed
+		if fmt.Sprintf("%T", msg) == "pages.childrenFoundMsg" && strings.Contains(h.screen(), "· 1 item · finding…") {
+			held = func() tea.Msg { return msg } // the walk goes on from it
+			return false
+		}
+		return true
+	})
+	if held == nil {
+		t.Fatalf("the walk never listed the item while finding:\n%s", h.screen())
+	}
+	l := h.list()
+	item := -1
+	for i := range l.Rows() {
+		if strings.Contains(l.RowText(i), "item") && !strings.Contains(l.RowText(i), "prefix") {
+			item = i
+		}
+	}
+	if item < 0 {
+		t.Fatalf("no item row:\n%s", h.screen())
+	}
+	l.SetCursor(item)
+	h.keys("enter")
+	h.contains(t, "Item") // the item read and opened
+	h.keys("esc")
+	h.run(held)
+	h.contains(t, "USA · 53 prefixes · 1 item · all")
+}
+
 // TestCountStoppedByEscCountsOn: esc stops a count where it is, says
 // so and how to go on; c then counts on to exact figures, for no more
 // than one read of the level.

@@ -147,6 +147,36 @@ func TestTitlesBeforeTheFirstAnswer(t *testing.T) {
 	}
 }
 
+// TestTitlesWhileReadAgain: a list read again (r) says reading… in its
+// title until the answer, as before the first one, and its row count
+// "of ≥M": never the last answer's count, which says the list is whole
+// while it is being read.
+func TestTitlesWhileReadAgain(t *testing.T) {
+	for _, c := range []struct {
+		name, mode, answer, before string
+		cfg                        Config
+	}{
+		{"versions", "3", "pages.versionsLoadedMsg", "versioned item", Config{Table: "Equipment", PK: demo.DriftedPiece}},
+		{"changes", "5", "pages.changesReadMsg", "changes in 24 h", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Now: func() time.Time { return demo.DemoEnd }}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := demoData(t)
+			c.cfg.Client, c.cfg.Streams = db, db
+			h := newHarness(t, 120, 35, c.cfg)
+			h.keys(c.mode)
+			h.contains(t, c.before)
+			h.press("r", func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) != c.answer })
+			title := strings.Split(h.screen(), "\n")[1]
+			if !strings.Contains(title, "reading…") || strings.Contains(title, c.before) {
+				t.Fatalf("read again, the title says more than reading…:\n%s", h.screen())
+			}
+			if pos := finalCount.FindString(h.screen()); pos != "" { // the rows kept are not all
+				t.Fatalf("read again, the row count says %q:\n%s", pos, h.screen())
+			}
+		})
+	}
+}
+
 // TestTourSaysWhatWasRead (25.14, 25.11): the tour's request line names
 // what the preflight read (the table list) beside the session's count,
 // never "nothing read" beside "1 req"; esc says where it goes, and goes

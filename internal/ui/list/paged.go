@@ -56,6 +56,12 @@ type Words struct {
 	NotRead string
 	// Empty is what it says there when the whole answer is no rows.
 	Empty string
+	// Waiting is what it says there before the first answer ("Reading
+	// the table's stream…"); "" draws the empty grid.
+	Waiting string
+	// Loaded counts what a failure says was loaded before it, when a row
+	// is not one of Many (nil: the rows listed).
+	Loaded func() int
 }
 
 // NewPaged returns an empty list with cols, whose cells cell draws.
@@ -209,7 +215,7 @@ func (l *Paged[T]) state() string {
 	if !l.began && l.words.NotRead != "" && !l.Fail.Stopped() {
 		return l.words.Many + " not read yet"
 	}
-	return stateOf(l.Fail, l.answered, len(l.rows), l.words.Many, l.count)
+	return stateOf(l.Fail, l.answered, l.loaded(), l.words.Many, l.count)
 }
 
 // count is the title's count of the rows answered.
@@ -232,7 +238,7 @@ func (l *Paged[T]) SetSize(w, h int) {
 
 // layout sizes the grid when its room or the failure's line changes.
 func (l *Paged[T]) layout() {
-	l.Grid.SetSize(l.w, l.h-l.Fail.LineBelow(len(l.rows)))
+	l.Grid.SetSize(l.w, l.h-l.Fail.LineBelow(l.loaded()))
 }
 
 // View is what the list shows where its rows are: the rows; the failure or
@@ -242,9 +248,11 @@ func (l *Paged[T]) View() string {
 	st := l.c.Styles
 	switch {
 	case l.Fail.Stopped():
-		return l.Fail.InPlace(st, l.Grid.View(), len(l.rows), l.words.Many, l.w)
+		return l.Fail.InPlace(st, l.Grid.View(), l.loaded(), l.words.Many, l.w)
 	case !l.began && l.words.NotRead != "":
 		return st.Dim.Render("Not read yet: " + l.words.NotRead)
+	case l.began && !l.answered && len(l.rows) == 0 && l.words.Waiting != "":
+		return st.Dim.Render(l.words.Waiting)
 	case l.Whole() && len(l.rows) == 0 && l.words.Empty != "":
 		return st.Dim.Render(l.words.Empty)
 	}

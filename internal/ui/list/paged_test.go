@@ -197,3 +197,48 @@ func TestPagedPartsOfOneRead(t *testing.T) {
 		t.Errorf("after the answer: %q, %q, %d rows", l.Title("T"), l.Unloaded(), l.Len())
 	}
 }
+
+// TestPagedWholeAnswers: a list read whole says what it is waiting for
+// where its rows would be; an answer that is every row so far replaces
+// the rows (its failure keeps what it read before it, said below them);
+// a walk's snapshots replace each other, counted "≥" until the answer;
+// rows given by another view's read are whole at once; a failure counts
+// what Words.Loaded counts.
+func TestPagedWholeAnswers(t *testing.T) {
+	c := pagedCommon()
+	children := 1
+	l := newNames(c, Words{One: "child", Many: "children", Waiting: "Walking the level…", Loaded: func() int { return children }})
+	l.SetSize(60, 10)
+	_, old := l.Start()
+	if body := ansi.Strip(l.View()); !strings.Contains(body, "Walking the level…") || l.Title("T") != "T · reading…" {
+		t.Errorf("before the first answer: %q, %q", l.Title("T"), body)
+	}
+	_, id := l.Start()
+	if l.Snapshot(old, names(0, 9)) {
+		t.Error("a superseded walk's snapshot was taken")
+	}
+	l.Snapshot(id, names(0, 2))
+	l.Snapshot(id, names(0, 3))
+	if l.Len() != 3 || l.Title("T") != "T · ≥3 children" {
+		t.Errorf("after two snapshots: %d rows, %q", l.Len(), l.Title("T"))
+	}
+	if !l.Replace(id, names(0, 2), true, errors.New("boom")) || l.Len() != 2 {
+		t.Fatalf("a failed whole answer did not list what it read: %d", l.Len())
+	}
+	if got := l.Title("T"); got != "T · read failed · 1 child loaded before · r retries" {
+		t.Errorf("failure counts Words.Loaded: %q", got)
+	}
+	if body := ansi.Strip(l.View()); !strings.Contains(body, "n001") || !strings.Contains(body, "boom") {
+		t.Errorf("the rows read before the failure are not above it:\n%s", body)
+	}
+	g := newNames(c, Words{One: "revision", Many: "revisions", Waiting: "never shown"})
+	g.SetSize(60, 10)
+	g.Given(names(0, 4))
+	if g.Title("T") != "T · 4 revisions" || g.Unloaded() != "" || !g.Whole() {
+		t.Errorf("given rows: %q, %q", g.Title("T"), g.Unloaded())
+	}
+	g.Set([]string{"b", "a"})
+	if r, _ := g.Selected(); r != "b" || g.Len() != 2 {
+		t.Errorf("Set did not list the rows in their new order: %v", g.Rows())
+	}
+}

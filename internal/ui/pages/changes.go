@@ -41,30 +41,33 @@ func readChanges(ctx context.Context, sc dynamo.StreamsClient, page, id int, req
 // newest first, with what the selected one changed, old → new. A stream
 // keeps 24 hours; reading it costs no table capacity.
 type Changes struct {
-	c       *common.Common
-	id      int
-	info    dynamo.TableInfo
-	pk      domain.KeyValue
-	prefix  string
-	sk      *domain.KeyValue // one item's changes (OfItem): its sort key, or nil
-	whole   bool             // every partition's changes (NewTableChanges)
-	changes []dynamo.Change  // newest first, masked
-	stats   dynamo.ChangesStats
-	since   time.Time   // where the stream's 24 hours begin
-	st      list.Status // the read: reading…, its count, its failure
-	grid    components.Grid
-	w, h    int
-	follow  changesFollow // F: new records as they are written
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	pk     domain.KeyValue
+	prefix string
+	sk     *domain.KeyValue // one item's changes (OfItem): its sort key, or nil
+	whole  bool             // every partition's changes (NewTableChanges)
+	// list is the changes, newest first, masked: reading…, the count,
+	// the read's failure.
+	list   list.Paged[dynamo.Change]
+	stats  dynamo.ChangesStats
+	since  time.Time // where the stream's 24 hours begin
+	w, h   int
+	follow changesFollow // F: new records as they are written
 }
 
 // NewChanges returns the Changes mode of a partition of the table.
 func NewChanges(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string) *Changes {
-	p := &Changes{c: c, id: c.NextID(), info: info, pk: pk, prefix: prefix, grid: components.NewGrid(c)}
-	p.grid.SetColumns([]components.Column{{Title: "Time (UTC)", Width: 19}, {Title: "Event", Width: 6},
-		{Title: keyTitle(info), Keep: true}, {Title: "Changed"}})
-	p.refresh()
+	p := &Changes{c: c, id: c.NextID(), info: info, pk: pk, prefix: prefix}
+	p.list = list.NewPaged(c, changesWords, []components.Column{{Title: "Time (UTC)", Width: 19}, {Title: "Event", Width: 6},
+		{Title: keyTitle(info), Keep: true}, {Title: "Changed"}}, p.cell)
 	return p
 }
+
+// changesWords are what the list calls the stream's records.
+var changesWords = list.Words{One: "change", Many: "changes", Reading: "the stream is",
+	Waiting: "Reading the table's stream (24 hours of writes)…"}
 
 // tableChangesHeld bounds what the table-wide view holds to put in
 // order: a busy table's day is more than a screen is for, and the view
@@ -74,13 +77,12 @@ const tableChangesHeld = 50_000
 // NewTableChanges returns the Changes view of a whole table: every
 // partition's changes, newest first, with their keys.
 func NewTableChanges(c *common.Common, info dynamo.TableInfo) *Changes {
-	p := &Changes{c: c, id: c.NextID(), info: info, whole: true, grid: components.NewGrid(c)}
+	p := &Changes{c: c, id: c.NextID(), info: info, whole: true}
 	cols := []components.Column{{Title: "Time (UTC)", Width: 19}, {Title: "Event", Width: 6}, {Title: common.Sanitize(info.Key.PK.Name), Keep: true}}
 	if info.Key.SK != nil {
 		cols = append(cols, components.Column{Title: common.Sanitize(info.Key.SK.Name), Keep: true})
 	}
-	p.grid.SetColumns(append(cols, components.Column{Title: "Changed"}))
-	p.refresh()
+	p.list = list.NewPaged(c, changesWords, append(cols, components.Column{Title: "Changed"}), p.cell)
 	return p
 }
 
@@ -123,49 +125,46 @@ func keyTitle(info dynamo.TableInfo) string {
 }
 
 func (p *Changes) Init() tea.Cmd {
-	ctx, req := p.st.Start(p.c)
+	ctx, req := p.list.Start()
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
 	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
 }
 
-func (p *Changes) refresh() {
-	cs := p.changes
-	p.grid.SetRows(len(cs), func(r, col int) string {
-		c := cs[r]
-		switch col {
-		case 0:
-			return c.Time.UTC().Format("2006-01-02 15:04:05")
-		case 1:
-			return c.Event
+// cell is a change's row: when, what, the key, what it changed.
+func (p *Changes) cell(c dynamo.Change, col int) string {
+	switch col {
+	case 0:
+		return c.Time.UTC().Format("2006-01-02 15:04:05")
+	case 1:
+		return c.Event
+	}
+	if p.whole { // the key's columns, then what changed
+		names := []string{p.info.Key.PK.Name}
+		if p.info.Key.SK != nil {
+			names = append(names, p.info.Key.SK.Name)
 		}
-		if p.whole { // the key's columns, then what changed
-			names := []string{p.info.Key.PK.Name}
-			if p.info.Key.SK != nil {
-				names = append(names, p.info.Key.SK.Name)
-			}
-			if col-2 < len(names) {
-				v, _ := dynamo.KeyValueOf(c.Keys[names[col-2]])
-				return common.KeyCell(v)
-			}
-			col = 3
+		if col-2 < len(names) {
+			v, _ := dynamo.KeyValueOf(c.Keys[names[col-2]])
+			return common.KeyCell(v)
 		}
-		switch col {
-		case 2:
-			name := p.info.Key.PK.Name
-			if p.info.Key.SK != nil {
-				name = p.info.Key.SK.Name
-			}
-			if v, ok := dynamo.KeyValueOf(c.Keys[name]); ok {
-				return common.KeyCell(v)
-			}
-			return ""
+		col = 3
+	}
+	switch col {
+	case 2:
+		name := p.info.Key.PK.Name
+		if p.info.Key.SK != nil {
+			name = p.info.Key.SK.Name
 		}
-		if c.Changed == nil {
-			return "?" // the stream keeps no image to compare
+		if v, ok := dynamo.KeyValueOf(c.Keys[name]); ok {
+			return common.KeyCell(v)
 		}
-		return common.Sanitize(strings.Join(c.Changed, ", "))
-	})
+		return ""
+	}
+	if c.Changed == nil {
+		return "?" // the stream keeps no image to compare
+	}
+	return common.Sanitize(strings.Join(c.Changed, ", "))
 }
 
 func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -175,15 +174,14 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case changesFollowedMsg:
 		return p, p.followed(msg)
 	case changesReadMsg:
-		if !p.st.Answer(msg.req, msg.err) {
+		newest := make([]dynamo.Change, 0, len(msg.changes))
+		for _, c := range slices.Backward(msg.changes) {
+			newest = append(newest, c)
+		}
+		if !p.list.Replace(msg.req, newest, false, msg.err) {
 			return p, nil
 		}
 		p.stats = msg.stats
-		p.changes = p.changes[:0]
-		for _, c := range slices.Backward(msg.changes) {
-			p.changes = append(p.changes, c)
-		}
-		p.refresh()
 		if msg.err != nil {
 			return p, common.Report(msg.err, false, p.id)
 		}
@@ -195,8 +193,8 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		case key.Matches(msg, k.Follow) && p.canFollow():
 			return p, p.startFollow()
 		case key.Matches(msg, k.Follow): // the help line leaves it out until then
-			return p, notice("F follows from where the stream's read ends: " + map[bool]string{true: "r reads it again first", false: "once it has answered"}[p.st.Fail.Stopped()])
-		case key.Matches(msg, k.Back) && p.st.Cancel():
+			return p, notice("F follows from where the stream's read ends: " + map[bool]string{true: "r reads it again first", false: "once it has answered"}[p.list.Fail.Stopped()])
+		case key.Matches(msg, k.Back) && p.list.Cancel():
 		case key.Matches(msg, k.Back):
 			return p, back
 		case key.Matches(msg, k.Refresh):
@@ -204,7 +202,7 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			p.follow = changesFollow{}
 			return p, p.Init()
 		default:
-			p.grid.Update(msg)
+			p.list.Key(msg)
 		}
 	}
 	return p, nil
@@ -213,7 +211,7 @@ func (p *Changes) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (p *Changes) SetSize(w, h int) {
 	p.w, p.h = w, h
 	listW, listH, _ := p.listSize()
-	p.grid.SetSize(listW-4, listH-2)
+	p.list.SetSize(listW-4, listH-2)
 }
 
 // listSize is the list's frame: beside the diff when wide, above it
@@ -232,17 +230,12 @@ func (p *Changes) listSize() (w, h int, wide bool) {
 func (p *Changes) View() string {
 	st := p.c.Styles
 	listW, listH, wide := p.listSize()
-	title := p.where() + " · " + p.st.Title(len(p.changes), "change", "changes")
-	if p.st.Answered() && !p.st.Fail.Stopped() {
+	title := p.list.Title(p.where())
+	if p.list.Answered() && !p.list.Fail.Stopped() {
 		title += " in 24 h"
 	}
-	body := p.grid.View()
-	switch {
-	case p.st.Fail.Stopped():
-		body = p.st.Fail.Body(st, len(p.changes), "changes", listW-4)
-	case !p.st.Answered():
-		body = st.Dim.Render("Reading the table's stream (24 hours of writes)…")
-	case len(p.changes) == 0:
+	body := p.list.View()
+	if p.list.Whole() && p.list.Len() == 0 {
 		body = st.Dim.Render(components.Fit("No changes since "+p.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", listW-4))
 	}
 	if p.prefix != "" {
@@ -251,7 +244,7 @@ func (p *Changes) View() string {
 	if p.follow.on() {
 		title += " · following · " + fmt.Sprint(p.follow.added) + " new · F or esc stops"
 	}
-	list := common.Frame(st, title, body, listW, listH)
+	frame := common.Frame(st, title, body, listW, listH)
 	detailW := p.w
 	detailH := p.h - listH
 	if wide {
@@ -259,19 +252,19 @@ func (p *Changes) View() string {
 	}
 	detail := common.Frame(st, "Old → new", p.diff(detailW-4), detailW, detailH)
 	if wide {
-		return joinH(list, detail)
+		return joinH(frame, detail)
 	}
-	return list + "\n" + detail
+	return frame + "\n" + detail
 }
 
 // diff is what the selected change changed, as the timeline shows a
 // revision's, or what its stream cannot say.
 func (p *Changes) diff(width int) string {
 	st := p.c.Styles
-	if len(p.changes) == 0 {
+	c, ok := p.list.Selected()
+	if !ok {
 		return ""
 	}
-	c := p.changes[min(p.grid.Cursor(), len(p.changes)-1)]
 	if c.Changed == nil {
 		return st.Dim.Render(components.Fit(common.Sanitize(p.info.Stream.Missing()), width))
 	}
@@ -296,7 +289,7 @@ func (p *Changes) Crumbs() []string {
 }
 func (p *Changes) ID() int         { return p.id }
 func (p *Changes) Mode() string    { return ModeChanges }
-func (p *Changes) Loading() bool   { return p.st.Req.InFlight() }
+func (p *Changes) Loading() bool   { return p.list.Req.InFlight() }
 func (p *Changes) Capturing() bool { return false }
 
 // list.Request is what reading the stream took: calls, not capacity; and what
@@ -322,7 +315,7 @@ func (p *Changes) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
 // stream has answered whole (or to stop following), / on the records.
 func (p *Changes) keys() common.Keys {
 	k := p.c.Keys
-	rows := len(p.changes) > 0
+	rows := p.list.Len() > 0
 	ks := moveKeys(k, rows)
 	for _, s := range searchKeys(1, k, rows) {
 		s.Short = false // in ? help: the help line keeps its room for esc at 80 columns
@@ -338,7 +331,7 @@ func (p *Changes) keys() common.Keys {
 
 // canFollow reports whether F starts following: once the stream has
 // answered whole, following from where the read ended.
-func (p *Changes) canFollow() bool { return p.st.Settled() && !p.st.Fail.Stopped() }
+func (p *Changes) canFollow() bool { return p.list.Settled() && !p.list.Fail.Stopped() }
 
 // followLive is the follow key as the Changes mode's help names it: it
 // follows the stream's new records, not new items.

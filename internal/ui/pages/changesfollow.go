@@ -49,13 +49,14 @@ func (p *Changes) startFollow() tea.Cmd {
 	now := p.c.Now()
 	r := p.request(now)
 	r.Follow = true
-	if len(p.changes) > 0 {
+	listed := p.list.Rows()
+	if len(listed) > 0 {
 		// Records from a minute before the newest listed: DynamoDB rounds
 		// a record's time, and the listed ones are skipped by name.
-		r.Since = p.changes[0].Time.Add(-time.Minute)
+		r.Since = listed[0].Time.Add(-time.Minute)
 	}
-	known := make(map[string]bool, len(p.changes))
-	for _, c := range p.changes {
+	known := make(map[string]bool, len(listed))
+	for _, c := range listed {
 		known[seen(c)] = true
 	}
 	ctx, req := p.follow.req.Start(p.c)
@@ -112,12 +113,11 @@ func (p *Changes) followed(msg changesFollowedMsg) tea.Cmd {
 		return common.Next(msg.next)
 	}
 	c := *msg.change
-	cursor := p.grid.Cursor()
-	p.changes = append([]dynamo.Change{c}, p.changes...)
+	cursor := p.list.Grid.Cursor()
+	p.list.Set(append([]dynamo.Change{c}, p.list.Rows()...))
 	p.follow.added++
-	p.refresh()
 	if cursor > 0 { // the row being read stays selected as rows arrive above it
-		p.grid.SetCursor(cursor + 1)
+		p.list.Grid.SetCursor(cursor + 1)
 	}
 	return common.Next(msg.next)
 }
@@ -140,5 +140,5 @@ func addStats(a, b dynamo.ChangesStats) dynamo.ChangesStats {
 // return; a cancelled first read says so, and r reads again.
 func (p *Changes) Leave() {
 	p.follow.req.Stop()
-	p.st.Cancel() // as esc stops it: said to be cancelled, never still reading
+	p.list.Cancel() // as esc stops it: said to be cancelled, never still reading
 }

@@ -321,7 +321,7 @@ func (t *Tree) placeSeen(all bool) place {
 	for _, k := range t.sample {
 		p.sample = append(p.sample, domain.KeyValue{Type: t.req.Key.SK.Type, Text: k})
 	}
-	if all && t.req.Prefix == "" && t.loaded && !t.partial && !t.walk.InFlight() {
+	if all && t.req.Prefix == "" && t.list.Whole() {
 		p.seen = make([]domain.Child, 0, len(t.children))
 		for _, c := range t.children {
 			p.seen = append(p.seen, c.Child)

@@ -18,18 +18,13 @@ func (t *Tree) List() common.List {
 	if t.picker != nil {
 		return &t.picker.grid
 	}
-	return &t.grid
+	return t.list.List()
 }
 func (t *Tree) Unloaded() string {
-	switch {
-	case t.picker != nil:
+	if t.picker != nil {
 		return ""
-	case !t.loaded:
-		return "more children still being found"
-	case t.partial:
-		return "the walk stopped part way (r goes on)"
 	}
-	return ""
+	return t.list.Unloaded()
 }
 
 func (p *Items) List() common.List {
@@ -61,11 +56,11 @@ func (t *Time) Unloaded() string {
 	return t.pg.Unloaded()
 }
 
-func (v *Versions) List() common.List { return &v.grid }
-func (v *Versions) Unloaded() string  { return v.st.Unloaded("the versions are") }
+func (v *Versions) List() common.List { return v.list.List() }
+func (v *Versions) Unloaded() string  { return v.list.Unloaded() }
 
-func (t *Timeline) List() common.List { return &t.grid }
-func (t *Timeline) Unloaded() string  { return "" }
+func (t *Timeline) List() common.List { return t.list.List() }
+func (t *Timeline) Unloaded() string  { return t.list.Unloaded() }
 
 func (p *Partitions) List() common.List {
 	if p.picker != nil {
@@ -84,5 +79,5 @@ func (p *Partitions) Unloaded() string {
 // loaded as it is typed), which the explorer's search leaves alone.
 func (p *Partitions) TypesKeys() {}
 
-func (p *Changes) List() common.List { return &p.grid }
-func (p *Changes) Unloaded() string  { return p.st.Unloaded("the stream is") }
+func (p *Changes) List() common.List { return p.list.List() }
+func (p *Changes) Unloaded() string  { return p.list.Unloaded() }

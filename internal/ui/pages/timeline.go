@@ -22,33 +22,43 @@ import (
 // before; m marks a revision to compare the selection with instead (m on
 // it unmarks), and 0 compares the selection with v0_, marked or not.
 type Timeline struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	pk     domain.KeyValue
-	index  string // the index the history was read from ("" the table)
-	get    list.Request
-	h      domain.History
-	raw    map[string]dynamo.Item // revisions as read, by sort key
-	rows   []*domain.Revision     // rows[0] is the current copy (nil when missing)
-	mark   int                    // row compared against; -1: the previous revision
-	vsZero bool                   // compare with v0_
-	deltaW int                    // digits a count of changes can take, so the counts line up
-	grid   components.Grid
+	c     *common.Common
+	id    int
+	info  dynamo.TableInfo
+	pk    domain.KeyValue
+	index string // the index the history was read from ("" the table)
+	get   list.Request
+	h     domain.History
+	raw   map[string]dynamo.Item // revisions as read, by sort key
+	// list is the revisions, row 0 the current copy (nil when missing),
+	// given by the versions' read: counted, nothing in flight.
+	list   list.Paged[revisionRow]
+	mark   int  // row compared against; -1: the previous revision
+	vsZero bool // compare with v0_
+	deltaW int  // digits a count of changes can take, so the counts line up
 	w, hgt int
+}
+
+// revisionRow is a line of the timeline: its place (what it is compared
+// with depends on it) and its revision.
+type revisionRow struct {
+	r   int
+	rev *domain.Revision
 }
 
 // NewTimeline returns the timeline of a history already read.
 func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h domain.History, raw map[string]dynamo.Item) *Timeline {
-	t := &Timeline{c: c, id: c.NextID(), info: info, pk: pk, h: h, raw: raw, mark: -1, grid: components.NewGrid(c)}
-	t.rows = append(t.rows, h.Current)
+	t := &Timeline{c: c, id: c.NextID(), info: info, pk: pk, h: h, raw: raw, mark: -1}
+	t.list = list.NewPaged(c, list.Words{One: "revision", Many: "revisions",
+		Count: func(int, bool) string { return common.Plural(len(h.Revisions), "revision", "revisions") }}, nil, t.cell)
+	rows := []revisionRow{{0, h.Current}}
 	for i := range h.Revisions {
-		t.rows = append(t.rows, &h.Revisions[i])
+		rows = append(rows, revisionRow{i + 1, &h.Revisions[i]})
 	}
-	t.grid.SetRows(len(t.rows), t.cell)
-	t.grid.SetPinned(1) // the current copy stays on top
+	t.list.Given(rows)
+	t.list.Grid.SetPinned(1) // the current copy stays on top
 	t.setColumns()
-	t.grid.SetRowStyle(func(r int) *lipgloss.Style {
+	t.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r == 0 {
 			if h.Drifted() {
 				return &t.c.Styles.Drift
@@ -57,11 +67,17 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h 
 		}
 		return nil
 	})
-	if len(t.rows) > 1 {
-		t.grid.SetCursor(len(t.rows) - 1) // the newest revision first
+	if t.list.Len() > 1 {
+		t.list.Grid.SetCursor(t.list.Len() - 1) // the newest revision first
 	}
 	return t
 }
+
+// rev is row r's revision (nil: the current copy is missing).
+func (t *Timeline) rev(r int) *domain.Revision { return t.list.Row(r).rev }
+
+// cursor is the selected row.
+func (t *Timeline) cursor() int { return t.list.Grid.Cursor() }
 
 // setColumns sizes the columns once from every revision, so that they
 // keep their width as the list scrolls, and titles Changes by what it
@@ -69,18 +85,18 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h 
 func (t *Timeline) setColumns() {
 	revW, keyW := len("Revision"), len("Sort key")
 	attrs := 0
-	for _, rev := range t.rows {
-		if rev != nil {
-			attrs = max(attrs, len(rev.Item))
+	for _, row := range t.list.Rows() {
+		if row.rev != nil {
+			attrs = max(attrs, len(row.rev.Item))
 		}
 	}
 	t.deltaW = len(fmt.Sprint(2 * attrs)) // a diff names at most the attributes of both sides
-	for r := range t.rows {
-		revW = max(revW, len(t.cell(r, 1)))
-		keyW = max(keyW, len(t.cell(r, 3)))
+	for _, row := range t.list.Rows() {
+		revW = max(revW, len(t.cell(row, 1)))
+		keyW = max(keyW, len(t.cell(row, 3)))
 	}
-	changesW := max(7, len(t.changesTitle()), lipgloss.Width(t.cell(0, 2)))
-	t.grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
+	changesW := max(7, len(t.changesTitle()), lipgloss.Width(t.cell(*t.list.Row(0), 2)))
+	t.list.Grid.SetColumns([]components.Column{{Title: " ", Width: 2}, {Title: "Revision", Width: revW, Keep: true},
 		{Title: t.changesTitle(), Width: changesW}, {Title: "Sort key", Width: keyW}})
 }
 
@@ -89,7 +105,7 @@ func (t *Timeline) setColumns() {
 func (t *Timeline) comparison() string {
 	switch {
 	case t.mark >= 0:
-		if rev := t.rows[t.mark]; rev != nil {
+		if rev := t.rev(t.mark); rev != nil {
 			return "the marked " + common.Sanitize(rev.Label())
 		}
 		return "the marked revision"
@@ -101,16 +117,16 @@ func (t *Timeline) comparison() string {
 
 func (t *Timeline) changesTitle() string {
 	switch {
-	case t.mark >= 0 && t.rows[t.mark] != nil:
-		return "Δ vs " + common.Sanitize(t.rows[t.mark].Label())
+	case t.mark >= 0 && t.rev(t.mark) != nil:
+		return "Δ vs " + common.Sanitize(t.rev(t.mark).Label())
 	case t.vsZero:
 		return "Δ vs v0"
 	}
 	return "Δ vs prev"
 }
 
-func (t *Timeline) cell(r, col int) string {
-	rev := t.rows[r]
+func (t *Timeline) cell(row revisionRow, col int) string {
+	r, rev := row.r, row.rev
 	switch col {
 	case 0:
 		switch {
@@ -158,15 +174,15 @@ func (t *Timeline) cell(r, col int) string {
 func (t *Timeline) before(r int) *domain.Revision {
 	switch {
 	case t.mark >= 0 && t.mark != r:
-		return t.rows[t.mark]
+		return t.rev(t.mark)
 	case t.vsZero && r != 0:
-		return t.rows[0]
+		return t.rev(0)
 	case r == 0:
 		return t.h.Latest()
 	case r == 1:
 		return nil
 	}
-	return t.rows[r-1]
+	return t.rev(r - 1)
 }
 
 // strip leaves the key attributes out: they differ by design.
@@ -215,9 +231,9 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	k := t.c.Keys
 	switch {
 	case key.Matches(km, k.PrevRev):
-		t.grid.SetCursor(max(0, t.grid.Cursor()-1))
+		t.list.Grid.SetCursor(max(0, t.cursor()-1))
 	case key.Matches(km, k.NextRev):
-		t.grid.SetCursor(min(len(t.rows)-1, t.grid.Cursor()+1))
+		t.list.Grid.SetCursor(min(t.list.Len()-1, t.cursor()+1))
 	case key.Matches(km, k.Mark):
 		return t, t.markKey()
 	case key.Matches(km, k.Diff0):
@@ -233,11 +249,11 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case key.Matches(km, k.Back):
 		return t, back
 	case key.Matches(km, k.Open):
-		if rev := t.rows[t.grid.Cursor()]; rev != nil && t.rawOf(rev) != nil {
+		if rev := t.rev(t.cursor()); rev != nil && t.rawOf(rev) != nil {
 			return t, t.openRevision(t.rawOf(rev))
 		}
 	default:
-		t.grid.Update(km)
+		t.list.Key(km)
 	}
 	return t, nil
 }
@@ -245,7 +261,7 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (t *Timeline) SetSize(w, h int) {
 	t.w, t.hgt = w, h
 	listW, _, gridH, _ := t.listSize()
-	t.grid.SetSize(listW-4, gridH)
+	t.list.SetSize(listW-4, gridH)
 }
 
 // listSize is the list's frame and its rows' height: beside the diff when
@@ -254,9 +270,10 @@ func (t *Timeline) SetSize(w, h int) {
 // hides a revision behind a scroll.
 func (t *Timeline) listSize() (listW, listH, gridH int, wide bool) {
 	wide = t.c.ShowPreview(t.w)
-	listW, listH = t.w, min(t.hgt/3, len(t.rows)+3)
-	if len(t.rows)+3 <= t.hgt/2 {
-		listH = len(t.rows) + 3
+	n := t.list.Len()
+	listW, listH = t.w, min(t.hgt/3, n+3)
+	if n+3 <= t.hgt/2 {
+		listH = n + 3
 	}
 	if wide {
 		listW, listH = t.w*2/5, t.hgt
@@ -272,14 +289,14 @@ func (t *Timeline) listSize() (listW, listH, gridH int, wide bool) {
 func (t *Timeline) View() string {
 	st := t.c.Styles
 	listW, listH, _, wide := t.listSize()
-	title := common.Sanitize(historyName(t.h)) + " · " + common.Plural(len(t.h.Revisions), "revision", "revisions")
+	title := t.list.Title(common.Sanitize(historyName(t.h)))
 	if t.h.Owner != "" { // on an index: whose history, by the base table's key
 		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
 	}
 	if t.h.Drifted() {
 		title += " · drifted"
 	}
-	body := t.grid.View()
+	body := t.list.View()
 	if t.h.Drifted() {
 		var d []string
 		for _, x := range t.h.Drift {
@@ -291,13 +308,13 @@ func (t *Timeline) View() string {
 			title += " · " + common.Sanitize(t.h.Drift[0])
 		}
 	}
-	list := common.Frame(st, title, body, listW, listH)
+	frame := common.Frame(st, title, body, listW, listH)
 	rw, rh := t.w, t.hgt-listH
 	if wide {
 		rw, rh = t.w-listW, t.hgt
 	}
-	r := t.grid.Cursor()
-	rev, base := t.rows[r], t.before(r)
+	r := t.cursor()
+	rev, base := t.rev(r), t.before(r)
 	dtitle := "Diff"
 	var lines []string
 	switch {
@@ -325,9 +342,9 @@ func (t *Timeline) View() string {
 	}
 	diff := common.Frame(st, dtitle, strings.Join(lines, "\n"), rw, rh)
 	if wide {
-		return joinH(list, diff)
+		return joinH(frame, diff)
 	}
-	return list + "\n" + diff
+	return frame + "\n" + diff
 }
 
 // renderDiff shows changes a line each: ~ changed old → new, + added,
@@ -405,12 +422,12 @@ func (t *Timeline) Request() string {
 // markKey marks the selected revision to compare every other with, or
 // unmarks it when it is the one marked.
 func (t *Timeline) markKey() tea.Cmd {
-	if t.mark == t.grid.Cursor() {
+	if t.mark == t.cursor() {
 		t.mark = -1
 		t.setColumns()
 		return notice("unmarked: comparing each revision with " + t.comparison())
 	}
-	t.mark = t.grid.Cursor()
+	t.mark = t.cursor()
 	t.setColumns()
 	return notice("comparing each revision with " + t.comparison() + " · m on it unmarks, 0 compares with the current copy")
 }
@@ -418,7 +435,7 @@ func (t *Timeline) markKey() tea.Cmd {
 // mark is the m key's help: on the marked row it unmarks.
 func (t *Timeline) markHelp() key.Binding {
 	b := t.c.Keys.Mark
-	if t.mark >= 0 && t.mark == t.grid.Cursor() {
+	if t.mark >= 0 && t.mark == t.cursor() {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "unmark"))
 	}
 	return b
@@ -453,8 +470,8 @@ func (t *Timeline) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
 // than one row, enter where the selected revision was read.
 func (t *Timeline) keys() common.Keys {
 	k := t.c.Keys
-	steps := len(t.rows) > 1
-	rev := t.rows[t.grid.Cursor()]
+	steps := t.list.Len() > 1
+	rev := t.rev(t.cursor())
 	ks := common.Keys{common.Line(1, common.On(t.diff0(), steps)), common.Line(1, common.On(t.markHelp(), rev != nil && steps)),
 		common.Line(1, common.On(k.PrevRev, steps)), common.Line(1, common.On(k.NextRev, steps))}
 	for _, m := range moveKeys(k, steps) {
@@ -497,4 +514,4 @@ func (t *Timeline) Loaded() (common.Loaded, bool) {
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
-func (t *Timeline) Click(y int) bool { return t.grid.Click(y - 1) }
+func (t *Timeline) Click(y int) bool { return t.list.Grid.Click(y - 1) }

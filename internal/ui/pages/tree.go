@@ -48,8 +48,6 @@ type Tree struct {
 	id        int
 	info      dynamo.TableInfo
 	req       dynamo.ChildrenRequest
-	partial   bool              // the walk stopped on an error: r goes on from there
-	fail      list.Failure      // why the walk stopped before its end
 	shards    []domain.KeyValue // a sharded partition's shards; nil for one
 	pattern   string            // the pattern they came from
 	levels    []string
@@ -69,13 +67,15 @@ type Tree struct {
 	branches    int    // the level's prefixes
 	toCount     int    // ... whose count is not exact yet
 	countBudget float64
-	loaded      bool
-	walk        list.Request
-	count       list.Request
-	grid        components.Grid
-	picker      *picker // the index or delimiter picker, while open
-	picking     string  // which: "index" or "delimiter"
-	w, h        int
+	// list is the level's rows as the walk finds its children (each
+	// snapshot all it found): reading…, the count, why the walk stopped
+	// (r goes on from there).
+	list    list.Paged[treeRow]
+	get     list.Request // the GetItem of an item enter opens
+	count   list.Request
+	picker  *picker // the index or delimiter picker, while open
+	picking string  // which: "index" or "delimiter"
+	w, h    int
 }
 
 // TreeOptions are the drill-down's settings: delimiter ("" detects,
@@ -90,7 +90,10 @@ type TreeOptions struct {
 
 // NewTree returns one level of the hierarchy under prefix.
 func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix string, opts TreeOptions) *Tree {
-	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, exact: map[string]bool{}, grid: components.NewGrid(c)}
+	t := &Tree{c: c, id: c.NextID(), info: info, levels: opts.Levels, counts: map[string]int{}, exact: map[string]bool{}}
+	t.list = list.NewPaged(c, list.Words{One: "child", Many: "children", Count: t.countTitle,
+		Reading: "the level's children are", More: "more children still being found",
+		Loaded: func() int { return len(t.children) }}, nil, t.cell)
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
@@ -164,16 +167,24 @@ func (t *Tree) setColumns() {
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
-	t.grid.SetColumns(cols)
+	t.list.Grid.SetColumns(cols)
+}
+
+// countTitle is the title's count of the level's rows: prefixes and
+// items, then "finding…" while the walk goes on, or what all means here.
+func (t *Tree) countTitle(_ int, more bool) string {
+	if more {
+		return t.rowsTitle + " · finding…"
+	}
+	return t.rowsTitle + " · " + t.c.All(t.info.Name)
 }
 
 func (t *Tree) Init() tea.Cmd {
-	t.fail.Clear()
-	t.children, t.self, t.loaded, t.cost, t.sample = nil, false, false, dynamo.Cost{}, nil
+	t.children, t.self, t.cost, t.sample = nil, false, dynamo.Cost{}, nil
 	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
 	t.req.TableDelim = t.c.Delims[t.delimKey()] // as other partitions read since found it
+	ctx, req := t.list.Start()
 	t.refresh()
-	ctx, req := t.walk.Start(t.c)
 	return t.streamChildren(ctx, t.req, t.shards, req)
 }
 
@@ -199,13 +210,12 @@ func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, sha
 // resume goes on with an interrupted walk after the children it found,
 // keeping them on screen.
 func (t *Tree) resume() tea.Cmd {
-	t.loaded, t.partial = false, false
-	t.fail.Clear()
 	r := t.req
 	for _, c := range t.children {
 		r.Resume = append(r.Resume, c.Child)
 	}
-	ctx, req := t.walk.Start(t.c)
+	ctx, req := t.list.Next() // counted as found so far, finding on
+	t.refresh()
 	return t.streamChildren(ctx, r, nil, req)
 }
 
@@ -261,7 +271,14 @@ func (t *Tree) rows() []treeRow {
 	return rows
 }
 
+// refresh lists the level's rows as the walk and the count left them.
 func (t *Tree) refresh() {
+	t.facts()
+	t.list.Set(t.rows())
+}
+
+// facts takes what the title and the Items heading say of the level.
+func (t *Tree) facts() {
 	t.itemsHead, t.rowsTitle = t.itemsTitle(), t.rowCounts()
 	t.branches, t.toCount = 0, 0
 	for _, c := range t.children {
@@ -273,42 +290,43 @@ func (t *Tree) refresh() {
 		}
 	}
 	t.setColumns() // the Items heading says whether some are not counted
-	rows := t.rows()
+}
+
+// cell is a row of the level: a prefix to drill or an item, its kind,
+// its count, and the shards that hold it.
+func (t *Tree) cell(row treeRow, col int) string {
 	st := t.c.Styles
-	t.grid.SetRows(len(rows), func(r, col int) string {
-		row := rows[r]
-		name := t.keyText(row.child.Name)
-		switch {
-		case row.self:
-			name = t.keyText(t.req.Prefix) + st.Dim.Render(" (the prefix itself)")
-		case row.child.Name == "":
-			name = st.Dim.Render("(empty)")
+	name := t.keyText(row.child.Name)
+	switch {
+	case row.self:
+		name = t.keyText(t.req.Prefix) + st.Dim.Render(" (the prefix itself)")
+	case row.child.Name == "":
+		name = st.Dim.Render("(empty)")
+	}
+	switch col {
+	case 0:
+		if row.branch {
+			return "▸ " + name + st.Dim.Render(common.Sanitize(t.req.Delim))
 		}
-		switch col {
-		case 0:
-			if row.branch {
-				return "▸ " + name + st.Dim.Render(common.Sanitize(t.req.Delim))
-			}
-			return "• " + name
-		case 1:
-			if row.branch {
-				return "prefix"
-			}
-			return "item"
-		case 3:
-			var names []string
-			for _, sh := range row.child.Shards {
-				names = append(names, common.KeyCell(sh))
-			}
-			return strings.Join(names, ", ")
-		case 2:
-			if !row.branch {
-				return "1"
-			}
-			return t.countCell(row.child.Name)
+		return "• " + name
+	case 1:
+		if row.branch {
+			return "prefix"
 		}
-		return ""
-	})
+		return "item"
+	case 3:
+		var names []string
+		for _, sh := range row.child.Shards {
+			names = append(names, common.KeyCell(sh))
+		}
+		return strings.Join(names, ", ")
+	case 2:
+		if !row.branch {
+			return "1"
+		}
+		return t.countCell(row.child.Name)
+	}
+	return ""
 }
 
 func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
@@ -316,38 +334,11 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		return t, t.retry()
 	case childrenFoundMsg:
-		if msg.req != t.walk.ID() {
-			return t, nil
-		}
-		t.children, t.cost = msg.children, msg.cost
-		if !msg.done {
-			t.refresh()
-			return t, common.Next(msg.next)
-		}
-		t.walk.Done(msg.req)
-		t.loaded, t.self, t.partial = true, msg.self, msg.err != nil
-		t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
-		t.placeSeen(true).remember() // for the place's other modes
-		t.fail.Fail(msg.err)
-		if msg.delim != "" && msg.err == nil {
-			// The table's (or index's) delimiter, for a partition whose
-			// own keys tell none (one key), read without a sample Scan.
-			if t.c.Delims == nil {
-				t.c.Delims = map[string]string{}
-			}
-			t.c.Delims[t.delimKey()] = msg.delim
-		}
-		if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
-			// Detected, as a delimiter or as none: remembered, so a level
-			// opened from here or read again is cut the same way.
-			t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
-		}
-		t.refresh() // its columns too: the level's name follows the delimiter
-		return t, common.Report(msg.err, false, t.id)
+		return t, t.found(msg)
 	case countedMsg:
 		return t, t.counted(msg)
 	case itemReadMsg:
-		if !t.walk.Done(msg.req) {
+		if !t.get.Done(msg.req) {
 			return t, nil
 		}
 		if msg.err != nil || msg.item == nil {
@@ -358,6 +349,46 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return t, t.key(msg)
 	}
 	return t, nil
+}
+
+// found takes what the walk found so far, or its end. What a walk
+// cancelled by esc still hands over is dropped (its stream read to the
+// end): the level stays as it was stopped.
+func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
+	if msg.req != t.list.Req.ID() {
+		return nil
+	}
+	if !t.list.Req.InFlight() {
+		if msg.done {
+			return nil
+		}
+		return common.Next(msg.next)
+	}
+	t.children, t.cost = msg.children, msg.cost
+	if !msg.done {
+		t.facts()
+		t.list.Snapshot(msg.req, t.rows())
+		return common.Next(msg.next)
+	}
+	t.self = msg.self
+	t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
+	t.list.Replace(msg.req, nil, msg.err != nil, msg.err) // the rows follow the delimiter, below
+	t.placeSeen(true).remember()                          // for the place's other modes
+	if msg.delim != "" && msg.err == nil {
+		// The table's (or index's) delimiter, for a partition whose
+		// own keys tell none (one key), read without a sample Scan.
+		if t.c.Delims == nil {
+			t.c.Delims = map[string]string{}
+		}
+		t.c.Delims[t.delimKey()] = msg.delim
+	}
+	if t.req.Delim == "" && !t.req.NoDelim && (msg.delim != "" || msg.noDelim) {
+		// Detected, as a delimiter or as none: remembered, so a level
+		// opened from here or read again is cut the same way.
+		t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
+	}
+	t.refresh() // its columns too: the level's name follows the delimiter
+	return common.Report(msg.err, false, t.id)
 }
 
 // treeKeys are the level's key handlers, asked in turn: the picker while
@@ -377,7 +408,7 @@ func (t *Tree) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	t.grid.Update(msg)
+	t.list.Key(msg)
 	return nil
 }
 
@@ -395,15 +426,11 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case t.confirm && key.Matches(msg, k.Cancel):
 		t.confirm = false
-	case key.Matches(msg, k.Back) && (t.walk.InFlight() || t.count.InFlight()):
+	case key.Matches(msg, k.Back) && (t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()):
 		counting := t.count.InFlight()
-		if t.walk.InFlight() && !t.loaded {
-			t.fail.Cancel() // the level is cut off where it was
-			t.partial = true
-		}
-		t.walk.Stop()
-		t.count.Stop()
-		t.loaded = true // counts cut off stay marked … as partial
+		t.list.Cancel() // the level is cut off where it was
+		t.get.Stop()
+		t.count.Stop() // counts cut off stay marked … as partial
 		t.refresh()
 		if counting {
 			t.countStopped()
@@ -419,11 +446,10 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // openKey drills into a prefix, or opens an item.
 func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	rows := t.rows()
-	if !key.Matches(msg, t.c.Keys.Open) || len(rows) == 0 {
+	row, ok := t.list.Selected()
+	if !key.Matches(msg, t.c.Keys.Open) || !ok {
 		return nil, false
 	}
-	row := rows[t.grid.Cursor()]
 	opts := t.options()
 	if row.branch && len(t.shards) > 0 {
 		return open(NewShardedTree(t.c, t.info, t.shards, t.pattern, row.child.Prefix, opts)), true
@@ -442,7 +468,7 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if len(row.child.Shards) > 0 {
 		r.PK = row.child.Shards[0] // the first shard that holds it
 	}
-	ctx, req := t.walk.Start(t.c)
+	ctx, req := t.get.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, dynamo.ChildKey(r, row.child.Child)), true
 }
 
@@ -516,7 +542,7 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Delimiter):
 		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
-	case key.Matches(msg, k.Refresh) && t.fail.Stopped():
+	case key.Matches(msg, k.Refresh) && t.list.Fail.Stopped():
 		return t.retry(), true
 	case key.Matches(msg, k.Refresh):
 		t.count.Stop()
@@ -530,7 +556,7 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // retry goes on with a walk cut off by an error or esc after the children
 // it found, or starts the level again when it found none.
 func (t *Tree) retry() tea.Cmd {
-	if t.partial && len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0 {
+	if t.list.Fail.Stopped() && len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0 {
 		return t.resume()
 	}
 	return t.Init()
@@ -606,13 +632,11 @@ func (t *Tree) sampleKeys() []string {
 func (t *Tree) SetSize(w, h int) {
 	t.w, t.h = w, h
 	rows := t.h - 2
-	switch {
-	case t.confirm:
+	if t.confirm {
 		rows = t.h - 6 // the count's question below
-	default:
-		rows -= t.fail.LineBelow(len(t.children)) // the failure's line below the children found before
 	}
-	t.grid.SetSize(t.w-4, rows)
+	t.list.SetSize(t.w-4, rows) // less the failure's line below the children found before
+
 	if t.picker != nil {
 		t.picker.layout(t.w, t.h)
 	}
@@ -620,34 +644,14 @@ func (t *Tree) SetSize(w, h int) {
 
 func (t *Tree) View() string {
 	st := t.c.Styles
-	state := t.c.All(t.info.Name)
-	switch {
-	case !t.loaded:
-		state = "finding…"
-	case t.partial:
-		state = "stopped by an error"
-	}
-	if t.fail.Stopped() {
-		state = t.fail.Title(len(t.children), "children")
-	}
-	title := fmt.Sprintf("%s · %s · %s · %s", t.where(), t.rowsTitle, state, t.delimLabel())
-	if t.fail.Stopped() || (!t.loaded && len(t.children) == 0) {
-		if !t.fail.Stopped() {
-			state = "reading…" // no answer yet: nothing is counted
-		}
-		title = fmt.Sprintf("%s · %s · %s", t.where(), state, t.delimLabel())
-	}
+	title := t.list.Title(t.where()) + " · " + t.delimLabel()
 	if t.req.Index != "" {
 		title += " · index " + common.Sanitize(t.req.Index)
 	}
-	body := t.grid.View()
-	switch {
-	case t.fail.Stopped():
-		// A failed read that found nothing says nothing of what is there.
-		body = t.fail.InPlace(st, t.grid.View(), len(t.children), "children", t.w-4)
-	case t.loaded && len(t.children) == 0:
+	body := t.list.View() // a failed read that found nothing says nothing of what is there
+	if t.list.Whole() && len(t.children) == 0 {
 		switch {
-		case t.req.Prefix == "" && !t.self && !t.partial && len(t.shards) == 0:
+		case t.req.Prefix == "" && !t.self && len(t.shards) == 0:
 			// No item has this partition key: it does not exist, which is
 			// not an empty partition (DynamoDB has none).
 			title = t.where() + " · does not exist"
@@ -668,7 +672,7 @@ func (t *Tree) View() string {
 		prompt := st.Notice.Render(wrap(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
 			t.countEstimate(), t.budget()))) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
 		box := strings.Count(prompt, "\n") + 3
-		return common.Frame(st, title, t.grid.View(), t.w, t.h-box) + "\n" + common.Frame(st, "Count?", prompt, t.w, box)
+		return common.Frame(st, title, t.list.Grid.View(), t.w, t.h-box) + "\n" + common.Frame(st, "Count?", prompt, t.w, box)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
 }
@@ -736,9 +740,11 @@ func (t *Tree) Crumbs() []string {
 	return crumbs
 }
 
-func (t *Tree) ID() int         { return t.id }
-func (t *Tree) Mode() string    { return "Tree" }
-func (t *Tree) Loading() bool   { return t.walk.InFlight() || t.count.InFlight() }
+func (t *Tree) ID() int      { return t.id }
+func (t *Tree) Mode() string { return "Tree" }
+func (t *Tree) Loading() bool {
+	return t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()
+}
 func (t *Tree) Capturing() bool { return false }
 
 // Query is the level's query: the whole subtree under the prefix (the
@@ -836,12 +842,12 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 		n, ok := t.counts[name]
 		return n, ok && t.exact[name]
 	})
-	return common.Loaded{Rows: rows, View: append(view, "children")}, t.loaded
+	return common.Loaded{Rows: rows, View: append(view, "children")}, t.list.Settled()
 }
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
-func (t *Tree) Click(y int) bool { return t.grid.Click(y - 1) }
+func (t *Tree) Click(y int) bool { return t.list.Grid.Click(y - 1) }
 
 // TableSize is the table's size in bytes, as DescribeTable gives it.
 func (t *Tree) TableSize() int64 { return t.info.SizeBytes }

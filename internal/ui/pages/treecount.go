@@ -74,7 +74,7 @@ const notCounted = "–"
 // while any branch is not counted (c counts, or counts on; a sharded
 // level counts per shard, so it only says they are not counted).
 func (t *Tree) itemsTitle() string {
-	if t.count.InFlight() || !t.loaded {
+	if t.count.InFlight() || !t.list.Settled() {
 		return "Items" // c acts once the level is listed, and not twice at once
 	}
 	for _, c := range t.children {
@@ -121,7 +121,7 @@ func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64,
 // shown only where it acts.
 func (t *Tree) countOff() string {
 	switch {
-	case !t.loaded:
+	case !t.list.Settled():
 		return "c counts once the level is listed"
 	case t.count.InFlight():
 		return "counting: esc stops it"

@@ -42,12 +42,13 @@ type Versions struct {
 	info  dynamo.TableInfo
 	req   dynamo.VersionsRequest
 	res   dynamo.VersionsResult
-	listW int         // the list's width, as laid out (SetSize)
-	open  string      // a logical item whose timeline opens once loaded
-	st    list.Status // the read: reading…, its count, why it stopped before the partition's end
-	sort  list.Sort   // s/S: the histories' order on screen
-	grid  components.Grid
-	w, h  int
+	listW int    // the list's width, as laid out (SetSize)
+	open  string // a logical item whose timeline opens once loaded
+	// list is the histories in their order on screen: reading…, the
+	// count, why the read stopped before the partition's end.
+	list list.Paged[domain.History]
+	sort list.Sort // s/S: the histories' order on screen
+	w, h int
 }
 
 // OpenItem opens the timeline of the logical item name once the versions
@@ -73,7 +74,7 @@ func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, i
 // for the table): its sort key holds the revisions, and the base table's
 // partition key tells apart the items sharing its keys.
 func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index string) *Versions {
-	v := &Versions{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c),
+	v := &Versions{c: c, id: c.NextID(), info: info,
 		req: dynamo.VersionsRequest{Table: info.Name, Key: info.Key, PK: pk, Pattern: c.Tables[info.Name].Versions(), Ignore: c.Tables[info.Name].DriftIgnore}}
 	if ix, ok := indexFor(info, index); ok {
 		v.req.Key, v.req.Index, v.req.TableKeys = ix.Key, &ix, &info.Key
@@ -83,19 +84,19 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	if v.owned() {
 		cols = append([]components.Column{{Title: common.Sanitize(info.Key.PK.Name), Width: 14}}, cols...)
 	}
-	v.grid.SetColumns(cols)
-	v.grid.SetRowStyle(func(r int) *lipgloss.Style {
-		if r < len(v.res.Histories) && v.res.Histories[v.sort.Row(r)].Drifted() {
+	v.list = list.NewPaged(c, list.Words{One: "versioned item", Many: "versioned items", Reading: "the versions are",
+		Waiting: "Reading the partition's revision keys (v…)…"}, cols, v.cell)
+	v.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r < v.list.Len() && v.list.Row(r).Drifted() {
 			return &v.c.Styles.Drift
 		}
 		return nil
 	})
-	v.refresh()
 	return v
 }
 
 func (v *Versions) Init() tea.Cmd {
-	ctx, req := v.st.Start(v.c)
+	ctx, req := v.list.Start()
 	return loadVersions(ctx, v.c.Client, v.id, req, v.req)
 }
 
@@ -113,43 +114,52 @@ func (v *Versions) indexName() string {
 	return v.req.Index.Name
 }
 
+// refresh lists the histories read in the sort's order.
 func (v *Versions) refresh() {
 	hs := v.res.Histories
 	v.sort.Apply(v.sortable())
-	v.grid.SetRows(len(hs), func(r, col int) string {
-		h := hs[v.sort.Row(r)]
-		if v.owned() {
-			if col == 0 {
-				return common.Sanitize(h.Owner)
-			}
-			col--
+	rows := make([]domain.History, len(hs))
+	for i := range rows {
+		rows[i] = hs[v.sort.Row(i)]
+	}
+	v.list.Set(rows)
+}
+
+// cell is a history's row: its name, current copy, newest revision, how
+// many, and its drift.
+func (v *Versions) cell(h domain.History, col int) string {
+	if v.owned() {
+		if col == 0 {
+			return common.Sanitize(h.Owner)
 		}
-		switch col {
-		case 0:
-			return common.Sanitize(historyName(h))
-		case 1:
-			if h.Current == nil {
-				return "missing"
-			}
-			return common.Sanitize(h.Current.Label())
-		case 2:
-			if l := h.Latest(); l != nil {
-				return common.Sanitize(l.Label())
-			}
-			return "—"
-		case 3:
-			return common.Thousands(len(h.Revisions))
+		col--
+	}
+	switch col {
+	case 0:
+		return common.Sanitize(historyName(h))
+	case 1:
+		if h.Current == nil {
+			return "missing"
 		}
-		if !h.Drifted() {
-			return "✓"
+		return common.Sanitize(h.Current.Label())
+	case 2:
+		if l := h.Latest(); l != nil {
+			return common.Sanitize(l.Label())
 		}
-		return "⚠ " + common.Sanitize(strings.Join(h.Drift, "; "))
-	})
+		return "—"
+	case 3:
+		return common.Thousands(len(h.Revisions))
+	}
+	if !h.Drifted() {
+		return "✓"
+	}
+	return "⚠ " + common.Sanitize(strings.Join(h.Drift, "; "))
 }
 
 // selected is the history on the cursor's line.
 func (v *Versions) selected() domain.History {
-	return v.res.Histories[v.sort.Row(v.grid.Cursor())]
+	h, _ := v.list.Selected()
+	return h
 }
 
 // columns are the columns shown, by title: what s sorts by, in order.
@@ -207,19 +217,20 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if v.res.Stopped != nil { // cut off by an error: go on from there
 			r := v.req
 			r.Resume = &v.res
-			ctx, req := v.st.Start(v.c)
+			ctx, req := v.list.Start()
 			return v, loadVersions(ctx, v.c.Client, v.id, req, r)
 		}
 		return v, v.Init()
 	case versionsLoadedMsg:
-		if !v.st.Answer(msg.req, msg.err) {
+		if !v.list.Replace(msg.req, msg.result.Histories, false, msg.err) {
 			return v, nil
 		}
 		v.res = msg.result
 		if v.req.Pattern == nil && msg.result.Pattern != nil {
 			v.req.Pattern = msg.result.Pattern // the key grammar's spelling (v{n}.{name}): the command that reopens the view names it
 		}
-		v.refresh()
+		v.refresh() // in the sort's order
+		v.layout()
 		if msg.err != nil {
 			return v, common.Report(msg.err, false, v.id)
 		}
@@ -227,7 +238,7 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			v.open = ""
 			for i, h := range v.res.Histories {
 				if h.Name == name {
-					v.grid.SetCursor(v.sort.Line(i))
+					v.list.Grid.SetCursor(v.sort.Line(i))
 					return v, open(v.timeline(h))
 				}
 			}
@@ -237,26 +248,26 @@ func (v *Versions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := v.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && v.st.Cancel():
+		case key.Matches(msg, k.Back) && v.list.Cancel():
 		case key.Matches(msg, k.Back), key.Matches(msg, k.NextMode), key.Matches(msg, k.Versions):
 			return v, back
-		case key.Matches(msg, k.Refresh) && v.st.Fail.Err != nil:
+		case key.Matches(msg, k.Refresh) && v.list.Fail.Err != nil:
 			return v.Update(common.RetryMsg{Page: v.id}) // on from where it stopped
 		case key.Matches(msg, k.Refresh):
 			return v, v.Init()
-		case key.Matches(msg, k.Open) && len(v.res.Histories) > 0:
+		case key.Matches(msg, k.Open) && v.list.Len() > 0:
 			return v, open(v.timeline(v.selected()))
 		case key.Matches(msg, k.Sort), key.Matches(msg, k.SortFlip):
-			at := v.sort.Row(v.grid.Cursor())
+			at := v.sort.Row(v.list.Grid.Cursor())
 			list.SortKeyPressed(&v.sort, msg, k, v.columns())
 			v.refresh()
-			v.grid.SetCursor(v.sort.Line(at))
+			v.list.Grid.SetCursor(v.sort.Line(at))
 		case key.Matches(msg, k.Filter):
 			if q, ok := v.Query(); ok {
 				return v, filterItems(v.c, v.info, q, "revisions")
 			}
 		default:
-			v.grid.Update(msg)
+			v.list.Key(msg)
 		}
 	}
 	return v, nil
@@ -275,14 +286,20 @@ func (v *Versions) SetSize(w, h int) {
 		v.listW = v.w * 11 / 20
 		// A long drift takes room from the preview, which keeps three
 		// tenths of the width: the drift is the reason to be here.
-		v.grid.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
-		v.listW = min(max(v.listW, v.grid.Wanted()+4), v.w-v.w*3/10)
+		v.list.SetSize(v.listW-4, v.h-2) // the rows shown decide the width
+		v.listW = min(max(v.listW, v.list.Grid.Wanted()+4), v.w-v.w*3/10)
 	}
-	rows := v.h - 2 - v.st.Fail.LineBelow(len(v.res.Histories))
-	if v.req.ProjectionNote() != "" && !v.st.Fail.Stopped() {
-		rows = v.h - 3 // the projection's note below the rows
+	v.layout()
+}
+
+// layout gives the list its room: a line less for the projection's note
+// below the rows (the list takes its failure's line itself).
+func (v *Versions) layout() {
+	rows := v.h - 2
+	if v.req.ProjectionNote() != "" && !v.list.Fail.Stopped() {
+		rows = v.h - 3
 	}
-	v.grid.SetSize(v.listW-4, rows)
+	v.list.SetSize(v.listW-4, rows)
 }
 
 func (v *Versions) View() string {
@@ -294,7 +311,7 @@ func (v *Versions) View() string {
 			drifted++
 		}
 	}
-	title := common.KeyCell(v.req.PK) + " · " + v.st.Title(len(v.res.Histories), "versioned item", "versioned items")
+	title := v.list.Title(common.KeyCell(v.req.PK))
 	if ix := v.indexName(); ix != "" {
 		title = "index " + common.Sanitize(ix) + " · " + title
 	}
@@ -304,16 +321,9 @@ func (v *Versions) View() string {
 	if sorted := v.sort.Title(len(v.res.Histories), len(v.res.Histories)); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end
 	}
-	body := v.grid.View()
-	if note := v.req.ProjectionNote(); note != "" && !v.st.Fail.Stopped() {
-		body = v.grid.View() + "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
-	}
-	switch {
-	case v.st.Fail.Stopped():
-		body = v.st.Fail.InPlace(st, v.grid.View(), len(v.res.Histories), "versioned items", listW-4)
-	case !v.st.Answered():
-		body = st.Dim.Render("Reading the partition's revision keys (v…)…")
-	case len(v.res.Histories) == 0:
+	body := v.list.View()
+	switch note := v.req.ProjectionNote(); {
+	case v.list.Whole() && v.list.Len() == 0:
 		like := "v0_Name, v1_Name, v001_Name, v_0 or v0…vN.\nWhere revisions are spelt another way (rev#3#Terms),\nset version_pattern = \"rev#{n}#{name}\" for the table\nin the configuration."
 		if p := v.req.Pattern; p != nil {
 			like = common.Sanitize(p.String()) + "\n(the table's version_pattern)."
@@ -321,16 +331,18 @@ func (v *Versions) View() string {
 		// The words a dimmed Versions tab says elsewhere: the decision is
 		// the same whichever way the view was reached, only read here.
 		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
+	case note != "" && v.list.Answered() && !v.list.Fail.Stopped():
+		body += "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
-	list := common.Frame(st, title, body, listW, v.h)
+	frame := common.Frame(st, title, body, listW, v.h)
 	if !wide {
-		return list
+		return frame
 	}
 	preview := ""
-	if len(v.res.Histories) > 0 {
-		preview = historySummary(st, v.selected(), v.w-listW-4)
+	if h, ok := v.list.Selected(); ok {
+		preview = historySummary(st, h, v.w-listW-4)
 	}
-	return joinH(list, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
+	return joinH(frame, common.Frame(st, "Current copy", preview, v.w-listW, v.h))
 }
 
 // historySummary is the drift, then the current copy.
@@ -358,7 +370,7 @@ func (v *Versions) Crumbs() []string {
 }
 func (v *Versions) ID() int         { return v.id }
 func (v *Versions) Mode() string    { return "Versions" }
-func (v *Versions) Loading() bool   { return v.st.Req.InFlight() }
+func (v *Versions) Loading() bool   { return v.list.Req.InFlight() }
 func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
@@ -375,7 +387,7 @@ func (v *Versions) FullHelp() [][]key.Binding { return v.keys().FullHelp() }
 // export once the read has answered.
 func (v *Versions) keys() common.Keys {
 	k := v.c.Keys
-	rows := len(v.res.Histories) > 0
+	rows := v.list.Len() > 0
 	_, query := v.Query()
 	ks := moveKeys(k, rows)
 	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
@@ -384,7 +396,7 @@ func (v *Versions) keys() common.Keys {
 		common.More(1, common.On(k.SortFlip, rows)), previewKey(1, v.c, v.w))
 	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
 	ks = append(ks, common.Line(1, k.Back), common.More(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
-		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.st.Settled())))
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.list.Settled())))
 	return append(ks, endKeys(4, k)...)
 }
 
@@ -418,12 +430,12 @@ func versionsLink(table, index string, pk domain.KeyValue, p *domain.VersionPatt
 // Loaded is the versioned items as listed; exporting them reads nothing.
 func (v *Versions) Loaded() (common.Loaded, bool) {
 	view := []string{v.info.Name, keyArg(v.req.PK), "versions"}
-	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.st.Settled()
+	return common.Loaded{Rows: dynamo.HistoryRows(v.res.Histories), View: view}, v.list.Settled()
 }
 
 // Click selects the clicked row, or asks to open it when already selected
 // (the list's frame border is the body's first line).
-func (v *Versions) Click(y int) bool { return v.grid.Click(y - 1) }
+func (v *Versions) Click(y int) bool { return v.list.Grid.Click(y - 1) }
 
 // TableSize is the table's size in bytes, as DescribeTable gives it.
 func (v *Versions) TableSize() int64 { return v.info.SizeBytes }
