@@ -1,8 +1,12 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,4 +72,36 @@ func splitList(s string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestPagesKnowOnlyThatMaskingIsOn: values become stand-ins in one layer,
+// the masked client in internal/dynamo. The explorer's pages and what
+// they share read through the client they hold and ask it (dynamo.Masks,
+// TypedFilter, TypedKey, MaskedComparison); none of them names the
+// masked client, so none can mask, or read past the mask, on its own.
+func TestPagesKnowOnlyThatMaskingIsOn(t *testing.T) {
+	banned := map[string]bool{"Masked": true, "NewMasked": true, "MaskedStreams": true}
+	for _, dir := range []string{"internal/ui/pages", "internal/ui/common", "internal/ui/list", "internal/ui/components"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", dir, err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "dynamo" && banned[sel.Sel.Name] {
+						t.Errorf("%s names dynamo.%s: ask the client it holds (dynamo.Masks, TypedFilter, TypedKey, MaskedComparison) instead", path, sel.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
 }

@@ -401,38 +401,67 @@ func TestChangesThroughAMask(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mc := dynamo.NewMasked(b.db, func(string) *domain.Mask { return mask }, nil)
+			plain := createStreamTable(t, ctx, b.db, types.StreamViewTypeNewAndOldImages) // masked by nothing
+			apply(t, ctx, b.db, plain, script...)
+			mc := dynamo.NewMasked(b.db, func(name string) *domain.Mask {
+				if name == table {
+					return mask
+				}
+				return nil
+			}, nil)
 			info, _, err := dynamo.TableStream(ctx, mc, table) // learns the key attributes
 			if err != nil {
 				t.Fatal(err)
 			}
-			read := func(pk domain.KeyValue, prefix string) []dynamo.Change {
-				var got []dynamo.Change
-				_, err := dynamo.Changes(ctx, mc.Streams(b.streams, table), dynamo.ChangesRequest{Stream: info, PKName: "pk", PK: &pk, SKName: "sk", Prefix: prefix},
-					func(c dynamo.Change) error { got = append(got, c); return nil })
+			// The headless commands' client reads one table's changes; the
+			// explorer's ("") every table's, each masked by its stream's table.
+			for _, through := range []string{table, ""} {
+				sc := mc.Streams(b.streams, through)
+				read := func(stream dynamo.StreamInfo, pk domain.KeyValue, prefix string) []dynamo.Change {
+					var got []dynamo.Change
+					_, err := dynamo.Changes(ctx, sc, dynamo.ChangesRequest{Stream: stream, PKName: "pk", PK: &pk, SKName: "sk", Prefix: prefix},
+						func(c dynamo.Change) error { got = append(got, c); return nil })
+					if err != nil {
+						t.Fatal(err)
+					}
+					return got
+				}
+				shownA := domain.S(mc.KeyText(table, "pk", "A"))
+				got := read(info, shownA, "")
+				if len(got) != 6 {
+					t.Fatalf("through %q: partition A in stand-ins (%s): %d changes, want 6", through, shownA.Text, len(got))
+				}
+				for _, c := range got {
+					for _, it := range []dynamo.Item{c.Keys, c.Old, c.New} {
+						text := fmt.Sprint(dynamo.PlainItem(it))
+						if strings.Contains(text, "x#") || strings.Contains(text, "y#") || strings.Contains(text, ":A ") || strings.Contains(text, "n:1") {
+							t.Fatalf("through %q: a real value handed on: %s", through, text)
+						}
+					}
+					if pk := c.Keys["pk"].(*types.AttributeValueMemberS).Value; pk != shownA.Text {
+						t.Fatalf("through %q: the change's partition shows as %q, the request's as %q", through, pk, shownA.Text)
+					}
+				}
+				if under := read(info, shownA, mc.KeyText(table, "sk", "y#")); len(under) != 2 {
+					t.Fatalf("through %q: A under y# in stand-ins: %d changes, want 2", through, len(under))
+				}
+				if through != "" {
+					continue
+				}
+				// A table the mask does not cover reads as it is.
+				pinfo, _, err := dynamo.TableStream(ctx, mc, plain)
 				if err != nil {
 					t.Fatal(err)
 				}
-				return got
-			}
-			shownA := domain.S(mc.KeyText(table, "pk", "A"))
-			got := read(shownA, "")
-			if len(got) != 6 {
-				t.Fatalf("partition A in stand-ins (%s): %d changes, want 6", shownA.Text, len(got))
-			}
-			for _, c := range got {
-				for _, it := range []dynamo.Item{c.Keys, c.Old, c.New} {
-					text := fmt.Sprint(dynamo.PlainItem(it))
-					if strings.Contains(text, "x#") || strings.Contains(text, "y#") || strings.Contains(text, ":A ") || strings.Contains(text, "n:1") {
-						t.Fatalf("a real value handed on: %s", text)
-					}
+				if got := read(pinfo, domain.S("A"), ""); len(got) != 6 || got[0].Keys["pk"].(*types.AttributeValueMemberS).Value != "A" {
+					t.Fatalf("an unmasked table through the explorer's client: %d changes %v", len(got), got)
 				}
-				if pk := c.Keys["pk"].(*types.AttributeValueMemberS).Value; pk != shownA.Text {
-					t.Fatalf("the change's partition shows as %q, the request's as %q", pk, shownA.Text)
+				// A stream whose ARN names no table is not read: which mask
+				// applies is unknown.
+				if _, err := dynamo.Changes(ctx, sc, dynamo.ChangesRequest{Stream: dynamo.StreamInfo{ARN: "stream-of-nothing"}, PKName: "pk"},
+					func(dynamo.Change) error { return nil }); err == nil || !strings.Contains(err.Error(), "names no table") {
+					t.Fatalf("a stream naming no table: %v", err)
 				}
-			}
-			if under := read(shownA, mc.KeyText(table, "sk", "y#")); len(under) != 2 {
-				t.Fatalf("A under y# in stand-ins: %d changes, want 2", len(under))
 			}
 		})
 	}

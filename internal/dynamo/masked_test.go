@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -286,6 +287,110 @@ func TestMaskedShowsWhatARealReaderRead(t *testing.T) {
 			}
 			if h.Name != "Audit#PART-7" || h.Current.Item["PK"] != "Equipment_1" {
 				t.Fatalf("the real history was changed: %q %v", h.Name, h.Current.Item["PK"])
+			}
+		})
+	}
+}
+
+// TestMaskedTypedFilterFindsTheRealItems: what the explorer's pages ask
+// of the client they hold (TypedFilter, TypedKey, Masks,
+// MaskedAttributes). A filter typed in real values against masked
+// attributes is shown in stand-ins only, and a search or a PartiQL
+// statement (a Scan, and a Query on a typed masked key) built from it
+// through the masked client finds what the typed filter finds without
+// the mask, on both backends; a client without a mask hands everything
+// back as it was given.
+func TestMaskedTypedFilterFindsTheRealItems(t *testing.T) {
+	ctx := context.Background()
+	for name, raw := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			mask, err := domain.ParseMask([]string{"PK", "Auditor"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := dynamo.NewMasked(raw, func(table string) *domain.Mask {
+				if table == "Equipment" {
+					return mask
+				}
+				return nil
+			}, nil)
+			info, _, err := dynamo.DescribeTable(ctx, mc, "Equipment")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !dynamo.Masks(mc, "Equipment") || dynamo.Masks(mc, "Documents") || dynamo.Masks(raw, "Equipment") ||
+				strings.Join(dynamo.MaskedAttributes(mc, "Equipment"), ",") != "Auditor,PK" || dynamo.MaskedAttributes(raw, "Equipment") != nil {
+				t.Fatalf("masks: %v %v", dynamo.MaskedAttributes(mc, "Equipment"), dynamo.MaskedAttributes(raw, "Equipment"))
+			}
+			pg, err := dynamo.QueryPage(ctx, raw, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Equipment", PKName: "PK", PK: domain.S("Equipment_1"), SKName: "SK"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var auditor string
+			for _, it := range pg.Items {
+				if a, ok := dynamo.PlainItem(it)["Auditor"].(string); ok {
+					auditor = a
+					break
+				}
+			}
+			if auditor == "" {
+				t.Fatal("no item of Equipment_1 has an Auditor")
+			}
+			typed, err := domain.ParseFilter(`Auditor = "` + auditor + `"`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dynamo.TypedFilter(raw, "Equipment", typed); fmt.Sprint(got) != fmt.Sprint(typed) {
+				t.Fatalf("a client without a mask changed the filter: %v", got)
+			}
+			shown := dynamo.TypedFilter(mc, "Equipment", typed)
+			if text := fmt.Sprint(shown); strings.Contains(text, auditor) || !strings.Contains(text, "‹m") {
+				t.Fatalf("the typed filter shows as %s", text)
+			}
+			want, _ := searchToEnd(t, raw, dynamo.SearchRequest{Table: "Equipment", Filter: typed, Segments: 1})
+			got, _ := searchToEnd(t, mc, dynamo.SearchRequest{Table: "Equipment", Filter: shown, Segments: 2})
+			if len(want) == 0 || len(got) != len(want) {
+				t.Fatalf("the search found %d items through the mask, %d without", len(got), len(want))
+			}
+			for _, it := range got {
+				if b, _ := json.Marshal(dynamo.PlainItem(it)); strings.Contains(string(b), `"`+auditor+`"`) || strings.Contains(string(b), `"Equipment_1"`) {
+					t.Fatalf("a found item shows a real value: %s", b)
+				}
+			}
+			for _, where := range []string{
+				`Auditor = '` + auditor + `'`,                        // a Scan
+				`PK = 'Equipment_1' AND Auditor = '` + auditor + `'`, // a Query on the typed key
+			} {
+				st, err := domain.ParsePartiQL(`SELECT * FROM "Equipment" WHERE ` + where)
+				if err != nil {
+					t.Fatal(err)
+				}
+				realSt := st
+				st.Where = dynamo.TypedFilter(mc, "Equipment", st.Where)
+				if text := fmt.Sprint(st.Where); strings.Contains(text, auditor) || strings.Contains(text, "Equipment_1") {
+					t.Fatalf("the statement's WHERE shows as %s", text)
+				}
+				_, r, err := dynamo.StatementSearch(info, st, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, realR, err := dynamo.StatementSearch(info, realSt, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (len(r.Queries) == 0) != (len(realR.Queries) == 0) {
+					t.Fatalf("%s: planned %d queries through the mask, %d without", where, len(r.Queries), len(realR.Queries))
+				}
+				want, _ := searchToEnd(t, raw, realR)
+				got, _ := searchToEnd(t, mc, r)
+				if len(want) == 0 || len(got) != len(want) {
+					t.Fatalf("%s: %d items through the mask, %d without", where, len(got), len(want))
+				}
+			}
+			key := dynamo.TypedKey(mc, "Equipment", "PK", "Equipment_1")
+			if key != mc.KeyText("Equipment", "PK", "Equipment_1") || dynamo.TypedKey(raw, "Equipment", "PK", "Equipment_1") != "Equipment_1" ||
+				dynamo.TypedKey(mc, "Documents", "PK", "Equipment_1") != "Equipment_1" {
+				t.Fatalf("the typed key shows as %q", key)
 			}
 		})
 	}

@@ -416,3 +416,31 @@ func TestMaskCountsTheStandIns(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskTypedSearchAndStatement: values typed in real text on the
+// table-wide search (f on the partitions list) and in a statement's WHERE
+// (:) find the real items through the client the pages hold (the 22
+// stores of OMAHA, as unmasked), and once entered show only as
+// stand-ins: the rows, the filter bar, the request line and `?`. The
+// search showed the filter as typed on its bar and request line.
+func TestMaskTypedSearchAndStatement(t *testing.T) {
+	for _, tc := range []struct{ name, key, typed string }{
+		{"search", "f", `City = "OMAHA"`},
+		{"statement", ":", `PK = 'USA' AND City = 'OMAHA'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 160, 35, Config{Mask: maskLocations, Table: "Locations"})
+			h.keys(tc.key)
+			h.typeText(tc.typed)
+			h.keys("enter")
+			h.loadAll()
+			screen := h.screen()
+			noReal(t, "the results", screen)
+			if !strings.Contains(screen, "‹m") || !strings.Contains(screen, "Locations · 22 matches") { // as unmasked
+				t.Fatalf("the typed values found nothing, or show no stand-in:\n%s", screen)
+			}
+			h.keys("?")
+			noReal(t, "help", h.screen())
+		})
+	}
+}

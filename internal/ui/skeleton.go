@@ -145,7 +145,7 @@ func (m *Model) useClient(c dynamo.Client) {
 	} else if masked != nil {
 		m.masked, m.cfg.Client = masked, masked
 	}
-	m.c.Client, m.c.Masked = m.cfg.Client, m.masked
+	m.c.Client = m.cfg.Client
 	m.c.Streams = m.cfg.Streams
 	if m.c.Streams == nil {
 		m.c.Streams = dynamo.StreamsOf(c) // the embedded backend serves both APIs
@@ -153,4 +153,5 @@ func (m *Model) useClient(c dynamo.Client) {
 	if _, counted := m.c.Streams.(dynamo.MeteredStreams); !counted && m.c.Streams != nil && m.cfg.Session != nil {
 		m.c.Streams = dynamo.MeteredStreams{StreamsClient: m.c.Streams, Session: m.cfg.Session} // counted in the status bar
 	}
+	m.c.Streams = m.masked.Streams(m.c.Streams, "") // each table's changes come in its stand-ins
 }

@@ -37,9 +37,6 @@ type Common struct {
 	// SaveColumns writes a table's chosen grid columns to the configuration
 	// file and says where; nil: the choice lasts for the session only.
 	SaveColumns func(table string, cols []string) (string, error)
-	// Masked is the client when values are masked (nil: none are): pages
-	// that read past it or show what the user typed ask it for stand-ins.
-	Masked *dynamo.Masked
 	// TmuxBuffer loads what y copies into a tmux buffer too; nil outside tmux.
 	TmuxBuffer TmuxBufferFunc
 	// Load is --data loading in the background (nil when nothing is):

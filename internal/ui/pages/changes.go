@@ -126,7 +126,7 @@ func (p *Changes) Init() tea.Cmd {
 	ctx, req := p.st.Start(p.c)
 	now := p.c.Now()
 	p.since = now.Add(-dynamo.StreamRetention)
-	return readChanges(ctx, p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id, req, p.request(now))
+	return readChanges(ctx, p.c.Streams, p.id, req, p.request(now))
 }
 
 func (p *Changes) refresh() {

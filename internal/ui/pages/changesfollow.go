@@ -62,7 +62,7 @@ func (p *Changes) startFollow() tea.Cmd {
 	p.follow.added, p.follow.ran = 0, true
 	p.follow.prior = addStats(p.follow.prior, p.follow.stats)
 	p.follow.stats = dynamo.ChangesStats{}
-	sc, page := p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id
+	sc, page := p.c.Streams, p.id
 	return common.Stream(64, func(ch chan changesFollowedMsg) {
 		send := func(m changesFollowedMsg) error {
 			m.page, m.req, m.next = page, req, ch

@@ -109,16 +109,10 @@ func (d *Diff) Init() tea.Cmd {
 // compare connects the other side where it is another connection,
 // checks that its table has the same key, and streams the comparison.
 func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
-	left, side, table, q, id, info := d.c.Client, d.side, d.table, d.q, d.id, d.info
+	side, table, id, info := d.side, d.table, d.id, d.info
 	against := d.c.Against
-	show := comparedShown(d.c.Masked, info, table)
-	if show != nil {
-		// Both sides are read below the mask (the query's stand-ins
-		// swapped back) and shown through one mask: each side read through
-		// a masked client of its own would be masked apart, and the
-		// comparison made on stand-ins.
-		left, q = d.c.Masked.Client, d.c.Masked.RealQuery(q)
-	}
+	// Where masked, both sides are read below the mask and shown through one.
+	left, q, show := dynamo.MaskedComparison(d.c.Client, info, table, d.q)
 	return common.Stream(4, func(ch chan diffReadMsg) {
 		// send gives up once the comparison is stopped (esc, a new one):
 		// nobody reads its messages any more.
@@ -171,26 +165,6 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 			})
 		_ = send(diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch})
 	})
-}
-
-// comparedShown is how a comparison shows both sides' items where
-// either table is masked (nil: neither is): through the explorer's masked
-// client, or, where the two tables are masked differently, through both
-// masks joined, drawing on the same stand-ins (a value reads as it does
-// everywhere in the explorer, and equal values equal on both sides).
-// DiffItems compares what it shows, so stand-ins compare as the values
-// they stand for.
-func comparedShown(masked *dynamo.Masked, info dynamo.TableInfo, right string) func(dynamo.Item) map[string]any {
-	if masked == nil || (!masked.Masks(info.Name) && !masked.Masks(right)) {
-		return nil
-	}
-	through := masked
-	if lm, rm := masked.For(info.Name), masked.For(right); lm != rm {
-		joined := lm.Union(rm)
-		through = dynamo.NewMasked(masked.Client, func(string) *domain.Mask { return joined }, masked.Delim)
-	}
-	through.Learn(info) // its keys masked segment by segment, as the tree shows them
-	return func(it dynamo.Item) map[string]any { return dynamo.PlainItem(through.ShownItem(info.Name, it)) }
 }
 
 // sameKey: both tables are keyed by the same attributes, of the same

@@ -77,7 +77,7 @@ func (p *Item) readChanges() tea.Cmd {
 	}
 	h.fail.Clear()
 	ctx, req := h.load.Start(p.c)
-	return readChanges(ctx, p.c.Masked.Streams(p.c.Streams, p.info.Name), p.id, req, r)
+	return readChanges(ctx, p.c.Streams, p.id, req, r)
 }
 
 // changesRead takes the stream's answer: the item's changes, newest first.

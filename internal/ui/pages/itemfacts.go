@@ -69,10 +69,7 @@ func (p *Item) facts() string {
 // maskedAttributes are the item's table's masked attributes (none
 // without masking).
 func (p *Item) maskedAttributes() []string {
-	if p.c.Masked == nil || p.c.Masked.For == nil {
-		return nil
-	}
-	return p.c.Masked.For(p.info.Name).Attributes()
+	return dynamo.MaskedAttributes(p.c.Client, p.info.Name)
 }
 
 func (p *Item) ttlWords() string {

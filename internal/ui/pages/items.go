@@ -91,7 +91,7 @@ func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, not
 
 // Filter applies a filter from the start (a deep link's --filter).
 func (p *Items) Filter(n domain.FilterNode) {
-	p.pg.Query.Filter = p.c.Masked.Filter(p.pg.Query.Table, n)
+	p.pg.Query.Filter = dynamo.TypedFilter(p.c.Client, p.pg.Query.Table, n)
 }
 
 func (p *Items) Init() tea.Cmd {
@@ -215,7 +215,7 @@ func (p *Items) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return cmd, true
 		}
 		q := p.pg.Query
-		q.Filter = p.c.Masked.Filter(q.Table, res.filter)
+		q.Filter = dynamo.TypedFilter(p.c.Client, q.Table, res.filter)
 		return p.reset(q), true
 	case p.picker != nil:
 		return pickColumns(&p.picker, p.c, p.info.Name, msg, p.refresh), true

@@ -235,8 +235,8 @@ func (p *Partitions) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.inputOn = false
 		p.input.Blur()
-		if p.c.Masked != nil && v.Type != domain.TypeB { // typed, yet shown as its stand-in from here on
-			v.Text = p.c.Masked.KeyText(p.info.Name, p.info.Key.PK.Name, v.Text)
+		if v.Type != domain.TypeB { // typed, yet shown as its stand-in from here on where masked
+			v.Text = dynamo.TypedKey(p.c.Client, p.info.Name, p.info.Key.PK.Name, v.Text)
 		}
 		return open(OpenPartition(p.c, p.info, v, p.tree))
 	}

@@ -131,10 +131,12 @@ func (s *Search) Init() tea.Cmd {
 	return nil
 }
 
-// start begins a search of the whole table through n.
+// start begins a search of the whole table through n, which is shown
+// from then on with its values typed against masked attributes as
+// stand-ins (the bar, the request line), as the items' filter is.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
-	s.node = n
-	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.c.Masked.Filter(s.info.Name, n),
+	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
+	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.node,
 		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"})
 }
 
@@ -514,7 +516,7 @@ func (s *Search) FullHelp() [][]key.Binding {
 // AWSCommand is y: the aws command reading what is listed (a Scan with
 // the filter, or the statement's Queries, one a line).
 func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
-	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return nil, false
 	}
 	if s.plan == nil {
@@ -541,7 +543,7 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 
 // NoCommand says why y copies nothing here.
 func (s *Search) NoCommand() string {
-	if s.c.Masked != nil && s.c.Masked.Masks(s.info.Name) {
+	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return "No aws command for a search of a masked table: its filter holds the values the mask hides"
 	}
 	return "No aws command yet: type a filter first (f)"

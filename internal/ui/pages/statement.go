@@ -128,7 +128,7 @@ func (s *Statement) plan() (domain.Plan, dynamo.SearchRequest, dynamo.TableInfo,
 		budget = s.c.FilterBudget(info.Name)
 	}
 	st := s.st
-	st.Where = s.c.Masked.Filter(info.Name, st.Where)
+	st.Where = dynamo.TypedFilter(s.c.Client, info.Name, st.Where)
 	plan, r, err := dynamo.StatementSearch(info, st, budget)
 	return plan, r, info, err
 }

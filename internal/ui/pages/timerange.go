@@ -211,7 +211,9 @@ func (t *Time) Back(text string) {
 
 // Filter applies a filter once the time format is known: the first page
 // is read unfiltered, as the sample the format is detected from.
-func (t *Time) Filter(n domain.FilterNode) { t.pending = t.c.Masked.Filter(t.base.Table, n) }
+func (t *Time) Filter(n domain.FilterNode) {
+	t.pending = dynamo.TypedFilter(t.c.Client, t.base.Table, n)
+}
 
 // afterDetect focuses the bar, or runs the deep link's range, with the
 // filter waiting for the format.
@@ -564,7 +566,7 @@ func (t *Time) editKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return cmd, true
 		}
 		q := t.pg.Query
-		q.Filter = t.c.Masked.Filter(q.Table, res.filter)
+		q.Filter = dynamo.TypedFilter(t.c.Client, q.Table, res.filter)
 		return t.run(q, t.rangeTxt), true
 	case t.picker != nil:
 		return pickColumns(&t.picker, t.c, t.info.Name, msg, t.refresh), true
