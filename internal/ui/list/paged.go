@@ -56,6 +56,9 @@ type Words struct {
 	NotRead string
 	// Empty is what it says there when the whole answer is no rows.
 	Empty string
+	// Waiting is what it says there while a read is in flight and no
+	// row is listed ("reading both sides…"); "" shows the empty grid.
+	Waiting string
 }
 
 // NewPaged returns an empty list with cols, whose cells cell draws.
@@ -139,6 +142,10 @@ func (l *Paged[T]) Add(rows ...T) {
 // Len is how many rows are listed.
 func (l *Paged[T]) Len() int { return len(l.rows) }
 
+// Rows are the rows listed, in the order they came (what export takes);
+// the page does not change them.
+func (l *Paged[T]) Rows() []T { return l.rows }
+
 // Row is row i, to read or change in place (a partition seen again adds
 // its keys).
 func (l *Paged[T]) Row(i int) *T { return &l.rows[i] }
@@ -205,6 +212,20 @@ func (l *Paged[T]) Title(name string) string {
 	return name + " · " + l.state()
 }
 
+// TitleCounting is the title of a list that counts what it has found
+// while it reads (a comparison's keys: "3 differ · 1 same"): name, then
+// Words.Count of the rows so far, with "reading…" while the read goes on
+// (Count's more), or the failure or cancel after it. Count must be set.
+func (l *Paged[T]) TitleCounting(name string) string {
+	switch {
+	case l.Fail.Stopped():
+		return name + " · " + l.words.Count(len(l.rows), false) + " · " + l.Fail.Title(len(l.rows), l.words.Many)
+	case l.Req.InFlight():
+		return name + " · " + l.words.Count(len(l.rows), true) + " · reading…"
+	}
+	return name + " · " + l.words.Count(len(l.rows), false)
+}
+
 func (l *Paged[T]) state() string {
 	if !l.began && l.words.NotRead != "" && !l.Fail.Stopped() {
 		return l.words.Many + " not read yet"
@@ -247,6 +268,8 @@ func (l *Paged[T]) View() string {
 		return st.Dim.Render("Not read yet: " + l.words.NotRead)
 	case l.Whole() && len(l.rows) == 0 && l.words.Empty != "":
 		return st.Dim.Render(l.words.Empty)
+	case l.Req.InFlight() && len(l.rows) == 0 && l.words.Waiting != "":
+		return st.Dim.Render(l.words.Waiting)
 	}
 	return l.Grid.View()
 }
