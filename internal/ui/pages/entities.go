@@ -339,8 +339,11 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
-	if e.list.Fail.Stopped() && e.held == nil {
+	switch {
+	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
 		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
+	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
+		return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Back, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
 }
