@@ -321,3 +321,40 @@ func TestCompareFailedSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareStoppedAtTheBudget: a comparison the count budget stops is
+// never said to be all: no "No differences" where only the keys both
+// sides read were compared, and the position of the keys listed is
+// "of ≥M".
+func TestCompareStoppedAtTheBudget(t *testing.T) {
+	mem := memory.New()
+	big := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		table string
+		v     string
+	}{{"Orders", "1"}, {"Same", "1"}, {"Other", "2"}} {
+		var items []dynamo.Item
+		for i := range 250 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)},
+				"v": &types.AttributeValueMemberS{Value: tc.v}, "big": &types.AttributeValueMemberS{Value: big}})
+		}
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		pick []string
+		want []string
+	}{
+		{[]string{"=", "down", "enter"}, []string{"0 differ · 0 only-left · 0 only-right · ", "same · stopped at the budget: the keys both sides read",
+			"No differences in the keys both sides read before the budget stopped them"}}, // Other, then Same
+		{[]string{"=", "enter"}, []string{"differ · 0 only-left · 0 only-right · 0 same · stopped at the budget", "row 1 of ≥"}},
+	} {
+		h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, CountBudget: 20})
+		h.keys(tc.pick...)
+		h.contains(t, tc.want...)
+		if strings.Contains(h.screen(), "every key is the same") {
+			t.Fatalf("a comparison stopped at the budget said to be all:\n%s", h.screen())
+		}
+	}
+}

@@ -221,7 +221,9 @@ func (d *Diff) read(msg diffReadMsg) tea.Cmd {
 		return common.Next(msg.ch)
 	}
 	d.res = msg.res
-	d.list.Answer(msg.req, rows, false, msg.err)
+	// Stopped at the budget, keys neither side read to may differ: the
+	// list is not every difference ("of ≥M", never "no differences").
+	d.list.Answer(msg.req, rows, msg.res.Stopped(), msg.err)
 	if msg.err != nil {
 		return common.Report(msg.err, false, d.id)
 	}
@@ -291,7 +293,11 @@ func (d *Diff) count(int, bool) string {
 func (d *Diff) View() string {
 	st := d.c.Styles
 	listW, listH := d.listSize()
-	lst := common.Frame(st, d.list.TitleCounting("vs "+common.Sanitize(d.label)), d.list.View(), listW, listH)
+	body := d.list.View()
+	if d.list.Len() == 0 && d.res.Stopped() && d.list.Settled() && !d.list.Fail.Stopped() {
+		body = st.Dim.Render("No differences in the keys both sides read before the budget stopped them: the rest is not compared.")
+	}
+	lst := common.Frame(st, d.list.TitleCounting("vs "+common.Sanitize(d.label)), body, listW, listH)
 	rw, rh := d.w, d.hgt-listH
 	if d.c.ShowPreview(d.w) {
 		rw, rh = d.w-listW, d.hgt
