@@ -83,8 +83,8 @@ type Diff struct {
 	table  string                     // the other side's table
 	label  string                     // the other side as the title says it
 	list   list.Paged[domain.KeyDiff] // every key that is not the same
-	same   int
-	res    dynamo.DiffResult // what the comparison found and cost, at its end
+	n      map[domain.DiffStatus]int  // the keys read so far, by status (the same too)
+	res    dynamo.DiffResult          // what the comparison found and cost, at its end
 	w, hgt int
 }
 
@@ -103,7 +103,7 @@ func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side co
 // earlier comparison found.
 func (d *Diff) Init() tea.Cmd {
 	d.list.Clear()
-	d.same, d.res = 0, dynamo.DiffResult{}
+	d.n, d.res = map[domain.DiffStatus]int{}, dynamo.DiffResult{}
 	ctx, req := d.list.Start()
 	return d.compare(ctx, req)
 }
@@ -210,11 +210,10 @@ func (d *Diff) read(msg diffReadMsg) tea.Cmd {
 	}
 	var rows []domain.KeyDiff
 	for _, k := range msg.keys {
-		if k.Status == domain.Same {
-			d.same++
-			continue
+		d.n[k.Status]++
+		if k.Status != domain.Same {
+			rows = append(rows, k)
 		}
-		rows = append(rows, k)
 	}
 	if !msg.done {
 		d.list.Part(msg.req, rows)
@@ -276,14 +275,12 @@ func (d *Diff) listSize() (int, int) {
 	return d.w, listH
 }
 
-// count is what the title counts of the keys read: each status, and at
-// a budget's stop that only the keys both sides read were compared.
+// count is what the title counts of the keys read: each status (counted
+// as they arrive, not on each frame), and at a budget's stop that only
+// the keys both sides read were compared.
 func (d *Diff) count(int, bool) string {
-	n := map[domain.DiffStatus]int{}
-	for _, k := range d.list.Rows() {
-		n[k.Status]++
-	}
-	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], d.same)
+	n := d.n
+	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], n[domain.Same])
 	if d.res.Stopped() {
 		s += " · stopped at the budget: the keys both sides read"
 	}
