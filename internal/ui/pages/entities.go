@@ -28,6 +28,7 @@ type Entities struct {
 	req   dynamo.EntitiesRequest
 	held  []dynamo.Item // a partition's rows as its list held them; nil: read
 	res   dynamo.EntitiesResult
+	exact int                       // the types whose count is exact, not estimated
 	list  list.Paged[domain.Entity] // the types: res.Entities once read
 	listW int                       // the list's width, as laid out
 	listH int                       // the list's height, as laid out
@@ -91,7 +92,12 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			e.SetSize(e.w, e.h)
 			return e, common.Report(msg.err, false, e.id)
 		}
-		e.res = msg.result
+		e.res, e.exact = msg.result, 0
+		for _, ent := range e.res.Entities {
+			if ent.CountExact {
+				e.exact++
+			}
+		}
 		e.SetSize(e.w, e.h)
 	case tea.KeyPressMsg:
 		switch e.list.Key(msg) {
@@ -255,14 +261,8 @@ func (e *Entities) count(n int, _ bool) string {
 	case e.res.Sampled && e.req.PK != nil:
 		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
 	case e.res.Sampled:
-		exact := 0
-		for _, ent := range e.list.Rows() {
-			if ent.CountExact {
-				exact++
-			}
-		}
-		if exact > 0 { // partitions read to their end: counted, not estimated
-			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(exact, "count", "counts") + " exact, ≈ estimated"
+		if e.exact > 0 { // partitions read to their end: counted, not estimated
+			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(e.exact, "count", "counts") + " exact, ≈ estimated"
 		}
 		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, counts estimated"
 	}
