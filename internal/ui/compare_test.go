@@ -267,3 +267,94 @@ func TestCompareManyKeys(t *testing.T) {
 	h.keys("G")
 	h.contains(t, "k249", "row 250 of 250")
 }
+
+// TestCompareFailedSaysSo: a comparison whose other side fails says so
+// where its keys would be: below the keys compared before the failure (the
+// position "of ≥M": not every key was compared), or, with none, the error
+// itself where they would be; r compares again from the start.
+func TestCompareFailedSaysSo(t *testing.T) {
+	mem, right := memory.New(), memory.New()
+	big := strings.Repeat("x", 5000) // two pages of a Query each side
+	var left, other []dynamo.Item
+	for i := range 250 {
+		k := func(v string) dynamo.Item {
+			return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)},
+				"v": &types.AttributeValueMemberS{Value: v}, "big": &types.AttributeValueMemberS{Value: big}}
+		}
+		left, other = append(left, k("1")), append(other, k("2"))
+	}
+	ctx := context.Background()
+	if err := demo.CreateKeyTable(ctx, mem, "Orders", "S", left); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.CreateKeyTable(ctx, right, "Orders", "S", other); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		after int // the other side's Queries answered
+		want  []string
+	}{
+		{"after some keys", 1, []string{"vs STAGING: right · ", "differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · ",
+			" keys loaded before · r retries", "of ≥"}},
+		{"before any key", 0, []string{"vs STAGING: right · 0 differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · nothing",
+			"│ read failed after 3 attempts: ThrottlingException", "│ nothing loaded · r retries"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := failAfter("Query", tc.after, throttled)
+			f.Client = right
+			against := func(context.Context, common.Side, dynamo.KeySchema) (dynamo.Client, string, error) {
+				return f, "STAGING: right", nil
+			}
+			h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock,
+				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+			h.keys("=", "enter")
+			h.contains(t, tc.want...)
+			if tc.after > 0 && !strings.Contains(h.screen(), "read failed after 3 attempts · ") {
+				t.Fatalf("the failure is not said below the keys:\n%s", h.screen())
+			}
+			f.mu.Lock()
+			f.after = 1 << 30
+			f.mu.Unlock()
+			h.keys("r")
+			h.contains(t, "vs STAGING: right · 250 differ · 0 only-left · 0 only-right · 0 same", "row 1 of 250")
+		})
+	}
+}
+
+// TestCompareStoppedAtTheBudget: a comparison the count budget stops is
+// never said to be all: no "No differences" where only the keys both
+// sides read were compared, and the position of the keys listed is
+// "of ≥M".
+func TestCompareStoppedAtTheBudget(t *testing.T) {
+	mem := memory.New()
+	big := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		table string
+		v     string
+	}{{"Orders", "1"}, {"Same", "1"}, {"Other", "2"}} {
+		var items []dynamo.Item
+		for i := range 250 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)},
+				"v": &types.AttributeValueMemberS{Value: tc.v}, "big": &types.AttributeValueMemberS{Value: big}})
+		}
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		pick []string
+		want []string
+	}{
+		{[]string{"=", "down", "enter"}, []string{"0 differ · 0 only-left · 0 only-right · ", "same · stopped at the budget: the keys both sides read",
+			"No differences in the keys both sides read before the budget stopped them"}}, // Other, then Same
+		{[]string{"=", "enter"}, []string{"differ · 0 only-left · 0 only-right · 0 same · stopped at the budget", "row 1 of ≥"}},
+	} {
+		h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, CountBudget: 20})
+		h.keys(tc.pick...)
+		h.contains(t, tc.want...)
+		if strings.Contains(h.screen(), "every key is the same") {
+			t.Fatalf("a comparison stopped at the budget said to be all:\n%s", h.screen())
+		}
+	}
+}

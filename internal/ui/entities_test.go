@@ -150,7 +150,8 @@ func TestEntitiesTakeAnyKey(t *testing.T) {
 }
 
 // TestEntitiesFailed: a read that fails is said where the types would be,
-// and r reads again.
+// and r reads again; a refresh that fails or is cancelled keeps the types
+// read before, and says so.
 func TestEntitiesFailed(t *testing.T) {
 	f := failAfter("Scan", 1, throttled) // the partitions' first page answers, the types' read does not
 	f.Client = demoData(t)
@@ -161,6 +162,27 @@ func TestEntitiesFailed(t *testing.T) {
 		t.Fatalf("a failed read shown as types:\n%s", h.screen())
 	}
 	f.after = 1 << 30
+	h.keys("r")
+	h.contains(t, "Shop · 5 entity types · exact")
+	// A refresh that fails keeps the types read before, said so.
+	f.mu.Lock()
+	f.after = f.calls
+	f.mu.Unlock()
+	h.keys("r")
+	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r refresh")
+	// esc stops a read in flight where the types would be; r reads them.
+	f.mu.Lock()
+	f.after = 1 << 30
+	f.mu.Unlock()
+	_, cmd := h.m.Update(keyPress("r")) // r after a failure: the retry, held
+	if cmd == nil {
+		t.Fatal("r read nothing")
+	}
+	if _, cmd = h.m.Update(cmd()); cmd == nil { // the read it starts, held
+		t.Fatal("the retry read nothing")
+	}
+	h.keys("esc")
+	h.contains(t, "Shop · read cancelled · 5 entity types loaded before · r reads on")
 	h.keys("r")
 	h.contains(t, "Shop · 5 entity types · exact")
 }

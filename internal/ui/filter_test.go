@@ -466,6 +466,42 @@ func TestTableSearchMatchesAFilteredFullRead(t *testing.T) {
 	}
 }
 
+// TestTableSearchCancelled: esc on a table-wide search stops the Scan in
+// flight and says so where the matches would be (never "No item … matches"
+// or a total); nothing is read behind the user's back after it, and r reads
+// on from where it stopped to the same matches a whole read finds.
+func TestTableSearchCancelled(t *testing.T) {
+	db := memory.New()
+	want := seedSearchTable(t, db)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(`Status = "FAIL"`)
+	if _, cmd := h.m.Update(keyPress("enter")); cmd == nil { // the first Scan, held
+		t.Fatal("enter read nothing")
+	}
+	scans := h.rec.count("Scan")
+	h.keys("esc")
+	h.contains(t, "Search Wide · read cancelled · nothing loaded · r reads on", "read cancelled")
+	if strings.Contains(h.screen(), "No item") || strings.Contains(h.screen(), "whole table scanned") {
+		t.Fatalf("a cancelled search looks read:\n%s", h.screen())
+	}
+	h.keys("down", "pgdown", "G")
+	if n := h.rec.count("Scan") - scans; n != 0 {
+		t.Fatalf("%d Scans after esc, before r", n)
+	}
+	h.keys("r")
+	for range 100 {
+		if strings.Contains(h.screen(), "whole table scanned") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	h.contains(t, "whole table scanned", "scanned 1,200", fmt.Sprintf("matched %d", len(want)))
+	if got := searchRows(t, h); len(got) != len(want) {
+		t.Fatalf("%d matches after r, want %d", len(got), len(want))
+	}
+}
+
 // TestIndexSearchMatchesAFilteredFullRead (39.3): f on an index's
 // partitions list searches the index: its matches are those of a
 // filtered full read of the index.

@@ -56,8 +56,9 @@ type Words struct {
 	NotRead string
 	// Empty is what it says there when the whole answer is no rows.
 	Empty string
-	// Waiting is what it says there before the first answer ("Reading
-	// the table's stream…"); "" draws the empty grid.
+	// Waiting is what it says there while a read is in flight and no
+	// row is listed, before the first answer too ("Reading the table's
+	// stream…", "reading both sides…"); "" draws the empty grid.
 	Waiting string
 	// Loaded counts what a failure says was loaded before it, when a row
 	// is not one of Many (nil: the rows listed).
@@ -211,6 +212,20 @@ func (l *Paged[T]) Title(name string) string {
 	return name + " · " + l.state()
 }
 
+// TitleCounting is the title of a list that counts what it has found
+// while it reads (a comparison's keys: "3 differ · 1 same"): name, then
+// Words.Count of the rows so far, with "reading…" while the read goes on
+// (Count's more), or the failure or cancel after it. Count must be set.
+func (l *Paged[T]) TitleCounting(name string) string {
+	switch {
+	case l.Fail.Stopped():
+		return name + " · " + l.words.Count(len(l.rows), false) + " · " + l.Fail.Title(len(l.rows), l.words.Many)
+	case l.Req.InFlight():
+		return name + " · " + l.words.Count(len(l.rows), true) + " · reading…"
+	}
+	return name + " · " + l.words.Count(len(l.rows), false)
+}
+
 func (l *Paged[T]) state() string {
 	if !l.began && l.words.NotRead != "" && !l.Fail.Stopped() {
 		return l.words.Many + " not read yet"
@@ -251,7 +266,7 @@ func (l *Paged[T]) View() string {
 		return l.Fail.InPlace(st, l.Grid.View(), l.loaded(), l.words.Many, l.w)
 	case !l.began && l.words.NotRead != "":
 		return st.Dim.Render("Not read yet: " + l.words.NotRead)
-	case l.began && !l.answered && len(l.rows) == 0 && l.words.Waiting != "":
+	case (l.began && !l.answered || l.Req.InFlight()) && len(l.rows) == 0 && l.words.Waiting != "":
 		return st.Dim.Render(l.words.Waiting)
 	case l.Whole() && len(l.rows) == 0 && l.words.Empty != "":
 		return st.Dim.Render(l.words.Empty)

@@ -242,3 +242,46 @@ func TestPagedWholeAnswers(t *testing.T) {
 		t.Errorf("Set did not list the rows in their new order: %v", g.Rows())
 	}
 }
+
+// TestPagedCountsWhileItReads: a list that counts what it found while it
+// reads (a comparison) says its count with "reading…" while the read goes
+// on, then the count alone, or the count and the failure or cancel; while
+// a read is in flight with nothing listed, Words.Waiting is said where the
+// rows would be, and Rows are the rows in the order they came.
+func TestPagedCountsWhileItReads(t *testing.T) {
+	count := func(n int, more bool) string {
+		if more {
+			return fmt.Sprintf("%d differ", n)
+		}
+		return fmt.Sprintf("%d differ · done", n)
+	}
+	l := newNames(pagedCommon(), Words{One: "key", Many: "keys", Count: count, Waiting: "reading both sides…"})
+	l.SetSize(40, 10)
+	_, id := l.Start()
+	if got := l.TitleCounting("vs X"); got != "vs X · 0 differ · reading…" {
+		t.Errorf("before the first part: %q", got)
+	}
+	if body := ansi.Strip(l.View()); !strings.Contains(body, "reading both sides…") {
+		t.Errorf("nothing listed while reading, not said:\n%s", body)
+	}
+	l.Part(id, names(0, 2))
+	if got := l.TitleCounting("vs X"); got != "vs X · 2 differ · reading…" {
+		t.Errorf("after a part: %q", got)
+	}
+	if body := ansi.Strip(l.View()); strings.Contains(body, "reading both sides…") || !strings.Contains(body, "n001") {
+		t.Errorf("rows listed, still waiting:\n%s", body)
+	}
+	l.Answer(id, names(2, 1), false, nil)
+	if got := l.TitleCounting("vs X"); got != "vs X · 3 differ · done" {
+		t.Errorf("answered: %q", got)
+	}
+	if got := strings.Join(l.Rows(), ","); got != "n000,n001,n002" {
+		t.Errorf("rows %s", got)
+	}
+	_, id = l.Start()
+	l.Part(id, names(0, 1))
+	l.Cancel()
+	if got := l.TitleCounting("vs X"); got != "vs X · 1 differ · done · read cancelled · 1 key loaded before · r reads on" {
+		t.Errorf("cancelled: %q", got)
+	}
+}

@@ -79,30 +79,32 @@ type Diff struct {
 	id     int
 	info   dynamo.TableInfo
 	q      domain.KeyQuery
-	side   common.Side // the other connection (Label only: another table here)
-	table  string      // the other side's table
-	label  string      // the other side as the title says it
-	read   list.Request
-	fail   list.Failure
-	rows   []domain.KeyDiff // every key that is not the same
-	same   int
-	done   bool
-	res    dynamo.DiffResult
-	grid   components.Grid
+	side   common.Side                // the other connection (Label only: another table here)
+	table  string                     // the other side's table
+	label  string                     // the other side as the title says it
+	list   list.Paged[domain.KeyDiff] // every key that is not the same
+	n      map[domain.DiffStatus]int  // the keys read so far, by status (the same too)
+	res    dynamo.DiffResult          // what the comparison found and cost, at its end
 	w, hgt int
 }
 
 // NewDiff compares q on this connection with the same key condition on
 // side's table (another connection when side names one).
 func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side common.Side, table string) *Diff {
-	d := &Diff{c: c, id: c.NextID(), info: info, q: q, side: side, table: table, label: side.Label, grid: components.NewGrid(c)}
-	d.grid.SetColumns([]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}})
-	d.grid.SetRows(0, d.cell)
+	d := &Diff{c: c, id: c.NextID(), info: info, q: q, side: side, table: table, label: side.Label}
+	d.list = list.NewPaged(c, list.Words{One: "key", Many: "keys", Count: d.count,
+		Reading: "the keys both sides hold are", More: "the keys both sides have not been read to yet",
+		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides."},
+		[]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}}, d.cell)
 	return d
 }
 
+// Init compares from the start (a retry and r too), forgetting what an
+// earlier comparison found.
 func (d *Diff) Init() tea.Cmd {
-	ctx, req := d.read.Start(d.c)
+	d.list.Clear()
+	d.n, d.res = map[domain.DiffStatus]int{}, dynamo.DiffResult{}
+	ctx, req := d.list.Start()
 	return d.compare(ctx, req)
 }
 
@@ -179,54 +181,55 @@ func sameKey(a, b dynamo.KeySchema) bool {
 func (d *Diff) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case diffReadMsg:
-		if msg.req != d.read.ID() || !d.read.InFlight() {
-			return d, nil // a comparison stopped or started again since
-		}
-		if msg.label != "" {
-			d.label = msg.label
-		}
-		for _, k := range msg.keys {
-			if k.Status == domain.Same {
-				d.same++
-				continue
-			}
-			d.rows = append(d.rows, k)
-		}
-		d.grid.SetRows(len(d.rows), d.cell)
-		if !msg.done {
-			return d, common.Next(msg.ch)
-		}
-		d.read.Done(msg.req)
-		d.done, d.res = true, msg.res
-		d.fail.Fail(msg.err)
-		if msg.err != nil {
-			return d, common.Report(msg.err, false, d.id)
-		}
-		return d, nil
+		return d, d.read(msg)
 	case common.RetryMsg:
-		d.rows, d.same, d.done, d.res = nil, 0, false, dynamo.DiffResult{}
-		d.grid.SetRows(0, d.cell)
-		ctx, req := d.read.Start(d.c)
-		return d, d.compare(ctx, req)
+		return d, d.Init()
 	case tea.KeyPressMsg:
+		if d.list.Key(msg) != list.Ignored {
+			return d, nil
+		}
 		k := d.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && d.read.InFlight():
-			d.read.Stop()
-			d.fail.Cancel()
 		case key.Matches(msg, k.Back):
 			return d, back
 		case key.Matches(msg, k.Refresh):
-			return d.Update(common.RetryMsg{Page: d.id})
-		default:
-			d.grid.Update(msg)
+			return d, d.Init()
 		}
 	}
 	return d, nil
 }
 
-func (d *Diff) cell(r, col int) string {
-	k := d.rows[r]
+// read takes the keys compared so far: those that differ are listed, the
+// same counted; at its end what it found and cost.
+func (d *Diff) read(msg diffReadMsg) tea.Cmd {
+	if msg.req != d.list.Req.ID() || !d.list.Req.InFlight() {
+		return nil // a comparison stopped or started again since
+	}
+	if msg.label != "" {
+		d.label = msg.label
+	}
+	var rows []domain.KeyDiff
+	for _, k := range msg.keys {
+		d.n[k.Status]++
+		if k.Status != domain.Same {
+			rows = append(rows, k)
+		}
+	}
+	if !msg.done {
+		d.list.Part(msg.req, rows)
+		return common.Next(msg.ch)
+	}
+	d.res = msg.res
+	// Stopped at the budget, keys neither side read to may differ: the
+	// list is not every difference ("of ≥M", never "no differences").
+	d.list.Answer(msg.req, rows, msg.res.Stopped(), msg.err)
+	if msg.err != nil {
+		return common.Report(msg.err, false, d.id)
+	}
+	return nil
+}
+
+func (d *Diff) cell(k domain.KeyDiff, col int) string {
 	switch col {
 	case 0:
 		return string(k.Status)
@@ -255,7 +258,7 @@ func keyWords(key map[string]any, q domain.KeyQuery) string {
 func (d *Diff) SetSize(w, h int) {
 	d.w, d.hgt = w, h
 	listW, listH := d.listSize()
-	d.grid.SetSize(listW-4, max(1, listH-2))
+	d.list.SetSize(listW-4, max(1, listH-2))
 }
 
 // listSize is the list's frame: beside the selected key's diff when wide,
@@ -272,46 +275,26 @@ func (d *Diff) listSize() (int, int) {
 	return d.w, listH
 }
 
-// title says what was compared with what, and what was found.
-func (d *Diff) title() string {
-	counts := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", d.count(domain.Differs), d.count(domain.OnlyLeft), d.count(domain.OnlyRight), d.same)
-	state := ""
-	switch {
-	case d.fail.Stopped():
-		state = " · " + d.fail.Title(len(d.rows), "key")
-	case !d.done:
-		state = " · reading…"
-	case d.res.Stopped():
-		state = " · stopped at the budget: the keys both sides read"
+// count is what the title counts of the keys read: each status (counted
+// as they arrive, not on each frame), and at a budget's stop that only
+// the keys both sides read were compared.
+func (d *Diff) count(int, bool) string {
+	n := d.n
+	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], n[domain.Same])
+	if d.res.Stopped() {
+		s += " · stopped at the budget: the keys both sides read"
 	}
-	return "vs " + common.Sanitize(d.label) + " · " + counts + state
-}
-
-func (d *Diff) count(s domain.DiffStatus) int {
-	n := 0
-	for _, k := range d.rows {
-		if k.Status == s {
-			n++
-		}
-	}
-	return n
+	return s
 }
 
 func (d *Diff) View() string {
 	st := d.c.Styles
 	listW, listH := d.listSize()
-	body := d.grid.View()
-	if len(d.rows) == 0 {
-		switch {
-		case d.fail.Stopped():
-			body = st.Dim.Render(common.Sanitize(d.fail.Title(0, "key")))
-		case d.done:
-			body = st.Dim.Render("No differences: every key is the same on both sides.")
-		default:
-			body = st.Dim.Render("reading both sides…")
-		}
+	body := d.list.View()
+	if d.list.Len() == 0 && d.res.Stopped() && d.list.Settled() && !d.list.Fail.Stopped() {
+		body = st.Dim.Render("No differences in the keys both sides read before the budget stopped them: the rest is not compared.")
 	}
-	lst := common.Frame(st, d.title(), body, listW, listH)
+	lst := common.Frame(st, d.list.TitleCounting("vs "+common.Sanitize(d.label)), body, listW, listH)
 	rw, rh := d.w, d.hgt-listH
 	if d.c.ShowPreview(d.w) {
 		rw, rh = d.w-listW, d.hgt
@@ -320,8 +303,7 @@ func (d *Diff) View() string {
 		return lst
 	}
 	dtitle, lines := "Diff", []string{}
-	if r := d.grid.Cursor(); r < len(d.rows) {
-		k := d.rows[r]
+	if k, ok := d.list.Selected(); ok {
 		name := common.Sanitize(keyWords(k.Key, d.q))
 		switch k.Status {
 		case domain.OnlyLeft:
@@ -351,7 +333,7 @@ func (d *Diff) Crumbs() []string {
 }
 func (d *Diff) ID() int         { return d.id }
 func (d *Diff) Mode() string    { return "" }
-func (d *Diff) Loading() bool   { return d.read.InFlight() }
+func (d *Diff) Loading() bool   { return d.list.Req.InFlight() }
 func (d *Diff) Capturing() bool { return false }
 
 // Request names the two reads, and what each side cost once read.
@@ -360,7 +342,7 @@ func (d *Diff) Request() string {
 	if d.table != d.q.Table {
 		s += " (" + common.Sanitize(d.table) + " on the right)"
 	}
-	if d.done {
+	if d.list.Settled() && !d.list.Fail.Cancelled { // read to its end, or its failure
 		s += fmt.Sprintf(" · left %s, %s · right %s, %s", common.Plural(d.res.Left.Pages, "req", "reqs"), common.BilledRCU(d.res.Left.Cost),
 			common.Plural(d.res.Right.Pages, "req", "reqs"), common.BilledRCU(d.res.Right.Cost))
 	}
@@ -378,12 +360,7 @@ func (d *Diff) FullHelp() [][]key.Binding {
 }
 
 // List is the keys that differ, for / and the position on the help line.
-func (d *Diff) List() common.List { return &d.grid }
+func (d *Diff) List() common.List { return d.list.List() }
 
 // Unloaded says what the comparison has not read yet.
-func (d *Diff) Unloaded() string {
-	if d.done {
-		return ""
-	}
-	return "the keys both sides have not been read to yet"
-}
+func (d *Diff) Unloaded() string { return d.list.Unloaded() }

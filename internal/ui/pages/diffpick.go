@@ -15,15 +15,12 @@ import (
 // connection (configured environments, the profiles of ~/.aws/config)
 // or another table of this one; enter compares.
 type DiffPicker struct {
-	c       *common.Common
-	id      int
-	info    dynamo.TableInfo
-	q       domain.KeyQuery
-	choices []diffChoice
-	list    list.Request
-	fail    list.Failure
-	grid    components.Grid
-	w, hgt  int
+	c      *common.Common
+	id     int
+	info   dynamo.TableInfo
+	q      domain.KeyQuery
+	list   list.Paged[diffChoice] // the configured sides, then this connection's other tables
+	w, hgt int
 }
 
 // diffChoice is one other side: a connection (side) with the same table,
@@ -46,18 +43,21 @@ func (m tablesNamedMsg) PageID() int { return m.page }
 // NewDiffPicker offers the other sides q (on info's table) can be
 // compared with.
 func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *DiffPicker {
-	p := &DiffPicker{c: c, id: c.NextID(), info: info, q: q, grid: components.NewGrid(c)}
+	p := &DiffPicker{c: c, id: c.NextID(), info: info, q: q}
+	p.list = list.NewPaged(c, list.Words{One: "side", Many: "sides", Reading: "this connection's tables are",
+		Waiting: "reading the tables of this connection…",
+		Empty:   "Nothing to compare with: this connection has no other table, and no environment or profile is configured."},
+		[]components.Column{{Title: "Compare with", Width: 40, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
 	for _, s := range c.AgainstChoices {
-		p.choices = append(p.choices, diffChoice{side: s, table: info.Name, kind: "connection"})
+		p.list.Add(diffChoice{side: s, table: info.Name, kind: "connection"})
 	}
-	p.grid.SetColumns([]components.Column{{Title: "Compare with", Width: 40, Keep: true}, {Title: "Table", Width: 20}})
-	p.grid.SetRows(len(p.choices), p.cell)
 	return p
 }
 
-// Init lists this connection's tables: each other one is a side too.
+// Init lists this connection's tables: each other one is a side too,
+// listed after the configured sides.
 func (p *DiffPicker) Init() tea.Cmd {
-	ctx, req := p.list.Start(p.c)
+	ctx, req := p.list.Next()
 	c, id := p.c.Client, p.id
 	return func() tea.Msg {
 		names, _, err := dynamo.ListTables(ctx, c)
@@ -65,8 +65,7 @@ func (p *DiffPicker) Init() tea.Cmd {
 	}
 }
 
-func (p *DiffPicker) cell(r, col int) string {
-	ch := p.choices[r]
+func (p *DiffPicker) cell(ch diffChoice, col int) string {
 	if col == 1 {
 		return common.Sanitize(ch.table)
 	}
@@ -79,36 +78,32 @@ func (p *DiffPicker) cell(r, col int) string {
 func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tablesNamedMsg:
-		if !p.list.Done(msg.req) {
-			return p, nil
-		}
-		p.fail.Fail(msg.err)
-		if msg.err != nil {
-			return p, common.Report(msg.err, false, p.id)
-		}
 		var tables []diffChoice
 		for _, n := range msg.names {
-			if n != p.info.Name {
+			if n != p.info.Name && msg.err == nil {
 				tables = append(tables, diffChoice{side: common.Side{Label: "table " + n}, table: n, kind: "table"})
 			}
 		}
-		p.choices = append(p.choices, tables...) // the configured sides first
-		p.grid.SetRows(len(p.choices), p.cell)
+		if !p.list.Answer(msg.req, tables, false, msg.err) {
+			return p, nil
+		}
+		if msg.err != nil {
+			return p, common.Report(msg.err, false, p.id)
+		}
 	case common.RetryMsg:
 		return p, p.Init()
 	case tea.KeyPressMsg:
 		k := p.c.Keys
 		switch {
 		case key.Matches(msg, k.Back):
-			p.list.Stop()
+			p.list.Req.Stop()
 			return p, back
 		case key.Matches(msg, k.Open):
-			if r := p.grid.Cursor(); r < len(p.choices) {
-				ch := p.choices[r]
+			if ch, ok := p.list.Selected(); ok {
 				return p, open(NewDiff(p.c, p.info, p.q, ch.side, ch.table))
 			}
 		default:
-			p.grid.Update(msg)
+			p.list.Key(msg)
 		}
 	}
 	return p, nil
@@ -116,22 +111,12 @@ func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 
 func (p *DiffPicker) SetSize(w, h int) {
 	p.w, p.hgt = w, h
-	p.grid.SetSize(w-4, h-2)
+	p.list.SetSize(w-4, h-2)
 }
 
 func (p *DiffPicker) View() string {
-	st := p.c.Styles
 	title := "Compare " + common.Sanitize(p.describe()) + " with…"
-	body := p.grid.View()
-	switch {
-	case len(p.choices) == 0 && p.fail.Stopped():
-		body = st.Dim.Render(common.Sanitize(p.fail.Title(0, "table")))
-	case len(p.choices) == 0 && p.list.InFlight():
-		body = st.Dim.Render("reading the tables of this connection…")
-	case len(p.choices) == 0:
-		body = st.Dim.Render("Nothing to compare with: this connection has no other table, and no environment or profile is configured.")
-	}
-	return common.Frame(st, title, body, p.w, p.hgt)
+	return common.Frame(p.c.Styles, title, p.list.View(), p.w, p.hgt)
 }
 
 // describe names what is compared: the partition, a prefix, one item.
@@ -151,7 +136,7 @@ func (p *DiffPicker) Crumbs() []string {
 }
 func (p *DiffPicker) ID() int         { return p.id }
 func (p *DiffPicker) Mode() string    { return "" }
-func (p *DiffPicker) Loading() bool   { return p.list.InFlight() }
+func (p *DiffPicker) Loading() bool   { return p.list.Req.InFlight() }
 func (p *DiffPicker) Capturing() bool { return false }
 
 // Request says what the picker read, and what enter will.
@@ -171,12 +156,7 @@ func (p *DiffPicker) FullHelp() [][]key.Binding {
 }
 
 // List is the sides offered, for / and the position on the help line.
-func (p *DiffPicker) List() common.List { return &p.grid }
+func (p *DiffPicker) List() common.List { return p.list.List() }
 
 // Unloaded says whether the connection's tables are still being listed.
-func (p *DiffPicker) Unloaded() string {
-	if p.list.InFlight() {
-		return "this connection's tables"
-	}
-	return ""
-}
+func (p *DiffPicker) Unloaded() string { return p.list.Unloaded() }

@@ -22,19 +22,17 @@ import (
 // discriminator that named it and its attributes with how often each is
 // present; enter lists the type's items.
 type Entities struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	req    dynamo.EntitiesRequest
-	held   []dynamo.Item // a partition's rows as its list held them; nil: read
-	res    dynamo.EntitiesResult
-	loaded bool
-	load   list.Request
-	fail   list.Failure
-	grid   components.Grid
-	listW  int // the list's width, as laid out
-	listH  int // the list's height, as laid out
-	w, h   int
+	c     *common.Common
+	id    int
+	info  dynamo.TableInfo
+	req   dynamo.EntitiesRequest
+	held  []dynamo.Item // a partition's rows as its list held them; nil: read
+	res   dynamo.EntitiesResult
+	exact int                       // the types whose count is exact, not estimated
+	list  list.Paged[domain.Entity] // the types: res.Entities once read
+	listW int                       // the list's width, as laid out
+	listH int                       // the list's height, as laid out
+	w, h  int
 }
 
 // entitiesReadMsg answers an Entities page's read.
@@ -48,12 +46,13 @@ func (m entitiesReadMsg) PageID() int { return m.page }
 
 // NewEntities returns the entity types of the table, or of index ("").
 func NewEntities(c *common.Common, info dynamo.TableInfo, index string) *Entities {
-	e := &Entities{c: c, id: c.NextID(), info: info, grid: components.NewGrid(c)}
+	e := &Entities{c: c, id: c.NextID(), info: info}
 	key, _ := info.KeyFor(index)
 	e.req = dynamo.EntitiesRequest{Table: info.Name, Index: index, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget,
 		SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: c.Tables[info.Name].Delimiter}
-	e.grid.SetColumns([]components.Column{{Title: "Type", Keep: true}, {Title: "Count", Width: 8}, {Title: "Keys"}, {Title: "By", Width: 10}})
-	e.refresh()
+	e.list = list.NewPaged(c, list.Words{One: "entity type", Many: "entity types", Count: e.count,
+		Reading: "the items are", Waiting: "Reading the items to name their types…", Empty: "No items read: no entity types."},
+		[]components.Column{{Title: "Type", Keep: true}, {Title: "Count", Width: 8}, {Title: "Keys"}, {Title: "By", Width: 10}}, e.cell)
 	return e
 }
 
@@ -66,7 +65,7 @@ func NewPartitionEntities(c *common.Common, info dynamo.TableInfo, index string,
 }
 
 func (e *Entities) Init() tea.Cmd {
-	ctx, req := e.load.Start(e.c)
+	ctx, req := e.list.Start()
 	c, r, held, page := e.c.Client, e.req, e.held, e.id
 	return func() tea.Msg {
 		if held != nil {
@@ -83,38 +82,39 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if e.held != nil {
 			return e, nil
 		}
-		e.fail.Clear()
-		e.loaded = false
 		return e, e.Init()
 	case entitiesReadMsg:
-		if !e.load.Done(msg.req) {
+		if !e.list.Answer(msg.req, msg.result.Entities, false, msg.err) {
 			return e, nil
 		}
-		e.res, e.loaded = msg.result, true
-		e.fail.Fail(msg.err)
-		e.refresh()
-		e.SetSize(e.w, e.h)
-		if msg.err != nil {
+		if msg.err != nil { // the types read before stay, with their examples
+			e.res.Cost = msg.result.Cost
+			e.SetSize(e.w, e.h)
 			return e, common.Report(msg.err, false, e.id)
 		}
+		e.res, e.exact = msg.result, 0
+		for _, ent := range e.res.Entities {
+			if ent.CountExact {
+				e.exact++
+			}
+		}
+		e.SetSize(e.w, e.h)
 	case tea.KeyPressMsg:
+		switch e.list.Key(msg) {
+		case list.Cancelled:
+			return e, nil
+		case list.Moved:
+			e.SetSize(e.w, e.h) // the attributes below follow the selection
+			return e, nil
+		}
 		k := e.c.Keys
 		switch {
-		case key.Matches(msg, k.Back) && e.load.InFlight():
-			e.load.Stop()
-			e.loaded = true
-			e.fail.Cancel()
 		case key.Matches(msg, k.Back), key.Matches(msg, k.Entities):
 			return e, back
 		case key.Matches(msg, k.Refresh) && e.held == nil:
-			e.fail.Clear()
-			e.loaded = false
 			return e, e.Init()
-		case key.Matches(msg, k.Open) && len(e.res.Entities) > 0:
-			return e, e.openType(e.grid.Cursor())
-		default:
-			e.grid.Update(msg)
-			e.SetSize(e.w, e.h) // the attributes below follow the selection
+		case key.Matches(msg, k.Open) && e.list.Len() > 0:
+			return e, e.openType(e.list.Grid.Cursor())
 		}
 	}
 	return e, nil
@@ -185,30 +185,28 @@ func templateLead(t string) string {
 	return t
 }
 
-func (e *Entities) refresh() {
-	ents := e.res.Entities
-	e.grid.SetRows(len(ents), func(r, col int) string {
-		ent := ents[r]
-		switch col {
-		case 0:
-			return common.Sanitize(ent.Name)
-		case 1:
-			if e.res.Sampled && e.req.PK == nil && !ent.CountExact {
-				return "≈" + common.Thousands(ent.Count)
-			}
-			return common.Thousands(ent.Count)
-		case 2:
-			keys := ent.KeyTemplates["pk"]
-			if sk := ent.KeyTemplates["sk"]; sk != "" {
-				keys += " / " + sk
-			}
-			return common.Sanitize(keys)
+// cell is a type's row: its name, count (≈ where estimated), key
+// templates and what named it.
+func (e *Entities) cell(ent domain.Entity, col int) string {
+	switch col {
+	case 0:
+		return common.Sanitize(ent.Name)
+	case 1:
+		if e.res.Sampled && e.req.PK == nil && !ent.CountExact {
+			return "≈" + common.Thousands(ent.Count)
 		}
-		if ent.Discriminator == "" {
-			return "keys"
+		return common.Thousands(ent.Count)
+	case 2:
+		keys := ent.KeyTemplates["pk"]
+		if sk := ent.KeyTemplates["sk"]; sk != "" {
+			keys += " / " + sk
 		}
-		return common.Sanitize(ent.Discriminator)
-	})
+		return common.Sanitize(keys)
+	}
+	if ent.Discriminator == "" {
+		return "keys"
+	}
+	return common.Sanitize(ent.Discriminator)
 }
 
 // SetSize lays the page out: the types' list, and the selected type's
@@ -217,34 +215,24 @@ func (e *Entities) SetSize(w, h int) {
 	e.w, e.h = w, h
 	e.listW, e.listH = w, h
 	if !e.c.ShowPreview(w) {
-		e.listH = min(h, max(h/2, min(len(e.res.Entities)+3, h-6)))
+		e.listH = min(h, max(h/2, min(e.list.Len()+3, h-6)))
 	} else {
 		e.listW = w * 11 / 20
 	}
-	e.grid.SetSize(e.listW-4, e.listH-2-e.fail.LineBelow(len(e.res.Entities)))
+	e.list.SetSize(e.listW-4, e.listH-2)
 }
 
 func (e *Entities) View() string {
 	st := e.c.Styles
-	title := e.title()
-	body := e.grid.View()
-	switch {
-	case e.fail.Stopped():
-		body = e.fail.InPlace(st, body, len(e.res.Entities), "entity types", e.listW-4)
-	case !e.loaded:
-		body = st.Dim.Render("Reading the items to name their types…")
-	case len(e.res.Entities) == 0:
-		body = st.Dim.Render("No items read: no entity types.")
-	}
-	lst := common.Frame(st, title, body, e.listW, e.listH)
+	lst := common.Frame(st, e.list.Title(e.where()), e.list.View(), e.listW, e.listH)
 	wide := e.c.ShowPreview(e.w)
 	attrW := e.w - 4
 	if wide {
 		attrW = e.w - e.listW - 4
 	}
 	attrs := ""
-	if len(e.res.Entities) > 0 {
-		attrs = e.attributes(e.res.Entities[e.grid.Cursor()], attrW)
+	if ent, ok := e.list.Selected(); ok {
+		attrs = e.attributes(ent, attrW)
 	}
 	switch {
 	case wide:
@@ -255,33 +243,26 @@ func (e *Entities) View() string {
 	return lst + "\n" + common.Frame(st, "Attributes", attrs, e.w, e.h-e.listH)
 }
 
-// title says what was read: the types, and whether their counts are exact.
-func (e *Entities) title() string {
-	where := common.Sanitize(e.info.Name)
+// where is what the types are of: the table, or the partition.
+func (e *Entities) where() string {
 	if e.req.PK != nil {
-		where = common.KeyCell(*e.req.PK)
+		return common.KeyCell(*e.req.PK)
 	}
-	if !e.loaded && !e.fail.Stopped() {
-		return where + " · reading…"
-	}
-	if e.fail.Stopped() {
-		return where + " · " + e.fail.Title(len(e.res.Entities), "entity types")
-	}
-	t := where + " · " + common.Plural(len(e.res.Entities), "entity type", "entity types") + " · "
+	return common.Sanitize(e.info.Name)
+}
+
+// count is the title's count: the types, and whether their counts are
+// exact.
+func (e *Entities) count(n int, _ bool) string {
+	t := common.Plural(n, "entity type", "entity types") + " · "
 	switch {
 	case e.held != nil:
 		return t + "of " + common.Plural(e.res.Read, "item", "items") + " loaded"
 	case e.res.Sampled && e.req.PK != nil:
 		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
 	case e.res.Sampled:
-		exact := 0
-		for _, ent := range e.res.Entities {
-			if ent.CountExact {
-				exact++
-			}
-		}
-		if exact > 0 { // partitions read to their end: counted, not estimated
-			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(exact, "count", "counts") + " exact, ≈ estimated"
+		if e.exact > 0 { // partitions read to their end: counted, not estimated
+			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(e.exact, "count", "counts") + " exact, ≈ estimated"
 		}
 		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, counts estimated"
 	}
@@ -329,7 +310,7 @@ func (e *Entities) Crumbs() []string {
 
 func (e *Entities) ID() int         { return e.id }
 func (e *Entities) Mode() string    { return "" }
-func (e *Entities) Loading() bool   { return e.load.InFlight() }
+func (e *Entities) Loading() bool   { return e.list.Req.InFlight() }
 func (e *Entities) Capturing() bool { return false }
 
 // Request says what was read for the types, and what it cost.
@@ -358,8 +339,11 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
-	if e.fail.Stopped() && e.held == nil {
+	switch {
+	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
 		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
+	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
+		return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Back, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
 }
@@ -373,4 +357,4 @@ func (e *Entities) FullHelp() [][]key.Binding {
 }
 
 // Click selects the clicked row, or asks to open it when already selected.
-func (e *Entities) Click(y int) bool { return e.grid.Click(y - 1) }
+func (e *Entities) Click(y int) bool { return e.list.Grid.Click(y - 1) }

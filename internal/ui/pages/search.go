@@ -29,18 +29,16 @@ type Search struct {
 	filter filterBar
 	node   domain.FilterNode // the filter applied (nil before the first)
 	state  dynamo.SearchState
-	begun  bool // a search has been asked (state holds it)
-	rows   []dynamo.Item
+	begun  bool                    // a search has been asked (state holds it)
+	list   list.Paged[dynamo.Item] // the matches found, a step at a time
 	stats  attrStats
-	attrs  []string
+	keys   []string // the key columns
+	attrs  []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
-	stopped bool // at the budget, with more to read
-	fail    list.Failure
-	req     list.Request
+	stopped bool         // at the budget, with more to read
 	get     list.Request // an item read whole from the base table (on an index)
-	grid    components.Grid
 	w, h    int
 	// A statement's results (: prompt): the statement, its plan and the
 	// search it was translated to; no filter bar.
@@ -61,9 +59,8 @@ func (m searchReadMsg) PageID() int { return m.page }
 // NewSearch returns the search of a table (index "") or of one of its
 // indexes, its filter bar open: nothing is read before a filter is given.
 func NewSearch(c *common.Common, info dynamo.TableInfo, index string) *Search {
-	s := &Search{c: c, id: c.NextID(), info: info, index: index, filter: newFilterBar(), grid: components.NewGrid(c)}
-	s.stats = newAttrStats(s.keyNames()...)
-	s.refresh()
+	s := &Search{c: c, id: c.NextID(), info: info, index: index, filter: newFilterBar()}
+	s.setUp()
 	return s
 }
 
@@ -79,11 +76,19 @@ func NewSearchOf(c *common.Common, info dynamo.TableInfo, index string, n domain
 // NewStatementResults lists what a PartiQL statement reads: the search
 // plan translated it to, read as soon as the page opens.
 func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, plan domain.Plan, r dynamo.SearchRequest) *Search {
-	s := &Search{c: c, id: c.NextID(), info: info, index: plan.Index, filter: newFilterBar(), grid: components.NewGrid(c),
+	s := &Search{c: c, id: c.NextID(), info: info, index: plan.Index, filter: newFilterBar(),
 		text: text, plan: &plan, prepared: r}
-	s.stats = newAttrStats(s.keyNames()...)
-	s.refresh()
+	s.setUp()
 	return s
+}
+
+// setUp makes the matches' list, its columns the keys until matches come.
+func (s *Search) setUp() {
+	s.keys = s.keyNames()
+	s.stats = newAttrStats(s.keys...)
+	s.list = list.NewPaged(s.c, list.Words{One: "match", Many: "matches", Count: s.count,
+		Reading: "the table is", More: "the rest of the table, not read yet", Waiting: "reading…"}, nil, s.cell)
+	s.refresh()
 }
 
 // openSearch is f on a partitions list: the search page, typing its filter.
@@ -142,27 +147,26 @@ func (s *Search) start(n domain.FilterNode) tea.Cmd {
 
 // startRequest begins r from its start, forgetting what was found.
 func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
-	s.req.Stop()
+	s.list.Req.Stop()
 	st, err := dynamo.StartSearch(r, nil)
 	if err != nil {
 		return notice("Search not started: " + err.Error())
 	}
 	s.state, s.begun = st, true
-	s.rows, s.scanned, s.pages, s.cost, s.stopped = nil, 0, 0, dynamo.Cost{}, false
-	s.fail.Clear()
+	s.scanned, s.pages, s.cost, s.stopped = 0, 0, dynamo.Cost{}, false
+	s.list.Clear()
 	s.stats.reset()
-	s.grid.SetCursor(0)
+	s.list.Grid.SetCursor(0)
 	s.refresh()
 	return s.read()
 }
 
-// read asks for the next step.
+// read asks for the next step: its matches are added to those found.
 func (s *Search) read() tea.Cmd {
-	if s.req.InFlight() || !s.begun {
+	if s.list.Req.InFlight() || !s.begun {
 		return nil
 	}
-	s.fail.Clear()
-	ctx, req := s.req.Start(s.c)
+	ctx, req := s.list.Next()
 	return readSearch(ctx, s.c.Client, s.id, req, s.state)
 }
 
@@ -173,16 +177,12 @@ func readSearch(ctx context.Context, c dynamo.Client, page, req int, st dynamo.S
 	}
 }
 
-// wantsMore: the rows below the cursor do not fill two screens.
-func (s *Search) wantsMore() bool {
-	screen := max(s.grid.Visible(), s.h-4)
-	return s.grid.Cursor() >= len(s.rows)-2*screen
-}
-
-// more reads on while the list wants rows, the search has more and the
-// budget has not stopped it.
+// more reads on while the rows below the cursor do not fill two screens,
+// the search has more and neither the budget nor a failure or esc has
+// stopped it (r reads on after those).
 func (s *Search) more() tea.Cmd {
-	if !s.begun || s.stopped || s.fail.Stopped() || !s.state.More() || !s.wantsMore() {
+	screen := max(s.list.Grid.Visible(), s.h-4)
+	if s.stopped || s.list.Fail.Stopped() || !s.list.WantsMore(2*screen, false) {
 		return nil
 	}
 	return s.read()
@@ -193,11 +193,10 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	case common.RetryMsg:
 		return s, s.read()
 	case searchReadMsg:
-		if !s.req.Done(msg.req) {
+		st := msg.step
+		if !s.list.Answer(msg.req, st.Items, st.Next.More(), msg.err) {
 			return s, nil
 		}
-		st := msg.step
-		s.rows = append(s.rows, st.Items...)
 		s.stats.add(st.Items)
 		s.scanned += st.Scanned
 		s.pages += st.Pages
@@ -205,7 +204,6 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		s.state = st.Next // after an error: reads the failed segments again
 		s.refresh()
 		if msg.err != nil {
-			s.fail.Fail(msg.err)
 			return s, common.Report(msg.err, false, s.id)
 		}
 		if st.Stopped {
@@ -250,14 +248,14 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		s.layout()
 		return cmd
 	case key.Matches(msg, k.Open):
-		if s.grid.Cursor() < len(s.rows) {
-			return s.openItem(s.rows[s.grid.Cursor()])
+		if it, ok := s.list.Selected(); ok {
+			return s.openItem(it)
 		}
 	case key.Matches(msg, k.Refresh) && s.stopped:
 		s.stopped = false
 		s.state = s.state.Extend(s.budget())
 		return s.read()
-	case key.Matches(msg, k.Refresh) && s.fail.Stopped():
+	case key.Matches(msg, k.Refresh) && s.list.Fail.Stopped():
 		return s.read() // the segments that failed, from where they stopped
 	case key.Matches(msg, k.Refresh) && s.plan != nil:
 		return s.startRequest(s.prepared)
@@ -265,15 +263,14 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		return s.start(s.node)
 	case key.Matches(msg, k.Back) && s.get.InFlight():
 		s.get.Stop()
-	case key.Matches(msg, k.Back) && s.req.InFlight():
-		s.req.Stop()
-		s.fail.Cancel()
-		s.layout()
-	case key.Matches(msg, k.Back):
-		return back
 	default:
-		if s.grid.Update(msg) {
+		switch s.list.Key(msg) {
+		case list.Moved:
 			return s.more()
+		case list.Ignored:
+			if key.Matches(msg, k.Back) {
+				return back
+			}
 		}
 	}
 	return nil
@@ -289,27 +286,28 @@ func (s *Search) openItem(it dynamo.Item) tea.Cmd {
 	return getItem(ctx, s.c.Client, s.id, req, s.info.Name, baseKey(s.info, it))
 }
 
-// refresh sets the columns (keys, then the most common attributes) and
-// the rows.
+// refresh sets the columns: the keys, then the attributes most matches
+// hold.
 func (s *Search) refresh() {
-	keys := s.keyNames()
 	var cols []components.Column
-	for _, k := range keys {
+	for _, k := range s.keys {
 		cols = append(cols, components.Column{Title: common.Sanitize(k), Keep: true})
 	}
 	s.attrs = s.stats.columns(s.c, s.info.Name, maxColumns)
 	for _, a := range s.attrs {
 		cols = append(cols, components.Column{Title: common.Sanitize(a)})
 	}
-	s.grid.SetColumns(cols)
-	s.grid.SetRows(len(s.rows), func(r, col int) string {
-		it := s.rows[r]
-		if col < len(keys) {
-			return common.Cell(it[keys[col]])
-		}
-		return common.Cell(it[s.attrs[col-len(keys)]])
-	})
+	s.list.Grid.SetColumns(cols)
+	s.list.Add() // the rows drawn again in them
 	s.layout()
+}
+
+// cell is a match's value in column col.
+func (s *Search) cell(it dynamo.Item, col int) string {
+	if col < len(s.keys) {
+		return common.Cell(it[s.keys[col]])
+	}
+	return common.Cell(it[s.attrs[col-len(s.keys)]])
 }
 
 func (s *Search) SetSize(w, h int) {
@@ -317,10 +315,10 @@ func (s *Search) SetSize(w, h int) {
 	s.layout()
 }
 
-// layout sizes the grid below the filter bar and above a failure's line.
+// layout sizes the list below the filter bar.
 func (s *Search) layout() {
 	listW, _ := s.listWidth()
-	s.grid.SetSize(listW-4, s.h-2-len(s.head(listW-4))-s.fail.LineBelow(len(s.rows)))
+	s.list.SetSize(listW-4, s.h-2-len(s.head(listW-4)))
 }
 
 func (s *Search) listWidth() (int, bool) {
@@ -350,13 +348,14 @@ func (s *Search) source() string {
 	return common.Sanitize(s.info.Name)
 }
 
+// count is the title's count of the matches, and how far the search is.
+func (s *Search) count(n int, _ bool) string {
+	return common.Plural(n, "match", "matches") + " · " + s.progress()
+}
+
 // progress says how far the search is, for the title.
 func (s *Search) progress() string {
 	switch {
-	case !s.begun:
-		return "type a filter"
-	case s.pages == 0 && s.req.InFlight():
-		return "reading…"
 	case s.stopped:
 		return "stopped at the budget: r reads on"
 	case s.state.More():
@@ -369,14 +368,15 @@ func (s *Search) progress() string {
 
 // List is what / searches and the help line's "row N of M" counts: the
 // matches found.
-func (s *Search) List() common.List { return &s.grid }
+func (s *Search) List() common.List { return s.list.List() }
 
-// Unloaded says what the matches found do not cover yet.
+// Unloaded says what the matches found do not cover yet (nothing before
+// a filter is given: nothing is being read).
 func (s *Search) Unloaded() string {
-	if s.begun && s.state.More() {
-		return "the rest of the table, not read yet"
+	if !s.begun {
+		return ""
 	}
-	return ""
+	return s.list.Unloaded()
 }
 
 func (s *Search) View() string {
@@ -387,27 +387,24 @@ func (s *Search) View() string {
 	if s.plan != nil {
 		what = s.name()
 	}
-	title := what + " · " + s.progress()
-	if s.begun && s.pages > 0 {
-		title = what + " · " + common.Plural(len(s.rows), "match", "matches") + " · " + s.progress()
+	title := what + " · type a filter"
+	if s.begun {
+		title = s.list.Title(what)
 	}
-	body := s.grid.View()
+	n := s.list.Len()
+	body := s.list.View()
 	switch {
-	case s.fail.Stopped():
-		title = what + " · " + s.fail.Title(len(s.rows), "matches")
-		body = s.fail.InPlace(st, s.grid.View(), len(s.rows), "matches", listW-4)
+	case s.list.Fail.Stopped():
 	case !s.begun && s.plan != nil:
 		body = st.Dim.Render("reading…")
 	case !s.begun:
 		body = st.Dim.Render(ansi.Wrap(fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, up to %s for the whole table (its size, %s, as DynamoDB last reported it); it stops at %s and asks before reading on.",
 			s.name(), common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"),
 			common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false), common.HumanBytes(s.info.SizeBytes), s.budgetText()), max(1, listW-4), " "))
-	case len(s.rows) == 0 && s.pages > 0 && !s.state.More():
+	case n == 0 && s.list.Whole():
 		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
-	case len(s.rows) == 0 && s.stopped:
+	case n == 0 && s.stopped:
 		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
-	case len(s.rows) == 0:
-		body = st.Dim.Render("reading…")
 	}
 	if len(head) > 0 {
 		body = strings.Join(head, "\n") + "\n" + body
@@ -417,8 +414,8 @@ func (s *Search) View() string {
 		return frame
 	}
 	preview := ""
-	if s.grid.Cursor() < len(s.rows) {
-		preview = renderJSON(st, s.rows[s.grid.Cursor()], false, s.w-listW-4)
+	if it, ok := s.list.Selected(); ok {
+		preview = renderJSON(st, it, false, s.w-listW-4)
 	}
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
 }
@@ -459,7 +456,7 @@ func (s *Search) Request() string {
 	if s.plan != nil && s.plan.Operation() == "Query" {
 		read = "read"
 	}
-	fmt.Fprintf(&b, " · %s %s · matched %s · %s · %s", read, common.Thousands(s.scanned), common.Thousands(len(s.rows)),
+	fmt.Fprintf(&b, " · %s %s · matched %s · %s · %s", read, common.Thousands(s.scanned), common.Thousands(s.list.Len()),
 		common.Plural(s.cost.Requests, "request", "requests"), common.BilledRCU(s.cost))
 	if s.state.Request.MaxRCU > 0 {
 		fmt.Fprintf(&b, " · budget %s", common.RCU(s.state.Request.MaxRCU, false))
@@ -480,7 +477,7 @@ func (s *Search) Crumbs() []string {
 
 func (s *Search) ID() int         { return s.id }
 func (s *Search) Mode() string    { return "" }
-func (s *Search) Loading() bool   { return s.req.InFlight() || s.get.InFlight() }
+func (s *Search) Loading() bool   { return s.list.Req.InFlight() || s.get.InFlight() }
 func (s *Search) Capturing() bool { return s.filter.editing() }
 
 // Typed is what the filter bar holds, and whether it is open.
@@ -589,25 +586,25 @@ func searchOnKey(b key.Binding, stopped bool) key.Binding {
 
 // Loaded is the matches found, for e: exporting them reads nothing.
 func (s *Search) Loaded() (common.Loaded, bool) {
-	if s.req.InFlight() || len(s.rows) == 0 {
+	if s.list.Req.InFlight() || s.list.Len() == 0 {
 		return common.Loaded{}, false
 	}
-	rows := make([]any, len(s.rows))
-	for i, it := range s.rows {
+	rows := make([]any, s.list.Len())
+	for i, it := range s.list.Rows() {
 		rows[i] = dynamo.PlainItem(it)
 	}
 	kind := "search"
 	if s.plan != nil {
 		kind = "partiql"
 	}
-	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keyNames(), Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
+	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keys, Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
 }
 
 // Click selects the clicked row (below the frame's border and the bar).
-func (s *Search) Click(y int) bool { return s.grid.Click(y - 1 - len(s.head(s.w))) }
+func (s *Search) Click(y int) bool { return s.list.Grid.Click(y - 1 - len(s.head(s.w))) }
 
 // TableSize is the table's size, as DescribeTable gives it.
 func (s *Search) TableSize() int64 { return s.info.SizeBytes }
 
 // Rows are the matches found so far.
-func (s *Search) Rows() []dynamo.Item { return s.rows }
+func (s *Search) Rows() []dynamo.Item { return s.list.Rows() }
