@@ -28,11 +28,11 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
-	// FewTrips: a level of large children whose names do not count up,
-	// small enough to read whole for no more than fewTripsFactor times
-	// the RCU of probing it, is read in plain pages in parallel
-	// stretches: about three round trips (fewtrips.go).
-	FewTrips bool
+	// Probe keeps the walk probing a child at a time where it would read
+	// a dense level's rest in plain pages in parallel stretches
+	// (fewtrips.go): the fewest RCU, in a round trip for every few
+	// children. For measuring one against the other.
+	Probe bool
 	// TableDelim is the table's (or index's) delimiter as the caller
 	// knows it (configuration, other partitions read): the level's, when
 	// its own keys tell none (tabledelim.go).

@@ -40,6 +40,14 @@ func levelItems() []dynamo.Item {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "leaf"},
 			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
 	}
+	// A dense level whose children vary in size: 60 codes of 20 to 140
+	// items.
+	for n, c := range levelCodes {
+		for i := range 20 + (n*37)%121 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "varied"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#FLIGHT#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: pad}})
+		}
+	}
 	// A metadata item keyed from the delimiter on (#META#…), as several
 	// published layouts write it: the child named "" (the empty segment).
 	for _, k := range []string{"#META#profile", "#META#settings", "ORDER#1#a", "ORDER#2#b", "ORDER#2#c"} {
@@ -116,7 +124,9 @@ func airportsLevel() dynamo.ChildrenRequest {
 	return dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S("airports"), Delim: "#"}
 }
 
-// TestDenseLevelCostsWhatItLists: the dense level's children are those
+// TestDenseLevelCostsWhatItLists: probed (ChildrenRequest.Probe: the
+// walk the default leaves for plain stretches on this level), the dense
+// level's children are those
 // of a full read, for at most 0.5 RCU a child as DynamoDB bills it, plus
 // one read unit for every read that found no child (a stretch's end, the
 // level's end). The first probe reads whole items, so every probe is
@@ -125,7 +135,9 @@ func airportsLevel() dynamo.ChildrenRequest {
 func TestDenseLevelCostsWhatItLists(t *testing.T) {
 	for name, c := range levelBackends(t) {
 		b := &billed{Client: c}
-		res, err := dynamo.Children(context.Background(), b, airportsLevel(), nil)
+		r := airportsLevel()
+		r.Probe = true
+		res, err := dynamo.Children(context.Background(), b, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,27 +158,66 @@ func TestDenseLevelCostsWhatItLists(t *testing.T) {
 	}
 }
 
-// TestDenseLevelInFewTrips: asked for few round trips, the dense level of
-// airport codes (children of 80 items, whose size the walk learns beside
-// its second probe) is read in plain pages in parallel stretches: the
-// children of a full read, for no more RCU than a full read and a read
-// unit for each read that is not one of its pages, in a handful of
-// requests where probing takes one a child.
+// TestDenseLevelInFewTrips (37.3): by default a level whose reads show
+// children of a few read units (airport codes of 80 items; children of 20
+// to 140 items; USA's states) is read, once that is known, in plain pages
+// in parallel stretches from after the keys already read: the children of
+// a full read, no key read twice, never more RCU than the full read, in a
+// handful of requests where probing takes one a child. A level of few
+// huge children (10 of 200 items of 2 KB) is probed as before, paying
+// once for the read that weighs its second child; a level of one child
+// pays nothing more.
 func TestDenseLevelInFewTrips(t *testing.T) {
-	for name, c := range levelBackends(t) {
-		full := &billed{Client: c}
-		want := fullRead(t, full, "Airports", "PK", domain.S("airports"), "", "#")
-		b := &billed{Client: c}
-		r := airportsLevel()
-		r.FewTrips = true
-		res, err := dynamo.Children(context.Background(), b, r, nil)
-		if err != nil || sorted(res.Children) != sorted(want) {
-			t.Fatalf("%s: %v:\n got %s\nwant %s", name, err, sorted(res.Children), sorted(want))
+	ctx := context.Background()
+	type shape struct {
+		what, table, pk string
+		key             dynamo.KeySchema
+		dense           bool
+	}
+	shapes := []shape{
+		{"60 codes of 80 items", "Airports", "airports", airportsKey, true},
+		{"60 codes of 20 to 140 items", "Airports", "varied", airportsKey, true},
+		{"USA's 53 states", "Locations", "USA", airportsKey, true},
+		{"10 children of 200 items of 2 KB", "Airports", "big", airportsKey, false},
+		{"one child of 100 items", "Airports", "leaf", airportsKey, false},
+	}
+	level := levelBackends(t)
+	located := indexedBackends(t)
+	for _, sh := range shapes {
+		backends := level
+		if sh.table == "Locations" {
+			backends = located
 		}
-		if extra := b.requests - full.requests; b.requests > 12 || b.rcu > full.rcu+0.5*float64(extra) {
-			t.Errorf("%s: %d requests, %.1f RCU billed; a full read %d, %.1f", name, b.requests, b.rcu, full.requests, full.rcu)
+		for name, c := range backends {
+			full := &keysRead{billed: billed{Client: c}}
+			want := fullRead(t, full, sh.table, "PK", domain.S(sh.pk), "", "#")
+			r := dynamo.ChildrenRequest{Table: sh.table, Key: sh.key, PK: domain.S(sh.pk), Delim: "#"}
+			k := &keysRead{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, k, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s: %v:\n got %s\nwant %s", sh.what, name, err, sorted(res.Children), sorted(want))
+			}
+			r.Probe = true
+			probed := &billed{Client: c}
+			if _, err := dynamo.Children(ctx, probed, r, nil); err != nil {
+				t.Fatal(err)
+			}
+			if k.rcu > full.rcu {
+				t.Errorf("%s, %s: %.1f RCU billed, over the full read's %.1f", sh.what, name, k.rcu, full.rcu)
+			}
+			// Every key once, but the level's last: read alone to end
+			// the walk, and again by the stretch that ends with it.
+			if k.keys > full.keys+1 {
+				t.Errorf("%s, %s: %d keys read, the level holds %d", sh.what, name, k.keys, full.keys)
+			}
+			if sh.dense && k.requests > 12 {
+				t.Errorf("%s, %s: %d requests (limits %v), probing %d", sh.what, name, k.requests, k.limits, probed.requests)
+			}
+			if !sh.dense && k.rcu > probed.rcu+0.5*10 {
+				t.Errorf("%s, %s: %.1f RCU billed, probing %.1f", sh.what, name, k.rcu, probed.rcu)
+			}
+			t.Logf("%s, %s: %d requests, %.1f RCU (full read %d, %.1f; probing %d, %.1f)", sh.what, name, k.requests, k.rcu, full.requests, full.rcu, probed.requests, probed.rcu)
 		}
-		t.Logf("%s: %d requests, %.1f RCU (full read %d, %.1f)", name, b.requests, b.rcu, full.requests, full.rcu)
 	}
 }
 
@@ -507,7 +558,7 @@ func TestLeafLevelReachedDirectly(t *testing.T) {
 }
 
 // TestGuessesGoOutAtAKnownSize: the demo's USA level (53 states of ~95
-// items), where the walk guesses the next states' reads and sends them
+// items) probed (ChildrenRequest.Probe), where the walk guesses the next states' reads and sends them
 // together. Every request is one read unit (0.5 RCU as billed): guesses
 // sent at a probe size doubled ahead of its answer cost two units each (4
 // reads at 1.0 RCU: 36.5 where 34.5 does), and so did the read that
@@ -520,7 +571,7 @@ func TestGuessesGoOutAtAKnownSize(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := &billed{Client: c}
-		res, err := dynamo.Children(context.Background(), b, dynamo.ChildrenRequest{Table: "Locations", Key: info.Key, PK: domain.S("USA"), Delim: "#"}, nil)
+		res, err := dynamo.Children(context.Background(), b, dynamo.ChildrenRequest{Table: "Locations", Key: info.Key, PK: domain.S("USA"), Delim: "#", Probe: true}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -550,7 +601,7 @@ func (p *projected) Query(ctx context.Context, in *dynamodb.QueryInput, o ...fun
 	return p.billed.Query(ctx, in, o...)
 }
 
-// TestFirstProbeMeasuresItems: a level's first probe reads whole items
+// TestFirstProbeMeasuresItems: probing, a level's first probe reads whole items
 // (DynamoDB bills a keys-only read alike), every other read keys only,
 // and from the items' sizes every probe after it is one read unit: no read
 // of the dense level is billed more than 0.5 RCU (the old doubling probe
@@ -558,7 +609,9 @@ func (p *projected) Query(ctx context.Context, in *dynamodb.QueryInput, o ...fun
 func TestFirstProbeMeasuresItems(t *testing.T) {
 	for name, c := range levelBackends(t) {
 		p := &projected{billed: billed{Client: c}}
-		if _, err := dynamo.Children(context.Background(), p, airportsLevel(), nil); err != nil {
+		r := airportsLevel()
+		r.Probe = true
+		if _, err := dynamo.Children(context.Background(), p, r, nil); err != nil {
 			t.Fatal(err)
 		}
 		whole := 0
