@@ -42,10 +42,12 @@ type ChildrenRequest struct {
 	// pages from its first read, as a plain query would (no probe first).
 	Flat bool
 	// ItemBytes is the table's average item size as DescribeTable gives
-	// it (0: unknown): the first probe reads as many keys as fit one 4 KB
-	// read unit at that size (10 to maxProbeKeys), so a leaf of up to that
-	// many items opened directly is read whole by the probe, one Query,
-	// while a dense level's first probe still costs 0.5 RCU.
+	// it (0: unknown): the level's first read is a first page of as many
+	// whole items as fit firstReadUnits read units at that size (up to
+	// maxFirstKeys), so a leaf of up to that many items opened directly is
+	// one Query, the plain query's, and a dense level's first read sees
+	// its first child end (fewtrips.go). Unknown, it reads firstProbeKeys,
+	// and a level it leaves unweighed is weighed by the second read.
 	ItemBytes int64
 }
 
@@ -77,6 +79,11 @@ const (
 	// items of up to ~400 bytes fit one 4 KB read unit (0.5 RCU), and
 	// enough to tell a dense level (most keys new children) at once.
 	firstProbeKeys = 10
+	// firstPageKeys is the first read of a level below the top whose
+	// items' size is not known: a first page, like a list's first screen,
+	// of ~10 read units of 320-byte items (a leaf of up to 127 such items
+	// is one Query).
+	firstPageKeys = 128
 	// DefaultParallel is how many reads a skip-scan has in flight at most.
 	DefaultParallel = 8
 )
@@ -180,13 +187,22 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	return res, takeTableDelimiter(ctx, c, r, &res)
 }
 
-// probeKeys is the first probe's Limit: firstProbeKeys, or as many items
-// of the table's average size as one read unit holds.
+// probeKeys is the level's first read's Limit: as many items of the
+// table's average size as firstReadUnits read units hold, and one more (a
+// leaf that fits them ends within the read: a read that stops at its Limit
+// says there may be more). The size unknown (DescribeTable's figures lag
+// by hours, and dynalite gives none), a level below the top (children
+// --prefix, a leaf as often as not) is read a first page of
+// firstPageKeys, as a list's first screen is; a partition's top level,
+// rarely a leaf, firstProbeKeys.
 func (r ChildrenRequest) probeKeys() int32 {
-	if r.ItemBytes <= 0 {
-		return firstProbeKeys
+	switch {
+	case r.ItemBytes > 0:
+		return int32(min(max(firstReadUnits*readUnitBytes/r.ItemBytes+1, firstProbeKeys), maxFirstKeys))
+	case r.Prefix != "":
+		return firstPageKeys
 	}
-	return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))
+	return firstProbeKeys
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time

@@ -15,13 +15,15 @@ import (
 // trips as reading the level whole.
 //
 // What tells a child's size is a read of whole items that sees one end:
-// the level's first read, where its children are small, or else (the
-// first read filled by one child, and no larger than a dense child) the
-// second, sent as a first page of firstReadUnits read units at the item
+// the level's first read, a first page of firstReadUnits read units at the
+// table's average item size (ChildrenRequest.ItemBytes: the same read
+// makes a leaf of up to that size one Query, the plain query's); or,
+// where that size is not known and the first read (firstProbeKeys) was
+// filled by one child, the second, sent as such a first page at the item
 // size the first read measured, beside the read of the level's last key.
-// A level of few huge children pays for that second read once (its rest
-// is probed as before); a level that ends after its first child pays
-// nothing for it (the read finds nothing, as the probe would have).
+// A level of few huge children pays for that read once (its rest is
+// probed as before); a level that ends after its first child pays nothing
+// for the second (it finds nothing, as the probe would have).
 //
 // Never more RCU than reading the level whole, never a key read twice:
 // the stretches start after the keys already read, past the child the
@@ -34,10 +36,12 @@ import (
 
 const (
 	// firstReadUnits is the weighing read, in read units at the item size
-	// measured (with its margin): long enough to see a dense child end.
+	// known (the table's average, or measured with a margin): long enough
+	// to see a dense child end.
 	firstReadUnits = 10
-	// maxFirstKeys bounds the weighing read however small the items.
-	maxFirstKeys = 1000
+	// maxFirstKeys bounds the weighing read however small the items (the
+	// table's average may be far below the level's).
+	maxFirstKeys = 256
 	// denseChildRCU is the largest child (as read whole, eventually
 	// consistent) whose level is read in plain stretches: 8 read units,
 	// where probing costs one.
