@@ -28,10 +28,11 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
-	// Probe keeps the walk probing a child at a time where it would read
-	// a dense level's rest in plain pages in parallel stretches
-	// (fewtrips.go): the fewest RCU, in a round trip for every few
-	// children. For measuring one against the other.
+	// Probe is the walk of a reader that samples a level rather than
+	// lists it (the time prefixes), and the walk before issue 37 for
+	// measuring against: a first probe of one read unit, and a probe a
+	// child, where the walk would read a first page first and a dense
+	// level's rest in plain pages in parallel stretches (fewtrips.go).
 	Probe bool
 	// TableDelim is the table's (or index's) delimiter as the caller
 	// knows it (configuration, other partitions read): the level's, when
@@ -197,6 +198,10 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 // rarely a leaf, firstProbeKeys.
 func (r ChildrenRequest) probeKeys() int32 {
 	switch {
+	case r.Probe && r.ItemBytes > 0:
+		return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))
+	case r.Probe:
+		return firstProbeKeys
 	case r.ItemBytes > 0:
 		return int32(min(max(firstReadUnits*readUnitBytes/r.ItemBytes+1, firstProbeKeys), maxFirstKeys))
 	case r.Prefix != "":
