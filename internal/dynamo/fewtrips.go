@@ -115,7 +115,7 @@ func (w *walker) readRest(perChild, skipped float64, extra int) bool {
 	n := min(pages, afford, cap(w.lv.slots))
 	w.dense = true
 	w.limit = 0
-	if n > 1 {
+	if n > 1 && w.lv.parallel > 1 { // Parallel 1: one read after another
 		w.cut(n - 1)
 	}
 	return true
