@@ -188,26 +188,26 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	return res, takeTableDelimiter(ctx, c, r, &res)
 }
 
-// probeKeys is the level's first read's Limit: as many items of the
-// table's average size as firstReadUnits read units hold, and one more (a
-// leaf that fits them ends within the read: a read that stops at its Limit
-// says there may be more). The size unknown (DescribeTable's figures lag
-// by hours, and dynalite gives none), a level below the top (children
-// --prefix, a leaf as often as not) is read a first page of
-// firstPageKeys, as a list's first screen is; a partition's top level,
-// rarely a leaf, firstProbeKeys.
+// probeKeys is the level's first read's Limit. A level below the top
+// (children --prefix, a leaf as often as not) is read a first page, as a
+// list's first screen is: as many items of the table's average size as
+// firstReadUnits read units hold, and one more (a leaf that fits them ends
+// within the read: a read that stops at its Limit says there may be
+// more), or firstPageKeys where the size is not known (DescribeTable's
+// figures lag by hours, and dynalite gives none). A partition's top level,
+// rarely a leaf, is probed with firstProbeKeys whatever the size, so that
+// it is walked alike where the size is known and where it is not (the
+// read that weighs its children is the second, fewtrips.go).
 func (r ChildrenRequest) probeKeys() int32 {
 	switch {
 	case r.Probe && r.ItemBytes > 0:
 		return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))
-	case r.Probe:
+	case r.Probe || r.Prefix == "":
 		return firstProbeKeys
 	case r.ItemBytes > 0:
 		return int32(min(max(firstReadUnits*readUnitBytes/r.ItemBytes+1, firstProbeKeys), maxFirstKeys))
-	case r.Prefix != "":
-		return firstPageKeys
 	}
-	return firstProbeKeys
+	return firstPageKeys
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time
