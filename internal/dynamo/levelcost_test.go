@@ -213,6 +213,14 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 			if sh.dense && k.requests > 12 {
 				t.Errorf("%s, %s: %d requests (limits %v), probing %d", sh.what, name, k.requests, k.limits, probed.requests)
 			}
+			// One read after another (Parallel 1): the same children,
+			// the rest read as one stretch, never more than the full read.
+			one := r
+			one.Probe, one.Parallel = false, 1
+			seq := &billed{Client: c}
+			if res, err := dynamo.Children(ctx, seq, one, nil); err != nil || sorted(res.Children) != sorted(want) || seq.rcu > full.rcu {
+				t.Errorf("%s, %s, Parallel 1: %d children, %.1f RCU (full read %.1f), %v", sh.what, name, len(res.Children), seq.rcu, full.rcu, err)
+			}
 			if !sh.dense && k.rcu > probed.rcu+0.5*10 {
 				t.Errorf("%s, %s: %.1f RCU billed, probing %.1f", sh.what, name, k.rcu, probed.rcu)
 			}
