@@ -31,9 +31,15 @@ in key order. It does not read every item below: once a child is seen, the
 next request jumps past its whole subtree (a skip-scan): one Query of one
 read unit (0.5 RCU) per child, and besides them the reads that find no
 child (past the last child, at the end of each stretch of a level walked in
-parallel, guessed names not used): the demo's 53 states take 69-70 Queries
-and 34.5 RCU. Where children are dense it reads whole pages instead, never
-more than reading the level. --count lists and counts from one read of the
+parallel, guessed names not used). Below the top level its first read is
+a first page of whole items (128 where the table's item size is not
+known), so a level of items alone (a leaf) is one Query, as a plain query
+is. Where children are dense (a read sees one of 8 read units or less end)
+it reads the rest of the level in whole pages in parallel stretches
+instead, in about as many round trips as reading the level whole, never
+more RCU, never a key twice: the demo's 53 states take 4 Queries and 66.5
+RCU, the full read's (probing each: 69-70 and 34.5).
+--count lists and counts from one read of the
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.

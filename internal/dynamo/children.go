@@ -28,11 +28,12 @@ type ChildrenRequest struct {
 	// Parallel bounds the reads in flight (0: DefaultParallel; 1: one
 	// after another).
 	Parallel int
-	// FewTrips: a level of large children whose names do not count up,
-	// small enough to read whole for no more than fewTripsFactor times
-	// the RCU of probing it, is read in plain pages in parallel
-	// stretches: about three round trips (fewtrips.go).
-	FewTrips bool
+	// Probe is the walk of a reader that samples a level rather than
+	// lists it (the time prefixes), and the walk before issue 37 for
+	// measuring against: a first probe of one read unit, and a probe a
+	// child, where the walk would read a first page first and a dense
+	// level's rest in plain pages in parallel stretches (fewtrips.go).
+	Probe bool
 	// TableDelim is the table's (or index's) delimiter as the caller
 	// knows it (configuration, other partitions read): the level's, when
 	// its own keys tell none (tabledelim.go).
@@ -42,10 +43,12 @@ type ChildrenRequest struct {
 	// pages from its first read, as a plain query would (no probe first).
 	Flat bool
 	// ItemBytes is the table's average item size as DescribeTable gives
-	// it (0: unknown): the first probe reads as many keys as fit one 4 KB
-	// read unit at that size (10 to maxProbeKeys), so a leaf of up to that
-	// many items opened directly is read whole by the probe, one Query,
-	// while a dense level's first probe still costs 0.5 RCU.
+	// it (0: unknown): the level's first read is a first page of as many
+	// whole items as fit firstReadUnits read units at that size (up to
+	// maxFirstKeys), so a leaf of up to that many items opened directly is
+	// one Query, the plain query's, and a dense level's first read sees
+	// its first child end (fewtrips.go). Unknown, it reads firstProbeKeys,
+	// and a level it leaves unweighed is weighed by the second read.
 	ItemBytes int64
 }
 
@@ -77,6 +80,11 @@ const (
 	// items of up to ~400 bytes fit one 4 KB read unit (0.5 RCU), and
 	// enough to tell a dense level (most keys new children) at once.
 	firstProbeKeys = 10
+	// firstPageKeys is the first read of a level below the top whose
+	// items' size is not known: a first page, like a list's first screen,
+	// of ~10 read units of 320-byte items (a leaf of up to 127 such items
+	// is one Query).
+	firstPageKeys = 128
 	// DefaultParallel is how many reads a skip-scan has in flight at most.
 	DefaultParallel = 8
 )
@@ -180,13 +188,26 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	return res, takeTableDelimiter(ctx, c, r, &res)
 }
 
-// probeKeys is the first probe's Limit: firstProbeKeys, or as many items
-// of the table's average size as one read unit holds.
+// probeKeys is the level's first read's Limit. A level below the top
+// (children --prefix, a leaf as often as not) is read a first page, as a
+// list's first screen is: as many items of the table's average size as
+// firstReadUnits read units hold, and one more (a leaf that fits them ends
+// within the read: a read that stops at its Limit says there may be
+// more), or firstPageKeys where the size is not known (DescribeTable's
+// figures lag by hours, and dynalite gives none). A partition's top level,
+// rarely a leaf, is probed with firstProbeKeys whatever the size, so that
+// it is walked alike where the size is known and where it is not (the
+// read that weighs its children is the second, fewtrips.go).
 func (r ChildrenRequest) probeKeys() int32 {
-	if r.ItemBytes <= 0 {
+	switch {
+	case r.Probe && r.ItemBytes > 0:
+		return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))
+	case r.Probe || r.Prefix == "":
 		return firstProbeKeys
+	case r.ItemBytes > 0:
+		return int32(min(max(firstReadUnits*readUnitBytes/r.ItemBytes+1, firstProbeKeys), maxFirstKeys))
 	}
-	return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))
+	return firstPageKeys
 }
 
 // SampleKeys bounds ChildrenResult.Sample: as many keys as time

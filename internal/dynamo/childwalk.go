@@ -32,9 +32,6 @@ type levelWalk struct {
 	// last, when the first probe showed large children, is the read of
 	// the level's last key, sent beside the second probe (last.go).
 	last *lastRead
-	// size, with ChildrenRequest.FewTrips, is the read of the first
-	// child's size, sent beside the second probe (fewtrips.go).
-	size *childSize
 
 	mu      sync.Mutex
 	extra   Cost // reads outside the seekers (the last key's)
@@ -64,7 +61,12 @@ type walker struct {
 	detect bool     // the delimiter is still to be told from the keys
 	// lastSeen: the read of the level's last key was waited for.
 	lastSeen bool
-	dense    bool      // the level is walked in stretches
+	dense    bool // the level is walked in stretches
+	// weigh: the next read is a first page of whole items, to see a
+	// child end (fewtrips.go); firstRCU is what the first read's items
+	// cost.
+	weigh    bool
+	firstRCU float64
 	from     string    // where the stretch starts
 	subs     []*walker // stretches cut off this one, in key order (set while it runs)
 	done     chan struct{}
@@ -94,12 +96,6 @@ func (lv *levelWalk) total() Cost {
 // finish waits for every read still out (it was sent, and is billed) and
 // counts the guesses.
 func (lv *levelWalk) finish(failed bool) {
-	if lv.size != nil {
-		if failed {
-			lv.cancel()
-		}
-		<-lv.size.done // sent, so billed
-	}
 	lv.mu.Lock()
 	seekers := lv.seekers
 	lv.mu.Unlock()
@@ -145,7 +141,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		}
 		// The level's first probe reads whole items (billed as keys
 		// alone would be): their sizes size every probe after it.
-		measure := reads == 0 && w.first && w.limit > 0 && !w.probe.Sized
+		measure := (reads == 0 && w.first && w.limit > 0 && !w.probe.Sized) || w.weigh
 		if measure {
 			w.sk.measureNext()
 		}
@@ -219,11 +215,6 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
 		lv.last = lv.readLast()
-		if lv.r.FewTrips {
-			name, _, _ := domain.ChildOf(prefix, keys[0], w.walk.Delim)
-			child := domain.Child{Name: name, Prefix: prefix + name + w.walk.Delim}
-			lv.size = lv.readChildSize(child, keys[len(keys)-1], len(keys), page.Cost.Billed, measured(page.Items, page.Cost.RCU).Keys)
-		}
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own
@@ -254,11 +245,17 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 func (w *walker) onward(keys []string, changed []int, page Page, measure bool) error {
 	read := w.limit // the size of the read just answered
 	w.resize(keys, changed, page, measure)
+	weighed := w.weigh
+	w.weigh = false
 	switch {
 	case w.limit == 0:
 		return nil
 	case w.smallChildren(keys, changed, page.Cost.RCU):
 		w.limit = 0
+		return nil
+	case measure && w.denseAfter(page, weighed):
+		return nil
+	case measure && !weighed && w.weighNext(keys, page):
 		return nil
 	}
 	w.limit = w.probe.Keys
@@ -328,15 +325,6 @@ func (w *walker) spread(read int32, page Page) error {
 		return err
 	}
 	w.dense = true
-	if n := w.plainStretches(); n > 0 {
-		// Small enough to read whole: plain pages, in stretches of about
-		// a page each, all at once.
-		w.limit = 0
-		if n > 1 {
-			w.cut(min(n-1, cap(lv.slots)-1))
-		}
-		return nil
-	}
 	w.cut(cap(lv.slots) - 1)
 	return nil
 }

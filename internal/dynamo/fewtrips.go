@@ -6,93 +6,159 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
-// A level of large children whose names do not count up (airport codes:
-// 60 children of 80 items) is walked a probe a child, in stretches: about
-// 0.5 RCU a child, but a round trip for every child of the most crowded
-// stretch (12 at 20 ms, where reading the level whole takes 2). With
-// ChildrenRequest.FewTrips, the walk learns the first child's size beside
-// its second probe (a Select COUNT of the rest of that child, bounded to a
-// few read units) and, where reading the whole level at that size costs
-// no more than fewTripsFactor times probing it, reads the rest of the
-// level in plain pages, cut into as many stretches as it fills pages, all
-// at once: about three round trips, for about what reading the level costs.
-// Children larger than the bound (a state with thousands of stores below)
-// are probed as before.
+// A dense level (60 airport codes of 80 items: 2.75 RCU a child) probed a
+// child at a time costs 0.5 RCU a child, but a round trip for every few
+// children: 12 at 20 ms where reading it whole takes 2. So once the reads
+// show children no larger than denseChildRCU, the walk reads the rest of
+// the level in plain pages instead, cut by key space into as many
+// stretches as the rest fills pages, all at once: about as many round
+// trips as reading the level whole.
+//
+// What tells a child's size is a read of whole items that sees one end:
+// the level's first read, a first page of firstReadUnits read units at the
+// table's average item size (ChildrenRequest.ItemBytes: the same read
+// makes a leaf of up to that size one Query, the plain query's); or,
+// where that size is not known and the first read (firstProbeKeys) was
+// filled by one child, the second, sent as such a first page at the item
+// size the first read measured, beside the read of the level's last key.
+// A level of few huge children pays for that read once (its rest is
+// probed as before); a level that ends after its first child pays nothing
+// for the second (it finds nothing, as the probe would have).
+//
+// Never more RCU than reading the level whole, never a key read twice:
+// the stretches start after the keys already read, past the child the
+// last read cut into, whose rest is skipped, as is the first child's
+// rest where the first read was filled by it. What is skipped pays for the
+// reads a full read would not make (each may round its last read unit up,
+// and the last key's read is a whole unit for one key); where it would
+// not pay for one stretch (USA's 53 states of 1.25 RCU each), the walk
+// probes on.
 
-// fewTripsFactor is how many times the RCU of probing a level the few
-// round trips may spend: never more than reading the level whole.
-const fewTripsFactor = 9
+const (
+	// firstReadUnits is the weighing read, in read units at the item size
+	// known (the table's average, or measured with a margin): long enough
+	// to see a dense child end.
+	firstReadUnits = 10
+	// maxFirstKeys bounds the weighing read however small the items (the
+	// table's average may be far below the level's).
+	maxFirstKeys = 256
+	// denseChildRCU is the largest child (as read whole, eventually
+	// consistent) whose level is read in plain stretches: 8 read units,
+	// where probing costs one.
+	denseChildRCU = 4.0
+	// stretchRCU is what one stretch is meant to read: a 1 MB page.
+	stretchRCU = pageBytes / readUnitBytes * 0.5
+	// roundingRCU is what a read adds, on average, to the same items read
+	// within a longer one: its last read unit rounded up.
+	roundingRCU = 0.25
+)
 
-// sizeReadUnits bounds the read of the first child's rest: a child larger
-// than this many read units is large enough to probe.
-const sizeReadUnits = 8
-
-// childSize is the read of the first child's size, under way.
-type childSize struct {
-	done  chan struct{}
-	items int     // the child's items: the probe's and the rest counted
-	rcu   float64 // what reading the whole child costs, as billed
-	whole bool    // the count reached the child's end
+// weighNext makes the next read a first page of whole items, where the
+// level's first read was filled by one child no larger than a dense one:
+// the read that sees whether the next child ends soon.
+func (w *walker) weighNext(keys []string, page Page) bool {
+	r := w.lv.r
+	rcu := measuredRCU(page.Items)
+	if r.Probe || !w.first || w.dense || !oneChild(keys, r.Prefix, w.walk.Delim) || rcu >= denseChildRCU || !w.probe.Sized {
+		return false
+	}
+	w.limit = min(firstReadUnits*w.probe.Keys, maxFirstKeys)
+	w.weigh, w.firstRCU = true, rcu
+	return true
 }
 
-// readChildSize counts the rest of the first child, after the keys the
-// first probe read (n of them, costing rcu), up to sizeReadUnits read
-// units of items of the probe's size (perUnit a unit).
-func (lv *levelWalk) readChildSize(child domain.Child, lastKey string, n int, rcu float64, perUnit int32) *childSize {
-	cs := &childSize{done: make(chan struct{})}
-	go func() {
-		defer close(cs.done)
-		end, ok := domain.PrefixEnd(child.Prefix)
-		if lv.binary {
-			b, okb := domain.BytesEnd([]byte(child.Prefix))
-			end, ok = string(b), okb
-		}
-		if !ok {
-			return
-		}
-		q := lv.level
-		q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(domain.After(lastKey), lv.binary), B: skValue(end, lv.binary)}
-		page, err := CountPage(lv.ctx, lv.c, PageRequest{Query: q, Limit: sizeReadUnits * max(perUnit, 1)})
-		lv.mu.Lock()
-		lv.extra = lv.extra.Add(page.Cost)
-		lv.mu.Unlock()
-		if err != nil {
-			return
-		}
-		cs.items = n + page.Count
-		cs.rcu = rcu + page.Cost.Billed
-		cs.whole = !page.More()
-	}()
-	return cs
-}
-
-// plainStretches is how many stretches of plain pages the rest of the
-// level takes, once its first child's size is known: 0 where probing is
-// cheaper by more than fewTripsFactor, or the size is not known.
-func (w *walker) plainStretches() int {
+// denseAfter is the decision after a read of whole items (the level's
+// first, or the weighing read after it): where a child ended in it no
+// larger than denseChildRCU, the rest of the level is read in plain
+// stretches.
+func (w *walker) denseAfter(page Page, weighed bool) bool {
 	lv := w.lv
-	if !lv.r.FewTrips || lv.size == nil {
-		return 0
+	if lv.r.Probe || !w.first || w.dense || w.walk.Delim == "" {
+		return false
 	}
-	<-lv.size.done
-	cs := lv.size
-	if !cs.whole || cs.items == 0 {
-		return 0 // a child larger than the bound: probe
+	sizes := childBytes(page.Items, lv.r.Key.SK.Name, lv.r.Prefix, w.walk.Delim)
+	if len(sizes) < 2 {
+		return false
 	}
-	ahead := w.childrenAhead()
-	if ahead <= 0 {
-		return 0
+	whole := 0
+	for _, b := range sizes[:len(sizes)-1] {
+		whole += b
 	}
-	perChild := math.Max(cs.rcu, 0.5)
-	if perChild > fewTripsFactor*0.5 {
-		return 0
+	perChild := bytesRCU(float64(whole) / float64(len(sizes)-1))
+	skipped := perChild - bytesRCU(float64(sizes[len(sizes)-1]))
+	// The first read is the full read's first page, cut short: one read
+	// it would not make.
+	extra := 1
+	if weighed {
+		// The first child's rest was skipped too; the first read, the
+		// last key's (a whole read unit for one key: two reads'
+		// rounding) and this one are not the full read's.
+		skipped += max(perChild-w.firstRCU, 0)
+		extra = 4
 	}
-	pages := ahead * perChild / pageRCU
-	return int(math.Ceil(pages))
+	return w.readRest(perChild, skipped, extra)
+}
+
+// readRest switches the walk to plain stretches where children of
+// perChild RCU are dense and the rest skipped pays for the rounding of the
+// reads a full read would not make (extra so far, and each stretch's
+// beyond the first).
+func (w *walker) readRest(perChild, skipped float64, extra int) bool {
+	if perChild > denseChildRCU || skipped <= 0 {
+		return false
+	}
+	afford := int(skipped/roundingRCU) - extra + 1
+	if afford < 1 {
+		return false
+	}
+	pages := max(1, int(math.Ceil(w.childrenAhead()*perChild/stretchRCU)))
+	n := min(pages, afford, cap(w.lv.slots))
+	w.dense = true
+	w.limit = 0
+	if n > 1 && w.lv.parallel > 1 { // Parallel 1: one read after another
+		w.cut(n - 1)
+	}
+	return true
+}
+
+// childBytes are the sizes of the items read, child by child in key
+// order (the last may go on past the read).
+func childBytes(items []Item, skName, prefix, delim string) []int {
+	var sizes []int
+	last := ""
+	for _, it := range items {
+		k, ok := skText(it[skName])
+		if !ok {
+			continue
+		}
+		name, _, ok := domain.ChildOf(prefix, k, delim)
+		if !ok {
+			continue
+		}
+		if len(sizes) == 0 || name != last {
+			sizes, last = append(sizes, 0), name
+		}
+		sizes[len(sizes)-1] += ItemBytes(it)
+	}
+	return sizes
+}
+
+// bytesRCU is what reading n bytes costs within a longer read: 0.5 RCU
+// per 4 KB, not rounded.
+func bytesRCU(n float64) float64 { return n / readUnitBytes * 0.5 }
+
+// measuredRCU is what the items cost read whole, not rounded.
+func measuredRCU(items []Item) float64 {
+	n := 0
+	for _, it := range items {
+		n += ItemBytes(it)
+	}
+	return bytesRCU(float64(n))
 }
 
 // childrenAhead is how many children the rest of the stretch holds, by
-// the pace of the names found over the key space (as cutPoints reckons).
+// the pace of the names found over the key space (as cutPoints reckons),
+// up to the end of the alphabet they are written in.
 func (w *walker) childrenAhead() float64 {
 	prefix := w.lv.r.Prefix
 	ch := w.walk.Children()
@@ -107,6 +173,9 @@ func (w *walker) childrenAhead() float64 {
 	hi := keySpaceEnd
 	if w.end != "" {
 		hi = namePos(w.end[len(prefix):])
+	}
+	if end, ok := alphabetEnd(ch); ok {
+		hi = min(hi, namePos(end))
 	}
 	now := namePos(start[len(prefix):])
 	return float64(len(ch)-1) / span * math.Max(hi-now, 0)

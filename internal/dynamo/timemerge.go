@@ -50,6 +50,7 @@ func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 	var walk func(prefix string, depth int) error
 	walk = func(prefix string, depth int) error {
 		r.Prefix, r.Delim = prefix, enc.Sep
+		r.Probe = true // a sample of the level, not its listing: no first page
 		res, err := Children(ctx, c, r, nil)
 		total = total.Add(res.Cost)
 		if err != nil {

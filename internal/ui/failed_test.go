@@ -509,9 +509,12 @@ func TestTreeRetryGoesOn(t *testing.T) {
 	ctx := context.Background()
 	srv := dynalitetest.Start(t)
 	var items []dynamo.Item
+	// Children of 150 items of ~330 bytes, larger than a dense child (8
+	// read units), so the walk probes them one by one.
+	pad := s(strings.Repeat("x", 300))
 	for c := 0; c < 30; c++ {
 		for i := 0; i < 150; i++ {
-			items = append(items, dynamo.Item{"PK": s("T"), "SK": s(fmt.Sprintf("c%02d#%04d", c, i))})
+			items = append(items, dynamo.Item{"PK": s("T"), "SK": s(fmt.Sprintf("c%02d#%04d", c, i)), "Data": pad})
 		}
 	}
 	if err := demo.CreateKeyTable(ctx, srv.Client(), "Sparse", "S", items); err != nil {

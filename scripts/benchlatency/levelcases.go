@@ -98,10 +98,25 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}
 			return children(len(res.Children), err)
 		}), floor))
+		if lv.pk == "leaf" {
+			// Opened directly (children --prefix LEAF#): nothing read
+			// above it, the first probe sized from the table's average
+			// item size as the command sizes it (issue 37.4).
+			direct := dynamo.ChildrenRequest{Table: r.Table, Key: r.Key, PK: r.PK, Prefix: r.Prefix, Delim: r.Delim}
+			if info, _, err := dynamo.DescribeTable(ctx, c, lv.table); err == nil && info.ItemCount > 0 {
+				direct.ItemBytes = info.SizeBytes / info.ItemCount
+			}
+			t.add(versus(measure(c, lv.what, "children --prefix, directly", func(m dynamo.Client) string {
+				res, err := dynamo.Children(ctx, m, direct, nil)
+				return children(len(res.Children), err)
+			}), floor))
+		}
 		if lv.pk != "leaf" {
-			t.add(versus(measure(c, lv.what, "children, few trips", func(m dynamo.Client) string {
+			// The walk before issue 37.3: a probe a child, never read in
+			// plain stretches.
+			t.add(versus(measure(c, lv.what, "children, probing only", func(m dynamo.Client) string {
 				fr := r
-				fr.FewTrips = true
+				fr.Probe = true
 				res, err := dynamo.Children(ctx, m, fr, nil)
 				return children(len(res.Children), err)
 			}), floor))

@@ -191,15 +191,14 @@ func (t *Tree) Init() tea.Cmd {
 // streamChildren is the command that walks r (the walk starts when the
 // command runs) and answers with what it finds first.
 //
-// The walk probes, a small read a child, and does not ask for a dense
-// level in plain stretches (ChildrenRequest.FewTrips). Measured with
-// scripts/benchlatency at 20 ms a request: 60 airport codes of 80 items,
-// 3 round trips and 164 RCU with FewTrips (a full read: 2, 165) against
-// 12-13 and 38 probing; USA's 53 states, 4 and 71 RCU (more than a full
-// read's 66.5 in 1) against 12 and 34.5. The few trips cost 2-4 times the
-// RCU and more than a full read on USA, where the tree shows children as
-// the probes find them; c reads the level once in parallel stretches when
-// counts are wanted.
+// The walk reads a dense level's rest in plain stretches once its reads
+// show children of a few read units, and probes a child at a time where
+// they are larger (dynamo/fewtrips.go). Measured with scripts/benchlatency
+// at 20 ms a request: 60 airport codes of 80 items, 3 round trips and
+// 163 RCU (a full read: 2, 165; probing 13, 38); USA's 53 states, 3 and
+// 66.5 RCU (a full read 1, 66.5; probing 13, 34.5); the weighing read
+// costs levels of huge children once: 10 of 200 items of 2 KB 9.5 RCU
+// (probing 7.5), 25 of 800 items 17 (probing 13).
 func (t *Tree) streamChildren(ctx context.Context, r dynamo.ChildrenRequest, shards []domain.KeyValue, req int) tea.Cmd {
 	client, page := t.c.Client, t.id
 	return common.Stream(64, func(ch chan childrenFoundMsg) {
