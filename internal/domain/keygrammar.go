@@ -324,3 +324,49 @@ func decimalEpoch(key string, unit time.Duration) (time.Time, bool) {
 	sec, rem := new(big.Int).QuoRem(q, big.NewInt(1e9), new(big.Int))
 	return time.Unix(sec.Int64(), rem.Int64()).UTC(), true
 }
+
+// clockAt is the length of a time of day with no date that s begins
+// with: HH:MM, then seconds and a fraction after them (13:17:58.123),
+// followed by no digit or colon; 0 when it begins with none.
+func clockAt(s string) int {
+	two := func(i, most int) bool {
+		return i+2 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && int(s[i]-'0')*10+int(s[i+1]-'0') <= most
+	}
+	if !two(0, 23) || len(s) < 5 || s[2] != ':' || !two(3, 59) {
+		return 0
+	}
+	n := 5
+	if n < len(s) && s[n] == ':' && two(n+1, 60) {
+		n += 3
+		if n+1 < len(s) && s[n] == '.' && isDigit(s[n+1]) {
+			for n++; n < len(s) && isDigit(s[n]); n++ {
+			}
+		}
+	}
+	if n < len(s) && (isDigit(s[n]) || s[n] == ':') {
+		return 0
+	}
+	return n
+}
+
+// TimeSpans are where the key grammar reads a time in a key: a time part
+// in any form (timeAt) or a time of day with no date (clockAt), at the
+// key's start or just after a character that is neither letter nor digit;
+// [start, end) byte offsets, in order, never overlapping.
+func TimeSpans(key string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(key); i++ {
+		if i > 0 && isAlnumByte(key[i-1]) || !isDigit(key[i]) && !isAlnumByte(key[i]) {
+			continue
+		}
+		n := clockAt(key[i:])
+		if p, ok := timeAt(key[i:]); ok && p.n > n {
+			n = p.n
+		}
+		if n > 0 {
+			out = append(out, [2]int{i, i + n})
+			i += n - 1
+		}
+	}
+	return out
+}
