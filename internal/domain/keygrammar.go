@@ -116,6 +116,12 @@ func idAt(s string) (timePart, bool) {
 }
 
 func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+
+// isPlaceSep reports a character a time part may follow: any ASCII
+// character that is neither letter nor digit (event:2024-…, order-2024-…,
+// click.2024-…, #ORDER#…), not only the separators a key's parts are
+// joined with.
+func isPlaceSep(c byte) bool { return c < 0x80 && !isAlnumByte(c) }
 func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // restAllowed reports text that may follow a time part directly: not a
@@ -134,7 +140,7 @@ func DetectTimeText(key string) (TimeEncoding, bool) { return detectWith(key, ti
 func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
 	starts := []int{0}
 	for i := 0; i < len(key)-1; i++ {
-		if isTimeSep(key[i]) {
+		if isPlaceSep(key[i]) {
 			starts = append(starts, i+1)
 		}
 	}
@@ -203,10 +209,14 @@ func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
 	case !strings.HasPrefix(key, e.Begins):
 		return 0, 0, time.Time{}, false
 	case e.Tail == "" && !e.Rest:
-		if i = strings.LastIndex(key, e.Sep); i >= len(e.Begins) {
-			return e.locateAt(key, i+len(e.Sep))
+		if i = strings.LastIndex(key, e.Sep); i < len(e.Begins) {
+			return 0, 0, time.Time{}, false
 		}
-		return 0, 0, time.Time{}, false
+		if i, j, t, ok = e.locateAt(key, i+len(e.Sep)); ok {
+			return i, j, t, true
+		}
+		// The separator is also the time's own (event:2024-…T10:00:00Z):
+		// the time starts after an earlier one.
 	}
 	for at := len(e.Begins); at < len(key); at++ {
 		if strings.HasPrefix(key[at:], e.Sep) {

@@ -189,6 +189,8 @@ func (e TimeEncoding) Unit() time.Duration {
 			return time.Second
 		case strings.Contains(e.Layout, "04"):
 			return time.Minute
+		case strings.Contains(e.Layout, "15"):
+			return time.Hour
 		case strings.Contains(e.Layout, "02"):
 			return 24 * time.Hour
 		}
@@ -214,7 +216,10 @@ var textLayouts = []string{
 	"20060102T150405Z0700", // ISO 8601 basic: 20190925T010101Z
 	"20060102T150405",
 	"20060102150405",
+	"200601021504",
+	"2006-01-02T15", // an hour's bucket: H#2024-01-15T10
 	"2006-01-02",
+	"2006/01/02",
 	"20060102",
 	"2006-01",
 }
@@ -403,8 +408,8 @@ func matchLayout(s string) (TimeEncoding, bool) {
 			}
 		}
 		t, err := time.Parse(layout, s)
-		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) {
-			continue
+		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) || digitsOnly(s) && (t.Year() < 1900 || t.Year() > 2200) {
+			continue // digits alone are a time only within the years keys hold (447911123456 is a phone)
 		}
 		if t.Format(layout) != s {
 			// +00:00 where Z07:00 would write Z: keep the numeric zone, so
@@ -560,6 +565,9 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		// them a key would need a fifth digit (10000-01-01T01:59:59+02:00)
 		// and sort before the rest.
 		z := e.zone()
+		if digitsOnly(e.Layout) { // digits alone are a time only in 1900–2200 (matchLayout)
+			return time.Date(1900, 1, 1, 0, 0, 0, 0, z), time.Date(2200, 12, 31, 23, 59, 59, 999999999, z)
+		}
 		return time.Date(1, 1, 1, 0, 0, 0, 0, z), time.Date(9999, 12, 31, 23, 59, 59, 999999999, z)
 	}
 	return MinInstant, MaxInstant

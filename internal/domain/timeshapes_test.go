@@ -123,6 +123,25 @@ var shapes = []shape{
 	{name: "ISO time, text after", write: func(t time.Time, i int) string {
 		return t.Format("2006-01-02T15:04:05Z") + fmt.Sprintf("#%d", i)
 	}, others: []string{"Metadata"}, detected: "2006-01-02T15:04:05Z07:00#…"},
+	// A time after any separator, not only # | / _ ~ (#36).
+	{name: "after a colon", write: func(t time.Time, _ int) string {
+		return "event:" + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"event:"}, others: []string{"event:x"}, detected: "prefix:2006-01-02T15:04:05Z07:00"},
+	{name: "after a dash", write: func(t time.Time, _ int) string {
+		return "order-" + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"order-"}, others: []string{"order-x"}, detected: "prefix-2006-01-02T15:04:05Z07:00"},
+	{name: "after a point", write: func(t time.Time, _ int) string {
+		return "click." + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"click."}, others: []string{"click.x"}, detected: "prefix.2006-01-02T15:04:05Z07:00"},
+	{name: "yyyy/MM/dd", write: func(t time.Time, i int) string {
+		return "LOG#" + t.Format("2006/01/02") + fmt.Sprintf("#%04d", i)
+	}, prefixes: []string{"LOG#"}, others: []string{"LOG#"}, detected: "prefix#2006/01/02#…"},
+	{name: "an hour's bucket", write: func(t time.Time, _ int) string {
+		return "H#" + t.Format("2006-01-02T15")
+	}, prefixes: []string{"H#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15"},
+	{name: "yyyyMMddHHmm", write: func(t time.Time, i int) string {
+		return "TXN#" + t.Format("200601021504") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"TXN#"}, others: []string{"TXN#447911123456#1"}, detected: "prefix#200601021504#…"},
 }
 
 // TestShapesRangeIsTimeFilter: for every shape, every range compiles (one
