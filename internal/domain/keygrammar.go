@@ -115,13 +115,13 @@ func idAt(s string) (timePart, bool) {
 	return timePart{}, false
 }
 
-func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // isPlaceSep reports a character a time part may follow: any ASCII
 // character that is neither letter nor digit (event:2024-…, order-2024-…,
 // click.2024-…, #ORDER#…), not only the separators a key's parts are
 // joined with.
-func isPlaceSep(c byte) bool { return c < 0x80 && !isAlnumByte(c) }
+func isPlaceSep(c byte) bool  { return c < 0x80 && !isAlnumByte(c) }
 func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // restAllowed reports text that may follow a time part directly: not a
