@@ -372,5 +372,31 @@ func SuggestVersionPattern(keys []string, delim string) string {
 			return b.String()
 		}
 	}
+	return counterPattern(keys, delim)
+}
+
+// counterPattern is the pattern of the most common template that counts
+// under a fixed start (VERSION#{n}, EVENT#{n}, seq#{n}#{id}): the start,
+// {n}, and {name} for what follows a separator; "" when no template of
+// two or more keys does.
+func counterPattern(keys []string, delim string) string {
+	for _, c := range CountTemplates(keys, delim) {
+		before, after, ok := strings.Cut(c.Template, "{n}")
+		if !ok || c.Count < 2 || before == "" || strings.ContainsAny(before, "{}") {
+			continue
+		}
+		p := before + "{n}"
+		if after != "" {
+			if len(after) < 2 || isAlnumByte(after[0]) || after[0] == '{' || after[0] >= 0x80 {
+				continue
+			}
+			p += after[:1] + "{name}"
+		}
+		if vp, err := ParseVersionPattern(p); err == nil {
+			if _, ok := vp.Parse(c.Example); ok {
+				return p
+			}
+		}
+	}
 	return ""
 }

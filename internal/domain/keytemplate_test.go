@@ -45,6 +45,12 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"rev#v2#Audit"}, "rev#v{n}#{name}"},
 		{[]string{"metadata", "rev#3#Terms"}, "rev#{n}#{name}"},
 		{[]string{"Metadata"}, ""},
+		// A counter under a fixed start: a config's VERSION#{n}, an event
+		// store's {aggregate}#{seq}, with what follows as the name.
+		{[]string{"VERSION#0", "VERSION#1", "VERSION#2"}, "VERSION#{n}"},
+		{[]string{"EVENT#000001", "EVENT#000002", "SNAPSHOT"}, "EVENT#{n}"},
+		{[]string{"seq#1#created", "seq#2#paid", "seq#3#shipped", "seq#4#refunded", "seq#5#closed"}, "seq#{n}#{name}"},
+		{[]string{"EVENT#1"}, ""},
 	} {
 		if got := SuggestVersionPattern(tc.keys, "#"); got != tc.want {
 			t.Errorf("%q suggests %q, want %q", tc.keys, got, tc.want)
