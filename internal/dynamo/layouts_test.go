@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // layoutBackends holds the demo's AWS layouts (the shop, the device state
@@ -428,5 +430,153 @@ func TestLayoutIndexes(t *testing.T) {
 	}
 	if counts["memory"] != counts["dynalite"] {
 		t.Errorf("backends differ: %v", counts)
+	}
+}
+
+// publishedTable holds further published key layouts (#36): each in its
+// own partition, 120 items 17h07m01s apart from 2023-11-01, some beside a
+// header item that is not a time.
+const publishedTable = "PublishedShapes"
+
+// publishedShape is one published layout: its partition, how it writes
+// the i-th key at t, a header key ("" for none), and the encoding
+// detection must find.
+type publishedShape struct {
+	name, pk string
+	write    func(t time.Time, i int) string
+	header   string
+	enc      string
+}
+
+var publishedShapes = []publishedShape{
+	// AWS IoT time series: the reading's ISO time with milliseconds.
+	{"IoT ISO ms", "device#d1", func(t time.Time, _ int) string { return t.Format("2006-01-02T15:04:05.000Z") }, "", "2006-01-02T15:04:05.000Z07:00"},
+	{"TS#<epoch s>", "sensor#s1", func(t time.Time, _ int) string { return fmt.Sprintf("TS#%d", t.Unix()) }, "META", "prefix#epoch seconds"},
+	{"yyyy/MM/dd", "LOG#app", func(t time.Time, i int) string { return "LOG#" + t.Format("2006/01/02") + fmt.Sprintf("#%04d", i) }, "", "prefix#2006/01/02#…"},
+	{"yyyyMMddHHmmss", "CUSTOMER#c1", func(t time.Time, _ int) string { return "ORDER#" + t.Format("20060102150405") }, "PROFILE", "prefix#20060102150405"},
+	// The DynamoDB Book's e-commerce orders: #ORDER#<KSUID> beside the customer.
+	{"#ORDER#KSUID", "CUSTOMER#alexdebrie", func(t time.Time, i int) string { return "#ORDER#" + testKSUID(t, i) }, "CUSTOMER#alexdebrie", "prefix#KSUID"},
+	{"date and time with a space", "USER#u1", func(t time.Time, _ int) string { return "LOGIN#" + t.Format("2006-01-02 15:04:05") }, "USER#u1", "prefix#2006-01-02 15:04:05"},
+	{"ISO at +05:30", "TZ#ist", func(t time.Time, _ int) string {
+		return t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-07:00")
+	}, "", "2006-01-02T15:04:05Z07:00"},
+	{"date then id", "STORE#1", func(t time.Time, i int) string { return t.Format("2006-01-02") + fmt.Sprintf("#order-%d", i) }, "", "2006-01-02#…"},
+	{"microseconds", "ROOM#r1", func(t time.Time, i int) string {
+		return "MSG#" + t.Add(time.Duration(i*37)*time.Microsecond).Format("2006-01-02T15:04:05.000000Z")
+	}, "", "prefix#2006-01-02T15:04:05.000000Z07:00"},
+	{"after a colon", "user:42", func(t time.Time, _ int) string { return "event:" + t.Format("2006-01-02T15:04:05Z") }, "", "prefix:2006-01-02T15:04:05Z07:00"},
+	{"lower-case ULID", "INBOX#u1", func(t time.Time, i int) string { return "MSG#" + strings.ToLower(testULID(t, i)) }, "", "prefix#ULID"},
+	{"hour bucket", "METRIC#cpu", func(t time.Time, _ int) string { return "H#" + t.Format("2006-01-02T15") }, "META", "prefix#2006-01-02T15"},
+	{"yyyyMMddHHmm", "ACCT#9", func(t time.Time, i int) string { return "TXN#" + t.Format("200601021504") + fmt.Sprintf("#%d", i) }, "", "prefix#200601021504#…"},
+	{"after a dash", "ORDERS", func(t time.Time, _ int) string { return "order-" + t.Format("2006-01-02T15:04:05Z") }, "", "prefix-2006-01-02T15:04:05Z07:00"},
+	{"two constants then ISO", "ALARMS#d1", func(t time.Time, i int) string {
+		return "ALARM#" + []string{"CRITICAL", "WARN"}[i%2] + "#" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix#2006-01-02T15:04:05Z07:00"},
+	{"epoch ms, text right after", "GAME#g1", func(t time.Time, i int) string { return fmt.Sprintf("%d-%c", t.UnixMilli(), 'a'+i%6) }, "", "epoch milliseconds…"},
+	{"month bucket", "BILL#a1", func(t time.Time, i int) string { return "MONTH#" + t.Format("2006-01") + fmt.Sprintf("#inv-%d", i) }, "", "prefix#2006-01#…"},
+	{"after a point", "sess.1", func(t time.Time, _ int) string { return "click." + t.Format("2006-01-02T15:04:05Z") }, "", "prefix.2006-01-02T15:04:05Z07:00"},
+	{"two levels after dashes", "SENSOR#1", func(t time.Time, i int) string {
+		return "reading-" + []string{"temp", "hum"}[i%2] + "-" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix-2006-01-02T15:04:05Z07:00"},
+	{"two levels after colons", "user:7", func(t time.Time, i int) string {
+		return "evt:" + []string{"login", "logout"}[i%2] + ":" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix:2006-01-02T15:04:05Z07:00"},
+	{"three levels, then ISO ms", "TENANT#t1", func(t time.Time, i int) string {
+		return "LOG#" + []string{"api", "web"}[i%2] + "#" + []string{"INFO", "ERROR"}[i/2%2] + "#" + t.Format("2006-01-02T15:04:05.000Z")
+	}, "", "prefix#2006-01-02T15:04:05.000Z07:00"},
+}
+
+// testULID is a ULID of t's millisecond with a filler drawn from i.
+func testULID(t time.Time, i int) string {
+	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	b := make([]byte, 26)
+	ms := t.UnixMilli()
+	for j := 9; j >= 0; j-- {
+		b[j] = crockford[ms%32]
+		ms /= 32
+	}
+	for j := 10; j < 26; j++ {
+		b[j] = crockford[(i*7+j*13)%32]
+	}
+	return string(b)
+}
+
+// testKSUID is a KSUID of t's second with a payload drawn from i.
+func testKSUID(t time.Time, i int) string {
+	const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	v := new(big.Int).Lsh(big.NewInt(t.Unix()-1400000000), 128)
+	v.Or(v, new(big.Int).SetUint64(uint64(i)*0x9E3779B97F4A7C15))
+	k := make([]byte, 27)
+	m := new(big.Int)
+	for j := 26; j >= 0; j-- {
+		v.DivMod(v, big.NewInt(62), m)
+		k[j] = base62[m.Int64()]
+	}
+	return string(k)
+}
+
+func publishedItems() []dynamo.Item {
+	var items []dynamo.Item
+	add := func(pk, sk string) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	start := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	for _, s := range publishedShapes {
+		if s.header != "" {
+			add(s.pk, s.header)
+		}
+		for i := range 120 {
+			add(s.pk, s.write(start.Add(time.Duration(i)*(17*time.Hour+7*time.Minute+time.Second)), i))
+		}
+	}
+	return items
+}
+
+// publishedBackends holds the published layouts on the embedded backend,
+// dynalite and moto.
+func publishedBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, publishedTable, "S", publishedItems()); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]dynamo.Client{"memory": mem}
+	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
+		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedTable)}); err != nil {
+			if err := demo.CreateKeyTable(ctx, c, publishedTable, "S", publishedItems()); mototest.Created(err) != nil {
+				t.Fatal(err)
+			}
+		}
+		out[name] = c
+	}
+	return out
+}
+
+// TestPublishedLayoutsRange: on published layouts no earlier test holds
+// (a time after any separator, yyyy/MM/dd, hour buckets, yyyyMMddHHmm,
+// lower-case ULIDs, #ORDER#<KSUID>, …), detection finds the time with no
+// flags and a month, an open end and the last 30 days read as range reads
+// them list exactly what a full read filtered by decoded time lists, on
+// the embedded backend, dynalite and moto alike. Figures are logged
+// (go test -v -run TestPublishedLayoutsRange ./internal/dynamo).
+func TestPublishedLayoutsRange(t *testing.T) {
+	now := time.Date(2024, 1, 20, 0, 0, 0, 0, time.UTC)
+	figures := map[string][]string{}
+	backends := publishedBackends(t)
+	for _, s := range publishedShapes {
+		skipped := 0
+		if s.header != "" {
+			skipped = 1
+		}
+		for _, rng := range []string{"2024-01", "before 2023-12-15", "last 30d"} {
+			for _, name := range []string{"memory", "dynalite", "moto"} {
+				tc := rangeCase{s.name, publishedTable, "PK", "SK", s.pk, false, rng, s.enc, skipped}
+				figures[name] = append(figures[name], rangeAgainstFullRead(t, name, backends[name], tc, now))
+			}
+		}
+	}
+	for _, name := range []string{"memory", "dynalite", "moto"} {
+		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
 	}
 }
