@@ -580,3 +580,191 @@ func TestPublishedLayoutsRange(t *testing.T) {
 		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
 	}
 }
+
+// publishedRevisions are published revision spellings, each in its own
+// partition of publishedRevisionsTable, with the --version-pattern a user
+// gives ("" for none: read by the usual templates or inferred), and the
+// histories and revisions versions must find. Where a pattern is needed,
+// the templates the partition's keys read as suggest it.
+var publishedRevisions = []struct {
+	name, pk string
+	keys     []string
+	pattern  string
+	want     string // name:revisions, …
+}{
+	{"guide v0_ with part ids", "Equip#1", []string{"v0_Audit", "v1_Audit", "v2_Audit", "v0_Audit#PART-1", "v1_Audit#PART-1"}, "", "Audit:2, Audit#PART-1:1"},
+	{"blog v_0 beside metadata", "doc-9", []string{"metadata", "permissions", "v_0", "v_1", "v_2"}, "", ":2"},
+	{"bare, zero-padded", "ACCOUNT#1", []string{"v0000", "v0001", "v0002", "v0003"}, "", ":3"},
+	{"v{n}#{name}", "DOC#1", []string{"v0#Audit", "v1#Audit", "v2#Audit", "v3#Audit"}, "", "Audit:3"},
+	{"v{n}.{name} history", "historical.u2", []string{"v00001.settings", "v00002.settings", "v00003.settings"}, "", "settings:3"},
+	{"event store {aggregate}#{seq}", "ORDER#1", []string{"EVENT#000001", "EVENT#000002", "EVENT#000003", "SNAPSHOT"}, "EVENT#{n}", ":3"},
+	{"config VERSION#{n}", "CFG#1", []string{"VERSION#0", "VERSION#1", "VERSION#2"}, "VERSION#{n}", ":2"},
+	{"name first {name}#v{n}", "POLICY#1", []string{"Privacy#v0", "Privacy#v1", "Terms#v0", "Terms#v1", "Terms#v2"}, "{name}#v{n}", "Privacy:1, Terms:2"},
+}
+
+const publishedRevisionsTable = "PublishedRevisions"
+
+// TestPublishedRevisions: published revision spellings are read by the
+// usual templates or inferred with no flags, or by the --version-pattern
+// the partition's key templates suggest, the same on the embedded
+// backend, dynalite and moto.
+func TestPublishedRevisions(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	for _, l := range publishedRevisions {
+		for i, k := range l.keys {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: l.pk}, "SK": &types.AttributeValueMemberS{Value: k},
+				"body": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}})
+		}
+	}
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, publishedRevisionsTable, "S", items); err != nil {
+		t.Fatal(err)
+	}
+	clients := map[string]dynamo.Client{"memory": mem}
+	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
+		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedRevisionsTable)}); err != nil {
+			if err := demo.CreateKeyTable(ctx, c, publishedRevisionsTable, "S", items); mototest.Created(err) != nil {
+				t.Fatal(err)
+			}
+		}
+		clients[name] = c
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	for _, l := range publishedRevisions {
+		var p *domain.VersionPattern
+		if l.pattern != "" {
+			if got := domain.SuggestVersionPattern(l.keys, "#"); got != l.pattern {
+				t.Errorf("%s: the templates %q suggest %q, want %q", l.name, domain.InferTemplates(l.keys, "#"), got, l.pattern)
+			}
+			var err error
+			if p, err = domain.ParseVersionPattern(l.pattern); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, c := range clients {
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: publishedRevisionsTable, Key: key, PK: domain.S(l.pk), Pattern: p}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, fmt.Sprintf("%s:%d", h.Name, len(h.Revisions)))
+			}
+			if err != nil || strings.Join(got, ", ") != l.want {
+				t.Errorf("%s %s: %q %v, want %q", name, l.name, got, err, l.want)
+			}
+		}
+	}
+}
+
+// TestPublishedEntities: entity types of published single-table designs,
+// named by a discriminator where items carry one (Amplify's __typename,
+// an entityType attribute) and by key templates where they do not (the
+// DynamoDB Book's GitHub and e-commerce designs, a game's
+// #METADATA#{id}), counted exactly on all three backends.
+func TestPublishedEntities(t *testing.T) {
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	designs := map[string]struct {
+		items []dynamo.Item
+		want  string // count of each type, sorted
+	}{}
+	var gh []dynamo.Item
+	for _, o := range []string{"alexdebrie", "aws", "serverless"} {
+		gh = append(gh, dynamo.Item{"PK": s("ACCOUNT#" + o), "SK": s("ACCOUNT#" + o), "Name": s(o)})
+		for _, r := range []string{"dynamodb-book", "site"} {
+			repo := "REPO#" + o + "#" + r
+			gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s(repo), "Stars": s("3")})
+			for i := 1; i <= 3; i++ {
+				gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s(fmt.Sprintf("ISSUE#%010d", i)), "Title": s("t")})
+			}
+			for _, u := range []string{"ana", "bob"} {
+				gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s("STAR#" + u), "At": s("2024")})
+			}
+		}
+	}
+	designs["GitHubDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{gh, "3 6 12 18"}
+	var shop []dynamo.Item
+	for _, c := range []string{"alice", "bob", "carol", "dan"} {
+		shop = append(shop, dynamo.Item{"PK": s("CUSTOMER#" + c), "SK": s("CUSTOMER#" + c), "Email": s(c + "@example.com")})
+		for o := range 3 {
+			id := fmt.Sprintf("%s%04x", c[:1], o*7919)
+			shop = append(shop, dynamo.Item{"PK": s("CUSTOMER#" + c), "SK": s("#ORDER#" + id), "Total": s("5")})
+			for k := range 2 {
+				item := fmt.Sprintf("ORDER#%s#ITEM#%d", id, k)
+				shop = append(shop, dynamo.Item{"PK": s(item), "SK": s(item), "Qty": s("1")})
+			}
+		}
+	}
+	designs["ShopDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{shop, "4 12 24"}
+	var game []dynamo.Item
+	for g := range 3 {
+		game = append(game, dynamo.Item{"PK": s(fmt.Sprintf("GAME#%04d", g)), "SK": s(fmt.Sprintf("#METADATA#%04d", g)), "map": s("m")})
+		for _, u := range []string{"ann", "ben", "cid"} {
+			game = append(game, dynamo.Item{"PK": s(fmt.Sprintf("GAME#%04d", g)), "SK": s("USER#" + u), "score": s("1")})
+		}
+	}
+	for _, u := range []string{"ann", "ben", "cid", "dee"} {
+		game = append(game, dynamo.Item{"PK": s("USER#" + u), "SK": s("#METADATA#" + u), "email": s("e")})
+	}
+	designs["GameDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{game, "3 4 9"}
+	var typed []dynamo.Item
+	for i := range 4 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("USER#%d", i)), "SK": s("PROFILE"), "entityType": s("User")})
+	}
+	for i := range 6 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("USER#%d", i%4)), "SK": s(fmt.Sprintf("ORDER#%d", i)), "entityType": s("Order")})
+	}
+	for i := range 5 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("POST#%d", i)), "SK": s("POST"), "__typename": s("Post")})
+	}
+	designs["TypedDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{typed, "4 5 6"}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	mem := memory.New()
+	clients := map[string]dynamo.Client{"memory": mem}
+	remote := map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()}
+	for table, d := range designs {
+		if err := demo.CreateKeyTable(ctx, mem, table, "S", d.items); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range remote {
+			if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err != nil {
+				if err := demo.CreateKeyTable(ctx, c, table, "S", d.items); mototest.Created(err) != nil {
+					t.Fatal(err)
+				}
+			}
+			clients[name] = c
+		}
+	}
+	for table, d := range designs {
+		for name, c := range clients {
+			res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: table, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget, SizeBytes: 1 << 10, ItemCount: int64(len(d.items))})
+			var counts []int
+			var names []string
+			for _, e := range res.Entities {
+				counts = append(counts, e.Count)
+				names = append(names, fmt.Sprintf("%s=%d %s/%s [%s]", e.Name, e.Count, e.KeyTemplates["pk"], e.KeyTemplates["sk"], e.Discriminator))
+				if !e.CountExact {
+					t.Errorf("%s %s: %s counted by a sample", name, table, e.Name)
+				}
+			}
+			slices.Sort(counts)
+			if err != nil || strings.Trim(fmt.Sprint(counts), "[]") != d.want {
+				t.Errorf("%s %s: %v %v, want counts %s", name, table, names, err, d.want)
+			}
+			if name == "memory" {
+				t.Logf("%s: %s", table, strings.Join(names, "; "))
+			}
+		}
+	}
+}
