@@ -68,6 +68,9 @@ func timeAt(s string) (timePart, bool) {
 // layoutAt is the longest layout time s begins with that is not cut in
 // the middle of a number.
 func layoutAt(s string) (timePart, bool) {
+	if len(s) < 4 || !digitsOnly(s[:4]) {
+		return timePart{}, false // every layout begins with the year
+	}
 	for _, n := range layoutLengths {
 		if n > len(s) || n < len(s) && isDigit(s[n]) {
 			continue

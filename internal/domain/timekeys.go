@@ -181,6 +181,8 @@ func (e TimeEncoding) Unit() time.Duration {
 		return time.Nanosecond
 	case TimeText:
 		switch {
+		case e.Layout == isoWeekLayout:
+			return 7 * 24 * time.Hour
 		case strings.Contains(e.Layout, ".000000"):
 			return time.Microsecond
 		case strings.Contains(e.Layout, ".000"):
@@ -221,7 +223,40 @@ var textLayouts = []string{
 	"2006-01-02",
 	"2006/01/02",
 	"20060102",
+	isoWeekLayout, // a week's rollup: WEEK#2024-W05
 	"2006-01",
+}
+
+// isoWeekLayout writes an ISO 8601 week (2024-W05), which Go's layouts
+// cannot: its time is the week's Monday, 00:00 (parseLayout).
+const isoWeekLayout = "2006-Www"
+
+// parseLayout reads s in layout, ISO weeks included.
+func parseLayout(layout, s string) (time.Time, error) {
+	if layout != isoWeekLayout {
+		return time.ParseInLocation(layout, s, time.UTC)
+	}
+	bad := fmt.Errorf("%q is not an ISO week (2024-W05)", s)
+	if len(s) != 8 || s[4] != '-' || s[5] != 'W' || !digitsOnly(s[:4]) || !digitsOnly(s[6:]) {
+		return time.Time{}, bad
+	}
+	y, _ := strconv.Atoi(s[:4])
+	w, _ := strconv.Atoi(s[6:])
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	t := jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)+7*(w-1))
+	if y < 1 || formatLayout(t, layout) != s {
+		return time.Time{}, bad
+	}
+	return t, nil
+}
+
+// formatLayout writes t in layout, ISO weeks included.
+func formatLayout(t time.Time, layout string) string {
+	if layout != isoWeekLayout {
+		return t.Format(layout)
+	}
+	y, w := t.ISOWeek()
+	return fmt.Sprintf("%04d-W%02d", y, w)
 }
 
 // timeSeps are the separators a composite key's time may sit beside.
@@ -407,8 +442,8 @@ func matchLayout(s string) (TimeEncoding, bool) {
 				layout = strings.Replace(l, "0405", "0405."+strings.Repeat("0", frac), 1)
 			}
 		}
-		t, err := time.Parse(layout, s)
-		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) || digitsOnly(s) && (t.Year() < 1900 || t.Year() > 2200) {
+		t, err := parseLayout(layout, s)
+		if err != nil || formatLayout(t, layout) != s && !zoneEquivalent(t, layout, s) || digitsOnly(s) && (t.Year() < 1900 || t.Year() > 2200) {
 			continue // digits alone are a time only within the years keys hold (447911123456 is a phone)
 		}
 		if t.Format(layout) != s {
@@ -475,7 +510,7 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 	switch e.Kind {
 	case TimeText:
-		t, err := time.ParseInLocation(e.Layout, s, time.UTC)
+		t, err := parseLayout(e.Layout, s)
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -516,7 +551,7 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	case EpochNanos:
 		return exactEpoch(t, e)
 	case TimeText:
-		return t.In(e.zone()).Format(e.Layout)
+		return formatLayout(t.In(e.zone()), e.Layout)
 	case TimeULID:
 		return ulidBound(t, false, e.Lower)
 	case TimeUUIDv7:

@@ -142,6 +142,10 @@ var shapes = []shape{
 	{name: "yyyyMMddHHmm", write: func(t time.Time, i int) string {
 		return "TXN#" + t.Format("200601021504") + fmt.Sprintf("#%d", i)
 	}, prefixes: []string{"TXN#"}, others: []string{"TXN#447911123456#1"}, detected: "prefix#200601021504#…"},
+	{name: "ISO week", write: func(t time.Time, i int) string {
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
+	}, prefixes: []string{"WEEK#"}, others: []string{"WEEK#", "WEEKS"}, detected: "prefix#2006-Www#…"},
 }
 
 // TestShapesRangeIsTimeFilter: for every shape, every range compiles (one

@@ -481,6 +481,10 @@ var publishedShapes = []publishedShape{
 	{"two levels after colons", "user:7", func(t time.Time, i int) string {
 		return "evt:" + []string{"login", "logout"}[i%2] + ":" + t.Format("2006-01-02T15:04:05Z")
 	}, "", "prefix:2006-01-02T15:04:05Z07:00"},
+	{"ISO week rollup", "REPORT#r1", func(t time.Time, i int) string {
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
+	}, "", "prefix#2006-Www#…"},
 	{"three levels, then ISO ms", "TENANT#t1", func(t time.Time, i int) string {
 		return "LOG#" + []string{"api", "web"}[i%2] + "#" + []string{"INFO", "ERROR"}[i/2%2] + "#" + t.Format("2006-01-02T15:04:05.000Z")
 	}, "", "prefix#2006-01-02T15:04:05.000Z07:00"},
