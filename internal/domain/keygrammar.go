@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // One grammar reads the time in a key wherever it stands: a key is
@@ -137,7 +138,15 @@ func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
 // (JFK#2021-08-01T07:25:00#250#0, admission#1601700180000#R8); or with
 // text right after it (P#512-777-7777#2021-07-07T16:36:42-D). Earlier
 // places in that list win.
-func DetectTimeText(key string) (TimeEncoding, bool) { return detectWith(key, timeAt) }
+//
+// A key that is not valid UTF-8 is no DynamoDB string, and holds no time:
+// its bytes past U+10FFFF sort above every bound a range writes.
+func DetectTimeText(key string) (TimeEncoding, bool) {
+	if !utf8.ValidString(key) {
+		return TimeEncoding{}, false
+	}
+	return detectWith(key, timeAt)
+}
 
 // detectWith places the time part that at finds in key (see DetectTimeText).
 func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
