@@ -40,12 +40,35 @@ func ParseKey(key, delim string) []KeyPart {
 	return out
 }
 
-// splitKeep splits key at delim; one segment when delim is "".
+// splitKeep splits key at delim, but never inside a time the grammar
+// reads there (event:2024-01-15T10:00:00Z at ':' is event and the time);
+// one segment when delim is "".
 func splitKeep(key, delim string) []string {
 	if delim == "" {
 		return []string{key}
 	}
-	return strings.Split(key, delim)
+	var out []string
+	spans, from := TimeSpans(key), 0
+	for i := 0; i+len(delim) <= len(key); {
+		if !strings.HasPrefix(key[i:], delim) || insideSpan(spans, i) {
+			i++
+			continue
+		}
+		out = append(out, key[from:i])
+		i += len(delim)
+		from = i
+	}
+	return append(out, key[from:])
+}
+
+// insideSpan reports an offset strictly inside one of the spans.
+func insideSpan(spans [][2]int, i int) bool {
+	for _, sp := range spans {
+		if i > sp[0] && i < sp[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // segmentParts reads one segment: a time and what follows it, a revision
@@ -62,6 +85,15 @@ func segmentParts(seg string) []KeyPart {
 	}
 	if n := labelAt(seg); n > 0 && n < len(seg) {
 		return append([]KeyPart{{Kind: PartText, Text: seg[:n]}}, segmentParts(seg[n:])...)
+	}
+	// A time after a separator inside the segment (order-2024-…, click.…).
+	for i := 1; i < len(seg); i++ {
+		if !isPlaceSep(seg[i-1]) || !isDigit(seg[i]) {
+			continue
+		}
+		if p, ok := timeAt(seg[i:]); ok && (i+p.n == len(seg) || restAllowed(seg[i+p.n])) {
+			return append(wordParts(seg[:i]), segmentParts(seg[i:])...)
+		}
 	}
 	switch {
 	case digitsOnly(seg):
@@ -326,8 +358,8 @@ func GuessDelimiter(keys []string) string {
 	for _, d := range []string{"#", "|", "/", ":", "~"} {
 		n := 0
 		for _, k := range keys {
-			if strings.Contains(k, d) {
-				n++
+			if strings.Contains(k, d) && len(splitKeep(k, d)) > 1 {
+				n++ // outside the key's times: 2024/01/15 is a date, not a path
 			}
 		}
 		if n > most && 2*n >= len(keys) {

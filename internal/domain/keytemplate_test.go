@@ -21,6 +21,12 @@ func TestKeyTemplates(t *testing.T) {
 		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", "#", "PHOTO#{ulid}"},
 		{"$taskapp#employee_jdoe", "#", "$taskapp#employee_jdoe"},
 		{"", "#", ""},
+		// A time after any separator, and never split at its own ':' (#36).
+		{"event:2024-01-15T10:00:00Z", ":", "event:{time:2006-01-02T15:04:05Z07:00}"},
+		{"order-2024-01-15T10:00:00Z", "#", "order-{time:2006-01-02T15:04:05Z07:00}"},
+		{"click.2024-01-15T10:00:00Z", "", "click.{time:2006-01-02T15:04:05Z07:00}"},
+		{"WEEK#2024-W05#3", "#", "WEEK#{time:2006-Www}#{n}"},
+		{"LOG#2024/01/15#0001", "/", "LOG#{time:2006/01/02}#0001"},
 	} {
 		parts := ParseKey(tc.key, tc.delim)
 		if got := KeyTemplate(parts); got != tc.want {
@@ -32,6 +38,10 @@ func TestKeyTemplates(t *testing.T) {
 	want := []string{"USER#{id}", "USER#{id}", "USER#{id}", "GAME#g-{id}#USER#{id}", "GAME#g-{id}#USER#{id}", "$app#employee_{id}", "$app#employee_{id}", "$app#employee_{id}"}
 	if got := Templates(keys, "#"); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("templates\n got %q\nwant %q", got, want)
+	}
+	// The delimiter guessed is one outside the keys' times.
+	if got := InferTemplates([]string{"2024/01/15", "2024/01/16"}, ""); strings.Join(got, ", ") != "{time:2006/01/02} (2)" {
+		t.Errorf("inferred %q", got)
 	}
 	if got := InferTemplates([]string{"a#1", "a#2", "b#x"}, ""); strings.Join(got, ", ") != "a#{n} (2), b#x (1)" {
 		t.Errorf("inferred %q", got)
