@@ -205,6 +205,7 @@ func (e TimeEncoding) Unit() time.Duration {
 // of seconds are added to the first four as the keys show them.
 var textLayouts = []string{
 	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02T15:04:05Z0700", // Java's Z: 2024-01-15T09:30:00.000+0000
 	"2006-01-02T15:04:05",
 	"2006-01-02 15:04:05Z07:00",
 	"2006-01-02 15:04:05",
@@ -218,10 +219,13 @@ var textLayouts = []string{
 	"20060102T150405Z0700", // ISO 8601 basic: 20190925T010101Z
 	"20060102T150405",
 	"20060102150405",
+	"20060102-150405",     // backup-20240115-093000
+	"2006-01-02-15-04-05", // file and object names
 	"200601021504",
 	"2006-01-02T15", // an hour's bucket: H#2024-01-15T10
 	"2006-01-02",
 	"2006/01/02",
+	"2006.01.02",
 	"20060102",
 	isoWeekLayout, // a week's rollup: WEEK#2024-W05
 	"2006-01",
@@ -449,7 +453,7 @@ func matchLayout(s string) (TimeEncoding, bool) {
 		if t.Format(layout) != s {
 			// +00:00 where Z07:00 would write Z: keep the numeric zone, so
 			// bounds are written as the keys are.
-			layout = strings.Replace(layout, "Z07:00", "-07:00", 1)
+			layout = strings.Replace(strings.Replace(layout, "Z07:00", "-07:00", 1), "Z0700", "-0700", 1)
 		}
 		zone := time.UTC
 		if strings.Contains(layout, "Z07") && !strings.HasSuffix(s, "Z") {
@@ -463,7 +467,12 @@ func matchLayout(s string) (TimeEncoding, bool) {
 
 // zoneEquivalent accepts +00:00 written where Format would write Z.
 func zoneEquivalent(t time.Time, layout, s string) bool {
-	return strings.HasSuffix(s, "+00:00") && strings.TrimSuffix(t.Format(layout), "Z") == strings.TrimSuffix(s, "+00:00")
+	for _, utc := range []string{"+00:00", "+0000"} {
+		if strings.HasSuffix(s, utc) && strings.TrimSuffix(t.Format(layout), "Z") == strings.TrimSuffix(s, utc) {
+			return true
+		}
+	}
+	return false
 }
 
 func fractionDigits(s string) int {

@@ -146,6 +146,21 @@ var shapes = []shape{
 		y, w := t.ISOWeek()
 		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
 	}, prefixes: []string{"WEEK#"}, others: []string{"WEEK#", "WEEKS"}, detected: "prefix#2006-Www#…"},
+	{name: "Java's zone without a colon", write: func(t time.Time, _ int) string {
+		return "LOG#" + t.Format("2006-01-02T15:04:05.000") + "+0000"
+	}, prefixes: []string{"LOG#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15:04:05.000-0700"},
+	{name: "an offset without a colon", write: func(t time.Time, _ int) string {
+		return "EVT#" + t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-0700")
+	}, prefixes: []string{"EVT#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15:04:05Z0700"},
+	{name: "date-time with a dash", write: func(t time.Time, _ int) string {
+		return "backup-" + t.Format("20060102-150405")
+	}, prefixes: []string{"backup-"}, others: []string{"backup-latest"}, detected: "prefix-20060102-150405"},
+	{name: "dashes throughout", write: func(t time.Time, _ int) string {
+		return t.Format("2006-01-02-15-04-05")
+	}, others: []string{"index"}, detected: "2006-01-02-15-04-05"},
+	{name: "dotted date", write: func(t time.Time, i int) string {
+		return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"D#"}, others: []string{"D#"}, detected: "prefix#2006.01.02#…"},
 }
 
 // TestShapesRangeIsTimeFilter: for every shape, every range compiles (one

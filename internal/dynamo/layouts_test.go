@@ -485,6 +485,13 @@ var publishedShapes = []publishedShape{
 		y, w := t.ISOWeek()
 		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
 	}, "", "prefix#2006-Www#…"},
+	// Java's SimpleDateFormat Z: +0000, +0530 without a colon.
+	{"Java +0000", "APP#java", func(t time.Time, _ int) string { return "LOG#" + t.Format("2006-01-02T15:04:05.000") + "+0000" }, "META", "prefix#2006-01-02T15:04:05.000-0700"},
+	{"offset +0530 without a colon", "APP#ist", func(t time.Time, _ int) string {
+		return "EVT#" + t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-0700")
+	}, "", "prefix#2006-01-02T15:04:05Z0700"},
+	{"backup-yyyyMMdd-HHmmss", "BACKUPS", func(t time.Time, _ int) string { return "backup-" + t.Format("20060102-150405") }, "", "prefix-20060102-150405"},
+	{"dotted date", "DIARY#1", func(t time.Time, i int) string { return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i) }, "", "prefix#2006.01.02#…"},
 	{"three levels, then ISO ms", "TENANT#t1", func(t time.Time, i int) string {
 		return "LOG#" + []string{"api", "web"}[i%2] + "#" + []string{"INFO", "ERROR"}[i/2%2] + "#" + t.Format("2006-01-02T15:04:05.000Z")
 	}, "", "prefix#2006-01-02T15:04:05.000Z07:00"},
