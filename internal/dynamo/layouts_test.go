@@ -773,6 +773,9 @@ func TestPublishedEntities(t *testing.T) {
 			if err != nil || strings.Trim(fmt.Sprint(counts), "[]") != d.want {
 				t.Errorf("%s %s: %v %v, want counts %s", name, table, names, err, d.want)
 			}
+			if table == "TypedDesign" && !strings.Contains(strings.Join(names, "; "), "Post=5 POST#{n}/POST [__typename]") {
+				t.Errorf("%s: Amplify's __typename beside entityType: %v", name, names)
+			}
 			if name == "memory" {
 				t.Logf("%s: %s", table, strings.Join(names, "; "))
 			}
