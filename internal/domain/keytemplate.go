@@ -86,12 +86,13 @@ func segmentParts(seg string) []KeyPart {
 	if n := labelAt(seg); n > 0 && n < len(seg) {
 		return append([]KeyPart{{Kind: PartText, Text: seg[:n]}}, segmentParts(seg[n:])...)
 	}
-	// A time after a separator inside the segment (order-2024-…, click.…).
+	// A time or a revision counter after a separator inside the segment
+	// (order-2024-…, click.…, Audit.v3).
 	for i := 1; i < len(seg); i++ {
-		if !isPlaceSep(seg[i-1]) || !isDigit(seg[i]) {
+		if !isPlaceSep(seg[i-1]) {
 			continue
 		}
-		if p, ok := timeAt(seg[i:]); ok && (i+p.n == len(seg) || restAllowed(seg[i+p.n])) {
+		if p, ok := timeAt(seg[i:]); ok && isDigit(seg[i]) && (i+p.n == len(seg) || restAllowed(seg[i+p.n])) || revisionAt(seg[i:]) > 0 {
 			return append(wordParts(seg[:i]), segmentParts(seg[i:])...)
 		}
 	}
@@ -387,15 +388,24 @@ func SuggestVersionPattern(keys []string, delim string) string {
 				continue
 			}
 			var b strings.Builder
-			if i >= 2 && parts[i-1].Kind == PartDelim && i+1 == len(parts) {
+			lead := ""
+			if i == 1 && len(parts[0].Text) > 1 {
+				lead = parts[0].Text
+			}
+			named := true
+			switch {
+			case i >= 2 && parts[i-1].Kind == PartDelim && i+1 == len(parts):
 				b.WriteString("{name}" + delim) // Audit#v3: the name first
-			} else {
+			case lead != "" && i+1 == len(parts) && !isAlnumByte(lead[len(lead)-1]) && lead[len(lead)-1] < 0x80 && lead[len(lead)-1] != '{' && lead[len(lead)-1] != '}':
+				b.WriteString("{name}" + lead[len(lead)-1:]) // Audit_v3, Audit.v3
+			default:
+				named = false
 				for _, q := range parts[:i] {
 					b.WriteString(q.Text)
 				}
 			}
 			b.WriteString(p.Text[:1] + "{n}")
-			if i+1 < len(parts) {
+			if i+1 < len(parts) && !named {
 				rest := parts[i+1].Text
 				if parts[i+1].Kind == PartDelim || len(rest) > 1 && !isAlnumByte(rest[0]) {
 					b.WriteString(rest[:1] + "{name}")

@@ -61,13 +61,20 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"EVENT#000001", "EVENT#000002", "SNAPSHOT"}, "EVENT#{n}"},
 		{[]string{"seq#1#created", "seq#2#paid", "seq#3#shipped", "seq#4#refunded", "seq#5#closed"}, "seq#{n}#{name}"},
 		{[]string{"EVENT#1"}, ""},
+		// The name first, then a separator and the counter.
+		{[]string{"Audit_v0", "Audit_v1", "Terms_v0"}, "{name}_v{n}"},
+		{[]string{"Audit.v1", "Terms.v2"}, "{name}.v{n}"},
+		{[]string{"Audit_v1.x"}, "Audit_v{n}.{name}"},
 	} {
 		if got := SuggestVersionPattern(tc.keys, "#"); got != tc.want {
 			t.Errorf("%q suggests %q, want %q", tc.keys, got, tc.want)
 		}
 		if tc.want != "" {
-			if _, err := ParseVersionPattern(tc.want); err != nil {
+			p, err := ParseVersionPattern(tc.want)
+			if err != nil {
 				t.Errorf("%q is not a pattern: %v", tc.want, err)
+			} else if _, ok := p.Parse(tc.keys[0]); !ok && tc.keys[0] != "metadata" {
+				t.Errorf("%q does not read %q", tc.want, tc.keys[0])
 			}
 		}
 	}
