@@ -95,7 +95,7 @@ func epochDigitsAt(s string) (timePart, bool) {
 		n++
 	}
 	kind, ok := epochDigits[n]
-	if !ok || n < len(s) && s[n] == '.' {
+	if !ok || n < len(s) && s[n] == '.' && (n+1 == len(s) || !isDigit(s[n+1])) {
 		return timePart{}, false
 	}
 	v, err := strconv.ParseFloat(s[:n], 64)
@@ -131,6 +131,13 @@ func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >
 // restAllowed reports text that may follow a time part directly: not a
 // digit, letter or point that would make it part of a longer time.
 func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
+
+// restAt reports text that may follow a time part of this form: for an
+// epoch count also its decimal fraction (TS#1704067200.123), which no
+// longer count of the same width can be.
+func (e TimeEncoding) restAt(s string, i int) bool {
+	return restAllowed(s[i]) || e.isEpoch() && e.Width > 0 && s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])
+}
 
 // DetectTimeText finds the time in a text key, wherever it stands: the
 // whole key; after a prefix ending with a separator, ending the key;
@@ -193,7 +200,7 @@ func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, boo
 	}
 	// Text right after the time.
 	for j := range starts {
-		if ok[j] && restAllowed(key[end(j)]) && !found[j].enc.IsID() {
+		if ok[j] && found[j].enc.restAt(key, end(j)) && !found[j].enc.IsID() {
 			e := place(j, TimeWhole)
 			e.Rest = true
 			return e, true
@@ -259,7 +266,7 @@ func (e TimeEncoding) locateAt(key string, i int) (int, int, time.Time, bool) {
 		}
 	}
 	for _, j := range ends {
-		if j < i || j > len(key) || e.Rest && j < len(key) && !restAllowed(key[j]) {
+		if j < i || j > len(key) || e.Rest && j < len(key) && !e.restAt(key, j) {
 			continue
 		}
 		if t, ok := e.parsePart(key[i:j]); ok {

@@ -77,7 +77,7 @@ func segmentParts(seg string) []KeyPart {
 	if seg == "" {
 		return nil
 	}
-	if p, ok := timeAt(seg); ok && (p.n == len(seg) || restAllowed(seg[p.n])) {
+	if p, ok := timeAt(seg); ok && (p.n == len(seg) || p.enc.restAt(seg, p.n)) {
 		return append([]KeyPart{{Kind: PartTime, Text: seg[:p.n], Time: p.enc}}, segmentParts(seg[p.n:])...)
 	}
 	if n := revisionAt(seg); n > 0 {
@@ -92,7 +92,7 @@ func segmentParts(seg string) []KeyPart {
 		if !isPlaceSep(seg[i-1]) {
 			continue
 		}
-		if p, ok := timeAt(seg[i:]); ok && isDigit(seg[i]) && (i+p.n == len(seg) || restAllowed(seg[i+p.n])) || revisionAt(seg[i:]) > 0 {
+		if p, ok := timeAt(seg[i:]); ok && isDigit(seg[i]) && (i+p.n == len(seg) || p.enc.restAt(seg, i+p.n)) || revisionAt(seg[i:]) > 0 {
 			return append(wordParts(seg[:i]), segmentParts(seg[i:])...)
 		}
 	}

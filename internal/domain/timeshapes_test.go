@@ -158,6 +158,9 @@ var shapes = []shape{
 	{name: "dashes throughout", write: func(t time.Time, _ int) string {
 		return t.Format("2006-01-02-15-04-05")
 	}, others: []string{"index"}, detected: "2006-01-02-15-04-05"},
+	{name: "epoch seconds with a fraction in text", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("TS#%d.%03d", t.Unix(), i%1000)
+	}, prefixes: []string{"TS#"}, others: []string{"TS#x"}, detected: "prefix#epoch seconds…"},
 	{name: "dotted date", write: func(t time.Time, i int) string {
 		return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i)
 	}, prefixes: []string{"D#"}, others: []string{"D#"}, detected: "prefix#2006.01.02#…"},

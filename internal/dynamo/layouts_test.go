@@ -491,6 +491,7 @@ var publishedShapes = []publishedShape{
 		return "EVT#" + t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-0700")
 	}, "", "prefix#2006-01-02T15:04:05Z0700"},
 	{"backup-yyyyMMdd-HHmmss", "BACKUPS", func(t time.Time, _ int) string { return "backup-" + t.Format("20060102-150405") }, "", "prefix-20060102-150405"},
+	{"epoch seconds with a fraction in text", "sensor#s2", func(t time.Time, i int) string { return fmt.Sprintf("TS#%d.%03d", t.Unix(), i%1000) }, "META", "prefix#epoch seconds…"},
 	{"dotted date", "DIARY#1", func(t time.Time, i int) string { return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i) }, "", "prefix#2006.01.02#…"},
 	{"three levels, then ISO ms", "TENANT#t1", func(t time.Time, i int) string {
 		return "LOG#" + []string{"api", "web"}[i%2] + "#" + []string{"INFO", "ERROR"}[i/2%2] + "#" + t.Format("2006-01-02T15:04:05.000Z")
