@@ -74,9 +74,12 @@ The sort key's time format is detected from its newest and oldest keys
 milliseconds, microseconds or nanoseconds, as numbers or as digits inside
 text (admission#1601700180000#R8); dates as numbers (20150131) or text;
 ISO-8601 extended or basic (20190925T010101Z), compact
-(2019-09-25T010101), with or without zone and fraction; dates and months;
-the blog's 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID);
-with a prefix before the time (amsg#2018-08-29:12:00:00), text after it
+(2019-09-25T010101), with or without zone and fraction; dates (also
+yyyy/MM/dd), hours (2024-01-15T10), ISO weeks (2024-W05) and months;
+yyyyMMddHHmm; the blog's
+2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID); with a
+prefix before the time after any separator (amsg#2018-08-29:12:00:00,
+event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
 P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
 (a header item beside them) are skipped when two thirds of the keys are

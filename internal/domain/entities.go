@@ -72,6 +72,8 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 		name, by := "", ""
 		if v := it.Values[disc]; disc != "" && v != "" {
 			name, by = v, disc
+		} else if lib, v := libraryDiscriminator(it); lib != "" {
+			name, by = v, lib
 		} else {
 			name = templateName(pkT[i], skT[i])
 		}
@@ -97,6 +99,23 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
 	return out
+}
+
+// libraryDiscriminators are the discriminators a library writes
+// (ElectroDB, dynamodb-toolbox, dynamodb-onetable, Amplify): named so
+// that no data attribute is, they name an item's type even where most
+// items of the table carry another or none.
+var libraryDiscriminators = Discriminators[:4]
+
+// libraryDiscriminator is the library discriminator the item carries, and
+// its value; "" when none.
+func libraryDiscriminator(it EntityItem) (string, string) {
+	for _, name := range libraryDiscriminators {
+		if v := it.Values[name]; v != "" {
+			return name, v
+		}
+	}
+	return "", ""
 }
 
 // discriminatorOf is the discriminator attribute half or more of the

@@ -35,6 +35,24 @@ func TestInferEntities(t *testing.T) {
 	if strings.Join(names, ", ") != "USER·METADATA=4 USER#{id} / #METADATA#{id}, GAME·USER=4 GAME#{id} / USER#{id}" {
 		t.Errorf("by keys: %s", strings.Join(names, ", "))
 	}
+	// A library's discriminator names its items where most of the table
+	// carries another (entityType) or none; a plain "type" among a few
+	// items stays data.
+	items = nil
+	for i := range 6 {
+		items = append(items, EntityItem{PK: fmt.Sprintf("USER#%d", i), SK: "PROFILE", Values: map[string]string{"entityType": "User"}})
+	}
+	for i := range 3 {
+		items = append(items, EntityItem{PK: fmt.Sprintf("POST#%d", i), SK: "POST", Values: map[string]string{"__typename": "Post"}})
+	}
+	items = append(items, EntityItem{PK: "CFG#1", SK: "CFG", Values: map[string]string{"type": "blue"}})
+	names = nil
+	for _, e := range InferEntities(items, "#") {
+		names = append(names, fmt.Sprintf("%s=%d [%s]", e.Name, e.Count, e.Discriminator))
+	}
+	if strings.Join(names, ", ") != "User=6 [entityType], Post=3 [__typename], CFG=1 []" {
+		t.Errorf("mixed discriminators: %s", strings.Join(names, ", "))
+	}
 }
 
 // TestEstimateCounts: a sample's type of one fixed partition read to its

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // One grammar reads the time in a key wherever it stands: a key is
@@ -68,6 +69,9 @@ func timeAt(s string) (timePart, bool) {
 // layoutAt is the longest layout time s begins with that is not cut in
 // the middle of a number.
 func layoutAt(s string) (timePart, bool) {
+	if len(s) < 4 || !digitsOnly(s[:4]) {
+		return timePart{}, false // every layout begins with the year
+	}
 	for _, n := range layoutLengths {
 		if n > len(s) || n < len(s) && isDigit(s[n]) {
 			continue
@@ -91,7 +95,7 @@ func epochDigitsAt(s string) (timePart, bool) {
 		n++
 	}
 	kind, ok := epochDigits[n]
-	if !ok || n < len(s) && s[n] == '.' {
+	if !ok || n < len(s) && s[n] == '.' && (n+1 == len(s) || !isDigit(s[n+1])) {
 		return timePart{}, false
 	}
 	v, err := strconv.ParseFloat(s[:n], 64)
@@ -115,12 +119,25 @@ func idAt(s string) (timePart, bool) {
 	return timePart{}, false
 }
 
-func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isPlaceSep reports a character a time part may follow: any ASCII
+// character that is neither letter nor digit (event:2024-…, order-2024-…,
+// click.2024-…, #ORDER#…), not only the separators a key's parts are
+// joined with.
+func isPlaceSep(c byte) bool  { return c < 0x80 && !isAlnumByte(c) }
 func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // restAllowed reports text that may follow a time part directly: not a
 // digit, letter or point that would make it part of a longer time.
 func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
+
+// restAt reports text that may follow a time part of this form: for an
+// epoch count also its decimal fraction (TS#1704067200.123), which no
+// longer count of the same width can be.
+func (e TimeEncoding) restAt(s string, i int) bool {
+	return restAllowed(s[i]) || e.isEpoch() && e.Width > 0 && s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])
+}
 
 // DetectTimeText finds the time in a text key, wherever it stands: the
 // whole key; after a prefix ending with a separator, ending the key;
@@ -128,13 +145,21 @@ func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
 // (JFK#2021-08-01T07:25:00#250#0, admission#1601700180000#R8); or with
 // text right after it (P#512-777-7777#2021-07-07T16:36:42-D). Earlier
 // places in that list win.
-func DetectTimeText(key string) (TimeEncoding, bool) { return detectWith(key, timeAt) }
+//
+// A key that is not valid UTF-8 is no DynamoDB string, and holds no time:
+// its bytes past U+10FFFF sort above every bound a range writes.
+func DetectTimeText(key string) (TimeEncoding, bool) {
+	if !utf8.ValidString(key) {
+		return TimeEncoding{}, false
+	}
+	return detectWith(key, timeAt)
+}
 
 // detectWith places the time part that at finds in key (see DetectTimeText).
 func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
 	starts := []int{0}
 	for i := 0; i < len(key)-1; i++ {
-		if isTimeSep(key[i]) {
+		if isPlaceSep(key[i]) {
 			starts = append(starts, i+1)
 		}
 	}
@@ -175,7 +200,7 @@ func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, boo
 	}
 	// Text right after the time.
 	for j := range starts {
-		if ok[j] && restAllowed(key[end(j)]) && !found[j].enc.IsID() {
+		if ok[j] && found[j].enc.restAt(key, end(j)) && !found[j].enc.IsID() {
 			e := place(j, TimeWhole)
 			e.Rest = true
 			return e, true
@@ -203,10 +228,14 @@ func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
 	case !strings.HasPrefix(key, e.Begins):
 		return 0, 0, time.Time{}, false
 	case e.Tail == "" && !e.Rest:
-		if i = strings.LastIndex(key, e.Sep); i >= len(e.Begins) {
-			return e.locateAt(key, i+len(e.Sep))
+		if i = strings.LastIndex(key, e.Sep); i < len(e.Begins) {
+			return 0, 0, time.Time{}, false
 		}
-		return 0, 0, time.Time{}, false
+		if i, j, t, ok = e.locateAt(key, i+len(e.Sep)); ok {
+			return i, j, t, true
+		}
+		// The separator is also the time's own (event:2024-…T10:00:00Z):
+		// the time starts after an earlier one.
 	}
 	for at := len(e.Begins); at < len(key); at++ {
 		if strings.HasPrefix(key[at:], e.Sep) {
@@ -237,7 +266,7 @@ func (e TimeEncoding) locateAt(key string, i int) (int, int, time.Time, bool) {
 		}
 	}
 	for _, j := range ends {
-		if j < i || j > len(key) || e.Rest && j < len(key) && !restAllowed(key[j]) {
+		if j < i || j > len(key) || e.Rest && j < len(key) && !e.restAt(key, j) {
 			continue
 		}
 		if t, ok := e.parsePart(key[i:j]); ok {
@@ -323,4 +352,50 @@ func decimalEpoch(key string, unit time.Duration) (time.Time, bool) {
 	q := new(big.Int).Quo(ns.Num(), ns.Denom()) // toward zero
 	sec, rem := new(big.Int).QuoRem(q, big.NewInt(1e9), new(big.Int))
 	return time.Unix(sec.Int64(), rem.Int64()).UTC(), true
+}
+
+// clockAt is the length of a time of day with no date that s begins
+// with: HH:MM, then seconds and a fraction after them (13:17:58.123),
+// followed by no digit or colon; 0 when it begins with none.
+func clockAt(s string) int {
+	two := func(i, most int) bool {
+		return i+2 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && int(s[i]-'0')*10+int(s[i+1]-'0') <= most
+	}
+	if !two(0, 23) || len(s) < 5 || s[2] != ':' || !two(3, 59) {
+		return 0
+	}
+	n := 5
+	if n < len(s) && s[n] == ':' && two(n+1, 60) {
+		n += 3
+		if n+1 < len(s) && s[n] == '.' && isDigit(s[n+1]) {
+			for n++; n < len(s) && isDigit(s[n]); n++ {
+			}
+		}
+	}
+	if n < len(s) && (isDigit(s[n]) || s[n] == ':') {
+		return 0
+	}
+	return n
+}
+
+// TimeSpans are where the key grammar reads a time in a key: a time part
+// in any form (timeAt) or a time of day with no date (clockAt), at the
+// key's start or just after a character that is neither letter nor digit;
+// [start, end) byte offsets, in order, never overlapping.
+func TimeSpans(key string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(key); i++ {
+		if i > 0 && isAlnumByte(key[i-1]) || !isDigit(key[i]) && !isAlnumByte(key[i]) {
+			continue
+		}
+		n := clockAt(key[i:])
+		if p, ok := timeAt(key[i:]); ok && p.n > n {
+			n = p.n
+		}
+		if n > 0 {
+			out = append(out, [2]int{i, i + n})
+			i += n - 1
+		}
+	}
+	return out
 }

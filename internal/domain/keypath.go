@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,9 +10,25 @@ import (
 // dates, so they win only when nothing else structures the keys.
 var Delimiters = []string{"#", "|", "/", ":", ".", "-", "_"}
 
-// timeOfDay is a time of day in a key: HH:MM, with seconds and a
-// fraction after them.
-var timeOfDay = regexp.MustCompile(`\d{2}(:\d{2})+(\.\d+)?`)
+// timeMasked is a key with the colons of the times the key grammar reads
+// in it (TimeSpans), and the point of their seconds' fraction, hidden:
+// they are the time's (13:17:58, 2018-08-29:12:00:00.5), not a
+// hierarchy's, so the tree never chooses them to split at. The dashes of
+// a date stay: a table of dates is a year, month and day tree.
+func timeMasked(k string) string {
+	if !strings.Contains(k, ":") {
+		return k
+	}
+	b := []byte(k)
+	for _, sp := range TimeSpans(k) {
+		for i := sp[0]; i < sp[1]; i++ {
+			if b[i] == ':' || b[i] == '.' && i >= 3 && k[i-3] == ':' {
+				b[i] = 'T'
+			}
+		}
+	}
+	return string(b)
+}
 
 // NoDelimiter is how a delimiter setting (--delimiter, the tree's
 // options) says to split nothing: every sort key is one segment, a leaf.
@@ -30,9 +45,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 	best, bestScore := "", 0.0
 	masked := make([]string, len(sample))
 	for i, k := range sample {
-		// The colons of a time of day (13:17:58) are the time's, not a
-		// hierarchy's: ISO keys are never split at ':'.
-		masked[i] = timeOfDay.ReplaceAllString(k, "T")
+		masked[i] = timeMasked(k)
 	}
 	for i, d := range Delimiters {
 		n := 0
@@ -59,7 +72,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 // no sample to repeat in, so present is enough.
 func TemplateDelimiter(s string) (string, bool) {
 	for _, d := range Delimiters {
-		if strings.Contains(timeOfDay.ReplaceAllString(s, "T"), d) {
+		if strings.Contains(timeMasked(s), d) {
 			return d, true
 		}
 	}

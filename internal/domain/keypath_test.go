@@ -33,6 +33,13 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"alpha", "beta-1", "gamma"}, ""},
 		{[]string{"NY#NEWYORKCITY#10001"}, ""},
 		{[]string{"2026-10-31T13:17:58Z", "2026-10-31T13:18:00Z", "2026-10-31T13:19:00Z"}, "-"},
+		// Only what the key grammar reads as a time keeps its colons:
+		// partition:offset pairs (17:4821) and hours past 23 are a
+		// hierarchy; a time of day after a prefix, with a fraction, is not.
+		{[]string{"17:4821", "18:9932", "03:1150"}, ":"},
+		{[]string{"rack:31:07", "rack:44:12"}, ":"},
+		{[]string{"alarm#13:17:58.250", "alarm#13:18:00.125"}, "#"},
+		{[]string{"13:17:58.250", "13:18:00.125"}, ""},
 	} {
 		got, ok := DetectDelimiter(tc.sample)
 		if got != tc.want || ok != (tc.want != "") {
@@ -45,11 +52,58 @@ func TestDetectDelimiter(t *testing.T) {
 // by holding it (nothing to repeat in); a time's colons are the time's.
 func TestTemplateDelimiter(t *testing.T) {
 	for in, want := range map[string]string{"STATE#CITY#ZIP": "#", "NY#": "#", "[country]/[region]": "/", "a-b_c": "-", "plain": "", "": "",
-		"amsg#2018-08-29:12:00:00": "#", "13:17:58": ""} {
+		"amsg#2018-08-29:12:00:00": "#", "13:17:58": "", "13:17:58.5": "", "07:75": ":"} {
 		if got, ok := TemplateDelimiter(in); got != want || ok != (want != "") {
 			t.Errorf("TemplateDelimiter(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
+}
+
+// TestTimeSpans: the times the key grammar reads in a key, a time of day
+// with no date among them, at the key's start or after a separator.
+func TestTimeSpans(t *testing.T) {
+	for key, want := range map[string]string{
+		"13:17:58":                 "13:17:58",
+		"alarm#13:17:58.250#x":     "13:17:58.250",
+		"amsg#2018-08-29:12:00:00": "2018-08-29:12:00:00",
+		"2026-10-31T13:17:58Z":     "2026-10-31T13:17:58Z",
+		"17:4821":                  "",
+		"24:00":                    "",
+		"x13:17":                   "",
+		"v1_Audit":                 "",
+	} {
+		var got []string
+		for _, sp := range TimeSpans(key) {
+			got = append(got, key[sp[0]:sp[1]])
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("TimeSpans(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// FuzzTimeSpans: the spans are in order, inside the key, apart, and each
+// reads as a time where it stands.
+func FuzzTimeSpans(f *testing.F) {
+	for _, s := range []string{"13:17:58", "alarm#13:17:58.250#x", "amsg#2018-08-29:12:00:00", "17:4821", "a#1601700180000#R8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		end := 0
+		for _, sp := range TimeSpans(key) {
+			if sp[0] < end || sp[1] <= sp[0] || sp[1] > len(key) {
+				t.Fatalf("%q: span %v after %d", key, sp, end)
+			}
+			_, isTime := timeAt(key[sp[0]:])
+			if clockAt(key[sp[0]:]) != sp[1]-sp[0] && !isTime {
+				t.Fatalf("%q: span %q is no time", key, key[sp[0]:sp[1]])
+			}
+			end = sp[1]
+		}
+		if m := timeMasked(key); len(m) != len(key) {
+			t.Fatalf("%q masked to %q", key, m)
+		}
+	})
 }
 
 // TestNoDelimiterListsEveryKey: with no delimiter ("") every key under the

@@ -40,12 +40,35 @@ func ParseKey(key, delim string) []KeyPart {
 	return out
 }
 
-// splitKeep splits key at delim; one segment when delim is "".
+// splitKeep splits key at delim, but never inside a time the grammar
+// reads there (event:2024-01-15T10:00:00Z at ':' is event and the time);
+// one segment when delim is "".
 func splitKeep(key, delim string) []string {
 	if delim == "" {
 		return []string{key}
 	}
-	return strings.Split(key, delim)
+	var out []string
+	spans, from := TimeSpans(key), 0
+	for i := 0; i+len(delim) <= len(key); {
+		if !strings.HasPrefix(key[i:], delim) || insideSpan(spans, i) {
+			i++
+			continue
+		}
+		out = append(out, key[from:i])
+		i += len(delim)
+		from = i
+	}
+	return append(out, key[from:])
+}
+
+// insideSpan reports an offset strictly inside one of the spans.
+func insideSpan(spans [][2]int, i int) bool {
+	for _, sp := range spans {
+		if i > sp[0] && i < sp[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // segmentParts reads one segment: a time and what follows it, a revision
@@ -54,7 +77,7 @@ func segmentParts(seg string) []KeyPart {
 	if seg == "" {
 		return nil
 	}
-	if p, ok := timeAt(seg); ok && (p.n == len(seg) || restAllowed(seg[p.n])) {
+	if p, ok := timeAt(seg); ok && (p.n == len(seg) || p.enc.restAt(seg, p.n)) {
 		return append([]KeyPart{{Kind: PartTime, Text: seg[:p.n], Time: p.enc}}, segmentParts(seg[p.n:])...)
 	}
 	if n := revisionAt(seg); n > 0 {
@@ -62,6 +85,16 @@ func segmentParts(seg string) []KeyPart {
 	}
 	if n := labelAt(seg); n > 0 && n < len(seg) {
 		return append([]KeyPart{{Kind: PartText, Text: seg[:n]}}, segmentParts(seg[n:])...)
+	}
+	// A time or a revision counter after a separator inside the segment
+	// (order-2024-…, click.…, Audit.v3).
+	for i := 1; i < len(seg); i++ {
+		if !isPlaceSep(seg[i-1]) {
+			continue
+		}
+		if p, ok := timeAt(seg[i:]); ok && isDigit(seg[i]) && (i+p.n == len(seg) || p.enc.restAt(seg, i+p.n)) || revisionAt(seg[i:]) > 0 {
+			return append(wordParts(seg[:i]), segmentParts(seg[i:])...)
+		}
 	}
 	switch {
 	case digitsOnly(seg):
@@ -326,8 +359,8 @@ func GuessDelimiter(keys []string) string {
 	for _, d := range []string{"#", "|", "/", ":", "~"} {
 		n := 0
 		for _, k := range keys {
-			if strings.Contains(k, d) {
-				n++
+			if strings.Contains(k, d) && len(splitKeep(k, d)) > 1 {
+				n++ // outside the key's times: 2024/01/15 is a date, not a path
 			}
 		}
 		if n > most && 2*n >= len(keys) {
@@ -355,21 +388,56 @@ func SuggestVersionPattern(keys []string, delim string) string {
 				continue
 			}
 			var b strings.Builder
-			if i >= 2 && parts[i-1].Kind == PartDelim && i+1 == len(parts) {
+			lead := ""
+			if i == 1 && len(parts[0].Text) > 1 {
+				lead = parts[0].Text
+			}
+			named := true
+			switch {
+			case i >= 2 && parts[i-1].Kind == PartDelim && i+1 == len(parts):
 				b.WriteString("{name}" + delim) // Audit#v3: the name first
-			} else {
+			case lead != "" && i+1 == len(parts) && !isAlnumByte(lead[len(lead)-1]) && lead[len(lead)-1] < 0x80 && lead[len(lead)-1] != '{' && lead[len(lead)-1] != '}':
+				b.WriteString("{name}" + lead[len(lead)-1:]) // Audit_v3, Audit.v3
+			default:
+				named = false
 				for _, q := range parts[:i] {
 					b.WriteString(q.Text)
 				}
 			}
 			b.WriteString(p.Text[:1] + "{n}")
-			if i+1 < len(parts) {
+			if i+1 < len(parts) && !named {
 				rest := parts[i+1].Text
 				if parts[i+1].Kind == PartDelim || len(rest) > 1 && !isAlnumByte(rest[0]) {
 					b.WriteString(rest[:1] + "{name}")
 				}
 			}
 			return b.String()
+		}
+	}
+	return counterPattern(keys, delim)
+}
+
+// counterPattern is the pattern of the most common template that counts
+// under a fixed start (VERSION#{n}, EVENT#{n}, seq#{n}#{id}): the start,
+// {n}, and {name} for what follows a separator; "" when no template of
+// two or more keys does.
+func counterPattern(keys []string, delim string) string {
+	for _, c := range CountTemplates(keys, delim) {
+		before, after, ok := strings.Cut(c.Template, "{n}")
+		if !ok || c.Count < 2 || before == "" || strings.ContainsAny(before, "{}") {
+			continue
+		}
+		p := before + "{n}"
+		if after != "" {
+			if len(after) < 2 || isAlnumByte(after[0]) || after[0] == '{' || after[0] >= 0x80 {
+				continue
+			}
+			p += after[:1] + "{name}"
+		}
+		if vp, err := ParseVersionPattern(p); err == nil {
+			if _, ok := vp.Parse(c.Example); ok {
+				return p
+			}
 		}
 	}
 	return ""

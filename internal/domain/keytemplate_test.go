@@ -21,6 +21,12 @@ func TestKeyTemplates(t *testing.T) {
 		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", "#", "PHOTO#{ulid}"},
 		{"$taskapp#employee_jdoe", "#", "$taskapp#employee_jdoe"},
 		{"", "#", ""},
+		// A time after any separator, and never split at its own ':' (#36).
+		{"event:2024-01-15T10:00:00Z", ":", "event:{time:2006-01-02T15:04:05Z07:00}"},
+		{"order-2024-01-15T10:00:00Z", "#", "order-{time:2006-01-02T15:04:05Z07:00}"},
+		{"click.2024-01-15T10:00:00Z", "", "click.{time:2006-01-02T15:04:05Z07:00}"},
+		{"WEEK#2024-W05#3", "#", "WEEK#{time:2006-Www}#{n}"},
+		{"LOG#2024/01/15#0001", "/", "LOG#{time:2006/01/02}#0001"},
 	} {
 		parts := ParseKey(tc.key, tc.delim)
 		if got := KeyTemplate(parts); got != tc.want {
@@ -32,6 +38,10 @@ func TestKeyTemplates(t *testing.T) {
 	want := []string{"USER#{id}", "USER#{id}", "USER#{id}", "GAME#g-{id}#USER#{id}", "GAME#g-{id}#USER#{id}", "$app#employee_{id}", "$app#employee_{id}", "$app#employee_{id}"}
 	if got := Templates(keys, "#"); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("templates\n got %q\nwant %q", got, want)
+	}
+	// The delimiter guessed is one outside the keys' times.
+	if got := InferTemplates([]string{"2024/01/15", "2024/01/16"}, ""); strings.Join(got, ", ") != "{time:2006/01/02} (2)" {
+		t.Errorf("inferred %q", got)
 	}
 	if got := InferTemplates([]string{"a#1", "a#2", "b#x"}, ""); strings.Join(got, ", ") != "a#{n} (2), b#x (1)" {
 		t.Errorf("inferred %q", got)
@@ -45,13 +55,26 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"rev#v2#Audit"}, "rev#v{n}#{name}"},
 		{[]string{"metadata", "rev#3#Terms"}, "rev#{n}#{name}"},
 		{[]string{"Metadata"}, ""},
+		// A counter under a fixed start: a config's VERSION#{n}, an event
+		// store's {aggregate}#{seq}, with what follows as the name.
+		{[]string{"VERSION#0", "VERSION#1", "VERSION#2"}, "VERSION#{n}"},
+		{[]string{"EVENT#000001", "EVENT#000002", "SNAPSHOT"}, "EVENT#{n}"},
+		{[]string{"seq#1#created", "seq#2#paid", "seq#3#shipped", "seq#4#refunded", "seq#5#closed"}, "seq#{n}#{name}"},
+		{[]string{"EVENT#1"}, ""},
+		// The name first, then a separator and the counter.
+		{[]string{"Audit_v0", "Audit_v1", "Terms_v0"}, "{name}_v{n}"},
+		{[]string{"Audit.v1", "Terms.v2"}, "{name}.v{n}"},
+		{[]string{"Audit_v1.x"}, "Audit_v{n}.{name}"},
 	} {
 		if got := SuggestVersionPattern(tc.keys, "#"); got != tc.want {
 			t.Errorf("%q suggests %q, want %q", tc.keys, got, tc.want)
 		}
 		if tc.want != "" {
-			if _, err := ParseVersionPattern(tc.want); err != nil {
+			p, err := ParseVersionPattern(tc.want)
+			if err != nil {
 				t.Errorf("%q is not a pattern: %v", tc.want, err)
+			} else if _, ok := p.Parse(tc.keys[0]); !ok && tc.keys[0] != "metadata" {
+				t.Errorf("%q does not read %q", tc.want, tc.keys[0])
 			}
 		}
 	}

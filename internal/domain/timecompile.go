@@ -30,8 +30,12 @@ func unitName(d time.Duration) string {
 	switch {
 	case d >= 28*24*time.Hour:
 		return "months"
+	case d == 7*24*time.Hour:
+		return "weeks"
 	case d >= 24*time.Hour:
 		return "days"
+	case d >= time.Hour:
+		return "hours"
 	case d >= time.Minute:
 		return "minutes"
 	case d >= time.Second:
@@ -284,6 +288,10 @@ func truncate(t time.Time, unit time.Duration, zone *time.Location) time.Time {
 	case unit >= 28*24*time.Hour:
 		y, m, _ := t.In(zone).Date()
 		return time.Date(y, m, 1, 0, 0, 0, 0, zone)
+	case unit == 7*24*time.Hour: // an ISO week, from its Monday
+		y, m, d := t.In(zone).Date()
+		day := time.Date(y, m, d, 0, 0, 0, 0, zone)
+		return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
 	case unit >= 24*time.Hour:
 		y, m, d := t.In(zone).Date()
 		return time.Date(y, m, d, 0, 0, 0, 0, zone)
@@ -299,6 +307,9 @@ func ceil(t time.Time, unit time.Duration, zone *time.Location) time.Time {
 	}
 	if unit >= 28*24*time.Hour {
 		return f.AddDate(0, 1, 0)
+	}
+	if unit == 7*24*time.Hour {
+		return f.AddDate(0, 0, 7)
 	}
 	if unit >= 24*time.Hour {
 		return f.AddDate(0, 0, 1)

@@ -85,7 +85,11 @@ func namedFormat(s string) (TimeEncoding, bool) {
 // checkLayout refuses a layout that holds its own separators (the time
 // could not be found in a key) or cannot write and read back a time.
 func (e TimeEncoding) checkLayout(s string) error {
-	for _, sep := range []string{e.Sep, e.Tail} {
+	seps := []string{e.Sep, e.Tail}
+	if e.Place == TimeAfter {
+		seps[0] = "" // found after each separator in turn (Locate): event:2024-…T10:00:00Z
+	}
+	for _, sep := range seps {
 		if sep != "" && strings.Contains(e.Layout, sep) {
 			return fmt.Errorf("%q: the time's layout holds its separator %q, so the time cannot be found in a key", s, sep)
 		}
@@ -191,7 +195,7 @@ func (e TimeEncoding) placeBefore(s, before string) (TimeEncoding, error) {
 		return e, nil
 	}
 	begins, rest := before[:i], before[i+len(anyPlaceholder):]
-	if len(rest) != 1 || !isTimeSep(rest[0]) || strings.Contains(begins, "{") {
+	if len(rest) != 1 || !isPlaceSep(rest[0]) || strings.Contains(begins, "{") {
 		return e, fmt.Errorf("%q: put one separator (one of %s) between {any} and the time, such as {any}#{time} or P#{any}#{time}", s, timeSeps)
 	}
 	e.Place, e.Sep, e.Begins = TimeAfter, rest, begins

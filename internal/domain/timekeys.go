@@ -181,6 +181,8 @@ func (e TimeEncoding) Unit() time.Duration {
 		return time.Nanosecond
 	case TimeText:
 		switch {
+		case e.Layout == isoWeekLayout:
+			return 7 * 24 * time.Hour
 		case strings.Contains(e.Layout, ".000000"):
 			return time.Microsecond
 		case strings.Contains(e.Layout, ".000"):
@@ -189,6 +191,8 @@ func (e TimeEncoding) Unit() time.Duration {
 			return time.Second
 		case strings.Contains(e.Layout, "04"):
 			return time.Minute
+		case strings.Contains(e.Layout, "15"):
+			return time.Hour
 		case strings.Contains(e.Layout, "02"):
 			return 24 * time.Hour
 		}
@@ -201,6 +205,7 @@ func (e TimeEncoding) Unit() time.Duration {
 // of seconds are added to the first four as the keys show them.
 var textLayouts = []string{
 	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02T15:04:05Z0700", // Java's Z: 2024-01-15T09:30:00.000+0000
 	"2006-01-02T15:04:05",
 	"2006-01-02 15:04:05Z07:00",
 	"2006-01-02 15:04:05",
@@ -214,9 +219,48 @@ var textLayouts = []string{
 	"20060102T150405Z0700", // ISO 8601 basic: 20190925T010101Z
 	"20060102T150405",
 	"20060102150405",
+	"20060102-150405",     // backup-20240115-093000
+	"2006-01-02-15-04-05", // file and object names
+	"200601021504",
+	"2006-01-02T15", // an hour's bucket: H#2024-01-15T10
 	"2006-01-02",
+	"2006/01/02",
+	"2006.01.02",
 	"20060102",
+	isoWeekLayout, // a week's rollup: WEEK#2024-W05
 	"2006-01",
+}
+
+// isoWeekLayout writes an ISO 8601 week (2024-W05), which Go's layouts
+// cannot: its time is the week's Monday, 00:00 (parseLayout).
+const isoWeekLayout = "2006-Www"
+
+// parseLayout reads s in layout, ISO weeks included.
+func parseLayout(layout, s string) (time.Time, error) {
+	if layout != isoWeekLayout {
+		return time.ParseInLocation(layout, s, time.UTC)
+	}
+	bad := fmt.Errorf("%q is not an ISO week (2024-W05)", s)
+	if len(s) != 8 || s[4] != '-' || s[5] != 'W' || !digitsOnly(s[:4]) || !digitsOnly(s[6:]) {
+		return time.Time{}, bad
+	}
+	y, _ := strconv.Atoi(s[:4])
+	w, _ := strconv.Atoi(s[6:])
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	t := jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)+7*(w-1))
+	if y < 1 || formatLayout(t, layout) != s {
+		return time.Time{}, bad
+	}
+	return t, nil
+}
+
+// formatLayout writes t in layout, ISO weeks included.
+func formatLayout(t time.Time, layout string) string {
+	if layout != isoWeekLayout {
+		return t.Format(layout)
+	}
+	y, w := t.ISOWeek()
+	return fmt.Sprintf("%04d-W%02d", y, w)
 }
 
 // timeSeps are the separators a composite key's time may sit beside.
@@ -402,14 +446,14 @@ func matchLayout(s string) (TimeEncoding, bool) {
 				layout = strings.Replace(l, "0405", "0405."+strings.Repeat("0", frac), 1)
 			}
 		}
-		t, err := time.Parse(layout, s)
-		if err != nil || t.Format(layout) != s && !zoneEquivalent(t, layout, s) {
-			continue
+		t, err := parseLayout(layout, s)
+		if err != nil || formatLayout(t, layout) != s && !zoneEquivalent(t, layout, s) || digitsOnly(s) && (t.Year() < 1900 || t.Year() > 2200) {
+			continue // digits alone are a time only within the years keys hold (447911123456 is a phone)
 		}
 		if t.Format(layout) != s {
 			// +00:00 where Z07:00 would write Z: keep the numeric zone, so
 			// bounds are written as the keys are.
-			layout = strings.Replace(layout, "Z07:00", "-07:00", 1)
+			layout = strings.Replace(strings.Replace(layout, "Z07:00", "-07:00", 1), "Z0700", "-0700", 1)
 		}
 		zone := time.UTC
 		if strings.Contains(layout, "Z07") && !strings.HasSuffix(s, "Z") {
@@ -423,7 +467,12 @@ func matchLayout(s string) (TimeEncoding, bool) {
 
 // zoneEquivalent accepts +00:00 written where Format would write Z.
 func zoneEquivalent(t time.Time, layout, s string) bool {
-	return strings.HasSuffix(s, "+00:00") && strings.TrimSuffix(t.Format(layout), "Z") == strings.TrimSuffix(s, "+00:00")
+	for _, utc := range []string{"+00:00", "+0000"} {
+		if strings.HasSuffix(s, utc) && strings.TrimSuffix(t.Format(layout), "Z") == strings.TrimSuffix(s, utc) {
+			return true
+		}
+	}
+	return false
 }
 
 func fractionDigits(s string) int {
@@ -470,7 +519,7 @@ func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
 func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 	switch e.Kind {
 	case TimeText:
-		t, err := time.ParseInLocation(e.Layout, s, time.UTC)
+		t, err := parseLayout(e.Layout, s)
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -511,7 +560,7 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	case EpochNanos:
 		return exactEpoch(t, e)
 	case TimeText:
-		return t.In(e.zone()).Format(e.Layout)
+		return formatLayout(t.In(e.zone()), e.Layout)
 	case TimeULID:
 		return ulidBound(t, false, e.Lower)
 	case TimeUUIDv7:
@@ -560,6 +609,9 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		// them a key would need a fifth digit (10000-01-01T01:59:59+02:00)
 		// and sort before the rest.
 		z := e.zone()
+		if digitsOnly(e.Layout) { // digits alone are a time only in 1900–2200 (matchLayout)
+			return time.Date(1900, 1, 1, 0, 0, 0, 0, z), time.Date(2200, 12, 31, 23, 59, 59, 999999999, z)
+		}
 		return time.Date(1, 1, 1, 0, 0, 0, 0, z), time.Date(9999, 12, 31, 23, 59, 59, 999999999, z)
 	}
 	return MinInstant, MaxInstant

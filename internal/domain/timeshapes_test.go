@@ -123,6 +123,47 @@ var shapes = []shape{
 	{name: "ISO time, text after", write: func(t time.Time, i int) string {
 		return t.Format("2006-01-02T15:04:05Z") + fmt.Sprintf("#%d", i)
 	}, others: []string{"Metadata"}, detected: "2006-01-02T15:04:05Z07:00#…"},
+	// A time after any separator, not only # | / _ ~ (#36).
+	{name: "after a colon", write: func(t time.Time, _ int) string {
+		return "event:" + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"event:"}, others: []string{"event:x"}, detected: "prefix:2006-01-02T15:04:05Z07:00"},
+	{name: "after a dash", write: func(t time.Time, _ int) string {
+		return "order-" + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"order-"}, others: []string{"order-x"}, detected: "prefix-2006-01-02T15:04:05Z07:00"},
+	{name: "after a point", write: func(t time.Time, _ int) string {
+		return "click." + t.Format("2006-01-02T15:04:05Z")
+	}, prefixes: []string{"click."}, others: []string{"click.x"}, detected: "prefix.2006-01-02T15:04:05Z07:00"},
+	{name: "yyyy/MM/dd", write: func(t time.Time, i int) string {
+		return "LOG#" + t.Format("2006/01/02") + fmt.Sprintf("#%04d", i)
+	}, prefixes: []string{"LOG#"}, others: []string{"LOG#"}, detected: "prefix#2006/01/02#…"},
+	{name: "an hour's bucket", write: func(t time.Time, _ int) string {
+		return "H#" + t.Format("2006-01-02T15")
+	}, prefixes: []string{"H#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15"},
+	{name: "yyyyMMddHHmm", write: func(t time.Time, i int) string {
+		return "TXN#" + t.Format("200601021504") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"TXN#"}, others: []string{"TXN#447911123456#1"}, detected: "prefix#200601021504#…"},
+	{name: "ISO week", write: func(t time.Time, i int) string {
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
+	}, prefixes: []string{"WEEK#"}, others: []string{"WEEK#", "WEEKS"}, detected: "prefix#2006-Www#…"},
+	{name: "Java's zone without a colon", write: func(t time.Time, _ int) string {
+		return "LOG#" + t.Format("2006-01-02T15:04:05.000") + "+0000"
+	}, prefixes: []string{"LOG#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15:04:05.000-0700"},
+	{name: "an offset without a colon", write: func(t time.Time, _ int) string {
+		return "EVT#" + t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-0700")
+	}, prefixes: []string{"EVT#"}, others: []string{"META"}, detected: "prefix#2006-01-02T15:04:05Z0700"},
+	{name: "date-time with a dash", write: func(t time.Time, _ int) string {
+		return "backup-" + t.Format("20060102-150405")
+	}, prefixes: []string{"backup-"}, others: []string{"backup-latest"}, detected: "prefix-20060102-150405"},
+	{name: "dashes throughout", write: func(t time.Time, _ int) string {
+		return t.Format("2006-01-02-15-04-05")
+	}, others: []string{"index"}, detected: "2006-01-02-15-04-05"},
+	{name: "epoch seconds with a fraction in text", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("TS#%d.%03d", t.Unix(), i%1000)
+	}, prefixes: []string{"TS#"}, others: []string{"TS#x"}, detected: "prefix#epoch seconds…"},
+	{name: "dotted date", write: func(t time.Time, i int) string {
+		return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i)
+	}, prefixes: []string{"D#"}, others: []string{"D#"}, detected: "prefix#2006.01.02#…"},
 }
 
 // TestShapesRangeIsTimeFilter: for every shape, every range compiles (one

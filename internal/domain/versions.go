@@ -58,15 +58,7 @@ func (v VersionKey) Padded() bool { return len(v.Digits) > 1 && v.Digits[0] == '
 func (v VersionKey) Current() bool { return v.Num == 0 }
 
 // Label is the revision's short name: v3, or v003 as written.
-func (v VersionKey) Label() string {
-	switch v.Form {
-	case FormUnderscore:
-		return "v_" + v.Digits
-	case FormPattern:
-		return v.Pattern.Label(v.Digits)
-	}
-	return "v" + v.Digits // FormPrefix and FormBare
-}
+func (v VersionKey) Label() string { return v.template().Label(v.Digits) }
 
 // Stub is how messages name the revision: its key without the item name
 // (v3_, v_3, rev#3).
@@ -78,54 +70,69 @@ func (v VersionKey) Stub() string {
 }
 
 // String rebuilds the sort key: ParseVersionKey(k).String() == k.
-func (v VersionKey) String() string {
-	switch v.Form {
-	case FormUnderscore:
-		return "v_" + v.Digits + v.Sep + v.Name
-	case FormPattern:
-		return v.Pattern.Key(v.Digits, v.Name)
-	case FormBare:
-		return "v" + v.Digits
+func (v VersionKey) String() string { return v.template().Key(v.Digits, v.Name) }
+
+// template is the pattern the key is spelt by: the table's own, or the
+// usual spelling of its form.
+func (v VersionKey) template() *VersionPattern {
+	if v.Form == FormPattern {
+		return v.Pattern
 	}
-	return "v" + v.Digits + "_" + v.Name
+	for _, t := range revisionTemplates {
+		if t.form == v.Form && t.sep == v.Sep && (t.p.HasName() == (v.Name != "") || v.Form == FormPrefix) {
+			return t.p
+		}
+	}
+	return revisionTemplates[0].p
 }
 
-// ParseVersionKey reads v<digits>_<name> (v0_Audit, v001_Audit,
-// v0_Audit#PART-7), v_<digits>[_ or #<name>] (v_0, v_12_doc) and AWS's
-// bare v<digits> (v0, v12). Ordinary keys are not versions: vendor#1,
+// revisionTemplate is one usual spelling of revision keys: a template read
+// by the same machinery as --version-pattern, and the form it names.
+type revisionTemplate struct {
+	p    *VersionPattern
+	form VersionForm
+	sep  string // between digits and name in FormUnderscore
+}
+
+// revisionTemplates are the spellings read without a pattern: the
+// guide's v0_Audit and v001_Audit, the blog's v_0, v_3_doc and v_3#doc,
+// and AWS's bare v0. A key reads by the first that matches it.
+var revisionTemplates = []revisionTemplate{
+	{mustVersionPattern("v{n}_{name}"), FormPrefix, ""},
+	{mustVersionPattern("v{n}"), FormBare, ""},
+	{mustVersionPattern("v_{n}"), FormUnderscore, ""},
+	{mustVersionPattern("v_{n}_{name}"), FormUnderscore, "_"},
+	{mustVersionPattern("v_{n}#{name}"), FormUnderscore, "#"},
+}
+
+func mustVersionPattern(t string) *VersionPattern {
+	p, err := ParseVersionPattern(t)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// ParseVersionKey reads a sort key by the usual revision templates
+// (revisionTemplates): v0_Audit, v001_Audit, v0_Audit#PART-7, v_0,
+// v_12_doc, v_3#doc, v0, v12. Ordinary keys are not versions: vendor#1,
 // v0id, v1_ (no name), V1_x, v-1_x.
 func ParseVersionKey(sk string) (VersionKey, bool) {
 	if len(sk) < 2 || sk[0] != 'v' {
 		return VersionKey{}, false
 	}
-	if sk[1] == '_' {
-		digits, rest := leadingDigits(sk[2:])
-		if digits == "" {
+	for _, t := range revisionTemplates {
+		k, ok := t.p.Parse(sk)
+		if !ok {
+			continue
+		}
+		if len(k.Digits) > maxVersionDigits {
 			return VersionKey{}, false
 		}
-		k := VersionKey{Key: sk, Digits: digits, Form: FormUnderscore}
-		switch {
-		case rest == "":
-		case (rest[0] == '_' || rest[0] == '#') && len(rest) > 1:
-			k.Sep, k.Name = rest[:1], rest[1:]
-		default:
-			return VersionKey{}, false
-		}
-		k.Num, k.Big = revisionNumber(digits)
+		k.Form, k.Sep, k.Pattern = t.form, t.sep, nil
 		return k, true
 	}
-	digits, rest := leadingDigits(sk[1:])
-	if digits != "" && rest == "" {
-		k := VersionKey{Key: sk, Digits: digits, Form: FormBare}
-		k.Num, k.Big = revisionNumber(digits)
-		return k, true
-	}
-	if digits == "" || len(rest) < 2 || rest[0] != '_' {
-		return VersionKey{}, false
-	}
-	k := VersionKey{Key: sk, Digits: digits, Form: FormPrefix, Name: rest[1:]}
-	k.Num, k.Big = revisionNumber(digits)
-	return k, true
+	return VersionKey{}, false
 }
 
 // revisionNumber reads digits as an int, saturated (and big) past what an
@@ -560,41 +567,77 @@ func plainName(s string) bool {
 }
 
 // WhyNotRevision says why a key that begins like a revision (v and a
-// digit, v_ or V and a digit) is not read as one, for people: "v1_: no
-// name after the number". "" when the key is a revision, or does not look
-// like one (vendor#1).
+// digit, v_ or V and a digit) is not read as one, from the template it
+// reads as beside the usual ones (revisionTemplates): what it saw, and a
+// --version-pattern that reads it where one would ("v1_: no name after
+// the number: read as v{n}_, not v{n}_{name}; --version-pattern 'v{n}_'
+// reads it"). "" when the key is a revision, or does not look like one
+// (vendor#1).
 func WhyNotRevision(sk string) string {
-	if _, ok := ParseVersionKey(sk); ok || len(sk) < 2 {
+	if _, ok := ParseVersionKey(sk); ok {
 		return ""
 	}
-	digit := func(c byte) bool { return c >= '0' && c <= '9' }
-	switch {
-	case sk[0] == 'V' && (digit(sk[1]) || sk[1] == '_'):
-		return "revisions begin with a lower-case v"
-	case sk[0] != 'v':
-		return ""
-	case sk[1] == '_':
-		digits, rest := leadingDigits(sk[2:])
-		switch {
-		case digits == "":
-			return ""
-		case rest == "_" || rest == "#":
-			return "no name after " + rest
+	lead, digits, rest, ok := nearRevision(sk)
+	if !ok {
+		if len(sk) > 2 && sk[0] == 'v' && sk[1] == '-' && isDigit(sk[2]) {
+			return "a revision number is never negative"
 		}
-		return "text touches the number (write v_1_name or v_1#name)"
-	case sk[1] == '-' && len(sk) > 2 && digit(sk[2]):
-		return "a revision number is never negative"
-	case !digit(sk[1]):
 		return ""
 	}
-	_, rest := leadingDigits(sk[1:])
-	switch {
-	case rest == "_":
-		return "no name after the number"
-	case rest[0] == '.' || rest[0] == ',':
-		return "the number is not whole"
-	case rest[0] != '_':
-		return "text touches the number (write v1_name)"
+	usual := "v{n}_{name}"
+	if strings.HasSuffix(lead, "_") {
+		usual = "v_{n}_{name}"
 	}
-	return ""
+	seen := lead + numPlaceholder + rest
+	var why string
+	switch {
+	case lead[0] == 'V':
+		why = "revisions begin with a lower-case v"
+	case len(rest) > 1 && (rest[0] == '.' || rest[0] == ',') && isDigit(rest[1]):
+		return fmt.Sprintf("the number is not whole: read as %s, not %s", seen, usual)
+	case rest == "_" && lead == "v":
+		why = "no name after the number"
+	case rest == "_" || rest == "#":
+		why = "no name after " + rest
+	case isAlnumByte(rest[0]) || rest[0] >= 0x80:
+		why = "text touches the number"
+	default:
+		why = fmt.Sprintf("%q after the number, not _", rest[:1])
+	}
+	why = fmt.Sprintf("%s: read as %s, not %s", why, seen, usual)
+	if p := patternFor(lead, rest); p != nil {
+		if _, ok := p.Parse(sk); ok && len(digits) <= maxVersionDigits {
+			why += fmt.Sprintf("; --version-pattern '%s' reads it", p)
+		}
+	}
+	return why
+}
+
+// nearRevision reads a key that begins like a revision template, v or V
+// (and _), then digits: what comes before the number, the number, and
+// what follows it.
+func nearRevision(sk string) (lead, digits, rest string, ok bool) {
+	if len(sk) < 2 || sk[0] != 'v' && sk[0] != 'V' {
+		return "", "", "", false
+	}
+	lead = sk[:1]
+	if sk[1] == '_' {
+		lead = sk[:2]
+	}
+	digits, rest = leadingDigits(sk[len(lead):])
+	return lead, digits, rest, digits != ""
+}
+
+// patternFor is the template that reads a near revision: the text after
+// the number, a separator and a name ({name}) or as it stands.
+func patternFor(lead, rest string) *VersionPattern {
+	tail := rest
+	if len(rest) > 1 && !isAlnumByte(rest[0]) && rest[0] < 0x80 && rest[0] != '{' && rest[0] != '}' {
+		tail = rest[:1] + namePlaceholder
+	}
+	p, err := ParseVersionPattern(lead + numPlaceholder + tail)
+	if err != nil {
+		return nil
+	}
+	return p
 }

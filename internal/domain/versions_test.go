@@ -77,6 +77,17 @@ func FuzzParseVersionKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sk string) {
 		k, ok := ParseVersionKey(sk)
 		if !ok {
+			// The pattern a refusal suggests reads the key it refused.
+			why := WhyNotRevision(sk)
+			if _, suggested, found := strings.Cut(why, "--version-pattern '"); found {
+				p, err := ParseVersionPattern(strings.TrimSuffix(suggested, "' reads it"))
+				if err != nil {
+					t.Fatalf("%q: %q suggests a pattern refused: %v", sk, why, err)
+				}
+				if _, ok := p.Parse(sk); !ok {
+					t.Fatalf("%q: %q suggests a pattern that does not read it", sk, why)
+				}
+			}
 			return
 		}
 		if k.String() != sk || k.Key != sk || k.Num < 0 || len(k.Digits) == 0 || len(k.Digits) > maxVersionDigits || k.Big != (len(strings.TrimLeft(k.Digits, "0")) > maxIntDigits) {
@@ -290,10 +301,16 @@ func TestLongRevisionNumbers(t *testing.T) {
 
 func TestWhyNotRevision(t *testing.T) {
 	for sk, want := range map[string]string{
-		"v1_": "no name after the number", "V1_Audit": "revisions begin with a lower-case v", "v1.5_x": "the number is not whole",
-		"v-1_Audit": "a revision number is never negative", "v_1x": "text touches the number (write v_1_name or v_1#name)", "v_1_": "no name after _",
-		"v0id":     "text touches the number (write v1_name)",
-		"v1_Audit": "", "v1700000000_Rel": "", "vendor#1": "", "version_1": "", "audit_v1": "", "": "", "v": "", "v_": "", "v_x": "",
+		"v1_":       "no name after the number: read as v{n}_, not v{n}_{name}; --version-pattern 'v{n}_' reads it",
+		"V1_Audit":  "revisions begin with a lower-case v: read as V{n}_Audit, not v{n}_{name}; --version-pattern 'V{n}_{name}' reads it",
+		"v1.5_x":    "the number is not whole: read as v{n}.5_x, not v{n}_{name}",
+		"v-1_Audit": "a revision number is never negative",
+		"v_1x":      "text touches the number: read as v_{n}x, not v_{n}_{name}; --version-pattern 'v_{n}x' reads it",
+		"v_1_":      "no name after _: read as v_{n}_, not v_{n}_{name}; --version-pattern 'v_{n}_' reads it",
+		"v0id":      "text touches the number: read as v{n}id, not v{n}_{name}; --version-pattern 'v{n}id' reads it",
+		"v1#Audit":  `"#" after the number, not _: read as v{n}#Audit, not v{n}_{name}; --version-pattern 'v{n}#{name}' reads it`,
+		"v1{x":      `"{" after the number, not _: read as v{n}{x, not v{n}_{name}`,
+		"v1_Audit":  "", "v1700000000_Rel": "", "vendor#1": "", "version_1": "", "audit_v1": "", "": "", "v": "", "v_": "", "v_x": "",
 	} {
 		if got := WhyNotRevision(sk); got != want {
 			t.Errorf("%q: %q, want %q", sk, got, want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
 // layoutBackends holds the demo's AWS layouts (the shop, the device state
@@ -428,5 +430,356 @@ func TestLayoutIndexes(t *testing.T) {
 	}
 	if counts["memory"] != counts["dynalite"] {
 		t.Errorf("backends differ: %v", counts)
+	}
+}
+
+// publishedTable holds further published key layouts (#36): each in its
+// own partition, 120 items 17h07m01s apart from 2023-11-01, some beside a
+// header item that is not a time.
+const publishedTable = "PublishedShapes"
+
+// publishedShape is one published layout: its partition, how it writes
+// the i-th key at t, a header key ("" for none), and the encoding
+// detection must find.
+type publishedShape struct {
+	name, pk string
+	write    func(t time.Time, i int) string
+	header   string
+	enc      string
+}
+
+var publishedShapes = []publishedShape{
+	// AWS IoT time series: the reading's ISO time with milliseconds.
+	{"IoT ISO ms", "device#d1", func(t time.Time, _ int) string { return t.Format("2006-01-02T15:04:05.000Z") }, "", "2006-01-02T15:04:05.000Z07:00"},
+	{"TS#<epoch s>", "sensor#s1", func(t time.Time, _ int) string { return fmt.Sprintf("TS#%d", t.Unix()) }, "META", "prefix#epoch seconds"},
+	{"yyyy/MM/dd", "LOG#app", func(t time.Time, i int) string { return "LOG#" + t.Format("2006/01/02") + fmt.Sprintf("#%04d", i) }, "", "prefix#2006/01/02#…"},
+	{"yyyyMMddHHmmss", "CUSTOMER#c1", func(t time.Time, _ int) string { return "ORDER#" + t.Format("20060102150405") }, "PROFILE", "prefix#20060102150405"},
+	// The DynamoDB Book's e-commerce orders: #ORDER#<KSUID> beside the customer.
+	{"#ORDER#KSUID", "CUSTOMER#alexdebrie", func(t time.Time, i int) string { return "#ORDER#" + testKSUID(t, i) }, "CUSTOMER#alexdebrie", "prefix#KSUID"},
+	{"date and time with a space", "USER#u1", func(t time.Time, _ int) string { return "LOGIN#" + t.Format("2006-01-02 15:04:05") }, "USER#u1", "prefix#2006-01-02 15:04:05"},
+	{"ISO at +05:30", "TZ#ist", func(t time.Time, _ int) string {
+		return t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-07:00")
+	}, "", "2006-01-02T15:04:05Z07:00"},
+	{"date then id", "STORE#1", func(t time.Time, i int) string { return t.Format("2006-01-02") + fmt.Sprintf("#order-%d", i) }, "", "2006-01-02#…"},
+	{"microseconds", "ROOM#r1", func(t time.Time, i int) string {
+		return "MSG#" + t.Add(time.Duration(i*37)*time.Microsecond).Format("2006-01-02T15:04:05.000000Z")
+	}, "", "prefix#2006-01-02T15:04:05.000000Z07:00"},
+	{"after a colon", "user:42", func(t time.Time, _ int) string { return "event:" + t.Format("2006-01-02T15:04:05Z") }, "", "prefix:2006-01-02T15:04:05Z07:00"},
+	{"lower-case ULID", "INBOX#u1", func(t time.Time, i int) string { return "MSG#" + strings.ToLower(testULID(t, i)) }, "", "prefix#ULID"},
+	{"hour bucket", "METRIC#cpu", func(t time.Time, _ int) string { return "H#" + t.Format("2006-01-02T15") }, "META", "prefix#2006-01-02T15"},
+	{"yyyyMMddHHmm", "ACCT#9", func(t time.Time, i int) string { return "TXN#" + t.Format("200601021504") + fmt.Sprintf("#%d", i) }, "", "prefix#200601021504#…"},
+	{"after a dash", "ORDERS", func(t time.Time, _ int) string { return "order-" + t.Format("2006-01-02T15:04:05Z") }, "", "prefix-2006-01-02T15:04:05Z07:00"},
+	{"two constants then ISO", "ALARMS#d1", func(t time.Time, i int) string {
+		return "ALARM#" + []string{"CRITICAL", "WARN"}[i%2] + "#" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix#2006-01-02T15:04:05Z07:00"},
+	{"epoch ms, text right after", "GAME#g1", func(t time.Time, i int) string { return fmt.Sprintf("%d-%c", t.UnixMilli(), 'a'+i%6) }, "", "epoch milliseconds…"},
+	{"month bucket", "BILL#a1", func(t time.Time, i int) string { return "MONTH#" + t.Format("2006-01") + fmt.Sprintf("#inv-%d", i) }, "", "prefix#2006-01#…"},
+	{"after a point", "sess.1", func(t time.Time, _ int) string { return "click." + t.Format("2006-01-02T15:04:05Z") }, "", "prefix.2006-01-02T15:04:05Z07:00"},
+	{"two levels after dashes", "SENSOR#1", func(t time.Time, i int) string {
+		return "reading-" + []string{"temp", "hum"}[i%2] + "-" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix-2006-01-02T15:04:05Z07:00"},
+	{"two levels after colons", "user:7", func(t time.Time, i int) string {
+		return "evt:" + []string{"login", "logout"}[i%2] + ":" + t.Format("2006-01-02T15:04:05Z")
+	}, "", "prefix:2006-01-02T15:04:05Z07:00"},
+	{"ISO week rollup", "REPORT#r1", func(t time.Time, i int) string {
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("WEEK#%04d-W%02d#%d", y, w, i)
+	}, "", "prefix#2006-Www#…"},
+	// Java's SimpleDateFormat Z: +0000, +0530 without a colon.
+	{"Java +0000", "APP#java", func(t time.Time, _ int) string { return "LOG#" + t.Format("2006-01-02T15:04:05.000") + "+0000" }, "META", "prefix#2006-01-02T15:04:05.000-0700"},
+	{"offset +0530 without a colon", "APP#ist", func(t time.Time, _ int) string {
+		return "EVT#" + t.In(time.FixedZone("", 5*3600+1800)).Format("2006-01-02T15:04:05-0700")
+	}, "", "prefix#2006-01-02T15:04:05Z0700"},
+	{"backup-yyyyMMdd-HHmmss", "BACKUPS", func(t time.Time, _ int) string { return "backup-" + t.Format("20060102-150405") }, "", "prefix-20060102-150405"},
+	{"epoch seconds with a fraction in text", "sensor#s2", func(t time.Time, i int) string { return fmt.Sprintf("TS#%d.%03d", t.Unix(), i%1000) }, "META", "prefix#epoch seconds…"},
+	{"dotted date", "DIARY#1", func(t time.Time, i int) string { return "D#" + t.Format("2006.01.02") + fmt.Sprintf("#%d", i) }, "", "prefix#2006.01.02#…"},
+	{"three levels, then ISO ms", "TENANT#t1", func(t time.Time, i int) string {
+		return "LOG#" + []string{"api", "web"}[i%2] + "#" + []string{"INFO", "ERROR"}[i/2%2] + "#" + t.Format("2006-01-02T15:04:05.000Z")
+	}, "", "prefix#2006-01-02T15:04:05.000Z07:00"},
+}
+
+// testULID is a ULID of t's millisecond with a filler drawn from i.
+func testULID(t time.Time, i int) string {
+	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	b := make([]byte, 26)
+	ms := t.UnixMilli()
+	for j := 9; j >= 0; j-- {
+		b[j] = crockford[ms%32]
+		ms /= 32
+	}
+	for j := 10; j < 26; j++ {
+		b[j] = crockford[(i*7+j*13)%32]
+	}
+	return string(b)
+}
+
+// testKSUID is a KSUID of t's second with a payload drawn from i.
+func testKSUID(t time.Time, i int) string {
+	const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	v := new(big.Int).Lsh(big.NewInt(t.Unix()-1400000000), 128)
+	v.Or(v, new(big.Int).SetUint64(uint64(i)*0x9E3779B97F4A7C15))
+	k := make([]byte, 27)
+	m := new(big.Int)
+	for j := 26; j >= 0; j-- {
+		v.DivMod(v, big.NewInt(62), m)
+		k[j] = base62[m.Int64()]
+	}
+	return string(k)
+}
+
+func publishedItems() []dynamo.Item {
+	var items []dynamo.Item
+	add := func(pk, sk string) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	start := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	for _, s := range publishedShapes {
+		if s.header != "" {
+			add(s.pk, s.header)
+		}
+		for i := range 120 {
+			add(s.pk, s.write(start.Add(time.Duration(i)*(17*time.Hour+7*time.Minute+time.Second)), i))
+		}
+	}
+	return items
+}
+
+// publishedBackends holds the published layouts on the embedded backend,
+// dynalite and moto.
+func publishedBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	ctx := context.Background()
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, publishedTable, "S", publishedItems()); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]dynamo.Client{"memory": mem}
+	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
+		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedTable)}); err != nil {
+			if err := demo.CreateKeyTable(ctx, c, publishedTable, "S", publishedItems()); mototest.Created(err) != nil {
+				t.Fatal(err)
+			}
+		}
+		out[name] = c
+	}
+	return out
+}
+
+// TestPublishedLayoutsRange: on published layouts no earlier test holds
+// (a time after any separator, yyyy/MM/dd, hour buckets, yyyyMMddHHmm,
+// lower-case ULIDs, #ORDER#<KSUID>, …), detection finds the time with no
+// flags and a month, an open end and the last 30 days read as range reads
+// them list exactly what a full read filtered by decoded time lists, on
+// the embedded backend, dynalite and moto alike. Figures are logged
+// (go test -v -run TestPublishedLayoutsRange ./internal/dynamo).
+func TestPublishedLayoutsRange(t *testing.T) {
+	now := time.Date(2024, 1, 20, 0, 0, 0, 0, time.UTC)
+	figures := map[string][]string{}
+	backends := publishedBackends(t)
+	for _, s := range publishedShapes {
+		skipped := 0
+		if s.header != "" {
+			skipped = 1
+		}
+		for _, rng := range []string{"2024-01", "before 2023-12-15", "last 30d"} {
+			for _, name := range []string{"memory", "dynalite", "moto"} {
+				tc := rangeCase{s.name, publishedTable, "PK", "SK", s.pk, false, rng, s.enc, skipped}
+				figures[name] = append(figures[name], rangeAgainstFullRead(t, name, backends[name], tc, now))
+			}
+		}
+	}
+	for _, name := range []string{"memory", "dynalite", "moto"} {
+		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
+	}
+}
+
+// publishedRevisions are published revision spellings, each in its own
+// partition of publishedRevisionsTable, with the --version-pattern a user
+// gives ("" for none: read by the usual templates or inferred), and the
+// histories and revisions versions must find. Where a pattern is needed,
+// the templates the partition's keys read as suggest it.
+var publishedRevisions = []struct {
+	name, pk string
+	keys     []string
+	pattern  string
+	want     string // name:revisions, …
+}{
+	{"guide v0_ with part ids", "Equip#1", []string{"v0_Audit", "v1_Audit", "v2_Audit", "v0_Audit#PART-1", "v1_Audit#PART-1"}, "", "Audit:2, Audit#PART-1:1"},
+	{"blog v_0 beside metadata", "doc-9", []string{"metadata", "permissions", "v_0", "v_1", "v_2"}, "", ":2"},
+	{"bare, zero-padded", "ACCOUNT#1", []string{"v0000", "v0001", "v0002", "v0003"}, "", ":3"},
+	{"v{n}#{name}", "DOC#1", []string{"v0#Audit", "v1#Audit", "v2#Audit", "v3#Audit"}, "", "Audit:3"},
+	{"v{n}.{name} history", "historical.u2", []string{"v00001.settings", "v00002.settings", "v00003.settings"}, "", "settings:3"},
+	{"event store {aggregate}#{seq}", "ORDER#1", []string{"EVENT#000001", "EVENT#000002", "EVENT#000003", "SNAPSHOT"}, "EVENT#{n}", ":3"},
+	{"config VERSION#{n}", "CFG#1", []string{"VERSION#0", "VERSION#1", "VERSION#2"}, "VERSION#{n}", ":2"},
+	{"name first {name}#v{n}", "POLICY#1", []string{"Privacy#v0", "Privacy#v1", "Terms#v0", "Terms#v1", "Terms#v2"}, "{name}#v{n}", "Privacy:1, Terms:2"},
+}
+
+const publishedRevisionsTable = "PublishedRevisions"
+
+// TestPublishedRevisions: published revision spellings are read by the
+// usual templates or inferred with no flags, or by the --version-pattern
+// the partition's key templates suggest, the same on the embedded
+// backend, dynalite and moto.
+func TestPublishedRevisions(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	for _, l := range publishedRevisions {
+		for i, k := range l.keys {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: l.pk}, "SK": &types.AttributeValueMemberS{Value: k},
+				"body": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}})
+		}
+	}
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, publishedRevisionsTable, "S", items); err != nil {
+		t.Fatal(err)
+	}
+	clients := map[string]dynamo.Client{"memory": mem}
+	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
+		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedRevisionsTable)}); err != nil {
+			if err := demo.CreateKeyTable(ctx, c, publishedRevisionsTable, "S", items); mototest.Created(err) != nil {
+				t.Fatal(err)
+			}
+		}
+		clients[name] = c
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	for _, l := range publishedRevisions {
+		var p *domain.VersionPattern
+		if l.pattern != "" {
+			if got := domain.SuggestVersionPattern(l.keys, "#"); got != l.pattern {
+				t.Errorf("%s: the templates %q suggest %q, want %q", l.name, domain.InferTemplates(l.keys, "#"), got, l.pattern)
+			}
+			var err error
+			if p, err = domain.ParseVersionPattern(l.pattern); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, c := range clients {
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: publishedRevisionsTable, Key: key, PK: domain.S(l.pk), Pattern: p}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, fmt.Sprintf("%s:%d", h.Name, len(h.Revisions)))
+			}
+			if err != nil || strings.Join(got, ", ") != l.want {
+				t.Errorf("%s %s: %q %v, want %q", name, l.name, got, err, l.want)
+			}
+		}
+	}
+}
+
+// TestPublishedEntities: entity types of published single-table designs,
+// named by a discriminator where items carry one (Amplify's __typename,
+// an entityType attribute) and by key templates where they do not (the
+// DynamoDB Book's GitHub and e-commerce designs, a game's
+// #METADATA#{id}), counted exactly on all three backends.
+func TestPublishedEntities(t *testing.T) {
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	designs := map[string]struct {
+		items []dynamo.Item
+		want  string // count of each type, sorted
+	}{}
+	var gh []dynamo.Item
+	for _, o := range []string{"alexdebrie", "aws", "serverless"} {
+		gh = append(gh, dynamo.Item{"PK": s("ACCOUNT#" + o), "SK": s("ACCOUNT#" + o), "Name": s(o)})
+		for _, r := range []string{"dynamodb-book", "site"} {
+			repo := "REPO#" + o + "#" + r
+			gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s(repo), "Stars": s("3")})
+			for i := 1; i <= 3; i++ {
+				gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s(fmt.Sprintf("ISSUE#%010d", i)), "Title": s("t")})
+			}
+			for _, u := range []string{"ana", "bob"} {
+				gh = append(gh, dynamo.Item{"PK": s(repo), "SK": s("STAR#" + u), "At": s("2024")})
+			}
+		}
+	}
+	designs["GitHubDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{gh, "3 6 12 18"}
+	var shop []dynamo.Item
+	for _, c := range []string{"alice", "bob", "carol", "dan"} {
+		shop = append(shop, dynamo.Item{"PK": s("CUSTOMER#" + c), "SK": s("CUSTOMER#" + c), "Email": s(c + "@example.com")})
+		for o := range 3 {
+			id := fmt.Sprintf("%s%04x", c[:1], o*7919)
+			shop = append(shop, dynamo.Item{"PK": s("CUSTOMER#" + c), "SK": s("#ORDER#" + id), "Total": s("5")})
+			for k := range 2 {
+				item := fmt.Sprintf("ORDER#%s#ITEM#%d", id, k)
+				shop = append(shop, dynamo.Item{"PK": s(item), "SK": s(item), "Qty": s("1")})
+			}
+		}
+	}
+	designs["ShopDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{shop, "4 12 24"}
+	var game []dynamo.Item
+	for g := range 3 {
+		game = append(game, dynamo.Item{"PK": s(fmt.Sprintf("GAME#%04d", g)), "SK": s(fmt.Sprintf("#METADATA#%04d", g)), "map": s("m")})
+		for _, u := range []string{"ann", "ben", "cid"} {
+			game = append(game, dynamo.Item{"PK": s(fmt.Sprintf("GAME#%04d", g)), "SK": s("USER#" + u), "score": s("1")})
+		}
+	}
+	for _, u := range []string{"ann", "ben", "cid", "dee"} {
+		game = append(game, dynamo.Item{"PK": s("USER#" + u), "SK": s("#METADATA#" + u), "email": s("e")})
+	}
+	designs["GameDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{game, "3 4 9"}
+	var typed []dynamo.Item
+	for i := range 4 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("USER#%d", i)), "SK": s("PROFILE"), "entityType": s("User")})
+	}
+	for i := range 6 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("USER#%d", i%4)), "SK": s(fmt.Sprintf("ORDER#%d", i)), "entityType": s("Order")})
+	}
+	for i := range 5 {
+		typed = append(typed, dynamo.Item{"PK": s(fmt.Sprintf("POST#%d", i)), "SK": s("POST"), "__typename": s("Post")})
+	}
+	designs["TypedDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{typed, "4 5 6"}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	mem := memory.New()
+	clients := map[string]dynamo.Client{"memory": mem}
+	remote := map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()}
+	for table, d := range designs {
+		if err := demo.CreateKeyTable(ctx, mem, table, "S", d.items); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range remote {
+			if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err != nil {
+				if err := demo.CreateKeyTable(ctx, c, table, "S", d.items); mototest.Created(err) != nil {
+					t.Fatal(err)
+				}
+			}
+			clients[name] = c
+		}
+	}
+	for table, d := range designs {
+		for name, c := range clients {
+			res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: table, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget, SizeBytes: 1 << 10, ItemCount: int64(len(d.items))})
+			var counts []int
+			var names []string
+			for _, e := range res.Entities {
+				counts = append(counts, e.Count)
+				names = append(names, fmt.Sprintf("%s=%d %s/%s [%s]", e.Name, e.Count, e.KeyTemplates["pk"], e.KeyTemplates["sk"], e.Discriminator))
+				if !e.CountExact {
+					t.Errorf("%s %s: %s counted by a sample", name, table, e.Name)
+				}
+			}
+			slices.Sort(counts)
+			if err != nil || strings.Trim(fmt.Sprint(counts), "[]") != d.want {
+				t.Errorf("%s %s: %v %v, want counts %s", name, table, names, err, d.want)
+			}
+			if table == "TypedDesign" && !strings.Contains(strings.Join(names, "; "), "Post=5 POST#{n}/POST [__typename]") {
+				t.Errorf("%s: Amplify's __typename beside entityType: %v", name, names)
+			}
+			if name == "memory" {
+				t.Logf("%s: %s", table, strings.Join(names, "; "))
+			}
+		}
 	}
 }

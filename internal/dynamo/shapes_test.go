@@ -138,13 +138,7 @@ type keyedTime struct {
 // the requests and RCU of each are logged for the record.
 func TestShapesRangeOnBothBackends(t *testing.T) {
 	figures := map[string][]string{}
-	for _, tc := range []struct {
-		name, table, pkName, skName, pk string
-		number                          bool
-		rng                             string
-		enc                             string // the encoding detected
-		skipped                         int    // keys detection leaves out
-	}{
+	for _, tc := range []rangeCase{
 		{"flights", demo.ShapesTable, "PK", "SK", demo.FlightsPK, false, "2021-08", "prefix#2006-01-02T15:04:05#…", 1},
 		{"complaint", demo.ShapesTable, "PK", "SK", demo.ComplaintPK, false, "2023-04", "prefix#2006-01-02T15:04:05#…", 1},
 		{"photos", demo.ShapesTable, "PK", "SK", demo.PhotosPK, false, "2021-03", "prefix#ULID", 3},
@@ -161,104 +155,7 @@ func TestShapesRangeOnBothBackends(t *testing.T) {
 		{"epoch ns in text", grammarTable, "PK", "SK", "nanos", false, "2021-03", "prefix#epoch nanoseconds", 1},
 	} {
 		for name, c := range shapeBackends(t) {
-			ctx := context.Background()
-			skType := domain.TypeS
-			if tc.number {
-				skType = domain.TypeN
-			}
-			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: tc.pkName, Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: tc.skName, Type: skType}}
-			base := domain.KeyQuery{Table: tc.table, PKName: tc.pkName, PK: domain.S(tc.pk), SKName: tc.skName, Reverse: true}
-			sample, detected, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
-			if err != nil || !sample.OK || sample.Enc.Name() != tc.enc || len(sample.Skipped) != tc.skipped {
-				t.Fatalf("%s %s: detected %v %q skipped %q (%v), want %q and %d skipped", name, tc.name, sample.OK, sample.Enc.Name(), sample.Skipped, err, tc.enc, tc.skipped)
-			}
-			enc := sample.Enc
-			r, err := domain.ParseRange(tc.rng, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.UTC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The full read, filtered by decoded time.
-			full := dynamo.NewMetered(c)
-			var want []keyedTime
-			lo, hi := r.From, r.To
-			if r.Op == domain.TimeGt {
-				lo, hi = r.From.Add(time.Nanosecond), domain.MaxInstant
-			}
-			var start dynamo.Item
-			for {
-				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, it := range page.Items {
-					kv, _ := dynamo.KeyValueOf(it[tc.skName])
-					if at, ok := enc.KeyTime(kv.Text); ok && !at.Before(lo) && !at.After(hi) {
-						want = append(want, keyedTime{kv.Text, at})
-					}
-				}
-				if start = page.LastKey; !page.More() {
-					break
-				}
-			}
-			// The range, as range and the Time mode read it.
-			ranged := dynamo.NewMetered(c)
-			var got []keyedTime
-			var items []dynamo.Item
-			if enc.NeedsPrefix() {
-				prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, err := dynamo.NewMergedRange(ranged, base, prefixes, r, enc, 0, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if items, err = m.Take(ctx, 1<<20); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				q := base
-				if q.SK, err = domain.CompileRange(r, enc, ""); err != nil {
-					t.Fatal(err)
-				}
-				for start = nil; ; {
-					page, err := dynamo.QueryPage(ctx, ranged, dynamo.PageRequest{Query: q, Start: start})
-					if err != nil {
-						t.Fatal(err)
-					}
-					items = append(items, page.Items...)
-					if start = page.LastKey; !page.More() {
-						break
-					}
-				}
-			}
-			for _, it := range items {
-				kv, _ := dynamo.KeyValueOf(it[tc.skName])
-				at, ok := enc.KeyTime(kv.Text)
-				if !ok {
-					t.Fatalf("%s %s: %q is not a time, and the range listed it", name, tc.name, kv.Text)
-				}
-				got = append(got, keyedTime{kv.Text, at})
-			}
-			for i := 1; i < len(got); i++ {
-				if got[i].at.After(got[i-1].at) {
-					t.Fatalf("%s %s: not newest first: %s after %s", name, tc.name, got[i].key, got[i-1].key)
-				}
-			}
-			keys := func(l []keyedTime) []string {
-				var out []string
-				for _, k := range l {
-					out = append(out, k.key)
-				}
-				slices.Sort(out)
-				return out
-			}
-			if len(want) == 0 || !slices.Equal(keys(got), keys(want)) {
-				t.Fatalf("%s %s %q: the range lists %d keys, the filtered full read %d", name, tc.name, tc.rng, len(got), len(want))
-			}
-			rt, _ := ranged.Session.Totals()
-			ft, _ := full.Session.Totals()
-			figures[name] = append(figures[name], fmt.Sprintf("| %s %s (%d) | %s | %d / %.1f | %d / %.1f | %d / %.1f |", tc.name, tc.rng, len(got), enc.TimeFormat(), detected.Requests, detected.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU))
+			figures[name] = append(figures[name], rangeAgainstFullRead(t, name, c, tc, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)))
 		}
 	}
 	// The closing note's table, per backend (go test -v -run
@@ -268,4 +165,127 @@ func TestShapesRangeOnBothBackends(t *testing.T) {
 	for _, name := range []string{"memory", "dynalite"} {
 		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
 	}
+}
+
+// rangeCase is one shape's partition, its range, and what detection
+// must find there.
+type rangeCase struct {
+	name, table, pkName, skName, pk string
+	number                          bool
+	rng                             string
+	enc                             string // the encoding detected
+	skipped                         int    // keys detection leaves out
+}
+
+// rangeAgainstFullRead detects the partition's time form, reads the range
+// as range and the Time mode read it (one Query, or one per prefix
+// merged), and checks it lists exactly what a full read filtered by
+// decoded time lists, newest first; it returns the figures' table row.
+func rangeAgainstFullRead(t *testing.T, name string, c dynamo.Client, tc rangeCase, now time.Time) string {
+	t.Helper()
+	ctx := context.Background()
+	skType := domain.TypeS
+	if tc.number {
+		skType = domain.TypeN
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: tc.pkName, Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: tc.skName, Type: skType}}
+	base := domain.KeyQuery{Table: tc.table, PKName: tc.pkName, PK: domain.S(tc.pk), SKName: tc.skName, Reverse: true}
+	sample, detected, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+	if err != nil || !sample.OK || sample.Enc.Name() != tc.enc || len(sample.Skipped) != tc.skipped {
+		t.Fatalf("%s %s: detected %v %q skipped %q (%v), want %q and %d skipped", name, tc.name, sample.OK, sample.Enc.Name(), sample.Skipped, err, tc.enc, tc.skipped)
+	}
+	enc := sample.Enc
+	r, err := domain.ParseRange(tc.rng, now, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The full read, filtered by decoded time.
+	full := dynamo.NewMetered(c)
+	var want []keyedTime
+	lo, hi := r.From, r.To
+	switch r.Op {
+	case domain.TimeGt:
+		lo, hi = r.From.Add(time.Nanosecond), domain.MaxInstant
+	case domain.TimeGe:
+		hi = domain.MaxInstant
+	case domain.TimeLt:
+		lo, hi = domain.MinInstant, r.From.Add(-time.Nanosecond)
+	case domain.TimeLe:
+		lo, hi = domain.MinInstant, r.From
+	}
+	var start dynamo.Item
+	for {
+		page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			kv, _ := dynamo.KeyValueOf(it[tc.skName])
+			if at, ok := enc.KeyTime(kv.Text); ok && !at.Before(lo) && !at.After(hi) {
+				want = append(want, keyedTime{kv.Text, at})
+			}
+		}
+		if start = page.LastKey; !page.More() {
+			break
+		}
+	}
+	// The range, as range and the Time mode read it.
+	ranged := dynamo.NewMetered(c)
+	var got []keyedTime
+	var items []dynamo.Item
+	if enc.NeedsPrefix() {
+		prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := dynamo.NewMergedRange(ranged, base, prefixes, r, enc, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if items, err = m.Take(ctx, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		q := base
+		if q.SK, err = domain.CompileRange(r, enc, ""); err != nil {
+			t.Fatal(err)
+		}
+		for start = nil; ; {
+			page, err := dynamo.QueryPage(ctx, ranged, dynamo.PageRequest{Query: q, Start: start})
+			if err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, page.Items...)
+			if start = page.LastKey; !page.More() {
+				break
+			}
+		}
+	}
+	for _, it := range items {
+		kv, _ := dynamo.KeyValueOf(it[tc.skName])
+		at, ok := enc.KeyTime(kv.Text)
+		if !ok {
+			t.Fatalf("%s %s: %q is not a time, and the range listed it", name, tc.name, kv.Text)
+		}
+		got = append(got, keyedTime{kv.Text, at})
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].at.After(got[i-1].at) {
+			t.Fatalf("%s %s: not newest first: %s after %s", name, tc.name, got[i].key, got[i-1].key)
+		}
+	}
+	keys := func(l []keyedTime) []string {
+		var out []string
+		for _, k := range l {
+			out = append(out, k.key)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if len(want) == 0 || !slices.Equal(keys(got), keys(want)) {
+		t.Fatalf("%s %s %q: the range lists %d keys, the filtered full read %d", name, tc.name, tc.rng, len(got), len(want))
+	}
+	rt, _ := ranged.Session.Totals()
+	ft, _ := full.Session.Totals()
+	return fmt.Sprintf("| %s %s (%d) | %s | %d / %.1f | %d / %.1f | %d / %.1f |", tc.name, tc.rng, len(got), enc.TimeFormat(), detected.Requests, detected.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU)
 }
