@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,31 +91,38 @@ func rowOf(row, n int) []string {
 		fmt.Sprintf(" %s from the end", common.Thousands(n-row+1))}
 }
 
-// runBursts measures each burst runs times, the explorer as it is beside
-// the floor, and prints the median run with the fastest and the median
-// of the walls (the machine is shared: one run says little).
-func runBursts(c dynamo.Client, t *table, runs int) {
+// runBursts measures each burst (those named in which, or all) runs
+// times, the explorer as it is beside the floor, one run of each in turn
+// (the machine is shared: its load changes under both alike), and
+// prints the median run with the fastest and the median of the walls.
+func runBursts(c dynamo.Client, t *table, runs int, which string) {
+	ways := []string{"whole page first (floor)", "screen first"}
 	for _, k := range burstCases() {
-		var floor time.Duration
-		for _, way := range []string{"whole page first (floor)", "screen first"} {
-			var figs []figure
-			for range max(runs, 1) {
+		if which != "" && !slices.Contains(strings.Split(which, ","), k.name) {
+			continue
+		}
+		figs := make([][]figure, len(ways))
+		for range max(runs, 1) {
+			for w, way := range ways {
 				f := measure(c, fmt.Sprintf("burst: %d × %s", burstKeys, k.name), way, func(m dynamo.Client) string {
-					if strings.HasPrefix(way, "whole") {
+					if w == 0 {
 						m = noLimit{m}
 					}
 					return burst(m, k)
 				})
-				// The wall is from opening to the burst's row drawn.
-				f.wall = burstWall
-				figs = append(figs, f)
+				f.wall = burstWall // from opening to the burst's row drawn
+				figs[w] = append(figs[w], f)
 			}
-			sort.Slice(figs, func(i, j int) bool { return figs[i].wall < figs[j].wall })
-			f := figs[len(figs)/2]
-			if len(figs) > 1 {
-				f.note += fmt.Sprintf(" · %d runs: min %s, median %s", len(figs), figs[0].wall.Round(100*time.Microsecond), f.wall.Round(100*time.Microsecond))
+		}
+		var floor time.Duration
+		for w := range ways {
+			fs := figs[w]
+			sort.Slice(fs, func(i, j int) bool { return fs[i].wall < fs[j].wall })
+			f := fs[len(fs)/2]
+			if len(fs) > 1 {
+				f.note += fmt.Sprintf(" · %d runs: min %s, median %s", len(fs), fs[0].wall.Round(100*time.Microsecond), f.wall.Round(100*time.Microsecond))
 			}
-			if floor == 0 {
+			if w == 0 {
 				floor = f.wall
 			} else {
 				f.note += fmt.Sprintf(" · %.2f× the floor's median", float64(f.wall)/float64(floor))
