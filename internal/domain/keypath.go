@@ -3,6 +3,7 @@ package domain
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,7 @@ var Delimiters = []string{"#", "|", "/", ":", ".", "-", "_"}
 
 // timeOfDay is a time of day in a key: HH:MM, with seconds and a
 // fraction after them.
-var timeOfDay = regexp.MustCompile(`\d{2}(:\d{2})+(\.\d+)?`)
+var timeOfDay = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{2}(:\d{2})+(\.\d+)?`) })
 
 // NoDelimiter is how a delimiter setting (--delimiter, the tree's
 // options) says to split nothing: every sort key is one segment, a leaf.
@@ -32,7 +33,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 	for i, k := range sample {
 		// The colons of a time of day (13:17:58) are the time's, not a
 		// hierarchy's: ISO keys are never split at ':'.
-		masked[i] = timeOfDay.ReplaceAllString(k, "T")
+		masked[i] = timeOfDay().ReplaceAllString(k, "T")
 	}
 	for i, d := range Delimiters {
 		n := 0
@@ -59,7 +60,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 // no sample to repeat in, so present is enough.
 func TemplateDelimiter(s string) (string, bool) {
 	for _, d := range Delimiters {
-		if strings.Contains(timeOfDay.ReplaceAllString(s, "T"), d) {
+		if strings.Contains(timeOfDay().ReplaceAllString(s, "T"), d) {
 			return d, true
 		}
 	}
