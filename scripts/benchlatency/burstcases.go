@@ -77,7 +77,7 @@ func burstCases() []burstCase {
 		{"pgdn", times(burstKeys, pgdn), rowOf(burstItems, burstItems)}, // past the end
 		{"ctrl+f", times(burstKeys, ctrlF), rowOf(burstItems, burstItems)},
 		{"end", times(burstKeys, end), rowOf(burstItems, burstItems)},
-		{"G then k", append([]tea.KeyPressMsg{key('G', "G")}, times(burstKeys-1, key('k', "k"))...), rowOf(burstItems-(burstKeys-1), burstItems)},
+		{"G-then-k", append([]tea.KeyPressMsg{key('G', "G")}, times(burstKeys-1, key('k', "k"))...), rowOf(burstItems-(burstKeys-1), burstItems)},
 	}
 }
 
