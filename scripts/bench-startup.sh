@@ -4,8 +4,9 @@
 # status bar's READ-ONLY) and until the screen's data is drawn (ready), for this tree's
 # build beside a baseline built from BASE_REF (default main; or BASE=path
 # to a dynascope binary), on --demo and on dynalite (--endpoint-url).
-# Figures only, each run's and the median; the launch floor line is what
-# starting any program costs here.
+# Figures only, each run's and the median; the launch floor lines are what
+# starting any program, and any Go program, costs here; then --help's wall
+# time beside a Go program printing a line.
 #   bash scripts/bench-startup.sh [RUNS]        (from the repository root)
 set -euo pipefail
 runs=${1:-5}
@@ -53,15 +54,38 @@ case_() {
 	done
 }
 
-case_ "--demo (the tour)" "--demo" "What the demo holds"
-case_ "--demo, esc to the tables (with counts)" "--demo" "5,325" "What the demo holds" '\x1b[27u'
+case_ "--demo (the tour)" "--demo" "Demo tour"
+case_ "--demo, esc to the tables (with counts)" "--demo" "5,325" "Demo tour" '\x1b[27u'
 case_ "--demo --table Locations --pk USA" "--demo --table Locations --pk USA" "AK#"
 case_ "dynalite: tables (described)" "--endpoint-url $endpoint --region us-east-1" "LSI BySquareFeet"
 case_ "dynalite: --table Locations --pk USA" "--endpoint-url $endpoint --region us-east-1 --table Locations --pk USA" "AK#"
-# The floor: launching a program that prints at once.
-firsts=()
-for ((i = 0; i < runs; i++)); do
-	read -r f _ < <(measure /bin/echo "READ-ONLY AK#" "AK#")
-	firsts+=("$f")
+# The floors: launching a program that prints at once, and a Go program
+# that prints a line (what any Go binary's start costs here).
+mkdir -p "$work/hello"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("READ-ONLY AK#") }\n' >"$work/hello/main.go"
+printf 'module hello\n\ngo 1.26\n' >"$work/hello/go.mod"
+(cd "$work/hello" && go build -o "$work/hello-go" .)
+for floor in /bin/echo "$work/hello-go"; do
+	firsts=()
+	for ((i = 0; i < runs; i++)); do
+		read -r f _ < <(measure "$floor" "READ-ONLY AK#" "AK#")
+		firsts+=("$f")
+	done
+	printf '%-46s %-8s %10s %10s   runs: %s\n' "launch floor ($(basename "$floor"))" "-" "$(printf '%s\n' "${firsts[@]}" | median)" "" "$(printf '%s ' "${firsts[@]}")"
 done
-printf '%-46s %-8s %10s %10s   runs: %s\n' "launch floor (/bin/echo)" "-" "$(printf '%s\n' "${firsts[@]}" | median)" "" "$(printf '%s ' "${firsts[@]}")"
+
+# --help's wall time (no terminal): each build and the Go program that
+# prints a line, in turn, 4×RUNS runs each; the median and the fastest.
+python3 - "$((4 * runs))" "$BASE" "$work/dynascope" "$work/hello-go" <<'PY'
+import statistics, subprocess, sys, time
+runs, bins = int(sys.argv[1]), sys.argv[2:]
+names = ["--help baseline", "--help this", "Go hello (a line)"]
+walls = {b: [] for b in bins}
+for _ in range(runs):
+    for b in bins:
+        t = time.perf_counter()
+        subprocess.run([b, "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        walls[b].append((time.perf_counter() - t) * 1000)
+for name, b in zip(names, bins):
+    print(f"{name:46s} {'-':8s} {statistics.median(walls[b]):10.2f} {'':10s}   fastest {min(walls[b]):.2f} of {runs}")
+PY

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,7 +36,7 @@ var namedColors = map[string]string{
 	"purple": "#8700d7", "magenta": "#d700af", "cyan": "#00afaf", "gray": "#808080", "grey": "#808080", "white": "#ffffff",
 }
 
-var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+var hexColor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`) })
 
 // Hex is the environment's colour as #rrggbb (or #rgb as written).
 func (e Environment) Hex() string {
@@ -100,7 +101,7 @@ func (c Config) Environment(conn Connection) (Environment, bool) {
 	return Environment{}, false
 }
 
-var accountID = regexp.MustCompile(`^[0-9]{12}$`)
+var accountID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{12}$`) })
 
 // checkEnvironment says what is wrong with the i-th [[environments]].
 func checkEnvironment(i int, e Environment) error {
@@ -112,9 +113,9 @@ func checkEnvironment(i int, e Environment) error {
 		return fmt.Errorf("%s: label %q: write up to 32 printable characters, such as \"PROD\"", where, e.Label)
 	case e.EndpointURL == "" && e.Profile == "" && e.Region == "" && e.Account == "":
 		return fmt.Errorf("%s (%s): it matches nothing; give endpoint_url, profile, region or account", where, e.Label)
-	case e.Color != "" && namedColors[strings.ToLower(e.Color)] == "" && !hexColor.MatchString(e.Color):
+	case e.Color != "" && namedColors[strings.ToLower(e.Color)] == "" && !hexColor().MatchString(e.Color):
 		return fmt.Errorf("%s (%s): color %q: write red, orange, yellow, green, blue, purple, magenta, cyan, gray or white, or #rrggbb", where, e.Label, e.Color)
-	case e.Account != "" && !accountID.MatchString(e.Account):
+	case e.Account != "" && !accountID().MatchString(e.Account):
 		return fmt.Errorf("%s (%s): account %q: write the 12-digit AWS account ID", where, e.Label, e.Account)
 	}
 	if e.EndpointURL != "" {

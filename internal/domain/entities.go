@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Discriminators are the attributes single-table libraries write an
@@ -141,7 +142,7 @@ func templateName(pk, sk string) string {
 	var labels []string
 	seen := map[string]bool{}
 	for _, t := range []string{pk, sk} {
-		for _, w := range strings.FieldsFunc(placeholderRE.ReplaceAllString(t, " "), func(r rune) bool {
+		for _, w := range strings.FieldsFunc(placeholderRE().ReplaceAllString(t, " "), func(r rune) bool {
 			return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_')
 		}) {
 			if len(w) > 1 && !seen[w] {
@@ -263,7 +264,7 @@ func mergeEnumerations(es []Entity) []Entity {
 		}
 		m := &out[i]
 		m.KeyTemplates = map[string]string{"pk": joinEnum(m.KeyTemplates["pk"], e.KeyTemplates["pk"]), "sk": joinEnum(m.KeyTemplates["sk"], e.KeyTemplates["sk"])}
-		m.Name = templateName(enumRE.ReplaceAllString(m.KeyTemplates["pk"], "{id}"), enumRE.ReplaceAllString(m.KeyTemplates["sk"], "{id}"))
+		m.Name = templateName(enumRE().ReplaceAllString(m.KeyTemplates["pk"], "{id}"), enumRE().ReplaceAllString(m.KeyTemplates["sk"], "{id}"))
 		m.Attributes = mergeAttributes(m.Attributes, m.Count, e.Attributes, e.Count)
 		m.Count += e.Count
 		m.Partial += e.Partial
@@ -273,7 +274,7 @@ func mergeEnumerations(es []Entity) []Entity {
 }
 
 var (
-	enumRE = regexp.MustCompile(`\{[^{}|]+(\|[^{}|]+)+\}`)
+	enumRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}|]+(\|[^{}|]+)+\}`) })
 )
 
 // enumShape is a template with its words, enumerations and ids made
@@ -281,7 +282,7 @@ var (
 func enumShape(t string) string {
 	segs := templateSegments(t)
 	for i, seg := range segs {
-		if seg == "{id}" || enumRE.MatchString(seg) || wordRE.MatchString(seg) {
+		if seg == "{id}" || enumRE().MatchString(seg) || wordRE().MatchString(seg) {
 			segs[i] = "*"
 		}
 	}
@@ -290,9 +291,9 @@ func enumShape(t string) string {
 
 // fixedPartitionRE is a partition key that names a partition, not one of
 // many: letters alone, no separator, no digit, no placeholder.
-var fixedPartitionRE = regexp.MustCompile(`^[A-Za-z_]+$`)
+var fixedPartitionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_]+$`) })
 
-var wordRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
+var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`) })
 
 // maxEnumeration is the most values an enumeration of a key's segment
 // lists; more are an {id}.
@@ -309,7 +310,7 @@ func joinEnum(a, b string) string {
 		if sa[i] == sb[i] {
 			continue
 		}
-		if placeholderRE.MatchString(sa[i]) && sa[i] != "{id}" || placeholderRE.MatchString(sb[i]) && sb[i] != "{id}" {
+		if placeholderRE().MatchString(sa[i]) && sa[i] != "{id}" || placeholderRE().MatchString(sb[i]) && sb[i] != "{id}" {
 			return a // a part of a different form (v{n}_ beside v{n}_Rel): the most common stands
 		}
 		if sa[i] == "{id}" || sb[i] == "{id}" {
@@ -414,7 +415,7 @@ func EstimateCounts(es []Entity, total int64) {
 	exact, rest := 0, 0
 	for i := range es {
 		e := &es[i]
-		e.CountExact = e.Partial == 0 && fixedPartitionRE.MatchString(e.KeyTemplates["pk"])
+		e.CountExact = e.Partial == 0 && fixedPartitionRE().MatchString(e.KeyTemplates["pk"])
 		if e.CountExact {
 			exact += e.Count
 		} else {

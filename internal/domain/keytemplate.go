@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // PartKind is what one part of a key is, as the key grammar reads it.
@@ -146,12 +147,14 @@ func revisionAt(s string) int {
 	return n
 }
 
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // idLike reports a segment that is an id rather than a word: a UUID, or
 // eight or more letters and digits with both in them.
 func idLike(s string) bool {
-	if uuidRE.MatchString(s) {
+	if uuidRE().MatchString(s) {
 		return true
 	}
 	letters, digits := 0, 0
@@ -197,7 +200,7 @@ func KeyTemplate(parts []KeyPart) string {
 	return b.String()
 }
 
-var placeholderRE = regexp.MustCompile(`\{(time(:[^}]*)?|n|id|any|ulid|uuidv7|ksuid)\}`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{(time(:[^}]*)?|n|id|any|ulid|uuidv7|ksuid)\}`) })
 
 // TemplateMatches reports a key the template can stand for: its fixed
 // text where it is, and something in each placeholder ({n} digits).
@@ -205,7 +208,7 @@ func TemplateMatches(template, key string) bool {
 	var expr strings.Builder
 	expr.WriteString(`(?s)^`)
 	last := 0
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(template, -1) {
+	for _, m := range placeholderRE().FindAllStringSubmatchIndex(template, -1) {
 		expr.WriteString(regexp.QuoteMeta(template[last:m[0]]))
 		if template[m[2]:m[3]] == "n" {
 			expr.WriteString(`[0-9]+`)

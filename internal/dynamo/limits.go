@@ -3,6 +3,7 @@ package dynamo
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -18,7 +19,7 @@ const (
 	MaxSKValueBytes    = 1024 // a sort key value
 )
 
-var valueRef = regexp.MustCompile(`:[A-Za-z0-9_]+`)
+var valueRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`:[A-Za-z0-9_]+`) })
 
 // CheckQuery refuses a Query that breaks a size limit.
 func CheckQuery(in *dynamodb.QueryInput) error {
@@ -34,7 +35,7 @@ func CheckQuery(in *dynamodb.QueryInput) error {
 	}
 	// The expression builder writes the partition key's condition first:
 	// its value is the first one named, every later one a sort key's.
-	for i, ref := range valueRef.FindAllString(aws.ToString(in.KeyConditionExpression), -1) {
+	for i, ref := range valueRef().FindAllString(aws.ToString(in.KeyConditionExpression), -1) {
 		limit, which := MaxSKValueBytes, "sort key"
 		if i == 0 {
 			limit, which = MaxPKValueBytes, "partition key"

@@ -37,7 +37,7 @@ type Masked struct {
 
 var _ Client = (*Masked)(nil)
 
-var standIn = regexp.MustCompile(`‹m[0-9]+›`)
+var standIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`‹m[0-9]+›`) })
 
 // NewMasked wraps c with the masks that for gives each table.
 func NewMasked(c Client, for_ func(table string) *domain.Mask, delim func(table string) string) *Masked {
@@ -123,7 +123,7 @@ func (m *Masked) Text(s string) string {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return standIn.ReplaceAllStringFunc(s, func(tok string) string {
+	return standIn().ReplaceAllStringFunc(s, func(tok string) string {
 		if t, ok := textOf(m.real[tok]); ok {
 			return t
 		}
@@ -168,7 +168,7 @@ func (m *Masked) value(v types.AttributeValue) types.AttributeValue {
 		m.mu.Lock()
 		whole, ok := m.real[x.Value]
 		m.mu.Unlock()
-		if ok && whole != nil && standIn.FindString(x.Value) == x.Value {
+		if ok && whole != nil && standIn().FindString(x.Value) == x.Value {
 			return whole
 		}
 		return &types.AttributeValueMemberS{Value: m.Text(x.Value)}

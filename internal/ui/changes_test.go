@@ -344,7 +344,7 @@ func TestChangesFollowRequestLineAt80(t *testing.T) {
 			t.Fatalf("the followed request line fits one line at 80 columns: the test tests nothing:\n%s", s)
 		}
 		f := strings.Fields(l)
-		if last := f[len(f)-1]; figure.MatchString(last) || label.MatchString(last) {
+		if last := f[len(f)-1]; figure().MatchString(last) || label().MatchString(last) {
 			t.Fatalf("the request line's first line ends with %q, its word on the next:\n%s", last, s)
 		}
 		if g, _ := followingFigures(lines[i+1], "followed"); g < 0 {

@@ -370,7 +370,7 @@ func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
 		}
 		for _, l := range got[:len(got)-1] {
 			f := strings.Fields(l)
-			if last := f[len(f)-1]; figure.MatchString(last) || label.MatchString(last) {
+			if last := f[len(f)-1]; figure().MatchString(last) || label().MatchString(last) {
 				t.Errorf("a line ends with %q, its word on the next: %q", last, got)
 			}
 		}

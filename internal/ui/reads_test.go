@@ -239,23 +239,38 @@ func TestFirstScreenIsOneQuery(t *testing.T) {
 // back) land on the row they lead to: the rows they pass are read as they
 // come, in reads sized to where the keys lead rather than one per doubling.
 // Before, every key past the first screen's last row was lost: the cursor
-// stopped at row 33 of the 33 read.
+// stopped at row 33 of the 33 read. G then 199 k (every k in before G's
+// read from the end answers) lands 200 rows from the end, read backwards
+// in one more Query: before, the k's stopped at the unread gap and were
+// lost, on the screen-first build and on one that read whole pages alike.
 func TestBurstLandsWhereItLeads(t *testing.T) {
 	for _, c := range []struct {
+		first string // typed first, in the same burst
 		key   string
 		n     int
 		want  string
 		reads int
-	}{{"j", 200, "row 201 of", 2}, {"pgdown", 30, "row 511 of", 2}} {
-		t.Run(c.key, func(t *testing.T) {
-			l := &sentLimits{recorder: record(demoData(t))}
-			h := newHarness(t, 80, 24, Config{Client: l, Table: "Locations", PK: "USA"})
+	}{{"", "j", 200, "row 201 of", 2}, {"", "pgdown", 30, "row 511 of", 2}, {"G", "k", 199, "· 200 from the end", 2}} {
+		t.Run(c.first+c.key, func(t *testing.T) {
+			cfg := Config{Table: "Locations", PK: "USA"}
+			var db dynamo.Client = demoData(t)
+			if c.first == "G" {
+				cfg = Config{Table: "T", PK: "p"}
+				db = keysDB(t, manyKeys(3000)...)
+			}
+			l := &sentLimits{recorder: record(db)}
+			cfg.Client = l
+			h := newHarness(t, 80, 24, cfg)
 			h.keys("2")
 			h.contains(t, "items loaded", "row 1 of")
 			l.mu.Lock()
 			before := len(l.sent)
 			l.mu.Unlock()
 			var cmds []tea.Cmd
+			if c.first != "" {
+				_, cmd := h.m.Update(keyPress(c.first))
+				cmds = append(cmds, cmd)
+			}
 			for range c.n { // all typed before any read answers
 				_, cmd := h.m.Update(keyPress(c.key))
 				cmds = append(cmds, cmd)

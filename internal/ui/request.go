@@ -3,6 +3,7 @@ package ui
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -12,7 +13,7 @@ import (
 
 // reqCount is the request count of a request line's cost ("· 1 req · 0.5
 // RCU"), the part that can go when the line is one word too long.
-var reqCount = regexp.MustCompile(` · [0-9][0-9,]* reqs?\b`)
+var reqCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` · [0-9][0-9,]* reqs?\b`) })
 
 // requestLines is the request behind the view, never cut at a value: on
 // one line when it fits, wrapped onto a second when not, and only when two
@@ -29,7 +30,7 @@ func requestLines(text string, width int) []string {
 	if len(lines) == 2 && len(units(lines[1])) == 1 {
 		// One word over: the count of requests (the status bar keeps the
 		// session's) gives way rather than a line for that word.
-		if short := reqCount.ReplaceAllString(text, ""); ansi.StringWidth(short) <= avail {
+		if short := reqCount().ReplaceAllString(text, ""); ansi.StringWidth(short) <= avail {
 			return []string{short}
 		}
 	}
@@ -90,10 +91,10 @@ func wrapAtSpaces(text string, width int) []string {
 }
 
 // figure is a number as a request line writes it: "13", "1,024", "0.5".
-var figure = regexp.MustCompile(`^[0-9][0-9,.]*$`)
+var figure = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9][0-9,.]*$`) })
 
 // label is a word that names the figure after it: "following:".
-var label = regexp.MustCompile(`^\pL+:$`)
+var label = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\pL+:$`) })
 
 // units are text's words as a wrap may break between them: a number
 // joined to the word it counts ("13 GetRecords", "0.5 RCU"), and a label
@@ -104,11 +105,11 @@ func units(text string) []string {
 	var out []string
 	for i := 0; i < len(words); i++ {
 		u := words[i]
-		if label.MatchString(u) && i+2 < len(words) && figure.MatchString(words[i+1]) && words[i+2] != "" {
+		if label().MatchString(u) && i+2 < len(words) && figure().MatchString(words[i+1]) && words[i+2] != "" {
 			u += " " + words[i+1]
 			i++
 		}
-		if figure.MatchString(words[i]) && i+1 < len(words) && words[i+1] != "" {
+		if figure().MatchString(words[i]) && i+1 < len(words) && words[i+1] != "" {
 			u += " " + words[i+1]
 			i++
 		}

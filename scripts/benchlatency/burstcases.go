@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -46,38 +48,91 @@ func seedBurst(ctx context.Context, c *dynamodb.Client, payload int) error {
 	return writeAll(ctx, c, "Burst", items)
 }
 
-// runBursts measures j and pgdn bursts, the explorer as it is beside the
-// floor.
-func runBursts(c dynamo.Client, t *table) {
-	for _, k := range []struct {
-		name string
-		key  tea.KeyPressMsg
-		rows int // the row the burst leads to, from row 1
-	}{
-		{"j", tea.KeyPressMsg{Code: 'j', Text: "j"}, burstKeys + 1},
-		{"pgdn", tea.KeyPressMsg{Code: tea.KeyPgDown}, burstItems}, // past the end
-	} {
+// burstCase is one burst: keys sent at once once the first screen shows,
+// and the row they lead to.
+type burstCase struct {
+	name string
+	keys []tea.KeyPressMsg
+	// want: what the status bar says once the cursor is on the row the
+	// burst leads to, read whole or with the middle unread after G.
+	want []string
+}
+
+// burstCases are the bursts of issue 37.6. ctrl+d is no key of the
+// explorer's (half a page moves nothing): ctrl+f is its page down.
+func burstCases() []burstCase {
+	key := func(code rune, text string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code, Text: text} }
+	times := func(n int, k tea.KeyPressMsg) []tea.KeyPressMsg {
+		ks := make([]tea.KeyPressMsg, n)
+		for i := range ks {
+			ks[i] = k
+		}
+		return ks
+	}
+	pgdn := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	ctrlF := tea.KeyPressMsg{Code: 'f', Mod: tea.ModCtrl}
+	end := tea.KeyPressMsg{Code: tea.KeyEnd}
+	return []burstCase{
+		{"j", times(burstKeys, key('j', "j")), rowOf(burstKeys+1, 0)},
+		{"pgdn", times(burstKeys, pgdn), rowOf(burstItems, burstItems)}, // past the end
+		{"ctrl+f", times(burstKeys, ctrlF), rowOf(burstItems, burstItems)},
+		{"end", times(burstKeys, end), rowOf(burstItems, burstItems)},
+		{"G-then-k", append([]tea.KeyPressMsg{key('G', "G")}, times(burstKeys-1, key('k', "k"))...), rowOf(burstItems-(burstKeys-1), burstItems)},
+	}
+}
+
+// rowOf is what the status bar says on row of n (n 0: more can be read),
+// both ways.
+func rowOf(row, n int) []string {
+	if n == 0 {
+		return []string{fmt.Sprintf("row %s of ", common.Thousands(row))}
+	}
+	return []string{fmt.Sprintf("row %s of %s", common.Thousands(row), common.Thousands(n)),
+		fmt.Sprintf(" %s from the end", common.Thousands(n-row+1))}
+}
+
+// runBursts measures each burst (those named in which, or all) runs
+// times, the explorer as it is beside the floor, one run of each in turn
+// (the machine is shared: its load changes under both alike), and
+// prints the median run with the fastest and the median of the walls.
+func runBursts(c dynamo.Client, t *table, runs int, which string) {
+	ways := []string{"whole page first (floor)", "screen first"}
+	for _, k := range burstCases() {
+		if which != "" && !slices.Contains(strings.Split(which, ","), k.name) {
+			continue
+		}
+		figs := make([][]figure, len(ways))
+		for range max(runs, 1) {
+			for w, way := range ways {
+				f := measure(c, fmt.Sprintf("burst: %d × %s", burstKeys, k.name), way, func(m dynamo.Client) string {
+					if w == 0 {
+						m = noLimit{m}
+					}
+					return burst(m, k)
+				})
+				f.wall = burstWall // from opening to the burst's row drawn
+				figs[w] = append(figs[w], f)
+			}
+		}
 		var floor time.Duration
-		for _, way := range []string{"whole page first (floor)", "screen first"} {
-			f := measure(c, fmt.Sprintf("burst: %d × %s", burstKeys, k.name), way, func(m dynamo.Client) string {
-				if strings.HasPrefix(way, "whole") {
-					m = noLimit{m}
-				}
-				return burst(m, k.key, k.rows)
-			})
-			// The figure's wall is the burst's alone, not the first screen's.
-			f.wall = burstWall
-			if floor == 0 {
+		for w := range ways {
+			fs := figs[w]
+			sort.Slice(fs, func(i, j int) bool { return fs[i].wall < fs[j].wall })
+			f := fs[len(fs)/2]
+			if len(fs) > 1 {
+				f.note += fmt.Sprintf(" · %d runs: min %s, median %s", len(fs), fs[0].wall.Round(100*time.Microsecond), f.wall.Round(100*time.Microsecond))
+			}
+			if w == 0 {
 				floor = f.wall
 			} else {
-				f.note += fmt.Sprintf(" · %.2f× the floor", float64(f.wall)/float64(floor))
+				f.note += fmt.Sprintf(" · %.2f× the floor's median", float64(f.wall)/float64(floor))
 			}
 			t.add(f)
 		}
 	}
 }
 
-// burstWall is the last burst's time, from its first key to its row drawn.
+// burstWall is the last burst's time, from opening to its row drawn.
 var burstWall time.Duration
 
 // noLimit is a client whose Queries read whole 1 MB pages.
@@ -90,10 +145,9 @@ func (n noLimit) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*
 }
 
 // burst opens the partition's items at 120×35, waits for the first
-// screen, then sends n keys at once; it returns when the cursor is on row
-// (0: wherever the keys lead, once nothing is in flight) and the screen
-// shows it.
-func burst(c dynamo.Client, k tea.KeyPressMsg, row int) string {
+// screen, then sends k's keys at once; it returns when the cursor is on
+// k's row and the screen shows it.
+func burst(c dynamo.Client, k burstCase) string {
 	metered := dynamo.NewMetered(c)
 	m := ui.New(ui.Config{Client: metered, Session: metered.Session, Connection: "BENCH", Table: "Burst", PK: burstPK})
 	d := newAsyncDriver(m)
@@ -106,14 +160,17 @@ func burst(c dynamo.Client, k tea.KeyPressMsg, row int) string {
 	}
 	first := time.Since(t0)
 	before, _ := metered.Session.Totals()
-	for range burstKeys {
-		d.post(k)
+	for _, key := range k.keys {
+		d.post(key)
 	}
-	want := fmt.Sprintf("row %s of %s", common.Thousands(row), common.Thousands(row))
-	if row < burstItems {
-		want = fmt.Sprintf("row %s of", common.Thousands(row))
-	}
-	ok := d.wait(func(s string) bool { return strings.Contains(s, want) }, 20*time.Second)
+	ok := d.wait(func(s string) bool {
+		for _, w := range k.want {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second)
 	burstWall = time.Since(t0)
 	after, _ := metered.Session.Totals()
 	said := fmt.Sprintf("first screen in %s, then %d Queries", first.Round(100*time.Microsecond), after.Requests-before.Requests)
@@ -216,7 +273,7 @@ func (d *asyncDriver) position() string {
 	if i < 0 {
 		return "no row"
 	}
-	end := strings.IndexAny(s[i:], "·│\n")
+	end := strings.IndexAny(s[i:], "│\n")
 	if end < 0 {
 		end = len(s) - i
 	}

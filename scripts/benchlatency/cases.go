@@ -143,7 +143,7 @@ func run(ctx context.Context, c dynamo.Client, gItems int) {
 
 	runPartitions(ctx, c, t)
 	runEnd(ctx, c, t, gItems)
-	runBursts(c, t)
+	runBursts(c, t, 1, "")
 }
 
 // plainPartitions reads 1,000-key Scan pages until a screen of partitions

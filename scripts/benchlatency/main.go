@@ -37,6 +37,8 @@ func main() {
 	delays := flag.String("delays", "0,20ms,50ms", "added latency per request, comma-separated")
 	gItems := flag.Int("g-items", 0, "items in a partition of its own for G's figure (1000000 for the issue's; 0: none)")
 	only := flag.String("cases", "all", "all; levels: only the levels, counts, first screen and budgets of issue 28; partitions: only the partitions' first screens; bursts: only the 200-key bursts")
+	which := flag.String("bursts", "", "the bursts to run (CASES=bursts), comma-separated: j, pgdn, ctrl+f, end, G-then-k (default: all)")
+	runs := flag.Int("runs", 5, "runs of each burst (CASES=bursts): the median is printed, with the fastest")
 	flag.Parse()
 
 	srv, err := dynalitetest.Launch()
@@ -84,7 +86,7 @@ func main() {
 		switch *only {
 		case "bursts":
 			t := newTable()
-			runBursts(client(target), t)
+			runBursts(client(target), t, *runs, *which)
 			t.flush()
 			stop()
 			continue

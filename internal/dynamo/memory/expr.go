@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -25,13 +26,13 @@ import (
 //go:embed reserved_words.txt
 var reservedWords string
 
-var reserved = func() map[string]bool {
+var reserved = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(reservedWords) {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 type pathElem struct {
 	name  string
@@ -391,7 +392,7 @@ func (p *parser) name() (string, error) {
 		return n, nil
 	case t == "" || !isWordByte(t[0]) || t[0] >= '0' && t[0] <= '9':
 		return "", fmt.Errorf("Invalid syntax: expected an attribute name, found %q", t)
-	case reserved[strings.ToUpper(t)]:
+	case reserved()[strings.ToUpper(t)]:
 		p.fail("reserved", "Attribute name is a reserved keyword; reserved keyword: "+t)
 	}
 	return t, nil

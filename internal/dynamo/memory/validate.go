@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -20,8 +21,8 @@ import (
 const maxExpressionBytes = 4096
 
 var (
-	namePlaceholder  = regexp.MustCompile(`^#[0-9a-zA-Z_]+$`)
-	valuePlaceholder = regexp.MustCompile(`^:[0-9a-zA-Z_]+$`)
+	namePlaceholder  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[0-9a-zA-Z_]+$`) })
+	valuePlaceholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:[0-9a-zA-Z_]+$`) })
 )
 
 // expressions is what a Query or Scan sends in expression form.
@@ -36,10 +37,12 @@ type expressions struct {
 
 // startKeyBare are the value errors DynamoDB reports in a start key
 // without saying it is the start key.
-var startKeyBare = regexp.MustCompile(`contains duplicates|number set|numeric value|significant digits|number with magnitude`)
+var startKeyBare = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`contains duplicates|number set|numeric value|significant digits|number with magnitude`)
+})
 
 // bigNumber is the syntax of a number DynamoDB accepts.
-var bigNumber = regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`)
+var bigNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`) })
 
 // checkValue is DynamoDB's check of an attribute value sent in a request
 // (an expression value, a key): numbers that parse and fit (38 significant
@@ -104,7 +107,7 @@ func checkNumber(s string) string {
 		return "The parameter cannot be converted to a numeric value"
 	}
 	d, ok := parseDecimal(s)
-	if !ok || !bigNumber.MatchString(s) {
+	if !ok || !bigNumber().MatchString(s) {
 		return "The parameter cannot be converted to a numeric value: " + s
 	}
 	if d.digits == "" {
@@ -177,7 +180,7 @@ func (e expressions) checkUsed() error {
 func (e expressions) checkStart() error {
 	for _, k := range sortedKeys(e.start) {
 		if msg := checkValue(e.start[k]); msg != "" {
-			if !startKeyBare.MatchString(msg) {
+			if !startKeyBare().MatchString(msg) {
 				msg = "The provided starting key is invalid: " + msg
 			}
 			return validation(msg)
@@ -201,7 +204,7 @@ func (e expressions) checkNames() error {
 		return validation("ExpressionAttributeNames must not be empty")
 	}
 	for _, k := range sortedKeys(e.names) {
-		if !namePlaceholder.MatchString(k) {
+		if !namePlaceholder().MatchString(k) {
 			return validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
 		}
 	}
@@ -216,7 +219,7 @@ func (e expressions) checkValues() error {
 		return validation("ExpressionAttributeValues must not be empty")
 	}
 	for _, k := range sortedKeys(e.values) {
-		if !valuePlaceholder.MatchString(k) {
+		if !valuePlaceholder().MatchString(k) {
 			return validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
 		}
 	}

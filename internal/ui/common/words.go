@@ -3,6 +3,7 @@ package common
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -30,7 +31,7 @@ var flagWords = map[string]string{
 	"--prefix":          "the prefix",
 }
 
-var flagPattern = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+var flagPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
 
 // ExplorerWords rewrites the command-line flags a message names into what
 // they stand for ("check --endpoint-url and --region" → "check the
@@ -39,7 +40,7 @@ func ExplorerWords(s string) string {
 	if !strings.Contains(s, "--") {
 		return s
 	}
-	return flagPattern.ReplaceAllStringFunc(s, func(f string) string {
+	return flagPattern().ReplaceAllStringFunc(s, func(f string) string {
 		if w, ok := flagWords[f]; ok {
 			return w
 		}

@@ -2,13 +2,16 @@ package components
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
 // keyTime is a date or a date and time written in a key: 2026-10-31,
 // 2026-10-31T13:00:58.123456Z, 2021-08-01T07:25:00, 2026-10-31 13:00+02:00.
-var keyTime = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?`)
+var keyTime = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?`)
+})
 
 // cutAroundTime cuts a key too wide for w cells elsewhere than in its date:
 // a cut in the middle of DEVICE#…#2026-10-31T13:00:58Z#temperature#…
@@ -19,7 +22,7 @@ func cutAroundTime(s string, w int) (string, bool) {
 	if ansi.Strip(s) != s {
 		return "", false
 	}
-	loc := keyTime.FindStringIndex(s)
+	loc := keyTime().FindStringIndex(s)
 	if loc == nil {
 		return "", false
 	}

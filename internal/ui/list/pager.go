@@ -230,6 +230,8 @@ func (p *Pager) Fill(cursor, visible int, user bool) tea.Cmd {
 		// Near the gap, read into it from the side the cursor is on:
 		// backwards when it came up from the end.
 		switch {
+		case p.Tail.Owed > 0: // rows owed above the end's: read on backwards
+			return p.nextTail()
 		case cursor == gap && p.Tail.fromAbove:
 			return p.Next()
 		case cursor >= gap && cursor-visible <= gap: // G read two screens

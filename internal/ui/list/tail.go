@@ -29,6 +29,10 @@ type tailRead struct {
 	// bounded: the read in flight into the gap stops at the other end's
 	// first key read, so an answer with no more closes the gap.
 	bounded bool
+	// Owed: rows moves typed above the rows read from the end asked for
+	// (k typed while G's read is in flight): the next backward read
+	// brings them and the screen above them in one.
+	Owed int
 }
 
 // gapBound is q (a read into the gap) bounded by far, the key where the
@@ -168,6 +172,9 @@ func (p *Pager) JumpEnd() tea.Cmd {
 func (p *Pager) nextTail() tea.Cmd {
 	if p.Req.InFlight() || !p.GapOpen() {
 		return nil
+	}
+	if need := p.Tail.Owed + p.rows; p.Tail.Owed > 0 && p.Tail.limit > 0 && need > int(p.Tail.limit) {
+		p.Tail.limit = dynamo.RowsLimit(need) // keys typed ahead: their rows in one read
 	}
 	q := p.Query
 	q.Reverse = !q.Reverse

@@ -307,7 +307,8 @@ func (p *Items) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // full (the keys typed past the rows read count); user says a key asked
 // for it (a new filter budget).
 func (p *Items) prefetch(user bool) tea.Cmd {
-	return p.pg.Fill(p.grid.Cursor()+p.owed.Rows(), p.grid.Visible(), user)
+	p.pg.Tail.Owed = max(-p.owed.Rows(), 0) // k typed past the rows read from the end
+	return p.pg.Fill(p.grid.Cursor()+max(p.owed.Rows(), 0), p.grid.Visible(), user)
 }
 
 // refresh recomputes the columns: the keys, then the table's chosen

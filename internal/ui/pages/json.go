@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
-var jsonLine = regexp.MustCompile(`^(\s*)("(?:[^"\\]|\\.)*")(:\s*)(.*)$`)
+var jsonLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)("(?:[^"\\]|\\.)*")(:\s*)(.*)$`) })
 
 // renderJSON renders an item as indented JSON, attribute names sorted,
 // plain or in DynamoDB's own form, with each top-level attribute's type
@@ -89,7 +90,7 @@ func binaryTagged(v any) any {
 }
 
 func colorLine(st *common.Styles, l string) string {
-	if m := jsonLine.FindStringSubmatch(l); m != nil {
+	if m := jsonLine().FindStringSubmatch(l); m != nil {
 		return m[1] + st.JSONKey.Render(m[2]) + st.JSONPunct.Render(m[3]) + colorValue(st, m[4])
 	}
 	indent := len(l) - len(strings.TrimLeft(l, " "))
