@@ -351,16 +351,10 @@ func (d *Diff) Request() string {
 
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, {k.Refresh, k.Back, k.Help, k.Quit}}
 }
-
-// List is the keys that differ, for / and the position on the help line.
-func (d *Diff) List() common.List { return d.list.List() }
-
-// Unloaded says what the comparison has not read yet.
-func (d *Diff) Unloaded() string { return d.list.Unloaded() }

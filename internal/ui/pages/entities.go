@@ -343,17 +343,19 @@ func (e *Entities) ShortHelp() []key.Binding {
 	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
 		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
 	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
-		return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Back, k.Help, k.Quit}
+	case e.list.Len() == 0:
+		return []key.Binding{k.Back, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Back, k.Help, k.Quit}
 }
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
 	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.
