@@ -22,6 +22,10 @@ import (
 type Failure struct {
 	Err       error
 	Cancelled bool
+	// again is what r does after a cancel where it reads from the start
+	// ("r compares again"); "" says "r reads on". Set on a copy for
+	// drawing, from a list's Words.Again.
+	again string
 }
 
 // Fail records err as the view's failure; a cancellation, whether esc or a
@@ -148,6 +152,9 @@ func (f Failure) parts(loaded int, unit string) []string {
 		parts = append(parts, common.Plural(loaded, one, unit)+" loaded before")
 	} else {
 		parts = append(parts, "nothing loaded")
+	}
+	if f.Cancelled && f.again != "" {
+		return append(parts, f.again)
 	}
 	if f.Cancelled {
 		return append(parts, "r reads on")

@@ -94,7 +94,8 @@ func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side co
 	d := &Diff{c: c, id: c.NextID(), info: info, q: q, side: side, table: table, label: side.Label}
 	d.list = list.NewPaged(c, list.Words{One: "key", Many: "keys", Count: d.count,
 		Reading: "the keys both sides hold are", More: "the keys both sides have not been read to yet",
-		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides."},
+		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides.",
+		Again: "r compares again"}, // from the start: a comparison does not go on from where esc stopped it
 		[]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}}, d.cell)
 	return d
 }

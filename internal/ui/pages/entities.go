@@ -51,7 +51,8 @@ func NewEntities(c *common.Common, info dynamo.TableInfo, index string) *Entitie
 	e.req = dynamo.EntitiesRequest{Table: info.Name, Index: index, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget,
 		SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: c.Tables[info.Name].Delimiter}
 	e.list = list.NewPaged(c, list.Words{One: "entity type", Many: "entity types", Count: e.count,
-		Reading: "the items are", Waiting: "Reading the items to name their types…", Empty: "No items read: no entity types."},
+		Reading: "the items are", Waiting: "Reading the items to name their types…", Empty: "No items read: no entity types.",
+		Again: "r reads again"}, // the types are read whole or sampled from the start, never on from esc
 		[]components.Column{{Title: "Type", Keep: true}, {Title: "Count", Width: 8}, {Title: "Keys"}, {Title: "By", Width: 10}}, e.cell)
 	return e
 }
