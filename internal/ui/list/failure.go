@@ -24,7 +24,7 @@ type Failure struct {
 	Cancelled bool
 	// again is what r does after a cancel where it reads from the start
 	// ("r compares again"); "" says "r reads on". Set on a copy for
-	// drawing, from a list's Words.Again.
+	// drawing (Again), from a list's Words.Again.
 	again string
 }
 
@@ -32,6 +32,14 @@ type Failure struct {
 // context's, reads as cancelled. nil clears it.
 func (f *Failure) Fail(err error) {
 	*f = Failure{Err: err, Cancelled: err != nil && (errors.Is(err, context.Canceled) || dynamo.KindOf(err) == dynamo.KindCancelled)}
+}
+
+// Again is f as a view says it where r reads from the start after a
+// cancel, not on from where esc stopped the read: words ("r reads
+// again") in place of "r reads on".
+func (f Failure) Again(words string) Failure {
+	f.again = words
+	return f
 }
 
 // Cancel records that the user stopped the read.

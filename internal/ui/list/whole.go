@@ -64,7 +64,5 @@ func (l *Paged[T]) loaded() int {
 // failure is the list's Failure as its title and rows say it: after a
 // cancel, what r does (Words.Again).
 func (l *Paged[T]) failure() Failure {
-	f := l.Fail
-	f.again = l.words.Again
-	return f
+	return l.Fail.Again(l.words.Again)
 }
