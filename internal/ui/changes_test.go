@@ -443,7 +443,7 @@ func TestItemChangesFirstPaint(t *testing.T) {
 	if !held {
 		t.Fatal("opening the item read no changes")
 	}
-	h.contains(t, `"Email"`, "changes of this item · reading the stream…")
+	h.contains(t, `"Email"`, "changes of this item · reading…", "Reading the table's stream (24 hours of writes)…")
 	if strings.Contains(h.screen(), "No changes") {
 		t.Fatalf("an unanswered read shown as none:\n%s", h.screen())
 	}
@@ -469,15 +469,22 @@ func TestItemChangesHonest(t *testing.T) {
 		db := demoData(t)
 		h := newHarness(t, 120, 35, Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: failingStreams{db}, Now: func() time.Time { return demo.DemoEnd }})
 		h.keys("2", "enter")
-		h.contains(t, "changes of this item · read failed", "connection reset by peer")
+		h.contains(t, "changes of this item · read failed · nothing loaded · r retries", "connection reset by peer")
 		if strings.Contains(h.screen(), "No changes") {
 			t.Fatalf("a failed read shown as none:\n%s", h.screen())
+		}
+		// r reads again: until it answers nothing is counted (it said
+		// "none in 24 h · reading again…" of a read that had failed).
+		h.press("r", func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) != "pages.changesReadMsg" })
+		h.contains(t, "changes of this item · reading…", "Reading the table's stream")
+		if s := h.screen(); strings.Contains(s, "in 24 h") || strings.Contains(s, "No changes") {
+			t.Fatalf("a read again after a failure counted before its answer:\n%s", s)
 		}
 	})
 	t.Run("none in the window", func(t *testing.T) {
 		h := changesHarness(t, 120, 35, "c#002") // loaded in bulk: never written in the stream's day
 		h.keys("2", "enter")
-		h.contains(t, "changes of this item · none in 24 h", "No changes since "+demo.DemoEnd.Add(-24*time.Hour).UTC().Format("2006-01-02 15:04")+" UTC")
+		h.contains(t, "changes of this item · 0 changes in 24 h", "No changes since "+demo.DemoEnd.Add(-24*time.Hour).UTC().Format("2006-01-02 15:04")+" UTC")
 	})
 	t.Run("no stream", func(t *testing.T) {
 		h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA", Streams: demoData(t)})
@@ -545,7 +552,7 @@ func TestItemChangesStopOnLeave(t *testing.T) {
 	// The item's first reads (its changes, the table's TTL) start in one
 	// batch: the messages are pumped until the stream is asked.
 	d.until(t, 10*time.Second, func(s string) bool {
-		return strings.Contains(s, "changes of this item · reading the stream…") && len(sc.asked) > 0
+		return strings.Contains(s, "changes of this item · reading…") && len(sc.asked) > 0
 	})
 	select {
 	case <-sc.asked:
@@ -560,8 +567,8 @@ func TestItemChangesStopOnLeave(t *testing.T) {
 		t.Fatal("leaving the item left its changes being read")
 	}
 	h.keys("<") // back to the item: the read it left is said cancelled
-	if s := h.screen(); !strings.Contains(s, "changes of this item · read cancelled") {
-		t.Fatalf("a read stopped by leaving is not said to be cancelled:\n%s", s)
+	if s := h.screen(); !strings.Contains(s, "changes of this item · read cancelled · nothing loaded · r reads again") {
+		t.Fatalf("a read stopped by leaving is not said to be cancelled, and what r does (reads again, from the start):\n%s", s)
 	}
 }
 

@@ -322,6 +322,46 @@ func TestCompareFailedSaysSo(t *testing.T) {
 	}
 }
 
+// TestCompareCancelled: esc stops a comparison in flight, said where its
+// keys would be, and what r does is what it says: it compares again from
+// the start (a comparison does not go on from where it stopped), with
+// the embedded backend and dynalite on either side.
+func TestCompareCancelled(t *testing.T) {
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	for _, db := range []dynamo.Writer{mem, dl} {
+		for _, tc := range []struct {
+			table string
+			right bool
+		}{{"Orders", false}, {"OrdersRight", true}} {
+			if err := demo.CreateKeyTable(ctx, db, tc.table, "S", compareItems(tc.right)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, db := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		t.Run(name, func(t *testing.T) { // another table of the same connection
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock})
+			h.keys("=")
+			_, cmd := h.m.Update(keyPress("enter")) // the comparison's page, held
+			if cmd == nil {
+				t.Fatal("enter opened nothing")
+			}
+			h.m.Update(cmd()) // opened: its read is held, in flight
+			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · reading…")
+			h.keys("esc")
+			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · read cancelled · nothing loaded · r compa",
+				"│ read cancelled", "│ nothing loaded · r compares again")
+			if strings.Contains(h.screen(), "reads on") {
+				t.Fatalf("a cancelled comparison says r reads on; r compares from the start:\n%s", h.screen())
+			}
+			h.keys("r")
+			h.contains(t, "vs table OrdersRight · 1 differ · 1 only-left · 1 only-right · 1 same", "row 1 of 3")
+		})
+	}
+}
+
 // TestCompareStoppedAtTheBudget: a comparison the count budget stops is
 // never said to be all: no "No differences" where only the keys both
 // sides read were compared, and the position of the keys listed is

@@ -170,7 +170,8 @@ func TestEntitiesFailed(t *testing.T) {
 	f.mu.Unlock()
 	h.keys("r")
 	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r refresh")
-	// esc stops a read in flight where the types would be; r reads them.
+	// esc stops a read in flight where the types would be; r reads them
+	// again, from the start (never "r reads on": nothing goes on from esc).
 	f.mu.Lock()
 	f.after = 1 << 30
 	f.mu.Unlock()
@@ -182,7 +183,7 @@ func TestEntitiesFailed(t *testing.T) {
 		t.Fatal("the retry read nothing")
 	}
 	h.keys("esc")
-	h.contains(t, "Shop · read cancelled · 5 entity types loaded before · r reads on")
+	h.contains(t, "Shop · read cancelled · 5 entity types loaded before · r reads again")
 	h.keys("r")
 	h.contains(t, "Shop · 5 entity types · exact")
 }

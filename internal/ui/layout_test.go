@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -14,6 +15,7 @@ import (
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
@@ -57,6 +59,67 @@ func TestSearchEveryList(t *testing.T) {
 	h.contains(t, "/equipq", "no match")
 	h.clearInput(1)
 	h.contains(t, "1 of 1 match", "row 6 of ")
+}
+
+// TestEveryListSearchedWithItsPosition: every list (UX.md: "Every list
+// shows row N of M") shows its position on the help line, and / opens the
+// search of its rows there, the keys typed going to the search (on the
+// partitions, / is their own go-to a key); esc leaves it.
+func TestEveryListSearchedWithItsPosition(t *testing.T) {
+	shop := Config{Table: demo.ShopTable, Now: demoClock}
+	stream := Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: func() time.Time { return demo.DemoEnd }}
+	sides := memory.New() // two tables of one key that differ
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), sides, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orders := Config{Client: sides, Table: "Orders", PK: "p", Now: demoClock}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		keys []string
+	}{
+		{"tables", Config{}, nil},
+		{"partitions", Config{Table: "Locations"}, nil},
+		{"partitions' index picker", Config{Table: "Locations"}, []string{"i"}},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil},
+		{"delimiter picker", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, []string{"D"}},
+		{"index picker", Config{Table: "Locations", PK: "USA"}, []string{"i"}},
+		{"items", Config{Table: "DeviceLogs", PK: "123"}, []string{"2"}},
+		{"column picker", Config{Table: "DeviceLogs", PK: "9000"}, []string{"C"}},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}},
+		{"timeline", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3", "enter"}},
+		{"time range", Config{Table: "DeviceLogs", PK: "123"}, []string{"4", "esc"}}, // esc: the range bar, open on 4
+		{"changes", stream, []string{"5"}},
+		{"entities", shop, []string{"E"}},
+		{"search", shop, []string{"E", "enter"}},
+		{"compare picker", orders, []string{"="}},
+		{"compare", orders, []string{"=", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg)
+			h.keys(c.keys...)
+			if pos := h.m.position(); !strings.HasPrefix(pos, "row ") {
+				t.Fatalf("the position is %q:\n%s", pos, h.screen())
+			}
+			before := h.screen()
+			h.keys("/")
+			switch {
+			case h.quits("q"): // q quits outside a search
+				t.Fatalf("q typed after / quits:\n%s", h.screen())
+			case c.name == "partitions": // its own go-to a key
+				if h.screen() == before {
+					t.Fatalf("/ did nothing:\n%s", h.screen())
+				}
+			case !h.m.searching() || !strings.Contains(h.screen(), "/q"):
+				t.Fatalf("/ opened no search:\n%s", h.screen())
+			}
+		})
+	}
 }
 
 // TestSearchPartialList: a search over a list that is not all read says

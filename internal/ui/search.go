@@ -12,7 +12,11 @@ import (
 // command. It reports whether the search took the key.
 func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	s, ok := m.top().(common.Searchable)
-	if _, own := m.top().(interface{ TypesKeys() }); own || !ok || m.fatal != nil {
+	if p, has := m.top().(interface{ TypesKeys() bool }); has && p.TypesKeys() {
+		m.search.Clear() // one kept over a picker closed since
+		return nil, false
+	}
+	if !ok || m.fatal != nil {
 		return nil, false
 	}
 	if m.searchPage != m.top().ID() {

@@ -22,12 +22,24 @@ import (
 type Failure struct {
 	Err       error
 	Cancelled bool
+	// again is what r does after a cancel where it reads from the start
+	// ("r compares again"); "" says "r reads on". Set on a copy for
+	// drawing (Again), from a list's Words.Again.
+	again string
 }
 
 // Fail records err as the view's failure; a cancellation, whether esc or a
 // context's, reads as cancelled. nil clears it.
 func (f *Failure) Fail(err error) {
 	*f = Failure{Err: err, Cancelled: err != nil && (errors.Is(err, context.Canceled) || dynamo.KindOf(err) == dynamo.KindCancelled)}
+}
+
+// Again is f as a view says it where r reads from the start after a
+// cancel, not on from where esc stopped the read: words ("r reads
+// again") in place of "r reads on".
+func (f Failure) Again(words string) Failure {
+	f.again = words
+	return f
 }
 
 // Cancel records that the user stopped the read.
@@ -148,6 +160,9 @@ func (f Failure) parts(loaded int, unit string) []string {
 		parts = append(parts, common.Plural(loaded, one, unit)+" loaded before")
 	} else {
 		parts = append(parts, "nothing loaded")
+	}
+	if f.Cancelled && f.again != "" {
+		return append(parts, f.again)
 	}
 	if f.Cancelled {
 		return append(parts, "r reads on")

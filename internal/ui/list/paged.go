@@ -63,6 +63,10 @@ type Words struct {
 	// Loaded counts what a failure says was loaded before it, when a row
 	// is not one of Many (nil: the rows listed).
 	Loaded func() int
+	// Again is what a cancel says r does where r reads from the start,
+	// not on from where esc stopped the read ("r compares again"); ""
+	// says "r reads on".
+	Again string
 }
 
 // NewPaged returns an empty list with cols, whose cells cell draws.
@@ -219,7 +223,7 @@ func (l *Paged[T]) Title(name string) string {
 func (l *Paged[T]) TitleCounting(name string) string {
 	switch {
 	case l.Fail.Stopped():
-		return name + " · " + l.words.Count(len(l.rows), false) + " · " + l.Fail.Title(len(l.rows), l.words.Many)
+		return name + " · " + l.words.Count(len(l.rows), false) + " · " + l.failure().Title(len(l.rows), l.words.Many)
 	case l.Req.InFlight():
 		return name + " · " + l.words.Count(len(l.rows), true) + " · reading…"
 	}
@@ -230,7 +234,7 @@ func (l *Paged[T]) state() string {
 	if !l.began && l.words.NotRead != "" && !l.Fail.Stopped() {
 		return l.words.Many + " not read yet"
 	}
-	return stateOf(l.Fail, l.answered, l.loaded(), l.words.Many, l.count)
+	return stateOf(l.failure(), l.answered, l.loaded(), l.words.Many, l.count)
 }
 
 // count is the title's count of the rows answered.
@@ -263,7 +267,7 @@ func (l *Paged[T]) View() string {
 	st := l.c.Styles
 	switch {
 	case l.Fail.Stopped():
-		return l.Fail.InPlace(st, l.Grid.View(), l.loaded(), l.words.Many, l.w)
+		return l.failure().InPlace(st, l.Grid.View(), l.loaded(), l.words.Many, l.w)
 	case !l.began && l.words.NotRead != "":
 		return st.Dim.Render("Not read yet: " + l.words.NotRead)
 	case (l.began && !l.answered || l.Req.InFlight()) && len(l.rows) == 0 && l.words.Waiting != "":

@@ -60,3 +60,9 @@ func (l *Paged[T]) loaded() int {
 	}
 	return len(l.rows)
 }
+
+// failure is the list's Failure as its title and rows say it: after a
+// cancel, what r does (Words.Again).
+func (l *Paged[T]) failure() Failure {
+	return l.Fail.Again(l.words.Again)
+}

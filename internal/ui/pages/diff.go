@@ -94,7 +94,8 @@ func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side co
 	d := &Diff{c: c, id: c.NextID(), info: info, q: q, side: side, table: table, label: side.Label}
 	d.list = list.NewPaged(c, list.Words{One: "key", Many: "keys", Count: d.count,
 		Reading: "the keys both sides hold are", More: "the keys both sides have not been read to yet",
-		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides."},
+		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides.",
+		Again: "r compares again"}, // from the start: a comparison does not go on from where esc stopped it
 		[]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}}, d.cell)
 	return d
 }
@@ -351,16 +352,10 @@ func (d *Diff) Request() string {
 
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Refresh, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, {k.Refresh, k.Back, k.Help, k.Quit}}
 }
-
-// List is the keys that differ, for / and the position on the help line.
-func (d *Diff) List() common.List { return d.list.List() }
-
-// Unloaded says what the comparison has not read yet.
-func (d *Diff) Unloaded() string { return d.list.Unloaded() }

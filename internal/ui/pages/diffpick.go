@@ -148,15 +148,10 @@ func (p *DiffPicker) ShortHelp() []key.Binding {
 	k := p.c.Keys
 	o := k.Open
 	o.SetHelp(o.Help().Key, "compare")
-	return []key.Binding{k.Up, k.Down, o, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, o, k.Search, k.Back, k.Help, k.Quit}
 }
 
 func (p *DiffPicker) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.ShortHelp()}
+	k := p.c.Keys
+	return [][]key.Binding{p.ShortHelp(), {k.NextMatch, k.PrevMatch}}
 }
-
-// List is the sides offered, for / and the position on the help line.
-func (p *DiffPicker) List() common.List { return p.list.List() }
-
-// Unloaded says whether the connection's tables are still being listed.
-func (p *DiffPicker) Unloaded() string { return p.list.Unloaded() }

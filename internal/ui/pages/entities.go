@@ -51,7 +51,8 @@ func NewEntities(c *common.Common, info dynamo.TableInfo, index string) *Entitie
 	e.req = dynamo.EntitiesRequest{Table: info.Name, Index: index, Key: key, MaxRCU: dynamo.DefaultEntitiesBudget,
 		SizeBytes: info.SizeBytes, ItemCount: info.ItemCount, Delim: c.Tables[info.Name].Delimiter}
 	e.list = list.NewPaged(c, list.Words{One: "entity type", Many: "entity types", Count: e.count,
-		Reading: "the items are", Waiting: "Reading the items to name their types…", Empty: "No items read: no entity types."},
+		Reading: "the items are", Waiting: "Reading the items to name their types…", Empty: "No items read: no entity types.",
+		Again: "r reads again"}, // the types are read whole or sampled from the start, never on from esc
 		[]components.Column{{Title: "Type", Keep: true}, {Title: "Count", Width: 8}, {Title: "Keys"}, {Title: "By", Width: 10}}, e.cell)
 	return e
 }
@@ -343,17 +344,19 @@ func (e *Entities) ShortHelp() []key.Binding {
 	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
 		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
 	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
-		return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Back, k.Help, k.Quit}
+	case e.list.Len() == 0:
+		return []key.Binding{k.Back, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Back, k.Help, k.Quit}
 }
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
 	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.

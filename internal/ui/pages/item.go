@@ -80,7 +80,7 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.RetryMsg:
 		ctx, req := p.req.Start(p.c)
-		return p, getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key())
+		return p, tea.Batch(getItem(ctx, p.c.Client, p.id, req, p.info.Name, p.key()), p.retryChanges())
 	case changesReadMsg:
 		return p, p.changesRead(msg)
 	case ttlReadMsg:
@@ -209,7 +209,7 @@ func (p *Item) Crumbs() []string {
 }
 func (p *Item) ID() int         { return p.id }
 func (p *Item) Mode() string    { return p.mode }
-func (p *Item) Loading() bool   { return p.req.InFlight() || p.changes.load.InFlight() }
+func (p *Item) Loading() bool   { return p.req.InFlight() || p.changes.read.Req.InFlight() }
 func (p *Item) Capturing() bool { return false }
 
 // list.Request names the GetItem only when one was sent: an item opened from a

@@ -20,14 +20,29 @@ import (
 // the table's stream, under its current value: read after the item is
 // drawn (a command, never before the first frame), costing no table
 // capacity; or, where none can be read, a note saying why.
+//
+// It is not a list: no cursor moves in it, / has nothing of it to search,
+// and it shows the newest few under the item, 5 opening them all in the
+// Changes view, which is. Its read is the lists' one-answer Status, and
+// it says what the Changes view says: "reading…" before the answer, the
+// count "in 24 h", the failure or cancel with what was loaded before.
 type itemChanges struct {
-	note    string // why the stream is not read ("" when it is)
-	load    list.Request
-	loaded  bool
-	fail    list.Failure
+	note    string          // why the stream is not read ("" when it is)
+	read    list.Status     // the stream's read, and why the last one stopped
+	again   bool            // a read again after a whole answer: that answer stays listed until this one's
 	changes []dynamo.Change // newest first, masked
 	stats   dynamo.ChangesStats
 	since   time.Time // where the stream's 24 hours begin
+}
+
+// itemChangesAgain is what r does after the read was cancelled: the
+// item and its changes are read again, from the start of the stream's day.
+const itemChangesAgain = "r reads again"
+
+// listed reports whether the changes held are a whole answer to show:
+// the read answered, did not stop, and is not being read from nothing.
+func (h *itemChanges) listed() bool {
+	return h.read.Answered() && !h.read.Fail.Stopped() && (h.again || !h.read.Req.InFlight())
 }
 
 // streamNote says why an item's changes cannot be read here ("" when
@@ -75,19 +90,27 @@ func (p *Item) readChanges() tea.Cmd {
 	if p.info.Key.SK != nil {
 		r.SKName = p.info.Key.SK.Name
 	}
-	h.fail.Clear()
-	ctx, req := h.load.Start(p.c)
+	h.again = h.listed() // a read after a failure or cancel lists nothing until it answers
+	ctx, req := h.read.Start(p.c)
 	return readChanges(ctx, p.c.Streams, p.id, req, r)
+}
+
+// retryChanges is r after a failure: the item's changes are read again
+// too where their read stopped, as their panel says r does.
+func (p *Item) retryChanges() tea.Cmd {
+	if !p.changes.read.Fail.Stopped() {
+		return nil
+	}
+	return p.readChanges()
 }
 
 // changesRead takes the stream's answer: the item's changes, newest first.
 func (p *Item) changesRead(msg changesReadMsg) tea.Cmd {
 	h := &p.changes
-	if !h.load.Done(msg.req) {
+	if !h.read.Answer(msg.req, msg.err) {
 		return nil
 	}
-	h.loaded, h.stats = true, msg.stats
-	h.fail.Fail(msg.err)
+	h.stats, h.again = msg.stats, false
 	h.changes = h.changes[:0]
 	for _, c := range slices.Backward(msg.changes) {
 		h.changes = append(h.changes, c)
@@ -125,7 +148,7 @@ func (p *Item) changesHeight() int {
 		return 1
 	}
 	rows := 1
-	if h.loaded && !h.fail.Stopped() {
+	if h.listed() {
 		rows = max(1, len(h.changes))
 		if p.unknownNote() != "" {
 			rows++
@@ -138,7 +161,7 @@ func (p *Item) changesHeight() int {
 // a stream with one image only, so no diff ("" when every one is known).
 func (p *Item) unknownNote() string {
 	h := &p.changes
-	if h.fail.Stopped() || !slices.ContainsFunc(h.changes, func(c dynamo.Change) bool { return c.Changed == nil }) {
+	if h.read.Fail.Stopped() || !slices.ContainsFunc(h.changes, func(c dynamo.Change) bool { return c.Changed == nil }) {
 		return ""
 	}
 	switch p.info.Stream.View {
@@ -161,18 +184,18 @@ func (p *Item) changesView(w, height int) string {
 	inner := w - 4
 	title := "changes of this item · "
 	var body []string
-	switch {
-	case h.fail.Stopped():
-		title += h.fail.Title(len(h.changes), "changes")
-		body = strings.Split(h.fail.Body(st, len(h.changes), "changes", inner), "\n")
-	case !h.loaded:
-		title += "reading the stream…" // nothing counted before the answer
-		body = []string{st.Dim.Render(components.Fit("Reading the table's stream (24 hours of writes)…", inner))}
+	switch fail := h.read.Fail.Again(itemChangesAgain); {
+	case fail.Stopped():
+		title += fail.Title(len(h.changes), "changes")
+		body = strings.Split(fail.Body(st, len(h.changes), "changes", inner), "\n")
+	case !h.listed():
+		title += "reading…" // nothing counted before the answer
+		body = []string{st.Dim.Render(components.Fit(changesWords.Waiting, inner))}
 	case len(h.changes) == 0:
-		title += "none in 24 h"
+		title += h.read.Title(0, "change", "changes") + " in 24 h"
 		body = []string{st.Dim.Render(components.Fit("No changes since "+h.since.UTC().Format("2006-01-02 15:04")+" UTC: the stream keeps 24 hours.", inner))}
 	default:
-		title += common.Plural(len(h.changes), "change", "changes") + " in 24 h · 5 shows each one's diff"
+		title += h.read.Title(len(h.changes), "change", "changes") + " in 24 h · 5 shows each one's diff"
 		rows, note := height-2, p.unknownNote()
 		if note != "" && rows > 1 {
 			rows-- // the last line says what ? means
@@ -194,7 +217,7 @@ func (p *Item) changesView(w, height int) string {
 			body = append(body, st.Dim.Render(components.Fit(note, inner)))
 		}
 	}
-	if h.loaded && h.load.InFlight() { // r: what is listed is the read before
+	if h.again && h.read.Req.InFlight() { // r: what is listed is the read before
 		title += " · reading again…"
 	}
 	return common.Frame(st, title, strings.Join(body, "\n"), w, height)
@@ -204,7 +227,7 @@ func (p *Item) changesView(w, height int) string {
 // request line: calls, not capacity.
 func (p *Item) changesRequest() string {
 	h := &p.changes
-	if !h.loaded || h.note != "" {
+	if !h.read.Answered() || h.note != "" {
 		return ""
 	}
 	return fmt.Sprintf(" · its changes: stream of %s, %d GetRecords, 0 RCU", common.Sanitize(p.info.Name), h.stats.GetRecords)
@@ -214,9 +237,5 @@ func (p *Item) changesRequest() string {
 // stream's day can take many GetRecords nobody would see. Come back to it
 // (ctrl+i) and it says the read was cancelled; r reads again.
 func (p *Item) Leave() {
-	if h := &p.changes; h.load.InFlight() { // said to be cancelled, never still reading
-		h.load.Stop()
-		h.loaded = true
-		h.fail.Cancel()
-	}
+	p.changes.read.Cancel() // said to be cancelled, never still reading
 }

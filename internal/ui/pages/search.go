@@ -366,19 +366,6 @@ func (s *Search) progress() string {
 	return "whole table scanned"
 }
 
-// List is what / searches and the help line's "row N of M" counts: the
-// matches found.
-func (s *Search) List() common.List { return s.list.List() }
-
-// Unloaded says what the matches found do not cover yet (nothing before
-// a filter is given: nothing is being read).
-func (s *Search) Unloaded() string {
-	if !s.begun {
-		return ""
-	}
-	return s.list.Unloaded()
-}
-
 func (s *Search) View() string {
 	st := s.c.Styles
 	listW, wide := s.listWidth()

@@ -75,9 +75,36 @@ func (p *Partitions) Unloaded() string {
 	return p.list.Unloaded()
 }
 
-// TypesKeys marks the partitions' own / (go to a key, searching what is
-// loaded as it is typed), which the explorer's search leaves alone.
-func (p *Partitions) TypesKeys() {}
+// TypesKeys reports whether / is the partitions' own (go to a key,
+// searching what is loaded as it is typed), which the explorer's search
+// leaves alone; not while the index picker is open: / searches its
+// choices, as on every other picker.
+func (p *Partitions) TypesKeys() bool { return p.picker == nil }
 
 func (p *Changes) List() common.List { return p.list.List() }
 func (p *Changes) Unloaded() string  { return p.list.Unloaded() }
+
+// List is what / searches and the help line's "row N of M" counts: the
+// matches found.
+func (s *Search) List() common.List { return s.list.List() }
+
+// Unloaded says what the matches found do not cover yet (nothing before
+// a filter is given: nothing is being read).
+func (s *Search) Unloaded() string {
+	if !s.begun {
+		return ""
+	}
+	return s.list.Unloaded()
+}
+
+// The entity types read (E).
+func (e *Entities) List() common.List { return e.list.List() }
+func (e *Entities) Unloaded() string  { return e.list.Unloaded() }
+
+// The keys a comparison (=) found to differ.
+func (d *Diff) List() common.List { return d.list.List() }
+func (d *Diff) Unloaded() string  { return d.list.Unloaded() }
+
+// The sides = offers to compare with.
+func (p *DiffPicker) List() common.List { return p.list.List() }
+func (p *DiffPicker) Unloaded() string  { return p.list.Unloaded() }
