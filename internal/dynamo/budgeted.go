@@ -236,3 +236,82 @@ func (b *Budgeted) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 	b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead))
 	return out, err
 }
+
+// How a budget sizes a read: what a Scan or Query page costs is the sum
+// of the sizes of every item it read (before any filter), rounded up to
+// 4 KB, 0.5 RCU a 4 KB (1 strongly consistent), and Limit caps the items
+// it reads. So a read of n items, none larger than L bytes, costs at most
+// ceil(n·L / 4 KB) read units: sized from the largest item read so far
+// (not the mean, which a few heavy items among small ones leave far
+// below them), a read cannot spend more than it was given unless it
+// meets an item larger than any before it, and then by at most what that
+// item weighs beyond the largest. Before any item is read, the largest is
+// DynamoDB's largest (400 KB), or the table's size when smaller.
+
+// MaxItemBytes is DynamoDB's largest item.
+const MaxItemBytes = 400 * 1024
+
+// readUnitRCU is what one read unit costs: 0.5 RCU, 1 strongly consistent.
+func readUnitRCU(consistent bool) float64 {
+	if consistent {
+		return 2 * minReadUnits
+	}
+	return minReadUnits
+}
+
+// PageLargest is an upper bound of the largest item a read met, in bytes
+// (0: it read none): billed RCU for scanned items, of which items were
+// sent back, whole (no projection, nothing a filter dropped on the
+// server) when whole says so. Everything it read weighs at most what it
+// was billed (read units × 4 KB); the items sent back weigh at least
+// their ItemBytes, so an item not sent back, or cut by a projection,
+// weighs at most the rest. A whole item's own size is bounded tighter, by
+// its ItemBytes and a margin for what ItemBytes may miss.
+func PageLargest(billed float64, consistent bool, items []Item, scanned int, whole bool) int {
+	if scanned <= 0 && len(items) == 0 {
+		return 0
+	}
+	most, sum := 0, 0
+	for _, it := range items {
+		b := ItemBytes(it)
+		sum += b
+		most = max(most, b)
+	}
+	read := int(math.Round(billed/readUnitRCU(consistent))) * readUnitBytes
+	bound := max(read-sum+most, most, 1)
+	if whole && len(items) >= scanned {
+		bound = min(bound, sizeMargin(most))
+	}
+	return min(bound, MaxItemBytes)
+}
+
+// sizeMargin is an item of ItemBytes b at its largest: ItemBytes errs
+// low (numbers, lists and maps are counted at about their size).
+func sizeMargin(b int) int { return b + b/32 + 32 }
+
+// ItemsFor is how many items, none larger than largest bytes, a read may
+// ask for that costs no more than rcu; 0 when that pays for none.
+func ItemsFor(rcu float64, largest int, consistent bool) int32 {
+	units := math.Floor(rcu/readUnitRCU(consistent) + 1e-9)
+	if units < 1 || largest <= 0 {
+		return 0
+	}
+	return int32(min(math.Floor(units*readUnitBytes/float64(largest)), math.MaxInt32))
+}
+
+// ReadCost is the most a read of n items, none larger than largest
+// bytes, costs.
+func ReadCost(n int32, largest int, consistent bool) float64 {
+	units := math.Ceil(float64(n) * float64(largest) / readUnitBytes)
+	return max(units, 1) * readUnitRCU(consistent)
+}
+
+// firstLargest is the largest item a read may meet before any is read:
+// DynamoDB's largest, or the table's size (DescribeTable's; 0: unknown)
+// when smaller.
+func firstLargest(tableBytes int64) int {
+	if tableBytes > 0 && tableBytes < MaxItemBytes {
+		return int(tableBytes)
+	}
+	return MaxItemBytes
+}
