@@ -720,3 +720,98 @@ func TestSmallLeafOpenedDirectlyIsOneQuery(t *testing.T) {
 		}
 	}
 }
+
+// freshBilled is billed that also adds up the cost of the items a read
+// met larger than any read before it (whole items, as a budgeted count
+// reads them): what a budget may be overspent by.
+type freshBilled struct {
+	billed
+	seen  int
+	fresh float64
+}
+
+func (b *freshBilled) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := b.billed.Query(ctx, in, o...)
+	if out != nil {
+		b.mu.Lock()
+		most := 0
+		for _, it := range out.Items {
+			if n := dynamo.ItemBytes(it); n > b.seen {
+				b.fresh += float64((n+4095)/4096) * 0.5
+				most = max(most, n)
+			}
+		}
+		b.seen = max(b.seen, most)
+		b.mu.Unlock()
+	}
+	return out, err
+}
+
+// TestCountBudgetHoldsOnHeavyTails (#37.2): children --count-budget on a
+// level of 300 items of about 200 bytes, every tenth of 30 KB (or three
+// of 300 KB), 20 children: no run spends more than its budget and half a
+// read unit but by items larger than any read before it, and runs one
+// after another count the level to its end. A count sized by the mean
+// item read overspent budgets of 5 to 100 RCU here. It logs budget → the
+// most a run spent.
+func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
+	ctx := context.Background()
+	for _, shape := range []struct {
+		pk    string
+		heavy func(i int) int
+	}{
+		{"tenth", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }},
+		{"hundredth", func(i int) int { return map[bool]int{true: 300 << 10}[i%100 == 41] }},
+	} {
+		var items []dynamo.Item
+		for i := range 300 {
+			size := shape.heavy(i)
+			if size == 0 {
+				size = 100 + (i*37)%200
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: shape.pk},
+				"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%03d", i%20, i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("z", size)}})
+		}
+		table := "HeavyLevel" + shape.pk
+		for name, c := range map[string]dynamo.Client{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()} {
+			if err := demo.CreateKeyTable(ctx, c.(dynamo.Writer), table, "S", items); err != nil {
+				t.Fatal(err)
+			}
+			r := dynamo.ChildrenRequest{Table: table, Key: airportsKey, PK: domain.S(shape.pk), Delim: "#"}
+			for _, budget := range []float64{1, 5, 20, 100} {
+				most, over, runs := 0.0, 0, 0
+				pass := dynamo.NewCountPass(r)
+				rec := &freshBilled{billed: billed{Client: c}}
+				for ; runs < 40 && !pass.Done(); runs++ {
+					before, fresh := rec.rcu, rec.fresh
+					if _, err := pass.Run(ctx, rec, budget, 0, nil); err != nil {
+						t.Fatal(err)
+					}
+					spent := rec.rcu - before
+					most = max(most, spent)
+					if spent > budget+0.5 {
+						over++
+						if spent > budget+0.5+rec.fresh-fresh {
+							t.Errorf("%s %s budget %g: run %d spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, runs+1, spent, rec.fresh-fresh)
+						}
+					}
+					if spent == 0 {
+						break // pays for no item of the largest size read
+					}
+				}
+				if pass.Done() {
+					total := 0
+					for _, ch := range pass.Result().Children {
+						n, _ := pass.Count(ch.Name)
+						total += n
+					}
+					if total != 300 {
+						t.Errorf("%s %s budget %g: counted %d of 300", name, shape.pk, budget, total)
+					}
+				}
+				t.Logf("%-8s %-9s budget %5g → at most %6.1f RCU a run (%d runs, %d over by a larger item, done %v)", name, shape.pk, budget, most, runs, over, pass.Done())
+			}
+		}
+	}
+}

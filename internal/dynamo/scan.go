@@ -36,9 +36,12 @@ import (
 // pays for no item of the largest size read, the search stops. Items
 // vary, and an item larger than any read before can still overspend by
 // what it weighs beyond them, so a step spends at most half of what is
-// left and reads at most twice as many items as were read before it: the
+// left and reads at most as many items as were read before it: the
 // reads near the budget's end are small and come after most of the
-// sizes have been seen. A resume token carries the sizes read, so a
+// sizes have been seen. While what is left pays for whole pages (175
+// RCU each: 1 MB and the item that crosses it), whole pages are read,
+// as many at once as it pays for: they cannot overspend it whatever
+// their items weigh. A resume token carries the sizes read, so a
 // resumed search goes on as informed as the one that stopped.
 
 // SearchRequest is what a search reads.
@@ -228,9 +231,10 @@ func (s SearchState) plan() []streamRead {
 	}
 	left := s.Request.MaxRCU - s.Spent
 	// A step spends at most half of what is left (all of its last read
-	// unit or two), and reads at most twice the items read before it: the
-	// largest item read so far can miss the heaviest, and the reads near
-	// the budget's end are small and come after most sizes were seen.
+	// unit or two), and reads at most as many items as were read before
+	// it: the largest item read so far can miss the heaviest, and the
+	// reads near the budget's end are small and come after most sizes
+	// were seen.
 	use := max(left/2, min(left, 2*minReadUnits))
 	// Each read's share is two read units at least: a read is charged one
 	// unit however few items it reads. Reads go in parallel only as many
@@ -239,11 +243,18 @@ func (s SearchState) plan() []streamRead {
 	// half kept back, not by more than the budget.
 	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
 	largest, known := s.Sizing.Largest, s.Sizing.Largest > 0
+	if whole := min(len(open), int(left/pageRCU)); whole >= 1 {
+		// A whole page costs at most pageRCU, whatever its items weigh:
+		// as many as what is left pays for cannot overspend it.
+		reads := make([]streamRead, whole)
+		for i := range reads {
+			reads[i] = streamRead{stream: open[i]}
+		}
+		return reads
+	}
 	if !known {
 		largest = firstLargest(s.Request.TableBytes)
-		// Sizes unknown: as many whole pages as that pays for, or one
-		// read.
-		k = max(min(len(open), int(use/pageRCU)), min(k, 1))
+		k = 1 // sizes unknown: one read
 	}
 	for ; k > 0; k-- {
 		share := use / float64(k)
@@ -251,15 +262,11 @@ func (s SearchState) plan() []streamRead {
 		if limit < 1 {
 			continue
 		}
-		// At most twice the items read so far, in all, but never fewer
-		// than a read unit holds: a read costs one however few it reads.
-		// A share that pays for the largest page needs no bound.
-		unit := ItemsFor(minReadUnits, largest, false)
-		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); share < pageRCU && limit > grown {
+		// At most as many items as were read before, in all: a sample of
+		// few items may have missed heavier ones, which come in runs
+		// where keys group them.
+		if grown := int32(min(max(s.Sizing.Items/k, 1), math.MaxInt32)); limit > grown {
 			limit = grown
-		}
-		if share >= pageRCU {
-			limit = 0 // a whole page, which costs no more than pageRCU
 		}
 		reads := make([]streamRead, k)
 		for i := range reads {
