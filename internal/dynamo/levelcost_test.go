@@ -751,7 +751,8 @@ func (b *freshBilled) Query(ctx context.Context, in *dynamodb.QueryInput, o ...f
 // level of 300 items of about 200 bytes, every tenth of 30 KB (or three
 // of 300 KB), 20 children: no run spends more than its budget and half a
 // read unit but by items larger than any read before it, and runs one
-// after another count the level to its end. A count sized by the mean
+// after another count the level to its end; the walk (children without
+// --count) under a Budgeted client holds the same. A count sized by the mean
 // item read overspent budgets of 5 to 100 RCU here. It logs budget → the
 // most a run spent.
 func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
@@ -811,6 +812,18 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 					}
 				}
 				t.Logf("%-8s %-9s budget %5g → at most %6.1f RCU a run (%d runs, %d over by a larger item, done %v)", name, shape.pk, budget, most, runs, over, pass.Done())
+				// The walk (children without --count) under a Budgeted
+				// client: one budget for every probe.
+				walk := &freshBilled{billed: billed{Client: c}}
+				_, err := dynamo.Children(ctx, &dynamo.Budgeted{Client: walk, Max: budget}, r, nil)
+				var spentErr *dynamo.BudgetSpentError
+				if err != nil && !errors.As(err, &spentErr) {
+					t.Fatal(err)
+				}
+				if walk.rcu > budget+0.5+walk.fresh {
+					t.Errorf("%s %s budget %g: the walk spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, walk.rcu, walk.fresh)
+				}
+				t.Logf("%-8s %-9s budget %5g → the walk %6.1f RCU (%d requests, stopped %v)", name, shape.pk, budget, walk.rcu, walk.requests, err != nil)
 			}
 		}
 	}
