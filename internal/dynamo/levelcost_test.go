@@ -627,6 +627,27 @@ func TestBudgetHoldsOnLargeItems(t *testing.T) {
 			t.Errorf("BudgetLimit(%g, %g, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.scanned, limit, ok, c.limit, c.ok)
 		}
 	}
+	for _, c := range []struct {
+		budget, spent    float64
+		largest, scanned int
+		limit            int32
+		ok               bool
+	}{
+		{5, 0, 0, 0, 1, true},             // nothing read: one item
+		{0.4, 0, 0, 0, 1, false},          // pays for no read
+		{200, 0, 0, 0, 0, true},           // pays for a whole page: no bound needed
+		{5, 5, 100, 10, 0, false},         // spent
+		{5, 0.5, 30 << 10, 100, 1, true},  // half of 4.5 pays for no item of 30 KB, all of it for one
+		{5, 1.5, 30 << 10, 100, 0, false}, // 3.5 RCU pays for no item of 30 KB (4 RCU)
+		{20, 0, 4096, 100, 20, true},      // half of 20: 20 read units of 4 KB
+		{20, 0, 100 << 10, 100, 1, true},  // 100 KB: 12.5 RCU an item, half of 20 pays for none, all of it for one
+		{20, 0, 100, 5, 5, true},          // no more items than the 5 read before
+	} {
+		limit, ok := dynamo.SizedLimit(c.budget, c.spent, c.largest, c.scanned)
+		if limit != c.limit || ok != c.ok {
+			t.Errorf("SizedLimit(%g, %g, %d, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.largest, c.scanned, limit, ok, c.limit, c.ok)
+		}
+	}
 }
 
 // TestLevelCountNamesAsShown: the explorer's count (one resumable pass)
@@ -749,10 +770,12 @@ func (b *freshBilled) Query(ctx context.Context, in *dynamodb.QueryInput, o ...f
 
 // TestCountBudgetHoldsOnHeavyTails (#37.2): children --count-budget on a
 // level of 300 items of about 200 bytes, every tenth of 30 KB (or three
-// of 300 KB), 20 children: no run spends more than its budget and half a
+// of 300 KB), 20 children (or the heavy ones in two children of their
+// own, clustered): no run spends more than its budget and half a
 // read unit but by items larger than any read before it, and runs one
 // after another count the level to its end; the walk (children without
-// --count) under a Budgeted client holds the same. A count sized by the mean
+// --count) under a Budgeted client, and the pages (items --max-rcu),
+// hold the same. A count sized by the mean
 // item read overspent budgets of 5 to 100 RCU here. It logs budget → the
 // most a run spent.
 func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
@@ -760,9 +783,13 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 	for _, shape := range []struct {
 		pk    string
 		heavy func(i int) int
+		child func(i int) int
 	}{
-		{"tenth", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }},
-		{"hundredth", func(i int) int { return map[bool]int{true: 300 << 10}[i%100 == 41] }},
+		{"tenth", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }, func(i int) int { return i / 15 }},
+		{"hundredth", func(i int) int { return map[bool]int{true: 300 << 10}[i%100 == 41] }, func(i int) int { return i / 15 }},
+		// Every tenth item heavy, but the heavy ones all in two children
+		// of their own: a read entering one meets 15 at once.
+		{"clustered", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }, func(i int) int { return i % 20 }},
 	} {
 		var items []dynamo.Item
 		for i := range 300 {
@@ -771,7 +798,7 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 				size = 100 + (i*37)%200
 			}
 			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: shape.pk},
-				"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%03d", i%20, i)},
+				"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%03d", shape.child(i), i)},
 				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("z", size)}})
 		}
 		table := "HeavyLevel" + shape.pk
@@ -824,6 +851,16 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 					t.Errorf("%s %s budget %g: the walk spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, walk.rcu, walk.fresh)
 				}
 				t.Logf("%-8s %-9s budget %5g → the walk %6.1f RCU (%d requests, stopped %v)", name, shape.pk, budget, walk.rcu, walk.requests, err != nil)
+				// The pages (items --max-rcu), page after page.
+				pages := &freshBilled{billed: billed{Client: c}}
+				q := domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(shape.pk), SKName: "SK"}
+				if _, _, err := export.Items(ctx, pages, q, 0, "jsonl", io.Discard, false, export.Options{Budget: &export.Budget{MaxRCU: budget}}); err != nil {
+					t.Fatal(err)
+				}
+				if pages.rcu > budget+0.5+pages.fresh {
+					t.Errorf("%s %s budget %g: the pages spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, pages.rcu, pages.fresh)
+				}
+				t.Logf("%-8s %-9s budget %5g → the pages %6.1f RCU (%d requests)", name, shape.pk, budget, pages.rcu, pages.requests)
 			}
 		}
 	}
