@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -289,6 +290,11 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 		how := "a larger " + o.flag
 		if stats.Resume != "" {
 			how = "--resume " + stats.Resume
+			if stats.LeastRCU > s.Request.MaxRCU {
+				// The next read, of one item of the largest size read,
+				// costs more than the budget: the same again reads nothing.
+				how += fmt.Sprintf(" and %s %g or more (one item of the largest size read costs %g RCU)", o.flag, math.Ceil(stats.LeastRCU), stats.LeastRCU)
+			}
 		}
 		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched; more may match, resume with %s",
 			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, how)}

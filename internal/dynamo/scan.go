@@ -135,6 +135,16 @@ func (s SearchState) Extend(more float64) SearchState {
 	return s
 }
 
+// LeastRCU is what the next read of s needs at the least: one item of
+// the largest size read so far (0.5 RCU before any is read). A budget
+// below it stops the search before any read.
+func (s SearchState) LeastRCU() float64 {
+	if s.Sizing.Largest <= 0 {
+		return minReadUnits
+	}
+	return ReadCost(1, s.Sizing.Largest, false)
+}
+
 // More reports whether a stream has more to read.
 func (s SearchState) More() bool {
 	for _, st := range s.Streams {
