@@ -87,10 +87,14 @@ DynamoDB bills a filtered Scan for every item it reads, matching or not.
 Before the first page, stderr says what a whole scan would cost from the
 table's size (as DynamoDB last measured it); at the end, items scanned and
 matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
-1000 RCU unless told; none for no limit) is shared by the segments and
-never overspent by more than half a read unit at the item sizes read so
-far; a scan stopped there exits 3 with a --resume token that goes on
-where each segment stopped (the same table, index, filter and segments).
+1000 RCU unless told; none for no limit) is shared by the segments: each
+read is sized from the largest item read so far (items are read whole and
+filtered here, billed the same), so it is never overspent by more than
+half a read unit, but by items larger than any read before (the first
+read's one item, the first heavy one). A scan stopped there exits 3 with
+a --resume token that goes on where each segment stopped (the same table,
+index, filter and segments), and says what --max-rcu the next read needs
+when it is more than the budget.
 
 --output json writes one document: {"items": [...], "stats": {"requests",
 "consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
