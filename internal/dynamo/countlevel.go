@@ -245,7 +245,8 @@ func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bo
 // first read of 40 KB items spend 40 times the budget. ok is false when
 // what is left pays for no item. The mean is no bound of the next items
 // where a few are far larger than the rest (30 KB among 200 bytes):
-// SizedLimit sizes from the largest.
+// SizedLimit sizes from the largest; only the explorer's filtered fill
+// (ui/list/pager.go) still sizes by the mean.
 func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
 	if budget <= 0 {
 		return 0, true
