@@ -212,11 +212,9 @@ const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 // pays for a whole page, none (a page costs at most pageRCU whatever its
 // items weigh); before any item is read, one; after, as many as half of
 // what is left pays for at the largest size (all of it for one item),
-// and no more than were read before (a sample of few items may miss the
-// heavier ones, which come in runs where keys group them), so that a
-// page does not overspend unless it meets items larger than any before
-// it, and then by what they weigh. ok is false when what is left pays
-// for no item.
+// and no more than grownLimit, so that a page does not overspend unless
+// it meets items larger than any before it, and then by what they weigh.
+// ok is false when what is left pays for no item.
 func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bool) {
 	if budget <= 0 {
 		return 0, true
@@ -229,11 +227,20 @@ func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bo
 		return 1, left >= minReadUnits
 	}
 	n := ItemsFor(max(left/2, min(left, 2*minReadUnits)), largest, false)
-	n = min(n, int32(min(max(scanned, 1), math.MaxInt32)))
+	n = min(n, grownLimit(scanned, largest))
 	if n < 1 {
 		n = min(ItemsFor(left, largest, false), 1)
 	}
 	return n, n >= 1
+}
+
+// grownLimit is the most items a read under a budget asks for after
+// scanned were read, the largest largest bytes: as many as were read
+// before (a sample of few items may miss the heavier ones, which come in
+// runs where keys group them), but never fewer than one read unit holds
+// at the largest size (a read is billed one unit however few it reads).
+func grownLimit(scanned, largest int) int32 {
+	return int32(min(max(scanned, int(ItemsFor(minReadUnits, largest, false)), 1), math.MaxInt32))
 }
 
 // BudgetLimit is the Limit of a read that may spend no more than what is

@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"math"
 	"sort"
 	"sync"
 
@@ -243,8 +242,8 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 	}
 	left := run.budget - (p.cost.Billed - run.base) - p.reserved
 	// A read spends at most half of what is left (all of its last read
-	// units), and reads at most as many items as were read before it, as
-	// a search does (scan.go): the largest item read so far can miss the
+	// units), and reads at most as many items as were read before it (or
+	// a read unit's worth), as a search does (scan.go): the largest item read so far can miss the
 	// heaviest, and the reads near the budget's end come after most
 	// sizes were seen.
 	use := max(left/2, min(left, 2*minReadUnits))
@@ -264,7 +263,7 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 		}
 	default:
 		limit = ItemsFor(each, largest, false)
-		limit = min(limit, int32(min(max(p.scanned, 1), math.MaxInt32)))
+		limit = min(limit, grownLimit(p.scanned, largest))
 		if limit < 1 && p.reserved == 0 {
 			limit = min(ItemsFor(left, largest, false), 1)
 		}

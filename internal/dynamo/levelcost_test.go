@@ -641,7 +641,9 @@ func TestBudgetHoldsOnLargeItems(t *testing.T) {
 		{5, 1.5, 30 << 10, 100, 0, false}, // 3.5 RCU pays for no item of 30 KB (4 RCU)
 		{20, 0, 4096, 100, 20, true},      // half of 20: 20 read units of 4 KB
 		{20, 0, 100 << 10, 100, 1, true},  // 100 KB: 12.5 RCU an item, half of 20 pays for none, all of it for one
-		{20, 0, 100, 5, 5, true},          // no more items than the 5 read before
+		{20, 0, 1000, 2, 4, true},         // a read unit's worth (4 of 1,000 bytes), more than the 2 read before
+		{20, 0, 1000, 200, 81, true},      // half of 20 pays for 81 of 1,000 bytes
+		{20, 0, 1000, 50, 50, true},       // no more items than the 50 read before
 	} {
 		limit, ok := dynamo.SizedLimit(c.budget, c.spent, c.largest, c.scanned)
 		if limit != c.limit || ok != c.ok {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -272,12 +271,9 @@ func (s SearchState) plan() []streamRead {
 		if limit < 1 {
 			continue
 		}
-		// At most as many items as were read before, in all: a sample of
-		// few items may have missed heavier ones, which come in runs
-		// where keys group them.
-		if grown := int32(min(max(s.Sizing.Items/k, 1), math.MaxInt32)); limit > grown {
-			limit = grown
-		}
+		// At most as many items as were read before, in all, or a read
+		// unit's worth each (grownLimit).
+		limit = min(limit, grownLimit(s.Sizing.Items/k, largest))
 		reads := make([]streamRead, k)
 		for i := range reads {
 			reads[i] = streamRead{stream: open[i], limit: limit}
