@@ -27,6 +27,11 @@ import (
 type Budgeted struct {
 	Client
 	Max float64
+	// TableBytes, set by a caller that reads each item at most once (a
+	// Scan, an entities read), is the table's size as DescribeTable gave
+	// it: no item not read yet is larger than what the items read leave
+	// of it, which sizes the reads of a table a few large items fill.
+	TableBytes int64
 
 	mu       sync.Mutex
 	spent    float64
@@ -35,6 +40,7 @@ type Budgeted struct {
 	stopped  bool
 	inflight int        // reads sent and not answered
 	largest  int        // the largest item read, in bytes at most
+	read     int64      // the items sent back whole, in bytes (ItemBytes)
 	settled  *sync.Cond // a read in flight answered
 }
 
@@ -94,7 +100,8 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 		want = *asked
 	}
 	var n int32
-	if b.largest == 0 {
+	largest := restBound(b.largest, b.TableBytes, b.read)
+	if largest == 0 {
 		// Nothing read yet: one item, alone, whatever it weighs.
 		if b.inflight > 0 || left < readUnitRCU(consistent) {
 			return nil, 0, false
@@ -108,9 +115,9 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 	}
 	// Half of what is left (all of its last read units): an item larger
 	// than any read before is paid by the other half.
-	n = ItemsFor(max(left/2, min(left, 2*readUnitRCU(consistent))), b.largest, consistent)
+	n = ItemsFor(max(left/2, min(left, 2*readUnitRCU(consistent))), largest, consistent)
 	if n < 1 && b.inflight == 0 {
-		n = min(ItemsFor(left, b.largest, consistent), 1)
+		n = min(ItemsFor(left, largest, consistent), 1)
 	}
 	if n < 1 {
 		return nil, 0, false
@@ -118,7 +125,18 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 	if want > 0 && want < n {
 		n = want
 	}
-	return aws.Int32(n), ReadCost(n, b.largest, consistent), true
+	return aws.Int32(n), ReadCost(n, largest, consistent), true
+}
+
+// restBound is the size the next read is sized by: the largest item read
+// (0: none yet), or, where the table's size is known (tableBytes, 0: not)
+// and the items are read once, what the items read (read bytes) leave of
+// it when that is less, and less than 400 KB; 0 when nothing bounds it.
+func restBound(largest int, tableBytes, read int64) int {
+	if rest := tableBytes - read; tableBytes > 0 && rest > 0 && rest < MaxItemBytes && (largest == 0 || rest < int64(largest)) {
+		return int(rest)
+	}
+	return largest
 }
 
 // settle counts what a read cost and lets go of what it held back: whole
@@ -139,6 +157,11 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 	b.scanned += int(scanned)
 	if answered {
 		b.largest = max(b.largest, PageLargest(billed, consistent, items, int(scanned), whole))
+		if whole {
+			for _, it := range items {
+				b.read += int64(ItemBytes(it))
+			}
+		}
 	}
 	if b.settled != nil {
 		b.settled.Broadcast()

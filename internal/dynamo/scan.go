@@ -93,6 +93,9 @@ type SearchSizing struct {
 	RCU     float64 `json:"r,omitempty"`
 	Items   int     `json:"n,omitempty"`
 	Largest int     `json:"m,omitempty"`
+	// Bytes is what the items read whole weigh (ItemBytes): what they
+	// leave of the table's size bounds the items not read yet.
+	Bytes int64 `json:"b,omitempty"`
 }
 
 // SearchPosition is where a search is: each stream's, and what sizes its
@@ -179,10 +182,11 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 	}
 	pages := make([]Page, len(reads))
 	largest := make([]int, len(reads))
+	bytes := make([]int64, len(reads))
 	errs := make([]error, len(reads))
 	inParallel(len(reads), func(i int) {
 		rd := reads[i]
-		pages[i], largest[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
+		pages[i], largest[i], bytes[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
 	})
 	var failed error
 	for i, rd := range reads {
@@ -196,6 +200,7 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		step.Pages++
 		step.Scanned += p.Scanned
 		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned, largest[i])
+		step.Next.Sizing.Bytes += bytes[i]
 		step.Items = append(step.Items, p.Items...)
 		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
 	}
@@ -251,7 +256,8 @@ func (s SearchState) plan() []streamRead {
 	// larger than any read before, met by one of them, is paid by the
 	// half kept back, not by more than the budget.
 	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
-	largest, known := s.Sizing.Largest, s.Sizing.Largest > 0
+	largest := restBound(s.Sizing.Largest, s.Request.TableBytes, s.Sizing.Bytes)
+	known := largest > 0
 	if whole := min(len(open), int(left/pageRCU)); whole >= 1 {
 		// A whole page costs at most pageRCU, whatever its items weigh:
 		// as many as what is left pays for cannot overspend it.
@@ -306,9 +312,10 @@ func (z SearchSizing) weigh(rcu float64, items, largest int) SearchSizing {
 }
 
 // read reads one page of stream i from start, and tells the largest
-// item it read (PageLargest). Under a budget it asks for whole items and
-// applies the filter and projection itself (local).
-func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, int, error) {
+// item it read (PageLargest) and what the items it read whole weigh.
+// Under a budget it asks for whole items and applies the filter and
+// projection itself (local).
+func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, int, int64, error) {
 	var page Page
 	var sent []Item
 	var local func(Item) (Item, bool)
@@ -317,40 +324,40 @@ func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, li
 		q.Filter = r.Filter
 		in, err := QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil)
 		if err != nil {
-			return Page{}, 0, err
+			return Page{}, 0, 0, err
 		}
 		in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
 		if local, err = r.localMatch(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-			return Page{}, 0, err
+			return Page{}, 0, 0, err
 		}
 		if local != nil {
 			// The same Query without its filter and projection: its key
 			// condition's names and values only.
 			q.Filter = nil
 			if in, err = QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil); err != nil {
-				return Page{}, 0, err
+				return Page{}, 0, 0, err
 			}
 		}
 		t0 := time.Now()
 		out, err := c.Query(ctx, in)
 		cost := Cost{Requests: 1, Latency: time.Since(t0)}
 		if err != nil {
-			return Page{Cost: cost}, 0, Explain("query "+q.Table, err)
+			return Page{Cost: cost}, 0, 0, Explain("query "+q.Table, err)
 		}
 		cost.RCU = capacityUnits(out.ConsumedCapacity)
 		cost.billRead(out.Items, false)
 		if err := checkCursor(start, out.LastEvaluatedKey, q.SKName, q.Reverse); err != nil {
-			return Page{Cost: cost}, 0, cursorFailure("query "+q.Table, err)
+			return Page{Cost: cost}, 0, 0, cursorFailure("query "+q.Table, err)
 		}
 		sent = out.Items
 		page = Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}
 	} else {
 		in, err := r.scanInput(i, start, limit)
 		if err != nil {
-			return Page{}, 0, err
+			return Page{}, 0, 0, err
 		}
 		if local, err = r.localMatch(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-			return Page{}, 0, err
+			return Page{}, 0, 0, err
 		}
 		if local != nil {
 			in.FilterExpression, in.ProjectionExpression = nil, nil
@@ -360,18 +367,24 @@ func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, li
 		out, err := c.Scan(ctx, in)
 		cost := Cost{Requests: 1, Latency: time.Since(t0)}
 		if err != nil {
-			return Page{Cost: cost}, 0, Explain("scan "+r.Table, err)
+			return Page{Cost: cost}, 0, 0, Explain("scan "+r.Table, err)
 		}
 		cost.RCU = capacityUnits(out.ConsumedCapacity)
 		cost.billRead(out.Items, false)
 		if err := checkCursor(start, out.LastEvaluatedKey, "", false); err != nil {
-			return Page{Cost: cost}, 0, cursorFailure("scan "+r.Table, err)
+			return Page{Cost: cost}, 0, 0, cursorFailure("scan "+r.Table, err)
 		}
 		sent = out.Items
 		page = Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}
 	}
 	whole := local != nil || r.Filter == nil && len(r.Project) == 0
 	largest := PageLargest(page.Cost.Billed, false, sent, page.Scanned, whole)
+	var bytes int64
+	if whole {
+		for _, it := range sent {
+			bytes += int64(ItemBytes(it))
+		}
+	}
 	if local != nil {
 		page.Items = nil
 		for _, it := range sent {
@@ -381,7 +394,7 @@ func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, li
 		}
 		page.Count = len(page.Items)
 	}
-	return page, largest, nil
+	return page, largest, bytes, nil
 }
 
 // localMatcher applies a read's filter and projection to the whole
