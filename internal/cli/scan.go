@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,10 +87,14 @@ DynamoDB bills a filtered Scan for every item it reads, matching or not.
 Before the first page, stderr says what a whole scan would cost from the
 table's size (as DynamoDB last measured it); at the end, items scanned and
 matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
-1000 RCU unless told; none for no limit) is shared by the segments and
-never overspent by more than half a read unit at the item sizes read so
-far; a scan stopped there exits 3 with a --resume token that goes on
-where each segment stopped (the same table, index, filter and segments).
+1000 RCU unless told; none for no limit) is shared by the segments: each
+read is sized from the largest item read so far (items are read whole and
+filtered here, billed the same), so it is never overspent by more than
+half a read unit, but by items larger than any read before (the first
+read's one item, the first heavy one). A scan stopped there exits 3 with
+a --resume token that goes on where each segment stopped (the same table,
+index, filter and segments), and says what --max-rcu the next read needs
+when it is more than the budget.
 
 --output json writes one document: {"items": [...], "stats": {"requests",
 "consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
@@ -142,7 +147,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return err
 	}
-	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
+	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan", TableBytes: info.SizeBytes}
 	if r.Segments == 0 {
 		r.Segments = searchSegments(info, f.resume)
 	}
@@ -289,6 +294,11 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 		how := "a larger " + o.flag
 		if stats.Resume != "" {
 			how = "--resume " + stats.Resume
+			if stats.LeastRCU > s.Request.MaxRCU {
+				// The next read, of one item of the largest size read,
+				// costs more than the budget: the same again reads nothing.
+				how += fmt.Sprintf(" and %s %g or more (one item of the largest size read costs %g RCU)", o.flag, math.Ceil(stats.LeastRCU), stats.LeastRCU)
+			}
 		}
 		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched; more may match, resume with %s",
 			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, how)}

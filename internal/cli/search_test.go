@@ -275,3 +275,38 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// TestScanStopSaysWhatTheNextReadNeeds (#39): a scan whose budget pays
+// for no item of the largest size it read stops saying what --max-rcu the
+// next read needs, and resuming with that reads on; no run spends more
+// than its budget and half a read unit but the first read of all, whose
+// one item of unknown size may cost what it weighs.
+func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
+	isolateAWS(t)
+	srv := dynalitetest.Shared(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	c := srv.Client()
+	createTable(t, c, "HeavyScan", "SK", types.ScalarAttributeTypeS)
+	var reqs []types.WriteRequest
+	for i := range 12 {
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p" + strconv.Itoa(i)},
+			"SK": &types.AttributeValueMemberS{Value: "s"}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("w", 30<<10)}}))
+	}
+	batchWrite(t, c, "HeavyScan", reqs)
+	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	_, stderr, code := cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "2"}, conn...)...)
+	token := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || token == nil || !strings.Contains(stderr, "and --max-rcu 4 or more (one item of the largest size read costs 4 RCU)") {
+		t.Fatalf("scan at 2 RCU of 30 KB items: exit %d: %s", code, stderr)
+	}
+	if m := spentRE.FindStringSubmatch(stderr); m == nil || m[1] != "4.0" {
+		t.Errorf("the first read, of one item of unknown size: %s", stderr)
+	}
+	_, stderr, code = cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "4", "--resume", token[1]}, conn...)...)
+	m := spentRE.FindStringSubmatch(stderr)
+	if code != exitPartial || m == nil || m[1] != "4.0" || !strings.Contains(stderr, "scanned=1 ") {
+		t.Errorf("resumed at 4 RCU: exit %d: %s", code, stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,29 +14,34 @@ import (
 
 // Budgeted is a Client whose Query and Scan reads spend together no more
 // than Max RCU as DynamoDB bills them, whatever asks for them (a time
-// sample, a skip-scan, a merge's pages), beyond the rounding of one read:
-// one budget for a whole command. Each read's Limit is cut to what is
-// left, at the item sizes read so far (one item before any is read,
-// unless what is left pays for a whole page), with what a read in flight
-// may cost held back until it answers; a read that what is left pays no
+// sample, a skip-scan, a merge's pages): one budget for a whole command.
+// While what is left pays for a whole page (pageRCU), a read goes as
+// asked; after that its Limit is cut to what half of what is left pays
+// for at the size of the largest item read so far (PageLargest; one item
+// before any is read), with what a read in flight may cost held back
+// until it answers, and reads go in parallel only as many as half of
+// what is left pays an item of 400 KB each for: reads do not
+// overspend the budget unless they meet items larger than any read
+// before, and then by what those weigh. A read that what is left pays no
 // item of is not sent, and fails with a *BudgetSpentError.
 type Budgeted struct {
 	Client
 	Max float64
+	// TableBytes, set by a caller that reads each item at most once (a
+	// Scan, an entities read), is the table's size as DescribeTable gave
+	// it: no item not read yet is larger than what the items read leave
+	// of it, which sizes the reads of a table a few large items fill.
+	TableBytes int64
 
 	mu       sync.Mutex
 	spent    float64
 	scanned  int
 	reserved float64
 	stopped  bool
-	inflight int // reads sent and not answered
-	// bytes and sized are the size of the items read by reads that sent
-	// back every item they read (no filter): their size prices the next
-	// read better than the billed RCU, whose least 0.5 a read made one
-	// item of 100 bytes look like 0.5 RCU.
-	bytes, sized int
-	unit         float64    // RCU per 4 KB: 0.5, or 1 for consistent reads
-	settled      *sync.Cond // a read in flight answered
+	inflight int        // reads sent and not answered
+	largest  int        // the largest item read, in bytes at most
+	read     int64      // the items sent back whole, in bytes (ItemBytes)
+	settled  *sync.Cond // a read in flight answered
 }
 
 // BudgetSpentError is a read refused because the budget is spent.
@@ -56,11 +62,11 @@ func (b *Budgeted) Spent() (rcu float64, stopped bool) {
 // allow is the Limit a read may have (asked: its own, nil or 0 for none)
 // and what it may cost, held back until it answers; an error when what
 // is left pays for no item.
-func (b *Budgeted) allow(asked *int32) (limit *int32, hold float64, err error) {
+func (b *Budgeted) allow(asked *int32, consistent bool) (limit *int32, hold float64, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for {
-		limit, hold, ok := b.limitLocked(asked)
+		limit, hold, ok := b.limitLocked(asked, consistent)
 		switch {
 		case ok:
 			b.reserved += hold
@@ -82,56 +88,60 @@ func (b *Budgeted) allow(asked *int32) (limit *int32, hold float64, err error) {
 
 // limitLocked is the Limit and hold of a read with what is left now;
 // ok is false when that pays for no item. Under b.mu.
-func (b *Budgeted) limitLocked(asked *int32) (limit *int32, hold float64, ok bool) {
+func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hold float64, ok bool) {
 	left := b.Max - b.spent - b.reserved
+	pageMost := pageRCU * readUnitRCU(consistent) / minReadUnits
+	if left >= pageMost {
+		// A whole page costs at most that, whatever its items weigh.
+		return asked, pageMost, true
+	}
 	want := int32(0)
 	if asked != nil {
 		want = *asked
 	}
-	var n int32 // 0: a whole page
-	if b.scanned == 0 || b.spent <= 0 {
-		// The items' size is not known yet: a whole page only if what is
-		// left pays for one, else one item.
-		switch {
-		case left >= pageRCU:
-			n, hold = want, pageRCU
-		case left >= 0.5:
-			n, hold = 1, 0.5
-		default:
-			n = -1
+	var n int32
+	largest := restBound(b.largest, b.TableBytes, b.read)
+	if largest == 0 {
+		// Nothing read yet: one item, alone, whatever it weighs.
+		if b.inflight > 0 || left < readUnitRCU(consistent) {
+			return nil, 0, false
 		}
-	} else {
-		// At the item sizes read so far, the read's rounding up to a
-		// whole read unit held back too, but on the last read.
-		perItem := b.spent / float64(b.scanned)
-		if b.sized == b.scanned {
-			perItem = min(perItem, 1.25*float64(b.bytes)/float64(b.sized)/readUnitBytes*b.unit)
-			perItem = max(perItem, 1e-6)
-		}
-		k := math.Floor((left - 0.5) / perItem)
-		if k < 1 {
-			k = math.Floor(left / perItem)
-		}
-		n = -1
-		if k >= 1 {
-			n = int32(min(k, math.MaxInt32))
-			if want > 0 && want < n {
-				n = want
-			}
-			hold = float64(n)*perItem + 0.5
-		}
+		return aws.Int32(1), readUnitRCU(consistent), true
 	}
-	switch {
-	case n < 0:
+	if b.inflight > 0 && left/2 < float64(b.inflight+1)*ReadCost(1, MaxItemBytes, consistent) {
+		// Reads go in parallel only as many as half of what is left pays
+		// an item of 400 KB each for: this one waits for those in flight.
 		return nil, 0, false
-	case n == 0:
-		return asked, hold, true
 	}
-	return aws.Int32(n), hold, true
+	// Half of what is left (all of its last read units): an item larger
+	// than any read before is paid by the other half.
+	n = ItemsFor(max(left/2, min(left, 2*readUnitRCU(consistent))), largest, consistent)
+	if n < 1 && b.inflight == 0 {
+		n = min(ItemsFor(left, largest, consistent), 1)
+	}
+	if n < 1 {
+		return nil, 0, false
+	}
+	if want > 0 && want < n {
+		n = want
+	}
+	return aws.Int32(n), ReadCost(n, largest, consistent), true
 }
 
-// settle counts what a read cost and lets go of what it held back.
-func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item, scanned int32, consistent bool) {
+// restBound is the size the next read is sized by: the largest item read
+// (0: none yet), or, where the table's size is known (tableBytes, 0: not)
+// and the items are read once, what the items read (read bytes) leave of
+// it when that is less, and less than 400 KB; 0 when nothing bounds it.
+func restBound(largest int, tableBytes, read int64) int {
+	if rest := tableBytes - read; tableBytes > 0 && rest > 0 && rest < MaxItemBytes && (largest == 0 || rest < int64(largest)) {
+		return int(rest)
+	}
+	return largest
+}
+
+// settle counts what a read cost and lets go of what it held back: whole
+// says the items came back whole (no filter, no projection).
+func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item, scanned int32, consistent, whole bool) {
 	billed := 0.0
 	if answered {
 		billed, _ = BilledRCU(rcu, items, consistent)
@@ -145,14 +155,12 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 	}
 	b.spent += billed
 	b.scanned += int(scanned)
-	if answered && len(items) == int(scanned) {
-		for _, it := range items {
-			b.bytes += ItemBytes(it)
-		}
-		b.sized += len(items)
-		b.unit = max(b.unit, minReadUnits)
-		if consistent {
-			b.unit = 2 * minReadUnits
+	if answered {
+		b.largest = max(b.largest, PageLargest(billed, consistent, items, int(scanned), whole))
+		if whole {
+			for _, it := range items {
+				b.read += int64(ItemBytes(it))
+			}
 		}
 	}
 	if b.settled != nil {
@@ -169,7 +177,7 @@ func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 	var total *dynamodb.QueryOutput
 	cur := *in
 	for {
-		limit, hold, err := b.allow(cur.Limit)
+		limit, hold, err := b.allow(cur.Limit, aws.ToBool(in.ConsistentRead))
 		if err != nil {
 			if total != nil {
 				return total, nil // what the budget paid for; the next read is refused
@@ -178,14 +186,29 @@ func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 		}
 		req := cur
 		req.Limit = limit
+		var cut func(Item) Item
+		if req.Select != types.SelectCount {
+			if names, c, ok := localProjection(req.ProjectionExpression, req.ExpressionAttributeNames, req.KeyConditionExpression, req.FilterExpression); ok {
+				req.ProjectionExpression, req.ExpressionAttributeNames, cut = nil, names, c
+				if req.Select == types.SelectSpecificAttributes {
+					req.Select = ""
+				}
+			}
+		}
 		out, err := b.Client.Query(ctx, &req, o...)
 		if out == nil {
-			b.settle(hold, false, 0, nil, 0, false)
+			b.settle(hold, false, 0, nil, 0, false, false)
 			return out, err
 		}
-		b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead))
+		whole := req.FilterExpression == nil && req.ProjectionExpression == nil && req.Select != types.SelectCount
+		b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole)
 		if err != nil {
 			return out, err
+		}
+		if cut != nil {
+			projected := *out
+			projected.Items = cutItems(out.Items, cut)
+			out = &projected
 		}
 		total = addQuery(total, out)
 		left := aws.ToInt32(in.Limit) - total.ScannedCount
@@ -222,17 +245,157 @@ func addCapacity(a, b *types.ConsumedCapacity) *types.ConsumedCapacity {
 
 // Scan sends the read within the budget, its Limit cut to what is left.
 func (b *Budgeted) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	limit, hold, err := b.allow(in.Limit)
+	limit, hold, err := b.allow(in.Limit, aws.ToBool(in.ConsistentRead))
 	if err != nil {
 		return nil, err
 	}
-	cut := *in
-	cut.Limit = limit
-	out, err := b.Client.Scan(ctx, &cut, o...)
+	req := *in
+	req.Limit = limit
+	var cut func(Item) Item
+	if req.Select != types.SelectCount {
+		if names, c, ok := localProjection(req.ProjectionExpression, req.ExpressionAttributeNames, req.FilterExpression); ok {
+			req.ProjectionExpression, req.ExpressionAttributeNames, cut = nil, names, c
+			if req.Select == types.SelectSpecificAttributes {
+				req.Select = ""
+			}
+		}
+	}
+	out, err := b.Client.Scan(ctx, &req, o...)
 	if out == nil {
-		b.settle(hold, false, 0, nil, 0, false)
+		b.settle(hold, false, 0, nil, 0, false, false)
 		return out, err
 	}
-	b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead))
+	whole := req.FilterExpression == nil && req.ProjectionExpression == nil && req.Select != types.SelectCount
+	b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole)
+	if err == nil && cut != nil {
+		projected := *out
+		projected.Items = cutItems(out.Items, cut)
+		out = &projected
+	}
 	return out, err
+}
+
+// localProjection is how a read under the budget asks for whole items
+// (billed the same as the attributes it projects) and cuts them itself,
+// so that their size is known: the names the rest of the read still
+// uses (those in uses), and the cut. ok is false when the read projects
+// nothing, or no local matcher is set (SetLocalMatcher).
+func localProjection(projection *string, names map[string]string, uses ...*string) (rest map[string]string, cut func(Item) Item, ok bool) {
+	if projection == nil || localMatcher == nil {
+		return names, nil, false
+	}
+	m, err := localMatcher(nil, projection, names, nil)
+	if err != nil {
+		return names, nil, false // sent as asked: the server says what is wrong
+	}
+	used := map[string]bool{}
+	for _, e := range uses {
+		if e != nil {
+			for _, ph := range placeholderRE.FindAllString(*e, -1) {
+				used[ph] = true
+			}
+		}
+	}
+	for k, v := range names {
+		if used[k] {
+			if rest == nil {
+				rest = map[string]string{}
+			}
+			rest[k] = v
+		}
+	}
+	return rest, func(it Item) Item { out, _ := m(it); return out }, true
+}
+
+// placeholderRE is an expression attribute name placeholder.
+var placeholderRE = regexp.MustCompile(`#[A-Za-z0-9_]+`)
+
+func cutItems(items []Item, cut func(Item) Item) []Item {
+	if items == nil {
+		return nil
+	}
+	out := make([]Item, len(items))
+	for i, it := range items {
+		out[i] = cut(it)
+	}
+	return out
+}
+
+// How a budget sizes a read: what a Scan or Query page costs is the sum
+// of the sizes of every item it read (before any filter), rounded up to
+// 4 KB, 0.5 RCU a 4 KB (1 strongly consistent), and Limit caps the items
+// it reads. So a read of n items, none larger than L bytes, costs at most
+// ceil(n·L / 4 KB) read units: sized from the largest item read so far
+// (not the mean, which a few heavy items among small ones leave far
+// below them), a read cannot spend more than it was given unless it
+// meets an item larger than any before it, and then by at most what that
+// item weighs beyond the largest. Before any item is read, the largest is
+// DynamoDB's largest (400 KB), or the table's size when smaller.
+
+// MaxItemBytes is DynamoDB's largest item.
+const MaxItemBytes = 400 * 1024
+
+// readUnitRCU is what one read unit costs: 0.5 RCU, 1 strongly consistent.
+func readUnitRCU(consistent bool) float64 {
+	if consistent {
+		return 2 * minReadUnits
+	}
+	return minReadUnits
+}
+
+// PageLargest is an upper bound of the largest item a read met, in bytes
+// (0: it read none): billed RCU for scanned items, of which items were
+// sent back, whole (no projection, nothing a filter dropped on the
+// server) when whole says so. Everything it read weighs at most what it
+// was billed (read units × 4 KB); the items sent back weigh at least
+// their ItemBytes, so an item not sent back, or cut by a projection,
+// weighs at most the rest. A whole item's own size is bounded tighter, by
+// its ItemBytes and a margin for what ItemBytes may miss.
+func PageLargest(billed float64, consistent bool, items []Item, scanned int, whole bool) int {
+	if scanned <= 0 && len(items) == 0 {
+		return 0
+	}
+	most, sum := 0, 0
+	for _, it := range items {
+		b := ItemBytes(it)
+		sum += b
+		most = max(most, b)
+	}
+	read := int(math.Round(billed/readUnitRCU(consistent))) * readUnitBytes
+	bound := max(read-sum+most, most, 1)
+	if whole && len(items) >= scanned {
+		bound = min(bound, sizeMargin(most))
+	}
+	return min(bound, MaxItemBytes)
+}
+
+// sizeMargin is an item of ItemBytes b at its largest: ItemBytes errs
+// low (numbers, lists and maps are counted at about their size).
+func sizeMargin(b int) int { return b + b/32 + 32 }
+
+// ItemsFor is how many items, none larger than largest bytes, a read may
+// ask for that costs no more than rcu; 0 when that pays for none.
+func ItemsFor(rcu float64, largest int, consistent bool) int32 {
+	units := math.Floor(rcu/readUnitRCU(consistent) + 1e-9)
+	if units < 1 || largest <= 0 {
+		return 0
+	}
+	return int32(min(math.Floor(units*readUnitBytes/float64(largest)), math.MaxInt32))
+}
+
+// ReadCost is the most a read of n items, none larger than largest
+// bytes, costs.
+func ReadCost(n int32, largest int, consistent bool) float64 {
+	units := math.Ceil(float64(n) * float64(largest) / readUnitBytes)
+	return max(units, 1) * readUnitRCU(consistent)
+}
+
+// firstLargest is the largest item a read may meet before any is read:
+// DynamoDB's largest, or the table's size (DescribeTable's; 0: unknown)
+// when smaller.
+func firstLargest(tableBytes int64) int {
+	if tableBytes > 0 && tableBytes < MaxItemBytes {
+		return int(tableBytes)
+	}
+	return MaxItemBytes
 }

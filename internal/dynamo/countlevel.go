@@ -82,6 +82,7 @@ type levelCount struct {
 	mu      sync.Mutex
 	cost    Cost
 	scanned int
+	largest int // the largest item read, at most (PageLargest)
 	counts  map[string]int
 	over    bool
 }
@@ -131,13 +132,15 @@ func (cl *levelCount) countRun(ctx context.Context, run []domain.Child) error {
 	}
 	var start Item
 	for {
-		req := PageRequest{Query: q, Start: start, KeysOnly: true, TableKeys: r.TableKeys}
+		// Under a budget the items are read whole (billed the same as
+		// their keys): their sizes size the next reads.
+		req := PageRequest{Query: q, Start: start, KeysOnly: cl.budget <= 0, TableKeys: r.TableKeys}
 		if !cl.allow(&req) {
 			return nil
 		}
 		var page Page
 		var err error
-		if single {
+		if single && cl.budget <= 0 {
 			page, err = CountPage(ctx, cl.c, req)
 		} else {
 			page, err = QueryPage(ctx, cl.c, req)
@@ -145,6 +148,7 @@ func (cl *levelCount) countRun(ctx context.Context, run []domain.Child) error {
 		cl.mu.Lock()
 		cl.cost = cl.cost.Add(page.Cost)
 		cl.scanned += page.Scanned
+		cl.largest = max(cl.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly))
 		if err != nil {
 			cl.mu.Unlock()
 			return err
@@ -178,16 +182,16 @@ func (cl *levelCount) countRun(ctx context.Context, run []domain.Child) error {
 	}
 }
 
-// allow sets the page's Limit to what the budget has left (at the item
-// sizes read so far), or reports false, and marks the count over, when
-// that pays for no item.
+// allow sets the page's Limit to what the budget has left (at the
+// largest item read so far: SizedLimit), or reports false, and marks the
+// count over, when that pays for no item.
 func (cl *levelCount) allow(req *PageRequest) bool {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if cl.over {
 		return false
 	}
-	limit, ok := BudgetLimit(cl.budget, cl.cost.Billed, cl.scanned)
+	limit, ok := SizedLimit(cl.budget, cl.cost.Billed, cl.largest, cl.scanned)
 	if !ok {
 		cl.over = true
 		return false
@@ -201,6 +205,44 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 // 4 KB.
 const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 
+// SizedLimit is the Limit of the next page of a read, one page after
+// another, that may spend no more than budget RCU (0: no budget, no
+// bound), spent so far, the largest item it read at most largest bytes
+// (PageLargest; 0: none read yet), of scanned items. While what is left
+// pays for a whole page, none (a page costs at most pageRCU whatever its
+// items weigh); before any item is read, one; after, as many as half of
+// what is left pays for at the largest size (all of it for one item),
+// and no more than grownLimit, so that a page does not overspend unless
+// it meets items larger than any before it, and then by what they weigh.
+// ok is false when what is left pays for no item.
+func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bool) {
+	if budget <= 0 {
+		return 0, true
+	}
+	left := budget - spent
+	switch {
+	case left >= pageRCU:
+		return 0, true
+	case largest <= 0:
+		return 1, left >= minReadUnits
+	}
+	n := ItemsFor(max(left/2, min(left, 2*minReadUnits)), largest, false)
+	n = min(n, grownLimit(scanned, largest))
+	if n < 1 {
+		n = min(ItemsFor(left, largest, false), 1)
+	}
+	return n, n >= 1
+}
+
+// grownLimit is the most items a read under a budget asks for after
+// scanned were read, the largest largest bytes: as many as were read
+// before (a sample of few items may miss the heavier ones, which come in
+// runs where keys group them), but never fewer than one read unit holds
+// at the largest size (a read is billed one unit however few it reads).
+func grownLimit(scanned, largest int) int32 {
+	return int32(min(max(scanned, int(ItemsFor(minReadUnits, largest, false)), 1), math.MaxInt32))
+}
+
 // BudgetLimit is the Limit of a read that may spend no more than what is
 // left of budget RCU, spent so far over scanned items (0: no budget, no
 // bound): 0.5 RCU per 4 KB at the item sizes read so far (an upper bound,
@@ -208,7 +250,10 @@ const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 // unknown: a read of one item, unless what is left pays for a whole page
 // (then no guess can overspend it), where a guess of 1 KB an item let the
 // first read of 40 KB items spend 40 times the budget. ok is false when
-// what is left pays for no item.
+// what is left pays for no item. The mean is no bound of the next items
+// where a few are far larger than the rest (30 KB among 200 bytes):
+// SizedLimit sizes from the largest; only the explorer's filtered fill
+// (ui/list/pager.go) still sizes by the mean.
 func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
 	if budget <= 0 {
 		return 0, true

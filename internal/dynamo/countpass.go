@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"math"
 	"sort"
 	"sync"
 
@@ -38,6 +37,7 @@ type CountPass struct {
 	cost      Cost
 	scanned   int
 	reserved  float64 // RCU the reads in flight may cost
+	largest   int     // the largest item read, in bytes at most (PageLargest)
 	// pace is the key space the first page covered, from paceBase on:
 	// where the rest is cut.
 	pace     float64
@@ -95,7 +95,13 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 	if p.r.Key.SK == nil || p.r.Key.SK.Type == domain.TypeN {
 		return false, Errorf("count", KindValidation, "count a string or binary sort key's level", "the sort key of %s has no levels to count", p.r.Table)
 	}
-	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed}
+	if budget > 0 {
+		// Reads in parallel only as many as half the budget pays an item
+		// of 400 KB each for: an item larger than any read before, met
+		// by one of them, is paid by what the others leave.
+		parallel = max(min(parallel, int(budget/2/ReadCost(1, MaxItemBytes, false))), 1)
+	}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
 	if p.started {
 		err := run.all(ctx, p.pending(), parallel)
 		return run.isOver(), err
@@ -162,6 +168,7 @@ type passRun struct {
 	c        Client
 	budget   float64
 	base     float64 // what the pass had spent before this run
+	parallel int     // reads in flight at most
 	progress func(Cost)
 	over     bool // under p.mu
 }
@@ -221,41 +228,51 @@ func (run *passRun) isOver() bool {
 
 // allow is the Limit of the next read under the budget, shared with the
 // other share-1 stretches that will read, and what that read may cost,
-// held back from what is left until it answers: reads in flight at once
-// never spend together more than the budget and the rounding of the last
-// read. ok is false (and the run over) when what is left pays for no
-// item. Under p.mu.
+// held back from what is left until it answers: a read of n items costs
+// at most n times the largest item read so far (budgeted.go), so reads
+// in flight at once never spend together more than the budget unless
+// they meet an item larger than any before. Before any is read, the
+// first read is of one item, unless what is left pays for whole pages.
+// ok is false (and the run over) when what is left pays for no item.
+// Under p.mu.
 func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 	p := run.p
 	if run.budget <= 0 {
 		return 0, 0, true
 	}
 	left := run.budget - (p.cost.Billed - run.base) - p.reserved
-	each := left / float64(max(share, 1))
-	if p.scanned == 0 || p.cost.Billed <= 0 {
-		// The items' size is not known yet: a whole page only if what is
-		// left pays for one, else one item.
-		limit, ok = BudgetLimit(each, 0, 0)
-		hold = 0.5
-		if limit == 0 {
-			hold = pageRCU
+	// A read spends at most half of what is left (all of its last read
+	// units), and reads at most as many items as were read before it (or
+	// a read unit's worth), as a search does (scan.go): the largest item read so far can miss the
+	// heaviest, and the reads near the budget's end come after most
+	// sizes were seen.
+	use := max(left/2, min(left, 2*minReadUnits))
+	share = max(min(share, run.parallel), 1)
+	each := use / float64(share)
+	largest := p.largest
+	switch {
+	case left/float64(share) >= pageRCU:
+		// A whole page costs at most pageRCU, whatever its items weigh:
+		// held back whole, it cannot overspend.
+		return 0, pageRCU, true
+	case largest == 0:
+		// The items' size is not known yet: one item, whatever it
+		// weighs (it may overspend by what it weighs beyond the budget).
+		if left >= minReadUnits && p.reserved == 0 {
+			return 1, minReadUnits, true
 		}
-	} else {
-		// At the item sizes read so far, the read's rounding up to a
-		// whole read unit held back too, but on the last read.
-		perItem := p.cost.Billed / float64(p.scanned)
-		n := math.Floor((each - 0.5) / perItem)
-		if n < 1 {
-			n = math.Floor(left / perItem)
+	default:
+		limit = ItemsFor(each, largest, false)
+		limit = min(limit, grownLimit(p.scanned, largest))
+		if limit < 1 && p.reserved == 0 {
+			limit = min(ItemsFor(left, largest, false), 1)
 		}
-		ok = n >= 1
-		limit = int32(min(n, math.MaxInt32))
-		hold = n*perItem + 0.5
+		if limit >= 1 {
+			return limit, ReadCost(limit, largest, false), true
+		}
 	}
-	if !ok {
-		run.over = true
-	}
-	return limit, hold, ok
+	run.over = true
+	return 0, 0, false
 }
 
 // page reads the next page of s and counts its keys.
@@ -280,7 +297,9 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	p.reserved += hold
 	q := p.level
 	q.SK = p.stretchRange(s)
-	req := PageRequest{Query: q, Start: s.next, Limit: limit, KeysOnly: true, TableKeys: p.r.TableKeys}
+	// Under a budget the items are read whole (billed the same as their
+	// keys): their sizes size the next reads.
+	req := PageRequest{Query: q, Start: s.next, Limit: limit, KeysOnly: run.budget <= 0, TableKeys: p.r.TableKeys}
 	p.mu.Unlock()
 
 	page, err := QueryPage(ctx, run.c, req)
@@ -290,6 +309,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	p.reserved -= hold
 	p.cost = p.cost.Add(page.Cost)
 	p.scanned += page.Scanned
+	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly))
 	if run.progress != nil {
 		defer run.progress(p.cost)
 	}
@@ -402,19 +422,21 @@ func (p *CountPass) split(first *stretch) *stretch {
 func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
 	p := run.p
 	p.mu.Lock()
-	if run.budget > 0 && run.budget-(p.cost.Billed-run.base)-p.reserved < 1 {
+	hold := ReadCost(1, max(p.largest, 1), false)
+	if run.budget > 0 && run.budget-(p.cost.Billed-run.base)-p.reserved < 2*hold {
 		p.mu.Unlock()
 		return nil // the budget is for the items: the tail is read whole
 	}
-	p.reserved += 0.5
+	p.reserved += hold
 	q := p.level
 	q.Reverse = true
 	p.mu.Unlock()
 	page, err := QueryPage(ctx, run.c, PageRequest{Query: q, Limit: 1, KeysOnly: true, TableKeys: p.r.TableKeys})
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.reserved -= 0.5
+	p.reserved -= hold
 	p.cost = p.cost.Add(page.Cost)
+	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, false))
 	if err != nil {
 		return err
 	}

@@ -110,9 +110,9 @@ func startSide(ctx context.Context, wg *sync.WaitGroup, s DiffSide, budget float
 		defer wg.Done()
 		defer close(st.pages)
 		var start Item
-		scanned := 0
+		largest, scanned := 0, 0
 		for {
-			limit, ok := BudgetLimit(budget, r.Cost.Billed, scanned)
+			limit, ok := SizedLimit(budget, r.Cost.Billed, largest, scanned)
 			if !ok {
 				st.stopped, r.Stopped = true, true
 				return
@@ -125,6 +125,7 @@ func startSide(ctx context.Context, wg *sync.WaitGroup, s DiffSide, budget float
 			}
 			r.Pages++
 			r.Items += len(p.Items)
+			largest = max(largest, PageLargest(p.Cost.Billed, false, p.Items, p.Scanned, s.Query.Filter == nil))
 			scanned += p.Scanned
 			select {
 			case st.pages <- p.Items:

@@ -53,7 +53,7 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	var partial []bool // by item: its partition was not read to its end
 	var err error
 	if r.MaxRCU > 0 {
-		c = &Budgeted{Client: c, Max: r.MaxRCU}
+		c = &Budgeted{Client: c, Max: r.MaxRCU, TableBytes: r.SizeBytes} // every item read once
 	}
 	whole := float64(r.SizeBytes) / 4096 * 0.5 // an eventually consistent Scan's RCU
 	switch {

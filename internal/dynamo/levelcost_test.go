@@ -688,6 +688,29 @@ func TestBudgetHoldsOnLargeItems(t *testing.T) {
 			t.Errorf("BudgetLimit(%g, %g, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.scanned, limit, ok, c.limit, c.ok)
 		}
 	}
+	for _, c := range []struct {
+		budget, spent    float64
+		largest, scanned int
+		limit            int32
+		ok               bool
+	}{
+		{5, 0, 0, 0, 1, true},             // nothing read: one item
+		{0.4, 0, 0, 0, 1, false},          // pays for no read
+		{200, 0, 0, 0, 0, true},           // pays for a whole page: no bound needed
+		{5, 5, 100, 10, 0, false},         // spent
+		{5, 0.5, 30 << 10, 100, 1, true},  // half of 4.5 pays for no item of 30 KB, all of it for one
+		{5, 1.5, 30 << 10, 100, 0, false}, // 3.5 RCU pays for no item of 30 KB (4 RCU)
+		{20, 0, 4096, 100, 20, true},      // half of 20: 20 read units of 4 KB
+		{20, 0, 100 << 10, 100, 1, true},  // 100 KB: 12.5 RCU an item, half of 20 pays for none, all of it for one
+		{20, 0, 1000, 2, 4, true},         // a read unit's worth (4 of 1,000 bytes), more than the 2 read before
+		{20, 0, 1000, 200, 81, true},      // half of 20 pays for 81 of 1,000 bytes
+		{20, 0, 1000, 50, 50, true},       // no more items than the 50 read before
+	} {
+		limit, ok := dynamo.SizedLimit(c.budget, c.spent, c.largest, c.scanned)
+		if limit != c.limit || ok != c.ok {
+			t.Errorf("SizedLimit(%g, %g, %d, %d) = %d, %v; want %d, %v", c.budget, c.spent, c.largest, c.scanned, limit, ok, c.limit, c.ok)
+		}
+	}
 }
 
 // TestLevelCountNamesAsShown: the explorer's count (one resumable pass)
@@ -835,6 +858,117 @@ func TestLeafOpenedDirectlyIsOneQuery(t *testing.T) {
 							name, n, itemBytes, delim, b.requests, b.limits, b.rcu, plain.requests, plain.rcu)
 					}
 				}
+			}
+		}
+	}
+}
+
+type freshBilled struct {
+	billed
+	seen  int
+	fresh float64
+}
+
+func (b *freshBilled) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := b.billed.Query(ctx, in, o...)
+	if out != nil {
+		b.mu.Lock()
+		most := 0
+		for _, it := range out.Items {
+			if n := dynamo.ItemBytes(it); n > b.seen {
+				b.fresh += float64((n+4095)/4096) * 0.5
+				most = max(most, n)
+			}
+		}
+		b.seen = max(b.seen, most)
+		b.mu.Unlock()
+	}
+	return out, err
+}
+
+func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
+	ctx := context.Background()
+	for _, shape := range []struct {
+		pk    string
+		heavy func(i int) int
+		child func(i int) int
+	}{
+		{"tenth", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }, func(i int) int { return i / 15 }},
+		{"hundredth", func(i int) int { return map[bool]int{true: 300 << 10}[i%100 == 41] }, func(i int) int { return i / 15 }},
+		// Every tenth item heavy, but the heavy ones all in two children
+		// of their own: a read entering one meets 15 at once.
+		{"clustered", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }, func(i int) int { return i % 20 }},
+	} {
+		var items []dynamo.Item
+		for i := range 300 {
+			size := shape.heavy(i)
+			if size == 0 {
+				size = 100 + (i*37)%200
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: shape.pk},
+				"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("C%02d#%03d", shape.child(i), i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("z", size)}})
+		}
+		table := "HeavyLevel" + shape.pk
+		for name, c := range map[string]dynamo.Client{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()} {
+			if err := demo.CreateKeyTable(ctx, c.(dynamo.Writer), table, "S", items); err != nil {
+				t.Fatal(err)
+			}
+			r := dynamo.ChildrenRequest{Table: table, Key: airportsKey, PK: domain.S(shape.pk), Delim: "#"}
+			for _, budget := range []float64{1, 5, 20, 100} {
+				most, over, runs := 0.0, 0, 0
+				pass := dynamo.NewCountPass(r)
+				rec := &freshBilled{billed: billed{Client: c}}
+				for ; runs < 40 && !pass.Done(); runs++ {
+					before, fresh := rec.rcu, rec.fresh
+					if _, err := pass.Run(ctx, rec, budget, 0, nil); err != nil {
+						t.Fatal(err)
+					}
+					spent := rec.rcu - before
+					most = max(most, spent)
+					if spent > budget+0.5 {
+						over++
+						if spent > budget+0.5+rec.fresh-fresh {
+							t.Errorf("%s %s budget %g: run %d spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, runs+1, spent, rec.fresh-fresh)
+						}
+					}
+					if spent == 0 {
+						break // pays for no item of the largest size read
+					}
+				}
+				if pass.Done() {
+					total := 0
+					for _, ch := range pass.Result().Children {
+						n, _ := pass.Count(ch.Name)
+						total += n
+					}
+					if total != 300 {
+						t.Errorf("%s %s budget %g: counted %d of 300", name, shape.pk, budget, total)
+					}
+				}
+				t.Logf("%-8s %-9s budget %5g → at most %6.1f RCU a run (%d runs, %d over by a larger item, done %v)", name, shape.pk, budget, most, runs, over, pass.Done())
+				// The walk (children without --count) under a Budgeted
+				// client: one budget for every probe.
+				walk := &freshBilled{billed: billed{Client: c}}
+				_, err := dynamo.Children(ctx, &dynamo.Budgeted{Client: walk, Max: budget}, r, nil)
+				var spentErr *dynamo.BudgetSpentError
+				if err != nil && !errors.As(err, &spentErr) {
+					t.Fatal(err)
+				}
+				if walk.rcu > budget+0.5+walk.fresh {
+					t.Errorf("%s %s budget %g: the walk spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, walk.rcu, walk.fresh)
+				}
+				t.Logf("%-8s %-9s budget %5g → the walk %6.1f RCU (%d requests, stopped %v)", name, shape.pk, budget, walk.rcu, walk.requests, err != nil)
+				// The pages (items --max-rcu), page after page.
+				pages := &freshBilled{billed: billed{Client: c}}
+				q := domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(shape.pk), SKName: "SK"}
+				if _, _, err := export.Items(ctx, pages, q, 0, "jsonl", io.Discard, false, export.Options{Budget: &export.Budget{MaxRCU: budget}}); err != nil {
+					t.Fatal(err)
+				}
+				if pages.rcu > budget+0.5+pages.fresh {
+					t.Errorf("%s %s budget %g: the pages spent %.1f RCU, items larger than any before cost %.1f", name, shape.pk, budget, pages.rcu, pages.fresh)
+				}
+				t.Logf("%-8s %-9s budget %5g → the pages %6.1f RCU (%d requests)", name, shape.pk, budget, pages.rcu, pages.requests)
 			}
 		}
 	}

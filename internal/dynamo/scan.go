@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -23,15 +22,26 @@ import (
 // each, one partition after another). A budget is shared by the streams:
 // each step gives each stream it reads a share of what is left, in whole
 // read units, and asks it for no more items than its share pays for at
-// the item sizes read so far (BudgetLimit, as a filtered partition read
-// does). Item sizes vary, and an average of a few items is no bound on
-// the next ones, so a step spends at most half of what is left, reads at
-// most twice as many items as were read before it, and gives each read
-// two read units at least (a read of one unit's worth is charged one unit
-// however few items it reads, and would teach nothing of their size).
-// Before any item's size is known, one stream reads one item, unless
-// what is left pays for whole pages. A resume token carries the sizes
-// read, so a resumed search goes on as informed as the one that stopped.
+// the size of the largest item read so far (budgeted.go): the reads of a
+// step are all in flight at once, so their shares together are what the
+// step may spend. Under a budget the reads ask for whole items and the
+// search applies its filter and projection itself (SetLocalMatcher):
+// DynamoDB bills every item read the same either way, and only so is the
+// size of each item billed known (a filter dropping items on the server
+// leaves only the page's total, which bounds its largest item by the sum
+// of all it dropped). Before any item is read the largest is taken as
+// 400 KB (or the table's size, when smaller), so the first reads are of
+// few items unless what is left pays for whole pages; when what is left
+// pays for no item of the largest size read, the search stops. Items
+// vary, and an item larger than any read before can still overspend by
+// what it weighs beyond them, so a step spends at most half of what is
+// left and reads at most as many items as were read before it: the
+// reads near the budget's end are small and come after most of the
+// sizes have been seen. While what is left pays for whole pages (175
+// RCU each: 1 MB and the item that crosses it), whole pages are read,
+// as many at once as it pays for: they cannot overspend it whatever
+// their items weigh. A resume token carries the sizes read, so a
+// resumed search goes on as informed as the one that stopped.
 
 // SearchRequest is what a search reads.
 type SearchRequest struct {
@@ -52,6 +62,10 @@ type SearchRequest struct {
 	// Origin names what asked for the read ("scan", "partiql"): part of
 	// the fingerprint, so one command's token is refused by another.
 	Origin string
+	// TableBytes is the table's size as DescribeTable gave it (0:
+	// unknown): no item is larger, which sizes the first reads of a small
+	// table under a budget.
+	TableBytes int64
 }
 
 // SearchStream is where one stream of a search is: not yet read (nil
@@ -71,13 +85,17 @@ type SearchState struct {
 }
 
 // SearchSizing is what the reads so far tell of the items' size, which
-// sizes later reads: the RCU billed for the pages that read items, and
-// how many they read (an upper bound of their size: every read is
-// rounded up). A resume token carries it, so a resumed search reads as
+// sizes later reads: the RCU billed for the pages that read items, how
+// many they read, and the largest item's size in bytes (an upper bound:
+// PageLargest). A resume token carries it, so a resumed search reads as
 // informed as the one that stopped, not from one item again.
 type SearchSizing struct {
-	RCU   float64 `json:"r,omitempty"`
-	Items int     `json:"n,omitempty"`
+	RCU     float64 `json:"r,omitempty"`
+	Items   int     `json:"n,omitempty"`
+	Largest int     `json:"m,omitempty"`
+	// Bytes is what the items read whole weigh (ItemBytes): what they
+	// leave of the table's size bounds the items not read yet.
+	Bytes int64 `json:"b,omitempty"`
 }
 
 // SearchPosition is where a search is: each stream's, and what sizes its
@@ -119,6 +137,16 @@ func (s SearchState) Extend(more float64) SearchState {
 	return s
 }
 
+// LeastRCU is what the next read of s needs at the least: one item of
+// the largest size read so far (0.5 RCU before any is read). A budget
+// below it stops the search before any read.
+func (s SearchState) LeastRCU() float64 {
+	if s.Sizing.Largest <= 0 {
+		return minReadUnits
+	}
+	return ReadCost(1, s.Sizing.Largest, false)
+}
+
 // More reports whether a stream has more to read.
 func (s SearchState) More() bool {
 	for _, st := range s.Streams {
@@ -153,10 +181,12 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		return step, nil
 	}
 	pages := make([]Page, len(reads))
+	largest := make([]int, len(reads))
+	bytes := make([]int64, len(reads))
 	errs := make([]error, len(reads))
 	inParallel(len(reads), func(i int) {
 		rd := reads[i]
-		pages[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
+		pages[i], largest[i], bytes[i], errs[i] = s.Request.read(ctx, c, rd.stream, s.Streams[rd.stream].Start, rd.limit)
 	})
 	var failed error
 	for i, rd := range reads {
@@ -169,7 +199,8 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		}
 		step.Pages++
 		step.Scanned += p.Scanned
-		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned)
+		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned, largest[i])
+		step.Next.Sizing.Bytes += bytes[i]
 		step.Items = append(step.Items, p.Items...)
 		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
 	}
@@ -214,99 +245,182 @@ func (s SearchState) plan() []streamRead {
 	}
 	left := s.Request.MaxRCU - s.Spent
 	// A step spends at most half of what is left (all of its last read
-	// unit or two), and reads at most twice the items read before it: an
-	// average of a few items can miss the heavy ones, and the reads near
-	// the budget's end are small, so an item heavier than those read
-	// before overspends it by little.
+	// unit or two), and reads at most as many items as were read before
+	// it: the largest item read so far can miss the heaviest, and the
+	// reads near the budget's end are small and come after most sizes
+	// were seen.
 	use := max(left/2, min(left, 2*minReadUnits))
-	// Each read's share is two read units at least: a read of one unit's
-	// worth, charged one unit even when it reads less, would read one
-	// item at a time, and the size it shows (every read rounded up)
-	// would never let the next read more.
-	k := min(len(open), max(int(use/(2*minReadUnits)), 1))
-	spent, scanned := s.Sizing.RCU, s.Sizing.Items
-	if scanned == 0 || spent <= 0 {
-		// Sizes unknown: as many whole pages as that pays for, or one
-		// read of one item.
-		k = max(min(len(open), int(use/pageRCU)), min(k, 1))
+	// Each read's share is two read units at least: a read is charged one
+	// unit however few items it reads. Reads go in parallel only as many
+	// as half of what is left pays an item of 400 KB each for: an item
+	// larger than any read before, met by one of them, is paid by the
+	// half kept back, not by more than the budget.
+	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
+	largest := restBound(s.Sizing.Largest, s.Request.TableBytes, s.Sizing.Bytes)
+	known := largest > 0
+	if whole := min(len(open), int(left/pageRCU)); whole >= 1 {
+		// A whole page costs at most pageRCU, whatever its items weigh:
+		// as many as what is left pays for cannot overspend it.
+		reads := make([]streamRead, whole)
+		for i := range reads {
+			reads[i] = streamRead{stream: open[i]}
+		}
+		return reads
+	}
+	if !known {
+		largest = firstLargest(s.Request.TableBytes)
+		k = 1 // sizes unknown: one read
 	}
 	for ; k > 0; k-- {
-		share := float64(int(use/float64(k)/minReadUnits)) * minReadUnits
-		limit, ok := BudgetLimit(spent+share, spent, scanned)
-		if !ok {
+		share := use / float64(k)
+		limit := ItemsFor(share, largest, false)
+		if limit < 1 {
 			continue
 		}
-		// At most twice the items sized so far, in all (an average of a
-		// few items can miss the heavy ones), but never fewer than a read
-		// unit holds: a read costs one however few it reads. A share that
-		// pays for the largest page needs no bound.
-		unit, _ := BudgetLimit(spent+minReadUnits, spent, scanned)
-		if grown := int32(min(max(2*s.Sizing.Items/k, int(unit), 1), math.MaxInt32)); share < pageRCU && (limit == 0 || limit > grown) {
-			limit = grown
-		}
+		// At most as many items as were read before, in all, or a read
+		// unit's worth each (grownLimit).
+		limit = min(limit, grownLimit(s.Sizing.Items/k, largest))
 		reads := make([]streamRead, k)
 		for i := range reads {
 			reads[i] = streamRead{stream: open[i], limit: limit}
 		}
 		return reads
 	}
-	if s.Spent == 0 && left >= minReadUnits {
-		// What is left pays for no item at the size the reads before
-		// found; a run that read nothing reads one, so that a resumed
-		// search always goes on.
+	if known && ItemsFor(left, largest, false) >= 1 {
+		// Half of what is left pays for no item of the largest size read,
+		// all of it does: one item.
+		return []streamRead{{stream: open[0], limit: 1}}
+	}
+	if !known && s.Spent == 0 && left >= minReadUnits {
+		// Nothing is known of the items and what is left pays for no
+		// item of 400 KB: one item is read, so that a small budget reads
+		// something; it overspends by at most what that item weighs.
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
 	return nil
 }
 
-// weigh is z after a page of items read for rcu.
-func (z SearchSizing) weigh(rcu float64, items int) SearchSizing {
+// weigh is z after a page of items read for rcu, the largest at most
+// largest bytes.
+func (z SearchSizing) weigh(rcu float64, items, largest int) SearchSizing {
 	if items > 0 {
 		z.RCU += rcu
 		z.Items += items
 	}
+	z.Largest = max(z.Largest, largest)
 	return z
 }
 
-// read reads one page of stream i from start.
-func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, error) {
+// read reads one page of stream i from start, and tells the largest
+// item it read (PageLargest) and what the items it read whole weigh.
+// Under a budget it asks for whole items and applies the filter and
+// projection itself (local).
+func (r SearchRequest) read(ctx context.Context, c Client, i int, start Item, limit int32) (Page, int, int64, error) {
+	var page Page
+	var sent []Item
+	var local func(Item) (Item, bool)
 	if len(r.Queries) > 0 {
 		q := r.Queries[i]
 		q.Filter = r.Filter
 		in, err := QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil)
 		if err != nil {
-			return Page{}, err
+			return Page{}, 0, 0, err
 		}
 		in.ProjectionExpression, in.ExpressionAttributeNames = PathProjection(r.Project, in.ExpressionAttributeNames)
+		if local, err = r.localMatch(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+			return Page{}, 0, 0, err
+		}
+		if local != nil {
+			// The same Query without its filter and projection: its key
+			// condition's names and values only.
+			q.Filter = nil
+			if in, err = QueryInput(PageRequest{Query: q, Start: start, Limit: limit}, nil); err != nil {
+				return Page{}, 0, 0, err
+			}
+		}
 		t0 := time.Now()
 		out, err := c.Query(ctx, in)
 		cost := Cost{Requests: 1, Latency: time.Since(t0)}
 		if err != nil {
-			return Page{Cost: cost}, Explain("query "+q.Table, err)
+			return Page{Cost: cost}, 0, 0, Explain("query "+q.Table, err)
 		}
 		cost.RCU = capacityUnits(out.ConsumedCapacity)
 		cost.billRead(out.Items, false)
 		if err := checkCursor(start, out.LastEvaluatedKey, q.SKName, q.Reverse); err != nil {
-			return Page{Cost: cost}, cursorFailure("query "+q.Table, err)
+			return Page{Cost: cost}, 0, 0, cursorFailure("query "+q.Table, err)
 		}
-		return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+		sent = out.Items
+		page = Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}
+	} else {
+		in, err := r.scanInput(i, start, limit)
+		if err != nil {
+			return Page{}, 0, 0, err
+		}
+		if local, err = r.localMatch(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+			return Page{}, 0, 0, err
+		}
+		if local != nil {
+			in.FilterExpression, in.ProjectionExpression = nil, nil
+			in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil
+		}
+		t0 := time.Now()
+		out, err := c.Scan(ctx, in)
+		cost := Cost{Requests: 1, Latency: time.Since(t0)}
+		if err != nil {
+			return Page{Cost: cost}, 0, 0, Explain("scan "+r.Table, err)
+		}
+		cost.RCU = capacityUnits(out.ConsumedCapacity)
+		cost.billRead(out.Items, false)
+		if err := checkCursor(start, out.LastEvaluatedKey, "", false); err != nil {
+			return Page{Cost: cost}, 0, 0, cursorFailure("scan "+r.Table, err)
+		}
+		sent = out.Items
+		page = Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}
 	}
-	in, err := r.scanInput(i, start, limit)
+	whole := local != nil || r.Filter == nil && len(r.Project) == 0
+	largest := PageLargest(page.Cost.Billed, false, sent, page.Scanned, whole)
+	var bytes int64
+	if whole {
+		for _, it := range sent {
+			bytes += int64(ItemBytes(it))
+		}
+	}
+	if local != nil {
+		page.Items = nil
+		for _, it := range sent {
+			if kept, ok := local(it); ok {
+				page.Items = append(page.Items, kept)
+			}
+		}
+		page.Count = len(page.Items)
+	}
+	return page, largest, bytes, nil
+}
+
+// localMatcher applies a read's filter and projection to the whole
+// items it sent back, as DynamoDB would have (nil: none is set).
+var localMatcher func(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error)
+
+// SetLocalMatcher sets how a budgeted search applies its filter and
+// projection itself: the embedded backend's evaluator (memory), which the
+// conformance suite holds to DynamoDB's. Without one, a budgeted search
+// filters on the server and bounds the items a filter dropped by the
+// page's cost alone, which sizes the reads after it far smaller.
+func SetLocalMatcher(m func(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error)) {
+	localMatcher = m
+}
+
+// localMatch is how a read under the budget matches and projects its
+// items itself (nil: no budget, nothing to apply, or no matcher set).
+func (r SearchRequest) localMatch(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error) {
+	if r.MaxRCU <= 0 || localMatcher == nil || filter == nil && projection == nil {
+		return nil, nil
+	}
+	m, err := localMatcher(filter, projection, names, values)
 	if err != nil {
-		return Page{}, err
+		return nil, Errorf("filter", KindValidation, "see the filter syntax in dynascope scan --help", "%v", err)
 	}
-	t0 := time.Now()
-	out, err := c.Scan(ctx, in)
-	cost := Cost{Requests: 1, Latency: time.Since(t0)}
-	if err != nil {
-		return Page{Cost: cost}, Explain("scan "+r.Table, err)
-	}
-	cost.RCU = capacityUnits(out.ConsumedCapacity)
-	cost.billRead(out.Items, false)
-	if err := checkCursor(start, out.LastEvaluatedKey, "", false); err != nil {
-		return Page{Cost: cost}, cursorFailure("scan "+r.Table, err)
-	}
-	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+	return m, nil
 }
 
 // scanInput is segment i's Scan request from start.
@@ -459,7 +573,7 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	if err != nil {
 		return plan, SearchRequest{}, err
 	}
-	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql"}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", TableBytes: info.SizeBytes}
 	if len(plan.Queries) == 0 {
 		r.Segments = SearchSegments(info.SizeBytes)
 	}

@@ -467,3 +467,163 @@ func TestSearchBudgetHoldsOnVariedItems(t *testing.T) {
 		}
 	}
 }
+
+// The heavy-tailed shapes a budget is held on: 300 items of 100 to 300
+// bytes, among which none, every tenth one of 30 KB, or three (1%) of
+// 300 KB; every fifth is grp "x" (what the filtered searches match).
+var heavyShapes = []struct {
+	table string
+	heavy func(i int) int // an item's Data size, 0: small
+}{
+	{"HeavyNone", func(int) int { return 0 }},
+	{"HeavyTenth", func(i int) int { return map[bool]int{true: 30 << 10}[i%10 == 3] }},
+	{"HeavyHundredth", func(i int) int { return map[bool]int{true: 300 << 10}[i%100 == 41] }},
+}
+
+var heavySeeded seededTable
+
+func heavyBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &heavySeeded, func(ctx context.Context, w dynamo.Writer) error {
+		for _, sh := range heavyShapes {
+			_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(sh.table), BillingMode: types.BillingModePayPerRequest,
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}}})
+			if err != nil {
+				return err
+			}
+			if err := demo.WaitActive(ctx, w, sh.table); err != nil {
+				return err
+			}
+			r := rand.New(rand.NewPCG(39, 2))
+			var reqs []types.WriteRequest
+			for i := range 300 {
+				size := sh.heavy(i)
+				if size == 0 {
+					size = 100 + r.IntN(200)
+				}
+				grp := "y"
+				if i%5 == 0 {
+					grp = "x"
+				}
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{
+					"PK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("p%04d", i)},
+					"grp":  &types.AttributeValueMemberS{Value: grp},
+					"Data": &types.AttributeValueMemberS{Value: strings.Repeat("h", size)},
+				}}})
+				for len(reqs) == 10 || i == 299 && len(reqs) > 0 {
+					out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{sh.table: reqs}})
+					if err != nil {
+						return err
+					}
+					reqs = out.UnprocessedItems[sh.table]
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// sizeRecorder is a searchRecorder that also tells, for each run, how
+// much more than the budget an item larger than any read before it may
+// have spent: the cost of each such item read whole.
+type sizeRecorder struct {
+	searchRecorder
+	seen  *int    // the largest item read before this step, over every run
+	step  int     // the largest item read in this step
+	fresh float64 // the cost of this run's items larger than any before their step
+}
+
+func (r *sizeRecorder) meet(items []dynamo.Item) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, it := range items {
+		if b := dynamo.ItemBytes(it); b > *r.seen {
+			r.fresh += float64((b+4095)/4096) * 0.5
+			r.step = max(r.step, b)
+		}
+	}
+}
+
+// stepDone makes the items of the step just read seen.
+func (r *sizeRecorder) stepDone() { *r.seen = max(*r.seen, r.step) }
+
+func (r *sizeRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := r.searchRecorder.Scan(ctx, in, o...)
+	if err == nil {
+		r.meet(out.Items)
+	}
+	return out, err
+}
+
+// TestSearchBudgetHoldsOnHeavyTails (#39): on items of 100 bytes among
+// items of 30 KB or 300 KB, with or without a filter, in 1, 4 or 8
+// segments, no run spends more than its budget and half a read unit,
+// unless it met items larger than any read before its step (the first
+// read of all, or the first heavy one), and then by no more than those
+// items cost; a search resumed until it ends finds every match once. Reads
+// sized by the mean of the items read overspent budgets of 5 to 100 RCU
+// here by 2.5 to 11 RCU. It logs budget → the most a run spent.
+func TestSearchBudgetHoldsOnHeavyTails(t *testing.T) {
+	filter, _ := domain.ParseFilter(`grp = "x"`)
+	for name, c := range heavyBackends(t) {
+		for _, sh := range heavyShapes {
+			for _, f := range []domain.FilterNode{nil, filter} {
+				for _, budget := range []float64{1, 5, 20, 100} {
+					most, exceptions, runsAll := 0.0, 0, 0
+					for _, segments := range []int{1, 4, 8} {
+						label := fmt.Sprintf("%s %s filter=%v segments=%d budget=%g", name, sh.table, f != nil, segments, budget)
+						r := dynamo.SearchRequest{Table: sh.table, Filter: f, Segments: segments, MaxRCU: budget}
+						seen := 0
+						var from *dynamo.SearchPosition
+						var got []dynamo.Item
+						ended := false
+						for run := 0; run < 40 && !ended; run++ {
+							rec := &sizeRecorder{searchRecorder: searchRecorder{Client: c}, seen: &seen}
+							s, err := dynamo.StartSearch(r, from)
+							if err != nil {
+								t.Fatal(err)
+							}
+							for s.More() {
+								step, err := dynamo.ReadSearch(context.Background(), rec, s)
+								if err != nil {
+									t.Fatal(err)
+								}
+								rec.stepDone()
+								got = append(got, step.Items...)
+								s = step.Next
+								if step.Stopped {
+									break
+								}
+							}
+							runsAll++
+							most = max(most, rec.rcu)
+							if rec.rcu > budget+0.5 {
+								exceptions++
+								if rec.rcu > budget+0.5+rec.fresh {
+									t.Errorf("%s: run %d spent %.1f RCU, items larger than any before cost %.1f", label, run+1, rec.rcu, rec.fresh)
+								}
+							}
+							if ended = !s.More(); ended || rec.rcu == 0 {
+								break // the end, or a budget that pays for no item of the largest size read
+							}
+							from = &dynamo.SearchPosition{Streams: s.Position().Streams, Sizing: s.Position().Sizing}
+						}
+						if ended {
+							want := 0
+							if f == nil {
+								want = 300
+							} else {
+								want = 60
+							}
+							if len(got) != want || len(keysOf(got)) != want {
+								t.Errorf("%s: %d matches, want %d", label, len(got), want)
+							}
+						}
+					}
+					t.Logf("%-8s %-14s filter=%-5v budget %5g → at most %6.1f RCU a run (%d runs, %d over by a larger item)", name, sh.table, f != nil, budget, most, runsAll, exceptions)
+				}
+			}
+		}
+	}
+}

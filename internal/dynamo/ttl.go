@@ -132,20 +132,32 @@ func SampleTTL(ctx context.Context, c Client, r TTLRequest) (TTLSample, error) {
 		proj = append(proj, r.Key.SK.Name)
 	}
 	var start Item
-	scanned := 0
+	scanned, largest := 0, 0
+	// Under a budget the items are read whole (billed the same as the
+	// attributes projected) and cut here: each page is sized from the
+	// largest item read (SizedLimit).
+	whole := r.MaxRCU > 0
+	ask := proj
+	if whole {
+		ask = nil
+	}
 	for {
-		limit, ok := BudgetLimit(r.MaxRCU, s.Cost.Billed, scanned)
+		limit, ok := SizedLimit(r.MaxRCU, s.Cost.Billed, largest, scanned)
 		if !ok {
 			s.Sampled = true
 			return s, nil
 		}
-		p, err := ttlPage(ctx, c, r, proj, start, limit)
+		p, err := ttlPage(ctx, c, r, ask, start, limit)
 		s.Cost = s.Cost.Add(p.Cost)
 		if err != nil {
 			return s, err
 		}
 		s.Pages++
 		scanned += p.Scanned
+		largest = max(largest, PageLargest(p.Cost.Billed, false, p.Items, p.Scanned, whole))
+		if whole {
+			p.Items = cutToNames(p.Items, proj)
+		}
 		for _, it := range p.Items {
 			v, present := it[r.Attribute]
 			var plain any
@@ -221,4 +233,19 @@ func ItemSize(it Item) (bytes int, words string, warn bool) {
 	bytes = ItemBytes(it)
 	words, warn = domain.ItemSizeWords(bytes)
 	return bytes, words, warn
+}
+
+// cutToNames is items holding only the top-level attributes names.
+func cutToNames(items []Item, names []string) []Item {
+	out := make([]Item, len(items))
+	for i, it := range items {
+		cut := Item{}
+		for _, n := range names {
+			if v, ok := it[n]; ok {
+				cut[n] = v
+			}
+		}
+		out[i] = cut
+	}
+	return out
 }

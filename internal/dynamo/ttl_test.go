@@ -145,6 +145,13 @@ func TestTimeToLive(t *testing.T) {
 			if err != nil || !s.Sampled || s.Items != 1 || name == "memory" && s.Cost.Billed > 0.5 {
 				t.Errorf("within 0.5 RCU: sampled=%v items=%d billed=%.1f, %v", s.Sampled, s.Items, s.Cost.Billed, err)
 			}
+			// Under a budget the items are read whole, to size the reads
+			// by them, and cut here: an example holds its key and TTL.
+			for kind, ex := range s.Examples {
+				if ex["Body"] != nil || ex["pk"] == nil {
+					t.Errorf("within 0.5 RCU: the %v example %v (want its key and TTL only)", kind, ex)
+				}
+			}
 		})
 	}
 }

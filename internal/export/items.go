@@ -13,12 +13,14 @@ import (
 
 // Budget is a read's capacity budget and what the read did. A budgeted
 // read asks each page for no more items than what the budget has left
-// pays for (0.5 RCU per 4 KB, at the item sizes read so far), so it
-// stops before overspending, at most by the rounding of one read unit.
+// pays for (0.5 RCU per 4 KB, at the largest item read so far), so it
+// stops before overspending, unless a page meets items larger than any
+// before it (dynamo.SizedLimit).
 type Budget struct {
 	MaxRCU  float64 // 0: no limit
 	Scanned int
 	RCU     float64
+	Largest int         // the largest item read, in bytes at most (dynamo.PageLargest)
 	Stopped bool        // the budget ran out before the end
 	LastKey dynamo.Item // where a stopped read goes on from
 }
@@ -29,12 +31,14 @@ func (b *Budget) next() (limit int32, ok bool) {
 	if b == nil {
 		return 0, true
 	}
-	return dynamo.BudgetLimit(b.MaxRCU, b.RCU, b.Scanned)
+	return dynamo.SizedLimit(b.MaxRCU, b.RCU, b.Largest, b.Scanned)
 }
 
-// count adds a page to what the read did.
-func (b *Budget) count(p dynamo.Page) {
+// count adds a page to what the read did; whole says its items came
+// back whole (no filter dropped any).
+func (b *Budget) count(p dynamo.Page, whole bool) {
 	if b != nil {
+		b.Largest = max(b.Largest, dynamo.PageLargest(p.Cost.Billed, false, p.Items, p.Scanned, whole))
 		b.Scanned += p.Scanned
 		b.RCU += p.Cost.Billed // as DynamoDB bills it: a budget is never overspent
 	}
@@ -147,7 +151,7 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		if err := page(&p); err != nil {
 			return err
 		}
-		budget.count(p) // counts the page, always
+		budget.count(p, q.Filter == nil) // counts the page, always
 		if !p.More() || (limit > 0 && n >= limit) {
 			return nil
 		}

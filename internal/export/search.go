@@ -20,6 +20,9 @@ type SearchStats struct {
 	Matched     int     `json:"matched"`
 	Stopped     bool    `json:"stopped"`          // at the budget, with more to read
 	Resume      string  `json:"resume,omitempty"` // the token that goes on, when stopped (or a read failed)
+	// LeastRCU, when stopped, is what the next read needs at the least:
+	// one item of the largest size read (dynamo.SearchState.LeastRCU).
+	LeastRCU float64 `json:"-"`
 }
 
 func (s *SearchStats) add(step dynamo.SearchStep) {
@@ -87,6 +90,7 @@ func eachMatch(ctx context.Context, c dynamo.Client, s dynamo.SearchState, opt S
 		}
 		if st.Stopped {
 			stats.Stopped = true
+			stats.LeastRCU = s.LeastRCU()
 			if opt.Token != nil {
 				stats.Resume = opt.Token(s)
 			}
