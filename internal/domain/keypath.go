@@ -286,12 +286,23 @@ func LevelNames(template, delim string) []string {
 	return parts
 }
 
-// Segments splits a prefix that ends with delim into its segments.
+// Segments splits a prefix that ends with delim into its segments, as
+// ChildOf cut them: a time is one segment, never cut at its own colons
+// (event › 2023-11-01T00:00:00Z, not event › 2023-11-01T00 › 00 › 00Z).
 func Segments(prefix, delim string) []string {
 	if prefix == "" || delim == "" {
 		return nil
 	}
-	return strings.Split(strings.TrimSuffix(prefix, delim), delim)
+	p := strings.TrimSuffix(prefix, delim)
+	var out []string
+	for from := 0; ; {
+		i := segmentEnd(p, from, delim)
+		if i < 0 {
+			return append(out, p[from:])
+		}
+		out = append(out, p[from:i])
+		from = i + len(delim)
+	}
 }
 
 // ChildWalk finds the children of a prefix from sorted keys read in

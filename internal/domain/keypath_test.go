@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -183,6 +184,29 @@ func TestChildOfKeepsTimesWhole(t *testing.T) {
 		name, leaf, ok := ChildOf(tc.prefix, tc.key, tc.delim)
 		if name != tc.name || leaf != tc.leaf || !ok {
 			t.Errorf("ChildOf(%q, %q, %q) = %q %v %v; want %q %v", tc.prefix, tc.key, tc.delim, name, leaf, ok, tc.name, tc.leaf)
+		}
+	}
+}
+
+// TestSegmentsKeepTimesWhole: a prefix's segments (the tree's crumbs,
+// the ancestors of --prefix, the delimiter picker's sample) are those
+// ChildOf cut.
+func TestSegmentsKeepTimesWhole(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, delim string
+		want          []string
+	}{
+		{"event:2023-11-01T00:00:00Z:", ":", []string{"event", "2023-11-01T00:00:00Z"}},
+		{"event:2023-11-01T00:", ":", []string{"event", "2023-11-01T00"}},
+		{"user#2018-08-29:12:00:00", ":", []string{"user#2018-08-29:12:00:00"}},
+		{"17:4821:", ":", []string{"17", "4821"}},
+		{"NY#NEWYORKCITY#", "#", []string{"NY", "NEWYORKCITY"}},
+		{"A##", "#", []string{"A", ""}},
+		{"#", "#", []string{""}},
+		{"2023-11-01-", "-", []string{"2023", "11", "01"}},
+	} {
+		if got := Segments(tc.prefix, tc.delim); !slices.Equal(got, tc.want) {
+			t.Errorf("Segments(%q, %q) = %q; want %q", tc.prefix, tc.delim, got, tc.want)
 		}
 	}
 }
