@@ -267,6 +267,11 @@ func skipPastKey(prefix, name, delim, key string, leaf bool) string {
 	switch rest := key[min(len(sub), len(key)):]; {
 	case rest == "" || rest[0] < '0':
 		return sub + "0"
+	case delim == ":" && len(rest) >= 3 && digitsOnly(rest[:3]):
+		// After a colon a time goes on with two digits and no third
+		// (:00, :00:00Z): neither 1234 nor any key of 12 then a digit
+		// continues one, so the walk passes them all; 12: may.
+		return sub + rest[:2] + ":"
 	case rest[0] <= '9':
 		return After(key)
 	}

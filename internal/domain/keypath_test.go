@@ -220,7 +220,7 @@ func TestSkipScanKeepsTimesWhole(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 6))
 	heads := []string{"2023-11-01T00", "2023-11-01T00:00", "2023-11-01T00:00:00", "2023-11-01T00:00:00Z", "2023-11-01T00:00:00+05",
 		"2023-11-01T00:00:00+05:30", "2023-11-01T00:00:00.5Z", "2018-08-29", "2018-08-29:12:00:00", "2018-08-29:12", "17", "12:34", "event"}
-	tails := []string{"", ":", ":00", ":00:00Z", ":summary", ":#", ":1", ":30", ".5", ".json", ":2023-11-02T00:00:00Z", ":x:y"}
+	tails := []string{"", ":", ":00", ":00:00Z", ":summary", ":#", ":1", ":30", ".5", ".json", ":2023-11-02T00:00:00Z", ":x:y", ":1234", ":12345:x", ":0123", ":12", ":12x", ":999"}
 	for trial := 0; trial < 300; trial++ {
 		set := map[string]bool{}
 		for i := 0; i < 1+r.IntN(30); i++ {
@@ -390,6 +390,27 @@ func TestSkipScanReads(t *testing.T) {
 	children, reads := skipScan(keys, "", "#", 1)
 	if len(children) != 20 || reads != 21 {
 		t.Fatalf("%d children in %d reads; want 20 in 21", len(children), reads)
+	}
+}
+
+// TestSkipScanReadsHourBuckets: hour buckets split at ':' (a time that
+// could go on past it: 2023-11-01T10 then :15) with numbered keys below
+// cost a read per two leading digits of the numbers, not one a key.
+func TestSkipScanReadsHourBuckets(t *testing.T) {
+	var keys []string
+	for h := 0; h < 24; h++ {
+		for i := 0; i < 500; i++ {
+			keys = append(keys, "stats:2023-11-01T"+itoa(100+h)[1:]+":"+itoa(1000+i))
+		}
+	}
+	sort.Strings(keys)
+	children, reads := skipScan(keys, "stats:", ":", 1)
+	if want := childrenByFullRead(keys, "stats:", ":"); !sameChildren(children, want) || len(children) != 24 {
+		t.Fatalf("%d children; want the 24 hours %+v", len(children), want)
+	}
+	t.Logf("%d reads for 24 hours of 500 keys", reads)
+	if reads > 24*6+1 {
+		t.Fatalf("%d reads for 24 hours of 500 keys", reads)
 	}
 }
 
