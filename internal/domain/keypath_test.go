@@ -400,7 +400,7 @@ func TestSkipScanReadsHourBuckets(t *testing.T) {
 	var keys []string
 	for h := 0; h < 24; h++ {
 		for i := 0; i < 500; i++ {
-			keys = append(keys, "stats:2023-11-01T"+itoa(100+h)[1:]+":"+itoa(1000+i))
+			keys = append(keys, "stats:2023-11-01T"+itoa(100 + h)[1:]+":"+itoa(1000+i))
 		}
 	}
 	sort.Strings(keys)
