@@ -192,6 +192,14 @@ func timeGoesOn(key, delim string) bool {
 	return false
 }
 
+// TimeGoesOn reports a child, prefix+name, whose name ends in a time that
+// could go on past the delimiter (2023-11-01T00 beside
+// 2023-11-01T00:00:00Z): keys beginning its Prefix are then not all its
+// own, and begins_with reads others' too.
+func TimeGoesOn(prefix, name, delim string) bool {
+	return timeGoesOn(prefix+name, delim)
+}
+
 // maxTimeText is longer than any text time the grammar reads.
 const maxTimeText = 48
 

@@ -390,6 +390,18 @@ func TestTreeKeepsTimesWhole(t *testing.T) {
 				if len(got) != 30 || !slices.Contains(got, "2023-11-01T05") || !slices.Contains(got, "2023-11-01T05:45:00Z") {
 					t.Fatalf("%s mixed: %d children %q; want each hour and its four times", name, len(got), got)
 				}
+				// An hour's count is its own keys, not the times that
+				// begin with it too (6, counted by begins_with).
+				r := dynamo.ChildrenRequest{Table: "TimeSplit", Key: key, PK: domain.S("mixed"), Prefix: "event:", Delim: ":"}
+				for _, ch := range levels["event:"] {
+					want := 1 // a time, an item
+					if !strings.Contains(ch.Name, ":") {
+						want = 2 // an hour: its summary and its 1
+					}
+					if n, err := dynamo.CountChild(context.Background(), c, r, ch, nil); err != nil || n != want {
+						t.Fatalf("%s mixed: %s counts %d, want %d (%v)", name, ch.Name, n, want, err)
+					}
+				}
 			}
 		}
 		figures[name] = b.String()
