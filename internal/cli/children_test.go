@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -202,5 +203,34 @@ func TestChildrenDelimiterNone(t *testing.T) {
 	}
 	if _, stderr, code := cli(t, "children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", "nothing"); code != 2 || !strings.Contains(stderr, "or none") {
 		t.Fatalf("--delimiter nothing: code %d, %s", code, stderr)
+	}
+}
+
+// TestChildrenKeepTimesWhole: with --delimiter : a level whose keys are
+// times lists each time whole, never pieces cut at its colons (#36): the
+// audit log's 2026-10-22T00:05:45Z (the old walk listed 240 hours,
+// 2026-10-22T00), the chat's amsg#2018-07-20:00:50:23 at the top and
+// 2018-07-20:00:50:23 under amsg# (31 days, amsg#2018-07-20).
+func TestChildrenKeepTimesWhole(t *testing.T) {
+	iso := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+	blog := regexp.MustCompile(`^([a-z]+#)?\d{4}-\d\d-\d\d:\d\d:\d\d:\d\d$`)
+	for _, tc := range []struct {
+		args []string
+		form *regexp.Regexp
+		most int
+	}{
+		{[]string{"--table", "AuditLog", "--pk", "prod-api", "--delimiter", ":"}, iso, 2000},
+		{[]string{"--table", "ChatMessages", "--pk", "portland", "--delimiter", ":"}, blog, 500},
+		{[]string{"--table", "ChatMessages", "--pk", "portland", "--prefix", "amsg#", "--delimiter", ":"}, blog, 100},
+	} {
+		doc := childrenJSON(t, tc.args...)
+		if doc.Delimiter != ":" || len(doc.Children) < tc.most {
+			t.Fatalf("%q: delimiter %q, %d children %s", tc.args, doc.Delimiter, len(doc.Children), clip(doc.Children))
+		}
+		for _, c := range doc.Children {
+			if !tc.form.MatchString(c.Name) || !c.IsItem || c.HasChildren {
+				t.Fatalf("%q: a time in pieces: %+v", tc.args, c)
+			}
+		}
 	}
 }

@@ -103,11 +103,105 @@ func ChildOf(prefix, key, delim string) (name string, leaf bool, ok bool) {
 	if delim == "" {
 		return rest, true, true
 	}
-	if i := strings.Index(rest, delim); i >= 0 {
-		return rest[:i], false, true
+	if i := segmentEnd(key, len(prefix), delim); i >= 0 {
+		return key[len(prefix):i], false, true
 	}
 	return rest, true, true
 }
+
+// segmentEnd is where the segment of key that starts at from ends: the
+// first delim at or after from that is no time's own, or -1. A time's own
+// are the characters timeMasked hides from the delimiter's choice — the
+// colons of a time the key grammar reads (2023-11-01T00:00:00Z,
+// 2018-08-29:12:00:00, +05:30) and the point of its seconds' fraction —
+// so a level's child is the whole time, never a piece of it cut at its
+// own colon. The dashes and slashes of a date stay cuts: a table of dates
+// is a year, month and day tree. A time of day with no date (12:34) is
+// not kept whole: partition:offset keys 12:34 and 12:3456 are one
+// partition's.
+func segmentEnd(key string, from int, delim string) int {
+	i := strings.Index(key[from:], delim)
+	if i < 0 {
+		return -1
+	}
+	i += from
+	if !strings.ContainsAny(delim, ":.") || !utf8.ValidString(key) {
+		return i
+	}
+	next, spanStart, spanEnd := 0, 0, 0 // the next place to read a time at; the last time read
+	for {
+		for next < i {
+			if (next == 0 || !isAlnumByte(key[next-1])) && i-next < maxTimeText && dashedYear(key[next:]) {
+				if p, ok := timeAt(key[next:]); ok {
+					spanStart, spanEnd = next, next+p.n
+					next += p.n
+					continue
+				}
+			}
+			next++
+		}
+		if i >= spanEnd || !timeOwn(key, i, len(delim), spanStart) {
+			return i
+		}
+		j := strings.Index(key[i+1:], delim)
+		if j < 0 {
+			return -1
+		}
+		i += 1 + j
+	}
+}
+
+// dashedYear reports s beginning 2023-: every time whose own characters
+// are a colon or a fraction's point begins so (ISO 8601 extended, the
+// blog's 2018-08-29:12:00:00), and reading one nowhere else spares the
+// grammar's many layouts on the other places of a key.
+func dashedYear(s string) bool {
+	return len(s) > 4 && digitsOnly(s[:4]) && s[4] == '-'
+}
+
+// timeOwn reports a character of key[i:i+n], inside a time that starts
+// at start, that belongs to the time (timeMasked's rule).
+func timeOwn(key string, i, n, start int) bool {
+	for j := i; j < i+n && j < len(key); j++ {
+		if key[j] == ':' || key[j] == '.' && j-3 >= start && key[j-3] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// timeGoesOn reports that a time ending key could go on past a delim
+// after it (2023-11-01T00 then :00, 2018-08-29 then :12:00:00, :05 then
+// .5): keys beginning key+delim are then not all one child's, since those
+// whose text after it continues the time are children of their own.
+func timeGoesOn(key, delim string) bool {
+	n := len(key)
+	if n == 0 || !isDigit(key[n-1]) || !strings.ContainsAny(delim, ":.") {
+		return false
+	}
+	for s := max(0, n-maxTimeText); s < n; s++ {
+		if s > 0 && isAlnumByte(key[s-1]) || !isDigit(key[s]) {
+			continue
+		}
+		for _, more := range []string{"0", "00", "00:00", "00:00:00"} {
+			if p, ok := timeAt(key[s:] + delim + more); ok && s+p.n > n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TimeGoesOn reports a child, prefix+name, whose name ends in a time that
+// could go on past the delimiter (2023-11-01T00 beside
+// 2023-11-01T00:00:00Z): keys beginning its Prefix are then not all its
+// own, and begins_with reads others' too.
+func TimeGoesOn(prefix, name, delim string) bool {
+	return timeGoesOn(prefix+name, delim)
+}
+
+// maxTimeText is longer than any text time the grammar reads.
+const maxTimeText = 48
 
 // PrefixEnd is the smallest string greater than every string that begins
 // with p, in DynamoDB's order (UTF-8 bytes). It increments the last code
@@ -165,6 +259,33 @@ func SkipPast(prefix, child, delim string, leaf bool) string {
 	return end
 }
 
+// skipPastKey is where the next search starts once key, of child name,
+// has been read: SkipPast, unless the child's name ends in a time that
+// could go on past the delimiter (timeGoesOn: 2023-11-01T00:summary
+// beside 2023-11-01T00:00:00Z). Then the keys after prefix+name+delim
+// that could continue the time (a digit next) are children of their own,
+// and are not skipped: those before them are passed, those among them
+// read on one after another, and past them the rest of the subtree is
+// skipped.
+func skipPastKey(prefix, name, delim, key string, leaf bool) string {
+	if leaf || !timeGoesOn(prefix+name, delim) {
+		return SkipPast(prefix, name, delim, leaf)
+	}
+	sub := prefix + name + delim
+	switch rest := key[min(len(sub), len(key)):]; {
+	case rest == "" || rest[0] < '0':
+		return sub + "0"
+	case delim == ":" && len(rest) >= 3 && digitsOnly(rest[:3]):
+		// After a colon a time goes on with two digits and no third
+		// (:00, :00:00Z): neither 1234 nor any key of 12 then a digit
+		// continues one, so the walk passes them all; 12: may.
+		return sub + rest[:2] + ":"
+	case rest[0] <= '9':
+		return After(key)
+	}
+	return SkipPast(prefix, name, delim, false)
+}
+
 // LevelNames reads a level-name template such as STATE#CITY#ZIP or
 // [country]#[region]#[state] into its names.
 func LevelNames(template, delim string) []string {
@@ -178,12 +299,23 @@ func LevelNames(template, delim string) []string {
 	return parts
 }
 
-// Segments splits a prefix that ends with delim into its segments.
+// Segments splits a prefix that ends with delim into its segments, as
+// ChildOf cut them: a time is one segment, never cut at its own colons
+// (event › 2023-11-01T00:00:00Z, not event › 2023-11-01T00 › 00 › 00Z).
 func Segments(prefix, delim string) []string {
 	if prefix == "" || delim == "" {
 		return nil
 	}
-	return strings.Split(strings.TrimSuffix(prefix, delim), delim)
+	p := strings.TrimSuffix(prefix, delim)
+	var out []string
+	for from := 0; ; {
+		i := segmentEnd(p, from, delim)
+		if i < 0 {
+			return append(out, p[from:])
+		}
+		out = append(out, p[from:i])
+		from = i + len(delim)
+	}
 }
 
 // ChildWalk finds the children of a prefix from sorted keys read in
@@ -247,7 +379,7 @@ func (w *ChildWalk) Feed(keys []string) []int {
 			c.HasChildren = true
 		}
 		changed = append(changed, i)
-		w.start = SkipPast(w.Prefix, name, w.Delim, leaf)
+		w.start = skipPastKey(w.Prefix, name, w.Delim, k, leaf)
 	}
 	return changed
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -155,6 +156,111 @@ func TestChildOf(t *testing.T) {
 	}
 }
 
+// TestChildOfKeepsTimesWhole: a time the key grammar reads is one
+// segment whatever the delimiter inside it (#36): ISO times under
+// event: split at ':', the blog's 2018-08-29:12:00:00 split at ':', a
+// fraction split at '.'; partition:offset pairs and a date's dashes are
+// cut as before.
+func TestChildOfKeepsTimesWhole(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, key, delim, name string
+		leaf                     bool
+	}{
+		{"event:", "event:2023-11-01T00:00:00Z", ":", "2023-11-01T00:00:00Z", true},
+		{"event:", "event:2023-11-01T00:00:00Z:42", ":", "2023-11-01T00:00:00Z", false},
+		{"event:", "event:2023-11-01T00:00:00.123+05:30:x", ":", "2023-11-01T00:00:00.123+05:30", false},
+		{"", "event:2023-11-01T00:00:00Z", ":", "event", false},
+		{"user#", "user#2018-08-29:12:00:00", ":", "2018-08-29:12:00:00", true},
+		{"", "user#2018-08-29:12:00:00", ":", "user#2018-08-29:12:00:00", true},
+		{"", "user#2018-08-29:12:00:00", "#", "user", false},
+		{"t.", "t.2023-11-01T00:00:00.5.json", ".", "2023-11-01T00:00:00.5", false},
+		{"", "2024.01.15", ".", "2024", false},
+		{"", "17:4821", ":", "17", false},
+		{"17:", "17:4821", ":", "4821", true},
+		{"", "12:34", ":", "12", false}, // a time of day alone: partition 12
+		{"", "2023-11-01T00:00:00Z", "-", "2023", false},
+		{"event:2023-11-01T00:", "event:2023-11-01T00:00:00Z", ":", "00:00Z", true},
+	} {
+		name, leaf, ok := ChildOf(tc.prefix, tc.key, tc.delim)
+		if name != tc.name || leaf != tc.leaf || !ok {
+			t.Errorf("ChildOf(%q, %q, %q) = %q %v %v; want %q %v", tc.prefix, tc.key, tc.delim, name, leaf, ok, tc.name, tc.leaf)
+		}
+	}
+}
+
+// TestSegmentsKeepTimesWhole: a prefix's segments (the tree's crumbs,
+// the ancestors of --prefix, the delimiter picker's sample) are those
+// ChildOf cut.
+func TestSegmentsKeepTimesWhole(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, delim string
+		want          []string
+	}{
+		{"event:2023-11-01T00:00:00Z:", ":", []string{"event", "2023-11-01T00:00:00Z"}},
+		{"event:2023-11-01T00:", ":", []string{"event", "2023-11-01T00"}},
+		{"user#2018-08-29:12:00:00", ":", []string{"user#2018-08-29:12:00:00"}},
+		{"17:4821:", ":", []string{"17", "4821"}},
+		{"NY#NEWYORKCITY#", "#", []string{"NY", "NEWYORKCITY"}},
+		{"A##", "#", []string{"A", ""}},
+		{"#", "#", []string{""}},
+		{"2023-11-01-", "-", []string{"2023", "11", "01"}},
+	} {
+		if got := Segments(tc.prefix, tc.delim); !slices.Equal(got, tc.want) {
+			t.Errorf("Segments(%q, %q) = %q; want %q", tc.prefix, tc.delim, got, tc.want)
+		}
+	}
+}
+
+// TestSkipScanKeepsTimesWhole: random key sets of times, their pieces and
+// text after them (2023-11-01T00:summary beside 2023-11-01T00:00:00Z,
+// 2018-08-29:x beside 2018-08-29:12:00:00), every prefix, several page
+// sizes: the skip-scan finds the children a full read finds, reading no
+// key twice.
+func TestSkipScanKeepsTimesWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 6))
+	heads := []string{"2023-11-01T00", "2023-11-01T00:00", "2023-11-01T00:00:00", "2023-11-01T00:00:00Z", "2023-11-01T00:00:00+05",
+		"2023-11-01T00:00:00+05:30", "2023-11-01T00:00:00.5Z", "2018-08-29", "2018-08-29:12:00:00", "2018-08-29:12", "17", "12:34", "event"}
+	tails := []string{"", ":", ":00", ":00:00Z", ":summary", ":#", ":1", ":30", ".5", ".json", ":2023-11-02T00:00:00Z", ":x:y", ":1234", ":12345:x", ":0123", ":12", ":12x", ":999"}
+	for trial := 0; trial < 300; trial++ {
+		set := map[string]bool{}
+		for i := 0; i < 1+r.IntN(30); i++ {
+			k := heads[r.IntN(len(heads))] + tails[r.IntN(len(tails))]
+			if r.IntN(3) == 0 {
+				k = "event:" + k
+			}
+			set[k] = true
+		}
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, delim := range []string{":", "."} {
+			prefixes := map[string]bool{"": true}
+			for _, k := range keys {
+				for _, c := range childrenByFullRead([]string{k}, "", delim) {
+					prefixes[c.Prefix] = true
+				}
+				if strings.HasPrefix(k, "event:") {
+					prefixes["event:"] = true
+				}
+			}
+			for p := range prefixes {
+				want := childrenByFullRead(keys, p, delim)
+				for _, limit := range []int{1, 2, 5, 1000} {
+					got, reads := skipScan(keys, p, delim, limit)
+					if !sameChildren(got, want) {
+						t.Fatalf("delim %q prefix %q limit %d over %q:\n got %+v\nwant %+v", delim, p, limit, keys, got, want)
+					}
+					if reads > len(keys)+1 {
+						t.Fatalf("%d reads for %d keys", reads, len(keys))
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestPrefixEnd(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"NY#", "NY$"}, {"a", "b"}, {"Z\u007f", "Z\u0080"}, {"é", "ê"}, {"\U0010FFFF", ""}, {"a\U0010FFFF", "b"},
@@ -287,6 +393,27 @@ func TestSkipScanReads(t *testing.T) {
 	}
 }
 
+// TestSkipScanReadsHourBuckets: hour buckets split at ':' (a time that
+// could go on past it: 2023-11-01T10 then :15) with numbered keys below
+// cost a read per two leading digits of the numbers, not one a key.
+func TestSkipScanReadsHourBuckets(t *testing.T) {
+	var keys []string
+	for h := 0; h < 24; h++ {
+		for i := 0; i < 500; i++ {
+			keys = append(keys, "stats:2023-11-01T"+itoa(100 + h)[1:]+":"+itoa(1000+i))
+		}
+	}
+	sort.Strings(keys)
+	children, reads := skipScan(keys, "stats:", ":", 1)
+	if want := childrenByFullRead(keys, "stats:", ":"); !sameChildren(children, want) || len(children) != 24 {
+		t.Fatalf("%d children; want the 24 hours %+v", len(children), want)
+	}
+	t.Logf("%d reads for 24 hours of 500 keys", reads)
+	if reads > 24*6+1 {
+		t.Fatalf("%d reads for 24 hours of 500 keys", reads)
+	}
+}
+
 func itoa(i int) string {
 	s := ""
 	for {
@@ -338,4 +465,21 @@ func FuzzChildWalk(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkChildOf: what splitting costs a key the walk reads, where no
+// time can hold the delimiter (#), and where one does (:).
+func BenchmarkChildOf(b *testing.B) {
+	for _, bc := range []struct{ name, prefix, key, delim string }{
+		{"hash", "NY#", "NY#NEWYORKCITY#10001", "#"},
+		{"partition-offset", "", "17:4821", ":"},
+		{"iso-time", "event:", "event:2023-11-01T00:00:00Z:42", ":"},
+		{"blog-time", "", "user#2018-08-29:12:00:00", ":"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				ChildOf(bc.prefix, bc.key, bc.delim)
+			}
+		})
+	}
 }

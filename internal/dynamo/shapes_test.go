@@ -289,3 +289,125 @@ func rangeAgainstFullRead(t *testing.T, name string, c dynamo.Client, tc rangeCa
 	ft, _ := full.Session.Totals()
 	return fmt.Sprintf("| %s %s (%d) | %s | %d / %.1f | %d / %.1f | %d / %.1f |", tc.name, tc.rng, len(got), enc.TimeFormat(), detected.Requests, detected.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU)
 }
+
+// timeSplitTable holds keys whose times hold the tree's delimiter (#36):
+// ISO times under event: (some with events below them, beside an hour's
+// summary that is no time), the blog's user#2018-08-29:12:00:00, and
+// partition:offset pairs, whose offsets read as times of day (12:34).
+var timeSplitSeeded seededTable
+
+func timeSplitItems() []dynamo.Item {
+	var items []dynamo.Item
+	add := func(pk, sk string) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	start := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 120 {
+		at := start.Add(time.Duration(i) * 37 * time.Minute).Format(time.RFC3339)
+		add("iso", "event:"+at)
+		if i%4 == 0 {
+			for n := range 3 {
+				add("iso", fmt.Sprintf("event:%s:%d", at, n))
+			}
+		}
+		add("blog", fmt.Sprintf("user%d#%s", i%5, start.Add(time.Duration(i)*97*time.Minute).Format("2006-01-02:15:04:05")))
+		add("kafka", fmt.Sprintf("%d:%d", i%12, 5+i*7))
+	}
+	for h := range 6 {
+		hour := start.Add(time.Duration(h) * time.Hour)
+		add("mixed", "event:"+hour.Format("2006-01-02T15")+":summary")
+		add("mixed", "event:"+hour.Format("2006-01-02T15")+":1")
+		for m := range 4 {
+			add("mixed", "event:"+hour.Add(time.Duration(m)*15*time.Minute).Format(time.RFC3339))
+		}
+	}
+	return items
+}
+
+// TestTreeKeepsTimesWhole: on dynalite and the embedded backend, each
+// level of these partitions, the delimiter given (:) or detected, lists
+// the children a full read lists, one read after another and in
+// parallel, for no more requests than the bound every level keeps; a
+// time is one child, never pieces cut at its colons (the walk cut
+// event:2023-11-01T00:00:00Z into 2023-11-01T00, 00 and 00Z), and
+// partition:offset keys still split at ':'.
+func TestTreeKeepsTimesWhole(t *testing.T) {
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	backends := seededBackends(t, &timeSplitSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "TimeSplit", "S", timeSplitItems())
+	})
+	figures := map[string]string{}
+	for name, c := range backends {
+		var b strings.Builder
+		for _, tc := range []struct{ pk, delim string }{{"iso", ":"}, {"iso", ""}, {"blog", ":"}, {"kafka", ":"}, {"kafka", ""}, {"mixed", ":"}} {
+			levels := map[string][]domain.Child{}
+			var visit func(prefix, delim string)
+			visit = func(prefix, delim string) {
+				r := dynamo.ChildrenRequest{Table: "TimeSplit", Key: key, PK: domain.S(tc.pk), Prefix: prefix, Delim: delim}
+				res, total, par := bothWalks(t, c, r)
+				want := fullRead(t, c, "TimeSplit", "PK", domain.S(tc.pk), prefix, res.Delim)
+				if sorted(res.Children) != sorted(want) {
+					t.Fatalf("%s %s %q (%q):\n got %s\nwant %s", name, tc.pk, prefix, res.Delim, sorted(res.Children), sorted(want))
+				}
+				if plain := plainPages(t, c, "TimeSplit", domain.S(tc.pk), prefix); total.Requests > requestBound(plain, len(res.Children)) {
+					t.Errorf("%s %s %q: %d requests for %d children, a plain query takes %d", name, tc.pk, prefix, total.Requests, len(res.Children), plain)
+				}
+				fmt.Fprintf(&b, "%s %q by %q: %d children, %d req, %.1f RCU; parallel %d req, %.1f RCU\n", tc.pk, prefix, res.Delim, len(res.Children), total.Requests, total.RCU, par.Requests, par.RCU)
+				levels[prefix] = res.Children
+				for _, ch := range res.Children {
+					if ch.HasChildren {
+						visit(ch.Prefix, res.Delim)
+					}
+				}
+			}
+			visit("", tc.delim)
+			names := func(prefix string) []string {
+				var out []string
+				for _, ch := range levels[prefix] {
+					out = append(out, ch.Name)
+				}
+				return out
+			}
+			switch tc.pk {
+			case "iso":
+				ev := names("event:")
+				if len(ev) != 120 || ev[0] != "2023-11-01T00:00:00Z" || ev[1] != "2023-11-01T00:37:00Z" {
+					t.Fatalf("%s %s by %q: event: lists %d children %q…, not the 120 times", name, tc.pk, tc.delim, len(ev), ev[:min(3, len(ev))])
+				}
+				if got := names("event:2023-11-01T00:00:00Z:"); !slices.Equal(got, []string{"0", "1", "2"}) {
+					t.Fatalf("%s: below the first time: %q", name, got)
+				}
+			case "blog":
+				if got := names(""); len(got) != 120 || got[0] != "user0#2023-11-01:00:00:00" {
+					t.Fatalf("%s blog: %d children %q…; want the 120 keys whole", name, len(got), got[:min(3, len(got))])
+				}
+			case "kafka":
+				if got := names(""); len(got) != 12 || !slices.Contains(got, "10") {
+					t.Fatalf("%s kafka by %q: top level %q; want the 12 partitions", name, tc.delim, got)
+				}
+			case "mixed":
+				got := names("event:")
+				if len(got) != 30 || !slices.Contains(got, "2023-11-01T05") || !slices.Contains(got, "2023-11-01T05:45:00Z") {
+					t.Fatalf("%s mixed: %d children %q; want each hour and its four times", name, len(got), got)
+				}
+				// An hour's count is its own keys, not the times that
+				// begin with it too (6, counted by begins_with).
+				r := dynamo.ChildrenRequest{Table: "TimeSplit", Key: key, PK: domain.S("mixed"), Prefix: "event:", Delim: ":"}
+				for _, ch := range levels["event:"] {
+					want := 1 // a time, an item
+					if !strings.Contains(ch.Name, ":") {
+						want = 2 // an hour: its summary and its 1
+					}
+					if n, err := dynamo.CountChild(context.Background(), c, r, ch, nil); err != nil || n != want {
+						t.Fatalf("%s mixed: %s counts %d, want %d (%v)", name, ch.Name, n, want, err)
+					}
+				}
+			}
+		}
+		figures[name] = b.String()
+	}
+	if figures["memory"] != figures["dynalite"] {
+		t.Fatalf("backends differ:\n--- memory\n%s--- dynalite\n%s", figures["memory"], figures["dynalite"])
+	}
+	t.Logf("\n%s", figures["dynalite"])
+}
