@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -504,6 +505,7 @@ func TestShortHelpWhileTyping(t *testing.T) {
 func TestRequestLinesNeverCutAValue(t *testing.T) {
 	long := `Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="ARGENTINA" :prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#" · 1 req · 0.5 RCU`
 	huge := `Query T: PK = :pk AND begins_with(SK, :prefix)   :pk="P" :prefix="` + strings.Repeat("SEGMENT#", 40) + `END#" · 1 req · 0.5 RCU`
+	ranged := `Query DeviceLogs: DeviceID = :pk AND Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=1793490361 :hi=1793491260  (descending) · 1 req · 0.5 RCU est. · between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC`
 	cases := []struct {
 		name    string
 		text    string
@@ -518,6 +520,7 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 		{"80: wraps, the value whole", long, 80, 2, []string{`:prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#"`}, false, "0.5 RCU"},
 		{"never at a hyphen", `Query AuditLog: Stream = :pk AND At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T23:59:59Z"  (descending) · 1 req · 2.5 RCU`, 120, 2, []string{`:hi="9999-12-31T23:59:59Z"`}, false, "2.5 RCU"},
 		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
+		{"longer than two lines: cut between words", ranged, 80, 2, []string{"Query DeviceLogs:", "between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC"}, true, "00:01:00 UTC"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -534,6 +537,11 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 			for _, w := range c.whole {
 				if !strings.Contains(joined, w) {
 					t.Fatalf("%q cut: %q", w, got)
+				}
+			}
+			for _, w := range strings.Fields(joined) { // shortened between words: none shown cut ("1 req" as "q")
+				if w != "…" && !slices.Contains(strings.Fields(c.text), w) {
+					t.Fatalf("%q is no word of the request, cut: %q", w, got)
 				}
 			}
 			if strings.Contains(joined, "…") != c.elided {

@@ -36,7 +36,45 @@ func requestLines(text string, width int) []string {
 	if len(lines) <= 2 {
 		return lines
 	}
+	if head, tail, ok := elideUnits(units(text), avail); ok {
+		return []string{head, tail}
+	}
 	return strings.Split(ansi.Hardwrap(components.FitMiddle(text, 2*avail), avail, true), "\n")[:2]
+}
+
+// elideUnits shortens a request too long for two lines of width in its
+// middle between whole units: the first line as many units from the start
+// as fit before "…", the second as many from the end as fit, so no value
+// or figure is shown cut ("1 req" never turns into "q"). It reports false
+// when a unit alone is wider than a line.
+func elideUnits(us []string, width int) (head, tail string, ok bool) {
+	i := 0
+	for ; i < len(us); i++ {
+		next := us[i]
+		if head != "" {
+			next = head + " " + us[i]
+		}
+		if ansi.StringWidth(next)+len(" …") > width {
+			break
+		}
+		head = next
+	}
+	j := len(us)
+	for j > i {
+		next := us[j-1]
+		if tail != "" {
+			next = us[j-1] + " " + tail
+		}
+		if ansi.StringWidth(next) > width {
+			break
+		}
+		tail = next
+		j--
+	}
+	if strings.TrimSpace(head) == "" || strings.TrimSpace(tail) == "" {
+		return "", "", false
+	}
+	return strings.TrimRight(head, " ") + " …", strings.TrimLeft(tail, " "), true
 }
 
 // request renders the request line(s).
