@@ -54,7 +54,7 @@ func elideUnits(us []string, width int) (head, tail string, ok bool) {
 		if head != "" {
 			next = head + " " + us[i]
 		}
-		if ansi.StringWidth(next)+len(" …") > width {
+		if ansi.StringWidth(next)+2 > width { // " …"
 			break
 		}
 		head = next
