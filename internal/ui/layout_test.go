@@ -693,6 +693,29 @@ func TestHelpKeepsTheCommandWhole(t *testing.T) {
 	}
 }
 
+// TestStatusBarFiguresWhole: where the session's figures do not all fit
+// (a long endpoint at 80 columns), the last latency gives way whole, then
+// the demo's clock, rather than the line cutting one ("last 38m…" read as
+// minutes, "now is 2026-11-01 00:0…"); where they fit, all are there.
+func TestStatusBarFiguresWhole(t *testing.T) {
+	for _, tc := range []struct {
+		w             int
+		latency, time bool
+	}{{80, false, false}, {120, true, true}, {200, true, true}} {
+		t.Run(fmt.Sprint(tc.w), func(t *testing.T) {
+			h := newHarness(t, tc.w, 24, Config{Table: "Locations", Connection: "us-east-1 · http://localhost:18731", Now: demoClock})
+			lines := strings.Split(h.screen(), "\n")
+			status := strings.TrimRight(lines[len(lines)-1], " ")
+			if strings.Contains(status, "…") {
+				t.Fatalf("the status bar cuts a figure: %q", status)
+			}
+			if strings.Contains(status, " · last ") != tc.latency || strings.Contains(status, "now is 2026-11-01 00:00 UTC") != tc.time {
+				t.Fatalf("latency %v, clock %v wanted: %q", tc.latency, tc.time, status)
+			}
+		})
+	}
+}
+
 // TestStatusKeepsTheMessageWhole: at 80 columns a message too long to sit
 // beside the session's figures is shown whole in their place, its end
 // (what to do) included; the figures come back with the next key.
