@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,11 +113,11 @@ func TestFailedViews(t *testing.T) {
 		{name: "tables", fail: failAfter("ListTables", 1, throttled), keys: []string{"r"},
 			want: []string{"Tables · read failed after 3 attempts", "r retries", "16 tables loaded before"}, never: []string{"No tables here"}},
 		{name: "partitions", cfg: Config{Table: "Locations"}, fail: failAfter("Scan", 0, throttled),
-			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions"}},
+			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions", "enter open"}},
 		{name: "tree", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 1, throttled),
 			want: []string{"read failed after 3 attempts", "1 child loaded before · r retries"}, never: []string{"Nothing under this prefix", " · all"}},
 		{name: "tree-nothing", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 0, throttled),
-			want: []string{"read failed after 3 attempts: ThrottlingException", "nothing loaded · r retries"}, never: []string{"Nothing under this prefix", "0 children"}},
+			want: []string{"read failed after 3 attempts: ThrottlingException", "nothing loaded · r retries"}, never: []string{"Nothing under this prefix", "0 children", "enter open", "/ search"}},
 		{name: "items", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 1, throttled), keys: []string{"G"},
 			want: []string{"read failed after 3 attempts", "items loaded before · r retries"}, never: []string{"No items", " · all"}},
 		{name: "items-nothing", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 0, throttled),
@@ -142,6 +143,50 @@ func TestFailedViews(t *testing.T) {
 				}
 			}
 			h.golden(t)
+		})
+	}
+}
+
+// TestFailedViewOffersNoRowKeys: a list whose read failed before any row
+// (partitions, a tree level) does not offer the keys that act on
+// a row, on its help line or in ? help, and / there says why it does
+// nothing rather than open a search of "0 loaded rows".
+func TestFailedViewOffersNoRowKeys(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		fail *failing
+	}{
+		{"partitions", Config{Table: "Locations"}, failAfter("Scan", 0, throttled)},
+		{"tree", Config{Table: "Locations", PK: "USA"}, failAfter("Query", 0, throttled)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.fail.Client = demoData(t)
+			c.cfg.Client = c.fail
+			h := newHarness(t, 80, 24, c.cfg)
+			h.contains(t, "nothing loaded · r retries")
+			k := h.m.c.Keys
+			var offered []string
+			for _, b := range h.m.top().ShortHelp() {
+				offered = append(offered, b.Help().Key+" "+b.Help().Desc)
+			}
+			for _, g := range h.m.top().FullHelp() {
+				for _, b := range g {
+					offered = append(offered, b.Help().Key+" "+b.Help().Desc)
+				}
+			}
+			for _, b := range append(k.Moves(), k.Open, k.Search, k.NextMatch) {
+				if slices.Contains(offered, b.Help().Key+" "+b.Help().Desc) {
+					t.Errorf("%q offered with no row listed: %q", b.Help().Key+" "+b.Help().Desc, offered)
+				}
+			}
+			if c.name == "partitions" {
+				return // / goes to a partition key there, read or not
+			}
+			h.keys("/")
+			if h.m.searching() || !strings.Contains(h.screen(), "has nothing to search: no row is listed here") {
+				t.Fatalf("/ with no row listed:\n%s", h.screen())
+			}
 		})
 	}
 }

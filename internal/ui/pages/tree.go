@@ -785,13 +785,13 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}))
+	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
-		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}}
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
+		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.
