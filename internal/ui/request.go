@@ -36,8 +36,10 @@ func requestLines(text string, width int) []string {
 	if len(lines) <= 2 {
 		return lines
 	}
-	if head, tail, ok := elideUnits(units(text), avail); ok {
-		return []string{head, tail}
+	if ansi.StringWidth(text) > 2*avail { // something must go: whole words, from the middle
+		if head, tail, ok := elideUnits(units(text), avail); ok {
+			return []string{head, tail}
+		}
 	}
 	return strings.Split(ansi.Hardwrap(components.FitMiddle(text, 2*avail), avail, true), "\n")[:2]
 }
