@@ -80,3 +80,25 @@ func onRowsFull(k keymap.KeyMap, rows bool, cols [][]key.Binding) [][]key.Bindin
 	}
 	return out
 }
+
+// followingKeys are F and esc as the help names them: while following
+// both stop it (F "stop following", esc "stop following" rather than
+// back); otherwise F is follow, named desc ("" keeps its own name), and
+// esc is back.
+func followingKeys(k keymap.KeyMap, on bool, desc string) (follow, back key.Binding) {
+	follow, back = k.Follow, k.Back
+	switch {
+	case on:
+		follow = renamed(follow, "stop following")
+		back = renamed(back, "stop following")
+	case desc != "":
+		follow = renamed(follow, desc)
+	}
+	return follow, back
+}
+
+// renamed is b named desc in the help, its keys and its state as they are.
+func renamed(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
