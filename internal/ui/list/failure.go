@@ -156,7 +156,18 @@ func (f Failure) parts(loaded int, unit string) []string {
 	if errors.As(f.Err, &lf) { // a retry reads the same failed load
 		return append(parts, "fix the file, then reopen")
 	}
+	if refused(f.Err) {
+		return parts // r would ask the same again; the refusal's hint says what to do
+	}
 	return append(parts, "r retries")
+}
+
+// refused reports whether err is the explorer's own refusal of what was
+// asked (comparing tables of different keys), no server's answer: asking
+// again is refused again.
+func refused(err error) bool {
+	var e *dynamo.Error
+	return errors.As(err, &e) && e.Kind == dynamo.KindValidation && e.Err == nil
 }
 
 // Body is the failure where the view's rows would be, wrapped to width,
