@@ -582,7 +582,7 @@ func (m *Model) helpView() string {
 			view += "\n" + strings.Join(reasons, "\n")
 		}
 		if _, ok := p.(common.Querier); ok {
-			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+			view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
 		if legend := m.statusLegend(); legend != "" {
 			view += "\n" + legend

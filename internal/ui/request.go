@@ -79,13 +79,40 @@ func elideUnits(us []string, width int) (head, tail string, ok bool) {
 	return strings.TrimRight(head, " ") + " …", strings.TrimLeft(tail, " "), true
 }
 
+// rcuFigure is an RCU figure of a request line, marked est. or not.
+var rcuFigure = regexp.MustCompile(`\b([0-9][0-9,]*(?:\.[0-9]+)?) RCU(?: est\.)?`)
+
+// estimated is a request as the status bar counts its cost: where every
+// figure is computed (--data: the data is not in DynamoDB), each RCU
+// figure says est., as the status bar's does, not only those the page
+// knew to mark.
+func (m *Model) estimated(req string) string {
+	if !m.cfg.CostEstimated {
+		return req
+	}
+	var b strings.Builder
+	last := 0
+	for _, at := range rcuFigure.FindAllStringSubmatchIndex(req, -1) {
+		if strings.HasSuffix(req[:at[0]], "budget ") || strings.HasSuffix(req[:at[0]], "budget of ") {
+			continue // a budget is a limit, not a cost
+		}
+		b.WriteString(req[last:at[0]])
+		b.WriteString(req[at[2]:at[3]] + " RCU est.")
+		last = at[1]
+	}
+	return b.String() + req[last:]
+}
+
+// requestText is the request on top as the request line shows it.
+func (m *Model) requestText() string { return common.Guard(m.estimated(m.top().Request())) }
+
 // request renders the request line(s).
 func (m *Model) request() string {
 	st := &m.styles
 	if line := m.exportLine(); line != "" {
 		return components.Fit(line, m.w)
 	}
-	lines := requestLines(common.Guard(m.top().Request()), m.w)
+	lines := requestLines(m.requestText(), m.w)
 	for i, l := range lines {
 		lead := st.RequestLabel.Render("▸ ")
 		if i > 0 {
@@ -101,7 +128,7 @@ func (m *Model) requestHeight() int {
 	if m.exportLine() != "" || m.tooSmall() {
 		return 1
 	}
-	return len(requestLines(common.Guard(m.top().Request()), m.w))
+	return len(requestLines(m.requestText(), m.w))
 }
 
 // wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks
