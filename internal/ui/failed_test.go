@@ -547,6 +547,42 @@ func seedWide(t *testing.T, w dynamo.Writer, n, size int) {
 	}
 }
 
+// blockingQueries is the demo's data behind a server whose Query calls
+// after the first `after` wait until they are cancelled: a read still in
+// flight when esc is pressed.
+type blockingQueries struct {
+	dynamo.Client
+	after   int32
+	calls   atomic.Int32
+	blocked atomic.Bool
+}
+
+func (b *blockingQueries) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if b.calls.Add(1) > b.after {
+		b.blocked.Store(true)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return b.Client.Query(ctx, in, o...)
+}
+
+// TestTreeCancelSaysWhatRDoes: esc on a drill-down cut off before its
+// delimiter was found keeps the children found, and says r reads the
+// level again (r walks it from its start: it cannot go on without the
+// delimiter), never "r reads on".
+func TestTreeCancelSaysWhatRDoes(t *testing.T) {
+	bq := &blockingQueries{Client: demoData(t), after: 6}
+	h := newHarness(t, 120, 35, Config{Client: bq, Table: "Locations"})
+	d := h.driver()
+	d.key("enter") // USA
+	d.until(t, 10*time.Second, func(s string) bool { return bq.blocked.Load() && strings.Contains(s, "▸ AK") })
+	d.key("esc")
+	h.contains(t, "read cancelled", "loaded before · r reads again", "delimiter ?")
+	if strings.Contains(h.screen(), "r reads on") {
+		t.Fatalf("r would walk the level again, the screen says it reads on:\n%s", h.screen())
+	}
+}
+
 // TestTreeRetryGoesOn: a drill-down cut off by throttling keeps the
 // children it found; r goes on after the last of them, and the level ends
 // up whole, in fewer requests than starting over.

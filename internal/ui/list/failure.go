@@ -22,6 +22,9 @@ import (
 type Failure struct {
 	Err       error
 	Cancelled bool
+	// Again says r reads a cancelled list again from its start, where
+	// the page cannot read on from where it stopped.
+	Again bool
 }
 
 // Fail records err as the view's failure; a cancellation, whether esc or a
@@ -148,6 +151,9 @@ func (f Failure) parts(loaded int, unit string) []string {
 		parts = append(parts, common.Plural(loaded, one, unit)+" loaded before")
 	} else {
 		parts = append(parts, "nothing loaded")
+	}
+	if f.Cancelled && f.Again {
+		return append(parts, "r reads again")
 	}
 	if f.Cancelled {
 		return append(parts, "r reads on")

@@ -428,7 +428,9 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()):
 		counting := t.count.InFlight()
-		t.list.Cancel() // the level is cut off where it was
+		if t.list.Cancel() { // the level is cut off where it was
+			t.list.Fail.Again = !t.canResume() // r reads from the start, as it says
+		}
 		t.get.Stop()
 		t.count.Stop() // counts cut off stay marked … as partial
 		t.refresh()
@@ -556,10 +558,18 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // retry goes on with a walk cut off by an error or esc after the children
 // it found, or starts the level again when it found none.
 func (t *Tree) retry() tea.Cmd {
-	if t.list.Fail.Stopped() && len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0 {
+	if t.list.Fail.Stopped() && t.canResume() {
 		return t.resume()
 	}
 	return t.Init()
+}
+
+// canResume reports whether r after a stop reads on from where the walk
+// stopped: it needs the delimiter, and children found before the stop; a
+// sharded level, or one whose delimiter was still being found, is walked
+// again from its start.
+func (t *Tree) canResume() bool {
+	return len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0
 }
 
 // pickerKey handles a key while the index or delimiter picker is open.
