@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -581,6 +582,14 @@ func TestTreeCancelSaysWhatRDoes(t *testing.T) {
 	if strings.Contains(h.screen(), "r reads on") {
 		t.Fatalf("r would walk the level again, the screen says it reads on:\n%s", h.screen())
 	}
+	// The walk's end, cancelled, still says what it spent: every Query it
+	// sent, not those up to the last child it found.
+	spent := regexp.MustCompile(`skip-scan ([0-9]+) req`)
+	d.until(t, 10*time.Second, func(s string) bool {
+		m := spent.FindStringSubmatch(s)
+		n, _ := strconv.Atoi(m[1])
+		return n >= int(bq.after)
+	})
 }
 
 // TestTreeRetryGoesOn: a drill-down cut off by throttling keeps the

@@ -353,13 +353,18 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 
 // found takes what the walk found so far, or its end. What a walk
 // cancelled by esc still hands over is dropped (its stream read to the
-// end): the level stays as it was stopped.
+// end): the level stays as it was stopped; only its cost is taken, so
+// that the request line says what the walk spent (the probes after the
+// last child found, which no snapshot carried), as the status bar does.
 func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 	if msg.req != t.list.Req.ID() {
 		return nil
 	}
 	if !t.list.Req.InFlight() {
 		if msg.done {
+			if msg.cost.Requests > t.cost.Requests {
+				t.cost = msg.cost
+			}
 			return nil
 		}
 		return common.Next(msg.next)
