@@ -520,6 +520,7 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 		{"80: wraps, the value whole", long, 80, 2, []string{`:prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#"`}, false, "0.5 RCU"},
 		{"never at a hyphen", `Query AuditLog: Stream = :pk AND At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T23:59:59Z"  (descending) · 1 req · 2.5 RCU`, 120, 2, []string{`:hi="9999-12-31T23:59:59Z"`}, false, "2.5 RCU"},
 		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
+		{"no figure left without its word", `Query on Locations: PK = "JAPAN" AND begins_with(SK, "TOKYO") · read 24 · matched 24 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 60, 2, []string{"matched 24"}, true, "1000.0 RCU"},
 		{"longer than two lines: cut between words", ranged, 80, 2, []string{"Query DeviceLogs:", "between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC"}, true, "00:01:00 UTC"},
 	}
 	for _, c := range cases {
@@ -538,6 +539,9 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 				if !strings.Contains(joined, w) {
 					t.Fatalf("%q cut: %q", w, got)
 				}
+			}
+			if f := strings.Fields(got[len(got)-1]); len(got) == 2 && c.elided && figure.MatchString(f[0]) && f[1] == "·" {
+				t.Fatalf("the second line starts with a figure without its word: %q", got)
 			}
 			for _, w := range strings.Fields(joined) { // shortened between words: none shown cut ("1 req" as "q")
 				if w != "…" && !slices.Contains(strings.Fields(c.text), w) {

@@ -62,21 +62,25 @@ func elideUnits(us []string, width int) (head, tail string, ok bool) {
 		head = next
 	}
 	j := len(us)
-	for j > i {
-		next := us[j-1]
-		if tail != "" {
-			next = us[j-1] + " " + tail
-		}
-		if ansi.StringWidth(next) > width {
-			break
-		}
-		tail = next
+	for j > i && ansi.StringWidth(strings.Join(us[j-1:], " ")) <= width {
 		j--
 	}
+	for j < len(us) && orphanFigure(us[j]) { // "read 24": the 24 without its word says nothing
+		j++
+	}
+	tail = strings.Join(us[j:], " ")
 	if strings.TrimSpace(head) == "" || strings.TrimSpace(tail) == "" {
 		return "", "", false
 	}
 	return strings.TrimRight(head, " ") + " …", strings.TrimLeft(tail, " "), true
+}
+
+// orphanFigure reports whether unit u is a figure whose word comes before
+// it ("24 ·" of "read 24 · matched 24"), so that starting a line with it
+// would show the number alone.
+func orphanFigure(u string) bool {
+	f := strings.Fields(u)
+	return len(f) > 0 && figure.MatchString(f[0]) && (len(f) == 1 || f[1] == "·")
 }
 
 // rcuFigure is an RCU figure of a request line, marked est. or not.
