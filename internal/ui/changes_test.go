@@ -261,9 +261,16 @@ func TestChangesFollow(t *testing.T) {
 	if i, j := strings.Index(s, "o2"), strings.Index(s, "MODIFY"); i < 0 || i > j {
 		t.Fatalf("the newest record is not on top:\n%s", s)
 	}
+	// While following, F and esc stop it: the help line says so.
+	if line := helpLine(h); !strings.Contains(line, "F stop following") || !strings.Contains(line, "esc stop following") || strings.Contains(line, "follow live") || strings.Contains(line, "esc back") {
+		t.Fatalf("help line while following: %q", line)
+	}
 	d.key("F")
 	if strings.Contains(h.screen(), "following") {
 		t.Fatal("F did not stop following")
+	}
+	if line := helpLine(h); !strings.Contains(line, "F follow live") || !strings.Contains(line, "esc back") {
+		t.Fatalf("help line after following: %q", line)
 	}
 	putOrder(t, db, "c1", "o3", "PLACED")
 	h.keys("down")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,6 +52,26 @@ func TestDataWorkbenchTree(t *testing.T) {
 	h.said(t, "sent to the clipboard: the aws command (it queries the real table, not this data)")
 	if !strings.HasPrefix(h.m.noticeMore, "aws dynamodb query --table-name Shop") {
 		t.Errorf("copied %q", h.m.noticeMore)
+	}
+}
+
+// TestDataRequestCostsEstimated: with --data every RCU figure is computed,
+// so the request line (and ? help's whole request) says est. as the
+// status bar does, on every view; a budget, a limit, is not marked.
+func TestDataRequestCostsEstimated(t *testing.T) {
+	h := dataHarness(t, 120, 35)
+	h.keys("down", "enter") // Shop's partitions: a Scan
+	h.keys("enter", "2")    // a customer's items: a Query
+	req := h.m.requestText()
+	if !strings.Contains(req, "RCU est.") || regexp.MustCompile(`RCU($|[^ ]| [^e])`).MatchString(req) {
+		t.Fatalf("the request line's cost is not said to be estimated: %q", req)
+	}
+	if got := h.m.estimated("scanned 5 · 1 request · 70.5 RCU · budget 1000.0 RCU"); got != "scanned 5 · 1 request · 70.5 RCU est. · budget 1000.0 RCU" {
+		t.Errorf("a budget marked, or a cost not: %q", got)
+	}
+	h.keys("?")
+	if !strings.Contains(h.screen(), "RCU est.") {
+		t.Fatalf("? help's request does not say est.:\n%s", h.screen())
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,11 +114,11 @@ func TestFailedViews(t *testing.T) {
 		{name: "tables", fail: failAfter("ListTables", 1, throttled), keys: []string{"r"},
 			want: []string{"Tables · read failed after 3 attempts", "r retries", "16 tables loaded before"}, never: []string{"No tables here"}},
 		{name: "partitions", cfg: Config{Table: "Locations"}, fail: failAfter("Scan", 0, throttled),
-			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions"}},
+			want: []string{"Locations · read failed after 3 attempts", "nothing loaded · r retries", "ThrottlingException"}, never: []string{"empty", "0 partitions", "enter open"}},
 		{name: "tree", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 1, throttled),
 			want: []string{"read failed after 3 attempts", "1 child loaded before · r retries"}, never: []string{"Nothing under this prefix", " · all"}},
 		{name: "tree-nothing", cfg: Config{Table: "Locations", PK: "USA"}, fail: failAfter("Query", 0, throttled),
-			want: []string{"read failed after 3 attempts: ThrottlingException", "nothing loaded · r retries"}, never: []string{"Nothing under this prefix", "0 children"}},
+			want: []string{"read failed after 3 attempts: ThrottlingException", "nothing loaded · r retries"}, never: []string{"Nothing under this prefix", "0 children", "enter open", "/ search"}},
 		{name: "items", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 1, throttled), keys: []string{"G"},
 			want: []string{"read failed after 3 attempts", "items loaded before · r retries"}, never: []string{"No items", " · all"}},
 		{name: "items-nothing", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 0, throttled),
@@ -142,6 +144,50 @@ func TestFailedViews(t *testing.T) {
 				}
 			}
 			h.golden(t)
+		})
+	}
+}
+
+// TestFailedViewOffersNoRowKeys: a list whose read failed before any row
+// (partitions, a tree level) does not offer the keys that act on
+// a row, on its help line or in ? help, and / there says why it does
+// nothing rather than open a search of "0 loaded rows".
+func TestFailedViewOffersNoRowKeys(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		fail *failing
+	}{
+		{"partitions", Config{Table: "Locations"}, failAfter("Scan", 0, throttled)},
+		{"tree", Config{Table: "Locations", PK: "USA"}, failAfter("Query", 0, throttled)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.fail.Client = demoData(t)
+			c.cfg.Client = c.fail
+			h := newHarness(t, 80, 24, c.cfg)
+			h.contains(t, "nothing loaded · r retries")
+			k := h.m.c.Keys
+			var offered []string
+			for _, b := range h.m.top().ShortHelp() {
+				offered = append(offered, b.Help().Key+" "+b.Help().Desc)
+			}
+			for _, g := range h.m.top().FullHelp() {
+				for _, b := range g {
+					offered = append(offered, b.Help().Key+" "+b.Help().Desc)
+				}
+			}
+			for _, b := range append(k.Moves(), k.Open, k.Search, k.NextMatch) {
+				if slices.Contains(offered, b.Help().Key+" "+b.Help().Desc) {
+					t.Errorf("%q offered with no row listed: %q", b.Help().Key+" "+b.Help().Desc, offered)
+				}
+			}
+			if c.name == "partitions" {
+				return // / goes to a partition key there, read or not
+			}
+			h.keys("/")
+			if h.m.searching() || !strings.Contains(h.screen(), "has nothing to search: no row is listed here") {
+				t.Fatalf("/ with no row listed:\n%s", h.screen())
+			}
 		})
 	}
 }
@@ -500,6 +546,50 @@ func seedWide(t *testing.T, w dynamo.Writer, n, size int) {
 	if err := demo.CreateKeyTable(context.Background(), w, "Wide", "S", items); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// blockingQueries is the demo's data behind a server whose Query calls
+// after the first `after` wait until they are cancelled: a read still in
+// flight when esc is pressed.
+type blockingQueries struct {
+	dynamo.Client
+	after   int32
+	calls   atomic.Int32
+	blocked atomic.Bool
+}
+
+func (b *blockingQueries) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if b.calls.Add(1) > b.after {
+		b.blocked.Store(true)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return b.Client.Query(ctx, in, o...)
+}
+
+// TestTreeCancelSaysWhatRDoes: esc on a drill-down cut off before its
+// delimiter was found keeps the children found, and says r reads the
+// level again (r walks it from its start: it cannot go on without the
+// delimiter), never "r reads on".
+func TestTreeCancelSaysWhatRDoes(t *testing.T) {
+	bq := &blockingQueries{Client: demoData(t), after: 6}
+	h := newHarness(t, 120, 35, Config{Client: bq, Table: "Locations"})
+	d := h.driver()
+	d.key("enter") // USA
+	d.until(t, 10*time.Second, func(s string) bool { return bq.blocked.Load() && strings.Contains(s, "▸ AK") })
+	d.key("esc")
+	h.contains(t, "read cancelled", "loaded before · r reads again", "delimiter ?")
+	if strings.Contains(h.screen(), "r reads on") {
+		t.Fatalf("r would walk the level again, the screen says it reads on:\n%s", h.screen())
+	}
+	// The walk's end, cancelled, still says what it spent: every Query it
+	// sent, not those up to the last child it found.
+	spent := regexp.MustCompile(`skip-scan ([0-9]+) req`)
+	d.until(t, 10*time.Second, func(s string) bool {
+		m := spent.FindStringSubmatch(s)
+		n, _ := strconv.Atoi(m[1])
+		return n >= int(bq.after)
+	})
 }
 
 // TestTreeRetryGoesOn: a drill-down cut off by throttling keeps the

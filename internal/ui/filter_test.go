@@ -635,6 +635,11 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					if h.rec.count("Scan") != scans || h.rec.count("Query") != queries {
 						t.Fatal("the prompt read items before enter")
 					}
+					// It described the table for the plan, a request the
+					// status bar counts: "nothing read yet" would deny it.
+					if req := h.m.top().Request(); h.rec.count("DescribeTable") == 0 || !strings.HasPrefix(req, "no item read yet, 1 DescribeTable for the plan") {
+						t.Fatalf("%d DescribeTable, the request line says %q", h.rec.count("DescribeTable"), req)
+					}
 					h.keys("enter")
 					for range 100 {
 						if s := h.screen(); strings.Contains(s, "whole table scanned") || strings.Contains(s, "all read") {

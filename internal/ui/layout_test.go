@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -567,6 +568,7 @@ func TestShortHelpWhileTyping(t *testing.T) {
 func TestRequestLinesNeverCutAValue(t *testing.T) {
 	long := `Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="ARGENTINA" :prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#" · 1 req · 0.5 RCU`
 	huge := `Query T: PK = :pk AND begins_with(SK, :prefix)   :pk="P" :prefix="` + strings.Repeat("SEGMENT#", 40) + `END#" · 1 req · 0.5 RCU`
+	ranged := `Query DeviceLogs: DeviceID = :pk AND Timestamp BETWEEN :lo AND :hi   :pk=123 :lo=1793490361 :hi=1793491260  (descending) · 1 req · 0.5 RCU est. · between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC`
 	cases := []struct {
 		name    string
 		text    string
@@ -581,6 +583,8 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 		{"80: wraps, the value whole", long, 80, 2, []string{`:prefix="ARGENTINA#EAST#LALA#LASANCOUNTY#ALTORGRANDE#"`}, false, "0.5 RCU"},
 		{"never at a hyphen", `Query AuditLog: Stream = :pk AND At BETWEEN :lo AND :hi   :pk="prod-api" :lo="2026-10-31T00:00:00Z" :hi="9999-12-31T23:59:59Z"  (descending) · 1 req · 2.5 RCU`, 120, 2, []string{`:hi="9999-12-31T23:59:59Z"`}, false, "2.5 RCU"},
 		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
+		{"no figure left without its word", `Query on Locations: PK = "JAPAN" AND begins_with(SK, "TOKYO") · read 24 · matched 24 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 60, 2, []string{"matched 24"}, true, "1000.0 RCU"},
+		{"longer than two lines: cut between words", ranged, 80, 2, []string{"Query DeviceLogs:", "between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC"}, true, "00:01:00 UTC"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -597,6 +601,14 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 			for _, w := range c.whole {
 				if !strings.Contains(joined, w) {
 					t.Fatalf("%q cut: %q", w, got)
+				}
+			}
+			if f := strings.Fields(got[len(got)-1]); len(got) == 2 && c.elided && figure().MatchString(f[0]) && f[1] == "·" {
+				t.Fatalf("the second line starts with a figure without its word: %q", got)
+			}
+			for _, w := range strings.Fields(joined) { // shortened between words: none shown cut ("1 req" as "q")
+				if w != "…" && !slices.Contains(strings.Fields(c.text), w) {
+					t.Fatalf("%q is no word of the request, cut: %q", w, got)
 				}
 			}
 			if strings.Contains(joined, "…") != c.elided {
@@ -743,6 +755,29 @@ func TestHelpKeepsTheCommandWhole(t *testing.T) {
 			}
 			if last := strings.Split(h.screen(), "\n"); !strings.Contains(last[len(last)-1], " · last ") {
 				t.Errorf("the latency has no label: %q", last[len(last)-1])
+			}
+		})
+	}
+}
+
+// TestStatusBarFiguresWhole: where the session's figures do not all fit
+// (a long endpoint at 80 columns), the last latency gives way whole, then
+// the demo's clock, rather than the line cutting one ("last 38m…" read as
+// minutes, "now is 2026-11-01 00:0…"); where they fit, all are there.
+func TestStatusBarFiguresWhole(t *testing.T) {
+	for _, tc := range []struct {
+		w             int
+		latency, time bool
+	}{{80, false, false}, {120, true, true}, {200, true, true}} {
+		t.Run(fmt.Sprint(tc.w), func(t *testing.T) {
+			h := newHarness(t, tc.w, 24, Config{Table: "Locations", Connection: "us-east-1 · http://localhost:18731", Now: demoClock})
+			lines := strings.Split(h.screen(), "\n")
+			status := strings.TrimRight(lines[len(lines)-1], " ")
+			if strings.Contains(status, "…") {
+				t.Fatalf("the status bar cuts a figure: %q", status)
+			}
+			if strings.Contains(status, " · last ") != tc.latency || strings.Contains(status, "now is 2026-11-01 00:00 UTC") != tc.time {
+				t.Fatalf("latency %v, clock %v wanted: %q", tc.latency, tc.time, status)
 			}
 		})
 	}

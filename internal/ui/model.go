@@ -582,7 +582,7 @@ func (m *Model) helpView() string {
 			view += "\n" + strings.Join(reasons, "\n")
 		}
 		if _, ok := p.(common.Querier); ok {
-			view = m.wholeRequest(p.Request()) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+			view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
 		}
 		if legend := m.statusLegend(); legend != "" {
 			view += "\n" + legend
@@ -821,15 +821,17 @@ func (m *Model) statusBar() string {
 	// estimate: the server reported less than DynamoDB bills (dynalite's
 	// empty reads), so DynamoDB's figure is shown, marked as an estimate.
 	shown, est := m.shownRCU(total.RCU)
-	stats := st.StatusStat.Render(fmt.Sprintf("%s req · %s · last %s", common.Thousands(total.Requests), common.RCU(shown, est), common.Latency(last)))
-	spin := ""
+	figures := fmt.Sprintf("%s req · %s", common.Thousands(total.Requests), common.RCU(shown, est))
+	stats, noLatency := st.StatusStat.Render(figures+" · last "+common.Latency(last)), st.StatusStat.Render(figures)
+	spin, spinAlone := "", ""
 	if m.anyLoading() {
-		spin = st.StatusStat.Render(m.spin.View() + " loading")
+		spin, spinAlone = st.StatusStat.Render(m.spin.View()+" loading"), st.StatusStat.Render(m.spin.View())
 		if m.skeleton != nil {
 			spin = st.StatusStat.Render(m.spin.View() + " connecting")
 		}
 		if why, ok := m.cfg.Session.Retrying(); ok {
 			spin = st.StatusStat.Render(m.spin.View()) + st.StatusErr.Render(" "+why+" ")
+			spinAlone = spin // why it waits is the point
 		}
 	}
 	clock := ""
@@ -840,8 +842,17 @@ func (m *Model) statusBar() string {
 	if b, _ := m.maskBadge(); b != "" {
 		badge = st.StatusMasked.Render(b)
 	}
-	left := m.statusLeft(conn+ro+badge, stats+clock+spin)
-	line := left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
+	// Too narrow for every figure: the last latency gives way, then the
+	// demo's clock, then the spinner's word, each whole, before the line is cut (a cut figure lies:
+	// "last 38m…" reads as minutes, "00:0…" as another time).
+	var line string
+	for _, figures := range []string{stats + clock + spin, noLatency + clock + spin, noLatency + spin, noLatency + spinAlone} {
+		left := m.statusLeft(conn+ro+badge, figures)
+		line = left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
+		if ansi.StringWidth(line) <= m.w {
+			break
+		}
+	}
 	if ansi.StringWidth(line) > m.w {
 		line = ansi.Truncate(line, m.w, "…")
 	}

@@ -93,7 +93,10 @@ func TestItemsFlipOrder(t *testing.T) {
 func TestItemPage(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Equipment", PK: "Equipment_1"})
 	h.keys("tab", "down", "enter") // Items mode; v0_Audit, after metadata
-	h.contains(t, `"Checks": {`, "from the rows already loaded, no request sent")
+	// Opened from the rows loaded: no GetItem, but the table's TTL is
+	// asked for, and the request line says so (it said "no request sent"
+	// while the status bar counted the DescribeTimeToLive).
+	h.contains(t, `"Checks": {`, "from the rows already loaded, no GetItem sent", "its table's TTL: DescribeTimeToLive")
 	h.golden(t)
 	h.keys("d")
 	h.contains(t, `"S": "Auditor-Grace"`, "DynamoDB JSON")

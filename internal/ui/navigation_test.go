@@ -340,7 +340,8 @@ func splitLines(s string) []string {
 	return append(out, s[start:])
 }
 
-// randomKeys are every bound key (but F), the editing keys of the text boxes
+// randomKeys are every bound key (but F; E and = open the entities and the
+// comparison), the editing keys of the text boxes
 // (alt+d crashed bubbles' input) and some text.
 var randomKeys = func() []tea.KeyPressMsg {
 	var ks []tea.KeyPressMsg
@@ -354,7 +355,7 @@ var randomKeys = func() []tea.KeyPressMsg {
 		tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
 	// Not F: following polls on a timer, which this synchronous harness
 	// would wait on for ever (TestFollowInTimeMode covers it).
-	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJ#\"é世-:" {
+	for _, r := range "jkgGlh12345V/nNfto[]m0cCsSiDp><yYerzdaxKJE=#\"é世-:" {
 		ks = append(ks, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	return ks
@@ -378,6 +379,9 @@ func TestRandomKeysEveryPage(t *testing.T) {
 		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t)}},
 		// 5 opens the table's changes; enter, 2, enter an item with its own.
 		{"table changes", Config{Table: demo.ShopTable, Streams: demoData(t)}},
+		// A list whose every read fails: keys on a list with no row (/, enter, c, r).
+		{"failed tree", Config{Client: &failing{Client: demoData(t), op: "Query", err: throttled}, Table: "Locations", PK: "USA"}},
+		{"failed partitions", Config{Client: &failing{Client: demoData(t), op: "Scan", err: throttled}, Table: "Locations"}},
 	}
 	sizes := [][2]int{{80, 24}, {120, 35}, {200, 50}}
 	keysPerRun := 800

@@ -37,8 +37,79 @@ func requestLines(text string, width int) []string {
 	if len(lines) <= 2 {
 		return lines
 	}
+	if ansi.StringWidth(text) > 2*avail { // something must go: whole words, from the middle
+		if head, tail, ok := elideUnits(units(text), avail); ok {
+			return []string{head, tail}
+		}
+	}
 	return strings.Split(ansi.Hardwrap(components.FitMiddle(text, 2*avail), avail, true), "\n")[:2]
 }
+
+// elideUnits shortens a request too long for two lines of width in its
+// middle between whole units: the first line as many units from the start
+// as fit before "…", the second as many from the end as fit, so no value
+// or figure is shown cut ("1 req" never turns into "q"). It reports false
+// when a unit alone is wider than a line.
+func elideUnits(us []string, width int) (head, tail string, ok bool) {
+	i := 0
+	for ; i < len(us); i++ {
+		next := us[i]
+		if head != "" {
+			next = head + " " + us[i]
+		}
+		if ansi.StringWidth(next)+2 > width { // " …"
+			break
+		}
+		head = next
+	}
+	j := len(us)
+	for j > i && ansi.StringWidth(strings.Join(us[j-1:], " ")) <= width {
+		j--
+	}
+	for j < len(us) && orphanFigure(us[j]) { // "read 24": the 24 without its word says nothing
+		j++
+	}
+	tail = strings.Join(us[j:], " ")
+	if strings.TrimSpace(head) == "" || strings.TrimSpace(tail) == "" {
+		return "", "", false
+	}
+	return strings.TrimRight(head, " ") + " …", strings.TrimLeft(tail, " "), true
+}
+
+// orphanFigure reports whether unit u is a figure whose word comes before
+// it ("24 ·" of "read 24 · matched 24"), so that starting a line with it
+// would show the number alone.
+func orphanFigure(u string) bool {
+	f := strings.Fields(u)
+	return len(f) > 0 && figure().MatchString(f[0]) && (len(f) == 1 || f[1] == "·")
+}
+
+// rcuFigure is an RCU figure of a request line, marked est. or not.
+var rcuFigure = regexp.MustCompile(`\b([0-9][0-9,]*(?:\.[0-9]+)?) RCU(?: est\.)?`)
+
+// estimated is a request as the status bar counts its cost: where every
+// figure is computed (--data: the data is not in DynamoDB), each RCU
+// figure says est., as the status bar's does, not only those the page
+// knew to mark.
+func (m *Model) estimated(req string) string {
+	if !m.cfg.CostEstimated {
+		return req
+	}
+	var b strings.Builder
+	last := 0
+	for _, at := range rcuFigure.FindAllStringSubmatchIndex(req, -1) {
+		if strings.HasSuffix(req[:at[0]], "budget ") || strings.HasSuffix(req[:at[0]], "budget of ") {
+			continue // a budget is a limit, not a cost
+		}
+		b.WriteString(req[last:at[0]])
+		b.WriteString(req[at[2]:at[3]] + " RCU est.")
+		last = at[1]
+	}
+	return b.String() + req[last:]
+}
+
+// requestText is the request on top as the request line shows it.
+func (m *Model) requestText() string { return common.Guard(m.estimated(m.top().Request())) }
 
 // request renders the request line(s).
 func (m *Model) request() string {
@@ -46,7 +117,7 @@ func (m *Model) request() string {
 	if line := m.exportLine(); line != "" {
 		return components.Fit(line, m.w)
 	}
-	lines := requestLines(common.Guard(m.top().Request()), m.w)
+	lines := requestLines(m.requestText(), m.w)
 	for i, l := range lines {
 		lead := st.RequestLabel.Render("▸ ")
 		if i > 0 {
@@ -62,7 +133,7 @@ func (m *Model) requestHeight() int {
 	if m.exportLine() != "" || m.tooSmall() {
 		return 1
 	}
-	return len(requestLines(common.Guard(m.top().Request()), m.w))
+	return len(requestLines(m.requestText(), m.w))
 }
 
 // wrapAtSpaces breaks text only at its spaces (ansi's wrapping also breaks

@@ -28,6 +28,11 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 	}
 	if key.Matches(msg, m.c.Keys.Search) && !m.top().Capturing() {
+		if s.List().Rows() == 0 { // a search of no rows would say "0 loaded rows" and find nothing
+			b := m.c.Keys.Search.Help()
+			m.sayWhy(b.Key+" "+b.Desc+" has nothing to search", "no row is listed here")
+			return nil, true
+		}
 		m.searchPage = m.top().ID()
 		return m.search.Start(s.List()), true
 	}

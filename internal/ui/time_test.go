@@ -612,6 +612,10 @@ func TestFollowInTimeMode(t *testing.T) {
 	if sc := h.screen(); strings.Index(sc, "new-2") > strings.Index(sc, "new-1") || strings.Count(sc, "new-1") != 1 {
 		t.Fatalf("the newest is not on top, or an item came twice:\n%s", h.screen())
 	}
+	// While following, F and esc stop it: the help line says so.
+	if line := helpLine(h); !strings.Contains(line, "F stop following") || !strings.Contains(line, "esc stop following") || strings.Contains(line, "esc back") {
+		t.Fatalf("help line while following: %q", line)
+	}
 	d.key("F")
 	if strings.Contains(h.screen(), "following") {
 		t.Fatal("F did not stop following")

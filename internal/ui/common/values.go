@@ -86,6 +86,8 @@ func Latency(d time.Duration) string {
 		return d.Round(10 * time.Millisecond).String()
 	case d >= 10*time.Millisecond:
 		return d.Round(time.Millisecond).String()
+	case d > 0 && d < 50*time.Microsecond:
+		return "<50µs" // rounded it would read "0s": no request takes no time
 	}
 	return d.Round(100 * time.Microsecond).String()
 }

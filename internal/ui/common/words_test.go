@@ -54,6 +54,7 @@ func TestLatencyThreeFigures(t *testing.T) {
 		1234567 * time.Nanosecond:  "1.2ms",
 		34 * time.Second:           "34s",
 		420 * time.Microsecond:     "400µs",
+		20 * time.Microsecond:      "<50µs", // rounded, "0s": as if no time
 	} {
 		if got := Latency(d); got != want {
 			t.Errorf("Latency(%v) = %s, want %s", d, got, want)

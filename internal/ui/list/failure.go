@@ -38,9 +38,16 @@ func (f *Failure) Fail(err error) {
 // cancel, not on from where esc stopped the read: words ("r reads
 // again") in place of "r reads on".
 func (f Failure) Again(words string) Failure {
-	f.again = words
+	if words != "" {
+		f.again = words
+	}
 	return f
 }
+
+// SetAgain says what r does after this cancel where the page knows only
+// then that r reads from the start (a tree cut off before its delimiter
+// was found): "r reads again"; a list's Words.Again, when set, wins.
+func (f *Failure) SetAgain(words string) { f.again = words }
 
 // Cancel records that the user stopped the read.
 func (f *Failure) Cancel() { *f = Failure{Cancelled: true} }
@@ -171,7 +178,18 @@ func (f Failure) parts(loaded int, unit string) []string {
 	if errors.As(f.Err, &lf) { // a retry reads the same failed load
 		return append(parts, "fix the file, then reopen")
 	}
+	if refused(f.Err) {
+		return parts // r would ask the same again; the refusal's hint says what to do
+	}
 	return append(parts, "r retries")
+}
+
+// refused reports whether err is the explorer's own refusal of what was
+// asked (comparing tables of different keys), no server's answer: asking
+// again is refused again.
+func refused(err error) bool {
+	var e *dynamo.Error
+	return errors.As(err, &e) && e.Kind == dynamo.KindValidation && e.Err == nil
 }
 
 // Body is the failure where the view's rows would be, wrapped to width,

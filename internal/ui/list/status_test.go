@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
@@ -38,5 +39,26 @@ func TestStatusCountsWhatItSays(t *testing.T) {
 	s.Start(c)
 	if !s.Cancel() || s.Cancel() || s.Title(0, "change", "changes") != "read cancelled · nothing loaded · r reads on" {
 		t.Errorf("after esc: %q", s.Title(0, "change", "changes"))
+	}
+}
+
+// TestFailureOffersRWhereItHelps: a failed read says r retries; the
+// explorer's own refusal of what was asked (a comparison of tables with
+// other keys) does not, since r asks the same again: its hint says what
+// to do. A server's refusal keeps r (the test's ValidationException).
+func TestFailureOffersRWhereItHelps(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("boom"), "read failed · nothing loaded · r retries"},
+		{dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key", "AuditLog has another key than Shop"), "read failed · nothing loaded"},
+		{&dynamo.Error{Op: "query", Kind: dynamo.KindValidation, Msg: "ValidationException", Err: errors.New("ValidationException")}, "read failed · nothing loaded · r retries"},
+	} {
+		var f Failure
+		f.Fail(c.err)
+		if got := f.Title(0, "keys"); got != c.want {
+			t.Errorf("%v: %q, want %q", c.err, got, c.want)
+		}
 	}
 }

@@ -321,11 +321,12 @@ func (p *Changes) keys() common.Keys {
 		s.Short = false // in ? help: the help line keeps its room for esc at 80 columns
 		ks = append(ks, s)
 	}
-	ks = append(ks, common.Line(1, common.On(followLive(k.Follow), p.follow.on() || p.canFollow())))
+	follow, back := followingKeys(k, p.follow.on(), followLive(k.Follow).Help().Desc)
+	ks = append(ks, common.Line(1, common.On(follow, p.follow.on() || p.canFollow())))
 	ks = append(ks, modeKeys(2, k, p.Modes(), p.Mode())...)
 	// r last on the help line: where the row count leaves no room, it
 	// gives way first (? help keeps it).
-	ks = append(ks, common.Line(1, k.Back), common.Line(1, k.Refresh), previewKey(1, p.c, p.w))
+	ks = append(ks, common.Line(1, back), common.Line(1, k.Refresh), previewKey(1, p.c, p.w))
 	return append(ks, endKeys(3, k)...)
 }
 

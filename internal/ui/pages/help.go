@@ -1,6 +1,10 @@
 package pages
 
 import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -50,4 +54,51 @@ func previewKey(group int, c *common.Common, w int) common.Key {
 // endKeys are ? help and q quit, last everywhere.
 func endKeys(group int, k keymap.KeyMap) common.Keys {
 	return common.Keys{common.Line(group, k.Help), common.Line(group, k.Quit)}
+}
+
+// onRows is bs less the keys that act on a listed row (the moves, enter,
+// / and n N) where none is listed: an empty, failed or still unanswered
+// list does not offer them.
+func onRows(k keymap.KeyMap, rows bool, bs []key.Binding) []key.Binding {
+	if rows {
+		return bs
+	}
+	off := append(k.Moves(), k.Open, k.Search, k.NextMatch, k.PrevMatch)
+	return slices.DeleteFunc(slices.Clone(bs), func(b key.Binding) bool {
+		return slices.ContainsFunc(off, func(o key.Binding) bool { return slices.Equal(b.Keys(), o.Keys()) && b.Help() == o.Help() })
+	})
+}
+
+// onRowsFull is ? help's columns less the keys onRows drops, and the
+// columns left empty.
+func onRowsFull(k keymap.KeyMap, rows bool, cols [][]key.Binding) [][]key.Binding {
+	var out [][]key.Binding
+	for _, c := range cols {
+		if c = onRows(k, rows, c); len(c) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// followingKeys are F and esc as the help names them: while following
+// both stop it (F "stop following", esc "stop following" rather than
+// back); otherwise F is follow, named desc ("" keeps its own name), and
+// esc is back.
+func followingKeys(k keymap.KeyMap, on bool, desc string) (follow, back key.Binding) {
+	follow, back = k.Follow, k.Back
+	switch {
+	case on:
+		follow = renamed(follow, "stop following")
+		back = renamed(back, "stop following")
+	case desc != "":
+		follow = renamed(follow, desc)
+	}
+	return follow, back
+}
+
+// renamed is b named desc in the help, its keys and its state as they are.
+func renamed(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }

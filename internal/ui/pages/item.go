@@ -17,17 +17,18 @@ import (
 
 // Item shows one item as JSON, plain or in DynamoDB's form, scrollable.
 type Item struct {
-	c    *common.Common
-	id   int
-	info dynamo.TableInfo
-	item dynamo.Item
-	wire bool
-	req  list.Request
-	fail list.Failure // why reading it again failed: what is shown is the copy read before
-	read bool         // read by GetItem; false: taken from a list's loaded rows
-	vp   viewport.Model
-	w, h int
-	mode string // the mode tab it belongs to: Items, or Versions from a timeline
+	c        *common.Common
+	id       int
+	info     dynamo.TableInfo
+	item     dynamo.Item
+	wire     bool
+	req      list.Request
+	fail     list.Failure // why reading it again failed: what is shown is the copy read before
+	read     bool         // read by GetItem; false: taken from a list's loaded rows
+	ttlAsked bool         // this view asked for its table's TTL (DescribeTimeToLive)
+	vp       viewport.Model
+	w, h     int
+	mode     string // the mode tab it belongs to: Items, or Versions from a timeline
 	// shown is what the viewport holds, rendered once for the item, its
 	// form and its width: a 5,000-attribute item is not rendered again
 	// on every key.
@@ -218,11 +219,18 @@ func (p *Item) Request() string {
 	k := p.key()
 	s := "GetItem " + p.info.Name + "  Key:"
 	if !p.read {
-		s = "from the rows already loaded, no request sent (r reads it again with GetItem) · " + common.Sanitize(p.info.Name) + "  Key:"
+		sent := "no request sent"
+		if p.ttlAsked {
+			sent = "no GetItem sent"
+		}
+		s = "from the rows already loaded, " + sent + " (r reads it again with GetItem) · " + common.Sanitize(p.info.Name) + "  Key:"
 	}
 	for _, name := range dynamo.SortedNames(k) {
 		v, _ := dynamo.KeyValueOf(k[name])
 		s += " " + common.Sanitize(name) + "=" + v.Literal()
+	}
+	if p.ttlAsked {
+		s += " · its table's TTL: DescribeTimeToLive"
 	}
 	return s + p.changesRequest()
 }

@@ -27,6 +27,7 @@ func (p *Item) readTTL() tea.Cmd {
 	if _, ok := p.c.TTL[p.info.Name]; ok {
 		return nil
 	}
+	p.ttlAsked = dynamo.TimeToLiveOf(p.c.Client) != nil // a request the request line names
 	ctx, c, id, table := p.c.Context(), p.c.Client, p.id, p.info.Name
 	return func() tea.Msg {
 		t, err := dynamo.TableTTL(ctx, c, table)

@@ -464,14 +464,14 @@ func (p *Partitions) ShortHelp() []key.Binding {
 		return p.picker.help(k)
 	}
 	if p.info.Stream.ARN != "" { // named where it reads something
-		return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
+		return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, tableSearchKey(k.Filter), k.Help, k.Quit}
+	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}})
 }
 
 // tableSearchKey names what f does on the partitions list.

@@ -33,6 +33,7 @@ type Statement struct {
 	infos map[string]dynamo.TableInfo // tables described, by name
 	desc  list.Request
 	asked string // the table being described
+	sent  int    // DescribeTable requests answered, failed ones too
 	fail  string // why the table could not be described
 	table string // the table open when : was pressed, described at once
 	w, h  int
@@ -139,6 +140,7 @@ func (s *Statement) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !s.desc.Done(msg.req) {
 			return s, nil
 		}
+		s.sent++
 		if msg.err != nil {
 			s.fail = list.FailureText(msg.err)
 			return s, nil
@@ -257,13 +259,27 @@ func (s *Statement) Paste(text string) tea.Cmd {
 }
 
 func (s *Statement) Request() string {
+	read := s.read()
 	if !s.ok {
-		return "nothing read yet: the statement is planned first"
+		return read + ": the statement is planned first"
 	}
 	if plan, r, info, err := s.plan(); err == nil {
-		return "nothing read yet · " + planText(plan, info, r)
+		return read + " · " + planText(plan, info, r)
 	}
-	return "nothing read yet"
+	return read
+}
+
+// read is what the prompt has sent so far: the DescribeTable of each
+// table it planned on (the status bar counts them), never an item.
+func (s *Statement) read() string {
+	n := s.sent
+	if s.desc.InFlight() {
+		n++
+	}
+	if n == 0 {
+		return "nothing read yet"
+	}
+	return fmt.Sprintf("no item read yet, %s for the plan", common.Plural(n, "DescribeTable", "DescribeTables"))
 }
 
 func (s *Statement) ShortHelp() []key.Binding {

@@ -392,12 +392,12 @@ func (t *Tables) Request() string {
 
 func (t *Tables) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Help, k.Quit}
+	return onRows(k, t.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Help, k.Quit})
 }
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, k.Preview}, {k.Help, k.Quit}}
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, k.Preview}, {k.Help, k.Quit}})
 }
 
 // openChanges is 5 on a table: every partition's changes from its stream,

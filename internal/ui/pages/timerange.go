@@ -994,17 +994,18 @@ func (t *Time) keys() common.Keys {
 	k := t.c.Keys
 	ready := t.ready()
 	rows := ready && t.pg.RowCount() > 0
+	follow, back := followingKeys(k, t.follow.on(), "")
 	_, query := t.Query()
 	ks := moveKeys(k, rows)
 	ks = append(ks, common.Line(1, common.On(k.Range, ready)))
 	ks = append(ks, searchKeys(1, k, rows)...)
 	ks = append(ks, common.Line(1, common.On(k.Filter, ready)), common.More(1, common.On(k.Columns, ready)),
 		common.More(1, common.On(k.Flip, ready)), common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)),
-		common.More(1, common.On(k.Follow, ready)), common.Line(1, common.On(k.Zone, ready)))
+		common.Key{Binding: common.On(follow, ready), Short: t.follow.on(), Group: 1}, common.Line(1, common.On(k.Zone, ready)))
 	ks = append(ks, modeKeys(2, k, t.Modes(), t.Mode())...)
 	ks = append(ks, common.More(3, common.On(k.Refresh, ready || t.pg.Fail.Stopped())), common.More(3, common.On(k.Copy, query)),
 		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, ready)),
-		common.More(4, common.On(k.Open, rows)), common.Line(4, k.Back))
+		common.More(4, common.On(k.Open, rows)), common.Line(4, back))
 	return append(ks, endKeys(4, k)...)
 }
 

@@ -352,13 +352,18 @@ func (t *Tree) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 
 // found takes what the walk found so far, or its end. What a walk
 // cancelled by esc still hands over is dropped (its stream read to the
-// end): the level stays as it was stopped.
+// end): the level stays as it was stopped; only its cost is taken, so
+// that the request line says what the walk spent (the probes after the
+// last child found, which no snapshot carried), as the status bar does.
 func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 	if msg.req != t.list.Req.ID() {
 		return nil
 	}
 	if !t.list.Req.InFlight() {
 		if msg.done {
+			if msg.cost.Requests > t.cost.Requests {
+				t.cost = msg.cost
+			}
 			return nil
 		}
 		return common.Next(msg.next)
@@ -427,7 +432,11 @@ func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()):
 		counting := t.count.InFlight()
-		t.list.Cancel() // the level is cut off where it was
+		if t.list.Cancel() { // the level is cut off where it was
+			if !t.canResume() { // r reads from the start, as it says
+				t.list.Fail.SetAgain("r reads again")
+			}
+		}
 		t.get.Stop()
 		t.count.Stop() // counts cut off stay marked … as partial
 		t.refresh()
@@ -555,10 +564,18 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // retry goes on with a walk cut off by an error or esc after the children
 // it found, or starts the level again when it found none.
 func (t *Tree) retry() tea.Cmd {
-	if t.list.Fail.Stopped() && len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0 {
+	if t.list.Fail.Stopped() && t.canResume() {
 		return t.resume()
 	}
 	return t.Init()
+}
+
+// canResume reports whether r after a stop reads on from where the walk
+// stopped: it needs the delimiter, and children found before the stop; a
+// sharded level, or one whose delimiter was still being found, is walked
+// again from its start.
+func (t *Tree) canResume() bool {
+	return len(t.shards) == 0 && (t.req.Delim != "" || t.req.NoDelim) && len(t.children) > 0
 }
 
 // pickerKey handles a key while the index or delimiter picker is open.
@@ -784,13 +801,13 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit}))
+	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
-		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}}
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
+		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.
