@@ -572,7 +572,7 @@ func (b *blockingQueries) Query(ctx context.Context, in *dynamodb.QueryInput, o 
 // level again (r walks it from its start: it cannot go on without the
 // delimiter), never "r reads on".
 func TestTreeCancelSaysWhatRDoes(t *testing.T) {
-	bq := &blockingQueries{Client: demoData(t), after: 6}
+	bq := &blockingQueries{Client: demoData(t), after: 2}
 	h := newHarness(t, 120, 35, Config{Client: bq, Table: "Locations"})
 	d := h.driver()
 	d.key("enter") // USA
