@@ -114,10 +114,13 @@ type MergedRange struct {
 	// stretch (or by the time sample, with no read at all), not by one
 	// Query a prefix.
 	ReadOnce bool
-	once     *onceRead
-	r        domain.TimeRange
-	base     domain.KeyQuery
-	full     [][]Item // a range read once, whole: each prefix's items, for FromEnd
+	// OnceQuery is that one read, as sent (Op SKNone and no Table: no
+	// read at all, the sample holding every key).
+	OnceQuery domain.KeyQuery
+	once      *onceRead
+	r         domain.TimeRange
+	base      domain.KeyQuery
+	full      [][]Item // a range read once, whole: each prefix's items, for FromEnd
 }
 
 type mergeHead struct {
@@ -296,6 +299,10 @@ func (m *MergedRange) Take(ctx context.Context, n int) ([]Item, error) {
 	return out, nil
 }
 
+// Pending reports a merge whose first read has yet to tell its plan (and,
+// from RangeAcross, its prefixes).
+func (m *MergedRange) Pending() bool { return m.once != nil }
+
 // Done reports whether every prefix has been read and taken to its end.
 func (m *MergedRange) Done() bool {
 	if m.once != nil {
@@ -371,9 +378,13 @@ func NewMergedRangeFrom(c Client, base domain.KeyQuery, prefixes []string, r dom
 	if len(prefixes) < 2 || base.SK.Op != domain.SKNone {
 		return m, nil // one Query is already the least a read costs
 	}
+	limit := sample.itemsFor(len(prefixes))
+	if !sample.mayHold(enc, len(prefixes), limit) {
+		return m, nil
+	}
 	q := base
 	q.SK = m.stretch()
-	m.once = &onceRead{q: q, limit: sample.itemsFor(len(prefixes)), probe: true}
+	m.once = &onceRead{q: q, limit: limit, probe: true}
 	return m, nil
 }
 
@@ -389,10 +400,22 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	if known, ok := sample.knownPrefixes(enc); ok {
 		return NewMergedRangeFrom(c, base, known, r, enc, pageSize, tableKeys, sample)
 	}
+	limit := sample.itemsFor(sample.walkUnits(enc))
+	if !sample.mayHold(enc, len(sample.seenPrefixes(enc)), limit) {
+		prefixes, found, err := TimePrefixes(ctx, c, req, enc, sample)
+		if err != nil {
+			return nil, err
+		}
+		m, err := NewMergedRange(c, base, prefixes, r, enc, pageSize, tableKeys)
+		if m != nil {
+			m.Found = found
+		}
+		return m, err
+	}
 	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, r: r, base: base}
 	q := base
 	q.SK = domain.SKCondition{}
-	m.once = &onceRead{q: q, limit: sample.itemsFor(sample.walkUnits(enc)), probe: true,
+	m.once = &onceRead{q: q, limit: limit, probe: true,
 		walk: func(ctx context.Context) ([]string, Cost, error) {
 			return TimePrefixes(ctx, c, req, enc, sample)
 		}}
@@ -419,6 +442,66 @@ func (s TimeSample) itemsFor(units int) int32 {
 		per = max(1, s.seenItems/s.seenUnits)
 	}
 	return int32(min(units*per, 100_000))
+}
+
+// seenPrefixes are the prefixes before the time in the sample's keys.
+func (s TimeSample) seenPrefixes(enc domain.TimeEncoding) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range s.Keys {
+		if i, _, _, ok := enc.Locate(k); ok && i > 0 {
+			out[k[:i]] = true
+		}
+	}
+	return out
+}
+
+// mayHold reports whether a partition of n prefixes may hold no more
+// than limit items, by the sample's times: the newest keys' rate and the
+// oldest keys' (items an hour, each read in key order, one prefix's
+// stretch), over the time from the oldest key to the newest, for each
+// prefix. Keys whose pace it cannot tell (one time, or none) say yes:
+// the page that tries costs no more than the Queries it would spare.
+func (s TimeSample) mayHold(enc domain.TimeEncoding, n int, limit int32) bool {
+	var lo, hi time.Time
+	var rates []float64
+	for _, r := range s.runs {
+		if r.within != "" || r.past || !r.top && !r.bottom {
+			continue
+		}
+		var a, b time.Time
+		count := 0
+		for _, k := range r.keys {
+			t, ok := enc.KeyTime(k)
+			if !ok {
+				continue
+			}
+			if count == 0 || t.Before(a) {
+				a = t
+			}
+			if count == 0 || t.After(b) {
+				b = t
+			}
+			count++
+		}
+		if count < 2 || !b.After(a) {
+			continue
+		}
+		rates = append(rates, float64(count-1)/b.Sub(a).Hours())
+		if lo.IsZero() || a.Before(lo) {
+			lo = a
+		}
+		if b.After(hi) {
+			hi = b
+		}
+	}
+	if len(rates) == 0 {
+		return true
+	}
+	var rate float64
+	for _, r := range rates {
+		rate += r / float64(len(rates))
+	}
+	return rate*hi.Sub(lo).Hours()*float64(max(n, 1)) <= float64(limit)
 }
 
 // walkUnits is the least the prefix plan reads, in 0.5 RCU requests:
@@ -559,7 +642,7 @@ func (m *MergedRange) readOnce(ctx context.Context) error {
 		}
 	}
 	m.spread(o.items, nil)
-	m.ReadOnce, m.once = true, nil
+	m.ReadOnce, m.OnceQuery, m.once = true, o.q, nil
 	m.full = make([][]Item, len(m.heads))
 	for i := range m.heads {
 		m.heads[i].done = true // the stretch read whole holds all of it
