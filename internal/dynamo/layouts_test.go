@@ -909,3 +909,76 @@ func TestPublishedEntities(t *testing.T) {
 		}
 	}
 }
+
+const rangeLargeTable = "RangeAcrossLarge"
+
+// TestRangeAcrossLargePartition: on a partition of 4,500 items under
+// three prefixes (AUDIT#, EVENT#, METRIC#, times a few hours apart), the
+// range across them costs no more than one Query a prefix merged, never
+// becomes a read of the partition, and lists what that merge lists, on
+// the embedded backend and dynalite. Figures are logged.
+func TestRangeAcrossLargePartition(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	start := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	body := strings.Repeat("x", 150)
+	for _, p := range []string{"AUDIT#", "EVENT#", "METRIC#"} {
+		for i := range 1500 {
+			at := start.Add(time.Duration(i)*(5*time.Hour+47*time.Minute) + time.Duration(len(p))*time.Minute)
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"}, "SK": &types.AttributeValueMemberS{Value: p + at.Format("2006-01-02T15:04:05Z")},
+				"body": &types.AttributeValueMemberS{Value: body}})
+		}
+	}
+	// A bursty partition, whose sampled ends are sparse and whose middle
+	// is not: the page tried stops short, and the range goes on one
+	// Query a prefix from where it stopped.
+	for _, p := range []string{"A#", "B#", "C#"} {
+		for i := range 300 {
+			step := 30 * time.Minute
+			if i < 25 || i >= 275 {
+				step = 20 * 24 * time.Hour
+			}
+			at := start.Add(time.Duration(i)*step + time.Duration(len(p))*time.Minute)
+			if i >= 275 {
+				at = start.Add(time.Duration(i-275)*step + 400*24*time.Hour + time.Duration(len(p))*time.Minute)
+			} else if i >= 25 {
+				at = start.Add(500*24*time.Hour + time.Duration(i)*step)
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "bursty"}, "SK": &types.AttributeValueMemberS{Value: p + at.Format("2006-01-02T15:04:05Z")},
+				"body": &types.AttributeValueMemberS{Value: body}})
+		}
+	}
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, rangeLargeTable, "S", items); err != nil {
+		t.Fatal(err)
+	}
+	backends := map[string]dynamo.Client{"memory": mem}
+	dl := dynalitetest.Shared(t).Client()
+	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(rangeLargeTable)}); err != nil {
+		if err := demo.CreateKeyTable(ctx, dl, rangeLargeTable, "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backends["dynalite"] = dl
+	now := time.Date(2024, 1, 20, 0, 0, 0, 0, time.UTC)
+	var figures []string
+	for _, name := range []string{"memory", "dynalite"} {
+		for _, rng := range []string{"2023-06", "2023-06-15", "last 30d", "before 2023-01-20"} {
+			tc := rangeCase{"large", rangeLargeTable, "PK", "SK", "big", false, rng, "", 0}
+			plan, perPrefix, full := mergePlansAgree(t, name, backends[name], tc, now)
+			if plan.Requests > perPrefix.Requests || plan.RCU > perPrefix.RCU || plan.RCU >= full.RCU {
+				t.Errorf("%s %q: the range costs %d / %.1f, one Query a prefix %d / %.1f, the full read %d / %.1f",
+					name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU)
+			}
+			figures = append(figures, fmt.Sprintf("| %s %s | %d / %.1f | %d / %.1f | %d / %.1f |", name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU))
+		}
+	}
+	for _, name := range []string{"memory", "dynalite"} {
+		for _, rng := range []string{"2024-05", "2024-05-20", "before 2023-06-01"} {
+			tc := rangeCase{"bursty", rangeLargeTable, "PK", "SK", "bursty", false, rng, "", 0}
+			plan, perPrefix, full := mergePlansAgree(t, name, backends[name], tc, now)
+			figures = append(figures, fmt.Sprintf("| %s bursty %s | %d / %.1f | %d / %.1f | %d / %.1f |", name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU))
+		}
+	}
+	t.Logf("requests / RCU, detection not counted:\n| range | chosen plan | one Query a prefix | full read |\n|---|---|---|---|\n%s", strings.Join(figures, "\n"))
+}
