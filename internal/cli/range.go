@@ -103,7 +103,10 @@ A format that matches no key is refused with the template detection reads.
 Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 --sk-prefix to read one; without it the prefixes are found (the children
 skip-scan) and one range query per prefix is merged by time, newest first
-across all of them, each read a page at a time as the merge needs it.`,
+across all of them, each read a page at a time as the merge needs it;
+where the time sample shows the partition is small enough that reading it
+once costs less than those queries, it is read once instead, the times
+kept on our side, and merged the same way.`,
 		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
   dynascope range --demo --table Metrics --pk cpu.web-1 --last 6h          # the demo's series ends 2 h 40 min before its now
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
