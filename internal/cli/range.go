@@ -411,8 +411,11 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	// One read of the partition where that costs less than one Query a
 	// prefix (and the walk finding them), judged from the sample.
 	m, err := dynamo.RangeAcross(ctx, rc, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, q, r, enc, pageSize, tableKeys, sample)
-	if err != nil {
+	if bad := (dynamo.RangeError{}); errors.As(err, &bad) {
 		return nil, 0, usage("see dynascope range --help", "%v", err)
+	}
+	if err != nil {
+		return nil, 0, err // finding the prefixes: a read's error, or the budget's stop
 	}
 	if len(m.Prefixes) == 0 && !m.Pending() {
 		return nil, 0, noPrefix()

@@ -139,7 +139,7 @@ func NewMergedRange(c Client, base domain.KeyQuery, prefixes []string, r domain.
 	for _, p := range prefixes {
 		sk, err := domain.CompileRange(r, enc, p)
 		if err != nil {
-			return nil, err
+			return nil, RangeError{err}
 		}
 		q := base
 		q.SK = sk
@@ -315,6 +315,13 @@ func (m *MergedRange) Done() bool {
 	}
 	return true
 }
+
+// RangeError is a range that does not compile for a prefix's keys: the
+// user's to change, where the other errors of a merge are reads'.
+type RangeError struct{ Err error }
+
+func (e RangeError) Error() string { return e.Err.Error() }
+func (e RangeError) Unwrap() error { return e.Err }
 
 // onceRead is a range read by one Query over a stretch of the partition
 // (the whole partition, or the keys between the prefixes' ranges)
@@ -672,7 +679,7 @@ func (m *MergedRange) setPrefixes(prefixes []string) error {
 	for _, p := range prefixes {
 		sk, err := domain.CompileRange(m.r, m.enc, p)
 		if err != nil {
-			return err
+			return RangeError{err}
 		}
 		q := m.base
 		q.SK = sk
