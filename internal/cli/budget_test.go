@@ -155,8 +155,11 @@ func TestRangeBudgetCoversEveryRead(t *testing.T) {
 		{"--table", "ChatMessages", "--pk", "seattle-1", "--at", "2018-08"},
 		{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08"},
 		{"--table", "ChatMessages", "--pk", "seattle-1", "--sk-prefix", "amsg#", "--at", "2018-08"},
+		// A page of the partition tried first, then the walk, then the
+		// prefix it stopped in: each counted, a stop in any is exit 3.
+		{"--table", "StateLog", "--pk", "d#12345", "--at", "2020-04-24"},
 	} {
-		for _, budget := range []string{"1", "5"} {
+		for _, budget := range []string{"1", "2", "3.5", "5"} {
 			_, stderr, code := cli(t, append(append([]string{"range", "--demo"}, args...), "--max-rcu", budget)...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			m := spentRE.FindStringSubmatch(lines[len(lines)-1])

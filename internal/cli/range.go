@@ -103,7 +103,10 @@ A format that matches no key is refused with the template detection reads.
 Where the time follows a prefix (WARNING1#2020-…, NORMAL#2020-…), give
 --sk-prefix to read one; without it the prefixes are found (the children
 skip-scan) and one range query per prefix is merged by time, newest first
-across all of them, each read a page at a time as the merge needs it.`,
+across all of them, each read a page at a time as the merge needs it;
+where the time sample shows the partition is small enough that reading it
+once costs less than those queries, it is read once instead, the times
+kept on our side, and merged the same way.`,
 		Example: `  dynascope range --demo --table DeviceLogs --pk 123 --before 1536019200 --output jsonl
   dynascope range --demo --table Metrics --pk cpu.web-1 --last 6h          # the demo's series ends 2 h 40 min before its now
   dynascope range --demo --table AuditLog --pk prod-api --at 2026-10-31 --oldest-first
@@ -397,21 +400,25 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q domain.KeyQuery, key dynamo.KeySchema, tableKeys *dynamo.KeySchema,
 	r domain.TimeRange, enc domain.TimeEncoding, sample dynamo.TimeSample, f rangeFlags, opt *readOpts) ([]string, int, error) {
 	stderr := f.stderr
-	prefixes, found, err := dynamo.TimePrefixes(ctx, rc, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, enc, sample)
-	if err != nil {
-		return nil, 0, err
-	}
-	if len(prefixes) == 0 {
-		return nil, 0, dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
+	noPrefix := func() error {
+		return dynamo.Errorf("range", dynamo.KindValidation, "give --sk-prefix, or "+domain.NoTimeHint,
 			"no prefix before the time (%s) found in partition %s", enc.Name(), strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.PK.Name, f.pk, "")))
 	}
 	var pageSize int32
 	if f.limit > 0 && q.Filter == nil {
 		pageSize = int32(min(f.limit, 1000)) // a screenful a prefix, never the whole partition for --limit 20
 	}
-	m, err := dynamo.NewMergedRange(rc, q, prefixes, r, enc, pageSize, tableKeys)
-	if err != nil {
+	// One read of the partition where that costs less than one Query a
+	// prefix (and the walk finding them), judged from the sample.
+	m, err := dynamo.RangeAcross(ctx, rc, dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, TableKeys: tableKeys, PK: q.PK}, q, r, enc, pageSize, tableKeys, sample)
+	if bad := (dynamo.RangeError{}); errors.As(err, &bad) {
 		return nil, 0, usage("see dynascope range --help", "%v", err)
+	}
+	if err != nil {
+		return nil, 0, err // finding the prefixes: a read's error, or the budget's stop
+	}
+	if len(m.Prefixes) == 0 && !m.Pending() {
+		return nil, 0, noPrefix()
 	}
 	start := time.Now()
 	eo := export.Options{Show: opt.Masked.Shower(f.table), Each: opt.Each}
@@ -452,6 +459,13 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	if err == nil {
 		noteUnseen(stderr, opt.Masked, f.table, q.Filter != nil)
 	}
+	prefixes, found := m.Prefixes, m.Found
+	if err == nil && len(prefixes) == 0 {
+		return nil, n, noPrefix()
+	}
+	if len(m.Queries) == 0 {
+		return prefixes, n, outputErr(err)
+	}
 	shown := make([]string, len(prefixes))
 	for i, p := range prefixes {
 		shown[i] = opt.Masked.ShownKey(f.table, key.SK.Name, p, "")
@@ -460,12 +474,17 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	if q.Filter != nil {
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), m.Scanned, n, opt.stoppedNote())
 	}
-	each := "one Query each, like"
-	if len(prefixes) == 1 {
+	each, sent := "one Query each, like", m.Queries[0]
+	switch {
+	case m.ReadOnce && m.OnceQuery.Table == "":
+		each = "no Query (the time sample read every key, none in the range), each prefix's being"
+	case m.ReadOnce:
+		each, sent = "read once (costing no more than one Query a prefix), the time kept on our side:", m.OnceQuery
+	case len(prefixes) == 1:
 		each = "one Query:"
 	}
 	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
-		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(m.Queries[0], "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
+		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(sent, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, billedNote(conn.client.Session), counted(found.Requests, "request", "requests"), billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
 	return prefixes, n, outputErr(err)
 }

@@ -107,10 +107,14 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	if len(states) < 3 {
 		t.Errorf("only %v among the newest ten", states)
 	}
-	// 11: the detection sample (the newest and oldest 20 keys, which
+	// 9 (11 / 5.0 RCU when each prefix had its own Query from the
+	// start): the detection sample (the newest and oldest 20 keys, which
 	// agree on one form: 2, where sampling the prefixes between them
-	// made 7), the prefixes (4) and the merged pages (5).
-	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 4 pages", "requests=11", "finding the prefixes: 4 requests"} {
+	// made 7), one page of the partition (newest first, sized to what
+	// the walk and one Query a prefix cost at least), which held three
+	// prefixes' ranges whole, the prefixes (4), and one Query for the
+	// fourth.
+	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 2 pages", "requests=9 consumedRCU=4.5", "finding the prefixes: 4 requests"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -174,7 +178,10 @@ func TestRangeShapes(t *testing.T) {
 		{[]string{"--table", "Workbench", "--pk", "USER#ada", "--at", "2021-03"}, 102,
 			[]string{"3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04-30"}, 2,
-			[]string{"1 of 3 keys is not a time: metadata", `1 prefix merged by time ("comm#"), one Query: Query Workbench`, "(finding the prefixes: 0 requests, 0.0 RCU)"}},
+			[]string{"1 of 3 keys is not a time: metadata", `1 prefix merged by time ("comm#"), read once (costing no more than one Query a prefix), the time kept on our side: Query Workbench: PK = :pk AND SK BETWEEN :lo AND :hi`, "(finding the prefixes: 0 requests, 0.0 RCU)"}},
+		// The sample read all three keys: none is in 2021, and nothing more is read.
+		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2021-04"}, 0,
+			[]string{`no Query (the time sample read every key, none in the range)`, "0 items, 0 pages"}},
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04", "--time-format", "comm#{time}#{any}"}, 2,
 			[]string{`begins_with(SK, :prefix)   :pk="COMPLAINT#1" :prefix="comm#2023-04-"`}},
 		{[]string{"--table", "WorkbenchOrders", "--pk", "C1", "--after", "2015-12-20"}, 3,

@@ -591,6 +591,132 @@ func TestPublishedLayoutsRange(t *testing.T) {
 	for _, name := range []string{"memory", "dynalite", "moto"} {
 		t.Logf("%s (requests / RCU):\n| shape (items in range) | template read | detection | range | full read |\n|---|---|---|---|---|\n%s", name, strings.Join(figures[name], "\n"))
 	}
+	// Across prefixes, the plan the range chooses lists what one Query a
+	// prefix merged lists, in the same order both ways, and costs no more
+	// than the full read on these 120-item partitions (the embedded
+	// backend and dynalite bill as DynamoDB does; moto bills 1.0 a read).
+	for _, s := range publishedShapes {
+		for _, rng := range []string{"2024-01", "before 2023-12-15", "last 30d"} {
+			for _, name := range []string{"memory", "dynalite"} {
+				tc := rangeCase{s.name, publishedTable, "PK", "SK", s.pk, false, rng, s.enc, 0}
+				plan, perPrefix, full := mergePlansAgree(t, name, backends[name], tc, now)
+				if plan.Requests > max(full.Requests, 1) || plan.RCU > full.RCU || plan.Requests > perPrefix.Requests || plan.RCU > perPrefix.RCU {
+					t.Errorf("%s %s %q: the range costs %d / %.1f, one Query a prefix %d / %.1f, the full read %d / %.1f",
+						name, s.name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU)
+				}
+			}
+		}
+	}
+}
+
+// mergePlansAgree reads tc's range across its prefixes as range does
+// (RangeAcross: the cheaper plan) and as one Query a prefix merged
+// (TimePrefixes, NewMergedRange), newest and oldest first, and checks
+// they list the same keys in the same order; from the end (G) and taken
+// a few at a time too. It returns the newest-first costs of both and of
+// a full read of the partition (none for a partition whose time needs
+// no prefix).
+func mergePlansAgree(t *testing.T, name string, c dynamo.Client, tc rangeCase, now time.Time) (plan, perPrefix, full dynamo.Cost) {
+	t.Helper()
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: tc.pkName, Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: tc.skName, Type: domain.TypeS}}
+	r, err := domain.ParseRange(tc.rng, now, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keysOf := func(items []dynamo.Item) []string {
+		var out []string
+		for _, it := range items {
+			kv, _ := dynamo.KeyValueOf(it[tc.skName])
+			out = append(out, kv.Text)
+		}
+		return out
+	}
+	for _, reverse := range []bool{true, false} {
+		base := domain.KeyQuery{Table: tc.table, PKName: tc.pkName, PK: domain.S(tc.pk), SKName: tc.skName, Reverse: reverse}
+		sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+		if err != nil || !sample.OK {
+			t.Fatalf("%s %s: %v", name, tc.name, err)
+		}
+		if !sample.Enc.NeedsPrefix() {
+			return
+		}
+		req := dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}
+		planned := dynamo.NewMetered(c)
+		m, err := dynamo.RangeAcross(ctx, planned, req, base, r, sample.Enc, 0, nil, sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Take(ctx, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reverse {
+			plan, _ = planned.Session.Totals()
+		}
+		each := dynamo.NewMetered(c)
+		prefixes, _, err := dynamo.TimePrefixes(ctx, each, req, sample.Enc, sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := dynamo.NewMergedRange(each, base, prefixes, r, sample.Enc, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := old.Take(ctx, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(keysOf(got), keysOf(want)) {
+			t.Fatalf("%s %s %q reverse=%v: the range lists\n%q\none Query a prefix merged lists\n%q", name, tc.name, tc.rng, reverse, keysOf(got), keysOf(want))
+		}
+		back, err := m.FromEnd(0).Take(ctx, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := keysOf(back)
+		slices.Reverse(b)
+		if !slices.Equal(b, keysOf(want)) {
+			t.Fatalf("%s %s %q reverse=%v: from the end it lists %q", name, tc.name, tc.rng, reverse, keysOf(back))
+		}
+		// Five at a time, as a screen takes them, on a copy taken first.
+		m, err = dynamo.RangeAcross(ctx, c, req, base, r, sample.Enc, 5, nil, sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fives []dynamo.Item
+		for {
+			cp := m.Clone()
+			page, err := cp.Take(ctx, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Take(ctx, 5); err != nil {
+				t.Fatal(err)
+			}
+			if fives = append(fives, page...); len(page) < 5 {
+				break
+			}
+		}
+		if !slices.Equal(keysOf(fives), keysOf(want)) {
+			t.Fatalf("%s %s %q reverse=%v: five at a time it lists %q", name, tc.name, tc.rng, reverse, keysOf(fives))
+		}
+		if reverse {
+			perPrefix, _ = each.Session.Totals()
+			whole := dynamo.NewMetered(c)
+			for start := dynamo.Item(nil); ; {
+				page, err := dynamo.QueryPage(ctx, whole, dynamo.PageRequest{Query: base, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if start = page.LastKey; !page.More() {
+					break
+				}
+			}
+			full, _ = whole.Session.Totals()
+		}
+	}
+	return plan, perPrefix, full
 }
 
 // publishedRevisions are published revision spellings, each in its own
@@ -782,4 +908,77 @@ func TestPublishedEntities(t *testing.T) {
 			}
 		}
 	}
+}
+
+const rangeLargeTable = "RangeAcrossLarge"
+
+// TestRangeAcrossLargePartition: on a partition of 4,500 items under
+// three prefixes (AUDIT#, EVENT#, METRIC#, times a few hours apart), the
+// range across them costs no more than one Query a prefix merged, never
+// becomes a read of the partition, and lists what that merge lists, on
+// the embedded backend and dynalite. Figures are logged.
+func TestRangeAcrossLargePartition(t *testing.T) {
+	ctx := context.Background()
+	var items []dynamo.Item
+	start := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	body := strings.Repeat("x", 150)
+	for _, p := range []string{"AUDIT#", "EVENT#", "METRIC#"} {
+		for i := range 1500 {
+			at := start.Add(time.Duration(i)*(5*time.Hour+47*time.Minute) + time.Duration(len(p))*time.Minute)
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"}, "SK": &types.AttributeValueMemberS{Value: p + at.Format("2006-01-02T15:04:05Z")},
+				"body": &types.AttributeValueMemberS{Value: body}})
+		}
+	}
+	// A bursty partition, whose sampled ends are sparse and whose middle
+	// is not: the page tried stops short, and the range goes on one
+	// Query a prefix from where it stopped.
+	for _, p := range []string{"A#", "B#", "C#"} {
+		for i := range 300 {
+			step := 30 * time.Minute
+			if i < 25 || i >= 275 {
+				step = 20 * 24 * time.Hour
+			}
+			at := start.Add(time.Duration(i)*step + time.Duration(len(p))*time.Minute)
+			if i >= 275 {
+				at = start.Add(time.Duration(i-275)*step + 400*24*time.Hour + time.Duration(len(p))*time.Minute)
+			} else if i >= 25 {
+				at = start.Add(500*24*time.Hour + time.Duration(i)*step)
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "bursty"}, "SK": &types.AttributeValueMemberS{Value: p + at.Format("2006-01-02T15:04:05Z")},
+				"body": &types.AttributeValueMemberS{Value: body}})
+		}
+	}
+	mem := memory.New()
+	if err := demo.CreateKeyTable(ctx, mem, rangeLargeTable, "S", items); err != nil {
+		t.Fatal(err)
+	}
+	backends := map[string]dynamo.Client{"memory": mem}
+	dl := dynalitetest.Shared(t).Client()
+	if _, err := dl.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(rangeLargeTable)}); err != nil {
+		if err := demo.CreateKeyTable(ctx, dl, rangeLargeTable, "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backends["dynalite"] = dl
+	now := time.Date(2024, 1, 20, 0, 0, 0, 0, time.UTC)
+	var figures []string
+	for _, name := range []string{"memory", "dynalite"} {
+		for _, rng := range []string{"2023-06", "2023-06-15", "last 30d", "before 2023-01-20"} {
+			tc := rangeCase{"large", rangeLargeTable, "PK", "SK", "big", false, rng, "", 0}
+			plan, perPrefix, full := mergePlansAgree(t, name, backends[name], tc, now)
+			if plan.Requests > perPrefix.Requests || plan.RCU > perPrefix.RCU || plan.RCU >= full.RCU {
+				t.Errorf("%s %q: the range costs %d / %.1f, one Query a prefix %d / %.1f, the full read %d / %.1f",
+					name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU)
+			}
+			figures = append(figures, fmt.Sprintf("| %s %s | %d / %.1f | %d / %.1f | %d / %.1f |", name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU))
+		}
+	}
+	for _, name := range []string{"memory", "dynalite"} {
+		for _, rng := range []string{"2024-05", "2024-05-20", "before 2023-06-01"} {
+			tc := rangeCase{"bursty", rangeLargeTable, "PK", "SK", "bursty", false, rng, "", 0}
+			plan, perPrefix, full := mergePlansAgree(t, name, backends[name], tc, now)
+			figures = append(figures, fmt.Sprintf("| %s bursty %s | %d / %.1f | %d / %.1f | %d / %.1f |", name, rng, plan.Requests, plan.RCU, perPrefix.Requests, perPrefix.RCU, full.Requests, full.RCU))
+		}
+	}
+	t.Logf("requests / RCU, detection not counted:\n| range | chosen plan | one Query a prefix | full read |\n|---|---|---|---|\n%s", strings.Join(figures, "\n"))
 }

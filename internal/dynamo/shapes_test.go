@@ -234,11 +234,7 @@ func rangeAgainstFullRead(t *testing.T, name string, c dynamo.Client, tc rangeCa
 	var got []keyedTime
 	var items []dynamo.Item
 	if enc.NeedsPrefix() {
-		prefixes, _, err := dynamo.TimePrefixes(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, enc, sample)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := dynamo.NewMergedRange(ranged, base, prefixes, r, enc, 0, nil)
+		m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: tc.table, Key: key, PK: base.PK}, base, r, enc, 0, nil, sample)
 		if err != nil {
 			t.Fatal(err)
 		}

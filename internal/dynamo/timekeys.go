@@ -27,6 +27,10 @@ type TimeSample struct {
 	// partition's keys in order: what tells a prefix read whole (every
 	// key of PROFILE# in the sample) from one seen in part.
 	runs []keyRun
+	// seenItems and seenUnits are what the sample's reads weighed: items
+	// read and 4 KB units billed (at least one a read), for sizing a read
+	// of the partition against one Query a prefix.
+	seenItems, seenUnits int
 }
 
 // keyRun is one read's keys in the order read, and whether the read
@@ -197,6 +201,8 @@ func sampleRead(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *Key
 	if err != nil {
 		return nil, false, page.Cost, err
 	}
+	s.seenItems += len(page.Items)
+	s.seenUnits += max(1, int(page.Cost.RCU/0.5+0.5)) // keys-only reads are billed on whole items
 	var keys []string
 	for _, it := range page.Items {
 		switch v := it[q.SKName].(type) {

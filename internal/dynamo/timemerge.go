@@ -106,6 +106,21 @@ type MergedRange struct {
 	tables   *KeySchema
 	heads    []mergeHead
 	fromEnd  bool // read from the other end: ties go to the later prefix
+	// Found is what finding the prefixes cost, when the merge found them
+	// itself (RangeAcross, past a read of the partition that did not
+	// hold the range whole).
+	Found Cost
+	// ReadOnce: the range was answered by one read of the partition's
+	// stretch (or by the time sample, with no read at all), not by one
+	// Query a prefix.
+	ReadOnce bool
+	// OnceQuery is that one read, as sent (Op SKNone and no Table: no
+	// read at all, the sample holding every key).
+	OnceQuery domain.KeyQuery
+	once      *onceRead
+	r         domain.TimeRange
+	base      domain.KeyQuery
+	full      [][]Item // a range read once, whole: each prefix's items, for FromEnd
 }
 
 type mergeHead struct {
@@ -120,11 +135,11 @@ type mergeHead struct {
 // items a request (0: DynamoDB's 1 MB pages). Newest first unless
 // base.Reverse is false.
 func NewMergedRange(c Client, base domain.KeyQuery, prefixes []string, r domain.TimeRange, enc domain.TimeEncoding, pageSize int32, tableKeys *KeySchema) (*MergedRange, error) {
-	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, Prefixes: prefixes}
+	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, Prefixes: prefixes, r: r, base: base}
 	for _, p := range prefixes {
 		sk, err := domain.CompileRange(r, enc, p)
 		if err != nil {
-			return nil, err
+			return nil, RangeError{err}
 		}
 		q := base
 		q.SK = sk
@@ -137,6 +152,11 @@ func NewMergedRange(c Client, base domain.KeyQuery, prefixes []string, r domain.
 // Next returns the next item in time order, reading a page of a prefix
 // when the merge needs it; nil with no error at the end.
 func (m *MergedRange) Next(ctx context.Context) (Item, error) {
+	if m.once != nil {
+		if err := m.readOnce(ctx); err != nil {
+			return nil, err
+		}
+	}
 	var empty []int
 	for i, h := range m.heads {
 		if len(h.buf) == 0 && !h.done {
@@ -236,7 +256,10 @@ func (m *MergedRange) fill(ctx context.Context, i int) (cost Cost, pages, scanne
 // ties broken the opposite way, so that it lists exactly this merge's
 // items backwards. Its first screen costs one request a prefix.
 func (m *MergedRange) FromEnd(pageSize int32) *MergedRange {
-	e := &MergedRange{c: m.c, enc: m.enc, page: pageSize, tables: m.tables, Prefixes: m.Prefixes, fromEnd: !m.fromEnd}
+	e := &MergedRange{c: m.c, enc: m.enc, page: pageSize, tables: m.tables, Prefixes: m.Prefixes, fromEnd: !m.fromEnd, r: m.r, base: m.base}
+	if e.base.Reverse = !m.base.Reverse; m.once != nil || m.full != nil {
+		return m.onceFromEnd(e)
+	}
 	for _, q := range m.Queries {
 		q.Reverse = !q.Reverse
 		e.Queries = append(e.Queries, q)
@@ -250,6 +273,11 @@ func (m *MergedRange) FromEnd(pageSize int32) *MergedRange {
 // nothing half-taken).
 func (m *MergedRange) Clone() *MergedRange {
 	c := *m
+	if m.once != nil {
+		o := *m.once
+		o.items = slices.Clone(o.items)
+		c.once = &o
+	}
 	c.heads = make([]mergeHead, len(m.heads))
 	for i, h := range m.heads {
 		c.heads[i] = mergeHead{buf: slices.Clone(h.buf), times: slices.Clone(h.times), start: h.start, done: h.done}
@@ -271,12 +299,476 @@ func (m *MergedRange) Take(ctx context.Context, n int) ([]Item, error) {
 	return out, nil
 }
 
+// Pending reports a merge whose first read has yet to tell its plan (and,
+// from RangeAcross, its prefixes).
+func (m *MergedRange) Pending() bool { return m.once != nil }
+
 // Done reports whether every prefix has been read and taken to its end.
 func (m *MergedRange) Done() bool {
+	if m.once != nil {
+		return false
+	}
 	for _, h := range m.heads {
 		if len(h.buf) > 0 || !h.done {
 			return false
 		}
 	}
 	return true
+}
+
+// RangeError is a range that does not compile for a prefix's keys: the
+// user's to change, where the other errors of a merge are reads'.
+type RangeError struct{ Err error }
+
+func (e RangeError) Error() string { return e.Err.Error() }
+func (e RangeError) Unwrap() error { return e.Err }
+
+// onceRead is a range read by one Query over a stretch of the partition
+// (the whole partition, or the keys between the prefixes' ranges)
+// instead of one Query a prefix, the time kept on our side: DynamoDB
+// filters no key attribute, and each Query costs at least 0.5 RCU and a
+// round trip, so on a small partition, or across many prefixes, one read
+// costs less than the prefixes' Queries.
+type onceRead struct {
+	q     domain.KeyQuery // the stretch, in the merge's order
+	limit int32           // items a page; 0: 1 MB
+	// probe: a single page, sized to what one Query a prefix would cost
+	// at least; when it does not reach the stretch's end, the range goes
+	// on with one Query a prefix, each from where the page stopped.
+	probe bool
+	// walk finds the prefixes when the page did not hold the range (nil:
+	// the merge's Prefixes are known).
+	walk  func(context.Context) ([]string, Cost, error)
+	start Item
+	items []Item
+	done  bool
+}
+
+// NewMergedRangeFrom is NewMergedRange reading the cheaper way, judged
+// from what the time sample read: a sample that read the whole partition
+// answers which keys are in the range, so the range is one Query over
+// just those keys, or no read at all when none is; across two prefixes or
+// more it reads the partition's stretch once, a page the size of what the
+// prefixes' Queries cost at least, and goes on with one Query a prefix
+// (from where that page stopped) only when it did not hold the range.
+// Items and order are the per-prefix merge's.
+func NewMergedRangeFrom(c Client, base domain.KeyQuery, prefixes []string, r domain.TimeRange, enc domain.TimeEncoding, pageSize int32, tableKeys *KeySchema, sample TimeSample) (*MergedRange, error) {
+	m, err := NewMergedRange(c, base, prefixes, r, enc, pageSize, tableKeys)
+	if err != nil {
+		return nil, err
+	}
+	if keys, ok := sample.wholeKeys(); ok {
+		var lo, hi string
+		for _, k := range keys {
+			if m.holds(k) {
+				if lo == "" || k < lo {
+					lo = k
+				}
+				hi = max(hi, k)
+			}
+		}
+		if lo == "" {
+			for i := range m.heads {
+				m.heads[i].done = true // the sample holds every key: none is in the range
+			}
+			m.ReadOnce, m.full = true, make([][]Item, len(m.heads))
+			return m, nil
+		}
+		q := base
+		q.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S(lo), B: domain.S(hi)}
+		if lo == hi {
+			q.SK = domain.SKCondition{Op: domain.SKEq, A: domain.S(lo)}
+		}
+		m.once = &onceRead{q: q, limit: pageSize}
+		return m, nil
+	}
+	if len(prefixes) < 2 || base.SK.Op != domain.SKNone {
+		return m, nil // one Query is already the least a read costs
+	}
+	limit := sample.itemsFor(len(prefixes))
+	if !sample.mayHold(enc, len(prefixes), limit) {
+		return m, nil
+	}
+	q := base
+	q.SK = m.stretch()
+	m.once = &onceRead{q: q, limit: limit, probe: true}
+	return m, nil
+}
+
+// RangeAcross is the range across every prefix the time follows, where
+// the prefixes are not yet known: when the sample names them all, as
+// NewMergedRangeFrom; otherwise its first read is one page of the
+// partition, sized to what finding the prefixes (the children skip-scan)
+// and one Query each would cost at least. A page that holds the whole
+// partition answers the range with no walk and no further Query; one that
+// does not is kept, and the prefixes are found and read on from where it
+// stopped. r names the partition for the walk.
+func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain.KeyQuery, r domain.TimeRange, enc domain.TimeEncoding, pageSize int32, tableKeys *KeySchema, sample TimeSample) (*MergedRange, error) {
+	if known, ok := sample.knownPrefixes(enc); ok {
+		return NewMergedRangeFrom(c, base, known, r, enc, pageSize, tableKeys, sample)
+	}
+	limit := sample.itemsFor(sample.walkUnits(enc))
+	if !sample.mayHold(enc, len(sample.seenPrefixes(enc)), limit) {
+		prefixes, found, err := TimePrefixes(ctx, c, req, enc, sample)
+		if err != nil {
+			return nil, err
+		}
+		m, err := NewMergedRange(c, base, prefixes, r, enc, pageSize, tableKeys)
+		if m != nil {
+			m.Found = found
+		}
+		return m, err
+	}
+	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, r: r, base: base}
+	q := base
+	q.SK = domain.SKCondition{}
+	m.once = &onceRead{q: q, limit: limit, probe: true,
+		walk: func(ctx context.Context) ([]string, Cost, error) {
+			return TimePrefixes(ctx, c, req, enc, sample)
+		}}
+	return m, nil
+}
+
+// wholeKeys are every sort key of the partition, when one of the
+// sample's reads held it whole.
+func (s TimeSample) wholeKeys() ([]string, bool) {
+	for _, r := range s.runs {
+		if r.within == "" && !r.past && r.toEnd && (r.top || r.bottom) {
+			return r.keys, true
+		}
+	}
+	return nil, false
+}
+
+// itemsFor is how many items units 4 KB reads hold, by what the sample's
+// reads weighed (keys-only reads are billed on whole items, so the
+// sample's items per unit is at most what the partition's weigh).
+func (s TimeSample) itemsFor(units int) int32 {
+	per := TimeSampleKeys
+	if s.seenUnits > 0 && s.seenItems > 0 {
+		per = max(1, s.seenItems/s.seenUnits)
+	}
+	return int32(min(units*per, 100_000))
+}
+
+// seenPrefixes are the prefixes before the time in the sample's keys.
+func (s TimeSample) seenPrefixes(enc domain.TimeEncoding) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range s.Keys {
+		if i, _, _, ok := enc.Locate(k); ok && i > 0 {
+			out[k[:i]] = true
+		}
+	}
+	return out
+}
+
+// mayHold reports whether a partition of n prefixes may hold no more
+// than limit items, by the sample's times: the newest keys' rate and the
+// oldest keys' (items an hour, each read in key order, one prefix's
+// stretch), over the time from the oldest key to the newest, for each
+// prefix. Keys whose pace it cannot tell (one time, or none) say yes:
+// the page that tries costs no more than the Queries it would spare.
+func (s TimeSample) mayHold(enc domain.TimeEncoding, n int, limit int32) bool {
+	var lo, hi time.Time
+	var rates []float64
+	for _, r := range s.runs {
+		if r.within != "" || r.past || !r.top && !r.bottom {
+			continue
+		}
+		var a, b time.Time
+		count := 0
+		for _, k := range r.keys {
+			t, ok := enc.KeyTime(k)
+			if !ok {
+				continue
+			}
+			if count == 0 || t.Before(a) {
+				a = t
+			}
+			if count == 0 || t.After(b) {
+				b = t
+			}
+			count++
+		}
+		if count < 2 || !b.After(a) {
+			continue
+		}
+		rates = append(rates, float64(count-1)/b.Sub(a).Hours())
+		if lo.IsZero() || a.Before(lo) {
+			lo = a
+		}
+		if b.After(hi) {
+			hi = b
+		}
+	}
+	if len(rates) == 0 {
+		return true
+	}
+	var rate float64
+	for _, r := range rates {
+		rate += r / float64(len(rates))
+	}
+	return rate*hi.Sub(lo).Hours()*float64(max(n, 1)) <= float64(limit)
+}
+
+// walkUnits is the least the prefix plan reads, in 0.5 RCU requests:
+// the children skip-scan's, a request a level and one a prefix the sample
+// saw at each level (ALARM#, ALARM#CRITICAL#, ALARM#WARN#: five), and one
+// Query a prefix the time follows.
+func (s TimeSample) walkUnits(enc domain.TimeEncoding) int {
+	levels := map[string]bool{}
+	prefixes := map[string]bool{}
+	depth := 0
+	for _, k := range s.Keys {
+		i, _, _, ok := enc.Locate(k)
+		if !ok || i == 0 {
+			continue
+		}
+		p := k[:i]
+		prefixes[p] = true
+		parts := strings.SplitAfter(p, enc.Sep)
+		d := 0
+		for j := range parts {
+			if parts[j] == "" {
+				continue
+			}
+			levels[strings.Join(parts[:j+1], "")] = true
+			d++
+		}
+		depth = max(depth, d)
+	}
+	return len(levels) + depth + len(prefixes)
+}
+
+// holds reports a key some prefix's Query reads.
+func (m *MergedRange) holds(k string) bool {
+	for _, q := range m.Queries {
+		if condHolds(q.SK, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// stretch is the key condition holding every prefix's range: from the
+// lowest key one reads to the highest (none when one is open).
+func (m *MergedRange) stretch() domain.SKCondition {
+	var lo, hi string
+	for _, q := range m.Queries {
+		a, b, ok := condBounds(q.SK)
+		if !ok {
+			return domain.SKCondition{}
+		}
+		if lo == "" || a < lo {
+			lo = a
+		}
+		hi = max(hi, b)
+	}
+	if lo == "" || hi == "" {
+		return domain.SKCondition{}
+	}
+	return domain.SKCondition{Op: domain.SKBetween, A: domain.S(lo), B: domain.S(hi)}
+}
+
+// condHolds reports whether the text sort key k meets c, as DynamoDB
+// compares strings (by their UTF-8 bytes).
+func condHolds(c domain.SKCondition, k string) bool {
+	if c.Op != domain.SKNone && c.A.Type != domain.TypeS {
+		return false
+	}
+	switch c.Op {
+	case domain.SKNone:
+		return true
+	case domain.SKEq:
+		return k == c.A.Text
+	case domain.SKLt:
+		return k < c.A.Text
+	case domain.SKLe:
+		return k <= c.A.Text
+	case domain.SKGt:
+		return k > c.A.Text
+	case domain.SKGe:
+		return k >= c.A.Text
+	case domain.SKBetween:
+		return c.A.Text <= k && k <= c.B.Text
+	case domain.SKBeginsWith:
+		return strings.HasPrefix(k, c.A.Text)
+	}
+	return false
+}
+
+// condBounds are the lowest and highest text keys c can hold, both
+// inclusive (a begins_with's high end is the first key past it, which
+// condHolds then leaves out); false when an end is open.
+func condBounds(c domain.SKCondition) (lo, hi string, ok bool) {
+	if c.A.Type != domain.TypeS {
+		return "", "", false
+	}
+	switch c.Op {
+	case domain.SKEq:
+		return c.A.Text, c.A.Text, true
+	case domain.SKBetween:
+		return c.A.Text, c.B.Text, c.B.Type == domain.TypeS
+	case domain.SKBeginsWith:
+		end, ok := domain.PrefixEnd(c.A.Text)
+		return c.A.Text, end, ok
+	}
+	return "", "", false
+}
+
+// skText is the sort key of it as text ("" when not a string).
+func (m *MergedRange) skText(it Item) string {
+	kv, _ := KeyValueOf(it[m.base.SKName])
+	if kv.Type != domain.TypeS {
+		return ""
+	}
+	return kv.Text
+}
+
+// readOnce reads the once-read's pages: to the stretch's end, or one page
+// when it probes, after which the range goes on one Query a prefix.
+func (m *MergedRange) readOnce(ctx context.Context) error {
+	o := m.once
+	for !o.done {
+		page, err := QueryPage(ctx, m.c, PageRequest{Query: o.q, Start: o.start, Limit: o.limit, TableKeys: m.tables})
+		m.Cost = m.Cost.Add(page.Cost)
+		if err != nil {
+			return err
+		}
+		m.Pages++
+		m.Scanned += page.Scanned
+		o.items = append(o.items, page.Items...)
+		o.start, o.done = page.LastKey, !page.More()
+		if !o.done && o.probe {
+			return m.split(ctx)
+		}
+	}
+	if m.Queries == nil {
+		if err := m.derive(o.items); err != nil {
+			return err
+		}
+	}
+	m.spread(o.items, nil)
+	m.ReadOnce, m.OnceQuery, m.once = true, o.q, nil
+	m.full = make([][]Item, len(m.heads))
+	for i := range m.heads {
+		m.heads[i].done = true // the stretch read whole holds all of it
+		m.full[i] = slices.Clone(m.heads[i].buf)
+	}
+	return nil
+}
+
+// derive sets the merge's prefixes and Queries from the items of a
+// partition read whole: every prefix a key puts its time after.
+func (m *MergedRange) derive(items []Item) error {
+	seen := map[string]bool{}
+	var prefixes []string
+	for _, it := range items {
+		k := m.skText(it)
+		if i, _, _, ok := m.enc.Locate(k); ok && i > 0 && !seen[k[:i]] {
+			seen[k[:i]] = true
+			prefixes = append(prefixes, k[:i])
+		}
+	}
+	slices.Sort(prefixes)
+	return m.setPrefixes(prefixes)
+}
+
+func (m *MergedRange) setPrefixes(prefixes []string) error {
+	m.Prefixes, m.Queries, m.heads = prefixes, nil, nil
+	for _, p := range prefixes {
+		sk, err := domain.CompileRange(m.r, m.enc, p)
+		if err != nil {
+			return RangeError{err}
+		}
+		q := m.base
+		q.SK = sk
+		m.Queries = append(m.Queries, q)
+		m.heads = append(m.heads, mergeHead{done: true})
+	}
+	return nil
+}
+
+// spread hands the items read once, in the merge's key order, to the
+// prefixes whose Query would have read them: each keeps them in that
+// order, as its own pages would.
+func (m *MergedRange) spread(items []Item, keep func(i int) bool) {
+	for _, it := range items {
+		k := m.skText(it)
+		t, ok := m.enc.KeyTime(k)
+		if !ok {
+			continue // not a time: left out of ranges, as fill leaves it
+		}
+		for i, q := range m.Queries {
+			if (keep == nil || keep(i)) && condHolds(q.SK, k) {
+				h := &m.heads[i]
+				h.buf, h.times = append(h.buf, it), append(h.times, t)
+			}
+		}
+	}
+}
+
+// split goes on with one Query a prefix past a probe that did not read
+// the stretch whole: its items go to their prefixes; a prefix whose range
+// it read to the far end is done, one it stopped inside reads on from
+// where it stopped, the others from their start.
+func (m *MergedRange) split(ctx context.Context) error {
+	o := m.once
+	if o.walk != nil {
+		prefixes, found, err := o.walk(ctx)
+		m.Found = m.Found.Add(found)
+		if err != nil {
+			return err
+		}
+		o.walk = nil
+		if err := m.setPrefixes(prefixes); err != nil {
+			return err
+		}
+	}
+	last := m.skText(o.start)
+	up := !o.q.Reverse
+	for i, q := range m.Queries {
+		h := &m.heads[i]
+		*h = mergeHead{}
+		lo, hi, bounded := condBounds(q.SK)
+		switch {
+		case bounded && !up && lo >= last, bounded && up && hi <= last:
+			h.done = true // the page went past its far end
+		case condHolds(q.SK, last):
+			h.start = o.start // stopped inside it: on from there
+		}
+	}
+	m.spread(o.items, func(i int) bool { return m.heads[i].done || m.heads[i].start != nil })
+	m.once = nil
+	return nil
+}
+
+// onceFromEnd is FromEnd of a range read once: its items backwards, with
+// no read, once read whole; else the same once-read from the other end.
+func (m *MergedRange) onceFromEnd(e *MergedRange) *MergedRange {
+	e.ReadOnce = m.ReadOnce
+	for _, q := range m.Queries {
+		q.Reverse = !q.Reverse
+		e.Queries = append(e.Queries, q)
+	}
+	if m.once != nil {
+		o := *m.once
+		o.q.Reverse, o.start, o.items, o.done = !o.q.Reverse, nil, nil, false
+		e.once = &o
+		e.heads = make([]mergeHead, len(m.heads))
+		return e
+	}
+	for _, items := range m.full {
+		h := mergeHead{done: true}
+		for i := len(items) - 1; i >= 0; i-- {
+			t, _ := m.enc.KeyTime(m.skText(items[i]))
+			h.buf, h.times = append(h.buf, items[i]), append(h.times, t)
+		}
+		e.heads = append(e.heads, h)
+	}
+	e.full = make([][]Item, len(e.heads))
+	for i, h := range e.heads {
+		e.full[i] = slices.Clone(h.buf)
+	}
+	return e
 }

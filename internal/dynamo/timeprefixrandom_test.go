@@ -65,7 +65,7 @@ func TestSampledPrefixesLoseNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked, known, skipped := 0, 0, 0
+	checked, known, skipped, once := 0, 0, 0, 0
 	for p := range partitions {
 		base := domain.KeyQuery{Table: "Random", PKName: "PK", PK: domain.S(fmt.Sprint("p", p)), SKName: "SK", Reverse: true}
 		s, _, err := dynamo.DetectTimeKeys(ctx, db, base, nil)
@@ -116,6 +116,44 @@ func TestSampledPrefixesLoseNothing(t *testing.T) {
 				got = append(got, kv.Text)
 			}
 		}
+		// The plan range chooses (one read of the partition where that
+		// costs less) lists the same, in the same order, both ways.
+		for _, reverse := range []bool{true, false} {
+			b := base
+			b.Reverse = reverse
+			m, err := dynamo.RangeAcross(ctx, db, dynamo.ChildrenRequest{Table: "Random", Key: key, PK: base.PK}, b, rng, s.Enc, 0, nil, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			planned, err := m.Take(ctx, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var each []dynamo.Item
+			if len(prefixes) > 0 {
+				old, err := dynamo.NewMergedRange(db, b, prefixes, rng, s.Enc, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if each, err = old.Take(ctx, 1<<20); err != nil {
+					t.Fatal(err)
+				}
+			}
+			keys := func(items []dynamo.Item) []string {
+				var out []string
+				for _, it := range items {
+					kv, _ := dynamo.KeyValueOf(it["SK"])
+					out = append(out, kv.Text)
+				}
+				return out
+			}
+			if !slices.Equal(keys(planned), keys(each)) {
+				t.Fatalf("p%d reverse=%v (read once: %v): the chosen plan lists\n%q\none Query a prefix\n%q", p, reverse, m.ReadOnce, keys(planned), keys(each))
+			}
+			if m.ReadOnce {
+				once++
+			}
+		}
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
@@ -124,7 +162,8 @@ func TestSampledPrefixesLoseNothing(t *testing.T) {
 	}
 	// Both ways of knowing were taken: prefixes from the sample alone,
 	// and prefixes the sample read whole without a time left out.
-	if checked < partitions/2 || known == 0 || skipped == 0 {
-		t.Fatalf("%d partitions held times, %d had their prefixes from the sample, %d had a prefix left out", checked, known, skipped)
+	if checked < partitions/2 || known == 0 || skipped == 0 || once == 0 {
+		t.Fatalf("%d partitions held times, %d had their prefixes from the sample, %d had a prefix left out, %d ranges were read once", checked, known, skipped, once)
 	}
+	t.Logf("%d partitions, %d ranges read once (of %d)", checked, once, 2*checked)
 }

@@ -69,7 +69,7 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 	base := t.base
 	base.Reverse, base.Filter = q.Reverse, q.Filter
-	m, err := dynamo.NewMergedRange(t.c.Client, base, t.prefixes, t.waiting.r, t.enc, list.MergePage, t.tableKeys())
+	m, err := dynamo.NewMergedRangeFrom(t.c.Client, base, t.prefixes, t.waiting.r, t.enc, list.MergePage, t.tableKeys(), t.timeSample())
 	if err != nil {
 		t.inputErr = err.Error()
 		return nil
