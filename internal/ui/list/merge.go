@@ -62,9 +62,20 @@ func (p *Pager) RestartMerged(q domain.KeyQuery, m *dynamo.MergedRange) tea.Cmd 
 }
 
 // mergeRequest is the request line of a merged range: every prefix's
-// Query has the first one's shape.
+// Query has the first one's shape; a range read once (cheaper than a
+// Query a prefix) or answered by the time sample says so, with the one
+// read it sent.
 func (p *Pager) mergeRequest() string {
-	q := p.Merge.Queries[0]
-	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %d req · %s",
-		len(p.Merge.Queries), strings.Join(p.Merge.Prefixes, " "), q.Expression(), q.Values(), p.cost.Requests, common.BilledRCU(p.cost))
+	m, spent := p.Merge, fmt.Sprintf("%d req · %s", p.cost.Requests, common.BilledRCU(p.cost))
+	prefixes := strings.Join(m.Prefixes, " ")
+	switch {
+	case m.ReadOnce && m.OnceQuery.Table == "":
+		return fmt.Sprintf("%d prefixes (%s) merged by time: no Query, the time sample read every key · %s", len(m.Prefixes), prefixes, spent)
+	case m.ReadOnce:
+		q := m.OnceQuery
+		return fmt.Sprintf("%d prefixes (%s) read once, cheaper than a Query each: %s %s, the time kept on our side · %s",
+			len(m.Prefixes), prefixes, q.Expression(), q.Values(), spent)
+	}
+	q := m.Queries[0]
+	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %s", len(m.Queries), prefixes, q.Expression(), q.Values(), spent)
 }
