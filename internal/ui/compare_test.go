@@ -297,7 +297,7 @@ func TestCompareFailedSaysSo(t *testing.T) {
 	}{
 		{"after some keys", 1, []string{"vs STAGING: right · ", "differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · ",
 			" keys loaded before · r retries", "of ≥"}},
-		{"before any key", 0, []string{"vs STAGING: right · 0 differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · nothing",
+		{"before any key", 0, []string{"vs STAGING: right · nothing compared · read failed after 3 attempts · nothing",
 			"│ read failed after 3 attempts: ThrottlingException", "│ nothing loaded · r retries"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,6 +310,9 @@ func TestCompareFailedSaysSo(t *testing.T) {
 				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
 			h.keys("=", "enter")
 			h.contains(t, tc.want...)
+			if tc.after == 0 && strings.Contains(h.screen(), "0 same") {
+				t.Fatalf("a comparison that failed before any key counts keys it never compared:\n%s", h.screen())
+			}
 			if tc.after > 0 && !strings.Contains(h.screen(), "read failed after 3 attempts · ") {
 				t.Fatalf("the failure is not said below the keys:\n%s", h.screen())
 			}
@@ -349,9 +352,9 @@ func TestCompareCancelled(t *testing.T) {
 				t.Fatal("enter opened nothing")
 			}
 			h.m.Update(cmd()) // opened: its read is held, in flight
-			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · reading…")
+			h.contains(t, "vs table OrdersRight · nothing compared yet · reading…")
 			h.keys("esc")
-			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · read cancelled · nothing loaded · r compa",
+			h.contains(t, "vs table OrdersRight · nothing compared · read cancelled · nothing loaded · r compa",
 				"│ read cancelled", "│ nothing loaded · r compares again")
 			if strings.Contains(h.screen(), "reads on") {
 				t.Fatalf("a cancelled comparison says r reads on; r compares from the start:\n%s", h.screen())
@@ -396,5 +399,37 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 		if strings.Contains(h.screen(), "every key is the same") {
 			t.Fatalf("a comparison stopped at the budget said to be all:\n%s", h.screen())
 		}
+	}
+}
+
+// TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is
+// refused, and the page says only that: no count of keys it never
+// compared, no moves over rows it does not list, no r (comparing again is
+// refused again); the same on the embedded backend and dynalite.
+func TestCompareRefusedTablesOfAnotherKey(t *testing.T) {
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	for _, db := range []dynamo.Writer{mem, dl} {
+		if err := demo.CreateKeyTable(ctx, db, "Orders", "S", compareItems(false)); err != nil {
+			t.Fatal(err)
+		}
+		if err := demo.CreateKeyTable(ctx, db, "Numbered", "N", nil); err != nil { // SK a number
+			t.Fatal(err)
+		}
+	}
+	for name, db := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock})
+			h.keys("=", "enter") // Numbered, the only other table
+			h.contains(t, "vs table Numbered · nothing compared · ", "Numbered has another key than Orders")
+			lines := strings.Split(h.screen(), "\n")
+			help := lines[len(lines)-2]
+			for _, no := range []string{"0 same", "refresh", "r retries", "move"} {
+				if strings.Contains(h.screen(), no) {
+					t.Fatalf("a refused comparison offers or says %q (help: %s):\n%s", no, help, h.screen())
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -278,9 +279,18 @@ func (d *Diff) listSize() (int, int) {
 
 // count is what the title counts of the keys read: each status (counted
 // as they arrive, not on each frame), and at a budget's stop that only
-// the keys both sides read were compared.
+// the keys both sides read were compared; before any key was compared
+// (or where the comparison failed or was refused first) that none was.
 func (d *Diff) count(int, bool) string {
 	n := d.n
+	if n[domain.Differs]+n[domain.OnlyLeft]+n[domain.OnlyRight]+n[domain.Same] == 0 { // no count of keys not compared
+		switch {
+		case d.list.Fail.Stopped():
+			return "nothing compared"
+		case !d.list.Settled():
+			return "nothing compared yet"
+		}
+	}
 	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], n[domain.Same])
 	if d.res.Stopped() {
 		s += " · stopped at the budget: the keys both sides read"
@@ -350,12 +360,24 @@ func (d *Diff) Request() string {
 	return s
 }
 
+// ShortHelp offers the moves and search only where keys are listed, and
+// r only where comparing again could answer otherwise (not after the
+// refusal of tables of different keys).
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}
+	return onRows(k, d.list.Len() > 0, d.again([]key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}))
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, {k.Refresh, k.Back, k.Help, k.Quit}}
+	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, d.again([]key.Binding{k.Refresh, k.Back, k.Help, k.Quit})})
+}
+
+// again is bs less r after a refusal: comparing again is refused again.
+func (d *Diff) again(bs []key.Binding) []key.Binding {
+	if !d.list.Fail.Refused() {
+		return bs
+	}
+	r := d.c.Keys.Refresh
+	return slices.DeleteFunc(bs, func(b key.Binding) bool { return slices.Equal(b.Keys(), r.Keys()) })
 }
