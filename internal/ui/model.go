@@ -566,6 +566,9 @@ func (m *Model) helpView() string {
 		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := m.acting(p.ShortHelp())
+	if m.fatal != nil {
+		short = m.fatalHelp()
+	}
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
@@ -857,6 +860,15 @@ func (m *Model) statusBar() string {
 		line = ansi.Truncate(line, m.w, "…")
 	}
 	return line + st.StatusBar.Render(strings.Repeat(" ", max(0, m.w-ansi.StringWidth(line))))
+}
+
+// fatalHelp is the error page's keys, the only ones that act there
+// (fatalKey), in the words the page says them: r retry, esc back.
+func (m *Model) fatalHelp() []key.Binding {
+	k := m.c.Keys
+	retry := k.Refresh
+	retry.SetHelp(retry.Help().Key, "retry")
+	return []key.Binding{retry, k.Back}
 }
 
 func (m *Model) fatalView(w, h int) string {
