@@ -207,6 +207,29 @@ func TestFilterFromTreeAndVersions(t *testing.T) {
 	h.typeText(`attribute_exists(Findings)`)
 	h.keys("enter")
 	h.contains(t, "revisions", "matched of", `:prefix="v"`, "filter attribute_exists(Findings)")
+
+	// esc in the bar, before anything is read, goes back to where f was
+	// pressed with nothing changed (not to the items under the prefix,
+	// unfiltered), and sends nothing.
+	for _, tc := range []struct {
+		name, title string
+		cfg         Config
+	}{
+		{"versions", "versioned items", Config{Table: "Equipment", PK: "Equipment_1", Versions: "*"}},
+		{"tree", "Tree", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}},
+	} {
+		t.Run("esc from "+tc.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, tc.cfg)
+			before, sent := h.screen(), h.rec.count("Query")
+			h.keys("f")
+			h.typeText("x = 1")
+			h.keys("esc")
+			if h.screen() != before || h.rec.count("Query") != sent {
+				t.Fatalf("esc in the filter bar opened from %s left it (or read): before\n%s\nafter\n%s", tc.name, before, h.screen())
+			}
+			h.contains(t, tc.title)
+		})
+	}
 }
 
 // TestColumnPicker: C lists every attribute seen with how often it
