@@ -402,27 +402,55 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 	}
 }
 
-// TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is
-// refused, and the page says only that: no count of keys it never
-// compared, no moves over rows it does not list, no r (comparing again is
-// refused again); the same on the embedded backend and dynalite.
+// TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is not
+// comparable. The picker describes this connection's tables and lists
+// such a one last, dimmed, with why; enter on it says the comparison's own
+// refusal and reads nothing. A side keyed otherwise that the picker could
+// not tell (another environment) is refused on the comparison's page,
+// which says only that: no count of keys it never compared, no moves over
+// rows it does not list, no r (comparing again is refused again). The
+// same on the embedded backend and dynalite.
 func TestCompareRefusedTablesOfAnotherKey(t *testing.T) {
 	mem := memory.New()
 	dl := dynalitetest.Start(t).Client()
 	ctx := context.Background()
 	for _, db := range []dynamo.Writer{mem, dl} {
-		if err := demo.CreateKeyTable(ctx, db, "Orders", "S", compareItems(false)); err != nil {
-			t.Fatal(err)
-		}
-		if err := demo.CreateKeyTable(ctx, db, "Numbered", "N", nil); err != nil { // SK a number
-			t.Fatal(err)
+		for _, tc := range []struct {
+			table string
+			sk    types.ScalarAttributeType
+		}{{"Orders", "S"}, {"Numbered", "N"}, {"OrdersRight", "S"}} {
+			if err := demo.CreateKeyTable(ctx, db, tc.table, tc.sk, compareItems(tc.table == "OrdersRight")[:1]); err != nil && tc.sk == "S" {
+				t.Fatal(err)
+			}
 		}
 	}
+	staging := memory.New() // its Orders keyed by a number
+	if err := demo.CreateKeyTable(ctx, staging, "Orders", "N", nil); err != nil {
+		t.Fatal(err)
+	}
+	against := func(context.Context, common.Side, dynamo.KeySchema) (dynamo.Client, string, error) {
+		return staging, "STAGING: numbered", nil
+	}
 	for name, db := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(name+" picker", func(t *testing.T) {
 			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock})
-			h.keys("=", "enter") // Numbered, the only other table
-			h.contains(t, "vs table Numbered · nothing compared · ", "Numbered has another key than Orders")
+			h.keys("=")
+			h.contains(t, "another table of this connection", "OrdersRight", "another key, not comparable: PK S · SK N", "Numbered")
+			if strings.Index(h.screen(), "OrdersRight") > strings.Index(h.screen(), "another key") {
+				t.Fatalf("a table that is not comparable is listed before one that is:\n%s", h.screen())
+			}
+			sent := h.rec.count("Query")
+			h.keys("down", "enter") // Numbered
+			h.said(t, "Numbered has another key than Orders: PK S · SK N, not PK S · SK S")
+			if h.rec.count("Query") != sent || strings.Contains(h.screen(), "vs table") {
+				t.Fatalf("enter on a table keyed otherwise compared it:\n%s", h.screen())
+			}
+		})
+		t.Run(name+" comparison", func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock,
+				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+			h.keys("=", "enter") // STAGING, listed first
+			h.contains(t, "vs STAGING · nothing compared · ", "Orders on STAGING: numbered has another key than Orders: PK S · SK N, not PK S · SK S")
 			lines := strings.Split(h.screen(), "\n")
 			help := lines[len(lines)-2]
 			for _, no := range []string{"0 same", "refresh", "r retries", "move"} {

@@ -147,7 +147,11 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 			return
 		}
 		if !sameKey(rinfo.Key, info.Key) {
-			fail(dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key", "%s has another key than %s", table, q.Table))
+			name := table
+			if right != left {
+				name += " on " + label // the same name, maybe: "Orders has another key than Orders" says nothing
+			}
+			fail(anotherKey(name, rinfo.Key, info))
 			return
 		}
 		rq := q
@@ -169,6 +173,14 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 			})
 		_ = send(diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch})
 	})
+}
+
+// anotherKey is the refusal of table, keyed k, compared with info's
+// table: both keys said, as the picker dims it and the comparison
+// refuses it.
+func anotherKey(table string, k dynamo.KeySchema, info dynamo.TableInfo) error {
+	return dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key",
+		"%s has another key than %s: %s, not %s", table, info.Name, keyText(k), keyText(info.Key))
 }
 
 // sameKey: both tables are keyed by the same attributes, of the same
