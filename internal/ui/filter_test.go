@@ -593,6 +593,13 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
 			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
 			h.said(t, "r reads on")
+			// Under the budget no FilterExpression is sent (whole items are
+			// read and filtered here): the request line says so, and keeps
+			// the filter typed.
+			h.contains(t, `Scan Wide  filter Status = "FAIL" · applied here, items read whole`)
+			if strings.Contains(h.screen(), "FilterExpression") {
+				t.Fatalf("the request line says a FilterExpression was sent under the budget:\n%s", h.screen())
+			}
 			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
 				from, _ := h.m.cfg.Session.Billed()
 				h.keys("r")
