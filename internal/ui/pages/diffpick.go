@@ -57,7 +57,7 @@ func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *
 	p.list = list.NewPaged(c, list.Words{One: "side", Many: "sides", Reading: "this connection's tables are",
 		Waiting: "reading the tables of this connection…",
 		Empty:   "Nothing to compare with: this connection has no other table, and no environment or profile is configured."},
-		[]components.Column{{Title: "Compare with", Width: 40, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
+		[]components.Column{{Title: "Compare with", Width: 56, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
 	p.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r < p.list.Len() && p.list.Row(r).other {
 			return &p.c.Styles.Dim
