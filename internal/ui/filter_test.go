@@ -222,6 +222,10 @@ func TestFilterFromTreeAndVersions(t *testing.T) {
 			h := newHarness(t, 120, 35, tc.cfg)
 			before, sent := h.screen(), h.rec.count("Query")
 			h.keys("f")
+			h.contains(t, "esc goes back")
+			if strings.Contains(h.screen(), "esc lists everything") {
+				t.Fatalf("the bar opened from %s says esc lists everything; esc goes back:\n%s", tc.name, h.screen())
+			}
 			h.typeText("x = 1")
 			h.keys("esc")
 			if h.screen() != before || h.rec.count("Query") != sent {

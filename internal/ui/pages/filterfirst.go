@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -40,4 +42,11 @@ func (f *filterFirst) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return f.Items, cmd // read, or the bar closed: Items from here on
 	}
 	return f, cmd
+}
+
+// View is Items' view, saying what esc does here: Items' own words are
+// those of a bar opened on Items ("esc lists everything"), false here,
+// where esc goes back (no wider: the words that replace them are fewer).
+func (f *filterFirst) View() string {
+	return strings.Replace(f.Items.View(), "esc lists everything", "esc goes back", 1)
 }
