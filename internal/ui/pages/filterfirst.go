@@ -46,7 +46,8 @@ func (f *filterFirst) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 
 // View is Items' view, saying what esc does here: Items' own words are
 // those of a bar opened on Items ("esc lists everything"), false here,
-// where esc goes back (no wider: the words that replace them are fewer).
+// where esc goes back; padded to the same width, so the frame stays whole.
 func (f *filterFirst) View() string {
-	return strings.Replace(f.Items.View(), "esc lists everything", "esc goes back", 1)
+	const theirs, ours = "esc lists everything", "esc goes back"
+	return strings.Replace(f.Items.View(), theirs, ours+strings.Repeat(" ", len(theirs)-len(ours)), 1)
 }
