@@ -410,6 +410,14 @@ func SetLocalMatcher(m func(filter, projection *string, names map[string]string,
 	localMatcher = m
 }
 
+// FilteredHere reports whether r's reads ask for whole items and its
+// filter and projection are applied here, not sent (under a budget, a
+// matcher set): what a request line must say instead of a
+// FilterExpression.
+func (r SearchRequest) FilteredHere() bool {
+	return r.MaxRCU > 0 && localMatcher != nil && (r.Filter != nil || len(r.Project) > 0)
+}
+
 // localMatch is how a read under the budget matches and projects its
 // items itself (nil: no budget, nothing to apply, or no matcher set).
 func (r SearchRequest) localMatch(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error) {

@@ -83,9 +83,9 @@ func TestCompareWithAnotherEnvironment(t *testing.T) {
 				h.contains(t, "~ v  2 → 20", "+ w  \"new\"", "left 1 req")
 				h.golden(t)
 				h.keys("down")
-				h.contains(t, "Only on the left (this connection)")
+				h.contains(t, "Only on the left (this connection)", " key.") // wrapped, never cut
 				h.keys("down")
-				h.contains(t, "Only on the right")
+				h.contains(t, "Only on the right", " key.")
 			})
 		}
 	}
@@ -297,7 +297,7 @@ func TestCompareFailedSaysSo(t *testing.T) {
 	}{
 		{"after some keys", 1, []string{"vs STAGING: right · ", "differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · ",
 			" keys loaded before · r retries", "of ≥"}},
-		{"before any key", 0, []string{"vs STAGING: right · 0 differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · nothing",
+		{"before any key", 0, []string{"vs STAGING: right · nothing compared · read failed after 3 attempts · nothing",
 			"│ read failed after 3 attempts: ThrottlingException", "│ nothing loaded · r retries"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,6 +310,9 @@ func TestCompareFailedSaysSo(t *testing.T) {
 				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
 			h.keys("=", "enter")
 			h.contains(t, tc.want...)
+			if tc.after == 0 && strings.Contains(h.screen(), "0 same") {
+				t.Fatalf("a comparison that failed before any key counts keys it never compared:\n%s", h.screen())
+			}
 			if tc.after > 0 && !strings.Contains(h.screen(), "read failed after 3 attempts · ") {
 				t.Fatalf("the failure is not said below the keys:\n%s", h.screen())
 			}
@@ -349,9 +352,9 @@ func TestCompareCancelled(t *testing.T) {
 				t.Fatal("enter opened nothing")
 			}
 			h.m.Update(cmd()) // opened: its read is held, in flight
-			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · reading…")
+			h.contains(t, "vs table OrdersRight · nothing compared yet · reading…")
 			h.keys("esc")
-			h.contains(t, "vs table OrdersRight · 0 differ · 0 only-left · 0 only-right · 0 same · read cancelled · nothing loaded · r compa",
+			h.contains(t, "vs table OrdersRight · nothing compared · read cancelled · nothing loaded · r compa",
 				"│ read cancelled", "│ nothing loaded · r compares again")
 			if strings.Contains(h.screen(), "reads on") {
 				t.Fatalf("a cancelled comparison says r reads on; r compares from the start:\n%s", h.screen())
@@ -396,5 +399,65 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 		if strings.Contains(h.screen(), "every key is the same") {
 			t.Fatalf("a comparison stopped at the budget said to be all:\n%s", h.screen())
 		}
+	}
+}
+
+// TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is not
+// comparable. The picker describes this connection's tables and lists
+// such a one last, dimmed, with why; enter on it says the comparison's own
+// refusal and reads nothing. A side keyed otherwise that the picker could
+// not tell (another environment) is refused on the comparison's page,
+// which says only that: no count of keys it never compared, no moves over
+// rows it does not list, no r (comparing again is refused again). The
+// same on the embedded backend and dynalite.
+func TestCompareRefusedTablesOfAnotherKey(t *testing.T) {
+	mem := memory.New()
+	dl := dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	for _, db := range []dynamo.Writer{mem, dl} {
+		for _, tc := range []struct {
+			table string
+			sk    types.ScalarAttributeType
+		}{{"Orders", "S"}, {"Numbered", "N"}, {"OrdersRight", "S"}} {
+			if err := demo.CreateKeyTable(ctx, db, tc.table, tc.sk, compareItems(tc.table == "OrdersRight")[:1]); err != nil && tc.sk == "S" {
+				t.Fatal(err)
+			}
+		}
+	}
+	staging := memory.New() // its Orders keyed by a number
+	if err := demo.CreateKeyTable(ctx, staging, "Orders", "N", nil); err != nil {
+		t.Fatal(err)
+	}
+	against := func(context.Context, common.Side, dynamo.KeySchema) (dynamo.Client, string, error) {
+		return staging, "STAGING: numbered", nil
+	}
+	for name, db := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		t.Run(name+" picker", func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock})
+			h.keys("=")
+			h.contains(t, "another table of this connection", "OrdersRight", "another key, not comparable: PK S · SK N", "Numbered")
+			if strings.Index(h.screen(), "OrdersRight") > strings.Index(h.screen(), "another key") {
+				t.Fatalf("a table that is not comparable is listed before one that is:\n%s", h.screen())
+			}
+			sent := h.rec.count("Query")
+			h.keys("down", "enter") // Numbered
+			h.said(t, "Numbered has another key than Orders: PK S · SK N, not PK S · SK S")
+			if h.rec.count("Query") != sent || strings.Contains(h.screen(), "vs table") {
+				t.Fatalf("enter on a table keyed otherwise compared it:\n%s", h.screen())
+			}
+		})
+		t.Run(name+" comparison", func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Orders", PK: "p", Now: demoClock,
+				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+			h.keys("=", "enter") // STAGING, listed first
+			h.contains(t, "vs STAGING · nothing compared · ", "Orders on STAGING: numbered has another key than Orders: PK S · SK N, not PK S · SK S")
+			lines := strings.Split(h.screen(), "\n")
+			help := lines[len(lines)-2]
+			for _, no := range []string{"0 same", "refresh", "r retries", "move"} {
+				if strings.Contains(h.screen(), no) {
+					t.Fatalf("a refused comparison offers or says %q (help: %s):\n%s", no, help, h.screen())
+				}
+			}
+		})
 	}
 }

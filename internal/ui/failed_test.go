@@ -271,6 +271,42 @@ func TestCancelledAndUnreadViews(t *testing.T) {
 	}
 }
 
+// TestCancelledReadsAgainSaysSo: where r reads a cancelled list from its
+// start (Versions, Changes, Tables), esc says "r reads again", never "r
+// reads on", and r does what it says: the whole list again.
+func TestCancelledReadsAgainSaysSo(t *testing.T) {
+	now := func() time.Time { return demo.DemoEnd }
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		open  []string
+		title string // the list's title, then its state
+		again string // what the list holds once read again
+	}{
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}, "Versions", "Audit#PART-7"},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: now}, []string{"5"}, "Changes", "MODIFY"},
+		{"tables", Config{}, nil, "Tables", "Locations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, tc.cfg)
+			h.keys(tc.open...)
+			if _, cmd := h.m.Update(keyPress("r")); cmd == nil { // read again: its answer held, in flight
+				t.Fatal("r sent nothing")
+			}
+			h.keys("esc")
+			h.contains(t, "read cancelled · ", "r reads again")
+			if strings.Contains(h.screen(), "r reads on") {
+				t.Fatalf("%s says r reads on; r reads it from the start:\n%s", tc.name, h.screen())
+			}
+			h.keys("r")
+			h.contains(t, tc.again)
+			if strings.Contains(h.screen(), "read cancelled") {
+				t.Fatalf("r did not read %s again:\n%s", tc.name, h.screen())
+			}
+		})
+	}
+}
+
 // TestExplorerThroughFaults walks the explorer's flows (tables, partitions,
 // the tree, items, versions, a time range) through a proxy that fails 29%
 // of requests: every screen still shows what it should, the status bar says

@@ -207,6 +207,33 @@ func TestFilterFromTreeAndVersions(t *testing.T) {
 	h.typeText(`attribute_exists(Findings)`)
 	h.keys("enter")
 	h.contains(t, "revisions", "matched of", `:prefix="v"`, "filter attribute_exists(Findings)")
+
+	// esc in the bar, before anything is read, goes back to where f was
+	// pressed with nothing changed (not to the items under the prefix,
+	// unfiltered), and sends nothing.
+	for _, tc := range []struct {
+		name, title string
+		cfg         Config
+	}{
+		{"versions", "versioned items", Config{Table: "Equipment", PK: "Equipment_1", Versions: "*"}},
+		{"tree", "Tree", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}},
+	} {
+		t.Run("esc from "+tc.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, tc.cfg)
+			before, sent := h.screen(), h.rec.count("Query")
+			h.keys("f")
+			h.contains(t, "esc goes back")
+			if strings.Contains(h.screen(), "esc lists everything") {
+				t.Fatalf("the bar opened from %s says esc lists everything; esc goes back:\n%s", tc.name, h.screen())
+			}
+			h.typeText("x = 1")
+			h.keys("esc")
+			if h.screen() != before || h.rec.count("Query") != sent {
+				t.Fatalf("esc in the filter bar opened from %s left it (or read): before\n%s\nafter\n%s", tc.name, before, h.screen())
+			}
+			h.contains(t, tc.title)
+		})
+	}
 }
 
 // TestColumnPicker: C lists every attribute seen with how often it
@@ -570,6 +597,13 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
 			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
 			h.said(t, "r reads on")
+			// Under the budget no FilterExpression is sent (whole items are
+			// read and filtered here): the request line says so, and keeps
+			// the filter typed.
+			h.contains(t, `Scan Wide  filter Status = "FAIL" · applied here, items read whole`)
+			if strings.Contains(h.screen(), "FilterExpression") {
+				t.Fatalf("the request line says a FilterExpression was sent under the budget:\n%s", h.screen())
+			}
 			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
 				from, _ := h.m.cfg.Session.Billed()
 				h.keys("r")

@@ -73,6 +73,32 @@ func TestIndexesFromTheTableScreen(t *testing.T) {
 	h.contains(t, "index ByTime", "Query ChatMessages index ByTime: ChatRoomID = :pk")
 }
 
+// TestNoIndexesSaysSo: on a table with no GSI or LSI, i opens no picker
+// of one row (the table itself, a choice there is not): it says there is
+// no index, and the help does not offer it; on the partitions list and
+// in the tree.
+func TestNoIndexesSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"partitions", Config{Table: "DeviceLogs"}},
+		{"tree", Config{Table: "Equipment", PK: demo.DriftedPiece}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, tc.cfg)
+			if strings.Contains(h.screen(), "i index") {
+				t.Fatalf("the help offers i on a table with no index:\n%s", h.screen())
+			}
+			h.keys("i")
+			h.said(t, "no indexes: "+tc.cfg.Table+" has no GSI or LSI, it is read through its own key")
+			if strings.Contains(h.screen(), "through") && strings.Contains(h.screen(), "Reads first") {
+				t.Fatalf("i opened a picker of one row:\n%s", h.screen())
+			}
+		})
+	}
+}
+
 // TestIndexDeepLink: --index alone opens the index's partitions, the
 // table's beneath; an index that does not exist is said so.
 func TestIndexDeepLink(t *testing.T) {

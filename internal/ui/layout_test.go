@@ -172,6 +172,17 @@ func TestModeTabs(t *testing.T) {
 	if strings.Contains(h.screen(), "3 versions") {
 		t.Fatal("the help offers versions on a number sort key")
 	}
+
+	// At 80 columns with a long breadcrumb the tabs shrink, but a mode
+	// that acts keeps its name: only the dimmed ones (they do not apply,
+	// and say why when pressed) go to their numbers while that fits.
+	h = newHarness(t, 80, 24, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200"})
+	header := strings.Split(h.screen(), "\n")[0]
+	for _, want := range []string{"< 1536019200", "2 Items", "4 Time"} {
+		if !strings.Contains(header, want) {
+			t.Fatalf("the header at 80 columns lacks %q: %q", want, header)
+		}
+	}
 }
 
 // TestItemsLayout: at 80 and 120 columns the sort keys are whole (two

@@ -566,6 +566,9 @@ func (m *Model) helpView() string {
 		room = max(20, m.w-ansi.StringWidth(pos)-3)
 	}
 	short := m.acting(p.ShortHelp())
+	if m.fatal != nil {
+		short = m.fatalHelp()
+	}
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
@@ -773,7 +776,7 @@ func (m *Model) header() string {
 		conn = env + " " + conn
 	}
 	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + conn + st.CrumbSep.Render(" ─ ") + path
-	right := m.tabs(false)
+	right := m.tabs(tabsNamed)
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
 		// Tight: the connection is in the status bar anyway, and the
 		// tabs not chosen shrink to their numbers. The environment's
@@ -786,13 +789,22 @@ func (m *Model) header() string {
 		left = brand + path
 		// Then the breadcrumb's middle gives way (its table and its
 		// last step stay), so the tabs keep their names; only when even
-		// those do not fit do the tabs shrink to their numbers.
-		room := m.w - ansi.StringWidth(brand) - ansi.StringWidth(right) - 1
-		if room < ansi.StringWidth(path) {
+		// those do not fit do the tabs shrink to their numbers: first
+		// those dimmed (a number alone there names no mode the user can
+		// open: the ones that act keep their names), then all but the
+		// active one.
+		for shrink := tabsNamed; ; shrink++ {
+			right = m.tabs(shrink)
+			room := m.w - ansi.StringWidth(brand) - ansi.StringWidth(right) - 1
+			if room >= ansi.StringWidth(path) {
+				break
+			}
 			if short, ok := fitCrumbs(crumbs, sep, room, len(m.stack) > 1); ok {
 				left = brand + short
-			} else {
-				right = m.tabs(true)
+				break
+			}
+			if shrink == tabsNumbered {
+				break
 			}
 		}
 	}
@@ -857,6 +869,15 @@ func (m *Model) statusBar() string {
 		line = ansi.Truncate(line, m.w, "…")
 	}
 	return line + st.StatusBar.Render(strings.Repeat(" ", max(0, m.w-ansi.StringWidth(line))))
+}
+
+// fatalHelp is the error page's keys, the only ones that act there
+// (fatalKey), in the words the page says them: r retry, esc back.
+func (m *Model) fatalHelp() []key.Binding {
+	k := m.c.Keys
+	retry := k.Refresh
+	retry.SetHelp(retry.Help().Key, "retry")
+	return []key.Binding{retry, k.Back}
 }
 
 func (m *Model) fatalView(w, h int) string {

@@ -123,6 +123,12 @@ func TestTooSmall(t *testing.T) {
 func TestMissingTableErrorPage(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Nope"})
 	h.contains(t, "no such table", "What to do", "dynascope tables")
+	// The help line names the error page's keys as the page does, and
+	// only those that act there (r retry, esc back, q quit).
+	h.contains(t, "r retry • esc back • q quit")
+	if strings.Contains(h.screen(), "refresh") {
+		t.Fatalf("the error page's help says r refresh where the page says r retry:\n%s", h.screen())
+	}
 	h.golden(t)
 	h.keys("esc")
 	h.contains(t, "Locations", "GSI ByCity")

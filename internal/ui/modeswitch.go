@@ -147,9 +147,18 @@ func (m *Model) leave() {
 	}
 }
 
+// How much the header's tabs shrink where the breadcrumb leaves them
+// little room: their names, then the dimmed ones' numbers alone (they do
+// not apply; pressed, they say why), then every one's but the active's.
+const (
+	tabsNamed = iota
+	tabsActingNamed
+	tabsNumbered
+)
+
 // tabs are the mode tabs of the header: the active one highlighted, those
-// that do not apply dimmed.
-func (m *Model) tabs(compact bool) string {
+// that do not apply dimmed, shrunk to their numbers as far as shrink says.
+func (m *Model) tabs(shrink int) string {
 	st := &m.styles
 	p, ok := m.top().(common.Moded)
 	if !ok {
@@ -163,7 +172,7 @@ func (m *Model) tabs(compact bool) string {
 		label := t.Name
 		if keys := t.Key.Keys(); len(keys) > 0 {
 			label = keys[0] + " " + t.Name
-			if compact && t.Name != m.top().Mode() {
+			if t.Name != m.top().Mode() && (shrink == tabsNumbered || shrink == tabsActingNamed && t.Off != "") {
 				label = keys[0]
 			}
 		}

@@ -30,8 +30,8 @@ func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 			quit.SetHelp(quit.Help().Key, "close") // q over a picker closes it, as esc
 		}
 		tail = []key.Binding{k.Help, quit}
-		if m.skeleton != nil {
-			tail = []key.Binding{k.Quit} // connecting: only leaving acts
+		if m.skeleton != nil || m.fatal != nil {
+			tail = []key.Binding{k.Quit} // connecting, or the error page: ? does not act there
 		}
 	}
 	m.help.SetWidth(0) // no cut of its own: the page's keys give way whole

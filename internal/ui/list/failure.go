@@ -57,6 +57,11 @@ func (f *Failure) Clear() { *f = Failure{} }
 // Stopped reports whether the view's last read failed or was cancelled.
 func (f Failure) Stopped() bool { return f.Err != nil || f.Cancelled }
 
+// Refused reports whether the read was the explorer's own refusal (tables
+// of different keys compared): r would be refused again, so no help
+// offers it.
+func (f Failure) Refused() bool { return f.Err != nil && refused(f.Err) }
+
 // headline is the failure in a few words, from the error itself: how many
 // attempts were made, and for a request nobody answered, where it went and
 // how long it waited.

@@ -67,7 +67,8 @@ func NewChanges(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, pre
 
 // changesWords are what the list calls the stream's records.
 var changesWords = list.Words{One: "change", Many: "changes", Reading: "the stream is",
-	Waiting: "Reading the table's stream (24 hours of writes)…"}
+	Waiting: "Reading the table's stream (24 hours of writes)…",
+	Again:   "r reads again"} // r reads the stream's day again whole (Init), never on from esc
 
 // tableChangesHeld bounds what the table-wide view holds to put in
 // order: a busy table's day is more than a screen is for, and the view

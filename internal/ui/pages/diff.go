@@ -3,10 +3,12 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -146,7 +148,11 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 			return
 		}
 		if !sameKey(rinfo.Key, info.Key) {
-			fail(dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key", "%s has another key than %s", table, q.Table))
+			name := table
+			if right != left {
+				name += " on " + label // the same name, maybe: "Orders has another key than Orders" says nothing
+			}
+			fail(anotherKey(name, rinfo.Key, info))
 			return
 		}
 		rq := q
@@ -168,6 +174,14 @@ func (d *Diff) compare(ctx context.Context, req int) tea.Cmd {
 			})
 		_ = send(diffReadMsg{page: id, req: req, label: label, keys: batch, done: true, res: res, err: err, ch: ch})
 	})
+}
+
+// anotherKey is the refusal of table, keyed k, compared with info's
+// table: both keys said, as the picker dims it and the comparison
+// refuses it.
+func anotherKey(table string, k dynamo.KeySchema, info dynamo.TableInfo) error {
+	return dynamo.Errorf("compare", dynamo.KindValidation, "compare tables with the same key",
+		"%s has another key than %s: %s, not %s", table, info.Name, keyText(k), keyText(info.Key))
 }
 
 // sameKey: both tables are keyed by the same attributes, of the same
@@ -278,9 +292,18 @@ func (d *Diff) listSize() (int, int) {
 
 // count is what the title counts of the keys read: each status (counted
 // as they arrive, not on each frame), and at a budget's stop that only
-// the keys both sides read were compared.
+// the keys both sides read were compared; before any key was compared
+// (or where the comparison failed or was refused first) that none was.
 func (d *Diff) count(int, bool) string {
 	n := d.n
+	if n[domain.Differs]+n[domain.OnlyLeft]+n[domain.OnlyRight]+n[domain.Same] == 0 { // no count of keys not compared
+		switch {
+		case d.list.Fail.Stopped():
+			return "nothing compared"
+		case !d.list.Settled():
+			return "nothing compared yet"
+		}
+	}
 	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], n[domain.Same])
 	if d.res.Stopped() {
 		s += " · stopped at the budget: the keys both sides read"
@@ -309,10 +332,10 @@ func (d *Diff) View() string {
 		switch k.Status {
 		case domain.OnlyLeft:
 			dtitle = name + " · only on this connection"
-			lines = append(lines, st.Removed.Render("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key."))
+			lines = append(lines, st.Removed.Render(ansi.Wrap("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key.", max(10, rw-4), " ")))
 		case domain.OnlyRight:
 			dtitle = name + " · only on " + common.Sanitize(d.label)
-			lines = append(lines, st.Added.Render("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key."))
+			lines = append(lines, st.Added.Render(ansi.Wrap("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key.", max(10, rw-4), " ")))
 		default:
 			dtitle = "Diff " + name + " · this connection → " + common.Sanitize(d.label)
 			lines = append(lines, renderDiff(st, k.Changes, rw-4))
@@ -350,12 +373,24 @@ func (d *Diff) Request() string {
 	return s
 }
 
+// ShortHelp offers the moves and search only where keys are listed, and
+// r only where comparing again could answer otherwise (not after the
+// refusal of tables of different keys).
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}
+	return onRows(k, d.list.Len() > 0, d.again([]key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}))
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, {k.Refresh, k.Back, k.Help, k.Quit}}
+	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, d.again([]key.Binding{k.Refresh, k.Back, k.Help, k.Quit})})
+}
+
+// again is bs less r after a refusal: comparing again is refused again.
+func (d *Diff) again(bs []key.Binding) []key.Binding {
+	if !d.list.Fail.Refused() {
+		return bs
+	}
+	r := d.c.Keys.Refresh
+	return slices.DeleteFunc(bs, func(b key.Binding) bool { return slices.Equal(b.Keys(), r.Keys()) })
 }

@@ -3,6 +3,7 @@ package pages
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -28,15 +29,24 @@ type DiffPicker struct {
 type diffChoice struct {
 	side  common.Side
 	table string
-	kind  string // "table", or where the connection comes from
+	kind  string           // "table", or where the connection comes from
+	key   dynamo.KeySchema // a table's key, once described
+	other bool             // a table keyed otherwise: the comparison refuses it
 }
 
-// tablesNamedMsg is this connection's tables, for the picker.
+// tablesNamedMsg is this connection's tables, for the picker, with the
+// keys of those described (a table not described is checked when
+// compared).
 type tablesNamedMsg struct {
 	page, req int
 	names     []string
+	keys      map[string]dynamo.KeySchema
 	err       error
 }
+
+// diffPickDescribed bounds the tables the picker describes to tell those
+// keyed otherwise: a DescribeTable each, free of RCU but a request.
+const diffPickDescribed = 100
 
 func (m tablesNamedMsg) PageID() int { return m.page }
 
@@ -47,7 +57,13 @@ func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *
 	p.list = list.NewPaged(c, list.Words{One: "side", Many: "sides", Reading: "this connection's tables are",
 		Waiting: "reading the tables of this connection…",
 		Empty:   "Nothing to compare with: this connection has no other table, and no environment or profile is configured."},
-		[]components.Column{{Title: "Compare with", Width: 40, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
+		[]components.Column{{Title: "Compare with", Width: 56, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
+	p.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
+		if r < p.list.Len() && p.list.Row(r).other {
+			return &p.c.Styles.Dim
+		}
+		return nil
+	})
 	for _, s := range c.AgainstChoices {
 		p.list.Add(diffChoice{side: s, table: info.Name, kind: "connection"})
 	}
@@ -55,13 +71,23 @@ func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *
 }
 
 // Init lists this connection's tables: each other one is a side too,
-// listed after the configured sides.
+// listed after the configured sides, described to tell those keyed
+// otherwise (the comparison refuses them).
 func (p *DiffPicker) Init() tea.Cmd {
 	ctx, req := p.list.Next()
-	c, id := p.c.Client, p.id
+	c, id, self := p.c.Client, p.id, p.info.Name
 	return func() tea.Msg {
 		names, _, err := dynamo.ListTables(ctx, c)
-		return tablesNamedMsg{page: id, req: req, names: names, err: err}
+		keys := map[string]dynamo.KeySchema{}
+		for _, n := range names {
+			if n == self || len(keys) == diffPickDescribed || ctx.Err() != nil {
+				continue
+			}
+			if info, _, err := dynamo.DescribeTable(ctx, c, n); err == nil {
+				keys[n] = info.Key
+			}
+		}
+		return tablesNamedMsg{page: id, req: req, names: names, keys: keys, err: err}
 	}
 }
 
@@ -69,7 +95,10 @@ func (p *DiffPicker) cell(ch diffChoice, col int) string {
 	if col == 1 {
 		return common.Sanitize(ch.table)
 	}
-	if ch.kind == "table" {
+	switch {
+	case ch.other:
+		return "another key, not comparable: " + common.Sanitize(keyText(ch.key))
+	case ch.kind == "table":
 		return "another table of this connection"
 	}
 	return common.Sanitize(ch.side.Label)
@@ -78,12 +107,20 @@ func (p *DiffPicker) cell(ch diffChoice, col int) string {
 func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tablesNamedMsg:
-		var tables []diffChoice
+		var tables, others []diffChoice
 		for _, n := range msg.names {
-			if n != p.info.Name && msg.err == nil {
-				tables = append(tables, diffChoice{side: common.Side{Label: "table " + n}, table: n, kind: "table"})
+			if n == p.info.Name || msg.err != nil {
+				continue
 			}
+			ch := diffChoice{side: common.Side{Label: "table " + n}, table: n, kind: "table"}
+			if k, ok := msg.keys[n]; ok && !sameKey(k, p.info.Key) {
+				ch.key, ch.other = k, true
+				others = append(others, ch) // listed last, dimmed: enter says why
+				continue
+			}
+			tables = append(tables, ch)
 		}
+		tables = append(tables, others...)
 		if !p.list.Answer(msg.req, tables, false, msg.err) {
 			return p, nil
 		}
@@ -99,7 +136,11 @@ func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			p.list.Req.Stop()
 			return p, back
 		case key.Matches(msg, k.Open):
-			if ch, ok := p.list.Selected(); ok {
+			ch, ok := p.list.Selected()
+			switch {
+			case ok && ch.other: // the comparison's own refusal, before any read
+				return p, common.Report(anotherKey(ch.table, ch.key, p.info), false, p.id)
+			case ok:
 				return p, open(NewDiff(p.c, p.info, p.q, ch.side, ch.table))
 			}
 		default:
@@ -141,7 +182,7 @@ func (p *DiffPicker) Capturing() bool { return false }
 
 // Request says what the picker read, and what enter will.
 func (p *DiffPicker) Request() string {
-	return "ListTables (for the other tables) · enter reads " + common.Sanitize(p.q.Expression()) + " on both sides, within the count budget"
+	return "ListTables, DescribeTable each (for the other tables and their keys) · enter reads " + common.Sanitize(p.q.Expression()) + " on both sides, within the count budget"
 }
 
 func (p *DiffPicker) ShortHelp() []key.Binding {

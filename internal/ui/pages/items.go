@@ -77,18 +77,6 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	return p
 }
 
-// filterItems opens q's items with the filter bar open: f on a page that
-// lists something other than items (a drill-down level's children, the
-// versions list) filters the items behind it.
-func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, note string) tea.Cmd {
-	p := NewItems(c, info, q.PK)
-	p.pg.Query, p.note = q, note
-	if q.Index != "" {
-		p.pg.TableKeys = &info.Key
-	}
-	return tea.Batch(open(p), p.filter.open(q.Filter))
-}
-
 // Filter applies a filter from the start (a deep link's --filter).
 func (p *Items) Filter(n domain.FilterNode) {
 	p.pg.Query.Filter = dynamo.TypedFilter(p.c.Client, p.pg.Query.Table, n)

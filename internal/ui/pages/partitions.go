@@ -158,6 +158,8 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 		return p.pickerKey(msg)
 	}
 	switch {
+	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "" && len(p.info.Indexes) == 0:
+		return notice(noIndexes(p.info))
 	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "":
 		choices, cols := indexChoices(p.info, p.index, "")
 		p.picker = newPicker(p.c, "Read "+common.Sanitize(p.table)+" through", "", cols, choices)
@@ -464,14 +466,14 @@ func (p *Partitions) ShortHelp() []key.Binding {
 		return p.picker.help(k)
 	}
 	if p.info.Stream.ARN != "" { // named where it reads something
-		return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
+		return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
 	}
-	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, k.Index, k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
+	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), k.Index, k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}})
+	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}})
 }
 
 // tableSearchKey names what f does on the partitions list.

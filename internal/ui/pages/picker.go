@@ -181,6 +181,17 @@ func indexChoices(info dynamo.TableInfo, current, pkName string) ([]choice, []st
 	return choices, []string{"Name", "Kind", "Keys", "Projection", "Reads first"}
 }
 
+// noIndexes is what i says on a table with no index: a picker of one
+// row (the table) would offer a choice there is not.
+func noIndexes(info dynamo.TableInfo) string {
+	return "no indexes: " + common.Sanitize(info.Name) + " has no GSI or LSI, it is read through its own key"
+}
+
+// indexKey is i where it picks something: on a table with an index.
+func indexKey(b key.Binding, info dynamo.TableInfo) key.Binding {
+	return common.On(b, len(info.Indexes) > 0)
+}
+
 // indexAt is the index a choice of indexChoices names ("" for the base).
 func indexAt(info dynamo.TableInfo, i int) string {
 	if i <= 0 || i > len(info.Indexes) {

@@ -425,7 +425,10 @@ func (s *Search) Request() string {
 		if s.index != "" {
 			b.WriteString("  IndexName: " + common.Sanitize(s.index))
 		}
-		if s.node != nil {
+		switch {
+		case s.node != nil && s.state.Request.FilteredHere(): // no FilterExpression is sent: say what is
+			b.WriteString("  filter " + common.Sanitize(domain.FormatFilter(s.node)) + " · " + filteredHere)
+		case s.node != nil:
 			b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
 		}
 		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
@@ -559,8 +562,15 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 		}
 		b.WriteString(" · projection " + common.Sanitize(strings.Join(names, ", ")))
 	}
+	if r.FilteredHere() {
+		b.WriteString(" · " + filteredHere)
+	}
 	return b.String()
 }
+
+// filteredHere is what a request line says of a search under a budget:
+// it sends no filter or projection (dynamo.SearchRequest.FilteredHere).
+const filteredHere = "applied here, items read whole"
 
 // searchOnKey names what r does: read on past the budget, or search again.
 func searchOnKey(b key.Binding, stopped bool) key.Binding {

@@ -34,7 +34,8 @@ type Tables struct {
 func NewTables(c *common.Common) *Tables {
 	t := &Tables{c: c, id: c.NextID(), infos: map[string]dynamo.TableInfo{}}
 	t.list = list.NewPaged(c, list.Words{One: "table", Many: "tables", Count: t.count,
-		Reading: "the table list is", More: "more tables still being listed"},
+		Reading: "the table list is", More: "more tables still being listed",
+		Again: "r reads again"}, // r lists the tables from the first (Init)
 		[]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}}, t.cell)
 	return t
 }

@@ -534,6 +534,8 @@ func (t *Tree) acting(bs []key.Binding) []key.Binding {
 func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	switch {
+	case key.Matches(msg, k.Index) && len(t.shards) == 0 && len(t.info.Indexes) == 0:
+		return notice(noIndexes(t.info)), true
 	case key.Matches(msg, k.Index) && len(t.shards) == 0:
 		choices, cols := indexChoices(t.info, t.req.Index, t.req.Key.PK.Name)
 		t.picker, t.picking = newPicker(t.c, "Read "+common.Sanitize(t.info.Name)+" through", "", cols, choices), "index"
@@ -807,7 +809,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 func (t *Tree) FullHelp() [][]key.Binding {
 	k := t.c.Keys
 	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
-		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, k.Index, k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
+		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, indexKey(k.Index, t.info), k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
 }
 
 // TreeOptionsFor are a table's drill-down settings from the configuration.

@@ -85,7 +85,8 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 		cols = append([]components.Column{{Title: common.Sanitize(info.Key.PK.Name), Width: 14}}, cols...)
 	}
 	v.list = list.NewPaged(c, list.Words{One: "versioned item", Many: "versioned items", Reading: "the versions are",
-		Waiting: "Reading the partition's revision keys (v…)…"}, cols, v.cell)
+		Waiting: "Reading the partition's revision keys (v…)…",
+		Again:   "r reads again"}, cols, v.cell) // after esc, r lists the versions from the start (Init)
 	v.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r < v.list.Len() && v.list.Row(r).Drifted() {
 			return &v.c.Styles.Drift
