@@ -466,9 +466,18 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	if len(m.Queries) == 0 {
 		return prefixes, n, outputErr(err)
 	}
+	noteMergedRange(conn, m, q, key.SK.Name, f, opt, enc, n, found, start)
+	return prefixes, n, outputErr(err)
+}
+
+// noteMergedRange says on stderr what a merged range read: its prefixes,
+// the one read or the Queries it sent, what it found and cost (finding
+// the prefixes apart).
+func noteMergedRange(conn *connection, m *dynamo.MergedRange, q domain.KeyQuery, skName string, f rangeFlags, opt *readOpts, enc domain.TimeEncoding, n int, found dynamo.Cost, start time.Time) {
+	stderr, prefixes := f.stderr, m.Prefixes
 	shown := make([]string, len(prefixes))
 	for i, p := range prefixes {
-		shown[i] = opt.Masked.ShownKey(f.table, key.SK.Name, p, "")
+		shown[i] = opt.Masked.ShownKey(f.table, skName, p, "")
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
@@ -486,5 +495,4 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
 		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(sent, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, billedNote(conn.client.Session), counted(found.Requests, "request", "requests"), billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
-	return prefixes, n, outputErr(err)
 }
