@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
@@ -252,8 +254,8 @@ func grownLimit(scanned, largest int) int32 {
 // first read of 40 KB items spend 40 times the budget. ok is false when
 // what is left pays for no item. The mean is no bound of the next items
 // where a few are far larger than the rest (30 KB among 200 bytes):
-// SizedLimit sizes from the largest; only the explorer's filtered fill
-// (ui/list/pager.go) still sizes by the mean.
+// SizedLimit sizes from the largest, and every read under a budget uses
+// it (the explorer's filtered fill too: SizedPage).
 func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
 	if budget <= 0 {
 		return 0, true
@@ -274,4 +276,47 @@ func BudgetLimit(budget, spent float64, scanned int) (limit int32, ok bool) {
 		return 0, false
 	}
 	return int32(min(n, math.MaxInt32)), true
+}
+
+// SizedPage is QueryPage for a read under a budget (budget > 0; 0: none)
+// that sizes its pages by SizedLimit, and largest is its bound of the
+// largest item the page read (PageLargest), in bytes. A filtered read
+// under a budget asks for whole items and applies its filter here
+// (SetLocalMatcher), as a budgeted search does: DynamoDB bills every
+// item read the same either way, and only so is the size of each item
+// billed known (a filter dropping items on the server leaves only the
+// page's total, which bounds its largest item by the sum of all it
+// dropped). Without a budget, a filter or a matcher, the filter is sent.
+func SizedPage(ctx context.Context, c Client, r PageRequest, budget float64) (page Page, largest int, err error) {
+	var local func(Item) (Item, bool)
+	if budget > 0 && r.Query.Filter != nil && !r.KeysOnly && localMatcher != nil {
+		cond, err := FilterCondition(r.Query.Filter)
+		if err != nil {
+			return Page{}, 0, Errorf("filter", KindValidation, "see the filter syntax in dynascope items --help", "%v", err)
+		}
+		expr, err := expression.NewBuilder().WithFilter(cond).Build()
+		if err != nil {
+			return Page{}, 0, Errorf("build query", KindValidation, "check the filter's values", "%v", err)
+		}
+		if local, err = localMatcher(expr.Filter(), nil, unescapeNames(expr.Names()), expr.Values()); err != nil {
+			return Page{}, 0, Errorf("filter", KindValidation, "see the filter syntax in dynascope items --help", "%v", err)
+		}
+		r.Query.Filter = nil // whole items, filtered below
+	}
+	page, err = QueryPage(ctx, c, r)
+	if err != nil {
+		return page, 0, err
+	}
+	whole := r.Query.Filter == nil && !r.KeysOnly
+	largest = PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, whole)
+	if local != nil {
+		var kept []Item
+		for _, it := range page.Items {
+			if m, ok := local(it); ok {
+				kept = append(kept, m)
+			}
+		}
+		page.Items, page.Count = kept, len(kept)
+	}
+	return page, largest, nil
 }

@@ -125,20 +125,23 @@ func TestFilterFillsFromPage7(t *testing.T) {
 
 // TestFilterBudgetHoldsThenReadsOn: a filtered read stops at its budget
 // with nothing found, says so, and reads on a budget at a time when asked.
+// Under 175 RCU left its pages are sized by the largest item read
+// (dynamo.SizedLimit: half of what is left at a time), so a budget takes
+// a few more requests than the two whole pages the mean asked for.
 func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 	tbl := seedPage7(t, memory.New())
 	f, _ := domain.ParseFilter(page7Filter)
 	h := newHarness(t, 100, 30, Config{Client: tbl.client, Table: "Page7", PK: "P", Filter: f,
 		FilterBudget: func(string) float64 { return 300 }})
 	first := h.rec.count("Query")
-	if first < 2 || first > 4 {
+	if first < 2 || first > 12 {
 		t.Fatalf("%d Query requests before the budget stopped the read", first)
 	}
 	h.contains(t, "No matches in the first", "the budget is 300", "↓ reads another 300 RCU", "stopped at the 300 RCU budget")
 	h.keys("down")
 	second := h.rec.count("Query")
-	if second <= first || second >= 7 {
-		t.Fatalf("↓ read %d more pages (from %d): want another budget's worth, short of page 7", second-first, first)
+	if second <= first || strings.Contains(h.screen(), tbl.matches[0]) {
+		t.Fatalf("↓ read %d more pages (from %d): want another budget's worth, short of page 7:\n%s", second-first, first, h.screen())
 	}
 	h.keys("down")
 	h.contains(t, tbl.matches[0], tbl.matches[10])

@@ -950,6 +950,116 @@ func TestFilterBudgetNeverOverspent(t *testing.T) {
 	}
 }
 
+// heavyReads records what each Query of the Heavy partition is billed
+// (the server's figure, at least 0.5 a read) and which items it read, by
+// their number in the partition (SK item#NNNN, read forwards).
+type heavyReads struct {
+	seedable
+	mu    sync.Mutex
+	reads []heavyRead
+}
+
+type heavyRead struct {
+	rcu         float64
+	first, last int // the items read, first to last
+}
+
+func (s *heavyReads) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := s.seedable.Query(ctx, in, o...)
+	if out == nil {
+		return out, err
+	}
+	units := 0.0
+	if out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	first := 0
+	if sk, ok := in.ExclusiveStartKey["SK"].(*types.AttributeValueMemberS); ok {
+		n, _ := strconv.Atoi(strings.TrimPrefix(sk.Value, "item#"))
+		first = n + 1
+	}
+	s.mu.Lock()
+	s.reads = append(s.reads, heavyRead{rcu: max(units, 0.5), first: first, last: first + int(out.ScannedCount) - 1})
+	s.mu.Unlock()
+	return out, err
+}
+
+// heavyItem: one item in ten of the Heavy partition weighs 30 KB, the
+// rest about 200 bytes; the heavy ones come in runs of ten, as keys group
+// them (a user's attachments, a day's reports).
+func heavyItem(i int) bool { return i%100 >= 60 && i%100 < 70 }
+
+// TestFilterBudgetSizedByTheLargest: a filtered read of a partition where
+// one item in ten weighs 30 KB among 200-byte ones, nothing matching,
+// spends each budget (the first, then each ↓'s) within 0.5 RCU of it,
+// but for the read that first meets a 30 KB item (larger than any
+// before: it may spend what those items weigh). Sized by the mean RCU an
+// item (a 200-byte sample said 4 KB, then ~3 KB), a read asked for items
+// that the next run of 30 KB ones made cost several RCU past the budget;
+// sized by the largest item read (dynamo.SizedLimit, items read whole and
+// filtered here) it cannot. On the embedded backend and dynalite.
+func TestFilterBudgetSizedByTheLargest(t *testing.T) {
+	const n = 400
+	var items []dynamo.Item
+	for i := range n {
+		pad := strings.Repeat("s", 150)
+		if heavyItem(i) {
+			pad = strings.Repeat("h", 30_000)
+		}
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("item#%04d", i)},
+			"Status": &types.AttributeValueMemberS{Value: "PASS"}, "Pad": &types.AttributeValueMemberS{Value: pad}})
+	}
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, w := range backends {
+		if err := demo.CreateKeyTable(context.Background(), w, "Heavy", types.ScalarAttributeTypeS, items); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, budget := range []float64{5, 20} {
+			t.Run(fmt.Sprintf("%s/%g RCU", name, budget), func(t *testing.T) {
+				rec := &heavyReads{seedable: w}
+				f, _ := domain.ParseFilter(page7Filter)
+				h := newHarness(t, 100, 30, Config{Client: rec, Table: "Heavy", PK: "P", Filter: f,
+					FilterBudget: func(string) float64 { return budget }})
+				stop := fmt.Sprintf("stopped at the %g RCU budget", budget)
+				h.contains(t, stop+", ", " spent: ↓ reads on")
+				met := false // a 30 KB item read
+				from := 0
+				for round := 0; round < 8; round++ {
+					if round > 0 {
+						h.keys("down")
+						h.contains(t, stop)
+					}
+					rec.mu.Lock()
+					reads := rec.reads[from:]
+					from = len(rec.reads)
+					rec.mu.Unlock()
+					spent, allowed := 0.0, budget+0.5
+					for _, r := range reads {
+						spent += r.rcu
+						heavy := 0
+						for i := r.first; i <= r.last; i++ {
+							if heavyItem(i) {
+								heavy++
+							}
+						}
+						if heavy > 0 && !met {
+							// First contact: what its 30 KB items weigh, 0.5 RCU a 4 KB.
+							met, allowed = true, allowed+float64(heavy)*4
+						}
+					}
+					if len(reads) == 0 || spent > allowed {
+						t.Fatalf("budget %d: %d reads spent %.1f RCU billed (at most %.1f allowed): %+v\n%s", round+1, len(reads), spent, allowed, reads, h.screen())
+					}
+					t.Logf("budget %d: %d reads of items %d–%d spent %.1f RCU billed (at most %.1f allowed)", round+1, len(reads), reads[0].first, reads[len(reads)-1].last, spent, allowed)
+					if reads[len(reads)-1].last >= n-1 {
+						break
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestGKeepsTheCondition: G's first read from the end keeps the list's
 // sort-key condition. It took the gap's bound in its place, so a Time
 // range's end showed the partition's oldest items (last 24h on AuditLog

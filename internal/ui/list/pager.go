@@ -1,6 +1,7 @@
 package list
 
 import (
+	"context"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
@@ -33,7 +34,7 @@ type Pager struct {
 	cost      dynamo.Cost
 	scanned   int      // items DynamoDB read, before the filter
 	fillRCU   float64  // RCU billed since the user last asked for rows
-	fillRead  int      // items DynamoDB read since then, which size what is left
+	largest   int      // the largest item read, in bytes at most, which sizes what is left (dynamo.SizedPage)
 	held      bool     // a filtered read stopped at its budget
 	Tail      tailRead // the end, read backwards after G
 	limit     int32    // the next page's Limit: 0 for a full 1 MB page
@@ -93,13 +94,25 @@ func (p *Pager) Next() tea.Cmd {
 	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
 		limit = b
 	}
-	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys})
+	return sizedPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys}, p.budget())
+}
+
+// sizedPage reads a page as QueryPage does; under a budget, a filtered
+// page is read whole and filtered here, and says how large its largest
+// item was (dynamo.SizedPage), which sizes the next.
+func sizedPage(ctx context.Context, c dynamo.Client, page, req int, r dynamo.PageRequest, budget float64) tea.Cmd {
+	return func() tea.Msg {
+		p, largest, err := dynamo.SizedPage(ctx, c, r, budget)
+		return PageLoadedMsg{page: page, req: req, Result: p, err: err, largest: largest}
+	}
 }
 
 // budgetLimit is the Limit a filtered read may ask for with what is left
-// of its budget (billed, as the status bar counts it), at the item sizes
-// read so far, so that a page never spends past it: 0 for no bound; ok is
-// false when what is left pays for no item.
+// of its budget (billed, as the status bar counts it), sized as every
+// read under a budget is (dynamo.SizedLimit: half of what is left at the
+// largest item read so far), so that a page spends past it only on first
+// meeting an item larger than any before: 0 for no bound; ok is false
+// when what is left pays for no item.
 func (p *Pager) budgetLimit() (int32, bool) {
 	b := p.budget()
 	if p.Query.Filter == nil || b <= 0 {
@@ -108,7 +121,7 @@ func (p *Pager) budgetLimit() (int32, bool) {
 	if p.fillRCU >= b {
 		return 0, false
 	}
-	return dynamo.BudgetLimit(b, p.fillRCU, p.fillRead)
+	return dynamo.SizedLimit(b, p.fillRCU, p.largest, p.scanned)
 }
 
 // SizeTo notes how many rows show at once, before the first read sizes
@@ -141,7 +154,7 @@ func (p *Pager) Retry() tea.Cmd {
 		p.Started = false // the first page never came: ask for it again
 	}
 	p.Fail.Clear()
-	p.fillRCU, p.fillRead, p.held = 0, 0, false
+	p.fillRCU, p.held = 0, false
 	if p.Again.failed {
 		return p.readAgain(p.Again.Tail, p.Again.Seg)
 	}
@@ -181,7 +194,7 @@ func (p *Pager) Loaded(msg PageLoadedMsg) (bool, tea.Cmd) {
 	p.pages++
 	p.cost = p.cost.Add(msg.Result.Cost)
 	p.fillRCU += msg.Result.Cost.Billed
-	p.fillRead += msg.Result.Scanned
+	p.largest = max(p.largest, msg.largest)
 	p.scanned += msg.Result.Scanned
 	if p.Tail.reading {
 		p.Tail.reading = false
@@ -252,7 +265,7 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		return nil
 	}
 	if user {
-		p.fillRCU, p.fillRead, p.held = 0, 0, false
+		p.fillRCU, p.held = 0, false
 	}
 	if _, ok := p.budgetLimit(); !ok {
 		p.held = true
@@ -281,7 +294,7 @@ func (p *Pager) loadedState() string {
 	more := p.c.All(p.Query.Table)
 	switch {
 	case p.held:
-		more = fmt.Sprintf("stopped at the %s RCU budget: ↓ reads on", common.Thousands(int(p.budget())))
+		more = fmt.Sprintf("stopped at the %s RCU budget, %.1f spent: ↓ reads on", common.Thousands(int(p.budget())), p.fillRCU)
 	case p.Req.InFlight() && p.filtered():
 		more = "reading…"
 	case p.GapOpen():

@@ -57,6 +57,7 @@ type PageLoadedMsg struct {
 	Result    dynamo.Page
 	err       error
 	merge     *dynamo.MergedRange // a merged range's state after this page
+	largest   int                 // the largest item the page read, at most (dynamo.SizedPage)
 }
 
 func (m PageLoadedMsg) PageID() int { return m.page }
