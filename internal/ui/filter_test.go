@@ -636,6 +636,52 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestTableSearchSizedByTheTableSize: the explorer's table-wide search
+// under a budget is sized by the table's size too (DescribeTable's), as
+// the scan command is: a table of a 100 KB item and a 2 KB one, read in
+// that order, is read whole within a 20 RCU budget, as no item not read
+// yet can be larger than what the first leaves of the table. Without the
+// table's size the second read was sized by the 100 KB item, which the
+// 7.5 RCU left could not pay for: the search stopped one item short, as
+// it still does where DescribeTable reports no size (dynalite).
+func TestTableSearchSizedByTheTableSize(t *testing.T) {
+	const budget = 20.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			items := []dynamo.Item{
+				{"PK": s("P"), "SK": s("a"), "Status": s("PASS"), "Pad": s(strings.Repeat("a", 100_000))},
+				{"PK": s("P"), "SK": s("b"), "Status": s("FAIL"), "Pad": s(strings.Repeat("b", 2_000))},
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "Two", types.ScalarAttributeTypeS, items); err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Two", FilterBudget: func(string) float64 { return budget }})
+			before, _ := h.m.cfg.Session.Billed()
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			spent, _ := h.m.cfg.Session.Billed()
+			info, _, err := dynamo.DescribeTable(context.Background(), db, "Two")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("table size %d bytes (DescribeTable): %.1f RCU billed under a %.0f RCU budget", info.SizeBytes, spent-before, budget)
+			if info.SizeBytes > 0 {
+				h.contains(t, "whole table scanned")
+			} else {
+				// No size reported (dynalite, or DynamoDB before its
+				// six-hourly update): nothing bounds the second item.
+				h.contains(t, "stopped at the budget: r reads on")
+			}
+			if spent-before > budget+0.5 {
+				t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
+			}
+		})
+	}
+}
+
 // TestStatementPlanShownThenRun (39.3): : opens a PartiQL SELECT prompt
 // on the open table; the plan (Query on X, or Scan: up to N RCU) shows
 // before anything is read, enter runs it, and its results are those of a

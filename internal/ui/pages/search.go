@@ -142,7 +142,7 @@ func (s *Search) Init() tea.Cmd {
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
 	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
 	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.node,
-		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer"})
+		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer", TableBytes: s.info.SizeBytes})
 }
 
 // startRequest begins r from its start, forgetting what was found.
