@@ -973,3 +973,80 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 		}
 	}
 }
+
+var sizedPageSeeded seededTable
+
+// filterSent records whether each Query sent a FilterExpression.
+type filterSent struct {
+	dynamo.Client
+	mu   sync.Mutex
+	sent []bool
+}
+
+func (f *filterSent) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	f.mu.Lock()
+	f.sent = append(f.sent, in.FilterExpression != nil)
+	f.mu.Unlock()
+	return f.Client.Query(ctx, in, o...)
+}
+
+// TestSizedPageFiltersWholeItems: the explorer's filtered page under a
+// budget (dynamo.SizedPage) asks for whole items, no FilterExpression,
+// and filters them here, so that its bound of the largest item read is
+// the largest item's own size whether it matched or not; without a
+// budget the filter is sent, and the bound is what the page's cost
+// leaves (every item it dropped counted in). Same matches either way.
+func TestSizedPageFiltersWholeItems(t *testing.T) {
+	backends := seededBackends(t, &sizedPageSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for i := range 20 {
+			status, pad := "PASS", 300
+			if i%5 == 2 {
+				status, pad = "FAIL", 20_000
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("item#%02d", i)},
+				"Status": &types.AttributeValueMemberS{Value: status}, "Pad": &types.AttributeValueMemberS{Value: strings.Repeat("p", pad)}})
+		}
+		return demo.CreateKeyTable(ctx, w, "SizedPage", "S", items)
+	})
+	cases := []struct {
+		filter      string
+		budget      float64
+		matches     int
+		sent        bool
+		largestFrom int // the bound's least value: the 20 KB items' size
+		largestTo   int // and its most
+	}{
+		{`Status = "FAIL"`, 50, 4, false, 20_000, 21_000},
+		{`Status = "PASS"`, 50, 16, false, 20_000, 21_000}, // the 20 KB items read, not matched: sized all the same
+		{`Status = "FAIL"`, 0, 4, true, 20_000, dynamo.MaxItemBytes},
+		{`Status = "PASS"`, 0, 16, true, 80_000, dynamo.MaxItemBytes}, // the dropped items bounded by the page's cost alone
+	}
+	for name, c := range backends {
+		for _, tc := range cases {
+			f, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &filterSent{Client: c}
+			q := domain.KeyQuery{Table: "SizedPage", PKName: "PK", PK: domain.S("P"), SKName: "SK", Filter: f}
+			page, largest, err := dynamo.SizedPage(context.Background(), rec, dynamo.PageRequest{Query: q}, tc.budget)
+			if err != nil {
+				t.Fatalf("%s %s budget %g: %v", name, tc.filter, tc.budget, err)
+			}
+			if len(page.Items) != tc.matches || page.Count != tc.matches || page.Scanned != 20 || len(rec.sent) != 1 || rec.sent[0] != tc.sent {
+				t.Errorf("%s %s budget %g: %d items (Count %d) of %d scanned, filter sent %v; want %d of 20, sent %v",
+					name, tc.filter, tc.budget, len(page.Items), page.Count, page.Scanned, rec.sent, tc.matches, tc.sent)
+			}
+			for _, it := range page.Items {
+				if got := it["Status"].(*types.AttributeValueMemberS).Value; !strings.Contains(tc.filter, got) {
+					t.Errorf("%s %s: an item of Status %s listed", name, tc.filter, got)
+				}
+			}
+			if largest < tc.largestFrom || largest > tc.largestTo {
+				t.Errorf("%s %s budget %g: largest item at most %d bytes, want %d–%d", name, tc.filter, tc.budget, largest, tc.largestFrom, tc.largestTo)
+			}
+			t.Logf("%-8s %-16s budget %3g: %2d of %d, %.1f RCU, largest ≤ %d bytes", name, tc.filter, tc.budget, len(page.Items), page.Scanned, page.Cost.Billed, largest)
+		}
+	}
+}
