@@ -1022,6 +1022,11 @@ func TestFilterBudgetSizedByTheLargest(t *testing.T) {
 					FilterBudget: func(string) float64 { return budget }})
 				stop := fmt.Sprintf("stopped at the %g RCU budget", budget)
 				h.contains(t, stop+", ", " spent: ↓ reads on")
+				// No FilterExpression is sent under a budget: the request
+				// line says the filter is applied here.
+				if !strings.Contains(strings.Join(strings.Fields(h.screen()), " "), "filter applied here, items read whole") {
+					t.Errorf("the request line does not say the filter is applied here:\n%s", h.screen())
+				}
 				met := false // a 30 KB item read
 				from := 0
 				for round := 0; round < 8; round++ {

@@ -344,7 +344,11 @@ func (p *Pager) Request() string {
 	if p.Merge != nil {
 		return p.mergeRequest()
 	}
-	return fmt.Sprintf("%s · %d req · %s%s", p.Query.Describe(), p.pages, common.BilledRCU(p.cost), p.Again.request())
+	here := ""
+	if p.filtered() && p.budget() > 0 {
+		here = " · filter applied here, items read whole" // dynamo.SizedPage: no FilterExpression is sent under a budget
+	}
+	return fmt.Sprintf("%s%s · %d req · %s%s", p.Query.Describe(), here, p.pages, common.BilledRCU(p.cost), p.Again.request())
 }
 
 // Failed is the failure where the list's rows would be: alone when nothing
