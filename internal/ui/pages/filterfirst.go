@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -16,7 +14,7 @@ import (
 // back to where f was pressed, with nothing changed.
 func filterItems(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, note string) tea.Cmd {
 	p := NewItems(c, info, q.PK)
-	p.pg.Query, p.note = q, note
+	p.pg.Query, p.note, p.escBack = q, note, true
 	if q.Index != "" {
 		p.pg.TableKeys = &info.Key
 	}
@@ -39,15 +37,8 @@ func (f *filterFirst) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return p, cmd
 	}
 	if f.pg.Started || !f.filter.editing() {
+		f.escBack = false
 		return f.Items, cmd // read, or the bar closed: Items from here on
 	}
 	return f, cmd
-}
-
-// View is Items' view, saying what esc does here: Items' own words are
-// those of a bar opened on Items ("esc lists everything"), false here,
-// where esc goes back; padded to the same width, so the frame stays whole.
-func (f *filterFirst) View() string {
-	const theirs, ours = "esc lists everything", "esc goes back"
-	return strings.Replace(f.Items.View(), theirs, ours+strings.Repeat(" ", len(theirs)-len(ours)), 1)
 }

@@ -22,20 +22,24 @@ const maxColumns = 8
 // to the end of what is loaded. f filters it (DynamoDB's condition syntax,
 // sent as a FilterExpression) and C picks its columns.
 type Items struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	pg     list.Pager
-	stats  attrStats
-	attrs  []string // grid attribute columns
-	note   string   // said in the title, e.g. why there is no tree
-	filter filterBar
-	picker *columnPicker // open while choosing columns
-	sort   list.Sort     // s/S: the loaded rows' order on screen
-	owed   list.Owed     // moves typed past the rows read, made as they come
-	get    list.Request  // reading an item whole from the base table (on an index)
-	grid   components.Grid
-	w, h   int
+	c     *common.Common
+	id    int
+	info  dynamo.TableInfo
+	pg    list.Pager
+	stats attrStats
+	attrs []string // grid attribute columns
+	note  string   // said in the title, e.g. why there is no tree
+	// escBack: the filter bar was opened first from another view (f on
+	// Tree or Versions) and nothing is read yet: esc goes back there,
+	// not "lists everything".
+	escBack bool
+	filter  filterBar
+	picker  *columnPicker // open while choosing columns
+	sort    list.Sort     // s/S: the loaded rows' order on screen
+	owed    list.Owed     // moves typed past the rows read, made as they come
+	get     list.Request  // reading an item whole from the base table (on an index)
+	grid    components.Grid
+	w, h    int
 }
 
 // NewItems returns the items page of one partition.
@@ -436,7 +440,11 @@ func (p *Items) View() string {
 			body = p.grid.View() + "\n" + f
 		}
 	}
-	if u := p.pg.Unread(st, "enter applies the filter, esc lists everything"); u != "" {
+	esc := "esc lists everything"
+	if p.escBack {
+		esc = "esc goes back"
+	}
+	if u := p.pg.Unread(st, "enter applies the filter, "+esc); u != "" {
 		body = u
 	}
 	if p.picker != nil {
