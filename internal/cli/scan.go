@@ -23,6 +23,7 @@ type scanFlags struct {
 	commandIO
 	table, index, filter, output, resume string
 	segments                             int
+	segmentsGiven                        bool // --segments on the command line: 0 is then refused
 	maxRCU                               float64
 }
 
@@ -34,6 +35,9 @@ func (f scanFlags) validate() error {
 	if err := checkSegments(f.segments); err != nil {
 		return err
 	}
+	if f.segmentsGiven && f.segments == 0 {
+		return usage(fmt.Sprintf("give 1 to %d segments, or leave --segments out to have them chosen from the table's size", maxSearchSegments), "--segments 0 is out of range")
+	}
 	if err := checkToken(f.resume, "scan"); err != nil {
 		return err
 	}
@@ -44,7 +48,7 @@ func (f scanFlags) validate() error {
 // token at all (whether it is this read's is known once the read is).
 func checkToken(token, command string) error {
 	if _, ok := dynamo.SearchTokenStreams(token); token != "" && !ok {
-		return usage(fmt.Sprintf("copy the token whole from the message of the %s command that stopped", command), "--resume is not a resume token of scan or partiql")
+		return usage(fmt.Sprintf("copy the token whole from the message of the %s command that stopped", command), "--resume is not a resume token of scan or partiql, or was cut or edited")
 	}
 	return nil
 }
@@ -107,6 +111,7 @@ description too).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.bind(cmd, g)
+			f.segmentsGiven = cmd.Flags().Changed("segments")
 			return runScan(ctx, &f)
 		},
 	}
@@ -114,7 +119,7 @@ description too).`,
 	fl.StringVar(&f.table, "table", "", "table to scan (required)")
 	fl.StringVar(&f.index, "index", "", "scan this GSI or LSI instead of the base table")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
-	fl.IntVar(&f.segments, "segments", 0, segmentsHelp)
+	fl.IntVar(&f.segments, "segments", 0, "read in this many parallel `segments`, 1 to 64 (left out: chosen from the table's size)")
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a scan stopped at --max-rcu (the token its message gave)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
@@ -135,6 +140,18 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		}
 		filter = n
 	}
+	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
+	if f.resume != "" {
+		// A token of another read, or edited, is refused before any
+		// request: it names its segments, and the rest of the read is
+		// known from the flags.
+		if r.Segments == 0 {
+			r.Segments, _ = dynamo.SearchTokenStreams(f.resume)
+		}
+		if _, err := resumeSearch(r, f.resume, "scan"); err != nil {
+			return err
+		}
+	}
 	mask, err := f.g.tableMask(f.table)
 	if err != nil {
 		return err
@@ -147,7 +164,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return err
 	}
-	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan", TableBytes: info.SizeBytes}
+	r.TableBytes = info.SizeBytes
 	if r.Segments == 0 {
 		r.Segments = searchSegments(info, f.resume)
 	}

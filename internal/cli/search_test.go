@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -308,5 +313,65 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 	m := spentRE.FindStringSubmatch(stderr)
 	if code != exitPartial || m == nil || m[1] != "4.0" || !strings.Contains(stderr, "scanned=1 ") {
 		t.Errorf("resumed at 4 RCU: exit %d: %s", code, stderr)
+	}
+}
+
+// TestScanRefusesBadInputBeforeAnyRequest (#39): a resume token cut
+// short, edited by hand, or given by a read of another table, filter or
+// segment count, and a --segments or --max-rcu out of range, are refused
+// in one line, exit 2, before any request reaches the server. An edited
+// token used to be read on from the key it was edited to, and a token of
+// another table was refused only after the table's description was read.
+func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
+	isolateAWS(t)
+	_, stderr, code := cli(t, "scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--max-rcu", "5")
+	m := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || m == nil {
+		t.Fatalf("scan at 5 RCU: exit %d: %s", code, stderr)
+	}
+	token := m[1]
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Clone(raw)
+	i := bytes.IndexAny(edited[bytes.Index(edited, []byte(`"k"`)):], "0123456789") + bytes.Index(edited, []byte(`"k"`))
+	edited[i] = '0' + (edited[i]-'0'+1)%10 // one digit of the key, by hand
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}
+	scan := []string{"scan", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--resume", token[:len(token)-3]}, "--resume is not a resume token of scan or partiql, or was cut or edited"},
+		{[]string{"--resume", token[:len(token)/2]}, "--resume is not a resume token"},
+		{[]string{"--resume", base64.RawURLEncoding.EncodeToString(edited)}, "--resume is not a resume token of scan or partiql, or was cut or edited"},
+		{[]string{"--resume", base64.RawURLEncoding.EncodeToString(raw[:len(raw)-8])}, "--resume is not a resume token"},
+		{[]string{"--resume", token, "--segments", "2"}, "--resume was given by another read"},
+		{[]string{"--resume", token, "--table", "Locations"}, "--resume was given by another read"},
+		{[]string{"--resume", token, "--filter", `Level = "WARN"`}, "--resume was given by another read"},
+		{[]string{"--resume", token, "--index", "ByLevel"}, "--resume was given by another read"},
+		{[]string{"--segments", "0"}, "--segments 0 is out of range"},
+		{[]string{"--segments", "1000001"}, "--segments 1000001 is out of range"},
+		{[]string{"--max-rcu", "-1"}, "--max-rcu -1 is not a budget"},
+		{[]string{"--max-rcu", "abc"}, `--max-rcu "abc" is not a number of RCU`},
+	} {
+		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
+		checkBadInput(t, args, exitUsage, tc.want)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+	// The token whole, with its own table and filter, reads on.
+	if _, stderr, code := cli(t, append(append([]string(nil), scan...), "--demo", "--resume", token, "--max-rcu", "none")...); code != exitOK {
+		t.Errorf("the token as given: exit %d: %s", code, stderr)
 	}
 }

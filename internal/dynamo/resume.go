@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -64,7 +66,10 @@ func ParseResumeToken(s string) (Item, error) {
 // its streams stopped: the token holds every stream's LastEvaluatedKey
 // (or that it is done) and the fingerprint of what it read, so a token
 // given by another table, index, filter, statement or segment count is
-// refused rather than read on from the wrong place.
+// refused rather than read on from the wrong place. A checksum of what
+// it holds ends it (tokenSumBytes), so a token edited by hand or cut
+// short is refused, not read on from a key, or sized by item sizes, that
+// no read gave.
 type searchToken struct {
 	Fingerprint string           `json:"f"`
 	Streams     []map[string]any `json:"s"` // {"k": key} going on, {"d": true} done, {} not started
@@ -85,15 +90,31 @@ func SearchToken(fingerprint string, pos SearchPosition) string {
 		}
 	}
 	b, _ := json.Marshal(t)
-	return base64.RawURLEncoding.EncodeToString(b)
+	sum := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(append(b, sum[:tokenSumBytes]...))
+}
+
+// tokenSumBytes is how much of the SHA-256 of its content ends a token.
+const tokenSumBytes = 8
+
+// tokenContent is a SearchToken's content, ok false where it is no
+// base64url word or its checksum is not its content's.
+func tokenContent(s string) ([]byte, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) <= tokenSumBytes {
+		return nil, false
+	}
+	content, got := b[:len(b)-tokenSumBytes], b[len(b)-tokenSumBytes:]
+	sum := sha256.Sum256(content)
+	return content, subtle.ConstantTimeCompare(got, sum[:tokenSumBytes]) == 1
 }
 
 // ParseSearchToken reads a SearchToken back, refusing one whose
 // fingerprint is not fingerprint.
 func ParseSearchToken(s, fingerprint string) (*SearchPosition, error) {
-	bad := fmt.Errorf("is not a resume token of scan or partiql (copy it whole from the message that gave it)")
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	bad := fmt.Errorf("is not a resume token of scan or partiql, or was cut or edited (copy it whole from the message that gave it)")
+	b, ok := tokenContent(s)
+	if !ok {
 		return nil, bad
 	}
 	var t struct {
@@ -131,8 +152,8 @@ func ParseSearchToken(s, fingerprint string) (*SearchPosition, error) {
 // for no token): a resumed scan reads in the segments it began with,
 // whatever the table's size says now.
 func SearchTokenStreams(s string) (n int, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	b, ok := tokenContent(s)
+	if !ok {
 		return 0, false
 	}
 	var t searchToken
