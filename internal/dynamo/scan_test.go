@@ -3,12 +3,15 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -625,5 +628,477 @@ func TestSearchBudgetHoldsOnHeavyTails(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The table nobody here has seen (#39): 3,000 items of about 300 bytes
+// with three heavy ones (50, 120 and 200 KB) among them, a binary sort
+// key, partition keys in several scripts and with control characters,
+// attribute names that are reserved words or hold "-", "." or spaces,
+// nested maps and lists, string, number and binary sets, binary, NULL
+// and BOOL values; a sparse GSI (every tenth item), a GSI on a number,
+// an LSI on a number half the items hold.
+const hostileTable = "Hostile-Table.v2"
+
+var hostileSeeded seededTable
+
+func hostileBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &hostileSeeded, createHostileTable)
+}
+
+// hostileHeavy are the heavy items' numbers and their Data sizes.
+var hostileHeavy = map[int]int{1234: 50 << 10, 1777: 120 << 10, 2468: 200 << 10}
+
+var hostileNames = []string{"Zoë", "李小龍", `O'Brien "Ob"`, "comma, here", "new\nline", "bell\a and \x1b[31mred", "‮rtl", "plain"}
+
+func hostileItem(i int) dynamo.Item {
+	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+	N := func(n int) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.Itoa(n)} }
+	pk := fmt.Sprintf("p#%02d", i%60)
+	if i%7 == 0 {
+		pk = fmt.Sprintf("ü日本\t%02d", i%60)
+	}
+	data := 100 + (i*37)%300
+	if h, ok := hostileHeavy[i]; ok {
+		data = h
+	}
+	it := dynamo.Item{
+		"PK":         S(pk),
+		"SK":         &types.AttributeValueMemberB{Value: []byte{byte(i >> 8), byte(i), 0, 0xff}},
+		"n":          N(i),
+		"status":     S([]string{"OK", "FAILED", "RETRY"}[i%3]),
+		"a.b":        N(i % 10),
+		"first name": S(hostileNames[i%len(hostileNames)]),
+		"size":       N(i % 50),
+		"flag":       &types.AttributeValueMemberBOOL{Value: i%2 == 0},
+		"nested": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+			"list": &types.AttributeValueMemberL{Value: []types.AttributeValue{S("x"), N(i % 4), &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"deep": S(fmt.Sprintf("y%d", i%10))}}}},
+			"k-1":  &types.AttributeValueMemberBOOL{Value: i%3 == 0},
+		}},
+		"Data": S(strings.Repeat("d", data)),
+	}
+	if i%2 == 0 {
+		it["order-id"] = S(fmt.Sprintf("o-%d", i))
+	}
+	if i%4 == 0 {
+		it["tags"] = &types.AttributeValueMemberSS{Value: []string{fmt.Sprintf("t%d", i%5), "all"}}
+	}
+	if i%6 == 0 {
+		it["nums"] = &types.AttributeValueMemberNS{Value: []string{strconv.Itoa(i % 3), strconv.Itoa(i%3 + 10)}}
+	}
+	if i%5 == 0 {
+		it["blob"] = &types.AttributeValueMemberB{Value: []byte{0, byte(i), 0xfe, '\n'}}
+	}
+	if i%9 == 0 {
+		it["bins"] = &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2, byte(i)}}}
+	}
+	if i%13 == 0 {
+		it["nothing"] = &types.AttributeValueMemberNULL{Value: true}
+	}
+	if i%10 == 0 {
+		it["gpk"], it["gsk"] = S(fmt.Sprintf("g%d", i%3)), N(i)
+	}
+	if i%4 != 3 {
+		it["num"] = N(i % 40)
+	}
+	if i%2 == 1 {
+		it["when"] = N(i * 7 % 1000)
+	}
+	return it
+}
+
+func createHostileTable(ctx context.Context, w dynamo.Writer) error {
+	def := func(name string, t types.ScalarAttributeType) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: t}
+	}
+	key := func(pk, sk string) []types.KeySchemaElement {
+		k := []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}}
+		if sk != "" {
+			k = append(k, types.KeySchemaElement{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange})
+		}
+		return k
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(hostileTable), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("PK", types.ScalarAttributeTypeS), def("SK", types.ScalarAttributeTypeB),
+			def("gpk", types.ScalarAttributeTypeS), def("gsk", types.ScalarAttributeTypeN), def("num", types.ScalarAttributeTypeN), def("when", types.ScalarAttributeTypeN)},
+		KeySchema: key("PK", "SK"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{IndexName: aws.String("Sparse"), KeySchema: key("gpk", "gsk"), Projection: all},
+			{IndexName: aws.String("by-num.1"), KeySchema: key("num", ""), Projection: all},
+		},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("ByWhen"), KeySchema: key("PK", "when"), Projection: all}},
+	})
+	if err != nil {
+		return err
+	}
+	if err := demo.WaitActive(ctx, w, hostileTable); err != nil {
+		return err
+	}
+	var reqs []types.WriteRequest
+	for i := range 3000 {
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: hostileItem(i)}})
+		for len(reqs) == 25 || i == 2999 && len(reqs) > 0 {
+			out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{hostileTable: reqs}})
+			if err != nil {
+				return err
+			}
+			reqs = out.UnprocessedItems[hostileTable]
+		}
+	}
+	return nil
+}
+
+// hostile reads an item's attributes for the test's own matching.
+type hostile dynamo.Item
+
+func (h hostile) num(name string) (int, bool) {
+	v, ok := h[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v.Value)
+	return n, err == nil
+}
+
+func (h hostile) n() int { n, _ := h.num("n"); return n }
+
+func (h hostile) s(name string) string { return str(dynamo.Item(h), name) }
+
+func (h hostile) has(name string) bool { _, ok := h[name]; return ok }
+
+func (h hostile) nested() map[string]types.AttributeValue {
+	return h["nested"].(*types.AttributeValueMemberM).Value
+}
+
+func (h hostile) list(i int) types.AttributeValue {
+	return h.nested()["list"].(*types.AttributeValueMemberL).Value[i]
+}
+
+func (h hostile) tags() []string {
+	if v, ok := h["tags"].(*types.AttributeValueMemberSS); ok {
+		return v.Value
+	}
+	return nil
+}
+
+// hostileCase is a filter on the table or an index, and the same test
+// written here in Go (an item of the index holds its keys).
+type hostileCase struct {
+	index, filter string
+	match         func(hostile) bool
+}
+
+var hostileCases = []hostileCase{
+	{"", `status = "FAILED"`, func(h hostile) bool { return h.s("status") == "FAILED" }},
+	{"", `status <> "OK"`, func(h hostile) bool { return h.s("status") != "OK" }},
+	{"", `n < 100`, func(h hostile) bool { return h.n() < 100 }},
+	{"", `n <= 100`, func(h hostile) bool { return h.n() <= 100 }},
+	{"", `n > 2900`, func(h hostile) bool { return h.n() > 2900 }},
+	{"", `n >= 2990`, func(h hostile) bool { return h.n() >= 2990 }},
+	{"", `n between 1230 and 1240`, func(h hostile) bool { return h.n() >= 1230 && h.n() <= 1240 }},
+	{"", `status in ("RETRY", "FAILED") and n < 30`, func(h hostile) bool { return h.s("status") != "OK" && h.n() < 30 }},
+	{"", `attribute_exists(tags)`, func(h hostile) bool { return h.has("tags") }},
+	{"", `attribute_not_exists(blob)`, func(h hostile) bool { return !h.has("blob") }},
+	{"", `attribute_type(nothing, "NULL")`, func(h hostile) bool { return h.has("nothing") }},
+	{"", `attribute_type(SK, "B") and attribute_type(bins, "BS")`, func(h hostile) bool { return h.has("bins") }},
+	{"", `begins_with(PK, "ü日本` + "\t" + `1")`, func(h hostile) bool { return strings.HasPrefix(h.s("PK"), "ü日本\t1") }},
+	{"", `contains(tags, "t1")`, func(h hostile) bool { return slices.Contains(h.tags(), "t1") }},
+	{"", "contains(`first name`, \"ë\")", func(h hostile) bool { return strings.Contains(h.s("first name"), "ë") }},
+	{"", `size(Data) > 1000`, func(h hostile) bool { return len(h.s("Data")) > 1000 }},
+	{"", "`a.b` = 3 and n < 200", func(h hostile) bool { a, _ := h.num("a.b"); return a == 3 && h.n() < 200 }},
+	{"", "`order-id` = \"o-42\"", func(h hostile) bool { return h.s("order-id") == "o-42" }},
+	{"", `nested.list[1] = 2`, func(h hostile) bool { return h.list(1).(*types.AttributeValueMemberN).Value == "2" }},
+	{"", `nested.list[2].deep = "y7"`, func(h hostile) bool {
+		return str(h.list(2).(*types.AttributeValueMemberM).Value, "deep") == "y7"
+	}},
+	{"", "nested.`k-1` = true and n < 300", func(h hostile) bool {
+		return h.nested()["k-1"].(*types.AttributeValueMemberBOOL).Value && h.n() < 300
+	}},
+	{"", `not (flag = true)`, func(h hostile) bool { return h.n()%2 == 1 }},
+	{"", "`size` >= 45 or n = 0", func(h hostile) bool { s, _ := h.num("size"); return s >= 45 || h.n() == 0 }},
+	{"", `contains(nums, 10)`, func(h hostile) bool { return h.has("nums") && h.n()%3 == 0 }},
+	{"", "`first name` = \"new\\nline\"", func(h hostile) bool { return h.s("first name") == "new\nline" }},
+	{"", "`first name` = \"bell\a and \x1b[31mred\"", func(h hostile) bool { return h.s("first name") == "bell\a and \x1b[31mred" }},
+	{"", `size(tags) = 2 and flag = false`, func(h hostile) bool { return false }},
+	{"", `n < 0`, func(h hostile) bool { return false }},
+	{"", `attribute_exists(n)`, func(h hostile) bool { return true }},
+	{"", `flag = true and status = "OK" or n = 5`, func(h hostile) bool { return h.n()%2 == 0 && h.s("status") == "OK" || h.n() == 5 }},
+	{"", `nothing = null`, func(h hostile) bool { return h.has("nothing") }},
+	{"Sparse", `gpk = "g1"`, func(h hostile) bool { return h.s("gpk") == "g1" }},
+	{"Sparse", `gsk between 100 and 500`, func(h hostile) bool { n, _ := h.num("gsk"); return n >= 100 && n <= 500 }},
+	{"Sparse", `attribute_exists(gpk)`, func(h hostile) bool { return true }},
+	{"Sparse", `attribute_not_exists(gsk)`, func(h hostile) bool { return false }},
+	{"by-num.1", `num = 7`, func(h hostile) bool { n, _ := h.num("num"); return n == 7 }},
+	{"by-num.1", `num in (1, 2, 3) and status = "OK"`, func(h hostile) bool {
+		n, _ := h.num("num")
+		return n >= 1 && n <= 3 && h.s("status") == "OK"
+	}},
+	{"ByWhen", `when > 990`, func(h hostile) bool { n, _ := h.num("when"); return n > 990 }},
+	{"ByWhen", `size(Data) >= 51200`, func(h hostile) bool { return len(h.s("Data")) >= 51200 }},
+}
+
+// hostileIndexKeys are the attributes an item of each index holds.
+var hostileIndexKeys = map[string][]string{"": nil, "Sparse": {"gpk", "gsk"}, "by-num.1": {"num"}, "ByWhen": {"when"}}
+
+func hostileKey(it dynamo.Item) string {
+	return fmt.Sprintf("%q/%x", str(it, "PK"), it["SK"].(*types.AttributeValueMemberB).Value)
+}
+
+// costRecorder records what every Scan cost as the server reported it
+// (consumed) and as DynamoDB bills it (billed: at least 0.5 a read, and
+// no less than the items sent back weigh), and which items it met whose
+// size no item read in an earlier step reached (fresh: they may pass the
+// budget, physically unknowable before they are read).
+type costRecorder struct {
+	dynamo.Client
+	mu               sync.Mutex
+	requests         int
+	consumed, billed float64
+	seen             *int // the largest item read in an earlier step, over every run
+	step             int
+	fresh            []string
+	freshRCU         float64
+}
+
+func (r *costRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := r.Client.Scan(ctx, in, o...)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests++
+	if err != nil {
+		return out, err
+	}
+	units := 0.0
+	if out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	r.consumed += units
+	bytes := 0
+	for _, it := range out.Items {
+		b := dynamo.ItemBytes(it)
+		bytes += b
+		if b > *r.seen {
+			r.fresh = append(r.fresh, hostileKey(it))
+			r.freshRCU += float64((b+4095)/4096) * 0.5
+			r.step = max(r.step, b)
+		}
+	}
+	r.billed += max(units, float64(max((bytes+4095)/4096, 1))*0.5)
+	return out, nil
+}
+
+// TestSearchOnATableNobodyHasSeen (#39): on the hostile table, on dynalite
+// and the embedded backend, every filter (each operator of the grammar,
+// on the table and each index, matching nothing and everything), in 1, 3
+// and 8 segments and as many as the table's size calls for, unbudgeted
+// and at 50, 7.5 and 1 RCU resumed from a token (as text) after every
+// stop, finds what a full read matched here finds, each item once; each
+// run's billed RCU is within its budget and half a read unit but where
+// it met items larger than any read in a step before (the first read,
+// the heavy ones: named, and the excess no more than they cost); the
+// steps' requests and RCU are what the client saw; every token is refused
+// by another table, index, filter or segment count.
+func TestSearchOnATableNobodyHasSeen(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Now()
+	for name, c := range hostileBackends(t) {
+		t.Logf("%s seeded at %v", name, time.Since(t0))
+		info, _, err := dynamo.DescribeTable(ctx, c, hostileTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := map[string][]hostile{}
+		for _, it := range wholeTableOf(t, c, hostileTable) {
+			for index, keys := range hostileIndexKeys {
+				if !slices.ContainsFunc(keys, func(k string) bool { _, ok := it[k]; return !ok }) {
+					all[index] = append(all[index], hostile(it))
+				}
+			}
+		}
+		if len(all[""]) != 3000 || len(all["Sparse"]) != 300 {
+			t.Fatalf("%s: %d items, %d in Sparse", name, len(all[""]), len(all["Sparse"]))
+		}
+		mixed := 0 // tokens whose segments stopped at different points
+		for k, tc := range hostileCases {
+			filter, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatalf("%q: %v", tc.filter, err)
+			}
+			var want []string
+			for _, h := range all[tc.index] {
+				if tc.match(h) {
+					want = append(want, hostileKey(dynamo.Item(h)))
+				}
+			}
+			sort.Strings(want)
+			// Every filter unbudgeted in every segment count; under a
+			// budget (a heavy item met, a run reads an item or a few at a
+			// time: thousands of requests) a rotation of filters, segment
+			// counts and budgets, fewer on dynalite.
+			segs := []int{1, 3, 8, dynamo.SearchSegments(info.SizeBytes)}
+			var runs []hostileRun
+			for i, s := range segs {
+				if name == "memory" || i == k%4 {
+					runs = append(runs, hostileRun{s, 0})
+				}
+			}
+			runs = append(runs, hostileBudgeted(name, k, segs)...)
+			for _, rn := range runs {
+				label := fmt.Sprintf("%s index=%q %q segments=%d budget=%g", name, tc.index, tc.filter, rn.segments, rn.budget)
+				r := dynamo.SearchRequest{Table: hostileTable, Index: tc.index, Filter: filter, Segments: rn.segments, MaxRCU: rn.budget, Origin: "scan", TableBytes: info.SizeBytes}
+				got, m := hostileToEnd(t, c, r, label)
+				mixed += m
+				if g := keysOfHostile(got); strings.Join(g, " ") != strings.Join(want, " ") {
+					t.Errorf("%s: %d matches (%d distinct), want %d", label, len(got), len(g), len(want))
+				}
+			}
+		}
+		if mixed == 0 {
+			t.Errorf("%s: no token held segments stopped at different points", name)
+		}
+		t.Logf("%s done at %v", name, time.Since(t0))
+	}
+}
+
+type hostileRun struct {
+	segments int
+	budget   float64
+}
+
+// hostileBudgeted are the budgeted runs of the k-th case.
+func hostileBudgeted(backend string, k int, segs []int) []hostileRun {
+	budgets := []float64{50, 7.5, 1}
+	if backend == "dynalite" {
+		if k%13 != 0 {
+			return nil
+		}
+		return []hostileRun{{segs[(k/13)%4], budgets[(k/13)%3]}}
+	}
+	if k%2 != 0 {
+		return nil
+	}
+	return []hostileRun{{segs[(k/2)%4], budgets[(k/2)%3]}}
+}
+
+func keysOfHostile(items []dynamo.Item) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, it := range items {
+		if k := hostileKey(it); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hostileToEnd runs r to its end, each run after a stop resumed from the
+// token (text) the stop gave, and checks each run's cost; it returns the
+// matches and how many tokens held segments stopped at different points.
+// A run whose budget pays for no item of the largest size read stops
+// before reading, saying what the next read needs (LeastRCU): the next
+// run is given that, as `scan` says to.
+func hostileToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest, label string) (items []dynamo.Item, mixed int) {
+	t.Helper()
+	var from *dynamo.SearchPosition
+	seen := 0
+	budget := r.MaxRCU
+	for n := 0; n < 20000; n++ {
+		rec := &costRecorder{Client: c, seen: &seen}
+		run := r
+		run.MaxRCU = budget
+		s, err := dynamo.StartSearch(run, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cost dynamo.Cost
+		for s.More() {
+			step, err := dynamo.ReadSearch(context.Background(), rec, s)
+			if err != nil {
+				t.Fatalf("%s: %v", label, err)
+			}
+			seen = max(seen, rec.step)
+			cost = cost.Add(step.Cost)
+			items = append(items, step.Items...)
+			s = step.Next
+			if step.Stopped {
+				break
+			}
+		}
+		if cost.Requests != rec.requests || !near(cost.RCU, rec.consumed) || !near(cost.Billed, rec.billed) || !near(s.Spent, rec.billed) {
+			t.Errorf("%s: run %d counted %d requests, %.2f RCU consumed, %.2f billed (%.2f spent); the client saw %d, %.2f, %.2f",
+				label, n+1, cost.Requests, cost.RCU, cost.Billed, s.Spent, rec.requests, rec.consumed, rec.billed)
+		}
+		if budget > 0 && rec.billed > budget+0.5 {
+			if len(rec.fresh) == 0 || rec.billed > budget+0.5+rec.freshRCU {
+				t.Errorf("%s: run %d billed %.1f RCU of %g; items larger than any read before: %v (%.1f RCU)", label, n+1, rec.billed, budget, rec.fresh, rec.freshRCU)
+			} else {
+				t.Logf("%s: run %d billed %.1f RCU of %g: it met items larger than any read before, %v (%.1f RCU)", label, n+1, rec.billed, budget, rec.fresh, rec.freshRCU)
+			}
+		}
+		if !s.More() {
+			return items, mixed
+		}
+		budget = r.MaxRCU
+		if rec.requests == 0 {
+			if s.LeastRCU() <= run.MaxRCU {
+				t.Fatalf("%s: run %d read nothing at %g RCU, though one item of the largest size read costs %g", label, n+1, run.MaxRCU, s.LeastRCU())
+			}
+			budget = math.Ceil(s.LeastRCU())
+		}
+		token := dynamo.SearchToken(r.Fingerprint(), s.Position())
+		done := 0
+		for _, st := range s.Streams {
+			if st.Done {
+				done++
+			}
+		}
+		if done > 0 && done < len(s.Streams) {
+			mixed++
+		}
+		if from, err = dynamo.ParseSearchToken(token, r.Fingerprint()); err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		for i := range 4 {
+			o := r
+			switch i {
+			case 0:
+				o.Table = "Other"
+			case 1:
+				o.Index += "2"
+			case 2:
+				o.Segments++
+			default:
+				o.Filter = domain.Not{X: r.Filter}
+			}
+			if _, err := dynamo.ParseSearchToken(token, o.Fingerprint()); err == nil {
+				t.Fatalf("%s: the token is taken by a read of %+v", label, o)
+			}
+		}
+	}
+	t.Fatalf("%s: no end after 20000 runs", label)
+	return nil, 0
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+
+// wholeTableOf is every item of table, by a plain Scan.
+func wholeTableOf(t *testing.T, c dynamo.Client, table string) []dynamo.Item {
+	t.Helper()
+	var items []dynamo.Item
+	in := &dynamodb.ScanInput{TableName: aws.String(table)}
+	for {
+		out, err := c.Scan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
 }
