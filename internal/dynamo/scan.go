@@ -257,7 +257,10 @@ func (s SearchState) plan() []streamRead {
 	// half kept back, not by more than the budget.
 	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
 	largest := restBound(s.Sizing.Largest, s.Request.TableBytes, s.Sizing.Bytes)
-	known := largest > 0
+	// Known: an item has been read. The table's size bounds every item
+	// before that (restBound), but a budget it pays no item of must still
+	// read one: the first read's item alone may cost what it weighs.
+	known := s.Sizing.Largest > 0
 	if whole := min(len(open), int(left/pageRCU)); whole >= 1 {
 		// A whole page costs at most pageRCU, whatever its items weigh:
 		// as many as what is left pays for cannot overspend it.

@@ -650,7 +650,7 @@ func hostileBackends(t *testing.T) map[string]dynamo.Client {
 // hostileHeavy are the heavy items' numbers and their Data sizes.
 var hostileHeavy = map[int]int{1234: 50 << 10, 1777: 120 << 10, 2468: 200 << 10}
 
-var hostileNames = []string{"Zoë", "李小龍", `O'Brien "Ob"`, "comma, here", "new\nline", "bell\a and \x1b[31mred", "‮rtl", "plain"}
+var hostileNames = []string{"Zoë", "李小龍", `O'Brien "Ob"`, "comma, here", "new\nline", "bell\a and \x1b[31mred", "\u202ertl", "plain"}
 
 func hostileItem(i int) dynamo.Item {
 	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -976,10 +976,10 @@ func hostileBudgeted(backend string, k int, segs []int) []hostileRun {
 		}
 		return []hostileRun{{segs[(k/13)%4], budgets[(k/13)%3]}}
 	}
-	if k%2 != 0 {
+	if k%3 != 0 {
 		return nil
 	}
-	return []hostileRun{{segs[(k/2)%4], budgets[(k/2)%3]}}
+	return []hostileRun{{segs[(k/3)%4], budgets[(k/3)%3]}}
 }
 
 func keysOfHostile(items []dynamo.Item) []string {
@@ -1100,5 +1100,37 @@ func wholeTableOf(t *testing.T, c dynamo.Client, table string) []dynamo.Item {
 			return items
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// TestSearchReadsASmallTableOnASmallBudget (#39): where the table's size
+// is known and under 400 KB (it bounds every item before any is read), a
+// budget that pays for no item of that size still reads: one item first,
+// then sized by what it weighs. Both reads stopped before their first
+// request, a search at 0.0 RCU with a token that read nothing again (a
+// loop for whoever resumed it), a Budgeted client with a BudgetSpentError.
+func TestSearchReadsASmallTableOnASmallBudget(t *testing.T) {
+	for name, c := range searchBackends(t) {
+		all := wholeTable(t, c)
+		var size int64
+		for _, it := range all {
+			size += int64(dynamo.ItemBytes(it))
+		}
+		if size >= dynamo.MaxItemBytes || size < 100<<10 {
+			t.Fatalf("%s: the table weighs %d bytes", name, size)
+		}
+		for _, segments := range []int{1, 3} {
+			for _, budget := range []float64{1, 2.5} {
+				got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Segments: segments, MaxRCU: budget, TableBytes: size})
+				if len(keysOf(got)) != len(all) || len(got) != len(all) {
+					t.Errorf("%s segments=%d budget=%g: %d items in %d runs, want %d", name, segments, budget, len(got), len(runs), len(all))
+				}
+			}
+		}
+		b := &dynamo.Budgeted{Client: c, Max: 1, TableBytes: size}
+		out, err := b.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(searchTable), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		if err != nil || len(out.Items) != 1 {
+			t.Errorf("%s: a Budgeted scan at 1 RCU of a %d-byte table: %v", name, size, err)
+		}
 	}
 }
