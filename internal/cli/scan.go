@@ -89,7 +89,8 @@ The filter is the one items --filter and the explorer's f take.
 
 DynamoDB bills a filtered Scan for every item it reads, matching or not.
 Before the first page, stderr says what a whole scan would cost from the
-table's size (as DynamoDB last measured it); at the end, items scanned and
+table's size (as DynamoDB last measured it; unknown where the server
+reports none); at the end, items scanned and
 matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
 1000 RCU unless told; none for no limit) is shared by the segments: each
 read is sized from the largest item read so far (items are read whole and
@@ -234,8 +235,15 @@ func estimateLine(info dynamo.TableInfo, index string, budget float64) string {
 	if budget > 0 {
 		b = fmt.Sprintf("budget %g RCU", budget)
 	}
-	if info.SizeBytes == 0 && info.ItemCount > 0 {
-		return fmt.Sprintf("estimate: none, the server reports %d items but no size (DynamoDB measures it every six hours; moto never); %s", info.ItemCount, b)
+	if info.SizeBytes == 0 {
+		// DynamoDB measures a table about every six hours (a new one
+		// reads 0 until then), dynalite and moto never: 0 bytes is no
+		// size, and no cost of 0 RCU.
+		what := "no size"
+		if info.ItemCount > 0 {
+			what = fmt.Sprintf("%d items but no size", info.ItemCount)
+		}
+		return fmt.Sprintf("estimate: unknown, the server reports %s for the table (DynamoDB measures it about every six hours; dynalite and moto never); %s", what, b)
 	}
 	return fmt.Sprintf("estimate: %s about %.1f RCU (%d items, %d bytes as DynamoDB last measured the table); %s",
 		what, rcu, info.ItemCount, info.SizeBytes, b)

@@ -4,13 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -21,6 +31,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 // searchBackend is a backend the search commands run on, and a client
@@ -373,5 +384,305 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	// The token whole, with its own table and filter, reads on.
 	if _, stderr, code := cli(t, append(append([]string(nil), scan...), "--demo", "--resume", token, "--max-rcu", "none")...); code != exitOK {
 		t.Errorf("the token as given: exit %d: %s", code, stderr)
+	}
+}
+
+// hostileScanItem is item i of a table nobody here has seen: a binary
+// sort key, partition keys with a tab and an escape character, names
+// that are reserved words or hold "-", "." or spaces, every attribute
+// type (sets, binary, NULL, nested maps and lists), values with commas,
+// quotes, newlines, control and bidi characters; items 150 and 300 of 60
+// and 120 KB among ones of about 400 bytes.
+func hostileScanItem(i int) map[string]types.AttributeValue {
+	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+	N := func(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
+	names := []string{"Zoë", "李小龍", `O'Brien "Ob"`, "comma, here", "new\nline\r\n", "bell\a and \x1b[31mred", "\u202ertl", `back\slash`, "=cmd()", ""}
+	it := map[string]types.AttributeValue{
+		"PK":         S(fmt.Sprintf("p\t%02d\x1b", i%7)),
+		"SK":         &types.AttributeValueMemberB{Value: []byte{byte(i >> 8), byte(i), 0, 0xff}},
+		"status":     S([]string{"OK", "FAILED", "RETRY"}[i%3]),
+		"first name": S(names[i%len(names)]),
+		"order-id":   N(strconv.Itoa(i)),
+		"a.b":        N("12345678901234567890.123456789"),
+		"size":       N("-1.5e-3"),
+		"flag":       &types.AttributeValueMemberBOOL{Value: i%2 == 0},
+		"nothing":    &types.AttributeValueMemberNULL{Value: true},
+		"nested": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{
+			S("x,\"y\""), N(strconv.Itoa(i)), &types.AttributeValueMemberB{Value: []byte{1, 2}}, &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k-1": S("\x00")}}}}}},
+		"ss":   &types.AttributeValueMemberSS{Value: []string{"a,b", "c\nd"}},
+		"ns":   &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}},
+		"bs":   &types.AttributeValueMemberBS{Value: [][]byte{{0}, {0xff}}},
+		"blob": &types.AttributeValueMemberB{Value: []byte("\x00\x1b[2J")},
+		"Data": S(strings.Repeat("d", 200+i%200)),
+	}
+	switch i {
+	case 150:
+		it["Data"] = S(strings.Repeat("h", 60<<10))
+	case 300:
+		it["Data"] = S(strings.Repeat("h", 120<<10))
+	}
+	return it
+}
+
+// scanRecorder stands between dynascope and dynalite and adds up the
+// Scans it passes: requests, RCU as dynalite reported them, items read
+// and sent, and the largest item sent (its JSON's length).
+type scanRecorder struct {
+	mu                       sync.Mutex
+	requests, scanned, count int
+	consumed                 float64
+}
+
+func (r *scanRecorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests, r.scanned, r.count, r.consumed = 0, 0, 0, 0
+}
+
+func (r *scanRecorder) proxy(t *testing.T, target string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		out, err := http.NewRequestWithContext(req.Context(), req.Method, target+req.URL.RequestURI(), bytes.NewReader(body))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		out.Header = req.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		answer, _ := io.ReadAll(resp.Body)
+		if strings.HasSuffix(req.Header.Get("X-Amz-Target"), ".Scan") {
+			var page struct {
+				Count, ScannedCount int
+				ConsumedCapacity    struct{ CapacityUnits float64 }
+			}
+			_ = json.Unmarshal(answer, &page)
+			r.mu.Lock()
+			r.requests++
+			r.scanned += page.ScannedCount
+			r.count += page.Count
+			r.consumed += page.ConsumedCapacity.CapacityUnits
+			r.mu.Unlock()
+		}
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(answer)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// sameJSON reports whether two decoded JSON values are equal, numbers
+// compared by value (dynalite writes -1.5e-3 as -0.0015).
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		p, ok1 := new(big.Rat).SetString(string(x))
+		q, ok2 := new(big.Rat).SetString(string(y))
+		return ok1 && ok2 && p.Cmp(q) == 0
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, ok := y[k]; !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func decodeJSON(t *testing.T, s string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("not JSON: %v: %.300q", err, s)
+	}
+	return v
+}
+
+// TestScanOnATableNobodyHasSeen (#39): on a table of hostile names and
+// values, on dynalite (behind a recording proxy) and the embedded backend
+// (--data): jsonl and json print every attribute of every match as plain
+// JSON that decodes to the item's values (numbers exact, binary as base64,
+// sets as arrays, NULL as null), the json document's stats are what the
+// proxy saw; csv quotes commas and quotes and shows newlines and control
+// characters escaped, never raw; --output FILE writes the file and
+// refuses to overwrite it; the estimate says what it is based on, and
+// "unknown" where the server reports no size (dynalite), never 0 RCU; at
+// 1 RCU in 3 segments, resumed until done, the runs print every match
+// once.
+func TestScanOnATableNobodyHasSeen(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	if got, _ := json.Marshal(dynamo.Wire(&types.AttributeValueMemberNULL{Value: true})); string(got) != `{"NULL":true}` {
+		t.Errorf("NULL as DynamoDB JSON: %s", got) // what --data reads back
+	}
+	const table = "Hostile-Scan.v1"
+	var items []map[string]types.AttributeValue
+	var reqs []types.WriteRequest
+	for i := range 400 {
+		items = append(items, hostileScanItem(i))
+		reqs = append(reqs, put(items[i]))
+	}
+	srv := dynalitetest.Shared(t)
+	createTable(t, srv.Client(), table, "SK", types.ScalarAttributeTypeB)
+	batchWrite(t, srv.Client(), table, reqs)
+	rec := &scanRecorder{}
+	backends := map[string][]string{
+		"dynalite": {"--endpoint-url", rec.proxy(t, srv.Endpoint), "--region", "us-east-1"},
+		"memory":   {"--data", diffDataFile(t, table, items), "--keys", "PK:S,SK:B"},
+	}
+	want := map[string]any{} // the matches of status = "OK", by SK
+	for _, it := range items {
+		if it["status"].(*types.AttributeValueMemberS).Value == "OK" {
+			b, _ := json.Marshal(dynamo.PlainItem(it))
+			want[base64.StdEncoding.EncodeToString(it["SK"].(*types.AttributeValueMemberB).Value)] = decodeJSON(t, string(b))
+		}
+	}
+	check := func(label string, got []any) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Errorf("%s: %d items, want %d", label, len(got), len(want))
+		}
+		seen := map[string]bool{}
+		for _, g := range got {
+			sk, _ := g.(map[string]any)["SK"].(string)
+			if seen[sk] || !sameJSON(g, want[sk]) {
+				t.Fatalf("%s: item %s printed again or not as it is: %.400v", label, sk, g)
+			}
+			seen[sk] = true
+		}
+	}
+	for name, conn := range backends {
+		scan := append([]string{"scan", "--table", table, "--filter", `status = "OK"`}, conn...)
+
+		out, stderr, code := cli(t, append(scan, "--output", "jsonl")...)
+		if code != exitOK {
+			t.Fatalf("%s jsonl: exit %d: %s", name, code, stderr)
+		}
+		var lines []any
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			lines = append(lines, decodeJSON(t, l))
+		}
+		check(name+" jsonl", lines)
+		estimate := regexp.MustCompile(`(?m)^estimate: .*$`).FindString(stderr)
+		switch {
+		case name == "dynalite" && !strings.HasPrefix(estimate, "estimate: unknown, the server reports no size for the table"):
+			t.Errorf("dynalite, which reports 0 bytes: %q", estimate)
+		case name == "memory" && !regexp.MustCompile(`^estimate: a whole scan reads about [1-9][0-9.]* RCU \(400 items, [0-9]+ bytes as DynamoDB last measured the table\); budget 1000 RCU$`).MatchString(estimate):
+			t.Errorf("memory: %q", estimate)
+		}
+
+		rec.reset()
+		out, stderr, code = cli(t, append(scan, "--output", "json", "--segments", "3")...)
+		if code != exitOK {
+			t.Fatalf("%s json: exit %d: %s", name, code, stderr)
+		}
+		var doc struct {
+			Items []json.RawMessage  `json:"items"`
+			Stats export.SearchStats `json:"stats"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%s json: %v", name, err)
+		}
+		var got []any
+		for _, raw := range doc.Items {
+			got = append(got, decodeJSON(t, string(raw)))
+		}
+		check(name+" json", got)
+		if s := doc.Stats; s.Scanned != 400 || s.Matched != len(want) || s.BilledRCU < s.ConsumedRCU || s.Requests < 3 {
+			t.Errorf("%s json stats: %+v", name, s)
+		}
+		if s := doc.Stats; name == "dynalite" && (s.Requests != rec.requests || s.Scanned != rec.scanned || s.ConsumedRCU != rec.consumed) {
+			t.Errorf("dynalite json stats %+v; the proxy saw %d requests, %d scanned, %g RCU", s, rec.requests, rec.scanned, rec.consumed)
+		}
+
+		out, stderr, code = cli(t, append(scan, "--output", "csv")...)
+		if code != exitOK {
+			t.Fatalf("%s csv: exit %d: %s", name, code, stderr)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(rows) != len(want)+1 || rows[0][0] != "PK" || rows[0][1] != "SK" {
+			t.Fatalf("%s csv: %v, %d rows, header %q", name, err, len(rows), rows[0])
+		}
+		col := slices.Index(rows[0], "first name")
+		cells := map[string]bool{}
+		for _, row := range rows[1:] {
+			cells[row[col]] = true
+		}
+		for _, cell := range []string{`O'Brien "Ob"`, "comma, here", `new\nline\r\n`, `bell\x07 and \x1b[31mred`, `\u202ertl`, `back\\slash`} {
+			if !cells[cell] {
+				t.Errorf("%s csv: no cell %q in %q", name, cell, slices.Collect(maps.Keys(cells)))
+			}
+		}
+		if strings.ContainsFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' || r == '\u202e' }) {
+			t.Errorf("%s csv: a raw control character in the output", name)
+		}
+
+		file := filepath.Join(t.TempDir(), "found.jsonl")
+		if _, stderr, code = cli(t, append(scan, "--output", file)...); code != exitOK || !strings.Contains(stderr, fmt.Sprintf("wrote %d items to", len(want))) {
+			t.Fatalf("%s FILE: exit %d: %s", name, code, stderr)
+		}
+		written, _ := os.ReadFile(file)
+		checkBadInput(t, append(scan, "--output", file), exitUsage, "the file exists")
+		if again, _ := os.ReadFile(file); !bytes.Equal(again, written) {
+			t.Errorf("%s: %s changed by a second scan", name, file)
+		}
+
+		var all []any
+		runs, lastErr := 0, ""
+		for args := append(scan, "--segments", "3", "--max-rcu", "1"); ; runs++ {
+			if runs > 500 {
+				t.Fatalf("%s: no end after 500 runs at 1 RCU: %s", name, lastErr)
+			}
+			out, stderr, code := cli(t, args...)
+			lastErr = stderr
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if l != "" {
+					all = append(all, decodeJSON(t, l))
+				}
+			}
+			if code == exitOK {
+				break
+			}
+			m := resumeRE.FindStringSubmatch(stderr)
+			if code != exitPartial || m == nil {
+				t.Fatalf("%s at 1 RCU: exit %d: %s", name, code, stderr)
+			}
+			budget := "1"
+			if least := regexp.MustCompile(`--max-rcu (\d+) or more`).FindStringSubmatch(stderr); least != nil {
+				budget = least[1] // one item of the largest size read costs more than 1 RCU
+			}
+			args = append(append([]string(nil), scan...), "--segments", "3", "--max-rcu", budget, "--resume", m[1])
+		}
+		check(fmt.Sprintf("%s at 1 RCU, %d runs", name, runs+1), all)
 	}
 }
