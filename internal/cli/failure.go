@@ -142,6 +142,11 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 	if errors.As(err, &quiet) {
 		return quiet.code
 	}
+	if errors.Is(err, syscall.EPIPE) {
+		// The reader of our output went away (| head -1) where SIGPIPE
+		// is ignored: end as the signal would have ended us, quietly.
+		return 128 + int(syscall.SIGPIPE)
+	}
 	switch {
 	case errors.As(err, new(overBudget)), errors.As(err, new(partialError)):
 		code = exitPartial

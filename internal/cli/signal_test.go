@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -146,4 +147,68 @@ func TestStoppedExplorerExitsNonZero(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want %d", sig, code, errb.String(), want)
 		}
 	}
+}
+
+// TestScanIntoAPipeClosedEarly (#39): `dynascope scan … | head -1`: the
+// reader goes after one line and the scan ends as any command in a pipe
+// does (SIGPIPE, the shell's 141, or 0), in every format, without a Go
+// panic, a stack trace or an error about writing; where SIGPIPE is
+// ignored (the write fails with EPIPE) it exits 141 as quietly, where it
+// said "dynascope: writing: broken pipe" and exited 1.
+func TestScanIntoAPipeClosedEarly(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("builds the binary")
+	}
+	isolateAWS(t)
+	bin := buildBinary(t)
+	for _, format := range []string{"jsonl", "json", "csv"} {
+		cmd := exec.Command(bin, "scan", "--demo", "--table", "DeviceLogs", "--max-rcu", "none", "--segments", "4", "--output", format)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(out).ReadString('\n')
+		out.Close() // head -1 has its line
+		if err != nil || line == "" {
+			t.Errorf("%s: first line %q: %v", format, line, err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%s: the scan went on after its reader left", format)
+		}
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !(err == nil || ws.Signaled() && ws.Signal() == syscall.SIGPIPE) {
+			t.Errorf("%s: %v (exit %d), stderr %q", format, err, cmd.ProcessState.ExitCode(), errb.String())
+		}
+		for _, bad := range []string{"panic", "goroutine", "broken pipe", "writing"} {
+			if strings.Contains(errb.String(), bad) {
+				t.Errorf("%s: stderr holds %q: %s", format, bad, errb.String())
+			}
+		}
+		var stderr bytes.Buffer
+		code := Run(context.Background(), []string{"scan", "--demo", "--table", "DeviceLogs", "--max-rcu", "none", "--output", format}, &closedPipe{}, &stderr)
+		if code != 141 || strings.Contains(stderr.String(), "dynascope:") {
+			t.Errorf("%s, SIGPIPE ignored: exit %d: %s", format, code, stderr.String())
+		}
+	}
+}
+
+// closedPipe takes one write, then fails as a pipe whose reader left does
+// where SIGPIPE is ignored.
+type closedPipe struct{ n int }
+
+func (w *closedPipe) Write(p []byte) (int, error) {
+	if w.n++; w.n > 1 {
+		return 0, syscall.EPIPE
+	}
+	return len(p), nil
 }
