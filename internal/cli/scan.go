@@ -142,6 +142,9 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		filter = n
 	}
 	r := dynamo.SearchRequest{Table: f.table, Index: f.index, Filter: filter, Segments: f.segments, MaxRCU: f.maxRCU, Origin: "scan"}
+	if err := r.Check(); err != nil {
+		return filterRefused(err)
+	}
 	if f.resume != "" {
 		// A token of another read, or edited, is refused before any
 		// request: it names its segments, and the rest of the read is
@@ -180,6 +183,17 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),
+// said before any request.
+func filterRefused(err error) error {
+	what := err.Error()
+	var de *dynamo.Error
+	if errors.As(err, &de) {
+		what = de.Msg
+	}
+	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", what)
 }
 
 // searchSegments is a scan's segments when not given: those its resume

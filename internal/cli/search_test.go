@@ -329,8 +329,9 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 
 // TestScanRefusesBadInputBeforeAnyRequest (#39): a resume token cut
 // short, edited by hand, or given by a read of another table, filter or
-// segment count, and a --segments or --max-rcu out of range, are refused
-// in one line, exit 2, before any request reaches the server. An edited
+// segment count, a --segments or --max-rcu out of range, and a filter
+// DynamoDB would refuse, are refused in one line, exit 2, before any
+// request reaches the server. An edited
 // token used to be read on from the key it was edited to, and a token of
 // another table was refused only after the table's description was read.
 func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
@@ -374,6 +375,11 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--segments", "1000001"}, "--segments 1000001 is out of range"},
 		{[]string{"--max-rcu", "-1"}, "--max-rcu -1 is not a budget"},
 		{[]string{"--max-rcu", "abc"}, `--max-rcu "abc" is not a number of RCU`},
+		// What DynamoDB refuses in a filter, refused before the first
+		// Scan (the embedded backend's attribute_type matched nothing).
+		{[]string{"--filter", `attribute_type(Level, "Q")`}, "--filter: Invalid attribute type name found; type: Q"},
+		{[]string{"--filter", `Temperature between 30 and 20`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
+		{[]string{"--filter", `begins_with(Level, 1)`}, "--filter: begins_with takes a string in quotes"},
 	} {
 		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
 		checkBadInput(t, args, exitUsage, tc.want)

@@ -434,6 +434,20 @@ func (r SearchRequest) localMatch(filter, projection *string, names map[string]s
 	return m, nil
 }
 
+// Check reports, before any request, what DynamoDB would refuse in r's
+// filter and projection (a begins_with of a number, an attribute_type of
+// no type, BETWEEN bounds in the wrong order), as the embedded backend's
+// evaluator, held to DynamoDB's answers, finds it; nil where no
+// evaluator is set (SetLocalMatcher).
+func (r SearchRequest) Check() error {
+	in, err := r.scanInput(0, nil, 0)
+	if err != nil || localMatcher == nil || in.FilterExpression == nil && in.ProjectionExpression == nil {
+		return err
+	}
+	_, err = localMatcher(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	return err
+}
+
 // scanInput is segment i's Scan request from start.
 func (r SearchRequest) scanInput(i int, start Item, limit int32) (*dynamodb.ScanInput, error) {
 	in := &dynamodb.ScanInput{

@@ -138,6 +138,11 @@ func rejections() []testCase {
 	fail("key/between-reversed", qry(q("Str", "PK = :pk AND SK BETWEEN :b AND :a", usa(vals{":a": s("A"), ":b": s("Z")}))))
 	fail("key/between-types", qry(q("Str", "PK = :pk AND SK BETWEEN :a AND :b", usa(vals{":a": s("A"), ":b": n("1")}))))
 	fail("key/between-numbers-reversed", qry(q("Num", "Dev = :d AND TS BETWEEN :a AND :b", vals{":d": s("123"), ":a": n("10.50"), ":b": n("1e1")})))
+	// attribute_type names one of DynamoDB's ten types, as a string (#39:
+	// the embedded backend matched nothing instead).
+	fail("filter/attribute_type-unknown", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, :t)"), ExpressionAttributeValues: vals{":t": s("Q")}}))
+	fail("filter/attribute_type-number", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, :t)"), ExpressionAttributeValues: vals{":t": n("1")}}))
+	fail("filter/attribute_type-path", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, Sq)")}))
 	fail("key/begins_with-number-filter", qry(q("Str", "PK = :pk", usa(vals{":v": n("1")}), filter("begins_with(City, :v)"))))
 	fail("key/filter-on-index-sort-key", qry(q("Str", "PK = :pk", usa(vals{":v": n("1")}), onIndex("BySq"), filter("Sq > :v"))))
 	fail("key/filter-nested-index-key", qry(q("Str", "PK = :pk", usa(vals{":v": s("x")}), filter("City.x = :v"))))

@@ -256,6 +256,9 @@ func (p *parser) primary() (*node, error) {
 			}
 			n.args = append(n.args, a)
 		}
+		if name == "attribute_type" {
+			p.checkTypeName(n.args[1])
+		}
 		if name == "begins_with" {
 			for _, a := range n.args {
 				if t := typeName(a.value); a.value != nil && t != "S" && t != "B" {
@@ -309,6 +312,27 @@ func (p *parser) primary() (*node, error) {
 		return n, p.expect(")")
 	default:
 		return nil, fmt.Errorf("Invalid syntax: expected a comparison after %s, found %q", left.path, op)
+	}
+}
+
+// checkTypeName rejects an attribute_type whose type is not a string
+// naming one of DynamoDB's types, as DynamoDB does.
+func (p *parser) checkTypeName(a operand) {
+	t := typeName(a.value)
+	switch {
+	case a.size:
+		t = "N"
+	case a.value == nil:
+		t = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"
+	}
+	if t != "S" {
+		p.fail("function", "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: "+t)
+		return
+	}
+	switch s := a.value.(*types.AttributeValueMemberS).Value; s {
+	case "S", "N", "B", "NULL", "SS", "BOOL", "L", "BS", "NS", "M":
+	default:
+		p.fail("function", "Invalid attribute type name found; type: "+s+", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
 	}
 }
 
