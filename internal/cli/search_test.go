@@ -630,6 +630,19 @@ func TestScanOnATableNobodyHasSeen(t *testing.T) {
 		if s := doc.Stats; name == "dynalite" && (s.Requests != rec.requests || s.Scanned != rec.scanned || s.ConsumedRCU != rec.consumed) {
 			t.Errorf("dynalite json stats %+v; the proxy saw %d requests, %d scanned, %g RCU", s, rec.requests, rec.scanned, rec.consumed)
 		}
+		// Under a budget, stopped: the same figures, and the stop's.
+		rec.reset()
+		out, stderr, code = cli(t, append(scan, "--output", "json", "--segments", "3", "--max-rcu", "7.5")...)
+		doc.Stats = export.SearchStats{}
+		if err := json.Unmarshal([]byte(out), &doc); code != exitPartial || err != nil {
+			t.Fatalf("%s json at 7.5 RCU: exit %d, %v: %s", name, code, err, stderr)
+		}
+		if s := doc.Stats; !s.Stopped || s.Resume == "" || s.Matched != len(doc.Items) || s.BilledRCU < s.ConsumedRCU || s.BilledRCU > 7.5+0.5+15.5 {
+			t.Errorf("%s json stats at 7.5 RCU: %+v", name, s)
+		}
+		if s := doc.Stats; name == "dynalite" && (s.Requests != rec.requests || s.Scanned != rec.scanned || s.ConsumedRCU != rec.consumed) {
+			t.Errorf("dynalite json stats at 7.5 RCU %+v; the proxy saw %d requests, %d scanned, %g RCU", s, rec.requests, rec.scanned, rec.consumed)
+		}
 
 		out, stderr, code = cli(t, append(scan, "--output", "csv")...)
 		if code != exitOK {
