@@ -339,11 +339,23 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 				how += fmt.Sprintf(" and %s %g or more (one item of the largest size read costs %g RCU)", o.flag, math.Ceil(stats.LeastRCU), stats.LeastRCU)
 			}
 		}
-		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched; more may match, resume with %s",
-			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, how)}
+		heavy := ""
+		if stats.Resume != "" && stats.LeastRCU >= heavyItemRCU && s.Request.MaxRCU < dynamo.WholePagesRCU {
+			// Sized by a heavy item, every read is of an item or a few,
+			// each request billed 0.5 RCU however small its items:
+			// resuming at this budget costs several times a whole read.
+			heavy = fmt.Sprintf("; an item read costs %g RCU, so under %g RCU each read is of an item or a few (0.5 RCU a request however small), and going on costs several times what whole pages do: %s %g or more reads whole pages",
+				stats.LeastRCU, dynamo.WholePagesRCU, o.flag, dynamo.WholePagesRCU)
+		}
+		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched%s; more may match, resume with %s",
+			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, heavy, how)}
 	}
 	return nil
 }
+
+// heavyItemRCU is what one item costs, read alone, from which a stop says
+// that reads sized by it go an item or a few at a time: 12 KB and more.
+const heavyItemRCU = 1.5
 
 // isOutputErr reports whether err is the output's (a file that could not
 // be written), not a read's.

@@ -677,7 +677,7 @@ func TestScanOnATableNobodyHasSeen(t *testing.T) {
 		}
 
 		var all []any
-		runs, lastErr := 0, ""
+		runs, lastErr, told := 0, "", false
 		for args := append(scan, "--segments", "3", "--max-rcu", "1"); ; runs++ {
 			if runs > 500 {
 				t.Fatalf("%s: no end after 500 runs at 1 RCU: %s", name, lastErr)
@@ -696,6 +696,7 @@ func TestScanOnATableNobodyHasSeen(t *testing.T) {
 			if code != exitPartial || m == nil {
 				t.Fatalf("%s at 1 RCU: exit %d: %s", name, code, stderr)
 			}
+			told = told || strings.Contains(stderr, "RCU, so under 178 RCU each read is of an item or a few (0.5 RCU a request however small), and going on costs several times what whole pages do: --max-rcu 178 or more reads whole pages; more may match, resume with --resume ")
 			budget := "1"
 			if least := regexp.MustCompile(`--max-rcu (\d+) or more`).FindStringSubmatch(stderr); least != nil {
 				budget = least[1] // one item of the largest size read costs more than 1 RCU
@@ -703,5 +704,8 @@ func TestScanOnATableNobodyHasSeen(t *testing.T) {
 			args = append(append([]string(nil), scan...), "--segments", "3", "--max-rcu", budget, "--resume", m[1])
 		}
 		check(fmt.Sprintf("%s at 1 RCU, %d runs", name, runs+1), all)
+		if !told {
+			t.Errorf("%s: no stop after the 120 KB item said that whole pages need --max-rcu 178", name)
+		}
 	}
 }

@@ -37,7 +37,7 @@ import (
 // what it weighs beyond them, so a step spends at most half of what is
 // left and reads at most as many items as were read before it: the
 // reads near the budget's end are small and come after most of the
-// sizes have been seen. While what is left pays for whole pages (175
+// sizes have been seen. While what is left pays for whole pages (178
 // RCU each: 1 MB and the item that crosses it), whole pages are read,
 // as many at once as it pays for: they cannot overspend it whatever
 // their items weigh. A resume token carries the sizes read, so a
@@ -146,6 +146,11 @@ func (s SearchState) LeastRCU() float64 {
 	}
 	return ReadCost(1, s.Sizing.Largest, false)
 }
+
+// WholePagesRCU is the least budget left that a search reads whole
+// pages with, whatever its items weigh (178 RCU: 1 MB and the item that
+// crosses it); under it, reads are sized by the largest item read.
+const WholePagesRCU = pageRCU
 
 // More reports whether a stream has more to read.
 func (s SearchState) More() bool {

@@ -1004,7 +1004,7 @@ func keysOfHostile(items []dynamo.Item) []string {
 func hostileToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest, label string) (items []dynamo.Item, mixed int) {
 	t.Helper()
 	var from *dynamo.SearchPosition
-	seen := 0
+	seen, total, requests := 0, 0.0, 0
 	budget := r.MaxRCU
 	for n := 0; n < 20000; n++ {
 		rec := &costRecorder{Client: c, seen: &seen}
@@ -1039,7 +1039,9 @@ func hostileToEnd(t *testing.T, c dynamo.Client, r dynamo.SearchRequest, label s
 				t.Logf("%s: run %d billed %.1f RCU of %g: it met items larger than any read before, %v (%.1f RCU)", label, n+1, rec.billed, budget, rec.fresh, rec.freshRCU)
 			}
 		}
+		total, requests = total+rec.billed, requests+rec.requests
 		if !s.More() {
+			t.Logf("%s: %d runs, %d requests, %.1f RCU billed in all", label, n+1, requests, total)
 			return items, mixed
 		}
 		budget = r.MaxRCU
