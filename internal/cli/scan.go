@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
+	"github.com/aws/smithy-go"
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -190,8 +192,17 @@ func runScan(ctx context.Context, f *scanFlags) error {
 func filterRefused(err error) error {
 	what := err.Error()
 	var de *dynamo.Error
-	if errors.As(err, &de) {
+	var api smithy.APIError
+	switch {
+	case errors.As(err, &de):
 		what = de.Msg
+	case errors.As(err, &api):
+		what = api.ErrorMessage()
+		if v, ok := strings.CutPrefix(what, "ExpressionAttributeValues contains invalid value: "); ok {
+			// The placeholder (:0) is ours, not what was typed.
+			v, _, _ = strings.Cut(v, " for key :")
+			what = "a value DynamoDB refuses: " + v
+		}
 	}
 	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", what)
 }

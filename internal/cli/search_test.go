@@ -380,6 +380,7 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--filter", `attribute_type(Level, "Q")`}, "--filter: Invalid attribute type name found; type: Q"},
 		{[]string{"--filter", `Temperature between 30 and 20`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
 		{[]string{"--filter", `begins_with(Level, 1)`}, "--filter: begins_with takes a string in quotes"},
+		{[]string{"--filter", `Temperature > 1e400`}, "--filter: a value DynamoDB refuses: Number overflow. Attempting to store a number with magnitude larger than supported range — "},
 	} {
 		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
 		checkBadInput(t, args, exitUsage, tc.want)

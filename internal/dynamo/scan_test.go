@@ -1136,3 +1136,31 @@ func TestSearchReadsASmallTableOnASmallBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchRefusesWhatDynamoDBRefuses (#39): a filter DynamoDB refuses
+// (a number it cannot hold, an attribute_type of no type, BETWEEN bounds
+// in the wrong order) fails the search with or without a budget, on both
+// backends, and Check says so before any request. Under a budget the
+// filter is applied here by the embedded backend's evaluator, which took
+// 1e400 and "Q" and matched nothing: a typo read as "no match".
+func TestSearchRefusesWhatDynamoDBRefuses(t *testing.T) {
+	for name, c := range searchBackends(t) {
+		for _, f := range []string{`attempts = 1e400`, `attempts < 123456789012345678901234567890123456789012`, `attempts > 1e-131`, `attribute_type(status, "Q")`, `attempts between 5 and 1`} {
+			filter, err := domain.ParseFilter(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, budget := range []float64{0, 5} {
+				r := dynamo.SearchRequest{Table: searchTable, Filter: filter, MaxRCU: budget}
+				s, _ := dynamo.StartSearch(r, nil)
+				step, err := dynamo.ReadSearch(context.Background(), c, s)
+				if err == nil {
+					t.Errorf("%s %q budget=%g: %d items, %v", name, f, budget, len(step.Items), err)
+				}
+				if err := r.Check(); err == nil {
+					t.Errorf("%s %q budget=%g: Check found nothing wrong", name, f, budget)
+				}
+			}
+		}
+	}
+}

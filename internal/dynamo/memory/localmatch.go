@@ -13,6 +13,11 @@ import (
 func init() { dynamo.SetLocalMatcher(localMatcher) }
 
 func localMatcher(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(dynamo.Item) (dynamo.Item, bool), error) {
+	// The values as a request would carry them: a number DynamoDB cannot
+	// hold (1e400, 39 digits) is refused, not compared and matched by none.
+	if err := (expressions{values: values}).checkValues(); err != nil {
+		return nil, err
+	}
 	used := map[string]bool{}
 	var cond *node
 	var paths []path
