@@ -63,7 +63,8 @@ func checkSegments(n int) error {
 	return nil
 }
 
-// segmentsHelp is --segments' help, the same in scan and partiql.
+// segmentsHelp is partiql's --segments help (scan refuses a 0 given:
+// its own help says to leave the flag out).
 const segmentsHelp = "read in this many parallel segments (0: chosen from the table's size)"
 
 // maxSearchSegments bounds --segments: each segment's read costs at least
@@ -122,7 +123,7 @@ description too).`,
 	fl.StringVar(&f.table, "table", "", "table to scan (required)")
 	fl.StringVar(&f.index, "index", "", "scan this GSI or LSI instead of the base table")
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
-	fl.IntVar(&f.segments, "segments", 0, "read in this many parallel `segments`, 1 to 64 (left out: chosen from the table's size)")
+	fl.IntVar(&f.segments, "segments", 0, "read in `N` parallel segments, 1 to 64 (left out: as many as the table's size calls for)")
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a scan stopped at --max-rcu (the token its message gave)")
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
