@@ -366,7 +366,7 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 }
 
 // heavyItemRCU is what one item costs, read alone, from which a stop says
-// that reads sized by it go an item or a few at a time: 12 KB and more.
+// that reads sized by it go an item or a few at a time: over 8 KB.
 const heavyItemRCU = 1.5
 
 // isOutputErr reports whether err is the output's (a file that could not
