@@ -276,14 +276,23 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		return plan, err
 	}
 	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
-	skc, rest, err := sortKeyCondition(rest, sk)
+	skc, rest, ok, err := sortKeyCondition(rest, sk)
 	if err != nil {
 		return plan, err
 	}
 	for _, c := range rest {
-		if k := keyIn(c, pk, sk); k != "" {
-			return plan, planErr("%s is a key of the Query this WHERE makes, and DynamoDB filters no key: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or leave the partition key unpinned to scan", k, k)
+		ok = ok && keyIn(c, pk, sk) == ""
+	}
+	if !ok {
+		// A condition on a key that no key condition can say (an OR, a
+		// <>, a second bound): a Query's filter may not name its keys,
+		// so the statement is read as a Scan filtered by all of WHERE,
+		// dearer but never wrong (--explain and the plan line say Scan).
+		if st.OrderBy != nil {
+			return plan, planErr("ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or drop ORDER BY to scan", sortKeyName(pk, sk))
 		}
+		plan.Filter = st.Where
+		return plan, nil
 	}
 	reverse, err := st.order(sk)
 	if err != nil {
@@ -348,21 +357,44 @@ func isKey(o Operand, name string) bool {
 	return ok && len(p) == 1 && !p[0].IsIdx && p[0].Name == name
 }
 
-// pinIndex is the first conjunct pinning name by equality or IN, or -1.
+// pinIndex is the first conjunct pinning name by equality, IN, or an
+// OR of them (PK = 'a' OR PK = 'b': one Query each, as DynamoDB reads
+// it), or -1.
 func pinIndex(conj []FilterNode, name string) int {
 	for i, c := range conj {
-		switch x := c.(type) {
-		case Compare:
-			if x.Op == "=" && (isKey(x.L, name) && isValue(x.R) || isKey(x.R, name) && isValue(x.L)) {
-				return i
-			}
-		case In:
-			if isKey(x.X, name) && allValues(x.List) {
-				return i
-			}
+		if pins(c, name) {
+			return i
 		}
 	}
 	return -1
+}
+
+func pins(c FilterNode, name string) bool {
+	switch x := c.(type) {
+	case Compare:
+		return x.Op == "=" && (isKey(x.L, name) && isValue(x.R) || isKey(x.R, name) && isValue(x.L))
+	case In:
+		return isKey(x.X, name) && allValues(x.List)
+	case Or:
+		return pins(x.L, name) && pins(x.R, name)
+	}
+	return false
+}
+
+// pinnedOperands are the values a pinning conjunct names, in order.
+func pinnedOperands(c FilterNode, name string) []Operand {
+	switch x := c.(type) {
+	case Compare:
+		if isKey(x.R, name) {
+			return []Operand{x.L}
+		}
+		return []Operand{x.R}
+	case In:
+		return x.List
+	case Or:
+		return append(pinnedOperands(x.L, name), pinnedOperands(x.R, name)...)
+	}
+	return nil
 }
 
 func isValue(o Operand) bool {
@@ -382,19 +414,9 @@ func allValues(os []Operand) bool {
 // pinValues are the key values a pinning conjunct names, each once,
 // typed by the key.
 func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
-	var ops []Operand
-	switch x := c.(type) {
-	case Compare:
-		ops = []Operand{x.R}
-		if isKey(x.R, pk.Name) {
-			ops = []Operand{x.L}
-		}
-	case In:
-		ops = x.List
-	}
 	var out []KeyValue
 	seen := map[string]bool{}
-	for _, o := range ops {
+	for _, o := range pinnedOperands(c, pk.Name) {
 		v, err := keyValue(o.(Value), pk)
 		if err != nil {
 			return nil, err
@@ -424,17 +446,18 @@ func keyValue(v Value, k KeyDef) (KeyValue, error) {
 
 // sortKeyCondition takes the conjuncts on the sort key out of conj as
 // one key condition: one comparison, BETWEEN or begins_with, or a lower
-// and an upper bound (>= and <=) joined as BETWEEN.
-func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode, error) {
+// and an upper bound (>= and <=) joined as BETWEEN; ok is false when
+// they are more than one condition can say.
+func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode, bool, error) {
 	if sk == nil {
-		return SKCondition{}, conj, nil
+		return SKCondition{}, conj, true, nil
 	}
 	var conds []SKCondition
 	var rest []FilterNode
 	for _, c := range conj {
 		cond, ok, err := skCondition(c, *sk)
 		if err != nil {
-			return SKCondition{}, nil, err
+			return SKCondition{}, nil, false, err
 		}
 		if ok {
 			conds = append(conds, cond)
@@ -444,15 +467,23 @@ func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode,
 	}
 	switch {
 	case len(conds) == 0:
-		return SKCondition{}, rest, nil
+		return SKCondition{}, rest, true, nil
 	case len(conds) == 1:
-		return conds[0], rest, nil
+		return conds[0], rest, true, nil
 	case len(conds) == 2 && conds[0].Op == SKGe && conds[1].Op == SKLe:
-		return SKCondition{Op: SKBetween, A: conds[0].A, B: conds[1].A}, rest, nil
+		return SKCondition{Op: SKBetween, A: conds[0].A, B: conds[1].A}, rest, true, nil
 	case len(conds) == 2 && conds[0].Op == SKLe && conds[1].Op == SKGe:
-		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, nil
+		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, true, nil
 	}
-	return SKCondition{}, nil, planErr("a Query takes one condition on the sort key %s: write %s BETWEEN a AND b, or one of =, <, <=, >, >=, begins_with", sk.Name, sk.Name)
+	return SKCondition{}, nil, false, nil // more than one key condition can say
+}
+
+// sortKeyName is the key a Query's one key condition would be on.
+func sortKeyName(pk KeyDef, sk *KeyDef) string {
+	if sk == nil {
+		return pk.Name
+	}
+	return sk.Name
 }
 
 var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}
