@@ -98,6 +98,8 @@ func Wire(av types.AttributeValue) map[string]any {
 		return map[string]any{t: v.Value}
 	case *types.AttributeValueMemberNS:
 		return map[string]any{t: append([]string{}, v.Value...)}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{t: true} // Plain's nil would be {"NULL": null}, which DynamoDB refuses
 	}
 	return map[string]any{t: Plain(av)}
 }
