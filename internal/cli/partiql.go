@@ -45,8 +45,10 @@ any request.
 
 --explain prints the plan as JSON and reads nothing (the table's
 description, which costs no RCU, gives its keys and size): operation,
-table, index, keyCondition, filter, projection, worstCaseRCU (what reading
-the whole table costs, from its size) and budgetRCU. A Scan reads in as
+table, index, keyCondition, filter, projection, worstCaseRCU (the most
+the read can cost, from the table's size: each byte once, and the half
+unit each request may round up; null when the server reports no size)
+and budgetRCU. A Scan reads in as
 many parallel segments as the table's size calls for, or --segments N
 (a Query has none: --segments on one is refused). Stops at the budget
 as scan does (exit 3, with --resume).`,
@@ -85,8 +87,8 @@ type explainedPlan struct {
 	Segments     int      `json:"segments,omitempty"`
 	Filter       *string  `json:"filter"`
 	Projection   []string `json:"projection"`
-	WorstCaseRCU float64  `json:"worstCaseRCU"`
-	BudgetRCU    *float64 `json:"budgetRCU"` // null: none
+	WorstCaseRCU *float64 `json:"worstCaseRCU"` // null: the table's size is unknown
+	BudgetRCU    *float64 `json:"budgetRCU"`    // null: none
 }
 
 // runPartiQL parses the statement before it connects: a refused one
@@ -159,7 +161,10 @@ func partiqlRefused(err error) error {
 }
 
 func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, masked *dynamo.Masked) explainedPlan {
-	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
+	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table}
+	if worst, ok := r.WorstCaseRCU(); ok {
+		ex.WorstCaseRCU = &worst
+	}
 	if plan.Index != "" {
 		ex.Index = &plan.Index
 	}
@@ -204,10 +209,10 @@ func planLine(ex explainedPlan) string {
 	if ex.BudgetRCU != nil {
 		budget = fmt.Sprintf("budget %g RCU", *ex.BudgetRCU)
 	}
-	if ex.WorstCaseRCU == 0 {
+	if ex.WorstCaseRCU == nil {
 		return fmt.Sprintf("%s; the server reports no size to bound its cost, %s", what, budget)
 	}
-	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, ex.WorstCaseRCU, budget)
+	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, *ex.WorstCaseRCU, budget)
 }
 
 func indexNames(info dynamo.TableInfo) string {

@@ -564,6 +564,22 @@ func WholeReadRCU(sizeBytes int64) float64 {
 	return float64((sizeBytes+readUnitBytes-1)/readUnitBytes) * minReadUnits
 }
 
+// WorstCaseRCU is the most r costs read to its end without a budget,
+// from the table's size as DescribeTable gave it: every byte once at 0.5
+// RCU per 4 KB, and the half unit each request may round up besides
+// (each stream's last page, and one a 1 MB page). ok is false when the
+// size is unknown (0: dynalite reports none, and DynamoDB measures a
+// table about every six hours), so that no plan says a read costs
+// nothing. An index is read at most its table's size.
+func (r SearchRequest) WorstCaseRCU() (rcu float64, ok bool) {
+	if r.TableBytes <= 0 {
+		return 0, false
+	}
+	streams := int64(r.streams())
+	pages := r.TableBytes / (1 << 20)
+	return WholeReadRCU(r.TableBytes) + float64(streams+pages)*minReadUnits, true
+}
+
 // StatementSearch is the plan of a PartiQL statement on table info and
 // the search that reads it under budget (0: none): its Queries, or a Scan
 // in as many segments as the table's size calls for.
