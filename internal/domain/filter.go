@@ -201,6 +201,11 @@ func (p *filterParser) next() {
 	}
 	c := p.src[p.pos]
 	switch {
+	case p.partiql && (strings.HasPrefix(p.src[p.pos:], "--") || strings.HasPrefix(p.src[p.pos:], "/*")):
+		// A comment could hide what follows it from whoever reads the
+		// statement (a second one after it): none is read past.
+		p.tok = ftoken{kind: tokBad, text: "comments (-- or /* */) are not supported: remove the comment and run the SELECT alone", pos: p.pos}
+		p.pos = len(p.src)
 	case c == p.stringQuote():
 		p.lexString()
 	case c == p.nameQuote():

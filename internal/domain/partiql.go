@@ -196,6 +196,9 @@ func (p *filterParser) end() error {
 	}
 	if p.tok.kind == tokPunct && p.tok.text == ";" {
 		p.next()
+		if err := p.bad(); err != nil {
+			return err
+		}
 	}
 	switch {
 	case p.tok.kind == tokEOF:
