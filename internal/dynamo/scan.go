@@ -291,10 +291,13 @@ func (s SearchState) plan() []streamRead {
 		// all of it does: one item.
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
-	if !known && s.Spent == 0 && left >= minReadUnits {
-		// Nothing is known of the items and what is left pays for no
-		// item of 400 KB: one item is read, so that a small budget reads
-		// something; it overspends by at most what that item weighs.
+	if s.Sizing.Largest <= 0 && s.Spent == 0 && left >= minReadUnits {
+		// No item read yet, and what is left pays for no item of the
+		// size that bounds them (400 KB, or the table's size): one item
+		// is read, so that a small budget reads something, and a stop
+		// after it says what the next read needs; it overspends by at
+		// most what that item weighs. (Stopping here read nothing, and
+		// each --resume stopped at the same place.)
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
 	return nil
