@@ -38,7 +38,9 @@ makes a Scan, with WHERE as its filter. Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
 attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
-NOT, and ORDER BY the sort key (ASC or DESC) of a Query. Strings go in
+NOT, and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
+several partition keys the partition key first: ORDER BY PK, SK DESC,
+since they are read one after another). Strings go in
 single quotes, names in double quotes. Anything but one SELECT (INSERT,
 UPDATE, DELETE, EXISTS, several statements) is refused with exit 2 before
 any request.
@@ -54,7 +56,7 @@ many parallel segments as the table's size calls for, or --segments N
 as scan does (exit 3, with --resume).`,
 		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
   dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --segments 4 --max-rcu 100
-  dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['portland', 'seattle'] ORDER BY TimeUser DESC" --output json
+  dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['seattle', 'portland'] ORDER BY ChatRoomID, TimeUser DESC" --output json
   dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -155,7 +157,9 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 func partiqlRefused(err error) error {
 	var pe *domain.PartiQLError
 	if errors.As(err, &pe) {
-		return usageError{what: "the statement: " + pe.Error()}
+		// The message says which part and what to write; the hint where
+		// the rest is, as every refused command line ends.
+		return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", pe.Error())
 	}
 	return usage("see dynascope partiql --help", "the statement: %v", err)
 }

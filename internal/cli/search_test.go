@@ -595,6 +595,9 @@ type zooCase struct {
 	match   func(map[string]zooAV) bool
 	project [][]any // nil: whole items
 	order   string  // "asc", "desc": the output's order by the sort key of the read
+	// byPK, with order, orders by the partition key first (DESC with
+	// byPK "desc"): ORDER BY pk, sk.
+	byPK string
 }
 
 func zooCases() []zooCase {
@@ -744,11 +747,20 @@ func zooCases() []zooCase {
 		// bytes: each at least half a unit, which the worst case counts.
 		{stmt: `SELECT * FROM "Zoo" WHERE pk IN ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8', 'n9', 'n10', 'n11', 'n12', 'n13', 'n14', 'n15', 'n16', 'n17', 'n18', 'user#1', 'a b']`, op: "Query",
 			key: `pk IN ("n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9", "n10", "n11", "n12", "n13", "n14", "n15", "n16", "n17", "n18", "user#1", "a b")`, match: or(str("pk", "user#1"), str("pk", "a b"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk IN ['user#2', 'user#1', 'a b'] ORDER BY pk, sk DESC`, op: "Query", key: `pk IN ("a b", "user#1", "user#2")`,
+			match: or(or(str("pk", "user#1"), str("pk", "user#2")), str("pk", "a b")), order: "desc", byPK: "asc"},
+		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk IN ['ünï©ødé', 'user#1', 'it''s'] AND "rank" >= 2 ORDER BY pk DESC, "rank"`, op: "Query", index: "ByRank",
+			key: `pk IN ("ünï©ødé", "user#1", "it's") AND rank >= 2`, match: and(or(or(str("pk", "ünï©ødé"), str("pk", "user#1")), str("pk", "it's")), numIs("rank", ge, "2")), order: "asc", byPK: "desc"},
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR species = 'dog' ORDER BY species DESC, born DESC`, op: "Query", index: "BySpecies",
+			key: `species IN ("dog", "cat")`, match: or(str("species", "cat"), str("species", "dog")), order: "desc", byPK: "desc"},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR pk = 'a b'`, op: "Query", key: `pk IN ("user#1", "a b")`, match: or(str("pk", "user#1"), str("pk", "a b"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR "status" = 'DONE'`, op: "Scan", match: or(str("pk", "user#1"), str("status", "DONE"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE NOT pk = 'user#1'`, op: "Scan", match: not(str("pk", "user#1"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND (sk = 'a#001' OR sk = 'b#001')`, op: "Scan", match: and(str("pk", "user#1"), or(str("sk", "a#001"), str("sk", "b#001")))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001'`, op: "Scan", match: and(str("pk", "user#1"), neq("sk", "a#001"))},
+		// begins_with on a number is no key condition, and matches no
+		// number (DynamoDB: no match, not an error).
+		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND begins_with("rank", '1')`, op: "Scan", index: "ByRank", match: func(map[string]zooAV) bool { return false }},
 
 		// Queries on the LSI's number sort key and the GSIs.
 		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" > 0 ORDER BY "rank" DESC`, op: "Query", index: "ByRank", key: `pk = "user#1" AND rank > 0`,
@@ -809,7 +821,23 @@ var zooStats = regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))
 // than its plan's worst case.
 func TestPartiQLOnAnUnseenTable(t *testing.T) {
 	items := zooItems()
-	for name, conn := range zooBackends(t) {
+	backends := zooBackends(t)
+	// What no Query or Scan can answer is refused (exit 2, one line:
+	// which part, what to write), with no item read.
+	for _, tc := range []struct{ stmt, want string }{
+		{`SELECT * FROM "Zoo" WHERE pk IN ['user#1', 'user#2'] ORDER BY sk DESC`, "with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY pk, sk DESC (or ASC)"},
+		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE' ORDER BY sk`, "ORDER BY needs the partition key pk pinned in WHERE"},
+		{`SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001' ORDER BY sk`, "ORDER BY needs a Query"},
+		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
+		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
+		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key: write pk = 'text'"},
+		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
+		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},
+		{"SELECT * FROM \"Zoo\" -- note\n; DELETE FROM \"Zoo\" WHERE pk = 'x'", "comments (-- or /* */) are not supported"},
+	} {
+		checkBadInput(t, append([]string{"partiql", tc.stmt}, backends["dynalite"]...), exitUsage, tc.want)
+	}
+	for name, conn := range backends {
 		for _, tc := range zooCases() {
 			out, stderr, code := cli(t, append([]string{"partiql", "--explain", tc.stmt}, conn...)...)
 			if code != exitOK {
@@ -863,7 +891,17 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 						c = x.Cmp(y)
 					}
 					if tc.order == "desc" {
-						return -c
+						c = -c
+					}
+					if tc.byPK != "" {
+						pkName := map[string]string{"": "pk", "ByRank": "pk", "BySpecies": "species", "ByStatus": "status"}[tc.index]
+						x, _ := zooStr(a, pkName)
+						y, _ := zooStr(b, pkName)
+						if p := strings.Compare(x, y); p != 0 && tc.byPK == "desc" {
+							return -p
+						} else if p != 0 {
+							return p
+						}
 					}
 					return c
 				})

@@ -1,7 +1,10 @@
 package domain
 
 import (
+	"bytes"
 	"fmt"
+	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -24,8 +27,13 @@ type Statement struct {
 	Table   string
 	Index   string
 	Where   FilterNode // nil: none
-	OrderBy Path       // nil: none
-	Desc    bool
+	OrderBy []OrderKey // nil: none
+}
+
+// OrderKey is one key of ORDER BY: the partition key, then the sort key.
+type OrderKey struct {
+	Path Path
+	Desc bool
 }
 
 // PartiQLError is a statement refused: Col (1-based, in characters; 0
@@ -93,7 +101,7 @@ func (p *filterParser) statement() (Statement, error) {
 		}
 	}
 	if p.keyword("order") {
-		if st.OrderBy, st.Desc, err = p.orderBy(); err != nil {
+		if st.OrderBy, err = p.orderBy(); err != nil {
 			return st, err
 		}
 	}
@@ -168,22 +176,29 @@ func (p *filterParser) clauseWord() bool {
 	return p.keyword("where") || p.keyword("order") || p.keyword("limit")
 }
 
-// orderBy reads ORDER BY path [ASC|DESC].
-func (p *filterParser) orderBy() (Path, bool, error) {
+// orderBy reads ORDER BY path [ASC|DESC] [, path [ASC|DESC]]….
+func (p *filterParser) orderBy() ([]OrderKey, error) {
 	p.next()
 	if !p.keyword("by") {
-		return nil, false, p.errAt(p.tok, "expected BY after ORDER: ORDER BY SK DESC")
+		return nil, p.errAt(p.tok, "expected BY after ORDER: ORDER BY SK DESC")
 	}
 	p.next()
-	path, err := p.path()
-	if err != nil {
-		return nil, false, err
-	}
-	desc := p.keyword("desc")
-	if desc || p.keyword("asc") {
+	var keys []OrderKey
+	for {
+		path, err := p.path()
+		if err != nil {
+			return nil, err
+		}
+		desc := p.keyword("desc")
+		if desc || p.keyword("asc") {
+			p.next()
+		}
+		keys = append(keys, OrderKey{Path: path, Desc: desc})
+		if p.tok.kind != tokPunct || p.tok.text != "," {
+			return keys, nil
+		}
 		p.next()
 	}
-	return path, desc, nil
 }
 
 // end accepts one statement's end: an optional ; and nothing after.
@@ -297,17 +312,22 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		plan.Filter = st.Where
 		return plan, nil
 	}
-	reverse, err := st.order(sk)
-	if err != nil {
-		return plan, err
-	}
+	var queries []KeyQuery
 	for _, v := range values {
-		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc, Reverse: reverse}
+		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc}
 		if sk != nil {
 			q.SKName = sk.Name
 		}
-		plan.Queries = append(plan.Queries, q)
+		queries = append(queries, q)
 	}
+	reverse, err := st.order(queries, pk, sk)
+	if err != nil {
+		return plan, err
+	}
+	for i := range queries {
+		queries[i].Reverse = reverse
+	}
+	plan.Queries = queries
 	plan.Filter = joinAnd(rest)
 	return plan, nil
 }
@@ -316,19 +336,82 @@ func planErr(format string, args ...any) error {
 	return &PartiQLError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// order is whether the Queries read in descending sort-key order.
-func (st Statement) order(sk *KeyDef) (bool, error) {
-	if st.OrderBy == nil {
+// order is whether the Queries read in descending sort-key order, and
+// sorts them by their partition key where ORDER BY begins with it. With
+// several partitions (IN) it must: they are read one after another, so
+// the sort key alone orders each partition, not the whole answer (nor
+// does DynamoDB's PartiQL take it).
+func (st Statement) order(queries []KeyQuery, pk KeyDef, sk *KeyDef) (bool, error) {
+	keys := st.OrderBy
+	if len(keys) == 0 {
 		return false, nil
 	}
-	if sk == nil || len(st.OrderBy) != 1 || st.OrderBy[0].IsIdx || st.OrderBy[0].Name != sk.Name {
-		want := "this table or index has no sort key: drop ORDER BY"
-		if sk != nil {
-			want = "write ORDER BY " + sk.Name + " (ASC or DESC)"
-		}
-		return false, planErr("ORDER BY %s: only the sort key orders a Query; %s", st.OrderBy, want)
+	want := "ORDER BY " + pk.Name
+	if sk != nil {
+		want += ", " + sk.Name + " DESC (or ASC)"
 	}
-	return st.Desc, nil
+	byPK := isOrderKey(keys[0], pk.Name)
+	if byPK {
+		keys = keys[1:]
+	}
+	switch {
+	case len(keys) > 1 || len(keys) == 1 && (sk == nil || !isOrderKey(keys[0], sk.Name)):
+		return false, planErr("ORDER BY %s: only the keys of the read order it, the partition key first: write %s", formatOrder(st.OrderBy), want)
+	case !byPK && len(queries) > 1:
+		return false, planErr("ORDER BY %s: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write %s", formatOrder(st.OrderBy), want)
+	}
+	if byPK && len(queries) > 1 {
+		desc := st.OrderBy[0].Desc
+		slices.SortStableFunc(queries, func(a, b KeyQuery) int {
+			if desc {
+				return compareKeyValues(b.PK, a.PK)
+			}
+			return compareKeyValues(a.PK, b.PK)
+		})
+	}
+	return len(keys) == 1 && keys[0].Desc, nil
+}
+
+func isOrderKey(k OrderKey, name string) bool {
+	return len(k.Path) == 1 && !k.Path[0].IsIdx && k.Path[0].Name == name
+}
+
+func formatOrder(keys []OrderKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.Path.String()
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compareKeyValues orders key values of one type as DynamoDB does:
+// numbers by value, strings and binaries by their bytes.
+func compareKeyValues(a, b KeyValue) int {
+	switch a.Type {
+	case TypeN:
+		x, _ := new(big.Rat).SetString(a.Text)
+		y, _ := new(big.Rat).SetString(b.Text)
+		if x != nil && y != nil {
+			return x.Cmp(y)
+		}
+	case TypeB:
+		return bytes.Compare(a.Bytes, b.Bytes)
+	}
+	return strings.Compare(a.Text, b.Text)
+}
+
+// sameKey is the identity of a key value: a number by its value (1e3 is
+// 1000, as DynamoDB stores it), else its literal.
+func sameKey(v KeyValue) string {
+	if v.Type == TypeN {
+		if r, ok := new(big.Rat).SetString(v.Text); ok {
+			return "N" + r.RatString()
+		}
+	}
+	return v.Literal()
 }
 
 // conjuncts are the conditions a WHERE's top-level ANDs join.
@@ -424,8 +507,8 @@ func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !seen[v.Literal()] {
-			seen[v.Literal()] = true
+		if !seen[sameKey(v)] {
+			seen[sameKey(v)] = true
 			out = append(out, v)
 		}
 	}

@@ -25,7 +25,13 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE 'c#42' = PK AND SK >= 'o#2' AND attempts > 3`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK >= "o#2"`, filter: "attempts > 3"},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND begins_with(SK, 'o#1') AND note IS MISSING`, op: "Query", table: "Orders", key: `PK = "c#42" AND begins_with(SK, "o#1")`, filter: "attribute_not_exists(note)"},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND SK >= 'a' AND SK <= 'b'`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK BETWEEN "a" AND "b"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['a', 'b', 'a'] AND SK BETWEEN 'o#1' AND 'o#2' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK IN ("a", "b") AND SK BETWEEN "o#1" AND "o#2"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['a', 'b', 'a'] AND SK BETWEEN 'o#1' AND 'o#2' ORDER BY PK DESC, SK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a") AND SK BETWEEN "o#1" AND "o#2"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['b', 'a'] ORDER BY PK`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' ORDER BY PK ASC, SK DESC`, op: "Query", table: "Orders", key: `PK = "a"`, reverse: true},
+		// A number key's values are one where their numbers are: 1e3 is
+		// 1000 (one Query, not the same partition read twice), ordered
+		// by value.
+		{stmt: `SELECT * FROM "Counts"."ByNumber" WHERE n IN [1000, 1e3, 10.50, 10.5, 2] ORDER BY n`, op: "Query", table: "Counts", index: "ByNumber", key: `n IN (2, 10.50, 1000)`},
 		{stmt: `SELECT PK, "odd name", detail.region, items[0].sku FROM "Orders" WHERE PK = 'x' OR status <> 'OK'`, op: "Scan", table: "Orders", filter: `PK = "x" or status <> "OK"`, project: "PK `odd name` detail.region items[0].sku"},
 		{stmt: `SELECT * FROM "Orders"."ByStatus" WHERE status IN ('FAILED', 'RETRY') AND NOT contains(tags, 'x')`, op: "Query", table: "Orders", index: "ByStatus", key: `status IN ("FAILED", "RETRY")`, filter: `not contains(tags, "x")`},
 		{stmt: `SELECT * FROM "Orders" WHERE detail.region IS NOT MISSING AND size(Data) != 3 AND attribute_type(n, 'N')`, op: "Scan", table: "Orders", filter: `attribute_exists(detail.region) and size(Data) <> 3 and attribute_type(n, "N")`},
@@ -46,8 +52,11 @@ func TestPartiQLPlans(t *testing.T) {
 			continue
 		}
 		pk, sk := ordersPK, ordersSK
-		if tc.index == "ByStatus" {
+		switch tc.index {
+		case "ByStatus":
 			pk = KeyDef{Name: "status", Type: TypeS}
+		case "ByNumber":
+			pk, sk = KeyDef{Name: "n", Type: TypeN}, nil
 		}
 		plan, err := st.Plan(pk, sk)
 		if err != nil {
@@ -90,7 +99,10 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE a = 'unterminated`, "unterminated string"},
 		{`SELECT * "Orders"`, "expected FROM"},
 		{`SELECT * FROM "Orders" ORDER BY SK`, "ORDER BY needs the partition key PK pinned"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "write ORDER BY SK"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "ORDER BY status: only the keys of the read order it, the partition key first: write ORDER BY PK, SK DESC (or ASC)"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY SK, PK`, "the partition key first"},
+		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y' ORDER BY SK`, "ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on SK"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
