@@ -831,6 +831,7 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
 		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key: write pk = 'text'"},
+		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '': a partition key is never empty"},
 		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},
 		{"SELECT * FROM \"Zoo\" -- note\n; DELETE FROM \"Zoo\" WHERE pk = 'x'", "comments (-- or /* */) are not supported"},

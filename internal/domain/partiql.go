@@ -507,6 +507,9 @@ func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
 		if err != nil {
 			return nil, err
 		}
+		if v.Type == TypeS && v.Text == "" {
+			return nil, planErr("%s = '': a partition key is never empty, and DynamoDB refuses a Query for one: write the key's value", pk.Name)
+		}
 		if !seen[sameKey(v)] {
 			seen[sameKey(v)] = true
 			out = append(out, v)
