@@ -831,6 +831,8 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
 		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key: write pk = 'text'"},
+		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" BETWEEN 10.5 AND -1`, "rank BETWEEN 10.5 AND -1: the lower bound comes first: write rank BETWEEN -1 AND 10.5"},
+		{`SELECT * FROM "Zoo" WHERE "name" BETWEEN 'T' AND 'J'`, "name BETWEEN 'T' AND 'J': the lower bound comes first"},
 		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '': a partition key is never empty"},
 		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},

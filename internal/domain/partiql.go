@@ -280,6 +280,9 @@ func (p Plan) KeyCondition() string {
 // condition taken into the key condition, else a Scan.
 func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
+	if err := betweenInOrder(st.Where); err != nil {
+		return plan, err
+	}
 	conj := conjuncts(st.Where)
 	at := pinIndex(conj, pk.Name)
 	if at < 0 {
@@ -330,6 +333,53 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan.Queries = queries
 	plan.Filter = joinAnd(rest)
 	return plan, nil
+}
+
+// betweenInOrder refuses a BETWEEN whose literal bounds are reversed,
+// as DynamoDB refuses it ("the BETWEEN operator requires upper bound to
+// be greater than or equal to lower bound"), before any request.
+func betweenInOrder(n FilterNode) error {
+	var err error
+	var walk func(FilterNode)
+	walk = func(n FilterNode) {
+		switch x := n.(type) {
+		case And:
+			walk(x.L)
+			walk(x.R)
+		case Or:
+			walk(x.L)
+			walk(x.R)
+		case Not:
+			walk(x.X)
+		case Between:
+			lo, ok1 := x.Lo.(Value)
+			hi, ok2 := x.Hi.(Value)
+			if !ok1 || !ok2 || lo.Kind != hi.Kind || err != nil {
+				return
+			}
+			var c int
+			switch lo.Kind {
+			case ValString:
+				c = strings.Compare(lo.Text, hi.Text)
+			case ValNumber:
+				c = compareKeyValues(N(lo.Text), N(hi.Text))
+			}
+			if c > 0 {
+				err = planErr("%s BETWEEN %s AND %s: the lower bound comes first: write %s BETWEEN %s AND %s",
+					formatOperand(x.X), partiqlValue(lo), partiqlValue(hi), formatOperand(x.X), partiqlValue(hi), partiqlValue(lo))
+			}
+		}
+	}
+	walk(n)
+	return err
+}
+
+// partiqlValue writes a literal as PartiQL does: strings in single quotes.
+func partiqlValue(v Value) string {
+	if v.Kind == ValString {
+		return "'" + strings.ReplaceAll(v.Text, "'", "''") + "'"
+	}
+	return formatOperand(v)
 }
 
 func planErr(format string, args ...any) error {

@@ -43,6 +43,7 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK <> "y"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Scan", table: "Orders", filter: `PK = "x" and (SK = "a" or SK = "b")`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK > "a" and SK > "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and PK = "y"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' OR status = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" or status = "y"`},
 	} {
@@ -106,6 +107,8 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y' ORDER BY SK`, "ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on SK"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
+		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
+		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['a', '']`, "PK = '': a partition key is never empty, and DynamoDB refuses a Query for one"},
 		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
 		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
