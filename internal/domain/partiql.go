@@ -290,7 +290,7 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", pk.Name, pk.Name)
 		}
 		plan.Filter = st.Where
-		return plan, nil
+		return plan, inWithinLimit(plan.Filter)
 	}
 	values, err := pinValues(conj[at], pk)
 	if err != nil {
@@ -313,7 +313,7 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 			return plan, planErr("ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or drop ORDER BY to scan", sortKeyName(pk, sk))
 		}
 		plan.Filter = st.Where
-		return plan, nil
+		return plan, inWithinLimit(plan.Filter)
 	}
 	var queries []KeyQuery
 	for _, v := range values {
@@ -332,7 +332,7 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	}
 	plan.Queries = queries
 	plan.Filter = joinAnd(rest)
-	return plan, nil
+	return plan, inWithinLimit(plan.Filter)
 }
 
 // betweenInOrder refuses a BETWEEN whose literal bounds are reversed,
@@ -340,38 +340,64 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 // be greater than or equal to lower bound"), before any request.
 func betweenInOrder(n FilterNode) error {
 	var err error
-	var walk func(FilterNode)
-	walk = func(n FilterNode) {
-		switch x := n.(type) {
-		case And:
-			walk(x.L)
-			walk(x.R)
-		case Or:
-			walk(x.L)
-			walk(x.R)
-		case Not:
-			walk(x.X)
-		case Between:
-			lo, ok1 := x.Lo.(Value)
-			hi, ok2 := x.Hi.(Value)
-			if !ok1 || !ok2 || lo.Kind != hi.Kind || err != nil {
-				return
-			}
-			var c int
-			switch lo.Kind {
-			case ValString:
-				c = strings.Compare(lo.Text, hi.Text)
-			case ValNumber:
-				c = compareKeyValues(N(lo.Text), N(hi.Text))
-			}
-			if c > 0 {
-				err = planErr("%s BETWEEN %s AND %s: the lower bound comes first: write %s BETWEEN %s AND %s",
-					formatOperand(x.X), partiqlValue(lo), partiqlValue(hi), formatOperand(x.X), partiqlValue(hi), partiqlValue(lo))
-			}
+	walkNodes(n, func(n FilterNode) {
+		x, ok := n.(Between)
+		if !ok || err != nil {
+			return
 		}
-	}
-	walk(n)
+		lo, ok1 := x.Lo.(Value)
+		hi, ok2 := x.Hi.(Value)
+		if !ok1 || !ok2 || lo.Kind != hi.Kind {
+			return
+		}
+		var c int
+		switch lo.Kind {
+		case ValString:
+			c = strings.Compare(lo.Text, hi.Text)
+		case ValNumber:
+			c = compareKeyValues(N(lo.Text), N(hi.Text))
+		}
+		if c > 0 {
+			err = planErr("%s BETWEEN %s AND %s: the lower bound comes first: write %s BETWEEN %s AND %s",
+				formatOperand(x.X), partiqlValue(lo), partiqlValue(hi), formatOperand(x.X), partiqlValue(hi), partiqlValue(lo))
+		}
+	})
 	return err
+}
+
+// maxInValues is how many values DynamoDB's IN takes in a filter.
+const maxInValues = 100
+
+// inWithinLimit refuses an IN of the filter with more values than
+// DynamoDB takes, before any request (it refuses the read: "The IN
+// operator is provided with too many operands"). An IN on the partition
+// key is one Query a value, and takes any number.
+func inWithinLimit(n FilterNode) error {
+	var err error
+	walkNodes(n, func(n FilterNode) {
+		if x, ok := n.(In); ok && len(x.List) > maxInValues && err == nil {
+			err = planErr("%s IN […%d values]: DynamoDB's IN takes %d values at most: split the statement, or pin the partition key with IN (one Query a value)", formatOperand(x.X), len(x.List), maxInValues)
+		}
+	})
+	return err
+}
+
+// walkNodes calls f with n and every condition under it.
+func walkNodes(n FilterNode, f func(FilterNode)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	switch x := n.(type) {
+	case And:
+		walkNodes(x.L, f)
+		walkNodes(x.R, f)
+	case Or:
+		walkNodes(x.L, f)
+		walkNodes(x.R, f)
+	case Not:
+		walkNodes(x.X, f)
+	}
 }
 
 // partiqlValue writes a literal as PartiQL does: strings in single quotes.

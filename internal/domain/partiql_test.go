@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,7 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Scan", table: "Orders", filter: `PK = "x" and (SK = "a" or SK = "b")`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK > "a" and SK > "b"`},
 		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
+		{stmt: `SELECT * FROM "Orders" WHERE status IN [` + values(100) + `]`, op: "Scan", table: "Orders", filter: `status in (` + strings.ReplaceAll(values(100), "'", `"`) + `)`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and PK = "y"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' OR status = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" or status = "y"`},
 	} {
@@ -78,6 +80,15 @@ func TestPartiQLPlans(t *testing.T) {
 			t.Errorf("%s:\n got %s on %s.%s key %q filter %q project %q reverse %v", tc.stmt, plan.Operation(), plan.Table, plan.Index, plan.KeyCondition(), filter, project, reverse)
 		}
 	}
+}
+
+// values is n string literals: 'v0', 'v1', ….
+func values(n int) string {
+	vs := make([]string, n)
+	for i := range vs {
+		vs[i] = fmt.Sprintf("'v%d'", i)
+	}
+	return strings.Join(vs, ", ")
 }
 
 // TestPartiQLRefusals: anything but one SELECT is refused, and so is
@@ -119,6 +130,8 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x'; /* */ UPDATE "Orders" SET a = 1`, "column 40: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = 1 --`, "comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = 1;;`, "unexpected \";\""},
+		{`SELECT * FROM "Orders" WHERE status IN [` + values(101) + `]`, "status IN […101 values]: DynamoDB's IN takes 100 values at most"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR status IN [` + values(101) + `])`, "status IN […101 values]"},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
 		if err == nil {

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,6 +62,35 @@ func TestExpressionSizeLimit(t *testing.T) {
 				t.Logf("dynalite now rejects it too (%s): make this a conformance case", dl.Err)
 			}
 		})
+	}
+}
+
+// TestInOperandLimit: DynamoDB's IN takes 100 values at most ("Invalid
+// FilterExpression: The IN operator is provided with too many operands;
+// number of operands: 101"); dynalite takes any number, so the embedded
+// backend is held to DynamoDB here.
+func TestInOperandLimit(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.New()
+	seed(t, mem)
+	for _, count := range []int{100, 101} {
+		v := vals{":pk": s("USA")}
+		var ph []string
+		for i := range count {
+			k := fmt.Sprintf(":v%d", i)
+			v[k], ph = s(fmt.Sprint(i)), append(ph, k)
+		}
+		in := q("Str", "PK = :pk", v, filter("City IN ("+strings.Join(ph, ", ")+")"))
+		want := ""
+		if count > 100 {
+			want = "ValidationException: Invalid FilterExpression: The IN operator is provided with too many operands; number of operands: 101"
+		}
+		if got := query(in, 1)(ctx, mem); got.Err != want {
+			t.Errorf("embedded backend, IN of %d values: %q, want %q", count, got.Err, want)
+		}
+		if dl := query(in, 1)(ctx, sharedDynalite(t)); count > 100 && dl.Err != "" {
+			t.Logf("dynalite now refuses it too (%s): make this a conformance case", dl.Err)
+		}
 	}
 }
 

@@ -306,11 +306,17 @@ func (p *parser) primary() (*node, error) {
 			}
 			p.next()
 		}
+		if operands := len(n.args) - 1; operands > maxInOperands {
+			p.fail("function", fmt.Sprintf("The IN operator is provided with too many operands; number of operands: %d", operands))
+		}
 		return n, p.expect(")")
 	default:
 		return nil, fmt.Errorf("Invalid syntax: expected a comparison after %s, found %q", left.path, op)
 	}
 }
+
+// maxInOperands is how many values DynamoDB's IN takes at most.
+const maxInOperands = 100
 
 // checkBetween rejects BETWEEN bounds of two types or in the wrong order.
 func (p *parser) checkBetween(lo, hi types.AttributeValue) {
