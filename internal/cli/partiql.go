@@ -49,8 +49,8 @@ any request.
 description, which costs no RCU, gives its keys and size): operation,
 table, index, keyCondition, filter, projection, worstCaseRCU (the most
 the read can cost, from the table's size: each byte once, and the half
-unit each request may round up; null when the server reports no size)
-and budgetRCU. A Scan reads in as
+unit each request but one may round up; null when the server reports no
+size) and budgetRCU. A Scan reads in as
 many parallel segments as the table's size calls for, or --segments N
 (a Query has none: --segments on one is refused). Stops at the budget
 as scan does (exit 3, with --resume).`,

@@ -569,18 +569,19 @@ func WholeReadRCU(sizeBytes int64) float64 {
 
 // WorstCaseRCU is the most r costs read to its end without a budget,
 // from the table's size as DescribeTable gave it: every byte once at 0.5
-// RCU per 4 KB, and the half unit each request may round up besides
-// (each stream's last page, and one a 1 MB page). ok is false when the
-// size is unknown (0: dynalite reports none, and DynamoDB measures a
-// table about every six hours), so that no plan says a read costs
-// nothing. An index is read at most its table's size.
+// RCU per 4 KB, and the half unit each request but one may round up
+// besides (a request is billed its own bytes rounded up: each stream's
+// last page, and one a 1 MB page). One stream of a table under 1 MB is
+// one request: the table's size exactly. ok is false when the size is
+// unknown (0: dynalite reports none, and DynamoDB measures a table about
+// every six hours), so that no plan says a read costs nothing. An index
+// is read at most its table's size.
 func (r SearchRequest) WorstCaseRCU() (rcu float64, ok bool) {
 	if r.TableBytes <= 0 {
 		return 0, false
 	}
-	streams := int64(r.streams())
-	pages := r.TableBytes / (1 << 20)
-	return WholeReadRCU(r.TableBytes) + float64(streams+pages)*minReadUnits, true
+	requests := int64(r.streams()) + r.TableBytes/(1<<20)
+	return WholeReadRCU(r.TableBytes) + float64(requests-1)*minReadUnits, true
 }
 
 // StatementSearch is the plan of a PartiQL statement on table info and
