@@ -598,6 +598,10 @@ type zooCase struct {
 	// byPK, with order, orders by the partition key first (DESC with
 	// byPK "desc"): ORDER BY pk, sk.
 	byPK string
+	// dynaliteDiffers: dynalite answers otherwise than DynamoDB (two
+	// missing attributes are equal to it: = true, <> false), so only
+	// the embedded backend is held to the answer.
+	dynaliteDiffers bool
 }
 
 func zooCases() []zooCase {
@@ -728,6 +732,27 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE' AND (num > 0 OR species = 'bird')`, op: "Scan", match: and(str("status", "ACTIVE"), or(numIs("num", gt, "0"), str("species", "bird")))},
 		{stmt: `sElEcT * FrOm "Zoo" wHeRe NoT "name" iS nOt MiSsInG AnD BEGINS_WITH(sk, 'a')`, op: "Scan", match: and(not(has("name")), prefix("sk", "a"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE sk > 'a#001'`, op: "Scan", match: strCmp("sk", gt, "a#001")},
+		// Quotes: 'x' is a string, "x" a name, whichever side it is on.
+		{stmt: `SELECT * FROM "Zoo" WHERE 'ACTIVE' = "status"`, op: "Scan", match: str("status", "ACTIVE")},
+		{stmt: `SELECT * FROM "Zoo" WHERE 'status' = "ACTIVE"`, op: "Scan", match: func(map[string]zooAV) bool { return false }},
+		{stmt: `SELECT * FROM "Zoo" WHERE "pk" = "user#1"`, op: "Scan", match: func(map[string]zooAV) bool { return false }},
+		// Two attributes compared: DynamoDB's = is false where either is
+		// missing, its <> true.
+		{stmt: `SELECT * FROM "Zoo" WHERE "name" = "note"`, op: "Scan", dynaliteDiffers: true, match: func(it map[string]zooAV) bool {
+			a, ok1 := zooStr(it, "name")
+			b, ok2 := zooStr(it, "note")
+			return ok1 && ok2 && a == b
+		}},
+		{stmt: `SELECT * FROM "Zoo" WHERE "status" = note`, op: "Scan", dynaliteDiffers: true, match: func(it map[string]zooAV) bool {
+			a, ok1 := zooStr(it, "status")
+			b, ok2 := zooStr(it, "note")
+			return ok1 && ok2 && a == b
+		}},
+		{stmt: `SELECT * FROM "Zoo" WHERE "status" <> note`, op: "Scan", dynaliteDiffers: true, match: func(it map[string]zooAV) bool {
+			a, ok1 := zooStr(it, "status")
+			b, ok2 := zooStr(it, "note")
+			return !ok1 || !ok2 || a != b
+		}},
 		{stmt: `SELECT * FROM "Zoo" WHERE "rank" BETWEEN 2 AND 10.5`, op: "Scan", match: and(numIs("rank", ge, "2"), numIs("rank", le, "10.5"))},
 
 		// Queries on the table: the key pinned, the sort key's condition the key condition.
@@ -821,6 +846,9 @@ var zooStats = regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))
 // than its plan's worst case.
 func TestPartiQLOnAnUnseenTable(t *testing.T) {
 	items := zooItems()
+	if n := len(zooCases()); n < 60 {
+		t.Fatalf("%d statements: the battery wants 60 or more", n)
+	}
 	backends := zooBackends(t)
 	// What no Query or Scan can answer is refused (exit 2, one line:
 	// which part, what to write), with no item read.
@@ -920,7 +948,11 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 				sort.Strings(want)
 			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("%s %s: %d items, want %d\n%s", name, tc.stmt, len(got), len(want), zooDiff(got, want))
+				if name == "dynalite" && tc.dynaliteDiffers {
+					t.Logf("dynalite %s: %d items where DynamoDB returns %d (a known difference)", tc.stmt, len(got), len(want))
+				} else {
+					t.Errorf("%s %s: %d items, want %d\n%s", name, tc.stmt, len(got), len(want), zooDiff(got, want))
+				}
 			}
 			m := zooStats.FindStringSubmatch(stderr)
 			if m == nil {

@@ -65,6 +65,31 @@ func TestExpressionSizeLimit(t *testing.T) {
 	}
 }
 
+// TestTwoMissingAttributes holds the embedded backend to DynamoDB where
+// dynalite differs: a missing attribute equals nothing, not even another
+// missing one, so of two missing attributes a = b is false and a <> b
+// true (as Alternator's tests, run against DynamoDB, hold: issue 8511 of
+// scylladb/scylladb). The embedded backend answered <> false.
+func TestTwoMissingAttributes(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.New()
+	seed(t, mem)
+	all := query(q("Str", "PK = :pk", usa(nil)), 10)(ctx, mem)
+	for _, tc := range []struct {
+		expr string
+		want int32
+	}{
+		{"Nothing <> Nowhere", all.Pages[0].Count},
+		{"Nothing = Nowhere", 0},
+		{"NOT Nothing = Nowhere", all.Pages[0].Count},
+	} {
+		got := query(q("Str", "PK = :pk", usa(nil), filter(tc.expr)), 10)(ctx, mem)
+		if got.Err != "" || len(got.Pages) != 1 || got.Pages[0].Count != tc.want {
+			t.Errorf("%s: %+v, want %d items", tc.expr, got, tc.want)
+		}
+	}
+}
+
 // TestInOperandLimit: DynamoDB's IN takes 100 values at most ("Invalid
 // FilterExpression: The IN operator is provided with too many operands;
 // number of operands: 101"); dynalite takes any number, so the embedded

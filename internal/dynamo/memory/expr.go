@@ -578,7 +578,9 @@ func (n *node) match(item map[string]types.AttributeValue) bool {
 	case "=":
 		return vals[0] != nil && equal(vals[0], vals[1])
 	case "<>":
-		return !equal(vals[0], vals[1])
+		// A missing attribute equals nothing, not even another missing
+		// one: <> is true where either is missing.
+		return vals[0] == nil || vals[1] == nil || !equal(vals[0], vals[1])
 	case "<", "<=", ">", ">=":
 		c, ok := compare(vals[0], vals[1])
 		return ok && map[string]bool{"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[n.op]
