@@ -125,6 +125,7 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
 		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
+		{`SELECT * FROM "Orders" WHERE n + 1 > 3`, `column 32: unexpected '+': arithmetic is not supported`},
 		{"SELECT * FROM \"Orders\" -- all\n; DELETE FROM \"Orders\" WHERE PK = 'x'", "column 24: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" /* x */ WHERE PK = 'x'`, "column 24: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x'; /* */ UPDATE "Orders" SET a = 1`, "column 40: comments (-- or /* */) are not supported"},
