@@ -32,9 +32,11 @@ other command: never ExecuteStatement, so it works on DynamoDB, dynalite,
 moto, the demo and --data alike.
 
 A WHERE that pins the partition key by equality makes a Query (IN on the
-key: one Query a value, read one after another), its sort-key condition
-the Query's; anything else
-makes a Scan, with WHERE as its filter. Supported: SELECT * or a list of
+key, or an OR of equalities: one Query a value, read one after another),
+its sort-key condition the Query's; anything else makes a Scan, with
+WHERE as its filter (so does a condition on a key that no key condition
+can say, such as SK <> 'x': a Query's filter may not name its keys).
+Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
 attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
