@@ -375,19 +375,19 @@ func zooItems() []map[string]zooAV {
 			"date", zs("2024-01-02"), "count", zn("5"), "size", zn("10"), "a-b", zs("dash"), "a.b", zs("dot"), "with space", zs("sp"),
 			"nested", zm("list", zl(zm("c", zs("deep")), zn("1")), "m", zm("x", zn("1"))),
 			"tags", &types.AttributeValueMemberSS{Value: []string{"blue", "red"}}, "nums", &types.AttributeValueMemberNS{Value: []string{"1", "2"}},
-			"bin", zb(1, 2), "flag", &types.AttributeValueMemberBOOL{Value: true}, "nul", &types.AttributeValueMemberNULL{Value: true}, "num", zn("1e3")),
+			"bin", zb(1, 2), "flag", &types.AttributeValueMemberBOOL{Value: true}, "nul", &types.AttributeValueMemberNULL{Value: true}, "num", zn("1e3"), "level", zn("1e3")),
 		item("user#1", "a#002", "-1", "status", zs("INACTIVE"), "name", zs("Jerry"), "count", zn("0"), "num", zn("-0"),
 			"flag", &types.AttributeValueMemberBOOL{Value: false}, "nested", zm("list", zl(zm("c", zs("other")))), "bin", zb(0xff),
 			"tags", &types.AttributeValueMemberSS{Value: []string{"green"}}, "pad", pad(6000)),
 		item("user#1", "b#001", "10.50", "species", zs("dog"), "born", zs("2020-05"), "status", zs("ACTIVE"), "num", zn("10.50"),
 			"with space", zs("x y"), "nums", &types.AttributeValueMemberNS{Value: []string{"3"}}, "pad", pad(9000)),
 		item("ünï©ødé", "a#001", "7", "species", zs("cat"), "born", zs("2018-12"), "status", zs("PENDING"), "name", zs("Ünï"),
-			"count", zn("12"), "num", zn("7"), "date", zs("2023-12-31"), "nul", &types.AttributeValueMemberNULL{Value: true}),
+			"count", zn("12"), "num", zn("7"), "date", zs("2023-12-31"), "nul", &types.AttributeValueMemberNULL{Value: true}, "level", zn("7")),
 		item("ünï©ødé", "z", "1e3", "status", zs("ACTIVE"), "num", zn("-3.25"), "note", zs("it's"), "pad", pad(5000)),
 		item("it's", "a#001", "2", "name", zs("O'Brien"), "note", zs("it's"), "status", zs("it's")),
 		item(`say "hi"`, "a#001", "2", "species", zs("bird"), "born", zs("2021"), "name", zs(`say "hi"`), "count", zs("10"), "status", zs("ACTIVE")),
 		item("user#2", "a#001", "0", "count", zn("7"), "status", zs("ACTIVE"), "size", zs("big"), "bin", zb(1, 2, 3)),
-		item("user#2", "a#010", "100", "species", zs("dog"), "born", zs("2019-07"), "status", zs("DONE"),
+		item("user#2", "a#010", "100", "species", zs("dog"), "born", zs("2019-07"), "status", zs("DONE"), "level", zn("1000.0"),
 			"flag", &types.AttributeValueMemberBOOL{Value: true}, "nested", zm("list", zl(zm("c", zs("deep"))), "m", zm("x", zn("2")))),
 		item("a b", "a b#1", "5", "status", zs("ACTIVE"), "a.b", zs("dot2"), "pad", pad(12000)),
 		item("user#2", "b#", "3", "num", zs("10.50"), "tags", &types.AttributeValueMemberSS{Value: []string{"red"}}),
@@ -395,8 +395,9 @@ func zooItems() []map[string]zooAV {
 }
 
 // zooTable is the battery table's definition: its keys, an LSI ByRank
-// (pk, rank N), a sparse GSI BySpecies (species, born) and a GSI
-// ByStatus (status, rank N).
+// (pk, rank N), a sparse GSI BySpecies (species, born), a GSI ByStatus
+// (status, rank N) and a sparse hash-only GSI ByLevel (level N, written
+// 1e3 and 1000.0 for one value).
 func zooTable(name string) *dynamodb.CreateTableInput {
 	k := func(n string, t types.KeyType) types.KeySchemaElement {
 		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: t}
@@ -413,12 +414,14 @@ func zooTable(name string) *dynamodb.CreateTableInput {
 			{AttributeName: aws.String("species"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("born"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("status"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("level"), AttributeType: types.ScalarAttributeTypeN},
 		},
 		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("ByRank"),
 			KeySchema: []types.KeySchemaElement{k("pk", types.KeyTypeHash), k("rank", types.KeyTypeRange)}, Projection: all}},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
 			{IndexName: aws.String("BySpecies"), KeySchema: []types.KeySchemaElement{k("species", types.KeyTypeHash), k("born", types.KeyTypeRange)}, Projection: all},
 			{IndexName: aws.String("ByStatus"), KeySchema: []types.KeySchemaElement{k("status", types.KeyTypeHash), k("rank", types.KeyTypeRange)}, Projection: all},
+			{IndexName: aws.String("ByLevel"), KeySchema: []types.KeySchemaElement{k("level", types.KeyTypeHash)}, Projection: all},
 		},
 	}
 }
@@ -812,6 +815,13 @@ func zooCases() []zooCase {
 			match: and(str("status", "ACTIVE"), numIs("rank", ge, "3")), order: "desc"},
 		{stmt: `SELECT * FROM "Zoo"."ByStatus" WHERE "status" = 'it''s'`, op: "Query", index: "ByStatus", key: `status = "it's"`, match: str("status", "it's")},
 
+		// A number partition key, one value however it is written: one
+		// Query for 1000 and 1e3, each item once.
+		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level IN [1000, 1e3, 7, 1000.00]`, op: "Query", index: "ByLevel", key: `level IN (1000, 7)`,
+			match: func(it map[string]zooAV) bool { c, ok := zooCmpN(it, "1000", "level"); d, _ := zooCmpN(it, "7", "level"); return ok && (c == 0 || d == 0) }},
+		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1E3 OR level = 10`, op: "Query", index: "ByLevel", key: `level IN (1E3, 10)`, match: numIs("level", eq, "1000")},
+		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level > 8`, op: "Scan", index: "ByLevel", match: numIs("level", gt, "8")},
+
 		// Projections: nested paths, reserved words, odd names.
 		{stmt: `SELECT pk, "name", "status", "date" FROM "Zoo" WHERE pk = 'user#1'`, op: "Query", key: `pk = "user#1"`, match: str("pk", "user#1"),
 			project: [][]any{{"pk"}, {"name"}, {"status"}, {"date"}}},
@@ -910,7 +920,7 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 			}
 			var wantItems []map[string]zooAV
 			for _, it := range items {
-				if tc.index == "BySpecies" && it["species"] == nil || tc.index == "ByStatus" && it["status"] == nil || !tc.match(it) {
+				if tc.index == "BySpecies" && it["species"] == nil || tc.index == "ByStatus" && it["status"] == nil || tc.index == "ByLevel" && it["level"] == nil || !tc.match(it) {
 					continue
 				}
 				wantItems = append(wantItems, it)
