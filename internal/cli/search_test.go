@@ -818,7 +818,11 @@ func zooCases() []zooCase {
 		// A number partition key, one value however it is written: one
 		// Query for 1000 and 1e3, each item once.
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level IN [1000, 1e3, 7, 1000.00]`, op: "Query", index: "ByLevel", key: `level IN (1000, 7)`,
-			match: func(it map[string]zooAV) bool { c, ok := zooCmpN(it, "1000", "level"); d, _ := zooCmpN(it, "7", "level"); return ok && (c == 0 || d == 0) }},
+			match: func(it map[string]zooAV) bool {
+				c, ok := zooCmpN(it, "1000", "level")
+				d, _ := zooCmpN(it, "7", "level")
+				return ok && (c == 0 || d == 0)
+			}},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1E3 OR level = 10`, op: "Query", index: "ByLevel", key: `level IN (1E3, 10)`, match: numIs("level", eq, "1000")},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level > 8`, op: "Scan", index: "ByLevel", match: numIs("level", gt, "8")},
 
