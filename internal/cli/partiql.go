@@ -32,27 +32,33 @@ other command: never ExecuteStatement, so it works on DynamoDB, dynalite,
 moto, the demo and --data alike.
 
 A WHERE that pins the partition key by equality makes a Query (IN on the
-key: one Query a value, read one after another), its sort-key condition
-the Query's; anything else
-makes a Scan, with WHERE as its filter. Supported: SELECT * or a list of
+key, or an OR of equalities: one Query a value, read one after another),
+its sort-key condition the Query's; anything else makes a Scan, with
+WHERE as its filter (so does a condition on a key that no key condition
+can say, such as SK <> 'x': a Query's filter may not name its keys).
+Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
 attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
-NOT, and ORDER BY the sort key (ASC or DESC) of a Query. Strings go in
+NOT, and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
+several partition keys the partition key first: ORDER BY PK, SK DESC,
+since they are read one after another). Strings go in
 single quotes, names in double quotes. Anything but one SELECT (INSERT,
 UPDATE, DELETE, EXISTS, several statements) is refused with exit 2 before
 any request.
 
 --explain prints the plan as JSON and reads nothing (the table's
 description, which costs no RCU, gives its keys and size): operation,
-table, index, keyCondition, filter, projection, worstCaseRCU (what reading
-the whole table costs, from its size) and budgetRCU. A Scan reads in as
+table, index, keyCondition, filter, projection, worstCaseRCU (the most
+the read can cost, from the table's size: each byte once, and the half
+unit each request but one may round up; null when the server reports no
+size) and budgetRCU. A Scan reads in as
 many parallel segments as the table's size calls for, or --segments N
 (a Query has none: --segments on one is refused). Stops at the budget
 as scan does (exit 3, with --resume).`,
 		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
   dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --segments 4 --max-rcu 100
-  dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['portland', 'seattle'] ORDER BY TimeUser DESC" --output json
+  dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['seattle', 'portland'] ORDER BY ChatRoomID, TimeUser DESC" --output json
   dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -85,8 +91,8 @@ type explainedPlan struct {
 	Segments     int      `json:"segments,omitempty"`
 	Filter       *string  `json:"filter"`
 	Projection   []string `json:"projection"`
-	WorstCaseRCU float64  `json:"worstCaseRCU"`
-	BudgetRCU    *float64 `json:"budgetRCU"` // null: none
+	WorstCaseRCU *float64 `json:"worstCaseRCU"` // null: the table's size is unknown
+	BudgetRCU    *float64 `json:"budgetRCU"`    // null: none
 }
 
 // runPartiQL parses the statement before it connects: a refused one
@@ -153,13 +159,18 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 func partiqlRefused(err error) error {
 	var pe *domain.PartiQLError
 	if errors.As(err, &pe) {
-		return usageError{what: "the statement: " + pe.Error()}
+		// The message says which part and what to write; the hint where
+		// the rest is, as every refused command line ends.
+		return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", pe.Error())
 	}
 	return usage("see dynascope partiql --help", "the statement: %v", err)
 }
 
 func explain(plan domain.Plan, r dynamo.SearchRequest, info dynamo.TableInfo, masked *dynamo.Masked) explainedPlan {
-	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table, WorstCaseRCU: dynamo.WholeReadRCU(info.SizeBytes)}
+	ex := explainedPlan{Operation: plan.Operation(), Table: plan.Table}
+	if worst, ok := r.WorstCaseRCU(); ok {
+		ex.WorstCaseRCU = &worst
+	}
 	if plan.Index != "" {
 		ex.Index = &plan.Index
 	}
@@ -204,10 +215,10 @@ func planLine(ex explainedPlan) string {
 	if ex.BudgetRCU != nil {
 		budget = fmt.Sprintf("budget %g RCU", *ex.BudgetRCU)
 	}
-	if ex.WorstCaseRCU == 0 {
+	if ex.WorstCaseRCU == nil {
 		return fmt.Sprintf("%s; the server reports no size to bound its cost, %s", what, budget)
 	}
-	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, ex.WorstCaseRCU, budget)
+	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, *ex.WorstCaseRCU, budget)
 }
 
 func indexNames(info dynamo.TableInfo) string {

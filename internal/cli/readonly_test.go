@@ -86,6 +86,11 @@ func TestPartiQLOnlySelectReachesTheServer(t *testing.T) {
 		`SELECT * FROM "Locations"; DELETE FROM "Locations" WHERE PK = 'USA' AND SK = 'y'`,
 		`SELECT * FROM "Locations" WHERE PK = 'USA'; SELECT * FROM "Locations"`,
 		`upsert into Locations value {'PK': 'x'}`,
+		"SELECT * FROM \"Locations\" -- all of it\n; DELETE FROM \"Locations\" WHERE PK = 'USA' AND SK = 'y'",
+		`SELECT * FROM "Locations" WHERE PK = 'USA'; /* and then */ UPDATE "Locations" SET City = 'x' WHERE PK = 'USA' AND SK = 'y'`,
+		`SELECT * FROM "Locations" /* x */ WHERE PK = 'USA'`,
+		`  dElEtE FROM "Locations" WHERE PK = 'USA' AND SK = 'y'`,
+		`SELECT * FROM "Locations" WHERE PK = 'USA';;`,
 	} {
 		_, stderr, code := cli(t, append([]string{"partiql", stmt}, conn...)...)
 		if code != exitUsage || !strings.Contains(stderr, "the statement") {

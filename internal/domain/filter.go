@@ -201,6 +201,11 @@ func (p *filterParser) next() {
 	}
 	c := p.src[p.pos]
 	switch {
+	case p.partiql && (strings.HasPrefix(p.src[p.pos:], "--") || strings.HasPrefix(p.src[p.pos:], "/*")):
+		// A comment could hide what follows it from whoever reads the
+		// statement (a second one after it): none is read past.
+		p.tok = ftoken{kind: tokBad, text: "comments (-- or /* */) are not supported: remove the comment and run the SELECT alone", pos: p.pos}
+		p.pos = len(p.src)
 	case c == p.stringQuote():
 		p.lexString()
 	case c == p.nameQuote():
@@ -381,6 +386,8 @@ func (p *filterParser) lexIdent() {
 			hint = "parameters are not supported: write the value inline, 'text' or 123"
 		case p.partiql && r == '{':
 			hint = "maps are not supported as values: compare one attribute, a.b = 'x'"
+		case p.partiql && r == '+':
+			hint = "arithmetic is not supported: compare the attribute itself with a value, n > 3"
 		case p.partiql:
 			hint = "names with such characters go in double quotes"
 		}
@@ -504,6 +511,9 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 		return p.inList(x)
 	case p.partiql && p.keyword("is"):
 		return p.isMissing(x)
+	}
+	if err := p.bad(); err != nil {
+		return nil, err // what the character is, not that it is no comparison
 	}
 	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
 }

@@ -1,7 +1,10 @@
 package domain
 
 import (
+	"bytes"
 	"fmt"
+	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -24,8 +27,13 @@ type Statement struct {
 	Table   string
 	Index   string
 	Where   FilterNode // nil: none
-	OrderBy Path       // nil: none
-	Desc    bool
+	OrderBy []OrderKey // nil: none
+}
+
+// OrderKey is one key of ORDER BY: the partition key, then the sort key.
+type OrderKey struct {
+	Path Path
+	Desc bool
 }
 
 // PartiQLError is a statement refused: Col (1-based, in characters; 0
@@ -93,7 +101,7 @@ func (p *filterParser) statement() (Statement, error) {
 		}
 	}
 	if p.keyword("order") {
-		if st.OrderBy, st.Desc, err = p.orderBy(); err != nil {
+		if st.OrderBy, err = p.orderBy(); err != nil {
 			return st, err
 		}
 	}
@@ -168,22 +176,29 @@ func (p *filterParser) clauseWord() bool {
 	return p.keyword("where") || p.keyword("order") || p.keyword("limit")
 }
 
-// orderBy reads ORDER BY path [ASC|DESC].
-func (p *filterParser) orderBy() (Path, bool, error) {
+// orderBy reads ORDER BY path [ASC|DESC] [, path [ASC|DESC]]….
+func (p *filterParser) orderBy() ([]OrderKey, error) {
 	p.next()
 	if !p.keyword("by") {
-		return nil, false, p.errAt(p.tok, "expected BY after ORDER: ORDER BY SK DESC")
+		return nil, p.errAt(p.tok, "expected BY after ORDER: ORDER BY SK DESC")
 	}
 	p.next()
-	path, err := p.path()
-	if err != nil {
-		return nil, false, err
-	}
-	desc := p.keyword("desc")
-	if desc || p.keyword("asc") {
+	var keys []OrderKey
+	for {
+		path, err := p.path()
+		if err != nil {
+			return nil, err
+		}
+		desc := p.keyword("desc")
+		if desc || p.keyword("asc") {
+			p.next()
+		}
+		keys = append(keys, OrderKey{Path: path, Desc: desc})
+		if p.tok.kind != tokPunct || p.tok.text != "," {
+			return keys, nil
+		}
 		p.next()
 	}
-	return path, desc, nil
 }
 
 // end accepts one statement's end: an optional ; and nothing after.
@@ -196,6 +211,9 @@ func (p *filterParser) end() error {
 	}
 	if p.tok.kind == tokPunct && p.tok.text == ";" {
 		p.next()
+		if err := p.bad(); err != nil {
+			return err
+		}
 	}
 	switch {
 	case p.tok.kind == tokEOF:
@@ -262,6 +280,9 @@ func (p Plan) KeyCondition() string {
 // condition taken into the key condition, else a Scan.
 func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
+	if err := betweenInOrder(st.Where); err != nil {
+		return plan, err
+	}
 	conj := conjuncts(st.Where)
 	at := pinIndex(conj, pk.Name)
 	if at < 0 {
@@ -269,54 +290,204 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", pk.Name, pk.Name)
 		}
 		plan.Filter = st.Where
-		return plan, nil
+		return plan, inWithinLimit(plan.Filter)
 	}
 	values, err := pinValues(conj[at], pk)
 	if err != nil {
 		return plan, err
 	}
 	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
-	skc, rest, err := sortKeyCondition(rest, sk)
+	skc, rest, ok, err := sortKeyCondition(rest, sk)
 	if err != nil {
 		return plan, err
 	}
 	for _, c := range rest {
-		if k := keyIn(c, pk, sk); k != "" {
-			return plan, planErr("%s is a key of the Query this WHERE makes, and DynamoDB filters no key: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or leave the partition key unpinned to scan", k, k)
+		ok = ok && keyIn(c, pk, sk) == ""
+	}
+	if !ok {
+		// A condition on a key that no key condition can say (an OR, a
+		// <>, a second bound): a Query's filter may not name its keys,
+		// so the statement is read as a Scan filtered by all of WHERE,
+		// dearer but never wrong (--explain and the plan line say Scan).
+		if st.OrderBy != nil {
+			return plan, planErr("ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or drop ORDER BY to scan", sortKeyName(pk, sk))
 		}
+		plan.Filter = st.Where
+		return plan, inWithinLimit(plan.Filter)
 	}
-	reverse, err := st.order(sk)
-	if err != nil {
-		return plan, err
-	}
+	var queries []KeyQuery
 	for _, v := range values {
-		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc, Reverse: reverse}
+		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc}
 		if sk != nil {
 			q.SKName = sk.Name
 		}
-		plan.Queries = append(plan.Queries, q)
+		queries = append(queries, q)
 	}
+	reverse, err := st.order(queries, pk, sk)
+	if err != nil {
+		return plan, err
+	}
+	for i := range queries {
+		queries[i].Reverse = reverse
+	}
+	plan.Queries = queries
 	plan.Filter = joinAnd(rest)
-	return plan, nil
+	return plan, inWithinLimit(plan.Filter)
+}
+
+// betweenInOrder refuses a BETWEEN whose literal bounds are reversed,
+// as DynamoDB refuses it ("the BETWEEN operator requires upper bound to
+// be greater than or equal to lower bound"), before any request.
+func betweenInOrder(n FilterNode) error {
+	var err error
+	walkNodes(n, func(n FilterNode) {
+		x, ok := n.(Between)
+		if !ok || err != nil {
+			return
+		}
+		lo, ok1 := x.Lo.(Value)
+		hi, ok2 := x.Hi.(Value)
+		if !ok1 || !ok2 || lo.Kind != hi.Kind {
+			return
+		}
+		var c int
+		switch lo.Kind {
+		case ValString:
+			c = strings.Compare(lo.Text, hi.Text)
+		case ValNumber:
+			c = compareKeyValues(N(lo.Text), N(hi.Text))
+		}
+		if c > 0 {
+			err = planErr("%s BETWEEN %s AND %s: the lower bound comes first: write %s BETWEEN %s AND %s",
+				formatOperand(x.X), partiqlValue(lo), partiqlValue(hi), formatOperand(x.X), partiqlValue(hi), partiqlValue(lo))
+		}
+	})
+	return err
+}
+
+// maxInValues is how many values DynamoDB's IN takes in a filter.
+const maxInValues = 100
+
+// inWithinLimit refuses an IN of the filter with more values than
+// DynamoDB takes, before any request (it refuses the read: "The IN
+// operator is provided with too many operands"). An IN on the partition
+// key is one Query a value, and takes any number.
+func inWithinLimit(n FilterNode) error {
+	var err error
+	walkNodes(n, func(n FilterNode) {
+		if x, ok := n.(In); ok && len(x.List) > maxInValues && err == nil {
+			err = planErr("%s IN […%d values]: DynamoDB's IN takes %d values at most: split the statement, or pin the partition key with IN (one Query a value)", formatOperand(x.X), len(x.List), maxInValues)
+		}
+	})
+	return err
+}
+
+// walkNodes calls f with n and every condition under it.
+func walkNodes(n FilterNode, f func(FilterNode)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	switch x := n.(type) {
+	case And:
+		walkNodes(x.L, f)
+		walkNodes(x.R, f)
+	case Or:
+		walkNodes(x.L, f)
+		walkNodes(x.R, f)
+	case Not:
+		walkNodes(x.X, f)
+	}
+}
+
+// partiqlValue writes a literal as PartiQL does: strings in single quotes.
+func partiqlValue(v Value) string {
+	if v.Kind == ValString {
+		return "'" + strings.ReplaceAll(v.Text, "'", "''") + "'"
+	}
+	return formatOperand(v)
 }
 
 func planErr(format string, args ...any) error {
 	return &PartiQLError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// order is whether the Queries read in descending sort-key order.
-func (st Statement) order(sk *KeyDef) (bool, error) {
-	if st.OrderBy == nil {
+// order is whether the Queries read in descending sort-key order, and
+// sorts them by their partition key where ORDER BY begins with it. With
+// several partitions (IN) it must: they are read one after another, so
+// the sort key alone orders each partition, not the whole answer (nor
+// does DynamoDB's PartiQL take it).
+func (st Statement) order(queries []KeyQuery, pk KeyDef, sk *KeyDef) (bool, error) {
+	keys := st.OrderBy
+	if len(keys) == 0 {
 		return false, nil
 	}
-	if sk == nil || len(st.OrderBy) != 1 || st.OrderBy[0].IsIdx || st.OrderBy[0].Name != sk.Name {
-		want := "this table or index has no sort key: drop ORDER BY"
-		if sk != nil {
-			want = "write ORDER BY " + sk.Name + " (ASC or DESC)"
-		}
-		return false, planErr("ORDER BY %s: only the sort key orders a Query; %s", st.OrderBy, want)
+	want := "ORDER BY " + pk.Name
+	if sk != nil {
+		want += ", " + sk.Name + " DESC (or ASC)"
 	}
-	return st.Desc, nil
+	byPK := isOrderKey(keys[0], pk.Name)
+	if byPK {
+		keys = keys[1:]
+	}
+	switch {
+	case len(keys) > 1 || len(keys) == 1 && (sk == nil || !isOrderKey(keys[0], sk.Name)):
+		return false, planErr("ORDER BY %s: only the keys of the read order it, the partition key first: write %s", formatOrder(st.OrderBy), want)
+	case !byPK && len(queries) > 1:
+		return false, planErr("ORDER BY %s: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write %s", formatOrder(st.OrderBy), want)
+	}
+	if byPK && len(queries) > 1 {
+		desc := st.OrderBy[0].Desc
+		slices.SortStableFunc(queries, func(a, b KeyQuery) int {
+			if desc {
+				return compareKeyValues(b.PK, a.PK)
+			}
+			return compareKeyValues(a.PK, b.PK)
+		})
+	}
+	return len(keys) == 1 && keys[0].Desc, nil
+}
+
+func isOrderKey(k OrderKey, name string) bool {
+	return len(k.Path) == 1 && !k.Path[0].IsIdx && k.Path[0].Name == name
+}
+
+func formatOrder(keys []OrderKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.Path.String()
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compareKeyValues orders key values of one type as DynamoDB does:
+// numbers by value, strings and binaries by their bytes.
+func compareKeyValues(a, b KeyValue) int {
+	switch a.Type {
+	case TypeN:
+		x, _ := new(big.Rat).SetString(a.Text)
+		y, _ := new(big.Rat).SetString(b.Text)
+		if x != nil && y != nil {
+			return x.Cmp(y)
+		}
+	case TypeB:
+		return bytes.Compare(a.Bytes, b.Bytes)
+	}
+	return strings.Compare(a.Text, b.Text)
+}
+
+// sameKey is the identity of a key value: a number by its value (1e3 is
+// 1000, as DynamoDB stores it), else its literal.
+func sameKey(v KeyValue) string {
+	if v.Type == TypeN {
+		if r, ok := new(big.Rat).SetString(v.Text); ok {
+			return "N" + r.RatString()
+		}
+	}
+	return v.Literal()
 }
 
 // conjuncts are the conditions a WHERE's top-level ANDs join.
@@ -348,21 +519,44 @@ func isKey(o Operand, name string) bool {
 	return ok && len(p) == 1 && !p[0].IsIdx && p[0].Name == name
 }
 
-// pinIndex is the first conjunct pinning name by equality or IN, or -1.
+// pinIndex is the first conjunct pinning name by equality, IN, or an
+// OR of them (PK = 'a' OR PK = 'b': one Query each, as DynamoDB reads
+// it), or -1.
 func pinIndex(conj []FilterNode, name string) int {
 	for i, c := range conj {
-		switch x := c.(type) {
-		case Compare:
-			if x.Op == "=" && (isKey(x.L, name) && isValue(x.R) || isKey(x.R, name) && isValue(x.L)) {
-				return i
-			}
-		case In:
-			if isKey(x.X, name) && allValues(x.List) {
-				return i
-			}
+		if pins(c, name) {
+			return i
 		}
 	}
 	return -1
+}
+
+func pins(c FilterNode, name string) bool {
+	switch x := c.(type) {
+	case Compare:
+		return x.Op == "=" && (isKey(x.L, name) && isValue(x.R) || isKey(x.R, name) && isValue(x.L))
+	case In:
+		return isKey(x.X, name) && allValues(x.List)
+	case Or:
+		return pins(x.L, name) && pins(x.R, name)
+	}
+	return false
+}
+
+// pinnedOperands are the values a pinning conjunct names, in order.
+func pinnedOperands(c FilterNode, name string) []Operand {
+	switch x := c.(type) {
+	case Compare:
+		if isKey(x.R, name) {
+			return []Operand{x.L}
+		}
+		return []Operand{x.R}
+	case In:
+		return x.List
+	case Or:
+		return append(pinnedOperands(x.L, name), pinnedOperands(x.R, name)...)
+	}
+	return nil
 }
 
 func isValue(o Operand) bool {
@@ -382,25 +576,18 @@ func allValues(os []Operand) bool {
 // pinValues are the key values a pinning conjunct names, each once,
 // typed by the key.
 func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
-	var ops []Operand
-	switch x := c.(type) {
-	case Compare:
-		ops = []Operand{x.R}
-		if isKey(x.R, pk.Name) {
-			ops = []Operand{x.L}
-		}
-	case In:
-		ops = x.List
-	}
 	var out []KeyValue
 	seen := map[string]bool{}
-	for _, o := range ops {
+	for _, o := range pinnedOperands(c, pk.Name) {
 		v, err := keyValue(o.(Value), pk)
 		if err != nil {
 			return nil, err
 		}
-		if !seen[v.Literal()] {
-			seen[v.Literal()] = true
+		if v.Type == TypeS && v.Text == "" {
+			return nil, planErr("%s = '': a partition key is never empty, and DynamoDB refuses a Query for one: write the key's value", pk.Name)
+		}
+		if !seen[sameKey(v)] {
+			seen[sameKey(v)] = true
 			out = append(out, v)
 		}
 	}
@@ -424,17 +611,18 @@ func keyValue(v Value, k KeyDef) (KeyValue, error) {
 
 // sortKeyCondition takes the conjuncts on the sort key out of conj as
 // one key condition: one comparison, BETWEEN or begins_with, or a lower
-// and an upper bound (>= and <=) joined as BETWEEN.
-func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode, error) {
+// and an upper bound (>= and <=) joined as BETWEEN; ok is false when
+// they are more than one condition can say.
+func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode, bool, error) {
 	if sk == nil {
-		return SKCondition{}, conj, nil
+		return SKCondition{}, conj, true, nil
 	}
 	var conds []SKCondition
 	var rest []FilterNode
 	for _, c := range conj {
 		cond, ok, err := skCondition(c, *sk)
 		if err != nil {
-			return SKCondition{}, nil, err
+			return SKCondition{}, nil, false, err
 		}
 		if ok {
 			conds = append(conds, cond)
@@ -444,15 +632,23 @@ func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode,
 	}
 	switch {
 	case len(conds) == 0:
-		return SKCondition{}, rest, nil
+		return SKCondition{}, rest, true, nil
 	case len(conds) == 1:
-		return conds[0], rest, nil
+		return conds[0], rest, true, nil
 	case len(conds) == 2 && conds[0].Op == SKGe && conds[1].Op == SKLe:
-		return SKCondition{Op: SKBetween, A: conds[0].A, B: conds[1].A}, rest, nil
+		return SKCondition{Op: SKBetween, A: conds[0].A, B: conds[1].A}, rest, true, nil
 	case len(conds) == 2 && conds[0].Op == SKLe && conds[1].Op == SKGe:
-		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, nil
+		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, true, nil
 	}
-	return SKCondition{}, nil, planErr("a Query takes one condition on the sort key %s: write %s BETWEEN a AND b, or one of =, <, <=, >, >=, begins_with", sk.Name, sk.Name)
+	return SKCondition{}, nil, false, nil // more than one key condition can say
+}
+
+// sortKeyName is the key a Query's one key condition would be on.
+func sortKeyName(pk KeyDef, sk *KeyDef) string {
+	if sk == nil {
+		return pk.Name
+	}
+	return sk.Name
 }
 
 var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}

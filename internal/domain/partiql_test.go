@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -25,11 +26,28 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE 'c#42' = PK AND SK >= 'o#2' AND attempts > 3`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK >= "o#2"`, filter: "attempts > 3"},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND begins_with(SK, 'o#1') AND note IS MISSING`, op: "Query", table: "Orders", key: `PK = "c#42" AND begins_with(SK, "o#1")`, filter: "attribute_not_exists(note)"},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'c#42' AND SK >= 'a' AND SK <= 'b'`, op: "Query", table: "Orders", key: `PK = "c#42" AND SK BETWEEN "a" AND "b"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['a', 'b', 'a'] AND SK BETWEEN 'o#1' AND 'o#2' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK IN ("a", "b") AND SK BETWEEN "o#1" AND "o#2"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['a', 'b', 'a'] AND SK BETWEEN 'o#1' AND 'o#2' ORDER BY PK DESC, SK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a") AND SK BETWEEN "o#1" AND "o#2"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['b', 'a'] ORDER BY PK`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' ORDER BY PK ASC, SK DESC`, op: "Query", table: "Orders", key: `PK = "a"`, reverse: true},
+		// A number key's values are one where their numbers are: 1e3 is
+		// 1000 (one Query, not the same partition read twice), ordered
+		// by value.
+		{stmt: `SELECT * FROM "Counts"."ByNumber" WHERE n IN [1000, 1e3, 10.50, 10.5, 2] ORDER BY n`, op: "Query", table: "Counts", index: "ByNumber", key: `n IN (2, 10.50, 1000)`},
 		{stmt: `SELECT PK, "odd name", detail.region, items[0].sku FROM "Orders" WHERE PK = 'x' OR status <> 'OK'`, op: "Scan", table: "Orders", filter: `PK = "x" or status <> "OK"`, project: "PK `odd name` detail.region items[0].sku"},
 		{stmt: `SELECT * FROM "Orders"."ByStatus" WHERE status IN ('FAILED', 'RETRY') AND NOT contains(tags, 'x')`, op: "Query", table: "Orders", index: "ByStatus", key: `status IN ("FAILED", "RETRY")`, filter: `not contains(tags, "x")`},
 		{stmt: `SELECT * FROM "Orders" WHERE detail.region IS NOT MISSING AND size(Data) != 3 AND attribute_type(n, 'N')`, op: "Scan", table: "Orders", filter: `attribute_exists(detail.region) and size(Data) <> 3 and attribute_type(n, "N")`},
 		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
+		// An OR of equalities on the partition key is one Query each, as
+		// an IN is; a condition on a key no key condition can say makes
+		// a Scan of all of WHERE (a Query's filter may not name a key).
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' OR PK = 'b' OR PK IN ['c', 'a']) AND SK > 'o#'`, op: "Query", table: "Orders", key: `PK IN ("a", "b", "c") AND SK > "o#"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK <> "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Scan", table: "Orders", filter: `PK = "x" and (SK = "a" or SK = "b")`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK > "a" and SK > "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
+		{stmt: `SELECT * FROM "Orders" WHERE status IN [` + values(100) + `]`, op: "Scan", table: "Orders", filter: `status in (` + strings.ReplaceAll(values(100), "'", `"`) + `)`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and PK = "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' OR status = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" or status = "y"`},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
 		if err != nil {
@@ -37,8 +55,11 @@ func TestPartiQLPlans(t *testing.T) {
 			continue
 		}
 		pk, sk := ordersPK, ordersSK
-		if tc.index == "ByStatus" {
+		switch tc.index {
+		case "ByStatus":
 			pk = KeyDef{Name: "status", Type: TypeS}
+		case "ByNumber":
+			pk, sk = KeyDef{Name: "n", Type: TypeN}, nil
 		}
 		plan, err := st.Plan(pk, sk)
 		if err != nil {
@@ -61,6 +82,15 @@ func TestPartiQLPlans(t *testing.T) {
 	}
 }
 
+// values is n string literals: 'v0', 'v1', ….
+func values(n int) string {
+	vs := make([]string, n)
+	for i := range vs {
+		vs[i] = fmt.Sprintf("'v%d'", i)
+	}
+	return strings.Join(vs, ", ")
+}
+
 // TestPartiQLRefusals: anything but one SELECT is refused, and so is
 // what cannot be translated; each says which part and what to write.
 func TestPartiQLRefusals(t *testing.T) {
@@ -81,14 +111,28 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE a = 'unterminated`, "unterminated string"},
 		{`SELECT * "Orders"`, "expected FROM"},
 		{`SELECT * FROM "Orders" ORDER BY SK`, "ORDER BY needs the partition key PK pinned"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "write ORDER BY SK"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, "DynamoDB filters no key"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, "one condition on the sort key SK"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "ORDER BY status: only the keys of the read order it, the partition key first: write ORDER BY PK, SK DESC (or ASC)"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY SK, PK`, "the partition key first"},
+		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y' ORDER BY SK`, "ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on SK"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
+		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
+		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},
+		{`SELECT * FROM "Orders" WHERE PK IN ['a', '']`, "PK = '': a partition key is never empty, and DynamoDB refuses a Query for one"},
 		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
 		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
 		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
+		{`SELECT * FROM "Orders" WHERE n + 1 > 3`, `column 32: unexpected '+': arithmetic is not supported`},
+		{"SELECT * FROM \"Orders\" -- all\n; DELETE FROM \"Orders\" WHERE PK = 'x'", "column 24: comments (-- or /* */) are not supported"},
+		{`SELECT * FROM "Orders" /* x */ WHERE PK = 'x'`, "column 24: comments (-- or /* */) are not supported"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x'; /* */ UPDATE "Orders" SET a = 1`, "column 40: comments (-- or /* */) are not supported"},
+		{`SELECT * FROM "Orders" WHERE a = 1 --`, "comments (-- or /* */) are not supported"},
+		{`SELECT * FROM "Orders" WHERE a = 1;;`, "unexpected \";\""},
+		{`SELECT * FROM "Orders" WHERE status IN [` + values(101) + `]`, "status IN […101 values]: DynamoDB's IN takes 100 values at most"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR status IN [` + values(101) + `])`, "status IN […101 values]"},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
 		if err == nil {

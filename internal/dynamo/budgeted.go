@@ -102,9 +102,9 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 	var n int32
 	largest := restBound(b.largest, b.TableBytes, b.read)
 	if largest == 0 || b.largest == 0 && ItemsFor(left, largest, consistent) < 1 {
-		// Nothing read yet, and nothing (or a table's size what is left
-		// pays no item of) bounds the items: one item, alone, whatever
-		// it weighs.
+		// Nothing read yet, and nothing known sizes it within what is
+		// left (the table's size may be more than the budget pays for):
+		// one item, alone, whatever it weighs.
 		if b.inflight > 0 || left < readUnitRCU(consistent) {
 			return nil, 0, false
 		}

@@ -442,6 +442,15 @@ func TestOneBudgetForEveryRead(t *testing.T) {
 		if err != nil || len(p.Items) != 20 || rec.requests < 2 {
 			t.Errorf("%s: a read of 20 keys under a budget gave %d in %d requests, %v", name, len(p.Items), rec.requests, err)
 		}
+		// A table's size, known and more than the budget pays an item of
+		// that size for, bounds no item read yet: the first read is one
+		// item, and it sizes the rest (it was refused, reading nothing).
+		rec = &billed{Client: c}
+		b = &dynamo.Budgeted{Client: rec, Max: 1, TableBytes: 200 << 10}
+		p, err = dynamo.QueryPage(ctx, b, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Airports", PKName: "PK", PK: domain.S("airports"), SKName: "SK"}, Limit: 3})
+		if err != nil || len(p.Items) != 3 || rec.rcu > 1.5 {
+			t.Errorf("%s: a read of 3 items under 1 RCU, the table 200 KB: %d items for %.1f RCU, %v", name, len(p.Items), rec.rcu, err)
+		}
 	}
 }
 

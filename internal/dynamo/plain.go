@@ -99,7 +99,7 @@ func Wire(av types.AttributeValue) map[string]any {
 	case *types.AttributeValueMemberNS:
 		return map[string]any{t: append([]string{}, v.Value...)}
 	case *types.AttributeValueMemberNULL:
-		return map[string]any{t: true} // DynamoDB JSON's NULL is true, never null
+		return map[string]any{t: true} // Plain's nil would be {"NULL": null}, which DynamoDB refuses
 	}
 	return map[string]any{t: Plain(av)}
 }

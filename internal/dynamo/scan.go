@@ -299,10 +299,13 @@ func (s SearchState) plan() []streamRead {
 		// all of it does: one item.
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
-	if !known && s.Spent == 0 && left >= minReadUnits {
-		// Nothing is known of the items and what is left pays for no
-		// item of 400 KB: one item is read, so that a small budget reads
-		// something; it overspends by at most what that item weighs.
+	if s.Sizing.Largest <= 0 && s.Spent == 0 && left >= minReadUnits {
+		// No item read yet, and what is left pays for no item of the
+		// size that bounds them (400 KB, or the table's size): one item
+		// is read, so that a small budget reads something, and a stop
+		// after it says what the next read needs; it overspends by at
+		// most what that item weighs. (Stopping here read nothing, and
+		// each --resume stopped at the same place.)
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
 	return nil
@@ -584,6 +587,23 @@ func SearchSegments(sizeBytes int64) int {
 // eventually consistent: 0.5 RCU per 4 KB.
 func WholeReadRCU(sizeBytes int64) float64 {
 	return float64((sizeBytes+readUnitBytes-1)/readUnitBytes) * minReadUnits
+}
+
+// WorstCaseRCU is the most r costs read to its end without a budget,
+// from the table's size as DescribeTable gave it: every byte once at 0.5
+// RCU per 4 KB, and the half unit each request but one may round up
+// besides (a request is billed its own bytes rounded up: each stream's
+// last page, and one a 1 MB page). One stream of a table under 1 MB is
+// one request: the table's size exactly. ok is false when the size is
+// unknown (0: dynalite reports none, and DynamoDB measures a table about
+// every six hours), so that no plan says a read costs nothing. An index
+// is read at most its table's size.
+func (r SearchRequest) WorstCaseRCU() (rcu float64, ok bool) {
+	if r.TableBytes <= 0 {
+		return 0, false
+	}
+	requests := int64(r.streams()) + r.TableBytes/(1<<20)
+	return WholeReadRCU(r.TableBytes) + float64(requests-1)*minReadUnits, true
 }
 
 // StatementSearch is the plan of a PartiQL statement on table info and

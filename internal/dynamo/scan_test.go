@@ -1164,3 +1164,81 @@ func TestSearchRefusesWhatDynamoDBRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSmallBudgetOnAKnownSize: where the table's size is known
+// (DynamoDB and the embedded backend report it; given here on both) and
+// more than the budget pays for, the first read is still one item,
+// which sizes the rest: a budget of 1 RCU on 300 small items (about 60
+// KB) reads them all, run after run, none over its budget and half a
+// read unit. It read nothing before, stopping at the same place on
+// every --resume.
+func TestSearchSmallBudgetOnAKnownSize(t *testing.T) {
+	for name, c := range heavyBackends(t) {
+		var size int64
+		in := &dynamodb.ScanInput{TableName: aws.String("HeavyNone")}
+		for {
+			page, err := c.Scan(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range page.Items {
+				size += int64(dynamo.ItemBytes(it))
+			}
+			if in.ExclusiveStartKey = page.LastEvaluatedKey; len(page.LastEvaluatedKey) == 0 {
+				break
+			}
+		}
+		for _, segments := range []int{1, 4} {
+			got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: "HeavyNone", Segments: segments, MaxRCU: 1, TableBytes: size})
+			if len(got) != 300 || len(keysOf(got)) != 300 {
+				t.Errorf("%s segments=%d: %d items, want 300", name, segments, len(got))
+			}
+			for i, rcu := range runs {
+				if rcu > 1.5 {
+					t.Errorf("%s segments=%d: run %d of %d spent %.1f RCU", name, segments, i+1, len(runs), rcu)
+				}
+			}
+		}
+	}
+}
+
+// TestSearchWorstCaseHolds: a search read to its end without a budget
+// spends no more than its plan's worst case, from the table's size (here
+// the sum of its items' sizes, as DescribeTable reports it): in one
+// segment or several, each rounding its reads up on its own, and in
+// Queries, each at least half a unit however few items it reads.
+func TestSearchWorstCaseHolds(t *testing.T) {
+	for name, c := range heavyBackends(t) {
+		for _, sh := range heavyShapes {
+			var size int64
+			in := &dynamodb.ScanInput{TableName: aws.String(sh.table)}
+			for {
+				page, err := c.Scan(context.Background(), in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range page.Items {
+					size += int64(dynamo.ItemBytes(it))
+				}
+				if in.ExclusiveStartKey = page.LastEvaluatedKey; len(page.LastEvaluatedKey) == 0 {
+					break
+				}
+			}
+			var queries []domain.KeyQuery
+			for i := range 30 {
+				queries = append(queries, domain.KeyQuery{Table: sh.table, PKName: "PK", PK: domain.S(fmt.Sprintf("p%04d", i*3))})
+			}
+			for _, r := range []dynamo.SearchRequest{
+				{Table: sh.table, TableBytes: size},
+				{Table: sh.table, TableBytes: size, Segments: 7},
+				{Table: sh.table, TableBytes: size, Queries: queries},
+			} {
+				worst, ok := r.WorstCaseRCU()
+				_, runs := searchToEnd(t, c, r)
+				if !ok || len(runs) != 1 || runs[0] > worst {
+					t.Errorf("%s %s segments=%d queries=%d: spent %v RCU, worst case %.1f (%v)", name, sh.table, r.Segments, len(r.Queries), runs, worst, ok)
+				}
+			}
+		}
+	}
+}

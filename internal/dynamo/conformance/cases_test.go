@@ -114,6 +114,9 @@ func cases() []testCase {
 		{"or-and", "(Sq < :a OR Sq > :b) AND #o = :t", vals{":a": n("1000"), ":b": n("1300"), ":t": bl(true)}, names{"#o": "Open"}},
 		{"list-index", "Doc.#l[0] = :x", vals{":x": s("x")}, names{"#l": "list"}},
 		{"type-mismatch", "Sq = :v", vals{":v": s("937")}, nil},
+		// A missing attribute is not equal to a present one: <> is true
+		// (two missing ones: TestTwoMissingAttributes).
+		{"ne-one-missing", "Nothing <> City", vals{}, nil},
 	}
 	for _, f := range filters {
 		v := usa(f.v)

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
 	"github.com/dynascope/dynascope/internal/dynamo/dataload/dataloadtest"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -140,6 +141,33 @@ func TestWorkbenchModel(t *testing.T) {
 	}
 	if len(d.Table.GlobalSecondaryIndexes) != 1 || d.Table.GlobalSecondaryIndexes[0].Projection.ProjectionType != types.ProjectionTypeKeysOnly {
 		t.Errorf("Sessions indexes %+v, want ByDevice KEYS_ONLY", d.Table.GlobalSecondaryIndexes)
+	}
+}
+
+// TestWireIsWhatDataReads: the DynamoDB JSON dynascope writes (an item
+// copied from the explorer, changes output) is what --data writes and
+// reads, for every type: a NULL was {"NULL": null}, which DynamoDB and
+// --data refuse.
+func TestWireIsWhatDataReads(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"s": &types.AttributeValueMemberS{Value: "x"}, "n": &types.AttributeValueMemberN{Value: "-0.50"},
+		"b": &types.AttributeValueMemberB{Value: []byte{0, 255}}, "t": &types.AttributeValueMemberBOOL{Value: true},
+		"z": &types.AttributeValueMemberNULL{Value: true}, "ss": &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
+		"ns": &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}}, "bs": &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}},
+		"m": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"z": &types.AttributeValueMemberNULL{Value: true}}},
+		"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberNULL{Value: true}, &types.AttributeValueMemberN{Value: "1"}}},
+	}
+	want, err := dataload.MarshalItem(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(dynamo.WireItem(item))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	if json.Unmarshal(got, &a) != nil || json.Unmarshal(want, &b) != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf("dynamo.WireItem writes\n%s\n--data writes\n%s", got, want)
 	}
 }
 

@@ -309,6 +309,9 @@ func (p *parser) primary() (*node, error) {
 			}
 			p.next()
 		}
+		if operands := len(n.args) - 1; operands > maxInOperands {
+			p.fail("function", fmt.Sprintf("The IN operator is provided with too many operands; number of operands: %d", operands))
+		}
 		return n, p.expect(")")
 	default:
 		return nil, fmt.Errorf("Invalid syntax: expected a comparison after %s, found %q", left.path, op)
@@ -335,6 +338,9 @@ func (p *parser) checkTypeName(a operand) {
 		p.fail("function", "Invalid attribute type name found; type: "+s+", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
 	}
 }
+
+// maxInOperands is how many values DynamoDB's IN takes at most.
+const maxInOperands = 100
 
 // checkBetween rejects BETWEEN bounds of two types or in the wrong order.
 func (p *parser) checkBetween(lo, hi types.AttributeValue) {
@@ -596,7 +602,9 @@ func (n *node) match(item map[string]types.AttributeValue) bool {
 	case "=":
 		return vals[0] != nil && equal(vals[0], vals[1])
 	case "<>":
-		return !equal(vals[0], vals[1])
+		// A missing attribute equals nothing, not even another missing
+		// one: <> is true where either is missing.
+		return vals[0] == nil || vals[1] == nil || !equal(vals[0], vals[1])
 	case "<", "<=", ">", ">=":
 		c, ok := compare(vals[0], vals[1])
 		return ok && map[string]bool{"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[n.op]

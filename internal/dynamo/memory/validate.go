@@ -516,6 +516,9 @@ func (r *request) queryKey(conds map[string]keyCond) (types.AttributeValue, stri
 		if hash && c.op != "=" {
 			return nil, "", nil, validation("Query key condition not supported")
 		}
+		if kb, _ := sortKey(c.vals[0]); hash && kb == "" && typeName(c.vals[0]) != "N" {
+			return nil, "", nil, validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + attr)
+		}
 	}
 	pk := conds[pkName].vals[0]
 	sk, hasSK := conds[skName]

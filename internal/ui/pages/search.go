@@ -550,7 +550,11 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}
 	} else {
-		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false))
+		cost := "a cost the server gives no size to bound"
+		if rcu, ok := r.WorstCaseRCU(); ok {
+			cost = common.RCU(rcu, false)
+		}
+		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), cost)
 	}
 	if plan.Filter != nil {
 		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))

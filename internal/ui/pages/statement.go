@@ -224,7 +224,10 @@ func (s *Statement) planLines(width int) []string {
 	if r.MaxRCU > 0 {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
 	}
-	worst := "worst case " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (the table's size)"
+	worst := "worst case unknown (the server reports no size)"
+	if rcu, ok := r.WorstCaseRCU(); ok {
+		worst = "worst case " + common.RCU(rcu, false) + " (the table's size)"
+	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
 }
 
