@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -144,7 +145,7 @@ func (p *CountPass) flush() {
 	if p.detect && len(p.held) > 0 {
 		keys := p.held
 		p.held = nil
-		p.tell(keys)
+		p.tell(keys, true)
 		p.tally(p.stretches[0], keys)
 	}
 }
@@ -343,22 +344,48 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 			return nil
 		}
 		keys, p.held = p.held, nil
-		p.tell(keys)
+		p.tell(keys, false)
 	}
 	p.tally(s, keys)
 	return nil
 }
 
-// tell sets the delimiter from keys read.
-func (p *CountPass) tell(keys []string) {
+// tell sets the delimiter from keys read; stopped: a run stopped before
+// enough were read to see one repeat.
+func (p *CountPass) tell(keys []string, stopped bool) {
 	if len(keys) == 0 {
 		return
 	}
 	p.delim, _ = domain.DetectDelimiter(trimPrefix(keys, p.r.Prefix))
+	if p.delim == "" && stopped && !p.binary {
+		p.delim = fewKeysDelimiter(trimPrefix(keys, p.r.Prefix))
+	}
 	p.detect = false
 	for _, o := range p.stretches {
 		o.walk.Delim = p.delim
 	}
+}
+
+// fewKeysDelimiter is the delimiter of a level of which a budget let
+// too few keys be read to see one repeat (--count-budget 0.5 reads one):
+// the strongest in every key read (Kraków#000: '#'), as a prefix typed by
+// hand is read. Keys listed whole would be children no full read finds.
+func fewKeysDelimiter(keys []string) string {
+	d := ""
+	for _, k := range keys {
+		if k == "" {
+			continue // the item at the prefix
+		}
+		if d == "" {
+			if d, _ = domain.TemplateDelimiter(k); d == "" {
+				return ""
+			}
+		}
+		if !strings.Contains(k, d) {
+			return ""
+		}
+	}
+	return d
 }
 
 // tally counts keys read in order by s, each for its child.

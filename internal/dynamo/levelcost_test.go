@@ -1274,6 +1274,19 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				if n, some := b.twice(true); n > 0 {
 					t.Errorf("%s, %s: budget %g: %d keys read twice: %v", sh.what, name, budget, n, some)
 				}
+				// The delimiter told from the keys a budget let be read
+				// (one, at 0.5 RCU): only children a full read finds.
+				detect := r
+				detect.Delim = ""
+				pass = dynamo.NewCountPass(detect)
+				if _, err := pass.Run(ctx, c, budget, 0, nil); err != nil {
+					t.Fatal(err)
+				}
+				for _, ch := range pass.Result().Children {
+					if !strings.Contains(" "+sorted(want)+" ", fmt.Sprintf(" %q/", ch.Name)) {
+						t.Errorf("%s, %s: budget %g, delimiter told from the keys (%q): child %q, which a full read does not find", sh.what, name, budget, pass.Result().Delim, ch.Name)
+					}
+				}
 			}
 		}
 	}
