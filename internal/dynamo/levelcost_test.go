@@ -226,7 +226,46 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 				t.Errorf("%s, %s: %.1f RCU billed, probing %.1f", sh.what, name, k.rcu, probed.rcu)
 			}
 			t.Logf("%s, %s: %d requests, %.1f RCU (full read %d, %.1f; probing %d, %.1f)", sh.what, name, k.requests, k.rcu, full.requests, full.rcu, probed.requests, probed.rcu)
+
+			// The item size known (as children sizes it from
+			// DescribeTable): the first read is the weighing read, the
+			// same children, never more than the full read, no key twice,
+			// and a level of few huge children no dearer than the walk
+			// that weighs second (a level of one child of 4 RCU is read
+			// whole, in one request, as the full read reads it).
+			sized := r
+			sized.Probe, sized.ItemBytes = false, averageItemBytes(t, c, sh.table, sh.pk)
+			ks := &keysRead{billed: billed{Client: c}}
+			if res, err := dynamo.Children(ctx, ks, sized, nil); err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s, size known: %v:\n got %s\nwant %s", sh.what, name, err, sorted(res.Children), sorted(want))
+			}
+			if ks.rcu > full.rcu || ks.keys > full.keys+1 || (!sh.dense && ks.rcu > max(k.rcu+0.5, full.rcu)) || (sh.dense && ks.requests > 12) {
+				t.Errorf("%s, %s, size known (%d B): %d requests (limits %v), %.1f RCU, %d keys; size unknown %.1f RCU; the full read %.1f RCU, %d keys",
+					sh.what, name, sized.ItemBytes, ks.requests, ks.limits, ks.rcu, ks.keys, k.rcu, full.rcu, full.keys)
+			}
+			t.Logf("%s, %s, size known (%d B): %d requests (limits %v), %.1f RCU", sh.what, name, sized.ItemBytes, ks.requests, ks.limits, ks.rcu)
 		}
+	}
+}
+
+// averageItemBytes is a partition's average item size, as DescribeTable
+// gives a table's (dynalite gives none).
+func averageItemBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
+	t.Helper()
+	var n, bytes int64
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			n, bytes = n+1, bytes+int64(dynamo.ItemBytes(it))
+		}
+		if !p.More() {
+			return bytes / max(n, 1)
+		}
+		start = p.LastKey
 	}
 }
 
