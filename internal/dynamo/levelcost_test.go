@@ -742,8 +742,9 @@ func TestBudgetHoldsOnLargeItems(t *testing.T) {
 		{5, 1.5, 30 << 10, 100, 0, false}, // 3.5 RCU pays for no item of 30 KB (4 RCU)
 		{20, 0, 4096, 100, 20, true},      // half of 20: 20 read units of 4 KB
 		{20, 0, 100 << 10, 100, 1, true},  // 100 KB: 12.5 RCU an item, half of 20 pays for none, all of it for one
-		{20, 0, 1000, 2, 2, true},         // 2 read say little of the next: as many again
-		{20, 0, 500, 4, 8, true},          // 4 read: a read unit's worth (8 of 500 bytes), more than the 4 read before
+		{20, 0, 1000, 2, 4, true},         // a read unit's worth (4 of 1,000 bytes), more than the 2 read before
+		{1, 0.5, 82, 1, 1, true},          // one item read, 0.5 RCU left: one more, not a read unit's worth (49)
+		{1, 0, 82, 4, 49, true},           // 4 read: a read unit's worth (49 of 82 bytes), more than the 4 read before
 		{20, 0, 1000, 200, 81, true},      // half of 20 pays for 81 of 1,000 bytes
 		{20, 0, 1000, 50, 50, true},       // no more items than the 50 read before
 	} {
