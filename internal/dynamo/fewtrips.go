@@ -17,7 +17,11 @@ import (
 // What tells a child's size is a read of whole items that sees one end:
 // the level's first read, a first page of firstReadUnits read units at the
 // table's average item size (ChildrenRequest.ItemBytes: the same read
-// makes a leaf of up to that size one Query, the plain query's); or,
+// makes a leaf of up to that size one Query, the plain query's; on a
+// partition's top level, weighingKeys, so that its stretches go out in
+// the second round trip: USA in two where weighing second took three,
+// and its cut child, on average half a child, pays for the rest's read);
+// or,
 // where that size is not known and the first read (firstProbeKeys) was
 // filled by one child, the second, sent as such a first page at the item
 // size the first read measured, beside the read of the level's last key.
