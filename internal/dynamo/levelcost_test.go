@@ -1278,6 +1278,18 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			if n, some := walk.twice(false); n > 0 {
 				t.Errorf("%s, %s: children read %d keys twice: %v", sh.what, name, n, some)
 			}
+			// The item size known (children's DescribeTable figure): the
+			// same children, no key twice, no dearer than the walk that
+			// does not know it or than the full read.
+			sized := r
+			sized.ItemBytes = averageItemBytes(t, c, "Shapes", sh.pk)
+			sw := &everyKey{billed: billed{Client: c}}
+			if res, err := dynamo.Children(ctx, sw, sized, nil); err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s, size known: %v:\n got %s\nwant %s", sh.what, name, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := sw.twice(false); n > 0 || sw.rcu > max(walk.rcu+0.5, full.rcu) {
+				t.Errorf("%s, %s, size known: %.1f RCU (not known %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, sw.rcu, walk.rcu, full.rcu, n, some)
+			}
 
 			k := &everyKey{billed: billed{Client: c}}
 			pass := dynamo.NewCountPass(r)
@@ -1298,8 +1310,8 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			if extra := max(k.requests-full.requests, 0); k.rcu > full.rcu+0.5*float64(extra) {
 				t.Errorf("%s, %s: the count billed %.1f RCU in %d requests; the full read %.1f in %d", sh.what, name, k.rcu, k.requests, full.rcu, full.requests)
 			}
-			t.Logf("%s, %s: %d items; children %d requests %.1f RCU; count %d requests %.1f RCU; full read %d requests %.1f RCU",
-				sh.what, name, items, walk.requests, walk.rcu, k.requests, k.rcu, full.requests, full.rcu)
+			t.Logf("%s, %s: %d items; children %d requests %.1f RCU (size known %d, %.1f); count %d requests %.1f RCU; full read %d requests %.1f RCU",
+				sh.what, name, items, walk.requests, walk.rcu, sw.requests, sw.rcu, k.requests, k.rcu, full.requests, full.rcu)
 
 			for _, budget := range []float64{0.5, 1, 5, 20} {
 				b := &everyKey{billed: billed{Client: c}}
@@ -1313,6 +1325,20 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				}
 				if n, some := b.twice(true); n > 0 {
 					t.Errorf("%s, %s: budget %g: %d keys read twice: %v", sh.what, name, budget, n, some)
+				}
+				// Going on without a budget (the explorer's c after a
+				// stop, the command run again): every count a full
+				// read's, still no key read twice.
+				if _, err := pass.Run(ctx, b, 0, 0, nil); err != nil || !pass.Done() {
+					t.Fatalf("%s, %s: going on after budget %g: done %v, %v", sh.what, name, budget, pass.Done(), err)
+				}
+				for child, n := range counts {
+					if got, exact := pass.Count(child); got != n || !exact {
+						t.Errorf("%s, %s: after budget %g and on, %q counted %d (exact %v), a full read counts %d", sh.what, name, budget, child, got, exact, n)
+					}
+				}
+				if n, some := b.twice(true); n > 0 {
+					t.Errorf("%s, %s: budget %g and on: %d keys read twice: %v", sh.what, name, budget, n, some)
 				}
 				// The delimiter told from the keys a budget let be read
 				// (one, at 0.5 RCU): only children a full read finds.
