@@ -1107,6 +1107,7 @@ var unseenShapes = []levelShape{
 	{"an item at the prefix beside children and leaves", "mixed", "ROOT#", "#"},
 	{"multi-byte names and a delimiter inside a name", "utf8", "", "#"},
 	{"onetable keys: user#ULID#order#epoch-ms", "onetable", "user#", "#"},
+	{"40 children of 60 items of 600 B under a prefix (two pages), a quarter named past ASCII", "deep", "ORG#acme#", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1170,6 +1171,17 @@ func shapeItems() []dynamo.Item {
 		ulid := "01HF" + strings.ToUpper(shapeName(6, u, 22))
 		for o := range 25 {
 			add("onetable", fmt.Sprintf("user#%s#order#%d", ulid, 1700000000000+int64(u)*86400000+int64(o)*61357), 260)
+		}
+	}
+	add("deep", "ORG#acme", 100)
+	add("deep", "ORG#acmf#0", 100) // past the prefix
+	for c := range 40 {
+		name := shapeName(7, c, 7)
+		if c%4 == 0 {
+			name = []string{"Ωmega", "東京", "Zürich", "ÿ", "😀x", "É", "ß", "Ā", "中", "Я"}[c/4] + name // past ASCII: cut points among multi-byte names
+		}
+		for i := range 60 {
+			add("deep", fmt.Sprintf("ORG#acme#%s#%02d", name, i), 600)
 		}
 	}
 	return out
