@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -127,7 +128,7 @@ func TestChildrenCountIsOnePassUnderOneBudget(t *testing.T) {
 	}
 	batchWrite(t, c, "DenseCount", reqsW)
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "DenseCount", "--pk", "p"}
-	for _, budget := range []string{"1", "5"} {
+	for _, budget := range []string{"0.5", "1", "5", "20"} {
 		out, stderr, code := cli(t, append([]string{"children", "--count", "--count-budget", budget, "--output", "jsonl"}, conn...)...)
 		_, rcu := figures(stderr)
 		max, _ := strconv.ParseFloat(budget, 64)
@@ -136,6 +137,15 @@ func TestChildrenCountIsOnePassUnderOneBudget(t *testing.T) {
 		if code != 3 || rcu > max+0.5 || !strings.HasPrefix(last, "dynascope: stopped at the budget: ") || !strings.Contains(last, "--count-budget") ||
 			!strings.Contains(out, `"uncounted":true`) {
 			t.Errorf("--count-budget %s: exit %d, %.1f RCU:\n%s\n%s", budget, code, rcu, out, stderr)
+		}
+		// As one document: still valid JSON, marked partial.
+		out, _, code = cli(t, append([]string{"children", "--count", "--count-budget", budget}, conn...)...)
+		var doc struct {
+			CountsPartial bool              `json:"countsPartial"`
+			Children      []json.RawMessage `json:"children"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 3 || !doc.CountsPartial {
+			t.Errorf("--count-budget %s --output json: exit %d, partial %v, %v:\n%s", budget, code, doc.CountsPartial, err, out)
 		}
 	}
 	out, stderr = mustRun(t, append([]string{"children", "--count", "--output", "jsonl"}, conn...)...)

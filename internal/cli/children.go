@@ -37,8 +37,10 @@ known), so a level of items alone (a leaf) is one Query, as a plain query
 is. Where children are dense (a read sees one of 8 read units or less end)
 it reads the rest of the level in whole pages in parallel stretches
 instead, in about as many round trips as reading the level whole, never
-more RCU, never a key twice: the demo's 53 states take 4 Queries and 66.5
-RCU, the full read's (probing each: 69-70 and 34.5).
+more RCU, never a key twice: the demo's 53 states take 2 Queries and 66.5
+RCU, the full read's (probing each: 69-70 and 34.5). Where the table's
+item size is known (DescribeTable; dynalite gives none) the top level's
+first read is such a page too, so a dense level takes two round trips.
 --count lists and counts from one read of the
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count

@@ -70,6 +70,9 @@ func comparable(stderr string) string {
 	return strings.Join(keep, "\n")
 }
 
+// requestsJSON is the requests figure of a document's stats.
+var requestsJSON = regexp.MustCompile(`"requests": \d+`)
+
 // streamJSON is a table's stream in tables --output json.
 var streamJSON = regexp.MustCompile(`"stream": \{[^}]*\}`)
 
@@ -158,7 +161,14 @@ func TestDataMatchesDemoAndDynalite(t *testing.T) {
 			if c.dynalite && srv != nil {
 				dynOut, _ := mustRun(t, append(c.args, conn...)...)
 				dynOut = elapsedMs.ReplaceAllString(dynOut, "T")
-				if gotOut != dynOut {
+				got := gotOut
+				if c.args[0] == "children" {
+					// A top level's first read is sized by the table's item
+					// size, which dynalite does not give: the same children,
+					// in more requests there.
+					got, dynOut = requestsJSON.ReplaceAllString(got, "R"), requestsJSON.ReplaceAllString(dynOut, "R")
+				}
+				if got != dynOut {
 					t.Errorf("--data printed\n%.2000s\ndynalite printed\n%.2000s", gotOut, dynOut)
 				}
 			}

@@ -209,8 +209,15 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 	if w.detect && len(keys) > 0 {
 		// None repeating is a state of its own ("" once detected): the
 		// keys are listed whole, never split at a byte 0x23 of a
-		// binary key or a lone '#'.
-		w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(keys, prefix))
+		// binary key or a lone '#'. A top level is told from its first
+		// firstProbeKeys keys, however many its first read holds (the
+		// weighing read where the size is known): the same delimiter
+		// where the size is known and where it is not.
+		sample := keys
+		if prefix == "" {
+			sample = keys[:min(len(keys), firstProbeKeys)]
+		}
+		w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {

@@ -229,7 +229,7 @@ func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bo
 		return 1, left >= minReadUnits
 	}
 	n := ItemsFor(max(left/2, min(left, 2*minReadUnits)), largest, false)
-	n = min(n, grownLimit(scanned, largest))
+	n = min(n, grownLimit(scanned, largest, left))
 	if n < 1 {
 		n = min(ItemsFor(left, largest, false), 1)
 	}
@@ -237,13 +237,31 @@ func SizedLimit(budget, spent float64, largest, scanned int) (limit int32, ok bo
 }
 
 // grownLimit is the most items a read under a budget asks for after
-// scanned were read, the largest largest bytes: as many as were read
-// before (a sample of few items may miss the heavier ones, which come in
-// runs where keys group them), but never fewer than one read unit holds
-// at the largest size (a read is billed one unit however few it reads).
-func grownLimit(scanned, largest int) int32 {
-	return int32(min(max(scanned, int(ItemsFor(minReadUnits, largest, false)), 1), math.MaxInt32))
+// scanned were read, the largest largest bytes, left RCU left: as many as
+// were read before (a sample of few items may miss the heavier ones,
+// which come in runs where keys group them), but never fewer than one
+// read unit holds at the largest size (a read is billed one unit however
+// few it reads) once sizeSample items were read or what is left bears
+// items several times larger than the sample (up to 2·left+1 times, within
+// half an RCU). Before that the sample may be one item of another kind
+// (the item keyed by the prefix itself, 50 bytes, before children of
+// 230): with 0.5 RCU left a read unit's worth at its size read 51 items,
+// 1.5 RCU.
+func grownLimit(scanned, largest int, left float64) int32 {
+	floor := 0
+	if scanned >= sizeSample || left >= floorLeftRCU {
+		floor = int(ItemsFor(minReadUnits, largest, false))
+	}
+	return int32(min(max(scanned, floor, 1), math.MaxInt32))
 }
+
+const (
+	// sizeSample is the fewest items read whose largest sizes a read unit.
+	sizeSample = 4
+	// floorLeftRCU is what left bears a read unit's worth of items up to
+	// five times larger than the sample's largest.
+	floorLeftRCU = 2.0
+)
 
 // BudgetLimit is the Limit of a read that may spend no more than what is
 // left of budget RCU, spent so far over scanned items (0: no budget, no

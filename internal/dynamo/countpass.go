@@ -3,7 +3,9 @@ package dynamo
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dynascope/dynascope/internal/domain"
 )
@@ -43,10 +45,18 @@ type CountPass struct {
 	pace     float64
 	paceBase string
 	held     []string // keys read before the delimiter is told
+	// cutAfter: stretches begin after their cut point (a table's keys:
+	// see stretch).
+	cutAfter bool
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
-// level's end), and how far it is read.
+// level's end), and how far it is read. On a table (not an index) the
+// ranges are (from, end] instead, but the first's [prefix, end] and the
+// last's (from, last): a key equal to a cut point is read once, by the
+// stretch it ends, and the level's last key, read alone to cut the rest,
+// is not read again (keyed ExclusiveStartKey from a cut point, which an
+// index's would need the table's key for).
 type stretch struct {
 	from string
 	end  string
@@ -54,6 +64,9 @@ type stretch struct {
 	at   string // the last key read, "" before any
 	walk *domain.ChildWalk
 	done bool
+	// last is the level's last key, read alone: the stretch ends before
+	// it (end is last) and counts it once read to its end.
+	last string
 }
 
 // NewCountPass prepares a count of the level r names (r.Key.SK a string
@@ -67,7 +80,7 @@ func NewCountPass(r ChildrenRequest) *CountPass {
 	if r.Prefix != "" {
 		level.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: skValue(r.Prefix, binary)}
 	}
-	p := &CountPass{r: r, level: level, binary: binary, delim: r.Delim, detect: r.Delim == "" && !r.NoDelim, counts: map[string]int{}}
+	p := &CountPass{r: r, level: level, binary: binary, delim: r.Delim, detect: r.Delim == "" && !r.NoDelim, counts: map[string]int{}, cutAfter: r.TableKeys == nil && r.Index == ""}
 	p.stretches = []*stretch{{from: r.Prefix, walk: domain.NewChildWalk(r.Prefix, r.Delim)}}
 	return p
 }
@@ -144,7 +157,7 @@ func (p *CountPass) flush() {
 	if p.detect && len(p.held) > 0 {
 		keys := p.held
 		p.held = nil
-		p.tell(keys)
+		p.tell(keys, true)
 		p.tally(p.stretches[0], keys)
 	}
 }
@@ -263,7 +276,7 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 		}
 	default:
 		limit = ItemsFor(each, largest, false)
-		limit = min(limit, grownLimit(p.scanned, largest))
+		limit = min(limit, grownLimit(p.scanned, largest, left))
 		if limit < 1 && p.reserved == 0 {
 			limit = min(ItemsFor(left, largest, false), 1)
 		}
@@ -299,7 +312,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	q.SK = p.stretchRange(s)
 	// Under a budget the items are read whole (billed the same as their
 	// keys): their sizes size the next reads.
-	req := PageRequest{Query: q, Start: s.next, Limit: limit, KeysOnly: run.budget <= 0, TableKeys: p.r.TableKeys}
+	req := PageRequest{Query: q, Start: p.startOf(s), Limit: limit, KeysOnly: run.budget <= 0, TableKeys: p.r.TableKeys}
 	p.mu.Unlock()
 
 	page, err := QueryPage(ctx, run.c, req)
@@ -324,7 +337,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 		if !ok {
 			continue
 		}
-		if s.end != "" && k >= s.end {
+		if s.end != "" && (k > s.end || (k == s.end && !p.endsAt(s))) {
 			past = true // the next stretch's
 			break
 		}
@@ -332,6 +345,9 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	}
 	s.next = page.LastKey
 	s.done = !page.More() || past
+	if s.done && s.last != "" {
+		keys = append(keys, s.last) // read alone, counted once
+	}
 	if p.detect {
 		// The delimiter is told from the first keys read, enough of them
 		// (a budget's first read may hold one): held until then.
@@ -343,22 +359,48 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 			return nil
 		}
 		keys, p.held = p.held, nil
-		p.tell(keys)
+		p.tell(keys, false)
 	}
 	p.tally(s, keys)
 	return nil
 }
 
-// tell sets the delimiter from keys read.
-func (p *CountPass) tell(keys []string) {
+// tell sets the delimiter from keys read; stopped: a run stopped before
+// enough were read to see one repeat.
+func (p *CountPass) tell(keys []string, stopped bool) {
 	if len(keys) == 0 {
 		return
 	}
 	p.delim, _ = domain.DetectDelimiter(trimPrefix(keys, p.r.Prefix))
+	if p.delim == "" && stopped && !p.binary {
+		p.delim = fewKeysDelimiter(trimPrefix(keys, p.r.Prefix))
+	}
 	p.detect = false
 	for _, o := range p.stretches {
 		o.walk.Delim = p.delim
 	}
+}
+
+// fewKeysDelimiter is the delimiter of a level of which a budget let
+// too few keys be read to see one repeat (--count-budget 0.5 reads one):
+// the strongest in every key read (Kraków#000: '#'), as a prefix typed by
+// hand is read. Keys listed whole would be children no full read finds.
+func fewKeysDelimiter(keys []string) string {
+	d := ""
+	for _, k := range keys {
+		if k == "" {
+			continue // the item at the prefix
+		}
+		if d == "" {
+			if d, _ = domain.TemplateDelimiter(k); d == "" {
+				return ""
+			}
+		}
+		if !strings.Contains(k, d) {
+			return ""
+		}
+	}
+	return d
 }
 
 // tally counts keys read in order by s, each for its child.
@@ -377,11 +419,16 @@ func (p *CountPass) tally(s *stretch, keys []string) {
 }
 
 // stretchRange is the sort-key condition of a stretch: BETWEEN its start
-// and its end (a key equal to the end is read and passed over), or from
-// its start to the level's end; the level's own from its start.
+// and its end (a key equal to the end is read and passed over, where it
+// is not the stretch's: endsAt), or from its start to the level's end;
+// the level's own from its start; below the level's last key, read
+// alone, after a cut point.
 func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 	atStart := s.from == p.r.Prefix
 	switch {
+	case s.last != "" && (!atStart || s.next != nil):
+		// From where it stopped (ExclusiveStartKey), within the level.
+		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.last, p.binary)}
 	case atStart && s.end == "":
 		return p.level.SK
 	case atStart && p.r.Prefix == "":
@@ -390,6 +437,20 @@ func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 		return rangeFrom(s.from, p.r.Prefix, p.binary)
 	}
 	return domain.SKCondition{Op: domain.SKBetween, A: skValue(s.from, p.binary), B: skValue(s.end, p.binary)}
+}
+
+// endsAt says a key equal to s's end is s's: a table's stretches end at
+// their cut point, included, and the next begins after it.
+func (p *CountPass) endsAt(s *stretch) bool { return p.cutAfter && s.last == "" }
+
+// startOf is the ExclusiveStartKey of s's next read: where it stopped,
+// or on a table its cut point (the first stretch reads from the level's
+// start).
+func (p *CountPass) startOf(s *stretch) Item {
+	if s.next != nil || !p.cutAfter || s.from == p.r.Prefix {
+		return s.next
+	}
+	return Item{p.r.Key.PK.Name: AttributeValue(p.r.PK), p.r.Key.SK.Name: AttributeValue(skValue(s.from, p.binary))}
 }
 
 // split ends the first stretch where a page at its first page's pace
@@ -404,7 +465,7 @@ func (p *CountPass) split(first *stretch) *stretch {
 	}
 	base := commonPrefix(from0, lo)
 	span := keyPos(lo, base) - keyPos(from0, base)
-	end := posKey(keyPos(lo, base)+span, base)
+	end := p.cutKey(keyPos(lo, base)+span, base)
 	if end <= domain.After(lo) || keyPos(lo, base)+span >= 1 {
 		return nil
 	}
@@ -444,8 +505,12 @@ func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
 	for _, it := range page.Items {
 		hi, _ = skText(it[p.r.Key.SK.Name])
 	}
-	if hi < tail.from {
+	if hi < tail.from || (p.cutAfter && hi == tail.from) {
 		tail.done = true // nothing past the first stretch's end
+		if first := p.stretches[0]; p.cutAfter && !first.done && first.next != nil && hi > first.at {
+			// It ends before hi, read here, and counts it at its end.
+			first.end, first.last = hi, hi
+		}
 		return nil
 	}
 	a, b := keyPos(tail.from, p.paceBase), keyPos(hi, p.paceBase)
@@ -455,26 +520,32 @@ func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
 	var points []string
 	last := tail.from
 	for i := 1; i < n; i++ {
-		pt := posKey(a+(b-a)*float64(i)/float64(n), p.paceBase)
-		if pt <= last || pt > hi {
+		pt := p.cutKey(a+(b-a)*float64(i)/float64(n), p.paceBase)
+		if pt <= last || pt >= hi {
 			continue
 		}
 		points = append(points, pt)
 		last = pt
 	}
-	if len(points) == 0 {
-		return nil
-	}
-	end := tail.end
-	tail.end = points[0]
-	for i, pt := range points {
-		e := end
-		if i+1 < len(points) {
-			e = points[i+1]
+	final := tail
+	if len(points) > 0 {
+		end := tail.end
+		tail.end = points[0]
+		for i, pt := range points {
+			e := end
+			if i+1 < len(points) {
+				e = points[i+1]
+			}
+			final = &stretch{from: pt, end: e, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(pt)}
+			p.stretches = append(p.stretches, final)
 		}
-		p.stretches = append(p.stretches, &stretch{from: pt, end: e, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(pt)})
+		sort.SliceStable(p.stretches, func(i, j int) bool { return p.stretches[i].from < p.stretches[j].from })
 	}
-	sort.SliceStable(p.stretches, func(i, j int) bool { return p.stretches[i].from < p.stretches[j].from })
+	if p.cutAfter && final.end == "" && final.next == nil {
+		// The last stretch ends before hi, read here: it counts it once
+		// read to its end.
+		final.end, final.last = hi, hi
+	}
 	return nil
 }
 
@@ -519,6 +590,40 @@ func posKey(pos float64, base string) string {
 		b = b[:len(b)-1]
 	}
 	return string(b)
+}
+
+// cutKey is posKey as a key of the level can be sent: a string's as
+// valid UTF-8, where a digit of 0x80 or more (names past ASCII: Ω, 東京)
+// would otherwise go out as U+FFFD, another key (dynalite refused the
+// BETWEEN it made; DynamoDB reads another range). From the first byte
+// that is not, the nearest character its lead byte starts.
+func (p *CountPass) cutKey(pos float64, base string) string {
+	k := posKey(pos, base)
+	if p.binary || utf8.ValidString(k) {
+		return k
+	}
+	i := 0
+	for i < len(k) {
+		r, n := utf8.DecodeRuneInString(k[i:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		i += n
+	}
+	var r rune
+	switch c := k[i]; {
+	case c < 0xc2:
+		r = 0x80
+	case c <= 0xdf:
+		r = rune(c&0x1f) << 6
+	case c <= 0xef:
+		r = max(rune(c&0x0f)<<12, 0x800)
+	case c <= 0xf4:
+		r = max(rune(c&0x07)<<18, 0x10000)
+	default:
+		r = utf8.MaxRune
+	}
+	return k[:i] + string(r)
 }
 
 func commonPrefix(a, b string) string {
@@ -578,7 +683,11 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 		if s.at != "" {
 			pos = domain.After(s.at)
 		}
-		if pos < hi && (s.end == "" || s.end > lo) {
+		end := s.end
+		if end != "" && (p.endsAt(s) || s.last != "") {
+			end = domain.After(end) // its end is its own, or counted at its end
+		}
+		if pos < hi && (end == "" || end > lo) {
 			return p.counts[name], false
 		}
 	}

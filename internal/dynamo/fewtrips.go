@@ -17,7 +17,11 @@ import (
 // What tells a child's size is a read of whole items that sees one end:
 // the level's first read, a first page of firstReadUnits read units at the
 // table's average item size (ChildrenRequest.ItemBytes: the same read
-// makes a leaf of up to that size one Query, the plain query's); or,
+// makes a leaf of up to that size one Query, the plain query's; on a
+// partition's top level, weighingKeys, so that its stretches go out in
+// the second round trip: USA in two where weighing second took three,
+// and its cut child, on average half a child, pays for the rest's read);
+// or,
 // where that size is not known and the first read (firstProbeKeys) was
 // filled by one child, the second, sent as such a first page at the item
 // size the first read measured, beside the read of the level's last key.
@@ -55,16 +59,33 @@ const (
 
 // weighNext makes the next read a first page of whole items, where the
 // level's first read was filled by one child no larger than a dense one:
-// the read that sees whether the next child ends soon.
+// the read that sees whether the next child ends soon. A first read that
+// was such a page already (the item size known) is not weighed again.
 func (w *walker) weighNext(keys []string, page Page) bool {
 	r := w.lv.r
 	rcu := measuredRCU(page.Items)
-	if r.Probe || !w.first || w.dense || !oneChild(keys, r.Prefix, w.walk.Delim) || rcu >= denseChildRCU || !w.probe.Sized {
+	if r.Probe || !w.first || w.dense || w.weighedFirst() || !oneChild(keys, r.Prefix, w.walk.Delim) || rcu >= denseChildRCU || !w.probe.Sized {
 		return false
 	}
 	w.limit = min(firstReadUnits*w.probe.Keys, maxFirstKeys)
 	w.weigh, w.firstRCU = true, rcu
 	return true
+}
+
+// weighedFirst says the level's first read was a weighing read: a
+// partition's top level whose item size is known (ChildrenRequest.ItemBytes).
+func (w *walker) weighedFirst() bool {
+	return w.lv.r.Prefix == "" && w.lv.r.ItemBytes > 0
+}
+
+// weighingKeys is a top level's first read's Limit at items of b bytes:
+// as many as firstReadUnits read units hold with the margin a probe
+// leaves (measured), and one more (a level of that many ends within the
+// read: one that stops at its Limit says there may be more), up to
+// maxFirstKeys.
+func weighingKeys(b int) int32 {
+	perUnit := min(max(readUnitBytes/(b+b/8+16), 1), maxProbeKeys)
+	return int32(min(firstReadUnits*perUnit+1, maxFirstKeys))
 }
 
 // denseAfter is the decision after a read of whole items (the level's
@@ -86,6 +107,13 @@ func (w *walker) denseAfter(page Page, weighed bool) bool {
 	}
 	perChild := bytesRCU(float64(whole) / float64(len(sizes)-1))
 	skipped := perChild - bytesRCU(float64(sizes[len(sizes)-1]))
+	if !weighed && w.weighedFirst() {
+		// The read's end falls anywhere in the child it cuts, more often
+		// in the larger ones: on average at least half a child is
+		// skipped, however much of this one was read (USA's AR, read
+		// further than the mean of AK and AL, would have it none).
+		skipped = perChild / 2
+	}
 	// The first read is the full read's first page, cut short: one read
 	// it would not make.
 	extra := 1

@@ -287,7 +287,7 @@ func (s SearchState) plan() []streamRead {
 		}
 		// At most as many items as were read before, in all, or a read
 		// unit's worth each (grownLimit).
-		limit = min(limit, grownLimit(s.Sizing.Items/k, largest))
+		limit = min(limit, grownLimit(s.Sizing.Items/k, largest, left/float64(k)))
 		reads := make([]streamRead, k)
 		for i := range reads {
 			reads[i] = streamRead{stream: open[i], limit: limit}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -43,7 +44,78 @@ func seedLevels(ctx context.Context, c *dynamodb.Client, payload int) error {
 			items = append(items, dynamo.Item{"PK": s("big"), "SK": s(fmt.Sprintf("C%02d#%04d", ch, i)), "Data": big})
 		}
 	}
+	items = append(items, shapeItems(data)...)
 	return writeAll(ctx, c, "Bench", items)
+}
+
+// Level shapes none of the cases above chose (issue 37's hidden check,
+// as internal/dynamo's TestUnseenShapesCostWhatTheyList builds them):
+// names that neither count up nor share a pattern.
+var shapes = []level{
+	{"45 × 110 × 450 B under '/'", "Bench", "slash", benchKey, "/"},
+	{"12 × 150 × 2.5 KB", "Bench", "wide2k", benchKey, ""},
+	{"300 children of 1 item", "Bench", "ones", benchKey, ""},
+	{"3 × 3,000 items", "Bench", "three", benchKey, ""},
+}
+
+// shapeName is the n-th of a run of names drawn from a fixed sequence.
+func shapeName(seed, n, length int) string {
+	x := uint32(seed*7919 + n*104729 + 1)
+	b := make([]byte, length)
+	for i := range b {
+		x = x*1664525 + 1013904223
+		b[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[x>>24%62]
+	}
+	return string(b)
+}
+
+func shapeItems(data types.AttributeValue) []dynamo.Item {
+	var items []dynamo.Item
+	add := func(pk, sk string, v types.AttributeValue) {
+		items = append(items, dynamo.Item{"PK": s(pk), "SK": s(sk), "Data": v})
+	}
+	for ch := range 45 {
+		for i := range 110 {
+			add("slash", fmt.Sprintf("%s/part-%03d.log", shapeName(1, ch, 6), i), data)
+		}
+	}
+	wide := s(strings.Repeat("w", 2500))
+	for ch := range 12 {
+		for i := range 150 {
+			add("wide2k", fmt.Sprintf("%s#LINE#%04d", shapeName(2, ch, 10), i), wide)
+		}
+	}
+	small := s(strings.Repeat("o", 80))
+	for ch := range 300 {
+		add("ones", shapeName(3, ch, 8)+"#profile", small)
+	}
+	tiny := s(strings.Repeat("t", 40))
+	for ch := range 3 {
+		for i := range 3000 {
+			add("three", fmt.Sprintf("%s#EVT#%05d", shapeName(4, ch, 5), i), tiny)
+		}
+	}
+	return items
+}
+
+// levelItemBytes is a level's average item size: what DescribeTable's
+// figures give children on DynamoDB (dynalite gives none).
+func levelItemBytes(ctx context.Context, c dynamo.Client, q domain.KeyQuery) int64 {
+	var n, bytes int64
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			fail(err)
+		}
+		for _, it := range p.Items {
+			n, bytes = n+1, bytes+int64(dynamo.ItemBytes(it))
+		}
+		if !p.More() {
+			return bytes / max(n, 1)
+		}
+		start = p.LastKey
+	}
 }
 
 var locationsKey = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
@@ -54,10 +126,15 @@ type level struct {
 	table string
 	pk    string
 	key   dynamo.KeySchema
+	delim string // "#" unless given
 }
 
 func (l level) request() dynamo.ChildrenRequest {
-	return dynamo.ChildrenRequest{Table: l.table, Key: l.key, PK: domain.S(l.pk), Delim: "#"}
+	d := l.delim
+	if d == "" {
+		d = "#"
+	}
+	return dynamo.ChildrenRequest{Table: l.table, Key: l.key, PK: domain.S(l.pk), Delim: d}
 }
 
 func (l level) query() domain.KeyQuery {
@@ -68,12 +145,13 @@ func (l level) query() domain.KeyQuery {
 // the budgeted reads.
 func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 	levels := []level{
-		{"sparse (25 children)", "Bench", "sparse", benchKey},
-		{"dense (60 codes)", "Bench", "airports", benchKey},
-		{"USA (53 states)", "Locations", "USA", locationsKey},
-		{"leaf (100 items)", "Bench", "leaf", benchKey},
-		{"large (10 × 200 × 2 KB)", "Bench", "big", benchKey},
+		{"sparse (25 children)", "Bench", "sparse", benchKey, ""},
+		{"dense (60 codes)", "Bench", "airports", benchKey, ""},
+		{"USA (53 states)", "Locations", "USA", locationsKey, ""},
+		{"leaf (100 items)", "Bench", "leaf", benchKey, ""},
+		{"large (10 × 200 × 2 KB)", "Bench", "big", benchKey, ""},
 	}
+	levels = append(levels, shapes...)
 	floors := map[string]figure{}
 	for _, lv := range levels {
 		floor := measure(c, lv.what, "full read", func(m dynamo.Client) string {
@@ -112,6 +190,15 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}), floor))
 		}
 		if lv.pk != "leaf" {
+			// The item size known, as children sizes the first read from
+			// DescribeTable on DynamoDB (dynalite gives none): the level's
+			// average stands in for the table's.
+			sized := r
+			sized.ItemBytes = levelItemBytes(ctx, c, lv.query())
+			t.add(versus(measure(c, lv.what, fmt.Sprintf("children, size known (%d B)", sized.ItemBytes), func(m dynamo.Client) string {
+				res, err := dynamo.Children(ctx, m, sized, nil)
+				return children(len(res.Children), err)
+			}), floor))
 			// The walk before issue 37.3: a probe a child, never read in
 			// plain stretches.
 			t.add(versus(measure(c, lv.what, "children, probing only", func(m dynamo.Client) string {
@@ -122,7 +209,7 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}), floor))
 		}
 	}
-	for _, lv := range []level{levels[1], levels[2], levels[4]} {
+	for _, lv := range append([]level{levels[1], levels[2], levels[4]}, shapes...) {
 		res, err := dynamo.Children(ctx, c, lv.request(), nil)
 		if err != nil {
 			fail(err)
