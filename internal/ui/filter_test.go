@@ -560,7 +560,7 @@ func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
 	h.typeText(`begins_with(City, "NEW")`)
 	h.keys("enter")
 	for range 200 {
-		if strings.Contains(h.screen(), "whole table scanned") {
+		if strings.Contains(h.screen(), "whole index scanned") {
 			break
 		}
 		h.keys("pgdown")
@@ -702,7 +702,7 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 				where, plan string
 				want        map[string]bool
 			}{
-				{`Status = 'FAIL'`, "Scan Wide in 1 segment: up to", want},
+				{`Status = 'FAIL'`, "Scan Wide in 1 segment: ", want},
 				{`PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
 			} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
@@ -743,6 +743,107 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					h.said(t, "aws dynamodb "+strings.ToLower(c.plan[:4]))
 					h.keys("enter")
 					h.contains(t, `"FAIL"`)
+				})
+			}
+		}
+	}
+}
+
+// costTable writes a table Ledger of 120 items of about 1 KB, every
+// tenth FAIL, with an index ByStatus on Status holding every attribute.
+func costTable(t *testing.T, db seedable) {
+	t.Helper()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Ledger"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"},
+			{AttributeName: aws.String("SK"), AttributeType: "S"}, {AttributeName: aws.String("Status"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByStatus"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("Status"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, db, "Ledger"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 120 {
+		status := "PASS"
+		if i%10 == 0 {
+			status = "FAIL"
+		}
+		it := dynamo.Item{"PK": s(fmt.Sprintf("acct#%02d", i%12)), "SK": s(fmt.Sprintf("job#%03d", i)), "Status": s(status), "Pad": s(strings.Repeat("p", 1000))}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Ledger"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// flat is a screen's words in order, without the frames' borders, so that
+// a sentence wrapped across lines reads whole.
+func flat(screen string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(screen)), " ")
+}
+
+// TestSearchSaysWhatTheWholeReadCosts: before f's search or a statement
+// reads, what the whole table (or index) costs is said from the size
+// DynamoDB reported: "up to N RCU" for a table, "at most N RCU" for an
+// index, which its table's size bounds; where the size reported is 0 B
+// (dynalite, or DynamoDB before its six-hourly update: a table of 2,000
+// items, 277 RCU to scan, was said to cost "up to 0.0 RCU"), that the
+// cost is not known. An index's search, read to its end, says the whole
+// index was scanned, not the table.
+func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		costTable(t, db)
+		info, _, err := dynamo.DescribeTable(context.Background(), db, "Ledger")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcu := fmt.Sprintf("%.1f RCU", dynamo.WholeReadRCU(info.SizeBytes))
+		for _, c := range []struct {
+			index, from, whole     string // the whole read's words, size reported
+			request, plan, scanned string
+		}{
+			{"", `"Ledger"`, "up to " + rcu + " for the whole table", "whole table ≈ " + rcu, "Scan Ledger in 1 segment: up to " + rcu, "whole table scanned"},
+			{"ByStatus", `"Ledger"."ByStatus"`, "at most " + rcu + " for the whole index", "whole index ≤ " + rcu + " (its table's size)",
+				"Scan Ledger index ByStatus in 1 segment: at most " + rcu + " (its table's size)", "whole index scanned"},
+		} {
+			for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", name, c.index, size[0], size[1]), func(t *testing.T) {
+					whole, request, plan, worst := c.whole, c.request, c.plan, "worst case "+rcu+" (the table's size)"
+					if info.SizeBytes == 0 {
+						whole, request = "its cost not known before reading (DynamoDB reports Ledger as 0 B", "cost not known (size reported as 0 B)"
+						plan, _, _ = strings.Cut(plan, ": ")
+						plan += ": cost not known (size reported as 0 B)"
+						worst = "worst case not known (DynamoDB reports the table as 0 B)"
+					}
+					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger", Index: c.index, FilterBudget: func(string) float64 { return 50 }})
+					h.keys("f")
+					if s := flat(h.screen()); !strings.Contains(s, whole) || strings.Contains(s, "0.0 RCU for") {
+						t.Fatalf("before the search, the screen does not say %q:\n%s", whole, h.screen())
+					}
+					if req := h.m.top().Request(); !strings.Contains(req, request) || strings.Contains(req, " 0.0 RCU") {
+						t.Fatalf("the request line says %q, not %q", req, request)
+					}
+					h.typeText(`Status = "FAIL"`)
+					h.keys("enter")
+					for range 20 {
+						if strings.Contains(h.screen(), c.scanned) {
+							break
+						}
+						h.keys("pgdown")
+					}
+					h.contains(t, c.scanned, "matched 12")
+					h.keys("esc", ":", "ctrl+u")
+					h.typeText(`* FROM ` + c.from + ` WHERE Pad <> 'x'`)
+					if req := h.m.top().Request(); !strings.Contains(req, plan) {
+						t.Fatalf("the plan says %q, not %q", req, plan)
+					}
+					if s := flat(h.screen()); !strings.Contains(s, worst) {
+						t.Fatalf("the prompt does not say %q:\n%s", worst, h.screen())
+					}
 				})
 			}
 		}

@@ -62,3 +62,15 @@ func MiddleCut(s string, width int) string {
 	tail := width - 1 - head
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
+
+// Wrap breaks text at its spaces into lines of at most width cells. It is
+// ansi.Wrap without its one flaw here: a word that ends exactly at width
+// keeps the space after it, one cell too wide, which a frame then cuts
+// with "…" inside the word ("bound the read with" drawn "wit…").
+func Wrap(text string, width int) string {
+	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -363,7 +362,54 @@ func (s *Search) progress() string {
 	case s.plan != nil && s.plan.Operation() == "Query":
 		return "all read"
 	}
-	return "whole table scanned"
+	return "whole " + s.what() + " scanned"
+}
+
+// what is what a search reads whole: the table, or the index.
+func (s *Search) what() string {
+	if s.index != "" {
+		return "index"
+	}
+	return "table"
+}
+
+// before says, before the first read, what the search reads, what the
+// whole of it costs as far as DynamoDB's size figure tells, and where it
+// stops.
+func (s *Search) before() string {
+	text := fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, %s. ", s.name(),
+		common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"), wholeCost(s.info, s.index))
+	if s.budget() <= 0 {
+		return text + "No budget: it reads on as you scroll down."
+	}
+	return text + "It stops at the budget (" + common.RCU(s.budget(), false) + ") and asks before reading on."
+}
+
+// wholeCost is what reading the whole table (or index) costs, from the
+// size DynamoDB last reported for the table: an index's items are no
+// larger than its table's, so the table's size bounds it. DynamoDB
+// updates the figure about every six hours, and a new table (or dynalite)
+// reports 0 B whatever it holds: then the cost is not known.
+func wholeCost(info dynamo.TableInfo, index string) string {
+	if info.SizeBytes <= 0 {
+		return "its cost not known before reading (DynamoDB reports " + common.Sanitize(info.Name) + " as 0 B; it updates a table's size about every six hours)"
+	}
+	rcu, size := common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false), common.HumanBytes(info.SizeBytes)
+	if index != "" {
+		return "at most " + rcu + " for the whole index (its table's size, " + size + ", as DynamoDB last reported it)"
+	}
+	return "up to " + rcu + " for the whole table (its size, " + size + ", as DynamoDB last reported it)"
+}
+
+// wholeShort is wholeCost in the request line's words.
+func wholeShort(info dynamo.TableInfo, index string) string {
+	switch {
+	case info.SizeBytes <= 0:
+		return "cost not known (size reported as 0 B)"
+	case index != "":
+		return "whole index ≤ " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (its table's size)"
+	}
+	return "whole table ≈ " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false)
 }
 
 func (s *Search) View() string {
@@ -385,9 +431,7 @@ func (s *Search) View() string {
 	case !s.begun && s.plan != nil:
 		body = st.Dim.Render("reading…")
 	case !s.begun:
-		body = st.Dim.Render(ansi.Wrap(fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, up to %s for the whole table (its size, %s, as DynamoDB last reported it); it stops at %s and asks before reading on.",
-			s.name(), common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"),
-			common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false), common.HumanBytes(s.info.SizeBytes), s.budgetText()), max(1, listW-4), " "))
+		body = st.Dim.Render(common.Wrap(s.before(), max(1, listW-4)))
 	case n == 0 && s.list.Whole():
 		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
 	case n == 0 && s.stopped:
@@ -436,7 +480,7 @@ func (s *Search) Request() string {
 		}
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
-		fmt.Fprintf(&b, " · whole table ≈ %s", common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false))
+		b.WriteString(" · " + wholeShort(s.info, s.index))
 		return b.String()
 	}
 	if !s.begun || s.pages == 0 {
@@ -550,7 +594,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}
 	} else {
-		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false))
+		fmt.Fprintf(&b, "Scan %s in %s: %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), planCost(info, plan.Index))
 	}
 	if plan.Filter != nil {
 		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
@@ -566,6 +610,18 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 		b.WriteString(" · " + filteredHere)
 	}
 	return b.String()
+}
+
+// planCost is a Scan statement's cost in its plan's words.
+func planCost(info dynamo.TableInfo, index string) string {
+	if info.SizeBytes <= 0 {
+		return "cost not known (size reported as 0 B)"
+	}
+	rcu := common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false)
+	if index != "" {
+		return "at most " + rcu + " (its table's size)"
+	}
+	return "up to " + rcu
 }
 
 // filteredHere is what a request line says of a search under a budget:

@@ -225,12 +225,15 @@ func (s *Statement) planLines(width int) []string {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
 	}
 	worst := "worst case " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (the table's size)"
+	if info.SizeBytes <= 0 {
+		worst = "worst case not known (DynamoDB reports the table as 0 B)"
+	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
 }
 
 func (s *Statement) wrap(style interface{ Render(...string) string }, text string, width int) []string {
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(text, width, " "), "\n") {
+	for _, l := range strings.Split(common.Wrap(text, width), "\n") {
 		out = append(out, style.Render(l))
 	}
 	return out
