@@ -152,7 +152,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 	switch {
 	case f.hint != "" && f.err == nil:
 		// Wrapped, not cut: its end says what enter does now.
-		lines := strings.Split(ansi.Wrap("? "+common.Sanitize(f.hint), max(1, width), " "), "\n")
+		lines := strings.Split(common.Wrap("? "+common.Sanitize(f.hint), max(1, width)), "\n")
 		out := []string{components.Fit(bar, width)}
 		for _, l := range lines[:min(len(lines), 3)] {
 			out = append(out, components.Fit(st.Notice.Render(l), width))
