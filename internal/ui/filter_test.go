@@ -599,7 +599,10 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			}
 			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
 			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
-			h.said(t, "r reads on")
+			// The status bar says what was spent, that the list is partial,
+			// and how to go on (it said only "r reads on" and the spend).
+			h.said(t, fmt.Sprintf("Stopped at the budget: %.1f RCU spent, ", spent-before))
+			h.said(t, fmt.Sprintf("items scanned, %d matches so far (the rest of the table not read) · r reads on, 40.0 RCU more", len(searchRows(t, h))))
 			// Under the budget no FilterExpression is sent (whole items are
 			// read and filtered here): the request line says so, and keeps
 			// the filter typed.

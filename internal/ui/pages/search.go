@@ -207,8 +207,7 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		if st.Stopped {
 			s.stopped = true
-			return s, notice(fmt.Sprintf("At the budget: r reads on (%s more) · %s spent, %s scanned",
-				common.RCU(s.budget(), false), common.RCU(s.state.Spent, s.cost.Estimated), common.Thousands(s.scanned)))
+			return s, notice(s.stopNotice())
 		}
 		return s, s.more()
 	case itemReadMsg:
@@ -363,6 +362,18 @@ func (s *Search) progress() string {
 		return "all read"
 	}
 	return "whole " + s.what() + " scanned"
+}
+
+// stopNotice is the status bar's word at the budget: what was spent,
+// what the list holds is partial, and how to go on.
+func (s *Search) stopNotice() string {
+	read, rest := "scanned", "the rest of the "+s.what()+" not read"
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		read, rest = "read", "the rest of the Query not read"
+	}
+	return fmt.Sprintf("Stopped at the budget: %s spent, %s %s, %s so far (%s) · r reads on, %s more",
+		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.scanned, "item", "items"), read,
+		common.Plural(s.list.Len(), "match", "matches"), rest, common.RCU(s.budget(), false))
 }
 
 // what is what a search reads whole: the table, or the index.
