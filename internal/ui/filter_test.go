@@ -601,8 +601,8 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
 			// The status bar says what was spent, that the list is partial,
 			// and how to go on (it said only "r reads on" and the spend).
-			h.said(t, fmt.Sprintf("Stopped at the budget: %.1f RCU spent, ", spent-before))
-			h.said(t, fmt.Sprintf("items scanned, %d matches so far (the rest of the table not read) · r reads on, 40.0 RCU more", len(searchRows(t, h))))
+			h.said(t, fmt.Sprintf("At the budget: r reads on · %.1f RCU spent · %d matches in ", spent-before, len(searchRows(t, h))))
+			h.said(t, " items scanned, the rest of the table not read; r spends up to 40.0 RCU more")
 			// Under the budget no FilterExpression is sent (whole items are
 			// read and filtered here): the request line says so, and keeps
 			// the filter typed.
@@ -850,6 +850,39 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestSearchFilterBarSaysWhatItsKeysDo: the line under a table search's
+// filter bar says what enter and esc do there, not the items' "empty
+// clears · esc undoes" (an empty filter searches nothing, esc before the
+// first search goes back); enter on an empty bar keeps it open, so what
+// is typed next is the filter (it closed the bar under "type a filter",
+// and the keys typed then acted on the list).
+func TestSearchFilterBarSaysWhatItsKeysDo(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide"})
+			h.keys("f")
+			h.contains(t, "enter searches the table · esc goes back")
+			h.keys("enter")
+			h.said(t, "A search of the whole table needs a filter")
+			if !h.m.top().Capturing() {
+				t.Fatalf("enter on an empty filter closed the bar:\n%s", h.screen())
+			}
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			h.contains(t, "matched ")
+			h.keys("f")
+			h.contains(t, "enter searches again · esc keeps the last filter")
+			if strings.Contains(h.screen(), "empty clears") {
+				t.Fatalf("the search's bar says an empty filter clears:\n%s", h.screen())
+			}
+			h.keys("esc")
+			h.contains(t, `filter › Status = "FAIL"   (f to change)`)
+		})
 	}
 }
 

@@ -153,7 +153,7 @@ func (m *Model) statusMessage(width int) string {
 					return " " + st.StatusHint.Render(result)
 				}
 			}
-			return " " + ansi.Truncate(what, max(0, width-1), "…")
+			return " " + st.StatusHint.Render(common.CutWords(common.Sanitize(m.notice), max(0, width-1)))
 		}
 	case m.maskNote() != "":
 		what = st.StatusHint.Render(common.Sanitize(m.maskNote()))

@@ -74,3 +74,37 @@ func Wrap(text string, width int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CutWords fits plain text s into width cells, cutting after its last
+// whole word that fits and marking the cut with "…": a figure is never
+// shown in part ("20.0 RCU" drawn "20.…" reads as another number). A
+// first word wider than width is cut inside, and a figure is kept with the
+// word after it ("20.0 RCU").
+func CutWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	cut := ""
+	for i, r := range s {
+		if r != ' ' {
+			continue
+		}
+		head := strings.TrimRight(s[:i], " ·,;:")
+		if ansi.StringWidth(head)+1 > width {
+			break
+		}
+		if head != "" && !figureWord(head[strings.LastIndex(head, " ")+1:]) {
+			cut = head // a figure stays with the word it counts
+		}
+	}
+	if cut == "" {
+		return ansi.Truncate(s, width, "…")
+	}
+	return cut + "…"
+}
+
+// figureWord reports whether w is a number as the explorer writes one
+// ("20.0", "1,271").
+func figureWord(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789.,") == ""
+}

@@ -84,3 +84,23 @@ func TestWrapFitsItsWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestCutWords: a note too wide is cut after a whole word, never inside a
+// figure.
+func TestCutWords(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · 20.0 RCU…"},
+		{"fits", 10, "fits"},
+		{"unbreakable-word here", 5, "unbr…"},
+	} {
+		got := CutWords(c.in, c.width)
+		if got != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("CutWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}

@@ -26,6 +26,10 @@ type filterBar struct {
 	err    *domain.FilterError
 	hint   string // a bare word that names no loaded attribute: said before anything is read
 	hinted string // the text the hint was given for: enter on it again applies it as written
+	// note replaces the line under the bar that says what enter, an
+	// empty bar and esc do, where they do otherwise (a table's search
+	// needs a filter: an empty one clears nothing).
+	note string
 }
 
 // loadedAttrs is what the filter bar knows of the rows on screen: whether
@@ -173,7 +177,11 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 			under = st.ErrorTitle.Render("✗ column " + strconv.Itoa(f.err.Col) + ": " + msg)
 		}
 	case f.editing():
-		under = st.Dim.Render("enter applies · empty clears · esc undoes · `odd names` in backticks")
+		note := "enter applies · empty clears · esc undoes"
+		if f.note != "" {
+			note = f.note
+		}
+		under = st.Dim.Render(note + " · `odd names` in backticks")
 	}
 	if under == "" {
 		return []string{components.Fit(bar, width)}

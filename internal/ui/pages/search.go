@@ -84,6 +84,7 @@ func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, p
 // setUp makes the matches' list, its columns the keys until matches come.
 func (s *Search) setUp() {
 	s.keys = s.keyNames()
+	s.filter.note = "enter searches the " + s.what() + " · esc goes back"
 	s.stats = newAttrStats(s.keys...)
 	s.list = list.NewPaged(s.c, list.Words{One: "match", Many: "matches", Count: s.count,
 		Reading: "the table is", More: "the rest of the table, not read yet", Waiting: "reading…"}, nil, s.cell)
@@ -152,6 +153,7 @@ func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
 		return notice("Search not started: " + err.Error())
 	}
 	s.state, s.begun = st, true
+	s.filter.note = "enter searches again · esc keeps the last filter"
 	s.scanned, s.pages, s.cost, s.stopped = 0, 0, dynamo.Cost{}, false
 	s.list.Clear()
 	s.stats.reset()
@@ -230,8 +232,8 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 	if s.filter.editing() {
 		res, cmd := s.filter.key(msg, k, s.stats.loaded())
 		switch {
-		case res.done && res.filter == nil:
-			return notice("A search of the whole table needs a filter: type one (status = \"FAILED\"), or esc")
+		case res.done && res.filter == nil: // the bar stays open: what is typed next is the filter
+			return tea.Batch(s.filter.open(nil), notice("A search of the whole "+s.what()+" needs a filter: type one (status = \"FAILED\"), or esc"))
 		case res.done:
 			return s.start(res.filter)
 		case !s.filter.editing() && !s.begun:
@@ -364,16 +366,17 @@ func (s *Search) progress() string {
 	return "whole " + s.what() + " scanned"
 }
 
-// stopNotice is the status bar's word at the budget: what was spent,
-// what the list holds is partial, and how to go on.
+// stopNotice is the status bar's word at the budget: first that it
+// stopped, how to go on and what was spent (what a narrow status bar
+// keeps, cut after a whole word), then what the list holds is partial.
 func (s *Search) stopNotice() string {
 	read, rest := "scanned", "the rest of the "+s.what()+" not read"
 	if s.plan != nil && s.plan.Operation() == "Query" {
 		read, rest = "read", "the rest of the Query not read"
 	}
-	return fmt.Sprintf("Stopped at the budget: %s spent, %s %s, %s so far (%s) · r reads on, %s more",
-		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.scanned, "item", "items"), read,
-		common.Plural(s.list.Len(), "match", "matches"), rest, common.RCU(s.budget(), false))
+	return fmt.Sprintf("At the budget: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more",
+		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
+		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
 }
 
 // what is what a search reads whole: the table, or the index.
