@@ -438,6 +438,10 @@ func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
 			[]string{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan`, "4 req · 2.5 RCU"}},
 		{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages · 3,100 keys read · 0 jumps past a partition's keys", 100,
 			[]string{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages ·", "3,100 keys read · 0 jumps past a partition's keys"}},
+		// A figure after its word stays with it: "matched" ended a line at
+		// 120 columns and "16" began the next.
+		{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 · matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU", 118,
+			[]string{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 ·", "matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU"}},
 	} {
 		got := requestLines(tc.text, tc.width)
 		if !reflect.DeepEqual(got, tc.want) {

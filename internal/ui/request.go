@@ -168,7 +168,8 @@ var figure = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 var label = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\pL+:$`) })
 
 // units are text's words as a wrap may break between them: a number
-// joined to the word it counts ("13 GetRecords", "0.5 RCU"), and a label
+// joined to the word it counts ("13 GetRecords", "0.5 RCU"), or to the
+// word before it where it ends a clause ("matched 16 ·"), and a label
 // to that ("following: 13 GetRecords"), since "13" ending a line with
 // "GetRecords" starting the next reads as two things.
 func units(text string) []string {
@@ -179,6 +180,11 @@ func units(text string) []string {
 		if label().MatchString(u) && i+2 < len(words) && figure().MatchString(words[i+1]) && words[i+2] != "" {
 			u += " " + words[i+1]
 			i++
+		}
+		if figure().MatchString(u) && len(out) > 0 && (i+1 == len(words) || words[i+1] == "·") {
+			// "matched 16 ·": the figure's word is before it.
+			out[len(out)-1] += " " + u
+			continue
 		}
 		if figure().MatchString(words[i]) && i+1 < len(words) && words[i+1] != "" {
 			u += " " + words[i+1]
