@@ -847,6 +847,15 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 					if s := flat(h.screen()); !strings.Contains(s, worst) {
 						t.Fatalf("the prompt does not say %q:\n%s", worst, h.screen())
 					}
+					// Once read, the request line says what the reads cost,
+					// and the estimate gives way to the filter: at 80
+					// columns the line was cut at "filter …".
+					h.keys("enter")
+					est, _, _ := strings.Cut(plan, " in 1 segment")
+					if req := h.m.top().Request(); !strings.HasPrefix(req, est+` in 1 segment · filter Pad <> "x"`) || !strings.Contains(req, " · scanned ") {
+						t.Fatalf("after the read the request line says %q", req)
+					}
+					h.contains(t, `filter Pad <> "x"`)
 				})
 			}
 		}

@@ -477,7 +477,7 @@ func (s *Search) budgetText() string {
 func (s *Search) Request() string {
 	var b strings.Builder
 	if s.plan != nil {
-		b.WriteString(planText(*s.plan, s.info, s.prepared))
+		b.WriteString(planText(*s.plan, s.info, s.prepared, !s.begun || s.pages == 0))
 	} else {
 		b.WriteString("Scan " + common.Sanitize(s.info.Name))
 		if s.index != "" {
@@ -595,8 +595,10 @@ func (s *Search) NoCommand() string {
 }
 
 // planText is a statement's plan as the request line and the prompt say
-// it: Query on T: KEY · filter F, or Scan T in N segments · filter F.
-func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) string {
+// it: Query on T: KEY · filter F, or Scan T in N segments: its cost ·
+// filter F. Once pages are read the line says what they cost, and the
+// estimate gives way (cost false), so that the filter keeps its room.
+func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, cost bool) string {
 	on := common.Sanitize(plan.Table)
 	if plan.Index != "" {
 		on += " index " + common.Sanitize(plan.Index)
@@ -608,7 +610,10 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}
 	} else {
-		fmt.Fprintf(&b, "Scan %s in %s: %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), planCost(info, plan.Index))
+		fmt.Fprintf(&b, "Scan %s in %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"))
+		if cost {
+			b.WriteString(": " + planCost(info, plan.Index))
+		}
 	}
 	if plan.Filter != nil {
 		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))

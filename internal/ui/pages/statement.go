@@ -219,7 +219,7 @@ func (s *Statement) planLines(width int) []string {
 	if err != nil {
 		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
 	}
-	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r), width)
+	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
 	budget := "no budget"
 	if r.MaxRCU > 0 {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
@@ -267,7 +267,7 @@ func (s *Statement) Request() string {
 		return read + ": the statement is planned first"
 	}
 	if plan, r, info, err := s.plan(); err == nil {
-		return read + " · " + planText(plan, info, r)
+		return read + " · " + planText(plan, info, r, true)
 	}
 	return read
 }
