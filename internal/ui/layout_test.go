@@ -600,6 +600,10 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
 		{"no figure left without its word", `Query on Locations: PK = "JAPAN" AND begins_with(SK, "TOKYO") · read 24 · matched 24 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 60, 2, []string{"matched 24"}, true, "1000.0 RCU"},
 		{"longer than two lines: cut between words", ranged, 80, 2, []string{"Query DeviceLogs:", "between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC"}, true, "00:01:00 UTC"},
+		// The cut falls between clauses: it fell inside one ("filter
+		// flagged = "yes" · applied …" / "read whole · scanned 21").
+		{"longer than two lines: cut between clauses", `Scan ledger.v2  IndexName: sparse-flagged  filter flagged = "yes" · applied here, items read whole · scanned 21 · matched 21 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 80, 2,
+			[]string{`filter flagged = "yes" … scanned 21 · matched 21`}, true, "1000.0 RCU"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -69,6 +69,28 @@ func elideUnits(us []string, width int) (head, tail string, ok bool) {
 	for j < len(us) && orphanFigure(us[j]) { // "read 24": the 24 without its word says nothing
 		j++
 	}
+	// The line's clauses are joined by " · ": a cut inside one moves
+	// back to its end, and forth to the next one's start, where that
+	// keeps half a line, so that "…" stands for whole clauses ("filter
+	// … read whole" hid the filter and read as one).
+	if i < len(us) && us[i] != "·" {
+		for k := i - 1; k > 0; k-- {
+			if us[k] == "·" && ansi.StringWidth(strings.Join(us[:k], " ")) >= width/2 {
+				head = strings.Join(us[:k], " ")
+				break
+			}
+		}
+	}
+	if j > 0 && j < len(us) && us[j-1] != "·" {
+		for k := j; k < len(us)-1; k++ {
+			if us[k] == "·" {
+				if ansi.StringWidth(strings.Join(us[k+1:], " ")) >= width/2 {
+					j = k + 1
+				}
+				break
+			}
+		}
+	}
 	tail = strings.Join(us[j:], " ")
 	if strings.TrimSpace(head) == "" || strings.TrimSpace(tail) == "" {
 		return "", "", false
