@@ -130,6 +130,17 @@ func TestSearchPartialList(t *testing.T) {
 	h.keys("/")
 	h.typeText("INFO")
 	h.contains(t, "loaded rows only; more not read yet", "row 1 of ≥")
+
+	// A table search stopped at its budget: / says once which rows it
+	// looks at, whole at 120 columns (it said "type to search the loaded
+	// rows in the 49 loaded rows only; the rest of the table, not read y…").
+	db := memory.New()
+	seedSearchTable(t, db)
+	h = newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 40 }})
+	h.keys("f")
+	h.typeText(`Status = "FAIL"`)
+	h.keys("enter", "/")
+	h.contains(t, "type to search in the ", " loaded rows only; the rest not read yet · enter keeps · esc clears")
 }
 
 // TestModeTabs: 1–4, tab and shift+tab switch the partition's mode; going

@@ -87,7 +87,7 @@ func (s *Search) setUp() {
 	s.filter.note = "enter searches the " + s.what() + " · esc goes back"
 	s.stats = newAttrStats(s.keys...)
 	s.list = list.NewPaged(s.c, list.Words{One: "match", Many: "matches", Count: s.count,
-		Reading: "the table is", More: "the rest of the table, not read yet", Waiting: "reading…"}, nil, s.cell)
+		Reading: "the " + s.what() + " is", More: "the rest not read yet", Waiting: "reading…"}, nil, s.cell)
 	s.refresh()
 }
 
