@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
@@ -928,6 +930,53 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 	h.contains(t, "Cannot plan it:", "enter asks again")
 	if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
 		t.Errorf("%d reads for a table that is not there", n)
+	}
+}
+
+// TestStatementErrorCaretUnderItsColumn: the caret under a statement
+// that does not parse stands under the column's cell, wide characters
+// counted as the terminal draws them; where the statement is longer than
+// the box (which then shows its end) no caret is drawn, only the column:
+// at 80 columns a caret at column 106 was drawn past the frame, cut to
+// "…", and under wide characters it pointed before the mistake.
+func TestStatementErrorCaretUnderItsColumn(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, c := range []struct {
+		text  string
+		caret bool
+	}{
+		{`* FROM "Wide" WHERE PK = 'acct' AND bogus(x)`, true},
+		{`* FROM "Wide" WHERE PK = '北京北京' AND bogus(x)`, true},
+		{`* FROM "Wide" WHERE PK = 'acct#01' AND Status = 'FAIL' AND Pad > 'a' AND SK > 'job' AND Pad <> 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' AND bogus(x)`, false},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}} {
+			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], c.text[len(c.text)-20:]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide"})
+				h.keys(":", "ctrl+u")
+				h.typeText(c.text)
+				lines := strings.Split(h.screen(), "\n")
+				box := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "SELECT › ") })
+				if box < 0 || box+2 >= len(lines) {
+					t.Fatalf("no prompt:\n%s", h.screen())
+				}
+				under := lines[box+1]
+				if !c.caret {
+					if strings.Contains(under, "^") || strings.Contains(under, "…") {
+						t.Fatalf("a caret under a scrolled box:\n%s", h.screen())
+					}
+					h.contains(t, "column ")
+					return
+				}
+				at := strings.Index(under, "^")
+				if at < 0 {
+					t.Fatalf("no caret:\n%s", h.screen())
+				}
+				if want := ansi.StringWidth(lines[box][:strings.Index(lines[box], "bogus(")]) + len("bogus"); ansi.StringWidth(under[:at]) != want {
+					t.Fatalf("the caret is at cell %d, the ( at %d:\n%s", ansi.StringWidth(under[:at]), want, h.screen())
+				}
+			})
+		}
 	}
 }
 

@@ -183,13 +183,22 @@ func (s *Statement) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *Statement) View() string {
 	st := s.c.Styles
 	width := max(1, s.w-4)
-	s.input.SetWidth(max(1, width-ansi.StringWidth(statementPrompt)-1))
+	box := max(1, width-ansi.StringWidth(statementPrompt)-1)
+	s.input.SetWidth(box)
 	lines := []string{s.input.View()}
 	switch {
 	case s.err != nil && strings.TrimSpace(s.input.Value()) != "":
 		where := ""
 		if s.err.Col > 0 {
-			lines = append(lines, strings.Repeat(" ", ansi.StringWidth(statementPrompt)+s.err.Col-1)+st.ErrorTitle.Render("^"))
+			// The caret stands under the column's cell (a 北 takes two,
+			// a control its escape), and only where the box shows the
+			// statement from its start: scrolled, it would point at
+			// another character, or past the frame.
+			value := []rune(s.input.Value())
+			if ansi.StringWidth(common.Sanitize(string(value))) < box {
+				caret := ansi.StringWidth(statementPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(s.err.Col-1, len(value))])))
+				lines = append(lines, strings.Repeat(" ", caret)+st.ErrorTitle.Render("^"))
+			}
 			where = fmt.Sprintf("column %d: ", s.err.Col)
 		}
 		lines = append(lines, s.wrap(st.ErrorTitle, where+common.Sanitize(s.err.Msg), width)...)
