@@ -122,7 +122,24 @@ func (s *Search) keyNames() []string {
 		add(k)
 	}
 	add(s.info.Key)
-	return names
+	if s.plan == nil || len(s.plan.Project) == 0 {
+		return names
+	}
+	// A statement's projection: the keys it names, no column left
+	// empty for a key every item has but the statement did not ask for.
+	asked := map[string]bool{}
+	for _, p := range s.plan.Project {
+		if len(p) > 0 {
+			asked[p[0].Name] = true
+		}
+	}
+	var kept []string
+	for _, n := range names {
+		if asked[n] {
+			kept = append(kept, n)
+		}
+	}
+	return kept
 }
 
 // Init reads a statement's results; a filter search waits for its filter.

@@ -3,6 +3,7 @@ package pages
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -229,6 +230,10 @@ func (s *Statement) planLines(width int) []string {
 		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
 	}
 	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
+	if missing := notProjected(info, plan); len(missing) > 0 {
+		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s is not in index %s (it holds %s): no result has it; FROM \"%s\" reads it from the table",
+			common.Sanitize(strings.Join(missing, ", ")), common.Sanitize(plan.Index), projectionWords(info, plan.Index), common.Sanitize(plan.Table)), width)...)
+	}
 	budget := "no budget"
 	if r.MaxRCU > 0 {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
@@ -305,4 +310,40 @@ func (s *Statement) FullHelp() [][]key.Binding {
 
 func statementRunKey(b key.Binding) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "plan, then run"))
+}
+
+// notProjected is what a statement on a global secondary index asks for
+// that the index does not hold: such an index answers only with what it
+// projects (a local one reads the rest from the table).
+func notProjected(info dynamo.TableInfo, plan domain.Plan) []string {
+	ix, partial := partialProjection(info, plan.Index)
+	if !partial || ix.Kind != "GSI" {
+		return nil
+	}
+	held := map[string]bool{}
+	for _, k := range []dynamo.KeySchema{ix.Key, info.Key} {
+		held[k.PK.Name] = true
+		if k.SK != nil {
+			held[k.SK.Name] = true
+		}
+	}
+	for _, n := range ix.NonKeyAttributes {
+		held[n] = true
+	}
+	var missing []string
+	for _, p := range plan.Project {
+		if len(p) > 0 && !held[p[0].Name] && !slices.Contains(missing, p[0].Name) {
+			missing = append(missing, p[0].Name)
+		}
+	}
+	return missing
+}
+
+// projectionWords says what an index holds.
+func projectionWords(info dynamo.TableInfo, index string) string {
+	ix, _ := indexFor(info, index)
+	if ix.Projection == "KEYS_ONLY" {
+		return "keys only"
+	}
+	return "its keys and " + common.Sanitize(strings.Join(ix.NonKeyAttributes, ", "))
 }
