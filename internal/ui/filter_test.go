@@ -907,7 +907,10 @@ func TestSearchFilterBarSaysWhatItsKeysDo(t *testing.T) {
 // hold what it selects says so in its plan, on dynalite and the embedded
 // backend, and its results show the columns it asked for: "SELECT PK,
 // Pad" on a keys-only index listed empty Flag and SK columns (keys every
-// item has, not asked for) and no word on why Pad was nowhere.
+// item has, not asked for) and no word on why Pad was nowhere. enter on
+// a row the SELECT cut reads the whole item by its key, or where the
+// SELECT left the key out says so: it opened the part as the item ("size
+// 9 B", Key: acct=<unset>), or failed with "SerializationException".
 func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
 	for name, db := range backends {
@@ -926,6 +929,22 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 				header := strings.Fields(strings.Trim(lines[2], "│ "))
 				if len(header) == 0 || header[0] != "PK" || slices.Contains(header, "SK") || slices.Contains(header, "Flag") {
 					t.Fatalf("the columns are %q, not those asked for:\n%s", header, h.screen())
+				}
+				// A row without the table's key opens nothing, and says why.
+				gets := h.rec.count("GetItem")
+				h.keys("enter")
+				h.said(t, "No item to open: the SELECT leaves out the table's key (SK); SELECT * or name the key to open items")
+				if _, ok := h.m.top().(*pages.Search); !ok || h.rec.count("GetItem") != gets {
+					t.Fatalf("enter on a part without its key left the results (%T) or read (%d GetItem)", h.m.top(), h.rec.count("GetItem")-gets)
+				}
+				// A part of the table's items with their key: enter reads
+				// the whole item (it opened the part, sized as the item).
+				h.keys("esc", ":", "ctrl+u")
+				h.typeText(`PK, SK FROM "Ledger" WHERE PK = 'acct#00'`)
+				h.keys("enter", "enter")
+				h.contains(t, `"Pad": "pppp`)
+				if h.rec.count("GetItem") != gets+1 {
+					t.Fatalf("%d GetItem to open a projected row, want 1", h.rec.count("GetItem")-gets)
 				}
 			})
 		}

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -294,10 +295,27 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // openItem opens a match: read whole from the base table when the index
-// searched holds only part of it.
+// searched, or the statement's SELECT, holds only part of it; a part
+// without the table's key opens nothing, and says why (it opened as the
+// item, its size that of the part, or failed with the server's word on
+// a key missing).
 func (s *Search) openItem(it dynamo.Item) tea.Cmd {
-	if _, partial := partialProjection(s.info, s.index); !partial {
+	_, partial := partialProjection(s.info, s.index)
+	if s.plan != nil && len(s.plan.Project) > 0 {
+		partial = true
+	}
+	if !partial {
 		return open(NewItem(s.c, s.info, it))
+	}
+	var missing []string
+	for n := range baseKey(s.info, it) {
+		if it[n] == nil {
+			missing = append(missing, common.Sanitize(n))
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return notice("No item to open: the SELECT leaves out the table's key (" + strings.Join(missing, ", ") + "); SELECT * or name the key to open items")
 	}
 	ctx, req := s.get.Start(s.c)
 	return getItem(ctx, s.c.Client, s.id, req, s.info.Name, baseKey(s.info, it))
