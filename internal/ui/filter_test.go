@@ -605,6 +605,9 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			// and how to go on (it said only "r reads on" and the spend).
 			h.said(t, fmt.Sprintf("At the budget: r reads on · %.1f RCU spent · %d matches in ", spent-before, len(searchRows(t, h))))
 			h.said(t, " items scanned, the rest of the table not read; r spends up to 40.0 RCU more")
+			// Exported now, the matches are said to be those found so far.
+			h.exportTo(t, t.TempDir(), "dynascope-Wide-search.jsonl", "already loaded: 0 RCU")
+			h.said(t, fmt.Sprintf("exported %d items (the matches so far; the rest of the table not read) · to ", len(searchRows(t, h))))
 			// Under the budget no FilterExpression is sent (whole items are
 			// read and filtered here): the request line says so, and keeps
 			// the filter typed.

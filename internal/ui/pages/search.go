@@ -405,13 +405,21 @@ func (s *Search) progress() string {
 // stopped, how to go on and what was spent (what a narrow status bar
 // keeps, cut after a whole word), then what the list holds is partial.
 func (s *Search) stopNotice() string {
-	read, rest := "scanned", "the rest of the "+s.what()+" not read"
+	read, rest := "scanned", s.rest()
 	if s.plan != nil && s.plan.Operation() == "Query" {
-		read, rest = "read", "the rest of the Query not read"
+		read = "read"
 	}
 	return fmt.Sprintf("At the budget: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more",
 		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
 		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
+}
+
+// rest says what a search that has more to read has not read.
+func (s *Search) rest() string {
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		return "the rest of the Query not read"
+	}
+	return "the rest of the " + s.what() + " not read"
 }
 
 // what is what a search reads whole: the table, or the index.
@@ -704,7 +712,11 @@ func (s *Search) Loaded() (common.Loaded, bool) {
 	if s.plan != nil {
 		kind = "partiql"
 	}
-	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keys, Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
+	noun := "items"
+	if s.state.More() { // stopped at the budget, or not scrolled to the end
+		noun = "items (the matches so far; " + s.rest() + ")"
+	}
+	return common.Loaded{Rows: dynamo.Rows{Noun: noun, First: s.keys, Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
 }
 
 // Click selects the clicked row (below the frame's border and the bar).
