@@ -588,17 +588,17 @@ func (s *Search) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
 	if s.plan != nil {
-		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit}
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
 	if s.plan != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with
@@ -690,7 +690,8 @@ func planCost(info dynamo.TableInfo, index string) string {
 // it sends no filter or projection (dynamo.SearchRequest.FilteredHere).
 const filteredHere = "applied here, items read whole"
 
-// searchOnKey names what r does: read on past the budget, or search again.
+// searchOnKey names what r does: read on past the budget or from where
+// esc or a failure stopped the read, or search again.
 func searchOnKey(b key.Binding, stopped bool) key.Binding {
 	what := "search again"
 	if stopped {
