@@ -715,6 +715,9 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 			}{
 				{`Status = 'FAIL'`, "Scan Wide in 1 segment: ", want},
 				{`PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
+				// ORDER BY the sort key DESC: the plan says the order (it
+				// said nothing, and the results came newest first).
+				{`PK = 'acct#01' AND Status = 'FAIL' ORDER BY SK DESC`, `Query on Wide: PK = "acct#01"  (descending)`, inAcct},
 			} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})

@@ -652,6 +652,9 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 		if len(plan.Queries) > 1 {
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}
+		if plan.Queries[0].Reverse { // ORDER BY the sort key DESC
+			b.WriteString("  (descending)")
+		}
 	} else {
 		fmt.Fprintf(&b, "Scan %s in %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"))
 		if cost {
