@@ -994,6 +994,15 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 	if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
 		t.Errorf("%d reads for a table that is not there", n)
 	}
+	// A table whose name holds a dot, unquoted: FROM a.b is index b of
+	// table a, and the prompt says so (it said "no such table").
+	h = newHarness(t, 120, 35, Config{Client: db})
+	h.keys(":")
+	h.typeText(`* FROM Orders.v2 WHERE a = 1`)
+	h.keys("enter")
+	if s := flat(h.screen()); !strings.Contains(s, `Cannot plan it: no table Orders: FROM Orders.v2 reads index v2 of table Orders; a name with a dot goes in double quotes, FROM "Orders.v2"`) {
+		t.Fatalf("an unquoted dotted name is not explained:\n%s", h.screen())
+	}
 }
 
 // TestStatementErrorCaretUnderItsColumn: the caret under a statement

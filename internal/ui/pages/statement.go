@@ -143,7 +143,14 @@ func (s *Statement) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		s.sent++
 		if msg.err != nil {
-			s.fail = list.FailureText(msg.err)
+			s.fail = list.FailureText(msg.err) + " (enter asks again)"
+			var e *dynamo.Error
+			if errors.As(msg.err, &e) && e.Kind == dynamo.KindNotFound && s.st.Index != "" {
+				// FROM a.b is index b of table a: a table whose name
+				// holds a dot (DynamoDB allows it) goes in quotes.
+				s.fail = fmt.Sprintf("no table %s: FROM %s.%s reads index %s of table %s; a name with a dot goes in double quotes, FROM \"%s.%s\"",
+					s.st.Table, s.st.Table, s.st.Index, s.st.Index, s.st.Table, s.st.Table, s.st.Index)
+			}
 			return s, nil
 		}
 		s.infos[msg.name] = msg.info
@@ -219,7 +226,7 @@ func (s *Statement) planLines(width int) []string {
 	if _, known := s.infos[s.st.Table]; !known {
 		switch {
 		case s.fail != "":
-			return s.wrap(st.ErrorTitle, "Cannot plan it: "+common.Sanitize(s.fail)+" (enter asks again)", width)
+			return s.wrap(st.ErrorTitle, "Cannot plan it: "+common.Sanitize(s.fail), width)
 		case s.desc.InFlight():
 			return []string{st.Dim.Render("describing " + common.Sanitize(s.st.Table) + " to plan it…")}
 		}
