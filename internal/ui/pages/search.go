@@ -508,14 +508,6 @@ func (s *Search) View() string {
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
 }
 
-// budgetText is the budget in words.
-func (s *Search) budgetText() string {
-	if s.budget() <= 0 {
-		return "no budget"
-	}
-	return "the budget (" + common.RCU(s.budget(), false) + ")"
-}
-
 // Request is the Scan behind the list, what it found and what it cost.
 func (s *Search) Request() string {
 	var b strings.Builder
