@@ -140,6 +140,11 @@ func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 		t.Fatalf("%d Query requests before the budget stopped the read", first)
 	}
 	h.contains(t, "No matches in the first", "the budget is 300", "↓ reads another 300 RCU", "stopped at the 300 RCU budget")
+	// The status bar says it too (issue #37): how to go on, what was
+	// spent, and that what is listed is partial (it said nothing).
+	h.said(t, "At the budget: ↓ reads on · ")
+	h.said(t, " spent · 0 matches in ")
+	h.said(t, " items scanned, the rest not read; ↓ spends up to 300.0 RCU more")
 	h.keys("down")
 	second := h.rec.count("Query")
 	if second <= first || strings.Contains(h.screen(), tbl.matches[0]) {
