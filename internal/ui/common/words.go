@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -78,8 +79,8 @@ func Wrap(text string, width int) string {
 // CutWords fits plain text s into width cells, cutting after its last
 // whole word that fits and marking the cut with "…": a figure is never
 // shown in part ("20.0 RCU" drawn "20.…" reads as another number). A
-// first word wider than width is cut inside, and a figure is kept with the
-// word after it ("20.0 RCU").
+// first word wider than width is cut inside; a figure is kept with the
+// word after it ("20.0 RCU"), and a key with what it does ("r retries").
 func CutWords(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
@@ -93,8 +94,8 @@ func CutWords(s string, width int) string {
 		if ansi.StringWidth(head)+1 > width {
 			break
 		}
-		if head != "" && !figureWord(head[strings.LastIndex(head, " ")+1:]) {
-			cut = head // a figure stays with the word it counts
+		if last := head[strings.LastIndex(head, " ")+1:]; head != "" && !figureWord(last) && utf8.RuneCountInString(last) > 1 {
+			cut = head // a figure stays with the word it counts, a key ("r") with what it does
 		}
 	}
 	if cut == "" {

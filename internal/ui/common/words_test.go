@@ -95,6 +95,7 @@ func TestCutWords(t *testing.T) {
 	}{
 		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
 		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · 20.0 RCU…"},
+		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before…"},
 		{"fits", 10, "fits"},
 		{"unbreakable-word here", 5, "unbr…"},
 	} {
