@@ -897,7 +897,10 @@ func TestSearchFilterBarSaysWhatItsKeysDo(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide"})
 			h.keys("f")
-			h.contains(t, "enter searches the table · esc goes back")
+			h.contains(t, "enter searches the table · esc goes back", `filter › status = "FAILED" and attempts > 3 · begins_with(email, "ops@")`)
+			if strings.Contains(h.screen(), "· s ") || strings.Contains(h.screen(), "· siz") && !strings.Contains(h.screen(), "size(payload) > 1000") {
+				t.Fatalf("the bar's examples are cut inside one:\n%s", h.screen())
+			}
 			h.keys("enter")
 			h.said(t, "A search of the whole table needs a filter")
 			if !h.m.top().Capturing() {

@@ -41,8 +41,22 @@ type loadedAttrs struct {
 
 func newFilterBar() filterBar {
 	in := components.NewTextInput(filterPrompt)
-	in.Placeholder = `status = "FAILED" and attempts > 3 · begins_with(email, "ops@") · size(payload) > 1000`
+	in.Placeholder = filterExamples(0)
 	return filterBar{input: in}
+}
+
+// filterExamples is the empty bar's placeholder: as many whole examples
+// as fit in width cells (0: all), never one cut ("· s" of size(payload)).
+func filterExamples(width int) string {
+	examples := []string{`status = "FAILED" and attempts > 3`, `begins_with(email, "ops@")`, `size(payload) > 1000`}
+	text := examples[0]
+	for _, e := range examples[1:] {
+		if width > 0 && ansi.StringWidth(text+" · "+e) > width {
+			break
+		}
+		text += " · " + e
+	}
+	return text
 }
 
 // open starts editing the filter applied now (nil: none).
@@ -149,6 +163,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 	var bar, under string
 	if f.editing() {
 		f.input.SetWidth(max(1, width-ansi.StringWidth(filterPrompt)-1))
+		f.input.Placeholder = filterExamples(width - ansi.StringWidth(filterPrompt) - 1)
 		bar = f.input.View()
 	} else {
 		bar = st.Dim.Render(filterPrompt) + common.Sanitize(domain.FormatFilter(current)) + st.Dim.Render("   (f to change)")
