@@ -968,6 +968,28 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 	}
 }
 
+// TestIndexSearchSaysWhatTheIndexHolds: a search of a keys-only index
+// that matches nothing says the index holds keys only, on dynalite and
+// the embedded backend: 'No item of the 8 items read matches' read as if
+// no item of the table did, where a flagged item's Status was FAIL.
+func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		costTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger", Index: "Flagged"})
+				h.keys("f")
+				h.typeText(`Status = "FAIL"`)
+				h.keys("enter")
+				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Index Flagged holds keys only: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).") {
+					t.Fatalf("the empty search does not say what the index holds:\n%s", h.screen())
+				}
+			})
+		}
+	}
+}
+
 // TestStatementRefusedReadsNothing (39.3): a statement that is not a
 // SELECT, or does not parse, says what is wrong and where, and enter
 // reads nothing.

@@ -490,7 +490,14 @@ func (s *Search) View() string {
 	case !s.begun:
 		body = st.Dim.Render(common.Wrap(s.before(), max(1, listW-4)))
 	case n == 0 && s.list.Whole():
-		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
+		none := fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items"))
+		if _, partial := partialProjection(s.info, s.index); partial {
+			// Its items hold only what it projects: a filter on anything
+			// else matches none of them, whatever the table's items hold.
+			none += fmt.Sprintf(" Index %s holds %s: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).",
+				common.Sanitize(s.index), projectionWords(s.info, s.index))
+		}
+		body = st.Dim.Render(common.Wrap(none, max(1, listW-4)))
 	case n == 0 && s.stopped:
 		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
 	}
