@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
@@ -132,6 +133,39 @@ func TestEntitiesSampled(t *testing.T) {
 	// Query), not searched for through the table.
 	h.keys("down", "enter")
 	h.contains(t, "entity CAPITALS", "PK = :pk", `"CAPITALS"`)
+}
+
+// TestEntitiesOfATableOfUnknownSize: where DynamoDB reports a table as
+// 0 B (dynalite, or a table newer than its six-hourly size update), E
+// reads it from its start as a whole read and the budget stops it: the
+// request line says so, not "whole (it costs less than 100 RCU)" beside
+// a sample that cost 134 RCU. Where the size is known (the embedded
+// backend) a table larger than the budget is sampled in parallel.
+func TestEntitiesOfATableOfUnknownSize(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", Now: demoClock})
+			h.keys("E")
+			h.contains(t, "Wide · 1 entity type · sampled:")
+			req := h.m.top().Request()
+			if strings.Contains(req, "whole") {
+				t.Fatalf("a sample's request line says whole: %q", req)
+			}
+			info, _, err := dynamo.DescribeTable(context.Background(), db, "Wide")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "segments in parallel, a sample of up to 100 RCU"
+			if info.SizeBytes == 0 {
+				want = "Scan Wide from its start (DynamoDB reports 0 B): stopped at the 100 RCU budget, a sample"
+			}
+			if !strings.Contains(req, want) {
+				t.Fatalf("the request line says %q, not %q", req, want)
+			}
+		})
+	}
 }
 
 // TestEntitiesTakeAnyKey: every key on the Entities view, and on the

@@ -200,8 +200,10 @@ func (m *Model) exportLine() string {
 		in := e.input.View()
 		room := max(0, m.w-ansi.StringWidth(in))
 		short, _, _ := strings.Cut(e.cost, " (")
+		figure := short[strings.LastIndex(short, ": ")+1:] // "already loaded: 0 RCU" → " 0 RCU"
 		hint := ""
-		for _, hint = range []string{"  " + e.cost + " · .jsonl/.json/.csv · esc cancels", "  " + e.cost + " · esc cancels", "  " + short + " · esc cancels"} {
+		for _, hint = range []string{"  " + e.cost + " · .jsonl/.json/.csv · esc cancels", "  " + e.cost + " · esc cancels", "  " + short + " · esc cancels",
+			" " + figure + " · esc cancels", "  esc cancels"} {
 			if ansi.StringWidth(hint) <= room {
 				break
 			}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,14 +84,25 @@ func TestExportLoadedRows(t *testing.T) {
 
 // TestExportSearchMatches (39.3): e on the results of a PartiQL
 // statement writes the matches found, as plain JSON, reading nothing.
+// At 80 columns the hint sheds words, never a figure's letters: it was
+// drawn "already loaded…CU · esc cancels".
 func TestExportSearchMatches(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		cost string
+	}{{160, 30, "already loaded: 0 RCU · "}, {80, 24, "jsonl    0 RCU · esc cancels"}} {
+		t.Run(fmt.Sprintf("%dx%d", c.w, c.h), func(t *testing.T) { exportSearchMatches(t, c.w, c.h, c.cost) })
+	}
+}
+
+func exportSearchMatches(t *testing.T, w, ht int, cost string) {
 	dir := t.TempDir()
-	h := newHarness(t, 160, 30, Config{Table: "Locations"})
+	h := newHarness(t, w, ht, Config{Table: "Locations"})
 	h.keys(":")
 	h.typeText(`PK = 'USA' AND begins_with(SK, 'NY#NEWYORKCITY#')`)
 	h.keys("enter")
 	reads := h.rec.count("Query") + h.rec.count("Scan")
-	path := h.exportTo(t, dir, "dynascope-Locations-partiql.jsonl", "already loaded: 0 RCU")
+	path := h.exportTo(t, dir, "dynascope-Locations-partiql.jsonl", cost)
 	if h.rec.count("Query")+h.rec.count("Scan") != reads {
 		t.Fatal("exporting the matches read again")
 	}

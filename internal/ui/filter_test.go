@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
@@ -138,6 +140,11 @@ func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 		t.Fatalf("%d Query requests before the budget stopped the read", first)
 	}
 	h.contains(t, "No matches in the first", "the budget is 300", "↓ reads another 300 RCU", "stopped at the 300 RCU budget")
+	// The status bar says it too (issue #37): how to go on, what was
+	// spent, and that what is listed is partial (it said nothing).
+	h.said(t, "At the budget: ↓ reads on · ")
+	h.said(t, " spent · 0 matches in ")
+	h.said(t, " items scanned, the rest not read; ↓ spends up to 300.0 RCU more")
 	h.keys("down")
 	second := h.rec.count("Query")
 	if second <= first || strings.Contains(h.screen(), tbl.matches[0]) {
@@ -511,7 +518,10 @@ func TestTableSearchCancelled(t *testing.T) {
 	}
 	scans := h.rec.count("Scan")
 	h.keys("esc")
-	h.contains(t, "Search Wide · read cancelled · nothing loaded · r reads on", "read cancelled")
+	h.contains(t, "Search Wide · read cancelled · nothing loaded · r reads on", "read cancelled", "r read on")
+	if strings.Contains(h.screen(), "search again") { // r reads on from where esc stopped
+		t.Fatalf("the help says r searches again after esc:\n%s", h.screen())
+	}
 	if strings.Contains(h.screen(), "No item") || strings.Contains(h.screen(), "whole table scanned") {
 		t.Fatalf("a cancelled search looks read:\n%s", h.screen())
 	}
@@ -560,7 +570,7 @@ func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
 	h.typeText(`begins_with(City, "NEW")`)
 	h.keys("enter")
 	for range 200 {
-		if strings.Contains(h.screen(), "whole table scanned") {
+		if strings.Contains(h.screen(), "whole index scanned") {
 			break
 		}
 		h.keys("pgdown")
@@ -599,7 +609,13 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			}
 			t.Logf("first stop: %.1f RCU billed under a %.0f RCU budget", spent-before, budget)
 			h.contains(t, "stopped at the budget: r reads on", "row 1 of ≥")
-			h.said(t, "r reads on")
+			// The status bar says what was spent, that the list is partial,
+			// and how to go on (it said only "r reads on" and the spend).
+			h.said(t, fmt.Sprintf("At the budget: r reads on · %.1f RCU spent · %d matches in ", spent-before, len(searchRows(t, h))))
+			h.said(t, " items scanned, the rest of the table not read; r spends up to 40.0 RCU more")
+			// Exported now, the matches are said to be those found so far.
+			h.exportTo(t, t.TempDir(), "dynascope-Wide-search.jsonl", "already loaded: 0 RCU")
+			h.said(t, fmt.Sprintf("exported %d items (the matches so far; the rest of the table not read) · to ", len(searchRows(t, h))))
 			// Under the budget no FilterExpression is sent (whole items are
 			// read and filtered here): the request line says so, and keeps
 			// the filter typed.
@@ -702,8 +718,11 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 				where, plan string
 				want        map[string]bool
 			}{
-				{`Status = 'FAIL'`, "Scan Wide in 1 segment: up to", want},
+				{`Status = 'FAIL'`, "Scan Wide in 1 segment: ", want},
 				{`PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
+				// ORDER BY the sort key DESC: the plan says the order (it
+				// said nothing, and the results came newest first).
+				{`PK = 'acct#01' AND Status = 'FAIL' ORDER BY SK DESC`, `Query on Wide: PK = "acct#01"  (descending)`, inAcct},
 			} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
@@ -749,6 +768,228 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 	}
 }
 
+// costTable writes a table Ledger of 120 items of about 1 KB, every
+// tenth FAIL, with an index ByStatus on Status holding every attribute,
+// and Flagged on Flag, keys only, which every fifteenth item has.
+func costTable(t *testing.T, db seedable) {
+	t.Helper()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Ledger"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"},
+			{AttributeName: aws.String("SK"), AttributeType: "S"}, {AttributeName: aws.String("Status"), AttributeType: "S"}, {AttributeName: aws.String("Flag"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByStatus"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("Status"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+			{IndexName: aws.String("Flagged"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("Flag"), KeyType: types.KeyTypeHash}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, db, "Ledger"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 120 {
+		status := "PASS"
+		if i%10 == 0 {
+			status = "FAIL"
+		}
+		it := dynamo.Item{"PK": s(fmt.Sprintf("acct#%02d", i%12)), "SK": s(fmt.Sprintf("job#%03d", i)), "Status": s(status), "Pad": s(strings.Repeat("p", 1000))}
+		if i%15 == 0 {
+			it["Flag"] = s("y")
+		}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Ledger"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// flat is a screen's words in order, without the frames' borders, so that
+// a sentence wrapped across lines reads whole.
+func flat(screen string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(screen)), " ")
+}
+
+// TestSearchSaysWhatTheWholeReadCosts: before f's search or a statement
+// reads, what the whole table (or index) costs is said from the size
+// DynamoDB reported: "up to N RCU" for a table, "at most N RCU" for an
+// index, which its table's size bounds; where the size reported is 0 B
+// (dynalite, or DynamoDB before its six-hourly update: a table of 2,000
+// items, 277 RCU to scan, was said to cost "up to 0.0 RCU"), that the
+// cost is not known. An index's search, read to its end, says the whole
+// index was scanned, not the table.
+func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		costTable(t, db)
+		info, _, err := dynamo.DescribeTable(context.Background(), db, "Ledger")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcu := fmt.Sprintf("%.1f RCU", dynamo.WholeReadRCU(info.SizeBytes))
+		for _, c := range []struct {
+			index, from, whole     string // the whole read's words, size reported
+			request, plan, scanned string
+		}{
+			{"", `"Ledger"`, "up to " + rcu + " for the whole table", "whole table ≈ " + rcu, "Scan Ledger in 1 segment: up to " + rcu, "whole table scanned"},
+			{"ByStatus", `"Ledger"."ByStatus"`, "at most " + rcu + " for the whole index", "whole index ≤ " + rcu + " (its table's size)",
+				"Scan Ledger index ByStatus in 1 segment: at most " + rcu + " (its table's size)", "whole index scanned"},
+		} {
+			for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", name, c.index, size[0], size[1]), func(t *testing.T) {
+					whole, request, plan, worst := c.whole, c.request, c.plan, "worst case "+rcu+" (the table's size)"
+					if info.SizeBytes == 0 {
+						whole, request = "its cost not known before reading (DynamoDB reports Ledger as 0 B", "cost not known (size reported as 0 B)"
+						plan, _, _ = strings.Cut(plan, ": ")
+						plan += ": cost not known (size reported as 0 B)"
+						worst = "worst case not known (DynamoDB reports the table as 0 B)"
+					}
+					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger", Index: c.index, FilterBudget: func(string) float64 { return 50 }})
+					h.keys("f")
+					if s := flat(h.screen()); !strings.Contains(s, whole) || strings.Contains(s, "0.0 RCU for") {
+						t.Fatalf("before the search, the screen does not say %q:\n%s", whole, h.screen())
+					}
+					if req := h.m.top().Request(); !strings.Contains(req, request) || strings.Contains(req, " 0.0 RCU") {
+						t.Fatalf("the request line says %q, not %q", req, request)
+					}
+					h.typeText(`Status = "FAIL"`)
+					h.keys("enter")
+					for range 20 {
+						if strings.Contains(h.screen(), c.scanned) {
+							break
+						}
+						h.keys("pgdown")
+					}
+					h.contains(t, c.scanned, "matched 12")
+					h.keys("esc", ":", "ctrl+u")
+					h.typeText(`* FROM ` + c.from + ` WHERE Pad <> 'x'`)
+					if req := h.m.top().Request(); !strings.Contains(req, plan) {
+						t.Fatalf("the plan says %q, not %q", req, plan)
+					}
+					if s := flat(h.screen()); !strings.Contains(s, worst) {
+						t.Fatalf("the prompt does not say %q:\n%s", worst, h.screen())
+					}
+					// Once read, the request line says what the reads cost,
+					// and the estimate gives way to the filter: at 80
+					// columns the line was cut at "filter …".
+					h.keys("enter")
+					est, _, _ := strings.Cut(plan, " in 1 segment")
+					if req := h.m.top().Request(); !strings.HasPrefix(req, est+` in 1 segment · filter Pad <> "x"`) || !strings.Contains(req, " · scanned ") {
+						t.Fatalf("after the read the request line says %q", req)
+					}
+					h.contains(t, `filter Pad <> "x"`)
+				})
+			}
+		}
+	}
+}
+
+// TestSearchFilterBarSaysWhatItsKeysDo: the line under a table search's
+// filter bar says what enter and esc do there, not the items' "empty
+// clears · esc undoes" (an empty filter searches nothing, esc before the
+// first search goes back); enter on an empty bar keeps it open, so what
+// is typed next is the filter (it closed the bar under "type a filter",
+// and the keys typed then acted on the list).
+func TestSearchFilterBarSaysWhatItsKeysDo(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide"})
+			h.keys("f")
+			h.contains(t, "enter searches the table · esc goes back", `filter › status = "FAILED" and attempts > 3 · begins_with(email, "ops@")`)
+			if strings.Contains(h.screen(), "· s ") || strings.Contains(h.screen(), "· siz") && !strings.Contains(h.screen(), "size(payload) > 1000") {
+				t.Fatalf("the bar's examples are cut inside one:\n%s", h.screen())
+			}
+			h.keys("enter")
+			h.said(t, "A search of the whole table needs a filter")
+			if !h.m.top().Capturing() {
+				t.Fatalf("enter on an empty filter closed the bar:\n%s", h.screen())
+			}
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			h.contains(t, "matched ")
+			h.keys("f")
+			h.contains(t, "enter searches again · esc keeps the last filter")
+			if strings.Contains(h.screen(), "empty clears") {
+				t.Fatalf("the search's bar says an empty filter clears:\n%s", h.screen())
+			}
+			h.keys("esc")
+			h.contains(t, `filter › Status = "FAIL"   (f to change)`)
+		})
+	}
+}
+
+// TestStatementOnAKeysOnlyIndex: a statement on an index that does not
+// hold what it selects says so in its plan, on dynalite and the embedded
+// backend, and its results show the columns it asked for: "SELECT PK,
+// Pad" on a keys-only index listed empty Flag and SK columns (keys every
+// item has, not asked for) and no word on why Pad was nowhere. enter on
+// a row the SELECT cut reads the whole item by its key, or where the
+// SELECT left the key out says so: it opened the part as the item ("size
+// 9 B", Key: acct=<unset>), or failed with "SerializationException".
+func TestStatementOnAKeysOnlyIndex(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		costTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger"})
+				h.keys(":", "ctrl+u")
+				h.typeText(`PK, Pad FROM "Ledger"."Flagged" WHERE Flag = 'y'`)
+				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds keys only): no result has it; FROM "Ledger" reads it from the table`) {
+					t.Fatalf("the plan does not say Pad is not in the index:\n%s", h.screen())
+				}
+				h.keys("enter")
+				h.contains(t, "8 matches · all read")
+				lines := strings.Split(h.screen(), "\n")
+				header := strings.Fields(strings.Trim(lines[2], "│ "))
+				if len(header) == 0 || header[0] != "PK" || slices.Contains(header, "SK") || slices.Contains(header, "Flag") {
+					t.Fatalf("the columns are %q, not those asked for:\n%s", header, h.screen())
+				}
+				// A row without the table's key opens nothing, and says why.
+				gets := h.rec.count("GetItem")
+				h.keys("enter")
+				h.said(t, "No item to open: the SELECT leaves out the table's key (SK); SELECT * or name the key to open items")
+				if _, ok := h.m.top().(*pages.Search); !ok || h.rec.count("GetItem") != gets {
+					t.Fatalf("enter on a part without its key left the results (%T) or read (%d GetItem)", h.m.top(), h.rec.count("GetItem")-gets)
+				}
+				// A part of the table's items with their key: enter reads
+				// the whole item (it opened the part, sized as the item).
+				h.keys("esc", ":", "ctrl+u")
+				h.typeText(`PK, SK FROM "Ledger" WHERE PK = 'acct#00'`)
+				h.keys("enter", "enter")
+				h.contains(t, `"Pad": "pppp`)
+				if h.rec.count("GetItem") != gets+1 {
+					t.Fatalf("%d GetItem to open a projected row, want 1", h.rec.count("GetItem")-gets)
+				}
+			})
+		}
+	}
+}
+
+// TestIndexSearchSaysWhatTheIndexHolds: a search of a keys-only index
+// that matches nothing says the index holds keys only, on dynalite and
+// the embedded backend: 'No item of the 8 items read matches' read as if
+// no item of the table did, where a flagged item's Status was FAIL.
+func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		costTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger", Index: "Flagged"})
+				h.keys("f")
+				h.typeText(`Status = "FAIL"`)
+				h.keys("enter")
+				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Index Flagged holds keys only: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).") {
+					t.Fatalf("the empty search does not say what the index holds:\n%s", h.screen())
+				}
+			})
+		}
+	}
+}
+
 // TestStatementRefusedReadsNothing (39.3): a statement that is not a
 // SELECT, or does not parse, says what is wrong and where, and enter
 // reads nothing.
@@ -782,6 +1023,62 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 	h.contains(t, "Cannot plan it:", "enter asks again")
 	if n := h.rec.count("Scan") + h.rec.count("Query"); n != 0 {
 		t.Errorf("%d reads for a table that is not there", n)
+	}
+	// A table whose name holds a dot, unquoted: FROM a.b is index b of
+	// table a, and the prompt says so (it said "no such table").
+	h = newHarness(t, 120, 35, Config{Client: db})
+	h.keys(":")
+	h.typeText(`* FROM Orders.v2 WHERE a = 1`)
+	h.keys("enter")
+	if s := flat(h.screen()); !strings.Contains(s, `Cannot plan it: no table Orders: FROM Orders.v2 reads index v2 of table Orders; a name with a dot goes in double quotes, FROM "Orders.v2"`) {
+		t.Fatalf("an unquoted dotted name is not explained:\n%s", h.screen())
+	}
+}
+
+// TestStatementErrorCaretUnderItsColumn: the caret under a statement
+// that does not parse stands under the column's cell, wide characters
+// counted as the terminal draws them; where the statement is longer than
+// the box (which then shows its end) no caret is drawn, only the column:
+// at 80 columns a caret at column 106 was drawn past the frame, cut to
+// "…", and under wide characters it pointed before the mistake.
+func TestStatementErrorCaretUnderItsColumn(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	for _, c := range []struct {
+		text  string
+		caret bool
+	}{
+		{`* FROM "Wide" WHERE PK = 'acct' AND bogus(x)`, true},
+		{`* FROM "Wide" WHERE PK = '北京北京' AND bogus(x)`, true},
+		{`* FROM "Wide" WHERE PK = 'acct#01' AND Status = 'FAIL' AND Pad > 'a' AND SK > 'job' AND Pad <> 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' AND bogus(x)`, false},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}} {
+			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], c.text[len(c.text)-20:]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide"})
+				h.keys(":", "ctrl+u")
+				h.typeText(c.text)
+				lines := strings.Split(h.screen(), "\n")
+				box := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "SELECT › ") })
+				if box < 0 || box+2 >= len(lines) {
+					t.Fatalf("no prompt:\n%s", h.screen())
+				}
+				under := lines[box+1]
+				if !c.caret {
+					if strings.Contains(under, "^") || strings.Contains(under, "…") {
+						t.Fatalf("a caret under a scrolled box:\n%s", h.screen())
+					}
+					h.contains(t, "column ")
+					return
+				}
+				at := strings.Index(under, "^")
+				if at < 0 {
+					t.Fatalf("no caret:\n%s", h.screen())
+				}
+				if want := ansi.StringWidth(lines[box][:strings.Index(lines[box], "bogus(")]) + len("bogus"); ansi.StringWidth(under[:at]) != want {
+					t.Fatalf("the caret is at cell %d, the ( at %d:\n%s", ansi.StringWidth(under[:at]), want, h.screen())
+				}
+			})
+		}
 	}
 }
 

@@ -130,6 +130,17 @@ func TestSearchPartialList(t *testing.T) {
 	h.keys("/")
 	h.typeText("INFO")
 	h.contains(t, "loaded rows only; more not read yet", "row 1 of ≥")
+
+	// A table search stopped at its budget: / says once which rows it
+	// looks at, whole at 120 columns (it said "type to search the loaded
+	// rows in the 49 loaded rows only; the rest of the table, not read y…").
+	db := memory.New()
+	seedSearchTable(t, db)
+	h = newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 40 }})
+	h.keys("f")
+	h.typeText(`Status = "FAIL"`)
+	h.keys("enter", "/")
+	h.contains(t, "type to search in the ", " loaded rows only; the rest not read yet · enter keeps · esc clears")
 }
 
 // TestModeTabs: 1–4, tab and shift+tab switch the partition's mode; going
@@ -438,6 +449,10 @@ func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
 			[]string{`Query Locations: PK = :pk AND begins_with(SK, :prefix)   :pk="‹m2›" :prefix="‹m1›#" · skip-scan`, "4 req · 2.5 RCU"}},
 		{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages · 3,100 keys read · 0 jumps past a partition's keys", 100,
 			[]string{"Scan Locations  IndexName: ByCity  ProjectionExpression: City, SK  (keys only) · 4 pages ·", "3,100 keys read · 0 jumps past a partition's keys"}},
+		// A figure after its word stays with it: "matched" ended a line at
+		// 120 columns and "16" began the next.
+		{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 · matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU", 118,
+			[]string{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 ·", "matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU"}},
 	} {
 		got := requestLines(tc.text, tc.width)
 		if !reflect.DeepEqual(got, tc.want) {
@@ -596,6 +611,10 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 		{"longer than two lines: the middle goes", huge, 80, 2, []string{"Query T: PK = :pk"}, true, "0.5 RCU"},
 		{"no figure left without its word", `Query on Locations: PK = "JAPAN" AND begins_with(SK, "TOKYO") · read 24 · matched 24 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 60, 2, []string{"matched 24"}, true, "1000.0 RCU"},
 		{"longer than two lines: cut between words", ranged, 80, 2, []string{"Query DeviceLogs:", "between 2026-10-31 23:46:01 UTC and 2026-11-01 00:01:00 UTC"}, true, "00:01:00 UTC"},
+		// The cut falls between clauses: it fell inside one ("filter
+		// flagged = "yes" · applied …" / "read whole · scanned 21").
+		{"longer than two lines: cut between clauses", `Scan ledger.v2  IndexName: sparse-flagged  filter flagged = "yes" · applied here, items read whole · scanned 21 · matched 21 · 1 request · 0.5 RCU · budget 1000.0 RCU`, 80, 2,
+			[]string{`filter flagged = "yes" … scanned 21 · matched 21`}, true, "1000.0 RCU"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

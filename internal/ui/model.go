@@ -889,7 +889,7 @@ func (m *Model) fatalView(w, h int) string {
 		// stands for (--region: the region).
 		lines = append(lines, st.ErrorTitle.Render(common.Sanitize(common.ExplorerWords(e.Msg))), "", st.ErrorBody.Render(common.Sanitize(common.ExplorerWords(e.Op))))
 		if e.Hint != "" {
-			hint := ansi.Wrap("What to do: "+common.Sanitize(common.ExplorerWords(e.Hint)), max(20, w-4), " ")
+			hint := common.Wrap("What to do: "+common.Sanitize(common.ExplorerWords(e.Hint)), max(20, w-4))
 			first, rest, _ := strings.Cut(hint, "\n")
 			lines = append(lines, "", st.Notice.Render("What to do: ")+st.ErrorBody.Render(strings.TrimPrefix(first, "What to do: ")))
 			if rest != "" {

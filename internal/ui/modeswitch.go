@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/pages"
@@ -201,7 +200,7 @@ func (m *Model) modeReasons() []string {
 			continue
 		}
 		// Wrapped, not cut: the reason is the help's answer to a dimmed tab.
-		for _, l := range strings.Split(ansi.Wrap(t.Name+" does not apply here: "+t.Off, max(20, m.w), " "), "\n") {
+		for _, l := range strings.Split(common.Wrap(t.Name+" does not apply here: "+t.Off, max(20, m.w)), "\n") {
 			out = append(out, m.styles.Dim.Render(l))
 		}
 	}

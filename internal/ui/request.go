@@ -69,6 +69,28 @@ func elideUnits(us []string, width int) (head, tail string, ok bool) {
 	for j < len(us) && orphanFigure(us[j]) { // "read 24": the 24 without its word says nothing
 		j++
 	}
+	// The line's clauses are joined by " · ": a cut inside one moves
+	// back to its end, and forth to the next one's start, where that
+	// keeps half a line, so that "…" stands for whole clauses ("filter
+	// … read whole" hid the filter and read as one).
+	if i < len(us) && us[i] != "·" {
+		for k := i - 1; k > 0; k-- {
+			if us[k] == "·" && ansi.StringWidth(strings.Join(us[:k], " ")) >= width/2 {
+				head = strings.Join(us[:k], " ")
+				break
+			}
+		}
+	}
+	if j > 0 && j < len(us) && us[j-1] != "·" {
+		for k := j; k < len(us)-1; k++ {
+			if us[k] == "·" {
+				if ansi.StringWidth(strings.Join(us[k+1:], " ")) >= width/2 {
+					j = k + 1
+				}
+				break
+			}
+		}
+	}
 	tail = strings.Join(us[j:], " ")
 	if strings.TrimSpace(head) == "" || strings.TrimSpace(tail) == "" {
 		return "", "", false
@@ -168,7 +190,8 @@ var figure = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 var label = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\pL+:$`) })
 
 // units are text's words as a wrap may break between them: a number
-// joined to the word it counts ("13 GetRecords", "0.5 RCU"), and a label
+// joined to the word it counts ("13 GetRecords", "0.5 RCU"), or to the
+// word before it where it ends a clause ("matched 16 ·"), and a label
 // to that ("following: 13 GetRecords"), since "13" ending a line with
 // "GetRecords" starting the next reads as two things.
 func units(text string) []string {
@@ -179,6 +202,11 @@ func units(text string) []string {
 		if label().MatchString(u) && i+2 < len(words) && figure().MatchString(words[i+1]) && words[i+2] != "" {
 			u += " " + words[i+1]
 			i++
+		}
+		if figure().MatchString(u) && len(out) > 0 && (i+1 == len(words) || words[i+1] == "·") {
+			// "matched 16 ·": the figure's word is before it.
+			out[len(out)-1] += " " + u
+			continue
 		}
 		if figure().MatchString(words[i]) && i+1 < len(words) && words[i+1] != "" {
 			u += " " + words[i+1]

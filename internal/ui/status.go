@@ -94,7 +94,7 @@ func (m *Model) messagesView(room int) string {
 		if s.err {
 			style = st.StatusErr
 		}
-		wrapped := strings.Split(ansi.Wrap(common.Sanitize(s.whole()), max(10, m.w-4), " "), "\n")
+		wrapped := strings.Split(common.Wrap(common.Sanitize(s.whole()), max(10, m.w-4)), "\n")
 		if len(lines)+len(wrapped) > room-1 && i > 0 || len(lines)+len(wrapped) > room {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … %s, not shown: a taller terminal shows them", common.Plural(i+1, "older message", "older messages"))))
 			break
@@ -153,7 +153,7 @@ func (m *Model) statusMessage(width int) string {
 					return " " + st.StatusHint.Render(result)
 				}
 			}
-			return " " + ansi.Truncate(what, max(0, width-1), "…")
+			return " " + st.StatusHint.Render(common.CutWords(common.Sanitize(m.notice), max(0, width-1)))
 		}
 	case m.maskNote() != "":
 		what = st.StatusHint.Render(common.Sanitize(m.maskNote()))
@@ -227,7 +227,7 @@ func (m *Model) statusLegend() string {
 		}
 		words += " · RCU est.: " + why
 	}
-	return m.styles.Dim.Render(ansi.Wrap(words, max(20, m.w-2), " "))
+	return m.styles.Dim.Render(common.Wrap(words, max(20, m.w-2)))
 }
 
 // wholeCommand is the command that reopens the view, for ?: wrapped at
@@ -236,7 +236,7 @@ func (m *Model) statusLegend() string {
 func (m *Model) wholeCommand(line string) string {
 	st := &m.styles
 	const lead = "this view: "
-	text := ansi.Wrap(common.Guard(line), max(20, m.w-len(lead)), " ")
+	text := common.Wrap(common.Guard(line), max(20, m.w-len(lead)))
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if i == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // tooSmallView is the notice shown instead of the explorer below
@@ -29,7 +30,7 @@ func (m *Model) tooSmallView() string {
 		var out []string
 		fits := true
 		for _, l := range wording {
-			for _, w := range strings.Split(ansi.Wrap(l.text, max(1, m.w), " "), "\n") {
+			for _, w := range strings.Split(common.Wrap(l.text, max(1, m.w)), "\n") {
 				fits = fits && ansi.StringWidth(w) <= m.w
 				out = append(out, l.style.Render(w))
 			}

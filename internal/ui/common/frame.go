@@ -16,7 +16,7 @@ func Frame(st *Styles, title, content string, w, h int) string {
 	border := st.Dim
 	top := "╭─"
 	if title != "" {
-		t := ansi.Truncate(title, max(0, w-6), "…")
+		t := CutWords(title, max(0, w-6)) // a figure never shown in part
 		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-ansi.StringWidth(t))))
 	} else {
 		top += border.Render(strings.Repeat("─", w-3))

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -61,4 +62,50 @@ func MiddleCut(s string, width int) string {
 	head := (width - 1) / 2
 	tail := width - 1 - head
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
+}
+
+// Wrap breaks text at its spaces into lines of at most width cells. It is
+// ansi.Wrap without its one flaw here: a word that ends exactly at width
+// keeps the space after it, one cell too wide, which a frame then cuts
+// with "…" inside the word ("bound the read with" drawn "wit…").
+func Wrap(text string, width int) string {
+	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// CutWords fits plain text s into width cells, cutting after its last
+// whole word that fits and marking the cut with "…": a figure is never
+// shown in part ("20.0 RCU" drawn "20.…" reads as another number). A
+// first word wider than width is cut inside; a figure is kept with the
+// word after it ("20.0 RCU"), and a key with what it does ("r retries").
+func CutWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	cut := ""
+	for i, r := range s {
+		if r != ' ' {
+			continue
+		}
+		head := strings.TrimRight(s[:i], " ·,;:")
+		if ansi.StringWidth(head)+1 > width {
+			break
+		}
+		if last := head[strings.LastIndex(head, " ")+1:]; head != "" && !figureWord(last) && utf8.RuneCountInString(last) > 1 {
+			cut = head // a figure stays with the word it counts, a key ("r") with what it does
+		}
+	}
+	if cut == "" {
+		return ansi.Truncate(s, width, "…")
+	}
+	return cut + "…"
+}
+
+// figureWord reports whether w is a number as the explorer writes one
+// ("20.0", "1,271").
+func figureWord(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789.,") == ""
 }

@@ -61,3 +61,47 @@ func TestLatencyThreeFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapFitsItsWidth: no wrapped line is wider than asked, where a word
+// ends exactly at the width (ansi.Wrap keeps the space after it).
+func TestWrapFitsItsWidth(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+	}{
+		{"column 46: DynamoDB's PartiQL has no LIMIT: drop it, and bound the read with --max-rcu", 76},
+		{"abc def ghi", 3},
+		{"abc def ghi", 7},
+		{"a very long sentence, wrapped at a width where nothing ends exactly", 20},
+	} {
+		for _, l := range strings.Split(Wrap(c.text, c.width), "\n") {
+			if w := ansi.StringWidth(l); w > c.width {
+				t.Errorf("Wrap(%q, %d): line %q is %d wide", c.text, c.width, l, w)
+			}
+		}
+		if got := strings.Join(strings.Fields(Wrap(c.text, c.width)), " "); got != c.text {
+			t.Errorf("Wrap(%q, %d) lost words: %q", c.text, c.width, got)
+		}
+	}
+}
+
+// TestCutWords: a note too wide is cut after a whole word, never inside a
+// figure.
+func TestCutWords(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · 20.0 RCU…"},
+		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before…"},
+		{"fits", 10, "fits"},
+		{"unbreakable-word here", 5, "unbr…"},
+	} {
+		got := CutWords(c.in, c.width)
+		if got != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("CutWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}

@@ -192,7 +192,7 @@ func (s *Search) View(l common.List, unloaded string, width int) string {
 	var count string
 	switch {
 	case s.query == "":
-		count = "type to search the loaded rows"
+		count = "type to search" // the scope says which rows
 	case len(s.matches) == 0:
 		count = "no match"
 	default:

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -200,13 +199,13 @@ func refused(err error) bool {
 // Body is the failure where the view's rows would be, wrapped to width,
 // with the error's hint.
 func (f Failure) Body(st *common.Styles, loaded int, unit string, width int) string {
-	lines := []string{st.ErrorTitle.Render(ansi.Wrap(common.Sanitize(f.headline()), width, " "))}
+	lines := []string{st.ErrorTitle.Render(common.Wrap(common.Sanitize(f.headline()), width))}
 	var e *dynamo.Error
 	if !f.Cancelled && errors.As(f.Err, &e) && e.Hint != "" {
-		lines = append(lines, st.Dim.Render(ansi.Wrap(common.Sanitize(explorerHint(e.Hint)), width, " ")))
+		lines = append(lines, st.Dim.Render(common.Wrap(common.Sanitize(explorerHint(e.Hint)), width)))
 	}
 	rest := f.parts(loaded, unit)[1:]
-	lines = append(lines, "", st.Dim.Render(ansi.Wrap(strings.Join(rest, " · "), width, " ")))
+	lines = append(lines, "", st.Dim.Render(common.Wrap(strings.Join(rest, " · "), width)))
 	return strings.Join(lines, "\n")
 }
 

@@ -268,13 +268,26 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		p.fillRCU, p.held = 0, false
 	}
 	if _, ok := p.budgetLimit(); !ok {
+		if p.held {
+			return nil
+		}
 		p.held = true
-		return nil
+		return p.heldSaid()
 	}
 	if need := n - p.Head.Len(); p.Started && !p.Req.InFlight() && p.limit > 0 && need > int(p.limit) {
 		p.limit = dynamo.RowsLimit(need) // keys typed ahead: their rows in one read
 	}
 	return p.Next()
+}
+
+// heldSaid is the status bar's word as a filtered read stops at its
+// budget: how to go on and what it spent first (what a narrow status bar
+// keeps), then that the rows listed are those found so far.
+func (p *Pager) heldSaid() tea.Cmd {
+	text := fmt.Sprintf("At the budget: ↓ reads on · %s spent · %s in %s scanned, the rest not read; ↓ spends up to %s more",
+		common.RCU(p.fillRCU, p.cost.Estimated), common.Plural(p.Head.Len()+p.Tail.Rows.Len(), "match", "matches"),
+		common.Plural(p.scanned, "item", "items"), common.RCU(p.budget(), false))
+	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }
 
 // filtered reports whether a filter is applied.

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -332,10 +331,10 @@ func (d *Diff) View() string {
 		switch k.Status {
 		case domain.OnlyLeft:
 			dtitle = name + " · only on this connection"
-			lines = append(lines, st.Removed.Render(ansi.Wrap("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key.", max(10, rw-4), " ")))
+			lines = append(lines, st.Removed.Render(common.Wrap("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key.", max(10, rw-4))))
 		case domain.OnlyRight:
 			dtitle = name + " · only on " + common.Sanitize(d.label)
-			lines = append(lines, st.Added.Render(ansi.Wrap("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key.", max(10, rw-4), " ")))
+			lines = append(lines, st.Added.Render(common.Wrap("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key.", max(10, rw-4))))
 		default:
 			dtitle = "Diff " + name + " · this connection → " + common.Sanitize(d.label)
 			lines = append(lines, renderDiff(st, k.Changes, rw-4))

@@ -329,6 +329,11 @@ func (e *Entities) Request() string {
 		what = q.Describe() + fmt.Sprintf(" · up to %.0f RCU", e.req.MaxRCU)
 	case e.res.Segments > 0:
 		what = fmt.Sprintf("Scan %s: %d segments in parallel, a sample of up to %.0f RCU", on, e.res.Segments, e.req.MaxRCU)
+	case e.res.Sampled:
+		// Read from its start as a whole read, as the size DynamoDB
+		// reported (0 B: a new table, or dynalite) said it cost less
+		// than the budget; the budget stopped it first.
+		what = fmt.Sprintf("Scan %s from its start (DynamoDB reports %s): stopped at the %.0f RCU budget, a sample", on, common.HumanBytes(e.info.SizeBytes), e.req.MaxRCU)
 	default:
 		what = fmt.Sprintf("Scan %s: whole (it costs less than %.0f RCU)", on, e.req.MaxRCU)
 	}

@@ -26,6 +26,10 @@ type filterBar struct {
 	err    *domain.FilterError
 	hint   string // a bare word that names no loaded attribute: said before anything is read
 	hinted string // the text the hint was given for: enter on it again applies it as written
+	// note replaces the line under the bar that says what enter, an
+	// empty bar and esc do, where they do otherwise (a table's search
+	// needs a filter: an empty one clears nothing).
+	note string
 }
 
 // loadedAttrs is what the filter bar knows of the rows on screen: whether
@@ -37,8 +41,22 @@ type loadedAttrs struct {
 
 func newFilterBar() filterBar {
 	in := components.NewTextInput(filterPrompt)
-	in.Placeholder = `status = "FAILED" and attempts > 3 · begins_with(email, "ops@") · size(payload) > 1000`
+	in.Placeholder = filterExamples(0)
 	return filterBar{input: in}
+}
+
+// filterExamples is the empty bar's placeholder: as many whole examples
+// as fit in width cells (0: all), never one cut ("· s" of size(payload)).
+func filterExamples(width int) string {
+	examples := []string{`status = "FAILED" and attempts > 3`, `begins_with(email, "ops@")`, `size(payload) > 1000`}
+	text := examples[0]
+	for _, e := range examples[1:] {
+		if width > 0 && ansi.StringWidth(text+" · "+e) > width {
+			break
+		}
+		text += " · " + e
+	}
+	return text
 }
 
 // open starts editing the filter applied now (nil: none).
@@ -145,6 +163,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 	var bar, under string
 	if f.editing() {
 		f.input.SetWidth(max(1, width-ansi.StringWidth(filterPrompt)-1))
+		f.input.Placeholder = filterExamples(width - ansi.StringWidth(filterPrompt) - 1)
 		bar = f.input.View()
 	} else {
 		bar = st.Dim.Render(filterPrompt) + common.Sanitize(domain.FormatFilter(current)) + st.Dim.Render("   (f to change)")
@@ -152,7 +171,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 	switch {
 	case f.hint != "" && f.err == nil:
 		// Wrapped, not cut: its end says what enter does now.
-		lines := strings.Split(ansi.Wrap("? "+common.Sanitize(f.hint), max(1, width), " "), "\n")
+		lines := strings.Split(common.Wrap("? "+common.Sanitize(f.hint), max(1, width)), "\n")
 		out := []string{components.Fit(bar, width)}
 		for _, l := range lines[:min(len(lines), 3)] {
 			out = append(out, components.Fit(st.Notice.Render(l), width))
@@ -173,7 +192,11 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 			under = st.ErrorTitle.Render("✗ column " + strconv.Itoa(f.err.Col) + ": " + msg)
 		}
 	case f.editing():
-		under = st.Dim.Render("enter applies · empty clears · esc undoes · `odd names` in backticks")
+		note := "enter applies · empty clears · esc undoes"
+		if f.note != "" {
+			note = f.note
+		}
+		under = st.Dim.Render(note + " · `odd names` in backticks")
 	}
 	if under == "" {
 		return []string{components.Fit(bar, width)}

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -151,7 +150,7 @@ func (p *Item) SetSize(w, h int) {
 	// The facts over the JSON wrap rather than lose a word at 80 columns.
 	p.factLines = ""
 	if h >= 8 { // a short view (under ? help) keeps its lines for the JSON
-		p.factLines = ansi.Wrap(p.facts(), max(1, w-4), " ")
+		p.factLines = common.Wrap(p.facts(), max(1, w-4))
 	}
 	p.vp.SetHeight(h - p.chrome())
 	if below := p.changesHeight(); p.h-below >= p.chrome()+4 {

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -81,7 +80,7 @@ func (p *picker) selectedLines(w int) []string {
 		return nil
 	}
 	cells := p.choices[p.grid.Cursor()].cells
-	wrapped := strings.Split(ansi.Wrap(common.Sanitize(strings.Join(cells, " · ")), max(1, w-4), " "), "\n")
+	wrapped := strings.Split(common.Wrap(common.Sanitize(strings.Join(cells, " · ")), max(1, w-4)), "\n")
 	return wrapped[:min(len(wrapped), 3)]
 }
 

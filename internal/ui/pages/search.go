@@ -3,11 +3,11 @@ package pages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -85,9 +85,10 @@ func NewStatementResults(c *common.Common, info dynamo.TableInfo, text string, p
 // setUp makes the matches' list, its columns the keys until matches come.
 func (s *Search) setUp() {
 	s.keys = s.keyNames()
+	s.filter.note = "enter searches the " + s.what() + " · esc goes back"
 	s.stats = newAttrStats(s.keys...)
 	s.list = list.NewPaged(s.c, list.Words{One: "match", Many: "matches", Count: s.count,
-		Reading: "the table is", More: "the rest of the table, not read yet", Waiting: "reading…"}, nil, s.cell)
+		Reading: "the " + s.what() + " is", More: "the rest not read yet", Waiting: "reading…"}, nil, s.cell)
 	s.refresh()
 }
 
@@ -122,7 +123,24 @@ func (s *Search) keyNames() []string {
 		add(k)
 	}
 	add(s.info.Key)
-	return names
+	if s.plan == nil || len(s.plan.Project) == 0 {
+		return names
+	}
+	// A statement's projection: the keys it names, no column left
+	// empty for a key every item has but the statement did not ask for.
+	asked := map[string]bool{}
+	for _, p := range s.plan.Project {
+		if len(p) > 0 {
+			asked[p[0].Name] = true
+		}
+	}
+	var kept []string
+	for _, n := range names {
+		if asked[n] {
+			kept = append(kept, n)
+		}
+	}
+	return kept
 }
 
 // Init reads a statement's results; a filter search waits for its filter.
@@ -153,6 +171,7 @@ func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
 		return notice("Search not started: " + err.Error())
 	}
 	s.state, s.begun = st, true
+	s.filter.note = "enter searches again · esc keeps the last filter"
 	s.scanned, s.pages, s.cost, s.stopped = 0, 0, dynamo.Cost{}, false
 	s.list.Clear()
 	s.stats.reset()
@@ -208,8 +227,7 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		if st.Stopped {
 			s.stopped = true
-			return s, notice(fmt.Sprintf("At the budget: r reads on (%s more) · %s spent, %s scanned",
-				common.RCU(s.budget(), false), common.RCU(s.state.Spent, s.cost.Estimated), common.Thousands(s.scanned)))
+			return s, notice(s.stopNotice())
 		}
 		return s, s.more()
 	case itemReadMsg:
@@ -232,8 +250,8 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 	if s.filter.editing() {
 		res, cmd := s.filter.key(msg, k, s.stats.loaded())
 		switch {
-		case res.done && res.filter == nil:
-			return notice("A search of the whole table needs a filter: type one (status = \"FAILED\"), or esc")
+		case res.done && res.filter == nil: // the bar stays open: what is typed next is the filter
+			return tea.Batch(s.filter.open(nil), notice("A search of the whole "+s.what()+" needs a filter: type one (status = \"FAILED\"), or esc"))
 		case res.done:
 			return s.start(res.filter)
 		case !s.filter.editing() && !s.begun:
@@ -277,10 +295,27 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // openItem opens a match: read whole from the base table when the index
-// searched holds only part of it.
+// searched, or the statement's SELECT, holds only part of it; a part
+// without the table's key opens nothing, and says why (it opened as the
+// item, its size that of the part, or failed with the server's word on
+// a key missing).
 func (s *Search) openItem(it dynamo.Item) tea.Cmd {
-	if _, partial := partialProjection(s.info, s.index); !partial {
+	_, partial := partialProjection(s.info, s.index)
+	if s.plan != nil && len(s.plan.Project) > 0 {
+		partial = true
+	}
+	if !partial {
 		return open(NewItem(s.c, s.info, it))
+	}
+	var missing []string
+	for n := range baseKey(s.info, it) {
+		if it[n] == nil {
+			missing = append(missing, common.Sanitize(n))
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return notice("No item to open: the SELECT leaves out the table's key (" + strings.Join(missing, ", ") + "); SELECT * or name the key to open items")
 	}
 	ctx, req := s.get.Start(s.c)
 	return getItem(ctx, s.c.Client, s.id, req, s.info.Name, baseKey(s.info, it))
@@ -363,7 +398,75 @@ func (s *Search) progress() string {
 	case s.plan != nil && s.plan.Operation() == "Query":
 		return "all read"
 	}
-	return "whole table scanned"
+	return "whole " + s.what() + " scanned"
+}
+
+// stopNotice is the status bar's word at the budget: first that it
+// stopped, how to go on and what was spent (what a narrow status bar
+// keeps, cut after a whole word), then what the list holds is partial.
+func (s *Search) stopNotice() string {
+	read, rest := "scanned", s.rest()
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		read = "read"
+	}
+	return fmt.Sprintf("At the budget: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more",
+		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
+		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
+}
+
+// rest says what a search that has more to read has not read.
+func (s *Search) rest() string {
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		return "the rest of the Query not read"
+	}
+	return "the rest of the " + s.what() + " not read"
+}
+
+// what is what a search reads whole: the table, or the index.
+func (s *Search) what() string {
+	if s.index != "" {
+		return "index"
+	}
+	return "table"
+}
+
+// before says, before the first read, what the search reads, what the
+// whole of it costs as far as DynamoDB's size figure tells, and where it
+// stops.
+func (s *Search) before() string {
+	text := fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, %s. ", s.name(),
+		common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"), wholeCost(s.info, s.index))
+	if s.budget() <= 0 {
+		return text + "No budget: it reads on as you scroll down."
+	}
+	return text + "It stops at the budget (" + common.RCU(s.budget(), false) + ") and asks before reading on."
+}
+
+// wholeCost is what reading the whole table (or index) costs, from the
+// size DynamoDB last reported for the table: an index's items are no
+// larger than its table's, so the table's size bounds it. DynamoDB
+// updates the figure about every six hours, and a new table (or dynalite)
+// reports 0 B whatever it holds: then the cost is not known.
+func wholeCost(info dynamo.TableInfo, index string) string {
+	if info.SizeBytes <= 0 {
+		return "its cost not known before reading (DynamoDB reports " + common.Sanitize(info.Name) + " as 0 B; it updates a table's size about every six hours)"
+	}
+	rcu, size := common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false), common.HumanBytes(info.SizeBytes)
+	if index != "" {
+		return "at most " + rcu + " for the whole index (its table's size, " + size + ", as DynamoDB last reported it)"
+	}
+	return "up to " + rcu + " for the whole table (its size, " + size + ", as DynamoDB last reported it)"
+}
+
+// wholeShort is wholeCost in the request line's words.
+func wholeShort(info dynamo.TableInfo, index string) string {
+	switch {
+	case info.SizeBytes <= 0:
+		return "cost not known (size reported as 0 B)"
+	case index != "":
+		return "whole index ≤ " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false) + " (its table's size)"
+	}
+	return "whole table ≈ " + common.RCU(dynamo.WholeReadRCU(info.SizeBytes), false)
 }
 
 func (s *Search) View() string {
@@ -385,11 +488,16 @@ func (s *Search) View() string {
 	case !s.begun && s.plan != nil:
 		body = st.Dim.Render("reading…")
 	case !s.begun:
-		body = st.Dim.Render(ansi.Wrap(fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, up to %s for the whole table (its size, %s, as DynamoDB last reported it); it stops at %s and asks before reading on.",
-			s.name(), common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"),
-			common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false), common.HumanBytes(s.info.SizeBytes), s.budgetText()), max(1, listW-4), " "))
+		body = st.Dim.Render(common.Wrap(s.before(), max(1, listW-4)))
 	case n == 0 && s.list.Whole():
-		body = st.Dim.Render(fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items")))
+		none := fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items"))
+		if _, partial := partialProjection(s.info, s.index); partial {
+			// Its items hold only what it projects: a filter on anything
+			// else matches none of them, whatever the table's items hold.
+			none += fmt.Sprintf(" Index %s holds %s: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).",
+				common.Sanitize(s.index), projectionWords(s.info, s.index))
+		}
+		body = st.Dim.Render(common.Wrap(none, max(1, listW-4)))
 	case n == 0 && s.stopped:
 		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
 	}
@@ -407,19 +515,11 @@ func (s *Search) View() string {
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
 }
 
-// budgetText is the budget in words.
-func (s *Search) budgetText() string {
-	if s.budget() <= 0 {
-		return "no budget"
-	}
-	return "the budget (" + common.RCU(s.budget(), false) + ")"
-}
-
 // Request is the Scan behind the list, what it found and what it cost.
 func (s *Search) Request() string {
 	var b strings.Builder
 	if s.plan != nil {
-		b.WriteString(planText(*s.plan, s.info, s.prepared))
+		b.WriteString(planText(*s.plan, s.info, s.prepared, !s.begun || s.pages == 0))
 	} else {
 		b.WriteString("Scan " + common.Sanitize(s.info.Name))
 		if s.index != "" {
@@ -436,7 +536,7 @@ func (s *Search) Request() string {
 		}
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
-		fmt.Fprintf(&b, " · whole table ≈ %s", common.RCU(dynamo.WholeReadRCU(s.info.SizeBytes), false))
+		b.WriteString(" · " + wholeShort(s.info, s.index))
 		return b.String()
 	}
 	if !s.begun || s.pages == 0 {
@@ -487,17 +587,17 @@ func (s *Search) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
 	if s.plan != nil {
-		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit}
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
 	if s.plan != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with
@@ -537,8 +637,10 @@ func (s *Search) NoCommand() string {
 }
 
 // planText is a statement's plan as the request line and the prompt say
-// it: Query on T: KEY · filter F, or Scan T in N segments · filter F.
-func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) string {
+// it: Query on T: KEY · filter F, or Scan T in N segments: its cost ·
+// filter F. Once pages are read the line says what they cost, and the
+// estimate gives way (cost false), so that the filter keeps its room.
+func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, cost bool) string {
 	on := common.Sanitize(plan.Table)
 	if plan.Index != "" {
 		on += " index " + common.Sanitize(plan.Index)
@@ -549,12 +651,14 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 		if len(plan.Queries) > 1 {
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}
-	} else {
-		cost := "a cost the server gives no size to bound"
-		if rcu, ok := r.WorstCaseRCU(); ok {
-			cost = common.RCU(rcu, false)
+		if plan.Queries[0].Reverse { // ORDER BY the sort key DESC
+			b.WriteString("  (descending)")
 		}
-		fmt.Fprintf(&b, "Scan %s in %s: up to %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"), cost)
+	} else {
+		fmt.Fprintf(&b, "Scan %s in %s", on, common.Plural(max(r.Segments, 1), "segment", "segments"))
+		if cost {
+			b.WriteString(": " + planCost(r, plan.Index))
+		}
 	}
 	if plan.Filter != nil {
 		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
@@ -572,11 +676,25 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest) s
 	return b.String()
 }
 
+// planCost is a Scan statement's cost in its plan's words.
+func planCost(r dynamo.SearchRequest, index string) string {
+	worst, ok := r.WorstCaseRCU()
+	if !ok {
+		return "cost not known (size reported as 0 B)"
+	}
+	rcu := common.RCU(worst, false)
+	if index != "" {
+		return "at most " + rcu + " (its table's size)"
+	}
+	return "up to " + rcu
+}
+
 // filteredHere is what a request line says of a search under a budget:
 // it sends no filter or projection (dynamo.SearchRequest.FilteredHere).
 const filteredHere = "applied here, items read whole"
 
-// searchOnKey names what r does: read on past the budget, or search again.
+// searchOnKey names what r does: read on past the budget or from where
+// esc or a failure stopped the read, or search again.
 func searchOnKey(b key.Binding, stopped bool) key.Binding {
 	what := "search again"
 	if stopped {
@@ -598,7 +716,11 @@ func (s *Search) Loaded() (common.Loaded, bool) {
 	if s.plan != nil {
 		kind = "partiql"
 	}
-	return common.Loaded{Rows: dynamo.Rows{Noun: "items", First: s.keys, Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
+	noun := "items"
+	if s.state.More() { // stopped at the budget, or not scrolled to the end
+		noun = "items (the matches so far; " + s.rest() + ")"
+	}
+	return common.Loaded{Rows: dynamo.Rows{Noun: noun, First: s.keys, Rows: rows}, View: []string{s.info.Name, s.index, kind}}, true
 }
 
 // Click selects the clicked row (below the frame's border and the bar).

@@ -3,6 +3,7 @@ package pages
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -142,7 +143,14 @@ func (s *Statement) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		s.sent++
 		if msg.err != nil {
-			s.fail = list.FailureText(msg.err)
+			s.fail = list.FailureText(msg.err) + " (enter asks again)"
+			var e *dynamo.Error
+			if errors.As(msg.err, &e) && e.Kind == dynamo.KindNotFound && s.st.Index != "" {
+				// FROM a.b is index b of table a: a table whose name
+				// holds a dot (DynamoDB allows it) goes in quotes.
+				s.fail = fmt.Sprintf("no table %s: FROM %s.%s reads index %s of table %s; a name with a dot goes in double quotes, FROM \"%s.%s\"",
+					s.st.Table, s.st.Table, s.st.Index, s.st.Index, s.st.Table, s.st.Table, s.st.Index)
+			}
 			return s, nil
 		}
 		s.infos[msg.name] = msg.info
@@ -183,13 +191,22 @@ func (s *Statement) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *Statement) View() string {
 	st := s.c.Styles
 	width := max(1, s.w-4)
-	s.input.SetWidth(max(1, width-ansi.StringWidth(statementPrompt)-1))
+	box := max(1, width-ansi.StringWidth(statementPrompt)-1)
+	s.input.SetWidth(box)
 	lines := []string{s.input.View()}
 	switch {
 	case s.err != nil && strings.TrimSpace(s.input.Value()) != "":
 		where := ""
 		if s.err.Col > 0 {
-			lines = append(lines, strings.Repeat(" ", ansi.StringWidth(statementPrompt)+s.err.Col-1)+st.ErrorTitle.Render("^"))
+			// The caret stands under the column's cell (a 北 takes two,
+			// a control its escape), and only where the box shows the
+			// statement from its start: scrolled, it would point at
+			// another character, or past the frame.
+			value := []rune(s.input.Value())
+			if ansi.StringWidth(common.Sanitize(string(value))) < box {
+				caret := ansi.StringWidth(statementPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(s.err.Col-1, len(value))])))
+				lines = append(lines, strings.Repeat(" ", caret)+st.ErrorTitle.Render("^"))
+			}
 			where = fmt.Sprintf("column %d: ", s.err.Col)
 		}
 		lines = append(lines, s.wrap(st.ErrorTitle, where+common.Sanitize(s.err.Msg), width)...)
@@ -209,7 +226,7 @@ func (s *Statement) planLines(width int) []string {
 	if _, known := s.infos[s.st.Table]; !known {
 		switch {
 		case s.fail != "":
-			return s.wrap(st.ErrorTitle, "Cannot plan it: "+common.Sanitize(s.fail)+" (enter asks again)", width)
+			return s.wrap(st.ErrorTitle, "Cannot plan it: "+common.Sanitize(s.fail), width)
 		case s.desc.InFlight():
 			return []string{st.Dim.Render("describing " + common.Sanitize(s.st.Table) + " to plan it…")}
 		}
@@ -219,21 +236,25 @@ func (s *Statement) planLines(width int) []string {
 	if err != nil {
 		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
 	}
-	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r), width)
+	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
+	if missing := notProjected(info, plan); len(missing) > 0 {
+		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s is not in index %s (it holds %s): no result has it; FROM \"%s\" reads it from the table",
+			common.Sanitize(strings.Join(missing, ", ")), common.Sanitize(plan.Index), projectionWords(info, plan.Index), common.Sanitize(plan.Table)), width)...)
+	}
 	budget := "no budget"
 	if r.MaxRCU > 0 {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
 	}
-	worst := "worst case unknown (the server reports no size)"
+	worst := "worst case not known (DynamoDB reports the table as 0 B)"
 	if rcu, ok := r.WorstCaseRCU(); ok {
-		worst = "worst case " + common.RCU(rcu, false) + " (the table's size)"
+		worst = "worst case " + common.RCU(rcu, false) + " (the whole table read)"
 	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
 }
 
 func (s *Statement) wrap(style interface{ Render(...string) string }, text string, width int) []string {
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(text, width, " "), "\n") {
+	for _, l := range strings.Split(common.Wrap(text, width), "\n") {
 		out = append(out, style.Render(l))
 	}
 	return out
@@ -267,7 +288,7 @@ func (s *Statement) Request() string {
 		return read + ": the statement is planned first"
 	}
 	if plan, r, info, err := s.plan(); err == nil {
-		return read + " · " + planText(plan, info, r)
+		return read + " · " + planText(plan, info, r, true)
 	}
 	return read
 }
@@ -296,4 +317,40 @@ func (s *Statement) FullHelp() [][]key.Binding {
 
 func statementRunKey(b key.Binding) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "plan, then run"))
+}
+
+// notProjected is what a statement on a global secondary index asks for
+// that the index does not hold: such an index answers only with what it
+// projects (a local one reads the rest from the table).
+func notProjected(info dynamo.TableInfo, plan domain.Plan) []string {
+	ix, partial := partialProjection(info, plan.Index)
+	if !partial || ix.Kind != "GSI" {
+		return nil
+	}
+	held := map[string]bool{}
+	for _, k := range []dynamo.KeySchema{ix.Key, info.Key} {
+		held[k.PK.Name] = true
+		if k.SK != nil {
+			held[k.SK.Name] = true
+		}
+	}
+	for _, n := range ix.NonKeyAttributes {
+		held[n] = true
+	}
+	var missing []string
+	for _, p := range plan.Project {
+		if len(p) > 0 && !held[p[0].Name] && !slices.Contains(missing, p[0].Name) {
+			missing = append(missing, p[0].Name)
+		}
+	}
+	return missing
+}
+
+// projectionWords says what an index holds.
+func projectionWords(info dynamo.TableInfo, index string) string {
+	ix, _ := indexFor(info, index)
+	if ix.Projection == "KEYS_ONLY" {
+		return "keys only"
+	}
+	return "its keys and " + common.Sanitize(strings.Join(ix.NonKeyAttributes, ", "))
 }

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -686,7 +685,7 @@ func (t *Tree) View() string {
 	}
 	if t.confirm {
 		// Wrapped, never cut: the figures and what c does are the point.
-		wrap := func(s string) string { return ansi.Wrap(s, max(20, t.w-4), " ") }
+		wrap := func(s string) string { return common.Wrap(s, max(20, t.w-4)) }
 		prompt := st.Notice.Render(wrap(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %.0f RCU budget.",
 			t.countEstimate(), t.budget()))) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
 		box := strings.Count(prompt, "\n") + 3
