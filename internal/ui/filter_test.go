@@ -837,7 +837,7 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 		} {
 			for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", name, c.index, size[0], size[1]), func(t *testing.T) {
-					whole, request, plan, worst := c.whole, c.request, c.plan, "worst case "+rcu+" (the table's size)"
+					whole, request, plan, worst := c.whole, c.request, c.plan, "worst case "+rcu+" (the whole table read)"
 					if info.SizeBytes == 0 {
 						whole, request = "its cost not known before reading (DynamoDB reports Ledger as 0 B", "cost not known (size reported as 0 B)"
 						plan, _, _ = strings.Cut(plan, ": ")
