@@ -210,3 +210,62 @@ func TestItemTTLAndSize(t *testing.T) {
 		t.Errorf("a small item: %d %q %v", n, words, warn)
 	}
 }
+
+// numberSizes are numbers whose sizes differ by how their digits pair
+// on the decimal point, their sign and their zeros.
+var numberSizes = []string{"0", "7", "12", "123", "1234", "12.34", "1.234", "0.001", "-5", "-12.5", "1e3", "1.5E-7", "1000.000", "98765432109876543210", "-0.000123456789"}
+
+var numberSized seededTable
+
+// TestItemSizeIsWhatTheServerBills: an item dynamo.ItemBytes sizes at
+// exactly 4 KB is billed one read unit by the server, and one byte more
+// two, for numbers of every digit pairing (ItemBytes counted a number's
+// digits over two rounded down: 12.34 and 123 a byte short, so the item
+// view said 89 B of an item billed as 91).
+func TestItemSizeIsWhatTheServerBills(t *testing.T) {
+	item := func(i int, n string, extra int) dynamo.Item {
+		it := dynamo.Item{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("n%02d+%d", i, extra)}, "n": &types.AttributeValueMemberN{Value: n}}
+		pad := 4096 + extra - dynamo.ItemBytes(it) - len("pad")
+		it["pad"] = &types.AttributeValueMemberS{Value: string(make([]byte, pad))}
+		return it
+	}
+	create := func(ctx context.Context, w dynamo.Writer) error {
+		_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Sizes"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}})
+		if err != nil {
+			return err
+		}
+		var puts []types.WriteRequest
+		for i, n := range numberSizes {
+			for _, extra := range []int{0, 1} {
+				puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: item(i, n, extra)}})
+			}
+		}
+		for len(puts) > 0 {
+			k := min(len(puts), 25)
+			if _, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Sizes": puts[:k]}}); err != nil {
+				return err
+			}
+			puts = puts[k:]
+		}
+		return nil
+	}
+	for name, c := range seededBackends(t, &numberSized, create) {
+		for i, n := range numberSizes {
+			for _, extra := range []int{0, 1} {
+				out, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("Sizes"),
+					KeyConditionExpression:    aws.String("pk = :p"),
+					ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: fmt.Sprintf("n%02d+%d", i, extra)}},
+					ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal})
+				if err != nil || len(out.Items) != 1 || out.ConsumedCapacity == nil {
+					t.Fatalf("%s: %s: %v", name, n, err)
+				}
+				want := 0.5 * float64(1+extra)
+				if got := aws.ToFloat64(out.ConsumedCapacity.CapacityUnits); got != want {
+					t.Errorf("%s: the number %s in an item sized %d B: billed %.1f RCU, want %.1f", name, n, dynamo.ItemBytes(out.Items[0]), got, want)
+				}
+			}
+		}
+	}
+}
