@@ -102,7 +102,8 @@ half a read unit, but by items larger than any read before (the first
 read's one item, the first heavy one). A scan stopped there exits 3 with
 a --resume token that goes on where each segment stopped (the same table,
 index, filter and segments), and says what --max-rcu the next read needs
-when it is more than the budget.
+when it is more than the budget; resumed at a budget that pays for no item
+of the largest size read before, it reads nothing and exits 2.
 
 --output json writes one document: {"items": [...], "stats": {"requests",
 "consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
@@ -340,6 +341,13 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
 		}
 		return outputErr(err)
+	}
+	if stats.Stopped && stats.Scanned == 0 && stats.Resume != "" && stats.LeastRCU > s.Request.MaxRCU {
+		// Resumed at a budget that pays for no item of the largest size
+		// read before: nothing was read, and the same again reads
+		// nothing: the budget is what is wrong, not a stop to go on from.
+		return usage(fmt.Sprintf("resume with --resume %s %s %g or more", stats.Resume, o.flag, math.Ceil(stats.LeastRCU)),
+			"%s %g pays for no item of the largest size read before (%g RCU): nothing read", o.flag, s.Request.MaxRCU, stats.LeastRCU)
 	}
 	if stats.Stopped {
 		how := "a larger " + o.flag

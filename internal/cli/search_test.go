@@ -350,6 +350,15 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 	if code != exitPartial || m == nil || m[1] != "4.0" || !strings.Contains(stderr, "scanned=1 ") {
 		t.Errorf("resumed at 4 RCU: exit %d: %s", code, stderr)
 	}
+	// Resumed at the budget that paid for no item of 30 KB: the same
+	// again reads nothing, so it is refused as the budget's fault (exit
+	// 2, one line saying the budget that goes on), not a stop to resume
+	// from again forever.
+	_, stderr, code = cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "2", "--resume", token[1]}, conn...)...)
+	if code != exitUsage || !strings.Contains(stderr, "--max-rcu 2 pays for no item of the largest size read before (4 RCU): nothing read — resume with --resume "+token[1]+" --max-rcu 4 or more") ||
+		strings.Count(stderr, "dynascope:") != 1 {
+		t.Errorf("resumed at the budget that read nothing: exit %d: %s", code, stderr)
+	}
 }
 
 // TestScanRefusesBadInputBeforeAnyRequest (#39): a resume token cut
