@@ -39,8 +39,9 @@ can say, such as SK <> 'x': a Query's filter may not name its keys).
 Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
-attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
-NOT, and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
+attribute_not_exists, attribute_type, size, IS [NOT] MISSING, IS [NOT]
+NULL (the NULL type: an absent attribute IS NOT NULL), AND, OR, NOT,
+and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
 several partition keys the partition key first: ORDER BY PK, SK DESC,
 since they are read one after another). Strings go in
 single quotes, names in double quotes. Anything but one SELECT (INSERT,

@@ -1100,6 +1100,15 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_not_exists("date")`, op: "Scan", match: not(has("date"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE note IS MISSING`, op: "Scan", match: not(has("note"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE note IS NOT MISSING`, op: "Scan", match: has("note")},
+		// IS NULL is the NULL type; an absent attribute is MISSING, not
+		// NULL, so IS NOT NULL holds where it is absent.
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NULL`, op: "Scan", match: typeIs("nul", "NULL")},
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NOT NULL`, op: "Scan", match: not(typeIs("nul", "NULL"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE note IS NULL`, op: "Scan", match: typeIs("note", "NULL")},
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NOT NULL AND nul IS NOT MISSING`, op: "Scan", match: and(has("nul"), not(typeIs("nul", "NULL")))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'ünï©ødé' AND (nul IS NULL OR note IS NOT NULL)`, op: "Query", key: `pk = "ünï©ødé"`,
+			match: and(str("pk", "ünï©ødé"), or(typeIs("nul", "NULL"), not(typeIs("note", "NULL"))))},
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE nested.m.x IS NOT NULL`, op: "Scan", index: "BySpecies", match: has("species")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type(nul, 'NULL')`, op: "Scan", match: typeIs("nul", "NULL")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type("count", 'S')`, op: "Scan", match: typeIs("count", "S")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type(bin, 'B')`, op: "Scan", match: typeIs("bin", "B")},
