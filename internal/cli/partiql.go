@@ -112,6 +112,21 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err := checkToken(f.resume, "partiql"); err != nil {
 		return err
 	}
+	if err := checkStatement(st); err != nil {
+		return err
+	}
+	if f.resume != "" {
+		// A token of another statement, or edited, is refused before
+		// any request: it is checked against the statement and the
+		// streams it names, which the plan must then have.
+		r := dynamo.SearchRequest{Origin: "partiql", Statement: st.Canonical(), Segments: f.segments}
+		if r.Segments == 0 {
+			r.Segments, _ = dynamo.SearchTokenStreams(f.resume)
+		}
+		if _, err := resumeSearch(r, f.resume, "partiql"); err != nil {
+			return err
+		}
+	}
 	mask, err := f.g.tableMask(st.Table)
 	if err != nil {
 		return err
@@ -154,6 +169,22 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// checkStatement refuses, before any request, what DynamoDB would refuse
+// in the statement's conditions and projection, in whatever plan they
+// land (SearchRequest.Check on each condition alone).
+func checkStatement(st domain.Statement) error {
+	checks := []dynamo.SearchRequest{{Table: st.Table, Project: st.Project}}
+	for _, c := range domain.Conditions(st.Where) {
+		checks = append(checks, dynamo.SearchRequest{Table: st.Table, Filter: c})
+	}
+	for _, r := range checks {
+		if err := r.Check(); err != nil {
+			return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", refusedWhat(err))
+		}
+	}
+	return nil
 }
 
 // partiqlRefused is a statement refused: a malformed command line (exit 2).

@@ -191,6 +191,11 @@ func runScan(ctx context.Context, f *scanFlags) error {
 // filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),
 // said before any request.
 func filterRefused(err error) error {
+	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", refusedWhat(err))
+}
+
+// refusedWhat is what a refused filter's check says, in the user's terms.
+func refusedWhat(err error) string {
 	what := err.Error()
 	var de *dynamo.Error
 	var api smithy.APIError
@@ -205,7 +210,7 @@ func filterRefused(err error) error {
 			what = "a value DynamoDB refuses: " + v
 		}
 	}
-	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", what)
+	return what
 }
 
 // searchSegments is a scan's segments when not given: those its resume
@@ -338,6 +343,9 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 	if err != nil {
 		if stats.Resume != "" && !isOutputErr(err) {
 			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
+		}
+		if dynamo.Refused(err) && stats.Requests > 0 {
+			return fmt.Errorf("%w; what was read is printed; the server refused the read, so resuming it would be refused again", err)
 		}
 		return outputErr(err)
 	}

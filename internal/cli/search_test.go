@@ -419,6 +419,65 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	}
 }
 
+// TestPartiQLRefusesBadInputBeforeAnyRequest: what partiql can tell is
+// wrong without the table's keys (the statement's syntax, what DynamoDB
+// would refuse in any of its conditions, a resume token cut, edited, or
+// of another statement or segment count) exits 2 with one line, no
+// request sent; a token as given reads on.
+func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
+	isolateAWS(t)
+	stmt := `SELECT * FROM DeviceLogs WHERE Level = 'ERROR'`
+	_, stderr, code := cli(t, "partiql", "--demo", "--max-rcu", "2", stmt)
+	m := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || m == nil {
+		t.Fatalf("partiql at 2 RCU: exit %d: %s", code, stderr)
+	}
+	token := m[1]
+	_, stderr, code = cli(t, "scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--max-rcu", "2")
+	scanToken := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || scanToken == nil {
+		t.Fatalf("scan at 2 RCU: exit %d: %s", code, stderr)
+	}
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{`SELECT * FROM DeviceLogs WHERE Level IS NOTHING`}, "expected MISSING or NULL after IS"},
+		{[]string{`DELETE FROM DeviceLogs WHERE DeviceID = 1`}, "DELETE writes"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE attribute_type(Level, 'Q')`}, "the statement: Invalid attribute type name found; type: Q"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE DeviceID = 1 OR NOT begins_with(Level, 1)`}, "the statement: begins_with takes a string in quotes"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Temperature > 1e400`}, "the statement: a value DynamoDB refuses: Number overflow"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Temperature BETWEEN 30 AND 20`}, "Temperature BETWEEN 30 AND 20: the lower bound comes first"},
+		{[]string{stmt, "--resume", token[:len(token)-3]}, "--resume is not a resume token of scan or partiql, or was cut or edited"},
+		{[]string{stmt, "--resume", scanToken[1]}, "--resume was given by another read"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Level = 'WARN'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{`SELECT Level FROM DeviceLogs WHERE Level = 'ERROR'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{`SELECT * FROM Locations WHERE Level = 'ERROR'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{stmt, "--resume", token, "--segments", "2"}, "--resume was given by another read"},
+		{[]string{stmt, "--segments", "65"}, "--segments 65 is out of range"},
+		{[]string{stmt, "--max-rcu", "-1"}, "--max-rcu -1 is not a budget"},
+	} {
+		checkBadInput(t, append(append([]string{"partiql"}, tc.args...), conn...), exitUsage, tc.want)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+	// The token as given, however the statement is spaced and cased,
+	// reads on.
+	if _, stderr, code := cli(t, "partiql", "--demo", "--resume", token, "--max-rcu", "none", `select *  from "DeviceLogs" where "Level" = 'ERROR';`); code != exitOK {
+		t.Errorf("the token as given: exit %d: %s", code, stderr)
+	}
+}
+
 // hostileScanItem is item i of a table nobody here has seen: a binary
 // sort key, partition keys with a tab and an escape character, names
 // that are reserved words or hold "-", "." or spaces, every attribute

@@ -56,7 +56,9 @@ func ParsePartiQL(s string) (Statement, error) {
 	p.next()
 	st, err := p.statement()
 	if err == nil {
-		return st, nil
+		// Reversed bounds are refused whatever the table's keys: before
+		// its description is read.
+		return st, betweenInOrder(st.Where)
 	}
 	if fe, ok := err.(*FilterError); ok {
 		return st, &PartiQLError{Col: fe.Col, Msg: fe.Msg}
@@ -380,6 +382,45 @@ func inWithinLimit(n FilterNode) error {
 		}
 	})
 	return err
+}
+
+// Conditions are n's conditions one by one (none of its AND, OR and
+// NOT), an IN of more values than a filter takes cut in lists it takes:
+// what DynamoDB refuses in any of them (a type of no name, a begins_with
+// of a number, a number out of range) it refuses in every plan, so each
+// is checked before the table's keys are known.
+func Conditions(n FilterNode) []FilterNode {
+	var out []FilterNode
+	walkNodes(n, func(n FilterNode) {
+		switch x := n.(type) {
+		case And, Or, Not:
+		case In:
+			for i := 0; i < len(x.List); i += maxInValues {
+				out = append(out, In{x.X, x.List[i:min(i+maxInValues, len(x.List))]})
+			}
+		default:
+			out = append(out, n)
+		}
+	})
+	return out
+}
+
+// Canonical is st written out whole as dynascope reads it (spacing,
+// quotes and case of keywords aside): what a resume token of the
+// statement is checked against before the table's keys are known.
+func (st Statement) Canonical() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q\n", st.Table, st.Index)
+	for _, p := range st.Project {
+		b.WriteString(p.String() + ",")
+	}
+	b.WriteByte('\n')
+	if st.Where != nil {
+		b.WriteString(FormatFilter(st.Where))
+	}
+	b.WriteByte('\n')
+	b.WriteString(formatOrder(st.OrderBy))
+	return b.String()
 }
 
 // walkNodes calls f with n and every condition under it.

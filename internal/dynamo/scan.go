@@ -62,6 +62,11 @@ type SearchRequest struct {
 	// Origin names what asked for the read ("scan", "partiql"): part of
 	// the fingerprint, so one command's token is refused by another.
 	Origin string
+	// Statement, set for a PartiQL statement, is its canonical form
+	// (domain.Statement.Canonical): the fingerprint is of it and the
+	// streams, not of the plan, so that a token of another statement is
+	// refused before the table's keys (which make the plan) are read.
+	Statement string
 	// TableBytes is the table's size as DescribeTable gave it (0:
 	// unknown): no item is larger, which sizes the first reads of a small
 	// table under a budget.
@@ -212,8 +217,10 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 	return step, failed
 }
 
+// firstErr is a step's failure: the first, but a refused one before any
+// other (Refused: a step with a read refused cannot be resumed).
 func firstErr(a, b error) error {
-	if a != nil {
+	if a != nil && (Refused(a) || !Refused(b)) {
 		return a
 	}
 	return b
@@ -556,6 +563,11 @@ func pathPrefix(prefix, p domain.Path) bool {
 // carries it, so a token is refused by a read it was not given by.
 func (r SearchRequest) Fingerprint() string {
 	var b strings.Builder
+	if r.Statement != "" {
+		fmt.Fprintf(&b, "%q %d\n%s", r.Origin, r.streams(), r.Statement)
+		sum := sha256.Sum256([]byte(b.String()))
+		return hex.EncodeToString(sum[:8])
+	}
 	fmt.Fprintf(&b, "%q %q %q %d\n", r.Origin, r.Table, r.Index, r.streams())
 	if r.Filter != nil {
 		b.WriteString(domain.FormatFilter(r.Filter))
@@ -623,7 +635,7 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	if err != nil {
 		return plan, SearchRequest{}, err
 	}
-	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", TableBytes: info.SizeBytes}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", Statement: st.Canonical(), TableBytes: info.SizeBytes}
 	if len(plan.Queries) == 0 {
 		r.Segments = SearchSegments(info.SizeBytes)
 	}
