@@ -478,6 +478,53 @@ func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	}
 }
 
+// TestSearchRefusedReadOffersNoToken: a scan or partiql whose read the
+// server refused part-way (a ValidationException: the same read,
+// resumed, is refused again) exits 1 with one line saying what failed
+// and no --resume token; what it read before is printed.
+func TestSearchRefusedReadOffersNoToken(t *testing.T) {
+	endpoint := zooBackends(t)["dynalite"][1]
+	var reads atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := r.Header.Get("X-Amz-Target")
+		if (strings.HasSuffix(target, ".Scan") || strings.HasSuffix(target, ".Query")) && reads.Add(1) == 2 {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"__type":"com.amazon.coral.validate#ValidationException","message":"The provided starting key is invalid"}`)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, endpoint+r.URL.Path, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		maps.Copy(w.Header(), resp.Header)
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	defer proxy.Close()
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, args := range [][]string{
+		{"scan", "--table", "Zoo", "--segments", "1", "--max-rcu", "20"},
+		{"partiql", "--max-rcu", "20", `SELECT * FROM "Zoo" WHERE pk IN ['user#1', 'user#2']`},
+	} {
+		reads.Store(0)
+		out, stderr, code := cli(t, append(args, conn...)...)
+		last := stderr[strings.LastIndex(strings.TrimSuffix(stderr, "\n"), "\n")+1:]
+		if code != exitFailure || strings.Contains(stderr, "--resume") || !strings.Contains(last, "ValidationException: The provided starting key is invalid") ||
+			!strings.Contains(last, "resuming it would be refused again") || strings.Count(last, "\n") != 1 {
+			t.Errorf("%s, its second read refused: exit %d: %s", args[0], code, stderr)
+		}
+		if out == "" {
+			t.Errorf("%s: what the first read found is not printed", args[0])
+		}
+	}
+}
+
 // hostileScanItem is item i of a table nobody here has seen: a binary
 // sort key, partition keys with a tab and an escape character, names
 // that are reserved words or hold "-", "." or spaces, every attribute
