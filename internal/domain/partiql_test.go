@@ -36,6 +36,11 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT PK, "odd name", detail.region, items[0].sku FROM "Orders" WHERE PK = 'x' OR status <> 'OK'`, op: "Scan", table: "Orders", filter: `PK = "x" or status <> "OK"`, project: "PK `odd name` detail.region items[0].sku"},
 		{stmt: `SELECT * FROM "Orders"."ByStatus" WHERE status IN ('FAILED', 'RETRY') AND NOT contains(tags, 'x')`, op: "Query", table: "Orders", index: "ByStatus", key: `status IN ("FAILED", "RETRY")`, filter: `not contains(tags, "x")`},
 		{stmt: `SELECT * FROM "Orders" WHERE detail.region IS NOT MISSING AND size(Data) != 3 AND attribute_type(n, 'N')`, op: "Scan", table: "Orders", filter: `attribute_exists(detail.region) and size(Data) <> 3 and attribute_type(n, "N")`},
+		// Every OR branch pins the partition key: one Query a value,
+		// the whole WHERE the filter (applied where the items are read).
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' OR (PK = 'b' AND x = 1)`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`, filter: `PK = "a" or (PK = "b" and x = 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK IN ['b', 'a'] ORDER BY PK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a")`, filter: `(PK = "a" and SK > "m") or PK in ("b", "a")`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR x = 1`, op: "Scan", table: "Orders", filter: `(PK = "a" and SK > "m") or x = 1`},
 		// IS NULL is the NULL type (an absent attribute is MISSING, not
 		// NULL), IS NOT NULL its negation: true where a is absent.
 		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},

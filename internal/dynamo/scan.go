@@ -62,6 +62,11 @@ type SearchRequest struct {
 	// Origin names what asked for the read ("scan", "partiql"): part of
 	// the fingerprint, so one command's token is refused by another.
 	Origin string
+	// FilterHere applies Filter here to the whole items read, budget or
+	// none: a statement's Queries filtered by a WHERE that names their
+	// keys (domain.Plan.FilterNamesKeys), which no FilterExpression of a
+	// Query may.
+	FilterHere bool
 	// Statement, set for a PartiQL statement, is its canonical form
 	// (domain.Statement.Canonical): the fingerprint is of it and the
 	// streams, not of the plan, so that a token of another statement is
@@ -433,13 +438,13 @@ func SetLocalMatcher(m func(filter, projection *string, names map[string]string,
 // matcher set): what a request line must say instead of a
 // FilterExpression.
 func (r SearchRequest) FilteredHere() bool {
-	return r.MaxRCU > 0 && localMatcher != nil && (r.Filter != nil || len(r.Project) > 0)
+	return (r.MaxRCU > 0 || r.FilterHere) && localMatcher != nil && (r.Filter != nil || len(r.Project) > 0)
 }
 
 // localMatch is how a read under the budget matches and projects its
 // items itself (nil: no budget, nothing to apply, or no matcher set).
 func (r SearchRequest) localMatch(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error) {
-	if r.MaxRCU <= 0 || localMatcher == nil || filter == nil && projection == nil {
+	if r.MaxRCU <= 0 && !r.FilterHere || localMatcher == nil || filter == nil && projection == nil {
 		return nil, nil
 	}
 	m, err := localMatcher(filter, projection, names, values)
@@ -635,7 +640,15 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	if err != nil {
 		return plan, SearchRequest{}, err
 	}
-	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", Statement: st.Canonical(), TableBytes: info.SizeBytes}
+	if plan.FilterNamesKeys && localMatcher == nil {
+		// Nothing here applies a filter: the WHERE goes to a Scan,
+		// which may name the keys.
+		if st.OrderBy != nil {
+			return plan, SearchRequest{}, &domain.PartiQLError{Msg: "ORDER BY needs a Query, and this WHERE's OR branches are Queries only where their filter is applied here: drop ORDER BY to scan"}
+		}
+		plan.Queries, plan.FilterNamesKeys = nil, false
+	}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", Statement: st.Canonical(), TableBytes: info.SizeBytes, FilterHere: plan.FilterNamesKeys}
 	if len(plan.Queries) == 0 {
 		r.Segments = SearchSegments(info.SizeBytes)
 	}
