@@ -63,6 +63,7 @@ as scan does (exit 3, with --resume).`,
 		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
   dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --segments 4 --max-rcu 100
   dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['seattle', 'portland'] ORDER BY ChatRoomID, TimeUser DESC" --output json
+  dynascope partiql --demo "SELECT PK, City FROM Locations WHERE (PK = 'USA' AND begins_with(SK, 'NY#')) OR (PK = 'CAN' AND Owner IS NOT NULL)"
   dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
