@@ -338,6 +338,41 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 		if g, w := keysOf(got), keysOf(wantRegion); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
 			t.Errorf("%s: a filter on a projected map: %d matches, want %d", name, len(g), len(w))
 		}
+		// A statement whose every OR branch pins PK: one Query a value,
+		// the whole WHERE (which names PK) applied here, budget or none;
+		// sent as a Query's filter, both backends refuse it, as DynamoDB.
+		st, err := domain.ParsePartiQL(`SELECT * FROM SearchOrders WHERE PK = 'c#03' OR (PK = 'c#17' AND attempts >= 2)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _, err := dynamo.DescribeTable(context.Background(), c, searchTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantOr []dynamo.Item
+		for _, it := range all {
+			n, _ := strconv.Atoi(it["attempts"].(*types.AttributeValueMemberN).Value)
+			if pk := str(it, "PK"); pk == "c#03" || pk == "c#17" && n >= 2 {
+				wantOr = append(wantOr, it)
+			}
+		}
+		for _, budget := range []float64{0, 1.5} {
+			plan, r, err := dynamo.StatementSearch(info, st, budget)
+			if err != nil || len(plan.Queries) != 2 || !r.FilterHere {
+				t.Fatalf("%s: %v: %d Queries, filter here %v", name, err, len(plan.Queries), r.FilterHere)
+			}
+			got, _ := searchToEnd(t, c, r)
+			if g, w := keysOf(got), keysOf(wantOr); strings.Join(g, " ") != strings.Join(w, " ") {
+				t.Errorf("%s OR branches budget=%g: %d matches, want %d", name, budget, len(g), len(w))
+			}
+			if budget == 0 {
+				r.FilterHere = false
+				s, _ := dynamo.StartSearch(r, nil)
+				if _, err := dynamo.ReadSearch(context.Background(), c, s); !dynamo.Refused(err) {
+					t.Errorf("%s: a Query's filter naming its partition key: %v, want it refused", name, err)
+				}
+			}
+		}
 		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
 		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
 		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
