@@ -406,6 +406,9 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--filter", `Temperature between 30 and 20`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
 		{[]string{"--filter", `begins_with(Level, 1)`}, "--filter: begins_with takes a string in quotes"},
 		{[]string{"--filter", `Temperature > 1e400`}, "--filter: a value DynamoDB refuses: Number overflow. Attempting to store a number with magnitude larger than supported range — "},
+		{[]string{"--filter", `Level = "ERROR" or not (size(Level) between 1e3 and 1)`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
+		{[]string{"--filter", `Level =`}, "--filter column 8: expected an attribute name"},
+		{[]string{"--output", "nope"}, `--output "nope" is not a format or a file to export to`},
 	} {
 		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
 		checkBadInput(t, args, exitUsage, tc.want)
@@ -465,6 +468,8 @@ func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{stmt, "--resume", token, "--segments", "2"}, "--resume was given by another read"},
 		{[]string{stmt, "--segments", "65"}, "--segments 65 is out of range"},
 		{[]string{stmt, "--max-rcu", "-1"}, "--max-rcu -1 is not a budget"},
+		{[]string{stmt, "--output", "nope"}, `--output "nope" is not a format or a file to export to`},
+		{[]string{stmt, "--output", "/nonexistent/dir/x.csv"}, "--output: the folder /nonexistent/dir does not exist"},
 	} {
 		checkBadInput(t, append(append([]string{"partiql"}, tc.args...), conn...), exitUsage, tc.want)
 	}
