@@ -177,16 +177,10 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 
 // checkStatement refuses, before any request, what DynamoDB would refuse
 // in the statement's conditions and projection, in whatever plan they
-// land (SearchRequest.Check on each condition alone).
+// land (dynamo.CheckStatement).
 func checkStatement(st domain.Statement) error {
-	checks := []dynamo.SearchRequest{{Table: st.Table, Project: st.Project}}
-	for _, c := range domain.Conditions(st.Where) {
-		checks = append(checks, dynamo.SearchRequest{Table: st.Table, Filter: c})
-	}
-	for _, r := range checks {
-		if err := r.Check(); err != nil {
-			return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", refusedWhat(err))
-		}
+	if err := dynamo.CheckStatement(st); err != nil {
+		return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", dynamo.CheckMessage(err))
 	}
 	return nil
 }

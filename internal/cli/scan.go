@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"time"
 
-	"github.com/aws/smithy-go"
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -191,26 +189,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 // filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),
 // said before any request.
 func filterRefused(err error) error {
-	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", refusedWhat(err))
-}
-
-// refusedWhat is what a refused filter's check says, in the user's terms.
-func refusedWhat(err error) string {
-	what := err.Error()
-	var de *dynamo.Error
-	var api smithy.APIError
-	switch {
-	case errors.As(err, &de):
-		what = de.Msg
-	case errors.As(err, &api):
-		what = api.ErrorMessage()
-		if v, ok := strings.CutPrefix(what, "ExpressionAttributeValues contains invalid value: "); ok {
-			// The placeholder (:0) is ours, not what was typed.
-			v, _, _ = strings.Cut(v, " for key :")
-			what = "a value DynamoDB refuses: " + v
-		}
-	}
-	return what
+	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", dynamo.CheckMessage(err))
 }
 
 // searchSegments is a scan's segments when not given: those its resume

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynascope/dynascope/internal/domain"
 )
@@ -468,6 +470,44 @@ func (r SearchRequest) Check() error {
 	return err
 }
 
+// CheckStatement reports, before any request (and before the table's
+// keys are known), what DynamoDB would refuse in st's conditions and
+// projection in whatever plan they land: each condition is checked
+// alone as a filter (Check), an IN of more values than a filter takes
+// in lists it takes (domain.Conditions).
+func CheckStatement(st domain.Statement) error {
+	checks := []SearchRequest{{Table: st.Table, Project: st.Project}}
+	for _, c := range domain.Conditions(st.Where) {
+		checks = append(checks, SearchRequest{Table: st.Table, Filter: c})
+	}
+	for _, r := range checks {
+		if err := r.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckMessage is what a refused check (Check, CheckStatement) says, in
+// the user's terms: DynamoDB's message, the placeholder it names left out.
+func CheckMessage(err error) string {
+	what := err.Error()
+	var de *Error
+	var api smithy.APIError
+	switch {
+	case errors.As(err, &de):
+		what = de.Msg
+	case errors.As(err, &api):
+		what = api.ErrorMessage()
+		if v, ok := strings.CutPrefix(what, "ExpressionAttributeValues contains invalid value: "); ok {
+			// The placeholder (:0) is ours, not what was typed.
+			v, _, _ = strings.Cut(v, " for key :")
+			what = "a value DynamoDB refuses: " + v
+		}
+	}
+	return what
+}
+
 // scanInput is segment i's Scan request from start.
 func (r SearchRequest) scanInput(i int, start Item, limit int32) (*dynamodb.ScanInput, error) {
 	in := &dynamodb.ScanInput{
@@ -639,6 +679,9 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	plan, err := st.Plan(pk, sk)
 	if err != nil {
 		return plan, SearchRequest{}, err
+	}
+	if err := CheckStatement(st); err != nil {
+		return plan, SearchRequest{}, &domain.PartiQLError{Msg: CheckMessage(err)}
 	}
 	if plan.FilterNamesKeys && localMatcher == nil {
 		// Nothing here applies a filter: the WHERE goes to a Scan,
