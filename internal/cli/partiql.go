@@ -33,14 +33,18 @@ moto, the demo and --data alike.
 
 A WHERE that pins the partition key by equality makes a Query (IN on the
 key, or an OR of equalities: one Query a value, read one after another),
-its sort-key condition the Query's; anything else makes a Scan, with
+its sort-key condition the Query's; so does a WHERE whose every OR branch
+pins it, each with conditions of its own (PK = 'a' OR (PK = 'b' AND
+x = 1): one Query a value, each filtered by the whole WHERE, applied here
+to the items read whole); anything else makes a Scan, with
 WHERE as its filter (so does a condition on a key that no key condition
 can say, such as SK <> 'x': a Query's filter may not name its keys).
 Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
-attribute_not_exists, attribute_type, size, IS [NOT] MISSING, AND, OR,
-NOT, and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
+attribute_not_exists, attribute_type, size, IS [NOT] MISSING, IS [NOT]
+NULL (the NULL type: an absent attribute IS NOT NULL), AND, OR, NOT,
+and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
 several partition keys the partition key first: ORDER BY PK, SK DESC,
 since they are read one after another). Strings go in
 single quotes, names in double quotes. Anything but one SELECT (INSERT,
@@ -59,6 +63,7 @@ as scan does (exit 3, with --resume).`,
 		Example: `  dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
   dynascope partiql --demo "SELECT City, SquareFeet FROM \"Locations\" WHERE DriveThru = true AND SquareFeet BETWEEN 2400 AND 2500" --segments 4 --max-rcu 100
   dynascope partiql --demo "SELECT * FROM \"ChatMessages\".\"ByTime\" WHERE ChatRoomID IN ['seattle', 'portland'] ORDER BY ChatRoomID, TimeUser DESC" --output json
+  dynascope partiql --demo "SELECT PK, City FROM Locations WHERE (PK = 'USA' AND begins_with(SK, 'NY#')) OR (PK = 'CAN' AND Owner IS NOT NULL)"
   dynascope partiql --demo --explain "SELECT * FROM DeviceLogs WHERE Level = 'ERROR'"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -111,6 +116,21 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err := checkToken(f.resume, "partiql"); err != nil {
 		return err
 	}
+	if err := checkStatement(st); err != nil {
+		return err
+	}
+	if f.resume != "" {
+		// A token of another statement, or edited, is refused before
+		// any request: it is checked against the statement and the
+		// streams it names, which the plan must then have.
+		r := dynamo.SearchRequest{Origin: "partiql", Statement: st.Canonical(), Segments: f.segments}
+		if r.Segments == 0 {
+			r.Segments, _ = dynamo.SearchTokenStreams(f.resume)
+		}
+		if _, err := resumeSearch(r, f.resume, "partiql"); err != nil {
+			return err
+		}
+	}
 	mask, err := f.g.tableMask(st.Table)
 	if err != nil {
 		return err
@@ -153,6 +173,16 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// checkStatement refuses, before any request, what DynamoDB would refuse
+// in the statement's conditions and projection, in whatever plan they
+// land (dynamo.CheckStatement).
+func checkStatement(st domain.Statement) error {
+	if err := dynamo.CheckStatement(st); err != nil {
+		return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", dynamo.CheckMessage(err))
+	}
+	return nil
 }
 
 // partiqlRefused is a statement refused: a malformed command line (exit 2).

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"time"
 
-	"github.com/aws/smithy-go"
 	"github.com/spf13/cobra"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -192,21 +190,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 // filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),
 // said before any request.
 func filterRefused(err error) error {
-	what := err.Error()
-	var de *dynamo.Error
-	var api smithy.APIError
-	switch {
-	case errors.As(err, &de):
-		what = de.Msg
-	case errors.As(err, &api):
-		what = api.ErrorMessage()
-		if v, ok := strings.CutPrefix(what, "ExpressionAttributeValues contains invalid value: "); ok {
-			// The placeholder (:0) is ours, not what was typed.
-			v, _, _ = strings.Cut(v, " for key :")
-			what = "a value DynamoDB refuses: " + v
-		}
-	}
-	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", what)
+	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", dynamo.CheckMessage(err))
 }
 
 // searchSegments is a scan's segments when not given: those its resume
@@ -339,6 +323,9 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 	if err != nil {
 		if stats.Resume != "" && !isOutputErr(err) {
 			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
+		}
+		if dynamo.Refused(err) && stats.Requests > 0 {
+			return fmt.Errorf("%w; what was read is printed; the server refused the read, so resuming it would be refused again", err)
 		}
 		return outputErr(err)
 	}

@@ -415,6 +415,9 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--filter", `Temperature between 30 and 20`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
 		{[]string{"--filter", `begins_with(Level, 1)`}, "--filter: begins_with takes a string in quotes"},
 		{[]string{"--filter", `Temperature > 1e400`}, "--filter: a value DynamoDB refuses: Number overflow. Attempting to store a number with magnitude larger than supported range — "},
+		{[]string{"--filter", `Level = "ERROR" or not (size(Level) between 1e3 and 1)`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
+		{[]string{"--filter", `Level =`}, "--filter column 8: expected an attribute name"},
+		{[]string{"--output", "nope"}, `--output "nope" is not a format or a file to export to`},
 	} {
 		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
 		checkBadInput(t, args, exitUsage, tc.want)
@@ -425,6 +428,114 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	// The token whole, with its own table and filter, reads on.
 	if _, stderr, code := cli(t, append(append([]string(nil), scan...), "--demo", "--resume", token, "--max-rcu", "none")...); code != exitOK {
 		t.Errorf("the token as given: exit %d: %s", code, stderr)
+	}
+}
+
+// TestPartiQLRefusesBadInputBeforeAnyRequest: what partiql can tell is
+// wrong without the table's keys (the statement's syntax, what DynamoDB
+// would refuse in any of its conditions, a resume token cut, edited, or
+// of another statement or segment count) exits 2 with one line, no
+// request sent; a token as given reads on.
+func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
+	isolateAWS(t)
+	stmt := `SELECT * FROM DeviceLogs WHERE Level = 'ERROR'`
+	_, stderr, code := cli(t, "partiql", "--demo", "--max-rcu", "2", stmt)
+	m := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || m == nil {
+		t.Fatalf("partiql at 2 RCU: exit %d: %s", code, stderr)
+	}
+	token := m[1]
+	_, stderr, code = cli(t, "scan", "--demo", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`, "--max-rcu", "2")
+	scanToken := resumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || scanToken == nil {
+		t.Fatalf("scan at 2 RCU: exit %d: %s", code, stderr)
+	}
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn := []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{`SELECT * FROM DeviceLogs WHERE Level IS NOTHING`}, "expected MISSING or NULL after IS"},
+		{[]string{`DELETE FROM DeviceLogs WHERE DeviceID = 1`}, "DELETE writes"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE attribute_type(Level, 'Q')`}, "the statement: Invalid attribute type name found; type: Q"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE DeviceID = 1 OR NOT begins_with(Level, 1)`}, "the statement: begins_with takes a string in quotes"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Temperature > 1e400`}, "the statement: a value DynamoDB refuses: Number overflow"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Temperature BETWEEN 30 AND 20`}, "Temperature BETWEEN 30 AND 20: the lower bound comes first"},
+		{[]string{stmt, "--resume", token[:len(token)-3]}, "--resume is not a resume token of scan or partiql, or was cut or edited"},
+		{[]string{stmt, "--resume", scanToken[1]}, "--resume was given by another read"},
+		{[]string{`SELECT * FROM DeviceLogs WHERE Level = 'WARN'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{`SELECT Level FROM DeviceLogs WHERE Level = 'ERROR'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{`SELECT * FROM Locations WHERE Level = 'ERROR'`, "--resume", token}, "--resume was given by another read"},
+		{[]string{stmt, "--resume", token, "--segments", "2"}, "--resume was given by another read"},
+		{[]string{stmt, "--segments", "65"}, "--segments 65 is out of range"},
+		{[]string{stmt, "--max-rcu", "-1"}, "--max-rcu -1 is not a budget"},
+		{[]string{stmt, "--output", "nope"}, `--output "nope" is not a format or a file to export to`},
+		{[]string{stmt, "--output", "/nonexistent/dir/x.csv"}, "--output: the folder /nonexistent/dir does not exist"},
+	} {
+		checkBadInput(t, append(append([]string{"partiql"}, tc.args...), conn...), exitUsage, tc.want)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+	// The token as given, however the statement is spaced and cased,
+	// reads on.
+	if _, stderr, code := cli(t, "partiql", "--demo", "--resume", token, "--max-rcu", "none", `select *  from "DeviceLogs" where "Level" = 'ERROR';`); code != exitOK {
+		t.Errorf("the token as given: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSearchRefusedReadOffersNoToken: a scan or partiql whose read the
+// server refused part-way (a ValidationException: the same read,
+// resumed, is refused again) exits 1 with one line saying what failed
+// and no --resume token; what it read before is printed.
+func TestSearchRefusedReadOffersNoToken(t *testing.T) {
+	endpoint := zooBackends(t)["dynalite"][1]
+	var reads atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := r.Header.Get("X-Amz-Target")
+		if (strings.HasSuffix(target, ".Scan") || strings.HasSuffix(target, ".Query")) && reads.Add(1) == 2 {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"__type":"com.amazon.coral.validate#ValidationException","message":"The provided starting key is invalid"}`)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, endpoint+r.URL.Path, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		maps.Copy(w.Header(), resp.Header)
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	defer proxy.Close()
+	conn := []string{"--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	for _, args := range [][]string{
+		{"scan", "--table", "Zoo", "--segments", "1", "--max-rcu", "20"},
+		{"partiql", "--max-rcu", "20", `SELECT * FROM "Zoo" WHERE pk IN ['user#1', 'user#2']`},
+	} {
+		reads.Store(0)
+		out, stderr, code := cli(t, append(args, conn...)...)
+		last := stderr[strings.LastIndex(strings.TrimSuffix(stderr, "\n"), "\n")+1:]
+		if code != exitFailure || strings.Contains(stderr, "--resume") || !strings.Contains(last, "ValidationException: The provided starting key is invalid") ||
+			!strings.Contains(last, "resuming it would be refused again") || strings.Count(last, "\n") != 1 {
+			t.Errorf("%s, its second read refused: exit %d: %s", args[0], code, stderr)
+		}
+		if out == "" {
+			t.Errorf("%s: what the first read found is not printed", args[0])
+		}
 	}
 }
 
@@ -1109,6 +1220,15 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_not_exists("date")`, op: "Scan", match: not(has("date"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE note IS MISSING`, op: "Scan", match: not(has("note"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE note IS NOT MISSING`, op: "Scan", match: has("note")},
+		// IS NULL is the NULL type; an absent attribute is MISSING, not
+		// NULL, so IS NOT NULL holds where it is absent.
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NULL`, op: "Scan", match: typeIs("nul", "NULL")},
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NOT NULL`, op: "Scan", match: not(typeIs("nul", "NULL"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE note IS NULL`, op: "Scan", match: typeIs("note", "NULL")},
+		{stmt: `SELECT * FROM "Zoo" WHERE nul IS NOT NULL AND nul IS NOT MISSING`, op: "Scan", match: and(has("nul"), not(typeIs("nul", "NULL")))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'ünï©ødé' AND (nul IS NULL OR note IS NOT NULL)`, op: "Query", key: `pk = "ünï©ødé"`,
+			match: and(str("pk", "ünï©ødé"), or(typeIs("nul", "NULL"), not(typeIs("note", "NULL"))))},
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE nested.m.x IS NOT NULL`, op: "Scan", index: "BySpecies", match: has("species")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type(nul, 'NULL')`, op: "Scan", match: typeIs("nul", "NULL")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type("count", 'S')`, op: "Scan", match: typeIs("count", "S")},
 		{stmt: `SELECT * FROM "Zoo" WHERE attribute_type(bin, 'B')`, op: "Scan", match: typeIs("bin", "B")},
@@ -1228,6 +1348,26 @@ func zooCases() []zooCase {
 			}},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1E3 OR level = 10`, op: "Query", index: "ByLevel", key: `level IN (1E3, 10)`, match: numIs("level", eq, "1000")},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level > 8`, op: "Scan", index: "ByLevel", match: numIs("level", gt, "8")},
+
+		// Every OR branch pins the partition key, each with conditions
+		// of its own, nested too: one Query a value, each filtered by
+		// the whole WHERE (applied here: a Query's filter may not name
+		// its keys); a branch that pins nothing makes it a Scan.
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR (pk = 'user#2' AND "count" = 7)`, op: "Query", key: `pk IN ("user#1", "user#2")`,
+			match: or(str("pk", "user#1"), and(str("pk", "user#2"), numIs("count", eq, "7")))},
+		{stmt: `SELECT * FROM "Zoo" WHERE (pk = 'user#1' AND sk > 'a#001') OR pk = 'it''s'`, op: "Query", key: `pk IN ("user#1", "it's")`,
+			match: or(and(str("pk", "user#1"), strCmp("sk", gt, "a#001")), str("pk", "it's"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'a b' OR (pk IN ['user#2', 'ünï©ødé'] AND (sk = 'z' OR "status" = 'DONE')) ORDER BY pk DESC, sk DESC`, op: "Query",
+			key: `pk IN ("ünï©ødé", "user#2", "a b")`, order: "desc", byPK: "desc",
+			match: or(str("pk", "a b"), and(or(str("pk", "user#2"), str("pk", "ünï©ødé")), or(str("sk", "z"), str("status", "DONE"))))},
+		{stmt: `SELECT pk, sk FROM "Zoo" WHERE ((pk = 'user#1' AND flag = true) OR (pk = 'user#2' AND NOT begins_with(sk, 'a#0'))) AND attribute_exists("status")`, op: "Query", key: `pk IN ("user#1", "user#2")`,
+			match:   and(or(and(str("pk", "user#1"), boolIs("flag", true)), and(str("pk", "user#2"), not(prefix("sk", "a#0")))), has("status")),
+			project: [][]any{{"pk"}, {"sk"}}},
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR (species = 'dog' AND born > '2019-06')`, op: "Query", index: "BySpecies", key: `species IN ("cat", "dog")`,
+			match: or(str("species", "cat"), and(str("species", "dog"), strCmp("born", gt, "2019-06")))},
+		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1000 OR (level = 7 AND "count" = 12)`, op: "Query", index: "ByLevel", key: `level IN (1000, 7)`,
+			match: or(numIs("level", eq, "1000"), and(numIs("level", eq, "7"), numIs("count", eq, "12")))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR "status" = 'DONE'`, op: "Scan", match: or(str("pk", "user#1"), str("status", "DONE"))},
 
 		// Projections: nested paths, reserved words, odd names.
 		{stmt: `SELECT pk, "name", "status", "date" FROM "Zoo" WHERE pk = 'user#1'`, op: "Query", key: `pk = "user#1"`, match: str("pk", "user#1"),

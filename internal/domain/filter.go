@@ -547,8 +547,14 @@ func (p *filterParser) inList(x Operand) (FilterNode, error) {
 	return In{x, list}, nil
 }
 
-// isMissing reads PartiQL's x IS [NOT] MISSING: attribute_not_exists(x),
-// attribute_exists(x).
+// isMissing reads PartiQL's x IS [NOT] MISSING and x IS [NOT] NULL.
+// DynamoDB's IS is "TRUE if the operand is a given PartiQL data type,
+// including NULL or MISSING" (the PartiQL operators page of its
+// developer guide): NULL is a type an attribute has, MISSING is no
+// attribute, and they are distinct. So x IS NULL is
+// attribute_type(x, 'NULL'), false where x is absent, and x IS NOT NULL
+// is its negation, true where x is absent; IS MISSING is
+// attribute_not_exists(x), IS NOT MISSING attribute_exists(x).
 func (p *filterParser) isMissing(x Operand) (FilterNode, error) {
 	at := p.tok
 	p.next()
@@ -557,16 +563,22 @@ func (p *filterParser) isMissing(x Operand) (FilterNode, error) {
 		p.next()
 	}
 	path, ok := x.(Path)
+	null := p.keyword("null")
 	switch {
-	case p.keyword("null"):
-		return nil, p.errAt(p.tok, "IS NULL is not supported: write attribute_type(x, 'NULL'), or x IS MISSING for an absent attribute")
-	case !p.keyword("missing"):
-		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING after IS, found %s: write x IS MISSING or x IS NOT MISSING", p.tok.desc()))
+	case !null && !p.keyword("missing"):
+		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING or NULL after IS, found %s: write x IS [NOT] MISSING or x IS [NOT] NULL", p.tok.desc()))
+	case !ok && null:
+		return nil, p.errAt(at, "IS NULL takes an attribute: x IS NULL")
 	case !ok:
 		return nil, p.errAt(at, "IS MISSING takes an attribute: x IS MISSING")
 	}
 	p.next()
-	if not {
+	switch {
+	case null && not:
+		return Not{Func{Name: "attribute_type", Path: path, Arg: Value{Kind: ValString, Text: "NULL"}}}, nil
+	case null:
+		return Func{Name: "attribute_type", Path: path, Arg: Value{Kind: ValString, Text: "NULL"}}, nil
+	case not:
 		return Func{Name: "attribute_exists", Path: path}, nil
 	}
 	return Func{Name: "attribute_not_exists", Path: path}, nil

@@ -56,7 +56,9 @@ func ParsePartiQL(s string) (Statement, error) {
 	p.next()
 	st, err := p.statement()
 	if err == nil {
-		return st, nil
+		// Reversed bounds are refused whatever the table's keys: before
+		// its description is read.
+		return st, betweenInOrder(st.Where)
 	}
 	if fe, ok := err.(*FilterError); ok {
 		return st, &PartiQLError{Col: fe.Col, Msg: fe.Msg}
@@ -238,6 +240,11 @@ type Plan struct {
 	Queries      []KeyQuery
 	Filter       FilterNode
 	Project      []Path
+	// FilterNamesKeys: the Queries' filter is the whole WHERE, keys and
+	// all (every OR branch pins the partition key, each its own way), so
+	// it is applied here to the whole items read: a Query's
+	// FilterExpression may not name its keys.
+	FilterNamesKeys bool
 }
 
 // Operation is "Query" or "Scan".
@@ -285,6 +292,13 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	}
 	conj := conjuncts(st.Where)
 	at := pinIndex(conj, pk.Name)
+	if ops, ok := branchPins(st.Where, pk.Name); at < 0 && ok {
+		// Every OR branch pins the partition key, each with its own
+		// other conditions (pk = 'a' OR (pk = 'b' AND x = 1)): one Query
+		// a value, each filtered by the whole WHERE, which is exact
+		// whatever partition an item is read from.
+		return st.branchPlan(plan, ops, pk, sk)
+	}
 	if at < 0 {
 		if st.OrderBy != nil {
 			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", pk.Name, pk.Name)
@@ -292,7 +306,7 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		plan.Filter = st.Where
 		return plan, inWithinLimit(plan.Filter)
 	}
-	values, err := pinValues(conj[at], pk)
+	values, err := pinValues(pinnedOperands(conj[at], pk.Name), pk)
 	if err != nil {
 		return plan, err
 	}
@@ -380,6 +394,45 @@ func inWithinLimit(n FilterNode) error {
 		}
 	})
 	return err
+}
+
+// Conditions are n's conditions one by one (none of its AND, OR and
+// NOT), an IN of more values than a filter takes cut in lists it takes:
+// what DynamoDB refuses in any of them (a type of no name, a begins_with
+// of a number, a number out of range) it refuses in every plan, so each
+// is checked before the table's keys are known.
+func Conditions(n FilterNode) []FilterNode {
+	var out []FilterNode
+	walkNodes(n, func(n FilterNode) {
+		switch x := n.(type) {
+		case And, Or, Not:
+		case In:
+			for i := 0; i < len(x.List); i += maxInValues {
+				out = append(out, In{x.X, x.List[i:min(i+maxInValues, len(x.List))]})
+			}
+		default:
+			out = append(out, n)
+		}
+	})
+	return out
+}
+
+// Canonical is st written out whole as dynascope reads it (spacing,
+// quotes and case of keywords aside): what a resume token of the
+// statement is checked against before the table's keys are known.
+func (st Statement) Canonical() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q\n", st.Table, st.Index)
+	for _, p := range st.Project {
+		b.WriteString(p.String() + ",")
+	}
+	b.WriteByte('\n')
+	if st.Where != nil {
+		b.WriteString(FormatFilter(st.Where))
+	}
+	b.WriteByte('\n')
+	b.WriteString(formatOrder(st.OrderBy))
+	return b.String()
 }
 
 // walkNodes calls f with n and every condition under it.
@@ -573,12 +626,61 @@ func allValues(os []Operand) bool {
 	return true
 }
 
-// pinValues are the key values a pinning conjunct names, each once,
-// typed by the key.
-func pinValues(c FilterNode, pk KeyDef) ([]KeyValue, error) {
+// branchPins are the partition-key values a WHERE names where each of
+// its OR branches pins the key (by equality, IN, or an OR of them),
+// nested as deep as they go; ok is false where a branch does not. Of an
+// AND, one side's pin is taken: the Queries it makes read a superset of
+// the answer, which the whole WHERE, applied as the filter, makes exact.
+func branchPins(n FilterNode, pk string) ([]Operand, bool) {
+	switch x := n.(type) {
+	case Compare, In:
+		if pins(n, pk) {
+			return pinnedOperands(n, pk), true
+		}
+	case Or:
+		l, okL := branchPins(x.L, pk)
+		r, okR := branchPins(x.R, pk)
+		return append(l, r...), okL && okR
+	case And:
+		if l, ok := branchPins(x.L, pk); ok {
+			return l, true
+		}
+		return branchPins(x.R, pk)
+	}
+	return nil, false
+}
+
+// branchPlan is one Query a value of ops, filtered by the whole WHERE.
+func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) (Plan, error) {
+	values, err := pinValues(ops, pk)
+	if err != nil {
+		return plan, err
+	}
+	var queries []KeyQuery
+	for _, v := range values {
+		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v}
+		if sk != nil {
+			q.SKName = sk.Name
+		}
+		queries = append(queries, q)
+	}
+	reverse, err := st.order(queries, pk, sk)
+	if err != nil {
+		return plan, err
+	}
+	for i := range queries {
+		queries[i].Reverse = reverse
+	}
+	plan.Queries, plan.Filter, plan.FilterNamesKeys = queries, st.Where, true
+	return plan, inWithinLimit(plan.Filter)
+}
+
+// pinValues are the key values of a pin's operands, each once, typed by
+// the key.
+func pinValues(ops []Operand, pk KeyDef) ([]KeyValue, error) {
 	var out []KeyValue
 	seen := map[string]bool{}
-	for _, o := range pinnedOperands(c, pk.Name) {
+	for _, o := range ops {
 		v, err := keyValue(o.(Value), pk)
 		if err != nil {
 			return nil, err

@@ -36,6 +36,14 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT PK, "odd name", detail.region, items[0].sku FROM "Orders" WHERE PK = 'x' OR status <> 'OK'`, op: "Scan", table: "Orders", filter: `PK = "x" or status <> "OK"`, project: "PK `odd name` detail.region items[0].sku"},
 		{stmt: `SELECT * FROM "Orders"."ByStatus" WHERE status IN ('FAILED', 'RETRY') AND NOT contains(tags, 'x')`, op: "Query", table: "Orders", index: "ByStatus", key: `status IN ("FAILED", "RETRY")`, filter: `not contains(tags, "x")`},
 		{stmt: `SELECT * FROM "Orders" WHERE detail.region IS NOT MISSING AND size(Data) != 3 AND attribute_type(n, 'N')`, op: "Scan", table: "Orders", filter: `attribute_exists(detail.region) and size(Data) <> 3 and attribute_type(n, "N")`},
+		// Every OR branch pins the partition key: one Query a value,
+		// the whole WHERE the filter (applied where the items are read).
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' OR (PK = 'b' AND x = 1)`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`, filter: `PK = "a" or (PK = "b" and x = 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK IN ['b', 'a'] ORDER BY PK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a")`, filter: `(PK = "a" and SK > "m") or PK in ("b", "a")`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR x = 1`, op: "Scan", table: "Orders", filter: `(PK = "a" and SK > "m") or x = 1`},
+		// IS NULL is the NULL type (an absent attribute is MISSING, not
+		// NULL), IS NOT NULL its negation: true where a is absent.
+		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},
 		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
 		// An OR of equalities on the partition key is one Query each, as
 		// an IN is; a condition on a key no key condition can say makes
@@ -107,7 +115,8 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" o`, "no joins or aliases"},
 		{`SELECT * FROM "Orders", "Other"`, "no joins or aliases"},
 		{`SELECT * FROM "Orders" WHERE a = 1 LIMIT 5`, "no LIMIT"},
-		{`SELECT * FROM "Orders" WHERE a IS NULL`, "IS NULL is not supported"},
+		{`SELECT * FROM "Orders" WHERE a IS NOTHING`, "expected MISSING or NULL after IS"},
+		{`SELECT * FROM "Orders" WHERE 'x' IS NULL`, "IS NULL takes an attribute"},
 		{`SELECT * FROM "Orders" WHERE a = 'unterminated`, "unterminated string"},
 		{`SELECT * "Orders"`, "expected FROM"},
 		{`SELECT * FROM "Orders" ORDER BY SK`, "ORDER BY needs the partition key PK pinned"},
@@ -155,6 +164,8 @@ func FuzzParsePartiQL(f *testing.F) {
 		`select * from t where size(a) != 3 and contains(t, 'x''y') and attribute_type(a, 'S')`,
 		`DELETE FROM "T" WHERE PK = 'x'`,
 		`SELECT * FROM "T"; SELECT 1`,
+		`SELECT * FROM "T" WHERE a IS NULL OR (PK = 'b' AND b.c IS NOT NULL)`,
+		`SELECT * FROM "T" WHERE (PK = 'a' AND SK > 'm') OR (PK IN ['b', 'c'] AND (x = 1 OR PK = 'd')) ORDER BY PK DESC, SK`,
 	} {
 		f.Add(s)
 	}

@@ -171,6 +171,19 @@ func KindOf(err error) ErrorKind {
 	return KindOther
 }
 
+// Refused reports whether err is a read refused for what it asked (the
+// request malformed, the table or index gone, the identity not allowed):
+// asked again it is refused again, so no resume token is offered for it.
+// A read throttled, timed out, cut off or cancelled is not refused: the
+// same read, resumed, goes on.
+func Refused(err error) bool {
+	switch KindOf(err) {
+	case KindValidation, KindNotFound, KindAccessDenied:
+		return true
+	}
+	return false
+}
+
 // Errorf builds an *Error for a failure found before any request was sent.
 func Errorf(op string, kind ErrorKind, hint, format string, args ...any) error {
 	return &Error{Op: op, Kind: kind, Msg: fmt.Sprintf(format, args...), Hint: hint}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynascope/dynascope/internal/domain"
 )
@@ -62,6 +64,16 @@ type SearchRequest struct {
 	// Origin names what asked for the read ("scan", "partiql"): part of
 	// the fingerprint, so one command's token is refused by another.
 	Origin string
+	// FilterHere applies Filter here to the whole items read, budget or
+	// none: a statement's Queries filtered by a WHERE that names their
+	// keys (domain.Plan.FilterNamesKeys), which no FilterExpression of a
+	// Query may.
+	FilterHere bool
+	// Statement, set for a PartiQL statement, is its canonical form
+	// (domain.Statement.Canonical): the fingerprint is of it and the
+	// streams, not of the plan, so that a token of another statement is
+	// refused before the table's keys (which make the plan) are read.
+	Statement string
 	// TableBytes is the table's size as DescribeTable gave it (0:
 	// unknown): no item is larger, which sizes the first reads of a small
 	// table under a budget.
@@ -212,8 +224,10 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 	return step, failed
 }
 
+// firstErr is a step's failure: the first, but a refused one before any
+// other (Refused: a step with a read refused cannot be resumed).
 func firstErr(a, b error) error {
-	if a != nil {
+	if a != nil && (Refused(a) || !Refused(b)) {
 		return a
 	}
 	return b
@@ -426,13 +440,13 @@ func SetLocalMatcher(m func(filter, projection *string, names map[string]string,
 // matcher set): what a request line must say instead of a
 // FilterExpression.
 func (r SearchRequest) FilteredHere() bool {
-	return r.MaxRCU > 0 && localMatcher != nil && (r.Filter != nil || len(r.Project) > 0)
+	return (r.MaxRCU > 0 || r.FilterHere) && localMatcher != nil && (r.Filter != nil || len(r.Project) > 0)
 }
 
 // localMatch is how a read under the budget matches and projects its
 // items itself (nil: no budget, nothing to apply, or no matcher set).
 func (r SearchRequest) localMatch(filter, projection *string, names map[string]string, values map[string]types.AttributeValue) (func(Item) (Item, bool), error) {
-	if r.MaxRCU <= 0 || localMatcher == nil || filter == nil && projection == nil {
+	if r.MaxRCU <= 0 && !r.FilterHere || localMatcher == nil || filter == nil && projection == nil {
 		return nil, nil
 	}
 	m, err := localMatcher(filter, projection, names, values)
@@ -454,6 +468,44 @@ func (r SearchRequest) Check() error {
 	}
 	_, err = localMatcher(in.FilterExpression, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	return err
+}
+
+// CheckStatement reports, before any request (and before the table's
+// keys are known), what DynamoDB would refuse in st's conditions and
+// projection in whatever plan they land: each condition is checked
+// alone as a filter (Check), an IN of more values than a filter takes
+// in lists it takes (domain.Conditions).
+func CheckStatement(st domain.Statement) error {
+	checks := []SearchRequest{{Table: st.Table, Project: st.Project}}
+	for _, c := range domain.Conditions(st.Where) {
+		checks = append(checks, SearchRequest{Table: st.Table, Filter: c})
+	}
+	for _, r := range checks {
+		if err := r.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckMessage is what a refused check (Check, CheckStatement) says, in
+// the user's terms: DynamoDB's message, the placeholder it names left out.
+func CheckMessage(err error) string {
+	what := err.Error()
+	var de *Error
+	var api smithy.APIError
+	switch {
+	case errors.As(err, &de):
+		what = de.Msg
+	case errors.As(err, &api):
+		what = api.ErrorMessage()
+		if v, ok := strings.CutPrefix(what, "ExpressionAttributeValues contains invalid value: "); ok {
+			// The placeholder (:0) is ours, not what was typed.
+			v, _, _ = strings.Cut(v, " for key :")
+			what = "a value DynamoDB refuses: " + v
+		}
+	}
+	return what
 }
 
 // scanInput is segment i's Scan request from start.
@@ -556,6 +608,11 @@ func pathPrefix(prefix, p domain.Path) bool {
 // carries it, so a token is refused by a read it was not given by.
 func (r SearchRequest) Fingerprint() string {
 	var b strings.Builder
+	if r.Statement != "" {
+		fmt.Fprintf(&b, "%q %d\n%s", r.Origin, r.streams(), r.Statement)
+		sum := sha256.Sum256([]byte(b.String()))
+		return hex.EncodeToString(sum[:8])
+	}
 	fmt.Fprintf(&b, "%q %q %q %d\n", r.Origin, r.Table, r.Index, r.streams())
 	if r.Filter != nil {
 		b.WriteString(domain.FormatFilter(r.Filter))
@@ -623,7 +680,18 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	if err != nil {
 		return plan, SearchRequest{}, err
 	}
-	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", TableBytes: info.SizeBytes}
+	if err := CheckStatement(st); err != nil {
+		return plan, SearchRequest{}, &domain.PartiQLError{Msg: CheckMessage(err)}
+	}
+	if plan.FilterNamesKeys && localMatcher == nil {
+		// Nothing here applies a filter: the WHERE goes to a Scan,
+		// which may name the keys.
+		if st.OrderBy != nil {
+			return plan, SearchRequest{}, &domain.PartiQLError{Msg: "ORDER BY needs a Query, and this WHERE's OR branches are Queries only where their filter is applied here: drop ORDER BY to scan"}
+		}
+		plan.Queries, plan.FilterNamesKeys = nil, false
+	}
+	r := SearchRequest{Table: plan.Table, Index: plan.Index, Filter: plan.Filter, Project: plan.Project, Queries: plan.Queries, MaxRCU: budget, Origin: "partiql", Statement: st.Canonical(), TableBytes: info.SizeBytes, FilterHere: plan.FilterNamesKeys}
 	if len(plan.Queries) == 0 {
 		r.Segments = SearchSegments(info.SizeBytes)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -337,6 +338,41 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 		if g, w := keysOf(got), keysOf(wantRegion); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
 			t.Errorf("%s: a filter on a projected map: %d matches, want %d", name, len(g), len(w))
 		}
+		// A statement whose every OR branch pins PK: one Query a value,
+		// the whole WHERE (which names PK) applied here, budget or none;
+		// sent as a Query's filter, both backends refuse it, as DynamoDB.
+		st, err := domain.ParsePartiQL(`SELECT * FROM SearchOrders WHERE PK = 'c#03' OR (PK = 'c#17' AND attempts >= 2)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _, err := dynamo.DescribeTable(context.Background(), c, searchTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantOr []dynamo.Item
+		for _, it := range all {
+			n, _ := strconv.Atoi(it["attempts"].(*types.AttributeValueMemberN).Value)
+			if pk := str(it, "PK"); pk == "c#03" || pk == "c#17" && n >= 2 {
+				wantOr = append(wantOr, it)
+			}
+		}
+		for _, budget := range []float64{0, 1.5} {
+			plan, r, err := dynamo.StatementSearch(info, st, budget)
+			if err != nil || len(plan.Queries) != 2 || !r.FilterHere {
+				t.Fatalf("%s: %v: %d Queries, filter here %v", name, err, len(plan.Queries), r.FilterHere)
+			}
+			got, _ := searchToEnd(t, c, r)
+			if g, w := keysOf(got), keysOf(wantOr); strings.Join(g, " ") != strings.Join(w, " ") {
+				t.Errorf("%s OR branches budget=%g: %d matches, want %d", name, budget, len(g), len(w))
+			}
+			if budget == 0 {
+				r.FilterHere = false
+				s, _ := dynamo.StartSearch(r, nil)
+				if _, err := dynamo.ReadSearch(context.Background(), c, s); !dynamo.Refused(err) {
+					t.Errorf("%s: a Query's filter naming its partition key: %v, want it refused", name, err)
+				}
+			}
+		}
 		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
 		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
 		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
@@ -405,6 +441,94 @@ func TestSearchGoesOnAfterAFailedRead(t *testing.T) {
 		}
 		if g, w := keysOf(got), keysOf(want); failures == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
 			t.Errorf("%s: %d failures, %d matches, want %d", name, failures, len(g), len(w))
+		}
+	}
+}
+
+// failingAt answers its nth Scan (1-based) with err instead of the
+// backend's answer.
+type failingAt struct {
+	dynamo.Client
+	mu  sync.Mutex
+	n   int
+	at  int
+	err error
+}
+
+func (f *failingAt) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	f.mu.Lock()
+	f.n++
+	n := f.n
+	f.mu.Unlock()
+	if n == f.at {
+		return nil, f.err
+	}
+	return f.Client.Scan(ctx, in, o...)
+}
+
+// TestSearchRefusedReadIsNotResumed: a read the server refused for what
+// it asked (a filter it refuses, on each backend; a ValidationException,
+// a table gone, access denied) is Refused, so no token is offered to
+// read it again; a read throttled, timed out or cancelled is not, and
+// going on from the step's Next reads the rest, each match once.
+func TestSearchRefusedReadIsNotResumed(t *testing.T) {
+	bad, _ := domain.ParseFilter(`attribute_type(status, "Q")`)
+	filter, _ := domain.ParseFilter(`status = "FAILED"`)
+	ctx := context.Background()
+	for name, c := range searchBackends(t) {
+		// The backend's own refusal: no budget, so the filter is sent.
+		s, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: searchTable, Filter: bad}, nil)
+		if _, err := dynamo.ReadSearch(ctx, c, s); err == nil || !dynamo.Refused(err) {
+			t.Errorf("%s: a filter the server refuses: %v, Refused %v", name, err, dynamo.Refused(err))
+		}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := dynamo.ReadSearch(cancelled, c, s); err == nil || dynamo.Refused(err) {
+			t.Errorf("%s: a cancelled read: %v, Refused %v", name, err, dynamo.Refused(err))
+		}
+		var want []dynamo.Item
+		for _, it := range wholeTable(t, c) {
+			if str(it, "status") == "FAILED" {
+				want = append(want, it)
+			}
+		}
+		for _, tc := range []struct {
+			err     error
+			refused bool
+		}{
+			{&smithy.GenericAPIError{Code: "ValidationException", Message: "The provided starting key is invalid"}, true},
+			{&smithy.GenericAPIError{Code: "AccessDeniedException", Message: "not authorized to perform: dynamodb:Scan"}, true},
+			{&types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}, true},
+			{&smithy.GenericAPIError{Code: "ThrottlingException", Message: "Rate of requests exceeds the allowed throughput"}, false},
+			{&smithy.GenericAPIError{Code: "ProvisionedThroughputExceededException", Message: "throughput exceeded"}, false},
+			{context.DeadlineExceeded, false},
+			{context.Canceled, false},
+		} {
+			f := &failingAt{Client: c, at: 3, err: tc.err}
+			s, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: 4, MaxRCU: 8}, nil)
+			var got []dynamo.Item
+			var failed error
+			for s.More() {
+				step, err := dynamo.ReadSearch(ctx, f, s)
+				got = append(got, step.Items...)
+				s = step.Next
+				if err != nil && failed == nil {
+					failed = err
+					if dynamo.Refused(err) {
+						break
+					}
+				}
+				if step.Stopped {
+					s = s.Extend(8)
+				}
+			}
+			if failed == nil || dynamo.Refused(failed) != tc.refused {
+				t.Errorf("%s %v: failed with %v, Refused %v, want %v", name, tc.err, failed, dynamo.Refused(failed), tc.refused)
+				continue
+			}
+			if g, w := keysOf(got), keysOf(want); !tc.refused && strings.Join(g, " ") != strings.Join(w, " ") {
+				t.Errorf("%s %v: resumed, %d matches, want %d", name, tc.err, len(g), len(w))
+			}
 		}
 	}
 }

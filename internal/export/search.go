@@ -77,8 +77,10 @@ func eachMatch(ctx context.Context, c dynamo.Client, s dynamo.SearchState, opt S
 		}
 		s = st.Next
 		if err != nil {
-			if opt.Token != nil && stats.Requests > 0 {
-				stats.Resume = opt.Token(s) // what answered is written: go on from there
+			if opt.Token != nil && stats.Requests > 0 && !dynamo.Refused(err) {
+				// What answered is written: go on from there. A read
+				// refused is refused again, resumed: no token for it.
+				stats.Resume = opt.Token(s)
 			}
 			return stats, err
 		}

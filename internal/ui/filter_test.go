@@ -1014,8 +1014,20 @@ func TestStatementRefusedReadsNothing(t *testing.T) {
 			t.Errorf("%q: the prompt closed on enter: %T", text, h.m.top())
 		}
 	}
+	// What DynamoDB would refuse in a condition: said with the plan,
+	// nothing read, with no budget too (the filter would be sent).
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+	before := h.rec.count("Scan") + h.rec.count("Query")
+	h.keys(":")
+	h.send(keyPress("ctrl+u"))
+	h.typeText(`* FROM "Wide" WHERE PK = 'acct#01' OR attribute_type(Status, 'Q')`)
+	h.keys("enter")
+	h.contains(t, "Invalid attribute type name found; type: Q")
+	if n := h.rec.count("Scan") + h.rec.count("Query"); n != before {
+		t.Errorf("a condition DynamoDB refuses: %d reads", n-before)
+	}
 	// A table that is not there: said when enter describes it, nothing read.
-	h := newHarness(t, 120, 35, Config{Client: db})
+	h = newHarness(t, 120, 35, Config{Client: db})
 	h.keys(":")
 	h.typeText(`* FROM "Nope" WHERE a = 1`)
 	h.contains(t, "enter describes Nope to plan it (nothing is read)")
