@@ -313,13 +313,14 @@ func (s SearchState) plan() []streamRead {
 		// all of it does: one item.
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
-	if s.Sizing.Largest <= 0 && s.Spent == 0 && left >= minReadUnits {
+	if s.Sizing.Largest <= 0 && left >= minReadUnits {
 		// No item read yet, and what is left pays for no item of the
 		// size that bounds them (400 KB, or the table's size): one item
 		// is read, so that a small budget reads something, and a stop
 		// after it says what the next read needs; it overspends by at
 		// most what that item weighs. (Stopping here read nothing, and
-		// each --resume stopped at the same place.)
+		// each --resume stopped at the same place; so did a second
+		// partition after a first that held nothing.)
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
 	return nil

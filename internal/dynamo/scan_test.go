@@ -373,6 +373,24 @@ func TestSearchQueriesAndIndex(t *testing.T) {
 				}
 			}
 		}
+		// A first partition that holds nothing leaves the next unsized:
+		// its first read is still of one item, not a stop with 1.5 of 2
+		// RCU left and nothing read (as a run stopped before).
+		first := dynamo.SearchRequest{Table: searchTable, MaxRCU: 2, Queries: []domain.KeyQuery{
+			{Table: searchTable, PKName: "PK", PK: domain.S("nobody"), SKName: "SK"},
+			{Table: searchTable, PKName: "PK", PK: domain.S("c#03"), SKName: "SK"}}}
+		s, _ := dynamo.StartSearch(first, nil)
+		scanned := 0
+		for s.More() {
+			step, err := dynamo.ReadSearch(context.Background(), c, s)
+			if err != nil || step.Stopped {
+				break
+			}
+			scanned, s = scanned+step.Scanned, step.Next
+		}
+		if scanned == 0 {
+			t.Errorf("%s: Queries of an empty partition then c#03 under 2 RCU: a run read no item of c#03", name)
+		}
 		ixFilter, _ := domain.ParseFilter(`status = "FAILED" and attempts >= 2`)
 		got, _ = searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Index: "ByStatus", Filter: ixFilter, Segments: 4, MaxRCU: 4})
 		if g, w := keysOf(got), keysOf(wantIx); strings.Join(g, " ") != strings.Join(w, " ") {
