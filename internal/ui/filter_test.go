@@ -852,7 +852,9 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 					if req := h.m.top().Request(); !strings.Contains(req, request) || strings.Contains(req, " 0.0 RCU") {
 						t.Fatalf("the request line says %q, not %q", req, request)
 					}
-					h.typeText(`Status = "FAIL"`)
+					// begins_with pins no key: on ByStatus, Status = "FAIL"
+					// reads its partition by Query (TestTableSearchPinnedKeyReadsByQuery).
+					h.typeText(`begins_with(Status, "FAIL")`)
 					h.keys("enter")
 					for range 20 {
 						if strings.Contains(h.screen(), c.scanned) {
@@ -1125,5 +1127,121 @@ func TestTableSearchRetriesOnlyTheFailedSegment(t *testing.T) {
 	h.contains(t, "whole table scanned", "TotalSegments: 2", "scanned 9,000")
 	if got := searchRows(t, h); len(got) != want {
 		t.Fatalf("%d matches, want %d", len(got), want)
+	}
+}
+
+// pinnedMatches are the keys of table's items (through index, "" for
+// the table) whose attr is value for each attr given, by a plain Scan
+// of the demo filtered here: what a search through the same filter lists.
+func pinnedMatches(t *testing.T, table, index string, want map[string]string) map[string]bool {
+	t.Helper()
+	in := &dynamodb.ScanInput{TableName: aws.String(table)}
+	if index != "" {
+		in.IndexName = aws.String(index)
+	}
+	out := map[string]bool{}
+	for {
+		page, err := demoData(t).Scan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+	items:
+		for _, it := range page.Items {
+			for attr, v := range want {
+				if s, ok := it[attr].(*types.AttributeValueMemberS); !ok || s.Value != v {
+					continue items
+				}
+			}
+			out[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+		}
+		if in.ExclusiveStartKey = page.LastEvaluatedKey; len(page.LastEvaluatedKey) == 0 {
+			return out
+		}
+	}
+}
+
+// TestTableSearchPinnedKeyReadsByQuery (39.3): f on a partitions list
+// whose filter pins the partition key (the table's, or an index's) reads
+// that partition by Query, planned as : plans the same WHERE. Before the
+// read, the bar's note, the words where the matches will be and the
+// request line say Query on the key and that its cost is not known
+// (never the table's size as the partition's: it said "Every item of
+// Locations is read … a Scan … up to 70.5 RCU for the whole table", and
+// scanned 5,325 items); no Scan is sent, the matches are those of a
+// filtered full read, "read N · matched M" counts what the Query read,
+// the title says all read, not the whole table scanned; ? prints the
+// partiql command that reads the same, enter opens a match; at every
+// size (goldens).
+func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
+	for _, c := range []struct {
+		name, index, filter string
+		want                map[string]string
+		note, plan, command string
+	}{
+		{"table", "", `PK = "USA" and City = "OMAHA"`, map[string]string{"PK": "USA", "City": "OMAHA"},
+			`enter reads partition PK = "USA" by Query`, `Query on Locations: PK = "USA" · filter City = "OMAHA"`,
+			`dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND City = 'OMAHA'"`},
+		{"index", "ByCity", `City = "OMAHA"`, map[string]string{"City": "OMAHA"},
+			`enter reads partition City = "OMAHA" by Query`, `Query on Locations index ByCity: City = "OMAHA"`,
+			`dynascope partiql --demo "SELECT * FROM Locations.ByCity WHERE City = 'OMAHA'"`},
+	} {
+		want := pinnedMatches(t, "Locations", c.index, c.want)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Table: "Locations", Index: c.index, FilterBudget: func(string) float64 { return 0 }})
+				scans, queries := h.rec.count("Scan"), h.rec.count("Query")
+				before, _ := h.m.cfg.Session.Billed()
+				h.keys("f")
+				h.typeText(c.filter)
+				s := h.m.top().(*pages.Search)
+				if note, _ := s.Typed(); note != c.filter {
+					t.Fatalf("the bar holds %q", note)
+				}
+				screen := flat(h.screen())
+				if !strings.Contains(screen, "Its cost is not known before reading") || strings.Contains(screen, "Every item") || strings.Contains(screen, "whole table") {
+					t.Fatalf("before the read the screen does not say a Query of unknown cost:\n%s", h.screen())
+				}
+				if size[0] >= 120 && !strings.Contains(screen, c.note) {
+					t.Fatalf("the bar's note does not say %q:\n%s", c.note, h.screen())
+				}
+				if req := h.m.top().Request(); !strings.HasPrefix(req, c.plan) || !strings.Contains(req, "cost not known before reading") || strings.Contains(req, "whole table") {
+					t.Fatalf("before the read the request line says %q", req)
+				}
+				h.keys("enter")
+				for range 100 {
+					if strings.Contains(h.screen(), "all read") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				h.contains(t, fmt.Sprintf("%d matches · all read", len(want)))
+				if n := h.rec.count("Scan") - scans; n != 0 || h.rec.count("Query") == queries {
+					t.Fatalf("%d Scans and %d Queries for a filter that pins the key", n, h.rec.count("Query")-queries)
+				}
+				got := searchRows(t, h)
+				if len(got) != len(want) || len(want) == 0 {
+					t.Fatalf("%d matches, want %d", len(got), len(want))
+				}
+				for k := range want {
+					if !got[k] {
+						t.Errorf("%s matches and is not listed", k)
+					}
+				}
+				spent, _ := h.m.cfg.Session.Billed()
+				req := h.m.top().Request()
+				if !strings.HasPrefix(req, c.plan) || !strings.Contains(req, fmt.Sprintf("matched %d", len(want))) || !strings.Contains(req, " · read ") || strings.Contains(req, "scanned") {
+					t.Fatalf("after the read the request line says %q", req)
+				}
+				t.Logf("%s: %d matches for %.1f RCU, %d Queries: %s", c.filter, len(got), spent-before, h.rec.count("Query")-queries, req)
+				h.keys("g")
+				h.golden(t)
+				h.keys("?")
+				if s := flat(h.screen()); !strings.Contains(s, "this view: "+c.command) {
+					t.Fatalf("? does not print %s:\n%s", c.command, h.screen())
+				}
+				h.keys("?", "enter")
+				h.contains(t, `"City": "OMAHA"`) // the item view of the first match
+			})
+		}
 	}
 }
