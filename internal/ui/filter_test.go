@@ -1130,10 +1130,24 @@ func TestTableSearchRetriesOnlyTheFailedSegment(t *testing.T) {
 	}
 }
 
-// pinnedMatches are the keys of table's items (through index, "" for
-// the table) whose attr is value for each attr given, by a plain Scan
-// of the demo filtered here: what a search through the same filter lists.
+// pinnedMatches are the keys of the demo table's items (through index,
+// "" for the table) whose attr is value for each attr given, by a plain
+// Scan filtered here: what a search through the same filter lists.
 func pinnedMatches(t *testing.T, table, index string, want map[string]string) map[string]bool {
+	t.Helper()
+	return demoMatches(t, table, index, func(it dynamo.Item) bool {
+		for attr, v := range want {
+			if s, ok := it[attr].(*types.AttributeValueMemberS); !ok || s.Value != v {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// demoMatches are the keys of the demo table's items (through index)
+// that match says match, by a plain Scan.
+func demoMatches(t *testing.T, table, index string, match func(dynamo.Item) bool) map[string]bool {
 	t.Helper()
 	in := &dynamodb.ScanInput{TableName: aws.String(table)}
 	if index != "" {
@@ -1145,12 +1159,9 @@ func pinnedMatches(t *testing.T, table, index string, want map[string]string) ma
 		if err != nil {
 			t.Fatal(err)
 		}
-	items:
 		for _, it := range page.Items {
-			for attr, v := range want {
-				if s, ok := it[attr].(*types.AttributeValueMemberS); !ok || s.Value != v {
-					continue items
-				}
+			if !match(it) {
+				continue
 			}
 			out[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
 		}
@@ -1244,4 +1255,92 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestTableSearchPinnedKeyStopsAndGoesOn (39.3): a search that reads its
+// partition by Query stops at the budget (RCU billed at the recording
+// client) and says so in the Query's words (items read, the rest of the
+// Query not read: never scanned, or the table), exports the matches so
+// far as such, and r reads on a budget at a time to every match; esc
+// mid-read cancels, and r reads on from there; / finds a loaded match
+// and enter opens it.
+func TestTableSearchPinnedKeyStopsAndGoesOn(t *testing.T) {
+	const budget = 10.0
+	const filter = `PK = "USA" and DriveThru = true`
+	want := demoMatches(t, "Locations", "", func(it dynamo.Item) bool {
+		b, ok := it["DriveThru"].(*types.AttributeValueMemberBOOL)
+		return it["PK"].(*types.AttributeValueMemberS).Value == "USA" && ok && b.Value
+	})
+	h := newHarness(t, 120, 35, Config{Table: "Locations", FilterBudget: func(string) float64 { return budget }})
+	scans := h.rec.count("Scan")
+	before, _ := h.m.cfg.Session.Billed()
+	h.keys("f")
+	h.typeText(filter)
+	h.keys("enter")
+	for range 50 { // it reads while the rows below the cursor do not fill two screens
+		if strings.Contains(h.screen(), "stopped at the budget") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	spent, _ := h.m.cfg.Session.Billed()
+	if spent-before > budget+0.5 || spent-before < budget/2 {
+		t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
+	}
+	h.contains(t, "stopped at the budget: r reads on", " of ≥")
+	h.said(t, " items read, the rest of the Query not read; r spends up to 10.0 RCU more")
+	req := h.m.top().Request()
+	if !strings.HasPrefix(req, `Query on Locations: PK = "USA" · filter DriveThru = true · applied here, items read whole · read `) ||
+		!strings.Contains(req, "budget 10.0 RCU") || strings.Contains(req, "scanned") {
+		t.Fatalf("at the budget the request line says %q", req)
+	}
+	h.exportTo(t, t.TempDir(), "dynascope-Locations-search.jsonl", "already loaded: 0 RCU")
+	h.said(t, fmt.Sprintf("exported %d items (the matches so far; the rest of the Query not read) · to ", len(searchRows(t, h))))
+	for i := 0; i < 20 && !strings.Contains(h.screen(), "all read"); i++ {
+		from, _ := h.m.cfg.Session.Billed()
+		h.keys("r")
+		for range 50 {
+			if s := h.screen(); strings.Contains(s, "all read") || strings.Contains(s, "stopped at the budget") {
+				break
+			}
+			h.keys("pgdown")
+		}
+		if to, _ := h.m.cfg.Session.Billed(); to-from > budget+0.5 {
+			t.Fatalf("r spent %.1f RCU for a %.0f RCU budget", to-from, budget)
+		}
+	}
+	if got := searchRows(t, h); len(got) != len(want) || h.rec.count("Scan") != scans {
+		t.Fatalf("%d matches after reading on, want %d; %d Scans", len(got), len(want), h.rec.count("Scan")-scans)
+	}
+	all, _ := h.m.cfg.Session.Billed()
+	t.Logf("%s in %.0f RCU steps: %d matches, %.1f RCU billed", filter, budget, len(want), all-before)
+
+	// esc while the first Query is in flight, then r.
+	h = newHarness(t, 120, 35, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(filter)
+	if _, cmd := h.m.Update(keyPress("enter")); cmd == nil { // the first Query, held
+		t.Fatal("enter read nothing")
+	}
+	queries := h.rec.count("Query")
+	h.keys("esc")
+	h.contains(t, "Search Locations · read cancelled · nothing loaded · r reads on")
+	h.keys("down", "pgdown", "G")
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("%d Queries after esc, before r", n)
+	}
+	h.keys("r")
+	for range 100 {
+		if strings.Contains(h.screen(), "all read") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	if got := searchRows(t, h); len(got) != len(want) {
+		t.Fatalf("%d matches after r, want %d", len(got), len(want))
+	}
+	h.keys("g", "/")
+	h.typeText("NE#OMAHA#54228")
+	h.keys("enter", "enter")
+	h.contains(t, `"SK": "NE#OMAHA#54228`)
 }
