@@ -1246,6 +1246,11 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 				t.Logf("%s: %d matches for %.1f RCU, %d Queries: %s", c.filter, len(got), spent-before, h.rec.count("Query")-queries, req)
 				h.keys("g")
 				h.golden(t)
+				// y copies the Query it read, not a Scan.
+				build, ok := h.m.top().(*pages.Search).AWSCommand()
+				if !ok || !strings.HasPrefix(build("us-east-1", ""), "aws dynamodb query") {
+					t.Fatalf("y copies no aws dynamodb query (%v)", ok)
+				}
 				h.keys("?")
 				if s := flat(h.screen()); !strings.Contains(s, "this view: "+c.command) {
 					t.Fatalf("? does not print %s:\n%s", c.command, h.screen())

@@ -687,7 +687,7 @@ func (s *Search) FullHelp() [][]key.Binding {
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with
-// the filter, or the statement's Queries, one a line).
+// the filter, or the Queries of the filter or the statement, one a line).
 func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return nil, false
@@ -700,9 +700,9 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 			return domain.AWSScanCommand(s.info.Name, s.index, s.node, region, endpoint)
 		}, true
 	}
-	plan := *s.plan
-	if s.pinned != nil {
-		plan = *s.pinned
+	plan := s.plan
+	if plan == nil {
+		plan = s.pinned
 	}
 	return func(region, endpoint string) string {
 		if len(plan.Queries) == 0 {
@@ -721,9 +721,12 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 // scan through the filter, or, where the search reads by Query (the
 // filter pins the partition key, or a statement's WHERE does), partiql
 // with the statement, which plans the same Queries. Nothing before a
-// filter is given.
+// filter is given, nor for a statement on a masked table: it is kept as
+// typed, real values and all (a filter is kept in stand-ins).
 func (s *Search) DeepLink() []string {
 	switch {
+	case s.plan != nil && dynamo.Masks(s.c.Client, s.info.Name):
+		return nil
 	case s.plan != nil:
 		return []string{"partiql", s.text}
 	case s.node == nil:
