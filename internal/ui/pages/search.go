@@ -191,21 +191,25 @@ func (s *Search) queried() *domain.Plan {
 	return nil
 }
 
-// retype plans the filter typed so far, before the first search: the
-// line under the bar and the words where the matches will be say what
-// enter reads.
+// retype plans the filter typed so far: the line under the bar (and,
+// before the first search, the words where the matches will be and the
+// request line) say what enter reads.
 func (s *Search) retype() {
-	if s.begun || s.plan != nil {
+	if s.plan != nil {
 		return
 	}
 	s.typed = nil
 	if n, err := domain.ParseFilter(strings.TrimSpace(s.filter.input.Value())); err == nil {
 		s.typed = s.planOf(n)
 	}
-	s.filter.note = "enter searches the " + s.what() + " · esc goes back"
-	if s.typed != nil {
-		s.filter.note = "enter reads " + s.partitions(s.typed) + " by Query · esc goes back"
+	enter, esc := "enter searches the "+s.what(), "esc goes back"
+	if s.begun {
+		enter, esc = "enter searches again", "esc keeps the last filter"
 	}
+	if s.typed != nil {
+		enter = "enter reads " + s.partitions(s.typed) + " by Query"
+	}
+	s.filter.note = enter + " · " + esc
 }
 
 // partitions names the partitions a plan reads: partition PK = "a", or
@@ -318,6 +322,7 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Filter) && s.plan == nil:
 		cmd := s.filter.open(s.node)
+		s.retype()
 		s.layout()
 		return cmd
 	case key.Matches(msg, k.Open):
