@@ -16,7 +16,8 @@ import (
 
 // TestReopenCommandsRun runs every command the explorer's ? prints (kept
 // by ui's TestReopenCommands) as typed, and checks that each opens a view
-// whose ? prints that same command again.
+// whose ? prints that same command again; a headless one (a search's)
+// is TestClaims' to run.
 func TestReopenCommandsRun(t *testing.T) {
 	isolateAWS(t)
 	data, err := os.ReadFile("../ui/testdata/TestReopenCommands.golden")
@@ -28,6 +29,11 @@ func TestReopenCommandsRun(t *testing.T) {
 			args := shellWords(t, line)
 			if args[0] != "dynascope" {
 				t.Fatalf("not a dynascope command: %s", line)
+			}
+			if !strings.HasPrefix(args[1], "-") {
+				// A headless command (a search's scan or partiql): it
+				// opens no view, and TestClaims runs it for its rows.
+				t.Skip("headless: run by TestClaims")
 			}
 			opened := openExplorer(t, args[1:])
 			if want := "this view: " + line; !strings.Contains(opened, want) {

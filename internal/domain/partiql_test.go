@@ -189,3 +189,31 @@ func FuzzParsePartiQL(f *testing.F) {
 		}
 	})
 }
+
+// TestPartiQLSelectReadsBack: a filter written as a statement's WHERE
+// (the explorer's f, reopened as `dynascope partiql`) is read back by
+// ParsePartiQL as the same filter, odd names and quotes included.
+func TestPartiQLSelectReadsBack(t *testing.T) {
+	for _, c := range []struct{ table, index, filter, want string }{
+		{"Locations", "", `PK = "USA" and City = "OMAHA"`, `SELECT * FROM Locations WHERE PK = 'USA' AND City = 'OMAHA'`},
+		{"Locations", "ByCity", `City in ("A", "B") or not begins_with(SK, "it's")`, `SELECT * FROM Locations.ByCity WHERE City IN ['A', 'B'] OR NOT begins_with(SK, 'it''s')`},
+		{"my-table", "", "`odd \"name` = 1 and `size` > 2 and `and` = true and size(`from`) < 3 and x = null", `SELECT * FROM "my-table" WHERE "odd ""name" = 1 AND "size" > 2 AND "and" = true AND size("from") < 3 AND x = null`},
+		{"T", "", EveryFilterKind, ""},
+	} {
+		n, err := ParseFilter(c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := PartiQLSelect(c.table, c.index, n)
+		if c.want != "" && text != c.want {
+			t.Errorf("%s: wrote %s, want %s", c.filter, text, c.want)
+		}
+		st, err := ParsePartiQL(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if st.Table != c.table || st.Index != c.index || FormatFilter(st.Where) != FormatFilter(n) {
+			t.Errorf("%s read back as %q %q %s, want %s", text, st.Table, st.Index, FormatFilter(st.Where), FormatFilter(n))
+		}
+	}
+}

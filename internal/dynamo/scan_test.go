@@ -1384,3 +1384,72 @@ func TestSearchWorstCaseHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterSearchPinnedKeyReadsByQuery (#39.3): a table search whose
+// filter pins the partition key (=, IN, an OR of equalities; on an index,
+// the index's key) is planned as a statement is, and reads those
+// partitions by Query, a sort-key condition as its key condition: it
+// finds what the Scan of the whole table through the same filter finds,
+// with or without a budget, for a fraction of its RCU at the client. A
+// filter that pins no key, or pins it with a value of another type, is
+// the Scan it was.
+func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
+	info := func(c dynamo.Client) dynamo.TableInfo {
+		t.Helper()
+		in, _, err := dynamo.DescribeTable(context.Background(), c, searchTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	for name, c := range searchBackends(t) {
+		ti := info(c)
+		for _, tc := range []struct {
+			index, filter, keyCondition string
+			queries                     int
+		}{
+			{"", `PK = "c#03" and attempts >= 2`, `PK = "c#03"`, 1},
+			{"", `PK in ("c#03", "c#17", "c#99") and status = "FAILED"`, `PK IN ("c#03", "c#17", "c#99")`, 3},
+			{"", `(PK = "c#05" or PK = "c#06") and begins_with(SK, "o#1")`, `PK IN ("c#05", "c#06") AND begins_with(SK, "o#1")`, 2},
+			{"", `"c#07" = PK and SK between "o#03" and "o#09" and contains(tags, "urgent")`, `PK = "c#07" AND SK BETWEEN "o#03" AND "o#09"`, 1},
+			{"ByStatus", `status = "FAILED" and attempts > 1`, `status = "FAILED"`, 1},
+		} {
+			filter, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, budget := range []float64{0, 2.5} {
+				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.index, tc.filter, budget)
+				plan, r := dynamo.FilterSearch(ti, tc.index, filter, budget, "explorer")
+				if plan == nil || len(r.Queries) != tc.queries || plan.KeyCondition() != tc.keyCondition {
+					t.Fatalf("%s: planned %+v, want %d Queries on %s", label, plan, tc.queries, tc.keyCondition)
+				}
+				scan := dynamo.SearchRequest{Table: searchTable, Index: tc.index, Filter: filter, Segments: 1, MaxRCU: budget}
+				got, byQuery := searchToEnd(t, c, r)
+				want, byScan := searchToEnd(t, c, scan)
+				if g, w := keysOf(got), keysOf(want); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+					t.Errorf("%s: the Queries found %d items, the Scan %d", label, len(g), len(w))
+				}
+				q, s := sum(byQuery), sum(byScan)
+				t.Logf("%s: %d matches; Query %.1f RCU in %d runs, Scan %.1f RCU in %d runs", label, len(got), q, len(byQuery), s, len(byScan))
+				if q > s/4 {
+					t.Errorf("%s: the Queries cost %.1f RCU, the Scan %.1f", label, q, s)
+				}
+			}
+		}
+		for _, f := range []string{`status = "FAILED"`, `PK = 3 and status = "FAILED"`, `PK = "c#03" or status = "FAILED"`, `PK = "c#03" and SK <> "o#01"`} {
+			filter, _ := domain.ParseFilter(f)
+			if plan, r := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); plan != nil || len(r.Queries) != 0 || r.Filter == nil || r.Segments < 1 {
+				t.Errorf("%s %q: planned %+v, want the Scan through the whole filter", name, f, r)
+			}
+		}
+	}
+}
+
+func sum(xs []float64) float64 {
+	total := 0.0
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}

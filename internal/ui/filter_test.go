@@ -852,7 +852,9 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 					if req := h.m.top().Request(); !strings.Contains(req, request) || strings.Contains(req, " 0.0 RCU") {
 						t.Fatalf("the request line says %q, not %q", req, request)
 					}
-					h.typeText(`Status = "FAIL"`)
+					// begins_with pins no key: on ByStatus, Status = "FAIL"
+					// reads its partition by Query (TestTableSearchPinnedKeyReadsByQuery).
+					h.typeText(`begins_with(Status, "FAIL")`)
 					h.keys("enter")
 					for range 20 {
 						if strings.Contains(h.screen(), c.scanned) {
@@ -1138,4 +1140,228 @@ func TestTableSearchRetriesOnlyTheFailedSegment(t *testing.T) {
 	if got := searchRows(t, h); len(got) != want {
 		t.Fatalf("%d matches, want %d", len(got), want)
 	}
+}
+
+// pinnedMatches are the keys of the demo table's items (through index,
+// "" for the table) whose attr is value for each attr given, by a plain
+// Scan filtered here: what a search through the same filter lists.
+func pinnedMatches(t *testing.T, table, index string, want map[string]string) map[string]bool {
+	t.Helper()
+	return demoMatches(t, table, index, func(it dynamo.Item) bool {
+		for attr, v := range want {
+			if s, ok := it[attr].(*types.AttributeValueMemberS); !ok || s.Value != v {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// demoMatches are the keys of the demo table's items (through index)
+// that match says match, by a plain Scan.
+func demoMatches(t *testing.T, table, index string, match func(dynamo.Item) bool) map[string]bool {
+	t.Helper()
+	in := &dynamodb.ScanInput{TableName: aws.String(table)}
+	if index != "" {
+		in.IndexName = aws.String(index)
+	}
+	out := map[string]bool{}
+	for {
+		page, err := demoData(t).Scan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if !match(it) {
+				continue
+			}
+			out[it["PK"].(*types.AttributeValueMemberS).Value+" "+it["SK"].(*types.AttributeValueMemberS).Value] = true
+		}
+		if in.ExclusiveStartKey = page.LastEvaluatedKey; len(page.LastEvaluatedKey) == 0 {
+			return out
+		}
+	}
+}
+
+// TestTableSearchPinnedKeyReadsByQuery (39.3): f on a partitions list
+// whose filter pins the partition key (the table's, or an index's) reads
+// that partition by Query, planned as : plans the same WHERE. Before the
+// read, the bar's note, the words where the matches will be and the
+// request line say Query on the key and that its cost is not known
+// (never the table's size as the partition's: it said "Every item of
+// Locations is read … a Scan … up to 70.5 RCU for the whole table", and
+// scanned 5,325 items); no Scan is sent, the matches are those of a
+// filtered full read, "read N · matched M" counts what the Query read,
+// the title says all read, not the whole table scanned; ? prints the
+// partiql command that reads the same, enter opens a match; at every
+// size (goldens).
+func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
+	for _, c := range []struct {
+		name, index, filter string
+		want                map[string]string
+		note, plan, command string
+	}{
+		{"table", "", `PK = "USA" and City = "OMAHA"`, map[string]string{"PK": "USA", "City": "OMAHA"},
+			`enter reads partition PK = "USA" by Query`, `Query on Locations: PK = "USA" · filter City = "OMAHA"`,
+			`dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND City = 'OMAHA'"`},
+		{"index", "ByCity", `City = "OMAHA"`, map[string]string{"City": "OMAHA"},
+			`enter reads partition City = "OMAHA" by Query`, `Query on Locations index ByCity: City = "OMAHA"`,
+			`dynascope partiql --demo "SELECT * FROM Locations.ByCity WHERE City = 'OMAHA'"`},
+	} {
+		want := pinnedMatches(t, "Locations", c.index, c.want)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Table: "Locations", Index: c.index, FilterBudget: func(string) float64 { return 0 }})
+				scans, queries := h.rec.count("Scan"), h.rec.count("Query")
+				before, _ := h.m.cfg.Session.Billed()
+				h.keys("f")
+				h.typeText(c.filter)
+				s := h.m.top().(*pages.Search)
+				if note, _ := s.Typed(); note != c.filter {
+					t.Fatalf("the bar holds %q", note)
+				}
+				screen := flat(h.screen())
+				if !strings.Contains(screen, "Its cost is not known before reading") || strings.Contains(screen, "Every item") || strings.Contains(screen, "whole table") {
+					t.Fatalf("before the read the screen does not say a Query of unknown cost:\n%s", h.screen())
+				}
+				if size[0] >= 120 && !strings.Contains(screen, c.note) {
+					t.Fatalf("the bar's note does not say %q:\n%s", c.note, h.screen())
+				}
+				if req := h.m.top().Request(); !strings.HasPrefix(req, c.plan) || !strings.Contains(req, "cost not known before reading") || strings.Contains(req, "whole table") {
+					t.Fatalf("before the read the request line says %q", req)
+				}
+				h.keys("enter")
+				for range 100 {
+					if strings.Contains(h.screen(), "all read") {
+						break
+					}
+					h.keys("pgdown")
+				}
+				h.contains(t, fmt.Sprintf("%d matches · all read", len(want)))
+				if n := h.rec.count("Scan") - scans; n != 0 || h.rec.count("Query") == queries {
+					t.Fatalf("%d Scans and %d Queries for a filter that pins the key", n, h.rec.count("Query")-queries)
+				}
+				got := searchRows(t, h)
+				if len(got) != len(want) || len(want) == 0 {
+					t.Fatalf("%d matches, want %d", len(got), len(want))
+				}
+				for k := range want {
+					if !got[k] {
+						t.Errorf("%s matches and is not listed", k)
+					}
+				}
+				spent, _ := h.m.cfg.Session.Billed()
+				req := h.m.top().Request()
+				if !strings.HasPrefix(req, c.plan) || !strings.Contains(req, fmt.Sprintf("matched %d", len(want))) || !strings.Contains(req, " · read ") || strings.Contains(req, "scanned") {
+					t.Fatalf("after the read the request line says %q", req)
+				}
+				t.Logf("%s: %d matches for %.1f RCU, %d Queries: %s", c.filter, len(got), spent-before, h.rec.count("Query")-queries, req)
+				h.keys("f") // the bar opened again says what enter reads
+				if size[0] >= 120 {
+					h.contains(t, c.note+" · esc keeps the last filter")
+				}
+				h.keys("esc", "g")
+				h.golden(t)
+				// y copies the Query it read, not a Scan.
+				build, ok := h.m.top().(*pages.Search).AWSCommand()
+				if !ok || !strings.HasPrefix(build("us-east-1", ""), "aws dynamodb query") {
+					t.Fatalf("y copies no aws dynamodb query (%v)", ok)
+				}
+				h.keys("?")
+				if s := flat(h.screen()); !strings.Contains(s, "this view: "+c.command) {
+					t.Fatalf("? does not print %s:\n%s", c.command, h.screen())
+				}
+				h.keys("?", "enter")
+				h.contains(t, `"City": "OMAHA"`) // the item view of the first match
+			})
+		}
+	}
+}
+
+// TestTableSearchPinnedKeyStopsAndGoesOn (39.3): a search that reads its
+// partition by Query stops at the budget (RCU billed at the recording
+// client) and says so in the Query's words (items read, the rest of the
+// Query not read: never scanned, or the table), exports the matches so
+// far as such, and r reads on a budget at a time to every match; esc
+// mid-read cancels, and r reads on from there; / finds a loaded match
+// and enter opens it.
+func TestTableSearchPinnedKeyStopsAndGoesOn(t *testing.T) {
+	const budget = 10.0
+	const filter = `PK = "USA" and DriveThru = true`
+	want := demoMatches(t, "Locations", "", func(it dynamo.Item) bool {
+		b, ok := it["DriveThru"].(*types.AttributeValueMemberBOOL)
+		return it["PK"].(*types.AttributeValueMemberS).Value == "USA" && ok && b.Value
+	})
+	h := newHarness(t, 120, 35, Config{Table: "Locations", FilterBudget: func(string) float64 { return budget }})
+	scans := h.rec.count("Scan")
+	before, _ := h.m.cfg.Session.Billed()
+	h.keys("f")
+	h.typeText(filter)
+	h.keys("enter")
+	for range 50 { // it reads while the rows below the cursor do not fill two screens
+		if strings.Contains(h.screen(), "stopped at the budget") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	spent, _ := h.m.cfg.Session.Billed()
+	if spent-before > budget+0.5 || spent-before < budget/2 {
+		t.Fatalf("the search spent %.1f RCU under a %.0f RCU budget", spent-before, budget)
+	}
+	h.contains(t, "stopped at the budget: r reads on", " of ≥")
+	h.said(t, " items read, the rest of the Query not read; r spends up to 10.0 RCU more")
+	req := h.m.top().Request()
+	if !strings.HasPrefix(req, `Query on Locations: PK = "USA" · filter DriveThru = true · applied here, items read whole · read `) ||
+		!strings.Contains(req, "budget 10.0 RCU") || strings.Contains(req, "scanned") {
+		t.Fatalf("at the budget the request line says %q", req)
+	}
+	h.exportTo(t, t.TempDir(), "dynascope-Locations-search.jsonl", "already loaded: 0 RCU")
+	h.said(t, fmt.Sprintf("exported %d items (the matches so far; the rest of the Query not read) · to ", len(searchRows(t, h))))
+	for i := 0; i < 20 && !strings.Contains(h.screen(), "all read"); i++ {
+		from, _ := h.m.cfg.Session.Billed()
+		h.keys("r")
+		for range 50 {
+			if s := h.screen(); strings.Contains(s, "all read") || strings.Contains(s, "stopped at the budget") {
+				break
+			}
+			h.keys("pgdown")
+		}
+		if to, _ := h.m.cfg.Session.Billed(); to-from > budget+0.5 {
+			t.Fatalf("r spent %.1f RCU for a %.0f RCU budget", to-from, budget)
+		}
+	}
+	if got := searchRows(t, h); len(got) != len(want) || h.rec.count("Scan") != scans {
+		t.Fatalf("%d matches after reading on, want %d; %d Scans", len(got), len(want), h.rec.count("Scan")-scans)
+	}
+	all, _ := h.m.cfg.Session.Billed()
+	t.Logf("%s in %.0f RCU steps: %d matches, %.1f RCU billed", filter, budget, len(want), all-before)
+
+	// esc while the first Query is in flight, then r.
+	h = newHarness(t, 120, 35, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(filter)
+	if _, cmd := h.m.Update(keyPress("enter")); cmd == nil { // the first Query, held
+		t.Fatal("enter read nothing")
+	}
+	queries := h.rec.count("Query")
+	h.keys("esc")
+	h.contains(t, "Search Locations · read cancelled · nothing loaded · r reads on")
+	h.keys("down", "pgdown", "G")
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("%d Queries after esc, before r", n)
+	}
+	h.keys("r")
+	for range 100 {
+		if strings.Contains(h.screen(), "all read") {
+			break
+		}
+		h.keys("pgdown")
+	}
+	if got := searchRows(t, h); len(got) != len(want) {
+		t.Fatalf("%d matches after r, want %d", len(got), len(want))
+	}
+	h.keys("g", "/")
+	h.typeText("NE#OMAHA#54228")
+	h.keys("enter", "enter")
+	h.contains(t, `"SK": "NE#OMAHA#54228`)
 }

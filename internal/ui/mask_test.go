@@ -426,6 +426,7 @@ func TestMaskCountsTheStandIns(t *testing.T) {
 func TestMaskTypedSearchAndStatement(t *testing.T) {
 	for _, tc := range []struct{ name, key, typed string }{
 		{"search", "f", `City = "OMAHA"`},
+		{"search by Query", "f", `PK = "USA" and City = "OMAHA"`}, // the key pinned by its stand-in
 		{"statement", ":", `PK = 'USA' AND City = 'OMAHA'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -671,13 +671,22 @@ const (
 	demoSeedRegion   = "us-east-1"
 )
 
-// commandLine is the dynascope command that reopens the current view.
+// commandLine is the dynascope command that reopens the current view: the
+// explorer's flags, or a headless command (a link that begins with its
+// name: scan, partiql) with the connection's flags after its name.
 func (m *Model) commandLine() string {
 	l, ok := m.top().(common.Linker)
 	if !ok {
 		return ""
 	}
+	link := l.DeepLink()
+	if len(link) == 0 {
+		return ""
+	}
 	args := []string{"dynascope"}
+	if !strings.HasPrefix(link[0], "-") {
+		args, link = append(args, link[0]), link[1:]
+	}
 	switch {
 	case len(m.cfg.ReopenArgs) > 0:
 		for _, a := range m.cfg.ReopenArgs {
@@ -696,13 +705,23 @@ func (m *Model) commandLine() string {
 			args = append(args, "--endpoint-url", m.cfg.Endpoint)
 		}
 	}
-	for _, a := range l.DeepLink() {
-		args = append(args, domain.ShellQuote(a))
+	for _, a := range link {
+		args = append(args, quoteArg(a))
 	}
 	if b, _ := m.maskBadge(); b != "" {
 		return "(values masked) " + strings.Join(args, " ")
 	}
 	return strings.Join(args, " ")
+}
+
+// quoteArg quotes a for the shell as ShellQuote does, but in double
+// quotes where it holds single quotes and nothing a shell reads inside
+// double quotes (a statement's 'strings'): readable, and the same word.
+func quoteArg(a string) string {
+	if strings.Contains(a, "'") && !strings.ContainsAny(a, "\"$`\\!") {
+		return `"` + a + `"`
+	}
+	return domain.ShellQuote(a)
 }
 
 // View draws the whole screen.

@@ -237,7 +237,8 @@ func shopDB(t *testing.T) *memory.DB {
 // TestReopenCommands walks to every kind of view that prints a command at
 // ? (the tree at its top and under a prefix, items, filtered items, an
 // index, Versions mode, a timeline, a table's own version spelling, a time
-// range, a sharded partition) and keeps those commands in a golden file.
+// range, a sharded partition, a table's and an index's search, a
+// statement's results) and keeps those commands in a golden file.
 // The command line's TestReopenCommandsRun runs each one and checks that
 // it opens a view whose ? prints the same command.
 func TestReopenCommands(t *testing.T) {
@@ -286,6 +287,26 @@ func TestReopenCommands(t *testing.T) {
 
 	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
 	note(h) // a sharded partition
+
+	// A table search (f on the partitions list) and a statement print the
+	// headless command that reads the same: scan through the filter, or
+	// partiql where the read is by Query.
+	for _, c := range []struct{ keys, text string }{
+		{"f", `City = "CEDARVILLE" and DriveThru = true`},
+		{"f", `PK = "USA" and City = "OMAHA"`},
+		{":", `PK = 'USA' AND begins_with(SK, 'NE#OMAHA')`},
+	} {
+		h = newHarness(t, 160, 40, Config{Table: "Locations"})
+		h.keys(c.keys)
+		h.typeText(c.text)
+		h.keys("enter")
+		note(h)
+	}
+	h = newHarness(t, 160, 40, Config{Table: "Locations", Index: "ByCity"})
+	h.keys("f")
+	h.typeText(`begins_with(City, "CEDAR")`)
+	h.keys("enter")
+	note(h) // an index's search
 
 	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")+"\n"))
 }

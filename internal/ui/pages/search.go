@@ -17,10 +17,12 @@ import (
 )
 
 // Search lists the items of a whole table (or index) that a filter
-// matches: a Scan in parallel segments (dynamo.ReadSearch), a step at a
-// time while the list wants rows, under the explorer's filter budget. At
-// the budget it stops and asks before spending more; after a failure r
-// reads again only the segments that failed.
+// matches: a Scan in parallel segments (dynamo.ReadSearch), or, where the
+// filter pins the partition key, a Query of each partition it names
+// (dynamo.FilterSearch, planned as a statement is), a step at a time while
+// the list wants rows, under the explorer's filter budget. At the budget
+// it stops and asks before spending more; after a failure r reads again
+// only the segments that failed.
 type Search struct {
 	c      *common.Common
 	id     int
@@ -28,12 +30,18 @@ type Search struct {
 	index  string
 	filter filterBar
 	node   domain.FilterNode // the filter applied (nil before the first)
-	state  dynamo.SearchState
-	begun  bool                    // a search has been asked (state holds it)
-	list   list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats  attrStats
-	keys   []string // the key columns
-	attrs  []string // the other columns: the attributes most matches hold
+	// pinned is the filter's plan where it pins the partition key: the
+	// search reads those partitions by Query (nil: a Scan of the whole).
+	pinned *domain.Plan
+	// typed is the plan of the filter typed before the first search (nil:
+	// a Scan, or nothing that parses yet): what enter will read.
+	typed *domain.Plan
+	state dynamo.SearchState
+	begun bool                    // a search has been asked (state holds it)
+	list  list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats attrStats
+	keys  []string // the key columns
+	attrs []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
@@ -159,8 +167,58 @@ func (s *Search) Init() tea.Cmd {
 // stand-ins (the bar, the request line), as the items' filter is.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
 	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
-	return s.startRequest(dynamo.SearchRequest{Table: s.info.Name, Index: s.index, Filter: s.node,
-		Segments: dynamo.SearchSegments(s.info.SizeBytes), MaxRCU: s.budget(), Origin: "explorer", TableBytes: s.info.SizeBytes})
+	plan, r := dynamo.FilterSearch(s.info, s.index, s.node, s.budget(), "explorer")
+	s.pinned, s.typed = plan, nil
+	return s.startRequest(r)
+}
+
+// planOf is what filter n would be read with: its Query plan where it
+// pins the partition key, else nil (a Scan).
+func (s *Search) planOf(n domain.FilterNode) *domain.Plan {
+	plan, _ := dynamo.FilterSearch(s.info, s.index, dynamo.TypedFilter(s.c.Client, s.info.Name, n), 0, "explorer")
+	return plan
+}
+
+// queried is the plan of the Queries the search reads (the filter's, or a
+// statement's), nil where it scans.
+func (s *Search) queried() *domain.Plan {
+	if s.plan != nil && s.plan.Operation() == "Query" {
+		return s.plan
+	}
+	if s.plan == nil {
+		return s.pinned
+	}
+	return nil
+}
+
+// retype plans the filter typed so far: the line under the bar (and,
+// before the first search, the words where the matches will be and the
+// request line) say what enter reads.
+func (s *Search) retype() {
+	if s.plan != nil {
+		return
+	}
+	s.typed = nil
+	if n, err := domain.ParseFilter(strings.TrimSpace(s.filter.input.Value())); err == nil {
+		s.typed = s.planOf(n)
+	}
+	enter, esc := "enter searches the "+s.what(), "esc goes back"
+	if s.begun {
+		enter, esc = "enter searches again", "esc keeps the last filter"
+	}
+	if s.typed != nil {
+		enter = "enter reads " + s.partitions(s.typed) + " by Query"
+	}
+	s.filter.note = enter + " · " + esc
+}
+
+// partitions names the partitions a plan reads: partition PK = "a", or
+// 2 partitions (PK IN ("a", "b")), with its sort-key condition.
+func (s *Search) partitions(p *domain.Plan) string {
+	if len(p.Queries) == 1 {
+		return "partition " + common.Sanitize(p.KeyCondition())
+	}
+	return fmt.Sprintf("%d partitions (%s)", len(p.Queries), common.Sanitize(p.KeyCondition()))
 }
 
 // startRequest begins r from its start, forgetting what was found.
@@ -257,12 +315,14 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		case !s.filter.editing() && !s.begun:
 			return back // esc before any search: nothing to show
 		}
+		s.retype()
 		s.layout()
 		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Filter) && s.plan == nil:
 		cmd := s.filter.open(s.node)
+		s.retype()
 		s.layout()
 		return cmd
 	case key.Matches(msg, k.Open):
@@ -395,7 +455,7 @@ func (s *Search) progress() string {
 		return "stopped at the budget: r reads on"
 	case s.state.More():
 		return "more: scroll down to read on"
-	case s.plan != nil && s.plan.Operation() == "Query":
+	case s.queried() != nil:
 		return "all read"
 	}
 	return "whole " + s.what() + " scanned"
@@ -405,10 +465,7 @@ func (s *Search) progress() string {
 // stopped, how to go on and what was spent (what a narrow status bar
 // keeps, cut after a whole word), then what the list holds is partial.
 func (s *Search) stopNotice() string {
-	read, rest := "scanned", s.rest()
-	if s.plan != nil && s.plan.Operation() == "Query" {
-		read = "read"
-	}
+	read, rest := s.readWord(), s.rest()
 	return fmt.Sprintf("At the budget: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more",
 		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
 		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
@@ -416,10 +473,19 @@ func (s *Search) stopNotice() string {
 
 // rest says what a search that has more to read has not read.
 func (s *Search) rest() string {
-	if s.plan != nil && s.plan.Operation() == "Query" {
+	if s.queried() != nil {
 		return "the rest of the Query not read"
 	}
 	return "the rest of the " + s.what() + " not read"
+}
+
+// readWord is what the request line and the notices call the items read:
+// scanned (the whole table or index), or read (by Query).
+func (s *Search) readWord() string {
+	if s.queried() != nil {
+		return "read"
+	}
+	return "scanned"
 }
 
 // what is what a search reads whole: the table, or the index.
@@ -434,6 +500,21 @@ func (s *Search) what() string {
 // whole of it costs as far as DynamoDB's size figure tells, and where it
 // stops.
 func (s *Search) before() string {
+	if p := s.typed; p != nil {
+		verb, rest := "is", ""
+		if len(p.Queries) > 1 {
+			verb = "are"
+		}
+		if p.Filter != nil {
+			rest = ", the rest of the filter applied to its items"
+		}
+		text := fmt.Sprintf("Only %s of %s %s read, by Query%s. Its cost is not known before reading: DynamoDB reports no partition's size. ",
+			s.partitions(p), s.source(), verb, rest)
+		if s.budget() <= 0 {
+			return text + "No budget: it reads on as you scroll down."
+		}
+		return text + "It stops at the budget (" + common.RCU(s.budget(), false) + ") and asks before reading on."
+	}
 	text := fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, %s. ", s.name(),
 		common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"), wholeCost(s.info, s.index))
 	if s.budget() <= 0 {
@@ -499,7 +580,7 @@ func (s *Search) View() string {
 		}
 		body = st.Dim.Render(common.Wrap(none, max(1, listW-4)))
 	case n == 0 && s.stopped:
-		body = st.Dim.Render(fmt.Sprintf("No match in the %s scanned before the budget: r reads on.", common.Plural(s.scanned, "item", "items")))
+		body = st.Dim.Render(fmt.Sprintf("No match in the %s %s before the budget: r reads on.", common.Plural(s.scanned, "item", "items"), s.readWord()))
 	}
 	if len(head) > 0 {
 		body = strings.Join(head, "\n") + "\n" + body
@@ -515,12 +596,23 @@ func (s *Search) View() string {
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
 }
 
-// Request is the Scan behind the list, what it found and what it cost.
+// Request is the Scan or the Queries behind the list (before the first
+// search, what enter reads), what it found and what it cost.
 func (s *Search) Request() string {
 	var b strings.Builder
-	if s.plan != nil {
+	switch {
+	case s.plan != nil:
 		b.WriteString(planText(*s.plan, s.info, s.prepared, !s.begun || s.pages == 0))
-	} else {
+	case !s.begun && s.typed != nil: // what enter reads
+		b.WriteString(planText(*s.typed, s.info, dynamo.SearchRequest{}, false) + " · " + partitionCost)
+		return b.String()
+	case s.pinned != nil:
+		b.WriteString(planText(*s.pinned, s.info, s.state.Request, false))
+		if s.pages == 0 {
+			b.WriteString(" · " + partitionCost)
+			return b.String()
+		}
+	default:
 		b.WriteString("Scan " + common.Sanitize(s.info.Name))
 		if s.index != "" {
 			b.WriteString("  IndexName: " + common.Sanitize(s.index))
@@ -542,10 +634,7 @@ func (s *Search) Request() string {
 	if !s.begun || s.pages == 0 {
 		return b.String()
 	}
-	read := "scanned"
-	if s.plan != nil && s.plan.Operation() == "Query" {
-		read = "read"
-	}
+	read := s.readWord()
 	fmt.Fprintf(&b, " · %s %s · matched %s · %s · %s", read, common.Thousands(s.scanned), common.Thousands(s.list.Len()),
 		common.Plural(s.cost.Requests, "request", "requests"), common.BilledRCU(s.cost))
 	if s.state.Request.MaxRCU > 0 {
@@ -578,7 +667,9 @@ func (s *Search) Paste(text string) tea.Cmd {
 	if !s.filter.editing() {
 		return nil
 	}
-	return s.filter.paste(text)
+	cmd := s.filter.paste(text)
+	s.retype()
+	return cmd
 }
 
 func (s *Search) ShortHelp() []key.Binding {
@@ -601,12 +692,12 @@ func (s *Search) FullHelp() [][]key.Binding {
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with
-// the filter, or the statement's Queries, one a line).
+// the filter, or the Queries of the filter or the statement, one a line).
 func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return nil, false
 	}
-	if s.plan == nil {
+	if s.plan == nil && s.pinned == nil {
 		if s.node == nil {
 			return nil, false
 		}
@@ -614,7 +705,10 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 			return domain.AWSScanCommand(s.info.Name, s.index, s.node, region, endpoint)
 		}, true
 	}
-	plan := *s.plan
+	plan := s.plan
+	if plan == nil {
+		plan = s.pinned
+	}
 	return func(region, endpoint string) string {
 		if len(plan.Queries) == 0 {
 			return domain.AWSScanCommand(plan.Table, plan.Index, plan.Filter, region, endpoint)
@@ -626,6 +720,30 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 		}
 		return strings.Join(cmds, "\n")
 	}, true
+}
+
+// DeepLink is the headless command that reads what is listed, for ?:
+// scan through the filter, or, where the search reads by Query (the
+// filter pins the partition key, or a statement's WHERE does), partiql
+// with the statement, which plans the same Queries. Nothing before a
+// filter is given, nor for a statement on a masked table: it is kept as
+// typed, real values and all (a filter is kept in stand-ins).
+func (s *Search) DeepLink() []string {
+	switch {
+	case s.plan != nil && dynamo.Masks(s.c.Client, s.info.Name):
+		return nil
+	case s.plan != nil:
+		return []string{"partiql", s.text}
+	case s.node == nil:
+		return nil
+	case s.pinned != nil:
+		return []string{"partiql", domain.PartiQLSelect(s.info.Name, s.index, s.node)}
+	}
+	args := []string{"scan", "--table", s.info.Name}
+	if s.index != "" {
+		args = append(args, "--index", s.index)
+	}
+	return append(args, "--filter", domain.FormatFilter(s.node))
 }
 
 // NoCommand says why y copies nothing here.
@@ -688,6 +806,10 @@ func planCost(r dynamo.SearchRequest, index string) string {
 	}
 	return "up to " + rcu
 }
+
+// partitionCost is what a request line says of a Query's cost before it
+// reads: DynamoDB reports a table's size, never a partition's.
+const partitionCost = "cost not known before reading (no partition's size is reported)"
 
 // filteredHere is what a request line says of a search under a budget:
 // it sends no filter or projection (dynamo.SearchRequest.FilteredHere).
