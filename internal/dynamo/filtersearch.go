@@ -4,7 +4,7 @@ import "github.com/dynascope/dynascope/internal/domain"
 
 // FilterSearch is the search of table info (or its index) through
 // filter, under budget (0: none), planned as a statement whose WHERE is
-// the filter is planned (StatementSearch, domain.Statement.Plan): where
+// the filter (StatementSearch, domain.Statement.Plan): where
 // the filter pins the partition key by equality (or IN, or an OR of
 // equalities) the search reads those partitions by Query, a sort-key
 // condition a Query can say as its key condition and the rest as its
