@@ -94,6 +94,11 @@ func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix
 		Reading: "the level's children are", More: "more children still being found",
 		Loaded: func() int { return len(t.children) }}, nil, t.cell)
 	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	if info.ItemCount > 0 {
+		// The first read sized as children sizes it: a dense level in
+		// stretches from the second round trip, a small leaf one Query.
+		t.req.ItemBytes = info.SizeBytes / info.ItemCount
+	}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
 	}
