@@ -50,6 +50,10 @@ type ChildrenRequest struct {
 	// its first child end (fewtrips.go). Unknown, it reads firstProbeKeys,
 	// and a level it leaves unweighed is weighed by the second read.
 	ItemBytes int64
+	// HoldKeys, where more than 0, has the walk keep the sort keys it
+	// reads, up to that many bytes of them (none past it): a child read
+	// whole is then told from them (ChildrenResult.Held, held.go).
+	HoldKeys int
 }
 
 // ChildrenResult is a level of the hierarchy and what finding it cost.
@@ -73,6 +77,9 @@ type ChildrenResult struct {
 	// repeats in the first keys read. Delim "" without it: no key was
 	// read to tell (an empty level).
 	NoDelim bool
+	// Held are the keys the walk read, where HoldKeys asked for them and
+	// the walk ended without error (nil past the bound).
+	Held *HeldKeys
 }
 
 const (
@@ -137,6 +144,9 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 		parallel = DefaultParallel
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
+	if r.HoldKeys > 0 && len(r.Resume) == 0 {
+		lv.hold = &keyHold{max: r.HoldKeys}
+	}
 	limit := r.probeKeys()
 	if r.Flat {
 		limit = 0
@@ -185,7 +195,13 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	if len(errs) > 0 {
 		return res, errs[0]
 	}
-	return res, takeTableDelimiter(ctx, c, r, &res)
+	if err := takeTableDelimiter(ctx, c, r, &res); err != nil {
+		return res, err
+	}
+	if !res.NoDelim {
+		res.Held = lv.hold.held(r.Prefix, res.Delim)
+	}
+	return res, nil
 }
 
 // probeKeys is the level's first read's Limit. A level below the top

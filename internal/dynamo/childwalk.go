@@ -32,6 +32,8 @@ type levelWalk struct {
 	// last, when the first probe showed large children, is the read of
 	// the level's last key, sent beside the second probe (last.go).
 	last *lastRead
+	// hold keeps the keys read, where the explorer asked (held.go).
+	hold *keyHold
 
 	mu      sync.Mutex
 	extra   Cost // reads outside the seekers (the last key's)
@@ -155,6 +157,9 @@ func (w *walker) run(emit func(domain.Child)) error {
 			}
 		}
 		keys, past := w.keysOf(page)
+		if more := page.More() && !past; len(keys) > 0 || !more {
+			w.lv.hold.read(keys, w.covered(start, keys, more))
+		}
 		changed := w.take(keys, page, reads == 0, emit)
 		if !page.More() || past {
 			return nil
@@ -163,6 +168,18 @@ func (w *walker) run(emit func(domain.Child)) error {
 			return err
 		}
 	}
+}
+
+// covered is the key space a read from start covered: up to its last key
+// where more follow, else to its stretch's end (or the level's).
+func (w *walker) covered(start string, keys []string, more bool) heldRun {
+	switch {
+	case more:
+		return heldRun{lo: start, hi: keys[len(keys)-1]}
+	case w.end != "":
+		return heldRun{lo: start, hi: w.end}
+	}
+	return heldRun{lo: start, toEnd: true}
 }
 
 // query is the next read's, from start; ok is false where the stretch or

@@ -248,6 +248,65 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 	}
 }
 
+// TestDenseLevelHoldsItsChildren (37.3): a walk asked to hold the keys it
+// reads (the explorer's) says which children it read whole: a dense
+// level's, read in plain stretches, all but the one its first read cut
+// into; each such child's level, told from the keys held, is what a walk
+// of it finds, with no request. A level of huge children, probed, holds
+// none; past the bound on the keys' bytes the walk holds nothing.
+func TestDenseLevelHoldsItsChildren(t *testing.T) {
+	ctx := context.Background()
+	shapes := []struct {
+		what, table, pk string
+		minWhole        int // children held whole at least
+	}{
+		{"60 codes of 80 items", "Airports", "airports", 50},
+		{"USA's 53 states", "Locations", "USA", 45},
+		{"10 children of 200 items of 2 KB", "Airports", "big", 0},
+	}
+	level, located := levelBackends(t), indexedBackends(t)
+	for _, sh := range shapes {
+		backends := level
+		if sh.table == "Locations" {
+			backends = located
+		}
+		for name, c := range backends {
+			r := dynamo.ChildrenRequest{Table: sh.table, Key: airportsKey, PK: domain.S(sh.pk), ItemBytes: averageItemBytes(t, c, sh.table, sh.pk), HoldKeys: dynamo.HeldKeysBytes}
+			res, err := dynamo.Children(ctx, c, r, nil)
+			if err != nil || res.Held == nil {
+				t.Fatalf("%s, %s: %v, held %v", sh.what, name, err, res.Held)
+			}
+			whole := 0
+			for _, ch := range res.Children {
+				if !res.Held.Whole(ch) {
+					continue
+				}
+				whole++
+				sub := r
+				sub.Prefix, sub.Delim = ch.Prefix, res.Delim
+				held := &billed{Client: c}
+				got := res.Held.Level(sub)
+				want, err := dynamo.Children(ctx, held, sub, nil)
+				if err != nil || sorted(got.Children) != sorted(want.Children) || got.SelfItem != want.SelfItem || got.Delim != want.Delim {
+					t.Fatalf("%s, %s, %q from the keys held:\n got %s (self %v)\nwant %s (self %v), %v", sh.what, name, ch.Prefix, sorted(got.Children), got.SelfItem, sorted(want.Children), want.SelfItem, err)
+				}
+				if got.Cost.Requests != 0 || !got.Held.Whole(got.Children[len(got.Children)-1]) && got.Children[len(got.Children)-1].HasChildren {
+					t.Fatalf("%s, %s, %q: %d requests, its last child not held whole", sh.what, name, ch.Prefix, got.Cost.Requests)
+				}
+			}
+			if whole < sh.minWhole || (sh.minWhole == 0 && whole > 0) {
+				t.Errorf("%s, %s: %d of %d children held whole, want at least %d", sh.what, name, whole, len(res.Children), sh.minWhole)
+			}
+			t.Logf("%s, %s: %d of %d children held whole", sh.what, name, whole, len(res.Children))
+
+			r.HoldKeys = 100 // bytes: fewer than the level's keys
+			if res, err := dynamo.Children(ctx, c, r, nil); err != nil || res.Held != nil {
+				t.Errorf("%s, %s: past the bound, held %v (%v)", sh.what, name, res.Held, err)
+			}
+		}
+	}
+}
+
 // averageItemBytes is a partition's average item size, as DescribeTable
 // gives a table's (dynalite gives none).
 func averageItemBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {

@@ -24,6 +24,7 @@ func WalkChildren(ctx context.Context, c Client, r ChildrenRequest, shards []dom
 	}
 	real := m.realChildrenRequest(r)
 	show := func(ch ShardChild, d string) ShardChild { return m.shownChild(real, ch, d) }
+	real.HoldKeys = 0 // the keys held are real: a level told from them would be too
 	children, res, err = walkChildren(ctx, m.Client, real, m.realKeys(shards), func(ch ShardChild, cost Cost) {
 		if emit != nil {
 			emit(show(ch, real.Delim), cost)

@@ -835,15 +835,19 @@ func TestTourClicks(t *testing.T) {
 }
 
 // TestLeafLevelOpensInOneRead: the partition's walk read LEAF's first
-// keys, items with nothing below them: opening LEAF# reads its 100 items
+// keys, items with nothing below them: opening LEAF# reads its 1,000 items
 // in one Query, as a plain read of it would, where a probe first took two
-// (28.5). NEST#, whose keys go deeper, is probed as before.
+// (28.5). NEST#, whose keys go deeper, is probed as before. (LEAF holds
+// more keys than the walk's first read, which would otherwise hold it
+// whole: entered, it would be told from its keys, with no request.)
 func TestLeafLevelOpensInOneRead(t *testing.T) {
 	db := memory.New()
 	var items []dynamo.Item
-	for i := range 100 {
+	for i := range 1000 {
 		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}})
-		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("NEST#%02d#%d", i/10, i%10)}})
+		if i < 100 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("NEST#%02d#%d", i/10, i%10)}})
+		}
 	}
 	if err := demo.CreateKeyTable(context.Background(), db, "Leafy", "S", items); err != nil {
 		t.Fatal(err)
@@ -864,6 +868,54 @@ func TestLeafLevelOpensInOneRead(t *testing.T) {
 			t.Fatalf("opening %s sent %d Queries; want %d\n%s", c.prefix, got, c.queries, screen)
 		}
 	}
+}
+
+// TestDenseLevelEnteredFromItsRead (37.3): USA's walk read its dense
+// level whole (in plain stretches): entering AK, and a city under it,
+// sends no request, and the request line says so; what is listed is what
+// reading the level from the server lists (r), and the status bar's
+// session figures do not move. AZ, which the walk's first read cut into,
+// is read.
+func TestDenseLevelEnteredFromItsRead(t *testing.T) {
+	h := newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.contains(t, "USA · 53 prefixes · 1 item · all", "skip-scan 2 req · 66.5 RCU")
+	status := func() string { lines := strings.Split(h.screen(), "\n"); return lines[len(lines)-1] }
+	before, session := h.rec.count("Query"), status()
+	h.keys("enter") // AK
+	told := h.screen()
+	h.contains(t, "AK# · 3 prefixes · all", "▸ CEDARVILLE#", "▸ MILLVILLE#", `:prefix="AK#" · no request sent (from the level's read)`)
+	h.keys("enter") // CEDARVILLE
+	h.contains(t, "CEDARVILLE# · ", `:prefix="AK#CEDARVILLE#" · no request sent (from the level's read)`)
+	if n := h.rec.count("Query") - before; n != 0 || status() != session {
+		t.Fatalf("entering two levels read whole sent %d Query; the status bar went from %q to %q", n, session, status())
+	}
+	h.keys("esc", "r") // AK from the server
+	h.contains(t, "AK# · 3 prefixes · all", `:prefix="AK#" · skip-scan 1 req`)
+	if got, want := rowsOf(h.screen()), rowsOf(told); got != want {
+		t.Fatalf("AK from the server lists\n%s\nfrom the keys held\n%s", got, want)
+	}
+	h.keys("esc")
+	h.contains(t, "USA · 53 prefixes")
+	for range 3 {
+		h.keys("down")
+	}
+	before = h.rec.count("Query")
+	h.keys("enter") // AZ, cut by the walk's first read
+	h.contains(t, "AZ# · ", `:prefix="AZ#" · skip-scan`)
+	if h.rec.count("Query") == before {
+		t.Fatal("AZ, which the walk did not read whole, was told from its keys")
+	}
+}
+
+// rowsOf are a screen's rows of children (▸ and •).
+func rowsOf(screen string) string {
+	var rows []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "│ ▸ ") || strings.HasPrefix(l, "│ • ") {
+			rows = append(rows, strings.TrimSpace(l))
+		}
+	}
+	return strings.Join(rows, "\n")
 }
 
 // TestTreeItemAtPrefix (26.5): on the demo's USER#ada, PROFILE# is both an
@@ -894,9 +946,10 @@ func TestTreeItemAtPrefix(t *testing.T) {
 // again (25.20).
 func TestTreeNoDelimiter(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Blobs", PK: "images"})
-	// 2 requests: binary keys are never cut by a text delimiter the user
+	// 1 request (its first read, sized by the table's item size, holds
+	// the 48): binary keys are never cut by a text delimiter the user
 	// did not pick, so no sample Scan of the table's keys is made for them.
-	h.contains(t, "images · 48 items · all · no delimiter", "• b64:I/4H", "· no delimiter · 2 req")
+	h.contains(t, "images · 48 items · all · no delimiter", "• b64:I/4H", "· no delimiter · 1 req")
 	if n := h.rec.count("Scan"); n != 0 {
 		t.Fatalf("%d Scans to tell a binary table's delimiter", n)
 	}

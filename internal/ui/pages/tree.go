@@ -29,6 +29,7 @@ type childrenFoundMsg struct {
 	done      bool
 	err       error
 	next      <-chan childrenFoundMsg
+	held      *dynamo.HeldKeys // the keys the walk read, when done
 }
 
 func (m childrenFoundMsg) PageID() int { return m.page }
@@ -43,20 +44,29 @@ type treeRow struct {
 // Tree shows one level of a hierarchical sort key: the distinct next
 // segments under a prefix, found by skip-scan without reading the subtree.
 type Tree struct {
-	c         *common.Common
-	id        int
-	info      dynamo.TableInfo
-	req       dynamo.ChildrenRequest
-	shards    []domain.KeyValue // a sharded partition's shards; nil for one
-	pattern   string            // the pattern they came from
-	levels    []string
-	children  []dynamo.ShardChild
-	self      bool
-	sample    []string        // sort keys the walk read: do they hold time, versions?
-	counts    map[string]int  // what the count found under each branch so far
-	exact     map[string]bool // ... and whether that is all of it
-	pass      *dynamo.LevelCount
-	cost      dynamo.Cost
+	c        *common.Common
+	id       int
+	info     dynamo.TableInfo
+	req      dynamo.ChildrenRequest
+	shards   []domain.KeyValue // a sharded partition's shards; nil for one
+	pattern  string            // the pattern they came from
+	levels   []string
+	children []dynamo.ShardChild
+	self     bool
+	sample   []string        // sort keys the walk read: do they hold time, versions?
+	counts   map[string]int  // what the count found under each branch so far
+	exact    map[string]bool // ... and whether that is all of it
+	pass     *dynamo.LevelCount
+	cost     dynamo.Cost
+	// held are the keys the level's walk read (up to
+	// dynamo.HeldKeysBytes): a child it read whole (a dense level's, read
+	// in plain stretches) is told from them when entered. told are the
+	// keys of the level above that hold this one whole, taken once by
+	// Init; fromHeld says the level was listed from them (no request
+	// sent). r reads it from the server.
+	held      *dynamo.HeldKeys
+	told      *dynamo.HeldKeys
+	fromHeld  bool
 	countCost dynamo.Cost
 	confirm   bool // asking before a count that may exceed the budget
 	// Facts about the whole level, taken as reads arrive (refresh), never
@@ -93,7 +103,12 @@ func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix
 	t.list = list.NewPaged(c, list.Words{One: "child", Many: "children", Count: t.countTitle,
 		Reading: "the level's children are", More: "more children still being found",
 		Loaded: func() int { return len(t.children) }}, nil, t.cell)
-	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim}
+	t.req = dynamo.ChildrenRequest{Table: info.Name, Key: info.Key, PK: pk, Prefix: prefix, Delim: opts.Delim, HoldKeys: dynamo.HeldKeysBytes}
+	if info.ItemCount > 0 {
+		// The first read sized as children sizes it: a dense level in
+		// stretches from the second round trip, a small leaf one Query.
+		t.req.ItemBytes = info.SizeBytes / info.ItemCount
+	}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
 	}
@@ -179,12 +194,29 @@ func (t *Tree) countTitle(_ int, more bool) string {
 }
 
 func (t *Tree) Init() tea.Cmd {
-	t.children, t.self, t.cost, t.sample = nil, false, dynamo.Cost{}, nil
+	t.children, t.self, t.cost, t.sample, t.held = nil, false, dynamo.Cost{}, nil, nil
 	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
 	t.req.TableDelim = t.c.Delims[t.delimKey()] // as other partitions read since found it
+	told := t.told
+	t.told, t.fromHeld = nil, told != nil // once: r reads the level from the server
 	ctx, req := t.list.Start()
 	t.refresh()
+	if told != nil {
+		return t.tell(told, req)
+	}
 	return t.streamChildren(ctx, t.req, t.shards, req)
+}
+
+// tell lists the level from the keys the level above read (every key
+// under this one): no request is sent.
+func (t *Tree) tell(held *dynamo.HeldKeys, req int) tea.Cmd {
+	res := held.Level(t.req)
+	all := make([]dynamo.ShardChild, len(res.Children))
+	for i, c := range res.Children {
+		all[i] = dynamo.ShardChild{Child: c}
+	}
+	msg := childrenFoundMsg{page: t.id, req: req, children: all, self: res.SelfItem, delim: res.Delim, sample: res.Sample, done: true, held: res.Held}
+	return func() tea.Msg { return msg }
 }
 
 // streamChildren is the command that walks r (the walk starts when the
@@ -221,6 +253,7 @@ func (t *Tree) resume() tea.Cmd {
 func NewShardedTree(c *common.Common, info dynamo.TableInfo, shards []domain.KeyValue, pattern, prefix string, opts TreeOptions) *Tree {
 	t := NewTree(c, info, shards[0], prefix, opts)
 	t.shards, t.pattern = shards, pattern
+	t.req.HoldKeys = 0 // a merged level is entered shard by shard: read again
 	t.refresh()
 	return t
 }
@@ -248,7 +281,7 @@ func runChildren(ctx context.Context, c dynamo.Client, r dynamo.ChildrenRequest,
 		}
 	}
 	all, res, err := dynamo.WalkChildren(ctx, c, r, shards, snapshot)
-	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch}
+	ch <- childrenFoundMsg{page: page, req: req, children: all, self: res.SelfItem, delim: res.Delim, noDelim: res.NoDelim, sample: res.Sample, cost: res.Cost, done: true, err: err, next: ch, held: res.Held}
 }
 
 func (t *Tree) rows() []treeRow {
@@ -374,6 +407,9 @@ func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 		return common.Next(msg.next)
 	}
 	t.self = msg.self
+	if msg.err == nil {
+		t.held = msg.held
+	}
 	t.sample = append(t.sample, msg.sample[:min(len(msg.sample), max(0, dynamo.SampleKeys-len(t.sample)))]...)
 	t.list.Replace(msg.req, nil, msg.err != nil, msg.err) // the rows follow the delimiter, below
 	t.placeSeen(true).remember()                          // for the place's other modes
@@ -464,6 +500,9 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if row.branch {
 		next := NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)
 		next.req.Flat = row.child.Flat // a leaf level by its first keys: one plain read
+		if t.held.Whole(row.child.Child) {
+			next.told = t.held // read whole here: told from its keys, no request
+		}
 		return open(next), true
 	}
 	if t.req.Index != "" {
@@ -785,6 +824,9 @@ func (t *Tree) Request() string {
 		walk = "no delimiter · " // every key listed: nothing to skip past
 	}
 	s := fmt.Sprintf("%s · %s%d req · %s", q.Describe(), walk, t.cost.Requests, common.BilledRCU(t.cost))
+	if t.fromHeld {
+		s = q.Describe() + " · no request sent (from the level's read)"
+	}
 	if len(t.shards) > 0 {
 		s = fmt.Sprintf("%d shards of %s, each: %s", len(t.shards), common.Sanitize(t.pattern), s)
 	}

@@ -1,0 +1,152 @@
+package dynamo
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// A dense level read in plain stretches has read its children whole: the
+// explorer, entering one, need not read it again. The walk keeps the sort
+// keys it read (ChildrenRequest.HoldKeys bounds their bytes: past it, it
+// keeps none) and where its reads ran without a gap; a child whose subtree
+// lies inside such a run was read whole, and its level is told from the
+// keys held (HeldKeys.Level), with no request.
+
+// HeldKeys are the sort keys a level's walk read, and the stretches of key
+// space it read without a gap.
+type HeldKeys struct {
+	prefix, delim string
+	keys          []string  // sorted, each once
+	runs          []heldRun // sorted by lo, merged
+}
+
+// heldRun is key space read without a gap: from lo up to hi (a key read,
+// or a stretch's end), or to the level's end.
+type heldRun struct {
+	lo, hi string
+	toEnd  bool
+}
+
+// keyHold gathers, across a level's walkers, the keys read and the key
+// space each read covered, up to max bytes of keys.
+type keyHold struct {
+	mu    sync.Mutex
+	max   int
+	bytes int
+	over  bool
+	keys  []string
+	runs  []heldRun
+}
+
+// read records a read's keys, which cover key space from start to hi (or
+// to the level's end).
+func (h *keyHold) read(keys []string, run heldRun) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.over {
+		return
+	}
+	for _, k := range keys {
+		h.bytes += len(k)
+	}
+	if h.bytes > h.max {
+		h.over, h.keys, h.runs = true, nil, nil
+		return
+	}
+	h.keys = append(h.keys, keys...)
+	h.runs = append(h.runs, run)
+}
+
+// held is what the walk holds once done (nil past the bound).
+func (h *keyHold) held(prefix, delim string) *HeldKeys {
+	if h == nil || h.over || delim == "" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	keys := append([]string(nil), h.keys...)
+	sort.Strings(keys)
+	keys = compactStrings(keys)
+	runs := append([]heldRun(nil), h.runs...)
+	sort.Slice(runs, func(i, j int) bool { return runs[i].lo < runs[j].lo })
+	var merged []heldRun
+	for _, r := range runs {
+		if n := len(merged); n > 0 {
+			last := &merged[n-1]
+			// The next read starts where the last ended: just past its
+			// last key (After) or at its stretch's end.
+			if last.toEnd || r.lo <= domain.After(last.hi) {
+				if !last.toEnd && (r.toEnd || r.hi > last.hi) {
+					last.hi, last.toEnd = r.hi, r.toEnd
+				}
+				continue
+			}
+		}
+		merged = append(merged, r)
+	}
+	return &HeldKeys{prefix: prefix, delim: delim, keys: keys, runs: merged}
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, k := range s {
+		if i == 0 || k != s[i-1] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Whole says whether every key under the child's prefix was read: the
+// child's level can be told from the keys held.
+func (h *HeldKeys) Whole(c domain.Child) bool {
+	if h == nil || !c.HasChildren || c.Prefix == "" {
+		return false
+	}
+	p := c.Prefix
+	for _, r := range h.runs {
+		if r.lo > p {
+			return false
+		}
+		if r.toEnd || (r.hi >= p && !strings.HasPrefix(r.hi, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Level is the level under prefix (a whole child's, Whole) as a walk of
+// it would find it, told from the keys held: no request, no cost. Its
+// Held holds that level's keys, every child of it whole.
+func (h *HeldKeys) Level(r ChildrenRequest) ChildrenResult {
+	prefix := r.Prefix
+	lo := sort.SearchStrings(h.keys, prefix)
+	hi := lo
+	for hi < len(h.keys) && strings.HasPrefix(h.keys[hi], prefix) {
+		hi++
+	}
+	keys := h.keys[lo:hi:hi]
+	binary := r.Key.SK != nil && r.Key.SK.Type == domain.TypeB
+	res := ChildrenResult{Delim: h.delim}
+	res.Level = domain.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	if prefix != "" {
+		res.Level.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: skValue(prefix, binary)}
+	}
+	walk := domain.NewChildWalk(prefix, h.delim)
+	walk.Feed(keys)
+	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
+	res.Sample = sampleKeys(nil, keys, prefix, h.delim)
+	res.Held = &HeldKeys{prefix: prefix, delim: h.delim, keys: keys, runs: []heldRun{{lo: prefix, toEnd: true}}}
+	return res
+}
+
+// HeldKeysBytes bounds the keys a walk holds for the explorer (HoldKeys):
+// 4 MB, some 100,000 keys of 40 bytes; a level read whole past it is read
+// again when entered.
+const HeldKeysBytes = 4 << 20
