@@ -150,3 +150,26 @@ func (h *HeldKeys) Level(r ChildrenRequest) ChildrenResult {
 // 4 MB, some 100,000 keys of 40 bytes; a level read whole past it is read
 // again when entered.
 const HeldKeysBytes = 4 << 20
+
+// Count is how many items are under child c (the item itself, if it is
+// one, and its subtree), told from the keys held, as CountChild would
+// count them, with no request; ok is false where they cannot tell: c not
+// read whole, an index (whose item keys need not be unique), or keys
+// under c's prefix that may be other children's (a time going on, which
+// CountChild tells apart by reading them).
+func (h *HeldKeys) Count(r ChildrenRequest, c domain.Child) (n int, ok bool) {
+	if !h.Whole(c) || r.Index != "" || domain.TimeGoesOn(r.Prefix, c.Name, h.delim) {
+		return 0, false
+	}
+	lo := sort.SearchStrings(h.keys, c.Prefix)
+	for _, k := range h.keys[lo:] {
+		if !strings.HasPrefix(k, c.Prefix) {
+			break
+		}
+		n++
+	}
+	if c.IsItem {
+		n++
+	}
+	return n, true
+}

@@ -293,6 +293,13 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 				if got.Cost.Requests != 0 || !got.Held.Whole(got.Children[len(got.Children)-1]) && got.Children[len(got.Children)-1].HasChildren {
 					t.Fatalf("%s, %s, %q: %d requests, its last child not held whole", sh.what, name, ch.Prefix, got.Cost.Requests)
 				}
+				// Its count, told from the keys held, is CountChild's.
+				r.Delim = res.Delim
+				n, ok := res.Held.Count(r, ch)
+				if wantN, err := dynamo.CountChild(ctx, c, r, ch, nil); !ok || err != nil || n != wantN {
+					t.Fatalf("%s, %s, %q: %d counted from the keys held (ok %v), CountChild %d (%v)", sh.what, name, ch.Prefix, n, ok, wantN, err)
+				}
+				r.Delim = ""
 			}
 			if whole < sh.minWhole || (sh.minWhole == 0 && whole > 0) {
 				t.Errorf("%s, %s: %d of %d children held whole, want at least %d", sh.what, name, whole, len(res.Children), sh.minWhole)

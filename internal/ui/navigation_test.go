@@ -881,6 +881,21 @@ func TestDenseLevelEnteredFromItsRead(t *testing.T) {
 	h.contains(t, "USA · 53 prefixes · 1 item · all", "skip-scan 2 req · 66.5 RCU")
 	status := func() string { lines := strings.Split(h.screen(), "\n"); return lines[len(lines)-1] }
 	before, session := h.rec.count("Query"), status()
+	// The states read whole are counted from their keys, with no count
+	// read (c found AK 56, AL 53, AZ 115); AZ, cut by the first read, is
+	// left to c.
+	row := func(name string) string {
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.HasPrefix(l, "│ ▸ "+name+"#") {
+				return strings.Join(strings.Fields(l), " ")
+			}
+		}
+		return ""
+	}
+	if ak, al, az := row("AK"), row("AL"), row("AZ"); ak != "│ ▸ AK# prefix 56 │" || al != "│ ▸ AL# prefix 53 │" || az != "│ ▸ AZ# prefix – │" {
+		t.Fatalf("the states read whole, counted from their keys: %q, %q, %q", ak, al, az)
+	}
+	h.contains(t, "Items (c counts)")
 	h.keys("enter") // AK
 	told := h.screen()
 	h.contains(t, "AK# · 3 prefixes · all", "▸ CEDARVILLE#", "▸ MILLVILLE#", `:prefix="AK#" · no request sent (from the level's read)`)

@@ -426,6 +426,7 @@ func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 		// opened from here or read again is cut the same way.
 		t.req.Delim, t.req.NoDelim = msg.delim, msg.noDelim
 	}
+	t.countHeld()
 	t.refresh() // its columns too: the level's name follows the delimiter
 	return common.Report(msg.err, false, t.id)
 }

@@ -51,6 +51,21 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 	return common.Report(msg.err, false, t.id)
 }
 
+// countHeld counts, with no request, the branches the level's walk read
+// whole (a dense level read in stretches): their keys are held
+// (dynamo.HeldKeys.Count), so their Items cells need no c; c counts the
+// rest.
+func (t *Tree) countHeld() {
+	if t.held == nil || t.pass != nil {
+		return
+	}
+	for _, c := range t.children {
+		if n, ok := t.held.Count(t.req, c.Child); ok && c.HasChildren {
+			t.counts[c.Name], t.exact[c.Name] = n, true
+		}
+	}
+}
+
 // countStopped takes the figures and cost of a count esc stopped from
 // its pass (the answers still on their way are dropped), so the request
 // line says what it spent; a read still in flight adds to the status bar
