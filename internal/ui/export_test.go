@@ -126,15 +126,30 @@ func TestExportWaitsForTheList(t *testing.T) {
 	h.keys("e")
 	h.contains(t, "still reading: export once the list is complete")
 
-	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	// USA's states read whole are counted from the walk's keys; AZ, cut
+	// by its first read, is left to c.
+	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA"})
 	h.m.Update(keyPress("c")) // counting starts; its answers are not run
 	h.keys("esc")
 	h.contains(t, "Items (c counts)", "–") // cut off before any answer: not counted, not "0…"
-	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-NY-children.jsonl", "0 RCU")
+	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-children.jsonl", "0 RCU")
+	seen := 0
 	for _, r := range readRows(t, path) {
-		if c, ok := r["count"]; ok && c != nil {
-			t.Fatalf("a cut-off count was exported: %+v", r)
+		switch r["name"] {
+		case "AZ":
+			if c, ok := r["count"]; ok && c != nil {
+				t.Fatalf("a cut-off count was exported: %+v", r)
+			}
+			seen++
+		case "AK":
+			if r["count"] != 56.0 {
+				t.Fatalf("AK, counted from the walk's keys, exported as %+v", r)
+			}
+			seen++
 		}
+	}
+	if seen != 2 {
+		t.Fatalf("the export lacks AK or AZ: %s", path)
 	}
 }
 

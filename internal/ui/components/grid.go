@@ -260,12 +260,13 @@ func (g *Grid) Wanted() int {
 }
 
 // numeric reports whether every non-empty visible cell of column i is a
-// number, so that the column is right-aligned.
+// number (or "–", no figure), so that the column is right-aligned: a
+// tree's counts, some not counted yet, stay aligned on their last digit.
 func (g *Grid) numeric(i int) bool {
 	any := false
 	for _, r := range g.shown() {
 		s := strings.TrimSuffix(ansi.Strip(g.cell(r, i)), "…")
-		if s == "" {
+		if s == "" || s == "–" {
 			continue
 		}
 		for j, ch := range s {

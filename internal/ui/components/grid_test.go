@@ -68,6 +68,21 @@ func TestGridLayout(t *testing.T) {
 	if !strings.Contains(lines[1], "NY#NEWYORKCITY#62700        7  ") || !strings.Contains(lines[2], "NY#NEWYORKCITY#62700#2  1,234") {
 		t.Fatalf("keys whole, numbers right-aligned:\n%s", strings.Join(lines, "\n"))
 	}
+	// A column of figures with one not known yet ("–") stays a column of
+	// figures, aligned on their last digit.
+	g.SetRows(2, func(r, c int) string {
+		switch c {
+		case 0:
+			return keys[r]
+		case 1:
+			return []string{"–", "1,234"}[r]
+		}
+		return "a note that is rather long"
+	})
+	lines = strings.Split(ansi.Strip(g.View()), "\n")
+	if !strings.Contains(lines[1], "NY#NEWYORKCITY#62700        –  ") || !strings.Contains(lines[2], "NY#NEWYORKCITY#62700#2  1,234") {
+		t.Fatalf("a dash among figures, right-aligned:\n%s", strings.Join(lines, "\n"))
+	}
 	g.SetSize(12, 3) // narrower than the key: its middle goes
 	lines = strings.Split(ansi.Strip(g.View()), "\n")
 	if !strings.HasSuffix(strings.TrimSpace(lines[2]), "2700#2") || !strings.Contains(lines[2], "…") {
