@@ -50,8 +50,9 @@ base64. It streams page by page, holding one page at a time, and with
 --limit asks DynamoDB for no more items than it will print.
 
 The key condition goes to stderr first; the cost goes to stderr at the end:
-requests (all calls, including one DescribeTable), pages (Query calls),
-consumed RCU, items and elapsed time.`,
+requests (every request sent: one DescribeTable, the Query calls, and any
+the SDK sent again, which a last line names: "1 network error: retried"),
+pages (Query calls), consumed RCU, items and elapsed time.`,
 		Example: `  dynascope items --demo --table Locations --pk USA --limit 5
   dynascope items --demo --table DeviceLogs --pk 123 --reverse
   dynascope items --demo --table ChatMessages --index ByTime --pk portland --limit 5 --output json   # by time, not by message id

@@ -556,7 +556,7 @@ func publishedBackends(t *testing.T) map[string]dynamo.Client {
 	out := map[string]dynamo.Client{"memory": mem}
 	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
 		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedTable)}); err != nil {
-			if err := demo.CreateKeyTable(ctx, c, publishedTable, "S", publishedItems()); mototest.Created(err) != nil {
+			if err := demo.CreateKeyTable(ctx, mototest.Seeding(c), publishedTable, "S", publishedItems()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -762,7 +762,7 @@ func TestPublishedRevisions(t *testing.T) {
 	clients := map[string]dynamo.Client{"memory": mem}
 	for name, c := range map[string]*dynamodb.Client{"dynalite": dynalitetest.Shared(t).Client(), "moto": mototest.Shared(t).Client()} {
 		if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(publishedRevisionsTable)}); err != nil {
-			if err := demo.CreateKeyTable(ctx, c, publishedRevisionsTable, "S", items); mototest.Created(err) != nil {
+			if err := demo.CreateKeyTable(ctx, mototest.Seeding(c), publishedRevisionsTable, "S", items); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -877,7 +877,7 @@ func TestPublishedEntities(t *testing.T) {
 		}
 		for name, c := range remote {
 			if _, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err != nil {
-				if err := demo.CreateKeyTable(ctx, c, table, "S", d.items); mototest.Created(err) != nil {
+				if err := demo.CreateKeyTable(ctx, mototest.Seeding(c), table, "S", d.items); err != nil {
 					t.Fatal(err)
 				}
 			}

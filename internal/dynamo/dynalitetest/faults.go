@@ -44,11 +44,15 @@ const (
 	// server should never send (an unknown type, an empty number, an
 	// item of another partition), written by the test.
 	FaultRewrite Fault = "rewrite"
+	// FaultLostAnswer lets the server apply the request, then hangs up
+	// without its answer: the client sends it again, to a server that
+	// has already done it (a CreateTable retried meets its own table).
+	FaultLostAnswer Fault = "lost answer"
 )
 
 // allFaults is the order in which a request's fault is drawn.
 var allFaults = []Fault{FaultPTEE, FaultThrottling, FaultRequestLimit, FaultHTTP500, FaultHTTP503, FaultSlow, FaultReset,
-	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC, FaultRewrite}
+	FaultTruncated, FaultExpired, FaultHuge, FaultRepeatCursor, FaultBadCRC, FaultRewrite, FaultLostAnswer}
 
 // errorTypes are the __type DynamoDB puts in each error body.
 var errorTypes = map[Fault]string{
@@ -242,6 +246,9 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 			resp.Header.Del("Content-Length")
 		}
 	}
+	if fault == FaultLostAnswer && hangUp(w) {
+		return
+	}
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
@@ -257,16 +264,10 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request, target string
 // first, then goes on to the server.
 func (p *FaultProxy) answerInstead(w http.ResponseWriter, r *http.Request, fault Fault) bool {
 	switch fault {
-	case "", FaultRepeatCursor, FaultTruncated, FaultBadCRC, FaultRewrite:
+	case "", FaultRepeatCursor, FaultTruncated, FaultBadCRC, FaultRewrite, FaultLostAnswer:
 		return false
 	case FaultReset:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close() // no answer at all
-				return true
-			}
-		}
-		return false
+		return hangUp(w)
 	case FaultSlow:
 		select {
 		case <-time.After(p.Slow):
@@ -318,6 +319,18 @@ func damaged(out []byte) []byte {
 		}
 	}
 	return out
+}
+
+// hangUp closes the connection with no answer at all; false when the
+// connection cannot be taken over.
+func hangUp(w http.ResponseWriter) bool {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return true
+		}
+	}
+	return false
 }
 
 // truncate promises the whole body, sends half and hangs up; false when

@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynascope/dynascope/internal/dynamo/servertest"
 )
@@ -119,10 +120,55 @@ func StopShared() { shared.Stop() }
 // uses, nil if the table exists: under load the SDK retries a CreateTable
 // moto had already applied, and moto answers the retry with
 // ResourceInUseException for the test's own table, made by the first try.
+// It fits a caller that goes on to fill the table itself; one that stops
+// on the error before filling it (demo.CreateKeyTable) is given Seeding.
 func Created(err error) error {
 	var inUse *types.ResourceInUseException
 	if errors.As(err, &inUse) {
 		return nil
 	}
 	return err
+}
+
+// Seeding is c for making a test's tables: its CreateTable, when the SDK
+// sent it again because the first answer was lost (a reset or an attempt
+// out of time on a loaded machine) and the server had made the table,
+// answers with that table instead of ResourceInUseException. Anything
+// that creates a table and then fills it (demo.CreateKeyTable) goes on
+// to fill it: taking the retry's error as "exists" left TestPublishedEntities'
+// ShopDesign empty on moto. A table already there before the first attempt
+// is still ResourceInUseException: two tests sharing a server use table
+// names of their own.
+func Seeding(c *dynamodb.Client) *Seeder { return &Seeder{c} }
+
+// Seeder is a client whose CreateTable survives its own retry: Seeding.
+type Seeder struct{ *dynamodb.Client }
+
+// CreateTable creates a table as the client does, counting its attempts.
+func (s *Seeder) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	attempts := 0
+	out, err := s.Client.CreateTable(ctx, in, append(optFns, countAttempts(&attempts))...)
+	var inUse *types.ResourceInUseException
+	if !errors.As(err, &inUse) || attempts < 2 {
+		return out, err
+	}
+	d, derr := s.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: in.TableName})
+	if derr != nil {
+		return nil, err
+	}
+	return &dynamodb.CreateTableOutput{TableDescription: d.Table}, nil
+}
+
+// countAttempts counts the times a call is sent: a step after the SDK's
+// retry loop runs once an attempt.
+func countAttempts(n *int) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("mototestAttempts",
+				func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+					*n++
+					return next.HandleFinalize(ctx, in)
+				}), middleware.After)
+		})
+	}
 }

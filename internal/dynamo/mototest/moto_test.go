@@ -2,6 +2,8 @@ package mototest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -10,6 +12,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 // TestMotoHasStreams holds what the stream reader's tests rely on: a table
@@ -66,5 +72,57 @@ func TestMotoHasStreams(t *testing.T) {
 	}
 	if recs.Records[1].Dynamodb.OldImage == nil || recs.Records[1].Dynamodb.NewImage == nil {
 		t.Fatalf("MODIFY of a NEW_AND_OLD_IMAGES stream lacks an image: %+v", recs.Records[1].Dynamodb)
+	}
+}
+
+// TestSeedingSurvivesALostAnswer: a CreateTable whose answer was lost
+// after moto made the table is sent again by the SDK and meets its own
+// table. Through Seeding it is the table made, and demo.CreateKeyTable
+// goes on to write every item; a table that was there before the first
+// attempt is still refused. (Taking the retry's ResourceInUseException as
+// "created" stopped the seeding, and TestPublishedEntities read an empty
+// ShopDesign on a loaded machine.)
+func TestSeedingSurvivesALostAnswer(t *testing.T) {
+	s := Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	proxy := dynalitetest.NewFaultProxy(s.Endpoint, 1)
+	defer proxy.Close()
+	proxy.OnlyOn("CreateTable")
+	c := client(proxy.URL, 3)
+	var items []dynamo.Item
+	for i := range 30 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%02d", i)}})
+	}
+
+	proxy.FailNext(1, dynalitetest.FaultLostAnswer)
+	err := demo.CreateKeyTable(ctx, c, "LostAnswerPlain", "S", items)
+	var inUse *types.ResourceInUseException
+	if !errors.As(err, &inUse) {
+		t.Fatalf("a plain client's CreateTable retried after its answer was lost: %v; want ResourceInUseException (what the seeding stopped on)", err)
+	}
+	if out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("LostAnswerPlain"), Select: types.SelectCount}); err != nil || out.Count != 0 {
+		t.Fatalf("the table whose seeding stopped: %v; want it there and empty, as ShopDesign was", err)
+	}
+
+	proxy.FailNext(1, dynalitetest.FaultLostAnswer)
+	if err := demo.CreateKeyTable(ctx, Seeding(c), "LostAnswerSeeded", "S", items); err != nil {
+		t.Fatalf("seeding through a lost answer: %v", err)
+	}
+	if n := proxy.Injected()[dynalitetest.FaultLostAnswer]; n != 2 {
+		t.Fatalf("%d answers lost, want 2", n)
+	}
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("LostAnswerSeeded"), Select: types.SelectCount})
+	if err != nil || out.Count != int32(len(items)) {
+		t.Errorf("the table seeded through a lost answer holds %d items (%v), want %d", out.Count, err, len(items))
+	}
+
+	if _, err := Seeding(c).CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("LostAnswerSeeded"),
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); !errors.As(err, &inUse) {
+		t.Errorf("a name another table has, on the first attempt: %v; want ResourceInUseException", err)
 	}
 }
