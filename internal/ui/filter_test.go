@@ -723,6 +723,9 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 				// ORDER BY the sort key DESC: the plan says the order (it
 				// said nothing, and the results came newest first).
 				{`PK = 'acct#01' AND Status = 'FAIL' ORDER BY SK DESC`, `Query on Wide: PK = "acct#01"  (descending)`, inAcct},
+				// A whole statement typed after the prefill takes its
+				// place (it read as a WHERE beginning with SELECT).
+				{`SELECT * FROM "Wide" WHERE PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
 			} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
@@ -731,6 +734,9 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					h.typeText(c.where)
 					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
 					h.contains(t, "Plan: ", "enter runs it")
+					if strings.Contains(h.screen(), "SELECT › SELECT") || strings.Contains(h.screen(), "WHERE SELECT") {
+						t.Fatalf("a whole statement typed after the prefill:\n%s", h.screen())
+					}
 					if !strings.Contains(h.m.top().Request(), c.plan) {
 						t.Fatalf("the plan is not %q: %s\n%s", c.plan, h.m.top().Request(), h.screen())
 					}

@@ -37,7 +37,11 @@ type Statement struct {
 	sent  int    // DescribeTable requests answered, failed ones too
 	fail  string // why the table could not be described
 	table string // the table open when : was pressed, described at once
-	w, h  int
+	// prefill is what the box was opened holding (SELECT * FROM "table"
+	// WHERE, less its SELECT): a whole statement typed or pasted after
+	// it, untouched, takes its place (wholeTyped).
+	prefill string
+	w, h    int
 }
 
 // NewStatement returns the prompt, holding SELECT * FROM "table" WHERE
@@ -46,7 +50,8 @@ func NewStatement(c *common.Common, table string) *Statement {
 	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, table: table}
 	s.input.Placeholder = `* FROM "Orders" WHERE status = 'FAILED'`
 	if table != "" {
-		s.input.SetValue(`* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `)
+		s.prefill = `* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `
+		s.input.SetValue(s.prefill)
 		s.input.CursorEnd()
 	}
 	s.parse()
@@ -89,6 +94,13 @@ func (s *Statement) statementText() string { t, _ := s.text(); return t }
 func (s *Statement) parse() {
 	s.st, s.err, s.ok = domain.Statement{}, nil, false
 	text, lead := s.text()
+	// The box's own statement word stands for the prompt's SELECT, which
+	// steps aside (as wide, the caret's column unchanged): the box read
+	// SELECT › SELECT …, or SELECT › LECT … scrolled.
+	s.input.Prompt = statementPrompt
+	if lead == 0 {
+		s.input.Prompt = strings.Repeat(" ", ansi.StringWidth(statementPrompt)-2) + "› "
+	}
 	st, err := domain.ParsePartiQL(text)
 	if err == nil {
 		s.st, s.ok = st, true
@@ -182,8 +194,29 @@ func (s *Statement) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(msg)
+	s.wholeTyped()
 	s.parse()
 	return cmd
+}
+
+// wholeTyped replaces the box's prefill with a whole statement typed or
+// pasted after it: SELECT * FROM "T" WHERE SELECT … read as a WHERE that
+// begins with SELECT, and the error said a comparison was expected there.
+func (s *Statement) wholeTyped() {
+	v := s.input.Value()
+	if s.prefill == "" || !strings.HasPrefix(v, s.prefill) {
+		return
+	}
+	rest := strings.TrimLeft(v[len(s.prefill):], " \t")
+	word, _, spaced := strings.Cut(rest, " ")
+	switch strings.ToLower(word) {
+	case "select", "insert", "update", "delete", "upsert", "replace", "exists", "create", "drop":
+		if spaced {
+			s.input.SetValue(rest)
+			s.input.CursorEnd()
+			s.prefill = ""
+		}
+	}
 }
 
 func (s *Statement) SetSize(w, h int) { s.w, s.h = w, h }
@@ -278,6 +311,7 @@ func (s *Statement) Typed() (string, bool) { return s.input.Value(), true }
 func (s *Statement) Paste(text string) tea.Cmd {
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Paste(text)
+	s.wholeTyped()
 	s.parse()
 	return tea.Batch(cmd)
 }
