@@ -67,6 +67,10 @@ type stretch struct {
 	// last is the level's last key, read alone: the stretch ends before
 	// it (end is last) and counts it once read to its end.
 	last string
+	// gap: a stretch a walk did not read (HeldKeys.CountPass), [from, end)
+	// where fromIn, else (from, end); "" end: to the level's end. A key
+	// equal to its end is held: read below it, never again.
+	gap, fromIn bool
 }
 
 // NewCountPass prepares a count of the level r names (r.Key.SK a string
@@ -426,6 +430,19 @@ func (p *CountPass) tally(s *stretch, keys []string) {
 func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 	atStart := s.from == p.r.Prefix
 	switch {
+	case s.gap && s.fromIn && s.next == nil && s.end != "" && s.from == "":
+		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.end, p.binary)}
+	case s.gap && s.fromIn && s.next == nil && s.end != "":
+		// From a key not held, which may be one: up to the end, a key
+		// there passed over.
+		return domain.SKCondition{Op: domain.SKBetween, A: skValue(s.from, p.binary), B: skValue(s.end, p.binary)}
+	case s.gap && s.fromIn && s.next == nil:
+		return rangeFrom(s.from, p.r.Prefix, p.binary)
+	case s.gap && s.end != "":
+		// Past a key held (ExclusiveStartKey), below the next one held.
+		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.end, p.binary)}
+	case s.gap:
+		return p.level.SK
 	case s.last != "" && (!atStart || s.next != nil):
 		// From where it stopped (ExclusiveStartKey), within the level.
 		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.last, p.binary)}
@@ -441,13 +458,16 @@ func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 
 // endsAt says a key equal to s's end is s's: a table's stretches end at
 // their cut point, included, and the next begins after it.
-func (p *CountPass) endsAt(s *stretch) bool { return p.cutAfter && s.last == "" }
+func (p *CountPass) endsAt(s *stretch) bool { return p.cutAfter && s.last == "" && !s.gap }
 
 // startOf is the ExclusiveStartKey of s's next read: where it stopped,
 // or on a table its cut point (the first stretch reads from the level's
 // start).
 func (p *CountPass) startOf(s *stretch) Item {
-	if s.next != nil || !p.cutAfter || s.from == p.r.Prefix {
+	if s.gap && !s.fromIn && s.next == nil {
+		return Item{p.r.Key.PK.Name: AttributeValue(p.r.PK), p.r.Key.SK.Name: AttributeValue(skValue(s.from, p.binary))}
+	}
+	if s.next != nil || !p.cutAfter || s.from == p.r.Prefix || s.gap {
 		return s.next
 	}
 	return Item{p.r.Key.PK.Name: AttributeValue(p.r.PK), p.r.Key.SK.Name: AttributeValue(skValue(s.from, p.binary))}
