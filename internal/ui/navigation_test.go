@@ -922,6 +922,39 @@ func TestDenseLevelEnteredFromItsRead(t *testing.T) {
 	}
 }
 
+// TestCountAfterTheWalkReadsItsGaps (37.1): c on USA after its walk counts
+// from the keys the walk held, reading only what it did not — the rest
+// of AZ, which its first read cut into: one Query, where a count from
+// nothing read the level again (66.5 RCU). AZ shows 115, the states
+// counted from their keys are unchanged, and the request line and the
+// status bar say what c spent.
+func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
+	h := newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.contains(t, "USA · 53 prefixes · 1 item · all", "skip-scan 2 req · 66.5 RCU", "3 req · 66.5 RCU")
+	rows := func() string {
+		var out []string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.HasPrefix(l, "│ ▸ ") {
+				out = append(out, strings.Join(strings.Fields(l), " "))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	walked := rows()
+	if !strings.Contains(walked, "▸ AZ# prefix – │") {
+		t.Fatalf("AZ, cut by the walk's first read, counted before c:\n%s", walked)
+	}
+	before := h.rec.count("Query")
+	h.keys("c")
+	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 1 req · 0.5 RCU", "4 req · 67.0 RCU")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("c after the walk sent %d Query, want 1 (the rest of AZ)", n)
+	}
+	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
+		t.Fatalf("after c:\n%s\nwant\n%s", got, want)
+	}
+}
+
 // rowsOf are a screen's rows of children (▸ and •).
 func rowsOf(screen string) string {
 	var rows []string
