@@ -294,6 +294,9 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 
 // page reads the next page of s and counts its keys.
 func (run *passRun) page(ctx context.Context, s *stretch) error {
+	if err := ctx.Err(); err != nil {
+		return err // stopped (esc, or another stretch's error): sends nothing more
+	}
 	p := run.p
 	p.mu.Lock()
 	if run.over {

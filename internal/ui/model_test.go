@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -349,6 +350,10 @@ func (b *billing) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(
 	units := 0.0
 	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
 		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	if out == nil && errors.Is(err, context.Canceled) {
+		// Stopped (esc) before the backend read anything: not billed.
+		return out, err
 	}
 	b.mu.Lock()
 	b.rcu += max(units, 0.5)
