@@ -927,7 +927,7 @@ func TestDenseLevelEnteredFromItsRead(t *testing.T) {
 // of AZ, which its first read cut into: one Query, where a count from
 // nothing read the level again (66.5 RCU). AZ shows 115, the states
 // counted from their keys are unchanged, and the request line and the
-// status bar say what c spent.
+// status bar say what c spent. A count budget stops it, and c goes on.
 func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	h := newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
 	h.contains(t, "USA · 53 prefixes · 1 item · all", "skip-scan 2 req · 66.5 RCU", "3 req · 66.5 RCU")
@@ -952,6 +952,21 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	}
 	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
 		t.Fatalf("after c:\n%s\nwant\n%s", got, want)
+	}
+
+	// Under a count budget of 1 RCU (its reads then read AZ's items
+	// whole, to size them): c stops with AZ partial, and c again counts
+	// on from there to 115, the level never read again.
+	h = newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock, CountBudget: 1})
+	h.keys("c", "c") // asked first: the table's size is over the budget
+	h.said(t, "stopped at the count budget of 1 RCU")
+	if az := rows(); !strings.Contains(az, "▸ AZ# prefix 9") || !strings.Contains(az, "… │") {
+		t.Fatalf("AZ after a count stopped at its budget:\n%s", az)
+	}
+	h.keys("c")
+	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 4 req · 2.0 RCU", "7 req · 68.5 RCU")
+	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
+		t.Fatalf("counted on after the budget stop:\n%s\nwant\n%s", got, want)
 	}
 }
 
