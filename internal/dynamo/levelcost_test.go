@@ -1449,6 +1449,30 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				t.Errorf("%s, %s, size known: %.1f RCU (not known %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, sw.rcu, walk.rcu, full.rcu, n, some)
 			}
 
+			// Its count after a walk that held its keys (the explorer's c)
+			// reads only what the walk did not: the same counts, no key
+			// read twice across walk and count.
+			held := sized
+			held.HoldKeys = dynamo.HeldKeysBytes
+			hw := &everyKey{billed: billed{Client: c}}
+			if res, err := dynamo.Children(ctx, hw, held, nil); err != nil {
+				t.Fatal(err)
+			} else if seeded := res.Held.CountPass(held); seeded != nil {
+				walkRCU := hw.rcu
+				if over, err := seeded.Run(ctx, hw, 0, 0, nil); err != nil || over || !seeded.Done() {
+					t.Fatalf("%s, %s: count from the keys held: over %v, done %v, %v", sh.what, name, over, seeded.Done(), err)
+				}
+				for child, n := range counts {
+					if got, exact := seeded.Count(child); got != n || !exact {
+						t.Errorf("%s, %s: from the keys held, %q counted %d (exact %v), a full read counts %d", sh.what, name, child, got, exact, n)
+					}
+				}
+				if n, some := hw.twice(false); n > 0 {
+					t.Errorf("%s, %s: walk and count from the keys held read %d keys twice: %v", sh.what, name, n, some)
+				}
+				t.Logf("%s, %s: count after the walk %.1f RCU (walk %.1f, full read %.1f)", sh.what, name, hw.rcu-walkRCU, walkRCU, full.rcu)
+			}
+
 			k := &everyKey{billed: billed{Client: c}}
 			pass := dynamo.NewCountPass(r)
 			over, err := pass.Run(ctx, k, 0, 0, nil)
