@@ -120,6 +120,18 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 	}
 	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
 	if p.started {
+		// Under a budget, before any item is sized (a pass from the keys
+		// a walk held: its gaps not read yet), one read alone sizes the
+		// rest, as a pass's first page does.
+		for budget > 0 && p.sizeless() {
+			todo := p.pending()
+			if len(todo) == 0 {
+				break
+			}
+			if err := run.page(ctx, todo[0]); err != nil || run.isOver() {
+				return run.isOver(), err
+			}
+		}
 		err := run.all(ctx, p.pending(), parallel)
 		return run.isOver(), err
 	}
@@ -164,6 +176,13 @@ func (p *CountPass) flush() {
 		p.tell(keys, true)
 		p.tally(p.stretches[0], keys)
 	}
+}
+
+// sizeless says no item has been read yet to size the reads by.
+func (p *CountPass) sizeless() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.largest == 0
 }
 
 // pending are the stretches not read to their end, but those named.
