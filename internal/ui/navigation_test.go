@@ -837,9 +837,10 @@ func TestTourClicks(t *testing.T) {
 // TestLeafLevelOpensInOneRead: the partition's walk read LEAF's first
 // keys, items with nothing below them: opening LEAF# reads its 1,000 items
 // in one Query, as a plain read of it would, where a probe first took two
-// (28.5). NEST#, whose keys go deeper, is probed as before. (LEAF holds
-// more keys than the walk's first read, which would otherwise hold it
-// whole: entered, it would be told from its keys, with no request.)
+// (28.5). NEST#, the level's last child, the walk read whole to the
+// level's last key (read alone): entered, it is told from its keys, with
+// no request. (LEAF holds more keys than the walk's first read, which
+// would otherwise hold it whole too.) r reads it in one Query.
 func TestLeafLevelOpensInOneRead(t *testing.T) {
 	db := memory.New()
 	var items []dynamo.Item
@@ -859,7 +860,8 @@ func TestLeafLevelOpensInOneRead(t *testing.T) {
 		queries int
 	}{
 		{[]string{"enter"}, "LEAF#", 1},
-		{[]string{"esc", "down", "enter"}, "NEST#", 1}, // a level below the top: a first page, here the whole level (37.4)
+		{[]string{"esc", "down", "enter"}, "NEST#", 0}, // held whole by the walk (37.1)
+		{[]string{"r"}, "NEST#", 1},                    // from the server: a first page, here the whole level (37.4)
 	} {
 		before := h.rec.count("Query")
 		h.keys(c.keys...)
