@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,13 +127,20 @@ func TestExportWaitsForTheList(t *testing.T) {
 	h.keys("e")
 	h.contains(t, "still reading: export once the list is complete")
 
-	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+	// USA: its walk read every state whole but AZ, counted from the keys
+	// held; c counts AZ (a level read whole, NY#, leaves c nothing to do).
+	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA"})
 	h.m.Update(keyPress("c")) // counting starts; its answers are not run
 	h.keys("esc")
-	h.contains(t, "Items (c counts)", "–") // cut off before any answer: not counted, not "0…"
-	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-NY-children.jsonl", "0 RCU")
+	// Cut off before any answer: AZ shows what the keys held count of it
+	// so far, marked partial, never "0…".
+	h.contains(t, "Items (c counts)", "count stopped: c counts on")
+	if regexp.MustCompile(`\s0…`).MatchString(h.screen()) || !regexp.MustCompile(`AZ#\s+prefix\s+\d+…`).MatchString(h.screen()) {
+		t.Fatalf("AZ after a count cut off:\n%s", h.screen())
+	}
+	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-children.jsonl", "0 RCU")
 	for _, r := range readRows(t, path) {
-		if c, ok := r["count"]; ok && c != nil {
+		if c, ok := r["count"]; ok && c != nil && r["name"] == "AZ" {
 			t.Fatalf("a cut-off count was exported: %+v", r)
 		}
 	}
