@@ -67,6 +67,10 @@ type stretch struct {
 	// last is the level's last key, read alone: the stretch ends before
 	// it (end is last) and counts it once read to its end.
 	last string
+	// gap: a stretch a walk did not read (HeldKeys.CountPass), [from, end)
+	// where fromIn, else (from, end); "" end: to the level's end. A key
+	// equal to its end is held: read below it, never again.
+	gap, fromIn bool
 }
 
 // NewCountPass prepares a count of the level r names (r.Key.SK a string
@@ -116,6 +120,18 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 	}
 	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
 	if p.started {
+		// Under a budget, before any item is sized (a pass from the keys
+		// a walk held: its gaps not read yet), one read alone sizes the
+		// rest, as a pass's first page does.
+		for budget > 0 && p.sizeless() {
+			todo := p.pending()
+			if len(todo) == 0 {
+				break
+			}
+			if err := run.page(ctx, todo[0]); err != nil || run.isOver() {
+				return run.isOver(), err
+			}
+		}
 		err := run.all(ctx, p.pending(), parallel)
 		return run.isOver(), err
 	}
@@ -160,6 +176,13 @@ func (p *CountPass) flush() {
 		p.tell(keys, true)
 		p.tally(p.stretches[0], keys)
 	}
+}
+
+// sizeless says no item has been read yet to size the reads by.
+func (p *CountPass) sizeless() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.largest == 0
 }
 
 // pending are the stretches not read to their end, but those named.
@@ -290,6 +313,9 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 
 // page reads the next page of s and counts its keys.
 func (run *passRun) page(ctx context.Context, s *stretch) error {
+	if err := ctx.Err(); err != nil {
+		return err // stopped (esc, or another stretch's error): sends nothing more
+	}
 	p := run.p
 	p.mu.Lock()
 	if run.over {
@@ -426,6 +452,19 @@ func (p *CountPass) tally(s *stretch, keys []string) {
 func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 	atStart := s.from == p.r.Prefix
 	switch {
+	case s.gap && s.fromIn && s.next == nil && s.end != "" && s.from == "":
+		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.end, p.binary)}
+	case s.gap && s.fromIn && s.next == nil && s.end != "":
+		// From a key not held, which may be one: up to the end, a key
+		// there passed over.
+		return domain.SKCondition{Op: domain.SKBetween, A: skValue(s.from, p.binary), B: skValue(s.end, p.binary)}
+	case s.gap && s.fromIn && s.next == nil:
+		return rangeFrom(s.from, p.r.Prefix, p.binary)
+	case s.gap && s.end != "":
+		// Past a key held (ExclusiveStartKey), below the next one held.
+		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.end, p.binary)}
+	case s.gap:
+		return p.level.SK
 	case s.last != "" && (!atStart || s.next != nil):
 		// From where it stopped (ExclusiveStartKey), within the level.
 		return domain.SKCondition{Op: domain.SKLt, A: skValue(s.last, p.binary)}
@@ -441,13 +480,16 @@ func (p *CountPass) stretchRange(s *stretch) domain.SKCondition {
 
 // endsAt says a key equal to s's end is s's: a table's stretches end at
 // their cut point, included, and the next begins after it.
-func (p *CountPass) endsAt(s *stretch) bool { return p.cutAfter && s.last == "" }
+func (p *CountPass) endsAt(s *stretch) bool { return p.cutAfter && s.last == "" && !s.gap }
 
 // startOf is the ExclusiveStartKey of s's next read: where it stopped,
 // or on a table its cut point (the first stretch reads from the level's
 // start).
 func (p *CountPass) startOf(s *stretch) Item {
-	if s.next != nil || !p.cutAfter || s.from == p.r.Prefix {
+	if s.gap && !s.fromIn && s.next == nil {
+		return Item{p.r.Key.PK.Name: AttributeValue(p.r.PK), p.r.Key.SK.Name: AttributeValue(skValue(s.from, p.binary))}
+	}
+	if s.next != nil || !p.cutAfter || s.from == p.r.Prefix || s.gap {
 		return s.next
 	}
 	return Item{p.r.Key.PK.Name: AttributeValue(p.r.PK), p.r.Key.SK.Name: AttributeValue(skValue(s.from, p.binary))}

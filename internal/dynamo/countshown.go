@@ -84,3 +84,16 @@ func (l *LevelCount) Cost() Cost { return l.pass.Cost() }
 
 // Done says every key of the level is counted.
 func (l *LevelCount) Done() bool { return l.pass.Done() }
+
+// NewLevelCountFrom prepares a count of the level r names that starts
+// from the keys its walk held (HeldKeys.CountPass): it reads only what
+// the walk did not. Where they cannot seed one (a masked client, whose
+// keys the walk held as shown, among others), a count from nothing.
+func NewLevelCountFrom(c Client, r ChildrenRequest, held *HeldKeys) *LevelCount {
+	if _, masked := c.(*Masked); !masked {
+		if pass := held.CountPass(r); pass != nil {
+			return &LevelCount{c: c, pass: pass, show: func(ch ShardChild, _ string) ShardChild { return ch }}
+		}
+	}
+	return NewLevelCount(c, r)
+}

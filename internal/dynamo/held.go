@@ -173,3 +173,66 @@ func (h *HeldKeys) Count(r ChildrenRequest, c domain.Child) (n int, ok bool) {
 	}
 	return n, true
 }
+
+// CountPass is a count of the level r names (the level whose walk held
+// these keys) that starts from them: their children counted, and left to
+// read only the key space the walk did not (the rest of a child its
+// first read cut into, a subtree it skipped), so c after the walk reads
+// no key twice. nil where they cannot seed one: another level, an index
+// (whose reads cannot start past a key alone), or none held.
+func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
+	if h == nil || r.Prefix != h.prefix || r.Index != "" || r.TableKeys != nil || r.Key.SK == nil || r.Key.SK.Type == domain.TypeN {
+		return nil
+	}
+	r.Delim, r.NoDelim = h.delim, false
+	p := NewCountPass(r)
+	p.started = true
+	held := p.stretches[0]
+	held.done = true
+	p.tally(held, h.keys)
+	// The key space not read: from the level's start (included) to the
+	// first run, between runs, and past the last unless it ran to the
+	// end. A run ends at a key read (held: the gap begins past it) or at
+	// a stretch's end, which is the next stretch's (begins at it).
+	from, in := r.Prefix, true
+	add := func(end string) {
+		if end != "" && (end <= from || (!in && end <= domain.After(from))) {
+			return // nothing between
+		}
+		if end == "" && from == r.Prefix && in && len(h.runs) > 0 {
+			return // a run starts at the level's start
+		}
+		g := &stretch{from: from, end: end, gap: true, fromIn: in, walk: domain.NewChildWalk(r.Prefix, h.delim).From(from)}
+		if !in {
+			g.at = from // read past it
+		}
+		p.stretches = append(p.stretches, g)
+	}
+	for _, run := range h.runs {
+		if run.lo > from {
+			add(run.lo)
+		}
+		if run.toEnd {
+			return p
+		}
+		i := sort.SearchStrings(h.keys, run.hi)
+		from, in = run.hi, !(i < len(h.keys) && h.keys[i] == run.hi)
+	}
+	if end, ok := levelEnd(r.Prefix, p.binary); !ok || from < end {
+		add("")
+	}
+	return p
+}
+
+// levelEnd is the first key past the level under prefix; ok is false
+// where there is none (prefix "" or all 0xff).
+func levelEnd(prefix string, binary bool) (string, bool) {
+	if prefix == "" {
+		return "", false
+	}
+	if binary {
+		b, ok := domain.BytesEnd([]byte(prefix))
+		return string(b), ok
+	}
+	return domain.PrefixEnd(prefix)
+}

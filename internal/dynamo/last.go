@@ -37,6 +37,9 @@ func (lv *levelWalk) readLast() *lastRead {
 		for _, it := range page.Items {
 			if k, ok := skText(it[lv.r.Key.SK.Name]); ok {
 				l.end, l.ok = domain.After(k), true
+				// Read, so held: a count from the keys held reads it not
+				// again.
+				lv.hold.read([]string{k}, heldRun{lo: k, toEnd: true})
 			}
 		}
 	}()

@@ -314,6 +314,78 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 	}
 }
 
+// TestCountAfterTheWalkReadsItsGaps (37.1): the count c starts after a
+// dense level's walk (HeldKeys.CountPass) counts from the keys the walk
+// held and reads only the key space it did not: every child's count is
+// CountChild's, exact, no key is read twice across walk and count, and
+// it costs a fraction of a count from nothing. Under a budget it stops
+// within it and goes on from where it stopped, reading nothing twice.
+func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
+	ctx := context.Background()
+	shapes := []struct{ table, pk string }{{"Airports", "airports"}, {"Locations", "USA"}, {"Airports", "big"}}
+	level, located := levelBackends(t), indexedBackends(t)
+	for _, sh := range shapes {
+		backends := level
+		if sh.table == "Locations" {
+			backends = located
+		}
+		for name, c := range backends {
+			for _, budget := range []float64{0, 5, 40, 1000} {
+				r := dynamo.ChildrenRequest{Table: sh.table, Key: airportsKey, PK: domain.S(sh.pk), ItemBytes: averageItemBytes(t, c, sh.table, sh.pk), HoldKeys: dynamo.HeldKeysBytes}
+				e := &everyKey{billed: billed{Client: c}}
+				res, err := dynamo.Children(ctx, e, r, nil)
+				if err != nil || res.Held == nil {
+					t.Fatalf("%s %s, %s: %v, held %v", sh.table, sh.pk, name, err, res.Held)
+				}
+				walked, _ := e.twice(true)
+				walkRCU, walkReqs := e.rcu, e.requests
+				r.Delim = res.Delim
+				pass := res.Held.CountPass(r)
+				if pass == nil {
+					t.Fatalf("%s %s, %s: no count from the keys held", sh.table, sh.pk, name)
+				}
+				for runs := 0; !pass.Done(); runs++ {
+					before := e.rcu
+					over, err := pass.Run(ctx, e, budget, 0, nil)
+					// A budget over the level's cost counts it in one run.
+					if err != nil || (budget > 0 && e.rcu-before > budget+0.5) || ((budget == 0 || budget == 1000) && over) || runs > 300 {
+						t.Fatalf("%s %s, %s, budget %g: run %d over %v, %.1f RCU, %v", sh.table, sh.pk, name, budget, runs, over, e.rcu-before, err)
+					}
+				}
+				if n, some := e.twice(true); n != walked {
+					t.Errorf("%s %s, %s, budget %g: %d keys read twice across walk and count (%d by the walk): %v", sh.table, sh.pk, name, budget, n, walked, some)
+				}
+				for _, ch := range res.Children {
+					if !ch.HasChildren {
+						continue
+					}
+					n, exact := pass.Count(ch.Name)
+					want, err := dynamo.CountChild(ctx, c, r, ch, nil)
+					if err != nil || !exact || n != want {
+						t.Errorf("%s %s, %s, budget %g: %q counted %d (exact %v), CountChild %d (%v)", sh.table, sh.pk, name, budget, ch.Name, n, exact, want, err)
+					}
+				}
+				if got, want := sorted(pass.Result().Children), sorted(res.Children); got != want {
+					t.Errorf("%s %s, %s: the count's children\n got %s\nwant %s", sh.table, sh.pk, name, got, want)
+				}
+				if budget > 0 {
+					continue
+				}
+				fresh := &billed{Client: c}
+				if _, err := dynamo.NewCountPass(r).Run(ctx, fresh, 0, 0, nil); err != nil {
+					t.Fatal(err)
+				}
+				spent := pass.Cost()
+				if spent.Billed > fresh.rcu && fresh.rcu > 0 {
+					t.Errorf("%s %s, %s: the count after the walk cost %.1f RCU, one from nothing %.1f", sh.table, sh.pk, name, spent.Billed, fresh.rcu)
+				}
+				t.Logf("%s %s, %s: walk %d requests %.1f RCU; c after it %d requests %.1f RCU, c from nothing %d requests %.1f RCU",
+					sh.table, sh.pk, name, walkReqs, walkRCU, spent.Requests, spent.Billed, fresh.requests, fresh.rcu)
+			}
+		}
+	}
+}
+
 // averageItemBytes is a partition's average item size, as DescribeTable
 // gives a table's (dynalite gives none).
 func averageItemBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
@@ -1376,6 +1448,30 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			}
 			if n, some := sw.twice(false); n > 0 || sw.rcu > max(walk.rcu+0.5, full.rcu) {
 				t.Errorf("%s, %s, size known: %.1f RCU (not known %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, sw.rcu, walk.rcu, full.rcu, n, some)
+			}
+
+			// Its count after a walk that held its keys (the explorer's c)
+			// reads only what the walk did not: the same counts, no key
+			// read twice across walk and count.
+			held := sized
+			held.HoldKeys = dynamo.HeldKeysBytes
+			hw := &everyKey{billed: billed{Client: c}}
+			if res, err := dynamo.Children(ctx, hw, held, nil); err != nil {
+				t.Fatal(err)
+			} else if seeded := res.Held.CountPass(held); seeded != nil {
+				walkRCU := hw.rcu
+				if over, err := seeded.Run(ctx, hw, 0, 0, nil); err != nil || over || !seeded.Done() {
+					t.Fatalf("%s, %s: count from the keys held: over %v, done %v, %v", sh.what, name, over, seeded.Done(), err)
+				}
+				for child, n := range counts {
+					if got, exact := seeded.Count(child); got != n || !exact {
+						t.Errorf("%s, %s: from the keys held, %q counted %d (exact %v), a full read counts %d", sh.what, name, child, got, exact, n)
+					}
+				}
+				if n, some := hw.twice(false); n > 0 {
+					t.Errorf("%s, %s: walk and count from the keys held read %d keys twice: %v", sh.what, name, n, some)
+				}
+				t.Logf("%s, %s: count after the walk %.1f RCU (walk %.1f, full read %.1f)", sh.what, name, hw.rcu-walkRCU, walkRCU, full.rcu)
 			}
 
 			k := &everyKey{billed: billed{Client: c}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,12 +127,17 @@ func TestExportWaitsForTheList(t *testing.T) {
 	h.keys("e")
 	h.contains(t, "still reading: export once the list is complete")
 
-	// USA's states read whole are counted from the walk's keys; AZ, cut
-	// by its first read, is left to c.
+	// USA: its walk read every state whole but AZ, counted from the keys
+	// held; c counts AZ (a level read whole, NY#, leaves c nothing to do).
 	h = newHarness(t, 160, 30, Config{Table: "Locations", PK: "USA"})
 	h.m.Update(keyPress("c")) // counting starts; its answers are not run
 	h.keys("esc")
-	h.contains(t, "Items (c counts)", "–") // cut off before any answer: not counted, not "0…"
+	// Cut off before any answer: AZ shows what the keys held count of it
+	// so far, marked partial, never "0…".
+	h.contains(t, "Items (c counts)", "count stopped: c counts on")
+	if regexp.MustCompile(`\s0…`).MatchString(h.screen()) || !regexp.MustCompile(`AZ#\s+prefix\s+\d+…`).MatchString(h.screen()) {
+		t.Fatalf("AZ after a count cut off:\n%s", h.screen())
+	}
 	path := h.exportTo(t, t.TempDir(), "dynascope-Locations-USA-children.jsonl", "0 RCU")
 	seen := 0
 	for _, r := range readRows(t, path) {

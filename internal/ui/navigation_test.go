@@ -837,9 +837,10 @@ func TestTourClicks(t *testing.T) {
 // TestLeafLevelOpensInOneRead: the partition's walk read LEAF's first
 // keys, items with nothing below them: opening LEAF# reads its 1,000 items
 // in one Query, as a plain read of it would, where a probe first took two
-// (28.5). NEST#, whose keys go deeper, is probed as before. (LEAF holds
-// more keys than the walk's first read, which would otherwise hold it
-// whole: entered, it would be told from its keys, with no request.)
+// (28.5). NEST#, the level's last child, the walk read whole to the
+// level's last key (read alone): entered, it is told from its keys, with
+// no request. (LEAF holds more keys than the walk's first read, which
+// would otherwise hold it whole too.) r reads it in one Query.
 func TestLeafLevelOpensInOneRead(t *testing.T) {
 	db := memory.New()
 	var items []dynamo.Item
@@ -859,7 +860,8 @@ func TestLeafLevelOpensInOneRead(t *testing.T) {
 		queries int
 	}{
 		{[]string{"enter"}, "LEAF#", 1},
-		{[]string{"esc", "down", "enter"}, "NEST#", 1}, // a level below the top: a first page, here the whole level (37.4)
+		{[]string{"esc", "down", "enter"}, "NEST#", 0}, // held whole by the walk (37.1)
+		{[]string{"r"}, "NEST#", 1},                    // from the server: a first page, here the whole level (37.4)
 	} {
 		before := h.rec.count("Query")
 		h.keys(c.keys...)
@@ -919,6 +921,54 @@ func TestDenseLevelEnteredFromItsRead(t *testing.T) {
 	h.contains(t, "AZ# · ", `:prefix="AZ#" · skip-scan`)
 	if h.rec.count("Query") == before {
 		t.Fatal("AZ, which the walk did not read whole, was told from its keys")
+	}
+}
+
+// TestCountAfterTheWalkReadsItsGaps (37.1): c on USA after its walk counts
+// from the keys the walk held, reading only what it did not — the rest
+// of AZ, which its first read cut into: one Query, where a count from
+// nothing read the level again (66.5 RCU). AZ shows 115, the states
+// counted from their keys are unchanged, and the request line and the
+// status bar say what c spent. A count budget stops it, and c goes on.
+func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
+	h := newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.contains(t, "USA · 53 prefixes · 1 item · all", "skip-scan 2 req · 66.5 RCU", "3 req · 66.5 RCU")
+	rows := func() string {
+		var out []string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.HasPrefix(l, "│ ▸ ") {
+				out = append(out, strings.Join(strings.Fields(l), " "))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	walked := rows()
+	if !strings.Contains(walked, "▸ AZ# prefix – │") {
+		t.Fatalf("AZ, cut by the walk's first read, counted before c:\n%s", walked)
+	}
+	before := h.rec.count("Query")
+	h.keys("c")
+	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 1 req · 0.5 RCU", "4 req · 67.0 RCU")
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("c after the walk sent %d Query, want 1 (the rest of AZ)", n)
+	}
+	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
+		t.Fatalf("after c:\n%s\nwant\n%s", got, want)
+	}
+
+	// Under a count budget of 1 RCU (its reads then read AZ's items
+	// whole, to size them): c stops with AZ partial, and c again counts
+	// on from there to 115, the level never read again.
+	h = newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock, CountBudget: 1})
+	h.keys("c", "c") // asked first: the table's size is over the budget
+	h.said(t, "stopped at the count budget of 1 RCU")
+	if az := rows(); !strings.Contains(az, "▸ AZ# prefix 9") || !strings.Contains(az, "… │") {
+		t.Fatalf("AZ after a count stopped at its budget:\n%s", az)
+	}
+	h.keys("c")
+	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 4 req · 2.0 RCU", "7 req · 68.5 RCU")
+	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
+		t.Fatalf("counted on after the budget stop:\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -159,7 +159,9 @@ func (t *Tree) countKey() tea.Cmd {
 	}
 	t.confirm = false
 	if t.pass == nil {
-		t.pass = dynamo.NewLevelCount(t.c.Client, t.req)
+		// After a dense level's walk, from the keys it held: only what
+		// it did not read is read.
+		t.pass = dynamo.NewLevelCountFrom(t.c.Client, t.req, t.held)
 	}
 	ctx, req := t.count.Start(t.c)
 	t.refresh() // the branches not counted yet show … while counting
