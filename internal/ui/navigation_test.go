@@ -970,6 +970,13 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
 		t.Fatalf("counted on after the budget stop:\n%s\nwant\n%s", got, want)
 	}
+
+	// A budget of half an RCU is said as such (it read "0 RCU").
+	h = newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock, CountBudget: 0.5})
+	h.keys("c")
+	h.contains(t, "over the 0.5 RCU budget")
+	h.keys("c")
+	h.said(t, "stopped at the count budget of 0.5 RCU")
 }
 
 // rowsOf are a screen's rows of children (▸ and •).

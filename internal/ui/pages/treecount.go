@@ -185,9 +185,9 @@ func (t *Tree) budgetStop() error {
 	}
 	// The action ends the message, which a narrow status bar keeps whole.
 	return dynamo.Errorf("count", dynamo.KindValidation,
-		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %.0f RCU, reading nothing twice",
+		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
 			common.BilledRCU(t.countCost), exact, branches, t.budget()),
-		"stopped at the count budget of %.0f RCU; c counts on", t.budget())
+		"stopped at the count budget of %g RCU; c counts on", t.budget())
 }
 
 // countEstimate bounds what counting this level can cost: at most one read
