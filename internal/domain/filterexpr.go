@@ -10,24 +10,38 @@ import (
 // a deep link carries. Parsing the result gives the same tree.
 func FormatFilter(n FilterNode) string { return formatNode(n, false) }
 
-func formatNode(n FilterNode, nested bool) string {
-	return infix(n, nested, " and ", " or ", "not ", formatNode, func(x Compare) string {
-		return formatOperand(x.L) + " " + x.Op + " " + formatOperand(x.R)
+func formatNode(n FilterNode, nested bool) string { return filterSyntax.node(n, nested) }
+
+// syntax is how a filter tree is written back: its words, the brackets
+// of an IN list, and how operands and paths are written (the f grammar's,
+// or PartiQL's).
+type syntax struct {
+	and, or, not, between, betweenAnd, in, open, close string
+	operand                                            func(Operand) string
+	path                                               func(Path) string
+}
+
+var filterSyntax = syntax{" and ", " or ", "not ", " between ", " and ", " in ", "(", ")", formatOperand, Path.String}
+
+// node writes n in s, parenthesised as its structure needs (infix).
+func (s syntax) node(n FilterNode, nested bool) string {
+	return infix(n, nested, s.and, s.or, s.not, s.node, func(x Compare) string {
+		return s.operand(x.L) + " " + x.Op + " " + s.operand(x.R)
 	}, func(n FilterNode) string {
 		switch x := n.(type) {
 		case Between:
-			return formatOperand(x.X) + " between " + formatOperand(x.Lo) + " and " + formatOperand(x.Hi)
+			return s.operand(x.X) + s.between + s.operand(x.Lo) + s.betweenAnd + s.operand(x.Hi)
 		case In:
 			l := make([]string, len(x.List))
 			for i, v := range x.List {
-				l[i] = formatOperand(v)
+				l[i] = s.operand(v)
 			}
-			return formatOperand(x.X) + " in (" + strings.Join(l, ", ") + ")"
+			return s.operand(x.X) + s.in + s.open + strings.Join(l, ", ") + s.close
 		case Func:
 			if x.Arg == nil {
-				return x.Name + "(" + x.Path.String() + ")"
+				return x.Name + "(" + s.path(x.Path) + ")"
 			}
-			return x.Name + "(" + x.Path.String() + ", " + formatOperand(x.Arg) + ")"
+			return x.Name + "(" + s.path(x.Path) + ", " + s.operand(x.Arg) + ")"
 		}
 		return "?"
 	})

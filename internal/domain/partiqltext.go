@@ -21,28 +21,9 @@ func PartiQLSelect(table, index string, n FilterNode) string {
 	return "SELECT * FROM " + from + " WHERE " + partiqlNode(n, false)
 }
 
-func partiqlNode(n FilterNode, nested bool) string {
-	return infix(n, nested, " AND ", " OR ", "NOT ", partiqlNode, func(x Compare) string {
-		return partiqlOperand(x.L) + " " + x.Op + " " + partiqlOperand(x.R)
-	}, func(n FilterNode) string {
-		switch x := n.(type) {
-		case Between:
-			return partiqlOperand(x.X) + " BETWEEN " + partiqlOperand(x.Lo) + " AND " + partiqlOperand(x.Hi)
-		case In:
-			l := make([]string, len(x.List))
-			for i, v := range x.List {
-				l[i] = partiqlOperand(v)
-			}
-			return partiqlOperand(x.X) + " IN [" + strings.Join(l, ", ") + "]"
-		case Func:
-			if x.Arg == nil {
-				return x.Name + "(" + partiqlPath(x.Path) + ")"
-			}
-			return x.Name + "(" + partiqlPath(x.Path) + ", " + partiqlOperand(x.Arg) + ")"
-		}
-		return "?"
-	})
-}
+func partiqlNode(n FilterNode, nested bool) string { return partiqlSyntax.node(n, nested) }
+
+var partiqlSyntax = syntax{" AND ", " OR ", "NOT ", " BETWEEN ", " AND ", " IN ", "[", "]", partiqlOperand, partiqlPath}
 
 func partiqlOperand(o Operand) string {
 	switch x := o.(type) {
