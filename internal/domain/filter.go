@@ -39,21 +39,27 @@ type Path []PathPart
 
 // String writes the path as typed (odd names in backticks).
 func (p Path) String() string {
+	return p.Written(func(name string) string {
+		if plainName(name) {
+			return name
+		}
+		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	})
+}
+
+// Written writes the path with each name as name writes it (quoted, or
+// a placeholder), its indexes as [n], its parts joined by dots.
+func (p Path) Written(name func(string) string) string {
 	var b strings.Builder
 	for i, part := range p {
-		switch {
-		case part.IsIdx:
+		if part.IsIdx {
 			fmt.Fprintf(&b, "[%d]", part.Index)
-		default:
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			if plainName(part.Name) {
-				b.WriteString(part.Name)
-			} else {
-				b.WriteString("`" + strings.ReplaceAll(part.Name, "`", "``") + "`")
-			}
+			continue
 		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(name(part.Name))
 	}
 	return b.String()
 }

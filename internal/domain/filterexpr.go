@@ -145,23 +145,14 @@ func (r *placeholderRenderer) operand(o Operand) string {
 }
 
 func (r *placeholderRenderer) path(p Path) string {
-	var b strings.Builder
-	for i, part := range p {
-		if part.IsIdx {
-			fmt.Fprintf(&b, "[%d]", part.Index)
-			continue
-		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		ph, ok := r.byName[part.Name]
+	return p.Written(func(name string) string {
+		ph, ok := r.byName[name]
 		if !ok {
 			ph = fmt.Sprintf("#f%d", len(r.names))
-			r.names[ph], r.byName[part.Name] = part.Name, ph
+			r.names[ph], r.byName[name] = name, ph
 		}
-		b.WriteString(ph)
-	}
-	return b.String()
+		return ph
+	})
 }
 
 // FilterValueJSON is a literal as DynamoDB JSON: {"S": …}, {"N": …},

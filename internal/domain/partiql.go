@@ -329,20 +329,9 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		plan.Filter = st.Where
 		return plan, inWithinLimit(plan.Filter)
 	}
-	var queries []KeyQuery
-	for _, v := range values {
-		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc}
-		if sk != nil {
-			q.SKName = sk.Name
-		}
-		queries = append(queries, q)
-	}
-	reverse, err := st.order(queries, pk, sk)
+	queries, err := st.keyQueries(values, skc, pk, sk)
 	if err != nil {
 		return plan, err
-	}
-	for i := range queries {
-		queries[i].Reverse = reverse
 	}
 	plan.Queries = queries
 	plan.Filter = joinAnd(rest)
@@ -650,15 +639,12 @@ func branchPins(n FilterNode, pk string) ([]Operand, bool) {
 	return nil, false
 }
 
-// branchPlan is one Query a value of ops, filtered by the whole WHERE.
-func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) (Plan, error) {
-	values, err := pinValues(ops, pk)
-	if err != nil {
-		return plan, err
-	}
+// keyQueries are the Queries of a plan: one a partition key value, each
+// with the sort-key condition skc, in the order ORDER BY asks.
+func (st Statement) keyQueries(values []KeyValue, skc SKCondition, pk KeyDef, sk *KeyDef) ([]KeyQuery, error) {
 	var queries []KeyQuery
 	for _, v := range values {
-		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v}
+		q := KeyQuery{Table: st.Table, Index: st.Index, PKName: pk.Name, PK: v, SK: skc}
 		if sk != nil {
 			q.SKName = sk.Name
 		}
@@ -666,10 +652,23 @@ func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) 
 	}
 	reverse, err := st.order(queries, pk, sk)
 	if err != nil {
-		return plan, err
+		return nil, err
 	}
 	for i := range queries {
 		queries[i].Reverse = reverse
+	}
+	return queries, nil
+}
+
+// branchPlan is one Query a value of ops, filtered by the whole WHERE.
+func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) (Plan, error) {
+	values, err := pinValues(ops, pk)
+	if err != nil {
+		return plan, err
+	}
+	queries, err := st.keyQueries(values, SKCondition{}, pk, sk)
+	if err != nil {
+		return plan, err
 	}
 	plan.Queries, plan.Filter, plan.FilterNamesKeys = queries, st.Where, true
 	return plan, inWithinLimit(plan.Filter)

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -37,20 +36,7 @@ func partiqlOperand(o Operand) string {
 	return "?"
 }
 
-func partiqlPath(p Path) string {
-	var b strings.Builder
-	for i, part := range p {
-		if part.IsIdx {
-			fmt.Fprintf(&b, "[%d]", part.Index)
-			continue
-		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(partiqlName(part.Name))
-	}
-	return b.String()
-}
+func partiqlPath(p Path) string { return p.Written(partiqlName) }
 
 // partiqlWords are the words a statement reads as its own, never as a
 // name: a name spelled so goes in double quotes.
