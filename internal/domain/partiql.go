@@ -822,31 +822,25 @@ func walkPaths(n FilterNode, f func(Path)) {
 			f(x.Path)
 		}
 	}
-	switch x := n.(type) {
-	case And:
-		walkPaths(x.L, f)
-		walkPaths(x.R, f)
-	case Or:
-		walkPaths(x.L, f)
-		walkPaths(x.R, f)
-	case Not:
-		walkPaths(x.X, f)
-	case Compare:
-		op(x.L)
-		op(x.R)
-	case Between:
-		op(x.X)
-		op(x.Lo)
-		op(x.Hi)
-	case In:
-		op(x.X)
-		for _, o := range x.List {
-			op(o)
+	walkNodes(n, func(n FilterNode) {
+		switch x := n.(type) {
+		case Compare:
+			op(x.L)
+			op(x.R)
+		case Between:
+			op(x.X)
+			op(x.Lo)
+			op(x.Hi)
+		case In:
+			op(x.X)
+			for _, o := range x.List {
+				op(o)
+			}
+		case Func:
+			f(x.Path)
+			if x.Arg != nil {
+				op(x.Arg)
+			}
 		}
-	case Func:
-		f(x.Path)
-		if x.Arg != nil {
-			op(x.Arg)
-		}
-	}
+	})
 }
