@@ -127,9 +127,31 @@ func (s *Session) RetrySummary() string {
 	sort.Strings(reasons)
 	parts := make([]string, len(reasons))
 	for i, why := range reasons {
-		parts[i] = fmt.Sprintf("%d %s", s.why[why], why)
+		parts[i] = retriesCounted(s.why[why], why)
 	}
 	return strings.Join(parts, ", ") + ": retried"
+}
+
+// retriesCounted is n retries for one reason, in words that agree with
+// n: "1 network error", "2 network errors", "3 throttled", and a code or
+// status counted as such ("2 × HTTP 500", "1 × InternalServerError"),
+// which no English plural fits.
+func retriesCounted(n int, why string) string {
+	nouns := map[string][2]string{
+		"network error":                   {"network error", "network errors"},
+		"damaged answer":                  {"damaged answer", "damaged answers"},
+		"the connection broke mid-answer": {"connection broken mid-answer", "connections broken mid-answer"},
+		"no answer in time":               {"attempt unanswered in time", "attempts unanswered in time"},
+	}
+	switch noun, ok := nouns[why]; {
+	case ok && n == 1:
+		return "1 " + noun[0]
+	case ok:
+		return fmt.Sprintf("%d %s", n, noun[1])
+	case why == "throttled":
+		return fmt.Sprintf("%d throttled", n)
+	}
+	return fmt.Sprintf("%d × %s", n, why)
 }
 
 // retryWords groups retry reasons as people say them: every kind of
