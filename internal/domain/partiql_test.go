@@ -90,6 +90,43 @@ func TestPartiQLPlans(t *testing.T) {
 	}
 }
 
+// TestPartiQLWhyScan: a WHERE that pins the partition key but is read by
+// a Scan all the same says why, in the filter's words; one that pins no
+// partition key, or is read by Query, says nothing.
+func TestPartiQLWhyScan(t *testing.T) {
+	numberPK := KeyDef{Name: "n", Type: TypeN}
+	for _, tc := range []struct {
+		where string
+		pk    KeyDef
+		want  string
+	}{
+		{`PK = "x"`, ordersPK, ""},
+		{`PK = "x" and SK > "a" and note = "y"`, ordersPK, ""},
+		{`status = "FAILED"`, ordersPK, ""},
+		{`PK = "x" or status = "y"`, ordersPK, ""},
+		{`PK = 5`, ordersPK, "PK is a string key and 5 is not one, so no Query can name it"},
+		{`n = "5"`, numberPK, `n is a number key and "5" is not one, so no Query can name it`},
+		{`PK = ""`, ordersPK, `PK = "": a partition key is never empty, and DynamoDB refuses a Query for one`},
+		{`PK = "x" and SK <> "y"`, ordersPK, `SK <> "y" names the key SK, which a Query's filter may not, and no key condition can say it`},
+		{`PK = "x" and (SK = "a" or SK = "b")`, ordersPK, `SK = "a" or SK = "b" names the key SK, which a Query's filter may not, and no key condition can say it`},
+		{`PK = "x" and SK > "a" and SK > "b"`, ordersPK, `SK > "a" and SK > "b" are two conditions on SK, and a Query takes one (or a BETWEEN)`},
+		{`PK = "x" and PK = "y"`, ordersPK, `PK = "y" names the key PK, which a Query's filter may not, and no key condition can say it`},
+		{`PK = "a" or (PK = 5 and x = 1)`, ordersPK, "PK is a string key and 5 is not one, so no Query can name it"},
+	} {
+		where, err := ParseFilter(tc.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk := ordersSK
+		if tc.pk == numberPK {
+			sk = nil
+		}
+		if got := (Statement{Table: "Orders", Where: where}).WhyScan(tc.pk, sk); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.where, got, tc.want)
+		}
+	}
+}
+
 // values is n string literals: 'v0', 'v1', ….
 func values(n int) string {
 	vs := make([]string, n)

@@ -10,19 +10,37 @@ import "github.com/dynascope/dynascope/internal/domain"
 // condition a Query can say as its key condition and the rest as its
 // filter; the plan is returned. Otherwise it is a Scan of the whole table
 // through the whole filter, in as many segments as the table's size
-// calls for, and the plan is nil: so too where the statement's planner
-// refuses the pinned key (a value of another type than the key's, an
-// empty string), which no item matches and the Scan finds so.
-func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget float64, origin string) (*domain.Plan, SearchRequest) {
+// calls for, and the plan is nil. So too where the filter pins the
+// partition key but the planner refuses a Query (a value of another
+// type than the key's, an empty string, a condition on a key no key
+// condition can say): whyScan then says why (domain.Statement.WhyScan),
+// for the explorer's f and scan to say rather than turn a partition's
+// read into a table's without a word.
+func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget float64, origin string) (plan *domain.Plan, r SearchRequest, whyScan string) {
 	scan := SearchRequest{Table: info.Name, Index: index, Filter: filter, Segments: SearchSegments(info.SizeBytes),
 		MaxRCU: budget, Origin: origin, TableBytes: info.SizeBytes}
 	if filter == nil {
-		return nil, scan
+		return nil, scan, ""
 	}
-	plan, r, err := StatementSearch(info, domain.Statement{Table: info.Name, Index: index, Where: filter}, budget)
-	if err != nil || len(plan.Queries) == 0 {
-		return nil, scan
+	st := domain.Statement{Table: info.Name, Index: index, Where: filter}
+	p, r, err := StatementSearch(info, st, budget)
+	if err != nil || len(p.Queries) == 0 {
+		return nil, scan, whyScanned(info, st)
 	}
 	r.Origin = origin
-	return &plan, r
+	return &p, r, ""
+}
+
+// whyScanned is domain.Statement.WhyScan on the keys of st's table or
+// index.
+func whyScanned(info TableInfo, st domain.Statement) string {
+	key, err := info.KeyFor(st.Index)
+	if err != nil {
+		return ""
+	}
+	var sk *domain.KeyDef
+	if key.SK != nil {
+		sk = &domain.KeyDef{Name: key.SK.Name, Type: key.SK.Type}
+	}
+	return st.WhyScan(domain.KeyDef{Name: key.PK.Name, Type: key.PK.Type}, sk)
 }

@@ -1420,8 +1420,8 @@ func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
 			}
 			for _, budget := range []float64{0, 2.5} {
 				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.index, tc.filter, budget)
-				plan, r := dynamo.FilterSearch(ti, tc.index, filter, budget, "explorer")
-				if plan == nil || len(r.Queries) != tc.queries || plan.KeyCondition() != tc.keyCondition {
+				plan, r, why := dynamo.FilterSearch(ti, tc.index, filter, budget, "explorer")
+				if plan == nil || why != "" || len(r.Queries) != tc.queries || plan.KeyCondition() != tc.keyCondition {
 					t.Fatalf("%s: planned %+v, want %d Queries on %s", label, plan, tc.queries, tc.keyCondition)
 				}
 				scan := dynamo.SearchRequest{Table: searchTable, Index: tc.index, Filter: filter, Segments: 1, MaxRCU: budget}
@@ -1437,10 +1437,18 @@ func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
 				}
 			}
 		}
-		for _, f := range []string{`status = "FAILED"`, `PK = 3 and status = "FAILED"`, `PK = "c#03" or status = "FAILED"`, `PK = "c#03" and SK <> "o#01"`} {
+		// A Scan where the filter pins the partition key says why: never
+		// a partition's read turned into a table's without a word.
+		for f, why := range map[string]string{
+			`status = "FAILED"`:                "",
+			`PK = "c#03" or status = "FAILED"`: "",
+			`PK = 3 and status = "FAILED"`:     "PK is a string key and 3 is not one, so no Query can name it",
+			`PK = "c#03" and SK <> "o#01"`:     `SK <> "o#01" names the key SK, which a Query's filter may not, and no key condition can say it`,
+			`PK = "" and attempts > 1`:         `PK = "": a partition key is never empty, and DynamoDB refuses a Query for one`,
+		} {
 			filter, _ := domain.ParseFilter(f)
-			if plan, r := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); plan != nil || len(r.Queries) != 0 || r.Filter == nil || r.Segments < 1 {
-				t.Errorf("%s %q: planned %+v, want the Scan through the whole filter", name, f, r)
+			if plan, r, got := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); plan != nil || len(r.Queries) != 0 || r.Filter == nil || r.Segments < 1 || got != why {
+				t.Errorf("%s %q: planned %+v (why %q), want the Scan through the whole filter (why %q)", name, f, r, got, why)
 			}
 		}
 	}

@@ -1284,6 +1284,46 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	}
 }
 
+// TestTableSearchPinnedKeyRefusedSaysScan: f whose filter pins the
+// partition key in a way no Query can read (a value of another type, a
+// condition on the sort key no key condition says) is a Scan of the
+// whole table, and the bar's note, the words where the matches will be
+// and the request line say so and why, before and after the read: it
+// scanned the table silently, beside a filter that reads as one
+// partition's.
+func TestTableSearchPinnedKeyRefusedSaysScan(t *testing.T) {
+	for _, c := range []struct{ filter, why string }{
+		{`PK = 5 and City = "OMAHA"`, "PK is a string key and 5 is not one, so no Query can name it"},
+		{`PK = "USA" and SK <> "NE#"`, `SK <> "NE#" names the key SK, which a Query's filter may not, and no key condition can say it`},
+	} {
+		h := newHarness(t, 220, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+		scans := h.rec.count("Scan")
+		h.keys("f")
+		h.typeText(c.filter)
+		screen := flat(h.screen())
+		if !strings.Contains(screen, "enter scans the whole table, not a Query: "+c.why[:20]) || !strings.Contains(screen, "Not a Query, though the filter names a partition: "+c.why[:20]) {
+			t.Fatalf("%s: before the read the screen does not say it is a Scan and why:\n%s", c.filter, h.screen())
+		}
+		if req := h.m.top().Request(); !strings.HasPrefix(req, "Scan Locations") || !strings.Contains(req, "a Scan, not a Query: "+c.why) {
+			t.Fatalf("%s: before the read the request line says %q", c.filter, req)
+		}
+		h.keys("enter")
+		if h.rec.count("Scan") == scans {
+			t.Fatalf("%s: no Scan sent", c.filter)
+		}
+		if req := h.m.top().Request(); !strings.HasPrefix(req, "Scan Locations") || !strings.Contains(req, "a Scan, not a Query: "+c.why) || !strings.Contains(req, "scanned") {
+			t.Fatalf("%s: after the read the request line says %q", c.filter, req)
+		}
+	}
+	// A filter that pins no key says nothing of the kind.
+	h := newHarness(t, 220, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(`City = "OMAHA"`)
+	if req := h.m.top().Request(); strings.Contains(req, "not a Query") {
+		t.Fatalf("a filter that pins no key: %q", req)
+	}
+}
+
 // TestTableSearchPinnedKeyStopsAndGoesOn (39.3): a search that reads its
 // partition by Query stops at the budget (RCU billed at the recording
 // client) and says so in the Query's words (items read, the rest of the

@@ -36,12 +36,16 @@ type Search struct {
 	// typed is the plan of the filter typed before the first search (nil:
 	// a Scan, or nothing that parses yet): what enter will read.
 	typed *domain.Plan
-	state dynamo.SearchState
-	begun bool                    // a search has been asked (state holds it)
-	list  list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats attrStats
-	keys  []string // the key columns
-	attrs []string // the other columns: the attributes most matches hold
+	// scanWhy and typedWhy say why the filter applied (typed) is read by
+	// a Scan though it pins the partition key (dynamo.FilterSearch): the
+	// request line says so rather than scan the table without a word.
+	scanWhy, typedWhy string
+	state             dynamo.SearchState
+	begun             bool                    // a search has been asked (state holds it)
+	list              list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats             attrStats
+	keys              []string // the key columns
+	attrs             []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
@@ -167,16 +171,17 @@ func (s *Search) Init() tea.Cmd {
 // stand-ins (the bar, the request line), as the items' filter is.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
 	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
-	plan, r := dynamo.FilterSearch(s.info, s.index, s.node, s.budget(), "explorer")
-	s.pinned, s.typed = plan, nil
+	plan, r, why := dynamo.FilterSearch(s.info, s.index, s.node, s.budget(), "explorer")
+	s.pinned, s.typed, s.scanWhy, s.typedWhy = plan, nil, why, ""
 	return s.startRequest(r)
 }
 
 // planOf is what filter n would be read with: its Query plan where it
-// pins the partition key, else nil (a Scan).
-func (s *Search) planOf(n domain.FilterNode) *domain.Plan {
-	plan, _ := dynamo.FilterSearch(s.info, s.index, dynamo.TypedFilter(s.c.Client, s.info.Name, n), 0, "explorer")
-	return plan
+// pins the partition key, else nil (a Scan), and why a filter that pins
+// it is a Scan all the same.
+func (s *Search) planOf(n domain.FilterNode) (*domain.Plan, string) {
+	plan, _, why := dynamo.FilterSearch(s.info, s.index, dynamo.TypedFilter(s.c.Client, s.info.Name, n), 0, "explorer")
+	return plan, why
 }
 
 // queried is the plan of the Queries the search reads (the filter's, or a
@@ -198,16 +203,19 @@ func (s *Search) retype() {
 	if s.plan != nil {
 		return
 	}
-	s.typed = nil
+	s.typed, s.typedWhy = nil, ""
 	if n, err := domain.ParseFilter(strings.TrimSpace(s.filter.input.Value())); err == nil {
-		s.typed = s.planOf(n)
+		s.typed, s.typedWhy = s.planOf(n)
 	}
 	enter, esc := "enter searches the "+s.what(), "esc goes back"
 	if s.begun {
 		enter, esc = "enter searches again", "esc keeps the last filter"
 	}
-	if s.typed != nil {
+	switch {
+	case s.typed != nil:
 		enter = "enter reads " + s.partitions(s.typed) + " by Query"
+	case s.typedWhy != "":
+		enter = "enter scans the whole " + s.what() + ", not a Query: " + common.Sanitize(s.typedWhy)
 	}
 	s.filter.note = enter + " · " + esc
 }
@@ -517,6 +525,10 @@ func (s *Search) before() string {
 	}
 	text := fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, %s. ", s.name(),
 		common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"), wholeCost(s.info, s.index))
+	if s.typedWhy != "" {
+		// The filter pins the partition key: say why it is no Query.
+		text = fmt.Sprintf("Not a Query, though the filter names a partition: %s. ", common.Sanitize(s.typedWhy)) + text
+	}
 	if s.budget() <= 0 {
 		return text + "No budget: it reads on as you scroll down."
 	}
@@ -596,6 +608,15 @@ func (s *Search) View() string {
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
 }
 
+// whyScan is why the filter behind the request line (before the first
+// search, the one typed) is a Scan though it pins the partition key.
+func (s *Search) whyScan() string {
+	if !s.begun {
+		return s.typedWhy
+	}
+	return s.scanWhy
+}
+
 // Request is the Scan or the Queries behind the list (before the first
 // search, what enter reads), what it found and what it cost.
 func (s *Search) Request() string {
@@ -625,6 +646,9 @@ func (s *Search) Request() string {
 		}
 		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
 			fmt.Fprintf(&b, "  TotalSegments: %d", n)
+		}
+		if why := s.whyScan(); why != "" {
+			b.WriteString(" · a Scan, not a Query: " + common.Sanitize(why))
 		}
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
