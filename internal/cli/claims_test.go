@@ -36,6 +36,10 @@ type claim struct {
 	// stderr: each must begin a line the command prints, so what the
 	// README shows is what is sent.
 	requests []string
+	// plans are the lines the README shows on stderr saying how a read
+	// is planned and why (by Query, not a Scan: …; a Scan, not a Query:
+	// …): each must be a line it prints, whole.
+	plans []string
 }
 
 // TestClaims runs every dynascope command line that --help, the README and
@@ -93,6 +97,11 @@ func runsHeadless(t *testing.T, c claim, args []string) {
 	for _, want := range c.requests {
 		if !slices.ContainsFunc(strings.Split(errs.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("%s\n%s: the README shows the request %q; it sends:\n%s", c.where, c.line, want, errs.String())
+		}
+	}
+	for _, want := range c.plans {
+		if !slices.Contains(strings.Split(errs.String(), "\n"), want) {
+			t.Errorf("%s\n%s: the README shows the plan %q; it says:\n%s", c.where, c.line, want, errs.String())
 		}
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -258,6 +267,9 @@ func readmeClaims(t *testing.T) []claim {
 			csv := strings.Contains(out[under].line, "--output csv") && text != "" && !strings.Contains(text, "(stderr)")
 			if (strings.HasPrefix(text, "{") || csv) && !strings.Contains(text, "…") {
 				out[under].shows = append(out[under].shows, text)
+			}
+			if strings.HasPrefix(text, "by Query, not a Scan: ") || strings.HasPrefix(text, "a Scan, not a Query: ") {
+				out[under].plans = append(out[under].plans, text)
 			}
 			if request, ok := strings.CutPrefix(text, "Query "); ok {
 				request, _, _ = strings.Cut(request, "  (stderr)")

@@ -88,6 +88,14 @@ func newScanCmd(ctx context.Context, g *globals) *cobra.Command {
 and prints the matching items as they come, one plain-JSON item a line.
 The filter is the one items --filter and the explorer's f take.
 
+A filter that pins the partition key (PK = "x", PK in ("x", "y"), an or of
+equalities; on --index, the index's key) is read as the explorer's f reads
+it: those partitions by Query, a sort-key condition a Query can say as its
+key condition and the rest as its filter; stderr says so, the output and
+its stats are the same shape, and --segments is refused (a Query has
+none). Where the filter pins the key in a way no Query can read (a number
+for a string key, SK <> "x" beside it), it is the Scan, and stderr says why.
+
 DynamoDB bills a filtered Scan for every item it reads, matching or not.
 Before the first page, stderr says what a whole scan would cost from the
 table's size (as DynamoDB last measured it; unknown where the server
@@ -98,16 +106,18 @@ read is sized from the largest item read so far (items are read whole and
 filtered here, billed the same), so it is never overspent by more than
 half a read unit, but by items larger than any read before (the first
 read's one item, the first heavy one). A scan stopped there exits 3 with
-a --resume token that goes on where each segment stopped (the same table,
-index, filter and segments), and says what --max-rcu the next read needs
+a --resume token that goes on where each segment (or Query) stopped (the
+same table, index, filter and segments; a Scan's token never resumes the
+Queries, nor theirs the Scan), and says what --max-rcu the next read needs
 when it is more than the budget; resumed at a budget that pays for no item
 of the largest size read before, it reads nothing and exits 2.
 
 --output json writes one document: {"items": [...], "stats": {"requests",
 "consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
-requests counting the Scan calls (stderr's requests= counts the table's
-description too).`,
+requests counting the Scan (or Query) calls, scanned the items they read
+(stderr's requests= counts the table's description too).`,
 		Example: `  dynascope scan --demo --table Locations --filter 'City = "CEDARVILLE" and DriveThru = true'
+  dynascope scan --demo --table Locations --filter 'PK = "JAPAN" and DriveThru = true'   # by Query: one partition
   dynascope scan --demo --table DeviceLogs --filter 'Level = "ERROR" and Temperature > 30' --segments 4 --max-rcu 600
   dynascope scan --demo --table Locations --index ByCity --filter 'begins_with(City, "CEDAR")' --output json
   dynascope scan --demo --table ChatMessages --filter 'contains(Text, "prod")' --segments 4 --max-rcu none --output csv`,
@@ -149,12 +159,16 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	}
 	if f.resume != "" {
 		// A token of another read, or edited, is refused before any
-		// request: it names its segments, and the rest of the read is
-		// known from the flags.
-		if r.Segments == 0 {
-			r.Segments, _ = dynamo.SearchTokenStreams(f.resume)
+		// request: it names its streams, and the rest of the read is
+		// known from the flags: the filter's Scan in those segments, or
+		// its Queries where it pins the partition key.
+		n, _ := dynamo.SearchTokenStreams(f.resume)
+		scan := r
+		if scan.Segments == 0 {
+			scan.Segments = n
 		}
-		if _, err := resumeSearch(r, f.resume, "scan"); err != nil {
+		queries := dynamo.FilterQueriesFingerprint(f.table, f.index, filter, "scan", n)
+		if _, err := resumeSearch(scan, f.resume, "scan"); err != nil && (f.segmentsGiven || !tokenOf(f.resume, queries)) {
 			return err
 		}
 	}
@@ -174,13 +188,37 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if r.Segments == 0 {
 		r.Segments = searchSegments(info, f.resume)
 	}
-	state, err := resumeSearch(r, f.resume, "scan")
-	if err != nil {
-		return err
-	}
 	masked := masking(conn.client, mask, info)
-	fmt.Fprintf(f.stderr, "scan %s in %s%s\n", export.OneLine(target(f.table, f.index)), counted(r.Segments, "segment", "segments"), filterWords(domain.KeyQuery{Table: f.table, Filter: filter}, masked))
-	fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
+	// The explorer's f plans the same: Queries where the filter pins
+	// the partition key, else the Scan, and why where it pins it all
+	// the same.
+	plan, queries, why := dynamo.FilterSearch(info, f.index, filter, f.maxRCU, "scan")
+	var state dynamo.SearchState
+	if plan != nil {
+		if f.segmentsGiven {
+			return usage(fmt.Sprintf("leave --segments out: the filter pins the partition key %s, so scan reads its partition by Query, in key order", export.OneLine(key.PK.Name)),
+				"--segments applies to a Scan, and this filter is read by Query")
+		}
+		if state, err = resumeSearch(queries, f.resume, "scan"); err != nil {
+			return crossPlan(err, f.resume, r.Fingerprint(), "a Scan of this filter", "scan now reads it by Query, the filter pinning the partition key")
+		}
+		fmt.Fprintln(f.stderr, planLine(explain(*plan, queries, info, masked)))
+		fmt.Fprintf(f.stderr, "by Query, not a Scan: the filter pins the partition key %s, so only %s read, not the whole %s\n",
+			export.OneLine(key.PK.Name), counted(len(plan.Queries), "partition is", "partitions are"), tableWord(f.index))
+	} else {
+		if state, err = resumeSearch(r, f.resume, "scan"); err != nil {
+			n, _ := dynamo.SearchTokenStreams(f.resume)
+			return crossPlan(err, f.resume, dynamo.FilterQueriesFingerprint(f.table, f.index, filter, "scan", n), "the Queries of this filter", "scan now reads it by Scan")
+		}
+		fmt.Fprintf(f.stderr, "scan %s in %s%s\n", export.OneLine(target(f.table, f.index)), counted(r.Segments, "segment", "segments"), filterWords(domain.KeyQuery{Table: f.table, Filter: filter}, masked))
+		if why != "" {
+			if masked != nil {
+				why = "the filter names the partition key in a way no Query can read (the reason would show values --mask hides)"
+			}
+			fmt.Fprintln(f.stderr, "a Scan, not a Query: "+export.OneLine(why))
+		}
+		fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
+	}
 	return writeSearch(ctx, conn, state, searchOut{
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
@@ -217,6 +255,32 @@ func resumeSearch(r dynamo.SearchRequest, token, command string) (dynamo.SearchS
 		return s, usage(fmt.Sprintf("resume with the %s command the token came from, as it was given", command), "--resume %v", err)
 	}
 	return s, nil
+}
+
+// tokenOf reports whether token is a resume token of the read whose
+// fingerprint is fingerprint.
+func tokenOf(token, fingerprint string) bool {
+	_, err := dynamo.ParseSearchToken(token, fingerprint)
+	return err == nil
+}
+
+// crossPlan is a --resume refused (err) by the read planned, said as a
+// token of the filter's other plan (whose fingerprint is other) where it
+// is one: a Scan's token never goes on as a Query's, nor a Query's as a
+// Scan's.
+func crossPlan(err error, token, other, given, now string) error {
+	if !tokenOf(token, other) {
+		return err
+	}
+	return usage("run it again without --resume", "--resume was given by %s, and %s: it goes on from nowhere in this read", given, now)
+}
+
+// tableWord is what a scan of index ("" for the table) reads whole.
+func tableWord(index string) string {
+	if index == "" {
+		return "table"
+	}
+	return "index"
 }
 
 func target(table, index string) string {

@@ -29,6 +29,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dataload/dataloadtest"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -268,6 +269,130 @@ func TestSearchOutputAndRefusals(t *testing.T) {
 	for k, v := range want {
 		if got, _ := json.Marshal(plan[k]); string(got) != string(must(json.Marshal(v))) {
 			t.Errorf("plan %s = %s, want %v", k, got, v)
+		}
+	}
+}
+
+// TestScanPinnedFilterReadsByQuery: scan whose filter pins the partition
+// key reads that partition by Query, planned as the explorer's f plans
+// it (dynamo.FilterSearch), and says so on stderr: the matches are those
+// of a filtered full read, --output json's stats have the same shape, and
+// what it cost (at the recording proxy on dynalite) is what the
+// partition's own Query costs, not the table's Scan; under a budget its
+// tokens resume the Queries to every match; a Scan's token of the same
+// filter is refused as such, and so is --segments. A filter that pins it
+// in a way no Query reads is the Scan, and says why.
+func TestScanPinnedFilterReadsByQuery(t *testing.T) {
+	const filter = `PK = "JAPAN" and DriveThru = true`
+	rec := &scanRecorder{}
+	for name, b := range searchBackends(t) {
+		if name == "dynalite" {
+			b.args = []string{"--endpoint-url", rec.proxy(t, b.args[1]), "--region", "us-east-1"}
+		}
+		all := locations(t, b.client)
+		var want []string
+		for k, it := range all {
+			if d, ok := it["DriveThru"].(*types.AttributeValueMemberBOOL); text(it, "PK") == "JAPAN" && ok && d.Value {
+				want = append(want, k)
+			}
+		}
+		sort.Strings(want)
+		// The partition's own Query, whole pages, as the test reads it.
+		in := &dynamodb.QueryInput{TableName: aws.String("Locations"), KeyConditionExpression: aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "JAPAN"}},
+			ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal}
+		partition, queryRCU := 0, 0.0
+		for {
+			page, err := b.client.Query(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			partition += int(page.ScannedCount)
+			queryRCU += aws.ToFloat64(page.ConsumedCapacity.CapacityUnits)
+			if len(page.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = page.LastEvaluatedKey
+		}
+
+		rec.reset()
+		args := append([]string{"scan", "--table", "Locations", "--filter", filter, "--max-rcu", "none", "--output", "json"}, b.args...)
+		out, stderr := mustRun(t, args...)
+		var doc struct {
+			Items []map[string]any `json:"items"`
+			Stats map[string]any   `json:"stats"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
+		}
+		var got []string
+		for _, it := range doc.Items {
+			got = append(got, locKey(it))
+		}
+		sort.Strings(got)
+		if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: printed %d items, want %d", name, len(got), len(want))
+		}
+		var keys []string
+		for k := range doc.Stats {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if strings.Join(keys, " ") != "billedRCU consumedRCU matched requests scanned stopped" {
+			t.Errorf("%s: stats %v", name, keys)
+		}
+		st := map[string]float64{}
+		for k, v := range doc.Stats {
+			st[k], _ = v.(float64)
+		}
+		t.Logf("%s: %s: %v; the partition's own Query: %d items, %.1f RCU", name, filter, st, partition, queryRCU)
+		if int(st["scanned"]) != partition || st["consumedRCU"] != queryRCU || int(st["matched"]) != len(want) {
+			t.Errorf("%s: stats %v; the partition's Query reads %d items for %.1f RCU", name, st, partition, queryRCU)
+		}
+		if name == "dynalite" && (rec.scans != 0 || rec.queries != int(st["requests"]) || rec.consumed != queryRCU) {
+			t.Errorf("dynalite: the proxy saw %d Scans, %d Queries, %.1f RCU; the partition's Query costs %.1f RCU", rec.scans, rec.queries, rec.consumed, queryRCU)
+		}
+		if !strings.Contains(stderr, "Query on Locations: PK = \"JAPAN\", filter DriveThru = true;") ||
+			!strings.Contains(stderr, "by Query, not a Scan: the filter pins the partition key PK, so only 1 partition is read, not the whole table") {
+			t.Errorf("%s: stderr does not say it reads by Query, and why:\n%s", name, stderr)
+		}
+
+		// Under a budget, resumed after each stop, every match once.
+		base := append([]string{"scan", "--table", "Locations", "--filter", filter, "--max-rcu", "0.5"}, b.args...)
+		if got := runToEnd(t, base, 0.5); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: resumed at 0.5 RCU: %d items, want %d", name, len(got), len(want))
+		}
+		_, stderr, code := cli(t, base...)
+		token := resumeRE.FindStringSubmatch(stderr)
+		if code != exitPartial || token == nil {
+			t.Fatalf("%s: at 0.5 RCU: exit %d: %s", name, code, stderr)
+		}
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{append(append([]string(nil), base...), "--resume", token[1], "--segments", "1"), "--resume"},
+			{append([]string{"partiql", "SELECT * FROM Locations WHERE PK = 'JAPAN' AND DriveThru = true", "--resume", token[1]}, b.args...), "--resume"},
+			{append([]string{"scan", "--table", "Locations", "--filter", `PK = "JAPAN"`, "--resume", token[1]}, b.args...), "--resume"},
+		} {
+			checkBadInput(t, tc.args, exitUsage, tc.want)
+		}
+		// A token of the filter's Scan (as scan gave before it read by
+		// Query) goes on from nowhere in the Queries: refused as such.
+		where, _ := domain.ParseFilter(filter)
+		scanFP := dynamo.SearchRequest{Table: "Locations", Filter: where, Segments: 1, Origin: "scan"}.Fingerprint()
+		scanToken := dynamo.SearchToken(scanFP, dynamo.SearchPosition{Streams: []dynamo.SearchStream{{Start: dynamo.Item{
+			"PK": &types.AttributeValueMemberS{Value: "CANADA"}, "SK": &types.AttributeValueMemberS{Value: "AB#"}}}}})
+		checkBadInput(t, append(append([]string(nil), base...), "--resume", scanToken), exitUsage,
+			"--resume was given by a Scan of this filter, and scan now reads it by Query")
+		checkBadInput(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--segments", "2"}, b.args...), exitUsage,
+			"--segments applies to a Scan, and this filter is read by Query")
+
+		// Pinned in a way no Query reads: the Scan, and why.
+		rec.reset()
+		_, stderr = mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", `PK = "JAPAN" and SK <> "x"`}, b.args...)...)
+		if !strings.Contains(stderr, `a Scan, not a Query: SK <> "x" names the key SK, which a Query's filter may not`) || name == "dynalite" && rec.scans == 0 {
+			t.Errorf("%s: a filter no Query reads: %d Scans, stderr:\n%s", name, rec.scans, stderr)
 		}
 	}
 }
@@ -582,13 +707,14 @@ func hostileScanItem(i int) map[string]types.AttributeValue {
 type scanRecorder struct {
 	mu                       sync.Mutex
 	requests, scanned, count int
+	scans, queries           int // requests, by operation
 	consumed                 float64
 }
 
 func (r *scanRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.requests, r.scanned, r.count, r.consumed = 0, 0, 0, 0
+	r.requests, r.scanned, r.count, r.consumed, r.scans, r.queries = 0, 0, 0, 0, 0, 0
 }
 
 func (r *scanRecorder) proxy(t *testing.T, target string) string {
@@ -607,7 +733,8 @@ func (r *scanRecorder) proxy(t *testing.T, target string) string {
 		}
 		defer resp.Body.Close()
 		answer, _ := io.ReadAll(resp.Body)
-		if strings.HasSuffix(req.Header.Get("X-Amz-Target"), ".Scan") {
+		op := req.Header.Get("X-Amz-Target")
+		if strings.HasSuffix(op, ".Scan") || strings.HasSuffix(op, ".Query") {
 			var page struct {
 				Count, ScannedCount int
 				ConsumedCapacity    struct{ CapacityUnits float64 }
@@ -615,6 +742,11 @@ func (r *scanRecorder) proxy(t *testing.T, target string) string {
 			_ = json.Unmarshal(answer, &page)
 			r.mu.Lock()
 			r.requests++
+			if strings.HasSuffix(op, ".Scan") {
+				r.scans++
+			} else {
+				r.queries++
+			}
 			r.scanned += page.ScannedCount
 			r.count += page.Count
 			r.consumed += page.ConsumedCapacity.CapacityUnits

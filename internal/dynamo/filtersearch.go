@@ -44,3 +44,12 @@ func whyScanned(info TableInfo, st domain.Statement) string {
 	}
 	return st.WhyScan(domain.KeyDef{Name: key.PK.Name, Type: key.PK.Type}, sk)
 }
+
+// FilterQueriesFingerprint is the fingerprint of FilterSearch's Query
+// plan of filter on table (or its index) in n Queries, as origin reads
+// it: known before the table's keys are, so that a resume token of that
+// plan is told from one of the filter's Scan before any request.
+func FilterQueriesFingerprint(table, index string, filter domain.FilterNode, origin string, n int) string {
+	st := domain.Statement{Table: table, Index: index, Where: filter}
+	return SearchRequest{Origin: origin, Statement: st.Canonical(), Segments: n}.Fingerprint()
+}
