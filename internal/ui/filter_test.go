@@ -1199,7 +1199,7 @@ func demoMatches(t *testing.T, table, index string, match func(dynamo.Item) bool
 // scanned 5,325 items); no Scan is sent, the matches are those of a
 // filtered full read, "read N · matched M" counts what the Query read,
 // the title says all read, not the whole table scanned; ? prints the
-// partiql command that reads the same, enter opens a match; at every
+// scan command, which plans the same Query, enter opens a match; at every
 // size (goldens).
 func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	for _, c := range []struct {
@@ -1209,10 +1209,10 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	}{
 		{"table", "", `PK = "USA" and City = "OMAHA"`, map[string]string{"PK": "USA", "City": "OMAHA"},
 			`enter reads partition PK = "USA" by Query`, `Query on Locations: PK = "USA" · filter City = "OMAHA"`,
-			`dynascope partiql --demo "SELECT * FROM Locations WHERE PK = 'USA' AND City = 'OMAHA'"`},
+			`dynascope scan --demo --table Locations --filter 'PK = "USA" and City = "OMAHA"'`},
 		{"index", "ByCity", `City = "OMAHA"`, map[string]string{"City": "OMAHA"},
 			`enter reads partition City = "OMAHA" by Query`, `Query on Locations index ByCity: City = "OMAHA"`,
-			`dynascope partiql --demo "SELECT * FROM Locations.ByCity WHERE City = 'OMAHA'"`},
+			`dynascope scan --demo --table Locations --index ByCity --filter 'City = "OMAHA"'`},
 	} {
 		want := pinnedMatches(t, "Locations", c.index, c.want)
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {

@@ -289,8 +289,9 @@ func TestReopenCommands(t *testing.T) {
 	note(h) // a sharded partition
 
 	// A table search (f on the partitions list) and a statement print the
-	// headless command that reads the same: scan through the filter, or
-	// partiql where the read is by Query.
+	// headless command that reads the same: scan through the filter (by
+	// Query where it pins the partition key, as f reads it), partiql with
+	// the statement.
 	for _, c := range []struct{ keys, text string }{
 		{"f", `City = "CEDARVILLE" and DriveThru = true`},
 		{"f", `PK = "USA" and City = "OMAHA"`},

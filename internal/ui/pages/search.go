@@ -747,11 +747,11 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 }
 
 // DeepLink is the headless command that reads what is listed, for ?:
-// scan through the filter, or, where the search reads by Query (the
-// filter pins the partition key, or a statement's WHERE does), partiql
-// with the statement, which plans the same Queries. Nothing before a
-// filter is given, nor for a statement on a masked table: it is kept as
-// typed, real values and all (a filter is kept in stand-ins).
+// scan through the filter, which plans it as f does (dynamo.FilterSearch:
+// by Query where the filter pins the partition key, else the Scan), or
+// partiql with a statement. Nothing before a filter is given, nor for a
+// statement on a masked table: it is kept as typed, real values and all
+// (a filter is kept in stand-ins).
 func (s *Search) DeepLink() []string {
 	switch {
 	case s.plan != nil && dynamo.Masks(s.c.Client, s.info.Name):
@@ -760,8 +760,6 @@ func (s *Search) DeepLink() []string {
 		return []string{"partiql", s.text}
 	case s.node == nil:
 		return nil
-	case s.pinned != nil:
-		return []string{"partiql", domain.PartiQLSelect(s.info.Name, s.index, s.node)}
 	}
 	args := []string{"scan", "--table", s.info.Name}
 	if s.index != "" {
