@@ -114,7 +114,7 @@ a stream says how to enable one; dynascope never does.`,
 	fl.StringVar(&o.since, "since", "", "only changes of the last span, e.g. 15m, 1h, 24h (a stream keeps 24 hours; default: all it holds)")
 	fl.StringVar(&o.from, "from", "", "only changes from this time on, e.g. 2026-11-24T10:00Z or 2h ago (as range reads times)")
 	fl.BoolVar(&o.follow, "follow", false, "after the changes so far, print each new one as it is written (Ctrl+C stops)")
-	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one change a line), json (one array) or csv")
+	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one change a line), json (one array) or csv"+csvNull)
 	fl.BoolVar(&o.dynamoJSON, "dynamodb-json", false, `values in DynamoDB's JSON ({"S": "…"}) rather than plain JSON`)
 	return cmd
 }

@@ -63,7 +63,7 @@ Stats go in "stats".`,
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter, or none to list every key whole (default: detected from the keys: # | / : . - _; none when none repeats)")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv"+csvNull)
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend; refused up front when the table could cost more")
 	return cmd

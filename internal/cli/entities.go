@@ -58,7 +58,7 @@ type says which ("countExact").`,
 	fl.StringVar(&f.pk, "pk", "", "one partition key value: the types of that partition (default: the whole table)")
 	fl.StringVar(&f.index, "index", "", "read a GSI or LSI instead of the base table")
 	fl.StringVar(&f.delimiter, "delimiter", "", "the keys' segment delimiter (default: the one most keys hold: # | / : ~)")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the types as rows: jsonl, csv")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the types as rows: jsonl, csv"+csvNull)
 	budgetVar(fl, &f.maxRCU, "max-rcu", entitiesDefaultBudget, false, "read the whole table when it costs less than this many `RCU`, else a sample of that cost")
 	return cmd
 }

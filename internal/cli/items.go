@@ -69,7 +69,7 @@ pages (Query calls), consumed RCU, items and elapsed time.`,
 	fl.StringVar(&f.index, "index", "", "read this GSI or LSI instead of the base table")
 	fl.IntVar(&f.limit, "limit", 0, "print at most this many items (0: all)")
 	fl.BoolVar(&f.reverse, "reverse", false, "descending sort-key order")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: items.csv, items.jsonl, items.json"+csvNull)
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'status = "FAILED" and attempts > 3'`)
 	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` (a filter reads every item it skips); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a read stopped at --max-rcu (the token its message gave)")

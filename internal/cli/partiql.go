@@ -82,7 +82,7 @@ as scan does (exit 3, with --resume).`,
 	fl.IntVar(&f.segments, "segments", 0, segmentsHelp)
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where the same statement stopped at --max-rcu (the token its message gave)")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json"+csvNull)
 	return cmd
 }
 

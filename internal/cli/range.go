@@ -139,7 +139,7 @@ kept on our side, and merged the same way.`,
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json"+csvNull)
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
 	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "stop reading once this many `RCU` are spent; a filter reads every item it skips")
 	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C")

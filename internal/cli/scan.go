@@ -135,7 +135,7 @@ requests counting the Scan (or Query) calls, scanned the items they read
 	fl.IntVar(&f.segments, "segments", 0, "read in `N` parallel segments, 1 to 64 (left out: as many as the table's size calls for)")
 	budgetVar(fl, &f.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU` (every item read counts, matching or not); stopped there, exit 3 with how to resume")
 	fl.StringVar(&f.resume, "resume", "", "go on from where a scan stopped at --max-rcu (the token its message gave)")
-	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json")
+	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one document with items and stats), csv, or a file to export to: found.csv, found.jsonl, found.json"+csvNull)
 	return cmd
 }
 

@@ -692,6 +692,12 @@ func hostileScanItem(i int) map[string]types.AttributeValue {
 		"blob": &types.AttributeValueMemberB{Value: []byte("\x00\x1b[2J")},
 		"Data": S(strings.Repeat("d", 200+i%200)),
 	}
+	switch i / 3 % 3 { // NULL, the text CSV says NULL in, or absent
+	case 0:
+		it["maybe"] = &types.AttributeValueMemberNULL{Value: true}
+	case 1:
+		it["maybe"] = S(`\N`)
+	}
 	switch i {
 	case 150:
 		it["Data"] = S(strings.Repeat("h", 60<<10))
@@ -942,6 +948,29 @@ func TestScanOnATableNobodyHasSeen(t *testing.T) {
 		}
 		if strings.ContainsFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' || r == '\u202e' }) {
 			t.Errorf("%s csv: a raw control character in the output", name)
+		}
+		// NULL, absent and the text \N are three cells: \N, empty and
+		// \\N (the escaper doubles a backslash), as JSON tells them.
+		wantCells := map[string]int{}
+		for _, it := range items {
+			if it["status"].(*types.AttributeValueMemberS).Value != "OK" {
+				continue
+			}
+			switch v := it["maybe"].(type) {
+			case *types.AttributeValueMemberNULL:
+				wantCells[export.CSVNull]++
+			case *types.AttributeValueMemberS:
+				wantCells[`\\`+v.Value[1:]]++
+			default:
+				wantCells[""]++
+			}
+		}
+		maybe, gotCells := slices.Index(rows[0], "maybe"), map[string]int{}
+		for _, row := range rows[1:] {
+			gotCells[row[maybe]]++
+		}
+		if len(wantCells) != 3 || !maps.Equal(gotCells, wantCells) {
+			t.Errorf("%s csv: the cells of NULL, absent and the text \\N are %v, want %v", name, gotCells, wantCells)
 		}
 
 		file := filepath.Join(t.TempDir(), "found.jsonl")

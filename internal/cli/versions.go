@@ -104,7 +104,7 @@ there) and it exits 3 saying what it spent.`,
 	fl.StringVar(&f.item, "item", "", "one logical item: Audit for v0_Audit, v1_Audit…")
 	fl.StringVar(&f.pattern, "version-pattern", "", "the table's own revision keys, e.g. 'rev#{n}#{name}' or '{name}#v{n}' (default: the configuration's, else v0_Name, v001_Name, v_0)")
 	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` in all; stopped there, nothing printed, exit 3")
-	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first")
+	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or rows: jsonl, csv, or a file versions.jsonl, versions.json (an array), versions.csv; with --item the rows are the revisions as items, the current copy first"+csvNull)
 	return cmd
 }
 

@@ -10,9 +10,16 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
+// CSVNull is how a CSV cell says NULL (DynamoDB's NULL, JSON's null), as
+// PostgreSQL's and MySQL's text exports do; an attribute an item does not
+// have is an empty cell. No text cell reads \N: Sanitize doubles the
+// backslash, so the string `\N` is written `\\N`.
+const CSVNull = `\N`
+
 // WriteCSV writes rows as CSV: the columns of first that cols holds, then
 // the rest of cols in name order; text as it is, numbers exactly, nested
-// values and sets as JSON, NULL or absent as an empty cell. each calls its
+// values and sets as JSON, NULL as CSVNull and absent as an empty cell, so
+// that the two are told apart as JSON tells them. each calls its
 // argument with every row in turn. Whether or not w is a terminal, every
 // cell is safe to print (Sanitize) and safe to open in a spreadsheet:
 // text a spreadsheet would evaluate as a formula starts with a ' (see
@@ -29,7 +36,10 @@ func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(
 	}
 	err := each(func(it map[string]any) error {
 		for i, h := range header {
-			row[i] = csvCell(it[h])
+			row[i] = ""
+			if v, ok := it[h]; ok {
+				row[i] = csvCell(v)
+			}
 		}
 		return out.Write(row)
 	})
@@ -108,11 +118,11 @@ func NeutraliseFormula(s string) string {
 
 // csvCell is one value in a CSV cell: text as it is (a formula
 // neutralised), numbers exactly, everything nested as compact JSON, NULL
-// or absent as empty.
+// as CSVNull.
 func csvCell(v any) string {
 	switch x := v.(type) {
 	case nil:
-		return ""
+		return CSVNull
 	case string:
 		return Sanitize(NeutraliseFormula(x))
 	case json.Number:
