@@ -668,8 +668,9 @@ func TestSearchRefusedReadOffersNoToken(t *testing.T) {
 // sort key, partition keys with a tab and an escape character, names
 // that are reserved words or hold "-", "." or spaces, every attribute
 // type (sets, binary, NULL, nested maps and lists), values with commas,
-// quotes, newlines, control and bidi characters; items 150 and 300 of 60
-// and 120 KB among ones of about 400 bytes.
+// quotes, newlines, control and bidi characters; an attribute that is
+// NULL, absent or the text \N by turns; items 150 and 300 of 60 and 120
+// KB among ones of about 400 bytes.
 func hostileScanItem(i int) map[string]types.AttributeValue {
 	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
 	N := func(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
