@@ -418,8 +418,12 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			heavy = fmt.Sprintf("; an item read costs %g RCU, so under %g RCU each read is of an item or a few (0.5 RCU a request however small), and going on costs several times what whole pages do: %s %g or more reads whole pages",
 				stats.LeastRCU, dynamo.WholePagesRCU, o.flag, dynamo.WholePagesRCU)
 		}
-		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items scanned, %d matched%s; more may match, resume with %s",
-			stats.BilledRCU, s.Request.MaxRCU, stats.Scanned, stats.Matched, heavy, how)}
+		read := "scanned"
+		if len(s.Request.Queries) > 0 {
+			read = "read" // by Query: the partitions', not the table's
+		}
+		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %s %s, %d matched%s; more may match, resume with %s",
+			stats.BilledRCU, s.Request.MaxRCU, counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
 }

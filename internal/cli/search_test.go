@@ -367,6 +367,9 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 		if code != exitPartial || token == nil {
 			t.Fatalf("%s: at 0.5 RCU: exit %d: %s", name, code, stderr)
 		}
+		if !regexp.MustCompile(`stopped at the budget: 0\.5 of 0\.5 RCU, 1 item read, [01] matched;`).MatchString(stderr) {
+			t.Errorf("%s: the stop does not say the items the Query read, in the Query's words: %s", name, stderr)
+		}
 		for _, tc := range []struct {
 			args []string
 			want string
