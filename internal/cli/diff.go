@@ -79,7 +79,7 @@ usual codes when a read fails. The cost of each side goes to stderr.`,
 	fl.StringVar(&o.against.region, "against-region", "", "the other side's `region`")
 	fl.StringVar(&o.against.table, "against-table", "", "the other side's `table` (default: --table)")
 	fl.StringVar(&o.against.data, "against-data", "", "the other side is data at `PATH` without a server, as --data opens it (keyed as --table, unless --keys or --schema say otherwise)")
-	fl.StringVarP(&o.output, "output", "o", "text", "text (the keys that differ and how), jsonl (one key a line), json (one array of them) or csv (one change a row)")
+	fl.StringVarP(&o.output, "output", "o", "text", "text (the keys that differ and how), jsonl (one key a line), json (one array of them) or csv (one change a row: left and right as JSON, null for a NULL, an empty cell for a side without the path)")
 	fl.BoolVar(&o.all, "all", false, "print the keys that are the same too")
 	budgetVar(fl, &o.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU`, half on each side; stopped there, exit 3")
 	return cmd
@@ -362,7 +362,16 @@ func (o *diffOptions) write(read func(each func(domain.KeyDiff) error) error) er
 					return row(map[string]any{"key": key, "status": string(d.Status)})
 				}
 				for _, c := range d.Changes {
-					if err := row(map[string]any{"key": key, "status": string(d.Status), "path": c.Path, "left": jsonText(c.Old), "right": jsonText(c.New)}); err != nil {
+					// A side without the path is an empty cell, as the
+					// text says (absent); a NULL is its JSON, null.
+					r := map[string]any{"key": key, "status": string(d.Status), "path": c.Path}
+					if c.Kind != domain.Added {
+						r["left"] = jsonText(c.Old)
+					}
+					if c.Kind != domain.Removed {
+						r["right"] = jsonText(c.New)
+					}
+					if err := row(r); err != nil {
 						return err
 					}
 				}
