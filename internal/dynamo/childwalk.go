@@ -162,7 +162,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 			if n := len(page.Items); n > 0 {
 				// The share of the read its keys held bear (a read that ran
 				// into the next stretch holds fewer than it paid for).
-				run.rcu, run.keys = page.Cost.RCU*float64(len(keys))/float64(n), len(keys)
+				run.rcu, run.keys, run.reads = page.Cost.RCU*float64(len(keys))/float64(n), len(keys), 1
 			}
 			w.lv.hold.read(keys, run)
 		}

@@ -49,8 +49,10 @@ type CountPass struct {
 	// see stretch).
 	cutAfter bool
 	// heldKeys are the keys a walk held, where the pass starts from them
-	// (HeldKeys.CountPass); spread: its chains were spread.
+	// (HeldKeys.CountPass); keptRCU is what those it will not read again
+	// weigh; spread: its chains were spread.
 	heldKeys []string
+	keptRCU  float64
 	spread   bool
 }
 

@@ -31,8 +31,8 @@ type heldRun struct {
 	// rcu is what the reads that held it cost, and keys how many keys
 	// they read (a key read by two of them counted twice): a stretch
 	// read again at that pace costs what it holds.
-	rcu  float64
-	keys int
+	rcu         float64
+	keys, reads int
 }
 
 // keyHold gathers, across a level's walkers, the keys read and the key
@@ -90,7 +90,7 @@ func (h *keyHold) held(prefix, delim string) *HeldKeys {
 				if !last.toEnd && (r.toEnd || r.hi > last.hi) {
 					last.hi, last.toEnd = r.hi, r.toEnd
 				}
-				last.rcu, last.keys = last.rcu+r.rcu, last.keys+r.keys
+				last.rcu, last.keys, last.reads = last.rcu+r.rcu, last.keys+r.keys, last.reads+r.reads
 				continue
 			}
 		}
@@ -226,6 +226,7 @@ func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
 			g := p.stretches[n-1]
 			g.end, g.parts = end, append(g.parts, part)
 			p.separator(before.lo, before.hi, -1)
+			p.keptRCU -= h.runRCU(*before)
 			return true
 		}
 		g := &stretch{from: from, end: end, gap: true, fromIn: in, parts: []gapPart{part}, walk: domain.NewChildWalk(r.Prefix, h.delim).From(from)}
@@ -237,6 +238,7 @@ func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
 	}
 	p.heldKeys = h.keys
 	for i, run := range h.runs {
+		p.keptRCU += h.runRCU(run)
 		gapBefore := run.lo > from && add(run.lo)
 		if run.toEnd {
 			return p
@@ -267,6 +269,20 @@ func (h *HeldKeys) small(run heldRun) bool {
 		return true
 	}
 	return run.keys > 0 && float64(n)*run.rcu/float64(run.keys) <= denseChildRCU
+}
+
+// runRCU is what a run's keys weigh, read once, at the pace of the
+// reads that held it, less what each read may have rounded up: it errs
+// low, so that a bound it is taken from errs high.
+func (h *HeldKeys) runRCU(run heldRun) float64 {
+	if run.keys == 0 || run.rcu <= minReadUnits*float64(run.reads) {
+		return 0
+	}
+	n := len(h.keys) - sort.SearchStrings(h.keys, run.lo)
+	if !run.toEnd {
+		n = h.between(run.lo, run.hi)
+	}
+	return float64(n) * (run.rcu - minReadUnits*float64(run.reads)) / float64(run.keys)
 }
 
 // between is how many keys held lie in [lo, hi].
