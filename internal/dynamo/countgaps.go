@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"math"
 	"sort"
 	"sync"
 
@@ -51,10 +52,30 @@ func (run *passRun) spreadChains(ctx context.Context) error {
 	for _, s := range append([]*stretch(nil), p.stretches...) {
 		// A first page cut short (a budget's Limit) tells no page's pace.
 		if !s.done && len(s.parts) > 1 && s.next != nil && s.rcu >= stretchRCU/2 {
-			p.spreadChain(s)
+			p.spreadChain(s, run.room())
 		}
 	}
 	return nil
+}
+
+// room is how many more stretches may read at once: under a budget, as
+// many as what is left pays whole pages for, each held back as the
+// others read (allow: n of them need 2n-1 pages left), so that spreading
+// never cuts their pages short, and more requests go out; else any.
+// Under p.mu.
+func (run *passRun) room() int {
+	p := run.p
+	if run.budget <= 0 {
+		return math.MaxInt
+	}
+	active := 0
+	for _, s := range p.stretches {
+		if !s.done {
+			active++
+		}
+	}
+	left := run.budget - (p.cost.Billed - run.base) - p.reserved
+	return min(int((left/pageRCU+1)/2), run.parallel) - active
 }
 
 // firstPages reads one page of each stretch, run.parallel at once.
@@ -87,18 +108,22 @@ func (run *passRun) firstPages(ctx context.Context, todo []*stretch) error {
 
 // spreadChain ends chain s, its first page read, after as many of its
 // gaps as its pace says fill spreadRCU, and hands the rest to stretches
-// of that many gaps each; the keys held between two of them, no longer
-// read, are counted again from the keys held. Under p.mu.
-func (p *CountPass) spreadChain(s *stretch) {
+// of that many gaps each, room of them at most; the keys held between
+// two of them, no longer read, are counted again from the keys held.
+// Under p.mu.
+func (p *CountPass) spreadChain(s *stretch, room int) {
 	parts := s.parts
 	j := 0 // the gap the chain's read stopped in (or before)
 	for j < len(parts) && parts[j].end != "" && parts[j].end <= s.at {
 		j++
 	}
-	if j >= len(parts)-1 {
+	if j >= len(parts)-1 || room < 1 {
 		return
 	}
 	each := max(1, int(spreadRCU/(s.rcu/(float64(j)+0.5))))
+	if ahead := len(parts) - j; room < math.MaxInt && ahead > each*(room+1) {
+		each = (ahead + room) / (room + 1) // room more stretches, and s
+	}
 	keep := j + each - 1
 	if keep >= len(parts)-1 {
 		return
