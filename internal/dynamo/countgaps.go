@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"math"
 	"sort"
 	"sync"
 
@@ -58,24 +57,25 @@ func (run *passRun) spreadChains(ctx context.Context) error {
 	return nil
 }
 
-// room is how many more stretches may read at once: under a budget, as
+// room is how many more stretches may read at once: as many as reads
+// run at once (a count from nothing cuts as many), and under a budget as
 // many as what is left pays whole pages for, each held back as the
 // others read (allow: n of them need 2n-1 pages left), so that spreading
-// never cuts their pages short, and more requests go out; else any.
-// Under p.mu.
+// never cuts their pages short, and more requests go out. Under p.mu.
 func (run *passRun) room() int {
 	p := run.p
-	if run.budget <= 0 {
-		return math.MaxInt
-	}
 	active := 0
 	for _, s := range p.stretches {
 		if !s.done {
 			active++
 		}
 	}
-	left := run.budget - (p.cost.Billed - run.base) - p.reserved
-	return min(int((left/pageRCU+1)/2), run.parallel) - active
+	most := run.parallel
+	if run.budget > 0 {
+		left := run.budget - (p.cost.Billed - run.base) - p.reserved
+		most = min(most, int((left/pageRCU+1)/2))
+	}
+	return most - active
 }
 
 // firstPages reads one page of each stretch, run.parallel at once.
@@ -108,7 +108,9 @@ func (run *passRun) firstPages(ctx context.Context, todo []*stretch) error {
 
 // spreadChain ends chain s, its first page read, after as many of its
 // gaps as its pace says fill spreadRCU, and hands the rest to stretches
-// of that many gaps each, room of them at most; the keys held between
+// of that many gaps each, room of them at most (each stretch's last
+// page is short: more stretches than a count from nothing cuts would send
+// more requests than it); the keys held between
 // two of them, no longer read, are counted again from the keys held.
 // Under p.mu.
 func (p *CountPass) spreadChain(s *stretch, room int) {
@@ -117,11 +119,18 @@ func (p *CountPass) spreadChain(s *stretch, room int) {
 	for j < len(parts) && parts[j].end != "" && parts[j].end <= s.at {
 		j++
 	}
+	if j == 0 {
+		// Its first page ended in its first gap: gaps of a page or more,
+		// each stretch's short last page a request a count from nothing
+		// may not send (it reads such a level in about as many stretches
+		// as pages). Two stretches: half the round trips.
+		room = min(room, 1)
+	}
 	if j >= len(parts)-1 || room < 1 {
 		return
 	}
 	each := max(1, int(spreadRCU/(s.rcu/(float64(j)+0.5))))
-	if ahead := len(parts) - j; room < math.MaxInt && ahead > each*(room+1) {
+	if ahead := len(parts) - j; ahead > each*(room+1) {
 		each = (ahead + room) / (room + 1) // room more stretches, and s
 	}
 	keep := j + each - 1

@@ -71,8 +71,15 @@ func levelItems() []dynamo.Item {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "year"},
 			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", 1+i/144, i%144/6, i%6*10)}, "Data": &types.AttributeValueMemberS{Value: "login from 10.0.0.1 by alice"}})
 	}
-	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
 	big := strings.Repeat("y", 2000)
+	// Children of more than a page: 4 of 600 items of 2 KB (1.2 MB each).
+	for _, c := range levelCodes[:4] {
+		for i := range 600 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pages"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+		}
+	}
+	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
 	for ch := range 10 {
 		for i := range 200 {
 			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
@@ -349,11 +356,12 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 // than a count from nothing. It reads no key twice itself; a key the walk
 // read is read again only between two gaps read as one (a skip-scanned
 // level's probes: 10 huge children, 20 of 300 items, were a request a
-// child: 10 requests where a count from nothing takes 6). Under a budget
+// child: 10 requests where a count from nothing takes 6; children of more
+// than a page, spread in two stretches). Under a budget
 // it stops within it and goes on from where it stopped.
 func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	ctx := context.Background()
-	shapes := []struct{ table, pk string }{{"Airports", "airports"}, {"Locations", "USA"}, {"Airports", "big"}, {"Airports", "skipped"}}
+	shapes := []struct{ table, pk string }{{"Airports", "airports"}, {"Locations", "USA"}, {"Airports", "big"}, {"Airports", "skipped"}, {"Airports", "pages"}}
 	level, located := levelBackends(t), indexedBackends(t)
 	for _, sh := range shapes {
 		backends := level
