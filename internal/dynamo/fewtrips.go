@@ -82,23 +82,11 @@ func (w *walker) weighedFirst() bool {
 // as many as firstReadUnits read units hold with the margin a probe
 // leaves (measured), and one more (a level of that many ends within the
 // read: one that stops at its Limit says there may be more), up to
-// topFirstKeys.
+// maxFirstKeys.
 func weighingKeys(b int) int32 {
 	perUnit := min(max(readUnitBytes/(b+b/8+16), 1), maxProbeKeys)
-	return int32(min(firstReadUnits*perUnit+1, topFirstKeys))
+	return int32(min(firstReadUnits*perUnit+1, maxFirstKeys))
 }
-
-// topFirstKeys bounds a top level's weighing read where items are small:
-// a list's first page (firstPageKeys), enough to see USA's first states
-// (56 and 53 items) end, and the children of the 60 airport codes' (80
-// items). A top level of one child (an audit log's keys, all of one
-// year) or of large children reads that much of its first child before
-// the walk jumps past it: 256 keys cost the demo's AuditLog 3.0 RCU where
-// probing first cost 1.0 (2.0 now), and Geography's countries 21.0
-// (19.5). A dense level of smaller children with more keys than this
-// (129 to 256 items of a few dozen bytes) is probed, as where the size
-// is not known.
-const topFirstKeys = firstPageKeys
 
 // denseAfter is the decision after a read of whole items (the level's
 // first, or the weighing read after it): where a child ended in it no

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -64,12 +63,6 @@ func levelItems() []dynamo.Item {
 			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "skipped"},
 				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: mid}})
 		}
-	}
-	// A top level of one child: an audit log's ISO times, all of one
-	// year (cut at '-'), 3,000 items of 65 bytes, as the demo's AuditLog.
-	for i := range 3000 {
-		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "year"},
-			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", 1+i/144, i%144/6, i%6*10)}, "Data": &types.AttributeValueMemberS{Value: "login from 10.0.0.1 by alice"}})
 	}
 	big := strings.Repeat("y", 2000)
 	// Children of more than a page: 4 of 600 items of 2 KB (1.2 MB each).
@@ -190,25 +183,20 @@ func TestDenseLevelCostsWhatItLists(t *testing.T) {
 // handful of requests where probing takes one a child. A level of few
 // huge children (10 of 200 items of 2 KB) is probed as before, paying
 // once for the read that weighs its second child; a level of one child
-// pays nothing more. A top level of one child of many small items (an
-// audit log's year) pays, where the size is known, for no more than a
-// list's first page of it (256 keys before: the demo's AuditLog 3.0 RCU
-// where probing first cost 1.0).
+// pays nothing more.
 func TestDenseLevelInFewTrips(t *testing.T) {
 	ctx := context.Background()
 	type shape struct {
 		what, table, pk string
 		key             dynamo.KeySchema
 		dense           bool
-		delim           string // "#" unless given
 	}
 	shapes := []shape{
-		{"60 codes of 80 items", "Airports", "airports", airportsKey, true, ""},
-		{"60 codes of 20 to 140 items", "Airports", "varied", airportsKey, true, ""},
-		{"USA's 53 states", "Locations", "USA", airportsKey, true, ""},
-		{"10 children of 200 items of 2 KB", "Airports", "big", airportsKey, false, ""},
-		{"one child of 100 items", "Airports", "leaf", airportsKey, false, ""},
-		{"one child of 3,000 small items", "Airports", "year", airportsKey, false, "-"},
+		{"60 codes of 80 items", "Airports", "airports", airportsKey, true},
+		{"60 codes of 20 to 140 items", "Airports", "varied", airportsKey, true},
+		{"USA's 53 states", "Locations", "USA", airportsKey, true},
+		{"10 children of 200 items of 2 KB", "Airports", "big", airportsKey, false},
+		{"one child of 100 items", "Airports", "leaf", airportsKey, false},
 	}
 	level := levelBackends(t)
 	located := indexedBackends(t)
@@ -217,14 +205,10 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 		if sh.table == "Locations" {
 			backends = located
 		}
-		delim := sh.delim
-		if delim == "" {
-			delim = "#"
-		}
 		for name, c := range backends {
 			full := &keysRead{billed: billed{Client: c}}
-			want := fullRead(t, full, sh.table, "PK", domain.S(sh.pk), "", delim)
-			r := dynamo.ChildrenRequest{Table: sh.table, Key: sh.key, PK: domain.S(sh.pk), Delim: delim}
+			want := fullRead(t, full, sh.table, "PK", domain.S(sh.pk), "", "#")
+			r := dynamo.ChildrenRequest{Table: sh.table, Key: sh.key, PK: domain.S(sh.pk), Delim: "#"}
 			k := &keysRead{billed: billed{Client: c}}
 			res, err := dynamo.Children(ctx, k, r, nil)
 			if err != nil || sorted(res.Children) != sorted(want) {
@@ -274,9 +258,6 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 			if ks.rcu > full.rcu || ks.keys > full.keys+1 || (!sh.dense && ks.rcu > max(k.rcu+0.5, full.rcu)) || (sh.dense && ks.requests > 12) {
 				t.Errorf("%s, %s, size known (%d B): %d requests (limits %v), %.1f RCU, %d keys; size unknown %.1f RCU; the full read %.1f RCU, %d keys",
 					sh.what, name, sized.ItemBytes, ks.requests, ks.limits, ks.rcu, ks.keys, k.rcu, full.rcu, full.keys)
-			}
-			if first := math.Ceil(float64(128*sized.ItemBytes)/4096) * 0.5; len(want) == 1 && ks.rcu > k.rcu+first {
-				t.Errorf("%s, %s, size known (%d B): %.1f RCU, over the %.1f of the size unknown and a first page's %.1f", sh.what, name, sized.ItemBytes, ks.rcu, k.rcu, first)
 			}
 			t.Logf("%s, %s, size known (%d B): %d requests (limits %v), %.1f RCU", sh.what, name, sized.ItemBytes, ks.requests, ks.limits, ks.rcu)
 		}
