@@ -309,6 +309,10 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 				if got.Cost.Requests != 0 || !got.Held.Whole(got.Children[len(got.Children)-1]) && got.Children[len(got.Children)-1].HasChildren {
 					t.Fatalf("%s, %s, %q: %d requests, its last child not held whole", sh.what, name, ch.Prefix, got.Cost.Requests)
 				}
+				// Nothing left unread: c there reads nothing, and asks nothing.
+				if bound, after := dynamo.CountBound(c, sub, got.Held, 1<<30); bound != 0 || !after {
+					t.Fatalf("%s, %s, %q told from the keys held: a count bounded by %.1f RCU (after the walk: %v), want 0", sh.what, name, ch.Prefix, bound, after)
+				}
 				// Its count, told from the keys held, is CountChild's.
 				r.Delim = res.Delim
 				n, ok := res.Held.Count(r, ch)
@@ -398,6 +402,11 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 					t.Fatal(err)
 				}
 				spent := pass.Cost()
+				// The explorer's question bounds it, from the table's size
+				// (here the partition's: a table of this one alone).
+				if bound, after := dynamo.CountBound(c, r, res.Held, partitionBytes(t, c, sh.table, sh.pk)); !after || spent.Billed > bound {
+					t.Errorf("%s %s, %s, budget %g: the count after the walk cost %.1f RCU, bounded by %.1f (after the walk: %v)", sh.table, sh.pk, name, budget, spent.Billed, bound, after)
+				}
 				if spent.Billed > fresh.rcu || spent.Requests > fresh.requests {
 					t.Errorf("%s %s, %s, budget %g: the count after the walk cost %d requests, %.1f RCU; one from nothing %d, %.1f", sh.table, sh.pk, name, budget, spent.Requests, spent.Billed, fresh.requests, fresh.rcu)
 				}
@@ -435,6 +444,27 @@ func readBetweenGaps(walk, count *everyKey) string {
 		}
 	}
 	return ""
+}
+
+// partitionBytes is what a partition's items weigh, as a table's size
+// counts them.
+func partitionBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
+	t.Helper()
+	var bytes int64
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			bytes += int64(dynamo.ItemBytes(it))
+		}
+		if !p.More() {
+			return bytes
+		}
+		start = p.LastKey
+	}
 }
 
 // averageItemBytes is a partition's average item size, as DescribeTable
