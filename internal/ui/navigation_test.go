@@ -1019,6 +1019,9 @@ func TestCountPromptBoundsWhatCReads(t *testing.T) {
 				if strings.Contains(screen, "…") || !strings.Contains(screen, "AZ# prefix 115") {
 					t.Fatalf("c did not count at once:\n%s", h.screen())
 				}
+				if spent := b.spent() - walked; spent > tc.cfg.CountBudget {
+					t.Fatalf("c read %.1f RCU over the %g RCU budget", spent, tc.cfg.CountBudget)
+				}
 				return
 			}
 			m := bound.FindStringSubmatch(screen)
