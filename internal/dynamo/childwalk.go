@@ -158,7 +158,13 @@ func (w *walker) run(emit func(domain.Child)) error {
 		}
 		keys, past := w.keysOf(page)
 		if more := page.More() && !past; len(keys) > 0 || !more {
-			w.lv.hold.read(keys, w.covered(start, keys, more))
+			run := w.covered(start, keys, more)
+			if n := len(page.Items); n > 0 {
+				// The share of the read its keys held bear (a read that ran
+				// into the next stretch holds fewer than it paid for).
+				run.rcu, run.keys, run.reads = page.Cost.RCU*float64(len(keys))/float64(n), len(keys), 1
+			}
+			w.lv.hold.read(keys, run)
 		}
 		changed := w.take(keys, page, reads == 0, emit)
 		if !page.More() || past {

@@ -48,6 +48,12 @@ type CountPass struct {
 	// cutAfter: stretches begin after their cut point (a table's keys:
 	// see stretch).
 	cutAfter bool
+	// heldKeys are the keys a walk held, where the pass starts from them
+	// (HeldKeys.CountPass); keptRCU is what those it will not read again
+	// weigh; spread: its chains were spread.
+	heldKeys []string
+	keptRCU  float64
+	spread   bool
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -71,6 +77,16 @@ type stretch struct {
 	// where fromIn, else (from, end); "" end: to the level's end. A key
 	// equal to its end is held: read below it, never again.
 	gap, fromIn bool
+	// parts are the gaps a chain reads as one, in key order (the keys
+	// between them held, read again); rcu is what its reads cost.
+	parts []gapPart
+	rcu   float64
+}
+
+// gapPart is one gap of a chain, as a gap stretch bounds it.
+type gapPart struct {
+	from, end string
+	fromIn    bool
 }
 
 // NewCountPass prepares a count of the level r names (r.Key.SK a string
@@ -131,6 +147,9 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 			if err := run.page(ctx, todo[0]); err != nil || run.isOver() {
 				return run.isOver(), err
 			}
+		}
+		if err := run.spreadChains(ctx); err != nil || run.isOver() {
+			return run.isOver(), err
 		}
 		err := run.all(ctx, p.pending(), parallel)
 		return run.isOver(), err
@@ -347,6 +366,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	defer p.mu.Unlock()
 	p.reserved -= hold
 	p.cost = p.cost.Add(page.Cost)
+	s.rcu += page.Cost.Billed
 	p.scanned += page.Scanned
 	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly))
 	if run.progress != nil {

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"math"
 	"sync"
 )
 
@@ -96,4 +97,30 @@ func NewLevelCountFrom(c Client, r ChildrenRequest, held *HeldKeys) *LevelCount 
 		}
 	}
 	return NewLevelCount(c, r)
+}
+
+// CountBound bounds what the count NewLevelCountFrom prepares reads, from
+// the table's size (tableBytes, DescribeTable's figure, refreshed about
+// every six hours: a bound for any of its partitions) and a read unit
+// for each read's rounding. afterWalk: it starts from the keys the walk
+// held, and reads nothing where the walk left nothing unread (0), else at
+// most the table's size less what the keys it will not read again weigh;
+// else the table's size, one read of it.
+func CountBound(c Client, r ChildrenRequest, held *HeldKeys, tableBytes int64) (rcu float64, afterWalk bool) {
+	table := float64(tableBytes) / readUnitBytes * 0.5
+	rounded := func(rcu float64, stretches int) float64 {
+		return rcu + minReadUnits*(float64(stretches)+math.Ceil(rcu/stretchRCU))
+	}
+	if _, masked := c.(*Masked); masked {
+		return rounded(table, 1), false
+	}
+	p := held.CountPass(r)
+	if p == nil {
+		return rounded(table, 1), false
+	}
+	left := len(p.pending())
+	if left == 0 {
+		return 0, true
+	}
+	return rounded(max(table-p.keptRCU, 0), left), true
 }

@@ -39,7 +39,7 @@ func (lv *levelWalk) readLast() *lastRead {
 				l.end, l.ok = domain.After(k), true
 				// Read, so held: a count from the keys held reads it not
 				// again.
-				lv.hold.read([]string{k}, heldRun{lo: k, toEnd: true})
+				lv.hold.read([]string{k}, heldRun{lo: k, toEnd: true, rcu: page.Cost.RCU, keys: 1, reads: 1})
 			}
 		}
 	}()

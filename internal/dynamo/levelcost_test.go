@@ -55,8 +55,24 @@ func levelItems() []dynamo.Item {
 		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "meta"},
 			"SK": &types.AttributeValueMemberS{Value: k}, "Data": &types.AttributeValueMemberS{Value: "m"}})
 	}
-	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
+	// A skip-scanned level of many children whose names do not count up:
+	// 20 codes of 300 items of 400 bytes (15 RCU a child, so probed).
+	mid := strings.Repeat("z", 380)
+	for _, c := range levelCodes[:20] {
+		for i := range 300 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "skipped"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: mid}})
+		}
+	}
 	big := strings.Repeat("y", 2000)
+	// Children of more than a page: 4 of 600 items of 2 KB (1.2 MB each).
+	for _, c := range levelCodes[:4] {
+		for i := range 600 {
+			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pages"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%04d", c, i)}, "Data": &types.AttributeValueMemberS{Value: big}})
+		}
+	}
+	// Large items: 10 children of 200 items of 2 KB (4 MB, four pages).
 	for ch := range 10 {
 		for i := range 200 {
 			out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "big"},
@@ -293,6 +309,10 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 				if got.Cost.Requests != 0 || !got.Held.Whole(got.Children[len(got.Children)-1]) && got.Children[len(got.Children)-1].HasChildren {
 					t.Fatalf("%s, %s, %q: %d requests, its last child not held whole", sh.what, name, ch.Prefix, got.Cost.Requests)
 				}
+				// Nothing left unread: c there reads nothing, and asks nothing.
+				if bound, after := dynamo.CountBound(c, sub, got.Held, 1<<30); bound != 0 || !after {
+					t.Fatalf("%s, %s, %q told from the keys held: a count bounded by %.1f RCU (after the walk: %v), want 0", sh.what, name, ch.Prefix, bound, after)
+				}
 				// Its count, told from the keys held, is CountChild's.
 				r.Delim = res.Delim
 				n, ok := res.Held.Count(r, ch)
@@ -314,15 +334,19 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 	}
 }
 
-// TestCountAfterTheWalkReadsItsGaps (37.1): the count c starts after a
-// dense level's walk (HeldKeys.CountPass) counts from the keys the walk
+// TestCountAfterTheWalkReadsItsGaps (37.1, 37.2): the count c starts
+// after a level's walk (HeldKeys.CountPass) counts from the keys the walk
 // held and reads only the key space it did not: every child's count is
-// CountChild's, exact, no key is read twice across walk and count, and
-// it costs a fraction of a count from nothing. Under a budget it stops
-// within it and goes on from where it stopped, reading nothing twice.
+// CountChild's, exact, and it never costs more requests, nor more RCU,
+// than a count from nothing. It reads no key twice itself; a key the walk
+// read is read again only between two gaps read as one (a skip-scanned
+// level's probes: 10 huge children, 20 of 300 items, were a request a
+// child: 10 requests where a count from nothing takes 6; children of more
+// than a page, spread in two stretches). Under a budget
+// it stops within it and goes on from where it stopped.
 func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	ctx := context.Background()
-	shapes := []struct{ table, pk string }{{"Airports", "airports"}, {"Locations", "USA"}, {"Airports", "big"}}
+	shapes := []struct{ table, pk string }{{"Airports", "airports"}, {"Locations", "USA"}, {"Airports", "big"}, {"Airports", "skipped"}, {"Airports", "pages"}}
 	level, located := levelBackends(t), indexedBackends(t)
 	for _, sh := range shapes {
 		backends := level
@@ -332,28 +356,30 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 		for name, c := range backends {
 			for _, budget := range []float64{0, 5, 40, 1000} {
 				r := dynamo.ChildrenRequest{Table: sh.table, Key: airportsKey, PK: domain.S(sh.pk), ItemBytes: averageItemBytes(t, c, sh.table, sh.pk), HoldKeys: dynamo.HeldKeysBytes}
-				e := &everyKey{billed: billed{Client: c}}
-				res, err := dynamo.Children(ctx, e, r, nil)
+				walk := &everyKey{billed: billed{Client: c}}
+				res, err := dynamo.Children(ctx, walk, r, nil)
 				if err != nil || res.Held == nil {
 					t.Fatalf("%s %s, %s: %v, held %v", sh.table, sh.pk, name, err, res.Held)
 				}
-				walked, _ := e.twice(true)
-				walkRCU, walkReqs := e.rcu, e.requests
 				r.Delim = res.Delim
 				pass := res.Held.CountPass(r)
 				if pass == nil {
 					t.Fatalf("%s %s, %s: no count from the keys held", sh.table, sh.pk, name)
 				}
+				count := &everyKey{billed: billed{Client: c}}
 				for runs := 0; !pass.Done(); runs++ {
-					before := e.rcu
-					over, err := pass.Run(ctx, e, budget, 0, nil)
+					before := count.rcu
+					over, err := pass.Run(ctx, count, budget, 0, nil)
 					// A budget over the level's cost counts it in one run.
-					if err != nil || (budget > 0 && e.rcu-before > budget+0.5) || ((budget == 0 || budget == 1000) && over) || runs > 300 {
-						t.Fatalf("%s %s, %s, budget %g: run %d over %v, %.1f RCU, %v", sh.table, sh.pk, name, budget, runs, over, e.rcu-before, err)
+					if err != nil || (budget > 0 && count.rcu-before > budget+0.5) || ((budget == 0 || budget == 1000) && over) || runs > 300 {
+						t.Fatalf("%s %s, %s, budget %g: run %d over %v, %.1f RCU, %v", sh.table, sh.pk, name, budget, runs, over, count.rcu-before, err)
 					}
 				}
-				if n, some := e.twice(true); n != walked {
-					t.Errorf("%s %s, %s, budget %g: %d keys read twice across walk and count (%d by the walk): %v", sh.table, sh.pk, name, budget, n, walked, some)
+				if n, some := count.twice(false); n > 0 {
+					t.Errorf("%s %s, %s, budget %g: the count read %d keys twice: %v", sh.table, sh.pk, name, budget, n, some)
+				}
+				if again := readBetweenGaps(walk, count); again != "" {
+					t.Errorf("%s %s, %s, budget %g: %s", sh.table, sh.pk, name, budget, again)
 				}
 				for _, ch := range res.Children {
 					if !ch.HasChildren {
@@ -368,21 +394,76 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 				if got, want := sorted(pass.Result().Children), sorted(res.Children); got != want {
 					t.Errorf("%s %s, %s: the count's children\n got %s\nwant %s", sh.table, sh.pk, name, got, want)
 				}
-				if budget > 0 {
+				if budget != 0 && budget != 1000 {
 					continue
 				}
 				fresh := &billed{Client: c}
-				if _, err := dynamo.NewCountPass(r).Run(ctx, fresh, 0, 0, nil); err != nil {
+				if _, err := dynamo.NewCountPass(r).Run(ctx, fresh, budget, 0, nil); err != nil {
 					t.Fatal(err)
 				}
 				spent := pass.Cost()
-				if spent.Billed > fresh.rcu && fresh.rcu > 0 {
-					t.Errorf("%s %s, %s: the count after the walk cost %.1f RCU, one from nothing %.1f", sh.table, sh.pk, name, spent.Billed, fresh.rcu)
+				// The explorer's question bounds it, from the table's size
+				// (here the partition's: a table of this one alone).
+				if bound, after := dynamo.CountBound(c, r, res.Held, partitionBytes(t, c, sh.table, sh.pk)); !after || spent.Billed > bound {
+					t.Errorf("%s %s, %s, budget %g: the count after the walk cost %.1f RCU, bounded by %.1f (after the walk: %v)", sh.table, sh.pk, name, budget, spent.Billed, bound, after)
 				}
-				t.Logf("%s %s, %s: walk %d requests %.1f RCU; c after it %d requests %.1f RCU, c from nothing %d requests %.1f RCU",
-					sh.table, sh.pk, name, walkReqs, walkRCU, spent.Requests, spent.Billed, fresh.requests, fresh.rcu)
+				if spent.Billed > fresh.rcu || spent.Requests > fresh.requests {
+					t.Errorf("%s %s, %s, budget %g: the count after the walk cost %d requests, %.1f RCU; one from nothing %d, %.1f", sh.table, sh.pk, name, budget, spent.Requests, spent.Billed, fresh.requests, fresh.rcu)
+				}
+				t.Logf("%s %s, %s, budget %g: walk %d requests %.1f RCU; c after it %d requests %.1f RCU, c from nothing %d requests %.1f RCU",
+					sh.table, sh.pk, name, budget, walk.requests, walk.rcu, spent.Requests, spent.Billed, fresh.requests, fresh.rcu)
 			}
 		}
+	}
+}
+
+// readBetweenGaps says what is wrong where a count read again a key its
+// walk read, other than between two keys the walk did not read ("" where
+// nothing is): two gaps read as one read the keys between them again.
+func readBetweenGaps(walk, count *everyKey) string {
+	var keys []string
+	for k := range count.seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	lastNew := -1
+	for i, k := range keys {
+		if walk.seen[k] == 0 {
+			lastNew = i
+			continue
+		}
+		if lastNew < 0 {
+			return fmt.Sprintf("%q, read by the walk, read again before any gap", k)
+		}
+		next := i + 1
+		for next < len(keys) && walk.seen[keys[next]] > 0 {
+			next++
+		}
+		if next == len(keys) {
+			return fmt.Sprintf("%q, read by the walk, read again after the last gap", k)
+		}
+	}
+	return ""
+}
+
+// partitionBytes is what a partition's items weigh, as a table's size
+// counts them.
+func partitionBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
+	t.Helper()
+	var bytes int64
+	var start dynamo.Item
+	for {
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range p.Items {
+			bytes += int64(dynamo.ItemBytes(it))
+		}
+		if !p.More() {
+			return bytes
+		}
+		start = p.LastKey
 	}
 }
 
@@ -1450,17 +1531,18 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				t.Errorf("%s, %s, size known: %.1f RCU (not known %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, sw.rcu, walk.rcu, full.rcu, n, some)
 			}
 
+			var afterHeld *everyKey
 			// Its count after a walk that held its keys (the explorer's c)
 			// reads only what the walk did not: the same counts, no key
-			// read twice across walk and count.
+			// read twice but the walk's between two gaps read as one.
 			held := sized
 			held.HoldKeys = dynamo.HeldKeysBytes
 			hw := &everyKey{billed: billed{Client: c}}
+			hc := &everyKey{billed: billed{Client: c}}
 			if res, err := dynamo.Children(ctx, hw, held, nil); err != nil {
 				t.Fatal(err)
 			} else if seeded := res.Held.CountPass(held); seeded != nil {
-				walkRCU := hw.rcu
-				if over, err := seeded.Run(ctx, hw, 0, 0, nil); err != nil || over || !seeded.Done() {
+				if over, err := seeded.Run(ctx, hc, 0, 0, nil); err != nil || over || !seeded.Done() {
 					t.Fatalf("%s, %s: count from the keys held: over %v, done %v, %v", sh.what, name, over, seeded.Done(), err)
 				}
 				for child, n := range counts {
@@ -1468,10 +1550,14 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 						t.Errorf("%s, %s: from the keys held, %q counted %d (exact %v), a full read counts %d", sh.what, name, child, got, exact, n)
 					}
 				}
-				if n, some := hw.twice(false); n > 0 {
-					t.Errorf("%s, %s: walk and count from the keys held read %d keys twice: %v", sh.what, name, n, some)
+				if n, some := hc.twice(false); n > 0 {
+					t.Errorf("%s, %s: the count from the keys held read %d keys twice: %v", sh.what, name, n, some)
 				}
-				t.Logf("%s, %s: count after the walk %.1f RCU (walk %.1f, full read %.1f)", sh.what, name, hw.rcu-walkRCU, walkRCU, full.rcu)
+				if again := readBetweenGaps(hw, hc); again != "" {
+					t.Errorf("%s, %s: walk and count from the keys held: %s", sh.what, name, again)
+				}
+				afterHeld = hc
+				t.Logf("%s, %s: count after the walk %d requests %.1f RCU (walk %.1f, full read %.1f)", sh.what, name, hc.requests, hc.rcu, hw.rcu, full.rcu)
 			}
 
 			k := &everyKey{billed: billed{Client: c}}
@@ -1487,6 +1573,9 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			}
 			if n, some := k.twice(true); n > 0 {
 				t.Errorf("%s, %s: the count read %d keys twice: %v", sh.what, name, n, some)
+			}
+			if afterHeld != nil && (afterHeld.requests > k.requests || afterHeld.rcu > k.rcu) {
+				t.Errorf("%s, %s: the count after the walk cost %d requests, %.1f RCU; one from nothing %d, %.1f", sh.what, name, afterHeld.requests, afterHeld.rcu, k.requests, k.rcu)
 			}
 			// Each request beyond the full read's may round its last
 			// read unit up.

@@ -313,7 +313,10 @@ func TestCountBudget(t *testing.T) {
 	// The demo's Geography table is ~1.9 MB: counting may cost ~240 RCU.
 	h := newHarness(t, 100, 30, Config{Table: "Geography", PK: "PLACE", CountBudget: 20})
 	h.keys("c")
-	h.contains(t, "Count?", "over the 20 RCU budget")
+	h.contains(t, "Count?")
+	if prompt := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " "); !strings.Contains(prompt, "over the 20 RCU budget") {
+		t.Fatalf("the question does not say the budget:\n%s", h.screen())
+	}
 	h.keys("esc")
 	h.contains(t, "prefix")
 	h.keys("c", "c") // count anyway: it stops at the budget
@@ -334,7 +337,11 @@ func TestConfiguredTableSettings(t *testing.T) {
 	h.keys("enter", "enter") // its first partition, USA
 	h.contains(t, "STATE", "53 prefixes")
 	h.keys("c")
-	h.contains(t, "over the 5 RCU budget")
+	// What the walk left unread (the rest of AZ) is bounded by the
+	// table's size less what it read: over 5 RCU, said as such.
+	if prompt := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " "); !strings.Contains(prompt, "RCU (the table's size less what the walk read): over the 5 RCU budget") {
+		t.Fatalf("the question does not say its bound and the table's budget:\n%s", h.screen())
+	}
 }
 
 // billing sums what every Query is billed (the server's figure, at least

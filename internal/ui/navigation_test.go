@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -978,6 +979,80 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	h.contains(t, "over the 0.5 RCU budget")
 	h.keys("c")
 	h.said(t, "stopped at the count budget of 0.5 RCU")
+}
+
+// TestCountPromptBoundsWhatCReads (37.1): c asks first only where what it
+// will read from here may pass the budget, and the figure it asks with
+// bounds what it then reads, said as what it is: after the walk, the
+// table's size less what the walk read (USA, whose walk left only the
+// rest of AZ, asked "over the 10 RCU budget" with the table's ~70 RCU and
+// then read 0.5); where no keys are held (a masked level's walk holds
+// none), the table's size.
+func TestCountPromptBoundsWhatCReads(t *testing.T) {
+	bound := regexp.MustCompile(`up to ~([\d.]+) RCU \(([^)]*)\)`)
+	for _, tc := range []struct {
+		what   string
+		cfg    Config
+		asks   bool
+		reason string  // the bound's words, where it asks
+		most   float64 // what the bound is at most (the table's size)
+	}{
+		{"USA after its walk, budget 10", Config{Table: "Locations", PK: "USA", CountBudget: 10}, false, "", 0},
+		{"USA after its walk, budget 1", Config{Table: "Locations", PK: "USA", CountBudget: 1}, true, "the table's size less what the walk read", 20},
+		{"Geography's countries after the walk, budget 20", Config{Table: "Geography", PK: "PLACE", CountBudget: 20}, true, "the table's size less what the walk read", 239},
+		{"USA masked, no keys held, budget 20", Config{Table: "Locations", Mask: maskLocations, CountBudget: 20}, true, "the table's size", 71},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			b := &billing{Client: demoData(t)}
+			tc.cfg.Client, tc.cfg.Now = b, demoClock
+			h := newHarness(t, 160, 35, tc.cfg)
+			if tc.cfg.PK == "" {
+				h.keys("enter") // the first partition, USA
+				h.contains(t, "Items (c counts)")
+			}
+			walked := b.spent()
+			h.keys("c")
+			screen := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " ")
+			if asked := strings.Contains(screen, "Count?"); asked != tc.asks {
+				t.Fatalf("asked %v, want %v:\n%s", asked, tc.asks, h.screen())
+			}
+			if !tc.asks {
+				if strings.Contains(screen, "…") || !strings.Contains(screen, "AZ# prefix 115") {
+					t.Fatalf("c did not count at once:\n%s", h.screen())
+				}
+				if spent := b.spent() - walked; spent > tc.cfg.CountBudget {
+					t.Fatalf("c read %.1f RCU over the %g RCU budget", spent, tc.cfg.CountBudget)
+				}
+				return
+			}
+			m := bound.FindStringSubmatch(screen)
+			if m == nil || m[2] != tc.reason {
+				t.Fatalf("the question says %q, want its bound as %q:\n%s", m, tc.reason, h.screen())
+			}
+			said, _ := strconv.ParseFloat(m[1], 64)
+			if said > tc.most || said <= tc.cfg.CountBudget {
+				t.Fatalf("asked with ~%g RCU, want over the budget and at most %g", said, tc.most)
+			}
+			// Given a budget over it, c counts to the end in one run and
+			// reads no more than it asked with.
+			b = &billing{Client: demoData(t)}
+			tc.cfg.Client, tc.cfg.CountBudget = b, 1000
+			h = newHarness(t, 160, 35, tc.cfg)
+			if tc.cfg.PK == "" {
+				h.keys("enter")
+				h.contains(t, "Items (c counts)")
+			}
+			walked = b.spent()
+			h.keys("c")
+			if scr := h.screen(); strings.Contains(scr, "Count?") || strings.Contains(scr, "…") || strings.Contains(scr, "c counts") {
+				t.Fatalf("with a budget of %g RCU, c did not count to the end:\n%s", tc.cfg.CountBudget, scr)
+			}
+			if spent := b.spent() - walked; spent > said {
+				t.Fatalf("asked with ~%g RCU, c read %.1f", said, spent)
+			}
+			t.Logf("asked with ~%g RCU (%s); c read %.1f", said, m[2], b.spent()-walked)
+		})
+	}
 }
 
 // rowsOf are a screen's rows of children (▸ and •).

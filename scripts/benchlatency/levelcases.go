@@ -209,13 +209,25 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			}), floor))
 		}
 	}
-	for _, lv := range append([]level{levels[1], levels[2], levels[4]}, shapes...) {
+	for _, lv := range append([]level{levels[0], levels[1], levels[2], levels[4]}, shapes...) {
 		res, err := dynamo.Children(ctx, c, lv.request(), nil)
 		if err != nil {
 			fail(err)
 		}
-		t.add(versus(measure(c, lv.what, "counts after the walk", func(m dynamo.Client) string {
+		t.add(versus(measure(c, lv.what, "c from nothing", func(m dynamo.Client) string {
 			return countLevel(ctx, m, lv.request(), res.Children, 0)
+		}), floors[lv.what]))
+		// The explorer's c: after a walk sized as the explorer sizes it
+		// that held the keys it read, only what it left unread.
+		held := lv.request()
+		held.ItemBytes, held.HoldKeys = levelItemBytes(ctx, c, lv.query()), dynamo.HeldKeysBytes
+		walked, err := dynamo.Children(ctx, c, held, nil)
+		if err != nil {
+			fail(err)
+		}
+		held.Delim = walked.Delim
+		t.add(versus(measure(c, lv.what, "c after the walk (keys held)", func(m dynamo.Client) string {
+			return countHeld(ctx, m, held, walked)
 		}), floors[lv.what]))
 		t.add(versus(measure(c, lv.what, "children --count", func(m dynamo.Client) string {
 			return countPass(ctx, m, lv.request(), 0)
@@ -282,6 +294,24 @@ func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, 
 		}
 	}
 	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, len(cs), over)
+}
+
+// countHeld counts every child's items as the explorer's c does after the
+// level's walk: from the keys it held, reading what it left unread.
+func countHeld(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, walked dynamo.ChildrenResult) string {
+	lc := dynamo.NewLevelCountFrom(m, r, walked.Held)
+	over, err := lc.Run(ctx, 0, nil)
+	if err != nil {
+		return err.Error()
+	}
+	n, exact := 0, 0
+	for _, c := range lc.Counts() {
+		n += c.N
+		if c.Exact {
+			exact++
+		}
+	}
+	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, len(walked.Children), over)
 }
 
 // tableCount is how many tables the table list's case adds (issue 37:

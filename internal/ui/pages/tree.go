@@ -69,6 +69,10 @@ type Tree struct {
 	fromHeld  bool
 	countCost dynamo.Cost
 	confirm   bool // asking before a count that may exceed the budget
+	// estimate bounds what c reads from here (countEstimate), taken as
+	// c asks; afterWalk: from what the walk left unread.
+	estimate  float64
+	afterWalk bool
 	// Facts about the whole level, taken as reads arrive (refresh), never
 	// on each frame.
 	rowsTitle   string // "53 prefixes · 1 item"
@@ -726,8 +730,7 @@ func (t *Tree) View() string {
 	if t.confirm {
 		// Wrapped, never cut: the figures and what c does are the point.
 		wrap := func(s string) string { return common.Wrap(s, max(20, t.w-4)) }
-		prompt := st.Notice.Render(wrap(fmt.Sprintf("Counting may read up to ~%.0f RCU (the table's size): over the %g RCU budget.",
-			t.countEstimate(), t.budget()))) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
+		prompt := st.Notice.Render(wrap(t.countPrompt())) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
 		box := strings.Count(prompt, "\n") + 3
 		return common.Frame(st, title, t.list.Grid.View(), t.w, t.h-box) + "\n" + common.Frame(st, "Count?", prompt, t.w, box)
 	}

@@ -153,9 +153,12 @@ func (t *Tree) countOff() string {
 // twice; asking first, once, when counting the level may cost more than
 // the budget.
 func (t *Tree) countKey() tea.Cmd {
-	if est := t.countEstimate(); t.pass == nil && !t.confirm && est > t.budget() {
-		t.confirm = true // ask first: this may cost more than the budget
-		return nil
+	if t.pass == nil && !t.confirm {
+		t.estimate, t.afterWalk = t.countEstimate()
+		if t.estimate > t.budget() {
+			t.confirm = true // ask first: this may cost more than the budget
+			return nil
+		}
 	}
 	t.confirm = false
 	if t.pass == nil {
@@ -190,9 +193,30 @@ func (t *Tree) budgetStop() error {
 		"stopped at the count budget of %g RCU; c counts on", t.budget())
 }
 
-// countEstimate bounds what counting this level can cost: at most one read
-// of the whole table (DynamoDB's size figure, refreshed about every six
-// hours), eventually consistent. 0 when the table reports no size.
-func (t *Tree) countEstimate() float64 {
-	return float64(t.info.SizeBytes) / 4096 * 0.5
+// countEstimate bounds what c reads from here, eventually consistent:
+// after the level's walk, what it left unread (0 where it left nothing),
+// at most the table's size (DynamoDB's figure, refreshed about every six
+// hours) less what the walk read and c will not read again; else one
+// read of the whole table. 0 when the table reports no size.
+func (t *Tree) countEstimate() (rcu float64, afterWalk bool) {
+	return dynamo.CountBound(t.c.Client, t.req, t.held, t.info.SizeBytes)
+}
+
+// countPrompt is the question c asks before a count that may cost more
+// than the budget: the bound, said as what it is.
+func (t *Tree) countPrompt() string {
+	what := "the table's size"
+	if t.afterWalk {
+		what = "the table's size less what the walk read"
+	}
+	return fmt.Sprintf("Counting may read up to ~%s RCU (%s): over the %g RCU budget.", approxRCU(t.estimate), what, t.budget())
+}
+
+// approxRCU is an estimate's RCU: to the unit from 10 on, else to a tenth
+// (a bound of 0.4 read as 0).
+func approxRCU(x float64) string {
+	if x >= 10 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
 }
