@@ -738,3 +738,45 @@ func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
 		t.Errorf("t in Time mode was answered as a key of another screen:\n%s", h.screen())
 	}
 }
+
+// testULID is a ULID of instant at with a fixed random part.
+func testULID(at time.Time) string {
+	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	ms := at.UnixMilli()
+	b := make([]byte, 10)
+	for i := 9; i >= 0; i-- {
+		b[i] = crockford[ms%32]
+		ms /= 32
+	}
+	return string(b) + "0000000000000000"
+}
+
+// TestTimeUnderAPrefixBeforeAnother: drilled to ORDER# of keys
+// ORDER#{iso}#{ulid}, the time (the ULID) follows a prefix that varies
+// beneath ORDER#. A range is merged across those prefixes, never run as
+// ORDER#{ulid} bounds that no key has ("No items in this range" over two
+// orders of March); with no range, the listing is in key order and says
+// so, not "newest first" (14:19Z is listed above 18:21Z).
+func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
+	db := memory.New()
+	items := []dynamo.Item{{"PK": s("C"), "SK": s("PROFILE")}}
+	for _, iso := range []string{"2026-02-28T17:42:42+02:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-04-20T04:02:42-05:00"} {
+		at, err := time.Parse(time.RFC3339, iso)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, dynamo.Item{"PK": s("C"), "SK": s("ORDER#" + iso + "#" + testULID(at))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Orders", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: now})
+	h.contains(t, "C › ORDER# · 2 items loaded", "newest first across 4 prefixes", "2026-03-05 18:21:42", "2026-03-05 14:19:42")
+	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "2026-02-28 15:42:42") || strings.Contains(s, "the whole partition, not only") {
+		t.Fatalf("the range under ORDER#:\n%s", s)
+	}
+	h = newHarness(t, 200, 30, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Now: now})
+	h.keys("4", "esc")
+	h.contains(t, "C › ORDER# · 4 items loaded", "key order, descending")
+}

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -61,6 +62,19 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 		return nil
 	}
 	t.prefixes = msg.prefixes
+	if t.under != "" {
+		t.prefixes = nil // the tree's prefix kept: only the prefixes beneath it
+		for _, p := range msg.prefixes {
+			if strings.HasPrefix(p, t.under) {
+				t.prefixes = append(t.prefixes, p)
+			}
+		}
+		if len(t.prefixes) == 0 {
+			t.prefixes = nil
+			t.inputErr = "no prefix before the time found under " + common.Sanitize(t.under)
+			return nil
+		}
+	}
 	return t.runMerged(t.pg.Query)
 }
 
@@ -75,6 +89,7 @@ func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 		return nil
 	}
 	t.rangeTxt = t.waiting.text
+	t.rangeUnder, t.mergedUnder = false, t.under != ""
 	t.times, t.spark = nil, sparkCache{}
 	t.stats.reset()
 	t.grid.SetCursor(0)

@@ -66,6 +66,14 @@ type Time struct {
 	// every range stay beneath it ("" for the whole partition).
 	under      string
 	rangeUnder bool // the range listed runs under it
+	// mergedUnder: the range listed is merged across the prefixes under
+	// it (ORDER# of ORDER#{iso}#{ulid}: a prefix varies before the time).
+	mergedUnder bool
+	// splitUnder: the sampled keys under the prefix hold more before
+	// their time than it (ORDER#2026-03-05T14:19:42+00:00# of
+	// ORDER#{iso}#{ulid} under ORDER#), so the prefix is not the time's,
+	// and key order under it is no time order.
+	splitUnder bool
 	// seen stands for every sort key of the partition where the first
 	// page, newest first and unfiltered, shows none can be a revision
 	// key (place.seen): its first key is the greatest, so all are below
@@ -137,7 +145,7 @@ func (t *Time) underNote() string {
 	switch {
 	case t.under == "":
 		return ""
-	case t.rangeTxt != "" && !t.rangeUnder:
+	case t.rangeTxt != "" && !t.rangeUnder && !t.mergedUnder:
 		return "the range reads the whole partition, not only " + common.Sanitize(t.under) + " (the time leads the key)"
 	}
 	return "under " + common.Sanitize(t.under) + ", drilled in the tree (esc, then 4 at the top: the whole partition)"
@@ -145,7 +153,7 @@ func (t *Time) underNote() string {
 
 // underTitle is the prefix kept, for the title beside the partition.
 func (t *Time) underTitle() string {
-	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder) {
+	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder && !t.mergedUnder) {
 		return ""
 	}
 	return " › " + common.Sanitize(t.under)
@@ -269,9 +277,24 @@ func (t *Time) detect() tea.Cmd {
 	t.phase = timeReady
 	t.skipped = d.Note()
 	t.enc = enc
+	t.splitUnder = splitUnder(enc, t.under, sample)
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
+}
+
+// splitUnder reports whether the keys sampled under prefix hold more
+// than it before their time: the time is located past its end in any.
+func splitUnder(enc domain.TimeEncoding, prefix string, sample []string) bool {
+	if prefix == "" || !enc.NeedsPrefix() {
+		return false
+	}
+	for _, k := range sample {
+		if i, _, _, ok := enc.Locate(k); ok && i > len(prefix) && strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkConfigured refuses a configured format (time_format or
@@ -325,7 +348,7 @@ func (t *Time) submit() tea.Cmd {
 		return t.jump(start, timeMaxJumpPages)
 	}
 	prefix, rest := t.splitPrefix(text)
-	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() {
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() && !t.splitUnder {
 		prefix, rest = t.under, text // the tree's prefix: the range runs under it
 	}
 	r, err := domain.ParseRange(rest, t.now(), t.zone())
@@ -348,7 +371,7 @@ func (t *Time) submit() tea.Cmd {
 	t.waiting = nil
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.Query.Reverse, t.pg.Query.Filter
-	t.rangeUnder = t.under != "" && prefix == t.under
+	t.rangeUnder, t.mergedUnder = t.under != "" && prefix == t.under, false
 	return t.run(q, text)
 }
 
@@ -915,8 +938,10 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.Query.SK.Op == domain.SKNone && t.pg.Merge == nil) ||
-		!t.ready()
+	// So are keys under a prefix that is not the whole one before their
+	// time (ORDER# of ORDER#{iso}#{ulid}), with no range run.
+	unpinned := t.pg.Query.SK.Op == domain.SKNone || t.splitUnder && t.rangeTxt == ""
+	byKey := (t.ready() && t.enc.NeedsPrefix() && unpinned && t.pg.Merge == nil) || !t.ready()
 	switch {
 	case byKey && t.pg.Query.Reverse:
 		return "key order, descending"
