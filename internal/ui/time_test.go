@@ -317,8 +317,8 @@ func TestTimeShapes(t *testing.T) {
 	h.keys("t")
 	h.typeText("2021-03")
 	h.keys("enter")
-	h.contains(t, "newest first across 1 prefix", "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW")
-	if s := h.screen(); strings.Contains(s, "1 prefixes") {
+	h.contains(t, "newest first across 1 prefix", "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "1 Query merged by time (PHOTO#)")
+	if s := h.screen(); strings.Contains(s, "1 prefixes") || strings.Contains(s, "1 Queries") {
 		t.Fatalf("PROFILE# merged, or a plural for one:\n%s", s)
 	}
 	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
