@@ -321,6 +321,10 @@ type TimeDetection struct {
 	OK      bool
 	Total   int      // keys sampled
 	Skipped []string // keys that are not a time in Enc's form
+	// Offsets is set where the keys are written in more than one UTC
+	// offset (2026-03-05T13:21:42-05:00 beside 2026-03-05T14:19:42+00:00):
+	// their text order is then not their time order.
+	Offsets bool
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
@@ -383,6 +387,7 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 			if !d.OK {
 				d.Enc, d.OK = encs[i], true
 			}
+			d.Offsets = d.Offsets || utcOffset(encs[i].Zone) != utcOffset(d.Enc.Zone)
 			continue
 		}
 		d.Skipped = append(d.Skipped, k)
@@ -390,8 +395,18 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 	return d
 }
 
+// utcOffset is a fixed zone's offset in seconds (0 for none).
+func utcOffset(z *time.Location) int {
+	if z == nil {
+		return 0
+	}
+	_, off := time.Date(2000, 1, 1, 0, 0, 0, 0, z).Zone()
+	return off
+}
+
 // timeForm is what keys must share to be one time form (the zone aside:
-// keys written in several zones still sort by time within one layout).
+// keys written in several zones are one form, though their text order is
+// not their time order: TimeDetection.Offsets).
 type timeForm struct {
 	kind              TimeKind
 	layout, sep, tail string

@@ -88,6 +88,27 @@ func TestDetectTimeSample(t *testing.T) {
 	}
 }
 
+// TestDetectTimeSampleOffsets: keys written in several UTC offsets are
+// one form, said to be out of time order (13:21-05:00 is after
+// 14:19+00:00, and sorts before it).
+func TestDetectTimeSampleOffsets(t *testing.T) {
+	for _, tc := range []struct {
+		keys    []string
+		offsets bool
+	}{
+		{[]string{"2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30"}, true},
+		{[]string{"ORDER#2026-03-05T13:21:42-05:00", "ORDER#2026-03-05T14:19:42+02:00"}, true},
+		{[]string{"2026-03-05T13:21:42+02:00", "2026-03-05T14:19:42+02:00"}, false},
+		{[]string{"2026-03-05T13:21:42", "2026-03-05T14:19:42"}, false},
+		{[]string{"1536019200", "1536019260"}, false},
+	} {
+		d := DetectTimeSample(tc.keys, false)
+		if !d.OK || d.Offsets != tc.offsets {
+			t.Errorf("%q: ok %v, offsets %v, want offsets %v", tc.keys, d.OK, d.Offsets, tc.offsets)
+		}
+	}
+}
+
 var demoNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 func TestParseRangeErrors(t *testing.T) {

@@ -780,3 +780,25 @@ func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
 	h.keys("4", "esc")
 	h.contains(t, "C › ORDER# · 4 items loaded", "key order, descending")
 }
+
+// TestTimeKeysInSeveralOffsets: ISO keys written in several UTC offsets
+// sort as text, not as time (13:21-05:00 is 18:21Z, listed below 14:19Z):
+// the title says key order and why, never "newest first".
+func TestTimeKeysInSeveralOffsets(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"2026-03-04T23:00:00-05:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30", "2026-03-07T01:00:00+02:00"} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
+	h.keys("4", "esc")
+	h.contains(t, "5 items loaded · all · key order, descending: UTC offsets differ", "written in several UTC offsets: key order is not time order")
+	h.keys("o")
+	h.contains(t, "key order: UTC offsets differ")
+	if s := h.screen(); strings.Contains(s, "newest first") || strings.Contains(s, "oldest first") {
+		t.Fatalf("a time order claimed:\n%s", s)
+	}
+}

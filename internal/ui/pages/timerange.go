@@ -74,6 +74,9 @@ type Time struct {
 	// ORDER#{iso}#{ulid} under ORDER#), so the prefix is not the time's,
 	// and key order under it is no time order.
 	splitUnder bool
+	// offsets: the keys are written in several UTC offsets, so their
+	// key order is not their time order (domain.TimeDetection.Offsets).
+	offsets bool
 	// seen stands for every sort key of the partition where the first
 	// page, newest first and unfiltered, shows none can be a revision
 	// key (place.seen): its first key is the greatest, so all are below
@@ -278,6 +281,7 @@ func (t *Time) detect() tea.Cmd {
 	t.skipped = d.Note()
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
+	t.offsets = d.Offsets
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
@@ -877,6 +881,9 @@ func (t *Time) View() string {
 			how = "set by the table's time_format"
 		}
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
+		if t.offsets {
+			text += " · written in several UTC offsets: key order is not time order, and a range's ends are written in " + t.enc.Zone.String()
+		}
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
@@ -943,6 +950,12 @@ func (t *Time) order() string {
 	unpinned := t.pg.Query.SK.Op == domain.SKNone || t.splitUnder && t.rangeTxt == ""
 	byKey := (t.ready() && t.enc.NeedsPrefix() && unpinned && t.pg.Merge == nil) || !t.ready()
 	switch {
+	case t.offsets && t.pg.Merge != nil:
+		return "across " + common.Plural(len(t.prefixes), "prefix", "prefixes") + ": UTC offsets differ, not time order"
+	case t.offsets && t.pg.Query.Reverse:
+		return "key order, descending: UTC offsets differ"
+	case t.offsets:
+		return "key order: UTC offsets differ"
 	case byKey && t.pg.Query.Reverse:
 		return "key order, descending"
 	case byKey:
