@@ -323,8 +323,11 @@ type TimeDetection struct {
 	Skipped []string // keys that are not a time in Enc's form
 	// Offsets is set where the keys are written in more than one UTC
 	// offset (2026-03-05T13:21:42-05:00 beside 2026-03-05T14:19:42+00:00):
-	// their text order is then not their time order.
+	// their text order is then not their time order. Spread is how far
+	// apart the offsets are: a key condition written in one of them holds
+	// every key of a range only when widened by it (TimeRange.Widen).
 	Offsets bool
+	Spread  time.Duration
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
@@ -382,15 +385,20 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 	if len(sample) == 0 || !quorum(count[best], len(sample)) {
 		return d
 	}
+	lo, hi := math.MaxInt, math.MinInt
 	for i, k := range sample {
 		if oks[i] && formOf(encs[i]) == best {
 			if !d.OK {
 				d.Enc, d.OK = encs[i], true
 			}
-			d.Offsets = d.Offsets || utcOffset(encs[i].Zone) != utcOffset(d.Enc.Zone)
+			off := utcOffset(encs[i].Zone)
+			lo, hi = min(lo, off), max(hi, off)
 			continue
 		}
 		d.Skipped = append(d.Skipped, k)
+	}
+	if hi > lo {
+		d.Offsets, d.Spread = true, time.Duration(hi-lo)*time.Second
 	}
 	return d
 }

@@ -783,7 +783,8 @@ func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
 
 // TestTimeKeysInSeveralOffsets: ISO keys written in several UTC offsets
 // sort as text, not as time (13:21-05:00 is 18:21Z, listed below 14:19Z):
-// the title says key order and why, never "newest first".
+// the title says key order and why, never "newest first"; a range misses
+// none of its keys.
 func TestTimeKeysInSeveralOffsets(t *testing.T) {
 	db := memory.New()
 	var items []dynamo.Item
@@ -795,10 +796,17 @@ func TestTimeKeysInSeveralOffsets(t *testing.T) {
 	}
 	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
 	h.keys("4", "esc")
-	h.contains(t, "5 items loaded · all · key order, descending: UTC offsets differ", "written in several UTC offsets: key order is not time order")
+	h.contains(t, "5 items loaded · all · key order, descending: UTC offsets differ", "UTC offsets up to 10h30m apart: key order is not time order, ranges read ±10h30m")
 	h.keys("o")
 	h.contains(t, "key order: UTC offsets differ")
 	if s := h.screen(); strings.Contains(s, "newest first") || strings.Contains(s, "oldest first") {
 		t.Fatalf("a time order claimed:\n%s", s)
 	}
+	// A range, written in one offset, is read 10h30m wider at each end
+	// (the offsets' spread), and says so: 2026-03-04T23:00:00-05:00 is
+	// 2026-03-05 04:00 UTC, outside the text of the day written in +02:00.
+	h.keys("t")
+	h.typeText("2026-03-05")
+	h.keys("enter")
+	h.contains(t, "range read ±10h30m", "2026-03-05 04:00:00   2026-03-04T23:00:00-05:00", "2026-03-05 18:21:42", "2026-03-05 14:19:42")
 }

@@ -75,8 +75,10 @@ type Time struct {
 	// and key order under it is no time order.
 	splitUnder bool
 	// offsets: the keys are written in several UTC offsets, so their
-	// key order is not their time order (domain.TimeDetection.Offsets).
+	// key order is not their time order (domain.TimeDetection.Offsets);
+	// spread is how far apart those are, which a range is widened by.
 	offsets bool
+	spread  time.Duration
 	// seen stands for every sort key of the partition where the first
 	// page, newest first and unfiltered, shows none can be a revision
 	// key (place.seen): its first key is the greatest, so all are below
@@ -281,7 +283,7 @@ func (t *Time) detect() tea.Cmd {
 	t.skipped = d.Note()
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
-	t.offsets = d.Offsets
+	t.offsets, t.spread = d.Offsets, d.Spread
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
@@ -360,6 +362,10 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
+	// Keys in several UTC offsets compare as their local times: the
+	// condition, written in one offset, is widened by how far apart they
+	// are, so that it misses none (the Time column says each one's time).
+	r = r.Widen(t.spread)
 	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
@@ -882,7 +888,7 @@ func (t *Time) View() string {
 		}
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.offsets {
-			text += " · written in several UTC offsets: key order is not time order, and a range's ends are written in " + t.enc.Zone.String()
+			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
 		}
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
@@ -951,11 +957,11 @@ func (t *Time) order() string {
 	byKey := (t.ready() && t.enc.NeedsPrefix() && unpinned && t.pg.Merge == nil) || !t.ready()
 	switch {
 	case t.offsets && t.pg.Merge != nil:
-		return "across " + common.Plural(len(t.prefixes), "prefix", "prefixes") + ": UTC offsets differ, not time order"
+		return "across " + common.Plural(len(t.prefixes), "prefix", "prefixes") + ": UTC offsets differ, not time order" + t.widened()
 	case t.offsets && t.pg.Query.Reverse:
-		return "key order, descending: UTC offsets differ"
+		return "key order, descending: UTC offsets differ" + t.widened()
 	case t.offsets:
-		return "key order: UTC offsets differ"
+		return "key order: UTC offsets differ" + t.widened()
 	case byKey && t.pg.Query.Reverse:
 		return "key order, descending"
 	case byKey:
@@ -968,6 +974,24 @@ func (t *Time) order() string {
 		return "newest first"
 	}
 	return "oldest first"
+}
+
+// spanText is a span of whole minutes as people write it: 10h30m, 7h.
+func spanText(d time.Duration) string {
+	s := strings.TrimSuffix(d.String(), "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// widened says, for the title, that the range listed was read wider
+// than typed: keys in offsets spread apart (a Time column beside each).
+func (t *Time) widened() string {
+	if t.rangeTxt == "" || t.spread <= 0 {
+		return ""
+	}
+	return " · range read ±" + spanText(t.spread)
 }
 
 func (t *Time) Crumbs() []string {
