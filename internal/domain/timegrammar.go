@@ -57,6 +57,23 @@ func (r TimeRange) Widen(d time.Duration) TimeRange {
 	return r
 }
 
+// Holds reports whether instant t is in the range: From and To are its
+// first and last instants (To only between two), as CompileRange reads
+// them.
+func (r TimeRange) Holds(t time.Time) bool {
+	switch r.Op {
+	case TimeBetween:
+		return !t.Before(r.From) && !t.After(r.To)
+	case TimeLt:
+		return t.Before(r.From)
+	case TimeLe:
+		return !t.After(r.From)
+	case TimeGt:
+		return t.After(r.From)
+	}
+	return !t.Before(r.From)
+}
+
 // ParseRange reads the one grammar of the range bar, --range, the range
 // flags and the words the request line prints (DescribeCondition):
 //

@@ -391,6 +391,9 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 			if !d.OK {
 				d.Enc, d.OK = encs[i], true
 			}
+			if encs[i].Layout != d.Enc.Layout {
+				d.Enc.Layout = zLayout(d.Enc.Layout) // +00:00 beside Z or -05:00: parses both
+			}
 			off := utcOffset(encs[i].Zone)
 			lo, hi = min(lo, off), max(hi, off)
 			continue
@@ -423,7 +426,15 @@ type timeForm struct {
 }
 
 func formOf(e TimeEncoding) timeForm {
-	return timeForm{e.Kind, e.Layout, e.Sep, e.Tail, e.Place, e.Number, e.Lower}
+	return timeForm{e.Kind, zLayout(e.Layout), e.Sep, e.Tail, e.Place, e.Number, e.Lower}
+}
+
+// zLayout is a layout with its numeric zone written as Z07:00 writes it:
+// a key ending +00:00 (matchLayout keeps its layout -07:00, so that bounds
+// are written as the keys are) is of one form with keys ending -05:00 or
+// Z, not a key that "is not a time".
+func zLayout(l string) string {
+	return strings.Replace(strings.Replace(l, "-07:00", "Z07:00", 1), "-0700", "Z0700", 1)
 }
 
 // DetectTime agrees on one encoding for a sample of keys: the form most of

@@ -98,6 +98,7 @@ func TestDetectTimeSampleOffsets(t *testing.T) {
 		spread  time.Duration
 	}{
 		{[]string{"2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30"}, true, 10*time.Hour + 30*time.Minute},
+		{[]string{"2026-03-05T14:19:42+00:00", "2026-03-05T13:21:42-05:00", "2026-03-06T10:00:00Z"}, true, 5 * time.Hour},
 		{[]string{"ORDER#2026-03-05T13:21:42-05:00", "ORDER#2026-03-05T14:19:42+02:00"}, true, 7 * time.Hour},
 		{[]string{"2026-03-05T13:21:42+02:00", "2026-03-05T14:19:42+02:00"}, false, 0},
 		{[]string{"2026-03-05T13:21:42", "2026-03-05T14:19:42"}, false, 0},
@@ -106,6 +107,9 @@ func TestDetectTimeSampleOffsets(t *testing.T) {
 		d := DetectTimeSample(tc.keys, false)
 		if !d.OK || d.Offsets != tc.offsets || d.Spread != tc.spread {
 			t.Errorf("%q: ok %v, offsets %v %v, want %v %v", tc.keys, d.OK, d.Offsets, d.Spread, tc.offsets, tc.spread)
+		}
+		if d.Note() != "" || d.Enc.Matches(tc.keys) != len(tc.keys) { // +00:00 is a time beside -05:00
+			t.Errorf("%q: %q, %d keys match", tc.keys, d.Note(), d.Enc.Matches(tc.keys))
 		}
 	}
 }
