@@ -810,3 +810,21 @@ func TestTimeKeysInSeveralOffsets(t *testing.T) {
 	h.keys("enter")
 	h.contains(t, "range read ±10h30m", "2026-03-05 04:00:00   2026-03-04T23:00:00-05:00", "2026-03-05 18:21:42", "2026-03-05 14:19:42")
 }
+
+// TestHelpShowsTheRequestWhole: ? shows a long request wrapped at its
+// spaces, each value whole on its line where it fits one (a hard wrap cut
+// :lo="ORDER#…" across two lines, which then copies as two words).
+func TestHelpShowsTheRequestWhole(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, iso := range []string{"2026-02-28T17:42:42+02:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00"} {
+		at, _ := time.Parse(time.RFC3339, iso)
+		items = append(items, dynamo.Item{"PK": s("C"), "SK": s("ORDER#" + iso + "#" + testULID(at))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Orders", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }})
+	h.keys("?")
+	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:42:42+02:00#01KJKB3Q000000000000000000"`)
+}
