@@ -83,6 +83,10 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 	base := t.base
 	base.Reverse, base.Filter = q.Reverse, q.Filter
+	// The prefixes are those under the tree's (prefixesFound): each
+	// Query's condition is its own, and the tree's begins_with, left on
+	// the base, would keep the merge from reading them in one stretch.
+	base.SK = domain.SKCondition{}
 	m, err := dynamo.NewMergedRangeFrom(t.c.Client, base, t.prefixes, t.waiting.r, t.enc, list.MergePage, t.tableKeys(), t.timeSample())
 	if err != nil {
 		t.inputErr = err.Error()
