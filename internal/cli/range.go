@@ -247,6 +247,22 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
 	}
+	if sample.Offsets && !f.follow {
+		// Keys in several UTC offsets compare as their local times: the
+		// condition, written in one offset, is read as much wider at each
+		// end as they are apart, and only the items in the range asked
+		// are written.
+		asked := r
+		r = r.Widen(sample.Spread)
+		opt.Keep = func(it dynamo.Item) bool {
+			kv, ok := dynamo.KeyValueOf(it[q.SKName])
+			if !ok {
+				return false
+			}
+			at, ok := enc.KeyTime(kv.Text)
+			return ok && asked.Holds(at)
+		}
+	}
 	q.Reverse = !f.oldestFirst
 	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
 	shown := newShownKeys(enc, q.SKName)
@@ -422,19 +438,28 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	}
 	start := time.Now()
 	eo := export.Options{Show: opt.Masked.Shower(f.table), Each: opt.Each}
+	written := 0 // m.Taken, less the items Keep left out
 	next := func() (dynamo.Item, error) {
-		if (f.limit > 0 && m.Taken >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
-			opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
-			return nil, nil
+		for {
+			if (f.limit > 0 && written >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
+				opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
+				return nil, nil
+			}
+			it, err := m.Next(ctx)
+			if b, ok := rc.(*dynamo.Budgeted); ok && stopped(b, err) {
+				// The budget refused the next page: what was printed is in
+				// order and true, not all.
+				opt.Stopped = true
+				return nil, nil
+			}
+			if it != nil && opt.Keep != nil && !opt.Keep(it) {
+				continue
+			}
+			if it != nil {
+				written++
+			}
+			return it, err
 		}
-		it, err := m.Next(ctx)
-		if b, ok := rc.(*dynamo.Budgeted); ok && stopped(b, err) {
-			// The budget refused the next page: what was printed is in
-			// order and true, not all.
-			opt.Stopped = true
-			return nil, nil
-		}
-		return it, err
 	}
 	n, err := export.To(f.output, "items", f.stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
 		rows := dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}
@@ -445,14 +470,14 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 				if format == "csv" {
 					return len(rows.Rows), errors.Join(err, export.Rows(w, format, rows, terminal))
 				}
-				return m.Taken, errors.Join(err, out.Close())
+				return written, errors.Join(err, out.Close())
 			}
 			if format == "csv" {
 				rows.Rows = append(rows.Rows, eo.Plain(it))
 				continue
 			}
 			if err := out.Write(eo.Plain(it)); err != nil {
-				return m.Taken, err
+				return written, err
 			}
 		}
 	})

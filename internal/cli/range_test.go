@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
@@ -134,6 +138,46 @@ func TestRangeMergesPrefixes(t *testing.T) {
 
 // TestRangeBesideMetadata: a Metadata item beside ISO times is skipped,
 // said once on stderr, and never listed.
+// TestRangeKeysInSeveralOffsets: ISO keys written in several UTC offsets
+// are one form (a key ending +00:00 is no "key that is not a time"), and
+// a day's range holds each key whose instant is on that day, whatever
+// offset it is written in (2026-03-04T23:00:00-05:00 is 2026-03-05 04:00
+// UTC), and none other (2026-03-06T10:00:00+05:30 is the 6th, 04:30
+// UTC): on dynalite and the embedded backend.
+func TestRangeKeysInSeveralOffsets(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for _, k := range []string{"2026-03-04T23:00:00-05:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30", "2026-03-07T01:00:00+02:00"} {
+		items = append(items, av("PK", "E", "SK", k))
+	}
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), items)
+	data := diffDataFile(t, table, items)
+	for name, conn := range map[string][]string{
+		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "E", "--at", "2026-03-05"}, conn...)...)
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+				var it map[string]any
+				if err := json.Unmarshal([]byte(l), &it); err != nil {
+					t.Fatalf("%v: %q", err, l)
+				}
+				got = append(got, it["SK"].(string))
+			}
+			if strings.Join(got, " ") != "2026-03-05T14:19:42+00:00 2026-03-05T13:21:42-05:00 2026-03-04T23:00:00-05:00" {
+				t.Errorf("items %q\n%s", got, stderr)
+			}
+			if strings.Contains(stderr, "not a time") {
+				t.Errorf("a key in another offset said to be no time: %s", stderr)
+			}
+		})
+	}
+}
+
 func TestRangeBesideMetadata(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "VersionTimes", "--pk", "Equipment#1", "--after", "2020-11-12T21:00")
 	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 40 keys is not a time: Metadata: left out of ranges\n") {

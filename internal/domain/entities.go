@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Discriminators are the attributes single-table libraries write an
@@ -214,8 +215,10 @@ func (a *entityAcc) entity() Entity {
 }
 
 // foldTemplates is one template for the keys of a type: the most common,
-// with the segment the others differ in written as an enumeration (or
-// {id}, past a few values).
+// with the segments the others differ in written as enumerations (or
+// {id}, past a few values); keys of another shape (R#{ulid} beside a bare
+// time) are another form beside it, "R#{ulid} | {time}", never left out
+// of the template that stands for them.
 func foldTemplates(counts map[string]int) string {
 	t := mostCommon(counts)
 	var others []string
@@ -226,9 +229,36 @@ func foldTemplates(counts map[string]int) string {
 	}
 	sort.Strings(others)
 	for _, o := range others {
-		t = joinEnum(t, o)
+		t = joinTemplates(t, o)
 	}
 	return t
+}
+
+// templateOr separates the forms of a template whose keys have more than
+// one shape.
+const templateOr = " | "
+
+// TemplateForms are the forms of a key template: one, or each of those
+// joined by " | " where a type's keys have several shapes.
+func TemplateForms(t string) []string { return strings.Split(t, templateOr) }
+
+// joinTemplates folds template o (one form or several) into t: each form
+// into the first of t's it has the shape of, else as another form.
+func joinTemplates(t, o string) string {
+	forms := TemplateForms(t)
+	for _, of := range TemplateForms(o) {
+		joined := false
+		for i, f := range forms {
+			if j, ok := joinEnum(f, of); ok {
+				forms[i], joined = j, true
+				break
+			}
+		}
+		if !joined && !slices.Contains(forms, of) {
+			forms = append(forms, of)
+		}
+	}
+	return strings.Join(forms, templateOr)
 }
 
 // mostCommon is the template most of a type's keys have (the first seen
@@ -263,7 +293,7 @@ func mergeEnumerations(es []Entity) []Entity {
 			continue
 		}
 		m := &out[i]
-		m.KeyTemplates = map[string]string{"pk": joinEnum(m.KeyTemplates["pk"], e.KeyTemplates["pk"]), "sk": joinEnum(m.KeyTemplates["sk"], e.KeyTemplates["sk"])}
+		m.KeyTemplates = map[string]string{"pk": joinTemplates(m.KeyTemplates["pk"], e.KeyTemplates["pk"]), "sk": joinTemplates(m.KeyTemplates["sk"], e.KeyTemplates["sk"])}
 		m.Name = templateName(enumRE().ReplaceAllString(m.KeyTemplates["pk"], "{id}"), enumRE().ReplaceAllString(m.KeyTemplates["sk"], "{id}"))
 		m.Attributes = mergeAttributes(m.Attributes, m.Count, e.Attributes, e.Count)
 		m.Count += e.Count
@@ -299,40 +329,110 @@ var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 // lists; more are an {id}.
 const maxEnumeration = 5
 
-// joinEnum writes two templates of one shape as one, the segment they
-// differ in as an enumeration.
-func joinEnum(a, b string) string {
+// joinEnum writes two templates of one shape as one, every segment they
+// differ in as an enumeration (or {id}); ok is false where they are not
+// of one shape (their separators, or a part's form, differ: v{n}_ beside
+// {time}), so that neither stands for the other's keys.
+func joinEnum(a, b string) (string, bool) {
 	sa, sb := templateSegments(a), templateSegments(b)
 	if len(sa) != len(sb) {
-		return a
+		return "", false
 	}
 	for i := range sa {
 		if sa[i] == sb[i] {
 			continue
 		}
-		if placeholderRE().MatchString(sa[i]) && sa[i] != "{id}" || placeholderRE().MatchString(sb[i]) && sb[i] != "{id}" {
-			return a // a part of a different form (v{n}_ beside v{n}_Rel): the most common stands
+		seg, ok := joinSegment(sa[i], sb[i])
+		if !ok {
+			return "", false
 		}
-		if sa[i] == "{id}" || sb[i] == "{id}" {
-			sa[i] = "{id}"
-			return strings.Join(sa, "")
-		}
-		vals := []string{sa[i]}
-		if strings.HasPrefix(sa[i], "{") {
-			vals = strings.Split(strings.Trim(sa[i], "{}"), "|")
-		}
-		if !slices.Contains(vals, sb[i]) {
-			vals = append(vals, sb[i])
-		}
-		if len(vals) > maxEnumeration {
-			sa[i] = "{id}" // too many values to be an enumeration: a name that varies
-			return strings.Join(sa, "")
-		}
-		sort.Strings(vals)
-		sa[i] = "{" + strings.Join(vals, "|") + "}"
-		return strings.Join(sa, "")
+		sa[i] = seg
 	}
-	return a
+	return strings.Join(sa, ""), true
+}
+
+// joinSegment writes two different segments as one: the values of plain
+// ones enumerated; where a part of a form stands in one (v{n}_Header,
+// v{n}_Lines), what they share around the text they differ in kept, that
+// text enumerated (v{n}_{Header|Lines}).
+func joinSegment(x, y string) (string, bool) {
+	if isTemplateSep(x) || isTemplateSep(y) {
+		return "", false
+	}
+	if placeholderRE().MatchString(x) && x != "{id}" || placeholderRE().MatchString(y) && y != "{id}" {
+		p := bracedPrefix(x, y)
+		sfx := bracedSuffix(x[len(p):], y[len(p):])
+		mx, my := x[len(p):len(x)-len(sfx)], y[len(p):len(y)-len(sfx)]
+		if p == "" && sfx == "" || placeholderRE().MatchString(mx) || placeholderRE().MatchString(my) {
+			return "", false
+		}
+		mid, ok := enumerate(mx, my)
+		return p + mid + sfx, ok
+	}
+	return enumerate(x, y)
+}
+
+// enumerate is the values of x and y (each a value or an enumeration) as
+// one enumeration, {id} past maxEnumeration values or beside an {id}.
+func enumerate(x, y string) (string, bool) {
+	if x == "" || y == "" || strings.Count(x, "{") != strings.Count(x, "}") || strings.Count(y, "{") != strings.Count(y, "}") {
+		return "", false
+	}
+	if x == "{id}" || y == "{id}" {
+		return "{id}", true
+	}
+	vals := enumValues(x)
+	for _, v := range enumValues(y) {
+		if !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) > maxEnumeration {
+		return "{id}", true // too many values to be an enumeration: a name that varies
+	}
+	sort.Strings(vals)
+	return "{" + strings.Join(vals, "|") + "}", true
+}
+
+func enumValues(x string) []string {
+	if strings.HasPrefix(x, "{") && strings.HasSuffix(x, "}") {
+		return strings.Split(strings.Trim(x, "{}"), "|")
+	}
+	return []string{x}
+}
+
+func isTemplateSep(s string) bool { return len(s) == 1 && strings.IndexByte("#|/:~", s[0]) >= 0 }
+
+// bracedPrefix is the text x and y begin with, never ending inside braces.
+func bracedPrefix(x, y string) string {
+	n := 0
+	for n < len(x) && n < len(y) && x[n] == y[n] {
+		n++
+	}
+	for n > 0 && n < len(x) && !utf8.RuneStart(x[n]) {
+		n-- // é beside è: never half a character
+	}
+	p := x[:n]
+	if i := strings.LastIndexByte(p, '{'); i >= 0 && strings.LastIndexByte(p, '}') < i {
+		p = p[:i]
+	}
+	return p
+}
+
+// bracedSuffix is the text x and y end with, never starting inside braces.
+func bracedSuffix(x, y string) string {
+	n := 0
+	for n < len(x) && n < len(y) && x[len(x)-1-n] == y[len(y)-1-n] {
+		n++
+	}
+	for n > 0 && !utf8.RuneStart(x[len(x)-n]) {
+		n--
+	}
+	sfx := x[len(x)-n:]
+	if i := strings.IndexByte(sfx, '}'); i >= 0 && (strings.IndexByte(sfx, '{') < 0 || strings.IndexByte(sfx, '{') > i) {
+		sfx = sfx[i+1:]
+	}
+	return sfx
 }
 
 // templateSegments splits a template at its separators, keeping them in

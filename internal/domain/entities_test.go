@@ -89,3 +89,73 @@ func TestEstimateCounts(t *testing.T) {
 		t.Errorf("a count past the table's: %+v", es[0])
 	}
 }
+
+// TestEntityTemplatesCoverTheirKeys: a type's key templates stand for
+// every key of its items: keys that differ in several segments
+// (FR#ARA#LYON beside US#CA#LA) enumerate each, a part's text after a
+// placeholder is enumerated (v{n}_Header, v{n}_Lines), and keys of
+// another shape are another form beside the most common (R#{ulid} |
+// {time}), never left out.
+func TestEntityTemplatesCoverTheirKeys(t *testing.T) {
+	ulid := "01KJZKQW65NXW1RNJ47E65GH2B"
+	for _, tc := range []struct {
+		name  string
+		items []EntityItem
+	}{
+		{"stores", []EntityItem{
+			{PK: "STORE", SK: "FR#ARA#LYON#10000"}, {PK: "STORE", SK: "FR#ARA#LYON#10007"}, {PK: "STORE", SK: "FR#IDF#PARIS#10000"},
+			{PK: "STORE", SK: "US#CA#LA#10000"}, {PK: "STORE", SK: "US#CA#SANJOSE#10007"}, {PK: "STORE", SK: "US#CA#SF#10000"},
+			{PK: "STORE", SK: "US#NY#BUFFALO#10000"}, {PK: "STORE", SK: "US#NY#NEWYORK#10014"},
+		}},
+		{"revisions", []EntityItem{
+			{PK: "DOC#invoice-1", SK: "v0_Header"}, {PK: "DOC#invoice-1", SK: "v1_Header"}, {PK: "DOC#invoice-1", SK: "v2_Header"},
+			{PK: "DOC#invoice-1", SK: "v0_Lines"}, {PK: "DOC#invoice-1", SK: "v1_Lines"}, {PK: "DOC#invoice-2", SK: "v0_Header"},
+		}},
+		{"two shapes", []EntityItem{
+			{PK: "DEVICE#thermo-1", SK: "R#" + ulid, Types: map[string]string{"temp": "N"}}, {PK: "DEVICE#thermo-1", SK: "R#01KJZ5WRG5G8XE6SZAEAVSNTCP", Types: map[string]string{"temp": "N"}},
+			{PK: "DEVICE#thermo-1", SK: "R#01KS7F1H85T83PXT891WB09B9Y", Types: map[string]string{"temp": "N"}},
+			{PK: "DEVICE#gps-1", SK: "2026-11-27T05:51:42.123+00:00", Types: map[string]string{"lat": "N"}}, {PK: "DEVICE#gps-1", SK: "2026-11-27T05:48:42.123+00:00", Types: map[string]string{"lat": "N"}},
+		}},
+	} {
+		for _, e := range InferEntities(tc.items, "#") {
+			covered := 0 // each of its items is one of these
+			for _, it := range tc.items {
+				if coversKey(e.KeyTemplates["pk"], it.PK) && coversKey(e.KeyTemplates["sk"], it.SK) {
+					covered++
+				}
+			}
+			if covered < e.Count {
+				t.Errorf("%s: type %s of %d items, its templates %s / %s stand for %d of them", tc.name, e.Name, e.Count, e.KeyTemplates["pk"], e.KeyTemplates["sk"], covered)
+			}
+		}
+	}
+	got := InferEntities([]EntityItem{{PK: "STORE", SK: "FR#ARA#LYON#10000"}, {PK: "STORE", SK: "US#CA#LA#10000"}, {PK: "STORE", SK: "US#NY#NEWYORK#10000"}}, "#")
+	if len(got) != 1 || got[0].Name != "STORE" || got[0].Count != 3 {
+		t.Errorf("stores: %+v, want one type STORE of 3 (not named by one city)", got)
+	}
+}
+
+// coversKey reports whether a form of template t, its enumerations
+// spelt out, stands for key.
+func coversKey(t, key string) bool {
+	for _, f := range TemplateForms(t) {
+		for _, x := range spellEnumerations(f) {
+			if TemplateMatches(x, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func spellEnumerations(t string) []string {
+	loc := enumRE().FindStringIndex(t)
+	if loc == nil {
+		return []string{t}
+	}
+	var out []string
+	for _, v := range strings.Split(t[loc[0]+1:loc[1]-1], "|") {
+		out = append(out, spellEnumerations(t[:loc[0]]+v+t[loc[1]:])...)
+	}
+	return out
+}

@@ -32,6 +32,48 @@ type TimeRange struct {
 	Input string
 }
 
+// Widen is the range d wider at each end it has: what a key condition
+// written in one UTC offset must hold to miss no key of the range among
+// keys written in offsets up to d apart (their text is their local time).
+func (r TimeRange) Widen(d time.Duration) TimeRange {
+	if d <= 0 {
+		return r
+	}
+	switch r.Op {
+	case TimeBetween:
+		r.From, r.To = r.From.Add(-d), r.To.Add(d)
+	case TimeLt, TimeLe:
+		r.From = r.From.Add(d)
+		if !r.At.IsZero() {
+			r.At = r.At.Add(d)
+		}
+	default:
+		r.From = r.From.Add(-d)
+		if !r.At.IsZero() {
+			r.At = r.At.Add(-d)
+		}
+	}
+	r.Period = false
+	return r
+}
+
+// Holds reports whether instant t is in the range: From and To are its
+// first and last instants (To only between two), as CompileRange reads
+// them.
+func (r TimeRange) Holds(t time.Time) bool {
+	switch r.Op {
+	case TimeBetween:
+		return !t.Before(r.From) && !t.After(r.To)
+	case TimeLt:
+		return t.Before(r.From)
+	case TimeLe:
+		return !t.After(r.From)
+	case TimeGt:
+		return t.After(r.From)
+	}
+	return !t.Before(r.From)
+}
+
 // ParseRange reads the one grammar of the range bar, --range, the range
 // flags and the words the request line prints (DescribeCondition):
 //

@@ -321,6 +321,13 @@ type TimeDetection struct {
 	OK      bool
 	Total   int      // keys sampled
 	Skipped []string // keys that are not a time in Enc's form
+	// Offsets is set where the keys are written in more than one UTC
+	// offset (2026-03-05T13:21:42-05:00 beside 2026-03-05T14:19:42+00:00):
+	// their text order is then not their time order. Spread is how far
+	// apart the offsets are: a key condition written in one of them holds
+	// every key of a range only when widened by it (TimeRange.Widen).
+	Offsets bool
+	Spread  time.Duration
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
@@ -378,20 +385,39 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 	if len(sample) == 0 || !quorum(count[best], len(sample)) {
 		return d
 	}
+	lo, hi := math.MaxInt, math.MinInt
 	for i, k := range sample {
 		if oks[i] && formOf(encs[i]) == best {
 			if !d.OK {
 				d.Enc, d.OK = encs[i], true
 			}
+			if encs[i].Layout != d.Enc.Layout {
+				d.Enc.Layout = zLayout(d.Enc.Layout) // +00:00 beside Z or -05:00: parses both
+			}
+			off := utcOffset(encs[i].Zone)
+			lo, hi = min(lo, off), max(hi, off)
 			continue
 		}
 		d.Skipped = append(d.Skipped, k)
 	}
+	if hi > lo {
+		d.Offsets, d.Spread = true, time.Duration(hi-lo)*time.Second
+	}
 	return d
 }
 
+// utcOffset is a fixed zone's offset in seconds (0 for none).
+func utcOffset(z *time.Location) int {
+	if z == nil {
+		return 0
+	}
+	_, off := time.Date(2000, 1, 1, 0, 0, 0, 0, z).Zone()
+	return off
+}
+
 // timeForm is what keys must share to be one time form (the zone aside:
-// keys written in several zones still sort by time within one layout).
+// keys written in several zones are one form, though their text order is
+// not their time order: TimeDetection.Offsets).
 type timeForm struct {
 	kind              TimeKind
 	layout, sep, tail string
@@ -400,7 +426,15 @@ type timeForm struct {
 }
 
 func formOf(e TimeEncoding) timeForm {
-	return timeForm{e.Kind, e.Layout, e.Sep, e.Tail, e.Place, e.Number, e.Lower}
+	return timeForm{e.Kind, zLayout(e.Layout), e.Sep, e.Tail, e.Place, e.Number, e.Lower}
+}
+
+// zLayout is a layout with its numeric zone written as Z07:00 writes it:
+// a key ending +00:00 (matchLayout keeps its layout -07:00, so that bounds
+// are written as the keys are) is of one form with keys ending -05:00 or
+// Z, not a key that "is not a time".
+func zLayout(l string) string {
+	return strings.Replace(strings.Replace(l, "-07:00", "Z07:00", 1), "-0700", "Z0700", 1)
 }
 
 // DetectTime agrees on one encoding for a sample of keys: the form most of

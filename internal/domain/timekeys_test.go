@@ -88,6 +88,91 @@ func TestDetectTimeSample(t *testing.T) {
 	}
 }
 
+// TestDetectTimeSampleOffsets: keys written in several UTC offsets are
+// one form, said to be out of time order (13:21-05:00 is after
+// 14:19+00:00, and sorts before it).
+func TestDetectTimeSampleOffsets(t *testing.T) {
+	for _, tc := range []struct {
+		keys    []string
+		offsets bool
+		spread  time.Duration
+	}{
+		{[]string{"2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30"}, true, 10*time.Hour + 30*time.Minute},
+		{[]string{"2026-03-05T14:19:42+00:00", "2026-03-05T13:21:42-05:00", "2026-03-06T10:00:00Z"}, true, 5 * time.Hour},
+		{[]string{"ORDER#2026-03-05T13:21:42-05:00", "ORDER#2026-03-05T14:19:42+02:00"}, true, 7 * time.Hour},
+		{[]string{"2026-03-05T13:21:42+02:00", "2026-03-05T14:19:42+02:00"}, false, 0},
+		{[]string{"2026-03-05T13:21:42", "2026-03-05T14:19:42"}, false, 0},
+		{[]string{"1536019200", "1536019260"}, false, 0},
+	} {
+		d := DetectTimeSample(tc.keys, false)
+		if !d.OK || d.Offsets != tc.offsets || d.Spread != tc.spread {
+			t.Errorf("%q: ok %v, offsets %v %v, want %v %v", tc.keys, d.OK, d.Offsets, d.Spread, tc.offsets, tc.spread)
+		}
+		if d.Note() != "" || d.Enc.Matches(tc.keys) != len(tc.keys) { // +00:00 is a time beside -05:00
+			t.Errorf("%q: %q, %d keys match", tc.keys, d.Note(), d.Enc.Matches(tc.keys))
+		}
+	}
+}
+
+// TestRangeWidenedForOffsets: a range compiled in one UTC offset, widened
+// by how far apart the keys' offsets are, holds every key whose instant
+// is in the range (2026-03-04T23:00:00-05:00 is 2026-03-05 04:00 UTC);
+// unwidened, it misses it.
+func TestRangeWidenedForOffsets(t *testing.T) {
+	keys := []string{"2026-03-04T23:00:00-05:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30", "2026-03-07T01:00:00+02:00"}
+	d := DetectTimeSample([]string{keys[4], keys[3], keys[2], keys[1], keys[0]}, false) // newest first, as a sample is read
+	now := time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC)
+	for _, in := range []string{"2026-03-05", "2026-03-06", "since 2026-03-05T03:00", "before 2026-03-06T05:00", "between 2026-03-05 and 2026-03-06"} {
+		r, err := ParseRange(in, now, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		holds := func(c SKCondition, k string) bool {
+			switch c.Op {
+			case SKBetween:
+				return c.A.Text <= k && k <= c.B.Text
+			case SKGe:
+				return k >= c.A.Text
+			case SKGt:
+				return k > c.A.Text
+			case SKLe:
+				return k <= c.A.Text
+			case SKLt:
+				return k < c.A.Text
+			}
+			return true
+		}
+		plain, err := CompileRange(r, d.Enc, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wide, err := CompileRange(r.Widen(d.Spread), d.Enc, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		missed := 0
+		for _, k := range keys {
+			at, _ := time.Parse(time.RFC3339, k)
+			within := map[TimeOp]bool{TimeBetween: !at.Before(r.From) && !at.After(r.To), TimeGe: !at.Before(r.From), TimeLt: at.Before(r.From)}
+			if !within[r.Op] {
+				continue
+			}
+			if !holds(plain, k) {
+				missed++
+			}
+			if !holds(wide, k) {
+				t.Errorf("%s: widened %+v misses %s", in, wide, k)
+			}
+		}
+		if r.Op != TimeBetween && r.Op != TimeGe && r.Op != TimeLt {
+			t.Fatalf("%s: op %v not checked here", in, r.Op)
+		}
+		if in == "2026-03-05" && missed == 0 {
+			t.Errorf("%s: the plain condition %+v missed no key: the case tests nothing", in, plain)
+		}
+	}
+}
+
 var demoNow = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 func TestParseRangeErrors(t *testing.T) {

@@ -58,6 +58,10 @@ type Options struct {
 	Seen map[string]bool
 	// Each, when not nil, sees every item written, as read (unmasked).
 	Each func(dynamo.Item)
+	// Keep, when not nil, is which items read are written: a time range
+	// over keys in several UTC offsets is read wider than asked, and the
+	// items outside it are read, not written (nor counted).
+	Keep func(dynamo.Item) bool
 	// Progress, when not nil, is told after each page how far the read
 	// is: items written, pages read and what they cost, billed as
 	// DynamoDB bills them (Cost.Billed), as the status bar says it.
@@ -100,7 +104,7 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 	}
 	out := NewJSONRows(w, format)
 	var cost dynamo.Cost
-	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Keep, func(it dynamo.Item) error {
 		items++
 		return out.Write(opt.Plain(it))
 	}, func(p *dynamo.Page) error {
@@ -114,18 +118,19 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 	return items, pages, out.Close()
 }
 
-// eachItem pages through q, calling item for each item and page after
+// eachItem pages through q, calling item for each item keep keeps (nil:
+// all; limit counts those) and page after
 // each page (after its items; for a failed request, before the error and
 // with nil: a failed page is no page read), and keeps none of
 // them, so memory stays flat however large
 // the partition. With a limit, each Query asks only for the items still
 // wanted, so none is read for nothing and no request is made once the
 // limit is reached.
-func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, item func(dynamo.Item) error, page func(*dynamo.Page) error) error {
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, keep func(dynamo.Item) bool, item func(dynamo.Item) error, page func(*dynamo.Page) error) error {
 	n := 0
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
-		if limit > 0 && q.Filter == nil { // a filter's Limit would count items read, not matches
+		if limit > 0 && q.Filter == nil && keep == nil { // a filter's Limit would count items read, not matches
 			req.Limit = int32(min(limit-n, math.MaxInt32))
 		}
 		if left, ok := budget.next(); !ok {
@@ -139,10 +144,19 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 			page(nil)
 			return err
 		}
-		if limit > 0 && len(p.Items) > limit-n {
-			p.Items = p.Items[:limit-n]
+		kept := p.Items
+		if keep != nil {
+			kept = nil
+			for _, it := range p.Items {
+				if keep(it) {
+					kept = append(kept, it)
+				}
+			}
 		}
-		for _, it := range p.Items {
+		if limit > 0 && len(kept) > limit-n {
+			kept = kept[:limit-n]
+		}
+		for _, it := range kept {
 			if err := item(it); err != nil {
 				return err
 			}
@@ -173,7 +187,7 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
 	var cost dynamo.Cost
-	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Keep, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}

@@ -168,6 +168,37 @@ func TestEntitiesOfATableOfUnknownSize(t *testing.T) {
 	}
 }
 
+// TestEntitiesPastTheBudgetSaySo: a table of unknown size (0 B
+// reported) read whole, its last page meeting items larger than any read
+// before (four of 230 KB after fifty of a few bytes), costs more than the
+// 100 RCU budget: the request line says so, never "it costs less than
+// 100 RCU" beside 113 RCU.
+func TestEntitiesPastTheBudgetSaySo(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			var items []dynamo.Item
+			for i := range 50 {
+				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("a%02d", i))})
+			}
+			for i := range 4 {
+				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("h%d", i)), "Blob": s(strings.Repeat("x", 230_000))})
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, 200, 35, Config{Client: uncounted{db}, Table: "Heavy", Now: demoClock})
+			h.keys("E")
+			h.contains(t, "Heavy · 1 entity type")
+			req := h.m.top().Request()
+			if strings.Contains(req, "costs less than") || !strings.Contains(req, "past the 100 RCU budget") {
+				t.Fatalf("the request line says %q", req)
+			}
+		})
+	}
+}
+
 // TestEntitiesTakeAnyKey: every key on the Entities view, and on the
 // pages it opens, at every size: no panic, and the frame still fits.
 func TestEntitiesTakeAnyKey(t *testing.T) {

@@ -46,6 +46,8 @@ func TestIndexesFromTheTableScreen(t *testing.T) {
 	h.contains(t, "BAYVIEW · 4 prefixes", "index ByCity", "▸ KY#", "Query Locations index ByCity: City = :pk")
 	h.keys("tab")                                                                                                  // its items, with the table's keys beside the index's
 	h.contains(t, "BAYVIEW · ", "SK                      PK      StreetAddress", "AB#BAYVIEW#03793        CANADA") // City, the same on every row, in the title
+	// The index named once in the title, with what it lacks, whole at 120.
+	h.contains(t, "ascending · index ByCity holds only keys + StreetAddress ─")
 	gets := h.rec.count("GetItem")
 	h.keys("enter") // read whole from the table, by its key
 	if h.rec.count("GetItem")-gets != 1 {

@@ -337,9 +337,15 @@ func TestTimePresentation(t *testing.T) {
 }
 
 // TestPartitionsGoToSearches: on Partitions / still goes to a key, and
-// searches the loaded partitions as it is typed.
+// searches the loaded partitions as it is typed; what enter does (it
+// opens the key typed, not the match selected) is said first, whole at
+// 80 columns.
 func TestPartitionsGoToSearches(t *testing.T) {
-	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h := newHarness(t, 80, 24, Config{Table: "Locations"})
+	h.keys("/")
+	h.typeText("us")
+	h.contains(t, "enter opens the key typed (PK is S) · ")
+	h = newHarness(t, 120, 35, Config{Table: "Locations"})
 	h.keys("/")
 	h.typeText("us")
 	h.contains(t, "1 match among them, the first selected")

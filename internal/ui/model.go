@@ -619,7 +619,7 @@ func (m *Model) wholeRequest(req string) string {
 		return ""
 	}
 	const wholeRequestLines = 8
-	lines := strings.Split(ansi.Hardwrap(common.Guard(req), max(20, m.w-2), true), "\n")
+	lines := strings.Split(common.Wrap(common.Guard(req), max(20, m.w-2)), "\n") // at spaces: a value cut only where wider than a line
 	if len(lines) > wholeRequestLines {
 		lines = append(lines[:wholeRequestLines-1], "…")
 	}

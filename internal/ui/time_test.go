@@ -317,8 +317,8 @@ func TestTimeShapes(t *testing.T) {
 	h.keys("t")
 	h.typeText("2021-03")
 	h.keys("enter")
-	h.contains(t, "newest first across 1 prefix", "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW")
-	if s := h.screen(); strings.Contains(s, "1 prefixes") {
+	h.contains(t, "newest first across 1 prefix", "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "1 Query merged by time (PHOTO#)")
+	if s := h.screen(); strings.Contains(s, "1 prefixes") || strings.Contains(s, "1 Queries") {
 		t.Fatalf("PROFILE# merged, or a plural for one:\n%s", s)
 	}
 	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
@@ -737,4 +737,95 @@ func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
 	if strings.Contains(h.screen(), "does not apply here: it opens Time mode") {
 		t.Errorf("t in Time mode was answered as a key of another screen:\n%s", h.screen())
 	}
+}
+
+// testULID is a ULID of instant at with a fixed random part.
+func testULID(at time.Time) string {
+	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	ms := at.UnixMilli()
+	b := make([]byte, 10)
+	for i := 9; i >= 0; i-- {
+		b[i] = crockford[ms%32]
+		ms /= 32
+	}
+	return string(b) + "0000000000000000"
+}
+
+// TestTimeUnderAPrefixBeforeAnother: drilled to ORDER# of keys
+// ORDER#{iso}#{ulid}, the time (the ULID) follows a prefix that varies
+// beneath ORDER#. A range is merged across those prefixes, never run as
+// ORDER#{ulid} bounds that no key has ("No items in this range" over two
+// orders of March); with no range, the listing is in key order and says
+// so, not "newest first" (14:19Z is listed above 18:21Z).
+func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
+	db := memory.New()
+	items := []dynamo.Item{{"PK": s("C"), "SK": s("PROFILE")}}
+	for _, iso := range []string{"2026-02-28T17:42:42+02:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-04-20T04:02:42-05:00"} {
+		at, err := time.Parse(time.RFC3339, iso)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, dynamo.Item{"PK": s("C"), "SK": s("ORDER#" + iso + "#" + testULID(at))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Orders", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: now})
+	h.contains(t, "C › ORDER# · 2 items loaded", "newest first across 4 prefixes", "2026-03-05 18:21:42", "2026-03-05 14:19:42",
+		"read once, cheaper than a Query each") // one read of ORDER#'s stretch, not one Query a prefix
+	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "2026-02-28 15:42:42") || strings.Contains(s, "the whole partition, not only") {
+		t.Fatalf("the range under ORDER#:\n%s", s)
+	}
+	h = newHarness(t, 200, 30, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Now: now})
+	h.keys("4", "esc")
+	h.contains(t, "C › ORDER# · 4 items loaded", "key order, descending")
+}
+
+// TestTimeKeysInSeveralOffsets: ISO keys written in several UTC offsets
+// sort as text, not as time (13:21-05:00 is 18:21Z, listed below 14:19Z):
+// the title says key order and why, never "newest first"; a range misses
+// none of its keys.
+func TestTimeKeysInSeveralOffsets(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"2026-03-04T23:00:00-05:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30", "2026-03-07T01:00:00+02:00"} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
+	h.keys("4", "esc")
+	h.contains(t, "5 items loaded · all · key order, descending: UTC offsets differ", "UTC offsets up to 10h30m apart: key order is not time order, ranges read ±10h30m")
+	h.keys("o")
+	h.contains(t, "key order: UTC offsets differ")
+	if s := h.screen(); strings.Contains(s, "newest first") || strings.Contains(s, "oldest first") {
+		t.Fatalf("a time order claimed:\n%s", s)
+	}
+	// A range, written in one offset, is read 10h30m wider at each end
+	// (the offsets' spread), and says so: 2026-03-04T23:00:00-05:00 is
+	// 2026-03-05 04:00 UTC, outside the text of the day written in +02:00.
+	h.keys("t")
+	h.typeText("2026-03-05")
+	h.keys("enter")
+	h.contains(t, "range read ±10h30m", "2026-03-05 04:00:00   2026-03-04T23:00:00-05:00", "2026-03-05 18:21:42", "2026-03-05 14:19:42")
+}
+
+// TestHelpShowsTheRequestWhole: ? shows a long request wrapped at its
+// spaces, each value whole on its line where it fits one (a hard wrap cut
+// :lo="ORDER#…" across two lines, which then copies as two words).
+func TestHelpShowsTheRequestWhole(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, iso := range []string{"2026-02-28T17:42:42+02:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00"} {
+		at, _ := time.Parse(time.RFC3339, iso)
+		items = append(items, dynamo.Item{"PK": s("C"), "SK": s("ORDER#" + iso + "#" + testULID(at))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Orders", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }})
+	h.keys("?")
+	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:42:42+02:00#01KJKB3Q000000000000000000"`)
 }

@@ -64,16 +64,52 @@ func MiddleCut(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
-// Wrap breaks text at its spaces into lines of at most width cells. It is
-// ansi.Wrap without its one flaw here: a word that ends exactly at width
-// keeps the space after it, one cell too wide, which a frame then cuts
-// with "…" inside the word ("bound the read with" drawn "wit…").
+// Wrap breaks text at its spaces into lines of at most width cells, a
+// word wider than a line cut where the line ends. Not ansi.Wrap: that
+// also breaks after every hyphen, so that a command shown to be copied
+// ("--table") or a key (us-east-1, 2026-03-05) is split in two words, and
+// keeps the space after a word that ends exactly at width, one cell too
+// wide, which a frame then cuts with "…" inside the word.
 func Wrap(text string, width int) string {
-	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		out = append(out, wrapAtSpaces(para, max(1, width))...)
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(out, "\n")
+}
+
+func wrapAtSpaces(s string, width int) []string {
+	if ansi.StringWidth(s) <= width {
+		return []string{strings.TrimRight(s, " ")}
+	}
+	var lines []string
+	cur, open := "", false
+	start := func(w string) {
+		for ansi.StringWidth(w) > width {
+			lines = append(lines, ansi.Truncate(w, width, ""))
+			w = ansi.TruncateLeft(w, width, "")
+		}
+		cur, open = w, true
+	}
+	for _, w := range strings.Split(s, " ") {
+		switch {
+		case !open && w == "" && len(lines) > 0: // the spaces a line was broken at
+		case !open:
+			start(w)
+		case ansi.StringWidth(cur)+1+ansi.StringWidth(w) <= width:
+			cur += " " + w
+		default:
+			lines = append(lines, strings.TrimRight(cur, " "))
+			open = false
+			if w != "" {
+				start(w)
+			}
+		}
+	}
+	if open {
+		lines = append(lines, strings.TrimRight(cur, " "))
+	}
+	return lines
 }
 
 // CutWords fits plain text s into width cells, cutting after its last

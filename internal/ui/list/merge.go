@@ -70,12 +70,12 @@ func (p *Pager) mergeRequest() string {
 	prefixes := strings.Join(m.Prefixes, " ")
 	switch {
 	case m.ReadOnce && m.OnceQuery.Table == "":
-		return fmt.Sprintf("%d prefixes (%s) merged by time: no Query, the time sample read every key · %s", len(m.Prefixes), prefixes, spent)
+		return fmt.Sprintf("%s (%s) merged by time: no Query, the time sample read every key · %s", common.Plural(len(m.Prefixes), "prefix", "prefixes"), prefixes, spent)
 	case m.ReadOnce:
 		q := m.OnceQuery
-		return fmt.Sprintf("%d prefixes (%s) read once, cheaper than a Query each: %s %s, the time kept on our side · %s",
-			len(m.Prefixes), prefixes, q.Expression(), q.Values(), spent)
+		return fmt.Sprintf("%s (%s) read once, cheaper than a Query each: %s %s, the time kept on our side · %s",
+			common.Plural(len(m.Prefixes), "prefix", "prefixes"), prefixes, q.Expression(), q.Values(), spent)
 	}
 	q := m.Queries[0]
-	return fmt.Sprintf("%d Queries merged by time (%s), each %s %s · %s", len(m.Queries), prefixes, q.Expression(), q.Values(), spent)
+	return fmt.Sprintf("%s merged by time (%s), each %s %s · %s", common.Plural(len(m.Queries), "Query", "Queries"), prefixes, q.Expression(), q.Values(), spent)
 }

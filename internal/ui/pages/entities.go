@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -178,12 +179,24 @@ func (e *Entities) typeFilter(ent domain.Entity) domain.FilterNode {
 }
 
 // templateLead is the fixed text a key template begins with: every key of
-// the type begins with it.
+// the type begins with it, in each of the template's forms (R#{ulid} |
+// {time}: none).
 func templateLead(t string) string {
-	if i := strings.IndexByte(t, '{'); i >= 0 {
-		return t[:i]
+	lead := ""
+	for i, f := range domain.TemplateForms(t) {
+		if j := strings.IndexByte(f, '{'); j >= 0 {
+			f = f[:j]
+		}
+		if i == 0 {
+			lead = f
+			continue
+		}
+		for !strings.HasPrefix(f, lead) {
+			_, size := utf8.DecodeLastRuneInString(lead)
+			lead = lead[:len(lead)-size]
+		}
 	}
-	return t
+	return lead
 }
 
 // cell is a type's row: its name, count (≈ where estimated), key
@@ -334,6 +347,10 @@ func (e *Entities) Request() string {
 		// reported (0 B: a new table, or dynalite) said it cost less
 		// than the budget; the budget stopped it first.
 		what = fmt.Sprintf("Scan %s from its start (DynamoDB reports %s): stopped at the %.0f RCU budget, a sample", on, common.HumanBytes(e.info.SizeBytes), e.req.MaxRCU)
+	case e.res.Cost.Billed > e.req.MaxRCU:
+		// Read whole, its last page holding items larger than any read
+		// before: the budget sizes reads by those (dynamo.Budgeted).
+		what = fmt.Sprintf("Scan %s: whole, past the %.0f RCU budget (items larger than those read before; DynamoDB reports %s)", on, e.req.MaxRCU, common.HumanBytes(e.info.SizeBytes))
 	default:
 		what = fmt.Sprintf("Scan %s: whole (it costs less than %.0f RCU)", on, e.req.MaxRCU)
 	}

@@ -375,13 +375,14 @@ func skName(k dynamo.KeySchema) string {
 	return k.SK.Name
 }
 
-// projectionNote says what an index lacks of each item, for the title.
+// projectionNote says what an index holds of each item where it lacks
+// some of it, for the title.
 func projectionNote(info dynamo.TableInfo, index string) string {
 	ix, partial := partialProjection(info, index)
 	if !partial {
 		return ""
 	}
-	return "index " + ix.Name + " holds " + projectionText(ix) + ": enter reads the whole item"
+	return "index " + common.Sanitize(ix.Name) + " holds only " + projectionText(ix) // enter reads the whole item, GetItem on its request line
 }
 
 func (p *Items) SetSize(w, h int) {
@@ -419,13 +420,16 @@ func (p *Items) View() string {
 	}
 	title := fmt.Sprintf("%s · %s · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), order)
 	if ix := p.pg.Query.Index; ix != "" {
-		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
+		// Which index is read, not only on the request line; once, with
+		// what it lacks of each item where it does.
+		what := "index " + common.Sanitize(ix)
+		if note := projectionNote(p.info, ix); note != "" {
+			what = note
+		}
+		title += " · " + what
 	}
 	if p.note != "" {
 		title += " · " + p.note
-	}
-	if note := projectionNote(p.info, p.pg.Query.Index); note != "" {
-		title += " · " + note
 	}
 	if sorted := p.sort.Title(p.pg.HeldRows(), p.pg.ListedRows()); sorted != "" {
 		title = sorted + " · " + title // first: a narrow frame cuts the end

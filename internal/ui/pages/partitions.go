@@ -375,8 +375,10 @@ func (p *Partitions) View() string {
 			if p.list.More() {
 				more = " (more not scanned yet)"
 			}
-			input += "\n" + st.Dim.Render(fmt.Sprintf("%s loaded%s: %s · enter opens the key typed (%s is %s) · esc cancels",
-				common.Plural(p.list.Len(), "partition", "partitions"), more, found, p.key().PK.Name, p.key().PK.Type))
+			// What enter does first: a narrow box cuts the end, and the
+			// match selected is not what enter opens.
+			input += "\n" + st.Dim.Render(fmt.Sprintf("enter opens the key typed (%s is %s) · %s loaded%s: %s · esc cancels",
+				p.key().PK.Name, p.key().PK.Type, common.Plural(p.list.Len(), "partition", "partitions"), more, found))
 		}
 	}
 	if p.picker != nil {

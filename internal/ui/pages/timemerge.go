@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -61,6 +62,19 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 		return nil
 	}
 	t.prefixes = msg.prefixes
+	if t.under != "" {
+		t.prefixes = nil // the tree's prefix kept: only the prefixes beneath it
+		for _, p := range msg.prefixes {
+			if strings.HasPrefix(p, t.under) {
+				t.prefixes = append(t.prefixes, p)
+			}
+		}
+		if len(t.prefixes) == 0 {
+			t.prefixes = nil
+			t.inputErr = "no prefix before the time found under " + common.Sanitize(t.under)
+			return nil
+		}
+	}
 	return t.runMerged(t.pg.Query)
 }
 
@@ -69,12 +83,17 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 	base := t.base
 	base.Reverse, base.Filter = q.Reverse, q.Filter
+	// The prefixes are those under the tree's (prefixesFound): each
+	// Query's condition is its own, and the tree's begins_with, left on
+	// the base, would keep the merge from reading them in one stretch.
+	base.SK = domain.SKCondition{}
 	m, err := dynamo.NewMergedRangeFrom(t.c.Client, base, t.prefixes, t.waiting.r, t.enc, list.MergePage, t.tableKeys(), t.timeSample())
 	if err != nil {
 		t.inputErr = err.Error()
 		return nil
 	}
 	t.rangeTxt = t.waiting.text
+	t.rangeUnder, t.mergedUnder = false, t.under != ""
 	t.times, t.spark = nil, sparkCache{}
 	t.stats.reset()
 	t.grid.SetCursor(0)

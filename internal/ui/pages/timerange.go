@@ -66,6 +66,19 @@ type Time struct {
 	// every range stay beneath it ("" for the whole partition).
 	under      string
 	rangeUnder bool // the range listed runs under it
+	// mergedUnder: the range listed is merged across the prefixes under
+	// it (ORDER# of ORDER#{iso}#{ulid}: a prefix varies before the time).
+	mergedUnder bool
+	// splitUnder: the sampled keys under the prefix hold more before
+	// their time than it (ORDER#2026-03-05T14:19:42+00:00# of
+	// ORDER#{iso}#{ulid} under ORDER#), so the prefix is not the time's,
+	// and key order under it is no time order.
+	splitUnder bool
+	// offsets: the keys are written in several UTC offsets, so their
+	// key order is not their time order (domain.TimeDetection.Offsets);
+	// spread is how far apart those are, which a range is widened by.
+	offsets bool
+	spread  time.Duration
 	// seen stands for every sort key of the partition where the first
 	// page, newest first and unfiltered, shows none can be a revision
 	// key (place.seen): its first key is the greatest, so all are below
@@ -137,7 +150,7 @@ func (t *Time) underNote() string {
 	switch {
 	case t.under == "":
 		return ""
-	case t.rangeTxt != "" && !t.rangeUnder:
+	case t.rangeTxt != "" && !t.rangeUnder && !t.mergedUnder:
 		return "the range reads the whole partition, not only " + common.Sanitize(t.under) + " (the time leads the key)"
 	}
 	return "under " + common.Sanitize(t.under) + ", drilled in the tree (esc, then 4 at the top: the whole partition)"
@@ -145,7 +158,7 @@ func (t *Time) underNote() string {
 
 // underTitle is the prefix kept, for the title beside the partition.
 func (t *Time) underTitle() string {
-	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder) {
+	if t.under == "" || (t.rangeTxt != "" && !t.rangeUnder && !t.mergedUnder) {
 		return ""
 	}
 	return " › " + common.Sanitize(t.under)
@@ -269,9 +282,25 @@ func (t *Time) detect() tea.Cmd {
 	t.phase = timeReady
 	t.skipped = d.Note()
 	t.enc = enc
+	t.splitUnder = splitUnder(enc, t.under, sample)
+	t.offsets, t.spread = d.Offsets, d.Spread
 	t.parseTimes()
 	t.refresh()
 	return t.afterDetect()
+}
+
+// splitUnder reports whether the keys sampled under prefix hold more
+// than it before their time: the time is located past its end in any.
+func splitUnder(enc domain.TimeEncoding, prefix string, sample []string) bool {
+	if prefix == "" || !enc.NeedsPrefix() {
+		return false
+	}
+	for _, k := range sample {
+		if i, _, _, ok := enc.Locate(k); ok && i > len(prefix) && strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkConfigured refuses a configured format (time_format or
@@ -325,7 +354,7 @@ func (t *Time) submit() tea.Cmd {
 		return t.jump(start, timeMaxJumpPages)
 	}
 	prefix, rest := t.splitPrefix(text)
-	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() {
+	if _, err := domain.ParseRange(text, t.now(), t.zone()); err == nil && t.under != "" && t.enc.NeedsPrefix() && !t.splitUnder {
 		prefix, rest = t.under, text // the tree's prefix: the range runs under it
 	}
 	r, err := domain.ParseRange(rest, t.now(), t.zone())
@@ -333,6 +362,10 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
+	// Keys in several UTC offsets compare as their local times: the
+	// condition, written in one offset, is widened by how far apart they
+	// are, so that it misses none (the Time column says each one's time).
+	r = r.Widen(t.spread)
 	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
@@ -348,7 +381,7 @@ func (t *Time) submit() tea.Cmd {
 	t.waiting = nil
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.Query.Reverse, t.pg.Query.Filter
-	t.rangeUnder = t.under != "" && prefix == t.under
+	t.rangeUnder, t.mergedUnder = t.under != "" && prefix == t.under, false
 	return t.run(q, text)
 }
 
@@ -854,6 +887,9 @@ func (t *Time) View() string {
 			how = "set by the table's time_format"
 		}
 		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
+		if t.offsets {
+			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
+		}
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
@@ -915,9 +951,17 @@ func (t *Time) View() string {
 // where key order is time order (not across several prefixes before it).
 func (t *Time) order() string {
 	// Keys that hold no time (or not yet known to) are in key order only.
-	byKey := (t.ready() && t.enc.NeedsPrefix() && t.pg.Query.SK.Op == domain.SKNone && t.pg.Merge == nil) ||
-		!t.ready()
+	// So are keys under a prefix that is not the whole one before their
+	// time (ORDER# of ORDER#{iso}#{ulid}), with no range run.
+	unpinned := t.pg.Query.SK.Op == domain.SKNone || t.splitUnder && t.rangeTxt == ""
+	byKey := (t.ready() && t.enc.NeedsPrefix() && unpinned && t.pg.Merge == nil) || !t.ready()
 	switch {
+	case t.offsets && t.pg.Merge != nil:
+		return "across " + common.Plural(len(t.prefixes), "prefix", "prefixes") + ": UTC offsets differ, not time order" + t.widened()
+	case t.offsets && t.pg.Query.Reverse:
+		return "key order, descending: UTC offsets differ" + t.widened()
+	case t.offsets:
+		return "key order: UTC offsets differ" + t.widened()
 	case byKey && t.pg.Query.Reverse:
 		return "key order, descending"
 	case byKey:
@@ -930,6 +974,24 @@ func (t *Time) order() string {
 		return "newest first"
 	}
 	return "oldest first"
+}
+
+// spanText is a span of whole minutes as people write it: 10h30m, 7h.
+func spanText(d time.Duration) string {
+	s := strings.TrimSuffix(d.String(), "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// widened says, for the title, that the range listed was read wider
+// than typed: keys in offsets spread apart (a Time column beside each).
+func (t *Time) widened() string {
+	if t.rangeTxt == "" || t.spread <= 0 {
+		return ""
+	}
+	return " · range read ±" + spanText(t.spread)
 }
 
 func (t *Time) Crumbs() []string {
