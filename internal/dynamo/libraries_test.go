@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -147,28 +149,42 @@ func copyTable(t *testing.T, from dynamo.Client, to tableWriter, table string) {
 	}
 }
 
-// TestLibraryLayouts: tables written by dynamodb-onetable (a Date inside
-// a text key: admission#1601700180000#R8), ElectroDB (lower-cased ISO
-// times after field names: $employee_1#hired_2020-09-01t00:00:00.000z#…,
-// and __edb_e__) and dynamodb-toolbox (ORDER#2020-09-01T00:00:00.000Z#o000,
-// its entity in _et) are read as their libraries wrote them, on dynalite and
-// the embedded backend and moto: the time detected, a month's range exactly what a
-// full read filtered by time lists, the entity types by discriminator.
-// The requests and RCU are logged for the record.
-func TestLibraryLayouts(t *testing.T) {
+// libraryBackends are the tables the libraries wrote (LibOneTable,
+// LibElectro, LibToolbox), on dynalite and copied into the embedded
+// backend and moto.
+func libraryBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
 	srv := dynalitetest.Shared(t)
 	writeWithLibrary(t, srv, "onetable.js", "LibOneTable")
 	writeWithLibrary(t, srv, "electrodb.js", "LibElectro")
 	writeWithLibrary(t, srv, "toolbox.js", "LibToolbox")
-	mem := memory.New()
+	libMemOnce.Do(func() { libMem = memory.New() })
 	moto := mototest.Shared(t).Client()
 	for _, table := range []string{"LibOneTable", "LibElectro", "LibToolbox"} {
-		copyTable(t, srv.Client(), mem, table)
+		copyTable(t, srv.Client(), libMem, table)
 		copyTable(t, srv.Client(), moto, table)
 	}
+	return map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem, "moto": moto}
+}
+
+var (
+	libMemOnce sync.Once
+	libMem     *memory.DB
+)
+
+// TestLibraryLayouts: tables written by dynamodb-onetable (a Date inside
+// a text key: admission#1601700180000#R8), ElectroDB (lower-cased ISO
+// times after field names: $employee_1#hired_2020-09-01t00:00:00.000z#…,
+// and __edb_e__) and dynamodb-toolbox (ORDER#2020-09-01T00:00:00.000Z#o000,
+// its entity in _et; an order's lines under it) are read as their libraries wrote them, on dynalite and
+// the embedded backend and moto: the time detected, a month's range exactly what a
+// full read filtered by time lists, the entity types by discriminator.
+// The requests and RCU are logged for the record.
+func TestLibraryLayouts(t *testing.T) {
+	backends := libraryBackends(t)
 	var figures []string
 	for _, name := range []string{"dynalite", "memory", "moto"} {
-		c := map[string]dynamo.Client{"dynalite": srv.Client(), "memory": mem, "moto": moto}[name]
+		c := backends[name]
 		for _, tc := range []struct {
 			shape, table, index, pkName, skName, pk, enc string
 			inMonth                                      int
@@ -232,7 +248,7 @@ func TestLibraryLayouts(t *testing.T) {
 		for _, tc := range []struct{ table, want string }{
 			{"LibOneTable", "Admission=60 by _type, Patient=1 by _type"},
 			{"LibElectro", "employee=60 by __edb_e__, office=3 by __edb_e__"},
-			{"LibToolbox", "Order=60 by _et, User=1 by _et"},
+			{"LibToolbox", "OrderLine=120 by _et, Order=100 by _et, User=2 by _et"},
 		} {
 			keys := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
 			if tc.table == "LibToolbox" {
@@ -249,4 +265,292 @@ func TestLibraryLayouts(t *testing.T) {
 		}
 	}
 	t.Logf("| backend | layout | template read | items in 2020-10 | detection req / RCU | range req / RCU | full read req / RCU |\n|---|---|---|---|---|---|---|\n%s", strings.Join(figures, "\n"))
+}
+
+// libKeyNames are the key attributes of each library table (and of
+// LibElectro's gsi1, as "LibElectro.gsi1").
+var libKeyNames = map[string][2]string{"LibOneTable": {"pk", "sk"}, "LibElectro": {"pk", "sk"}, "LibToolbox": {"PK", "SK"}, "LibElectro.gsi1": {"gsi1pk", "gsi1sk"}}
+
+// libKey is an item's table key, as text.
+func libKey(table string, it dynamo.Item) string {
+	k := libKeyNames[table]
+	return str(it, k[0]) + "/" + str(it, k[1])
+}
+
+func libKeys(table string, items []dynamo.Item, sorted bool) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, libKey(table, it))
+	}
+	if sorted {
+		sort.Strings(out)
+	}
+	return out
+}
+
+// libAt is the value at a path of names and list indexes ("lines", 0,
+// "qty"), nil where there is none.
+func libAt(it dynamo.Item, path ...any) types.AttributeValue {
+	var av types.AttributeValue = &types.AttributeValueMemberM{Value: it}
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			m, ok := av.(*types.AttributeValueMemberM)
+			if !ok {
+				return nil
+			}
+			av = m.Value[s]
+		case int:
+			l, ok := av.(*types.AttributeValueMemberL)
+			if !ok || s >= len(l.Value) {
+				return nil
+			}
+			av = l.Value[s]
+		}
+		if av == nil {
+			return nil
+		}
+	}
+	return av
+}
+
+// libNum is the number at a path (ok false where there is none).
+func libNum(it dynamo.Item, path ...any) (float64, bool) {
+	n, ok := libAt(it, path...).(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	return f, err == nil
+}
+
+// libStr is the string at a path ("" where there is none).
+func libStr(it dynamo.Item, path ...any) string {
+	if s, ok := libAt(it, path...).(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// libHas says whether the list at path holds the string s.
+func libHas(it dynamo.Item, s string, path ...any) bool {
+	l, ok := libAt(it, path...).(*types.AttributeValueMemberL)
+	if !ok {
+		return false
+	}
+	for _, v := range l.Value {
+		if e, ok := v.(*types.AttributeValueMemberS); ok && e.Value == s {
+			return true
+		}
+	}
+	return false
+}
+
+// libProject is it cut to paths as DynamoDB projects them: a map path
+// keeps its maps, a list index keeps a list of the elements named, in
+// their order.
+func libProject(it dynamo.Item, paths ...[]any) dynamo.Item {
+	out := &types.AttributeValueMemberM{Value: dynamo.Item{}}
+	for _, p := range paths {
+		if v := libAt(it, p...); v != nil {
+			libPut(out, &types.AttributeValueMemberM{Value: it}, p, v)
+		}
+	}
+	return out.Value
+}
+
+func libPut(into types.AttributeValue, from types.AttributeValue, path []any, v types.AttributeValue) {
+	if len(path) == 1 {
+		switch s := path[0].(type) {
+		case string:
+			into.(*types.AttributeValueMemberM).Value[s] = v
+		case int:
+			l := into.(*types.AttributeValueMemberL)
+			l.Value = append(l.Value, v)
+		}
+		return
+	}
+	var next, src types.AttributeValue
+	switch s := path[0].(type) {
+	case string:
+		m := into.(*types.AttributeValueMemberM)
+		src = from.(*types.AttributeValueMemberM).Value[s]
+		if m.Value[s] == nil {
+			m.Value[s] = emptyLike(src)
+		}
+		next = m.Value[s]
+	case int:
+		l := into.(*types.AttributeValueMemberL)
+		src = from.(*types.AttributeValueMemberL).Value[s]
+		l.Value = append(l.Value, emptyLike(src))
+		next = l.Value[len(l.Value)-1]
+	}
+	libPut(next, src, path[1:], v)
+}
+
+func emptyLike(av types.AttributeValue) types.AttributeValue {
+	if _, ok := av.(*types.AttributeValueMemberL); ok {
+		return &types.AttributeValueMemberL{}
+	}
+	return &types.AttributeValueMemberM{Value: dynamo.Item{}}
+}
+
+// libText is an item written out with its maps' names sorted, to compare.
+func libText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberM:
+		names := make([]string, 0, len(v.Value))
+		for n := range v.Value {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var b strings.Builder
+		b.WriteString("{")
+		for _, n := range names {
+			fmt.Fprintf(&b, "%q:%s,", n, libText(v.Value[n]))
+		}
+		return b.String() + "}"
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, e := range v.Value {
+			parts = append(parts, libText(e))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case *types.AttributeValueMemberS:
+		return fmt.Sprintf("S%q", v.Value)
+	case *types.AttributeValueMemberN:
+		return "N" + v.Value
+	default:
+		return fmt.Sprintf("%T%v", av, av)
+	}
+}
+
+func libTexts(items []dynamo.Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, libText(&types.AttributeValueMemberM{Value: it}))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// libWhole is every item of a table, or of its index (the items that
+// carry the index's keys), by a plain Scan, and what that read cost.
+func libWhole(t *testing.T, c dynamo.Client, table, index string) ([]dynamo.Item, dynamo.Cost) {
+	t.Helper()
+	m := dynamo.NewMetered(c)
+	all := wholeTableOf(t, m, table)
+	cost, _ := m.Session.Totals()
+	if index == "" {
+		return all, cost
+	}
+	k := libKeyNames[table+"."+index]
+	var in []dynamo.Item
+	for _, it := range all {
+		if it[k[0]] != nil && it[k[1]] != nil {
+			in = append(in, it)
+		}
+	}
+	return in, cost
+}
+
+// TestLibraryFilterSearch: on the tables the libraries wrote, the f
+// grammar's search (dynamo.FilterSearch, what `scan --filter` and the
+// explorer's f read) finds exactly what a whole read filtered here
+// finds, with and without a budget, each run resumed from the token the
+// last stopped at, no run over its budget and half a read unit; a filter
+// that pins the partition key reads by Query. Requests and RCU beside
+// the plain whole read are logged.
+func TestLibraryFilterSearch(t *testing.T) {
+	backends := libraryBackends(t)
+	cases := []struct {
+		table, index, filter string
+		pinned               bool
+		match                func(dynamo.Item) bool
+	}{
+		{"LibOneTable", "", `pk = "patient#1" and begins_with(sk, "admission#16")`, true,
+			func(it dynamo.Item) bool {
+				return str(it, "pk") == "patient#1" && strings.HasPrefix(str(it, "sk"), "admission#16")
+			}},
+		{"LibOneTable", "", `_type = "Admission" and vitals.bp.sys >= 125`, false,
+			func(it dynamo.Item) bool {
+				n, _ := libNum(it, "vitals", "bp", "sys")
+				return str(it, "_type") == "Admission" && n >= 125
+			}},
+		{"LibOneTable", "", `contains(notes, "odd") and room in ("R1", "R3") and notes[0] <> "n1"`, false,
+			func(it dynamo.Item) bool {
+				r := str(it, "room")
+				return libHas(it, "odd", "notes") && (r == "R1" || r == "R3") && libStr(it, "notes", 0) != "n1"
+			}},
+		{"LibElectro", "", `__edb_e__ = "employee" and address.city = "city2"`, false,
+			func(it dynamo.Item) bool {
+				return str(it, "__edb_e__") == "employee" && libStr(it, "address", "city") == "city2"
+			}},
+		{"LibElectro", "gsi1", `gsi1pk = "$taskapp#office_o1" and begins_with(gsi1sk, "$employee_1#hired_2020-10")`, true,
+			func(it dynamo.Item) bool {
+				return str(it, "gsi1pk") == "$taskapp#office_o1" && strings.HasPrefix(str(it, "gsi1sk"), "$employee_1#hired_2020-10")
+			}},
+		{"LibElectro", "gsi1", `contains(skills, "ops") and attribute_exists(address.zip)`, false,
+			func(it dynamo.Item) bool { return libHas(it, "ops", "skills") && libAt(it, "address", "zip") != nil }},
+		{"LibToolbox", "", `PK = "USER#2" and begins_with(SK, "ORDER#2020-09-0") and _et = "OrderLine"`, true,
+			func(it dynamo.Item) bool {
+				return str(it, "PK") == "USER#2" && strings.HasPrefix(str(it, "SK"), "ORDER#2020-09-0") && str(it, "_et") == "OrderLine"
+			}},
+		{"LibToolbox", "", `PK in ("USER#1", "USER#2") and total between 30 and 110`, true,
+			func(it dynamo.Item) bool {
+				n, ok := libNum(it, "total")
+				return (str(it, "PK") == "USER#1" || str(it, "PK") == "USER#2") && ok && n >= 30 && n <= 110
+			}},
+		{"LibToolbox", "", `_et = "Order" and lines[0].qty = 2 and shipping.city <> "city1"`, false,
+			func(it dynamo.Item) bool {
+				n, _ := libNum(it, "lines", 0, "qty")
+				return str(it, "_et") == "Order" && n == 2 && libAt(it, "shipping", "city") != nil && libStr(it, "shipping", "city") != "city1"
+			}},
+	}
+	var figures []string
+	for _, name := range []string{"dynalite", "memory", "moto"} {
+		c := backends[name]
+		for _, tc := range cases {
+			all, fullCost := libWhole(t, c, tc.table, tc.index)
+			var want []dynamo.Item
+			for _, it := range all {
+				if tc.match(it) {
+					want = append(want, it)
+				}
+			}
+			if len(want) == 0 || len(want) == len(all) {
+				t.Fatalf("%s %s: %d of %d items match: the case tells nothing", name, tc.filter, len(want), len(all))
+			}
+			filter, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.filter, err)
+			}
+			info, _, err := dynamo.DescribeTable(context.Background(), c, tc.table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, budget := range []float64{0, 1, 2.5} {
+				plan, r := dynamo.FilterSearch(info, tc.index, filter, budget, "scan")
+				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.table, tc.filter, budget)
+				if (plan != nil) != tc.pinned {
+					t.Errorf("%s: planned as Queries %v, want %v", label, plan != nil, tc.pinned)
+				}
+				m := dynamo.NewMetered(c)
+				got, runs := searchToEnd(t, m, r)
+				if g, w := libKeys(tc.table, got, true), libKeys(tc.table, want, true); strings.Join(g, " ") != strings.Join(w, " ") {
+					t.Errorf("%s: %d matches, the whole read filtered here %d\n got %v\nwant %v", label, len(g), len(w), g, w)
+				}
+				for i, rcu := range runs {
+					if budget > 0 && rcu > budget+0.5 {
+						t.Errorf("%s: run %d spent %.1f RCU", label, i+1, rcu)
+					}
+				}
+				if budget == 0 {
+					ours, _ := m.Session.Totals()
+					figures = append(figures, fmt.Sprintf("| %s | %s | `%s` | %d | %d / %.1f | %d / %.1f |", name, tc.table+map[bool]string{true: "." + tc.index}[tc.index != ""], tc.filter, len(got), ours.Requests, ours.RCU, fullCost.Requests, fullCost.RCU))
+				}
+			}
+		}
+	}
+	t.Logf("| backend | table | filter | matches | search req / RCU | whole read req / RCU |\n|---|---|---|---|---|---|\n%s", strings.Join(figures, "\n"))
 }

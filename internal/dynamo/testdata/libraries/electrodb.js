@@ -4,7 +4,8 @@ const client = new DynamoDBClient({endpoint: process.env.ENDPOINT, region: 'us-e
 const table = process.env.TABLE
 const Employee = new Entity({
   model: {entity: 'employee', version: '1', service: 'taskapp'},
-  attributes: {employee: {type: 'string'}, office: {type: 'string'}, name: {type: 'string'}, hired: {type: 'string'}},
+  attributes: {employee: {type: 'string'}, office: {type: 'string'}, name: {type: 'string'}, hired: {type: 'string'},
+    address: {type: 'map', properties: {city: {type: 'string'}, zip: {type: 'string'}}}, skills: {type: 'list', items: {type: 'string'}}},
   indexes: {byId: {pk: {field: 'pk', composite: ['employee']}, sk: {field: 'sk', composite: []}},
             byOffice: {index: 'gsi1', pk: {field: 'gsi1pk', composite: ['office']}, sk: {field: 'gsi1sk', composite: ['hired', 'employee']}}},
 }, {table, client})
@@ -21,5 +22,6 @@ const Office = new Entity({
   while ((await client.send(new DescribeTableCommand({TableName: table}))).Table.TableStatus !== 'ACTIVE') await new Promise(r => setTimeout(r, 50))
   for (let o = 0; o < 3; o++) await Office.put({office: 'o' + o, city: 'city' + o}).go()
   const start = Date.UTC(2020, 8, 1)
-  for (let i = 0; i < 60; i++) await Employee.put({employee: 'e' + String(i).padStart(3, '0'), office: 'o' + (i % 3), name: 'n' + i, hired: new Date(start + i * 25 * 3600e3).toISOString()}).go()
+  for (let i = 0; i < 60; i++) await Employee.put({employee: 'e' + String(i).padStart(3, '0'), office: 'o' + (i % 3), name: 'n' + i, hired: new Date(start + i * 25 * 3600e3).toISOString(),
+    address: {city: 'city' + (i % 4), zip: String(10000 + i)}, skills: i % 3 ? ['go', 'sql'] : ['ops']}).go()
 })().catch(e => { console.error(e); process.exit(1) })

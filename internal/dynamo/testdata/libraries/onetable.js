@@ -7,7 +7,8 @@ const schema = {
   models: {
     Patient: {pk: {type: String, value: 'patient#${id}'}, sk: {type: String, value: 'patient#${id}'}, id: {type: String, required: true}, name: {type: String}},
     Admission: {pk: {type: String, value: 'patient#${patientId}'}, sk: {type: String, value: 'admission#${admitted}#${room}'},
-      patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true}},
+      patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true},
+      vitals: {type: Object}, notes: {type: Array}},
   },
   params: {timestamps: false},
 }
@@ -19,5 +20,6 @@ const schema = {
   const Patient = table.getModel('Patient'), Admission = table.getModel('Admission')
   await Patient.create({id: '1', name: 'Ada'})
   const start = Date.UTC(2020, 8, 1)
-  for (let i = 0; i < 60; i++) await Admission.create({patientId: '1', admitted: new Date(start + i * 25 * 3600e3), room: 'R' + (i % 9)})
+  for (let i = 0; i < 60; i++) await Admission.create({patientId: '1', admitted: new Date(start + i * 25 * 3600e3), room: 'R' + (i % 9),
+    vitals: {bp: {sys: 110 + i % 20, dia: 70 + i % 10}, pulse: 60 + i % 30}, notes: ['n' + i, i % 2 ? 'odd' : 'even']})
 })().catch(e => { console.error(e); process.exit(1) })
