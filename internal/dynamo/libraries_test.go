@@ -731,3 +731,198 @@ func projectsAListElement(paths [][]any) bool {
 	}
 	return false
 }
+
+// libSortKeys records each sort key (skName) every Query sent back, to
+// tell a key read twice, and bills the reads as billed does.
+type libSortKeys struct {
+	billed
+	skName string
+	seen   map[string]int
+}
+
+func (e *libSortKeys) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := e.billed.Query(ctx, in, o...)
+	if out != nil {
+		e.mu.Lock()
+		if e.seen == nil {
+			e.seen = map[string]int{}
+		}
+		for _, it := range out.Items {
+			if s, ok := it[e.skName].(*types.AttributeValueMemberS); ok {
+				e.seen[s.Value]++
+			}
+		}
+		e.mu.Unlock()
+	}
+	return out, err
+}
+
+// twice is how many keys were read more than once, and the first few;
+// butLast leaves out the level's last key, as everyKey.twice does.
+func (e *libSortKeys) twice(butLast bool) (int, []string) {
+	k := &everyKey{seen: e.seen}
+	return k.twice(butLast)
+}
+
+// TestLibraryLevels: the levels of the sort keys the libraries wrote
+// (onetable's admission#{epoch ms}#room, ElectroDB's
+// $employee_1#hired_{iso}#employee_… on gsi1, toolbox's
+// ORDER#{iso}#{id} and an order's lines under it) are listed as a full
+// read of the partition finds them, reading no key twice; the one-pass
+// count (children --count) and the count from the keys the walk held
+// (the explorer's c) count what CountChild and the full read count,
+// reading no key twice; under a count budget every run stays within it
+// and half a read unit, says it stopped until the level is counted, and
+// the runs together count it exactly. Requests and RCU beside the full
+// read are logged.
+func TestLibraryLevels(t *testing.T) {
+	ctx := context.Background()
+	backends := libraryBackends(t)
+	cases := []struct {
+		table, index, pk, prefix string
+	}{
+		{"LibOneTable", "", "patient#1", ""},
+		{"LibOneTable", "", "patient#1", "admission#"},
+		{"LibElectro", "gsi1", "$taskapp#office_o1", ""},
+		{"LibElectro", "gsi1", "$taskapp#office_o1", "$employee_1#"},
+		{"LibToolbox", "", "USER#1", "ORDER#"},
+		{"LibToolbox", "", "USER#2", ""},
+		{"LibToolbox", "", "USER#2", "ORDER#"},
+		{"LibToolbox", "", "USER#2", "ORDER#2020-09-02T04:00:00.000Z#"},
+	}
+	var figures []string
+	for _, name := range []string{"dynalite", "memory", "moto"} {
+		c := backends[name]
+		for _, tc := range cases {
+			names := tc.table
+			if tc.index != "" {
+				names += "." + tc.index
+			}
+			kn := libKeyNames[names]
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: kn[0], Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: kn[1], Type: domain.TypeS}}
+			r := dynamo.ChildrenRequest{Table: tc.table, Index: tc.index, Key: key, PK: domain.S(tc.pk), Prefix: tc.prefix, Delim: "#"}
+			if tc.index != "" {
+				tk := libKeyNames[tc.table]
+				r.TableKeys = &dynamo.KeySchema{PK: dynamo.KeyAttr{Name: tk[0], Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: tk[1], Type: domain.TypeS}}
+			}
+			label := fmt.Sprintf("%s %s %s %q", name, names, tc.pk, tc.prefix)
+
+			// The full read: every item of the partition, its children
+			// and their counts.
+			full := &libSortKeys{billed: billed{Client: c}, skName: kn[1]}
+			var want []domain.Child
+			counts, at := map[string]int{}, map[string]int{}
+			var start dynamo.Item
+			for {
+				p, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: domain.KeyQuery{Table: tc.table, Index: tc.index, PKName: kn[0], PK: r.PK, SKName: kn[1]}, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range p.Items {
+					child, leaf, ok := domain.ChildOf(tc.prefix, str(it, kn[1]), "#")
+					if !ok {
+						continue
+					}
+					i, seen := at[child]
+					if !seen {
+						i, at[child] = len(want), len(want)
+						want = append(want, domain.Child{Name: child, Prefix: tc.prefix + child + "#"})
+					}
+					if leaf {
+						want[i].IsItem = true
+					} else {
+						want[i].HasChildren = true
+					}
+					counts[child]++
+				}
+				if start = p.LastKey; !p.More() {
+					break
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("%s: a full read finds no child", label)
+			}
+
+			// The walk, holding its keys, then the count from them.
+			walk := &libSortKeys{billed: billed{Client: c}, skName: kn[1]}
+			held := r
+			held.HoldKeys = dynamo.HeldKeysBytes
+			res, err := dynamo.Children(ctx, walk, held, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s: children %v:\n got %s\nwant %s", label, err, sorted(res.Children), sorted(want))
+			}
+			// The level's last key may be read twice: a level whose first
+			// probe is one child's reads its last key beside its second
+			// read (last.go), which on a level of two children (onetable's
+			// admission and patient, toolbox's ORDER and PROFILE) reads on
+			// to it.
+			if n, some := walk.twice(true); n > 0 {
+				t.Errorf("%s: children read %d keys twice: %v", label, n, some)
+			}
+			walkReqs, walkRCU := walk.requests, walk.rcu
+			heldFigure := "–"
+			if seeded := res.Held.CountPass(held); seeded != nil {
+				if over, err := seeded.Run(ctx, walk, 0, 0, nil); err != nil || over || !seeded.Done() {
+					t.Fatalf("%s: count from the keys held: over %v, done %v, %v", label, over, seeded.Done(), err)
+				}
+				for child, n := range counts {
+					if got, exact := seeded.Count(child); got != n || !exact {
+						t.Errorf("%s: from the keys held, %q counted %d (exact %v), a full read counts %d", label, child, got, exact, n)
+					}
+				}
+				if n, some := walk.twice(true); n > 0 {
+					t.Errorf("%s: walk and count from the keys held read %d keys twice: %v", label, n, some)
+				}
+				heldFigure = fmt.Sprintf("%d / %.1f", walk.requests-walkReqs, walk.rcu-walkRCU)
+			}
+
+			// The one-pass count from nothing, and CountChild.
+			k := &libSortKeys{billed: billed{Client: c}, skName: kn[1]}
+			pass := dynamo.NewCountPass(r)
+			if over, err := pass.Run(ctx, k, 0, 0, nil); err != nil || over || !pass.Done() {
+				t.Fatalf("%s: count: over %v, done %v, %v", label, over, pass.Done(), err)
+			}
+			if got := sorted(pass.Result().Children); got != sorted(want) {
+				t.Errorf("%s: the count's children\n got %s\nwant %s", label, got, sorted(want))
+			}
+			for _, ch := range want {
+				got, exact := pass.Count(ch.Name)
+				one, err := dynamo.CountChild(ctx, c, r, ch, nil)
+				if err != nil || got != counts[ch.Name] || !exact || one != counts[ch.Name] {
+					t.Errorf("%s: %q counted %d (exact %v), CountChild %d (%v), a full read %d", label, ch.Name, got, exact, one, err, counts[ch.Name])
+				}
+			}
+			if n, some := k.twice(true); n > 0 {
+				t.Errorf("%s: the count read %d keys twice: %v", label, n, some)
+			}
+
+			// Under a count budget: each run within it, stopped until the
+			// level is counted, the runs together exact, no key twice.
+			for _, budget := range []float64{0.5, 1, 2} {
+				b := &libSortKeys{billed: billed{Client: c}, skName: kn[1]}
+				pass := dynamo.NewCountPass(r)
+				runs := 0
+				for ; !pass.Done(); runs++ {
+					before := b.rcu
+					over, err := pass.Run(ctx, b, budget, 0, nil)
+					if err != nil || b.rcu-before > budget+0.5 || over == pass.Done() || runs > 300 {
+						t.Fatalf("%s, count budget %g: run %d over %v (done %v), %.1f RCU, %v", label, budget, runs+1, over, pass.Done(), b.rcu-before, err)
+					}
+				}
+				for child, n := range counts {
+					if got, exact := pass.Count(child); got != n || !exact {
+						t.Errorf("%s, count budget %g: %q counted %d (exact %v), a full read %d", label, budget, child, got, exact, n)
+					}
+				}
+				if n, some := b.twice(true); n > 0 {
+					t.Errorf("%s, count budget %g: %d keys read twice over %d runs: %v", label, budget, n, runs, some)
+				}
+				if budget == 1 {
+					figures = append(figures, fmt.Sprintf("| %s | %s %s `%s` | %d | %d / %.1f | %s | %d / %.1f | %d runs, %d / %.1f | %d / %.1f |",
+						name, names, tc.pk, tc.prefix, len(want), walkReqs, walkRCU, heldFigure, k.requests, k.rcu, runs, b.requests, b.rcu, full.requests, full.rcu))
+				}
+			}
+		}
+	}
+	t.Logf("| backend | level | children | walk req / RCU | c from the keys held req / RCU | --count req / RCU | --count-budget 1 | full read req / RCU |\n|---|---|---|---|---|---|---|---|\n%s", strings.Join(figures, "\n"))
+}
