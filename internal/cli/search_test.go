@@ -1352,10 +1352,12 @@ func zooCases() []zooCase {
 		// Every OR branch pins the partition key, each with conditions
 		// of its own, nested too: one Query a value, each filtered by
 		// the whole WHERE (applied here: a Query's filter may not name
-		// its keys); a branch that pins nothing makes it a Scan.
+		// its keys), a value one branch alone pins read within that
+		// branch's sort-key condition; a branch that pins nothing makes
+		// it a Scan.
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR (pk = 'user#2' AND "count" = 7)`, op: "Query", key: `pk IN ("user#1", "user#2")`,
 			match: or(str("pk", "user#1"), and(str("pk", "user#2"), numIs("count", eq, "7")))},
-		{stmt: `SELECT * FROM "Zoo" WHERE (pk = 'user#1' AND sk > 'a#001') OR pk = 'it''s'`, op: "Query", key: `pk IN ("user#1", "it's")`,
+		{stmt: `SELECT * FROM "Zoo" WHERE (pk = 'user#1' AND sk > 'a#001') OR pk = 'it''s'`, op: "Query", key: `(pk = "user#1" AND sk > "a#001") OR pk = "it's"`,
 			match: or(and(str("pk", "user#1"), strCmp("sk", gt, "a#001")), str("pk", "it's"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'a b' OR (pk IN ['user#2', 'ünï©ødé'] AND (sk = 'z' OR "status" = 'DONE')) ORDER BY pk DESC, sk DESC`, op: "Query",
 			key: `pk IN ("ünï©ødé", "user#2", "a b")`, order: "desc", byPK: "desc",
@@ -1363,7 +1365,7 @@ func zooCases() []zooCase {
 		{stmt: `SELECT pk, sk FROM "Zoo" WHERE ((pk = 'user#1' AND flag = true) OR (pk = 'user#2' AND NOT begins_with(sk, 'a#0'))) AND attribute_exists("status")`, op: "Query", key: `pk IN ("user#1", "user#2")`,
 			match:   and(or(and(str("pk", "user#1"), boolIs("flag", true)), and(str("pk", "user#2"), not(prefix("sk", "a#0")))), has("status")),
 			project: [][]any{{"pk"}, {"sk"}}},
-		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR (species = 'dog' AND born > '2019-06')`, op: "Query", index: "BySpecies", key: `species IN ("cat", "dog")`,
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR (species = 'dog' AND born > '2019-06')`, op: "Query", index: "BySpecies", key: `species = "cat" OR (species = "dog" AND born > "2019-06")`,
 			match: or(str("species", "cat"), and(str("species", "dog"), strCmp("born", gt, "2019-06")))},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1000 OR (level = 7 AND "count" = 12)`, op: "Query", index: "ByLevel", key: `level IN (1000, 7)`,
 			match: or(numIs("level", eq, "1000"), and(numIs("level", eq, "7"), numIs("count", eq, "12")))},

@@ -263,6 +263,19 @@ func (p Plan) KeyCondition() string {
 		return ""
 	}
 	q := p.Queries[0]
+	for _, o := range p.Queries[1:] {
+		if !sameCondition(o.SK, q.SK) {
+			// Each OR branch's own key condition (branchPlan).
+			parts := make([]string, len(p.Queries))
+			for i, o := range p.Queries {
+				parts[i] = Plan{Queries: []KeyQuery{o}}.KeyCondition()
+				if o.SK.Op != SKNone {
+					parts[i] = "(" + parts[i] + ")"
+				}
+			}
+			return strings.Join(parts, " OR ")
+		}
+	}
 	pk := q.PKName + " = " + q.PK.Literal()
 	if len(p.Queries) > 1 {
 		vals := make([]string, len(p.Queries))
@@ -660,7 +673,11 @@ func (st Statement) keyQueries(values []KeyValue, skc SKCondition, pk KeyDef, sk
 	return queries, nil
 }
 
-// branchPlan is one Query a value of ops, filtered by the whole WHERE.
+// branchPlan is one Query a value of ops, filtered by the whole WHERE. A
+// value that one OR branch alone pins takes that branch's sort-key
+// condition into its Query's key condition ((PK = 'a' AND SK = 'x') OR
+// PK = 'b': a's Query reads SK = 'x' alone, not the whole partition): no
+// item of its partition matches the WHERE but through that branch.
 func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) (Plan, error) {
 	values, err := pinValues(ops, pk)
 	if err != nil {
@@ -670,8 +687,69 @@ func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) 
 	if err != nil {
 		return plan, err
 	}
+	conds := branchKeyConditions(st.Where, pk, sk)
+	for i := range queries {
+		queries[i].SK = conds[sameKey(queries[i].PK)]
+	}
 	plan.Queries, plan.Filter, plan.FilterNamesKeys = queries, st.Where, true
 	return plan, inWithinLimit(plan.Filter)
+}
+
+// branchKeyConditions are, by partition-key value (sameKey), the
+// sort-key condition of the one OR branch of where that pins the value,
+// where one alone does and its top-level ANDs say one a Query can take.
+// A branch may match only items of the partitions it pins (branchPins
+// names a superset of them), and only those its own conditions select:
+// so the items of such a partition that match where are within its key
+// condition. A value pinned by two branches gets none (their conditions
+// may differ).
+func branchKeyConditions(where FilterNode, pk KeyDef, sk *KeyDef) map[string]SKCondition {
+	branches := map[string]int{}
+	conds := map[string]SKCondition{}
+	for _, b := range orBranches(where) {
+		ops, ok := branchPins(b, pk.Name)
+		if !ok {
+			continue
+		}
+		var cond SKCondition
+		conj := conjuncts(b)
+		if at := pinIndex(conj, pk.Name); at >= 0 {
+			rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
+			if c, _, ok, err := sortKeyCondition(rest, sk); ok && err == nil {
+				cond = c
+			}
+		}
+		seen := map[string]bool{}
+		for _, o := range ops {
+			v, err := keyValue(o.(Value), pk)
+			if err != nil || seen[sameKey(v)] {
+				continue
+			}
+			seen[sameKey(v)] = true
+			branches[sameKey(v)]++
+			conds[sameKey(v)] = cond
+		}
+	}
+	for v, n := range branches {
+		if n > 1 {
+			delete(conds, v)
+		}
+	}
+	return conds
+}
+
+// sameCondition says two sort-key conditions select the same keys as
+// written.
+func sameCondition(a, b SKCondition) bool {
+	return a.Op == b.Op && a.A.Literal() == b.A.Literal() && a.B.Literal() == b.B.Literal()
+}
+
+// orBranches are the conditions a WHERE's top-level ORs join.
+func orBranches(n FilterNode) []FilterNode {
+	if x, ok := n.(Or); ok {
+		return append(orBranches(x.L), orBranches(x.R)...)
+	}
+	return []FilterNode{n}
 }
 
 // pinValues are the key values of a pin's operands, each once, typed by

@@ -41,6 +41,18 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' OR (PK = 'b' AND x = 1)`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`, filter: `PK = "a" or (PK = "b" and x = 1)`},
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK IN ['b', 'a'] ORDER BY PK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a")`, filter: `(PK = "a" and SK > "m") or PK in ("b", "a")`},
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR x = 1`, op: "Scan", table: "Orders", filter: `(PK = "a" and SK > "m") or x = 1`},
+		// A value one branch alone pins takes that branch's sort-key
+		// condition into its Query's key condition: its partition's
+		// matches are all within it. Pinned by two branches, none.
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'PROFILE') OR (PK = 'b' AND begins_with(SK, 'o#2020') AND x = 1)`, op: "Query", table: "Orders",
+			key: `(PK = "a" AND SK = "PROFILE") OR (PK = "b" AND begins_with(SK, "o#2020"))`, filter: `(PK = "a" and SK = "PROFILE") or (PK = "b" and begins_with(SK, "o#2020") and x = 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK = 'b'`, op: "Query", table: "Orders", key: `(PK = "a" AND SK > "m") OR PK = "b"`, filter: `(PK = "a" and SK > "m") or PK = "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK IN ['a', 'b'] AND SK >= 'm' AND SK <= 'n' AND x = 1) OR PK = 'c' ORDER BY PK, SK DESC`, op: "Query", table: "Orders", reverse: true,
+			key: `(PK = "a" AND SK BETWEEN "m" AND "n") OR (PK = "b" AND SK BETWEEN "m" AND "n") OR PK = "c"`, filter: `(PK in ("a", "b") and SK >= "m" and SK <= "n" and x = 1) or PK = "c"`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'x') OR (PK = 'a' AND SK = 'y') OR (PK = 'b' AND SK = 'z')`, op: "Query", table: "Orders",
+			key: `PK = "a" OR (PK = "b" AND SK = "z")`, filter: `(PK = "a" and SK = "x") or (PK = "a" and SK = "y") or (PK = "b" and SK = "z")`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'x') OR (PK = 'b' AND SK = 'x')`, op: "Query", table: "Orders",
+			key: `PK IN ("a", "b") AND SK = "x"`, filter: `(PK = "a" and SK = "x") or (PK = "b" and SK = "x")`},
 		// IS NULL is the NULL type (an absent attribute is MISSING, not
 		// NULL), IS NOT NULL its negation: true where a is absent.
 		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},

@@ -425,15 +425,6 @@ func libText(av types.AttributeValue) string {
 	}
 }
 
-func libTexts(items []dynamo.Item) []string {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		out = append(out, libText(&types.AttributeValueMemberM{Value: it}))
-	}
-	sort.Strings(out)
-	return out
-}
-
 // libWhole is every item of a table, or of its index (the items that
 // carry the index's keys), by a plain Scan, and what that read cost.
 func libWhole(t *testing.T, c dynamo.Client, table, index string) ([]dynamo.Item, dynamo.Cost) {
@@ -573,57 +564,58 @@ func TestLibraryStatements(t *testing.T) {
 	)
 	cases := []struct {
 		table, stmt string
-		queries     int // 0: a Scan
+		queries     int    // 0: a Scan
+		key         string // the plan's key condition (domain.Plan.KeyCondition)
 		match       func(dynamo.Item) bool
 		project     [][]any // nil: whole items
 		order       order   // by partition (in key order) then sort key
 	}{
-		{"LibOneTable", `SELECT * FROM LibOneTable WHERE pk = 'patient#1' AND begins_with(sk, 'admission#')`, 1,
+		{"LibOneTable", `SELECT * FROM LibOneTable WHERE pk = 'patient#1' AND begins_with(sk, 'admission#')`, 1, `pk = "patient#1" AND begins_with(sk, "admission#")`,
 			func(it dynamo.Item) bool {
 				return str(it, "pk") == "patient#1" && strings.HasPrefix(str(it, "sk"), "admission#")
 			}, nil, ascending},
-		{"LibOneTable", `SELECT sk, vitals.bp.sys, notes[1] FROM LibOneTable WHERE pk = 'patient#1' AND sk BETWEEN 'admission#1601510400000' AND 'admission#1604188800000' AND vitals.pulse > 70 ORDER BY sk DESC`, 1,
+		{"LibOneTable", `SELECT sk, vitals.bp.sys, notes[1] FROM LibOneTable WHERE pk = 'patient#1' AND sk BETWEEN 'admission#1601510400000' AND 'admission#1604188800000' AND vitals.pulse > 70 ORDER BY sk DESC`, 1, `pk = "patient#1" AND sk BETWEEN "admission#1601510400000" AND "admission#1604188800000"`,
 			func(it dynamo.Item) bool {
 				n, _ := libNum(it, "vitals", "pulse")
 				sk := str(it, "sk")
 				return str(it, "pk") == "patient#1" && sk >= "admission#1601510400000" && sk <= "admission#1604188800000" && n > 70
 			}, [][]any{{"sk"}, {"vitals", "bp", "sys"}, {"notes", 1}}, descending},
-		{"LibOneTable", `SELECT * FROM LibOneTable WHERE _type = 'Patient'`, 0,
+		{"LibOneTable", `SELECT * FROM LibOneTable WHERE _type = 'Patient'`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "_type") == "Patient" }, nil, anyOrder},
-		{"LibElectro", `SELECT * FROM "LibElectro"."gsi1" WHERE gsi1pk = '$taskapp#office_o1' AND begins_with(gsi1sk, '$employee_1#hired_2020-10') ORDER BY gsi1sk DESC`, 1,
+		{"LibElectro", `SELECT * FROM "LibElectro"."gsi1" WHERE gsi1pk = '$taskapp#office_o1' AND begins_with(gsi1sk, '$employee_1#hired_2020-10') ORDER BY gsi1sk DESC`, 1, `gsi1pk = "$taskapp#office_o1" AND begins_with(gsi1sk, "$employee_1#hired_2020-10")`,
 			func(it dynamo.Item) bool {
 				return str(it, "gsi1pk") == "$taskapp#office_o1" && strings.HasPrefix(str(it, "gsi1sk"), "$employee_1#hired_2020-10")
 			}, nil, descending},
-		{"LibElectro", `SELECT gsi1pk, gsi1sk, name, address.city FROM "LibElectro"."gsi1" WHERE gsi1pk IN ['$taskapp#office_o2', '$taskapp#office_o0'] AND __edb_e__ = 'employee' AND address.zip >= '10030' ORDER BY gsi1pk, gsi1sk`, 2,
+		{"LibElectro", `SELECT gsi1pk, gsi1sk, name, address.city FROM "LibElectro"."gsi1" WHERE gsi1pk IN ['$taskapp#office_o2', '$taskapp#office_o0'] AND __edb_e__ = 'employee' AND address.zip >= '10030' ORDER BY gsi1pk, gsi1sk`, 2, `gsi1pk IN ("$taskapp#office_o0", "$taskapp#office_o2")`,
 			func(it dynamo.Item) bool {
 				pk := str(it, "gsi1pk")
 				return (pk == "$taskapp#office_o0" || pk == "$taskapp#office_o2") && str(it, "__edb_e__") == "employee" && libStr(it, "address", "zip") >= "10030"
 			}, [][]any{{"gsi1pk"}, {"gsi1sk"}, {"name"}, {"address", "city"}}, ascending},
-		{"LibElectro", `SELECT * FROM LibElectro WHERE __edb_e__ = 'office'`, 0,
+		{"LibElectro", `SELECT * FROM LibElectro WHERE __edb_e__ = 'office'`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "__edb_e__") == "office" }, nil, anyOrder},
-		{"LibElectro", `SELECT * FROM LibElectro WHERE pk IN ['$taskapp#employee_e001', '$taskapp#office_o1', '$taskapp#nobody']`, 3,
+		{"LibElectro", `SELECT * FROM LibElectro WHERE pk IN ['$taskapp#employee_e001', '$taskapp#office_o1', '$taskapp#nobody']`, 3, `pk IN ("$taskapp#employee_e001", "$taskapp#office_o1", "$taskapp#nobody")`,
 			func(it dynamo.Item) bool {
 				pk := str(it, "pk")
 				return pk == "$taskapp#employee_e001" || pk == "$taskapp#office_o1"
 			}, nil, anyOrder},
-		{"LibToolbox", `SELECT * FROM LibToolbox WHERE PK = 'USER#1'`, 1,
+		{"LibToolbox", `SELECT * FROM LibToolbox WHERE PK = 'USER#1'`, 1, `PK = "USER#1"`,
 			func(it dynamo.Item) bool { return str(it, "PK") == "USER#1" }, nil, ascending},
-		{"LibToolbox", `SELECT SK, total, shipping.city, lines[0].sku FROM LibToolbox WHERE PK = 'USER#1' AND _et = 'Order' AND total >= 50 ORDER BY SK DESC`, 1,
+		{"LibToolbox", `SELECT SK, total, shipping.city, lines[0].sku FROM LibToolbox WHERE PK = 'USER#1' AND _et = 'Order' AND total >= 50 ORDER BY SK DESC`, 1, `PK = "USER#1"`,
 			func(it dynamo.Item) bool {
 				n, _ := libNum(it, "total")
 				return str(it, "PK") == "USER#1" && str(it, "_et") == "Order" && n >= 50
 			}, [][]any{{"SK"}, {"total"}, {"shipping", "city"}, {"lines", 0, "sku"}}, descending},
-		{"LibToolbox", `SELECT * FROM LibToolbox WHERE (PK = 'USER#1' AND SK = 'PROFILE') OR (PK = 'USER#2' AND begins_with(SK, 'ORDER#2020-09-02'))`, 2,
+		{"LibToolbox", `SELECT * FROM LibToolbox WHERE (PK = 'USER#1' AND SK = 'PROFILE') OR (PK = 'USER#2' AND begins_with(SK, 'ORDER#2020-09-02'))`, 2, `(PK = "USER#1" AND SK = "PROFILE") OR (PK = "USER#2" AND begins_with(SK, "ORDER#2020-09-02"))`,
 			func(it dynamo.Item) bool {
 				return str(it, "PK") == "USER#1" && str(it, "SK") == "PROFILE" || str(it, "PK") == "USER#2" && strings.HasPrefix(str(it, "SK"), "ORDER#2020-09-02")
 			}, nil, anyOrder},
-		{"LibToolbox", `SELECT * FROM LibToolbox WHERE PK = 'USER#2' AND SK BETWEEN 'ORDER#2020-09-03' AND 'ORDER#2020-09-05' AND _et IN ['OrderLine'] AND qty > 2`, 1,
+		{"LibToolbox", `SELECT * FROM LibToolbox WHERE PK = 'USER#2' AND SK BETWEEN 'ORDER#2020-09-03' AND 'ORDER#2020-09-05' AND _et IN ['OrderLine'] AND qty > 2`, 1, `PK = "USER#2" AND SK BETWEEN "ORDER#2020-09-03" AND "ORDER#2020-09-05"`,
 			func(it dynamo.Item) bool {
 				n, _ := libNum(it, "qty")
 				sk := str(it, "SK")
 				return str(it, "PK") == "USER#2" && sk >= "ORDER#2020-09-03" && sk <= "ORDER#2020-09-05" && str(it, "_et") == "OrderLine" && n > 2
 			}, nil, anyOrder},
-		{"LibToolbox", `SELECT PK, name FROM LibToolbox WHERE _et = 'User' AND total IS MISSING`, 0,
+		{"LibToolbox", `SELECT PK, name FROM LibToolbox WHERE _et = 'User' AND total IS MISSING`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "_et") == "User" && it["total"] == nil }, [][]any{{"PK"}, {"name"}}, anyOrder},
 	}
 	var figures []string
@@ -679,8 +671,8 @@ func TestLibraryStatements(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
 				}
-				if len(plan.Queries) != tc.queries {
-					t.Errorf("%s: planned %d Queries, want %d", label, len(plan.Queries), tc.queries)
+				if len(plan.Queries) != tc.queries || plan.KeyCondition() != tc.key {
+					t.Errorf("%s: planned %d Queries on %s, want %d on %s", label, len(plan.Queries), plan.KeyCondition(), tc.queries, tc.key)
 				}
 				m := dynamo.NewMetered(c)
 				got, runs := searchToEnd(t, m, r)
