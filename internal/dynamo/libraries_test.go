@@ -268,8 +268,8 @@ func TestLibraryLayouts(t *testing.T) {
 }
 
 // libKeyNames are the key attributes of each library table (and of
-// LibElectro's gsi1, as "LibElectro.gsi1").
-var libKeyNames = map[string][2]string{"LibOneTable": {"pk", "sk"}, "LibElectro": {"pk", "sk"}, "LibToolbox": {"PK", "SK"}, "LibElectro.gsi1": {"gsi1pk", "gsi1sk"}}
+// the indexes: LibElectro's gsi1 as "LibElectro.gsi1", LibOneTable's gs1).
+var libKeyNames = map[string][2]string{"LibOneTable": {"pk", "sk"}, "LibElectro": {"pk", "sk"}, "LibToolbox": {"PK", "SK"}, "LibElectro.gsi1": {"gsi1pk", "gsi1sk"}, "LibOneTable.gs1": {"gs1pk", "gs1sk"}}
 
 // libKey is an item's table key, as text.
 func libKey(table string, it dynamo.Item) string {
@@ -473,6 +473,11 @@ func TestLibraryFilterSearch(t *testing.T) {
 				r := str(it, "room")
 				return libHas(it, "odd", "notes") && (r == "R1" || r == "R3") && libStr(it, "notes", 0) != "n1"
 			}},
+		{"LibOneTable", "gs1", `gs1pk = "room#R3" and vitals.pulse >= 70`, true,
+			func(it dynamo.Item) bool {
+				n, _ := libNum(it, "vitals", "pulse")
+				return str(it, "gs1pk") == "room#R3" && n >= 70
+			}},
 		{"LibElectro", "", `__edb_e__ = "employee" and address.city = "city2"`, false,
 			func(it dynamo.Item) bool {
 				return str(it, "__edb_e__") == "employee" && libStr(it, "address", "city") == "city2"
@@ -580,6 +585,12 @@ func TestLibraryStatements(t *testing.T) {
 				sk := str(it, "sk")
 				return str(it, "pk") == "patient#1" && sk >= "admission#1601510400000" && sk <= "admission#1604188800000" && n > 70
 			}, [][]any{{"sk"}, {"vitals", "bp", "sys"}, {"notes", 1}}, descending},
+		{"LibOneTable", `SELECT gs1sk, room FROM "LibOneTable"."gs1" WHERE gs1pk IN ['room#R2', 'room#R1'] AND gs1sk > 'admission#1601' ORDER BY gs1pk, gs1sk DESC`, 2,
+			`gs1pk IN ("room#R1", "room#R2") AND gs1sk > "admission#1601"`,
+			func(it dynamo.Item) bool {
+				pk := str(it, "gs1pk")
+				return (pk == "room#R1" || pk == "room#R2") && str(it, "gs1sk") > "admission#1601"
+			}, [][]any{{"gs1sk"}, {"room"}}, descending},
 		{"LibOneTable", `SELECT * FROM LibOneTable WHERE _type = 'Patient'`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "_type") == "Patient" }, nil, anyOrder},
 		{"LibElectro", `SELECT * FROM "LibElectro"."gsi1" WHERE gsi1pk = '$taskapp#office_o1' AND begins_with(gsi1sk, '$employee_1#hired_2020-10') ORDER BY gsi1sk DESC`, 1, `gsi1pk = "$taskapp#office_o1" AND begins_with(gsi1sk, "$employee_1#hired_2020-10")`,
@@ -775,6 +786,8 @@ func TestLibraryLevels(t *testing.T) {
 	}{
 		{"LibOneTable", "", "patient#1", ""},
 		{"LibOneTable", "", "patient#1", "admission#"},
+		{"LibOneTable", "gs1", "room#R3", ""},
+		{"LibOneTable", "gs1", "room#R3", "admission#"},
 		{"LibElectro", "gsi1", "$taskapp#office_o1", ""},
 		{"LibElectro", "gsi1", "$taskapp#office_o1", "$employee_1#"},
 		{"LibToolbox", "", "USER#1", "ORDER#"},
@@ -833,6 +846,14 @@ func TestLibraryLevels(t *testing.T) {
 			}
 			if len(want) == 0 {
 				t.Fatalf("%s: a full read finds no child", label)
+			}
+
+			// The delimiter the keys tell, detected: '#', and the same
+			// children.
+			detect := r
+			detect.Delim = ""
+			if res, err := dynamo.Children(ctx, c, detect, nil); err != nil || res.Delim != "#" || sorted(res.Children) != sorted(want) {
+				t.Errorf("%s: the delimiter detected %q (%v), children\n got %s\nwant %s", label, res.Delim, err, sorted(res.Children), sorted(want))
 			}
 
 			// The walk, holding its keys, then the count from them.

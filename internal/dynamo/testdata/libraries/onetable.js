@@ -3,10 +3,12 @@ const { Table } = require('dynamodb-onetable')
 const client = new DynamoDBClient({endpoint: process.env.ENDPOINT, region: 'us-east-1', credentials: {accessKeyId: 'x', secretAccessKey: 'x'}})
 const schema = {
   format: 'onetable:1.1.0', version: '0.0.1',
-  indexes: {primary: {hash: 'pk', sort: 'sk'}},
+  indexes: {primary: {hash: 'pk', sort: 'sk'}, gs1: {hash: 'gs1pk', sort: 'gs1sk', project: 'all'}},
   models: {
     Patient: {pk: {type: String, value: 'patient#${id}'}, sk: {type: String, value: 'patient#${id}'}, id: {type: String, required: true}, name: {type: String}},
     Admission: {pk: {type: String, value: 'patient#${patientId}'}, sk: {type: String, value: 'admission#${admitted}#${room}'},
+      // A sparse index of a room's admissions: patients hold none of it.
+      gs1pk: {type: String, value: 'room#${room}'}, gs1sk: {type: String, value: 'admission#${admitted}#patient#${patientId}'},
       patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true},
       vitals: {type: Object}, notes: {type: Array}},
   },
