@@ -241,8 +241,9 @@ type Plan struct {
 	Filter       FilterNode
 	Project      []Path
 	// FilterNamesKeys: the Queries' filter is the whole WHERE, keys and
-	// all (every OR branch pins the partition key, each its own way), so
-	// it is applied here to the whole items read: a Query's
+	// all (every OR branch pins the partition key, each its own way, or
+	// a condition on a key no key condition can say: SK <> 'x'), so it
+	// is applied here to the whole items read: a Query's
 	// FilterExpression may not name its keys.
 	FilterNamesKeys bool
 }
@@ -297,7 +298,9 @@ func (p Plan) KeyCondition() string {
 
 // Plan translates st for the table or index whose keys are pk and sk (nil:
 // none): a Query where the WHERE pins pk by equality (or IN), its sort-key
-// condition taken into the key condition, else a Scan.
+// condition taken into the key condition (and the whole WHERE applied
+// here where it names a key in a way no key condition says), else a
+// Scan.
 func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
 	if err := betweenInOrder(st.Where); err != nil {
@@ -324,29 +327,29 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		return plan, err
 	}
 	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
-	skc, rest, ok, err := sortKeyCondition(rest, sk)
+	skc, rest, one, err := sortKeyCondition(rest, sk)
 	if err != nil {
 		return plan, err
 	}
+	namesKeys := !one
 	for _, c := range rest {
-		ok = ok && keyIn(c, pk, sk) == ""
-	}
-	if !ok {
-		// A condition on a key that no key condition can say (an OR, a
-		// <>, a second bound): a Query's filter may not name its keys,
-		// so the statement is read as a Scan filtered by all of WHERE,
-		// dearer but never wrong (--explain and the plan line say Scan).
-		if st.OrderBy != nil {
-			return plan, planErr("ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or drop ORDER BY to scan", sortKeyName(pk, sk))
-		}
-		plan.Filter = st.Where
-		return plan, inWithinLimit(plan.Filter)
+		namesKeys = namesKeys || keyIn(c, pk, sk) != ""
 	}
 	queries, err := st.keyQueries(values, skc, pk, sk)
 	if err != nil {
 		return plan, err
 	}
 	plan.Queries = queries
+	if namesKeys {
+		// A condition on a key that no key condition can say (a <>, an
+		// OR on the sort key, a second bound, NOT begins_with): a
+		// Query's filter may not name its keys, so the pinned partitions
+		// are read (within the one sort-key condition taken, where there
+		// is one) and the whole WHERE is applied here to the items read,
+		// as for OR branches: never a Scan of the table.
+		plan.Filter, plan.FilterNamesKeys = st.Where, true
+		return plan, inWithinLimit(plan.Filter)
+	}
 	plan.Filter = joinAnd(rest)
 	return plan, inWithinLimit(plan.Filter)
 }
@@ -820,14 +823,6 @@ func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode,
 		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, true, nil
 	}
 	return SKCondition{}, nil, false, nil // more than one key condition can say
-}
-
-// sortKeyName is the key a Query's one key condition would be on.
-func sortKeyName(pk KeyDef, sk *KeyDef) string {
-	if sk == nil {
-		return pk.Name
-	}
-	return sk.Name
 }
 
 var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}

@@ -58,15 +58,19 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},
 		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
 		// An OR of equalities on the partition key is one Query each, as
-		// an IN is; a condition on a key no key condition can say makes
-		// a Scan of all of WHERE (a Query's filter may not name a key).
+		// an IN is; a condition on a key no key condition can say leaves
+		// the pinned partitions Queries (within the one sort-key
+		// condition taken, where there is one), all of WHERE their
+		// filter, applied here (a Query's filter may not name a key).
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' OR PK = 'b' OR PK IN ['c', 'a']) AND SK > 'o#'`, op: "Query", table: "Orders", key: `PK IN ("a", "b", "c") AND SK > "o#"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK <> "y"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Scan", table: "Orders", filter: `PK = "x" and (SK = "a" or SK = "b")`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK > "a" and SK > "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK <> "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and (SK = "a" or SK = "b")`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
+			key: `PK IN ("x", "y") AND begins_with(SK, "o#")`, filter: `PK in ("x", "y") and begins_with(SK, "o#") and not begins_with(SK, "o#1") and n > 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE status IN [` + values(100) + `]`, op: "Scan", table: "Orders", filter: `status in (` + strings.ReplaceAll(values(100), "'", `"`) + `)`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and PK = "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and PK = "y"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' OR status = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" or status = "y"`},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
@@ -136,8 +140,6 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY SK, PK`, "the partition key first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y' ORDER BY SK`, "ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on SK"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
 		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
 		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},

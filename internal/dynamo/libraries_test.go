@@ -492,6 +492,11 @@ func TestLibraryFilterSearch(t *testing.T) {
 			func(it dynamo.Item) bool {
 				return str(it, "PK") == "USER#2" && strings.HasPrefix(str(it, "SK"), "ORDER#2020-09-0") && str(it, "_et") == "OrderLine"
 			}},
+		{"LibToolbox", "", `PK = "USER#2" and SK <> "PROFILE" and qty >= 4`, true,
+			func(it dynamo.Item) bool {
+				n, _ := libNum(it, "qty")
+				return str(it, "PK") == "USER#2" && str(it, "SK") != "PROFILE" && n >= 4
+			}},
 		{"LibToolbox", "", `PK in ("USER#1", "USER#2") and total between 30 and 110`, true,
 			func(it dynamo.Item) bool {
 				n, ok := libNum(it, "total")
@@ -626,6 +631,17 @@ func TestLibraryStatements(t *testing.T) {
 				sk := str(it, "SK")
 				return str(it, "PK") == "USER#2" && sk >= "ORDER#2020-09-03" && sk <= "ORDER#2020-09-05" && str(it, "_et") == "OrderLine" && n > 2
 			}, nil, anyOrder},
+		// A condition on the sort key no key condition can say: the
+		// partition read by Query (within the condition there is), the
+		// WHERE applied here, not a Scan of the table.
+		{"LibToolbox", `SELECT SK FROM LibToolbox WHERE PK = 'USER#2' AND begins_with(SK, 'ORDER#2020-09-1') AND NOT contains(SK, '#LINE#') ORDER BY SK DESC`, 1,
+			`PK = "USER#2" AND begins_with(SK, "ORDER#2020-09-1")`,
+			func(it dynamo.Item) bool {
+				sk := str(it, "SK")
+				return str(it, "PK") == "USER#2" && strings.HasPrefix(sk, "ORDER#2020-09-1") && !strings.Contains(sk, "#LINE#")
+			}, [][]any{{"SK"}}, descending},
+		{"LibOneTable", `SELECT * FROM LibOneTable WHERE pk = 'patient#1' AND sk <> 'patient#1'`, 1, `pk = "patient#1"`,
+			func(it dynamo.Item) bool { return str(it, "pk") == "patient#1" && str(it, "sk") != "patient#1" }, nil, anyOrder},
 		{"LibToolbox", `SELECT PK, name FROM LibToolbox WHERE _et = 'User' AND total IS MISSING`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "_et") == "User" && it["total"] == nil }, [][]any{{"PK"}, {"name"}}, anyOrder},
 	}
