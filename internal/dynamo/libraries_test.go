@@ -178,7 +178,8 @@ var (
 // and __edb_e__) and dynamodb-toolbox (ORDER#2020-09-01T00:00:00.000Z#o000,
 // its entity in _et; an order's lines under it) are read as their libraries wrote them, on dynalite and
 // the embedded backend and moto: the time detected, a month's range exactly what a
-// full read filtered by time lists, the entity types by discriminator.
+// full read filtered by time lists, the entity types by discriminator,
+// of the tables and of their sparse indexes.
 // The requests and RCU are logged for the record.
 func TestLibraryLayouts(t *testing.T) {
 	backends := libraryBackends(t)
@@ -245,22 +246,27 @@ func TestLibraryLayouts(t *testing.T) {
 			ft, _ := full.Session.Totals()
 			figures = append(figures, fmt.Sprintf("| %s | %s | %s | %d | %d / %.1f | %d / %.1f | %d / %.1f |", name, tc.shape, sample.Enc.TimeFormat(), len(items), dt.Requests, dt.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU))
 		}
-		for _, tc := range []struct{ table, want string }{
-			{"LibOneTable", "Admission=60 by _type, Patient=1 by _type"},
-			{"LibElectro", "employee=60 by __edb_e__, office=3 by __edb_e__"},
-			{"LibToolbox", "OrderLine=120 by _et, Order=100 by _et, User=2 by _et"},
+		for _, tc := range []struct{ table, index, want string }{
+			{"LibOneTable", "", "Admission=60 by _type, Patient=1 by _type"},
+			{"LibElectro", "", "employee=60 by __edb_e__, office=3 by __edb_e__"},
+			{"LibToolbox", "", "OrderLine=120 by _et, Order=100 by _et, User=2 by _et"},
+			// The sparse indexes hold one entity each.
+			{"LibElectro", "gsi1", "employee=60 by __edb_e__"},
+			{"LibOneTable", "gs1", "Admission=60 by _type"},
 		} {
-			keys := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
-			if tc.table == "LibToolbox" {
-				keys = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+			names := tc.table
+			if tc.index != "" {
+				names += "." + tc.index
 			}
-			res, err := dynamo.ReadEntities(context.Background(), c, dynamo.EntitiesRequest{Table: tc.table, Key: keys, MaxRCU: 100})
+			k := libKeyNames[names]
+			keys := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: k[0], Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: k[1], Type: domain.TypeS}}
+			res, err := dynamo.ReadEntities(context.Background(), c, dynamo.EntitiesRequest{Table: tc.table, Index: tc.index, Key: keys, MaxRCU: 100})
 			var got []string
 			for _, e := range res.Entities {
 				got = append(got, fmt.Sprintf("%s=%d by %s", e.Name, e.Count, e.Discriminator))
 			}
 			if err != nil || strings.Join(got, ", ") != tc.want || res.Sampled {
-				t.Errorf("%s %s entities: %s (%v), want %s", name, tc.table, strings.Join(got, ", "), err, tc.want)
+				t.Errorf("%s %s entities: %s (%v), want %s", name, names, strings.Join(got, ", "), err, tc.want)
 			}
 		}
 	}
