@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -248,7 +249,7 @@ func TestLibraryLayouts(t *testing.T) {
 		}
 		for _, tc := range []struct{ table, index, want string }{
 			{"LibOneTable", "", "Admission=60 by _type, Patient=1 by _type"},
-			{"LibElectro", "", "employee=60 by __edb_e__, office=3 by __edb_e__"},
+			{"LibElectro", "", "employee=60 by __edb_e__, task=50 by __edb_e__, office=3 by __edb_e__, project=1 by __edb_e__"},
 			{"LibToolbox", "", "OrderLine=120 by _et, Order=100 by _et, User=2 by _et"},
 			// The sparse indexes hold one entity each.
 			{"LibElectro", "gsi1", "employee=60 by __edb_e__"},
@@ -338,8 +339,12 @@ func libStr(it dynamo.Item, path ...any) string {
 	return ""
 }
 
-// libHas says whether the list at path holds the string s.
+// libHas says whether the list or string set at path holds the string
+// s.
 func libHas(it dynamo.Item, s string, path ...any) bool {
+	if set, ok := libAt(it, path...).(*types.AttributeValueMemberSS); ok {
+		return slices.Contains(set.Value, s)
+	}
 	l, ok := libAt(it, path...).(*types.AttributeValueMemberL)
 	if !ok {
 		return false
@@ -488,6 +493,12 @@ func TestLibraryFilterSearch(t *testing.T) {
 			func(it dynamo.Item) bool {
 				return str(it, "__edb_e__") == "employee" && libStr(it, "address", "city") == "city2"
 			}},
+		{"LibElectro", "", `__edb_e__ = "task" and contains(tags, "ui") and attribute_type(tags, "SS") and points < 5`, false,
+			func(it dynamo.Item) bool {
+				_, set := it["tags"].(*types.AttributeValueMemberSS)
+				n, _ := libNum(it, "points")
+				return str(it, "__edb_e__") == "task" && libHas(it, "ui", "tags") && set && n < 5
+			}},
 		{"LibElectro", "gsi1", `gsi1pk = "$taskapp#office_o1" and begins_with(gsi1sk, "$employee_1#hired_2020-10")`, true,
 			func(it dynamo.Item) bool {
 				return str(it, "gsi1pk") == "$taskapp#office_o1" && strings.HasPrefix(str(it, "gsi1sk"), "$employee_1#hired_2020-10")
@@ -613,6 +624,12 @@ func TestLibraryStatements(t *testing.T) {
 				pk := str(it, "gsi1pk")
 				return (pk == "$taskapp#office_o0" || pk == "$taskapp#office_o2") && str(it, "__edb_e__") == "employee" && libStr(it, "address", "zip") >= "10030"
 			}, [][]any{{"gsi1pk"}, {"gsi1sk"}, {"name"}, {"address", "city"}}, ascending},
+		{"LibElectro", `SELECT task, points FROM LibElectro WHERE pk = '$taskapp#project_p1' AND begins_with(sk, '$board#task_1#status_open') AND contains(tags, 'web') AND points >= 4 ORDER BY sk DESC`, 1,
+			`pk = "$taskapp#project_p1" AND begins_with(sk, "$board#task_1#status_open")`,
+			func(it dynamo.Item) bool {
+				n, _ := libNum(it, "points")
+				return str(it, "pk") == "$taskapp#project_p1" && strings.HasPrefix(str(it, "sk"), "$board#task_1#status_open") && libHas(it, "web", "tags") && n >= 4
+			}, [][]any{{"task"}, {"points"}}, descending},
 		{"LibElectro", `SELECT * FROM LibElectro WHERE __edb_e__ = 'office'`, 0, ``,
 			func(it dynamo.Item) bool { return str(it, "__edb_e__") == "office" }, nil, anyOrder},
 		{"LibElectro", `SELECT * FROM LibElectro WHERE pk IN ['$taskapp#employee_e001', '$taskapp#office_o1', '$taskapp#nobody']`, 3, `pk IN ("$taskapp#employee_e001", "$taskapp#office_o1", "$taskapp#nobody")`,
@@ -810,6 +827,9 @@ func TestLibraryLevels(t *testing.T) {
 		{"LibOneTable", "", "patient#1", "admission#"},
 		{"LibOneTable", "gs1", "room#R3", ""},
 		{"LibOneTable", "gs1", "room#R3", "admission#"},
+		{"LibElectro", "", "$taskapp#project_p1", ""},
+		{"LibElectro", "", "$taskapp#project_p1", "$board#"},
+		{"LibElectro", "", "$taskapp#project_p1", "$board#task_1#"},
 		{"LibElectro", "gsi1", "$taskapp#office_o1", ""},
 		{"LibElectro", "gsi1", "$taskapp#office_o1", "$employee_1#"},
 		{"LibToolbox", "", "USER#1", "ORDER#"},
