@@ -36,9 +36,12 @@ key, or an OR of equalities: one Query a value, read one after another),
 its sort-key condition the Query's; so does a WHERE whose every OR branch
 pins it, each with conditions of its own (PK = 'a' OR (PK = 'b' AND
 x = 1): one Query a value, each filtered by the whole WHERE, applied here
-to the items read whole); anything else makes a Scan, with
-WHERE as its filter (so does a condition on a key that no key condition
-can say, such as SK <> 'x': a Query's filter may not name its keys).
+to the items read whole, a value one branch alone pins read within that
+branch's sort-key condition: (PK = 'a' AND SK = 'x') OR PK = 'b' reads
+SK = 'x' of a, all of b); so too a condition on a key that no key
+condition can say, such as SK <> 'x' (a Query's filter may not name its
+keys): the pinned partitions' Queries, the WHERE applied here. Anything
+else makes a Scan, with WHERE as its filter.
 Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
 = <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,

@@ -1472,11 +1472,15 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR pk = 'a b'`, op: "Query", key: `pk IN ("user#1", "a b")`, match: or(str("pk", "user#1"), str("pk", "a b"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR "status" = 'DONE'`, op: "Scan", match: or(str("pk", "user#1"), str("status", "DONE"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE NOT pk = 'user#1'`, op: "Scan", match: not(str("pk", "user#1"))},
-		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND (sk = 'a#001' OR sk = 'b#001')`, op: "Scan", match: and(str("pk", "user#1"), or(str("sk", "a#001"), str("sk", "b#001")))},
-		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001'`, op: "Scan", match: and(str("pk", "user#1"), neq("sk", "a#001"))},
+		// A condition on the sort key no key condition can say: the
+		// pinned partition read by Query, all of WHERE applied here (a
+		// Query's filter may not name its keys), ORDER BY as asked.
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND (sk = 'a#001' OR sk = 'b#001')`, op: "Query", key: `pk = "user#1"`, match: and(str("pk", "user#1"), or(str("sk", "a#001"), str("sk", "b#001")))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001'`, op: "Query", key: `pk = "user#1"`, match: and(str("pk", "user#1"), neq("sk", "a#001"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001' ORDER BY sk`, op: "Query", key: `pk = "user#1"`, match: and(str("pk", "user#1"), neq("sk", "a#001")), order: "asc"},
 		// begins_with on a number is no key condition, and matches no
 		// number (DynamoDB: no match, not an error).
-		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND begins_with("rank", '1')`, op: "Scan", index: "ByRank", match: func(map[string]zooAV) bool { return false }},
+		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND begins_with("rank", '1')`, op: "Query", index: "ByRank", key: `pk = "user#1"`, match: func(map[string]zooAV) bool { return false }},
 
 		// Queries on the LSI's number sort key and the GSIs.
 		{stmt: `SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" > 0 ORDER BY "rank" DESC`, op: "Query", index: "ByRank", key: `pk = "user#1" AND rank > 0`,
@@ -1517,10 +1521,12 @@ func zooCases() []zooCase {
 		// Every OR branch pins the partition key, each with conditions
 		// of its own, nested too: one Query a value, each filtered by
 		// the whole WHERE (applied here: a Query's filter may not name
-		// its keys); a branch that pins nothing makes it a Scan.
+		// its keys), a value one branch alone pins read within that
+		// branch's sort-key condition; a branch that pins nothing makes
+		// it a Scan.
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR (pk = 'user#2' AND "count" = 7)`, op: "Query", key: `pk IN ("user#1", "user#2")`,
 			match: or(str("pk", "user#1"), and(str("pk", "user#2"), numIs("count", eq, "7")))},
-		{stmt: `SELECT * FROM "Zoo" WHERE (pk = 'user#1' AND sk > 'a#001') OR pk = 'it''s'`, op: "Query", key: `pk IN ("user#1", "it's")`,
+		{stmt: `SELECT * FROM "Zoo" WHERE (pk = 'user#1' AND sk > 'a#001') OR pk = 'it''s'`, op: "Query", key: `(pk = "user#1" AND sk > "a#001") OR pk = "it's"`,
 			match: or(and(str("pk", "user#1"), strCmp("sk", gt, "a#001")), str("pk", "it's"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'a b' OR (pk IN ['user#2', 'ünï©ødé'] AND (sk = 'z' OR "status" = 'DONE')) ORDER BY pk DESC, sk DESC`, op: "Query",
 			key: `pk IN ("ünï©ødé", "user#2", "a b")`, order: "desc", byPK: "desc",
@@ -1528,7 +1534,7 @@ func zooCases() []zooCase {
 		{stmt: `SELECT pk, sk FROM "Zoo" WHERE ((pk = 'user#1' AND flag = true) OR (pk = 'user#2' AND NOT begins_with(sk, 'a#0'))) AND attribute_exists("status")`, op: "Query", key: `pk IN ("user#1", "user#2")`,
 			match:   and(or(and(str("pk", "user#1"), boolIs("flag", true)), and(str("pk", "user#2"), not(prefix("sk", "a#0")))), has("status")),
 			project: [][]any{{"pk"}, {"sk"}}},
-		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR (species = 'dog' AND born > '2019-06')`, op: "Query", index: "BySpecies", key: `species IN ("cat", "dog")`,
+		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR (species = 'dog' AND born > '2019-06')`, op: "Query", index: "BySpecies", key: `species = "cat" OR (species = "dog" AND born > "2019-06")`,
 			match: or(str("species", "cat"), and(str("species", "dog"), strCmp("born", gt, "2019-06")))},
 		{stmt: `SELECT * FROM "Zoo"."ByLevel" WHERE level = 1000 OR (level = 7 AND "count" = 12)`, op: "Query", index: "ByLevel", key: `level IN (1000, 7)`,
 			match: or(numIs("level", eq, "1000"), and(numIs("level", eq, "7"), numIs("count", eq, "12")))},
@@ -1583,7 +1589,6 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 	for _, tc := range []struct{ stmt, want string }{
 		{`SELECT * FROM "Zoo" WHERE pk IN ['user#1', 'user#2'] ORDER BY sk DESC`, "with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY pk, sk DESC (or ASC)"},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE' ORDER BY sk`, "ORDER BY needs the partition key pk pinned in WHERE"},
-		{`SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk <> 'a#001' ORDER BY sk`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
 		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key: write pk = 'text'"},

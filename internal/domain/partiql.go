@@ -241,8 +241,9 @@ type Plan struct {
 	Filter       FilterNode
 	Project      []Path
 	// FilterNamesKeys: the Queries' filter is the whole WHERE, keys and
-	// all (every OR branch pins the partition key, each its own way), so
-	// it is applied here to the whole items read: a Query's
+	// all (every OR branch pins the partition key, each its own way, or
+	// a condition on a key no key condition can say: SK <> 'x'), so it
+	// is applied here to the whole items read: a Query's
 	// FilterExpression may not name its keys.
 	FilterNamesKeys bool
 }
@@ -263,6 +264,19 @@ func (p Plan) KeyCondition() string {
 		return ""
 	}
 	q := p.Queries[0]
+	for _, o := range p.Queries[1:] {
+		if !sameCondition(o.SK, q.SK) {
+			// Each OR branch's own key condition (branchPlan).
+			parts := make([]string, len(p.Queries))
+			for i, o := range p.Queries {
+				parts[i] = Plan{Queries: []KeyQuery{o}}.KeyCondition()
+				if o.SK.Op != SKNone {
+					parts[i] = "(" + parts[i] + ")"
+				}
+			}
+			return strings.Join(parts, " OR ")
+		}
+	}
 	pk := q.PKName + " = " + q.PK.Literal()
 	if len(p.Queries) > 1 {
 		vals := make([]string, len(p.Queries))
@@ -284,7 +298,9 @@ func (p Plan) KeyCondition() string {
 
 // Plan translates st for the table or index whose keys are pk and sk (nil:
 // none): a Query where the WHERE pins pk by equality (or IN), its sort-key
-// condition taken into the key condition, else a Scan.
+// condition taken into the key condition (and the whole WHERE applied
+// here where it names a key in a way no key condition says), else a
+// Scan.
 func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
 	if err := betweenInOrder(st.Where); err != nil {
@@ -311,29 +327,29 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		return plan, err
 	}
 	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
-	skc, rest, ok, err := sortKeyCondition(rest, sk)
+	skc, rest, one, err := sortKeyCondition(rest, sk)
 	if err != nil {
 		return plan, err
 	}
+	namesKeys := !one
 	for _, c := range rest {
-		ok = ok && keyIn(c, pk, sk) == ""
-	}
-	if !ok {
-		// A condition on a key that no key condition can say (an OR, a
-		// <>, a second bound): a Query's filter may not name its keys,
-		// so the statement is read as a Scan filtered by all of WHERE,
-		// dearer but never wrong (--explain and the plan line say Scan).
-		if st.OrderBy != nil {
-			return plan, planErr("ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on %s (=, <, <=, >, >=, BETWEEN, begins_with), or drop ORDER BY to scan", sortKeyName(pk, sk))
-		}
-		plan.Filter = st.Where
-		return plan, inWithinLimit(plan.Filter)
+		namesKeys = namesKeys || keyIn(c, pk, sk) != ""
 	}
 	queries, err := st.keyQueries(values, skc, pk, sk)
 	if err != nil {
 		return plan, err
 	}
 	plan.Queries = queries
+	if namesKeys {
+		// A condition on a key that no key condition can say (a <>, an
+		// OR on the sort key, a second bound, NOT begins_with): a
+		// Query's filter may not name its keys, so the pinned partitions
+		// are read (within the one sort-key condition taken, where there
+		// is one) and the whole WHERE is applied here to the items read,
+		// as for OR branches: never a Scan of the table.
+		plan.Filter, plan.FilterNamesKeys = st.Where, true
+		return plan, inWithinLimit(plan.Filter)
+	}
 	plan.Filter = joinAnd(rest)
 	return plan, inWithinLimit(plan.Filter)
 }
@@ -660,7 +676,11 @@ func (st Statement) keyQueries(values []KeyValue, skc SKCondition, pk KeyDef, sk
 	return queries, nil
 }
 
-// branchPlan is one Query a value of ops, filtered by the whole WHERE.
+// branchPlan is one Query a value of ops, filtered by the whole WHERE. A
+// value that one OR branch alone pins takes that branch's sort-key
+// condition into its Query's key condition ((PK = 'a' AND SK = 'x') OR
+// PK = 'b': a's Query reads SK = 'x' alone, not the whole partition): no
+// item of its partition matches the WHERE but through that branch.
 func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) (Plan, error) {
 	values, err := pinValues(ops, pk)
 	if err != nil {
@@ -670,8 +690,69 @@ func (st Statement) branchPlan(plan Plan, ops []Operand, pk KeyDef, sk *KeyDef) 
 	if err != nil {
 		return plan, err
 	}
+	conds := branchKeyConditions(st.Where, pk, sk)
+	for i := range queries {
+		queries[i].SK = conds[sameKey(queries[i].PK)]
+	}
 	plan.Queries, plan.Filter, plan.FilterNamesKeys = queries, st.Where, true
 	return plan, inWithinLimit(plan.Filter)
+}
+
+// branchKeyConditions are, by partition-key value (sameKey), the
+// sort-key condition of the one OR branch of where that pins the value,
+// where one alone does and its top-level ANDs say one a Query can take.
+// A branch may match only items of the partitions it pins (branchPins
+// names a superset of them), and only those its own conditions select:
+// so the items of such a partition that match where are within its key
+// condition. A value pinned by two branches gets none (their conditions
+// may differ).
+func branchKeyConditions(where FilterNode, pk KeyDef, sk *KeyDef) map[string]SKCondition {
+	branches := map[string]int{}
+	conds := map[string]SKCondition{}
+	for _, b := range orBranches(where) {
+		ops, ok := branchPins(b, pk.Name)
+		if !ok {
+			continue
+		}
+		var cond SKCondition
+		conj := conjuncts(b)
+		if at := pinIndex(conj, pk.Name); at >= 0 {
+			rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
+			if c, _, ok, err := sortKeyCondition(rest, sk); ok && err == nil {
+				cond = c
+			}
+		}
+		seen := map[string]bool{}
+		for _, o := range ops {
+			v, err := keyValue(o.(Value), pk)
+			if err != nil || seen[sameKey(v)] {
+				continue
+			}
+			seen[sameKey(v)] = true
+			branches[sameKey(v)]++
+			conds[sameKey(v)] = cond
+		}
+	}
+	for v, n := range branches {
+		if n > 1 {
+			delete(conds, v)
+		}
+	}
+	return conds
+}
+
+// sameCondition says two sort-key conditions select the same keys as
+// written.
+func sameCondition(a, b SKCondition) bool {
+	return a.Op == b.Op && a.A.Literal() == b.A.Literal() && a.B.Literal() == b.B.Literal()
+}
+
+// orBranches are the conditions a WHERE's top-level ORs join.
+func orBranches(n FilterNode) []FilterNode {
+	if x, ok := n.(Or); ok {
+		return append(orBranches(x.L), orBranches(x.R)...)
+	}
+	return []FilterNode{n}
 }
 
 // pinValues are the key values of a pin's operands, each once, typed by
@@ -742,14 +823,6 @@ func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode,
 		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, true, nil
 	}
 	return SKCondition{}, nil, false, nil // more than one key condition can say
-}
-
-// sortKeyName is the key a Query's one key condition would be on.
-func sortKeyName(pk KeyDef, sk *KeyDef) string {
-	if sk == nil {
-		return pk.Name
-	}
-	return sk.Name
 }
 
 var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}

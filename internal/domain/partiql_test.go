@@ -41,20 +41,36 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' OR (PK = 'b' AND x = 1)`, op: "Query", table: "Orders", key: `PK IN ("a", "b")`, filter: `PK = "a" or (PK = "b" and x = 1)`},
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK IN ['b', 'a'] ORDER BY PK DESC`, op: "Query", table: "Orders", key: `PK IN ("b", "a")`, filter: `(PK = "a" and SK > "m") or PK in ("b", "a")`},
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR x = 1`, op: "Scan", table: "Orders", filter: `(PK = "a" and SK > "m") or x = 1`},
+		// A value one branch alone pins takes that branch's sort-key
+		// condition into its Query's key condition: its partition's
+		// matches are all within it. Pinned by two branches, none.
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'PROFILE') OR (PK = 'b' AND begins_with(SK, 'o#2020') AND x = 1)`, op: "Query", table: "Orders",
+			key: `(PK = "a" AND SK = "PROFILE") OR (PK = "b" AND begins_with(SK, "o#2020"))`, filter: `(PK = "a" and SK = "PROFILE") or (PK = "b" and begins_with(SK, "o#2020") and x = 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK > 'm') OR PK = 'b'`, op: "Query", table: "Orders", key: `(PK = "a" AND SK > "m") OR PK = "b"`, filter: `(PK = "a" and SK > "m") or PK = "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK IN ['a', 'b'] AND SK >= 'm' AND SK <= 'n' AND x = 1) OR PK = 'c' ORDER BY PK, SK DESC`, op: "Query", table: "Orders", reverse: true,
+			key: `(PK = "a" AND SK BETWEEN "m" AND "n") OR (PK = "b" AND SK BETWEEN "m" AND "n") OR PK = "c"`, filter: `(PK in ("a", "b") and SK >= "m" and SK <= "n" and x = 1) or PK = "c"`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'x') OR (PK = 'a' AND SK = 'y') OR (PK = 'b' AND SK = 'z')`, op: "Query", table: "Orders",
+			key: `PK = "a" OR (PK = "b" AND SK = "z")`, filter: `(PK = "a" and SK = "x") or (PK = "a" and SK = "y") or (PK = "b" and SK = "z")`},
+		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' AND SK = 'x') OR (PK = 'b' AND SK = 'x')`, op: "Query", table: "Orders",
+			key: `PK IN ("a", "b") AND SK = "x"`, filter: `(PK = "a" and SK = "x") or (PK = "b" and SK = "x")`},
 		// IS NULL is the NULL type (an absent attribute is MISSING, not
 		// NULL), IS NOT NULL its negation: true where a is absent.
 		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},
 		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
 		// An OR of equalities on the partition key is one Query each, as
-		// an IN is; a condition on a key no key condition can say makes
-		// a Scan of all of WHERE (a Query's filter may not name a key).
+		// an IN is; a condition on a key no key condition can say leaves
+		// the pinned partitions Queries (within the one sort-key
+		// condition taken, where there is one), all of WHERE their
+		// filter, applied here (a Query's filter may not name a key).
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' OR PK = 'b' OR PK IN ['c', 'a']) AND SK > 'o#'`, op: "Query", table: "Orders", key: `PK IN ("a", "b", "c") AND SK > "o#"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK <> "y"`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Scan", table: "Orders", filter: `PK = "x" and (SK = "a" or SK = "b")`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b'`, op: "Scan", table: "Orders", filter: `PK = "x" and SK > "a" and SK > "b"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK <> "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and (SK = "a" or SK = "b")`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
+			key: `PK IN ("x", "y") AND begins_with(SK, "o#")`, filter: `PK in ("x", "y") and begins_with(SK, "o#") and not begins_with(SK, "o#1") and n > 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE status IN [` + values(100) + `]`, op: "Scan", table: "Orders", filter: `status in (` + strings.ReplaceAll(values(100), "'", `"`) + `)`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" and PK = "y"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND PK = 'y'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and PK = "y"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' OR status = 'y'`, op: "Scan", table: "Orders", filter: `PK = "x" or status = "y"`},
 	} {
 		st, err := ParsePartiQL(tc.stmt)
@@ -161,8 +177,6 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY SK, PK`, "the partition key first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y' ORDER BY SK`, "ORDER BY needs a Query, and this WHERE's condition on the keys is not one a Query can take: write one condition on SK"},
-		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, "ORDER BY needs a Query"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
 		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
 		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},

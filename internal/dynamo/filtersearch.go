@@ -8,7 +8,8 @@ import "github.com/dynascope/dynascope/internal/domain"
 // the filter pins the partition key by equality (or IN, or an OR of
 // equalities) the search reads those partitions by Query, a sort-key
 // condition a Query can say as its key condition and the rest as its
-// filter; the plan is returned. Otherwise it is a Scan of the whole table
+// filter (the whole filter, applied here, where it names a key as no key
+// condition can: SK <> "x"); the plan is returned. Otherwise it is a Scan of the whole table
 // through the whole filter, in as many segments as the table's size
 // calls for, and the plan is nil. So too where the filter pins the
 // partition key but the planner refuses a Query (a value of another

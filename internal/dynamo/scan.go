@@ -688,7 +688,7 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 		// Nothing here applies a filter: the WHERE goes to a Scan,
 		// which may name the keys.
 		if st.OrderBy != nil {
-			return plan, SearchRequest{}, &domain.PartiQLError{Msg: "ORDER BY needs a Query, and this WHERE's OR branches are Queries only where their filter is applied here: drop ORDER BY to scan"}
+			return plan, SearchRequest{}, &domain.PartiQLError{Msg: "ORDER BY needs a Query, and this WHERE names a key as no key condition can (OR branches, SK <> 'x'), which Queries take only where their filter is applied here: drop ORDER BY to scan"}
 		}
 		plan.Queries, plan.FilterNamesKeys = nil, false
 	}

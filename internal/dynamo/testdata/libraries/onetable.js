@@ -3,11 +3,14 @@ const { Table } = require('dynamodb-onetable')
 const client = new DynamoDBClient({endpoint: process.env.ENDPOINT, region: 'us-east-1', credentials: {accessKeyId: 'x', secretAccessKey: 'x'}})
 const schema = {
   format: 'onetable:1.1.0', version: '0.0.1',
-  indexes: {primary: {hash: 'pk', sort: 'sk'}},
+  indexes: {primary: {hash: 'pk', sort: 'sk'}, gs1: {hash: 'gs1pk', sort: 'gs1sk', project: 'all'}},
   models: {
     Patient: {pk: {type: String, value: 'patient#${id}'}, sk: {type: String, value: 'patient#${id}'}, id: {type: String, required: true}, name: {type: String}},
     Admission: {pk: {type: String, value: 'patient#${patientId}'}, sk: {type: String, value: 'admission#${admitted}#${room}'},
-      patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true}},
+      // A sparse index of a room's admissions: patients hold none of it.
+      gs1pk: {type: String, value: 'room#${room}'}, gs1sk: {type: String, value: 'admission#${admitted}#patient#${patientId}'},
+      patientId: {type: String, required: true}, admitted: {type: Date, required: true}, room: {type: String, required: true},
+      vitals: {type: Object}, notes: {type: Array}},
   },
   params: {timestamps: false},
 }
@@ -19,5 +22,6 @@ const schema = {
   const Patient = table.getModel('Patient'), Admission = table.getModel('Admission')
   await Patient.create({id: '1', name: 'Ada'})
   const start = Date.UTC(2020, 8, 1)
-  for (let i = 0; i < 60; i++) await Admission.create({patientId: '1', admitted: new Date(start + i * 25 * 3600e3), room: 'R' + (i % 9)})
+  for (let i = 0; i < 60; i++) await Admission.create({patientId: '1', admitted: new Date(start + i * 25 * 3600e3), room: 'R' + (i % 9),
+    vitals: {bp: {sys: 110 + i % 20, dia: 70 + i % 10}, pulse: 60 + i % 30}, notes: ['n' + i, i % 2 ? 'odd' : 'even']})
 })().catch(e => { console.error(e); process.exit(1) })
