@@ -33,40 +33,10 @@ func (st Statement) WhyScan(pk KeyDef, sk *KeyDef) string {
 			return fmt.Sprintf(`%s = "": a partition key is never empty, and DynamoDB refuses a Query for one`, pk.Name)
 		}
 	}
-	if at >= 0 {
-		if why := keyConditionRefused(append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...), pk, sk); why != "" {
-			return why
-		}
-	}
 	if err != nil {
 		return err.Error()
 	}
 	return "its conditions on the keys are not ones a Query's key condition can say"
-}
-
-// keyConditionRefused names the condition of rest (a WHERE's conjuncts
-// but the one pinning the partition key) that keeps it from a Query: one
-// naming a key that no key condition can say, or a second on the sort
-// key. "" where there is none.
-func keyConditionRefused(rest []FilterNode, pk KeyDef, sk *KeyDef) string {
-	var onSK []FilterNode
-	for _, c := range rest {
-		if sk != nil {
-			if _, ok, _ := skCondition(c, *sk); ok {
-				onSK = append(onSK, c)
-				continue
-			}
-		}
-		if key := keyIn(c, pk, sk); key != "" {
-			return fmt.Sprintf("%s names the key %s, which a Query's filter may not, and no key condition can say it", FormatFilter(c), key)
-		}
-	}
-	if len(onSK) > 1 {
-		if _, _, ok, _ := sortKeyCondition(onSK, sk); !ok {
-			return fmt.Sprintf("%s and %s are two conditions on %s, and a Query takes one (or a BETWEEN)", FormatFilter(onSK[0]), FormatFilter(onSK[1]), sk.Name)
-		}
-	}
-	return ""
 }
 
 func keyTypeWord(t KeyType) string {

@@ -548,7 +548,7 @@ func TestLibraryFilterSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, budget := range []float64{0, 1, 2.5} {
-				plan, r := dynamo.FilterSearch(info, tc.index, filter, budget, "scan")
+				plan, r, _ := dynamo.FilterSearch(info, tc.index, filter, budget, "scan")
 				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.table, tc.filter, budget)
 				if (plan != nil) != tc.pinned {
 					t.Errorf("%s: planned as Queries %v, want %v", label, plan != nil, tc.pinned)

@@ -1285,8 +1285,8 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 }
 
 // TestTableSearchPinnedKeyRefusedSaysScan: f whose filter pins the
-// partition key in a way no Query can read (a value of another type, a
-// condition on the sort key no key condition says) is a Scan of the
+// partition key in a way no Query can read (a value of another type, an
+// empty key) is a Scan of the
 // whole table, and the bar's note, the words where the matches will be
 // and the request line say so and why, before and after the read: it
 // scanned the table silently, beside a filter that reads as one
@@ -1294,7 +1294,7 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 func TestTableSearchPinnedKeyRefusedSaysScan(t *testing.T) {
 	for _, c := range []struct{ filter, why string }{
 		{`PK = 5 and City = "OMAHA"`, "PK is a string key and 5 is not one, so no Query can name it"},
-		{`PK = "USA" and SK <> "NE#"`, `SK <> "NE#" names the key SK, which a Query's filter may not, and no key condition can say it`},
+		{`PK = "" and City = "OMAHA"`, `PK = "": a partition key is never empty, and DynamoDB refuses a Query for one`},
 	} {
 		h := newHarness(t, 220, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
 		scans := h.rec.count("Scan")
