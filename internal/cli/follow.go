@@ -38,7 +38,7 @@ func (f rangeFlags) validateFollow() error {
 // a line on stderr says what following costs. With several prefixes before
 // the time (the merged range), each prefix is followed at once and the
 // items are printed as they arrive from any of them.
-func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.KeyQuery, tableKeys *dynamo.KeySchema, enc domain.TimeEncoding, r domain.TimeRange, opt *readOpts, readAt time.Time, prefixes []string, shown *shownKeys, stdout, stderr io.Writer) error {
+func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.KeyQuery, tableKeys *dynamo.KeySchema, enc domain.TimeEncoding, r domain.TimeRange, spread time.Duration, opt *readOpts, readAt time.Time, prefixes []string, shown *shownKeys, stdout, stderr io.Writer) error {
 	if len(prefixes) == 0 {
 		prefixes = []string{f.skPrefix}
 	}
@@ -81,7 +81,7 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 		newest := shown.newest[timePrefix(enc, pq.SK.A.Text)]
 		g.Go(func() error {
 			return dynamo.Follow(ctx, c, dynamo.FollowRequest{
-				Query: q, TableKeys: tableKeys, Enc: enc, Prefix: prefix, Newest: newest, Since: since,
+				Query: q, TableKeys: tableKeys, Enc: enc, Prefix: prefix, Newest: newest, Since: since, Spread: spread,
 				Overlap: f.overlap, Interval: f.interval,
 			}, func(it dynamo.Item) error {
 				mu.Lock()

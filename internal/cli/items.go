@@ -239,11 +239,11 @@ func noIndex(info dynamo.TableInfo, index string) error {
 type readOpts struct {
 	Filter domain.FilterNode
 	export.Budget
-	Mask   *domain.Mask           // --mask and the table's mask, checked before connecting
-	Masked *dynamo.Masked         // the mask's layer: what the read shows passes through it
-	Each   func(dynamo.Item)      // sees each item written (range --follow notes the newest)
-	Keep   func(dynamo.Item) bool // which items read are written (nil: all; a range read wider than asked)
-	Start  dynamo.Item            // --resume: where the read goes on from
+	Mask   *domain.Mask      // --mask and the table's mask, checked before connecting
+	Masked *dynamo.Masked    // the mask's layer: what the read shows passes through it
+	Each   func(dynamo.Item) // sees each item written (range --follow notes the newest)
+	Sift   *rangeSift        // which items read are written, in what order (nil: all, as read; a range read wider than asked)
+	Start  dynamo.Item       // --resume: where the read goes on from
 }
 
 func (f itemsFlags) readOpts() (*readOpts, error) {

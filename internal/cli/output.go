@@ -29,7 +29,10 @@ func outputErr(err error) error {
 
 // writeItems writes a query's items to stdout, or exports them to a file.
 func writeItems(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, output string, stdout, stderr io.Writer, opt *readOpts) (items, pages int, err error) {
-	eo := export.Options{Budget: &opt.Budget, Start: opt.Start, Show: opt.Masked.Shower(q.Table), Each: opt.Each, Keep: opt.Keep}
+	eo := export.Options{Budget: &opt.Budget, Start: opt.Start, Show: opt.Masked.Shower(q.Table), Each: opt.Each}
+	if opt.Sift != nil {
+		eo.Sift = opt.Sift
+	}
 	defer func() {
 		if err == nil {
 			noteUnseen(stderr, opt.Masked, q.Table, q.Filter != nil)

@@ -89,7 +89,11 @@ begins_with) written in that format: on a number key an open range is sent
 as its operator (--before 1536019200 is < 1536019200); on text keys open
 ends stop at the first and last times the format writes, and ids at the
 smallest and largest id of each instant. Times without a zone are UTC
-(--local: this machine's zone).
+(--local: this machine's zone). Keys written in several UTC offsets
+(…T13:21:42-05:00 beside …T14:19:42+00:00) sort as their local times: the
+range is read as much wider at each end as the offsets are apart, and
+only its own items printed, still in time order (each held until the
+read is past the offsets' spread of it: memory is that spread's items).
 
 --time-format names the form where detection does not find it: a form
 alone (epoch-ms, a layout), looked for wherever the keys hold it; or a
@@ -247,21 +251,14 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
 	}
-	if sample.Offsets && !f.follow {
+	asked := r
+	if sample.Offsets {
 		// Keys in several UTC offsets compare as their local times: the
 		// condition, written in one offset, is read as much wider at each
 		// end as they are apart, and only the items in the range asked
-		// are written.
-		asked := r
+		// are written, in time order.
 		r = r.Widen(sample.Spread)
-		opt.Keep = func(it dynamo.Item) bool {
-			kv, ok := dynamo.KeyValueOf(it[q.SKName])
-			if !ok {
-				return false
-			}
-			at, ok := enc.KeyTime(kv.Text)
-			return ok && asked.Holds(at)
-		}
+		opt.Sift = &rangeSift{sk: q.SKName, enc: enc, asked: asked, order: domain.TimeOrder[dynamo.Item]{Newest: !f.oldestFirst, Spread: sample.Spread}}
 	}
 	q.Reverse = !f.oldestFirst
 	q.Filter = opt.Filter // after detection, which reads the keys unfiltered
@@ -278,7 +275,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		if err != nil || !f.follow {
 			return budgetStop(budget, err, n)
 		}
-		return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, r, opt, start, prefixes, shown, f.stdout, f.stderr))
+		return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, asked, sample.Spread, opt, start, prefixes, shown, f.stdout, f.stderr))
 	}
 	q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
 	if err != nil {
@@ -293,15 +290,15 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if q.Filter != nil {
 		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), opt.Scanned, n, opt.stoppedNote())
 	}
-	fmt.Fprintf(f.stderr, "%s · %s · %s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
-		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(f.stderr, "%s · %s · %s%s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
+		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), opt.Sift.note(), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
 	if err == nil && opt.Stopped {
 		return rangeStopped(budget, opt, n)
 	}
 	if err != nil || !f.follow {
 		return err
 	}
-	return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, r, opt, start, nil, shown, f.stdout, f.stderr))
+	return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, asked, sample.Spread, opt, start, nil, shown, f.stdout, f.stderr))
 }
 
 // followStop turns a poll the budget refused into the one line of a
@@ -438,11 +435,26 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	}
 	start := time.Now()
 	eo := export.Options{Show: opt.Masked.Shower(f.table), Each: opt.Each}
-	written := 0 // m.Taken, less the items Keep left out
+	written := 0            // m.Taken, less the items Sift left out
+	var ready []dynamo.Item // read, and next to write (Sift holds what is not yet)
+	done := false
 	next := func() (dynamo.Item, error) {
 		for {
-			if (f.limit > 0 && written >= f.limit) || (opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU) {
-				opt.Stopped = opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU
+			if f.limit > 0 && written >= f.limit {
+				return nil, nil
+			}
+			if !done && opt.MaxRCU > 0 && m.Cost.RCU >= opt.MaxRCU {
+				opt.Stopped, done = true, true
+				ready = append(ready, opt.Sift.Flush()...)
+				continue
+			}
+			if len(ready) > 0 {
+				it := ready[0]
+				ready = ready[1:]
+				written++
+				return it, nil
+			}
+			if done {
 				return nil, nil
 			}
 			it, err := m.Next(ctx)
@@ -450,15 +462,20 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 				// The budget refused the next page: what was printed is in
 				// order and true, not all.
 				opt.Stopped = true
+				it, err = nil, nil
+			}
+			switch {
+			case err != nil:
+				return nil, err
+			case it == nil && opt.Sift != nil:
+				ready, done = opt.Sift.Flush(), true
+			case it == nil:
 				return nil, nil
+			case opt.Sift != nil:
+				ready = opt.Sift.Take(it)
+			default:
+				ready = []dynamo.Item{it}
 			}
-			if it != nil && opt.Keep != nil && !opt.Keep(it) {
-				continue
-			}
-			if it != nil {
-				written++
-			}
-			return it, err
 		}
 	}
 	n, err := export.To(f.output, "items", f.stdout, stderr, func(w io.Writer, format string, terminal bool) (int, error) {
@@ -517,7 +534,59 @@ func noteMergedRange(conn *connection, m *dynamo.MergedRange, q domain.KeyQuery,
 	case len(prefixes) == 1:
 		each = "one Query:"
 	}
-	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
-		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(sent, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), counted(m.Pages, "page", "pages"),
+	fmt.Fprintf(stderr, "%s merged by time (%s), %s %s · %s · %s%s, %s · requests=%d consumedRCU=%.1f%s (finding the prefixes: %s, %s) · %s%s\n",
+		counted(len(prefixes), "prefix", "prefixes"), strconv.QuoteToGraphic(strings.Join(shown, " ")), each, export.OneLine(opt.Masked.ShownQuery(sent, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), opt.Sift.note(), counted(m.Pages, "page", "pages"),
 		total.Requests, total.RCU, billedNote(conn.client.Session), counted(found.Requests, "request", "requests"), billedWords(found), time.Since(start).Round(time.Millisecond), opt.stoppedNote())
+}
+
+// rangeSift writes, of a range read wider than asked (keys in several UTC
+// offsets), the items in the range asked, in time order: each is held
+// until the read is past every key that can be on its far side, which is
+// the keys within the offsets' spread of it (domain.TimeOrder), so the
+// items held are those of the last spread read, never the whole range.
+type rangeSift struct {
+	sk    string
+	enc   domain.TimeEncoding
+	asked domain.TimeRange
+	order domain.TimeOrder[dynamo.Item]
+}
+
+func (s *rangeSift) Take(it dynamo.Item) []dynamo.Item {
+	kv, ok := dynamo.KeyValueOf(it[s.sk])
+	if !ok {
+		return nil
+	}
+	at, ok := s.enc.KeyTime(kv.Text)
+	switch {
+	case !ok:
+		return nil
+	case !s.asked.Holds(at):
+		return s.order.Pass(at)
+	}
+	return s.order.Push(at, it)
+}
+
+func (s *rangeSift) Flush() []dynamo.Item {
+	if s == nil {
+		return nil
+	}
+	return s.order.Flush()
+}
+
+// note says on the range's line what the order cost: " in time order
+// (keys in UTC offsets up to 10h30m apart: read ±10h30m, 3 items held at
+// most)", or nothing where the keys are in one offset.
+func (s *rangeSift) note() string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf(" in time order (keys in UTC offsets up to %s apart: read ±%s, %s held back at most)",
+		shortSpan(s.order.Spread), shortSpan(s.order.Spread), counted(s.order.MaxHeld, "item", "items"))
+}
+
+// shortSpan is a span as 10h30m, 5h, 45m.
+func shortSpan(d time.Duration) string {
+	s := d.Round(time.Minute).String()
+	s = strings.TrimSuffix(s, "0s")
+	return strings.TrimSuffix(s, "h0m")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,20 +160,39 @@ func TestRangeKeysInSeveralOffsets(t *testing.T) {
 		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "E", "--at", "2026-03-05"}, conn...)...)
-			var got []string
-			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-				var it map[string]any
-				if err := json.Unmarshal([]byte(l), &it); err != nil {
-					t.Fatalf("%v: %q", err, l)
+			for _, tc := range []struct {
+				args []string
+				want string
+			}{
+				{nil, "2026-03-05T13:21:42-05:00 2026-03-05T14:19:42+00:00 2026-03-04T23:00:00-05:00"}, // 18:21, 14:19, 04:00 UTC
+				{[]string{"--oldest-first"}, "2026-03-04T23:00:00-05:00 2026-03-05T14:19:42+00:00 2026-03-05T13:21:42-05:00"},
+				{[]string{"--limit", "2"}, "2026-03-05T13:21:42-05:00 2026-03-05T14:19:42+00:00"},
+				{[]string{"--output", "csv"}, "2026-03-05T13:21:42-05:00 2026-03-05T14:19:42+00:00 2026-03-04T23:00:00-05:00"},
+			} {
+				out, stderr := mustRun(t, append(append([]string{"range", "--table", table, "--pk", "E", "--at", "2026-03-05"}, tc.args...), conn...)...)
+				var got []string
+				for i, l := range strings.Split(strings.TrimSpace(out), "\n") {
+					if slices.Contains(tc.args, "csv") {
+						if i > 0 {
+							got = append(got, strings.Split(l, ",")[1])
+						}
+						continue
+					}
+					var it map[string]any
+					if err := json.Unmarshal([]byte(l), &it); err != nil {
+						t.Fatalf("%v: %q", err, l)
+					}
+					got = append(got, it["SK"].(string))
 				}
-				got = append(got, it["SK"].(string))
-			}
-			if strings.Join(got, " ") != "2026-03-05T14:19:42+00:00 2026-03-05T13:21:42-05:00 2026-03-04T23:00:00-05:00" {
-				t.Errorf("items %q\n%s", got, stderr)
-			}
-			if strings.Contains(stderr, "not a time") {
-				t.Errorf("a key in another offset said to be no time: %s", stderr)
+				if strings.Join(got, " ") != tc.want {
+					t.Errorf("%v: items %q, want %s\n%s", tc.args, got, tc.want, stderr)
+				}
+				if strings.Contains(stderr, "not a time") {
+					t.Errorf("a key in another offset said to be no time: %s", stderr)
+				}
+				if !strings.Contains(stderr, " in time order (keys in UTC offsets up to 10h30m apart: read ±10h30m, ") {
+					t.Errorf("%v: the order is not said: %s", tc.args, stderr)
+				}
 			}
 		})
 	}

@@ -41,6 +41,11 @@ type FollowRequest struct {
 	// written late with an older key (clock skew between writers) is still
 	// caught; what was already emitted is recognised by its key.
 	Overlap time.Duration
+	// Spread is how far apart the UTC offsets the keys are written in
+	// are (domain.TimeDetection.Spread): a key's text is its local time,
+	// so each poll's condition is read that much lower to miss no key in
+	// another offset, and what it reads older than asked is left out.
+	Spread time.Duration
 	// Interval fixes the poll interval; 0 adapts between FollowFast and
 	// FollowSlow.
 	Interval time.Duration
@@ -149,7 +154,7 @@ type followed struct {
 // returns those not seen before, marking them seen.
 func followPoll(ctx context.Context, c Client, r FollowRequest, from time.Time, seen map[string]time.Time, st *FollowStats) ([]followed, error) {
 	q := r.Query
-	cond, err := domain.CompileRange(domain.TimeRange{Op: domain.TimeGe, From: from}, r.Enc, r.Prefix)
+	cond, err := domain.CompileRange(domain.TimeRange{Op: domain.TimeGe, From: from}.Widen(r.Spread), r.Enc, r.Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +175,11 @@ func followPoll(ctx context.Context, c Client, r FollowRequest, from time.Time, 
 			}
 			sk, _ := KeyValueOf(it[q.SKName])
 			at, ok := r.Enc.KeyTime(sk.Text)
-			if !ok {
-				continue // not a time key (a Metadata item beside the log)
+			if !ok || at.Before(from) {
+				// not a time key (a Metadata item beside the log), or in
+				// another UTC offset, its text above the bound, its
+				// instant below it: older than a poll reads
+				continue
 			}
 			seen[k] = at
 			out = append(out, followed{item: it, at: at})

@@ -163,6 +163,49 @@ func TestFollowEachNewItemOnce(t *testing.T) {
 	}
 }
 
+// TestFollowKeysInSeveralOffsets: on both backends, where the keys are
+// written in several UTC offsets, follow emits a new item whose key, in
+// an offset behind the one the bound is written in, sorts below it
+// (10:03-05:00 is 15:03 UTC, after the newest shown, 15:00 UTC), and
+// not an old one whose key, in an offset ahead, sorts above it
+// (15:30+05:30 is 10:00 UTC).
+func TestFollowKeysInSeveralOffsets(t *testing.T) {
+	d := domain.DetectTimeSample([]string{"2026-11-01T15:00:00+00:00", "2026-11-01T10:00:00-05:00", "2026-11-01T20:30:00+05:30"}, false)
+	if !d.OK || d.Spread != 10*time.Hour+30*time.Minute {
+		t.Fatalf("keys in three offsets: %+v", d)
+	}
+	for name, c := range followBackends(t, "FollowOffsets") {
+		t.Run(name, func(t *testing.T) {
+			const table = "FollowOffsets"
+			putLog(t, c, table, "d1", "2026-11-01T15:00:00+00:00")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			col := &collector{}
+			done := make(chan error, 1)
+			go func() {
+				done <- dynamo.Follow(ctx, c, dynamo.FollowRequest{
+					Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
+					Enc:    d.Enc,
+					Newest: "2026-11-01T15:00:00+00:00", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
+					Spread: d.Spread,
+				}, col.emit, col.poll)
+			}()
+			if got := col.waitPolls(t, 1); len(got) != 0 {
+				t.Fatalf("the item already shown was emitted again: %v", got)
+			}
+			putLog(t, c, table, "d1", "2026-11-01T10:03:00-05:00") // new: 15:03 UTC
+			putLog(t, c, table, "d1", "2026-11-01T15:30:00+05:30") // old: 10:00 UTC
+			if got, want := col.waitPolls(t, 2), []string{"2026-11-01T10:03:00-05:00"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("emitted %v, want %v", got, want)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("cancelling follow: %v", err)
+			}
+		})
+	}
+}
+
 // TestFollowBacksOff: with nothing arriving the poll interval doubles from
 // FollowFast to FollowSlow, and returns to FollowFast when items come.
 func TestFollowBacksOff(t *testing.T) {

@@ -58,10 +58,11 @@ type Options struct {
 	Seen map[string]bool
 	// Each, when not nil, sees every item written, as read (unmasked).
 	Each func(dynamo.Item)
-	// Keep, when not nil, is which items read are written: a time range
-	// over keys in several UTC offsets is read wider than asked, and the
-	// items outside it are read, not written (nor counted).
-	Keep func(dynamo.Item) bool
+	// Sift, when not nil, is what of the items read is written, and in
+	// what order: a time range over keys in several UTC offsets is read
+	// wider than asked, the items outside it read, not written (nor
+	// counted), and those inside put in time order.
+	Sift Sift
 	// Progress, when not nil, is told after each page how far the read
 	// is: items written, pages read and what they cost, billed as
 	// DynamoDB bills them (Cost.Billed), as the status bar says it.
@@ -104,7 +105,7 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 	}
 	out := NewJSONRows(w, format)
 	var cost dynamo.Cost
-	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Keep, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Sift, func(it dynamo.Item) error {
 		items++
 		return out.Write(opt.Plain(it))
 	}, func(p *dynamo.Page) error {
@@ -118,7 +119,16 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 	return items, pages, out.Close()
 }
 
-// eachItem pages through q, calling item for each item keep keeps (nil:
+// Sift is what a read wider than asked writes of what it reads.
+type Sift interface {
+	// Take is given each item read, in the order read, and returns the
+	// items to write now, in the order to write them.
+	Take(dynamo.Item) []dynamo.Item
+	// Flush returns what Take still holds: the read ended or stopped.
+	Flush() []dynamo.Item
+}
+
+// eachItem pages through q, calling item for each item sift gives (nil:
 // all; limit counts those) and page after
 // each page (after its items; for a failed request, before the error and
 // with nil: a failed page is no page read), and keeps none of
@@ -126,16 +136,34 @@ func Items(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, f
 // the partition. With a limit, each Query asks only for the items still
 // wanted, so none is read for nothing and no request is made once the
 // limit is reached.
-func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, keep func(dynamo.Item) bool, item func(dynamo.Item) error, page func(*dynamo.Page) error) error {
+func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int, start dynamo.Item, budget *Budget, sift Sift, item func(dynamo.Item) error, page func(*dynamo.Page) error) error {
 	n := 0
+	write := func(items []dynamo.Item) error {
+		if limit > 0 && len(items) > limit-n {
+			items = items[:limit-n]
+		}
+		for _, it := range items {
+			if err := item(it); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	}
+	flush := func() error {
+		if sift == nil {
+			return nil
+		}
+		return write(sift.Flush())
+	}
 	for {
 		req := dynamo.PageRequest{Query: q, Start: start}
-		if limit > 0 && q.Filter == nil && keep == nil { // a filter's Limit would count items read, not matches
+		if limit > 0 && q.Filter == nil && sift == nil { // a filter's Limit would count items read, not matches
 			req.Limit = int32(min(limit-n, math.MaxInt32))
 		}
 		if left, ok := budget.next(); !ok {
 			budget.Stopped, budget.LastKey = true, start
-			return nil
+			return flush() // what was read stays in order, not all
 		} else if left > 0 && (req.Limit == 0 || left < req.Limit) {
 			req.Limit = left
 		}
@@ -145,22 +173,19 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 			return err
 		}
 		kept := p.Items
-		if keep != nil {
+		if sift != nil {
 			kept = nil
 			for _, it := range p.Items {
-				if keep(it) {
-					kept = append(kept, it)
-				}
+				kept = append(kept, sift.Take(it)...)
 			}
 		}
-		if limit > 0 && len(kept) > limit-n {
-			kept = kept[:limit-n]
+		if err := write(kept); err != nil {
+			return err
 		}
-		for _, it := range kept {
-			if err := item(it); err != nil {
+		if !p.More() {
+			if err := flush(); err != nil {
 				return err
 			}
-			n++
 		}
 		if err := page(&p); err != nil {
 			return err
@@ -187,7 +212,7 @@ func itemsCSV(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 	enc := json.NewEncoder(buf)
 	cols := map[string]bool{}
 	var cost dynamo.Cost
-	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Keep, func(it dynamo.Item) error {
+	err = eachItem(ctx, c, q, limit, opt.Start, opt.Budget, opt.Sift, func(it dynamo.Item) error {
 		for name := range it {
 			cols[name] = true
 		}
