@@ -42,6 +42,11 @@ type PageRequest struct {
 	// when querying an index, which LastEvaluatedKey needs).
 	KeysOnly  bool
 	TableKeys *KeySchema
+	// Keep, when not nil, is which items read the page holds: a time
+	// range over keys in several UTC offsets is read wider than asked,
+	// and the items outside it are read (billed, and counted in Scanned)
+	// but not returned, as a filter's are.
+	Keep func(Item) bool
 }
 
 // AttributeValue converts a model key value to the SDK's form.
@@ -231,7 +236,16 @@ func QueryPage(ctx context.Context, c Client, r PageRequest) (Page, error) {
 	if err := checkItems(out.Items...); err != nil {
 		return Page{Cost: cost}, Explain("query "+r.Query.Table, err)
 	}
-	return Page{Items: out.Items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: int(out.Count), Cost: cost}, nil
+	items := out.Items
+	if r.Keep != nil {
+		items = nil
+		for _, it := range out.Items {
+			if r.Keep(it) {
+				items = append(items, it)
+			}
+		}
+	}
+	return Page{Items: items, LastKey: out.LastEvaluatedKey, Scanned: int(out.ScannedCount), Count: len(items), Cost: cost}, nil
 }
 
 // checkPartition refuses a Query answer holding an item of another

@@ -49,6 +49,14 @@ var timeEncodings = []struct {
 	{"isoms", false, func(t time.Time) string { return t.Format("2006-01-02T15:04:05.000Z07:00") }},
 	{"offset", false, func(t time.Time) string { return t.In(time.FixedZone("", 2*3600)).Format("2006-01-02T15:04:05Z07:00") }},
 	{"naive", false, func(t time.Time) string { return t.Format("2006-01-02T15:04:05") }},
+	// Keys written in four UTC offsets (the shop's orders), read wider
+	// and kept to the range's own (PageRequest.Keep).
+	{"offsets", false, func(t time.Time) string {
+		zones := []*time.Location{time.FixedZone("", 2*3600), time.FixedZone("", -5*3600), time.FixedZone("", 5*3600+1800), time.UTC}
+		return t.In(zones[(t.Unix()/60+int64(t.Second()))%4]).Format("2006-01-02T15:04:05Z07:00")
+	}},
+	{"onetable", false, func(t time.Time) string { return fmt.Sprintf("admission#%d#R8", t.UnixMilli()) }},
+	{"ulid", false, func(t time.Time) string { return "R#" + ulidOf(t) }},
 	{"blog", false, func(t time.Time) string { return t.Format("2006-01-02:15:04:05") }},
 	{"composite", false, func(t time.Time) string {
 		return []string{"amsg#", "bob#"}[t.Second()%2] + t.Format("2006-01-02:15:04:05")
@@ -112,8 +120,13 @@ func TestTimeRangesBothBackends(t *testing.T) {
 			if e.number {
 				table = "TimesN"
 			}
-			if e.pk == "composite" {
+			switch e.pk {
+			case "composite":
 				prefixes = []string{"amsg", "bob#"}
+			case "onetable":
+				prefixes = []string{"admission"}
+			case "ulid":
+				prefixes = []string{"R#"}
 			}
 			base := domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(e.pk), SKName: "SK"}
 			for _, prefix := range prefixes {
@@ -125,6 +138,9 @@ func TestTimeRangesBothBackends(t *testing.T) {
 				enc, ok := ts.Enc, ts.OK
 				if err != nil || !ok {
 					t.Fatalf("%s %s: detect %v %v", bname, e.pk, ok, err)
+				}
+				if ts.Offsets != (e.pk == "offsets") {
+					t.Fatalf("%s %s: keys in several UTC offsets: %v (%s)", bname, e.pk, ts.Offsets, ts.Spread)
 				}
 				all := readAll(t, c, base)
 				for _, in := range inputs {
@@ -145,7 +161,20 @@ func TestTimeRangesBothBackends(t *testing.T) {
 					}
 					q := base
 					q.SK, q.Reverse = sk, true
-					got := readAll(t, c, q)
+					var keep func(dynamo.Item) bool
+					if ts.Offsets {
+						// Keys in several offsets: read as much wider as
+						// they are apart, the range's own kept.
+						if sk, err = domain.CompileRange(r.Widen(ts.Spread), enc, prefix); err != nil {
+							t.Fatalf("%s %q widened: %v", e.pk, in, err)
+						}
+						q.SK = sk
+						keep = func(it dynamo.Item) bool {
+							at, ok := enc.KeyTime(it["SK"].(*types.AttributeValueMemberS).Value)
+							return ok && r.Holds(at)
+						}
+					}
+					got := readKept(t, c, q, keep)
 					want := oracle(all, enc, r, prefix)
 					if strings.Join(got, " ") != strings.Join(want, " ") {
 						t.Errorf("%s %s %q prefix %q (%s %s):\n got %d %v\nwant %d %v", bname, e.pk, in, prefix, q.Expression(), q.Values(), len(got), got, len(want), want)
@@ -167,10 +196,21 @@ func TestTimeRangesBothBackends(t *testing.T) {
 
 func readAll(t *testing.T, c dynamo.Client, q domain.KeyQuery) []string {
 	t.Helper()
+	return readKept(t, c, q, nil)
+}
+
+// readKept is readAll of the items keep keeps (nil: all), a page at a
+// time with a small Limit, so that pages hold none of them.
+func readKept(t *testing.T, c dynamo.Client, q domain.KeyQuery, keep func(dynamo.Item) bool) []string {
+	t.Helper()
 	var out []string
 	var start dynamo.Item
+	var limit int32
+	if keep != nil {
+		limit = 7
+	}
 	for {
-		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q, Start: start})
+		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: q, Start: start, Keep: keep, Limit: limit})
 		if err != nil {
 			t.Fatalf("%s: %v", q.Describe(), err)
 		}
@@ -189,7 +229,20 @@ func readAll(t *testing.T, c dynamo.Client, q domain.KeyQuery) []string {
 	}
 }
 
-// oracle selects from every key what the range means, newest first.
+// ulidOf is a ULID of t's millisecond, its random part zero.
+func ulidOf(t time.Time) string {
+	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	ms := t.UnixMilli()
+	b := make([]byte, 10)
+	for i := 9; i >= 0; i-- {
+		b[i] = crockford[ms%32]
+		ms /= 32
+	}
+	return string(b) + "0000000000000000"
+}
+
+// oracle selects from every key what the range means, in key order,
+// descending.
 func oracle(keys []string, enc domain.TimeEncoding, r domain.TimeRange, prefix string) []string {
 	if prefix != "" && !strings.HasSuffix(prefix, enc.Sep) {
 		prefix += enc.Sep

@@ -810,6 +810,38 @@ func TestTimeKeysInSeveralOffsets(t *testing.T) {
 	h.typeText("2026-03-05")
 	h.keys("enter")
 	h.contains(t, "range read ±10h30m", "2026-03-05 04:00:00   2026-03-04T23:00:00-05:00", "2026-03-05 18:21:42", "2026-03-05 14:19:42")
+	// Only the range's own keys are listed, and the title counts what it
+	// says: 2026-03-06T10:00:00+05:30 (the 6th, 04:30 UTC) is read, not
+	// listed.
+	h.contains(t, "3 in range · 4 read · 0.5 RCU · all", "row 1 of 3")
+	if s := h.screen(); strings.Contains(s, "2026-03-06T10:00:00+05:30") || strings.Contains(s, "items loaded") {
+		t.Fatalf("a key outside the range listed, or counted as listed:\n%s", s)
+	}
+}
+
+// TestTimeRangeReadWiderPagesOn: a range over keys in several UTC
+// offsets, read 10h30m wider, whose first pages hold only keys outside
+// it (60 keys of the 6th written in -05:00, their text on the 5th),
+// reads on, a screen at a time, until its own keys are listed: never
+// "No items" while they are still to be read.
+func TestTimeRangeReadWiderPagesOn(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"2026-03-05T08:00:00+05:30", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00"} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(k)})
+	}
+	for i := range 60 { // the 6th, 00:00 to 03:56 UTC: outside the range, inside its widened read
+		at := time.Date(2026, 3, 6, 0, 4*i, 0, 0, time.UTC).In(time.FixedZone("", -5*3600))
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(at.Format(time.RFC3339))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 160, 24, Config{Client: db, Table: "Events", PK: "E", Range: "2026-03-05", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
+	h.contains(t, "3 in range · 63 read", "range read ±10h30m", "2026-03-05 18:21:42", "2026-03-05 14:19:42", "2026-03-05 02:30:00", "row 1 of 3")
+	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "2026-03-06 0") {
+		t.Fatalf("the widened read's first pages:\n%s", s)
+	}
 }
 
 // TestHelpShowsTheRequestWhole: ? shows a long request wrapped at its

@@ -45,8 +45,13 @@ type Pager struct {
 	Merge     *dynamo.MergedRange // a range merged across prefixes, instead of query's pages
 	Again     rereads             // rows let go and read again
 	Keep      bool                // let nothing go (a sort of the rows held is on screen)
-	Moved     bool                // the last answer moved rows (a re-read found a page changed)
-	Reread    bool                // the last answer was a re-read
+	// Sift, when not nil, is which rows a read wider than asked lists: a
+	// time range over keys in several UTC offsets, read as much wider
+	// as they are apart, lists only its own (dynamo.PageRequest.Keep);
+	// the title counts both ("3 in range · 5 read").
+	Sift   func(dynamo.Item) bool
+	Moved  bool // the last answer moved rows (a re-read found a page changed)
+	Reread bool // the last answer was a re-read
 	// browsed: a key has moved the cursor (or asked for rows) since the
 	// list opened. Until then the list reads the screen, no page ahead:
 	// the next page is read as the user moves.
@@ -94,7 +99,7 @@ func (p *Pager) Next() tea.Cmd {
 	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
 		limit = b
 	}
-	return sizedPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys}, p.budget())
+	return sizedPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys, Keep: p.Sift}, p.budget())
 }
 
 // sizedPage reads a page as QueryPage does; under a budget, a filtered
@@ -167,7 +172,7 @@ func (p *Pager) Retry() tea.Cmd {
 // Restart lists q from its start, keeping nothing of what was loaded.
 func (p *Pager) Restart(q domain.KeyQuery) tea.Cmd {
 	p.Req.Stop()
-	*p = Pager{c: p.c, owner: p.owner, Query: q, TableKeys: p.TableKeys, rows: p.rows, Keep: p.Keep}
+	*p = Pager{c: p.c, owner: p.owner, Query: q, TableKeys: p.TableKeys, rows: p.rows, Keep: p.Keep, Sift: p.Sift}
 	return p.Next()
 }
 
@@ -293,6 +298,9 @@ func (p *Pager) heldSaid() tea.Cmd {
 // filtered reports whether a filter is applied.
 func (p *Pager) filtered() bool { return p.Query.Filter != nil }
 
+// sifted reports whether the read is wider than what is listed (Sift).
+func (p *Pager) sifted() bool { return p.Sift != nil && p.Merge == nil }
+
 // State says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.
 func (p *Pager) State() string {
@@ -315,6 +323,9 @@ func (p *Pager) loadedState() string {
 	case !p.Done():
 		more = "more as you scroll"
 	}
+	if p.sifted() && !p.filtered() {
+		return fmt.Sprintf("%s in range · %s read%s · %s · %s", common.Thousands(p.Head.Len()+p.Tail.Rows.Len()), common.Thousands(p.scanned), p.heldNote(), common.BilledRCU(p.cost), more)
+	}
 	if !p.filtered() {
 		return fmt.Sprintf("%s loaded%s · %s", common.Plural(p.Head.Len()+p.Tail.Rows.Len(), "item", "items"), p.heldNote(), more)
 	}
@@ -330,6 +341,12 @@ func (p *Pager) Empty(what string) string {
 		return "" // said by failed and unread
 	case p.Head.Len() > 0:
 		return ""
+	case p.sifted() && !p.filtered() && !p.Done():
+		// A page of the wider read can hold none of the range's items:
+		// the read goes on before anything is said to be missing.
+		return fmt.Sprintf("None in %s yet: %s read, %s. Reading on…", what, common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
+	case p.sifted() && !p.filtered():
+		return fmt.Sprintf("No items in %s: %s read, each outside it (%s).", what, common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
 	case !p.filtered():
 		if p.Req.InFlight() {
 			return ""

@@ -185,7 +185,7 @@ func (p *Pager) nextTail() tea.Cmd {
 	if p.Tail.merge != nil {
 		return mergedPage(ctx, p.owner, req, p.Tail.merge.Clone(), p.tailTake())
 	}
-	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.Tail.lastKey, Limit: p.Tail.limit, TableKeys: p.TableKeys})
+	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.Tail.lastKey, Limit: p.Tail.limit, TableKeys: p.TableKeys, Keep: p.Sift})
 }
 
 // tailLoaded takes a backward page; when it reaches what the head has read

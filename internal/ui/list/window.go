@@ -174,7 +174,7 @@ func (p *Pager) readAgain(tail bool, k int) tea.Cmd {
 
 func (p *Pager) readAgainFrom(q domain.KeyQuery, start dynamo.Item, limit int32) tea.Cmd {
 	ctx, req := p.Req.Start(p.c)
-	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: start, Limit: limit, TableKeys: p.TableKeys})
+	return QueryPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: start, Limit: limit, TableKeys: p.TableKeys, Keep: p.Sift})
 }
 
 // againQuery is the query that reads segment seg again, in its direction.

@@ -325,6 +325,9 @@ func (t *Time) run(q domain.KeyQuery, text string) tea.Cmd {
 		return t.runMerged(q)
 	}
 	t.rangeTxt = text
+	if text == "" {
+		t.pg.Sift = nil // the whole partition: nothing read is outside it
+	}
 	t.times, t.spark = nil, sparkCache{} // the sparkline counts the new rows, however many
 	t.stats.reset()
 	t.grid.SetCursor(0)
@@ -364,11 +367,13 @@ func (t *Time) submit() tea.Cmd {
 	}
 	// Keys in several UTC offsets compare as their local times: the
 	// condition, written in one offset, is widened by how far apart they
-	// are, so that it misses none (the Time column says each one's time).
+	// are, so that it misses none, and lists only the keys in the range.
+	asked := r
 	r = r.Widen(t.spread)
 	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
+		t.pg.Sift = nil
 		return t.findPrefixes(r, text) // every prefix, merged by time
 	}
 	sk, err := domain.CompileRange(r, t.enc, prefix)
@@ -382,7 +387,26 @@ func (t *Time) submit() tea.Cmd {
 	q := t.base
 	q.SK, q.Reverse, q.Filter = sk, t.pg.Query.Reverse, t.pg.Query.Filter
 	t.rangeUnder, t.mergedUnder = t.under != "" && prefix == t.under, false
+	t.pg.Sift = t.inRange(asked)
 	return t.run(q, text)
+}
+
+// inRange keeps, of a range read wider than asked (keys in several UTC
+// offsets), the rows whose instant is in the range asked; nil where the
+// read is the range.
+func (t *Time) inRange(asked domain.TimeRange) func(dynamo.Item) bool {
+	if t.spread <= 0 {
+		return nil
+	}
+	enc, sk := t.enc, t.base.SKName // read by the page's command, off the model
+	return func(it dynamo.Item) bool {
+		kv, ok := dynamo.KeyValueOf(it[sk])
+		if !ok {
+			return false
+		}
+		at, ok := enc.KeyTime(kv.Text)
+		return ok && asked.Holds(at)
+	}
 }
 
 // splitPrefix takes a leading sort-key prefix off composite-key input:
