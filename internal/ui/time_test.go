@@ -837,10 +837,27 @@ func TestTimeRangeReadWiderPagesOn(t *testing.T) {
 	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, 160, 24, Config{Client: db, Table: "Events", PK: "E", Range: "2026-03-05", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
+	now := func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }
+	h := newHarness(t, 160, 24, Config{Client: db, Table: "Events", PK: "E", Range: "2026-03-05", Now: now})
 	h.contains(t, "3 in range · 63 read", "range read ±10h30m", "2026-03-05 18:21:42", "2026-03-05 14:19:42", "2026-03-05 02:30:00", "row 1 of 3")
 	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "2026-03-06 0") {
 		t.Fatalf("the widened read's first pages:\n%s", s)
+	}
+	// After its first page, none of it in the range, it says so and
+	// that it reads on: not "No items", not "all".
+	h = newHarness(t, 160, 24, Config{Client: db, Table: "Events", PK: "E", Now: now})
+	h.keys("4", "esc", "t")
+	h.typeText("2026-03-05")
+	pages := 0
+	h.press("enter", func(msg tea.Msg) bool {
+		if fmt.Sprintf("%T", msg) == "list.PageLoadedMsg" {
+			pages++
+		}
+		return pages < 2
+	})
+	h.contains(t, "0 in range · ", "None in this range yet: ", "Reading on…")
+	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "· all") {
+		t.Fatalf("after a first page of none in the range:\n%s", s)
 	}
 }
 
