@@ -127,3 +127,77 @@ func TestMergedRangeFromEnd(t *testing.T) {
 		}
 	}
 }
+
+var mergeOffsets seededTable
+
+// TestMergedRangeKeepsTheRangeAsked: a range merged across prefixes over
+// keys written in four UTC offsets (STATE#2020-04-03T10:00:00-05:00),
+// read as much wider as they are apart, takes exactly the items whose
+// instant is in the range asked (Keep), from the start and from the end
+// (G), in pages of 7 that hold none of them, on both backends.
+func TestMergedRangeKeepsTheRangeAsked(t *testing.T) {
+	ctx := context.Background()
+	zones := []*time.Location{time.FixedZone("", 2*3600), time.FixedZone("", -5*3600), time.FixedZone("", 5*3600+1800), time.UTC}
+	start := time.Date(2020, 4, 1, 0, 0, 0, 0, time.UTC)
+	var items []dynamo.Item
+	at := map[string]time.Time{}
+	for i := range 300 {
+		tm := start.Add(time.Duration(i) * 37 * time.Minute)
+		k := []string{"ERROR", "NORMAL"}[i%2] + "#" + tm.In(zones[(i/2)%4]).Format(time.RFC3339)
+		at[k] = tm
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "d#1"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	backends := seededBackends(t, &mergeOffsets, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "MergeOffsets", "S", items)
+	})
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	sk := func(it dynamo.Item) string { return it["SK"].(*types.AttributeValueMemberS).Value }
+	now := time.Date(2020, 4, 30, 0, 0, 0, 0, time.UTC)
+	for name, c := range backends {
+		base := domain.KeyQuery{Table: "MergeOffsets", PKName: "PK", PK: domain.S("d#1"), SKName: "SK", Reverse: true}
+		s, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+		if err != nil || !s.OK || !s.Offsets {
+			t.Fatalf("%s: detect %+v %v", name, s, err)
+		}
+		prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "MergeOffsets", Key: key, PK: base.PK}, s.Enc, s)
+		if err != nil || len(prefixes) != 2 {
+			t.Fatalf("%s: prefixes %v %v", name, prefixes, err)
+		}
+		for _, in := range []string{"2020-04-03", "< 2020-04-02T12:00", "> 2020-04-06"} {
+			asked, err := domain.ParseRange(in, now, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for k, tm := range at {
+				if asked.Holds(tm) {
+					want = append(want, k)
+				}
+			}
+			slices.Sort(want)
+			keep := func(it dynamo.Item) bool { return asked.Holds(at[sk(it)]) }
+			for _, fromEnd := range []bool{false, true} {
+				m, err := dynamo.NewMergedRange(c, base, prefixes, asked.Widen(s.Spread), s.Enc, 7, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Keep = keep
+				if fromEnd {
+					m = m.FromEnd(7)
+				}
+				got, err := m.Take(ctx, len(items)+1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var g []string
+				for _, it := range got {
+					g = append(g, sk(it))
+				}
+				slices.Sort(g)
+				if strings.Join(g, " ") != strings.Join(want, " ") || m.Scanned <= len(g) {
+					t.Errorf("%s %q from the end %v: took %d of %d scanned, want %d:\n got %v\nwant %v", name, in, fromEnd, len(g), m.Scanned, len(want), g, want)
+				}
+			}
+		}
+	}
+}

@@ -121,6 +121,10 @@ type MergedRange struct {
 	r         domain.TimeRange
 	base      domain.KeyQuery
 	full      [][]Item // a range read once, whole: each prefix's items, for FromEnd
+	// Keep, when not nil, is which items read the merge takes: a range
+	// over keys in several UTC offsets is read wider than asked, and the
+	// items outside it are read (and counted in Scanned), not taken.
+	Keep func(Item) bool
 }
 
 type mergeHead struct {
@@ -241,8 +245,8 @@ func (m *MergedRange) fill(ctx context.Context, i int) (cost Cost, pages, scanne
 		for _, it := range page.Items {
 			kv, _ := KeyValueOf(it[q.SKName])
 			t, ok := m.enc.KeyTime(kv.Text)
-			if !ok {
-				continue // not a time: left out of ranges, as detection skipped it
+			if !ok || m.Keep != nil && !m.Keep(it) {
+				continue // not a time (left out of ranges, as detection skipped it), or outside the range asked
 			}
 			h.buf, h.times = append(h.buf, it), append(h.times, t)
 		}
@@ -256,7 +260,7 @@ func (m *MergedRange) fill(ctx context.Context, i int) (cost Cost, pages, scanne
 // ties broken the opposite way, so that it lists exactly this merge's
 // items backwards. Its first screen costs one request a prefix.
 func (m *MergedRange) FromEnd(pageSize int32) *MergedRange {
-	e := &MergedRange{c: m.c, enc: m.enc, page: pageSize, tables: m.tables, Prefixes: m.Prefixes, fromEnd: !m.fromEnd, r: m.r, base: m.base}
+	e := &MergedRange{c: m.c, enc: m.enc, page: pageSize, tables: m.tables, Prefixes: m.Prefixes, fromEnd: !m.fromEnd, r: m.r, base: m.base, Keep: m.Keep}
 	if e.base.Reverse = !m.base.Reverse; m.once != nil || m.full != nil {
 		return m.onceFromEnd(e)
 	}
@@ -696,8 +700,8 @@ func (m *MergedRange) spread(items []Item, keep func(i int) bool) {
 	for _, it := range items {
 		k := m.skText(it)
 		t, ok := m.enc.KeyTime(k)
-		if !ok {
-			continue // not a time: left out of ranges, as fill leaves it
+		if !ok || m.Keep != nil && !m.Keep(it) {
+			continue // not a time (left out of ranges, as fill leaves it), or outside the range asked
 		}
 		for i, q := range m.Queries {
 			if (keep == nil || keep(i)) && condHolds(q.SK, k) {

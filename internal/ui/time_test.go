@@ -861,6 +861,26 @@ func TestTimeRangeReadWiderPagesOn(t *testing.T) {
 	}
 }
 
+// TestTimeMergedRangeListsItsOwn: a range merged across the prefixes
+// before the time (amsg#, bob#), over keys in several UTC offsets, read
+// 10h30m wider, lists only its own rows and counts both.
+func TestTimeMergedRangeListsItsOwn(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"amsg#2026-03-04T23:00:00-05:00", "bob#2026-03-05T13:21:42-05:00", "amsg#2026-03-05T14:19:42+00:00",
+		"bob#2026-03-06T10:00:00+05:30", "amsg#2026-03-04T20:00:00+05:30", "bob#2026-03-07T01:00:00+02:00"} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Range: "2026-03-05", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) }})
+	h.contains(t, "3 in range · 5 read", "across 2 prefixes", "range read ±10h30m", "amsg#2026-03-04T23:00:00-05:00", "bob#2026-03-05T13:21:42-05:00", "amsg#2026-03-05T14:19:42+00:00", "row 1 of 3")
+	if s := h.screen(); strings.Contains(s, "   bob#2026-03-06T10:00:00+05:30") || strings.Contains(s, "   amsg#2026-03-04T20:00:00+05:30") {
+		t.Fatalf("a key outside the range listed (the request line names them as its bounds):\n%s", s)
+	}
+}
+
 // TestHelpShowsTheRequestWhole: ? shows a long request wrapped at its
 // spaces, each value whole on its line where it fits one (a hard wrap cut
 // :lo="ORDER#…" across two lines, which then copies as two words).

@@ -21,12 +21,12 @@ const MergePage = 50
 // changed by the command.
 func mergedPage(ctx context.Context, page, req int, m *dynamo.MergedRange, n int) tea.Cmd {
 	return func() tea.Msg {
-		before := m.Cost
+		before, scanned := m.Cost, m.Scanned
 		items, err := m.Take(ctx, n)
 		spent := dynamo.Cost{Requests: m.Cost.Requests - before.Requests, RCU: m.Cost.RCU - before.RCU,
 			Billed: m.Cost.Billed - before.Billed, Latency: m.Cost.Latency - before.Latency}
 		spent.Estimated = spent.Billed > spent.RCU // as billed: each read's at least what the server said
-		p := dynamo.Page{Items: items, Cost: spent}
+		p := dynamo.Page{Items: items, Cost: spent, Scanned: m.Scanned - scanned}
 		if !m.Done() {
 			p.LastKey = dynamo.Item{"": nil} // more to take: what the pager reads as not done
 		}

@@ -299,7 +299,12 @@ func (p *Pager) heldSaid() tea.Cmd {
 func (p *Pager) filtered() bool { return p.Query.Filter != nil }
 
 // sifted reports whether the read is wider than what is listed (Sift).
-func (p *Pager) sifted() bool { return p.Sift != nil && p.Merge == nil }
+func (p *Pager) sifted() bool {
+	if p.Merge != nil {
+		return p.Merge.Keep != nil
+	}
+	return p.Sift != nil
+}
 
 // State says how much is loaded and whether more follows, for the title:
 // for a filtered read, matched against scanned and what that cost.

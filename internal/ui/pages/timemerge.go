@@ -31,8 +31,8 @@ func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dyn
 
 // findPrefixes starts the search for the prefixes before the time, for a
 // range typed without one; the range runs when they are found.
-func (t *Time) findPrefixes(r domain.TimeRange, text string) tea.Cmd {
-	t.waiting = &pendingRange{r: r, text: text}
+func (t *Time) findPrefixes(r domain.TimeRange, text string, keep func(dynamo.Item) bool) tea.Cmd {
+	t.waiting = &pendingRange{r: r, text: text, keep: keep}
 	if t.prefixes != nil {
 		return t.runMerged(t.pg.Query)
 	}
@@ -45,6 +45,7 @@ func (t *Time) findPrefixes(r domain.TimeRange, text string) tea.Cmd {
 type pendingRange struct {
 	r    domain.TimeRange
 	text string
+	keep func(dynamo.Item) bool // a range read wider than asked: its own rows (Time.inRange)
 }
 
 func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
@@ -92,6 +93,7 @@ func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 		t.inputErr = err.Error()
 		return nil
 	}
+	m.Keep = t.waiting.keep
 	t.rangeTxt = t.waiting.text
 	t.rangeUnder, t.mergedUnder = false, t.under != ""
 	t.times, t.spark = nil, sparkCache{}

@@ -374,7 +374,7 @@ func (t *Time) submit() tea.Cmd {
 		t.inputErr = ""
 		t.input.Blur()
 		t.pg.Sift = nil
-		return t.findPrefixes(r, text) // every prefix, merged by time
+		return t.findPrefixes(r, text, t.inRange(asked)) // every prefix, merged by time
 	}
 	sk, err := domain.CompileRange(r, t.enc, prefix)
 	if err != nil {
@@ -666,7 +666,7 @@ func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.pg.Cancel()
 	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped() && t.waiting != nil && t.prefixes == nil:
 		t.pg.Fail.Clear()
-		return t.findPrefixes(t.waiting.r, t.waiting.text), true // finding the prefixes failed: again
+		return t.findPrefixes(t.waiting.r, t.waiting.text, t.waiting.keep), true // finding the prefixes failed: again
 	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped():
 		return t.pg.Retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
