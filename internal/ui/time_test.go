@@ -622,6 +622,40 @@ func TestFollowInTimeMode(t *testing.T) {
 	}
 }
 
+// TestFollowKeysInSeveralOffsetsInTimeMode: F over keys written in
+// several UTC offsets appends a new key written in an offset behind the
+// one its polls are written in (its text below theirs), and not an old
+// one written ahead.
+func TestFollowKeysInSeveralOffsetsInTimeMode(t *testing.T) {
+	db := memory.New()
+	now := time.Now().Truncate(time.Second)
+	in := func(at time.Time, hours float64) string {
+		return at.In(time.FixedZone("", int(hours*3600))).Format("2006-01-02T15:04:05-07:00")
+	}
+	var items []dynamo.Item
+	for i, off := range []float64{0, -5, 5.5} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(in(now.Add(-time.Duration(2*i+1)*time.Hour), off))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Range: "last 24h"})
+	h.contains(t, "3 in range · 3 read")
+	newKey, oldKey := in(now.Add(time.Minute), -5), in(now.Add(-150*time.Minute), 5.5)
+	for _, k := range []string{newKey, oldKey} {
+		if _, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Events"), Item: dynamo.Item{"PK": s("E"), "SK": s(k)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := h.driver()
+	d.key("F")
+	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
+	if sc := h.screen(); !strings.Contains(sc, newKey) || strings.Contains(sc, oldKey) {
+		t.Fatalf("following keys in several offsets, want %s and not %s:\n%s", newKey, oldKey, sc)
+	}
+	d.key("F")
+}
+
 // TestFollowBilledAsTheStatusBar: polls that find nothing are reported at
 // 0 RCU by the embedded backend (as by dynalite) and billed 0.5 each by
 // DynamoDB: what following costs a minute is the bill, marked an

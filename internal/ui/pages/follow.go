@@ -72,7 +72,7 @@ func (t *Time) startFollow() tea.Cmd {
 		return t.followOnePrefix()
 	}
 	r := dynamo.FollowRequest{Query: t.pg.Query, TableKeys: t.pg.TableKeys, Enc: t.enc, Prefix: prefix,
-		Newest: newest, Since: time.Now(), Overlap: followOverlap}
+		Newest: newest, Since: time.Now(), Overlap: followOverlap, Spread: t.spread}
 	ctx, req := t.follow.req.Start(t.c)
 	t.follow.stats, t.follow.added = dynamo.FollowStats{Started: time.Now()}, 0
 	client, page := t.c.Client, t.id
