@@ -2,9 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -193,6 +195,50 @@ func TestRangeKeysInSeveralOffsets(t *testing.T) {
 				if !strings.Contains(stderr, " in time order (keys in UTC offsets up to 10h30m apart: read ±10h30m, ") {
 					t.Errorf("%v: the order is not said: %s", tc.args, stderr)
 				}
+			}
+		})
+	}
+}
+
+// TestRangeStoppedWritesWhatItHeld: a range over keys in several UTC
+// offsets holds items back to write them in time order; when the budget
+// stops the read, what it held was read and paid for, and is written (in
+// order) before the line saying the rest is not. It was dropped: a stop
+// after a page of 200 keys printed "0 items".
+func TestRangeStoppedWritesWhatItHeld(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	zones := []*time.Location{time.FixedZone("", -5*3600), time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", 5*3600+1800)}
+	base := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	for i := range 400 {
+		at := base.Add(time.Duration(i) * 97 * time.Minute)
+		items = append(items, av("PK", "E", "SK", at.In(zones[i%len(zones)]).Format(time.RFC3339), "Pad", strings.Repeat("x", 200)))
+	}
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), items)
+	data := diffDataFile(t, table, items)
+	for name, conn := range map[string][]string{
+		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "E", "--at", "2026-03", "--max-rcu", "3"}, conn...)...)
+			lines := strings.Fields(out)
+			if code != 3 || len(lines) == 0 || !strings.Contains(stderr, fmt.Sprintf("; %s printed, in order, not all", counted(len(lines), "item", "items"))) {
+				t.Fatalf("exit %d, %d items printed:\n%s", code, len(lines), stderr)
+			}
+			var last time.Time
+			for i, l := range lines {
+				var it map[string]any
+				if err := json.Unmarshal([]byte(l), &it); err != nil {
+					t.Fatalf("%v: %q", err, l)
+				}
+				at, err := time.Parse(time.RFC3339, it["SK"].(string))
+				if err != nil || i > 0 && at.After(last) {
+					t.Fatalf("item %d %v after %v: not newest first (%v)", i, at, last, err)
+				}
+				last = at
 			}
 		})
 	}

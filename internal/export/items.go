@@ -170,6 +170,12 @@ func eachItem(ctx context.Context, c dynamo.Client, q domain.KeyQuery, limit int
 		p, err := dynamo.QueryPage(ctx, c, req)
 		if err != nil {
 			page(nil)
+			// What Sift holds was read and paid for: written, in order,
+			// before the error (a budget's refusal, a failed read) says
+			// the rest is not.
+			if ferr := flush(); ferr != nil {
+				return ferr
+			}
 			return err
 		}
 		kept := p.Items
