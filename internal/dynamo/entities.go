@@ -34,6 +34,10 @@ type EntitiesResult struct {
 	// Sampled says the counts are estimated from part of the items: the
 	// whole read would have cost more than the budget.
 	Sampled bool
+	// Stopped says a read meant to be whole (the table's size, as
+	// DescribeTable gave it, within the budget; or one partition) ended
+	// at the budget: its counts are of the items read, not all of them.
+	Stopped bool
 	Read    int // items read
 	// Segments is how many Scan segments the sample read in parallel (0
 	// for a whole read).
@@ -52,10 +56,15 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	var items []Item
 	var partial []bool // by item: its partition was not read to its end
 	var err error
-	if r.MaxRCU > 0 {
-		c = &Budgeted{Client: c, Max: r.MaxRCU, TableBytes: r.SizeBytes} // every item read once
-	}
 	whole := float64(r.SizeBytes) / 4096 * 0.5 // an eventually consistent Scan's RCU
+	if r.MaxRCU > 0 {
+		// Every item read once, in order. Reads grow only as the items
+		// read before them where what the table holds is not known to fit
+		// the budget (no size reported, a sample, one partition): a few
+		// small items had sized a read that met a run of heavy ones.
+		known := r.PK == nil && r.SizeBytes > 0 && whole <= r.MaxRCU
+		c = &Budgeted{Client: c, Max: r.MaxRCU, TableBytes: r.SizeBytes, Grow: !known}
+	}
 	switch {
 	case r.PK != nil:
 		items, res.Sampled, res.Cost, err = readPartition(ctx, c, r)
@@ -80,6 +89,7 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	if err != nil {
 		return res, err
 	}
+	res.Stopped = res.Sampled && res.Segments == 0
 	res.Read = len(items)
 	res.Entities = domain.InferEntities(entityItems(items, partial, r.Key), r.Delim)
 	switch {

@@ -161,3 +161,57 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 		}
 	}
 }
+
+var heavyRunTables seededTable
+
+// heavyRun is one partition read in its sort keys' order: 50 items of 100
+// bytes, then every tenth of 30 KB among them.
+func heavyRun() []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i := range 200 {
+		size := 100
+		if i >= 50 && i%10 == 0 {
+			size = 30 << 10
+		}
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("I%03d", i)), "Data": s(strings.Repeat("h", size))})
+	}
+	return items
+}
+
+// TestEntitiesBudgetHoldsOnHeavyTails: a whole read the table's size did
+// not rule out (dynalite reports none) reads small items, then 30 KB ones
+// among them, within its budget and half a read unit, and says it
+// stopped. Its reads grow only as the items read before them (as a
+// search's steps do): sized by the first small item alone, the second
+// read had asked for 156 items and spent 44 RCU of 20. The heavy items
+// scattered through a table (HeavyTenth, in hash order) are held too.
+func TestEntitiesBudgetHoldsOnHeavyTails(t *testing.T) {
+	run := seededBackends(t, &heavyRunTables, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "EntitiesHeavyRun", "S", heavyRun())
+	})
+	scattered := heavyBackends(t)
+	for name, c := range run {
+		for _, tc := range []struct {
+			c     dynamo.Client
+			table string
+			key   dynamo.KeySchema
+		}{
+			{c, "EntitiesHeavyRun", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}},
+			{scattered[name], "HeavyTenth", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}}},
+		} {
+			for _, budget := range []float64{5, 20} {
+				m := dynamo.NewMetered(tc.c)
+				res, err := dynamo.ReadEntities(context.Background(), m, dynamo.EntitiesRequest{Table: tc.table, Key: tc.key, MaxRCU: budget})
+				total, _ := m.Session.Totals()
+				t.Logf("%-8s %-16s budget %2g: %2d requests, %4.1f RCU, %3d items read", name, tc.table, budget, total.Requests, total.RCU, res.Read)
+				if err != nil || !res.Stopped || !res.Sampled || res.Read == 0 || res.Read >= 200 {
+					t.Errorf("%s %s budget %g: %v stopped %v sampled %v read %d", name, tc.table, budget, err, res.Stopped, res.Sampled, res.Read)
+				}
+				if total.RCU > budget+0.5 || res.Cost.Billed > budget+0.5 {
+					t.Errorf("%s %s budget %g: spent %.1f RCU (billed %.1f) in %d requests", name, tc.table, budget, total.RCU, res.Cost.Billed, total.Requests)
+				}
+			}
+		}
+	}
+}
