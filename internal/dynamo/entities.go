@@ -43,7 +43,17 @@ type EntitiesResult struct {
 	// for a whole read).
 	Segments int
 	Cost     Cost
+	// Items are every item read, where the read was of the whole table (or
+	// index) and they weigh no more than HeldEntityBytes: enter lists a
+	// type's items from them, reading nothing (nil: not held).
+	Items []Item
 }
+
+// HeldEntityBytes bounds the items a whole entities read holds for enter
+// (ItemBytes): the budget bounds them already (100 RCU reads about 800 KB,
+// past it by the items larger than any read before), this bounds a
+// larger --max-rcu.
+const HeldEntityBytes = 16 << 20
 
 // ReadEntities reads the items (all of them when that costs less than the
 // budget, else a parallel sample of Scan segments, each read to its share
@@ -103,7 +113,21 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	for _, e := range res.Entities {
 		res.Examples = append(res.Examples, items[e.Example])
 	}
+	if !res.Sampled && r.PK == nil {
+		res.Items = heldItems(items)
+	}
 	return res, nil
+}
+
+// heldItems is items, where they weigh no more than HeldEntityBytes; else nil.
+func heldItems(items []Item) []Item {
+	n := 0
+	for _, it := range items {
+		if n += ItemBytes(it); n > HeldEntityBytes {
+			return nil
+		}
+	}
+	return items
 }
 
 // EntitiesOf names the entity types of items already read (a list's

@@ -99,12 +99,31 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 			if strings.Join(got, ", ") != tc.want || res.Sampled || res.Read != len(entityItems(tc.table == "EntitiesEDB")) {
 				t.Errorf("%s %s: %s (sampled %v, read %d)\nwant %s", name, tc.table, strings.Join(got, ", "), res.Sampled, res.Read, tc.want)
 			}
+			// A whole read holds its items, and a type's filter matched
+			// against them finds what a search of the table finds.
+			if len(res.Items) != res.Read {
+				t.Errorf("%s %s: %d items held of %d read whole", name, tc.table, len(res.Items), res.Read)
+			}
+			f, _ := domain.ParseFilter(`begins_with(PK, "USER#") or __edb_e__ = "office"`)
+			held, ok := dynamo.MatchHeld(c, tc.table, res.Items, f)
+			st, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: tc.table, Filter: f}, nil)
+			var searched []dynamo.Item
+			for st.More() {
+				step, err := dynamo.ReadSearch(ctx, c, st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				searched, st = append(searched, step.Items...), step.Next
+			}
+			if !ok || len(held) == 0 || fmt.Sprint(keysOf(held)) != fmt.Sprint(keysOf(searched)) {
+				t.Errorf("%s %s: matched here %v (%v), searched %v", name, tc.table, keysOf(held), ok, keysOf(searched))
+			}
 			// A table DynamoDB says is larger than the budget is sampled in
 			// parallel segments, each read to its share, and said so: no
 			// more segments than the budget pays two reads of (the four
 			// asked for had billed 4 RCU of 2), within half an RCU of it.
 			res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: tc.table, Key: key, MaxRCU: 2, SizeBytes: 1 << 30, ItemCount: 1000, Segments: 4})
-			if err != nil || !res.Sampled || res.Segments != 2 || res.Cost.Requests < 2 || res.Cost.Billed > 2+0.5 || len(res.Entities) == 0 {
+			if err != nil || !res.Sampled || res.Segments != 2 || res.Cost.Requests < 2 || res.Cost.Billed > 2+0.5 || len(res.Entities) == 0 || res.Items != nil {
 				t.Errorf("%s %s sampled: %v sampled %v segments %d cost %+v types %d", name, tc.table, err, res.Sampled, res.Segments, res.Cost, len(res.Entities))
 			}
 			// Types of many partitions ({id} in the partition key) are

@@ -77,15 +77,30 @@ func TestEntitiesOfTheTable(t *testing.T) {
 }
 
 // TestEntitiesByDiscriminator: items that carry their type (onetable's
-// _type) are named by it, and enter lists one type's items, the whole
-// table searched with the discriminator as the filter.
+// _type) are named by it, and enter lists one type's items: the whole
+// table's items E read, matched with the discriminator as the filter
+// (no request), or searched for again with r.
 func TestEntitiesByDiscriminator(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "Admissions · 2 entity types · exact: 13 items read", "Admission        12  patient#{n} / admission#{time:epoch-ms}#{id}  _type", "Patient           1",
 		"Admission · 4 attributes", "  33%  ward")
+	// The whole table was read for the types and is held: enter matches
+	// the type's filter against those items, reading nothing (it had
+	// scanned the table again: 127 RCU again on a table of heavy items).
+	before := h.rec.count("Scan") + h.rec.count("Query")
 	h.keys("enter")
-	h.contains(t, "Search Admissions · 12 matches", `filter › _type = "Admission"`, "scanned 13 · matched 12")
+	h.contains(t, "Search Admissions · 12 matches", `filter › _type = "Admission"`,
+		"the 13 items the entity types were read from", "matched 12 · no", "request (r reads the table)")
+	if after := h.rec.count("Scan") + h.rec.count("Query"); after != before {
+		t.Fatalf("enter on a type of a table read whole read %d more times", after-before)
+	}
+	// r reads the table itself.
+	h.keys("r")
+	h.contains(t, "Search Admissions · 12 matches", "scanned 13 · matched 12")
+	if h.rec.count("Scan") == 0 {
+		t.Fatal("r read nothing")
+	}
 }
 
 // TestEntitiesOfAPartition: E on a partition's items names the types of

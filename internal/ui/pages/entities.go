@@ -131,7 +131,11 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (e *Entities) openType(i int) tea.Cmd {
 	ent, example := e.res.Entities[i], e.res.Examples[i]
 	if e.req.PK == nil && e.held == nil && strings.Contains(ent.KeyTemplates["pk"], "{") {
-		if n := e.typeFilter(ent); n != nil {
+		if n := e.typeFilter(ent); n != nil && e.res.Items != nil {
+			// The whole table was read for the types, and is held: its
+			// items are matched here, not scanned again.
+			return open(NewSearchOfHeld(e.c, e.info, e.req.Index, n, e.res.Items))
+		} else if n != nil {
 			return open(NewSearchOf(e.c, e.info, e.req.Index, n))
 		}
 	}
