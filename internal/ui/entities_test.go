@@ -150,6 +150,39 @@ func TestEntitiesSampled(t *testing.T) {
 	h.contains(t, "entity CAPITALS", "PK = :pk", `"CAPITALS"`)
 }
 
+// TestEntitiesSampledTypeSaysTheCostFirst: enter on a type of many
+// partitions where E read a sample (or stopped at its budget) reads
+// nothing: the search opens with the type's filter typed, the request
+// line saying what E read and what it cost beside what the whole table
+// costs; enter scans. It had scanned the table at once, as much again as
+// E had spent and more.
+func TestEntitiesSampledTypeSaysTheCostFirst(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i := range 1200 { // 1.2 MB: more than E's 100 RCU budget reads
+		u := fmt.Sprintf("u%04d", i)
+		items = append(items, dynamo.Item{"PK": s("USER#" + u), "SK": s("#METADATA#" + u), "Bio": s(strings.Repeat("b", 1000))})
+	}
+	db := memory.New()
+	if err := demo.CreateKeyTable(context.Background(), db, "Users", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 160, 35, Config{Client: db, Table: "Users", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Users · 1 entity type · sampled:")
+	before := h.rec.count("Scan") + h.rec.count("Query")
+	h.keys("enter")
+	if after := h.rec.count("Scan") + h.rec.count("Query"); after != before {
+		t.Fatalf("enter on a sampled type read %d times before being asked:\n%s", after-before, h.screen())
+	}
+	h.contains(t, "Search Users · type a filter", `begins_with(PK, "USER#")`, "whole table ≈", "E read ", "(a sample)", "enter searches the")
+	h.keys("enter")
+	h.contains(t, "Search Users · ", "scanned ")
+	if h.rec.count("Scan") == 0 {
+		t.Fatal("enter read nothing")
+	}
+}
+
 // TestEntitiesOfATableOfUnknownSize: where DynamoDB reports a table as
 // 0 B (dynalite, or a table newer than its six-hourly size update), E
 // reads it from its start as a whole read and the budget stops it: the

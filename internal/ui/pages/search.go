@@ -62,6 +62,10 @@ type Search struct {
 	// fromHeld says the matches listed are of them. r reads the table.
 	held     []dynamo.Item
 	fromHeld bool
+	// earlier says, until the first search, what another view read of the
+	// table and what that cost (E's sample): the request line's word on
+	// what a Scan of it would cost.
+	earlier string
 }
 
 // searchReadMsg is a step of a search.
@@ -690,6 +694,9 @@ func (s *Search) Request() string {
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
 		b.WriteString(" · " + wholeShort(s.info, s.index))
+		if s.earlier != "" && !s.begun {
+			b.WriteString(" · " + s.earlier)
+		}
 		return b.String()
 	}
 	if !s.begun || s.pages == 0 {
