@@ -188,8 +188,10 @@ func TestRangeBudgetCoversEveryRead(t *testing.T) {
 // TestEntitiesBudgetHolds: entities --max-rcu bounds every read it makes,
 // as billed (each read at least 0.5 RCU), within half an RCU: the parallel
 // sample's eight segments had each read once before any looked at the
-// budget (4 RCU billed under --max-rcu 2). On the embedded backend (the
-// demo) and on dynalite, a table and one partition.
+// budget (4 RCU billed under --max-rcu 2). A read meant to be whole that
+// the budget stopped says so in one line and exits 3 (it had exited 0
+// without a word). On the embedded backend (the demo) and on dynalite, a
+// table and one partition.
 func TestEntitiesBudgetHolds(t *testing.T) {
 	billed := regexp.MustCompile(`consumedRCU=([0-9.]+)(?: billedRCU=([0-9.]+))?`)
 	spent := func(stderr string) float64 {
@@ -215,6 +217,17 @@ func TestEntitiesBudgetHolds(t *testing.T) {
 			"Data": &types.AttributeValueMemberS{Value: pad}}))
 	}
 	batchWrite(t, c, "EntitiesBudget", reqs)
+	// Items larger than any read before: a read meets one whole, past
+	// the budget, which the summary line says beside the stop.
+	createTable(t, c, "EntitiesPast", "SK", types.ScalarAttributeTypeS)
+	batchWrite(t, c, "EntitiesPast", []types.WriteRequest{
+		put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "B"}, "SK": &types.AttributeValueMemberS{Value: "A"}}),
+		put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "B"}, "SK": &types.AttributeValueMemberS{Value: "BLOB#1"}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("b", 300<<10)}}),
+	})
+	_, stderr, code := cli(t, "entities", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesPast", "--max-rcu", "2")
+	if code != 3 || !strings.Contains(stderr, "RCU past the 2 RCU budget: a read met items larger than any read before it") || !strings.Contains(stderr, "dynascope: stopped at the budget: 38.5 of 2 RCU, 2 items read") {
+		t.Errorf("past the budget: exit %d:\n%s", code, stderr)
+	}
 	backends := map[string][]string{
 		"embedded": {"--demo", "--table", "Locations"},
 		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesBudget"},
@@ -226,8 +239,21 @@ func TestEntitiesBudgetHolds(t *testing.T) {
 				args := append(append(append([]string{"entities"}, conn...), where...), "--max-rcu", budget)
 				_, stderr, code := cli(t, args...)
 				max, _ := strconv.ParseFloat(budget, 64)
-				if rcu := spent(stderr); code != 0 || rcu > max+0.5 || !strings.Contains(stderr, "sample") {
+				if rcu := spent(stderr); rcu > max+0.5 || !strings.Contains(stderr, "sample") {
 					t.Errorf("%s: %v: exit %d, %.1f RCU billed:\n%s", name, args, code, rcu, stderr)
+				}
+				// A read meant to be whole (one partition; a table whose
+				// size dynalite does not report) that the budget stopped
+				// is partial: exit 3, its last line what it spent and how
+				// to go on. A sample the table's size chose is no stop.
+				lines := strings.Split(strings.TrimSpace(stderr), "\n")
+				last := lines[len(lines)-1]
+				stopped := where != nil || name == "dynalite"
+				switch {
+				case stopped && (code != 3 || !strings.HasPrefix(last, "dynascope: stopped at the budget: ") || !strings.Contains(last, "RCU") || !strings.Contains(last, "a larger --max-rcu")):
+					t.Errorf("%s: %v: a stop: exit %d, last line %q", name, args, code, last)
+				case !stopped && code != 0:
+					t.Errorf("%s: %v: a sample: exit %d:\n%s", name, args, code, stderr)
 				}
 			}
 		}

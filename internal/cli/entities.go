@@ -104,9 +104,12 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	how := "every item read: counts exact"
-	if res.Sampled {
+	switch {
+	case res.Stopped:
+		how = fmt.Sprintf("the first %s, stopped at the budget: counts of those", counted(res.Read, "item", "items"))
+	case res.Sampled:
 		how = fmt.Sprintf("a sample of %d items (%d segments): counts estimated", res.Read, max(res.Segments, 1))
-		if n := exactCounts(res.Entities); n > 0 && f.pk == "" {
+		if n := exactCounts(res.Entities); n > 0 {
 			how = fmt.Sprintf("a sample of %d items (%d segments): %d of %d counts exact (partitions read whole), the rest estimated", res.Read, max(res.Segments, 1), n, len(res.Entities))
 		}
 	}
@@ -129,8 +132,45 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		}
 	}
 	stats := map[string]any{"itemsRead": res.Read, "requests": total.Requests, "consumedRCU": total.RCU, "segments": res.Segments,
-		"tableItemCount": info.ItemCount, "elapsedMs": time.Since(start).Milliseconds()}
-	defer fmt.Fprintf(f.stderr, "%s: %s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(f.table), counted(len(docs), "entity type", "entity types"), how, total.Requests, total.RCU, billedNote(conn.client.Session))
+		"tableItemCount": info.ItemCount, "elapsedMs": time.Since(start).Milliseconds(), "stoppedAtBudget": res.Stopped}
+	defer fmt.Fprintf(f.stderr, "%s: %s · %s · requests=%d consumedRCU=%.1f%s%s\n", export.OneLine(f.table), counted(len(docs), "entity type", "entity types"), how, total.Requests, total.RCU, billedNote(conn.client.Session), pastBudget(res, f.maxRCU))
+	if err := writeEntities(f, docs, res, stats); err != nil {
+		return err
+	}
+	if res.Stopped {
+		return entitiesStopped(res, f, info.SizeBytes)
+	}
+	return nil
+}
+
+// pastBudget is what the summary line adds where the reads spent more
+// than the budget: a read met items larger than any read before it,
+// which the budget sizes its reads by (dynamo.Budgeted).
+func pastBudget(res dynamo.EntitiesResult, budget float64) string {
+	if budget <= 0 || res.Cost.Billed <= budget {
+		return ""
+	}
+	return fmt.Sprintf(" · %.1f RCU past the %g RCU budget: a read met items larger than any read before it", res.Cost.Billed-budget, budget)
+}
+
+// entitiesStopped is the one line (exit 3) for a read meant to be whole
+// that the budget stopped: what was spent, that the counts are a sample's,
+// how to go on.
+func entitiesStopped(res dynamo.EntitiesResult, f *entitiesFlags, tableBytes int64) error {
+	of := "the table's"
+	if f.pk != "" {
+		of = "the partition's"
+	}
+	why := ""
+	if tableBytes <= 0 && f.pk == "" {
+		why = " (the server reports no table size, so a whole read was tried)"
+	}
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %s read%s; the counts are of those items, a sample, not all of %s — run again with a larger --max-rcu to read it whole",
+		res.Cost.Billed, f.maxRCU, counted(res.Read, "item", "items"), why, of)}
+}
+
+// writeEntities prints the types in f's format.
+func writeEntities(f *entitiesFlags, docs []map[string]any, res dynamo.EntitiesResult, stats map[string]any) error {
 	switch f.output {
 	case "json":
 		return export.JSONDoc(f.stdout, map[string]any{"entities": docs, "sampled": res.Sampled, "stats": stats})
@@ -154,7 +194,7 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		rows.Rows = append(rows.Rows, map[string]any{"name": d["name"], "count": d["count"], "countExact": d["countExact"], "sampled": res.Sampled,
 			"pk": tpl["pk"], "sk": tpl["sk"], "discriminator": d["discriminator"], "attributes": strings.Join(attrs, " ")})
 	}
-	_, err = writeRows(rows, "csv", f.stdout, f.stderr)
+	_, err := writeRows(rows, "csv", f.stdout, f.stderr)
 	return err
 }
 

@@ -32,6 +32,13 @@ type Budgeted struct {
 	// it: no item not read yet is larger than what the items read leave
 	// of it, which sizes the reads of a table a few large items fill.
 	TableBytes int64
+	// Grow, set by a caller that reads a table's items once in order (an
+	// entities read), has a cut read ask for no more items than were read
+	// before it (grownLimit, as a search's steps do): heavy items come in
+	// runs where keys group them (a partition of blobs), and a read sized
+	// by a few small items had met a run of them whole (1 MB, 127.5 RCU of
+	// a budget of 100).
+	Grow bool
 
 	mu       sync.Mutex
 	spent    float64
@@ -118,6 +125,9 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 	// Half of what is left (all of its last read units): an item larger
 	// than any read before is paid by the other half.
 	n = ItemsFor(max(left/2, min(left, 2*readUnitRCU(consistent))), largest, consistent)
+	if b.Grow {
+		n = min(n, grownLimit(b.scanned, largest, left))
+	}
 	if n < 1 && b.inflight == 0 {
 		n = min(ItemsFor(left, largest, consistent), 1)
 	}

@@ -34,12 +34,26 @@ type EntitiesResult struct {
 	// Sampled says the counts are estimated from part of the items: the
 	// whole read would have cost more than the budget.
 	Sampled bool
+	// Stopped says a read meant to be whole (the table's size, as
+	// DescribeTable gave it, within the budget; or one partition) ended
+	// at the budget: its counts are of the items read, not all of them.
+	Stopped bool
 	Read    int // items read
 	// Segments is how many Scan segments the sample read in parallel (0
 	// for a whole read).
 	Segments int
 	Cost     Cost
+	// Items are every item read, where the read was of the whole table (or
+	// index) and they weigh no more than HeldEntityBytes: enter lists a
+	// type's items from them, reading nothing (nil: not held).
+	Items []Item
 }
+
+// HeldEntityBytes bounds the items a whole entities read holds for enter
+// (ItemBytes): the budget bounds them already (100 RCU reads about 800 KB,
+// past it by the items larger than any read before), this bounds a
+// larger --max-rcu.
+const HeldEntityBytes = 16 << 20
 
 // ReadEntities reads the items (all of them when that costs less than the
 // budget, else a parallel sample of Scan segments, each read to its share
@@ -52,10 +66,15 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	var items []Item
 	var partial []bool // by item: its partition was not read to its end
 	var err error
-	if r.MaxRCU > 0 {
-		c = &Budgeted{Client: c, Max: r.MaxRCU, TableBytes: r.SizeBytes} // every item read once
-	}
 	whole := float64(r.SizeBytes) / 4096 * 0.5 // an eventually consistent Scan's RCU
+	if r.MaxRCU > 0 {
+		// Every item read once, in order. Reads grow only as the items
+		// read before them where what the table holds is not known to fit
+		// the budget (no size reported, a sample, one partition): a few
+		// small items had sized a read that met a run of heavy ones.
+		known := r.PK == nil && r.SizeBytes > 0 && whole <= r.MaxRCU
+		c = &Budgeted{Client: c, Max: r.MaxRCU, TableBytes: r.SizeBytes, Grow: !known}
+	}
 	switch {
 	case r.PK != nil:
 		items, res.Sampled, res.Cost, err = readPartition(ctx, c, r)
@@ -80,6 +99,7 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	if err != nil {
 		return res, err
 	}
+	res.Stopped = res.Sampled && res.Segments == 0
 	res.Read = len(items)
 	res.Entities = domain.InferEntities(entityItems(items, partial, r.Key), r.Delim)
 	switch {
@@ -93,7 +113,21 @@ func ReadEntities(ctx context.Context, c Client, r EntitiesRequest) (EntitiesRes
 	for _, e := range res.Entities {
 		res.Examples = append(res.Examples, items[e.Example])
 	}
+	if !res.Sampled && r.PK == nil {
+		res.Items = heldItems(items)
+	}
 	return res, nil
+}
+
+// heldItems is items, where they weigh no more than HeldEntityBytes; else nil.
+func heldItems(items []Item) []Item {
+	n := 0
+	for _, it := range items {
+		if n += ItemBytes(it); n > HeldEntityBytes {
+			return nil
+		}
+	}
+	return items
 }
 
 // EntitiesOf names the entity types of items already read (a list's

@@ -99,12 +99,31 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 			if strings.Join(got, ", ") != tc.want || res.Sampled || res.Read != len(entityItems(tc.table == "EntitiesEDB")) {
 				t.Errorf("%s %s: %s (sampled %v, read %d)\nwant %s", name, tc.table, strings.Join(got, ", "), res.Sampled, res.Read, tc.want)
 			}
+			// A whole read holds its items, and a type's filter matched
+			// against them finds what a search of the table finds.
+			if len(res.Items) != res.Read {
+				t.Errorf("%s %s: %d items held of %d read whole", name, tc.table, len(res.Items), res.Read)
+			}
+			f, _ := domain.ParseFilter(`begins_with(PK, "USER#") or __edb_e__ = "office"`)
+			held, ok := dynamo.MatchHeld(c, tc.table, res.Items, f)
+			st, _ := dynamo.StartSearch(dynamo.SearchRequest{Table: tc.table, Filter: f}, nil)
+			var searched []dynamo.Item
+			for st.More() {
+				step, err := dynamo.ReadSearch(ctx, c, st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				searched, st = append(searched, step.Items...), step.Next
+			}
+			if !ok || len(held) == 0 || fmt.Sprint(keysOf(held)) != fmt.Sprint(keysOf(searched)) {
+				t.Errorf("%s %s: matched here %v (%v), searched %v", name, tc.table, keysOf(held), ok, keysOf(searched))
+			}
 			// A table DynamoDB says is larger than the budget is sampled in
 			// parallel segments, each read to its share, and said so: no
 			// more segments than the budget pays two reads of (the four
 			// asked for had billed 4 RCU of 2), within half an RCU of it.
 			res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: tc.table, Key: key, MaxRCU: 2, SizeBytes: 1 << 30, ItemCount: 1000, Segments: 4})
-			if err != nil || !res.Sampled || res.Segments != 2 || res.Cost.Requests < 2 || res.Cost.Billed > 2+0.5 || len(res.Entities) == 0 {
+			if err != nil || !res.Sampled || res.Segments != 2 || res.Cost.Requests < 2 || res.Cost.Billed > 2+0.5 || len(res.Entities) == 0 || res.Items != nil {
 				t.Errorf("%s %s sampled: %v sampled %v segments %d cost %+v types %d", name, tc.table, err, res.Sampled, res.Segments, res.Cost, len(res.Entities))
 			}
 			// Types of many partitions ({id} in the partition key) are
@@ -158,6 +177,60 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 		res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigPartition", Key: key, PK: &pk, MaxRCU: 1, SizeBytes: 100000 * 2048, ItemCount: 100000})
 		if err != nil || !res.Sampled || res.Read >= 50 || len(res.Entities) != 1 || res.Entities[0].Count != res.Read || res.Entities[0].CountExact {
 			t.Errorf("%s partition past the budget: %v sampled %v read %d %+v", name, err, res.Sampled, res.Read, res.Entities)
+		}
+	}
+}
+
+var heavyRunTables seededTable
+
+// heavyRun is one partition read in its sort keys' order: 50 items of 100
+// bytes, then every tenth of 30 KB among them.
+func heavyRun() []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i := range 200 {
+		size := 100
+		if i >= 50 && i%10 == 0 {
+			size = 30 << 10
+		}
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("I%03d", i)), "Data": s(strings.Repeat("h", size))})
+	}
+	return items
+}
+
+// TestEntitiesBudgetHoldsOnHeavyTails: a whole read the table's size did
+// not rule out (dynalite reports none) reads small items, then 30 KB ones
+// among them, within its budget and half a read unit, and says it
+// stopped. Its reads grow only as the items read before them (as a
+// search's steps do): sized by the first small item alone, the second
+// read had asked for 156 items and spent 44 RCU of 20. The heavy items
+// scattered through a table (HeavyTenth, in hash order) are held too.
+func TestEntitiesBudgetHoldsOnHeavyTails(t *testing.T) {
+	run := seededBackends(t, &heavyRunTables, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "EntitiesHeavyRun", "S", heavyRun())
+	})
+	scattered := heavyBackends(t)
+	for name, c := range run {
+		for _, tc := range []struct {
+			c     dynamo.Client
+			table string
+			key   dynamo.KeySchema
+		}{
+			{c, "EntitiesHeavyRun", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}},
+			{scattered[name], "HeavyTenth", dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}}},
+		} {
+			for _, budget := range []float64{5, 20} {
+				m := dynamo.NewMetered(tc.c)
+				res, err := dynamo.ReadEntities(context.Background(), m, dynamo.EntitiesRequest{Table: tc.table, Key: tc.key, MaxRCU: budget})
+				total, _ := m.Session.Totals()
+				t.Logf("%-8s %-16s budget %2g: %2d requests, %4.1f RCU, %3d items read", name, tc.table, budget, total.Requests, total.RCU, res.Read)
+				if err != nil || !res.Stopped || !res.Sampled || res.Read == 0 || res.Read >= 200 {
+					t.Errorf("%s %s budget %g: %v stopped %v sampled %v read %d", name, tc.table, budget, err, res.Stopped, res.Sampled, res.Read)
+				}
+				if total.RCU > budget+0.5 || res.Cost.Billed > budget+0.5 {
+					t.Errorf("%s %s budget %g: spent %.1f RCU (billed %.1f) in %d requests", name, tc.table, budget, total.RCU, res.Cost.Billed, total.Requests)
+				}
+			}
 		}
 	}
 }

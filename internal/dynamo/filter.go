@@ -148,3 +148,34 @@ func operand(o domain.Operand) expression.OperandBuilder {
 	}
 	return nil
 }
+
+// MatchHeld is the items among held (read whole by another view) that
+// filter n matches, applied here as DynamoDB applies it (the embedded
+// backend's evaluator, SetLocalMatcher): a list read again through a
+// filter without a request. ok is false where it cannot be: no matcher,
+// a filter the builder refuses, or c masking table (held items hold
+// stand-ins where the filter's values are typed).
+func MatchHeld(c Client, table string, held []Item, n domain.FilterNode) (matches []Item, ok bool) {
+	if localMatcher == nil || n == nil || Masks(c, table) {
+		return nil, false
+	}
+	cond, err := FilterCondition(n)
+	if err != nil {
+		return nil, false
+	}
+	expr, err := expression.NewBuilder().WithFilter(cond).Build()
+	if err != nil {
+		return nil, false
+	}
+	match, err := localMatcher(expr.Filter(), nil, unescapeNames(expr.Names()), expr.Values())
+	if err != nil {
+		return nil, false
+	}
+	matches = []Item{}
+	for _, it := range held {
+		if m, ok := match(it); ok {
+			matches = append(matches, m)
+		}
+	}
+	return matches, true
+}

@@ -322,6 +322,14 @@ type PartitionsRequest struct {
 	// read. The listing splits into segments once it answers with more to
 	// read, not before (a table of one large partition ends there).
 	splitAfter bool
+	// Rows, where more than 0, is how many more partitions the reader
+	// wants listed (what a screen lacks): a bulk page is cut to the keys
+	// that many hold at the mean of those seen whole (perPartition), not
+	// a 1,000 keys whose items a Scan bills whole however few are shown.
+	Rows int
+	// perPartition is the keys the partitions seen whole held on average
+	// (0: none seen), which sizes a bulk page to Rows.
+	perPartition int32
 }
 
 // ScanKeysPage runs one keys-only Scan request (of r's segment, if it is

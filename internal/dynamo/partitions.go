@@ -80,12 +80,25 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 		return next, false, true
 	}
 	if n, keys := wholePartitions(r, page.Items); n > 0 && keys <= bulkUnits*n*int(next.probe.Keys) {
-		next.Limit = partitionBulkKeys
+		next.Limit, next.perPartition = partitionBulkKeys, int32((keys+n-1)/n)
 		return next, false, true
 	}
 	next.Limit = next.probe.Keys
 	next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
 	return next, true, true
+}
+
+// sized is r with its bulk page cut to the keys the partitions it still
+// wants (Rows) hold at the mean of those seen whole, and one more, never
+// below the first read's keys: a screen of partitions reads about what it
+// shows, where a 1,000-key page had read on into items it never showed
+// (a Scan bills whole items, whatever it projects).
+func (r PartitionsRequest) sized() PartitionsRequest {
+	if r.Rows <= 0 || r.perPartition <= 0 || r.Limit != partitionBulkKeys || len(r.Segments) > 0 {
+		return r
+	}
+	r.Limit = int32(min(max((r.Rows+1)*int(r.perPartition), partitionFirstKeys), partitionBulkKeys))
+	return r
 }
 
 // wholePartitions counts the partitions a read of more to come saw from

@@ -204,3 +204,49 @@ func TestPartitionsBySkipScan(t *testing.T) {
 	}
 	t.Logf("\n%s", figures["dynalite"])
 }
+
+// TestPartitionsBulkPagesSizedToRows: where partitions are small and read
+// in bulk pages, a page is cut to the keys the partitions the reader
+// still wants hold (Rows: a screen's), at the mean of those seen whole,
+// not 1,000 keys (it had read 1,000, some 16 partitions' worth, for a
+// screen lacking three rows); read so to the end, the listing finds
+// every partition once, as the uncut one does. On both backends.
+func TestPartitionsBulkPagesSizedToRows(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+	for name, c := range partBackends(t) {
+		list := func(rows int) (parts []string, keys []int, cost dynamo.Cost) {
+			r := dynamo.FirstPartitions("PartsMid", key)
+			seen := map[string]bool{}
+			for {
+				step, err := dynamo.ReadPartitions(ctx, c, r)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for _, p := range step.Partitions {
+					if !seen[p.Key.Literal()] {
+						seen[p.Key.Literal()] = true
+						parts = append(parts, p.Key.Literal())
+					}
+				}
+				keys, cost = append(keys, step.Keys), cost.Add(step.Cost)
+				if !step.More {
+					return parts, keys, cost
+				}
+				r = step.Next
+				r.Rows = rows
+			}
+		}
+		whole, wholeKeys, wholeCost := list(0)
+		cut, cutKeys, cutCost := list(3)
+		t.Logf("%-8s uncut: %d partitions, keys a read %v, %.1f RCU; Rows 3: keys a read %v, %.1f RCU", name, len(whole), wholeKeys, wholeCost.RCU, cutKeys, cutCost.RCU)
+		if len(cutKeys) < 2 || cutKeys[1] > 4*70 {
+			t.Errorf("%s: the read after the first, for 3 rows, read %v keys", name, cutKeys)
+		}
+		sort.Strings(whole)
+		sort.Strings(cut)
+		if strings.Join(whole, ",") != strings.Join(cut, ",") || len(whole) != 40 {
+			t.Errorf("%s: cut pages listed %d partitions, uncut %d", name, len(cut), len(whole))
+		}
+	}
+}

@@ -135,6 +135,7 @@ func ReadPartitions(ctx context.Context, c Client, r PartitionsRequest) (Partiti
 func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (PartitionsStep, error) {
 	step := PartitionsStep{Next: r, More: true}
 	if len(r.Segments) == 0 {
+		r = r.sized()
 		page, err := ScanKeysPage(ctx, c, r)
 		step.Cost = page.Cost
 		if err != nil {

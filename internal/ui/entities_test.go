@@ -77,15 +77,30 @@ func TestEntitiesOfTheTable(t *testing.T) {
 }
 
 // TestEntitiesByDiscriminator: items that carry their type (onetable's
-// _type) are named by it, and enter lists one type's items, the whole
-// table searched with the discriminator as the filter.
+// _type) are named by it, and enter lists one type's items: the whole
+// table's items E read, matched with the discriminator as the filter
+// (no request), or searched for again with r.
 func TestEntitiesByDiscriminator(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", Now: demoClock})
 	h.keys("E")
 	h.contains(t, "Admissions · 2 entity types · exact: 13 items read", "Admission        12  patient#{n} / admission#{time:epoch-ms}#{id}  _type", "Patient           1",
 		"Admission · 4 attributes", "  33%  ward")
+	// The whole table was read for the types and is held: enter matches
+	// the type's filter against those items, reading nothing (it had
+	// scanned the table again: 127 RCU again on a table of heavy items).
+	before := h.rec.count("Scan") + h.rec.count("Query")
 	h.keys("enter")
-	h.contains(t, "Search Admissions · 12 matches", `filter › _type = "Admission"`, "scanned 13 · matched 12")
+	h.contains(t, "Search Admissions · 12 matches", `filter › _type = "Admission"`,
+		"the 13 items the entity types were read from", "matched 12 · no", "request (r reads the table)")
+	if after := h.rec.count("Scan") + h.rec.count("Query"); after != before {
+		t.Fatalf("enter on a type of a table read whole read %d more times", after-before)
+	}
+	// r reads the table itself.
+	h.keys("r")
+	h.contains(t, "Search Admissions · 12 matches", "scanned 13 · matched 12")
+	if h.rec.count("Scan") == 0 {
+		t.Fatal("r read nothing")
+	}
 }
 
 // TestEntitiesOfAPartition: E on a partition's items names the types of
@@ -133,6 +148,39 @@ func TestEntitiesSampled(t *testing.T) {
 	// Query), not searched for through the table.
 	h.keys("down", "enter")
 	h.contains(t, "entity CAPITALS", "PK = :pk", `"CAPITALS"`)
+}
+
+// TestEntitiesSampledTypeSaysTheCostFirst: enter on a type of many
+// partitions where E read a sample (or stopped at its budget) reads
+// nothing: the search opens with the type's filter typed, the request
+// line saying what E read and what it cost beside what the whole table
+// costs; enter scans. It had scanned the table at once, as much again as
+// E had spent and more.
+func TestEntitiesSampledTypeSaysTheCostFirst(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i := range 1200 { // 1.2 MB: more than E's 100 RCU budget reads
+		u := fmt.Sprintf("u%04d", i)
+		items = append(items, dynamo.Item{"PK": s("USER#" + u), "SK": s("#METADATA#" + u), "Bio": s(strings.Repeat("b", 1000))})
+	}
+	db := memory.New()
+	if err := demo.CreateKeyTable(context.Background(), db, "Users", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 160, 35, Config{Client: db, Table: "Users", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Users · 1 entity type · sampled:")
+	before := h.rec.count("Scan") + h.rec.count("Query")
+	h.keys("enter")
+	if after := h.rec.count("Scan") + h.rec.count("Query"); after != before {
+		t.Fatalf("enter on a sampled type read %d times before being asked:\n%s", after-before, h.screen())
+	}
+	h.contains(t, "Search Users · type a filter", `begins_with(PK, "USER#")`, "whole table ≈", "E read ", "(a sample)", "enter searches the")
+	h.keys("enter")
+	h.contains(t, "Search Users · ", "scanned ")
+	if h.rec.count("Scan") == 0 {
+		t.Fatal("enter read nothing")
+	}
 }
 
 // TestEntitiesOfATableOfUnknownSize: where DynamoDB reports a table as

@@ -397,6 +397,48 @@ func TestTablesFirstScreenAfterTheFirstPage(t *testing.T) {
 	}
 }
 
+// TestPartitionsFirstScreenReadsWhatItShows: a table of 300 small
+// partitions (20 items of 200 bytes each) is listed in bulk pages cut to
+// the rows the screen lacks, not 1,000 keys: the first screen costs about
+// what it shows (it had read 1,100 keys, 29.5 RCU, for 16 rows at 80×24;
+// now 18 RCU), scrolling reads on, and G and / still work on what was
+// read.
+func TestPartitionsFirstScreenReadsWhatItShows(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	var items []dynamo.Item
+	for p := range 300 {
+		for i := range 20 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("S%03d", p)},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("K%02d", i)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("d", 200)}})
+		}
+	}
+	if err := demo.CreateKeyTable(ctx, db, "Small", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		m := dynamo.NewMetered(db)
+		h := newHarness(t, size[0], size[1], Config{Client: m, Table: "Small"})
+		total, _ := m.Session.Totals()
+		rows := len(partitionRowsRE.FindAllString(h.screen(), -1))
+		t.Logf("%dx%d: %d requests, %.1f RCU, %d rows on screen", size[0], size[1], total.Requests, total.RCU, rows)
+		// Two screens of rows below the cursor (what the list reads ahead),
+		// and a partition more, at 20 keys of about 215 bytes each: 0.55
+		// RCU a partition, 0.6 with the rounding.
+		if most := float64(2*rows+2) * 0.6; total.RCU > most || rows == 0 {
+			t.Errorf("%dx%d: the first screen cost %.1f RCU for %d rows (at most %.1f)", size[0], size[1], total.RCU, rows, most)
+		}
+		h.contains(t, "more: scroll down to scan on")
+		h.keys("G")
+		h.said(t, "G: the last of")
+		h.keys("g", "/")
+		h.typeText("S")
+		h.keys("enter")
+	}
+}
+
+var partitionRowsRE = regexp.MustCompile(`│ S\d{3}\s+\d+\+?\s`)
+
 // failScans fails the Scan calls it lists (1-based).
 type failScans struct {
 	dynamo.Client

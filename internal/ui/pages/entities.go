@@ -131,7 +131,17 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 func (e *Entities) openType(i int) tea.Cmd {
 	ent, example := e.res.Entities[i], e.res.Examples[i]
 	if e.req.PK == nil && e.held == nil && strings.Contains(ent.KeyTemplates["pk"], "{") {
-		if n := e.typeFilter(ent); n != nil {
+		if n := e.typeFilter(ent); n != nil && e.res.Items != nil {
+			// The whole table was read for the types, and is held: its
+			// items are matched here, not scanned again.
+			return open(NewSearchOfHeld(e.c, e.info, e.req.Index, n, e.res.Items))
+		} else if n != nil && (e.res.Sampled || e.res.Cost.Billed > e.req.MaxRCU) {
+			// Not read whole (a sample, or a read the budget stopped), or
+			// past the budget: a search reads the table again, at least
+			// as much. Its filter is typed, not read, and what E read
+			// said first: enter scans.
+			return e.typedSearch(n)
+		} else if n != nil {
 			return open(NewSearchOf(e.c, e.info, e.req.Index, n))
 		}
 	}
@@ -149,6 +159,21 @@ func (e *Entities) openType(i int) tea.Cmd {
 		p.Filter(domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}})
 	}
 	return open(p)
+}
+
+// typedSearch opens the search of the whole table with n typed in its
+// bar, nothing read: the request line says what E read and what it cost
+// beside what the whole table costs, and enter scans.
+func (e *Entities) typedSearch(n domain.FilterNode) tea.Cmd {
+	s := NewSearch(e.c, e.info, e.req.Index)
+	how := "a sample"
+	if e.res.Stopped {
+		how = "stopped at its budget"
+	}
+	s.earlier = fmt.Sprintf("E read %s of it for %s (%s)", common.Plural(e.res.Read, "item", "items"), common.BilledRCU(e.res.Cost), how)
+	cmd := s.filter.open(n)
+	s.retype()
+	return tea.Batch(open(s), cmd)
 }
 
 // typeFilter is the filter of a type's items: its discriminator's value,

@@ -109,6 +109,7 @@ func (p *Partitions) next() tea.Cmd {
 	var req int
 	if p.list.Began() {
 		ctx, req = p.list.Next()
+		p.nextReq.Rows = p.rowsWanted()
 	} else {
 		p.nextReq = dynamo.FirstPartitions(p.table, p.key())
 		if p.index != "" {
@@ -301,6 +302,13 @@ func (p *Partitions) prefetch(user bool) tea.Cmd {
 		return p.next()
 	}
 	return nil
+}
+
+// rowsWanted is how many more partitions fill two screens below the
+// cursor (what prefetch reads on for): a bulk page is sized to them.
+func (p *Partitions) rowsWanted() int {
+	screen := max(p.list.Grid.Visible(), p.h-4)
+	return max(p.list.Grid.Cursor()+2*screen-p.list.Len(), 1)
 }
 
 func (p *Partitions) add(step dynamo.PartitionsStep) {

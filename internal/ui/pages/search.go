@@ -57,6 +57,15 @@ type Search struct {
 	text     string
 	plan     *domain.Plan
 	prepared dynamo.SearchRequest
+	// held are the items of the whole table another view read (E), which
+	// a filter is matched against here, reading nothing (nil: read);
+	// fromHeld says the matches listed are of them. r reads the table.
+	held     []dynamo.Item
+	fromHeld bool
+	// earlier says, until the first search, what another view read of the
+	// table and what that cost (E's sample): the request line's word on
+	// what a Scan of it would cost.
+	earlier string
 }
 
 // searchReadMsg is a step of a search.
@@ -82,6 +91,16 @@ func NewSearch(c *common.Common, info dynamo.TableInfo, index string) *Search {
 func NewSearchOf(c *common.Common, info dynamo.TableInfo, index string, n domain.FilterNode) *Search {
 	s := NewSearch(c, info, index)
 	s.node = n
+	return s
+}
+
+// NewSearchOfHeld is NewSearchOf over held, every item of the table (or
+// index) another view read whole: the filter is matched against them,
+// with no request, where that can be done here (dynamo.MatchHeld); r reads
+// the table.
+func NewSearchOfHeld(c *common.Common, info dynamo.TableInfo, index string, n domain.FilterNode, held []dynamo.Item) *Search {
+	s := NewSearchOf(c, info, index, n)
+	s.held = held
 	return s
 }
 
@@ -173,7 +192,24 @@ func (s *Search) start(n domain.FilterNode) tea.Cmd {
 	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
 	plan, r, why := dynamo.FilterSearch(s.info, s.index, s.node, s.budget(), "explorer")
 	s.pinned, s.typed, s.scanWhy, s.typedWhy = plan, nil, why, ""
+	if matches, ok := dynamo.MatchHeld(s.c.Client, s.info.Name, s.held, s.node); ok && s.held != nil {
+		s.showHeld(matches)
+		return nil
+	}
 	return s.startRequest(r)
+}
+
+// showHeld lists the matches among the held items: whole, no request.
+func (s *Search) showHeld(matches []dynamo.Item) {
+	s.list.Req.Stop()
+	s.begun, s.fromHeld, s.pinned, s.scanWhy = true, true, nil, ""
+	s.filter.note = "enter searches again · esc keeps the last filter"
+	s.scanned, s.pages, s.cost, s.stopped = len(s.held), 0, dynamo.Cost{}, false
+	s.stats.reset()
+	s.stats.add(matches)
+	s.list.Given(matches)
+	s.list.Grid.SetCursor(0)
+	s.refresh()
 }
 
 // planOf is what filter n would be read with: its Query plan where it
@@ -236,7 +272,7 @@ func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
 	if err != nil {
 		return notice("Search not started: " + err.Error())
 	}
-	s.state, s.begun = st, true
+	s.state, s.begun, s.fromHeld = st, true, false
 	s.filter.note = "enter searches again · esc keeps the last filter"
 	s.scanned, s.pages, s.cost, s.stopped = 0, 0, dynamo.Cost{}, false
 	s.list.Clear()
@@ -248,7 +284,7 @@ func (s *Search) startRequest(r dynamo.SearchRequest) tea.Cmd {
 
 // read asks for the next step: its matches are added to those found.
 func (s *Search) read() tea.Cmd {
-	if s.list.Req.InFlight() || !s.begun {
+	if s.list.Req.InFlight() || !s.begun || s.fromHeld {
 		return nil
 	}
 	ctx, req := s.list.Next()
@@ -346,6 +382,7 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh) && s.plan != nil:
 		return s.startRequest(s.prepared)
 	case key.Matches(msg, k.Refresh) && s.node != nil:
+		s.held = nil // r reads the table, not the rows held
 		return s.start(s.node)
 	case key.Matches(msg, k.Back) && s.get.InFlight():
 		s.get.Stop()
@@ -622,6 +659,10 @@ func (s *Search) whyScan() string {
 func (s *Search) Request() string {
 	var b strings.Builder
 	switch {
+	case s.fromHeld:
+		fmt.Fprintf(&b, "%s: the %s the entity types were read from, filter %s applied here · matched %s · no request (r reads the %s)",
+			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Sanitize(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
+		return b.String()
 	case s.plan != nil:
 		b.WriteString(planText(*s.plan, s.info, s.prepared, !s.begun || s.pages == 0))
 	case !s.begun && s.typed != nil: // what enter reads
@@ -653,6 +694,9 @@ func (s *Search) Request() string {
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
 		b.WriteString(" · " + wholeShort(s.info, s.index))
+		if s.earlier != "" && !s.begun {
+			b.WriteString(" · " + s.earlier)
+		}
 		return b.String()
 	}
 	if !s.begun || s.pages == 0 {
