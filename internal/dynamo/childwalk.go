@@ -200,12 +200,26 @@ func (w *walker) query(start string) (q domain.KeyQuery, ok bool) {
 	if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
 		return q, false // the walk has passed the end of the prefix
 	}
-	if w.limit == 0 && w.end != "" {
-		// A plain page stays in its stretch (a key equal to its end is
-		// read and passed over).
-		q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(start, lv.binary), B: skValue(w.end, lv.binary)}
-	}
+	// A read stays in its stretch, a probe as a plain page (a key equal
+	// to its end is read and passed over): the keys past it are the next
+	// stretch's, which reads them (a probe running on into them read its
+	// first child again, two or three times where stretches held none).
+	q.SK = inStretch(q.SK, w.end, lv.binary)
 	return q, true
+}
+
+// inStretch bounds a read's condition from its start by the end of its
+// stretch ("": none).
+func inStretch(cond domain.SKCondition, end string, binary bool) domain.SKCondition {
+	switch {
+	case end == "":
+		return cond
+	case cond.Op == domain.SKGe:
+		return domain.SKCondition{Op: domain.SKBetween, A: cond.A, B: skValue(end, binary)}
+	case cond.Op == domain.SKBetween && keyText(cond.B) > end:
+		cond.B = skValue(end, binary)
+	}
+	return cond
 }
 
 // keysOf are the sort keys of a page that belong to the stretch; past:

@@ -1336,6 +1336,7 @@ var unseenShapes = []levelShape{
 	{"multi-byte names and a delimiter inside a name", "utf8", "", "#"},
 	{"onetable keys: user#ULID#order#epoch-ms", "onetable", "user#", "#"},
 	{"40 children of 60 items of 600 B under a prefix (two pages), a quarter named past ASCII", "deep", "ORG#acme#", "#"},
+	{"20 countries of 300 items of 60 B, cut into stretches most of which hold none", "countries", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1399,6 +1400,14 @@ func shapeItems() []dynamo.Item {
 		ulid := "01HF" + strings.ToUpper(shapeName(6, u, 22))
 		for o := range 25 {
 			add("onetable", fmt.Sprintf("user#%s#order#%d", ulid, 1700000000000+int64(u)*86400000+int64(o)*61357), 260)
+		}
+	}
+	// The demo's Geography: a stretch holding no country read on into
+	// the next one's first (INDIA three times).
+	for _, name := range []string{"ARGENTINA", "AUSTRALIA", "BRAZIL", "CANADA", "CHINA", "EGYPT", "FRANCE", "GERMANY", "INDIA", "ITALY",
+		"JAPAN", "KENYA", "MEXICO", "NIGERIA", "NORWAY", "PERU", "SPAIN", "SWEDEN", "UK", "USA"} {
+		for i := range 300 {
+			add("countries", fmt.Sprintf("%s#%s#%s#%03d", name, []string{"EAST", "NORTH", "WEST"}[i%3], shapeName(8, i/10, 6), i), 60)
 		}
 	}
 	add("deep", "ORG#acme", 100)
