@@ -339,9 +339,11 @@ func (w *walker) resize(keys []string, changed []int, page Page, measure bool) {
 	}
 }
 
-// smallChildren says plain pages cost no more than probes from here.
+// smallChildren says plain pages cost no more than probes from here:
+// most keys read were new children (two of them at least: a first read
+// of two heavy items of one child says nothing of the rest).
 func (w *walker) smallChildren(keys []string, changed []int, rcu float64) bool {
-	if len(keys) >= 2 && len(changed)*2 >= len(keys) {
+	if len(changed) >= 2 && len(changed)*2 >= len(keys) {
 		return true
 	}
 	return len(keys) >= 10 && childrenPerPage(keys, w.lv.r.Prefix, w.walk.Delim, rcu) >= plainChildrenPerPage

@@ -85,8 +85,25 @@ func (w *walker) weighedFirst() bool {
 // read: one that stops at its Limit says there may be more), up to
 // maxFirstKeys.
 func weighingKeys(b int) int32 {
+	if n, heavy := heavyFirstKeys(b); heavy {
+		return n
+	}
 	perUnit := min(max(readUnitBytes/(b+b/8+16), 1), maxProbeKeys)
 	return int32(min(firstReadUnits*perUnit+1, maxFirstKeys))
+}
+
+// heavyFirstKeys is a first read's Limit where the table's items are
+// larger than a read unit: as many as firstReadUnits read units hold, and
+// never fewer than two, from which the delimiter is told. A read of
+// at least a key a read unit (11 at 200 KB: the 1 MB page, 125 RCU, to
+// list a partition of 6 such items and 20 small ones) bought items the
+// walk skips past.
+func heavyFirstKeys(b int) (int32, bool) {
+	unit := b + b/8 + 16
+	if unit <= readUnitBytes {
+		return 0, false
+	}
+	return int32(max(firstReadUnits*readUnitBytes/unit, 2)), true
 }
 
 // denseAfter is the decision after a read of whole items (the level's

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -1413,6 +1414,14 @@ func shapeItems() []dynamo.Item {
 			add("countries", fmt.Sprintf("%s#%s#%s#%03d", name, []string{"EAST", "NORTH", "WEST"}[i%3], shapeName(8, i/10, 6), i), 60)
 		}
 	}
+	// Heavy items among small ones (shop's BLOB): 6 of 100 to 260 KB,
+	// then 20 of a few bytes.
+	for i := range 6 {
+		add("blob", fmt.Sprintf("heavy#%02d", i), 100_000+i*32_000)
+	}
+	for i := range 20 {
+		add("blob", fmt.Sprintf("light#%02d", i), 1)
+	}
 	add("deep", "ORG#acme", 100)
 	add("deep", "ORG#acmf#0", 100) // past the prefix
 	for c := range 40 {
@@ -1433,6 +1442,42 @@ func unseenBackends(t *testing.T) map[string]dynamo.Client {
 	return seededBackends(t, &unseenSeeded, func(ctx context.Context, w dynamo.Writer) error {
 		return demo.CreateKeyTable(ctx, w, "Shapes", "S", shapeItems())
 	})
+}
+
+// TestHeavyItemsKeepTheFirstReadSmall (issue 37, shop's BLOB): where
+// the table's items are larger than a read unit on average, a level's
+// first read holds as many as ten read units do, two at least, not one a
+// read unit: BLOB's two children (6 heavy items, 20 small) cost the
+// first two heavy items and half an RCU a read after them (they cost
+// 125 RCU: 11 heavy items asked, the 1 MB page read), the children a
+// full read finds, no key read twice; at the top level, and below it.
+func TestHeavyItemsKeepTheFirstReadSmall(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range unseenBackends(t) {
+		for _, prefix := range []string{"", "heavy#"} {
+			full := &everyKey{billed: billed{Client: c}}
+			want := fullReadSK(t, full, "Shapes", "PK", "SK", domain.S("blob"), prefix, "#")
+			r := dynamo.ChildrenRequest{Table: "Shapes", Key: airportsKey, PK: domain.S("blob"), Prefix: prefix, ItemBytes: averageItemBytes(t, c, "Shapes", "blob")}
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s %q: %v:\n got %s\nwant %s", name, prefix, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := walk.twice(false); n > 0 {
+				t.Errorf("%s %q: %d keys read twice: %v", name, prefix, n, some)
+			}
+			// The first two heavy items, 232 KB: 29 RCU.
+			first := math.Ceil(float64(100_000+132_000+64)/4096) * 0.5
+			bound := first + 0.5*float64(walk.requests-1)
+			if prefix != "" {
+				bound = full.rcu // a leaf of heavy items: each is read
+			}
+			if walk.rcu > bound {
+				t.Errorf("%s %q (items of %d B on average): %d requests (limits %v), %.1f RCU; want at most %.1f (the full read %.1f)", name, prefix, r.ItemBytes, walk.requests, walk.limits, walk.rcu, bound, full.rcu)
+			}
+			t.Logf("%s %q: %d children, %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, prefix, len(res.Children), walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
+		}
+	}
 }
 
 // everyKey records each sort key every Query sent back, to tell a key
