@@ -219,7 +219,12 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 // unknown size cost a level of 2 KB items 37 RCU where the walk spends
 // 9.5 (and 12 children of 150 items of 2.5 KB 46 where it spends 12.5,
 // bench-latency), and the read that weighs its children is the second.
+// Items larger than a read unit are read as many as firstReadUnits read
+// units hold, two at least (heavyFirstKeys), wherever the level.
 func (r ChildrenRequest) probeKeys() int32 {
+	if n, heavy := heavyFirstKeys(int(r.ItemBytes)); heavy {
+		return n
+	}
 	switch {
 	case r.Probe && r.ItemBytes > 0:
 		return int32(min(max(readUnitBytes/r.ItemBytes, firstProbeKeys), maxProbeKeys))

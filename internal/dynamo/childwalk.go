@@ -61,7 +61,11 @@ type walker struct {
 	flat   flatness // what the keys read say of each child's level
 	first  bool     // the level's first stretch
 	detect bool     // the delimiter is still to be told from the keys
-	// lastSeen: the read of the level's last key was waited for.
+	// wantLast: the level's last key is to be read, beside the next read
+	// that may not reach the end (last.go); lastAt is the read it went
+	// beside, after which it is waited for. lastSeen: it was.
+	wantLast bool
+	lastAt   int
 	lastSeen bool
 	dense    bool // the level is walked in stretches
 	// weigh: the next read is a first page of whole items, to see a
@@ -151,7 +155,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err != nil {
 			return err
 		}
-		if reads == 1 {
+		if reads > 0 && reads == w.lastAt {
 			if err := w.endAtLast(start); err != nil {
 				return err
 			}
@@ -173,6 +177,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err := w.onward(keys, changed, page, measure); err != nil {
 			return err
 		}
+		w.sendLast(reads + 1)
 	}
 }
 
@@ -200,12 +205,26 @@ func (w *walker) query(start string) (q domain.KeyQuery, ok bool) {
 	if q.SK.Op == domain.SKBetween && keyText(q.SK.A) > keyText(q.SK.B) {
 		return q, false // the walk has passed the end of the prefix
 	}
-	if w.limit == 0 && w.end != "" {
-		// A plain page stays in its stretch (a key equal to its end is
-		// read and passed over).
-		q.SK = domain.SKCondition{Op: domain.SKBetween, A: skValue(start, lv.binary), B: skValue(w.end, lv.binary)}
-	}
+	// A read stays in its stretch, a probe as a plain page (a key equal
+	// to its end is read and passed over): the keys past it are the next
+	// stretch's, which reads them (a probe running on into them read its
+	// first child again, two or three times where stretches held none).
+	q.SK = inStretch(q.SK, w.end, lv.binary)
 	return q, true
+}
+
+// inStretch bounds a read's condition from its start by the end of its
+// stretch ("": none).
+func inStretch(cond domain.SKCondition, end string, binary bool) domain.SKCondition {
+	switch {
+	case end == "":
+		return cond
+	case cond.Op == domain.SKGe:
+		return domain.SKCondition{Op: domain.SKBetween, A: cond.A, B: skValue(end, binary)}
+	case cond.Op == domain.SKBetween && keyText(cond.B) > end:
+		cond.B = skValue(end, binary)
+	}
+	return cond
 }
 
 // keysOf are the sort keys of a page that belong to the stretch; past:
@@ -228,7 +247,7 @@ func (w *walker) keysOf(page Page) (keys []string, past bool) {
 // take feeds the keys of a page to the walk (telling the delimiter from
 // the first ones, if need be) and emits what changed.
 func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain.Child)) []int {
-	lv, prefix := w.lv, w.lv.r.Prefix
+	prefix := w.lv.r.Prefix
 	if w.detect && len(keys) > 0 {
 		// None repeating is a state of its own ("" once detected): the
 		// keys are listed whole, never split at a byte 0x23 of a
@@ -244,7 +263,10 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
-		lv.last = lv.readLast()
+		w.wantLast = true
+		if !w.mayWeigh(page) {
+			w.sendLast(1) // ahead of any guess the walk sends next
+		}
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own
@@ -317,9 +339,11 @@ func (w *walker) resize(keys []string, changed []int, page Page, measure bool) {
 	}
 }
 
-// smallChildren says plain pages cost no more than probes from here.
+// smallChildren says plain pages cost no more than probes from here:
+// most keys read were new children (two of them at least: a first read
+// of two heavy items of one child says nothing of the rest).
 func (w *walker) smallChildren(keys []string, changed []int, rcu float64) bool {
-	if len(keys) >= 2 && len(changed)*2 >= len(keys) {
+	if len(changed) >= 2 && len(changed)*2 >= len(keys) {
 		return true
 	}
 	return len(keys) >= 10 && childrenPerPage(keys, w.lv.r.Prefix, w.walk.Delim, rcu) >= plainChildrenPerPage

@@ -24,7 +24,8 @@ import (
 // or,
 // where that size is not known and the first read (firstProbeKeys) was
 // filled by one child, the second, sent as such a first page at the item
-// size the first read measured, beside the read of the level's last key.
+// size the first read measured (the read of the level's last key goes
+// beside the read after it, if any: last.go).
 // A level of few huge children pays for that read once (its rest is
 // probed as before); a level that ends after its first child pays nothing
 // for the second (it finds nothing, as the probe would have).
@@ -84,8 +85,25 @@ func (w *walker) weighedFirst() bool {
 // read: one that stops at its Limit says there may be more), up to
 // maxFirstKeys.
 func weighingKeys(b int) int32 {
+	if n, heavy := heavyFirstKeys(b); heavy {
+		return n
+	}
 	perUnit := min(max(readUnitBytes/(b+b/8+16), 1), maxProbeKeys)
 	return int32(min(firstReadUnits*perUnit+1, maxFirstKeys))
+}
+
+// heavyFirstKeys is a first read's Limit where the table's items are
+// larger than a read unit: as many as firstReadUnits read units hold, and
+// never fewer than two, from which the delimiter is told. A read of
+// at least a key a read unit (11 at 200 KB: the 1 MB page, 125 RCU, to
+// list a partition of 6 such items and 20 small ones) bought items the
+// walk skips past.
+func heavyFirstKeys(b int) (int32, bool) {
+	unit := b + b/8 + 16
+	if unit <= readUnitBytes {
+		return 0, false
+	}
+	return int32(max(firstReadUnits*readUnitBytes/unit, 2)), true
 }
 
 // denseAfter is the decision after a read of whole items (the level's
@@ -118,9 +136,11 @@ func (w *walker) denseAfter(page Page, weighed bool) bool {
 	// it would not make.
 	extra := 1
 	if weighed {
-		// The first child's rest was skipped too; the first read, the
-		// last key's (a whole read unit for one key: two reads'
-		// rounding) and this one are not the full read's.
+		// The first child's rest was skipped too; the first read and
+		// this one are not the full read's, and the margin of two
+		// reads' rounding is kept where the last key's read was (no
+		// longer sent beside this one, last.go): a cut made without the
+		// level's end spreads further.
 		skipped += max(perChild-w.firstRCU, 0)
 		extra = 4
 	}

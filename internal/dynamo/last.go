@@ -7,7 +7,10 @@ import (
 // A level whose first probe is filled by one child holds children larger
 // than a probe: it is walked by skip-scan, a read a child. Beside the
 // second probe the walk reads the level's last key (one key, backwards):
-// where the level ends. The walk then stops at that child without a read
+// where the level ends. Where the second read weighs the second child (a
+// first page of whole items), which on a small level reads that key
+// too, the last key's read goes beside the third, if the walk still
+// probes. The walk then stops at that child without a read
 // that finds nothing, guesses no names past it, and cuts only the key
 // space the level's names span (ABQ–TPA, not on to Z).
 
@@ -44,6 +47,29 @@ func (lv *levelWalk) readLast() *lastRead {
 		}
 	}()
 	return l
+}
+
+// sendLast sends the read of the level's last key beside read next,
+// where the walk wants it: not beside a weighing read, which may reach the
+// end and read that key too (onetable's patient#1 after its admissions;
+// it goes beside the read after, if any), nor once the level is read in
+// plain pages (they read on to the end) or once cut (the first stretch
+// ends at the cut).
+func (w *walker) sendLast(next int) {
+	if !w.wantLast || w.weigh {
+		return
+	}
+	w.wantLast = false
+	if w.limit == 0 || w.end != "" || w.lv.last != nil {
+		return
+	}
+	w.lv.last, w.lastAt = w.lv.readLast(), next
+}
+
+// mayWeigh says the read after the level's first may weigh the second
+// child (weighNext), so the last key's read waits to see.
+func (w *walker) mayWeigh(page Page) bool {
+	return !w.lv.r.Probe && !w.weighedFirst() && measuredRCU(page.Items) < denseChildRCU
 }
 
 // wait is the read's answer: just past the level's last key, and whether

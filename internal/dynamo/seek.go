@@ -175,7 +175,7 @@ func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim 
 		if end != "" && start >= end {
 			return
 		}
-		cond := rangeFrom(start, prefix, binary)
+		cond := inStretch(rangeFrom(start, prefix, binary), end, binary)
 		if cond.Op == domain.SKBetween && keyText(cond.A) > keyText(cond.B) {
 			return
 		}
