@@ -264,9 +264,6 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
 		w.wantLast = true
-		if !w.mayWeigh(page) {
-			w.sendLast(1) // ahead of any guess the walk sends next
-		}
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own

@@ -53,23 +53,16 @@ func (lv *levelWalk) readLast() *lastRead {
 // where the walk wants it: not beside a weighing read, which may reach the
 // end and read that key too (onetable's patient#1 after its admissions;
 // it goes beside the read after, if any), nor once the level is read in
-// plain pages (they read on to the end) or once cut (the first stretch
-// ends at the cut).
+// stretches (their last reads on to the end).
 func (w *walker) sendLast(next int) {
 	if !w.wantLast || w.weigh {
 		return
 	}
 	w.wantLast = false
-	if w.limit == 0 || w.end != "" || w.lv.last != nil {
+	if w.dense || w.lv.last != nil {
 		return
 	}
 	w.lv.last, w.lastAt = w.lv.readLast(), next
-}
-
-// mayWeigh says the read after the level's first may weigh the second
-// child (weighNext), so the last key's read waits to see.
-func (w *walker) mayWeigh(page Page) bool {
-	return !w.lv.r.Probe && !w.weighedFirst() && measuredRCU(page.Items) < denseChildRCU
 }
 
 // wait is the read's answer: just past the level's last key, and whether
