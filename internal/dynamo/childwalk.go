@@ -61,11 +61,7 @@ type walker struct {
 	flat   flatness // what the keys read say of each child's level
 	first  bool     // the level's first stretch
 	detect bool     // the delimiter is still to be told from the keys
-	// wantLast: the level's last key is to be read, beside the next read
-	// that may not reach the end (last.go); lastAt is the read it went
-	// beside, after which it is waited for. lastSeen: it was.
-	wantLast bool
-	lastAt   int
+	// lastSeen: the read of the level's last key was waited for.
 	lastSeen bool
 	dense    bool // the level is walked in stretches
 	// weigh: the next read is a first page of whole items, to see a
@@ -155,7 +151,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err != nil {
 			return err
 		}
-		if reads > 0 && reads == w.lastAt {
+		if reads == 1 {
 			if err := w.endAtLast(start); err != nil {
 				return err
 			}
@@ -177,7 +173,6 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err := w.onward(keys, changed, page, measure); err != nil {
 			return err
 		}
-		w.sendLast(reads + 1)
 	}
 }
 
@@ -247,7 +242,7 @@ func (w *walker) keysOf(page Page) (keys []string, past bool) {
 // take feeds the keys of a page to the walk (telling the delimiter from
 // the first ones, if need be) and emits what changed.
 func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain.Child)) []int {
-	prefix := w.lv.r.Prefix
+	lv, prefix := w.lv, w.lv.r.Prefix
 	if w.detect && len(keys) > 0 {
 		// None repeating is a state of its own ("" once detected): the
 		// keys are listed whole, never split at a byte 0x23 of a
@@ -263,7 +258,7 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
-		w.wantLast = true
+		lv.last = lv.readLast()
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own

@@ -24,8 +24,7 @@ import (
 // or,
 // where that size is not known and the first read (firstProbeKeys) was
 // filled by one child, the second, sent as such a first page at the item
-// size the first read measured (the read of the level's last key goes
-// beside the read after it, if any: last.go).
+// size the first read measured, beside the read of the level's last key.
 // A level of few huge children pays for that read once (its rest is
 // probed as before); a level that ends after its first child pays nothing
 // for the second (it finds nothing, as the probe would have).
@@ -136,11 +135,9 @@ func (w *walker) denseAfter(page Page, weighed bool) bool {
 	// it would not make.
 	extra := 1
 	if weighed {
-		// The first child's rest was skipped too; the first read and
-		// this one are not the full read's, and the margin of two
-		// reads' rounding is kept where the last key's read was (no
-		// longer sent beside this one, last.go): a cut made without the
-		// level's end spreads further.
+		// The first child's rest was skipped too; the first read, the
+		// last key's (a whole read unit for one key: two reads'
+		// rounding) and this one are not the full read's.
 		skipped += max(perChild-w.firstRCU, 0)
 		extra = 4
 	}

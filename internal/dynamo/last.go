@@ -7,10 +7,7 @@ import (
 // A level whose first probe is filled by one child holds children larger
 // than a probe: it is walked by skip-scan, a read a child. Beside the
 // second probe the walk reads the level's last key (one key, backwards):
-// where the level ends. Where the second read weighs the second child (a
-// first page of whole items), which on a small level reads that key
-// too, the last key's read goes beside the third, if the walk still
-// probes. The walk then stops at that child without a read
+// where the level ends. The walk then stops at that child without a read
 // that finds nothing, guesses no names past it, and cuts only the key
 // space the level's names span (ABQ–TPA, not on to Z).
 
@@ -47,22 +44,6 @@ func (lv *levelWalk) readLast() *lastRead {
 		}
 	}()
 	return l
-}
-
-// sendLast sends the read of the level's last key beside read next,
-// where the walk wants it: not beside a weighing read, which may reach the
-// end and read that key too (onetable's patient#1 after its admissions;
-// it goes beside the read after, if any), nor once the level is read in
-// stretches (their last reads on to the end).
-func (w *walker) sendLast(next int) {
-	if !w.wantLast || w.weigh {
-		return
-	}
-	w.wantLast = false
-	if w.dense || w.lv.last != nil {
-		return
-	}
-	w.lv.last, w.lastAt = w.lv.readLast(), next
 }
 
 // wait is the read's answer: just past the level's last key, and whether

@@ -228,10 +228,7 @@ func TestDenseLevelInFewTrips(t *testing.T) {
 			if k.keys > full.keys+1 {
 				t.Errorf("%s, %s: %d keys read, the level holds %d", sh.what, name, k.keys, full.keys)
 			}
-			// 13: the level's last key is not read beside the weighing
-			// read (which on a small level reads it too), so a cut after
-			// it spreads to the end of the names' alphabet, not to TPA.
-			if sh.dense && k.requests > 13 {
+			if sh.dense && k.requests > 12 {
 				t.Errorf("%s, %s: %d requests (limits %v), probing %d", sh.what, name, k.requests, k.limits, probed.requests)
 			}
 			// One read after another (Parallel 1): the same children,
