@@ -46,12 +46,12 @@ type Search struct {
 	// (dynamo.FilterPlan.NoMatch); refused says why the filter typed
 	// matches no item at all: enter reads nothing (domain.NoMatchError).
 	scanNone, typedNone, refused string
-	state             dynamo.SearchState
-	begun             bool                    // a search has been asked (state holds it)
-	list              list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats             attrStats
-	keys              []string // the key columns
-	attrs             []string // the other columns: the attributes most matches hold
+	state                        dynamo.SearchState
+	begun                        bool                    // a search has been asked (state holds it)
+	list                         list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats                        attrStats
+	keys                         []string // the key columns
+	attrs                        []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
