@@ -113,13 +113,18 @@ func wrapAtSpaces(s string, width int) []string {
 }
 
 // CutWords fits plain text s into width cells, cutting after its last
-// whole word that fits and marking the cut with "…": a figure is never
-// shown in part ("20.0 RCU" drawn "20.…" reads as another number). A
+// whole phrase (between " · ") that fits, or where the first does not,
+// after its last whole word, and marking the cut with "…": a phrase is
+// never shown in part ("number sort key…" of "number sort key: no
+// hierarchy to drill" says what its end denies), nor a figure ("20.0 RCU" drawn "20.…" reads as another number). A
 // first word wider than width is cut inside; a figure is kept with the
 // word after it ("20.0 RCU"), and a key with what it does ("r retries").
 func CutWords(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
+	}
+	if cut, ok := cutPhrases(s, width); ok {
+		return cut
 	}
 	cut := ""
 	for i, r := range s {
@@ -138,6 +143,28 @@ func CutWords(s string, width int) string {
 		return ansi.Truncate(s, width, "…")
 	}
 	return cut + "…"
+}
+
+// phraseSep parts the phrases of a title or a message.
+const phraseSep = " · "
+
+// cutPhrases is s's whole phrases that fit in width cells with " · …"
+// after them; ok is false where its first phrase alone does not.
+func cutPhrases(s string, width int) (string, bool) {
+	parts := strings.Split(s, phraseSep)
+	more := ansi.StringWidth(phraseSep + "…")
+	if len(parts) < 2 || ansi.StringWidth(parts[0])+more > width {
+		return "", false
+	}
+	head := parts[0]
+	for _, p := range parts[1:] {
+		next := head + phraseSep + p
+		if ansi.StringWidth(next)+more > width {
+			break
+		}
+		head = next
+	}
+	return head + phraseSep + "…", true
 }
 
 // figureWord reports whether w is a number as the explorer writes one

@@ -103,17 +103,21 @@ func wider(text string, width int) bool {
 	return false
 }
 
-// TestCutWords: a note too wide is cut after a whole word, never inside a
-// figure.
+// TestCutWords: a note too wide is cut after a whole phrase, or where
+// its first does not fit, after a whole word, never inside a figure.
 func TestCutWords(t *testing.T) {
 	for _, c := range []struct {
 		in    string
 		width int
 		want  string
 	}{
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · 20.0 RCU…"},
-		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on · …"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · …"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 28, "At the budget: r reads on…"},
+		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before · …"},
+		// A phrase is never cut: what its end says is left out with it.
+		{"9000 · 20 items loaded · more as you scroll · ascending · number sort key: no hierarchy to drill", 74,
+			"9000 · 20 items loaded · more as you scroll · ascending · …"},
 		{"fits", 10, "fits"},
 		{"unbreakable-word here", 5, "unbr…"},
 	} {

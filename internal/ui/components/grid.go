@@ -16,7 +16,8 @@ import (
 type Column struct {
 	Title string
 	// Short is the title where Title does not fit whole ("Size" for
-	// "Size (est.)"); "": none, the column is left out there.
+	// "Size (est.)"), and where neither does the column is left out;
+	// "": Title, cut where it must be.
 	Short string
 	Width int
 	Keep  bool // shrunk only when the other columns cannot give more
@@ -237,10 +238,15 @@ func (g *Grid) widths() []int {
 			continue
 		}
 		room := left - 2
-		// A column shows at least its whole title (or its Short): a cut
-		// one ("Size (es…") names nothing, so it is left out with those
-		// after it.
-		if room < min(max(minCol, c.titleWidth()), natural[i]) {
+		// A column with a short title shows at least one of its titles
+		// whole: "Size (es…" is left out with the columns after it. An
+		// attribute's column keeps the room it had ("StreetAddr…" still
+		// names it, and its values are what is read).
+		need := minCol
+		if c.Short != "" {
+			need = max(minCol, c.titleWidth())
+		}
+		if room < min(need, natural[i]) {
 			break
 		}
 		out[i] = min(natural[i], room)
