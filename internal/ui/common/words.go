@@ -64,6 +64,33 @@ func MiddleCut(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
+// CutPath fits s to width cells as MiddleCut does, but where s ends in
+// a file's path the file's name stays whole and the folders before it
+// give way ("to /tmp…/partiql.jsonl", never "/…ql.jsonl": the name is
+// what tells one export from another); a name too wide alone loses its
+// start, the folders all gone ("to …USA-NY-children.jsonl").
+func CutPath(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	i := strings.LastIndexAny(s, `/\`)
+	if i < 0 || strings.ContainsAny(s[i:], " ") {
+		return MiddleCut(s, width)
+	}
+	name := s[i:]
+	if room := width - ansi.StringWidth(name) - 1; room >= 1 {
+		return ansi.Truncate(s[:i], room, "") + "…" + name
+	}
+	// The name alone too wide: the words before the path, and as much
+	// of the name's end as fits (its extension, what ends it).
+	lead := s[:strings.LastIndex(s[:i], " ")+1]
+	room := width - ansi.StringWidth(lead) - 1
+	if room < 8 {
+		return MiddleCut(s, width)
+	}
+	return lead + "…" + ansi.TruncateLeft(s[i+1:], ansi.StringWidth(s[i+1:])-room, "")
+}
+
 // Wrap breaks text at its spaces into lines of at most width cells, a
 // word wider than a line cut where the line ends. Not ansi.Wrap: that
 // also breaks after every hyphen, so that a command shown to be copied

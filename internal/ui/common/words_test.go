@@ -103,6 +103,26 @@ func wider(text string, width int) bool {
 	return false
 }
 
+// TestCutPath: a detail that ends in a file's path keeps the file's
+// name whole, its folders cut; any other is cut in its middle.
+func TestCutPath(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{" · to /tmp/cut/exports/dynascope-shop-partiql.jsonl", 40, " · to /tmp…/dynascope-shop-partiql.jsonl"},
+		{" · to /tmp/x.jsonl", 30, " · to /tmp/x.jsonl"},
+		{" · sent as a Query of one partition", 20, " · sent a… partition"},
+		{" · to /tmp/a-very-long-file-name-indeed.jsonl", 24, " · to …name-indeed.jsonl"}, // the name alone too wide
+	} {
+		got := CutPath(c.in, c.width)
+		if got != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("CutPath(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
+
 // TestCutWords: a note too wide is cut after a whole phrase, or where
 // its first does not fit, after a whole word, never inside a figure.
 func TestCutWords(t *testing.T) {
