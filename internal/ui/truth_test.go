@@ -256,6 +256,17 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "amsg# · ", " · delimiter ")
 	h.keys("2", "t") // t from Items under the prefix keeps it too
 	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree")
+	// At every size the line under the bar says the prefix kept and the
+	// key's time format: at 80 columns the prefix's whole note pushed the
+	// format out ("under amsg#, drilled in the tree (esc, then 4…").
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Now: demoClock})
+		h.keys("4")
+		info := strings.Split(h.screen(), "\n")[3]
+		if !strings.Contains(info, "under amsg#") || !strings.Contains(info, "MessageID holds ") || !strings.Contains(info, "(detected)") {
+			t.Errorf("%dx%d: the line under the bar: %q", size[0], size[1], info)
+		}
+	}
 }
 
 // manyKeys are n sort keys k00000… under partition "p".
