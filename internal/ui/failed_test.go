@@ -101,7 +101,9 @@ var silent = &retry.MaxAttemptsError{Attempt: 3, Err: &url.Error{Op: "Post", URL
 // TestFailedViews: every page whose read failed says so where its rows
 // would be and in its title (what failed, after how many attempts, what was
 // loaded before, that r retries), never "no items", "nothing under this
-// prefix", "empty" or a total; at 80×24, a golden each.
+// prefix", "empty" or a total; at 80×24, a golden each. A request that
+// failed is counted on the request line, in the items as in the tree
+// ("1 req": one was sent; the items said "0 req").
 func TestFailedViews(t *testing.T) {
 	for _, c := range []struct {
 		name  string
