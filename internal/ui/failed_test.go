@@ -132,7 +132,7 @@ func TestFailedViews(t *testing.T) {
 		{name: "time-prefixes", cfg: Config{Table: demo.StateTable, PK: demo.StateDevice, Range: "2020-04-24", Now: demoClock}, fail: failAfter("Query", 1, throttled),
 			want: []string{"read failed after 3 attempts", "r retries"}, never: []string{" 0 items loaded", "newest first across"}},
 		{name: "no-answer", cfg: Config{Table: "DeviceLogs", PK: "9000"}, fail: failAfter("Query", 0, silent),
-			want: []string{"9000 · no answer from 127.0.0.1:8000 (3 attempts) · nothing loaded · …", "│ no answer from 127.0.0.1:8000 (3 attempts)"}, never: []string{"No items"}},
+			want: []string{"9000 · no answer from 127.0.0.1:8000 (3 attempts) · nothing loaded…", "│ no answer from 127.0.0.1:8000 (3 attempts)"}, never: []string{"No items"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.fail.Client = demoData(t)

@@ -140,10 +140,11 @@ func wrapAtSpaces(s string, width int) []string {
 }
 
 // CutWords fits plain text s into width cells, cutting after its last
-// whole phrase (between " · ") that fits, or where the first does not,
+// whole phrase (between " · ") that fits, or the next one's last whole
+// clause (before ": ", ", " or "; "), or where the first does not fit,
 // after its last whole word, and marking the cut with "…": a phrase is
-// never shown in part ("number sort key…" of "number sort key: no
-// hierarchy to drill" says what its end denies), nor a figure ("20.0 RCU" drawn "20.…" reads as another number). A
+// never cut mid-clause ("v0_ differs from v3_: Findings…" named half a
+// difference), nor a figure ("20.0 RCU" drawn "20.…" reads as another number). A
 // first word wider than width is cut inside; a figure is kept with the
 // word after it ("20.0 RCU"), and a key with what it does ("r retries").
 func CutWords(s string, width int) string {
@@ -175,23 +176,37 @@ func CutWords(s string, width int) string {
 // phraseSep parts the phrases of a title or a message.
 const phraseSep = " · "
 
-// cutPhrases is s's whole phrases that fit in width cells with " · …"
-// after them; ok is false where its first phrase alone does not.
+// cutPhrases is s's whole phrases that fit in width cells with "…"
+// after them, and the next one's whole clauses where they fit too; ok is
+// false where its first phrase alone does not.
 func cutPhrases(s string, width int) (string, bool) {
 	parts := strings.Split(s, phraseSep)
-	more := ansi.StringWidth(phraseSep + "…")
+	more := ansi.StringWidth("…")
 	if len(parts) < 2 || ansi.StringWidth(parts[0])+more > width {
 		return "", false
 	}
-	head := parts[0]
-	for _, p := range parts[1:] {
-		next := head + phraseSep + p
+	head, k := parts[0], 1
+	for ; k < len(parts); k++ {
+		next := head + phraseSep + parts[k]
 		if ansi.StringWidth(next)+more > width {
 			break
 		}
 		head = next
 	}
-	return head + phraseSep + "…", true
+	if k < len(parts) {
+		// The next phrase up to the end of a clause, where one fits:
+		// "the middle not read yet…" of "the middle not read yet: scroll
+		// into the gap to read it" says the fact, and drops the how.
+		p := parts[k]
+		for i := len(p) - 2; i > 0; i-- {
+			if (p[i] == ':' || p[i] == ',' || p[i] == ';') && p[i+1] == ' ' {
+				if cut := head + phraseSep + p[:i] + "…"; ansi.StringWidth(cut) <= width {
+					return cut, true
+				}
+			}
+		}
+	}
+	return head + "…", true
 }
 
 // figureWord reports whether w is a number as the explorer writes one

@@ -131,13 +131,20 @@ func TestCutWords(t *testing.T) {
 		width int
 		want  string
 	}{
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on · …"},
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · …"},
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 28, "At the budget: r reads on…"},
-		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before · …"},
-		// A phrase is never cut: what its end says is left out with it.
-		{"9000 · 20 items loaded · more as you scroll · ascending · number sort key: no hierarchy to drill", 74,
-			"9000 · 20 items loaded · more as you scroll · ascending · …"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 44, "At the budget: r reads on · 20.0 RCU spent…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 25, "At the budget: r reads…"},
+		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before…"},
+		// A phrase is never cut inside a clause: what its end says is left
+		// out with it (it was "number sort key…" of "number sort key: no
+		// hierarchy to drill", now said the other way round).
+		{"9000 · 20 items loaded · more as you scroll · ascending · no hierarchy to drill (a number sort key)", 74,
+			"9000 · 20 items loaded · more as you scroll · ascending…"},
+		// Else the next phrase's whole clauses: the fact, not its how.
+		{"USA · 40 items loaded · the middle not read yet: scroll into the gap to read it · ascending", 74,
+			"USA · 40 items loaded · the middle not read yet…"},
+		{"Audit#PART-7 · 3 revisions · drifted · v0_ differs from v3_: Findings, Status", 74,
+			"Audit#PART-7 · 3 revisions · drifted · v0_ differs from v3_: Findings…"},
 		{"fits", 10, "fits"},
 		{"unbreakable-word here", 5, "unbr…"},
 	} {
