@@ -172,6 +172,12 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 		return err
 	}
 	fmt.Fprintln(f.stderr, planLine(ex))
+	if none := plan.SayNoMatch(true); none != "" {
+		if masked != nil {
+			none = "a branch of the WHERE pins the partition key to what no key is, so it matches no item and is left out (the value would show what --mask hides)"
+		}
+		fmt.Fprintln(f.stderr, export.OneLine(none))
+	}
 	return writeSearch(ctx, conn, state, searchOut{
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",

@@ -192,7 +192,14 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	// The explorer's f plans the same: Queries where the filter pins
 	// the partition key, else the Scan, and why where it pins it all
 	// the same.
-	plan, queries, why := dynamo.FilterSearch(info, f.index, filter, f.maxRCU, "scan")
+	fp, err := dynamo.FilterSearch(info, f.index, filter, f.maxRCU, "scan")
+	if err != nil {
+		return noMatchRefused(err, masked != nil)
+	}
+	plan, queries, why, none := fp.Plan, fp.Request, fp.WhyScan, fp.NoMatch
+	if none != "" && masked != nil {
+		none = "a branch of the filter pins the partition key to what no key is, so it matches no item and is left out (the value would show what --mask hides)"
+	}
 	var state dynamo.SearchState
 	if plan != nil {
 		if f.segmentsGiven {
@@ -205,6 +212,9 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		fmt.Fprintln(f.stderr, planLine(explain(*plan, queries, info, masked)))
 		fmt.Fprintf(f.stderr, "by Query, not a Scan: the filter pins the partition key %s, so only %s read, not the whole %s\n",
 			export.OneLine(key.PK.Name), counted(len(plan.Queries), "partition is", "partitions are"), tableWord(f.index))
+		if none != "" {
+			fmt.Fprintln(f.stderr, export.OneLine(none))
+		}
 	} else {
 		if state, err = resumeSearch(r, f.resume, "scan"); err != nil {
 			n, _ := dynamo.SearchTokenStreams(f.resume)
@@ -217,12 +227,29 @@ func runScan(ctx context.Context, f *scanFlags) error {
 			}
 			fmt.Fprintln(f.stderr, "a Scan, not a Query: "+export.OneLine(why))
 		}
+		if none != "" {
+			fmt.Fprintln(f.stderr, export.OneLine(none))
+		}
 		fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
 	}
 	return writeSearch(ctx, conn, state, searchOut{
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// noMatchRefused is a filter that matches no item for pinning the
+// partition key to what no key is (domain.NoMatchError), refused before
+// any Query or Scan: a malformed command line, saying what to write.
+func noMatchRefused(err error, masked bool) error {
+	var none *domain.NoMatchError
+	if !errors.As(err, &none) {
+		return err
+	}
+	if masked {
+		return usage("write the partition key's value as its type: a string in quotes, a number without", "--filter pins the partition key to what no key is (another type than the key's, or empty), so it matches no item (the value would show what --mask hides)")
+	}
+	return usage("nothing was read", "--filter: %s", none.Say(false))
 }
 
 // filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),

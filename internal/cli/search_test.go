@@ -280,8 +280,10 @@ func TestSearchOutputAndRefusals(t *testing.T) {
 // what it cost (at the recording proxy on dynalite) is what the
 // partition's own Query costs, not the table's Scan; under a budget its
 // tokens resume the Queries to every match; a Scan's token of the same
-// filter is refused as such, and so is --segments. A filter that pins it
-// in a way no Query reads is the Scan, and says why.
+// filter is refused as such, and so is --segments. A filter (or
+// statement) that pins it to what no key is (PK = 81, PK = "") matches
+// no item: refused in one line, exit 2, nothing read; an OR branch of it
+// is left out, said, and the rest read by Query.
 func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 	const filter = `PK = "JAPAN" and DriveThru = true`
 	rec := &scanRecorder{}
@@ -391,11 +393,57 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 		checkBadInput(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--segments", "2"}, b.args...), exitUsage,
 			"--segments applies to a Scan, and this filter is read by Query")
 
-		// Pinned in a way no Query reads: the Scan, and why.
+		// Pinned to what no key is (a number for a string key, an empty
+		// key): it matches no item, so it is refused in one line saying
+		// what to write, exit 2, no Query or Scan sent (it was a Scan of
+		// the whole table).
 		rec.reset()
-		_, stderr = mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", `PK = 81 and DriveThru = true`}, b.args...)...)
-		if !strings.Contains(stderr, `a Scan, not a Query: PK is a string key and 81 is not one, so no Query can name it`) || name == "dynalite" && rec.scans == 0 {
-			t.Errorf("%s: a filter no Query reads: %d Scans, stderr:\n%s", name, rec.scans, stderr)
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"scan", "--table", "Locations", "--filter", `PK = 81 and DriveThru = true`}, `--filter: PK is a string key, so PK = 81 matches no item: write PK = "81" — nothing was read`},
+			{[]string{"scan", "--table", "Locations", "--filter", `DriveThru = true and PK = ""`}, `--filter: PK = "" matches no item: a partition key is never empty; write the key's value`},
+			{[]string{"scan", "--table", "Locations", "--filter", `PK = 81 or PK = ""`}, `--filter: PK is a string key, so PK = 81 matches no item: write PK = "81"; PK = "" matches no item`},
+			{[]string{"partiql", "SELECT * FROM Locations WHERE PK = 81 AND DriveThru = true"}, `the statement: PK is a string key, so PK = 81 matches no item: write PK = '81'`},
+			{[]string{"partiql", "SELECT * FROM Locations WHERE PK IN ['']"}, `the statement: PK = '' matches no item: a partition key is never empty`},
+		} {
+			checkBadInput(t, append(tc.args, b.args...), exitUsage, tc.want)
+		}
+		if name == "dynalite" && (rec.scans != 0 || rec.queries != 0) {
+			t.Errorf("dynalite: a filter that matches no item sent %d Scans, %d Queries", rec.scans, rec.queries)
+		}
+		// One OR branch so pinned matches nothing: left out, and said; the
+		// other branch's Query read as it is alone.
+		for _, args := range [][]string{
+			{"scan", "--table", "Locations", "--filter", `PK = 81 or ` + filter, "--max-rcu", "none", "--output", "json"},
+			{"partiql", "SELECT * FROM Locations WHERE PK = 81 OR (PK = 'JAPAN' AND DriveThru = true)", "--max-rcu", "none", "--output", "json"},
+		} {
+			rec.reset()
+			out, stderr := mustRun(t, append(args, b.args...)...)
+			var doc struct {
+				Items []map[string]any       `json:"items"`
+				Stats struct{ Requests int } `json:"stats"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
+			}
+			var got []string
+			for _, it := range doc.Items {
+				got = append(got, locKey(it))
+			}
+			sort.Strings(got)
+			quote := `"81"`
+			if args[0] == "partiql" {
+				quote = `'81'`
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") || !strings.Contains(stderr, `Query on Locations: PK = "JAPAN"`) ||
+				!strings.Contains(stderr, "PK is a string key, so PK = 81 matches no item: write PK = "+quote+"; that branch is left out, the rest read") {
+				t.Errorf("%s %s: %d items (want %d), stderr:\n%s", name, args[0], len(got), len(want), stderr)
+			}
+			if name == "dynalite" && (rec.scans != 0 || rec.queries != doc.Stats.Requests) {
+				t.Errorf("dynalite %s: %d Scans, %d Queries: the branch that matches nothing scanned the table", args[0], rec.scans, rec.queries)
+			}
 		}
 	}
 }
@@ -1591,10 +1639,10 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE' ORDER BY sk`, "ORDER BY needs the partition key pk pinned in WHERE"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
-		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key: write pk = 'text'"},
+		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key, so pk = 3 matches no item: write pk = '3'"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" BETWEEN 10.5 AND -1`, "rank BETWEEN 10.5 AND -1: the lower bound comes first: write rank BETWEEN -1 AND 10.5"},
 		{`SELECT * FROM "Zoo" WHERE "name" BETWEEN 'T' AND 'J'`, "name BETWEEN 'T' AND 'J': the lower bound comes first"},
-		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '': a partition key is never empty"},
+		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '' matches no item: a partition key is never empty"},
 		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},
 		{"SELECT * FROM \"Zoo\" -- note\n; DELETE FROM \"Zoo\" WHERE pk = 'x'", "comments (-- or /* */) are not supported"},

@@ -420,10 +420,29 @@ func SuggestVersionPattern(keys []string, delim string) string {
 	return counterPattern(keys, delim)
 }
 
+// counts reports whether the keys p reads hold two numbers or more: a
+// counter that never counts is a constant of the key's shape, not
+// revisions (ElectroDB's $employee_1#…: the model's version, 1 on every
+// key of the entity).
+func counts(p *VersionPattern, keys []string) bool {
+	first := ""
+	for _, k := range keys {
+		if vk, ok := p.Parse(k); ok {
+			n := strings.TrimLeft(vk.Digits, "0")
+			if first == "" {
+				first = "#" + n
+			} else if first != "#"+n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // counterPattern is the pattern of the most common template that counts
 // under a fixed start (VERSION#{n}, EVENT#{n}, seq#{n}#{id}): the start,
 // {n}, and {name} for what follows a separator; "" when no template of
-// two or more keys does.
+// two or more keys with two numbers or more does.
 func counterPattern(keys []string, delim string) string {
 	for _, c := range CountTemplates(keys, delim) {
 		before, after, ok := strings.Cut(c.Template, "{n}")
@@ -438,7 +457,7 @@ func counterPattern(keys []string, delim string) string {
 			p += after[:1] + "{name}"
 		}
 		if vp, err := ParseVersionPattern(p); err == nil {
-			if _, ok := vp.Parse(c.Example); ok {
+			if _, ok := vp.Parse(c.Example); ok && counts(vp, keys) {
 				return p
 			}
 		}

@@ -61,6 +61,11 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"EVENT#000001", "EVENT#000002", "SNAPSHOT"}, "EVENT#{n}"},
 		{[]string{"seq#1#created", "seq#2#paid", "seq#3#shipped", "seq#4#refunded", "seq#5#closed"}, "seq#{n}#{name}"},
 		{[]string{"EVENT#1"}, ""},
+		// A counter that never counts is the key's shape, not revisions:
+		// ElectroDB's $employee_1 is the model's version, on every key.
+		{[]string{"$employee_1#hired_2020-09-01t00:00:00.000z#employee_e1", "$employee_1#hired_2020-09-02t00:00:00.000z#employee_e2",
+			"$employee_1#hired_2021-01-02t00:00:00.000z#employee_e3", "$task_1#task_t1", "$task_1#task_t2"}, ""},
+		{[]string{"EVENT#7", "EVENT#007"}, ""},
 		// The name first, then a separator and the counter.
 		{[]string{"Audit_v0", "Audit_v1", "Terms_v0"}, "{name}_v{n}"},
 		{[]string{"Audit.v1", "Terms.v2"}, "{name}.v{n}"},

@@ -246,6 +246,10 @@ type Plan struct {
 	// is applied here to the whole items read: a Query's
 	// FilterExpression may not name its keys.
 	FilterNamesKeys bool
+	// NoMatch are the OR branches of the WHERE that match no item, left
+	// out of the plan (PK = 81 OR PK = 'a' is a Query of 'a'): said
+	// beside it (SayNoMatch).
+	NoMatch []NoMatch
 }
 
 // Operation is "Query" or "Scan".
@@ -305,6 +309,16 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	plan := Plan{Table: st.Table, Index: st.Index, Project: st.Project}
 	if err := betweenInOrder(st.Where); err != nil {
 		return plan, err
+	}
+	if st.Where != nil {
+		// What pins the key to what no key is matches nothing: a WHERE
+		// of nothing else is refused, not scanned; an OR branch of it is
+		// left out, the rest planned as if it were not written.
+		kept, dead := withoutNoMatch(st.Where, pk)
+		if kept == nil {
+			return plan, &NoMatchError{NoMatch: dead}
+		}
+		st.Where, plan.NoMatch = kept, dead
 	}
 	conj := conjuncts(st.Where)
 	at := pinIndex(conj, pk.Name)

@@ -129,7 +129,8 @@ func TestPartiQLWhyScan(t *testing.T) {
 		{`PK = "x" and (SK = "a" or SK = "b")`, ordersPK, ""},
 		{`PK = "x" and SK > "a" and SK > "b"`, ordersPK, ""},
 		{`PK = "x" and PK = "y"`, ordersPK, ""},
-		{`PK = "a" or (PK = 5 and x = 1)`, ordersPK, "PK is a string key and 5 is not one, so no Query can name it"},
+		// A branch that matches nothing is left out (TestPartiQLNoMatch): a Query of the rest.
+		{`PK = "a" or (PK = 5 and x = 1)`, ordersPK, ""},
 	} {
 		where, err := ParseFilter(tc.where)
 		if err != nil {
@@ -179,10 +180,10 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY SK, PK`, "the partition key first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
-		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key: write PK = 'text'"},
+		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key, so PK = 3 matches no item: write PK = '3'"},
 		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
 		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},
-		{`SELECT * FROM "Orders" WHERE PK IN ['a', '']`, "PK = '': a partition key is never empty, and DynamoDB refuses a Query for one"},
+		{`SELECT * FROM "Orders" WHERE PK IN ['']`, "PK = '' matches no item: a partition key is never empty; write the key's value"},
 		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
 		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
 		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
@@ -268,5 +269,77 @@ func TestPartiQLSelectReadsBack(t *testing.T) {
 		if st.Table != c.table || st.Index != c.index || FormatFilter(st.Where) != FormatFilter(n) {
 			t.Errorf("%s read back as %q %q %s, want %s", text, st.Table, st.Index, FormatFilter(st.Where), FormatFilter(n))
 		}
+	}
+}
+
+// TestPartiQLNoMatch: a WHERE that pins the partition key to what no key
+// is (another type than the key's, an empty string) matches no item: an
+// AND of it is refused before any request, saying what to write, never
+// planned as a Scan; an OR branch of it is left out, the other branches
+// planned as if it were not written, and said.
+func TestPartiQLNoMatch(t *testing.T) {
+	numberPK := KeyDef{Name: "n", Type: TypeN}
+	for _, tc := range []struct {
+		where   string
+		pk      KeyDef
+		refused string // the refusal in the filter's words
+		op, key string // else the plan
+		said    string // and what it says of the branches left out
+	}{
+		{where: `PK = 81`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"`},
+		{where: `81 = PK`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"`},
+		{where: `PK = ""`, pk: ordersPK, refused: `PK = "" matches no item: a partition key is never empty; write the key's value`},
+		{where: `PK = true and SK > "a"`, pk: ordersPK, refused: `PK is a string key, so PK = true matches no item: write PK = "true"`},
+		{where: `status = "x" and PK = 81`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"`},
+		{where: `PK = "81" and PK = 81`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"`},
+		{where: `PK in (81, "")`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"; PK = "" matches no item: a partition key is never empty; write the key's value`},
+		{where: `n = "5"`, pk: numberPK, refused: `n is a number key, so n = "5" matches no item: write n = 5`},
+		{where: `n = "five"`, pk: numberPK, refused: `n is a number key, so n = "five" matches no item: write n = 123`},
+		{where: `PK = 81 or PK = ""`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"; PK = "" matches no item: a partition key is never empty; write the key's value`},
+		// One OR branch: the others keep their plan.
+		{where: `PK = 81 or PK = "a"`, pk: ordersPK, op: "Query", key: `PK = "a"`,
+			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
+		{where: `PK = "a" or (PK = 5 and x = 1)`, pk: ordersPK, op: "Query", key: `PK = "a"`,
+			said: `PK is a string key, so PK = 5 matches no item: write PK = "5"; that branch is left out, the rest read`},
+		{where: `PK in (81, "a", "b")`, pk: ordersPK, op: "Query", key: `PK IN ("a", "b")`,
+			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
+		{where: `(PK = 81 and SK = "x") or (PK = "a" and SK > "m")`, pk: ordersPK, op: "Query", key: `PK = "a" AND SK > "m"`,
+			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
+		{where: `PK = 81 or status = "x"`, pk: ordersPK, op: "Scan",
+			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
+		// What matches something is planned as it was.
+		{where: `not (PK = 81)`, pk: ordersPK, op: "Scan"},
+		{where: `PK <> 81`, pk: ordersPK, op: "Scan"},
+		{where: `n = 5`, pk: numberPK, op: "Query", key: `n = 5`},
+	} {
+		where, err := ParseFilter(tc.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk := ordersSK
+		if tc.pk == numberPK {
+			sk = nil
+		}
+		plan, err := Statement{Table: "Orders", Where: where}.Plan(tc.pk, sk)
+		var nm *NoMatchError
+		switch {
+		case tc.refused != "":
+			if !errors.As(err, &nm) || nm.Say(false) != tc.refused {
+				t.Errorf("%s: refused %v\nwant %q", tc.where, err, tc.refused)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.where, err)
+		case plan.Operation() != tc.op || plan.KeyCondition() != tc.key || plan.SayNoMatch(false) != tc.said:
+			t.Errorf("%s:\n got %s %q, said %q\nwant %s %q, said %q", tc.where, plan.Operation(), plan.KeyCondition(), plan.SayNoMatch(false), tc.op, tc.key, tc.said)
+		}
+	}
+	// A statement's refusal is in its own quotes.
+	st, err := ParsePartiQL(`SELECT * FROM "Orders" WHERE PK = 81`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nm *NoMatchError
+	if _, err := st.Plan(ordersPK, ordersSK); !errors.As(err, &nm) || nm.Say(true) != `PK is a string key, so PK = 81 matches no item: write PK = '81'` {
+		t.Errorf("statement refused %v", err)
 	}
 }

@@ -1,6 +1,22 @@
 package dynamo
 
-import "github.com/dynascope/dynascope/internal/domain"
+import (
+	"errors"
+
+	"github.com/dynascope/dynascope/internal/domain"
+)
+
+// FilterPlan is how FilterSearch reads a filter.
+type FilterPlan struct {
+	// Plan is the filter's Queries, nil where it is read by a Scan.
+	Plan    *domain.Plan
+	Request SearchRequest
+	// WhyScan says why a Scan reads a filter that pins the partition key.
+	WhyScan string
+	// NoMatch says the OR branches of the filter that match no item
+	// (domain.NoMatch), left out of the plan, in the filter's words.
+	NoMatch string
+}
 
 // FilterSearch is the search of table info (or its index) through
 // filter, under budget (0: none), planned as a statement whose WHERE is
@@ -9,27 +25,34 @@ import "github.com/dynascope/dynascope/internal/domain"
 // equalities) the search reads those partitions by Query, a sort-key
 // condition a Query can say as its key condition and the rest as its
 // filter (the whole filter, applied here, where it names a key as no key
-// condition can: SK <> "x"); the plan is returned. Otherwise it is a Scan of the whole table
+// condition can: SK <> "x"). Otherwise it is a Scan of the whole table
 // through the whole filter, in as many segments as the table's size
 // calls for, and the plan is nil. So too where the filter pins the
-// partition key but the planner refuses a Query (a value of another
-// type than the key's, an empty string, a condition on a key no key
-// condition can say): whyScan then says why (domain.Statement.WhyScan),
-// for the explorer's f and scan to say rather than turn a partition's
-// read into a table's without a word.
-func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget float64, origin string) (plan *domain.Plan, r SearchRequest, whyScan string) {
+// partition key but the planner refuses a Query (a condition on a key
+// no key condition can say): WhyScan then says why
+// (domain.Statement.WhyScan), for the explorer's f and scan to say
+// rather than turn a partition's read into a table's without a word.
+// A filter that matches no item for pinning the partition key to what no
+// key is (PK = 81 on a string key, PK = "") is refused before any
+// request (a *domain.NoMatchError, said in the filter's words by
+// Say(false)); an OR branch of one is left out, and said (NoMatch).
+func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget float64, origin string) (FilterPlan, error) {
 	scan := SearchRequest{Table: info.Name, Index: index, Filter: filter, Segments: SearchSegments(info.SizeBytes),
 		MaxRCU: budget, Origin: origin, TableBytes: info.SizeBytes}
 	if filter == nil {
-		return nil, scan, ""
+		return FilterPlan{Request: scan}, nil
 	}
 	st := domain.Statement{Table: info.Name, Index: index, Where: filter}
 	p, r, err := StatementSearch(info, st, budget)
+	var none *domain.NoMatchError
+	if errors.As(err, &none) {
+		return FilterPlan{}, none
+	}
 	if err != nil || len(p.Queries) == 0 {
-		return nil, scan, whyScanned(info, st)
+		return FilterPlan{Request: scan, WhyScan: whyScanned(info, st), NoMatch: p.SayNoMatch(false)}, nil
 	}
 	r.Origin = origin
-	return &p, r, ""
+	return FilterPlan{Plan: &p, Request: r, NoMatch: p.SayNoMatch(false)}, nil
 }
 
 // whyScanned is domain.Statement.WhyScan on the keys of st's table or

@@ -548,7 +548,11 @@ func TestLibraryFilterSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, budget := range []float64{0, 1, 2.5} {
-				plan, r, _ := dynamo.FilterSearch(info, tc.index, filter, budget, "scan")
+				fp, err := dynamo.FilterSearch(info, tc.index, filter, budget, "scan")
+				if err != nil {
+					t.Fatalf("%s: %v", tc.filter, err)
+				}
+				plan, r := fp.Plan, fp.Request
 				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.table, tc.filter, budget)
 				if (plan != nil) != tc.pinned {
 					t.Errorf("%s: planned as Queries %v, want %v", label, plan != nil, tc.pinned)

@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -1392,8 +1393,9 @@ func TestSearchWorstCaseHolds(t *testing.T) {
 // finds what the Scan of the whole table through the same filter finds,
 // with or without a budget, for a fraction of its RCU at the client (a
 // condition on a key no key condition can say, SK <> "o#01", applied
-// here to the partition's items). A filter that pins no key, or pins it
-// with a value of another type, is the Scan it was.
+// here to the partition's items). A filter that pins no key is the Scan
+// it was; one that pins it to what no key is (another type, empty)
+// matches nothing: refused, or, as one OR branch, left out.
 func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
 	info := func(c dynamo.Client) dynamo.TableInfo {
 		t.Helper()
@@ -1426,8 +1428,9 @@ func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
 			}
 			for _, budget := range []float64{0, 2.5} {
 				label := fmt.Sprintf("%s %s %q budget=%g", name, tc.index, tc.filter, budget)
-				plan, r, why := dynamo.FilterSearch(ti, tc.index, filter, budget, "explorer")
-				if plan == nil || why != "" || len(r.Queries) != tc.queries || plan.KeyCondition() != tc.keyCondition {
+				fp, err := dynamo.FilterSearch(ti, tc.index, filter, budget, "explorer")
+				plan, r, why := fp.Plan, fp.Request, fp.WhyScan
+				if err != nil || plan == nil || why != "" || len(r.Queries) != tc.queries || plan.KeyCondition() != tc.keyCondition {
 					t.Fatalf("%s: planned %+v, want %d Queries on %s", label, plan, tc.queries, tc.keyCondition)
 				}
 				scan := dynamo.SearchRequest{Table: searchTable, Index: tc.index, Filter: filter, Segments: 1, MaxRCU: budget}
@@ -1448,15 +1451,59 @@ func TestFilterSearchPinnedKeyReadsByQuery(t *testing.T) {
 		for f, why := range map[string]string{
 			`status = "FAILED"`:                "",
 			`PK = "c#03" or status = "FAILED"`: "",
-			`PK = 3 and status = "FAILED"`:     "PK is a string key and 3 is not one, so no Query can name it",
-			`PK = "" and attempts > 1`:         `PK = "": a partition key is never empty, and DynamoDB refuses a Query for one`,
 		} {
 			filter, _ := domain.ParseFilter(f)
-			if plan, r, got := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); plan != nil || len(r.Queries) != 0 || r.Filter == nil || r.Segments < 1 || got != why {
-				t.Errorf("%s %q: planned %+v (why %q), want the Scan through the whole filter (why %q)", name, f, r, got, why)
+			if fp, err := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); err != nil || fp.Plan != nil || len(fp.Request.Queries) != 0 || fp.Request.Filter == nil || fp.Request.Segments < 1 || fp.WhyScan != why {
+				t.Errorf("%s %q: planned %+v (%v), want the Scan through the whole filter (why %q)", name, f, fp, err, why)
 			}
 		}
+		// A filter that pins the partition key to what no key is matches
+		// no item: refused, never a Scan of the table (no request: the
+		// counting client sees none); an OR branch of it is left out, the
+		// rest read as planned.
+		for f, want := range map[string]string{
+			`PK = 3 and status = "FAILED"`: `PK is a string key, so PK = 3 matches no item: write PK = "3"`,
+			`PK = "" and attempts > 1`:     `PK = "" matches no item: a partition key is never empty; write the key's value`,
+			`status = "FAILED" and PK = 3`: `PK is a string key, so PK = 3 matches no item: write PK = "3"`,
+		} {
+			filter, _ := domain.ParseFilter(f)
+			var none *domain.NoMatchError
+			if fp, err := dynamo.FilterSearch(ti, "", filter, 0, "explorer"); !errors.As(err, &none) || none.Say(false) != want {
+				t.Errorf("%s %q: planned %+v (%v), want it refused: %s", name, f, fp.Request, err, want)
+			}
+		}
+		filter, _ := domain.ParseFilter(`PK = 3 or PK = "c#03"`)
+		fp, err := dynamo.FilterSearch(ti, "", filter, 0, "explorer")
+		if err != nil || fp.Plan == nil || fp.Plan.KeyCondition() != `PK = "c#03"` || fp.NoMatch != `PK is a string key, so PK = 3 matches no item: write PK = "3"; that branch is left out, the rest read` {
+			t.Fatalf("%s: planned %+v (%v), want the Query of c#03 and the branch said", name, fp, err)
+		}
+		m := &scanCounter{Client: c}
+		got, _ := searchToEnd(t, m, fp.Request)
+		pinned, _ := domain.ParseFilter(`PK = "c#03"`)
+		want, _ := searchToEnd(t, c, dynamo.SearchRequest{Table: searchTable, Filter: pinned, Segments: 1})
+		if g, w := keysOf(got), keysOf(want); len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: the Query found %d items, the partition holds %d", name, len(g), len(w))
+		}
+		if m.scans != 0 || m.queries == 0 {
+			t.Errorf("%s: %d Scans, %d Queries: a branch that matches nothing scanned the table", name, m.scans, m.queries)
+		}
 	}
+}
+
+// scanCounter counts the Scans and Queries that reach the backend.
+type scanCounter struct {
+	dynamo.Client
+	scans, queries int
+}
+
+func (c *scanCounter) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	c.scans++
+	return c.Client.Scan(ctx, in, o...)
+}
+
+func (c *scanCounter) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	c.queries++
+	return c.Client.Query(ctx, in, o...)
 }
 
 func sum(xs []float64) float64 {

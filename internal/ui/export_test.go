@@ -83,6 +83,28 @@ func TestExportLoadedRows(t *testing.T) {
 	}
 }
 
+// TestExportSaysItsFileName: where the status bar has no room for the
+// whole path it cuts the folders and keeps the file's name whole (it
+// drew "/…ql.jsonl"), at every size.
+func TestExportSaysItsFileName(t *testing.T) {
+	const name = "dynascope-Locations-USA-NY-children.jsonl"
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		dir := filepath.Join(t.TempDir(), "a-folder-with-a-long-name", "and-another-one-under-it")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
+		h.keys("c")
+		h.exportTo(t, dir, name, "0 RCU")
+		lines := strings.Split(h.screen(), "\n")
+		status := lines[len(lines)-1]
+		// At 80 columns the name alone is wider than the room: its end.
+		if !strings.Contains(status, "exported 5 children · to ") || !strings.Contains(status, "/"+name) && !(strings.Contains(status, " · to …") && strings.HasSuffix(strings.TrimSpace(status), "Locations-USA-NY-children.jsonl")) {
+			t.Errorf("%dx%d: the status bar does not name the file whole: %q", size[0], size[1], status)
+		}
+	}
+}
+
 // TestExportSearchMatches (39.3): e on the results of a PartiQL
 // statement writes the matches found, as plain JSON, reading nothing.
 // At 80 columns the hint sheds words, never a figure's letters: it was

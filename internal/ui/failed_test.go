@@ -101,7 +101,9 @@ var silent = &retry.MaxAttemptsError{Attempt: 3, Err: &url.Error{Op: "Post", URL
 // TestFailedViews: every page whose read failed says so where its rows
 // would be and in its title (what failed, after how many attempts, what was
 // loaded before, that r retries), never "no items", "nothing under this
-// prefix", "empty" or a total; at 80×24, a golden each.
+// prefix", "empty" or a total; at 80×24, a golden each. A request that
+// failed is counted on the request line, in the items as in the tree
+// ("1 req": one was sent; the items said "0 req").
 func TestFailedViews(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -606,7 +608,8 @@ func (b *blockingQueries) Query(ctx context.Context, in *dynamodb.QueryInput, o 
 // TestTreeCancelSaysWhatRDoes: esc on a drill-down cut off before its
 // delimiter was found keeps the children found, and says r reads the
 // level again (r walks it from its start: it cannot go on without the
-// delimiter), never "r reads on".
+// delimiter), never "r reads on"; its children are named as the level
+// read whole names them (AK#, not AK).
 func TestTreeCancelSaysWhatRDoes(t *testing.T) {
 	// The walk's first read (a first page at the table's item size)
 	// answers, finding AK to AZ; the rest of the level, read from the
@@ -618,6 +621,9 @@ func TestTreeCancelSaysWhatRDoes(t *testing.T) {
 	d.until(t, 10*time.Second, func(s string) bool { return bq.blocked.Load() && strings.Contains(s, "▸ AK") })
 	d.key("esc")
 	h.contains(t, "read cancelled", "loaded before · r reads again", "delimiter ?")
+	// The children keep the delimiter the walk cut them at, as the level
+	// read whole lists them (it listed "▸ AK").
+	h.contains(t, "▸ AK#")
 	if strings.Contains(h.screen(), "r reads on") {
 		t.Fatalf("r would walk the level again, the screen says it reads on:\n%s", h.screen())
 	}

@@ -1284,44 +1284,87 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	}
 }
 
-// TestTableSearchPinnedKeyRefusedSaysScan: f whose filter pins the
-// partition key in a way no Query can read (a value of another type, an
-// empty key) is a Scan of the
-// whole table, and the bar's note, the words where the matches will be
-// and the request line say so and why, before and after the read: it
-// scanned the table silently, beside a filter that reads as one
-// partition's.
-func TestTableSearchPinnedKeyRefusedSaysScan(t *testing.T) {
-	for _, c := range []struct{ filter, why string }{
-		{`PK = 5 and City = "OMAHA"`, "PK is a string key and 5 is not one, so no Query can name it"},
-		{`PK = "" and City = "OMAHA"`, `PK = "": a partition key is never empty, and DynamoDB refuses a Query for one`},
-	} {
-		h := newHarness(t, 220, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
-		scans := h.rec.count("Scan")
-		h.keys("f")
-		h.typeText(c.filter)
-		screen := flat(h.screen())
-		if !strings.Contains(screen, "enter scans the whole table, not a Query: "+c.why[:20]) || !strings.Contains(screen, "Not a Query, though the filter names a partition: "+c.why[:20]) {
-			t.Fatalf("%s: before the read the screen does not say it is a Scan and why:\n%s", c.filter, h.screen())
-		}
-		if req := h.m.top().Request(); !strings.HasPrefix(req, "Scan Locations") || !strings.Contains(req, "a Scan, not a Query: "+c.why) {
-			t.Fatalf("%s: before the read the request line says %q", c.filter, req)
-		}
-		h.keys("enter")
-		if h.rec.count("Scan") == scans {
-			t.Fatalf("%s: no Scan sent", c.filter)
-		}
-		if req := h.m.top().Request(); !strings.HasPrefix(req, "Scan Locations") || !strings.Contains(req, "a Scan, not a Query: "+c.why) || !strings.Contains(req, "scanned") {
-			t.Fatalf("%s: after the read the request line says %q", c.filter, req)
+// TestTableSearchPinnedToNoKeyReadsNothing: f whose filter pins the
+// partition key to what no key is (a number for a string key, an empty
+// key) matches no item: the line under the bar, the words where the
+// matches will be and the request line say so and what to write, and
+// enter reads nothing (it scanned the whole table), on dynalite and the
+// embedded backend, at every size. An OR branch so pinned is left out,
+// said, and the other branch read by Query.
+func TestTableSearchPinnedToNoKeyReadsNothing(t *testing.T) {
+	dl := dynalitetest.Start(t).Client()
+	if _, err := demo.Seed(context.Background(), dl, demo.Options{Tables: []string{"Locations"}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, db := range map[string]dynamo.Client{"memory": demoData(t), "dynalite": dl} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			for _, c := range []struct{ filter, why string }{
+				{`PK = 5 and City = "OMAHA"`, `PK is a string key, so PK = 5 matches no item: write PK = "5"`},
+				{`City = "OMAHA" and PK = ""`, `PK = "" matches no item: a partition key is never empty; write the key's value`},
+			} {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+				scans, queries := h.rec.count("Scan"), h.rec.count("Query")
+				h.keys("f")
+				h.typeText(c.filter)
+				screen := flat(h.screen())
+				if !strings.Contains(screen, "✗ "+c.why[:30]) || !strings.Contains(screen, "enter reads nothing") {
+					t.Fatalf("%s %dx%d %s: the bar does not say it matches nothing:\n%s", name, size[0], size[1], c.filter, h.screen())
+				}
+				if size[0] >= 120 && !strings.Contains(screen, "Nothing is read: "+c.why) {
+					t.Fatalf("%s %dx%d %s: the screen does not say nothing is read, and why:\n%s", name, size[0], size[1], c.filter, h.screen())
+				}
+				if req := h.m.top().Request(); req != "Nothing read: "+c.why {
+					t.Fatalf("%s %s: before enter the request line says %q", name, c.filter, req)
+				}
+				h.keys("enter")
+				if n, q := h.rec.count("Scan")-scans, h.rec.count("Query")-queries; n != 0 || q != 0 {
+					t.Fatalf("%s %s: %d Scans, %d Queries for a filter that matches nothing", name, c.filter, n, q)
+				}
+				if s, ok := h.m.top().(*pages.Search); !ok || !editing(s) {
+					t.Fatalf("%s %s: the bar closed on a filter that matches nothing", name, c.filter)
+				}
+				h.contains(t, "Nothing read: ")
+			}
+			// One OR branch pins the key to what no key is: left out, the
+			// other branch's partition read by Query, and said.
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
+			scans := h.rec.count("Scan")
+			h.keys("f")
+			h.typeText(`PK = 5 or (PK = "USA" and City = "OMAHA")`)
+			said := `PK is a string key, so PK = 5 matches no item: write PK = "5"; that branch is left out, the rest read`
+			if req := h.m.top().Request(); !strings.HasPrefix(req, `Query on Locations: PK = "USA"`) || !strings.Contains(req, said) {
+				t.Fatalf("%s: before the read the request line says %q", name, req)
+			}
+			h.keys("enter")
+			for range 100 {
+				if strings.Contains(h.screen(), "all read") {
+					break
+				}
+				h.keys("pgdown")
+			}
+			want := pinnedMatches(t, "Locations", "", map[string]string{"PK": "USA", "City": "OMAHA"})
+			h.contains(t, fmt.Sprintf("%d matches · all read", len(want)))
+			if n := h.rec.count("Scan") - scans; n != 0 {
+				t.Fatalf("%s: %d Scans: the branch that matches nothing scanned the table", name, n)
+			}
+			if req := h.m.top().Request(); !strings.HasPrefix(req, `Query on Locations: PK = "USA"`) || !strings.Contains(req, said) {
+				t.Fatalf("%s: after the read the request line says %q", name, req)
+			}
 		}
 	}
 	// A filter that pins no key says nothing of the kind.
 	h := newHarness(t, 220, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
 	h.keys("f")
 	h.typeText(`City = "OMAHA"`)
-	if req := h.m.top().Request(); strings.Contains(req, "not a Query") {
+	if req := h.m.top().Request(); strings.Contains(req, "not a Query") || strings.Contains(req, "matches no item") {
 		t.Fatalf("a filter that pins no key: %q", req)
 	}
+}
+
+// editing reports whether s's filter bar is open.
+func editing(s *pages.Search) bool {
+	_, open := s.Typed()
+	return open
 }
 
 // TestTableSearchPinnedKeyStopsAndGoesOn (39.3): a search that reads its

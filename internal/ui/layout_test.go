@@ -381,6 +381,32 @@ func TestHeaderKeepsTabNames(t *testing.T) {
 	}
 }
 
+// TestHeaderCutsWholeCrumbs: a breadcrumb too long even without its
+// middle gives way a whole step at a time from its left, the last step
+// whole ("… › CUSTOMER#chloé…"), never cut inside a step
+// ("…OMER#chloé"), at every size.
+func TestHeaderCutsWholeCrumbs(t *testing.T) {
+	for _, pk := range []string{
+		"CUSTOMER#chloé-" + strings.Repeat("x", 36) + "#END", // table and last too wide together, the last alone not
+		"CUSTOMER#chloé-" + strings.Repeat("x", 38) + "#END", // "DEMO … › " and the last too wide at 80, "… › " and the last not
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			h := newHarness(t, size[0], size[1], Config{Table: "Locations", PK: pk})
+			top := strings.Split(h.screen(), "\n")[0]
+			left := strings.TrimSpace(top[:strings.Index(top, "1 Tree")])
+			crumbs := strings.Split(strings.TrimPrefix(left, "DEMO "), " › ")
+			for _, c := range crumbs {
+				if c != "…" && c != "Tables" && c != "Locations" && c != pk && !strings.HasPrefix(c, "dynascope") {
+					t.Errorf("%dx%d: a step shown in part, %q: %q", size[0], size[1], c, top)
+				}
+			}
+			if crumbs[len(crumbs)-1] != pk {
+				t.Errorf("%dx%d: the last step is not whole: %q", size[0], size[1], top)
+			}
+		}
+	}
+}
+
 // prodEnvironment is a configured environment the connection matches.
 func prodEnvironment() *config.Environment {
 	return &config.Environment{Label: "PROD", Color: "red", Profile: "prod"}

@@ -767,6 +767,28 @@ func fitCrumbs(crumbs []string, sep string, width int, tables bool) (string, boo
 	return path, ansi.StringWidth(path) <= width
 }
 
+// wholeLastCrumb is left (brand and breadcrumb) in room cells, the
+// breadcrumb cut whole steps at a time from its left so that its last
+// step stays whole: "DEMO … › CUSTOMER#chloé", else, where no
+// environment's label must stay (DEMO is in the status bar too), "… ›
+// CUSTOMER#chloé" or the step alone. Only a last step wider than room
+// is cut, from its start.
+func wholeLastCrumb(left, brand string, crumbs []string, sep string, room int, keepBrand bool) string {
+	if len(crumbs) > 0 {
+		last := crumbs[len(crumbs)-1]
+		tries := []string{brand + "…" + sep + last}
+		if !keepBrand {
+			tries = append(tries, "…"+sep+last, last)
+		}
+		for _, try := range tries {
+			if ansi.StringWidth(try) <= room {
+				return try
+			}
+		}
+	}
+	return ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
+}
+
 func (m *Model) header() string {
 	st := &m.styles
 	sep := st.CrumbSep.Render(" › ")
@@ -796,12 +818,13 @@ func (m *Model) header() string {
 	}
 	left := st.Brand.Render("dynascope") + st.CrumbSep.Render(" ─ ") + conn + st.CrumbSep.Render(" ─ ") + path
 	right := m.tabs(tabsNamed)
+	brand := ""
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
 		// Tight: the connection is in the status bar anyway, and the
 		// tabs not chosen shrink to their numbers. The environment's
 		// label (or DEMO) stays, in the name's place: it says which data
 		// this is.
-		brand := m.shortConnection()
+		brand = m.shortConnection()
 		if brand == "" {
 			brand = st.Brand.Render("dynascope") + " "
 		}
@@ -829,12 +852,14 @@ func (m *Model) header() string {
 	}
 	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 && right != "" {
-		// The tabs stay whole: the breadcrumb gives way, from its start.
+		// The tabs stay whole: the breadcrumb gives way, from its start,
+		// a whole step at a time ("… › CUSTOMER#chloé", never
+		// "…OMER#chloé"); only a last step too wide alone is cut.
 		room := m.w - ansi.StringWidth(right) - 1
 		if room < 10 {
 			return components.Fit(left, m.w)
 		}
-		left = ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
+		left = wholeLastCrumb(left, brand, crumbs, sep, room, m.environmentLabel() != "")
 		gap = m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	}
 	if gap < 1 {

@@ -250,7 +250,7 @@ func TestBurstLandsWhereItLeads(t *testing.T) {
 		n     int
 		want  string
 		reads int
-	}{{"", "j", 200, "row 201 of", 2}, {"", "pgdown", 30, "row 511 of", 2}, {"G", "k", 199, "· 200 from the end", 2}} {
+	}{{"", "j", 200, "row 201 of", 2}, {"", "pgdown", 30, "row 511 of", 2}, {"G", "k", 199, "row 200 from the end of ≥", 2}} {
 		t.Run(c.first+c.key, func(t *testing.T) {
 			cfg := Config{Table: "Locations", PK: "USA"}
 			var db dynamo.Client = demoData(t)

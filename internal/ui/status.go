@@ -166,7 +166,8 @@ func (m *Model) statusMessage(width int) string {
 	switch {
 	case wl+ww+wh <= width:
 	case wl+ww+min(wh, minHint) <= width:
-		hint = common.MiddleCut(hint, width-wl-ww)
+		hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
+
 	case wl+ww <= width:
 		hint = ""
 	default:

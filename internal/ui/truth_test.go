@@ -256,6 +256,17 @@ func TestTimeKeepsTheDrilledPrefix(t *testing.T) {
 	h.contains(t, "amsg# · ", " · delimiter ")
 	h.keys("2", "t") // t from Items under the prefix keeps it too
 	h.contains(t, "portland › amsg# · ", "under amsg#, drilled in the tree")
+	// At every size the line under the bar says the prefix kept and the
+	// key's time format: at 80 columns the prefix's whole note pushed the
+	// format out ("under amsg#, drilled in the tree (esc, then 4…").
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "ChatMessages", PK: "portland", Prefix: "amsg#", Now: demoClock})
+		h.keys("4")
+		info := strings.Split(h.screen(), "\n")[3]
+		if !strings.Contains(info, "under amsg#") || !strings.Contains(info, "MessageID holds ") || !strings.Contains(info, "(detected)") {
+			t.Errorf("%dx%d: the line under the bar: %q", size[0], size[1], info)
+		}
+	}
 }
 
 // manyKeys are n sort keys k00000… under partition "p".
@@ -275,8 +286,14 @@ func TestPageDownsAfterGStopAtTheGap(t *testing.T) {
 	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Client: keysDB(t, manyKeys(3000)...)})
 	h.keys("2", "G")
 	h.contains(t, "k02999")
-	if pos := h.m.position(); !strings.Contains(pos, "from the end") {
+	// It is the last row, of a list of at least the rows read: all that
+	// is known ("row ≥40 of ≥40 · 1 from the end" said it three ways).
+	if pos := h.m.position(); !regexp.MustCompile(`^last row of ≥[0-9,]+$`).MatchString(pos) {
 		t.Fatalf("after G the row number claims a place it cannot know: %q", pos)
+	}
+	h.keys("k", "k")
+	if pos := h.m.position(); !regexp.MustCompile(`^row 3 from the end of ≥[0-9,]+$`).MatchString(pos) {
+		t.Fatalf("two rows up from the last: %q", pos)
 	}
 	h.keys("g")
 	h.contains(t, "row 1 of ≥")
@@ -293,7 +310,7 @@ func TestPageDownsAfterGStopAtTheGap(t *testing.T) {
 		t.Fatalf("the page-downs jumped the gap to the end:\n%s", s)
 	}
 	h.keys("down")
-	if pos := h.m.position(); strings.Contains(pos, "from the end") {
+	if pos := h.m.position(); strings.Contains(pos, "from the end") || strings.Contains(pos, "last row") {
 		t.Fatalf("the cursor is past the gap: %q\n%s", pos, h.screen())
 	}
 }

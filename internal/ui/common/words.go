@@ -64,6 +64,33 @@ func MiddleCut(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
+// CutPath fits s to width cells as MiddleCut does, but where s ends in
+// a file's path the file's name stays whole and the folders before it
+// give way ("to /tmp…/partiql.jsonl", never "/…ql.jsonl": the name is
+// what tells one export from another); a name too wide alone loses its
+// start, the folders all gone ("to …USA-NY-children.jsonl").
+func CutPath(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	i := strings.LastIndexAny(s, `/\`)
+	if i < 0 || strings.ContainsAny(s[i:], " ") {
+		return MiddleCut(s, width)
+	}
+	name := s[i:]
+	if room := width - ansi.StringWidth(name) - 1; room >= 1 {
+		return ansi.Truncate(s[:i], room, "") + "…" + name
+	}
+	// The name alone too wide: the words before the path, and as much
+	// of the name's end as fits (its extension, what ends it).
+	lead := s[:strings.LastIndex(s[:i], " ")+1]
+	room := width - ansi.StringWidth(lead) - 1
+	if room < 8 {
+		return MiddleCut(s, width)
+	}
+	return lead + "…" + ansi.TruncateLeft(s[i+1:], ansi.StringWidth(s[i+1:])-room, "")
+}
+
 // Wrap breaks text at its spaces into lines of at most width cells, a
 // word wider than a line cut where the line ends. Not ansi.Wrap: that
 // also breaks after every hyphen, so that a command shown to be copied
@@ -113,13 +140,19 @@ func wrapAtSpaces(s string, width int) []string {
 }
 
 // CutWords fits plain text s into width cells, cutting after its last
-// whole word that fits and marking the cut with "…": a figure is never
-// shown in part ("20.0 RCU" drawn "20.…" reads as another number). A
+// whole phrase (between " · ") that fits, or the next one's last whole
+// clause (before ": ", ", " or "; "), or where the first does not fit,
+// after its last whole word, and marking the cut with "…": a phrase is
+// never cut mid-clause ("v0_ differs from v3_: Findings…" named half a
+// difference), nor a figure ("20.0 RCU" drawn "20.…" reads as another number). A
 // first word wider than width is cut inside; a figure is kept with the
 // word after it ("20.0 RCU"), and a key with what it does ("r retries").
 func CutWords(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
+	}
+	if cut, ok := cutPhrases(s, width); ok {
+		return cut
 	}
 	cut := ""
 	for i, r := range s {
@@ -138,6 +171,42 @@ func CutWords(s string, width int) string {
 		return ansi.Truncate(s, width, "…")
 	}
 	return cut + "…"
+}
+
+// phraseSep parts the phrases of a title or a message.
+const phraseSep = " · "
+
+// cutPhrases is s's whole phrases that fit in width cells with "…"
+// after them, and the next one's whole clauses where they fit too; ok is
+// false where its first phrase alone does not.
+func cutPhrases(s string, width int) (string, bool) {
+	parts := strings.Split(s, phraseSep)
+	more := ansi.StringWidth("…")
+	if len(parts) < 2 || ansi.StringWidth(parts[0])+more > width {
+		return "", false
+	}
+	head, k := parts[0], 1
+	for ; k < len(parts); k++ {
+		next := head + phraseSep + parts[k]
+		if ansi.StringWidth(next)+more > width {
+			break
+		}
+		head = next
+	}
+	if k < len(parts) {
+		// The next phrase up to the end of a clause, where one fits:
+		// "the middle not read yet…" of "the middle not read yet: scroll
+		// into the gap to read it" says the fact, and drops the how.
+		p := parts[k]
+		for i := len(p) - 2; i > 0; i-- {
+			if (p[i] == ':' || p[i] == ',' || p[i] == ';') && p[i+1] == ' ' {
+				if cut := head + phraseSep + p[:i] + "…"; ansi.StringWidth(cut) <= width {
+					return cut, true
+				}
+			}
+		}
+	}
+	return head + "…", true
 }
 
 // figureWord reports whether w is a number as the explorer writes one

@@ -103,8 +103,28 @@ func wider(text string, width int) bool {
 	return false
 }
 
-// TestCutWords: a note too wide is cut after a whole word, never inside a
-// figure.
+// TestCutPath: a detail that ends in a file's path keeps the file's
+// name whole, its folders cut; any other is cut in its middle.
+func TestCutPath(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{" · to /tmp/cut/exports/dynascope-shop-partiql.jsonl", 40, " · to /tmp…/dynascope-shop-partiql.jsonl"},
+		{" · to /tmp/x.jsonl", 30, " · to /tmp/x.jsonl"},
+		{" · sent as a Query of one partition", 20, " · sent a… partition"},
+		{" · to /tmp/a-very-long-file-name-indeed.jsonl", 24, " · to …name-indeed.jsonl"}, // the name alone too wide
+	} {
+		got := CutPath(c.in, c.width)
+		if got != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("CutPath(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
+
+// TestCutWords: a note too wide is cut after a whole phrase, or where
+// its first does not fit, after a whole word, never inside a figure.
 func TestCutWords(t *testing.T) {
 	for _, c := range []struct {
 		in    string
@@ -112,8 +132,19 @@ func TestCutWords(t *testing.T) {
 		want  string
 	}{
 		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 35, "At the budget: r reads on…"},
-		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 41, "At the budget: r reads on · 20.0 RCU…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 44, "At the budget: r reads on · 20.0 RCU spent…"},
+		{"At the budget: r reads on · 20.0 RCU spent, the matches partial", 25, "At the budget: r reads…"},
 		{"16 tables loaded before · r retries · ascending", 33, "16 tables loaded before…"},
+		// A phrase is never cut inside a clause: what its end says is left
+		// out with it (it was "number sort key…" of "number sort key: no
+		// hierarchy to drill", now said the other way round).
+		{"9000 · 20 items loaded · more as you scroll · ascending · no hierarchy to drill (a number sort key)", 74,
+			"9000 · 20 items loaded · more as you scroll · ascending…"},
+		// Else the next phrase's whole clauses: the fact, not its how.
+		{"USA · 40 items loaded · the middle not read yet: scroll into the gap to read it · ascending", 74,
+			"USA · 40 items loaded · the middle not read yet…"},
+		{"Audit#PART-7 · 3 revisions · drifted · v0_ differs from v3_: Findings, Status", 74,
+			"Audit#PART-7 · 3 revisions · drifted · v0_ differs from v3_: Findings…"},
 		{"fits", 10, "fits"},
 		{"unbreakable-word here", 5, "unbr…"},
 	} {

@@ -15,8 +15,28 @@ import (
 // Column is a grid column: a title and a width in cells (0: share the rest).
 type Column struct {
 	Title string
+	// Short is the title where Title does not fit whole ("Size" for
+	// "Size (est.)"), and where neither does the column is left out;
+	// "": Title, cut where it must be.
+	Short string
 	Width int
 	Keep  bool // shrunk only when the other columns cannot give more
+}
+
+// title is c's title in w cells: Title, or Short where only it fits.
+func (c Column) title(w int) string {
+	if ansi.StringWidth(c.Title) > w && c.Short != "" {
+		return c.Short
+	}
+	return c.Title
+}
+
+// titleWidth is the fewest cells that show c's title whole.
+func (c Column) titleWidth() int {
+	if c.Short != "" {
+		return min(ansi.StringWidth(c.Short), ansi.StringWidth(c.Title))
+	}
+	return ansi.StringWidth(c.Title)
 }
 
 // Grid is a virtualized table: it asks for the cells of visible rows only,
@@ -171,8 +191,8 @@ const minCol = 6
 
 // widths fits the columns to the grid. Key columns (Keep) get their
 // widest visible cell; the others follow in order at their own width
-// while they fit, the last one that fits takes what is left, and the rest
-// are left out: a readable few beat every column cut to "fal…". Only when
+// while they fit, the last one that fits (its title whole) takes what is
+// left, and the rest are left out: a readable few beat every column cut to "fal…". Only when
 // the keys alone are too wide is a key narrowed (and cut in its middle).
 func (g *Grid) widths() []int {
 	natural := make([]int, len(g.cols))
@@ -218,7 +238,15 @@ func (g *Grid) widths() []int {
 			continue
 		}
 		room := left - 2
-		if room < min(minCol, natural[i]) {
+		// A column with a short title shows at least one of its titles
+		// whole: "Size (es…" is left out with the columns after it. An
+		// attribute's column keeps the room it had ("StreetAddr…" still
+		// names it, and its values are what is read).
+		need := minCol
+		if c.Short != "" {
+			need = max(minCol, c.titleWidth())
+		}
+		if room < min(need, natural[i]) {
 			break
 		}
 		out[i] = min(natural[i], room)
@@ -346,9 +374,9 @@ func (g *Grid) View() string {
 		if ws[i] > 0 {
 			right[i] = g.numeric(i) // a number sort key (an LSI's) too
 			if right[i] {
-				hdr = append(hdr, FitRight(c.Title, ws[i]))
+				hdr = append(hdr, FitRight(c.title(ws[i]), ws[i]))
 			} else {
-				hdr = append(hdr, Fit(c.Title, ws[i]))
+				hdr = append(hdr, Fit(c.title(ws[i]), ws[i]))
 			}
 		}
 	}

@@ -90,6 +90,29 @@ func TestGridLayout(t *testing.T) {
 	}
 }
 
+// TestGridNeverCutsATitle: a column with a short title shows one of its
+// titles whole, or is left out where neither fits: never "Size (es…"
+// (the tables list at 80 columns).
+func TestGridNeverCutsATitle(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Table", Keep: true}, {Title: "Indexes"}, {Title: "Size (est.)", Short: "(est.) Size"}})
+	g.SetRows(1, func(r, c int) string { return []string{"shop", "LSI byStatus, GSI openOrders", "–"}[c] })
+	for _, w := range []int{40, 44, 45, 47, 48, 60} {
+		g.SetSize(w, 2)
+		header := strings.Split(ansi.Strip(g.View()), "\n")[0]
+		if strings.Contains(header, "…") || w >= 48 != strings.Contains(header, "Size (est.)") || w < 48 && strings.Contains(header, "Size") {
+			t.Errorf("%d columns: header %q", w, header)
+		}
+	}
+	// With a short title, the column stays where that fits whole.
+	g.SetColumns([]Column{{Title: "Table", Keep: true}, {Title: "Indexes"}, {Title: "Size (est.)", Short: "Size"}})
+	g.SetSize(45, 2)
+	if header := strings.Split(ansi.Strip(g.View()), "\n")[0]; !strings.HasSuffix(strings.TrimSpace(header), "  Size") {
+		t.Errorf("45 columns, a short title: header %q", header)
+	}
+}
+
 // TestGridSelectionCoversTheRow: the selected row is highlighted from its
 // first column to the grid's edge in one piece, even where a cell carries
 // its own style (a prefix's dim delimiter would end the highlight there).

@@ -237,8 +237,9 @@ type Holder interface{ Held() int }
 type Gapped interface{ GapRow() int }
 
 // Position is "row N of M", or "row N of ≥M" while more can be read.
-// Past an unread gap the place in the list is not known: "row ≥N",
-// counted from the end too; on the gap row, that it is being read.
+// Past an unread gap the place in the list is not known, only the place
+// from its end ("row 3 from the end of ≥40", "last row of ≥40"); on the
+// gap row, that it is being read.
 func Position(l common.List, more bool) string {
 	n := l.Rows()
 	if n == 0 {
@@ -259,7 +260,13 @@ func Position(l common.List, more bool) string {
 		case c == gap:
 			return "in the unread middle · ≥" + common.Thousands(read) + " rows read"
 		}
-		return "row ≥" + common.Thousands(c) + " of ≥" + common.Thousands(read) + " · " + common.Thousands(n-c) + " from the end"
+		// Past the gap only the place from the end is known: "row ≥40 of
+		// ≥40 · 1 from the end" said it three ways, one of them (≥40)
+		// true of every row.
+		if n-c == 1 {
+			return "last row of ≥" + common.Thousands(read)
+		}
+		return "row " + common.Thousands(n-c) + " from the end of ≥" + common.Thousands(read)
 	}
 	of := common.Thousands(n)
 	if more {

@@ -184,6 +184,9 @@ func (p *Pager) Loaded(msg PageLoadedMsg) (bool, tea.Cmd) {
 	}
 	p.Moved, p.Reread = false, false
 	if msg.err != nil {
+		// A request sent is counted whatever it answered, as the tree
+		// and the status bar count it (it was "0 req" here, "1 req" there).
+		p.cost = p.cost.Add(msg.Result.Cost)
 		p.Tail.failed, p.Tail.reading = p.Tail.reading, false
 		p.Again.failed, p.Again.Reading = p.Again.Reading, false
 		p.Fail.Fail(msg.err)
@@ -383,7 +386,7 @@ func (p *Pager) Request() string {
 	if p.filtered() && p.budget() > 0 {
 		here = " · filter applied here, items read whole" // dynamo.SizedPage: no FilterExpression is sent under a budget
 	}
-	return fmt.Sprintf("%s%s · %d req · %s%s", p.Query.Describe(), here, p.pages, common.BilledRCU(p.cost), p.Again.request())
+	return fmt.Sprintf("%s%s · %d req · %s%s", p.Query.Describe(), here, p.cost.Requests, common.BilledRCU(p.cost), p.Again.request())
 }
 
 // Failed is the failure where the list's rows would be: alone when nothing

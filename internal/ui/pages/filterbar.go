@@ -30,6 +30,9 @@ type filterBar struct {
 	// empty bar and esc do, where they do otherwise (a table's search
 	// needs a filter: an empty one clears nothing).
 	note string
+	// refused says why the filter typed matches no item: said under the
+	// bar, where enter reads nothing (a table's search, domain.NoMatchError).
+	refused string
 }
 
 // loadedAttrs is what the filter bar knows of the rows on screen: whether
@@ -175,6 +178,14 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		out := []string{components.Fit(bar, width)}
 		for _, l := range lines[:min(len(lines), 3)] {
 			out = append(out, components.Fit(st.Notice.Render(l), width))
+		}
+		return out
+	case f.refused != "" && f.err == nil && f.editing():
+		// Wrapped, not cut: what to write instead is at its end.
+		lines := strings.Split(common.Wrap("✗ "+common.Sanitize(f.refused)+" · enter reads nothing", max(1, width)), "\n")
+		out := []string{components.Fit(bar, width)}
+		for _, l := range lines[:min(len(lines), 3)] {
+			out = append(out, components.Fit(st.ErrorTitle.Render(l), width))
 		}
 		return out
 	case f.err != nil:

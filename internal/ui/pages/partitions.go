@@ -520,7 +520,7 @@ func OpenPartition(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	}
 	items := NewItemsUnder(c, info, pk, "", tree.Index)
 	if key.SK != nil {
-		items.note = "number sort key: no hierarchy to drill"
+		items.note = "no hierarchy to drill (a number sort key)" // what it means first: a narrow title cuts the end
 	}
 	return items
 }

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -40,12 +41,17 @@ type Search struct {
 	// a Scan though it pins the partition key (dynamo.FilterSearch): the
 	// request line says so rather than scan the table without a word.
 	scanWhy, typedWhy string
-	state             dynamo.SearchState
-	begun             bool                    // a search has been asked (state holds it)
-	list              list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats             attrStats
-	keys              []string // the key columns
-	attrs             []string // the other columns: the attributes most matches hold
+	// scanNone and typedNone say the OR branches of the filter applied
+	// (typed) that match no item, left out of what is read
+	// (dynamo.FilterPlan.NoMatch); refused says why the filter typed
+	// matches no item at all: enter reads nothing (domain.NoMatchError).
+	scanNone, typedNone, refused string
+	state                        dynamo.SearchState
+	begun                        bool                    // a search has been asked (state holds it)
+	list                         list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats                        attrStats
+	keys                         []string // the key columns
+	attrs                        []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
@@ -189,20 +195,48 @@ func (s *Search) Init() tea.Cmd {
 // from then on with its values typed against masked attributes as
 // stand-ins (the bar, the request line), as the items' filter is.
 func (s *Search) start(n domain.FilterNode) tea.Cmd {
-	s.node = dynamo.TypedFilter(s.c.Client, s.info.Name, n)
-	plan, r, why := dynamo.FilterSearch(s.info, s.index, s.node, s.budget(), "explorer")
-	s.pinned, s.typed, s.scanWhy, s.typedWhy = plan, nil, why, ""
+	typed := dynamo.TypedFilter(s.c.Client, s.info.Name, n)
+	fp, err := dynamo.FilterSearch(s.info, s.index, typed, s.budget(), "explorer")
+	if err != nil {
+		return notice("Nothing read: " + s.noMatchWords(err))
+	}
+	s.node = typed
+	s.pinned, s.typed, s.scanWhy, s.typedWhy = fp.Plan, nil, fp.WhyScan, ""
+	s.scanNone, s.typedNone, s.refused = s.noMatchShown(fp.NoMatch), "", ""
 	if matches, ok := dynamo.MatchHeld(s.c.Client, s.info.Name, s.held, s.node); ok && s.held != nil {
 		s.showHeld(matches)
 		return nil
 	}
-	return s.startRequest(r)
+	return s.startRequest(fp.Request)
+}
+
+// noMatchWords is a filter refused for matching no item, in its own
+// words (domain.NoMatchError), but where the table is masked: the values
+// would show.
+func (s *Search) noMatchWords(err error) string {
+	var none *domain.NoMatchError
+	if !errors.As(err, &none) {
+		return err.Error()
+	}
+	if dynamo.Masks(s.c.Client, s.info.Name) {
+		return "the filter pins the partition key to what no key is (another type than the key's, or empty), so it matches no item (the value would show what the mask hides)"
+	}
+	return none.Say(false)
+}
+
+// noMatchShown is what the plan says of the OR branches left out, but
+// where the table is masked.
+func (s *Search) noMatchShown(said string) string {
+	if said != "" && dynamo.Masks(s.c.Client, s.info.Name) {
+		return "a branch of the filter pins the partition key to what no key is, so it matches no item and is left out (the value would show what the mask hides)"
+	}
+	return said
 }
 
 // showHeld lists the matches among the held items: whole, no request.
 func (s *Search) showHeld(matches []dynamo.Item) {
 	s.list.Req.Stop()
-	s.begun, s.fromHeld, s.pinned, s.scanWhy = true, true, nil, ""
+	s.begun, s.fromHeld, s.pinned, s.scanWhy, s.scanNone = true, true, nil, "", ""
 	s.filter.note = "enter searches again · esc keeps the last filter"
 	s.scanned, s.pages, s.cost, s.stopped = len(s.held), 0, dynamo.Cost{}, false
 	s.stats.reset()
@@ -215,9 +249,8 @@ func (s *Search) showHeld(matches []dynamo.Item) {
 // planOf is what filter n would be read with: its Query plan where it
 // pins the partition key, else nil (a Scan), and why a filter that pins
 // it is a Scan all the same.
-func (s *Search) planOf(n domain.FilterNode) (*domain.Plan, string) {
-	plan, _, why := dynamo.FilterSearch(s.info, s.index, dynamo.TypedFilter(s.c.Client, s.info.Name, n), 0, "explorer")
-	return plan, why
+func (s *Search) planOf(n domain.FilterNode) (dynamo.FilterPlan, error) {
+	return dynamo.FilterSearch(s.info, s.index, dynamo.TypedFilter(s.c.Client, s.info.Name, n), 0, "explorer")
 }
 
 // queried is the plan of the Queries the search reads (the filter's, or a
@@ -239,15 +272,22 @@ func (s *Search) retype() {
 	if s.plan != nil {
 		return
 	}
-	s.typed, s.typedWhy = nil, ""
+	s.typed, s.typedWhy, s.typedNone, s.refused = nil, "", "", ""
 	if n, err := domain.ParseFilter(strings.TrimSpace(s.filter.input.Value())); err == nil {
-		s.typed, s.typedWhy = s.planOf(n)
+		fp, err := s.planOf(n)
+		if err != nil {
+			s.refused = s.noMatchWords(err)
+		}
+		s.typed, s.typedWhy, s.typedNone = fp.Plan, fp.WhyScan, s.noMatchShown(fp.NoMatch)
 	}
+	s.filter.refused = s.refused
 	enter, esc := "enter searches the "+s.what(), "esc goes back"
 	if s.begun {
 		enter, esc = "enter searches again", "esc keeps the last filter"
 	}
 	switch {
+	case s.refused != "":
+		enter = "enter reads nothing"
 	case s.typed != nil:
 		enter = "enter reads " + s.partitions(s.typed) + " by Query"
 	case s.typedWhy != "":
@@ -354,6 +394,8 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case res.done && res.filter == nil: // the bar stays open: what is typed next is the filter
 			return tea.Batch(s.filter.open(nil), notice("A search of the whole "+s.what()+" needs a filter: type one (status = \"FAILED\"), or esc"))
+		case res.done && s.refused != "": // it matches no item: the bar stays open, nothing read
+			return tea.Batch(s.filter.input.Focus(), notice("Nothing read: "+s.refused))
 		case res.done:
 			return s.start(res.filter)
 		case !s.filter.editing() && !s.begun:
@@ -545,6 +587,9 @@ func (s *Search) what() string {
 // whole of it costs as far as DynamoDB's size figure tells, and where it
 // stops.
 func (s *Search) before() string {
+	if s.refused != "" {
+		return "Nothing is read: " + common.Sanitize(s.refused) + "."
+	}
 	if p := s.typed; p != nil {
 		verb, rest := "is", ""
 		if len(p.Queries) > 1 {
@@ -654,6 +699,19 @@ func (s *Search) whyScan() string {
 	return s.scanWhy
 }
 
+// noneSaid says, after " · ", the OR branches of the filter behind the
+// request line that match no item, left out of what is read ("": none).
+func (s *Search) noneSaid() string {
+	none := s.scanNone
+	if !s.begun {
+		none = s.typedNone
+	}
+	if none == "" {
+		return ""
+	}
+	return " · " + common.Sanitize(none)
+}
+
 // Request is the Scan or the Queries behind the list (before the first
 // search, what enter reads), what it found and what it cost.
 func (s *Search) Request() string {
@@ -663,13 +721,15 @@ func (s *Search) Request() string {
 		fmt.Fprintf(&b, "%s: the %s the entity types were read from, filter %s applied here · matched %s · no request (r reads the %s)",
 			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Sanitize(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
 		return b.String()
+	case s.plan == nil && !s.begun && s.refused != "": // what enter reads: nothing
+		return "Nothing read: " + common.Sanitize(s.refused)
 	case s.plan != nil:
 		b.WriteString(planText(*s.plan, s.info, s.prepared, !s.begun || s.pages == 0))
 	case !s.begun && s.typed != nil: // what enter reads
-		b.WriteString(planText(*s.typed, s.info, dynamo.SearchRequest{}, false) + " · " + partitionCost)
+		b.WriteString(planText(*s.typed, s.info, dynamo.SearchRequest{}, false) + s.noneSaid() + " · " + partitionCost)
 		return b.String()
 	case s.pinned != nil:
-		b.WriteString(planText(*s.pinned, s.info, s.state.Request, false))
+		b.WriteString(planText(*s.pinned, s.info, s.state.Request, false) + s.noneSaid())
 		if s.pages == 0 {
 			b.WriteString(" · " + partitionCost)
 			return b.String()
@@ -691,6 +751,7 @@ func (s *Search) Request() string {
 		if why := s.whyScan(); why != "" {
 			b.WriteString(" · a Scan, not a Query: " + common.Sanitize(why))
 		}
+		b.WriteString(s.noneSaid())
 	}
 	if (!s.begun || s.pages == 0) && s.plan == nil {
 		b.WriteString(" · " + wholeShort(s.info, s.index))
@@ -856,6 +917,9 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 	}
 	if r.FilteredHere() {
 		b.WriteString(" · " + filteredHere)
+	}
+	if r.Origin == "partiql" && len(plan.NoMatch) > 0 { // a statement's, in its quotes (a filter's: noneLeftOut)
+		b.WriteString(" · " + common.Sanitize(plan.SayNoMatch(true)))
 	}
 	return b.String()
 }

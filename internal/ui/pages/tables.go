@@ -36,7 +36,7 @@ func NewTables(c *common.Common) *Tables {
 	t.list = list.NewPaged(c, list.Words{One: "table", Many: "tables", Count: t.count,
 		Reading: "the table list is", More: "more tables still being listed",
 		Again: "r reads again"}, // r lists the tables from the first (Init)
-		[]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)"}, {Title: "Size (est.)"}}, t.cell)
+		[]components.Column{{Title: "Table", Keep: true}, {Title: "Keys", Keep: true}, {Title: "Indexes"}, {Title: "Items (est.)", Short: "Items"}, {Title: "Size (est.)", Short: "Size"}}, t.cell)
 	return t
 }
 

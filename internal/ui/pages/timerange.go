@@ -10,6 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
@@ -145,15 +147,20 @@ func (t *Time) Under(prefix string) {
 	t.pg.Query.SK = t.base.SK
 }
 
-// underNote says the list keeps the tree's prefix, for the bar's line.
-func (t *Time) underNote() string {
+// underNotes say the list keeps the tree's prefix, for the bar's line,
+// longest first: the line takes the longest that leaves the key's time
+// format whole after it.
+func (t *Time) underNotes() []string {
+	u := common.Sanitize(t.under)
 	switch {
 	case t.under == "":
-		return ""
+		return nil
 	case t.rangeTxt != "" && !t.rangeUnder && !t.mergedUnder:
-		return "the range reads the whole partition, not only " + common.Sanitize(t.under) + " (the time leads the key)"
+		return []string{"the range reads the whole partition, not only " + u + " (the time leads the key)",
+			"the range reads the whole partition, not only " + u, "whole partition read, not only " + u}
 	}
-	return "under " + common.Sanitize(t.under) + ", drilled in the tree (esc, then 4 at the top: the whole partition)"
+	return []string{"under " + u + ", drilled in the tree (esc, then 4 at the top: the whole partition)",
+		"under " + u + ", drilled in the tree", "under " + u}
 }
 
 // underTitle is the prefix kept, for the title beside the partition.
@@ -910,17 +917,36 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by the table's time_format"
 		}
-		text := fmt.Sprintf("%s holds %s (%s) · times in %s (z toggles)", t.base.SKName, t.enc.Spoken(), how, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
+		format := fmt.Sprintf("%s holds %s (%s)", t.base.SKName, t.enc.Spoken(), how)
+		text := fmt.Sprintf("%s · times in %s (z toggles)", format, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.offsets {
 			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
 		}
 		if t.skipped != "" {
 			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
-		if u := t.underNote(); u != "" {
-			text = u + " · " + text // first: a narrow frame cuts the end
+		// The prefix kept goes first, the format right after it: the
+		// note's longest form that leaves the format whole (at 80
+		// columns the whole note pushed it out); then whole phrases.
+		head := ""
+		if notes := t.underNotes(); len(notes) > 0 {
+			note := notes[len(notes)-1]
+			for _, n := range notes {
+				if ansi.StringWidth(n+" · "+format) <= t.w-4 {
+					note = n
+					break
+				}
+			}
+			text, head = note+" · "+text, note
 		}
-		info = st.Dim.Render(text)
+		lead := format
+		if head != "" {
+			lead = head + " · " + format
+		}
+		if ansi.StringWidth(text) > t.w-4 && ansi.StringWidth(lead+" · …") > t.w-4 && ansi.StringWidth(lead) <= t.w-4 {
+			text = lead // the rest is the grid's header's (Time (UTC)) or ?'s
+		}
+		info = st.Dim.Render(common.CutWords(text, t.w-4))
 	}
 	if t.inputErr != "" {
 		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))

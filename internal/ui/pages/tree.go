@@ -327,6 +327,17 @@ func (t *Tree) facts() {
 	t.setColumns() // the Items heading says whether some are not counted
 }
 
+// branchDelim is what follows a branch's name in its keys: the level's
+// delimiter, or, before the walk's end told it (a walk cancelled early),
+// the one the walk cut the child's name at (its Prefix): a cancelled
+// level listed ORDER# as "ORDER".
+func (t *Tree) branchDelim(c domain.Child) string {
+	if t.req.Delim != "" {
+		return t.req.Delim
+	}
+	return strings.TrimPrefix(c.Prefix, t.req.Prefix+c.Name)
+}
+
 // cell is a row of the level: a prefix to drill or an item, its kind,
 // its count, and the shards that hold it.
 func (t *Tree) cell(row treeRow, col int) string {
@@ -341,7 +352,7 @@ func (t *Tree) cell(row treeRow, col int) string {
 	switch col {
 	case 0:
 		if row.branch {
-			return "▸ " + name + st.Dim.Render(common.Sanitize(t.req.Delim))
+			return "▸ " + name + st.Dim.Render(common.Sanitize(t.branchDelim(row.child.Child)))
 		}
 		return "• " + name
 	case 1:

@@ -1,0 +1,181 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NoMatch is a condition that pins the partition key to what no item's
+// key is: a value of another type than the key's (PK = 81 where PK is a
+// string: DynamoDB compares types first, so it is false for every item),
+// or an empty string (a key is never empty). A WHERE that is an AND of
+// it matches nothing, and is refused before any request rather than read
+// by a Scan of the whole table; an OR branch of it matches nothing, and
+// is left out of the plan.
+type NoMatch struct {
+	Key   KeyDef
+	Value Value
+}
+
+// Say is what is wrong and what to write instead, in the filter's words
+// (partiql false: PK = "81") or a statement's (PK = '81').
+func (m NoMatch) Say(partiql bool) string {
+	operand, name := formatOperand, m.Key.Name
+	if partiql {
+		operand, name = partiqlOperand, partiqlName(m.Key.Name)
+	}
+	cond := name + " = " + operand(m.Value)
+	if m.Value.Kind == ValString && m.Value.Text == "" {
+		return fmt.Sprintf("%s matches no item: a partition key is never empty; write the key's value", cond)
+	}
+	return fmt.Sprintf("%s is a %s key, so %s matches no item: write %s = %s", name, keyTypeWord(m.Key.Type), cond, name, operand(m.asKeyType()))
+}
+
+// asKeyType is the value as the key's type would be written: 81 as
+// "81", "5" as 5 (a text that is no number: 123, a number to fill in).
+func (m NoMatch) asKeyType() Value {
+	text := m.Value.Text
+	switch m.Value.Kind {
+	case ValBool:
+		text = fmt.Sprint(m.Value.Bool)
+	case ValNull:
+		text = "null"
+	}
+	if m.Key.Type == TypeN {
+		if _, err := ParseKeyValue(TypeN, strings.TrimSpace(text)); err != nil {
+			return Value{Kind: ValNumber, Text: "123"}
+		}
+		return Value{Kind: ValNumber, Text: strings.TrimSpace(text)}
+	}
+	return Value{Kind: ValString, Text: text}
+}
+
+// NoMatchError is a WHERE every item fails: an AND of a NoMatch (or an
+// OR of nothing else), refused before any request.
+type NoMatchError struct {
+	NoMatch []NoMatch
+}
+
+// Error is the refusal in a statement's words: a filter's say it with
+// Say(false).
+func (e *NoMatchError) Error() string { return e.Say(true) }
+
+// Say is the refusal in the filter's words or a statement's.
+func (e *NoMatchError) Say(partiql bool) string {
+	return sayNoMatch(e.NoMatch, partiql)
+}
+
+// SayNoMatch says the OR branches a plan left out, each matching no
+// item, in the filter's words or a statement's ("" for none).
+func (p Plan) SayNoMatch(partiql bool) string {
+	if len(p.NoMatch) == 0 {
+		return ""
+	}
+	return sayNoMatch(p.NoMatch, partiql) + "; " + branchWord(len(p.NoMatch)) + " left out, the rest read"
+}
+
+func branchWord(n int) string {
+	if n == 1 {
+		return "that branch is"
+	}
+	return "those branches are"
+}
+
+func sayNoMatch(ms []NoMatch, partiql bool) string {
+	says := make([]string, 0, len(ms))
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if s := m.Say(partiql); !seen[s] {
+			seen[s] = true
+			says = append(says, s)
+		}
+	}
+	return strings.Join(says, "; ")
+}
+
+// noMatch reports whether v, compared equal to the partition key pk,
+// matches no item. A binary key's literal is left to the planner, which
+// says how to name one.
+func noMatch(v Value, pk KeyDef) (NoMatch, bool) {
+	m := NoMatch{Key: pk, Value: v}
+	switch {
+	case pk.Type == TypeS && v.Kind == ValString:
+		return m, v.Text == ""
+	case pk.Type == TypeS, pk.Type == TypeN && v.Kind != ValNumber:
+		return m, true
+	}
+	return m, false
+}
+
+// withoutNoMatch is n without what matches no item for pinning the
+// partition key pk to what no key is (NoMatch), and those pins: an OR
+// branch of one dropped, an IN's value of one dropped, an AND of one
+// nothing at all (kept nil, dead not empty). NOT is kept whole: what it
+// negates matching nothing, it matches as much as it did. Every item
+// that matches n matches kept.
+func withoutNoMatch(n FilterNode, pk KeyDef) (kept FilterNode, dead []NoMatch) {
+	switch x := n.(type) {
+	case Compare:
+		v, ok := x.R.(Value)
+		if !isKey(x.L, pk.Name) {
+			v, ok = x.L.(Value)
+			ok = ok && isKey(x.R, pk.Name)
+		}
+		if m, none := noMatch(v, pk); ok && x.Op == "=" && none {
+			return nil, []NoMatch{m}
+		}
+	case In:
+		if !isKey(x.X, pk.Name) || !allValues(x.List) {
+			return n, nil
+		}
+		var list []Operand
+		for _, o := range x.List {
+			if m, none := noMatch(o.(Value), pk); none {
+				dead = append(dead, m)
+			} else {
+				list = append(list, o)
+			}
+		}
+		if len(list) == 0 {
+			return nil, dead
+		}
+		if len(dead) > 0 {
+			return In{X: x.X, List: list}, dead
+		}
+	case And:
+		l, dl := withoutNoMatch(x.L, pk)
+		r, dr := withoutNoMatch(x.R, pk)
+		switch {
+		case l == nil && r == nil:
+			return nil, append(dl, dr...)
+		case l == nil:
+			return nil, dl
+		case r == nil:
+			return nil, dr
+		}
+		return And{l, r}, append(dl, dr...)
+	case Or:
+		l, dl := withoutNoMatch(x.L, pk)
+		r, dr := withoutNoMatch(x.R, pk)
+		switch {
+		case l == nil && r == nil:
+			return nil, append(dl, dr...)
+		case l == nil:
+			return r, append(dl, dr...)
+		case r == nil:
+			return l, append(dl, dr...)
+		}
+		return Or{l, r}, append(dl, dr...)
+	}
+	return n, nil
+}
+
+// As lets a statement's refusal be read as every other (a PartiQLError,
+// in its own quotes).
+func (e *NoMatchError) As(target any) bool {
+	if pe, ok := target.(**PartiQLError); ok {
+		*pe = &PartiQLError{Msg: e.Error()}
+		return true
+	}
+	return false
+}
