@@ -295,7 +295,7 @@ func TestCompareFailedSaysSo(t *testing.T) {
 		after int // the other side's Queries answered
 		want  []string
 	}{
-		{"after some keys", 1, []string{"vs STAGING: right · ", "differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts · ",
+		{"after some keys", 1, []string{"vs STAGING: right · ", "differ · 0 only-left · 0 only-right · 0 same · read failed after 3 attempts",
 			" keys loaded before · r retries", "of ≥"}},
 		{"before any key", 0, []string{"vs STAGING: right · nothing compared · read failed after 3 attempts · nothing",
 			"│ read failed after 3 attempts: ThrottlingException", "│ nothing loaded · r retries"}},
@@ -313,7 +313,7 @@ func TestCompareFailedSaysSo(t *testing.T) {
 			if tc.after == 0 && strings.Contains(h.screen(), "0 same") {
 				t.Fatalf("a comparison that failed before any key counts keys it never compared:\n%s", h.screen())
 			}
-			if tc.after > 0 && !strings.Contains(h.screen(), "read failed after 3 attempts · ") {
+			if tc.after > 0 && !strings.Contains(h.screen(), "│ read failed after 3 attempts: ") {
 				t.Fatalf("the failure is not said below the keys:\n%s", h.screen())
 			}
 			f.mu.Lock()
