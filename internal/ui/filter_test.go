@@ -726,6 +726,9 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 				// A whole statement typed after the prefill takes its
 				// place (it read as a WHERE beginning with SELECT).
 				{`SELECT * FROM "Wide" WHERE PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
+				// WHERE typed after the prefill's WHERE is one WHERE (it
+				// was "expected a comparison after WHERE").
+				{`WHERE PK = 'acct#01' AND Status = 'FAIL'`, `Query on Wide: PK = "acct#01"`, inAcct},
 			} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", name, size[0], size[1], c.plan[:4]), func(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
@@ -734,7 +737,7 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					h.typeText(c.where)
 					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
 					h.contains(t, "Plan: ", "enter runs it")
-					if strings.Contains(h.screen(), "SELECT › SELECT") || strings.Contains(h.screen(), "WHERE SELECT") {
+					if strings.Contains(h.screen(), "SELECT › SELECT") || strings.Contains(h.screen(), "WHERE SELECT") || strings.Contains(h.screen(), "WHERE WHERE") {
 						t.Fatalf("a whole statement typed after the prefill:\n%s", h.screen())
 					}
 					if !strings.Contains(h.m.top().Request(), c.plan) {

@@ -202,14 +202,21 @@ func (s *Statement) key(msg tea.KeyPressMsg) tea.Cmd {
 // wholeTyped replaces the box's prefill with a whole statement typed or
 // pasted after it: SELECT * FROM "T" WHERE SELECT … read as a WHERE that
 // begins with SELECT, and the error said a comparison was expected there.
+// A WHERE typed after the prefill's own is the same WHERE: one is kept
+// (WHERE WHERE PK = … was "expected a comparison after WHERE").
 func (s *Statement) wholeTyped() {
 	v := s.input.Value()
 	if s.prefill == "" || !strings.HasPrefix(v, s.prefill) {
 		return
 	}
 	rest := strings.TrimLeft(v[len(s.prefill):], " \t")
-	word, _, spaced := strings.Cut(rest, " ")
+	word, after, spaced := strings.Cut(rest, " ")
 	switch strings.ToLower(word) {
+	case "where":
+		if spaced {
+			s.input.SetValue(s.prefill + strings.TrimLeft(after, " \t"))
+			s.input.CursorEnd()
+		}
 	case "select", "insert", "update", "delete", "upsert", "replace", "exists", "create", "drop":
 		if spaced {
 			s.input.SetValue(rest)
