@@ -247,7 +247,7 @@ func noMatchRefused(err error, masked bool) error {
 		return err
 	}
 	if masked {
-		return usage("write the partition key's value as its type: a string in quotes, a number without", "--filter pins the partition key to what no key is (another type than the key's, or empty), so it matches no item (the value would show what --mask hides)")
+		return usage("write the key's value as its type: a string in quotes, a number without", "--filter compares a key with what no key is (another type than the key's, or empty), so it matches no item (the value would show what --mask hides)")
 	}
 	return usage("nothing was read", "--filter: %s", none.Say(false))
 }

@@ -407,6 +407,9 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 			{[]string{"scan", "--table", "Locations", "--filter", `PK = 81 or PK = ""`}, `--filter: PK is a string key, so PK = 81 matches no item: write PK = "81"; PK = "" matches no item`},
 			{[]string{"partiql", "SELECT * FROM Locations WHERE PK = 81 AND DriveThru = true"}, `the statement: PK is a string key, so PK = 81 matches no item: write PK = '81'`},
 			{[]string{"partiql", "SELECT * FROM Locations WHERE PK IN ['']"}, `the statement: PK = '' matches no item: a partition key is never empty`},
+			// The sort key beside the pin, compared with a number: it
+			// scanned the whole table, advising PartiQL's single quotes.
+			{[]string{"scan", "--table", "Locations", "--filter", `PK = "JAPAN" and SK > 5`}, `--filter: SK is a string key, so SK > 5 matches no item: write SK > "5" — nothing was read`},
 		} {
 			checkBadInput(t, append(tc.args, b.args...), exitUsage, tc.want)
 		}
@@ -1638,7 +1641,7 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo" WHERE pk IN ['user#1', 'user#2'] ORDER BY sk DESC`, "with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY pk, sk DESC (or ASC)"},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE' ORDER BY sk`, "ORDER BY needs the partition key pk pinned in WHERE"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' ORDER BY sk`, "ORDER BY sk: only the keys of the read order it, the partition key first: write ORDER BY pk, rank DESC (or ASC)"},
-		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key: write rank = 123, without quotes"},
+		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" = '3'`, "rank is a number key, so rank = '3' matches no item: write rank = 3"},
 		{`SELECT * FROM "Zoo" WHERE pk = 3`, "pk is a string key, so pk = 3 matches no item: write pk = '3'"},
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" BETWEEN 10.5 AND -1`, "rank BETWEEN 10.5 AND -1: the lower bound comes first: write rank BETWEEN -1 AND 10.5"},
 		{`SELECT * FROM "Zoo" WHERE "name" BETWEEN 'T' AND 'J'`, "name BETWEEN 'T' AND 'J': the lower bound comes first"},

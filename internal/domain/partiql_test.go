@@ -181,6 +181,7 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] ORDER BY SK DESC`, "ORDER BY SK DESC: with several partition keys the Queries are read one after another, so the sort key alone orders no more than each: write ORDER BY PK, SK DESC"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' OR PK = 'y' ORDER BY SK`, "with several partition keys"},
 		{`SELECT * FROM "Orders" WHERE PK = 3`, "PK is a string key, so PK = 3 matches no item: write PK = '3'"},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK <= 3`, "SK is a string key, so SK <= 3 matches no item: write SK <= '3'"},
 		{`SELECT * FROM "Orders" WHERE PK = 'a' AND SK BETWEEN 'o#2' AND 'o#1'`, "SK BETWEEN 'o#2' AND 'o#1': the lower bound comes first: write SK BETWEEN 'o#1' AND 'o#2'"},
 		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['']`, "PK = '' matches no item: a partition key is never empty; write the key's value"},
@@ -296,6 +297,15 @@ func TestPartiQLNoMatch(t *testing.T) {
 		{where: `n = "5"`, pk: numberPK, refused: `n is a number key, so n = "5" matches no item: write n = 5`},
 		{where: `n = "five"`, pk: numberPK, refused: `n is a number key, so n = "five" matches no item: write n = 123`},
 		{where: `PK = 81 or PK = ""`, pk: ordersPK, refused: `PK is a string key, so PK = 81 matches no item: write PK = "81"; PK = "" matches no item: a partition key is never empty; write the key's value`},
+		// A sort key compared with another type beside the pin: no item
+		// (DynamoDB compares types first), refused, not a Scan; flipped
+		// and in every comparison a key condition takes.
+		{where: `PK = "a" and SK = 5`, pk: ordersPK, refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"`},
+		{where: `PK = "a" and 5 < SK and x = 1`, pk: ordersPK, refused: `SK is a string key, so SK > 5 matches no item: write SK > "5"`},
+		{where: `PK = "a" and SK >= true`, pk: ordersPK, refused: `SK is a string key, so SK >= true matches no item: write SK >= "true"`},
+		// In one OR branch the branch matches nothing; the statement is
+		// still read (the branch's partition, the WHERE applied here).
+		{where: `(PK = "a" and SK = 5) or PK = "b"`, pk: ordersPK, op: "Query", key: `PK IN ("a", "b")`},
 		// One OR branch: the others keep their plan.
 		{where: `PK = 81 or PK = "a"`, pk: ordersPK, op: "Query", key: `PK = "a"`,
 			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},

@@ -12,9 +12,14 @@ import (
 // it matches nothing, and is refused before any request rather than read
 // by a Scan of the whole table; an OR branch of it matches nothing, and
 // is left out of the plan.
+//
+// A sort key compared (=, <, <=, >, >=) with a value of another type, in
+// an AND that pins the partition key, matches nothing for the same
+// reason: Op is the comparison ("" is =).
 type NoMatch struct {
 	Key   KeyDef
 	Value Value
+	Op    string
 }
 
 // Say is what is wrong and what to write instead, in the filter's words
@@ -24,11 +29,15 @@ func (m NoMatch) Say(partiql bool) string {
 	if partiql {
 		operand, name = partiqlOperand, partiqlName(m.Key.Name)
 	}
-	cond := name + " = " + operand(m.Value)
+	op := m.Op
+	if op == "" {
+		op = "="
+	}
+	cond := name + " " + op + " " + operand(m.Value)
 	if m.Value.Kind == ValString && m.Value.Text == "" {
 		return fmt.Sprintf("%s matches no item: a partition key is never empty; write the key's value", cond)
 	}
-	return fmt.Sprintf("%s is a %s key, so %s matches no item: write %s = %s", name, keyTypeWord(m.Key.Type), cond, name, operand(m.asKeyType()))
+	return fmt.Sprintf("%s is a %s key, so %s matches no item: write %s %s %s", name, keyTypeWord(m.Key.Type), cond, name, op, operand(m.asKeyType()))
 }
 
 // asKeyType is the value as the key's type would be written: 81 as

@@ -219,7 +219,7 @@ func (s *Search) noMatchWords(err error) string {
 		return err.Error()
 	}
 	if dynamo.Masks(s.c.Client, s.info.Name) {
-		return "the filter pins the partition key to what no key is (another type than the key's, or empty), so it matches no item (the value would show what the mask hides)"
+		return "the filter compares a key with what no key is (another type than the key's, or empty), so it matches no item (the value would show what the mask hides)"
 	}
 	return none.Say(false)
 }
