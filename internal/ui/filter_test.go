@@ -1304,6 +1304,7 @@ func TestTableSearchPinnedToNoKeyReadsNothing(t *testing.T) {
 			for _, c := range []struct{ filter, why string }{
 				{`PK = 5 and City = "OMAHA"`, `PK is a string key, so PK = 5 matches no item: write PK = "5"`},
 				{`City = "OMAHA" and PK = ""`, `PK = "" matches no item: a partition key is never empty; write the key's value`},
+				{`PK = "USA" and SK > 5`, `SK is a string key, so SK > 5 matches no item: write SK > "5"`},
 			} {
 				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Locations", FilterBudget: func(string) float64 { return 0 }})
 				scans, queries := h.rec.count("Scan"), h.rec.count("Query")
