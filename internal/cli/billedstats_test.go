@@ -11,7 +11,6 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
@@ -106,13 +105,8 @@ func TestItemsLargestItem(t *testing.T) {
 	// PK p (2+1) SK large (2+5) Body (4+310 KB): DynamoDB's item size.
 	wantBytes := 2 + 1 + 2 + 5 + 4 + len(big)
 	want := fmt.Sprintf(`largestItemBytes=%d largestItem={"PK":"p","SK":"large"} (310.0 KB of the 400 KB limit: 78%%)`, wantBytes)
-	dl := dynalitetest.Shared(t)
-	table := diffServerTable(t, dl.Client(), items)
-	data := diffDataFile(t, table, items)
-	for name, conn := range map[string][]string{
-		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
-		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
-	} {
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			_, stderr := mustRun(t, append([]string{"items", "--table", table, "--pk", "p", "--output", "json"}, conn...)...)
 			if !strings.Contains(stderr, want+"\n") {

@@ -92,6 +92,20 @@ func diffDataFile(t *testing.T, table string, items []map[string]types.Attribute
 	return path
 }
 
+// bothBackends writes items (keys PK and SK, strings) into a new table
+// on the shared dynalite and into an export file of it, and returns the
+// table's name and, by backend, the flags that open each: the same case
+// run on a real server and the embedded backend.
+func bothBackends(t *testing.T, items []map[string]types.AttributeValue) (string, map[string][]string) {
+	t.Helper()
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), items)
+	return table, map[string][]string{
+		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", diffDataFile(t, table, items), "--keys", "PK:S,SK:S"},
+	}
+}
+
 type diffLine struct {
 	Key     map[string]any `json:"key"`
 	Status  string         `json:"status"`

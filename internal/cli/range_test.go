@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
@@ -154,13 +152,8 @@ func TestRangeKeysInSeveralOffsets(t *testing.T) {
 	for _, k := range []string{"2026-03-04T23:00:00-05:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00", "2026-03-06T10:00:00+05:30", "2026-03-07T01:00:00+02:00"} {
 		items = append(items, av("PK", "E", "SK", k))
 	}
-	dl := dynalitetest.Shared(t)
-	table := diffServerTable(t, dl.Client(), items)
-	data := diffDataFile(t, table, items)
-	for name, conn := range map[string][]string{
-		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
-		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
-	} {
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			for _, tc := range []struct {
 				args []string
@@ -215,13 +208,8 @@ func TestRangeStoppedWritesWhatItHeld(t *testing.T) {
 		at := base.Add(time.Duration(i) * 97 * time.Minute)
 		items = append(items, av("PK", "E", "SK", at.In(zones[i%len(zones)]).Format(time.RFC3339), "Pad", strings.Repeat("x", 200)))
 	}
-	dl := dynalitetest.Shared(t)
-	table := diffServerTable(t, dl.Client(), items)
-	data := diffDataFile(t, table, items)
-	for name, conn := range map[string][]string{
-		"dynalite": {"--endpoint-url", dl.Endpoint, "--region", "us-east-1"},
-		"memory":   {"--data", data, "--keys", "PK:S,SK:S"},
-	} {
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "E", "--at", "2026-03", "--max-rcu", "3"}, conn...)...)
 			lines := strings.Fields(out)
