@@ -857,10 +857,9 @@ func skCondition(c FilterNode, sk KeyDef) (SKCondition, bool, error) {
 		if !ok {
 			return SKCondition{}, false, nil // <> stays a condition on the key, refused as such
 		}
-		if lit := v.(Value); sk.Type == TypeS && lit.Kind != ValString || sk.Type == TypeN && lit.Kind != ValNumber {
-			// DynamoDB compares types first: beside the pinned partition
-			// key, no item matches (a Scan of the table would read it all
-			// to find none).
+		if lit := v.(Value); otherType(lit, sk) {
+			// Beside the pinned partition key, no item matches (a Scan
+			// of the table would read it all to find none).
 			return SKCondition{}, false, &NoMatchError{NoMatch: []NoMatch{{Key: sk, Value: lit, Op: op}}}
 		}
 		a, err := keyValue(v.(Value), sk)

@@ -106,14 +106,15 @@ func sayNoMatch(ms []NoMatch, partiql bool) string {
 // matches no item. A binary key's literal is left to the planner, which
 // says how to name one.
 func noMatch(v Value, pk KeyDef) (NoMatch, bool) {
-	m := NoMatch{Key: pk, Value: v}
-	switch {
-	case pk.Type == TypeS && v.Kind == ValString:
-		return m, v.Text == ""
-	case pk.Type == TypeS, pk.Type == TypeN && v.Kind != ValNumber:
-		return m, true
-	}
-	return m, false
+	return NoMatch{Key: pk, Value: v}, otherType(v, pk) || pk.Type == TypeS && v.Kind == ValString && v.Text == ""
+}
+
+// otherType reports whether v is of another type than key k (a string
+// or a number key; a binary key's literal is left to the planner, which
+// says how to name one): DynamoDB compares types first, so k compared
+// with v is false for every item.
+func otherType(v Value, k KeyDef) bool {
+	return k.Type == TypeS && v.Kind != ValString || k.Type == TypeN && v.Kind != ValNumber
 }
 
 // withoutNoMatch is n without what matches no item for pinning the

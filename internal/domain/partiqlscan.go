@@ -27,7 +27,7 @@ func (st Statement) WhyScan(pk KeyDef, sk *KeyDef) string {
 	for _, o := range ops {
 		v := o.(Value)
 		switch {
-		case pk.Type == TypeS && v.Kind != ValString, pk.Type == TypeN && v.Kind != ValNumber:
+		case otherType(v, pk):
 			return fmt.Sprintf("%s is a %s key and %s is not one, so no Query can name it", pk.Name, keyTypeWord(pk.Type), formatOperand(v))
 		case v.Kind == ValString && v.Text == "":
 			return fmt.Sprintf(`%s = "": a partition key is never empty, and DynamoDB refuses a Query for one`, pk.Name)

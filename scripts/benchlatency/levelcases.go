@@ -215,7 +215,7 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			fail(err)
 		}
 		t.add(versus(measure(c, lv.what, "c from nothing", func(m dynamo.Client) string {
-			return countLevel(ctx, m, lv.request(), res.Children, 0)
+			return countLevel(ctx, dynamo.NewLevelCount(m, lv.request()), len(res.Children))
 		}), floors[lv.what]))
 		// The explorer's c: after a walk sized as the explorer sizes it
 		// that held the keys it read, only what it left unread.
@@ -227,7 +227,7 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 		}
 		held.Delim = walked.Delim
 		t.add(versus(measure(c, lv.what, "c after the walk (keys held)", func(m dynamo.Client) string {
-			return countHeld(ctx, m, held, walked)
+			return countLevel(ctx, dynamo.NewLevelCountFrom(m, held, walked.Held), len(walked.Children))
 		}), floors[lv.what]))
 		t.add(versus(measure(c, lv.what, "children --count", func(m dynamo.Client) string {
 			return countPass(ctx, m, lv.request(), 0)
@@ -279,27 +279,10 @@ func fullRead(ctx context.Context, m dynamo.Client, q domain.KeyQuery) string {
 }
 
 // countLevel counts every child's items, as the explorer's c does: one
-// resumable pass over the level (dynamo.LevelCount) after its walk.
-func countLevel(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, cs []domain.Child, budget float64) string {
-	lc := dynamo.NewLevelCount(m, r)
-	over, err := lc.Run(ctx, budget, nil)
-	if err != nil {
-		return err.Error()
-	}
-	n, exact := 0, 0
-	for _, c := range lc.Counts() {
-		n += c.N
-		if c.Exact {
-			exact++
-		}
-	}
-	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, len(cs), over)
-}
-
-// countHeld counts every child's items as the explorer's c does after the
-// level's walk: from the keys it held, reading what it left unread.
-func countHeld(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, walked dynamo.ChildrenResult) string {
-	lc := dynamo.NewLevelCountFrom(m, r, walked.Held)
+// resumable pass over the level (dynamo.LevelCount), from nothing or,
+// after the level's walk, from the keys it held (reading only what it
+// left unread).
+func countLevel(ctx context.Context, lc *dynamo.LevelCount, children int) string {
 	over, err := lc.Run(ctx, 0, nil)
 	if err != nil {
 		return err.Error()
@@ -311,7 +294,7 @@ func countHeld(ctx context.Context, m dynamo.Client, r dynamo.ChildrenRequest, w
 			exact++
 		}
 	}
-	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, len(walked.Children), over)
+	return fmt.Sprintf("%d items, %d of %d counted, over=%v", n, exact, children, over)
 }
 
 // tableCount is how many tables the table list's case adds (issue 37:
