@@ -243,6 +243,10 @@ func TestFirstScreenIsOneQuery(t *testing.T) {
 // read from the end answers) lands 200 rows from the end, read backwards
 // in one more Query: before, the k's stopped at the unread gap and were
 // lost, on the screen-first build and on one that read whole pages alike.
+// The first key's read waits for the keys typed with it (list.ReadOnMsg):
+// before, it read 8 screens ahead for the first key, then what the others
+// owed, one round trip more (200 pgdown: 4 round trips where reading
+// whole pages takes 2).
 func TestBurstLandsWhereItLeads(t *testing.T) {
 	for _, c := range []struct {
 		first string // typed first, in the same burst
@@ -250,7 +254,11 @@ func TestBurstLandsWhereItLeads(t *testing.T) {
 		n     int
 		want  string
 		reads int
-	}{{"", "j", 200, "row 201 of", 2}, {"", "pgdown", 30, "row 511 of", 2}, {"G", "k", 199, "row 200 from the end of ≥", 2}} {
+		// least: the least Limit of the first Query, sized to where every
+		// key typed leads (the screen's rows held aside), not to the
+		// first key's read-ahead (8 screens, 136 rows).
+		least int32
+	}{{"", "j", 200, "row 201 of", 1, 180}, {"", "pgdown", 30, "row 511 of", 1, 490}, {"", "pgdown", 200, "row 3,401 of", 1, 3350}, {"G", "k", 199, "row 200 from the end of ≥", 2, 0}} {
 		t.Run(c.first+c.key, func(t *testing.T) {
 			cfg := Config{Table: "Locations", PK: "USA"}
 			var db dynamo.Client = demoData(t)
@@ -282,6 +290,9 @@ func TestBurstLandsWhereItLeads(t *testing.T) {
 			l.mu.Unlock()
 			if len(sent) > c.reads+1 { // the reads to land, and the screen ahead of it
 				t.Errorf("the burst sent %d Queries (Limits %v); want at most %d", len(sent), sent, c.reads+1)
+			}
+			if len(sent) > 0 && sent[0] != 0 && sent[0] < c.least {
+				t.Errorf("the burst's first Query read %d rows (Limits %v); want at least %d, where the keys typed lead", sent[0], sent, c.least)
 			}
 		})
 	}

@@ -87,6 +87,9 @@ func rowOf(row, n int) []string {
 	if n == 0 {
 		return []string{fmt.Sprintf("row %s of ", common.Thousands(row))}
 	}
+	if row == n { // the last row, the middle unread: "last row of ≥62"
+		return []string{fmt.Sprintf("row %s of %s", common.Thousands(row), common.Thousands(n)), "last row of ≥"}
+	}
 	return []string{fmt.Sprintf("row %s of %s", common.Thousands(row), common.Thousands(n)),
 		fmt.Sprintf(" %s from the end", common.Thousands(n-row+1))}
 }
@@ -269,7 +272,10 @@ func (d *asyncDriver) wait(ok func(string) bool, limit time.Duration) bool {
 // position is the frame's "row N of M".
 func (d *asyncDriver) position() string {
 	s := d.last
-	i := strings.Index(s, "row ")
+	i := strings.Index(s, "last row ")
+	if i < 0 {
+		i = strings.Index(s, "row ")
+	}
 	if i < 0 {
 		return "no row"
 	}

@@ -56,6 +56,28 @@ type Pager struct {
 	// list opened. Until then the list reads the screen, no page ahead:
 	// the next page is read as the user moves.
 	browsed bool
+	// readOn is the ReadOnMsg awaited (0: none): a read a key asked for
+	// waits one turn of the message loop, so that the keys typed with it
+	// (a burst, a paste, a held key) are counted first and the read is
+	// sized to where they all lead, not to the first one.
+	readOn int
+}
+
+// ReadOnMsg is a read a key asked for, coming back to its page after the
+// keys typed with it (Pager.ReadOn).
+type ReadOnMsg struct{ page, id int }
+
+func (m ReadOnMsg) PageID() int { return m.page }
+
+// ReadOn takes a ReadOnMsg: it reports whether it is the one awaited, on
+// which the page reads on as its cursor and the keys it owes now say
+// (Fill).
+func (p *Pager) ReadOn(msg ReadOnMsg) bool {
+	if msg.id == 0 || msg.id != p.readOn {
+		return false
+	}
+	p.readOn = 0
+	return true
 }
 
 // burstScreens are the screens the first move reads ahead: 200 j typed
@@ -146,6 +168,7 @@ func (p *Pager) Done() bool {
 
 // Cancel stops the read in flight at the user's word; the view says so.
 func (p *Pager) Cancel() {
+	p.readOn = 0
 	if p.Req.InFlight() {
 		p.Req.Stop()
 		p.Fail.Cancel()
@@ -281,6 +304,16 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		}
 		p.held = true
 		return p.heldSaid()
+	}
+	if p.readOn != 0 {
+		return nil // the read is coming, sized once the keys typed with it are in
+	}
+	if user && p.Started && !p.Req.InFlight() && !p.filtered() && p.Merge == nil {
+		// Not now: after the keys already typed (ReadOnMsg), which
+		// may owe many more rows than this one.
+		p.readOn = p.c.NextID()
+		msg := ReadOnMsg{page: p.owner, id: p.readOn}
+		return func() tea.Msg { return msg }
 	}
 	if need := n - p.Head.Len(); p.Started && !p.Req.InFlight() && p.limit > 0 && need > int(p.limit) {
 		p.limit = dynamo.RowsLimit(need) // keys typed ahead: their rows in one read

@@ -130,6 +130,11 @@ func (p *Items) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		p.owed.Pay(&p.pg, &p.grid)
 		return p, tea.Batch(cmd, p.prefetch(false))
+	case list.ReadOnMsg:
+		if p.pg.ReadOn(msg) {
+			return p, p.prefetch(false)
+		}
+		return p, nil
 	case itemReadMsg:
 		if !p.get.Done(msg.req) {
 			return p, nil

@@ -504,6 +504,11 @@ func (t *Time) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		return t, t.prefixesFound(msg)
 	case list.PageLoadedMsg:
 		return t, t.pageLoaded(msg)
+	case list.ReadOnMsg:
+		if t.pg.ReadOn(msg) {
+			return t, t.prefetch(false)
+		}
+		return t, nil
 	case timeSampledMsg:
 		if !t.sampling.Done(msg.req) || t.phase != timeDetecting {
 			return t, nil
