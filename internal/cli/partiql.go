@@ -44,7 +44,7 @@ keys): the pinned partitions' Queries, the WHERE applied here. Anything
 else makes a Scan, with WHERE as its filter.
 Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
-= <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
+= <> != < <= > >= BETWEEN IN (NOT BETWEEN, NOT IN), begins_with, contains, attribute_exists,
 attribute_not_exists, attribute_type, size, IS [NOT] MISSING, IS [NOT]
 NULL (the NULL type: an absent attribute IS NOT NULL), AND, OR, NOT,
 and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
