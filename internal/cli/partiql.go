@@ -122,6 +122,14 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err := checkStatement(st); err != nil {
 		return err
 	}
+	if err := checkNames(f.g, st.Table, st.Index, func(kind, name string) string {
+		if kind == "index" {
+			return fmt.Sprintf("the statement: FROM %q.%q", st.Table, name)
+		}
+		return fmt.Sprintf("the statement: FROM %q", name)
+	}); err != nil {
+		return err
+	}
 	if f.resume != "" {
 		// A token of another statement, or edited, is refused before
 		// any request: it is checked against the statement and the
