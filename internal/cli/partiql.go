@@ -44,7 +44,7 @@ keys): the pinned partitions' Queries, the WHERE applied here. Anything
 else makes a Scan, with WHERE as its filter.
 Supported: SELECT * or a list of
 attributes (nested paths too), FROM "Table" or "Table"."Index", WHERE with
-= <> != < <= > >= BETWEEN IN, begins_with, contains, attribute_exists,
+= <> != < <= > >= BETWEEN IN (NOT BETWEEN, NOT IN), begins_with, contains, attribute_exists,
 attribute_not_exists, attribute_type, size, IS [NOT] MISSING, IS [NOT]
 NULL (the NULL type: an absent attribute IS NOT NULL), AND, OR, NOT,
 and ORDER BY the keys of a Query (the sort key, ASC or DESC; with
@@ -120,6 +120,14 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 		return err
 	}
 	if err := checkStatement(st); err != nil {
+		return err
+	}
+	if err := checkNames(f.g, st.Table, st.Index, func(kind, name string) string {
+		if kind == "index" {
+			return fmt.Sprintf("the statement: FROM %q.%q", st.Table, name)
+		}
+		return fmt.Sprintf("the statement: FROM %q", name)
+	}); err != nil {
 		return err
 	}
 	if f.resume != "" {

@@ -53,6 +53,37 @@ func checkToken(token, command string) error {
 	return nil
 }
 
+// checkNames refuses, before any request, a table or index name that no
+// DynamoDB table or index can have (3 to 255 letters, digits, _ . -),
+// which a server would answer only by refusing the request as malformed
+// (exit 1, as a failed read). --data and the demo are left to say it:
+// their tables are named from files and models.
+func checkNames(g *globals, table, index string, what func(kind, name string) string) error {
+	if g.demo || len(g.data.paths) > 0 {
+		return nil
+	}
+	for _, n := range [][2]string{{"table", table}, {"index", index}} {
+		if n[1] == "" && n[0] == "index" || validName(n[1]) {
+			continue
+		}
+		return usage("`dynascope tables` lists the tables and their indexes", "%s: no %s can be named so: DynamoDB's %s names are 3 to 255 letters, digits, _ . and -", what(n[0], n[1]), n[0], n[0])
+	}
+	return nil
+}
+
+// validName reports whether name can be a DynamoDB table's or index's.
+func validName(name string) bool {
+	if len(name) < 3 || len(name) > 255 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // checkSegments refuses a --segments out of range (0: not given).
 func checkSegments(n int) error {
 	if n < 0 || n > maxSearchSegments {
@@ -143,6 +174,9 @@ requests counting the Scan (or Query) calls, scanned the items they read
 // checked before it connects.
 func runScan(ctx context.Context, f *scanFlags) error {
 	if err := f.validate(); err != nil {
+		return err
+	}
+	if err := checkNames(f.g, f.table, f.index, func(kind, name string) string { return fmt.Sprintf("--%s %q", kind, name) }); err != nil {
 		return err
 	}
 	var filter domain.FilterNode

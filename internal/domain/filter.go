@@ -216,7 +216,7 @@ func (p *filterParser) next() {
 		p.lexString()
 	case c == p.nameQuote():
 		p.lexQuotedName()
-	case c == '-' || c >= '0' && c <= '9':
+	case c == '-' || c >= '0' && c <= '9' || (c == '+' || c == '.') && p.pos+1 < len(p.src) && p.src[p.pos+1] >= '0' && p.src[p.pos+1] <= '9':
 		p.lexNumber()
 	case p.lexOperator():
 	case strings.IndexByte(p.punctuation(), c) >= 0:
@@ -347,7 +347,16 @@ func (p *filterParser) lexNumber() {
 		}
 		i++
 	}
-	p.tok = ftoken{kind: tokNumber, text: p.src[p.pos:i], pos: p.pos}
+	// +7, .5 and -.5 are numbers as SQL writes them; DynamoDB takes
+	// them as 7, 0.5 and -0.5.
+	text := strings.TrimPrefix(p.src[p.pos:i], "+")
+	if rest, neg := strings.CutPrefix(text, "-"); strings.HasPrefix(rest, ".") {
+		text = "0" + rest
+		if neg {
+			text = "-" + text
+		}
+	}
+	p.tok = ftoken{kind: tokNumber, text: text, pos: p.pos}
 	p.pos = i
 }
 
@@ -499,29 +508,57 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 		}
 		return Compare{op, x, r}, nil
 	case p.keyword("between"):
-		p.next()
-		lo, err := p.operand()
-		if err != nil {
-			return nil, err
-		}
-		if !p.keyword("and") {
-			return nil, p.errAt(p.tok, "between needs and: x between 1 and 5")
-		}
-		p.next()
-		hi, err := p.operand()
-		if err != nil {
-			return nil, err
-		}
-		return Between{x, lo, hi}, nil
+		return p.between(x)
 	case p.keyword("in"):
 		return p.inList(x)
 	case p.partiql && p.keyword("is"):
 		return p.isMissing(x)
+	case p.keyword("not"):
+		// SQL's x NOT IN (…) and x NOT BETWEEN a AND b: NOT x IN (…),
+		// NOT x BETWEEN a AND b.
+		save := *p
+		p.next()
+		var n FilterNode
+		switch {
+		case p.keyword("in"):
+			n, err = p.inList(x)
+		case p.keyword("between"):
+			n, err = p.between(x)
+		default:
+			*p = save
+			q := string(p.stringQuote())
+			return nil, p.errAt(p.tok, fmt.Sprintf("NOT goes before the condition: NOT %s = %sx%s (after %s only NOT IN and NOT BETWEEN)", describeOperand(x), q, q, describeOperand(x)))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return Not{n}, nil
+	case p.keyword("like"):
+		q := string(p.stringQuote())
+		return nil, p.errAt(p.tok, fmt.Sprintf("LIKE is not supported: begins_with(%s, %sabc%s) for a prefix, contains(%s, %sabc%s) for a part", describeOperand(x), q, q, describeOperand(x), q, q))
 	}
 	if err := p.bad(); err != nil {
 		return nil, err // what the character is, not that it is no comparison
 	}
 	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+}
+
+// between reads x between lo and hi.
+func (p *filterParser) between(x Operand) (FilterNode, error) {
+	p.next()
+	lo, err := p.operand()
+	if err != nil {
+		return nil, err
+	}
+	if !p.keyword("and") {
+		return nil, p.errAt(p.tok, "between needs and: x between 1 and 5")
+	}
+	p.next()
+	hi, err := p.operand()
+	if err != nil {
+		return nil, err
+	}
+	return Between{x, lo, hi}, nil
 }
 
 // inList reads x in ("a", "b"); PartiQL also writes the list in brackets.

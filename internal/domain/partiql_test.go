@@ -57,6 +57,10 @@ func TestPartiQLPlans(t *testing.T) {
 		// NULL), IS NOT NULL its negation: true where a is absent.
 		{stmt: `SELECT * FROM "Orders" WHERE a IS NULL OR b IS NOT NULL`, op: "Scan", table: "Orders", filter: `attribute_type(a, "NULL") or not attribute_type(b, "NULL")`},
 		{stmt: `SELECT * FROM "Orders" WHERE "it's" = 'it''s'`, op: "Scan", table: "Orders", filter: "`it's` = \"it's\""},
+		// SQL's x NOT IN and x NOT BETWEEN are NOT x IN, NOT x BETWEEN;
+		// +7, .5 and -.5 the numbers 7, 0.5 and -0.5.
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'a' AND status NOT IN ['X', 'Y'] AND n NOT BETWEEN .5 AND +7`, op: "Query", table: "Orders", key: `PK = "a"`, filter: `not status in ("X", "Y") and not n between 0.5 and 7`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK NOT IN ['a'] OR n > -.5`, op: "Scan", table: "Orders", filter: `not PK in ("a") or n > -0.5`},
 		// An OR of equalities on the partition key is one Query each, as
 		// an IN is; a condition on a key no key condition can say leaves
 		// the pinned partitions Queries (within the one sort-key
@@ -174,6 +178,9 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE a IS NOTHING`, "expected MISSING or NULL after IS"},
 		{`SELECT * FROM "Orders" WHERE 'x' IS NULL`, "IS NULL takes an attribute"},
 		{`SELECT * FROM "Orders" WHERE a = 'unterminated`, "unterminated string"},
+		{`SELECT * FROM "Orders" WHERE a LIKE 'x%'`, "LIKE is not supported: begins_with(a, 'abc') for a prefix, contains(a, 'abc') for a part"},
+		{`SELECT * FROM "Orders" WHERE a NOT = 'x'`, "NOT goes before the condition: NOT a = 'x' (after a only NOT IN and NOT BETWEEN)"},
+		{`SELECT * FROM "Orders" WHERE a = 1 + 2`, "arithmetic is not supported"},
 		{`SELECT * "Orders"`, "expected FROM"},
 		{`SELECT * FROM "Orders" ORDER BY SK`, "ORDER BY needs the partition key PK pinned"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x' ORDER BY status`, "ORDER BY status: only the keys of the read order it, the partition key first: write ORDER BY PK, SK DESC (or ASC)"},

@@ -1282,13 +1282,14 @@ func TestSearchReadsASmallTableOnASmallBudget(t *testing.T) {
 
 // TestSearchRefusesWhatDynamoDBRefuses (#39): a filter DynamoDB refuses
 // (a number it cannot hold, an attribute_type of no type, BETWEEN bounds
-// in the wrong order) fails the search with or without a budget, on both
+// in the wrong order, an attribute compared with itself) fails the search with or without a budget, on both
 // backends, and Check says so before any request. Under a budget the
 // filter is applied here by the embedded backend's evaluator, which took
-// 1e400 and "Q" and matched nothing: a typo read as "no match".
+// 1e400 and "Q" and matched nothing: a typo read as "no match" (and
+// attempts = attempts, every item that has it).
 func TestSearchRefusesWhatDynamoDBRefuses(t *testing.T) {
 	for name, c := range searchBackends(t) {
-		for _, f := range []string{`attempts = 1e400`, `attempts < 123456789012345678901234567890123456789012`, `attempts > 1e-131`, `attribute_type(status, "Q")`, `attempts between 5 and 1`} {
+		for _, f := range []string{`attempts = 1e400`, `attempts < 123456789012345678901234567890123456789012`, `attempts > 1e-131`, `attribute_type(status, "Q")`, `attempts between 5 and 1`, `attempts = attempts`} {
 			filter, err := domain.ParseFilter(f)
 			if err != nil {
 				t.Fatal(err)

@@ -143,6 +143,11 @@ func rejections() []testCase {
 	fail("filter/attribute_type-unknown", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, :t)"), ExpressionAttributeValues: vals{":t": s("Q")}}))
 	fail("filter/attribute_type-number", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, :t)"), ExpressionAttributeValues: vals{":t": n("1")}}))
 	fail("filter/attribute_type-path", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("attribute_type(City, Sq)")}))
+	// An attribute compared with itself (a PartiQL WHERE "Sq" = "Sq"
+	// reads both as names): refused, not matched against every item.
+	fail("filter/same-attribute", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("Sq = Sq")}))
+	fail("filter/same-nested-path", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("Doc.#l[0] <> Doc.#l[0]"), ExpressionAttributeNames: names{"#l": "list"}}))
+	fail("filter/contains-itself", scn(dynamodb.ScanInput{TableName: aws.String("Str"), FilterExpression: aws.String("contains(City, City)")}))
 	fail("key/begins_with-number-filter", qry(q("Str", "PK = :pk", usa(vals{":v": n("1")}), filter("begins_with(City, :v)"))))
 	fail("key/filter-on-index-sort-key", qry(q("Str", "PK = :pk", usa(vals{":v": n("1")}), onIndex("BySq"), filter("Sq > :v"))))
 	fail("key/filter-nested-index-key", qry(q("Str", "PK = :pk", usa(vals{":v": s("x")}), filter("City.x = :v"))))

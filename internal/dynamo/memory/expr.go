@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,6 +260,9 @@ func (p *parser) primary() (*node, error) {
 		if name == "attribute_type" {
 			p.checkTypeName(n.args[1])
 		}
+		if nargs == 2 {
+			p.checkDistinct(name, n.args[0], n.args[1])
+		}
 		if name == "begins_with" {
 			for _, a := range n.args {
 				if t := typeName(a.value); a.value != nil && t != "S" && t != "B" {
@@ -278,6 +282,7 @@ func (p *parser) primary() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.checkDistinct(op, left, right)
 		return &node{op: op, args: []operand{left, right}}, nil
 	case "BETWEEN":
 		lo, err := p.operand()
@@ -337,6 +342,23 @@ func (p *parser) checkTypeName(a operand) {
 	default:
 		p.fail("function", "Invalid attribute type name found; type: "+s+", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
 	}
+}
+
+// checkDistinct rejects a comparison, begins_with or contains of an
+// attribute with itself (status = status), as DynamoDB does: it would
+// otherwise match every item that has it.
+func (p *parser) checkDistinct(op string, a, b operand) {
+	if a.size || b.size || a.path == nil || !slices.Equal(a.path, b.path) {
+		return
+	}
+	pieces := make([]string, len(a.path))
+	for i, e := range a.path {
+		pieces[i] = e.name
+		if e.index >= 0 {
+			pieces[i] = fmt.Sprintf("[%d]", e.index)
+		}
+	}
+	p.fail("distinct", "The first operand must be distinct from the remaining operands for this operator or function; operator: "+op+", first operand: ["+strings.Join(pieces, ", ")+"]")
 }
 
 // maxInOperands is how many values DynamoDB's IN takes at most.
