@@ -34,7 +34,7 @@ var elsewhere = map[string]string{
 	"wire":             "it shows an item as DynamoDB JSON in the item view (enter on a row)",
 	"copy":             "this view is not one query",
 	"copy_key":         "this view is not one query",
-	"export":           "this view has nothing to export yet",
+	"export":           "it exports the rows of a partition's modes (1–4) or of a search (f, :)",
 	"go_to":            "it goes to a key on a table's partitions",
 	"search":           "this view has no list to search",
 	"next_match":       "no search is kept here (/ searches a list)",

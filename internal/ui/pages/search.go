@@ -806,18 +806,21 @@ func (s *Search) ShortHelp() []key.Binding {
 	if s.filter.editing() {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
+	rows := s.list.Len() > 0
 	if s.plan != nil {
-		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+		return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit})
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit}
+	return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit})
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
+	rows, again := s.list.Len() > 0, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped())
+	preview := common.On(k.Preview, s.w >= common.PreviewMin)
 	if s.plan != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+		return onRowsFull(k, rows, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, again, k.Copy, k.Export, preview}, {k.Back, k.Help, k.Quit}})
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	return onRowsFull(k, rows, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, again, k.Copy, k.Export, preview}, {k.Back, k.Help, k.Quit}})
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with
