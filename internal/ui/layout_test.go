@@ -852,7 +852,8 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 
 // TestKeysThatDoNotActSayWhyTruly: a key that does nothing where it is
 // pressed says why, and the reason is true of the page it is pressed on:
-// e on an item said "nothing to export yet" (an item is never exported);
+// e on an item said "nothing to export yet" (an item is never exported),
+// / on the tour "this view has no list to search";
 // e and y on a range merged across prefixes said nothing; > on an item
 // naming no partition said so only in the status bar, cut in its middle,
 // and ? did not keep it.
@@ -871,6 +872,11 @@ func TestKeysThatDoNotActSayWhyTruly(t *testing.T) {
 		t.Errorf("? does not keep what > said (%q):\n%s", h.m.said[len(h.m.said)-1].whole(), h.screen())
 	}
 	h.keys("?")
+
+	// The tour is a list (of stops): "no list to search" was not true of it.
+	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("/")
+	h.said(t, "/ search does not apply here: the tour's 23 stops are opened by their keys (1–9 a–u); esc: the tables, where / searches")
 
 	h = newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
 	h.keys("t")

@@ -84,7 +84,19 @@ func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 		return nil // the page's own key, which it may decline quietly
 	}
 	a := acts[0]
-	return func() {
-		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
+	why := elsewhere[a.Name]
+	if o, ok := p.(whyNotHere); ok {
+		if own := o.whyNotHere(a.Name); own != "" {
+			why = own // the page knows better than the general reason
+		}
 	}
+	return func() {
+		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", why)
+	}
+}
+
+// whyNotHere is a page whose reason for an action it does not take is
+// its own ("" where the general one in elsewhere is true of it).
+type whyNotHere interface {
+	whyNotHere(action string) string
 }
