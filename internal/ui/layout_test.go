@@ -791,7 +791,8 @@ func TestHelpShowsOnlyKeysThatAct(t *testing.T) {
 // search listed p below 100 columns (p only said "no preview"); the
 // search left out /, which searched its rows; the item listed 5 with no
 // stream (its help line did not) and left out y and Y; a range merged
-// across prefixes listed e, which did nothing.
+// across prefixes listed e, which did nothing; Entities left out p,
+// which moves the attributes beside the types.
 func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 	search := func(h *harness) {
 		h.keys("f")
@@ -799,6 +800,7 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		h.keys("enter")
 		h.contains(t, "matched")
 	}
+	entities := func(h *harness) { h.keys("E"); h.contains(t, "entity type") }
 	item := func(h *harness) { h.contains(t, "items loaded"); h.keys("enter"); h.contains(t, "attributes") }
 	merged := func(h *harness) {
 		h.keys("t")
@@ -820,6 +822,8 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		{"search 80", 80, 24, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "f filter"}, []string{"p preview"}},
 		{"search 120", 120, 35, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "p preview"}, nil},
 		{"item without a stream", 120, 35, Config{Table: "DeviceLogs", PK: "9000"}, item, []string{"y copy"}, []string{"y copy", "Y copy key", "d DynamoDB JSON"}, []string{"5 its changes"}},
+		{"entities 80", 80, 24, Config{Table: "Locations"}, entities, nil, []string{"/ search"}, []string{"p preview"}},
+		{"entities 120", 120, 35, Config{Table: "Locations"}, entities, nil, []string{"/ search", "p preview"}, nil},
 		{"range across prefixes", 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock}, merged, nil, []string{"t time range"}, []string{"e export", "y copy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -872,6 +876,16 @@ func TestKeysThatDoNotActSayWhyTruly(t *testing.T) {
 		t.Errorf("? does not keep what > said (%q):\n%s", h.m.said[len(h.m.said)-1].whole(), h.screen())
 	}
 	h.keys("?")
+
+	// p is every page's setting, but on a page with no preview "preview
+	// on" promised one there.
+	h = newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("p")
+	h.said(t, "preview on for the views that have one; this one has none")
+	h.keys("E")
+	h.contains(t, "entity type")
+	h.keys("p")
+	h.said(t, "preview off (p shows it)")
 
 	// The tour is a list (of stops): "no list to search" was not true of it.
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})

@@ -423,10 +423,11 @@ func (e *Entities) ShortHelp() []key.Binding {
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
+	preview := common.On(k.Preview, e.w >= common.PreviewMin) // the attributes beside the types, or below
 	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.
