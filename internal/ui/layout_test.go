@@ -486,7 +486,30 @@ func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
 		// 120 columns and "16" began the next.
 		{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 · matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU", 118,
 			[]string{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 ·", "matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU"}},
+		// Narrower than two lines, but three when wrapped at its words: it
+		// was cut hard, "scanned 2" ending a line and "20 · matched 11"
+		// starting the next (a new user's walk at 80 columns).
+		{`Scan shop  filter status = "OPEN" · applied here, items read whole · scanned 220 · matched 11 · 4 requests · 127.5 RCU · budget 20.0 RCU, 107.5 RCU past it`, 80,
+			nil},
 	} {
+		if tc.want == nil {
+			got := requestLines(tc.text, tc.width)
+			words := strings.Fields(tc.text)
+			for _, l := range got {
+				for _, w := range strings.Fields(l) {
+					if w != "…" && !slices.Contains(words, w) {
+						t.Errorf("requestLines(%q, %d) = %q: %q is no word of the request, cut", tc.text, tc.width, got, w)
+					}
+				}
+				if ansi.StringWidth(l) > tc.width-2 {
+					t.Errorf("a line wider than %d: %q", tc.width-2, l)
+				}
+			}
+			if len(got) != 2 {
+				t.Errorf("requestLines(%q, %d) = %q, want two lines", tc.text, tc.width, got)
+			}
+			continue
+		}
 		got := requestLines(tc.text, tc.width)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("requestLines(%q, %d) =\n%q, want\n%q", tc.text, tc.width, got, tc.want)
