@@ -37,6 +37,12 @@ func requestLines(text string, width int) []string {
 	if len(lines) <= 2 {
 		return lines
 	}
+	// The count of requests gives way before a value does.
+	if short := reqCount().ReplaceAllString(text, ""); short != text {
+		if lines := wrapAtSpaces(short, avail); len(lines) <= 2 {
+			return lines
+		}
+	}
 	// Something must go: whole words, from the middle. Also where the text
 	// is narrower than two lines but its words wrap to three: a hard wrap
 	// there cut a figure across the lines ("scanned 2" / "20 · matched").
