@@ -782,9 +782,18 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
 					h.keys(":")
 					h.contains(t, `SELECT › * FROM "Wide" WHERE`)
+					// enter is offered for what it does now: nothing while the
+					// WHERE is empty; "run" once the plan shows (it said
+					// "plan, then run" beside a plan enter runs).
+					if l := helpLine(h); strings.Contains(l, "enter") {
+						t.Errorf("the help line offers enter where it does nothing: %q", l)
+					}
 					h.typeText(c.where)
 					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
 					h.contains(t, "Plan: ", "enter runs it")
+					if l := helpLine(h); !strings.HasPrefix(l, "enter run • esc cancel") {
+						t.Errorf("the help line beside a plan shown: %q", l)
+					}
 					if strings.Contains(h.screen(), "SELECT › SELECT") || strings.Contains(h.screen(), "WHERE SELECT") || strings.Contains(h.screen(), "WHERE WHERE") {
 						t.Fatalf("a whole statement typed after the prefill:\n%s", h.screen())
 					}
