@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
+	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
 )
@@ -106,6 +107,14 @@ func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea
 	e.input.CursorEnd()
 	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
 	return e.input.Focus()
+}
+
+// exportNamingKeys are the help line while the file is named: every
+// other key is text in the name (? and q too).
+func exportNamingKeys(k keymap.KeyMap) []key.Binding {
+	submit := k.Submit
+	submit.SetHelp(submit.Help().Key, "export")
+	return []key.Binding{submit, k.Cancel}
 }
 
 // exportKey handles keys while an export is named or running; it reports

@@ -105,6 +105,34 @@ func TestExportSaysItsFileName(t *testing.T) {
 	}
 }
 
+// TestExportNameBoxOffersItsKeys: while the file is named every key is
+// text in the name, so the help line offers the box's keys only, as the
+// other text boxes do; it offered the list's "enter open", "/ search",
+// "? help" and "q quit", and ? and q went into the name.
+func TestExportNameBoxOffersItsKeys(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "DeviceLogs", PK: "9000"})
+		h.contains(t, "items loaded")
+		h.keys("e")
+		h.contains(t, "export to › ")
+		line := helpLine(h)
+		if !strings.HasPrefix(line, "enter export • esc cancel") {
+			t.Errorf("%dx%d: the help line while naming the file: %q", size[0], size[1], line)
+		}
+		for _, absent := range []string{"open", "search", "? help", "q quit"} {
+			if strings.Contains(line, absent) {
+				t.Errorf("%dx%d: the help line offers %q while every key is text: %q", size[0], size[1], absent, line)
+			}
+		}
+		h.keys("?", "q")
+		h.contains(t, ".jsonl?q")
+		h.keys("esc")
+		if line := helpLine(h); !strings.Contains(line, "? help") {
+			t.Errorf("%dx%d: esc left the box but not its help line: %q", size[0], size[1], line)
+		}
+	}
+}
+
 // TestExportSearchMatches (39.3): e on the results of a PartiQL
 // statement writes the matches found, as plain JSON, reading nothing.
 // At 80 columns the hint sheds words, never a figure's letters: it was

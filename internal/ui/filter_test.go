@@ -20,6 +20,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
@@ -652,6 +653,53 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestTableSearchPastTheBudgetSaysSo: where a read sized by the small
+// items before it meets larger ones (a table whose size is not reported:
+// dynalite's, or one newer than DynamoDB's six-hourly count), the search
+// is billed past its budget; the title, the request line and the status
+// bar say by how much, never "stopped at the budget" beside 127.5 RCU of
+// 20 (a new user's walk on dynalite).
+func TestTableSearchPastTheBudgetSaysSo(t *testing.T) {
+	const budget = 20.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			var items []dynamo.Item
+			for i := range 50 {
+				items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("a%02d", i)), "SK": s("x"), "Status": s("OK")})
+			}
+			for i := range 4 {
+				items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("h%d", i)), "SK": s("x"), "Status": s("FAIL"), "Blob": s(strings.Repeat("x", 230_000))})
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "Heavy", FilterBudget: func(string) float64 { return budget }})
+			before, _ := h.m.cfg.Session.Billed()
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			spent, _ := h.m.cfg.Session.Billed()
+			t.Logf("%.1f RCU billed under a %.0f RCU budget", spent-before, budget)
+			if spent-before <= budget {
+				if strings.Contains(h.screen(), "past the budget") {
+					t.Fatalf("within the budget, the search says it went past it:\n%s", h.screen())
+				}
+				return
+			}
+			over := common.RCU(spent-before-budget, false)
+			h.contains(t, over+" past the budget", "budget 20.0 RCU, "+over+" past it")
+			if strings.Contains(h.screen(), "stopped "+over+" past the budget: r reads on") {
+				h.said(t, "Past the budget by "+over+": r reads on · ")
+			}
+			if strings.Contains(h.screen(), "stopped at the budget") {
+				t.Fatalf("the search says it stopped at the budget, %s past it:\n%s", over, h.screen())
+			}
+		})
+	}
+}
+
 // TestTableSearchSizedByTheTableSize: the explorer's table-wide search
 // under a budget is sized by the table's size too (DescribeTable's), as
 // the scan command is: a table of a 100 KB item and a 2 KB one, read in
@@ -734,9 +782,18 @@ func TestStatementPlanShownThenRun(t *testing.T) {
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
 					h.keys(":")
 					h.contains(t, `SELECT › * FROM "Wide" WHERE`)
+					// enter is offered for what it does now: nothing while the
+					// WHERE is empty; "run" once the plan shows (it said
+					// "plan, then run" beside a plan enter runs).
+					if l := helpLine(h); strings.Contains(l, "enter") {
+						t.Errorf("the help line offers enter where it does nothing: %q", l)
+					}
 					h.typeText(c.where)
 					scans, queries := h.rec.count("Scan"), h.rec.count("Query")
 					h.contains(t, "Plan: ", "enter runs it")
+					if l := helpLine(h); !strings.HasPrefix(l, "enter run • esc cancel") {
+						t.Errorf("the help line beside a plan shown: %q", l)
+					}
 					if strings.Contains(h.screen(), "SELECT › SELECT") || strings.Contains(h.screen(), "WHERE SELECT") || strings.Contains(h.screen(), "WHERE WHERE") {
 						t.Fatalf("a whole statement typed after the prefill:\n%s", h.screen())
 					}

@@ -222,6 +222,16 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return common.Copy(code, fmt.Sprintf("the Go SDK code for this query (%d lines)", strings.Count(code, "\n")), "", m.c.TmuxBuffer), true
 		}
 	}
+	if n, ok := m.top().(common.NotOneQuery); ok && (key.Matches(msg, k.Export) && !m.export.running || key.Matches(msg, k.Copy, k.CopyKey)) {
+		if why := n.NotOneQuery(); why != "" {
+			for _, b := range []key.Binding{k.Export, k.Copy, k.CopyKey} {
+				if key.Matches(msg, b) {
+					m.sayWhy(b.Help().Key+" "+b.Help().Desc+" does not apply here", why)
+				}
+			}
+			return nil, true
+		}
+	}
 	if m.errPage != 0 && m.errPage == m.top().ID() && key.Matches(msg, k.Refresh) {
 		// r after a failed request sends it again from where it stopped,
 		// keeping what was loaded (rather than the page's own refresh).

@@ -486,7 +486,30 @@ func TestRequestLineKeepsNumbersWithTheirWords(t *testing.T) {
 		// 120 columns and "16" began the next.
 		{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 · matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU", 118,
 			[]string{"Scan ledger.v2  IndexName: by-amount  filter amount > 99000 · applied here, items read whole · scanned 2,000 ·", "matched 16 · 3 requests · 277.5 RCU · budget 1000.0 RCU"}},
+		// Narrower than two lines, but three when wrapped at its words: it
+		// was cut hard, "scanned 2" ending a line and "20 · matched 11"
+		// starting the next (a new user's walk at 80 columns).
+		{`Scan shop  filter status = "OPEN" · applied here, items read whole · scanned 220 · matched 11 · 4 requests · 127.5 RCU · budget 20.0 RCU, 107.5 RCU past it`, 80,
+			nil},
 	} {
+		if tc.want == nil {
+			got := requestLines(tc.text, tc.width)
+			words := strings.Fields(tc.text)
+			for _, l := range got {
+				for _, w := range strings.Fields(l) {
+					if w != "…" && !slices.Contains(words, w) {
+						t.Errorf("requestLines(%q, %d) = %q: %q is no word of the request, cut", tc.text, tc.width, got, w)
+					}
+				}
+				if ansi.StringWidth(l) > tc.width-2 {
+					t.Errorf("a line wider than %d: %q", tc.width-2, l)
+				}
+			}
+			if len(got) != 2 {
+				t.Errorf("requestLines(%q, %d) = %q, want two lines", tc.text, tc.width, got)
+			}
+			continue
+		}
 		got := requestLines(tc.text, tc.width)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("requestLines(%q, %d) =\n%q, want\n%q", tc.text, tc.width, got, tc.want)
@@ -783,6 +806,128 @@ func TestHelpShowsOnlyKeysThatAct(t *testing.T) {
 	h = newHarness(t, 200, 50, Config{Table: "AuditLog", PK: "prod-api", Now: demoClock})
 	h.keys("1", "?")
 	h.contains(t, "t time range")
+}
+
+// TestHelpOffersWhatActsOnEveryPage: a new user's walk through every
+// page, pressing what ? lists: each page lists a key where it acts and
+// not where it does not, as the others do. The tables list and the
+// search listed p below 100 columns (p only said "no preview"); the
+// search left out /, which searched its rows; the item listed 5 with no
+// stream (its help line did not) and left out y and Y; a range merged
+// across prefixes listed e, which did nothing; Entities left out p,
+// which moves the attributes beside the types.
+func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
+	search := func(h *harness) {
+		h.keys("f")
+		h.typeText(`Level = "ERROR"`)
+		h.keys("enter")
+		h.contains(t, "matched")
+	}
+	entities := func(h *harness) { h.keys("E"); h.contains(t, "entity type") }
+	item := func(h *harness) { h.contains(t, "items loaded"); h.keys("enter"); h.contains(t, "attributes") }
+	merged := func(h *harness) {
+		h.keys("t")
+		h.typeText("2020-04-24")
+		h.keys("enter")
+		h.contains(t, "across 4 prefixes")
+	}
+	for _, tc := range []struct {
+		name   string
+		w, h   int
+		cfg    Config
+		walk   func(*harness)
+		line   []string // on the help line
+		listed []string // in ? help
+		absent []string // in neither
+	}{
+		{"tables 80", 80, 24, Config{}, nil, nil, []string{"/ search", "r refresh"}, []string{"p preview"}},
+		{"tables 120", 120, 35, Config{}, nil, nil, []string{"p preview"}, nil},
+		{"search 80", 80, 24, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "f filter"}, []string{"p preview"}},
+		{"search 120", 120, 35, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "p preview"}, nil},
+		{"item without a stream", 120, 35, Config{Table: "DeviceLogs", PK: "9000"}, item, []string{"y copy"}, []string{"y copy", "Y copy key", "d DynamoDB JSON"}, []string{"5 its changes"}},
+		{"entities 80", 80, 24, Config{Table: "Locations"}, entities, nil, []string{"/ search"}, []string{"p preview"}},
+		{"entities 120", 120, 35, Config{Table: "Locations"}, entities, nil, []string{"/ search", "p preview"}, nil},
+		{"range across prefixes", 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock}, merged, nil, []string{"t time range"}, []string{"e export", "y copy"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, tc.w, tc.h, tc.cfg)
+			if tc.walk != nil {
+				tc.walk(h)
+			}
+			line := helpLine(h)
+			for _, want := range tc.line {
+				if !strings.Contains(line, want) {
+					t.Errorf("the help line lacks %q: %q", want, line)
+				}
+			}
+			h.keys("?")
+			full := strings.Join(strings.Fields(h.screen()), " ") // "p     preview" in ?'s columns
+			h.keys("?")
+			for _, want := range tc.listed {
+				if !strings.Contains(full, want) {
+					t.Errorf("? lacks %q, which acts here:\n%s", want, full)
+				}
+			}
+			for _, absent := range tc.absent {
+				if strings.Contains(full, absent) || strings.Contains(line, absent) {
+					t.Errorf("%q is offered where it does nothing:\n%s", absent, full)
+				}
+			}
+		})
+	}
+}
+
+// TestKeysThatDoNotActSayWhyTruly: a key that does nothing where it is
+// pressed says why, and the reason is true of the page it is pressed on:
+// e on an item said "nothing to export yet" (an item is never exported),
+// / on the tour "this view has no list to search";
+// e and y on a range merged across prefixes said nothing; > on an item
+// naming no partition said so only in the status bar, cut in its middle,
+// and ? did not keep it.
+func TestKeysThatDoNotActSayWhyTruly(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "items loaded")
+	h.keys("enter")
+	h.contains(t, "attributes")
+	h.keys("e")
+	h.said(t, "e export does not apply here: it exports the rows of a partition's modes (1–4) or of a search (f, :)")
+	h.keys(">")
+	h.said(t, "no partition is named by this item's values")
+	h.keys("?")
+	h.contains(t, "last messages")
+	if !strings.Contains(h.screen(), h.m.said[len(h.m.said)-1].whole()) {
+		t.Errorf("? does not keep what > said (%q):\n%s", h.m.said[len(h.m.said)-1].whole(), h.screen())
+	}
+	h.keys("?")
+
+	// p is every page's setting, but on a page with no preview "preview
+	// on" promised one there.
+	h = newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("p")
+	h.said(t, "preview on for the views that have one; this one has none")
+	h.keys("E")
+	h.contains(t, "entity type")
+	h.keys("p")
+	h.said(t, "preview off (p shows it)")
+
+	// The tour is a list (of stops): "no list to search" was not true of it.
+	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	h.keys("/")
+	h.said(t, "/ search does not apply here: the tour's 23 stops are opened by their keys (1–9 a–u); esc: the tables, where / searches")
+
+	h = newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
+	h.keys("t")
+	h.typeText("2020-04-24")
+	h.keys("enter")
+	h.contains(t, "across 4 prefixes")
+	for _, k := range []string{"e", "y", "Y"} {
+		before := len(h.m.said)
+		h.keys(k)
+		if len(h.m.said) == before {
+			t.Fatalf("%s on a merged range said nothing:\n%s", k, h.screen())
+		}
+		h.said(t, "this range is read across 4 prefixes, not as one query")
+	}
 }
 
 // TestHelpKeepsTheCommandWhole: at 80×24, ? wraps the command that

@@ -572,6 +572,9 @@ func (m *Model) helpView() string {
 	if m.loadRunning() {
 		short = append([]key.Binding{m.c.Keys.StopLoad}, short...) // first: it fits at any width
 	}
+	if m.export.naming && m.fatal == nil {
+		short = exportNamingKeys(m.c.Keys)
+	}
 	view := m.shortHelp(short, room)
 	if m.searching() {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)

@@ -34,7 +34,7 @@ var elsewhere = map[string]string{
 	"wire":             "it shows an item as DynamoDB JSON in the item view (enter on a row)",
 	"copy":             "this view is not one query",
 	"copy_key":         "this view is not one query",
-	"export":           "this view has nothing to export yet",
+	"export":           "it exports the rows of a partition's modes (1–4) or of a search (f, :)",
 	"go_to":            "it goes to a key on a table's partitions",
 	"search":           "this view has no list to search",
 	"next_match":       "no search is kept here (/ searches a list)",
@@ -84,7 +84,19 @@ func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 		return nil // the page's own key, which it may decline quietly
 	}
 	a := acts[0]
-	return func() {
-		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", elsewhere[a.Name])
+	why := elsewhere[a.Name]
+	if o, ok := p.(whyNotHere); ok {
+		if own := o.whyNotHere(a.Name); own != "" {
+			why = own // the page knows better than the general reason
+		}
 	}
+	return func() {
+		m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", why)
+	}
+}
+
+// whyNotHere is a page whose reason for an action it does not take is
+// its own ("" where the general one in elsewhere is true of it).
+type whyNotHere interface {
+	whyNotHere(action string) string
 }

@@ -40,8 +40,8 @@ func (m *Model) followReference() tea.Cmd {
 	}
 	cands := dynamo.ReferenceCandidates(info, item)
 	if len(cands) == 0 {
-		m.lastErr = dynamo.Errorf("follow reference", dynamo.KindNotFound, "> follows an attribute whose value is a partition key of this table or of an index keyed by that attribute",
-			"no attribute of this item can name a partition of %s or its indexes", info.Name)
+		m.fail(dynamo.Errorf("follow reference", dynamo.KindNotFound, "> follows an attribute whose value is a partition key of this table or of an index keyed by that attribute",
+			"no attribute of this item can name a partition of %s or its indexes", info.Name), 0)
 		return nil
 	}
 	ctx, client := m.c.Context(), m.c.Client
@@ -56,11 +56,11 @@ func (m *Model) followReference() tea.Cmd {
 func (m *Model) refsFound(msg refsFoundMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
-		m.lastErr = msg.err
+		m.fail(msg.err, 0)
 		return nil
 	case len(msg.found) == 0:
-		m.lastErr = dynamo.Errorf("follow reference", dynamo.KindNotFound, "looked in "+lookedAt(msg.info, msg.looked),
-			"no partition is named by this item's values")
+		m.fail(dynamo.Errorf("follow reference", dynamo.KindNotFound, "looked in "+lookedAt(msg.info, msg.looked),
+			"no partition is named by this item's values"), 0)
 		return nil
 	case len(msg.found) == 1:
 		return m.jump(msg.info, msg.found[0])

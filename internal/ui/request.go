@@ -37,10 +37,17 @@ func requestLines(text string, width int) []string {
 	if len(lines) <= 2 {
 		return lines
 	}
-	if ansi.StringWidth(text) > 2*avail { // something must go: whole words, from the middle
-		if head, tail, ok := elideUnits(units(text), avail); ok {
-			return []string{head, tail}
+	// The count of requests gives way before a value does.
+	if short := reqCount().ReplaceAllString(text, ""); short != text {
+		if lines := wrapAtSpaces(short, avail); len(lines) <= 2 {
+			return lines
 		}
+	}
+	// Something must go: whole words, from the middle. Also where the text
+	// is narrower than two lines but its words wrap to three: a hard wrap
+	// there cut a figure across the lines ("scanned 2" / "20 · matched").
+	if head, tail, ok := elideUnits(units(text), avail); ok {
+		return []string{head, tail}
 	}
 	return strings.Split(ansi.Hardwrap(components.FitMiddle(text, 2*avail), avail, true), "\n")[:2]
 }

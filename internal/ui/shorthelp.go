@@ -16,7 +16,7 @@ import (
 // a text box is open ? and q are text, so the line is the box's keys.
 func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 	k := m.c.Keys
-	typing := m.fatal == nil && m.top().Capturing()
+	typing := m.fatal == nil && (m.top().Capturing() || m.export.naming)
 	var body, tail []key.Binding
 	for _, b := range bindings {
 		if !b.Enabled() || !typing && (sameKeys(b, k.Help) || sameKeys(b, k.Quit)) {

@@ -731,6 +731,19 @@ func TestTimeKeepsItsRangeAcrossModes(t *testing.T) {
 	h.contains(t, "oldest first")
 }
 
+// TestTimeBarSaysItsKeysWhenReopened: t on a range already run opens
+// the bar with its text and says what enter, ctrl+u and esc do, at every
+// size it fits: the text was padded to the example's width, which pushed
+// the words out of the frame, cut to "…".
+func TestTimeBarSaysItsKeysWhenReopened(t *testing.T) {
+	for _, sz := range [][2]int{{120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+		h.contains(t, "range › last 24h   (t to change)")
+		h.keys("t")
+		h.contains(t, "range › last 24h ", " enter runs · ctrl+u clears · esc cancels")
+	}
+}
+
 // TestFollowOnAMergedRangeNamesThisTablesPrefixes: F on a range merged
 // across prefixes says what to type for this partition, with its own
 // prefix, never another table's example.

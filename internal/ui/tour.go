@@ -369,6 +369,15 @@ func tourArgs(s stop) []string {
 	return args
 }
 
+// whyNotHere: the tour is a list, but of stops, each with its own key;
+// "no list to search" was not true of it.
+func (p *tourPage) whyNotHere(action string) string {
+	if action != "search" {
+		return ""
+	}
+	return fmt.Sprintf("the tour's %d stops are opened by their keys (%s); esc: the tables, where / searches", len(tourStops), p.pickKey.Help().Key)
+}
+
 func (p *tourPage) ShortHelp() []key.Binding {
 	k := p.c.Keys
 	return []key.Binding{k.Up, k.Down, k.Open, p.pickKey, k.Back, k.Help, k.Quit}

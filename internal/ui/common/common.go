@@ -166,6 +166,13 @@ type Loaded struct {
 	View []string
 }
 
+// NotOneQuery is a Querier that can say why its view is not one query
+// (a range merged across prefixes), so e, y and Y say it rather than do
+// nothing; "" where it is one, or not yet known.
+type NotOneQuery interface {
+	NotOneQuery() string
+}
+
 // Exportable is a page whose export writes what it has loaded (children,
 // versioned items, revisions) instead of what its query returns: that
 // costs nothing. ok is false until its list is complete.

@@ -50,12 +50,18 @@ func (t TextInput) Update(msg tea.Msg) (out TextInput, cmd tea.Cmd) {
 }
 
 // View is textinput's View; a box given no width shows its whole
-// placeholder and text (textinput shows one letter of the placeholder,
-// "range › l", when it has no width). The frame around it cuts what does
-// not fit.
+// placeholder, or its text once there is some (textinput shows one letter
+// of the placeholder, "range › l", when it has no width): padded to the
+// placeholder's width, a short text pushed what follows the box (the
+// range bar's "enter runs · ctrl+u clears") out of the frame, cut to "…".
+// The frame around it cuts what does not fit.
 func (t TextInput) View() string {
 	if t.Width() <= 0 {
-		t.SetWidth(max(ansi.StringWidth(t.Placeholder), ansi.StringWidth(t.Value())) + 1)
+		w := ansi.StringWidth(t.Value())
+		if w == 0 {
+			w = ansi.StringWidth(t.Placeholder)
+		}
+		t.SetWidth(w + 1)
 	}
 	return t.Model.View()
 }

@@ -382,7 +382,7 @@ func (d *Diff) ShortHelp() []key.Binding {
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch}, d.again([]key.Binding{k.Refresh, k.Back, k.Help, k.Quit})})
+	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch, common.On(k.Preview, d.w >= common.PreviewMin)}, d.again([]key.Binding{k.Refresh, k.Back, k.Help, k.Quit})})
 }
 
 // again is bs less r after a refusal: comparing again is refused again.

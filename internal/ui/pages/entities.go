@@ -231,7 +231,11 @@ func (e *Entities) cell(ent domain.Entity, col int) string {
 	case 0:
 		return common.Sanitize(ent.Name)
 	case 1:
-		if e.res.Sampled && e.req.PK == nil && !ent.CountExact {
+		switch {
+		case !e.res.Sampled || e.req.PK != nil || ent.CountExact:
+		case e.atLeast():
+			return "≥" + common.Thousands(ent.Count)
+		default:
 			return "≈" + common.Thousands(ent.Count)
 		}
 		return common.Thousands(ent.Count)
@@ -290,6 +294,14 @@ func (e *Entities) where() string {
 	return common.Sanitize(e.info.Name)
 }
 
+// atLeast reports whether a sample's counts are of the items it read
+// alone, so at least what they say, not estimates: the table's item
+// count (unreported, 0, or lagging behind what was read) had nothing to
+// scale them by (domain.EstimateCounts).
+func (e *Entities) atLeast() bool {
+	return e.req.ItemCount <= int64(e.res.Read)
+}
+
 // count is the title's count: the types, and whether their counts are
 // exact.
 func (e *Entities) count(n int, _ bool) string {
@@ -299,6 +311,17 @@ func (e *Entities) count(n int, _ bool) string {
 		return t + "of " + common.Plural(e.res.Read, "item", "items") + " loaded"
 	case e.res.Sampled && e.req.PK != nil:
 		return t + "first " + common.Plural(e.res.Read, "item", "items") + " (budget)"
+	case e.res.Stopped && e.atLeast():
+		t += "first " + common.Plural(e.res.Read, "item", "items") + " (budget): "
+		if e.exact > 0 {
+			return t + common.Plural(e.exact, "count", "counts") + " exact, ≥ at least"
+		}
+		return t + "≥ counts of those"
+	case e.res.Sampled && e.atLeast():
+		if e.exact > 0 {
+			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(e.exact, "count", "counts") + " exact, ≥ at least"
+		}
+		return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, ≥ counts of those"
 	case e.res.Sampled:
 		if e.exact > 0 { // partitions read to their end: counted, not estimated
 			return t + "sampled: " + common.Plural(e.res.Read, "item", "items") + " read, " + common.Plural(e.exact, "count", "counts") + " exact, ≈ estimated"
@@ -400,10 +423,11 @@ func (e *Entities) ShortHelp() []key.Binding {
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
+	preview := common.On(k.Preview, e.w >= common.PreviewMin) // the attributes beside the types, or below
 	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
+		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Help, k.Quit}}
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Refresh, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.

@@ -269,5 +269,5 @@ func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
 
 func (p *Item) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {p.wireKey(), p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {p.wireKey(), p.changesKey(), k.Copy, k.CopyKey, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

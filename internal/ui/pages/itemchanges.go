@@ -134,10 +134,11 @@ func (p *Item) openChanges() tea.Cmd {
 	return open(NewChanges(p.c, p.info, pk, "").OfItem(sk))
 }
 
-// changesKey names what 5 does on an item.
+// changesKey names what 5 does on an item, where it opens something: without a stream (or one
+// this connection reads), the note under the item says why instead.
 func (p *Item) changesKey() key.Binding {
 	b := p.c.Keys.Changes
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "its changes"))
+	return common.On(key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "its changes")), p.streamNote() == "")
 }
 
 // changesHeight is how many lines the changes take under the item: a

@@ -537,15 +537,21 @@ func (s *Search) count(n int, _ bool) string {
 
 // progress says how far the search is, for the title.
 func (s *Search) progress() string {
+	past := ""
+	if o := s.overBudget(); o > 0 {
+		past = ", " + common.RCU(o, false) + " past the budget"
+	}
 	switch {
+	case s.stopped && past != "":
+		return "stopped " + common.RCU(s.overBudget(), false) + " past the budget: r reads on"
 	case s.stopped:
 		return "stopped at the budget: r reads on"
 	case s.state.More():
-		return "more: scroll down to read on"
+		return "more: scroll down to read on" + past
 	case s.queried() != nil:
-		return "all read"
+		return "all read" + past
 	}
-	return "whole " + s.what() + " scanned"
+	return "whole " + s.what() + " scanned" + past
 }
 
 // stopNotice is the status bar's word at the budget: first that it
@@ -553,7 +559,11 @@ func (s *Search) progress() string {
 // keeps, cut after a whole word), then what the list holds is partial.
 func (s *Search) stopNotice() string {
 	read, rest := s.readWord(), s.rest()
-	return fmt.Sprintf("At the budget: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more",
+	at := "At the budget"
+	if o := s.overBudget(); o > 0 {
+		at = "Past the budget by " + common.RCU(o, false)
+	}
+	return fmt.Sprintf("%s: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more", at,
 		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
 		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
 }
@@ -769,7 +779,20 @@ func (s *Search) Request() string {
 	if s.state.Request.MaxRCU > 0 {
 		fmt.Fprintf(&b, " · budget %s", common.RCU(s.state.Request.MaxRCU, false))
 	}
+	if o := s.overBudget(); o > 0 {
+		fmt.Fprintf(&b, ", %s past it", common.RCU(o, false))
+	}
 	return b.String()
+}
+
+// overBudget is how far the reads went past the budget (0: within it): a
+// read sized by the items before it can meet larger ones, and is billed
+// whole. "Stopped at the budget" beside 127.5 RCU of 20 was not true.
+func (s *Search) overBudget() float64 {
+	if m := s.state.Request.MaxRCU; m > 0 && s.state.Spent > m {
+		return s.state.Spent - m
+	}
+	return 0
 }
 
 func (s *Search) Crumbs() []string {
@@ -806,18 +829,21 @@ func (s *Search) ShortHelp() []key.Binding {
 	if s.filter.editing() {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
+	rows := s.list.Len() > 0
 	if s.plan != nil {
-		return []key.Binding{k.Up, k.Down, k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit}
+		return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit})
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit}
+	return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit})
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
+	rows, again := s.list.Len() > 0, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped())
+	preview := common.On(k.Preview, s.w >= common.PreviewMin)
 	if s.plan != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+		return onRowsFull(k, rows, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, again, k.Copy, k.Export, preview}, {k.Back, k.Help, k.Quit}})
 	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Preview}, {k.Back, k.Help, k.Quit}}
+	return onRowsFull(k, rows, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, k.Filter, again, k.Copy, k.Export, preview}, {k.Back, k.Help, k.Quit}})
 }
 
 // AWSCommand is y: the aws command reading what is listed (a Scan with

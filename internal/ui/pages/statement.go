@@ -347,17 +347,31 @@ func (s *Statement) read() string {
 	return fmt.Sprintf("no item read yet, %s for the plan", common.Plural(n, "DescribeTable", "DescribeTables"))
 }
 
+// ShortHelp offers enter for what it does now: run a plan shown, or ask
+// for the table to plan on; not while the statement does not parse or
+// its plan is refused (the words under the box say what to write). It
+// said "plan, then run" beside a plan already shown, which enter runs.
 func (s *Statement) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{statementRunKey(k.Submit), k.Cancel}
+	_, _, _, err := s.plan()
+	_, known := s.infos[s.st.Table]
+	switch {
+	case !s.ok:
+		return []key.Binding{k.Cancel}
+	case err == nil:
+		return []key.Binding{statementRunKey(k.Submit, "run"), k.Cancel}
+	case known:
+		return []key.Binding{k.Cancel}
+	}
+	return []key.Binding{statementRunKey(k.Submit, "plan"), k.Cancel}
 }
 
 func (s *Statement) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.ShortHelp()}
 }
 
-func statementRunKey(b key.Binding) key.Binding {
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "plan, then run"))
+func statementRunKey(b key.Binding, does string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, does))
 }
 
 // notProjected is what a statement on a global secondary index asks for

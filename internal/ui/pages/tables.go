@@ -398,7 +398,7 @@ func (t *Tables) ShortHelp() []key.Binding {
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, k.Preview}, {k.Help, k.Quit}})
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, common.On(k.Preview, t.w >= common.PreviewMin)}, {k.Help, k.Quit}})
 }
 
 // openChanges is 5 on a table: every partition's changes from its stream,

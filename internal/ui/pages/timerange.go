@@ -1121,7 +1121,7 @@ func (t *Time) keys() common.Keys {
 		common.Key{Binding: common.On(follow, ready), Short: t.follow.on(), Group: 1}, common.Line(1, common.On(k.Zone, ready)))
 	ks = append(ks, modeKeys(2, k, t.Modes(), t.Mode())...)
 	ks = append(ks, common.More(3, common.On(k.Refresh, ready || t.pg.Fail.Stopped())), common.More(3, common.On(k.Copy, query)),
-		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, ready)),
+		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, query)),
 		common.More(4, common.On(k.Open, rows)), common.Line(4, back))
 	return append(ks, endKeys(4, k)...)
 }
@@ -1131,6 +1131,16 @@ func (t *Time) keys() common.Keys {
 // view: copy and export have no one query to take.
 func (t *Time) Query() (domain.KeyQuery, bool) {
 	return t.pg.Query, t.ready() && t.pg.Merge == nil
+}
+
+// NotOneQuery says why e, y and Y do nothing on a range merged across
+// prefixes ("" where the view is one query, or not yet known).
+func (t *Time) NotOneQuery() string {
+	if !t.ready() || t.pg.Merge == nil {
+		return ""
+	}
+	return "this range is read across " + common.Plural(len(t.prefixes), "prefix", "prefixes") +
+		", not as one query: enter one prefix in Tree (1) to export or copy it"
 }
 
 // DeepLink reopens this range from the command line.
