@@ -408,6 +408,35 @@ func TestTablesFirstScreenAfterTheFirstPage(t *testing.T) {
 	}
 }
 
+// TestTablesGWhileListing: G pressed while ListTables pages still arrive
+// goes to the last table listed so far and follows the list to its end
+// (it had stayed on row 100 of 300); a move after it stays where it is.
+func TestTablesGWhileListing(t *testing.T) {
+	db := manyTables(t, 300)
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{{[]string{"G"}, "row 300 of 300"}, {[]string{"G", "up"}, "row 99 of 300"}} {
+		h := harnessFor(t, New(Config{Client: db, Connection: "DEMO"}), record(db))
+		pressed := false
+		h.d.Handled = func(tea.Msg) {
+			if !pressed && strings.Contains(h.screen(), "T00000") {
+				pressed = true // on the first screen, the list's first page: keys typed while the rest is read
+				h.keys(tc.keys...)
+			}
+		}
+		h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		h.run(h.m.Init())
+		if !pressed {
+			t.Fatal("no first screen")
+		}
+		h.contains(t, "Tables · 300", tc.want)
+		if tc.want == "row 300 of 300" {
+			h.contains(t, "T00299")
+		}
+	}
+}
+
 // TestPartitionsFirstScreenReadsWhatItShows: a table of 300 small
 // partitions (20 items of 200 bytes each) is listed in bulk pages cut to
 // the rows the screen lacks, not 1,000 keys: the first screen costs about

@@ -28,6 +28,10 @@ type Tables struct {
 	w, h    int
 	given   []string // the list's first page already read (the command line's preflight), for Init to use once
 	givenAt string   // where the list goes on after given
+	// toEnd: G was pressed while the list was still being read, and the
+	// cursor has not moved since: each page listed takes it to the new
+	// last table, so G reaches the list's end, not the last page's.
+	toEnd bool
 }
 
 // NewTables returns the tables page.
@@ -118,7 +122,9 @@ func (t *Tables) update(msg tea.Msg) tea.Cmd {
 			t.pending = 0
 			t.asked = nil // no more describing until r
 		default:
-			t.list.Key(msg)
+			if t.list.Key(msg) == list.Moved {
+				t.toEnd = key.Matches(msg, t.c.Keys.Bottom) && t.list.More()
+			}
 		}
 	}
 	return nil
@@ -145,7 +151,11 @@ func (t *Tables) listed(msg tablesListedMsg) tea.Cmd {
 		return common.Report(msg.err, t.list.Len() == 0, t.id)
 	}
 	t.counts = t.loadCounts()
+	if t.toEnd {
+		t.list.Grid.SetCursor(t.list.Len() - 1)
+	}
 	if msg.next == "" {
+		t.toEnd = false
 		return nil
 	}
 	ctx, req := t.list.Next()
