@@ -410,14 +410,16 @@ func TestTablesFirstScreenAfterTheFirstPage(t *testing.T) {
 
 // TestTablesGWhileListing: G pressed while ListTables pages still arrive
 // goes to the last table listed so far and follows the list to its end
-// (it had stayed on row 100 of 300); a move after it stays where it is.
+// (it had stayed on row 100 of 300), describing the screen it ends on,
+// not those it passes; a move after it stays where it is.
 func TestTablesGWhileListing(t *testing.T) {
 	db := manyTables(t, 300)
 	for _, tc := range []struct {
 		keys []string
 		want string
 	}{{[]string{"G"}, "row 300 of 300"}, {[]string{"G", "up"}, "row 99 of 300"}} {
-		h := harnessFor(t, New(Config{Client: db, Connection: "DEMO"}), record(db))
+		rec := record(db)
+		h := harnessFor(t, New(Config{Client: db, Connection: "DEMO"}), rec)
 		pressed := false
 		h.d.Handled = func(tea.Msg) {
 			if !pressed && strings.Contains(h.screen(), "T00000") {
@@ -433,6 +435,10 @@ func TestTablesGWhileListing(t *testing.T) {
 		h.contains(t, "Tables · 300", tc.want)
 		if tc.want == "row 300 of 300" {
 			h.contains(t, "T00299")
+		}
+		// The first screen's, and the one it ends on: not those passed by.
+		if d := rec.count("DescribeTable"); d > 2*24 {
+			t.Errorf("%v while listing: %d DescribeTable for two screens of 24 lines", tc.keys, d)
 		}
 	}
 }

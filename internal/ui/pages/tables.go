@@ -178,7 +178,9 @@ func (t *Tables) listWidth() int {
 
 // describeShown describes the tables on screen not yet asked about.
 func (t *Tables) describeShown() tea.Cmd {
-	if !t.list.Answered() || t.asked == nil {
+	if !t.list.Answered() || t.asked == nil || t.toEnd && t.list.More() {
+		// G while listing: the screens it passes on the way to the end
+		// show for a page's read each; only the last is described.
 		return nil
 	}
 	var shown []int
