@@ -411,13 +411,16 @@ func TestTablesFirstScreenAfterTheFirstPage(t *testing.T) {
 // TestTablesGWhileListing: G pressed while ListTables pages still arrive
 // goes to the last table listed so far and follows the list to its end
 // (it had stayed on row 100 of 300), describing the screen it ends on,
-// not those it passes; a move after it stays where it is.
+// not those it passes; a move after it stays where it is. A name searched
+// for before the page holding it arrived is selected when it does (the
+// search had said "1 match" and stayed on row 1).
 func TestTablesGWhileListing(t *testing.T) {
 	db := manyTables(t, 300)
 	for _, tc := range []struct {
 		keys []string
+		text string // typed after keys, then enter
 		want string
-	}{{[]string{"G"}, "row 300 of 300"}, {[]string{"G", "up"}, "row 99 of 300"}} {
+	}{{[]string{"G"}, "", "row 300 of 300"}, {[]string{"G", "up"}, "", "row 99 of 300"}, {[]string{"/"}, "T00250", "row 251 of 300"}} {
 		rec := record(db)
 		h := harnessFor(t, New(Config{Client: db, Connection: "DEMO"}), rec)
 		pressed := false
@@ -425,6 +428,10 @@ func TestTablesGWhileListing(t *testing.T) {
 			if !pressed && strings.Contains(h.screen(), "T00000") {
 				pressed = true // on the first screen, the list's first page: keys typed while the rest is read
 				h.keys(tc.keys...)
+				if tc.text != "" {
+					h.typeText(tc.text)
+					h.keys("enter")
+				}
 			}
 		}
 		h.send(tea.WindowSizeMsg{Width: 80, Height: 24})

@@ -30,10 +30,17 @@ func NewSearch(c *common.Common) Search {
 }
 
 // Sync finds the matches again where the list's rows changed since the
-// last search (more were read): on each message, never while drawing.
+// last search (more were read): on each message, never while drawing. A
+// search that matched nothing selects the first match the new rows bring,
+// unless the selection moved since: a name typed before the list reached
+// it is found as it arrives.
 func (s *Search) Sync(l common.List) {
 	if s.Active() && l.Rows() != s.rows {
+		none := len(s.matches) == 0
 		s.find(l)
+		if none && len(s.matches) > 0 && l.Cursor() == s.origin {
+			s.jump(l, s.origin)
+		}
 	}
 }
 
