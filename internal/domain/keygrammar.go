@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -25,8 +26,9 @@ type timePart struct {
 
 // layoutLengths are the lengths a text time part can have, longest
 // first: every layout detection knows, in UTC and at an offset, with a
-// fraction of one to nine digits where it writes seconds.
-var layoutLengths = func() []int {
+// fraction of one to nine digits where it writes seconds. Worked out when
+// a key is first read for a time, not at start-up.
+var layoutLengths = sync.OnceValue(func() []int {
 	ref := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
 	zoned := ref.In(time.FixedZone("", 2*3600))
 	seen := map[int]bool{}
@@ -47,7 +49,7 @@ var layoutLengths = func() []int {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(out)))
 	return out
-}()
+})
 
 // timeAt finds the longest time part s begins with, in any form.
 func timeAt(s string) (timePart, bool) {
@@ -72,7 +74,7 @@ func layoutAt(s string) (timePart, bool) {
 	if len(s) < 4 || !digitsOnly(s[:4]) {
 		return timePart{}, false // every layout begins with the year
 	}
-	for _, n := range layoutLengths {
+	for _, n := range layoutLengths() {
 		if n > len(s) || n < len(s) && isDigit(s[n]) {
 			continue
 		}
@@ -315,7 +317,7 @@ func (e TimeEncoding) partLengths(s string) []int {
 		return []int{36}
 	}
 	var out []int
-	for _, n := range layoutLengths {
+	for _, n := range layoutLengths() {
 		if n <= len(s) {
 			out = append(out, n)
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // VersionForm is how a sort key spells its revision number.
@@ -78,12 +79,12 @@ func (v VersionKey) template() *VersionPattern {
 	if v.Form == FormPattern {
 		return v.Pattern
 	}
-	for _, t := range revisionTemplates {
+	for _, t := range revisionTemplates() {
 		if t.form == v.Form && t.sep == v.Sep && (t.p.HasName() == (v.Name != "") || v.Form == FormPrefix) {
 			return t.p
 		}
 	}
-	return revisionTemplates[0].p
+	return revisionTemplates()[0].p
 }
 
 // revisionTemplate is one usual spelling of revision keys: a template read
@@ -96,14 +97,18 @@ type revisionTemplate struct {
 
 // revisionTemplates are the spellings read without a pattern: the
 // guide's v0_Audit and v001_Audit, the blog's v_0, v_3_doc and v_3#doc,
-// and AWS's bare v0. A key reads by the first that matches it.
-var revisionTemplates = []revisionTemplate{
-	{mustVersionPattern("v{n}_{name}"), FormPrefix, ""},
-	{mustVersionPattern("v{n}"), FormBare, ""},
-	{mustVersionPattern("v_{n}"), FormUnderscore, ""},
-	{mustVersionPattern("v_{n}_{name}"), FormUnderscore, "_"},
-	{mustVersionPattern("v_{n}#{name}"), FormUnderscore, "#"},
-}
+// and AWS's bare v0. A key reads by the first that matches it. They are
+// compiled (five regular expressions) when a key is first read as a
+// revision, not at start-up: the first frame reads none.
+var revisionTemplates = sync.OnceValue(func() []revisionTemplate {
+	return []revisionTemplate{
+		{mustVersionPattern("v{n}_{name}"), FormPrefix, ""},
+		{mustVersionPattern("v{n}"), FormBare, ""},
+		{mustVersionPattern("v_{n}"), FormUnderscore, ""},
+		{mustVersionPattern("v_{n}_{name}"), FormUnderscore, "_"},
+		{mustVersionPattern("v_{n}#{name}"), FormUnderscore, "#"},
+	}
+})
 
 func mustVersionPattern(t string) *VersionPattern {
 	p, err := ParseVersionPattern(t)
@@ -121,7 +126,7 @@ func ParseVersionKey(sk string) (VersionKey, bool) {
 	if len(sk) < 2 || sk[0] != 'v' {
 		return VersionKey{}, false
 	}
-	for _, t := range revisionTemplates {
+	for _, t := range revisionTemplates() {
 		k, ok := t.p.Parse(sk)
 		if !ok {
 			continue

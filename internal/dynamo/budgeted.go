@@ -303,7 +303,7 @@ func localProjection(projection *string, names map[string]string, uses ...*strin
 	used := map[string]bool{}
 	for _, e := range uses {
 		if e != nil {
-			for _, ph := range placeholderRE.FindAllString(*e, -1) {
+			for _, ph := range placeholderRE().FindAllString(*e, -1) {
 				used[ph] = true
 			}
 		}
@@ -320,7 +320,7 @@ func localProjection(projection *string, names map[string]string, uses ...*strin
 }
 
 // placeholderRE is an expression attribute name placeholder.
-var placeholderRE = regexp.MustCompile(`#[A-Za-z0-9_]+`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#[A-Za-z0-9_]+`) })
 
 func cutItems(items []Item, cut func(Item) Item) []Item {
 	if items == nil {

@@ -114,7 +114,7 @@ func orphanFigure(u string) bool {
 }
 
 // rcuFigure is an RCU figure of a request line, marked est. or not.
-var rcuFigure = regexp.MustCompile(`\b([0-9][0-9,]*(?:\.[0-9]+)?) RCU(?: est\.)?`)
+var rcuFigure = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b([0-9][0-9,]*(?:\.[0-9]+)?) RCU(?: est\.)?`) })
 
 // estimated is a request as the status bar counts its cost: where every
 // figure is computed (--data: the data is not in DynamoDB), each RCU
@@ -126,7 +126,7 @@ func (m *Model) estimated(req string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, at := range rcuFigure.FindAllStringSubmatchIndex(req, -1) {
+	for _, at := range rcuFigure().FindAllStringSubmatchIndex(req, -1) {
 		if strings.HasSuffix(req[:at[0]], "budget ") || strings.HasSuffix(req[:at[0]], "budget of ") {
 			continue // a budget is a limit, not a cost
 		}
