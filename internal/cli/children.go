@@ -219,6 +219,7 @@ func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info d
 	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: pk, Prefix: f.prefix, Delim: f.delimiter}
 	if info.ItemCount > 0 {
 		req.ItemBytes = info.SizeBytes / info.ItemCount // the first probe's size: a small leaf in one Query
+		req.TableItems = info.ItemCount                 // a small table's level in one Query
 	}
 	switch {
 	case f.delimiter == domain.NoDelimiter:

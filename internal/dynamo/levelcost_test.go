@@ -1683,3 +1683,61 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 		}
 	}
 }
+
+// A table of its own holding two levels of 300 children of one small item:
+// at its top ("ones") and under a prefix ("rooted", ROOT#), 600 items of
+// ~45 B in all, so the whole table weighs less than a first read's ten
+// read units.
+var smallTableSeeded seededTable
+
+func smallTableItems() []dynamo.Item {
+	var out []dynamo.Item
+	add := func(pk, sk string) {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("s", 16)}})
+	}
+	for c := range 300 {
+		add("ones", shapeName(9, c, 8)+"#x")
+		add("rooted", "ROOT#"+shapeName(10, c, 8))
+	}
+	return out
+}
+
+// TestSmallTableLevelIsOneQuery (issue 37.3, 300 children of one item):
+// where DescribeTable's count and size say the whole table weighs no
+// more than the level's first read would, that read asks for every item
+// the table holds, so a level of more children than maxFirstKeys ends
+// within it: one Query, the full read's RCU (a first read cut at 256 keys
+// took two and half an RCU more), at the top and under a prefix; the
+// same children, no key read twice.
+func TestSmallTableLevelIsOneQuery(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &smallTableSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "SmallTable", "S", smallTableItems())
+	})
+	for name, c := range backends {
+		// DescribeTable's figures (dynalite gives none: the table's own
+		// stand in, as DynamoDB gives them).
+		items := int64(len(smallTableItems()))
+		bytes := partitionBytes(t, c, "SmallTable", "ones") + partitionBytes(t, c, "SmallTable", "rooted")
+		for _, lv := range []struct{ pk, prefix string }{{"ones", ""}, {"rooted", "ROOT#"}} {
+			full := &everyKey{billed: billed{Client: c}}
+			want := fullReadSK(t, full, "SmallTable", "PK", "SK", domain.S(lv.pk), lv.prefix, "#")
+			r := dynamo.ChildrenRequest{Table: "SmallTable", Key: airportsKey, PK: domain.S(lv.pk), Prefix: lv.prefix, Delim: "#",
+				ItemBytes: bytes / items, TableItems: items}
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s %q: %v:\n got %s\nwant %s", name, lv.pk, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := walk.twice(false); n > 0 {
+				t.Errorf("%s %q: %d keys read twice: %v", name, lv.pk, n, some)
+			}
+			if walk.requests != 1 || walk.rcu > full.rcu {
+				t.Errorf("%s %q (a table of %d items, %d B): %d requests (limits %v), %.1f RCU; want 1, at most the full read's %.1f",
+					name, lv.pk, items, bytes, walk.requests, walk.limits, walk.rcu, full.rcu)
+			}
+			t.Logf("%s %q: %d children, %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, lv.pk, len(res.Children), walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
+		}
+	}
+}
