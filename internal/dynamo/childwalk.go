@@ -254,7 +254,14 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		if prefix == "" {
 			sample = keys[:min(len(keys), firstProbeKeys)]
 		}
-		w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
+		if len(sample) == 1 && page.More() {
+			// One key where more follow (a budget's first read, cut to
+			// one item): none can repeat in it, and listed whole it would
+			// be a child no full read finds. Told as a count's is.
+			w.walk.Delim = fewKeysDelimiter(trimPrefix(sample, prefix))
+		} else {
+			w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
+		}
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {

@@ -680,17 +680,34 @@ func TestBudgetedReadsHold(t *testing.T) {
 // to one budget: what a recording client under it is billed never passes
 // the budget by more than half an RCU, and the read the budget cannot pay
 // for is refused with a BudgetSpentError, never sent. A read whose Limit
-// the budget cut goes on until it holds what was asked.
+// the budget cut goes on until it holds what was asked. The children a
+// walk stopped by it found, its delimiter told from the keys, are
+// children of the level: at 0.5 RCU it reads one key, which was listed
+// whole (ABQ#FLIGHT#0000, a child no full read finds).
 func TestOneBudgetForEveryRead(t *testing.T) {
 	ctx := context.Background()
 	for name, c := range levelBackends(t) {
-		for _, max := range []float64{1, 5, 12.5} {
+		whole, err := dynamo.Children(ctx, c, airportsLevel(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []float64{0.5, 1, 5, 12.5} {
 			rec := &billed{Client: c}
 			b := &dynamo.Budgeted{Client: rec, Max: max}
-			_, err := dynamo.Children(ctx, b, airportsLevel(), nil)
+			detect := airportsLevel()
+			detect.Delim = ""
+			res, err := dynamo.Children(ctx, b, detect, nil)
 			var spent *dynamo.BudgetSpentError
 			if !errors.As(err, &spent) || rec.rcu > max+0.5 {
 				t.Errorf("%s: a walk under a budget of %g: %.1f RCU billed, %v", name, max, rec.rcu, err)
+			}
+			if len(res.Children) == 0 || res.Delim != "#" {
+				t.Errorf("%s: a walk under a budget of %g found %d children, delimiter %q", name, max, len(res.Children), res.Delim)
+			}
+			for _, ch := range res.Children {
+				if !strings.Contains(" "+sorted(whole.Children)+" ", fmt.Sprintf(" %q/", ch.Name)) {
+					t.Errorf("%s: a walk under a budget of %g: child %q, which the whole walk does not find", name, max, ch.Name)
+				}
 			}
 			if got, stopped := b.Spent(); !stopped || got != rec.rcu {
 				t.Errorf("%s: budget %g says %.1f spent (stopped %v), the recording client %.1f", name, max, got, stopped, rec.rcu)
