@@ -1355,6 +1355,7 @@ var unseenShapes = []levelShape{
 	{"onetable keys: user#ULID#order#epoch-ms", "onetable", "user#", "#"},
 	{"40 children of 60 items of 600 B under a prefix (two pages), a quarter named past ASCII", "deep", "ORG#acme#", "#"},
 	{"20 countries of 300 items of 60 B, cut into stretches most of which hold none", "countries", "", "#"},
+	{"three items: the prefix's own, a child's, one below it (0.5 RCU read whole)", "tiny", "A#", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1436,6 +1437,10 @@ func shapeItems() []dynamo.Item {
 	for i := range 20 {
 		add("blob", fmt.Sprintf("light#%02d", i), 1)
 	}
+	add("tiny", "A", 100)
+	add("tiny", "A#", 100)
+	add("tiny", "A#B", 100)
+	add("tiny", "A#B#C", 100)
 	add("deep", "ORG#acme", 100)
 	add("deep", "ORG#acmf#0", 100) // past the prefix
 	for c := range 40 {
@@ -1665,6 +1670,12 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				}
 				if over == pass.Done() || (full.rcu > budget+0.5 && !over) {
 					t.Errorf("%s, %s: budget %g (full read %.1f): over %v, done %v", sh.what, name, budget, full.rcu, over, pass.Done())
+				}
+				// A level the budget pays twice over is counted whole: a
+				// count grown from one item a read unit apiece stopped
+				// three items (0.5 RCU) at a budget of 1.
+				if over && 2*full.rcu <= budget {
+					t.Errorf("%s, %s: budget %g, twice the full read's %.1f: stopped after %.1f RCU", sh.what, name, budget, full.rcu, b.rcu)
 				}
 				if n, some := b.twice(true); n > 0 {
 					t.Errorf("%s, %s: budget %g: %d keys read twice: %v", sh.what, name, budget, n, some)
