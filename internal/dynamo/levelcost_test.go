@@ -1356,6 +1356,9 @@ var unseenShapes = []levelShape{
 	{"40 children of 60 items of 600 B under a prefix (two pages), a quarter named past ASCII", "deep", "ORG#acme#", "#"},
 	{"20 countries of 300 items of 60 B, cut into stretches most of which hold none", "countries", "", "#"},
 	{"three items: the prefix's own, a child's, one below it (0.5 RCU read whole)", "tiny", "A#", "#"},
+	{"2,000 children of one item", "many", "", "#"},
+	{"one child of 3,000 items among fifty of one", "uneven", "", "#"},
+	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1436,6 +1439,21 @@ func shapeItems() []dynamo.Item {
 	}
 	for i := range 20 {
 		add("blob", fmt.Sprintf("light#%02d", i), 1)
+	}
+	for c := range 2000 {
+		add("many", shapeName(11, c, 9)+"#meta", 100)
+	}
+	for i := range 3000 {
+		add("uneven", fmt.Sprintf("m%s#%05d", shapeName(12, 0, 5), i), 40)
+	}
+	for c := range 50 {
+		add("uneven", shapeName(12, c+1, 6)+"#only", 40)
+	}
+	for _, name := range []string{"東京", "中文#x", "a\u200bb", "\u200b", "tab\tx", "nl\nx", "ctl\x01x", "end#", "#", "##", "x#", "é", "😀", "\x7f", "Ω#Ω#"} {
+		add("odd", name, 80)
+		for i := range 1 + len(name)%11 {
+			add("odd", fmt.Sprintf("%s#%02d", name, i), 80)
+		}
 	}
 	add("tiny", "A", 100)
 	add("tiny", "A#", 100)
