@@ -1359,6 +1359,7 @@ var unseenShapes = []levelShape{
 	{"2,000 children of one item", "many", "", "#"},
 	{"one child of 3,000 items among fifty of one", "uneven", "", "#"},
 	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
+	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1453,6 +1454,12 @@ func shapeItems() []dynamo.Item {
 		add("odd", name, 80)
 		for i := range 1 + len(name)%11 {
 			add("odd", fmt.Sprintf("%s#%02d", name, i), 80)
+		}
+	}
+	for c := range 25 {
+		name := shapeName(13, c, 1+c*13%14)
+		for i := range 1 + c*7%40 {
+			add("pipes", fmt.Sprintf("%s|%s|%d", name, shapeName(14, i, 1+i%5), i), 150)
 		}
 	}
 	add("tiny", "A", 100)
