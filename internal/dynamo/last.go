@@ -78,13 +78,16 @@ func (w *walker) endAtLast(start string) error {
 }
 
 // lastKey is the level's last key, where its read has answered and the
-// stretch ending at end runs to the level's end: read already, so the
-// stretch's reads stop short of it (beforeKey) and it is taken from that
-// read once they are done. A stretch that read on to it read it twice
-// (a last child of few keys, read whole: a level of 25 names under '|').
+// stretch ending at end is read in plain pages (a dense level's rest,
+// fewtrips.go) to the level's end: read already, so the stretch's reads
+// stop short of it (beforeKey) and it is taken from that read once they
+// are done. Read on to it, it was read twice (a level of 25 names under
+// '|'). A probe's stretch keeps reading to the level's end: its last
+// read finds at most a probe of the last child's keys, and short of the
+// last key it would often find none and cost the same.
 func (w *walker) lastKey() (string, bool) {
 	l := w.lv.last
-	if l == nil || w.end == "" {
+	if l == nil || w.end == "" || w.limit != 0 {
 		return "", false
 	}
 	select {

@@ -842,12 +842,17 @@ func TestTourClicks(t *testing.T) {
 // (28.5). NEST#, the level's last child, the walk read whole to the
 // level's last key (read alone): entered, it is told from its keys, with
 // no request. (LEAF holds more keys than the walk's first read, which
-// would otherwise hold it whole too.) r reads it in one Query.
+// would otherwise hold it whole too, and another partition makes the
+// table weigh more than that read, which would otherwise ask for all of
+// it.) r reads it in one Query.
 func TestLeafLevelOpensInOneRead(t *testing.T) {
 	db := memory.New()
 	var items []dynamo.Item
 	for i := range 1000 {
 		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%04d", i)}})
+		for j := range 3 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "q"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("LEAF#%d%04d", j, i)}})
+		}
 		if i < 100 {
 			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("NEST#%02d#%d", i/10, i%10)}})
 		}
