@@ -349,3 +349,87 @@ func TestRangeFollowBudgetCoversThePolls(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenBudgetCoversTheWalk (issue 37.2): children --max-rcu, and
+// --count-budget given without --count, bound every read of the walk as
+// they bound a count: spent within half an RCU of the budget, exit 3 with
+// one line saying what was spent, what was printed and how to go on, the
+// children found so far printed as valid JSON marked partial, each one a
+// full read finds; a budget the walk fits in changes nothing. On the
+// embedded backend (the demo's USA: a 66.5 RCU walk) and on dynalite
+// (2,000 children of one item: 35.5). --count-budget without --count had
+// the walk spend all of it and exit 0; children had no --max-rcu.
+func TestChildrenBudgetCoversTheWalk(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "ManyOnes", "SK", types.ScalarAttributeTypeS)
+	var reqsW []types.WriteRequest
+	for i := range 2000 {
+		reqsW = append(reqsW, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%08x#meta", uint32(i)*2654435761)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("m", 100)}}))
+	}
+	batchWrite(t, c, "ManyOnes", reqsW)
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	for _, conn := range [][]string{
+		{"--demo", "--table", "Locations", "--pk", "USA"},
+		{"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p"},
+	} {
+		all := childrenDocOf(t, append([]string{"children"}, conn...))
+		names := map[string]bool{}
+		for _, ch := range all.Children {
+			names[ch.Name] = true
+		}
+		for _, flag := range []string{"--max-rcu", "--count-budget"} {
+			for _, budget := range []string{"0.5", "1", "5"} {
+				out, stderr, code := cli(t, append(append([]string{"children"}, conn...), flag, budget)...)
+				lines := strings.Split(strings.TrimSpace(stderr), "\n")
+				last := lines[len(lines)-1]
+				m := spentRE.FindStringSubmatch(last)
+				most, _ := strconv.ParseFloat(budget, 64)
+				var doc struct {
+					Partial  bool `json:"childrenPartial"`
+					Children []struct {
+						Name string `json:"name"`
+					} `json:"children"`
+				}
+				err := json.Unmarshal([]byte(out), &doc)
+				if code != 3 || m == nil || !strings.HasPrefix(last, "dynascope: stopped at the budget: ") || !strings.Contains(last, "larger "+flag) ||
+					err != nil || !doc.Partial {
+					t.Errorf("%v %s %s: exit %d, partial %v, %v:\n%.300s\n%s", conn[len(conn)-3:], flag, budget, code, doc.Partial, err, out, stderr)
+					continue
+				}
+				if spent, _ := strconv.ParseFloat(m[1], 64); spent > most+0.5 {
+					t.Errorf("%v %s %s: spent %.1f RCU", conn[len(conn)-3:], flag, budget, spent)
+				}
+				for _, ch := range doc.Children {
+					if !names[ch.Name] {
+						t.Errorf("%v %s %s: child %q, which the whole walk does not find", conn[len(conn)-3:], flag, budget, ch.Name)
+					}
+				}
+			}
+			// A budget the walk fits in: every child, exit 0.
+			if got := childrenDocOf(t, append(append([]string{"children"}, conn...), flag, "500")); len(got.Children) != len(all.Children) {
+				t.Errorf("%v %s 500: %d children of %d", conn[len(conn)-3:], flag, len(got.Children), len(all.Children))
+			}
+		}
+	}
+	// With --count, --max-rcu bounds the count as --count-budget does,
+	// and the stop names it.
+	_, stderr, code := cli(t, "children", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p", "--count", "--max-rcu", "2")
+	if code != 3 || !strings.Contains(stderr, "of 2 RCU") || !strings.Contains(stderr, "larger --max-rcu") {
+		t.Errorf("--count --max-rcu 2: exit %d, %s", code, stderr)
+	}
+}
+
+// childrenDocOf runs a children command that must succeed and reads its
+// document.
+func childrenDocOf(t *testing.T, args []string) childrenDoc {
+	t.Helper()
+	out, _ := mustRun(t, args...)
+	var doc childrenDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: not JSON: %v\n%.300s", args, err, out)
+	}
+	return doc
+}

@@ -45,11 +45,15 @@ first read is such a page too, so a dense level takes two round trips.
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
+--max-rcu bounds every read of the command, the walk's too (so does
+--count-budget given without --count): a walk stopped there prints the
+children it found, marked partial, and exits 3.
 Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
   dynascope children --demo --table Geography --pk PLACE --prefix 'USA#' --count
   dynascope children --demo --table ChatMessages --pk 'seattle-{1..4}'
+  dynascope children --demo --table Locations --pk USA --max-rcu 100
   dynascope children --endpoint-url http://localhost:8000 --region us-east-1 --table T --pk p --delimiter '/'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -66,6 +70,7 @@ Stats go in "stats".`,
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv"+csvNull)
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend; refused up front when the table could cost more")
+	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` in all, the walk's reads and --count's; stopped there, the children found so far printed, marked partial, exit 3")
 	return cmd
 }
 
@@ -148,12 +153,20 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	// Read through the masked layer: the walk reads the real keys and
 	// hands on stand-ins, and counts asked of a stand-in count the real.
 	var client dynamo.Client = conn.client
-	masked := masking(conn.client, mask, info)
+	var budget *dynamo.Budgeted
+	if b, _ := f.walkBudget(); b > 0 && !f.count {
+		// One budget for every read of the walk (--count's pass keeps its
+		// own, which sizes its reads by it).
+		budget = &dynamo.Budgeted{Client: conn.client, Max: b}
+		client = budget
+	}
+	masked := masking(client, mask, info)
 	if masked != nil {
 		client = masked
 	}
 	lv, err := f.readLevel(ctx, client, req, pattern, key)
-	if err != nil {
+	walkStopped := stopped(budget, err)
+	if err != nil && !walkStopped {
 		return err
 	}
 	found, res, counts, over := lv.found, lv.res, lv.counts, lv.over
@@ -186,6 +199,9 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		if err == nil && over {
 			err = f.stoppedCounting(conn.client.Session, len(found), len(counts))
 		}
+		if err == nil && walkStopped {
+			err = f.stoppedWalking(conn.client.Session, len(found))
+		}
 		return err
 	}
 	doc := map[string]any{
@@ -196,12 +212,18 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 			"elapsedMs": time.Since(start).Milliseconds()},
 	}
+	if walkStopped {
+		doc["childrenPartial"] = true // stopped at the budget: the level not read whole
+	}
 	if err := export.JSONDoc(f.stdout, levelFacts(doc, res, conn.client.Session, over)); err != nil {
 		return err
 	}
 	summary()
 	if over {
 		return f.stoppedCounting(conn.client.Session, len(found), len(counts))
+	}
+	if walkStopped {
+		return f.stoppedWalking(conn.client.Session, len(found))
 	}
 	return nil
 }
@@ -210,8 +232,38 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 // 3): what it spent, what is partial, how to go on.
 func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done int) error {
 	spent, _ := session.Billed()
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s listed, %d counted in full, the rest of the level not read — run again with a larger --count-budget (counting reads the level once)",
-		spent, f.countBudget, counted(listed, "child", "children"), done)}
+	budget, flag := f.countBudgetOf()
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s listed, %d counted in full, the rest of the level not read — run again with a larger %s (counting reads the level once)",
+		spent, budget, counted(listed, "child", "children"), done, flag)}
+}
+
+// stoppedWalking is the one line of a walk stopped at its budget (exit
+// 3): what it spent, what it printed, how to go on.
+func (f *childrenFlags) stoppedWalking(session *dynamo.Session, listed int) error {
+	spent, _ := session.Billed()
+	budget, flag := f.walkBudget()
+	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s found so far printed, the level not read whole — run again with a larger %s (the walk starts again from the level's first key)",
+		spent, budget, counted(listed, "child", "children"), flag)}
+}
+
+// walkBudget is what the walk may spend, and the flag that says so (0: no
+// bound): --max-rcu, or --count-budget given without --count (one budget
+// for every read of the command), the smaller where both are.
+func (f *childrenFlags) walkBudget() (float64, string) {
+	b, flag := f.maxRCU, "--max-rcu"
+	if f.given("count-budget") && (b == 0 || f.countBudget < b) {
+		b, flag = f.countBudget, "--count-budget"
+	}
+	return b, flag
+}
+
+// countBudgetOf is what --count may spend, and the flag that says so:
+// --count-budget, or --max-rcu where it is smaller.
+func (f *childrenFlags) countBudgetOf() (float64, string) {
+	if f.maxRCU > 0 && f.maxRCU < f.countBudget {
+		return f.maxRCU, "--max-rcu"
+	}
+	return f.countBudget, "--count-budget"
 }
 
 // request is the children request the flags ask for.
@@ -219,6 +271,7 @@ func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info d
 	req := dynamo.ChildrenRequest{Table: f.table, Index: f.index, Key: key, PK: pk, Prefix: f.prefix, Delim: f.delimiter}
 	if info.ItemCount > 0 {
 		req.ItemBytes = info.SizeBytes / info.ItemCount // the first probe's size: a small leaf in one Query
+		req.TableItems = info.ItemCount                 // a small table's level in one Query
 	}
 	switch {
 	case f.delimiter == domain.NoDelimiter:
@@ -261,7 +314,8 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(shown, ch, d) }
 	}
 	pass := dynamo.NewCountPass(req)
-	if lv.over, err = pass.Run(ctx, real, f.countBudget, 0, nil); err != nil {
+	budget, _ := f.countBudgetOf()
+	if lv.over, err = pass.Run(ctx, real, budget, 0, nil); err != nil {
 		return lv, err
 	}
 	lv.res = pass.Result()
@@ -317,7 +371,7 @@ func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenReque
 	}
 	found, res, err := dynamo.WalkChildren(ctx, c, req, shards, nil)
 	if err != nil {
-		return nil, res, err
+		return found, res, err // what it found before a stop at the budget
 	}
 	if pattern { // the merged children, which the counts count
 		for _, c := range found {
@@ -330,9 +384,10 @@ func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenReque
 // checkCountCost refuses --count up front when the table could cost more
 // than --count-budget: the most a count can read is the whole table once.
 func (f *childrenFlags) checkCountCost(info dynamo.TableInfo) error {
-	if est := float64(info.SizeBytes) / 4096 * 0.5; f.count && est > f.countBudget {
-		return refusedOverBudget(fmt.Sprintf("raise --count-budget above %.0f to count anyway (it stops at the budget)", est),
-			"count: counting may read up to ~%.0f RCU (the table's size), over --count-budget %.0f", est, f.countBudget)
+	budget, flag := f.countBudgetOf()
+	if est := float64(info.SizeBytes) / 4096 * 0.5; f.count && est > budget {
+		return refusedOverBudget(fmt.Sprintf("raise %s above %.0f to count anyway (it stops at the budget)", flag, est),
+			"count: counting may read up to ~%.0f RCU (the table's size), over %s %.0f", est, flag, budget)
 	}
 	return nil
 }

@@ -50,6 +50,12 @@ type ChildrenRequest struct {
 	// its first child end (fewtrips.go). Unknown, it reads firstProbeKeys,
 	// and a level it leaves unweighed is weighed by the second read.
 	ItemBytes int64
+	// TableItems is the table's item count as DescribeTable gives it (0:
+	// unknown), which no level of it (or of its indexes) holds more of:
+	// where the whole table weighs no more than the first read would
+	// (ItemBytes), the first read asks for every item it holds
+	// (smallTableKeys), so a level ends within it.
+	TableItems int64
 	// HoldKeys, where more than 0, has the walk keep the sort keys it
 	// reads, up to that many bytes of them (none past it): a child read
 	// whole is then told from them (ChildrenResult.Held, held.go).
@@ -222,6 +228,9 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 // Items larger than a read unit are read as many as firstReadUnits read
 // units hold, two at least (heavyFirstKeys), wherever the level.
 func (r ChildrenRequest) probeKeys() int32 {
+	if n, small := r.smallTableKeys(); small {
+		return n
+	}
 	if n, heavy := heavyFirstKeys(int(r.ItemBytes)); heavy {
 		return n
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -283,6 +284,38 @@ func TestShardedChildren(t *testing.T) {
 	for i, c := range merged {
 		if !want[c.Name] || len(c.Shards) != 4 || (i > 0 && merged[i-1].Name >= c.Name) {
 			t.Fatalf("child %d: %+v", i, c)
+		}
+	}
+}
+
+// TestBeforeKey: the bound a stretch ending at the level's last key (read
+// already) stops at is below that key, above every other key (a sort key
+// holds at most 1,024 bytes; a string's are UTF-8), and itself a key.
+func TestBeforeKey(t *testing.T) {
+	for _, tc := range []struct {
+		k      string
+		binary bool
+		below  []string // keys below k, each at most the bound
+	}{
+		{"sJ6J7eHWFP|v|10", false, []string{"sJ6J7eHWFP|v|1", "sJ6J7eHWFP|v|0\U0010FFFF", "sJ6J7eHWFP|v|0zzzz"}},
+		{"a\u0000", false, []string{"a"}},
+		{"\ue000", false, []string{"\ud7ff\U0010FFFF"}},
+		{"東京#01", false, []string{"東京#0", "東京#00", "東京#00\U0010FFFF\U0010FFFF"}},
+		{"\x01\xfe\x00", true, []string{"\x01\xfe", "\x01\xfd\xff\xff"}},
+		{"\x01\x23\x07", true, []string{"\x01\x23\x06\xff\xff\xff"}},
+	} {
+		got, ok := dynamo.BeforeKey(tc.k, tc.binary)
+		if !ok || got >= tc.k || len(got) > dynamo.MaxSKValueBytes || (!tc.binary && !utf8.ValidString(got)) {
+			t.Errorf("%q: %q (%d bytes), %v", tc.k, got, len(got), ok)
+			continue
+		}
+		for _, b := range tc.below {
+			if b >= tc.k {
+				t.Fatalf("%q is not below %q", b, tc.k)
+			}
+			if b > got {
+				t.Errorf("%q: %q lies between the bound and the key", tc.k, b)
+			}
 		}
 	}
 }

@@ -61,9 +61,10 @@ type walker struct {
 	flat   flatness // what the keys read say of each child's level
 	first  bool     // the level's first stretch
 	detect bool     // the delimiter is still to be told from the keys
-	// lastSeen: the read of the level's last key was waited for.
-	lastSeen bool
-	dense    bool // the level is walked in stretches
+	// lastSeen: the read of the level's last key was waited for;
+	// tookLast: that key was fed to this stretch, its last (takeLast).
+	lastSeen, tookLast bool
+	dense              bool // the level is walked in stretches
 	// weigh: the next read is a first page of whole items, to see a
 	// child end (fewtrips.go); firstRCU is what the first read's items
 	// cost.
@@ -139,6 +140,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		prevStart = start
 		q, ok := w.query(start)
 		if !ok {
+			w.takeLast(emit)
 			return nil
 		}
 		// The level's first probe reads whole items (billed as keys
@@ -168,6 +170,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		}
 		changed := w.take(keys, page, reads == 0, emit)
 		if !page.More() || past {
+			w.takeLast(emit)
 			return nil
 		}
 		if err := w.onward(keys, changed, page, measure); err != nil {
@@ -205,6 +208,14 @@ func (w *walker) query(start string) (q domain.KeyQuery, ok bool) {
 	// stretch's, which reads them (a probe running on into them read its
 	// first child again, two or three times where stretches held none).
 	q.SK = inStretch(q.SK, w.end, lv.binary)
+	if last, ok := w.lastKey(); ok && q.SK.Op == domain.SKBetween {
+		// The level's last key, read already: stop short of it.
+		before, ok := beforeKey(last, lv.binary)
+		if !ok || start > before {
+			return q, false
+		}
+		q.SK.B = skValue(before, lv.binary)
+	}
 	return q, true
 }
 
@@ -254,7 +265,14 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		if prefix == "" {
 			sample = keys[:min(len(keys), firstProbeKeys)]
 		}
-		w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
+		if len(sample) == 1 && page.More() {
+			// One key where more follow (a budget's first read, cut to
+			// one item): none can repeat in it, and listed whole it would
+			// be a child no full read finds. Told as a count's is.
+			w.walk.Delim = fewKeysDelimiter(trimPrefix(sample, prefix))
+		} else {
+			w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
+		}
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
@@ -361,7 +379,11 @@ func (w *walker) spread(read int32, page Page) error {
 		}
 		last := ch[len(ch)-1].Name
 		leaf := w.walk.Start() == domain.After(r.Prefix+last)
-		w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end)
+		stop := ""
+		if k, ok := w.lastKey(); ok {
+			stop, _ = beforeKey(k, lv.binary)
+		}
+		w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end, stop)
 		return nil
 	}
 	if w.dense || w.filled < 1 {

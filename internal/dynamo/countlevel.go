@@ -255,6 +255,21 @@ func grownLimit(scanned, largest int, left float64) int32 {
 	return int32(min(max(scanned, floor, 1), math.MaxInt32))
 }
 
+// tinyLevelLimit is the least a count's read under a budget asks for
+// once an item is read, where at least a read unit is left: as many items
+// as one read unit holds were they five times the largest read (the
+// sample grownLimit fears may be of another kind: the item at the prefix,
+// 50 bytes, before children of 230), so that the read costs one unit on
+// the same assumption grownLimit's floor makes. Grown from one item, a
+// read unit apiece, a level of 3 items (0.5 RCU read whole) stopped at a
+// budget of 1 RCU, and one of 94 (1.5 RCU) at 2.
+func tinyLevelLimit(largest int, left float64) int32 {
+	if left < minReadUnits || largest <= 0 {
+		return 0
+	}
+	return ItemsFor(minReadUnits, 5*largest, false)
+}
+
 const (
 	// sizeSample is the fewest items read whose largest sizes a read unit.
 	sizeSample = 4

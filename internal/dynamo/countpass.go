@@ -318,7 +318,7 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 		}
 	default:
 		limit = ItemsFor(each, largest, false)
-		limit = min(limit, grownLimit(p.scanned, largest, left))
+		limit = min(limit, max(grownLimit(p.scanned, largest, left), tinyLevelLimit(largest, left)))
 		if limit < 1 && p.reserved == 0 {
 			limit = min(ItemsFor(left, largest, false), 1)
 		}

@@ -6,3 +6,4 @@ var CheckCursor = checkCursor
 var CheckItems = checkItems
 var CheckTableCursor = checkTableCursor
 var CheckAnswerValues = checkAnswerValues
+var BeforeKey = beforeKey

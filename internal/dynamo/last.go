@@ -1,6 +1,9 @@
 package dynamo
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/dynascope/dynascope/internal/domain"
 )
 
@@ -15,6 +18,7 @@ import (
 type lastRead struct {
 	done chan struct{}
 	end  string // just past the level's last key
+	key  string // the level's last key
 	ok   bool   // the level has a key
 	err  error
 }
@@ -36,7 +40,7 @@ func (lv *levelWalk) readLast() *lastRead {
 		}
 		for _, it := range page.Items {
 			if k, ok := skText(it[lv.r.Key.SK.Name]); ok {
-				l.end, l.ok = domain.After(k), true
+				l.end, l.key, l.ok = domain.After(k), k, true
 				// Read, so held: a count from the keys held reads it not
 				// again.
 				lv.hold.read([]string{k}, heldRun{lo: k, toEnd: true, rcu: page.Cost.RCU, keys: 1, reads: 1})
@@ -71,6 +75,86 @@ func (w *walker) endAtLast(start string) error {
 		w.end = end
 	}
 	return nil
+}
+
+// lastKey is the level's last key, where its read has answered and the
+// stretch ending at end is read in plain pages (a dense level's rest,
+// fewtrips.go) to the level's end: read already, so the stretch's reads
+// stop short of it (beforeKey) and it is taken from that read once they
+// are done. Read on to it, it was read twice (a level of 25 names under
+// '|'). A probe's stretch keeps reading to the level's end: its last
+// read finds at most a probe of the last child's keys, and short of the
+// last key it would often find none and cost the same.
+func (w *walker) lastKey() (string, bool) {
+	l := w.lv.last
+	if l == nil || w.end == "" || w.limit != 0 {
+		return "", false
+	}
+	select {
+	case <-l.done:
+	default:
+		return "", false
+	}
+	if l.err != nil || !l.ok || w.end != l.end {
+		return "", false
+	}
+	return l.key, true
+}
+
+// takeLast feeds the level's last key, read already, to the stretch that
+// ends the level, once its reads, which stop short of it, are done.
+func (w *walker) takeLast(emit func(domain.Child)) {
+	k, ok := w.lastKey()
+	if !ok || w.tookLast {
+		return
+	}
+	w.tookLast = true
+	changed := w.walk.Feed([]string{k})
+	w.sample = sampleKeys(w.sample, []string{k}, w.lv.r.Prefix, w.walk.Delim)
+	if emit != nil {
+		for _, i := range changed {
+			emit(w.walk.Children()[i])
+		}
+	}
+}
+
+// beforeKey is the greatest sort key below k (a sort key holds at most
+// MaxSKValueBytes bytes, of UTF-8 where it is a string): a read bounded
+// by it (BETWEEN, which includes its bounds) reads every key below k
+// and not k. ok is false where there is none to tell.
+func beforeKey(k string, binary bool) (string, bool) {
+	if k == "" {
+		return "", false
+	}
+	if binary {
+		b := []byte(k)
+		if b[len(b)-1] == 0 {
+			return string(b[:len(b)-1]), true
+		}
+		b[len(b)-1]--
+		return string(b) + strings.Repeat("\xff", max(MaxSKValueBytes-len(b), 0)), true
+	}
+	r, size := utf8.DecodeLastRuneInString(k)
+	if r == utf8.RuneError && size <= 1 {
+		return "", false
+	}
+	p := k[:len(k)-size]
+	if r == 0 {
+		return p, true
+	}
+	if r--; r >= 0xD800 && r <= 0xDFFF {
+		r = 0xD7FF // below the surrogates, which are no characters
+	}
+	var sb strings.Builder
+	sb.WriteString(p)
+	sb.WriteRune(r)
+	// Then the greatest characters that fit, largest first.
+	for _, c := range []rune{utf8.MaxRune, 0xFFFF, 0x7FF, 0x7F} {
+		for sb.Len()+utf8.RuneLen(c) <= MaxSKValueBytes {
+			sb.WriteRune(c)
+		}
+	}
+	return sb.String(), true
 }
 
 // oneChild says keys read from a level all belong to one child.

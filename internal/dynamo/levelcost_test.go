@@ -680,17 +680,34 @@ func TestBudgetedReadsHold(t *testing.T) {
 // to one budget: what a recording client under it is billed never passes
 // the budget by more than half an RCU, and the read the budget cannot pay
 // for is refused with a BudgetSpentError, never sent. A read whose Limit
-// the budget cut goes on until it holds what was asked.
+// the budget cut goes on until it holds what was asked. The children a
+// walk stopped by it found, its delimiter told from the keys, are
+// children of the level: at 0.5 RCU it reads one key, which was listed
+// whole (ABQ#FLIGHT#0000, a child no full read finds).
 func TestOneBudgetForEveryRead(t *testing.T) {
 	ctx := context.Background()
 	for name, c := range levelBackends(t) {
-		for _, max := range []float64{1, 5, 12.5} {
+		whole, err := dynamo.Children(ctx, c, airportsLevel(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []float64{0.5, 1, 5, 12.5} {
 			rec := &billed{Client: c}
 			b := &dynamo.Budgeted{Client: rec, Max: max}
-			_, err := dynamo.Children(ctx, b, airportsLevel(), nil)
+			detect := airportsLevel()
+			detect.Delim = ""
+			res, err := dynamo.Children(ctx, b, detect, nil)
 			var spent *dynamo.BudgetSpentError
 			if !errors.As(err, &spent) || rec.rcu > max+0.5 {
 				t.Errorf("%s: a walk under a budget of %g: %.1f RCU billed, %v", name, max, rec.rcu, err)
+			}
+			if len(res.Children) == 0 || res.Delim != "#" {
+				t.Errorf("%s: a walk under a budget of %g found %d children, delimiter %q", name, max, len(res.Children), res.Delim)
+			}
+			for _, ch := range res.Children {
+				if !strings.Contains(" "+sorted(whole.Children)+" ", fmt.Sprintf(" %q/", ch.Name)) {
+					t.Errorf("%s: a walk under a budget of %g: child %q, which the whole walk does not find", name, max, ch.Name)
+				}
 			}
 			if got, stopped := b.Spent(); !stopped || got != rec.rcu {
 				t.Errorf("%s: budget %g says %.1f spent (stopped %v), the recording client %.1f", name, max, got, stopped, rec.rcu)
@@ -1338,6 +1355,11 @@ var unseenShapes = []levelShape{
 	{"onetable keys: user#ULID#order#epoch-ms", "onetable", "user#", "#"},
 	{"40 children of 60 items of 600 B under a prefix (two pages), a quarter named past ASCII", "deep", "ORG#acme#", "#"},
 	{"20 countries of 300 items of 60 B, cut into stretches most of which hold none", "countries", "", "#"},
+	{"three items: the prefix's own, a child's, one below it (0.5 RCU read whole)", "tiny", "A#", "#"},
+	{"2,000 children of one item", "many", "", "#"},
+	{"one child of 3,000 items among fifty of one", "uneven", "", "#"},
+	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
+	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1419,6 +1441,31 @@ func shapeItems() []dynamo.Item {
 	for i := range 20 {
 		add("blob", fmt.Sprintf("light#%02d", i), 1)
 	}
+	for c := range 2000 {
+		add("many", shapeName(11, c, 9)+"#meta", 100)
+	}
+	for i := range 3000 {
+		add("uneven", fmt.Sprintf("m%s#%05d", shapeName(12, 0, 5), i), 40)
+	}
+	for c := range 50 {
+		add("uneven", shapeName(12, c+1, 6)+"#only", 40)
+	}
+	for _, name := range []string{"東京", "中文#x", "a\u200bb", "\u200b", "tab\tx", "nl\nx", "ctl\x01x", "end#", "#", "##", "x#", "é", "😀", "\x7f", "Ω#Ω#"} {
+		add("odd", name, 80)
+		for i := range 1 + len(name)%11 {
+			add("odd", fmt.Sprintf("%s#%02d", name, i), 80)
+		}
+	}
+	for c := range 25 {
+		name := shapeName(13, c, 1+c*13%14)
+		for i := range 1 + c*7%40 {
+			add("pipes", fmt.Sprintf("%s|%s|%d", name, shapeName(14, i, 1+i%5), i), 150)
+		}
+	}
+	add("tiny", "A", 100)
+	add("tiny", "A#", 100)
+	add("tiny", "A#B", 100)
+	add("tiny", "A#B#C", 100)
 	add("deep", "ORG#acme", 100)
 	add("deep", "ORG#acmf#0", 100) // past the prefix
 	for c := range 40 {
@@ -1649,6 +1696,12 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 				if over == pass.Done() || (full.rcu > budget+0.5 && !over) {
 					t.Errorf("%s, %s: budget %g (full read %.1f): over %v, done %v", sh.what, name, budget, full.rcu, over, pass.Done())
 				}
+				// A level the budget pays twice over is counted whole: a
+				// count grown from one item a read unit apiece stopped
+				// three items (0.5 RCU) at a budget of 1.
+				if over && 2*full.rcu <= budget {
+					t.Errorf("%s, %s: budget %g, twice the full read's %.1f: stopped after %.1f RCU", sh.what, name, budget, full.rcu, b.rcu)
+				}
 				if n, some := b.twice(true); n > 0 {
 					t.Errorf("%s, %s: budget %g: %d keys read twice: %v", sh.what, name, budget, n, some)
 				}
@@ -1680,6 +1733,64 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// A table of its own holding two levels of 300 children of one small item:
+// at its top ("ones") and under a prefix ("rooted", ROOT#), 600 items of
+// ~45 B in all, so the whole table weighs less than a first read's ten
+// read units.
+var smallTableSeeded seededTable
+
+func smallTableItems() []dynamo.Item {
+	var out []dynamo.Item
+	add := func(pk, sk string) {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("s", 16)}})
+	}
+	for c := range 300 {
+		add("ones", shapeName(9, c, 8)+"#x")
+		add("rooted", "ROOT#"+shapeName(10, c, 8))
+	}
+	return out
+}
+
+// TestSmallTableLevelIsOneQuery (issue 37.3, 300 children of one item):
+// where DescribeTable's count and size say the whole table weighs no
+// more than the level's first read would, that read asks for every item
+// the table holds, so a level of more children than maxFirstKeys ends
+// within it: one Query, the full read's RCU (a first read cut at 256 keys
+// took two and half an RCU more), at the top and under a prefix; the
+// same children, no key read twice.
+func TestSmallTableLevelIsOneQuery(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &smallTableSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "SmallTable", "S", smallTableItems())
+	})
+	for name, c := range backends {
+		// DescribeTable's figures (dynalite gives none: the table's own
+		// stand in, as DynamoDB gives them).
+		items := int64(len(smallTableItems()))
+		bytes := partitionBytes(t, c, "SmallTable", "ones") + partitionBytes(t, c, "SmallTable", "rooted")
+		for _, lv := range []struct{ pk, prefix string }{{"ones", ""}, {"rooted", "ROOT#"}} {
+			full := &everyKey{billed: billed{Client: c}}
+			want := fullReadSK(t, full, "SmallTable", "PK", "SK", domain.S(lv.pk), lv.prefix, "#")
+			r := dynamo.ChildrenRequest{Table: "SmallTable", Key: airportsKey, PK: domain.S(lv.pk), Prefix: lv.prefix, Delim: "#",
+				ItemBytes: bytes / items, TableItems: items}
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s %q: %v:\n got %s\nwant %s", name, lv.pk, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := walk.twice(false); n > 0 {
+				t.Errorf("%s %q: %d keys read twice: %v", name, lv.pk, n, some)
+			}
+			if walk.requests != 1 || walk.rcu > full.rcu {
+				t.Errorf("%s %q (a table of %d items, %d B): %d requests (limits %v), %.1f RCU; want 1, at most the full read's %.1f",
+					name, lv.pk, items, bytes, walk.requests, walk.limits, walk.rcu, full.rcu)
+			}
+			t.Logf("%s %q: %d children, %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, lv.pk, len(res.Children), walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
 		}
 	}
 }

@@ -161,8 +161,9 @@ func (s *seeker) page(start string, q domain.KeyQuery, limit int32) (Page, error
 // guess sends, ahead of the walk, the reads it would make if the children
 // after last were the names that follow it (C07 after C06, AB after AA):
 // each from past such a child's subtree (or past its item, when leaf),
-// and none from end on (a stretch's end; "": the level's).
-func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim string, binary bool, limit int32, end string) {
+// and none from end on (a stretch's end; "": the level's); none reads
+// past stop ("": no bound), as the walk's own reads do not (lastKey).
+func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim string, binary bool, limit int32, end, stop string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := last
@@ -176,6 +177,9 @@ func (s *seeker) guess(q domain.KeyQuery, last string, leaf bool, prefix, delim 
 			return
 		}
 		cond := inStretch(rangeFrom(start, prefix, binary), end, binary)
+		if stop != "" && cond.Op == domain.SKBetween {
+			cond.B = skValue(stop, binary)
+		}
 		if cond.Op == domain.SKBetween && keyText(cond.A) > keyText(cond.B) {
 			return
 		}

@@ -111,7 +111,7 @@ func NewTree(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, prefix
 	if info.ItemCount > 0 {
 		// The first read sized as children sizes it: a dense level in
 		// stretches from the second round trip, a small leaf one Query.
-		t.req.ItemBytes = info.SizeBytes / info.ItemCount
+		t.req.ItemBytes, t.req.TableItems = info.SizeBytes/info.ItemCount, info.ItemCount
 	}
 	if opts.Delim == domain.NoDelimiter {
 		t.req.Delim, t.req.NoDelim = "", true
