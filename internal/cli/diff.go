@@ -22,6 +22,9 @@ import (
 // main connection (the rest is the main one's).
 type againstFlags struct {
 	endpoint, profile, region, table, data string
+	// described is --keys, --schema, --skip-bad and --data-max when
+	// --against-data is the only data named: they describe it.
+	described *dataFlags
 }
 
 func (a againstFlags) given() bool {
@@ -121,6 +124,9 @@ func (g *globals) againstGlobals(a againstFlags) *globals {
 	if a.data != "" {
 		o.profile, o.region, o.endpoint = "", "", ""
 		o.data = dataFlags{paths: []string{a.data}, keys: g.data.keys, schemas: g.data.schemas, skipBad: g.data.skipBad}
+		if d := a.described; d != nil {
+			o.data = dataFlags{paths: []string{a.data}, keys: d.keys, schemas: d.schemas, skipBad: d.skipBad, max: d.max}
+		}
 		return o
 	}
 	if a.endpoint != "" {
@@ -148,6 +154,19 @@ func (g *globals) checkAgainst(a againstFlags) (*globals, error) {
 	return other, nil
 }
 
+// describeAgainstData hands --keys, --schema, --skip-bad and --data-max
+// to the other side when it is the only one that opens data: there they
+// describe --against-data, as its help says, where the main side, a
+// server, would refuse them.
+func (o *diffOptions) describeAgainstData() {
+	if o.against.data == "" || o.g.data.given() {
+		return
+	}
+	d := o.g.data
+	o.against.described = &d
+	o.g.data = dataFlags{}
+}
+
 // connectAgainst connects the other side of a comparison as the main
 // connection is connected: files given by --against-data are keyed as the
 // table compared (key) unless --keys or --schema say otherwise. The
@@ -167,6 +186,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	o.describeAgainstData()
 	if _, err := o.g.checkAgainst(o.against); err != nil {
 		return err
 	}

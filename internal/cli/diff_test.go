@@ -167,6 +167,16 @@ func TestDiffTwoServers(t *testing.T) {
 			}
 		}
 	})
+	t.Run("--keys describes --against-data, the only data named", func(t *testing.T) {
+		args := append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--keys", "PK:S,SK:S", "--output", "jsonl"}, dlConn...)
+		out, errs, code := cli(t, args...)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (they differ): %s", code, errs)
+		}
+		if got := diffSummary(t, out); got != wantDiff {
+			t.Errorf("got\n%s\nwant\n%s", got, wantDiff)
+		}
+	})
 	t.Run("the embedded backend against dynalite", func(t *testing.T) {
 		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
 		if code != 1 {
