@@ -343,6 +343,17 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
 }
 
+// timeForms counts the templates of a sample that hold a time.
+func timeForms(templates []string) int {
+	n := 0
+	for _, t := range templates {
+		if strings.Contains(t, "{time") {
+			n++
+		}
+	}
+	return n
+}
+
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
@@ -354,8 +365,15 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	if f.format == "" {
 		if !sample.OK {
 			seen := ""
-			if t := domain.InferTemplates(sample.Keys, "#"); len(t) > 0 && !masked {
+			t := domain.InferTemplates(sample.Keys, "#")
+			if len(t) > 0 && !masked {
 				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
+			}
+			if timeForms(t) > 1 {
+				// Times, each key one, in more than one form: not "no
+				// time", but no one form to read them all by.
+				return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "give --time-format with the form to read by (keys in the others fall outside its ranges)",
+					"the sort keys of %s here hold times in more than one form%s", skName, seen)
 			}
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
 				"the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
