@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -101,6 +102,9 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 		return err
 	}
 	q.Filter = opt.Filter
+	if err := resumeFits(opt.Start, q, info.Key); err != nil {
+		return err
+	}
 	opt.Masked = masking(conn.client, opt.Mask, info)
 	stderr := f.stderr
 	fmt.Fprintln(stderr, export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
@@ -266,6 +270,40 @@ func (f itemsFlags) readOpts() (*readOpts, error) {
 		opt.Filter = n
 	}
 	return opt, nil
+}
+
+// resumeFits refuses a --resume token that is no place in this read: its
+// key has other attributes than the table's (and the index's) key, or is
+// in another partition. Sent as the start key, the server refuses it as
+// a malformed request (exit 1, "check the key values and names"), after
+// the read's first line has been printed.
+func resumeFits(start dynamo.Item, q domain.KeyQuery, table dynamo.KeySchema) error {
+	if start == nil {
+		return nil
+	}
+	want := map[string]bool{q.PKName: true, table.PK.Name: true}
+	if q.SKName != "" {
+		want[q.SKName] = true
+	}
+	if table.SK != nil {
+		want[table.SK.Name] = true
+	}
+	fits := len(start) == len(want)
+	for name := range start {
+		fits = fits && want[name]
+	}
+	if v, ok := dynamo.KeyValueOf(start[q.PKName]); !ok || v.Type != q.PK.Type || v.Text != q.PK.Text || !bytes.Equal(v.Bytes, q.PK.Bytes) {
+		fits = false
+	}
+	if fits {
+		return nil
+	}
+	on := q.Table
+	if q.Index != "" {
+		on += " index " + q.Index
+	}
+	return usage("resume with the --table, --index and --pk of the read that stopped, or leave --resume out to read from the start",
+		"--resume was given by another read: its key is no place in the --pk partition of %s", export.OneLine(on))
 }
 
 func (o *readOpts) stoppedNote() string {
