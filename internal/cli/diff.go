@@ -410,7 +410,7 @@ func (o *diffOptions) write(read func(each func(domain.KeyDiff) error) error) er
 // writeDiffText prints a key with its status, and under a key that
 // differs one line a changed path: left → right.
 func writeDiffText(w io.Writer, d domain.KeyDiff) error {
-	if _, err := fmt.Fprintf(w, "%-10s  %s\n", d.Status, export.OneLine(jsonText(d.Key))); err != nil {
+	if _, err := fmt.Fprintf(w, "%-10s  %s\n", d.Status, jsonLine(d.Key)); err != nil {
 		return err
 	}
 	for _, c := range d.Changes {
@@ -425,7 +425,15 @@ func sideText(v any, absent bool) string {
 	if absent {
 		return "(absent)"
 	}
-	return export.OneLine((jsonText(v)))
+	return jsonLine(v)
+}
+
+// jsonLine is v as one line of JSON that stays JSON: what the escaper
+// shows escaped (format characters, C1 controls, DEL) as JSON's \u
+// escapes. OneLine alone wrote U+00AD as \xad, which JSON has not and
+// which reads as the byte 0xAD.
+func jsonLine(v any) string {
+	return export.OneLine(string(export.EscapeJSON([]byte(jsonText(v)))))
 }
 
 // jsonText is v as compact JSON, numbers exact, <, > and & as themselves.

@@ -150,7 +150,7 @@ func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
 			key[name] = v
 		}
 	}
-	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
+	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonLine(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
 	if words, warn := domain.ItemSizeWords(l.bytes); warn {
 		s += " (" + words + ")"
 	}
