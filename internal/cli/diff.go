@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -214,6 +215,10 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	rinfo, _, err := dynamo.DescribeTable(ctx, right.client, rtable)
 	if err != nil {
+		var de *dynamo.Error
+		if errors.As(err, &de) && o.against.data != "" {
+			de.Hint = strings.Replace(de.Hint, "--table", "--against-table", 1) // the data's tables, named on the other side
+		}
 		return fmt.Errorf("the other side: %w", err)
 	}
 	if !sameKey(info.Key, rinfo.Key) {

@@ -177,6 +177,20 @@ func TestDiffTwoServers(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", got, wantDiff)
 		}
 	})
+	t.Run("data that holds another table says which", func(t *testing.T) {
+		renamed := filepath.Join(t.TempDir(), "renamed.json")
+		if err := os.WriteFile(renamed, must(os.ReadFile(data)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", renamed}, dlConn...)...)
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds table renamed: give --against-table renamed") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+		_, errs, code = cli(t, "items", "--data", renamed, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p")
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds table renamed: give --table renamed") || strings.Contains(errs, "--region") {
+			t.Errorf("items: exit %d: %s", code, errs)
+		}
+	})
 	t.Run("the embedded backend against dynalite", func(t *testing.T) {
 		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
 		if code != 1 {
