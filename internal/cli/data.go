@@ -206,7 +206,11 @@ func (d dataTables) DescribeTable(ctx context.Context, in *dynamodb.DescribeTabl
 	out, err := d.DB.DescribeTable(ctx, in, opts...)
 	var notFound *types.ResourceNotFoundException
 	if err != nil && errors.As(err, &notFound) && len(d.names) > 0 {
-		hint := fmt.Sprintf("the data holds %s %s: give --table %s", plural(len(d.names), "table", "tables"), export.OneLine(strings.Join(d.names, ", ")), export.OneLine(d.names[0]))
+		names := d.names
+		if len(names) > 5 {
+			names = append(names[:5:5], "…")
+		}
+		hint := fmt.Sprintf("the data holds %s %s: give --table %s", counted(len(d.names), "table", "tables"), export.OneLine(strings.Join(names, ", ")), export.OneLine(d.names[0]))
 		return nil, &dynamo.Error{Op: "describe table " + aws.ToString(in.TableName), Kind: dynamo.KindNotFound, Msg: "no such table in --data", Hint: hint, Err: err}
 	}
 	return out, err
