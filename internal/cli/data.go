@@ -210,7 +210,7 @@ func (d dataTables) DescribeTable(ctx context.Context, in *dynamodb.DescribeTabl
 		if len(names) > 5 {
 			names = append(names[:5:5], "…")
 		}
-		hint := fmt.Sprintf("the data holds %s %s: give --table %s", counted(len(d.names), "table", "tables"), export.OneLine(strings.Join(names, ", ")), export.OneLine(d.names[0]))
+		hint := fmt.Sprintf("the data holds %s (%s): give --table %s", counted(len(d.names), "table", "tables"), export.OneLine(strings.Join(names, ", ")), export.OneLine(d.names[0]))
 		return nil, &dynamo.Error{Op: "describe table " + aws.ToString(in.TableName), Kind: dynamo.KindNotFound, Msg: "no such table in --data", Hint: hint, Err: err}
 	}
 	return out, err

@@ -183,11 +183,11 @@ func TestDiffTwoServers(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", renamed}, dlConn...)...)
-		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table renamed: give --against-table renamed") {
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table (renamed): give --against-table renamed") {
 			t.Errorf("exit %d: %s", code, errs)
 		}
 		_, errs, code = cli(t, "items", "--data", renamed, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p")
-		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table renamed: give --table renamed") || strings.Contains(errs, "--region") {
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table (renamed): give --table renamed") || strings.Contains(errs, "--region") {
 			t.Errorf("items: exit %d: %s", code, errs)
 		}
 	})
