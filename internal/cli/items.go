@@ -119,7 +119,7 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
 	if largest.item != nil {
-		fmt.Fprintln(stderr, largest.words(q, opt))
+		fmt.Fprintln(stderr, largest.words(q, info.Key, opt))
 	}
 	if err == nil && opt.Stopped {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
@@ -143,9 +143,14 @@ func (l *largestItem) see(it dynamo.Item) {
 
 // words are the stats line's companion: largestItemBytes=N largestItem={key}
 // (masked as the items are), and the size beside the limit above 300 KB.
-func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
+func (l *largestItem) words(q domain.KeyQuery, table dynamo.KeySchema, opt *readOpts) string {
 	key := dynamo.Item{}
-	for _, name := range []string{q.PKName, q.SKName} {
+	// On an index, the table's key too: an index's key is not unique.
+	names := []string{q.PKName, q.SKName, table.PK.Name}
+	if table.SK != nil {
+		names = append(names, table.SK.Name)
+	}
+	for _, name := range names {
 		if v, ok := l.item[name]; ok && name != "" {
 			key[name] = v
 		}
