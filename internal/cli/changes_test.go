@@ -162,6 +162,7 @@ func TestChangesBadInput(t *testing.T) {
 		{[]string{"--table", plain, "--since", "2d"}, "DynamoDB keeps a stream's records 24 hours"},
 		{[]string{"--table", plain, "--from", "2020-01-01"}, "DynamoDB keeps a stream's records 24 hours"},
 		{[]string{"--table", plain, "--since", "1h", "--from", "2020-01-01"}, "give one of --since and --from"},
+		{[]string{"--table", plain, "--since", "5x"}, `--since "5x" is not a span: write 15m, 24h, 7d or 2w — a stream keeps 24 hours: --since 1h, or --from`}, // said "write" twice
 		{[]string{"--table", plain, "--prefix", "x"}, "--prefix needs --pk"},
 		{[]string{"--table", plain, "--follow", "--output", "csv"}, "--follow streams JSON lines"},
 		{[]string{"--pk", "A"}, "--table is required"},
