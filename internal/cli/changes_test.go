@@ -173,6 +173,12 @@ func TestChangesBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q on one line", c.args, code, errb, c.want)
 		}
 	}
+	// A table that is not there is named, as every other command names
+	// it: it was "DescribeTable: no such table".
+	_, errb, code := cli(t, append(base, "--table", "NoSuch"+plain)...)
+	if want := "dynascope: describe table NoSuch" + plain + ": no such table"; code != exitFailure || !strings.HasPrefix(errb, want) {
+		t.Errorf("no such table: exit %d, stderr %q, want %q", code, errb, want)
+	}
 }
 
 // TestChangesKeysOnlySaysWhatIsMissing: a KEYS_ONLY stream's changes have
