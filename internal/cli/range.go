@@ -530,14 +530,22 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	return prefixes, n, outputErr(err)
 }
 
+// shownPrefixes is how many of a merged range's prefixes its line names.
+const shownPrefixes = 8
+
 // noteMergedRange says on stderr what a merged range read: its prefixes,
 // the one read or the Queries it sent, what it found and cost (finding
 // the prefixes apart).
 func noteMergedRange(conn *connection, m *dynamo.MergedRange, q domain.KeyQuery, skName string, f rangeFlags, opt *readOpts, enc domain.TimeEncoding, n int, found dynamo.Cost, start time.Time) {
 	stderr, prefixes := f.stderr, m.Prefixes
-	shown := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		shown[i] = opt.Masked.ShownKey(f.table, skName, p, "")
+	// The first few: a partition of thousands of prefixes (a key per
+	// order, ORDER#<time>#<id>) wrote every one on this line.
+	shown := make([]string, 0, min(len(prefixes), shownPrefixes+1))
+	for _, p := range prefixes[:min(len(prefixes), shownPrefixes)] {
+		shown = append(shown, opt.Masked.ShownKey(f.table, skName, p, ""))
+	}
+	if more := len(prefixes) - shownPrefixes; more > 0 {
+		shown = append(shown, fmt.Sprintf("… and %d more", more))
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {

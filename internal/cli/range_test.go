@@ -140,6 +140,31 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	}
 }
 
+// TestRangeNamesAFewOfManyPrefixes: a range merged across many prefixes
+// names the first eight and counts the rest; it named every one, a line
+// as long as the partition has prefixes. On dynalite and the embedded
+// backend.
+func TestRangeNamesAFewOfManyPrefixes(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for i := range 12 {
+		items = append(items, av("PK", "m", "SK", fmt.Sprintf("P%02d#2026-03-05T%02d:00:00Z", i, i)))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "m", "--at", "2026-03-05"}, conn...)...)
+			if n := strings.Count(out, "\n"); n != 12 {
+				t.Errorf("%d items, want 12: %s", n, stderr)
+			}
+			if want := `12 prefixes merged by time ("P00# P01# P02# P03# P04# P05# P06# P07# … and 4 more")`; !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q: %s", want, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeBesideMetadata: a Metadata item beside ISO times is skipped,
 // said once on stderr, and never listed.
 // TestRangeKeysInSeveralOffsets: ISO keys written in several UTC offsets
