@@ -346,12 +346,19 @@ func (o *diffOptions) writeCosts(res dynamo.DiffResult, left, right *connection)
 	}
 }
 
-// diffChange is one changed path as printed: the left value, the right.
+// diffChange is one changed path as printed: the left value, the right;
+// a side without the path has none (nil), as the text says (absent) and
+// CSV leaves its cell empty, while null is a NULL. Both were null.
 type diffChange struct {
-	Path  string `json:"path"`
-	Left  any    `json:"left"`
-	Right any    `json:"right"`
+	Path  string    `json:"path"`
+	Left  *diffSide `json:"left,omitempty"`
+	Right *diffSide `json:"right,omitempty"`
 }
+
+// diffSide is one side's value of a changed path.
+type diffSide struct{ v any }
+
+func (s diffSide) MarshalJSON() ([]byte, error) { return []byte(jsonText(s.v)), nil }
 
 type diffKey struct {
 	Key     map[string]any `json:"key"`
@@ -362,7 +369,14 @@ type diffKey struct {
 func asDiffKey(d domain.KeyDiff) diffKey {
 	k := diffKey{Key: d.Key, Status: string(d.Status), Changes: []diffChange{}}
 	for _, c := range d.Changes {
-		k.Changes = append(k.Changes, diffChange{Path: c.Path, Left: c.Old, Right: c.New})
+		ch := diffChange{Path: c.Path}
+		if c.Kind != domain.Added {
+			ch.Left = &diffSide{c.Old}
+		}
+		if c.Kind != domain.Removed {
+			ch.Right = &diffSide{c.New}
+		}
+		k.Changes = append(k.Changes, ch)
 	}
 	return k
 }

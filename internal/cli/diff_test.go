@@ -191,6 +191,23 @@ func TestDiffTwoServers(t *testing.T) {
 			t.Errorf("items: exit %d: %s", code, errs)
 		}
 	})
+	t.Run("a side without the path has no value, a NULL is null", func(t *testing.T) {
+		nul := &types.AttributeValueMemberNULL{Value: true}
+		l := diffServerTable(t, dl.Client(), []map[string]types.AttributeValue{av("PK", "p", "SK", "k1", "e", ""), av("PK", "p", "SK", "k2", "e", "")})
+		r := []map[string]types.AttributeValue{av("PK", "p", "SK", "k1"), {"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: "k2"}, "e": nul}}
+		want := `{"key":{"PK":"p","SK":"k1"},"status":"differs","changes":[{"path":"e","left":""}]}` + "\n" +
+			`{"key":{"PK":"p","SK":"k2"},"status":"differs","changes":[{"path":"e","left":"","right":null}]}` + "\n"
+		out, errs, _ := cli(t, append([]string{"diff", "--table", l, "--pk", "p", "--against-data", diffDataFile(t, l, r), "--output", "jsonl"}, dlConn...)...)
+		if out != want {
+			t.Errorf("dynalite against the embedded backend:\n%s\nwant\n%s%s", out, want, errs)
+		}
+		// The other way round: the embedded backend's side is the left.
+		want = strings.NewReplacer(`"left":""}`, `"right":""}`, `"left":"","right":null`, `"left":null,"right":""`).Replace(want)
+		out, errs, _ = cli(t, "diff", "--data", diffDataFile(t, l, r), "--keys", "PK:S,SK:S", "--table", l, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl")
+		if out != want {
+			t.Errorf("the embedded backend against dynalite:\n%s\nwant\n%s%s", out, want, errs)
+		}
+	})
 	t.Run("the embedded backend against dynalite", func(t *testing.T) {
 		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
 		if code != 1 {
