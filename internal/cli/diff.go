@@ -304,6 +304,9 @@ func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string, 
 }
 
 func keyWords(k dynamo.KeySchema) string {
+	if k.SK == nil {
+		return keyAttr(&k.PK) + " and no sort key" // keyAttr's — read as ", —"
+	}
 	return keyAttr(&k.PK) + ", " + keyAttr(k.SK)
 }
 

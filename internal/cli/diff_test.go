@@ -208,6 +208,17 @@ func TestDiffTwoServers(t *testing.T) {
 			t.Errorf("the embedded backend against dynalite:\n%s\nwant\n%s%s", out, want, errs)
 		}
 	})
+	t.Run("tables keyed differently say both keys", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "HashOnly.json")
+		if err := os.WriteFile(data, []byte(`{"Item":{"PK":{"S":"p"}}}`+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--against-table", "HashOnly", "--keys", "PK:S"}, dlConn...)...)
+		want := left + " and HashOnly have different keys: PK (S), SK (S) against PK (S) and no sort key"
+		if code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("exit %d: %s, want %q", code, errs, want)
+		}
+	})
 	t.Run("the embedded backend against dynalite", func(t *testing.T) {
 		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
 		if code != 1 {
