@@ -228,7 +228,40 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.M
 	if key.SK != nil {
 		q.SKName = key.SK.Name
 	}
+	if err := filterOffKey(f.filter, q); err != nil {
+		return q, info, err
+	}
 	return q, info, nil
+}
+
+// filterOffKey refuses, before the Query, a --filter that names the key
+// of what is read: DynamoDB (and the embedded backend) refuse it as "Filter
+// Expression can only contain non-primary key attributes", which came
+// back after the request line, exit 1, "check the key values and names".
+func filterOffKey(filter string, q domain.KeyQuery) error {
+	if filter == "" {
+		return nil
+	}
+	n, err := domain.ParseFilter(filter)
+	if err != nil {
+		return nil // said by readOpts
+	}
+	for _, p := range domain.FilterPaths(n) {
+		if len(p) == 0 || p[0].IsIdx || (p[0].Name != q.PKName && p[0].Name != q.SKName) {
+			continue
+		}
+		name := p[0].Name
+		what, on := "partition key", q.Table
+		if name == q.SKName {
+			what = "sort key"
+		}
+		if q.Index != "" {
+			on += " index " + q.Index
+		}
+		return usage(fmt.Sprintf("say it in dynascope scan --filter '%s = … and …' (--index too): it reads the key's conditions as the Query's key condition", export.OneLine(q.PKName)),
+			"--filter names %s, the %s of %s: DynamoDB filters only attributes outside the key", export.OneLine(p.String()), what, export.OneLine(on))
+	}
+	return nil
 }
 
 // noIndex is the one line for an --index the table lacks: which it has.
