@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -118,5 +120,34 @@ func TestItemsLargestItem(t *testing.T) {
 				t.Errorf("one item, masked: %s", stderr)
 			}
 		})
+	}
+}
+
+// TestItemsLargestItemOnAnIndexNamesTheItem: read through a GSI, whose key
+// many items share, the largestItem line names the item by the table's
+// key too; it named only the index's key, which every item here shares.
+// On dynalite and the embedded backend.
+func TestItemsLargestItemOnAnIndexNamesTheItem(t *testing.T) {
+	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+	def := &dynamodb.CreateTableInput{
+		TableName: aws.String("Largest.ByG"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("G"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		BillingMode: types.BillingModePayPerRequest,
+	}
+	items := []map[string]zooAV{
+		{"PK": S("a"), "SK": S("1"), "G": S("g"), "Body": S("small")},
+		{"PK": S("b"), "SK": S("2"), "G": S("g"), "Body": S(strings.Repeat("x", 5000))},
+		{"PK": S("c"), "SK": S("3"), "G": S("g"), "Body": S("tiny")},
+	}
+	for name, conn := range batteryBackends(t, def, items) {
+		_, stderr := mustRun(t, append([]string{"items", "--table", "Largest.ByG", "--index", "ByG", "--pk", "g"}, conn...)...)
+		if want := `largestItem={"G":"g","PK":"b","SK":"2"}` + "\n"; !strings.Contains(stderr, want) {
+			t.Errorf("%s: stderr lacks %q:\n%s", name, want, stderr)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
@@ -62,8 +63,50 @@ func TestItemsBudgetHolds(t *testing.T) {
 		}
 	}
 	_, stderr, code := cli(t, "items", "--demo", "--table", "Locations", "--pk", "USA", "--resume", "not-a-token")
-	if code != 2 || !strings.Contains(stderr, "--resume") {
-		t.Errorf("bad token: exit %d, %s", code, stderr)
+	if code != 2 || strings.Count(stderr, "\n") != 1 || strings.Count(stderr, "copy") != 1 {
+		t.Errorf("bad token: exit %d, %s", code, stderr) // the hint was said twice
+	}
+}
+
+// TestItemsRefusesAnotherReadsToken: a --resume token of another
+// partition, or of a table keyed by other attributes, is refused before
+// any Query, exit 2, saying to resume the read that stopped; sent, the
+// server refused it as a malformed request (exit 1, "check the key
+// values and names"). On dynalite and the embedded backend.
+func TestItemsRefusesAnotherReadsToken(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	var items []map[string]types.AttributeValue
+	for _, pk := range []string{"p", "q"} {
+		for i := range 4 {
+			items = append(items, av("PK", pk, "SK", fmt.Sprintf("k#%d", i)))
+		}
+	}
+	table, backends := bothBackends(t, items)
+	token := func(key map[string]types.AttributeValue) string { return dynamo.ResumeToken(key) }
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				what  string
+				token string
+			}{
+				{"another partition", token(av("PK", "q", "SK", "k#1"))},
+				{"another table's key", token(map[string]types.AttributeValue{"acct": &types.AttributeValueMemberS{Value: "p"}, "t": &types.AttributeValueMemberN{Value: "1"}})},
+				{"a key without its sort key", token(av("PK", "p"))},
+				{"a number where the key is a string", token(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberN{Value: "1"}, "SK": &types.AttributeValueMemberS{Value: "k#1"}})},
+			} {
+				out, stderr, code := cli(t, append([]string{"items", "--table", table, "--pk", "p", "--resume", tc.token}, conn...)...)
+				if code != exitUsage || out != "" || !strings.Contains(stderr, "--resume was given by another read") || strings.Contains(stderr, "Query") {
+					t.Errorf("%s: exit %d, stdout %q: %s", tc.what, code, out, stderr)
+				}
+			}
+			out, stderr := mustRun(t, append([]string{"items", "--table", table, "--pk", "p", "--resume", token(av("PK", "p", "SK", "k#1"))}, conn...)...)
+			if got := strings.Count(out, "\n"); got != 2 {
+				t.Errorf("this read's token: %d items, want 2 (k#2, k#3): %s", got, stderr)
+			}
+		})
 	}
 }
 

@@ -36,7 +36,7 @@ func (o changesOptions) window(now time.Time) (time.Time, error) {
 	case errors.As(err, &we) && we.Both:
 		return time.Time{}, usage("give one of --since and --from", "--since and --from both say where to start")
 	case errors.As(err, &we) && we.Since:
-		return time.Time{}, usage("write a span such as 15m, 1h or 24h", "--since %v", err)
+		return time.Time{}, usage("a stream keeps 24 hours: --since 1h, or --from 2026-11-24T10:00Z for a time", "--since %v", err)
 	case err != nil:
 		return time.Time{}, usage("write 2026-11-24T10:00Z, or use --since 1h", "--from %v", err)
 	case o.since != "" && start.Before(now.Add(-dynamo.StreamRetention)):

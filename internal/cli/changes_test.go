@@ -162,6 +162,7 @@ func TestChangesBadInput(t *testing.T) {
 		{[]string{"--table", plain, "--since", "2d"}, "DynamoDB keeps a stream's records 24 hours"},
 		{[]string{"--table", plain, "--from", "2020-01-01"}, "DynamoDB keeps a stream's records 24 hours"},
 		{[]string{"--table", plain, "--since", "1h", "--from", "2020-01-01"}, "give one of --since and --from"},
+		{[]string{"--table", plain, "--since", "5x"}, `--since "5x" is not a span: write 15m, 24h, 7d or 2w — a stream keeps 24 hours: --since 1h, or --from`}, // said "write" twice
 		{[]string{"--table", plain, "--prefix", "x"}, "--prefix needs --pk"},
 		{[]string{"--table", plain, "--follow", "--output", "csv"}, "--follow streams JSON lines"},
 		{[]string{"--pk", "A"}, "--table is required"},
@@ -171,6 +172,12 @@ func TestChangesBadInput(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errb, c.want) || strings.Count(strings.TrimSpace(errb), "\n") != 0 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q on one line", c.args, code, errb, c.want)
 		}
+	}
+	// A table that is not there is named, as every other command names
+	// it: it was "DescribeTable: no such table".
+	_, errb, code := cli(t, append(base, "--table", "NoSuch"+plain)...)
+	if want := "dynascope: describe table NoSuch" + plain + ": no such table"; code != exitFailure || !strings.HasPrefix(errb, want) {
+		t.Errorf("no such table: exit %d, stderr %q, want %q", code, errb, want)
 	}
 }
 

@@ -402,6 +402,18 @@ func TestReadmeExitCodes(t *testing.T) {
 	}
 }
 
+// TestRootHelpNamesEveryExitCode: dynascope --help's exit codes are the
+// README's, every one: 3 (a budget's stop) and 141 were missing.
+func TestRootHelpNamesEveryExitCode(t *testing.T) {
+	root := newRootFor(context.Background(), &globals{stderr: io.Discard}, io.Discard, io.Discard)
+	_, help, _ := strings.Cut(root.Long, "Exit codes:")
+	for code := range readmeExitRows(t) {
+		if !regexp.MustCompile(`\b` + strconv.Itoa(code) + `\b`).MatchString(help) {
+			t.Errorf("dynascope --help's exit codes lack %d, which the README lists", code)
+		}
+	}
+}
+
 // readmeExitRows are the README's exit-code table: code → its row.
 func readmeExitRows(t *testing.T) map[int]string {
 	t.Helper()

@@ -8,6 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/pflag"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -187,7 +190,30 @@ func (g *globals) connectData(ctx context.Context) (*connection, error) {
 	if res.Skipped > 0 {
 		label += fmt.Sprintf(" · %s bad skipped", thousands(res.Skipped)) // the explorer keeps saying it
 	}
+	metered.Client = dataTables{DB: db, names: res.Tables}
 	return &connection{client: metered, label: label, estimated: true}, nil
+}
+
+// dataTables is loaded data that says, for a table it does not hold,
+// which it does: the server's hint ("check the name and --region") is
+// no help where the tables are a file's.
+type dataTables struct {
+	*memory.DB
+	names []string
+}
+
+func (d dataTables) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, opts ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	out, err := d.DB.DescribeTable(ctx, in, opts...)
+	var notFound *types.ResourceNotFoundException
+	if err != nil && errors.As(err, &notFound) && len(d.names) > 0 {
+		names := d.names
+		if len(names) > 5 {
+			names = append(names[:5:5], "…")
+		}
+		hint := fmt.Sprintf("the data holds %s (%s): give --table %s", counted(len(d.names), "table", "tables"), export.OneLine(strings.Join(names, ", ")), export.OneLine(d.names[0]))
+		return nil, &dynamo.Error{Op: "describe table " + aws.ToString(in.TableName), Kind: dynamo.KindNotFound, Msg: "no such table in --data", Hint: hint, Err: err}
+	}
+	return out, err
 }
 
 func thousands(n int) string {

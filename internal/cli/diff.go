@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -22,6 +23,9 @@ import (
 // main connection (the rest is the main one's).
 type againstFlags struct {
 	endpoint, profile, region, table, data string
+	// described is --keys, --schema, --skip-bad and --data-max when
+	// --against-data is the only data named: they describe it.
+	described *dataFlags
 }
 
 func (a againstFlags) given() bool {
@@ -121,6 +125,9 @@ func (g *globals) againstGlobals(a againstFlags) *globals {
 	if a.data != "" {
 		o.profile, o.region, o.endpoint = "", "", ""
 		o.data = dataFlags{paths: []string{a.data}, keys: g.data.keys, schemas: g.data.schemas, skipBad: g.data.skipBad}
+		if d := a.described; d != nil {
+			o.data = dataFlags{paths: []string{a.data}, keys: d.keys, schemas: d.schemas, skipBad: d.skipBad, max: d.max}
+		}
 		return o
 	}
 	if a.endpoint != "" {
@@ -148,6 +155,19 @@ func (g *globals) checkAgainst(a againstFlags) (*globals, error) {
 	return other, nil
 }
 
+// describeAgainstData hands --keys, --schema, --skip-bad and --data-max
+// to the other side when it is the only one that opens data: there they
+// describe --against-data, as its help says, where the main side, a
+// server, would refuse them.
+func (o *diffOptions) describeAgainstData() {
+	if o.against.data == "" || o.g.data.given() {
+		return
+	}
+	d := o.g.data
+	o.against.described = &d
+	o.g.data = dataFlags{}
+}
+
 // connectAgainst connects the other side of a comparison as the main
 // connection is connected: files given by --against-data are keyed as the
 // table compared (key) unless --keys or --schema say otherwise. The
@@ -167,6 +187,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	o.describeAgainstData()
 	if _, err := o.g.checkAgainst(o.against); err != nil {
 		return err
 	}
@@ -194,6 +215,10 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	rinfo, _, err := dynamo.DescribeTable(ctx, right.client, rtable)
 	if err != nil {
+		var de *dynamo.Error
+		if errors.As(err, &de) && o.against.data != "" {
+			de.Hint = strings.Replace(de.Hint, "--table", "--against-table", 1) // the data's tables, named on the other side
+		}
 		return fmt.Errorf("the other side: %w", err)
 	}
 	if !sameKey(info.Key, rinfo.Key) {
@@ -279,6 +304,9 @@ func (o *diffOptions) query(ctx context.Context, c dynamo.Client, table string, 
 }
 
 func keyWords(k dynamo.KeySchema) string {
+	if k.SK == nil {
+		return keyAttr(&k.PK) + " and no sort key" // keyAttr's — read as ", —"
+	}
 	return keyAttr(&k.PK) + ", " + keyAttr(k.SK)
 }
 
@@ -321,12 +349,19 @@ func (o *diffOptions) writeCosts(res dynamo.DiffResult, left, right *connection)
 	}
 }
 
-// diffChange is one changed path as printed: the left value, the right.
+// diffChange is one changed path as printed: the left value, the right;
+// a side without the path has none (nil), as the text says (absent) and
+// CSV leaves its cell empty, while null is a NULL. Both were null.
 type diffChange struct {
-	Path  string `json:"path"`
-	Left  any    `json:"left"`
-	Right any    `json:"right"`
+	Path  string    `json:"path"`
+	Left  *diffSide `json:"left,omitempty"`
+	Right *diffSide `json:"right,omitempty"`
 }
+
+// diffSide is one side's value of a changed path.
+type diffSide struct{ v any }
+
+func (s diffSide) MarshalJSON() ([]byte, error) { return []byte(jsonText(s.v)), nil }
 
 type diffKey struct {
 	Key     map[string]any `json:"key"`
@@ -337,7 +372,14 @@ type diffKey struct {
 func asDiffKey(d domain.KeyDiff) diffKey {
 	k := diffKey{Key: d.Key, Status: string(d.Status), Changes: []diffChange{}}
 	for _, c := range d.Changes {
-		k.Changes = append(k.Changes, diffChange{Path: c.Path, Left: c.Old, Right: c.New})
+		ch := diffChange{Path: c.Path}
+		if c.Kind != domain.Added {
+			ch.Left = &diffSide{c.Old}
+		}
+		if c.Kind != domain.Removed {
+			ch.Right = &diffSide{c.New}
+		}
+		k.Changes = append(k.Changes, ch)
 	}
 	return k
 }
@@ -390,7 +432,7 @@ func (o *diffOptions) write(read func(each func(domain.KeyDiff) error) error) er
 // writeDiffText prints a key with its status, and under a key that
 // differs one line a changed path: left → right.
 func writeDiffText(w io.Writer, d domain.KeyDiff) error {
-	if _, err := fmt.Fprintf(w, "%-10s  %s\n", d.Status, export.OneLine(jsonText(d.Key))); err != nil {
+	if _, err := fmt.Fprintf(w, "%-10s  %s\n", d.Status, jsonLine(d.Key)); err != nil {
 		return err
 	}
 	for _, c := range d.Changes {
@@ -405,7 +447,15 @@ func sideText(v any, absent bool) string {
 	if absent {
 		return "(absent)"
 	}
-	return export.OneLine((jsonText(v)))
+	return jsonLine(v)
+}
+
+// jsonLine is v as one line of JSON that stays JSON: what the escaper
+// shows escaped (format characters, C1 controls, DEL) as JSON's \u
+// escapes. OneLine alone wrote U+00AD as \xad, which JSON has not and
+// which reads as the byte 0xAD.
+func jsonLine(v any) string {
+	return export.OneLine(string(export.EscapeJSON([]byte(jsonText(v)))))
 }
 
 // jsonText is v as compact JSON, numbers exact, <, > and & as themselves.

@@ -167,6 +167,58 @@ func TestDiffTwoServers(t *testing.T) {
 			}
 		}
 	})
+	t.Run("--keys describes --against-data, the only data named", func(t *testing.T) {
+		args := append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--keys", "PK:S,SK:S", "--output", "jsonl"}, dlConn...)
+		out, errs, code := cli(t, args...)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (they differ): %s", code, errs)
+		}
+		if got := diffSummary(t, out); got != wantDiff {
+			t.Errorf("got\n%s\nwant\n%s", got, wantDiff)
+		}
+	})
+	t.Run("data that holds another table says which", func(t *testing.T) {
+		renamed := filepath.Join(t.TempDir(), "renamed.json")
+		if err := os.WriteFile(renamed, must(os.ReadFile(data)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", renamed}, dlConn...)...)
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table (renamed): give --against-table renamed") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+		_, errs, code = cli(t, "items", "--data", renamed, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p")
+		if code != 1 || !strings.Contains(errs, "no such table in --data — the data holds 1 table (renamed): give --table renamed") || strings.Contains(errs, "--region") {
+			t.Errorf("items: exit %d: %s", code, errs)
+		}
+	})
+	t.Run("a side without the path has no value, a NULL is null", func(t *testing.T) {
+		nul := &types.AttributeValueMemberNULL{Value: true}
+		l := diffServerTable(t, dl.Client(), []map[string]types.AttributeValue{av("PK", "p", "SK", "k1", "e", ""), av("PK", "p", "SK", "k2", "e", "")})
+		r := []map[string]types.AttributeValue{av("PK", "p", "SK", "k1"), {"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: "k2"}, "e": nul}}
+		want := `{"key":{"PK":"p","SK":"k1"},"status":"differs","changes":[{"path":"e","left":""}]}` + "\n" +
+			`{"key":{"PK":"p","SK":"k2"},"status":"differs","changes":[{"path":"e","left":"","right":null}]}` + "\n"
+		out, errs, _ := cli(t, append([]string{"diff", "--table", l, "--pk", "p", "--against-data", diffDataFile(t, l, r), "--output", "jsonl"}, dlConn...)...)
+		if out != want {
+			t.Errorf("dynalite against the embedded backend:\n%s\nwant\n%s%s", out, want, errs)
+		}
+		// The other way round: the embedded backend's side is the left.
+		want = strings.NewReplacer(`"left":""}`, `"right":""}`, `"left":"","right":null`, `"left":null,"right":""`).Replace(want)
+		out, errs, _ = cli(t, "diff", "--data", diffDataFile(t, l, r), "--keys", "PK:S,SK:S", "--table", l, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl")
+		if out != want {
+			t.Errorf("the embedded backend against dynalite:\n%s\nwant\n%s%s", out, want, errs)
+		}
+	})
+	t.Run("tables keyed differently say both keys", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "HashOnly.json")
+		if err := os.WriteFile(data, []byte(`{"Item":{"PK":{"S":"p"}}}`+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := cli(t, append([]string{"diff", "--table", left, "--pk", "p", "--against-data", data, "--against-table", "HashOnly", "--keys", "PK:S"}, dlConn...)...)
+		want := left + " and HashOnly have different keys: PK (S), SK (S) against PK (S) and no sort key"
+		if code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("exit %d: %s, want %q", code, errs, want)
+		}
+	})
 	t.Run("the embedded backend against dynalite", func(t *testing.T) {
 		out, errs, code := cli(t, "diff", "--data", data, "--keys", "PK:S,SK:S", "--table", left, "--pk", "p", "--against-endpoint-url", dl.Endpoint, "--against-region", "us-east-1", "--output", "jsonl", "--all")
 		if code != 1 {

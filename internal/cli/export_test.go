@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -92,5 +93,32 @@ func checkExport(t *testing.T, args []string, format, noun string, sameAsStdout 
 	if _, stderr, code := cli(t, append(args, "--output", missing)...); code != 2 ||
 		!strings.Contains(stderr, "the folder "+filepath.Dir(missing)+" does not exist — create it") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Fatalf("missing folder: %d %s", code, stderr)
+	}
+}
+
+// TestCSVTellsEmptyFromAbsent: in items', scan's and range's CSV an empty
+// string is "", an absent value an empty cell and NULL \N, as JSON tells
+// the three apart; the empty string was an empty cell too. On dynalite
+// and the embedded backend.
+func TestCSVTellsEmptyFromAbsent(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	items := []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "a", "e", ""),
+		av("PK", "p", "SK", "b"),
+		{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: "c"}, "e": &types.AttributeValueMemberNULL{Value: true}},
+	}
+	table, backends := bothBackends(t, items)
+	want := "PK,SK,e\np,a,\"\"\np,b,\np,c,\\N\n"
+	for name, conn := range backends {
+		for _, args := range [][]string{
+			{"items", "--table", table, "--pk", "p", "--output", "csv"},
+			{"scan", "--table", table, "--filter", `SK < "d"`, "--segments", "1", "--output", "csv"},
+		} {
+			out, stderr := mustRun(t, append(args, conn...)...)
+			if out != want {
+				t.Errorf("%s %s: %q, want %q\n%s", name, args[0], out, want, stderr)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -101,6 +102,9 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 		return err
 	}
 	q.Filter = opt.Filter
+	if err := resumeFits(opt.Start, q, info.Key); err != nil {
+		return err
+	}
 	opt.Masked = masking(conn.client, opt.Mask, info)
 	stderr := f.stderr
 	fmt.Fprintln(stderr, export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
@@ -115,7 +119,7 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	fmt.Fprintf(stderr, "requests=%d pages=%d consumedRCU=%.1f%s items=%d elapsed=%s\n",
 		total.Requests, pages, total.RCU, billedNote(conn.client.Session), n, time.Since(start).Round(time.Millisecond))
 	if largest.item != nil {
-		fmt.Fprintln(stderr, largest.words(q, opt))
+		fmt.Fprintln(stderr, largest.words(q, info.Key, opt))
 	}
 	if err == nil && opt.Stopped {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
@@ -139,14 +143,19 @@ func (l *largestItem) see(it dynamo.Item) {
 
 // words are the stats line's companion: largestItemBytes=N largestItem={key}
 // (masked as the items are), and the size beside the limit above 300 KB.
-func (l *largestItem) words(q domain.KeyQuery, opt *readOpts) string {
+func (l *largestItem) words(q domain.KeyQuery, table dynamo.KeySchema, opt *readOpts) string {
 	key := dynamo.Item{}
-	for _, name := range []string{q.PKName, q.SKName} {
+	// On an index, the table's key too: an index's key is not unique.
+	names := []string{q.PKName, q.SKName, table.PK.Name}
+	if table.SK != nil {
+		names = append(names, table.SK.Name)
+	}
+	for _, name := range names {
 		if v, ok := l.item[name]; ok && name != "" {
 			key[name] = v
 		}
 	}
-	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonText(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
+	s := fmt.Sprintf("largestItemBytes=%d largestItem=%s", l.bytes, jsonLine(dynamo.PlainItem(opt.Masked.ShownItem(q.Table, key))))
 	if words, warn := domain.ItemSizeWords(l.bytes); warn {
 		s += " (" + words + ")"
 	}
@@ -219,7 +228,40 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.M
 	if key.SK != nil {
 		q.SKName = key.SK.Name
 	}
+	if err := filterOffKey(f.filter, q); err != nil {
+		return q, info, err
+	}
 	return q, info, nil
+}
+
+// filterOffKey refuses, before the Query, a --filter that names the key
+// of what is read: DynamoDB (and the embedded backend) refuse it as "Filter
+// Expression can only contain non-primary key attributes", which came
+// back after the request line, exit 1, "check the key values and names".
+func filterOffKey(filter string, q domain.KeyQuery) error {
+	if filter == "" {
+		return nil
+	}
+	n, err := domain.ParseFilter(filter)
+	if err != nil {
+		return nil // said by readOpts
+	}
+	for _, p := range domain.FilterPaths(n) {
+		if len(p) == 0 || p[0].IsIdx || (p[0].Name != q.PKName && p[0].Name != q.SKName) {
+			continue
+		}
+		name := p[0].Name
+		what, on := "partition key", q.Table
+		if name == q.SKName {
+			what = "sort key"
+		}
+		if q.Index != "" {
+			on += " index " + q.Index
+		}
+		return usage(fmt.Sprintf("say it in dynascope scan --filter '%s = … and …' (--index too): it reads the key's conditions as the Query's key condition", export.OneLine(q.PKName)),
+			"--filter names %s, the %s of %s: DynamoDB filters only attributes outside the key", export.OneLine(p.String()), what, export.OneLine(on))
+	}
+	return nil
 }
 
 // noIndex is the one line for an --index the table lacks: which it has.
@@ -266,6 +308,40 @@ func (f itemsFlags) readOpts() (*readOpts, error) {
 		opt.Filter = n
 	}
 	return opt, nil
+}
+
+// resumeFits refuses a --resume token that is no place in this read: its
+// key has other attributes than the table's (and the index's) key, or is
+// in another partition. Sent as the start key, the server refuses it as
+// a malformed request (exit 1, "check the key values and names"), after
+// the read's first line has been printed.
+func resumeFits(start dynamo.Item, q domain.KeyQuery, table dynamo.KeySchema) error {
+	if start == nil {
+		return nil
+	}
+	want := map[string]bool{q.PKName: true, table.PK.Name: true}
+	if q.SKName != "" {
+		want[q.SKName] = true
+	}
+	if table.SK != nil {
+		want[table.SK.Name] = true
+	}
+	fits := len(start) == len(want)
+	for name := range start {
+		fits = fits && want[name]
+	}
+	if v, ok := dynamo.KeyValueOf(start[q.PKName]); !ok || v.Type != q.PK.Type || v.Text != q.PK.Text || !bytes.Equal(v.Bytes, q.PK.Bytes) {
+		fits = false
+	}
+	if fits {
+		return nil
+	}
+	on := q.Table
+	if q.Index != "" {
+		on += " index " + q.Index
+	}
+	return usage("resume with the --table, --index and --pk of the read that stopped, or leave --resume out to read from the start",
+		"--resume was given by another read: its key is no place in the --pk partition of %s", export.OneLine(on))
 }
 
 func (o *readOpts) stoppedNote() string {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // TestItemsFilter: --filter keeps the matches and reports scanned vs
@@ -41,5 +43,42 @@ func TestRangeFilter(t *testing.T) {
 	all, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "9000", "--last", "7d")
 	if strings.Count(all, "\n") <= n {
 		t.Fatalf("the filter kept everything: %d of %d", n, strings.Count(all, "\n"))
+	}
+}
+
+// TestItemsFilterOnTheKeyIsRefusedFirst: a --filter naming the key of what
+// is read (the table's, or the index's with --index) is refused before
+// any Query, exit 2, saying to put it in scan --filter, whose Query takes
+// it as its key condition; items and range sent it, and the server's
+// refusal came back as exit 1, "check the key values and names". An
+// attribute outside the key filters as before. On dynalite and the
+// embedded backend.
+func TestItemsFilterOnTheKeyIsRefusedFirst(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	table, backends := bothBackends(t, []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "2026-03-05T10:00:00Z", "Body", "a"),
+		av("PK", "p", "SK", "2026-03-05T11:00:00Z", "Body", "b"),
+	})
+	for name, conn := range backends {
+		for _, tc := range []struct{ cmd, filter, want string }{
+			{"items", `SK > "2026"`, "--filter names SK, the sort key of " + table},
+			{"items", `PK = "p" and Body = "a"`, "--filter names PK, the partition key of " + table},
+			{"items", `size(SK) > 3`, "--filter names SK, the sort key"},
+			{"range", `begins_with(SK, "2026")`, "--filter names SK, the sort key"},
+		} {
+			args := append([]string{tc.cmd, "--table", table, "--pk", "p", "--filter", tc.filter}, conn...)
+			if tc.cmd == "range" {
+				args = append(args, "--at", "2026-03-05")
+			}
+			out, stderr, code := cli(t, args...)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "scan --filter 'PK = … and …'") || strings.Contains(stderr, "Query "+table) {
+				t.Errorf("%s %s %s: exit %d, stdout %q: %s", name, tc.cmd, tc.filter, code, out, stderr)
+			}
+		}
+		out, stderr := mustRun(t, append([]string{"items", "--table", table, "--pk", "p", "--filter", `Body = "b"`}, conn...)...)
+		if strings.Count(out, "\n") != 1 || !strings.Contains(out, `"Body":"b"`) {
+			t.Errorf("%s: a filter outside the key: %q %s", name, out, stderr)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -52,4 +53,42 @@ func TestHostileNamesNeverRaw(t *testing.T) {
 			t.Errorf("%q: the escaped name is missing:\n%s%s", args, out, errs)
 		}
 	}
+}
+
+// TestKeysOnStderrAndInDiffTextStayJSON: a key holding a soft hyphen
+// (U+00AD), a C1 control (U+0085) and DEL is shown, on items' largestItem
+// line and in diff's text, as JSON that decodes to the key itself: the
+// characters as \u escapes. They were written \xad, \x85 and \x7f, which
+// JSON has not and which read as bytes. On dynalite and the embedded
+// backend.
+func TestKeysOnStderrAndInDiffTextStayJSON(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const sk = "soft\u00adhyphen\u0085nel\x7fdel"
+	items := []map[string]types.AttributeValue{av("PK", "p", "SK", sk, "v", "1")}
+	table, backends := bothBackends(t, items)
+	decodes := func(what, text string) {
+		t.Helper()
+		var key map[string]string
+		if err := json.Unmarshal([]byte(text), &key); err != nil || key["SK"] != sk {
+			t.Errorf("%s: %q is not the key as JSON: %v", what, text, err)
+		}
+	}
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			_, stderr := mustRun(t, append([]string{"items", "--table", table, "--pk", "p"}, conn...)...)
+			_, after, ok := strings.Cut(stderr, "largestItem=")
+			if !ok {
+				t.Fatalf("no largestItem: %s", stderr)
+			}
+			decodes("largestItem", strings.TrimSpace(after))
+		})
+	}
+	other := diffDataFile(t, table, []map[string]types.AttributeValue{av("PK", "p", "SK", sk, "v", "2")})
+	out, stderr, code := cli(t, append([]string{"diff", "--table", table, "--pk", "p", "--against-data", other}, backends["dynalite"]...)...)
+	if code != 1 {
+		t.Fatalf("diff: exit %d: %s", code, stderr)
+	}
+	line, _, _ := strings.Cut(out, "\n")
+	decodes("diff", strings.TrimSpace(strings.TrimPrefix(line, "differs")))
 }

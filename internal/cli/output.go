@@ -12,7 +12,7 @@ import (
 
 // csvNull is what --output's help says of CSV's cells: NULL and an
 // absent value are two cells, as they are two in JSON (export.CSVNull).
-const csvNull = "; csv writes NULL as \\N and a value absent as an empty cell (a text \\N as \\\\N)"
+const csvNull = "; csv writes NULL as \\N, an empty string as \"\" and a value absent as an empty cell (a text \\N as \\\\N)"
 
 // outputErr names --output in a target the export package refuses: on the
 // command line that is a malformed flag (exit 2).

@@ -343,6 +343,17 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
 }
 
+// timeForms counts the templates of a sample that hold a time.
+func timeForms(templates []string) int {
+	n := 0
+	for _, t := range templates {
+		if strings.Contains(t, "{time") {
+			n++
+		}
+	}
+	return n
+}
+
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
@@ -354,8 +365,15 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	if f.format == "" {
 		if !sample.OK {
 			seen := ""
-			if t := domain.InferTemplates(sample.Keys, "#"); len(t) > 0 && !masked {
+			t := domain.InferTemplates(sample.Keys, "#")
+			if len(t) > 0 && !masked {
 				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
+			}
+			if timeForms(t) > 1 {
+				// Times, each key one, in more than one form: not "no
+				// time", but no one form to read them all by.
+				return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "give --time-format with the form to read by (keys in the others fall outside its ranges)",
+					"the sort keys of %s here hold times in more than one form%s", skName, seen)
 			}
 			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
 				"the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
@@ -512,14 +530,22 @@ func mergedRange(ctx context.Context, conn *connection, rc dynamo.Client, q doma
 	return prefixes, n, outputErr(err)
 }
 
+// shownPrefixes is how many of a merged range's prefixes its line names.
+const shownPrefixes = 8
+
 // noteMergedRange says on stderr what a merged range read: its prefixes,
 // the one read or the Queries it sent, what it found and cost (finding
 // the prefixes apart).
 func noteMergedRange(conn *connection, m *dynamo.MergedRange, q domain.KeyQuery, skName string, f rangeFlags, opt *readOpts, enc domain.TimeEncoding, n int, found dynamo.Cost, start time.Time) {
 	stderr, prefixes := f.stderr, m.Prefixes
-	shown := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		shown[i] = opt.Masked.ShownKey(f.table, skName, p, "")
+	// The first few: a partition of thousands of prefixes (a key per
+	// order, ORDER#<time>#<id>) wrote every one on this line.
+	shown := make([]string, 0, min(len(prefixes), shownPrefixes+1))
+	for _, p := range prefixes[:min(len(prefixes), shownPrefixes)] {
+		shown = append(shown, opt.Masked.ShownKey(f.table, skName, p, ""))
+	}
+	if more := len(prefixes) - shownPrefixes; more > 0 {
+		shown = append(shown, fmt.Sprintf("… and %d more", more))
 	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {

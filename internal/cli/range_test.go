@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 )
 
 func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
@@ -137,6 +140,31 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	}
 }
 
+// TestRangeNamesAFewOfManyPrefixes: a range merged across many prefixes
+// names the first eight and counts the rest; it named every one, a line
+// as long as the partition has prefixes. On dynalite and the embedded
+// backend.
+func TestRangeNamesAFewOfManyPrefixes(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for i := range 12 {
+		items = append(items, av("PK", "m", "SK", fmt.Sprintf("P%02d#2026-03-05T%02d:00:00Z", i, i)))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "m", "--at", "2026-03-05"}, conn...)...)
+			if n := strings.Count(out, "\n"); n != 12 {
+				t.Errorf("%d items, want 12: %s", n, stderr)
+			}
+			if want := `12 prefixes merged by time ("P00# P01# P02# P03# P04# P05# P06# P07# … and 4 more")`; !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q: %s", want, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeBesideMetadata: a Metadata item beside ISO times is skipped,
 // said once on stderr, and never listed.
 // TestRangeKeysInSeveralOffsets: ISO keys written in several UTC offsets
@@ -188,6 +216,59 @@ func TestRangeKeysInSeveralOffsets(t *testing.T) {
 				if !strings.Contains(stderr, " in time order (keys in UTC offsets up to 10h30m apart: read ±10h30m, ") {
 					t.Errorf("%v: the order is not said: %s", tc.args, stderr)
 				}
+			}
+		})
+	}
+}
+
+// TestRangeKeysInTwoEpochUnits: a number sort key holding epoch seconds
+// and epoch milliseconds side by side is refused as times in two forms,
+// naming both, never as "no time"; --time-format picks one, and its
+// ranges hold only the keys in it. On dynalite and the embedded backend.
+func TestRangeKeysInTwoEpochUnits(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	const base = 1700000000 // 2023-11-14T22:13:20Z
+	var items []map[string]types.AttributeValue
+	var reqs []types.WriteRequest
+	for i := range 20 {
+		sk := strconv.Itoa(base + i*3600)
+		if i%2 == 1 {
+			sk = strconv.Itoa((base+i*3600)*1000 + i)
+		}
+		items = append(items, map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberN{Value: sk}})
+		reqs = append(reqs, put(items[i]))
+	}
+	srv := dynalitetest.Shared(t)
+	table := fmt.Sprintf("TwoEpochs-%d", time.Now().UnixNano())
+	createTable(t, srv.Client(), table, "SK", types.ScalarAttributeTypeN)
+	batchWrite(t, srv.Client(), table, reqs)
+	backends := map[string][]string{
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", diffDataFile(t, table, items), "--keys", "PK:S,SK:N"},
+	}
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "p", "--at", "2023-11-15"}, conn...)...)
+			if code == exitOK || out != "" || !strings.Contains(stderr, "hold times in more than one form") ||
+				!strings.Contains(stderr, "epoch-s") || !strings.Contains(stderr, "epoch-ms") || strings.Contains(stderr, "no time") {
+				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "p", "--at", "2023-11-15", "--time-format", "epoch-ms", "--oldest-first"}, conn...)...)
+			var keys []string
+			for _, l := range strings.Fields(out) {
+				var it struct{ SK json.Number }
+				if err := json.Unmarshal([]byte(l), &it); err != nil {
+					t.Fatalf("%v: %q", err, l)
+				}
+				keys = append(keys, it.SK.String())
+			}
+			// The keys in milliseconds on the 15th: i = 3, 5 … 19.
+			want := "1700010800003 1700018000005 1700025200007 1700032400009 1700039600011 1700046800013 1700054000015 1700061200017 1700068400019"
+			if strings.Join(keys, " ") != want {
+				t.Errorf("epoch-ms: %v, want %s\n%s", keys, want, stderr)
 			}
 		})
 	}

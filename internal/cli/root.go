@@ -57,11 +57,14 @@ With no subcommand it opens the full-screen explorer. Credentials, region
 and endpoint come from the flags or the standard AWS settings (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 
-Exit codes: 0 success, 1 a failed read (no such table, unreachable endpoint,
-no region, credentials, access denied), 2 a malformed command line (an
-unknown command, flag or --index; the explorer without a terminal), 130
+Exit codes: 0 success (diff: the sides are identical), 1 a failed read (no
+such table, unreachable endpoint, no region, credentials, access denied;
+diff: the sides differ), 2 a malformed command line (an unknown command,
+flag or --index; the explorer without a terminal), 3 stopped at a budget
+(--max-rcu, --count-budget): what was printed is true but not all, 130
 interrupted (Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the
-same way, a partial export file removed.`,
+same way, a partial export file removed; 141 the reader of the output went
+away (| head -1).`,
 		Example: `  dynascope --demo                                  # built-in demo data, no AWS account needed
   dynascope --profile prod --region eu-west-1
   dynascope --endpoint-url http://localhost:8000 --region us-east-1

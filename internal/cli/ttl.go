@@ -154,9 +154,9 @@ func runTTL(ctx context.Context, o *ttlOptions) error {
 	}
 	doc["counts"], doc["examples"], doc["sampled"] = counts, examples, s.Sampled
 	doc["stats"] = ttlStats(conn, s)
-	fmt.Fprintf(o.stderr, "%s %s: %s read%s · %d live, %d expired (not yet deleted), %d never (milliseconds), %d never (wrong type), %d without it\n",
+	fmt.Fprintf(o.stderr, "%s %s: %s read%s · %d live, %d expired (not yet deleted), %d never (over five years past), %d never (milliseconds), %d never (wrong type), %d without it\n",
 		export.OneLine(o.table), export.OneLine(req.Attribute), counted(s.Items, "item", "items"), sampledWords(s, o.maxRCU),
-		s.Counts[domain.TTLLive], s.Counts[domain.TTLExpired], s.Counts[domain.TTLMilliseconds], s.Counts[domain.TTLWrongType], s.Counts[domain.TTLMissing])
+		s.Counts[domain.TTLLive], s.Counts[domain.TTLExpired], s.Counts[domain.TTLTooOld], s.Counts[domain.TTLMilliseconds], s.Counts[domain.TTLWrongType], s.Counts[domain.TTLMissing])
 	return export.JSONDoc(o.stdout, doc)
 }
 

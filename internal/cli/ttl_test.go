@@ -61,7 +61,37 @@ func runTTLDoc(t *testing.T, args ...string) (ttlDoc, string) {
 	return d, errs
 }
 
-const wantTTLCounts = "map[expired:1 live:2 milliseconds:1 missing:1 wrongType:1]"
+const wantTTLCounts = "map[expired:1 live:2 milliseconds:1 missing:1 tooOld:0 wrongType:1]"
+
+// TestTTLIgnoresTimesOverFiveYearsBack: DynamoDB's TTL never deletes an
+// item whose time is more than five years in the past; ttl counted such
+// items (a 0, a 2018 value) as "expired (not yet deleted)". On dynalite
+// and the embedded backend.
+func TestTTLIgnoresTimesOverFiveYearsBack(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	saved := ttlNow
+	ttlNow = func() time.Time { return ttlFixedNow }
+	defer func() { ttlNow = saved }()
+	secs := func(at time.Time) string { return "#" + strconv.FormatInt(at.Unix(), 10) }
+	table, backends := bothBackends(t, []map[string]types.AttributeValue{
+		av("PK", "p", "SK", "recent", "ExpiresAt", secs(ttlFixedNow.Add(-49*time.Hour))),
+		av("PK", "p", "SK", "old", "ExpiresAt", secs(ttlFixedNow.AddDate(-8, 0, 0))),
+		av("PK", "p", "SK", "zero", "ExpiresAt", "#0"),
+	})
+	for name, conn := range backends {
+		d, errs := runTTLDoc(t, append([]string{"ttl", "--table", table, "--pk", "p", "--attribute", "ExpiresAt"}, conn...)...)
+		if d.Counts["expired"] != 1 || d.Counts["tooOld"] != 2 {
+			t.Errorf("%s: counts %v, want 1 expired and 2 tooOld", name, d.Counts)
+		}
+		if ex := d.Examples["tooOld"]; ex.Key["SK"] != "old" || !strings.HasPrefix(ex.Means, "never: 8y ") || !strings.Contains(ex.Means, "TTL ignores a time more than five years back") {
+			t.Errorf("%s: the tooOld example %+v", name, ex)
+		}
+		if !strings.Contains(errs, "1 expired (not yet deleted), 2 never (over five years past)") {
+			t.Errorf("%s: stderr %s", name, errs)
+		}
+	}
+}
 
 // TestTTLCommand: ttl and tables say a table's Time to Live on moto (where
 // it is on), and ttl counts the same items the same way on moto and on

@@ -755,3 +755,49 @@ func (p *filterParser) path() (Path, error) {
 	}
 	return path, nil
 }
+
+// FilterPaths lists every attribute path a condition names, in the order
+// written (a size(path) names its path).
+func FilterPaths(n FilterNode) []Path {
+	var out []Path
+	operand := func(o Operand) {
+		switch x := o.(type) {
+		case Path:
+			out = append(out, x)
+		case Size:
+			out = append(out, x.Path)
+		}
+	}
+	var walk func(FilterNode)
+	walk = func(n FilterNode) {
+		switch x := n.(type) {
+		case And:
+			walk(x.L)
+			walk(x.R)
+		case Or:
+			walk(x.L)
+			walk(x.R)
+		case Not:
+			walk(x.X)
+		case Compare:
+			operand(x.L)
+			operand(x.R)
+		case Between:
+			operand(x.X)
+			operand(x.Lo)
+			operand(x.Hi)
+		case In:
+			operand(x.X)
+			for _, o := range x.List {
+				operand(o)
+			}
+		case Func:
+			out = append(out, x.Path)
+			if x.Arg != nil {
+				operand(x.Arg)
+			}
+		}
+	}
+	walk(n)
+	return out
+}

@@ -138,3 +138,18 @@ func FuzzParseFilter(f *testing.F) {
 		}
 	})
 }
+
+// TestFilterPaths: every path a condition names, in the order written.
+func TestFilterPaths(t *testing.T) {
+	n, err := ParseFilter("not (a.b[1] = c) and (size(d) between 1 and e or f in (g, 3)) and begins_with(h, i)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range FilterPaths(n) {
+		got = append(got, p.String())
+	}
+	if want := "a.b[1] c d e f g h i"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %s", got, want)
+	}
+}

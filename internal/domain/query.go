@@ -139,6 +139,19 @@ func (q KeyQuery) Describe() string {
 	return fmt.Sprintf("Query %s: %s   %s%s%s", target, q.Expression(), q.Values(), filter, dir)
 }
 
+// decodeBase64 reads base64 as people copy it: padded or not (AP8= or
+// AP8, as base64 -w0 and many encoders write it), standard or URL-safe.
+func decodeBase64(s string) ([]byte, error) {
+	var err error
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		var b []byte
+		if b, err = enc.DecodeString(s); err == nil {
+			return b, nil
+		}
+	}
+	return nil, err
+}
+
 // ParseKeyValue reads a key value typed by a person for an attribute of type
 // t: strings as they are, numbers checked as DynamoDB numbers, binaries as
 // base64.
@@ -153,7 +166,7 @@ func ParseKeyValue(t KeyType, s string) (KeyValue, error) {
 		}
 		return N(n), nil
 	case TypeB:
-		b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(strings.TrimSpace(s), BinaryTag))
+		b, err := decodeBase64(strings.TrimPrefix(strings.TrimSpace(s), BinaryTag))
 		if err != nil {
 			return KeyValue{}, fmt.Errorf("%q is not base64: this key is binary (B), so type it base64-encoded (b64:AP4A, or AP4A)", s)
 		}
@@ -194,7 +207,7 @@ func ParseKeyText(t KeyType, s string) (string, error) {
 	if t != TypeB || !strings.HasPrefix(s, BinaryTag) {
 		return s, nil
 	}
-	b, err := base64.StdEncoding.DecodeString(s[len(BinaryTag):])
+	b, err := decodeBase64(s[len(BinaryTag):])
 	if err != nil {
 		return "", fmt.Errorf("%q is not base64 after %s", s, BinaryTag)
 	}

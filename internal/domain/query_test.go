@@ -45,6 +45,10 @@ func TestParseKeyValue(t *testing.T) {
 		{TypeN, "NaN", "", "not a number"},
 		{TypeB, "/w==", "b64:/w==", ""},
 		{TypeB, "%%", "", "not base64"},
+		{TypeB, "AP8", "b64:AP8=", ""},     // unpadded
+		{TypeB, "b64:AP8", "b64:AP8=", ""}, // unpadded, tagged
+		{TypeB, "_w", "b64:/w==", ""},      // URL-safe
+		{TypeB, "AP8==", "", "not base64"},
 	} {
 		v, err := ParseKeyValue(tc.t, tc.in)
 		if tc.wantErr != "" {

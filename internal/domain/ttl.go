@@ -9,14 +9,16 @@ import (
 
 // TTLKind is what an item's TTL attribute means to DynamoDB's Time to
 // Live: it deletes an item (typically within two days) only once a Number
-// of epoch seconds in that attribute is past. A time in milliseconds or
-// microseconds is read as seconds far in the future, a String or any other
-// type is ignored: such items never expire.
+// of epoch seconds in that attribute is past, and no more than five years
+// past: an older time is ignored. A time in milliseconds or microseconds
+// is read as seconds far in the future, a String or any other type is
+// ignored: such items never expire.
 type TTLKind string
 
 const (
 	TTLLive         TTLKind = "live"         // epoch seconds, still ahead
 	TTLExpired      TTLKind = "expired"      // epoch seconds, past: deleted soon, still read until then
+	TTLTooOld       TTLKind = "tooOld"       // epoch seconds more than five years past, which TTL ignores: never expires
 	TTLMilliseconds TTLKind = "milliseconds" // a Number that looks like epoch milliseconds or microseconds: never expires
 	TTLWrongType    TTLKind = "wrongType"    // not a Number (a String, …): never expires
 	TTLMissing      TTLKind = "missing"      // no TTL attribute: never expires
@@ -61,11 +63,19 @@ func ReadTTL(v any, present bool, now time.Time) TTLValue {
 		return TTLValue{Kind: TTLMilliseconds, Unit: "milliseconds", At: unixTime(secs / 1e3)}
 	}
 	at := unixTime(secs)
-	if at.After(now) {
+	switch {
+	case at.After(now):
 		return TTLValue{Kind: TTLLive, Unit: "seconds", At: at}
+	case at.Before(now.AddDate(-ttlIgnoredAfterYears, 0, 0)):
+		return TTLValue{Kind: TTLTooOld, Unit: "seconds", At: at}
 	}
 	return TTLValue{Kind: TTLExpired, Unit: "seconds", At: at}
 }
+
+// ttlIgnoredAfterYears: DynamoDB's TTL expires an item only when its time
+// is no more than five years in the past ("Using DynamoDB Time to Live",
+// Formatting an item's TTL attribute); an older one it never deletes.
+const ttlIgnoredAfterYears = 5
 
 func unixTime(secs float64) time.Time {
 	whole := int64(secs)
@@ -81,6 +91,8 @@ func (v TTLValue) Words(now time.Time) string {
 		return "expires in " + Span(v.At.Sub(now))
 	case TTLExpired:
 		return "expired " + Span(now.Sub(v.At)) + " ago, not yet deleted"
+	case TTLTooOld:
+		return "never: " + Span(now.Sub(v.At)) + " in the past (TTL ignores a time more than five years back)"
 	case TTLMilliseconds:
 		return "never: " + v.Unit + " (TTL reads seconds; meant " + v.At.Format("2006-01-02 15:04:05") + " UTC?)"
 	case TTLWrongType:

@@ -21,6 +21,10 @@ func TestReadTTL(t *testing.T) {
 		{"ahead", secs(3*time.Hour + 20*time.Minute), true, TTLLive, "expires in 3h 20m"},
 		{"past", secs(-(52 * time.Hour)), true, TTLExpired, "expired 2d 4h ago, not yet deleted"},
 		{"a moment ago", secs(-45 * time.Second), true, TTLExpired, "expired 45s ago, not yet deleted"},
+		// DynamoDB's TTL ignores a time more than five years back.
+		{"five years ago less a day", json.Number(itoa64(now.AddDate(-5, 0, 1).Unix())), true, TTLExpired, "expired 5y"},
+		{"five years and a day ago", json.Number(itoa64(now.AddDate(-5, 0, -1).Unix())), true, TTLTooOld, "never: 5y 2d in the past (TTL ignores a time more than five years back)"},
+		{"zero", json.Number("0"), true, TTLTooOld, "never: 56y"},
 		{"fractional seconds", json.Number(itoa64(now.Unix()+90) + ".5"), true, TTLLive, "expires in 1m 30s"},
 		{"milliseconds", json.Number(itoa64(now.Add(time.Hour).UnixMilli())), true, TTLMilliseconds, "never: milliseconds (TTL reads seconds; meant 2026-11-26 13:00:00 UTC?)"},
 		{"microseconds", json.Number(itoa64(now.UnixMicro())), true, TTLMilliseconds, "never: microseconds"},
@@ -86,6 +90,10 @@ func FuzzReadTTL(f *testing.F) {
 		case TTLExpired:
 			if v.At.After(now) {
 				t.Errorf("%q: expired at %v", s, v.At)
+			}
+		case TTLTooOld:
+			if !v.At.Before(now.AddDate(-5, 0, 0)) {
+				t.Errorf("%q: too old at %v", s, v.At)
 			}
 		case TTLMilliseconds, TTLWrongType:
 		default:

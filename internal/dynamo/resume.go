@@ -25,11 +25,11 @@ func ResumeToken(key Item) string {
 func ParseResumeToken(s string) (Item, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("is not a resume token (copy it whole from the message that gave it)")
+		return nil, fmt.Errorf("is not a resume token, or was cut or edited")
 	}
 	var wire map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(b, &wire); err != nil || len(wire) == 0 {
-		return nil, fmt.Errorf("is not a resume token (copy it whole from the message that gave it)")
+		return nil, fmt.Errorf("is not a resume token, or was cut or edited")
 	}
 	key := Item{}
 	for name, v := range wire {

@@ -105,7 +105,7 @@ var ErrNoStream = errors.New("no stream")
 func TableStream(ctx context.Context, c Client, table string) (StreamInfo, TableInfo, error) {
 	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
-		return StreamInfo{}, TableInfo{}, Explain("DescribeTable", err)
+		return StreamInfo{}, TableInfo{}, Explain("describe table "+table, err) // as DescribeTable says it
 	}
 	info := tableInfo(out.Table)
 	spec := out.Table.StreamSpecification

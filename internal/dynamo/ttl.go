@@ -124,7 +124,7 @@ type TTLSample struct {
 // table (Scan), page by page within the budget.
 func SampleTTL(ctx context.Context, c Client, r TTLRequest) (TTLSample, error) {
 	s := TTLSample{Counts: map[domain.TTLKind]int{}, Examples: map[domain.TTLKind]Item{}}
-	for _, k := range []domain.TTLKind{domain.TTLLive, domain.TTLExpired, domain.TTLMilliseconds, domain.TTLWrongType, domain.TTLMissing} {
+	for _, k := range []domain.TTLKind{domain.TTLLive, domain.TTLExpired, domain.TTLTooOld, domain.TTLMilliseconds, domain.TTLWrongType, domain.TTLMissing} {
 		s.Counts[k] = 0
 	}
 	proj := []string{r.Key.PK.Name, r.Attribute}

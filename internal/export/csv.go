@@ -1,11 +1,13 @@
 package export
 
 import (
-	"encoding/csv"
+	"bufio"
 	"encoding/json"
 	"io"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 )
@@ -18,36 +20,68 @@ const CSVNull = `\N`
 
 // WriteCSV writes rows as CSV: the columns of first that cols holds, then
 // the rest of cols in name order; text as it is, numbers exactly, nested
-// values and sets as JSON, NULL as CSVNull and absent as an empty cell, so
-// that the two are told apart as JSON tells them. each calls its
-// argument with every row in turn. Whether or not w is a terminal, every
-// cell is safe to print (Sanitize) and safe to open in a spreadsheet:
-// text a spreadsheet would evaluate as a formula starts with a ' (see
-// NeutraliseFormula); numbers stay numbers.
+// values and sets as JSON, NULL as CSVNull, an empty string as "" and
+// absent as an empty cell, so that the three are told apart as JSON
+// tells them. each calls its argument with every row in turn. Whether or
+// not w is a terminal, every cell is safe to print (Sanitize) and safe to
+// open in a spreadsheet: text a spreadsheet would evaluate as a formula
+// starts with a ' (see NeutraliseFormula); numbers stay numbers.
 func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(map[string]any) error) error, terminal bool) error {
 	header := csvHeader(first, cols)
-	out := csv.NewWriter(w)
+	out := bufio.NewWriter(w)
 	row := make([]string, len(header))
+	empty := make([]bool, len(header)) // an empty string, not an absent value
 	for i, h := range header {
 		row[i] = Sanitize(NeutraliseFormula(h))
 	}
-	if err := out.Write(row); err != nil {
-		return err
-	}
+	writeRecord(out, row, empty)
 	err := each(func(it map[string]any) error {
 		for i, h := range header {
-			row[i] = ""
+			row[i], empty[i] = "", false
 			if v, ok := it[h]; ok {
 				row[i] = csvCell(v)
+				empty[i] = row[i] == ""
 			}
 		}
-		return out.Write(row)
+		return writeRecord(out, row, empty)
 	})
 	if err != nil {
 		return err
 	}
-	out.Flush()
-	return out.Error()
+	return out.Flush()
+}
+
+// writeRecord writes one CSV record as encoding/csv's Writer does (comma,
+// \n, a field quoted where it holds a comma, a quote or a line break,
+// starts with a space, or is \.), and an empty field quoted where empty
+// says it is an empty string: encoding/csv writes "" as nothing, as it
+// writes a cell the row does not have.
+func writeRecord(w *bufio.Writer, record []string, empty []bool) error {
+	for n, field := range record {
+		if n > 0 {
+			w.WriteByte(',')
+		}
+		if !empty[n] && !fieldNeedsQuotes(field) {
+			w.WriteString(field)
+			continue
+		}
+		w.WriteByte('"')
+		w.WriteString(strings.ReplaceAll(field, `"`, `""`))
+		w.WriteByte('"')
+	}
+	return w.WriteByte('\n')
+}
+
+// fieldNeedsQuotes is encoding/csv's rule for a comma-separated field.
+func fieldNeedsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` || strings.ContainsAny(field, "\n\r\",") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
 }
 
 func csvHeader(first []string, cols map[string]bool) []string {

@@ -1,9 +1,12 @@
 package export
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -107,5 +110,44 @@ func TestNeutraliseFormula(t *testing.T) {
 		if got := NeutraliseFormula(in); got != want {
 			t.Errorf("NeutraliseFormula(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestCSVEmptyStringIsNotAbsent: an empty string is written "" and an
+// absent value an empty cell (encoding/csv wrote both as nothing), NULL
+// \N; every other cell as encoding/csv writes it.
+func TestCSVEmptyStringIsNotAbsent(t *testing.T) {
+	rows := []map[string]any{
+		{"k": "a", "e": "", "n": nil},
+		{"k": "b"},
+		{"k": " lead", "e": "x,y", "n": `q"uote`},
+		{"k": `\.`, "e": "line\nbreak", "n": json.Number("-1.5")},
+	}
+	var b strings.Builder
+	err := WriteCSV(&b, []string{"k"}, map[string]bool{"k": true, "e": true, "n": true}, func(row func(map[string]any) error) error {
+		for _, r := range rows {
+			if err := row(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, false)
+	want := "k,e,n\na,\"\",\\N\nb,,\n\" lead\",\"x,y\",\"q\"\"uote\"\n\\\\.,line\\nbreak,-1.5\n"
+	if err != nil || b.String() != want {
+		t.Errorf("got %q, %v\nwant %q", b.String(), err, want)
+	}
+	var std strings.Builder
+	w := csv.NewWriter(&std)
+	for _, rec := range [][]string{{"a", "", "x"}, {" lead", "x,y", `q"uote`}, {`\.`, "a\rb", "\tt"}, {"", "", ""}} {
+		_ = w.Write(rec)
+		var own strings.Builder
+		out := bufio.NewWriter(&own)
+		_ = writeRecord(out, rec, make([]bool, len(rec)))
+		_ = out.Flush()
+		w.Flush()
+		if own.String() != std.String() {
+			t.Errorf("%q: %q, encoding/csv writes %q", rec, own.String(), std.String())
+		}
+		std.Reset()
 	}
 }
