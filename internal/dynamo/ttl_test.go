@@ -124,7 +124,7 @@ func TestTimeToLive(t *testing.T) {
 			}
 
 			pk := domain.S("p")
-			want := map[domain.TTLKind]int{domain.TTLLive: 2, domain.TTLExpired: 1, domain.TTLMilliseconds: 2, domain.TTLWrongType: 1, domain.TTLMissing: 1}
+			want := map[domain.TTLKind]int{domain.TTLLive: 2, domain.TTLExpired: 1, domain.TTLTooOld: 0, domain.TTLMilliseconds: 2, domain.TTLWrongType: 1, domain.TTLMissing: 1}
 			s, err := dynamo.SampleTTL(ctx, db, dynamo.TTLRequest{Table: on, Key: ttlKey, Attribute: "ExpiresAt", PK: &pk, Now: ttlNow})
 			if err != nil {
 				t.Fatal(err)
