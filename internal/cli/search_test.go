@@ -496,6 +496,73 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
+// TestScanPinnedBoundsReadTheStretch: a pinned filter's two bounds on
+// the sort key that no one key condition says (> and <) read the stretch
+// between them (BETWEEN, the bounds' own < and > applied here), not the
+// whole partition: on the demo's USA, CA and CO's items for what that
+// stretch's Query costs, where the partition is 66.5 RCU.
+func TestScanPinnedBoundsReadTheStretch(t *testing.T) {
+	const filter = `PK = "USA" and SK > "CA#" and SK < "CO#ZZ" and DriveThru = true`
+	rec := &scanRecorder{}
+	for name, b := range searchBackends(t) {
+		if name == "dynalite" {
+			b.args = []string{"--endpoint-url", rec.proxy(t, b.args[1]), "--region", "us-east-1"}
+		}
+		var want []string
+		for k, it := range locations(t, b.client) {
+			sk := text(it, "SK")
+			if d, ok := it["DriveThru"].(*types.AttributeValueMemberBOOL); text(it, "PK") == "USA" && sk > "CA#" && sk < "CO#ZZ" && ok && d.Value {
+				want = append(want, k)
+			}
+		}
+		sort.Strings(want)
+		in := &dynamodb.QueryInput{TableName: aws.String("Locations"), KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :a AND :b"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "USA"},
+				":a": &types.AttributeValueMemberS{Value: "CA#"}, ":b": &types.AttributeValueMemberS{Value: "CO#ZZ"}},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+		stretchRCU := 0.0
+		for {
+			page, err := b.client.Query(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stretchRCU += aws.ToFloat64(page.ConsumedCapacity.CapacityUnits)
+			if len(page.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = page.LastEvaluatedKey
+		}
+		rec.reset()
+		out, stderr := mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--max-rcu", "none", "--output", "json"}, b.args...)...)
+		var doc struct {
+			Items []map[string]any `json:"items"`
+			Stats map[string]any   `json:"stats"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
+		}
+		var got []string
+		for _, it := range doc.Items {
+			got = append(got, locKey(it))
+		}
+		sort.Strings(got)
+		if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: printed %d items, want %d", name, len(got), len(want))
+		}
+		spent, _ := doc.Stats["consumedRCU"].(float64)
+		t.Logf("%s: %s: %v; the stretch's Query %.1f RCU", name, filter, doc.Stats, stretchRCU)
+		if spent != stretchRCU || stretchRCU >= 66.5 {
+			t.Errorf("%s: spent %.1f RCU; the stretch's Query costs %.1f (the partition 66.5)", name, spent, stretchRCU)
+		}
+		if name == "dynalite" && (rec.scans != 0 || rec.consumed != stretchRCU) {
+			t.Errorf("dynalite: the proxy saw %d Scans, %.1f RCU; the stretch's Query costs %.1f", rec.scans, rec.consumed, stretchRCU)
+		}
+		if !strings.Contains(stderr, `SK BETWEEN "CA#" AND "CO#ZZ"`) {
+			t.Errorf("%s: stderr does not name the stretch read:\n%s", name, stderr)
+		}
+	}
+}
+
 // TestScanStopSaysWhatTheNextReadNeeds (#39): a scan whose budget pays
 // for no item of the largest size it read stops saying what --max-rcu the
 // next read needs, and resuming with that reads on; no run spends more

@@ -836,7 +836,49 @@ func sortKeyCondition(conj []FilterNode, sk *KeyDef) (SKCondition, []FilterNode,
 	case len(conds) == 2 && conds[0].Op == SKLe && conds[1].Op == SKGe:
 		return SKCondition{Op: SKBetween, A: conds[1].A, B: conds[0].A}, rest, true, nil
 	}
-	return SKCondition{}, nil, false, nil // more than one key condition can say
+	// More than one key condition can say: the narrowest one of them is
+	// taken (an equality; else a lower and an upper bound as BETWEEN), and
+	// the whole WHERE is applied to the items read (one false), so that
+	// SK > 'a' AND SK < 'b' reads the stretch between, not the partition.
+	return narrowest(conds), nil, false, nil
+}
+
+// narrowest is the key condition of conds (two or more, all true of
+// every match) that reads the least: an equality; else the greatest
+// lower bound and the least upper bound read as BETWEEN, when both are
+// there and in order (their own < or > applied here); else a
+// begins_with; else one bound (reversed bounds match nothing: the lower).
+func narrowest(conds []SKCondition) SKCondition {
+	var lo, hi *SKCondition
+	for i, c := range conds {
+		switch c.Op {
+		case SKEq:
+			return c
+		case SKGt, SKGe:
+			if lo == nil || compareKeyValues(c.A, lo.A) > 0 {
+				lo = &conds[i]
+			}
+		case SKLt, SKLe:
+			if hi == nil || compareKeyValues(c.A, hi.A) < 0 {
+				hi = &conds[i]
+			}
+		}
+	}
+	if lo != nil && hi != nil && compareKeyValues(lo.A, hi.A) <= 0 {
+		return SKCondition{Op: SKBetween, A: lo.A, B: hi.A}
+	}
+	for _, c := range conds {
+		if c.Op == SKBeginsWith {
+			return c
+		}
+	}
+	switch {
+	case lo != nil:
+		return *lo
+	case hi != nil:
+		return *hi
+	}
+	return conds[0]
 }
 
 var skOps = map[string]SKOp{"=": SKEq, "<": SKLt, "<=": SKLe, ">": SKGt, ">=": SKGe}

@@ -68,8 +68,18 @@ func TestPartiQLPlans(t *testing.T) {
 		// filter, applied here (a Query's filter may not name a key).
 		{stmt: `SELECT * FROM "Orders" WHERE (PK = 'a' OR PK = 'b' OR PK IN ['c', 'a']) AND SK > 'o#'`, op: "Query", table: "Orders", key: `PK IN ("a", "b", "c") AND SK > "o#"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <> 'y'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK <> "y"`},
+		// Two bounds no one key condition says (> and <): the stretch
+		// between them is read (BETWEEN), the whole WHERE applied to it;
+		// an equality is the narrowest, then two bounds, a begins_with,
+		// the greater lower bound; reversed bounds read from the lower
+		// (none match).
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'm' AND SK < 'n' AND a = 1`, op: "Query", table: "Orders", key: `PK = "x" AND SK BETWEEN "m" AND "n"`, filter: `PK = "x" and SK > "m" and SK < "n" and a = 1`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK < 'n' AND SK >= 'm' AND SK > 'l'`, op: "Query", table: "Orders", key: `PK = "x" AND SK BETWEEN "m" AND "n"`, filter: `PK = "x" and SK < "n" and SK >= "m" and SK > "l"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'm' AND SK = 'q'`, op: "Query", table: "Orders", key: `PK = "x" AND SK = "q"`, filter: `PK = "x" and SK > "m" and SK = "q"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'n' AND SK < 'm'`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "n"`, filter: `PK = "x" and SK > "n" and SK < "m"`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <= 'p' AND begins_with(SK, 'o#')`, op: "Query", table: "Orders", key: `PK = "x" AND begins_with(SK, "o#")`, filter: `PK = "x" and SK <= "p" and begins_with(SK, "o#")`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and (SK = "a" or SK = "b")`},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "b"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
 		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
 			key: `PK IN ("x", "y") AND begins_with(SK, "o#")`, filter: `PK in ("x", "y") and begins_with(SK, "o#") and not begins_with(SK, "o#1") and n > 1`},
 		{stmt: `SELECT * FROM "Orders" WHERE n BETWEEN 9.5 AND 10 AND s BETWEEN 'a' AND 'a' AND m BETWEEN 'a' AND 1`, op: "Scan", table: "Orders", filter: `n between 9.5 and 10 and s between "a" and "a" and m between "a" and 1`},
