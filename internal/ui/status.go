@@ -179,9 +179,11 @@ func (m *Model) statusMessage(width int) string {
 }
 
 // refusalFits is a refusal too wide for width cells, cut where a clause
-// of its reason ends (at "; " or ", " outside parentheses), or after the
-// result alone, and pointed at ?, which shows it whole: a reason cut
-// mid-sentence ("No Versions mode here: no sort key here…") says nothing.
+// of its reason ends (at "; " outside parentheses), or after the result
+// alone, and pointed at ?, which shows it whole: a reason cut
+// mid-sentence ("No Versions mode here: no sort key here…") says nothing,
+// and one cut at a comma of a list says something else ("it compares a
+// partition", said in a partition's Versions mode).
 func (m *Model) refusalFits(width int) (string, bool) {
 	st := &m.styles
 	more := st.Dim.Render(" · ? says why")
@@ -194,7 +196,7 @@ func (m *Model) refusalFits(width int) (string, bool) {
 			depth++
 		case ')':
 			depth--
-		case ';', ',':
+		case ';':
 			if depth == 0 && ansi.StringWidth(text[:i])+ansi.StringWidth(more) <= width {
 				best = text[:i]
 			}
