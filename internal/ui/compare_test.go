@@ -402,6 +402,30 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestComparePickerSaysKeysWhole: the picker's first column is as wide as
+// what it says, the table's name beside it: at 120x35 it was held to 56
+// cells beside a table column of 58, and read "another key, not
+// comparable…ocumentID S · DocumentInfo S". Where both cannot be whole
+// (80 columns), the table's name is.
+func TestComparePickerSaysKeysWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Equipment", PK: "Equipment_1"})
+		h.keys("2", "=")
+		h.contains(t, "another table of this connection")
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if !strings.Contains(l, "another key") {
+				continue
+			}
+			if size[0] >= 120 && strings.Contains(l, "…") || strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(l, "│"), " "), "…") {
+				t.Errorf("%v: a side is cut: %q", size, l)
+			}
+		}
+		if size[0] >= 120 {
+			h.contains(t, "another key, not comparable: DocumentID S · DocumentInfo S")
+		}
+	}
+}
+
 // TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is not
 // comparable. The picker describes this connection's tables and lists
 // such a one last, dimmed, with why; enter on it says the comparison's own
