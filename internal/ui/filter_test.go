@@ -876,6 +876,36 @@ func flat(screen string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(screen)), " ")
 }
 
+// TestStatementCountsItsOwnDescribes: the prompt's request line counts
+// the DescribeTables of this plan apart from those of the statements
+// typed before it: planned on LibOneTable after a plan on LibElectro, it
+// said "2 DescribeTables for the plan", one of them for the other table.
+func TestStatementCountsItsOwnDescribes(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{})
+	h.keys(":")
+	h.typeText(`SELECT * FROM "Locations" WHERE PK = 'USA'`)
+	h.keys("enter")
+	h.contains(t, "Plan: ")
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 1 DescribeTable for the plan") {
+		t.Fatalf("after one plan the request line says %q", req)
+	}
+	h.keys("ctrl+u")
+	h.typeText(`SELECT * FROM "Geography" WHERE PK = 'USA'`)
+	h.keys("enter")
+	h.contains(t, "Plan: ")
+	if n := h.rec.count("DescribeTable"); n < 2 {
+		t.Fatalf("%d DescribeTable for two tables", n)
+	}
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 1 DescribeTable for this plan, 2 in all") {
+		t.Fatalf("a plan on a second table: the request line says %q", req)
+	}
+	h.keys("ctrl+u")
+	h.typeText(`SELECT * FROM`)
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 2 DescribeTables for earlier plans") {
+		t.Fatalf("a statement that does not parse: the request line says %q", req)
+	}
+}
+
 // TestSearchSaysWhatTheWholeReadCosts: before f's search or a statement
 // reads, what the whole table (or index) costs is said from the size
 // DynamoDB reported: "up to N RCU" for a table, "at most N RCU" for an
