@@ -385,6 +385,28 @@ func TestSortLoadedRows(t *testing.T) {
 	}
 }
 
+// TestSortedTitleSaysReadOrder: a list sorted by a column says the order
+// its rows were read in as that, not as the rows' order: Items flipped
+// (o) and sorted by SK ↑ said "sorted by SK ↑ · … · descending" beside
+// rows shown ascending; Time mode's "newest first" beside rows sorted.
+func TestSortedTitleSaysReadOrder(t *testing.T) {
+	for _, c := range []struct {
+		cfg        Config
+		keys       []string
+		read, said string
+	}{
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"tab", "o", "s"}, "read descending", " · descending"},
+		{Config{Table: "DeviceLogs", PK: "9000", Range: "last 24h", Now: demoClock}, []string{"s", "s"}, "read newest first", " · newest first"},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		title := strings.Split(h.screen(), "\n")[1]
+		if !strings.Contains(title, "sorted by ") || !strings.Contains(title, c.read) || strings.Contains(title, c.said) {
+			t.Errorf("%s: the title of sorted rows: %q, want %q, never %q", c.cfg.Table, title, c.read, c.said)
+		}
+	}
+}
+
 // TestSortTimeList: the Time list sorts too, by an attribute's number.
 func TestSortTimeList(t *testing.T) {
 	h := newHarness(t, 160, 35, Config{Table: "DeviceLogs", PK: "9000", Range: "last 24h", Now: demoClock})
