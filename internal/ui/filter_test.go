@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -673,6 +676,47 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSearchReadOnTypedTwice: r typed again while the read it asked for
+// is in flight (r r, to read on twice) leaves that read alone and says
+// so: it started the search again from its start, on a walk of an
+// ElectroDB table at --max-rcu 1, back to "scanned 2", the matches and
+// the RCU spent before lost.
+func TestSearchReadOnTypedTwice(t *testing.T) {
+	const budget = 5.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return budget }})
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			h.contains(t, "stopped at the budget: r reads on")
+			first := h.m.top().Request()
+			_, readOn := h.m.Update(keyPress("r"))
+			_, again := h.m.Update(keyPress("r")) // before the read r asked for answers
+			h.run(tea.Batch(readOn, again))
+			spent := regexp.MustCompile(`scanned (\d+)`)
+			was, now := spent.FindStringSubmatch(first), spent.FindStringSubmatch(h.m.top().Request())
+			if was == nil || now == nil || atoiT(t, now[1]) <= atoiT(t, was[1]) {
+				t.Fatalf("r r did not read on from the first stop:\nthen %s\nnow  %s", first, h.m.top().Request())
+			}
+			if !slices.ContainsFunc(h.m.said, func(m said) bool { return strings.HasPrefix(m.text, "Reading: r acts once this read answers") }) {
+				t.Errorf("the second r said nothing: %v", h.m.said)
+			}
+		})
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestTableSearchPastTheBudgetSaysSo: where a read sized by the small
