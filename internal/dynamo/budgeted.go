@@ -41,6 +41,7 @@ type Budgeted struct {
 	Grow bool
 
 	mu       sync.Mutex
+	sent     int // requests sent: a Query the budget cut is several
 	spent    float64
 	scanned  int
 	reserved float64
@@ -64,6 +65,14 @@ func (b *Budgeted) Spent() (rcu float64, stopped bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.spent, b.stopped
+}
+
+// Requests is how many requests the reads sent: a Query whose Limit the
+// budget cut goes on in more of them, and answers as one.
+func (b *Budgeted) Requests() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sent
 }
 
 // allow is the Limit a read may have (asked: its own, nil or 0 for none)
@@ -160,6 +169,7 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.sent++
 	b.reserved -= hold
 	b.inflight--
 	if b.inflight == 0 {

@@ -178,6 +178,17 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 		if err != nil || !res.Sampled || res.Read >= 50 || len(res.Entities) != 1 || res.Entities[0].Count != res.Read || res.Entities[0].CountExact {
 			t.Errorf("%s partition past the budget: %v sampled %v read %d %+v", name, err, res.Sampled, res.Read, res.Entities)
 		}
+		// A partition whose size is not known is read in growing reads
+		// (one item, then as many as those read): its cost counts every
+		// request sent, not the one Query the budget split (USER#2 of a
+		// dynamodb-toolbox table: "1 req · 4.5 RCU" said of 5 Queries).
+		for _, max := range []float64{1, 100} {
+			sent := &countingClient{Client: c}
+			res, err = dynamo.ReadEntities(ctx, sent, dynamo.EntitiesRequest{Table: "EntitiesBigPartition", Key: key, PK: &pk, MaxRCU: max})
+			if err != nil || sent.sent < 2 || res.Cost.Requests != sent.sent {
+				t.Errorf("%s partition, budget %g: %v, %d requests said of %d sent", name, max, err, res.Cost.Requests, sent.sent)
+			}
+		}
 	}
 }
 

@@ -402,6 +402,71 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestCompareKeysWhole: the comparison's keys are as wide as they are
+// where there is room: held to 30 cells, dynamodb-toolbox's
+// ORDER#2020-09-06T05:00:00.000Z#o005 read "O…#2020-09-06T05:00:00.000Z#…5"
+// at 120x35 beside an empty column of 70, o005 and o007 told apart by
+// their last digit only. The same on the embedded backend and dynalite.
+func TestCompareKeysWhole(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	order := func(i int, total string) dynamo.Item {
+		return dynamo.Item{"PK": s("USER#1"), "SK": s(fmt.Sprintf("ORDER#2020-09-%02dT05:00:00.000Z#o%03d", i+1, i)), "total": &types.AttributeValueMemberN{Value: total}}
+	}
+	left := []dynamo.Item{order(5, "1"), order(7, "1")}
+	right := []dynamo.Item{order(7, "999"), order(9, "1")}
+	mem, dl := memory.New(), dynalitetest.Start(t).Client()
+	ctx := context.Background()
+	for _, side := range []struct {
+		w     dynamo.Writer
+		items []dynamo.Item
+	}{{mem, left}, {dl, right}} {
+		if err := demo.CreateKeyTable(ctx, side.w, "Orders", "S", side.items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name        string
+		left, right dynamo.Client
+	}{{"memory against dynalite", mem, dl}, {"dynalite against memory", dl, mem}} {
+		t.Run(c.name, func(t *testing.T) {
+			against := func(context.Context, common.Side, dynamo.KeySchema) (dynamo.Client, string, error) {
+				return c.right, "STAGING", nil
+			}
+			h := newHarness(t, 120, 35, Config{Client: c.left, Table: "Orders", PK: "USER#1", Now: demoClock,
+				Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+			h.keys("=", "enter")
+			h.contains(t, "1 differ · 1 only-left · 1 only-right")
+			for _, i := range []int{5, 7, 9} {
+				h.contains(t, fmt.Sprintf("ORDER#2020-09-%02dT05:00:00.000Z#o%03d", i+1, i))
+			}
+		})
+	}
+}
+
+// TestComparePickerSaysKeysWhole: the picker's first column is as wide as
+// what it says, the table's name beside it: at 120x35 it was held to 56
+// cells beside a table column of 58, and read "another key, not
+// comparable…ocumentID S · DocumentInfo S". Where both cannot be whole
+// (80 columns), the table's name is.
+func TestComparePickerSaysKeysWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Equipment", PK: "Equipment_1"})
+		h.keys("2", "=")
+		h.contains(t, "another table of this connection")
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if !strings.Contains(l, "another key") {
+				continue
+			}
+			if size[0] >= 120 && strings.Contains(l, "…") || strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(l, "│"), " "), "…") {
+				t.Errorf("%v: a side is cut: %q", size, l)
+			}
+		}
+		if size[0] >= 120 {
+			h.contains(t, "another key, not comparable: DocumentID S · DocumentInfo S")
+		}
+	}
+}
+
 // TestCompareRefusedTablesOfAnotherKey: a table keyed otherwise is not
 // comparable. The picker describes this connection's tables and lists
 // such a one last, dimmed, with why; enter on it says the comparison's own

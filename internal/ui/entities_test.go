@@ -119,8 +119,14 @@ func TestEntitiesOfAPartition(t *testing.T) {
 	}
 	h.keys("esc", "esc")
 	h = newHarness(t, 120, 35, Config{Client: admissionsDB(t), Table: "Admissions", PK: "patient#1", Now: demoClock})
+	before = h.rec.count("Query")
 	h.keys("E")
-	h.contains(t, "patient#1 · 2 entity types · exact: 13 items read", `PK = :pk`, "up to 100 RCU · 1 req")
+	h.contains(t, "patient#1 · 2 entity types · exact: 13 items read", `PK = :pk`)
+	// Every Query the budget sent is counted: it said "1 req" of the two
+	// it took (one item first, then the rest at their size).
+	if sent := h.rec.count("Query") - before; sent < 2 || !strings.Contains(h.m.top().Request(), fmt.Sprintf("up to 100 RCU · %d req ·", sent)) {
+		t.Fatalf("%d Queries sent, the request line says %q", sent, h.m.top().Request())
+	}
 	// A sharded partition's tree says why E does not act there.
 	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-{1..4}", Now: demoClock})
 	h.keys("E")

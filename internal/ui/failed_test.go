@@ -828,6 +828,39 @@ func TestRefusalReasonNeverCut(t *testing.T) {
 	}
 }
 
+// TestRefusalReasonNotCutInAList: a refusal's reason is cut only where a
+// clause ends (";"), never at a comma of a list, which leaves a reason
+// that says something else: = in Versions mode at 120x35 read "it
+// compares a partition · ? says why", on a partition; s on the tables
+// "it sorts the rows of a partition's items (2)", without versions and
+// Time mode.
+func TestRefusalReasonNotCutInAList(t *testing.T) {
+	for _, c := range []struct {
+		w, h   int
+		cfg    Config
+		keys   []string
+		result string
+	}{
+		{120, 35, Config{Table: "Equipment", PK: "Equipment_1"}, []string{"3", "="}, "= compare does not apply here"},
+		{80, 24, Config{Table: "Equipment", PK: "Equipment_1"}, []string{"3", "="}, "= compare does not apply here"},
+		{80, 24, Config{}, []string{"s"}, "s sort loaded rows does not apply here"},
+	} {
+		t.Run(fmt.Sprintf("%dx%d %v", c.w, c.h, c.keys), func(t *testing.T) {
+			h := newHarness(t, c.w, c.h, c.cfg)
+			h.keys(c.keys...)
+			whole := h.m.said[len(h.m.said)-1].whole()
+			if !strings.HasPrefix(whole, c.result+": ") {
+				t.Fatalf("the newest message is %q, want %q and its reason", whole, c.result)
+			}
+			lines := strings.Split(h.screen(), "\n")
+			status := strings.TrimRight(lines[len(lines)-1], " ")
+			if !strings.HasSuffix(status, whole) && !strings.HasSuffix(status, c.result+" · ? says why") {
+				t.Fatalf("status bar %q: want %q whole or %q", status, whole, c.result+" · ? says why")
+			}
+		})
+	}
+}
+
 // TestKeyRefusalNeverCut: a key that does not apply, pressed where the
 // status bar has little room (an item at 80 columns), says its result
 // whole rather than a reason cut mid-sentence ("modes are…").

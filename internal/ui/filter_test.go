@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -385,6 +388,28 @@ func TestSortLoadedRows(t *testing.T) {
 	}
 }
 
+// TestSortedTitleSaysReadOrder: a list sorted by a column says the order
+// its rows were read in as that, not as the rows' order: Items flipped
+// (o) and sorted by SK ↑ said "sorted by SK ↑ · … · descending" beside
+// rows shown ascending; Time mode's "newest first" beside rows sorted.
+func TestSortedTitleSaysReadOrder(t *testing.T) {
+	for _, c := range []struct {
+		cfg        Config
+		keys       []string
+		read, said string
+	}{
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#"}, []string{"tab", "o", "s"}, "read descending", " · descending"},
+		{Config{Table: "DeviceLogs", PK: "9000", Range: "last 24h", Now: demoClock}, []string{"s", "s"}, "read newest first", " · newest first"},
+	} {
+		h := newHarness(t, 200, 50, c.cfg)
+		h.keys(c.keys...)
+		title := strings.Split(h.screen(), "\n")[1]
+		if !strings.Contains(title, "sorted by ") || !strings.Contains(title, c.read) || strings.Contains(title, c.said) {
+			t.Errorf("%s: the title of sorted rows: %q, want %q, never %q", c.cfg.Table, title, c.read, c.said)
+		}
+	}
+}
+
 // TestSortTimeList: the Time list sorts too, by an attribute's number.
 func TestSortTimeList(t *testing.T) {
 	h := newHarness(t, 160, 35, Config{Table: "DeviceLogs", PK: "9000", Range: "last 24h", Now: demoClock})
@@ -653,6 +678,47 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestSearchReadOnTypedTwice: r typed again while the read it asked for
+// is in flight (r r, to read on twice) leaves that read alone and says
+// so: it started the search again from its start, on a walk of an
+// ElectroDB table at --max-rcu 1, back to "scanned 2", the matches and
+// the RCU spent before lost.
+func TestSearchReadOnTypedTwice(t *testing.T) {
+	const budget = 5.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return budget }})
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			h.contains(t, "stopped at the budget: r reads on")
+			first := h.m.top().Request()
+			_, readOn := h.m.Update(keyPress("r"))
+			_, again := h.m.Update(keyPress("r")) // before the read r asked for answers
+			h.run(tea.Batch(readOn, again))
+			spent := regexp.MustCompile(`scanned (\d+)`)
+			was, now := spent.FindStringSubmatch(first), spent.FindStringSubmatch(h.m.top().Request())
+			if was == nil || now == nil || atoiT(t, now[1]) <= atoiT(t, was[1]) {
+				t.Fatalf("r r did not read on from the first stop:\nthen %s\nnow  %s", first, h.m.top().Request())
+			}
+			if !slices.ContainsFunc(h.m.said, func(m said) bool { return strings.HasPrefix(m.text, "Reading: r acts once this read answers") }) {
+				t.Errorf("the second r said nothing: %v", h.m.said)
+			}
+		})
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // TestTableSearchPastTheBudgetSaysSo: where a read sized by the small
 // items before it meets larger ones (a table whose size is not reported:
 // dynalite's, or one newer than DynamoDB's six-hourly count), the search
@@ -874,6 +940,36 @@ func costTable(t *testing.T, db seedable) {
 // a sentence wrapped across lines reads whole.
 func flat(screen string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(screen)), " ")
+}
+
+// TestStatementCountsItsOwnDescribes: the prompt's request line counts
+// the DescribeTables of this plan apart from those of the statements
+// typed before it: planned on LibOneTable after a plan on LibElectro, it
+// said "2 DescribeTables for the plan", one of them for the other table.
+func TestStatementCountsItsOwnDescribes(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{})
+	h.keys(":")
+	h.typeText(`SELECT * FROM "Locations" WHERE PK = 'USA'`)
+	h.keys("enter")
+	h.contains(t, "Plan: ")
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 1 DescribeTable for the plan") {
+		t.Fatalf("after one plan the request line says %q", req)
+	}
+	h.keys("ctrl+u")
+	h.typeText(`SELECT * FROM "Geography" WHERE PK = 'USA'`)
+	h.keys("enter")
+	h.contains(t, "Plan: ")
+	if n := h.rec.count("DescribeTable"); n < 2 {
+		t.Fatalf("%d DescribeTable for two tables", n)
+	}
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 1 DescribeTable for this plan, 2 in all") {
+		t.Fatalf("a plan on a second table: the request line says %q", req)
+	}
+	h.keys("ctrl+u")
+	h.typeText(`SELECT * FROM`)
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 2 DescribeTables for earlier plans") {
+		t.Fatalf("a statement that does not parse: the request line says %q", req)
+	}
 }
 
 // TestSearchSaysWhatTheWholeReadCosts: before f's search or a statement

@@ -707,6 +707,29 @@ func TestRequestLinesNeverCutAValue(t *testing.T) {
 	}
 }
 
+// TestStatusCutsADetailAtItsEnd: a note's detail that does not fit has
+// its command cut at its end, after whole words, the phrases after it
+// whole, unless it ends in a file's path (an export's name stays whole):
+// y on a PartiQL Query's results at 200x50 read "aws dynamodb query
+// --table-name LibOneTable …pastes the tmux buffer", the command and the
+// key that pastes it both gone.
+func TestStatusCutsADetailAtItsEnd(t *testing.T) {
+	tmux := func(context.Context, string) error { return nil }
+	for _, sz := range [][2]int{{120, 35}, {200, 50}, {280, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "Locations", PK: "USA", TmuxBuffer: tmux})
+		h.keys("2", "y")
+		h.said(t, "sent to the clipboard and a tmux buffer: the aws command")
+		lines := strings.Split(h.screen(), "\n")
+		status := strings.TrimRight(lines[len(lines)-1], " ")
+		if sz[0] == 280 && !strings.HasSuffix(status, "prefix ] pastes the tmux buffer · by OSC 52 (unconfirmed)") {
+			t.Errorf("%v: the status bar does not end with how to paste it: %q", sz, status)
+		}
+		if i := strings.Index(status, "…"); i >= 0 && i+len("…") != len(status) && !strings.HasPrefix(status[i+len("…"):], " · ") {
+			t.Errorf("%v: the status bar is cut inside a phrase: %q", sz, status)
+		}
+	}
+}
+
 // TestStatusSaysTheResultFirst: a copy's note starts with what happened
 // and, where it does not fit, loses its end, not its middle ("sent the
 // item as DynamoDB JSON (291 b…ed a tmux buffer"); ? shows every kept

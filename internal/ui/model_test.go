@@ -270,6 +270,31 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h.contains(t, "delimiter |")
 }
 
+// TestDelimiterPickerSplitsRealKeys: the picker's preview of a prefix
+// splits a sort key the walk read under it, not the prefix drawn with
+// "…": on an ElectroDB partition ($board#task_1#status_done#task_t000)
+// it said "_ 0 of 1 (no split) $board#…" of keys that hold "_".
+func TestDelimiterPickerSplitsRealKeys(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("$taskapp#project_p1"), "SK": s("$board#project_1")}}
+	for i := range 6 {
+		items = append(items, dynamo.Item{"PK": s("$taskapp#project_p1"), "SK": s(fmt.Sprintf("$board#task_1#status_done#task_t%03d", i))})
+	}
+	db := memory.New()
+	if err := demo.CreateKeyTable(context.Background(), db, "Electro", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Electro", PK: "$taskapp#project_p1"})
+	h.contains(t, "▸ $board#")
+	h.keys("D")
+	h.contains(t, "Split the sort keys at")
+	for _, l := range strings.Split(h.screen(), "\n") {
+		if f := strings.Fields(strings.Trim(l, "│ ●")); len(f) > 0 && f[0] == "_" && strings.Contains(l, "(no split)") {
+			t.Fatalf("keys that hold _ said not to split at it: %q\n%s", l, h.screen())
+		}
+	}
+}
+
 func TestTreeOnNumberKeysShowsItems(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	h.contains(t, "items loaded", "Items", "no hierarchy to drill (a number sort key)")

@@ -116,6 +116,7 @@ func (m *Model) messagesView(room int) string {
 func (m *Model) statusMessage(width int) string {
 	st := &m.styles
 	var lead, what, hint string
+	detail := "" // a note's detail, plain: cut at its end where it is not a path
 	switch {
 	case m.lastErr != nil:
 		var e *dynamo.Error
@@ -141,6 +142,7 @@ func (m *Model) statusMessage(width int) string {
 		what = st.StatusHint.Render(common.Sanitize(m.notice))
 		if m.noticeMore != "" {
 			hint = st.Dim.Render(" · " + common.Sanitize(m.noticeMore))
+			detail = common.Sanitize(m.noticeMore)
 		}
 		if ansi.StringWidth(what) > width-1 {
 			if m.noticeResult != "" {
@@ -166,7 +168,11 @@ func (m *Model) statusMessage(width int) string {
 	switch {
 	case wl+ww+wh <= width:
 	case wl+ww+min(wh, minHint) <= width:
-		hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
+		if detail != "" && !endsInPath(detail) {
+			hint = st.Dim.Render(" · " + cutDetail(detail, width-wl-ww-3))
+		} else {
+			hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
+		}
 
 	case wl+ww <= width:
 		hint = ""
@@ -178,10 +184,39 @@ func (m *Model) statusMessage(width int) string {
 	return " " + lead + what + hint
 }
 
+// cutDetail fits a note's detail to width cells: its first phrase (the
+// command copied) cut after whole words, the phrases after it whole
+// ("prefix ] pastes the tmux buffer · by OSC 52 (unconfirmed)": both
+// ends show), those dropped from the first where even that does not fit.
+// A cut in the middle of the whole had read "aws dynamodb query
+// --table-name T …pastes the tmux buffer", the key that pastes it gone.
+func cutDetail(detail string, width int) string {
+	if ansi.StringWidth(detail) <= width {
+		return detail
+	}
+	parts := strings.Split(detail, " · ")
+	for tail := parts[1:]; len(tail) > 0; tail = tail[1:] {
+		rest := " · " + strings.Join(tail, " · ")
+		if room := width - ansi.StringWidth(rest); room >= 12 {
+			return common.CutWords(parts[0], room) + rest
+		}
+	}
+	return common.CutWords(detail, width)
+}
+
+// endsInPath reports whether s ends in a file's path (an export's "to
+// /tmp/x.jsonl"), which CutPath keeps whole.
+func endsInPath(s string) bool {
+	i := strings.LastIndexAny(s, `/\`)
+	return i >= 0 && !strings.ContainsAny(s[i:], " ")
+}
+
 // refusalFits is a refusal too wide for width cells, cut where a clause
-// of its reason ends (at "; " or ", " outside parentheses), or after the
-// result alone, and pointed at ?, which shows it whole: a reason cut
-// mid-sentence ("No Versions mode here: no sort key here…") says nothing.
+// of its reason ends (at "; " outside parentheses), or after the result
+// alone, and pointed at ?, which shows it whole: a reason cut
+// mid-sentence ("No Versions mode here: no sort key here…") says nothing,
+// and one cut at a comma of a list says something else ("it compares a
+// partition", said in a partition's Versions mode).
 func (m *Model) refusalFits(width int) (string, bool) {
 	st := &m.styles
 	more := st.Dim.Render(" · ? says why")
@@ -194,7 +229,7 @@ func (m *Model) refusalFits(width int) (string, bool) {
 			depth++
 		case ')':
 			depth--
-		case ';', ',':
+		case ';':
 			if depth == 0 && ansi.StringWidth(text[:i])+ansi.StringWidth(more) <= width {
 				best = text[:i]
 			}

@@ -594,6 +594,40 @@ func (u uncounted) DescribeTable(ctx context.Context, in *dynamodb.DescribeTable
 	return out, err
 }
 
+// TestTableDetailsNoteWhole: the details' remark on DynamoDB's counts is
+// wrapped to the pane, whole at every width it shows at; at 120 columns
+// (p) it was cut line by line: "DynamoDB reports 0 items and…", "counted
+// yet reads 0 whether …".
+func TestTableDetailsNoteWhole(t *testing.T) {
+	for _, c := range []struct {
+		client dynamo.Client
+		note   string
+	}{
+		{uncounted{demoData(t)}, "DynamoDB reports 0 items and 0 bytes: its estimate is updated about every 6 hours, and a table it has not counted yet reads 0 whether it holds items or not"},
+		{demoData(t), "DynamoDB's estimate, updated about every 6 hours"},
+	} {
+		for _, size := range [][2]int{{120, 35}, {200, 50}} {
+			h := newHarness(t, size[0], size[1], Config{Client: c.client})
+			if size[0] < 140 {
+				h.keys("p")
+			}
+			var details []string
+			for _, l := range strings.Split(h.screen(), "\n") {
+				if _, right, ok := strings.Cut(l, "││"); ok {
+					right = strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(right, " "), "│"))
+					if strings.HasSuffix(right, "…") {
+						t.Errorf("%v: a line of the details is cut: %q", size, right)
+					}
+					details = append(details, right)
+				}
+			}
+			if got := strings.Join(strings.Fields(strings.Join(details, " ")), " "); !strings.Contains(got, c.note) {
+				t.Errorf("%v: the details do not say %q whole:\n%s", size, c.note, h.screen())
+			}
+		}
+	}
+}
+
 // TestTableCountsNotReportedAreNotZero (35.15): a table DescribeTable
 // reports as 0 items in 0 bytes reads "–" in the list and "not reported"
 // in its details, never as empty; nothing is read to find out.

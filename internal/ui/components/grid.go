@@ -249,6 +249,12 @@ func (g *Grid) widths() []int {
 		if room < min(need, natural[i]) {
 			break
 		}
+		if room < natural[i] && room < g.widestCell(i) && g.numeric(i) {
+			// A number cut reads as another number ("16038684000…" of
+			// an epoch in milliseconds): left out, as too narrow a column
+			// (its title may be cut: "Tempe…" above 17.1 says no figure).
+			break
+		}
 		out[i] = min(natural[i], room)
 		left -= out[i] + 2
 	}
@@ -285,6 +291,15 @@ func (g *Grid) Wanted() int {
 		total += w
 	}
 	return total
+}
+
+// widestCell is the width of column i's widest visible cell.
+func (g *Grid) widestCell(i int) int {
+	w := 0
+	for _, r := range g.shown() {
+		w = max(w, ansi.StringWidth(g.cell(r, i)))
+	}
+	return w
 }
 
 // numeric reports whether every non-empty visible cell of column i is a

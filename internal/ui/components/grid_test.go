@@ -156,6 +156,28 @@ func TestGridUsesFreeRoom(t *testing.T) {
 	}
 }
 
+// TestGridNeverCutsANumber: a column of numbers that does not fit whole
+// is left out, not cut: "16038684000…" (onetable's admitted, an epoch in
+// milliseconds, beside a preview at 200 columns) read as another number.
+func TestGridNeverCutsANumber(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "SK", Keep: true}, {Title: "type"}, {Title: "admitted"}})
+	g.SetRows(2, func(r, c int) string {
+		return [][]string{{"admission#1603868400000#R1", "Admission", "1603868400000"}, {"admission#1603058400000#R1", "Admission", "1603058400000"}}[r][c]
+	})
+	for _, w := range []int{26 + 2 + 9 + 2 + 10, 26 + 2 + 9 + 2 + 13, 80} {
+		g.SetSize(w, 3)
+		view := ansi.Strip(g.View())
+		if strings.Contains(view, "160386") && !strings.Contains(view, "1603868400000") || strings.Contains(view, "0…") {
+			t.Errorf("%d cells: a number is cut:\n%s", w, view)
+		}
+		if w >= 26+2+9+2+13 && !strings.Contains(view, "1603868400000") {
+			t.Errorf("%d cells: the number is left out where it fits:\n%s", w, view)
+		}
+	}
+}
+
 // TestFitKeyKeepsTheDate: a key cut to fit keeps its date and time
 // whole, cutting the parts around it; the rows of a list of readings
 // stay apart at 80 columns (25.22).

@@ -97,7 +97,9 @@ func NewDiff(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery, side co
 		Reading: "the keys both sides hold are", More: "the keys both sides have not been read to yet",
 		Waiting: "reading both sides…", Empty: "No differences: every key is the same on both sides.",
 		Again: "r compares again"}, // from the start: a comparison does not go on from where esc stopped it
-		[]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Width: 30, Keep: true}, {Title: "Changes", Width: 7}}, d.cell)
+		// The key as wide as it is: held to 30 cells, ORDER#2020-09-06T05:00:00.000Z#o005
+		// read "O…#2020-09-06T05:00:00.000Z#…5" beside an empty column.
+		[]components.Column{{Title: "Status", Width: len("only-right")}, {Title: "Key", Keep: true}, {Title: "Changes", Width: 7}}, d.cell)
 	return d
 }
 

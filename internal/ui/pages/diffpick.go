@@ -57,7 +57,11 @@ func NewDiffPicker(c *common.Common, info dynamo.TableInfo, q domain.KeyQuery) *
 	p.list = list.NewPaged(c, list.Words{One: "side", Many: "sides", Reading: "this connection's tables are",
 		Waiting: "reading the tables of this connection…",
 		Empty:   "Nothing to compare with: this connection has no other table, and no environment or profile is configured."},
-		[]components.Column{{Title: "Compare with", Width: 56, Keep: true}, {Title: "Table", Width: 20}}, p.cell)
+		// As wide as what each says: held to 56 cells, "another key, not
+		// comparable: DocumentID S · DocumentInfo S" was cut in its
+		// middle beside a table column with room to spare. Where both do
+		// not fit (80 columns), the table's name stays whole.
+		[]components.Column{{Title: "Compare with", Keep: true}, {Title: "Table", Keep: true}}, p.cell)
 	p.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r < p.list.Len() && p.list.Row(r).other {
 			return &p.c.Styles.Dim

@@ -423,6 +423,9 @@ func (p *Items) View() string {
 	if p.pg.Query.Reverse {
 		order = "descending"
 	}
+	if p.sort.Attr != "" {
+		order = "read " + order // the rows shown are in the sort's order
+	}
 	title := fmt.Sprintf("%s · %s · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), order)
 	if ix := p.pg.Query.Index; ix != "" {
 		// Which index is read, not only on the request line; once, with

@@ -415,6 +415,10 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		if it, ok := s.list.Selected(); ok {
 			return s.openItem(it)
 		}
+	case key.Matches(msg, k.Refresh) && s.list.Req.InFlight():
+		// r r typed to read on twice: the second had started the search
+		// again from its start, the matches and the RCU spent lost.
+		return notice("Reading: r acts once this read answers; esc stops it")
 	case key.Matches(msg, k.Refresh) && s.stopped:
 		s.stopped = false
 		s.state = s.state.Extend(s.budget())

@@ -33,10 +33,10 @@ type Statement struct {
 	ok    bool                        // st parses
 	infos map[string]dynamo.TableInfo // tables described, by name
 	desc  list.Request
-	asked string // the table being described
-	sent  int    // DescribeTable requests answered, failed ones too
-	fail  string // why the table could not be described
-	table string // the table open when : was pressed, described at once
+	asked string         // the table being described
+	sent  map[string]int // DescribeTable requests answered, failed ones too, by table
+	fail  string         // why the table could not be described
+	table string         // the table open when : was pressed, described at once
 	// prefill is what the box was opened holding (SELECT * FROM "table"
 	// WHERE, less its SELECT): a whole statement typed or pasted after
 	// it, untouched, takes its place (wholeTyped).
@@ -47,7 +47,7 @@ type Statement struct {
 // NewStatement returns the prompt, holding SELECT * FROM "table" WHERE
 // when a table is open ("" for none).
 func NewStatement(c *common.Common, table string) *Statement {
-	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, table: table}
+	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, sent: map[string]int{}, table: table}
 	s.input.Placeholder = `* FROM "Orders" WHERE status = 'FAILED'`
 	if table != "" {
 		s.prefill = `* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `
@@ -153,7 +153,7 @@ func (s *Statement) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if !s.desc.Done(msg.req) {
 			return s, nil
 		}
-		s.sent++
+		s.sent[msg.name]++
 		if msg.err != nil {
 			s.fail = list.FailureText(msg.err) + " (enter asks again)"
 			var e *dynamo.Error
@@ -335,16 +335,33 @@ func (s *Statement) Request() string {
 }
 
 // read is what the prompt has sent so far: the DescribeTable of each
-// table it planned on (the status bar counts them), never an item.
+// table it planned on (the status bar counts them), never an item. Those
+// for earlier statements' tables are not this plan's: "2 DescribeTables
+// for the plan" was said of a plan on one table, the other described for
+// the statement before it.
 func (s *Statement) read() string {
-	n := s.sent
+	all, this := 0, 0
+	for table, n := range s.sent {
+		all += n
+		if s.ok && table == s.st.Table {
+			this += n
+		}
+	}
 	if s.desc.InFlight() {
-		n++
+		all++
+		if s.ok && s.asked == s.st.Table {
+			this++
+		}
 	}
-	if n == 0 {
+	switch {
+	case all == 0:
 		return "nothing read yet"
+	case this == 0:
+		return fmt.Sprintf("no item read yet, %s for earlier plans", common.Plural(all, "DescribeTable", "DescribeTables"))
+	case this < all:
+		return fmt.Sprintf("no item read yet, %s for this plan, %d in all", common.Plural(this, "DescribeTable", "DescribeTables"), all)
 	}
-	return fmt.Sprintf("no item read yet, %s for the plan", common.Plural(n, "DescribeTable", "DescribeTables"))
+	return fmt.Sprintf("no item read yet, %s for the plan", common.Plural(all, "DescribeTable", "DescribeTables"))
 }
 
 // ShortHelp offers enter for what it does now: run a plan shown, or ask

@@ -369,17 +369,17 @@ func (t *Tables) preview() string {
 		}
 		lines = append(lines, "")
 	}
-	// DescribeTable's counts are DynamoDB's estimate, not a count: said so.
+	// DescribeTable's counts are DynamoDB's estimate, not a count: said so,
+	// wrapped to the pane (cut at 120 columns, it read "counted yet reads 0
+	// whether …").
 	if unreported(info) {
 		lines = append(lines, st.Dim.Render("items          ")+st.Dim.Render("– not reported"),
-			st.Dim.Render("size           ")+st.Dim.Render("– not reported"),
-			st.Dim.Render("               DynamoDB reports 0 items and 0 bytes: its estimate is"),
-			st.Dim.Render("               updated about every 6 hours, and a table it has not"),
-			st.Dim.Render("               counted yet reads 0 whether it holds items or not"))
+			st.Dim.Render("size           ")+st.Dim.Render("– not reported"))
+		lines = append(lines, t.note("DynamoDB reports 0 items and 0 bytes: its estimate is updated about every 6 hours, and a table it has not counted yet reads 0 whether it holds items or not")...)
 	} else {
 		lines = append(lines, st.Dim.Render("items          ")+"~"+common.Thousands(int(info.ItemCount)),
-			st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes),
-			st.Dim.Render("               DynamoDB's estimate, updated about every 6 hours"))
+			st.Dim.Render("size           ")+"~"+common.HumanBytes(info.SizeBytes))
+		lines = append(lines, t.note("DynamoDB's estimate, updated about every 6 hours")...)
 	}
 	// The stream is DescribeTable's too: whether Changes can be read here.
 	if info.Stream.ARN != "" {
@@ -391,6 +391,18 @@ func (t *Tables) preview() string {
 		lines = append(lines, st.Header.Render(ix.Kind+" "+ix.Name), "  "+keyText(ix.Key)+"  "+st.Dim.Render(strings.ToLower(ix.Projection)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// note is a dimmed remark under the details' values, wrapped to the
+// pane's width beneath them.
+func (t *Tables) note(text string) []string {
+	const indent = "               "
+	width := max(20, t.w-t.listWidth()-4-len(indent))
+	var out []string
+	for _, l := range strings.Split(common.Wrap(text, width), "\n") {
+		out = append(out, t.c.Styles.Dim.Render(indent+l))
+	}
+	return out
 }
 
 func (t *Tables) Crumbs() []string { return []string{"Tables"} }

@@ -989,6 +989,9 @@ func (t *Time) View() string {
 	}
 	parts = append(parts, body)
 	order := t.order()
+	if t.sort.Attr != "" {
+		order = "read " + order // the rows shown are in the sort's order
+	}
 	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), t.pg.State(), order)
 	if ix := t.base.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line

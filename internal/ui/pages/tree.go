@@ -685,7 +685,9 @@ func (t *Tree) chooseIndex(name string) tea.Cmd {
 }
 
 // sampleKeys are sort keys already loaded at this level, for the
-// delimiter picker's preview: the prefix and each child's name.
+// delimiter picker's preview: the prefix and each child's name, a prefix
+// by a key the walk read under it where it has one ("$board#…" said no
+// other delimiter splits keys that hold "_": $board#task_1#…).
 func (t *Tree) sampleKeys() []string {
 	var keys []string
 	for _, c := range t.children {
@@ -694,7 +696,14 @@ func (t *Tree) sampleKeys() []string {
 		}
 		k := t.req.Prefix + c.Name
 		if c.HasChildren {
-			k += t.req.Delim + "…"
+			under := k + t.req.Delim
+			k = under + "…"
+			for _, s := range t.sample {
+				if strings.HasPrefix(s, under) {
+					k = s
+					break
+				}
+			}
 		}
 		keys = append(keys, k)
 	}
