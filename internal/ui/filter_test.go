@@ -682,7 +682,7 @@ func TestTableSearchStopsAtTheBudget(t *testing.T) {
 // is in flight (r r, to read on twice) leaves that read alone and says
 // so: it started the search again from its start, on a walk of an
 // ElectroDB table at --max-rcu 1, back to "scanned 2", the matches and
-// the RCU spent before lost.
+// the RCU spent before lost. Nor does help offer r while it waits.
 func TestSearchReadOnTypedTwice(t *testing.T) {
 	const budget = 5.0
 	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
@@ -696,8 +696,19 @@ func TestSearchReadOnTypedTwice(t *testing.T) {
 			h.contains(t, "stopped at the budget: r reads on")
 			first := h.m.top().Request()
 			_, readOn := h.m.Update(keyPress("r"))
+			// While that read is in flight, r only says why it waits:
+			// neither the help line nor ? offers it.
+			line := helpLine(h)
+			_, help := h.m.Update(keyPress("?"))
+			full := h.screen()
+			_, unhelp := h.m.Update(keyPress("?"))
+			for _, offer := range []string{"r read on", "r search again"} {
+				if strings.Contains(line, offer) || strings.Contains(strings.Join(strings.Fields(full), " "), offer) {
+					t.Errorf("%q is offered while the read is in flight:\n%s\n%s", offer, line, full)
+				}
+			}
 			_, again := h.m.Update(keyPress("r")) // before the read r asked for answers
-			h.run(tea.Batch(readOn, again))
+			h.run(tea.Batch(readOn, help, unhelp, again))
 			spent := regexp.MustCompile(`scanned (\d+)`)
 			was, now := spent.FindStringSubmatch(first), spent.FindStringSubmatch(h.m.top().Request())
 			if was == nil || now == nil || atoiT(t, now[1]) <= atoiT(t, was[1]) {

@@ -835,14 +835,14 @@ func (s *Search) ShortHelp() []key.Binding {
 	}
 	rows := s.list.Len() > 0
 	if s.plan != nil {
-		return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Export, k.Back, k.Help, k.Quit})
+		return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, s.againKey(), k.Copy, k.Export, k.Back, k.Help, k.Quit})
 	}
-	return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped()), k.Copy, k.Back, k.Help, k.Quit})
+	return onRows(k, rows, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Filter, s.againKey(), k.Copy, k.Back, k.Help, k.Quit})
 }
 
 func (s *Search) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	rows, again := s.list.Len() > 0, searchOnKey(k.Refresh, s.stopped || s.list.Fail.Stopped())
+	rows, again := s.list.Len() > 0, s.againKey()
 	preview := common.On(k.Preview, s.w >= common.PreviewMin)
 	if s.plan != nil {
 		return onRowsFull(k, rows, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, again, k.Copy, k.Export, preview}, {k.Back, k.Help, k.Quit}})
@@ -974,6 +974,13 @@ const partitionCost = "cost not known before reading (no partition's size is rep
 // filteredHere is what a request line says of a search under a budget:
 // it sends no filter or projection (dynamo.SearchRequest.FilteredHere).
 const filteredHere = "applied here, items read whole"
+
+// againKey is r in help: off while a read is in flight, where r only
+// says why it waits (offered then, "r search again" promised what r
+// would not do).
+func (s *Search) againKey() key.Binding {
+	return common.On(searchOnKey(s.c.Keys.Refresh, s.stopped || s.list.Fail.Stopped()), !s.list.Req.InFlight())
+}
 
 // searchOnKey names what r does: read on past the budget or from where
 // esc or a failure stopped the read, or search again.
