@@ -332,7 +332,14 @@ type TimeDetection struct {
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
 // Metadata" ("" when every key read as time). Keys are escaped.
-func (d TimeDetection) Note() string {
+func (d TimeDetection) Note() string { return d.note("keys") }
+
+// SampledNote is Note where the keys were a sample of more (the newest
+// and oldest of a partition): "1 of 40 keys sampled is not a time:
+// Metadata", never read as all the partition holds.
+func (d TimeDetection) SampledNote() string { return d.note("keys sampled") }
+
+func (d TimeDetection) note(keys string) string {
 	if !d.OK || len(d.Skipped) == 0 {
 		return ""
 	}
@@ -345,9 +352,9 @@ func (d TimeDetection) Note() string {
 		list += ", …"
 	}
 	if len(d.Skipped) == 1 {
-		return fmt.Sprintf("1 of %d keys is not a time: %s", d.Total, list)
+		return fmt.Sprintf("1 of %d %s is not a time: %s", d.Total, keys, list)
 	}
-	return fmt.Sprintf("%d of %d keys are not times: %s", len(d.Skipped), d.Total, list)
+	return fmt.Sprintf("%d of %d %s are not times: %s", len(d.Skipped), d.Total, keys, list)
 }
 
 // printableKey is a key as it can be printed: quoted and escaped when it

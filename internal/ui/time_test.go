@@ -148,11 +148,13 @@ func TestTimeMergedPrefixes(t *testing.T) {
 }
 
 // TestTimeBesideMetadata: a Metadata item beside ISO times is skipped by
-// detection, said on screen, and left out of ranges.
+// detection, said on screen, and left out of ranges. The note says its 40
+// keys were a sample: the partition holds 61 ("1 of 40 keys is not a
+// time" read as all there is).
 func TestTimeBesideMetadata(t *testing.T) {
 	h := newHarness(t, 140, 30, Config{Table: demo.PartStatesTable, PK: demo.StatePart, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "SK holds ISO 8601 without zone (detected)", "1 of 40 keys is not a time: Metadata, left out of ranges", "newest first")
+	h.contains(t, "SK holds ISO 8601 without zone (detected)", "1 of 40 keys sampled is not a time: Metadata, left out of ranges", "newest first")
 	h.typeText(">= 2020-11-12")
 	h.keys("enter")
 	h.loadAll()
@@ -300,13 +302,13 @@ func TestExportFromTheUI(t *testing.T) {
 func TestTimeShapes(t *testing.T) {
 	h := newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.FlightsPK, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "SK holds ISO 8601 without zone after a prefix ending #, then #… (detected)", "1 of 40 keys is not a time: metadata")
+	h.contains(t, "SK holds ISO 8601 without zone after a prefix ending #, then #… (detected)", "1 of 40 keys sampled is not a time: metadata")
 	h.typeText("2021-08-01")
 	h.keys("enter")
 	h.contains(t, "newest first across 3 prefixes", "2021-08-01 20:00:00", "SEA#2021-08-01T20:00:00#")
 	h = newHarness(t, 200, 30, Config{Table: demo.ShapesTable, PK: demo.PhotosPK, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "SK holds ULIDs (time-ordered ids) after a prefix ending #", "3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#")
+	h.contains(t, "SK holds ULIDs (time-ordered ids) after a prefix ending #", "3 of 40 keys sampled are not times: PROFILE#phone, PROFILE#email, PROFILE#")
 	h.typeText("PHOTO# 2021-03")
 	h.keys("enter")
 	h.contains(t, `:lo="PHOTO#01EZNHB9000000000000000000"`, "2021-03-31 21:07:16   PHOTO#01F251S9F47DPQW7E2S5K8J4FW", "2021-03-01 00:00:00.000 UTC and 2021-03-31 23:59:59.999 UTC", "2021-03-25 09:22 ") // the sparkline is the new rows', not the last range's
@@ -519,7 +521,7 @@ func TestTimeDetectsFromHeadlessSample(t *testing.T) {
 	}
 	h := newHarness(t, 200, 50, Config{Table: "T", PK: "p", Client: keysDB(t, sks...)})
 	h.keys("4")
-	h.contains(t, "SK holds ISO 8601 with zone after a prefix ending # (detected)", "10 of 40 keys are not times: ZETA#note-09")
+	h.contains(t, "SK holds ISO 8601 with zone after a prefix ending # (detected)", "10 of 40 keys sampled are not times: ZETA#note-09")
 }
 
 // logTable is a device log keyed Device (S) / At (N, epoch seconds).

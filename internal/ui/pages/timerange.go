@@ -44,7 +44,7 @@ type Time struct {
 	configured bool                 // the encoding comes from the configuration file
 	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
 	noTime     string               // why this partition has no time mode (timeRefused)
-	skipped    string               // the keys detection left out ("1 of 20 keys is not a time: Metadata")
+	skipped    string               // the keys detection left out ("1 of 40 keys sampled is not a time: Metadata")
 	prefixes   []string             // the prefixes before the time, once found
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
 	find       list.Request         // the search for the prefixes
@@ -287,7 +287,7 @@ func (t *Time) detect() tea.Cmd {
 		return nil
 	}
 	t.phase = timeReady
-	t.skipped = d.Note()
+	t.skipped = d.SampledNote() // the newest and oldest keys, not the partition's all
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
 	t.offsets, t.spread = d.Offsets, d.Spread
