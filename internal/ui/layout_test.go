@@ -847,6 +847,12 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		h.contains(t, "matched")
 	}
 	entities := func(h *harness) { h.keys("E"); h.contains(t, "entity type") }
+	shop := func(h *harness) {
+		h.keys("/")
+		h.typeText(demo.ShopTable)
+		h.keys("enter")
+		h.contains(t, "1 of 1 match")
+	}
 	item := func(h *harness) { h.contains(t, "items loaded"); h.keys("enter"); h.contains(t, "attributes") }
 	merged := func(h *harness) {
 		h.keys("t")
@@ -863,8 +869,14 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		listed []string // in ? help
 		absent []string // in neither
 	}{
-		{"tables 80", 80, 24, Config{}, nil, nil, []string{"/ search", "r refresh"}, []string{"p preview"}},
-		{"tables 120", 120, 35, Config{}, nil, nil, []string{"p preview"}, nil},
+		{"tables 80", 80, 24, Config{}, nil, nil, []string{"/ search", "r refresh"}, []string{"p preview", "5 table's changes"}},
+		{"tables 120", 120, 35, Config{}, nil, nil, []string{"p preview"}, []string{"5 table's changes"}},
+		// 5 is listed over a table whose stream it reads, not over one
+		// without, where it only says why not.
+		{"tables, one with a stream", 120, 35, Config{Streams: demoData(t)}, shop, nil, []string{"5 table's changes"}, nil},
+		{"tables, a stream not selected", 120, 35, Config{Streams: demoData(t)}, nil, nil, nil, []string{"5 table's changes"}},
+		{"partitions without a stream", 120, 35, Config{Table: "Locations", Streams: demoData(t)}, nil, nil, []string{"f filter table"}, []string{"5 table's changes"}},
+		{"partitions with a stream", 120, 35, Config{Table: demo.ShopTable, Streams: demoData(t)}, nil, nil, []string{"5 table's changes"}, nil},
 		{"search 80", 80, 24, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "f filter"}, []string{"p preview"}},
 		{"search 120", 120, 35, Config{Table: "DeviceLogs"}, search, []string{"/ search"}, []string{"/ search", "p preview"}, nil},
 		{"item without a stream", 120, 35, Config{Table: "DeviceLogs", PK: "9000"}, item, []string{"y copy"}, []string{"y copy", "Y copy key", "d DynamoDB JSON"}, []string{"5 its changes"}},

@@ -475,15 +475,18 @@ func (p *Partitions) ShortHelp() []key.Binding {
 	if p.picker != nil {
 		return p.picker.help(k)
 	}
-	if p.info.Stream.ARN != "" { // named where it reads something
-		return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), tableChangesKey(k.Changes), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
-	}
-	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
+	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), p.changesKey(), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
+}
+
+// changesKey is 5 in help only where it opens the table's changes (a
+// stream this connection reads): listed without one, it only said why not.
+func (p *Partitions) changesKey() key.Binding {
+	return common.On(tableChangesKey(p.c.Keys.Changes), (place{c: p.c, info: p.info}).noChanges() == "")
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, tableChangesKey(k.Changes), k.Refresh}, {k.Back, k.Help, k.Quit}})
+	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}})
 }
 
 // tableSearchKey names what f does on the partitions list.

@@ -422,7 +422,15 @@ func (t *Tables) ShortHelp() []key.Binding {
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, tableChangesKey(k.Changes), k.Refresh, common.On(k.Preview, t.w >= common.PreviewMin)}, {k.Help, k.Quit}})
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, t.changesKey(), k.Refresh, common.On(k.Preview, t.w >= common.PreviewMin)}, {k.Help, k.Quit}})
+}
+
+// changesKey is 5 in help only where it opens the selected table's
+// changes: listed over a table without a stream, it only said why not.
+func (t *Tables) changesKey() key.Binding {
+	name, ok := t.selected()
+	info, described := t.infos[name]
+	return common.On(tableChangesKey(t.c.Keys.Changes), ok && described && (place{c: t.c, info: info}).noChanges() == "")
 }
 
 // openChanges is 5 on a table: every partition's changes from its stream,
