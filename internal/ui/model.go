@@ -594,7 +594,11 @@ func (m *Model) helpView() string {
 			view += "\n" + legend
 		}
 		if line := m.commandLine(); line != "" {
-			view = m.wholeCommand(line) + "\n" + view
+			note := ""
+			if n, ok := m.top().(common.LinkNoter); ok {
+				note = n.LinkNote()
+			}
+			view = m.wholeCommand(line, note) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.

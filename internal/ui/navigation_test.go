@@ -235,6 +235,19 @@ func shopDB(t *testing.T) *memory.DB {
 	return db
 }
 
+// opensIn checks what ? says under the command of the view h shows
+// about where it opens ("": nothing, it opens this view).
+func opensIn(t *testing.T, h *harness, want string) {
+	t.Helper()
+	h.keys("?")
+	screen := h.screen()
+	h.keys("?")
+	said := strings.Contains(screen, "it opens in")
+	if want == "" && said || want != "" && !strings.Contains(screen, want) {
+		t.Errorf("? under the command: want %q\n%s", want, screen)
+	}
+}
+
 // TestReopenCommands walks to every kind of view that prints a command at
 // ? (the tree at its top and under a prefix, items, filtered items, an
 // index, Versions mode, a timeline, a table's own version spelling, a time
@@ -258,13 +271,19 @@ func TestReopenCommands(t *testing.T) {
 	h.typeText("NY#") // the prefix, not the item NY beside it
 	h.keys("enter", "enter")
 	note(h) // a level under a prefix
+	opensIn(t, h, "")
 	h.keys("tab")
 	note(h) // its items
+	// No flag opens Items on a string sort key: ? says the command opens
+	// the Tree, and the key from there (it printed the Tree's command as
+	// this view's).
+	opensIn(t, h, "it opens in Tree mode; 2 lists these items")
 	h.keys("3")
 	note(h) // Versions mode
 
 	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "9000", Filter: mustFilter(t, `Level = "ERROR"`)})
 	note(h) // filtered items
+	opensIn(t, h, "")
 
 	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"})
 	note(h) // an index

@@ -268,8 +268,9 @@ func (m *Model) statusLegend() string {
 
 // wholeCommand is the command that reopens the view, for ?: wrapped at
 // spaces (hard where a word is wider than the line), never cut, so that it
-// can be copied from the screen.
-func (m *Model) wholeCommand(line string) string {
+// can be copied from the screen. A note (common.LinkNoter) says under it
+// where the command opens when that is not this view itself.
+func (m *Model) wholeCommand(line, note string) string {
 	st := &m.styles
 	const lead = "this view: "
 	text := common.Wrap(common.Guard(line), max(20, m.w-len(lead)))
@@ -280,6 +281,9 @@ func (m *Model) wholeCommand(line string) string {
 			continue
 		}
 		lines[i] = strings.Repeat(" ", len(lead)) + st.Request.Render(l)
+	}
+	if note != "" {
+		lines = append(lines, strings.Repeat(" ", len(lead))+st.Dim.Render(common.Sanitize(note)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -151,6 +151,14 @@ type Linker interface {
 	DeepLink() []string
 }
 
+// LinkNoter is a Linker whose command opens the same place in another
+// mode, no flag naming its own (Items: --pk opens a string sort key's
+// Tree): LinkNote says so and the key from there ("" when it opens the
+// page itself).
+type LinkNoter interface {
+	LinkNote() string
+}
+
 // Clicker is a page with a list that takes mouse clicks: y is the line
 // clicked within the page's body. It reports whether the click asks to
 // open the row (a click on the row already selected).

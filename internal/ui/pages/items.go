@@ -558,6 +558,20 @@ func (p *Items) DeepLink() []string {
 	return args
 }
 
+// LinkNote: no flag opens Items where the sort key is a string or binary
+// (--pk opens the Tree there, --filter the items filtered): the command
+// reopens the place, and 2 the items.
+func (p *Items) LinkNote() string {
+	if p.pg.Query.Filter != nil {
+		return ""
+	}
+	key, err := p.info.KeyFor(p.pg.Query.Index)
+	if err != nil || key.SK == nil || key.SK.Type == domain.TypeN {
+		return "" // OpenPartition opens Items itself
+	}
+	return "it opens in Tree mode; 2 lists these items"
+}
+
 // keyArg is a key value as typed on the command line (binary as b64:…).
 func keyArg(v domain.KeyValue) string { return v.Arg() }
 
