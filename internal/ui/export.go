@@ -31,6 +31,9 @@ type exportState struct {
 	running bool
 	cancel  context.CancelFunc
 	job     exportJob
+	// done is told the items a query's export wrote (nil: none to tell,
+	// or an export of rows already loaded).
+	done func(items int)
 	noun    string // what is exported: items, children, …
 	cost    string // what it will cost, said while naming
 	path    string
@@ -76,7 +79,11 @@ func (m *Model) startExport() (tea.Cmd, bool) {
 	job := func(ctx context.Context, path string, progress func(int, int, dynamo.Cost)) (int, error) {
 		return export.QueryToFile(ctx, m.cfg.Client, query, path, export.Options{Progress: progress})
 	}
-	return m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job), true
+	cmd := m.startNaming([]string{query.Table, query.PK.Text}, "items", cost, job)
+	if c, ok := m.top().(common.ExportCounter); ok {
+		m.export.done = c.ExportStarted()
+	}
+	return cmd, true
 }
 
 // exportLoaded exports what the page has read: no request, no RCU.
@@ -105,7 +112,7 @@ func (m *Model) startNaming(view []string, noun, cost string, job exportJob) tea
 	name := exportName(parts)
 	e.input.SetValue(name)
 	e.input.CursorEnd()
-	e.naming, e.job, e.noun, e.cost = true, job, noun, cost
+	e.naming, e.job, e.noun, e.cost, e.done = true, job, noun, cost, nil
 	return e.input.Focus()
 }
 
@@ -186,6 +193,9 @@ func (m *Model) exportProgress(msg exportProgressMsg) tea.Cmd {
 			return e.input.Focus()
 		}
 		return nil
+	}
+	if e.done != nil {
+		e.done(msg.items)
 	}
 	noun := e.noun
 	if msg.items == 1 {

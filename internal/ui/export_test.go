@@ -233,6 +233,23 @@ func TestExportQueryPages(t *testing.T) {
 	}
 }
 
+// TestExportReadAllSaysItBesideTheRows: e on a partition's items reads
+// the whole partition (61 items) while the list holds the first page
+// (31): the title says both, never "31 items loaded" beside "exported 61
+// items" as if the list were all there is; a new query forgets it.
+func TestExportReadAllSaysItBesideTheRows(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: demo.PartStatesTable, PK: demo.StatePart})
+	h.keys("2")
+	h.contains(t, "31 items loaded · more as you scroll · ascending")
+	h.exportTo(t, t.TempDir(), "dynascope-VersionTimes-Equipment#1.jsonl", "at most ~")
+	h.said(t, "exported 61 items")
+	h.contains(t, "31 items loaded · more as you scroll · e read all 61, not kept here · ascending")
+	h.keys("o") // another query: the export was of the one before
+	if strings.Contains(h.screen(), "e read all") {
+		t.Fatalf("the title keeps an export of another query:\n%s", h.screen())
+	}
+}
+
 // TestExportOfferedName: enter on the name offered writes it relative to
 // the working directory (the tests' exportDir, so that the suite leaves the
 // source tree alone: see TestMain) and says where.

@@ -159,6 +159,13 @@ type LinkNoter interface {
 	LinkNote() string
 }
 
+// ExportCounter is a Querier whose view says what an export of its query
+// read (all of it) beside the rows it holds: ExportStarted gives what to
+// call with the items written, once the export is done.
+type ExportCounter interface {
+	ExportStarted() func(items int)
+}
+
 // Clicker is a page with a list that takes mouse clicks: y is the line
 // clicked within the page's body. It reports whether the click asks to
 // open the row (a click on the row already selected).

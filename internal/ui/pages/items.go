@@ -40,6 +40,11 @@ type Items struct {
 	get     list.Request  // reading an item whole from the base table (on an index)
 	grid    components.Grid
 	w, h    int
+	// exported is how many items e read of the query listed, read to its
+	// end (0: none): the title says it beside the rows it holds, which
+	// are fewer ("31 items loaded" after "exported 61 items"). gen counts
+	// the queries listed, so that an export of one before says nothing.
+	exported, gen int
 }
 
 // NewItems returns the items page of one partition.
@@ -96,6 +101,8 @@ func (p *Items) Init() tea.Cmd {
 }
 
 func (p *Items) reset(q domain.KeyQuery) tea.Cmd {
+	p.gen++
+	p.exported = 0
 	p.grid.SetCursor(0)
 	p.owed.Forget()
 	p.stats.reset()
@@ -429,6 +436,10 @@ func (p *Items) View() string {
 		order = "read " + order // the rows shown are in the sort's order
 	}
 	title := fmt.Sprintf("%s · %s · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), order)
+	if p.exported > 0 && !p.pg.Done() {
+		// Before the order: a narrow frame cuts the end.
+		title = fmt.Sprintf("%s · %s · e read all %s, not kept here · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), common.Thousands(p.exported), order)
+	}
 	if ix := p.pg.Query.Index; ix != "" {
 		// Which index is read, not only on the request line; once, with
 		// what it lacks of each item where it does.
@@ -556,6 +567,17 @@ func (p *Items) DeepLink() []string {
 		args = append(args, "--filter", domain.FormatFilter(p.pg.Query.Filter))
 	}
 	return args
+}
+
+// ExportStarted is told of an export of the query listed: it returns
+// what to call with the items the export wrote, all the query returns.
+func (p *Items) ExportStarted() func(items int) {
+	gen := p.gen
+	return func(items int) {
+		if p.gen == gen {
+			p.exported = items
+		}
+	}
 }
 
 // LinkNote: no flag opens Items where the sort key is a string or binary
