@@ -34,9 +34,9 @@ type exportState struct {
 	// done is told the items a query's export wrote (nil: none to tell,
 	// or an export of rows already loaded).
 	done func(items int)
-	noun    string // what is exported: items, children, …
-	cost    string // what it will cost, said while naming
-	path    string
+	noun string // what is exported: items, children, …
+	cost string // what it will cost, said while naming
+	path string
 	// dir is where a relative file name is written ("": the working
 	// directory). Tests point it at their temporary directory, so that
 	// the suite never writes into the source tree.
