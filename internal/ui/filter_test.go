@@ -254,16 +254,6 @@ func TestFilterOnTheKeySaysWhatToWrite(t *testing.T) {
 			}
 		})
 	}
-	// Time mode's f, on its time key, says the same.
-	h := newHarness(t, 160, 30, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
-	before := h.rec.count("Query")
-	h.keys("f")
-	h.typeText(`Timestamp > 1536000000`)
-	h.keys("enter")
-	h.said(t, "Nothing read: Timestamp is the sort key")
-	if n := h.rec.count("Query"); n != before {
-		t.Fatalf("Time mode sent %d Queries for a filter on its sort key", n-before)
-	}
 }
 
 // TestFilterFromTreeAndVersions: f on a drill-down level or the versions
