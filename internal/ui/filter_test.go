@@ -245,13 +245,6 @@ func TestFilterOnTheKeySaysWhatToWrite(t *testing.T) {
 			h.typeText(`Status = "FAIL"`)
 			h.keys("enter")
 			h.contains(t, "3 matched of 6")
-			// --filter naming the key opens the bar with it and why,
-			// reading nothing.
-			h = newHarness(t, 120, 35, Config{Client: db, Table: "Keyed", PK: "p1", Filter: mustFilter(t, `SK > "job#002"`)})
-			h.contains(t, `filter › SK > "job#002"`, "SK is the sort key", "enter reads nothing", "change the filter")
-			if n := h.rec.count("Query"); n != 0 {
-				t.Fatalf("--filter naming the sort key sent %d Queries", n)
-			}
 		})
 	}
 }

@@ -90,13 +90,6 @@ func NewItemsUnder(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 
 // Filter applies a filter from the start (a deep link's --filter).
 func (p *Items) Filter(n domain.FilterNode) {
-	if why := filterOffKey(n, p.pg.Query); why != "" {
-		// --filter naming the key: the bar open with it and why it is
-		// not sent, nothing read (Init waits for the bar), as f says.
-		p.filter.open(n)
-		p.filter.offKey = why
-		return
-	}
 	p.pg.Query.Filter = dynamo.TypedFilter(p.c.Client, p.pg.Query.Table, n)
 }
 
@@ -476,11 +469,7 @@ func (p *Items) View() string {
 	if p.escBack {
 		esc = "esc goes back"
 	}
-	next := "enter applies the filter, " + esc
-	if p.filter.offKey != "" {
-		next = "change the filter (enter reads nothing as it is), or " + esc
-	}
-	if u := p.pg.Unread(st, next); u != "" {
+	if u := p.pg.Unread(st, "enter applies the filter, "+esc); u != "" {
 		body = u
 	}
 	if p.picker != nil {
