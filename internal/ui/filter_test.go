@@ -205,50 +205,6 @@ func TestFilterBarErrorKeepsRows(t *testing.T) {
 	}
 }
 
-// TestFilterOnTheKeySaysWhatToWrite: f on a partition's items with a
-// filter naming the Query's key is not sent: DynamoDB (and the embedded
-// backend) refuse a FilterExpression on a key attribute, which came back
-// as a failed read. The bar stays open and says what to write instead:
-// for the sort key a key condition, for the partition key nothing.
-func TestFilterOnTheKeySaysWhatToWrite(t *testing.T) {
-	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
-	for name, db := range backends {
-		t.Run(name, func(t *testing.T) {
-			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-			var items []dynamo.Item
-			for i := range 6 {
-				items = append(items, dynamo.Item{"PK": s("p1"), "SK": s(fmt.Sprintf("job#%03d", i)), "Status": s([]string{"OK", "FAIL"}[i%2])})
-			}
-			if err := demo.CreateKeyTable(context.Background(), db, "Keyed", types.ScalarAttributeTypeS, items); err != nil {
-				t.Fatal(err)
-			}
-			h := newHarness(t, 120, 35, Config{Client: db, Table: "Keyed", PK: "p1"})
-			h.keys("2")
-			h.contains(t, "6 items loaded")
-			before := h.rec.count("Query")
-			for _, tc := range []struct{ filter, said string }{
-				{`SK > "job#002"`, "SK is the sort key: DynamoDB filters only attributes outside the key; say it as a key condition: a prefix in Tree (1) or a range in Time mode (t)"},
-				{`Status = "OK" and PK = "p1"`, `PK is the partition key, which this Query reads by already (PK = p1): leave it out`},
-			} {
-				h.keys("f", "ctrl+u")
-				h.typeText(tc.filter)
-				h.keys("enter")
-				h.said(t, "Nothing read: "+tc.said)
-				h.contains(t, "enter reads nothing", "6 items loaded")
-				if n := h.rec.count("Query"); n != before {
-					t.Fatalf("%s: %d Queries sent for a filter DynamoDB refuses", tc.filter, n-before)
-				}
-				h.keys("esc")
-			}
-			// One outside the key is sent, and matches.
-			h.keys("f", "ctrl+u")
-			h.typeText(`Status = "FAIL"`)
-			h.keys("enter")
-			h.contains(t, "3 matched of 6")
-		})
-	}
-}
-
 // TestFilterFromTreeAndVersions: f on a drill-down level or the versions
 // list filters the items behind it.
 func TestFilterFromTreeAndVersions(t *testing.T) {

@@ -33,11 +33,6 @@ type filterBar struct {
 	// refused says why the filter typed matches no item: said under the
 	// bar, where enter reads nothing (a table's search, domain.NoMatchError).
 	refused string
-	// keyOf is the Query a partition's filter goes with (nil: a Scan,
-	// which filters any attribute); offKey says, on enter, why a filter
-	// naming its key is not sent (filterOffKey).
-	keyOf  func() domain.KeyQuery
-	offKey string
 }
 
 // loadedAttrs is what the filter bar knows of the rows on screen: whether
@@ -75,7 +70,7 @@ func (f *filterBar) open(current domain.FilterNode) tea.Cmd {
 	}
 	f.input.SetValue(text)
 	f.input.CursorEnd()
-	f.err, f.hint, f.hinted, f.offKey = nil, "", "", ""
+	f.err, f.hint, f.hinted = nil, "", ""
 	return f.input.Focus()
 }
 
@@ -117,11 +112,6 @@ func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap, loaded loadedAttrs
 			return filterSubmitted{}, nil
 		}
 		f.err = nil
-		if f.keyOf != nil {
-			if f.offKey = filterOffKey(n, f.keyOf()); f.offKey != "" {
-				return filterSubmitted{}, notice("Nothing read: " + f.offKey)
-			}
-		}
 		if hint := bareWordHint(n, loaded); hint != "" && f.hinted != text {
 			f.hint, f.hinted = hint, text // said once; enter again applies it as written
 			return filterSubmitted{}, nil
@@ -130,18 +120,14 @@ func (f *filterBar) key(msg tea.KeyPressMsg, k keymap.KeyMap, loaded loadedAttrs
 		f.input.Blur()
 		return filterSubmitted{done: true, filter: n}, nil
 	case key.Matches(msg, k.Cancel):
-		f.err, f.hint, f.hinted, f.offKey = nil, "", "", ""
+		f.err, f.hint, f.hinted = nil, "", ""
 		f.input.Blur()
 		return filterSubmitted{}, nil
 	}
 	var cmd tea.Cmd
-	before := f.input.Value()
 	f.input, cmd = f.input.Update(msg)
 	if strings.TrimSpace(f.input.Value()) != f.hinted {
 		f.hint = "" // edited: the hint was about other text
-	}
-	if f.input.Value() != before {
-		f.offKey = "" // said of other text
 	}
 	return filterSubmitted{}, cmd
 }
@@ -194,13 +180,9 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 			out = append(out, components.Fit(st.Notice.Render(l), width))
 		}
 		return out
-	case (f.refused != "" || f.offKey != "") && f.err == nil && f.editing():
+	case f.refused != "" && f.err == nil && f.editing():
 		// Wrapped, not cut: what to write instead is at its end.
-		why := f.refused
-		if why == "" {
-			why = f.offKey
-		}
-		lines := strings.Split(common.Wrap("✗ "+common.Sanitize(why)+" · enter reads nothing", max(1, width)), "\n")
+		lines := strings.Split(common.Wrap("✗ "+common.Sanitize(f.refused)+" · enter reads nothing", max(1, width)), "\n")
 		out := []string{components.Fit(bar, width)}
 		for _, l := range lines[:min(len(lines), 3)] {
 			out = append(out, components.Fit(st.ErrorTitle.Render(l), width))
@@ -231,24 +213,4 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		return []string{components.Fit(bar, width)}
 	}
 	return []string{components.Fit(bar, width), components.Fit(under, width)}
-}
-
-// filterOffKey is why a filter naming the key of the Query it would go
-// with is not sent ("" when it names neither): DynamoDB refuses such a
-// FilterExpression ("Filter Expression can only contain non-primary key
-// attributes"), and so does the embedded backend; sent, it came back as a
-// failed read. The key is the Query's own: its key condition reads by it.
-func filterOffKey(n domain.FilterNode, q domain.KeyQuery) string {
-	for _, p := range domain.FilterPaths(n) {
-		if len(p) == 0 || p[0].IsIdx || (p[0].Name != q.PKName && p[0].Name != q.SKName) {
-			continue
-		}
-		name := p[0].Name
-		if name == q.PKName {
-			return fmt.Sprintf("%s is the partition key, which this Query reads by already (%s = %s): leave it out; DynamoDB filters only attributes outside the key",
-				name, name, q.PK.Arg())
-		}
-		return fmt.Sprintf("%s is the sort key: DynamoDB filters only attributes outside the key; say it as a key condition: a prefix in Tree (1) or a range in Time mode (t)", name)
-	}
-	return ""
 }

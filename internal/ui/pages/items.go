@@ -56,9 +56,7 @@ func NewItems(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue) *Item
 		keys = append(keys, info.Key.SK.Name)
 	}
 	id := c.NextID()
-	p := &Items{c: c, id: id, info: info, pg: list.NewPager(c, id, q), stats: newAttrStats(keys...), filter: newFilterBar(), grid: components.NewGrid(c)}
-	p.filter.keyOf = func() domain.KeyQuery { return p.pg.Query }
-	return p
+	return &Items{c: c, id: id, info: info, pg: list.NewPager(c, id, q), stats: newAttrStats(keys...), filter: newFilterBar(), grid: components.NewGrid(c)}
 }
 
 // NewItemsUnder returns the items whose sort key begins with prefix, in

@@ -118,7 +118,6 @@ func NewTime(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index 
 	}
 	id := c.NextID()
 	t := &Time{c: c, id: id, info: info, base: q, pg: list.NewPager(c, id, q), now: now, filter: newFilterBar(), grid: components.NewGrid(c)}
-	t.filter.keyOf = func() domain.KeyQuery { return t.pg.Query }
 	t.pg.TableKeys = t.tableKeys()
 	t.pg.MinFirst = dynamo.TimeSampleKeys // the first page is the sample's newest keys, whatever the screen
 	t.stats = newAttrStats(info.Key.PK.Name, q.PKName, q.SKName)
