@@ -205,6 +205,33 @@ func TestFilterBarErrorKeepsRows(t *testing.T) {
 	}
 }
 
+// TestFilterOnTheKeyAppliedHere: f naming the Query's own sort key
+// (which DynamoDB refuses in a FilterExpression) lists the matches: the
+// explorer's filtered read is budgeted, its items read whole and the
+// filter applied here, so nothing is sent that the server refuses. The
+// count is the truth's: USA's keys after "WY#" (a reverted change had
+// refused this filter and read nothing).
+func TestFilterOnTheKeyAppliedHere(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
+	h.keys("2")
+	h.contains(t, "items loaded")
+	h.keys("f")
+	h.typeText(`SK > "WY#"`)
+	h.keys("enter")
+	h.contains(t, "matched of", `filter SK > "WY#"`)
+	if strings.Contains(h.screen(), "ValidationException") || strings.Contains(h.screen(), "failed") {
+		t.Fatalf("the key's filter was sent to the server:\n%s", h.screen())
+	}
+	// The truth, as a key condition says it.
+	out, err := demoData(t).Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("Locations"),
+		KeyConditionExpression: aws.String("PK = :p AND SK > :s"), Select: types.SelectCount,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "USA"}, ":s": &types.AttributeValueMemberS{Value: "WY#"}}})
+	if err != nil || out.Count == 0 || len(out.LastEvaluatedKey) > 0 {
+		t.Fatalf("the truth: %v, %v", out, err)
+	}
+	h.contains(t, fmt.Sprintf("%d matched of", out.Count))
+}
+
 // TestFilterFromTreeAndVersions: f on a drill-down level or the versions
 // list filters the items behind it.
 func TestFilterFromTreeAndVersions(t *testing.T) {
