@@ -53,6 +53,11 @@ func TestChildrenDemo(t *testing.T) {
 	if top.Stats.Requests > 10 || top.Stats.ConsumedRCU > 66.5 {
 		t.Fatalf("%d requests, %.1f RCU for %d children", top.Stats.Requests, top.Stats.ConsumedRCU, len(top.Children))
 	}
+	// An empty --prefix is the top level, as documented: not refused as
+	// other flags given empty are.
+	if fromTop := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", ""); len(fromTop.Children) != len(top.Children) {
+		t.Fatalf("--prefix '' listed %d children, the top level %d", len(fromTop.Children), len(top.Children))
+	}
 	city := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
 	if city.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" {
 		t.Fatalf("key condition %q", city.KeyCondition)
