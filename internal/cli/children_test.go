@@ -77,7 +77,7 @@ func TestChildrenBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no hierarchy — list its items with dynascope items --table DeviceLogs --pk 123"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
@@ -90,6 +90,10 @@ func TestChildrenBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenWithoutSortKey: a table keyed by its partition key alone has
+// no hierarchy: exit 2 (not a failed read), saying to run items.
+func TestChildrenWithoutSortKey(t *testing.T) { checkHashOnly(t, "children") }
 
 func TestChildrenShardPattern(t *testing.T) {
 	doc := childrenJSON(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")

@@ -692,14 +692,21 @@ func TestDynalite(t *testing.T) {
 	})
 }
 
+// createTable creates a table keyed PK (a string) and sk of skType, or
+// PK alone where sk is "".
 func createTable(t *testing.T, c *dynamodb.Client, name, sk string, skType types.ScalarAttributeType) {
 	t.Helper()
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+	in := &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(sk), AttributeType: skType}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
 		BillingMode:          types.BillingModePayPerRequest,
-	})
+	}
+	if sk != "" {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(sk), AttributeType: skType})
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange})
+	}
+	_, err := c.CreateTable(context.Background(), in)
 	if err != nil {
 		t.Fatalf("create %s: %v", name, err)
 	}
@@ -750,6 +757,45 @@ func TestItemsBinaryKeyAsPeopleCopyIt(t *testing.T) {
 			if code != exitOK || strings.Count(out, "\n") != want {
 				t.Errorf("%s --pk %s: exit %d, %d items, want %d: %s", name, pk, code, strings.Count(out, "\n"), want, stderr)
 			}
+		}
+	}
+}
+
+// hashOnlyBackends is a table keyed by PK alone, no sort key, holding one
+// item (PK "a") on the shared dynalite and in an export file of it: its
+// name and, by backend, the flags that open it.
+func hashOnlyBackends(t *testing.T) (string, map[string][]string) {
+	t.Helper()
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	items := []map[string]types.AttributeValue{{"PK": &types.AttributeValueMemberS{Value: "a"}, "x": &types.AttributeValueMemberS{Value: "1"}}}
+	srv := dynalitetest.Shared(t)
+	table := fmt.Sprintf("HashOnly-%d", time.Now().UnixNano())
+	createTable(t, srv.Client(), table, "", "")
+	batchWrite(t, srv.Client(), table, []types.WriteRequest{put(items[0])})
+	return table, map[string][]string{
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", diffDataFile(t, table, items), "--keys", "PK:S"},
+	}
+}
+
+// checkHashOnly runs a command that needs a sort key on a table that has
+// none, on both backends: one line saying so and what to run instead
+// (items), exit 2, as for other input that cannot be read as asked.
+func checkHashOnly(t *testing.T, args ...string) {
+	t.Helper()
+	table, backends := hashOnlyBackends(t)
+	for name, conn := range backends {
+		full := append(append([]string{args[0], "--table", table, "--pk", "a"}, args[1:]...), conn...)
+		out, stderr, code := cli(t, full...)
+		if _, load, ok := strings.Cut(stderr, "\n"); ok && strings.HasPrefix(stderr, "DATA: ") {
+			stderr = load // --data says what it loaded first
+		}
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "has no") || !strings.Contains(stderr, "dynascope items --table "+table+" --pk a") ||
+			strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s %q: exit %d, stdout %q, stderr %q", name, full, code, out, stderr)
 		}
 	}
 }
