@@ -254,12 +254,19 @@ func (o *changesOptions) printCSV(ctx context.Context, sc dynamo.StreamsClient, 
 	var rows []map[string]any
 	st, err := dynamo.Changes(ctx, sc, req, func(c dynamo.Change) error {
 		j := shape(c)
-		row := map[string]any{"event": j.Event, "time": j.Time, "keys": j.Keys, "changed": j.Changed}
+		// Every column is in every change, as in its JSON line; an image
+		// or a changed list the record does not keep is JSON's null, so
+		// CSV's \N (an INSERT's old, a KEYS_ONLY stream's three), never
+		// an empty cell, which CSV keeps for what a row does not have.
+		row := map[string]any{"event": j.Event, "time": j.Time, "keys": j.Keys, "old": nil, "new": nil, "changed": nil}
 		if j.Old != nil {
 			row["old"] = j.Old
 		}
 		if j.New != nil {
 			row["new"] = j.New
+		}
+		if j.Changed != nil {
+			row["changed"] = j.Changed
 		}
 		rows = append(rows, row)
 		return nil

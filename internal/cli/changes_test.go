@@ -137,8 +137,14 @@ func TestChangesCommand(t *testing.T) {
 	}
 	// CSV, one row a change.
 	out, _, _ = cli(t, append(base, "--pk", "A", "--output", "csv")...)
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 4 || lines[0] != "event,time,keys,old,new,changed" {
-		t.Errorf("csv: %q", out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || lines[0] != "event,time,keys,old,new,changed" {
+		t.Fatalf("csv: %q", out)
+	}
+	// The INSERT's old and the REMOVE's new are null in JSON: \N, not an
+	// empty cell (a value the row does not have).
+	if !strings.Contains(lines[1], `}",\N,"{`) || !strings.HasSuffix(lines[3], `,\N,"[""email"",""pk"",""sk"",""status"",""total""]"`) {
+		t.Errorf("csv images: %q", lines)
 	}
 	// A partition with no change: nothing, said on stderr, exit 0.
 	out, errb, code = cli(t, append(base, "--pk", "Z", "--since", "30m")...)
@@ -191,6 +197,10 @@ func TestChangesKeysOnlySaysWhatIsMissing(t *testing.T) {
 	out, errb, code := cli(t, "changes", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", table)
 	if code != 0 || !strings.Contains(errb, "KEYS_ONLY") || !strings.Contains(out, `"old":null,"new":null,"changed":null`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errb)
+	}
+	out, _, _ = cli(t, "changes", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", table, "--output", "csv")
+	if !strings.HasSuffix(out, `,\N,\N,\N`+"\n") {
+		t.Errorf("KEYS_ONLY csv: the images and changed are null, \\N: %q", out)
 	}
 }
 
@@ -286,6 +296,12 @@ func TestChangesDemo(t *testing.T) {
 		"MODIFY SHIPPED [GSI1PK Status]", "MODIFY DELIVERED [GSI1PK Status]"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order o#10002:\n got %q\nwant %q", got, want)
+	}
+	// CSV on the embedded backend as on moto: the INSERT's old image,
+	// null in JSON, is \N.
+	out, _, _ = cli(t, "changes", "--demo", "--table", "Shop", "--pk", "c#001", "--prefix", "o#10002", "--output", "csv")
+	if lines := strings.Split(out, "\n"); len(lines) < 2 || !strings.Contains(lines[1], `}",\N,"{`) {
+		t.Errorf("csv: %q", out)
 	}
 }
 

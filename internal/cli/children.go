@@ -136,6 +136,9 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		return err
 	}
 	key, _ := info.KeyFor(f.index)
+	if err := f.childrenShape(key); err != nil {
+		return err
+	}
 	if err := prefixFits(key, "--prefix", f.prefix); err != nil {
 		return err
 	}

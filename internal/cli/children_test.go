@@ -53,6 +53,11 @@ func TestChildrenDemo(t *testing.T) {
 	if top.Stats.Requests > 10 || top.Stats.ConsumedRCU > 66.5 {
 		t.Fatalf("%d requests, %.1f RCU for %d children", top.Stats.Requests, top.Stats.ConsumedRCU, len(top.Children))
 	}
+	// An empty --prefix is the top level, as documented: not refused as
+	// other flags given empty are.
+	if fromTop := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", ""); len(fromTop.Children) != len(top.Children) {
+		t.Fatalf("--prefix '' listed %d children, the top level %d", len(fromTop.Children), len(top.Children))
+	}
 	city := childrenJSON(t, "--table", "Locations", "--pk", "USA", "--prefix", "NY#NEWYORKCITY#", "--count")
 	if city.KeyCondition != "PK = :pk AND begins_with(SK, :prefix)" {
 		t.Fatalf("key condition %q", city.KeyCondition)
@@ -72,7 +77,7 @@ func TestChildrenBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no hierarchy"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no hierarchy — list its items with dynascope items --table DeviceLogs --pk 123"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
@@ -85,6 +90,10 @@ func TestChildrenBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenWithoutSortKey: a table keyed by its partition key alone has
+// no hierarchy: exit 2 (not a failed read), saying to run items.
+func TestChildrenWithoutSortKey(t *testing.T) { checkHashOnly(t, "children") }
 
 func TestChildrenShardPattern(t *testing.T) {
 	doc := childrenJSON(t, "--table", "ChatMessages", "--pk", "seattle-{1..4}")

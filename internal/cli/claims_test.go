@@ -383,6 +383,10 @@ func TestReadmeExitCodes(t *testing.T) {
 		{2, "`--output xml`", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "1", "--output", "xml"}},
 		{2, "a non-number `--pk`", []string{"items", "--demo", "--table", "DeviceLogs", "--pk", "abc"}},
 		{2, "an `--index` the table does not have", []string{"items", "--demo", "--table", "Locations", "--index", "Nope", "--pk", "USA"}},
+		{2, "`--delimiter ''`", []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", ""}},
+		{2, "`--attribute ''`", []string{"ttl", "--demo", "--table", "Locations", "--attribute", ""}},
+		{2, "without the sort key they need", []string{"children", "--demo", "--table", "DeviceLogs", "--pk", "123"}},
+		{2, "hold no time", []string{"range", "--demo", "--table", "Locations", "--pk", "USA", "--last", "1h"}},
 		{2, "`seed` aimed at a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}},
 		{2, "the explorer without a terminal", []string{"--demo"}},
 		// A count the table could make cost more than its budget is

@@ -481,6 +481,25 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
 		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
+		{"empty delimiter", []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", ""}, 2, "--delimiter is given empty — give one character"},
+		{"empty delimiter, explorer", []string{"--demo", "--table", "Nope", "--delimiter="}, 2, "--delimiter is given empty"},
+		{"empty ttl attribute", []string{"ttl", "--demo", "--table", "Locations", "--attribute", ""}, 2, "--attribute is given empty — give the attribute's name"},
+		{"empty index", []string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--index", ""}, 2, "--index is given empty — give a GSI or LSI name"},
+		{"empty filter", []string{"scan", "--demo", "--table", "Locations", "--filter", ""}, 2, "--filter is given empty"},
+		{"empty time format", []string{"range", "--demo", "--table", "DeviceLogs", "--pk", "1", "--last", "1h", "--time-format", ""}, 2, "--time-format is given empty"},
+		{"empty pk", []string{"versions", "--demo", "--table", "Equipment", "--pk", ""}, 2, "--pk is given empty — give the partition key's value"},
+		{"empty table", []string{"entities", "--demo", "--table", ""}, 2, "--table is given empty"},
+		{"empty resume", []string{"scan", "--demo", "--table", "Locations", "--resume", ""}, 2, "leave --resume out to read from the start"},
+		{"empty endpoint", []string{"tables", "--endpoint-url", "", "--region", "us-east-1"}, 2, "--endpoint-url is given empty"},
+		{"empty since", []string{"changes", "--demo", "--table", "Locations", "--since", ""}, 2, "--since is given empty — give a value, or leave --since out"},
+		{"empty against-table", []string{"diff", "--demo", "--table", "Locations", "--pk", "USA", "--against-table", ""}, 2, "--against-table is given empty"},
+		{"empty output", []string{"partiql", "--demo", "SELECT * FROM Locations", "--output", ""}, 2, "--output is given empty"},
+		{"empty mask", []string{"tables", "--demo", "--mask", ""}, 2, "--mask is given empty — name the attributes to mask"},
+		{"empty data", []string{"tables", "--data", ""}, 2, "--data is given empty"},
+		{"zero timeout", []string{"tables", "--demo", "--timeout", "0"}, 2, "--timeout 0s is no duration"},
+		{"zero follow interval", []string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--interval", "0s"}, 2, "--interval 0s is no duration"},
+		{"empty seed tables", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1", "--tables", ""}, 2, "--tables is given empty"},
+		{"empty optional pk", []string{"ttl", "--demo", "--table", "Locations", "--pk", ""}, 2, "or leave --pk out for the whole table"},
 		{"unknown flag", []string{"tables", "--bogus"}, 2, "unknown flag: --bogus — see dynascope tables --help"},
 		{"mistyped flag", []string{"--tabel", "x"}, 2, "unknown flag: --tabel — did you mean --table? (see dynascope --help)"},
 		{"mistyped subcommand flag", []string{"range", "--demo", "--lst", "1h"}, 2, "unknown flag: --lst — did you mean --last?"},
@@ -679,14 +698,21 @@ func TestDynalite(t *testing.T) {
 	})
 }
 
+// createTable creates a table keyed PK (a string) and sk of skType, or
+// PK alone where sk is "".
 func createTable(t *testing.T, c *dynamodb.Client, name, sk string, skType types.ScalarAttributeType) {
 	t.Helper()
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+	in := &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String(sk), AttributeType: skType}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(sk), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
 		BillingMode:          types.BillingModePayPerRequest,
-	})
+	}
+	if sk != "" {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(sk), AttributeType: skType})
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange})
+	}
+	_, err := c.CreateTable(context.Background(), in)
 	if err != nil {
 		t.Fatalf("create %s: %v", name, err)
 	}
@@ -737,6 +763,45 @@ func TestItemsBinaryKeyAsPeopleCopyIt(t *testing.T) {
 			if code != exitOK || strings.Count(out, "\n") != want {
 				t.Errorf("%s --pk %s: exit %d, %d items, want %d: %s", name, pk, code, strings.Count(out, "\n"), want, stderr)
 			}
+		}
+	}
+}
+
+// hashOnlyBackends is a table keyed by PK alone, no sort key, holding one
+// item (PK "a") on the shared dynalite and in an export file of it: its
+// name and, by backend, the flags that open it.
+func hashOnlyBackends(t *testing.T) (string, map[string][]string) {
+	t.Helper()
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	items := []map[string]types.AttributeValue{{"PK": &types.AttributeValueMemberS{Value: "a"}, "x": &types.AttributeValueMemberS{Value: "1"}}}
+	srv := dynalitetest.Shared(t)
+	table := fmt.Sprintf("HashOnly-%d", time.Now().UnixNano())
+	createTable(t, srv.Client(), table, "", "")
+	batchWrite(t, srv.Client(), table, []types.WriteRequest{put(items[0])})
+	return table, map[string][]string{
+		"dynalite": {"--endpoint-url", srv.Endpoint, "--region", "us-east-1"},
+		"memory":   {"--data", diffDataFile(t, table, items), "--keys", "PK:S"},
+	}
+}
+
+// checkHashOnly runs a command that needs a sort key on a table that has
+// none, on both backends: one line saying so and what to run instead
+// (items), exit 2, as for other input that cannot be read as asked.
+func checkHashOnly(t *testing.T, args ...string) {
+	t.Helper()
+	table, backends := hashOnlyBackends(t)
+	for name, conn := range backends {
+		full := append(append([]string{args[0], "--table", table, "--pk", "a"}, args[1:]...), conn...)
+		out, stderr, code := cli(t, full...)
+		if _, load, ok := strings.Cut(stderr, "\n"); ok && strings.HasPrefix(stderr, "DATA: ") {
+			stderr = load // --data says what it loaded first
+		}
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "has no") || !strings.Contains(stderr, "dynascope items --table "+table+" --pk a") ||
+			strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s %q: exit %d, stdout %q, stderr %q", name, full, code, out, stderr)
 		}
 	}
 }

@@ -122,3 +122,37 @@ func TestCSVTellsEmptyFromAbsent(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVWithNoRowsIsItsHeader: a CSV of no rows is the header its rows
+// would lead with (the keys, a command's own columns, a SELECT's
+// attributes), never one empty line, which reads as a row of one empty
+// cell. On dynalite and the embedded backend.
+func TestCSVWithNoRowsIsItsHeader(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	table, backends := bothBackends(t, []map[string]types.AttributeValue{av("PK", "p", "SK", "a#1", "e", "x")})
+	for name, conn := range backends {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"items", "--table", table, "--pk", "nobody"}, "PK,SK\n"},
+			{[]string{"items", "--table", table, "--pk", "p", "--filter", `e = "y"`}, "PK,SK\n"},
+			{[]string{"scan", "--table", table, "--filter", `e = "y"`, "--segments", "1"}, "PK,SK\n"},
+			{[]string{"partiql", "SELECT * FROM " + table + " WHERE PK = 'nobody'"}, "PK,SK\n"},
+			{[]string{"partiql", "SELECT e FROM " + table + " WHERE PK = 'nobody'"}, "e\n"},
+			{[]string{"children", "--table", table, "--pk", "nobody"}, "name,prefix,hasChildren,isItem,count,shards\n"},
+			{[]string{"versions", "--table", table, "--pk", "nobody"}, "name,form,current,latest,revisions,drift\n"},
+			{[]string{"entities", "--table", table, "--pk", "nobody"}, "name,count,countExact,sampled,pk,sk,discriminator,attributes\n"},
+		} {
+			out, stderr := mustRun(t, append(append(c.args, "--output", "csv"), conn...)...)
+			if out != c.want {
+				t.Errorf("%s %q: %q, want %q\n%s", name, c.args, out, c.want, stderr)
+			}
+		}
+	}
+	out, _ := mustRun(t, "range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--before", "1000000000", "--output", "csv")
+	if out != "DeviceID,Timestamp\n" {
+		t.Errorf("range of no items: %q", out)
+	}
+}

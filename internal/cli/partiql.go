@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -188,8 +190,32 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	}
 	return writeSearch(ctx, conn, state, searchOut{
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
-		first: keyNames(key, info.Key), flag: "--max-rcu",
+		first: projectedFirst(keyNames(key, info.Key), plan.Project), flag: "--max-rcu",
 	})
+}
+
+// projectedFirst are a SELECT's CSV columns when it names its attributes:
+// the keys it projects, then the rest of what it projects in name order
+// (the order the columns of its rows take), so that a result of no rows
+// is headed by what rows would hold, not by keys it never selects.
+func projectedFirst(keys []string, project []domain.Path) []string {
+	if len(project) == 0 {
+		return keys // SELECT *
+	}
+	roots := map[string]bool{}
+	for _, p := range project {
+		if len(p) > 0 && !p[0].IsIdx {
+			roots[p[0].Name] = true
+		}
+	}
+	var first []string
+	for _, k := range keys {
+		if roots[k] {
+			first = append(first, k)
+			delete(roots, k)
+		}
+	}
+	return append(first, slices.Sorted(maps.Keys(roots))...)
 }
 
 // checkStatement refuses, before any request, what DynamoDB would refuse

@@ -219,8 +219,8 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		return err
 	}
 	key, _ := info.KeyFor(f.index)
-	if key.SK == nil {
-		return dynamo.Errorf("range", dynamo.KindValidation, "a time range needs a sort key that holds time", "table %s has no sort key", f.table)
+	if err := f.rangeShape(key); err != nil {
+		return err
 	}
 	if err := prefixFits(key, "--sk-prefix", f.skPrefix); err != nil {
 		return err
@@ -372,11 +372,13 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			if timeForms(t) > 1 {
 				// Times, each key one, in more than one form: not "no
 				// time", but no one form to read them all by.
-				return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "give --time-format with the form to read by (keys in the others fall outside its ranges)",
-					"the sort keys of %s here hold times in more than one form%s", skName, seen)
+				return domain.TimeEncoding{}, usage("give --time-format with the form to read by (keys in the others fall outside its ranges)",
+					"range: the sort keys of %s here hold times in more than one form%s", skName, seen)
 			}
-			return domain.TimeEncoding{}, dynamo.Errorf("range", dynamo.KindValidation, "check --pk and --sk-prefix, or "+domain.NoTimeHint,
-				"the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
+			// Not a failed read: keys not of the shape a range needs,
+			// which only the command line can say (exit 2).
+			return domain.TimeEncoding{}, usage("check --pk and --sk-prefix, or "+domain.NoTimeHint,
+				"range: the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
 		}
 		if note := sample.Note(); note != "" && masked {
 			fmt.Fprintf(stderr, "%d of %d keys are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)

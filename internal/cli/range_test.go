@@ -86,8 +86,8 @@ func TestRangeBadInput(t *testing.T) {
 		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, `--time-format "epoch-ms" matches none of the 40 keys of State#Date read (tried "WARNING3#2020-04-25T19:00:00"); detection reads them as prefix#2006-01-02T15:04:05 (such as "WARNING3#2020-04-25T19:00:00") — --time-format '{any}#{time:2006-01-02T15:04:05}' matches them`},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp`},
 		{[]string{"--table", "StateLog", "--index", "Nope", "--pk", "Sara", "--last", "1h"}, 2, "table StateLog has no index \"Nope\" — check --index; it has EscalatedTo"},
-		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, "no time this tool recognises (or there are none); they read as WY#WESTHAVEN#{n}#{n} (12), "},
-		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 1, " — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 2, "no time this tool recognises (or there are none); they read as WY#WESTHAVEN#{n}#{n} (12), "},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 2, " — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-09-04T00:00:00.5Z"}, 2, "whole seconds"},
 	} {
 		_, stderr, code := cli(t, append([]string{"range", "--demo"}, tc.args...)...)
@@ -96,6 +96,10 @@ func TestRangeBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeWithoutSortKey: no sort key, no time to range over: exit 2
+// (not a failed read), saying to run items.
+func TestRangeWithoutSortKey(t *testing.T) { checkHashOnly(t, "range", "--last", "1h") }
 
 // TestRangeMergesPrefixes: STATE#time keys without --sk-prefix are read
 // as one range across every state, newest first, with the cost said.
@@ -252,7 +256,7 @@ func TestRangeKeysInTwoEpochUnits(t *testing.T) {
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "p", "--at", "2023-11-15"}, conn...)...)
-			if code == exitOK || out != "" || !strings.Contains(stderr, "hold times in more than one form") ||
+			if code != exitUsage || out != "" || !strings.Contains(stderr, "hold times in more than one form") ||
 				!strings.Contains(stderr, "epoch-s") || !strings.Contains(stderr, "epoch-ms") || strings.Contains(stderr, "no time") {
 				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
 			}

@@ -60,7 +60,9 @@ AWS_REGION, AWS_ENDPOINT_URL[_DYNAMODB], ~/.aws/config, SSO).
 Exit codes: 0 success (diff: the sides are identical), 1 a failed read (no
 such table, unreachable endpoint, no region, credentials, access denied;
 diff: the sides differ), 2 a malformed command line (an unknown command,
-flag or --index; the explorer without a terminal), 3 stopped at a budget
+flag or --index, a flag given empty such as --delimiter '', children,
+versions or range on a table without the sort key they need; the explorer
+without a terminal), 3 stopped at a budget
 (--max-rcu, --count-budget): what was printed is true but not all, 130
 interrupted (Ctrl+C), 143 SIGTERM, 129 SIGHUP: each stops the command the
 same way, a partial export file removed; 141 the reader of the output went
@@ -76,6 +78,9 @@ away (| head -1).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
+		// Every command, the explorer too: a flag given empty is refused
+		// before anything is read.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return refuseEmpty(cmd) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.changed = cmd.Flags().Changed
 			return runRoot(ctx, g, o)

@@ -140,6 +140,9 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.versionsShape(info.Key); err != nil {
+		return err
+	}
 	req := dynamo.VersionsRequest{Table: f.table, Key: info.Key, PK: q.PK, Name: f.item, Pattern: pattern, Ignore: conf.Table(f.table).DriftIgnore}
 	// The revisions are grouped by their real keys; what is shown of them
 	// passes through the masked layer.

@@ -80,6 +80,10 @@ func TestVersionsJSON(t *testing.T) {
 	}
 }
 
+// TestVersionsWithoutSortKey: no sort key, no revisions: exit 2, saying
+// to run items.
+func TestVersionsWithoutSortKey(t *testing.T) { checkHashOnly(t, "versions") }
+
 func TestVersionsBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -87,7 +91,7 @@ func TestVersionsBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--table", "Equipment", "--pk", demo.DriftedPiece, "--item", "Nope"}, 1, "run without --item"},
-		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 1, "no string sort key"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no string sort key"},
 		{[]string{"--table", "Equipment"}, 2, "--pk"},
 		{[]string{"--table", "Equipment", "--pk", "x", "--output", "rows.txt"}, 2, "--output jsonl, json or csv, or a file"},
 	} {

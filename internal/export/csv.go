@@ -26,7 +26,20 @@ const CSVNull = `\N`
 // not w is a terminal, every cell is safe to print (Sanitize) and safe to
 // open in a spreadsheet: text a spreadsheet would evaluate as a formula
 // starts with a ' (see NeutraliseFormula); numbers stay numbers.
+//
+// With no rows (no columns seen), the header is first alone, the columns
+// every row would lead with; with no first either, nothing is written
+// until a row comes: never a lone empty line, which reads as one row of
+// one empty cell.
 func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(map[string]any) error) error, terminal bool) error {
+	if len(cols) == 0 {
+		cols = map[string]bool{}
+		for _, k := range first {
+			if k != "" {
+				cols[k] = true
+			}
+		}
+	}
 	header := csvHeader(first, cols)
 	out := bufio.NewWriter(w)
 	row := make([]string, len(header))
@@ -34,8 +47,15 @@ func WriteCSV(w io.Writer, first []string, cols map[string]bool, each func(func(
 	for i, h := range header {
 		row[i] = Sanitize(NeutraliseFormula(h))
 	}
-	writeRecord(out, row, empty)
+	headed := len(header) > 0
+	if headed {
+		writeRecord(out, row, empty)
+	}
 	err := each(func(it map[string]any) error {
+		if !headed {
+			headed = true
+			writeRecord(out, row, empty)
+		}
 		for i, h := range header {
 			row[i], empty[i] = "", false
 			if v, ok := it[h]; ok {

@@ -151,3 +151,18 @@ func TestCSVEmptyStringIsNotAbsent(t *testing.T) {
 		std.Reset()
 	}
 }
+
+// TestCSVOfNoRows: no rows is the header of first alone, or nothing where
+// there is no first; never one empty line (a row of one empty cell).
+func TestCSVOfNoRows(t *testing.T) {
+	none := func(func(map[string]any) error) error { return nil }
+	for _, c := range []struct {
+		first []string
+		want  string
+	}{{[]string{"PK", "", "SK", "PK"}, "PK,SK\n"}, {nil, ""}} {
+		var b strings.Builder
+		if err := WriteCSV(&b, c.first, nil, none, false); err != nil || b.String() != c.want {
+			t.Errorf("first %q: %q, %v; want %q", c.first, b.String(), err, c.want)
+		}
+	}
+}
