@@ -303,35 +303,12 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 		in := &dynamodb.QueryInput{TableName: aws.String("Locations"), KeyConditionExpression: aws.String("PK = :pk"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "JAPAN"}},
 			ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal}
-		partition, queryRCU := 0, 0.0
-		for {
-			page, err := b.client.Query(context.Background(), in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			partition += int(page.ScannedCount)
-			queryRCU += aws.ToFloat64(page.ConsumedCapacity.CapacityUnits)
-			if len(page.LastEvaluatedKey) == 0 {
-				break
-			}
-			in.ExclusiveStartKey = page.LastEvaluatedKey
-		}
+		partition, queryRCU := queryToEnd(t, b.client, in)
 
 		rec.reset()
 		args := append([]string{"scan", "--table", "Locations", "--filter", filter, "--max-rcu", "none", "--output", "json"}, b.args...)
 		out, stderr := mustRun(t, args...)
-		var doc struct {
-			Items []map[string]any `json:"items"`
-			Stats map[string]any   `json:"stats"`
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil {
-			t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
-		}
-		var got []string
-		for _, it := range doc.Items {
-			got = append(got, locKey(it))
-		}
-		sort.Strings(got)
+		doc, got := scanDocument(t, name, out)
 		if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: printed %d items, want %d", name, len(got), len(want))
 		}
@@ -496,6 +473,41 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
+// queryToEnd reads in to its end, as the test reads a partition for
+// itself: the items scanned and the RCU reported.
+func queryToEnd(t *testing.T, c dynamo.Client, in *dynamodb.QueryInput) (scanned int, rcu float64) {
+	t.Helper()
+	for {
+		page, err := c.Query(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scanned += int(page.ScannedCount)
+		rcu += aws.ToFloat64(page.ConsumedCapacity.CapacityUnits)
+		if len(page.LastEvaluatedKey) == 0 {
+			return scanned, rcu
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+}
+
+// scanDocument is scan's --output json document, and the Locations keys
+// of its items in order.
+func scanDocument(t *testing.T, name, out string) (doc struct {
+	Items []map[string]any `json:"items"`
+	Stats map[string]any   `json:"stats"`
+}, keys []string) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
+	}
+	for _, it := range doc.Items {
+		keys = append(keys, locKey(it))
+	}
+	sort.Strings(keys)
+	return doc, keys
+}
+
 // TestScanPinnedBoundsReadTheStretch: a pinned filter's two bounds on
 // the sort key that no one key condition says (> and <) read the stretch
 // between them (BETWEEN, the bounds' own < and > applied here), not the
@@ -520,32 +532,10 @@ func TestScanPinnedBoundsReadTheStretch(t *testing.T) {
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "USA"},
 				":a": &types.AttributeValueMemberS{Value: "CA#"}, ":b": &types.AttributeValueMemberS{Value: "CO#ZZ"}},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
-		stretchRCU := 0.0
-		for {
-			page, err := b.client.Query(context.Background(), in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stretchRCU += aws.ToFloat64(page.ConsumedCapacity.CapacityUnits)
-			if len(page.LastEvaluatedKey) == 0 {
-				break
-			}
-			in.ExclusiveStartKey = page.LastEvaluatedKey
-		}
+		_, stretchRCU := queryToEnd(t, b.client, in)
 		rec.reset()
 		out, stderr := mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--max-rcu", "none", "--output", "json"}, b.args...)...)
-		var doc struct {
-			Items []map[string]any `json:"items"`
-			Stats map[string]any   `json:"stats"`
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil {
-			t.Fatalf("%s: not one document: %v\n%s", name, err, clip(out))
-		}
-		var got []string
-		for _, it := range doc.Items {
-			got = append(got, locKey(it))
-		}
-		sort.Strings(got)
+		doc, got := scanDocument(t, name, out)
 		if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: printed %d items, want %d", name, len(got), len(want))
 		}
