@@ -109,6 +109,24 @@ func runToEnd(t *testing.T, args []string, budget float64) []string {
 	return runToEndBy(t, args, budget, locKey, nil)
 }
 
+// heavierThanRead is what a budgeted run may spend past its budget, run
+// by run: the read units of the items it printed that were larger than
+// any read before (seen from start bytes), which no read can be sized for.
+func heavierThanRead(bytesOf map[string]int, key func(map[string]any) string, start int) func([]map[string]any) float64 {
+	seen := start
+	return func(printed []map[string]any) float64 {
+		cost, most := 0.0, seen
+		for _, it := range printed {
+			if b := bytesOf[key(it)]; b > seen {
+				cost += float64((b+4095)/4096) * 0.5
+				most = max(most, b)
+			}
+		}
+		seen = most
+		return cost
+	}
+}
+
 // runToEndBy is runToEnd for items keyed by key; fresh (nil: none) is
 // what a run may spend past its budget and half a unit: the items it
 // printed larger than any before (a run's reads are sized by the largest
@@ -1855,18 +1873,7 @@ func TestPartiQLBudgetOnAnUnseenTable(t *testing.T) {
 			}
 			for _, budget := range []string{"1", "2.5"} {
 				limit, _ := strconv.ParseFloat(budget, 64)
-				seen := 0
-				fresh := func(printed []map[string]any) float64 {
-					cost, most := 0.0, seen
-					for _, it := range printed {
-						if b := bytesOf[key(it)]; b > seen {
-							cost += float64((b+4095)/4096) * 0.5
-							most = max(most, b)
-						}
-					}
-					seen = most
-					return cost
-				}
+				fresh := heavierThanRead(bytesOf, key, 0)
 				got := runToEndBy(t, append([]string{"partiql", stmt, "--max-rcu", budget}, conn...), limit, key, fresh)
 				if strings.Join(got, " ") != strings.Join(whole, " ") {
 					t.Errorf("%s %s at %s RCU: %v, unbudgeted %v", name, stmt, budget, got, whole)
@@ -2062,18 +2069,8 @@ func TestPartiQLOnANumberAndBinaryKeyedTable(t *testing.T) {
 		} {
 			whole := runToEndBy(t, append(append([]string(nil), args...), append([]string{"--max-rcu", "none"}, conn...)...), 0, ledgerKey, nil)
 			for _, budget := range []float64{1, 3} {
-				largest := 4096 // what a run's reads are sized by, at least: an item of a read unit
-				fresh := func(printed []map[string]any) float64 {
-					cost, most := 0.0, largest
-					for _, it := range printed {
-						if b := bytesOf[ledgerKey(it)]; b > largest {
-							cost += float64((b+4095)/4096) * 0.5
-							most = max(most, b)
-						}
-					}
-					largest = most
-					return cost
-				}
+				// what a run's reads are sized by, at least: an item of a read unit
+				fresh := heavierThanRead(bytesOf, ledgerKey, 4096)
 				got := runToEndBy(t, append(append([]string(nil), args...), append([]string{"--max-rcu", fmt.Sprint(budget)}, conn...)...), budget, ledgerKey, fresh)
 				if !slices.Equal(got, whole) {
 					t.Errorf("%s %q at %g RCU: %v, unbudgeted %v", name, args, budget, got, whole)
