@@ -380,8 +380,10 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			return domain.TimeEncoding{}, usage("check --pk and --sk-prefix, or "+domain.NoTimeHint,
 				"range: the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
 		}
-		if note := sample.Note(); note != "" && masked {
-			fmt.Fprintf(stderr, "%d of %d keys are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
+		// The keys were a sample (the newest and oldest), as the
+		// explorer's Time mode says: never read as the partition's all.
+		if note := sample.SampledNote(); note != "" && masked {
+			fmt.Fprintf(stderr, "%d of %d keys sampled are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
 		} else if note != "" {
 			fmt.Fprintf(stderr, "%s: left out of ranges\n", note)
 		}

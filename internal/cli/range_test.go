@@ -319,7 +319,7 @@ func TestRangeStoppedWritesWhatItHeld(t *testing.T) {
 
 func TestRangeBesideMetadata(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "VersionTimes", "--pk", "Equipment#1", "--after", "2020-11-12T21:00")
-	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 40 keys is not a time: Metadata: left out of ranges\n") {
+	if len(items) == 0 || !strings.HasPrefix(stderr, "1 of 40 keys sampled is not a time: Metadata: left out of ranges\n") {
 		t.Fatalf("%d items: %s", len(items), stderr)
 	}
 	for _, it := range items {
@@ -357,11 +357,11 @@ func TestRangeShapes(t *testing.T) {
 		err  []string
 	}{
 		{[]string{"--table", "Workbench", "--pk", "FLIGHTS#AA", "--at", "2021-08-01", "--limit", "5"}, 5,
-			[]string{"1 of 40 keys is not a time: metadata: left out of ranges", `3 prefixes merged by time ("JFK# LAX# SEA#")`, `:prefix="JFK#2021-08-01T"`}},
+			[]string{"1 of 40 keys sampled is not a time: metadata: left out of ranges", `3 prefixes merged by time ("JFK# LAX# SEA#")`, `:prefix="JFK#2021-08-01T"`}},
 		{[]string{"--table", "Workbench", "--pk", "USER#ada", "--at", "2021-03"}, 102,
-			[]string{"3 of 40 keys are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
+			[]string{"3 of 40 keys sampled are not times: PROFILE#phone, PROFILE#email, PROFILE#", `:lo="PHOTO#01EZNHB9000000000000000000" :hi="PHOTO#01F25BNHZZZZZZZZZZZZZZZZZZ"`}},
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2023-04-30"}, 2,
-			[]string{"1 of 3 keys is not a time: metadata", `1 prefix merged by time ("comm#"), read once (costing no more than one Query a prefix), the time kept on our side: Query Workbench: PK = :pk AND SK BETWEEN :lo AND :hi`, "(finding the prefixes: 0 requests, 0.0 RCU)"}},
+			[]string{"1 of 3 keys sampled is not a time: metadata", `1 prefix merged by time ("comm#"), read once (costing no more than one Query a prefix), the time kept on our side: Query Workbench: PK = :pk AND SK BETWEEN :lo AND :hi`, "(finding the prefixes: 0 requests, 0.0 RCU)"}},
 		// The sample read all three keys: none is in 2021, and nothing more is read.
 		{[]string{"--table", "Workbench", "--pk", "COMPLAINT#1", "--at", "2021-04"}, 0,
 			[]string{`no Query (the time sample read every key, none in the range)`, "0 items, 0 pages"}},
