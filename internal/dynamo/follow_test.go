@@ -108,6 +108,14 @@ func (c *collector) waitPolls(t *testing.T, n int) []string {
 	return nil
 }
 
+// follow runs dynamo.Follow on c in the background, what it emits and
+// each poll into col; the channel answers once it returns.
+func (col *collector) follow(ctx context.Context, c dynamo.Client, r dynamo.FollowRequest) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- dynamo.Follow(ctx, c, r, col.emit, col.poll) }()
+	return done
+}
+
 // TestFollowEachNewItemOnce: on both backends, follow sees every item
 // written after it started exactly once, within two polls of its write,
 // including one written late with a key older than the newest (inside
@@ -125,15 +133,12 @@ func TestFollowEachNewItemOnce(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			col := &collector{}
-			done := make(chan error, 1)
-			go func() {
-				done <- dynamo.Follow(ctx, c, dynamo.FollowRequest{
-					Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
-					Enc:    enc,
-					Prefix: "amsg",
-					Newest: "amsg#2026-11-01T10:00:00Z", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
-				}, col.emit, col.poll)
-			}()
+			done := col.follow(ctx, c, dynamo.FollowRequest{
+				Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
+				Enc:    enc,
+				Prefix: "amsg",
+				Newest: "amsg#2026-11-01T10:00:00Z", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
+			})
 			if got := col.waitPolls(t, 1); len(got) != 0 {
 				t.Fatalf("the item already shown was emitted again: %v", got)
 			}
@@ -181,15 +186,12 @@ func TestFollowKeysInSeveralOffsets(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			col := &collector{}
-			done := make(chan error, 1)
-			go func() {
-				done <- dynamo.Follow(ctx, c, dynamo.FollowRequest{
-					Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
-					Enc:    d.Enc,
-					Newest: "2026-11-01T15:00:00+00:00", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
-					Spread: d.Spread,
-				}, col.emit, col.poll)
-			}()
+			done := col.follow(ctx, c, dynamo.FollowRequest{
+				Query:  domain.KeyQuery{Table: table, PKName: "Device", PK: domain.S("d1"), SKName: "At"},
+				Enc:    d.Enc,
+				Newest: "2026-11-01T15:00:00+00:00", Overlap: 5 * time.Second, Interval: 50 * time.Millisecond,
+				Spread: d.Spread,
+			})
 			if got := col.waitPolls(t, 1); len(got) != 0 {
 				t.Fatalf("the item already shown was emitted again: %v", got)
 			}
