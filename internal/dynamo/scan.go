@@ -94,6 +94,13 @@ type SearchState struct {
 	// Spent is what this run has spent of its budget, billed.
 	Spent  float64
 	Sizing SearchSizing
+	// Want is how many more matches the reader wants now (the explorer:
+	// what fills its screens), which sizes the next step's reads to the
+	// rate Scanned and Matched tell (searchwant.go); 0: every match, as
+	// the budget allows.
+	Want int
+	// Scanned and Matched count this run's items read and kept.
+	Scanned, Matched int
 }
 
 // SearchSizing is what the reads so far tell of the items' size, which
@@ -219,6 +226,8 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned, largest[i])
 		step.Next.Sizing.Bytes += bytes[i]
 		step.Items = append(step.Items, p.Items...)
+		step.Next.Scanned += p.Scanned
+		step.Next.Matched += len(p.Items)
 		step.Next.Streams[rd.stream] = SearchStream{Start: p.LastKey, Done: !p.More()}
 	}
 	return step, failed
@@ -241,6 +250,11 @@ type streamRead struct {
 // plan is the reads of the next step: every open stream, or, under a
 // budget, those a share of what is left pays for, each with its Limit.
 func (s SearchState) plan() []streamRead {
+	return s.wanted(s.budgetPlan())
+}
+
+// budgetPlan is plan before the matches wanted bound it.
+func (s SearchState) budgetPlan() []streamRead {
 	var open []int
 	for i, st := range s.Streams {
 		if !st.Done {

@@ -163,6 +163,14 @@ type searchRecorder struct {
 	dynamo.Client
 	mu  sync.Mutex
 	rcu float64
+	// limits is each request's Limit (0: none), in the order sent.
+	limits []int32
+}
+
+func (r *searchRecorder) limit(l *int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limits = append(r.limits, aws.ToInt32(l))
 }
 
 func (r *searchRecorder) add(cc *types.ConsumedCapacity) {
@@ -176,6 +184,7 @@ func (r *searchRecorder) add(cc *types.ConsumedCapacity) {
 }
 
 func (r *searchRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	r.limit(in.Limit)
 	out, err := r.Client.Scan(ctx, in, o...)
 	if err == nil {
 		r.add(out.ConsumedCapacity)
@@ -184,6 +193,7 @@ func (r *searchRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...
 }
 
 func (r *searchRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	r.limit(in.Limit)
 	out, err := r.Client.Query(ctx, in, o...)
 	if err == nil {
 		r.add(out.ConsumedCapacity)
@@ -260,6 +270,78 @@ func TestSearchEqualsFilteredFullRead(t *testing.T) {
 					}
 					if budget > 0 && len(runs) < 2 {
 						t.Errorf("%s: %d runs: the budget never stopped a read", label, len(runs))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSearchReadsForTheMatchesWanted: the explorer wants a few screens
+// of matches (SearchState.Want), not 1 MB pages a segment: its first
+// step reads about a hundred items in all, later steps what the rate
+// seen needs, a filter that matched nothing in them reads on in whole
+// pages, and the steps to the end find what a full read filtered finds,
+// each item once.
+func TestSearchReadsForTheMatchesWanted(t *testing.T) {
+	const want = 10
+	for name, c := range searchBackends(t) {
+		all := wholeTable(t, c)
+		cases := append(searchCases[:len(searchCases):len(searchCases)], searchCase{`status = "NO SUCH"`, func(dynamo.Item) bool { return false }})
+		for _, tc := range cases {
+			filter, err := domain.ParseFilter(tc.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wanted []dynamo.Item
+			for _, it := range all {
+				if tc.match(it) {
+					wanted = append(wanted, it)
+				}
+			}
+			for _, segments := range []int{1, 3} {
+				for _, budget := range []float64{0, 400} {
+					label := fmt.Sprintf("%s %q segments=%d budget=%g", name, tc.filter, segments, budget)
+					rec := &searchRecorder{Client: c}
+					s, err := dynamo.StartSearch(dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: segments, MaxRCU: budget}, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []dynamo.Item
+					for step := 0; s.More(); step++ {
+						s.Want = want
+						sent := len(rec.limits)
+						st, err := dynamo.ReadSearch(context.Background(), rec, s)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if step == 0 {
+							total := int32(0)
+							for _, l := range rec.limits[sent:] {
+								if l == 0 {
+									t.Fatalf("%s: the first step reads a whole page (no Limit) for %d matches", label, want)
+								}
+								total += l
+							}
+							if total > 100 || st.Scanned > 100 {
+								t.Fatalf("%s: the first step asks for %d items and reads %d, for %d matches", label, total, st.Scanned, want)
+							}
+						}
+						if step == 1 && s.Matched == 0 && budget == 0 {
+							for _, l := range rec.limits[sent:] {
+								if l != 0 {
+									t.Errorf("%s: nothing matched in %d items, and the next read asks for %d items, not a page", label, s.Scanned, l)
+								}
+							}
+						}
+						got = append(got, st.Items...)
+						s = st.Next
+						if st.Stopped {
+							s = s.Extend(budget)
+						}
+					}
+					if g, w := keysOf(got), keysOf(wanted); strings.Join(g, " ") != strings.Join(w, " ") {
+						t.Errorf("%s: %d matches, want %d", label, len(g), len(w))
 					}
 				}
 			}

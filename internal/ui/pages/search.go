@@ -328,7 +328,17 @@ func (s *Search) read() tea.Cmd {
 		return nil
 	}
 	ctx, req := s.list.Next()
+	// The matches that fill the screen below the cursor and one more:
+	// each read is sized to find them (dynamo.SearchState.Want), not to
+	// a 1 MB page a segment.
+	screen := s.screenRows()
+	s.state.Want = max(3*screen-(s.list.Len()-s.list.Grid.Cursor()), screen)
 	return readSearch(ctx, s.c.Client, s.id, req, s.state)
+}
+
+// screenRows is how many rows a screen of the list shows.
+func (s *Search) screenRows() int {
+	return max(s.list.Grid.Visible(), s.h-4)
 }
 
 func readSearch(ctx context.Context, c dynamo.Client, page, req int, st dynamo.SearchState) tea.Cmd {
@@ -342,7 +352,7 @@ func readSearch(ctx context.Context, c dynamo.Client, page, req int, st dynamo.S
 // the search has more and neither the budget nor a failure or esc has
 // stopped it (r reads on after those).
 func (s *Search) more() tea.Cmd {
-	screen := max(s.list.Grid.Visible(), s.h-4)
+	screen := s.screenRows()
 	if s.stopped || s.list.Fail.Stopped() || !s.list.WantsMore(2*screen, false) {
 		return nil
 	}

@@ -1,0 +1,60 @@
+package dynamo
+
+// A search in the explorer shows a screen of matches, not the table: a
+// Scan page of 1 MB (128 RCU, and a table of 64 MB reads sixteen
+// segments in parallel: up to the budget at once) fills a screen of a
+// filter that matches one item in five from its first hundred items. So
+// the explorer says how many matches it wants now (SearchState.Want),
+// and each read is sized to find them at the rate the reads so far have
+// matched: a first read of wantFirstItems, then, where nothing matched,
+// whole pages as before (a sparse filter pays one small read more), and
+// where some did, the items that rate needs with a margin. Headless
+// scans want every match (Want 0) and read as the budget allows.
+
+const (
+	// wantFirstItems is what a search's first read reads where matches
+	// are wanted: a match rate seen on a read unit or two of small
+	// items, at the cost of one.
+	wantFirstItems = 100
+	// wantLeastItems is the smallest read sized by a match rate: below
+	// it a request costs its round trip for a fraction of a read unit.
+	wantLeastItems = 50
+	// wantMargin reads that much more than the rate seen needs, so that
+	// a rate a little lower than seen is still one read.
+	wantMargin = 1.5
+)
+
+// wantItems is how many items the next step reads in all to find s.Want
+// matches at the rate seen so far (0: no bound: none wanted, or none
+// matched in what was read).
+func (s SearchState) wantItems() int {
+	switch {
+	case s.Want <= 0:
+		return 0
+	case s.Scanned == 0:
+		return max(wantFirstItems, 2*s.Want)
+	case s.Matched == 0:
+		return 0
+	}
+	rate := float64(s.Matched) / float64(s.Scanned)
+	return max(wantLeastItems, int(float64(s.Want)/rate*wantMargin+0.5))
+}
+
+// wanted bounds reads to the items the matches wanted need (wantItems):
+// spread over as many reads as have wantLeastItems each, no read larger
+// than the plan made it.
+func (s SearchState) wanted(reads []streamRead) []streamRead {
+	total := s.wantItems()
+	if total <= 0 || len(reads) == 0 {
+		return reads
+	}
+	n := min(len(reads), max(1, total/wantLeastItems))
+	reads = reads[:n]
+	each := int32((total + n - 1) / n)
+	for i := range reads {
+		if reads[i].limit == 0 || reads[i].limit > each {
+			reads[i].limit = each
+		}
+	}
+	return reads
+}
