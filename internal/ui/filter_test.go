@@ -1041,8 +1041,33 @@ func TestStatementCountsItsOwnDescribes(t *testing.T) {
 	}
 	h.keys("ctrl+u")
 	h.typeText(`SELECT * FROM`)
-	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 2 DescribeTables for earlier plans") {
+	if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 2 DescribeTables (Geography, Locations)") {
 		t.Fatalf("a statement that does not parse: the request line says %q", req)
+	}
+}
+
+// TestStatementOpensOnItsTable: : on a table's partitions list opens the
+// box holding SELECT * FROM "table" WHERE, which is not yet a statement:
+// it said "column 26: expected an attribute name" before a key was
+// typed, the breadcrumb left the table out, and the request line counted
+// the table's DescribeTable "for earlier plans" where there was none.
+func TestStatementOpensOnItsTable(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.contains(t, "partitions")
+		h.keys(":")
+		h.contains(t, `* FROM "Locations" WHERE`, "type the condition after WHERE", "Tables › Locations › PartiQL")
+		if strings.Contains(h.screen(), "column ") || strings.Contains(h.screen(), "expected") {
+			t.Fatalf("%dx%d: the box as it opened is shown as an error:\n%s", size[0], size[1], h.screen())
+		}
+		if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet, 1 DescribeTable (Locations)") || strings.Contains(req, "earlier") {
+			t.Fatalf("%dx%d: the request line says %q", size[0], size[1], req)
+		}
+		h.typeText(`City = 'OMAHA'`)
+		h.contains(t, "Plan: Scan Locations")
+		h.keys("ctrl+u")
+		h.typeText(`* FROM "Locations" WHERE`)
+		h.contains(t, "column ") // typed, it is an error, said where
 	}
 }
 

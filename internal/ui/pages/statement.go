@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -235,6 +236,9 @@ func (s *Statement) View() string {
 	s.input.SetWidth(box)
 	lines := []string{s.input.View()}
 	switch {
+	case s.err != nil && s.prefill != "" && s.input.Value() == s.prefill:
+		// The box as it opened: nothing typed yet is not an error.
+		lines = append(lines, st.Dim.Render(common.Wrap("type the condition after WHERE (status = 'FAILED'), or delete WHERE to read every item", width)))
 	case s.err != nil && strings.TrimSpace(s.input.Value()) != "":
 		where := ""
 		if s.err.Col > 0 {
@@ -300,9 +304,31 @@ func (s *Statement) wrap(style interface{ Render(...string) string }, text strin
 	return out
 }
 
+// described names the tables the prompt has described (or is), in
+// order of name, three at most.
+func (s *Statement) described() string {
+	var names []string
+	for table := range s.sent {
+		names = append(names, common.Sanitize(table))
+	}
+	if s.desc.InFlight() && s.sent[s.asked] == 0 {
+		names = append(names, common.Sanitize(s.asked))
+	}
+	sort.Strings(names)
+	if len(names) > 3 {
+		names = append(names[:3], "…")
+	}
+	return strings.Join(names, ", ")
+}
+
+// Crumbs name the statement's table once it parses, else the table the
+// prompt was opened on: esc goes back to it.
 func (s *Statement) Crumbs() []string {
-	if s.ok && s.st.Table != "" {
+	switch {
+	case s.ok && s.st.Table != "":
 		return []string{s.st.Table, "PartiQL"}
+	case s.table != "":
+		return []string{s.table, "PartiQL"}
 	}
 	return []string{"PartiQL"}
 }
@@ -357,7 +383,9 @@ func (s *Statement) read() string {
 	case all == 0:
 		return "nothing read yet"
 	case this == 0:
-		return fmt.Sprintf("no item read yet, %s for earlier plans", common.Plural(all, "DescribeTable", "DescribeTables"))
+		// No plan yet (the box opened on a table, a statement not parsing)
+		// or another table's: the tables described, by name.
+		return fmt.Sprintf("no item read yet, %s (%s)", common.Plural(all, "DescribeTable", "DescribeTables"), s.described())
 	case this < all:
 		return fmt.Sprintf("no item read yet, %s for this plan, %d in all", common.Plural(this, "DescribeTable", "DescribeTables"), all)
 	}
