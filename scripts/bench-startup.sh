@@ -6,7 +6,8 @@
 # to a dynascope binary), on --demo and on dynalite (--endpoint-url).
 # Figures only, each run's and the median; the launch floor lines are what
 # starting any program, and any Go program, costs here; then --help's wall
-# time beside a Go program printing a line.
+# time beside a Go program printing a line. DYNAMO_BROWSE=path adds that
+# peer's first frame, data drawn and -h on the same dynalite.
 #   bash scripts/bench-startup.sh [RUNS]        (from the repository root)
 set -euo pipefail
 runs=${1:-5}
@@ -59,6 +60,29 @@ case_ "--demo, esc to the tables (with counts)" "--demo" "5,325" "Demo tour" '\x
 case_ "--demo --table Locations --pk USA" "--demo --table Locations --pk USA" "AK#"
 case_ "dynalite: tables (described)" "--endpoint-url $endpoint --region us-east-1" "LSI BySquareFeet"
 case_ "dynalite: --table Locations --pk USA" "--endpoint-url $endpoint --region us-east-1 --table Locations --pk USA" "AK#"
+# A peer beside us, where DYNAMO_BROWSE names a dynamo-browse binary
+# (github.com/lmika/dynamo-browse: go install …/cmd/dynamo-browse@latest,
+# or go build ./cmd/dynamo-browse in its clone): its first frame (the
+# table picker's "Select table", or -t's "Table: Locations") and its data
+# drawn, on the same dynalite.
+if [[ -n ${DYNAMO_BROWSE:-} ]]; then
+	peer() {
+		local name=$1 first=$2 ready=$3
+		shift 3
+		local firsts=() readies=()
+		for ((i = 0; i < runs; i++)); do
+			read -r f r < <(cd "$work" && AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1 python3 "$OLDPWD/scripts/startup-timer.py" 120 35 "$first" "$ready" -- "$DYNAMO_BROWSE" "$@")
+			firsts+=("$f") readies+=("$r")
+		done
+		printf '%-46s %-8s %10s %10s   runs: first %s· ready %s\n' "$name" "peer" \
+			"$(printf '%s\n' "${firsts[@]}" | grep -v -- - | median)" "$(printf '%s\n' "${readies[@]}" | grep -v -- - | median)" \
+			"$(printf '%s ' "${firsts[@]}")" "$(printf '%s ' "${readies[@]}")"
+	}
+	hostport=${endpoint#http://}
+	peer "dynamo-browse: tables (its picker)" "Select table" "Locations" -local "$hostport"
+	peer "dynamo-browse: -t Locations (its first page)" "Table: Locations" "AK#" -local "$hostport" -t Locations
+fi
+
 # The floors: launching a program that prints at once, and a Go program
 # that prints a line (what any Go binary's start costs here).
 mkdir -p "$work/hello"
@@ -76,15 +100,15 @@ done
 
 # --help's wall time (no terminal): each build and the Go program that
 # prints a line, in turn, 4×RUNS runs each; the median and the fastest.
-python3 - "$((4 * runs))" "$BASE" "$work/dynascope" "$work/hello-go" <<'PY'
+python3 - "$((4 * runs))" "$BASE" "$work/dynascope" "$work/hello-go" ${DYNAMO_BROWSE:+"$DYNAMO_BROWSE"} <<'PY'
 import statistics, subprocess, sys, time
 runs, bins = int(sys.argv[1]), sys.argv[2:]
-names = ["--help baseline", "--help this", "Go hello (a line)"]
+names = ["--help baseline", "--help this", "Go hello (a line)", "dynamo-browse -h (peer)"]
 walls = {b: [] for b in bins}
 for _ in range(runs):
     for b in bins:
         t = time.perf_counter()
-        subprocess.run([b, "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([b, "-h" if "dynamo-browse" in b else "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         walls[b].append((time.perf_counter() - t) * 1000)
 for name, b in zip(names, bins):
     print(f"{name:46s} {'-':8s} {statistics.median(walls[b]):10.2f} {'':10s}   fastest {min(walls[b]):.2f} of {runs}")

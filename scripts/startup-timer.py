@@ -3,7 +3,8 @@
 without tmux in between: from just before launch until its output first
 shows FIRST (the first frame) and then READY (the data drawn), on a
 screen kept from the output as a terminal would (STARTUP_SCREEN=1 prints
-the last one on stderr).
+the last one on stderr). It answers the queries a terminal answers
+(ANSWERS), as a program waiting for one would otherwise be timed waiting.
 
   startup-timer.py COLS ROWS FIRST READY [AFTER KEYS] -- PROGRAM ARGS...
 
@@ -168,6 +169,25 @@ class Screen:
             self.x = self.y = 0
 
 
+# What a terminal answers to the queries programs send at start-up (the
+# background colour, the cursor's position, the device's attributes): a
+# program that waits for an answer (termenv waits 5 s for one) would
+# otherwise be timed waiting for a terminal that never speaks.
+ANSWERS = [
+    (b"\x1b]11;?", b"\x1b]11;rgb:0000/0000/0000\x1b\\"),
+    (b"\x1b]10;?", b"\x1b]10;rgb:ffff/ffff/ffff\x1b\\"),
+    (b"\x1b[6n", b"\x1b[1;1R"),
+    (b"\x1b[c", b"\x1b[?62;22c"),
+    (b"\x1b[0c", b"\x1b[?62;22c"),
+]
+
+
+def answer(master, chunk):
+    for query, reply in ANSWERS:
+        for _ in range(chunk.count(query)):
+            os.write(master, reply)
+
+
 def main():
     sep = sys.argv.index("--")
     opts, argv = sys.argv[1:sep], sys.argv[sep + 1:]
@@ -196,6 +216,7 @@ def main():
         if not chunk:
             break
         now = time.monotonic_ns()
+        answer(master, chunk)
         screen.feed(chunk)
         text = screen.text()
         if t1 is None and first in text:
