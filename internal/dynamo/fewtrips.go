@@ -36,10 +36,10 @@ import (
 // few large children (3 × 3,000 items of 68 B, whose first read is all
 // the first child's): a cap of 4,096 keys, letting the ten read units
 // bind, cost that level 5.5 RCU where 256 cost 4.0, and still read the
-// 300 children in two (291 keys). Where the level's item
-// count is known (the explorer's count of the child it opens,
-// ChildrenRequest.LevelItems) and says it weighs no more than the first
-// read, that read asks for all of it (fewItemsKeys): one round trip.
+// 300 children in two (291 keys). Where the level's item count is known
+// (the explorer's count of the child it opens, LevelItems) and says it
+// weighs no more than the first read, that read asks for all of it
+// (fewItemsKeys): one round trip.
 //
 // Never more RCU than reading the level whole, never a key read twice:
 // the stretches start after the keys already read, past the child the
