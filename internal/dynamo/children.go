@@ -54,8 +54,16 @@ type ChildrenRequest struct {
 	// unknown), which no level of it (or of its indexes) holds more of:
 	// where the whole table weighs no more than the first read would
 	// (ItemBytes), the first read asks for every item it holds
-	// (smallTableKeys), so a level ends within it.
+	// (fewItemsKeys), so a level ends within it.
 	TableItems int64
+	// LevelItems is how many items the caller counted under Prefix (the
+	// explorer's count of the child it opens: its own item and its
+	// subtree; 0: unknown), which the level holds no more of. Like
+	// TableItems, where they weigh no more than the first read would, the
+	// first read asks for them all: a level of many one-item children in
+	// a large table is one Query, the full read, where a first read cut
+	// at maxFirstKeys took a second round trip.
+	LevelItems int64
 	// HoldKeys, where more than 0, has the walk keep the sort keys it
 	// reads, up to that many bytes of them (none past it): a child read
 	// whole is then told from them (ChildrenResult.Held, held.go).
@@ -227,10 +235,22 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 // bench-latency), and the read that weighs its children is the second.
 // Items larger than a read unit are read as many as firstReadUnits read
 // units hold, two at least (heavyFirstKeys), wherever the level.
+//
+// A level known to weigh no more than that first read (fewItemsKeys) is
+// asked for whole, never for fewer keys than the first read would ask
+// for: a count that fell behind the level costs no more than not knowing
+// it.
 func (r ChildrenRequest) probeKeys() int32 {
-	if n, small := r.smallTableKeys(); small {
-		return n
+	n := r.firstReadKeys()
+	if all, few := r.fewItemsKeys(); few {
+		return max(all, n)
 	}
+	return n
+}
+
+// firstReadKeys is the level's first read's Limit where nothing bounds
+// its items (probeKeys).
+func (r ChildrenRequest) firstReadKeys() int32 {
 	if n, heavy := heavyFirstKeys(int(r.ItemBytes)); heavy {
 		return n
 	}

@@ -1604,6 +1604,7 @@ func fullCounts(t *testing.T, c dynamo.Client, pk, prefix, delim string) (map[st
 // half an RCU of it, the pass marked unfinished where it stopped.
 func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 	ctx := context.Background()
+	tableItems := int64(len(shapeItems()))
 	for name, c := range unseenBackends(t) {
 		for _, sh := range unseenShapes {
 			full := &everyKey{billed: billed{Client: c}}
@@ -1630,6 +1631,27 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			}
 			if n, some := sw.twice(false); n > 0 || sw.rcu > max(walk.rcu+0.5, full.rcu) {
 				t.Errorf("%s, %s, size known: %.1f RCU (not known %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, sw.rcu, walk.rcu, full.rcu, n, some)
+			}
+			// Its item count known too (LevelItems: the explorer opening a
+			// child it counted), in a table far larger than the level (a
+			// table's count bounds nothing here): the same children, no
+			// dearer than the size alone, never dearer than the full read;
+			// a level its count says weighs no more than the first read's
+			// ten read units (300 children of one item: two Queries, 4.5
+			// RCU, where the full read is one of 4.5) is read in one Query.
+			level := int64(len(full.seen)) // the prefix's own item too, as a count of its child has it
+			counted := sized
+			counted.TableItems, counted.LevelItems = tableItems, level
+			cw := &everyKey{billed: billed{Client: c}}
+			if res, err := dynamo.Children(ctx, cw, counted, nil); err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s, count known: %v:\n got %s\nwant %s", sh.what, name, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := cw.twice(false); n > 0 || cw.rcu > max(sw.rcu, full.rcu) || (cw.rcu > sw.rcu && cw.rcu > full.rcu) {
+				t.Errorf("%s, %s, count known: %.1f RCU (size alone %.1f, full read %.1f), %d keys read twice: %v", sh.what, name, cw.rcu, sw.rcu, full.rcu, n, some)
+			}
+			if fits := level*sized.ItemBytes <= 10*4096; fits && (cw.requests != 1 || cw.rcu > full.rcu) {
+				t.Errorf("%s, %s, count known (%d items of %d B): %d requests (limits %v), %.1f RCU; want one, at most the full read's %.1f",
+					sh.what, name, level, sized.ItemBytes, cw.requests, cw.limits, cw.rcu, full.rcu)
 			}
 
 			var afterHeld *everyKey
@@ -1683,8 +1705,8 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			if extra := max(k.requests-full.requests, 0); k.rcu > full.rcu+0.5*float64(extra) {
 				t.Errorf("%s, %s: the count billed %.1f RCU in %d requests; the full read %.1f in %d", sh.what, name, k.rcu, k.requests, full.rcu, full.requests)
 			}
-			t.Logf("%s, %s: %d items; children %d requests %.1f RCU (size known %d, %.1f); count %d requests %.1f RCU; full read %d requests %.1f RCU",
-				sh.what, name, items, walk.requests, walk.rcu, sw.requests, sw.rcu, k.requests, k.rcu, full.requests, full.rcu)
+			t.Logf("%s, %s: %d items; children %d requests %.1f RCU (size known %d, %.1f; count known %d, %.1f); count %d requests %.1f RCU; full read %d requests %.1f RCU",
+				sh.what, name, items, walk.requests, walk.rcu, sw.requests, sw.rcu, cw.requests, cw.rcu, k.requests, k.rcu, full.requests, full.rcu)
 
 			for _, budget := range []float64{0.5, 1, 5, 20} {
 				b := &everyKey{billed: billed{Client: c}}

@@ -898,6 +898,58 @@ func TestLeafLevelOpensInOneRead(t *testing.T) {
 	}
 }
 
+// TestCountedLevelOpensInOneRead (37.3): a child c counted, whose count
+// says its level weighs no more than a first read (ONES: 300 children of
+// one item of ~100 B, in a table of 3,300 items), opens in one Query, the
+// full read, where a first read cut at 256 keys took two round trips;
+// what it lists is what the level opened with no count known lists.
+func TestCountedLevelOpensInOneRead(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	add := func(sk string, size int) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: sk},
+			"Data": &types.AttributeValueMemberS{Value: strings.Repeat("d", size)}})
+	}
+	for i := range 3000 {
+		add(fmt.Sprintf("AAA#%05d", i), 40) // fills the top level's first read: ONES is probed, not read whole
+	}
+	for i := range 300 {
+		add(fmt.Sprintf("ONES#%03x%05d#profile", i*2654435761%4096, i), 60)
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Counted", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	direct := newHarness(t, 120, 35, Config{Client: db, Table: "Counted", PK: "p", Prefix: "ONES#"})
+	direct.contains(t, "ONES# · 300 prefixes")
+	if n := direct.rec.count("Query"); n != 2 {
+		t.Fatalf("ONES# opened with no count known sent %d Queries; want 2 (a first read of 256 keys, then the rest)", n)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Counted", PK: "p"})
+	h.contains(t, "2 prefixes")
+	h.keys("c")
+	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "▸ ONES# prefix 300") {
+		t.Fatalf("ONES# after c: %s", rows)
+	}
+	before := h.rec.count("Query")
+	h.keys("down", "enter")
+	h.contains(t, "ONES# · 300 prefixes", `:prefix="ONES#"`)
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("ONES#, counted 300, opened in %d Queries; want 1\n%s", n, h.screen())
+	}
+	// The same children (their Items cells aside: a level read whole
+	// is counted from its keys).
+	names := func(screen string) string {
+		var out []string
+		for _, row := range strings.Split(rowsOf(screen), "\n") {
+			out = append(out, strings.Fields(row)[2])
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := names(h.screen()), names(direct.screen()); got != want {
+		t.Fatalf("ONES# opened counted lists\n%s\nopened directly\n%s", got, want)
+	}
+}
+
 // TestDenseLevelEnteredFromItsRead (37.3): USA's walk read its dense
 // level whole (in plain stretches): entering AK, and a city under it,
 // sends no request, and the request line says so; what is listed is what

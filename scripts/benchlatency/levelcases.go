@@ -46,7 +46,7 @@ func seedLevels(ctx context.Context, c *dynamodb.Client, payload int) error {
 	}
 	items = append(items, shapeItems(data)...)
 	// 300 children of 1 item again, in a table of their own: a table
-	// DescribeTable says weighs less than a first read (smallTableKeys).
+	// DescribeTable says weighs less than a first read (fewItemsKeys).
 	// Created first: it is active by the time Bench is written.
 	if err := createTable(ctx, c, "Ones", "S"); err != nil {
 		return err
@@ -116,7 +116,13 @@ func shapeItems(data types.AttributeValue) []dynamo.Item {
 // levelItemBytes is a level's average item size: what DescribeTable's
 // figures give children on DynamoDB (dynalite gives none).
 func levelItemBytes(ctx context.Context, c dynamo.Client, q domain.KeyQuery) int64 {
-	var n, bytes int64
+	bytes, _ := levelSize(ctx, c, q)
+	return bytes
+}
+
+// levelSize is a level's average item size and its item count.
+func levelSize(ctx context.Context, c dynamo.Client, q domain.KeyQuery) (bytes, items int64) {
+	var n, sum int64
 	var start dynamo.Item
 	for {
 		p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Start: start})
@@ -124,10 +130,10 @@ func levelItemBytes(ctx context.Context, c dynamo.Client, q domain.KeyQuery) int
 			fail(err)
 		}
 		for _, it := range p.Items {
-			n, bytes = n+1, bytes+int64(dynamo.ItemBytes(it))
+			n, sum = n+1, sum+int64(dynamo.ItemBytes(it))
 		}
 		if !p.More() {
-			return bytes / max(n, 1)
+			return sum / max(n, 1), n
 		}
 		start = p.LastKey
 	}
@@ -209,9 +215,19 @@ func runLevels(ctx context.Context, c dynamo.Client, t *table) {
 			// DescribeTable on DynamoDB (dynalite gives none): the level's
 			// average stands in for the table's.
 			sized := r
-			sized.ItemBytes = levelItemBytes(ctx, c, lv.query())
+			var items int64
+			sized.ItemBytes, items = levelSize(ctx, c, lv.query())
 			t.add(versus(measure(c, lv.what, fmt.Sprintf("children, size known (%d B)", sized.ItemBytes), func(m dynamo.Client) string {
 				res, err := dynamo.Children(ctx, m, sized, nil)
+				return children(len(res.Children), err)
+			}), floor))
+			// Its count known too, as the explorer knows it opening a
+			// child it counted (LevelItems): a level that weighs no more
+			// than the first read is read in it.
+			counted := sized
+			counted.LevelItems = items
+			t.add(versus(measure(c, lv.what, "children, size and count known", func(m dynamo.Client) string {
+				res, err := dynamo.Children(ctx, m, counted, nil)
 				return children(len(res.Children), err)
 			}), floor))
 			if lv.pk == "ones" {

@@ -516,6 +516,11 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if row.branch {
 		next := NewTree(t.c, t.info, t.req.PK, row.child.Prefix, opts)
 		next.req.Flat = row.child.Flat // a leaf level by its first keys: one plain read
+		if t.exact[row.child.Name] {
+			// Counted here (its own item and its subtree): a level that
+			// weighs no more than the first read is read in it, one Query.
+			next.req.LevelItems = int64(t.counts[row.child.Name])
+		}
 		if t.held.Whole(row.child.Child) {
 			next.told = t.held // read whole here: told from its keys, no request
 		}
