@@ -43,23 +43,22 @@ func FirstPartitions(table string, key KeySchema) PartitionsRequest {
 	return PartitionsRequest{Table: table, Key: key, Limit: limit}
 }
 
-// firstUnits is the most read units the first read should cost at the
-// table's mean item, where DescribeTable reports it: 100 keys of up to
-// 655 bytes, so ordinary tables' first read is unchanged, and one of
-// heavier items reads fewer keys (WithTableSize).
+// firstUnits is the most read units a listing's first read should cost
+// where DescribeTable's mean item is over one read unit (WithTableSize).
 const firstUnits = 16
 
 // WithTableSize is r, a listing's first read, given DescribeTable's size
 // and item count for what it scans (0: not reported). The listing then
-// prices the items it has not read at their own mean (restSizing), and
-// its first read holds no more keys than firstUnits read units hold at
-// the table's mean item: a first read of 100 keys that meets a partition
-// of 200 KB items reads up to 1 MB (128 RCU) of it.
+// prices the items it has not read at their own mean (restSizing); and
+// where that mean is over one read unit (4 KB), its first read holds no
+// more keys than firstUnits read units hold at it: 100 keys that meet a
+// partition of 200 KB items read up to 1 MB (128 RCU) of it. Lighter
+// means keep the 100 keys: cut, a first read of 2 KB items lists fewer
+// partitions for the screen, and its next read more, at more RCU.
 func (r PartitionsRequest) WithTableSize(sizeBytes, itemCount int64) PartitionsRequest {
 	r.SizeBytes, r.ItemCount = sizeBytes, itemCount
-	if sizeBytes > 0 && itemCount > 0 && r.Key.SK != nil && r.first() {
-		mean := sizeBytes/itemCount + 1
-		r.Limit = int32(min(max(firstUnits*readUnitBytes/mean, 1), int64(r.Limit)))
+	if itemCount > 0 && sizeBytes/itemCount > readUnitBytes && r.Key.SK != nil && r.first() {
+		r.Limit = int32(min(max(firstUnits*readUnitBytes/(sizeBytes/itemCount), 1), int64(r.Limit)))
 	}
 	return r
 }
@@ -112,27 +111,28 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 }
 
 // restSizing is s, the probe's sizing from the items read, made smaller
-// where DescribeTable's size says the items not read yet are heavier on
-// average: on a table of small partitions and one of 200 KB items (the
-// boto3 "shop" table: 238 items, 1 MB, six of them 108-260 KB in one
-// partition), the first read's 100 keys cost 1.0 RCU, and a bulk page
+// where DescribeTable's size says the items not read yet are markedly
+// heavier: on a table of small partitions and one of 200 KB items (the
+// boto3 "shop" table: 238 items, 1 MB, six of them 108-266 KB in one
+// partition), the first read cost 1.0 RCU for 100 keys, and a bulk page
 // sized from them read the heavy partition whole, 126 RCU to list 8 more
 // partitions. Priced at the mean of the rest (the size less what the
 // reads cost, over the items not read), a partition read whole costs
 // more than the two probes bulk pages may cost, so the listing jumps
 // past each partition with a probe of one key: 0.5 RCU a partition, and
-// one heavy item where a partition begins with one. Where the rest is
-// no heavier than what was read (the size is not reported, or the items
-// are alike) nothing changes. The figures are DynamoDB's estimate,
-// updated about every six hours: a guide, not a bound.
+// one heavy item where a partition begins with one. Only where one read
+// unit holds under half the keys the reads measured: items alike (or
+// a size not reported) change nothing, and neither does the rounding
+// between DynamoDB's mean and a page's billed units. The figures are
+// DynamoDB's estimate, updated about every six hours: a guide.
 func (r PartitionsRequest) restSizing(s probeSizing) probeSizing {
 	items := r.ItemCount - r.readKeys
 	bytes := r.SizeBytes - int64(r.readRCU/0.5*readUnitBytes) // what the reads cost, at most what they read
 	if r.SizeBytes <= 0 || items <= 0 || bytes <= 0 {
 		return s
 	}
-	if keys := int32(min(max(int64(readUnitBytes)/(bytes/items+1), 1), maxProbeKeys)); s.Keys == 0 || keys < s.Keys {
-		s.Keys, s.Sized = keys, true
+	if keys := float64(readUnitBytes) * float64(items) / float64(bytes); 2*keys < float64(s.Keys) {
+		s.Keys, s.Sized = int32(max(keys, 1)), true
 	}
 	return s
 }

@@ -41,6 +41,9 @@ var partTables = []partTable{
 	// but less than one read unit holds (what an index of keys and a
 	// little more looks like): bulk pages, not a probe a partition.
 	{"PartsMid", "S", "S", 40, func(p int) int { return 50 + p%3*10 }, 10, nil},
+	// 2 KB items, three a partition: a first read cut to the table's mean
+	// item would list fewer partitions, and the read after it more.
+	{"PartsKB", "S", "S", 100, func(int) int { return 3 }, 2000, nil},
 	// The boto3 "shop" table's shape: 12 partitions of 1 to 70 small
 	// items, one of which, p003, begins with six of 108-266 KB (1 MB).
 	{"PartsHeavy", "S", "S", 12, func(p int) int { return []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, func(p, i int) int {
@@ -354,7 +357,7 @@ func TestPartitionsHeavyItemsPricedAtTableSize(t *testing.T) {
 				t.Errorf("%s: %s listed with %d keys, it holds %d", name, pk, n, truth[pk])
 			}
 		}
-		for _, table := range []string{"PartsMid", "PartsMixed"} {
+		for _, table := range []string{"PartsMid", "PartsMixed", "PartsKB"} {
 			size, count := figures(table)
 			blind := screen(c, dynamo.FirstPartitions(table, key))
 			sized := screen(c, dynamo.FirstPartitions(table, key).WithTableSize(size, count))
