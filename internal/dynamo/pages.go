@@ -339,6 +339,9 @@ type PartitionsRequest struct {
 	// held and cost, taken off SizeBytes and ItemCount.
 	readKeys int64
 	readRCU  float64
+	// heavyRest: those figures priced the unread items markedly heavier
+	// than the reads measured (restSizing).
+	heavyRest bool
 }
 
 // ScanKeysPage runs one keys-only Scan request (of r's segment, if it is

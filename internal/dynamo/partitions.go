@@ -91,7 +91,7 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next.NoJump = r.NoJump || page.JumpRefused
 	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
 	next.readKeys, next.readRCU = r.readKeys+int64(len(page.Items)), r.readRCU+page.Cost.RCU
-	next.probe = next.restSizing(next.probe)
+	next.probe, next.heavyRest = next.restSizing(next.probe)
 	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
 		// No sort key: an item is a partition (or, on an index, items in
 		// no order to jump past). An index's start key needs the table's
@@ -125,16 +125,18 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 // a size not reported) change nothing, and neither does the rounding
 // between DynamoDB's mean and a page's billed units. The figures are
 // DynamoDB's estimate, updated about every six hours: a guide.
-func (r PartitionsRequest) restSizing(s probeSizing) probeSizing {
+// heavier reports whether it did.
+func (r PartitionsRequest) restSizing(s probeSizing) (_ probeSizing, heavier bool) {
 	items := r.ItemCount - r.readKeys
 	bytes := r.SizeBytes - int64(r.readRCU/0.5*readUnitBytes) // what the reads cost, at most what they read
 	if r.SizeBytes <= 0 || items <= 0 || bytes <= 0 {
-		return s
+		return s, false
 	}
 	if keys := float64(readUnitBytes) * float64(items) / float64(bytes); 2*keys < float64(s.Keys) {
 		s.Keys, s.Sized = int32(max(keys, 1)), true
+		return s, true
 	}
-	return s
+	return s, false
 }
 
 // sized is r with its bulk page cut to the keys the partitions it still

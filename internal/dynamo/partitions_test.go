@@ -46,12 +46,21 @@ var partTables = []partTable{
 	{"PartsKB", "S", "S", 100, func(int) int { return 3 }, 2000, nil},
 	// The boto3 "shop" table's shape: 12 partitions of 1 to 70 small
 	// items, one of which, p003, begins with six of 108-266 KB (1 MB).
-	{"PartsHeavy", "S", "S", 12, func(p int) int { return []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, func(p, i int) int {
-		if p == 3 && i < 6 {
+	{"PartsHeavy", "S", "S", 12, func(p int) int { return []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, heavyAt(3)},
+	// The same, its heavy partition second in scan order (p004, after
+	// p002's 20 keys): within a first read of 100 keys.
+	{"PartsHeavyEarly", "S", "S", 12, func(p int) int { return []int{7, 70, 20, 13, 26, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, heavyAt(4)},
+}
+
+// heavyAt makes the first six items of partition p 108-266 KB (shop's
+// BLOB partition), about 1 MB in all.
+func heavyAt(p int) func(q, i int) int {
+	return func(q, i int) int {
+		if q == p && i < 6 {
 			return []int{204084, 218942, 265992, 112258, 110555, 109010}[i]
 		}
 		return 0
-	}},
+	}
 }
 
 func keyAV(t types.ScalarAttributeType, i int) types.AttributeValue {
@@ -319,42 +328,44 @@ func TestPartitionsHeavyItemsPricedAtTableSize(t *testing.T) {
 		return got
 	}
 	for name, c := range backends {
-		// The oracle: every key, in 1 MB Scan pages.
-		truth := map[string]int{}
-		var start dynamo.Item
-		for {
-			p, err := dynamo.ScanKeysPage(ctx, c, dynamo.PartitionsRequest{Table: "PartsHeavy", Key: key, Start: start})
-			if err != nil {
-				t.Fatal(err)
+		for _, heavy := range []string{"PartsHeavy", "PartsHeavyEarly"} {
+			// The oracle: every key, in 1 MB Scan pages.
+			truth := map[string]int{}
+			var start dynamo.Item
+			for {
+				p, err := dynamo.ScanKeysPage(ctx, c, dynamo.PartitionsRequest{Table: heavy, Key: key, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range p.Items {
+					v, _ := dynamo.KeyValueOf(it["PK"])
+					truth[v.Literal()]++
+				}
+				if !p.More() {
+					break
+				}
+				start = p.LastKey
 			}
-			for _, it := range p.Items {
-				v, _ := dynamo.KeyValueOf(it["PK"])
-				truth[v.Literal()]++
+			size, count := figures(heavy)
+			blind := screen(c, dynamo.FirstPartitions(heavy, key))
+			got := screen(c, dynamo.FirstPartitions(heavy, key).WithTableSize(size, count))
+			t.Logf("%-8s %-15s %d items, %d bytes: without the figures %d requests, %.1f RCU; with them %d, %.1f", name, heavy, count, size,
+				blind.cost.Requests, blind.cost.RCU, got.cost.Requests, got.cost.RCU)
+			if got.cost.RCU > 40 {
+				t.Errorf("%s %s: the first screen of 12 partitions cost %.1f RCU (at most 40: one heavy item of 25 and a probe a partition)", name, heavy, got.cost.RCU)
 			}
-			if !p.More() {
-				break
+			if len(got.keys) != len(truth) || len(truth) != 12 {
+				t.Errorf("%s %s: listed %d partitions, a full Scan finds %d", name, heavy, len(got.keys), len(truth))
 			}
-			start = p.LastKey
-		}
-		size, count := figures("PartsHeavy")
-		blind := screen(c, dynamo.FirstPartitions("PartsHeavy", key))
-		got := screen(c, dynamo.FirstPartitions("PartsHeavy", key).WithTableSize(size, count))
-		t.Logf("%-8s %d items, %d bytes: without the figures %d requests, %.1f RCU; with them %d, %.1f", name, count, size,
-			blind.cost.Requests, blind.cost.RCU, got.cost.Requests, got.cost.RCU)
-		if got.cost.RCU > 40 {
-			t.Errorf("%s: the first screen of 12 partitions cost %.1f RCU (at most 40: one heavy item of 25 and a probe a partition)", name, got.cost.RCU)
-		}
-		if len(got.keys) != len(truth) || len(truth) != 12 {
-			t.Errorf("%s: listed %d partitions, a full Scan finds %d", name, len(got.keys), len(truth))
-		}
-		for pk, n := range got.keys {
-			switch {
-			case truth[pk] == 0:
-				t.Errorf("%s: listed %s, which a full Scan does not find", name, pk)
-			case !got.more[pk] && n != truth[pk]:
-				t.Errorf("%s: %s listed with %d keys and none left unread, it holds %d", name, pk, n, truth[pk])
-			case n > truth[pk]:
-				t.Errorf("%s: %s listed with %d keys, it holds %d", name, pk, n, truth[pk])
+			for pk, n := range got.keys {
+				switch {
+				case truth[pk] == 0:
+					t.Errorf("%s %s: listed %s, which a full Scan does not find", name, heavy, pk)
+				case !got.more[pk] && n != truth[pk]:
+					t.Errorf("%s %s: %s listed with %d keys and none left unread, it holds %d", name, heavy, pk, n, truth[pk])
+				case n > truth[pk]:
+					t.Errorf("%s %s: %s listed with %d keys, it holds %d", name, heavy, pk, n, truth[pk])
+				}
 			}
 		}
 		for _, table := range []string{"PartsMid", "PartsMixed", "PartsKB"} {
