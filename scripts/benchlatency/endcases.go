@@ -81,6 +81,9 @@ func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
 	if err := createTable(ctx, c, "Heavy", "S"); err != nil {
 		return err
 	}
+	if err := demo.WaitActive(ctx, c, "Heavy"); err != nil {
+		return err
+	}
 	if err := writeAll(ctx, c, "Heavy", heavyItems()); err != nil {
 		return err
 	}
