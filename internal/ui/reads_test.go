@@ -523,6 +523,11 @@ func TestPartitionsFirstScreenPricedAtTableSize(t *testing.T) {
 	for p := range 300 {
 		tables["Ones"] = append(tables["Ones"], dynamo.Item{"PK": s(fmt.Sprintf("one-%03d", p)), "SK": s("A"), "Data": s(strings.Repeat("d", 100))})
 	}
+	for p := range 100 {
+		for i := range 3 {
+			tables["KB"] = append(tables["KB"], dynamo.Item{"PK": s(fmt.Sprintf("mk-%03d", p)), "SK": s(fmt.Sprintf("K%03d", i)), "Data": s(strings.Repeat("d", 2000))})
+		}
+	}
 	for name, items := range tables {
 		if err := demo.CreateKeyTable(ctx, db, name, "S", items); err != nil {
 			t.Fatal(err)
@@ -540,6 +545,9 @@ func TestPartitionsFirstScreenPricedAtTableSize(t *testing.T) {
 		{"Tiny", [2]int{120, 35}, 5.0, []string{"40 partitions · all"}},
 		{"Ones", [2]int{80, 24}, 1.5, []string{"100 partitions · more"}},
 		{"Ones", [2]int{120, 35}, 1.5, []string{"100 partitions · more"}},
+		// 2 KB items: a first read cut to the table's mean had cost 33.
+		{"KB", [2]int{80, 24}, 25.0, []string{"34 partitions · more"}},
+		{"KB", [2]int{120, 35}, 50.0, []string{"67 partitions · more"}},
 	} {
 		m := dynamo.NewMetered(db)
 		h := newHarness(t, tc.size[0], tc.size[1], Config{Client: m, Table: tc.table})
