@@ -330,6 +330,18 @@ type PartitionsRequest struct {
 	// perPartition is the keys the partitions seen whole held on average
 	// (0: none seen), which sizes a bulk page to Rows.
 	perPartition int32
+	// SizeBytes and ItemCount are DescribeTable's figures for what is
+	// scanned (0: not reported, as dynalite reports none): with them the
+	// listing prices what it has not read yet at its own mean item, not
+	// at the mean of the items it read (partitions.go, restSizing).
+	SizeBytes, ItemCount int64
+	// readKeys and readRCU are what the listing's reads before this one
+	// held and cost, taken off SizeBytes and ItemCount.
+	readKeys int64
+	readRCU  float64
+	// heavyRest: those figures priced the unread items markedly heavier
+	// than the reads measured (restSizing).
+	heavyRest bool
 }
 
 // ScanKeysPage runs one keys-only Scan request (of r's segment, if it is

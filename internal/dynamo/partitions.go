@@ -43,6 +43,26 @@ func FirstPartitions(table string, key KeySchema) PartitionsRequest {
 	return PartitionsRequest{Table: table, Key: key, Limit: limit}
 }
 
+// firstUnits is the most read units a listing's first read should cost
+// where DescribeTable's mean item is over one read unit (WithTableSize).
+const firstUnits = 16
+
+// WithTableSize is r, a listing's first read, given DescribeTable's size
+// and item count for what it scans (0: not reported). The listing then
+// prices the items it has not read at their own mean (restSizing); and
+// where that mean is over one read unit (4 KB), its first read holds no
+// more keys than firstUnits read units hold at it: 100 keys that meet a
+// partition of 200 KB items read up to 1 MB (128 RCU) of it. Lighter
+// means keep the 100 keys: cut, a first read of 2 KB items lists fewer
+// partitions for the screen, and its next read more, at more RCU.
+func (r PartitionsRequest) WithTableSize(sizeBytes, itemCount int64) PartitionsRequest {
+	r.SizeBytes, r.ItemCount = sizeBytes, itemCount
+	if itemCount > 0 && sizeBytes/itemCount > readUnitBytes && r.Key.SK != nil && r.first() {
+		r.Limit = int32(min(max(firstUnits*readUnitBytes/(sizeBytes/itemCount), 1), int64(r.Limit)))
+	}
+	return r
+}
+
 // FirstIndexPartitions is the first read of an index's partitions
 // (tableKey: the table's keys). An index with a sort key is skip-scanned
 // like a table. One without is read in bulk pages: its partition's items
@@ -70,6 +90,8 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next.Start, next.Resume = page.LastKey, nil
 	next.NoJump = r.NoJump || page.JumpRefused
 	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
+	next.readKeys, next.readRCU = r.readKeys+int64(len(page.Items)), r.readRCU+page.Cost.RCU
+	next.probe, next.heavyRest = next.restSizing(next.probe)
 	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
 		// No sort key: an item is a partition (or, on an index, items in
 		// no order to jump past). An index's start key needs the table's
@@ -86,6 +108,35 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next.Limit = next.probe.Keys
 	next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
 	return next, true, true
+}
+
+// restSizing is s, the probe's sizing from the items read, made smaller
+// where DescribeTable's size says the items not read yet are markedly
+// heavier: on a table of small partitions and one of 200 KB items (the
+// boto3 "shop" table: 238 items, 1 MB, six of them 108-266 KB in one
+// partition), the first read cost 1.0 RCU for 100 keys, and a bulk page
+// sized from them read the heavy partition whole, 126 RCU to list 8 more
+// partitions. Priced at the mean of the rest (the size less what the
+// reads cost, over the items not read), a partition read whole costs
+// more than the two probes bulk pages may cost, so the listing jumps
+// past each partition with a probe of one key: 0.5 RCU a partition, and
+// one heavy item where a partition begins with one. Only where one read
+// unit holds under half the keys the reads measured: items alike (or
+// a size not reported) change nothing, and neither does the rounding
+// between DynamoDB's mean and a page's billed units. The figures are
+// DynamoDB's estimate, updated about every six hours: a guide.
+// heavier reports whether it did.
+func (r PartitionsRequest) restSizing(s probeSizing) (_ probeSizing, heavier bool) {
+	items := r.ItemCount - r.readKeys
+	bytes := r.SizeBytes - int64(r.readRCU/0.5*readUnitBytes) // what the reads cost, at most what they read
+	if r.SizeBytes <= 0 || items <= 0 || bytes <= 0 {
+		return s, false
+	}
+	if keys := float64(readUnitBytes) * float64(items) / float64(bytes); 2*keys < float64(s.Keys) {
+		s.Keys, s.Sized = int32(max(keys, 1)), true
+		return s, true
+	}
+	return s, false
 }
 
 // sized is r with its bulk page cut to the keys the partitions it still

@@ -26,18 +26,41 @@ type partTable struct {
 	partitions int
 	size       func(p int) int
 	data       int // bytes of data an item beside its keys (0: 200)
+	// heavy, where set, is the bytes of data of item i of partition p
+	// instead (0: data's).
+	heavy func(p, i int) int
 }
 
 var partTables = []partTable{
-	{"PartsMixed", "S", "S", 60, func(p int) int { return []int{1, 2, 300, 5, 40}[p%5] }, 0},
-	{"PartsLarge", "S", "S", 12, func(int) int { return 400 }, 0},
-	{"PartsNumber", "N", "N", 30, func(p int) int { return 1 + p%7*20 }, 0},
-	{"PartsBinary", "B", "B", 30, func(p int) int { return 1 + p%4*30 }, 0},
-	{"PartsNoSort", "S", "", 250, func(int) int { return 1 }, 0},
+	{"PartsMixed", "S", "S", 60, func(p int) int { return []int{1, 2, 300, 5, 40}[p%5] }, 0, nil},
+	{"PartsLarge", "S", "S", 12, func(int) int { return 400 }, 0, nil},
+	{"PartsNumber", "N", "N", 30, func(p int) int { return 1 + p%7*20 }, 0, nil},
+	{"PartsBinary", "B", "B", 30, func(p int) int { return 1 + p%4*30 }, 0, nil},
+	{"PartsNoSort", "S", "", 250, func(int) int { return 1 }, 0, nil},
 	// Mid-size: 60 small items a partition, more than half a first read
 	// but less than one read unit holds (what an index of keys and a
 	// little more looks like): bulk pages, not a probe a partition.
-	{"PartsMid", "S", "S", 40, func(p int) int { return 50 + p%3*10 }, 10},
+	{"PartsMid", "S", "S", 40, func(p int) int { return 50 + p%3*10 }, 10, nil},
+	// 2 KB items, three a partition: a first read cut to the table's mean
+	// item would list fewer partitions, and the read after it more.
+	{"PartsKB", "S", "S", 100, func(int) int { return 3 }, 2000, nil},
+	// The boto3 "shop" table's shape: 12 partitions of 1 to 70 small
+	// items, one of which, p003, begins with six of 108-266 KB (1 MB).
+	{"PartsHeavy", "S", "S", 12, func(p int) int { return []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, heavyAt(3)},
+	// The same, its heavy partition second in scan order (p004, after
+	// p002's 20 keys): within a first read of 100 keys.
+	{"PartsHeavyEarly", "S", "S", 12, func(p int) int { return []int{7, 70, 20, 13, 26, 8, 13, 13, 50, 1, 14, 10}[p] }, 40, heavyAt(4)},
+}
+
+// heavyAt makes the first six items of partition p 108-266 KB (shop's
+// BLOB partition), about 1 MB in all.
+func heavyAt(p int) func(q, i int) int {
+	return func(q, i int) int {
+		if q == p && i < 6 {
+			return []int{204084, 218942, 265992, 112258, 110555, 109010}[i]
+		}
+		return 0
+	}
 }
 
 func keyAV(t types.ScalarAttributeType, i int) types.AttributeValue {
@@ -79,6 +102,9 @@ func createPartTable(ctx context.Context, w dynamo.Writer, pt partTable) error {
 	for p := range pt.partitions {
 		for i := range pt.size(p) {
 			it := dynamo.Item{"PK": keyAV(pt.pk, p), "Data": &types.AttributeValueMemberS{Value: data}}
+			if pt.heavy != nil && pt.heavy(p, i) > 0 {
+				it["Data"] = &types.AttributeValueMemberS{Value: strings.Repeat("h", pt.heavy(p, i))}
+			}
 			if pt.sk != "" {
 				it["SK"] = keyAV(pt.sk, i)
 			}
@@ -247,6 +273,109 @@ func TestPartitionsBulkPagesSizedToRows(t *testing.T) {
 		sort.Strings(cut)
 		if strings.Join(whole, ",") != strings.Join(cut, ",") || len(whole) != 40 {
 			t.Errorf("%s: cut pages listed %d partitions, uncut %d", name, len(cut), len(whole))
+		}
+	}
+}
+
+// TestPartitionsHeavyItemsPricedAtTableSize: on a table of small
+// partitions and one of 200 KB items, the first screen of partitions had
+// read the heavy partition whole, 127 RCU for 12 rows. Given DescribeTable's
+// size and item count (the embedded backend reports them; dynalite reports
+// none, so it is given the embedded backend's figures for the same
+// items, as DynamoDB would report them), the listing prices what it has
+// not read at its own mean and jumps past each partition with a probe of
+// one key: under 40 RCU, one heavy item read. It lists the partitions a
+// full Scan finds, each once, never more keys under one than it holds,
+// and all of them where it says none is left unread (a partition jumped
+// past is "1+" however many it holds). On tables of like items the
+// figures change nothing: the same requests, the same RCU.
+func TestPartitionsHeavyItemsPricedAtTableSize(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+	backends := partBackends(t)
+	figures := func(table string) (size, count int64) {
+		out, err := backends["memory"].DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aws.ToInt64(out.Table.TableSizeBytes), aws.ToInt64(out.Table.ItemCount)
+	}
+	type listed struct {
+		keys map[string]int
+		more map[string]bool
+		cost dynamo.Cost
+	}
+	// screen lists as the explorer does at 80×24: until 36 rows (two
+	// screens) or the table's end, each read cut to the rows it lacks.
+	screen := func(c dynamo.Client, r dynamo.PartitionsRequest) listed {
+		got := listed{keys: map[string]int{}, more: map[string]bool{}}
+		for len(got.keys) < 36 {
+			step, err := dynamo.ReadPartitions(ctx, c, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.cost = got.cost.Add(step.Cost)
+			for _, p := range step.Partitions {
+				got.keys[p.Key.Literal()] += p.Keys
+				got.more[p.Key.Literal()] = p.More
+			}
+			if !step.More {
+				break
+			}
+			r = step.Next
+			r.Rows = 36 - len(got.keys)
+		}
+		return got
+	}
+	for name, c := range backends {
+		for _, heavy := range []string{"PartsHeavy", "PartsHeavyEarly"} {
+			// The oracle: every key, in 1 MB Scan pages.
+			truth := map[string]int{}
+			var start dynamo.Item
+			for {
+				p, err := dynamo.ScanKeysPage(ctx, c, dynamo.PartitionsRequest{Table: heavy, Key: key, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range p.Items {
+					v, _ := dynamo.KeyValueOf(it["PK"])
+					truth[v.Literal()]++
+				}
+				if !p.More() {
+					break
+				}
+				start = p.LastKey
+			}
+			size, count := figures(heavy)
+			blind := screen(c, dynamo.FirstPartitions(heavy, key))
+			got := screen(c, dynamo.FirstPartitions(heavy, key).WithTableSize(size, count))
+			t.Logf("%-8s %-15s %d items, %d bytes: without the figures %d requests, %.1f RCU; with them %d, %.1f", name, heavy, count, size,
+				blind.cost.Requests, blind.cost.RCU, got.cost.Requests, got.cost.RCU)
+			if got.cost.RCU > 40 {
+				t.Errorf("%s %s: the first screen of 12 partitions cost %.1f RCU (at most 40: one heavy item of 25 and a probe a partition)", name, heavy, got.cost.RCU)
+			}
+			if len(got.keys) != len(truth) || len(truth) != 12 {
+				t.Errorf("%s %s: listed %d partitions, a full Scan finds %d", name, heavy, len(got.keys), len(truth))
+			}
+			for pk, n := range got.keys {
+				switch {
+				case truth[pk] == 0:
+					t.Errorf("%s %s: listed %s, which a full Scan does not find", name, heavy, pk)
+				case !got.more[pk] && n != truth[pk]:
+					t.Errorf("%s %s: %s listed with %d keys and none left unread, it holds %d", name, heavy, pk, n, truth[pk])
+				case n > truth[pk]:
+					t.Errorf("%s %s: %s listed with %d keys, it holds %d", name, heavy, pk, n, truth[pk])
+				}
+			}
+		}
+		for _, table := range []string{"PartsMid", "PartsMixed", "PartsKB"} {
+			size, count := figures(table)
+			blind := screen(c, dynamo.FirstPartitions(table, key))
+			sized := screen(c, dynamo.FirstPartitions(table, key).WithTableSize(size, count))
+			if sized.cost.RCU > blind.cost.RCU || sized.cost.Requests > blind.cost.Requests || len(sized.keys) != len(blind.keys) {
+				t.Errorf("%s %s: with the table's figures %d partitions in %d requests, %.1f RCU; without, %d in %d, %.1f", name, table,
+					len(sized.keys), sized.cost.Requests, sized.cost.RCU, len(blind.keys), blind.cost.Requests, blind.cost.RCU)
+			}
 		}
 	}
 }

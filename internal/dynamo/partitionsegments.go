@@ -144,6 +144,11 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 		next, jumped, ok := NextPartitions(r, page)
 		next.splitAfter, next.before = false, nil
 		switch {
+		case ok && jumped && r.first() && next.heavyRest:
+			// Unread items priced heavy: split at once. The jump sent
+			// alone would read the next partition's first item, which its
+			// segment reads again from its start: a 200 KB item twice.
+			next, jumped = splitSegments(r, (*readBefore)(nil).add(r.Key.PK.Name, page.Items), next), false
 		case ok && jumped && r.first():
 			// The first jump goes out alone: a table of one large
 			// partition ends with it, for two reads, not one a segment.
@@ -216,6 +221,7 @@ func splitSegments(r PartitionsRequest, before *readBefore, next PartitionsReque
 	for i := range out.Segments {
 		seg := base
 		seg.Limit, seg.probe = next.probe.Keys, next.probe
+		seg.readKeys, seg.readRCU = next.readKeys, next.readRCU // what the listing read, for restSizing
 		seg.Segment, seg.TotalSegments = int32(i), listingSegments
 		out.Segments[i] = seg
 	}

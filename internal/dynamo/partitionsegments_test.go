@@ -18,7 +18,7 @@ import (
 
 // wideTable: 64 partitions of 60 to 64 items of ~230 bytes (14 KB, more
 // than three read units each): jumped past, a probe each.
-var wideTable = partTable{"PartsWide", "S", "S", 64, func(p int) int { return 60 + p%5 }, 0}
+var wideTable = partTable{"PartsWide", "S", "S", 64, func(p int) int { return 60 + p%5 }, 0, nil}
 
 var wideSeeded seededTable
 
@@ -407,7 +407,7 @@ func TestPartitionsInSegmentsMarkUnread(t *testing.T) {
 	}
 }
 
-var lonelyTable = partTable{"PartsLonely", "S", "S", 1, func(int) int { return 150 }, 0}
+var lonelyTable = partTable{"PartsLonely", "S", "S", 1, func(int) int { return 150 }, 0, nil}
 
 var lonelySeeded seededTable
 

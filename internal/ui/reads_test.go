@@ -492,6 +492,90 @@ func TestPartitionsFirstScreenReadsWhatItShows(t *testing.T) {
 
 var partitionRowsRE = regexp.MustCompile(`│ S\d{3}\s+\d+\+?\s`)
 
+// TestPartitionsFirstScreenPricedAtTableSize: the first screen of a
+// table's partitions, where DescribeTable reports the table's size (the
+// embedded backend does), costs what main measured on tables of like
+// items, and on the boto3 "shop" table's shape (12 partitions of small
+// items, one beginning with six of 108-266 KB) no longer reads the heavy
+// partition whole: 127 RCU before, now a one-key probe a partition and
+// one heavy item. Every partition is listed, none with more keys than it
+// holds, with all of them where no "+" says some are unread; the heavy
+// one as "1+".
+func TestPartitionsFirstScreenPricedAtTableSize(t *testing.T) {
+	ctx := context.Background()
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	tables := map[string][]dynamo.Item{}
+	for p, n := range []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10} {
+		for i := range n {
+			data := strings.Repeat("d", 40)
+			if p == 3 && i < 6 {
+				data = strings.Repeat("h", []int{204084, 218942, 265992, 112258, 110555, 109010}[i])
+			}
+			tables["Shop"] = append(tables["Shop"], dynamo.Item{"PK": s(fmt.Sprintf("H%02d", p)), "SK": s(fmt.Sprintf("K%03d", i)), "Data": s(data)})
+		}
+	}
+	for p := range 40 {
+		for i := range 50 + (p*7)%21 {
+			tables["Tiny"] = append(tables["Tiny"], dynamo.Item{"PK": s(fmt.Sprintf("mid-%02d", p)), "SK": s(fmt.Sprintf("K%03d", i))})
+		}
+	}
+	for p := range 300 {
+		tables["Ones"] = append(tables["Ones"], dynamo.Item{"PK": s(fmt.Sprintf("one-%03d", p)), "SK": s("A"), "Data": s(strings.Repeat("d", 100))})
+	}
+	for p := range 100 {
+		for i := range 3 {
+			tables["KB"] = append(tables["KB"], dynamo.Item{"PK": s(fmt.Sprintf("mk-%03d", p)), "SK": s(fmt.Sprintf("K%03d", i)), "Data": s(strings.Repeat("d", 2000))})
+		}
+	}
+	for name, items := range tables {
+		if err := demo.CreateKeyTable(ctx, db, name, "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		table string
+		size  [2]int
+		rcu   float64 // at most: main's figure on tables of like items
+		shows []string
+	}{
+		{"Shop", [2]int{80, 24}, 40, []string{"12 partitions · all", "row 1 of 12"}},
+		{"Shop", [2]int{120, 35}, 40, []string{"12 partitions · all"}},
+		{"Tiny", [2]int{80, 24}, 4.0, []string{"33 partitions · more"}},
+		{"Tiny", [2]int{120, 35}, 5.0, []string{"40 partitions · all"}},
+		{"Ones", [2]int{80, 24}, 1.5, []string{"100 partitions · more"}},
+		{"Ones", [2]int{120, 35}, 1.5, []string{"100 partitions · more"}},
+		// 2 KB items: a first read cut to the table's mean had cost 33.
+		{"KB", [2]int{80, 24}, 25.0, []string{"34 partitions · more"}},
+		{"KB", [2]int{120, 35}, 50.0, []string{"67 partitions · more"}},
+	} {
+		m := dynamo.NewMetered(db)
+		h := newHarness(t, tc.size[0], tc.size[1], Config{Client: m, Table: tc.table})
+		total, _ := m.Session.Totals()
+		t.Logf("%s at %dx%d: %d requests, %.1f RCU", tc.table, tc.size[0], tc.size[1], total.Requests, total.RCU)
+		if total.RCU > tc.rcu {
+			t.Errorf("%s at %dx%d: the first screen cost %.1f RCU, at most %.1f", tc.table, tc.size[0], tc.size[1], total.RCU, tc.rcu)
+		}
+		h.contains(t, tc.shows...)
+		if tc.table != "Shop" {
+			continue
+		}
+		holds := map[string]int{}
+		for _, it := range tables["Shop"] {
+			holds[it["PK"].(*types.AttributeValueMemberS).Value]++
+		}
+		for _, row := range regexp.MustCompile(`│ (H\d\d)\s+(\d+)(\+?)\s`).FindAllStringSubmatch(h.screen(), -1) {
+			n, _ := strconv.Atoi(row[2])
+			if n > holds[row[1]] || row[3] == "" && n != holds[row[1]] {
+				t.Errorf("%s: %s shows %s%s keys, it holds %d", tc.table, row[1], row[2], row[3], holds[row[1]])
+			}
+			if row[1] == "H03" && row[2]+row[3] != "1+" {
+				t.Errorf("%s: the heavy partition shows %s%s keys: read past its first, want 1+", tc.table, row[2], row[3])
+			}
+		}
+	}
+}
+
 // failScans fails the Scan calls it lists (1-based).
 type failScans struct {
 	dynamo.Client

@@ -78,8 +78,33 @@ func seedMore(ctx context.Context, c *dynamodb.Client, payload int) error {
 	if err := writeAll(ctx, c, "Indexed", items); err != nil {
 		return err
 	}
+	if err := createTable(ctx, c, "Heavy", "S"); err != nil {
+		return err
+	}
+	if err := demo.WaitActive(ctx, c, "Heavy"); err != nil {
+		return err
+	}
+	if err := writeAll(ctx, c, "Heavy", heavyItems()); err != nil {
+		return err
+	}
 	_, err = demo.Seed(ctx, c, demo.Options{Tables: []string{"Locations"}})
 	return err
+}
+
+// heavyItems is the boto3 "shop" table's shape: 12 partitions of 1 to 70
+// small items, one of which, H03, begins with six of 108-266 KB (1 MB).
+func heavyItems() []dynamo.Item {
+	var items []dynamo.Item
+	for p, n := range []int{7, 70, 13, 26, 13, 8, 13, 13, 50, 1, 14, 10} {
+		for i := range n {
+			data := strings.Repeat("d", 40)
+			if p == 3 && i < 6 {
+				data = strings.Repeat("h", []int{204084, 218942, 265992, 112258, 110555, 109010}[i])
+			}
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("H%02d", p)), "SK": s(fmt.Sprintf("K%03d", i)), "Data": s(data)})
+		}
+	}
+	return items
 }
 
 // runEnd measures G on partition "end" (when seeded), the merged range's
@@ -155,6 +180,27 @@ func runPartitions(ctx context.Context, c dynamo.Client, t *table) {
 		}))
 		t.add(measure(c, "partitions: first screen of "+tbl, "skip-scan", func(m dynamo.Client) string {
 			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions(tbl, benchKey), screenRows)
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("%d partitions", len(res.Partitions))
+		}))
+	}
+
+	// Shop's shape: a first screen of every partition, as dynalite lists
+	// it (DescribeTable reports no size) and given the size and count
+	// DynamoDB reports (here the items' summed size, which errs low).
+	var size int64
+	heavy := heavyItems()
+	for _, it := range heavy {
+		size += int64(dynamo.ItemBytes(it))
+	}
+	for _, way := range []struct {
+		how         string
+		size, count int64
+	}{{"size not reported", 0, 0}, {"table's size given", size, int64(len(heavy))}} {
+		t.add(measure(c, "partitions: shop's shape, 12, one of 200 KB items", way.how, func(m dynamo.Client) string {
+			res, err := dynamo.ListPartitions(ctx, m, dynamo.FirstPartitions("Heavy", benchKey).WithTableSize(way.size, way.count), screenRows)
 			if err != nil {
 				return err.Error()
 			}

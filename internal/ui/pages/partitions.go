@@ -111,9 +111,9 @@ func (p *Partitions) next() tea.Cmd {
 		ctx, req = p.list.Next()
 		p.nextReq.Rows = p.rowsWanted()
 	} else {
-		p.nextReq = dynamo.FirstPartitions(p.table, p.key())
+		p.nextReq = dynamo.FirstPartitions(p.table, p.key()).WithTableSize(p.info.SizeBytes, p.info.ItemCount)
 		if p.index != "" {
-			p.nextReq = dynamo.FirstIndexPartitions(p.table, p.index, p.key(), p.info.Key)
+			p.nextReq = dynamo.FirstIndexPartitions(p.table, p.index, p.key(), p.info.Key) // an index's size is not in TableInfo
 		}
 		ctx, req = p.list.Start()
 	}
