@@ -211,8 +211,11 @@ func burst(c dynamo.Client, k burstCase) string {
 }
 
 // asyncDriver runs the model as the program does: one loop takes every
-// message in turn, commands run on goroutines of their own and send their
-// messages back, and a frame is drawn at most every 16 ms (or when the
+// message in turn and, as Bubble Tea v2's event loop does, asks for the
+// View after each (200 keys typed at once are 200 Views: the renderer
+// only writes at most one frame every 16 ms, but the model draws each);
+// commands run on goroutines of their own and send their messages back,
+// and a frame is handed to the waiter at most every 16 ms (or when the
 // loop is idle).
 type asyncDriver struct {
 	m      *ui.Model
@@ -264,17 +267,18 @@ func (d *asyncDriver) loop() {
 			_, cmd := d.m.Update(msg)
 			timeline.noteMsg(msg, true)
 			d.run(cmd)
+			v := d.m.View()
 			if len(d.msgs) == 0 || time.Since(drawn) > 16*time.Millisecond {
-				d.draw()
+				d.show(v)
 				drawn = time.Now()
 			}
 		}
 	}
 }
 
-// draw renders a frame and hands it to whoever waits.
-func (d *asyncDriver) draw() {
-	s := ansi.Strip(d.m.View().Content)
+// show hands a frame to whoever waits.
+func (d *asyncDriver) show(v tea.View) {
+	s := ansi.Strip(v.Content)
 	select {
 	case <-d.frames:
 	default:
