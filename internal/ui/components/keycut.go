@@ -27,8 +27,8 @@ func cutAroundTime(s string, w int) (string, bool) {
 		return "", false
 	}
 	pre, t, post := s[:loc[0]], s[loc[0]:loc[1]], s[loc[1]:]
-	room := w - ansi.StringWidth(t)
-	pw, qw := ansi.StringWidth(pre), ansi.StringWidth(post)
+	room := w - width(t)
+	pw, qw := width(pre), width(post)
 	switch {
 	case pw+qw <= room:
 		return pre + t + post, true
@@ -51,7 +51,7 @@ func cutAroundTime(s string, w int) (string, bool) {
 // middle cuts s to w cells (w ≥ 1) with … in its middle, keeping its
 // start and its end.
 func middle(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	sw := width(s)
 	if sw <= w {
 		return s
 	}
@@ -60,5 +60,5 @@ func middle(s string, w int) string {
 	}
 	head := (w - 1) / 2
 	tail := w - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+	return truncate(s, head, "") + "…" + truncateLeft(s, sw-tail)
 }
