@@ -203,28 +203,6 @@ func TestFitKeyKeepsTheDate(t *testing.T) {
 	}
 }
 
-// TestCellWidthsAsAnsi: the grid's width and cuts agree with ansi's on
-// every width, for plain ASCII (measured by its length) and for what
-// takes ansi's walk: escapes, controls, wide and combining characters.
-func TestCellWidthsAsAnsi(t *testing.T) {
-	for _, s := range []string{"", "a", "PK#0042", strings.Repeat("b", 300), "a b~", "\x1b[2m#\x1b[0mSK", "tab\there",
-		"日本語のキー", "e\u0301te", "mixed 日本 ascii", "…cut", "a…b…", "…\u0301", "12…" + strings.Repeat("x", 40) + "  …"} {
-		if got, want := width(s), ansi.StringWidth(s); got != want {
-			t.Errorf("width(%q) = %d, ansi says %d", s, got, want)
-		}
-		for w := -1; w <= len(s)+2; w++ {
-			for _, tail := range []string{"", "…"} {
-				if got, want := truncate(s, w, tail), ansi.Truncate(s, w, tail); got != want {
-					t.Errorf("truncate(%q, %d, %q) = %q, ansi says %q", s, w, tail, got, want)
-				}
-			}
-			if got, want := truncateLeft(s, w), ansi.TruncateLeft(s, w, ""); got != want {
-				t.Errorf("truncateLeft(%q, %d) = %q, ansi says %q", s, w, got, want)
-			}
-		}
-	}
-}
-
 // BenchmarkGridView draws a screen of 29 rows of a key and a 300-byte
 // value at 120 columns, as every View of the items list does (200 keys
 // typed at once: 200 of them).

@@ -1,4 +1,4 @@
-package components
+package common
 
 import (
 	"strings"
@@ -6,13 +6,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The grid measures and cuts every visible cell on every View, and Bubble
-// Tea asks for a View after every message: 200 keys typed at once are 200
-// Views. ansi's width walks a string grapheme by grapheme, which was most
-// of a View's time on rows of 300-byte values. A string of printable
-// ASCII and the grid's own "…" (as most keys and values are, and the rows
-// the grid cuts) is one cell a character, measured and cut by counting;
-// anything else (an escape, a control, other UTF-8) takes ansi's walk.
+// The grid and the frame measure and cut every line on screen on every
+// View, and Bubble Tea asks for a View after every message: 200 keys
+// typed at once are 200 Views. ansi's width walks a string grapheme by
+// grapheme, which was most of a View's time on rows of 300-byte values.
+// A string of printable ASCII and "…" (as most keys and values are, and
+// the rows the grid cuts) is one cell a character, measured and cut by
+// counting; anything else (an escape, a control, other UTF-8) takes
+// ansi's walk.
 
 const ellipsis = "…"
 
@@ -44,16 +45,16 @@ func cells(s string, n int) int {
 	return i
 }
 
-// width is ansi.StringWidth(s).
-func width(s string) int {
+// Width is ansi.StringWidth(s).
+func Width(s string) int {
 	if n, ok := plainWidth(s); ok {
 		return n
 	}
 	return ansi.StringWidth(s)
 }
 
-// truncate is ansi.Truncate(s, w, tail).
-func truncate(s string, w int, tail string) string {
+// Truncate is ansi.Truncate(s, w, tail).
+func Truncate(s string, w int, tail string) string {
 	sw, ok := plainWidth(s)
 	if !ok {
 		return ansi.Truncate(s, w, tail)
@@ -61,15 +62,15 @@ func truncate(s string, w int, tail string) string {
 	if sw <= w {
 		return s
 	}
-	w -= width(tail)
+	w -= Width(tail)
 	if w < 0 {
 		return ""
 	}
 	return s[:cells(s, w)] + tail
 }
 
-// truncateLeft is ansi.TruncateLeft(s, n, "").
-func truncateLeft(s string, n int) string {
+// TruncateLeft is ansi.TruncateLeft(s, n, "").
+func TruncateLeft(s string, n int) string {
 	if _, ok := plainWidth(s); !ok {
 		return ansi.TruncateLeft(s, n, "")
 	}
