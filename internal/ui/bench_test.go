@@ -65,3 +65,43 @@ func containsAll(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// BenchmarkPageDownBurstKey measures one pgdown of a burst, Update and the
+// View Bubble Tea asks for after it, on the bursts' partition of
+// benchlatency (5,000 items of a number sort key and a 300-byte value, at
+// 120×35): 200 page-downs typed at once are 200 of these before the read
+// they ask for leaves.
+func BenchmarkPageDownBurstKey(b *testing.B) {
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Burst"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "N"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
+		b.Fatal(err)
+	}
+	data := &types.AttributeValueMemberS{Value: strings.Repeat("b", 300)}
+	for i := range 5000 {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Burst"), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "burst"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}, "Data": data}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h := newHarness(b, 120, 35, Config{Client: db, Table: "Burst", PK: "burst"})
+	h.keys("G", "g") // every row read: the keys move through rows held
+	for !strings.Contains(h.screen(), "5,000 items loaded") {
+		h.keys("pgdown")
+	}
+	h.keys("g")
+	if s := h.screen(); !containsAll(s, "row 1 of 5,000", "bbbbbbbbbb") {
+		b.Fatalf("not the burst's partition, read whole:\n%s", s)
+	}
+	pgdown := keyPress("pgdown")
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%150 == 0 {
+			h.m.Update(keyPress("g"))
+		}
+		h.m.Update(pgdown)
+		_ = h.m.View()
+	}
+}

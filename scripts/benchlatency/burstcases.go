@@ -105,6 +105,7 @@ func runBursts(c dynamo.Client, t *table, runs int, which string) {
 			continue
 		}
 		figs := make([][]figure, len(ways))
+		traced := make([]tracedRuns, len(ways))
 		for range max(runs, 1) {
 			for w, way := range ways {
 				f := measure(c, fmt.Sprintf("burst: %d × %s", burstKeys, k.name), way, func(m dynamo.Client) string {
@@ -115,9 +116,14 @@ func runBursts(c dynamo.Client, t *table, runs int, which string) {
 				})
 				f.wall = burstWall // from opening to the burst's row drawn
 				figs[w] = append(figs[w], f)
+				if timeline != nil {
+					traced[w].add()
+				}
 			}
 		}
 		var floor time.Duration
+		var medians []time.Duration
+		var billed []float64
 		for w := range ways {
 			fs := figs[w]
 			sort.Slice(fs, func(i, j int) bool { return fs[i].wall < fs[j].wall })
@@ -131,6 +137,23 @@ func runBursts(c dynamo.Client, t *table, runs int, which string) {
 				f.note += fmt.Sprintf(" · %.2f× the floor's median", float64(f.wall)/float64(floor))
 			}
 			t.add(f)
+			medians, billed = append(medians, f.wall), append(billed, f.billed)
+		}
+		if timeline != nil {
+			t.flush()
+			for w, way := range ways {
+				traced[w].print(fmt.Sprintf("%d × %s, %s", burstKeys, k.name, way))
+			}
+			// A burst that reads what the floor read waits for the
+			// screen's Query first: the floor's time and that round trip
+			// are the least it can take (Queries go one after the other,
+			// each from where the last ended).
+			screen, floorMS := traced[1].screenQuery(), float64(floor.Microseconds())/1000
+			if billed[1] < billed[0] {
+				continue // it read less than the floor: no such bound
+			}
+			fmt.Printf("  reading what the floor read, the least is the floor and the screen's Query (%.1f ms): %.1f ms, %.2f× the floor; screen first took %.2f×\n\n",
+				screen, floorMS+screen, (floorMS+screen)/floorMS, float64(medians[1])/float64(floor))
 		}
 	}
 }
@@ -156,6 +179,9 @@ func burst(c dynamo.Client, k burstCase) string {
 	d := newAsyncDriver(m)
 	defer d.stop()
 	t0 := time.Now()
+	if timeline != nil {
+		timeline.start()
+	}
 	d.post(tea.WindowSizeMsg{Width: 120, Height: screenRows + 6})
 	d.run(m.Init())
 	if !d.wait(func(s string) bool { return strings.Contains(s, "items loaded") }, 20*time.Second) {
@@ -163,6 +189,7 @@ func burst(c dynamo.Client, k burstCase) string {
 	}
 	first := time.Since(t0)
 	before, _ := metered.Session.Totals()
+	timeline.note("keys")
 	for _, key := range k.keys {
 		d.post(key)
 	}
@@ -184,8 +211,11 @@ func burst(c dynamo.Client, k burstCase) string {
 }
 
 // asyncDriver runs the model as the program does: one loop takes every
-// message in turn, commands run on goroutines of their own and send their
-// messages back, and a frame is drawn at most every 16 ms (or when the
+// message in turn and, as Bubble Tea v2's event loop does, asks for the
+// View after each (200 keys typed at once are 200 Views: the renderer
+// only writes at most one frame every 16 ms, but the model draws each);
+// commands run on goroutines of their own and send their messages back,
+// and a frame is handed to the waiter at most every 16 ms (or when the
 // loop is idle).
 type asyncDriver struct {
 	m      *ui.Model
@@ -233,19 +263,22 @@ func (d *asyncDriver) loop() {
 		case <-d.done:
 			return
 		case msg := <-d.msgs:
+			timeline.noteMsg(msg, false)
 			_, cmd := d.m.Update(msg)
+			timeline.noteMsg(msg, true)
 			d.run(cmd)
+			v := d.m.View()
 			if len(d.msgs) == 0 || time.Since(drawn) > 16*time.Millisecond {
-				d.draw()
+				d.show(v)
 				drawn = time.Now()
 			}
 		}
 	}
 }
 
-// draw renders a frame and hands it to whoever waits.
-func (d *asyncDriver) draw() {
-	s := ansi.Strip(d.m.View().Content)
+// show hands a frame to whoever waits.
+func (d *asyncDriver) show(v tea.View) {
+	s := ansi.Strip(v.Content)
 	select {
 	case <-d.frames:
 	default:

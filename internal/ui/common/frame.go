@@ -30,10 +30,10 @@ func Frame(st *Styles, title, content string, w, h int) string {
 		if i < len(lines) {
 			line = lines[i]
 		}
-		if ansi.StringWidth(line) > inner {
-			line = ansi.Truncate(line, inner, "…")
+		if Width(line) > inner {
+			line = Truncate(line, inner, "…")
 		}
-		line += strings.Repeat(" ", max(0, inner-ansi.StringWidth(line)))
+		line += strings.Repeat(" ", max(0, inner-Width(line)))
 		b.WriteString("\n" + side + " " + line + " " + side)
 	}
 	b.WriteString("\n" + border.Render("╰"+strings.Repeat("─", w-2)+"╯"))

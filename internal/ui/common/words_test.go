@@ -154,3 +154,25 @@ func TestCutWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWidthAsAnsi: Width and the cuts agree with ansi's on
+// every width, for plain ASCII (measured by its length) and for what
+// takes ansi's walk: escapes, controls, wide and combining characters.
+func TestWidthAsAnsi(t *testing.T) {
+	for _, s := range []string{"", "a", "PK#0042", strings.Repeat("b", 300), "a b~", "\x1b[2m#\x1b[0mSK", "tab\there",
+		"日本語のキー", "e\u0301te", "mixed 日本 ascii", "…cut", "a…b…", "…\u0301", "12…" + strings.Repeat("x", 40) + "  …"} {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, ansi says %d", s, got, want)
+		}
+		for w := -1; w <= len(s)+2; w++ {
+			for _, tail := range []string{"", "…"} {
+				if got, want := Truncate(s, w, tail), ansi.Truncate(s, w, tail); got != want {
+					t.Errorf("Truncate(%q, %d, %q) = %q, ansi says %q", s, w, tail, got, want)
+				}
+			}
+			if got, want := TruncateLeft(s, w), ansi.TruncateLeft(s, w, ""); got != want {
+				t.Errorf("TruncateLeft(%q, %d) = %q, ansi says %q", s, w, got, want)
+			}
+		}
+	}
+}

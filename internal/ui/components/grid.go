@@ -25,7 +25,7 @@ type Column struct {
 
 // title is c's title in w cells: Title, or Short where only it fits.
 func (c Column) title(w int) string {
-	if ansi.StringWidth(c.Title) > w && c.Short != "" {
+	if common.Width(c.Title) > w && c.Short != "" {
 		return c.Short
 	}
 	return c.Title
@@ -34,9 +34,9 @@ func (c Column) title(w int) string {
 // titleWidth is the fewest cells that show c's title whole.
 func (c Column) titleWidth() int {
 	if c.Short != "" {
-		return min(ansi.StringWidth(c.Short), ansi.StringWidth(c.Title))
+		return min(common.Width(c.Short), common.Width(c.Title))
 	}
-	return ansi.StringWidth(c.Title)
+	return common.Width(c.Title)
 }
 
 // Grid is a virtualized table: it asks for the cells of visible rows only,
@@ -202,9 +202,9 @@ func (g *Grid) widths() []int {
 			natural[i] = c.Width
 			continue
 		}
-		natural[i] = ansi.StringWidth(c.Title)
+		natural[i] = common.Width(c.Title)
 		for _, r := range g.shown() {
-			natural[i] = max(natural[i], ansi.StringWidth(g.cell(r, i)))
+			natural[i] = max(natural[i], common.Width(g.cell(r, i)))
 		}
 		full[i] = natural[i]
 		if !c.Keep {
@@ -280,9 +280,9 @@ func (g *Grid) Wanted() int {
 	for i, c := range g.cols {
 		w := c.Width
 		if w == 0 {
-			w = ansi.StringWidth(c.Title)
+			w = common.Width(c.Title)
 			for _, r := range g.shown() {
-				w = max(w, ansi.StringWidth(g.cell(r, i)))
+				w = max(w, common.Width(g.cell(r, i)))
 			}
 		}
 		if i > 0 {
@@ -297,7 +297,7 @@ func (g *Grid) Wanted() int {
 func (g *Grid) widestCell(i int) int {
 	w := 0
 	for _, r := range g.shown() {
-		w = max(w, ansi.StringWidth(g.cell(r, i)))
+		w = max(w, common.Width(g.cell(r, i)))
 	}
 	return w
 }
@@ -326,9 +326,9 @@ func (g *Grid) numeric(i int) bool {
 // where it holds a date, around the date, which is kept whole
 // (cutAroundTime).
 func FitKey(s string, w int) string {
-	if w >= 3 && ansi.StringWidth(s) > w {
+	if w >= 3 && common.Width(s) > w {
 		if cut, ok := cutAroundTime(s, w); ok {
-			return cut + strings.Repeat(" ", max(0, w-ansi.StringWidth(cut)))
+			return cut + strings.Repeat(" ", max(0, w-common.Width(cut)))
 		}
 	}
 	return FitMiddle(s, w)
@@ -340,24 +340,24 @@ func FitMiddle(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := common.Width(s)
 	if sw <= w {
 		return s + strings.Repeat(" ", w-sw)
 	}
 	if w < 3 {
-		return ansi.Truncate(s, w, "")
+		return common.Truncate(s, w, "")
 	}
 	head := (w - 1) / 2
 	tail := w - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+	return common.Truncate(s, head, "") + "…" + common.TruncateLeft(s, sw-tail)
 }
 
 // FitRight pads s on the left to w cells (numbers), cutting it like Fit.
 func FitRight(s string, w int) string {
-	if ansi.StringWidth(s) >= w {
+	if common.Width(s) >= w {
 		return Fit(s, w)
 	}
-	return strings.Repeat(" ", w-ansi.StringWidth(s)) + s
+	return strings.Repeat(" ", w-common.Width(s)) + s
 }
 
 // Fit truncates or pads s to exactly w cells.
@@ -365,10 +365,10 @@ func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
+	if common.Width(s) > w {
+		s = common.Truncate(s, w, "…")
 	}
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+	return s + strings.Repeat(" ", max(0, w-common.Width(s)))
 }
 
 // View renders the header and the visible rows.

@@ -202,3 +202,27 @@ func TestFitKeyKeepsTheDate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGridView draws a screen of 29 rows of a key and a 300-byte
+// value at 120 columns, as every View of the items list does (200 keys
+// typed at once: 200 of them).
+func BenchmarkGridView(b *testing.B) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "SK", Keep: true}, {Title: "Data"}, {Title: "Status"}})
+	data := strings.Repeat("b", 300)
+	g.SetRows(5000, func(r, c int) string {
+		switch c {
+		case 0:
+			return fmt.Sprint(r)
+		case 1:
+			return data
+		}
+		return "ACTIVE"
+	})
+	g.SetSize(120, 30)
+	for b.Loop() {
+		g.SetCursor(g.Cursor() + 29)
+		_ = g.View()
+	}
+}

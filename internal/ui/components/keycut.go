@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // keyTime is a date or a date and time written in a key: 2026-10-31,
@@ -27,8 +29,8 @@ func cutAroundTime(s string, w int) (string, bool) {
 		return "", false
 	}
 	pre, t, post := s[:loc[0]], s[loc[0]:loc[1]], s[loc[1]:]
-	room := w - ansi.StringWidth(t)
-	pw, qw := ansi.StringWidth(pre), ansi.StringWidth(post)
+	room := w - common.Width(t)
+	pw, qw := common.Width(pre), common.Width(post)
 	switch {
 	case pw+qw <= room:
 		return pre + t + post, true
@@ -51,7 +53,7 @@ func cutAroundTime(s string, w int) (string, bool) {
 // middle cuts s to w cells (w ≥ 1) with … in its middle, keeping its
 // start and its end.
 func middle(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	sw := common.Width(s)
 	if sw <= w {
 		return s
 	}
@@ -60,5 +62,5 @@ func middle(s string, w int) string {
 	}
 	head := (w - 1) / 2
 	tail := w - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+	return common.Truncate(s, head, "") + "…" + common.TruncateLeft(s, sw-tail)
 }
