@@ -1608,6 +1608,15 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR species = 'dog' ORDER BY species DESC, born DESC`, op: "Query", index: "BySpecies",
 			key: `species IN ("dog", "cat")`, match: or(str("species", "cat"), str("species", "dog")), order: "desc", byPK: "desc"},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR pk = 'a b'`, op: "Query", key: `pk IN ("user#1", "a b")`, match: or(str("pk", "user#1"), str("pk", "a b"))},
+		// Both keys pinned, the sort key by IN: one Query a key, each
+		// reading its item (the partition read whole before, the IN
+		// applied to all of it), in the order ORDER BY asks.
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk IN ['b#001', 'a#001', 'nothing', 'a#001'] AND "status" = 'ACTIVE'`, op: "Query",
+			key:   `(pk = "user#1" AND sk = "a#001") OR (pk = "user#1" AND sk = "b#001") OR (pk = "user#1" AND sk = "nothing")`,
+			match: and(str("pk", "user#1"), or(str("sk", "a#001"), str("sk", "b#001")), str("status", "ACTIVE"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk IN ['user#2', 'user#1'] AND sk IN ['a#001', 'a#002'] ORDER BY pk, sk DESC`, op: "Query",
+			key:   `(pk = "user#1" AND sk = "a#002") OR (pk = "user#1" AND sk = "a#001") OR (pk = "user#2" AND sk = "a#002") OR (pk = "user#2" AND sk = "a#001")`,
+			match: and(or(str("pk", "user#1"), str("pk", "user#2")), or(str("sk", "a#001"), str("sk", "a#002"))), order: "desc", byPK: "asc"},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR "status" = 'DONE'`, op: "Scan", match: or(str("pk", "user#1"), str("status", "DONE"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE NOT pk = 'user#1'`, op: "Scan", match: not(str("pk", "user#1"))},
 		// A condition on the sort key no key condition can say: the
