@@ -136,7 +136,8 @@ matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
 read is sized from the largest item read so far (items are read whole and
 filtered here, billed the same), so it is never overspent by more than
 half a read unit, but by items larger than any read before (the first
-read's one item, the first heavy one). A scan stopped there exits 3 with
+read's one item, the first heavy one and any the same read meets after
+it: heavy items that keys group come several to a read). A scan stopped there exits 3 with
 a --resume token that goes on where each segment (or Query) stopped (the
 same table, index, filter and segments; a Scan's token never resumes the
 Queries, nor theirs the Scan), and says what --max-rcu the next read needs
