@@ -388,6 +388,29 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 		checkBadInput(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--segments", "2"}, b.args...), exitUsage,
 			"--segments applies to a Scan, and this filter is read by Query")
 
+		// The sort key pinned too, by IN: one Query a key, each reading
+		// its item, and stderr says so (it read the whole partition, the
+		// IN applied here, and said "2 partitions" of the one).
+		var sks []string
+		for _, it := range all {
+			if text(it, "PK") == "JAPAN" {
+				sks = append(sks, text(it, "SK"))
+			}
+		}
+		sort.Strings(sks)
+		rec.reset()
+		keyFilter := fmt.Sprintf(`PK = "JAPAN" and SK in (%q, %q, "nothing")`, sks[0], sks[1])
+		out, stderr = mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", keyFilter, "--max-rcu", "none", "--output", "json"}, b.args...)...)
+		if _, got := scanDocument(t, name, out); len(got) != 2 {
+			t.Errorf("%s: %s printed %d items, want 2", name, keyFilter, len(got))
+		}
+		if !strings.Contains(stderr, "so only 1 partition is read (3 Queries, one a key), not the whole table") {
+			t.Errorf("%s: %s: stderr does not say it reads each key:\n%s", name, keyFilter, stderr)
+		}
+		if name == "dynalite" && (rec.scans != 0 || rec.queries != 3) {
+			t.Errorf("dynalite: %s sent %d Scans, %d Queries; want 3 Queries, one a key", keyFilter, rec.scans, rec.queries)
+		}
+
 		// Pinned to what no key is (a number for a string key, an empty
 		// key): it matches no item, so it is refused in one line saying
 		// what to write, exit 2, no Query or Scan sent (it was a Scan of
