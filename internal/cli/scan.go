@@ -136,7 +136,8 @@ matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
 read is sized from the largest item read so far (items are read whole and
 filtered here, billed the same), so it is never overspent by more than
 half a read unit, but by items larger than any read before (the first
-read's one item, the first heavy one). A scan stopped there exits 3 with
+read's one item, the first heavy one and any the same read meets after
+it: heavy items that keys group come several to a read). A scan stopped there exits 3 with
 a --resume token that goes on where each segment (or Query) stopped (the
 same table, index, filter and segments; a Scan's token never resumes the
 Queries, nor theirs the Scan), and says what --max-rcu the next read needs
@@ -244,8 +245,8 @@ func runScan(ctx context.Context, f *scanFlags) error {
 			return crossPlan(err, f.resume, r.Fingerprint(), "a Scan of this filter", "scan now reads it by Query, the filter pinning the partition key")
 		}
 		fmt.Fprintln(f.stderr, planLine(explain(*plan, queries, info, masked)))
-		fmt.Fprintf(f.stderr, "by Query, not a Scan: the filter pins the partition key %s, so only %s read, not the whole %s\n",
-			export.OneLine(key.PK.Name), counted(len(plan.Queries), "partition is", "partitions are"), tableWord(f.index))
+		fmt.Fprintf(f.stderr, "by Query, not a Scan: the filter pins the partition key %s, so only %s read%s, not the whole %s\n",
+			export.OneLine(key.PK.Name), counted(partitionsOf(plan.Queries), "partition is", "partitions are"), keysRead(plan.Queries), tableWord(f.index))
 		if none != "" {
 			fmt.Fprintln(f.stderr, export.OneLine(none))
 		}
@@ -334,6 +335,25 @@ func crossPlan(err error, token, other, given, now string) error {
 		return err
 	}
 	return usage("run it again without --resume", "--resume was given by %s, and %s: it goes on from nowhere in this read", given, now)
+}
+
+// partitionsOf is how many partitions queries read: an IN on the sort
+// key is a Query a key, several of one partition.
+func partitionsOf(queries []domain.KeyQuery) int {
+	seen := map[string]bool{}
+	for _, q := range queries {
+		seen[q.PK.Literal()] = true
+	}
+	return len(seen)
+}
+
+// keysRead says, where queries are more than the partitions they read,
+// that each reads one key (an IN on the sort key).
+func keysRead(queries []domain.KeyQuery) string {
+	if len(queries) == partitionsOf(queries) {
+		return ""
+	}
+	return fmt.Sprintf(" (%d Queries, one a key)", len(queries))
 }
 
 // tableWord is what a scan of index ("" for the table) reads whole.

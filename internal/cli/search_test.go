@@ -388,6 +388,29 @@ func TestScanPinnedFilterReadsByQuery(t *testing.T) {
 		checkBadInput(t, append([]string{"scan", "--table", "Locations", "--filter", filter, "--segments", "2"}, b.args...), exitUsage,
 			"--segments applies to a Scan, and this filter is read by Query")
 
+		// The sort key pinned too, by IN: one Query a key, each reading
+		// its item, and stderr says so (it read the whole partition, the
+		// IN applied here, and said "2 partitions" of the one).
+		var sks []string
+		for _, it := range all {
+			if text(it, "PK") == "JAPAN" {
+				sks = append(sks, text(it, "SK"))
+			}
+		}
+		sort.Strings(sks)
+		rec.reset()
+		keyFilter := fmt.Sprintf(`PK = "JAPAN" and SK in (%q, %q, "nothing")`, sks[0], sks[1])
+		out, stderr = mustRun(t, append([]string{"scan", "--table", "Locations", "--filter", keyFilter, "--max-rcu", "none", "--output", "json"}, b.args...)...)
+		if _, got := scanDocument(t, name, out); len(got) != 2 {
+			t.Errorf("%s: %s printed %d items, want 2", name, keyFilter, len(got))
+		}
+		if !strings.Contains(stderr, "so only 1 partition is read (3 Queries, one a key), not the whole table") {
+			t.Errorf("%s: %s: stderr does not say it reads each key:\n%s", name, keyFilter, stderr)
+		}
+		if name == "dynalite" && (rec.scans != 0 || rec.queries != 3) {
+			t.Errorf("dynalite: %s sent %d Scans, %d Queries; want 3 Queries, one a key", keyFilter, rec.scans, rec.queries)
+		}
+
 		// Pinned to what no key is (a number for a string key, an empty
 		// key): it matches no item, so it is refused in one line saying
 		// what to write, exit 2, no Query or Scan sent (it was a Scan of
@@ -1608,6 +1631,15 @@ func zooCases() []zooCase {
 		{stmt: `SELECT * FROM "Zoo"."BySpecies" WHERE species = 'cat' OR species = 'dog' ORDER BY species DESC, born DESC`, op: "Query", index: "BySpecies",
 			key: `species IN ("dog", "cat")`, match: or(str("species", "cat"), str("species", "dog")), order: "desc", byPK: "desc"},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR pk = 'a b'`, op: "Query", key: `pk IN ("user#1", "a b")`, match: or(str("pk", "user#1"), str("pk", "a b"))},
+		// Both keys pinned, the sort key by IN: one Query a key, each
+		// reading its item (the partition read whole before, the IN
+		// applied to all of it), in the order ORDER BY asks.
+		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' AND sk IN ['b#001', 'a#001', 'nothing', 'a#001'] AND "status" = 'ACTIVE'`, op: "Query",
+			key:   `(pk = "user#1" AND sk = "a#001") OR (pk = "user#1" AND sk = "b#001") OR (pk = "user#1" AND sk = "nothing")`,
+			match: and(str("pk", "user#1"), or(str("sk", "a#001"), str("sk", "b#001")), str("status", "ACTIVE"))},
+		{stmt: `SELECT * FROM "Zoo" WHERE pk IN ['user#2', 'user#1'] AND sk IN ['a#001', 'a#002'] ORDER BY pk, sk DESC`, op: "Query",
+			key:   `(pk = "user#1" AND sk = "a#002") OR (pk = "user#1" AND sk = "a#001") OR (pk = "user#2" AND sk = "a#002") OR (pk = "user#2" AND sk = "a#001")`,
+			match: and(or(str("pk", "user#1"), str("pk", "user#2")), or(str("sk", "a#001"), str("sk", "a#002"))), order: "desc", byPK: "asc"},
 		{stmt: `SELECT * FROM "Zoo" WHERE pk = 'user#1' OR "status" = 'DONE'`, op: "Scan", match: or(str("pk", "user#1"), str("status", "DONE"))},
 		{stmt: `SELECT * FROM "Zoo" WHERE NOT pk = 'user#1'`, op: "Scan", match: not(str("pk", "user#1"))},
 		// A condition on the sort key no key condition can say: the

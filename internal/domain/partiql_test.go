@@ -79,6 +79,13 @@ func TestPartiQLPlans(t *testing.T) {
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'n' AND SK < 'm'`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "n"`, filter: `PK = "x" and SK > "n" and SK < "m"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK <= 'p' AND begins_with(SK, 'o#')`, op: "Query", table: "Orders", key: `PK = "x" AND begins_with(SK, "o#")`, filter: `PK = "x" and SK <= "p" and begins_with(SK, "o#")`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND (SK = 'a' OR SK = 'b')`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and (SK = "a" or SK = "b")`},
+		// The sort key pinned by IN: one Query a key, each value once, in
+		// the key's order (ORDER BY's); a value of another type, or
+		// another condition on a key, reads the partition.
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['b', 'a', 'b'] AND n > 1`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "a") OR (PK = "x" AND SK = "b")`, filter: "n > 1"},
+		{stmt: `SELECT * FROM "Orders" WHERE SK IN ['a', 'b'] AND PK = 'x' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "b") OR (PK = "x" AND SK = "a")`, reverse: true},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 1]`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 'b'] AND SK <> 'a'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", "b") and SK <> "a"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "b"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
 		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
 			key: `PK IN ("x", "y") AND begins_with(SK, "o#")`, filter: `PK in ("x", "y") and begins_with(SK, "o#") and not begins_with(SK, "o#1") and n > 1`},

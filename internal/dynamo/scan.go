@@ -316,6 +316,16 @@ func (s SearchState) budgetPlan() []streamRead {
 		// At most as many items as were read before, in all, or a read
 		// unit's worth each (grownLimit).
 		limit = min(limit, grownLimit(s.Sizing.Items/k, largest, left/float64(k)))
+		if s.Sizing.Items < searchSample && known && largest == s.Sizing.Largest {
+			// The largest of a few items is no bound of the rest: the
+			// first item of a log-normal table (45 bytes, its mean 750)
+			// sized a read unit's worth of 53 items, which cost 7 RCU of
+			// what was left of a budget of 5. Until searchSample items
+			// are read, a read sized by them asks for no more than were
+			// read before (the table's size, or 400 KB, bounds every
+			// item: a read sized by it goes as it is).
+			limit = min(limit, int32(max(s.Sizing.Items/k, 1)))
+		}
 		reads := make([]streamRead, k)
 		for i := range reads {
 			reads[i] = streamRead{stream: open[i], limit: limit}
@@ -339,6 +349,11 @@ func (s SearchState) budgetPlan() []streamRead {
 	}
 	return nil
 }
+
+// searchSample is the fewest items read whose largest sizes a search's
+// reads by a read unit's worth: before, reads grow one, one, two, four
+// items (0.5 RCU a request, however small its items).
+const searchSample = 8
 
 // weigh is z after a page of items read for rcu, the largest at most
 // largest bytes.

@@ -696,6 +696,80 @@ func TestSearchBudgetHoldsOnVariedItems(t *testing.T) {
 	}
 }
 
+// fewSampledTable is one partition of 300 items whose first (in sort-key
+// order) is tiny and the rest 400 to 3,000 bytes, the largest among the
+// first eight: what the largest of one item, or of four, tells of the
+// rest.
+const fewSampledTable = "FewSampled"
+
+var fewSampledSeeded seededTable
+
+func fewSampledBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &fewSampledSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(fewSampledTable), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeN}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}})
+		if err != nil {
+			return err
+		}
+		if err := demo.WaitActive(ctx, w, fewSampledTable); err != nil {
+			return err
+		}
+		sizes := []int{900, 3000, 1600, 400, 2400, 1200, 2800, 700}
+		var reqs []types.WriteRequest
+		for i := range 300 {
+			size := 10
+			if i > 0 {
+				size = sizes[(i-1)%len(sizes)]
+			}
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{
+				"PK":   &types.AttributeValueMemberS{Value: "p"},
+				"SK":   &types.AttributeValueMemberN{Value: strconv.Itoa(i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("f", size)},
+			}}})
+			for len(reqs) == 25 || i == 299 && len(reqs) > 0 {
+				out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{fewSampledTable: reqs}})
+				if err != nil {
+					return err
+				}
+				reqs = out.UnprocessedItems[fewSampledTable]
+			}
+		}
+		return nil
+	})
+}
+
+// TestSearchBudgetHoldsFromAFewItems: a search that has read one item,
+// or a few, does not size a read by their largest: no run spends more
+// than its budget and half a read unit where the largest item is among
+// the first eight, and the runs find every item once. A read unit's
+// worth at the size of the first item (10 bytes of data) read 77 items
+// of 1.6 KB on average, 16.5 RCU of a budget of 5; so it did on a table
+// of log-normal sizes (53 items, 7 RCU of 5).
+func TestSearchBudgetHoldsFromAFewItems(t *testing.T) {
+	q := []domain.KeyQuery{{Table: fewSampledTable, PKName: "PK", PK: domain.S("p"), SKName: "SK"}}
+	for name, c := range fewSampledBackends(t) {
+		for _, budget := range []float64{3, 5, 7.5, 20} {
+			got, runs := searchToEnd(t, c, dynamo.SearchRequest{Table: fewSampledTable, Queries: q, MaxRCU: budget})
+			once := map[string]bool{}
+			for _, it := range got {
+				if n, ok := it["SK"].(*types.AttributeValueMemberN); ok {
+					once[n.Value] = true
+				}
+			}
+			if len(got) != 300 || len(once) != 300 {
+				t.Errorf("%s budget=%g: %d items (%d keys), want 300", name, budget, len(got), len(once))
+			}
+			for i, rcu := range runs {
+				if rcu > budget+0.5 {
+					t.Errorf("%s budget=%g: run %d of %d spent %.1f RCU", name, budget, i+1, len(runs), rcu)
+				}
+			}
+		}
+	}
+}
+
 // The heavy-tailed shapes a budget is held on: 300 items of 100 to 300
 // bytes, among which none, every tenth one of 30 KB, or three (1%) of
 // 300 KB; every fifth is grp "x" (what the filtered searches match).
