@@ -119,6 +119,22 @@ var searchCases = []searchCase{
 	}},
 }
 
+// filtered is c's filter parsed, and the items of all it matches.
+func (c searchCase) filtered(t *testing.T, all []dynamo.Item) (domain.FilterNode, []dynamo.Item) {
+	t.Helper()
+	filter, err := domain.ParseFilter(c.filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []dynamo.Item
+	for _, it := range all {
+		if c.match(it) {
+			want = append(want, it)
+		}
+	}
+	return filter, want
+}
+
 // wholeTable is every item of the table, by a plain Scan, each key once.
 func wholeTable(t *testing.T, c dynamo.Client) []dynamo.Item {
 	t.Helper()
@@ -245,16 +261,7 @@ func TestSearchEqualsFilteredFullRead(t *testing.T) {
 	for name, c := range searchBackends(t) {
 		all := wholeTable(t, c)
 		for _, tc := range searchCases {
-			filter, err := domain.ParseFilter(tc.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []dynamo.Item
-			for _, it := range all {
-				if tc.match(it) {
-					want = append(want, it)
-				}
-			}
+			filter, want := tc.filtered(t, all)
 			for _, segments := range []int{1, 3, 8} {
 				for _, budget := range []float64{0, 9, 2.5} {
 					r := dynamo.SearchRequest{Table: searchTable, Filter: filter, Segments: segments, MaxRCU: budget}
@@ -289,16 +296,7 @@ func TestSearchReadsForTheMatchesWanted(t *testing.T) {
 		all := wholeTable(t, c)
 		cases := append(searchCases[:len(searchCases):len(searchCases)], searchCase{`status = "NO SUCH"`, func(dynamo.Item) bool { return false }})
 		for _, tc := range cases {
-			filter, err := domain.ParseFilter(tc.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var wanted []dynamo.Item
-			for _, it := range all {
-				if tc.match(it) {
-					wanted = append(wanted, it)
-				}
-			}
+			filter, wanted := tc.filtered(t, all)
 			for _, segments := range []int{1, 3} {
 				for _, budget := range []float64{0, 400} {
 					label := fmt.Sprintf("%s %q segments=%d budget=%g", name, tc.filter, segments, budget)
@@ -707,36 +705,20 @@ var fewSampledSeeded seededTable
 func fewSampledBackends(t *testing.T) map[string]dynamo.Client {
 	t.Helper()
 	return seededBackends(t, &fewSampledSeeded, func(ctx context.Context, w dynamo.Writer) error {
-		_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(fewSampledTable), BillingMode: types.BillingModePayPerRequest,
-			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeN}},
-			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}})
-		if err != nil {
-			return err
-		}
-		if err := demo.WaitActive(ctx, w, fewSampledTable); err != nil {
-			return err
-		}
 		sizes := []int{900, 3000, 1600, 400, 2400, 1200, 2800, 700}
-		var reqs []types.WriteRequest
-		for i := range 300 {
+		items := make([]dynamo.Item, 300)
+		for i := range items {
 			size := 10
 			if i > 0 {
 				size = sizes[(i-1)%len(sizes)]
 			}
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: dynamo.Item{
+			items[i] = dynamo.Item{
 				"PK":   &types.AttributeValueMemberS{Value: "p"},
 				"SK":   &types.AttributeValueMemberN{Value: strconv.Itoa(i)},
 				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("f", size)},
-			}}})
-			for len(reqs) == 25 || i == 299 && len(reqs) > 0 {
-				out, err := w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{fewSampledTable: reqs}})
-				if err != nil {
-					return err
-				}
-				reqs = out.UnprocessedItems[fewSampledTable]
 			}
 		}
-		return nil
+		return demo.CreateKeyTable(ctx, w, fewSampledTable, types.ScalarAttributeTypeN, items)
 	})
 }
 

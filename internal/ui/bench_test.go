@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
 
@@ -74,17 +76,13 @@ func containsAll(s string, subs ...string) bool {
 func BenchmarkPageDownBurstKey(b *testing.B) {
 	db := memory.New()
 	ctx := context.Background()
-	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Burst"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"}, {AttributeName: aws.String("SK"), AttributeType: "N"}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}}}); err != nil {
-		b.Fatal(err)
-	}
 	data := &types.AttributeValueMemberS{Value: strings.Repeat("b", 300)}
-	for i := range 5000 {
-		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Burst"), Item: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: "burst"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}, "Data": data}}); err != nil {
-			b.Fatal(err)
-		}
+	items := make([]dynamo.Item, 5000)
+	for i := range items {
+		items[i] = dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "burst"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}, "Data": data}
+	}
+	if err := demo.CreateKeyTable(ctx, db, "Burst", types.ScalarAttributeTypeN, items); err != nil {
+		b.Fatal(err)
 	}
 	h := newHarness(b, 120, 35, Config{Client: db, Table: "Burst", PK: "burst"})
 	h.keys("G", "g") // every row read: the keys move through rows held
