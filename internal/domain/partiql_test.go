@@ -84,7 +84,7 @@ func TestPartiQLPlans(t *testing.T) {
 		// another condition on a key, reads the partition.
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['b', 'a', 'b'] AND n > 1`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "a") OR (PK = "x" AND SK = "b")`, filter: "n > 1"},
 		{stmt: `SELECT * FROM "Orders" WHERE SK IN ['a', 'b'] AND PK = 'x' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "b") OR (PK = "x" AND SK = "a")`, reverse: true},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 1]`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 1]`, op: "Query", table: "Orders", key: `PK = "x" AND SK = "a"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 'b'] AND SK <> 'a'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", "b") and SK <> "a"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "b"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
 		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
@@ -327,6 +327,13 @@ func TestPartiQLNoMatch(t *testing.T) {
 		{where: `PK = "a" and SK = 5`, pk: ordersPK, refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"`},
 		{where: `PK = "a" and 5 < SK and x = 1`, pk: ordersPK, refused: `SK is a string key, so SK > 5 matches no item: write SK > "5"`},
 		{where: `PK = "a" and SK >= true`, pk: ordersPK, refused: `SK is a string key, so SK >= true matches no item: write SK >= "true"`},
+		// So does a sort key's IN value of another type: left out, and
+		// said, as an IN on the partition key leaves one out; an IN of
+		// nothing else is refused as SK = 5 is.
+		{where: `PK = "a" and SK in (5, "x")`, pk: ordersPK, op: "Query", key: `PK = "a" AND SK = "x"`,
+			said: `SK is a string key, so SK = 5 matches no item: write SK = "5"; that branch is left out, the rest read`},
+		{where: `PK = "a" and SK in (5, true) and x = 1`, pk: ordersPK,
+			refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"; SK is a string key, so SK = true matches no item: write SK = "true"`},
 		// In one OR branch the branch matches nothing; the statement is
 		// still read (the branch's partition, the WHERE applied here).
 		{where: `(PK = "a" and SK = 5) or PK = "b"`, pk: ordersPK, op: "Query", key: `PK IN ("a", "b")`},
