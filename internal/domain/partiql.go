@@ -281,23 +281,26 @@ func (p Plan) KeyCondition() string {
 			return strings.Join(parts, " OR ")
 		}
 	}
-	pk := q.PKName + " = " + q.PK.Literal()
+	// Names as the filter beside it writes them: a.b alone would read
+	// as the path a → b, #x as no name at all.
+	pkName, skName := Path{{Name: q.PKName}}.String(), Path{{Name: q.SKName}}.String()
+	pk := pkName + " = " + q.PK.Literal()
 	if len(p.Queries) > 1 {
 		vals := make([]string, len(p.Queries))
 		for i, q := range p.Queries {
 			vals[i] = q.PK.Literal()
 		}
-		pk = q.PKName + " IN (" + strings.Join(vals, ", ") + ")"
+		pk = pkName + " IN (" + strings.Join(vals, ", ") + ")"
 	}
 	switch q.SK.Op {
 	case SKNone:
 		return pk
 	case SKBetween:
-		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, q.SKName, q.SK.A.Literal(), q.SK.B.Literal())
+		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, skName, q.SK.A.Literal(), q.SK.B.Literal())
 	case SKBeginsWith:
-		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, q.SKName, q.SK.A.Literal())
+		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, skName, q.SK.A.Literal())
 	}
-	return fmt.Sprintf("%s AND %s %s %s", pk, q.SKName, skOpSymbols[q.SK.Op], q.SK.A.Literal())
+	return fmt.Sprintf("%s AND %s %s %s", pk, skName, skOpSymbols[q.SK.Op], q.SK.A.Literal())
 }
 
 // Plan translates st for the table or index whose keys are pk and sk (nil:
