@@ -47,7 +47,11 @@ the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
-children it found, marked partial, and exits 3.
+children it found, marked partial, and exits 3. Each read is sized from
+the largest item read before it, so a budget is never overspent by more
+than half a read unit but by an item larger than any read before (an
+item's size is known only once it is read: a 350 KB item met after small
+ones costs its 43 RCU whatever is left), as scan's budget.
 Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'

@@ -53,7 +53,7 @@ func TestExportRowsFormats(t *testing.T) {
 		{"versions_json", versions, "json", "versioned items"},
 		{"revisions_csv", append(versions, "--item", demo.DriftedItem), "csv", "revisions"},
 		{"revisions_jsonl", append(versions, "--item", demo.DriftedItem), "jsonl", "revisions"},
-		{"policies_csv", []string{"versions", "--demo", "--table", demo.PolicyTable, "--pk", demo.PolicyGap, "--version-pattern", demo.PolicyPattern}, "csv", "versioned items"},
+		{"policies_csv", []string{"versions", "--demo", "--table", demo.PolicyTable, "--pk", demo.PolicyGap, "--version-pattern", demo.PolicyPattern}, "csv", "versioned item"}, // one: wrote 1 versioned item
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkExport(t, tc.args, tc.format, tc.noun, tc.format != "json") })
 	}

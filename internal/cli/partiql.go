@@ -36,7 +36,8 @@ moto, the demo and --data alike.
 A WHERE that pins the partition key by equality makes a Query (IN on the
 key, or an OR of equalities: one Query a value, read one after another),
 its sort-key condition the Query's (IN on the sort key too: one Query a
-key, each reading its item, 100 at most); so does a WHERE whose every OR branch
+key, each reading its item, 100 at most; a value of another type than
+the key's matches no item: left out, and said); so does a WHERE whose every OR branch
 pins it, each with conditions of its own (PK = 'a' OR (PK = 'b' AND
 x = 1): one Query a value, each filtered by the whole WHERE, applied here
 to the items read whole, a value one branch alone pins read within that

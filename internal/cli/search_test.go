@@ -2043,6 +2043,9 @@ func TestPartiQLOnANumberAndBinaryKeyedTable(t *testing.T) {
 		{stmt: `SELECT * FROM ` + T + `."ByDate" WHERE "date" = '2024-01'`, op: "Query", index: "ByDate", key: `date = "2024-01"`, want: []string{"1/00", "2/feff"}},
 		{stmt: `SELECT * FROM ` + T + `."ByValue" WHERE id = 2 ORDER BY "value" DESC`, op: "Query", index: "ByValue", key: "id = 2", want: []string{"2/feff", "2/00"}, ordered: true},
 		{stmt: `SELECT * FROM ` + T + `."ByValue" WHERE id = 1 AND "value" < 1`, op: "Query", index: "ByValue", key: "id = 1 AND value < 1", want: []string{"1/0102"}},
+		// An IN on the sort key is one Query a key; its value of another
+		// type matches no item, left out, not a read of the partition.
+		{stmt: `SELECT * FROM ` + T + `."ByValue" WHERE id = 1 AND "value" IN [1e3, '7']`, op: "Query", index: "ByValue", key: "id = 1 AND value = 1e3", want: []string{"1/00"}},
 	}
 	bytesOf := map[string]int{}
 	for _, it := range ledgerItems() {
@@ -2051,6 +2054,20 @@ func TestPartiQLOnANumberAndBinaryKeyedTable(t *testing.T) {
 		bytesOf[ledgerKey(map[string]any{"id": id, "bin": bin})] = dynamo.ItemBytes(it)
 	}
 	for name, conn := range batteryBackends(t, ledgerTable("Ledger-2.x"), ledgerItems()) {
+		// A sort key's IN of what no key of it is, and a binary key's
+		// literal, are refused as its = is, before any request: the
+		// partition's read would find nothing (ledger id 1's three items
+		// cost as much as a partition of 20,000).
+		for stmt, want := range map[string]string{
+			`SELECT * FROM ` + T + `."ByValue" WHERE id = 1 AND "value" IN ['7', '8']`: "value is a number key, so value = '7' matches no item: write value = 7",
+			`SELECT * FROM ` + T + ` WHERE id = 1 AND bin IN ['AA==']`:                 "bin is a binary key, which a PartiQL literal here cannot name",
+		} {
+			out, stderr, code := cli(t, append([]string{"partiql", stmt}, conn...)...)
+			last := stderr[strings.LastIndex(strings.TrimSuffix(stderr, "\n"), "\n")+1:]
+			if code != exitUsage || out != "" || !strings.HasPrefix(last, "dynascope: ") || !strings.Contains(last, want) {
+				t.Errorf("%s %s: exit %d, printed %q, said %q; want exit %d saying …%s…", name, stmt, code, out, stderr, exitUsage, want)
+			}
+		}
 		for _, tc := range cases {
 			out, stderr, code := cli(t, append([]string{"partiql", "--explain", tc.stmt}, conn...)...)
 			var plan explainedPlan

@@ -281,23 +281,26 @@ func (p Plan) KeyCondition() string {
 			return strings.Join(parts, " OR ")
 		}
 	}
-	pk := q.PKName + " = " + q.PK.Literal()
+	// Names as the filter beside it writes them: a.b alone would read
+	// as the path a → b, #x as no name at all.
+	pkName, skName := Path{{Name: q.PKName}}.String(), Path{{Name: q.SKName}}.String()
+	pk := pkName + " = " + q.PK.Literal()
 	if len(p.Queries) > 1 {
 		vals := make([]string, len(p.Queries))
 		for i, q := range p.Queries {
 			vals[i] = q.PK.Literal()
 		}
-		pk = q.PKName + " IN (" + strings.Join(vals, ", ") + ")"
+		pk = pkName + " IN (" + strings.Join(vals, ", ") + ")"
 	}
 	switch q.SK.Op {
 	case SKNone:
 		return pk
 	case SKBetween:
-		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, q.SKName, q.SK.A.Literal(), q.SK.B.Literal())
+		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, skName, q.SK.A.Literal(), q.SK.B.Literal())
 	case SKBeginsWith:
-		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, q.SKName, q.SK.A.Literal())
+		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, skName, q.SK.A.Literal())
 	}
-	return fmt.Sprintf("%s AND %s %s %s", pk, q.SKName, skOpSymbols[q.SK.Op], q.SK.A.Literal())
+	return fmt.Sprintf("%s AND %s %s %s", pk, skName, skOpSymbols[q.SK.Op], q.SK.A.Literal())
 }
 
 // Plan translates st for the table or index whose keys are pk and sk (nil:
@@ -341,7 +344,12 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 		return plan, err
 	}
 	rest := append(append([]FilterNode(nil), conj[:at]...), conj[at+1:]...)
-	if keys, others, ok := sortKeyIn(rest, pk, sk); ok && len(values)*len(keys) <= maxKeyLookups {
+	keys, others, dead, ok, err := sortKeyIn(rest, pk, sk)
+	if err != nil {
+		return plan, err
+	}
+	if ok && len(values)*len(keys) <= maxKeyLookups {
+		plan.NoMatch = append(plan.NoMatch, dead...)
 		return st.lookupPlan(plan, values, keys, others, pk, sk)
 	}
 	skc, rest, one, err := sortKeyCondition(rest, sk)
@@ -700,24 +708,29 @@ const maxKeyLookups = 100
 // sortKeyIn is what a WHERE's conjuncts conj beside the pinned partition
 // key say of the sort key when that is an IN of literals alone (SK IN
 // ['x', 'y']): its values of the key's type, each once, and the other
-// conjuncts. ok is false where there is no such IN, a value is of
-// another type, or another conjunct names a key.
-func sortKeyIn(conj []FilterNode, pk KeyDef, sk *KeyDef) (keys []KeyValue, rest []FilterNode, ok bool) {
+// conjuncts. A value of another type matches no item (DynamoDB compares
+// types first): it is left out and said (dead), as an IN on the
+// partition key leaves one out; an IN of nothing else matches nothing,
+// and is refused as SK = 3 is; a literal for a binary key is refused as
+// SK = 'x' is. ok is false where there is no such IN, or another
+// conjunct names a key.
+func sortKeyIn(conj []FilterNode, pk KeyDef, sk *KeyDef) (keys []KeyValue, rest []FilterNode, dead []NoMatch, ok bool, err error) {
 	if sk == nil {
-		return nil, conj, false
+		return nil, conj, nil, false, nil
 	}
 	found := false
 	for _, c := range conj {
-		if x, isIn := c.(In); isIn && !found && isKey(x.X, sk.Name) {
+		if x, isIn := c.(In); isIn && !found && isKey(x.X, sk.Name) && allValues(x.List) {
 			found = true
 			for _, o := range x.List {
-				v, isVal := o.(Value)
-				if !isVal || otherType(v, *sk) {
-					return nil, conj, false
+				v := o.(Value)
+				if otherType(v, *sk) {
+					dead = append(dead, NoMatch{Key: *sk, Value: v})
+					continue
 				}
 				k, err := keyValue(v, *sk)
 				if err != nil {
-					return nil, conj, false
+					return nil, conj, nil, false, err
 				}
 				if !slices.ContainsFunc(keys, func(e KeyValue) bool { return compareKeyValues(e, k) == 0 }) {
 					keys = append(keys, k)
@@ -726,11 +739,14 @@ func sortKeyIn(conj []FilterNode, pk KeyDef, sk *KeyDef) (keys []KeyValue, rest 
 			continue
 		}
 		if keyIn(c, pk, sk) != "" {
-			return nil, conj, false
+			return nil, conj, nil, false, nil
 		}
 		rest = append(rest, c)
 	}
-	return keys, rest, found && len(keys) > 0
+	if found && len(keys) == 0 {
+		return nil, conj, nil, false, &NoMatchError{NoMatch: dead}
+	}
+	return keys, rest, dead, found, nil
 }
 
 // lookupPlan is one Query a key of a WHERE that pins both keys, the sort

@@ -84,7 +84,7 @@ func TestPartiQLPlans(t *testing.T) {
 		// another condition on a key, reads the partition.
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['b', 'a', 'b'] AND n > 1`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "a") OR (PK = "x" AND SK = "b")`, filter: "n > 1"},
 		{stmt: `SELECT * FROM "Orders" WHERE SK IN ['a', 'b'] AND PK = 'x' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `(PK = "x" AND SK = "b") OR (PK = "x" AND SK = "a")`, reverse: true},
-		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 1]`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", 1)`},
+		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 1]`, op: "Query", table: "Orders", key: `PK = "x" AND SK = "a"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK IN ['a', 'b'] AND SK <> 'a'`, op: "Query", table: "Orders", key: `PK = "x"`, filter: `PK = "x" and SK in ("a", "b") and SK <> "a"`},
 		{stmt: `SELECT * FROM "Orders" WHERE PK = 'x' AND SK > 'a' AND SK > 'b' ORDER BY SK DESC`, op: "Query", table: "Orders", key: `PK = "x" AND SK > "b"`, filter: `PK = "x" and SK > "a" and SK > "b"`, reverse: true},
 		{stmt: `SELECT * FROM "Orders" WHERE PK IN ['x', 'y'] AND begins_with(SK, 'o#') AND NOT begins_with(SK, 'o#1') AND n > 1`, op: "Query", table: "Orders",
@@ -297,6 +297,34 @@ func TestPartiQLSelectReadsBack(t *testing.T) {
 	}
 }
 
+// TestPartiQLKeyConditionQuotesNames: the plan's key condition writes
+// a key's name as its filter does, so status, a.b (a name, not the path
+// a → b) and #x read back as the keys that were read.
+func TestPartiQLKeyConditionQuotesNames(t *testing.T) {
+	pk, sk := KeyDef{Name: "status", Type: TypeS}, &KeyDef{Name: "a.b", Type: TypeS}
+	for stmt, want := range map[string]string{
+		`SELECT * FROM "T" WHERE "status" = 'x' AND begins_with("a.b", 'L1#')`: "status = \"x\" AND begins_with(`a.b`, \"L1#\")",
+		`SELECT * FROM "T" WHERE "status" IN ['x', 'y'] AND "a.b" > 'm'`:       "status IN (\"x\", \"y\") AND `a.b` > \"m\"",
+		`SELECT * FROM "T" WHERE "status" = 'x' AND "a.b" IN ['p', 'q']`:       "(status = \"x\" AND `a.b` = \"p\") OR (status = \"x\" AND `a.b` = \"q\")",
+	} {
+		st, err := ParsePartiQL(stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := st.Plan(pk, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plan.KeyCondition(); got != want {
+			t.Errorf("%s: key condition %s, want %s", stmt, got, want)
+		}
+	}
+	plan, err := Statement{Table: "T", Where: Compare{L: Path{{Name: "#x"}}, Op: "=", R: Value{Kind: ValNumber, Text: "3"}}}.Plan(KeyDef{Name: "#x", Type: TypeN}, nil)
+	if err != nil || plan.KeyCondition() != "`#x` = 3" {
+		t.Errorf("#x = 3: key condition %q (%v), want `#x` = 3", plan.KeyCondition(), err)
+	}
+}
+
 // TestPartiQLNoMatch: a WHERE that pins the partition key to what no key
 // is (another type than the key's, an empty string) matches no item: an
 // AND of it is refused before any request, saying what to write, never
@@ -327,6 +355,13 @@ func TestPartiQLNoMatch(t *testing.T) {
 		{where: `PK = "a" and SK = 5`, pk: ordersPK, refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"`},
 		{where: `PK = "a" and 5 < SK and x = 1`, pk: ordersPK, refused: `SK is a string key, so SK > 5 matches no item: write SK > "5"`},
 		{where: `PK = "a" and SK >= true`, pk: ordersPK, refused: `SK is a string key, so SK >= true matches no item: write SK >= "true"`},
+		// So does a sort key's IN value of another type: left out, and
+		// said, as an IN on the partition key leaves one out; an IN of
+		// nothing else is refused as SK = 5 is.
+		{where: `PK = "a" and SK in (5, "x")`, pk: ordersPK, op: "Query", key: `PK = "a" AND SK = "x"`,
+			said: `SK is a string key, so SK = 5 matches no item: write SK = "5"; that branch is left out, the rest read`},
+		{where: `PK = "a" and SK in (5, true) and x = 1`, pk: ordersPK,
+			refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"; SK is a string key, so SK = true matches no item: write SK = "true"`},
 		// In one OR branch the branch matches nothing; the statement is
 		// still read (the branch's partition, the WHERE applied here).
 		{where: `(PK = "a" and SK = 5) or PK = "b"`, pk: ordersPK, op: "Query", key: `PK IN ("a", "b")`},
@@ -341,6 +376,8 @@ func TestPartiQLNoMatch(t *testing.T) {
 			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
 		{where: `PK = 81 or status = "x"`, pk: ordersPK, op: "Scan",
 			said: `PK is a string key, so PK = 81 matches no item: write PK = "81"; that branch is left out, the rest read`},
+		// A name the filter quotes is quoted where the refusal says it.
+		{where: "`a.b` = 81", pk: KeyDef{Name: "a.b", Type: TypeS}, refused: "`a.b` is a string key, so `a.b` = 81 matches no item: write `a.b` = \"81\""},
 		// What matches something is planned as it was.
 		{where: `not (PK = 81)`, pk: ordersPK, op: "Scan"},
 		{where: `PK <> 81`, pk: ordersPK, op: "Scan"},

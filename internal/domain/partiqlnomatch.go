@@ -25,7 +25,7 @@ type NoMatch struct {
 // Say is what is wrong and what to write instead, in the filter's words
 // (partiql false: PK = "81") or a statement's (PK = '81').
 func (m NoMatch) Say(partiql bool) string {
-	operand, name := formatOperand, m.Key.Name
+	operand, name := formatOperand, Path{{Name: m.Key.Name}}.String()
 	if partiql {
 		operand, name = partiqlOperand, partiqlName(m.Key.Name)
 	}

@@ -509,15 +509,27 @@ func ShardedChildren(ctx context.Context, c Client, r ChildrenRequest, shards []
 			}
 		}
 		if err != nil {
-			return sortShardChildren(merged), total, err
+			return sortShardChildren(merged, total.Delim), total, err
 		}
 	}
-	return sortShardChildren(merged), total, nil
+	return sortShardChildren(merged, total.Delim), total, nil
 }
 
-// sortShardChildren puts merged children in key order: by name, bytewise,
-// as each shard lists them.
-func sortShardChildren(cs []ShardChild) []ShardChild {
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+// sortShardChildren puts merged children in key order, as each shard
+// lists them (childFirstKey).
+func sortShardChildren(cs []ShardChild, delim string) []ShardChild {
+	sort.SliceStable(cs, func(i, j int) bool { return childFirstKey(cs[i].Child, delim) < childFirstKey(cs[j].Child, delim) })
 	return cs
+}
+
+// childFirstKey is where a child's keys begin under the level's prefix, bytewise
+// as DynamoDB orders them: its name where a key ends there, else its name
+// and the delimiter. By name alone a, a b and a! would be listed in that
+// order, where their keys are a b#…, a!#…, a#… (space and ! sort before
+// #): the walk lists them in key order, and so must whatever merges them.
+func childFirstKey(c domain.Child, delim string) string {
+	if c.IsItem || delim == "" {
+		return c.Name
+	}
+	return c.Name + delim
 }

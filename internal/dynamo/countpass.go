@@ -718,7 +718,9 @@ func (p *CountPass) Result() ChildrenResult {
 			res.Children = append(res.Children, ch)
 		}
 	}
-	sort.SliceStable(res.Children, func(i, j int) bool { return res.Children[i].Name < res.Children[j].Name })
+	sort.SliceStable(res.Children, func(i, j int) bool {
+		return childFirstKey(res.Children[i], res.Delim) < childFirstKey(res.Children[j], res.Delim)
+	})
 	return res
 }
 

@@ -74,9 +74,26 @@ func To(target, noun string, stdout, stderr io.Writer, write WriteFunc) (int, er
 	}
 	n, err := toFile(path, format, write)
 	if err == nil {
-		fmt.Fprintf(stderr, "wrote %d %s to %s (%s)\n", n, noun, OneLine(path), format)
+		fmt.Fprintf(stderr, "wrote %s to %s (%s)\n", Counted(n, noun), OneLine(path), format)
 	}
 	return n, err
+}
+
+// Counted is n and a plural noun, made singular for one: "1 child",
+// "1 versioned item", "2 children".
+func Counted(n int, noun string) string {
+	if n != 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	switch {
+	case strings.HasSuffix(noun, "children"):
+		noun = strings.TrimSuffix(noun, "ren")
+	case strings.HasSuffix(noun, "ies"):
+		noun = strings.TrimSuffix(noun, "ies") + "y"
+	default:
+		noun = strings.TrimSuffix(noun, "s")
+	}
+	return "1 " + noun
 }
 
 // CheckNewFile reports, before anything is read, why a file could not be

@@ -100,6 +100,22 @@ func TestRowsToFile(t *testing.T) {
 	}
 }
 
+// TestCountedNoun: a file written is reported in plain words, one row
+// singular: it said "wrote 1 children".
+func TestCountedNoun(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{1, "children", "1 child"}, {2, "children", "2 children"}, {1, "items", "1 item"}, {0, "items", "0 items"},
+		{1, "entities", "1 entity"}, {1, "versioned items", "1 versioned item"}, {1, "revisions", "1 revision"},
+	} {
+		if got := Counted(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Counted(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}
+
 // flatRCU reports every Query at 1.0 RCU whatever it read, as moto does.
 type flatRCU struct{ dynamo.Client }
 
