@@ -1384,6 +1384,16 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
 		{"= on the tables", Config{}, nil, "=", "= compare does not apply here: it compares a partition, a prefix (1, 2) or an item with another environment or table"},
+		// E and > said nothing where they do not apply (a new user's walk:
+		// the tables, an item, a revision's timeline; > on every list of
+		// keys), and n on the tables, whose / had found nothing yet.
+		{"E on the tables", Config{}, nil, "E", "E entity types does not apply here: it lists the entity types of a table (its partitions) or of a partition (Tree, Items)"},
+		{"E on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "E", "E entity types does not apply here"},
+		{"E on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "E", "E entity types does not apply here"},
+		{"> on the tables", Config{}, nil, ">", "> follow reference does not apply here: it follows a value of the selected item that names a partition (Items, Time mode, an item, a search's matches)"},
+		{"> on the partitions", Config{Table: "Locations"}, nil, ">", "> follow reference does not apply here"},
+		{"> on the tree", Config{Table: "Locations", PK: "USA"}, nil, ">", "> follow reference does not apply here"},
+		{"n on the tables", Config{}, nil, "n", "n next match does not apply here: no search yet (/ searches the rows first)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
