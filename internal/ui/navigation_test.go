@@ -1378,7 +1378,9 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"z on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "z", "z UTC/local does not apply here: it switches the times of Time mode (4)"},
 		{"F on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "F", "F follow new items does not apply here: it follows new items in Time mode (4) and new changes in Changes mode (5)"},
 		{"X on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "X", "X stop loading does not apply here: nothing is loading"},
-		{"f on the tables", Config{}, nil, "f", "f filter does not apply here"},
+		// f filters the whole table from its partitions list too: the
+		// reason named only a partition's items and Time mode.
+		{"f on the tables", Config{}, nil, "f", "f filter does not apply here: it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table"},
 		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},

@@ -26,7 +26,7 @@ var elsewhere = map[string]string{
 	"range":            "it opens Time mode's range bar from a partition",
 	"stop_load":        "nothing is loading",
 	"tour":             "the tour is the demo's (dynascope --demo)",
-	"filter":           "it filters a partition's items (2) or Time mode (4)",
+	"filter":           "it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table",
 	"columns":          "it picks the columns of a partition's items (2) or Time mode (4)",
 	"sort":             "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
 	"sort_flip":        "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
