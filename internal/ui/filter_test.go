@@ -161,6 +161,46 @@ func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 	}
 }
 
+// TestFilterBudgetReadsOnPastAHeavyItem: ↓ after a filtered read
+// stopped at its budget reads on even where the budget pays for no item
+// of the largest size read. On a walk of a partition of 200-300 KB items
+// before small ones at --max-rcu 5, the first item cost 25 RCU; ↓ then
+// read nothing, and the title said "stopped at the 5 RCU budget, 0.0
+// spent: ↓ reads on", every ↓ alike. ↓ now grants what one item of the
+// largest size costs where that is more than the budget, and says so.
+func TestFilterBudgetReadsOnPastAHeavyItem(t *testing.T) {
+	const budget = 5.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
+			for i := range 4 {
+				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "HeavyFirst", "S", items); err != nil {
+				t.Fatal(err)
+			}
+			f, _ := domain.ParseFilter(`Status = "FAIL"`)
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "HeavyFirst", PK: "P", Filter: f, FilterBudget: func(string) float64 { return budget }})
+			least := common.RCU(dynamo.ReadCost(1, dynamo.ItemBytes(items[0]), false), false)
+			h.contains(t, "stopped at the 5 RCU budget", "↓ reads another "+least)
+			h.said(t, "↓ spends up to "+least+" more")
+			for i := 0; i < 10 && !strings.Contains(h.screen(), "4 matched"); i++ {
+				before := h.rec.count("Query")
+				h.keys("down")
+				if h.rec.count("Query") == before {
+					t.Fatalf("↓ read nothing (%d-th ↓):\n%s", i+1, h.screen())
+				}
+				if strings.Contains(h.screen(), "0.0 spent") {
+					t.Fatalf("the title says nothing was spent:\n%s", h.screen())
+				}
+			}
+			h.contains(t, "4 matched of 5 scanned")
+		})
+	}
+}
+
 // TestFilterBarErrorKeepsRows: a syntax error points at its column, the
 // bar keeps the text, and the rows listed stay.
 func TestFilterBarErrorKeepsRows(t *testing.T) {
