@@ -110,11 +110,11 @@ func (p *Pager) readOnRCU() float64 {
 	return b
 }
 
-// readOnWords is readOnRCU as the notices say it: the budget, or one
-// item's cost and why.
+// readOnWords is readOnRCU as the empty list says it: the budget, or one
+// item's cost (the status bar says why), short enough for 80 columns.
 func (p *Pager) readOnWords() string {
 	if r := p.readOnRCU(); r > p.budget() {
-		return common.RCU(r, false) + ", what one item of the largest size read costs"
+		return common.RCU(r, false)
 	}
 	return common.Thousands(int(p.budget())) + " RCU"
 }
