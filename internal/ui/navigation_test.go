@@ -1359,6 +1359,39 @@ func TestGOnPartitionsStillScannedSaysSo(t *testing.T) {
 	h.said(t, "scanned so far, not the table's last")
 }
 
+// TestGOnPartitionsEndsWhereTheScanEnds: G on a partitions list still
+// being scanned reads on; where that read reaches the table's end, the
+// cursor goes to the table's last partition and the status bar says so.
+// On a walk of an ElectroDB table of 64 partitions at 80x24, G left the
+// cursor on row 50 of 64 under "all", the status bar still saying "the
+// last of 50 partitions scanned so far, not the table's last".
+func TestGOnPartitionsEndsWhereTheScanEnds(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for j := range 64 {
+		for k := range 2 {
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("p#%03d", j)), "SK": s(fmt.Sprintf("x%d", k))})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "SixtyFour", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "SixtyFour"})
+	h.contains(t, "more: scroll down to scan on")
+	h.keys("G")
+	h.contains(t, "64 partitions · all", "row 64 of 64")
+	h.said(t, "G: the last of 64 partitions, the whole table scanned")
+	// A move after G leaves the cursor where the user put it.
+	h = newHarness(t, 80, 24, Config{Client: db, Table: "SixtyFour"})
+	h.contains(t, "more: scroll down to scan on")
+	_, cmd := h.m.Update(keyPress("G"))
+	_, up := h.m.Update(keyPress("k"))
+	h.run(tea.Batch(cmd, up))
+	if strings.Contains(h.screen(), "row 64 of 64") {
+		t.Fatalf("the cursor moved after k to the end:\n%s", h.screen())
+	}
+}
+
 // TestKeysThatDoNotApplySayWhy: a key bound elsewhere, pressed where it
 // does not apply, says why in the status bar (it did nothing, silently),
 // as 1–4 do for a dimmed mode; and reads nothing.
