@@ -39,12 +39,12 @@ type Partitions struct {
 	jumps    int
 	scanned  int
 	pages    int
-	auto     int          // pages loaded since the user last moved
+	auto     int // pages loaded since the user last moved
 	// toEnd: G while the scan went on, and no key since: the cursor
 	// follows the last partition read, and where the scan ends there
 	// the status bar says so (it stayed on the row G found, under
 	// "all", beside "not the table's last").
-	toEnd bool
+	toEnd    bool
 	desc     list.Request // the DescribeTable of a table opened without it
 	tree     TreeOptions
 	input    components.TextInput
