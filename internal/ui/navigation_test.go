@@ -1425,7 +1425,7 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"E on the tables", Config{}, nil, "E", "E entity types does not apply here: it lists the entity types of a table (its partitions) or of a partition (Tree, Items)"},
 		{"E on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "E", "E entity types does not apply here"},
 		{"E on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "E", "E entity types does not apply here"},
-		{"> on the tables", Config{}, nil, ">", "> follow reference does not apply here: it follows a value of the selected item that names a partition (Items, Time mode, an item, a search's matches)"},
+		{"> on the tables", Config{}, nil, ">", "> follow reference does not apply here: it follows a value of the selected item that names a partition (Items, Time mode, an item)"},
 		{"> on the partitions", Config{Table: "Locations"}, nil, ">", "> follow reference does not apply here"},
 		{"> on the tree", Config{Table: "Locations", PK: "USA"}, nil, ">", "> follow reference does not apply here"},
 		{"n on the tables", Config{}, nil, "n", "n next match does not apply here: no search yet (/ searches the rows first)"},

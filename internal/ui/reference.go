@@ -40,7 +40,7 @@ func (m *Model) followReference() tea.Cmd {
 		// No item here (the tables, partitions, a tree's prefixes): >
 		// said nothing.
 		b := m.c.Keys.RefFollow.Help()
-		m.sayWhy(b.Key+" "+b.Desc+" does not apply here", "it follows a value of the selected item that names a partition (Items, Time mode, an item, a search's matches)")
+		m.sayWhy(b.Key+" "+b.Desc+" does not apply here", "it follows a value of the selected item that names a partition (Items, Time mode, an item)")
 		return nil
 	}
 	cands := dynamo.ReferenceCandidates(info, item)
