@@ -161,6 +161,46 @@ func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 	}
 }
 
+// TestFilterBudgetReadsOnPastAHeavyItem: ↓ after a filtered read
+// stopped at its budget reads on even where the budget pays for no item
+// of the largest size read. On a walk of a partition of 200-300 KB items
+// before small ones at --max-rcu 5, the first item cost 25 RCU; ↓ then
+// read nothing, and the title said "stopped at the 5 RCU budget, 0.0
+// spent: ↓ reads on", every ↓ alike. ↓ now grants what one item of the
+// largest size costs where that is more than the budget, and says so.
+func TestFilterBudgetReadsOnPastAHeavyItem(t *testing.T) {
+	const budget = 5.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
+			for i := range 4 {
+				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "HeavyFirst", "S", items); err != nil {
+				t.Fatal(err)
+			}
+			f, _ := domain.ParseFilter(`Status = "FAIL"`)
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "HeavyFirst", PK: "P", Filter: f, FilterBudget: func(string) float64 { return budget }})
+			least := common.RCU(dynamo.ReadCost(1, dynamo.ItemBytes(items[0]), false), false)
+			h.contains(t, "stopped at the 5 RCU budget", "↓ reads another "+least)
+			h.said(t, "↓ spends up to "+least+" more")
+			for i := 0; i < 10 && !strings.Contains(h.screen(), "4 matched"); i++ {
+				before := h.rec.count("Query")
+				h.keys("down")
+				if h.rec.count("Query") == before {
+					t.Fatalf("↓ read nothing (%d-th ↓):\n%s", i+1, h.screen())
+				}
+				if strings.Contains(h.screen(), "0.0 spent") {
+					t.Fatalf("the title says nothing was spent:\n%s", h.screen())
+				}
+			}
+			h.contains(t, "4 matched of 5 scanned")
+		})
+	}
+}
+
 // TestFilterBarErrorKeepsRows: a syntax error points at its column, the
 // bar keeps the text, and the rows listed stay.
 func TestFilterBarErrorKeepsRows(t *testing.T) {
@@ -836,6 +876,56 @@ func TestTableSearchPastTheBudgetSaysSo(t *testing.T) {
 			if strings.Contains(h.screen(), "stopped at the budget") {
 				t.Fatalf("the search says it stopped at the budget, %s past it:\n%s", over, h.screen())
 			}
+		})
+	}
+}
+
+// TestTableSearchReadsOnPastAHeavyItem: r after a stop reads on even
+// where the budget pays for no item of the largest size read. On a
+// walk of a table with 100-300 KB items among small ones at --max-rcu 5,
+// r extended the budget by 5 RCU, which one such item (33 RCU) outweighs:
+// the search stopped again without a request, "r reads on" and "r spends
+// up to 5.0 RCU more" on screen, and every r after it did the same. Now r
+// grants what one item of the largest size costs where that is more than
+// the budget, and the status bar says so before it is pressed.
+func TestTableSearchReadsOnPastAHeavyItem(t *testing.T) {
+	const budget = 5.0
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+			// One partition: a Scan reads it in sort-key order, the heavy
+			// item first, on both backends.
+			items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
+			for i := range 6 {
+				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
+			}
+			if err := demo.CreateKeyTable(context.Background(), db, "OneHeavy", "S", items); err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "OneHeavy", FilterBudget: func(string) float64 { return budget }})
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			h.contains(t, "past the budget: r reads on")
+			// One item of the largest size read (100 KB: 12.5 RCU) is what
+			// r must grant to read anything: the notice says so.
+			least := common.RCU(dynamo.ReadCost(1, dynamo.ItemBytes(items[0]), false), false)
+			h.said(t, "r spends up to "+least+" more")
+			scanned := regexp.MustCompile(`scanned (\d+)`)
+			for i := 0; i < 20 && !strings.Contains(h.screen(), "whole table scanned"); i++ {
+				was := scanned.FindStringSubmatch(h.m.top().Request())
+				from, _ := h.m.cfg.Session.Billed()
+				h.keys("r")
+				now := scanned.FindStringSubmatch(h.m.top().Request())
+				if was == nil || now == nil || atoiT(t, now[1]) <= atoiT(t, was[1]) && !strings.Contains(h.screen(), "whole table scanned") {
+					t.Fatalf("r read nothing on (%d-th r):\nthen %v\nnow  %s", i+1, was, h.screen())
+				}
+				if to, _ := h.m.cfg.Session.Billed(); to-from > dynamo.ReadCost(1, dynamo.ItemBytes(items[0]), false) {
+					t.Fatalf("r spent %.1f RCU, more than it said", to-from)
+				}
+			}
+			h.contains(t, "6 matches", "whole table scanned")
 		})
 	}
 }

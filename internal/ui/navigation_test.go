@@ -1359,6 +1359,39 @@ func TestGOnPartitionsStillScannedSaysSo(t *testing.T) {
 	h.said(t, "scanned so far, not the table's last")
 }
 
+// TestGOnPartitionsEndsWhereTheScanEnds: G on a partitions list still
+// being scanned reads on; where that read reaches the table's end, the
+// cursor goes to the table's last partition and the status bar says so.
+// On a walk of an ElectroDB table of 64 partitions at 80x24, G left the
+// cursor on row 50 of 64 under "all", the status bar still saying "the
+// last of 50 partitions scanned so far, not the table's last".
+func TestGOnPartitionsEndsWhereTheScanEnds(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for j := range 64 {
+		for k := range 2 {
+			items = append(items, dynamo.Item{"PK": s(fmt.Sprintf("p#%03d", j)), "SK": s(fmt.Sprintf("x%d", k))})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "SixtyFour", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "SixtyFour"})
+	h.contains(t, "more: scroll down to scan on")
+	h.keys("G")
+	h.contains(t, "64 partitions · all", "row 64 of 64")
+	h.said(t, "G: the last of 64 partitions, the whole table scanned")
+	// A move after G leaves the cursor where the user put it.
+	h = newHarness(t, 80, 24, Config{Client: db, Table: "SixtyFour"})
+	h.contains(t, "more: scroll down to scan on")
+	_, cmd := h.m.Update(keyPress("G"))
+	_, up := h.m.Update(keyPress("k"))
+	h.run(tea.Batch(cmd, up))
+	if strings.Contains(h.screen(), "row 64 of 64") {
+		t.Fatalf("the cursor moved after k to the end:\n%s", h.screen())
+	}
+}
+
 // TestKeysThatDoNotApplySayWhy: a key bound elsewhere, pressed where it
 // does not apply, says why in the status bar (it did nothing, silently),
 // as 1–4 do for a dimmed mode; and reads nothing.
@@ -1378,12 +1411,24 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"z on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "z", "z UTC/local does not apply here: it switches the times of Time mode (4)"},
 		{"F on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "F", "F follow new items does not apply here: it follows new items in Time mode (4) and new changes in Changes mode (5)"},
 		{"X on items", Config{Table: "DeviceLogs", PK: "123"}, nil, "X", "X stop loading does not apply here: nothing is loading"},
-		{"f on the tables", Config{}, nil, "f", "f filter does not apply here"},
+		// f filters the whole table from its partitions list too: the
+		// reason named only a partition's items and Time mode.
+		{"f on the tables", Config{}, nil, "f", "f filter does not apply here: it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table"},
 		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
 		{"= on the tables", Config{}, nil, "=", "= compare does not apply here: it compares a partition, a prefix (1, 2) or an item with another environment or table"},
+		// E and > said nothing where they do not apply (a new user's walk:
+		// the tables, an item, a revision's timeline; > on every list of
+		// keys), and n on the tables, whose / had found nothing yet.
+		{"E on the tables", Config{}, nil, "E", "E entity types does not apply here: it lists the entity types of a table (its partitions) or of a partition (Tree, Items)"},
+		{"E on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "E", "E entity types does not apply here"},
+		{"E on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "E", "E entity types does not apply here"},
+		{"> on the tables", Config{}, nil, ">", "> follow reference does not apply here: it follows a value of the selected item that names a partition (Items, Time mode, an item)"},
+		{"> on the partitions", Config{Table: "Locations"}, nil, ">", "> follow reference does not apply here"},
+		{"> on the tree", Config{Table: "Locations", PK: "USA"}, nil, ">", "> follow reference does not apply here"},
+		{"n on the tables", Config{}, nil, "n", "n next match does not apply here: no search yet (/ searches the rows first)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

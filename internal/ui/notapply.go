@@ -26,7 +26,7 @@ var elsewhere = map[string]string{
 	"range":            "it opens Time mode's range bar from a partition",
 	"stop_load":        "nothing is loading",
 	"tour":             "the tour is the demo's (dynascope --demo)",
-	"filter":           "it filters a partition's items (2) or Time mode (4)",
+	"filter":           "it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table",
 	"columns":          "it picks the columns of a partition's items (2) or Time mode (4)",
 	"sort":             "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
 	"sort_flip":        "it sorts the rows of a partition's items (2), versions (3) or Time mode (4)",
@@ -51,6 +51,7 @@ var elsewhere = map[string]string{
 	"auto_columns":     "it picks columns in the column picker (C)",
 	"refresh":          "this view reads nothing",
 	"follow_reference": "",
+	"entities":         "it lists the entity types of a table (its partitions) or of a partition (Tree, Items)",
 	"compare":          "it compares a partition, a prefix (1, 2) or an item with another environment or table",
 }
 
@@ -71,6 +72,14 @@ func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 		// A move, open, back…: never worth a word. Asked first, as the
 		// page's help below costs ~20 µs a key (200 j at once).
 		return nil
+	}
+	if m.noSearchYet(acts) {
+		// n and N are the search's (/), listed by every page that has
+		// one: before it they did nothing, silently (the tables).
+		a := acts[0]
+		return func() {
+			m.sayWhy(a.Binding.Help().Key+" "+a.Binding.Help().Desc+" does not apply here", "no search yet (/ searches the rows first)")
+		}
 	}
 	if l, ok := p.(common.KeyLister); ok && l.HelpKeys().Owns(msg) {
 		return nil // the page's own key, off for now: the page says why, or nothing
@@ -99,4 +108,13 @@ func (m *Model) notHere(msg tea.KeyPressMsg) func() {
 // its own ("" where the general one in elsewhere is true of it).
 type whyNotHere interface {
 	whyNotHere(action string) string
+}
+
+// noSearchYet reports whether acts are n or N on a list that / searches,
+// with no search of it kept.
+func (m *Model) noSearchYet(acts []keymap.Action) bool {
+	if _, ok := m.top().(common.Searchable); !ok || m.searching() {
+		return false
+	}
+	return slices.ContainsFunc(acts, func(a keymap.Action) bool { return a.Name == "next_match" || a.Name == "prev_match" })
 }

@@ -31,11 +31,16 @@ type refPickedMsg struct {
 // reads (one key each) run in a command.
 func (m *Model) followReference() tea.Cmd {
 	sel, ok := m.top().(pages.ItemSelector)
-	if !ok {
-		return nil
+	var item dynamo.Item
+	var info dynamo.TableInfo
+	if ok {
+		item, info, ok = sel.SelectedItem()
 	}
-	item, info, ok := sel.SelectedItem()
 	if !ok {
+		// No item here (the tables, partitions, a tree's prefixes): >
+		// said nothing.
+		b := m.c.Keys.RefFollow.Help()
+		m.sayWhy(b.Key+" "+b.Desc+" does not apply here", "it follows a value of the selected item that names a partition (Items, Time mode, an item)")
 		return nil
 	}
 	cands := dynamo.ReferenceCandidates(info, item)

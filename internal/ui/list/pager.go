@@ -98,6 +98,27 @@ func (p *Pager) budget() float64 {
 	return p.c.FilterBudget(p.Query.Table)
 }
 
+// readOnRCU is what a filtered read may spend each time the user asks
+// for rows: the budget, or what one item of the largest size read costs
+// where that is more. The budget alone paid for no read after a heavy
+// item (25 RCU against 5): ↓ read nothing, every ↓ alike.
+func (p *Pager) readOnRCU() float64 {
+	b := p.budget()
+	if b > 0 && p.largest > 0 {
+		b = max(b, dynamo.ReadCost(1, p.largest, false))
+	}
+	return b
+}
+
+// readOnWords is readOnRCU as the empty list says it: the budget, or one
+// item's cost (the status bar says why), short enough for 80 columns.
+func (p *Pager) readOnWords() string {
+	if r := p.readOnRCU(); r > p.budget() {
+		return common.RCU(r, false)
+	}
+	return common.Thousands(int(p.budget())) + " RCU"
+}
+
 // Next asks for the Next page, unless one is in flight or none is left.
 func (p *Pager) Next() tea.Cmd {
 	if p.Req.InFlight() || p.Done() {
@@ -141,7 +162,7 @@ func sizedPage(ctx context.Context, c dynamo.Client, page, req int, r dynamo.Pag
 // meeting an item larger than any before: 0 for no bound; ok is false
 // when what is left pays for no item.
 func (p *Pager) budgetLimit() (int32, bool) {
-	b := p.budget()
+	b := p.readOnRCU()
 	if p.Query.Filter == nil || b <= 0 {
 		return 0, true
 	}
@@ -325,9 +346,13 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 // budget: how to go on and what it spent first (what a narrow status bar
 // keeps), then that the rows listed are those found so far.
 func (p *Pager) heldSaid() tea.Cmd {
-	text := fmt.Sprintf("At the budget: ↓ reads on · %s spent · %s in %s scanned, the rest not read; ↓ spends up to %s more",
+	more := common.RCU(p.readOnRCU(), false) + " more"
+	if p.readOnRCU() > p.budget() {
+		more += ", what one item of the largest size read costs"
+	}
+	text := fmt.Sprintf("At the budget: ↓ reads on · %s spent · %s in %s scanned, the rest not read; ↓ spends up to %s",
 		common.RCU(p.fillRCU, p.cost.Estimated), common.Plural(p.Head.Len()+p.Tail.Rows.Len(), "match", "matches"),
-		common.Plural(p.scanned, "item", "items"), common.RCU(p.budget(), false))
+		common.Plural(p.scanned, "item", "items"), more)
 	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }
 
@@ -398,8 +423,8 @@ func (p *Pager) Empty(what string) string {
 		}
 		return "No items in " + what + "."
 	case p.held:
-		return fmt.Sprintf("No matches in the first %s scanned (%s; the budget is %s).\n↓ reads another %s RCU; f changes the filter.",
-			common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost), common.Thousands(int(p.budget())), common.Thousands(int(p.budget())))
+		return fmt.Sprintf("No matches in the first %s scanned (%s; the budget is %s).\n↓ reads another %s; f changes the filter.",
+			common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost), common.Thousands(int(p.budget())), p.readOnWords())
 	case !p.Done():
 		return fmt.Sprintf("No matches yet: %s scanned, %s. Reading on…", common.Plural(p.scanned, "item", "items"), common.BilledRCU(p.cost))
 	}

@@ -39,7 +39,12 @@ type Partitions struct {
 	jumps    int
 	scanned  int
 	pages    int
-	auto     int          // pages loaded since the user last moved
+	auto     int // pages loaded since the user last moved
+	// toEnd: G while the scan went on, and no key since: the cursor
+	// follows the last partition read, and where the scan ends there
+	// the status bar says so (it stayed on the row G found, under
+	// "all", beside "not the table's last").
+	toEnd    bool
 	desc     list.Request // the DescribeTable of a table opened without it
 	tree     TreeOptions
 	input    components.TextInput
@@ -140,7 +145,15 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		}
 		p.add(msg.step) // after an error too: what the reads that succeeded found, and where to resume
 		if msg.err != nil {
+			p.toEnd = false
 			return p, common.Report(msg.err, false, p.id)
+		}
+		if p.toEnd {
+			p.list.Grid.SetCursor(p.list.Len() - 1)
+			if !p.scanning() {
+				p.toEnd = false
+				return p, notice(fmt.Sprintf("G: the last of %s, the whole table scanned", common.Plural(p.list.Len(), "partition", "partitions")))
+			}
 		}
 		return p, p.prefetch(false)
 	case tea.KeyPressMsg:
@@ -158,6 +171,7 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 	if p.picker != nil {
 		return p.pickerKey(msg)
 	}
+	p.toEnd = false // G again sets it
 	switch {
 	case key.Matches(msg, p.c.Keys.Index) && p.info.Name != "" && len(p.info.Indexes) == 0:
 		return notice(noIndexes(p.info))
@@ -194,7 +208,7 @@ func (p *Partitions) keyPressed(msg tea.KeyPressMsg) tea.Cmd {
 		// A Scan has no end to read first: G goes to the last
 		// partition scanned so far, and says it is not the table's last.
 		p.list.Key(msg)
-		p.auto = 0
+		p.auto, p.toEnd = 0, true
 		return tea.Batch(notice(fmt.Sprintf("G: the last of %s scanned so far, not the table's last: the scan goes on as you scroll",
 			common.Plural(p.list.Len(), "partition", "partitions"))), p.prefetch(true))
 	default:

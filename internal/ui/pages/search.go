@@ -431,7 +431,7 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		return notice("Reading: r acts once this read answers; esc stops it")
 	case key.Matches(msg, k.Refresh) && s.stopped:
 		s.stopped = false
-		s.state = s.state.Extend(s.budget())
+		s.state = s.state.Extend(s.readOnRCU())
 		return s.read()
 	case key.Matches(msg, k.Refresh) && s.list.Fail.Stopped():
 		return s.read() // the segments that failed, from where they stopped
@@ -577,9 +577,21 @@ func (s *Search) stopNotice() string {
 	if o := s.overBudget(); o > 0 {
 		at = "Past the budget by " + common.RCU(o, false)
 	}
-	return fmt.Sprintf("%s: r reads on · %s spent · %s in %s %s, %s; r spends up to %s more", at,
+	more := common.RCU(s.readOnRCU(), false) + " more"
+	if s.readOnRCU() > s.budget() {
+		more += ", what one item of the largest size read costs"
+	}
+	return fmt.Sprintf("%s: r reads on · %s spent · %s in %s %s, %s; r spends up to %s", at,
 		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
-		common.Plural(s.scanned, "item", "items"), read, rest, common.RCU(s.budget(), false))
+		common.Plural(s.scanned, "item", "items"), read, rest, more)
+}
+
+// readOnRCU is what r grants after a stop at the budget: the budget, or
+// what one item of the largest size read costs where that is more. A
+// grant of the budget alone paid for no read after a heavy item (33 RCU
+// against 5): the search stopped again at once, and so did every r.
+func (s *Search) readOnRCU() float64 {
+	return max(s.budget(), s.state.LeastRCU())
 }
 
 // rest says what a search that has more to read has not read.
