@@ -171,7 +171,7 @@ func retryReason(err error) string {
 	var resp *awshttp.ResponseError
 	var damaged *ChecksumError
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.ErrUnexpectedEOF) || brokenMidAnswer(err):
 		return "the connection broke mid-answer"
 	case errors.As(err, &damaged):
 		return "damaged answer"

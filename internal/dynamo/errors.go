@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"syscall"
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -111,7 +112,7 @@ func explainTransport(e *Error, err error) bool {
 		e.Kind, e.Msg, e.Hint = KindCancelled, "cancelled", ""
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, "timed out", "check the network or --endpoint-url, then retry"
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.ErrUnexpectedEOF) || brokenMidAnswer(err):
 		e.Kind, e.Msg, e.Hint = KindUnreachable, "the connection broke in the middle of an answer", "retry (r); if it keeps happening, check the network or proxy"
 	case errors.As(err, &notFound):
 		e.Kind, e.Msg, e.Hint = KindNotFound, "no such table", "check the name and --region; `dynascope tables` lists the tables"
@@ -197,4 +198,17 @@ func attemptsOf(err error) string {
 		return fmt.Sprintf(", %d attempts", max.Attempt)
 	}
 	return ""
+}
+
+// brokenMidAnswer reports an answer whose reading failed on the
+// connection after its status line came: reset by the other end, which
+// Go's reader sees as a reset or as its own connection closed under it
+// (the SDK treats the two alike). It is the network, not an answer that
+// is not DynamoDB's: "the endpoint answered HTTP 200, not as DynamoDB
+// does" was said of a reset in the middle of a page.
+func brokenMidAnswer(err error) bool {
+	var respErr *awshttp.ResponseError
+	var op *net.OpError
+	return errors.As(err, &respErr) && errors.As(err, &op) && op.Op == "read" &&
+		(errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET))
 }

@@ -2,19 +2,25 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -444,11 +450,11 @@ func TestHugeStreamAnswerRefused(t *testing.T) {
 		_, err := dynamo.Changes(ctx, sc, dynamo.ChangesRequest{Stream: info, PKName: "pk", SKName: "sk"}, func(dynamo.Change) error { return nil })
 		took := time.Since(t0)
 		runtime.ReadMemStats(&after)
-		// Refused as too big, or, where the connection was closed under
+		// Refused as too big, or, where the connection was reset under
 		// the read (after TestStreamCursorStops, about 1 run in 50: "use
-		// of closed network connection" on both attempts), as no answer
-		// DynamoDB gives: refused either way, within the memory bound.
-		if err == nil || !strings.Contains(err.Error(), "not a DynamoDB answer") && !strings.Contains(err.Error(), "not as DynamoDB does") {
+		// of closed network connection" on both attempts), as a broken
+		// connection: refused either way, within the memory bound.
+		if err == nil || !strings.Contains(err.Error(), "not a DynamoDB answer") && !strings.Contains(err.Error(), "the connection broke in the middle of an answer") {
 			t.Fatalf("a %d MB answer: %v", size>>20, err)
 		}
 		allocated := after.TotalAlloc - before.TotalAlloc
@@ -456,6 +462,31 @@ func TestHugeStreamAnswerRefused(t *testing.T) {
 			t.Errorf("reading the refused answer allocated %d MB", allocated>>20)
 		}
 		t.Logf("%d MB answer refused in %s, %d MB allocated: %v", size>>20, took.Round(time.Millisecond), allocated>>20, err)
+	}
+}
+
+// TestConnectionResetMidAnswerSaysSo: an answer whose body read fails
+// on a reset connection (Go reads it as a reset, or as its own
+// connection closed under it) is a broken connection to retry, not "the
+// endpoint answered HTTP 200, not as DynamoDB does", which sent the user
+// to check --endpoint-url.
+func TestConnectionResetMidAnswerSaysSo(t *testing.T) {
+	for _, cause := range []error{net.ErrClosed, syscall.ECONNRESET} {
+		err := &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Query", Err: &awshttp.ResponseError{
+			ResponseError: &smithyhttp.ResponseError{
+				Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 200}},
+				Err:      &net.OpError{Op: "read", Net: "tcp", Err: cause},
+			}}}
+		e := dynamo.Explain("query T", err)
+		if !strings.Contains(e.Error(), "the connection broke in the middle of an answer") || strings.Contains(e.Error(), "not as DynamoDB does") || dynamo.KindOf(e) != dynamo.KindUnreachable {
+			t.Errorf("%v: %v (%s)", cause, e, dynamo.KindOf(e))
+		}
+	}
+	// An answer that is not DynamoDB's is still said to be one.
+	err := &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Query", Err: &awshttp.ResponseError{
+		ResponseError: &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 200}}, Err: errors.New("failed to decode response body")}}}
+	if e := dynamo.Explain("query T", err); !strings.Contains(e.Error(), "not as DynamoDB does") {
+		t.Errorf("an undecodable answer: %v", e)
 	}
 }
 

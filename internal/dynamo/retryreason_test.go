@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"syscall"
 	"testing"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -42,6 +43,9 @@ func TestRetrySummaryPlurals(t *testing.T) {
 		{[]error{errors.New("reset"), errors.New("reset")}, "2 network errors: retried"},
 		{[]error{&ChecksumError{}, &ChecksumError{}}, "2 damaged answers: retried"},
 		{[]error{io.ErrUnexpectedEOF, io.ErrUnexpectedEOF}, "2 connections broken mid-answer: retried"},
+		// A 200 whose body read was reset (or closed under it): the
+		// network, not "HTTP 200".
+		{[]error{resetAfter(200, net.ErrClosed), resetAfter(200, syscall.ECONNRESET)}, "2 connections broken mid-answer: retried"},
 		{[]error{&net.OpError{Op: "read", Net: "tcp", Err: timeoutErr{}}}, "1 attempt unanswered in time: retried"},
 		{[]error{httpStatus(500), httpStatus(500)}, "2 × HTTP 500: retried"},
 		{[]error{apiCode("ThrottlingException"), apiCode("ProvisionedThroughputExceededException"), apiCode("RequestLimitExceeded")}, "3 throttled: retried"},
@@ -60,6 +64,11 @@ func TestRetrySummaryPlurals(t *testing.T) {
 }
 
 func apiCode(code string) error { return &smithy.GenericAPIError{Code: code, Message: "m"} }
+
+func resetAfter(code int, cause error) error {
+	return &awshttp.ResponseError{ResponseError: &smithyhttp.ResponseError{
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}}, Err: &net.OpError{Op: "read", Net: "tcp", Err: cause}}}
+}
 
 func httpStatus(code int) error {
 	return &awshttp.ResponseError{ResponseError: &smithyhttp.ResponseError{
