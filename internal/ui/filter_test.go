@@ -590,6 +590,17 @@ func TestTableSearchFirstScreenReadsWhatItShows(t *testing.T) {
 			}
 		})
 	}
+	// The demo's DeviceLogs, Level = "ERROR" (one item in six): 3.0 RCU,
+	// the CHANGELOG's figure, where a 1 MB page a segment cost 160.
+	h := newHarness(t, 80, 24, Config{Table: "DeviceLogs"})
+	before, _ := h.m.cfg.Session.Billed()
+	h.keys("f")
+	h.typeText(`Level = "ERROR"`)
+	h.keys("enter")
+	h.contains(t, "ERROR", "matched")
+	if spent, _ := h.m.cfg.Session.Billed(); spent-before > 3 {
+		t.Fatalf("the first screen of Level = \"ERROR\" on DeviceLogs cost %.1f RCU:\n%s", spent-before, h.screen())
+	}
 }
 
 // TestTableSearchCancelled: esc on a table-wide search stops the Scan in
