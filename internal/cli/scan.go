@@ -134,7 +134,8 @@ reports none); at the end, items scanned and
 matched, requests and RCU as DynamoDB bills them. The budget (--max-rcu,
 1000 RCU unless told; none for no limit) is shared by the segments: each
 read is sized from the largest item read so far (items are read whole and
-filtered here, billed the same), so it is never overspent by more than
+filtered here, billed the same; until eight are read, no more items than
+were read before: one, one, two, four), so it is never overspent by more than
 half a read unit, but by items larger than any read before (the first
 read's one item, the first heavy one and any the same read meets after
 it: heavy items that keys group come several to a read). A scan stopped there exits 3 with

@@ -38,8 +38,10 @@ table, "sampled": true) and counts the items by what DynamoDB's TTL makes
 of them:
 
   live          epoch seconds still ahead
-  expired       epoch seconds past: still read until DynamoDB deletes it
-                (typically within two days)
+  expired       epoch seconds past, by five years at most: still read until
+                DynamoDB deletes it (typically within two days)
+  tooOld        epoch seconds more than five years past, which TTL
+                ignores: never deleted
   milliseconds  a number in milliseconds or microseconds: TTL reads it as
                 seconds thousands of years ahead, so it never expires
   wrongType     a String (even of digits) or any other type: never expires

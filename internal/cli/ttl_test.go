@@ -90,6 +90,14 @@ func TestTTLIgnoresTimesOverFiveYearsBack(t *testing.T) {
 		if !strings.Contains(errs, "1 expired (not yet deleted), 2 never (over five years past)") {
 			t.Errorf("%s: stderr %s", name, errs)
 		}
+		// ttl --help says what each kind the counts name means (tooOld
+		// was missing from it).
+		help, _ := mustRun(t, "ttl", "--help")
+		for kind := range d.Counts {
+			if !strings.Contains(help, "\n  "+kind+" ") {
+				t.Errorf("ttl --help does not say what %s means:\n%s", kind, help)
+			}
+		}
 	}
 }
 
