@@ -28,16 +28,26 @@ const (
 // matches at the rate seen so far (0: no bound: none wanted, or none
 // matched in what was read).
 func (s SearchState) wantItems() int {
+	return WantItems(s.Want, s.Scanned, s.Matched)
+}
+
+// WantItems is how many items a filtered read reads to find want more
+// matches, where scanned items read so far matched matched: a first read
+// of wantFirstItems (or two reads' worth of want), then what the rate seen
+// needs with a margin; 0 (no bound: whole pages) where none are wanted or
+// none matched yet. A partition's filter (the explorer's f) sizes its
+// reads by it as a table-wide search does.
+func WantItems(want, scanned, matched int) int {
 	switch {
-	case s.Want <= 0:
+	case want <= 0:
 		return 0
-	case s.Scanned == 0:
-		return max(wantFirstItems, 2*s.Want)
-	case s.Matched == 0:
+	case scanned == 0:
+		return max(wantFirstItems, 2*want)
+	case matched == 0:
 		return 0
 	}
-	rate := float64(s.Matched) / float64(s.Scanned)
-	return max(wantLeastItems, int(float64(s.Want)/rate*wantMargin+0.5))
+	rate := float64(matched) / float64(scanned)
+	return max(wantLeastItems, int(float64(want)/rate*wantMargin+0.5))
 }
 
 // wanted bounds reads to the items the matches wanted need (wantItems):

@@ -123,8 +123,64 @@ func TestFilterFillsFromPage7(t *testing.T) {
 			if q := h.rec.count("Query"); q != 7 {
 				t.Errorf("%d Query requests, want 7", q)
 			}
-			h.contains(t, fmt.Sprintf("%d matched of %s scanned", len(tbl.matches), thousands(tbl.scanned)), "RCU", "filter › "+page7Filter,
+			// Its reads are sized by the rate they match (a first of 100
+			// items, then whole pages while nothing matched): what it
+			// scanned past the six empty pages all matched.
+			m := regexp.MustCompile(`(\d+) matched of ([\d,]+) scanned`).FindStringSubmatch(scr)
+			if m == nil {
+				t.Fatalf("the title says no matched of scanned:\n%s", scr)
+			}
+			matched, _ := strconv.Atoi(m[1])
+			scanned, _ := strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
+			if empty := tbl.scanned - len(tbl.matches); matched < 2*20 || scanned > tbl.scanned || matched != scanned-empty {
+				t.Errorf("%d matched of %d scanned: past the %d items of the empty pages every item matches", matched, scanned, empty)
+			}
+			h.contains(t, "RCU", "filter › "+page7Filter,
 				`filter Status = "FAIL"`) // the request line
+		})
+	}
+}
+
+// TestFilterFirstScreenReadsWhatItShows: a partition's filter that
+// matches most of its items fills the screen from about a hundred of
+// them, not a 1 MB page (2,000 items of 1 KB: 126.5 RCU for one screen),
+// on dynalite and the embedded backend; read on to its end it lists every
+// match once.
+func TestFilterFirstScreenReadsWhatItShows(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := make([]dynamo.Item, 2000)
+	want := 0
+	for i := range items {
+		status := "PASS"
+		if i%5 == 0 {
+			status = "FAIL"
+		} else {
+			want++
+		}
+		items[i] = dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("job#%04d", i)), "Status": s(status), "Pad": s(strings.Repeat("p", 1000))}
+	}
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		if err := demo.CreateKeyTable(context.Background(), db, "Dense", types.ScalarAttributeTypeS, items); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			f, _ := domain.ParseFilter(`Status = "PASS"`)
+			h := newHarness(t, 80, 24, Config{Client: db, Table: "Dense", PK: "P", Filter: f})
+			spent, _ := h.m.cfg.Session.Billed()
+			h.contains(t, "job#0001", "matched of")
+			if spent > 15 {
+				t.Fatalf("the first screen of a filter matching 80%% of 1 KB items cost %.1f RCU:\n%s", spent, h.screen())
+			}
+			for range 300 {
+				if !strings.Contains(h.screen(), "more as you scroll") {
+					break
+				}
+				h.keys("pgdown")
+			}
+			h.contains(t, common.Thousands(want)+" matched of 2,000 scanned")
+			total, _ := h.m.cfg.Session.Billed()
+			t.Logf("%s: first screen %.1f RCU, to the end %.1f RCU in %d Queries", name, spent, total, h.rec.count("Query"))
 		})
 	}
 }

@@ -125,8 +125,8 @@ func (p *Pager) Next() tea.Cmd {
 		return nil
 	}
 	if !p.Started && !p.filtered() {
-		// A filtered page's matches are anyone's guess, and its budget
-		// bounds what it spends: it reads whole pages.
+		// A filtered page's matches are anyone's guess: its reads are
+		// sized by the rate they match (wantLimit), under its budget.
 		p.limit = max(dynamo.ScreenLimit(p.rows), p.MinFirst)
 	}
 	p.Started = true
@@ -142,6 +142,9 @@ func (p *Pager) Next() tea.Cmd {
 	if b, ok := p.budgetLimit(); ok && b > 0 && (limit == 0 || b < limit) {
 		limit = b
 	}
+	if w := p.wantLimit(); w > 0 && (limit == 0 || w < limit) {
+		limit = w
+	}
 	return sizedPage(ctx, p.c.Client, p.owner, req, dynamo.PageRequest{Query: q, Start: p.lastKey, Limit: limit, TableKeys: p.TableKeys, Keep: p.Sift}, p.budget())
 }
 
@@ -154,6 +157,23 @@ func sizedPage(ctx context.Context, c dynamo.Client, page, req int, r dynamo.Pag
 		return PageLoadedMsg{page: page, req: req, Result: p, err: err, largest: largest}
 	}
 }
+
+// wantLimit bounds a filtered read to the items that find two screens of
+// matches at the rate its reads so far matched (dynamo.WantItems): a
+// filter matching most of a partition fills its screen from about a
+// hundred items, not a 1 MB page (160 RCU on the demo's DeviceLogs 9000
+// for Level = "ERROR"); one that matched nothing reads whole pages. 0:
+// no bound.
+func (p *Pager) wantLimit() int32 {
+	if !p.filtered() {
+		return 0
+	}
+	matched := p.Head.Len() + p.Tail.Rows.Len()
+	return int32(min(dynamo.WantItems(2*max(p.rows, 1), p.scanned, matched), maxWantItems))
+}
+
+// maxWantItems keeps wantLimit an int32 however rare the matches.
+const maxWantItems = 1 << 30
 
 // budgetLimit is the Limit a filtered read may ask for with what is left
 // of its budget (billed, as the status bar counts it), sized as every
