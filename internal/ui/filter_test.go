@@ -433,14 +433,6 @@ func TestColumnPicker(t *testing.T) {
 	}
 }
 
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // TestFilterBareWordHint: an unquoted word on the value side that names no
 // attribute of the loaded rows gets a hint in place, before anything is
 // read; enter again applies the filter as written; a quoted value or a real
