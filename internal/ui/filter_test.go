@@ -1195,6 +1195,23 @@ func TestStatementCountsItsOwnDescribes(t *testing.T) {
 	}
 }
 
+// TestStatementFromTheTourNamesNoTable: : on the demo's tour opens an
+// empty prompt: it opened holding SELECT * FROM "Tour" WHERE, and enter
+// asked DynamoDB to describe a table named Tour.
+func TestStatementFromTheTourNamesNoTable(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Tour: true})
+	h.contains(t, "Demo tour")
+	described := h.rec.count("DescribeTable")
+	h.keys(":")
+	h.contains(t, "PartiQL")
+	if strings.Contains(h.screen(), `"Tour"`) || strings.Contains(h.screen(), "no such table") {
+		t.Fatalf("the prompt opened on the tour names it as a table:\n%s", h.screen())
+	}
+	if n := h.rec.count("DescribeTable") - described; n != 0 {
+		t.Fatalf("%d DescribeTable before anything was typed", n)
+	}
+}
+
 // TestStatementOpensOnItsTable: : on a table's partitions list opens the
 // box holding SELECT * FROM "table" WHERE, which is not yet a statement:
 // it said "column 26: expected an attribute name" before a key was

@@ -274,9 +274,13 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// openTable is the table the page on top shows ("" on the table list),
-// which the : prompt starts from.
+// openTable is the table the page on top shows ("" on the table list
+// and the demo's tour, which name no table), which the : prompt starts
+// from: on the tour it opened holding SELECT * FROM "Tour".
 func (m *Model) openTable() string {
+	if _, tour := m.top().(*tourPage); tour {
+		return ""
+	}
 	if crumbs := m.top().Crumbs(); len(crumbs) > 0 && crumbs[0] != "Tables" && crumbs[0] != "PartiQL" {
 		return crumbs[0]
 	}
