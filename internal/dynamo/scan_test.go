@@ -347,6 +347,26 @@ func TestSearchReadsForTheMatchesWanted(t *testing.T) {
 	}
 }
 
+// TestWantItems: the items a filtered read reads for the matches wanted:
+// a first read, then the rate seen with a margin, whole pages (0) where
+// nothing matched or the rate needs more than any page holds, never a
+// count that overflows a request's Limit.
+func TestWantItems(t *testing.T) {
+	for _, c := range []struct{ want, scanned, matched, items int }{
+		{0, 0, 0, 0},
+		{10, 0, 0, 100},
+		{90, 0, 0, 180},
+		{30, 100, 0, 0},
+		{30, 100, 20, 225},
+		{30, 100, 100, 50},
+		{30, 1_000_000_000, 1, 0},
+	} {
+		if got := dynamo.WantItems(c.want, c.scanned, c.matched); got != c.items {
+			t.Errorf("WantItems(%d, %d, %d) = %d, want %d", c.want, c.scanned, c.matched, got, c.items)
+		}
+	}
+}
+
 // TestSearchQueriesAndIndex: Query streams (a statement's pinned keys)
 // and a Scan of an index find what the full read filtered finds;
 // projected items hold only the projected paths.

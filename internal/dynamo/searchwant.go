@@ -22,6 +22,10 @@ const (
 	// wantMargin reads that much more than the rate seen needs, so that
 	// a rate a little lower than seen is still one read.
 	wantMargin = 1.5
+	// wantMostItems is more items than a 1 MB page holds (at 3 bytes an
+	// item): a rate that needs more reads whole pages, and no count
+	// overflows the request's int32 Limit.
+	wantMostItems = 1 << 20
 )
 
 // wantItems is how many items the next step reads in all to find s.Want
@@ -47,7 +51,11 @@ func WantItems(want, scanned, matched int) int {
 		return 0
 	}
 	rate := float64(matched) / float64(scanned)
-	return max(wantLeastItems, int(float64(want)/rate*wantMargin+0.5))
+	n := float64(want) / rate * wantMargin
+	if n > wantMostItems {
+		return 0 // rarer than any page can be sized for: whole pages
+	}
+	return max(wantLeastItems, int(n+0.5))
 }
 
 // wanted bounds reads to the items the matches wanted need (wantItems):

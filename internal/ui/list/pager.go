@@ -169,11 +169,8 @@ func (p *Pager) wantLimit() int32 {
 		return 0
 	}
 	matched := p.Head.Len() + p.Tail.Rows.Len()
-	return int32(min(dynamo.WantItems(2*max(p.rows, 1), p.scanned, matched), maxWantItems))
+	return int32(dynamo.WantItems(2*max(p.rows, 1), p.scanned, matched))
 }
-
-// maxWantItems keeps wantLimit an int32 however rare the matches.
-const maxWantItems = 1 << 30
 
 // budgetLimit is the Limit a filtered read may ask for with what is left
 // of its budget (billed, as the status bar counts it), sized as every
