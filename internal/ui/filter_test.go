@@ -217,6 +217,17 @@ func TestFilterBudgetHoldsThenReadsOn(t *testing.T) {
 	}
 }
 
+// heavyThenFailing is one partition P: an item of 100 KB that does not
+// match Status = "FAIL" (sort key a), then n small ones that do.
+func heavyThenFailing(n int) []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
+	for i := range n {
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
+	}
+	return items
+}
+
 // TestFilterBudgetReadsOnPastAHeavyItem: ↓ after a filtered read
 // stopped at its budget reads on even where the budget pays for no item
 // of the largest size read. On a walk of a partition of 200-300 KB items
@@ -229,11 +240,7 @@ func TestFilterBudgetReadsOnPastAHeavyItem(t *testing.T) {
 	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
 	for name, db := range backends {
 		t.Run(name, func(t *testing.T) {
-			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-			items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
-			for i := range 4 {
-				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
-			}
+			items := heavyThenFailing(4)
 			if err := demo.CreateKeyTable(context.Background(), db, "HeavyFirst", "S", items); err != nil {
 				t.Fatal(err)
 			}
@@ -952,13 +959,9 @@ func TestTableSearchReadsOnPastAHeavyItem(t *testing.T) {
 	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
 	for name, db := range backends {
 		t.Run(name, func(t *testing.T) {
-			s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 			// One partition: a Scan reads it in sort-key order, the heavy
 			// item first, on both backends.
-			items := []dynamo.Item{{"PK": s("P"), "SK": s("a"), "Status": s("OK"), "Blob": s(strings.Repeat("x", 100_000))}}
-			for i := range 6 {
-				items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("b%02d", i)), "Status": s("FAIL")})
-			}
+			items := heavyThenFailing(6)
 			if err := demo.CreateKeyTable(context.Background(), db, "OneHeavy", "S", items); err != nil {
 				t.Fatal(err)
 			}
