@@ -28,13 +28,6 @@ const (
 	wantMostItems = 1 << 20
 )
 
-// wantItems is how many items the next step reads in all to find s.Want
-// matches at the rate seen so far (0: no bound: none wanted, or none
-// matched in what was read).
-func (s SearchState) wantItems() int {
-	return WantItems(s.Want, s.Scanned, s.Matched)
-}
-
 // WantItems is how many items a filtered read reads to find want more
 // matches, where scanned items read so far matched matched: a first read
 // of wantFirstItems (or two reads' worth of want), then what the rate seen
@@ -58,11 +51,11 @@ func WantItems(want, scanned, matched int) int {
 	return max(wantLeastItems, int(n+0.5))
 }
 
-// wanted bounds reads to the items the matches wanted need (wantItems):
-// spread over as many reads as have wantLeastItems each, no read larger
-// than the plan made it.
+// wanted bounds reads to the items s.Want matches need at the rate seen
+// so far (WantItems): spread over as many reads as have wantLeastItems
+// each, no read larger than the plan made it.
 func (s SearchState) wanted(reads []streamRead) []streamRead {
-	total := s.wantItems()
+	total := WantItems(s.Want, s.Scanned, s.Matched)
 	if total <= 0 || len(reads) == 0 {
 		return reads
 	}
