@@ -342,11 +342,33 @@ func (w *walker) resize(keys []string, changed []int, page Page, measure bool) {
 	if w.limit == 0 {
 		return
 	}
+	if !measure && w.leavesOnly(keys, changed, read, page.Cost.RCU) {
+		// A probe sized by one heavy item (one key a read unit) that
+		// keeps finding children of one small item each: grown, so the
+		// next read shows two of them and the rest is read in plain
+		// pages (smallChildren), not one request a child.
+		w.probe.Keys = min(2*w.probe.Keys, maxProbeKeys)
+	}
 	if w.probe.Sized && read >= w.probe.Keys && len(changed) == 1 && len(keys) >= int(w.limit) {
 		w.filled++
 	} else {
 		w.filled = 0
 	}
+}
+
+// leavesOnly says a full probe of one read unit read nothing but new
+// children that are items themselves, none with keys below it: each
+// child is one item, smaller than the probe's sizing allowed for.
+func (w *walker) leavesOnly(keys []string, changed []int, read int32, rcu float64) bool {
+	if !w.probe.Sized || read <= 0 || len(keys) < int(read) || rcu > 0.5 || len(changed) != len(keys) || w.walk.Delim == "" {
+		return false
+	}
+	for _, k := range keys {
+		if _, leaf, ok := domain.ChildOf(w.lv.r.Prefix, k, w.walk.Delim); !ok || !leaf {
+			return false
+		}
+	}
+	return true
 }
 
 // smallChildren says plain pages cost no more than probes from here:
