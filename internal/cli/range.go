@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -343,15 +344,23 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
 }
 
-// timeForms counts the templates of a sample that hold a time.
-func timeForms(templates []string) int {
-	n := 0
-	for _, t := range templates {
-		if strings.Contains(t, "{time") {
-			n++
+// timeForms are the time forms a sample's keys hold, each once (the
+// layout inside a template's {time:…}: PLACED#{time:…}#{id} and
+// DELIVERED#{time:…}#{id} hold one form under two prefixes), and how
+// many of the keys hold one.
+func timeForms(keys []string) (forms []string, timed int) {
+	for _, c := range domain.CountTemplates(keys, domain.GuessDelimiter(keys)) {
+		_, rest, ok := strings.Cut(c.Template, "{time:")
+		if !ok {
+			continue
+		}
+		form, _, _ := strings.Cut(rest, "}")
+		timed += c.Count
+		if !slices.Contains(forms, form) {
+			forms = append(forms, form)
 		}
 	}
-	return n
+	return forms, timed
 }
 
 // rangeEncoding is the time form of the sort key: --time-format or
@@ -369,11 +378,19 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			if len(t) > 0 && !masked {
 				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
 			}
-			if timeForms(t) > 1 {
+			forms, timed := timeForms(sample.Keys)
+			if len(forms) > 1 {
 				// Times, each key one, in more than one form: not "no
 				// time", but no one form to read them all by.
 				return domain.TimeEncoding{}, usage("give --time-format with the form to read by (keys in the others fall outside its ranges)",
 					"range: the sort keys of %s here hold times in more than one form%s", skName, seen)
+			}
+			if len(forms) == 1 && timed >= 2 {
+				// One form, beside too many keys that are no time (a
+				// profile and a contract's revisions beside a small
+				// customer's orders) to take it unasked.
+				return domain.TimeEncoding{}, usage(fmt.Sprintf("give --time-format %s to read by it (the keys that are no time fall outside its ranges)", forms[0]),
+					"range: only %d of the %d sort keys of %s sampled here hold a time (%s), too few to take that form unasked%s", timed, len(sample.Keys), skName, forms[0], seen)
 			}
 			// Not a failed read: keys not of the shape a range needs,
 			// which only the command line can say (exit 2).

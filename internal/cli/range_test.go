@@ -278,6 +278,49 @@ func TestRangeKeysInTwoEpochUnits(t *testing.T) {
 	}
 }
 
+// TestRangeTimesInOneFormAmongOtherKeys: a small customer's partition
+// (a profile, a contract's revisions, seven orders keyed
+// STATUS#time#id) holds times in one form under two prefixes, in too few
+// of its keys to take the form unasked. The refusal said "times in more
+// than one form"; it says how many keys hold a time, in which form, and
+// the --time-format that reads them, which then lists the orders of the
+// range. On dynalite and the embedded backend.
+func TestRangeTimesInOneFormAmongOtherKeys(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	keys := []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
+		"PLACED#2018-03-06T05:42:00#ORD00005", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-11-02T08:00:00#ORD00007", "PLACED#2019-01-09T10:10:00#ORD00001",
+		"DELIVERED#2018-03-28T08:46:00#ORD00002", "DELIVERED#2018-07-14T19:01:00#ORD00004", "DELIVERED#2017-12-30T23:59:00#ORD00006"}
+	var items []map[string]types.AttributeValue
+	for _, k := range keys {
+		items = append(items, av("PK", "CUSTOMER#c0003", "SK", k))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "CUSTOMER#c0003", "--at", "2018"}, conn...)...)
+			if code != exitUsage || out != "" || strings.Contains(stderr, "more than one form") || strings.Count(stderr, "dynascope: ") != 1 ||
+				!strings.Contains(stderr, "only 7 of the 12 sort keys of SK sampled here hold a time (2006-01-02T15:04:05)") ||
+				!strings.Contains(stderr, "give --time-format 2006-01-02T15:04:05") {
+				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "CUSTOMER#c0003", "--at", "2018", "--time-format", "2006-01-02T15:04:05"}, conn...)...)
+			var got []string
+			for _, l := range strings.Fields(out) {
+				var it struct{ SK string }
+				if err := json.Unmarshal([]byte(l), &it); err != nil {
+					t.Fatalf("%v: %q", err, l)
+				}
+				got = append(got, it.SK)
+			}
+			want := "PLACED#2018-11-02T08:00:00#ORD00007 DELIVERED#2018-07-14T19:01:00#ORD00004 DELIVERED#2018-03-28T08:46:00#ORD00002 PLACED#2018-03-06T13:29:00#ORD00003 PLACED#2018-03-06T05:42:00#ORD00005"
+			if strings.Join(got, " ") != want {
+				t.Errorf("--time-format: %v, want %s\n%s", got, want, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeStoppedWritesWhatItHeld: a range over keys in several UTC
 // offsets holds items back to write them in time order; when the budget
 // stops the read, what it held was read and paid for, and is written (in
