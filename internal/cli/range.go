@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -344,25 +343,6 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
 }
 
-// timeForms are the time forms a sample's keys hold, each once (the
-// layout inside a template's {time:…}: PLACED#{time:…}#{id} and
-// DELIVERED#{time:…}#{id} hold one form under two prefixes), and how
-// many of the keys hold one.
-func timeForms(keys []string) (forms []string, timed int) {
-	for _, c := range domain.CountTemplates(keys, domain.GuessDelimiter(keys)) {
-		_, rest, ok := strings.Cut(c.Template, "{time:")
-		if !ok {
-			continue
-		}
-		form, _, _ := strings.Cut(rest, "}")
-		timed += c.Count
-		if !slices.Contains(forms, form) {
-			forms = append(forms, form)
-		}
-	}
-	return forms, timed
-}
-
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
@@ -378,7 +358,7 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			if len(t) > 0 && !masked {
 				seen = "; they read as " + export.OneLine(strings.Join(t, ", "))
 			}
-			forms, timed := timeForms(sample.Keys)
+			forms, timed := domain.TimeForms(sample.Keys)
 			if len(forms) > 1 {
 				// Times, each key one, in more than one form: not "no
 				// time", but no one form to read them all by.

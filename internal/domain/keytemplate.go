@@ -2,6 +2,7 @@ package domain
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -353,6 +354,27 @@ func InferTemplates(keys []string, delim string) []string {
 		out = append(out, c.Template+" ("+strconv.Itoa(c.Count)+")")
 	}
 	return out
+}
+
+// TimeForms are the time forms keys hold, each once (the layout inside
+// a template's {time:…}: PLACED#{time:…}#{id} and DELIVERED#{time:…}#{id}
+// hold one form under two prefixes), and how many of the keys hold one.
+// Where detection takes no form, it tells "times in several forms" from
+// "one form, in too few of the keys" (a profile and a contract's
+// revisions beside a small customer's orders).
+func TimeForms(keys []string) (forms []string, timed int) {
+	for _, c := range CountTemplates(keys, GuessDelimiter(keys)) {
+		_, rest, ok := strings.Cut(c.Template, "{time:")
+		if !ok {
+			continue
+		}
+		form, _, _ := strings.Cut(rest, "}")
+		timed += c.Count
+		if !slices.Contains(forms, form) {
+			forms = append(forms, form)
+		}
+	}
+	return forms, timed
 }
 
 // GuessDelimiter is the separator most of the keys hold: #, |, /, : or

@@ -762,6 +762,37 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 	h.said(t, "NORMAL# since 2020-04-24")
 }
 
+// TestTimeOneFormInTooFewKeys: a small customer's partition (a
+// profile, a contract's revisions, seven orders keyed STATUS#time#id)
+// holds times in one form, in too few of its keys to take it unasked.
+// Time mode said its keys "do not read as time"; it says how many do, in
+// which form, and the time_format that reads them, each line within 80
+// columns. On dynalite and the embedded backend.
+func TestTimeOneFormInTooFewKeys(t *testing.T) {
+	keys := []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
+		"PLACED#2018-03-06T05:42:00#ORD00005", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-11-02T08:00:00#ORD00007", "PLACED#2019-01-09T10:10:00#ORD00001",
+		"DELIVERED#2018-03-28T08:46:00#ORD00002", "DELIVERED#2018-07-14T19:01:00#ORD00004", "DELIVERED#2017-12-30T23:59:00#ORD00006"}
+	var items []dynamo.Item
+	for _, k := range keys {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "CUSTOMER#c0003"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()}
+	for name, db := range backends {
+		table := fmt.Sprintf("OrderHistory%d", time.Now().UnixNano())
+		if err := demo.CreateKeyTable(context.Background(), db, table, types.ScalarAttributeTypeS, items); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 80, 24, Config{Client: db, Table: table, PK: "CUSTOMER#c0003", Range: "last 24h"})
+			h.contains(t, "only 7 of 12 sort keys sampled hold a time", "(2006-01-02T15:04:05): too few to take it unasked;",
+				`set time_format = "2006-01-02T15:04:05"`, "for the table in the configuration to read by it")
+			if strings.Contains(h.screen(), "do not read as time") {
+				t.Errorf("said the keys do not read as time:\n%s", h.screen())
+			}
+		})
+	}
+}
+
 // TestTimeRefusedOffersNoTimeKeys: where Time mode says its keys hold no
 // time, its help line offers none of the keys that need a time (they did
 // nothing): no range bar, filter, zone or search over no rows.

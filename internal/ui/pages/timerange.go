@@ -280,6 +280,10 @@ func (t *Time) detect() tea.Cmd {
 	if !ok {
 		why := "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
 			"set time_format for the table in the configuration,\nsuch as " + explorerTimeExamples
+		if forms, timed := domain.TimeForms(sample); len(forms) == 1 && timed >= 2 {
+			why = fmt.Sprintf("only %d of %d sort keys sampled hold a time\n(%s): too few to take it unasked;\n"+
+				"set time_format = %q\nfor the table in the configuration to read by it", timed, len(sample), forms[0], forms[0])
+		}
 		if len(sample) == 0 {
 			why = "the partition is empty"
 		}
