@@ -1190,6 +1190,128 @@ func (r *costRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...fu
 	return out, nil
 }
 
+// requestRecorder keeps each Query's Limit (0: none) and billed RCU, in
+// the order sent.
+type requestRecorder struct {
+	dynamo.Client
+	limits []int32
+	rcus   []float64
+}
+
+func (r *requestRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := r.Client.Query(ctx, in, o...)
+	if err == nil {
+		billed, _ := dynamo.BilledRCU(aws.ToFloat64(out.ConsumedCapacity.CapacityUnits), out.Items, false)
+		r.limits, r.rcus = append(r.limits, aws.ToInt32(in.Limit)), append(r.rcus, billed)
+	}
+	return out, err
+}
+
+// TestSearchBudgetHoldsAcrossPartitions (#39, #37): a statement's Queries
+// read at a budget on the boto3 shop's shape (partitions of 40-byte items,
+// p003 beginning with six blobs of 108-266 KB, then twenty small items),
+// each run after a stop granted what the explorer's r grants (the budget,
+// or one item of the size that sizes the next read where that is more),
+// resumed from a token (headless --resume) or extended (r): a run spends
+// past its grant only in a read of one item, and by no more than that
+// item; and the small items after the blobs take a press or two, not one
+// each. Sized by the items of the partitions read before, the read that
+// entered p003 met five blobs (128 RCU of a budget of 5); sized by the
+// heaviest item ever read, the rest took 51 presses of r, one item each.
+// Unbudgeted and whole-page reads ask for no Limit, as before.
+func TestSearchBudgetHoldsAcrossPartitions(t *testing.T) {
+	const table = "PartsHeavy"
+	queries := func(ps ...int) []domain.KeyQuery {
+		var qs []domain.KeyQuery
+		for _, p := range ps {
+			qs = append(qs, domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(fmt.Sprintf("p%03d", p)), SKName: "SK"})
+		}
+		return qs
+	}
+	cases := []struct {
+		name       string
+		partitions []int
+		items      int
+	}{
+		{"heavy second", []int{1, 3, 8}, 70 + 26 + 50},
+		{"heavy first", []int{3, 8}, 26 + 50},
+		{"heavy alone", []int{3}, 26},
+	}
+	const blobs = 6 // each costs more than the budgets: a press each at most
+	for name, c := range partBackends(t) {
+		for _, tc := range cases {
+			r := dynamo.SearchRequest{Table: table, Queries: queries(tc.partitions...), Origin: "partiql"}
+			for _, budget := range []float64{0, 1000} {
+				r.MaxRCU = budget
+				rec := &requestRecorder{Client: c}
+				s, _ := dynamo.StartSearch(r, nil)
+				for s.More() {
+					step, err := dynamo.ReadSearch(context.Background(), rec, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = step.Next
+				}
+				if slices.ContainsFunc(rec.limits, func(l int32) bool { return l != 0 }) {
+					t.Errorf("%s %s budget=%g: Limits %v, want none (whole pages)", name, tc.name, budget, rec.limits)
+				}
+			}
+			for _, budget := range []float64{5, 20} {
+				for _, resume := range []bool{true, false} {
+					label := fmt.Sprintf("%s %s budget=%g resume=%v", name, tc.name, budget, resume)
+					r.MaxRCU = budget
+					s, _ := dynamo.StartSearch(r, nil)
+					var got []dynamo.Item
+					runs, requests, spent := 0, 0, 0.0
+					for grant := budget; runs < 200; runs++ {
+						rec := &requestRecorder{Client: c}
+						for s.More() {
+							step, err := dynamo.ReadSearch(context.Background(), rec, s)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got = append(got, step.Items...)
+							s = step.Next
+							if step.Stopped {
+								break
+							}
+						}
+						run := 0.0
+						for i, rcu := range rec.rcus {
+							if run+rcu > grant+0.5 && (rec.limits[i] != 1 || run > grant) {
+								t.Errorf("%s: run %d's request %d (Limit %d) spent %.1f RCU past %.1f of a grant of %g: only a read of one item may pass it", label, runs+1, i+1, rec.limits[i], rcu, run, grant)
+							}
+							run += rcu
+						}
+						requests, spent = requests+len(rec.rcus), spent+run
+						if !s.More() {
+							break
+						}
+						grant = max(budget, s.LeastRCU())
+						if resume {
+							r.MaxRCU = grant
+							from, err := dynamo.ParseSearchToken(dynamo.SearchToken(r.Fingerprint(), s.Position()), r.Fingerprint())
+							if err != nil {
+								t.Fatal(err)
+							}
+							s, _ = dynamo.StartSearch(r, from)
+						} else {
+							s = s.Extend(grant)
+						}
+					}
+					if len(got) != tc.items || len(keysOf(got)) != len(slices.Compact(keysOf(got))) {
+						t.Errorf("%s: %d items (%d keys), want %d once each", label, len(got), len(slices.Compact(keysOf(got))), tc.items)
+					}
+					if runs > blobs+1 {
+						t.Errorf("%s: %d presses of r to read on, want %d at most: one a blob, the small items after them in one", label, runs, blobs+1)
+					}
+					t.Logf("%s: %d presses, %d requests, %.1f RCU", label, runs, requests, spent)
+				}
+			}
+		}
+	}
+}
+
 // TestSearchOnATableNobodyHasSeen (#39): on the hostile table, on dynalite
 // and the embedded backend, every filter (each operator of the grammar,
 // on the table and each index, matching nothing and everything), in 1, 3
