@@ -131,15 +131,19 @@ type SearchSizing struct {
 // SearchRun is what the items read of the partition a statement is in
 // tell of its items' size: how many were read and the largest (an upper
 // bound: PageLargest) since the read entered the partition, or since the
-// last of a run of items far heavier than those after it (recoverRatio).
-// A partition entered is read from one item, as a search's first read
-// is, and so is the rest of one after its heavy items: the reads grow
-// again from the items after them, where sized by the heaviest they had
-// each read one item (a few KB of items, 90 presses of r, after six
-// blobs of 108-266 KB).
+// last of a run of items far heavier than those after it (recoverRatio),
+// and the heaviest of the partition (Heavy). A partition entered is read
+// from one item, as a search's first read is; after its heavy items the
+// reads are sized again by the lighter ones that follow (sized by the
+// heaviest, each read one item and stopped: 51 presses of r for the
+// small items after six blobs of 108-266 KB), each no larger than would
+// pass what is left by one item were all its items as heavy as the
+// heaviest (heavyCap): a run of them met again costs what a first item
+// does, not a read of them sized by the small ones (94 RCU past 33).
 type SearchRun struct {
 	Items   int `json:"n,omitempty"`
 	Largest int `json:"m,omitempty"`
+	Heavy   int `json:"h,omitempty"`
 }
 
 // recoverRatio is how much lighter than the largest of its run a read's
@@ -155,10 +159,23 @@ func (r SearchRun) after(items, largest int) SearchRun {
 	if items <= 0 {
 		return r
 	}
+	heavy := max(r.Heavy, r.Largest, largest)
 	if r.Largest > 0 && largest*recoverRatio <= r.Largest {
-		return SearchRun{Items: items, Largest: largest}
+		return SearchRun{Items: items, Largest: largest, Heavy: heavy}
 	}
-	return SearchRun{Items: r.Items + items, Largest: max(r.Largest, largest)}
+	return SearchRun{Items: r.Items + items, Largest: max(r.Largest, largest), Heavy: heavy}
+}
+
+// heavyCap is the most items a read sized by a run lighter than its
+// partition's heaviest item (heavy bytes) may ask for with left RCU left:
+// as many as, were each that heavy, would pass what is left by one item
+// at most (one, while less than two are left); 0 where no item of the
+// partition is heavier than the run's (no bound).
+func heavyCap(largest, heavy int, left float64) int32 {
+	if heavy <= largest {
+		return 0
+	}
+	return max(ItemsFor(left+ReadCost(1, heavy, false), heavy, false), 1)
 }
 
 // SearchPosition is where a search is: each stream's, and what sizes its
@@ -205,7 +222,7 @@ func (s SearchState) Extend(more float64) SearchState {
 // where it enters a partition). A budget below it stops the search
 // before any read.
 func (s SearchState) LeastRCU() float64 {
-	_, largest := s.sized()
+	largest := s.sized().Largest
 	if largest <= 0 {
 		return minReadUnits
 	}
@@ -214,21 +231,22 @@ func (s SearchState) LeastRCU() float64 {
 
 // sized is how many items, the largest how large (0: none read), size
 // the next read of s: a Scan's, every item read; a statement's Queries',
-// those of the run of the partition being read (Sizing.Run), none where
-// the read enters a partition nothing was read from.
-func (s SearchState) sized() (items, largest int) {
+// those of the run of the partition being read (Sizing.Run, with its
+// heaviest), none where the read enters a partition nothing was read
+// from.
+func (s SearchState) sized() SearchRun {
 	if len(s.Request.Queries) == 0 {
-		return s.Sizing.Items, s.Sizing.Largest
+		return SearchRun{Items: s.Sizing.Items, Largest: s.Sizing.Largest}
 	}
 	for _, st := range s.Streams {
 		if !st.Done {
 			if st.Start == nil {
-				return 0, 0
+				return SearchRun{}
 			}
 			break
 		}
 	}
-	return s.Sizing.Run.Items, s.Sizing.Run.Largest
+	return s.Sizing.Run
 }
 
 // WholePagesRCU is the least budget left that a search reads whole
@@ -361,7 +379,8 @@ func (s SearchState) budgetPlan() []streamRead {
 	// larger than any read before, met by one of them, is paid by the
 	// half kept back, not by more than the budget.
 	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
-	items, sizedBy := s.sized()
+	run := s.sized()
+	items, sizedBy := run.Items, run.Largest
 	largest := restBound(sizedBy, s.Request.TableBytes, s.Sizing.Bytes)
 	// Known: an item has been read (of the partition being read, by a
 	// statement's Queries). The table's size bounds every item before
@@ -399,6 +418,11 @@ func (s SearchState) budgetPlan() []streamRead {
 			// read before (the table's size, or 400 KB, bounds every
 			// item: a read sized by it goes as it is).
 			limit = min(limit, int32(max(items/k, 1)))
+		}
+		// Sized by the items after a partition's heavy ones: no more
+		// than would pass what is left by one item, were they all heavy.
+		if most := heavyCap(largest, run.Heavy, left/float64(k)); most > 0 {
+			limit = min(limit, most)
 		}
 		reads := make([]streamRead, k)
 		for i := range reads {
