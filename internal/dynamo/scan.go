@@ -46,7 +46,9 @@ import (
 // items (SearchRun): one partition's items tell nothing of the next's, so
 // the read that enters a partition is of one item, as the first read of
 // all is, and grows from there; and where a run of heavy items ends, the
-// reads after it grow again from the lighter items that follow. A resume
+// reads after it are sized by the lighter items that follow, none asking
+// for more than would pass what is left by one item were they all as
+// heavy as the partition's heaviest (heavyCap). A resume
 // token carries the sizes read, so a resumed search goes on as informed
 // as the one that stopped.
 
