@@ -138,7 +138,13 @@ filtered here, billed the same; until eight are read, no more items than
 were read before: one, one, two, four), so it is never overspent by more than
 half a read unit, but by items larger than any read before (the first
 read's one item, the first heavy one and any the same read meets after
-it: heavy items that keys group come several to a read). A scan stopped there exits 3 with
+it: heavy items that keys group come several to a read). Partitions read
+by Query are sized each by its own items: the read that enters one is of
+one item, as the first read is, and after a run of far heavier items the
+reads are sized by the lighter ones after it, each asking for no more
+items than would pass what is left by one were they all as heavy (so
+heavy items met again cost one item past the budget, as a first one
+does). A scan stopped there exits 3 with
 a --resume token that goes on where each segment (or Query) stopped (the
 same table, index, filter and segments; a Scan's token never resumes the
 Queries, nor theirs the Scan), and says what --max-rcu the next read needs

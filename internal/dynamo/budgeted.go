@@ -22,8 +22,13 @@ import (
 // until it answers, and reads go in parallel only as many as half of
 // what is left pays an item of 400 KB each for: reads do not
 // overspend the budget unless they meet items larger than any read
-// before, and then by what those weigh. A read that what is left pays no
-// item of is not sent, and fails with a *BudgetSpentError.
+// before, and then by what those weigh. The first Query of a partition
+// nothing was read from (a shard of a pattern after another) is sized as
+// the first read of all is, whatever the partitions before it held: one
+// item where what is left pays no whole page, so a partition of blobs met
+// after one of small items costs its first blob, not a read of them
+// sized by the small ones (126.5 RCU of a budget of 5). A read that what
+// is left pays no item of is not sent, and fails with a *BudgetSpentError.
 type Budgeted struct {
 	Client
 	Max float64
@@ -50,6 +55,8 @@ type Budgeted struct {
 	largest  int        // the largest item read, in bytes at most
 	read     int64      // the items sent back whole, in bytes (ItemBytes)
 	settled  *sync.Cond // a read in flight answered
+	// entered are the partitions a Query has read from (queryPartition).
+	entered map[string]bool
 }
 
 // BudgetSpentError is a read refused because the budget is spent.
@@ -75,14 +82,14 @@ func (b *Budgeted) Requests() int {
 	return b.sent
 }
 
-// allow is the Limit a read may have (asked: its own, nil or 0 for none)
-// and what it may cost, held back until it answers; an error when what
-// is left pays for no item.
-func (b *Budgeted) allow(asked *int32, consistent bool) (limit *int32, hold float64, err error) {
+// allow is the Limit a read of partition part (a Query's, "" for a Scan)
+// may have (asked: its own, nil or 0 for none) and what it may cost, held
+// back until it answers; an error when what is left pays for no item.
+func (b *Budgeted) allow(asked *int32, consistent bool, part string) (limit *int32, hold float64, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for {
-		limit, hold, ok := b.limitLocked(asked, consistent)
+		limit, hold, ok := b.limitLocked(asked, consistent, part != "" && !b.entered[part])
 		switch {
 		case ok:
 			b.reserved += hold
@@ -102,9 +109,10 @@ func (b *Budgeted) allow(asked *int32, consistent bool) (limit *int32, hold floa
 	}
 }
 
-// limitLocked is the Limit and hold of a read with what is left now;
-// ok is false when that pays for no item. Under b.mu.
-func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hold float64, ok bool) {
+// limitLocked is the Limit and hold of a read with what is left now, of
+// a partition nothing was read from when fresh; ok is false when that
+// pays for no item. Under b.mu.
+func (b *Budgeted) limitLocked(asked *int32, consistent, fresh bool) (limit *int32, hold float64, ok bool) {
 	left := b.Max - b.spent - b.reserved
 	pageMost := pageRCU * readUnitRCU(consistent) / minReadUnits
 	if left >= pageMost {
@@ -116,11 +124,15 @@ func (b *Budgeted) limitLocked(asked *int32, consistent bool) (limit *int32, hol
 		want = *asked
 	}
 	var n int32
-	largest := restBound(b.largest, b.TableBytes, b.read)
-	if largest == 0 || b.largest == 0 && ItemsFor(left, largest, consistent) < 1 {
-		// Nothing read yet, and nothing known sizes it within what is
-		// left (the table's size may be more than the budget pays for):
-		// one item, alone, whatever it weighs.
+	seen := b.largest
+	if fresh {
+		seen = 0 // what other partitions held sizes none of this one's items
+	}
+	largest := restBound(seen, b.TableBytes, b.read)
+	if largest == 0 || seen == 0 && ItemsFor(left, largest, consistent) < 1 {
+		// Nothing read yet (of this partition), and nothing known sizes
+		// it within what is left (the table's size may be more than the
+		// budget pays for): one item, alone, whatever it weighs.
 		if b.inflight > 0 || left < readUnitRCU(consistent) {
 			return nil, 0, false
 		}
@@ -162,13 +174,19 @@ func restBound(largest int, tableBytes, read int64) int {
 
 // settle counts what a read cost and lets go of what it held back: whole
 // says the items came back whole (no filter, no projection).
-func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item, scanned int32, consistent, whole bool) {
+func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item, scanned int32, consistent, whole bool, part string) {
 	billed := 0.0
 	if answered {
 		billed, _ = BilledRCU(rcu, items, consistent)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if answered && part != "" {
+		if b.entered == nil {
+			b.entered = map[string]bool{}
+		}
+		b.entered[part] = true
+	}
 	b.sent++
 	b.reserved -= hold
 	b.inflight--
@@ -198,8 +216,9 @@ func (b *Budgeted) settle(hold float64, answered bool, rcu float64, items []Item
 func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	var total *dynamodb.QueryOutput
 	cur := *in
+	part := queryPartition(in)
 	for {
-		limit, hold, err := b.allow(cur.Limit, aws.ToBool(in.ConsistentRead))
+		limit, hold, err := b.allow(cur.Limit, aws.ToBool(in.ConsistentRead), part)
 		if err != nil {
 			if total != nil {
 				return total, nil // what the budget paid for; the next read is refused
@@ -219,11 +238,11 @@ func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 		}
 		out, err := b.Client.Query(ctx, &req, o...)
 		if out == nil {
-			b.settle(hold, false, 0, nil, 0, false, false)
+			b.settle(hold, false, 0, nil, 0, false, false, part)
 			return out, err
 		}
 		whole := req.FilterExpression == nil && req.ProjectionExpression == nil && req.Select != types.SelectCount
-		b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole)
+		b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole, part)
 		if err != nil {
 			return out, err
 		}
@@ -239,6 +258,30 @@ func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 		}
 		cur.ExclusiveStartKey, cur.Limit = out.LastEvaluatedKey, aws.Int32(left)
 	}
+}
+
+// queryPartition names the partition a Query reads: its table, index
+// and partition key value, the first value its key condition names (the
+// expression builder writes the partition key's condition first, as
+// CheckQuery knows); "" where it names none.
+func queryPartition(in *dynamodb.QueryInput) string {
+	ref := valueRef().FindString(aws.ToString(in.KeyConditionExpression))
+	v, ok := in.ExpressionAttributeValues[ref]
+	if ref == "" || !ok {
+		return ""
+	}
+	var key string
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		key = "S" + v.Value
+	case *types.AttributeValueMemberN:
+		key = "N" + v.Value
+	case *types.AttributeValueMemberB:
+		key = "B" + string(v.Value)
+	default:
+		return ""
+	}
+	return fmt.Sprintf("%q %q %q", aws.ToString(in.TableName), aws.ToString(in.IndexName), key)
 }
 
 // addQuery is two pages of one read as one.
@@ -267,7 +310,7 @@ func addCapacity(a, b *types.ConsumedCapacity) *types.ConsumedCapacity {
 
 // Scan sends the read within the budget, its Limit cut to what is left.
 func (b *Budgeted) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	limit, hold, err := b.allow(in.Limit, aws.ToBool(in.ConsistentRead))
+	limit, hold, err := b.allow(in.Limit, aws.ToBool(in.ConsistentRead), "")
 	if err != nil {
 		return nil, err
 	}
@@ -284,11 +327,11 @@ func (b *Budgeted) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*
 	}
 	out, err := b.Client.Scan(ctx, &req, o...)
 	if out == nil {
-		b.settle(hold, false, 0, nil, 0, false, false)
+		b.settle(hold, false, 0, nil, 0, false, false, "")
 		return out, err
 	}
 	whole := req.FilterExpression == nil && req.ProjectionExpression == nil && req.Select != types.SelectCount
-	b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole)
+	b.settle(hold, true, capacityUnits(out.ConsumedCapacity), out.Items, out.ScannedCount, aws.ToBool(in.ConsistentRead), whole, "")
 	if err == nil && cut != nil {
 		projected := *out
 		projected.Items = cutItems(out.Items, cut)

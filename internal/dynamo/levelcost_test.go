@@ -731,6 +731,54 @@ func TestOneBudgetForEveryRead(t *testing.T) {
 	}
 }
 
+// TestOneBudgetAcrossShards (#39): a walk of several shards (children
+// --pk 'p00{1,3,8}') under one Budgeted, on the boto3 shop's shape (p003
+// begins with six blobs of 108-266 KB, the others hold 40-byte items):
+// the first read of each shard is sized as the first read of all is, so
+// a run spends past its budget only in a read of one item, by no more
+// than that item. Sized by the shards before it, the read that entered
+// p003 met five blobs: 126.5 RCU of a budget of 5. Whole-page reads are
+// sent as an unbudgeted walk sends them.
+func TestOneBudgetAcrossShards(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	req := dynamo.ChildrenRequest{Table: "PartsHeavy", Key: key}
+	for name, c := range partBackends(t) {
+		for _, ps := range [][]int{{1, 3, 8}, {3, 8}, {1, 2, 4, 5}} {
+			var shards []domain.KeyValue
+			for _, p := range ps {
+				shards = append(shards, domain.S(fmt.Sprintf("p%03d", p)))
+			}
+			plain, whole := &requestRecorder{Client: c}, &requestRecorder{Client: c}
+			if _, _, err := dynamo.ShardedChildren(ctx, plain, req, shards, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := dynamo.ShardedChildren(ctx, &dynamo.Budgeted{Client: whole, Max: 1000}, req, shards, nil); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(whole.limits, whole.rcus) != fmt.Sprint(plain.limits, plain.rcus) {
+				t.Errorf("%s shards %v: under 1,000 RCU, Limits and RCU %v %v; unbudgeted %v %v", name, ps, whole.limits, whole.rcus, plain.limits, plain.rcus)
+			}
+			for _, budget := range []float64{5, 20} {
+				rec := &requestRecorder{Client: c}
+				_, _, err := dynamo.ShardedChildren(ctx, &dynamo.Budgeted{Client: rec, Max: budget}, req, shards, nil)
+				var spent *dynamo.BudgetSpentError
+				if err != nil && !errors.As(err, &spent) {
+					t.Fatal(err)
+				}
+				if past := rec.pastBudget(budget); past != "" {
+					t.Errorf("%s shards %v: %s", name, ps, past)
+				}
+				total := 0.0
+				for _, rcu := range rec.rcus {
+					total += rcu
+				}
+				t.Logf("%s shards %v budget=%g: %d requests, %.1f RCU, stopped %v", name, ps, budget, len(rec.rcus), total, err != nil)
+			}
+		}
+	}
+}
+
 // TestFirstScreenIsOneRead: the first page of a list asks for the rows
 // the screen shows and a few more.
 func TestFirstScreenIsOneRead(t *testing.T) {

@@ -128,7 +128,9 @@ func ParseSearchToken(s, fingerprint string) (*SearchPosition, error) {
 	if t.Fingerprint != fingerprint {
 		return nil, fmt.Errorf("was given by another read (its table, index, filter, statement or segments differ)")
 	}
-	if t.Sizing.RCU < 0 || t.Sizing.Items < 0 || t.Sizing.Largest < 0 || t.Sizing.Largest > MaxItemBytes || t.Sizing.Bytes < 0 {
+	if t.Sizing.RCU < 0 || t.Sizing.Items < 0 || t.Sizing.Largest < 0 || t.Sizing.Largest > MaxItemBytes || t.Sizing.Bytes < 0 ||
+		t.Sizing.Run.Items < 0 || t.Sizing.Run.Largest < 0 || t.Sizing.Run.Largest > MaxItemBytes ||
+		t.Sizing.Run.Heavy < 0 || t.Sizing.Run.Heavy > MaxItemBytes {
 		return nil, bad
 	}
 	pos := &SearchPosition{Streams: make([]SearchStream, len(t.Streams)), Sizing: t.Sizing}

@@ -42,8 +42,15 @@ import (
 // sizes have been seen. While what is left pays for whole pages (178
 // RCU each: 1 MB and the item that crosses it), whole pages are read,
 // as many at once as it pays for: they cannot overspend it whatever
-// their items weigh. A resume token carries the sizes read, so a
-// resumed search goes on as informed as the one that stopped.
+// their items weigh. A statement's partitions are sized each by its own
+// items (SearchRun): one partition's items tell nothing of the next's, so
+// the read that enters a partition is of one item, as the first read of
+// all is, and grows from there; and where a run of heavy items ends, the
+// reads after it are sized by the lighter items that follow, none asking
+// for more than would pass what is left by one item were they all as
+// heavy as the partition's heaviest (heavyCap). A resume
+// token carries the sizes read, so a resumed search goes on as informed
+// as the one that stopped.
 
 // SearchRequest is what a search reads.
 type SearchRequest struct {
@@ -115,6 +122,62 @@ type SearchSizing struct {
 	// Bytes is what the items read whole weigh (ItemBytes): what they
 	// leave of the table's size bounds the items not read yet.
 	Bytes int64 `json:"b,omitempty"`
+	// Run sizes a statement's reads of the partition it is in (its
+	// Queries), not Items and Largest: what one partition's items weigh
+	// tells nothing of the next one's (the shop's partitions of 100-byte
+	// items before one of 266 KB blobs: sized by the first, the second's
+	// first read met five blobs, 128 RCU of a budget of 5).
+	Run SearchRun `json:"u,omitzero"`
+}
+
+// SearchRun is what the items read of the partition a statement is in
+// tell of its items' size: how many were read and the largest (an upper
+// bound: PageLargest) since the read entered the partition, or since the
+// last of a run of items far heavier than those after it (recoverRatio),
+// and the heaviest of the partition (Heavy). A partition entered is read
+// from one item, as a search's first read is; after its heavy items the
+// reads are sized again by the lighter ones that follow (sized by the
+// heaviest, each read one item and stopped: 51 presses of r for the
+// small items after six blobs of 108-266 KB), each no larger than would
+// pass what is left by one item were all its items as heavy as the
+// heaviest (heavyCap): a run of them met again costs what a first item
+// does, not a read of them sized by the small ones (94 RCU past 33).
+type SearchRun struct {
+	Items   int `json:"n,omitempty"`
+	Largest int `json:"m,omitempty"`
+	Heavy   int `json:"h,omitempty"`
+}
+
+// recoverRatio is how much lighter than the largest of its run a read's
+// items are when the run starts again from them: the sizes of items of
+// one kind (400 to 3,000 bytes) stay within it, a blob's and a record's
+// (266 KB, 100 bytes) are far apart.
+const recoverRatio = 16
+
+// after is r once a read of items, the largest at most largest bytes,
+// answered: its items added, or, where they are all far lighter than the
+// run's largest, a run of their own.
+func (r SearchRun) after(items, largest int) SearchRun {
+	if items <= 0 {
+		return r
+	}
+	heavy := max(r.Heavy, r.Largest, largest)
+	if r.Largest > 0 && largest*recoverRatio <= r.Largest {
+		return SearchRun{Items: items, Largest: largest, Heavy: heavy}
+	}
+	return SearchRun{Items: r.Items + items, Largest: max(r.Largest, largest), Heavy: heavy}
+}
+
+// heavyCap is the most items a read sized by a run lighter than its
+// partition's heaviest item (heavy bytes) may ask for with left RCU left:
+// as many as, were each that heavy, would pass what is left by one item
+// at most (one, while less than two are left); 0 where no item of the
+// partition is heavier than the run's (no bound).
+func heavyCap(largest, heavy int, left float64) int32 {
+	if heavy <= largest {
+		return 0
+	}
+	return max(ItemsFor(left+ReadCost(1, heavy, false), heavy, false), 1)
 }
 
 // SearchPosition is where a search is: each stream's, and what sizes its
@@ -157,13 +220,35 @@ func (s SearchState) Extend(more float64) SearchState {
 }
 
 // LeastRCU is what the next read of s needs at the least: one item of
-// the largest size read so far (0.5 RCU before any is read). A budget
-// below it stops the search before any read.
+// the largest size that sizes it (sized; 0.5 RCU before any is read, or
+// where it enters a partition). A budget below it stops the search
+// before any read.
 func (s SearchState) LeastRCU() float64 {
-	if s.Sizing.Largest <= 0 {
+	largest := s.sized().Largest
+	if largest <= 0 {
 		return minReadUnits
 	}
-	return ReadCost(1, s.Sizing.Largest, false)
+	return ReadCost(1, largest, false)
+}
+
+// sized is how many items, the largest how large (0: none read), size
+// the next read of s: a Scan's, every item read; a statement's Queries',
+// those of the run of the partition being read (Sizing.Run, with its
+// heaviest), none where the read enters a partition nothing was read
+// from.
+func (s SearchState) sized() SearchRun {
+	if len(s.Request.Queries) == 0 {
+		return SearchRun{Items: s.Sizing.Items, Largest: s.Sizing.Largest}
+	}
+	for _, st := range s.Streams {
+		if !st.Done {
+			if st.Start == nil {
+				return SearchRun{}
+			}
+			break
+		}
+	}
+	return s.Sizing.Run
 }
 
 // WholePagesRCU is the least budget left that a search reads whole
@@ -225,6 +310,13 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		step.Scanned += p.Scanned
 		step.Next.Sizing = step.Next.Sizing.weigh(p.Cost.Billed, p.Scanned, largest[i])
 		step.Next.Sizing.Bytes += bytes[i]
+		if len(s.Request.Queries) > 0 {
+			run := step.Next.Sizing.Run
+			if s.Streams[rd.stream].Start == nil {
+				run = SearchRun{} // a partition entered: its own items size its reads
+			}
+			step.Next.Sizing.Run = run.after(p.Scanned, largest[i])
+		}
 		step.Items = append(step.Items, p.Items...)
 		step.Next.Scanned += p.Scanned
 		step.Next.Matched += len(p.Items)
@@ -289,11 +381,14 @@ func (s SearchState) budgetPlan() []streamRead {
 	// larger than any read before, met by one of them, is paid by the
 	// half kept back, not by more than the budget.
 	k := min(len(open), max(min(int(use/(2*minReadUnits)), int(use/ReadCost(1, MaxItemBytes, false))), 1))
-	largest := restBound(s.Sizing.Largest, s.Request.TableBytes, s.Sizing.Bytes)
-	// Known: an item has been read. The table's size bounds every item
-	// before that (restBound), but a budget it pays no item of must still
-	// read one: the first read's item alone may cost what it weighs.
-	known := s.Sizing.Largest > 0
+	run := s.sized()
+	items, sizedBy := run.Items, run.Largest
+	largest := restBound(sizedBy, s.Request.TableBytes, s.Sizing.Bytes)
+	// Known: an item has been read (of the partition being read, by a
+	// statement's Queries). The table's size bounds every item before
+	// that (restBound), but a budget it pays no item of must still read
+	// one: the first read's item alone may cost what it weighs.
+	known := sizedBy > 0
 	if whole := min(len(open), int(left/pageRCU)); whole >= 1 {
 		// A whole page costs at most pageRCU, whatever its items weigh:
 		// as many as what is left pays for cannot overspend it.
@@ -315,8 +410,8 @@ func (s SearchState) budgetPlan() []streamRead {
 		}
 		// At most as many items as were read before, in all, or a read
 		// unit's worth each (grownLimit).
-		limit = min(limit, grownLimit(s.Sizing.Items/k, largest, left/float64(k)))
-		if s.Sizing.Items < searchSample && known && largest == s.Sizing.Largest {
+		limit = min(limit, grownLimit(items/k, largest, left/float64(k)))
+		if items < searchSample && known && largest == sizedBy {
 			// The largest of a few items is no bound of the rest: the
 			// first item of a log-normal table (45 bytes, its mean 750)
 			// sized a read unit's worth of 53 items, which cost 7 RCU of
@@ -324,7 +419,12 @@ func (s SearchState) budgetPlan() []streamRead {
 			// are read, a read sized by them asks for no more than were
 			// read before (the table's size, or 400 KB, bounds every
 			// item: a read sized by it goes as it is).
-			limit = min(limit, int32(max(s.Sizing.Items/k, 1)))
+			limit = min(limit, int32(max(items/k, 1)))
+		}
+		// Sized by the items after a partition's heavy ones: no more
+		// than would pass what is left by one item, were they all heavy.
+		if most := heavyCap(largest, run.Heavy, left/float64(k)); most > 0 {
+			limit = min(limit, most)
 		}
 		reads := make([]streamRead, k)
 		for i := range reads {
@@ -337,14 +437,14 @@ func (s SearchState) budgetPlan() []streamRead {
 		// all of it does: one item.
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
-	if s.Sizing.Largest <= 0 && left >= minReadUnits {
-		// No item read yet, and what is left pays for no item of the
-		// size that bounds them (400 KB, or the table's size): one item
-		// is read, so that a small budget reads something, and a stop
-		// after it says what the next read needs; it overspends by at
-		// most what that item weighs. (Stopping here read nothing, and
-		// each --resume stopped at the same place; so did a second
-		// partition after a first that held nothing.)
+	if !known && left >= minReadUnits {
+		// No item read yet (of this partition), and what is left pays
+		// for no item of the size that bounds them (400 KB, or the
+		// table's size): one item is read, so that a small budget reads
+		// something, and a stop after it says what the next read needs;
+		// it overspends by at most what that item weighs. (Stopping here
+		// read nothing, and each --resume stopped at the same place; so
+		// did a second partition after a first that held nothing.)
 		return []streamRead{{stream: open[0], limit: 1}}
 	}
 	return nil

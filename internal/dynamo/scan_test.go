@@ -1190,6 +1190,181 @@ func (r *costRecorder) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...fu
 	return out, nil
 }
 
+// requestRecorder keeps each Query's Limit (0: none), billed RCU and
+// the cost of its heaviest item read alone, in the order answered.
+type requestRecorder struct {
+	dynamo.Client
+	mu       sync.Mutex
+	limits   []int32
+	rcus     []float64
+	heaviest []float64
+}
+
+func (r *requestRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := r.Client.Query(ctx, in, o...)
+	if err == nil {
+		billed, _ := dynamo.BilledRCU(aws.ToFloat64(out.ConsumedCapacity.CapacityUnits), out.Items, false)
+		most := 0
+		for _, it := range out.Items {
+			most = max(most, dynamo.ItemBytes(it))
+		}
+		r.mu.Lock()
+		r.limits, r.rcus = append(r.limits, aws.ToInt32(in.Limit)), append(r.rcus, billed)
+		r.heaviest = append(r.heaviest, dynamo.ReadCost(1, most, false))
+		r.mu.Unlock()
+	}
+	return out, err
+}
+
+// pastBudget says where a run the recorder saw spent past its budget
+// (and half a read unit) by more than one item of the read that passed
+// it, or went on reading past it: "" where it did not.
+func (r *requestRecorder) pastBudget(budget float64) string {
+	run := 0.0
+	for i, rcu := range r.rcus {
+		if run+rcu > budget+0.5 && (run+rcu > budget+0.5+r.heaviest[i] || run > budget+0.5) {
+			return fmt.Sprintf("request %d (Limit %d) spent %.1f RCU past %.1f of a budget of %g: more than one item (%.1f RCU) past it", i+1, r.limits[i], rcu, run, budget, r.heaviest[i])
+		}
+		run += rcu
+	}
+	return ""
+}
+
+// heavyRunsTable is one partition p: six blobs of 108-266 KB, 40 items of
+// 40 bytes, the six blobs again and 40 small items again (the shop's
+// partition of blobs, twice).
+const heavyRunsTable = "HeavyRuns"
+
+var heavyRunsSeeded seededTable
+
+func heavyRunsBackends(t *testing.T) map[string]dynamo.Client {
+	t.Helper()
+	return seededBackends(t, &heavyRunsSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		blobs := heavyAt(0)
+		var items []dynamo.Item
+		for i := range 92 {
+			data := strings.Repeat("d", 40)
+			if b := blobs(0, i%46); b > 0 {
+				data = strings.Repeat("h", b)
+			}
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("s%03d", i)}, "Data": &types.AttributeValueMemberS{Value: data}})
+		}
+		return demo.CreateKeyTable(ctx, w, heavyRunsTable, types.ScalarAttributeTypeS, items)
+	})
+}
+
+// TestSearchBudgetHoldsAcrossPartitions (#39, #37): a statement's Queries
+// read at a budget on the boto3 shop's shape (partitions of 40-byte items,
+// p003 beginning with six blobs of 108-266 KB, then twenty small items),
+// and on a partition of blobs and small items twice over, each run after
+// a stop granted what the explorer's r grants (the budget, or one item of
+// the size that sizes the next read where that is more), resumed from a
+// token (headless --resume) or extended (r): a run spends past its grant
+// by no more than one item, and the small items after the blobs take no
+// press of their own beyond one, not one each. Sized by the items of the
+// partitions read before, the read that entered p003 met five blobs (128
+// RCU of a budget of 5); sized by the heaviest item ever read, the rest
+// took 51 presses of r, one item each; sized by the small items after
+// the blobs alone, a read met the second six (94 RCU past a grant of 33).
+// Unbudgeted and whole-page reads ask for no Limit, as before.
+func TestSearchBudgetHoldsAcrossPartitions(t *testing.T) {
+	queries := func(table string, pks ...string) []domain.KeyQuery {
+		var qs []domain.KeyQuery
+		for _, pk := range pks {
+			qs = append(qs, domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"})
+		}
+		return qs
+	}
+	cases := []struct {
+		name    string
+		queries []domain.KeyQuery
+		items   int
+		blobs   int // each costs more than the budgets: a press each at most
+	}{
+		{"heavy second", queries("PartsHeavy", "p001", "p003", "p008"), 70 + 26 + 50, 6},
+		{"heavy first", queries("PartsHeavy", "p003", "p008"), 26 + 50, 6},
+		{"heavy alone", queries("PartsHeavy", "p003"), 26, 6},
+		{"heavy twice", queries(heavyRunsTable, "p"), 92, 12},
+	}
+	heavyRuns := heavyRunsBackends(t)
+	for name, parts := range partBackends(t) {
+		for _, tc := range cases {
+			c := parts
+			if tc.queries[0].Table == heavyRunsTable {
+				c = heavyRuns[name]
+			}
+			r := dynamo.SearchRequest{Table: tc.queries[0].Table, Queries: tc.queries, Origin: "partiql"}
+			for _, budget := range []float64{0, 1000} {
+				r.MaxRCU = budget
+				rec := &requestRecorder{Client: c}
+				s, _ := dynamo.StartSearch(r, nil)
+				for s.More() {
+					step, err := dynamo.ReadSearch(context.Background(), rec, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = step.Next
+				}
+				if slices.ContainsFunc(rec.limits, func(l int32) bool { return l != 0 }) {
+					t.Errorf("%s %s budget=%g: Limits %v, want none (whole pages)", name, tc.name, budget, rec.limits)
+				}
+			}
+			for _, budget := range []float64{5, 20} {
+				for _, resume := range []bool{true, false} {
+					label := fmt.Sprintf("%s %s budget=%g resume=%v", name, tc.name, budget, resume)
+					r.MaxRCU = budget
+					s, _ := dynamo.StartSearch(r, nil)
+					var got []dynamo.Item
+					runs, requests, spent := 0, 0, 0.0
+					for grant := budget; runs < 200; runs++ {
+						rec := &requestRecorder{Client: c}
+						for s.More() {
+							step, err := dynamo.ReadSearch(context.Background(), rec, s)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got = append(got, step.Items...)
+							s = step.Next
+							if step.Stopped {
+								break
+							}
+						}
+						if past := rec.pastBudget(grant); past != "" {
+							t.Errorf("%s: run %d's %s", label, runs+1, past)
+						}
+						for _, rcu := range rec.rcus {
+							spent += rcu
+						}
+						requests += len(rec.rcus)
+						if !s.More() {
+							break
+						}
+						grant = max(budget, s.LeastRCU())
+						if resume {
+							r.MaxRCU = grant
+							from, err := dynamo.ParseSearchToken(dynamo.SearchToken(r.Fingerprint(), s.Position()), r.Fingerprint())
+							if err != nil {
+								t.Fatal(err)
+							}
+							s, _ = dynamo.StartSearch(r, from)
+						} else {
+							s = s.Extend(grant)
+						}
+					}
+					if len(got) != tc.items || len(keysOf(got)) != len(slices.Compact(keysOf(got))) {
+						t.Errorf("%s: %d items (%d keys), want %d once each", label, len(got), len(slices.Compact(keysOf(got))), tc.items)
+					}
+					if runs > tc.blobs+1 {
+						t.Errorf("%s: %d presses of r to read on, want %d at most: one a blob, the small items after them in one", label, runs, tc.blobs+1)
+					}
+					t.Logf("%s: %d presses, %d requests, %.1f RCU", label, runs, requests, spent)
+				}
+			}
+		}
+	}
+}
+
 // TestSearchOnATableNobodyHasSeen (#39): on the hostile table, on dynalite
 // and the embedded backend, every filter (each operator of the grammar,
 // on the table and each index, matching nothing and everything), in 1, 3
