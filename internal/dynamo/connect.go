@@ -270,6 +270,11 @@ func Connect(ctx context.Context, t Target) (*dynamodb.Client, aws.Config, error
 		// dynascope at one on a machine with no AWS set-up fails for nothing.
 		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
+	if bc, ok := cfg.HTTPClient.(*awshttp.BuildableClient); ok {
+		// Wrapped once the configuration is loaded: loading it adds a CA
+		// bundle (AWS_CA_BUNDLE) to a BuildableClient only.
+		cfg.HTTPClient = ownBodies{bc}
+	}
 	where := t.where(cfg.Region)
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if t.EndpointURL != "" {
