@@ -269,22 +269,10 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.togglePreview()
 		return nil, true
 	case key.Matches(msg, k.Statement):
-		return m.push(pages.NewStatement(m.c, m.openTable())), true
+		table, index := m.top().Shows()
+		return m.push(pages.NewStatement(m.c, table, index)), true
 	}
 	return nil, false
-}
-
-// openTable is the table the page on top shows ("" on the table list
-// and the demo's tour, which name no table), which the : prompt starts
-// from: on the tour it opened holding SELECT * FROM "Tour".
-func (m *Model) openTable() string {
-	if _, tour := m.top().(*tourPage); tour {
-		return ""
-	}
-	if crumbs := m.top().Crumbs(); len(crumbs) > 0 && crumbs[0] != "Tables" && crumbs[0] != "PartiQL" {
-		return crumbs[0]
-	}
-	return ""
 }
 
 // pageKey hands a key to the page on top.

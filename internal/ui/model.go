@@ -804,10 +804,11 @@ func (m *Model) header() string {
 		crumbs = append(crumbs, st.Crumb.Render("Tables"))
 	}
 	cs := m.top().Crumbs()
+	table := m.pageTable()
 	for i, c := range cs {
 		mark := ""
-		if i == 0 && len(m.stack) > 1 {
-			if lm := m.c.LoadMark(c); lm != "" {
+		if i == 0 && table != "" {
+			if lm := m.c.LoadMark(table); lm != "" {
 				mark = " " + st.StatusErr.Render(common.Sanitize(lm))
 			}
 		}

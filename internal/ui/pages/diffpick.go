@@ -176,6 +176,8 @@ func (p *DiffPicker) describe() string {
 	return pk
 }
 
+func (p *DiffPicker) Shows() (table, index string) { return p.info.Name, p.q.Index }
+
 func (p *DiffPicker) Crumbs() []string {
 	return []string{p.info.Name, common.KeyCell(p.q.PK), "="}
 }

@@ -488,6 +488,8 @@ func (p *Items) View() string {
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
 
+func (p *Items) Shows() (table, index string) { return p.info.Name, p.pg.Query.Index }
+
 func (p *Items) Crumbs() []string {
 	crumbs := []string{p.info.Name, common.KeyCell(p.pg.Query.PK)}
 	if p.pg.Query.SK.Op == domain.SKBeginsWith {

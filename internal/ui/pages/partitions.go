@@ -417,6 +417,8 @@ func (p *Partitions) View() string {
 	return out
 }
 
+func (p *Partitions) Shows() (table, index string) { return p.table, p.index }
+
 func (p *Partitions) Crumbs() []string {
 	if p.index != "" {
 		return []string{p.table, "index " + p.index}

@@ -46,12 +46,17 @@ type Statement struct {
 }
 
 // NewStatement returns the prompt, holding SELECT * FROM "table" WHERE
-// when a table is open ("" for none).
-func NewStatement(c *common.Common, table string) *Statement {
+// when a table is open ("" for none), FROM "table"."index" where the
+// page reads an index.
+func NewStatement(c *common.Common, table, index string) *Statement {
 	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, sent: map[string]int{}, table: table}
 	s.input.Placeholder = `* FROM "Orders" WHERE status = 'FAILED'`
 	if table != "" {
-		s.prefill = `* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `
+		s.prefill = `* FROM ` + partiqlName(table)
+		if index != "" {
+			s.prefill += "." + partiqlName(index)
+		}
+		s.prefill += ` WHERE `
 		s.input.SetValue(s.prefill)
 		s.input.CursorEnd()
 	}
@@ -321,6 +326,15 @@ func (s *Statement) described() string {
 	return strings.Join(names, ", ")
 }
 
+// Shows is the statement's table and index once it parses, else the
+// table the prompt was opened on.
+func (s *Statement) Shows() (table, index string) {
+	if s.ok && s.st.Table != "" {
+		return s.st.Table, s.st.Index
+	}
+	return s.table, ""
+}
+
 // Crumbs name the statement's table once it parses, else the table the
 // prompt was opened on: esc goes back to it.
 func (s *Statement) Crumbs() []string {
@@ -453,4 +467,9 @@ func projectionWords(info dynamo.TableInfo, index string) string {
 		return "keys only"
 	}
 	return "its keys and " + common.Sanitize(strings.Join(ix.NonKeyAttributes, ", "))
+}
+
+// partiqlName is a table's or an index's name in PartiQL's double quotes.
+func partiqlName(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }

@@ -405,11 +405,12 @@ func (t *Tables) note(text string) []string {
 	return out
 }
 
-func (t *Tables) Crumbs() []string { return []string{"Tables"} }
-func (t *Tables) ID() int          { return t.id }
-func (t *Tables) Mode() string     { return "" }
-func (t *Tables) Loading() bool    { return t.list.Req.InFlight() || t.desc.InFlight() }
-func (t *Tables) Capturing() bool  { return false }
+func (t *Tables) Shows() (table, index string) { return "", "" }
+func (t *Tables) Crumbs() []string             { return []string{"Tables"} }
+func (t *Tables) ID() int                      { return t.id }
+func (t *Tables) Mode() string                 { return "" }
+func (t *Tables) Loading() bool                { return t.list.Req.InFlight() || t.desc.InFlight() }
+func (t *Tables) Capturing() bool              { return false }
 
 func (t *Tables) Request() string {
 	return fmt.Sprintf("ListTables, then DescribeTable × %d (the rows shown)", len(t.infos))

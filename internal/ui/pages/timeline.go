@@ -397,6 +397,8 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 	return strings.Join(lines, "\n")
 }
 
+func (t *Timeline) Shows() (table, index string) { return t.info.Name, t.index }
+
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
 		return []string{t.info.Name, "index " + t.index, common.KeyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}

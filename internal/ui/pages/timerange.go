@@ -1052,6 +1052,8 @@ func (t *Time) widened() string {
 	return " · range read ±" + spanText(t.spread)
 }
 
+func (t *Time) Shows() (table, index string) { return t.info.Name, t.base.Index }
+
 func (t *Time) Crumbs() []string {
 	crumbs := []string{t.info.Name, common.KeyCell(t.base.PK), "time"}
 	if t.under != "" {

@@ -809,6 +809,8 @@ func (t *Tree) pkText() string {
 	return common.KeyCell(t.req.PK)
 }
 
+func (t *Tree) Shows() (table, index string) { return t.info.Name, t.req.Index }
+
 func (t *Tree) Crumbs() []string {
 	crumbs := []string{t.info.Name, t.pkText()}
 	segs := domain.Segments(t.req.Prefix, t.req.Delim)
