@@ -129,12 +129,24 @@ func (m *Model) fatalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // overlayKey: q (and esc over the help) closes what is open over the
-// page, and never quits from there.
+// page, and never quits from there. A picker's or prompt's keys are its
+// own: ? shows them, and no other key acts on the view beneath it (:, y,
+// e acted there, listed by no help while the picker was open).
 func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, m.c.Keys.Quit) || m.showHelp && key.Matches(msg, m.c.Keys.Cancel) {
 		return m.closeOverlay()
 	}
+	if m.overlaid() && !key.Matches(msg, m.c.Keys.Help) {
+		return m.pageKey(msg), true
+	}
 	return nil, false
+}
+
+// overlaid reports whether the page on top has a picker or a prompt open
+// over its rows.
+func (m *Model) overlaid() bool {
+	o, ok := m.top().(common.Overlayer)
+	return ok && o.Overlay() && m.fatal == nil
 }
 
 // awsCommand is the aws command y copies for query, and how to name it.

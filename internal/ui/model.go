@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -580,20 +581,32 @@ func (m *Model) helpView() string {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
-		view = m.fullHelp(m.actingFull(p.FullHelp()))
-		if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
-			view += "\n" + extra
-		}
-		if reasons := m.modeReasons(); len(reasons) > 0 {
-			view += "\n" + strings.Join(reasons, "\n")
-		}
-		if _, ok := p.(common.Querier); ok {
-			view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+		if m.overlaid() {
+			// A picker's keys alone: the view's beneath do not act over it.
+			k := m.c.Keys
+			closes := k.Quit
+			closes.SetHelp(closes.Help().Key, "close")
+			var own []key.Binding // ? and q once, q as it acts here
+			for _, g := range p.FullHelp() {
+				own = append(own, slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool { return sameKeys(b, k.Help) || sameKeys(b, k.Quit) })...)
+			}
+			view = m.fullHelp(m.actingFull([][]key.Binding{own, {k.Help, closes}}))
+		} else {
+			view = m.fullHelp(m.actingFull(p.FullHelp()))
+			if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
+				view += "\n" + extra
+			}
+			if reasons := m.modeReasons(); len(reasons) > 0 {
+				view += "\n" + strings.Join(reasons, "\n")
+			}
+			if _, ok := p.(common.Querier); ok {
+				view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+			}
 		}
 		if legend := m.statusLegend(); legend != "" {
 			view += "\n" + legend
 		}
-		if line := m.commandLine(); line != "" {
+		if line := m.commandLine(); line != "" && !m.overlaid() {
 			note := ""
 			if n, ok := m.top().(common.LinkNoter); ok {
 				note = n.LinkNote()

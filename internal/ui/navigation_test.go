@@ -524,21 +524,7 @@ func (h *harness) quits(name string) bool {
 // TestQClosesOverlays: q over a picker, a prompt or the help closes it as
 // esc does, and never quits; q on the page beneath still quits.
 func TestQClosesOverlays(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  func(t *testing.T) Config
-		open []string
-		want string // on screen while open
-	}{
-		{"index picker", locations(""), []string{"i"}, "Read Locations through"},
-		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
-		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
-		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
-		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
-		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
-		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
-		{"help", locations(""), []string{"?"}, "this view:"},
-	}
+	cases := append(overlays(), overlay{"help", locations(""), []string{"?"}, "this view:"})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, 120, 35, c.cfg(t))
@@ -556,6 +542,61 @@ func TestQClosesOverlays(t *testing.T) {
 			}
 			if !h.quits("q") {
 				t.Fatal("q with nothing open did not quit")
+			}
+		})
+	}
+}
+
+// overlay is a picker or a prompt a page opens over its rows: how to
+// open it, and what it shows while open.
+type overlay struct {
+	name string
+	cfg  func(t *testing.T) Config
+	open []string
+	want string // on screen while open
+}
+
+// overlays are every picker and prompt the explorer opens over a page.
+func overlays() []overlay {
+	return []overlay{
+		{"index picker", locations(""), []string{"i"}, "Read Locations through"},
+		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
+		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
+		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
+		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
+		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
+		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
+	}
+}
+
+// TestHelpOverOverlays: ? over a picker or a prompt shows its keys, not
+// the help of the page beneath (whose keys do not act over it: : opened
+// a statement from under the index picker), and closes with ? or esc as
+// the help does elsewhere, the picker still open.
+func TestHelpOverOverlays(t *testing.T) {
+	for _, c := range overlays() {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg(t))
+			h.keys(c.open...)
+			h.contains(t, c.want)
+			for _, closing := range []string{"?", "esc"} {
+				h.keys("?")
+				h.contains(t, c.want, "q close", "esc")
+				for _, beneath := range []string{"this view:", "PartiQL", "refresh", "next mode", "q quit"} {
+					if strings.Contains(h.screen(), beneath) {
+						t.Fatalf("? over the %s shows the page's %q:\n%s", c.name, beneath, h.screen())
+					}
+				}
+				h.keys(closing)
+				h.contains(t, c.want)
+				if h.m.showHelp {
+					t.Fatalf("%s left the help open over the %s:\n%s", closing, c.name, h.screen())
+				}
+			}
+			h.keys(":")
+			h.contains(t, c.want)
+			if strings.Contains(h.screen(), "SELECT") {
+				t.Fatalf(": over the %s opened a statement:\n%s", c.name, h.screen())
 			}
 		})
 	}

@@ -515,8 +515,13 @@ func (p *Items) ShortHelp() []key.Binding {
 	return p.keys().ShortHelp()
 }
 
-func (p *Items) HelpKeys() common.Keys     { return p.keys() }
-func (p *Items) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
+func (p *Items) HelpKeys() common.Keys { return p.keys() }
+func (p *Items) FullHelp() [][]key.Binding {
+	if p.Overlay() {
+		return [][]key.Binding{p.ShortHelp()}
+	}
+	return p.keys().FullHelp()
+}
 
 // keys are the items list's keys, each where it acts: those on rows
 // where some are listed, t where the Time mode applies.

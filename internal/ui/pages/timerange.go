@@ -1106,8 +1106,13 @@ func (t *Time) ShortHelp() []key.Binding {
 	return t.keys().ShortHelp()
 }
 
-func (t *Time) HelpKeys() common.Keys     { return t.keys() }
-func (t *Time) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
+func (t *Time) HelpKeys() common.Keys { return t.keys() }
+func (t *Time) FullHelp() [][]key.Binding {
+	if t.Overlay() {
+		return [][]key.Binding{t.ShortHelp()}
+	}
+	return t.keys().FullHelp()
+}
 
 // keys are the Time mode's keys, each where it acts: those that need the
 // keys' time format (the range bar, the filter, the zone, following…)

@@ -879,6 +879,9 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
+	if t.Overlay() {
+		return [][]key.Binding{t.ShortHelp()}
+	}
 	k := t.c.Keys
 	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
 		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, indexKey(k.Index, t.info), k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
