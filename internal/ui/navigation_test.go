@@ -582,6 +582,9 @@ func TestHelpOverOverlays(t *testing.T) {
 			for _, closing := range []string{"?", "esc"} {
 				h.keys("?")
 				h.contains(t, c.want, "q close", "esc")
+				if strings.Contains(c.name, "picker") && c.name != "reference picker" {
+					h.contains(t, "/ ") // searches its choices, as on every list
+				}
 				for _, beneath := range []string{"this view:", "PartiQL", "refresh", "next mode", "q quit"} {
 					if strings.Contains(h.screen(), beneath) {
 						t.Fatalf("? over the %s shows the page's %q:\n%s", c.name, beneath, h.screen())
@@ -597,6 +600,14 @@ func TestHelpOverOverlays(t *testing.T) {
 			h.contains(t, c.want)
 			if strings.Contains(h.screen(), "SELECT") {
 				t.Fatalf(": over the %s opened a statement:\n%s", c.name, h.screen())
+			}
+			if c.name == "count prompt" {
+				// c and esc alone: enter opened a child from under it.
+				before := h.screen()
+				h.keys("j", "enter", "/")
+				if h.screen() != before || h.m.searching() {
+					t.Fatalf("keys acted under the count's question:\n%s", h.screen())
+				}
 			}
 		})
 	}

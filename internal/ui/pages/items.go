@@ -517,8 +517,8 @@ func (p *Items) ShortHelp() []key.Binding {
 
 func (p *Items) HelpKeys() common.Keys { return p.keys() }
 func (p *Items) FullHelp() [][]key.Binding {
-	if p.Overlay() {
-		return [][]key.Binding{p.ShortHelp()}
+	if p.picker != nil {
+		return p.picker.fullHelp(p.c.Keys)
 	}
 	return p.keys().FullHelp()
 }

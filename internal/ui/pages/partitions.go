@@ -501,8 +501,8 @@ func (p *Partitions) changesKey() key.Binding {
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
-	if p.Overlay() {
-		return [][]key.Binding{p.ShortHelp()}
+	if p.picker != nil {
+		return p.picker.fullHelp(p.c.Keys)
 	}
 	k := p.c.Keys
 	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}})

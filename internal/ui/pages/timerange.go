@@ -1108,8 +1108,8 @@ func (t *Time) ShortHelp() []key.Binding {
 
 func (t *Time) HelpKeys() common.Keys { return t.keys() }
 func (t *Time) FullHelp() [][]key.Binding {
-	if t.Overlay() {
-		return [][]key.Binding{t.ShortHelp()}
+	if t.picker != nil {
+		return t.picker.fullHelp(t.c.Keys)
 	}
 	return t.keys().FullHelp()
 }

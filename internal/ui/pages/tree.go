@@ -451,6 +451,7 @@ func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 // level's tools; a key none takes moves the cursor.
 var treeKeys = []func(*Tree, tea.KeyPressMsg) (tea.Cmd, bool){
 	(*Tree).pickerOpenKey,
+	(*Tree).questionKey,
 	(*Tree).stopKey,
 	(*Tree).openKey,
 	(*Tree).modeKey,
@@ -474,13 +475,27 @@ func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return t.pickerKey(msg), true
 }
 
-// stopKey: esc closes the count prompt, stops what is being read, or
-// goes back.
+// questionKey: the question before a count that may cost more than the
+// budget takes c (count) and esc (no) alone, as its help says; enter
+// opened a child from under it, j and k moved.
+func (t *Tree) questionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !t.confirm {
+		return nil, false
+	}
+	k := t.c.Keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		t.confirm = false
+	case key.Matches(msg, k.Count):
+		return t.countKey(), true
+	}
+	return nil, true
+}
+
+// stopKey: esc stops what is being read, or goes back.
 func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	switch {
-	case t.confirm && key.Matches(msg, k.Cancel):
-		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()):
 		counting := t.count.InFlight()
 		if t.list.Cancel() { // the level is cut off where it was
@@ -879,7 +894,10 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
-	if t.Overlay() {
+	switch {
+	case t.picker != nil:
+		return t.picker.fullHelp(t.c.Keys)
+	case t.confirm:
 		return [][]key.Binding{t.ShortHelp()}
 	}
 	k := t.c.Keys
