@@ -468,9 +468,9 @@ func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {
 	k := p.key()
-	names := k.PK.Name
+	names := domain.NameText(k.PK.Name)
 	if k.SK != nil {
-		names += ", " + k.SK.Name
+		names += ", " + domain.NameText(k.SK.Name)
 	}
 	table := p.table
 	if p.index != "" {

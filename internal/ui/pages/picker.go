@@ -124,11 +124,12 @@ func (p *picker) fullHelp(k keymap.KeyMap) [][]key.Binding {
 	return [][]key.Binding{p.help(k), {k.Search, k.NextMatch, k.PrevMatch}}
 }
 
-// keysText is a key schema as the picker shows it: "City S · SK S".
+// keysText is a key schema as the picker shows it: "City S · SK S",
+// "`g s` S" (a name in backticks where it is no plain word).
 func keysText(k dynamo.KeySchema) string {
-	s := k.PK.Name + " " + string(k.PK.Type)
+	s := domain.NameText(k.PK.Name) + " " + string(k.PK.Type)
 	if k.SK != nil {
-		s += " · " + k.SK.Name + " " + string(k.SK.Type)
+		s += " · " + domain.NameText(k.SK.Name) + " " + string(k.SK.Type)
 	}
 	return s
 }

@@ -922,7 +922,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by the table's time_format"
 		}
-		format := fmt.Sprintf("%s holds %s (%s)", t.base.SKName, t.enc.Spoken(), how)
+		format := fmt.Sprintf("%s holds %s (%s)", domain.NameText(t.base.SKName), t.enc.Spoken(), how)
 		text := fmt.Sprintf("%s · times in %s (z toggles)", format, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.offsets {
 			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
