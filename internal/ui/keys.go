@@ -269,6 +269,10 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.history(false), true
 	case key.Matches(msg, k.RefForward):
 		return m.history(true), true
+	case m.onTour() && key.Matches(msg, k.Tour):
+		// Here already: another tour over it took two esc to leave.
+		m.sayWhy(k.Tour.Help().Key+" "+k.Tour.Help().Desc+" does not apply here", "this is the tour")
+		return nil, true
 	case m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
 		return m.push(m.newTour("back to " + strings.Join(m.top().Crumbs(), " › "))), true

@@ -878,6 +878,14 @@ func TestTourKeys(t *testing.T) {
 	h.keys("esc") // back where T was pressed
 	h.contains(t, "versioned items")
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	// T on the tour is not offered and opens no second tour: esc left it
+	// for the tour beneath.
+	h.keys("?")
+	if strings.Contains(h.screen(), "T demo tour") {
+		t.Fatalf("the tour's help offers T:\n%s", h.screen())
+	}
+	h.keys("?", "T")
+	h.contains(t, "this is the tour")
 	h.keys("esc")
 	h.contains(t, "Locations", "READ-ONLY")
 	if strings.Contains(h.screen(), "Demo tour") {

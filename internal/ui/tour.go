@@ -422,6 +422,13 @@ func (m *Model) openStop(s stop) tea.Cmd {
 // demo reports whether the explorer shows the demo data.
 func (m *Model) demo() bool { return m.cfg.Connection == "DEMO" }
 
+// onTour reports whether the page on top is the tour, where T has
+// nothing to open.
+func (m *Model) onTour() bool {
+	_, ok := m.top().(*tourPage)
+	return ok
+}
+
 // newTour is the tour over the stack as it is: esc goes back, and what
 // the session read so far is told.
 func (m *Model) newTour(back string) *tourPage {
