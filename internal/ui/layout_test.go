@@ -882,6 +882,8 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		{"item without a stream", 120, 35, Config{Table: "DeviceLogs", PK: "9000"}, item, []string{"y copy"}, []string{"y copy", "Y copy key", "d DynamoDB JSON"}, []string{"5 its changes"}},
 		{"entities 80", 80, 24, Config{Table: "Locations"}, entities, nil, []string{"/ search"}, []string{"p preview"}},
 		{"entities 120", 120, 35, Config{Table: "Locations"}, entities, nil, []string{"/ search", "p preview"}, nil},
+		// The comparison's picker moved by pgdn, g and G, listed nowhere.
+		{"compare picker", 120, 35, Config{Table: "Locations", PK: "USA"}, func(h *harness) { h.keys("=") }, nil, []string{"pgdn page down", "G last", "enter compare"}, nil},
 		{"range across prefixes", 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock}, merged, nil, []string{"t time range"}, []string{"e export", "y copy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -583,7 +583,13 @@ func TestHelpOverOverlays(t *testing.T) {
 				h.keys("?")
 				h.contains(t, c.want, "q close", "esc")
 				if strings.Contains(c.name, "picker") && c.name != "reference picker" {
-					h.contains(t, "/ ") // searches its choices, as on every list
+					// Its list's every move, and / which searches it.
+					full := strings.Join(strings.Fields(h.screen()), " ")
+					for _, want := range []string{"/ search", "pgdn page down", "G last"} {
+						if !strings.Contains(full, want) {
+							t.Errorf("? over the %s lacks %q, which acts there:\n%s", c.name, want, h.screen())
+						}
+					}
 				}
 				for _, beneath := range []string{"this view:", "PartiQL", "refresh", "next mode", "q quit"} {
 					if strings.Contains(h.screen(), beneath) {

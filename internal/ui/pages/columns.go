@@ -177,10 +177,10 @@ func (p *columnPicker) help(k keymap.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}
 }
 
-// fullHelp is ?'s: the help line's keys, and / n N, which search the
-// attributes as on every list.
+// fullHelp is ?'s: every move of its list, its own keys, and / n N,
+// which search the attributes as on every list.
 func (p *columnPicker) fullHelp(k keymap.KeyMap) [][]key.Binding {
-	return [][]key.Binding{p.help(k), {k.Search, k.NextMatch, k.PrevMatch}}
+	return [][]key.Binding{k.Moves(), {k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}, {k.Search, k.NextMatch, k.PrevMatch}}
 }
 
 // pickColumns hands a key to the open picker; when it closes with a

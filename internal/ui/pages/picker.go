@@ -117,11 +117,11 @@ func (p *picker) help(k keymap.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Open, k.Cancel}
 }
 
-// fullHelp is ?'s: the help line's keys, and / n N, which search the
-// choices as on every list (left off the help line, where the moves
-// would give way to them at 80 columns).
+// fullHelp is ?'s: every move of its list, enter and esc, and / n N,
+// which search the choices as on every list (left off the help line,
+// where the moves would give way to them at 80 columns).
 func (p *picker) fullHelp(k keymap.KeyMap) [][]key.Binding {
-	return [][]key.Binding{p.help(k), {k.Search, k.NextMatch, k.PrevMatch}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Cancel}, {k.Search, k.NextMatch, k.PrevMatch}}
 }
 
 // keysText is a key schema as the picker shows it: "City S · SK S",
