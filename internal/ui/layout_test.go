@@ -165,7 +165,7 @@ func TestModeTabs(t *testing.T) {
 	h.keys("2")
 	before = h.rec.count("Query")
 	h.keys("4") // the loaded sort keys do not read as time: no read
-	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
+	h.said(t, "No Time mode here: the 20 sort keys sampled here hold no time")
 	h.keys("3")
 	h.contains(t, "No Versions mode here")
 	if n := h.rec.count("Query") - before; n != 0 {

@@ -1542,9 +1542,9 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 		off      string   // the tab's reason; "" when the mode applies
 		requests int      // Query requests the key sends
 	}{
-		{"prefixes only: Time", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "4", "the 5 sort keys read here hold no time", 0},
-		{"prefixes only: t", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "t", "the 5 sort keys read here hold no time", 0},
-		{"partition top: Time", Config{Table: "Locations", PK: "USA"}, nil, "4", "the 20 sort keys read here hold no time", 0},
+		{"prefixes only: Time", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "4", "the 5 sort keys sampled here hold no time", 0},
+		{"prefixes only: t", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "t", "the 5 sort keys sampled here hold no time", 0},
+		{"partition top: Time", Config{Table: "Locations", PK: "USA"}, nil, "4", "the 20 sort keys sampled here hold no time", 0},
 		{"partition top: Versions", Config{Table: "Locations", PK: "FRANCE"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
 		{"all items loaded: Versions", Config{Table: "Locations", PK: "FRANCE"}, []string{"2", "load all"}, "3", "no sort key here begins with v", 0},
 		{"the tree's keys, in Items", Config{Table: "Locations", PK: "USA"}, []string{"2"}, "3", "no sort key here begins with v", 0},
