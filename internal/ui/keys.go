@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -136,10 +137,24 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, m.c.Keys.Quit) || m.showHelp && key.Matches(msg, m.c.Keys.Cancel) {
 		return m.closeOverlay()
 	}
-	if m.overlaid() && !key.Matches(msg, m.c.Keys.Help) {
+	if m.overlaid() && !key.Matches(msg, m.c.Keys.Help) && !(m.loadRunning() && key.Matches(msg, m.c.Keys.StopLoad)) {
 		return m.pageKey(msg), true
 	}
 	return nil, false
+}
+
+// overlayHelp is ?'s over a picker or a prompt: its own keys, X while a
+// load runs (it acts from anywhere), ? and q as they act there. The
+// view's beneath do not act over it.
+func (m *Model) overlayHelp() [][]key.Binding {
+	k := m.c.Keys
+	closes := k.Quit
+	closes.SetHelp(closes.Help().Key, "close")
+	var own [][]key.Binding
+	for _, g := range m.top().FullHelp() {
+		own = append(own, slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool { return sameKeys(b, k.Help) || sameKeys(b, k.Quit) }))
+	}
+	return append(own, []key.Binding{common.On(k.StopLoad, m.loadRunning()), k.Help, closes})
 }
 
 // overlaid reports whether the page on top has a picker or a prompt open

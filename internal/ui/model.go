@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -582,15 +581,7 @@ func (m *Model) helpView() string {
 	}
 	if m.showHelp {
 		if m.overlaid() {
-			// A picker's keys alone: the view's beneath do not act over it.
-			k := m.c.Keys
-			closes := k.Quit
-			closes.SetHelp(closes.Help().Key, "close")
-			var own []key.Binding // ? and q once, q as it acts here
-			for _, g := range p.FullHelp() {
-				own = append(own, slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool { return sameKeys(b, k.Help) || sameKeys(b, k.Quit) })...)
-			}
-			view = m.fullHelp(m.actingFull([][]key.Binding{own, {k.Help, closes}}))
+			view = m.fullHelp(m.actingFull(m.overlayHelp()))
 		} else {
 			view = m.fullHelp(m.actingFull(p.FullHelp()))
 			if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
