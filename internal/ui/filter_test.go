@@ -1224,7 +1224,7 @@ func TestStatementOpensOnWhatThePageShows(t *testing.T) {
 	h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity"})
 	h.contains(t, "Locations index ByCity · ")
 	h.keys(":")
-	h.contains(t, `* FROM "Locations"."ByCity" WHERE`, "Tables › Locations › PartiQL")
+	h.contains(t, `* FROM "Locations"."ByCity" WHERE`, "Tables › Locations › index ByCity › PartiQL")
 	h.keys("esc", "enter")
 	h.contains(t, "index ByCity", "Query Locations index ByCity")
 	h.keys(":")
