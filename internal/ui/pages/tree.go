@@ -586,6 +586,17 @@ func (t *Tree) perShard() []key.Binding {
 	return []key.Binding{k.NextMode, k.Count, k.Filter, k.Range, k.Index}
 }
 
+// HelpKeys are the keys the level declines itself, saying why (on a
+// sharded level those read per shard; elsewhere c with nothing to count,
+// t where no key holds time): never answered as another screen's key.
+func (t *Tree) HelpKeys() common.Keys {
+	var ks common.Keys
+	for _, b := range t.perShard() {
+		ks = append(ks, common.More(0, b))
+	}
+	return ks
+}
+
 // acting drops from bs the keys that do not act on this level: on a
 // sharded one, those that read one partition.
 func (t *Tree) acting(bs []key.Binding) []key.Binding {
