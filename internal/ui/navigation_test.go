@@ -1495,6 +1495,9 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"> on the partitions", Config{Table: "Locations"}, nil, ">", "> follow reference does not apply here"},
 		{"> on the tree", Config{Table: "Locations", PK: "USA"}, nil, ">", "> follow reference does not apply here"},
 		{"n on the tables", Config{}, nil, "n", "n next match does not apply here: no search yet (/ searches the rows first)"},
+		// t on a partition's versions said it opens the range bar "from a
+		// partition", which Versions is a view of.
+		{"t on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "t", "t time range does not apply here: it opens Time mode's range bar from a partition's Tree or Items (1, 2), or in Time mode (4)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,7 +23,7 @@ var elsewhere = map[string]string{
 	"next_revision":    "it steps through an item's version timeline (3, then enter)",
 	"zone":             "it switches the times of Time mode (4)",
 	"follow":           "it follows new items in Time mode (4) and new changes in Changes mode (5)",
-	"range":            "it opens Time mode's range bar from a partition",
+	"range":            "it opens Time mode's range bar from a partition's Tree or Items (1, 2), or in Time mode (4)",
 	"stop_load":        "nothing is loading",
 	"tour":             "the tour is the demo's (dynascope --demo)",
 	"filter":           "it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table",
