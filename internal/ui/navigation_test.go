@@ -1480,7 +1480,11 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		// f filters the whole table from its partitions list too: the
 		// reason named only a partition's items and Time mode.
 		{"f on the tables", Config{}, nil, "f", "f filter does not apply here: it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table"},
-		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},
+		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes switch a partition's list: open one, or esc back to one"},
+		// On a revision's timeline and an item, within a partition, it
+		// said "modes are a partition's (open one)".
+		{"1 on the timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, []string{"enter"}, "1", "1 tree does not apply here: modes switch a partition's list: open one, or esc back to one"},
+		{"tab on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "tab", "tab next mode does not apply here: modes switch a partition's list: open one, or esc back to one"},
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
