@@ -35,7 +35,7 @@ func (f itemsFlags) childrenShape(key dynamo.KeySchema) error {
 		return usage("a partition here is one item: read it with "+f.itemsInstead(), "children: %s has no sort key, so no hierarchy", f.keyOn())
 	case key.SK.Type == domain.TypeN:
 		return usage("list its items with "+f.itemsInstead()+", or a span of them with dynascope range",
-			"children: sort key %s is a number, which has no hierarchy", key.SK.Name)
+			"children: sort key %s is a number, which has no hierarchy", domain.NameText(key.SK.Name))
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func prefixFits(key dynamo.KeySchema, flag, prefix string) error {
 		return nil
 	}
 	return usage("drop "+flag+": number sort keys have no prefixes (use --before/--after/--from for ranges)",
-		"%s %q: %s is a number key", flag, prefix, key.SK.Name)
+		"%s %q: %s is a number key", flag, prefix, domain.NameText(key.SK.Name))
 }
 
 func newRangeCmd(ctx context.Context, g *globals) *cobra.Command {

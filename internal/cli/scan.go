@@ -245,7 +245,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	var state dynamo.SearchState
 	if plan != nil {
 		if f.segmentsGiven {
-			return usage(fmt.Sprintf("leave --segments out: the filter pins the partition key %s, so scan reads its partition by Query, in key order", export.OneLine(key.PK.Name)),
+			return usage(fmt.Sprintf("leave --segments out: the filter pins the partition key %s, so scan reads its partition by Query, in key order", export.OneLine(domain.NameText(key.PK.Name))),
 				"--segments applies to a Scan, and this filter is read by Query")
 		}
 		if state, err = resumeSearch(queries, f.resume, "scan"); err != nil {
@@ -253,7 +253,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		}
 		fmt.Fprintln(f.stderr, planLine(explain(*plan, queries, info, masked)))
 		fmt.Fprintf(f.stderr, "by Query, not a Scan: the filter pins the partition key %s, so only %s read%s, not the whole %s\n",
-			export.OneLine(key.PK.Name), counted(partitionsOf(plan.Queries), "partition is", "partitions are"), keysRead(plan.Queries), tableWord(f.index))
+			export.OneLine(domain.NameText(key.PK.Name)), counted(partitionsOf(plan.Queries), "partition is", "partitions are"), keysRead(plan.Queries), tableWord(f.index))
 		if none != "" {
 			fmt.Fprintln(f.stderr, export.OneLine(none))
 		}

@@ -1260,6 +1260,60 @@ func zooTable(name string) *dynamodb.CreateTableInput {
 	}
 }
 
+// spacedBackends is a table whose keys are named "g s" and "s k"
+// (strings), holding a#x#1, a#x#2 and b#y, on dynalite and as --data:
+// the connection arguments of each.
+func spacedBackends(t *testing.T) map[string][]string {
+	k := func(n string, kt types.KeyType) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: kt}
+	}
+	def := &dynamodb.CreateTableInput{TableName: aws.String("Spaced"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{k("g s", types.KeyTypeHash), k("s k", types.KeyTypeRange)},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g s"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("s k"), AttributeType: types.ScalarAttributeTypeS}}}
+	item := func(pk, sk string) map[string]zooAV {
+		return map[string]zooAV{"g s": zs(pk), "s k": zs(sk), "n": zn("1")}
+	}
+	return batteryBackends(t, def, []map[string]zooAV{item("a", "x#1"), item("a", "x#2"), item("b", "y")})
+}
+
+// TestKeyNamesQuotedInWhatIsSaid: a key name that is no plain word (a
+// space in it) is written in backticks wherever a command's words or
+// its JSON name it, as partiql --explain's keyCondition always did:
+// scan's line said "pins the partition key g s", children's and
+// versions' keyCondition "g s = :pk AND begins_with(s k, :prefix)".
+func TestKeyNamesQuotedInWhatIsSaid(t *testing.T) {
+	for name, conn := range spacedBackends(t) {
+		_, stderr := mustRun(t, append([]string{"scan", "--table", "Spaced", "--filter", "`g s` = \"a\""}, conn...)...)
+		if !strings.Contains(stderr, "the filter pins the partition key `g s`, so only 1 partition is read") {
+			t.Errorf("%s: scan says:\n%s", name, stderr)
+		}
+		out, _ := mustRun(t, append([]string{"partiql", "--explain", `SELECT * FROM Spaced WHERE "g s" = 'a' AND begins_with("s k", 'x#')`}, conn...)...)
+		var plan, children, versions struct {
+			KeyCondition string `json:"keyCondition"`
+		}
+		decode := func(what, out string, into any) {
+			if err := json.Unmarshal([]byte(out), into); err != nil {
+				t.Fatalf("%s: %s: %v\n%s", name, what, err, out)
+			}
+		}
+		decode("partiql", out, &plan)
+		out, _ = mustRun(t, append([]string{"children", "--table", "Spaced", "--pk", "a", "--prefix", "x#", "--output", "json"}, conn...)...)
+		decode("children", out, &children)
+		out, _ = mustRun(t, append([]string{"versions", "--table", "Spaced", "--pk", "a", "--output", "json"}, conn...)...)
+		decode("versions", out, &versions)
+		for what, got := range map[string][2]string{
+			"partiql --explain": {plan.KeyCondition, "`g s` = \"a\" AND begins_with(`s k`, \"x#\")"},
+			"children":          {children.KeyCondition, "`g s` = :pk AND begins_with(`s k`, :prefix)"},
+			"versions":          {versions.KeyCondition, "`g s` = :pk AND begins_with(`s k`, :prefix)"},
+		} {
+			if got[0] != got[1] {
+				t.Errorf("%s: %s --output json's keyCondition is %q, want %q", name, what, got[0], got[1])
+			}
+		}
+	}
+}
+
 // zooBackends writes the battery table on a dynalite of its own and as
 // --data for the embedded backend: the connection arguments of each.
 func zooBackends(t *testing.T) map[string][]string {

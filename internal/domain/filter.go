@@ -47,6 +47,12 @@ func (p Path) String() string {
 	})
 }
 
+// NameText is an attribute name as prose and the filter syntax write it:
+// bare where it is a plain identifier, else in backticks (`g s`), as a
+// key condition is written by partiql --explain, the request line and
+// every message that names a key.
+func NameText(name string) string { return Path{{Name: name}}.String() }
+
 // Written writes the path with each name as name writes it (quoted, or
 // a placeholder), its indexes as [n], its parts joined by dots.
 func (p Path) Written(name func(string) string) string {

@@ -283,7 +283,7 @@ func (p Plan) KeyCondition() string {
 	}
 	// Names as the filter beside it writes them: a.b alone would read
 	// as the path a → b, #x as no name at all.
-	pkName, skName := Path{{Name: q.PKName}}.String(), Path{{Name: q.SKName}}.String()
+	pkName, skName := NameText(q.PKName), NameText(q.SKName)
 	pk := pkName + " = " + q.PK.Literal()
 	if len(p.Queries) > 1 {
 		vals := make([]string, len(p.Queries))
@@ -334,7 +334,7 @@ func (st Statement) Plan(pk KeyDef, sk *KeyDef) (Plan, error) {
 	}
 	if at < 0 {
 		if st.OrderBy != nil {
-			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", pk.Name, pk.Name)
+			return plan, planErr("ORDER BY needs the partition key %s pinned in WHERE (%s = 'x'): a Scan has no order", NameText(pk.Name), partiqlName(pk.Name))
 		}
 		plan.Filter = st.Where
 		return plan, inWithinLimit(plan.Filter)
@@ -867,7 +867,7 @@ func pinValues(ops []Operand, pk KeyDef) ([]KeyValue, error) {
 			return nil, err
 		}
 		if v.Type == TypeS && v.Text == "" {
-			return nil, planErr("%s = '': a partition key is never empty, and DynamoDB refuses a Query for one: write the key's value", pk.Name)
+			return nil, planErr("%s = '': a partition key is never empty, and DynamoDB refuses a Query for one: write the key's value", partiqlName(pk.Name))
 		}
 		if !seen[sameKey(v)] {
 			seen[sameKey(v)] = true
@@ -885,11 +885,11 @@ func keyValue(v Value, k KeyDef) (KeyValue, error) {
 	case k.Type == TypeN && v.Kind == ValNumber:
 		return ParseKeyValue(TypeN, v.Text)
 	case k.Type == TypeN:
-		return KeyValue{}, planErr("%s is a number key: write %s = 123, without quotes", k.Name, k.Name)
+		return KeyValue{}, planErr("%s is a number key: write %s = 123, without quotes", NameText(k.Name), partiqlName(k.Name))
 	case k.Type == TypeS:
-		return KeyValue{}, planErr("%s is a string key: write %s = 'text', in single quotes", k.Name, k.Name)
+		return KeyValue{}, planErr("%s is a string key: write %s = 'text', in single quotes", NameText(k.Name), partiqlName(k.Name))
 	}
-	return KeyValue{}, planErr("%s is a binary key, which a PartiQL literal here cannot name: leave it out of WHERE to scan, or use dynascope items --pk b64:…", k.Name)
+	return KeyValue{}, planErr("%s is a binary key, which a PartiQL literal here cannot name: leave it out of WHERE to scan, or use dynascope items --pk b64:…", NameText(k.Name))
 }
 
 // sortKeyCondition takes the conjuncts on the sort key out of conj as

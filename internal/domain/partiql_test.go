@@ -231,6 +231,16 @@ func TestPartiQLRefusals(t *testing.T) {
 			t.Errorf("%q: %v, want …%s…", tc.stmt, err, tc.want)
 		}
 	}
+	// A key named with a space is said in backticks, and written as a
+	// statement writes it where the message says what to type: "ORDER
+	// BY needs the partition key g s pinned in WHERE (g s = 'x')".
+	st, err := ParsePartiQL(`SELECT * FROM "T" ORDER BY "s k"`)
+	if err == nil {
+		_, err = st.Plan(KeyDef{Name: "g s", Type: TypeS}, &KeyDef{Name: "s k", Type: TypeS})
+	}
+	if want := "ORDER BY needs the partition key `g s` pinned in WHERE (\"g s\" = 'x')"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ORDER BY on a spaced key: %v, want …%s…", err, want)
+	}
 }
 
 // FuzzParsePartiQL: no statement crashes the parser or the planner;

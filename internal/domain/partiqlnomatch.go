@@ -25,7 +25,7 @@ type NoMatch struct {
 // Say is what is wrong and what to write instead, in the filter's words
 // (partiql false: PK = "81") or a statement's (PK = '81').
 func (m NoMatch) Say(partiql bool) string {
-	operand, name := formatOperand, Path{{Name: m.Key.Name}}.String()
+	operand, name := formatOperand, NameText(m.Key.Name)
 	if partiql {
 		operand, name = partiqlOperand, partiqlName(m.Key.Name)
 	}

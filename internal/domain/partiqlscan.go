@@ -28,9 +28,9 @@ func (st Statement) WhyScan(pk KeyDef, sk *KeyDef) string {
 		v := o.(Value)
 		switch {
 		case otherType(v, pk):
-			return fmt.Sprintf("%s is a %s key and %s is not one, so no Query can name it", pk.Name, keyTypeWord(pk.Type), formatOperand(v))
+			return fmt.Sprintf("%s is a %s key and %s is not one, so no Query can name it", NameText(pk.Name), keyTypeWord(pk.Type), formatOperand(v))
 		case v.Kind == ValString && v.Text == "":
-			return fmt.Sprintf(`%s = "": a partition key is never empty, and DynamoDB refuses a Query for one`, pk.Name)
+			return fmt.Sprintf(`%s = "": a partition key is never empty, and DynamoDB refuses a Query for one`, NameText(pk.Name))
 		}
 	}
 	if err != nil {

@@ -93,15 +93,16 @@ type KeyQuery struct {
 // `PK = :pk AND begins_with(SK, :prefix)`.
 func (q KeyQuery) Expression() string {
 	var b strings.Builder
-	b.WriteString(q.PKName + " = :pk")
+	sk := NameText(q.SKName)
+	b.WriteString(NameText(q.PKName) + " = :pk")
 	switch q.SK.Op {
 	case SKNone:
 	case SKBetween:
-		fmt.Fprintf(&b, " AND %s BETWEEN :lo AND :hi", q.SKName)
+		fmt.Fprintf(&b, " AND %s BETWEEN :lo AND :hi", sk)
 	case SKBeginsWith:
-		fmt.Fprintf(&b, " AND begins_with(%s, :prefix)", q.SKName)
+		fmt.Fprintf(&b, " AND begins_with(%s, :prefix)", sk)
 	default:
-		fmt.Fprintf(&b, " AND %s %s :sk", q.SKName, skOpSymbols[q.SK.Op])
+		fmt.Fprintf(&b, " AND %s %s :sk", sk, skOpSymbols[q.SK.Op])
 	}
 	return b.String()
 }

@@ -19,6 +19,13 @@ func TestKeyQueryDescribe(t *testing.T) {
 			"P = :pk AND S BETWEEN :lo AND :hi", `:pk="a" :lo="x" :hi="y"`},
 		{KeyQuery{PKName: "P", PK: S("\x1b[2J"), SKName: "S", SK: SKCondition{Op: SKGe, A: B([]byte{0xff})}},
 			"P = :pk AND S >= :sk", `:pk="\x1b[2J" :sk=b64:/w==`},
+		// Names that are no plain word in backticks, as the filter and
+		// partiql --explain write them: "g s = :pk" read as a condition
+		// on g.
+		{KeyQuery{PKName: "g s", PK: S("a"), SKName: "a.b", SK: SKCondition{Op: SKBeginsWith, A: S("x")}},
+			"`g s` = :pk AND begins_with(`a.b`, :prefix)", `:pk="a" :prefix="x"`},
+		{KeyQuery{PKName: "g s", PK: S("a"), SKName: "s`k", SK: SKCondition{Op: SKBetween, A: S("x"), B: S("y")}},
+			"`g s` = :pk AND `s``k` BETWEEN :lo AND :hi", `:pk="a" :lo="x" :hi="y"`},
 	} {
 		if got := tc.q.Expression(); got != tc.expr {
 			t.Errorf("Expression() = %q, want %q", got, tc.expr)

@@ -132,7 +132,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	}
 	if r.Key.SK.Type == domain.TypeN {
 		return ChildrenResult{}, Errorf("children", KindValidation, "number sort keys are listed as items; use `items` or the Items view",
-			"sort key %s is a number, which has no hierarchy", r.Key.SK.Name)
+			"sort key %s is a number, which has no hierarchy", domain.NameText(r.Key.SK.Name))
 	}
 	binary := r.Key.SK.Type == domain.TypeB
 	res := ChildrenResult{Delim: r.Delim}

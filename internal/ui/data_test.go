@@ -270,6 +270,24 @@ func TestDataLoadStopped(t *testing.T) {
 	}
 }
 
+// TestDataLoadStoppedOverAPicker: X stops the load from under a picker
+// too, and ? there lists it: it acts from anywhere, where the picker's
+// other keys beneath do not.
+func TestDataLoadStoppedOverAPicker(t *testing.T) {
+	s := startSlowLoad(t, "")
+	h := s.harness(t, 120, 35)
+	h.keys("down", "enter", "enter", "D")
+	h.contains(t, "Split the sort keys at")
+	h.keys("?")
+	if full := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(full, "X stop loading") {
+		t.Errorf("? over the picker does not list X while the load runs:\n%s", h.screen())
+	}
+	h.keys("?", "X")
+	h.said(t, "stopping the load")
+	s.finish(h)
+	h.contains(t, "Split the sort keys at")
+}
+
 // TestDataLoadStoppedByEsc: esc on the first screen (the tables list) stops
 // the load too.
 func TestDataLoadStoppedByEsc(t *testing.T) {

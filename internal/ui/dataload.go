@@ -94,13 +94,8 @@ func (m *Model) loadView() string {
 // pageTable is the table the page on top reads ("" for the tables list and
 // the tour).
 func (m *Model) pageTable() string {
-	if len(m.stack) < 2 {
-		return ""
-	}
-	if cs := m.top().Crumbs(); len(cs) > 0 {
-		return cs[0]
-	}
-	return ""
+	table, _ := m.top().Shows()
+	return table
 }
 
 // waitingForLoad reports whether the page on top is reading a table that

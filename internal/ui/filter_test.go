@@ -1215,6 +1215,36 @@ func TestStatementFromTheTourNamesNoTable(t *testing.T) {
 	}
 }
 
+// TestStatementOpensOnWhatThePageShows: : opens on the table and the
+// index the page on top reads, as the page names them, never its first
+// crumb: on an index, or a partition of one, it named the table alone
+// (enter then read the table), and a table named PartiQL or Tables
+// opened an empty prompt, its crumb taken for the prompt's or the list's.
+func TestStatementOpensOnWhatThePageShows(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity"})
+	h.contains(t, "Locations index ByCity · ")
+	h.keys(":")
+	h.contains(t, `* FROM "Locations"."ByCity" WHERE`, "Tables › Locations › index ByCity › PartiQL")
+	h.keys("esc", "enter")
+	h.contains(t, "index ByCity", "Query Locations index ByCity")
+	h.keys(":")
+	h.contains(t, `* FROM "Locations"."ByCity" WHERE`)
+
+	db := memory.New()
+	item := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "a"}, "SK": &types.AttributeValueMemberS{Value: "b"}}
+	for _, name := range []string{"PartiQL", "Tables"} {
+		if err := demo.CreateKeyTable(context.Background(), db, name, types.ScalarAttributeTypeS, []dynamo.Item{item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"PartiQL", "Tables"} {
+		h := newHarness(t, 120, 35, Config{Client: db, Table: name})
+		h.contains(t, name+" · 1 partition")
+		h.keys(":")
+		h.contains(t, `* FROM "`+name+`" WHERE`)
+	}
+}
+
 // TestStatementOpensOnItsTable: : on a table's partitions list opens the
 // box holding SELECT * FROM "table" WHERE, which is not yet a statement:
 // it said "column 26: expected an attribute name" before a key was

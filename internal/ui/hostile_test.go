@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
@@ -186,6 +188,37 @@ func TestResizeAnywhere(t *testing.T) {
 	h.contains(t, "Audit#PART-7 · 3 revisions")
 	h.keys("?")
 	resize("full help")
+}
+
+// TestKeyNamesQuotedOnScreen: a key name that is no plain word is in
+// backticks wherever the explorer names it in words, as the filter and
+// partiql --explain write it: "Query Spaced: g s = :pk" read as a
+// condition on g, the tables' keys "g s S · s k S" as four words.
+func TestKeyNamesQuotedOnScreen(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	key := func(n string, kt types.KeyType) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: kt}
+	}
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Spaced"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{key("g s", types.KeyTypeHash), key("s k", types.KeyTypeRange)},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g s"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("s k"), AttributeType: types.ScalarAttributeTypeS}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range []string{"x#1", "x#2"} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Spaced"), Item: dynamo.Item{"g s": s("a"), "s k": s(sk)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, 160, 35, Config{Client: db})
+	h.contains(t, "`g s` S · `s k` S")
+	h.keys("enter")
+	h.contains(t, "ProjectionExpression: `g s`, `s k`")
+	h.keys("enter")
+	h.contains(t, "Query Spaced: `g s` = :pk")
+	h.keys("enter")
+	h.contains(t, "Query Spaced: `g s` = :pk AND begins_with(`s k`, :prefix)")
 }
 
 // TestHostileGolden pins what hostile names and values look like: every

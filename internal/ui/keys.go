@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -129,12 +130,38 @@ func (m *Model) fatalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // overlayKey: q (and esc over the help) closes what is open over the
-// page, and never quits from there.
+// page, and never quits from there. A picker's or prompt's keys are its
+// own: ? shows them, and no other key acts on the view beneath it (:, y,
+// e acted there, listed by no help while the picker was open).
 func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, m.c.Keys.Quit) || m.showHelp && key.Matches(msg, m.c.Keys.Cancel) {
 		return m.closeOverlay()
 	}
+	if m.overlaid() && !key.Matches(msg, m.c.Keys.Help) && !(m.loadRunning() && key.Matches(msg, m.c.Keys.StopLoad)) {
+		return m.pageKey(msg), true
+	}
 	return nil, false
+}
+
+// overlayHelp is ?'s over a picker or a prompt: its own keys, X while a
+// load runs (it acts from anywhere), ? and q as they act there. The
+// view's beneath do not act over it.
+func (m *Model) overlayHelp() [][]key.Binding {
+	k := m.c.Keys
+	closes := k.Quit
+	closes.SetHelp(closes.Help().Key, "close")
+	var own [][]key.Binding
+	for _, g := range m.top().FullHelp() {
+		own = append(own, slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool { return sameKeys(b, k.Help) || sameKeys(b, k.Quit) }))
+	}
+	return append(own, []key.Binding{common.On(k.StopLoad, m.loadRunning()), k.Help, closes})
+}
+
+// overlaid reports whether the page on top has a picker or a prompt open
+// over its rows.
+func (m *Model) overlaid() bool {
+	o, ok := m.top().(common.Overlayer)
+	return ok && o.Overlay() && m.fatal == nil
 }
 
 // awsCommand is the aws command y copies for query, and how to name it.
@@ -257,6 +284,10 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.history(false), true
 	case key.Matches(msg, k.RefForward):
 		return m.history(true), true
+	case m.onTour() && key.Matches(msg, k.Tour):
+		// Here already: another tour over it took two esc to leave.
+		m.sayWhy(k.Tour.Help().Key+" "+k.Tour.Help().Desc+" does not apply here", "this is the tour")
+		return nil, true
 	case m.demo() && key.Matches(msg, k.Tour):
 		m.showHelp = false
 		return m.push(m.newTour("back to " + strings.Join(m.top().Crumbs(), " › "))), true
@@ -269,22 +300,10 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.togglePreview()
 		return nil, true
 	case key.Matches(msg, k.Statement):
-		return m.push(pages.NewStatement(m.c, m.openTable())), true
+		table, index := m.top().Shows()
+		return m.push(pages.NewStatement(m.c, table, index)), true
 	}
 	return nil, false
-}
-
-// openTable is the table the page on top shows ("" on the table list
-// and the demo's tour, which name no table), which the : prompt starts
-// from: on the tour it opened holding SELECT * FROM "Tour".
-func (m *Model) openTable() string {
-	if _, tour := m.top().(*tourPage); tour {
-		return ""
-	}
-	if crumbs := m.top().Crumbs(); len(crumbs) > 0 && crumbs[0] != "Tables" && crumbs[0] != "PartiQL" {
-		return crumbs[0]
-	}
-	return ""
 }
 
 // pageKey hands a key to the page on top.

@@ -165,7 +165,7 @@ func TestModeTabs(t *testing.T) {
 	h.keys("2")
 	before = h.rec.count("Query")
 	h.keys("4") // the loaded sort keys do not read as time: no read
-	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
+	h.said(t, "No Time mode here: the 20 sort keys sampled here hold no time")
 	h.keys("3")
 	h.contains(t, "No Versions mode here")
 	if n := h.rec.count("Query") - before; n != 0 {
@@ -882,6 +882,8 @@ func TestHelpOffersWhatActsOnEveryPage(t *testing.T) {
 		{"item without a stream", 120, 35, Config{Table: "DeviceLogs", PK: "9000"}, item, []string{"y copy"}, []string{"y copy", "Y copy key", "d DynamoDB JSON"}, []string{"5 its changes"}},
 		{"entities 80", 80, 24, Config{Table: "Locations"}, entities, nil, []string{"/ search"}, []string{"p preview"}},
 		{"entities 120", 120, 35, Config{Table: "Locations"}, entities, nil, []string{"/ search", "p preview"}, nil},
+		// The comparison's picker moved by pgdn, g and G, listed nowhere.
+		{"compare picker", 120, 35, Config{Table: "Locations", PK: "USA"}, func(h *harness) { h.keys("=") }, nil, []string{"pgdn page down", "G last", "enter compare"}, nil},
 		{"range across prefixes", 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock}, merged, nil, []string{"t time range"}, []string{"e export", "y copy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

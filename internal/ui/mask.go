@@ -61,10 +61,7 @@ func (m *Model) maskBadge() (badge, note string) {
 	if m.masked == nil {
 		return "", ""
 	}
-	table := ""
-	if cs := m.top().Crumbs(); len(cs) > 0 && len(m.stack) > 1 {
-		table = cs[0]
-	}
+	table := m.pageTable()
 	if table != "" && !m.masked.Masks(table) {
 		return "", ""
 	}

@@ -580,20 +580,24 @@ func (m *Model) helpView() string {
 		view = m.searchLine(m.w - ansi.StringWidth(pos) - 3)
 	}
 	if m.showHelp {
-		view = m.fullHelp(m.actingFull(p.FullHelp()))
-		if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
-			view += "\n" + extra
-		}
-		if reasons := m.modeReasons(); len(reasons) > 0 {
-			view += "\n" + strings.Join(reasons, "\n")
-		}
-		if _, ok := p.(common.Querier); ok {
-			view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+		if m.overlaid() {
+			view = m.fullHelp(m.actingFull(m.overlayHelp()))
+		} else {
+			view = m.fullHelp(m.actingFull(p.FullHelp()))
+			if extra := m.help.ShortHelpView(m.globalHelp()); extra != "" {
+				view += "\n" + extra
+			}
+			if reasons := m.modeReasons(); len(reasons) > 0 {
+				view += "\n" + strings.Join(reasons, "\n")
+			}
+			if _, ok := p.(common.Querier); ok {
+				view = m.wholeRequest(m.estimated(p.Request())) + m.styles.Dim.Render("y copies it as an aws dynamodb command, Y as Go code") + "\n" + view
+			}
 		}
 		if legend := m.statusLegend(); legend != "" {
 			view += "\n" + legend
 		}
-		if line := m.commandLine(); line != "" {
+		if line := m.commandLine(); line != "" && !m.overlaid() {
 			note := ""
 			if n, ok := m.top().(common.LinkNoter); ok {
 				note = n.LinkNote()
@@ -804,10 +808,11 @@ func (m *Model) header() string {
 		crumbs = append(crumbs, st.Crumb.Render("Tables"))
 	}
 	cs := m.top().Crumbs()
+	table := m.pageTable()
 	for i, c := range cs {
 		mark := ""
-		if i == 0 && len(m.stack) > 1 {
-			if lm := m.c.LoadMark(c); lm != "" {
+		if i == 0 && table != "" {
+			if lm := m.c.LoadMark(table); lm != "" {
 				mark = " " + st.StatusErr.Render(common.Sanitize(lm))
 			}
 		}

@@ -524,21 +524,7 @@ func (h *harness) quits(name string) bool {
 // TestQClosesOverlays: q over a picker, a prompt or the help closes it as
 // esc does, and never quits; q on the page beneath still quits.
 func TestQClosesOverlays(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  func(t *testing.T) Config
-		open []string
-		want string // on screen while open
-	}{
-		{"index picker", locations(""), []string{"i"}, "Read Locations through"},
-		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
-		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
-		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
-		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
-		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
-		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
-		{"help", locations(""), []string{"?"}, "this view:"},
-	}
+	cases := append(overlays(), overlay{"help", locations(""), []string{"?"}, "this view:"})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, 120, 35, c.cfg(t))
@@ -556,6 +542,78 @@ func TestQClosesOverlays(t *testing.T) {
 			}
 			if !h.quits("q") {
 				t.Fatal("q with nothing open did not quit")
+			}
+		})
+	}
+}
+
+// overlay is a picker or a prompt a page opens over its rows: how to
+// open it, and what it shows while open.
+type overlay struct {
+	name string
+	cfg  func(t *testing.T) Config
+	open []string
+	want string // on screen while open
+}
+
+// overlays are every picker and prompt the explorer opens over a page.
+func overlays() []overlay {
+	return []overlay{
+		{"index picker", locations(""), []string{"i"}, "Read Locations through"},
+		{"delimiter picker", locations("NY#"), []string{"D"}, "Split the sort keys at"},
+		{"partitions index picker", func(*testing.T) Config { return Config{Table: "Locations"} }, []string{"i"}, "Read Locations through"},
+		{"column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"C"}, "Columns of DeviceLogs"},
+		{"time column picker", func(*testing.T) Config { return Config{Table: "DeviceLogs", PK: "9000"} }, []string{"4", "esc", "C"}, "space show/hide"},
+		{"reference picker", func(t *testing.T) Config { return Config{Client: shopDB(t), Table: "Shop", PK: "o#1"} }, []string{"tab", ">"}, "Follow which reference?"},
+		{"count prompt", func(*testing.T) Config { return Config{Table: "Locations", PK: "USA", CountBudget: 1} }, []string{"c"}, "Count?"},
+	}
+}
+
+// TestHelpOverOverlays: ? over a picker or a prompt shows its keys, not
+// the help of the page beneath (whose keys do not act over it: : opened
+// a statement from under the index picker), and closes with ? or esc as
+// the help does elsewhere, the picker still open.
+func TestHelpOverOverlays(t *testing.T) {
+	for _, c := range overlays() {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, c.cfg(t))
+			h.keys(c.open...)
+			h.contains(t, c.want)
+			for _, closing := range []string{"?", "esc"} {
+				h.keys("?")
+				h.contains(t, c.want, "q close", "esc")
+				if strings.Contains(c.name, "picker") && c.name != "reference picker" {
+					// Its list's every move, and / which searches it.
+					full := strings.Join(strings.Fields(h.screen()), " ")
+					for _, want := range []string{"/ search", "pgdn page down", "G last"} {
+						if !strings.Contains(full, want) {
+							t.Errorf("? over the %s lacks %q, which acts there:\n%s", c.name, want, h.screen())
+						}
+					}
+				}
+				for _, beneath := range []string{"this view:", "PartiQL", "refresh", "next mode", "q quit"} {
+					if strings.Contains(h.screen(), beneath) {
+						t.Fatalf("? over the %s shows the page's %q:\n%s", c.name, beneath, h.screen())
+					}
+				}
+				h.keys(closing)
+				h.contains(t, c.want)
+				if h.m.showHelp {
+					t.Fatalf("%s left the help open over the %s:\n%s", closing, c.name, h.screen())
+				}
+			}
+			h.keys(":")
+			h.contains(t, c.want)
+			if strings.Contains(h.screen(), "SELECT") {
+				t.Fatalf(": over the %s opened a statement:\n%s", c.name, h.screen())
+			}
+			if c.name == "count prompt" {
+				// c and esc alone: enter opened a child from under it.
+				before := h.screen()
+				h.keys("j", "enter", "/")
+				if h.screen() != before || h.m.searching() {
+					t.Fatalf("keys acted under the count's question:\n%s", h.screen())
+				}
 			}
 		})
 	}
@@ -826,6 +884,14 @@ func TestTourKeys(t *testing.T) {
 	h.keys("esc") // back where T was pressed
 	h.contains(t, "versioned items")
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+	// T on the tour is not offered and opens no second tour: esc left it
+	// for the tour beneath.
+	h.keys("?")
+	if strings.Contains(h.screen(), "T demo tour") {
+		t.Fatalf("the tour's help offers T:\n%s", h.screen())
+	}
+	h.keys("?", "T")
+	h.contains(t, "this is the tour")
 	h.keys("esc")
 	h.contains(t, "Locations", "READ-ONLY")
 	if strings.Contains(h.screen(), "Demo tour") {
@@ -1414,7 +1480,11 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		// f filters the whole table from its partitions list too: the
 		// reason named only a partition's items and Time mode.
 		{"f on the tables", Config{}, nil, "f", "f filter does not apply here: it filters a partition's items (2), Time mode (4) or, from a table's partitions, the whole table"},
-		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes are a partition's"},
+		{"2 on the tables", Config{}, nil, "2", "2 items does not apply here: modes switch a partition's list: open one, or esc back to one"},
+		// On a revision's timeline and an item, within a partition, it
+		// said "modes are a partition's (open one)".
+		{"1 on the timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, []string{"enter"}, "1", "1 tree does not apply here: modes switch a partition's list: open one, or esc back to one"},
+		{"tab on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "tab", "tab next mode does not apply here: modes switch a partition's list: open one, or esc back to one"},
 		{"d on the tree", Config{Table: "Locations", PK: "USA"}, nil, "d", "d DynamoDB JSON does not apply here: it shows an item as DynamoDB JSON in the item view"},
 		{"m on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "m", "m mark to compare does not apply here"},
 		{"/ on the item", Config{Table: "DeviceLogs", PK: "123"}, []string{"enter"}, "/", "/ search does not apply here: this view has no list to search"},
@@ -1429,6 +1499,9 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		{"> on the partitions", Config{Table: "Locations"}, nil, ">", "> follow reference does not apply here"},
 		{"> on the tree", Config{Table: "Locations", PK: "USA"}, nil, ">", "> follow reference does not apply here"},
 		{"n on the tables", Config{}, nil, "n", "n next match does not apply here: no search yet (/ searches the rows first)"},
+		// t on a partition's versions said it opens the range bar "from a
+		// partition", which Versions is a view of.
+		{"t on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "t", "t time range does not apply here: it opens Time mode's range bar from a partition's Tree or Items (1, 2), or in Time mode (4)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -1476,9 +1549,9 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 		off      string   // the tab's reason; "" when the mode applies
 		requests int      // Query requests the key sends
 	}{
-		{"prefixes only: Time", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "4", "the 5 sort keys read here hold no time", 0},
-		{"prefixes only: t", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "t", "the 5 sort keys read here hold no time", 0},
-		{"partition top: Time", Config{Table: "Locations", PK: "USA"}, nil, "4", "the 20 sort keys read here hold no time", 0},
+		{"prefixes only: Time", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "4", "the 5 sort keys sampled here hold no time", 0},
+		{"prefixes only: t", Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, nil, "t", "the 5 sort keys sampled here hold no time", 0},
+		{"partition top: Time", Config{Table: "Locations", PK: "USA"}, nil, "4", "the 20 sort keys sampled here hold no time", 0},
 		{"partition top: Versions", Config{Table: "Locations", PK: "FRANCE"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
 		{"all items loaded: Versions", Config{Table: "Locations", PK: "FRANCE"}, []string{"2", "load all"}, "3", "no sort key here begins with v", 0},
 		{"the tree's keys, in Items", Config{Table: "Locations", PK: "USA"}, []string{"2"}, "3", "no sort key here begins with v", 0},

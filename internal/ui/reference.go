@@ -187,13 +187,14 @@ type refPicker struct {
 	w, h   int
 }
 
-func (p *refPicker) ID() int          { return p.id }
-func (p *refPicker) Init() tea.Cmd    { return nil }
-func (p *refPicker) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *refPicker) Crumbs() []string { return []string{p.info.Name, "references"} }
-func (p *refPicker) Mode() string     { return "" }
-func (p *refPicker) Loading() bool    { return false }
-func (p *refPicker) Capturing() bool  { return false }
+func (p *refPicker) ID() int                      { return p.id }
+func (p *refPicker) Init() tea.Cmd                { return nil }
+func (p *refPicker) SetSize(w, h int)             { p.w, p.h = w, h }
+func (p *refPicker) Shows() (table, index string) { return p.info.Name, "" }
+func (p *refPicker) Crumbs() []string             { return []string{p.info.Name, "references"} }
+func (p *refPicker) Mode() string                 { return "" }
+func (p *refPicker) Loading() bool                { return false }
+func (p *refPicker) Capturing() bool              { return false }
 
 // Overlay: the picker is a choice over the item, so q closes it (back to
 // the item) rather than quitting.

@@ -96,5 +96,5 @@ func (m *Model) globalHelp() []key.Binding {
 	}
 	_, comparable := m.top().(pages.Comparable)
 	return []key.Binding{k.Statement, common.On(k.Compare, comparable), common.On(k.RefFollow, selected), common.On(k.RefBack, len(m.back) > 0), common.On(k.RefForward, len(m.fwd) > 0),
-		common.On(k.StopLoad, m.loadRunning()), common.On(k.Tour, m.demo())}
+		common.On(k.StopLoad, m.loadRunning()), common.On(k.Tour, m.demo() && !m.onTour())}
 }

@@ -41,6 +41,7 @@ func (p *skeletonPage) Loading() bool                         { return true }
 func (p *skeletonPage) Capturing() bool                       { return false }
 func (p *skeletonPage) ShortHelp() []key.Binding              { return []key.Binding{p.c.Keys.Quit} }
 func (p *skeletonPage) FullHelp() [][]key.Binding             { return [][]key.Binding{{p.c.Keys.Quit}} }
+func (p *skeletonPage) Shows() (table, index string)          { return "", "" } // nothing read yet
 func (p *skeletonPage) Crumbs() []string {
 	if p.table != "" {
 		return []string{p.table}

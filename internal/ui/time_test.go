@@ -103,7 +103,7 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 func TestTimeNoTimeKeys(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA"})
 	h.keys("t")
-	h.said(t, "No Time mode here: the 20 sort keys read here hold no time")
+	h.said(t, "No Time mode here: the 20 sort keys sampled here hold no time")
 	h.contains(t, "prefixes") // nothing opened
 }
 
@@ -114,7 +114,7 @@ func TestTimeNoTimeKeys(t *testing.T) {
 func TestTimeMergedPrefixes(t *testing.T) {
 	h := newHarness(t, 120, 30, Config{Table: demo.StateTable, PK: demo.StateDevice, Now: demoClock})
 	h.keys("t")
-	h.contains(t, "State#Date holds ISO 8601 without zone after a prefix ending #", "key order, descending")
+	h.contains(t, "`State#Date` holds ISO 8601 without zone after a prefix ending #", "key order, descending")
 	before := h.rec.count("Query")
 	h.typeText("2020-04-24")
 	h.keys("enter")
@@ -141,7 +141,7 @@ func TestTimeMergedPrefixes(t *testing.T) {
 	h.clearInput(20)
 	h.typeText("WARNING1# 2020-04-24") // one prefix, as before
 	h.keys("enter")
-	h.contains(t, "begins_with(State#Date, :prefix)", `:prefix="WARNING1#2020-04-24T"`)
+	h.contains(t, "begins_with(`State#Date`, :prefix)", `:prefix="WARNING1#2020-04-24T"`)
 	if strings.Contains(h.screen(), "merged by time") {
 		t.Error("a range with a prefix is still merged")
 	}

@@ -150,13 +150,14 @@ func labelSpans(labels []string) []string {
 	return spans
 }
 
-func (p *tourPage) ID() int          { return p.id }
-func (p *tourPage) Init() tea.Cmd    { return nil }
-func (p *tourPage) SetSize(w, h int) { p.w, p.h = w, h; p.follow() }
-func (p *tourPage) Crumbs() []string { return []string{"Tour"} }
-func (p *tourPage) Mode() string     { return "" }
-func (p *tourPage) Loading() bool    { return false }
-func (p *tourPage) Capturing() bool  { return false }
+func (p *tourPage) ID() int                      { return p.id }
+func (p *tourPage) Init() tea.Cmd                { return nil }
+func (p *tourPage) SetSize(w, h int)             { p.w, p.h = w, h; p.follow() }
+func (p *tourPage) Shows() (table, index string) { return "", "" } // lists patterns, no table
+func (p *tourPage) Crumbs() []string             { return []string{"Tour"} }
+func (p *tourPage) Mode() string                 { return "" }
+func (p *tourPage) Loading() bool                { return false }
+func (p *tourPage) Capturing() bool              { return false }
 
 // Request names what was read before the tour (the table list, by the
 // preflight) beside the session's request count, never "nothing read"
@@ -420,6 +421,13 @@ func (m *Model) openStop(s stop) tea.Cmd {
 
 // demo reports whether the explorer shows the demo data.
 func (m *Model) demo() bool { return m.cfg.Connection == "DEMO" }
+
+// onTour reports whether the page on top is the tour, where T has
+// nothing to open.
+func (m *Model) onTour() bool {
+	_, ok := m.top().(*tourPage)
+	return ok
+}
 
 // newTour is the tour over the stack as it is: esc goes back, and what
 // the session read so far is told.

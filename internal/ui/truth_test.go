@@ -709,9 +709,37 @@ func TestTreeItemsNotCounted(t *testing.T) {
 		t.Fatalf("counted, the column still says not counted:\n%s", s)
 	}
 
+	// t (no key holds time) and c (every child counted) say why the
+	// level declines them, and only that.
+	for _, k := range []string{"t", "c"} {
+		before := len(h.m.said)
+		h.keys(k)
+		if len(h.m.said) == before {
+			t.Errorf("%s on a level that declines it said nothing", k)
+		}
+		for _, s := range h.m.said[before:] {
+			if strings.Contains(s.whole(), "does not apply here: it") {
+				t.Errorf("%s on a tree level was answered as another screen's key: %q", k, s.whole())
+			}
+		}
+	}
+
 	h = newHarness(t, 120, 35, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
 	h.contains(t, "Items (not counted)")
 	if strings.Contains(h.screen(), "(c counts)") {
 		t.Fatalf("a sharded level offers c, which it refuses:\n%s", h.screen())
+	}
+	// c (and f, t, i) there say they act per shard, and only that: each
+	// was also answered as another screen's key, "c count does not apply
+	// here: it counts a Tree level's children (1)", on a tree level.
+	for _, k := range []string{"c", "f", "t", "i"} {
+		before := len(h.m.said)
+		h.keys(k)
+		h.said(t, "per shard")
+		for _, s := range h.m.said[before:] {
+			if strings.Contains(s.whole(), "does not apply here") {
+				t.Errorf("%s on a sharded level said %q", k, s.whole())
+			}
+		}
 	}
 }

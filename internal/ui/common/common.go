@@ -118,6 +118,11 @@ type Page interface {
 	SetSize(w, h int)
 	// Crumbs is where the page is, for the breadcrumb.
 	Crumbs() []string
+	// Shows is the table the page lists and the index it reads ("" for
+	// the table itself): : opens its statement on them, the status bar
+	// names their load and mask. A page that lists no table (the tables
+	// list, the demo's tour) gives "": its crumbs are never a table's.
+	Shows() (table, index string)
 	// Mode names the active mode tab ("" for none).
 	Mode() string
 	// Request is the request behind what is listed, for the request line.

@@ -279,6 +279,9 @@ func (p *Changes) diff(width int) string {
 	return renderDiff(st, domain.Diff(old, new), width)
 }
 
+// Shows names the table alone: a stream records the table's writes.
+func (p *Changes) Shows() (table, index string) { return p.info.Name, "" }
+
 func (p *Changes) Crumbs() []string {
 	if p.whole {
 		return []string{p.info.Name, "changes"}

@@ -177,6 +177,12 @@ func (p *columnPicker) help(k keymap.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}
 }
 
+// fullHelp is ?'s: every move of its list, its own keys, and / n N,
+// which search the attributes as on every list.
+func (p *columnPicker) fullHelp(k keymap.KeyMap) [][]key.Binding {
+	return [][]key.Binding{k.Moves(), {k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}, {k.Search, k.NextMatch, k.PrevMatch}}
+}
+
 // pickColumns hands a key to the open picker; when it closes with a
 // choice, the choice is kept for the table and refresh redraws the grid.
 func pickColumns(picker **columnPicker, c *common.Common, table string, msg tea.KeyPressMsg, refresh func()) tea.Cmd {

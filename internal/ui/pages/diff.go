@@ -349,6 +349,8 @@ func (d *Diff) View() string {
 	return lst + "\n" + diff
 }
 
+func (d *Diff) Shows() (table, index string) { return d.info.Name, d.q.Index }
+
 func (d *Diff) Crumbs() []string {
 	crumbs := []string{d.info.Name, common.KeyCell(d.q.PK)}
 	if d.q.SK.Op != domain.SKNone {

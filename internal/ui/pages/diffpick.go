@@ -176,6 +176,8 @@ func (p *DiffPicker) describe() string {
 	return pk
 }
 
+func (p *DiffPicker) Shows() (table, index string) { return p.info.Name, p.q.Index }
+
 func (p *DiffPicker) Crumbs() []string {
 	return []string{p.info.Name, common.KeyCell(p.q.PK), "="}
 }
@@ -196,7 +198,10 @@ func (p *DiffPicker) ShortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, o, k.Search, k.Back, k.Help, k.Quit}
 }
 
+// FullHelp lists every move of the list (pgdn, g, G moved, unlisted).
 func (p *DiffPicker) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{p.ShortHelp(), {k.NextMatch, k.PrevMatch}}
+	o := k.Open
+	o.SetHelp(o.Help().Key, "compare")
+	return [][]key.Binding{k.Moves(), {o, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
 }

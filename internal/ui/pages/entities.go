@@ -359,6 +359,8 @@ func presence(share float64) string {
 	return fmt.Sprintf("%.0f%%", share*100)
 }
 
+func (e *Entities) Shows() (table, index string) { return e.info.Name, e.req.Index }
+
 func (e *Entities) Crumbs() []string {
 	out := []string{e.info.Name}
 	if e.req.Index != "" {

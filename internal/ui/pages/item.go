@@ -203,6 +203,9 @@ func (p *Item) crumb() string {
 	return "item"
 }
 
+// Shows names the table alone: the item is the table's, read by its key.
+func (p *Item) Shows() (table, index string) { return p.info.Name, "" }
+
 func (p *Item) Crumbs() []string {
 	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
 	return []string{p.info.Name, common.KeyCell(pk), p.crumb()}

@@ -488,6 +488,8 @@ func (p *Items) View() string {
 	return joinH(list, common.Frame(st, "Item", preview, p.w-listW, p.h))
 }
 
+func (p *Items) Shows() (table, index string) { return p.info.Name, p.pg.Query.Index }
+
 func (p *Items) Crumbs() []string {
 	crumbs := []string{p.info.Name, common.KeyCell(p.pg.Query.PK)}
 	if p.pg.Query.SK.Op == domain.SKBeginsWith {
@@ -513,8 +515,13 @@ func (p *Items) ShortHelp() []key.Binding {
 	return p.keys().ShortHelp()
 }
 
-func (p *Items) HelpKeys() common.Keys     { return p.keys() }
-func (p *Items) FullHelp() [][]key.Binding { return p.keys().FullHelp() }
+func (p *Items) HelpKeys() common.Keys { return p.keys() }
+func (p *Items) FullHelp() [][]key.Binding {
+	if p.picker != nil {
+		return p.picker.fullHelp(p.c.Keys)
+	}
+	return p.keys().FullHelp()
+}
 
 // keys are the items list's keys, each where it acts: those on rows
 // where some are listed, t where the Time mode applies.

@@ -140,7 +140,7 @@ func timeApplies(p place, key dynamo.KeySchema) (bool, string) {
 		return false, "no sort key to read as time"
 	case p.c.Tables[p.info.Name].TimeFormat != "":
 	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		return false, fmt.Sprintf("the %s read here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
+		return false, fmt.Sprintf("the %s sampled here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
 	}
 	return true, ""
 }

@@ -5,7 +5,9 @@ import (
 )
 
 // The pickers and prompts a page holds over its rows: q closes them as
-// esc does (common.Overlayer), instead of quitting.
+// esc does (common.Overlayer), instead of quitting, and ? shows their
+// keys (FullHelp is then the overlay's), never the keys of
+// the rows beneath, which do not act while it is open.
 
 func (t *Tree) Overlay() bool { return t.picker != nil || t.confirm }
 func (t *Tree) CloseOverlay() tea.Cmd {

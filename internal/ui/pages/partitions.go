@@ -417,6 +417,8 @@ func (p *Partitions) View() string {
 	return out
 }
 
+func (p *Partitions) Shows() (table, index string) { return p.table, p.index }
+
 func (p *Partitions) Crumbs() []string {
 	if p.index != "" {
 		return []string{p.table, "index " + p.index}
@@ -466,9 +468,9 @@ func (p *Partitions) Capturing() bool { return p.inputOn }
 
 func (p *Partitions) Request() string {
 	k := p.key()
-	names := k.PK.Name
+	names := domain.NameText(k.PK.Name)
 	if k.SK != nil {
-		names += ", " + k.SK.Name
+		names += ", " + domain.NameText(k.SK.Name)
 	}
 	table := p.table
 	if p.index != "" {
@@ -499,6 +501,9 @@ func (p *Partitions) changesKey() key.Binding {
 }
 
 func (p *Partitions) FullHelp() [][]key.Binding {
+	if p.picker != nil {
+		return p.picker.fullHelp(p.c.Keys)
+	}
 	k := p.c.Keys
 	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}})
 }

@@ -117,11 +117,19 @@ func (p *picker) help(k keymap.KeyMap) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Open, k.Cancel}
 }
 
-// keysText is a key schema as the picker shows it: "City S · SK S".
+// fullHelp is ?'s: every move of its list, enter and esc, and / n N,
+// which search the choices as on every list (left off the help line,
+// where the moves would give way to them at 80 columns).
+func (p *picker) fullHelp(k keymap.KeyMap) [][]key.Binding {
+	return [][]key.Binding{k.Moves(), {k.Open, k.Cancel}, {k.Search, k.NextMatch, k.PrevMatch}}
+}
+
+// keysText is a key schema as the picker shows it: "City S · SK S",
+// "`g s` S" (a name in backticks where it is no plain word).
 func keysText(k dynamo.KeySchema) string {
-	s := k.PK.Name + " " + string(k.PK.Type)
+	s := domain.NameText(k.PK.Name) + " " + string(k.PK.Type)
 	if k.SK != nil {
-		s += " · " + k.SK.Name + " " + string(k.SK.Type)
+		s += " · " + domain.NameText(k.SK.Name) + " " + string(k.SK.Type)
 	}
 	return s
 }

@@ -821,6 +821,8 @@ func (s *Search) overBudget() float64 {
 	return 0
 }
 
+func (s *Search) Shows() (table, index string) { return s.info.Name, s.index }
+
 func (s *Search) Crumbs() []string {
 	crumbs := []string{s.info.Name}
 	if s.index != "" {

@@ -38,6 +38,7 @@ type Statement struct {
 	sent  map[string]int // DescribeTable requests answered, failed ones too, by table
 	fail  string         // why the table could not be described
 	table string         // the table open when : was pressed, described at once
+	index string         // and the index the page read it through ("" for none)
 	// prefill is what the box was opened holding (SELECT * FROM "table"
 	// WHERE, less its SELECT): a whole statement typed or pasted after
 	// it, untouched, takes its place (wholeTyped).
@@ -46,12 +47,17 @@ type Statement struct {
 }
 
 // NewStatement returns the prompt, holding SELECT * FROM "table" WHERE
-// when a table is open ("" for none).
-func NewStatement(c *common.Common, table string) *Statement {
-	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, sent: map[string]int{}, table: table}
+// when a table is open ("" for none), FROM "table"."index" where the
+// page reads an index.
+func NewStatement(c *common.Common, table, index string) *Statement {
+	s := &Statement{c: c, id: c.NextID(), input: components.NewTextInput(statementPrompt), infos: map[string]dynamo.TableInfo{}, sent: map[string]int{}, table: table, index: index}
 	s.input.Placeholder = `* FROM "Orders" WHERE status = 'FAILED'`
 	if table != "" {
-		s.prefill = `* FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" WHERE `
+		s.prefill = `* FROM ` + partiqlName(table)
+		if index != "" {
+			s.prefill += "." + partiqlName(index)
+		}
+		s.prefill += ` WHERE `
 		s.input.SetValue(s.prefill)
 		s.input.CursorEnd()
 	}
@@ -321,16 +327,26 @@ func (s *Statement) described() string {
 	return strings.Join(names, ", ")
 }
 
-// Crumbs name the statement's table once it parses, else the table the
-// prompt was opened on: esc goes back to it.
-func (s *Statement) Crumbs() []string {
-	switch {
-	case s.ok && s.st.Table != "":
-		return []string{s.st.Table, "PartiQL"}
-	case s.table != "":
-		return []string{s.table, "PartiQL"}
+// Shows is the statement's table and index once it parses, else the
+// table the prompt was opened on.
+func (s *Statement) Shows() (table, index string) {
+	if s.ok && s.st.Table != "" {
+		return s.st.Table, s.st.Index
 	}
-	return []string{"PartiQL"}
+	return s.table, s.index
+}
+
+// Crumbs name the statement's table (and index) once it parses, else
+// those the prompt was opened on: esc goes back to them.
+func (s *Statement) Crumbs() []string {
+	table, index := s.Shows()
+	switch {
+	case table == "":
+		return []string{"PartiQL"}
+	case index != "":
+		return []string{table, "index " + index, "PartiQL"}
+	}
+	return []string{table, "PartiQL"}
 }
 func (s *Statement) ID() int         { return s.id }
 func (s *Statement) Mode() string    { return "" }
@@ -453,4 +469,9 @@ func projectionWords(info dynamo.TableInfo, index string) string {
 		return "keys only"
 	}
 	return "its keys and " + common.Sanitize(strings.Join(ix.NonKeyAttributes, ", "))
+}
+
+// partiqlName is a table's or an index's name in PartiQL's double quotes.
+func partiqlName(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
@@ -211,9 +212,9 @@ func (t *Tables) describeShown() tea.Cmd {
 }
 
 func keyText(k dynamo.KeySchema) string {
-	s := fmt.Sprintf("%s %s", k.PK.Name, k.PK.Type)
+	s := fmt.Sprintf("%s %s", domain.NameText(k.PK.Name), k.PK.Type)
 	if k.SK != nil {
-		s += fmt.Sprintf(" · %s %s", k.SK.Name, k.SK.Type)
+		s += fmt.Sprintf(" · %s %s", domain.NameText(k.SK.Name), k.SK.Type)
 	}
 	return s
 }
@@ -405,11 +406,12 @@ func (t *Tables) note(text string) []string {
 	return out
 }
 
-func (t *Tables) Crumbs() []string { return []string{"Tables"} }
-func (t *Tables) ID() int          { return t.id }
-func (t *Tables) Mode() string     { return "" }
-func (t *Tables) Loading() bool    { return t.list.Req.InFlight() || t.desc.InFlight() }
-func (t *Tables) Capturing() bool  { return false }
+func (t *Tables) Shows() (table, index string) { return "", "" }
+func (t *Tables) Crumbs() []string             { return []string{"Tables"} }
+func (t *Tables) ID() int                      { return t.id }
+func (t *Tables) Mode() string                 { return "" }
+func (t *Tables) Loading() bool                { return t.list.Req.InFlight() || t.desc.InFlight() }
+func (t *Tables) Capturing() bool              { return false }
 
 func (t *Tables) Request() string {
 	return fmt.Sprintf("ListTables, then DescribeTable × %d (the rows shown)", len(t.infos))

@@ -291,7 +291,7 @@ func (t *Timeline) View() string {
 	listW, listH, _, wide := t.listSize()
 	title := t.list.Title(common.Sanitize(historyName(t.h)))
 	if t.h.Owner != "" { // on an index: whose history, by the base table's key
-		title = common.Sanitize(t.info.Key.PK.Name+" "+t.h.Owner) + " · " + title
+		title = common.Sanitize(domain.NameText(t.info.Key.PK.Name)+" "+t.h.Owner) + " · " + title
 	}
 	if t.h.Drifted() {
 		title += " · drifted"
@@ -397,6 +397,8 @@ func renderPlain(st *common.Styles, item map[string]any, width int) string {
 	return strings.Join(lines, "\n")
 }
 
+func (t *Timeline) Shows() (table, index string) { return t.info.Name, t.index }
+
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
 		return []string{t.info.Name, "index " + t.index, common.KeyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
@@ -413,7 +415,7 @@ func (t *Timeline) Request() string {
 	if t.index != "" {
 		read = "index " + t.index + "'s versions"
 		if t.h.Owner != "" {
-			read = t.info.Key.PK.Name + " " + t.h.Owner + " from " + read
+			read = domain.NameText(t.info.Key.PK.Name) + " " + t.h.Owner + " from " + read
 		}
 	}
 	return fmt.Sprintf("history of %s (%s), read with %s: no further request", historyName(t.h), common.Plural(len(t.h.Revisions), "revision", "revisions"), read)

@@ -926,7 +926,7 @@ func (t *Time) View() string {
 		if t.configured {
 			how = "set by the table's time_format"
 		}
-		format := fmt.Sprintf("%s holds %s (%s)", t.base.SKName, t.enc.Spoken(), how)
+		format := fmt.Sprintf("%s holds %s (%s)", domain.NameText(t.base.SKName), t.enc.Spoken(), how)
 		text := fmt.Sprintf("%s · times in %s (z toggles)", format, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.offsets {
 			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
@@ -1056,6 +1056,8 @@ func (t *Time) widened() string {
 	return " · range read ±" + spanText(t.spread)
 }
 
+func (t *Time) Shows() (table, index string) { return t.info.Name, t.base.Index }
+
 func (t *Time) Crumbs() []string {
 	crumbs := []string{t.info.Name, common.KeyCell(t.base.PK), "time"}
 	if t.under != "" {
@@ -1108,8 +1110,13 @@ func (t *Time) ShortHelp() []key.Binding {
 	return t.keys().ShortHelp()
 }
 
-func (t *Time) HelpKeys() common.Keys     { return t.keys() }
-func (t *Time) FullHelp() [][]key.Binding { return t.keys().FullHelp() }
+func (t *Time) HelpKeys() common.Keys { return t.keys() }
+func (t *Time) FullHelp() [][]key.Binding {
+	if t.picker != nil {
+		return t.picker.fullHelp(t.c.Keys)
+	}
+	return t.keys().FullHelp()
+}
 
 // keys are the Time mode's keys, each where it acts: those that need the
 // keys' time format (the range bar, the filter, the zone, following…)

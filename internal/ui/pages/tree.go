@@ -451,6 +451,7 @@ func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 // level's tools; a key none takes moves the cursor.
 var treeKeys = []func(*Tree, tea.KeyPressMsg) (tea.Cmd, bool){
 	(*Tree).pickerOpenKey,
+	(*Tree).questionKey,
 	(*Tree).stopKey,
 	(*Tree).openKey,
 	(*Tree).modeKey,
@@ -474,13 +475,27 @@ func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return t.pickerKey(msg), true
 }
 
-// stopKey: esc closes the count prompt, stops what is being read, or
-// goes back.
+// questionKey: the question before a count that may cost more than the
+// budget takes c (count) and esc (no) alone, as its help says; enter
+// opened a child from under it, j and k moved.
+func (t *Tree) questionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !t.confirm {
+		return nil, false
+	}
+	k := t.c.Keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		t.confirm = false
+	case key.Matches(msg, k.Count):
+		return t.countKey(), true
+	}
+	return nil, true
+}
+
+// stopKey: esc stops what is being read, or goes back.
 func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
 	switch {
-	case t.confirm && key.Matches(msg, k.Cancel):
-		t.confirm = false
 	case key.Matches(msg, k.Back) && (t.list.Req.InFlight() || t.count.InFlight() || t.get.InFlight()):
 		counting := t.count.InFlight()
 		if t.list.Cancel() { // the level is cut off where it was
@@ -569,6 +584,17 @@ func (t *Tree) modeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (t *Tree) perShard() []key.Binding {
 	k := t.c.Keys
 	return []key.Binding{k.NextMode, k.Count, k.Filter, k.Range, k.Index}
+}
+
+// HelpKeys are the keys the level declines itself, saying why (on a
+// sharded level those read per shard; elsewhere c with nothing to count,
+// t where no key holds time): never answered as another screen's key.
+func (t *Tree) HelpKeys() common.Keys {
+	var ks common.Keys
+	for _, b := range t.perShard() {
+		ks = append(ks, common.More(0, b))
+	}
+	return ks
 }
 
 // acting drops from bs the keys that do not act on this level: on a
@@ -809,6 +835,8 @@ func (t *Tree) pkText() string {
 	return common.KeyCell(t.req.PK)
 }
 
+func (t *Tree) Shows() (table, index string) { return t.info.Name, t.req.Index }
+
 func (t *Tree) Crumbs() []string {
 	crumbs := []string{t.info.Name, t.pkText()}
 	segs := domain.Segments(t.req.Prefix, t.req.Delim)
@@ -877,6 +905,12 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
+	switch {
+	case t.picker != nil:
+		return t.picker.fullHelp(t.c.Keys)
+	case t.confirm:
+		return [][]key.Binding{t.ShortHelp()}
+	}
 	k := t.c.Keys
 	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
 		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, indexKey(k.Index, t.info), k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})

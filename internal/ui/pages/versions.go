@@ -363,6 +363,8 @@ func historySummary(st *common.Styles, h domain.History, width int) string {
 	return strings.Join(lines, "\n")
 }
 
+func (v *Versions) Shows() (table, index string) { return v.info.Name, v.indexName() }
+
 func (v *Versions) Crumbs() []string {
 	if ix := v.indexName(); ix != "" {
 		return []string{v.info.Name, "index " + ix, common.KeyCell(v.req.PK), "versions"}
