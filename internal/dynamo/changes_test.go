@@ -188,9 +188,15 @@ func TestChangesOfAPartition(t *testing.T) {
 			apply(t, ctx, b.db, table, script...)
 			pk := domain.S("A")
 			got, st := readChanges(t, ctx, b, table, &pk, "")
+			// A write sent again may be in the stream twice (retried): a
+			// put of the same item again is a MODIFY that changes nothing.
+			extra := retried.of(table)
 			var sums []string
+			var kept []dynamo.Change
 			for _, c := range got {
-				sums = append(sums, changeSummary(c))
+				if sum := changeSummary(c); extra == 0 || !strings.HasPrefix(sum, "MODIFY") || !strings.HasSuffix(sum, " []") {
+					sums, kept = append(sums, sum), append(kept, c)
+				}
 			}
 			want := []string{
 				"INSERT x#1 [gone m n pk sk]",
@@ -203,17 +209,15 @@ func TestChangesOfAPartition(t *testing.T) {
 			if !slices.Equal(sums, want) {
 				t.Fatalf("changes of A:\n got %q\nwant %q", sums, want)
 			}
-			// A write sent again may be in the stream twice (retried).
-			extra := retried.of(table)
-			if st.Scanned < len(script) || st.Scanned > len(script)+extra || st.Matched != len(want) || st.GetRecords == 0 {
+			if st.Scanned < len(script) || st.Scanned > len(script)+extra || st.Matched < len(want) || st.Matched > len(want)+extra || st.GetRecords == 0 {
 				t.Errorf("stats = %+v: want %d records scanned (%d writes retried) and GetRecords counted", st, len(script), extra)
 			}
-			mod := got[2]
+			mod := kept[2]
 			if mod.Old["gone"] == nil || mod.New["gone"] != nil || !dynamo.SameValue(mod.New["m"], m("a", n("1"), "b", n("3"))) {
 				t.Errorf("MODIFY images: old %v new %v", mod.Old, mod.New)
 			}
-			if got[0].Old != nil || got[5].New != nil {
-				t.Errorf("an INSERT has no old image and a REMOVE no new one: %v / %v", got[0].Old, got[5].New)
+			if kept[0].Old != nil || kept[5].New != nil {
+				t.Errorf("an INSERT has no old image and a REMOVE no new one: %v / %v", kept[0].Old, kept[5].New)
 			}
 			for i := 1; i < len(got); i++ {
 				if got[i].Time.Before(got[i-1].Time) {
