@@ -19,5 +19,5 @@ func (m *Model) compare() (tea.Cmd, bool) {
 		m.sayWhy("No comparison here", why)
 		return nil, true
 	}
-	return m.push(pages.NewDiffPicker(m.c, info, q)), true
+	return m.pushOver(pages.NewDiffPicker(m.c, info, q)), true
 }

@@ -301,7 +301,7 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Statement):
 		table, index := m.top().Shows()
-		return m.push(pages.NewStatement(m.c, table, index)), true
+		return m.pushOver(pages.NewStatement(m.c, table, index)), true
 	}
 	return nil, false
 }

@@ -176,6 +176,13 @@ func (m *Model) push(p common.Page) tea.Cmd {
 	return m.startTop()
 }
 
+// pushOver opens p over the page on top, as a view that page opens: esc
+// from it comes back there, and on a tour stop's view not to the tour.
+func (m *Model) pushOver(p common.Page) tea.Cmd {
+	m.tour.opened()
+	return m.push(p)
+}
+
 func (m *Model) pop() tea.Cmd {
 	if len(m.stack) == 1 {
 		return nil
@@ -300,8 +307,7 @@ func (m *Model) explorerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case common.OpenMsg:
 		m.lastErr = nil
 		m.rememberViews()
-		m.tour.opened()
-		return m.push(msg.Page), true
+		return m.pushOver(msg.Page), true
 	case common.BackMsg:
 		if len(m.stack) > 1 {
 			m.rememberViews()

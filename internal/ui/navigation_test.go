@@ -856,6 +856,32 @@ func TestTourEscComesBack(t *testing.T) {
 	h.contains(t, "Locations", "GSI ByCity")
 }
 
+// TestTourEscFromAViewOverTheStop: views that keys open straight over a
+// stop's view (the statement prompt, the compare picker) are climbed out
+// of first, as a view a page opens is: esc on `:` went to the tour.
+func TestTourEscFromAViewOverTheStop(t *testing.T) {
+	for _, key := range []string{":", "="} {
+		h := newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
+		h.keys("enter")
+		stop := h.m.top()
+		if _, ok := stop.(*tourPage); ok {
+			t.Fatalf("the stop did not open:\n%s", h.screen())
+		}
+		h.keys(key)
+		if h.m.top() == stop {
+			t.Fatalf("%s opened nothing over the stop:\n%s", key, h.screen())
+		}
+		h.keys("esc")
+		if h.m.top() != stop {
+			t.Errorf("esc from what %s opened went to %T, not back to the stop's view:\n%s", key, h.m.top(), h.screen())
+		}
+		h.keys("esc")
+		if _, ok := h.m.top().(*tourPage); !ok {
+			t.Errorf("esc from the stop's view after %s went to %T, not the tour", key, h.m.top())
+		}
+	}
+}
+
 // TestTourGoldens: the tour with its cursor on the last stop, scrolled
 // where the list does not fit.
 func TestTourGoldens(t *testing.T) {

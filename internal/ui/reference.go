@@ -70,7 +70,7 @@ func (m *Model) refsFound(msg refsFoundMsg) tea.Cmd {
 	case len(msg.found) == 1:
 		return m.jump(msg.info, msg.found[0])
 	}
-	return m.push(&refPicker{c: m.c, id: m.c.NextID(), info: msg.info, refs: msg.found, looked: len(msg.looked)})
+	return m.pushOver(&refPicker{c: m.c, id: m.c.NextID(), info: msg.info, refs: msg.found, looked: len(msg.looked)})
 }
 
 // refLabel names a reference: the attribute and value, and where.
