@@ -1441,6 +1441,7 @@ var unseenShapes = []levelShape{
 	{"one child of 3,000 items among fifty of one", "uneven", "", "#"},
 	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
 	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
+	{"a customer's orders: 56 items of ~150 B under four statuses, a profile, contracts (1 RCU read whole)", "customer", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1561,6 +1562,17 @@ func shapeItems() []dynamo.Item {
 	add("bucket", "2024/5/heavy.dat", 12_000) // in the read that weighs the level
 	for i := range 200 {
 		add("bucket", fmt.Sprintf("Event#%d#%s", 1700000000000+int64(i)*3600000, shapeName(16, i, 6)), 60)
+	}
+	// OrderHistory's CUSTOMER#c0005 (issue 37.1): STATUS#DATE#ORDER
+	// items, one PROFILE, versioned contracts; its first ten keys all
+	// CANCELLED's, the rest within the read that weighs the level.
+	for i := range 48 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/12, 3)]
+		add("customer", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), 90)
+	}
+	add("customer", "PROFILE", 40)
+	for v := range 7 {
+		add("customer", fmt.Sprintf("v%d_Contract", v), 40)
 	}
 	add("tiny", "A", 100)
 	add("tiny", "A#", 100)
@@ -1747,6 +1759,13 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			}
 			if n, some := walk.twice(false); n > 0 {
 				t.Errorf("%s, %s: children read %d keys twice: %v", sh.what, name, n, some)
+			}
+			// A level a read holds whole costs no more than that read and
+			// one request's rounding (the level's last key read beside the
+			// read that weighed it, which reached the level's end, cost
+			// CUSTOMER#c0005 2.0 RCU where its full read costs 1.0).
+			if full.requests == 1 && walk.rcu > full.rcu+0.5 {
+				t.Errorf("%s, %s: children %d requests %.1f RCU; the full read one of %.1f", sh.what, name, walk.requests, walk.rcu, full.rcu)
 			}
 			// The item size known (children's DescribeTable figure): the
 			// same children, no key twice, no dearer than the walk that
