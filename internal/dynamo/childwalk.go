@@ -64,7 +64,16 @@ type walker struct {
 	// lastSeen: the read of the level's last key was waited for;
 	// tookLast: that key was fed to this stretch, its last (takeLast).
 	lastSeen, tookLast bool
-	dense              bool // the level is walked in stretches
+	// wantLast: the first read was filled by one child, so the level's
+	// last key is to be read, beside the next read that probes; not
+	// beside a weighing read, which may reach the level's end
+	// (fewtrips.go).
+	wantLast bool
+	// lateLast: that read went out after the weighing read, beside the
+	// probe now out: the rest is cut once it answers, not before (waited
+	// for here, it cost 3 children of 3,000 items a round trip).
+	lateLast bool
+	dense    bool // the level is walked in stretches
 	// weigh: the next read is a first page of whole items, to see a
 	// child end (fewtrips.go); firstRCU is what the first read's items
 	// cost.
@@ -153,7 +162,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 		if err != nil {
 			return err
 		}
-		if reads == 1 {
+		if reads >= 1 { // the last key's read went out beside this one
 			if err := w.endAtLast(start); err != nil {
 				return err
 			}
@@ -253,7 +262,7 @@ func (w *walker) keysOf(page Page) (keys []string, past bool) {
 // take feeds the keys of a page to the walk (telling the delimiter from
 // the first ones, if need be) and emits what changed.
 func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain.Child)) []int {
-	lv, prefix := w.lv, w.lv.r.Prefix
+	prefix := w.lv.r.Prefix
 	if w.detect && len(keys) > 0 {
 		// None repeating is a state of its own ("" once detected): the
 		// keys are listed whole, never split at a byte 0x23 of a
@@ -276,7 +285,7 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		w.detect = false
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
-		lv.last = lv.readLast()
+		w.wantLast = true // sent with the next read, unless it weighs (onward)
 	}
 	if len(keys) == 0 {
 		w.sk.unused() // nothing left: the read found nothing of its own
@@ -321,7 +330,21 @@ func (w *walker) onward(keys []string, changed []int, page Page, measure bool) e
 		return nil
 	}
 	w.limit = w.probe.Keys
+	w.sendLast(weighed)
 	return w.spread(read, page)
+}
+
+// sendLast sends the read of the level's last key, where the first read
+// was filled by one child and the walk probes on: beside the read that
+// probes next, not beside a weighing read (the level may end within it,
+// and a level that does paid for the last key's read on top of its full
+// read: CUSTOMER#c0005's 56 items, 2.0 RCU where reading them costs 1.0).
+func (w *walker) sendLast(weighed bool) {
+	if !w.wantLast {
+		return
+	}
+	w.wantLast, w.lateLast = false, weighed
+	w.lv.last = w.lv.readLast()
 }
 
 // resize sizes the next probe from the read just answered: the whole
@@ -408,7 +431,7 @@ func (w *walker) spread(read int32, page Page) error {
 		w.sk.guess(lv.level, last, leaf, r.Prefix, w.walk.Delim, lv.binary, w.limit, w.end, stop)
 		return nil
 	}
-	if w.dense || w.filled < 1 {
+	if w.dense || w.filled < 1 || (w.lateLast && !w.lastSeen) {
 		return nil
 	}
 	if err := w.endAtLast(w.walk.Start()); err != nil {

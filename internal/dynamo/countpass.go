@@ -54,6 +54,12 @@ type CountPass struct {
 	heldKeys []string
 	keptRCU  float64
 	spread   bool
+	// kept are the keys counted, where r.HoldKeys asked for them (the
+	// explorer's), up to that many bytes (keptBytes; none past it): a
+	// child of a level counted whole is entered with no request (Held).
+	kept      []string
+	keptBytes int
+	keptOver  bool
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -451,6 +457,7 @@ func fewKeysDelimiter(keys []string) string {
 
 // tally counts keys read in order by s, each for its child.
 func (p *CountPass) tally(s *stretch, keys []string) {
+	p.keep(keys)
 	for _, k := range keys {
 		if name, _, ok := domain.ChildOf(p.r.Prefix, k, p.delim); ok {
 			p.counts[name]++
@@ -462,6 +469,42 @@ func (p *CountPass) tally(s *stretch, keys []string) {
 	if n := len(keys); n > 0 {
 		s.at = keys[n-1]
 	}
+}
+
+// keep holds the keys counted, as a walk holds the keys it reads
+// (keyHold): up to r.HoldKeys bytes of them, none past it.
+func (p *CountPass) keep(keys []string) {
+	if p.r.HoldKeys <= 0 || p.keptOver {
+		return
+	}
+	for _, k := range keys {
+		p.keptBytes += len(k)
+	}
+	if p.keptBytes > p.r.HoldKeys {
+		p.keptOver, p.kept = true, nil
+		return
+	}
+	p.kept = append(p.kept, keys...)
+}
+
+// Held are the keys of the level, where the pass read it to its end and
+// kept them (r.HoldKeys; nil past the bound, before the end, or where
+// no delimiter cuts the level): entering a child, the explorer tells its
+// level from them, with no request, as from the keys a walk held
+// (HeldKeys.Level). c then enter on ISSUE# read the level twice where
+// the count kept none.
+func (p *CountPass) Held() *HeldKeys {
+	if !p.Done() {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.r.HoldKeys <= 0 || p.keptOver || p.delim == "" {
+		return nil
+	}
+	keys := append([]string(nil), p.kept...)
+	sort.Strings(keys)
+	return &HeldKeys{prefix: p.r.Prefix, delim: p.delim, keys: compactStrings(keys), runs: []heldRun{{lo: p.r.Prefix, toEnd: true}}}
 }
 
 // stretchRange is the sort-key condition of a stretch: BETWEEN its start

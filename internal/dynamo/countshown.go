@@ -30,6 +30,7 @@ func NewLevelCount(c Client, r ChildrenRequest) *LevelCount {
 	l := &LevelCount{c: c, show: func(ch ShardChild, _ string) ShardChild { return ch }}
 	if m, masked := c.(*Masked); masked {
 		real := m.realChildrenRequest(r)
+		real.HoldKeys = 0 // the keys counted are real: a level told from them would be too (WalkChildren)
 		r, l.c = real, m.Client
 		l.show = func(ch ShardChild, d string) ShardChild { return m.shownChild(real, ch, d) }
 	}
@@ -82,6 +83,11 @@ func (l *LevelCount) Counts() []ChildCount {
 
 // Cost is what every run of the count has cost.
 func (l *LevelCount) Cost() Cost { return l.pass.Cost() }
+
+// Held are the level's keys, where the count read it whole and kept
+// them (ChildrenRequest.HoldKeys; never through a Masked client, whose
+// keys are real): a child entered is told from them, no request sent.
+func (l *LevelCount) Held() *HeldKeys { return l.pass.Held() }
 
 // Done says every key of the level is counted.
 func (l *LevelCount) Done() bool { return l.pass.Done() }

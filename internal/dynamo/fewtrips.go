@@ -24,10 +24,17 @@ import (
 // or,
 // where that size is not known and the first read (firstProbeKeys) was
 // filled by one child, the second, sent as such a first page at the item
-// size the first read measured, beside the read of the level's last key.
-// A level of few huge children pays for that read once (its rest is
-// probed as before); a level that ends after its first child pays nothing
-// for the second (it finds nothing, as the probe would have).
+// size the first read measured. The read of the level's last key goes
+// out beside the read after it, once the walk probes on, not beside this
+// one: a level that ends within it (a customer's 56 orders: 10 keys, then
+// 46) paid for the last key's read on top of the two that read it whole,
+// 2.0 RCU where a full read costs 1.0 (now 1.5). A level of few huge
+// children pays for the weighing read once (its rest is probed as
+// before, the rest cut once the last key's read, beside the next probe,
+// answers: no round trip more); a dense level's stretches spread to the
+// end of its names' alphabet (readRest); a level that ends after its first
+// child pays nothing for the second (it finds nothing, as the probe would
+// have).
 //
 // The second round trip is the stretches'. A level that one read could
 // hold still takes two where the first read stops short of it (300
@@ -170,27 +177,38 @@ func (w *walker) denseAfter(page Page, weighed bool) bool {
 	// it would not make.
 	extra := 1
 	if weighed {
-		// The first child's rest was skipped too; the first read, the
-		// last key's (a whole read unit for one key: two reads'
-		// rounding) and this one are not the full read's.
+		// The first child's rest was skipped too; the first read and
+		// this one are not the full read's, and two reads' rounding more
+		// is kept as it was when the last key's was sent beside this one
+		// (a whole read unit for one key): the stretches the bench
+		// levels measured.
 		skipped += max(perChild-w.firstRCU, 0)
 		extra = 4
 	}
-	return w.readRest(perChild, skipped, extra)
+	return w.readRest(perChild, skipped, extra, weighed && w.lv.last == nil)
 }
 
 // readRest switches the walk to plain stretches where children of
 // perChild RCU are dense and the rest skipped pays for the rounding of the
 // reads a full read would not make (extra so far, and each stretch's
-// beyond the first).
-func (w *walker) readRest(perChild, skipped float64, extra int) bool {
+// beyond the first; two for each where endUnknown).
+func (w *walker) readRest(perChild, skipped float64, extra int, endUnknown bool) bool {
 	if perChild > denseChildRCU || skipped <= 0 {
 		return false
 	}
-	afford := int(skipped/roundingRCU) - extra + 1
-	if afford < 1 {
+	spare := int(skipped/roundingRCU) - extra
+	if spare < 0 {
 		return false
 	}
+	if endUnknown {
+		// The level's last key not read (after a weighing read), the
+		// stretches spread to the end of the names' alphabet: one may lie
+		// past the last name, its one read finding nothing and billing a
+		// whole read unit, two roundings (60 airport codes: 11 stretches
+		// where the last key's read bounded them to 8).
+		spare /= 2
+	}
+	afford := spare + 1
 	pages := max(1, int(math.Ceil(w.childrenAhead()*perChild/stretchRCU)))
 	n := min(pages, afford, cap(w.lv.slots))
 	w.dense = true

@@ -335,6 +335,87 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 	}
 }
 
+// TestCountHoldsTheLevel (37.2): the explorer's count (c), asked to hold
+// the keys it reads as the walk holds them (HoldKeys), holds the whole
+// level once read to its end, after a walk that held its own keys or
+// from nothing: every child with children is whole, its level told from
+// the keys held is what a walk of it finds, with no request (c then
+// enter on GitHub's ISSUE# read the 85 RCU again). Before the end (a
+// budget stopped it), past the bound, or through a mask (the keys are
+// real, as the walk's: WalkChildren holds none), it holds none.
+func TestCountHoldsTheLevel(t *testing.T) {
+	ctx := context.Background()
+	mask, _ := domain.ParseMask([]string{"SK"})
+	for name, c := range levelBackends(t) {
+		for _, pk := range []string{"big", "airports"} {
+			r := dynamo.ChildrenRequest{Table: "Airports", Key: airportsKey, PK: domain.S(pk), ItemBytes: averageItemBytes(t, c, "Airports", pk), HoldKeys: dynamo.HeldKeysBytes}
+			walked, err := dynamo.Children(ctx, c, r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Delim = walked.Delim
+			for _, from := range []string{"the walk's keys", "nothing"} {
+				held := walked.Held
+				if from == "nothing" {
+					held = nil
+				}
+				lc := dynamo.NewLevelCountFrom(c, r, held)
+				if over, err := lc.Run(ctx, 1, nil); err != nil || (!over && !lc.Done()) {
+					t.Fatalf("%s, %s, from %s: budget 1: over %v, %v", name, pk, from, over, err)
+				} else if over && lc.Held() != nil {
+					t.Errorf("%s, %s, from %s: stopped at its budget, the count holds the level", name, pk, from)
+				}
+				if _, err := lc.Run(ctx, 0, nil); err != nil || !lc.Done() {
+					t.Fatalf("%s, %s, from %s: done %v, %v", name, pk, from, lc.Done(), err)
+				}
+				h := lc.Held()
+				if h == nil {
+					t.Fatalf("%s, %s, from %s: the count read the level whole and holds none of it", name, pk, from)
+				}
+				for _, ch := range walked.Children {
+					if !ch.HasChildren {
+						continue
+					}
+					if !h.Whole(ch) {
+						t.Fatalf("%s, %s, from %s: %q not whole after the count", name, pk, from, ch.Prefix)
+					}
+					sub := r
+					sub.Prefix = ch.Prefix
+					got := h.Level(sub)
+					want, err := dynamo.Children(ctx, c, sub, nil)
+					if err != nil || sorted(got.Children) != sorted(want.Children) || got.SelfItem != want.SelfItem || got.Delim != want.Delim || got.Cost.Requests != 0 {
+						t.Fatalf("%s, %s, from %s, %q from the count's keys (%d requests):\n got %s\nwant %s, %v", name, pk, from, ch.Prefix, got.Cost.Requests, sorted(got.Children), sorted(want.Children), err)
+					}
+					if n, ok := h.Count(r, ch); !ok || n != counted(lc, ch.Name) {
+						t.Fatalf("%s, %s, from %s, %q: %d from the count's keys (ok %v), the count %d", name, pk, from, ch.Prefix, n, ok, counted(lc, ch.Name))
+					}
+				}
+			}
+			small := r
+			small.HoldKeys = 100 // bytes: fewer than the level's keys
+			lc := dynamo.NewLevelCount(c, small)
+			if _, err := lc.Run(ctx, 0, nil); err != nil || !lc.Done() || lc.Held() != nil {
+				t.Errorf("%s, %s: past the bound: done %v, held %v, %v", name, pk, lc.Done(), lc.Held(), err)
+			}
+			m := dynamo.NewMasked(c, func(string) *domain.Mask { return mask }, nil)
+			lc = dynamo.NewLevelCountFrom(m, r, nil)
+			if _, err := lc.Run(ctx, 0, nil); err != nil || !lc.Done() || lc.Held() != nil {
+				t.Errorf("%s, %s: masked: done %v, held %v, %v", name, pk, lc.Done(), lc.Held(), err)
+			}
+		}
+	}
+}
+
+// counted is a child's figure in a LevelCount (its name as shown).
+func counted(lc *dynamo.LevelCount, name string) int {
+	for _, cc := range lc.Counts() {
+		if cc.Name == name {
+			return cc.N
+		}
+	}
+	return -1
+}
+
 // TestCountAfterTheWalkReadsItsGaps (37.1, 37.2): the count c starts
 // after a level's walk (HeldKeys.CountPass) counts from the keys the walk
 // held and reads only the key space it did not: every child's count is
@@ -1408,6 +1489,7 @@ var unseenShapes = []levelShape{
 	{"one child of 3,000 items among fifty of one", "uneven", "", "#"},
 	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
 	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
+	{"a customer's orders: 56 items of ~150 B under four statuses, a profile, contracts (1 RCU read whole)", "customer", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1528,6 +1610,17 @@ func shapeItems() []dynamo.Item {
 	add("bucket", "2024/5/heavy.dat", 12_000) // in the read that weighs the level
 	for i := range 200 {
 		add("bucket", fmt.Sprintf("Event#%d#%s", 1700000000000+int64(i)*3600000, shapeName(16, i, 6)), 60)
+	}
+	// OrderHistory's CUSTOMER#c0005 (issue 37.1): STATUS#DATE#ORDER
+	// items, one PROFILE, versioned contracts; its first ten keys all
+	// CANCELLED's, the rest within the read that weighs the level.
+	for i := range 48 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/12, 3)]
+		add("customer", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), 90)
+	}
+	add("customer", "PROFILE", 40)
+	for v := range 7 {
+		add("customer", fmt.Sprintf("v%d_Contract", v), 40)
 	}
 	add("tiny", "A", 100)
 	add("tiny", "A#", 100)
@@ -1714,6 +1807,13 @@ func TestUnseenShapesCostWhatTheyList(t *testing.T) {
 			}
 			if n, some := walk.twice(false); n > 0 {
 				t.Errorf("%s, %s: children read %d keys twice: %v", sh.what, name, n, some)
+			}
+			// A level a read holds whole costs no more than that read and
+			// one request's rounding (the level's last key read beside the
+			// read that weighed it, which reached the level's end, cost
+			// CUSTOMER#c0005 2.0 RCU where its full read costs 1.0).
+			if full.requests == 1 && walk.rcu > full.rcu+0.5 {
+				t.Errorf("%s, %s: children %d requests %.1f RCU; the full read one of %.1f", sh.what, name, walk.requests, walk.rcu, full.rcu)
 			}
 			// The item size known (children's DescribeTable figure): the
 			// same children, no key twice, no dearer than the walk that

@@ -1016,18 +1016,6 @@ func TestCountedLevelOpensInOneRead(t *testing.T) {
 	if n := direct.rec.count("Query"); n != 2 {
 		t.Fatalf("ONES# opened with no count known sent %d Queries; want 2 (a first read of 256 keys, then the rest)", n)
 	}
-	h := newHarness(t, 120, 35, Config{Client: db, Table: "Counted", PK: "p"})
-	h.contains(t, "2 prefixes")
-	h.keys("c")
-	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "▸ ONES# prefix 300") {
-		t.Fatalf("ONES# after c: %s", rows)
-	}
-	before := h.rec.count("Query")
-	h.keys("down", "enter")
-	h.contains(t, "ONES# · 300 prefixes", `:prefix="ONES#"`)
-	if n := h.rec.count("Query") - before; n != 1 {
-		t.Fatalf("ONES#, counted 300, opened in %d Queries; want 1\n%s", n, h.screen())
-	}
 	// The same children (their Items cells aside: a level read whole
 	// is counted from its keys).
 	names := func(screen string) string {
@@ -1037,8 +1025,80 @@ func TestCountedLevelOpensInOneRead(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
+	h := newHarness(t, 160, 35, Config{Client: db, Table: "Counted", PK: "p"})
+	h.contains(t, "2 prefixes")
+	h.keys("c")
+	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "▸ ONES# prefix 300") {
+		t.Fatalf("ONES# after c: %s", rows)
+	}
+	before := h.rec.count("Query")
+	h.keys("down", "enter")
+	// c read the level whole and kept its keys: ONES# is told from them
+	// (TestCountedChildEnteredFromItsRead); r reads it from the server,
+	// its count known.
+	h.contains(t, "ONES# · 300 prefixes", `:prefix="ONES#" · no request sent (from the level's read)`)
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("ONES#, counted whole, opened in %d Queries; want none\n%s", n, h.screen())
+	}
+	told := names(h.screen())
+	before = h.rec.count("Query")
+	h.keys("r")
+	h.contains(t, "ONES# · 300 prefixes", `:prefix="ONES#" · skip-scan`)
+	if n := h.rec.count("Query") - before; n != 1 {
+		t.Fatalf("ONES#, counted 300, read again in %d Queries; want 1\n%s", n, h.screen())
+	}
+	if got := names(h.screen()); got != told {
+		t.Fatalf("ONES# read again lists\n%s\ntold from the count's keys\n%s", got, told)
+	}
 	if got, want := names(h.screen()), names(direct.screen()); got != want {
 		t.Fatalf("ONES# opened counted lists\n%s\nopened directly\n%s", got, want)
+	}
+}
+
+// TestCountedChildEnteredFromItsRead (37.2): c on a repository's top
+// level (GitHub's REPO#: 400 issues the walk skipped past, PRs, stars)
+// reads the level once and keeps its keys; enter on ISSUE# then sends no
+// request (it read the level's 400 issues again, as much as c had read),
+// and lists what reading it from the server (r) lists. Through a mask
+// the count keeps no keys (they are real): enter reads the level.
+func TestCountedChildEnteredFromItsRead(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	add := func(sk string, size int) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "REPO#alexdebrie#dynamodb-book"}, "SK": &types.AttributeValueMemberS{Value: sk},
+			"Data": &types.AttributeValueMemberS{Value: strings.Repeat("d", size)}})
+	}
+	add("REPO#alexdebrie#dynamodb-book", 100)
+	for i := range 400 {
+		add(fmt.Sprintf("ISSUE#%07d", i+1), 200)
+	}
+	for i := range 30 {
+		add(fmt.Sprintf("PR#%07d", i+1), 150)
+	}
+	for i := range 20 {
+		add(fmt.Sprintf("STAR#user%d", i), 40)
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "GitHub", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 160, 35, Config{Client: db, Table: "GitHub", PK: "REPO#alexdebrie#dynamodb-book"})
+	h.contains(t, "4 prefixes")
+	h.keys("c")
+	h.contains(t, "▸ ISSUE#")
+	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "▸ ISSUE# prefix 400") {
+		t.Fatalf("ISSUE# after c: %s", rows)
+	}
+	before := h.rec.count("Query")
+	h.keys("enter") // ISSUE#, the first row
+	h.contains(t, "ISSUE# · 400 items", `:prefix="ISSUE#" · no request sent (from the level's read)`)
+	if n := h.rec.count("Query") - before; n != 0 {
+		t.Fatalf("ISSUE#, counted whole by c, entered with %d Queries; want none\n%s", n, h.screen())
+	}
+	told := rowsOf(h.screen())
+	h.keys("r")
+	h.contains(t, "ISSUE# · 400 items", `:prefix="ISSUE#" · `)
+	if got := rowsOf(h.screen()); got != told {
+		t.Fatalf("ISSUE# from the server lists\n%s\nfrom the count's keys\n%s", got, told)
 	}
 }
 

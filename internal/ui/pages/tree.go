@@ -536,8 +536,8 @@ func (t *Tree) openKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			// weighs no more than the first read is read in it, one Query.
 			next.req.LevelItems = int64(t.counts[row.child.Name])
 		}
-		if t.held.Whole(row.child.Child) {
-			next.told = t.held // read whole here: told from its keys, no request
+		if held := t.heldKeys(); held.Whole(row.child.Child) {
+			next.told = held // read whole here: told from its keys, no request
 		}
 		return open(next), true
 	}

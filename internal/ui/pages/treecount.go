@@ -66,6 +66,17 @@ func (t *Tree) countHeld() {
 	}
 }
 
+// heldKeys are the keys read of the level: the count's, where c read
+// it to its end (every key, the walk's too), else the walk's.
+func (t *Tree) heldKeys() *dynamo.HeldKeys {
+	if t.pass != nil {
+		if h := t.pass.Held(); h != nil {
+			return h
+		}
+	}
+	return t.held
+}
+
 // countStopped takes the figures and cost of a count esc stopped from
 // its pass (the answers still on their way are dropped), so the request
 // line says what it spent; a read still in flight adds to the status bar
