@@ -440,6 +440,29 @@ func TestColumnPicker(t *testing.T) {
 	}
 }
 
+// TestColumnPickerSaysItsKeysOnce: the picker's header line and its help
+// line name enter alike, and list C, which closes it as esc does.
+func TestColumnPickerSaysItsKeysOnce(t *testing.T) {
+	h := newHarness(t, 220, 30, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "EventID")
+	h.keys("C")
+	h.contains(t, "Columns of DeviceLogs")
+	scr := h.screen()
+	for _, want := range []string{"enter keep", "esc/C cancel"} {
+		if n := strings.Count(scr, want); n != 2 {
+			t.Errorf("%q is on %d lines, not on the picker's header and help lines both:\n%s", want, n, scr)
+		}
+	}
+	if strings.Contains(scr, "enter go") || strings.Contains(scr, "enter keeps") {
+		t.Errorf("enter is named two ways:\n%s", scr)
+	}
+	h.keys("space", "C")
+	if strings.Contains(h.screen(), "Columns of DeviceLogs") {
+		t.Fatalf("C did not close the picker:\n%s", h.screen())
+	}
+	h.contains(t, "EventID")
+}
+
 // TestFilterBareWordHint: an unquoted word on the value side that names no
 // attribute of the loaded rows gets a hint in place, before anything is
 // read; enter again applies the filter as written; a quoted value or a real

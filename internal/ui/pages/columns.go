@@ -126,12 +126,23 @@ type pickerResult struct {
 	cols   []string // nil with apply: back to the most common
 }
 
+// pickerKeys are the picker's own keys as its header line and its help
+// both say them: enter keeps the choice, esc (or C again) cancels.
+type pickerKeys struct{ keep, cancel key.Binding }
+
+func columnPickerKeys(k keymap.KeyMap) pickerKeys {
+	cancel := key.NewBinding(key.WithKeys(append(slices.Clone(k.Cancel.Keys()), k.Columns.Keys()...)...),
+		key.WithHelp(k.Cancel.Help().Key+"/"+k.Columns.Help().Key, k.Cancel.Help().Desc))
+	return pickerKeys{keep: renamed(k.Submit, "keep"), cancel: cancel}
+}
+
 func (p *columnPicker) key(msg tea.KeyPressMsg, k keymap.KeyMap) pickerResult {
 	i := p.grid.Cursor()
+	own := columnPickerKeys(k)
 	switch {
-	case key.Matches(msg, k.Submit):
+	case key.Matches(msg, own.keep):
 		return pickerResult{closed: true, apply: true, cols: p.chosen()}
-	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Columns):
+	case key.Matches(msg, own.cancel):
 		return pickerResult{closed: true}
 	case key.Matches(msg, k.Auto):
 		return pickerResult{closed: true, apply: true}
@@ -165,22 +176,41 @@ func (p *columnPicker) chosen() []string {
 // layout sizes the picker's list for w×h, below its line of keys.
 func (p *columnPicker) layout(w, h int) { p.grid.SetSize(w, max(2, h-1)) }
 
-func (p *columnPicker) view(st *common.Styles, w, h int) string {
-	head := st.Dim.Render(components.Fit("space show/hide · K/J move · enter keeps · a most common · esc cancel", w))
+func (p *columnPicker) view(c *common.Common, w, h int) string {
+	k := c.Keys
+	var said []string
+	for _, b := range p.ownKeys(k) {
+		switch {
+		case sameBinding(b, k.MoveUp): // K/J move: the line fits 80 columns
+			said = append(said, b.Help().Key+"/"+k.MoveDown.Help().Key+" move")
+		case sameBinding(b, k.MoveDown):
+		default:
+			said = append(said, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	head := c.Styles.Dim.Render(components.Fit(strings.Join(said, " · "), w))
+	st := c.Styles
 	if len(p.names) == 0 {
 		return head + "\n" + st.Dim.Render("No attributes loaded yet besides the keys.")
 	}
 	return head + "\n" + p.grid.View()
 }
 
+// ownKeys are the picker's keys, each as it acts here; its header line
+// and its help say them from this one list.
+func (p *columnPicker) ownKeys(k keymap.KeyMap) []key.Binding {
+	own := columnPickerKeys(k)
+	return []key.Binding{k.Toggle, k.MoveUp, k.MoveDown, own.keep, k.Auto, own.cancel}
+}
+
 func (p *columnPicker) help(k keymap.KeyMap) []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}
+	return append([]key.Binding{k.Up, k.Down}, p.ownKeys(k)...)
 }
 
 // fullHelp is ?'s: every move of its list, its own keys, and / n N,
 // which search the attributes as on every list.
 func (p *columnPicker) fullHelp(k keymap.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Moves(), {k.Toggle, k.MoveUp, k.MoveDown, k.Submit, k.Auto, k.Cancel}, {k.Search, k.NextMatch, k.PrevMatch}}
+	return [][]key.Binding{k.Moves(), p.ownKeys(k), {k.Search, k.NextMatch, k.PrevMatch}}
 }
 
 // pickColumns hands a key to the open picker; when it closes with a
@@ -225,3 +255,5 @@ func chooseColumns(c *common.Common, table string, cols []string) tea.Cmd {
 		return common.NoticeMsg{Text: common.Sanitize(what) + " · saved for " + common.Sanitize(table) + " in " + common.Sanitize(path)}
 	}
 }
+
+func sameBinding(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }

@@ -472,7 +472,7 @@ func (p *Items) View() string {
 	}
 	if p.picker != nil {
 		title = "Columns of " + common.Sanitize(p.info.Name) + " · every attribute in the " + common.Thousands(p.stats.rows) + " rows loaded"
-		body = p.picker.view(st, listW-4, p.h-2-len(head))
+		body = p.picker.view(p.c, listW-4, p.h-2-len(head))
 	}
 	if len(head) > 0 {
 		body = strings.Join(head, "\n") + "\n" + body

@@ -985,7 +985,7 @@ func (t *Time) View() string {
 		body = st.Dim.Render(t.pg.Empty("this range"))
 	}
 	if t.picker != nil {
-		body = t.picker.view(st, t.w-4, max(2, gridH))
+		body = t.picker.view(t.c, t.w-4, max(2, gridH))
 	}
 	parts := []string{head, ""}
 	if sparkLine != "" {
