@@ -74,8 +74,13 @@ func TestVersionsTimelineDiff(t *testing.T) {
 	h.contains(t, "Diff v0 → v2", "comparing each revision with the current copy (v0_", "Δ vs v0")
 	h.keys("0", "[", "[") // the pinned v0_, against the newest
 	h.contains(t, "Diff v3 → v0", `~ Status  "FAIL" → "PASS"`)
+	h.keys("[") // nothing before the pinned current copy: it says so
+	h.said(t, "[/← prev revision does not apply here: the current copy (v0_) is first; ]/→ steps to the oldest revision")
 	h.keys("m", "]", "]", "]") // mark v0_, compare v3 with it
 	h.contains(t, "Diff v0 → v3 · against the marked v0", "Δ vs v0", "◆")
+	h.keys("]") // the newest: it says so and stays
+	h.said(t, "]/→ next revision does not apply here: v3 is the newest revision")
+	h.contains(t, "Diff v0 → v3 · against the marked v0")
 	h.keys("m") // mark v3 itself: it is not compared with itself
 	h.contains(t, "v3 is the marked revision", "marked")
 	if n := h.rec.count("Query") + h.rec.count("GetItem") - before; n != 0 {

@@ -230,9 +230,21 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 	}
 	k := t.c.Keys
 	switch {
+	case key.Matches(km, k.PrevRev, k.NextRev) && t.list.Len() < 2:
+		b := k.PrevRev
+		if key.Matches(km, k.NextRev) {
+			b = k.NextRev
+		}
+		return t, t.noStep(b, "this history has one row: nothing to step to")
 	case key.Matches(km, k.PrevRev):
+		if t.cursor() == 0 {
+			return t, t.noStep(k.PrevRev, "the current copy ("+common.Sanitize(t.zero())+") is first; "+k.NextRev.Help().Key+" steps to the oldest revision")
+		}
 		t.list.Grid.SetCursor(max(0, t.cursor()-1))
 	case key.Matches(km, k.NextRev):
+		if t.cursor() == t.list.Len()-1 {
+			return t, t.noStep(k.NextRev, t.newest()+" is the newest revision")
+		}
 		t.list.Grid.SetCursor(min(t.list.Len()-1, t.cursor()+1))
 	case key.Matches(km, k.Mark):
 		return t, t.markKey()
@@ -432,6 +444,22 @@ func (t *Timeline) markKey() tea.Cmd {
 	t.mark = t.cursor()
 	t.setColumns()
 	return notice("comparing each revision with " + t.comparison() + " · m on it unmarks, 0 compares with the current copy")
+}
+
+// noStep says why [ or ] does not move: the list ends there, as a key
+// that does not apply says why.
+func (t *Timeline) noStep(b key.Binding, why string) tea.Cmd {
+	return func() tea.Msg {
+		return common.NoticeMsg{Text: b.Help().Key + " " + b.Help().Desc + " does not apply here", Why: why}
+	}
+}
+
+// newest names the last row's revision.
+func (t *Timeline) newest() string {
+	if rev := t.rev(t.list.Len() - 1); rev != nil {
+		return common.Sanitize(rev.Label())
+	}
+	return "this"
 }
 
 // mark is the m key's help: on the marked row it unmarks.
