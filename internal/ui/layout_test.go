@@ -937,15 +937,18 @@ func TestKeysThatDoNotActSayWhyTruly(t *testing.T) {
 	}
 	h.keys("?")
 
-	// p is every page's setting, but on a page with no preview "preview
-	// on" promised one there.
+	// p on a page with no preview pane does not list itself there: it
+	// does not apply, says why, and leaves the setting as it was.
 	h = newHarness(t, 120, 35, Config{Table: "Locations"})
 	h.keys("p")
-	h.said(t, "preview on for the views that have one; this one has none")
+	h.said(t, "p preview does not apply here: this view has no preview pane")
+	if h.m.c.Preview != 0 {
+		t.Fatalf("p on a page with no preview changed the setting to %d", h.m.c.Preview)
+	}
 	h.keys("E")
 	h.contains(t, "entity type")
-	h.keys("p")
-	h.said(t, "preview off (p shows it)")
+	h.keys("p") // 120 columns: off by default, p shows it
+	h.said(t, "preview on (p hides it)")
 
 	// The tour is a list (of stops): "no list to search" was not true of it.
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})

@@ -7,19 +7,25 @@ func (m *Model) togglePreview() {
 		m.say("no preview below 100 columns: enter opens the row")
 		return
 	}
-	on, state := true, "on (p hides it)"
+	if !m.listsPreview() {
+		// This page has no pane: p does not list itself here, so it does
+		// not apply, and says so, as every other key does; the setting
+		// stays as it was rather than change out of sight.
+		b := m.c.Keys.Preview
+		m.sayWhy(b.Help().Key+" "+b.Help().Desc+" does not apply here", noPreviewHere)
+		return
+	}
+	state := "on (p hides it)"
 	if m.c.ShowPreview(m.w) {
-		m.c.Preview, on, state = -1, false, "off (p shows it)"
+		m.c.Preview, state = -1, "off (p shows it)"
 	} else {
 		m.c.Preview = 1
 	}
-	if !m.listsPreview() {
-		// The setting is every page's, but this one has no pane: "preview
-		// on" alone promised one here.
-		state = map[bool]string{true: "on", false: "off"}[on] + " for the views that have one; this one has none"
-	}
 	m.say("preview " + state)
 }
+
+// noPreviewHere is why p does nothing on a page with no preview pane.
+const noPreviewHere = "this view has no preview pane (the tables, Items, Versions, Changes, entity types, f and : results and comparisons have one)"
 
 // listsPreview reports whether the page on top has a preview for p to
 // show or hide: its help lists p where it does.
