@@ -138,7 +138,8 @@ func discriminatorOf(items []EntityItem) string {
 }
 
 // templateName names a type by its keys: the labels its templates hold
-// (USER·METADATA), or the templates themselves when they hold none.
+// (USER·METADATA), else the templates themselves (o#{n} / p#{n}), or
+// Unlabelled when they hold no fixed text at all.
 func templateName(pk, sk string) string {
 	var labels []string
 	seen := map[string]bool{}
@@ -162,6 +163,12 @@ func templateName(pk, sk string) string {
 		labels = caps
 	}
 	if len(labels) == 0 {
+		if !hasLiteral(pk) && !hasLiteral(sk) {
+			// Keys of values only ({id} / {id}): the templates would
+			// read as a name that is not one; the type says it has
+			// none, and its templates give its shape.
+			return Unlabelled
+		}
 		if sk == "" {
 			return pk
 		}
@@ -169,6 +176,17 @@ func templateName(pk, sk string) string {
 	}
 	return strings.Join(labels, "·")
 }
+
+// hasLiteral reports whether template t holds any fixed text (o#{n}'s
+// o), not only placeholders and delimiters.
+func hasLiteral(t string) bool {
+	return strings.ContainsFunc(placeholderRE().ReplaceAllString(t, ""), func(r rune) bool { return !isTemplateSep(string(r)) && r != ' ' })
+}
+
+// Unlabelled names a type whose keys hold no label, only values that
+// vary (Locations' USA / AK#CEDARVILLE#11700): its key templates give
+// its shape.
+const Unlabelled = "(no label in its keys)"
 
 type entityAcc struct {
 	e       Entity

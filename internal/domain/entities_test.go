@@ -53,6 +53,18 @@ func TestInferEntities(t *testing.T) {
 	if strings.Join(names, ", ") != "User=6 [entityType], Post=3 [__typename], CFG=1 []" {
 		t.Errorf("mixed discriminators: %s", strings.Join(names, ", "))
 	}
+	// Keys of values only (Locations: USA / AK#CEDARVILLE#11700) hold no
+	// label: "{id} / {id}" read as a name; the type says it has none, and
+	// its templates keep the shape.
+	items = nil
+	states := []string{"AK", "AL", "AZ", "CA", "CO", "FL", "GA", "NY", "TX", "WA"}
+	for i, c := range []string{"CEDARVILLE", "ANCHORAGE", "JUNEAU", "NOME", "SITKA", "KODIAK", "AUSTIN", "DALLAS", "MIAMI", "TAMPA"} {
+		items = append(items, EntityItem{PK: []string{"USA", "CAN", "MEX", "GBR", "FRA", "DEU", "ESP", "ITA", "JPN", "BRA"}[i], SK: fmt.Sprintf("%s#%s#%d", states[i], c, 11700+i)})
+	}
+	got = InferEntities(items, "")
+	if len(got) != 1 || got[0].Name != Unlabelled || strings.Contains(got[0].Name, "{") || got[0].KeyTemplates["sk"] == "" {
+		t.Errorf("keys with no label: %+v", got)
+	}
 }
 
 // TestEstimateCounts: a sample's type of one fixed partition read to its

@@ -66,6 +66,20 @@ func TestEntitiesOfTheTable(t *testing.T) {
 			t.Fatalf("%v: esc stayed:\n%s", sz, h.screen())
 		}
 	}
+	// Locations' keys hold values only (USA / AK#CEDARVILLE#11700): its
+	// type says it has no label, where "{id} / {id}" read as a name; its
+	// templates, beside, keep the shape (as entities --demo --table
+	// Locations names it).
+	h := newHarness(t, 120, 35, Config{Table: "Locations", Now: demoClock})
+	h.keys("E")
+	h.contains(t, "Locations · 1 entity type", "(no label in its keys)", "{id} / {id}")
+	if line := lineWith(h.screen(), "{id} / {id}"); strings.Count(line, "{id} / {id}") != 1 {
+		t.Errorf("the type is named by its templates: %q", line)
+	}
+	// Its items are in 6 partitions and no key text tells them apart:
+	// enter opens its example's partition, which says it is one of them.
+	h.keys("enter")
+	h.said(t, "(no label in its keys): no key text to search its items by; here one of its partitions, its example's")
 	// Where E does not act, the help does not name it.
 	for _, cfg := range []Config{{}, {Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}} {
 		h := newHarness(t, 120, 35, cfg)

@@ -130,7 +130,8 @@ func (e *Entities) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 // begins with.
 func (e *Entities) openType(i int) tea.Cmd {
 	ent, example := e.res.Entities[i], e.res.Examples[i]
-	if e.req.PK == nil && e.held == nil && strings.Contains(ent.KeyTemplates["pk"], "{") {
+	many := e.req.PK == nil && strings.Contains(ent.KeyTemplates["pk"], "{") // its items in many partitions
+	if many && e.held == nil {
 		if n := e.typeFilter(ent); n != nil && e.res.Items != nil {
 			// The whole table was read for the types, and is held: its
 			// items are matched here, not scanned again.
@@ -157,6 +158,12 @@ func (e *Entities) openType(i int) tea.Cmd {
 	p.note = "entity " + common.Sanitize(ent.Name)
 	if ent.Discriminator != "" {
 		p.Filter(domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}})
+	}
+	if many && e.typeFilter(ent) == nil {
+		// Its partitions are many and no key text tells its items apart
+		// (Locations' {id} / {id}): the partition opened is one of them,
+		// and says so rather than stand for the type.
+		return tea.Batch(open(p), notice(common.Sanitize(ent.Name)+": no key text to search its items by; here one of its partitions, its example's"))
 	}
 	return open(p)
 }
