@@ -1,12 +1,16 @@
 package components
 
 import (
+	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
 // TextInput is bubbles' text input with its editing keys made safe: in
@@ -63,7 +67,29 @@ func (t TextInput) View() string {
 		}
 		t.SetWidth(w + 1)
 	}
-	return t.Model.View()
+	return showFormat(t.Model.View())
+}
+
+// showFormat writes the characters that draw nothing or reorder the text
+// (zero-width spaces and joiners, bidi overrides, C1 controls) as the rest
+// of the explorer shows them, \u200b: typed or pasted into a box they are
+// text, kept in its value, but raw "A\u200bB" read as AB, and U+202E turned
+// the line around. The box's own styling (ESC sequences) stays.
+func showFormat(view string) string {
+	if !strings.ContainsFunc(view, func(r rune) bool { return r >= 0x7f }) {
+		return view
+	}
+	var b strings.Builder
+	for _, r := range view {
+		if r >= 0x7f && r != utf8.RuneError {
+			if esc := common.Sanitize(string(r)); esc != string(r) {
+				b.WriteString(esc)
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // deleteWordForward deletes from the cursor to the end of the next word

@@ -84,3 +84,21 @@ func TestTextInputShowsItsPlaceholder(t *testing.T) {
 		t.Fatalf("placeholder cut: %q", got)
 	}
 }
+
+// TestTextInputShowsFormatCharactersEscaped: zero-width and bidi
+// characters typed or pasted into a box stay in its value (they are text)
+// but show as \u200b…, as everywhere else on screen: raw, "A\u200bB" read
+// as AB and U+202E turned the line around.
+func TestTextInputShowsFormatCharactersEscaped(t *testing.T) {
+	in := NewTextInput("filter › ")
+	in.SetWidth(60)
+	in.Focus()
+	in, _ = in.Paste("City = \"A\u200bB\u202eC\u0085\" é ✓") // C1 controls are dropped as pasted
+	if in.Value() != "City = \"A\u200bB\u202eC\" é ✓" {
+		t.Fatalf("value %q", in.Value())
+	}
+	got := ansi.Strip(in.View())
+	if !strings.Contains(got, `A\u200bB\u202eC" é ✓`) || strings.ContainsAny(got, "\u200b\u202e") {
+		t.Fatalf("view %q", got)
+	}
+}
