@@ -248,12 +248,13 @@ func TestComparePagesTakeAnyKey(t *testing.T) {
 }
 
 // TestCompareManyKeys: a comparison longer than one message's batch is
-// listed whole, counted once.
+// listed whole, counted once, its counts written as the row count beside
+// them (1,250, not 1250).
 func TestCompareManyKeys(t *testing.T) {
 	mem := memory.New()
 	var left []dynamo.Item
-	for i := range 250 {
-		left = append(left, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)}})
+	for i := range 1250 {
+		left = append(left, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%04d", i)}})
 	}
 	if err := demo.CreateKeyTable(context.Background(), mem, "Orders", "S", left); err != nil {
 		t.Fatal(err)
@@ -263,9 +264,9 @@ func TestCompareManyKeys(t *testing.T) {
 	}
 	h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock})
 	h.keys("=", "enter")
-	h.contains(t, "vs table Empty · 0 differ · 250 only-left · 0 only-right · 0 same", "row 1 of 250")
+	h.contains(t, "vs table Empty · 0 differ · 1,250 only-left · 0 only-right · 0 same", "row 1 of 1,250")
 	h.keys("G")
-	h.contains(t, "k249", "row 250 of 250")
+	h.contains(t, "k1249", "row 1,250 of 1,250")
 }
 
 // TestCompareFailedSaysSo: a comparison whose other side fails says so

@@ -305,7 +305,8 @@ func (d *Diff) count(int, bool) string {
 			return "nothing compared yet"
 		}
 	}
-	s := fmt.Sprintf("%d differ · %d only-left · %d only-right · %d same", n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight], n[domain.Same])
+	th := func(k domain.DiffStatus) string { return common.Thousands(n[k]) } // 5,039, as the row count beside it
+	s := fmt.Sprintf("%s differ · %s only-left · %s only-right · %s same", th(domain.Differs), th(domain.OnlyLeft), th(domain.OnlyRight), th(domain.Same))
 	if d.res.Stopped() {
 		s += " · stopped at the budget: the keys both sides read"
 	}
