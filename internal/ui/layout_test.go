@@ -949,6 +949,14 @@ func TestKeysThatDoNotActSayWhyTruly(t *testing.T) {
 	h.contains(t, "entity type")
 	h.keys("p") // 120 columns: off by default, p shows it
 	h.said(t, "preview on (p hides it)")
+	// Below 100 columns a view that has a pane has no room for it; one
+	// that has none at any width says so, not "below 100 columns".
+	h = newHarness(t, 80, 24, Config{Table: "DeviceLogs", PK: "9000"})
+	h.contains(t, "items loaded")
+	h.keys("p")
+	h.said(t, "no preview below 100 columns")
+	h.keys("enter", "p")
+	h.said(t, "p preview does not apply here: this view has no preview pane")
 
 	// The tour is a list (of stops): "no list to search" was not true of it.
 	h = newHarness(t, 80, 24, Config{Tour: true, Now: demoClock})
