@@ -506,7 +506,13 @@ func TestCompareRefusedTablesOfAnotherKey(t *testing.T) {
 				t.Fatalf("a table that is not comparable is listed before one that is:\n%s", h.screen())
 			}
 			sent := h.rec.count("Query")
-			h.keys("down", "enter") // Numbered
+			h.contains(t, "enter reads PK = :pk on both sides", "enter compare")
+			h.keys("down") // Numbered: enter does not compare it, and the lines say so
+			h.contains(t, "the selected table has another key", "enter why not")
+			if strings.Contains(h.screen(), "on both sides") || strings.Contains(h.screen(), "enter compare") {
+				t.Fatalf("on a table keyed otherwise, enter is said to compare:\n%s", h.screen())
+			}
+			h.keys("enter")
 			h.said(t, "Numbered has another key than Orders: PK S · SK N, not PK S · SK S")
 			if h.rec.count("Query") != sent || strings.Contains(h.screen(), "vs table") {
 				t.Fatalf("enter on a table keyed otherwise compared it:\n%s", h.screen())

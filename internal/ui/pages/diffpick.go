@@ -188,20 +188,40 @@ func (p *DiffPicker) Capturing() bool { return false }
 
 // Request says what the picker read, and what enter will.
 func (p *DiffPicker) Request() string {
-	return "ListTables, DescribeTable each (for the other tables and their keys) · enter reads " + common.Sanitize(p.q.Expression()) + " on both sides, within the count budget"
+	read := "ListTables, DescribeTable each (for the other tables and their keys) · "
+	if p.otherSelected() {
+		// enter refuses it before any read: "enter reads … on both
+		// sides" promised a comparison of a table keyed otherwise.
+		return read + "the selected table has another key: enter says why and reads nothing"
+	}
+	return read + "enter reads " + common.Sanitize(p.q.Expression()) + " on both sides, within the count budget"
+}
+
+// otherSelected reports whether the selected row is a table keyed
+// otherwise, which enter refuses.
+func (p *DiffPicker) otherSelected() bool {
+	ch, ok := p.list.Selected()
+	return ok && ch.other
+}
+
+// openKey is enter as it acts on the selected row: it compares, or on a
+// table keyed otherwise says why not.
+func (p *DiffPicker) openKey() key.Binding {
+	o := p.c.Keys.Open
+	o.SetHelp(o.Help().Key, "compare")
+	if p.otherSelected() {
+		o.SetHelp(o.Help().Key, "why not")
+	}
+	return o
 }
 
 func (p *DiffPicker) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	o := k.Open
-	o.SetHelp(o.Help().Key, "compare")
-	return []key.Binding{k.Up, k.Down, o, k.Search, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, p.openKey(), k.Search, k.Back, k.Help, k.Quit}
 }
 
 // FullHelp lists every move of the list (pgdn, g, G moved, unlisted).
 func (p *DiffPicker) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	o := k.Open
-	o.SetHelp(o.Help().Key, "compare")
-	return [][]key.Binding{k.Moves(), {o, k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {p.openKey(), k.Search, k.NextMatch, k.PrevMatch, k.Back}, {k.Help, k.Quit}}
 }
