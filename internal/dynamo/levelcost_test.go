@@ -2011,3 +2011,90 @@ func TestSmallTableLevelIsOneQuery(t *testing.T) {
 		}
 	}
 }
+
+// An OrderHistory of customers (issue 37.1): a PROFILE, orders keyed
+// STATUS#DATE#ID, one order of each customer of 30 KB (an attachment),
+// and two customers of a PROFILE and one order, whose keys tell no
+// delimiter across two of them.
+var smallPartsSeeded seededTable
+
+func smallPartsItems() []dynamo.Item {
+	var out []dynamo.Item
+	add := func(pk, sk string, size int) {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("o", size)}})
+	}
+	statuses := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}
+	for c := range 30 {
+		pk := fmt.Sprintf("CUSTOMER#c%04d", c)
+		add(pk, "PROFILE", 40)
+		for o := range 5 {
+			size := 100
+			if o == c%5 {
+				size = 30_000
+			}
+			add(pk, fmt.Sprintf("%s#2018-%02d-%02dT10:%02d:00#ORD%05d", statuses[(c+o)%4], 1+o, 1+c%28, c%60, o), size)
+		}
+	}
+	add("CUSTOMER#two", "PROFILE", 40)
+	add("CUSTOMER#two", "DELIVERED#2018-01-21T08:26:00#ORD00001", 120)
+	add("CUSTOMER#contract", "SHIPPED#2018-03-02T11:00:00#ORD00000", 120)
+	add("CUSTOMER#contract", "PROFILE", 40)
+	add("CUSTOMER#contract", "v0_Contract", 40)
+	add("CUSTOMER#contract", "v1_Contract", 40)
+	return out
+}
+
+// scanBilled counts the Scans (a table sample) beside the Queries.
+type scanBilled struct{ everyKey }
+
+func (s *scanBilled) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := s.Client.Scan(ctx, in, o...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests++
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	s.rcu += max(units, 0.5)
+	return out, err
+}
+
+// TestSmallPartitionCostsItsRead (issue 37.1): a customer of a PROFILE and
+// one order (2 items, 0.5 RCU read whole), its delimiter detected, costs
+// no more than its read and half an RCU, children and count alike: the
+// '#' its order's key repeats (STATUS#DATE#ID) cuts it, where a sample
+// Scan of the table's keys, which bills its 30 KB orders whole, cost 30
+// times the level's read. A customer whose keys do tell one ('_' of two
+// contracts, as DetectDelimiter has it) is cut so, as before.
+func TestSmallPartitionCostsItsRead(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &smallPartsSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "SmallParts", "S", smallPartsItems())
+	})
+	for name, c := range backends {
+		for _, tc := range []struct{ pk, delim string }{{"CUSTOMER#two", "#"}, {"CUSTOMER#contract", "_"}, {"CUSTOMER#c0003", "#"}} {
+			full := &everyKey{billed: billed{Client: c}}
+			want := fullReadSK(t, full, "SmallParts", "PK", "SK", domain.S(tc.pk), "", tc.delim)
+			r := dynamo.ChildrenRequest{Table: "SmallParts", Key: airportsKey, PK: domain.S(tc.pk)}
+			walk := &scanBilled{everyKey{billed: billed{Client: c}}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || res.Delim != tc.delim || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s: delimiter %q, %v:\n got %s\nwant %s", tc.pk, name, res.Delim, err, sorted(res.Children), sorted(want))
+			}
+			if walk.rcu > full.rcu+0.5 || res.Cost.RCU > full.rcu+0.5 {
+				t.Errorf("%s, %s: children %d requests %.1f RCU (told %.1f); the full read %d of %.1f", tc.pk, name, walk.requests, walk.rcu, res.Cost.RCU, full.requests, full.rcu)
+			}
+			count := &scanBilled{everyKey{billed: billed{Client: c}}}
+			pass := dynamo.NewCountPass(r)
+			if over, err := pass.Run(ctx, count, 0, 0, nil); err != nil || over || !pass.Done() || pass.Result().Delim != tc.delim || sorted(pass.Result().Children) != sorted(want) {
+				t.Fatalf("%s, %s: count: over %v, %v, delimiter %q:\n got %s\nwant %s", tc.pk, name, over, err, pass.Result().Delim, sorted(pass.Result().Children), sorted(want))
+			}
+			if count.rcu > full.rcu+0.5 {
+				t.Errorf("%s, %s: count %d requests %.1f RCU; the full read %d of %.1f", tc.pk, name, count.requests, count.rcu, full.requests, full.rcu)
+			}
+			t.Logf("%s, %s: children %d requests %.1f RCU, count %d, %.1f; full read %d, %.1f", tc.pk, name, walk.requests, walk.rcu, count.requests, count.rcu, full.requests, full.rcu)
+		}
+	}
+}
