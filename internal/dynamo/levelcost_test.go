@@ -1622,6 +1622,20 @@ func shapeItems() []dynamo.Item {
 	for v := range 7 {
 		add("customer", fmt.Sprintf("v%d_Contract", v), 40)
 	}
+	// OrderHistory's c0002 (issue 37.2): a 120 KB order third in the
+	// first read, then 47 items of ~250 B under the same statuses.
+	for i := range 45 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/12, 3)]
+		size := 250
+		if i == 2 {
+			size = 120_000
+		}
+		add("heavyfirst", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), size)
+	}
+	add("heavyfirst", "PROFILE", 40)
+	for v := range 5 {
+		add("heavyfirst", fmt.Sprintf("v%d_Contract", v), 40)
+	}
 	add("tiny", "A", 100)
 	add("tiny", "A#", 100)
 	add("tiny", "A#B", 100)
@@ -2095,6 +2109,39 @@ func TestSmallPartitionCostsItsRead(t *testing.T) {
 				t.Errorf("%s, %s: count %d requests %.1f RCU; the full read %d of %.1f", tc.pk, name, count.requests, count.rcu, full.requests, full.rcu)
 			}
 			t.Logf("%s, %s: children %d requests %.1f RCU, count %d, %.1f; full read %d, %.1f", tc.pk, name, walk.requests, walk.rcu, count.requests, count.rcu, full.requests, full.rcu)
+		}
+	}
+}
+
+// TestHeavyFirstReadThenSmallItems (issue 37.2): a level whose first read
+// holds one item of 120 KB among small ones (OrderHistory's c0002) sizes
+// its next probe to one key; the probes after it, full and of one read
+// unit, grow, so the walk reads the small rest in few requests: the
+// children a full read finds, no key read twice, no more than a read unit
+// a request beyond the first and the full read's RCU and 1.5 more (the
+// first read's heavy item and the rest's rounding), where probes of one
+// key apiece cost 12 requests and 3.5 more.
+func TestHeavyFirstReadThenSmallItems(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range unseenBackends(t) {
+		full := &everyKey{billed: billed{Client: c}}
+		want := fullReadSK(t, full, "Shapes", "PK", "SK", domain.S("heavyfirst"), "", "#")
+		for _, r := range []dynamo.ChildrenRequest{
+			{Table: "Shapes", Key: airportsKey, PK: domain.S("heavyfirst"), Delim: "#"},
+			{Table: "Shapes", Key: airportsKey, PK: domain.S("heavyfirst")},
+		} {
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s: %v:\n got %s\nwant %s", name, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := walk.twice(false); n > 0 {
+				t.Errorf("%s: %d keys read twice: %v", name, n, some)
+			}
+			if walk.rcu > full.rcu+1.5 || walk.requests > 6 {
+				t.Errorf("%s, delimiter %q: %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, r.Delim, walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
+			}
+			t.Logf("%s, delimiter %q: %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, r.Delim, walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
 		}
 	}
 }
