@@ -1490,6 +1490,7 @@ var unseenShapes = []levelShape{
 	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
 	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
 	{"a customer's orders: 56 items of ~150 B under four statuses, a profile, contracts (1 RCU read whole)", "customer", "", "#"},
+	{"a customer's orders, a 15 KB one among the first ten keys, all of one status (3.5 RCU read whole)", "heavysmall", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1633,6 +1634,20 @@ func shapeItems() []dynamo.Item {
 		add("heavyfirst", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), size)
 	}
 	add("heavyfirst", "PROFILE", 40)
+	// OrderHistory's c0187 (issue 37.2): a 15 KB order eighth among the
+	// first ten keys, all of one status, then 40 items of ~250 B.
+	for i := range 44 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/11, 3)]
+		size := 250
+		if i == 7 {
+			size = 15_000
+		}
+		add("heavysmall", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), size)
+	}
+	add("heavysmall", "PROFILE", 40)
+	for v := range 5 {
+		add("heavysmall", fmt.Sprintf("v%d_Contract", v), 40)
+	}
 	for v := range 5 {
 		add("heavyfirst", fmt.Sprintf("v%d_Contract", v), 40)
 	}
