@@ -86,9 +86,28 @@ func (w *walker) weighNext(keys []string, page Page) bool {
 	if r.Probe || !w.first || w.dense || w.weighedFirst() || !oneChild(keys, r.Prefix, w.walk.Delim) || rcu >= denseChildRCU || !w.probe.Sized {
 		return false
 	}
-	w.limit = min(firstReadUnits*w.probe.Keys, maxFirstKeys)
+	sized := w.probe.Keys
+	if w.probe.Heavy {
+		// One item larger than a read unit sized the probe to a key: the
+		// page is sized by the others (CUSTOMER#c0187, a 15 KB order
+		// among its first ten: a weighing read of 10 keys, then three
+		// reads more of the small rest).
+		sized = max(sized, measured(lightItems(page.Items), 0).Keys)
+	}
+	w.limit = min(firstReadUnits*sized, maxFirstKeys)
 	w.weigh, w.firstRCU = true, rcu
 	return true
+}
+
+// lightItems are the items no larger than a read unit.
+func lightItems(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		if ItemBytes(it) <= readUnitBytes {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // weighedFirst says the level's first read was a weighing read: a

@@ -1490,6 +1490,7 @@ var unseenShapes = []levelShape{
 	{"CJK, control and zero-width characters, '#' alone, doubled and at a name's end", "odd", "", "#"},
 	{"names of 1 to 14 characters under '|', two levels deep, the last child of few keys", "pipes", "", "|"},
 	{"a customer's orders: 56 items of ~150 B under four statuses, a profile, contracts (1 RCU read whole)", "customer", "", "#"},
+	{"a customer's orders, a 15 KB one among the first ten keys, all of one status (3.5 RCU read whole)", "heavysmall", "", "#"},
 }
 
 // shapeName is the n-th of a run of names that neither count up nor
@@ -1621,6 +1622,34 @@ func shapeItems() []dynamo.Item {
 	add("customer", "PROFILE", 40)
 	for v := range 7 {
 		add("customer", fmt.Sprintf("v%d_Contract", v), 40)
+	}
+	// OrderHistory's c0002 (issue 37.2): a 120 KB order third in the
+	// first read, then 47 items of ~250 B under the same statuses.
+	for i := range 45 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/12, 3)]
+		size := 250
+		if i == 2 {
+			size = 120_000
+		}
+		add("heavyfirst", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), size)
+	}
+	add("heavyfirst", "PROFILE", 40)
+	// OrderHistory's c0187 (issue 37.2): a 15 KB order eighth among the
+	// first ten keys, all of one status, then 40 items of ~250 B.
+	for i := range 44 {
+		status := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}[min(i/11, 3)]
+		size := 250
+		if i == 7 {
+			size = 15_000
+		}
+		add("heavysmall", fmt.Sprintf("%s#2018-%02d-%02dT10:00:00#ORD%05d", status, 1+i%12, 1+i%28, i), size)
+	}
+	add("heavysmall", "PROFILE", 40)
+	for v := range 5 {
+		add("heavysmall", fmt.Sprintf("v%d_Contract", v), 40)
+	}
+	for v := range 5 {
+		add("heavyfirst", fmt.Sprintf("v%d_Contract", v), 40)
 	}
 	add("tiny", "A", 100)
 	add("tiny", "A#", 100)
@@ -2008,6 +2037,126 @@ func TestSmallTableLevelIsOneQuery(t *testing.T) {
 					name, lv.pk, items, bytes, walk.requests, walk.limits, walk.rcu, full.rcu)
 			}
 			t.Logf("%s %q: %d children, %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, lv.pk, len(res.Children), walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
+		}
+	}
+}
+
+// An OrderHistory of customers (issue 37.1): a PROFILE, orders keyed
+// STATUS#DATE#ID, one order of each customer of 30 KB (an attachment),
+// and two customers of a PROFILE and one order, whose keys tell no
+// delimiter across two of them.
+var smallPartsSeeded seededTable
+
+func smallPartsItems() []dynamo.Item {
+	var out []dynamo.Item
+	add := func(pk, sk string, size int) {
+		out = append(out, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("o", size)}})
+	}
+	statuses := []string{"CANCELLED", "DELIVERED", "PLACED", "SHIPPED"}
+	for c := range 30 {
+		pk := fmt.Sprintf("CUSTOMER#c%04d", c)
+		add(pk, "PROFILE", 40)
+		for o := range 5 {
+			size := 100
+			if o == c%5 {
+				size = 30_000
+			}
+			add(pk, fmt.Sprintf("%s#2018-%02d-%02dT10:%02d:00#ORD%05d", statuses[(c+o)%4], 1+o, 1+c%28, c%60, o), size)
+		}
+	}
+	add("CUSTOMER#two", "PROFILE", 40)
+	add("CUSTOMER#two", "DELIVERED#2018-01-21T08:26:00#ORD00001", 120)
+	add("CUSTOMER#contract", "SHIPPED#2018-03-02T11:00:00#ORD00000", 120)
+	add("CUSTOMER#contract", "PROFILE", 40)
+	add("CUSTOMER#contract", "v0_Contract", 40)
+	add("CUSTOMER#contract", "v1_Contract", 40)
+	return out
+}
+
+// scanBilled counts the Scans (a table sample) beside the Queries.
+type scanBilled struct{ everyKey }
+
+func (s *scanBilled) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := s.Client.Scan(ctx, in, o...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests++
+	units := 0.0
+	if out != nil && out.ConsumedCapacity != nil && out.ConsumedCapacity.CapacityUnits != nil {
+		units = *out.ConsumedCapacity.CapacityUnits
+	}
+	s.rcu += max(units, 0.5)
+	return out, err
+}
+
+// TestSmallPartitionCostsItsRead (issue 37.1): a customer of a PROFILE and
+// one order (2 items, 0.5 RCU read whole), its delimiter detected, costs
+// no more than its read and half an RCU, children and count alike: the
+// '#' its order's key repeats (STATUS#DATE#ID) cuts it, where a sample
+// Scan of the table's keys, which bills its 30 KB orders whole, cost 30
+// times the level's read. A customer whose keys do tell one ('_' of two
+// contracts, as DetectDelimiter has it) is cut so, as before.
+func TestSmallPartitionCostsItsRead(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &smallPartsSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "SmallParts", "S", smallPartsItems())
+	})
+	for name, c := range backends {
+		for _, tc := range []struct{ pk, delim string }{{"CUSTOMER#two", "#"}, {"CUSTOMER#contract", "_"}, {"CUSTOMER#c0003", "#"}} {
+			full := &everyKey{billed: billed{Client: c}}
+			want := fullReadSK(t, full, "SmallParts", "PK", "SK", domain.S(tc.pk), "", tc.delim)
+			r := dynamo.ChildrenRequest{Table: "SmallParts", Key: airportsKey, PK: domain.S(tc.pk)}
+			walk := &scanBilled{everyKey{billed: billed{Client: c}}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || res.Delim != tc.delim || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s, %s: delimiter %q, %v:\n got %s\nwant %s", tc.pk, name, res.Delim, err, sorted(res.Children), sorted(want))
+			}
+			if walk.rcu > full.rcu+0.5 || res.Cost.RCU > full.rcu+0.5 {
+				t.Errorf("%s, %s: children %d requests %.1f RCU (told %.1f); the full read %d of %.1f", tc.pk, name, walk.requests, walk.rcu, res.Cost.RCU, full.requests, full.rcu)
+			}
+			count := &scanBilled{everyKey{billed: billed{Client: c}}}
+			pass := dynamo.NewCountPass(r)
+			if over, err := pass.Run(ctx, count, 0, 0, nil); err != nil || over || !pass.Done() || pass.Result().Delim != tc.delim || sorted(pass.Result().Children) != sorted(want) {
+				t.Fatalf("%s, %s: count: over %v, %v, delimiter %q:\n got %s\nwant %s", tc.pk, name, over, err, pass.Result().Delim, sorted(pass.Result().Children), sorted(want))
+			}
+			if count.rcu > full.rcu+0.5 {
+				t.Errorf("%s, %s: count %d requests %.1f RCU; the full read %d of %.1f", tc.pk, name, count.requests, count.rcu, full.requests, full.rcu)
+			}
+			t.Logf("%s, %s: children %d requests %.1f RCU, count %d, %.1f; full read %d, %.1f", tc.pk, name, walk.requests, walk.rcu, count.requests, count.rcu, full.requests, full.rcu)
+		}
+	}
+}
+
+// TestHeavyFirstReadThenSmallItems (issue 37.2): a level whose first read
+// holds one item of 120 KB among small ones (OrderHistory's c0002) sizes
+// its next probe to one key; the probes after it, full and of one read
+// unit, grow, so the walk reads the small rest in few requests: the
+// children a full read finds, no key read twice, no more than a read unit
+// a request beyond the first and the full read's RCU and 1.5 more (the
+// first read's heavy item and the rest's rounding), where probes of one
+// key apiece cost 12 requests and 3.5 more.
+func TestHeavyFirstReadThenSmallItems(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range unseenBackends(t) {
+		full := &everyKey{billed: billed{Client: c}}
+		want := fullReadSK(t, full, "Shapes", "PK", "SK", domain.S("heavyfirst"), "", "#")
+		for _, r := range []dynamo.ChildrenRequest{
+			{Table: "Shapes", Key: airportsKey, PK: domain.S("heavyfirst"), Delim: "#"},
+			{Table: "Shapes", Key: airportsKey, PK: domain.S("heavyfirst")},
+		} {
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || sorted(res.Children) != sorted(want) {
+				t.Fatalf("%s: %v:\n got %s\nwant %s", name, err, sorted(res.Children), sorted(want))
+			}
+			if n, some := walk.twice(false); n > 0 {
+				t.Errorf("%s: %d keys read twice: %v", name, n, some)
+			}
+			if walk.rcu > full.rcu+1.5 || walk.requests > 6 {
+				t.Errorf("%s, delimiter %q: %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, r.Delim, walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
+			}
+			t.Logf("%s, delimiter %q: %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, r.Delim, walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
 		}
 	}
 }
