@@ -321,6 +321,55 @@ func TestRangeTimesInOneFormAmongOtherKeys(t *testing.T) {
 	}
 }
 
+// TestRangeTimeOrderedIdsAmongOtherKeys (issue 39, a chat app): a room's
+// partition holds its messages keyed MSG#<ULID> beside its members and
+// its META item, too few messages to take the form unasked. The refusal
+// said the keys "hold no time this tool recognises" while the same line
+// read them as MSG#{ulid}; it says how many keys hold a time, as ulid,
+// and --time-format ulid, which then lists the messages of the range.
+// On dynalite and the embedded backend.
+func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	keys := []string{"META", "MEMBER#user000", "MEMBER#user001", "MEMBER#user002", "MEMBER#user003", "MEMBER#user004", "MEMBER#user005", "MEMBER#user006",
+		"MSG#01HWWA79E0F8QY40YGECYYS9E9", // 2024-05-02T09:30:00Z
+		"MSG#01HXW4EX70R04A2K1HYRVSW8Q6", // 2024-05-14T18:05:00Z
+		"MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", // 2024-05-31T23:59:00Z
+		"MSG#01HZ8HH5Z8M6DHJ74YY5P4T91J", // 2024-06-01T00:00:01Z
+		"MSG#01HWRQ6V0RVT722RNHF2K0462C", // 2024-04-30T23:59:59Z
+		"MSG#01HJCHY500TJG92NMQ8RRXR6HV", // 2023-12-24T00:00:00Z
+		"MSG#01HYAXYWG0FKVGKN0TM1R83NXP", // 2024-05-20T12:00:00Z
+	}
+	var items []map[string]types.AttributeValue
+	for _, k := range keys {
+		items = append(items, av("PK", "ROOM#r05", "SK", k))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "ROOM#r05", "--at", "2024-05"}, conn...)...)
+			if code != exitUsage || out != "" || strings.Contains(stderr, "no time this tool recognises") || strings.Count(stderr, "dynascope: ") != 1 ||
+				!strings.Contains(stderr, "only 7 of the 15 sort keys of SK sampled here hold a time (ulid)") ||
+				!strings.Contains(stderr, "give --time-format ulid") {
+				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "ROOM#r05", "--at", "2024-05", "--time-format", "ulid"}, conn...)...)
+			var got []string
+			for _, l := range strings.Fields(out) {
+				var it struct{ SK string }
+				if err := json.Unmarshal([]byte(l), &it); err != nil {
+					t.Fatalf("%v: %q", err, l)
+				}
+				got = append(got, it.SK)
+			}
+			want := "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA MSG#01HYAXYWG0FKVGKN0TM1R83NXP MSG#01HXW4EX70R04A2K1HYRVSW8Q6 MSG#01HWWA79E0F8QY40YGECYYS9E9"
+			if strings.Join(got, " ") != want {
+				t.Errorf("--time-format ulid: %v, want %s\n%s", got, want, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeStoppedWritesWhatItHeld: a range over keys in several UTC
 // offsets holds items back to write them in time order; when the budget
 // stops the read, what it held was read and paid for, and is written (in

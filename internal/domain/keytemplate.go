@@ -361,14 +361,27 @@ func InferTemplates(keys []string, delim string) []string {
 // hold one form under two prefixes), and how many of the keys hold one.
 // Where detection takes no form, it tells "times in several forms" from
 // "one form, in too few of the keys" (a profile and a contract's
-// revisions beside a small customer's orders).
+// revisions beside a small customer's orders). A time-ordered id
+// (MSG#{ulid}, {uuidv7}, {ksuid}) is a time in the form of its name, as
+// --time-format takes it: a chat room's messages beside its members were
+// "no time this tool recognises" while the same line read them as
+// MSG#{ulid}.
 func TimeForms(keys []string) (forms []string, timed int) {
 	for _, c := range CountTemplates(keys, GuessDelimiter(keys)) {
-		_, rest, ok := strings.Cut(c.Template, "{time:")
-		if !ok {
+		form := ""
+		if _, rest, ok := strings.Cut(c.Template, "{time:"); ok {
+			form, _, _ = strings.Cut(rest, "}")
+		} else {
+			for _, id := range []string{"ulid", "uuidv7", "ksuid"} {
+				if strings.Contains(c.Template, "{"+id+"}") {
+					form = id
+					break
+				}
+			}
+		}
+		if form == "" {
 			continue
 		}
-		form, _, _ := strings.Cut(rest, "}")
 		timed += c.Count
 		if !slices.Contains(forms, form) {
 			forms = append(forms, form)
