@@ -369,7 +369,13 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 				// One form, beside too many keys that are no time (a
 				// profile and a contract's revisions beside a small
 				// customer's orders) to take it unasked.
-				return domain.TimeEncoding{}, usage(fmt.Sprintf("give --time-format %s to read by it (the keys that are no time fall outside its ranges)", forms[0]),
+				hint := fmt.Sprintf("give --time-format %s to read by it (the keys that are no time fall outside its ranges)", forms[0])
+				if p := domain.TimePrefix(sample.Keys); p != "" && f.skPrefix == "" && !masked {
+					// One prefix holds them (AUDIT#): reading under it
+					// reads those keys only, not every prefix merged.
+					hint = fmt.Sprintf("give --sk-prefix %s to read only the keys that hold it, or --time-format %s to read by it (the keys that are no time fall outside its ranges)", domain.ShellQuote(p), forms[0])
+				}
+				return domain.TimeEncoding{}, usage(hint,
 					"range: only %d of the %d sort keys of %s sampled here hold a time (%s), too few to take that form unasked%s", timed, len(sample.Keys), skName, forms[0], seen)
 			}
 			// Not a failed read: keys not of the shape a range needs,

@@ -326,7 +326,8 @@ func TestRangeTimesInOneFormAmongOtherKeys(t *testing.T) {
 // its META item, too few messages to take the form unasked. The refusal
 // said the keys "hold no time this tool recognises" while the same line
 // read them as MSG#{ulid}; it says how many keys hold a time, as ulid,
-// and --time-format ulid, which then lists the messages of the range.
+// and, as they all begin MSG#, --sk-prefix 'MSG#' (which reads those
+// keys only) or --time-format ulid: each lists the messages of the range.
 // On dynalite and the embedded backend.
 func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
 	isolateAWS(t)
@@ -350,21 +351,24 @@ func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
 			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "ROOM#r05", "--at", "2024-05"}, conn...)...)
 			if code != exitUsage || out != "" || strings.Contains(stderr, "no time this tool recognises") || strings.Count(stderr, "dynascope: ") != 1 ||
 				!strings.Contains(stderr, "only 7 of the 15 sort keys of SK sampled here hold a time (ulid)") ||
-				!strings.Contains(stderr, "give --time-format ulid") {
+				!strings.Contains(stderr, "give --sk-prefix 'MSG#' to read only the keys that hold it, or --time-format ulid to read by it") {
 				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
 			}
-			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "ROOM#r05", "--at", "2024-05", "--time-format", "ulid"}, conn...)...)
-			var got []string
-			for _, l := range strings.Fields(out) {
-				var it struct{ SK string }
-				if err := json.Unmarshal([]byte(l), &it); err != nil {
-					t.Fatalf("%v: %q", err, l)
+			// Both ways the line offers read the month's messages.
+			for _, way := range [][]string{{"--time-format", "ulid"}, {"--sk-prefix", "MSG#"}} {
+				out, stderr = mustRun(t, append(append([]string{"range", "--table", table, "--pk", "ROOM#r05", "--at", "2024-05"}, way...), conn...)...)
+				var got []string
+				for _, l := range strings.Fields(out) {
+					var it struct{ SK string }
+					if err := json.Unmarshal([]byte(l), &it); err != nil {
+						t.Fatalf("%v: %q", err, l)
+					}
+					got = append(got, it.SK)
 				}
-				got = append(got, it.SK)
-			}
-			want := "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA MSG#01HYAXYWG0FKVGKN0TM1R83NXP MSG#01HXW4EX70R04A2K1HYRVSW8Q6 MSG#01HWWA79E0F8QY40YGECYYS9E9"
-			if strings.Join(got, " ") != want {
-				t.Errorf("--time-format ulid: %v, want %s\n%s", got, want, stderr)
+				want := "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA MSG#01HYAXYWG0FKVGKN0TM1R83NXP MSG#01HXW4EX70R04A2K1HYRVSW8Q6 MSG#01HWWA79E0F8QY40YGECYYS9E9"
+				if strings.Join(got, " ") != want {
+					t.Errorf("%v: %v, want %s\n%s", way, got, want, stderr)
+				}
 			}
 		})
 	}
