@@ -465,6 +465,47 @@ func TestChildrenBudgetCoversTheWalk(t *testing.T) {
 	}
 }
 
+// TestChildrenBudgetHoldsWhereChildrenOutweighTheirHeader (issue 37, a
+// multi-tenant SaaS table): under PROJECT# each project is a small item
+// (PROJECT#p000, 60 bytes) and its tasks behind it far heavier
+// (PROJECT#p000#TASK#…, 3 KB each). The walk's reads were sized by the
+// header alone, so one read met dozens of tasks: --max-rcu 1 spent 23.5
+// RCU on dynalite (5.5 on the embedded backend), --max-rcu 10 spent 47.
+// Until a few items are read, each read of the walk asks for no more
+// items than were read before it: the budget holds within half an RCU,
+// on dynalite and on the embedded backend.
+func TestChildrenBudgetHoldsWhereChildrenOutweighTheirHeader(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	for p := range 12 {
+		project := fmt.Sprintf("PROJECT#p%03d", p)
+		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(project), "name": s("proj")})
+		for k := range 60 {
+			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("%s#TASK#%05d", project, k)),
+				"desc": s(strings.Repeat("d", 3000))})
+		}
+	}
+	table, backends := bothBackends(t, items)
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	for name, conn := range backends {
+		for _, budget := range []string{"1", "10"} {
+			args := append(append([]string{"children", "--table", table, "--pk", "TENANT#t1", "--prefix", "PROJECT#", "--output", "json"}, conn...), "--max-rcu", budget)
+			_, stderr, code := cli(t, args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			m := spentRE.FindStringSubmatch(lines[len(lines)-1])
+			if code != 3 || m == nil {
+				t.Errorf("%s --max-rcu %s: exit %d:\n%s", name, budget, code, stderr)
+				continue
+			}
+			most, _ := strconv.ParseFloat(budget, 64)
+			if spent, _ := strconv.ParseFloat(m[1], 64); spent > most+0.5 {
+				t.Errorf("%s --max-rcu %s: spent %.1f RCU", name, budget, spent)
+			}
+		}
+	}
+}
+
 // childrenDocOf runs a children command that must succeed and reads its
 // document.
 func childrenDocOf(t *testing.T, args []string) childrenDoc {

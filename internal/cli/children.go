@@ -164,7 +164,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if b, _ := f.walkBudget(); b > 0 && !f.count {
 		// One budget for every read of the walk (--count's pass keeps its
 		// own, which sizes its reads by it).
-		budget = &dynamo.Budgeted{Client: conn.client, Max: b}
+		budget = &dynamo.Budgeted{Client: conn.client, Max: b, Walk: true}
 		client = budget
 	}
 	masked := masking(client, mask, info)

@@ -44,6 +44,15 @@ type Budgeted struct {
 	// by a few small items had met a run of them whole (1 MB, 127.5 RCU of
 	// a budget of 100).
 	Grow bool
+	// Walk, set by a level walk (children), has a cut read ask for no
+	// more items than were read before it until sizeSample are read,
+	// and after that no more than that or a read unit's worth at the
+	// largest read (Grow's floor, which it otherwise skips): a level's
+	// first item (PROJECT#p000, 60 bytes) sizes nothing of what is
+	// behind it (PROJECT#p000#TASK#..., 3 KB each), and a read sized by
+	// it met dozens (--max-rcu 1 spent 8 RCU on a tenant's PROJECT#).
+	// A walk of small items pays a request or two more for it.
+	Walk bool
 
 	mu       sync.Mutex
 	sent     int // requests sent: a Query the budget cut is several
@@ -148,6 +157,13 @@ func (b *Budgeted) limitLocked(asked *int32, consistent, fresh bool) (limit *int
 	n = ItemsFor(max(left/2, min(left, 2*readUnitRCU(consistent))), largest, consistent)
 	if b.Grow {
 		n = min(n, grownLimit(b.scanned, largest, left))
+	}
+	if b.Walk {
+		grown := int32(min(max(b.scanned, 1), math.MaxInt32))
+		if b.scanned >= sizeSample {
+			grown = max(grown, ItemsFor(minReadUnits, largest, consistent))
+		}
+		n = min(n, grown)
 	}
 	if n < 1 && b.inflight == 0 {
 		n = min(ItemsFor(left, largest, consistent), 1)
