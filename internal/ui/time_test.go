@@ -767,29 +767,43 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 // holds times in one form, in too few of its keys to take it unasked.
 // Time mode said its keys "do not read as time"; it says how many do, in
 // which form, and the time_format that reads them, each line within 80
-// columns. On dynalite and the embedded backend.
+// columns. A chat room (seven MSG#<ULID> messages beside its members)
+// says the same of ulid. On dynalite and the embedded backend.
 func TestTimeOneFormInTooFewKeys(t *testing.T) {
-	keys := []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
-		"PLACED#2018-03-06T05:42:00#ORD00005", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-11-02T08:00:00#ORD00007", "PLACED#2019-01-09T10:10:00#ORD00001",
-		"DELIVERED#2018-03-28T08:46:00#ORD00002", "DELIVERED#2018-07-14T19:01:00#ORD00004", "DELIVERED#2017-12-30T23:59:00#ORD00006"}
-	var items []dynamo.Item
-	for _, k := range keys {
-		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "CUSTOMER#c0003"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	cases := []struct {
+		pk   string
+		keys []string
+		want []string
+	}{
+		{"CUSTOMER#c0003", []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
+			"PLACED#2018-03-06T05:42:00#ORD00005", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-11-02T08:00:00#ORD00007", "PLACED#2019-01-09T10:10:00#ORD00001",
+			"DELIVERED#2018-03-28T08:46:00#ORD00002", "DELIVERED#2018-07-14T19:01:00#ORD00004", "DELIVERED#2017-12-30T23:59:00#ORD00006"},
+			[]string{"only 7 of 12 sort keys sampled hold a time", "(2006-01-02T15:04:05): too few to take it unasked;",
+				`set time_format = "2006-01-02T15:04:05"`, "for the table in the configuration to read by it"}},
+		{"ROOM#r05", []string{"META", "MEMBER#user000", "MEMBER#user001", "MEMBER#user002", "MEMBER#user003", "MEMBER#user004", "MEMBER#user005", "MEMBER#user006",
+			"MSG#01HWWA79E0F8QY40YGECYYS9E9", "MSG#01HXW4EX70R04A2K1HYRVSW8Q6", "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", "MSG#01HZ8HH5Z8M6DHJ74YY5P4T91J",
+			"MSG#01HWRQ6V0RVT722RNHF2K0462C", "MSG#01HJCHY500TJG92NMQ8RRXR6HV", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP"},
+			[]string{"only 7 of 15 sort keys sampled hold a time", "(ulid): too few to take it unasked;", `set time_format = "ulid"`}},
 	}
-	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()}
-	for name, db := range backends {
-		table := fmt.Sprintf("OrderHistory%d", time.Now().UnixNano())
-		if err := demo.CreateKeyTable(context.Background(), db, table, types.ScalarAttributeTypeS, items); err != nil {
-			t.Fatal(err)
+	for _, c := range cases {
+		var items []dynamo.Item
+		for _, k := range c.keys {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: c.pk}, "SK": &types.AttributeValueMemberS{Value: k}})
 		}
-		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, 80, 24, Config{Client: db, Table: table, PK: "CUSTOMER#c0003", Range: "last 24h"})
-			h.contains(t, "only 7 of 12 sort keys sampled hold a time", "(2006-01-02T15:04:05): too few to take it unasked;",
-				`set time_format = "2006-01-02T15:04:05"`, "for the table in the configuration to read by it")
-			if strings.Contains(h.screen(), "do not read as time") {
-				t.Errorf("said the keys do not read as time:\n%s", h.screen())
+		backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()}
+		for name, db := range backends {
+			table := fmt.Sprintf("OrderHistory%d", time.Now().UnixNano())
+			if err := demo.CreateKeyTable(context.Background(), db, table, types.ScalarAttributeTypeS, items); err != nil {
+				t.Fatal(err)
 			}
-		})
+			t.Run(c.pk+"/"+name, func(t *testing.T) {
+				h := newHarness(t, 80, 24, Config{Client: db, Table: table, PK: c.pk, Range: "last 24h"})
+				h.contains(t, c.want...)
+				if strings.Contains(h.screen(), "do not read as time") {
+					t.Errorf("said the keys do not read as time:\n%s", h.screen())
+				}
+			})
+		}
 	}
 }
 
