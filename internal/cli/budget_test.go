@@ -268,7 +268,7 @@ func TestEntitiesBudgetHolds(t *testing.T) {
 		put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "B"}, "SK": &types.AttributeValueMemberS{Value: "BLOB#1"}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("b", 300<<10)}}),
 	})
 	_, stderr, code := cli(t, "entities", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesPast", "--max-rcu", "2")
-	if code != 3 || !strings.Contains(stderr, "RCU past the 2 RCU budget: a read met items larger than any read before it") || !strings.Contains(stderr, "dynascope: stopped at the budget: 38.5 of 2 RCU, 2 items read") {
+	if code != 3 || !strings.Contains(stderr, "RCU past the 2 RCU budget: a read met items larger than any read before it") || !strings.Contains(stderr, "dynascope: stopped past the budget: 38.5 of 2 RCU (36.5 past: a read met items heavier than any read before it, and DynamoDB bills whole items), 2 items read") {
 		t.Errorf("past the budget: exit %d:\n%s", code, stderr)
 	}
 	backends := map[string][]string{
@@ -516,4 +516,57 @@ func childrenDocOf(t *testing.T, args []string) childrenDoc {
 		t.Fatalf("%v: not JSON: %v\n%.300s", args, err, out)
 	}
 	return doc
+}
+
+// TestCountPastItsBudgetSaysSo: a count whose reads, sized by a run of
+// small items, meet a run of heavier ones stops past its budget
+// (DynamoDB bills whole items; no request caps a page by size: 18.0 RCU
+// of 5 on dynalite). Its stop line says by how much and why, where it
+// said "stopped at the budget" beside the figure past it.
+func TestCountPastItsBudgetSaysSo(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	for a := range 400 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("AUDIT#2024-05-01T10:%05d", a)), "who": s("u")})
+	}
+	for p := range 12 {
+		for k := range 5 {
+			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("PROJECT#p%03d#TASK#%05d", p, k)),
+				"desc": s(strings.Repeat("d", 3000))})
+		}
+	}
+	table, backends := bothBackends(t, items)
+	lineRE := regexp.MustCompile(`stopped (at|past) the budget: ([0-9.]+) of ([0-9.]+) RCU( \(([0-9.]+) past: a read met items heavier than any read before it, and DynamoDB bills whole items\))?`)
+	past := 0
+	for name, conn := range backends {
+		for _, budget := range []string{"5", "10", "20"} {
+			args := append(append([]string{"children", "--table", table, "--pk", "TENANT#t1", "--count", "--output", "json"}, conn...), "--count-budget", budget)
+			_, stderr, code := cli(t, args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			m := lineRE.FindStringSubmatch(lines[len(lines)-1])
+			if code != 3 {
+				t.Errorf("%s --count-budget %s: exit %d:\n%s", name, budget, code, stderr)
+				continue
+			}
+			if m == nil {
+				continue // refused before any read: the table's size is more than the budget
+			}
+			spent, _ := strconv.ParseFloat(m[2], 64)
+			most, _ := strconv.ParseFloat(m[3], 64)
+			over := spent > most+0.5
+			if over != (m[1] == "past") || over != (m[4] != "") {
+				t.Errorf("%s --count-budget %s: %.1f of %g RCU said as %q", name, budget, spent, most, m[0])
+			}
+			if over {
+				past++
+				if by, _ := strconv.ParseFloat(m[5], 64); by != spent-most {
+					t.Errorf("%s --count-budget %s: %.1f of %g RCU said %.1f past", name, budget, spent, most, by)
+				}
+			}
+		}
+	}
+	if past == 0 {
+		t.Error("no count went past its budget: the case no longer tests the stop line past it")
+	}
 }

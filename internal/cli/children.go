@@ -240,8 +240,8 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done int) error {
 	spent, _ := session.Billed()
 	budget, flag := f.countBudgetOf()
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s listed, %d counted in full, the rest of the level not read — run again with a larger %s (counting reads the level once)",
-		spent, budget, counted(listed, "child", "children"), done, flag)}
+	return partialError{fmt.Sprintf("%s; %s listed, %d counted in full, the rest of the level not read — run again with a larger %s (counting reads the level once)",
+		stoppedAt(spent, budget), counted(listed, "child", "children"), done, flag)}
 }
 
 // stoppedWalking is the one line of a walk stopped at its budget (exit
@@ -249,8 +249,8 @@ func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done in
 func (f *childrenFlags) stoppedWalking(session *dynamo.Session, listed int) error {
 	spent, _ := session.Billed()
 	budget, flag := f.walkBudget()
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU; %s found so far printed, the level not read whole — run again with a larger %s (the walk starts again from the level's first key)",
-		spent, budget, counted(listed, "child", "children"), flag)}
+	return partialError{fmt.Sprintf("%s; %s found so far printed, the level not read whole — run again with a larger %s (the walk starts again from the level's first key)",
+		stoppedAt(spent, budget), counted(listed, "child", "children"), flag)}
 }
 
 // walkBudget is what the walk may spend, and the flag that says so (0: no

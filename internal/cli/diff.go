@@ -254,7 +254,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	fmt.Fprintf(o.stderr, "%s compared: %d same, %d differ, %d only-left, %d only-right\n",
 		counted(n[domain.Same]+n[domain.Differs]+n[domain.OnlyLeft]+n[domain.OnlyRight], "key", "keys"), n[domain.Same], n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight])
 	if res.Stopped() {
-		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, the keys compared are those both sides read; a larger --max-rcu reads on", res.Cost().Billed, o.maxRCU)}
+		return partialError{fmt.Sprintf("%s, the keys compared are those both sides read; a larger --max-rcu reads on", stoppedAt(res.Cost().Billed, o.maxRCU))}
 	}
 	if !res.Identical() {
 		return silentExit{exitFailure}

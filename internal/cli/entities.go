@@ -165,8 +165,8 @@ func entitiesStopped(res dynamo.EntitiesResult, f *entitiesFlags, tableBytes int
 	if tableBytes <= 0 && f.pk == "" {
 		why = " (the server reports no table size, so a whole read was tried)"
 	}
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %s read%s; the counts are of those items, a sample, not all of %s — run again with a larger --max-rcu to read it whole",
-		res.Cost.Billed, f.maxRCU, counted(res.Read, "item", "items"), why, of)}
+	return partialError{fmt.Sprintf("%s, %s read%s; the counts are of those items, a sample, not all of %s — run again with a larger --max-rcu to read it whole",
+		stoppedAt(res.Cost.Billed, f.maxRCU), counted(res.Read, "item", "items"), why, of)}
 }
 
 // writeEntities prints the types in f's format.

@@ -43,6 +43,17 @@ type partialError struct{ msg string }
 
 func (e partialError) Error() string { return e.msg }
 
+// stoppedAt is how a stop line starts: what was spent of the budget, and,
+// where a read went past it by more than half a read unit, by how much
+// and why: "stopped at the budget" beside 18.0 of 5 RCU said the budget
+// held where a read met items heavier than any before it.
+func stoppedAt(spent, budget float64) string {
+	if spent > budget+0.5 {
+		return fmt.Sprintf("stopped past the budget: %.1f of %g RCU (%.1f past: a read met items heavier than any read before it, and DynamoDB bills whole items)", spent, budget, spent-budget)
+	}
+	return fmt.Sprintf("stopped at the budget: %.1f of %g RCU", spent, budget)
+}
+
 // stoppedAtBudget is the one line for a read stopped at its budget, and
 // how to go on: resume, where the read can say from where without showing
 // a masked key.
@@ -51,7 +62,7 @@ func stoppedAtBudget(flag string, b export.Budget, items int, masked bool) error
 	if len(b.LastKey) > 0 && !masked {
 		how = "--resume " + dynamo.ResumeToken(b.LastKey)
 	}
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %d items read, resume with %s", b.RCU, b.MaxRCU, b.Scanned, how)}
+	return partialError{fmt.Sprintf("%s, %d items read, resume with %s", stoppedAt(b.RCU, b.MaxRCU), b.Scanned, how)}
 }
 
 // overBudget is a read refused before it starts because it could cost more

@@ -330,8 +330,8 @@ func budgetStop(budget *dynamo.Budgeted, err error, n int) error {
 		return err
 	}
 	rcu, _ := budget.Spent()
-	return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, every read counted (the time sample, the prefixes, the pages); %s printed, in order, not all — run again with a larger --max-rcu",
-		rcu, budget.Max, counted(n, "item", "items"))}
+	return partialError{fmt.Sprintf("%s, every read counted (the time sample, the prefixes, the pages); %s printed, in order, not all — run again with a larger --max-rcu",
+		stoppedAt(rcu, budget.Max), counted(n, "item", "items"))}
 }
 
 // rangeStopped is the one line of a range whose pages stopped at the

@@ -510,8 +510,8 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 		if len(s.Request.Queries) > 0 {
 			read = "read" // by Query: the partitions', not the table's
 		}
-		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU, %s %s, %d matched%s; more may match, resume with %s",
-			stats.BilledRCU, s.Request.MaxRCU, counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
+		return partialError{fmt.Sprintf("%s, %s %s, %d matched%s; more may match, resume with %s",
+			stoppedAt(stats.BilledRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
 }

@@ -613,7 +613,7 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 	}
 	batchWrite(t, c, "HeavyScan", reqs)
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1"}
-	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
+	spentRE := regexp.MustCompile(`stopped (?:at|past) the budget: ([0-9.]+) of`)
 	_, stderr, code := cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "2"}, conn...)...)
 	token := resumeRE.FindStringSubmatch(stderr)
 	if code != exitPartial || token == nil || !strings.Contains(stderr, "and --max-rcu 4 or more (one item of the largest size read costs 4 RCU)") {

@@ -159,8 +159,8 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if stopped(budget, err) {
 		rcu, _ := budget.Spent()
 		total, _ := conn.client.Session.Totals()
-		return partialError{fmt.Sprintf("stopped at the budget: %.1f of %g RCU in %d requests; nothing printed, as part of an item's revisions would show drift that is not there — run again with a larger --max-rcu",
-			rcu, f.maxRCU, total.Requests)}
+		return partialError{fmt.Sprintf("%s in %d requests; nothing printed, as part of an item's revisions would show drift that is not there — run again with a larger --max-rcu",
+			stoppedAt(rcu, f.maxRCU), total.Requests)}
 	}
 	if err != nil {
 		return err
