@@ -2182,3 +2182,33 @@ func TestPartiQLOnANumberAndBinaryKeyedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestScanSmallTableWithinItsBudgetReadsItWhole: where the table's size
+// says what is left of it costs no more than what is left of the budget,
+// the scan reads it whole. A table of 6,892 bytes said "a whole scan
+// reads about 1.0 RCU" beside --max-rcu 1, then read an item at a time
+// and stopped after 2 of 109. The embedded backend knows the table's
+// size; dynalite does not, and reads as before, within the budget.
+func TestScanSmallTableWithinItsBudgetReadsItWhole(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	for i := range 100 {
+		items = append(items, map[string]types.AttributeValue{"PK": s(fmt.Sprintf("c#%03d", i%10)), "SK": s(fmt.Sprintf("o#%05d", i)), "Status": s([]string{"SHIPPED", "PLACED"}[i%2])})
+	}
+	table, backends := bothBackends(t, items)
+	spentRE := regexp.MustCompile(`scanned=(\d+) matched=(\d+) requests=(\d+) consumedRCU=([0-9.]+)`)
+	for name, conn := range backends {
+		_, stderr, code := cli(t, append([]string{"scan", "--table", table, "--filter", `Status = "SHIPPED"`, "--max-rcu", "1"}, conn...)...)
+		m := spentRE.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("%s: no summary line (exit %d):\n%s", name, code, stderr)
+		}
+		if spent, _ := strconv.ParseFloat(m[4], 64); spent > 1.5 {
+			t.Errorf("%s: spent %.1f RCU of 1", name, spent)
+		}
+		if name == "memory" && (code != 0 || m[1] != "100" || m[2] != "50") {
+			t.Errorf("%s: exit %d, scanned %s, matched %s: the table costs less than the budget, read whole:\n%s", name, code, m[1], m[2], stderr)
+		}
+	}
+}

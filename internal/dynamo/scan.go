@@ -398,6 +398,19 @@ func (s SearchState) budgetPlan() []streamRead {
 		}
 		return reads
 	}
+	if rest := s.Request.TableBytes - s.Sizing.Bytes; s.Request.TableBytes > 0 && rest > 0 &&
+		WholeReadRCU(rest)+float64(len(open)-1)*minReadUnits <= left {
+		// What the table's size leaves unread costs no more than what is
+		// left of the budget, read whole (each stream's last read unit
+		// rounded up): read it so. A table of 109 items, 6,892 bytes,
+		// said "a whole scan reads about 1.0 RCU" beside a budget of 1,
+		// then read it an item at a time and stopped after 2.
+		reads := make([]streamRead, len(open))
+		for i := range reads {
+			reads[i] = streamRead{stream: open[i]}
+		}
+		return reads
+	}
 	if !known {
 		largest = firstLargest(s.Request.TableBytes)
 		k = 1 // sizes unknown: one read
