@@ -1,7 +1,7 @@
 # Shared by the bench scripts (source it from the repository root): builds
-# dynascope and benchseed into $work, starts dynalite on a free loopback
-# port ($endpoint), and cleans both up on exit. need_gnu_time installs GNU
-# time for peak RSS figures.
+# dynascope (as the release does: release_build) and benchseed into $work,
+# starts dynalite on a free loopback port ($endpoint), and cleans both up
+# on exit. need_gnu_time installs GNU time for peak RSS figures.
 
 need_gnu_time() {
   if [ ! -x /usr/bin/time ]; then
@@ -20,7 +20,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/dynascope" .
+# release_build DIR OUT: DIR's dynascope built as .goreleaser.yaml builds
+# it (static, trimmed, stripped), so start-up figures are the shipped
+# binary's, not a cgo build's (which loads libc first).
+release_build() { (cd "$1" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$2" .); }
+release_build . "$work/dynascope"
 go build -o "$work/benchseed" ./scripts/benchseed
 
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -18,7 +18,7 @@ if [[ -z ${BASE:-} ]]; then
 	ref=${BASE_REF:-main}
 	mkdir -p "$work/base"
 	git archive "$ref" | tar -x -C "$work/base"
-	(cd "$work/base" && go build -o "$work/dynascope-base" .)
+	release_build "$work/base" "$work/dynascope-base"
 	BASE=$work/dynascope-base
 	echo "baseline: $ref ($(git rev-parse --short "$ref"))"
 fi
