@@ -315,6 +315,8 @@ func (e TimeEncoding) partLengths(s string) []int {
 		return []int{27}
 	case e.Kind == TimeUUIDv7:
 		return []int{36}
+	case e.Kind == TimeSnowflake:
+		return []int{19, 18}
 	}
 	var out []int
 	for _, n := range layoutLengths() {

@@ -91,6 +91,31 @@ func TestDetectTimeSample(t *testing.T) {
 // TestDetectTimeSampleOffsets: keys written in several UTC offsets are
 // one form, said to be out of time order (13:21-05:00 is after
 // 14:19+00:00, and sorts before it).
+// Snowflake ids and epoch nanoseconds are both 19 digits: a sample is
+// read as Snowflake ids where as nanoseconds its newest key would stand
+// more than a day past now, and as nanoseconds otherwise.
+func TestReadSnowflakes(t *testing.T) {
+	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		// tweets of 2026-11-27 and 2022-06-28, which read as 2037 and 2018
+		{[]string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, "prefix#Snowflake"},
+		// nanoseconds of 2026-11-27 and 2018: not in the future
+		{[]string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, "prefix#epoch nanoseconds"},
+		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them apart
+		{[]string{"1541815603606036480", "1541815603606036481"}, "epoch nanoseconds (as text)"},
+		// nanoseconds past now (2198), and as Snowflake ids too (2065)
+		{[]string{"7200000000000000000", "7200000000000000001"}, "epoch nanoseconds (as text)"},
+	} {
+		d := ReadSnowflakes(DetectTimeSample(tc.keys, false), tc.keys, now)
+		if !d.OK || d.Enc.Name() != tc.want {
+			t.Errorf("%v: %v %q, want %q", tc.keys, d.OK, d.Enc.Name(), tc.want)
+		}
+	}
+}
+
 func TestDetectTimeSampleOffsets(t *testing.T) {
 	for _, tc := range []struct {
 		keys    []string

@@ -327,7 +327,7 @@ func TestIDs(t *testing.T) {
 		t.Errorf("the largest KSUID: %q", ksuidBound(ksuidLast, true))
 	}
 	at := time.Date(2021, 3, 15, 12, 0, 0, 500000000, time.UTC)
-	for _, e := range []TimeEncoding{{Kind: TimeULID}, {Kind: TimeULID, Lower: true}, {Kind: TimeUUIDv7, Lower: true}, {Kind: TimeUUIDv7}, {Kind: TimeKSUID}} {
+	for _, e := range []TimeEncoding{{Kind: TimeULID}, {Kind: TimeULID, Lower: true}, {Kind: TimeUUIDv7, Lower: true}, {Kind: TimeUUIDv7}, {Kind: TimeKSUID}, {Kind: TimeSnowflake}} {
 		lo, hi := e.Encode(at), e.EncodeLast(at)
 		tl, okl := e.KeyTime(lo)
 		th, okh := e.KeyTime(hi)
@@ -384,6 +384,9 @@ func TestTimeFormats(t *testing.T) {
 		{"{time:yyyy-MM-dd}#{any}", "2021-08-01#x", false, "2021-08-01T00:00:00Z"},
 		{"uuidv7", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", false, "2022-02-22T19:22:22Z"},
 		{"ksuid", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", false, "2017-10-10T04:00:47Z"},
+		{"snowflake", "1541815603606036480", false, "2022-06-28T16:07:40.105Z"}, // a tweet's id
+		{"POST#{snowflake}", "POST#1541815603606036480", false, "2022-06-28T16:07:40.105Z"},
+		{"POST#{snowflake}", "POST#15418156036060364801", false, ""}, // 20 digits: past 64 bits
 	} {
 		e, err := ParseTimeFormat(tc.format)
 		if err != nil {

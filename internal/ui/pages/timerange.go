@@ -275,7 +275,7 @@ func (t *Time) detect() tea.Cmd {
 		t.refresh()
 		return t.afterDetect()
 	}
-	d := domain.DetectTimeSample(sample, number)
+	d := domain.ReadSnowflakes(domain.DetectTimeSample(sample, number), sample, t.now())
 	enc, ok := d.Enc, d.OK
 	if !ok {
 		why := "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
