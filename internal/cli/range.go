@@ -77,10 +77,10 @@ ISO-8601 extended or basic (20190925T010101Z), compact
 (2019-09-25T010101), with or without zone and fraction; dates (also
 yyyy/MM/dd), hours (2024-01-15T10), ISO weeks (2024-W05) and months;
 yyyyMMddHHmm; the blog's
-2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID, and
-Snowflake ids where their 19 digits, read as epoch nanoseconds, would
-put the newest key in the future; --time-format snowflake names them
-where not); with a
+2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID, MongoDB
+ObjectIds, and Snowflake ids where their 19 digits, read as epoch
+nanoseconds, would put the newest key in the future; --time-format
+snowflake names them where not); with a
 prefix before the time after any separator (amsg#2018-08-29:12:00:00,
 event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
@@ -142,7 +142,7 @@ kept on our side, and merged the same way.`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, epoch-ns, ulid, uuidv7, ksuid, snowflake, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any}, P#{any}#{time}{any}); config: time_format")
+	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, epoch-ns, ulid, uuidv7, ksuid, snowflake, objectid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any}, P#{any}#{time}{any}); config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")

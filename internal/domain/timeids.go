@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -201,6 +202,12 @@ func matchID(s string) (TimeEncoding, bool) {
 		if _, ok := uuid7Time(s); ok {
 			return TimeEncoding{Kind: TimeUUIDv7, Lower: strings.ToLower(s) == s}, true
 		}
+	case objectIDLen:
+		// Hex digits, some of them letters (all digits is a number), and
+		// a time since MongoDB's first release.
+		if t, ok := objectIDTime(s); ok && !t.Before(objectIDFirst) && strings.IndexFunc(s, func(r rune) bool { return r > '9' }) >= 0 {
+			return TimeEncoding{Kind: TimeObjectID, Lower: !strings.ContainsAny(s, "ABCDEF")}, true
+		}
 	case 27:
 		// Any 27 letters and digits decode as a KSUID: one that is all
 		// letters or all digits is a word or a number, not an id.
@@ -300,3 +307,47 @@ func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection
 	d.Enc = sf
 	return d
 }
+
+// MongoDB's ObjectIds are 12 bytes written as 24 hex digits, the first 4
+// bytes the seconds since 1970 (to 2106), then a random value and a
+// counter. Written in one case they sort by their time.
+const objectIDLen = 24
+
+// objectIDFirst is the earliest ObjectId taken for one: MongoDB's first
+// release (2009), so a 24-digit hex hash that begins with a small number
+// is not read as a 1970s id.
+var objectIDFirst = time.Date(2009, 2, 1, 0, 0, 0, 0, time.UTC)
+
+func objectIDTime(s string) (time.Time, bool) {
+	if len(s) != objectIDLen || mixedCase(s) {
+		return time.Time{}, false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return time.Time{}, false
+		}
+	}
+	sec, err := strconv.ParseUint(s[:8], 16, 32)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(sec), 0).UTC(), true
+}
+
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// objectIDBound is the smallest (high false) or largest id of t's second.
+func objectIDBound(t time.Time, high, lower bool) string {
+	sec := min(max(t.Unix(), 0), 1<<32-1)
+	s := fmt.Sprintf("%08x", sec) + strings.Repeat("0", 16)
+	if high {
+		s = fmt.Sprintf("%08x", sec) + strings.Repeat("f", 16)
+	}
+	if !lower {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// objectIDLast is the last second an ObjectId can write.
+var objectIDLast = time.Unix(1<<32-1, 0).UTC()

@@ -24,6 +24,7 @@ const (
 	TimeKSUID     // a KSUID: seconds since 2014-05-13, base62
 	EpochNanos    // nanoseconds since 1970
 	TimeSnowflake // a Snowflake id: milliseconds since 2010-11-04 in its top bits, in decimal
+	TimeObjectID  // a MongoDB ObjectId: 24 hex digits, the first 8 the seconds since 1970
 )
 
 // TimePlace is where the time sits in a text key.
@@ -68,7 +69,7 @@ type TimeEncoding struct {
 
 // IsID reports a time-ordered id: its keys are not one per instant.
 func (e TimeEncoding) IsID() bool {
-	return e.Kind == TimeULID || e.Kind == TimeUUIDv7 || e.Kind == TimeKSUID || e.Kind == TimeSnowflake
+	return e.Kind == TimeULID || e.Kind == TimeUUIDv7 || e.Kind == TimeKSUID || e.Kind == TimeSnowflake || e.Kind == TimeObjectID
 }
 
 // textual reports an encoding whose time is written as text inside the
@@ -147,6 +148,8 @@ func (e TimeEncoding) Name() string {
 		s = "KSUID"
 	case TimeSnowflake:
 		s = "Snowflake"
+	case TimeObjectID:
+		s = "ObjectId"
 	default:
 		return "no time"
 	}
@@ -174,7 +177,7 @@ var epochNames = map[TimeKind]string{EpochSeconds: "epoch seconds", EpochMillis:
 // Unit is the smallest step the encoding writes.
 func (e TimeEncoding) Unit() time.Duration {
 	switch e.Kind {
-	case EpochSeconds, TimeKSUID:
+	case EpochSeconds, TimeKSUID, TimeObjectID:
 		return time.Second
 	case EpochMillis, TimeULID, TimeUUIDv7, TimeSnowflake:
 		return time.Millisecond
@@ -580,6 +583,11 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 		return uuid7Time(s)
 	case TimeKSUID:
 		return ksuidTime(s)
+	case TimeObjectID:
+		if !caseFits(s, e.Lower) {
+			return time.Time{}, false
+		}
+		return objectIDTime(s)
 	case TimeSnowflake:
 		if e.Width > 0 && len(s) != e.Width {
 			return time.Time{}, false // another width sorts elsewhere: outside this range's bounds
@@ -618,6 +626,8 @@ func (e TimeEncoding) Encode(t time.Time) string {
 		return ksuidBound(t, false)
 	case TimeSnowflake:
 		return snowflakeBound(t, false, e.Width)
+	case TimeObjectID:
+		return objectIDBound(t, false, e.Lower)
 	}
 	return ""
 }
@@ -634,6 +644,8 @@ func (e TimeEncoding) EncodeLast(t time.Time) string {
 		return ksuidBound(t, true)
 	case TimeSnowflake:
 		return snowflakeBound(t, true, e.Width)
+	case TimeObjectID:
+		return objectIDBound(t, true, e.Lower)
 	}
 	return e.Encode(t)
 }
@@ -649,6 +661,8 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		return ksuidFirst, ksuidLast
 	case TimeSnowflake:
 		return snowflakeSpan(e.Width)
+	case TimeObjectID:
+		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
 		if e.Width > 0 { // as many digits as the keys write: 2001–2286 for seconds
 			lo := big.NewInt(10)
