@@ -86,7 +86,11 @@ event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
 P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
 (a header item beside them) are skipped when two thirds of the keys are
-times (or the only key is), said on stderr, and left out of ranges. The
+times (or the only key is), said on stderr, and left out of ranges. Keys
+that count time backwards so that the newest come first
+(READING#<9999999999 − epoch seconds>, or 13 nines less milliseconds)
+are not read: the refusal says so and gives the scan that reads the
+range by its keys, newest first. The
 range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
 begins_with) written in that format: on a number key an open range is sent
 as its operator (--before 1536019200 is < 1536019200); on text keys open
@@ -250,6 +254,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0)
 	}
+	if f.format == "" && !sample.OK && !opt.Masked.Hides(f.table, key.SK.Name) {
+		if c, ok := domain.DetectCountdown(sample.Keys); ok {
+			return countdownRefused(c, f, q, r)
+		}
+	}
 	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, key.SK.Type == domain.TypeN, opt, f.stderr)
 	if err != nil {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
@@ -344,6 +353,17 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
 	}
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
+}
+
+// countdownRefused says the keys count time backwards (newest first in
+// key order), which range does not read, and gives the command that
+// reads the range asked by its keys (exit 2).
+func countdownRefused(c domain.Countdown, f *rangeFlags, q domain.KeyQuery, r domain.TimeRange) error {
+	hint := "read them by key: a time range is the keys from its last instant's to its first's"
+	if cmd, ok := c.ScanCommand(f.table, q.PKName, q.PK, q.SKName, r); ok && f.index == "" {
+		hint = "read this range by its keys, newest first: " + cmd
+	}
+	return usage(hint, "range: the sort keys of %s here count time backwards, newest first (%s), which range does not read", q.SKName, c.Describe())
 }
 
 // rangeEncoding is the time form of the sort key: --time-format or

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -446,4 +447,45 @@ func FuzzDetectTimeSample(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Keys counting time backwards (READING#<9999999999 − epoch seconds>,
+// newest first in key order) are no time read forwards: they are told
+// apart, and a range's key range runs from its last instant's key to its
+// first's.
+func TestDetectCountdown(t *testing.T) {
+	at := time.Date(2024, 5, 6, 9, 27, 34, 0, time.UTC)
+	key := func(t time.Time) string { return fmt.Sprintf("READING#%010d", 9999999999-t.Unix()) }
+	keys := []string{"META", key(at), key(at.Add(time.Hour)), key(at.Add(-72 * time.Hour))}
+	c, ok := DetectCountdown(keys)
+	if !ok || c.Prefix != "READING#" || c.Width != 10 || c.Describe() != "READING#8285012345 is 9999999999 − 1714987654, 2024-05-06T09:27:34Z" {
+		t.Fatalf("%v %+v %q", ok, c, c.Describe())
+	}
+	for _, tc := range []struct{ in, lo, hi string }{
+		{"2024-05", "READING#8282800000", "READING#8285478399"},
+		{"2024-05-06T09:27:34Z", "READING#8285012345", "READING#8285012345"},
+		{"< 2024-05-06T09:27:34Z", "READING#8285012346", "READING#9999999999"},
+		{"> 2024-05-06T09:27:34Z", "READING#0000000000", "READING#8285012344"},
+	} {
+		r, err := ParseRange(tc.in, at, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi, ok := c.Between(r)
+		if !ok || lo != tc.lo || hi != tc.hi {
+			t.Errorf("%s: %q..%q %v, want %q..%q", tc.in, lo, hi, ok, tc.lo, tc.hi)
+		}
+	}
+	for _, sample := range [][]string{
+		{"READING#1714987654", "READING#1714987655"},              // forwards: epoch seconds
+		{"ORDER#0000000001", "ORDER#0000000002"},                  // a sequence
+		{"META", "PROFILE", "READING#8285012345"},                 // one key in three
+		{"READING#8285012345#x", "READING#8285012346#y"},          // digits inside the key
+		{"R#8285012345123", "R#8285012345124", "R#8285012345125"}, // milliseconds counted back: 2024
+	} {
+		c, ok := DetectCountdown(sample)
+		if want := strings.HasPrefix(sample[0], "R#"); ok != want {
+			t.Errorf("%v: %v %+v", sample, ok, c)
+		}
+	}
 }

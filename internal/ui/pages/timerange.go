@@ -284,6 +284,9 @@ func (t *Time) detect() tea.Cmd {
 			why = fmt.Sprintf("only %d of %d sort keys sampled hold a time\n(%s): too few to take it unasked;\n"+
 				"set time_format = %q\nfor the table in the configuration to read by it", timed, len(sample), forms[0], forms[0])
 		}
+		if c, ok := domain.DetectCountdown(sample); ok && !number {
+			why = fmt.Sprintf("the sort keys here count time backwards, newest first\n(%s):\nthe Time mode reads keys in their time's order only;\nItems lists these newest first", common.Sanitize(c.Describe()))
+		}
 		if len(sample) == 0 {
 			why = "the partition is empty"
 		}
