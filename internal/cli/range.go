@@ -77,13 +77,20 @@ ISO-8601 extended or basic (20190925T010101Z), compact
 (2019-09-25T010101), with or without zone and fraction; dates (also
 yyyy/MM/dd), hours (2024-01-15T10), ISO weeks (2024-W05) and months;
 yyyyMMddHHmm; the blog's
-2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID); with a
+2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID, MongoDB
+ObjectIds, and Snowflake ids where their 19 digits, read as epoch
+nanoseconds, would put the newest key in the future; --time-format
+snowflake names them where not); with a
 prefix before the time after any separator (amsg#2018-08-29:12:00:00,
 event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
 P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
 (a header item beside them) are skipped when two thirds of the keys are
-times (or the only key is), said on stderr, and left out of ranges. The
+times (or the only key is), said on stderr, and left out of ranges. Keys
+that count time backwards so that the newest come first
+(READING#<9999999999 − epoch seconds>, or 13 nines less milliseconds)
+are not read: the refusal says so and gives the scan that reads the
+range by its keys, newest first. The
 range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
 begins_with) written in that format: on a number key an open range is sent
 as its operator (--before 1536019200 is < 1536019200); on text keys open
@@ -139,7 +146,7 @@ kept on our side, and merged the same way.`,
 	fl.StringVar(&f.before, "before", "", "strictly before a time")
 	fl.StringVar(&f.after, "after", "", "strictly after a time (after its whole period: --after 2018-09-04 starts on the 5th)")
 	fl.StringVar(&f.at, "at", "", "one period: a month (2018-08), a day, an hour; begins_with where the keys allow")
-	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, epoch-ns, ulid, uuidv7, ksuid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any}, P#{any}#{time}{any}); config: time_format")
+	fl.StringVar(&f.format, "time-format", "", "instead of detecting: epoch-s, epoch-ms, epoch-us, epoch-ns, ulid, uuidv7, ksuid, snowflake, objectid, a layout (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z' or Go's 2006-01-02), prefix#LAYOUT, or the key around it (admission#{time:epoch-ms}#{any}, {time:2006-01-02T150405}{any}, P#{any}#{time}{any}); config: time_format")
 	fl.BoolVar(&f.oldestFirst, "oldest-first", false, "ascending time order (default: newest first)")
 	fl.BoolVar(&f.local, "local", false, "read times without a zone in this machine's zone (default UTC)")
 	fl.IntVar(&f.limit, "limit", 0, "stop after N items (0: all)")
@@ -247,6 +254,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0)
 	}
+	if f.format == "" && !sample.OK && !opt.Masked.Hides(f.table, key.SK.Name) {
+		if c, ok := domain.DetectCountdown(sample.Keys); ok {
+			return countdownRefused(c, f, q, r)
+		}
+	}
 	enc, err := rangeEncoding(*f, p.configured, sample, key.SK.Name, key.SK.Type == domain.TypeN, opt, f.stderr)
 	if err != nil {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
@@ -341,6 +353,17 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
 	}
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
+}
+
+// countdownRefused says the keys count time backwards (newest first in
+// key order), which range does not read, and gives the command that
+// reads the range asked by its keys (exit 2).
+func countdownRefused(c domain.Countdown, f *rangeFlags, q domain.KeyQuery, r domain.TimeRange) error {
+	hint := "read them by key: a time range is the keys from its last instant's to its first's"
+	if cmd, ok := c.ScanCommand(f.table, q.PKName, q.PK, q.SKName, r); ok && f.index == "" {
+		hint = "read this range by its keys, newest first: " + cmd
+	}
+	return usage(hint, "range: the sort keys of %s here count time backwards, newest first (%s), which range does not read", q.SKName, c.Describe())
 }
 
 // rangeEncoding is the time form of the sort key: --time-format or

@@ -353,6 +353,46 @@ func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
 	}
 }
 
+// TestRangeCountdownKeysSaySo: an IoT device's readings keyed
+// READING#<9999999999 − epoch seconds>, so that a Query lists the newest
+// first, hold no time read forwards (the year 2232). The refusal said the
+// keys "hold no time this tool recognises" and to give --time-format,
+// which reads them as 2232 and finds nothing. It says they count time
+// backwards, which range does not read, and gives the scan that reads the
+// range by its keys: run, it lists the month's readings, newest first.
+// On dynalite and the embedded backend.
+func TestRangeCountdownKeysSaySo(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	items = append(items, av("PK", "DEVICE#d1#2024-W18", "SK", "META"))
+	var want []string
+	for _, at := range []string{"2024-04-29T00:06:51Z", "2024-04-30T23:59:59Z", "2024-05-01T00:00:00Z", "2024-05-02T10:00:00Z", "2024-05-05T23:59:59Z", "2024-05-31T23:59:59Z", "2024-06-01T00:00:00Z"} {
+		tm, _ := time.Parse(time.RFC3339, at)
+		k := fmt.Sprintf("READING#%010d", 9999999999-tm.Unix())
+		items = append(items, av("PK", "DEVICE#d1#2024-W18", "SK", k))
+		if tm.Month() == time.May {
+			want = append([]string{k}, want...) // newest first
+		}
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "DEVICE#d1#2024-W18", "--at", "2024-05"}, conn...)...)
+			filter := `PK = "DEVICE#d1#2024-W18" and SK between "READING#8282800000" and "READING#8285478399"`
+			if code != exitUsage || out != "" || strings.Count(stderr, "dynascope: ") != 1 ||
+				!strings.Contains(stderr, "count time backwards, newest first (READING#") || strings.Contains(stderr, "no time this tool recognises") ||
+				!strings.Contains(stderr, "newest first: dynascope scan --table "+table+" --filter '"+filter+"'") {
+				t.Fatalf("exit %d, stdout %q: %s", code, out, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"scan", "--table", table, "--filter", filter}, conn...)...)
+			if got := sortKeysOut(t, out); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("the scan offered lists %v, want %v\n%s", got, want, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeStoppedWritesWhatItHeld: a range over keys in several UTC
 // offsets holds items back to write them in time order; when the budget
 // stops the read, what it held was read and paid for, and is written (in

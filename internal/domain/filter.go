@@ -281,8 +281,13 @@ func (p *filterParser) lexString() {
 			continue
 		case c == q:
 		case c == '\\' && !p.partiql && i+1 < len(p.src):
-			b.WriteByte(unescape(p.src[i+1]))
-			i++
+			n, err := unescapeInto(&b, p.src[i+1:])
+			if err != nil {
+				p.tok = ftoken{kind: tokBad, text: err.Error(), pos: i}
+				p.pos = len(p.src)
+				return
+			}
+			i += n
 			continue
 		default:
 			b.WriteByte(c)
@@ -299,16 +304,36 @@ func (p *filterParser) lexString() {
 	p.pos = i + 1
 }
 
-func unescape(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 't':
-		return '\t'
-	case 'r':
-		return '\r'
+// unescapeInto writes the character the escape after a backslash stands
+// for, and says how many bytes of rest it took. Besides \n, \t, \r and a
+// quote or backslash taken as itself, it reads the escapes every screen
+// and output shows a key's control and invisible characters with
+// (\x1b, \u200b, \U0001f4a9: export.Sanitize), so a key is found by
+// the text shown for it.
+func unescapeInto(b *strings.Builder, rest string) (int, error) {
+	digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[rest[0]]
+	if digits == 0 {
+		c, ok := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r'}[rest[0]]
+		if !ok {
+			c = rest[0]
+		}
+		b.WriteByte(c)
+		return 1, nil
 	}
-	return c
+	hex := rest[1:min(len(rest), 1+digits)]
+	v, err := strconv.ParseUint(hex, 16, 32)
+	if len(hex) == digits && err == nil && rest[0] != 'x' && !utf8.ValidRune(rune(v)) {
+		return 0, fmt.Errorf(`\%c%s is no character: Unicode runs to \U0010ffff, less the surrogates \ud800–\udfff`, rest[0], hex)
+	}
+	if len(hex) < digits || err != nil {
+		return 0, fmt.Errorf(`\%c takes %d hex digits (%s): write \\ for a backslash itself`, rest[0], digits, map[byte]string{'x': `\x1b`, 'u': `\u200b`, 'U': `\U0001f4a9`}[rest[0]])
+	}
+	if rest[0] == 'x' {
+		b.WriteByte(byte(v)) // a byte, as Sanitize writes a control or a byte of invalid UTF-8
+	} else {
+		b.WriteRune(rune(v))
+	}
+	return 1 + digits, nil
 }
 
 // lexQuotedName reads a name in quotes (a doubled quote is a quote).

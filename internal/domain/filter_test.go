@@ -75,6 +75,12 @@ func TestParseFilter(t *testing.T) {
 		{`NOT Status = "x" AND Score < 10`, `(not Status = "x" and Score < 10)`},
 		{`名前 = "東京"`, "`名前` = \"東京\""},
 		{`s = "with \"quotes\""`, `s = "with \"quotes\""`},
+		// The escapes every output shows a value's controls and invisible
+		// characters with (export.Sanitize) read back as those characters.
+		{`k = "ctl\x01\x1b[31m"`, "k = \"ctl\x01\x1b[31m\""},
+		{`k = "zw\u200bsp \U0001f600"`, "k = \"zw\u200bsp \U0001f600\""},
+		{`k = "bad\xff"`, "k = \"bad\xff\""},
+		{`k = "C:\\x01"`, `k = "C:\\x01"`},
 	} {
 		n, err := ParseFilter(tc.in)
 		if err != nil {
@@ -108,6 +114,10 @@ func TestParseFilterErrors(t *testing.T) {
 		{"`` = 1", 1, "empty name between backticks"},
 		{`名前 = "x" ?`, 10, "names with such characters go in backticks"},
 		{strings.Repeat("not ", 100) + "a = 1", 261, "nested too deep"},
+		{`k = "\u20b"`, 6, `\u takes 4 hex digits (\u200b): write \\ for a backslash`},
+		{`k = "C:\users"`, 8, `\u takes 4 hex digits`},
+		{`k = "\xZ1"`, 6, `\x takes 2 hex digits`},
+		{`k = "\U00110000"`, 6, `\U00110000 is no character`},
 	} {
 		_, err := ParseFilter(tc.in)
 		var fe *FilterError

@@ -110,7 +110,7 @@ func epochDigitsAt(s string) (timePart, bool) {
 // idAt reads a time-ordered id s begins with, which no letter or digit
 // follows.
 func idAt(s string) (timePart, bool) {
-	for _, n := range []int{36, 27, 26} {
+	for _, n := range []int{36, 27, 26, objectIDLen} {
 		if n > len(s) || n < len(s) && isAlnumByte(s[n]) {
 			continue
 		}
@@ -315,6 +315,10 @@ func (e TimeEncoding) partLengths(s string) []int {
 		return []int{27}
 	case e.Kind == TimeUUIDv7:
 		return []int{36}
+	case e.Kind == TimeSnowflake:
+		return []int{19, 18}
+	case e.Kind == TimeObjectID:
+		return []int{objectIDLen}
 	}
 	var out []int
 	for _, n := range layoutLengths() {

@@ -18,11 +18,13 @@ const (
 	EpochSeconds
 	EpochMillis
 	EpochMicros
-	TimeText   // a formatted time, perhaps after or before other text
-	TimeULID   // a ULID: 48-bit milliseconds, then randomness, base32
-	TimeUUIDv7 // a UUID version 7: 48-bit milliseconds first
-	TimeKSUID  // a KSUID: seconds since 2014-05-13, base62
-	EpochNanos // nanoseconds since 1970
+	TimeText      // a formatted time, perhaps after or before other text
+	TimeULID      // a ULID: 48-bit milliseconds, then randomness, base32
+	TimeUUIDv7    // a UUID version 7: 48-bit milliseconds first
+	TimeKSUID     // a KSUID: seconds since 2014-05-13, base62
+	EpochNanos    // nanoseconds since 1970
+	TimeSnowflake // a Snowflake id: milliseconds since 2010-11-04 in its top bits, in decimal
+	TimeObjectID  // a MongoDB ObjectId: 24 hex digits, the first 8 the seconds since 1970
 )
 
 // TimePlace is where the time sits in a text key.
@@ -67,7 +69,7 @@ type TimeEncoding struct {
 
 // IsID reports a time-ordered id: its keys are not one per instant.
 func (e TimeEncoding) IsID() bool {
-	return e.Kind == TimeULID || e.Kind == TimeUUIDv7 || e.Kind == TimeKSUID
+	return e.Kind == TimeULID || e.Kind == TimeUUIDv7 || e.Kind == TimeKSUID || e.Kind == TimeSnowflake || e.Kind == TimeObjectID
 }
 
 // textual reports an encoding whose time is written as text inside the
@@ -144,6 +146,10 @@ func (e TimeEncoding) Name() string {
 		s = "UUIDv7"
 	case TimeKSUID:
 		s = "KSUID"
+	case TimeSnowflake:
+		s = "Snowflake"
+	case TimeObjectID:
+		s = "ObjectId"
 	default:
 		return "no time"
 	}
@@ -171,9 +177,9 @@ var epochNames = map[TimeKind]string{EpochSeconds: "epoch seconds", EpochMillis:
 // Unit is the smallest step the encoding writes.
 func (e TimeEncoding) Unit() time.Duration {
 	switch e.Kind {
-	case EpochSeconds, TimeKSUID:
+	case EpochSeconds, TimeKSUID, TimeObjectID:
 		return time.Second
-	case EpochMillis, TimeULID, TimeUUIDv7:
+	case EpochMillis, TimeULID, TimeUUIDv7, TimeSnowflake:
 		return time.Millisecond
 	case EpochMicros:
 		return time.Microsecond
@@ -577,6 +583,16 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 		return uuid7Time(s)
 	case TimeKSUID:
 		return ksuidTime(s)
+	case TimeObjectID:
+		if !caseFits(s, e.Lower) {
+			return time.Time{}, false
+		}
+		return objectIDTime(s)
+	case TimeSnowflake:
+		if e.Width > 0 && len(s) != e.Width {
+			return time.Time{}, false // another width sorts elsewhere: outside this range's bounds
+		}
+		return snowflakeTime(s)
 	}
 	if e.Width > 0 && len(s) == e.Width && digitsOnly(s) {
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -608,6 +624,10 @@ func (e TimeEncoding) Encode(t time.Time) string {
 		return uuid7Bound(t, false, !e.Lower)
 	case TimeKSUID:
 		return ksuidBound(t, false)
+	case TimeSnowflake:
+		return snowflakeBound(t, false, e.Width)
+	case TimeObjectID:
+		return objectIDBound(t, false, e.Lower)
 	}
 	return ""
 }
@@ -622,6 +642,10 @@ func (e TimeEncoding) EncodeLast(t time.Time) string {
 		return uuid7Bound(t, true, !e.Lower)
 	case TimeKSUID:
 		return ksuidBound(t, true)
+	case TimeSnowflake:
+		return snowflakeBound(t, true, e.Width)
+	case TimeObjectID:
+		return objectIDBound(t, true, e.Lower)
 	}
 	return e.Encode(t)
 }
@@ -635,6 +659,10 @@ func (e TimeEncoding) span() (first, last time.Time) {
 		return time.Unix(0, 0).UTC(), time.Date(9999, 12, 31, 23, 59, 59, 999000000, time.UTC)
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
+	case TimeSnowflake:
+		return snowflakeSpan(e.Width)
+	case TimeObjectID:
+		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
 		if e.Width > 0 { // as many digits as the keys write: 2001–2286 for seconds
 			lo := big.NewInt(10)

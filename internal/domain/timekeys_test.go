@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,31 @@ func TestDetectTimeSample(t *testing.T) {
 // TestDetectTimeSampleOffsets: keys written in several UTC offsets are
 // one form, said to be out of time order (13:21-05:00 is after
 // 14:19+00:00, and sorts before it).
+// Snowflake ids and epoch nanoseconds are both 19 digits: a sample is
+// read as Snowflake ids where as nanoseconds its newest key would stand
+// more than a day past now, and as nanoseconds otherwise.
+func TestReadSnowflakes(t *testing.T) {
+	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		// tweets of 2026-11-27 and 2022-06-28, which read as 2037 and 2018
+		{[]string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, "prefix#Snowflake"},
+		// nanoseconds of 2026-11-27 and 2018: not in the future
+		{[]string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, "prefix#epoch nanoseconds"},
+		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them apart
+		{[]string{"1541815603606036480", "1541815603606036481"}, "epoch nanoseconds (as text)"},
+		// nanoseconds past now (2198), and as Snowflake ids too (2065)
+		{[]string{"7200000000000000000", "7200000000000000001"}, "epoch nanoseconds (as text)"},
+	} {
+		d := ReadSnowflakes(DetectTimeSample(tc.keys, false), tc.keys, now)
+		if !d.OK || d.Enc.Name() != tc.want {
+			t.Errorf("%v: %v %q, want %q", tc.keys, d.OK, d.Enc.Name(), tc.want)
+		}
+	}
+}
+
 func TestDetectTimeSampleOffsets(t *testing.T) {
 	for _, tc := range []struct {
 		keys    []string
@@ -421,4 +447,45 @@ func FuzzDetectTimeSample(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Keys counting time backwards (READING#<9999999999 − epoch seconds>,
+// newest first in key order) are no time read forwards: they are told
+// apart, and a range's key range runs from its last instant's key to its
+// first's.
+func TestDetectCountdown(t *testing.T) {
+	at := time.Date(2024, 5, 6, 9, 27, 34, 0, time.UTC)
+	key := func(t time.Time) string { return fmt.Sprintf("READING#%010d", 9999999999-t.Unix()) }
+	keys := []string{"META", key(at), key(at.Add(time.Hour)), key(at.Add(-72 * time.Hour))}
+	c, ok := DetectCountdown(keys)
+	if !ok || c.Prefix != "READING#" || c.Width != 10 || c.Describe() != "READING#8285012345 is 9999999999 − 1714987654, 2024-05-06T09:27:34Z" {
+		t.Fatalf("%v %+v %q", ok, c, c.Describe())
+	}
+	for _, tc := range []struct{ in, lo, hi string }{
+		{"2024-05", "READING#8282800000", "READING#8285478399"},
+		{"2024-05-06T09:27:34Z", "READING#8285012345", "READING#8285012345"},
+		{"< 2024-05-06T09:27:34Z", "READING#8285012346", "READING#9999999999"},
+		{"> 2024-05-06T09:27:34Z", "READING#0000000000", "READING#8285012344"},
+	} {
+		r, err := ParseRange(tc.in, at, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi, ok := c.Between(r)
+		if !ok || lo != tc.lo || hi != tc.hi {
+			t.Errorf("%s: %q..%q %v, want %q..%q", tc.in, lo, hi, ok, tc.lo, tc.hi)
+		}
+	}
+	for _, sample := range [][]string{
+		{"READING#1714987654", "READING#1714987655"},              // forwards: epoch seconds
+		{"ORDER#0000000001", "ORDER#0000000002"},                  // a sequence
+		{"META", "PROFILE", "READING#8285012345"},                 // one key in three
+		{"READING#8285012345#x", "READING#8285012346#y"},          // digits inside the key
+		{"R#8285012345123", "R#8285012345124", "R#8285012345125"}, // milliseconds counted back: 2024
+	} {
+		c, ok := DetectCountdown(sample)
+		if want := strings.HasPrefix(sample[0], "R#"); ok != want {
+			t.Errorf("%v: %v %+v", sample, ok, c)
+		}
+	}
 }

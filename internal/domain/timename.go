@@ -21,7 +21,7 @@ var spokenLayouts = map[string]string{
 // its own is shown as written.
 func (e TimeEncoding) Spoken() string {
 	if e.IsID() {
-		return e.placeSpoken(map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs"}[e.Kind] + " (time-ordered ids)")
+		return e.placeSpoken(map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind] + " (time-ordered ids)")
 	}
 	if e.Kind != TimeText {
 		return e.Name()

@@ -305,6 +305,13 @@ func TestIDs(t *testing.T) {
 		{"aWgEPTl1tmebfsQzFP4bxwgy80W", false, "", ""},                         // past 160 bits
 		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "prefix#ULID", "2016-07-30T23:54:10.259Z"},
 		{"abcdefghijklmnopqrstuvwxyzab", false, "", ""},
+		{"507f1f77bcf86cd799439011", true, "ObjectId", "2012-10-17T21:13:27Z"}, // MongoDB's example
+		{"507F1F77BCF86CD799439011", true, "ObjectId", "2012-10-17T21:13:27Z"},
+		{"OID#507f1f77bcf86cd799439011", true, "prefix#ObjectId", "2012-10-17T21:13:27Z"},
+		{"507f1f77bcf86cD799439011", false, "", ""}, // mixed case
+		{"123456789012345678901234", false, "", ""}, // all digits: a number
+		{"0a0b0c0d0e0f0a0b0c0d0e0f", false, "", ""}, // 1975: before MongoDB
+		{"507f1f77bcf86cd79943901g", false, "", ""}, // g is not hex
 	} {
 		e, ok := DetectTimeText(tc.key)
 		if ok != tc.ok || ok && e.Name() != tc.name {
@@ -327,7 +334,7 @@ func TestIDs(t *testing.T) {
 		t.Errorf("the largest KSUID: %q", ksuidBound(ksuidLast, true))
 	}
 	at := time.Date(2021, 3, 15, 12, 0, 0, 500000000, time.UTC)
-	for _, e := range []TimeEncoding{{Kind: TimeULID}, {Kind: TimeULID, Lower: true}, {Kind: TimeUUIDv7, Lower: true}, {Kind: TimeUUIDv7}, {Kind: TimeKSUID}} {
+	for _, e := range []TimeEncoding{{Kind: TimeULID}, {Kind: TimeULID, Lower: true}, {Kind: TimeUUIDv7, Lower: true}, {Kind: TimeUUIDv7}, {Kind: TimeKSUID}, {Kind: TimeSnowflake}, {Kind: TimeObjectID, Lower: true}, {Kind: TimeObjectID}} {
 		lo, hi := e.Encode(at), e.EncodeLast(at)
 		tl, okl := e.KeyTime(lo)
 		th, okh := e.KeyTime(hi)
@@ -384,6 +391,11 @@ func TestTimeFormats(t *testing.T) {
 		{"{time:yyyy-MM-dd}#{any}", "2021-08-01#x", false, "2021-08-01T00:00:00Z"},
 		{"uuidv7", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", false, "2022-02-22T19:22:22Z"},
 		{"ksuid", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", false, "2017-10-10T04:00:47Z"},
+		{"snowflake", "1541815603606036480", false, "2022-06-28T16:07:40.105Z"}, // a tweet's id
+		{"POST#{snowflake}", "POST#1541815603606036480", false, "2022-06-28T16:07:40.105Z"},
+		{"POST#{snowflake}", "POST#15418156036060364801", false, ""}, // 20 digits: past 64 bits
+		{"objectid", "507f1f77bcf86cd799439011", false, "2012-10-17T21:13:27Z"},
+		{"OID#{objectid}", "OID#507f1f77bcf86cd799439011", false, "2012-10-17T21:13:27Z"},
 	} {
 		e, err := ParseTimeFormat(tc.format)
 		if err != nil {

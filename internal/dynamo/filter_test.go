@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -107,4 +108,49 @@ func str(it dynamo.Item, name string) string {
 		return s.Value
 	}
 	return ""
+}
+
+var filterEscapesSeeded seededTable
+
+// A value holding control, invisible or right-to-left characters is shown
+// escaped everywhere (\x1b, \u200b, \U0001f600, a backslash doubled), and
+// a filter written with the text shown finds it, on both backends: the
+// filter reads those escapes, where it used to drop the backslash and
+// match nothing.
+func TestFilterFindsValuesByTheirShownText(t *testing.T) {
+	values := map[string]string{ // as stored: as shown
+		"ctl\x01\x1b[31m":  `ctl\x01\x1b[31m`,
+		"zw\u200bsp":       `zw\u200bsp`,
+		"rtl\u202eevil":    `rtl\u202eevil`,
+		"emoji\U0001F600!": `emoji\U0001f600!`,
+		`plain\x01`:        `plain\\x01`,
+		"tab\there":        `tab\there`,
+	}
+	backends := seededBackends(t, &filterEscapesSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		i := 0
+		for v := range values {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}, "Name": &types.AttributeValueMemberS{Value: v}})
+			i++
+		}
+		return demo.CreateKeyTable(ctx, w, "FilterEscapes", "S", items)
+	})
+	q := domain.KeyQuery{Table: "FilterEscapes", PKName: "PK", PK: domain.S("p"), SKName: "SK"}
+	for name, c := range backends {
+		for stored, shown := range values {
+			f, err := domain.ParseFilter(`Name = "` + shown + `"`)
+			if err != nil {
+				t.Fatalf("%s: %v", shown, err)
+			}
+			fq := q
+			fq.Filter = f
+			p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: fq})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, shown, err)
+			}
+			if len(p.Items) != 1 || str(p.Items[0], "Name") != stored {
+				t.Errorf("%s: Name = %q matched %d items, want the one holding %q", name, shown, len(p.Items), stored)
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -80,8 +81,14 @@ func WholeTimeSample(q domain.KeyQuery, keys []string, number bool) TimeSample {
 	if w, ok := within(q); ok {
 		s.runs = []keyRun{{keys: keys, within: w, toEnd: true, top: true}}
 	}
-	s.TimeDetection = domain.DetectTimeSample(s.Keys, number)
+	s.TimeDetection = detectTime(s.Keys, number)
 	return s
+}
+
+// detectTime is the sample's time form, its 19 digits read as Snowflake
+// ids where as nanoseconds they would stand past now (domain.ReadSnowflakes).
+func detectTime(keys []string, number bool) domain.TimeDetection {
+	return domain.ReadSnowflakes(domain.DetectTimeSample(keys, number), keys, time.Now())
 }
 
 // DetectTimeKeys reads the newest and the oldest few sort keys of a
@@ -158,7 +165,7 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 			return TimeSample{}, total, err
 		}
 	}
-	s.TimeDetection = domain.DetectTimeSample(s.Keys, s.Number)
+	s.TimeDetection = detectTime(s.Keys, s.Number)
 	return s, total, nil
 }
 

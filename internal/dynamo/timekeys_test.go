@@ -284,3 +284,102 @@ func oracle(keys []string, enc domain.TimeEncoding, r domain.TimeRange, prefix s
 	}
 	return out
 }
+
+var idKeysSeeded seededTable
+
+// snowflakeOf is a Twitter Snowflake id of t: its milliseconds since
+// 2010-11-04T01:42:54.657Z in the top bits, a worker and sequence below.
+func snowflakeOf(t time.Time, seq int64) string {
+	return fmt.Sprint((t.UnixMilli()-1288834974657)<<22 | seq&(1<<22-1))
+}
+
+// objectIDOf is a MongoDB ObjectId of t: its seconds in 8 hex digits,
+// then 16 of a random value and a counter.
+func objectIDOf(t time.Time, seq int64) string {
+	return fmt.Sprintf("%08x%016x", t.Unix(), uint64(seq)*0x9e3779b97f4a7c15)
+}
+
+// Keys holding ids that carry their time, in forms nobody here drew:
+// posts keyed POST#<Snowflake id> are 19 digits, which read as epoch
+// nanoseconds too (ids made since August 2023 then stand in the future,
+// 2037, and a range read them as such, silently); documents keyed
+// OID#<ObjectId> were read as no time at all. Each is detected as its id,
+// and every range holds what an oracle decoding the ids selects, newest
+// first, on both backends.
+func TestIDKeysRangeByTheirTime(t *testing.T) {
+	now := time.Now().UTC()
+	var instants []time.Time
+	for i := 0; i < 60; i++ {
+		instants = append(instants, time.Date(2024, 4, 20, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*17*time.Hour+time.Duration(i)*time.Millisecond))
+		instants = append(instants, now.Add(-time.Duration(i)*47*time.Second))
+	}
+	forms := []struct {
+		pk, prefix string
+		id         func(time.Time, int64) string
+		at         func(string) (time.Time, bool)
+	}{
+		{"u1", "POST#", snowflakeOf, func(id string) (time.Time, bool) {
+			var v int64
+			_, err := fmt.Sscanf(id, "%d", &v)
+			return time.UnixMilli(v>>22 + 1288834974657).UTC(), err == nil
+		}},
+		{"d1", "OID#", objectIDOf, func(id string) (time.Time, bool) {
+			var v int64
+			if len(id) != 24 {
+				return time.Time{}, false
+			}
+			_, err := fmt.Sscanf(id[:8], "%x", &v)
+			return time.Unix(v, 0).UTC(), err == nil
+		}},
+	}
+	backends := seededBackends(t, &idKeysSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for _, f := range forms {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: f.pk}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"}})
+			for i, tm := range instants {
+				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: f.pk}, "SK": &types.AttributeValueMemberS{Value: f.prefix + f.id(tm, int64(i)*7919)}})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, "IDKeys", "S", items)
+	})
+	ctx := context.Background()
+	for name, c := range backends {
+		for _, f := range forms {
+			base := domain.KeyQuery{Table: "IDKeys", PKName: "PK", PK: domain.S(f.pk), SKName: "SK"}
+			ts, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+			if err != nil || !ts.OK {
+				t.Errorf("%s %s: no time detected (%v)", name, f.prefix, err)
+				continue
+			}
+			all := readAll(t, c, base)
+			for _, in := range []string{"last 15m", "2024-05", "< 2024-05-10", "> 2024-05-20", "today"} {
+				r, err := domain.ParseRange(in, now, time.UTC)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []string
+				for i := len(all) - 1; i >= 0; i-- { // newest first
+					k := all[i]
+					if !strings.HasPrefix(k, f.prefix) {
+						continue
+					}
+					if at, ok := f.at(strings.TrimPrefix(k, f.prefix)); ok && r.Holds(at) {
+						want = append(want, k)
+					}
+				}
+				if len(want) == 0 {
+					t.Fatalf("%s %q selects nothing: the case tests nothing", f.prefix, in)
+				}
+				sk, err := domain.CompileRange(r, ts.Enc, f.prefix)
+				if err != nil {
+					t.Fatalf("%s %s %q as %s: %v", name, f.prefix, in, ts.Enc.Name(), err)
+				}
+				q := base
+				q.SK, q.Reverse = sk, true
+				if got := readAll(t, c, q); strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("%s %s %q read as %s (%s %s): %d keys, want %d", name, f.prefix, in, ts.Enc.Name(), q.Expression(), q.Values(), len(got), len(want))
+				}
+			}
+		}
+	}
+}

@@ -1932,3 +1932,28 @@ func TestTableSearchPinnedKeyStopsAndGoesOn(t *testing.T) {
 	h.keys("enter", "enter")
 	h.contains(t, `"SK": "NE#OMAHA#54228`)
 }
+
+// A search pinned to a partition whose key holds control characters says
+// the key on its request line as the filter writes it (ctl\x01\x1b[31m),
+// which typed back finds the same partition; the line said
+// "ctl\\x01\\x1b[31m", its escapes escaped again, which names another key.
+func TestTableSearchRequestLineSaysTheKeyAsTyped(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{
+		{"PK": s("ctl\x01\x1b[31m"), "SK": s("a"), "Status": s("FAIL")},
+		{"PK": s("ctl\x01\x1b[31m"), "SK": s("b"), "Status": s("PASS")},
+		{"PK": s("plain"), "SK": s("a"), "Status": s("FAIL")},
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Odd", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Odd"})
+	h.keys("f")
+	h.typeText(`PK = "ctl\x01\x1b[31m" and Status = "FAIL"`)
+	h.keys("enter")
+	h.contains(t, "1 match")
+	if req := h.m.top().Request(); !strings.HasPrefix(req, `Query on Odd: PK = "ctl\x01\x1b[31m" · filter Status = "FAIL"`) {
+		t.Fatalf("the request line says %q", req)
+	}
+}

@@ -768,7 +768,10 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 // Time mode said its keys "do not read as time"; it says how many do, in
 // which form, and the time_format that reads them, each line within 80
 // columns. A chat room (seven MSG#<ULID> messages beside its members)
-// says the same of ulid. On dynalite and the embedded backend.
+// says the same of ulid. A device's readings keyed to count time
+// backwards (READING#<9999999999 − epoch seconds>) are said to be that,
+// not "no time", with where to read them newest first. On dynalite and
+// the embedded backend.
 func TestTimeOneFormInTooFewKeys(t *testing.T) {
 	cases := []struct {
 		pk   string
@@ -784,6 +787,11 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 			"MSG#01HWWA79E0F8QY40YGECYYS9E9", "MSG#01HXW4EX70R04A2K1HYRVSW8Q6", "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", "MSG#01HZ8HH5Z8M6DHJ74YY5P4T91J",
 			"MSG#01HWRQ6V0RVT722RNHF2K0462C", "MSG#01HJCHY500TJG92NMQ8RRXR6HV", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP"},
 			[]string{"only 7 of 15 sort keys sampled hold a time", "(ulid): too few to take it unasked;", `set time_format = "ulid"`}},
+		// A device's readings keyed READING#<9999999999 − epoch seconds>,
+		// newest first in key order: no time read forwards (2232).
+		{"DEVICE#d1#2024-W18", []string{"META", "READING#8285650788", "READING#8285478399", "READING#8285478400", "READING#8284530000"},
+			[]string{"the sort keys here count time backwards, newest first", "(READING#8285650788 is 9999999999 − 1714349211, 2024-04-29T00:06:51Z):",
+				"the Time mode reads keys in their time's order only;", "Items lists these newest first"}},
 	}
 	for _, c := range cases {
 		var items []dynamo.Item

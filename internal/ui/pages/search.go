@@ -300,9 +300,9 @@ func (s *Search) retype() {
 // 2 partitions (PK IN ("a", "b")), with its sort-key condition.
 func (s *Search) partitions(p *domain.Plan) string {
 	if len(p.Queries) == 1 {
-		return "partition " + common.Sanitize(p.KeyCondition())
+		return "partition " + common.Guard(p.KeyCondition())
 	}
-	return fmt.Sprintf("%d partitions (%s)", len(p.Queries), common.Sanitize(p.KeyCondition()))
+	return fmt.Sprintf("%d partitions (%s)", len(p.Queries), common.Guard(p.KeyCondition()))
 }
 
 // startRequest begins r from its start, forgetting what was found.
@@ -946,7 +946,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 	}
 	var b strings.Builder
 	if plan.Operation() == "Query" {
-		b.WriteString("Query on " + on + ": " + common.Sanitize(plan.KeyCondition()))
+		b.WriteString("Query on " + on + ": " + common.Guard(plan.KeyCondition()))
 		if len(plan.Queries) > 1 {
 			fmt.Fprintf(&b, " (%d Queries)", len(plan.Queries))
 		}

@@ -275,7 +275,7 @@ func (t *Time) detect() tea.Cmd {
 		t.refresh()
 		return t.afterDetect()
 	}
-	d := domain.DetectTimeSample(sample, number)
+	d := domain.ReadSnowflakes(domain.DetectTimeSample(sample, number), sample, t.now())
 	enc, ok := d.Enc, d.OK
 	if !ok {
 		why := "the sort keys here do not read as time\n(epoch numbers, ISO-8601, dates, 2006-01-02:15:04:05, or prefix#time);\n" +
@@ -283,6 +283,9 @@ func (t *Time) detect() tea.Cmd {
 		if forms, timed := domain.TimeForms(sample); len(forms) == 1 && timed >= 2 {
 			why = fmt.Sprintf("only %d of %d sort keys sampled hold a time\n(%s): too few to take it unasked;\n"+
 				"set time_format = %q\nfor the table in the configuration to read by it", timed, len(sample), forms[0], forms[0])
+		}
+		if c, ok := domain.DetectCountdown(sample); ok && !number {
+			why = fmt.Sprintf("the sort keys here count time backwards, newest first\n(%s):\nthe Time mode reads keys in their time's order only;\nItems lists these newest first", common.Sanitize(c.Describe()))
 		}
 		if len(sample) == 0 {
 			why = "the partition is empty"
