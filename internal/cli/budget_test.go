@@ -519,7 +519,9 @@ func childrenDocOf(t *testing.T, args []string) childrenDoc {
 }
 
 // TestCountPastItsBudgetSaysSo: a count whose reads, sized by a run of
-// small items, meet a run of heavier ones stops past its budget
+// small items of a child, meet a run of heavier ones in the same child
+// (past a child's end reads grow only from other children's items)
+// stops past its budget
 // (DynamoDB bills whole items; no request caps a page by size: 18.0 RCU
 // of 5 on dynalite). Its stop line says by how much and why, where it
 // said "stopped at the budget" beside the figure past it.
@@ -528,11 +530,11 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	var items []map[string]types.AttributeValue
 	for a := range 400 {
-		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("AUDIT#2024-05-01T10:%05d", a)), "who": s("u")})
+		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("LOG#AUDIT#2024-05-01T10:%05d", a)), "who": s("u")})
 	}
 	for p := range 12 {
 		for k := range 5 {
-			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("PROJECT#p%03d#TASK#%05d", p, k)),
+			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("LOG#PROJECT#p%03d#TASK#%05d", p, k)),
 				"desc": s(strings.Repeat("d", 3000))})
 		}
 	}
