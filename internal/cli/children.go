@@ -219,7 +219,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 			"elapsedMs": time.Since(start).Milliseconds()},
 	}
-	if walkStopped {
+	if walkStopped || lv.partial {
 		doc["childrenPartial"] = true // stopped at the budget: the level not read whole
 	}
 	if err := export.JSONDoc(f.stdout, levelFacts(doc, res, conn.client.Session, over)); err != nil {
@@ -301,6 +301,9 @@ type levelRead struct {
 	res    dynamo.ChildrenResult
 	counts map[string]int
 	over   bool
+	// partial: the walk that lists the level before counting it
+	// (listThenCount) stopped at the budget.
+	partial bool
 }
 
 // readLevel walks the level, or with --count reads it once, listing and
@@ -320,8 +323,11 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		req = m.RealChildrenRequest(req) // a --pk or --prefix copied from masked output
 		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(shown, ch, d) }
 	}
-	pass := dynamo.NewCountPass(req)
 	budget, _ := f.countBudgetOf()
+	if dynamo.ListsFirst(budget) {
+		return listThenCount(ctx, real, req, budget, show)
+	}
+	pass := dynamo.NewCountPass(req)
 	if lv.over, err = pass.Run(ctx, real, budget, 0, nil); err != nil {
 		return lv, err
 	}
@@ -338,6 +344,60 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 			lv.counts[shown.Name] = n
 		}
 	}
+	return lv, nil
+}
+
+// listThenCount lists the level with a walk under the budget, then
+// counts it with what the walk left, from the keys it held: a budget
+// that pays the walk lists every child, those it could not count marked
+// uncounted (a pass from the level's start had listed only the child it
+// stopped in). A walk stopped at the budget lists what it found, marked
+// partial, and counts nothing.
+func listThenCount(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, budget float64, show func(dynamo.ShardChild, string) dynamo.ShardChild) (levelRead, error) {
+	lv := levelRead{counts: map[string]int{}}
+	walk := &dynamo.Budgeted{Client: c, Max: budget, Walk: true}
+	held := req
+	held.HoldKeys = dynamo.HeldKeysBytes
+	res, err := dynamo.Children(ctx, walk, held, nil)
+	if lv.partial = stopped(walk, err); err != nil && !lv.partial {
+		return lv, err
+	}
+	count := func(string) (int, bool) { return 0, false }
+	lv.over = lv.partial
+	if !lv.partial {
+		r := req
+		if res.Delim != "" {
+			r.Delim, r.NoDelim = res.Delim, false
+		}
+		pass := res.Held.CountPass(r)
+		if pass == nil {
+			pass = dynamo.NewCountPass(r)
+		}
+		spent, _ := walk.Spent()
+		switch left := budget - spent; {
+		case pass.Done():
+		case left < 0.5:
+			lv.over = true // the walk spent it all: nothing counted but what it held
+		default:
+			if lv.over, err = pass.Run(ctx, c, left, 0, nil); err != nil {
+				return lv, err
+			}
+		}
+		count = pass.Count
+	}
+	d := res.Delim
+	if d == "" {
+		d = req.Delim
+	}
+	for i, ch := range res.Children {
+		shown := show(dynamo.ShardChild{Child: ch}, d)
+		lv.found = append(lv.found, shown)
+		res.Children[i] = shown.Child
+		if n, exact := count(ch.Name); exact {
+			lv.counts[shown.Name] = n
+		}
+	}
+	lv.res = res
 	return lv, nil
 }
 
