@@ -301,8 +301,8 @@ type levelRead struct {
 	res    dynamo.ChildrenResult
 	counts map[string]int
 	over   bool
-	// partial: the walk that lists the level before counting it
-	// (listThenCount) stopped at the budget.
+	// partial: the walk that lists what the count did not reach
+	// (dynamo.CountListing) stopped at the budget.
 	partial bool
 }
 
@@ -324,14 +324,12 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(shown, ch, d) }
 	}
 	budget, _ := f.countBudgetOf()
-	if dynamo.ListsFirst(budget) {
-		return listThenCount(ctx, real, req, budget, show)
-	}
-	pass := dynamo.NewCountPass(req)
-	if lv.over, err = pass.Run(ctx, real, budget, 0, nil); err != nil {
+	listed, err := dynamo.CountListing(ctx, real, req, budget)
+	if err != nil {
 		return lv, err
 	}
-	lv.res = pass.Result()
+	pass := listed.Pass
+	lv.res, lv.over, lv.partial = listed.Children(), listed.Over, listed.Partial
 	d := lv.res.Delim
 	if d == "" {
 		d = req.Delim
@@ -344,60 +342,6 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 			lv.counts[shown.Name] = n
 		}
 	}
-	return lv, nil
-}
-
-// listThenCount lists the level with a walk under the budget, then
-// counts it with what the walk left, from the keys it held: a budget
-// that pays the walk lists every child, those it could not count marked
-// uncounted (a pass from the level's start had listed only the child it
-// stopped in). A walk stopped at the budget lists what it found, marked
-// partial, and counts nothing.
-func listThenCount(ctx context.Context, c dynamo.Client, req dynamo.ChildrenRequest, budget float64, show func(dynamo.ShardChild, string) dynamo.ShardChild) (levelRead, error) {
-	lv := levelRead{counts: map[string]int{}}
-	walk := &dynamo.Budgeted{Client: c, Max: budget, Walk: true}
-	held := req
-	held.HoldKeys = dynamo.HeldKeysBytes
-	res, err := dynamo.Children(ctx, walk, held, nil)
-	if lv.partial = stopped(walk, err); err != nil && !lv.partial {
-		return lv, err
-	}
-	count := func(string) (int, bool) { return 0, false }
-	lv.over = lv.partial
-	if !lv.partial {
-		r := req
-		if res.Delim != "" {
-			r.Delim, r.NoDelim = res.Delim, false
-		}
-		pass := res.Held.CountPass(r)
-		if pass == nil {
-			pass = dynamo.NewCountPass(r)
-		}
-		spent, _ := walk.Spent()
-		switch left := budget - spent; {
-		case pass.Done():
-		case left < 0.5:
-			lv.over = true // the walk spent it all: nothing counted but what it held
-		default:
-			if lv.over, err = pass.Run(ctx, c, left, 0, nil); err != nil {
-				return lv, err
-			}
-		}
-		count = pass.Count
-	}
-	d := res.Delim
-	if d == "" {
-		d = req.Delim
-	}
-	for i, ch := range res.Children {
-		shown := show(dynamo.ShardChild{Child: ch}, d)
-		lv.found = append(lv.found, shown)
-		res.Children[i] = shown.Child
-		if n, exact := count(ch.Name); exact {
-			lv.counts[shown.Name] = n
-		}
-	}
-	lv.res = res
 	return lv, nil
 }
 

@@ -334,7 +334,7 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 	default:
 		limit = ItemsFor(each, largest, false)
 		grown := p.acrossChildren(largest, left)
-		if within, end := p.withinChild(s, largest); within > grown && end != "" {
+		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
 			grown, bound = within, end
 		}
 		limit = min(limit, grown)
@@ -369,17 +369,19 @@ func (p *CountPass) acrossChildren(largest int, left float64) int32 {
 }
 
 // withinChild is the most items a read held to the child s is in asks
-// for, and that child's end (end "": no read is held there: the child is
-// not known, is one key, or ends past the stretch): as many as s read of
-// it in a row, as a walk's reads grow (Budgeted.Walk), at least a read
-// unit's worth at the largest once a few were. Under p.mu.
-func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end string) {
+// for, and that child's end, where the read is to be held there ("": s
+// ends before it, which holds the read within the child); ok is false
+// where no read is held to a child (the child not known, one key, or
+// read to its end): as many as s read of it in a row, as a walk's reads
+// grow (Budgeted.Walk), at least a read unit's worth at the largest once
+// a few were. Under p.mu.
+func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end string, ok bool) {
 	if p.detect || p.delim == "" || s.at == "" || s.run == 0 || p.startOf(s) == nil {
-		return 0, ""
+		return 0, "", false
 	}
 	name, leaf, ok := domain.ChildOf(p.r.Prefix, s.at, p.delim)
 	if !ok || leaf || name != s.child {
-		return 0, ""
+		return 0, "", false
 	}
 	under := p.r.Prefix + name + p.delim
 	if p.binary {
@@ -388,14 +390,17 @@ func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end strin
 	} else {
 		end, _ = domain.PrefixEnd(under)
 	}
-	if end == "" || end <= s.boundTo || (s.end != "" && end >= s.end) || (s.last != "" && end >= s.last) {
-		return 0, ""
+	if end == "" || end <= s.boundTo {
+		return 0, "", false
+	}
+	if (s.end != "" && end >= s.end) || (s.last != "" && end >= s.last) {
+		end = "" // s ends within the child
 	}
 	n := s.run
 	if n >= sizeSample {
 		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
 	}
-	return int32(min(n, math.MaxInt32)), end
+	return int32(min(n, math.MaxInt32)), end, true
 }
 
 // boundedRange is a read of the level held to end (included): it goes

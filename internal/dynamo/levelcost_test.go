@@ -1434,22 +1434,7 @@ func TestCountBudgetHoldsAcrossChildren(t *testing.T) {
 	heaviest := 0.5 // one task of 3 KB, met first
 	for name, c := range backends {
 		full := &billed{Client: c}
-		counts := map[string]int{}
-		var start dynamo.Item
-		for {
-			page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Tenants", PKName: "PK", PK: domain.S("TENANT#t1"), SKName: "SK"}, Start: start})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, it := range page.Items {
-				if n, _, ok := domain.ChildOf("", it["SK"].(*types.AttributeValueMemberS).Value, "#"); ok {
-					counts[n]++
-				}
-			}
-			if start = page.LastKey; !page.More() {
-				break
-			}
-		}
+		counts := tenantCounts(t, full)
 		r := dynamo.ChildrenRequest{Table: "Tenants", Key: airportsKey, PK: domain.S("TENANT#t1")}
 		for _, share := range []float64{0.3, 0.5, 0.7, 0.9} {
 			budget := math.Round(full.rcu * share)
@@ -1468,6 +1453,71 @@ func TestCountBudgetHoldsAcrossChildren(t *testing.T) {
 				}
 			}
 			t.Logf("%-8s budget %4g of %.1f: %.1f RCU, %d requests", name, budget, full.rcu, rec.rcu, rec.requests)
+		}
+	}
+}
+
+// tenantCounts are the items under each child of the tenant's top
+// level, from a full read through c.
+func tenantCounts(t *testing.T, c dynamo.Client) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	var start dynamo.Item
+	for {
+		page, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Tenants", PKName: "PK", PK: domain.S("TENANT#t1"), SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if n, _, ok := domain.ChildOf("", it["SK"].(*types.AttributeValueMemberS).Value, "#"); ok {
+				counts[n]++
+			}
+		}
+		if start = page.LastKey; !page.More() {
+			return counts
+		}
+	}
+}
+
+// TestCountBudgetListsTheLevel (issue 37.2): a count under a budget that
+// pays no whole page keeps half of it to list what it does not reach: a
+// walk lists the children past those it found, and it counts on with
+// what the walk left. A budget of 10 on the tenant (74.5 RCU read
+// whole) lists its 4 children, where a count alone listed the one it
+// stopped in; every child listed is counted right or not at all, the
+// budget held within half an RCU and one task met first; a budget the
+// count fits counts every child.
+func TestCountBudgetListsTheLevel(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &tenantSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Tenants", "S", tenantItems())
+	})
+	for name, c := range backends {
+		full := &billed{Client: c}
+		counts := tenantCounts(t, full)
+		r := dynamo.ChildrenRequest{Table: "Tenants", Key: airportsKey, PK: domain.S("TENANT#t1")}
+		for _, budget := range []float64{3, 10, 50, 100} {
+			rec := &billed{Client: c}
+			l, err := dynamo.CountListing(ctx, rec, r, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := l.Children()
+			exact := 0
+			for _, ch := range res.Children {
+				n, ok := l.Pass.Count(ch.Name)
+				if ok && n != counts[ch.Name] {
+					t.Errorf("%s budget %g: %s counted %d, a full read %d", name, budget, ch.Name, n, counts[ch.Name])
+				}
+				if ok {
+					exact++
+				}
+			}
+			listed := len(res.Children) == len(counts) && !l.Partial
+			if rec.rcu > budget+1 || (budget >= 10 && !listed) || (budget >= full.rcu*1.3) != (exact == len(counts)) || l.Over != (exact < len(counts)) {
+				t.Errorf("%s budget %g (full read %.1f): %d children listed (partial %v), %d counted (over %v), %.1f RCU in %d requests", name, budget, full.rcu, len(res.Children), l.Partial, exact, l.Over, rec.rcu, rec.requests)
+			}
+			t.Logf("%-8s budget %4g: %d children listed, %d counted, %.1f RCU, %d requests", name, budget, len(res.Children), exact, rec.rcu, rec.requests)
 		}
 	}
 }
