@@ -45,6 +45,9 @@ first read is such a page too, so a dense level takes two round trips.
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
+Under a budget that pays no whole page (175 RCU) it counts with half of
+it, and where it stops a walk lists the rest of the level's children
+(marked uncounted) before the count goes on with what is left.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from

@@ -1517,7 +1517,7 @@ func TestCountBudgetListsTheLevel(t *testing.T) {
 			if rec.rcu > budget+1 || (budget >= 10 && !listed) || (budget >= full.rcu*1.3) != (exact == len(counts)) || l.Over != (exact < len(counts)) {
 				t.Errorf("%s budget %g (full read %.1f): %d children listed (partial %v), %d counted (over %v), %.1f RCU in %d requests", name, budget, full.rcu, len(res.Children), l.Partial, exact, l.Over, rec.rcu, rec.requests)
 			}
-			t.Logf("%-8s budget %4g: %d children listed, %d counted, %.1f RCU, %d requests", name, budget, len(res.Children), exact, rec.rcu, rec.requests)
+			t.Logf("%-8s budget %4g: %d children listed, %d counted, %.1f RCU, %d requests %v", name, budget, len(res.Children), exact, rec.rcu, rec.requests, rec.limits)
 		}
 	}
 }
