@@ -506,6 +506,85 @@ func TestChildrenBudgetHoldsWhereChildrenOutweighTheirHeader(t *testing.T) {
 	}
 }
 
+// TestCountBudgetListsTheLevel (issue 37.2): on a tenant of 1,500 audit
+// records of 100 bytes, then projects whose tasks weigh up to 3 KB, then
+// users, children --count under a budget that pays no whole page lists
+// the level before it counts: every child listed, those not counted
+// marked uncounted, exit 3 with the stop line; the budget held within
+// half an RCU and one task met first (a count that read from the level's
+// start listed the one child it stopped in, and a budget of 50 was spent
+// 71 RCU, exit 0). A budget the whole count fits counts every child. The
+// embedded backend knows the table's size, so there a budget below it is
+// refused before any read (exit 3) as the README says.
+func TestCountBudgetListsTheLevel(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	add := func(sk string, size int) {
+		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(sk), "Data": s(strings.Repeat("a", size))})
+	}
+	for a := range 1500 {
+		add(fmt.Sprintf("AUDIT#2024-05-%02dT10:%02d:%02d.000Z#%04d", 1+a%28, a%60, a/60%60, a), 40)
+	}
+	add("METADATA", 30)
+	for p := range 20 {
+		add(fmt.Sprintf("PROJECT#p%03d", p), 20)
+		for k := range 17 {
+			add(fmt.Sprintf("PROJECT#p%03d#TASK#%05d", p, k), []int{50, 900, 3000}[(p+k)%3])
+		}
+	}
+	for u := range 112 {
+		add(fmt.Sprintf("USER#u%04d", u), 60)
+	}
+	want := map[string]int{"AUDIT": 1500, "METADATA": 1, "PROJECT": 20 * 18, "USER": 112}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		for _, budget := range []float64{10, 50, 1000} {
+			args := append(append([]string{"children", "--table", table, "--pk", "TENANT#t1", "--count", "--output", "json"}, conn...), "--count-budget", fmt.Sprint(budget))
+			out, stderr, code := cli(t, args...)
+			var doc struct {
+				Children []struct {
+					Name      string `json:"name"`
+					Count     *int   `json:"count"`
+					Uncounted bool   `json:"uncounted"`
+				} `json:"children"`
+				Stats struct {
+					Requests    int     `json:"requests"`
+					ConsumedRCU float64 `json:"consumedRCU"`
+				} `json:"stats"`
+			}
+			if code == 3 && strings.Contains(stderr, "raise --count-budget above") && name == "memory" {
+				continue // the embedded backend knows the table's size: refused before any read
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%s --count-budget %g: %v\n%s\n%s", name, budget, err, out, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			counted := 0
+			for i, ch := range doc.Children {
+				switch {
+				case ch.Count != nil && *ch.Count != want[ch.Name]:
+					t.Errorf("%s --count-budget %g: %s counted %d, want %d", name, budget, ch.Name, *ch.Count, want[ch.Name])
+				case ch.Count != nil:
+					counted++
+				case !doc.Children[i].Uncounted:
+					t.Errorf("%s --count-budget %g: %s neither counted nor marked uncounted", name, budget, ch.Name)
+				}
+			}
+			whole := counted == len(want)
+			if len(doc.Children) != len(want) || doc.Stats.ConsumedRCU > budget+0.5+0.5 || whole != (code == 0) ||
+				(!whole && (code != 3 || !strings.HasPrefix(last, "dynascope: stopped at the budget: ") || !strings.Contains(last, "--count-budget"))) {
+				t.Errorf("%s --count-budget %g: exit %d, %d children listed, %d counted, %.1f RCU:\n%s\n%s", name, budget, code, len(doc.Children), counted, doc.Stats.ConsumedRCU, out, stderr)
+			}
+			if budget == 1000 && !whole {
+				t.Errorf("%s --count-budget %g: %d of %d children counted", name, budget, counted, len(want))
+			}
+			t.Logf("%-8s --count-budget %4g: exit %d, %d children, %d counted, %d requests, %.1f RCU", name, budget, code, len(doc.Children), counted, doc.Stats.Requests, doc.Stats.ConsumedRCU)
+		}
+	}
+}
+
 // childrenDocOf runs a children command that must succeed and reads its
 // document.
 func childrenDocOf(t *testing.T, args []string) childrenDoc {
@@ -519,7 +598,9 @@ func childrenDocOf(t *testing.T, args []string) childrenDoc {
 }
 
 // TestCountPastItsBudgetSaysSo: a count whose reads, sized by a run of
-// small items, meet a run of heavier ones stops past its budget
+// small items of a child, meet a run of heavier ones in the same child
+// (past a child's end reads grow only from other children's items)
+// stops past its budget
 // (DynamoDB bills whole items; no request caps a page by size: 18.0 RCU
 // of 5 on dynalite). Its stop line says by how much and why, where it
 // said "stopped at the budget" beside the figure past it.
@@ -528,11 +609,11 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	var items []map[string]types.AttributeValue
 	for a := range 400 {
-		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("AUDIT#2024-05-01T10:%05d", a)), "who": s("u")})
+		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("LOG#AUDIT#2024-05-01T10:%05d", a)), "who": s("u")})
 	}
 	for p := range 12 {
 		for k := range 5 {
-			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("PROJECT#p%03d#TASK#%05d", p, k)),
+			items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t1"), "SK": s(fmt.Sprintf("LOG#PROJECT#p%03d#TASK#%05d", p, k)),
 				"desc": s(strings.Repeat("d", 3000))})
 		}
 	}

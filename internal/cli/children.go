@@ -45,6 +45,9 @@ first read is such a page too, so a dense level takes two round trips.
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
+Under a budget that pays no whole page (175 RCU) it counts with half of
+it, and where it stops a walk lists the rest of the level's children
+(marked uncounted) before the count goes on with what is left.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from
@@ -219,7 +222,7 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		"stats": map[string]any{"requests": total.Requests, "consumedRCU": total.RCU,
 			"elapsedMs": time.Since(start).Milliseconds()},
 	}
-	if walkStopped {
+	if walkStopped || lv.partial {
 		doc["childrenPartial"] = true // stopped at the budget: the level not read whole
 	}
 	if err := export.JSONDoc(f.stdout, levelFacts(doc, res, conn.client.Session, over)); err != nil {
@@ -301,6 +304,9 @@ type levelRead struct {
 	res    dynamo.ChildrenResult
 	counts map[string]int
 	over   bool
+	// partial: the walk that lists what the count did not reach
+	// (dynamo.CountListing) stopped at the budget.
+	partial bool
 }
 
 // readLevel walks the level, or with --count reads it once, listing and
@@ -320,12 +326,13 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		req = m.RealChildrenRequest(req) // a --pk or --prefix copied from masked output
 		real, show = m.Client, func(ch dynamo.ShardChild, d string) dynamo.ShardChild { return m.ShownChild(shown, ch, d) }
 	}
-	pass := dynamo.NewCountPass(req)
 	budget, _ := f.countBudgetOf()
-	if lv.over, err = pass.Run(ctx, real, budget, 0, nil); err != nil {
+	listed, err := dynamo.CountListing(ctx, real, req, budget)
+	if err != nil {
 		return lv, err
 	}
-	lv.res = pass.Result()
+	pass := listed.Pass
+	lv.res, lv.over, lv.partial = listed.Children(), listed.Over, listed.Partial
 	d := lv.res.Delim
 	if d == "" {
 		d = req.Delim

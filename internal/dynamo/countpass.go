@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,7 @@ type CountPass struct {
 	scanned   int
 	reserved  float64 // RCU the reads in flight may cost
 	largest   int     // the largest item read, in bytes at most (PageLargest)
+	maxRun    int     // the most keys of one child read in a row
 	// pace is the key space the first page covered, from paceBase on:
 	// where the rest is cut.
 	pace     float64
@@ -87,6 +89,12 @@ type stretch struct {
 	// between them held, read again); rcu is what its reads cost.
 	parts []gapPart
 	rcu   float64
+	// child is the child of the last key read, run how many keys in a
+	// row it read of it; boundTo is the end of the last child a read was
+	// held to (allow), read to it: the next read goes past it.
+	child   string
+	run     int
+	boundTo string
 }
 
 // gapPart is one gap of a chain, as a gap stretch bounds it.
@@ -295,11 +303,12 @@ func (run *passRun) isOver() bool {
 // they meet an item larger than any before. Before any is read, the
 // first read is of one item, unless what is left pays for whole pages.
 // ok is false (and the run over) when what is left pays for no item.
-// Under p.mu.
-func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
+// bound, where not "", is the end of the child s is in, which the read
+// is held to (boundedRange). Under p.mu.
+func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bound string, ok bool) {
 	p := run.p
 	if run.budget <= 0 {
-		return 0, 0, true
+		return 0, 0, "", true
 	}
 	left := run.budget - (p.cost.Billed - run.base) - p.reserved
 	// A read spends at most half of what is left (all of its last read
@@ -315,25 +324,106 @@ func (run *passRun) allow(share int) (limit int32, hold float64, ok bool) {
 	case left/float64(share) >= pageRCU:
 		// A whole page costs at most pageRCU, whatever its items weigh:
 		// held back whole, it cannot overspend.
-		return 0, pageRCU, true
+		return 0, pageRCU, "", true
 	case largest == 0:
 		// The items' size is not known yet: one item, whatever it
 		// weighs (it may overspend by what it weighs beyond the budget).
 		if left >= minReadUnits && p.reserved == 0 {
-			return 1, minReadUnits, true
+			return 1, minReadUnits, "", true
 		}
 	default:
 		limit = ItemsFor(each, largest, false)
-		limit = min(limit, max(grownLimit(p.scanned, largest, left), tinyLevelLimit(largest, left)))
+		grown := p.acrossChildren(largest, left)
+		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
+			grown, bound = within, end
+		}
+		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
-			limit = min(ItemsFor(left, largest, false), 1)
+			limit, bound = min(ItemsFor(left, largest, false), 1), ""
 		}
 		if limit >= 1 {
-			return limit, ReadCost(limit, largest, false), true
+			return limit, ReadCost(limit, largest, false), bound, true
 		}
 	}
 	run.over = true
-	return 0, 0, false
+	return 0, 0, "", false
+}
+
+// acrossChildren is the most items a read under a budget that may go
+// past a child's end asks for: as many as were read outside the longest
+// run of one child (items of one child, however many, say nothing of
+// the next: a tenant's 1,485 audit records of 100 bytes sized a read
+// that met its projects' tasks of 3 KB, 71 RCU of a budget of 50), at
+// least a read unit's worth at the largest once a few were; a level's
+// first reads grow as grownLimit's do from what a read unit holds of
+// items five times the largest (tinyLevelLimit). Under p.mu.
+func (p *CountPass) acrossChildren(largest int, left float64) int32 {
+	if p.scanned < sizeSample {
+		return max(grownLimit(p.scanned, largest, left), tinyLevelLimit(largest, left))
+	}
+	others := max(p.scanned-p.maxRun, 1)
+	if others >= sizeSample {
+		others = max(others, int(ItemsFor(minReadUnits, largest, false)))
+	}
+	return int32(min(others, math.MaxInt32))
+}
+
+// withinChild is the most items a read held to the child s is in asks
+// for, and that child's end, where the read is to be held there ("": s
+// ends before it, which holds the read within the child); ok is false
+// where no read is held to a child (the child not known, one key, or
+// read to its end): as many as s read of it in a row, as a walk's reads
+// grow (Budgeted.Walk), at least a read unit's worth at the largest once
+// a few were. Under p.mu.
+func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end string, ok bool) {
+	if p.detect || p.delim == "" || s.at == "" || s.run == 0 || p.startOf(s) == nil {
+		return 0, "", false
+	}
+	name, leaf, ok := domain.ChildOf(p.r.Prefix, s.at, p.delim)
+	if !ok || leaf || name != s.child {
+		return 0, "", false
+	}
+	under := p.r.Prefix + name + p.delim
+	if p.binary {
+		b, _ := domain.BytesEnd([]byte(under))
+		end = string(b)
+	} else {
+		end, _ = domain.PrefixEnd(under)
+	}
+	if end == "" || end <= s.boundTo {
+		return 0, "", false
+	}
+	if (s.end != "" && end >= s.end) || (s.last != "" && end >= s.last) {
+		end = "" // s ends within the child
+	}
+	n := s.run
+	if n >= sizeSample {
+		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
+	}
+	return int32(min(n, math.MaxInt32)), end, true
+}
+
+// boundedRange is a read of the level held to end (included): it goes
+// on past a key read (ExclusiveStartKey), so the level's start bounds it
+// below.
+func (p *CountPass) boundedRange(end string) domain.SKCondition {
+	if p.r.Prefix == "" {
+		return domain.SKCondition{Op: domain.SKLe, A: skValue(end, p.binary)}
+	}
+	return domain.SKCondition{Op: domain.SKBetween, A: skValue(p.r.Prefix, p.binary), B: skValue(end, p.binary)}
+}
+
+// keyOf is the start key of a read that goes on past it: its keys, and
+// an index's table keys.
+func (p *CountPass) keyOf(it Item) Item {
+	k := Item{p.r.Key.PK.Name: it[p.r.Key.PK.Name], p.r.Key.SK.Name: it[p.r.Key.SK.Name]}
+	if t := p.r.TableKeys; t != nil {
+		k[t.PK.Name] = it[t.PK.Name]
+		if t.SK != nil {
+			k[t.SK.Name] = it[t.SK.Name]
+		}
+	}
+	return k
 }
 
 // page reads the next page of s and counts its keys.
@@ -353,7 +443,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 			active++
 		}
 	}
-	limit, hold, ok := run.allow(active)
+	limit, hold, bound, ok := run.allow(s, active)
 	if !ok {
 		p.mu.Unlock()
 		return nil
@@ -361,6 +451,9 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	p.reserved += hold
 	q := p.level
 	q.SK = p.stretchRange(s)
+	if bound != "" {
+		q.SK = p.boundedRange(bound)
+	}
 	// Under a budget the items are read whole (billed the same as their
 	// keys): their sizes size the next reads.
 	req := PageRequest{Query: q, Start: p.startOf(s), Limit: limit, KeysOnly: run.budget <= 0, TableKeys: p.r.TableKeys}
@@ -395,8 +488,16 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 		}
 		keys = append(keys, k)
 	}
+	prev := s.next
 	s.next = page.LastKey
 	s.done = !page.More() || past
+	if bound != "" && s.done {
+		// Read to the child's end, not the stretch's: on past it.
+		s.done, s.boundTo, s.next = false, bound, prev
+		if n := len(page.Items); n > 0 {
+			s.next = p.keyOf(page.Items[n-1])
+		}
+	}
 	if s.done && s.last != "" {
 		keys = append(keys, s.last) // read alone, counted once
 	}
@@ -461,6 +562,11 @@ func (p *CountPass) tally(s *stretch, keys []string) {
 	for _, k := range keys {
 		if name, _, ok := domain.ChildOf(p.r.Prefix, k, p.delim); ok {
 			p.counts[name]++
+			if name != s.child {
+				s.child, s.run = name, 0
+			}
+			s.run++
+			p.maxRun = max(p.maxRun, s.run)
 		} else if k == p.r.Prefix {
 			p.selfItem = true
 		}

@@ -1391,6 +1391,137 @@ func TestCountBudgetHoldsOnHeavyTails(t *testing.T) {
 	}
 }
 
+// tenantItems is a multi-tenant partition as boto3 built it (issue 37.2):
+// a big child of light items first (AUDIT#, 1,500 of about 100 bytes),
+// an item alone (METADATA), then projects whose tasks weigh up to 3 KB
+// (PROJECT#), then users: a child's items say nothing of the next's.
+func tenantItems() []dynamo.Item {
+	var items []dynamo.Item
+	add := func(sk string, size int) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "TENANT#t1"},
+			"SK": &types.AttributeValueMemberS{Value: sk}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("a", size)}})
+	}
+	for a := range 1500 {
+		add(fmt.Sprintf("AUDIT#2024-05-%02dT10:%02d:%02d.000Z#%04d", 1+a%28, a%60, a/60%60, a), 40)
+	}
+	add("METADATA", 30)
+	for p := range 20 {
+		add(fmt.Sprintf("PROJECT#p%03d", p), 20)
+		for k := range 17 {
+			add(fmt.Sprintf("PROJECT#p%03d#TASK#%05d", p, k), []int{50, 900, 3000}[(p+k)%3])
+		}
+	}
+	for u := range 112 {
+		add(fmt.Sprintf("USER#u%04d", u), 60)
+	}
+	return items
+}
+
+var tenantSeeded seededTable
+
+// TestCountBudgetHoldsAcrossChildren (issue 37.2): a count under a
+// budget of 70% of the level's full read never spends more than the
+// budget and half an RCU, and the first contact with the heaviest item
+// (one): its reads grow within a child from what they read of it, and
+// past a child's end only from what they read of others (1,500 audit
+// records of 100 bytes sized a read that met the tasks of 3 KB behind
+// them: 71 RCU of a budget of 50). What it counted is right.
+func TestCountBudgetHoldsAcrossChildren(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &tenantSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Tenants", "S", tenantItems())
+	})
+	heaviest := 0.5 // one task of 3 KB, met first
+	for name, c := range backends {
+		full := &billed{Client: c}
+		counts := tenantCounts(t, full)
+		r := dynamo.ChildrenRequest{Table: "Tenants", Key: airportsKey, PK: domain.S("TENANT#t1")}
+		for _, share := range []float64{0.3, 0.5, 0.7, 0.9} {
+			budget := math.Round(full.rcu * share)
+			rec := &billed{Client: c}
+			pass := dynamo.NewCountPass(r)
+			over, err := pass.Run(ctx, rec, budget, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.rcu > budget+0.5+heaviest || !over {
+				t.Errorf("%s budget %g (full read %.1f): spent %.1f RCU in %d requests (limits %v), stopped %v", name, budget, full.rcu, rec.rcu, rec.requests, rec.limits, over)
+			}
+			for _, ch := range pass.Result().Children {
+				if n, exact := pass.Count(ch.Name); exact && n != counts[ch.Name] {
+					t.Errorf("%s budget %g: %s counted %d, a full read %d", name, budget, ch.Name, n, counts[ch.Name])
+				}
+			}
+			t.Logf("%-8s budget %4g of %.1f: %.1f RCU, %d requests", name, budget, full.rcu, rec.rcu, rec.requests)
+		}
+	}
+}
+
+// tenantCounts are the items under each child of the tenant's top
+// level, from a full read through c.
+func tenantCounts(t *testing.T, c dynamo.Client) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	var start dynamo.Item
+	for {
+		page, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Tenants", PKName: "PK", PK: domain.S("TENANT#t1"), SKName: "SK"}, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if n, _, ok := domain.ChildOf("", it["SK"].(*types.AttributeValueMemberS).Value, "#"); ok {
+				counts[n]++
+			}
+		}
+		if start = page.LastKey; !page.More() {
+			return counts
+		}
+	}
+}
+
+// TestCountBudgetListsTheLevel (issue 37.2): a count under a budget that
+// pays no whole page keeps half of it to list what it does not reach: a
+// walk lists the children past those it found, and it counts on with
+// what the walk left. A budget of 10 on the tenant (74.5 RCU read
+// whole) lists its 4 children, where a count alone listed the one it
+// stopped in; every child listed is counted right or not at all, the
+// budget held within half an RCU and one task met first; a budget the
+// count fits counts every child.
+func TestCountBudgetListsTheLevel(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &tenantSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Tenants", "S", tenantItems())
+	})
+	for name, c := range backends {
+		full := &billed{Client: c}
+		counts := tenantCounts(t, full)
+		r := dynamo.ChildrenRequest{Table: "Tenants", Key: airportsKey, PK: domain.S("TENANT#t1")}
+		for _, budget := range []float64{3, 10, 50, 100} {
+			rec := &billed{Client: c}
+			l, err := dynamo.CountListing(ctx, rec, r, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := l.Children()
+			exact := 0
+			for _, ch := range res.Children {
+				n, ok := l.Pass.Count(ch.Name)
+				if ok && n != counts[ch.Name] {
+					t.Errorf("%s budget %g: %s counted %d, a full read %d", name, budget, ch.Name, n, counts[ch.Name])
+				}
+				if ok {
+					exact++
+				}
+			}
+			listed := len(res.Children) == len(counts) && !l.Partial
+			if rec.rcu > budget+1 || (budget >= 10 && !listed) || (budget >= full.rcu*1.3) != (exact == len(counts)) || l.Over != (exact < len(counts)) {
+				t.Errorf("%s budget %g (full read %.1f): %d children listed (partial %v), %d counted (over %v), %.1f RCU in %d requests", name, budget, full.rcu, len(res.Children), l.Partial, exact, l.Over, rec.rcu, rec.requests)
+			}
+			t.Logf("%-8s budget %4g: %d children listed, %d counted, %.1f RCU, %d requests %v", name, budget, len(res.Children), exact, rec.rcu, rec.requests, rec.limits)
+		}
+	}
+}
+
 var sizedPageSeeded seededTable
 
 // filterSent records whether each Query sent a FilterExpression.
