@@ -75,8 +75,8 @@ bench-data-first: ## the explorer on --data while 1,000,000 items load: first sc
 bench-children: deps ## drill-down vs full read on 100,000 items under 20 children: requests, RCU, wall time
 	bash scripts/bench-children.sh
 
-bench-latency: deps ## children, counts, a first screen, 200-key bursts beside the whole-page floor, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips (CASES=levels, partitions or bursts: those alone; the bursts j, pgdn, ctrl+f, end and G-then-k run RUNS times each, 5 by default, in turn with the floor, min and median printed; BURSTS=j,pgdn: those alone; TRACE=1: where each burst's time goes, the median of each step from a Query sent to the next)
-	$(GO) run ./scripts/benchlatency $(if $(N),-g-items $(N)) $(if $(DELAYS),-delays $(DELAYS)) $(if $(CASES),-cases $(CASES))$(if $(RUNS), -runs $(RUNS))$(if $(BURSTS), -bursts $(BURSTS))$(if $(TRACE), -trace)
+bench-latency: deps ## children, counts, a first screen, 200-key bursts beside the whole-page floor, G (N=1000000: on a partition of N items too), a merged range's G, table and index partitions through a proxy adding 0, 20 and 50 ms a request: requests, RCU, wall time, round trips (CASES=levels, partitions or bursts: those alone; the bursts j, pgdn, ctrl+f, end and G-then-k run RUNS times each, 5 by default, in turn with the floor, min and median printed; BURSTS=j,pgdn: those alone; TRACE=1: where each burst's time goes, the median of each step from a Query sent to the next; TYPED=1: the keys reach the model one at a time, the answers taken between them, as in the program)
+	$(GO) run ./scripts/benchlatency $(if $(N),-g-items $(N)) $(if $(DELAYS),-delays $(DELAYS)) $(if $(CASES),-cases $(CASES))$(if $(RUNS), -runs $(RUNS))$(if $(BURSTS), -bursts $(BURSTS))$(if $(TRACE), -trace)$(if $(TYPED), -typed)
 
 bench-memory: ## scroll 1,000,000 items of ~350 B in the explorer (synthetic read-only client): peak RSS, live heap, requests, RCU, re-reads; the window of rows beside every row held
 	$(GO) run ./scripts/benchmemory

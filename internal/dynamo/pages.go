@@ -445,6 +445,15 @@ func RowsLimit(rows int) int32 {
 	return int32(rows)
 }
 
+// PageRows is about how many items of itemBytes each one Query returns
+// at most, DynamoDB ending a page at 1 MB; 0 when no size is known.
+func PageRows(itemBytes int) int {
+	if itemBytes <= 0 {
+		return 0
+	}
+	return pageBytes / itemBytes
+}
+
 // GrowLimit is the Limit of the page after one read with limit: double,
 // or 0 (a full 1 MB page) once the page was cut by its size rather than
 // its Limit, or the doubling passes maxGrownLimit.

@@ -39,6 +39,37 @@ func TestScreenLimitAndGrowth(t *testing.T) {
 	}
 }
 
+// TestPageRowsIsWhereAPageEnds: PageRows at the mean size of the items
+// read (dynamo.ItemBytes) says within a tenth how many items a page
+// without a Limit holds, where DynamoDB ends it at 1 MB: the explorer
+// sends a read while keys are still being typed once they owe half of
+// that (list.Pager).
+func TestPageRowsIsWhereAPageEnds(t *testing.T) {
+	ctx := context.Background()
+	q := domain.KeyQuery{Table: "Screen", PKName: "PK", PK: domain.S("p"), SKName: "SK"}
+	for name, c := range screenBackends(t) {
+		p, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !p.More() {
+			t.Fatalf("%s: %d items in one page: the partition is no larger than a page", name, len(p.Items))
+		}
+		bytes := 0
+		for _, it := range p.Items {
+			bytes += dynamo.ItemBytes(it)
+		}
+		rows := dynamo.PageRows(bytes / len(p.Items))
+		t.Logf("%s: PageRows says %d items a page; the page held %d", name, rows, len(p.Items))
+		if d := rows - len(p.Items); d*10 > len(p.Items) || -d*10 > len(p.Items) {
+			t.Errorf("%s: PageRows says %d items a page; the page held %d", name, rows, len(p.Items))
+		}
+	}
+	if dynamo.PageRows(0) != 0 {
+		t.Errorf("PageRows(0) = %d: no size known says nothing", dynamo.PageRows(0))
+	}
+}
+
 var screenSeeded seededTable
 
 // screenBackends hold table Screen: 3,000 items of ~400 bytes in one

@@ -68,23 +68,29 @@ func containsAll(s string, subs ...string) bool {
 	return true
 }
 
+// burstTable is the bursts' partition of benchlatency: 5,000 items of a
+// number sort key and a 300-byte value (~1.6 MB: two 1 MB pages past the
+// first screen), in table Burst under the partition key "burst".
+func burstTable(tb testing.TB) *memory.DB {
+	db := memory.New()
+	data := &types.AttributeValueMemberS{Value: strings.Repeat("b", 300)}
+	items := make([]dynamo.Item, 5000)
+	for i := range items {
+		items[i] = dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "burst"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}, "Data": data}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Burst", types.ScalarAttributeTypeN, items); err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
 // BenchmarkPageDownBurstKey measures one pgdown of a burst, Update and the
 // View Bubble Tea asks for after it, on the bursts' partition of
 // benchlatency (5,000 items of a number sort key and a 300-byte value, at
 // 120×35): 200 page-downs typed at once are 200 of these before the read
 // they ask for leaves.
 func BenchmarkPageDownBurstKey(b *testing.B) {
-	db := memory.New()
-	ctx := context.Background()
-	data := &types.AttributeValueMemberS{Value: strings.Repeat("b", 300)}
-	items := make([]dynamo.Item, 5000)
-	for i := range items {
-		items[i] = dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "burst"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}, "Data": data}
-	}
-	if err := demo.CreateKeyTable(ctx, db, "Burst", types.ScalarAttributeTypeN, items); err != nil {
-		b.Fatal(err)
-	}
-	h := newHarness(b, 120, 35, Config{Client: db, Table: "Burst", PK: "burst"})
+	h := newHarness(b, 120, 35, Config{Client: burstTable(b), Table: "Burst", PK: "burst"})
 	h.keys("G", "g") // every row read: the keys move through rows held
 	for !strings.Contains(h.screen(), "5,000 items loaded") {
 		h.keys("pgdown")

@@ -298,6 +298,80 @@ func TestBurstLandsWhereItLeads(t *testing.T) {
 	}
 }
 
+// TestPageMovesTypedAtOnceReadWhileTyped (37.6): page moves typed at
+// once, each taken before any read answers (as 200 pgdown reach the model
+// before the first read's answer), send their read as soon as they owe
+// half a 1 MB page: twice that is the most one Query returns, so it cannot
+// grow by waiting for the rest of the keys, and it is read while they are
+// taken. 200 pgdown past the first screen of 5,000 ~316-byte items
+// (~1.6 MB) then land after two Queries, the first out after about 60
+// keys; before, nothing left until every key was in, and the two Queries
+// came after the keys (the burst took 1.25× a build reading a whole page
+// first, at 50 ms a request). A short burst still waits for all its keys:
+// 20 pgdown owe a sixth of a page, read in one Query after the last.
+func TestPageMovesTypedAtOnceReadWhileTyped(t *testing.T) {
+	db := burstTable(t)
+	for _, c := range []struct {
+		n         int
+		want      string
+		whileKeys bool // a Query leaves before the last key
+	}{{200, "row 5,000 of 5,000", true}, {20, "row 561 of ≥", false}} {
+		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
+			l := &sentLimits{recorder: record(db)}
+			h := newHarness(t, 120, 35, Config{Client: l, Table: "Burst", PK: "burst"})
+			h.contains(t, "items loaded", "row 1 of")
+			sent := func() []int32 {
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				return append([]int32(nil), l.sent...)
+			}
+			before, leftAt := len(sent()), 0
+			var answers []tea.Msg // queued behind the keys, as the keys reach the model first
+			for i := range c.n {
+				_, cmd := h.m.Update(keyPress("pgdown"))
+				answers = append(answers, runAll(cmd)...)
+				if leftAt == 0 && len(sent()) > before {
+					leftAt = i + 1
+				}
+			}
+			for _, msg := range answers {
+				h.send(msg)
+			}
+			h.contains(t, c.want)
+			burst := sent()[before:]
+			if c.whileKeys && (leftAt == 0 || leftAt == c.n) {
+				t.Errorf("no Query left while the %d keys were taken (Limits %v): the read waited for every key", c.n, burst)
+			}
+			if !c.whileKeys && leftAt != 0 {
+				t.Errorf("a Query left at key %d of %d (Limits %v): a short burst's read waits for all its keys", leftAt, c.n, burst)
+			}
+			if len(burst) > 2 {
+				t.Errorf("the burst sent %d Queries (Limits %v); want 2: a page, then the rest", len(burst), burst)
+			}
+		})
+	}
+}
+
+// runAll runs cmd's commands at once, as the program does on goroutines
+// of their own, and returns their messages undelivered.
+func runAll(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var msgs []tea.Msg
+		for _, c := range msg {
+			msgs = append(msgs, runAll(c)...)
+		}
+		return msgs
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
 // TestEndScreenIsOneQuery: G reads the last screen backwards from the
 // end, one Query sized to the screen, and nothing more until the user
 // moves.

@@ -39,6 +39,7 @@ func main() {
 	only := flag.String("cases", "all", "all; levels: only the levels, counts, first screen and budgets of issue 28; partitions: only the partitions' first screens; bursts: only the 200-key bursts")
 	which := flag.String("bursts", "", "the bursts to run (CASES=bursts), comma-separated: j, pgdn, ctrl+f, end, G-then-k (default: all)")
 	runs := flag.Int("runs", 5, "runs of each burst (CASES=bursts): the median is printed, with the fastest")
+	flag.BoolVar(&typedKeys, "typed", false, "with CASES=bursts: the keys reach the model one at a time, the reads' answers taken between them as Bubble Tea's input reader and unbuffered message channel do (default: every key queued before any answer)")
 	trace := flag.Bool("trace", false, "with CASES=bursts: where each burst's time goes, the median of each step from a Query sent to the next")
 	flag.Parse()
 
