@@ -51,7 +51,7 @@ func (o changesOptions) window(now time.Time) (time.Time, error) {
 func (o changesOptions) validate() error {
 	switch {
 	case o.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(o.g.tablesHint(), "--table is required")
 	case o.prefix != "" && o.pk == "":
 		return usage("add --pk VALUE", "--prefix needs --pk: name the partition whose sort keys it prefixes")
 	case o.output != "jsonl" && o.output != "json" && o.output != "csv":

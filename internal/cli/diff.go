@@ -92,7 +92,7 @@ usual codes when a read fails. The cost of each side goes to stderr.`,
 func (o *diffOptions) validate() error {
 	switch {
 	case o.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(o.g.tablesHint(), "--table is required")
 	case o.pk == "":
 		return usage("add --pk VALUE, the partition key value to compare", "--pk is required")
 	case o.prefix != "" && o.sk != "":

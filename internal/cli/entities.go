@@ -68,7 +68,7 @@ type says which ("countExact").`,
 func runEntities(ctx context.Context, f *entitiesFlags) error {
 	switch {
 	case f.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(f.g.tablesHint(), "--table is required")
 	case f.output != "json" && f.output != "jsonl" && f.output != "csv":
 		return usage("use --output json, jsonl or csv", "--output %q is not a format of entities", f.output)
 	case len(f.delimiter) > 1:

@@ -42,8 +42,12 @@ func TestBudgetsAndKeyTypesUpFront(t *testing.T) {
 		// A shard pattern names several partitions: items and range read
 		// one, so they refuse it rather than read it as a literal key that
 		// holds nothing (0 items, exit 0).
-		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}"}, 2, "--pk seattle-{1..3} names 3 partitions (seattle-1 … seattle-3); this command reads one — read one shard at a time (--pk seattle-1), or all of them merged with dynascope children --pk 'seattle-{1..3}'"},
+		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}"}, 2, "--pk seattle-{1..3} names 3 partitions (seattle-1 … seattle-3); this command reads one — read one shard at a time (--pk seattle-1), or all of them merged with dynascope children --demo --table ChatMessages --pk 'seattle-{1..3}'"},
 		{[]string{"range", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3}", "--last", "1h"}, 2, "--pk seattle-{1..3} names 3 partitions"},
+		// A command offered to run carries the connection's flags: without
+		// them it lists another account's tables, or none.
+		{[]string{"items", "--endpoint-url", "http://u:secret@127.0.0.1:9", "--region", "eu-west-1", "--pk", "USA"}, 2, "add --table NAME (dynascope tables --region eu-west-1 --endpoint-url 'http://***@127.0.0.1:9' lists them)"},
+		{[]string{"range", "--data", "x.json", "--keys", "PK:S,SK:S", "--pk", "USA", "--last", "1h"}, 2, "add --table NAME (dynascope tables --data x.json --keys PK:S,SK:S lists them)"},
 		{[]string{"items", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1..3"}, 2, "is never closed"},
 		{[]string{"versions", "--demo", "--table", "ChatMessages", "--pk", "seattle-{1,2}"}, 2, "--pk seattle-{1,2} names 2 partitions"},
 		{[]string{"items", "--demo", "--table", "Locations", "--pk", `\{USA\}`}, 0, ""},

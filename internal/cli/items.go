@@ -27,7 +27,7 @@ type itemsFlags struct {
 func (f itemsFlags) validate() error {
 	switch {
 	case f.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(f.g.tablesHint(), "--table is required")
 	case f.pk == "":
 		return usage("add --pk VALUE, the partition key value to read", "--pk is required")
 	case f.limit < 0:
@@ -83,7 +83,7 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	if _, err := onePartition(f.pk); err != nil {
+	if _, err := f.onePartition(); err != nil {
 		return err
 	}
 	opt, err := f.readOpts()
@@ -209,7 +209,7 @@ func keyQuery(ctx context.Context, c dynamo.Client, f itemsFlags, mask *domain.M
 	if err != nil {
 		return domain.KeyQuery{}, info, err
 	}
-	pk, err := onePartition(f.pk)
+	pk, err := f.onePartition()
 	if err != nil {
 		return domain.KeyQuery{}, info, err
 	}
@@ -356,7 +356,8 @@ func (o *readOpts) stoppedNote() string {
 // 'seattle-{1..3}' names several and is refused before anything is read,
 // rather than read as a literal key that holds nothing; `\{` is a literal
 // brace.
-func onePartition(pk string) (string, error) {
+func (f itemsFlags) onePartition() (string, error) {
+	pk := f.pk
 	if !domain.IsPattern(pk) {
 		return pk, nil
 	}
@@ -365,7 +366,11 @@ func onePartition(pk string) (string, error) {
 	case err != nil:
 		return "", usage("write ranges as {1..4}, lists as {a,b}, a literal brace as \\{", "--pk %v", err)
 	case len(names) > 1:
-		return "", usage(fmt.Sprintf("read one shard at a time (--pk %s), or all of them merged with dynascope children --pk '%s'", names[0], pk),
+		all := []string{"--table", f.table}
+		if f.index != "" {
+			all = append(all, "--index", f.index)
+		}
+		return "", usage(fmt.Sprintf("read one shard at a time (--pk %s), or all of them merged with %s", domain.ShellQuote(names[0]), f.g.command("children", append(all, "--pk", pk)...)),
 			"--pk %s names %d partitions (%s … %s); this command reads one", pk, len(names), names[0], names[len(names)-1])
 	}
 	return names[0], nil

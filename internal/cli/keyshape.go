@@ -12,11 +12,11 @@ import (
 
 // itemsInstead is the command that reads what the table does hold.
 func (f itemsFlags) itemsInstead() string {
-	cmd := "dynascope items --table " + domain.ShellQuote(f.table)
+	args := []string{"--table", f.table}
 	if f.index != "" {
-		cmd += " --index " + domain.ShellQuote(f.index)
+		args = append(args, "--index", f.index)
 	}
-	return cmd + " --pk " + domain.ShellQuote(f.pk)
+	return f.g.command("items", append(args, "--pk", f.pk)...)
 }
 
 // keyOn names where the key is: the table, or its index.

@@ -172,7 +172,7 @@ func (f *rangeFlags) prepare() (rangePlan, error) {
 	if err := f.validate(); err != nil {
 		return p, err
 	}
-	if _, err := onePartition(f.pk); err != nil {
+	if _, err := f.onePartition(); err != nil {
 		return p, err
 	}
 	if err := f.validateFollow(); err != nil {
@@ -360,8 +360,8 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 // reads the range asked by its keys (exit 2).
 func countdownRefused(c domain.Countdown, f *rangeFlags, q domain.KeyQuery, r domain.TimeRange) error {
 	hint := "read them by key: a time range is the keys from its last instant's to its first's"
-	if cmd, ok := c.ScanCommand(f.table, q.PKName, q.PK, q.SKName, r); ok && f.index == "" {
-		hint = "read this range by its keys, newest first: " + cmd
+	if filter, ok := c.ScanFilter(q.PKName, q.PK, q.SKName, r); ok && f.index == "" {
+		hint = "read this range by its keys, newest first: " + f.g.command("scan", "--table", f.table, "--filter", filter)
 	}
 	return usage(hint, "range: the sort keys of %s here count time backwards, newest first (%s), which range does not read", q.SKName, c.Describe())
 }

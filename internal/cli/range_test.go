@@ -382,10 +382,21 @@ func TestRangeCountdownKeysSaySo(t *testing.T) {
 			filter := `PK = "DEVICE#d1#2024-W18" and SK between "READING#8282800000" and "READING#8285478399"`
 			if code != exitUsage || out != "" || strings.Count(stderr, "dynascope: ") != 1 ||
 				!strings.Contains(stderr, "count time backwards, newest first (READING#") || strings.Contains(stderr, "no time this tool recognises") ||
-				!strings.Contains(stderr, "newest first: dynascope scan --table "+table+" --filter '"+filter+"'") {
+				!strings.Contains(stderr, " --table "+table+" --filter '"+filter+"'") {
 				t.Fatalf("exit %d, stdout %q: %s", code, out, stderr)
 			}
-			out, stderr = mustRun(t, append([]string{"scan", "--table", table, "--filter", filter}, conn...)...)
+			// The command as printed, pasted: it carries the flags that
+			// chose the connection (it read another account's table, or
+			// none, without them).
+			line := strings.TrimSpace(stderr[strings.Index(stderr, "newest first: dynascope ")+len("newest first: "):])
+			words := shellWords(t, line)
+			given, wantConn := slices.Clone(words[2:min(len(words), 2+len(conn))]), slices.Clone(conn)
+			slices.Sort(given)
+			slices.Sort(wantConn)
+			if words[0] != "dynascope" || words[1] != "scan" || !slices.Equal(given, wantConn) {
+				t.Fatalf("the command offered lacks the connection %q: %s", conn, line)
+			}
+			out, stderr = mustRun(t, words[1:]...)
 			if got := sortKeysOut(t, out); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("the scan offered lists %v, want %v\n%s", got, want, stderr)
 			}

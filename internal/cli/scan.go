@@ -30,7 +30,7 @@ type scanFlags struct {
 func (f scanFlags) validate() error {
 	switch {
 	case f.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(f.g.tablesHint(), "--table is required")
 	}
 	if err := checkSegments(f.segments); err != nil {
 		return err

@@ -5,6 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/dynascope/dynascope/internal/domain"
+	"github.com/dynascope/dynascope/internal/dynamo"
 )
 
 // unknownCommand is the one line for a word where a subcommand could be:
@@ -74,4 +77,56 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// command is a dynascope command for the user to run: its name, the
+// flags that chose this run's connection (--demo, --data and its flags,
+// or --profile, --region, --endpoint-url, with the --config and --mask
+// that shape what it reads and shows), then args, every word quoted for
+// the shell. Without them a command pasted from a hint reads the default
+// account's table, or none. Never credentials: an endpoint's
+// user:password part is ***.
+func (g *globals) command(name string, args ...string) string {
+	words := append([]string{"dynascope", name}, g.connectionArgs()...)
+	for _, a := range args {
+		words = append(words, domain.ShellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// connectionArgs are the flags, quoted, that choose the connection this
+// run read through.
+func (g *globals) connectionArgs() []string {
+	var a []string
+	if g == nil { // options built by hand, in a test
+		return nil
+	}
+	add := func(flag, value string) {
+		if value != "" {
+			a = append(a, flag, domain.ShellQuote(value))
+		}
+	}
+	add("--config", g.configFile)
+	switch {
+	case g.demo:
+		a = append(a, "--demo")
+	case g.data.given():
+		for _, w := range g.data.args() {
+			a = append(a, domain.ShellQuote(w))
+		}
+	default:
+		add("--profile", g.profile)
+		add("--region", g.region)
+		add("--endpoint-url", dynamo.RedactEndpoint(g.endpoint))
+	}
+	if len(g.mask) > 0 {
+		add("--mask", strings.Join(g.mask, ","))
+	}
+	return a
+}
+
+// tablesHint is the hint of a command given no --table: the command that
+// lists the tables on this connection.
+func (g *globals) tablesHint() string {
+	return "add --table NAME (" + g.command("tables") + " lists them)"
 }

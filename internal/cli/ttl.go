@@ -70,7 +70,7 @@ attribute (or one before TTL is turned on).`,
 func runTTL(ctx context.Context, o *ttlOptions) error {
 	switch {
 	case o.table == "":
-		return usage("add --table NAME (dynascope tables lists them)", "--table is required")
+		return usage(o.g.tablesHint(), "--table is required")
 	case o.output != "json":
 		return usage("use --output json", "--output %q is not a format of ttl", o.output)
 	}

@@ -114,7 +114,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	if _, err := onePartition(f.pk); err != nil {
+	if _, err := f.onePartition(); err != nil {
 		return err
 	}
 	pattern, err := f.versionPattern(f.g, f.given("version-pattern"))
@@ -334,7 +334,7 @@ func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain
 		if f.given("version-pattern") {
 			where = "--version-pattern " + strconv.Quote(pattern.String())
 		}
-		return usage("compare it with the keys (dynascope items --table "+f.table+" --pk ...), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
+		return usage("compare it with the keys ("+f.g.command("items", "--table", f.table, "--pk", pk)+"), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
 			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(pk), level.Expression(), level.Values())
 	}
 	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",

@@ -130,11 +130,12 @@ func (c Countdown) Between(r TimeRange) (lo, hi string, ok bool) {
 	return key(b), key(a), true
 }
 
-// ScanCommand is the dynascope command that reads the keys of r in the
+// ScanFilter is the scan filter that reads the keys of r in the
 // partition pk (a scan whose filter pins the partition reads it by one
 // Query, the BETWEEN its key condition), newest first as the keys sort;
-// false where the key cannot be written in a filter (binary).
-func (c Countdown) ScanCommand(table, pkName string, pk KeyValue, skName string, r TimeRange) (string, bool) {
+// false where the key cannot be written in a filter (binary). The command
+// around it is the caller's, which knows the connection.
+func (c Countdown) ScanFilter(pkName string, pk KeyValue, skName string, r TimeRange) (string, bool) {
 	lo, hi, ok := c.Between(r)
 	if !ok || pk.Type == TypeB {
 		return "", false
@@ -147,5 +148,5 @@ func (c Countdown) ScanCommand(table, pkName string, pk KeyValue, skName string,
 		L: Compare{Op: "=", L: Path{{Name: pkName}}, R: pv},
 		R: Between{X: Path{{Name: skName}}, Lo: Value{Kind: ValString, Text: lo}, Hi: Value{Kind: ValString, Text: hi}},
 	}
-	return "dynascope scan --table " + ShellQuote(table) + " --filter " + ShellQuote(FormatFilter(f)), true
+	return FormatFilter(f), true
 }
