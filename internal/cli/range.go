@@ -90,7 +90,10 @@ times (or the only key is), said on stderr, and left out of ranges. Keys
 that count time backwards so that the newest come first
 (READING#<9999999999 − epoch seconds>, or 13 nines less milliseconds)
 are not read: the refusal says so and gives the scan that reads the
-range by its keys, newest first. The
+range by its keys, newest first. Keys that name a whole period (a date,
+an hour 2024-01-15T10, an ISO week, a month) hold all of it: a range reads
+each key whose period it touches (--last 15m on date keys reads today's),
+saying on stderr that the keys count whole days. The
 range compiles to the one key condition (=, <, <=, >, >=, BETWEEN or
 begins_with) written in that format: on a number key an open range is sent
 as its operator (--before 1536019200 is < 1536019200); on text keys open
@@ -264,6 +267,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
 	}
 	asked := r
+	if unit := domain.WholePeriods(r, enc); unit != "" {
+		// Keys that name a day hold all of it: a range inside one is
+		// read as that day's key, never refused as between two keys.
+		fmt.Fprintf(f.stderr, "the keys count whole %s: read the %s that hold the range, whose items may fall outside it\n", unit, unit)
+	}
 	if sample.Offsets {
 		// Keys in several UTC offsets compare as their local times: the
 		// condition, written in one offset, is read as much wider at each

@@ -404,6 +404,62 @@ func TestRangeCountdownKeysSaySo(t *testing.T) {
 	}
 }
 
+// TestRangeInsideOneDayKey: a key that names a day (2024-05-06) or an
+// hour (2024-05-06T10) holds every item of it. A range inside one
+// (--last 15m on today's key, --at an hour on day keys, --after 10:00)
+// exited 2 ("no key can fall in this range: the keys count whole days")
+// although the day holding it was there; it reads the keys whose period
+// it touches, saying on stderr that they count whole days, and says
+// nothing where the range is whole days. On dynalite and the embedded
+// backend.
+func TestRangeInsideOneDayKey(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	now := time.Now().UTC()
+	today, yesterday, hour := now.Format("2006-01-02"), now.AddDate(0, 0, -1).Format("2006-01-02"), now.Format("2006-01-02T15")
+	var items []map[string]types.AttributeValue
+	for d := 1; d <= 10; d++ {
+		items = append(items, av("PK", "DAY#c0", "SK", fmt.Sprintf("2024-05-%02d", d)), av("PK", "HOUR#c0", "SK", fmt.Sprintf("2024-05-06T%02d", d+4)))
+	}
+	items = append(items, av("PK", "DAY#c0", "SK", today), av("PK", "HOUR#c0", "SK", hour))
+	table, backends := bothBackends(t, items)
+	const note = "the keys count whole %s: read the %s that hold the range, whose items may fall outside it"
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args []string
+				want string // the keys, newest first
+				unit string // the note's, or none
+			}{
+				{[]string{"--pk", "DAY#c0", "--at", "2024-05-06T10"}, "2024-05-06", "days"},
+				{[]string{"--pk", "DAY#c0", "--at", "2024-05-06T10:30"}, "2024-05-06", "days"},
+				{[]string{"--pk", "DAY#c0", "--after", "2024-05-08T10:00", "--oldest-first", "--limit", "3"}, "2024-05-08 2024-05-09 2024-05-10", "days"},
+				{[]string{"--pk", "DAY#c0", "--before", "2024-05-02T10:00"}, "2024-05-02 2024-05-01", "days"},
+				{[]string{"--pk", "DAY#c0", "--from", "2024-05-06T10:00", "--to", "2024-05-07T09:00"}, "2024-05-07 2024-05-06", "days"},
+				{[]string{"--pk", "DAY#c0", "--from", "2024-05-06", "--to", "2024-05-07"}, "2024-05-07 2024-05-06", ""},
+				{[]string{"--pk", "DAY#c0", "--after", "2024-05-09"}, today + " 2024-05-10", ""},
+				{[]string{"--pk", "HOUR#c0", "--at", "2024-05-06T10:30"}, "2024-05-06T10", "hours"},
+				{[]string{"--pk", "HOUR#c0", "--after", "2024-05-06T13:30", "--limit", "1", "--oldest-first"}, "2024-05-06T13", "hours"},
+				{[]string{"--pk", "HOUR#c0", "--last", "1m"}, hour, "hours"},
+			} {
+				out, stderr, code := cli(t, append(append([]string{"range", "--table", table}, tc.args...), conn...)...)
+				got := strings.Join(sortKeysOut(t, out), " ")
+				said := strings.Contains(stderr, fmt.Sprintf(note, tc.unit, tc.unit))
+				if code != 0 || got != tc.want || said != (tc.unit != "") || (tc.unit == "" && strings.Contains(stderr, "the keys count whole")) {
+					t.Errorf("%v: exit %d, keys %q, want %q\n%s", tc.args, code, got, tc.want, stderr)
+				}
+			}
+			// The last 15 minutes are in today's key (and yesterday's
+			// where they began before midnight).
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "DAY#c0", "--last", "15m"}, conn...)...)
+			got := sortKeysOut(t, out)
+			if code != 0 || len(got) == 0 || got[0] != today || len(got) > 1 && got[1] != yesterday || !strings.Contains(stderr, fmt.Sprintf(note, "days", "days")) {
+				t.Errorf("--last 15m: exit %d, keys %q, want %s\n%s", code, got, today, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeStoppedWritesWhatItHeld: a range over keys in several UTC
 // offsets holds items back to write them in time order; when the budget
 // stops the read, what it held was read and paid for, and is written (in

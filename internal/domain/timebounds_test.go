@@ -193,3 +193,47 @@ func numLess(a, b string) bool {
 	}
 	return a < b
 }
+
+// TestRangeInsideAKeysPeriod: keys that name a day, an hour, a week or a
+// month hold all of it, so a range inside one reads it (it was "no key
+// can fall in this range"), a range starting inside one starts with it,
+// and WholePeriods says so where a range is not whole periods; keys of
+// instants (seconds) are read as before.
+func TestRangeInsideAKeysPeriod(t *testing.T) {
+	day, _ := DetectTime([]string{"2024-05-06"}, false)
+	hour, _ := DetectTime([]string{"2024-05-06T10"}, false)
+	week, _ := DetectTime([]string{"2024-W18"}, false)
+	number, _ := DetectTime([]string{"20240506"}, true)
+	iso, _ := DetectTime([]string{"2024-05-06T10:00:00Z"}, false)
+	now := time.Date(2024, 5, 6, 10, 7, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		enc   TimeEncoding
+		in    string
+		want  string
+		whole string
+	}{
+		{day, "last 15m", `SK = :sk  :sk="2024-05-06"`, "days"},
+		{day, "2024-05-06T10", `SK = :sk  :sk="2024-05-06"`, "days"},
+		{day, "> 2024-05-06T10:00", `SK BETWEEN :lo AND :hi  :lo="2024-05-06" :hi="9999-12-31"`, "days"},
+		{day, ">= 2024-05-06T10:00", `SK BETWEEN :lo AND :hi  :lo="2024-05-06" :hi="9999-12-31"`, "days"},
+		{day, "< 2024-05-06T10:00", `SK BETWEEN :lo AND :hi  :lo="0001-01-01" :hi="2024-05-06"`, "days"},
+		{day, "2024-05-06", `SK = :sk  :sk="2024-05-06"`, ""},
+		{day, "> 2024-05-06", `SK BETWEEN :lo AND :hi  :lo="2024-05-07" :hi="9999-12-31"`, ""},
+		{hour, "last 15m", `SK BETWEEN :lo AND :hi  :lo="2024-05-06T09" :hi="2024-05-06T10"`, "hours"},
+		{hour, "2024-05-06T10:30", `SK = :sk  :sk="2024-05-06T10"`, "hours"},
+		{week, "2024-05-08", `SK = :sk  :sk="2024-W19"`, "weeks"},
+		{number, "since 2024-05-06T10:00", `SK >= :sk  :sk=20240506`, "days"},
+		{number, "after 2024-05-06T10:00", `SK >= :sk  :sk=20240506`, "days"},
+		{number, "after 2024-05-06", `SK > :sk  :sk=20240506`, ""},
+		{iso, "> 2024-05-06T10:00:00.5Z", `SK BETWEEN :lo AND :hi  :lo="2024-05-06T10:00:01Z" :hi="9999-12-31T23:59:59Z"`, ""},
+	} {
+		r, err := ParseRange(tc.in, now, time.UTC)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		c, err := CompileRange(r, tc.enc, "")
+		if err != nil || cond(c) != tc.want || WholePeriods(r, tc.enc) != tc.whole {
+			t.Errorf("%s %q:\n got %s (%v), whole %q\nwant %s, whole %q", tc.enc.Name(), tc.in, cond(c), err, WholePeriods(r, tc.enc), tc.want, tc.whole)
+		}
+	}
+}

@@ -46,6 +46,37 @@ func unitName(d time.Duration) string {
 	return "microseconds"
 }
 
+// namesPeriods reports whether the keys name whole periods (days, hours,
+// ISO weeks, months) rather than instants: such a key holds every item
+// of its period, so a range reads each key whose period it touches.
+func namesPeriods(e TimeEncoding) bool { return e.Unit() >= time.Hour }
+
+// WholePeriods is the unit the keys count in ("days") where a range
+// reads more than it asks, as it starts or ends inside a key's period
+// (15 minutes of today are read as today's key, whose items may fall
+// outside them); "" where the range is whole periods, or the keys name
+// instants.
+func WholePeriods(r TimeRange, e TimeEncoding) string {
+	if e.Kind == TimeNone || !namesPeriods(e) {
+		return ""
+	}
+	unit := e.Unit()
+	starts := func(t time.Time) bool { return truncate(t, unit, e.Zone).Equal(t) }
+	inside := false
+	switch r.Op {
+	case TimeBetween:
+		inside = !starts(r.From) || !starts(r.To.Add(time.Nanosecond))
+	case TimeLt, TimeGe:
+		inside = !starts(r.From)
+	case TimeLe, TimeGt:
+		inside = !starts(r.From.Add(time.Nanosecond))
+	}
+	if !inside {
+		return ""
+	}
+	return unitName(unit)
+}
+
 // CompileRange turns a range into the one key condition that asks for it
 // in the key's own format. prefix is the text before the time in composite
 // keys (amsg#, JFK#); it is required for TimeAfter keys (but for a fixed
@@ -84,6 +115,11 @@ func numberBound(r TimeRange, e TimeEncoding) (SKCondition, bool) {
 	}
 	if e.Number {
 		floor, up := truncate(r.From, e.Unit(), e.Zone), ceil(r.From, e.Unit(), e.Zone)
+		if start := r.From.Add(map[TimeOp]time.Duration{TimeGt: time.Nanosecond}[r.Op]); namesPeriods(e) && (r.Op == TimeGt || r.Op == TimeGe) && !truncate(start, e.Unit(), e.Zone).Equal(start) {
+			// A key names its whole day (20150131): a range starting
+			// inside one starts with that day's key.
+			return SKCondition{Op: SKGe, A: N(e.Encode(truncate(start, e.Unit(), e.Zone)))}, true
+		}
 		at := map[TimeOp]time.Time{TimeLt: up, TimeLe: floor, TimeGt: floor, TimeGe: up}[r.Op]
 		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(at))}, true
 	}
@@ -207,9 +243,17 @@ func (k rangeCompiler) hi(t time.Time) string {
 // instants are the first and last instants wanted, as the keys write
 // them, and whether they still make one calendar period.
 func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err error) {
+	// The first key wanted: the first instant the keys write at or after
+	// the range's start, or where a key names a whole period (a day, an
+	// hour), the period holding it: 15 minutes of today are in today's
+	// key.
+	first := k.ceil
+	if namesPeriods(k.e) {
+		first = k.floor
+	}
 	switch r.Op {
 	case TimeBetween:
-		a, b, period = k.ceil(r.From), k.floor(r.To), r.Period
+		a, b, period = first(r.From), k.floor(r.To), r.Period
 		if a.After(b) {
 			return a, b, false, emptyRange(k.e)
 		}
@@ -218,9 +262,9 @@ func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err e
 	case TimeLe:
 		a, b = k.fl, k.floor(r.From)
 	case TimeGt:
-		a, b = k.ceil(r.From.Add(time.Nanosecond)), k.la
+		a, b = first(r.From.Add(time.Nanosecond)), k.la
 	default: // TimeGe
-		a, b = k.ceil(r.From), k.la
+		a, b = first(r.From), k.la
 	}
 	switch {
 	case a.After(k.la):

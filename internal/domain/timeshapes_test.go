@@ -197,7 +197,7 @@ func TestShapesRangeIsTimeFilter(t *testing.T) {
 			lo, hi := rangeSpan(r)
 			want := map[string]bool{}
 			for _, k := range keys {
-				if tm, ok := enc.KeyTime(k); ok && !tm.Before(lo) && !tm.After(hi) {
+				if tm, ok := enc.KeyTime(k); ok && keyInSpan(enc, tm, lo, hi) {
 					want[k] = true
 				}
 			}
@@ -267,6 +267,17 @@ func TestShapesRangeIsTimeFilter(t *testing.T) {
 }
 
 // rangeSpan is a range's first and last instants, open ends at the years'.
+// keyInSpan reports whether a key at tm is in lo..hi: its instant, or
+// where the keys name whole periods (days, hours, weeks, months), any of
+// its period (15 minutes of today are in today's key).
+func keyInSpan(enc TimeEncoding, tm, lo, hi time.Time) bool {
+	if namesPeriods(enc) {
+		end := ceil(tm.Add(time.Nanosecond), enc.Unit(), enc.Zone)
+		return !tm.After(hi) && end.After(lo)
+	}
+	return !tm.Before(lo) && !tm.After(hi)
+}
+
 func rangeSpan(r TimeRange) (lo, hi time.Time) {
 	switch r.Op {
 	case TimeBetween:
@@ -619,7 +630,7 @@ func FuzzRangeIsTimeFilter(f *testing.F) {
 		}
 		for _, k := range keys {
 			tm, _ := enc.KeyTime(k)
-			want := !tm.Before(lo) && !tm.After(hi)
+			want := keyInSpan(enc, tm, lo, hi)
 			got := false
 			for _, p := range prefixes {
 				c, err := CompileRange(r, enc, p)
