@@ -192,6 +192,12 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		// The item keyed by the prefix itself (PROFILE#): a row of its own,
 		// first, as it sorts.
 		self := dynamo.ChildRow{Prefix: masked.ShownKey(f.table, key.SK.Name, domain.KeyText(key.SK.Type, f.prefix), maskDelim), IsItem: true, Self: true}
+		if f.count {
+			// One item, known from its key: the counts add up to the
+			// level's items only with it.
+			one := 1
+			self.Count = &one
+		}
 		all.Rows = append([]any{self}, all.Rows...)
 	}
 	rows := all

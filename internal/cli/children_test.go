@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 type childrenDoc struct {
@@ -241,5 +243,79 @@ func TestChildrenKeepTimesWhole(t *testing.T) {
 				t.Fatalf("%q: a time in pieces: %+v", tc.args, c)
 			}
 		}
+	}
+}
+
+// TestChildrenCountsTheItemAtThePrefix: the item whose key is the prefix
+// itself (/ under --prefix /, USER#1 beside USER#1#…) was listed but not
+// counted under --count, so the level's counts fell one short of its
+// items. It is one item, counted 1, in every output; the counts add up to
+// the parent's count of the prefix. On dynalite and the embedded backend.
+func TestChildrenCountsTheItemAtThePrefix(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for _, sk := range []string{"/", "/docs/a.txt", "/docs/b.txt", "/img/c.png", "/readme"} {
+		items = append(items, av("PK", "PATHS", "SK", sk))
+	}
+	for _, sk := range []string{"USER#1", "USER#1#ORDER#1", "USER#1#ORDER#2", "USER#1#PROFILE", "USER#2#ORDER#1"} {
+		items = append(items, av("PK", "USERS", "SK", sk))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct{ pk, prefix, parent, parentRow, delim string }{
+				{"PATHS", "/", "", "/", "/"},
+				{"USERS", "USER#1", "USER#", "USER#1#", "#"}, // the row of USER#1 and what is under USER#1#
+			} {
+				run := func(prefix, output string) string {
+					out, _ := mustRun(t, append([]string{"children", "--table", table, "--pk", tc.pk, "--prefix", prefix, "--delimiter", tc.delim, "--count", "--output", output}, conn...)...)
+					return out
+				}
+				var doc struct {
+					Children []struct {
+						Prefix string
+						Self   bool
+						Count  *int
+					}
+					PrefixIsItem bool
+				}
+				if err := json.Unmarshal([]byte(run(tc.prefix, "json")), &doc); err != nil {
+					t.Fatal(err)
+				}
+				sum, self := 0, false
+				for _, ch := range doc.Children {
+					if ch.Count == nil {
+						t.Errorf("%s: %q uncounted", tc.prefix, ch.Prefix)
+						continue
+					}
+					sum += *ch.Count
+					self = self || ch.Self && *ch.Count == 1
+				}
+				var parent struct {
+					Children []struct {
+						Prefix string
+						Count  *int
+					}
+				}
+				if err := json.Unmarshal([]byte(run(tc.parent, "json")), &parent); err != nil {
+					t.Fatal(err)
+				}
+				want := -1
+				for _, ch := range parent.Children {
+					if ch.Prefix == tc.parentRow && ch.Count != nil {
+						want = *ch.Count
+					}
+				}
+				if !self || !doc.PrefixIsItem || sum != want {
+					t.Errorf("%s: the counts add up to %d, the parent counts %d; the prefix's own item counted 1: %v", tc.prefix, sum, want, self)
+				}
+				for _, output := range []string{"jsonl", "csv"} {
+					if first := strings.SplitN(run(tc.prefix, output), "\n", 3); !strings.Contains(first[0]+first[1], `"self":true,"count":1`) && !strings.Contains(first[1], ",1,true") {
+						t.Errorf("%s --output %s: %q", tc.prefix, output, first)
+					}
+				}
+			}
+		})
 	}
 }
