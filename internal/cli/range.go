@@ -80,7 +80,9 @@ yyyyMMddHHmm; the blog's
 2006-01-02:15:04:05; time-ordered ids (ULID, UUIDv7, KSUID, MongoDB
 ObjectIds, and Snowflake ids where their 19 digits, read as epoch
 nanoseconds, would put the newest key in the future; --time-format
-snowflake names them where not); with a
+snowflake names them where not, and the 18-digit ids made before mid-2018,
+which sort apart from the 19-digit ones as text: a range is read in the
+width of the ids it holds, one holding both is refused); with a
 prefix before the time after any separator (amsg#2018-08-29:12:00:00,
 event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
@@ -266,7 +268,17 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0) // a sample the budget cut tells no time
 	}
+	enc, mixed, err := enc.FitSnowflakes(sample.Keys, r)
+	if err != nil {
+		return usage("read the range in two parts, one on each side of that instant", "range: %v", err)
+	}
 	asked := r
+	if mixed {
+		// Ids of the other width sort inside the condition's text: read,
+		// and left out.
+		opt.Sift = &rangeSift{sk: q.SKName, enc: enc, asked: asked, order: domain.TimeOrder[dynamo.Item]{Newest: !f.oldestFirst},
+			only: fmt.Sprintf("Snowflake ids of %d digits", enc.Width)}
+	}
 	if unit := domain.WholePeriods(r, enc); unit != "" {
 		// Keys that name a day hold all of it: a range inside one is
 		// read as that day's key, never refused as between two keys.
@@ -613,6 +625,7 @@ type rangeSift struct {
 	enc   domain.TimeEncoding
 	asked domain.TimeRange
 	order domain.TimeOrder[dynamo.Item]
+	only  string // the keys written where the sift keeps one width of id (Snowflake ids of 18 digits), else ""
 }
 
 func (s *rangeSift) Take(it dynamo.Item) []dynamo.Item {
@@ -643,6 +656,9 @@ func (s *rangeSift) Flush() []dynamo.Item {
 func (s *rangeSift) note() string {
 	if s == nil {
 		return ""
+	}
+	if s.only != "" {
+		return " (" + s.only + " only: the others the condition's text holds left out)"
 	}
 	return fmt.Sprintf(" in time order (keys in UTC offsets up to %s apart: read ±%s, %s held back at most)",
 		shortSpan(s.order.Spread), shortSpan(s.order.Spread), counted(s.order.MaxHeld, "item", "items"))

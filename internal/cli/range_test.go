@@ -353,6 +353,50 @@ func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
 	}
 }
 
+// TestRangeSnowflakesOfTwoWidths: Snowflake ids made before mid-2018
+// have 18 digits, later ones 19, and as text the two sort apart. With
+// --time-format snowflake the bounds were written at 19 digits, so a
+// range in 2015 exited 2 ("these keys' times begin at 2018-05-25"). The
+// bounds are as wide as the keys the range can hold; a range holding
+// both widths is refused in one line saying where they meet. On dynalite
+// and the embedded backend.
+func TestRangeSnowflakesOfTwoWidths(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	id := func(at string, seq int64) string {
+		tm, _ := time.Parse(time.RFC3339, at)
+		return "POST#" + strconv.FormatInt((tm.UnixMilli()-1288834974657)<<22|seq, 10)
+	}
+	items := []map[string]types.AttributeValue{av("PK", "USER#u0", "SK", "PROFILE")}
+	for i, at := range []string{"2012-03-01T12:00:00Z", "2015-05-01T12:00:00Z", "2015-05-20T12:00:00Z", "2015-06-01T12:00:00Z", "2018-05-01T12:00:00Z",
+		"2019-01-01T12:00:00Z", "2024-05-01T12:00:00Z", "2024-05-20T12:00:00Z", "2024-06-01T12:00:00Z"} {
+		items = append(items, av("PK", "USER#u0", "SK", id(at, int64(i))))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args []string
+				want string
+			}{
+				{[]string{"--at", "2015-05"}, id("2015-05-20T12:00:00Z", 2) + " " + id("2015-05-01T12:00:00Z", 1)},
+				{[]string{"--at", "2024-05"}, id("2024-05-20T12:00:00Z", 7) + " " + id("2024-05-01T12:00:00Z", 6)},
+				{[]string{"--before", "2015-05-02", "--sk-prefix", "POST#"}, id("2015-05-01T12:00:00Z", 1) + " " + id("2012-03-01T12:00:00Z", 0)},
+				{[]string{"--after", "2018-12-31", "--oldest-first", "--limit", "2"}, id("2019-01-01T12:00:00Z", 5) + " " + id("2024-05-01T12:00:00Z", 6)},
+			} {
+				out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", "USER#u0", "--time-format", "snowflake"}, tc.args...), conn...)...)
+				if got := strings.Join(sortKeysOut(t, out), " "); code != 0 || got != tc.want {
+					t.Errorf("%v: exit %d, %s, want %s\n%s", tc.args, code, got, tc.want, stderr)
+				}
+			}
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "USER#u0", "--time-format", "snowflake", "--at", "2018"}, conn...)...)
+			if code != exitUsage || out != "" || strings.Count(stderr, "dynascope: ") != 1 || !strings.Contains(stderr, "Snowflake ids of 18 and 19 digits, which sort apart as text (18 digits until 2018-05-25T13:05:53Z, 19 after)") {
+				t.Errorf("a range holding both widths: exit %d, stdout %q: %s", code, out, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeCountdownKeysSaySo: an IoT device's readings keyed
 // READING#<9999999999 − epoch seconds>, so that a Query lists the newest
 // first, hold no time read forwards (the year 2232). The refusal said the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -351,3 +352,58 @@ func objectIDBound(t time.Time, high, lower bool) string {
 
 // objectIDLast is the last second an ObjectId can write.
 var objectIDLast = time.Unix(1<<32-1, 0).UTC()
+
+// FitSnowflakes writes the bounds of Snowflake ids (--time-format
+// snowflake, which names no width) as wide as the keys write them: ids
+// made before mid-2018 have 18 digits, later ones 19, and bounds of 19
+// digits hold no 18-digit key. As text the widths sort apart (POST#9…
+// after POST#1…), so one key condition reads one width: keys of one width
+// give it; keys of several, the one whose ids the range can hold, or an
+// error naming where the widths meet where the range holds more than one.
+// mixed says the keys have other widths, which the condition's text can
+// hold (POST#1080… is between POST#100… and POST#594…): the reader leaves
+// them out.
+func (e TimeEncoding) FitSnowflakes(keys []string, r TimeRange) (fit TimeEncoding, mixed bool, err error) {
+	if e.Kind != TimeSnowflake || e.Width != 0 || e.Number {
+		return e, false, nil
+	}
+	seen := map[int]bool{}
+	var widths []int
+	for _, k := range keys {
+		if i, j, _, ok := e.Locate(k); ok && !seen[j-i] {
+			seen[j-i] = true
+			widths = append(widths, j-i)
+		}
+	}
+	slices.Sort(widths)
+	lo, hi := MinInstant, MaxInstant
+	switch r.Op {
+	case TimeBetween:
+		lo, hi = r.From, r.To
+	case TimeLt:
+		hi = r.From.Add(-time.Nanosecond)
+	case TimeLe:
+		hi = r.From
+	case TimeGt:
+		lo = r.From.Add(time.Nanosecond)
+	case TimeGe:
+		lo = r.From
+	}
+	var held []int
+	for _, w := range widths {
+		if first, last := snowflakeSpan(w); !first.After(hi) && !last.Before(lo) {
+			held = append(held, w)
+		}
+	}
+	switch {
+	case len(held) == 1:
+		e.Width = held[0]
+	case len(held) > 1:
+		_, end := snowflakeSpan(held[0])
+		return e, true, fmt.Errorf("the keys are Snowflake ids of %d and %d digits, which sort apart as text (%d digits until %s, %d after), and one key condition reads one width; this range holds both",
+			held[0], held[len(held)-1], held[0], end.Format(time.RFC3339), held[len(held)-1])
+	case len(widths) > 0:
+		e.Width = widths[len(widths)-1] // the range holds none: said by the bounds
+	}
+	return e, len(widths) > 1, nil
+}

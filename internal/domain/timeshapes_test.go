@@ -652,3 +652,33 @@ func FuzzRangeIsTimeFilter(f *testing.F) {
 		}
 	})
 }
+
+// TestSnowflakesOfTwoWidths: --time-format snowflake names no width; the
+// bounds take the width of the ids the range holds (18 digits before
+// mid-2018), and a range holding both widths is refused.
+func TestSnowflakesOfTwoWidths(t *testing.T) {
+	id := func(tm time.Time) string {
+		return "POST#" + strconv.FormatInt((tm.UnixMilli()-snowflakeEpoch)<<22, 10)
+	}
+	keys := []string{id(time.Date(2015, 5, 1, 0, 0, 0, 0, time.UTC)), id(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC))}
+	enc, err := ParseTimeFormat("snowflake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ = enc.Resolve(keys)
+	for _, tc := range []struct {
+		in    string
+		width int
+		err   bool
+	}{{"2015-05", 18, false}, {"2024-05", 19, false}, {"before 2018-01-01", 18, false}, {"2018", 0, true}, {"since 2010-01-01", 0, true}} {
+		r, _ := ParseRange(tc.in, demoNow, time.UTC)
+		fit, mixed, err := enc.FitSnowflakes(keys, r)
+		if (err != nil) != tc.err || !tc.err && (fit.Width != tc.width || !mixed) {
+			t.Errorf("%s: width %d, mixed %v, %v", tc.in, fit.Width, mixed, err)
+		}
+	}
+	one, mixed, _ := enc.FitSnowflakes(keys[:1], TimeRange{Op: TimeGe, From: MinInstant})
+	if one.Width != 18 || mixed {
+		t.Errorf("ids of one width: %d %v", one.Width, mixed)
+	}
+}
