@@ -88,7 +88,10 @@ event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
 P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
 (a header item beside them) are skipped when two thirds of the keys are
-times (or the only key is), said on stderr, and left out of ranges. Keys
+times (or the only key is), said on stderr, and left out of ranges. A
+partition, or a --sk-prefix, with no keys has no item in any range: the
+output is empty in its form (json [], csv the key's header), stderr says
+there are no keys, and range exits 0. Keys
 that count time backwards so that the newest come first
 (READING#<9999999999 − epoch seconds>, or 13 nines less milliseconds)
 are not read: the refusal says so and gives the scan that reads the
@@ -259,6 +262,9 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return budgetStop(budget, err, 0)
 	}
+	if len(sample.Keys) == 0 && !f.follow {
+		return noKeys(conn, f, key, opt)
+	}
 	if f.format == "" && !sample.OK && !opt.Masked.Hides(f.table, key.SK.Name) {
 		if c, ok := domain.DetectCountdown(sample.Keys); ok {
 			return countdownRefused(c, f, q, r)
@@ -373,6 +379,35 @@ func rangeStopped(budget *dynamo.Budgeted, opt *readOpts, n int) error {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
 	}
 	return budgetStop(budget, &dynamo.BudgetSpentError{}, n)
+}
+
+// noKeys writes the range of a partition, or a prefix, that holds no
+// key: no item is in any range, so nothing, in the output's own form
+// (jsonl nothing, json [], csv the key's header, as items writes an empty
+// partition), and one line on stderr saying there are no keys (exit 0,
+// as children and versions say an empty level). It was refused as keys
+// that "hold no time" (exit 2).
+func noKeys(conn *connection, f *rangeFlags, key dynamo.KeySchema, opt *readOpts) error {
+	_, err := export.To(f.output, "items", f.stdout, f.stderr, func(w io.Writer, format string, terminal bool) (int, error) {
+		if format == "csv" {
+			return 0, export.Rows(w, format, dynamo.Rows{Noun: "items", First: []string{key.PK.Name, key.SK.Name}}, terminal)
+		}
+		return 0, export.NewJSONRows(w, format).Close()
+	})
+	if err != nil {
+		return outputErr(err)
+	}
+	where := "partition " + strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.PK.Name, f.pk, ""))
+	if f.index != "" {
+		where += " of index " + f.index
+	}
+	where += " has no keys"
+	if f.skPrefix != "" {
+		where += " under " + strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.SK.Name, f.skPrefix, ""))
+	}
+	total, _ := conn.client.Session.Totals()
+	fmt.Fprintf(f.stderr, "range: %s, so no item is in any range · 0 items · requests=%d consumedRCU=%.1f%s\n", export.OneLine(where), total.Requests, total.RCU, billedNote(conn.client.Session))
+	return nil
 }
 
 // countdownRefused says the keys count time backwards (newest first in

@@ -397,6 +397,41 @@ func TestRangeSnowflakesOfTwoWidths(t *testing.T) {
 	}
 }
 
+// TestRangeOverNoKeys: a partition that holds nothing, or a --sk-prefix
+// no key has, has no item in any range. range refused it as keys that
+// "hold no time … (or there are none)", exit 2, where children and
+// versions print an empty result. It writes the empty result in each
+// output form and one line on stderr saying there are no keys (exit 0).
+// On dynalite and the embedded backend.
+func TestRangeOverNoKeys(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	items := []map[string]types.AttributeValue{av("PK", "E", "SK", "EVT#2024-05-06T10:00:00Z"), av("PK", "E", "SK", "EVT#2024-05-07T10:00:00Z")}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				where []string
+				line  string
+			}{
+				{[]string{"--pk", "NOPE"}, `range: partition "NOPE" has no keys, so no item is in any range · 0 items · requests=`},
+				{[]string{"--pk", "E", "--sk-prefix", "NOPE#"}, `range: partition "E" has no keys under "NOPE#", so no item is in any range · 0 items · requests=`},
+			} {
+				for output, want := range map[string]string{"jsonl": "", "json": "[]\n", "csv": "PK,SK\n"} {
+					args := append(append([]string{"range", "--table", table, "--last", "1h", "--output", output}, tc.where...), conn...)
+					out, stderr, code := cli(t, args...)
+					if _, rest, ok := strings.Cut(stderr, "\n"); ok && strings.HasPrefix(stderr, "DATA: ") {
+						stderr = rest // --data says what it loaded first
+					}
+					if code != 0 || out != want || !strings.HasPrefix(stderr, tc.line) || strings.Count(stderr, "\n") != 1 {
+						t.Errorf("%v: exit %d, stdout %q, want %q\n%s", args, code, out, want, stderr)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestRangeCountdownKeysSaySo: an IoT device's readings keyed
 // READING#<9999999999 − epoch seconds>, so that a Query lists the newest
 // first, hold no time read forwards (the year 2232). The refusal said the
