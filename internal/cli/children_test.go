@@ -79,7 +79,7 @@ func TestChildrenBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no hierarchy — list its items with dynascope items --table DeviceLogs --pk 123"},
+		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no hierarchy — list its items with dynascope items --demo --table DeviceLogs --pk 123"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
