@@ -329,6 +329,13 @@ func TestTimeShapes(t *testing.T) {
 	h.typeText("2015-03")
 	h.keys("enter")
 	h.contains(t, ":lo=20150301 :hi=20150331", "between 2015-03-01 and 2015-03-31", "9 items loaded")
+	// Keys that name a day hold all of it: an hour inside one reads that
+	// day's key, as range does (it was "no key can fall in this range").
+	h = newHarness(t, 140, 30, Config{Table: demo.OrdersTable, PK: demo.OrdersCustomer, Now: demoClock})
+	h.keys("t")
+	h.typeText("2015-03-15T10")
+	h.keys("enter")
+	h.contains(t, "OrderCreationDate = :sk", ":sk=20150315")
 }
 
 // seedClock writes n items a minute apart, keyed by epoch seconds.
