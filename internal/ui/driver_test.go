@@ -181,7 +181,18 @@ func (h *harness) loadAll() {
 	h.keys("g")
 }
 
-func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
+// screen is the frame as the program draws it, checked against the
+// frame drawn whole: a part kept from an earlier frame (frameMemo) must
+// be what drawing it again makes.
+func (h *harness) screen() string {
+	h.t.Helper()
+	kept := h.m.render()
+	h.m.memo.forget()
+	if drawn := h.m.render(); drawn != kept {
+		h.t.Fatalf("a part of the frame was kept stale:\nkept:\n%s\ndrawn again:\n%s", ansi.Strip(kept), ansi.Strip(drawn))
+	}
+	return ansi.Strip(kept)
+}
 
 // latency is the one thing on screen that differs run to run.
 var latency = regexp.MustCompile(`<?\d+(\.\d+)?(ns|µs|ms|s) {2}`)
