@@ -1071,11 +1071,7 @@ func TestFrameKeptIsFrameDrawn(t *testing.T) {
 			h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 		}
 		h.keys(keys...)
-		kept := h.m.render()
-		h.m.memo.forget()
-		if drawn := h.m.render(); kept != drawn {
-			t.Fatalf("after %v the frame kept differs from the frame drawn:\n%s\n---\n%s", keys, ansi.Strip(kept), ansi.Strip(drawn))
-		}
+		_ = h.screen() // checks the parts kept against the same drawn again
 	}
 
 	h = newHarness(t, 120, 35, Config{Client: burstTable(t), Table: "Burst", PK: "burst"})
