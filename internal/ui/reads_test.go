@@ -367,20 +367,23 @@ func TestPageMovesTypedOneAtATimeReadAsQueued(t *testing.T) {
 	for _, c := range []struct {
 		key     string
 		n       int
+		lag     int // the keys taken between a key and its read's turn
 		want    string
 		queries int
 		least   int32 // the first Query's least Limit (0: a whole page)
-	}{{"pgdown", 200, "row 5,000 of 5,000", 2, 0}, {"pgdown", 20, "row 561 of ≥", 1, 560}, {"pgdown", 1, "row 29 of ≥", 1, 0}, {"j", 200, "row 201 of ≥", 2, 224}} {
-		t.Run(fmt.Sprint(c.key, c.n), func(t *testing.T) {
+	}{{"pgdown", 200, 1, "row 5,000 of 5,000", 2, 0}, {"pgdown", 200, 0, "row 5,000 of 5,000", 2, 0}, {"pgdown", 20, 1, "row 561 of ≥", 1, 560},
+		{"pgdown", 1, 0, "row 29 of ≥", 1, 0}, {"j", 200, 0, "row 201 of ≥", 2, 224}, {"j", 200, 1, "row 201 of ≥", 2, 224}} {
+		t.Run(fmt.Sprint(c.key, c.n, "lag", c.lag), func(t *testing.T) {
 			l := &sentLimits{recorder: record(db)}
 			h := newHarness(t, 120, 35, Config{Client: l, Table: "Burst", PK: "burst"})
 			h.contains(t, "items loaded", "row 1 of")
 			l.mu.Lock()
 			before := len(l.sent)
 			l.mu.Unlock()
-			// A read's turn is taken two keys after the key that asked for
-			// it (the loop takes keys and turns in no set order); the reads'
-			// answers come after the keys, the reads being slower.
+			// One read's turn is taken after each key, lag keys after the
+			// key that asked for it (the loop takes keys and turns in no
+			// set order); the reads' answers come after the keys, the
+			// reads being slower.
 			var turns [][]tea.Msg
 			var answers []tea.Msg
 			take := func(cmd tea.Cmd) {
@@ -394,10 +397,10 @@ func TestPageMovesTypedOneAtATimeReadAsQueued(t *testing.T) {
 				}
 				turns = append(turns, turn)
 			}
-			for i := range c.n {
+			for range c.n {
 				_, cmd := h.m.Update(keyPress(c.key))
 				take(cmd)
-				if i >= 1 {
+				if len(turns) > c.lag {
 					due := turns[0]
 					turns = turns[1:]
 					for _, msg := range due {

@@ -99,19 +99,31 @@ func (p *Pager) ReadOn(msg ReadOnMsg) bool {
 		return false
 	}
 	p.readOn = 0
+	quiet := p.typedTo == p.askedTo
 	switch {
 	case p.rows > 0 && p.typedTo-p.askedTo >= p.rows:
 		p.bursting, p.idleTurns = true, 0
-	case p.bursting && p.typedTo > p.askedTo:
+	case p.bursting && !quiet:
 		p.idleTurns = 0
 	case p.bursting && p.idleTurns < burstIdleTurns:
 		p.idleTurns++
+	case !p.bursting && quiet && p.idleTurns < firstIdleTurns:
+		p.idleTurns++ // no key yet: the next may be the burst's second
+		p.waitOn = true
+		return true
 	default:
 		p.bursting = false
 	}
 	p.waitOn = p.bursting
 	return true
 }
+
+// firstIdleTurns are the turns a first move's read waits without a key
+// before it leaves: the loop took the read's turn before the second key
+// of 200 pgdown typed one at a time about one time in two, and the read
+// left sized to one key. Each turn is a message through the loop, without
+// I/O; a single move reads the same rows after them.
+const firstIdleTurns = 3
 
 // burstIdleTurns are the turns of the message loop without a key after
 // which a burst is over: the loop takes the keys and the read's turn in
