@@ -69,6 +69,7 @@ type Pager struct {
 	// a time let the read's turn come between two of them), and the read
 	// waits for its end, as for keys all queued (ReadOn).
 	askedTo, typedTo int
+	typedKeys        int  // the keys typed since the read was asked
 	bursting         bool // a burst is being typed: the read waits for its end
 	idleTurns        int  // the read's turns since the burst's last key
 	// waitOn: the awaited read came back while the keys typed with it
@@ -86,8 +87,8 @@ func (m ReadOnMsg) PageID() int { return m.page }
 // which the page reads on as its cursor and the keys it owes now say
 // (Fill).
 //
-// When the keys typed since the read was asked moved a screen or more (a
-// page move typed while it waited), a burst is being typed: the read waits
+// When the keys typed since the read was asked moved a screen each (page
+// moves typed while it waited), a burst is being typed: the read waits
 // turn after turn, until burstIdleTurns pass without a key or the keys owe
 // half a page (want), and reads what the same keys queued read. 200 pgdown reaching the model one at a time
 // sent a read of 8 screens after the second key, then two more as the
@@ -101,7 +102,7 @@ func (p *Pager) ReadOn(msg ReadOnMsg) bool {
 	p.readOn = 0
 	quiet := p.typedTo == p.askedTo
 	switch {
-	case p.rows > 0 && p.typedTo-p.askedTo >= p.rows:
+	case p.typedKeys > 0 && p.rows > 0 && p.typedTo-p.askedTo >= p.typedKeys*p.rows: // page moves
 		p.bursting, p.idleTurns = true, 0
 	case p.bursting && !quiet:
 		p.idleTurns = 0
@@ -406,6 +407,7 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 	if p.readOn != 0 {
 		if user {
 			p.typedTo = max(p.typedTo, n)
+			p.typedKeys++
 		}
 		if !user || !p.owesHalfPage(n) {
 			return nil // the read is coming, sized once the keys typed with it are in
@@ -433,7 +435,7 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 // readOnNext asks for the read up to n after the keys typed with it.
 func (p *Pager) readOnNext(n int) tea.Cmd {
 	p.readOn = p.c.NextID()
-	p.askedTo, p.typedTo = n, n
+	p.askedTo, p.typedTo, p.typedKeys = n, n, 0
 	msg := ReadOnMsg{page: p.owner, id: p.readOn}
 	return func() tea.Msg { return msg }
 }
