@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -181,7 +182,38 @@ func (h *harness) loadAll() {
 	h.keys("g")
 }
 
-func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
+// screen is the frame as the program draws it; the parts of it kept
+// from an earlier frame (frameMemo) are checked against the same parts
+// drawn again. A read still running may end between the two (a walk
+// cancelled): the check is made again where the session's figures moved.
+func (h *harness) screen() string {
+	h.t.Helper()
+	s := h.m.render()
+	if h.m.tooSmall() || len(h.m.stack) == 0 {
+		return ansi.Strip(s)
+	}
+	parts := func() []string {
+		return []string{h.m.header(), h.m.requestLine(), h.m.helpView(), h.m.statusBar(), strconv.Itoa(h.m.requestRows())}
+	}
+	for range 5 {
+		before, _ := h.m.cfg.Session.Totals()
+		memo := h.m.memo
+		kept := parts()
+		h.m.memo.forget()
+		drawn := parts()
+		if after, _ := h.m.cfg.Session.Totals(); after != before {
+			h.m.memo = memo
+			continue
+		}
+		for i := range drawn {
+			if drawn[i] != kept[i] {
+				h.t.Fatalf("a part of the frame (%d of header, request, help, status bar, request rows) was kept stale:\nkept:        %q\ndrawn again: %q\n%s", i+1, kept[i], drawn[i], ansi.Strip(s))
+			}
+		}
+		break
+	}
+	return ansi.Strip(s)
+}
 
 // latency is the one thing on screen that differs run to run.
 var latency = regexp.MustCompile(`<?\d+(\.\d+)?(ns|µs|ms|s) {2}`)

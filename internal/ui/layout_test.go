@@ -1056,3 +1056,41 @@ func TestStatusKeepsTheMessageWhole(t *testing.T) {
 		t.Fatalf("the figures did not come back: %q", status)
 	}
 }
+
+// TestFrameKeptIsFrameDrawn: the parts of the frame kept from one key to
+// the next (header, request line, help line, status bar) are what drawing
+// them again makes, after every key of a walk through the pages, modes,
+// help, search, a resize and a failure; and a burst of page-downs draws
+// the help and the header once, only the position beside them moving.
+func TestFrameKeptIsFrameDrawn(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Now: demoClock})
+	walk := [][]string{{"enter"}, {"enter"}, {"tab"}, {"2"}, {"3"}, {"1"}, {"pgdown"}, {"j"}, {"G"}, {"g"},
+		{"?"}, {"?"}, {"/"}, {"e"}, {"enter"}, {"n"}, {"esc"}, {"enter"}, {"esc"}, {"esc"}, {"esc"}}
+	for i, keys := range walk {
+		if i == 8 {
+			h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+		}
+		h.keys(keys...)
+		_ = h.screen() // checks the parts kept against the same drawn again
+	}
+
+	h = newHarness(t, 120, 35, Config{Client: burstTable(t), Table: "Burst", PK: "burst"})
+	h.loadAll()
+	_ = h.screen()
+	headers, helps := h.m.memo.header.draws, h.m.memo.helpLine.draws
+	widths := map[int]bool{}
+	for range 20 {
+		h.keys("pgdown")
+		widths[len(h.m.position())] = true
+		_ = h.m.render()
+	}
+	h.contains(t, "row 561 of 5,000")
+	// The position's width changes at 2 and 3 digits: the help beside it
+	// is fitted again then, and only then.
+	if n := h.m.memo.header.draws - headers; n != 0 {
+		t.Errorf("20 page-downs drew the header %d times, want 0", n)
+	}
+	if n := h.m.memo.helpLine.draws - helps; n > len(widths) {
+		t.Errorf("20 page-downs drew the help line %d times, want at most %d (once a width of the position)", n, len(widths))
+	}
+}

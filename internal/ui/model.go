@@ -84,6 +84,7 @@ type Model struct {
 	loadSeen      dynamo.LoadStatus // the background load as last drawn
 	jobs          *jobControl       // ctrl+z, SIGTSTP, SIGQUIT (nil: none, as in tests)
 	tour          tourReturn        // where esc goes from a view the tour opened
+	memo          frameMemo         // the frame's parts as last drawn
 }
 
 // New returns the explorer's root model.
@@ -254,6 +255,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case tea.BackgroundColorMsg:
 		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
 		m.help.Styles = helpStyles(&m.styles)
+		m.memo.forget()
 		return nil, true
 	case spinner.TickMsg:
 		if !m.anyLoading() {
@@ -521,7 +523,7 @@ func (m *Model) chrome() int {
 	if m.showHelp {
 		helpLines = lipgloss.Height(m.helpView())
 	}
-	return 2 + m.requestHeight() + helpLines
+	return 2 + m.requestRows() + helpLines
 }
 
 func (m *Model) bodySize() (int, int) { return m.w, max(3, m.h-m.chrome()) }
@@ -612,20 +614,12 @@ func (m *Model) helpView() string {
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
-		room := min(m.h/2, m.h-2-m.requestHeight()-3-lipgloss.Height(view))
+		room := min(m.h/2, m.h-2-m.requestRows()-3-lipgloss.Height(view))
 		if said := m.messagesView(room); said != "" {
 			view += "\n" + said
 		}
 	}
-	// Never wider than the terminal, whatever the bindings add up to.
-	lines := strings.Split(view, "\n")
-	if pos != "" {
-		lines[len(lines)-1] = m.withPosition(lines[len(lines)-1], pos)
-	}
-	for i, l := range lines {
-		lines[i] = components.Fit(l, m.w)
-	}
-	return strings.Join(lines, "\n")
+	return m.withPosition(view, pos)
 }
 
 // wholeRequest is the request line for ?, wrapped rather than cut: the
@@ -765,7 +759,7 @@ func (m *Model) render() string {
 	if m.fatal != nil {
 		body = m.fatalView(w, h)
 	}
-	parts := []string{m.header(), body, m.request(), m.helpView(), m.statusBar()}
+	parts := []string{m.header(), body, m.requestLine(), m.helpView(), m.statusBar()}
 	return strings.Join(parts, "\n")
 }
 
@@ -806,7 +800,7 @@ func wholeLastCrumb(left, brand string, crumbs []string, sep string, room int, k
 	return ansi.TruncateLeft(left, ansi.StringWidth(left)-room+1, "…")
 }
 
-func (m *Model) header() string {
+func (m *Model) drawHeader() string {
 	st := &m.styles
 	sep := st.CrumbSep.Render(" › ")
 	crumbs := []string{}
@@ -886,7 +880,7 @@ func (m *Model) header() string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-func (m *Model) statusBar() string {
+func (m *Model) drawStatusBar() string {
 	st := &m.styles
 	total, last := m.cfg.Session.Totals()
 	conn := m.environmentLabel() + m.loadView()

@@ -29,6 +29,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
+	"github.com/dynascope/dynascope/internal/ui/list"
 )
 
 // TestNoGoroutineOutsideCommands: the explorer's code starts goroutines
@@ -347,6 +348,102 @@ func TestPageMovesTypedAtOnceReadWhileTyped(t *testing.T) {
 			}
 			if len(burst) > 2 {
 				t.Errorf("the burst sent %d Queries (Limits %v); want 2: a page, then the rest", len(burst), burst)
+			}
+		})
+	}
+}
+
+// TestPageMovesTypedOneAtATimeReadAsQueued (37.6): page moves that reach
+// the model one at a time, as Bubble Tea delivers typed keys, the read's
+// turn (list.ReadOnMsg) taken between two of them, read what the same keys
+// queued read: the read waits while page moves keep coming, until they
+// stop or owe half a page. Before, the read left on its turn after the
+// second key, 8 screens, then two more as the others came: 200 pgdown
+// took three Queries where queued keys take two (1.31–1.42× a build
+// reading a whole page first, at 50 ms a request). A single page move, a
+// short burst and j's read as before: one Query after their keys.
+func TestPageMovesTypedOneAtATimeReadAsQueued(t *testing.T) {
+	db := burstTable(t)
+	for _, c := range []struct {
+		key     string
+		n       int
+		lag     int // the keys taken between a key and its read's turn
+		want    string
+		queries int
+		least   int32 // the first Query's least Limit (0: a whole page)
+	}{{"pgdown", 200, 1, "row 5,000 of 5,000", 2, 0}, {"pgdown", 200, 0, "row 5,000 of 5,000", 2, 0}, {"pgdown", 20, 1, "row 561 of ≥", 1, 560},
+		{"pgdown", 1, 0, "row 29 of ≥", 1, 0}, {"j", 200, 0, "row 201 of ≥", 2, 224}, {"j", 200, 1, "row 201 of ≥", 2, 224}} {
+		t.Run(fmt.Sprint(c.key, c.n, "lag", c.lag), func(t *testing.T) {
+			l := &sentLimits{recorder: record(db)}
+			h := newHarness(t, 120, 35, Config{Client: l, Table: "Burst", PK: "burst"})
+			h.contains(t, "items loaded", "row 1 of")
+			l.mu.Lock()
+			before := len(l.sent)
+			l.mu.Unlock()
+			// One read's turn is taken after each key, lag keys after the
+			// key that asked for it (the loop takes keys and turns in no
+			// set order); the reads' answers come after the keys, the
+			// reads being slower.
+			var turns [][]tea.Msg
+			var answers []tea.Msg
+			take := func(cmd tea.Cmd) {
+				var turn []tea.Msg
+				for _, msg := range runAll(cmd) {
+					if _, ok := msg.(list.ReadOnMsg); ok {
+						turn = append(turn, msg)
+					} else {
+						answers = append(answers, msg)
+					}
+				}
+				turns = append(turns, turn)
+			}
+			for range c.n {
+				_, cmd := h.m.Update(keyPress(c.key))
+				take(cmd)
+				if len(turns) > c.lag {
+					due := turns[0]
+					turns = turns[1:]
+					for _, msg := range due {
+						_, cmd := h.m.Update(msg)
+						take(cmd)
+					}
+				}
+			}
+			for _, turn := range turns {
+				answers = append(turn, answers...)
+			}
+			for _, msg := range answers {
+				h.send(msg)
+			}
+			h.contains(t, c.want)
+			l.mu.Lock()
+			burst := append([]int32(nil), l.sent[before:]...)
+			l.mu.Unlock()
+			if len(burst) > c.queries || len(burst) == 0 {
+				t.Fatalf("the burst sent %d Queries (Limits %v); want %d, as the same keys queued", len(burst), burst, c.queries)
+			}
+			if c.least > 0 && burst[0] != 0 && burst[0] < c.least || c.least == 0 && c.n > 1 && burst[0] != 0 && burst[0] < 1000 {
+				t.Errorf("the burst's first Query read %d rows (Limits %v); want at least %d, where the keys typed lead", burst[0], burst, c.least)
+			}
+			t.Logf("typed one at a time: Limits %v", burst)
+			if c.key != "pgdown" {
+				return // j's read as before
+			}
+			// Never more than the same keys queued read.
+			typed, _ := h.m.cfg.Session.Totals()
+			q := newHarness(t, 120, 35, Config{Client: record(db), Table: "Burst", PK: "burst"})
+			q.contains(t, "items loaded", "row 1 of")
+			var cmds []tea.Cmd
+			for range c.n {
+				_, cmd := q.m.Update(keyPress(c.key))
+				cmds = append(cmds, cmd)
+			}
+			q.run(tea.Batch(cmds...))
+			q.contains(t, c.want)
+			queued, _ := q.m.cfg.Session.Totals()
+			t.Logf("%.1f RCU typed one at a time, %.1f queued", typed.RCU, queued.RCU)
+			if typed.RCU > queued.RCU {
+				t.Errorf("typed one at a time, the keys cost %.1f RCU; queued, %.1f", typed.RCU, queued.RCU)
 			}
 		})
 	}

@@ -17,6 +17,14 @@ import (
 func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 	k := m.c.Keys
 	typing := m.fatal == nil && (m.top().Capturing() || m.export.naming)
+	o, ok := m.top().(common.Overlayer)
+	overlay := ok && o.Overlay()
+	drawnFor := new(memoKey).bindings(bindings).bindings([]key.Binding{k.Help, k.Quit}).i(width).b(typing).b(overlay).b(m.skeleton != nil).b(m.fatal != nil)
+	return m.memo.help.get(drawnFor.String(), func() string { return m.drawShortHelp(bindings, width, typing) })
+}
+
+func (m *Model) drawShortHelp(bindings []key.Binding, width int, typing bool) string {
+	k := m.c.Keys
 	var body, tail []key.Binding
 	for _, b := range bindings {
 		if !b.Enabled() || !typing && (sameKeys(b, k.Help) || sameKeys(b, k.Quit)) {

@@ -63,6 +63,18 @@ type Pager struct {
 	// (a burst, a paste, a held key) are counted first and the read is
 	// sized to where they all lead, not to the first one.
 	readOn int
+	// askedTo is where the keys led when the awaited read was asked,
+	// typedTo where the keys typed since lead: a page move typed while
+	// the read waits says a burst is on (keys that reach the model one at
+	// a time let the read's turn come between two of them), and the read
+	// waits for its end, as for keys all queued (ReadOn).
+	askedTo, typedTo int
+	typedKeys        int  // the keys typed since the read was asked
+	bursting         bool // a burst is being typed: the read waits for its end
+	idleTurns        int  // the read's turns since the burst's last key
+	// waitOn: the awaited read came back while the keys typed with it
+	// still went on (ReadOn): Fill waits one more turn rather than read.
+	waitOn bool
 }
 
 // ReadOnMsg is a read a key asked for, coming back to its page after the
@@ -74,13 +86,51 @@ func (m ReadOnMsg) PageID() int { return m.page }
 // ReadOn takes a ReadOnMsg: it reports whether it is the one awaited, on
 // which the page reads on as its cursor and the keys it owes now say
 // (Fill).
+//
+// When the keys typed since the read was asked moved a screen each (page
+// moves typed while it waited), a burst is being typed: the read waits
+// turn after turn, until burstIdleTurns pass without a key or the keys owe
+// half a page (want), and reads what the same keys queued read. 200 pgdown reaching the model one at a time
+// sent a read of 8 screens after the second key, then two more as the
+// others came: one round trip more than the same keys queued, for the
+// same rows. A single move, a few rows' moves, and keys typed slower than
+// the message loop turns read as before.
 func (p *Pager) ReadOn(msg ReadOnMsg) bool {
 	if msg.id == 0 || msg.id != p.readOn {
 		return false
 	}
 	p.readOn = 0
+	quiet := p.typedTo == p.askedTo
+	switch {
+	case p.typedKeys > 0 && p.rows > 0 && p.typedTo-p.askedTo >= p.typedKeys*p.rows: // page moves
+		p.bursting, p.idleTurns = true, 0
+	case p.bursting && !quiet:
+		p.idleTurns = 0
+	case p.bursting && p.idleTurns < burstIdleTurns:
+		p.idleTurns++
+	case !p.bursting && quiet && p.idleTurns < firstIdleTurns:
+		p.idleTurns++ // no key yet: the next may be the burst's second
+		p.waitOn = true
+		return true
+	default:
+		p.bursting = false
+	}
+	p.waitOn = p.bursting
 	return true
 }
+
+// firstIdleTurns are the turns a first move's read waits without a key
+// before it leaves: the loop took the read's turn before the second key
+// of 200 pgdown typed one at a time about one time in two, and the read
+// left sized to one key. Each turn is a message through the loop, without
+// I/O; a single move reads the same rows after them.
+const firstIdleTurns = 3
+
+// burstIdleTurns are the turns of the message loop without a key after
+// which a burst is over: the loop takes the keys and the read's turn in
+// no set order, so one turn without a key says little (200 pgdown typed
+// one at a time had a turn without a key within the first ten).
+const burstIdleTurns = 24
 
 // burstScreens are the screens the first move reads ahead: 200 j typed
 // at once from a first screen of 29 rows land after one Query of 232
@@ -293,6 +343,8 @@ func (p *Pager) Loaded(msg PageLoadedMsg) (bool, tea.Cmd) {
 // stops once it has spent its budget, until the user asks again (user: a
 // key press).
 func (p *Pager) Fill(cursor, visible int, user bool) tea.Cmd {
+	waitOn := p.waitOn && !user
+	p.waitOn = false
 	p.SizeTo(visible)
 	p.letGo(cursor, visible)
 	if cmd, near := p.readAgainNear(cursor, visible, user); near {
@@ -329,6 +381,9 @@ func (p *Pager) Fill(cursor, visible int, user bool) tea.Cmd {
 		}
 		return nil
 	}
+	if waitOn {
+		return p.waitForKeys(cursor + ahead + 1)
+	}
 	return p.want(cursor+ahead+1, user)
 }
 
@@ -350,6 +405,10 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		return p.heldSaid()
 	}
 	if p.readOn != 0 {
+		if user {
+			p.typedTo = max(p.typedTo, n)
+			p.typedKeys++
+		}
 		if !user || !p.owesHalfPage(n) {
 			return nil // the read is coming, sized once the keys typed with it are in
 		}
@@ -357,21 +416,38 @@ func (p *Pager) want(n int, user bool) tea.Cmd {
 		// the most one Query returns, so waiting for the rest of them
 		// cannot make the read larger, only later. It leaves now, while
 		// they are still being taken, as far again as they have gone.
-		p.readOn = 0
+		p.readOn, p.bursting = 0, false
 		p.limit = dynamo.RowsLimit(2 * (n - p.Head.Len()))
 		return p.Next()
 	}
 	if user && p.Started && !p.Req.InFlight() && !p.filtered() && p.Merge == nil {
 		// Not now: after the keys already typed (ReadOnMsg), which
 		// may owe many more rows than this one.
-		p.readOn = p.c.NextID()
-		msg := ReadOnMsg{page: p.owner, id: p.readOn}
-		return func() tea.Msg { return msg }
+		p.bursting, p.idleTurns = false, 0
+		return p.readOnNext(n)
 	}
 	if need := n - p.Head.Len(); p.Started && !p.Req.InFlight() && p.limit > 0 && need > int(p.limit) {
 		p.limit = dynamo.RowsLimit(need) // keys typed ahead: their rows in one read
 	}
 	return p.Next()
+}
+
+// readOnNext asks for the read up to n after the keys typed with it.
+func (p *Pager) readOnNext(n int) tea.Cmd {
+	p.readOn = p.c.NextID()
+	p.askedTo, p.typedTo, p.typedKeys = n, n, 0
+	msg := ReadOnMsg{page: p.owner, id: p.readOn}
+	return func() tea.Msg { return msg }
+}
+
+// waitForKeys is the read up to n put off one more turn, the keys of a
+// burst still coming (ReadOn), unless none is owed or one is in flight.
+func (p *Pager) waitForKeys(n int) tea.Cmd {
+	if p.Head.Len() >= n || p.Done() || p.Fail.Stopped() || p.Req.InFlight() || p.filtered() || p.Merge != nil {
+		p.bursting = false
+		return p.want(n, false)
+	}
+	return p.readOnNext(n)
 }
 
 // owesHalfPage reports whether the rows up to n that are not read yet
