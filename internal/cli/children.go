@@ -331,7 +331,6 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 	if err != nil {
 		return lv, err
 	}
-	pass := listed.Pass
 	lv.res, lv.over, lv.partial = listed.Children(), listed.Over, listed.Partial
 	d := lv.res.Delim
 	if d == "" {
@@ -341,7 +340,7 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		shown := show(dynamo.ShardChild{Child: ch}, d)
 		lv.found = append(lv.found, shown)
 		lv.res.Children[i] = shown.Child
-		if n, exact := pass.Count(ch.Name); exact {
+		if n, exact := listed.Count(ch.Name); exact {
 			lv.counts[shown.Name] = n
 		}
 	}

@@ -62,6 +62,15 @@ type CountPass struct {
 	kept      []string
 	keptBytes int
 	keptOver  bool
+	// soft: a run stops at the first read its budget cuts below what
+	// the reads' growth asks for, rather than read on in reads that
+	// halve what is left (CountListing's first run, whose budget is a
+	// share kept back from a walk: where it runs out, the walk lists the
+	// rest and the count goes on with the whole of what is left).
+	soft bool
+	// heldTo is where endAt held the pass (""; none): it counts nothing
+	// past it.
+	heldTo string
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -148,7 +157,7 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 		// by one of them, is paid by what the others leave.
 		parallel = max(min(parallel, int(budget/2/ReadCost(1, MaxItemBytes, false))), 1)
 	}
-	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel, soft: p.soft}
 	if p.started {
 		// Under a budget, before any item is sized (a pass from the keys
 		// a walk held: its gaps not read yet), one read alone sizes the
@@ -240,6 +249,7 @@ type passRun struct {
 	parallel int     // reads in flight at most
 	progress func(Cost)
 	over     bool // under p.mu
+	soft     bool // CountPass.soft, as the run began
 }
 
 // all reads the stretches to their ends, parallel at once.
@@ -336,6 +346,9 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		grown := p.acrossChildren(largest, left)
 		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
 			grown, bound = within, end
+		}
+		if run.soft && limit < grown && p.scanned > 0 {
+			break // over: the budget would cut the read
 		}
 		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
@@ -888,6 +901,9 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 	} else {
 		hi, _ = domain.PrefixEnd(lo + p.delim)
 	}
+	if p.heldTo != "" && hi > domain.After(p.heldTo) {
+		return p.counts[name], false // past where the pass was held
+	}
 	for _, s := range p.stretches {
 		if s.done {
 			continue
@@ -905,6 +921,34 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 		}
 	}
 	return p.counts[name], true
+}
+
+// endAt holds what is left of the pass to keys up to end (a table's
+// stretch reads a key equal to its end): what lies past it is counted
+// elsewhere (CountListing, from a walk's keys). false where it cannot: a
+// stretch read past end, or one not of a table's keys.
+func (p *CountPass) endAt(end string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.cutAfter || p.detect || !p.started {
+		return false
+	}
+	for _, s := range p.stretches {
+		if s.gap || s.last != "" || (!s.done && s.at != "" && s.at > end) {
+			return false
+		}
+	}
+	for _, s := range p.stretches {
+		switch {
+		case s.done:
+		case s.from >= end && s.from != p.r.Prefix:
+			s.done = true // all of it past end
+		case s.end == "" || s.end > end:
+			s.end = end
+		}
+	}
+	p.heldTo = end
+	return true
 }
 
 // Done says every key of the level was read.
