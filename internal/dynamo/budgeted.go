@@ -308,6 +308,12 @@ func queryPartition(in *dynamodb.QueryInput) string {
 	if ref == "" || !ok {
 		return ""
 	}
+	return partitionName(aws.ToString(in.TableName), aws.ToString(in.IndexName), v)
+}
+
+// partitionName names a partition as queryPartition does: "" where its
+// key is not a string, number or binary.
+func partitionName(table, index string, v types.AttributeValue) string {
 	var key string
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
@@ -319,7 +325,7 @@ func queryPartition(in *dynamodb.QueryInput) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("%q %q %q", aws.ToString(in.TableName), aws.ToString(in.IndexName), key)
+	return fmt.Sprintf("%q %q %q", table, index, key)
 }
 
 // addQuery is two pages of one read as one.

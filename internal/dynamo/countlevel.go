@@ -272,6 +272,7 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 		walkReq.HoldKeys, walkReq.holdResumed = HeldKeysBytes, true
 	}
 	walk := &Budgeted{Client: c, Max: budget - l.Pass.Cost().Billed, Walk: true}
+	l.Pass.seed(walk)
 	found, err := Children(ctx, walk, walkReq, nil)
 	spent, stopped := walk.Spent()
 	var spentErr *BudgetSpentError

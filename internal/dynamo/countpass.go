@@ -347,8 +347,8 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
 			grown, bound = within, end
 		}
-		if run.soft && limit < grown && p.scanned > 0 {
-			break // over: the budget would cut the read
+		if run.soft && limit < grown && p.scanned > 0 && left < run.budget/4 {
+			break // over: the budget would cut the read, past three quarters of it
 		}
 		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
@@ -949,6 +949,22 @@ func (p *CountPass) endAt(end string) bool {
 	}
 	p.heldTo = end
 	return true
+}
+
+// seed has a walk under the budget b go on from what the pass read of
+// the level: the items' largest size, how many it read, and the most of
+// one child in a row, so that the walk's first read is sized as the
+// pass's next would be (from the others' items, past a child's end), not
+// one item as a read of a partition nothing was read from.
+func (p *CountPass) seed(b *Budgeted) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	part := partitionName(p.r.Table, p.r.Index, AttributeValue(p.r.PK))
+	if part == "" || p.largest == 0 {
+		return
+	}
+	b.entered = map[string]bool{part: true}
+	b.largest, b.scanned, b.maxRun = p.largest, p.scanned, p.maxRun
 }
 
 // Done says every key of the level was read.
