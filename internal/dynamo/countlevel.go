@@ -295,8 +295,8 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 // held, where it read the level without a gap from where it began to
 // its end, and holds the count to where the walk began.
 func (l *ListedCount) countWalked(h *HeldKeys) {
-	if h == nil || len(h.runs) != 1 || !h.runs[0].toEnd {
-		return
+	if h == nil || len(h.runs) != 1 || !h.runs[0].toEnd || l.Pass.r.HoldKeys > 0 {
+		return // the pass's keys kept would not be the level's (CountPass.Held)
 	}
 	from := h.runs[0].lo
 	p := l.Pass
