@@ -318,8 +318,13 @@ func (l *ListedCount) countWalked(h *HeldKeys) {
 // them: the count's, or the walk's where it read the child whole.
 func (l ListedCount) Count(name string) (n int, exact bool) {
 	n, exact = l.Pass.Count(name)
-	if w, ok := l.walked[name]; ok {
-		return n + w, true // a key at where the walk began is the count's
+	w, ok := l.walked[name]
+	switch {
+	case l.walked == nil:
+	case exact:
+		n += w // a child the walk began in: the count's up to there, the walk's past it
+	case ok:
+		return w, true
 	}
 	return n, exact
 }

@@ -69,7 +69,7 @@ type CountPass struct {
 	// rest and the count goes on with the whole of what is left).
 	soft bool
 	// heldTo is where endAt held the pass (""; none): it counts nothing
-	// past it.
+	// past it (a child it cuts is exact up to it, the rest another's).
 	heldTo string
 }
 
@@ -901,7 +901,7 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 	} else {
 		hi, _ = domain.PrefixEnd(lo + p.delim)
 	}
-	if p.heldTo != "" && hi > domain.After(p.heldTo) {
+	if p.heldTo != "" && lo > p.heldTo {
 		return p.counts[name], false // past where the pass was held
 	}
 	for _, s := range p.stretches {

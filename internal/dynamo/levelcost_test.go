@@ -1562,26 +1562,28 @@ func TestCountBudgetCountsWhatTheWalkRead(t *testing.T) {
 				full[n]++
 			}
 		}
-		r := dynamo.ChildrenRequest{Table: "Readings", Key: airportsKey, PK: domain.S("DEVICE#d1"), Prefix: "READING#"}
-		for _, budget := range []float64{2 * whole.rcu, 4 * whole.rcu} {
-			rec := &everyKey{billed: billed{Client: c}}
-			l, err := dynamo.CountListing(ctx, rec, r, budget)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := l.Children()
-			wrong := 0
-			for _, ch := range res.Children {
-				if n, ok := l.Count(ch.Name); !ok || n != full[ch.Name] {
-					wrong++
+		for _, delim := range []string{"", "#"} { // as the cli asks: the prefix's delimiter
+			r := dynamo.ChildrenRequest{Table: "Readings", Key: airportsKey, PK: domain.S("DEVICE#d1"), Prefix: "READING#", Delim: delim}
+			for _, budget := range []float64{2 * whole.rcu, 4 * whole.rcu} {
+				rec := &everyKey{billed: billed{Client: c}}
+				l, err := dynamo.CountListing(ctx, rec, r, budget)
+				if err != nil {
+					t.Fatal(err)
 				}
+				res := l.Children()
+				wrong := 0
+				for _, ch := range res.Children {
+					if n, ok := l.Count(ch.Name); !ok || n != full[ch.Name] {
+						wrong++
+					}
+				}
+				twice, some := rec.twice(false)
+				if l.Over || l.Partial || len(res.Children) != len(full) || wrong > 0 || twice > 0 || rec.rcu > whole.rcu+0.5*float64(rec.requests) {
+					t.Errorf("%s delimiter %q budget %g (full read %.1f): %d of %d children, %d counted wrong, over %v, %.1f RCU in %d requests (limits %v), %d keys read twice %v",
+						name, delim, budget, whole.rcu, len(res.Children), len(full), wrong, l.Over, rec.rcu, rec.requests, rec.limits, twice, some)
+				}
+				t.Logf("%-8s delimiter %q budget %4g (full read %.1f): %.1f RCU in %d requests", name, delim, budget, whole.rcu, rec.rcu, rec.requests)
 			}
-			twice, some := rec.twice(false)
-			if l.Over || l.Partial || len(res.Children) != len(full) || wrong > 0 || twice > 0 || rec.rcu > whole.rcu+0.5*float64(rec.requests) {
-				t.Errorf("%s budget %g (full read %.1f): %d of %d children, %d counted wrong, over %v, %.1f RCU in %d requests (limits %v), %d keys read twice %v",
-					name, budget, whole.rcu, len(res.Children), len(full), wrong, l.Over, rec.rcu, rec.requests, rec.limits, twice, some)
-			}
-			t.Logf("%-8s budget %4g (full read %.1f): %.1f RCU in %d requests", name, budget, whole.rcu, rec.rcu, rec.requests)
 		}
 	}
 }
