@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sort"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -292,21 +293,29 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 }
 
 // countWalked counts the children the walk read whole from its keys
-// held, where it read the level without a gap from where it began to
-// its end, and holds the count to where the walk began.
+// held, from where it began to the end of the key space it read without
+// a gap (the level's end, or a key it read: the count reads on past it),
+// and holds the count to where the walk began.
 func (l *ListedCount) countWalked(h *HeldKeys) {
-	if h == nil || len(h.runs) != 1 || !h.runs[0].toEnd || l.Pass.r.HoldKeys > 0 {
+	if h == nil || len(h.runs) == 0 || l.Pass.r.HoldKeys > 0 {
 		return // the pass's keys kept would not be the level's (CountPass.Held)
 	}
-	from := h.runs[0].lo
+	run := h.runs[0]
+	from, to := run.lo, ""
+	if !run.toEnd {
+		if j := sort.SearchStrings(h.keys, run.hi); j == len(h.keys) || h.keys[j] != run.hi || run.hi <= from {
+			return // its end is no key read: the count could not read on past it
+		}
+		to = run.hi
+	}
 	p := l.Pass
-	if !p.endAt(from) {
+	if !p.endAt(from, to) {
 		return
 	}
 	l.walked = map[string]int{}
 	for _, k := range h.keys {
-		if k <= from {
-			continue // the count's: a table's stretch reads its end
+		if k <= from || (to != "" && k > to) {
+			continue // the count's: a table's stretch reads its end, and on past to
 		}
 		if name, _, ok := domain.ChildOf(p.r.Prefix, k, h.delim); ok {
 			l.walked[name]++
@@ -317,14 +326,12 @@ func (l *ListedCount) countWalked(h *HeldKeys) {
 // Count is the items counted under a child, and whether that is all of
 // them: the count's, or the walk's where it read the child whole.
 func (l ListedCount) Count(name string) (n int, exact bool) {
+	if l.walked != nil && l.Pass.walkOwns(name) {
+		return l.walked[name], true
+	}
 	n, exact = l.Pass.Count(name)
-	w, ok := l.walked[name]
-	switch {
-	case l.walked == nil:
-	case exact:
-		n += w // a child the walk began in: the count's up to there, the walk's past it
-	case ok:
-		return w, true
+	if exact && l.walked != nil {
+		n += l.walked[name] // a child the walk began or ended in: the count's and the walk's keys
 	}
 	return n, exact
 }
@@ -342,6 +349,9 @@ func (l ListedCount) Children() ChildrenResult {
 			res.Children = append(res.Children, ch)
 		}
 	}
+	sort.SliceStable(res.Children, func(i, j int) bool {
+		return childFirstKey(res.Children[i], res.Delim) < childFirstKey(res.Children[j], res.Delim)
+	})
 	return res
 }
 

@@ -69,8 +69,9 @@ type CountPass struct {
 	// rest and the count goes on with the whole of what is left).
 	soft bool
 	// heldTo is where endAt held the pass (""; none): it counts nothing
-	// past it (a child it cuts is exact up to it, the rest another's).
-	heldTo string
+	// past it (a child it cuts is exact up to it, the rest another's), up
+	// to heldFrom ("": the level's end), a key past which it reads on.
+	heldTo, heldFrom string
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -901,8 +902,8 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 	} else {
 		hi, _ = domain.PrefixEnd(lo + p.delim)
 	}
-	if p.heldTo != "" && lo > p.heldTo {
-		return p.counts[name], false // past where the pass was held
+	if p.heldBetween(lo, hi) {
+		return p.counts[name], false // between where the pass was held and read on
 	}
 	for _, s := range p.stretches {
 		if s.done {
@@ -923,11 +924,37 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 	return p.counts[name], true
 }
 
+// heldBetween says the keys from lo to hi lie between where endAt held
+// the pass and where it reads on: another's to count. Under p.mu.
+func (p *CountPass) heldBetween(lo, hi string) bool {
+	return p.heldTo != "" && lo > p.heldTo && (p.heldFrom == "" || hi <= domain.After(p.heldFrom))
+}
+
+// walkOwns says the child name lies whole between where endAt held the
+// pass and where it reads on.
+func (p *CountPass) walkOwns(name string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lo := p.r.Prefix + name
+	var hi string
+	switch {
+	case p.delim == "":
+		hi = domain.After(lo)
+	case p.binary:
+		end, _ := domain.BytesEnd([]byte(lo + p.delim))
+		hi = string(end)
+	default:
+		hi, _ = domain.PrefixEnd(lo + p.delim)
+	}
+	return p.heldBetween(lo, hi)
+}
+
 // endAt holds what is left of the pass to keys up to end (a table's
-// stretch reads a key equal to its end): what lies past it is counted
-// elsewhere (CountListing, from a walk's keys). false where it cannot: a
-// stretch read past end, or one not of a table's keys.
-func (p *CountPass) endAt(end string) bool {
+// stretch reads a key equal to its end): what lies past it, up to from
+// (a key, "": the level's end), is counted elsewhere (CountListing, from
+// a walk's keys), and the pass reads on past from. false where it
+// cannot: a stretch read past end, or one not of a table's keys.
+func (p *CountPass) endAt(end, from string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.cutAfter || p.detect || !p.started {
@@ -947,7 +974,11 @@ func (p *CountPass) endAt(end string) bool {
 			s.end = end
 		}
 	}
-	p.heldTo = end
+	p.heldTo, p.heldFrom = end, from
+	if from != "" {
+		// Read on past from (a table's stretch begins after its from).
+		p.stretches = append(p.stretches, &stretch{from: from, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(from)})
+	}
 	return true
 }
 
