@@ -47,11 +47,13 @@ the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
 Under a budget that pays no whole page (175 RCU) it counts with half of
 it, and where it stops a walk lists the rest of the level's children
-(marked uncounted) before the count goes on with what is left.
+(marked uncounted) before the count goes on with what is left; what the
+walk read whole is counted from its keys, not read again.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from
-the largest item read before it, so a budget is never overspent by more
+the largest item read before it (a skip past a child from what was read
+of the others, not of the child it leaves), so a budget is never overspent by more
 than half a read unit but by an item larger than any read before (an
 item's size is known only once it is read: a 350 KB item met after small
 ones costs its 43 RCU whatever is left), as scan's budget.
@@ -337,7 +339,6 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 	if err != nil {
 		return lv, err
 	}
-	pass := listed.Pass
 	lv.res, lv.over, lv.partial = listed.Children(), listed.Over, listed.Partial
 	d := lv.res.Delim
 	if d == "" {
@@ -347,7 +348,7 @@ func (f *childrenFlags) readLevel(ctx context.Context, c dynamo.Client, req dyna
 		shown := show(dynamo.ShardChild{Child: ch}, d)
 		lv.found = append(lv.found, shown)
 		lv.res.Children[i] = shown.Child
-		if n, exact := pass.Count(ch.Name); exact {
+		if n, exact := listed.Count(ch.Name); exact {
 			lv.counts[shown.Name] = n
 		}
 	}

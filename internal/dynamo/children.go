@@ -68,6 +68,10 @@ type ChildrenRequest struct {
 	// reads, up to that many bytes of them (none past it): a child read
 	// whole is then told from them (ChildrenResult.Held, held.go).
 	HoldKeys int
+	// holdResumed holds the keys of a walk that Resumes too (those it
+	// reads past the children resumed): a count that a walk went on from
+	// counts what the walk read, not reads it again (CountListing).
+	holdResumed bool
 }
 
 // ChildrenResult is a level of the hierarchy and what finding it cost.
@@ -158,7 +162,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 		parallel = DefaultParallel
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
-	if r.HoldKeys > 0 && len(r.Resume) == 0 {
+	if r.HoldKeys > 0 && (len(r.Resume) == 0 || r.holdResumed) {
 		lv.hold = &keyHold{max: r.HoldKeys}
 	}
 	limit := r.probeKeys()
@@ -212,8 +216,8 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	if err := takeTableDelimiter(ctx, c, r, &res); err != nil {
 		return res, err
 	}
-	if !res.NoDelim {
-		res.Held = lv.hold.held(r.Prefix, res.Delim)
+	if !res.NoDelim || r.holdResumed {
+		res.Held = lv.hold.held(r.Prefix, res.Delim, r.holdResumed)
 	}
 	return res, nil
 }

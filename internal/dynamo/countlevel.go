@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sort"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -206,6 +207,9 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 // pageRCU is the most one read can cost: a Query or Scan reads at most
 // 1 MB and the item that crosses the line (400 KB at most), 0.5 RCU per
 // 4 KB.
+// listShare is the share of a count's budget kept to list the level.
+var listShare = 0.5
+
 const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 
 // ListReserve is the part of a count's budget (RCU, 0: none) kept to
@@ -221,7 +225,7 @@ func ListReserve(budget float64) float64 {
 	if budget/2 < minReadUnits || budget >= pageRCU {
 		return 0
 	}
-	return budget / 2
+	return budget * listShare
 }
 
 // ListedCount is a level counted under a budget (CountListing): the
@@ -233,6 +237,10 @@ type ListedCount struct {
 	// Over: the budget stopped the count; Partial: the walk too, so
 	// the level is not listed whole.
 	Over, Partial bool
+	// walked are the items under each child of Rest, where the walk read
+	// the level whole from where it began (its keys held): the count
+	// then reads only up to there, and counts these from the walk's keys.
+	walked map[string]int
 }
 
 // CountListing counts the level r names under budget RCU (0: none),
@@ -242,18 +250,30 @@ type ListedCount struct {
 // what is left lists the children past those the count found, and the
 // count goes on with what the walk left. A budget that pays the walk
 // lists every child, where the count alone listed the one it stopped
-// in. Every read spends from the one budget.
+// in. Every read spends from the one budget, and no key is read twice
+// where the walk read the rest of the level whole (a level of small
+// children, which it reads in pages rather than skip): the count goes
+// on only to where the walk began, and counts the rest from the walk's
+// keys. A walk that skipped leaves its gaps to the count, which reads
+// on from where it stopped.
 func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float64) (ListedCount, error) {
 	l := ListedCount{Pass: NewCountPass(r)}
 	reserve := ListReserve(budget)
 	var err error
-	if l.Over, err = l.Pass.Run(ctx, c, budget-reserve, 0, nil); err != nil || !l.Over || reserve == 0 {
+	l.Pass.soft = reserve > 0
+	l.Over, err = l.Pass.Run(ctx, c, budget-reserve, 0, nil)
+	l.Pass.soft = false
+	if err != nil || !l.Over || reserve == 0 {
 		return l, err
 	}
 	res := l.Pass.Result()
 	walkReq := r
 	walkReq.Delim, walkReq.NoDelim, walkReq.Resume = res.Delim, res.NoDelim, res.Children
+	if r.Index == "" && r.TableKeys == nil {
+		walkReq.HoldKeys, walkReq.holdResumed = HeldKeysBytes, true
+	}
 	walk := &Budgeted{Client: c, Max: budget - l.Pass.Cost().Billed, Walk: true}
+	l.Pass.seed(walk)
 	found, err := Children(ctx, walk, walkReq, nil)
 	spent, stopped := walk.Spent()
 	var spentErr *BudgetSpentError
@@ -261,10 +281,59 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 		return l, err
 	}
 	l.Rest, err = found.Children, nil
-	if left := budget - l.Pass.Cost().Billed - spent; !l.Partial && left >= minReadUnits {
+	if !l.Partial && walkReq.HoldKeys > 0 {
+		l.countWalked(found.Held)
+	}
+	if left := budget - l.Pass.Cost().Billed - spent; !l.Partial && left >= minReadUnits && !l.Pass.Done() {
 		l.Over, err = l.Pass.Run(ctx, c, left, 0, nil)
+	} else if l.walked != nil && l.Pass.Done() {
+		l.Over = false
 	}
 	return l, err
+}
+
+// countWalked counts the children the walk read whole from its keys
+// held, from where it began to the end of the key space it read without
+// a gap (the level's end, or a key it read: the count reads on past it),
+// and holds the count to where the walk began.
+func (l *ListedCount) countWalked(h *HeldKeys) {
+	if h == nil || len(h.runs) == 0 || l.Pass.r.HoldKeys > 0 {
+		return // the pass's keys kept would not be the level's (CountPass.Held)
+	}
+	run := h.runs[0]
+	from, to := run.lo, ""
+	if !run.toEnd {
+		if j := sort.SearchStrings(h.keys, run.hi); j == len(h.keys) || h.keys[j] != run.hi || run.hi <= from {
+			return // its end is no key read: the count could not read on past it
+		}
+		to = run.hi
+	}
+	p := l.Pass
+	if !p.endAt(from, to) {
+		return
+	}
+	l.walked = map[string]int{}
+	for _, k := range h.keys {
+		if k <= from || (to != "" && k > to) {
+			continue // the count's: a table's stretch reads its end, and on past to
+		}
+		if name, _, ok := domain.ChildOf(p.r.Prefix, k, h.delim); ok {
+			l.walked[name]++
+		}
+	}
+}
+
+// Count is the items counted under a child, and whether that is all of
+// them: the count's, or the walk's where it read the child whole.
+func (l ListedCount) Count(name string) (n int, exact bool) {
+	if l.walked != nil && l.Pass.walkOwns(name) {
+		return l.walked[name], true
+	}
+	n, exact = l.Pass.Count(name)
+	if exact && l.walked != nil {
+		n += l.walked[name] // a child the walk began or ended in: the count's and the walk's keys
+	}
+	return n, exact
 }
 
 // Children are the level's children as listed: the count's, then those
@@ -280,6 +349,9 @@ func (l ListedCount) Children() ChildrenResult {
 			res.Children = append(res.Children, ch)
 		}
 	}
+	sort.SliceStable(res.Children, func(i, j int) bool {
+		return childFirstKey(res.Children[i], res.Delim) < childFirstKey(res.Children[j], res.Delim)
+	})
 	return res
 }
 

@@ -62,6 +62,16 @@ type CountPass struct {
 	kept      []string
 	keptBytes int
 	keptOver  bool
+	// soft: a run stops at the first read its budget cuts below what
+	// the reads' growth asks for, rather than read on in reads that
+	// halve what is left (CountListing's first run, whose budget is a
+	// share kept back from a walk: where it runs out, the walk lists the
+	// rest and the count goes on with the whole of what is left).
+	soft bool
+	// heldTo is where endAt held the pass (""; none): it counts nothing
+	// past it (a child it cuts is exact up to it, the rest another's), up
+	// to heldFrom ("": the level's end), a key past which it reads on.
+	heldTo, heldFrom string
 }
 
 // stretch is one key range of the level, [from, end) ("" end: to the
@@ -148,7 +158,7 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 		// by one of them, is paid by what the others leave.
 		parallel = max(min(parallel, int(budget/2/ReadCost(1, MaxItemBytes, false))), 1)
 	}
-	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel, soft: p.soft}
 	if p.started {
 		// Under a budget, before any item is sized (a pass from the keys
 		// a walk held: its gaps not read yet), one read alone sizes the
@@ -240,6 +250,7 @@ type passRun struct {
 	parallel int     // reads in flight at most
 	progress func(Cost)
 	over     bool // under p.mu
+	soft     bool // CountPass.soft, as the run began
 }
 
 // all reads the stretches to their ends, parallel at once.
@@ -336,6 +347,9 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		grown := p.acrossChildren(largest, left)
 		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
 			grown, bound = within, end
+		}
+		if run.soft && limit < grown && p.scanned > 0 && left < run.budget/4 {
+			break // over: the budget would cut the read, past three quarters of it
 		}
 		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
@@ -888,6 +902,9 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 	} else {
 		hi, _ = domain.PrefixEnd(lo + p.delim)
 	}
+	if p.heldBetween(lo, hi) {
+		return p.counts[name], false // between where the pass was held and read on
+	}
 	for _, s := range p.stretches {
 		if s.done {
 			continue
@@ -905,6 +922,80 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 		}
 	}
 	return p.counts[name], true
+}
+
+// heldBetween says the keys from lo to hi lie between where endAt held
+// the pass and where it reads on: another's to count. Under p.mu.
+func (p *CountPass) heldBetween(lo, hi string) bool {
+	return p.heldTo != "" && lo > p.heldTo && (p.heldFrom == "" || hi <= domain.After(p.heldFrom))
+}
+
+// walkOwns says the child name lies whole between where endAt held the
+// pass and where it reads on.
+func (p *CountPass) walkOwns(name string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lo := p.r.Prefix + name
+	var hi string
+	switch {
+	case p.delim == "":
+		hi = domain.After(lo)
+	case p.binary:
+		end, _ := domain.BytesEnd([]byte(lo + p.delim))
+		hi = string(end)
+	default:
+		hi, _ = domain.PrefixEnd(lo + p.delim)
+	}
+	return p.heldBetween(lo, hi)
+}
+
+// endAt holds what is left of the pass to keys up to end (a table's
+// stretch reads a key equal to its end): what lies past it, up to from
+// (a key, "": the level's end), is counted elsewhere (CountListing, from
+// a walk's keys), and the pass reads on past from. false where it
+// cannot: a stretch read past end, or one not of a table's keys.
+func (p *CountPass) endAt(end, from string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.cutAfter || p.detect || !p.started {
+		return false
+	}
+	for _, s := range p.stretches {
+		if s.gap || s.last != "" || (!s.done && s.at != "" && s.at > end) {
+			return false
+		}
+	}
+	for _, s := range p.stretches {
+		switch {
+		case s.done:
+		case s.from >= end && s.from != p.r.Prefix:
+			s.done = true // all of it past end
+		case s.end == "" || s.end > end:
+			s.end = end
+		}
+	}
+	p.heldTo, p.heldFrom = end, from
+	if from != "" {
+		// Read on past from (a table's stretch begins after its from).
+		p.stretches = append(p.stretches, &stretch{from: from, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(from)})
+	}
+	return true
+}
+
+// seed has a walk under the budget b go on from what the pass read of
+// the level: the items' largest size, how many it read, and the most of
+// one child in a row, so that the walk's first read is sized as the
+// pass's next would be (from the others' items, past a child's end), not
+// one item as a read of a partition nothing was read from.
+func (p *CountPass) seed(b *Budgeted) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	part := partitionName(p.r.Table, p.r.Index, AttributeValue(p.r.PK))
+	if part == "" || p.largest == 0 {
+		return
+	}
+	b.entered = map[string]bool{part: true}
+	b.largest, b.scanned, b.maxRun = p.largest, p.scanned, p.maxRun
 }
 
 // Done says every key of the level was read.

@@ -68,9 +68,11 @@ func (h *keyHold) read(keys []string, run heldRun) {
 	h.runs = append(h.runs, run)
 }
 
-// held is what the walk holds once done (nil past the bound).
-func (h *keyHold) held(prefix, delim string) *HeldKeys {
-	if h == nil || h.over || delim == "" {
+// held is what the walk holds once done (nil past the bound); leaves
+// holds a level no delimiter cuts too (its children its keys), for a
+// count to count, not a level to be told from.
+func (h *keyHold) held(prefix, delim string, leaves bool) *HeldKeys {
+	if h == nil || h.over || (delim == "" && !leaves) {
 		return nil
 	}
 	h.mu.Lock()

@@ -1505,7 +1505,7 @@ func TestCountBudgetListsTheLevel(t *testing.T) {
 			res := l.Children()
 			exact := 0
 			for _, ch := range res.Children {
-				n, ok := l.Pass.Count(ch.Name)
+				n, ok := l.Count(ch.Name)
 				if ok && n != counts[ch.Name] {
 					t.Errorf("%s budget %g: %s counted %d, a full read %d", name, budget, ch.Name, n, counts[ch.Name])
 				}
@@ -1518,6 +1518,134 @@ func TestCountBudgetListsTheLevel(t *testing.T) {
 				t.Errorf("%s budget %g (full read %.1f): %d children listed (partial %v), %d counted (over %v), %.1f RCU in %d requests", name, budget, full.rcu, len(res.Children), l.Partial, exact, l.Over, rec.rcu, rec.requests)
 			}
 			t.Logf("%-8s budget %4g: %d children listed, %d counted, %.1f RCU, %d requests %v", name, budget, len(res.Children), exact, rec.rcu, rec.requests, rec.limits)
+		}
+	}
+}
+
+// readingItems is a device's week as boto3 built it (issue 37.1): its
+// metadata item, then 3,000 readings, each a leaf child of READING# of
+// about 80 bytes; a walk lists them by reading them in pages.
+func readingItems() []dynamo.Item {
+	items := []dynamo.Item{{"PK": &types.AttributeValueMemberS{Value: "DEVICE#d1"}, "SK": &types.AttributeValueMemberS{Value: "META"}, "Data": &types.AttributeValueMemberS{Value: "m"}}}
+	for i := range 3000 {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "DEVICE#d1"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("READING#%010d", 8285046406+i*37)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("r", 40)}})
+	}
+	return items
+}
+
+var readingSeeded seededTable
+
+// TestCountBudgetCountsWhatTheWalkRead (issue 37.1): where the count of a
+// level under a budget stops at the share it keeps from the walk, and the
+// walk lists the rest by reading it whole (3,000 leaves of 80 bytes),
+// the count counts the walk's keys and reads on only to where the walk
+// began: no key read twice, where it read again all the walk had read
+// (49.5 RCU at twice the full read of 27.5, 1,815 keys read twice); and
+// it stops at the first read its share would cut, not in reads halving
+// what is left. What it spends past the full read is no more than each
+// request's rounding.
+func TestCountBudgetCountsWhatTheWalkRead(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &readingSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Readings", "S", readingItems())
+	})
+	for name, c := range backends {
+		whole := &billed{Client: c}
+		page, err := dynamo.QueryPage(ctx, whole, dynamo.PageRequest{Query: domain.KeyQuery{Table: "Readings", PKName: "PK", PK: domain.S("DEVICE#d1"), SKName: "SK", SK: domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S("READING#")}}})
+		if err != nil || page.More() {
+			t.Fatal(err, page.More())
+		}
+		full := map[string]int{}
+		for _, it := range page.Items {
+			if n, _, ok := domain.ChildOf("READING#", it["SK"].(*types.AttributeValueMemberS).Value, "#"); ok {
+				full[n]++
+			}
+		}
+		for _, delim := range []string{"", "#"} { // as the cli asks: the prefix's delimiter
+			r := dynamo.ChildrenRequest{Table: "Readings", Key: airportsKey, PK: domain.S("DEVICE#d1"), Prefix: "READING#", Delim: delim}
+			for _, budget := range []float64{2 * whole.rcu, 4 * whole.rcu} {
+				rec := &everyKey{billed: billed{Client: c}}
+				l, err := dynamo.CountListing(ctx, rec, r, budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := l.Children()
+				wrong := 0
+				for _, ch := range res.Children {
+					if n, ok := l.Count(ch.Name); !ok || n != full[ch.Name] {
+						wrong++
+					}
+				}
+				twice, some := rec.twice(false)
+				if l.Over || l.Partial || len(res.Children) != len(full) || wrong > 0 || twice > 0 || rec.rcu > whole.rcu+0.5*float64(rec.requests) {
+					t.Errorf("%s delimiter %q budget %g (full read %.1f): %d of %d children, %d counted wrong, over %v, %.1f RCU in %d requests (limits %v), %d keys read twice %v",
+						name, delim, budget, whole.rcu, len(res.Children), len(full), wrong, l.Over, rec.rcu, rec.requests, rec.limits, twice, some)
+				}
+				t.Logf("%-8s delimiter %q budget %4g (full read %.1f): %.1f RCU in %d requests", name, delim, budget, whole.rcu, rec.rcu, rec.requests)
+			}
+		}
+	}
+}
+
+// citiesItems is a level of a few children of some hundred small items
+// each (Geo's US|CA|, boto3-built): a walk under a budget reads some of
+// a child whole and skips the rest, so the key space it held has gaps.
+func citiesItems() []dynamo.Item {
+	var items []dynamo.Item
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"Kyoto2", 180}, {"Kyoto3", 315}, {"Nice0", 105}, {"Nice1", 390}} {
+		for i := range c.n {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "US"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("US|CA|%s|%04d", c.name, i)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("c", 40)}})
+		}
+	}
+	return items
+}
+
+var citiesSeeded seededTable
+
+// TestCountBudgetCountsAcrossTheWalksGaps (issue 37.1): where the walk
+// that lists what the count did not reach read part of the level without
+// a gap and skipped the rest, the count counts the children that part
+// holds whole from the walk's keys, reads on past it, and counts a child
+// it cut from both; every count it says is exact is right, the children
+// listed in key order, the budget held within half an RCU, at every
+// budget from a few RCU to past the full read.
+func TestCountBudgetCountsAcrossTheWalksGaps(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &citiesSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Cities", "S", citiesItems())
+	})
+	full := map[string]int{"Kyoto2": 180, "Kyoto3": 315, "Nice0": 105, "Nice1": 390}
+	order := []string{"Kyoto2", "Kyoto3", "Nice0", "Nice1"}
+	for name, c := range backends {
+		r := dynamo.ChildrenRequest{Table: "Cities", Key: airportsKey, PK: domain.S("US"), Prefix: "US|CA|", Delim: "|"}
+		for _, budget := range []float64{3, 5, 6, 8, 10, 12, 15, 20} {
+			rec := &billed{Client: c}
+			l, err := dynamo.CountListing(ctx, rec, r, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := l.Children()
+			exact := 0
+			for i, ch := range res.Children {
+				if i >= len(order) || ch.Name != order[i] {
+					t.Errorf("%s budget %g: child %d is %q, a full read's %v", name, budget, i, ch.Name, order)
+				}
+				if n, ok := l.Count(ch.Name); ok {
+					exact++
+					if n != full[ch.Name] {
+						t.Errorf("%s budget %g: %s counted %d, a full read %d", name, budget, ch.Name, n, full[ch.Name])
+					}
+				}
+			}
+			if rec.rcu > budget+0.5 || l.Over != (exact < len(full)) || (!l.Partial && len(res.Children) != len(full)) {
+				t.Errorf("%s budget %g: %.1f RCU in %d requests, %d listed (partial %v), %d counted (over %v)", name, budget, rec.rcu, rec.requests, len(res.Children), l.Partial, exact, l.Over)
+			}
+			t.Logf("%-8s budget %4g: %d listed, %d counted, %.1f RCU in %d requests", name, budget, len(res.Children), exact, rec.rcu, rec.requests)
 		}
 	}
 }
