@@ -353,6 +353,18 @@ func objectIDBound(t time.Time, high, lower bool) string {
 // objectIDLast is the last second an ObjectId can write.
 var objectIDLast = time.Unix(1<<32-1, 0).UTC()
 
+// SnowflakeWidthsError is a range holding Snowflake ids of two widths,
+// which sort apart as text: Narrow digits until Meet, Wide after.
+type SnowflakeWidthsError struct {
+	Narrow, Wide int
+	Meet         time.Time
+}
+
+func (e SnowflakeWidthsError) Error() string {
+	return fmt.Sprintf("the keys are Snowflake ids of %d and %d digits, which sort apart as text (%d digits until %s, %d after), and one key condition reads one width; this range holds both",
+		e.Narrow, e.Wide, e.Narrow, e.Meet.Format(time.RFC3339), e.Wide)
+}
+
 // FitSnowflakes writes the bounds of Snowflake ids (--time-format
 // snowflake, which names no width) as wide as the keys write them: ids
 // made before mid-2018 have 18 digits, later ones 19, and bounds of 19
@@ -400,8 +412,7 @@ func (e TimeEncoding) FitSnowflakes(keys []string, r TimeRange) (fit TimeEncodin
 		e.Width = held[0]
 	case len(held) > 1:
 		_, end := snowflakeSpan(held[0])
-		return e, true, fmt.Errorf("the keys are Snowflake ids of %d and %d digits, which sort apart as text (%d digits until %s, %d after), and one key condition reads one width; this range holds both",
-			held[0], held[len(held)-1], held[0], end.Format(time.RFC3339), held[len(held)-1])
+		return e, true, SnowflakeWidthsError{Narrow: held[0], Wide: held[len(held)-1], Meet: end}
 	case len(widths) > 0:
 		e.Width = widths[len(widths)-1] // the range holds none: said by the bounds
 	}

@@ -928,6 +928,40 @@ func TestTimeKeysInSeveralOffsets(t *testing.T) {
 	}
 }
 
+// TestTimeSnowflakesOfTwoWidths: the explorer's Time mode writes the
+// bounds of Snowflake ids (time_format "snowflake") as wide as the ids
+// the range holds, as range does: ids of 2015 have 18 digits, and bounds
+// of 19 read none of them ("No items"). A range holding both widths says
+// where they meet and reads nothing.
+func TestTimeSnowflakesOfTwoWidths(t *testing.T) {
+	db := memory.New()
+	id := func(at string, seq int64) string {
+		tm, _ := time.Parse(time.RFC3339, at)
+		return "POST#" + strconv.FormatInt((tm.UnixMilli()-1288834974657)<<22|seq, 10)
+	}
+	var items []dynamo.Item
+	for i, at := range []string{"2012-03-01T12:00:00Z", "2015-05-01T12:00:00Z", "2015-05-20T12:00:00Z", "2015-06-01T12:00:00Z",
+		"2019-01-01T12:00:00Z", "2024-05-01T12:00:00Z", "2024-05-20T12:00:00Z"} {
+		items = append(items, dynamo.Item{"PK": s("USER#u0"), "SK": s(id(at, int64(i)))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Posts", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 30, Config{Client: db, Table: "Posts", PK: "USER#u0", Now: func() time.Time { return time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC) },
+		Tables: map[string]config.TableSettings{"Posts": {TimeFormat: "snowflake"}}})
+	h.keys("4", "esc", "t")
+	h.typeText("2015-05")
+	h.keys("enter")
+	h.contains(t, id("2015-05-20T12:00:00Z", 2), id("2015-05-01T12:00:00Z", 1), "row 1 of 2")
+	if sc := h.screen(); strings.Contains(sc, id("2015-06-01T12:00:00Z", 3)) || strings.Contains(sc, "No items") {
+		t.Fatalf("2015-05 on 18-digit ids:\n%s", sc)
+	}
+	h.keys("t", "ctrl+u")
+	h.typeText("2018")
+	h.keys("enter")
+	h.contains(t, "✗ 18- and 19-digit ids sort apart at 2018-05-25T13:05:53Z: range one side")
+}
+
 // TestTimeRangeReadWiderPagesOn: a range over keys in several UTC
 // offsets, read 10h30m wider, whose first pages hold only keys outside
 // it (60 keys of the 6th written in -05:00, their text on the 5th),

@@ -31,8 +31,8 @@ func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dyn
 
 // findPrefixes starts the search for the prefixes before the time, for a
 // range typed without one; the range runs when they are found.
-func (t *Time) findPrefixes(r domain.TimeRange, text string, keep func(dynamo.Item) bool) tea.Cmd {
-	t.waiting = &pendingRange{r: r, text: text, keep: keep}
+func (t *Time) findPrefixes(r domain.TimeRange, enc domain.TimeEncoding, text string, keep func(dynamo.Item) bool) tea.Cmd {
+	t.waiting = &pendingRange{r: r, enc: enc, text: text, keep: keep}
 	if t.prefixes != nil {
 		return t.runMerged(t.pg.Query)
 	}
@@ -44,6 +44,7 @@ func (t *Time) findPrefixes(r domain.TimeRange, text string, keep func(dynamo.It
 // pendingRange is a range typed without a prefix, merged across them all.
 type pendingRange struct {
 	r    domain.TimeRange
+	enc  domain.TimeEncoding // the page's, its bounds as wide as the range's ids (Snowflake ids: FitSnowflakes)
 	text string
 	keep func(dynamo.Item) bool // a range read wider than asked: its own rows (Time.inRange)
 }
@@ -88,7 +89,7 @@ func (t *Time) runMerged(q domain.KeyQuery) tea.Cmd {
 	// Query's condition is its own, and the tree's begins_with, left on
 	// the base, would keep the merge from reading them in one stretch.
 	base.SK = domain.SKCondition{}
-	m, err := dynamo.NewMergedRangeFrom(t.c.Client, base, t.prefixes, t.waiting.r, t.enc, list.MergePage, t.tableKeys(), t.timeSample())
+	m, err := dynamo.NewMergedRangeFrom(t.c.Client, base, t.prefixes, t.waiting.r, t.waiting.enc, list.MergePage, t.tableKeys(), t.timeSample())
 	if err != nil {
 		t.inputErr = err.Error()
 		return nil

@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -384,13 +385,31 @@ func (t *Time) submit() tea.Cmd {
 	// are, so that it misses none, and lists only the keys in the range.
 	asked := r
 	r = r.Widen(t.spread)
+	// Snowflake ids of 18 digits (before mid-2018) and 19 sort apart as
+	// text: the bounds are written as wide as the ids the range holds,
+	// and ids of the other width the condition's text holds are read and
+	// left out (domain.FitSnowflakes, as range does).
+	enc, mixed, err := t.enc.FitSnowflakes(t.sampleKeys(), r)
+	var widths domain.SnowflakeWidthsError
+	if errors.As(err, &widths) {
+		// One line the bar shows whole at 80 columns.
+		t.inputErr = fmt.Sprintf("%d- and %d-digit ids sort apart at %s: range one side", widths.Narrow, widths.Wide, widths.Meet.Format(time.RFC3339))
+		return nil
+	} else if err != nil {
+		t.inputErr = err.Error()
+		return nil
+	}
 	if t.enc.NeedsPrefix() && prefix == "" {
 		t.inputErr = ""
 		t.input.Blur()
 		t.pg.Sift = nil
-		return t.findPrefixes(r, text, t.inRange(asked)) // every prefix, merged by time
+		keep := t.inRange(asked)
+		if mixed {
+			keep = keepIn(enc, t.base.SKName, asked)
+		}
+		return t.findPrefixes(r, enc, text, keep) // every prefix, merged by time
 	}
-	sk, err := domain.CompileRange(r, t.enc, prefix)
+	sk, err := domain.CompileRange(r, enc, prefix)
 	if err != nil {
 		t.inputErr = err.Error()
 		return nil
@@ -402,6 +421,9 @@ func (t *Time) submit() tea.Cmd {
 	q.SK, q.Reverse, q.Filter = sk, t.pg.Query.Reverse, t.pg.Query.Filter
 	t.rangeUnder, t.mergedUnder = t.under != "" && prefix == t.under, false
 	t.pg.Sift = t.inRange(asked)
+	if mixed {
+		t.pg.Sift = keepIn(enc, t.base.SKName, asked)
+	}
 	return t.run(q, text)
 }
 
@@ -412,7 +434,14 @@ func (t *Time) inRange(asked domain.TimeRange) func(dynamo.Item) bool {
 	if t.spread <= 0 {
 		return nil
 	}
-	enc, sk := t.enc, t.base.SKName // read by the page's command, off the model
+	return keepIn(t.enc, t.base.SKName, asked) // read by the page's command, off the model
+}
+
+// keepIn keeps the rows whose key enc reads as an instant in the range
+// asked: of a range read wider (keys in several UTC offsets), its own;
+// of Snowflake ids of two widths, those of the width the bounds were
+// written in (enc's: another width reads as no time).
+func keepIn(enc domain.TimeEncoding, sk string, asked domain.TimeRange) func(dynamo.Item) bool {
 	return func(it dynamo.Item) bool {
 		kv, ok := dynamo.KeyValueOf(it[sk])
 		if !ok {
@@ -685,7 +714,7 @@ func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.pg.Cancel()
 	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped() && t.waiting != nil && t.prefixes == nil:
 		t.pg.Fail.Clear()
-		return t.findPrefixes(t.waiting.r, t.waiting.text, t.waiting.keep), true // finding the prefixes failed: again
+		return t.findPrefixes(t.waiting.r, t.waiting.enc, t.waiting.text, t.waiting.keep), true // finding the prefixes failed: again
 	case key.Matches(msg, k.Refresh) && t.pg.Fail.Stopped():
 		return t.pg.Retry(), true // on from where it stopped, keeping the rows
 	case key.Matches(msg, k.Back), key.Matches(msg, k.TimeMode):
