@@ -52,13 +52,11 @@ type Budgeted struct {
 	// behind it (PROJECT#p000#TASK#..., 3 KB each), and a read sized by
 	// it met dozens (--max-rcu 1 spent 8 RCU on a tenant's PROJECT#).
 	// A walk of small items pays a request or two more for it. A walk's
-	// Query grows as a count's reads do (CountPass.allow): within what
-	// it reads in a row (its run: a read cut by the budget goes on from
-	// where it ended) from that run, and from a new place (a skip past a
-	// child's end) only from what was read outside the longest run: a
-	// tenant's 10 audit records of 100 bytes sized a skip that met 20 of
-	// its project's tasks of 3 KB (2.0 RCU, --max-rcu 3 spent 4). A
-	// walk's read the budget cut is answered as cut, not gone on with:
+	// Query from a new place (a skip past a child's end) grows only from
+	// what was read outside the longest run one Query read: a tenant's
+	// 10 audit records of 100 bytes sized a skip that met 20 of its
+	// project's tasks of 3 KB (2.0 RCU, --max-rcu 3 spent 4). A walk's
+	// read the budget cut is answered as cut, not gone on with:
 	// the walk reads on from past the last child it holds, and going on
 	// read that child's own items it skips (a chat room's 10 MEMBER
 	// records, in 4 requests, to name one child: --max-rcu 3 stopped at
