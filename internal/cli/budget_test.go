@@ -520,10 +520,16 @@ func TestChildrenBudgetHoldsWhereChildrenOutweighTheirHeader(t *testing.T) {
 	for v := range 4 {
 		items = append(items, map[string]types.AttributeValue{"PK": s("ACCOUNT#a000"), "SK": s(fmt.Sprintf("v%d_Balance", v)), "balance": &types.AttributeValueMemberN{Value: "100"}, "currency": s("EUR")})
 	}
+	// A device whose first key tells no delimiter (META, then READING#…):
+	// a walk's first read, cut to META alone, listed every reading whole.
+	items = append(items, map[string]types.AttributeValue{"PK": s("DEVICE#d1"), "SK": s("META"), "model": s("t-100")})
+	for r := range 300 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("DEVICE#d1"), "SK": s(fmt.Sprintf("READING#%010d", 8285046406+r*7)), "temp": &types.AttributeValueMemberN{Value: "21.5"}})
+	}
 	table, backends := bothBackends(t, items)
 	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
 	for name, conn := range backends {
-		for _, pk := range []string{"ROOM#r00", "ACCOUNT#a000"} {
+		for _, pk := range []string{"ROOM#r00", "ACCOUNT#a000", "DEVICE#d1"} {
 			all := childrenDocOf(t, append([]string{"children", "--table", table, "--pk", pk}, conn...))
 			args := append(append([]string{"children", "--table", table, "--pk", pk, "--output", "json"}, conn...), "--max-rcu", "3")
 			out, stderr, code := cli(t, args...)
