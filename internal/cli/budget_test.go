@@ -502,9 +502,49 @@ func TestChildrenBudgetHoldsWhereChildrenOutweighTheirHeader(t *testing.T) {
 	for u := range 50 {
 		items = append(items, map[string]types.AttributeValue{"PK": s("TENANT#t2"), "SK": s(fmt.Sprintf("USER#u%04d", u)), "d": s("u")})
 	}
+	// Small partitions of light items (issue 37.3), a chat room and a
+	// ledger account: their whole level costs 1.5 to 2 RCU, yet the walk
+	// went on with its first read, cut by the budget, through a child it
+	// then skipped (1, 1, 2, 6 of the room's members), and each skip after
+	// it from one key again: --max-rcu 3 stopped at 3.0, exit 3.
+	items = append(items, map[string]types.AttributeValue{"PK": s("ROOM#r00"), "SK": s("META"), "topic": s("room 0")})
+	for m := range 25 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("ROOM#r00"), "SK": s(fmt.Sprintf("MEMBER#user%03d", m)), "joined": s("2024-05-01T10:00:00.000Z")})
+	}
+	for m := range 300 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("ROOM#r00"), "SK": s(fmt.Sprintf("MSG#01HX%016d", m)), "author": s("user001"), "text": s("deploy lgtm rollback ok")})
+	}
+	for n := range 400 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("ACCOUNT#a000"), "SK": s(fmt.Sprintf("TXN#%010d", n+1)), "amount": &types.AttributeValueMemberN{Value: "-42"}, "at": s("2024-05-01T10:00:00.000Z"), "kind": s("fee")})
+	}
+	for v := range 4 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("ACCOUNT#a000"), "SK": s(fmt.Sprintf("v%d_Balance", v)), "balance": &types.AttributeValueMemberN{Value: "100"}, "currency": s("EUR")})
+	}
+	// A device whose first key tells no delimiter (META, then READING#…):
+	// a walk's first read, cut to META alone, listed every reading whole.
+	items = append(items, map[string]types.AttributeValue{"PK": s("DEVICE#d1"), "SK": s("META"), "model": s("t-100")})
+	for r := range 300 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("DEVICE#d1"), "SK": s(fmt.Sprintf("READING#%010d", 8285046406+r*7)), "temp": &types.AttributeValueMemberN{Value: "21.5"}})
+	}
 	table, backends := bothBackends(t, items)
 	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of`)
 	for name, conn := range backends {
+		for _, pk := range []string{"ROOM#r00", "ACCOUNT#a000", "DEVICE#d1"} {
+			all := childrenDocOf(t, append([]string{"children", "--table", table, "--pk", pk}, conn...))
+			args := append(append([]string{"children", "--table", table, "--pk", pk, "--output", "json"}, conn...), "--max-rcu", "3")
+			out, stderr, code := cli(t, args...)
+			var doc struct {
+				Stats struct {
+					RCU float64 `json:"consumedRCU"`
+				} `json:"stats"`
+				Children []struct {
+					Name string `json:"name"`
+				} `json:"children"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc.Stats.RCU > 3 || len(doc.Children) != len(all.Children) {
+				t.Errorf("%s %s --max-rcu 3: exit %d, spent %.1f RCU, %d children of %d, %v:\n%s", name, pk, code, doc.Stats.RCU, len(doc.Children), len(all.Children), err, stderr)
+			}
+		}
 		for _, budget := range []string{"2", "3", "4"} {
 			args := append(append([]string{"children", "--table", table, "--pk", "TENANT#t2", "--output", "json"}, conn...), "--max-rcu", budget)
 			out, stderr, code := cli(t, args...)

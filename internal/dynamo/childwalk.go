@@ -274,15 +274,21 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 		if prefix == "" {
 			sample = keys[:min(len(keys), firstProbeKeys)]
 		}
+		told := true
 		if len(sample) == 1 && page.More() {
 			// One key where more follow (a budget's first read, cut to
 			// one item): none can repeat in it, and listed whole it would
-			// be a child no full read finds. Told as a count's is.
-			w.walk.Delim = fewKeysDelimiter(trimPrefix(sample, prefix))
+			// be a child no full read finds. Told as a count's is; a key
+			// with no delimiter in it (META) is a leaf under any, so the
+			// keys after it tell (a walk's read under a budget is not
+			// gone on with past its first item: Budgeted.Walk).
+			one := trimPrefix(sample, prefix)
+			w.walk.Delim = fewKeysDelimiter(one)
+			_, told = domain.TemplateDelimiter(one[0])
 		} else {
 			w.walk.Delim, _ = domain.DetectDelimiter(trimPrefix(sample, prefix))
 		}
-		w.detect = false
+		w.detect = !told
 	}
 	if firstRead && w.first && w.limit > 0 && page.More() && len(keys) >= int(w.limit) && oneChild(keys, prefix, w.walk.Delim) {
 		w.wantLast = true // sent with the next read, unless it weighs (onward)
