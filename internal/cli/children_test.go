@@ -83,7 +83,10 @@ func TestChildrenBadInput(t *testing.T) {
 		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
-		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table"},
+		// The command the failure offers carries the connection that
+		// failed (--demo here): pasted bare it would list the default
+		// profile's tables.
+		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table — check the name and --region; `dynascope tables --demo` lists the tables"},
 		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 3, "raise --count-budget"},
 	} {
 		_, stderr, code := cli(t, append([]string{"children", "--demo"}, tc.args...)...)

@@ -489,6 +489,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		export.RemoveUnfinished() // a signal ended the run mid-export
 	}
 	g.close()
+	offerWithConnection(g, err)
 	// A failure's one line already says its attempts; a success says
 	// what it took to get there.
 	if g.headless != nil && err == nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -129,4 +130,17 @@ func (g *globals) connectionArgs() []string {
 // lists the tables on this connection.
 func (g *globals) tablesHint() string {
 	return "add --table NAME (" + g.command("tables") + " lists them)"
+}
+
+// offerWithConnection writes the connection's flags into the command a
+// data-layer failure offers (the data layer knows no flags: "no such
+// table" says "`dynascope tables` lists the tables"), so that pasted it
+// lists the tables of the account and endpoint that failed, not the
+// default profile's.
+func offerWithConnection(g *globals, err error) {
+	var de *dynamo.Error
+	if !errors.As(err, &de) {
+		return
+	}
+	de.Hint = strings.Replace(de.Hint, "`dynascope tables`", "`"+g.command("tables")+"`", 1)
 }
