@@ -104,11 +104,11 @@ func (b *Budgeted) Requests() int {
 // allow is the Limit a read of partition part (a Query's, "" for a Scan)
 // may have (asked: its own, nil or 0 for none) and what it may cost, held
 // back until it answers; an error when what is left pays for no item.
-func (b *Budgeted) allow(asked *int32, consistent bool, part string, run int) (limit *int32, hold float64, err error) {
+func (b *Budgeted) allow(asked *int32, consistent bool, part string, scan bool) (limit *int32, hold float64, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for {
-		limit, hold, ok := b.limitLocked(asked, consistent, part != "" && !b.entered[part], run)
+		limit, hold, ok := b.limitLocked(asked, consistent, part != "" && !b.entered[part], scan)
 		switch {
 		case ok:
 			b.reserved += hold
@@ -129,10 +129,9 @@ func (b *Budgeted) allow(asked *int32, consistent bool, part string, run int) (l
 }
 
 // limitLocked is the Limit and hold of a read with what is left now, of
-// a partition nothing was read from when fresh, run items read in a row
-// by the Query it goes on (0: a Query from a new place; -1: a Scan); ok
+// a partition nothing was read from when fresh, of a Scan when scan; ok
 // is false when that pays for no item. Under b.mu.
-func (b *Budgeted) limitLocked(asked *int32, consistent, fresh bool, run int) (limit *int32, hold float64, ok bool) {
+func (b *Budgeted) limitLocked(asked *int32, consistent, fresh, scan bool) (limit *int32, hold float64, ok bool) {
 	left := b.Max - b.spent - b.reserved
 	pageMost := pageRCU * readUnitRCU(consistent) / minReadUnits
 	if left >= pageMost {
@@ -171,11 +170,11 @@ func (b *Budgeted) limitLocked(asked *int32, consistent, fresh bool, run int) (l
 	}
 	if b.Walk {
 		from := b.scanned
-		switch {
-		case run > 0:
-			from = run // within what this Query reads in a row
-		case run == 0:
-			from = b.scanned - b.maxRun // past a child's end: from the others
+		if !scan {
+			// A walk's Query reads once (a cut read is answered as cut),
+			// from a new place, past a child's end: it grows from the
+			// items read outside the longest run one Query read.
+			from = b.scanned - b.maxRun
 		}
 		grown := int32(min(max(from, 1), math.MaxInt32))
 		if from >= sizeSample {
@@ -258,7 +257,7 @@ func (b *Budgeted) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 		b.mu.Unlock()
 	}()
 	for {
-		limit, hold, err := b.allow(cur.Limit, aws.ToBool(in.ConsistentRead), part, run)
+		limit, hold, err := b.allow(cur.Limit, aws.ToBool(in.ConsistentRead), part, false)
 		if err != nil {
 			if total != nil {
 				return total, nil // what the budget paid for; the next read is refused
@@ -357,7 +356,7 @@ func addCapacity(a, b *types.ConsumedCapacity) *types.ConsumedCapacity {
 
 // Scan sends the read within the budget, its Limit cut to what is left.
 func (b *Budgeted) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	limit, hold, err := b.allow(in.Limit, aws.ToBool(in.ConsistentRead), "", -1)
+	limit, hold, err := b.allow(in.Limit, aws.ToBool(in.ConsistentRead), "", true)
 	if err != nil {
 		return nil, err
 	}

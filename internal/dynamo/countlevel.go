@@ -207,10 +207,10 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 // pageRCU is the most one read can cost: a Query or Scan reads at most
 // 1 MB and the item that crosses the line (400 KB at most), 0.5 RCU per
 // 4 KB.
-// listShare is the share of a count's budget kept to list the level.
-var listShare = 0.5
-
 const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
+
+// listShare is the share of a count's budget kept to list the level.
+const listShare = 0.5
 
 // ListReserve is the part of a count's budget (RCU, 0: none) kept to
 // list what the count does not reach: where the budget pays no whole

@@ -430,14 +430,14 @@ func (p *CountPass) boundedRange(end string) domain.SKCondition {
 // keyOf is the start key of a read that goes on past it: its keys, and
 // an index's table keys.
 func (p *CountPass) keyOf(it Item) Item {
-	k := Item{p.r.Key.PK.Name: it[p.r.Key.PK.Name], p.r.Key.SK.Name: it[p.r.Key.SK.Name]}
+	names := []string{p.r.Key.PK.Name, p.r.Key.SK.Name}
 	if t := p.r.TableKeys; t != nil {
-		k[t.PK.Name] = it[t.PK.Name]
+		names = append(names, t.PK.Name)
 		if t.SK != nil {
-			k[t.SK.Name] = it[t.SK.Name]
+			names = append(names, t.SK.Name)
 		}
 	}
-	return k
+	return keyOf(it, names)
 }
 
 // page reads the next page of s and counts its keys.
