@@ -421,8 +421,8 @@ func TestEndpointPasswordNeverShown(t *testing.T) {
 	if _, stderr, code := cli(t, "--config", conf); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got.Endpoint != "http://***@127.0.0.1:1" {
-		t.Errorf("the explorer is handed the endpoint %q, for its reopen command and y", got.Endpoint)
+	if got.Endpoint != "http://***@127.0.0.1:1" || got.Reopen.Endpoint != "http://***@127.0.0.1:1" {
+		t.Errorf("the explorer is handed the endpoint %q, %q for its reopen command, for y", got.Reopen.Endpoint, got.Endpoint)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +44,105 @@ func TestReopenCommandsRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReopenCarriesTheConnection: the command the explorer's ? prints,
+// pasted into a shell, opens the same connection the explorer was given:
+// its --config and --mask, its profile, region and endpoint, however they
+// are spelt (spaces, quotes, $), and the same partition; never the
+// endpoint's password. It is written by the builder the headless
+// commands' offered commands use (export.Command), so it carries what
+// they carry: --config and --mask were left out, and the profile, region
+// and endpoint were pasted unquoted.
+func TestReopenCarriesTheConnection(t *testing.T) {
+	isolateAWS(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to paste the command into")
+	}
+	dir := filepath.Join(t.TempDir(), `my "conf" it's $HOME`)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(conf, []byte("theme = \"dark\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	profile := `it's "ops" $HOME`
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[profile "+profile+"]\nregion = eu-west-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--config", conf, "--profile", profile, "--region", "eu-west-1", "--endpoint-url", "http://user:pa$$word@127.0.0.1:9/my db",
+		"--mask", `Email,"Owner, phone"`, "--table", "Locations", "--pk", `it's a "$pk" here`}
+	given := explorerConfig(t, args)
+	line := reopenLine(t, given)
+	if strings.Contains(line, "pa$$word") {
+		t.Fatalf("the command carries the endpoint's password: %s", line)
+	}
+	words := pasted(t, line)
+	if words[0] != "dynascope" {
+		t.Fatalf("not a dynascope command: %s", line)
+	}
+	for _, flag := range []string{"--config", "--mask", "--profile", "--region", "--endpoint-url"} {
+		if !slices.Contains(words, flag) {
+			t.Errorf("the command lacks %s: %s", flag, line)
+		}
+	}
+	again := explorerConfig(t, words[1:])
+	if !reflect.DeepEqual(again.Reopen, given.Reopen) || again.Table != given.Table || again.PK != given.PK || !slices.Equal(again.Mask, given.Mask) {
+		t.Errorf("pasted, %s\nopens %+v (table %q, pk %q, mask %q)\n want %+v (table %q, pk %q, mask %q)", line,
+			again.Reopen, again.Table, again.PK, again.Mask, given.Reopen, given.Table, given.PK, given.Mask)
+	}
+	if want := "http://***@127.0.0.1:9/my db"; given.Reopen.Endpoint != want || again.Endpoint != want {
+		t.Errorf("endpoint %q, pasted %q, want %q", given.Reopen.Endpoint, again.Endpoint, want)
+	}
+	if given.Reopen.Profile != profile || given.Reopen.Config != conf || !slices.Equal(given.Reopen.Mask, []string{"Email", "Owner, phone"}) {
+		t.Errorf("the explorer was handed %+v", given.Reopen)
+	}
+}
+
+// explorerConfig is what the command line hands the explorer for args.
+func explorerConfig(t *testing.T, args []string) ui.Config {
+	t.Helper()
+	saved := runExplorer
+	defer func() { runExplorer = saved }()
+	var got ui.Config
+	runExplorer = func(_ context.Context, cfg ui.Config) error { got = cfg; return nil }
+	if _, stderr, code := cli(t, args...); code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, stderr)
+	}
+	return got
+}
+
+// reopenLine is the command ? prints in the explorer cfg opens, its
+// connection made on the demo's data (cfg names no server that answers).
+func reopenLine(t *testing.T, cfg ui.Config) string {
+	t.Helper()
+	db, err := loadDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Connect = func(context.Context) (ui.Connected, error) { return ui.Connected{Client: db}, nil }
+	m := ui.New(cfg)
+	uitest.Send(t, m, tea.WindowSizeMsg{Width: 400, Height: 50})
+	uitest.Drive(t, m, m.Init())
+	uitest.Send(t, m, tea.KeyPressMsg{Code: '?', Text: "?"})
+	for _, l := range strings.Split(uitest.Screen(m), "\n") {
+		if _, line, ok := strings.Cut(l, "this view: "); ok {
+			return strings.TrimSpace(line)
+		}
+	}
+	t.Fatalf("? prints no command:\n%s", uitest.Screen(m))
+	return ""
+}
+
+// pasted is line's words as sh reads them, line pasted after set --.
+func pasted(t *testing.T, line string) []string {
+	t.Helper()
+	out, err := exec.Command("sh", "-c", "set -- "+line+"\nprintf '%s\\0' \"$@\"").Output()
+	if err != nil {
+		t.Fatalf("sh: %v: %s", err, line)
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
 // TestVersionsTakesANameAfterASpace: --versions NAME, --versions=NAME and

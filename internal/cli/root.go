@@ -335,7 +335,7 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	}
 	return ui.Config{Load: load, Session: g.session, Tour: g.demo && o.table == "", Mask: g.mask, Filter: o.filter, FilterBudget: budget, SaveColumns: save, Now: now,
 		Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
-		Connect: g.connectExplorer(early, o.table, o.index), Connection: g.preLabel(early), ReopenArgs: g.data.args(),
+		Connect: g.connectExplorer(early, o.table, o.index), Connection: g.preLabel(early), Reopen: g.reopen(),
 		Table: o.table, PK: o.pk, Prefix: o.prefix, Delimiter: o.delimiter, Levels: o.levels, Index: o.index, Versions: o.versions, Range: o.timeRange,
 		Theme: o.theme, Keys: keys, CountBudget: o.countBudget,
 		Against: g.explorerAgainst, AgainstChoices: againstChoices(g, conf)}

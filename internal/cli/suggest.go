@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 // unknownCommand is the one line for a word where a subcommand could be:
@@ -81,49 +81,31 @@ func editDistance(a, b string) int {
 }
 
 // command is a dynascope command for the user to run: its name, the
-// flags that chose this run's connection (--demo, --data and its flags,
-// or --profile, --region, --endpoint-url, with the --config and --mask
-// that shape what it reads and shows), then args, every word quoted for
-// the shell. Without them a command pasted from a hint reads the default
-// account's table, or none. Never credentials: an endpoint's
-// user:password part is ***.
+// flags that chose this run's connection (reopen), then args, every word
+// quoted for the shell, as the explorer writes the command that reopens
+// its view (export.Command).
 func (g *globals) command(name string, args ...string) string {
-	words := append([]string{"dynascope", name}, g.connectionArgs()...)
-	for _, a := range args {
-		words = append(words, domain.ShellQuote(a))
-	}
-	return strings.Join(words, " ")
+	return export.Command(name, g.reopen(), args...)
 }
 
-// connectionArgs are the flags, quoted, that choose the connection this
-// run read through.
-func (g *globals) connectionArgs() []string {
-	var a []string
+// reopen is what a command written for the user carries of this run's
+// connection: --demo, --data and its flags, or --profile, --region,
+// --endpoint-url (never its user:password), with the --config and --mask
+// that shape what it reads and shows.
+func (g *globals) reopen() export.Connection {
 	if g == nil { // options built by hand, in a test
-		return nil
+		return export.Connection{}
 	}
-	add := func(flag, value string) {
-		if value != "" {
-			a = append(a, flag, domain.ShellQuote(value))
-		}
-	}
-	add("--config", g.configFile)
+	c := export.Connection{Config: g.configFile, Mask: g.mask}
 	switch {
 	case g.demo:
-		a = append(a, "--demo")
+		c.Demo = true
 	case g.data.given():
-		for _, w := range g.data.args() {
-			a = append(a, domain.ShellQuote(w))
-		}
+		c.Data = g.data.args()
 	default:
-		add("--profile", g.profile)
-		add("--region", g.region)
-		add("--endpoint-url", dynamo.RedactEndpoint(g.endpoint))
+		c.Profile, c.Region, c.Endpoint = g.profile, g.region, dynamo.RedactEndpoint(g.endpoint)
 	}
-	if len(g.mask) > 0 {
-		add("--mask", strings.Join(g.mask, ","))
-	}
-	return a
+	return c
 }
 
 // tablesHint is the hint of a command given no --table: the command that

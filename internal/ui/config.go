@@ -15,6 +15,7 @@ import (
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -36,13 +37,15 @@ type Config struct {
 	// the status bar shows its progress, tables still loading are marked
 	// and their reads wait, X stops it.
 	Load dynamo.DataLoad
-	// ReopenArgs are the flags that reopen the same data (--data …), for
-	// the command that reopens a view; nil: the connection's own flags.
-	ReopenArgs []string
-	Region     string // for copied commands ("" leaves it to the AWS CLI's own)
-	Profile    string // for copied commands (--profile)
-	Endpoint   string // for copied commands (--endpoint-url)
-	Table      string // open this table directly (optional)
+	// Reopen is the connection's flags (--demo, --data …, or --profile,
+	// --region, --endpoint-url; --config, --mask) for the dynascope
+	// command that reopens a view, written as the command line writes the
+	// commands it offers (export.Command): never credentials.
+	Reopen   export.Connection
+	Region   string // for copied aws commands ("" leaves it to the AWS CLI's own)
+	Profile  string // for copied aws commands (--profile)
+	Endpoint string // for copied aws commands (--endpoint-url)
+	Table    string // open this table directly (optional)
 	// Info is Table's description when the caller has read it (the
 	// command line's preflight): the explorer does not read it again.
 	Info        *dynamo.TableInfo

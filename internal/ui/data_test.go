@@ -14,6 +14,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/dynamo/dataload"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 const shopModel = "../dynamo/dataload/testdata/shop.workbench.json"
@@ -27,7 +28,7 @@ func dataHarness(t *testing.T, w, h int) *harness {
 		t.Fatal(err)
 	}
 	return newHarness(t, w, h, Config{Client: db, Connection: "DATA: shop.workbench.json", CostEstimated: true,
-		ReopenArgs: []string{"--data", "shop.workbench.json"}})
+		Reopen: export.Connection{Data: []string{"--data", "shop.workbench.json"}}})
 }
 
 // TestDataWorkbenchTables: a Workbench model's tables and their GSIs, the
@@ -173,7 +174,7 @@ func (s *slowLoad) let() {
 
 func (s *slowLoad) harness(t *testing.T, w, h int) *harness {
 	return newHarness(t, w, h, Config{Client: s.db, Connection: "DATA: Small.json, Big", CostEstimated: true, Load: s.bg,
-		ReopenArgs: []string{"--data", "Small.json", "--data", "Big", "--keys", "PK:S,SK:S"}})
+		Reopen: export.Connection{Data: []string{"--data", "Small.json", "--data", "Big", "--keys", "PK:S,SK:S"}}})
 }
 
 // open opens the selected table from the list, leaving its first read

@@ -120,7 +120,7 @@ func newHarnessIn(t testing.TB, ctx context.Context, w, h int, cfg Config) *harn
 	metered.Since = fixedLatency // what the status bar says is the same on a busy machine
 	cfg.Client, cfg.Session = metered, metered.Session
 	if cfg.Connection == "" {
-		cfg.Connection = "DEMO"
+		cfg.Connection, cfg.Reopen.Demo = "DEMO", true
 	}
 	hs := harnessFor(t, New(cfg), rec)
 	hs.m.c.Ctx = ctx

@@ -176,7 +176,7 @@ func (m *Model) awsCommand(query domain.KeyQuery) (cmd, what string) {
 func (m *Model) awsCommandOf(build func(region, endpoint string) string) (cmd, what string) {
 	region, endpoint, what := m.cfg.Region, m.cfg.Endpoint, "the aws command"
 	switch {
-	case len(m.cfg.ReopenArgs) > 0:
+	case len(m.cfg.Reopen.Data) > 0:
 		what += " (it queries the real table, not this data)"
 	case m.cfg.Connection == "DEMO" && endpoint == "":
 		region, endpoint = demoSeedRegion, demoSeedEndpoint

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 	"github.com/dynascope/dynascope/internal/ui/components"
@@ -606,11 +607,7 @@ func (m *Model) helpView() string {
 			view += "\n" + legend
 		}
 		if line := m.commandLine(); line != "" && !m.overlaid() {
-			note := ""
-			if n, ok := m.top().(common.LinkNoter); ok {
-				note = n.LinkNote()
-			}
-			view = m.wholeCommand(line, note) + "\n" + view
+			view = m.wholeCommand(line, m.commandNote()) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
@@ -694,45 +691,25 @@ func (m *Model) commandLine() string {
 	if len(link) == 0 {
 		return ""
 	}
-	args := []string{"dynascope"}
+	sub := ""
 	if !strings.HasPrefix(link[0], "-") {
-		args, link = append(args, link[0]), link[1:]
+		sub, link = link[0], link[1:]
 	}
-	switch {
-	case len(m.cfg.ReopenArgs) > 0:
-		for _, a := range m.cfg.ReopenArgs {
-			args = append(args, domain.ShellQuote(a))
-		}
-	case m.cfg.Connection == "DEMO":
-		args = append(args, "--demo")
-	default:
-		if m.cfg.Profile != "" {
-			args = append(args, "--profile", m.cfg.Profile)
-		}
-		if m.cfg.Region != "" {
-			args = append(args, "--region", m.cfg.Region)
-		}
-		if m.cfg.Endpoint != "" {
-			args = append(args, "--endpoint-url", m.cfg.Endpoint)
-		}
-	}
-	for _, a := range link {
-		args = append(args, quoteArg(a))
-	}
-	if b, _ := m.maskBadge(); b != "" {
-		return "(values masked) " + strings.Join(args, " ")
-	}
-	return strings.Join(args, " ")
+	return export.Command(sub, m.cfg.Reopen, link...)
 }
 
-// quoteArg quotes a for the shell as ShellQuote does, but in double
-// quotes where it holds single quotes and nothing a shell reads inside
-// double quotes (a statement's 'strings'): readable, and the same word.
-func quoteArg(a string) string {
-	if strings.Contains(a, "'") && !strings.ContainsAny(a, "\"$`\\!") {
-		return `"` + a + `"`
+// commandNote is what ? says under the command that reopens the view:
+// that its values are stand-ins where a mask is on (said beside it, not
+// in it: pasted, the command is the command alone), and the page's note.
+func (m *Model) commandNote() string {
+	var notes []string
+	if b, _ := m.maskBadge(); b != "" {
+		notes = append(notes, "(values masked)")
 	}
-	return domain.ShellQuote(a)
+	if n, ok := m.top().(common.LinkNoter); ok && n.LinkNote() != "" {
+		notes = append(notes, n.LinkNote())
+	}
+	return strings.Join(notes, " ")
 }
 
 // View draws the whole screen.

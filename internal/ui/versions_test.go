@@ -16,6 +16,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/keymap"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -163,7 +164,8 @@ func TestHelpShowsTheCommandLine(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Versions: "*"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")
-	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Region: "eu-west-1", Connection: "x"})
+	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem, Region: "eu-west-1", Connection: "x",
+		Reopen: export.Connection{Region: "eu-west-1"}})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --region eu-west-1 --table Equipment --pk Equipment_1 --versions 'Audit#PART-7'")
 	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
