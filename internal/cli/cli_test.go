@@ -421,8 +421,9 @@ func TestEndpointPasswordNeverShown(t *testing.T) {
 	if _, stderr, code := cli(t, "--config", conf); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got.Endpoint != "http://***@127.0.0.1:1" || got.Reopen.Endpoint != "http://***@127.0.0.1:1" {
-		t.Errorf("the explorer is handed the endpoint %q, %q for its reopen command, for y", got.Reopen.Endpoint, got.Endpoint)
+	// The reopen command leaves the file's endpoint to the file (--config).
+	if got.Endpoint != "http://***@127.0.0.1:1" || got.Reopen.Endpoint != "" || got.Reopen.Config != conf {
+		t.Errorf("the explorer is handed the endpoint %q, and %q (config %q) for its reopen command", got.Endpoint, got.Reopen.Endpoint, got.Reopen.Config)
 	}
 }
 

@@ -28,12 +28,16 @@ type globals struct {
 	demo                      bool
 	debugLog                  string
 	configFile                string
-	mask                      []string // --mask: attributes whose values are never shown
-	data                      dataFlags
-	dataInBackground          bool          // --data loads while the explorer runs, rather than before the command
-	stderr                    io.Writer     // for --data's progress and summary
-	timeout                   time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
-	closers                   []io.Closer   // closed when the command ends (the debug log)
+	// fromConfig: which of profile, region and endpoint the configuration
+	// file gave (no flag did), so that a command written for the user to
+	// paste leaves them to the file it reads again.
+	fromConfig       struct{ profile, region, endpoint bool }
+	mask             []string // --mask: attributes whose values are never shown
+	data             dataFlags
+	dataInBackground bool          // --data loads while the explorer runs, rather than before the command
+	stderr           io.Writer     // for --data's progress and summary
+	timeout          time.Duration // each attempt's deadline; 0: the configuration's, else dynamo.DefaultTimeout
+	closers          []io.Closer   // closed when the command ends (the debug log)
 	// session is the explorer's, made before it connects so that its
 	// status bar counts (and says the retries of) the connection's first
 	// requests; nil: each connection makes its own.
@@ -235,14 +239,14 @@ func (g *globals) settle() error {
 		if err != nil {
 			return err
 		}
-		if g.profile == "" {
-			g.profile = conf.Profile
+		if g.profile == "" && conf.Profile != "" {
+			g.profile, g.fromConfig.profile = conf.Profile, true
 		}
-		if g.region == "" {
-			g.region = conf.Region
+		if g.region == "" && conf.Region != "" {
+			g.region, g.fromConfig.region = conf.Region, true
 		}
-		if g.endpoint == "" {
-			g.endpoint = conf.EndpointURL
+		if g.endpoint == "" && conf.EndpointURL != "" {
+			g.endpoint, g.fromConfig.endpoint = conf.EndpointURL, true
 		}
 		if g.timeout == 0 {
 			g.timeout = conf.Timeout()

@@ -98,6 +98,24 @@ func TestReopenCarriesTheConnection(t *testing.T) {
 	if given.Reopen.Profile != profile || given.Reopen.Config != conf || !slices.Equal(given.Reopen.Mask, []string{"Email", "Owner, phone"}) {
 		t.Errorf("the explorer was handed %+v", given.Reopen)
 	}
+
+	// What the configuration file gave is left to it: pasted, the command
+	// reads the file again. Written out, the endpoint would paste as
+	// http://***@… over the file's real password.
+	if err := os.WriteFile(conf, []byte("region = \"eu-west-1\"\nendpoint_url = \"http://user:pa$$word@127.0.0.1:9/db\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	given = explorerConfig(t, []string{"--config", conf, "--table", "Locations", "--pk", "USA"})
+	line = reopenLine(t, given)
+	for _, flag := range []string{"--region", "--endpoint-url", "***"} {
+		if strings.Contains(line, flag) {
+			t.Errorf("the command writes out %s, which the configuration file gave: %s", flag, line)
+		}
+	}
+	again = explorerConfig(t, pasted(t, line)[1:])
+	if again.Endpoint != given.Endpoint || again.Region != given.Region || again.Endpoint == "" {
+		t.Errorf("pasted, %s\nopens endpoint %q region %q, want %q %q", line, again.Endpoint, again.Region, given.Endpoint, given.Region)
+	}
 }
 
 // explorerConfig is what the command line hands the explorer for args.

@@ -103,7 +103,18 @@ func (g *globals) reopen() export.Connection {
 	case g.data.given():
 		c.Data = g.data.args()
 	default:
-		c.Profile, c.Region, c.Endpoint = g.profile, g.region, dynamo.RedactEndpoint(g.endpoint)
+		// What the configuration file gave, the pasted command reads from
+		// it again: written out, an endpoint's password would paste as ***
+		// over the file's real one.
+		if !g.fromConfig.profile {
+			c.Profile = g.profile
+		}
+		if !g.fromConfig.region {
+			c.Region = g.region
+		}
+		if !g.fromConfig.endpoint {
+			c.Endpoint = dynamo.RedactEndpoint(g.endpoint)
+		}
 	}
 	return c
 }
