@@ -373,7 +373,7 @@ func (p *CountPass) acrossChildren(largest int, left float64) int32 {
 	}
 	others := max(p.scanned-p.maxRun, 1)
 	if others >= sizeSample {
-		others = max(others, int(ItemsFor(minReadUnits, largest, false)))
+		others = max(others, int(ItemsFor(minReadUnits, largest, false)), int(ItemsFor(left, heavyMargin*largest, false)))
 	}
 	// A first contact with the next child reads a sample of it, as
 	// many items as one read unit holds at sizeSample times the largest
