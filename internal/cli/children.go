@@ -45,10 +45,14 @@ first read is such a page too, so a dense level takes two round trips.
 level (keys only, in parallel key-range stretches): it costs what reading
 the level costs, within --count-budget, which covers every read; a count
 stopped at the budget exits 3 saying what it spent and how to go on.
-Under a budget that pays no whole page (175 RCU) it counts with half of
-it, and where it stops a walk lists the rest of the level's children
-(marked uncounted) before the count goes on with what is left; what the
-walk read whole is counted from its keys, not read again.
+Under a budget that pays no whole page (175 RCU) it keeps a tenth of it
+back (2.5 RCU at least, half at most) and counts with the rest; where it
+stops a walk lists the rest of the level's children (marked uncounted)
+before the count goes on with what is left; what the walk read whole is
+counted from its keys, not read again. Its reads grow from the items
+read before them, each billed in whole read units: a budget that leaves
+that tenth and a few RCU past the level's full read counts it whole,
+for a few RCU more than the full read.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from

@@ -62,12 +62,6 @@ type CountPass struct {
 	kept      []string
 	keptBytes int
 	keptOver  bool
-	// soft: a run stops at the first read its budget cuts below what
-	// the reads' growth asks for, rather than read on in reads that
-	// halve what is left (CountListing's first run, whose budget is a
-	// share kept back from a walk: where it runs out, the walk lists the
-	// rest and the count goes on with the whole of what is left).
-	soft bool
 	// heldTo is where endAt held the pass (""; none): it counts nothing
 	// past it (a child it cuts is exact up to it, the rest another's), up
 	// to heldFrom ("": the level's end), a key past which it reads on.
@@ -158,7 +152,7 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 		// by one of them, is paid by what the others leave.
 		parallel = max(min(parallel, int(budget/2/ReadCost(1, MaxItemBytes, false))), 1)
 	}
-	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel, soft: p.soft}
+	run := &passRun{p: p, c: c, budget: budget, progress: progress, base: p.Cost().Billed, parallel: parallel}
 	if p.started {
 		// Under a budget, before any item is sized (a pass from the keys
 		// a walk held: its gaps not read yet), one read alone sizes the
@@ -250,7 +244,6 @@ type passRun struct {
 	parallel int     // reads in flight at most
 	progress func(Cost)
 	over     bool // under p.mu
-	soft     bool // CountPass.soft, as the run began
 }
 
 // all reads the stretches to their ends, parallel at once.
@@ -322,12 +315,18 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		return 0, 0, "", true
 	}
 	left := run.budget - (p.cost.Billed - run.base) - p.reserved
-	// A read spends at most half of what is left (all of its last read
-	// units), and reads at most as many items as were read before it (or
-	// a read unit's worth), as a search does (scan.go): the largest item read so far can miss the
-	// heaviest, and the reads near the budget's end come after most
-	// sizes were seen.
+	// Until a few items are read a read spends at most half of what is
+	// left (all of its last read units); after that all of it, at the
+	// largest item read so far: a read grows no faster than the items
+	// it read before (acrossChildren, withinChild), so only items larger
+	// than any read before overspend it. Halving what is left, the reads
+	// near a budget's end asked for fewer items each time, each billed
+	// whole read units (the tenant under a budget of 100, its projects'
+	// tasks: 77, 76, 60, 49, 38, 31, 28, 27, 27 and 25 items).
 	use := max(left/2, min(left, 2*minReadUnits))
+	if p.scanned >= sizeSample {
+		use = left
+	}
 	share = max(min(share, run.parallel), 1)
 	each := use / float64(share)
 	largest := p.largest
@@ -345,11 +344,8 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 	default:
 		limit = ItemsFor(each, largest, false)
 		grown := p.acrossChildren(largest, left)
-		if within, end, ok := p.withinChild(s, largest); ok && within > grown {
+		if within, end, ok := p.withinChild(s, largest, left); ok && within > grown {
 			grown, bound = within, end
-		}
-		if run.soft && limit < grown && p.scanned > 0 && left < run.budget/4 {
-			break // over: the budget would cut the read, past three quarters of it
 		}
 		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
@@ -368,17 +364,26 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 // run of one child (items of one child, however many, say nothing of
 // the next: a tenant's 1,485 audit records of 100 bytes sized a read
 // that met its projects' tasks of 3 KB, 71 RCU of a budget of 50), at
-// least a read unit's worth at the largest once a few were; a level's
-// first reads grow as grownLimit's do from what a read unit holds of
-// items five times the largest (tinyLevelLimit). Under p.mu.
+// least a read unit's worth at the largest once a few were, and as many
+// as what is left pays for at heavyMargin times the largest (as a read
+// within a child grows); a level's first reads grow as grownLimit's do
+// from what a read unit holds of items five times the largest
+// (tinyLevelLimit). Under p.mu.
 func (p *CountPass) acrossChildren(largest int, left float64) int32 {
 	if p.scanned < sizeSample {
 		return max(grownLimit(p.scanned, largest, left), tinyLevelLimit(largest, left))
 	}
 	others := max(p.scanned-p.maxRun, 1)
 	if others >= sizeSample {
-		others = max(others, int(ItemsFor(minReadUnits, largest, false)))
+		others = max(others, int(ItemsFor(minReadUnits, largest, false)), int(ItemsFor(left, heavyMargin*largest, false)))
 	}
+	// A first contact with the next child reads a sample of it, as
+	// many items as one read unit holds at sizeSample times the largest
+	// read (sizeSample at most), so that the reads within it grow from
+	// there: one item, then one, then two, each a read unit, cost a level
+	// of five children of 60-byte items (Geo's US|CA|, 7.5 RCU read
+	// whole) 4 RCU more than its full read.
+	others = max(others, int(min(sizeSample, ItemsFor(minReadUnits, sizeSample*largest, false))))
 	return int32(min(others, math.MaxInt32))
 }
 
@@ -388,8 +393,9 @@ func (p *CountPass) acrossChildren(largest int, left float64) int32 {
 // where no read is held to a child (the child not known, one key, or
 // read to its end): as many as s read of it in a row, as a walk's reads
 // grow (Budgeted.Walk), at least a read unit's worth at the largest once
-// a few were. Under p.mu.
-func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end string, ok bool) {
+// a few were, or what left pays for at heavyMargin times the largest.
+// Under p.mu.
+func (p *CountPass) withinChild(s *stretch, largest int, left float64) (limit int32, end string, ok bool) {
 	if p.detect || p.delim == "" || s.at == "" || s.run == 0 || p.startOf(s) == nil {
 		return 0, "", false
 	}
@@ -413,9 +419,18 @@ func (p *CountPass) withinChild(s *stretch, largest int) (limit int32, end strin
 	n := s.run
 	if n >= sizeSample {
 		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
+		// As many as what is left pays for were they heavyMargin times
+		// the largest read: grown so, a child of many items is read in
+		// a few requests, not one doubling after another (a user's 2,500
+		// posts: 10 requests, each rounded up to a read unit).
+		n = max(n, int(ItemsFor(left, heavyMargin*largest, false)))
 	}
 	return int32(min(n, math.MaxInt32)), end, true
 }
+
+// heavyMargin is how many times heavier than the largest read the items
+// of a child a read grows in are taken to be, at most.
+const heavyMargin = 4
 
 // boundedRange is a read of the level held to end (included): it goes
 // on past a key read (ExclusiveStartKey), so the level's start bounds it

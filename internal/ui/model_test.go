@@ -354,6 +354,48 @@ func TestCountBudget(t *testing.T) {
 	}
 }
 
+// TestCountUnderABudgetTheLevelFits (issue 37.1): c under a count
+// budget a little past the level's full read counts every branch in one
+// go, for no more than the full read, less what the walk read: four
+// branches of 600 items of 100 bytes, which the walk skips. It spent
+// 32.0 RCU where the full read is 31.0, in reads that began each branch
+// one item at a time and halved what was left.
+func TestCountUnderABudgetTheLevelFits(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for c := range 4 {
+		for i := range 600 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+				"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("%c#%04d", 'A'+c, i)},
+				"Data": &types.AttributeValueMemberS{Value: strings.Repeat("d", 90)}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Fits", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	full, _ := fullReadRCU(t, db, "Fits", "PK", "p")
+	budget := math.Ceil(full * 1.05)
+	b := &billing{Client: db}
+	h := newHarness(t, 120, 35, Config{Client: b, Table: "Fits", PK: "p", CountBudget: budget})
+	h.contains(t, "A#", "D#")
+	walked := b.spent()
+	h.keys("c")
+	counted := b.spent() - walked
+	scr := h.screen()
+	for _, said := range h.m.said {
+		if strings.Contains(said.whole(), "count budget") {
+			t.Errorf("stopped at the count budget of %g (the level's full read %.1f RCU): %s", budget, full, said.whole())
+		}
+	}
+	if strings.Contains(scr, "…") || strings.Contains(scr, "c counts") || !regexp.MustCompile(`A#\s+prefix\s+600\s`).MatchString(scr) {
+		t.Errorf("a count left partial under a budget of %g (full read %.1f RCU):\n%s", budget, full, scr)
+	}
+	if counted > full {
+		t.Errorf("the count spent %.1f RCU after the walk's %.1f; the level's full read is %.1f", counted, walked, full)
+	}
+	t.Logf("full read %.1f RCU; walk %.1f; count under %g: %.1f RCU", full, walked, budget, counted)
+}
+
 func TestConfiguredTableSettings(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Tables: map[string]config.TableSettings{"Locations": {Levels: "STATE#CITY#ZIP", CountBudget: 5}}})
 	for i := 0; i < 7; i++ { // Locations
