@@ -252,10 +252,13 @@ func TestLibraryLayouts(t *testing.T) {
 		}
 		for _, tc := range []struct{ table, index, want string }{
 			{"LibOneTable", "", "Admission=60 by _type, Invoice=48 by _type, Event=36 by _type, Patient=1 by _type"},
-			{"LibElectro", "", "employee=60 by __edb_e__, task=50 by __edb_e__, office=3 by __edb_e__, project=1 by __edb_e__"},
+			{"LibElectro", "", "employee=60 by __edb_e__, task=50 by __edb_e__, book=40 by __edb_e__, office=3 by __edb_e__, project=1 by __edb_e__"},
 			{"LibToolbox", "", "OrderLine=120 by _et, Order=100 by _et, Part=7 by _et, User=2 by _et"},
 			// The sparse indexes hold one entity each.
 			{"LibElectro", "gsi1", "employee=60 by __edb_e__"},
+			// Kept KEYS_ONLY: by its keys, an author's name with a space
+			// (le guin) among the others.
+			{"LibElectro", "gsi2", "library·book_·published_·bookid_=40 by "},
 			{"LibOneTable", "gs1", "Admission=60 by _type"},
 		} {
 			names := tc.table
@@ -305,7 +308,7 @@ func TestLibraryVersions(t *testing.T) {
 
 // libKeyNames are the key attributes of each library table (and of
 // the indexes: LibElectro's gsi1 as "LibElectro.gsi1", LibOneTable's gs1).
-var libKeyNames = map[string][2]string{"LibOneTable": {"pk", "sk"}, "LibElectro": {"pk", "sk"}, "LibToolbox": {"PK", "SK"}, "LibElectro.gsi1": {"gsi1pk", "gsi1sk"}, "LibOneTable.gs1": {"gs1pk", "gs1sk"}}
+var libKeyNames = map[string][2]string{"LibOneTable": {"pk", "sk"}, "LibElectro": {"pk", "sk"}, "LibToolbox": {"PK", "SK"}, "LibElectro.gsi1": {"gsi1pk", "gsi1sk"}, "LibElectro.gsi2": {"gsi2pk", "gsi2sk"}, "LibOneTable.gs1": {"gs1pk", "gs1sk"}}
 
 // libKey is an item's table key, as text.
 func libKey(table string, it dynamo.Item) string {
