@@ -108,6 +108,11 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	opt.Masked = masking(conn.client, opt.Mask, info)
 	stderr := f.stderr
 	fmt.Fprintln(stderr, export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
+	if q.Filter != nil {
+		if note := notInIndex(info, f.index, domain.FilterPaths(q.Filter), "read the table's items without --index, or with dynascope scan --filter"); note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	var largest largestItem
 	opt.Each = largest.see
 	start := time.Now()

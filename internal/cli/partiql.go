@@ -184,6 +184,13 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 		return err
 	}
 	fmt.Fprintln(f.stderr, planLine(ex))
+	var named []domain.Path
+	if plan.Filter != nil {
+		named = domain.FilterPaths(plan.Filter)
+	}
+	if note := notInIndex(info, plan.Index, append(named, plan.Project...), fmt.Sprintf("FROM \"%s\" reads the table's items", strings.ReplaceAll(info.Name, `"`, `""`))); note != "" {
+		fmt.Fprintln(f.stderr, note)
+	}
 	if none := plan.SayNoMatch(true); none != "" {
 		if masked != nil {
 			none = "a branch of the WHERE pins the partition key to what no key is, so it matches no item and is left out (the value would show what --mask hides)"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -315,6 +316,11 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		}
 		return followStop(budget, followRange(ctx, rc, *f, q, tableKeys, enc, asked, sample.Spread, opt, start, prefixes, shown, f.stdout, f.stderr))
 	}
+	if f.skPrefix != "" && enc.NeedsPrefix() {
+		if f.skPrefix, err = timeLead(enc, sample.Keys, f.skPrefix, opt.Masked.Hides(f.table, key.SK.Name)); err != nil {
+			return err
+		}
+	}
 	q.SK, err = domain.CompileRange(r, enc, f.skPrefix)
 	if err != nil {
 		return usage("drop --sk-prefix, or see dynascope range --help", "%v", err)
@@ -507,6 +513,42 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	return enc, usage(advice, "%s %q matches none of the %d keys of %s read (tried %s); %s",
 		where, f.format, len(sample.Keys), export.OneLine(skName), shown(sample.Keys[0]), detected)
+}
+
+// timeLead is the text the time follows in the keys sampled under
+// --sk-prefix, where the prefix given stops short of it: the bounds are
+// written after that text ($sensor#reading_1#at_1740787200000 under
+// --sk-prefix '$sensor#reading_1' reads $sensor#reading_1#at_…), never
+// after the prefix given and the time's separator, which no key holds
+// (a range of nothing, exit 0). Keys under it whose time follows several
+// texts are refused, naming them (unless masked): one is to be given.
+func timeLead(enc domain.TimeEncoding, keys []string, prefix string, masked bool) (string, error) {
+	var leads []string
+	for _, k := range keys {
+		i, _, _, ok := enc.Locate(k)
+		if !ok || i < len(enc.Sep) {
+			continue
+		}
+		if lead := k[:i-len(enc.Sep)]; !slices.Contains(leads, lead) {
+			leads = append(leads, lead)
+		}
+	}
+	switch {
+	case len(leads) == 1 && strings.HasPrefix(leads[0], prefix) && leads[0] != prefix:
+		return leads[0], nil
+	case len(leads) > 1:
+		shown := ""
+		if !masked {
+			quoted := make([]string, 0, 3)
+			for _, l := range leads[:min(3, len(leads))] {
+				quoted = append(quoted, domain.ShellQuote(l))
+			}
+			shown = ": " + strings.Join(quoted, ", ")
+		}
+		return "", usage("give --sk-prefix the whole text before the time, one of them, or leave it out to read every prefix merged by time",
+			"range: under --sk-prefix the time follows %d different texts%s", len(leads), export.OneLine(shown))
+	}
+	return prefix, nil
 }
 
 // mergedRange reads a range across every prefix the time follows (found

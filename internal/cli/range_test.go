@@ -307,6 +307,48 @@ func TestRangeTimesInOneFormAmongOtherKeys(t *testing.T) {
 	}
 }
 
+// TestRangeSKPrefixShortOfTheTime: ElectroDB writes a sensor's readings
+// $sensor#reading_1#at_<epoch ms> beside its alarms
+// $sensor#alarm_1#raisedat_<epoch ms>. --sk-prefix '$sensor#reading_1',
+// a prefix of every reading that stops before #at_, wrote the bounds
+// $sensor#reading_1_<ms> that no key holds: a month listed nothing,
+// exit 0. The bounds follow the text the time follows in the keys under
+// the prefix; a prefix under which the time follows two texts
+// ('$sensor#') is refused, naming them. On dynalite and the embedded
+// backend.
+func TestRangeSKPrefixShortOfTheTime(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	start := time.Date(2025, 2, 20, 0, 0, 0, 0, time.UTC)
+	var items []map[string]types.AttributeValue
+	var march []string
+	for i := range 12 {
+		at := start.Add(time.Duration(i) * 5 * 24 * time.Hour)
+		sk := fmt.Sprintf("$sensor#reading_1#at_%d", at.UnixMilli())
+		items = append(items, av("PK", "$iot#sensor_sn0", "SK", sk), av("PK", "$iot#sensor_sn0", "SK", fmt.Sprintf("$sensor#alarm_1#raisedat_%d", at.UnixMilli()+1)))
+		if at.Month() == time.March {
+			march = append([]string{sk}, march...)
+		}
+	}
+	items = append(items, av("PK", "$iot#sensor_sn0", "SK", "$sensor#sensor_1"))
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, prefix := range []string{"$sensor#reading_1#at", "$sensor#reading_1"} {
+				out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "$iot#sensor_sn0", "--sk-prefix", prefix, "--at", "2025-03"}, conn...)...)
+				if got := sortKeysOut(t, out); strings.Join(got, " ") != strings.Join(march, " ") || len(march) != 6 {
+					t.Errorf("--sk-prefix %s: %v, want %v\n%s", prefix, got, march, stderr)
+				}
+			}
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "$iot#sensor_sn0", "--sk-prefix", "$sensor#", "--at", "2025-03"}, conn...)...)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, "under --sk-prefix the time follows 2 different texts: ") ||
+				!strings.Contains(stderr, `'$sensor#reading_1#at'`) || !strings.Contains(stderr, `'$sensor#alarm_1#raisedat'`) {
+				t.Errorf("--sk-prefix '$sensor#': exit %d, stdout %q: %s", code, out, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeTimeOrderedIdsAmongOtherKeys (issue 39, a chat app): a room's
 // partition holds its messages keyed MSG#<ULID> beside its members and
 // its META item, too few messages to take the form unasked. The refusal

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -274,10 +275,42 @@ func runScan(ctx context.Context, f *scanFlags) error {
 		}
 		fmt.Fprintln(f.stderr, estimateLine(info, f.index, f.maxRCU))
 	}
+	if note := notInIndex(info, f.index, domain.FilterPaths(filter), "leave --index out to filter the table's items"); filter != nil && note != "" {
+		fmt.Fprintln(f.stderr, note)
+	}
 	return writeSearch(ctx, conn, state, searchOut{
 		output: f.output, stdout: f.stdout, stderr: f.stderr, masked: masked,
 		first: keyNames(key, info.Key), flag: "--max-rcu",
 	})
+}
+
+// notInIndex says which attributes a filter or a SELECT names that a
+// global index does not hold (dynamo.TableInfo.NotHeld): no item read
+// from it has them, so a condition on one holds for none of them,
+// whatever the table's items hold (a KEYS_ONLY index of ElectroDB's
+// loans, filtered by renewals, matched none); "" when it holds them all.
+// instead says how to read them from the table.
+func notInIndex(info dynamo.TableInfo, index string, paths []domain.Path, instead string) string {
+	var names []string
+	for _, p := range paths {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
+		}
+	}
+	missing, holds := info.NotHeld(index, names)
+	if len(missing) == 0 {
+		return ""
+	}
+	shown := make([]string, len(missing))
+	for i, n := range missing {
+		shown[i] = domain.NameText(n)
+	}
+	verb, them := "is", "it"
+	if len(missing) > 1 {
+		verb, them = "are", "them"
+	}
+	return export.OneLine(fmt.Sprintf("%s %s not in index %s (it holds %s): no item read from it has %s; %s",
+		strings.Join(shown, ", "), verb, index, holds, them, instead))
 }
 
 // noMatchRefused is a filter that matches no item for pinning the

@@ -68,8 +68,11 @@ copy differing from the newest revision, a missing v0_, gaps in the
 numbers, or one number stored twice (v1_ and v001_). A number on the
 current copy that names the newest revision (AWS's Latest, whatever its
 name) is the version pointer: not drift, but checked, so "v0 says
-Latest=2 but v2 does not exist" is. drift_ignore = ["UpdatedAt"] in the
-table's configuration leaves attributes out of the comparison.
+Latest=2 but v2 does not exist" is. An attribute every revision holds
+its own number in, 0 on the current copy (dynamodb-toolbox's version of
+v${version}), is the key written again: neither drift nor a pointer.
+drift_ignore = ["UpdatedAt"] in the table's configuration leaves
+attributes out of the comparison.
 
 Without --item it reads every revision key in the partition (a paged
 begins_with(SK, "v") Query). With --item it opens that one item: the

@@ -341,7 +341,10 @@ func enumShape(t string) string {
 // many: letters alone, no separator, no digit, no placeholder.
 var fixedPartitionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_]+$`) })
 
-var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`) })
+// wordRE is a segment that is a word: a name, a label, a value of an
+// enumeration; spaces inside it too (author_le guin, city_new york, as
+// ElectroDB writes a name lower-cased), and letters of any script.
+var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\p{L}[\p{L}\p{N}_.' -]*$`) })
 
 // maxEnumeration is the most values an enumeration of a key's segment
 // lists; more are an {id}.

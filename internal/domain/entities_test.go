@@ -65,6 +65,21 @@ func TestInferEntities(t *testing.T) {
 	if len(got) != 1 || got[0].Name != Unlabelled || strings.Contains(got[0].Name, "{") || got[0].KeyTemplates["sk"] == "" {
 		t.Errorf("keys with no label: %+v", got)
 	}
+	// An ElectroDB index kept KEYS_ONLY (no __edb_e__): its books by
+	// author, a name with a space among them (le guin, as ElectroDB
+	// lower-cases it), are one type, not the others and le guin's.
+	items = nil
+	for i := range 40 {
+		a := []string{"butler", "herbert", "le guin", "tolkien", "banks"}[i%5]
+		items = append(items, EntityItem{PK: "$library#author_" + a, SK: fmt.Sprintf("$book_1#published_%d#bookid_b%04d", 1950+i, i)})
+	}
+	names = nil
+	for _, e := range InferEntities(items, "#") {
+		names = append(names, fmt.Sprintf("%d %s / %s", e.Count, e.KeyTemplates["pk"], e.KeyTemplates["sk"]))
+	}
+	if len(names) != 1 || !strings.HasPrefix(names[0], "40 ") {
+		t.Errorf("a value with a space: %q", names)
+	}
 }
 
 // TestEstimateCounts: a sample's type of one fixed partition read to its

@@ -146,7 +146,10 @@ func (e TimeEncoding) restAt(s string, i int) bool {
 // first, before a separator; between two separators
 // (JFK#2021-08-01T07:25:00#250#0, admission#1601700180000#R8); or with
 // text right after it (P#512-777-7777#2021-07-07T16:36:42-D). Earlier
-// places in that list win.
+// places in that list win, but for a time-ordered id ending a key after
+// an instant (invoice#2025-03-02T15:09:11.092Z#01JN…): the instant
+// before it orders the keys, the id only their ties (after a day, the id
+// is the finer time: 2025-03-02#01JN… reads as the id).
 //
 // A key that is not valid UTF-8 is no DynamoDB string, and holds no time:
 // its bytes past U+10FFFF sort above every bound a range writes.
@@ -179,26 +182,44 @@ func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, boo
 		}
 		return e
 	}
+	// A separator after the time, first or between two, before segment
+	// before (len(starts): anywhere); instants only, where an id follows
+	// (a day's key before one holds the day: the id is the finer time).
+	leading := func(before int, instants bool) (TimeEncoding, bool) {
+		for j := range starts[:before] {
+			if ok[j] && isTimeSep(key[end(j)]) && !(instants && namesPeriods(found[j].enc)) {
+				e := place(j, TimeLeading)
+				if j == 0 {
+					e.Sep = key[end(j) : end(j)+1]
+				} else {
+					e.Tail = key[end(j) : end(j)+1]
+				}
+				return e, true
+			}
+		}
+		return TimeEncoding{}, false
+	}
 	// The time ending the key: the whole key, or its last segment first.
 	if ok[0] && end(0) == len(key) {
 		return place(0, TimeWhole), true
 	}
 	for j := len(starts) - 1; j > 0; j-- {
 		if ok[j] && end(j) == len(key) {
+			// An id ending the key after an instant (dynamodb-onetable's
+			// invoice#${date}#${id} with a generated ulid, written when
+			// the invoice was, not at its date) breaks ties: the instant
+			// before it orders the keys, and what comes before the id is
+			// no prefix the keys share.
+			if found[j].enc.IsID() {
+				if e, ok := leading(j, true); ok {
+					return e, true
+				}
+			}
 			return place(j, TimeAfter), true
 		}
 	}
-	// A separator after the time: first, or between two.
-	for j := range starts {
-		if ok[j] && isTimeSep(key[end(j)]) {
-			e := place(j, TimeLeading)
-			if j == 0 {
-				e.Sep = key[end(j) : end(j)+1]
-			} else {
-				e.Tail = key[end(j) : end(j)+1]
-			}
-			return e, true
-		}
+	if e, ok := leading(len(starts), false); ok {
+		return e, true
 	}
 	// Text right after the time.
 	for j := range starts {

@@ -374,35 +374,36 @@ func printableKey(k string) string {
 
 // DetectTimeSample finds the one time form most of a sample holds (see
 // quorum), and names the keys left out; numbers are given as their text.
+// A time ending some keys and followed by a separator in the others
+// (Event#{time} beside invoice#{time}#{id}: two dynamodb-onetable models
+// in one partition) is one form, read with the separator after it,
+// which reads both.
 func DetectTimeSample(sample []string, number bool) TimeDetection {
 	d := TimeDetection{Total: len(sample)}
 	encs := make([]TimeEncoding, len(sample))
 	oks := make([]bool, len(sample))
-	count := map[timeForm]int{}
-	var best timeForm
 	for i, k := range sample {
 		if number {
 			encs[i], oks[i] = detectNumberKey(k)
 		} else {
 			encs[i], oks[i] = DetectTimeText(k)
 		}
-		if !oks[i] {
-			continue
-		}
-		f := formOf(encs[i])
-		count[f]++
-		if count[f] > count[best] {
-			best = f
-		}
 	}
-	if len(sample) == 0 || !quorum(count[best], len(sample)) {
+	same := func(f timeForm) timeForm { f.tail = ""; return f }
+	best, tail, n := bestForm(encs, oks, same)
+	if tail == nil { // times followed by two different separators
+		same = func(f timeForm) timeForm { return f }
+		best, tail, n = bestForm(encs, oks, same)
+	}
+	if len(sample) == 0 || !quorum(n, len(sample)) {
 		return d
 	}
 	lo, hi := math.MaxInt, math.MinInt
 	for i, k := range sample {
-		if oks[i] && formOf(encs[i]) == best {
+		if oks[i] && same(formOf(encs[i])) == best {
 			if !d.OK {
 				d.Enc, d.OK = encs[i], true
+				d.Enc.Tail = *tail
 			}
 			if encs[i].Layout != d.Enc.Layout {
 				d.Enc.Layout = zLayout(d.Enc.Layout) // +00:00 beside Z or -05:00: parses both
@@ -417,6 +418,34 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 		d.Offsets, d.Spread = true, time.Duration(hi-lo)*time.Second
 	}
 	return d
+}
+
+// bestForm is the form most keys read as, as same groups forms, with
+// how many keys hold it and the separator after the time in those that
+// have one (nil where they have two different ones).
+func bestForm(encs []TimeEncoding, oks []bool, same func(timeForm) timeForm) (best timeForm, tail *string, n int) {
+	count := map[timeForm]int{}
+	for i, e := range encs {
+		if !oks[i] {
+			continue
+		}
+		f := same(formOf(e))
+		count[f]++
+		if count[f] > count[best] {
+			best = f
+		}
+	}
+	tail = new(string)
+	for i, e := range encs {
+		if !oks[i] || same(formOf(e)) != best || e.Tail == "" {
+			continue
+		}
+		if *tail != "" && *tail != e.Tail {
+			return best, nil, count[best]
+		}
+		*tail = e.Tail
+	}
+	return best, tail, count[best]
 }
 
 // utcOffset is a fixed zone's offset in seconds (0 for none).

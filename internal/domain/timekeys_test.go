@@ -77,6 +77,12 @@ func TestDetectTimeSample(t *testing.T) {
 		{"control characters escaped", append(iso(9), "x\x1b[31m"), false, true, "2006-01-02T15:04:05", `1 of 10 keys is not a time: "x\x1b[31m"`},
 		{"prefixes before the time", []string{"WARNING1#2020-04-24T14:40:00", "NORMAL#2020-04-24T14:50:00", "WARNING2#2020-04-24T15:00:00"}, false, true, "prefix#2006-01-02T15:04:05", ""},
 		{"numbers", []string{"1536019200", "1536019260", "1536019320", "1536019380", "7"}, true, true, "epoch seconds", "1 of 5 keys is not a time: 7"},
+		// dynamodb-onetable's models in one partition: ${_type}#${when}
+		// beside invoice#${date}#${id}, an account and its users.
+		{"a time ending some keys, an id after it in others", []string{"Event#2025-03-02T15:09:57.967Z", "Event#2025-03-17T18:57:47.432Z", "Event#2025-04-01T02:00:00.000Z",
+			"account#", "invoice#2025-03-02T15:09:11.092Z#01M8F94VKBJMDPCZNVPZYP1H7Y", "invoice#2025-04-02T04:50:56.622Z#01M8F94VKCF015NW0SZD6Z7THE", "user#u0@acme.com"},
+			false, true, "prefix#2006-01-02T15:04:05.000Z07:00#…", "2 of 7 keys are not times: account#, user#u0@acme.com"},
+		{"times followed by two different separators", []string{"a#2025-03-02T15:09:57Z", "b#2025-03-02T15:09:57Z#x", "c#2025-03-02T15:09:57Z_y", "d"}, false, false, "", ""},
 		{"empty", nil, false, false, "", ""},
 	} {
 		d := DetectTimeSample(tc.keys, tc.number)

@@ -83,6 +83,14 @@ var shapes = []shape{
 	{name: "photos by ULID", write: func(t time.Time, i int) string {
 		return "PHOTO#" + ulidAt(t, "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[i%32])
 	}, prefixes: []string{"PHOTO#"}, others: []string{"PROFILE", "PHOTO#nope"}, detected: "prefix#ULID"},
+	// dynamodb-onetable's invoice#${date}#${id}, its id a generated ULID
+	// of when it was written: the date orders the keys, not the id.
+	{name: "onetable ISO date then ULID", write: func(t time.Time, i int) string {
+		return "invoice#" + t.Format("2006-01-02T15:04:05.000Z07:00") + "#" + ulidAt(time.Date(2026, 11, 27, 19, 54, 0, 0, time.UTC).Add(time.Duration(i)*time.Millisecond), "0Z"[i%2])
+	}, prefixes: []string{"invoice#"}, others: []string{"account#", "user#u0@acme.com"}, detected: "prefix#2006-01-02T15:04:05.000Z07:00#…"},
+	{name: "onetable epoch ms then ULID", write: func(t time.Time, i int) string {
+		return "invoice#" + fmt.Sprint(t.UnixMilli()) + "#" + ulidAt(time.Date(2026, 11, 27, 19, 54, 0, 0, time.UTC), "0Z"[i%2])
+	}, prefixes: []string{"invoice#"}, others: []string{"account#"}, detected: "prefix#epoch milliseconds#…"},
 	{name: "ULID alone", write: func(t time.Time, i int) string {
 		return ulidAt(t, "0Z"[i%2])
 	}, others: []string{"metadata"}, detected: "ULID"},
@@ -315,6 +323,8 @@ func TestIDs(t *testing.T) {
 		{"000000000000000000000000000", false, "", ""},                         // all digits: a number
 		{"aWgEPTl1tmebfsQzFP4bxwgy80W", false, "", ""},                         // past 160 bits
 		{"PHOTO#01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "prefix#ULID", "2016-07-30T23:54:10.259Z"},
+		{"invoice#2025-03-02T15:09:11.092Z#01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "prefix#2006-01-02T15:04:05.000Z07:00#…", "2025-03-02T15:09:11.092Z"}, // the time before the id orders the keys
+		{"2025-03-02#01ARZ3NDEKTSV4RRFFQ69G5FAV", true, "prefix#ULID", "2016-07-30T23:54:10.259Z"},                                                  // after a day, the id is the finer time
 		{"abcdefghijklmnopqrstuvwxyzab", false, "", ""},
 		{"507f1f77bcf86cd799439011", true, "ObjectId", "2012-10-17T21:13:27Z"}, // MongoDB's example
 		{"507F1F77BCF86CD799439011", true, "ObjectId", "2012-10-17T21:13:27Z"},

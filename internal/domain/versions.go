@@ -252,8 +252,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 			c := g.current[0]
 			g.h.Current = &c
 		}
-		g.h.Drift = drift(g.h, g.current, ignore)
-		if ptr, _, ok := versionPointer(g.h, ignore); ok {
+		ig := append(slices.Clone(ignore), ownNumbers(g.h, g.current)...)
+		g.h.Drift = drift(g.h, g.current, ig)
+		if ptr, _, ok := versionPointer(g.h, ig); ok {
 			g.h.Pointer = ptr
 		}
 		out = append(out, g.h)
@@ -350,6 +351,49 @@ func drift(h History, currents []Revision, ignore []string) []string {
 		i = j
 	}
 	return out
+}
+
+// ownNumbers are the attributes every revision holds its own number in,
+// the current copy 0 (dynamodb-toolbox's v of computeKey sk: v${v},
+// dynamodb-onetable's rev of value: 'v${rev}_${docName}'): the key's
+// number written again as data, which differs between the current copy
+// and the newest revision by design, as the keys do. Named like a
+// pointer (version), it is no pointer either: it never names another
+// revision.
+func ownNumbers(h History, currents []Revision) []string {
+	if len(currents) == 0 || len(h.Revisions) == 0 {
+		return nil
+	}
+	all := append(slices.Clone(currents), h.Revisions...)
+	var out []string
+	for k := range currents[0].Item {
+		own := true
+		for _, r := range all {
+			if n, ok := numberValue(r.Item[k]); r.Big || !ok || n != r.Num {
+				own = false
+				break
+			}
+		}
+		if own {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// numberValue reads a revision's number held as a number or as digits
+// in text ("001").
+func numberValue(v any) (int, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return wholeNumber(v)
+	}
+	if s == "" || len(s) > maxIntDigits || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // pointerWords are names a version pointer goes by, for a pointer that no

@@ -192,6 +192,16 @@ func TestGroupVersions(t *testing.T) {
 		{"blog form", []Revision{rev("v_2", pass), rev("v_0", fail), rev("v_1", pass)},
 			[]string{"v_1", "v_2"}, "v_2", []string{"v_0 differs from v_2: status"}},
 		{"only a current copy", []Revision{rev("v0_A", pass)}, nil, "", nil},
+		// The libraries write each revision's number again as data:
+		// dynamodb-onetable's rev of 'v${rev}_${docName}', as text;
+		// dynamodb-toolbox's version of `v${version}`, as a number, which
+		// read as a lagging pointer (v0 says version=0).
+		{"own number as text", []Revision{rev("v0_A", map[string]any{"rev": "0", "status": "PASS"}), rev("v1_A", map[string]any{"rev": "1", "status": "FAIL"}),
+			rev("v2_A", map[string]any{"rev": "2", "status": "PASS"})}, []string{"v1_A", "v2_A"}, "v2_A", nil},
+		{"own number named version", []Revision{rev("v0", map[string]any{"version": json.Number("0"), "qty": json.Number("20")}), rev("v1", map[string]any{"version": json.Number("1"), "qty": json.Number("10")}),
+			rev("v2", map[string]any{"version": json.Number("2"), "qty": json.Number("20")})}, []string{"v1", "v2"}, "v2", nil},
+		{"own number beside drift", []Revision{rev("v000_A", map[string]any{"rev": "000", "status": "FAIL"}), rev("v001_A", map[string]any{"rev": "001", "status": "PASS"})},
+			[]string{"v001_A"}, "v001_A", []string{"v000_ differs from v001_: status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hs := GroupVersions(tc.revs, "SK")

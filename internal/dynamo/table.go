@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +51,43 @@ type TableInfo struct {
 	ARN string `json:"arn,omitempty"`
 	// TTL is the table's Time to Live, where it was read (TableTTL).
 	TTL *TTLInfo `json:"ttl,omitempty"`
+}
+
+// NotHeld are those of names (top-level attributes) that the items of a
+// global secondary index do not hold, and what it holds ("its keys
+// only", "its keys and a, b"): such an index answers a condition on the
+// others as if no item had them. Nil for the table, a local index
+// (DynamoDB reads the rest from the table) or an index projecting ALL.
+func (t TableInfo) NotHeld(index string, names []string) (missing []string, holds string) {
+	var ix *Index
+	for i := range t.Indexes {
+		if t.Indexes[i].Name == index {
+			ix = &t.Indexes[i]
+		}
+	}
+	if ix == nil || ix.Kind != "GSI" || ix.Projection == "ALL" {
+		return nil, ""
+	}
+	held := map[string]bool{}
+	for _, k := range []KeySchema{ix.Key, t.Key} {
+		held[k.PK.Name] = true
+		if k.SK != nil {
+			held[k.SK.Name] = true
+		}
+	}
+	for _, n := range ix.NonKeyAttributes {
+		held[n] = true
+	}
+	for _, n := range names {
+		if !held[n] && !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	holds = "its keys only"
+	if len(ix.NonKeyAttributes) > 0 {
+		holds = "its keys and " + strings.Join(ix.NonKeyAttributes, ", ")
+	}
+	return missing, holds
 }
 
 // Account is the AWS account in the table's ARN ("" where unknown).

@@ -777,8 +777,9 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 // columns. A chat room (seven MSG#<ULID> messages beside its members)
 // says the same of ulid. A device's readings keyed to count time
 // backwards (READING#<9999999999 − epoch seconds>) are said to be that,
-// not "no time", with where to read them newest first. On dynalite and
-// the embedded backend.
+// not "no time", with where to read them newest first. The title says
+// there is no Time mode here, not the sample's "items loaded" over no
+// row. On dynalite and the embedded backend.
 func TestTimeOneFormInTooFewKeys(t *testing.T) {
 	cases := []struct {
 		pk   string
@@ -814,8 +815,9 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 			t.Run(c.pk+"/"+name, func(t *testing.T) {
 				h := newHarness(t, 80, 24, Config{Client: db, Table: table, PK: c.pk, Range: "last 24h"})
 				h.contains(t, c.want...)
-				if strings.Contains(h.screen(), "do not read as time") {
-					t.Errorf("said the keys do not read as time:\n%s", h.screen())
+				h.contains(t, c.pk+" · no Time mode here") // the title said "20 items loaded · more as you scroll" over no row
+				if s := h.screen(); strings.Contains(s, "do not read as time") || strings.Contains(s, "items loaded") {
+					t.Errorf("said the keys do not read as time, or items loaded:\n%s", s)
 				}
 			})
 		}
@@ -861,11 +863,14 @@ func testULID(at time.Time) string {
 }
 
 // TestTimeUnderAPrefixBeforeAnother: drilled to ORDER# of keys
-// ORDER#{iso}#{ulid}, the time (the ULID) follows a prefix that varies
-// beneath ORDER#. A range is merged across those prefixes, never run as
+// ORDER#{iso}#{ulid}, the time before the id orders the keys (as
+// dynamodb-onetable's invoice#${date}#${id}, whose ulid is when it was
+// written, not its date): the range is the ISO times' under ORDER#, read
+// as much wider as their UTC offsets are apart, never run as
 // ORDER#{ulid} bounds that no key has ("No items in this range" over two
-// orders of March); with no range, the listing is in key order and says
-// so, not "newest first" (14:19Z is listed above 18:21Z).
+// orders of March), and listed in key order, saying so, not "newest
+// first" (14:19Z is listed above 18:21Z); so is the listing with no
+// range.
 func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
 	db := memory.New()
 	items := []dynamo.Item{{"PK": s("C"), "SK": s("PROFILE")}}
@@ -881,8 +886,8 @@ func TestTimeUnderAPrefixBeforeAnother(t *testing.T) {
 	}
 	now := func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }
 	h := newHarness(t, 200, 30, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: now})
-	h.contains(t, "C › ORDER# · 2 items loaded", "newest first across 4 prefixes", "2026-03-05 18:21:42", "2026-03-05 14:19:42",
-		"read once, cheaper than a Query each") // one read of ORDER#'s stretch, not one Query a prefix
+	h.contains(t, "C › ORDER# · 2 in range · 3 read", "key order, descending: UTC offsets differ", "range read ±7h", "2026-03-05 18:21:42", "2026-03-05 14:19:42",
+		"2026-02-28 17:00:00 UTC and 2026-04-01 06:59:59 UTC", "1 req · 0.5 RCU") // one Query of ORDER#'s stretch, not one a prefix
 	if s := h.screen(); strings.Contains(s, "No items") || strings.Contains(s, "2026-02-28 15:42:42") || strings.Contains(s, "the whole partition, not only") {
 		t.Fatalf("the range under ORDER#:\n%s", s)
 	}
@@ -1039,5 +1044,5 @@ func TestHelpShowsTheRequestWhole(t *testing.T) {
 	}
 	h := newHarness(t, 80, 24, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }})
 	h.keys("?")
-	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:42:42+02:00#01KJKB3Q000000000000000000"`)
+	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:00:00Z" :hi="ORDER#2026-04-01T06:59:59Z#\U0010ffff"`)
 }

@@ -1029,6 +1029,12 @@ func (t *Time) View() string {
 		order = "read " + order // the rows shown are in the sort's order
 	}
 	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), t.pg.State(), order)
+	if t.phase == timeRefused {
+		// The sample's items were read, and none is listed: the title
+		// says what the body does, not "20 items loaded · more as you
+		// scroll" over no row.
+		title = fmt.Sprintf("%s%s · no Time mode here", common.KeyCell(t.base.PK), t.underTitle())
+	}
 	if ix := t.base.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
 	}

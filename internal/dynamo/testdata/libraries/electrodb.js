@@ -26,11 +26,20 @@ const Task = new Entity({
   attributes: {project: {type: 'string'}, task: {type: 'string'}, status: {type: ['open', 'done']}, points: {type: 'number'}, tags: {type: 'set', items: 'string'}},
   indexes: {byProject: {collection: 'board', pk: {field: 'pk', composite: ['project']}, sk: {field: 'sk', composite: ['status', 'task']}}},
 }, {table, client})
+// Books by author in an index kept KEYS_ONLY (no __edb_e__ in it): an
+// author's name holds a space (le guin, lower-cased).
+const Book = new Entity({
+  model: {entity: 'book', version: '1', service: 'library'},
+  attributes: {bookId: {type: 'string'}, author: {type: 'string'}, published: {type: 'number'}, title: {type: 'string'}},
+  indexes: {book: {pk: {field: 'pk', composite: ['bookId']}, sk: {field: 'sk', composite: []}},
+            byAuthor: {index: 'gsi2', pk: {field: 'gsi2pk', composite: ['author']}, sk: {field: 'gsi2sk', composite: ['published', 'bookId']}}},
+}, {table, client})
 ;(async () => {
   await client.send(new CreateTableCommand({TableName: table, BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map(n => ({AttributeName: n, AttributeType: 'S'})),
+    AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map(n => ({AttributeName: n, AttributeType: 'S'})),
     KeySchema: [{AttributeName: 'pk', KeyType: 'HASH'}, {AttributeName: 'sk', KeyType: 'RANGE'}],
-    GlobalSecondaryIndexes: [{IndexName: 'gsi1', KeySchema: [{AttributeName: 'gsi1pk', KeyType: 'HASH'}, {AttributeName: 'gsi1sk', KeyType: 'RANGE'}], Projection: {ProjectionType: 'ALL'}}]}))
+    GlobalSecondaryIndexes: [{IndexName: 'gsi1', KeySchema: [{AttributeName: 'gsi1pk', KeyType: 'HASH'}, {AttributeName: 'gsi1sk', KeyType: 'RANGE'}], Projection: {ProjectionType: 'ALL'}},
+      {IndexName: 'gsi2', KeySchema: [{AttributeName: 'gsi2pk', KeyType: 'HASH'}, {AttributeName: 'gsi2sk', KeyType: 'RANGE'}], Projection: {ProjectionType: 'KEYS_ONLY'}}]}))
   while ((await client.send(new DescribeTableCommand({TableName: table}))).Table.TableStatus !== 'ACTIVE') await new Promise(r => setTimeout(r, 50))
   for (let o = 0; o < 3; o++) await Office.put({office: 'o' + o, city: 'city' + o}).go()
   await Project.put({project: 'p1', title: 'Launch'}).go()
@@ -38,4 +47,5 @@ const Task = new Entity({
   const start = Date.UTC(2020, 8, 1)
   for (let i = 0; i < 60; i++) await Employee.put({employee: 'e' + String(i).padStart(3, '0'), office: 'o' + (i % 3), name: 'n' + i, hired: new Date(start + i * 25 * 3600e3).toISOString(),
     address: {city: 'city' + (i % 4), zip: String(10000 + i)}, skills: i % 3 ? ['go', 'sql'] : ['ops']}).go()
+  for (let i = 0; i < 40; i++) await Book.put({bookId: 'b' + String(i).padStart(3, '0'), author: ['Butler', 'Herbert', 'Le Guin', 'Tolkien', 'Banks'][i % 5], published: 1950 + i, title: 't' + i}).go()
 })().catch(e => { console.error(e); process.exit(1) })

@@ -17,6 +17,11 @@ const Order = new Entity({name: 'Order', table,
 const OrderLine = new Entity({name: 'OrderLine', table,
   schema: item({userId: string().key(), placed: string().key(), orderId: string().key(), line: string().key(), sku: string(), qty: number()}),
   computeKey: ({userId, placed, orderId, line}) => ({PK: `USER#${userId}`, SK: `ORDER#${placed}#${orderId}#LINE#${line}`})})
+// Versions as AWS's guide keeps them, bare (v0 the current copy, v1…vN),
+// each revision's number written again as data (version).
+const Part = new Entity({name: 'Part', table, timestamps: false,
+  schema: item({partId: string().key(), version: number().key(), name: string(), qty: number()}),
+  computeKey: ({partId, version}) => ({PK: `PART#${partId}`, SK: `v${version}`})})
 ;(async () => {
   await client.send(new CreateTableCommand({TableName: name, BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [{AttributeName: 'PK', AttributeType: 'S'}, {AttributeName: 'SK', AttributeType: 'S'}],
@@ -34,5 +39,10 @@ const OrderLine = new Entity({name: 'OrderLine', table,
     const placed = new Date(start + i * 7 * 3600e3).toISOString(), orderId = 'p' + String(i).padStart(3, '0')
     await Order.build(PutItemCommand).item({userId: '2', placed, orderId, total: 100 + i}).send()
     for (let l = 0; l <= i % 5; l++) await OrderLine.build(PutItemCommand).item({userId: '2', placed, orderId, line: String(l).padStart(2, '0'), sku: 's' + l, qty: l + 1}).send()
+  }
+  // Part 1's current copy is its v3; part 2's has drifted from its v2.
+  for (const [partId, n, qty] of [['1', 3, 30], ['2', 2, 5]]) {
+    for (let version = 1; version <= n; version++) await Part.build(PutItemCommand).item({partId, version, name: 'bolt', qty: 10 * version}).send()
+    await Part.build(PutItemCommand).item({partId, version: 0, name: 'bolt', qty}).send()
   }
 })().catch(e => { console.error(e); process.exit(1) })
