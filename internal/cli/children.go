@@ -58,9 +58,12 @@ for a few RCU more than the full read.
 children it found, marked partial, and exits 3. Each read is sized from
 the largest item read before it (a skip past a child from what was read
 of the others, not of the child it leaves), so a budget is never overspent by more
-than half a read unit but by an item larger than any read before (an
-item's size is known only once it is read: a 350 KB item met after small
-ones costs its 43 RCU whatever is left), as scan's budget.
+than half a read unit but by the items larger than any read before that
+a read meets (an item's size is known only once it is read: a 350 KB item
+met after small ones costs its 43 RCU whatever is left, and a read sized
+from 100-byte items that runs into 40 KB ones pays for every one it
+reads, up to a 1 MB page, 128 RCU: --count-budget 5 on such a level
+spent 100), as scan's budget.
 Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
