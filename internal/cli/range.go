@@ -469,7 +469,11 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 		}
 		// The keys were a sample (the newest and oldest), as the
 		// explorer's Time mode says: never read as the partition's all.
-		if note := sample.SampledNote(); note != "" && masked {
+		if len(sample.Timeless) > 0 && !masked {
+			// Taken by the prefixes that hold a time (a customer's orders
+			// beside its profile and addresses): name those that hold none.
+			fmt.Fprintf(stderr, "%s: left out of ranges\n", export.OneLine(sample.TimelessNote()))
+		} else if note := sample.SampledNote(); note != "" && masked {
 			fmt.Fprintf(stderr, "%d of %d keys sampled are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
 		} else if note != "" {
 			fmt.Fprintf(stderr, "%s: left out of ranges\n", note)

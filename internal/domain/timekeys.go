@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -334,6 +335,12 @@ type TimeDetection struct {
 	// every key of a range only when widened by it (TimeRange.Widen).
 	Offsets bool
 	Spread  time.Duration
+	// Timeless are the partition's prefixes (its keys' text up to the
+	// time's separator, or a whole key without one) whose keys hold no
+	// time at all, where the form was taken by the prefixes that hold
+	// one (prefixQuorum) rather than by two thirds of the keys: a
+	// customer's #PROFILE and ADDR#… beside its orders.
+	Timeless []string
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
@@ -344,6 +351,27 @@ func (d TimeDetection) Note() string { return d.note("keys") }
 // and oldest of a partition): "1 of 40 keys sampled is not a time:
 // Metadata", never read as all the partition holds.
 func (d TimeDetection) SampledNote() string { return d.note("keys sampled") }
+
+// TimelessNote names the prefixes whose keys hold no time, where the
+// form was taken by the others (Timeless): "3 prefixes hold no time:
+// #, ADDR#, v000_Privacy"; "" when there are none. Keys are escaped.
+func (d TimeDetection) TimelessNote() string {
+	if !d.OK || len(d.Timeless) == 0 {
+		return ""
+	}
+	shown := make([]string, 0, 6)
+	for _, p := range d.Timeless[:min(5, len(d.Timeless))] {
+		shown = append(shown, printableKey(p))
+	}
+	list := strings.Join(shown, ", ")
+	if len(d.Timeless) > 5 {
+		list += ", …"
+	}
+	if len(d.Timeless) == 1 {
+		return "1 prefix of the keys sampled holds no time: " + list
+	}
+	return fmt.Sprintf("%d prefixes of the keys sampled hold no time: %s", len(d.Timeless), list)
+}
 
 func (d TimeDetection) note(keys string) string {
 	if !d.OK || len(d.Skipped) == 0 {
@@ -395,9 +423,17 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 		same = func(f timeForm) timeForm { return f }
 		best, tail, n = bestForm(encs, oks, same)
 	}
-	if len(sample) == 0 || !quorum(n, len(sample)) {
+	var timeless []string
+	if len(sample) == 0 {
 		return d
 	}
+	if !quorum(n, len(sample)) {
+		var ok bool
+		if timeless, ok = prefixQuorum(sample, encs, oks, best, same, n); !ok {
+			return d
+		}
+	}
+	d.Timeless = timeless
 	lo, hi := math.MaxInt, math.MinInt
 	for i, k := range sample {
 		if oks[i] && same(formOf(encs[i])) == best {
@@ -418,6 +454,62 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 		d.Offsets, d.Spread = true, time.Duration(hi-lo)*time.Second
 	}
 	return d
+}
+
+// prefixQuorum takes the form best, which too few of the keys hold for
+// quorum, by the partition's prefixes instead (each key's text up to the
+// first separator the time follows, or the whole key): in a single-table
+// design one profile, a few addresses and many orders are one customer,
+// and the share of keys that are times says only how many of each there
+// are. Every prefix whose keys hold a time must hold best in two thirds
+// of them (quorum within it), and no key may hold a time in another form
+// (times in two forms are not left out unasked); the prefixes none of
+// whose keys is a time at all are returned, to be named and left out.
+// Only where the time follows a prefix (amsg#2018-…): there each prefix
+// is its own range, read by its own Query.
+func prefixQuorum(sample []string, encs []TimeEncoding, oks []bool, best timeForm, same func(timeForm) timeForm, n int) ([]string, bool) {
+	if n < 2 || best.place != TimeAfter || best.number || best.sep == "" {
+		return nil, false
+	}
+	type group struct{ timed, keys int }
+	groups := map[string]*group{}
+	var order []string
+	for i, k := range sample {
+		if oks[i] && same(formOf(encs[i])) != best {
+			return nil, false // a time in another form
+		}
+		p := k
+		if j := strings.Index(k, best.sep); j >= 0 {
+			p = k[:j+len(best.sep)]
+		}
+		g := groups[p]
+		if g == nil {
+			g = &group{}
+			groups[p] = g
+			order = append(order, p)
+		}
+		g.keys++
+		if oks[i] {
+			g.timed++
+		}
+	}
+	var timeless []string
+	timed := 0
+	for _, p := range order {
+		switch g := groups[p]; {
+		case g.timed == 0:
+			timeless = append(timeless, p)
+		case !quorum(g.timed, g.keys):
+			return nil, false // a prefix of times and other keys: two thirds within it, as ever
+		default:
+			timed++
+		}
+	}
+	if timed == 0 {
+		return nil, false
+	}
+	slices.Sort(timeless)
+	return timeless, true
 }
 
 // bestForm is the form most keys read as, as same groups forms, with
