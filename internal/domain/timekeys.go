@@ -66,6 +66,39 @@ type TimeEncoding struct {
 	// anywhere marks a form given alone (epoch-ms, a layout) for text
 	// keys: where it stands in them is read from the keys (Resolve).
 	anywhere bool
+	// Forms, when set, is a time form a prefix (a sensor's readings
+	// $sensor#reading_1#at_<epoch ms> beside its alarms
+	// $sensor#alarm_1#raiseds_<epoch s>): each key is read, and each
+	// prefix's range written, in its prefix's form; the fields above are
+	// the first form's. A pointer keeps encodings comparable.
+	Forms *PrefixForms
+}
+
+// PrefixForms are the time forms of a partition whose prefixes hold
+// times in different forms, each read by its own (see TimeEncoding.Forms).
+type PrefixForms struct {
+	List []PrefixForm // by prefix
+}
+
+// PrefixForm is the time form of the keys under one prefix.
+type PrefixForm struct {
+	Prefix string // the text before the time: $sensor#reading_1#at_
+	Enc    TimeEncoding
+}
+
+// byPrefix is the form of the keys under the longest prefix key begins
+// with (false for none: a key of no time prefix is no time).
+func (e TimeEncoding) byPrefix(key string) (TimeEncoding, bool) {
+	best := -1
+	for i, f := range e.Forms.List {
+		if strings.HasPrefix(key, f.Prefix) && (best < 0 || len(f.Prefix) > len(e.Forms.List[best].Prefix)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return TimeEncoding{}, false
+	}
+	return e.Forms.List[best].Enc, true
 }
 
 // IsID reports a time-ordered id: its keys are not one per instant.
@@ -126,6 +159,13 @@ func digitsOnly(s string) bool {
 
 // Name describes the encoding for people: "epoch seconds", "prefix#2006-01-02T15:04:05Z07:00", "prefix#ULID#…".
 func (e TimeEncoding) Name() string {
+	if e.Forms != nil {
+		names := make([]string, 0, len(e.Forms.List))
+		for _, f := range e.Forms.List {
+			names = append(names, f.Prefix+"{"+f.Enc.Name()+"}")
+		}
+		return "a form a prefix: " + strings.Join(names, ", ")
+	}
 	var s string
 	switch e.Kind {
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
@@ -427,6 +467,18 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 	if len(sample) == 0 {
 		return d
 	}
+	other := false // a key holding a time in a form other than best
+	for i := range sample {
+		other = other || oks[i] && same(formOf(encs[i])) != best
+	}
+	if other && !number {
+		// Times in several forms, each prefix one (readings in epoch ms
+		// beside alarms in epoch s): each prefix read in its own.
+		if enc, skipped, timeless, ok := prefixForms(sample, encs, oks); ok {
+			d.Enc, d.OK, d.Skipped, d.Timeless = enc, true, skipped, timeless
+			return d
+		}
+	}
 	if !quorum(n, len(sample)) {
 		var ok bool
 		if timeless, ok = prefixQuorum(sample, encs, oks, best, same, n); !ok {
@@ -510,6 +562,92 @@ func prefixQuorum(sample []string, encs []TimeEncoding, oks []bool, best timeFor
 	}
 	slices.Sort(timeless)
 	return timeless, true
+}
+
+// prefixForms reads a sample whose keys hold times in several forms by
+// the text before each key's time: where every such prefix holds one
+// form (in two thirds of its keys, the others no time), each is read in
+// its own, the encoding's Forms. Keys under no time prefix are no time
+// (skipped, their prefixes named as in prefixQuorum). Only where the time
+// follows a prefix, after one separator, and in no UTC offsets or
+// Snowflake ids: their ranges are read wider, or their width fitted,
+// over the whole partition.
+func prefixForms(sample []string, encs []TimeEncoding, oks []bool) (TimeEncoding, []string, []string, bool) {
+	sep := ""
+	keysOf := map[string][]string{}
+	var prefixes []string
+	for i, k := range sample {
+		if !oks[i] {
+			continue
+		}
+		e := encs[i]
+		if e.Place != TimeAfter || e.Number || e.Lead != "" || e.Begins != "" || e.Kind == TimeSnowflake || e.Sep == "" || sep != "" && e.Sep != sep {
+			return TimeEncoding{}, nil, nil, false
+		}
+		sep = e.Sep
+		at, _, _, ok := e.Locate(k)
+		if !ok || at == 0 {
+			return TimeEncoding{}, nil, nil, false
+		}
+		p := k[:at]
+		if keysOf[p] == nil {
+			prefixes = append(prefixes, p)
+		}
+		keysOf[p] = append(keysOf[p], k)
+	}
+	if len(prefixes) < 2 {
+		return TimeEncoding{}, nil, nil, false
+	}
+	slices.Sort(prefixes)
+	var skipped []string
+	var timeless []string
+	for i, k := range sample {
+		if oks[i] {
+			continue
+		}
+		skipped = append(skipped, k)
+		under := ""
+		for _, p := range prefixes {
+			if strings.HasPrefix(k, p) && len(p) > len(under) {
+				under = p
+			}
+		}
+		if under != "" {
+			keysOf[under] = append(keysOf[under], k) // no time under a time prefix: two thirds within it
+			continue
+		}
+		p := k
+		if j := strings.Index(k, sep); j >= 0 {
+			p = k[:j+len(sep)]
+		}
+		if !slices.Contains(timeless, p) {
+			timeless = append(timeless, p)
+		}
+	}
+	forms := &PrefixForms{}
+	kinds := map[timeForm]bool{}
+	for _, p := range prefixes {
+		d := DetectTimeSample(keysOf[p], false)
+		if !d.OK || d.Offsets || d.Enc.Forms != nil {
+			return TimeEncoding{}, nil, nil, false
+		}
+		// Each prefix's keys are read only under it: the time after it.
+		e := d.Enc
+		for _, k := range keysOf[p] {
+			if at, _, _, ok := e.Locate(k); ok && at != len(p) {
+				return TimeEncoding{}, nil, nil, false
+			}
+		}
+		kinds[formOf(e)] = true
+		forms.List = append(forms.List, PrefixForm{Prefix: p, Enc: e})
+	}
+	if len(kinds) < 2 {
+		return TimeEncoding{}, nil, nil, false // one form: prefixQuorum's
+	}
+	enc := forms.List[0].Enc
+	enc.Forms = forms
+	slices.Sort(timeless)
+	return enc, skipped, timeless, true
 }
 
 // bestForm is the form most keys read as, as same groups forms, with
@@ -657,6 +795,13 @@ func fractionDigits(s string) int {
 
 // KeyTime reads the time in a key of this encoding.
 func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
+	if e.Forms != nil {
+		f, ok := e.byPrefix(key)
+		if !ok {
+			return time.Time{}, false
+		}
+		return f.KeyTime(key)
+	}
 	switch {
 	case e.isEpoch() && e.Width == 0:
 		if n, err := strconv.ParseInt(key, 10, 64); err == nil { // exact, no float rounding
