@@ -351,6 +351,59 @@ func TestRangeSKPrefixShortOfTheTime(t *testing.T) {
 	}
 }
 
+// TestRangeTwoEpochFormsByPrefix: a device's partition, as boto3 code
+// writes it, holds readings keyed READING#<epoch ms> beside alarms keyed
+// ALARM#<epoch s> and its META item; ElectroDB's the same under
+// $sensor#reading_1#at_ and $sensor#alarm_1#raiseds_. Without
+// --sk-prefix both were refused as "times in more than one form"; each
+// prefix is read in its own form, the month's readings and alarms merged
+// by time, newest first, the item holding no time named on stderr. On
+// dynalite and the embedded backend.
+func TestRangeTwoEpochFormsByPrefix(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	start := time.Date(2025, 2, 20, 0, 0, 0, 0, time.UTC)
+	for _, shape := range []struct{ pk, reading, alarm, meta, timeless string }{
+		{"DEVICE#d1", "READING#", "ALARM#", "META", "META"},
+		{"$iot#sensor_sn0", "$sensor#reading_1#at_", "$sensor#alarm_1#raiseds_", "$sensor#sensor_1", "$sensor#sensor_"},
+	} {
+		var items []map[string]types.AttributeValue
+		type keyed struct {
+			at time.Time
+			sk string
+		}
+		var march []keyed
+		for i := range 16 {
+			at := start.Add(time.Duration(i) * 61 * time.Hour * 2)
+			alarm := at.Add(17 * time.Hour).Truncate(time.Second)
+			r, a := fmt.Sprintf("%s%d", shape.reading, at.UnixMilli()+7), fmt.Sprintf("%s%d", shape.alarm, alarm.Unix())
+			items = append(items, av("PK", shape.pk, "SK", r), av("PK", shape.pk, "SK", a))
+			for _, k := range []keyed{{at, r}, {alarm, a}} {
+				if k.at.Month() == time.March {
+					march = append(march, k)
+				}
+			}
+		}
+		items = append(items, av("PK", shape.pk, "SK", shape.meta))
+		slices.SortFunc(march, func(a, b keyed) int { return b.at.Compare(a.at) })
+		var want []string
+		for _, k := range march {
+			want = append(want, k.sk)
+		}
+		table, backends := bothBackends(t, items)
+		for name, conn := range backends {
+			t.Run(shape.pk+"/"+name, func(t *testing.T) {
+				out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", shape.pk, "--at", "2025-03"}, conn...)...)
+				if got := sortKeysOut(t, out); strings.Join(got, " ") != strings.Join(want, " ") || len(want) < 10 ||
+					!strings.Contains(stderr, "1 prefix of the keys sampled holds no time: "+shape.timeless+": left out of ranges") ||
+					!strings.Contains(stderr, "2 prefixes merged by time") {
+					t.Errorf("%v, want %v\n%s", got, want, stderr)
+				}
+			})
+		}
+	}
+}
+
 // TestRangeTimeOrderedIdsAmongOtherKeys (issue 39, a chat app): a room's
 // partition holds its messages keyed MSG#<ULID> beside its members and
 // its META item, fewer messages than two thirds of its keys. The refusal
