@@ -162,7 +162,7 @@ func (e TimeEncoding) Name() string {
 	if e.Forms != nil {
 		names := make([]string, 0, len(e.Forms.List))
 		for _, f := range e.Forms.List {
-			names = append(names, f.Prefix+"{"+f.Enc.Name()+"}")
+			names = append(names, f.Prefix+"{"+strings.TrimPrefix(f.Enc.Name(), "prefix"+f.Enc.Sep)+"}")
 		}
 		return "a form a prefix: " + strings.Join(names, ", ")
 	}

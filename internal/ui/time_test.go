@@ -797,6 +797,12 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 			"MSG#01HWRQ6V0RVT722RNHF2K0462C", "MSG#01HJCHY500TJG92NMQ8RRXR6HV", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP"},
 			[]string{"4 items loaded · all · newest first across 1 prefix", "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP",
 				"MSG#01HXW4EX70R04A2K1HYRVSW8Q6", "MSG#01HWWA79E0F8QY40YGECYYS9E9"}},
+		// A sensor's readings in epoch ms beside its alarms in epoch s
+		// (ElectroDB's keys): each prefix read in its own form, merged.
+		{"$iot#sensor_sn0", "2025-03", []string{"$sensor#sensor_1", "$sensor#reading_1#at_1738000000000", "$sensor#reading_1#at_1741000000000",
+			"$sensor#reading_1#at_1741500000000", "$sensor#alarm_1#raiseds_1739000000", "$sensor#alarm_1#raiseds_1741200000"},
+			[]string{"3 items loaded · all · newest first across 2 prefixes", "2025-03-09 06:00:00   $sensor#reading_1#at_1741500000000",
+				"2025-03-05 18:40:00   $sensor#alarm_1#raiseds_1741200000", "2025-03-03 11:06:40   $sensor#reading_1#at_1741000000000"}},
 		// A device's readings keyed READING#<9999999999 − epoch seconds>,
 		// newest first in key order: no time read forwards (2232).
 		{"DEVICE#d1#2024-W18", "", []string{"META", "READING#8285650788", "READING#8285478399", "READING#8285478400", "READING#8284530000"},
@@ -823,9 +829,12 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 				h.contains(t, c.want...)
 				if c.rng != "" {
 					// What range lists, and the prefixes it names as left out.
-					if c.pk == "CUSTOMER#c0003" {
+					switch c.pk {
+					case "$iot#sensor_sn0":
+						h.contains(t, "SK holds a form a prefix: $sensor#alarm_1#raiseds_{epoch seconds}, $sensor#reading_1#at_{epoch milliseconds}", "1 prefix of the keys sampled holds no time: $sensor#sensor_")
+					case "CUSTOMER#c0003":
 						h.contains(t, "5 prefixes of the keys sampled hold no time: PROFILE, v0_Contract, v1_Contract, v2_Contract, v3_Contract, left out of ranges")
-					} else {
+					default:
 						h.contains(t, "2 prefixes of the keys sampled hold no time: MEMBER#, META, left out of ranges")
 					}
 					return
