@@ -404,6 +404,39 @@ func TestRangeTwoEpochFormsByPrefix(t *testing.T) {
 	}
 }
 
+// TestRangeTwoEpochFormsUnsampledPrefix: the newest keys are readings
+// (epoch ms), the oldest alarms (epoch s), and between them, read by
+// neither end of the sample, a prefix of battery readings: the range is
+// not read across the two forms seen as if they were all (the batteries
+// silently left out), but refused, naming the prefix whose form is not
+// known, which --sk-prefix reads. On dynalite and the embedded backend.
+func TestRangeTwoEpochFormsUnsampledPrefix(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	start := time.Date(2025, 2, 20, 0, 0, 0, 0, time.UTC)
+	items := []map[string]types.AttributeValue{av("PK", "DEVICE#d2", "SK", "META")}
+	for i := range 25 {
+		at := start.Add(time.Duration(i) * 50 * time.Hour)
+		items = append(items, av("PK", "DEVICE#d2", "SK", fmt.Sprintf("READING#%d", at.UnixMilli())), av("PK", "DEVICE#d2", "SK", fmt.Sprintf("ALARM#%d", at.Unix()+60)))
+		if i >= 10 && i < 15 { // 2025-03-12 to 2025-03-21
+			items = append(items, av("PK", "DEVICE#d2", "SK", fmt.Sprintf("BATTERY#%d", at.UnixMilli()+5)))
+		}
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "DEVICE#d2", "--at", "2025-03"}, conn...)...)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, `no time form is known for the keys under "BATTERY#"`) {
+				t.Errorf("exit %d, stdout %q: %s", code, out, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "DEVICE#d2", "--at", "2025-03", "--sk-prefix", "BATTERY#"}, conn...)...)
+			if got := sortKeysOut(t, out); len(got) != 5 {
+				t.Errorf("--sk-prefix BATTERY#: %v\n%s", got, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeTimeOrderedIdsAmongOtherKeys (issue 39, a chat app): a room's
 // partition holds its messages keyed MSG#<ULID> beside its members and
 // its META item, fewer messages than two thirds of its keys. The refusal

@@ -348,15 +348,6 @@ func (s TimeSample) WholePrefix(prefix string) bool {
 // between the two reads is all PHOTO#), so every other prefix is in the
 // sample. ok is false when the gap may hold prefixes never read.
 func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
-	if enc.Forms != nil {
-		// A form a prefix: the prefixes are those the forms were read
-		// under (a key under any other has no form to be read by).
-		out := make([]string, 0, len(enc.Forms.List))
-		for _, f := range enc.Forms.List {
-			out = append(out, f.Prefix)
-		}
-		return out, true
-	}
 	var top, bottom *keyRun
 	for i := range s.runs {
 		r := &s.runs[i]
