@@ -89,7 +89,14 @@ event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
 P#512-777-7777#2021-07-07T16:36:42-D), or both. Keys that are not a time
 (a header item beside them) are skipped when two thirds of the keys are
-times (or the only key is), said on stderr, and left out of ranges. A
+times (or the only key is), said on stderr, and left out of ranges; where
+the time follows a prefix, the partition's prefixes decide instead: a
+prefix whose keys hold a time (in two thirds of them) is read, one whose
+keys hold none (a customer's PROFILE and ADDRESS#… beside its ORDER#…)
+is left out and named on stderr, so a profile beside a few orders is
+read. Prefixes holding times in different forms (readings
+$sensor#reading_1#at_<epoch ms> beside alarms $sensor#alarm_1#raiseds_<epoch
+s>) are each read in their own and merged by time. A
 partition, or a --sk-prefix, with no keys has no item in any range: the
 output is empty in its form (json [], csv the key's header), stderr says
 there are no keys, and range exits 0. Keys
@@ -469,7 +476,11 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 		}
 		// The keys were a sample (the newest and oldest), as the
 		// explorer's Time mode says: never read as the partition's all.
-		if note := sample.SampledNote(); note != "" && masked {
+		if len(sample.Timeless) > 0 && !masked {
+			// Taken by the prefixes that hold a time (a customer's orders
+			// beside its profile and addresses): name those that hold none.
+			fmt.Fprintf(stderr, "%s: left out of ranges\n", export.OneLine(sample.TimelessNote()))
+		} else if note := sample.SampledNote(); note != "" && masked {
 			fmt.Fprintf(stderr, "%d of %d keys sampled are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
 		} else if note != "" {
 			fmt.Fprintf(stderr, "%s: left out of ranges\n", note)

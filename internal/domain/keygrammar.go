@@ -237,6 +237,13 @@ func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, boo
 // separator in turn where text may follow the time, so the prefix before
 // it may hold any number of them (A#B#2021-08-01#x).
 func (e TimeEncoding) Locate(key string) (i, j int, t time.Time, ok bool) {
+	if e.Forms != nil {
+		f, ok := e.byPrefix(key)
+		if !ok {
+			return 0, 0, time.Time{}, false
+		}
+		return f.Locate(key)
+	}
 	if !e.textual() {
 		return 0, 0, time.Time{}, false
 	}

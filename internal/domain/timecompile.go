@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -88,6 +89,14 @@ func WholePeriods(r TimeRange, e TimeEncoding) string {
 // text after the time (JFK#2021-08-01T07:25:00#250#0) is inside the upper
 // bound, so a key at the last instant is in whatever follows its time.
 func CompileRange(r TimeRange, e TimeEncoding, prefix string) (SKCondition, error) {
+	if e.Forms != nil {
+		// Each prefix's range in its own form.
+		f, ok := e.byPrefix(prefix)
+		if !ok {
+			return SKCondition{}, fmt.Errorf("no time form is known for the keys under %s (%s)", strconv.QuoteToGraphic(prefix), e.Name())
+		}
+		e = f
+	}
 	if e.Kind == TimeNone {
 		return SKCondition{}, fmt.Errorf("this sort key holds no time this tool recognises: %s", NoTimeHint)
 	}

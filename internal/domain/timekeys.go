@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,39 @@ type TimeEncoding struct {
 	// anywhere marks a form given alone (epoch-ms, a layout) for text
 	// keys: where it stands in them is read from the keys (Resolve).
 	anywhere bool
+	// Forms, when set, is a time form a prefix (a sensor's readings
+	// $sensor#reading_1#at_<epoch ms> beside its alarms
+	// $sensor#alarm_1#raiseds_<epoch s>): each key is read, and each
+	// prefix's range written, in its prefix's form; the fields above are
+	// the first form's. A pointer keeps encodings comparable.
+	Forms *PrefixForms
+}
+
+// PrefixForms are the time forms of a partition whose prefixes hold
+// times in different forms, each read by its own (see TimeEncoding.Forms).
+type PrefixForms struct {
+	List []PrefixForm // by prefix
+}
+
+// PrefixForm is the time form of the keys under one prefix.
+type PrefixForm struct {
+	Prefix string // the text before the time: $sensor#reading_1#at_
+	Enc    TimeEncoding
+}
+
+// byPrefix is the form of the keys under the longest prefix key begins
+// with (false for none: a key of no time prefix is no time).
+func (e TimeEncoding) byPrefix(key string) (TimeEncoding, bool) {
+	best := -1
+	for i, f := range e.Forms.List {
+		if strings.HasPrefix(key, f.Prefix) && (best < 0 || len(f.Prefix) > len(e.Forms.List[best].Prefix)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return TimeEncoding{}, false
+	}
+	return e.Forms.List[best].Enc, true
 }
 
 // IsID reports a time-ordered id: its keys are not one per instant.
@@ -125,6 +159,13 @@ func digitsOnly(s string) bool {
 
 // Name describes the encoding for people: "epoch seconds", "prefix#2006-01-02T15:04:05Z07:00", "prefix#ULID#…".
 func (e TimeEncoding) Name() string {
+	if e.Forms != nil {
+		names := make([]string, 0, len(e.Forms.List))
+		for _, f := range e.Forms.List {
+			names = append(names, f.Prefix+"{"+strings.TrimPrefix(f.Enc.Name(), "prefix"+f.Enc.Sep)+"}")
+		}
+		return "a form a prefix: " + strings.Join(names, ", ")
+	}
 	var s string
 	switch e.Kind {
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
@@ -334,6 +375,12 @@ type TimeDetection struct {
 	// every key of a range only when widened by it (TimeRange.Widen).
 	Offsets bool
 	Spread  time.Duration
+	// Timeless are the partition's prefixes (its keys' text up to the
+	// time's separator, or a whole key without one) whose keys hold no
+	// time at all, where the form was taken by the prefixes that hold
+	// one (prefixQuorum) rather than by two thirds of the keys: a
+	// customer's #PROFILE and ADDR#… beside its orders.
+	Timeless []string
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:
@@ -344,6 +391,27 @@ func (d TimeDetection) Note() string { return d.note("keys") }
 // and oldest of a partition): "1 of 40 keys sampled is not a time:
 // Metadata", never read as all the partition holds.
 func (d TimeDetection) SampledNote() string { return d.note("keys sampled") }
+
+// TimelessNote names the prefixes whose keys hold no time, where the
+// form was taken by the others (Timeless): "3 prefixes hold no time:
+// #, ADDR#, v000_Privacy"; "" when there are none. Keys are escaped.
+func (d TimeDetection) TimelessNote() string {
+	if !d.OK || len(d.Timeless) == 0 {
+		return ""
+	}
+	shown := make([]string, 0, 6)
+	for _, p := range d.Timeless[:min(5, len(d.Timeless))] {
+		shown = append(shown, printableKey(p))
+	}
+	list := strings.Join(shown, ", ")
+	if len(d.Timeless) > 5 {
+		list += ", …"
+	}
+	if len(d.Timeless) == 1 {
+		return "1 prefix of the keys sampled holds no time: " + list
+	}
+	return fmt.Sprintf("%d prefixes of the keys sampled hold no time: %s", len(d.Timeless), list)
+}
 
 func (d TimeDetection) note(keys string) string {
 	if !d.OK || len(d.Skipped) == 0 {
@@ -395,9 +463,29 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 		same = func(f timeForm) timeForm { return f }
 		best, tail, n = bestForm(encs, oks, same)
 	}
-	if len(sample) == 0 || !quorum(n, len(sample)) {
+	var timeless []string
+	if len(sample) == 0 {
 		return d
 	}
+	other := false // a key holding a time in a form other than best
+	for i := range sample {
+		other = other || oks[i] && same(formOf(encs[i])) != best
+	}
+	if other && !number {
+		// Times in several forms, each prefix one (readings in epoch ms
+		// beside alarms in epoch s): each prefix read in its own.
+		if enc, skipped, timeless, ok := prefixForms(sample, encs, oks); ok {
+			d.Enc, d.OK, d.Skipped, d.Timeless = enc, true, skipped, timeless
+			return d
+		}
+	}
+	if !quorum(n, len(sample)) {
+		var ok bool
+		if timeless, ok = prefixQuorum(sample, encs, oks, best, same, n); !ok {
+			return d
+		}
+	}
+	d.Timeless = timeless
 	lo, hi := math.MaxInt, math.MinInt
 	for i, k := range sample {
 		if oks[i] && same(formOf(encs[i])) == best {
@@ -418,6 +506,148 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 		d.Offsets, d.Spread = true, time.Duration(hi-lo)*time.Second
 	}
 	return d
+}
+
+// prefixQuorum takes the form best, which too few of the keys hold for
+// quorum, by the partition's prefixes instead (each key's text up to the
+// first separator the time follows, or the whole key): in a single-table
+// design one profile, a few addresses and many orders are one customer,
+// and the share of keys that are times says only how many of each there
+// are. Every prefix whose keys hold a time must hold best in two thirds
+// of them (quorum within it), and no key may hold a time in another form
+// (times in two forms are not left out unasked); the prefixes none of
+// whose keys is a time at all are returned, to be named and left out.
+// Only where the time follows a prefix (amsg#2018-…): there each prefix
+// is its own range, read by its own Query.
+func prefixQuorum(sample []string, encs []TimeEncoding, oks []bool, best timeForm, same func(timeForm) timeForm, n int) ([]string, bool) {
+	if n < 2 || best.place != TimeAfter || best.number || best.sep == "" {
+		return nil, false
+	}
+	type group struct{ timed, keys int }
+	groups := map[string]*group{}
+	var order []string
+	for i, k := range sample {
+		if oks[i] && same(formOf(encs[i])) != best {
+			return nil, false // a time in another form
+		}
+		p := k
+		if j := strings.Index(k, best.sep); j >= 0 {
+			p = k[:j+len(best.sep)]
+		}
+		g := groups[p]
+		if g == nil {
+			g = &group{}
+			groups[p] = g
+			order = append(order, p)
+		}
+		g.keys++
+		if oks[i] {
+			g.timed++
+		}
+	}
+	var timeless []string
+	timed := 0
+	for _, p := range order {
+		switch g := groups[p]; {
+		case g.timed == 0:
+			timeless = append(timeless, p)
+		case !quorum(g.timed, g.keys):
+			return nil, false // a prefix of times and other keys: two thirds within it, as ever
+		default:
+			timed++
+		}
+	}
+	if timed == 0 {
+		return nil, false
+	}
+	slices.Sort(timeless)
+	return timeless, true
+}
+
+// prefixForms reads a sample whose keys hold times in several forms by
+// the text before each key's time: where every such prefix holds one
+// form (in two thirds of its keys, the others no time), each is read in
+// its own, the encoding's Forms. Keys under no time prefix are no time
+// (skipped, their prefixes named as in prefixQuorum). Only where the time
+// follows a prefix, after one separator, and in no UTC offsets or
+// Snowflake ids: their ranges are read wider, or their width fitted,
+// over the whole partition.
+func prefixForms(sample []string, encs []TimeEncoding, oks []bool) (TimeEncoding, []string, []string, bool) {
+	sep := ""
+	keysOf := map[string][]string{}
+	var prefixes []string
+	for i, k := range sample {
+		if !oks[i] {
+			continue
+		}
+		e := encs[i]
+		if e.Place != TimeAfter || e.Number || e.Lead != "" || e.Begins != "" || e.Kind == TimeSnowflake || e.Sep == "" || sep != "" && e.Sep != sep {
+			return TimeEncoding{}, nil, nil, false
+		}
+		sep = e.Sep
+		at, _, _, ok := e.Locate(k)
+		if !ok || at == 0 {
+			return TimeEncoding{}, nil, nil, false
+		}
+		p := k[:at]
+		if keysOf[p] == nil {
+			prefixes = append(prefixes, p)
+		}
+		keysOf[p] = append(keysOf[p], k)
+	}
+	if len(prefixes) < 2 {
+		return TimeEncoding{}, nil, nil, false
+	}
+	slices.Sort(prefixes)
+	var skipped []string
+	var timeless []string
+	for i, k := range sample {
+		if oks[i] {
+			continue
+		}
+		skipped = append(skipped, k)
+		under := ""
+		for _, p := range prefixes {
+			if strings.HasPrefix(k, p) && len(p) > len(under) {
+				under = p
+			}
+		}
+		if under != "" {
+			keysOf[under] = append(keysOf[under], k) // no time under a time prefix: two thirds within it
+			continue
+		}
+		p := k
+		if j := strings.Index(k, sep); j >= 0 {
+			p = k[:j+len(sep)]
+		}
+		if !slices.Contains(timeless, p) {
+			timeless = append(timeless, p)
+		}
+	}
+	forms := &PrefixForms{}
+	kinds := map[timeForm]bool{}
+	for _, p := range prefixes {
+		d := DetectTimeSample(keysOf[p], false)
+		if !d.OK || d.Offsets || d.Enc.Forms != nil {
+			return TimeEncoding{}, nil, nil, false
+		}
+		// Each prefix's keys are read only under it: the time after it.
+		e := d.Enc
+		for _, k := range keysOf[p] {
+			if at, _, _, ok := e.Locate(k); ok && at != len(p) {
+				return TimeEncoding{}, nil, nil, false
+			}
+		}
+		kinds[formOf(e)] = true
+		forms.List = append(forms.List, PrefixForm{Prefix: p, Enc: e})
+	}
+	if len(kinds) < 2 {
+		return TimeEncoding{}, nil, nil, false // one form: prefixQuorum's
+	}
+	enc := forms.List[0].Enc
+	enc.Forms = forms
+	slices.Sort(timeless)
+	return enc, skipped, timeless, true
 }
 
 // bestForm is the form most keys read as, as same groups forms, with
@@ -565,6 +795,13 @@ func fractionDigits(s string) int {
 
 // KeyTime reads the time in a key of this encoding.
 func (e TimeEncoding) KeyTime(key string) (time.Time, bool) {
+	if e.Forms != nil {
+		f, ok := e.byPrefix(key)
+		if !ok {
+			return time.Time{}, false
+		}
+		return f.KeyTime(key)
+	}
 	switch {
 	case e.isEpoch() && e.Width == 0:
 		if n, err := strconv.ParseInt(key, 10, 64); err == nil { // exact, no float rounding

@@ -82,7 +82,19 @@ func TestDetectTimeSample(t *testing.T) {
 		{"a time ending some keys, an id after it in others", []string{"Event#2025-03-02T15:09:57.967Z", "Event#2025-03-17T18:57:47.432Z", "Event#2025-04-01T02:00:00.000Z",
 			"account#", "invoice#2025-03-02T15:09:11.092Z#01M8F94VKBJMDPCZNVPZYP1H7Y", "invoice#2025-04-02T04:50:56.622Z#01M8F94VKCF015NW0SZD6Z7THE", "user#u0@acme.com"},
 			false, true, "prefix#2006-01-02T15:04:05.000Z07:00#…", "2 of 7 keys are not times: account#, user#u0@acme.com"},
-		{"times followed by two different separators", []string{"a#2025-03-02T15:09:57Z", "b#2025-03-02T15:09:57Z#x", "c#2025-03-02T15:09:57Z_y", "d"}, false, false, "", ""},
+		// Each prefix one form, the forms apart by what follows the time:
+		// each prefix read in its own (a form a prefix).
+		{"times followed by two different separators", []string{"a#2025-03-02T15:09:57Z", "b#2025-03-02T15:09:57Z#x", "c#2025-03-02T15:09:57Z_y", "d"}, false, true,
+			"a form a prefix: a#{2006-01-02T15:04:05Z07:00}, b#{2006-01-02T15:04:05Z07:00#…}, c#{2006-01-02T15:04:05Z07:00_…}", "1 of 4 keys is not a time: d"},
+		// Readings in epoch ms beside alarms in epoch s (ElectroDB's), and
+		// a customer's orders beside its profile and addresses: by prefix.
+		{"two epoch forms, a prefix each", []string{"$sensor#alarm_1#raiseds_1741200000", "$sensor#alarm_1#raiseds_1741300000", "$sensor#reading_1#at_1741000000000",
+			"$sensor#reading_1#at_1741500000000", "$sensor#sensor_1"}, false, true,
+			"a form a prefix: $sensor#alarm_1#raiseds_{epoch seconds}, $sensor#reading_1#at_{epoch milliseconds}", "1 of 5 keys is not a time: $sensor#sensor_1"},
+		{"orders beside a profile and addresses", []string{"ADDRESS#home", "ADDRESS#work", "ADDRESS#x", "ORDER#2025-03-02T15:09:57Z", "ORDER#2025-03-05T15:09:57Z", "PROFILE"}, false, true,
+			"prefix#2006-01-02T15:04:05Z07:00", "4 of 6 keys are not times: ADDRESS#home, ADDRESS#work, ADDRESS#x, …"},
+		// A prefix mixing times and other keys below two thirds: refused.
+		{"a prefix of few times", []string{"ORDER#2025-03-02T15:09:57Z", "ORDER#draft-1", "ORDER#draft-2", "PROFILE"}, false, false, "", ""},
 		{"empty", nil, false, false, "", ""},
 	} {
 		d := DetectTimeSample(tc.keys, tc.number)

@@ -1017,3 +1017,150 @@ func TestLibraryLevels(t *testing.T) {
 	}
 	t.Logf("| backend | level | children | walk req / RCU | c from the keys held req / RCU | --count req / RCU | --count-budget 1 | full read req / RCU |\n|---|---|---|---|---|---|---|---|\n%s", strings.Join(figures, "\n"))
 }
+
+// TestLibraryCustomerOrdersByPrefix: dynamodb-toolbox's customer
+// partition (its PROFILE, six ADDRESS#… items, ten orders keyed
+// ORDER#{iso}#{id}) holds times in only ten of its seventeen keys, and
+// detection refused it by the two-thirds rule though a single-table
+// design's partition is just that. Its prefixes decide: ORDER# holds a
+// time in every key, PROFILE and ADDRESS# none, so the form is taken and
+// those two named; a month's range lists the orders in it (exactly what a
+// full read filtered by time lists), finding the prefix from the sample
+// with no read past it. On dynalite and the embedded backend.
+func TestLibraryCustomerOrdersByPrefix(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "toolbox_shop.js", "LibToolboxShop")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibToolboxShop")
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			base := domain.KeyQuery{Table: "LibToolboxShop", PKName: "PK", PK: domain.S("CUST#c000"), SKName: "SK", Reverse: true}
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+			detect := dynamo.NewMetered(c)
+			sample, _, err := dynamo.DetectTimeKeys(ctx, detect, base, nil)
+			if err != nil || !sample.OK || sample.Enc.Name() != "prefix#2006-01-02T15:04:05.000Z07:00#…" ||
+				strings.Join(sample.Timeless, " ") != "ADDRESS# PROFILE" || len(sample.Skipped) != 7 {
+				t.Fatalf("detected %v %q, prefixes without time %q, %d keys skipped (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, len(sample.Skipped), err)
+			}
+			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
+			ranged := dynamo.NewMetered(c)
+			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := m.Take(ctx, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range items {
+				kv, _ := dynamo.KeyValueOf(it["SK"])
+				got = append(got, kv.Text)
+			}
+			want := "ORDER#2020-10-26T00:00:00.000Z#o004 ORDER#2020-10-17T00:00:00.000Z#o003 ORDER#2020-10-08T00:00:00.000Z#o002"
+			if strings.Join(got, " ") != want || strings.Join(m.Prefixes, " ") != "ORDER#" || m.Found.Requests != 0 {
+				t.Errorf("the month lists %v across %q (finding them: %d requests), want %s", got, m.Prefixes, m.Found.Requests, want)
+			}
+			dt, _ := detect.Session.Totals()
+			rt, _ := ranged.Session.Totals()
+			t.Logf("%s: detection %d requests %.1f RCU, range %d requests %.1f RCU", name, dt.Requests, dt.RCU, rt.Requests, rt.RCU)
+		})
+	}
+}
+
+// TestLibrarySensorTwoEpochForms: ElectroDB's sensor partition holds its
+// readings keyed by epoch milliseconds ($sensor#reading_1#at_<ms>) and
+// its alarms by epoch seconds ($sensor#alarm_1#raiseds_<s>): detection
+// refused "times in more than one form", though each prefix holds one.
+// Each prefix is read in its own form: a month's range lists readings and
+// alarms merged by time, newest first, exactly what a full read filtered
+// by each key's own time lists, the sensor item named as holding no time,
+// and the range costs no more than reading the partition once. On
+// dynalite and the embedded backend.
+func TestLibrarySensorTwoEpochForms(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "electrodb_sensor.js", "LibSensors")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibSensors")
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			base := domain.KeyQuery{Table: "LibSensors", PKName: "pk", PK: domain.S("$iot#sensor_sn0"), SKName: "sk", Reverse: true}
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+			detect := dynamo.NewMetered(c)
+			sample, _, err := dynamo.DetectTimeKeys(ctx, detect, base, nil)
+			if err != nil || !sample.OK || sample.Enc.Forms == nil || len(sample.Enc.Forms.List) != 2 || strings.Join(sample.Timeless, " ") != "$sensor#sensor_" {
+				t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
+			}
+			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
+			ranged := dynamo.NewMetered(c)
+			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := m.Take(ctx, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range items {
+				kv, _ := dynamo.KeyValueOf(it["sk"])
+				got = append(got, kv.Text)
+			}
+			// The oracle: each key's own time, read from its digits.
+			type keyed struct {
+				at time.Time
+				sk string
+			}
+			var want []keyed
+			full := dynamo.NewMetered(c)
+			var start dynamo.Item
+			for {
+				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range page.Items {
+					kv, _ := dynamo.KeyValueOf(it["sk"])
+					var at time.Time
+					if ms, ok := strings.CutPrefix(kv.Text, "$sensor#reading_1#at_"); ok {
+						n, _ := strconv.ParseInt(ms, 10, 64)
+						at = time.UnixMilli(n)
+					} else if s, ok := strings.CutPrefix(kv.Text, "$sensor#alarm_1#raiseds_"); ok {
+						n, _ := strconv.ParseInt(s, 10, 64)
+						at = time.Unix(n, 0)
+					} else {
+						continue
+					}
+					if !at.Before(r.From) && !at.After(r.To) {
+						want = append(want, keyed{at, kv.Text})
+					}
+				}
+				if start = page.LastKey; !page.More() {
+					break
+				}
+			}
+			slices.SortStableFunc(want, func(a, b keyed) int { return b.at.Compare(a.at) })
+			wantKeys := make([]string, 0, len(want))
+			alarms := 0
+			for _, w := range want {
+				wantKeys = append(wantKeys, w.sk)
+				if strings.Contains(w.sk, "#alarm_") {
+					alarms++
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(wantKeys, " ") || len(got) < 20 || alarms < 5 {
+				t.Errorf("the month lists %d keys, the filtered full read %d (%d alarms):\n%v\n%v", len(got), len(wantKeys), alarms, got, wantKeys)
+			}
+			dt, _ := detect.Session.Totals()
+			rt, _ := ranged.Session.Totals()
+			ft, _ := full.Session.Totals()
+			// Detection is its two keys-only reads, as on any partition.
+			if rt.RCU > ft.RCU || dt.Requests != 2 {
+				t.Errorf("the range %.1f RCU cost more than reading the partition once (%.1f), or detection %d requests", rt.RCU, ft.RCU, dt.Requests)
+			}
+			t.Logf("%s: detection %d requests %.1f RCU, range %d requests %.1f RCU, full read %d requests %.1f RCU", name, dt.Requests, dt.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU)
+		})
+	}
+}

@@ -25,11 +25,23 @@ const maxPrefixDepth = 4
 // prefix the sample read whole without a time in it (PROFILE#, beside
 // PHOTO#<ULID>) is left out: its Query would find nothing.
 func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, error) {
+	return timePrefixes(ctx, c, r, enc, sample, true)
+}
+
+// timePrefixes is TimePrefixes; forms false where formsPrefixes has
+// already found a key past the forms' prefixes (the walk follows).
+func timePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample, forms bool) ([]string, Cost, error) {
 	if !enc.NeedsPrefix() {
 		return nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
 	}
 	if known, ok := sample.knownPrefixes(enc); ok {
 		return known, Cost{}, nil // the sample's reads hold them all: no walk
+	}
+	if enc.Forms != nil && forms {
+		prefixes, cost, ok, err := formsPrefixes(ctx, c, r, enc, sample)
+		if err != nil || ok {
+			return prefixes, cost, err
+		}
 	}
 	depths := map[int]bool{}
 	deepest := 1
@@ -73,6 +85,87 @@ func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 	}
 	err := walk("", 1)
 	return out, total, err
+}
+
+// formsPrefixes are the prefixes of a form a prefix (enc.Forms) when no
+// other key lies between the sample's newest and oldest reads: the gap
+// between them, less the forms' prefixes, is read one keys-only key at a
+// time, one request a stretch (between the readings and the alarms of a
+// sensor: one), where the children walk costs a request a child and
+// level. A key found there that the sample did not read may be of a
+// prefix of no known form: false, and the caller walks.
+func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, bool, error) {
+	var total Cost
+	prefixes := make([]string, 0, len(enc.Forms.List))
+	for _, f := range enc.Forms.List {
+		prefixes = append(prefixes, f.Prefix)
+	}
+	slices.Sort(prefixes)
+	var top, bottom []string
+	for _, run := range sample.runs {
+		switch {
+		case run.within != "" || run.past:
+		case run.top && top == nil:
+			top = run.keys
+		case run.bottom && bottom == nil:
+			bottom = run.keys
+		}
+	}
+	if len(top) == 0 || len(bottom) == 0 || r.Key.SK == nil || r.Key.SK.Type != domain.TypeS {
+		return nil, total, false, nil
+	}
+	lo, hi := bottom[len(bottom)-1], top[len(top)-1] // the gap: between the oldest read's newest key and the newest read's oldest
+	if hi <= lo {
+		return prefixes, total, true, nil // the reads met
+	}
+	seen := map[string]bool{}
+	for _, k := range sample.Keys {
+		seen[k] = true
+	}
+	type stretch struct{ from, to string } // both inclusive
+	var stretches []stretch
+	from := domain.After(lo)
+	for _, p := range prefixes {
+		if p > from {
+			stretches = append(stretches, stretch{from, min(p, hi)})
+		}
+		end, ok := domain.PrefixEnd(p)
+		if !ok {
+			from = ""
+			break
+		}
+		from = max(from, end)
+	}
+	if from != "" && from <= hi {
+		stretches = append(stretches, stretch{from, hi})
+	}
+	q := domain.KeyQuery{Table: r.Table, Index: r.Index, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
+	var scratch TimeSample
+	for _, st := range stretches {
+		start := st.from
+		for tries := 0; ; tries++ {
+			if start > st.to {
+				break
+			}
+			if tries == 3 {
+				return nil, total, false, nil
+			}
+			q.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S(start), B: domain.S(st.to)}
+			keys, _, cost, err := sampleRead(ctx, c, q, r.TableKeys, 1, &scratch)
+			total = total.Add(cost)
+			if err != nil {
+				return nil, total, false, err
+			}
+			if len(keys) == 0 {
+				break
+			}
+			if !seen[keys[0]] {
+				return nil, total, false, nil // a key the sample did not read, under no form's prefix
+			}
+			start = domain.After(keys[0])
+		}
+	}
+	return prefixes, total, true, nil
 }
 
 // timeless reports a prefix the sample holds whole, none of whose keys is
@@ -410,6 +503,29 @@ func NewMergedRangeFrom(c Client, base domain.KeyQuery, prefixes []string, r dom
 func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain.KeyQuery, r domain.TimeRange, enc domain.TimeEncoding, pageSize int32, tableKeys *KeySchema, sample TimeSample) (*MergedRange, error) {
 	if known, ok := sample.knownPrefixes(enc); ok {
 		return NewMergedRangeFrom(c, base, known, r, enc, pageSize, tableKeys, sample)
+	}
+	if enc.Forms != nil && base.SK.Op == domain.SKNone {
+		// A form a prefix: the forms' prefixes, when the gap between the
+		// sample's reads holds no other (one read of a key a stretch).
+		prefixes, found, ok, err := formsPrefixes(ctx, c, req, enc, sample)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			// A key of some other prefix between the sample's reads: the
+			// walk names every prefix, and one of no known form is
+			// refused (CompileRange), never left out unsaid as a read of
+			// the partition would leave it.
+			more, walked, err := timePrefixes(ctx, c, req, enc, sample, false)
+			if prefixes, found = more, found.Add(walked); err != nil {
+				return nil, err
+			}
+		}
+		m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
+		if m != nil {
+			m.Found = found
+		}
+		return m, err
 	}
 	limit := sample.itemsFor(sample.walkUnits(enc))
 	if !sample.mayHold(enc, len(sample.seenPrefixes(enc)), limit) {

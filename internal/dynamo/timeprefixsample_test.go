@@ -65,18 +65,25 @@ func TestDetectTimeSeesEveryPrefix(t *testing.T) {
 var walkedSeeded seededTable
 
 // TestDetectTimeWalksUntilSettled (26.2): when the two ends do not settle
-// a form (the newest 20 keys are ZETA# notes, the oldest AUDIT# times: 20
-// of 40 is no quorum), detection samples the prefixes between them, 3
-// keys from each end of each, and stops as soon as the sample settles:
-// after EVENT1#–EVENT4# (44 times of 64 keys), never reading EVENT5#.
+// a form (the newest 20 keys are ZETA# notes and times, half each, the
+// oldest AAA# notes and AUDIT# times: 20 of 40 is no quorum, and ZETA#'s
+// 10 of 20 none within it, so its prefixes do not settle it either),
+// detection samples the prefixes between them, 3 keys from each end of
+// each, and stops as soon as the sample settles: after EVENT1#–EVENT4#
+// (44 times of 64 keys), never reading EVENT5#.
 func TestDetectTimeWalksUntilSettled(t *testing.T) {
 	backends := seededBackends(t, &walkedSeeded, func(ctx context.Context, w dynamo.Writer) error {
 		s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 		var items []dynamo.Item
 		at := time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC)
 		for i := range 30 {
-			items = append(items, dynamo.Item{"PK": s("p"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
-				dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("ZETA#note-%02d", i))})
+			items = append(items, dynamo.Item{"PK": s("p"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
+		}
+		for i := range 10 {
+			items = append(items, dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("AAA#note-%02d", i))},
+				dynamo.Item{"PK": s("p"), "SK": s(fmt.Sprintf("ZETA#zz-note-%02d", i))},
+				dynamo.Item{"PK": s("p"), "SK": s("ZETA#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
+				dynamo.Item{"PK": s("p"), "SK": s("ZETA#" + at.Add(time.Duration(i+10)*time.Hour).Format(time.RFC3339))})
 		}
 		for p := 1; p <= 6; p++ {
 			for i := range 8 {
@@ -85,8 +92,13 @@ func TestDetectTimeWalksUntilSettled(t *testing.T) {
 		}
 		// q: the same ends, and sixteen prefixes of two times each.
 		for i := range 30 {
-			items = append(items, dynamo.Item{"PK": s("q"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
-				dynamo.Item{"PK": s("q"), "SK": s(fmt.Sprintf("ZETA#note-%02d", i))})
+			items = append(items, dynamo.Item{"PK": s("q"), "SK": s("AUDIT#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))})
+		}
+		for i := range 10 {
+			items = append(items, dynamo.Item{"PK": s("q"), "SK": s(fmt.Sprintf("AAA#note-%02d", i))},
+				dynamo.Item{"PK": s("q"), "SK": s(fmt.Sprintf("ZETA#zz-note-%02d", i))},
+				dynamo.Item{"PK": s("q"), "SK": s("ZETA#" + at.Add(time.Duration(i)*time.Hour).Format(time.RFC3339))},
+				dynamo.Item{"PK": s("q"), "SK": s("ZETA#" + at.Add(time.Duration(i+10)*time.Hour).Format(time.RFC3339))})
 		}
 		for p := 1; p <= 16; p++ {
 			for i := range 2 {

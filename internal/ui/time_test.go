@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -771,33 +772,40 @@ func TestFollowOnAMergedRangeNamesThisTablesPrefixes(t *testing.T) {
 
 // TestTimeOneFormInTooFewKeys: a small customer's partition (a
 // profile, a contract's revisions, seven orders keyed STATUS#time#id)
-// holds times in one form, in too few of its keys to take it unasked.
-// Time mode said its keys "do not read as time"; it says how many do, in
-// which form, and the time_format that reads them, each line within 80
-// columns. A chat room (seven MSG#<ULID> messages beside its members)
-// says the same of ulid. A device's readings keyed to count time
-// backwards (READING#<9999999999 − epoch seconds>) are said to be that,
-// not "no time", with where to read them newest first. The title says
-// there is no Time mode here, not the sample's "items loaded" over no
+// holds times in one form, in fewer than two thirds of its keys; a chat
+// room holds seven MSG#<ULID> messages beside its members. Time mode
+// refused both ("too few to take it unasked"); by their prefixes, as the
+// range command reads them, it lists the orders and messages of the range,
+// naming the prefixes that hold no time. A device's readings keyed to
+// count time backwards (READING#<9999999999 − epoch seconds>) are said to
+// be that, not "no time", with where to read them newest first. The title
+// says there is no Time mode here, not the sample's "items loaded" over no
 // row. On dynalite and the embedded backend.
 func TestTimeOneFormInTooFewKeys(t *testing.T) {
 	cases := []struct {
-		pk   string
-		keys []string
-		want []string
+		pk, rng string // the range asked ("" for a refusal)
+		keys    []string
+		want    []string
 	}{
-		{"CUSTOMER#c0003", []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
+		{"CUSTOMER#c0003", "2018", []string{"PROFILE", "v0_Contract", "v1_Contract", "v2_Contract", "v3_Contract",
 			"PLACED#2018-03-06T05:42:00#ORD00005", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-11-02T08:00:00#ORD00007", "PLACED#2019-01-09T10:10:00#ORD00001",
 			"DELIVERED#2018-03-28T08:46:00#ORD00002", "DELIVERED#2018-07-14T19:01:00#ORD00004", "DELIVERED#2017-12-30T23:59:00#ORD00006"},
-			[]string{"only 7 of 12 sort keys sampled hold a time", "(2006-01-02T15:04:05): too few to take it unasked;",
-				`set time_format = "2006-01-02T15:04:05"`, "for the table in the configuration to read by it"}},
-		{"ROOM#r05", []string{"META", "MEMBER#user000", "MEMBER#user001", "MEMBER#user002", "MEMBER#user003", "MEMBER#user004", "MEMBER#user005", "MEMBER#user006",
+			[]string{"5 items loaded · all · newest first across 2 prefixes", "PLACED#2018-11-02T08:00:00#ORD00007", "DELIVERED#2018-07-14T19:01:00#ORD00004",
+				"DELIVERED#2018-03-28T08:46:00#ORD00002", "PLACED#2018-03-06T13:29:00#ORD00003", "PLACED#2018-03-06T05:42:00#ORD00005"}},
+		{"ROOM#r05", "2024-05", []string{"META", "MEMBER#user000", "MEMBER#user001", "MEMBER#user002", "MEMBER#user003", "MEMBER#user004", "MEMBER#user005", "MEMBER#user006",
 			"MSG#01HWWA79E0F8QY40YGECYYS9E9", "MSG#01HXW4EX70R04A2K1HYRVSW8Q6", "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", "MSG#01HZ8HH5Z8M6DHJ74YY5P4T91J",
 			"MSG#01HWRQ6V0RVT722RNHF2K0462C", "MSG#01HJCHY500TJG92NMQ8RRXR6HV", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP"},
-			[]string{"only 7 of 15 sort keys sampled hold a time", "(ulid): too few to take it unasked;", `set time_format = "ulid"`}},
+			[]string{"4 items loaded · all · newest first across 1 prefix", "MSG#01HZ8HFAD028ZDGVKTRPTEN1HA", "MSG#01HYAXYWG0FKVGKN0TM1R83NXP",
+				"MSG#01HXW4EX70R04A2K1HYRVSW8Q6", "MSG#01HWWA79E0F8QY40YGECYYS9E9"}},
+		// A sensor's readings in epoch ms beside its alarms in epoch s
+		// (ElectroDB's keys): each prefix read in its own form, merged.
+		{"$iot#sensor_sn0", "2025-03", []string{"$sensor#sensor_1", "$sensor#reading_1#at_1738000000000", "$sensor#reading_1#at_1741000000000",
+			"$sensor#reading_1#at_1741500000000", "$sensor#alarm_1#raiseds_1739000000", "$sensor#alarm_1#raiseds_1741200000"},
+			[]string{"3 items loaded · all · newest first across 2 prefixes", "2025-03-09 06:00:00   $sensor#reading_1#at_1741500000000",
+				"2025-03-05 18:40:00   $sensor#alarm_1#raiseds_1741200000", "2025-03-03 11:06:40   $sensor#reading_1#at_1741000000000"}},
 		// A device's readings keyed READING#<9999999999 − epoch seconds>,
 		// newest first in key order: no time read forwards (2232).
-		{"DEVICE#d1#2024-W18", []string{"META", "READING#8285650788", "READING#8285478399", "READING#8285478400", "READING#8284530000"},
+		{"DEVICE#d1#2024-W18", "", []string{"META", "READING#8285650788", "READING#8285478399", "READING#8285478400", "READING#8284530000"},
 			[]string{"the sort keys here count time backwards, newest first", "(READING#8285650788 is 9999999999 − 1714349211, 2024-04-29T00:06:51Z):",
 				"the Time mode reads keys in their time's order only;", "Items lists these newest first"}},
 	}
@@ -813,8 +821,24 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Run(c.pk+"/"+name, func(t *testing.T) {
-				h := newHarness(t, 80, 24, Config{Client: db, Table: table, PK: c.pk, Range: "last 24h"})
+				w := 80
+				if c.rng != "" {
+					w = 240 // wide enough for the format line's note of what is left out
+				}
+				h := newHarness(t, w, 24, Config{Client: db, Table: table, PK: c.pk, Range: cmp.Or(c.rng, "last 24h")})
 				h.contains(t, c.want...)
+				if c.rng != "" {
+					// What range lists, and the prefixes it names as left out.
+					switch c.pk {
+					case "$iot#sensor_sn0":
+						h.contains(t, "SK holds a form a prefix: $sensor#alarm_1#raiseds_{epoch seconds}, $sensor#reading_1#at_{epoch milliseconds}", "1 prefix of the keys sampled holds no time: $sensor#sensor_")
+					case "CUSTOMER#c0003":
+						h.contains(t, "5 prefixes of the keys sampled hold no time: PROFILE, v0_Contract, v1_Contract, v2_Contract, v3_Contract, left out of ranges")
+					default:
+						h.contains(t, "2 prefixes of the keys sampled hold no time: MEMBER#, META, left out of ranges")
+					}
+					return
+				}
 				h.contains(t, c.pk+" · no Time mode here") // the title said "20 items loaded · more as you scroll" over no row
 				if s := h.screen(); strings.Contains(s, "do not read as time") || strings.Contains(s, "items loaded") {
 					t.Errorf("said the keys do not read as time, or items loaded:\n%s", s)

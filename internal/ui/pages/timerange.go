@@ -296,6 +296,9 @@ func (t *Time) detect() tea.Cmd {
 	}
 	t.phase = timeReady
 	t.skipped = d.SampledNote() // the newest and oldest keys, not the partition's all
+	if note := d.TimelessNote(); note != "" {
+		t.skipped = note // taken by its prefixes: those holding no time, as range names them
+	}
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
 	t.offsets, t.spread = d.Offsets, d.Spread
