@@ -181,7 +181,7 @@ func (t *Tree) setColumns() {
 	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead}}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead, Must: true}}
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
