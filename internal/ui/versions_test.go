@@ -161,6 +161,12 @@ func TestHelpShowsTheCommandLine(t *testing.T) {
 	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#'")
+	// The level names (the tour opens Locations with them) are in it: it
+	// left them out, and the command opened "Segment" where "STATE" was.
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#", Levels: "STATE#CITY#ZIP"})
+	h.contains(t, "STATE NY", "CITY ")
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#' --levels 'STATE#CITY#ZIP'")
 	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Versions: "*"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")

@@ -946,6 +946,11 @@ func (t *Tree) DeepLink() []string {
 	if d := t.delimSetting(); d != "" {
 		args = append(args, "--delimiter", d)
 	}
+	if len(t.levels) > 0 && t.req.Delim != "" && !t.req.NoDelim {
+		// The level names head the column and the crumbs (STATE NY ›
+		// CITY …): without them the command opened "Segment".
+		args = append(args, "--levels", strings.Join(t.levels, t.req.Delim))
+	}
 	return args
 }
 
