@@ -64,6 +64,12 @@ func TestTimeSeedQuery(t *testing.T) {
 	h.typeText("last 15x")
 	h.keys("enter")
 	h.contains(t, `✗ "15x" is not a span`, "2 items loaded", "2011-07-09 13:00:00")
+	// The text typed is quoted once, as range --at quotes it: escaped
+	// again, a\b "c" was said as "a\\\\b \\"c\\"".
+	h.clearInput(20)
+	h.typeText(`a\b "c"`)
+	h.keys("enter")
+	h.contains(t, `✗ "a\\b \"c\"" is not a time`)
 	h.keys("esc", "o") // oldest first
 	h.contains(t, "oldest first", "2 items loaded")
 }

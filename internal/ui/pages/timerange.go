@@ -990,7 +990,7 @@ func (t *Time) View() string {
 		info = st.Dim.Render(common.CutWords(text, t.w-4))
 	}
 	if t.inputErr != "" {
-		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
+		info = st.ErrorTitle.Render("✗ " + common.Guard(t.inputErr)) // the text typed, quoted as Go quotes
 	}
 	head := components.Fit(bar, t.w-4) + "\n" + components.Fit(info, t.w-4)
 	if f := t.filterLines(); len(f) > 0 {
