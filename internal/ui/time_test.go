@@ -746,6 +746,46 @@ func TestTimeKeepsItsRangeAcrossModes(t *testing.T) {
 	h.contains(t, "oldest first")
 }
 
+// TestTimeDeepLinkWaitsForTheFormatTruly: a range given on the command
+// line (--range) waits for the keys to tell the time format; meanwhile
+// the frame says it reads and names the range waiting, not "27 items
+// loaded" and "range › all" over a body that says it is reading (a new
+// user's walk, 3 s a request).
+func TestTimeDeepLinkWaitsForTheFormatTruly(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			var held []tea.Msg
+			cfg := Config{Table: "Metrics", PK: "cpu.web-1", Range: "last 6h", Now: demoClock, Connection: "DEMO"}
+			rec := record(demoData(t))
+			metered := dynamo.NewMetered(rec)
+			cfg.Client, cfg.Session = metered, metered.Session
+			h := harnessFor(t, New(cfg), rec)
+			h.d.Drop = func(msg tea.Msg) bool { // the sample's answer waits: the format is being read
+				if fmt.Sprintf("%T", msg) == "pages.timeSampledMsg" {
+					held = append(held, msg)
+					return true
+				}
+				_, tick := msg.(loadTickMsg)
+				return tick
+			}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.run(h.m.Init())
+			if len(held) == 0 {
+				t.Fatalf("no sample read for the time format:\n%s", h.screen())
+			}
+			h.contains(t, "cpu.web-1 · reading…", "range › last 6h", "Reading the newest items")
+			if s := h.screen(); strings.Contains(s, "items loaded") || strings.Contains(s, "range › all") {
+				t.Fatalf("while the format is read:\n%s", s)
+			}
+			h.d.Drop = nil
+			for _, m := range held {
+				h.send(m)
+			}
+			h.contains(t, "range › last 6h   (t to change)", "newest first", "TS BETWEEN :lo AND :hi")
+		})
+	}
+}
+
 // TestTimeBarSaysItsKeysWhenReopened: t on a range already run opens
 // the bar with its text and says what enter, ctrl+u and esc do, at every
 // size it fits: the text was padded to the example's width, which pushed

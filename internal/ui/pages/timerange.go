@@ -946,11 +946,16 @@ func (t *Time) View() string {
 		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
 	}
 	if !t.input.Focused() {
-		shown := t.rangeTxt
-		if shown == "" {
+		shown, note := t.rangeTxt, "   (t to change)"
+		switch {
+		case shown == "" && t.initial != "" && t.phase == timeDetecting:
+			// A deep link's range waits for the time format: "all" said
+			// the partition was what the view lists.
+			shown, note = t.initial, "   runs once the keys tell the time format"
+		case shown == "":
 			shown = "all"
 		}
-		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
+		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render(note)
 	}
 	info := ""
 	if t.ready() {
@@ -1028,7 +1033,14 @@ func (t *Time) View() string {
 	if t.sort.Attr != "" {
 		order = "read " + order // the rows shown are in the sort's order
 	}
-	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), t.pg.State(), order)
+	state := t.pg.State()
+	if t.phase == timeDetecting && !t.pg.Fail.Stopped() {
+		// The first page is held, not shown, while the sample the time
+		// format is read from is read: "27 items loaded" stood over
+		// "Reading the newest items…" and no row.
+		state = "reading…"
+	}
+	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), state, order)
 	if ix := t.base.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
 	}
