@@ -369,6 +369,18 @@ func TestVersionsLongDriftHasRoom(t *testing.T) {
 	h.contains(t, want, "Current copy")
 }
 
+// TestVersionsLabelsWhole: a revision numbered by Unix time is shown
+// whole in the Latest column at every size: it was cut to "v17000000…",
+// which reads as another number (Workbench RELEASES: v1700000000).
+func TestVersionsLabelsWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "Workbench", PK: "RELEASES", Versions: "*", Now: demoClock})
+			h.contains(t, "RELEASES · 1 versioned item", "v0            v1700000000      3  ✓")
+		})
+	}
+}
+
 // TestVersionsProbedOnce: where nothing read tells whether revision keys
 // exist (a filtered list), 3 sends one Limit-1 keys-only begins_with read;
 // none found, it refuses with the reason the tree would give and the tab
