@@ -740,6 +740,39 @@ func TestTreeCountsBesideALongSegment(t *testing.T) {
 	}
 }
 
+// TestTreeWalkNamesTheDelimiterItCuts: while a walk goes on (and once
+// it is stopped) the title names the delimiter its rows are cut at: it
+// said "delimiter ?" over AK#, AL#… until the walk's end (a new user's
+// walk behind a slow link).
+func TestTreeWalkNamesTheDelimiterItCuts(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			cfg := Config{Table: "Locations", PK: "USA", Connection: "DEMO"}
+			rec := record(demoData(t))
+			metered := dynamo.NewMetered(rec)
+			cfg.Client, cfg.Session = metered, metered.Session
+			h := harnessFor(t, New(cfg), rec)
+			snapshots := 0
+			h.d.Drop = func(msg tea.Msg) bool { // the walk's first snapshot only: it goes on
+				if fmt.Sprintf("%T", msg) == "pages.childrenFoundMsg" {
+					snapshots++
+					return snapshots > 1
+				}
+				_, tick := msg.(loadTickMsg)
+				return tick
+			}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.run(h.m.Init())
+			h.contains(t, "finding…", "▸ AK#")
+			if s := h.screen(); !strings.Contains(s, "delimiter #") || strings.Contains(s, "delimiter ?") {
+				t.Fatalf("the walk's rows are cut at #; the title says:\n%s", s)
+			}
+			h.keys("esc")
+			h.contains(t, "read cancelled", "delimiter #")
+		})
+	}
+}
+
 // TestTreeItemsNotCounted: a branch's Items cell before c counts it says
 // so ("–", under a heading naming c) instead of a blank that read as
 // nothing, or none; counted, the figures stand alone under "Items"; a

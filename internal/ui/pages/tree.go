@@ -171,9 +171,26 @@ func (t *Tree) delimLabel() string {
 	case t.req.NoDelim:
 		return "no delimiter"
 	case t.req.Delim == "":
+		if d := t.foundDelim(); d != "" {
+			return "delimiter " + common.Sanitize(d)
+		}
 		return "delimiter ?"
 	}
 	return "delimiter " + common.Sanitize(t.req.Delim)
+}
+
+// foundDelim is the delimiter the walk cut the children found so far at,
+// before its end says it ("" while none is a prefix): "delimiter ?" stood
+// over rows already cut at "#" (AK#, AL#…) for as long as a slow walk
+// went on, and after it was stopped.
+func (t *Tree) foundDelim() string {
+	for _, c := range t.children {
+		lead := t.req.Prefix + c.Name
+		if c.HasChildren && len(c.Prefix) > len(lead) && strings.HasPrefix(c.Prefix, lead) {
+			return c.Prefix[len(lead):]
+		}
+	}
+	return ""
 }
 
 func (t *Tree) setColumns() {
