@@ -620,7 +620,9 @@ func TestTreeCancelSaysWhatRDoes(t *testing.T) {
 	d.key("enter") // USA
 	d.until(t, 10*time.Second, func(s string) bool { return bq.blocked.Load() && strings.Contains(s, "▸ AK") })
 	d.key("esc")
-	h.contains(t, "read cancelled", "loaded before · r reads again", "delimiter ?")
+	// The title names the delimiter the rows are cut at (it said
+	// "delimiter ?" over AK#…), though r walks the level from its start.
+	h.contains(t, "read cancelled", "loaded before · r reads again", "delimiter #")
 	// The children keep the delimiter the walk cut them at, as the level
 	// read whole lists them (it listed "▸ AK").
 	h.contains(t, "▸ AK#")

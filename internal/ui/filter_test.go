@@ -308,6 +308,33 @@ func TestFilterBarErrorKeepsRows(t *testing.T) {
 	}
 }
 
+// TestFilterBarErrorSaysTheTextOnce: backslashes typed are shown once
+// in the error as in the box (the parser quotes them, as the headless
+// --filter says: '\\'), and the caret stands under the mistake after
+// them: a new user's walk saw "unexpected '\\\\'" with the caret a cell
+// right of the mistake for every backslash before it.
+func TestFilterBarErrorSaysTheTextOnce(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "DeviceLogs", PK: "9000"})
+			h.keys("f")
+			h.typeText(`Level = "a\\b" and \x`)
+			h.keys("enter")
+			h.contains(t, `filter › Level = "a\\b" and \x`, `unexpected '\\': names with such characters go in backticks`)
+			lines := strings.Split(h.screen(), "\n")
+			box := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "filter › ") })
+			at := strings.Index(lines[box+1], "^")
+			if at < 0 { // no room for the message beside a caret: the column
+				h.contains(t, "✗ column 20: unexpected")
+				return
+			}
+			if want := ansi.StringWidth(lines[box][:strings.Index(lines[box], `\x`)]); ansi.StringWidth(lines[box+1][:at]) != want {
+				t.Fatalf("the caret is at cell %d, the mistake at %d:\n%s", ansi.StringWidth(lines[box+1][:at]), want, h.screen())
+			}
+		})
+	}
+}
+
 // TestFilterOnTheKeyAppliedHere: f naming the Query's own sort key
 // (which DynamoDB refuses in a FilterExpression) lists the matches: the
 // explorer's filtered read is budgeted, its items read whole and the
@@ -1547,6 +1574,7 @@ func TestStatementErrorCaretUnderItsColumn(t *testing.T) {
 	}{
 		{`* FROM "Wide" WHERE PK = 'acct' AND bogus(x)`, true},
 		{`* FROM "Wide" WHERE PK = '北京北京' AND bogus(x)`, true},
+		{`* FROM "Wide" WHERE PK = 'a\b\c' AND bogus(x)`, true}, // a backslash one cell, as the box shows it
 		{`* FROM "Wide" WHERE PK = 'acct#01' AND Status = 'FAIL' AND Pad > 'a' AND SK > 'job' AND Pad <> 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' AND bogus(x)`, false},
 	} {
 		for _, size := range [][2]int{{80, 24}, {120, 35}} {

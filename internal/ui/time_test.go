@@ -65,6 +65,12 @@ func TestTimeSeedQuery(t *testing.T) {
 	h.typeText("last 15x")
 	h.keys("enter")
 	h.contains(t, `✗ "15x" is not a span`, "2 items loaded", "2011-07-09 13:00:00")
+	// The text typed is quoted once, as range --at quotes it: escaped
+	// again, a\b "c" was said as "a\\\\b \\"c\\"".
+	h.clearInput(20)
+	h.typeText(`a\b "c"`)
+	h.keys("enter")
+	h.contains(t, `✗ "a\\b \"c\"" is not a time`)
 	h.keys("esc", "o") // oldest first
 	h.contains(t, "oldest first", "2 items loaded")
 }
@@ -739,6 +745,46 @@ func TestTimeKeepsItsRangeAcrossModes(t *testing.T) {
 		t.Fatalf("o was typed into the range bar:\n%s", h.screen())
 	}
 	h.contains(t, "oldest first")
+}
+
+// TestTimeDeepLinkWaitsForTheFormatTruly: a range given on the command
+// line (--range) waits for the keys to tell the time format; meanwhile
+// the frame says it reads and names the range waiting, not "27 items
+// loaded" and "range › all" over a body that says it is reading (a new
+// user's walk, 3 s a request).
+func TestTimeDeepLinkWaitsForTheFormatTruly(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			var held []tea.Msg
+			cfg := Config{Table: "Metrics", PK: "cpu.web-1", Range: "last 6h", Now: demoClock, Connection: "DEMO"}
+			rec := record(demoData(t))
+			metered := dynamo.NewMetered(rec)
+			cfg.Client, cfg.Session = metered, metered.Session
+			h := harnessFor(t, New(cfg), rec)
+			h.d.Drop = func(msg tea.Msg) bool { // the sample's answer waits: the format is being read
+				if fmt.Sprintf("%T", msg) == "pages.timeSampledMsg" {
+					held = append(held, msg)
+					return true
+				}
+				_, tick := msg.(loadTickMsg)
+				return tick
+			}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.run(h.m.Init())
+			if len(held) == 0 {
+				t.Fatalf("no sample read for the time format:\n%s", h.screen())
+			}
+			h.contains(t, "cpu.web-1 · reading…", "range › last 6h", "Reading the newest items")
+			if s := h.screen(); strings.Contains(s, "items loaded") || strings.Contains(s, "range › all") {
+				t.Fatalf("while the format is read:\n%s", s)
+			}
+			h.d.Drop = nil
+			for _, m := range held {
+				h.send(m)
+			}
+			h.contains(t, "range › last 6h   (t to change)", "newest first", "TS BETWEEN :lo AND :hi")
+		})
+	}
 }
 
 // TestTimeBarSaysItsKeysWhenReopened: t on a range already run opens

@@ -20,6 +20,7 @@ import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
+	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -690,6 +691,85 @@ func TestFollowPastRangeSaysSo(t *testing.T) {
 	h.said(t, "in the past: nothing new can fall in it")
 	if strings.Contains(h.screen(), "following ·") {
 		t.Fatalf("following a range that ended:\n%s", h.screen())
+	}
+}
+
+// TestTreeCountsBesideALongSegment: a segment wider than the screen (a
+// 900-character sort key) leaves the Items column its room, at every
+// size: the key column took the row and with it the counts, while the
+// status bar said "every prefix here is counted" (dynalite, a new user's
+// walk on a table of odd keys).
+func TestTreeCountsBesideALongSegment(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, sk := range []string{strings.Repeat("S", 900) + "#tail", "a#1", "a#2", "b#x"} {
+		items = append(items, dynamo.Item{"PK": s("p"), "SK": s(sk)})
+	}
+	for name, db := range map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()} {
+		if err := demo.CreateKeyTable(context.Background(), db, "Odd", "S", items); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Odd", PK: "p"})
+				h.contains(t, "p · 3 prefixes · all")
+				if !strings.Contains(h.screen(), "c counts") {
+					h.keys("c") // counted already: c says so
+					h.said(t, "every prefix here is counted")
+				}
+				want := map[string]string{"a#": "2", "b#": "1", "tail": "1"} // the long one ends …S#
+				for _, l := range strings.Split(h.screen(), "\n") {
+					f := strings.Fields(strings.Trim(l, "│ "))
+					if !strings.HasPrefix(l, "│") || len(f) < 3 || f[0] != "▸" {
+						continue
+					}
+					key := f[1]
+					if strings.HasPrefix(key, "SSS") {
+						key = "tail"
+					}
+					if n := f[len(f)-1]; want[key] != n {
+						t.Errorf("%s shows %q for its items, want %s: %q", key, n, want[key], l)
+					}
+					delete(want, key)
+				}
+				if len(want) > 0 {
+					t.Fatalf("rows not shown with their counts %v:\n%s", want, h.screen())
+				}
+			})
+		}
+	}
+}
+
+// TestTreeWalkNamesTheDelimiterItCuts: while a walk goes on (and once
+// it is stopped) the title names the delimiter its rows are cut at: it
+// said "delimiter ?" over AK#, AL#… until the walk's end (a new user's
+// walk behind a slow link).
+func TestTreeWalkNamesTheDelimiterItCuts(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			cfg := Config{Table: "Locations", PK: "USA", Connection: "DEMO"}
+			rec := record(demoData(t))
+			metered := dynamo.NewMetered(rec)
+			cfg.Client, cfg.Session = metered, metered.Session
+			h := harnessFor(t, New(cfg), rec)
+			snapshots := 0
+			h.d.Drop = func(msg tea.Msg) bool { // the walk's first snapshot only: it goes on
+				if fmt.Sprintf("%T", msg) == "pages.childrenFoundMsg" {
+					snapshots++
+					return snapshots > 1
+				}
+				_, tick := msg.(loadTickMsg)
+				return tick
+			}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.run(h.m.Init())
+			h.contains(t, "finding…", "▸ AK#")
+			if s := h.screen(); !strings.Contains(s, "delimiter #") || strings.Contains(s, "delimiter ?") {
+				t.Fatalf("the walk's rows are cut at #; the title says:\n%s", s)
+			}
+			h.keys("esc")
+			h.contains(t, "read cancelled", "delimiter #")
+		})
 	}
 }
 

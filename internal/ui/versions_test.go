@@ -161,6 +161,12 @@ func TestHelpShowsTheCommandLine(t *testing.T) {
 	h := newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#'")
+	// The level names (the tour opens Locations with them) are in it: it
+	// left them out, and the command opened "Segment" where "STATE" was.
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Prefix: "NY#", Levels: "STATE#CITY#ZIP"})
+	h.contains(t, "STATE NY", "CITY ")
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --prefix 'NY#' --delimiter '#' --levels 'STATE#CITY#ZIP'")
 	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", Versions: "*"})
 	h.keys("?")
 	h.contains(t, "this view: dynascope --demo --table Locations --pk USA --versions")
@@ -361,6 +367,18 @@ func TestVersionsLongDriftHasRoom(t *testing.T) {
 	want := "v0_ differs from v2_: " + strings.Join(names, ", ")
 	want = strings.Join(strings.Fields(want), " ")
 	h.contains(t, want, "Current copy")
+}
+
+// TestVersionsLabelsWhole: a revision numbered by Unix time is shown
+// whole in the Latest column at every size: it was cut to "v17000000…",
+// which reads as another number (Workbench RELEASES: v1700000000).
+func TestVersionsLabelsWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "Workbench", PK: "RELEASES", Versions: "*", Now: demoClock})
+			h.contains(t, "RELEASES · 1 versioned item", "v0            v1700000000      3  ✓")
+		})
+	}
 }
 
 // TestVersionsProbedOnce: where nothing read tells whether revision keys

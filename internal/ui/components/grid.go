@@ -21,6 +21,10 @@ type Column struct {
 	Short string
 	Width int
 	Keep  bool // shrunk only when the other columns cannot give more
+	// Must is never left out: the keys are narrowed to make its room (a
+	// tree's Items beside a 900-character segment, which otherwise took
+	// the row, the counts c made with it).
+	Must bool
 }
 
 // title is c's title in w cells: Title, or Short where only it fits.
@@ -219,8 +223,17 @@ func (g *Grid) widths() []int {
 			left -= natural[i] + 2
 		}
 	}
-	left += 2      // no gap before the first column
-	for left < 0 { // the keys alone are too wide: narrow the widest
+	left += 2 // no gap before the first column
+	// The room the columns that must show take after the keys, each at
+	// its own width (at most 48): pending[i] is what those after i take.
+	pending := make([]int, len(g.cols)+1)
+	for i := len(g.cols) - 1; i >= 0; i-- {
+		pending[i] = pending[i+1]
+		if c := g.cols[i]; c.Must && !c.Keep {
+			pending[i] += natural[i] + 2
+		}
+	}
+	for left < pending[0] { // the keys are too wide: narrow the widest
 		widest := -1
 		for i, c := range g.cols {
 			if c.Keep && out[i] > minCol && (widest < 0 || out[i] > out[widest]) {
@@ -237,7 +250,10 @@ func (g *Grid) widths() []int {
 		if c.Keep {
 			continue
 		}
-		room := left - 2
+		room := left - 2 - pending[i+1]
+		if !c.Must && pending[i+1] > 0 && room < min(minCol, natural[i]) {
+			continue // left out for a column that must show after it
+		}
 		// A column with a short title shows at least one of its titles
 		// whole: "Size (es…" is left out with the columns after it. An
 		// attribute's column keeps the room it had ("StreetAddr…" still

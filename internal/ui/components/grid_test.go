@@ -226,3 +226,24 @@ func BenchmarkGridView(b *testing.B) {
 		_ = g.View()
 	}
 }
+
+// TestGridMustColumnBesideALongKey: a column that must show keeps its
+// room beside a key wider than the grid (the key is cut in its middle);
+// the columns between that do not fit are left out for it.
+func TestGridMustColumnBesideALongKey(t *testing.T) {
+	st := common.DefaultStyles(true)
+	g := NewGrid(&common.Common{Styles: &st, Keys: keymap.Default()})
+	g.SetColumns([]Column{{Title: "Segment", Keep: true}, {Title: "Kind"}, {Title: "Items", Must: true}})
+	long := strings.Repeat("S", 900) + "#"
+	g.SetRows(1, func(r, c int) string { return []string{long, "prefix", "7"}[c] })
+	for _, w := range []int{20, 78, 198} {
+		g.SetSize(w, 2)
+		lines := strings.Split(ansi.Strip(g.View()), "\n")
+		if !strings.HasSuffix(strings.TrimRight(lines[0], " "), "Items") || !strings.HasSuffix(strings.TrimRight(lines[1], " "), " 7") {
+			t.Errorf("at %d cells the count is not shown:\n%s", w, strings.Join(lines, "\n"))
+		}
+		if !strings.Contains(lines[1], "…") || !strings.HasPrefix(lines[1], "SSS") {
+			t.Errorf("at %d cells the key is not cut in its middle:\n%s", w, strings.Join(lines, "\n"))
+		}
+	}
+}

@@ -115,3 +115,9 @@ func (t *TextInput) deleteWordForward() {
 	t.SetValue(string(value[:pos]) + string(value[end:]))
 	t.SetCursor(pos)
 }
+
+// ShownWidth is the cells text takes as a TextInput shows it (a backslash
+// as itself, \u200b for a zero-width space): a caret under the column of
+// an error counts these, or it stood a cell right of the error for each
+// backslash before it.
+func ShownWidth(s string) int { return ansi.StringWidth(showFormat(s)) }

@@ -190,9 +190,9 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		return out
 	case f.err != nil:
 		value := []rune(f.input.Value())
-		caret := ansi.StringWidth(filterPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(f.err.Col-1, len(value))])))
-		msg := common.Sanitize(f.err.Msg) // the caret shows the column
-		unscrolled := ansi.StringWidth(filterPrompt)+ansi.StringWidth(common.Sanitize(string(value))) < width
+		caret := ansi.StringWidth(filterPrompt) + components.ShownWidth(string(value[:min(f.err.Col-1, len(value))]))
+		msg := common.Guard(f.err.Msg) // quoted by the parser: escaped once; the caret shows the column
+		unscrolled := ansi.StringWidth(filterPrompt)+components.ShownWidth(string(value)) < width
 		msgW := ansi.StringWidth(msg)
 		switch {
 		case unscrolled && caret+2+msgW <= width: // ^ message

@@ -253,13 +253,13 @@ func (s *Statement) View() string {
 			// statement from its start: scrolled, it would point at
 			// another character, or past the frame.
 			value := []rune(s.input.Value())
-			if ansi.StringWidth(common.Sanitize(string(value))) < box {
-				caret := ansi.StringWidth(statementPrompt) + ansi.StringWidth(common.Sanitize(string(value[:min(s.err.Col-1, len(value))])))
+			if components.ShownWidth(string(value)) < box {
+				caret := ansi.StringWidth(statementPrompt) + components.ShownWidth(string(value[:min(s.err.Col-1, len(value))]))
 				lines = append(lines, strings.Repeat(" ", caret)+st.ErrorTitle.Render("^"))
 			}
 			where = fmt.Sprintf("column %d: ", s.err.Col)
 		}
-		lines = append(lines, s.wrap(st.ErrorTitle, where+common.Sanitize(s.err.Msg), width)...)
+		lines = append(lines, s.wrap(st.ErrorTitle, where+common.Guard(s.err.Msg), width)...) // quoted by the parser
 	case s.err != nil:
 		lines = append(lines, st.Dim.Render("type a SELECT: * FROM \"Table\" WHERE …"))
 	default:

@@ -949,11 +949,16 @@ func (t *Time) View() string {
 		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
 	}
 	if !t.input.Focused() {
-		shown := t.rangeTxt
-		if shown == "" {
+		shown, note := t.rangeTxt, "   (t to change)"
+		switch {
+		case shown == "" && t.initial != "" && t.phase == timeDetecting:
+			// A deep link's range waits for the time format: "all" said
+			// the partition was what the view lists.
+			shown, note = t.initial, "   runs once the keys tell the time format"
+		case shown == "":
 			shown = "all"
 		}
-		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render("   (t to change)")
+		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render(note)
 	}
 	info := ""
 	if t.ready() {
@@ -993,7 +998,7 @@ func (t *Time) View() string {
 		info = st.Dim.Render(common.CutWords(text, t.w-4))
 	}
 	if t.inputErr != "" {
-		info = st.ErrorTitle.Render("✗ " + common.Sanitize(t.inputErr))
+		info = st.ErrorTitle.Render("✗ " + common.Guard(t.inputErr)) // the text typed, quoted as Go quotes
 	}
 	head := components.Fit(bar, t.w-4) + "\n" + components.Fit(info, t.w-4)
 	if f := t.filterLines(); len(f) > 0 {
@@ -1031,7 +1036,14 @@ func (t *Time) View() string {
 	if t.sort.Attr != "" {
 		order = "read " + order // the rows shown are in the sort's order
 	}
-	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), t.pg.State(), order)
+	state := t.pg.State()
+	if t.phase == timeDetecting && !t.pg.Fail.Stopped() {
+		// The first page is held, not shown, while the sample the time
+		// format is read from is read: "27 items loaded" stood over
+		// "Reading the newest items…" and no row.
+		state = "reading…"
+	}
+	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), state, order)
 	if t.phase == timeRefused {
 		// The sample's items were read, and none is listed: the title
 		// says what the body does, not "20 items loaded · more as you

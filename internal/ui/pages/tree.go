@@ -171,9 +171,26 @@ func (t *Tree) delimLabel() string {
 	case t.req.NoDelim:
 		return "no delimiter"
 	case t.req.Delim == "":
+		if d := t.foundDelim(); d != "" {
+			return "delimiter " + common.Sanitize(d)
+		}
 		return "delimiter ?"
 	}
 	return "delimiter " + common.Sanitize(t.req.Delim)
+}
+
+// foundDelim is the delimiter the walk cut the children found so far at,
+// before its end says it ("" while none is a prefix): "delimiter ?" stood
+// over rows already cut at "#" (AK#, AL#…) for as long as a slow walk
+// went on, and after it was stopped.
+func (t *Tree) foundDelim() string {
+	for _, c := range t.children {
+		lead := t.req.Prefix + c.Name
+		if c.HasChildren && len(c.Prefix) > len(lead) && strings.HasPrefix(c.Prefix, lead) {
+			return c.Prefix[len(lead):]
+		}
+	}
+	return ""
 }
 
 func (t *Tree) setColumns() {
@@ -181,7 +198,7 @@ func (t *Tree) setColumns() {
 	if depth := len(domain.Segments(t.req.Prefix, t.req.Delim)); depth < len(t.levels) {
 		title = t.levels[depth]
 	}
-	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead}}
+	cols := []components.Column{{Title: title, Keep: true}, {Title: "Kind"}, {Title: t.itemsHead, Must: true}}
 	if len(t.shards) > 0 {
 		cols = append(cols, components.Column{Title: "Shards"})
 	}
@@ -945,6 +962,11 @@ func (t *Tree) DeepLink() []string {
 	}
 	if d := t.delimSetting(); d != "" {
 		args = append(args, "--delimiter", d)
+	}
+	if len(t.levels) > 0 && t.req.Delim != "" && !t.req.NoDelim {
+		// The level names head the column and the crumbs (STATE NY ›
+		// CITY …): without them the command opened "Segment".
+		args = append(args, "--levels", strings.Join(t.levels, t.req.Delim))
 	}
 	return args
 }

@@ -36,9 +36,7 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 		return nil
 	}
 	t.countCost = msg.cost
-	for _, c := range msg.counts {
-		t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
-	}
+	t.takeCounts(msg.counts)
 	if !msg.final {
 		t.refresh()
 		return common.Next(msg.next)
@@ -86,10 +84,23 @@ func (t *Tree) countStopped() {
 		return
 	}
 	t.countCost = t.pass.Cost()
-	for _, c := range t.pass.Counts() {
+	t.takeCounts(t.pass.Counts())
+	t.refresh()
+}
+
+// takeCounts takes a count's figures so far, keeping every exact one the
+// level already has: a branch the walk read whole (countHeld) may be read
+// again by the count, with its gap's neighbours, and a count stopped
+// there (esc, its budget) has only part of it. On dynalite, whose tables
+// report no size, USA's AL# 53, AR# 52 and AZ# 115 turned "–" (not
+// counted) when a count stopped before it had read them again.
+func (t *Tree) takeCounts(counts []dynamo.ChildCount) {
+	for _, c := range counts {
+		if t.exact[c.Name] && !c.Exact {
+			continue
+		}
 		t.counts[c.Name], t.exact[c.Name] = c.N, c.Exact
 	}
-	t.refresh()
 }
 
 // notCounted is a branch's Items cell before c counts it: a blank there

@@ -79,14 +79,9 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 	if ix, ok := indexFor(info, index); ok {
 		v.req.Key, v.req.Index, v.req.TableKeys = ix.Key, &ix, &info.Key
 	}
-	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: 12}, {Title: "Latest", Width: 10},
-		{Title: "Revs", Width: 5}, {Title: "Drift"}}
-	if v.owned() {
-		cols = append([]components.Column{{Title: common.Sanitize(info.Key.PK.Name), Width: 14}}, cols...)
-	}
 	v.list = list.NewPaged(c, list.Words{One: "versioned item", Many: "versioned items", Reading: "the versions are",
 		Waiting: "Reading the partition's revision keys (v…)…",
-		Again:   "r reads again"}, cols, v.cell) // after esc, r lists the versions from the start (Init)
+		Again:   "r reads again"}, v.gridColumns(nil), v.cell) // after esc, r lists the versions from the start (Init)
 	v.list.Grid.SetRowStyle(func(r int) *lipgloss.Style {
 		if r < v.list.Len() && v.list.Row(r).Drifted() {
 			return &v.c.Styles.Drift
@@ -94,6 +89,28 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 		return nil
 	})
 	return v
+}
+
+// gridColumns are the list's columns for the histories hs: Current and
+// Latest as wide as their widest label (at least 12 and 10 cells, at most
+// 32): a revision numbered by Unix time, v1700000000, was cut to
+// "v17000000…", another number.
+func (v *Versions) gridColumns(hs []domain.History) []components.Column {
+	current, latest := 12, 10
+	for _, h := range hs {
+		if h.Current != nil {
+			current = max(current, common.Width(common.Sanitize(h.Current.Label())))
+		}
+		if l := h.Latest(); l != nil {
+			latest = max(latest, common.Width(common.Sanitize(l.Label())))
+		}
+	}
+	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: min(current, 32)}, {Title: "Latest", Width: min(latest, 32)},
+		{Title: "Revs", Width: 5}, {Title: "Drift"}}
+	if v.owned() {
+		cols = append([]components.Column{{Title: common.Sanitize(v.info.Key.PK.Name), Width: 14}}, cols...)
+	}
+	return cols
 }
 
 func (v *Versions) Init() tea.Cmd {
@@ -123,6 +140,7 @@ func (v *Versions) refresh() {
 	for i := range rows {
 		rows[i] = hs[v.sort.Row(i)]
 	}
+	v.list.Grid.SetColumns(v.gridColumns(hs))
 	v.list.Set(rows)
 }
 
