@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // PartKind is what one part of a key is, as the key grammar reads it.
@@ -301,6 +302,11 @@ func fixedStart(values map[string][]int) string {
 	}
 	sort.Strings(texts)
 	fixed := commonPrefix(texts[0], texts[len(texts)-1])
+	// Words that differ inside a character (é and ä share its first
+	// byte) part before it: a template never holds half a character.
+	for !utf8.ValidString(fixed) {
+		fixed = fixed[:len(fixed)-1]
+	}
 	i := len(fixed) - 1
 	for i >= 0 && isAlnumByte(fixed[i]) {
 		i--

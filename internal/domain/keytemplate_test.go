@@ -39,6 +39,23 @@ func TestKeyTemplates(t *testing.T) {
 	if got := Templates(keys, "#"); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("templates\n got %q\nwant %q", got, want)
 	}
+	// Words that vary and share only part of a character (é and ä both
+	// begin with the byte C3) are ids from their first character: a
+	// template never holds half a character (it printed as U+FFFD).
+	for _, keys := range [][]string{
+		{"é#1", "ä#2", "ö#3", "ü#4"},
+		{"🍕#1", "🍔#2", "🍟#3", "🌭#4"},
+		{"x-é", "x-ä", "x-ö", "x-ü"},
+	} {
+		for _, got := range Templates(keys, "#") {
+			if !utf8.ValidString(got) {
+				t.Errorf("%q: template %q cuts a character", keys, got)
+			}
+		}
+		if got := Templates(keys, "#"); got[0] != got[1] {
+			t.Errorf("%q: templates %q, want one", keys, got)
+		}
+	}
 	// The delimiter guessed is one outside the keys' times.
 	if got := InferTemplates([]string{"2024/01/15", "2024/01/16"}, ""); strings.Join(got, ", ") != "{time:2006/01/02} (2)" {
 		t.Errorf("inferred %q", got)
