@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -145,9 +146,9 @@ func templateName(pk, sk string) string {
 	seen := map[string]bool{}
 	for _, t := range []string{pk, sk} {
 		for _, w := range strings.FieldsFunc(placeholderRE().ReplaceAllString(t, " "), func(r rune) bool {
-			return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_')
+			return !(unicode.IsLetter(r) || unicode.IsMark(r) || r == '_')
 		}) {
-			if len(w) > 1 && !seen[w] {
+			if utf8.RuneCountInString(w) > 1 && !seen[w] {
 				seen[w] = true
 				labels = append(labels, w)
 			}

@@ -65,6 +65,21 @@ func TestInferEntities(t *testing.T) {
 	if len(got) != 1 || got[0].Name != Unlabelled || strings.Contains(got[0].Name, "{") || got[0].KeyTemplates["sk"] == "" {
 		t.Errorf("keys with no label: %+v", got)
 	}
+	// A label of letters beyond ASCII is named whole: café, not caf;
+	// Ωmega, not mega; ÜBER·ORDER, not BER·ORDER.
+	items = nil
+	for i := range 4 {
+		items = append(items, EntityItem{PK: "café", SK: fmt.Sprintf("%d", i), Types: map[string]string{"menu": "S"}},
+			EntityItem{PK: "Ωmega", SK: fmt.Sprintf("%d", i), Types: map[string]string{"score": "N"}},
+			EntityItem{PK: "ÜBER#" + fmt.Sprint(i), SK: fmt.Sprintf("ORDER#%d", i)})
+	}
+	names = nil
+	for _, e := range InferEntities(items, "#") {
+		names = append(names, fmt.Sprintf("%s=%d", e.Name, e.Count))
+	}
+	if strings.Join(names, ", ") != "café=4, Ωmega=4, ÜBER·ORDER=4" {
+		t.Errorf("labels beyond ASCII: %s", strings.Join(names, ", "))
+	}
 	// An ElectroDB index kept KEYS_ONLY (no __edb_e__): its books by
 	// author, a name with a space among them (le guin, as ElectroDB
 	// lower-cases it), are one type, not the others and le guin's.
