@@ -26,6 +26,9 @@ type EntityItem struct {
 	// Partial says the item's partition was not read to its end (a
 	// sample stopped inside it): more of its items may exist unread.
 	Partial bool
+	// PKNumber and SKNumber say the key is a number (N): its template
+	// is {n} whatever its sign or fraction (-3 and 2.5 are no ids).
+	PKNumber, SKNumber bool
 }
 
 // Entity is one entity type of a table: its name, how many items are of
@@ -69,6 +72,14 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 		delim = GuessDelimiter(append(append([]string(nil), pks...), sks...))
 	}
 	pkT, skT := Templates(pks, delim), Templates(sks, delim)
+	for i, it := range items {
+		if it.PKNumber {
+			pkT[i] = "{n}"
+		}
+		if it.SKNumber {
+			skT[i] = "{n}"
+		}
+	}
 	byName := map[string]*entityAcc{}
 	var order []string
 	for i, it := range items {

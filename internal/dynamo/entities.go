@@ -291,11 +291,11 @@ func entityItems(items []Item, partial []bool, key KeySchema) []domain.EntityIte
 	for i, it := range items {
 		e := domain.EntityItem{Types: map[string]string{}, Values: map[string]string{}, Partial: partial != nil && partial[i]}
 		if kv, ok := KeyValueOf(it[key.PK.Name]); ok {
-			e.PK = kv.Text
+			e.PK, e.PKNumber = kv.Text, kv.Type == domain.TypeN
 		}
 		if key.SK != nil {
 			if kv, ok := KeyValueOf(it[key.SK.Name]); ok {
-				e.SK = kv.Text
+				e.SK, e.SKNumber = kv.Text, kv.Type == domain.TypeN
 			}
 		}
 		for name, v := range it {

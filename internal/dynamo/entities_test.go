@@ -39,6 +39,16 @@ func entityItems(discriminator bool) []dynamo.Item {
 	return items
 }
 
+// scoreItems are two games' leaderboards under a number sort key: golf's
+// scores below and above par, a speedrun's in fractions of a second.
+func scoreItems() []dynamo.Item {
+	var items []dynamo.Item
+	for _, sc := range []struct{ game, score string }{{"golf", "-3"}, {"golf", "0"}, {"golf", "2"}, {"golf", "17"}, {"speedrun", "-0.5"}, {"speedrun", "1.25"}, {"speedrun", "38.125"}} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: sc.game}, "SK": &types.AttributeValueMemberN{Value: sc.score}})
+	}
+	return items
+}
+
 // bigAndSmall is Geography's layout: one big partition of places (PLACE,
 // 1,000 items of 1 KB) beside one small one (CAPITALS, 10 items).
 func bigAndSmall() []dynamo.Item {
@@ -70,6 +80,9 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 				"body": &types.AttributeValueMemberS{Value: strings.Repeat("x", 2000)}})
 		}
 		if err := demo.CreateKeyTable(ctx, w, "EntitiesBigPartition", "S", big); err != nil {
+			return err
+		}
+		if err := demo.CreateKeyTable(ctx, w, "EntitiesScores", "N", scoreItems()); err != nil {
 			return err
 		}
 		return demo.CreateKeyTable(ctx, w, "EntitiesBigAndSmall", "S", bigAndSmall())
@@ -135,6 +148,24 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 				}
 			}
 		}
+		// A number sort key (a leaderboard's scores, negative and
+		// fractional) is a number whatever its sign or fraction: its
+		// template is {n}, not the {id} the text -3 or 2.5 reads as.
+		nkey := dynamo.KeySchema{PK: key.PK, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeN}}
+		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesScores", Key: nkey, MaxRCU: 100})
+		if err != nil || len(res.Entities) == 0 {
+			t.Fatalf("%s scores: %v %+v", name, err, res.Entities)
+		}
+		total := 0
+		for _, e := range res.Entities {
+			total += e.Count
+			if e.KeyTemplates["sk"] != "{n}" {
+				t.Errorf("%s scores: %s=%d sort key %q, want {n}", name, e.Name, e.Count, e.KeyTemplates["sk"])
+			}
+		}
+		if total != len(scoreItems()) {
+			t.Errorf("%s scores: %d items typed of %d", name, total, len(scoreItems()))
+		}
 		// A sample counts exactly the type of a partition it read to its
 		// end (CAPITALS: the next item its segment read was another
 		// partition's, or the segment ended) and scales only the rest, by
@@ -149,7 +180,7 @@ func TestEntitiesOnBothBackends(t *testing.T) {
 				small++
 			}
 		}
-		res, err := dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigAndSmall", Key: key, MaxRCU: 16, SizeBytes: int64(big)*1100 + int64(small)*40, ItemCount: int64(big + small)})
+		res, err = dynamo.ReadEntities(ctx, c, dynamo.EntitiesRequest{Table: "EntitiesBigAndSmall", Key: key, MaxRCU: 16, SizeBytes: int64(big)*1100 + int64(small)*40, ItemCount: int64(big + small)})
 		if err != nil || !res.Sampled || res.Read >= big {
 			t.Fatalf("%s big and small: %v sampled %v read %d", name, err, res.Sampled, res.Read)
 		}
