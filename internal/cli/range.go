@@ -257,6 +257,13 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		sampleQ.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(f.skPrefix)}
 	}
 	opt.Masked = masking(conn.client, opt.Mask, info)
+	if opt.Filter != nil {
+		// As items says: a filter on what the index does not hold matches
+		// none of its items, whatever the table's hold.
+		if note := notInIndex(info, f.index, domain.FilterPaths(opt.Filter), "read the table's items without --index, or with dynascope scan --filter"); note != "" {
+			fmt.Fprintln(f.stderr, note)
+		}
+	}
 	// --max-rcu is one budget for every read of the command: the time
 	// sample, the walk that finds the prefixes, the pages, and with
 	// --follow every poll after them.

@@ -1262,7 +1262,7 @@ func zooTable(name string) *dynamodb.CreateTableInput {
 
 // TestFilterOnWhatAKeysOnlyIndexHolds: ElectroDB's loans under an index
 // kept KEYS_ONLY (by book): a filter on renewals, which the index does
-// not hold, truly matches none of its items, and scan, items and
+// not hold, truly matches none of its items, and scan, items, range and
 // partiql said only "matched=0", as if no loan had been renewed three
 // times. They say renewals is not in the index, what it holds and how
 // to read the table's items; a filter on what it holds, or on the
@@ -1290,6 +1290,8 @@ func TestFilterOnWhatAKeysOnlyIndexHolds(t *testing.T) {
 			{"scan", "--table", "Loans", "--index", "gsi1", "--filter", "renewals = 3"},
 			{"items", "--table", "Loans", "--index", "gsi1", "--pk", "$library#bookid_b1", "--filter", "renewals = 3"},
 			{"partiql", `SELECT * FROM "Loans"."gsi1" WHERE renewals = 3`},
+			// range on the index, its loan dates' days, said nothing either.
+			{"range", "--table", "Loans", "--index", "gsi1", "--pk", "$library#bookid_b1", "--from", "2025-01-01", "--to", "2025-09-30", "--filter", "renewals = 3"},
 		} {
 			out, stderr, code := cli(t, append(args, conn...)...)
 			if code != exitOK || out != "" || !strings.Contains(stderr, "renewals is not in index gsi1 (it holds its keys only): no item read from it has it; ") {
