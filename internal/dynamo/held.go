@@ -225,6 +225,27 @@ func (h *HeldKeys) Level(r ChildrenRequest) ChildrenResult {
 	return res
 }
 
+// timeless reports whether child c was read whole and none of its keys
+// holds a time, by enc or in any form known (account#, read with the key
+// after it, beside Event#{time}): a time range finds nothing in it. A
+// prefix of times in a form enc does not hold (BATTERY#{epoch ms} beside
+// ALARM#{epoch s}) is not: ranges refuse it by name.
+func (h *HeldKeys) timeless(c domain.Child, enc domain.TimeEncoding) bool {
+	if !h.Whole(c) {
+		return false
+	}
+	lo := sort.SearchStrings(h.keys, c.Prefix)
+	hi := lo
+	for hi < len(h.keys) && strings.HasPrefix(h.keys[hi], c.Prefix) {
+		if _, ok := enc.KeyTime(h.keys[hi]); ok {
+			return false
+		}
+		hi++
+	}
+	_, timed := domain.TimeForms(h.keys[lo:hi])
+	return timed == 0
+}
+
 // HeldKeysBytes bounds the keys a walk holds for the explorer (HoldKeys):
 // 4 MB, some 100,000 keys of 40 bytes; a level read whole past it is read
 // again when entered.

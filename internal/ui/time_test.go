@@ -914,6 +914,43 @@ func TestTimeOneFormInTooFewKeys(t *testing.T) {
 	}
 }
 
+// TestTimeMergedRangeLeavesOutTheTimelessPrefix: onetable's account#
+// beside Event#{epoch ms} and invoice#{epoch ms}#{ulid} in one partition,
+// between the sample's newest and oldest keys: the walk for the prefixes
+// reads account# whole, with no time in it, and the range queries the
+// two prefixes that hold one, as range does, saying account# is left
+// out. It queried account# too ("across 3 prefixes", a Query for
+// nothing). On dynalite and the embedded backend.
+func TestTimeMergedRangeLeavesOutTheTimelessPrefix(t *testing.T) {
+	var items []dynamo.Item
+	item := func(sk string) {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "account#1"}, "SK": &types.AttributeValueMemberS{Value: sk}})
+	}
+	item("account#")
+	const t0 = 1601510400000 // 2020-10-01
+	for i := range 40 {
+		item(fmt.Sprintf("Event#%d", t0+int64(i)*17*3600_000))
+	}
+	for i := range 30 {
+		item(fmt.Sprintf("invoice#%d#01M8F94VKBJMDPCZNVPZYP1H%02d", t0+int64(i)*23*3600_000, i))
+	}
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Shared(t).Client()}
+	for name, db := range backends {
+		table := fmt.Sprintf("OneTable%d", time.Now().UnixNano())
+		if err := demo.CreateKeyTable(context.Background(), db, table, types.ScalarAttributeTypeS, items); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: table, PK: "account#1", Range: "2020-10"})
+			h.contains(t, "newest first across 2 prefixes", "2 Queries merged by time (Event# invoice#)",
+				"1 prefix read whole holds no time", "account#")
+			if strings.Contains(h.screen(), "Event# account#") {
+				t.Fatalf("account# queried:\n%s", h.screen())
+			}
+		})
+	}
+}
+
 // TestTimeRefusedOffersNoTimeKeys: where Time mode says its keys hold no
 // time, its help line offers none of the keys that need a time (they did
 // nothing): no range bar, filter, zone or search over no rows.
