@@ -692,6 +692,15 @@ func noteMergedRange(conn *connection, m *dynamo.MergedRange, q domain.KeyQuery,
 	if more := len(prefixes) - shownPrefixes; more > 0 {
 		shown = append(shown, fmt.Sprintf("… and %d more", more))
 	}
+	if left := m.Left; len(left) > 0 {
+		// Read whole by the walk that found the prefixes, no time in
+		// them (account# beside Event#{time}): not queried, said.
+		what := fmt.Sprintf("%d %s read whole %s no time", len(left), plural(len(left), "prefix", "prefixes"), map[bool]string{true: "holds", false: "hold"}[len(left) == 1])
+		if !opt.Masked.Hides(f.table, skName) {
+			what += ": " + export.OneLine(strings.Join(left, ", "))
+		}
+		fmt.Fprintf(stderr, "%s: left out of ranges\n", what)
+	}
 	total, _ := conn.client.Session.Totals()
 	if q.Filter != nil {
 		fmt.Fprintf(stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), m.Scanned, n, opt.stoppedNote())

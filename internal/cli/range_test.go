@@ -477,6 +477,35 @@ func TestRangeTimeOrderedIdsAmongOtherKeys(t *testing.T) {
 	}
 }
 
+// TestRangeLeavesOutAPrefixReadWholeWithoutTime: onetable's account#
+// beside 300 Event#{time} and 200 invoice#{time}#{ulid}, between the
+// sample's newest and oldest keys: the walk for the prefixes reads
+// account# whole with no time in it; the range queries the two that hold
+// one (it queried account# too, for nothing) and says account# is left
+// out. On dynalite and the embedded backend.
+func TestRangeLeavesOutAPrefixReadWholeWithoutTime(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	items := []map[string]types.AttributeValue{av("PK", "u1", "SK", "account#")}
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 300 {
+		items = append(items, av("PK", "u1", "SK", "Event#"+t0.Add(time.Duration(7*i)*time.Hour).Format(time.RFC3339)))
+	}
+	for i := range 200 {
+		items = append(items, av("PK", "u1", "SK", fmt.Sprintf("invoice#%s#01JNQ3M8X%dABCDEFGHJKMNPQS", t0.Add(time.Duration(11*i)*time.Hour).Format(time.RFC3339), i%10)))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			_, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "u1", "--at", "2025-02"}, conn...)...)
+			if !strings.Contains(stderr, "1 prefix read whole holds no time: account#: left out of ranges") ||
+				!strings.Contains(stderr, `2 prefixes merged by time ("Event# invoice#")`) {
+				t.Errorf("account# queried, or not said to be left out:\n%s", stderr)
+			}
+		})
+	}
+}
+
 // TestRangeSnowflakesOfTwoWidths: Snowflake ids made before mid-2018
 // have 18 digits, later ones 19, and as text the two sort apart. With
 // --time-format snowflake the bounds were written at 19 digits, so a

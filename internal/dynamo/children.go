@@ -163,7 +163,7 @@ func Children(ctx context.Context, c Client, r ChildrenRequest, emit func(domain
 	}
 	lv := newLevelWalk(ctx, c, r, res.Level, binary, parallel)
 	if r.HoldKeys > 0 && (len(r.Resume) == 0 || r.holdResumed) {
-		lv.hold = &keyHold{max: r.HoldKeys}
+		lv.hold = &keyHold{max: r.HoldKeys, index: r.TableKeys != nil}
 	}
 	limit := r.probeKeys()
 	if r.Flat {

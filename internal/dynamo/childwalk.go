@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -175,7 +176,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 				// into the next stretch holds fewer than it paid for).
 				run.rcu, run.keys, run.reads = page.Cost.RCU*float64(len(keys))/float64(n), len(keys), 1
 			}
-			w.lv.hold.read(keys, run)
+			w.lv.hold.read(keys, run, w.lv.tableKeysOf(page, len(keys)))
 		}
 		changed := w.take(keys, page, reads == 0, emit)
 		if !page.More() || past {
@@ -240,6 +241,32 @@ func inStretch(cond domain.SKCondition, end string, binary bool) domain.SKCondit
 		cond.B = skValue(end, binary)
 	}
 	return cond
+}
+
+// tableKeysOf are the table's keys of a page's first n items (those
+// keysOf took), where the level is an index's: what tells its entries
+// of one sort key apart (nil on a table).
+func (lv *levelWalk) tableKeysOf(page Page, n int) []string {
+	tk := lv.r.TableKeys
+	if tk == nil || lv.hold == nil {
+		return nil
+	}
+	ids := make([]string, 0, n)
+	for _, it := range page.Items {
+		if len(ids) == n {
+			break
+		}
+		if _, ok := skText(it[lv.r.Key.SK.Name]); !ok {
+			continue // keysOf passed over it
+		}
+		id := []any{Wire(valueOr(it[tk.PK.Name]))}
+		if tk.SK != nil {
+			id = append(id, Wire(valueOr(it[tk.SK.Name])))
+		}
+		b, _ := json.Marshal(id)
+		ids = append(ids, string(b))
+	}
+	return ids
 }
 
 // keysOf are the sort keys of a page that belong to the stretch; past:

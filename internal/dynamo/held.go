@@ -21,6 +21,12 @@ type HeldKeys struct {
 	prefix, delim string
 	keys          []string  // sorted, each once
 	runs          []heldRun // sorted by lo, merged
+	// entries, on an index (whose sort keys need not be unique), are how
+	// many entries were read of each key, told apart by the table's key
+	// each carries; cuts are where a read stopped with more to read (its
+	// last key, whose other entries may lie past the read after it).
+	entries map[string]int
+	cuts    []string
 }
 
 // heldRun is key space read without a gap: from lo up to hi (a key read,
@@ -44,11 +50,38 @@ type keyHold struct {
 	over  bool
 	keys  []string
 	runs  []heldRun
+	// index: the level is an index's, whose entries are held by their
+	// table keys too (a read's ids, one per key, in its order).
+	index bool
+	ids   map[heldEntry]struct{}
+	// last is the level's last key, read alone (one entry of it): the
+	// walk stops short of it, so of an index its other entries are read
+	// only where a read of the walk read that key too.
+	last *heldEntry
+}
+
+// heldEntry is an index entry: its sort key and the table's key.
+type heldEntry struct{ key, table string }
+
+// readLast records the read of the level's last key (last.go): of an
+// index, its one entry is held as last, not as one of the walk's reads.
+func (h *keyHold) readLast(k string, run heldRun, ids []string) {
+	if h == nil {
+		return
+	}
+	if h.index && len(ids) == 1 {
+		h.mu.Lock()
+		h.last = &heldEntry{k, ids[0]}
+		h.mu.Unlock()
+		ids = []string{""} // a table key no entry has: counted by last
+	}
+	h.read([]string{k}, run, ids)
 }
 
 // read records a read's keys, which cover key space from start to hi (or
-// to the level's end).
-func (h *keyHold) read(keys []string, run heldRun) {
+// to the level's end); ids (an index's) are each key's table key: an
+// index read without them holds nothing.
+func (h *keyHold) read(keys []string, run heldRun, ids []string) {
 	if h == nil {
 		return
 	}
@@ -57,12 +90,25 @@ func (h *keyHold) read(keys []string, run heldRun) {
 	if h.over {
 		return
 	}
-	for _, k := range keys {
+	for i, k := range keys {
 		h.bytes += len(k)
+		if h.index && i < len(ids) {
+			h.bytes += len(ids[i])
+		}
 	}
-	if h.bytes > h.max {
-		h.over, h.keys, h.runs = true, nil, nil
+	if h.bytes > h.max || (h.index && len(ids) != len(keys)) {
+		h.over, h.keys, h.runs, h.ids = true, nil, nil, nil
 		return
+	}
+	if h.index {
+		if h.ids == nil {
+			h.ids = map[heldEntry]struct{}{}
+		}
+		for i, k := range keys {
+			if ids[i] != "" {
+				h.ids[heldEntry{k, ids[i]}] = struct{}{}
+			}
+		}
 	}
 	h.keys = append(h.keys, keys...)
 	h.runs = append(h.runs, run)
@@ -82,6 +128,23 @@ func (h *keyHold) held(prefix, delim string, leaves bool) *HeldKeys {
 	keys = compactStrings(keys)
 	runs := append([]heldRun(nil), h.runs...)
 	sort.Slice(runs, func(i, j int) bool { return runs[i].lo < runs[j].lo })
+	var entries map[string]int
+	var cuts []string
+	if h.index {
+		entries = make(map[string]int, len(keys))
+		for e := range h.ids {
+			entries[e.key]++
+		}
+		if l := h.last; l != nil && entries[l.key] == 0 {
+			// Read alone: its other entries, if any, are unread.
+			entries[l.key], cuts = 1, append(cuts, l.key)
+		}
+		for _, r := range runs {
+			if !r.toEnd {
+				cuts = append(cuts, r.hi)
+			}
+		}
+	}
 	var merged []heldRun
 	for _, r := range runs {
 		if n := len(merged); n > 0 {
@@ -98,7 +161,7 @@ func (h *keyHold) held(prefix, delim string, leaves bool) *HeldKeys {
 		}
 		merged = append(merged, r)
 	}
-	return &HeldKeys{prefix: prefix, delim: delim, keys: keys, runs: merged}
+	return &HeldKeys{prefix: prefix, delim: delim, keys: keys, runs: merged, entries: entries, cuts: cuts}
 }
 
 func compactStrings(s []string) []string {
@@ -151,7 +214,36 @@ func (h *HeldKeys) Level(r ChildrenRequest) ChildrenResult {
 	res.Children, res.SelfItem = walk.Children(), walk.SelfItem
 	res.Sample = sampleKeys(nil, keys, prefix, h.delim)
 	res.Held = &HeldKeys{prefix: prefix, delim: h.delim, keys: keys, runs: []heldRun{{lo: prefix, toEnd: true}}}
+	if h.entries != nil {
+		res.Held.entries = h.entries // keys past the level's are never asked of it
+		for _, c := range h.cuts {
+			if strings.HasPrefix(c, prefix) {
+				res.Held.cuts = append(res.Held.cuts, c)
+			}
+		}
+	}
 	return res
+}
+
+// timeless reports whether child c was read whole and none of its keys
+// holds a time, by enc or in any form known (account#, read with the key
+// after it, beside Event#{time}): a time range finds nothing in it. A
+// prefix of times in a form enc does not hold (BATTERY#{epoch ms} beside
+// ALARM#{epoch s}) is not: ranges refuse it by name.
+func (h *HeldKeys) timeless(c domain.Child, enc domain.TimeEncoding) bool {
+	if !h.Whole(c) {
+		return false
+	}
+	lo := sort.SearchStrings(h.keys, c.Prefix)
+	hi := lo
+	for hi < len(h.keys) && strings.HasPrefix(h.keys[hi], c.Prefix) {
+		if _, ok := enc.KeyTime(h.keys[hi]); ok {
+			return false
+		}
+		hi++
+	}
+	_, timed := domain.TimeForms(h.keys[lo:hi])
+	return timed == 0
 }
 
 // HeldKeysBytes bounds the keys a walk holds for the explorer (HoldKeys):
@@ -162,22 +254,43 @@ const HeldKeysBytes = 4 << 20
 // Count is how many items are under child c (the item itself, if it is
 // one, and its subtree), told from the keys held, as CountChild would
 // count them, with no request; ok is false where they cannot tell: c not
-// read whole, an index (whose item keys need not be unique), or keys
-// under c's prefix that may be other children's (a time going on, which
-// CountChild tells apart by reading them).
+// read whole, keys under c's prefix that may be other children's (a time
+// going on, which CountChild tells apart by reading them), or on an
+// index (whose sort keys need not be unique, so its entries are counted,
+// told apart by the table's key each carries) where a read stopped at
+// one of c's keys: the read after it began past that key, and may have
+// passed over more of its entries.
 func (h *HeldKeys) Count(r ChildrenRequest, c domain.Child) (n int, ok bool) {
-	if !h.Whole(c) || r.Index != "" || domain.TimeGoesOn(r.Prefix, c.Name, h.delim) {
+	if !h.Whole(c) || domain.TimeGoesOn(r.Prefix, c.Name, h.delim) {
 		return 0, false
+	}
+	item := r.Prefix + c.Name
+	index := r.Index != "" || r.TableKeys != nil
+	if index {
+		if h.entries == nil {
+			return 0, false
+		}
+		for _, k := range h.cuts {
+			if strings.HasPrefix(k, c.Prefix) || (c.IsItem && k == item) {
+				return 0, false
+			}
+		}
+	}
+	one := func(k string) int {
+		if index {
+			return h.entries[k]
+		}
+		return 1
 	}
 	lo := sort.SearchStrings(h.keys, c.Prefix)
 	for _, k := range h.keys[lo:] {
 		if !strings.HasPrefix(k, c.Prefix) {
 			break
 		}
-		n++
+		n += one(k)
 	}
 	if c.IsItem {
-		n++
+		n += one(item)
 	}
 	return n, true
 }

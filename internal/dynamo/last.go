@@ -43,7 +43,8 @@ func (lv *levelWalk) readLast() *lastRead {
 				l.end, l.key, l.ok = domain.After(k), k, true
 				// Read, so held: a count from the keys held reads it not
 				// again.
-				lv.hold.read([]string{k}, heldRun{lo: k, toEnd: true, rcu: page.Cost.RCU, keys: 1, reads: 1})
+				// Of an index, one entry of it (held.go's last).
+				lv.hold.readLast(k, heldRun{lo: k, toEnd: true, rcu: page.Cost.RCU, keys: 1, reads: 1}, lv.tableKeysOf(page, 1))
 			}
 		}
 	}()

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -330,6 +331,103 @@ func TestDenseLevelHoldsItsChildren(t *testing.T) {
 			r.HoldKeys = 100 // bytes: fewer than the level's keys
 			if res, err := dynamo.Children(ctx, c, r, nil); err != nil || res.Held != nil {
 				t.Errorf("%s, %s: past the bound, held %v (%v)", sh.what, name, res.Held, err)
+			}
+		}
+	}
+}
+
+// An index whose sort keys repeat (Group / Path over items keyed ID):
+// A#1 three times, A#2#x twice, B an item twice and B#1 under it.
+const heldIndexTable = "HeldIndex"
+
+var (
+	heldIndexKeys  = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "ID", Type: "S"}}
+	heldIndexGroup = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "Group", Type: "S"}, SK: &dynamo.KeyAttr{Name: "Path", Type: "S"}}
+	heldIndexPaths = []string{"A#1", "A#1", "A#1", "A#2", "A#2#x", "A#2#x", "B", "B", "B#1", "C#1"}
+	heldIndexSeed  seededTable
+)
+
+func createHeldIndex(ctx context.Context, w dynamo.Writer) error {
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	_, err := w.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String(heldIndexTable), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("ID"), def("Group"), def("Path")},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("ID"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByGroup"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("Group"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("Path"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
+	})
+	if err != nil {
+		return err
+	}
+	if err := demo.WaitActive(ctx, w, heldIndexTable); err != nil {
+		return err
+	}
+	var reqs []types.WriteRequest
+	for i, p := range heldIndexPaths {
+		it := dynamo.Item{"ID": &types.AttributeValueMemberS{Value: fmt.Sprintf("item%02d", i)}, "Group": &types.AttributeValueMemberS{Value: "g"}, "Path": &types.AttributeValueMemberS{Value: p}}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+	}
+	_, err = w.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{heldIndexTable: reqs}})
+	return err
+}
+
+// TestIndexLevelCountsItsEntries: a walk of an index's level that read it
+// whole counts each child from what it read, as on a table, with no
+// request: its entries, told apart by the table's key each carries (an
+// index's sort keys need not be unique), as CountChild counts them; so
+// does the level below, told from the keys held. It counted none ("–",
+// and c read the level again).
+func TestIndexLevelCountsItsEntries(t *testing.T) {
+	ctx := context.Background()
+	want := map[string]int{"A": 6, "B": 3, "C": 1}
+	for name, c := range seededBackends(t, &heldIndexSeed, createHeldIndex) {
+		// Its size known, as the explorer knows it: the first read reads
+		// the level whole, no read cut in a child.
+		r := dynamo.ChildrenRequest{Table: heldIndexTable, Index: "ByGroup", Key: heldIndexGroup, TableKeys: &heldIndexKeys, PK: domain.S("g"),
+			HoldKeys: dynamo.HeldKeysBytes, ItemBytes: 20, TableItems: int64(len(heldIndexPaths))}
+		res, err := dynamo.Children(ctx, c, r, nil)
+		if err != nil || res.Held == nil {
+			t.Fatalf("%s: %v, held %v", name, err, res.Held)
+		}
+		r.Delim = res.Delim
+		for _, ch := range res.Children {
+			n, ok := res.Held.Count(r, ch)
+			wantN, err := dynamo.CountChild(ctx, c, r, ch, nil)
+			if !ok || err != nil || n != wantN || n != want[ch.Name] {
+				t.Errorf("%s, %q: %d counted from the keys held (ok %v), CountChild %d (%v), want %d", name, ch.Name, n, ok, wantN, err, want[ch.Name])
+			}
+			if ch.Name != "A" {
+				continue
+			}
+			sub := r
+			sub.Prefix = ch.Prefix
+			below := res.Held.Level(sub)
+			for _, g := range below.Children {
+				if !g.HasChildren {
+					continue // a leaf (1, three entries): the tree counts none
+				}
+				n, ok := below.Held.Count(sub, g) // 2: one, and two of 2#x under it
+				if wantN, err := dynamo.CountChild(ctx, c, sub, g, nil); !ok || err != nil || n != wantN || n != 3 {
+					t.Errorf("%s, A#%s told from the keys held: %d counted (ok %v), CountChild %d (%v), want 3", name, g.Name, n, ok, wantN, err)
+				}
+			}
+		}
+		// Its size unknown, the first read is cut at C#1 (10 keys) and the
+		// next reads past C#: C is not counted from the keys, nor is any
+		// child where a read stopped, whose other entries may be unread.
+		r.ItemBytes, r.TableItems, r.Delim = 0, 0, ""
+		res, err = dynamo.Children(ctx, c, r, nil)
+		if err != nil || res.Held == nil {
+			t.Fatalf("%s: %v, held %v", name, err, res.Held)
+		}
+		r.Delim = res.Delim
+		for _, ch := range res.Children {
+			n, ok := res.Held.Count(r, ch)
+			if ch.Name == "C" && ok || ok && n != want[ch.Name] {
+				t.Errorf("%s, reads cut, %q: %d counted from the keys held (ok %v), want %d or none", name, ch.Name, n, ok, want[ch.Name])
 			}
 		}
 	}

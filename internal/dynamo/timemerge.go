@@ -25,22 +25,35 @@ const maxPrefixDepth = 4
 // prefix the sample read whole without a time in it (PROFILE#, beside
 // PHOTO#<ULID>) is left out: its Query would find nothing.
 func TimePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, error) {
-	return timePrefixes(ctx, c, r, enc, sample, true)
+	prefixes, _, cost, err := timePrefixesLeft(ctx, c, r, enc, sample, true)
+	return prefixes, cost, err
 }
 
-// timePrefixes is TimePrefixes; forms false where formsPrefixes has
-// already found a key past the forms' prefixes (the walk follows).
-func timePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample, forms bool) ([]string, Cost, error) {
+// TimePrefixesLeft is TimePrefixes, and the prefixes its walk read whole
+// and found no time in (account# beside Event#{time} and
+// invoice#{time}#{ulid}), which it leaves out: their Query would find
+// nothing in any range.
+func TimePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) (prefixes, left []string, cost Cost, err error) {
+	return timePrefixesLeft(ctx, c, r, enc, sample, true)
+}
+
+// timePrefixHold bounds the keys a walk for the time prefixes holds to
+// tell a child it read whole (HeldKeys.timeless): its reads are probes.
+const timePrefixHold = 1 << 20
+
+// timePrefixesLeft is TimePrefixesLeft; forms false where formsPrefixes
+// has already found a key past the forms' prefixes (the walk follows).
+func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample, forms bool) ([]string, []string, Cost, error) {
 	if !enc.NeedsPrefix() {
-		return nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
+		return nil, nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
 	}
 	if known, ok := sample.knownPrefixes(enc); ok {
-		return known, Cost{}, nil // the sample's reads hold them all: no walk
+		return known, nil, Cost{}, nil // the sample's reads hold them all: no walk
 	}
 	if enc.Forms != nil && forms {
 		prefixes, cost, ok, err := formsPrefixes(ctx, c, r, enc, sample)
 		if err != nil || ok {
-			return prefixes, cost, err
+			return prefixes, nil, cost, err
 		}
 	}
 	depths := map[int]bool{}
@@ -57,12 +70,13 @@ func timePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 	if len(depths) == 0 {
 		depths[1] = true
 	}
-	var out []string
+	var out, left []string
 	var total Cost
 	var walk func(prefix string, depth int) error
 	walk = func(prefix string, depth int) error {
 		r.Prefix, r.Delim = prefix, enc.Sep
 		r.Probe = true // a sample of the level, not its listing: no first page
+		r.HoldKeys = timePrefixHold
 		res, err := Children(ctx, c, r, nil)
 		total = total.Add(res.Cost)
 		if err != nil {
@@ -71,6 +85,10 @@ func timePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 		for _, ch := range res.Children {
 			if !ch.HasChildren || sample.timeless(ch.Prefix, enc) {
 				continue // nothing below it to read, or nothing of time
+			}
+			if res.Held.timeless(ch, enc) {
+				left = append(left, ch.Prefix) // read whole by the walk: no time in it
+				continue
 			}
 			if depths[depth] {
 				out = append(out, ch.Prefix)
@@ -84,7 +102,7 @@ func timePrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.T
 		return nil
 	}
 	err := walk("", 1)
-	return out, total, err
+	return out, left, total, err
 }
 
 // formsPrefixes are the prefixes of a form a prefix (enc.Forms) when no
@@ -193,12 +211,15 @@ type MergedRange struct {
 	Pages    int
 	Scanned  int // items DynamoDB read, before a filter
 	Taken    int // items Next has returned
-	c        Client
-	enc      domain.TimeEncoding
-	page     int32
-	tables   *KeySchema
-	heads    []mergeHead
-	fromEnd  bool // read from the other end: ties go to the later prefix
+	// Left are the prefixes the walk that found Prefixes read whole and
+	// found no time in (TimePrefixesLeft): not queried.
+	Left    []string
+	c       Client
+	enc     domain.TimeEncoding
+	page    int32
+	tables  *KeySchema
+	heads   []mergeHead
+	fromEnd bool // read from the other end: ties go to the later prefix
 	// Found is what finding the prefixes cost, when the merge found them
 	// itself (RangeAcross, past a read of the partition that did not
 	// hold the range whole).
@@ -516,10 +537,15 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 			// walk names every prefix, and one of no known form is
 			// refused (CompileRange), never left out unsaid as a read of
 			// the partition would leave it.
-			more, walked, err := timePrefixes(ctx, c, req, enc, sample, false)
+			more, left, walked, err := timePrefixesLeft(ctx, c, req, enc, sample, false)
 			if prefixes, found = more, found.Add(walked); err != nil {
 				return nil, err
 			}
+			m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
+			if m != nil {
+				m.Found, m.Left = found, left
+			}
+			return m, err
 		}
 		m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
 		if m != nil {
@@ -529,13 +555,13 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	}
 	limit := sample.itemsFor(sample.walkUnits(enc))
 	if !sample.mayHold(enc, len(sample.seenPrefixes(enc)), limit) {
-		prefixes, found, err := TimePrefixes(ctx, c, req, enc, sample)
+		prefixes, left, found, err := TimePrefixesLeft(ctx, c, req, enc, sample)
 		if err != nil {
 			return nil, err
 		}
 		m, err := NewMergedRange(c, base, prefixes, r, enc, pageSize, tableKeys)
 		if m != nil {
-			m.Found = found
+			m.Found, m.Left = found, left
 		}
 		return m, err
 	}
@@ -544,7 +570,9 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	q.SK = domain.SKCondition{}
 	m.once = &onceRead{q: q, limit: limit, probe: true,
 		walk: func(ctx context.Context) ([]string, Cost, error) {
-			return TimePrefixes(ctx, c, req, enc, sample)
+			prefixes, left, cost, err := TimePrefixesLeft(ctx, c, req, enc, sample)
+			m.Left = left
+			return prefixes, cost, err
 		}}
 	return m, nil
 }

@@ -787,6 +787,58 @@ func TestTableSearchCancelled(t *testing.T) {
 	}
 }
 
+// TestTableSearchGGoesToTheLastMatchRead: G on a table-wide search's
+// matches goes to the last match read, and stays on it: the reads it
+// started went on past it (a Scan has no end to read first), the cursor
+// left at row 102 of 147. It says the table is not all read; a read in
+// flight when G is typed brings the cursor to its last match; after the
+// budget stop G says r reads on. On dynalite and the embedded backend.
+func TestTableSearchGGoesToTheLastMatchRead(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		seedSearchTable(t, db)
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 80, 24, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 40 }})
+			h.keys("f")
+			h.typeText(`Status = "PASS"`)
+			h.keys("enter")
+			scans := h.rec.count("Scan")
+			h.keys("G")
+			n := len(searchRows(t, h))
+			h.contains(t, fmt.Sprintf("row %d of ≥%d", n, n))
+			h.said(t, fmt.Sprintf("G: last of %d matches read, not the table's: ↓ reads on", n))
+			if got := h.rec.count("Scan") - scans; got != 0 {
+				t.Fatalf("G read %d Scans past the last match read", got)
+			}
+			// A read in flight when G is typed: its matches arrive, and
+			// the cursor goes on to the last of them.
+			_, cmd := h.m.Update(keyPress("down")) // reads on, held
+			if cmd == nil {
+				t.Fatal("↓ on the last match read read nothing")
+			}
+			h.keys("G")
+			h.said(t, "a read in flight adds more below")
+			h.run(cmd)
+			before := n
+			if n = len(searchRows(t, h)); n <= before {
+				t.Fatalf("the read in flight added no match: %d, then %d", before, n)
+			}
+			h.contains(t, fmt.Sprintf("row %d of ", n))
+			// At the budget's stop: the last match read, and r reads on.
+			for range 200 {
+				if strings.Contains(h.screen(), "stopped at the budget") {
+					break
+				}
+				h.keys("pgdown")
+			}
+			h.keys("g", "G")
+			n = len(searchRows(t, h))
+			h.contains(t, fmt.Sprintf("row %d of ≥%d", n, n))
+			h.said(t, fmt.Sprintf("G: last of %d matches read, not the table's: at the budget, r reads on", n))
+		})
+	}
+}
+
 // TestIndexSearchMatchesAFilteredFullRead (39.3): f on an index's
 // partitions list searches the index: its matches are those of a
 // filtered full read of the index.

@@ -794,6 +794,37 @@ func TestCountOnIndex(t *testing.T) {
 	h.contains(t, "counts 1 req")
 }
 
+// TestIndexLevelReadWholeCountsItsChildren: a level of an index its walk
+// read whole (ELMHAVEN's 54 entries through ByCity, one Query) counts
+// its children from what it read, as the base table's does: its entries
+// (an index's sort keys need not be unique, so each is told by the
+// table's key it carries), as children --index … --count counts them;
+// and c reads nothing more. Each child said "–" and c read the level
+// again (0.5 RCU). Drilled in, the level below, told from the keys held,
+// is counted too, with no request.
+func TestIndexLevelReadWholeCountsItsChildren(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "ELMHAVEN", Index: "ByCity"})
+	h.contains(t, "index ByCity", "▸ CA", "▸ MO", "▸ VT")
+	for name, want := range map[string]string{"CA": "22", "MO": "24", "VT": "8"} {
+		if !regexp.MustCompile(`▸ ` + name + `#\s+prefix\s+` + want + `\b`).MatchString(h.screen()) {
+			t.Fatalf("%s not counted %s from the walk's read:\n%s", name, want, h.screen())
+		}
+	}
+	queries := h.rec.count("Query")
+	h.keys("c")
+	h.said(t, "every prefix here is counted")
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("c read %d Queries more where the walk read the level whole", n)
+	}
+	h.keys("enter") // CA#
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("CA# read %d Queries, told from the keys held", n)
+	}
+	if scr := h.screen(); strings.Contains(scr, "–") || strings.Contains(scr, "c counts") {
+		t.Fatalf("CA#'s children not counted from the keys held:\n%s", scr)
+	}
+}
+
 // ttlDB is a table with Time to Live on "expiresAt" whose items hold
 // every kind of TTL value, and one item past 300 KB.
 func ttlDB(t *testing.T) *memory.DB {

@@ -1342,6 +1342,38 @@ func rowsOf(screen string) string {
 	return strings.Join(rows, "\n")
 }
 
+// TestTreeKeyStartingWithTheDelimiter: dynamodb-toolbox's #PROFILE
+// beside ADDR#… and alice#…: its segment before # is empty. The tree
+// labels it "(empty)#", counted 1 as children counts it (name "",
+// prefix "#"); enter opens the prefix # (PROFILE, an item), the
+// breadcrumb naming the step "(empty)", where it was blank
+// ("p › " and nothing), and enter there opens #PROFILE.
+func TestTreeKeyStartingWithTheDelimiter(t *testing.T) {
+	db := keysDB(t, "#PROFILE", "ADDR#home", "ADDR#work", "alice#2025-03-02T15:18:53", "alice#2025-03-04T10:00:00")
+	info, _, err := dynamo.DescribeTable(context.Background(), db, "T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dynamo.ChildrenRequest{Table: "T", Key: info.Key, PK: domain.S("p")}
+	res, err := dynamo.Children(context.Background(), db, r, nil)
+	if err != nil || len(res.Children) != 3 || res.Children[0].Name != "" || res.Children[0].Prefix != "#" {
+		t.Fatalf("children: %+v, %v", res.Children, err)
+	}
+	r.Delim = res.Delim
+	if n, err := dynamo.CountChild(context.Background(), db, r, res.Children[0], nil); n != 1 || err != nil {
+		t.Fatalf("children counts %d under #, %v", n, err)
+	}
+	h := newHarness(t, 80, 24, Config{Table: "T", PK: "p", Client: db})
+	h.contains(t, "p · 3 prefixes · all")
+	if !regexp.MustCompile(`▸ \(empty\)#\s+prefix\s+1\b`).MatchString(h.screen()) {
+		t.Fatalf("#PROFILE's prefix not labelled (empty)# and counted 1:\n%s", h.screen())
+	}
+	h.keys("enter")
+	h.contains(t, "# · 1 item · all", "• PROFILE", `:prefix="#"`, "T › p › (empty)")
+	h.keys("enter")
+	h.contains(t, `"#PROFILE"`)
+}
+
 // TestTreeItemAtPrefix (26.5): on the demo's USER#ada, PROFILE# is both an
 // item and the prefix of PROFILE#email and PROFILE#phone. Its level lists
 // the item as a row of its own, counted among the items of the title

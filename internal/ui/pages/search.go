@@ -55,9 +55,14 @@ type Search struct {
 	scanned,
 	pages int
 	cost    dynamo.Cost
-	stopped bool         // at the budget, with more to read
-	get     list.Request // an item read whole from the base table (on an index)
-	w, h    int
+	stopped bool // at the budget, with more to read
+	// toEnd: G while more may match, and no key since: the cursor stays
+	// on the last match read, the read in flight's last once it answers,
+	// and no read is started for it (the reads G set off went on past
+	// it: the cursor was left at row 102 of 147).
+	toEnd bool
+	get   list.Request // an item read whole from the base table (on an index)
+	w, h  int
 	// A statement's results (: prompt): the statement, its plan and the
 	// search it was translated to; no filter bar.
 	text     string
@@ -374,12 +379,18 @@ func (s *Search) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		s.cost = s.cost.Add(st.Cost)
 		s.state = st.Next // after an error: reads the failed segments again
 		s.refresh()
+		if s.toEnd {
+			s.list.Grid.SetCursor(s.list.Len() - 1)
+		}
 		if msg.err != nil {
 			return s, common.Report(msg.err, false, s.id)
 		}
 		if st.Stopped {
 			s.stopped = true
 			return s, notice(s.stopNotice())
+		}
+		if s.toEnd {
+			return s, nil // on the last match read: ↓ reads on
 		}
 		return s, s.more()
 	case itemReadMsg:
@@ -415,7 +426,12 @@ func (s *Search) key(msg tea.KeyPressMsg) tea.Cmd {
 		s.layout()
 		return cmd
 	}
+	s.toEnd = false // G again sets it
 	switch {
+	case key.Matches(msg, k.Bottom) && s.begun && !s.fromHeld && (s.list.More() || s.stopped || s.list.Fail.Stopped()):
+		s.list.Key(msg)
+		s.toEnd = true
+		return notice(s.lastNotice())
 	case key.Matches(msg, k.Filter) && s.plan == nil:
 		cmd := s.filter.open(s.node)
 		s.retype()
@@ -584,6 +600,23 @@ func (s *Search) stopNotice() string {
 	return fmt.Sprintf("%s: r reads on · %s spent · %s in %s %s, %s; r spends up to %s", at,
 		common.RCU(s.state.Spent, s.cost.Estimated), common.Plural(s.list.Len(), "match", "matches"),
 		common.Plural(s.scanned, "item", "items"), read, rest, more)
+}
+
+// lastNotice is what G says where the matches are not all read: the
+// row it goes to is the last match read so far, not the table's last,
+// and how the search goes on.
+func (s *Search) lastNotice() string {
+	on := "↓ reads on"
+	switch {
+	case s.list.Req.InFlight():
+		on = "a read in flight adds more below"
+	case s.stopped:
+		on = "at the budget, r reads on"
+	case s.list.Fail.Stopped():
+		on = "stopped, r reads on"
+	}
+	// Short: the status bar at 80 columns keeps it whole.
+	return fmt.Sprintf("G: last of %s read, not the %s's: %s", common.Plural(s.list.Len(), "match", "matches"), s.what(), on)
 }
 
 // readOnRCU is what r grants after a stop at the budget: the budget, or

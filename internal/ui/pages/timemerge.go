@@ -17,6 +17,7 @@ import (
 type prefixesFoundMsg struct {
 	page, req int
 	prefixes  []string
+	left      []string // read whole by the walk, no time in them: not queried
 	err       error
 }
 
@@ -24,8 +25,8 @@ func (m prefixesFoundMsg) PageID() int { return m.page }
 
 func findTimePrefixes(ctx context.Context, c dynamo.Client, page, req int, r dynamo.ChildrenRequest, enc domain.TimeEncoding, sample dynamo.TimeSample) tea.Cmd {
 	return func() tea.Msg {
-		prefixes, _, err := dynamo.TimePrefixes(ctx, c, r, enc, sample)
-		return prefixesFoundMsg{page: page, req: req, prefixes: prefixes, err: err}
+		prefixes, left, _, err := dynamo.TimePrefixesLeft(ctx, c, r, enc, sample)
+		return prefixesFoundMsg{page: page, req: req, prefixes: prefixes, left: left, err: err}
 	}
 }
 
@@ -64,6 +65,7 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 		return nil
 	}
 	t.prefixes = msg.prefixes
+	t.noteLeft(msg.left)
 	if t.under != "" {
 		t.prefixes = nil // the tree's prefix kept: only the prefixes beneath it
 		for _, p := range msg.prefixes {
@@ -78,6 +80,30 @@ func (t *Time) prefixesFound(msg prefixesFoundMsg) tea.Cmd {
 		}
 	}
 	return t.runMerged(t.pg.Query)
+}
+
+// noteLeft adds to what the format line says ranges leave out the
+// prefixes the walk for the time prefixes read whole with no time in
+// them (account# beside Event#{time}), not queried: as range leaves
+// them out, said, where they were read as a third prefix for nothing.
+func (t *Time) noteLeft(left []string) {
+	var named []string
+	for _, p := range left {
+		if t.under == "" || strings.HasPrefix(p, t.under) {
+			if !strings.Contains(t.skipped, p) {
+				named = append(named, p)
+			}
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	note := fmt.Sprintf("%s read whole %s no time: %s", common.Plural(len(named), "prefix", "prefixes"),
+		map[bool]string{true: "holds", false: "hold"}[len(named) == 1], strings.Join(named, ", "))
+	if t.skipped != "" {
+		note = t.skipped + "; " + note
+	}
+	t.skipped = note
 }
 
 // runMerged lists the waiting range across every prefix, newest first (or

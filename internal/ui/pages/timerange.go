@@ -960,7 +960,7 @@ func (t *Time) View() string {
 		}
 		bar = st.Dim.Render("range › ") + common.Sanitize(shown) + st.Dim.Render(note)
 	}
-	info := ""
+	info, leftOut := "", ""
 	if t.ready() {
 		how := "detected"
 		if t.configured {
@@ -970,9 +970,6 @@ func (t *Time) View() string {
 		text := fmt.Sprintf("%s · times in %s (z toggles)", format, map[bool]string{false: "UTC", true: "local time, " + t.localZone()}[t.local])
 		if t.offsets {
 			text += " · UTC offsets up to " + spanText(t.spread) + " apart: key order is not time order, ranges read ±" + spanText(t.spread)
-		}
-		if t.skipped != "" {
-			text += " · " + common.Sanitize(t.skipped) + ", left out of ranges"
 		}
 		// The prefix kept goes first, the format right after it: the
 		// note's longest form that leaves the format whole (at 80
@@ -987,6 +984,18 @@ func (t *Time) View() string {
 				}
 			}
 			text, head = note+" · "+text, note
+		}
+		if t.skipped != "" {
+			// What the ranges leave out is said whole beside the format
+			// where it fits, else on the line below it, its count and
+			// "left out" first: at 80 columns its end was cut off, and
+			// with it that some items are not in the range.
+			if whole := text + " · " + common.Sanitize(t.skipped) + ", left out of ranges"; ansi.StringWidth(whole) <= t.w-4 {
+				text = whole
+			} else {
+				what, list, _ := strings.Cut(common.Sanitize(t.skipped), ": ")
+				leftOut = st.Dim.Render(common.CutWords(what+", not in ranges: "+list, t.w-4))
+			}
 		}
 		lead := format
 		if head != "" {
@@ -1027,7 +1036,7 @@ func (t *Time) View() string {
 	if t.picker != nil {
 		body = t.picker.view(t.c, t.w-4, max(2, gridH))
 	}
-	parts := []string{head, ""}
+	parts := []string{head, leftOut} // what ranges leave out, else a blank line
 	if sparkLine != "" {
 		parts = append(parts, components.Fit(sparkLine, t.w-4))
 	}

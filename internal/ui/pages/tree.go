@@ -862,6 +862,9 @@ func (t *Tree) Crumbs() []string {
 	}
 	for i, s := range segs {
 		s = domain.KeyText(t.req.Key.SK.Type, s)
+		if s == "" {
+			s = "(empty)" // as its row is labelled (#PROFILE's segment before #): a blank step said nothing
+		}
 		if i < len(t.levels) {
 			s = t.levels[i] + " " + s
 		}
