@@ -399,14 +399,7 @@ func (d TimeDetection) TimelessNote() string {
 	if !d.OK || len(d.Timeless) == 0 {
 		return ""
 	}
-	shown := make([]string, 0, 6)
-	for _, p := range d.Timeless[:min(5, len(d.Timeless))] {
-		shown = append(shown, printableKey(p))
-	}
-	list := strings.Join(shown, ", ")
-	if len(d.Timeless) > 5 {
-		list += ", …"
-	}
+	list := printableKeys(d.Timeless, 5)
 	if len(d.Timeless) == 1 {
 		return "1 prefix of the keys sampled holds no time: " + list
 	}
@@ -417,18 +410,24 @@ func (d TimeDetection) note(keys string) string {
 	if !d.OK || len(d.Skipped) == 0 {
 		return ""
 	}
-	shown := make([]string, 0, 3)
-	for _, k := range d.Skipped[:min(3, len(d.Skipped))] {
-		shown = append(shown, printableKey(k))
-	}
-	list := strings.Join(shown, ", ")
-	if len(d.Skipped) > 3 {
-		list += ", …"
-	}
+	list := printableKeys(d.Skipped, 3)
 	if len(d.Skipped) == 1 {
 		return fmt.Sprintf("1 of %d %s is not a time: %s", d.Total, keys, list)
 	}
 	return fmt.Sprintf("%d of %d %s are not times: %s", len(d.Skipped), d.Total, keys, list)
+}
+
+// printableKeys lists the first n keys, each as printableKey writes it,
+// and "…" after them where there are more.
+func printableKeys(keys []string, n int) string {
+	shown := make([]string, 0, n+1)
+	for _, k := range keys[:min(n, len(keys))] {
+		shown = append(shown, printableKey(k))
+	}
+	if len(keys) > n {
+		shown = append(shown, "…")
+	}
+	return strings.Join(shown, ", ")
 }
 
 // printableKey is a key as it can be printed: quoted and escaped when it
