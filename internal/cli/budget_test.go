@@ -122,6 +122,21 @@ func TestChildrenListsTheItemAtThePrefix(t *testing.T) {
 	}
 }
 
+// TestCountOfASmallLevelInABigTable: where the server reports the
+// table's size (the demo's Locations, about 70 RCU read whole), a count
+// under a budget below it counts a level the budget pays for, as counts
+// equal to the unbudgeted ones, exit 0. It was refused before any read,
+// "raise --count-budget above 70": on a production table of some GB no
+// budget short of the whole table's let a level of 92 items be counted.
+func TestCountOfASmallLevelInABigTable(t *testing.T) {
+	args := []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--prefix", "NY#", "--count", "--output", "jsonl"}
+	want, _ := mustRun(t, args...)
+	out, stderr, code := cli(t, append(args, "--count-budget", "10")...)
+	if code != 0 || out != want || !strings.Contains(out, `"count":`) || strings.Contains(out, "uncounted") {
+		t.Fatalf("--count-budget 10: exit %d, %s\n%s\nwant\n%s", code, stderr, out, want)
+	}
+}
+
 // TestChildrenCountIsOnePassUnderOneBudget: children --count reads the
 // level once, listing and counting from the same reads: on the demo (the
 // embedded backend) it costs what items' full read of the partition

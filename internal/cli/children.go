@@ -85,7 +85,7 @@ Stats go in "stats".`,
 	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter, or none to list every key whole (default: detected from the keys: # | / : . - _; none when none repeats)")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv"+csvNull)
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
-	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend; refused up front when the table could cost more")
+	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend: a count that reaches it stops there, printing what it counted, exit 3")
 	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "read no more than this many `RCU` in all, the walk's reads and --count's; stopped there, the children found so far printed, marked partial, exit 3")
 	return cmd
 }
@@ -165,9 +165,6 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 		}
 	}
 	req := f.request(key, q.PK, info)
-	if err := f.checkCountCost(info); err != nil {
-		return err // before the walk: nothing is read that would be thrown away
-	}
 	start := time.Now()
 	// Read through the masked layer: the walk reads the real keys and
 	// hands on stand-ins, and counts asked of a stand-in count the real.
@@ -407,17 +404,6 @@ func walkChildren(ctx context.Context, c dynamo.Client, req dynamo.ChildrenReque
 		}
 	}
 	return found, res, nil
-}
-
-// checkCountCost refuses --count up front when the table could cost more
-// than --count-budget: the most a count can read is the whole table once.
-func (f *childrenFlags) checkCountCost(info dynamo.TableInfo) error {
-	budget, flag := f.countBudgetOf()
-	if est := float64(info.SizeBytes) / 4096 * 0.5; f.count && est > budget {
-		return refusedOverBudget(fmt.Sprintf("raise %s above %.0f to count anyway (it stops at the budget)", flag, est),
-			"count: counting may read up to ~%.0f RCU (the table's size), over %s %.0f", est, flag, budget)
-	}
-	return nil
 }
 
 // expandShards expands a partition pattern and types each shard's value.

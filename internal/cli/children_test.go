@@ -87,7 +87,6 @@ func TestChildrenBadInput(t *testing.T) {
 		// failed (--demo here): pasted bare it would list the default
 		// profile's tables.
 		{[]string{"--table", "Nope", "--pk", "x"}, 1, "no such table — check the name and --region; `dynascope tables --demo` lists the tables"},
-		{[]string{"--table", "Geography", "--pk", "PLACE", "--count", "--count-budget", "10"}, 3, "raise --count-budget"},
 	} {
 		_, stderr, code := cli(t, append([]string{"children", "--demo"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

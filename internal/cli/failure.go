@@ -65,15 +65,6 @@ func stoppedAtBudget(flag string, b export.Budget, items int, masked bool) error
 	return partialError{fmt.Sprintf("%s, %d items read, resume with %s", stoppedAt(b.RCU, b.MaxRCU), b.Scanned, how)}
 }
 
-// overBudget is a read refused before it starts because it could cost more
-// than its budget: a stop at the budget (exit 3) with nothing read, saying
-// what to raise.
-type overBudget struct{ usageError }
-
-func refusedOverBudget(hint, format string, args ...any) error {
-	return overBudget{usageError{what: fmt.Sprintf(format, args...), hint: hint}}
-}
-
 // silentExit ends a run with its code and no message: the command has
 // said what it found (diff: the sides differ, exit 1, as diff does).
 type silentExit struct{ code int }
@@ -159,7 +150,7 @@ func report(ctx context.Context, stderr interface{ Write([]byte) (int, error) },
 		return 128 + int(syscall.SIGPIPE)
 	}
 	switch {
-	case errors.As(err, new(overBudget)), errors.As(err, new(partialError)):
+	case errors.As(err, new(partialError)):
 		code = exitPartial
 	case errors.As(err, &ue):
 		code = exitUsage
