@@ -823,6 +823,12 @@ func TestIndexLevelReadWholeCountsItsChildren(t *testing.T) {
 	if scr := h.screen(); strings.Contains(scr, "–") || strings.Contains(scr, "c counts") {
 		t.Fatalf("CA#'s children not counted from the keys held:\n%s", scr)
 	}
+	// A leaf's rows are keys of the index, which several of the table's
+	// items may share: each said "1".
+	h.keys("enter") // CA#ELMHAVEN#
+	if scr := h.screen(); !regexp.MustCompile(`• \S+\s+item\s+≥1\b`).MatchString(scr) || regexp.MustCompile(`item\s+1\b`).MatchString(scr) {
+		t.Fatalf("an index's item rows claim one item each:\n%s", scr)
+	}
 }
 
 // ttlDB is a table with Time to Live on "expiresAt" whose items hold

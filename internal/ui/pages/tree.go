@@ -385,6 +385,11 @@ func (t *Tree) cell(row treeRow, col int) string {
 		return strings.Join(names, ", ")
 	case 2:
 		if !row.branch {
+			if t.req.Index != "" {
+				// An index's sort keys need not be unique: the row is
+				// one key, which any number of the table's items share.
+				return "≥1"
+			}
 			return "1"
 		}
 		return t.countCell(row.child.Name)
