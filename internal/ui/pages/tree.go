@@ -828,11 +828,15 @@ func (t *Tree) rowCounts() string {
 			items++
 		}
 	}
+	one, many := "item", "items"
+	if t.req.Index != "" {
+		one, many = "item key", "item keys" // shared, it may be several items
+	}
 	switch {
 	case prefixes > 0 && items > 0:
-		return common.Plural(prefixes, "prefix", "prefixes") + " · " + common.Plural(items, "item", "items")
+		return common.Plural(prefixes, "prefix", "prefixes") + " · " + common.Plural(items, one, many)
 	case items > 0:
-		return common.Plural(items, "item", "items")
+		return common.Plural(items, one, many)
 	}
 	return common.Plural(prefixes, "prefix", "prefixes")
 }
