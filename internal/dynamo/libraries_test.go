@@ -1043,21 +1043,8 @@ func TestLibraryCustomerOrdersByPrefix(t *testing.T) {
 				strings.Join(sample.Timeless, " ") != "ADDRESS# PROFILE" || len(sample.Skipped) != 7 {
 				t.Fatalf("detected %v %q, prefixes without time %q, %d keys skipped (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, len(sample.Skipped), err)
 			}
-			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
 			ranged := dynamo.NewMetered(c)
-			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
-			if err != nil {
-				t.Fatal(err)
-			}
-			items, err := m.Take(ctx, 100)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, it := range items {
-				kv, _ := dynamo.KeyValueOf(it["SK"])
-				got = append(got, kv.Text)
-			}
+			got, m := octoberKeys(t, ranged, base, key, sample, "SK", 100)
 			want := "ORDER#2020-10-26T00:00:00.000Z#o004 ORDER#2020-10-17T00:00:00.000Z#o003 ORDER#2020-10-08T00:00:00.000Z#o002"
 			if strings.Join(got, " ") != want || strings.Join(m.Prefixes, " ") != "ORDER#" || m.Found.Requests != 0 {
 				t.Errorf("the month lists %v across %q (finding them: %d requests), want %s", got, m.Prefixes, m.Found.Requests, want)
@@ -1093,21 +1080,9 @@ func TestLibrarySensorTwoEpochForms(t *testing.T) {
 			if err != nil || !sample.OK || sample.Enc.Forms == nil || len(sample.Enc.Forms.List) != 2 || strings.Join(sample.Timeless, " ") != "$sensor#sensor_" {
 				t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
 			}
-			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
 			ranged := dynamo.NewMetered(c)
-			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
-			if err != nil {
-				t.Fatal(err)
-			}
-			items, err := m.Take(ctx, 1000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, it := range items {
-				kv, _ := dynamo.KeyValueOf(it["sk"])
-				got = append(got, kv.Text)
-			}
+			got, _ := octoberKeys(t, ranged, base, key, sample, "sk", 1000)
+			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC) // the oracle's
 			// The oracle: each key's own time, read from its digits.
 			type keyed struct {
 				at time.Time
@@ -1163,4 +1138,27 @@ func TestLibrarySensorTwoEpochForms(t *testing.T) {
 			t.Logf("%s: detection %d requests %.1f RCU, range %d requests %.1f RCU, full read %d requests %.1f RCU", name, dt.Requests, dt.RCU, rt.Requests, rt.RCU, ft.Requests, ft.RCU)
 		})
 	}
+}
+
+// octoberKeys reads October 2020's range of base through c, as range does
+// (RangeAcross, the prefixes found by a walk), up to n items, and returns
+// their sort keys (attribute sk) in the order read, and the range.
+func octoberKeys(t *testing.T, c dynamo.Client, base domain.KeyQuery, key dynamo.KeySchema, sample dynamo.TimeSample, sk string, n int) ([]string, *dynamo.MergedRange) {
+	t.Helper()
+	ctx := context.Background()
+	r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
+	m, err := dynamo.RangeAcross(ctx, c, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := m.Take(ctx, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		kv, _ := dynamo.KeyValueOf(it[sk])
+		got = append(got, kv.Text)
+	}
+	return got, m
 }
