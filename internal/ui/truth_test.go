@@ -783,7 +783,7 @@ func TestTreeItemsNotCounted(t *testing.T) {
 	if !regexp.MustCompile(`AZ#\s+prefix\s+–`).MatchString(h.screen()) { // AK… are counted from the walk's keys
 		t.Fatalf("AZ, not counted, does not say so:\n%s", h.screen())
 	}
-	h.keys("c", "c") // over the default budget: asked first, then counted
+	h.keys("c")
 	h.contains(t, "prefix     56")
 	if s := h.screen(); strings.Contains(s, "(c counts)") || strings.Contains(s, "–") {
 		t.Fatalf("counted, the column still says not counted:\n%s", s)

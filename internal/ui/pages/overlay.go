@@ -9,9 +9,9 @@ import (
 // keys (FullHelp is then the overlay's), never the keys of
 // the rows beneath, which do not act while it is open.
 
-func (t *Tree) Overlay() bool { return t.picker != nil || t.confirm }
+func (t *Tree) Overlay() bool { return t.picker != nil }
 func (t *Tree) CloseOverlay() tea.Cmd {
-	t.picker, t.picking, t.confirm = nil, "", false
+	t.picker, t.picking = nil, ""
 	return nil
 }
 

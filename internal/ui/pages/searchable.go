@@ -81,10 +81,6 @@ func (p *Partitions) Unloaded() string {
 // choices, as on every other picker.
 func (p *Partitions) TypesKeys() bool { return p.picker == nil }
 
-// TypesKeys: the question before a count takes c and esc alone; / does
-// not search the rows beneath it.
-func (t *Tree) TypesKeys() bool { return t.confirm }
-
 func (p *Changes) List() common.List { return p.list.List() }
 func (p *Changes) Unloaded() string  { return p.list.Unloaded() }
 

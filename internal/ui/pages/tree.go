@@ -68,11 +68,6 @@ type Tree struct {
 	told      *dynamo.HeldKeys
 	fromHeld  bool
 	countCost dynamo.Cost
-	confirm   bool // asking before a count that may exceed the budget
-	// estimate bounds what c reads from here (countEstimate), taken as
-	// c asks; afterWalk: from what the walk left unread.
-	estimate  float64
-	afterWalk bool
 	// Facts about the whole level, taken as reads arrive (refresh), never
 	// on each frame.
 	rowsTitle   string // "53 prefixes · 1 item"
@@ -473,7 +468,6 @@ func (t *Tree) found(msg childrenFoundMsg) tea.Cmd {
 // level's tools; a key none takes moves the cursor.
 var treeKeys = []func(*Tree, tea.KeyPressMsg) (tea.Cmd, bool){
 	(*Tree).pickerOpenKey,
-	(*Tree).questionKey,
 	(*Tree).stopKey,
 	(*Tree).openKey,
 	(*Tree).modeKey,
@@ -495,23 +489,6 @@ func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return t.pickerKey(msg), true
-}
-
-// questionKey: the question before a count that may cost more than the
-// budget takes c (count) and esc (no) alone, as its help says; enter
-// opened a child from under it, j and k moved.
-func (t *Tree) questionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !t.confirm {
-		return nil, false
-	}
-	k := t.c.Keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		t.confirm = false
-	case key.Matches(msg, k.Count):
-		return t.countKey(), true
-	}
-	return nil, true
 }
 
 // stopKey: esc stops what is being read, or goes back.
@@ -766,9 +743,6 @@ func (t *Tree) sampleKeys() []string {
 func (t *Tree) SetSize(w, h int) {
 	t.w, t.h = w, h
 	rows := t.h - 2
-	if t.confirm {
-		rows = t.h - 6 // the count's question below
-	}
 	t.list.SetSize(t.w-4, rows) // less the failure's line below the children found before
 
 	if t.picker != nil {
@@ -799,13 +773,6 @@ func (t *Tree) View() string {
 	}
 	if t.picker != nil {
 		return t.picker.view(st, t.w, t.h)
-	}
-	if t.confirm {
-		// Wrapped, never cut: the figures and what c does are the point.
-		wrap := func(s string) string { return common.Wrap(s, max(20, t.w-4)) }
-		prompt := st.Notice.Render(wrap(t.countPrompt())) + "\n" + st.Dim.Render(wrap("c counts anyway, stopping at the budget and keeping counts · esc cancels"))
-		box := strings.Count(prompt, "\n") + 3
-		return common.Frame(st, title, t.list.Grid.View(), t.w, t.h-box) + "\n" + common.Frame(st, "Count?", prompt, t.w, box)
 	}
 	return common.Frame(st, title, body, t.w, t.h)
 }
@@ -924,9 +891,6 @@ func (t *Tree) Request() string {
 
 func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	if t.confirm {
-		return []key.Binding{k.Count, k.Cancel}
-	}
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
@@ -934,11 +898,8 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
-	switch {
-	case t.picker != nil:
+	if t.picker != nil {
 		return t.picker.fullHelp(t.c.Keys)
-	case t.confirm:
-		return [][]key.Binding{t.ShortHelp()}
 	}
 	k := t.c.Keys
 	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),

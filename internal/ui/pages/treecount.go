@@ -172,17 +172,11 @@ func (t *Tree) countOff() string {
 
 // countKey counts under every branch of the level, or counts on from
 // where the last count stopped (at its budget, or esc), reading no key
-// twice; asking first, once, when counting the level may cost more than
-// the budget.
+// twice. It never asks first: the run holds the budget, stopping there
+// with what it counted (budgetStop), as children --count does; a bound
+// from the table's size asked before every count of a small level of a
+// big table, which the budget pays for.
 func (t *Tree) countKey() tea.Cmd {
-	if t.pass == nil && !t.confirm {
-		t.estimate, t.afterWalk = t.countEstimate()
-		if t.estimate > t.budget() {
-			t.confirm = true // ask first: this may cost more than the budget
-			return nil
-		}
-	}
-	t.confirm = false
 	if t.pass == nil {
 		// After a dense level's walk, from the keys it held: only what
 		// it did not read is read.
@@ -213,32 +207,4 @@ func (t *Tree) budgetStop() error {
 		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
 			common.BilledRCU(t.countCost), exact, branches, t.budget()),
 		"stopped at the count budget of %g RCU; c counts on", t.budget())
-}
-
-// countEstimate bounds what c reads from here, eventually consistent:
-// after the level's walk, what it left unread (0 where it left nothing),
-// at most the table's size (DynamoDB's figure, refreshed about every six
-// hours) less what the walk read and c will not read again; else one
-// read of the whole table. 0 when the table reports no size.
-func (t *Tree) countEstimate() (rcu float64, afterWalk bool) {
-	return dynamo.CountBound(t.c.Client, t.req, t.held, t.info.SizeBytes)
-}
-
-// countPrompt is the question c asks before a count that may cost more
-// than the budget: the bound, said as what it is.
-func (t *Tree) countPrompt() string {
-	what := "the table's size"
-	if t.afterWalk {
-		what = "the table's size less what the walk read"
-	}
-	return fmt.Sprintf("Counting may read up to ~%s RCU (%s): over the %g RCU budget.", approxRCU(t.estimate), what, t.budget())
-}
-
-// approxRCU is an estimate's RCU: to the unit from 10 on, else to a tenth
-// (a bound of 0.4 read as 0).
-func approxRCU(x float64) string {
-	if x >= 10 {
-		return fmt.Sprintf("%.0f", x)
-	}
-	return fmt.Sprintf("%.1f", x)
 }
