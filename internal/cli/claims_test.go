@@ -418,6 +418,17 @@ func TestRootHelpNamesEveryExitCode(t *testing.T) {
 	}
 }
 
+// TestRootHelpSaysWhatCountBudgetDoes: the explorer's --count-budget
+// says what c does at the budget: it stops there and counts on. It said
+// "above it, it asks first", which c no longer does.
+func TestRootHelpSaysWhatCountBudgetDoes(t *testing.T) {
+	root := newRootFor(context.Background(), &globals{stderr: io.Discard}, io.Discard, io.Discard)
+	f := root.Flags().Lookup("count-budget")
+	if f == nil || strings.Contains(f.Usage, "asks") || !strings.Contains(f.Usage, "stops there") {
+		t.Fatalf("--count-budget's help: %v", f)
+	}
+}
+
 // readmeExitRows are the README's exit-code table: code → its row.
 func readmeExitRows(t *testing.T) map[int]string {
 	t.Helper()

@@ -115,7 +115,7 @@ func (o *rootOptions) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.table, "table", "", "open this table directly")
 	fl.StringVar(&o.prefix, "prefix", "", "open the drill-down at this sort-key prefix, e.g. 'NY#' (needs --pk)")
 	fl.StringVar(&o.delimiter, "delimiter", "", "sort-key segment delimiter, or none to list every key whole (default: detected from the keys)")
-	budgetVar(fl, &o.countBudget, "count-budget", ui.DefaultCountBudget, false, "`RCU` a count (c) may spend before it stops; above it, it asks first")
+	budgetVar(fl, &o.countBudget, "count-budget", ui.DefaultCountBudget, false, "`RCU` a count (c) may spend: it stops there, saying so, and c counts on")
 	fl.StringVar(&o.index, "index", "", "open this GSI or LSI of --table: its partitions, or with --pk that partition in it")
 	fl.StringVar(&o.versions, "versions", "", "open the partition's Versions mode, and the timeline of NAME when given (--versions Audit)")
 	fl.Lookup("versions").NoOptDefVal = "*"
