@@ -280,6 +280,13 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if len(sample.Keys) == 0 && !f.follow {
 		return noKeys(conn, f, key, opt)
 	}
+	if len(sample.Keys) == 0 && f.format == "" {
+		// Following waits for items, but for no key to read its time
+		// by: said as the partition it is, not as keys that hold no
+		// time "(or there are none)".
+		return usage("give --time-format (or time_format in the configuration) to follow it from its first item",
+			"range --follow: %s, so no key tells the time format to follow by", export.OneLine(noKeysWhere(f, key, opt)))
+	}
 	if f.format == "" && !sample.OK && !opt.Masked.Hides(f.table, key.SK.Name) {
 		if c, ok := domain.DetectCountdown(sample.Keys); ok {
 			return countdownRefused(c, f, q, r)
@@ -417,6 +424,13 @@ func noKeys(conn *connection, f *rangeFlags, key dynamo.KeySchema, opt *readOpts
 	if err != nil {
 		return outputErr(err)
 	}
+	total, _ := conn.client.Session.Totals()
+	fmt.Fprintf(f.stderr, "range: %s, so no item is in any range · 0 items · requests=%d consumedRCU=%.1f%s\n", export.OneLine(noKeysWhere(f, key, opt)), total.Requests, total.RCU, billedNote(conn.client.Session))
+	return nil
+}
+
+// noKeysWhere says which partition (or prefix) holds no key.
+func noKeysWhere(f *rangeFlags, key dynamo.KeySchema, opt *readOpts) string {
 	where := "partition " + strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.PK.Name, f.pk, ""))
 	if f.index != "" {
 		where += " of index " + f.index
@@ -425,9 +439,7 @@ func noKeys(conn *connection, f *rangeFlags, key dynamo.KeySchema, opt *readOpts
 	if f.skPrefix != "" {
 		where += " under " + strconv.QuoteToGraphic(opt.Masked.ShownKey(f.table, key.SK.Name, f.skPrefix, ""))
 	}
-	total, _ := conn.client.Session.Totals()
-	fmt.Fprintf(f.stderr, "range: %s, so no item is in any range · 0 items · requests=%d consumedRCU=%.1f%s\n", export.OneLine(where), total.Requests, total.RCU, billedNote(conn.client.Session))
-	return nil
+	return where
 }
 
 // countdownRefused says the keys count time backwards (newest first in

@@ -585,6 +585,27 @@ func TestRangeOverNoKeys(t *testing.T) {
 	}
 }
 
+// TestRangeFollowOverNoKeys: --follow on a partition with no key is
+// refused (no key tells the time format to follow by) as the partition
+// it is, with what to give: it said the keys "hold no time this tool
+// recognises (or there are none)". On dynalite and the embedded backend.
+func TestRangeFollowOverNoKeys(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	items := []map[string]types.AttributeValue{av("PK", "E", "SK", "EVT#2024-05-06T10:00:00Z"), av("PK", "E", "SK", "EVT#2024-05-07T10:00:00Z")}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			args := append([]string{"range", "--table", table, "--last", "1h", "--follow", "--pk", "NOPE"}, conn...)
+			out, stderr, code := cli(t, args...)
+			want := `range --follow: partition "NOPE" has no keys, so no key tells the time format to follow by — give --time-format`
+			if code != 2 || out != "" || !strings.Contains(stderr, want) || strings.Contains(stderr, "hold no time") {
+				t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeCountdownKeysSaySo: an IoT device's readings keyed
 // READING#<9999999999 − epoch seconds>, so that a Query lists the newest
 // first, hold no time read forwards (the year 2232). The refusal said the

@@ -977,6 +977,34 @@ func TestTimeRefusedOffersNoTimeKeys(t *testing.T) {
 	}
 }
 
+// TestTimeOnAPartitionThatDoesNotExist: the Time mode of a partition
+// no item has (DeviceLogs, whose keys hold epoch seconds) says there is
+// no such partition, as the tree does, at every golden size; the range
+// bar offers no t, and t and F say why, never that the sort key holds
+// no time. It said "the partition is empty" over "range › all (t to
+// change)", and F said "no time in this sort key to follow".
+func TestTimeOnAPartitionThatDoesNotExist(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Table: "DeviceLogs", PK: "99999"})
+			h.keys("4")
+			h.contains(t, "99999 · does not exist", "No item has the partition key 99999: there is no such partition.", "range › –")
+			if scr := h.screen(); strings.Contains(scr, "t to change") || strings.Contains(scr, "empty") || strings.Contains(scr, "all") {
+				t.Fatalf("a Time mode with no partition offers a range:\n%s", scr)
+			}
+			h.keys("t")
+			h.said(t, "t: no Time mode here; ? says why")
+			h.keys("F")
+			h.said(t, "no item to tell the time format")
+			if last := h.m.said[len(h.m.said)-1].whole(); strings.Contains(last, "no time in this sort key") {
+				t.Fatalf("F: %s", last)
+			}
+			h.keys("?")
+			h.contains(t, "no item has the partition key 99999")
+		})
+	}
+}
+
 // testULID is a ULID of instant at with a fixed random part.
 func testULID(at time.Time) string {
 	const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

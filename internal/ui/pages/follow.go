@@ -44,6 +44,11 @@ func (f *following) on() bool { return f.req.InFlight() }
 // new item and each poll's figures to Update through a channel: Update
 // never waits.
 func (t *Time) startFollow() tea.Cmd {
+	if t.empty {
+		// Short: the status bar keeps its end, and ? says why whole.
+		return common.Report(dynamo.Errorf("follow", dynamo.KindValidation, "set time_format",
+			"no item to tell the time format"), false, t.id)
+	}
 	if !t.ready() {
 		return common.Report(dynamo.Errorf("follow", dynamo.KindValidation, "F follows a partition whose sort key holds times; set time_format for the table if it does",
 			"no time in this sort key to follow"), false, t.id)

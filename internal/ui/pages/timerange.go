@@ -87,6 +87,10 @@ type Time struct {
 	// key (place.seen): its first key is the greatest, so all are below
 	// it. nil: unknown.
 	seen []domain.Child
+	// empty: the partition read whole holds no item, so it does not
+	// exist (DynamoDB has no empty partition): said as the tree says
+	// it, not as keys that hold no time.
+	empty bool
 }
 
 // timePhase is how far the Time mode knows its keys' format: the first
@@ -264,6 +268,13 @@ var explorerTimeExamples = func() string { _, ex, _ := strings.Cut(domain.NoTime
 // when it held the whole partition, or the sample read failed).
 func (t *Time) detect() tea.Cmd {
 	sample, number := t.sampleKeys(), t.skNumber()
+	if len(sample) == 0 && t.sampled != nil {
+		// Read whole, unfiltered, and no key: before a template or a
+		// sample could be judged, there is nothing to judge.
+		t.empty = true
+		t.refuse("no item has the partition key " + common.KeyCell(t.base.PK) + t.inIndex() + ": there is no such partition")
+		return nil
+	}
 	if t.template != nil {
 		enc, ok := t.template.Resolve(sample)
 		if !ok {
@@ -287,9 +298,6 @@ func (t *Time) detect() tea.Cmd {
 		}
 		if c, ok := domain.DetectCountdown(sample); ok && !number {
 			why = fmt.Sprintf("the sort keys here count time backwards, newest first\n(%s):\nthe Time mode reads keys in their time's order only;\nItems lists these newest first", common.Sanitize(c.Describe()))
-		}
-		if len(sample) == 0 {
-			why = "the partition is empty"
 		}
 		t.refuse(why)
 		return nil
@@ -729,9 +737,23 @@ func (t *Time) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// notReadyKey takes every other key while the format is not known.
-func (t *Time) notReadyKey(tea.KeyPressMsg) (tea.Cmd, bool) {
+// notReadyKey takes every other key while the format is not known; t,
+// which the range bar offers once it is, says why it does not act where
+// the Time mode is refused.
+func (t *Time) notReadyKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if t.phase == timeRefused && key.Matches(msg, t.c.Keys.Range) {
+		return notice("t: no Time mode here; ? says why"), true
+	}
 	return nil, !t.ready()
+}
+
+// inIndex names the index the partition is read through ("" on the
+// table).
+func (t *Time) inIndex() string {
+	if t.base.Index == "" {
+		return ""
+	}
+	return " in index " + common.Sanitize(t.base.Index)
 }
 
 // toolKey: the range bar, the zone, the filter, columns, order, sort, and
@@ -955,6 +977,10 @@ func (t *Time) View() string {
 			// A deep link's range waits for the time format: "all" said
 			// the partition was what the view lists.
 			shown, note = t.initial, "   runs once the keys tell the time format"
+		case t.phase == timeRefused:
+			// Nothing is listed, and t does not act: "all (t to change)"
+			// said both were otherwise.
+			shown, note = "–", ""
 		case shown == "":
 			shown = "all"
 		}
@@ -1022,6 +1048,8 @@ func (t *Time) View() string {
 	gridH := t.gridHeight(sparkLine != "")
 	body := t.grid.View()
 	switch {
+	case t.empty:
+		body = st.Dim.Render("No item has the partition key " + common.KeyCell(t.base.PK) + t.inIndex() + ": there is no such partition.\nesc goes back.")
 	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case t.pg.Fail.Stopped() && t.pg.Head.Len() == 0:
@@ -1058,6 +1086,9 @@ func (t *Time) View() string {
 		// says what the body does, not "20 items loaded · more as you
 		// scroll" over no row.
 		title = fmt.Sprintf("%s%s · no Time mode here", common.KeyCell(t.base.PK), t.underTitle())
+		if t.empty {
+			title = common.KeyCell(t.base.PK) + " · does not exist" // as the tree titles it
+		}
 	}
 	if ix := t.base.Index; ix != "" {
 		title += " · index " + common.Sanitize(ix) // which index is read, not only on the request line
