@@ -1372,10 +1372,36 @@ func TestStatementOpensOnItsTable(t *testing.T) {
 	}
 }
 
+// TestSearchCostIsAboutTheTablesSize: the demo's Locations, 70.5 RCU
+// by its size, is scanned whole by f's search in 2 reads billed 71.0 RCU
+// (each read its own bytes rounded up): the words before the read say
+// "about 70.5 RCU", and a statement's plan the same; they said "up to
+// 70.5 RCU" and "worst case 70.5 RCU", which the read then passed.
+func TestSearchCostIsAboutTheTablesSize(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	h.keys("f")
+	h.typeText(`City = "NEWYORKCITY"`)
+	if s := flat(h.screen()); !strings.Contains(s, "about 70.5 RCU for the whole table") || strings.Contains(s, "up to 70.5") {
+		t.Fatalf("before the search:\n%s", h.screen())
+	}
+	h.keys("enter")
+	h.contains(t, "whole table scanned")
+	if req := h.m.top().Request(); !strings.Contains(req, "scanned 5,325 · matched 18 · 2 requests · 71.0 RCU") {
+		t.Fatalf("the whole scan: %q", req)
+	}
+	h.keys("esc", ":", "ctrl+u")
+	h.typeText(`* FROM "Locations" WHERE City = 'NEWYORKCITY'`)
+	if s := flat(h.screen()); !strings.Contains(s, "Scan Locations in 1 segment: about 70.5 RCU") || !strings.Contains(s, "about 70.5 RCU to read the whole table") ||
+		strings.Contains(s, "up to 70.5") || strings.Contains(s, "worst case") {
+		t.Fatalf("the statement's plan:\n%s", h.screen())
+	}
+}
+
 // TestSearchSaysWhatTheWholeReadCosts: before f's search or a statement
 // reads, what the whole table (or index) costs is said from the size
-// DynamoDB reported: "up to N RCU" for a table, "at most N RCU" for an
-// index, which its table's size bounds; where the size reported is 0 B
+// DynamoDB reported: "about N RCU" for a table, "at most about N RCU"
+// for an index, which its table's size bounds (about: each read is billed
+// its own bytes rounded up, TestSearchCostIsAboutTheTablesSize); where the size reported is 0 B
 // (dynalite, or DynamoDB before its six-hourly update: a table of 2,000
 // items, 277 RCU to scan, was said to cost "up to 0.0 RCU"), that the
 // cost is not known. An index's search, read to its end, says the whole
@@ -1393,18 +1419,18 @@ func TestSearchSaysWhatTheWholeReadCosts(t *testing.T) {
 			index, from, whole     string // the whole read's words, size reported
 			request, plan, scanned string
 		}{
-			{"", `"Ledger"`, "up to " + rcu + " for the whole table", "whole table ≈ " + rcu, "Scan Ledger in 1 segment: up to " + rcu, "whole table scanned"},
-			{"ByStatus", `"Ledger"."ByStatus"`, "at most " + rcu + " for the whole index", "whole index ≤ " + rcu + " (its table's size)",
-				"Scan Ledger index ByStatus in 1 segment: at most " + rcu + " (its table's size)", "whole index scanned"},
+			{"", `"Ledger"`, "about " + rcu + " for the whole table", "whole table ≈ " + rcu, "Scan Ledger in 1 segment: about " + rcu, "whole table scanned"},
+			{"ByStatus", `"Ledger"."ByStatus"`, "at most about " + rcu + " for the whole index", "whole index ≤ " + rcu + " (its table's size)",
+				"Scan Ledger index ByStatus in 1 segment: at most about " + rcu + " (its table's size)", "whole index scanned"},
 		} {
 			for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", name, c.index, size[0], size[1]), func(t *testing.T) {
-					whole, request, plan, worst := c.whole, c.request, c.plan, "worst case "+rcu+" (the whole table read)"
+					whole, request, plan, worst := c.whole, c.request, c.plan, "about "+rcu+" to read the whole table"
 					if info.SizeBytes == 0 {
 						whole, request = "its cost not known before reading (DynamoDB reports Ledger as 0 B", "cost not known (size reported as 0 B)"
 						plan, _, _ = strings.Cut(plan, ": ")
 						plan += ": cost not known (size reported as 0 B)"
-						worst = "worst case not known (DynamoDB reports the table as 0 B)"
+						worst = "cost of the whole table not known (DynamoDB reports it as 0 B)"
 					}
 					h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger", Index: c.index, FilterBudget: func(string) float64 { return 50 }})
 					h.keys("f")

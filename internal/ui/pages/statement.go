@@ -21,7 +21,7 @@ import (
 const statementPrompt = "SELECT › "
 
 // Statement is the `:` prompt: a PartiQL SELECT, parsed as it is typed,
-// and its plan (Query on X, or Scan: up to N RCU) shown before anything
+// and its plan (Query on X, or Scan: about N RCU) shown before anything
 // is read; enter runs it, its results an items list. It is translated to
 // Query or Scan and read through the read-only client, never
 // ExecuteStatement. Every key but enter and esc is text.
@@ -295,9 +295,11 @@ func (s *Statement) planLines(width int) []string {
 	if r.MaxRCU > 0 {
 		budget = "stops at " + common.RCU(r.MaxRCU, false) + " and asks"
 	}
-	worst := "worst case not known (DynamoDB reports the table as 0 B)"
+	// About, not a worst case: the search's reads are sized to the
+	// screen, each billed its own bytes rounded up (planCost).
+	worst := "cost of the whole table not known (DynamoDB reports it as 0 B)"
 	if rcu, ok := r.WorstCaseRCU(); ok {
-		worst = "worst case " + common.RCU(rcu, false) + " (the whole table read)"
+		worst = "about " + common.RCU(rcu, false) + " to read the whole table"
 	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
 }
