@@ -538,6 +538,21 @@ func TestTimelineShowsEveryRevisionThatFits(t *testing.T) {
 	}
 }
 
+// TestTimelineDiffSaysWhatItLeavesOut: at 80×24 the diff pane under
+// the revisions holds fewer lines than Equipment_69's Audit v2 → v3 (9
+// changes, then v3's item): its last line says how many it leaves out.
+// The frame cut them silently: "9 changed" stood over eight changes.
+func TestTimelineDiffSaysWhatItLeavesOut(t *testing.T) {
+	h := newHarness(t, 80, 24, Config{Table: "Equipment", PK: "Equipment_69", Versions: "Audit", Now: demoClock})
+	h.keys("up") // v3, against v2
+	h.contains(t, "Diff v2 → v3", "9 changed · 0 added · 0 removed", "more lines, not shown at this height")
+	h = newHarness(t, 200, 50, Config{Table: "Equipment", PK: "Equipment_69", Versions: "Audit", Now: demoClock})
+	h.keys("up")
+	if scr := h.screen(); strings.Contains(scr, "not shown at this height") || !strings.Contains(scr, `~ Status  "PASS" → "PENDING"`) {
+		t.Fatalf("a pane with room for the whole diff:\n%s", scr)
+	}
+}
+
 // TestTimelineNamesTheCurrentCopyAsSpelled: on a zero-padded history
 // (v0000_Audit beside v0001_Audit) 0's help and the diff's title name
 // v0000_, the key as the table holds it, not v0_.

@@ -352,11 +352,23 @@ func (t *Timeline) View() string {
 		lines = append(lines, renderDiff(st, domain.Diff(t.strip(base.Item), t.strip(rev.Item)), rw-4))
 		lines = append(lines, "", st.Dim.Render(common.Sanitize(rev.Key)+":"), renderPlain(st, t.strip(rev.Item), rw-4))
 	}
-	diff := common.Frame(st, dtitle, strings.Join(lines, "\n"), rw, rh)
+	diff := common.Frame(st, dtitle, paneLines(st, strings.Join(lines, "\n"), rh-2), rw, rh)
 	if wide {
 		return joinH(frame, diff)
 	}
 	return frame + "\n" + diff
+}
+
+// paneLines fits content to a pane of rows, its last row saying how many
+// lines it leaves out: the frame cut them without a word, and "9 changed"
+// stood over eight changes.
+func paneLines(st *common.Styles, content string, rows int) string {
+	lines := strings.Split(content, "\n")
+	if rows < 1 || len(lines) <= rows {
+		return content
+	}
+	left := len(lines) - (rows - 1)
+	return strings.Join(lines[:rows-1], "\n") + "\n" + st.Dim.Render(fmt.Sprintf("… %d more lines, not shown at this height", left))
 }
 
 // renderDiff shows changes a line each: ~ changed old → new, + added,
