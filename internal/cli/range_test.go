@@ -554,8 +554,9 @@ func TestRangeSnowflakesOfTwoWidths(t *testing.T) {
 // no key has, has no item in any range. range refused it as keys that
 // "hold no time … (or there are none)", exit 2, where children and
 // versions print an empty result. It writes the empty result in each
-// output form and one line on stderr saying there are no keys (exit 0).
-// On dynalite and the embedded backend.
+// output form and one line on stderr saying there are no keys (exit 0);
+// with --follow, it says so and exits 2. On dynalite and the embedded
+// backend.
 func TestRangeOverNoKeys(t *testing.T) {
 	isolateAWS(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -581,21 +582,9 @@ func TestRangeOverNoKeys(t *testing.T) {
 					}
 				}
 			}
-		})
-	}
-}
-
-// TestRangeFollowOverNoKeys: --follow on a partition with no key is
-// refused (no key tells the time format to follow by) as the partition
-// it is, with what to give: it said the keys "hold no time this tool
-// recognises (or there are none)". On dynalite and the embedded backend.
-func TestRangeFollowOverNoKeys(t *testing.T) {
-	isolateAWS(t)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	items := []map[string]types.AttributeValue{av("PK", "E", "SK", "EVT#2024-05-06T10:00:00Z"), av("PK", "E", "SK", "EVT#2024-05-07T10:00:00Z")}
-	table, backends := bothBackends(t, items)
-	for name, conn := range backends {
-		t.Run(name, func(t *testing.T) {
+			// --follow has no key to tell the time format by: refused
+			// as the partition it is, not as keys that "hold no time
+			// this tool recognises (or there are none)".
 			args := append([]string{"range", "--table", table, "--last", "1h", "--follow", "--pk", "NOPE"}, conn...)
 			out, stderr, code := cli(t, args...)
 			want := `range --follow: partition "NOPE" has no keys, so no key tells the time format to follow by — give --time-format`
