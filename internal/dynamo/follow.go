@@ -59,24 +59,31 @@ type FollowStats struct {
 	Next         time.Duration // the wait before the next poll
 }
 
-// PerMinute is the cost of following per minute so far.
+// PerMinute is the cost of following per minute so far, in RCU as
+// DynamoDB bills it.
 func (s FollowStats) PerMinute(now time.Time) (requests, rcu float64) {
 	min := now.Sub(s.Started).Minutes()
 	if min <= 0 {
 		return 0, 0
 	}
-	return float64(s.Cost.Requests) / min, s.Cost.RCU / min
+	return float64(s.Cost.Requests) / min, s.Cost.Billed / min
 }
 
 // RateWindow is the least time over which a rate per minute means
 // anything: after one poll a second, "41,490 requests/min" is a guess.
 const RateWindow = time.Minute
 
-// Rates says what following has cost: per minute once it has run for
-// RateWindow, before that what it has spent so far.
+// Rates says what following has cost, as DynamoDB bills it: per minute
+// once it has run for RateWindow, before that what it has spent so far.
+// It said the server's figure, "1 requests, 0.0 RCU so far" of a poll
+// that found nothing, which DynamoDB bills 0.5.
 func (s FollowStats) Rates(now time.Time) string {
 	if now.Sub(s.Started) < RateWindow {
-		return fmt.Sprintf("%d requests, %.1f RCU so far", s.Cost.Requests, s.Cost.RCU)
+		noun := "requests"
+		if s.Cost.Requests == 1 {
+			noun = "request"
+		}
+		return fmt.Sprintf("%d %s, %.1f RCU so far", s.Cost.Requests, noun, s.Cost.Billed)
 	}
 	req, rcu := s.PerMinute(now)
 	return fmt.Sprintf("%.0f requests/min · %.1f RCU/min", req, rcu)

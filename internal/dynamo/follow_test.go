@@ -227,10 +227,16 @@ func TestFollowBacksOff(t *testing.T) {
 }
 
 // After one poll a rate per minute is a guess (17,671–41,490 requests/min
-// were claimed): until a minute has passed, what was spent so far is said.
+// were claimed): until a minute has passed, what was spent so far is said,
+// as DynamoDB bills it (a poll that found nothing, reported as 0.0 RCU,
+// is billed 0.5: "1 requests, 0.0 RCU so far" was said).
 func TestFollowRatesFromAMinute(t *testing.T) {
 	now := time.Now()
-	st := dynamo.FollowStats{Started: now.Add(-time.Second), Cost: dynamo.Cost{Requests: 3, RCU: 1.5}}
+	st := dynamo.FollowStats{Started: now.Add(-time.Second), Cost: dynamo.Cost{Requests: 1, RCU: 0, Billed: 0.5}}
+	if got := st.Rates(now); got != "1 request, 0.5 RCU so far" {
+		t.Errorf("after a second, one empty poll: %q", got)
+	}
+	st.Cost = dynamo.Cost{Requests: 3, RCU: 1.5, Billed: 1.5}
 	if got := st.Rates(now); got != "3 requests, 1.5 RCU so far" {
 		t.Errorf("after a second: %q", got)
 	}
