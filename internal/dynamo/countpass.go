@@ -417,6 +417,12 @@ func (p *CountPass) withinChild(s *stretch, largest int, left float64) (limit in
 		end = "" // s ends within the child
 	}
 	n := s.run
+	if n < sizeSample && left >= floorLeftRCU {
+		// A read is billed a whole read unit however few it reads: one,
+		// one, then two items of a child of 1 KB items cost a unit each
+		// (a home folder's files: 1.5 RCU for 4 KB).
+		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
+	}
 	if n >= sizeSample {
 		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
 		// As many as what is left pays for were they heavyMargin times
@@ -496,7 +502,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	p.cost = p.cost.Add(page.Cost)
 	s.rcu += page.Cost.Billed
 	p.scanned += page.Scanned
-	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly))
+	p.largest = max(p.largest, pageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly, true))
 	if run.progress != nil {
 		defer run.progress(p.cost)
 	}
