@@ -467,12 +467,12 @@ func PageLargest(billed float64, consistent bool, items []Item, scanned int, who
 }
 
 // pageLargest is PageLargest, with the margin left off the items whose
-// ItemBytes is their billed size (exactSize) where exact says so: a
-// count's reads grow past a child only from what they read of others
-// (acrossChildren), which guards them where heavier items follow; other
-// reads (an entities read, a search's steps) keep the margin, which
-// their growth rules lean on (50 items of 100 bytes then 30 KB ones: 9
-// RCU of a budget of 5 without it).
+// ItemBytes is their billed size (exactSize) where exact says so: what
+// one read unit holds of them (CountPass.unitItems). Reads are sized by
+// the margined size all the same: their growth rules lean on it where
+// heavier items follow (50 items of 100 bytes then 30 KB ones: 9 RCU of
+// an entities read's budget of 5 without it; a count's 400 audit records
+// then tasks of 3 KB in one child, 26.5 RCU of 5 where 18.0).
 func pageLargest(billed float64, consistent bool, items []Item, scanned int, whole, exact bool) int {
 	if scanned <= 0 && len(items) == 0 {
 		return 0
@@ -497,9 +497,7 @@ func pageLargest(billed float64, consistent bool, items []Item, scanned int, who
 }
 
 // exactSize says ItemBytes counts item as billed: it errs low only on
-// numbers, lists and maps. A margin on items of strings alone sized a
-// count's reads for 95 bytes where the items weighed 62: a third of
-// every read unit paid for and left empty.
+// numbers, lists and maps.
 func exactSize(item Item) bool {
 	for _, v := range item {
 		switch v.(type) {
