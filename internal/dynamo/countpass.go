@@ -43,8 +43,8 @@ type CountPass struct {
 	largest   int     // the largest item read, in bytes at most (PageLargest)
 	// exact is the largest item read as billed where ItemBytes counts it
 	// so (exactSize): what sizes a read to fill the read units it pays.
-	exact int
-	maxRun    int     // the most keys of one child read in a row
+	exact  int
+	maxRun int // the most keys of one child read in a row
 	// pace is the key space the first page covered, from paceBase on:
 	// where the rest is cut.
 	pace     float64
