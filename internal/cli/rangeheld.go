@@ -33,11 +33,7 @@ func heldPartition(ctx context.Context, sample dynamo.TimeSample, table, index s
 		AttributeDefinitions: defs, BillingMode: types.BillingModePayPerRequest}); err != nil {
 		return nil, false
 	}
-	items := make([]map[string]types.AttributeValue, len(sample.Held))
-	for i, it := range sample.Held {
-		items[i] = it
-	}
-	if _, err := db.PutItems(ctx, table, items); err != nil {
+	if _, err := db.PutItems(ctx, table, sample.Held); err != nil {
 		return nil, false
 	}
 	return db, true
