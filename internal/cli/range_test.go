@@ -32,16 +32,17 @@ func rangeLines(t *testing.T, args ...string) ([]map[string]any, string) {
 }
 
 // TestRangeSeedExample: the seed's query as written returns the device's
-// first two records, newest first, from one Query after the detection,
-// sent as written: Timestamp < 1536019200, no lower bound invented (a
-// key of 1536019199.5 is before it too), in the request line and in the
-// aws command that reproduces it.
+// first two records, newest first, as written: Timestamp < 1536019200, no
+// lower bound invented (a key of 1536019199.5 is before it too), in the
+// request line and in the aws command that reproduces it. The device's
+// three records are held by the detection's one read, which answers it:
+// DescribeTable and that Query, no third request.
 func TestRangeSeedExample(t *testing.T) {
 	items, stderr := rangeLines(t, "--table", "DeviceLogs", "--pk", "123", "--before", "1536019200", "--output", "jsonl")
 	if len(items) != 2 || items[0]["Timestamp"] != float64(1535544000) || items[1]["Timestamp"] != float64(1310216400) {
 		t.Fatalf("items %v", items)
 	}
-	for _, want := range []string{"Timestamp < :sk", ":pk=123 :sk=1536019200", "epoch seconds", "requests=3", "consumedRCU="} {
+	for _, want := range []string{"Timestamp < :sk", ":pk=123 :sk=1536019200", "epoch seconds", "requests=2", "consumedRCU="} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -832,4 +833,37 @@ func sortKeysOut(t *testing.T, out string) []string {
 		keys = append(keys, text)
 	}
 	return keys
+}
+
+// TestRangeSmallPartitionIsReadOnce (issue 37, range): a partition the
+// time sample's reads hold whole is answered from them: 23 orders cost
+// the two sample reads (1.0 RCU, each key read once), where the oldest
+// 20 were read again and the range read it all a third time (1.5 RCU);
+// the range, the filter, the order and --limit as a read gives them. On
+// dynalite and the embedded backend.
+func TestRangeSmallPartitionIsReadOnce(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for i := range 23 {
+		it := av("PK", "CUST#23", "SK", time.Date(2026, 10, 1+i, 0, 0, 0, 0, time.UTC).Format(time.RFC3339))
+		it["Total"] = &types.AttributeValueMemberN{Value: strconv.Itoa(i * 3)}
+		items = append(items, it)
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "CUST#23", "--at", "2026-10", "--output", "jsonl"}, conn...)...)
+			keys := sortKeysOut(t, out)
+			if len(keys) != 23 || keys[0] != "2026-10-23T00:00:00Z" || keys[22] != "2026-10-01T00:00:00Z" ||
+				!strings.Contains(stderr, "answered from the time sample, whose reads held all 23 items: no page read") || !strings.Contains(stderr, "consumedRCU=1.0") {
+				t.Errorf("%d keys %v:\n%s", len(keys), keys, stderr)
+			}
+			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "CUST#23", "--from", "2026-10-05", "--to", "2026-10-08",
+				"--filter", "Total > 14", "--limit", "2", "--oldest-first", "--output", "jsonl"}, conn...)...)
+			if got := strings.Join(sortKeysOut(t, out), " "); got != "2026-10-06T00:00:00Z 2026-10-07T00:00:00Z" || !strings.Contains(stderr, "matched=2") {
+				t.Errorf("a range, filtered, oldest first, 2 of them: %s\n%s", got, stderr)
+			}
+		})
+	}
 }

@@ -41,7 +41,10 @@ type CountPass struct {
 	scanned   int
 	reserved  float64 // RCU the reads in flight may cost
 	largest   int     // the largest item read, in bytes at most (PageLargest)
-	maxRun    int     // the most keys of one child read in a row
+	// exact is the largest item read as billed where ItemBytes counts it
+	// so (exactSize): what sizes a read to fill the read units it pays.
+	exact  int
+	maxRun int // the most keys of one child read in a row
 	// pace is the key space the first page covered, from paceBase on:
 	// where the rest is cut.
 	pace     float64
@@ -375,7 +378,7 @@ func (p *CountPass) acrossChildren(largest int, left float64) int32 {
 	}
 	others := max(p.scanned-p.maxRun, 1)
 	if others >= sizeSample {
-		others = max(others, int(ItemsFor(minReadUnits, largest, false)), int(ItemsFor(left, heavyMargin*largest, false)))
+		others = max(others, int(p.unitItems(largest)), int(ItemsFor(left, heavyMargin*largest, false)))
 	}
 	// A first contact with the next child reads a sample of it, as
 	// many items as one read unit holds at sizeSample times the largest
@@ -417,8 +420,14 @@ func (p *CountPass) withinChild(s *stretch, largest int, left float64) (limit in
 		end = "" // s ends within the child
 	}
 	n := s.run
+	if n < sizeSample && left >= floorLeftRCU {
+		// A read is billed a whole read unit however few it reads: one,
+		// one, then two items of a child of 1 KB items cost a unit each
+		// (a home folder's files: 1.5 RCU for 4 KB).
+		n = max(n, int(p.unitItems(largest)))
+	}
 	if n >= sizeSample {
-		n = max(n, int(ItemsFor(minReadUnits, largest, false)))
+		n = max(n, int(p.unitItems(largest)))
 		// As many as what is left pays for were they heavyMargin times
 		// the largest read: grown so, a child of many items is read in
 		// a few requests, not one doubling after another (a user's 2,500
@@ -426,6 +435,15 @@ func (p *CountPass) withinChild(s *stretch, largest int, left float64) (limit in
 		n = max(n, int(ItemsFor(left, heavyMargin*largest, false)))
 	}
 	return int32(min(n, math.MaxInt32)), end, true
+}
+
+// unitItems is how many items one read unit holds at the largest read
+// (largest, with ItemBytes' margin), or as billed where the items read
+// were sized exactly (exactSize): a read of fewer is billed a whole unit
+// all the same. A margin of 32 bytes sized 67-byte cities as 101: 41 a
+// read unit where 61 fit. Under p.mu.
+func (p *CountPass) unitItems(largest int) int32 {
+	return ItemsFor(minReadUnits, max(min(p.exact, largest), 1), false)
 }
 
 // heavyMargin is how many times heavier than the largest read the items
@@ -497,6 +515,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	s.rcu += page.Cost.Billed
 	p.scanned += page.Scanned
 	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly))
+	p.exact = max(p.exact, pageLargest(page.Cost.Billed, false, page.Items, page.Scanned, !req.KeysOnly, true))
 	if run.progress != nil {
 		defer run.progress(p.cost)
 	}

@@ -1694,14 +1694,23 @@ func TestCountBudgetCountsWhatTheWalkRead(t *testing.T) {
 // each (Geo's US|CA|, boto3-built): a walk under a budget reads some of
 // a child whole and skips the rest, so the key space it held has gaps.
 func citiesItems() []dynamo.Item {
+	return runItems("US", "US|CA|%s|%04d", strings.Repeat("c", 40), namedRun{"Kyoto2", 180}, namedRun{"Kyoto3", 315}, namedRun{"Nice0", 105}, namedRun{"Nice1", 390})
+}
+
+// namedRun is a child's name and how many items it holds.
+type namedRun struct {
+	name string
+	n    int
+}
+
+// runItems are the items of partition pk, each child's run of them keyed
+// by skFormat (its name, then the item's number), each with data.
+func runItems(pk, skFormat, data string, runs ...namedRun) []dynamo.Item {
 	var items []dynamo.Item
-	for _, c := range []struct {
-		name string
-		n    int
-	}{{"Kyoto2", 180}, {"Kyoto3", 315}, {"Nice0", 105}, {"Nice1", 390}} {
-		for i := range c.n {
-			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "US"},
-				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("US|CA|%s|%04d", c.name, i)}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("c", 40)}})
+	for _, r := range runs {
+		for i := range r.n {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf(skFormat, r.name, i)}, "Data": &types.AttributeValueMemberS{Value: data}})
 		}
 	}
 	return items
@@ -2519,5 +2528,53 @@ func TestHeavyFirstReadThenSmallItems(t *testing.T) {
 			}
 			t.Logf("%s, delimiter %q: %d requests (limits %v), %.1f RCU; the full read %d, %.1f", name, r.Delim, walk.requests, walk.limits, walk.rcu, full.requests, full.rcu)
 		}
+	}
+}
+
+// homeItems is a folder of a few users' files of about 1 KB each (file
+// paths split at '/', boto3-built): four of them fill a read unit.
+func homeItems() []dynamo.Item {
+	return runItems("fs", "/home/%s/doc%03d.txt", strings.Repeat("h", 950), namedRun{"alice", 25}, namedRun{"bob", 30}, namedRun{"carol", 15})
+}
+
+var homeSeeded seededTable
+
+// TestCountUnderABudgetPaysWholeReadUnits (issue 37.1): a count under a
+// budget asks each read within a child for at least what one read unit
+// holds of its items, sized as billed where ItemBytes counts them so
+// (strings alone): one, one, then two files of 1 KB cost a unit each,
+// and a folder of them cost 12.0 RCU in 13 requests where 10.5 in 7
+// counts it: past the full read it costs no more than 2 RCU, within the
+// budget and half an RCU.
+func TestCountUnderABudgetPaysWholeReadUnits(t *testing.T) {
+	ctx := context.Background()
+	homes := seededBackends(t, &homeSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "Homes", "S", homeItems())
+	})
+	r := dynamo.ChildrenRequest{Table: "Homes", Key: airportsKey, PK: domain.S("fs"), Prefix: "/home/", Delim: "/"}
+	for name, c := range homes {
+		full := &billed{Client: c}
+		page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: domain.KeyQuery{Table: r.Table, PKName: "PK", PK: r.PK, SKName: "SK", SK: domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(r.Prefix)}}})
+		if err != nil || page.More() {
+			t.Fatal(err, page.More())
+		}
+		budget := math.Round(full.rcu*1.5*2) / 2
+		rec := &billed{Client: c}
+		l, err := dynamo.CountListing(ctx, rec, r, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted, items := 0, 0
+		for _, ch := range l.Children().Children {
+			if n, ok := l.Count(ch.Name); ok {
+				counted++
+				items += n
+			}
+		}
+		if l.Over || counted != 3 || items != len(page.Items) || rec.rcu > budget+0.5 || rec.rcu > full.rcu+2 {
+			t.Errorf("%s budget %g (full read %.1f): %d of 3 children counted, %d of %d items (over %v), %.1f RCU in %d requests %v",
+				name, budget, full.rcu, counted, items, len(page.Items), l.Over, rec.rcu, rec.requests, rec.limits)
+		}
+		t.Logf("%-8s budget %4g (full read %.1f): %.1f RCU in %d requests %v", name, budget, full.rcu, rec.rcu, rec.requests, rec.limits)
 	}
 }

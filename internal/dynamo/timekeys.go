@@ -32,6 +32,11 @@ type TimeSample struct {
 	// read and 4 KB units billed (at least one a read), for sizing a read
 	// of the partition against one Query a prefix.
 	seenItems, seenUnits int
+	// Held are the items under the query, newest first, where the
+	// sample's first read held every one of them (nil otherwise): a
+	// range of a partition that small is answered from them, with no
+	// read past detection's.
+	Held []Item
 }
 
 // keyRun is one read's keys in the order read, and whether the read
@@ -122,6 +127,7 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 	}
 	w, stretch := within(q)
 	var newest, oldest []string
+	var newestItems []Item
 	ended := false
 	for _, reverse := range []bool{true, false} {
 		var keys []string
@@ -136,12 +142,36 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 			}
 		} else {
 			q.Reverse = reverse
+			rq := q
+			below := !reverse && belowNewest(&rq, w, stretch, newest, tableKeys, s.Number)
 			var cost Cost
 			var err error
-			keys, more, cost, err = sampleRead(ctx, c, q, tableKeys, timeSample, &s)
+			var items []Item
+			keys, more, items, cost, err = sampleItems(ctx, c, rq, tableKeys, timeSample, &s, reverse || below)
 			total = total.Add(cost)
 			if err != nil {
 				return TimeSample{}, total, err
+			}
+			if below {
+				keys, items = dropKey(keys, items, q.SKName, newest[len(newest)-1])
+			}
+			switch {
+			case reverse:
+				newestItems = items
+				if !more {
+					s.Held = items
+				}
+			case below && !more:
+				// The oldest read met the newest keys: the two reads held
+				// the partition whole, once each.
+				all := append(append([]string(nil), newest...), reversed(keys)...)
+				add(keys)
+				if newestItems != nil {
+					s.Held = append(append([]Item(nil), newestItems...), reversed(items)...)
+				}
+				s.runs = []keyRun{{keys: all, within: w, toEnd: true, top: true}}
+				oldest, ended = keys, true
+				continue
 			}
 		}
 		add(keys)
@@ -167,6 +197,48 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 	}
 	s.TimeDetection = detectTime(s.Keys, s.Number)
 	return s, total, nil
+}
+
+// belowNewest bounds rq, the read of the oldest keys of the stretch
+// within w, to below the newest keys already read (up to and including
+// the oldest of them, under a prefix: a key condition has one sort key
+// term), so that a partition of 21 to 40 keys is read once, not the
+// oldest 20 of it again. Only on a table's string keys: an index's
+// sort keys repeat, and the bound would cut those equal to it.
+func belowNewest(rq *domain.KeyQuery, w string, stretch bool, newest []string, tableKeys *KeySchema, number bool) bool {
+	if !stretch || len(newest) == 0 || tableKeys != nil || number {
+		return false
+	}
+	low := domain.S(newest[len(newest)-1])
+	if w == "" {
+		rq.SK = domain.SKCondition{Op: domain.SKLt, A: low}
+	} else {
+		rq.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S(w), B: low}
+	}
+	return true
+}
+
+// dropKey is keys and items (read in the same order, items nil or one
+// a key) without the key k: the bound's own, already read.
+func dropKey(keys []string, items []Item, skName, k string) ([]string, []Item) {
+	var ks []string
+	var its []Item
+	for i, key := range keys {
+		if key == k {
+			continue
+		}
+		ks = append(ks, key)
+		if i < len(items) {
+			its = append(its, items[i])
+		}
+	}
+	return ks, its
+}
+
+func reversed[T any](s []T) []T {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
 }
 
 // settled reports a sample whose form no more keys would change: one form
@@ -204,9 +276,18 @@ func isTimeText(k string) bool {
 
 // sampleRead reads up to limit sort keys of q (keys only), as text.
 func sampleRead(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema, limit int32, s *TimeSample) ([]string, bool, Cost, error) {
-	page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: limit, KeysOnly: true, TableKeys: tableKeys})
+	keys, more, _, cost, err := sampleItems(ctx, c, q, tableKeys, limit, s, false)
+	return keys, more, cost, err
+}
+
+// sampleItems is sampleRead, the items read whole where whole says so:
+// a read is billed the items it reads whatever it sends back, so the
+// newest keys' read sends them whole, and a partition it holds every
+// item of is not read again (TimeSample.Held).
+func sampleItems(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *KeySchema, limit int32, s *TimeSample, whole bool) ([]string, bool, []Item, Cost, error) {
+	page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: limit, KeysOnly: !whole, TableKeys: tableKeys})
 	if err != nil {
-		return nil, false, page.Cost, err
+		return nil, false, nil, page.Cost, err
 	}
 	s.seenItems += len(page.Items)
 	s.seenUnits += max(1, int(page.Cost.RCU/0.5+0.5)) // keys-only reads are billed on whole items
@@ -219,7 +300,11 @@ func sampleRead(ctx context.Context, c Client, q domain.KeyQuery, tableKeys *Key
 			keys = append(keys, v.Value)
 		}
 	}
-	return keys, page.More(), page.Cost, nil
+	var items []Item
+	if whole {
+		items = page.Items
+	}
+	return keys, page.More(), items, page.Cost, nil
 }
 
 // The prefixes between a partition's oldest and newest keys are sampled

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -382,4 +383,68 @@ func TestIDKeysRangeByTheirTime(t *testing.T) {
 			}
 		}
 	}
+}
+
+var smallOrdersSeeded seededTable
+
+// TestTimeSampleHoldsASmallPartition (issue 37, range): the time sample
+// reads no key twice, and where its reads held every item of the
+// partition it keeps them (Held), newest first, for range to answer
+// from: 15 orders in one read, 23 in two (the oldest read held below
+// the newest keys: it read the oldest 20 again, 17 of them a second
+// time), 60 as before, in two reads of 20 and nothing held.
+func TestTimeSampleHoldsASmallPartition(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &smallOrdersSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for _, c := range []struct {
+			pk string
+			n  int
+		}{{"C15", 15}, {"C23", 23}, {"C60", 60}} {
+			for i := range c.n {
+				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: c.pk},
+					"SK":   &types.AttributeValueMemberS{Value: time.Date(2026, 10, 1, i, 0, 0, 0, time.UTC).Format(time.RFC3339)},
+					"Note": &types.AttributeValueMemberS{Value: strings.Repeat("o", 100)}})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, "SmallOrders", "S", items)
+	})
+	for name, c := range backends {
+		for _, tc := range []struct {
+			pk             string
+			keys, requests int
+			held           bool
+		}{{"C15", 15, 1, true}, {"C23", 23, 2, true}, {"C60", 40, 2, false}} {
+			rec := &sentBack{Client: c}
+			q := domain.KeyQuery{Table: "SmallOrders", PKName: "PK", PK: domain.S(tc.pk), SKName: "SK"}
+			s, _, err := dynamo.DetectTimeKeys(ctx, rec, q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !s.OK || len(s.Keys) != tc.keys || rec.requests != tc.requests || rec.items != tc.keys || (s.Held != nil) != tc.held {
+				t.Errorf("%s %s: %d keys (ok %v) in %d requests, %d keys sent back, held %d", name, tc.pk, len(s.Keys), s.OK, rec.requests, rec.items, len(s.Held))
+				continue
+			}
+			for i, it := range s.Held {
+				if want := time.Date(2026, 10, 1, tc.keys-1-i, 0, 0, 0, time.UTC).Format(time.RFC3339); it["SK"].(*types.AttributeValueMemberS).Value != want || it["Note"] == nil {
+					t.Errorf("%s %s: held item %d is %v, want %s whole", name, tc.pk, i, it["SK"], want)
+				}
+			}
+		}
+	}
+}
+
+// sentBack counts the Queries sent and the items they sent back.
+type sentBack struct {
+	dynamo.Client
+	requests, items int
+}
+
+func (s *sentBack) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := s.Client.Query(ctx, in, o...)
+	s.requests++
+	if out != nil {
+		s.items += len(out.Items)
+	}
+	return out, err
 }
