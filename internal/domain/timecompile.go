@@ -129,8 +129,12 @@ func numberBound(r TimeRange, e TimeEncoding) (SKCondition, bool) {
 			// inside one starts with that day's key.
 			return SKCondition{Op: SKGe, A: N(e.Encode(truncate(start, e.Unit(), e.Zone)))}, true
 		}
-		at := map[TimeOp]time.Time{TimeLt: up, TimeLe: floor, TimeGt: floor, TimeGe: up}[r.Op]
-		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(at))}, true
+		if r.Op == TimeLe || r.Op == TimeGt {
+			// the last key of the floor's instant: an id's largest
+			// (Snowflake ids of one millisecond), a date's own
+			return SKCondition{Op: skOpOf[r.Op], A: N(e.EncodeLast(floor))}, true
+		}
+		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(up))}, true
 	}
 	op, at := skOpOf[r.Op], r.From
 	if r.Op == TimeLe || r.Op == TimeGt {

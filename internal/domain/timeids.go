@@ -229,6 +229,16 @@ const snowflakeEpoch = 1288834974657
 // snowflakeWidth is the width bounds are written in where none is known.
 const snowflakeWidth = 19
 
+// snowflakeDigits is the width of the ids a range's bounds are kept to:
+// none (-1) on a number key, whose ids of 18 and 19 digits sort as
+// numbers, in one key condition.
+func (e TimeEncoding) snowflakeDigits() int {
+	if e.Number {
+		return -1
+	}
+	return e.Width
+}
+
 func snowflakeTime(s string) (time.Time, bool) {
 	if len(s) < 17 || len(s) > 19 || !digitsOnly(s) {
 		return time.Time{}, false
@@ -257,6 +267,9 @@ func snowflakeBound(t time.Time, high bool, width int) string {
 
 // snowflakeWidths are the smallest and largest ids of width digits.
 func snowflakeWidths(width int) (lo, hi int64) {
+	if width < 0 {
+		return 0, math.MaxInt64
+	}
 	lo = 1
 	for i := 1; i < width; i++ {
 		lo *= 10
@@ -282,13 +295,15 @@ func snowflakeSpan(width int) (first, last time.Time) {
 // were taken for epoch nanoseconds that put its newest key more than a
 // day past now: both are 19 digits, and Twitter's ids made after August
 // 2023 read as nanoseconds in the future (POST#2126363036289712650 as
-// 2037). Other samples are returned as they are.
+// 2037), in text or as a number key (a tweet's id as its Number sort
+// key). Other samples are returned as they are.
 func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection {
-	if !d.OK || d.Enc.Kind != EpochNanos || d.Enc.Width != 19 {
+	number := d.Enc.Width == 0 && d.Enc.Place == TimeWhole
+	if !d.OK || d.Enc.Kind != EpochNanos || d.Enc.Width != 19 && !number {
 		return d
 	}
 	sf := d.Enc
-	sf.Kind = TimeSnowflake
+	sf.Kind, sf.Number = TimeSnowflake, number
 	future, read := false, 0
 	for _, k := range keys {
 		ns, ok := d.Enc.KeyTime(k)

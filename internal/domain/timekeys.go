@@ -123,14 +123,14 @@ func (e TimeEncoding) NeedsPrefix() bool {
 
 // FitsNumber reports an encoding a number key can hold.
 func (e TimeEncoding) FitsNumber() bool {
-	return e.isEpoch() && e.Width == 0 || e.Kind == TimeText && e.Number
+	return e.isEpoch() && e.Width == 0 || (e.Kind == TimeText || e.Kind == TimeSnowflake) && e.Number
 }
 
 // ForKey is the encoding for a key of that type (number or not): a layout
 // of digits only on a number key reads the number as that layout
 // (yyyyMMdd: 20150131 is a date); an error when the key cannot hold it.
 func (e TimeEncoding) ForKey(number bool) (TimeEncoding, error) {
-	if number && e.Kind == TimeText && e.Place == TimeWhole && e.Lead == "" && digitsOnly(e.Encode(time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC))) {
+	if number && e.Place == TimeWhole && e.Lead == "" && (e.Kind == TimeSnowflake || e.Kind == TimeText && digitsOnly(e.Encode(time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)))) {
 		e.Number = true
 	}
 	if !number {
@@ -890,7 +890,7 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, false)
 	case TimeSnowflake:
-		return snowflakeBound(t, false, e.Width)
+		return snowflakeBound(t, false, e.snowflakeDigits())
 	case TimeObjectID:
 		return objectIDBound(t, false, e.Lower)
 	}
@@ -908,7 +908,7 @@ func (e TimeEncoding) EncodeLast(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, true)
 	case TimeSnowflake:
-		return snowflakeBound(t, true, e.Width)
+		return snowflakeBound(t, true, e.snowflakeDigits())
 	case TimeObjectID:
 		return objectIDBound(t, true, e.Lower)
 	}
@@ -925,7 +925,7 @@ func (e TimeEncoding) span() (first, last time.Time) {
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
 	case TimeSnowflake:
-		return snowflakeSpan(e.Width)
+		return snowflakeSpan(e.snowflakeDigits())
 	case TimeObjectID:
 		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:

@@ -116,19 +116,24 @@ func TestDetectTimeSample(t *testing.T) {
 func TestReadSnowflakes(t *testing.T) {
 	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
-		keys []string
-		want string
+		keys   []string
+		want   string
+		number bool
 	}{
 		// tweets of 2026-11-27 and 2022-06-28, which read as 2037 and 2018
-		{[]string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, "prefix#Snowflake"},
+		{keys: []string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, want: "prefix#Snowflake"},
+		// the same ids as a Number sort key (a tweet's id)
+		{keys: []string{"2126363036289712650", "1541815603606036480"}, want: "Snowflake", number: true},
+		// nanoseconds of 2026 and 2018 in a number key stay nanoseconds
+		{keys: []string{"1795798710622565285", "1541815603606036480"}, want: "epoch nanoseconds", number: true},
 		// nanoseconds of 2026-11-27 and 2018: not in the future
-		{[]string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, "prefix#epoch nanoseconds"},
+		{keys: []string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, want: "prefix#epoch nanoseconds"},
 		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them apart
-		{[]string{"1541815603606036480", "1541815603606036481"}, "epoch nanoseconds (as text)"},
+		{keys: []string{"1541815603606036480", "1541815603606036481"}, want: "epoch nanoseconds (as text)"},
 		// nanoseconds past now (2198), and as Snowflake ids too (2065)
-		{[]string{"7200000000000000000", "7200000000000000001"}, "epoch nanoseconds (as text)"},
+		{keys: []string{"7200000000000000000", "7200000000000000001"}, want: "epoch nanoseconds (as text)"},
 	} {
-		d := ReadSnowflakes(DetectTimeSample(tc.keys, false), tc.keys, now)
+		d := ReadSnowflakes(DetectTimeSample(tc.keys, tc.number), tc.keys, now)
 		if !d.OK || d.Enc.Name() != tc.want {
 			t.Errorf("%v: %v %q, want %q", tc.keys, d.OK, d.Enc.Name(), tc.want)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -690,5 +691,50 @@ func TestSnowflakesOfTwoWidths(t *testing.T) {
 	one, mixed, _ := enc.FitSnowflakes(keys[:1], TimeRange{Op: TimeGe, From: MinInstant})
 	if one.Width != 18 || mixed {
 		t.Errorf("ids of one width: %d %v", one.Width, mixed)
+	}
+}
+
+// TestSnowflakesAsNumberKeys: a Number sort key holding Snowflake ids (a
+// tweet's id) takes --time-format snowflake, where it was refused as
+// text, and a range is one key condition on the numbers: ids of 18 and 19
+// digits together, each bound the first or last id of its millisecond.
+func TestSnowflakesAsNumberKeys(t *testing.T) {
+	enc, err := ParseTimeFormat("snowflake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enc, err = enc.ForKey(true); err != nil {
+		t.Fatalf("a number key refused snowflake: %v", err)
+	}
+	id := func(tm time.Time, seq int64) int64 { return (tm.UnixMilli()-snowflakeEpoch)<<22 | seq }
+	at := time.Date(2018, 5, 25, 13, 5, 53, 0, time.UTC)
+	for _, tc := range []struct {
+		in     string
+		op     SKOp
+		lo, hi int64
+	}{
+		{"2015", SKBetween, id(time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), 0), id(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), 0) - 1},
+		{"2018-05-25T13:05:53..2018-05-25T13:05:53", SKBetween, id(at, 0), id(at.Add(time.Second), 0) - 1},
+		{"< 2018-05-25T13:05:53Z", SKLt, id(at, 0), 0},
+		// until and after a second: its last id, of its last millisecond
+		{"<= 2018-05-25T13:05:53Z", SKLe, id(at.Add(time.Second), 0) - 1, 0},
+		{"> 2018-05-25T13:05:53Z", SKGt, id(at.Add(time.Second), 0) - 1, 0},
+		{">= 2018-05-25T13:05:53Z", SKGe, id(at, 0), 0},
+	} {
+		r, err := ParseRange(tc.in, demoNow, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := CompileRange(r, enc, "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		want := SKCondition{Op: tc.op, A: N(strconv.FormatInt(tc.lo, 10))}
+		if tc.op == SKBetween {
+			want.B = N(strconv.FormatInt(tc.hi, 10))
+		}
+		if !reflect.DeepEqual(c, want) {
+			t.Errorf("%s: %+v, want %+v", tc.in, c, want)
+		}
 	}
 }
