@@ -823,3 +823,63 @@ func sortKeysOut(t *testing.T, out string) []string {
 	}
 	return keys
 }
+
+// TestRangeFractionsOfAnyLength: Go's RFC3339Nano and Java's Instant
+// write a second's fraction only as long as it needs (…:00Z, …:00.5Z,
+// …:00.123456Z), so one log holds times in several lengths, which range
+// refused as "times in more than one form" (exit 2). They are one form;
+// each range holds what an oracle reading every key's time selects, the
+// keys of a bound's own second on either side of it among them (…:00Z
+// sorts after …:00.5Z as text), in keys at UTC offsets too. On dynalite
+// and the embedded backend.
+func TestRangeFractionsOfAnyLength(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	base := time.Date(2026, 10, 31, 23, 59, 58, 0, time.UTC)
+	var items []map[string]types.AttributeValue
+	type key struct {
+		sk string
+		at time.Time
+	}
+	var keys []key
+	for i, step := range []time.Duration{0, 500 * time.Millisecond, 1 * time.Second, 1120 * time.Millisecond, 1999999 * time.Microsecond, 2 * time.Second, 2100 * time.Millisecond, 3123456789, 90 * time.Minute} {
+		at := base.Add(step)
+		for _, z := range []*time.Location{time.UTC, time.FixedZone("", 3600)} {
+			sk := fmt.Sprintf("EVT#%s#%02d", at.In(z).Format(time.RFC3339Nano), i)
+			keys = append(keys, key{sk, at})
+			items = append(items, av("PK", "log", "SK", sk))
+		}
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args     []string
+				from, to time.Time // the range asked, [from, to)
+			}{
+				{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+				{[]string{"--at", "2026-11-01"}, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)},
+				{[]string{"--from", "2026-10-31T23:59:59.5Z", "--to", "2026-11-01T00:00:01Z"}, base.Add(1500 * time.Millisecond), base.Add(4 * time.Second)},
+				{[]string{"--before", "2026-11-01T00:00:00Z"}, time.Time{}, base.Add(2 * time.Second)},
+				{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
+			} {
+				var want []string
+				for _, k := range keys {
+					if !k.at.Before(tc.from) && k.at.Before(tc.to) {
+						want = append(want, k.sk)
+					}
+				}
+				slices.Sort(want)
+				if len(want) == 0 {
+					t.Fatalf("%v selects nothing: the case tests nothing", tc.args)
+				}
+				out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", "log"}, tc.args...), conn...)...)
+				got := sortKeysOut(t, out)
+				slices.Sort(got)
+				if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("%v: exit %d, %d keys %v, want %d %v\n%s", tc.args, code, len(got), got, len(want), want, stderr)
+				}
+			}
+		})
+	}
+}

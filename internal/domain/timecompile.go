@@ -238,11 +238,32 @@ func (k rangeCompiler) val(s string) KeyValue {
 	return N(s)
 }
 
-func (k rangeCompiler) lo(t time.Time) string { return k.prefix + k.e.Encode(t) }
+// lo is the lowest key at a time: where the keys write fractions of a
+// second of any length, the second's text alone, which every key of that
+// second begins with (…:00Z sorts after …:00.5Z as text); the range's own
+// instants are kept by reading each key's time.
+func (k rangeCompiler) lo(t time.Time) string {
+	if s, ok := k.second(t); ok {
+		return s
+	}
+	return k.prefix + k.e.Encode(t)
+}
+
+// second is the text of t's second where the keys' fractions vary.
+func (k rangeCompiler) second(t time.Time) (string, bool) {
+	i := strings.Index(k.e.Layout, fractionVaries)
+	if k.e.Kind != TimeText || i < 0 {
+		return "", false
+	}
+	return k.prefix + formatLayout(t.In(k.e.zone()), k.e.Layout[:i]), true
+}
 
 // hi is the highest key at a time: the largest id of the instant, and any
 // text after the time.
 func (k rangeCompiler) hi(t time.Time) string {
+	if s, ok := k.second(t); ok {
+		return s + "\U0010FFFF"
+	}
 	s := k.prefix + k.e.EncodeLast(t)
 	switch {
 	case k.tail != "":
@@ -297,7 +318,7 @@ func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err e
 // condition asks for the keys from a to b: one key's instant, a period's
 // common prefix, or the keys between the two.
 func (k rangeCompiler) condition(a, b time.Time, period bool) SKCondition {
-	if a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest {
+	if _, varies := k.second(a); a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest && !varies {
 		return SKCondition{Op: SKEq, A: k.val(k.lo(b))} // one key's instant
 	}
 	if period && k.textual && !k.e.IsID() {

@@ -230,6 +230,8 @@ func (e TimeEncoding) Unit() time.Duration {
 		switch {
 		case e.Layout == isoWeekLayout:
 			return 7 * 24 * time.Hour
+		case strings.Contains(e.Layout, fractionVaries):
+			return time.Nanosecond
 		case strings.Contains(e.Layout, ".000000"):
 			return time.Microsecond
 		case strings.Contains(e.Layout, ".000"):
@@ -456,6 +458,7 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 			encs[i], oks[i] = DetectTimeText(k)
 		}
 	}
+	mergeFractions(encs, oks)
 	same := func(f timeForm) timeForm { f.tail = ""; return f }
 	best, tail, n := bestForm(encs, oks, same)
 	if tail == nil { // times followed by two different separators
@@ -698,6 +701,58 @@ type timeForm struct {
 
 func formOf(e TimeEncoding) timeForm {
 	return timeForm{e.Kind, zLayout(e.Layout), e.Sep, e.Tail, e.Place, e.Number, e.Lower}
+}
+
+// fractionVaries is Go's fraction of seconds of any length, none
+// included: the layout of keys written as Go's RFC3339Nano and Java's
+// Instant write them (2026-11-27T12:00:00Z, …:00.5Z, …:00.123456Z).
+const fractionVaries = ".999999999"
+
+// mergeFractions gives the times of a sample that differ only in how many
+// digits of a second they write (none among them) one layout that reads
+// them all, where two or more lengths are seen: they are one form, not
+// several to choose between. A sample of one length keeps it, so its
+// bounds are written as its keys are.
+func mergeFractions(encs []TimeEncoding, oks []bool) {
+	lengths := map[timeForm]map[string]bool{}
+	for i, e := range encs {
+		if w, ok := anyFraction(e); oks[i] && ok {
+			f := formOf(w)
+			if lengths[f] == nil {
+				lengths[f] = map[string]bool{}
+			}
+			lengths[f][e.Layout] = true
+		}
+	}
+	for i, e := range encs {
+		if w, ok := anyFraction(e); oks[i] && ok && len(lengths[formOf(w)]) > 1 {
+			encs[i].Layout = w.Layout
+		}
+	}
+}
+
+// anyFraction is a text time's layout with its fraction of a second, of
+// whatever length, written as one of any length (fractionVaries); false
+// where the layout writes no seconds.
+func anyFraction(e TimeEncoding) (TimeEncoding, bool) {
+	if e.Kind != TimeText || e.Number {
+		return e, false
+	}
+	l := e.Layout
+	if i := strings.Index(l, "05."); i >= 0 {
+		j := i + 3
+		for j < len(l) && (l[j] == '0' || l[j] == '9') {
+			j++
+		}
+		l = l[:i+2] + l[j:]
+	}
+	for _, sec := range []string{":05", "0405"} {
+		if i := strings.Index(l, sec); i >= 0 {
+			e.Layout = l[:i+len(sec)] + fractionVaries + l[i+len(sec):]
+			return e, true
+		}
+	}
+	return e, false
 }
 
 // zLayout is a layout with its numeric zone written as Z07:00 writes it:

@@ -512,3 +512,43 @@ func TestDetectCountdown(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectFractionsOfAnyLength: keys whose seconds' fractions vary in
+// length (Go's RFC3339Nano, Java's Instant) are one form, read by a layout
+// of any fraction, where they were several forms and none taken; keys of
+// one length keep it, so bounds are written as they are.
+func TestDetectFractionsOfAnyLength(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:00.5Z", "2026-11-27T12:00:01.123456Z"}, "2006-01-02T15:04:05.999999999Z07:00"},
+		{[]string{"EVT#2026-11-27T12:00:00.12+01:00#1", "EVT#2026-11-27T12:00:00-05:00#2", "EVT#2026-11-27T12:00:00.123Z#3"}, "prefix#2006-01-02T15:04:05.999999999Z07:00#…"},
+		{[]string{"20261127T120000Z", "20261127T120000.25Z", "20261127T120001Z"}, "20060102T150405.999999999Z0700"},
+		{[]string{"2026-11-27T12:00:00.100Z", "2026-11-27T12:00:00.123Z"}, "2006-01-02T15:04:05.000Z07:00"},
+		{[]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:01Z"}, "2006-01-02T15:04:05Z07:00"},
+	} {
+		d := DetectTimeSample(tc.keys, false)
+		if !d.OK || d.Enc.Name() != tc.want || len(d.Skipped) > 0 {
+			t.Errorf("%v: %v %q (skipped %v), want %q", tc.keys, d.OK, d.Enc.Name(), d.Skipped, tc.want)
+			continue
+		}
+		for _, k := range tc.keys {
+			if _, ok := d.Enc.KeyTime(k); !ok {
+				t.Errorf("%s: not read as %s", k, d.Enc.Name())
+			}
+		}
+	}
+	d := DetectTimeSample([]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:00.5Z"}, false)
+	r, err := ParseRange("2026-11-27T12:00:00..2026-11-27T12:00:00", demoNow, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := CompileRange(r, d.Enc, "")
+	if err != nil || c.Op != SKBetween || c.A.Text != "2026-11-27T12:00:00" || c.B.Text != "2026-11-27T12:00:00\U0010FFFF" {
+		t.Errorf("one second: %+v %v, want every key of that second", c, err)
+	}
+	if got := d.Enc.Spoken(); strings.Contains(got, "999") || !strings.Contains(got, "fractions of a second of any length") {
+		t.Errorf("said %q", got)
+	}
+}

@@ -30,7 +30,7 @@ func (e TimeEncoding) Spoken() string {
 		return "dates written as numbers (" + e.Name() + ")"
 	}
 	layout, frac := e.Layout, ""
-	for _, f := range []struct{ digits, name string }{{".000000", "microseconds"}, {".000", "milliseconds"}} {
+	for _, f := range []struct{ digits, name string }{{fractionVaries, "fractions of a second of any length"}, {".000000", "microseconds"}, {".000", "milliseconds"}} {
 		if i := strings.Index(layout, f.digits); i >= 0 {
 			layout, frac = layout[:i]+layout[i+len(f.digits):], " and "+f.name
 			break
