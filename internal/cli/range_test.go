@@ -883,3 +883,59 @@ func TestRangeFractionsOfAnyLength(t *testing.T) {
 		})
 	}
 }
+
+// TestRangeZeroPaddedEpochs: counts written with zeros before them so
+// that keys of one width sort as their numbers (LOG#%020d of epoch
+// milliseconds, MSG#%013d of seconds) read as no time, exit 2. The count's
+// own digits say what it counts; bounds are written as wide as the keys,
+// and each range holds what an oracle selects. On dynalite and the
+// embedded backend.
+func TestRangeZeroPaddedEpochs(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	type key struct {
+		pk, sk string
+		at     time.Time
+	}
+	var keys []key
+	var items []map[string]types.AttributeValue
+	for i := 0; i < 40; i++ {
+		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 53 * time.Hour).Add(time.Duration(i) * time.Millisecond)
+		for _, k := range []key{{"ms", fmt.Sprintf("LOG#%020d", at.UnixMilli()), at}, {"s", fmt.Sprintf("MSG#%013d#%d", at.Unix(), i), at.Truncate(time.Second)}} {
+			keys = append(keys, k)
+			items = append(items, av("PK", k.pk, "SK", k.sk))
+		}
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, pk := range []string{"ms", "s"} {
+				for _, tc := range []struct {
+					args     []string
+					from, to time.Time
+				}{
+					{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+					{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
+					{[]string{"--after", "2026-11-01"}, time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
+				} {
+					var want []string
+					for _, k := range keys {
+						if k.pk == pk && !k.at.Before(tc.from) && k.at.Before(tc.to) {
+							want = append(want, k.sk)
+						}
+					}
+					slices.Sort(want)
+					if len(want) == 0 {
+						t.Fatalf("%s %v selects nothing: the case tests nothing", pk, tc.args)
+					}
+					out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", pk}, tc.args...), conn...)...)
+					got := sortKeysOut(t, out)
+					slices.Sort(got)
+					if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+						t.Errorf("%s %v: exit %d, %d keys, want %d\n%s", pk, tc.args, code, len(got), len(want), stderr)
+					}
+				}
+			}
+		})
+	}
+}

@@ -178,11 +178,7 @@ func placeholderEncoding(s, ph string) (TimeEncoding, error) {
 // digits.
 func (e TimeEncoding) inText() TimeEncoding {
 	if e.isEpoch() && e.Width == 0 {
-		for w, k := range epochDigits {
-			if k == e.Kind {
-				e.Width = w
-			}
-		}
+		e.Width = epochWidth(e.Kind)
 	}
 	return e
 }
@@ -274,6 +270,21 @@ func (e TimeEncoding) Resolve(keys []string) (TimeEncoding, bool) {
 		flipped.Lower = !e.Lower
 		if flipped.Matches(keys) > 0 {
 			e = flipped
+		}
+	}
+	if e.isEpoch() && e.Width > 0 && !e.anywhere && e.Matches(keys) == 0 {
+		// counts written wider, zeros first (LOG#%020d), which the
+		// format does not say
+		for _, k := range keys {
+			w := e
+			w.Width = 0
+			if got, ok := w.inText().formIn(k); ok && got.Kind == e.Kind && got.padded() {
+				w.Width = got.Width
+				if w.Matches(keys) > 0 {
+					e = w
+					break
+				}
+			}
 		}
 	}
 	if e.Resolved() {

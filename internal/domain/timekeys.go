@@ -924,6 +924,14 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 // Encode writes a time as this encoding writes it (the time part only;
 // for ids, the smallest id of that instant).
 func (e TimeEncoding) Encode(t time.Time) string {
+	s := e.encode(t)
+	if e.padded() && len(s) < e.Width && digitsOnly(s) {
+		s = strings.Repeat("0", e.Width-len(s)) + s
+	}
+	return s
+}
+
+func (e TimeEncoding) encode(t time.Time) string {
 	switch e.Kind {
 	// Seconds and the fraction apart (t.Unix() floors, Nanosecond is never
 	// negative): t.UnixNano() wraps outside 1677–2262, the years 0001–9999
@@ -984,6 +992,11 @@ func (e TimeEncoding) span() (first, last time.Time) {
 	case TimeObjectID:
 		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
+		if e.padded() { // zeros before the count: from 1970 to the count's widest
+			w := big.NewInt(10)
+			w.Exp(w, big.NewInt(int64(epochWidth(e.Kind))), nil)
+			return epochTime(0, e.Kind), epochTime(w.Int64()-1, e.Kind)
+		}
 		if e.Width > 0 { // as many digits as the keys write: 2001–2286 for seconds
 			lo := big.NewInt(10)
 			lo.Exp(lo, big.NewInt(int64(e.Width-1)), nil)

@@ -114,6 +114,14 @@ var shapes = []shape{
 	{name: "epoch seconds as text", write: func(t time.Time, _ int) string {
 		return fmt.Sprint(t.Unix())
 	}, others: []string{"META"}, detected: "epoch seconds (as text)"},
+	// Counts written wider than they are, zeros first, so that they sort
+	// as text (LOG#%020d): the width kept in the bounds.
+	{name: "zero-padded epoch ms after a prefix", write: func(t time.Time, _ int) string {
+		return fmt.Sprintf("LOG#%020d", t.UnixMilli())
+	}, prefixes: []string{"LOG#"}, others: []string{"LOG#x"}, detected: "prefix#epoch milliseconds"},
+	{name: "zero-padded epoch s, text after", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("MSG#%013d#%d", t.Unix(), i)
+	}, prefixes: []string{"MSG#"}, others: []string{"PROFILE"}, detected: "prefix#epoch seconds#…"},
 	{name: "epoch ns after a prefix", write: func(t time.Time, _ int) string {
 		return fmt.Sprintf("evt#%d", t.UnixNano())
 	}, prefixes: []string{"evt#"}, others: []string{"evt#x"}, detected: "prefix#epoch nanoseconds"},
@@ -735,6 +743,25 @@ func TestSnowflakesAsNumberKeys(t *testing.T) {
 		}
 		if !reflect.DeepEqual(c, want) {
 			t.Errorf("%s: %+v, want %+v", tc.in, c, want)
+		}
+	}
+}
+
+// TestTimeFormatOfZeroPaddedEpochs: a format that names the count and
+// not its width (epoch-ms, LOG#{time:epoch-ms}) reads keys that write it
+// wider, zeros first, where it matched none of them.
+func TestTimeFormatOfZeroPaddedEpochs(t *testing.T) {
+	keys := []string{"LOG#00000001790812800000", "LOG#00000001793491199999"}
+	for _, f := range []string{"epoch-ms", "LOG#{time:epoch-ms}", "{any}#{time:epoch-ms}"} {
+		e, err := ParseTimeFormat(f)
+		if err == nil {
+			e, err = e.ForKey(false)
+		}
+		if err == nil {
+			e, _ = e.Resolve(keys)
+		}
+		if err != nil || e.Matches(keys) != len(keys) || e.Width != 20 {
+			t.Errorf("%s: reads %d of %d keys as %s, width %d (%v)", f, e.Matches(keys), len(keys), e.Name(), e.Width, err)
 		}
 	}
 }
