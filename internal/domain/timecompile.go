@@ -249,12 +249,19 @@ func (k rangeCompiler) lo(t time.Time) string {
 	return k.prefix + k.e.Encode(t)
 }
 
+// ReadsWholeSeconds reports keys whose fractions of a second vary in
+// length: a range reads its end seconds whole, and keeps its own instants
+// by reading each key's time.
+func (e TimeEncoding) ReadsWholeSeconds() bool {
+	return e.Kind == TimeText && strings.Contains(e.Layout, fractionVaries)
+}
+
 // second is the text of t's second where the keys' fractions vary.
 func (k rangeCompiler) second(t time.Time) (string, bool) {
-	i := strings.Index(k.e.Layout, fractionVaries)
-	if k.e.Kind != TimeText || i < 0 {
+	if !k.e.ReadsWholeSeconds() {
 		return "", false
 	}
+	i := strings.Index(k.e.Layout, fractionVaries)
 	return k.prefix + formatLayout(t.In(k.e.zone()), k.e.Layout[:i]), true
 }
 

@@ -431,10 +431,11 @@ func (t *Time) submit() tea.Cmd {
 }
 
 // inRange keeps, of a range read wider than asked (keys in several UTC
-// offsets), the rows whose instant is in the range asked; nil where the
-// read is the range.
+// offsets, or whose fractions of a second vary, read whole seconds at its
+// ends), the rows whose instant is in the range asked; nil where the read
+// is the range.
 func (t *Time) inRange(asked domain.TimeRange) func(dynamo.Item) bool {
-	if t.spread <= 0 {
+	if t.spread <= 0 && !t.enc.ReadsWholeSeconds() {
 		return nil
 	}
 	return keepIn(t.enc, t.base.SKName, asked) // read by the page's command, off the model
