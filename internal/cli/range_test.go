@@ -939,3 +939,55 @@ func TestRangeZeroPaddedEpochs(t *testing.T) {
 		})
 	}
 }
+
+// TestRangeDiscordSnowflakes: a chat channel's messages keyed by their
+// Discord ids (Snowflake ids from 2015) had no format: read as Twitter's
+// they stand four years early, so a month's range read another month's
+// messages. --time-format discord reads them; each range holds what an
+// oracle decoding the ids selects. On dynalite and the embedded backend.
+func TestRangeDiscordSnowflakes(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	type msg struct {
+		sk string
+		at time.Time
+	}
+	var msgs []msg
+	items := []map[string]types.AttributeValue{av("PK", "CH#1", "SK", "META")}
+	for i := 0; i < 40; i++ {
+		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 61 * time.Hour).Add(time.Duration(i) * time.Millisecond)
+		m := msg{fmt.Sprintf("MSG#%d", (at.UnixMilli()-1420070400000)<<22|int64(i)), at}
+		msgs = append(msgs, m)
+		items = append(items, av("PK", "CH#1", "SK", m.sk))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args     []string
+				from, to time.Time
+			}{
+				{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+				{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
+				{[]string{"--after", "2026-10-31"}, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
+			} {
+				var want []string
+				for _, m := range msgs {
+					if !m.at.Before(tc.from) && m.at.Before(tc.to) {
+						want = append(want, m.sk)
+					}
+				}
+				slices.Sort(want)
+				if len(want) == 0 {
+					t.Fatalf("%v selects nothing: the case tests nothing", tc.args)
+				}
+				out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", "CH#1", "--time-format", "discord"}, tc.args...), conn...)...)
+				got := sortKeysOut(t, out)
+				slices.Sort(got)
+				if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("%v: exit %d, %d keys, want %d\n%s", tc.args, code, len(got), len(want), stderr)
+				}
+			}
+		})
+	}
+}

@@ -60,6 +60,9 @@ type TimeEncoding struct {
 	// Rest says any text may follow the time directly, with no separator
 	// (2021-07-07T16:36:42-D): the time part is as long as its form.
 	Rest bool
+	// Epoch is where a Snowflake id's milliseconds start, since 1970:
+	// Discord's (discordEpoch), or 0 for Twitter's.
+	Epoch int64
 	// Begins is fixed text every key begins with before a prefix that
 	// varies (P# of P#{any}#{time}).
 	Begins string
@@ -189,6 +192,9 @@ func (e TimeEncoding) Name() string {
 		s = "KSUID"
 	case TimeSnowflake:
 		s = "Snowflake"
+		if e.Epoch == discordEpoch {
+			s = "Discord Snowflake"
+		}
 	case TimeObjectID:
 		s = "ObjectId"
 	default:
@@ -912,7 +918,7 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 		if e.Width > 0 && len(s) != e.Width {
 			return time.Time{}, false // another width sorts elsewhere: outside this range's bounds
 		}
-		return snowflakeTime(s)
+		return snowflakeTime(s, e.epochMillis())
 	}
 	if e.Width > 0 && len(s) == e.Width && digitsOnly(s) {
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -953,7 +959,7 @@ func (e TimeEncoding) encode(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, false)
 	case TimeSnowflake:
-		return snowflakeBound(t, false, e.snowflakeDigits())
+		return snowflakeBound(t, false, e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return objectIDBound(t, false, e.Lower)
 	}
@@ -971,7 +977,7 @@ func (e TimeEncoding) EncodeLast(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, true)
 	case TimeSnowflake:
-		return snowflakeBound(t, true, e.snowflakeDigits())
+		return snowflakeBound(t, true, e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return objectIDBound(t, true, e.Lower)
 	}
@@ -988,7 +994,7 @@ func (e TimeEncoding) span() (first, last time.Time) {
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
 	case TimeSnowflake:
-		return snowflakeSpan(e.snowflakeDigits())
+		return snowflakeSpan(e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:

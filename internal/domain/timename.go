@@ -21,7 +21,11 @@ var spokenLayouts = map[string]string{
 // its own is shown as written.
 func (e TimeEncoding) Spoken() string {
 	if e.IsID() {
-		return e.placeSpoken(map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind] + " (time-ordered ids)")
+		ids := map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind]
+		if e.Kind == TimeSnowflake && e.Epoch == discordEpoch {
+			ids = "Discord Snowflake ids"
+		}
+		return e.placeSpoken(ids + " (time-ordered ids)")
 	}
 	if e.Kind != TimeText {
 		return e.Name()

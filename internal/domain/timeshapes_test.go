@@ -765,3 +765,38 @@ func TestTimeFormatOfZeroPaddedEpochs(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscordSnowflakes: Discord's ids are Snowflake ids from
+// 2015-01-01, which read as Twitter's stand four years early (and as
+// nanoseconds, in 2019); --time-format discord reads them, in text and
+// as a number key, and writes bounds in them, through a template too.
+func TestDiscordSnowflakes(t *testing.T) {
+	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	id := strconv.FormatInt((at.UnixMilli()-1420070400000)<<22|5<<17|42, 10) // a message of that instant
+	for _, tc := range []struct {
+		format, key, prefix string
+		number              bool
+	}{{"discord", id, "", false}, {"discord", id, "", true}, {"MSG#{discord}", "MSG#" + id, "", false}, {"{any}#{discord}", "CH#7#" + id, "CH#7#", false}} {
+		e, err := ParseTimeFormat(tc.format)
+		if err == nil {
+			e, err = e.ForKey(tc.number)
+		}
+		if err == nil {
+			e, _ = e.Resolve([]string{tc.key})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		if got, ok := e.KeyTime(tc.key); !ok || !got.Equal(at) {
+			t.Errorf("%s: %s read as %v (%v), want %v", tc.format, tc.key, got, ok, at)
+		}
+		r, _ := ParseRange("2026-11-27T12:00:00Z..2026-11-27T12:00:00Z", demoNow, time.UTC)
+		c, err := CompileRange(r, e, tc.prefix)
+		if err != nil || !condHolds(c, map[bool]KeyValue{false: S(tc.key), true: N(tc.key)}[tc.number]) {
+			t.Errorf("%s: the id's own second %+v (%v) does not hold it", tc.format, c, err)
+		}
+		if back, err := ParseTimeFormat(e.TimeFormat()); err != nil || back.Epoch != discordEpoch || !strings.Contains(e.Name(), "Discord") {
+			t.Errorf("%s: written %q, named %q, reads back with epoch %d (%v)", tc.format, e.TimeFormat(), e.Name(), back.Epoch, err)
+		}
+	}
+}
