@@ -824,6 +824,61 @@ func sortKeysOut(t *testing.T, out string) []string {
 	return keys
 }
 
+// timedKey is a sort key and the instant an oracle reads in it.
+type timedKey struct {
+	pk, sk string
+	at     time.Time
+}
+
+// oracleRange is a range's flags and the instants it asks for, [from, to).
+type oracleRange struct {
+	args     []string
+	from, to time.Time
+}
+
+// timedKeysTable writes the keys on both backends, PK and SK strings.
+func timedKeysTable(t *testing.T, keys []timedKey) (string, map[string][]string) {
+	t.Helper()
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for _, k := range keys {
+		items = append(items, av("PK", k.pk, "SK", k.sk))
+	}
+	return bothBackends(t, items)
+}
+
+// rangeHoldsOracle runs range over partition pk for each case and compares
+// the keys printed with those of keys whose instant is in [from, to).
+func rangeHoldsOracle(t *testing.T, table string, conn []string, pk string, flags []string, keys []timedKey, cases []oracleRange) {
+	t.Helper()
+	for _, tc := range cases {
+		var want []string
+		for _, k := range keys {
+			if k.pk == pk && !k.at.Before(tc.from) && k.at.Before(tc.to) {
+				want = append(want, k.sk)
+			}
+		}
+		slices.Sort(want)
+		if len(want) == 0 {
+			t.Fatalf("%s %v selects nothing: the case tests nothing", pk, tc.args)
+		}
+		args := append(append(append([]string{"range", "--table", table, "--pk", pk}, flags...), tc.args...), conn...)
+		out, stderr, code := cli(t, args...)
+		got := sortKeysOut(t, out)
+		slices.Sort(got)
+		if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s %v: exit %d, %d keys %v, want %d %v\n%s", pk, tc.args, code, len(got), got, len(want), want, stderr)
+		}
+	}
+}
+
+var (
+	octoberStart  = time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	novemberStart = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	farFuture     = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
 // TestRangeFractionsOfAnyLength: Go's RFC3339Nano and Java's Instant
 // write a second's fraction only as long as it needs (…:00Z, …:00.5Z,
 // …:00.123456Z), so one log holds times in several lengths, which range
@@ -833,53 +888,24 @@ func sortKeysOut(t *testing.T, out string) []string {
 // sorts after …:00.5Z as text), in keys at UTC offsets too. On dynalite
 // and the embedded backend.
 func TestRangeFractionsOfAnyLength(t *testing.T) {
-	isolateAWS(t)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	base := time.Date(2026, 10, 31, 23, 59, 58, 0, time.UTC)
-	var items []map[string]types.AttributeValue
-	type key struct {
-		sk string
-		at time.Time
-	}
-	var keys []key
+	var keys []timedKey
 	for i, step := range []time.Duration{0, 500 * time.Millisecond, 1 * time.Second, 1120 * time.Millisecond, 1999999 * time.Microsecond, 2 * time.Second, 2100 * time.Millisecond, 3123456789, 90 * time.Minute} {
 		at := base.Add(step)
 		for _, z := range []*time.Location{time.UTC, time.FixedZone("", 3600)} {
-			sk := fmt.Sprintf("EVT#%s#%02d", at.In(z).Format(time.RFC3339Nano), i)
-			keys = append(keys, key{sk, at})
-			items = append(items, av("PK", "log", "SK", sk))
+			keys = append(keys, timedKey{"log", fmt.Sprintf("EVT#%s#%02d", at.In(z).Format(time.RFC3339Nano), i), at})
 		}
 	}
-	table, backends := bothBackends(t, items)
+	table, backends := timedKeysTable(t, keys)
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
-			for _, tc := range []struct {
-				args     []string
-				from, to time.Time // the range asked, [from, to)
-			}{
-				{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
-				{[]string{"--at", "2026-11-01"}, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)},
+			rangeHoldsOracle(t, table, conn, "log", nil, keys, []oracleRange{
+				{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
+				{[]string{"--at", "2026-11-01"}, novemberStart, novemberStart.AddDate(0, 0, 1)},
 				{[]string{"--from", "2026-10-31T23:59:59.5Z", "--to", "2026-11-01T00:00:01Z"}, base.Add(1500 * time.Millisecond), base.Add(4 * time.Second)},
 				{[]string{"--before", "2026-11-01T00:00:00Z"}, time.Time{}, base.Add(2 * time.Second)},
-				{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
-			} {
-				var want []string
-				for _, k := range keys {
-					if !k.at.Before(tc.from) && k.at.Before(tc.to) {
-						want = append(want, k.sk)
-					}
-				}
-				slices.Sort(want)
-				if len(want) == 0 {
-					t.Fatalf("%v selects nothing: the case tests nothing", tc.args)
-				}
-				out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", "log"}, tc.args...), conn...)...)
-				got := sortKeysOut(t, out)
-				slices.Sort(got)
-				if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
-					t.Errorf("%v: exit %d, %d keys %v, want %d %v\n%s", tc.args, code, len(got), got, len(want), want, stderr)
-				}
-			}
+				{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), farFuture},
+			})
 		})
 	}
 }
@@ -891,50 +917,20 @@ func TestRangeFractionsOfAnyLength(t *testing.T) {
 // and each range holds what an oracle selects. On dynalite and the
 // embedded backend.
 func TestRangeZeroPaddedEpochs(t *testing.T) {
-	isolateAWS(t)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	type key struct {
-		pk, sk string
-		at     time.Time
-	}
-	var keys []key
-	var items []map[string]types.AttributeValue
+	var keys []timedKey
 	for i := 0; i < 40; i++ {
 		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 53 * time.Hour).Add(time.Duration(i) * time.Millisecond)
-		for _, k := range []key{{"ms", fmt.Sprintf("LOG#%020d", at.UnixMilli()), at}, {"s", fmt.Sprintf("MSG#%013d#%d", at.Unix(), i), at.Truncate(time.Second)}} {
-			keys = append(keys, k)
-			items = append(items, av("PK", k.pk, "SK", k.sk))
-		}
+		keys = append(keys, timedKey{"ms", fmt.Sprintf("LOG#%020d", at.UnixMilli()), at}, timedKey{"s", fmt.Sprintf("MSG#%013d#%d", at.Unix(), i), at.Truncate(time.Second)})
 	}
-	table, backends := bothBackends(t, items)
+	table, backends := timedKeysTable(t, keys)
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			for _, pk := range []string{"ms", "s"} {
-				for _, tc := range []struct {
-					args     []string
-					from, to time.Time
-				}{
-					{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+				rangeHoldsOracle(t, table, conn, pk, nil, keys, []oracleRange{
+					{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
 					{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
-					{[]string{"--after", "2026-11-01"}, time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
-				} {
-					var want []string
-					for _, k := range keys {
-						if k.pk == pk && !k.at.Before(tc.from) && k.at.Before(tc.to) {
-							want = append(want, k.sk)
-						}
-					}
-					slices.Sort(want)
-					if len(want) == 0 {
-						t.Fatalf("%s %v selects nothing: the case tests nothing", pk, tc.args)
-					}
-					out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", pk}, tc.args...), conn...)...)
-					got := sortKeysOut(t, out)
-					slices.Sort(got)
-					if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
-						t.Errorf("%s %v: exit %d, %d keys, want %d\n%s", pk, tc.args, code, len(got), len(want), stderr)
-					}
-				}
+					{[]string{"--after", "2026-11-01"}, novemberStart.AddDate(0, 0, 1), farFuture},
+				})
 			}
 		})
 	}
@@ -946,48 +942,19 @@ func TestRangeZeroPaddedEpochs(t *testing.T) {
 // messages. --time-format discord reads them; each range holds what an
 // oracle decoding the ids selects. On dynalite and the embedded backend.
 func TestRangeDiscordSnowflakes(t *testing.T) {
-	isolateAWS(t)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	type msg struct {
-		sk string
-		at time.Time
-	}
-	var msgs []msg
-	items := []map[string]types.AttributeValue{av("PK", "CH#1", "SK", "META")}
+	keys := []timedKey{{"CH#1", "META", time.Time{}}}
 	for i := 0; i < 40; i++ {
 		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 61 * time.Hour).Add(time.Duration(i) * time.Millisecond)
-		m := msg{fmt.Sprintf("MSG#%d", (at.UnixMilli()-1420070400000)<<22|int64(i)), at}
-		msgs = append(msgs, m)
-		items = append(items, av("PK", "CH#1", "SK", m.sk))
+		keys = append(keys, timedKey{"CH#1", fmt.Sprintf("MSG#%d", (at.UnixMilli()-1420070400000)<<22|int64(i)), at})
 	}
-	table, backends := bothBackends(t, items)
+	table, backends := timedKeysTable(t, keys)
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
-			for _, tc := range []struct {
-				args     []string
-				from, to time.Time
-			}{
-				{[]string{"--at", "2026-10"}, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+			rangeHoldsOracle(t, table, conn, "CH#1", []string{"--time-format", "discord"}, keys[1:], []oracleRange{
+				{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
 				{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
-				{[]string{"--after", "2026-10-31"}, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)},
-			} {
-				var want []string
-				for _, m := range msgs {
-					if !m.at.Before(tc.from) && m.at.Before(tc.to) {
-						want = append(want, m.sk)
-					}
-				}
-				slices.Sort(want)
-				if len(want) == 0 {
-					t.Fatalf("%v selects nothing: the case tests nothing", tc.args)
-				}
-				out, stderr, code := cli(t, append(append([]string{"range", "--table", table, "--pk", "CH#1", "--time-format", "discord"}, tc.args...), conn...)...)
-				got := sortKeysOut(t, out)
-				slices.Sort(got)
-				if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
-					t.Errorf("%v: exit %d, %d keys, want %d\n%s", tc.args, code, len(got), len(want), stderr)
-				}
-			}
+				{[]string{"--after", "2026-10-31"}, novemberStart, farFuture},
+			})
 		})
 	}
 }
