@@ -866,9 +866,21 @@ func rangeHoldsOracle(t *testing.T, table string, conn []string, pk string, flag
 		args := append(append(append([]string{"range", "--table", table, "--pk", pk}, flags...), tc.args...), conn...)
 		out, stderr, code := cli(t, args...)
 		got := sortKeysOut(t, out)
+		at := map[string]time.Time{}
+		for _, k := range keys {
+			at[k.sk] = k.at
+		}
+		for i := 1; i < len(got); i++ {
+			if at[got[i]].After(at[got[i-1]]) {
+				t.Errorf("%s %v: %s printed after %s, newer: not newest first", pk, tc.args, got[i], got[i-1])
+			}
+		}
 		slices.Sort(got)
 		if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s %v: exit %d, %d keys %v, want %d %v\n%s", pk, tc.args, code, len(got), got, len(want), want, stderr)
+		}
+		if strings.Contains(stderr, "offsets up to  apart") {
+			t.Errorf("%s %v: the stderr line names offsets of no span:\n%s", pk, tc.args, stderr)
 		}
 	}
 }
@@ -895,17 +907,20 @@ func TestRangeFractionsOfAnyLength(t *testing.T) {
 		for _, z := range []*time.Location{time.UTC, time.FixedZone("", 3600)} {
 			keys = append(keys, timedKey{"log", fmt.Sprintf("EVT#%s#%02d", at.In(z).Format(time.RFC3339Nano), i), at})
 		}
+		keys = append(keys, timedKey{"utc", at.Format(time.RFC3339Nano), at}) // in one offset: no wider read for offsets
 	}
 	table, backends := timedKeysTable(t, keys)
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
-			rangeHoldsOracle(t, table, conn, "log", nil, keys, []oracleRange{
-				{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
-				{[]string{"--at", "2026-11-01"}, novemberStart, novemberStart.AddDate(0, 0, 1)},
-				{[]string{"--from", "2026-10-31T23:59:59.5Z", "--to", "2026-11-01T00:00:01Z"}, base.Add(1500 * time.Millisecond), base.Add(4 * time.Second)},
-				{[]string{"--before", "2026-11-01T00:00:00Z"}, time.Time{}, base.Add(2 * time.Second)},
-				{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), farFuture},
-			})
+			for _, pk := range []string{"log", "utc"} {
+				rangeHoldsOracle(t, table, conn, pk, nil, keys, []oracleRange{
+					{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
+					{[]string{"--at", "2026-11-01"}, novemberStart, novemberStart.AddDate(0, 0, 1)},
+					{[]string{"--from", "2026-10-31T23:59:59.5Z", "--to", "2026-11-01T00:00:01Z"}, base.Add(1500 * time.Millisecond), base.Add(4 * time.Second)},
+					{[]string{"--before", "2026-11-01T00:00:00Z"}, time.Time{}, base.Add(2 * time.Second)},
+					{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), farFuture},
+				})
+			}
 		})
 	}
 }
