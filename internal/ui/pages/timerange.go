@@ -1091,6 +1091,22 @@ func (t *Time) order() string {
 		return "key order, descending"
 	case byKey:
 		return "key order"
+	}
+	return t.timeOrder() + t.toTheSecond()
+}
+
+// toTheSecond says where key order is time order only to the second:
+// within one, …:00Z sorts after …:00.5Z.
+func (t *Time) toTheSecond() string {
+	if t.ready() && t.enc.ReadsWholeSeconds() {
+		return ", to the second"
+	}
+	return ""
+}
+
+// timeOrder is the listing's time order, newest or oldest first.
+func (t *Time) timeOrder() string {
+	switch {
 	case t.pg.Merge != nil && t.pg.Query.Reverse:
 		return "newest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
 	case t.pg.Merge != nil:
