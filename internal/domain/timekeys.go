@@ -727,7 +727,7 @@ func mergeFractions(encs []TimeEncoding, oks []bool) {
 			if lengths[f] == nil {
 				lengths[f] = map[string]bool{}
 			}
-			lengths[f][e.Layout] = true
+			lengths[f][fractionOf(e.Layout)] = true
 		}
 	}
 	for i, e := range encs {
@@ -735,6 +735,20 @@ func mergeFractions(encs []TimeEncoding, oks []bool) {
 			encs[i].Layout = w.Layout
 		}
 	}
+}
+
+// fractionOf is the fraction of a second a layout writes (".000"), "" for
+// none: the zone is no part of it (+00:00 beside Z is one length).
+func fractionOf(layout string) string {
+	i := strings.Index(layout, "05.")
+	if i < 0 {
+		return ""
+	}
+	j := i + 3
+	for j < len(layout) && (layout[j] == '0' || layout[j] == '9') {
+		j++
+	}
+	return layout[i+2 : j]
 }
 
 // anyFraction is a text time's layout with its fraction of a second, of
@@ -745,12 +759,8 @@ func anyFraction(e TimeEncoding) (TimeEncoding, bool) {
 		return e, false
 	}
 	l := e.Layout
-	if i := strings.Index(l, "05."); i >= 0 {
-		j := i + 3
-		for j < len(l) && (l[j] == '0' || l[j] == '9') {
-			j++
-		}
-		l = l[:i+2] + l[j:]
+	if f := fractionOf(l); f != "" {
+		l = strings.Replace(l, "05"+f, "05", 1)
 	}
 	for _, sec := range []string{":05", "0405"} {
 		if i := strings.Index(l, sec); i >= 0 {
