@@ -313,11 +313,13 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		// read as that day's key, never refused as between two keys.
 		fmt.Fprintf(f.stderr, "the keys count whole %s: read the %s that hold the range, whose items may fall outside it\n", unit, unit)
 	}
-	if sample.Offsets {
+	if sample.Offsets || enc.ReadsWholeSeconds() {
 		// Keys in several UTC offsets compare as their local times: the
 		// condition, written in one offset, is read as much wider at each
 		// end as they are apart, and only the items in the range asked
-		// are written, in time order.
+		// are written, in time order. Keys whose fractions of a second
+		// vary are read whole seconds at each end, and are in key order
+		// only to the second.
 		r = r.Widen(sample.Spread)
 		opt.Sift = &rangeSift{sk: q.SKName, enc: enc, asked: asked, order: domain.TimeOrder[dynamo.Item]{Newest: !f.oldestFirst, Spread: sample.Spread}}
 	}
@@ -787,6 +789,10 @@ func (s *rangeSift) note() string {
 	}
 	if s.only != "" {
 		return " (" + s.only + " only: the others the condition's text holds left out)"
+	}
+	if s.order.Spread <= 0 { // one offset: the fractions of a second vary (domain.TimeEncoding.ReadsWholeSeconds)
+		return fmt.Sprintf(" in time order (fractions of a second of several lengths: whole seconds read at each end, %s held back at most)",
+			counted(s.order.MaxHeld, "item", "items"))
 	}
 	return fmt.Sprintf(" in time order (keys in UTC offsets up to %s apart: read ±%s, %s held back at most)",
 		shortSpan(s.order.Spread), shortSpan(s.order.Spread), counted(s.order.MaxHeld, "item", "items"))

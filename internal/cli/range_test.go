@@ -867,3 +867,153 @@ func TestRangeSmallPartitionIsReadOnce(t *testing.T) {
 		})
 	}
 }
+
+// timedKey is a sort key and the instant an oracle reads in it.
+type timedKey struct {
+	pk, sk string
+	at     time.Time
+}
+
+// oracleRange is a range's flags and the instants it asks for, [from, to).
+type oracleRange struct {
+	args     []string
+	from, to time.Time
+}
+
+// timedKeysTable writes the keys on both backends, PK and SK strings.
+func timedKeysTable(t *testing.T, keys []timedKey) (string, map[string][]string) {
+	t.Helper()
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for _, k := range keys {
+		items = append(items, av("PK", k.pk, "SK", k.sk))
+	}
+	return bothBackends(t, items)
+}
+
+// rangeHoldsOracle runs range over partition pk for each case and compares
+// the keys printed with those of keys whose instant is in [from, to).
+func rangeHoldsOracle(t *testing.T, table string, conn []string, pk string, flags []string, keys []timedKey, cases []oracleRange) {
+	t.Helper()
+	for _, tc := range cases {
+		var want []string
+		for _, k := range keys {
+			if k.pk == pk && !k.at.Before(tc.from) && k.at.Before(tc.to) {
+				want = append(want, k.sk)
+			}
+		}
+		slices.Sort(want)
+		if len(want) == 0 {
+			t.Fatalf("%s %v selects nothing: the case tests nothing", pk, tc.args)
+		}
+		args := append(append(append([]string{"range", "--table", table, "--pk", pk}, flags...), tc.args...), conn...)
+		out, stderr, code := cli(t, args...)
+		got := sortKeysOut(t, out)
+		at := map[string]time.Time{}
+		for _, k := range keys {
+			at[k.sk] = k.at
+		}
+		for i := 1; i < len(got); i++ {
+			if at[got[i]].After(at[got[i-1]]) {
+				t.Errorf("%s %v: %s printed after %s, newer: not newest first", pk, tc.args, got[i], got[i-1])
+			}
+		}
+		slices.Sort(got)
+		if code != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s %v: exit %d, %d keys %v, want %d %v\n%s", pk, tc.args, code, len(got), got, len(want), want, stderr)
+		}
+		if strings.Contains(stderr, "offsets up to  apart") {
+			t.Errorf("%s %v: the stderr line names offsets of no span:\n%s", pk, tc.args, stderr)
+		}
+	}
+}
+
+var (
+	octoberStart  = time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	novemberStart = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	farFuture     = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// TestRangeFractionsOfAnyLength: Go's RFC3339Nano and Java's Instant
+// write a second's fraction only as long as it needs (…:00Z, …:00.5Z,
+// …:00.123456Z), so one log holds times in several lengths, which range
+// refused as "times in more than one form" (exit 2). They are one form;
+// each range holds what an oracle reading every key's time selects, the
+// keys of a bound's own second on either side of it among them (…:00Z
+// sorts after …:00.5Z as text), in keys at UTC offsets too. On dynalite
+// and the embedded backend.
+func TestRangeFractionsOfAnyLength(t *testing.T) {
+	base := time.Date(2026, 10, 31, 23, 59, 58, 0, time.UTC)
+	var keys []timedKey
+	for i, step := range []time.Duration{0, 500 * time.Millisecond, 1 * time.Second, 1120 * time.Millisecond, 1999999 * time.Microsecond, 2 * time.Second, 2100 * time.Millisecond, 3123456789, 90 * time.Minute} {
+		at := base.Add(step)
+		for _, z := range []*time.Location{time.UTC, time.FixedZone("", 3600)} {
+			keys = append(keys, timedKey{"log", fmt.Sprintf("EVT#%s#%02d", at.In(z).Format(time.RFC3339Nano), i), at})
+		}
+		keys = append(keys, timedKey{"utc", at.Format(time.RFC3339Nano), at}) // in one offset: no wider read for offsets
+	}
+	table, backends := timedKeysTable(t, keys)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, pk := range []string{"log", "utc"} {
+				rangeHoldsOracle(t, table, conn, pk, nil, keys, []oracleRange{
+					{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
+					{[]string{"--at", "2026-11-01"}, novemberStart, novemberStart.AddDate(0, 0, 1)},
+					{[]string{"--from", "2026-10-31T23:59:59.5Z", "--to", "2026-11-01T00:00:01Z"}, base.Add(1500 * time.Millisecond), base.Add(4 * time.Second)},
+					{[]string{"--before", "2026-11-01T00:00:00Z"}, time.Time{}, base.Add(2 * time.Second)},
+					{[]string{"--after", "2026-10-31T23:59:59Z"}, base.Add(2 * time.Second), farFuture},
+				})
+			}
+		})
+	}
+}
+
+// TestRangeZeroPaddedEpochs: counts written with zeros before them so
+// that keys of one width sort as their numbers (LOG#%020d of epoch
+// milliseconds, MSG#%013d of seconds) read as no time, exit 2. The count's
+// own digits say what it counts; bounds are written as wide as the keys,
+// and each range holds what an oracle selects. On dynalite and the
+// embedded backend.
+func TestRangeZeroPaddedEpochs(t *testing.T) {
+	var keys []timedKey
+	for i := 0; i < 40; i++ {
+		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 53 * time.Hour).Add(time.Duration(i) * time.Millisecond)
+		keys = append(keys, timedKey{"ms", fmt.Sprintf("LOG#%020d", at.UnixMilli()), at}, timedKey{"s", fmt.Sprintf("MSG#%013d#%d", at.Unix(), i), at.Truncate(time.Second)})
+	}
+	table, backends := timedKeysTable(t, keys)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, pk := range []string{"ms", "s"} {
+				rangeHoldsOracle(t, table, conn, pk, nil, keys, []oracleRange{
+					{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
+					{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
+					{[]string{"--after", "2026-11-01"}, novemberStart.AddDate(0, 0, 1), farFuture},
+				})
+			}
+		})
+	}
+}
+
+// TestRangeDiscordSnowflakes: a chat channel's messages keyed by their
+// Discord ids (Snowflake ids from 2015) had no format: read as Twitter's
+// they stand four years early, so a month's range read another month's
+// messages. --time-format discord reads them; each range holds what an
+// oracle decoding the ids selects. On dynalite and the embedded backend.
+func TestRangeDiscordSnowflakes(t *testing.T) {
+	keys := []timedKey{{"CH#1", "META", time.Time{}}}
+	for i := 0; i < 40; i++ {
+		at := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 61 * time.Hour).Add(time.Duration(i) * time.Millisecond)
+		keys = append(keys, timedKey{"CH#1", fmt.Sprintf("MSG#%d", (at.UnixMilli()-1420070400000)<<22|int64(i)), at})
+	}
+	table, backends := timedKeysTable(t, keys)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			rangeHoldsOracle(t, table, conn, "CH#1", []string{"--time-format", "discord"}, keys[1:], []oracleRange{
+				{[]string{"--at", "2026-10"}, octoberStart, novemberStart},
+				{[]string{"--before", "2026-09-10"}, time.Time{}, time.Date(2026, 9, 10, 0, 0, 0, 0, time.UTC)},
+				{[]string{"--after", "2026-10-31"}, novemberStart, farFuture},
+			})
+		})
+	}
+}

@@ -96,16 +96,40 @@ func epochDigitsAt(s string) (timePart, bool) {
 	for n < len(s) && isDigit(s[n]) {
 		n++
 	}
-	kind, ok := epochDigits[n]
-	if !ok || n < len(s) && s[n] == '.' && (n+1 == len(s) || !isDigit(s[n+1])) {
+	if n < len(s) && s[n] == '.' && (n+1 == len(s) || !isDigit(s[n+1])) {
 		return timePart{}, false
 	}
 	v, err := strconv.ParseFloat(s[:n], 64)
-	if got, ok := DetectTimeNumber(v); err != nil || !ok || got.Kind != kind {
+	got, ok := DetectTimeNumber(v)
+	if err != nil || !ok {
 		return timePart{}, false
 	}
-	return timePart{TimeEncoding{Kind: kind, Width: n}, n}, true
+	if kind, ok := epochDigits[n]; ok && got.Kind == kind {
+		return timePart{TimeEncoding{Kind: kind, Width: n}, n}, true
+	}
+	// Zeros before the count, so that keys of one width sort as their
+	// numbers (MSG#00001732700000123, LOG#%020d): its own digits say what
+	// it counts, and bounds are written as wide.
+	sig := len(strings.TrimLeft(s[:n], "0"))
+	if kind, ok := epochDigits[sig]; ok && s[0] == '0' && got.Kind == kind {
+		return timePart{TimeEncoding{Kind: kind, Width: n}, n}, true
+	}
+	return timePart{}, false
 }
+
+// epochWidth is how many digits a count of kind has in 2001–2286.
+func epochWidth(kind TimeKind) int {
+	for w, k := range epochDigits {
+		if k == kind {
+			return w
+		}
+	}
+	return 0
+}
+
+// padded reports epoch digits in text written wider than their count,
+// with zeros before it.
+func (e TimeEncoding) padded() bool { return e.isEpoch() && e.Width > epochWidth(e.Kind) }
 
 // idAt reads a time-ordered id s begins with, which no letter or digit
 // follows.
@@ -308,6 +332,9 @@ func (e TimeEncoding) locateAt(key string, i int) (int, int, time.Time, bool) {
 
 // partAt is the longest time part of this very form s begins with.
 func (e TimeEncoding) partAt(s string) (timePart, bool) {
+	if p, ok := epochDigitsAt(s); ok && e.isEpoch() && e.Width > 0 && p.enc.Kind == e.Kind && p.enc.padded() {
+		return p, true // the count written wider, zeros first
+	}
 	ends := e.partLengths(s)
 	if e.Kind == TimeText {
 		ends = append([]int{len(s)}, ends...)

@@ -105,7 +105,7 @@ func TestKeyTemplates(t *testing.T) {
 // FuzzKeyTemplate: a key and its template round-trip: the parts join to
 // the key, and the template stands for the key.
 func FuzzKeyTemplate(f *testing.F) {
-	for _, k := range []string{"admission#1601700180000#R8", "P#512-777-7777#2021-07-07T16:36:42-D", "v00001.profile", "USER#{id}", "#", "2019-09-25T010101", "a{n}b", "x#.*"} {
+	for _, k := range []string{"admission#1601700180000#R8", "LOG#00000001790812800000", "MSG#0001790812800#1", "P#512-777-7777#2021-07-07T16:36:42-D", "v00001.profile", "USER#{id}", "#", "2019-09-25T010101", "a{n}b", "x#.*"} {
 		f.Add(k, "#")
 	}
 	f.Fuzz(func(t *testing.T, key, delim string) {
@@ -129,7 +129,7 @@ func FuzzKeyTemplate(f *testing.F) {
 // FuzzDetectTimeText: a time detection finds in a key is found again
 // where the encoding looks, and its template reads back as the same form.
 func FuzzDetectTimeText(f *testing.F) {
-	for _, k := range []string{"admission#1601700180000#R8", "P#512-777-7777#2021-07-07T16:36:42-D", "2019-09-25T010101", "20190925T010101Z#x", "JFK#2021-08-01T07:25:00#250#0", "evt#1601700180000000000", "a#2021-07-07-1"} {
+	for _, k := range []string{"admission#1601700180000#R8", "LOG#00000001790812800000", "MSG#0001790812800#1", "P#512-777-7777#2021-07-07T16:36:42-D", "2019-09-25T010101", "20190925T010101Z#x", "JFK#2021-08-01T07:25:00#250#0", "evt#1601700180000000000", "a#2021-07-07-1"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

@@ -129,8 +129,12 @@ func numberBound(r TimeRange, e TimeEncoding) (SKCondition, bool) {
 			// inside one starts with that day's key.
 			return SKCondition{Op: SKGe, A: N(e.Encode(truncate(start, e.Unit(), e.Zone)))}, true
 		}
-		at := map[TimeOp]time.Time{TimeLt: up, TimeLe: floor, TimeGt: floor, TimeGe: up}[r.Op]
-		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(at))}, true
+		if r.Op == TimeLe || r.Op == TimeGt {
+			// the last key of the floor's instant: an id's largest
+			// (Snowflake ids of one millisecond), a date's own
+			return SKCondition{Op: skOpOf[r.Op], A: N(e.EncodeLast(floor))}, true
+		}
+		return SKCondition{Op: skOpOf[r.Op], A: N(e.Encode(up))}, true
 	}
 	op, at := skOpOf[r.Op], r.From
 	if r.Op == TimeLe || r.Op == TimeGt {
@@ -234,11 +238,39 @@ func (k rangeCompiler) val(s string) KeyValue {
 	return N(s)
 }
 
-func (k rangeCompiler) lo(t time.Time) string { return k.prefix + k.e.Encode(t) }
+// lo is the lowest key at a time: where the keys write fractions of a
+// second of any length, the second's text alone, which every key of that
+// second begins with (…:00Z sorts after …:00.5Z as text); the range's own
+// instants are kept by reading each key's time.
+func (k rangeCompiler) lo(t time.Time) string {
+	if s, ok := k.second(t); ok {
+		return s
+	}
+	return k.prefix + k.e.Encode(t)
+}
+
+// ReadsWholeSeconds reports keys whose fractions of a second vary in
+// length: a range reads its end seconds whole, and keeps its own instants
+// by reading each key's time.
+func (e TimeEncoding) ReadsWholeSeconds() bool {
+	return e.Kind == TimeText && strings.Contains(e.Layout, fractionVaries)
+}
+
+// second is the text of t's second where the keys' fractions vary.
+func (k rangeCompiler) second(t time.Time) (string, bool) {
+	if !k.e.ReadsWholeSeconds() {
+		return "", false
+	}
+	i := strings.Index(k.e.Layout, fractionVaries)
+	return k.prefix + formatLayout(t.In(k.e.zone()), k.e.Layout[:i]), true
+}
 
 // hi is the highest key at a time: the largest id of the instant, and any
 // text after the time.
 func (k rangeCompiler) hi(t time.Time) string {
+	if s, ok := k.second(t); ok {
+		return s + "\U0010FFFF"
+	}
 	s := k.prefix + k.e.EncodeLast(t)
 	switch {
 	case k.tail != "":
@@ -293,7 +325,7 @@ func (k rangeCompiler) instants(r TimeRange) (a, b time.Time, period bool, err e
 // condition asks for the keys from a to b: one key's instant, a period's
 // common prefix, or the keys between the two.
 func (k rangeCompiler) condition(a, b time.Time, period bool) SKCondition {
-	if a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest {
+	if _, varies := k.second(a); a.Equal(b) && !k.e.IsID() && k.tail == "" && !k.e.Rest && !varies {
 		return SKCondition{Op: SKEq, A: k.val(k.lo(b))} // one key's instant
 	}
 	if period && k.textual && !k.e.IsID() {

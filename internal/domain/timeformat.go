@@ -7,13 +7,13 @@ import (
 )
 
 // timeFormatHelp is what a refused format is told to write instead.
-const timeFormatHelp = "write epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, snowflake, objectid, a layout such as yyyy-MM-dd'T'HH:mm:ss'Z', yyyyMMdd or 2006-01-02T15:04:05Z07:00, " +
+const timeFormatHelp = "write epoch-s, epoch-ms, epoch-us, ulid, uuidv7, ksuid, snowflake, discord, objectid, a layout such as yyyy-MM-dd'T'HH:mm:ss'Z', yyyyMMdd or 2006-01-02T15:04:05Z07:00, " +
 	"or the key around it: prefix#LAYOUT, comm#{time}#{any}, {any}#{yyyy-MM-dd}#{any}, PHOTO#{ulid}"
 
 // ParseTimeFormat reads a time format as configured or given by
 // --time-format:
 //
-//	epoch-s | epoch-ms | epoch-us | ulid | uuidv7 | ksuid | snowflake | objectid
+//	epoch-s | epoch-ms | epoch-us | ulid | uuidv7 | ksuid | snowflake | discord | objectid
 //	a layout, as people write them (yyyyMMdd, yyyy-MM-dd'T'HH:mm:ss.SSS'Z')
 //	  or as Go does (2006-01-02T15:04:05Z07:00)
 //	prefix#LAYOUT (the time after a prefix that varies), LAYOUT#suffix
@@ -80,6 +80,8 @@ func namedFormat(s string) (TimeEncoding, bool) {
 		return TimeEncoding{Kind: TimeKSUID}, true
 	case "snowflake":
 		return TimeEncoding{Kind: TimeSnowflake}, true
+	case "discord":
+		return TimeEncoding{Kind: TimeSnowflake, Epoch: discordEpoch}, true
 	case "objectid":
 		return TimeEncoding{Kind: TimeObjectID, Lower: true}, true
 	}
@@ -171,18 +173,14 @@ func placeholderEncoding(s, ph string) (TimeEncoding, error) {
 	if named, ok := namedFormat(name); ok && format == "" {
 		return named.inText(), nil
 	}
-	return TimeEncoding{}, fmt.Errorf("%q: {%s} is not a placeholder: write {time}, {time:LAYOUT}, {time:epoch-ms}, {ulid}, {uuidv7}, {ksuid}, {snowflake}, {objectid} or {any}", s, ph)
+	return TimeEncoding{}, fmt.Errorf("%q: {%s} is not a placeholder: write {time}, {time:LAYOUT}, {time:epoch-ms}, {ulid}, {uuidv7}, {ksuid}, {snowflake}, {discord}, {objectid} or {any}", s, ph)
 }
 
 // inText is the encoding written inside a text key: an epoch as its
 // digits.
 func (e TimeEncoding) inText() TimeEncoding {
 	if e.isEpoch() && e.Width == 0 {
-		for w, k := range epochDigits {
-			if k == e.Kind {
-				e.Width = w
-			}
-		}
+		e.Width = epochWidth(e.Kind)
 	}
 	return e
 }
@@ -240,6 +238,9 @@ func (e TimeEncoding) TimeFormat() string {
 		format = "{time:" + map[TimeKind]string{EpochSeconds: "epoch-s", EpochMillis: "epoch-ms", EpochMicros: "epoch-us", EpochNanos: "epoch-ns"}[e.Kind] + "}"
 	case e.IsID():
 		format = "{" + map[TimeKind]string{TimeULID: "ulid", TimeUUIDv7: "uuidv7", TimeKSUID: "ksuid", TimeSnowflake: "snowflake", TimeObjectID: "objectid"}[e.Kind] + "}"
+		if e.Kind == TimeSnowflake && e.Epoch == discordEpoch {
+			format = "{discord}"
+		}
 	default:
 		return ""
 	}
@@ -274,6 +275,21 @@ func (e TimeEncoding) Resolve(keys []string) (TimeEncoding, bool) {
 		flipped.Lower = !e.Lower
 		if flipped.Matches(keys) > 0 {
 			e = flipped
+		}
+	}
+	if e.isEpoch() && e.Width > 0 && !e.anywhere && e.Matches(keys) == 0 {
+		// counts written wider, zeros first (LOG#%020d), which the
+		// format does not say
+		for _, k := range keys {
+			w := e
+			w.Width = 0
+			if got, ok := w.inText().formIn(k); ok && got.Kind == e.Kind && got.padded() {
+				w.Width = got.Width
+				if w.Matches(keys) > 0 {
+					e = w
+					break
+				}
+			}
 		}
 	}
 	if e.Resolved() {

@@ -226,10 +226,34 @@ func matchID(s string) (TimeEncoding, bool) {
 // mid-2018 on, 18 before.
 const snowflakeEpoch = 1288834974657
 
+// discordEpoch is Discord's Snowflake epoch, 2015-01-01T00:00:00Z (its
+// ids are Twitter's layout from another start): read as Twitter's, a
+// message of 2026 would stand in 2022, and as nanoseconds in 2019.
+const discordEpoch = 1420070400000
+
+// epochMillis is the start of a Snowflake id's milliseconds: Twitter's
+// where the encoding names none.
+func (e TimeEncoding) epochMillis() int64 {
+	if e.Epoch != 0 {
+		return e.Epoch
+	}
+	return snowflakeEpoch
+}
+
 // snowflakeWidth is the width bounds are written in where none is known.
 const snowflakeWidth = 19
 
-func snowflakeTime(s string) (time.Time, bool) {
+// snowflakeDigits is the width of the ids a range's bounds are kept to:
+// none (-1) on a number key, whose ids of 18 and 19 digits sort as
+// numbers, in one key condition.
+func (e TimeEncoding) snowflakeDigits() int {
+	if e.Number {
+		return -1
+	}
+	return e.Width
+}
+
+func snowflakeTime(s string, epoch int64) (time.Time, bool) {
 	if len(s) < 17 || len(s) > 19 || !digitsOnly(s) {
 		return time.Time{}, false
 	}
@@ -237,17 +261,17 @@ func snowflakeTime(s string) (time.Time, bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
-	return time.UnixMilli(v>>22 + snowflakeEpoch).UTC(), true
+	return time.UnixMilli(v>>22 + epoch).UTC(), true
 }
 
 // snowflakeBound is the smallest (high false) or largest id of t's
 // millisecond, kept to the ids of width digits.
-func snowflakeBound(t time.Time, high bool, width int) string {
+func snowflakeBound(t time.Time, high bool, width int, epoch int64) string {
 	if width == 0 {
 		width = snowflakeWidth
 	}
 	lo, hi := snowflakeWidths(width)
-	ms := min(max(t.UnixMilli()-snowflakeEpoch, 0), 1<<41-1)
+	ms := min(max(t.UnixMilli()-epoch, 0), 1<<41-1)
 	v := ms << 22
 	if high {
 		v |= 1<<22 - 1
@@ -257,6 +281,9 @@ func snowflakeBound(t time.Time, high bool, width int) string {
 
 // snowflakeWidths are the smallest and largest ids of width digits.
 func snowflakeWidths(width int) (lo, hi int64) {
+	if width < 0 {
+		return 0, math.MaxInt64
+	}
 	lo = 1
 	for i := 1; i < width; i++ {
 		lo *= 10
@@ -268,13 +295,13 @@ func snowflakeWidths(width int) (lo, hi int64) {
 }
 
 // snowflakeSpan is the first and last instants ids of width digits write.
-func snowflakeSpan(width int) (first, last time.Time) {
+func snowflakeSpan(width int, epoch int64) (first, last time.Time) {
 	if width == 0 {
 		width = snowflakeWidth
 	}
 	lo, hi := snowflakeWidths(width)
-	first, _ = snowflakeTime(strconv.FormatInt(lo, 10))
-	last, _ = snowflakeTime(strconv.FormatInt(hi, 10))
+	first, _ = snowflakeTime(strconv.FormatInt(lo, 10), epoch)
+	last, _ = snowflakeTime(strconv.FormatInt(hi, 10), epoch)
 	return first, last
 }
 
@@ -282,13 +309,15 @@ func snowflakeSpan(width int) (first, last time.Time) {
 // were taken for epoch nanoseconds that put its newest key more than a
 // day past now: both are 19 digits, and Twitter's ids made after August
 // 2023 read as nanoseconds in the future (POST#2126363036289712650 as
-// 2037). Other samples are returned as they are.
+// 2037), in text or as a number key (a tweet's id as its Number sort
+// key). Other samples are returned as they are.
 func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection {
-	if !d.OK || d.Enc.Kind != EpochNanos || d.Enc.Width != 19 {
+	number := d.Enc.Width == 0 && d.Enc.Place == TimeWhole
+	if !d.OK || d.Enc.Kind != EpochNanos || d.Enc.Width != 19 && !number {
 		return d
 	}
 	sf := d.Enc
-	sf.Kind = TimeSnowflake
+	sf.Kind, sf.Number = TimeSnowflake, number
 	future, read := false, 0
 	for _, k := range keys {
 		ns, ok := d.Enc.KeyTime(k)
@@ -403,7 +432,7 @@ func (e TimeEncoding) FitSnowflakes(keys []string, r TimeRange) (fit TimeEncodin
 	}
 	var held []int
 	for _, w := range widths {
-		if first, last := snowflakeSpan(w); !first.After(hi) && !last.Before(lo) {
+		if first, last := snowflakeSpan(w, e.epochMillis()); !first.After(hi) && !last.Before(lo) {
 			held = append(held, w)
 		}
 	}
@@ -411,7 +440,7 @@ func (e TimeEncoding) FitSnowflakes(keys []string, r TimeRange) (fit TimeEncodin
 	case len(held) == 1:
 		e.Width = held[0]
 	case len(held) > 1:
-		_, end := snowflakeSpan(held[0])
+		_, end := snowflakeSpan(held[0], e.epochMillis())
 		return e, true, SnowflakeWidthsError{Narrow: held[0], Wide: held[len(held)-1], Meet: end}
 	case len(widths) > 0:
 		e.Width = widths[len(widths)-1] // the range holds none: said by the bounds

@@ -60,6 +60,9 @@ type TimeEncoding struct {
 	// Rest says any text may follow the time directly, with no separator
 	// (2021-07-07T16:36:42-D): the time part is as long as its form.
 	Rest bool
+	// Epoch is where a Snowflake id's milliseconds start, since 1970:
+	// Discord's (discordEpoch), or 0 for Twitter's.
+	Epoch int64
 	// Begins is fixed text every key begins with before a prefix that
 	// varies (P# of P#{any}#{time}).
 	Begins string
@@ -123,14 +126,14 @@ func (e TimeEncoding) NeedsPrefix() bool {
 
 // FitsNumber reports an encoding a number key can hold.
 func (e TimeEncoding) FitsNumber() bool {
-	return e.isEpoch() && e.Width == 0 || e.Kind == TimeText && e.Number
+	return e.isEpoch() && e.Width == 0 || (e.Kind == TimeText || e.Kind == TimeSnowflake) && e.Number
 }
 
 // ForKey is the encoding for a key of that type (number or not): a layout
 // of digits only on a number key reads the number as that layout
 // (yyyyMMdd: 20150131 is a date); an error when the key cannot hold it.
 func (e TimeEncoding) ForKey(number bool) (TimeEncoding, error) {
-	if number && e.Kind == TimeText && e.Place == TimeWhole && e.Lead == "" && digitsOnly(e.Encode(time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC))) {
+	if number && e.Place == TimeWhole && e.Lead == "" && (e.Kind == TimeSnowflake || e.Kind == TimeText && digitsOnly(e.Encode(time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)))) {
 		e.Number = true
 	}
 	if !number {
@@ -189,6 +192,9 @@ func (e TimeEncoding) Name() string {
 		s = "KSUID"
 	case TimeSnowflake:
 		s = "Snowflake"
+		if e.Epoch == discordEpoch {
+			s = "Discord Snowflake"
+		}
 	case TimeObjectID:
 		s = "ObjectId"
 	default:
@@ -230,6 +236,8 @@ func (e TimeEncoding) Unit() time.Duration {
 		switch {
 		case e.Layout == isoWeekLayout:
 			return 7 * 24 * time.Hour
+		case strings.Contains(e.Layout, fractionVaries):
+			return time.Nanosecond
 		case strings.Contains(e.Layout, ".000000"):
 			return time.Microsecond
 		case strings.Contains(e.Layout, ".000"):
@@ -456,6 +464,7 @@ func DetectTimeSample(sample []string, number bool) TimeDetection {
 			encs[i], oks[i] = DetectTimeText(k)
 		}
 	}
+	mergeFractions(encs, oks)
 	same := func(f timeForm) timeForm { f.tail = ""; return f }
 	best, tail, n := bestForm(encs, oks, same)
 	if tail == nil { // times followed by two different separators
@@ -700,6 +709,68 @@ func formOf(e TimeEncoding) timeForm {
 	return timeForm{e.Kind, zLayout(e.Layout), e.Sep, e.Tail, e.Place, e.Number, e.Lower}
 }
 
+// fractionVaries is Go's fraction of seconds of any length, none
+// included: the layout of keys written as Go's RFC3339Nano and Java's
+// Instant write them (2026-11-27T12:00:00Z, …:00.5Z, …:00.123456Z).
+const fractionVaries = ".999999999"
+
+// mergeFractions gives the times of a sample that differ only in how many
+// digits of a second they write (none among them) one layout that reads
+// them all, where two or more lengths are seen: they are one form, not
+// several to choose between. A sample of one length keeps it, so its
+// bounds are written as its keys are.
+func mergeFractions(encs []TimeEncoding, oks []bool) {
+	lengths := map[timeForm]map[string]bool{}
+	for i, e := range encs {
+		if w, ok := anyFraction(e); oks[i] && ok {
+			f := formOf(w)
+			if lengths[f] == nil {
+				lengths[f] = map[string]bool{}
+			}
+			lengths[f][fractionOf(e.Layout)] = true
+		}
+	}
+	for i, e := range encs {
+		if w, ok := anyFraction(e); oks[i] && ok && len(lengths[formOf(w)]) > 1 {
+			encs[i].Layout = w.Layout
+		}
+	}
+}
+
+// fractionOf is the fraction of a second a layout writes (".000"), "" for
+// none: the zone is no part of it (+00:00 beside Z is one length).
+func fractionOf(layout string) string {
+	i := strings.Index(layout, "05.")
+	if i < 0 {
+		return ""
+	}
+	j := i + 3
+	for j < len(layout) && (layout[j] == '0' || layout[j] == '9') {
+		j++
+	}
+	return layout[i+2 : j]
+}
+
+// anyFraction is a text time's layout with its fraction of a second, of
+// whatever length, written as one of any length (fractionVaries); false
+// where the layout writes no seconds.
+func anyFraction(e TimeEncoding) (TimeEncoding, bool) {
+	if e.Kind != TimeText || e.Number {
+		return e, false
+	}
+	l := e.Layout
+	if f := fractionOf(l); f != "" {
+		l = strings.Replace(l, "05"+f, "05", 1)
+	}
+	for _, sec := range []string{":05", "0405"} {
+		if i := strings.Index(l, sec); i >= 0 {
+			e.Layout = l[:i+len(sec)] + fractionVaries + l[i+len(sec):]
+			return e, true
+		}
+	}
+	return e, false
+}
+
 // zLayout is a layout with its numeric zone written as Z07:00 writes it:
 // a key ending +00:00 (matchLayout keeps its layout -07:00, so that bounds
 // are written as the keys are) is of one form with keys ending -05:00 or
@@ -857,7 +928,7 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 		if e.Width > 0 && len(s) != e.Width {
 			return time.Time{}, false // another width sorts elsewhere: outside this range's bounds
 		}
-		return snowflakeTime(s)
+		return snowflakeTime(s, e.epochMillis())
 	}
 	if e.Width > 0 && len(s) == e.Width && digitsOnly(s) {
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -869,6 +940,14 @@ func (e TimeEncoding) parsePart(s string) (time.Time, bool) {
 // Encode writes a time as this encoding writes it (the time part only;
 // for ids, the smallest id of that instant).
 func (e TimeEncoding) Encode(t time.Time) string {
+	s := e.encode(t)
+	if e.padded() && len(s) < e.Width && digitsOnly(s) {
+		s = strings.Repeat("0", e.Width-len(s)) + s
+	}
+	return s
+}
+
+func (e TimeEncoding) encode(t time.Time) string {
 	switch e.Kind {
 	// Seconds and the fraction apart (t.Unix() floors, Nanosecond is never
 	// negative): t.UnixNano() wraps outside 1677–2262, the years 0001–9999
@@ -890,7 +969,7 @@ func (e TimeEncoding) Encode(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, false)
 	case TimeSnowflake:
-		return snowflakeBound(t, false, e.Width)
+		return snowflakeBound(t, false, e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return objectIDBound(t, false, e.Lower)
 	}
@@ -908,7 +987,7 @@ func (e TimeEncoding) EncodeLast(t time.Time) string {
 	case TimeKSUID:
 		return ksuidBound(t, true)
 	case TimeSnowflake:
-		return snowflakeBound(t, true, e.Width)
+		return snowflakeBound(t, true, e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return objectIDBound(t, true, e.Lower)
 	}
@@ -925,10 +1004,15 @@ func (e TimeEncoding) span() (first, last time.Time) {
 	case TimeKSUID:
 		return ksuidFirst, ksuidLast
 	case TimeSnowflake:
-		return snowflakeSpan(e.Width)
+		return snowflakeSpan(e.snowflakeDigits(), e.epochMillis())
 	case TimeObjectID:
 		return time.Unix(0, 0).UTC(), objectIDLast
 	case EpochSeconds, EpochMillis, EpochMicros, EpochNanos:
+		if e.padded() { // zeros before the count: from 1970 to the count's widest
+			w := big.NewInt(10)
+			w.Exp(w, big.NewInt(int64(epochWidth(e.Kind))), nil)
+			return epochTime(0, e.Kind), epochTime(w.Int64()-1, e.Kind)
+		}
 		if e.Width > 0 { // as many digits as the keys write: 2001–2286 for seconds
 			lo := big.NewInt(10)
 			lo.Exp(lo, big.NewInt(int64(e.Width-1)), nil)

@@ -116,19 +116,24 @@ func TestDetectTimeSample(t *testing.T) {
 func TestReadSnowflakes(t *testing.T) {
 	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
-		keys []string
-		want string
+		keys   []string
+		want   string
+		number bool
 	}{
 		// tweets of 2026-11-27 and 2022-06-28, which read as 2037 and 2018
-		{[]string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, "prefix#Snowflake"},
+		{keys: []string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, want: "prefix#Snowflake"},
+		// the same ids as a Number sort key (a tweet's id)
+		{keys: []string{"2126363036289712650", "1541815603606036480"}, want: "Snowflake", number: true},
+		// nanoseconds of 2026 and 2018 in a number key stay nanoseconds
+		{keys: []string{"1795798710622565285", "1541815603606036480"}, want: "epoch nanoseconds", number: true},
 		// nanoseconds of 2026-11-27 and 2018: not in the future
-		{[]string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, "prefix#epoch nanoseconds"},
+		{keys: []string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, want: "prefix#epoch nanoseconds"},
 		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them apart
-		{[]string{"1541815603606036480", "1541815603606036481"}, "epoch nanoseconds (as text)"},
+		{keys: []string{"1541815603606036480", "1541815603606036481"}, want: "epoch nanoseconds (as text)"},
 		// nanoseconds past now (2198), and as Snowflake ids too (2065)
-		{[]string{"7200000000000000000", "7200000000000000001"}, "epoch nanoseconds (as text)"},
+		{keys: []string{"7200000000000000000", "7200000000000000001"}, want: "epoch nanoseconds (as text)"},
 	} {
-		d := ReadSnowflakes(DetectTimeSample(tc.keys, false), tc.keys, now)
+		d := ReadSnowflakes(DetectTimeSample(tc.keys, tc.number), tc.keys, now)
 		if !d.OK || d.Enc.Name() != tc.want {
 			t.Errorf("%v: %v %q, want %q", tc.keys, d.OK, d.Enc.Name(), tc.want)
 		}
@@ -372,7 +377,7 @@ func FuzzParseRange(f *testing.F) {
 
 func FuzzKeyTimeRoundTrip(f *testing.F) {
 	for _, s := range []string{"2026-10-31T23:59:59Z", "amsg#2018-08-29:12:00:00", "2018-08-29:12:00:00#amsg", "2026-10-31T23:59:59.123+02:00", "2026-10",
-		"00000000000000000000000001", "JFK#2021-08-01T07:25:00#250#0"} {
+		"00000000000000000000000001", "JFK#2021-08-01T07:25:00#250#0", "LOG#00000001790812800000", "EVT#2026-11-27T12:00:00.5Z#1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, key string) {
@@ -505,5 +510,48 @@ func TestDetectCountdown(t *testing.T) {
 		if want := strings.HasPrefix(sample[0], "R#"); ok != want {
 			t.Errorf("%v: %v %+v", sample, ok, c)
 		}
+	}
+}
+
+// TestDetectFractionsOfAnyLength: keys whose seconds' fractions vary in
+// length (Go's RFC3339Nano, Java's Instant) are one form, read by a layout
+// of any fraction, where they were several forms and none taken; keys of
+// one length keep it, so bounds are written as they are.
+func TestDetectFractionsOfAnyLength(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:00.5Z", "2026-11-27T12:00:01.123456Z"}, "2006-01-02T15:04:05.999999999Z07:00"},
+		{[]string{"EVT#2026-11-27T12:00:00.12+01:00#1", "EVT#2026-11-27T12:00:00-05:00#2", "EVT#2026-11-27T12:00:00.123Z#3"}, "prefix#2006-01-02T15:04:05.999999999Z07:00#…"},
+		{[]string{"20261127T120000Z", "20261127T120000.25Z", "20261127T120001Z"}, "20060102T150405.999999999Z0700"},
+		{[]string{"2026-11-27T12:00:00.100Z", "2026-11-27T12:00:00.123Z"}, "2006-01-02T15:04:05.000Z07:00"},
+		{[]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:01Z"}, "2006-01-02T15:04:05Z07:00"},
+		// +00:00 beside Z and -05:00: one length of fraction (none), in several zones
+		{[]string{"2026-02-28T17:42:42+02:00", "2026-03-05T13:21:42-05:00", "2026-03-05T14:19:42+00:00"}, "2006-01-02T15:04:05Z07:00"},
+		{[]string{"2026-02-28T17:42:42.120+02:00", "2026-03-05T13:21:42.000-05:00", "2026-03-05T14:19:42.999+00:00"}, "2006-01-02T15:04:05.000Z07:00"},
+	} {
+		d := DetectTimeSample(tc.keys, false)
+		if !d.OK || d.Enc.Name() != tc.want || len(d.Skipped) > 0 {
+			t.Errorf("%v: %v %q (skipped %v), want %q", tc.keys, d.OK, d.Enc.Name(), d.Skipped, tc.want)
+			continue
+		}
+		for _, k := range tc.keys {
+			if _, ok := d.Enc.KeyTime(k); !ok {
+				t.Errorf("%s: not read as %s", k, d.Enc.Name())
+			}
+		}
+	}
+	d := DetectTimeSample([]string{"2026-11-27T12:00:00Z", "2026-11-27T12:00:00.5Z"}, false)
+	r, err := ParseRange("2026-11-27T12:00:00..2026-11-27T12:00:00", demoNow, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := CompileRange(r, d.Enc, "")
+	if err != nil || c.Op != SKBetween || c.A.Text != "2026-11-27T12:00:00" || c.B.Text != "2026-11-27T12:00:00\U0010FFFF" {
+		t.Errorf("one second: %+v %v, want every key of that second", c, err)
+	}
+	if got := d.Enc.Spoken(); strings.Contains(got, "999") || !strings.Contains(got, "fractions of a second of any length") {
+		t.Errorf("said %q", got)
 	}
 }

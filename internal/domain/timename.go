@@ -21,7 +21,11 @@ var spokenLayouts = map[string]string{
 // its own is shown as written.
 func (e TimeEncoding) Spoken() string {
 	if e.IsID() {
-		return e.placeSpoken(map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind] + " (time-ordered ids)")
+		ids := map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind]
+		if e.Kind == TimeSnowflake && e.Epoch == discordEpoch {
+			ids = "Discord Snowflake ids"
+		}
+		return e.placeSpoken(ids + " (time-ordered ids)")
 	}
 	if e.Kind != TimeText {
 		return e.Name()
@@ -30,7 +34,7 @@ func (e TimeEncoding) Spoken() string {
 		return "dates written as numbers (" + e.Name() + ")"
 	}
 	layout, frac := e.Layout, ""
-	for _, f := range []struct{ digits, name string }{{".000000", "microseconds"}, {".000", "milliseconds"}} {
+	for _, f := range []struct{ digits, name string }{{fractionVaries, "fractions of a second of any length"}, {".000000", "microseconds"}, {".000", "milliseconds"}} {
 		if i := strings.Index(layout, f.digits); i >= 0 {
 			layout, frac = layout[:i]+layout[i+len(f.digits):], " and "+f.name
 			break

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,6 +114,14 @@ var shapes = []shape{
 	{name: "epoch seconds as text", write: func(t time.Time, _ int) string {
 		return fmt.Sprint(t.Unix())
 	}, others: []string{"META"}, detected: "epoch seconds (as text)"},
+	// Counts written wider than they are, zeros first, so that they sort
+	// as text (LOG#%020d): the width kept in the bounds.
+	{name: "zero-padded epoch ms after a prefix", write: func(t time.Time, _ int) string {
+		return fmt.Sprintf("LOG#%020d", t.UnixMilli())
+	}, prefixes: []string{"LOG#"}, others: []string{"LOG#x"}, detected: "prefix#epoch milliseconds"},
+	{name: "zero-padded epoch s, text after", write: func(t time.Time, i int) string {
+		return fmt.Sprintf("MSG#%013d#%d", t.Unix(), i)
+	}, prefixes: []string{"MSG#"}, others: []string{"PROFILE"}, detected: "prefix#epoch seconds#…"},
 	{name: "epoch ns after a prefix", write: func(t time.Time, _ int) string {
 		return fmt.Sprintf("evt#%d", t.UnixNano())
 	}, prefixes: []string{"evt#"}, others: []string{"evt#x"}, detected: "prefix#epoch nanoseconds"},
@@ -690,5 +699,104 @@ func TestSnowflakesOfTwoWidths(t *testing.T) {
 	one, mixed, _ := enc.FitSnowflakes(keys[:1], TimeRange{Op: TimeGe, From: MinInstant})
 	if one.Width != 18 || mixed {
 		t.Errorf("ids of one width: %d %v", one.Width, mixed)
+	}
+}
+
+// TestSnowflakesAsNumberKeys: a Number sort key holding Snowflake ids (a
+// tweet's id) takes --time-format snowflake, where it was refused as
+// text, and a range is one key condition on the numbers: ids of 18 and 19
+// digits together, each bound the first or last id of its millisecond.
+func TestSnowflakesAsNumberKeys(t *testing.T) {
+	enc, err := ParseTimeFormat("snowflake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enc, err = enc.ForKey(true); err != nil {
+		t.Fatalf("a number key refused snowflake: %v", err)
+	}
+	id := func(tm time.Time, seq int64) int64 { return (tm.UnixMilli()-snowflakeEpoch)<<22 | seq }
+	at := time.Date(2018, 5, 25, 13, 5, 53, 0, time.UTC)
+	for _, tc := range []struct {
+		in     string
+		op     SKOp
+		lo, hi int64
+	}{
+		{"2015", SKBetween, id(time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), 0), id(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), 0) - 1},
+		{"2018-05-25T13:05:53..2018-05-25T13:05:53", SKBetween, id(at, 0), id(at.Add(time.Second), 0) - 1},
+		{"< 2018-05-25T13:05:53Z", SKLt, id(at, 0), 0},
+		// until and after a second: its last id, of its last millisecond
+		{"<= 2018-05-25T13:05:53Z", SKLe, id(at.Add(time.Second), 0) - 1, 0},
+		{"> 2018-05-25T13:05:53Z", SKGt, id(at.Add(time.Second), 0) - 1, 0},
+		{">= 2018-05-25T13:05:53Z", SKGe, id(at, 0), 0},
+	} {
+		r, err := ParseRange(tc.in, demoNow, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := CompileRange(r, enc, "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		want := SKCondition{Op: tc.op, A: N(strconv.FormatInt(tc.lo, 10))}
+		if tc.op == SKBetween {
+			want.B = N(strconv.FormatInt(tc.hi, 10))
+		}
+		if !reflect.DeepEqual(c, want) {
+			t.Errorf("%s: %+v, want %+v", tc.in, c, want)
+		}
+	}
+}
+
+// TestTimeFormatOfZeroPaddedEpochs: a format that names the count and
+// not its width (epoch-ms, LOG#{time:epoch-ms}) reads keys that write it
+// wider, zeros first, where it matched none of them.
+func TestTimeFormatOfZeroPaddedEpochs(t *testing.T) {
+	keys := []string{"LOG#00000001790812800000", "LOG#00000001793491199999"}
+	for _, f := range []string{"epoch-ms", "LOG#{time:epoch-ms}", "{any}#{time:epoch-ms}"} {
+		e, err := ParseTimeFormat(f)
+		if err == nil {
+			e, err = e.ForKey(false)
+		}
+		if err == nil {
+			e, _ = e.Resolve(keys)
+		}
+		if err != nil || e.Matches(keys) != len(keys) || e.Width != 20 {
+			t.Errorf("%s: reads %d of %d keys as %s, width %d (%v)", f, e.Matches(keys), len(keys), e.Name(), e.Width, err)
+		}
+	}
+}
+
+// TestDiscordSnowflakes: Discord's ids are Snowflake ids from
+// 2015-01-01, which read as Twitter's stand four years early (and as
+// nanoseconds, in 2019); --time-format discord reads them, in text and
+// as a number key, and writes bounds in them, through a template too.
+func TestDiscordSnowflakes(t *testing.T) {
+	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	id := strconv.FormatInt((at.UnixMilli()-1420070400000)<<22|5<<17|42, 10) // a message of that instant
+	for _, tc := range []struct {
+		format, key, prefix string
+		number              bool
+	}{{"discord", id, "", false}, {"discord", id, "", true}, {"MSG#{discord}", "MSG#" + id, "", false}, {"{any}#{discord}", "CH#7#" + id, "CH#7#", false}} {
+		e, err := ParseTimeFormat(tc.format)
+		if err == nil {
+			e, err = e.ForKey(tc.number)
+		}
+		if err == nil {
+			e, _ = e.Resolve([]string{tc.key})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		if got, ok := e.KeyTime(tc.key); !ok || !got.Equal(at) {
+			t.Errorf("%s: %s read as %v (%v), want %v", tc.format, tc.key, got, ok, at)
+		}
+		r, _ := ParseRange("2026-11-27T12:00:00Z..2026-11-27T12:00:00Z", demoNow, time.UTC)
+		c, err := CompileRange(r, e, tc.prefix)
+		if err != nil || !condHolds(c, map[bool]KeyValue{false: S(tc.key), true: N(tc.key)}[tc.number]) {
+			t.Errorf("%s: the id's own second %+v (%v) does not hold it", tc.format, c, err)
+		}
+		if back, err := ParseTimeFormat(e.TimeFormat()); err != nil || back.Epoch != discordEpoch || !strings.Contains(e.Name(), "Discord") {
+			t.Errorf("%s: written %q, named %q, reads back with epoch %d (%v)", tc.format, e.TimeFormat(), e.Name(), back.Epoch, err)
+		}
 	}
 }

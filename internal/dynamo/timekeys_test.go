@@ -448,3 +448,60 @@ func (s *sentBack) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 	}
 	return out, err
 }
+
+var snowflakeNumbersSeeded seededTable
+
+// Tweets keyed by their id as a Number sort key: ids made since August
+// 2023 read as epoch nanoseconds in the future, and as such every range
+// read nothing; they are detected as Snowflake ids, and every range holds
+// what an oracle decoding the ids selects, newest first, on both
+// backends, 18-digit ids (before mid-2018) among them.
+func TestSnowflakeNumberKeysRangeByTheirTime(t *testing.T) {
+	now := time.Now().UTC()
+	var ids []int64
+	for i := 0; i < 60; i++ {
+		for _, tm := range []time.Time{time.Date(2017, 4, 20, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 17 * 24 * time.Hour), now.Add(-time.Duration(i) * 47 * time.Second)} {
+			ids = append(ids, (tm.UnixMilli()-1288834974657)<<22|int64(i)*7919)
+		}
+	}
+	backends := seededBackends(t, &snowflakeNumbersSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for _, id := range ids {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "c1"}, "SK": &types.AttributeValueMemberN{Value: fmt.Sprint(id)}})
+		}
+		return demo.CreateKeyTable(ctx, w, "TweetIDs", "N", items)
+	})
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	ctx := context.Background()
+	for name, c := range backends {
+		base := domain.KeyQuery{Table: "TweetIDs", PKName: "PK", PK: domain.S("c1"), SKName: "SK"}
+		ts, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+		if err != nil || !ts.OK || ts.Enc.Kind != domain.TimeSnowflake {
+			t.Fatalf("%s: read as %s (%v)", name, ts.Enc.Name(), err)
+		}
+		for _, in := range []string{"last 15m", "2018", "< 2018-05-10", "> 2019-05-20", "today"} {
+			r, err := domain.ParseRange(in, now, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for i := len(ids) - 1; i >= 0; i-- { // newest first
+				if r.Holds(time.UnixMilli(ids[i]>>22 + 1288834974657).UTC()) {
+					want = append(want, fmt.Sprint(ids[i]))
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("%q selects nothing: the case tests nothing", in)
+			}
+			sk, err := domain.CompileRange(r, ts.Enc, "")
+			if err != nil {
+				t.Fatalf("%s %q: %v", name, in, err)
+			}
+			q := base
+			q.SK, q.Reverse = sk, true
+			if got := readAll(t, c, q); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%s %q (%s %s): %d keys, want %d", name, in, q.Expression(), q.Values(), len(got), len(want))
+			}
+		}
+	}
+}

@@ -1164,6 +1164,31 @@ func TestTimeRangeReadWiderPagesOn(t *testing.T) {
 	}
 }
 
+// TestTimeFractionsOfAnyLengthListsItsOwn: keys whose fractions of a
+// second vary in length (Go's RFC3339Nano) are read whole seconds at a
+// range's ends, since …:17Z sorts after …:17.5Z as text; only the range's
+// own rows are listed and both are counted, where the key of the second
+// before the range's start was listed as in it, and the order is said to
+// be by time to the second, not "newest first" alone.
+func TestTimeFractionsOfAnyLengthListsItsOwn(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"2026-11-05T01:45:17Z", "2026-11-05T01:45:17.7Z", "2026-11-05T11:16:42.1Z", "2026-11-05T11:16:43Z", "2026-11-05T11:16:43.25Z"} {
+		items = append(items, dynamo.Item{"PK": s("E"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Events", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 30, Config{Client: db, Table: "Events", PK: "E", Now: func() time.Time { return time.Date(2026, 11, 8, 0, 0, 0, 0, time.UTC) }})
+	h.keys("4", "esc", "t")
+	h.typeText("between 2026-11-05T01:45:17.5Z and 2026-11-05T11:16:42Z")
+	h.keys("enter")
+	h.contains(t, "2 in range · 3 read", "newest first, to the second", "2026-11-05T01:45:17.7Z", "2026-11-05T11:16:42.1Z", "row 1 of 2")
+	if s := h.screen(); strings.Contains(s, "2026-11-05T01:45:17Z ") {
+		t.Fatalf("a key before the range listed:\n%s", s)
+	}
+}
+
 // TestTimeMergedRangeListsItsOwn: a range merged across the prefixes
 // before the time (amsg#, bob#), over keys in several UTC offsets, read
 // 10h30m wider, lists only its own rows and counts both.

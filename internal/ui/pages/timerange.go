@@ -439,10 +439,11 @@ func (t *Time) submit() tea.Cmd {
 }
 
 // inRange keeps, of a range read wider than asked (keys in several UTC
-// offsets), the rows whose instant is in the range asked; nil where the
-// read is the range.
+// offsets, or whose fractions of a second vary, read whole seconds at its
+// ends), the rows whose instant is in the range asked; nil where the read
+// is the range.
 func (t *Time) inRange(asked domain.TimeRange) func(dynamo.Item) bool {
-	if t.spread <= 0 {
+	if t.spread <= 0 && !t.enc.ReadsWholeSeconds() {
 		return nil
 	}
 	return keepIn(t.enc, t.base.SKName, asked) // read by the page's command, off the model
@@ -1121,6 +1122,22 @@ func (t *Time) order() string {
 		return "key order, descending"
 	case byKey:
 		return "key order"
+	}
+	return t.timeOrder() + t.toTheSecond()
+}
+
+// toTheSecond says where key order is time order only to the second:
+// within one, …:00Z sorts after …:00.5Z.
+func (t *Time) toTheSecond() string {
+	if t.ready() && t.enc.ReadsWholeSeconds() {
+		return ", to the second"
+	}
+	return ""
+}
+
+// timeOrder is the listing's time order, newest or oldest first.
+func (t *Time) timeOrder() string {
+	switch {
 	case t.pg.Merge != nil && t.pg.Query.Reverse:
 		return "newest first across " + common.Plural(len(t.prefixes), "prefix", "prefixes")
 	case t.pg.Merge != nil:
