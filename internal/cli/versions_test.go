@@ -204,7 +204,7 @@ func publishedLayouts() map[string][]dynamo.Item {
 
 // latestDocs are revisions kept beside a copy under a fixed word instead
 // of v0: DOC#d1#v1, v3, v7 and DOC#d1#LATEST; a lagging DOC#d2#current;
-// DOC#d3 with both v0 and LATEST; a LATEST with no revisions and a key
+// DOC#d3 with both v0 and a LATEST that differs from it; a LATEST with no revisions and a key
 // that only begins with the word; the blog's v_latest; and the word
 // leading (LATEST#DOC#d1 beside v1#DOC#d1), which is not read.
 func latestDocs() []dynamo.Item {
@@ -331,13 +331,13 @@ func TestVersionsCurrentWord(t *testing.T) {
 			for _, want := range []string{
 				doc + `1,` + q + `,DOC#d1#LATEST,7,3,"[""gap: no v2 between v1 and v3"",""gap: no v4…v6 between v3 and v7""]"`,
 				doc + `2,` + q + `,DOC#d2#current,2,2,"[""DOC#d2#current differs from v2: title""]"`,
-				doc + `3,` + q + `,DOC#d3#v0,2,2,[]`,
+				doc + `3,` + q + `,DOC#d3#v0,2,2,"[""DOC#d3#LATEST differs from v0: title""]"`, // v0 is current; the LATEST beside it disagrees
 			} {
 				if !strings.Contains(out, want+"\n") {
 					t.Errorf("%s %s: lacks %s\n%s", name, pattern, want, out)
 				}
 			}
-			if strings.Count(out, "\n") != 4 || strings.Contains(out, "missing") || strings.Contains(out, "news") || !strings.Contains(stderr, "3 versioned items, 2 drifted") {
+			if strings.Count(out, "\n") != 4 || strings.Contains(out, "missing") || strings.Contains(out, "news") || !strings.Contains(stderr, "3 versioned items, 3 drifted") {
 				t.Errorf("%s %s:\n%s%s", name, pattern, out, stderr)
 			}
 		}

@@ -251,8 +251,8 @@ func (h History) Drifted() bool { return len(h.Drift) > 0 }
 // drift_ignore. A current copy spelt with a word (DOC#d1#LATEST, Word
 // set) is the current copy of an item that has revisions and no v0: where
 // v0 is there it is current, and the word's copy is left out as an
-// ordinary item, as one with no revisions beside it is (a key that only
-// reads like one).
+// ordinary item, said only where it differs from v0; as one with no
+// revisions beside it is (a key that only reads like one).
 func GroupVersions(revs []Revision, ignore ...string) []History {
 	type group struct {
 		h       History
@@ -302,6 +302,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		}
 		ig := append(slices.Clone(ignore), ownNumbers(g.h, g.current)...)
 		g.h.Drift = drift(g.h, g.current, ig)
+		if g.h.Current != nil && g.h.Current.Word == "" {
+			g.h.Drift = append(g.h.Drift, wordsBesideZero(*g.h.Current, g.words, ig)...)
+		}
 		if ptr, _, ok := versionPointer(g.h, ig); ok {
 			g.h.Pointer = ptr
 		}
@@ -399,6 +402,20 @@ func drift(h History, currents []Revision, ignore []string) []string {
 		}
 		next = n + 1
 		i = j
+	}
+	return out
+}
+
+// wordsBesideZero says each copy spelt with a word (DOC#d3#LATEST) kept
+// beside a v0 that differs from it: v0 is the current copy, and a second
+// copy that disagrees with it is not left unsaid; one that agrees is
+// an ordinary item.
+func wordsBesideZero(zero Revision, words []Revision, ignore []string) []string {
+	var out []string
+	for _, w := range words {
+		if changes := Diff(without(zero.Item, ignore), without(w.Item, ignore)); len(changes) > 0 {
+			out = append(out, fmt.Sprintf("%s differs from %s: %s", w.Key, zero.Stub(), changedPaths(changes)))
+		}
 	}
 	return out
 }
