@@ -71,6 +71,10 @@ name) is the version pointer: not drift, but checked, so "v0 says
 Latest=2 but v2 does not exist" is. An attribute every revision holds
 its own number in, 0 on the current copy (dynamodb-toolbox's version of
 v${version}), is the key written again: neither drift nor a pointer.
+A key that says LATEST or CURRENT (any case, the whole word) where the
+revision stands, read with the revisions (DOC#d1#LATEST beside
+DOC#d1#v1…v7, v_latest), is the current copy of an item with no v0; beside
+a v0 it is said only where it differs from it.
 drift_ignore = ["UpdatedAt"] in the table's configuration leaves
 attributes out of the comparison.
 

@@ -3,6 +3,7 @@ package domain
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,11 +22,23 @@ type VersionPattern struct {
 	// partition of past revisions beside the current copy's own
 	// (historical.u1 beside current.u1): no current copy is missing here.
 	historyOnly bool
+	// current reads the current copy's key where a word stands in place of
+	// the revision (DOC#d1#LATEST beside DOC#d1#v7, rev#current#Terms,
+	// v_latest); nil where such a key would not be read with the revisions
+	// (LATEST_Audit is no key begins_with(SK, "v") reads) or the word
+	// would touch a letter, digit or the name.
+	current *regexp.Regexp
+	// currentParts is that key's template: the parts with the revision
+	// (a letter token such as v, and {n}) replaced by currentPlaceholder.
+	currentParts []string
 }
 
 const (
 	numPlaceholder  = "{n}"
 	namePlaceholder = "{name}"
+	// currentPlaceholder stands, in a current copy's template, where the
+	// word (LATEST, CURRENT, in any case) replaces the revision.
+	currentPlaceholder = "\x00word"
 )
 
 // ParseVersionPattern checks a template. {n} is required, {name} optional;
@@ -58,7 +71,118 @@ func ParseVersionPattern(template string) (*VersionPattern, error) {
 	}
 	expr.WriteString("$")
 	p.re = regexp.MustCompile(expr.String())
+	p.currentParts = currentTemplate(parts)
+	if p.currentParts != nil && strings.HasPrefix(literalPrefix(p.currentParts), p.Prefix()) {
+		p.current = currentExpr(p.currentParts)
+	}
 	return p, nil
+}
+
+// currentWords are the words a current copy's key says in place of its
+// revision, compared in any case: the whole word only (LATEST_NEWS,
+// LATESTv and vLATEST are not one).
+var currentWords = []string{"latest", "current"}
+
+// currentTemplate is the template of a current copy's key spelt with a
+// word: the revision, {n} and the letters just before it (the v of
+// {name}#v{n}, the rev of rev{n}), replaced by the word, which must stand
+// alone: after the key's start or a character that is no letter or
+// digit, and before the key's end or such a character. nil where it
+// would not (x1v{n}, {name}v{n}: the word would touch a digit or the
+// name).
+func currentTemplate(parts []string) []string {
+	i := slices.Index(parts, numPlaceholder)
+	out := slices.Clone(parts)
+	out[i] = currentPlaceholder
+	if i > 0 {
+		lead := strings.TrimRightFunc(parts[i-1], func(r rune) bool { return r < utf8.RuneSelf && isLetter(byte(r)) })
+		switch {
+		case lead == "" && i-1 > 0: // the word would touch the name
+			return nil
+		case lead != "" && (isAlnumByte(lead[len(lead)-1]) || lead[len(lead)-1] >= utf8.RuneSelf):
+			return nil
+		case lead == "":
+			out = slices.Delete(out, i-1, i)
+		default:
+			out[i-1] = lead
+		}
+	}
+	if i+1 < len(parts) {
+		if after := parts[i+1]; isAlnumByte(after[0]) || after[0] >= utf8.RuneSelf {
+			return nil
+		}
+	}
+	return out
+}
+
+// literalPrefix is the literal before a template's first placeholder.
+func literalPrefix(parts []string) string {
+	switch parts[0] {
+	case numPlaceholder, namePlaceholder, currentPlaceholder:
+		return ""
+	}
+	return parts[0]
+}
+
+// currentExpr compiles a current copy's template: the word's submatch
+// named word, the item's named name.
+func currentExpr(parts []string) *regexp.Regexp {
+	var expr strings.Builder
+	expr.WriteString(`(?s)^`)
+	for _, part := range parts {
+		switch part {
+		case currentPlaceholder:
+			expr.WriteString(`(?P<word>(?i:` + strings.Join(currentWords, "|") + `))`)
+		case namePlaceholder:
+			expr.WriteString(`(?P<name>.+?)`)
+		default:
+			expr.WriteString(regexp.QuoteMeta(part))
+		}
+	}
+	expr.WriteString("$")
+	return regexp.MustCompile(expr.String())
+}
+
+// ParseCurrent reads a sort key as an item's current copy spelt with a
+// word in place of the revision (DOC#d1#LATEST for {name}#v{n},
+// rev#current#Terms for rev#{n}#{name}, v_latest for v_{n}): Num 0, Word
+// the word as written. Where the template puts the word before what the
+// revisions' read begins with (LATEST_Audit for v{n}_{name}), it reads
+// none: such a key is not read with the revisions.
+func (p *VersionPattern) ParseCurrent(sk string) (VersionKey, bool) {
+	if p.current == nil {
+		return VersionKey{}, false
+	}
+	m := p.current.FindStringSubmatch(sk)
+	if m == nil {
+		return VersionKey{}, false
+	}
+	k := VersionKey{Key: sk, Word: m[p.current.SubexpIndex("word")], Form: FormPattern, Pattern: p}
+	if i := p.current.SubexpIndex("name"); i > 0 {
+		k.Name = m[i]
+	}
+	return k, true
+}
+
+// CurrentItemPrefix is what an item's current copy spelt with a word
+// begins with, as ItemPrefix is for its revisions (DOC#d1# for
+// {name}#v{n}); ok is false where the template reads no such key.
+func (p *VersionPattern) CurrentItemPrefix(name string) (prefix string, ok bool) {
+	if p.current == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range p.currentParts {
+		switch part {
+		case currentPlaceholder:
+			return b.String(), true
+		case namePlaceholder:
+			b.WriteString(name)
+		default:
+			b.WriteString(part)
+		}
+	}
+	return b.String(), true
 }
 
 // splitTemplate cuts a template into literals and placeholders, refusing

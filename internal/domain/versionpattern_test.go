@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,6 +146,7 @@ func FuzzVersionPattern(f *testing.F) {
 	for _, s := range [][2]string{
 		{"rev#{n}#{name}", "rev#12#Terms"}, {"{name}#v{n}", "a#v1#v2"}, {"V{n}-{name}", "V007-x"},
 		{"v{n}_{name}", "v0_Audit"}, {"{n}", "42"}, {"{name}_{n}", "a_1_2"}, {"{{n}}", "{1}"}, {"x{n}y{name}z", "x1yyz"},
+		{"{name}#v{n}", "DOC#d1#LATEST"}, {"rev#{n}#{name}", "rev#Current#Terms"}, {"v_{n}", "v_latest"}, {"DOC#{name}#v{n}", "DOC#LATEST_NEWS#latest"},
 	} {
 		f.Add(s[0], s[1], "Terms", uint32(7))
 	}
@@ -162,6 +164,18 @@ func FuzzVersionPattern(f *testing.F) {
 				t.Fatalf("%q read %q as %+v (string %q)", template, sk, k, k.String())
 			}
 			GroupVersions([]Revision{{VersionKey: k, Item: map[string]any{"SK": sk}}}, "SK")
+		}
+		if k, ok := p.ParseCurrent(sk); ok {
+			pre, _ := p.CurrentItemPrefix(k.Name)
+			if k.Key != sk || k.String() != sk || k.Num != 0 || k.Digits != "" || !slices.Contains(currentWords, strings.ToLower(k.Word)) ||
+				(k.Name == "") == p.HasName() || !strings.HasPrefix(sk, p.Prefix()) || !strings.HasPrefix(sk, pre) {
+				t.Fatalf("%q read %q as a current copy %+v", template, sk, k)
+			}
+			if _, rev := p.Parse(sk); rev {
+				t.Fatalf("%q reads %q both as a revision and as a current copy", template, sk)
+			}
+			one, _ := p.Parse(p.Key("1", k.Name))
+			GroupVersions([]Revision{{VersionKey: k, Item: map[string]any{"SK": sk}}, {VersionKey: one, Item: map[string]any{"SK": one.Key}}}, "SK")
 		}
 		if !p.HasName() {
 			name = ""
@@ -259,4 +273,135 @@ func FuzzInferVersionPattern(f *testing.F) {
 			t.Fatalf("%s inferred from %q and %q reads neither", p, a, b)
 		}
 	})
+}
+
+// TestCurrentWordKeys: a key that says LATEST or CURRENT (any case, the
+// whole word) where the revision stands is an item's current copy, where
+// it is read with the revisions; nowhere else, and never a key that only
+// holds the word.
+func TestCurrentWordKeys(t *testing.T) {
+	type read struct {
+		sk, word, name string // word "" when not a current copy
+	}
+	for _, tc := range []struct {
+		template string
+		itemPref string // CurrentItemPrefix("d1"); "-" when it reads none
+		reads    []read
+	}{
+		{"{name}#v{n}", "d1#", []read{
+			{"DOC#d1#LATEST", "LATEST", "DOC#d1"}, {"DOC#d1#latest", "latest", "DOC#d1"}, {"DOC#d1#CURRENT", "CURRENT", "DOC#d1"},
+			{"DOC#d1#current", "current", "DOC#d1"}, {"DOC#d1#Latest", "Latest", "DOC#d1"},
+			{"DOC#d1#LATEST_NEWS", "", ""}, {"DOC#d1#vLATEST", "", ""}, {"DOC#d1#LATESTv", "", ""}, {"DOC#d1#latest1", "", ""},
+			{"LATEST_NEWS", "", ""}, {"LATEST", "", ""}, {"#LATEST", "", ""}, {"DOC#d1#v3", "", ""}, {"DOC#d1#HEAD", "", ""},
+		}},
+		{"DOC#{name}#v{n}", "DOC#d1#", []read{
+			{"DOC#d1#LATEST", "LATEST", "d1"}, {"DOC#d1#x#current", "current", "d1#x"}, {"DOC#LATEST", "", ""}, {"doc#d1#LATEST", "", ""},
+		}},
+		{"rev#{n}#{name}", "rev#", []read{
+			{"rev#LATEST#Terms", "LATEST", "Terms"}, {"rev#current#Terms", "current", "Terms"}, {"LATEST#Terms", "", ""}, {"rev#LATEST#", "", ""},
+		}},
+		{"rev{n}#{name}", "-", []read{{"LATEST#Terms", "", ""}, {"revLATEST#Terms", "", ""}}}, // the word first: not read with rev…
+		{"v_{n}", "v_", []read{{"v_latest", "latest", ""}, {"v_CURRENT", "CURRENT", ""}, {"v_latest_doc", "", ""}}},
+		{"v_{n}_{name}", "v_", []read{{"v_latest_doc", "latest", "doc"}, {"v_latest", "", ""}}},
+		{"v{n}_{name}", "-", []read{{"LATEST_Audit", "", ""}, {"LATEST_NEWS", "", ""}, {"vLATEST_Audit", "", ""}}},
+		{"v{n}", "-", []read{{"LATEST", "", ""}, {"vLATEST", "", ""}}},
+		{"v{n}#{name}", "-", []read{{"LATEST#DOC#d1", "", ""}}}, // LATEST# leads: not read with begins_with(SK, "v")
+		{"{name}v{n}", "-", []read{{"DOCLATEST", "", ""}}},      // the word would touch the name
+		{"x1v{n}", "-", []read{{"x1LATEST", "", ""}}},
+		{"EVENT#{n}", "EVENT#", []read{{"EVENT#LATEST", "LATEST", ""}}},
+	} {
+		p, err := ParseVersionPattern(tc.template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pre, ok := p.CurrentItemPrefix("d1")
+		if !ok {
+			pre = "-"
+		}
+		if pre != tc.itemPref {
+			t.Errorf("%q: current item prefix %q, want %q", tc.template, pre, tc.itemPref)
+		}
+		for _, r := range tc.reads {
+			k, ok := p.ParseCurrent(r.sk)
+			if ok != (r.word != "") || ok && (k.Word != r.word || k.Name != r.name || k.Label() != r.sk || k.Stub() != r.sk || k.String() != r.sk || !k.Current()) {
+				t.Errorf("%q %q: %+v %v, want word %q name %q", tc.template, r.sk, k, ok, r.word, r.name)
+			}
+		}
+	}
+}
+
+// TestGroupCurrentWord: a LATEST copy is the current copy of an item
+// with revisions and no v0: compared with the newest revision, never
+// "missing"; v0 stays current where both are; a LATEST with no revisions
+// beside it is no versioned item; two words are said.
+func TestGroupCurrentWord(t *testing.T) {
+	p, err := ParseVersionPattern("DOC#{name}#v{n}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := func(sk, title string) Revision {
+		k, ok := p.Parse(sk)
+		if !ok {
+			k, ok = p.ParseCurrent(sk)
+		}
+		if !ok {
+			t.Fatal(sk)
+		}
+		return Revision{VersionKey: k, Item: map[string]any{"SK": sk, "title": title}}
+	}
+	for _, tc := range []struct {
+		name    string
+		revs    []Revision
+		current string
+		drift   string
+		n       int // histories
+	}{
+		{"latest", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d1#v3", "b"), rev("DOC#d1#v7", "c"), rev("DOC#d1#LATEST", "c")}, "DOC#d1#LATEST",
+			"gap: no v2 between v1 and v3|gap: no v4…v6 between v3 and v7", 1},
+		{"lagging", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d1#v2", "b"), rev("DOC#d1#current", "a")}, "DOC#d1#current",
+			"DOC#d1#current differs from v2: title", 1},
+		{"v0 wins", []Revision{rev("DOC#d1#v0", "b"), rev("DOC#d1#v1", "a"), rev("DOC#d1#v2", "b"), rev("DOC#d1#LATEST", "b")}, "DOC#d1#v0", "", 1},
+		{"v0 and a LATEST that differs", []Revision{rev("DOC#d1#v0", "b"), rev("DOC#d1#v1", "a"), rev("DOC#d1#v2", "b"), rev("DOC#d1#LATEST", "zzz")}, "DOC#d1#v0",
+			"DOC#d1#LATEST differs from v0: title", 1},
+		{"two words", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d1#LATEST", "a"), rev("DOC#d1#CURRENT", "a")}, "DOC#d1#CURRENT",
+			"2 current copies: DOC#d1#CURRENT, DOC#d1#LATEST", 1},
+		{"word alone", []Revision{rev("DOC#news#LATEST", "x")}, "", "", 0},
+		{"other item's word", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d2#LATEST", "a")}, "", "v0 is missing: no current copy of 1 revisions", 1},
+	} {
+		hs := GroupVersions(tc.revs, "SK")
+		if len(hs) != tc.n {
+			t.Errorf("%s: %d histories %+v", tc.name, len(hs), hs)
+			continue
+		}
+		if tc.n == 0 {
+			continue
+		}
+		h, cur := hs[0], ""
+		if h.Current != nil {
+			cur = h.Current.Key
+		}
+		if cur != tc.current || strings.Join(h.Drift, "|") != tc.drift {
+			t.Errorf("%s: current %q drift %q", tc.name, cur, h.Drift)
+		}
+	}
+	// The usual v_ forms read theirs: v_latest beside v_1, v_2.
+	var revs []Revision
+	for _, sk := range []string{"v_1", "v_2", "v_latest"} {
+		k, ok := ParseVersionKey(sk)
+		if !ok {
+			k, ok = ParseCurrentKey(sk)
+		}
+		if !ok {
+			t.Fatal(sk)
+		}
+		revs = append(revs, Revision{VersionKey: k, Item: map[string]any{"SK": sk, "s": "x"}})
+	}
+	if hs := GroupVersions(revs, "SK"); len(hs) != 1 || hs[0].Current == nil || hs[0].Current.Key != "v_latest" || hs[0].Drifted() {
+		t.Errorf("v_latest: %+v", hs)
+	}
+	for _, sk := range []string{"LATEST_Audit", "LATEST", "vLATEST", "v_latest_", "v_LATESTx", "LATEST_NEWS"} {
+		if k, ok := ParseCurrentKey(sk); ok {
+			t.Errorf("%q read as a current copy: %+v", sk, k)
+		}
+	}
 }

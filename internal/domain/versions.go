@@ -50,6 +50,10 @@ type VersionKey struct {
 	Sep    string      // between digits and name in FormUnderscore: "_", "#" or ""
 	// Pattern is the template the key was read with (FormPattern only).
 	Pattern *VersionPattern
+	// Word, when set, is the word the key says in place of the revision
+	// (LATEST of DOC#d1#LATEST, latest of v_latest): the current copy,
+	// Num 0, Digits "".
+	Word string
 }
 
 // Padded reports whether the number is written zero-padded (v001_, v0000_).
@@ -58,12 +62,22 @@ func (v VersionKey) Padded() bool { return len(v.Digits) > 1 && v.Digits[0] == '
 // Current reports whether this is the v0_ copy.
 func (v VersionKey) Current() bool { return v.Num == 0 }
 
-// Label is the revision's short name: v3, or v003 as written.
-func (v VersionKey) Label() string { return v.template().Label(v.Digits) }
+// Label is the revision's short name: v3, or v003 as written; a current
+// copy spelt with a word, its whole key (DOC#d1#LATEST), which says
+// what it is where a word alone would not.
+func (v VersionKey) Label() string {
+	if v.Word != "" {
+		return v.Key
+	}
+	return v.template().Label(v.Digits)
+}
 
 // Stub is how messages name the revision: its key without the item name
 // (v3_, v_3, rev#3).
 func (v VersionKey) Stub() string {
+	if v.Word != "" {
+		return v.Key
+	}
 	if v.Form == FormPrefix {
 		return v.Label() + "_"
 	}
@@ -71,7 +85,12 @@ func (v VersionKey) Stub() string {
 }
 
 // String rebuilds the sort key: ParseVersionKey(k).String() == k.
-func (v VersionKey) String() string { return v.template().Key(v.Digits, v.Name) }
+func (v VersionKey) String() string {
+	if v.Word != "" {
+		return v.Key
+	}
+	return v.template().Key(v.Digits, v.Name)
+}
 
 // template is the pattern the key is spelt by: the table's own, or the
 // usual spelling of its form.
@@ -136,6 +155,21 @@ func ParseVersionKey(sk string) (VersionKey, bool) {
 		}
 		k.Form, k.Sep, k.Pattern = t.form, t.sep, nil
 		return k, true
+	}
+	return VersionKey{}, false
+}
+
+// ParseCurrentKey reads a sort key as a current copy spelt with a word
+// in place of the revision by the usual templates (revisionTemplates):
+// v_latest, v_current_doc, v_LATEST#doc. The forms whose word would come
+// before the v every revision's read begins with (LATEST_Audit beside
+// v1_Audit, a bare LATEST beside v1) read none.
+func ParseCurrentKey(sk string) (VersionKey, bool) {
+	for _, t := range revisionTemplates() {
+		if k, ok := t.p.ParseCurrent(sk); ok {
+			k.Form, k.Sep, k.Pattern = t.form, t.sep, nil
+			return k, true
+		}
 	}
 	return VersionKey{}, false
 }
@@ -214,11 +248,16 @@ func (h History) Drifted() bool { return len(h.Drift) > 0 }
 // GroupVersions groups revisions by logical item (in name order) and
 // checks each for drift. ignore names attributes left out of the v0_
 // comparison: the key attributes, which differ by design, and a table's
-// drift_ignore.
+// drift_ignore. A current copy spelt with a word (DOC#d1#LATEST, Word
+// set) is the current copy of an item that has revisions and no v0: where
+// v0 is there it is current, and the word's copy is left out as an
+// ordinary item, said only where it differs from v0; as one with no
+// revisions beside it is (a key that only reads like one).
 func GroupVersions(revs []Revision, ignore ...string) []History {
 	type group struct {
 		h       History
 		current []Revision
+		words   []Revision
 	}
 	byName := map[string]*group{}
 	var names []string
@@ -230,9 +269,12 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 			byName[id] = g
 			names = append(names, id)
 		}
-		if r.Current() {
+		switch {
+		case r.Word != "":
+			g.words = append(g.words, r)
+		case r.Current():
 			g.current = append(g.current, r)
-		} else {
+		default:
 			g.h.Revisions = append(g.h.Revisions, r)
 		}
 	}
@@ -240,6 +282,12 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 	out := make([]History, 0, len(names))
 	for _, id := range names {
 		g := byName[id]
+		if len(g.h.Revisions) == 0 && len(g.current) == 0 {
+			continue // words alone: no versioned item
+		}
+		if len(g.current) == 0 && len(g.h.Revisions) > 0 {
+			g.current = g.words
+		}
 		sort.SliceStable(g.h.Revisions, func(i, j int) bool {
 			a, b := g.h.Revisions[i], g.h.Revisions[j]
 			if c := CompareRevisions(a.VersionKey, b.VersionKey); c != 0 {
@@ -254,6 +302,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		}
 		ig := append(slices.Clone(ignore), ownNumbers(g.h, g.current)...)
 		g.h.Drift = drift(g.h, g.current, ig)
+		if g.h.Current != nil && g.h.Current.Word == "" {
+			g.h.Drift = append(g.h.Drift, wordsBesideZero(*g.h.Current, g.words, ig)...)
+		}
 		if ptr, _, ok := versionPointer(g.h, ig); ok {
 			g.h.Pointer = ptr
 		}
@@ -301,6 +352,8 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	switch {
 	case len(currents) == 0 && len(h.Revisions) > 0 && (h.Pattern == nil || !h.Pattern.HistoryOnly()):
 		out = append(out, fmt.Sprintf("%s is missing: no current copy of %d revisions", zero, len(h.Revisions)))
+	case len(currents) > 1 && currents[0].Word != "":
+		out = append(out, fmt.Sprintf("%d current copies: %s", len(currents), keysOf(currents)))
 	case len(currents) > 1:
 		out = append(out, fmt.Sprintf("%s appears %d times: %s", zero, len(currents), keysOf(currents)))
 	}
@@ -349,6 +402,20 @@ func drift(h History, currents []Revision, ignore []string) []string {
 		}
 		next = n + 1
 		i = j
+	}
+	return out
+}
+
+// wordsBesideZero says each copy spelt with a word (DOC#d3#LATEST) kept
+// beside a v0 that differs from it: v0 is the current copy, and a second
+// copy that disagrees with it is not left unsaid; one that agrees is
+// an ordinary item.
+func wordsBesideZero(zero Revision, words []Revision, ignore []string) []string {
+	var out []string
+	for _, w := range words {
+		if changes := Diff(without(zero.Item, ignore), without(w.Item, ignore)); len(changes) > 0 {
+			out = append(out, fmt.Sprintf("%s differs from %s: %s", w.Key, zero.Stub(), changedPaths(changes)))
+		}
 	}
 	return out
 }

@@ -111,6 +111,26 @@ func itemQuery(r VersionsRequest) domain.KeyQuery {
 	return HistoryQuery(r)
 }
 
+// wordItemQuery is itemQuery where the item has no v0: what its revision
+// keys share with its current copy spelt with a word (DOC#d1# for
+// DOC#d1#v… and DOC#d1#LATEST, in any case), so that one read holds both.
+func wordItemQuery(r VersionsRequest) domain.KeyQuery {
+	if r.Pattern != nil {
+		if word, ok := r.Pattern.CurrentItemPrefix(r.Name); ok {
+			return revisionQuery(r, sharedPrefix(r.Pattern.ItemPrefix(r.Name), word))
+		}
+	}
+	return itemQuery(r)
+}
+
+func sharedPrefix(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
+}
+
 func revisionQuery(r VersionsRequest, prefix string) domain.KeyQuery {
 	q := domain.KeyQuery{Table: r.Table, PKName: r.Key.PK.Name, PK: r.PK, SKName: r.Key.SK.Name}
 	if r.Index != nil {
@@ -122,13 +142,19 @@ func revisionQuery(r VersionsRequest, prefix string) domain.KeyQuery {
 	return q
 }
 
-// parse reads a sort key as a revision, by the request's pattern or the
-// usual forms.
+// parse reads a sort key as a revision, or a current copy spelt with a
+// word (DOC#d1#LATEST), by the request's pattern or the usual forms.
 func (r VersionsRequest) parse(sk string) (domain.VersionKey, bool) {
 	if r.Pattern != nil {
-		return r.Pattern.Parse(sk)
+		if k, ok := r.Pattern.Parse(sk); ok {
+			return k, true
+		}
+		return r.Pattern.ParseCurrent(sk)
 	}
-	return domain.ParseVersionKey(sk)
+	if k, ok := domain.ParseVersionKey(sk); ok {
+		return k, true
+	}
+	return domain.ParseCurrentKey(sk)
 }
 
 // zeroKey is the sort key of the item's current copy, as GetItem asks
@@ -414,6 +440,9 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 			send()
 		}
 	}
+	if ev.Current == nil {
+		res.Level = wordItemQuery(r) // no v0: its current copy may be spelt with a word
+	}
 	mine := func(k domain.VersionKey) bool {
 		return k.Name == r.Name && (r.Pattern != nil || (k.Form == domain.FormUnderscore) == r.Blog)
 	}
@@ -495,6 +524,9 @@ func (r VersionsRequest) emptyHistory() domain.History {
 func paddedWidth(revs []domain.Revision) int {
 	w := 0
 	for _, r := range revs {
+		if r.Word != "" {
+			continue // a current copy's key holds no number
+		}
 		if r.Form == domain.FormUnderscore || r.Form == domain.FormBare || (w != 0 && len(r.Digits) != w) {
 			return 0
 		}

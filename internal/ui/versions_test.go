@@ -596,3 +596,32 @@ func lineWith(screen, s string) string {
 	}
 	return ""
 }
+
+// TestVersionsCurrentWord: an item whose current copy is kept under a
+// word (DOC#d1#LATEST beside DOC#d1#v1…v7, no v0) lists that key as its
+// current copy, at 80 and 120 columns: no "missing"; its timeline pins
+// it as current and 0 compares with it by that key.
+func TestVersionsCurrentWord(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, kv := range [][2]string{{"DOC#d1#v1", "a"}, {"DOC#d1#v3", "b"}, {"DOC#d1#v7", "c"}, {"DOC#d1#LATEST", "c"},
+		{"DOC#d2#v1", "a"}, {"DOC#d2#v2", "b"}, {"DOC#d2#current", "a"}, {"DOC#news#LATEST", "n"}} {
+		items = append(items, dynamo.Item{"PK": s("tenant#1"), "SK": s(kv[0]), "title": s(kv[1])})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]config.TableSettings{"Docs": {VersionPattern: "DOC#{name}#v{n}"}}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Docs", PK: "tenant#1", Versions: "*", Tables: tables, Now: demoClock})
+			h.contains(t, "tenant#1 · 2 versioned items · 2 drifted", "DOC#d1#LATEST", "DOC#d2#current")
+			if strings.Contains(h.screen(), "missing") || strings.Contains(h.screen(), "news") {
+				t.Fatalf("a word's copy is not current:\n%s", h.screen())
+			}
+			h.keys("enter")
+			h.contains(t, "d1 · 3 revisions", "DOC#d1#LATEST current", "0 compare with DOC#d1#LATEST")
+		})
+	}
+}
