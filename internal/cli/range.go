@@ -351,6 +351,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	}
 	start := time.Now()
 	var n, pages int
+	read := "" // how the items were read, after the count: "3 pages"
 	if held, ok := heldPartition(ctx, sample, q.Table, f.index, key); ok && !f.follow {
 		// The sample's first read held every item the range reads: it
 		// is answered from them, no page read, nothing more spent.
@@ -359,8 +360,10 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		n, _, err = writeItems(ctx, held, q, f.limit, f.output, f.stdout, f.stderr, &local)
 		opt.Scanned = local.Scanned
 		fmt.Fprintf(f.stderr, "answered from the time sample, whose reads held all %s: no page read\n", counted(len(sample.Held), "item", "items"))
+		read = "from the time sample"
 	} else {
 		n, pages, err = writeItems(ctx, rc, q, f.limit, f.output, f.stdout, f.stderr, opt)
+		read = counted(pages, "page", "pages")
 	}
 	if stopped(budget, err) {
 		err, opt.Stopped = nil, true
@@ -370,7 +373,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 		fmt.Fprintf(f.stderr, "filter %s: scanned=%d matched=%d%s\n", filterShown(opt.Masked, q), opt.Scanned, n, opt.stoppedNote())
 	}
 	fmt.Fprintf(f.stderr, "%s · %s · %s%s, %s · requests=%d consumedRCU=%.1f%s · %s\n",
-		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), opt.Sift.note(), counted(pages, "page", "pages"), total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+		export.OneLine(opt.Masked.ShownQuery(q, "").Describe()), export.OneLine(enc.Name()), counted(n, "item", "items"), opt.Sift.note(), read, total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
 	if err == nil && opt.Stopped {
 		return rangeStopped(budget, opt, n)
 	}

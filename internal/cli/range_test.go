@@ -856,7 +856,8 @@ func TestRangeSmallPartitionIsReadOnce(t *testing.T) {
 			out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "CUST#23", "--at", "2026-10", "--output", "jsonl"}, conn...)...)
 			keys := sortKeysOut(t, out)
 			if len(keys) != 23 || keys[0] != "2026-10-23T00:00:00Z" || keys[22] != "2026-10-01T00:00:00Z" ||
-				!strings.Contains(stderr, "answered from the time sample, whose reads held all 23 items: no page read") || !strings.Contains(stderr, "consumedRCU=1.0") {
+				!strings.Contains(stderr, "answered from the time sample, whose reads held all 23 items: no page read") || !strings.Contains(stderr, "consumedRCU=1.0") ||
+				!strings.Contains(stderr, "23 items, from the time sample ·") || strings.Contains(stderr, "0 pages") {
 				t.Errorf("%d keys %v:\n%s", len(keys), keys, stderr)
 			}
 			out, stderr = mustRun(t, append([]string{"range", "--table", table, "--pk", "CUST#23", "--from", "2026-10-05", "--to", "2026-10-08",
