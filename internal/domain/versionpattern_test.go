@@ -131,7 +131,7 @@ func TestGroupVersionsPattern(t *testing.T) {
 	if terms.Current == nil || terms.Latest().Key != "rev#4#Terms" || strings.Join(terms.Drift, "|") != strings.Join(want, "|") {
 		t.Errorf("Terms: current %v latest %v drift %q", terms.Current, terms.Latest(), terms.Drift)
 	}
-	if strings.Join(claims.Drift, "|") != "rev#0 is missing: no current copy of 1 revisions" {
+	if strings.Join(claims.Drift, "|") != "rev#0 is missing: no current copy of its 1 revision" {
 		t.Errorf("Claims drift %q", claims.Drift)
 	}
 	if terms.FormName() != "rev#{n}#{name}" || terms.Stub(0) != "rev#0" {
@@ -366,7 +366,7 @@ func TestGroupCurrentWord(t *testing.T) {
 		{"two words", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d1#LATEST", "a"), rev("DOC#d1#CURRENT", "a")}, "DOC#d1#CURRENT",
 			"2 current copies: DOC#d1#CURRENT, DOC#d1#LATEST", 1},
 		{"word alone", []Revision{rev("DOC#news#LATEST", "x")}, "", "", 0},
-		{"other item's word", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d2#LATEST", "a")}, "", "v0 is missing: no current copy of 1 revisions", 1},
+		{"other item's word", []Revision{rev("DOC#d1#v1", "a"), rev("DOC#d2#LATEST", "a")}, "", "v0 is missing: no current copy of its 1 revision", 1},
 	} {
 		hs := GroupVersions(tc.revs, "SK")
 		if len(hs) != tc.n {

@@ -351,7 +351,11 @@ func drift(h History, currents []Revision, ignore []string) []string {
 	zero := v(0)
 	switch {
 	case len(currents) == 0 && len(h.Revisions) > 0 && (h.Pattern == nil || !h.Pattern.HistoryOnly()):
-		out = append(out, fmt.Sprintf("%s is missing: no current copy of %d revisions", zero, len(h.Revisions)))
+		of := fmt.Sprintf("%d revisions", len(h.Revisions))
+		if len(h.Revisions) == 1 {
+			of = "its 1 revision"
+		}
+		out = append(out, fmt.Sprintf("%s is missing: no current copy of %s", zero, of))
 	case len(currents) > 1 && currents[0].Word != "":
 		out = append(out, fmt.Sprintf("%d current copies: %s", len(currents), keysOf(currents)))
 	case len(currents) > 1:
