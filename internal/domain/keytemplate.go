@@ -207,21 +207,27 @@ var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // TemplateMatches reports a key the template can stand for: its fixed
 // text where it is, and something in each placeholder ({n} digits).
 func TemplateMatches(template, key string) bool {
+	re, err := templateRegexp(template)
+	return err == nil && re.MatchString(key)
+}
+
+// templateRegexp reads the keys a template stands for, each {n}'s digits
+// a group.
+func templateRegexp(template string) (*regexp.Regexp, error) {
 	var expr strings.Builder
 	expr.WriteString(`(?s)^`)
 	last := 0
 	for _, m := range placeholderRE().FindAllStringSubmatchIndex(template, -1) {
 		expr.WriteString(regexp.QuoteMeta(template[last:m[0]]))
 		if template[m[2]:m[3]] == "n" {
-			expr.WriteString(`[0-9]+`)
+			expr.WriteString(`([0-9]+)`)
 		} else {
 			expr.WriteString(`.+?`)
 		}
 		last = m[1]
 	}
 	expr.WriteString(regexp.QuoteMeta(template[last:]) + `$`)
-	re, err := regexp.Compile(expr.String())
-	return err == nil && re.MatchString(key)
+	return regexp.Compile(expr.String())
 }
 
 // Templates are the templates of a set of keys, read together: a word
@@ -505,25 +511,66 @@ func counts(p *VersionPattern, keys []string) bool {
 // counterPattern is the pattern of the most common template that counts
 // under a fixed start (VERSION#{n}, EVENT#{n}, seq#{n}#{id}): the start,
 // {n}, and {name} for what follows a separator; "" when no template of
-// two or more keys with two numbers or more does.
+// two or more keys with two numbers or more does. Where a template holds
+// several numbers, each is tried as the counter with the ones before it
+// kept as the keys spell them: ElectroDB's $page_1#rev_{n}, whose 1 is
+// the model's version on every key.
 func counterPattern(keys []string, delim string) string {
 	for _, c := range CountTemplates(keys, delim) {
-		before, after, ok := strings.Cut(c.Template, "{n}")
-		if !ok || c.Count < 2 || before == "" || strings.ContainsAny(before, "{}") {
+		if c.Count < 2 {
 			continue
 		}
-		p := before + "{n}"
-		if after != "" {
-			if len(after) < 2 || isAlnumByte(after[0]) || after[0] == '{' || after[0] >= 0x80 {
-				continue
+		numbers := templateNumbers(c.Template, c.Example)
+		fixed := ""
+		rest := c.Template
+		for j := 0; ; j++ {
+			before, after, ok := strings.Cut(rest, "{n}")
+			if !ok {
+				break
 			}
-			p += after[:1] + "{name}"
-		}
-		if vp, err := ParseVersionPattern(p); err == nil {
-			if _, ok := vp.Parse(c.Example); ok && counts(vp, keys) {
-				return p
+			if p := counterAt(fixed+before, after); p != "" {
+				if vp, err := ParseVersionPattern(p); err == nil {
+					if _, ok := vp.Parse(c.Example); ok && counts(vp, keys) {
+						return p
+					}
+				}
 			}
+			if j >= len(numbers) {
+				break
+			}
+			fixed += before + numbers[j]
+			rest = after
 		}
 	}
 	return ""
+}
+
+// counterAt is the pattern of a counter between before and after in a
+// template: before must be fixed text, after empty or a separator and
+// anything ({name}); "" otherwise.
+func counterAt(before, after string) string {
+	if before == "" || strings.ContainsAny(before, "{}") {
+		return ""
+	}
+	p := before + "{n}"
+	if after != "" {
+		if len(after) < 2 || isAlnumByte(after[0]) || after[0] == '{' || after[0] >= 0x80 {
+			return ""
+		}
+		p += after[:1] + "{name}"
+	}
+	return p
+}
+
+// templateNumbers are the digits a key holds at each {n} of its template,
+// in order; nil where the template does not read the key.
+func templateNumbers(template, key string) []string {
+	re, err := templateRegexp(template)
+	if err != nil {
+		return nil
+	}
+	if m := re.FindStringSubmatch(key); m != nil {
+		return m[1:]
+	}
+	return nil
 }

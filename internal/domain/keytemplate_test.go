@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -83,6 +84,10 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"$employee_1#hired_2020-09-01t00:00:00.000z#employee_e1", "$employee_1#hired_2020-09-02t00:00:00.000z#employee_e2",
 			"$employee_1#hired_2021-01-02t00:00:00.000z#employee_e3", "$task_1#task_t1", "$task_1#task_t2"}, ""},
 		{[]string{"EVENT#7", "EVENT#007"}, ""},
+		// ElectroDB's revisions of one item ($page_1#rev_0…): the counter
+		// is the second number, the model's version before it stays.
+		{[]string{"$page_1#rev_0", "$page_1#rev_1", "$page_1#rev_2", "$page_1#rev_3"}, "$page_1#rev_{n}"},
+		{[]string{"$doc_1#rev_1#title_a", "$doc_1#rev_2#title_a", "$doc_1#rev_3#title_b"}, "$doc_1#rev_{n}#{name}"},
 		// The name first, then a separator and the counter.
 		{[]string{"Audit_v0", "Audit_v1", "Terms_v0"}, "{name}_v{n}"},
 		{[]string{"Audit.v1", "Terms.v2"}, "{name}.v{n}"},
@@ -122,6 +127,31 @@ func FuzzKeyTemplate(f *testing.F) {
 		}
 		if tpl := KeyTemplate(parts); !strings.ContainsAny(key, "{}") && !TemplateMatches(tpl, key) {
 			t.Fatalf("%q's template %q does not stand for it", key, tpl)
+		}
+	})
+}
+
+// FuzzSuggestVersionPattern: a suggested pattern is one --version-pattern
+// takes, and it reads one of the keys it was suggested from.
+func FuzzSuggestVersionPattern(f *testing.F) {
+	f.Add("$page_1#rev_0", "$page_1#rev_1", "$page_1#rev_2")
+	f.Add("seq#1#created", "seq#2#paid", "x")
+	f.Add("a1b2#c3", "a1b2#c4", "a1b5#c3")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		keys := []string{a, b, c}
+		if !utf8.ValidString(a + b + c) {
+			return // DynamoDB's strings are UTF-8
+		}
+		p := SuggestVersionPattern(keys, "#")
+		if p == "" {
+			return
+		}
+		vp, err := ParseVersionPattern(p)
+		if err != nil {
+			t.Fatalf("%q suggests %q, not a pattern: %v", keys, p, err)
+		}
+		if !slices.ContainsFunc(keys, func(k string) bool { _, ok := vp.Parse(k); return ok }) {
+			t.Fatalf("%q suggests %q, which reads none of them", keys, p)
 		}
 	})
 }
