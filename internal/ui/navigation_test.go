@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -228,6 +229,33 @@ func shopDB(t *testing.T) *memory.DB {
 		{"PK": s("c#12345"), "SK": s("profile"), "Name": s("Ada")},
 	} {
 		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shop"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// collectionDB holds an employee's assignments as ElectroDB writes a
+// clustered collection: $assignments#employee_1 (the employee) before
+// $assignments#status_<s>#due_<iso, lower case>#task_<id>#task_1.
+func collectionDB(t *testing.T) *memory.DB {
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Assignments"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}, {AttributeName: aws.String("sk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}}); err != nil {
+		t.Fatal(err)
+	}
+	items := []dynamo.Item{{"pk": s("$taskapp#employee_emp0"), "sk": s("$assignments#employee_1"), "__edb_e__": s("employee")}}
+	start := time.Date(2020, 9, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 15 {
+		due := strings.ToLower(start.Add(time.Duration(i) * 93 * time.Hour).Format("2006-01-02T15:04:05.000Z"))
+		items = append(items, dynamo.Item{"pk": s("$taskapp#employee_emp0"), "__edb_e__": s("task"),
+			"sk": s(fmt.Sprintf("$assignments#status_open#due_%s#task_tsk%03d#task_1", due, 3*i))})
+	}
+	for _, it := range items {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Assignments"), Item: it}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -1706,6 +1734,10 @@ func TestModesThatDoNotApplyCostNothing(t *testing.T) {
 		{"AuditLog, Time then Items", Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h"}, []string{"2"}, "3", "no sort key here begins with v", 0},
 		{"AuditLog, in the tree", Config{Table: "AuditLog", PK: "prod-api"}, nil, "3", "no sort key here begins with v (v0_Audit, v1_Audit…)", 0},
 		{"versions, in Time", Config{Table: demo.PartVersionsTable, PK: "Part#1"}, []string{"4"}, "3", "", -1},
+		// An ElectroDB collection: the whole top level is one child, whose
+		// first key is the employee, and the tasks' due times follow. One
+		// key is no sample: Time opens and finds them.
+		{"a collection's parent first", Config{Client: collectionDB(t), Table: "Assignments", PK: "$taskapp#employee_emp0"}, nil, "4", "", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

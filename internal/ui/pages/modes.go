@@ -134,13 +134,18 @@ func versionsApply(p place, key dynamo.KeySchema) (bool, string) {
 	return true, ""
 }
 
+// timeApplies rules Time out, for free, where the keys already read hold
+// no time; one key is no sample: a level of one child shows its first key
+// alone, and a collection's first key is its parent (ElectroDB's
+// $assignments#employee_1 before $assignments#status_open#due_<time>…,
+// the whole top level of its partition), so Time reads and says.
 func timeApplies(p place, key dynamo.KeySchema) (bool, string) {
 	switch {
 	case key.SK == nil:
 		return false, "no sort key to read as time"
 	case p.c.Tables[p.info.Name].TimeFormat != "":
-	case len(p.sample) > 0 && !readsAsTime(p.sample):
-		return false, fmt.Sprintf("the %s sampled here %s no time", common.Plural(len(p.sample), "sort key", "sort keys"), map[bool]string{true: "holds", false: "hold"}[len(p.sample) == 1])
+	case len(p.sample) > 1 && !readsAsTime(p.sample):
+		return false, fmt.Sprintf("the %d sort keys sampled here hold no time", len(p.sample))
 	}
 	return true, ""
 }
