@@ -1162,3 +1162,87 @@ func octoberKeys(t *testing.T, c dynamo.Client, base domain.KeyQuery, key dynamo
 	}
 	return got, m
 }
+
+// TestLibraryElectroRevisionsAndCollection: ElectroDB's keys as it writes
+// them on its own. A page's revisions under the model's version
+// ($page_1#rev_0…5): versions suggested no --version-pattern, as the
+// version's 1 was taken for the counter; the pattern it suggests now,
+// $page_1#rev_{n}, reads the current copy and its five revisions. A
+// clustered collection on gsi3 (the employee's $assignments#employee_1
+// first, then its tasks by status and due time): the time is found, the
+// employee's key the one skipped as holding none, and a month's range is what a full
+// read filtered by time lists. On dynalite and the embedded backend.
+func TestLibraryElectroRevisionsAndCollection(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "electrodb_wiki.js", "LibWiki")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibWiki")
+	ctx := context.Background()
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+			page := domain.KeyQuery{Table: "LibWiki", PKName: "pk", PK: domain.S("$wiki#pageid_p1"), SKName: "sk"}
+			read, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: page, Limit: 100, KeysOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, it := range read.Items {
+				kv, _ := dynamo.KeyValueOf(it["sk"])
+				keys = append(keys, kv.Text)
+			}
+			suggested := domain.SuggestVersionPattern(keys, "#")
+			pattern, err := domain.ParseVersionPattern(suggested)
+			if err != nil {
+				t.Fatalf("%q suggests %q: %v", keys, suggested, err)
+			}
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibWiki", Key: key, PK: page.PK, Pattern: pattern}, nil)
+			want := ` current=$page_1#rev_0 revisions=5 latest=$page_1#rev_5 drift=[]`
+			if err != nil || len(res.Histories) != 1 || summary(res.Histories[0]) != want {
+				var got []string
+				for _, h := range res.Histories {
+					got = append(got, summary(h))
+				}
+				t.Errorf("%q read by the suggested %q: %q (%v), want %q", keys, suggested, got, err, want)
+			}
+
+			gsi := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "gsi3pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "gsi3sk", Type: domain.TypeS}}
+			base := domain.KeyQuery{Table: "LibWiki", Index: "gsi3", PKName: "gsi3pk", PK: domain.S("$taskapp#employee_e0"), SKName: "gsi3sk", Reverse: true}
+			sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, &key)
+			if err != nil || !sample.OK || strings.Join(sample.Skipped, " ") != "$assignments#employee_1" {
+				t.Fatalf("detected %v %q, keys skipped %q (%v)", sample.OK, sample.Enc.Name(), sample.Skipped, err)
+			}
+			r, _ := domain.ParseRange("2020-10", time.Now(), time.UTC)
+			prefixes, _, err := dynamo.TimePrefixes(ctx, c, dynamo.ChildrenRequest{Table: "LibWiki", Index: "gsi3", Key: gsi, TableKeys: &key, PK: base.PK}, sample.Enc, sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := dynamo.NewMergedRange(c, base, prefixes, r, sample.Enc, 0, &key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := m.Take(ctx, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, wantKeys []string
+			for _, it := range items {
+				kv, _ := dynamo.KeyValueOf(it["gsi3sk"])
+				got = append(got, kv.Text)
+			}
+			all, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: base})
+			if err != nil || all.More() {
+				t.Fatalf("the whole partition in one page: %v", err)
+			}
+			for _, it := range all.Items {
+				kv, _ := dynamo.KeyValueOf(it["gsi3sk"])
+				if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
+					wantKeys = append(wantKeys, kv.Text)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(wantKeys, " ") || len(got) != 7 {
+				t.Errorf("the month lists %d keys, the filtered full read %d, want 7:\n%v\n%v", len(got), len(wantKeys), got, wantKeys)
+			}
+		})
+	}
+}
