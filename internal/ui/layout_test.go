@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -356,6 +357,24 @@ func TestPartitionsGoToSearches(t *testing.T) {
 	h.typeText("USA")
 	h.keys("enter")
 	h.contains(t, "Locations › USA")
+}
+
+// TestPartitionKeysKeepTheirEnds: partition keys too wide for the list
+// give up their middle, as sort keys do: ElectroDB's
+// $mallstoredirectory#cityid_atlanta1#mallid_eastpointe#storeid_… were
+// cut at the end at 80 columns, every row the same text.
+func TestPartitionKeysKeepTheirEnds(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for i := range 5 {
+		pk := fmt.Sprintf("$mallstoredirectory#cityid_atlanta1#mallid_eastpointe#storeid_lattelarrys%d", 10+i)
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: "$mallstore_1"}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Mall", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "Mall"})
+	h.contains(t, "Sort keys seen", "$mallstoredirectory#", "storeid_lattelarrys10", "storeid_lattelarrys14")
 }
 
 // TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its

@@ -240,24 +240,16 @@ func shopDB(t *testing.T) *memory.DB {
 // $assignments#status_<s>#due_<iso, lower case>#task_<id>#task_1.
 func collectionDB(t *testing.T) *memory.DB {
 	db := memory.New()
-	ctx := context.Background()
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Assignments"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}, {AttributeName: aws.String("sk"), AttributeType: "S"}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}}); err != nil {
-		t.Fatal(err)
-	}
-	items := []dynamo.Item{{"pk": s("$taskapp#employee_emp0"), "sk": s("$assignments#employee_1"), "__edb_e__": s("employee")}}
+	items := []dynamo.Item{{"PK": s("$taskapp#employee_emp0"), "SK": s("$assignments#employee_1"), "__edb_e__": s("employee")}}
 	start := time.Date(2020, 9, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 15 {
 		due := strings.ToLower(start.Add(time.Duration(i) * 93 * time.Hour).Format("2006-01-02T15:04:05.000Z"))
-		items = append(items, dynamo.Item{"pk": s("$taskapp#employee_emp0"), "__edb_e__": s("task"),
-			"sk": s(fmt.Sprintf("$assignments#status_open#due_%s#task_tsk%03d#task_1", due, 3*i))})
+		items = append(items, dynamo.Item{"PK": s("$taskapp#employee_emp0"), "__edb_e__": s("task"),
+			"SK": s(fmt.Sprintf("$assignments#status_open#due_%s#task_tsk%03d#task_1", due, 3*i))})
 	}
-	for _, it := range items {
-		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Assignments"), Item: it}); err != nil {
-			t.Fatal(err)
-		}
+	if err := demo.CreateKeyTable(context.Background(), db, "Assignments", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
 	}
 	return db
 }

@@ -63,7 +63,7 @@ func NewIndexPartitions(c *common.Common, info dynamo.TableInfo, index string, t
 	tree.Index, tree.Delim = index, "" // the index's own sort keys: detect their delimiter
 	p := NewPartitions(c, info.Name, info, tree)
 	p.index = index
-	p.list.Grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")"}, {Title: "Sort keys seen"}})
+	p.list.Grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")", Keep: true}, {Title: "Sort keys seen", Must: true}})
 	return p
 }
 
@@ -82,7 +82,7 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 	p.list = list.NewPaged(c, list.Words{One: "partition", Many: "partitions", Count: p.count,
 		Reading: "the partition keys are", More: "more partitions not scanned yet (↓ scans on)",
 		NotRead: "r scans the table's partition keys.", Empty: "This table is empty."},
-		[]components.Column{{Title: "Partition key"}, {Title: "Sort keys seen"}}, partitionCell)
+		[]components.Column{{Title: "Partition key", Keep: true}, {Title: "Sort keys seen", Must: true}}, partitionCell)
 	p.input = components.NewTextInput("partition key › ")
 	return p
 }
