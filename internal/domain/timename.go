@@ -18,8 +18,13 @@ var spokenLayouts = map[string]string{
 
 // Spoken names the encoding as people say it: "epoch milliseconds",
 // "ISO 8601 with zone after a prefix ending #"; a configured layout of
-// its own is shown as written.
+// its own is shown as written. A form a prefix is said as Name says it,
+// every prefix with its form: said as the first form alone, onetable's
+// Activity#<ISO>#… beside contact#<ULID> read as ISO keys only.
 func (e TimeEncoding) Spoken() string {
+	if e.Forms != nil {
+		return e.Name()
+	}
 	if e.IsID() {
 		ids := map[TimeKind]string{TimeULID: "ULIDs", TimeUUIDv7: "UUIDv7s", TimeKSUID: "KSUIDs", TimeSnowflake: "Snowflake ids", TimeObjectID: "ObjectIds"}[e.Kind]
 		if e.Kind == TimeSnowflake && e.Epoch == discordEpoch {
