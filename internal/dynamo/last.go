@@ -102,6 +102,25 @@ func (w *walker) lastKey() (string, bool) {
 	return l.key, true
 }
 
+// lastName is the name of the child the level's last key is under, once
+// its read has answered.
+func (w *walker) lastName() (string, bool) {
+	l := w.lv.last
+	if l == nil {
+		return "", false
+	}
+	select {
+	case <-l.done:
+	default:
+		return "", false
+	}
+	if l.err != nil || !l.ok {
+		return "", false
+	}
+	name, _, ok := domain.ChildOf(w.lv.r.Prefix, l.key, w.walk.Delim)
+	return name, ok
+}
+
 // takeLast feeds the level's last key, read already, to the stretch that
 // ends the level, once its reads, which stop short of it, are done.
 func (w *walker) takeLast(emit func(domain.Child)) {
