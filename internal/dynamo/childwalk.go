@@ -664,12 +664,15 @@ func posName(pos float64, delim string) string {
 // alphabetEnd is the character past the alphabet the names are written
 // in (A–Z, a–z or 0–9, by their first characters), where cuts stop
 // spreading: names past it are found by the last stretch, which runs to
-// the level's end.
+// the level's end. Names that go on in a later alphabet (3xw0JB, 4eikjN:
+// names of 0–9, A–Z and a–z) may begin in it too: the cuts spread to its
+// end (a stretch from 5 on walked the 39 names of A–z after it).
 func alphabetEnd(seen []domain.Child) (string, bool) {
 	if len(seen) == 0 {
 		return "", false
 	}
-	for _, class := range [][2]byte{{'A', 'Z'}, {'a', 'z'}, {'0', '9'}} {
+	classes := [][2]byte{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}
+	for i, class := range classes {
 		all := true
 		for _, c := range seen {
 			if c.Name == "" || c.Name[0] < class[0] || c.Name[0] > class[1] {
@@ -677,9 +680,20 @@ func alphabetEnd(seen []domain.Child) (string, bool) {
 				break
 			}
 		}
-		if all {
-			return string(class[1] + 1), true
+		if !all {
+			continue
 		}
+		end := i
+		for _, c := range seen {
+			for j := range min(len(c.Name), nameDigits) {
+				for k := end + 1; k < len(classes); k++ {
+					if c.Name[j] >= classes[k][0] && c.Name[j] <= classes[k][1] {
+						end = k
+					}
+				}
+			}
+		}
+		return string(classes[end][1] + 1), true
 	}
 	return "", false
 }
