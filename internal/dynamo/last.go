@@ -91,24 +91,30 @@ func (w *walker) lastKey() (string, bool) {
 	if l == nil || w.end == "" || w.limit != 0 {
 		return "", false
 	}
-	select {
-	case <-l.done:
-	default:
+	k, ok := l.answered()
+	if !ok || w.end != l.end {
 		return "", false
 	}
-	if l.err != nil || !l.ok || w.end != l.end {
-		return "", false
-	}
-	return l.key, true
+	return k, true
 }
 
 // lastName is the name of the child the level's last key is under, once
 // its read has answered.
 func (w *walker) lastName() (string, bool) {
-	l := w.lv.last
-	if l == nil {
+	if w.lv.last == nil {
 		return "", false
 	}
+	k, ok := w.lv.last.answered()
+	if !ok {
+		return "", false
+	}
+	name, _, ok := domain.ChildOf(w.lv.r.Prefix, k, w.walk.Delim)
+	return name, ok
+}
+
+// answered is the level's last key, where its read has answered with one
+// (it is not waited for).
+func (l *lastRead) answered() (string, bool) {
 	select {
 	case <-l.done:
 	default:
@@ -117,8 +123,7 @@ func (w *walker) lastName() (string, bool) {
 	if l.err != nil || !l.ok {
 		return "", false
 	}
-	name, _, ok := domain.ChildOf(w.lv.r.Prefix, l.key, w.walk.Delim)
-	return name, ok
+	return l.key, true
 }
 
 // takeLast feeds the level's last key, read already, to the stretch that
