@@ -498,10 +498,14 @@ const plainChildrenPerPage = pageBytes / 4096
 // child), so the cut makes no more stretches than the children ahead, by
 // the first walker's pace, fill chainLength at a time; or, where a read
 // of whole items filled by one child showed children of heavyChildRCU or
-// more (12 children of 150 items of 2.5 KB: 3 RCU read in ten keys), one
-// at a time: there a stretch's read more costs a small share of a
-// child's full read, and a stretch of a child takes two round trips where
-// one of six took seven. Stretches are
+// more (12 children of 150 items of 2.5 KB: 3 RCU read in ten keys) and
+// the level's last key is under a child too, one at a time: there a
+// stretch's read more costs a small share of a child's full read, and a
+// stretch of a child takes two round trips where one of six took seven.
+// A last key that is an item of its own (FLIGHTS#AA's "metadata" after
+// JFK#…, LAX#…) says nothing of where the children's names end: a
+// stretch a child up to Z cost that level 7.5 RCU where 4.5 lists it, in
+// as many round trips. Stretches are
 // never cut again: a later cut pays a read to end each new stretch and,
 // the measurements say, saves no round trip. Every cut depends only on the
 // keys read, never on which answer came first, so a level costs the same
@@ -560,12 +564,14 @@ func (w *walker) cutPoints(n int) []string {
 		hi = namePos(w.end[len(prefix):])
 	}
 	seen := w.walk.Children()
-	if k, ok := w.lastName(); ok && w.filledRCU >= heavyChildRCU {
+	lastChild, heavy := w.lastName()
+	heavy = heavy && w.filledRCU >= heavyChildRCU
+	if heavy {
 		// Heavy children's stretches cut up to the level's last child
 		// where it is written in another alphabet (8c9SPKHGii, 9XQ7YSF86E,
 		// then u1S5p4OGJ1): a stretch left to run from 9 to u walked its
 		// ten children one after another.
-		seen = append(slices.Clip(seen), domain.Child{Name: k})
+		seen = append(slices.Clip(seen), domain.Child{Name: lastChild})
 	}
 	if end, ok := alphabetEnd(seen); ok {
 		// Cuts spread over the alphabet of the names seen (FLIGHTS#AA's
@@ -594,12 +600,8 @@ func (w *walker) cutPoints(n int) []string {
 			}
 		}
 		ahead := pace * (hi - now)
-		if w.filledRCU >= heavyChildRCU {
-			// A stretch a child. Two or three names close together
-			// foretell few ahead (8c9SPKHGii, 9XQ7YSF86E of 12 spread
-			// over 0–z): as many as half what the children seen weigh
-			// pays for, at half a read unit each.
-			n = min(n, max(int(ahead)-1, int(w.filledRCU*float64(found)/2)))
+		if heavy {
+			n = min(n, int(ahead)-1) // a stretch a child
 		} else {
 			n = min(n, int(ahead/chainLength)-1)
 		}

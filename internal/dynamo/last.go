@@ -99,7 +99,9 @@ func (w *walker) lastKey() (string, bool) {
 }
 
 // lastName is the name of the child the level's last key is under, once
-// its read has answered.
+// its read has answered, where that key is below it: a last key that is
+// an item of its own (FLIGHTS#AA's "metadata" after JFK#…, LAX#…) says
+// nothing of where the children's names run.
 func (w *walker) lastName() (string, bool) {
 	if w.lv.last == nil {
 		return "", false
@@ -108,8 +110,8 @@ func (w *walker) lastName() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name, _, ok := domain.ChildOf(w.lv.r.Prefix, k, w.walk.Delim)
-	return name, ok
+	name, leaf, ok := domain.ChildOf(w.lv.r.Prefix, k, w.walk.Delim)
+	return name, ok && !leaf
 }
 
 // answered is the level's last key, where its read has answered with one
