@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/dynascope/dynascope/internal/domain"
@@ -80,10 +81,14 @@ type walker struct {
 	// cost.
 	weigh    bool
 	firstRCU float64
-	from     string    // where the stretch starts
-	subs     []*walker // stretches cut off this one, in key order (set while it runs)
-	done     chan struct{}
-	err      error
+	// filledRCU is the most a read of whole items filled by one child
+	// cost (not rounded): where a child weighs heavyChildRCU or more,
+	// stretches hold a child each (cutPoints).
+	filledRCU float64
+	from      string    // where the stretch starts
+	subs      []*walker // stretches cut off this one, in key order (set while it runs)
+	done      chan struct{}
+	err       error
 }
 
 func (lv *levelWalk) walker(walk *domain.ChildWalk, end string, probe probeSizing, limit int32) *walker {
@@ -349,6 +354,9 @@ func (w *walker) take(keys []string, page Page, firstRead bool, emit func(domain
 func (w *walker) onward(keys []string, changed []int, page Page, measure bool) error {
 	read := w.limit // the size of the read just answered
 	w.resize(keys, changed, page, measure)
+	if measure && oneChild(keys, w.lv.r.Prefix, w.walk.Delim) {
+		w.filledRCU = max(w.filledRCU, measuredRCU(page.Items))
+	}
 	weighed := w.weigh
 	w.weigh = false
 	switch {
@@ -488,7 +496,16 @@ const plainChildrenPerPage = pageBytes / 4096
 // run at once, each walked at once. Each stretch costs one read that
 // finds nothing new (the one that runs into the next stretch's first
 // child), so the cut makes no more stretches than the children ahead, by
-// the first walker's pace, fill chainLength at a time. Stretches are
+// the first walker's pace, fill chainLength at a time; or, where a read
+// of whole items filled by one child showed children of heavyChildRCU or
+// more (12 children of 150 items of 2.5 KB: 3 RCU read in ten keys) and
+// the level's last key is under a child too, one at a time: there a
+// stretch's read more costs a small share of a child's full read, and a
+// stretch of a child takes two round trips where one of six took seven.
+// A last key that is an item of its own (FLIGHTS#AA's "metadata" after
+// JFK#…, LAX#…) says nothing of where the children's names end: a
+// stretch a child up to Z cost that level 7.5 RCU where 4.5 lists it, in
+// as many round trips. Stretches are
 // never cut again: a later cut pays a read to end each new stretch and,
 // the measurements say, saves no round trip. Every cut depends only on the
 // keys read, never on which answer came first, so a level costs the same
@@ -496,6 +513,12 @@ const plainChildrenPerPage = pageBytes / 4096
 
 // chainLength is the fewest children a stretch is expected to hold.
 const chainLength = 6
+
+// heavyChildRCU is the weight a child is seen to have at least (a read
+// of its whole items, not rounded, filled by it) from which stretches hold
+// a child each: four read units, so a stretch's read more (0.5 RCU) costs
+// at most a quarter of a child's full read.
+const heavyChildRCU = 2.0
 
 // cut hands up to n parts of the rest of the stretch to new walkers,
 // which start at once.
@@ -540,7 +563,17 @@ func (w *walker) cutPoints(n int) []string {
 	if w.end != "" {
 		hi = namePos(w.end[len(prefix):])
 	}
-	if end, ok := alphabetEnd(w.walk.Children()); ok {
+	seen := w.walk.Children()
+	lastChild, heavy := w.lastName()
+	heavy = heavy && w.filledRCU >= heavyChildRCU
+	if heavy {
+		// Heavy children's stretches cut up to the level's last child
+		// where it is written in another alphabet (8c9SPKHGii, 9XQ7YSF86E,
+		// then u1S5p4OGJ1): a stretch left to run from 9 to u walked its
+		// ten children one after another.
+		seen = append(slices.Clip(seen), domain.Child{Name: lastChild})
+	}
+	if end, ok := alphabetEnd(seen); ok {
 		// Cuts spread over the alphabet of the names seen (FLIGHTS#AA's
 		// JFK, LAX: not on over a–z to its last key, "metadata"): the
 		// last stretch still runs to the level's end.
@@ -567,7 +600,11 @@ func (w *walker) cutPoints(n int) []string {
 			}
 		}
 		ahead := pace * (hi - now)
-		n = min(n, int(ahead/chainLength)-1)
+		if heavy {
+			n = min(n, int(ahead)-1) // a stretch a child
+		} else {
+			n = min(n, int(ahead/chainLength)-1)
+		}
 	}
 	var points []string
 	last := start
@@ -629,12 +666,15 @@ func posName(pos float64, delim string) string {
 // alphabetEnd is the character past the alphabet the names are written
 // in (A–Z, a–z or 0–9, by their first characters), where cuts stop
 // spreading: names past it are found by the last stretch, which runs to
-// the level's end.
+// the level's end. Names that go on in a later alphabet (3xw0JB, 4eikjN:
+// names of 0–9, A–Z and a–z) may begin in it too: the cuts spread to its
+// end (a stretch from 5 on walked the 39 names of A–z after it).
 func alphabetEnd(seen []domain.Child) (string, bool) {
 	if len(seen) == 0 {
 		return "", false
 	}
-	for _, class := range [][2]byte{{'A', 'Z'}, {'a', 'z'}, {'0', '9'}} {
+	classes := [][2]byte{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}
+	for i, class := range classes {
 		all := true
 		for _, c := range seen {
 			if c.Name == "" || c.Name[0] < class[0] || c.Name[0] > class[1] {
@@ -642,9 +682,20 @@ func alphabetEnd(seen []domain.Child) (string, bool) {
 				break
 			}
 		}
-		if all {
-			return string(class[1] + 1), true
+		if !all {
+			continue
 		}
+		end := i
+		for _, c := range seen {
+			for j := range min(len(c.Name), nameDigits) {
+				for k := end + 1; k < len(classes); k++ {
+					if c.Name[j] >= classes[k][0] && c.Name[j] <= classes[k][1] {
+						end = k
+					}
+				}
+			}
+		}
+		return string(classes[end][1] + 1), true
 	}
 	return "", false
 }

@@ -91,12 +91,38 @@ func (w *walker) lastKey() (string, bool) {
 	if l == nil || w.end == "" || w.limit != 0 {
 		return "", false
 	}
+	k, ok := l.answered()
+	if !ok || w.end != l.end {
+		return "", false
+	}
+	return k, true
+}
+
+// lastName is the name of the child the level's last key is under, once
+// its read has answered, where that key is below it: a last key that is
+// an item of its own (FLIGHTS#AA's "metadata" after JFK#…, LAX#…) says
+// nothing of where the children's names run.
+func (w *walker) lastName() (string, bool) {
+	if w.lv.last == nil {
+		return "", false
+	}
+	k, ok := w.lv.last.answered()
+	if !ok {
+		return "", false
+	}
+	name, leaf, ok := domain.ChildOf(w.lv.r.Prefix, k, w.walk.Delim)
+	return name, ok && !leaf
+}
+
+// answered is the level's last key, where its read has answered with one
+// (it is not waited for).
+func (l *lastRead) answered() (string, bool) {
 	select {
 	case <-l.done:
 	default:
 		return "", false
 	}
-	if l.err != nil || !l.ok || w.end != l.end {
+	if l.err != nil || !l.ok {
 		return "", false
 	}
 	return l.key, true

@@ -2116,6 +2116,7 @@ func TestHeavyItemThenLeavesCostNoMoreThanTheFullRead(t *testing.T) {
 type everyKey struct {
 	billed
 	seen map[string]int
+	sk   string // the sort key's name ("": SK)
 }
 
 func (e *everyKey) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
@@ -2126,7 +2127,11 @@ func (e *everyKey) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func
 			e.seen = map[string]int{}
 		}
 		for _, it := range out.Items {
-			if s, ok := it["SK"].(*types.AttributeValueMemberS); ok {
+			sk := e.sk
+			if sk == "" {
+				sk = "SK"
+			}
+			if s, ok := it[sk].(*types.AttributeValueMemberS); ok {
 				e.seen[s.Value]++
 			}
 		}
