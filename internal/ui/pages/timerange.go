@@ -46,6 +46,7 @@ type Time struct {
 	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
 	noTime     string               // why this partition has no time mode (timeRefused)
 	skipped    string               // the keys detection left out ("1 of 40 keys sampled is not a time: Metadata")
+	ambiguous  string               // the reading detection doubts, and how to read otherwise (domain.TimeDetection.Ambiguous)
 	prefixes   []string             // the prefixes before the time, once found
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
 	find       list.Request         // the search for the prefixes
@@ -307,6 +308,7 @@ func (t *Time) detect() tea.Cmd {
 	if note := d.TimelessNote(); note != "" {
 		t.skipped = note // taken by its prefixes: those holding no time, as range names them
 	}
+	t.ambiguous = d.Ambiguous
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
 	t.offsets, t.spread = d.Offsets, d.Spread
@@ -1022,6 +1024,19 @@ func (t *Time) View() string {
 			} else {
 				what, list, _ := strings.Cut(common.Sanitize(t.skipped), ": ")
 				leftOut = st.Dim.Render(common.CutWords(what+", not in ranges: "+list, t.w-4))
+			}
+		}
+		if t.ambiguous != "" {
+			// Said whole on the line below where it is free, for it
+			// tells how to read the keys otherwise: after the format at
+			// 80 columns its hint was never on screen.
+			if note := t.ambiguous; leftOut == "" {
+				if ansi.StringWidth(note) > t.w-4 {
+					_, note, _ = strings.Cut(note, "; ") // the reading's span: the format line names the reading
+				}
+				leftOut = st.Dim.Render(common.CutWords(note, t.w-4))
+			} else {
+				text += " · " + t.ambiguous
 			}
 		}
 		lead := format
