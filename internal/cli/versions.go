@@ -74,7 +74,10 @@ v${version}), is the key written again: neither drift nor a pointer.
 A key that says LATEST or CURRENT (any case, the whole word) where the
 revision stands, read with the revisions (DOC#d1#LATEST beside
 DOC#d1#v1…v7, v_latest), is the current copy of an item with no v0; beside
-a v0 it is said only where it differs from it.
+a v0 it is said only where it differs from it. Where the word leads the key
+(LATEST_Audit beside v1_Audit, LATEST#DOC#d1 beside v1#DOC#d1) and an item
+has no v0, it is read apart: one Query for each of LATEST, latest, Latest,
+CURRENT, current and Current, said on stderr.
 drift_ignore = ["UpdatedAt"] in the table's configuration leaves
 attributes out of the comparison.
 
@@ -196,8 +199,12 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
-			export.OneLine(level.Describe()), counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
+		apart := ""
+		if note := res.ApartNote(); note != "" {
+			apart = " · " + note
+		}
+		fmt.Fprintf(f.stderr, "%s%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
+			export.OneLine(level.Describe()), apart, counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			f.saySkipped(res, func(k string) string { return masked.ShownKey(f.table, info.Key.SK.Name, k, delim) })
 		}

@@ -147,6 +147,7 @@ func FuzzVersionPattern(f *testing.F) {
 		{"rev#{n}#{name}", "rev#12#Terms"}, {"{name}#v{n}", "a#v1#v2"}, {"V{n}-{name}", "V007-x"},
 		{"v{n}_{name}", "v0_Audit"}, {"{n}", "42"}, {"{name}_{n}", "a_1_2"}, {"{{n}}", "{1}"}, {"x{n}y{name}z", "x1yyz"},
 		{"{name}#v{n}", "DOC#d1#LATEST"}, {"rev#{n}#{name}", "rev#Current#Terms"}, {"v_{n}", "v_latest"}, {"DOC#{name}#v{n}", "DOC#LATEST_NEWS#latest"},
+		{"v{n}_{name}", "LATEST_Audit"}, {"v{n}#{name}", "LATEST#DOC#d1"}, {"v{n}", "Current"}, {"rev{n}#{name}", "LaTeSt#Terms"},
 	} {
 		f.Add(s[0], s[1], "Terms", uint32(7))
 	}
@@ -167,8 +168,13 @@ func FuzzVersionPattern(f *testing.F) {
 		}
 		if k, ok := p.ParseCurrent(sk); ok {
 			pre, _ := p.CurrentItemPrefix(k.Name)
+			// Read with the revisions (under their prefix and the item's),
+			// or apart, by a prefix of the reads apart where it is spelt
+			// in one of their cases.
+			with := strings.HasPrefix(sk, p.Prefix()) && strings.HasPrefix(sk, pre)
+			apart := slices.ContainsFunc(p.CurrentApart(k.Name, true), func(a string) bool { return strings.HasPrefix(sk, a) })
 			if k.Key != sk || k.String() != sk || k.Num != 0 || k.Digits != "" || !slices.Contains(currentWords, strings.ToLower(k.Word)) ||
-				(k.Name == "") == p.HasName() || !strings.HasPrefix(sk, p.Prefix()) || !strings.HasPrefix(sk, pre) {
+				(k.Name == "") == p.HasName() || !p.apart && !with || p.apart && slices.Contains(currentSpellings, k.Word) != apart {
 				t.Fatalf("%q read %q as a current copy %+v", template, sk, k)
 			}
 			if _, rev := p.Parse(sk); rev {
@@ -276,9 +282,10 @@ func FuzzInferVersionPattern(f *testing.F) {
 }
 
 // TestCurrentWordKeys: a key that says LATEST or CURRENT (any case, the
-// whole word) where the revision stands is an item's current copy, where
-// it is read with the revisions; nowhere else, and never a key that only
-// holds the word.
+// whole word) where the revision stands is an item's current copy, read
+// with the revisions (CurrentItemPrefix) or, where the word leads what
+// they begin with (LATEST_Audit beside v1_Audit), apart; never a key that
+// only holds the word.
 func TestCurrentWordKeys(t *testing.T) {
 	type read struct {
 		sk, word, name string // word "" when not a current copy
@@ -300,13 +307,13 @@ func TestCurrentWordKeys(t *testing.T) {
 		{"rev#{n}#{name}", "rev#", []read{
 			{"rev#LATEST#Terms", "LATEST", "Terms"}, {"rev#current#Terms", "current", "Terms"}, {"LATEST#Terms", "", ""}, {"rev#LATEST#", "", ""},
 		}},
-		{"rev{n}#{name}", "-", []read{{"LATEST#Terms", "", ""}, {"revLATEST#Terms", "", ""}}}, // the word first: not read with rev…
+		{"rev{n}#{name}", "-", []read{{"LATEST#Terms", "LATEST", "Terms"}, {"revLATEST#Terms", "", ""}}}, // the word first: read apart from rev…
 		{"v_{n}", "v_", []read{{"v_latest", "latest", ""}, {"v_CURRENT", "CURRENT", ""}, {"v_latest_doc", "", ""}}},
 		{"v_{n}_{name}", "v_", []read{{"v_latest_doc", "latest", "doc"}, {"v_latest", "", ""}}},
-		{"v{n}_{name}", "-", []read{{"LATEST_Audit", "", ""}, {"LATEST_NEWS", "", ""}, {"vLATEST_Audit", "", ""}}},
-		{"v{n}", "-", []read{{"LATEST", "", ""}, {"vLATEST", "", ""}}},
-		{"v{n}#{name}", "-", []read{{"LATEST#DOC#d1", "", ""}}}, // LATEST# leads: not read with begins_with(SK, "v")
-		{"{name}v{n}", "-", []read{{"DOCLATEST", "", ""}}},      // the word would touch the name
+		{"v{n}_{name}", "-", []read{{"LATEST_Audit", "LATEST", "Audit"}, {"current_Audit", "current", "Audit"}, {"LATEST_NEWS", "LATEST", "NEWS"}, {"vLATEST_Audit", "", ""}, {"LATESTAudit", "", ""}}},
+		{"v{n}", "-", []read{{"LATEST", "LATEST", ""}, {"vLATEST", "", ""}, {"LATEST_", "", ""}}},
+		{"v{n}#{name}", "-", []read{{"LATEST#DOC#d1", "LATEST", "DOC#d1"}}}, // LATEST# leads: read apart from begins_with(SK, "v")
+		{"{name}v{n}", "-", []read{{"DOCLATEST", "", ""}}},                  // the word would touch the name
 		{"x1v{n}", "-", []read{{"x1LATEST", "", ""}}},
 		{"EVENT#{n}", "EVENT#", []read{{"EVENT#LATEST", "LATEST", ""}}},
 	} {
@@ -399,9 +406,54 @@ func TestGroupCurrentWord(t *testing.T) {
 	if hs := GroupVersions(revs, "SK"); len(hs) != 1 || hs[0].Current == nil || hs[0].Current.Key != "v_latest" || hs[0].Drifted() {
 		t.Errorf("v_latest: %+v", hs)
 	}
-	for _, sk := range []string{"LATEST_Audit", "LATEST", "vLATEST", "v_latest_", "v_LATESTx", "LATEST_NEWS"} {
+	for _, sk := range []string{"vLATEST", "v_latest_", "v_LATESTx", "LATESTx"} {
 		if k, ok := ParseCurrentKey(sk); ok {
 			t.Errorf("%q read as a current copy: %+v", sk, k)
+		}
+	}
+	// The word leading the key, read apart: LATEST_Audit beside v1_Audit,
+	// a bare LATEST beside v1.
+	for sk, name := range map[string]string{"LATEST_Audit": "Audit", "current_Audit#PART-7": "Audit#PART-7", "LATEST": "", "Current": ""} {
+		if k, ok := ParseCurrentKey(sk); !ok || k.Name != name || k.Word == "" {
+			t.Errorf("%q: %+v %v, want the current copy of %q", sk, k, ok, name)
+		}
+	}
+}
+
+// TestCurrentApart: where the word leads the key, what the reads apart
+// begin with: one prefix for each spelling read, up to the name for a
+// partition, the whole key for an item; none where the word's key is read
+// with the revisions.
+func TestCurrentApart(t *testing.T) {
+	for _, tc := range []struct {
+		template, name string
+		item           bool
+		want           string
+	}{
+		{"v{n}#{name}", "", false, "LATEST# latest# Latest# CURRENT# current# Current#"},
+		{"v{n}#{name}", "DOC#d1", true, "LATEST#DOC#d1 latest#DOC#d1 Latest#DOC#d1 CURRENT#DOC#d1 current#DOC#d1 Current#DOC#d1"},
+		{"rev{n}#{name}", "Terms", true, "LATEST#Terms latest#Terms Latest#Terms CURRENT#Terms current#Terms Current#Terms"},
+		{"v{n}", "", true, "LATEST latest Latest CURRENT current Current"},
+		{"{name}#v{n}", "", false, ""}, // DOC#d1#LATEST is read with the revisions
+		{"rev#{n}#{name}", "", false, ""},
+		{"v_{n}", "", false, ""},
+		{"{name}v{n}", "", false, ""}, // no word key at all
+	} {
+		if got := strings.Join(mustVersionPattern(tc.template).CurrentApart(tc.name, tc.item), " "); got != tc.want {
+			t.Errorf("%q %q %v: %q, want %q", tc.template, tc.name, tc.item, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		item bool
+		want string
+	}{
+		{"", false, "LATEST latest Latest CURRENT current Current"}, // LATEST_ is LATEST's
+		{"Audit", true, "LATEST_Audit latest_Audit Latest_Audit CURRENT_Audit current_Audit Current_Audit"},
+		{"", true, "LATEST latest Latest CURRENT current Current"},
+	} {
+		if got := strings.Join(CurrentApart(tc.name, tc.item), " "); got != tc.want {
+			t.Errorf("usual forms %q %v: %q, want %q", tc.name, tc.item, got, tc.want)
 		}
 	}
 }

@@ -63,6 +63,24 @@ type VersionsResult struct {
 	// usual forms do not read (v{n}.{name} for v00001.profile), when the
 	// request named none; nil otherwise.
 	Pattern *domain.VersionPattern
+	// Apart are the reads of current copies whose word leads the key
+	// (begins_with(SK, "LATEST_")…), made where an item had no current
+	// copy; their cost is in Cost.
+	Apart []domain.KeyQuery
+}
+
+// ApartNote says the reads apart (Apart), by count: their prefixes may
+// hold an item's name, which masking hides. "" where none was made.
+func (res VersionsResult) ApartNote() string {
+	n := len(res.Apart)
+	if n == 0 {
+		return ""
+	}
+	queries := "Queries"
+	if n == 1 {
+		queries = "Query"
+	}
+	return fmt.Sprintf("%d %s apart for current copies keyed LATEST… or CURRENT… (upper, lower and title case)", n, queries)
 }
 
 // SkippedKey is a key left out of the revisions, and why.
@@ -393,10 +411,99 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			progress(res)
 		}
 		if !page.More() {
+			if err := r.readApart(ctx, c, &res, &revs, ""); err != nil {
+				res.Stopped = start // the history is whole: go on with the reads apart
+				if len(page.Items) > 0 {
+					res.Stopped = keyOf(page.Items[len(page.Items)-1], r.pageKeys())
+				} else if res.Stopped == nil {
+					res.Stopped = Item{}
+				}
+				return res, err
+			}
+			if progress != nil {
+				progress(res)
+			}
 			return res, nil
 		}
 		start = page.LastKey
 	}
+}
+
+// pageKeys names the attributes a page's start key holds: the keys read,
+// and on an index the base table's.
+func (r VersionsRequest) pageKeys() []string {
+	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
+	if r.TableKeys != nil {
+		keys = append(keys, r.TableKeys.PK.Name)
+		if r.TableKeys.SK != nil {
+			keys = append(keys, r.TableKeys.SK.Name)
+		}
+	}
+	return keys
+}
+
+// apart is what current copies whose word leads the key begin with
+// (LATEST_Audit beside v1_Audit, LATEST#DOC#d1 beside v1#DOC#d1): no read
+// of the revisions holds them (domain.CurrentApart). With name, item's.
+func (r VersionsRequest) apart(name string, item bool) []string {
+	switch {
+	case r.Pattern != nil:
+		return r.Pattern.CurrentApart(name, item)
+	case r.Blog && item:
+		return nil // v_latest is read with v_1
+	}
+	return domain.CurrentApart(name, item)
+}
+
+// readApart reads, where an item of the histories read has revisions and
+// no current copy, the current copies spelt with a leading word: one
+// Query for each spelling of the words (LATEST_, latest_, Latest_,
+// CURRENT_…), paged, only where a current copy is missing, so a partition
+// whose items all have one pays nothing. name, when set, is the one item
+// whose copy is asked for (ItemHistory); its keys alone are kept.
+func (r VersionsRequest) readApart(ctx context.Context, c Client, res *VersionsResult, revs *[]domain.Revision, name string) error {
+	missing := false
+	for _, h := range res.Histories {
+		missing = missing || h.Current == nil && len(h.Revisions) > 0 && (h.Pattern == nil || !h.Pattern.HistoryOnly())
+	}
+	if !missing {
+		return nil
+	}
+	held := map[string]bool{} // a word's key the revisions' read held too (CURRENT#x for C{n}#{name})
+	for _, rev := range *revs {
+		held[RawKey(r.ownerOf(rev), rev.Key)] = true
+	}
+	words := func(k domain.VersionKey) bool { return k.Word != "" && (name == "" || k.Name == name) }
+	var found []domain.Revision
+	raw := map[string]Item{}
+	for _, prefix := range r.apart(name, name != "") {
+		res.Apart = append(res.Apart, revisionQuery(r, prefix))
+		var start Item
+		for {
+			page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, prefix), Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
+			res.Cost = res.Cost.Add(page.Cost)
+			if err != nil {
+				return err // nothing kept: a read resumed reads them all again
+			}
+			for i, rev := range revisionsOf(page.Items, r, words) {
+				if name != "" && r.ownerOf(rev) != r.Owner || held[RawKey(r.ownerOf(rev), rev.Key)] {
+					continue
+				}
+				raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]
+				found = append(found, rev)
+			}
+			if !page.More() {
+				break
+			}
+			start = page.LastKey
+		}
+	}
+	if res.Raw != nil {
+		maps.Copy(res.Raw, raw)
+	}
+	*revs = append(*revs, found...)
+	res.Histories = r.group(*revs)
+	return nil
 }
 
 // HistoryEvent is what ItemHistory has found so far.
@@ -494,6 +601,18 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 		}
 		send()
 		start = page.LastKey
+	}
+	if ev.History.Current == nil && len(ev.History.Revisions) > 0 {
+		// No v0, and no word read with the revisions: one spelt with a
+		// leading word (LATEST_Audit) is read apart.
+		res.Histories = []domain.History{ev.History}
+		if err := r.readApart(ctx, c, &res, &revs, r.Name); err != nil {
+			return ev.History, res, err
+		}
+		if len(res.Histories) > 0 {
+			ev.History = res.Histories[0]
+		}
+		ev.Current = ev.History.Current
 	}
 	if len(ev.History.Revisions) == 0 && ev.History.Current == nil {
 		ev.History = r.emptyHistory()

@@ -625,3 +625,38 @@ func TestVersionsCurrentWord(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionsCurrentWordLeading: an item whose current copy's word leads
+// its key (LATEST_Audit beside v1_Audit, v2_Audit; LATEST#DOC#d1 beside
+// v1#DOC#d1 under the pattern v{n}#{name}) lists that key as its current
+// copy, read apart, at 80 and 120 columns: it said "v0_ missing"; its
+// timeline pins it as current.
+func TestVersionsCurrentWordLeading(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, kv := range [][3]string{{"P", "v1_Audit", "a"}, {"P", "v2_Audit", "b"}, {"P", "LATEST_Audit", "b"},
+		{"Q", "v1#DOC#d1", "a"}, {"Q", "v2#DOC#d1", "b"}, {"Q", "LATEST#DOC#d1", "b"}} {
+		items = append(items, dynamo.Item{"PK": s(kv[0]), "SK": s(kv[1]), "title": s(kv[2])})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Lead", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		for _, tc := range []struct{ pk, pattern, current, item string }{
+			{"P", "", "LATEST_Audit", "Audit · 2 revisions"},
+			{"Q", "v{n}#{name}", "LATEST#DOC#d1", "DOC#d1 · 2 revisions"},
+		} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.pk, size[0], size[1]), func(t *testing.T) {
+				tables := map[string]config.TableSettings{"Lead": {VersionPattern: tc.pattern}}
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Lead", PK: tc.pk, Versions: "*", Tables: tables, Now: demoClock})
+				h.contains(t, tc.pk+" · 1 versioned item", tc.current, "LATEST… or CURRENT… (upper, lower and title case) · 7 req")
+				if strings.Contains(h.screen(), "missing") {
+					t.Fatalf("the leading word's copy is not current:\n%s", h.screen())
+				}
+				h.keys("enter")
+				h.contains(t, tc.item, tc.current+" current")
+			})
+		}
+	}
+}

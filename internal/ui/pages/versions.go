@@ -396,7 +396,11 @@ func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
 	level, _ := v.Query()
-	return fmt.Sprintf("%s · %d req · %s", level.Describe(), v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
+	apart := ""
+	if note := v.res.ApartNote(); note != "" {
+		apart = " · " + note
+	}
+	return fmt.Sprintf("%s%s · %d req · %s", level.Describe(), apart, v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
 
 func (v *Versions) ShortHelp() []key.Binding  { return v.keys().ShortHelp() }
