@@ -90,7 +90,10 @@ version_pattern in the configuration): a template where {n} is the number
 (0 the current copy) and {name} the item, such as rev#{n}#{name} or
 {name}#v{n}. The list then reads begins_with(SK, <what comes before the
 first placeholder>), or the whole partition when the template starts with
-one.
+one. With none named, where no key under v is a revision, one keys-only
+page of the partition (100 keys) is looked at for a family spelt with the
+name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1…): where two names or more
+each hold two numbers or more, it is read by {name}#v{n}, said on stderr.
 
 --max-rcu bounds every read (the revisions' Query pages, the GetItem of
 --item), as billed, within half an RCU; stopped there, nothing is
@@ -186,7 +189,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	// hint's one read says its cost.
 	hint := func() {
 		if len(res.Histories) == 0 && pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
-			suggestVersionPattern(ctx, conn.client, f, res.Level, cmp.Or(delim, "#"))
+			suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"))
 		}
 	}
 	items := make([]historyJSON, 0, len(res.Histories))
@@ -205,6 +208,9 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		}
 		fmt.Fprintf(f.stderr, "%s%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
 			export.OneLine(level.Describe()), apart, counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
+		if res.Found != "" {
+			fmt.Fprintf(f.stderr, "%s\n", res.Found) // a pattern and counts: nothing masked
+		}
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			f.saySkipped(res, func(k string) string { return masked.ShownKey(f.table, info.Key.SK.Name, k, delim) })
 		}
@@ -309,20 +315,27 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 	return conf.Table(f.table).Versions(), err
 }
 
-// suggestVersionPattern reads one page of the partition's keys and says
-// what they read as, and the --version-pattern they suggest.
-func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, level domain.KeyQuery, delim string) {
-	q := level
-	q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
-	page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
-	if err != nil || len(page.Items) == 0 {
-		return
-	}
-	var keys []string
-	for _, it := range page.Items {
-		if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
-			keys = append(keys, kv.Text)
+// suggestVersionPattern says what a page of the partition's keys read
+// as, and the --version-pattern they suggest: the keys the read sampled
+// for a name-first family (res.Sample), else one page read for it.
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim string) {
+	keys, cost := res.Sample, ""
+	if keys == nil {
+		q := res.Level
+		q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
+		page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
+		if err != nil {
+			return
 		}
+		for _, it := range page.Items {
+			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
+				keys = append(keys, kv.Text)
+			}
+		}
+		cost = fmt.Sprintf(" (one more request to read them: %.1f RCU)", page.Cost.Billed)
+	}
+	if len(keys) == 0 {
+		return
 	}
 	if delim == "" {
 		delim = domain.GuessDelimiter(keys)
@@ -335,7 +348,7 @@ func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlag
 	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
 		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
 	}
-	fmt.Fprintf(f.stderr, " (one more request to read them: %.1f RCU)\n", page.Cost.Billed)
+	fmt.Fprintf(f.stderr, "%s\n", cost)
 }
 
 // nothingFound explains an empty result: a pattern that matches nothing is

@@ -392,6 +392,55 @@ func InferVersionPattern(keys []string) *VersionPattern {
 	return p
 }
 
+// nameFirstSeps are the separators a name-first family may end its name
+// with (DOC#d1#v3, docs/d1/v3).
+const nameFirstSeps = "#|/:~"
+
+// InferNameFirstPattern finds a family of revisions spelt {name}<sep>v{n}
+// (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2) in a partition's keys, where
+// the evidence is clear: a lower-case v and digits end each key after the
+// separator, and at least two names hold two numbers or more each. One
+// name's v1, v2 (a device's hardware revisions) is not enough, and
+// ORDER#o1#ITEM#1 (no v), DOC#d1#V2 or api#v1.2 are no revisions. n is
+// how many names hold two numbers or more; nil where none is clear.
+func InferNameFirstPattern(keys []string) (p *VersionPattern, n int) {
+	nums := map[string]map[string]map[string]bool{} // sep → name → numbers
+	for _, k := range keys {
+		i := strings.LastIndexAny(k, nameFirstSeps)
+		if i <= 0 || len(k)-i < 3 || k[i+1] != 'v' || !digitsOnly(k[i+2:]) || len(k)-i-2 > maxVersionDigits {
+			continue
+		}
+		sep, name := k[i:i+1], k[:i]
+		if nums[sep] == nil {
+			nums[sep] = map[string]map[string]bool{}
+		}
+		if nums[sep][name] == nil {
+			nums[sep][name] = map[string]bool{}
+		}
+		nums[sep][name][strings.TrimLeft(k[i+2:], "0")] = true
+	}
+	best := ""
+	for _, sep := range nameFirstSeps {
+		many := 0
+		for _, ns := range nums[string(sep)] {
+			if len(ns) >= 2 {
+				many++
+			}
+		}
+		if many > n {
+			best, n = string(sep), many
+		}
+	}
+	if n < 2 {
+		return nil, 0
+	}
+	p, err := ParseVersionPattern(namePlaceholder + best + "v" + numPlaceholder)
+	if err != nil {
+		return nil, 0
+	}
+	return p, n
+}
+
 // HistoryOnly reports a pattern inferred from keys that hold no revision
 // 0: their current copies live elsewhere, so none is missing.
 func (p *VersionPattern) HistoryOnly() bool { return p.historyOnly }

@@ -281,6 +281,82 @@ func FuzzInferVersionPattern(f *testing.F) {
 	})
 }
 
+// TestInferNameFirstPattern: a family spelt {name}<sep>v{n} is found where
+// two names or more hold two numbers or more each, behind a lower-case v
+// ending the key; one name's revisions, keys with no v, V, a version of
+// software or a v with no digits are not one.
+func TestInferNameFirstPattern(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string // "" when none
+		n    int
+	}{
+		{[]string{"DOC#d1#v1", "DOC#d1#v2", "DOC#d2#v1", "DOC#d2#v3", "META"}, "{name}#v{n}", 2},
+		{[]string{"DOC#d1#v1", "DOC#d1#v3", "DOC#d1#v7", "DOC#d1#LATEST", "DOC#d2#v1", "DOC#d2#v2", "DOC#d3#v0", "DOC#d3#v1"}, "{name}#v{n}", 3},
+		{[]string{"docs/a/v1", "docs/a/v2", "docs/b/v01", "docs/b/v02"}, "{name}/v{n}", 2},
+		{[]string{"Terms#v1", "Terms#v2", "Claims#v0", "Claims#v1"}, "{name}#v{n}", 2},
+		// one name's revisions: a device's hardware v1, v2, not clear
+		{[]string{"DEVICE#d1#v1", "DEVICE#d1#v2", "DEVICE#d2#v1"}, "", 0},
+		// one number a name: a constant of the key's shape
+		{[]string{"A#v1", "B#v1", "C#v1"}, "", 0},
+		// 1 and 01 are one number
+		{[]string{"A#v1", "A#v01", "B#v2", "B#v02"}, "", 0},
+		{[]string{"ORDER#o1#ITEM#1", "ORDER#o1#ITEM#2", "ORDER#o2#ITEM#1", "ORDER#o2#ITEM#2"}, "", 0},
+		{[]string{"DOC#d1#V1", "DOC#d1#V2", "DOC#d2#V1", "DOC#d2#V2"}, "", 0},
+		{[]string{"api#v1.2", "api#v1.3", "sdk#v2.0", "sdk#v2.1"}, "", 0},
+		{[]string{"A#v", "A#vx", "B#v", "B#v1"}, "", 0},
+		{[]string{"#v1", "#v2", "v1", "v2"}, "", 0}, // no name
+		{nil, "", 0},
+	} {
+		p, n := InferNameFirstPattern(tc.keys)
+		got := ""
+		if p != nil {
+			got = p.String()
+			for _, k := range tc.keys {
+				if v, ok := p.Parse(k); ok && v.String() != k {
+					t.Errorf("%q read by %s spelt back %q", k, p, v.String())
+				}
+			}
+		}
+		if got != tc.want || n != tc.n {
+			t.Errorf("%q: %q (%d), want %q (%d)", tc.keys, got, n, tc.want, tc.n)
+		}
+	}
+}
+
+// FuzzInferNameFirstPattern: whatever keys it is given, a pattern found
+// reads every key it counted, and reads each back whole, with a name.
+func FuzzInferNameFirstPattern(f *testing.F) {
+	for _, seed := range [][4]string{{"DOC#d1#v1", "DOC#d1#v2", "DOC#d2#v1", "DOC#d2#v3"}, {"ORDER#o1#ITEM#1", "ORDER#o1#ITEM#2", "ORDER#o2#ITEM#1", "ORDER#o2#ITEM#2"},
+		{"a/v1", "a/v2", "b#v1", "b#v2"}, {"a#b/v1", "a#b/v2", "c#d/v1", "c#d/v2"}, {"é#v1", "é#v2", "x~v0", "x~v9"}} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c, d string) {
+		keys := []string{a, b, c, d}
+		p, n := InferNameFirstPattern(keys)
+		if p == nil {
+			if n != 0 {
+				t.Fatalf("%q: no pattern, %d names", keys, n)
+			}
+			return
+		}
+		read := 0
+		for _, k := range keys {
+			v, ok := p.Parse(k)
+			if !ok {
+				continue
+			}
+			read++
+			if v.String() != k || v.Name == "" {
+				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
+			}
+		}
+		if n < 2 || read < 2*n {
+			t.Fatalf("%s found in %q for %d names reads %d keys", p, keys, n, read)
+		}
+	})
+}
+
 // TestCurrentWordKeys: a key that says LATEST or CURRENT (any case, the
 // whole word) where the revision stands is an item's current copy, read
 // with the revisions (CurrentItemPrefix) or, where the word leads what

@@ -63,6 +63,13 @@ type VersionsResult struct {
 	// usual forms do not read (v{n}.{name} for v00001.profile), when the
 	// request named none; nil otherwise.
 	Pattern *domain.VersionPattern
+	// Found says, where a sample of the partition's keys was looked at for
+	// a family the usual read cannot hold (VersionsRequest.nameFirst),
+	// what it found and by what it was read, or that it found none.
+	Found string
+	// Sample are the keys that look read where it found none, for a hint
+	// of what they read as (nil where it was not made).
+	Sample []string
 	// Apart are the reads of current copies whose word leads the key
 	// (begins_with(SK, "LATEST_")…), made where an item had no current
 	// copy; their cost is in Cost.
@@ -411,6 +418,9 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			progress(res)
 		}
 		if !page.More() {
+			if r.Pattern == nil && len(revs) == 0 && r.Resume == nil {
+				return r.nameFirst(ctx, c, res, progress)
+			}
 			if err := r.readApart(ctx, c, &res, &revs, ""); err != nil {
 				res.Stopped = start // the history is whole: go on with the reads apart
 				if len(page.Items) > 0 {
@@ -427,6 +437,46 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 		}
 		start = page.LastKey
 	}
+}
+
+// nameFirstSample is how many keys the look for a name-first family reads.
+const nameFirstSample = 100
+
+// nameFirst looks, where no key under v is a revision, for a family the
+// usual read cannot hold, spelt with the name first (DOC#d1#v1, DOC#d1#v2,
+// DOC#d2#v1…): one keys-only page of the partition, read for it
+// (domain.InferNameFirstPattern); where it is clear, the partition is read
+// again by that pattern, which reads every key (its first placeholder
+// leaves no prefix to read under), and the pattern is said (Pattern,
+// Found). res is the read that found nothing, whose cost is kept.
+func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsResult, progress func(VersionsResult)) (VersionsResult, error) {
+	page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, ""), Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
+	res.Cost = res.Cost.Add(page.Cost)
+	if err != nil {
+		return res, err // Stopped nil: read again from the start
+	}
+	keys := []string{} // read, if none: not read again for a hint
+	for _, it := range page.Items {
+		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+			keys = append(keys, s.Value)
+		}
+	}
+	p, n := domain.InferNameFirstPattern(keys)
+	sampled := fmt.Sprintf("the partition's %d keys", len(keys))
+	if page.More() {
+		sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
+	}
+	if p == nil {
+		res.Sample = keys
+		res.Found = fmt.Sprintf("looked in %s for {name}#v{n} (DOC#d1#v1): none", sampled)
+		return res, nil
+	}
+	r.Pattern = p
+	found, err := Versions(ctx, c, r, progress)
+	found.Cost, found.Pages = res.Cost.Add(found.Cost), res.Pages+found.Pages
+	found.Pattern = p
+	found.Found = fmt.Sprintf("no revision key begins with v; in %s, %d items hold revisions spelt %s: read by it", sampled, n, p)
+	return found, err
 }
 
 // pageKeys names the attributes a page's start key holds: the keys read,

@@ -415,3 +415,55 @@ func TestVersionsCurrentWordLeading(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsFindsNameFirstFamily: with no pattern named, a partition
+// whose keys under v hold no revision is looked at once more (one page of
+// its keys): where two names or more hold two revisions or more spelt
+// {name}#v{n}, it is read by that pattern and the pattern said; it was
+// only suggested. An order's items (ORDER#o1#ITEM#1) and one name's v1,
+// v2 are not read as versions. The same on both backends, at the same
+// count of requests.
+func TestVersionsFindsNameFirstFamily(t *testing.T) {
+	ctx := context.Background()
+	s := func(v string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, k := range [][2]string{
+		{"docs", "DOC#d1#v0"}, {"docs", "DOC#d1#v1"}, {"docs", "DOC#d1#v2"}, {"docs", "DOC#d2#v1"}, {"docs", "DOC#d2#v2"}, {"docs", "META"},
+		{"orders", "ORDER#o1#ITEM#1"}, {"orders", "ORDER#o1#ITEM#2"}, {"orders", "ORDER#o2#ITEM#1"}, {"orders", "ORDER#o2#ITEM#2"},
+		{"device", "DEVICE#d1#v1"}, {"device", "DEVICE#d1#v2"}, {"device", "DEVICE#d2#v1"},
+	} {
+		items = append(items, dynamo.Item{"PK": s(k[0]), "SK": s(k[1]), "title": s("x")})
+	}
+	mem := memory.New()
+	dl := dynalitetest.Shared(t).Client()
+	for _, w := range []dynamo.Writer{mem, dl} {
+		if err := demo.CreateKeyTable(ctx, w, "NameFirstFamily", "S", items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		for _, tc := range []struct {
+			pk, want, found string
+			requests        int
+		}{
+			{"docs", "DOC#d1 current=DOC#d1#v0 revisions=2 latest=DOC#d1#v2 drift=[]\nDOC#d2 current=none revisions=2 latest=DOC#d2#v2 drift=[\"v0 is missing: no current copy of 2 revisions\"]",
+				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#v{n}: read by it", 3},
+			{"orders", "", "looked in the partition's 4 keys for {name}#v{n} (DOC#d1#v1): none", 2},
+			{"device", "", "looked in the partition's 3 keys for {name}#v{n} (DOC#d1#v1): none", 2},
+		} {
+			m := dynamo.NewMetered(c)
+			res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			total, _ := m.Session.Totals()
+			if err != nil || strings.Join(got, "\n") != tc.want || res.Found != tc.found || total.Requests != tc.requests || (res.Pattern != nil) != (tc.want != "") {
+				t.Errorf("%s %s: %q %q %v in %d requests, want %q %q in %d", name, tc.pk, got, res.Found, err, total.Requests, tc.want, tc.found, tc.requests)
+			}
+			if tc.want == "" && len(res.Sample) != 4-map[string]int{"device": 1}[tc.pk] {
+				t.Errorf("%s %s: the keys looked at are not kept for a hint: %q", name, tc.pk, res.Sample)
+			}
+		}
+	}
+}

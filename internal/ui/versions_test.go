@@ -660,3 +660,40 @@ func TestVersionsCurrentWordLeading(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsFindsNameFirstFamily: a partition whose revisions are spelt
+// with the name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2) and no
+// version_pattern: the Versions mode is not dimmed where its items were
+// all loaded, and lists the family it finds, saying how on the request
+// line ("No Versions mode here" before). An order's items stay no
+// versions.
+func TestVersionsFindsNameFirstFamily(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, kv := range [][2]string{{"docs", "DOC#d1#v0"}, {"docs", "DOC#d1#v1"}, {"docs", "DOC#d1#v2"}, {"docs", "DOC#d2#v1"}, {"docs", "DOC#d2#v2"}, {"docs", "META"},
+		{"orders", "ORDER#o1#ITEM#1"}, {"orders", "ORDER#o1#ITEM#2"}, {"orders", "ORDER#o2#ITEM#1"}, {"orders", "ORDER#o2#ITEM#2"}} {
+		items = append(items, dynamo.Item{"PK": s(kv[0]), "SK": s(kv[1]), "title": s("x")})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Family", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Family", PK: "docs", Now: demoClock})
+			h.keys("2")
+			h.loadAll()
+			if off := h.m.top().(common.Moded).Modes()[2].Off; off != "" {
+				t.Fatalf("Versions dimmed over DOC#d1#v1…: %q", off)
+			}
+			h.keys("3")
+			h.contains(t, "docs · 2 versioned items", "DOC#d2  missing", "spelt {name}#v{n}: read by it")
+			h = newHarness(t, size[0], size[1], Config{Client: db, Table: "Family", PK: "orders", Now: demoClock})
+			h.keys("2")
+			h.loadAll()
+			if off := h.m.top().(common.Moded).Modes()[2].Off; !strings.Contains(off, "no sort key here begins with v") {
+				t.Fatalf("Versions not dimmed over an order's items: %q", off)
+			}
+		})
+	}
+}

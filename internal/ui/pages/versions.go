@@ -349,7 +349,11 @@ func (v *Versions) View() string {
 		}
 		// The words a dimmed Versions tab says elsewhere: the decision is
 		// the same whichever way the view was reached, only read here.
-		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
+		looked := ""
+		if v.res.Found != "" {
+			looked = "\n" + common.Sanitize(v.res.Found) + "."
+		}
+		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + looked + "\nesc goes back to the partition.")
 	case note != "" && v.list.Answered() && !v.list.Fail.Stopped():
 		body += "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
@@ -397,8 +401,10 @@ func (v *Versions) Capturing() bool { return false }
 func (v *Versions) Request() string {
 	level, _ := v.Query()
 	apart := ""
-	if note := v.res.ApartNote(); note != "" {
-		apart = " · " + note
+	for _, note := range []string{v.res.Found, v.res.ApartNote()} {
+		if note != "" && len(v.res.Histories) > 0 { // else said where the rows would be
+			apart += " · " + note
+		}
 	}
 	return fmt.Sprintf("%s%s · %d req · %s", level.Describe(), apart, v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
