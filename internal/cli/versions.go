@@ -181,15 +181,14 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	level := masked.ShownQuery(res.Level, delim) // first: the partition is ‹m1› wherever it shows
 	rows, histories := f.rows(res, item, info, masked, delim)
 	if len(res.Histories) == 0 {
-		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim)); err != nil {
-			return err
+		// What these keys suggest first, then what was looked for: the
+		// generic example came first, and the pattern that fits after it.
+		suggested := false
+		if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
+			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"))
 		}
-	}
-	// After the summary, so the read's own figures stay its own: the
-	// hint's one read says its cost.
-	hint := func() {
-		if len(res.Histories) == 0 && pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
-			suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"))
+		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim), suggested); err != nil {
+			return err
 		}
 	}
 	items := make([]historyJSON, 0, len(res.Histories))
@@ -218,7 +217,6 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
 		summary()
-		hint()
 		return err
 	}
 	doc := map[string]any{
@@ -232,7 +230,6 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		return err
 	}
 	summary()
-	hint()
 	return nil
 }
 
@@ -316,16 +313,17 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 }
 
 // suggestVersionPattern says what a page of the partition's keys read
-// as, and the --version-pattern they suggest: the keys the read sampled
-// for a name-first family (res.Sample), else one page read for it.
-func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim string) {
+// as, and the --version-pattern they suggest (reporting whether it
+// suggested one): the keys the read sampled for a name-first family
+// (res.Sample), else one page read for it, its cost said.
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim string) (suggested bool) {
 	keys, cost := res.Sample, ""
 	if keys == nil {
 		q := res.Level
 		q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
 		page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
 		if err != nil {
-			return
+			return false
 		}
 		for _, it := range page.Items {
 			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
@@ -335,27 +333,29 @@ func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlag
 		cost = fmt.Sprintf(" (one more request to read them: %.1f RCU)", page.Cost.Billed)
 	}
 	if len(keys) == 0 {
-		return
+		return false
 	}
 	if delim == "" {
 		delim = domain.GuessDelimiter(keys)
 	}
 	seen := domain.InferTemplates(keys, delim)
 	if len(seen) == 0 {
-		return
+		return false
 	}
 	fmt.Fprintf(f.stderr, "the sort keys read as %s", export.OneLine(strings.Join(seen, ", ")))
 	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
-		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
+		fmt.Fprintf(f.stderr, ": try --version-pattern %s (or version_pattern in the configuration)", domain.ShellQuote(export.OneLine(p)))
+		suggested = true
 	}
 	fmt.Fprintf(f.stderr, "%s\n", cost)
+	return suggested
 }
 
 // nothingFound explains an empty result: a pattern that matches nothing is
 // a mistake (exit 2); with the usual forms, stderr says which were looked
 // for and how to name another. level and pk are as they may be shown:
 // masked where the mask covers the key.
-func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery, pk string) error {
+func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery, pk string, suggested bool) error {
 	if pattern != nil {
 		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
 		if f.given("version-pattern") {
@@ -364,7 +364,11 @@ func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain
 		return usage("compare it with the keys ("+f.g.command("items", "--table", f.table, "--pk", pk)+"), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
 			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(pk), level.Expression(), level.Values())
 	}
-	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
-		level.Expression(), level.Values())
+	advice := "; where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)"
+	if suggested {
+		advice = "" // the keys' own pattern is said above
+	}
+	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s)%s\n",
+		level.Expression(), level.Values(), advice)
 	return nil
 }

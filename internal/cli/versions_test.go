@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,18 @@ func TestVersionsNothingFound(t *testing.T) {
 	if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name") ||
 		!strings.Contains(stderr, "--version-pattern") {
 		t.Errorf("stdout %s\nstderr %s", out, stderr)
+	}
+	// The keys' own pattern first, then what was looked for, without the
+	// generic example: 'rev#{n}#{name}' came first, the tailored hint last.
+	for pk, want := range map[string][]string{
+		"POL-1001": {"the sort keys read as rev#{n}#Terms (4), rev#{n}#Coverage (3), metadata (1): try --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)",
+			`no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read PK = :pk AND begins_with(SK, :prefix)  :pk="POL-1001" :prefix="v")`},
+		"nothing-here": {`no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read PK = :pk AND begins_with(SK, :prefix)  :pk="nothing-here" :prefix="v"); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)`},
+	} {
+		_, stderr := mustRun(t, "versions", "--demo", "--table", "Policies", "--pk", pk, "-o", "csv")
+		if lines := strings.Split(stderr, "\n"); len(lines) < len(want) || !slices.Equal(lines[:len(want)], want) {
+			t.Errorf("%s: stderr begins\n%s\nwant\n%s", pk, stderr, strings.Join(want, "\n"))
+		}
 	}
 	_, stderr, code := cli(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1", "--version-pattern", "rev#{n}#{name}")
 	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

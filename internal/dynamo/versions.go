@@ -469,6 +469,9 @@ func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsRe
 	if p == nil {
 		res.Sample = keys
 		res.Found = fmt.Sprintf("looked in %s for {name}#v{n} (DOC#d1#v1): none", sampled)
+		if len(keys) == 0 {
+			res.Found = "looked for {name}#v{n} (DOC#d1#v1): the partition holds no key"
+		}
 		return res, nil
 	}
 	r.Pattern = p

@@ -164,7 +164,7 @@ func TestRequestLinesBillAsTheStatusBar(t *testing.T) {
 		// the keys under v, and a page of the partition looked at for a
 		// name-first family (DOC#d1#v1): two empty reads
 		{"versions", Config{Table: "Equipment", PK: "nothing-here", Versions: "*"},
-			[]string{"· 2 req · 1.0 RCU est.", "looked in the partition's 0 keys for {name}#v{n}"}},
+			[]string{"· 2 req · 1.0 RCU est.", "looked for {name}#v{n} (DOC#d1#v1): the partition holds no key"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, 200, 40, c.cfg)
