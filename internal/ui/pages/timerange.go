@@ -1064,8 +1064,8 @@ func (t *Time) View() string {
 	gridH := t.gridHeight(sparkLine != "")
 	body := t.grid.View()
 	switch {
-	case t.empty:
-		body = st.Dim.Render("No item has the partition key " + common.KeyCell(t.base.PK) + t.inIndex() + ": there is no such partition.\nesc goes back.")
+	case t.empty: // the reason the tab gives (detect), as a sentence
+		body = st.Dim.Render(strings.ToUpper(t.noTime[:1]) + t.noTime[1:] + ".\nesc goes back.")
 	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case t.pg.Fail.Stopped() && t.pg.Head.Len() == 0:
