@@ -697,3 +697,30 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionsLongCurrentKey: a current copy kept under a long word key
+// (DOC#quarterly-report-2026-emea-finance#LATEST, 44 cells) is cut in its
+// middle where the Current column (at most 32 cells) cannot hold it, so
+// the word that says it is the current copy stays: it was cut at its
+// end, "DOC#quarterly-report-2026-emea-…", at every size.
+func TestVersionsLongCurrentKey(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	const name = "DOC#quarterly-report-2026-emea-finance"
+	var items []dynamo.Item
+	for _, sk := range []string{name + "#v1", name + "#v2", name + "#LATEST"} {
+		items = append(items, dynamo.Item{"PK": s("tenant#1"), "SK": s(sk), "title": s("x")})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]config.TableSettings{"Docs": {VersionPattern: "{name}#v{n}"}}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Docs", PK: "tenant#1", Versions: "*", Tables: tables, Now: demoClock})
+		h.contains(t, "tenant#1 · 1 versioned item")
+		row := lineWith(h.screen(), "quarterly")
+		if !strings.Contains(row, name+"#LATEST") && !strings.Contains(row, "…") || !strings.Contains(row, "#LATEST") {
+			t.Errorf("%v: the current key is cut without a mark, or loses its word:\n%s", size, h.screen())
+		}
+	}
+}
