@@ -1265,3 +1265,30 @@ func TestHelpShowsTheRequestWhole(t *testing.T) {
 	h.keys("?")
 	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:00:00Z" :hi="ORDER#2026-04-01T06:59:59Z#\U0010ffff"`)
 }
+
+// TestTimeTitleKeepsItsOrder: where the Time title does not fit (80
+// columns, a long partition key, a range's figures), what the rows' order
+// is comes right after the key and the count is cut, visibly: the order,
+// "newest first across 2 prefixes, to the second", was cut off whole.
+func TestTimeTitleKeepsItsOrder(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"PLACED#2018-03-06T05:42:00Z", "PLACED#2018-03-06T13:29:00.25Z", "PLACED#2018-11-02T08:00:00Z",
+		"DELIVERED#2018-03-28T08:46:00Z", "DELIVERED#2018-07-14T19:01:00.5Z", "DELIVERED#2017-12-30T23:59:00Z"} {
+		items = append(items, dynamo.Item{"PK": s("CUSTOMER#c0003-emea-north"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "OrderHistory", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "OrderHistory", PK: "CUSTOMER#c0003-emea-north", Range: "2018", Now: demoClock})
+		title := lineWith(h.screen(), "╭─")
+		want := "CUSTOMER#c0003-emea-north · 5 in range · 5 read · 0.5 RCU · all · newest first across 2 prefixes, to the second"
+		if size[0] == 80 {
+			want = "CUSTOMER#c0003-emea-north · newest first across 2 prefixes, to the second…"
+		}
+		if !strings.Contains(title, want) {
+			t.Errorf("%v: title %q, want %q", size, title, want)
+		}
+	}
+}

@@ -1097,6 +1097,12 @@ func (t *Time) View() string {
 		state = "reading…"
 	}
 	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), state, order)
+	if common.Width(title) > t.w-6 {
+		// The order before the count where the title is cut: at 80
+		// columns "newest first across 2 prefixes, to the second" was
+		// cut off whole, and with it what the rows' order is.
+		title = fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), order, state)
+	}
 	if t.phase == timeRefused {
 		// The sample's items were read, and none is listed: the title
 		// says what the body does, not "20 items loaded · more as you
