@@ -264,18 +264,7 @@ func FuzzInferVersionPattern(f *testing.F) {
 		if p == nil {
 			return
 		}
-		read := 0
-		for _, k := range []string{a, b} {
-			v, ok := p.Parse(k)
-			if !ok {
-				continue
-			}
-			read++
-			if v.String() != k || v.Name == "" {
-				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
-			}
-		}
-		if read == 0 {
+		if readsBack(t, p, []string{a, b}) == 0 {
 			t.Fatalf("%s inferred from %q and %q reads neither", p, a, b)
 		}
 	})
@@ -340,21 +329,28 @@ func FuzzInferNameFirstPattern(f *testing.F) {
 			}
 			return
 		}
-		read := 0
-		for _, k := range keys {
-			v, ok := p.Parse(k)
-			if !ok {
-				continue
-			}
-			read++
-			if v.String() != k || v.Name == "" {
-				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
-			}
-		}
-		if n < 2 || read < 2*n {
+		if read := readsBack(t, p, keys); n < 2 || read < 2*n {
 			t.Fatalf("%s found in %q for %d names reads %d keys", p, keys, n, read)
 		}
 	})
+}
+
+// readsBack is how many of keys p reads, failing where one it reads is
+// not spelt back whole, with a name.
+func readsBack(t *testing.T, p *VersionPattern, keys []string) int {
+	t.Helper()
+	read := 0
+	for _, k := range keys {
+		v, ok := p.Parse(k)
+		if !ok {
+			continue
+		}
+		read++
+		if v.String() != k || v.Name == "" {
+			t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
+		}
+	}
+	return read
 }
 
 // TestCurrentWordKeys: a key that says LATEST or CURRENT (any case, the

@@ -201,14 +201,7 @@ func (r VersionsRequest) zeroKey() string {
 // ignore is what the drift check leaves out: the keys, which differ by
 // design, and the table's drift_ignore.
 func (r VersionsRequest) ignore() []string {
-	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
-	if r.TableKeys != nil {
-		keys = append(keys, r.TableKeys.PK.Name)
-		if r.TableKeys.SK != nil {
-			keys = append(keys, r.TableKeys.SK.Name)
-		}
-	}
-	return append(keys, r.Ignore...)
+	return append(r.pageKeys(), r.Ignore...)
 }
 
 // ownerAttr is the base table's partition key on an index keyed by
