@@ -1097,10 +1097,11 @@ func (t *Time) View() string {
 		state = "reading…"
 	}
 	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), state, order)
-	if common.Width(title) > t.w-6 {
+	if common.Width(title) > t.w-6 && !t.pg.Fail.Stopped() {
 		// The order before the count where the title is cut: at 80
 		// columns "newest first across 2 prefixes, to the second" was
-		// cut off whole, and with it what the rows' order is.
+		// cut off whole, and with it what the rows' order is. A failed
+		// read stays first: that is what the title must say.
 		title = fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), order, state)
 	}
 	if t.phase == timeRefused {
