@@ -16,9 +16,11 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
 )
 
-// TestVersionsStatsBilled: a partition with no versions is one empty read,
-// reported at 0 RCU by the embedded backend and billed 0.5 by DynamoDB:
-// versions' stats and summary say the bill, as children's do.
+// TestVersionsStatsBilled: a partition with no versions is two empty
+// reads (the keys under v, and a page of the partition looked at for a
+// name-first family, DOC#d1#v1), each reported at 0 RCU by the embedded
+// backend and billed 0.5 by DynamoDB: versions' stats and summary say the
+// bill, as children's do.
 func TestVersionsStatsBilled(t *testing.T) {
 	out, stderr := mustRun(t, "versions", "--demo", "--table", "Equipment", "--pk", "nothing-here")
 	var d struct {
@@ -30,8 +32,8 @@ func TestVersionsStatsBilled(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if d.Stats.Billed != 0.5 || !d.Stats.Estimated || !strings.Contains(stderr, "billedRCU=0.5") {
-		t.Fatalf("stats %+v, summary %q: want the empty read billed 0.5, an estimate", d.Stats, stderr)
+	if d.Stats.Billed != 1 || !d.Stats.Estimated || !strings.Contains(stderr, "billedRCU=1.0") {
+		t.Fatalf("stats %+v, summary %q: want the empty reads billed 1.0, an estimate", d.Stats, stderr)
 	}
 }
 

@@ -84,7 +84,9 @@ ObjectIds, and Snowflake ids where their 19 digits, read as epoch
 nanoseconds, would put the newest key in the future; --time-format
 snowflake names them where not, and the 18-digit ids made before mid-2018,
 which sort apart from the 19-digit ones as text: a range is read in the
-width of the ids it holds, one holding both is refused); with a
+width of the ids it holds, one holding both is refused; Discord's ids
+made since mid-2022 read as nanoseconds of 2001-2019 and stay so read,
+with a line on stderr naming --time-format discord); with a
 prefix before the time after any separator (amsg#2018-08-29:12:00:00,
 event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,
@@ -520,6 +522,9 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 			fmt.Fprintf(stderr, "%d of %d keys sampled are not a time (masked): left out of ranges\n", len(sample.Skipped), sample.Total)
 		} else if note != "" {
 			fmt.Fprintf(stderr, "%s: left out of ranges\n", note)
+		}
+		if sample.Ambiguous != "" {
+			fmt.Fprintf(stderr, "%s\n", sample.Ambiguous) // dates alone: nothing masked
 		}
 		return sample.Enc, nil
 	}

@@ -551,6 +551,39 @@ func TestRangeSnowflakesOfTwoWidths(t *testing.T) {
 	}
 }
 
+// TestRangeSaysDiscordIdsReadAsNanoseconds: Discord's message ids of
+// 2024 are 19 digits, which detection reads as epoch nanoseconds of 2009,
+// without a word. range keeps that reading (nanoseconds are as likely)
+// and says on stderr that Discord ids would read otherwise, and how;
+// --time-format discord reads them so, and is told nothing. On dynalite
+// and the embedded backend.
+func TestRangeSaysDiscordIdsReadAsNanoseconds(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	id := func(at string, seq int64) string {
+		tm, _ := time.Parse(time.RFC3339, at)
+		return "MSG#" + strconv.FormatInt((tm.UnixMilli()-1420070400000)<<22|seq, 10)
+	}
+	var items []map[string]types.AttributeValue
+	for i, at := range []string{"2024-05-01T12:00:00Z", "2024-05-20T12:00:00Z", "2024-06-01T12:00:00Z"} {
+		items = append(items, av("PK", "CH#1", "SK", id(at, int64(i))))
+	}
+	table, backends := bothBackends(t, items)
+	note := "read as epoch nanoseconds (2009-02…2009-07); if these are Discord ids (2024-05…2024-06), use --time-format discord\n"
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "CH#1", "--after", "2000-01-01"}, conn...)...)
+			if got := len(sortKeysOut(t, out)); code != 0 || got != 3 || !strings.Contains(stderr, note) {
+				t.Errorf("detected: exit %d, %d items, want 3 and the note %q:\n%s", code, got, note, stderr)
+			}
+			out, stderr, code = cli(t, append([]string{"range", "--table", table, "--pk", "CH#1", "--at", "2024-05", "--time-format", "discord"}, conn...)...)
+			if got := strings.Join(sortKeysOut(t, out), " "); code != 0 || got != id("2024-05-20T12:00:00Z", 1)+" "+id("2024-05-01T12:00:00Z", 0) || strings.Contains(stderr, "Discord ids") {
+				t.Errorf("--time-format discord: exit %d, %s:\n%s", code, got, stderr)
+			}
+		})
+	}
+}
+
 // TestRangeOverNoKeys: a partition that holds nothing, or a --sk-prefix
 // no key has, has no item in any range. range refused it as keys that
 // "hold no time … (or there are none)", exit 2, where children and

@@ -74,7 +74,10 @@ v${version}), is the key written again: neither drift nor a pointer.
 A key that says LATEST or CURRENT (any case, the whole word) where the
 revision stands, read with the revisions (DOC#d1#LATEST beside
 DOC#d1#v1…v7, v_latest), is the current copy of an item with no v0; beside
-a v0 it is said only where it differs from it.
+a v0 it is said only where it differs from it. Where the word leads the key
+(LATEST_Audit beside v1_Audit, LATEST#DOC#d1 beside v1#DOC#d1) and an item
+has no v0, it is read apart: one Query for each of LATEST, latest, Latest,
+CURRENT, current and Current, said on stderr.
 drift_ignore = ["UpdatedAt"] in the table's configuration leaves
 attributes out of the comparison.
 
@@ -87,7 +90,10 @@ version_pattern in the configuration): a template where {n} is the number
 (0 the current copy) and {name} the item, such as rev#{n}#{name} or
 {name}#v{n}. The list then reads begins_with(SK, <what comes before the
 first placeholder>), or the whole partition when the template starts with
-one.
+one. With none named, where no key under v is a revision, one keys-only
+page of the partition (100 keys) is looked at for a family spelt with the
+name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1…): where two names or more
+each hold two numbers or more, it is read by {name}#v{n}, said on stderr.
 
 --max-rcu bounds every read (the revisions' Query pages, the GetItem of
 --item), as billed, within half an RCU; stopped there, nothing is
@@ -175,15 +181,14 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	level := masked.ShownQuery(res.Level, delim) // first: the partition is ‹m1› wherever it shows
 	rows, histories := f.rows(res, item, info, masked, delim)
 	if len(res.Histories) == 0 {
-		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim)); err != nil {
-			return err
+		// What these keys suggest first, then what was looked for: the
+		// generic example came first, and the pattern that fits after it.
+		suggested := false
+		if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
+			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"))
 		}
-	}
-	// After the summary, so the read's own figures stay its own: the
-	// hint's one read says its cost.
-	hint := func() {
-		if len(res.Histories) == 0 && pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
-			suggestVersionPattern(ctx, conn.client, f, res.Level, cmp.Or(delim, "#"))
+		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim), suggested); err != nil {
+			return err
 		}
 	}
 	items := make([]historyJSON, 0, len(res.Histories))
@@ -196,8 +201,15 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	}
 	total, _ := conn.client.Session.Totals()
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
-			export.OneLine(level.Describe()), counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
+		apart := ""
+		if note := res.ApartNote(); note != "" {
+			apart = " · " + note
+		}
+		fmt.Fprintf(f.stderr, "%s%s · %s, %d drifted · requests=%d consumedRCU=%.1f%s\n",
+			export.OneLine(level.Describe()), apart, counted(len(items), "versioned item", "versioned items"), drifted, total.Requests, total.RCU, billedNote(conn.client.Session))
+		if res.Found != "" {
+			fmt.Fprintf(f.stderr, "%s\n", res.Found) // a pattern and counts: nothing masked
+		}
 		if res.SkippedN > 0 && len(items) > 0 { // keys that look like revisions in a versioned partition: say why they are not
 			f.saySkipped(res, func(k string) string { return masked.ShownKey(f.table, info.Key.SK.Name, k, delim) })
 		}
@@ -205,7 +217,6 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)
 		summary()
-		hint()
 		return err
 	}
 	doc := map[string]any{
@@ -219,7 +230,6 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		return err
 	}
 	summary()
-	hint()
 	return nil
 }
 
@@ -302,40 +312,50 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 	return conf.Table(f.table).Versions(), err
 }
 
-// suggestVersionPattern reads one page of the partition's keys and says
-// what they read as, and the --version-pattern they suggest.
-func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, level domain.KeyQuery, delim string) {
-	q := level
-	q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
-	page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
-	if err != nil || len(page.Items) == 0 {
-		return
-	}
-	var keys []string
-	for _, it := range page.Items {
-		if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
-			keys = append(keys, kv.Text)
+// suggestVersionPattern says what a page of the partition's keys read
+// as, and the --version-pattern they suggest (reporting whether it
+// suggested one): the keys the read sampled for a name-first family
+// (res.Sample), else one page read for it, its cost said.
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim string) (suggested bool) {
+	keys, cost := res.Sample, ""
+	if keys == nil {
+		q := res.Level
+		q.SK, q.Filter, q.Reverse = domain.SKCondition{}, nil, false
+		page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: q, Limit: 100, KeysOnly: true})
+		if err != nil {
+			return false
 		}
+		for _, it := range page.Items {
+			if kv, ok := dynamo.KeyValueOf(it[q.SKName]); ok && kv.Type == domain.TypeS {
+				keys = append(keys, kv.Text)
+			}
+		}
+		cost = fmt.Sprintf(" (one more request to read them: %.1f RCU)", page.Cost.Billed)
+	}
+	if len(keys) == 0 {
+		return false
 	}
 	if delim == "" {
 		delim = domain.GuessDelimiter(keys)
 	}
 	seen := domain.InferTemplates(keys, delim)
 	if len(seen) == 0 {
-		return
+		return false
 	}
 	fmt.Fprintf(f.stderr, "the sort keys read as %s", export.OneLine(strings.Join(seen, ", ")))
 	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
-		fmt.Fprintf(f.stderr, ": try --version-pattern %s", domain.ShellQuote(export.OneLine(p)))
+		fmt.Fprintf(f.stderr, ": try --version-pattern %s (or version_pattern in the configuration)", domain.ShellQuote(export.OneLine(p)))
+		suggested = true
 	}
-	fmt.Fprintf(f.stderr, " (one more request to read them: %.1f RCU)\n", page.Cost.Billed)
+	fmt.Fprintf(f.stderr, "%s\n", cost)
+	return suggested
 }
 
 // nothingFound explains an empty result: a pattern that matches nothing is
 // a mistake (exit 2); with the usual forms, stderr says which were looked
 // for and how to name another. level and pk are as they may be shown:
 // masked where the mask covers the key.
-func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery, pk string) error {
+func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain.KeyQuery, pk string, suggested bool) error {
 	if pattern != nil {
 		where := "version_pattern " + strconv.Quote(pattern.String()) + " in the configuration"
 		if f.given("version-pattern") {
@@ -344,7 +364,11 @@ func nothingFound(f *versionsFlags, pattern *domain.VersionPattern, level domain
 		return usage("compare it with the keys ("+f.g.command("items", "--table", f.table, "--pk", pk)+"), or drop it to look for v0_Name, v001_Name, v_0 and v0…vN",
 			"%s matches no sort key of partition %s (read %s  %s)", where, strconv.QuoteToGraphic(pk), level.Expression(), level.Values())
 	}
-	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)\n",
-		level.Expression(), level.Values())
+	advice := "; where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)"
+	if suggested {
+		advice = "" // the keys' own pattern is said above
+	}
+	fmt.Fprintf(f.stderr, "no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read %s  %s)%s\n",
+		level.Expression(), level.Values(), advice)
 	return nil
 }

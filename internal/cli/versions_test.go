@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,6 +177,18 @@ func TestVersionsNothingFound(t *testing.T) {
 		!strings.Contains(stderr, "--version-pattern") {
 		t.Errorf("stdout %s\nstderr %s", out, stderr)
 	}
+	// The keys' own pattern first, then what was looked for, without the
+	// generic example: 'rev#{n}#{name}' came first, the tailored hint last.
+	for pk, want := range map[string][]string{
+		"POL-1001": {"the sort keys read as rev#{n}#Terms (4), rev#{n}#Coverage (3), metadata (1): try --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)",
+			`no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read PK = :pk AND begins_with(SK, :prefix)  :pk="POL-1001" :prefix="v")`},
+		"nothing-here": {`no versioned items: looked for v0_Name, v1_Name, v001_Name, v_0, v0…vN and v00001.Name (read PK = :pk AND begins_with(SK, :prefix)  :pk="nothing-here" :prefix="v"); where revisions are spelt another way, give --version-pattern 'rev#{n}#{name}' (or version_pattern in the configuration)`},
+	} {
+		_, stderr := mustRun(t, "versions", "--demo", "--table", "Policies", "--pk", pk, "-o", "csv")
+		if lines := strings.Split(stderr, "\n"); len(lines) < len(want) || !slices.Equal(lines[:len(want)], want) {
+			t.Errorf("%s: stderr begins\n%s\nwant\n%s", pk, stderr, strings.Join(want, "\n"))
+		}
+	}
 	_, stderr, code := cli(t, "versions", "--demo", "--table", "VersionTimes", "--pk", "Equipment#1", "--version-pattern", "rev#{n}#{name}")
 	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
 		!strings.Contains(stderr, `--version-pattern "rev#{n}#{name}" matches no sort key of partition "Equipment#1"`) || !strings.Contains(stderr, `:prefix="rev#"`) {
@@ -206,7 +219,8 @@ func publishedLayouts() map[string][]dynamo.Item {
 // of v0: DOC#d1#v1, v3, v7 and DOC#d1#LATEST; a lagging DOC#d2#current;
 // DOC#d3 with both v0 and a LATEST that differs from it; a LATEST with no revisions and a key
 // that only begins with the word; the blog's v_latest; and the word
-// leading (LATEST#DOC#d1 beside v1#DOC#d1), which is not read.
+// leading (LATEST#DOC#d1 beside v1#DOC#d1, LATEST_Audit beside v1_Audit),
+// read apart.
 func latestDocs() []dynamo.Item {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	doc := func(pk, sk, title string) dynamo.Item {
@@ -219,6 +233,7 @@ func latestDocs() []dynamo.Item {
 		doc("tenant#1", "DOC#news#LATEST", "n"), doc("tenant#1", "DOC#d1#LATEST_NEWS", "n"), doc("tenant#1", "META", "m"),
 		doc("doc#9", "v_1", "a"), doc("doc#9", "v_2", "b"), doc("doc#9", "v_latest", "b"),
 		doc("lead#1", "v1#DOC#d1", "a"), doc("lead#1", "v2#DOC#d1", "b"), doc("lead#1", "LATEST#DOC#d1", "b"),
+		doc("lead#2", "v1_Audit", "a"), doc("lead#2", "v2_Audit", "b"), doc("lead#2", "LATEST_Audit", "b"),
 	}
 }
 
@@ -313,7 +328,7 @@ func TestPublishedLayouts(t *testing.T) {
 // word (DOC#d1#LATEST, #current, v_latest) instead of v0, that copy is
 // current, its drift judged against the newest revision, and nothing is
 // missing; v0 stays current beside a LATEST; detection suggests the
-// pattern that reads it; a leading word is not read. On dynalite and on
+// pattern that reads it; a leading word is read apart. On dynalite and on
 // --data alike.
 func TestVersionsCurrentWord(t *testing.T) {
 	for name, conn := range publishedLayoutConns(t) {
@@ -347,19 +362,32 @@ func TestVersionsCurrentWord(t *testing.T) {
 			len(d.Items[0].Versions) != 3 || strings.Contains(out, "missing") || d.Stats.Requests != 3 { // DescribeTable, GetItem of v0, one Query of DOC#d1#
 			t.Errorf("%s --item d1: %v\n%s%s", name, err, out, stderr)
 		}
-		// Detection reads begins_with(SK, "v"): none of these; it suggests
-		// the pattern that reads them, LATEST and all.
-		if _, stderr := run("--pk", "tenant#1"); !strings.Contains(stderr, "try --version-pattern '{name}#v{n}'") {
-			t.Errorf("%s: detection: %s", name, stderr)
+		// Detection reads begins_with(SK, "v"): none of these; a page of
+		// the partition holds three names of two revisions or more, so it
+		// reads them by the pattern it found, LATEST and all, and says so
+		// (it only suggested the pattern).
+		if out, stderr := run("--pk", "tenant#1", "-o", "csv"); !strings.Contains(stderr, "no revision key begins with v; in the partition's 14 keys, 3 items hold revisions spelt {name}#v{n}: read by it") ||
+			!strings.Contains(stderr, "3 versioned items, 3 drifted") || !strings.Contains(out, "DOC#d1,{name}#v{n},DOC#d1#LATEST,7,3,") || strings.Contains(stderr, "try --version-pattern") {
+			t.Errorf("%s: detection:\n%s%s", name, out, stderr)
 		}
 		if out, _ := run("--pk", "doc#9", "-o", "csv"); !strings.Contains(out, ",v_1,v_latest,2,2,[]\n") {
 			t.Errorf("%s v_latest:\n%s", name, out)
 		}
-		// LATEST#DOC#d1 leads with the word: no read of v… holds it, so it is
-		// not taken; with the pattern named, v0 is said missing.
-		out, _ = run("--pk", "lead#1", "--version-pattern", "v{n}#{name}", "-o", "csv")
-		if !strings.Contains(out, `DOC#d1,v{n}#{name},\N,2,2,`) || !strings.Contains(out, "v0 is missing") {
-			t.Errorf("%s leading LATEST:\n%s", name, out)
+		// LATEST#DOC#d1 leads with the word: no read of v… holds it, so
+		// where an item has no v0 it is read apart (it was left out, and v0
+		// said missing), and stderr says those reads.
+		out, stderr = run("--pk", "lead#1", "--version-pattern", "v{n}#{name}", "-o", "csv")
+		if !strings.Contains(out, `DOC#d1,v{n}#{name},LATEST#DOC#d1,2,2,[]`) || strings.Contains(out, "missing") ||
+			!strings.Contains(stderr, "6 Queries apart for current copies keyed LATEST… or CURRENT… (upper, lower and title case)") {
+			t.Errorf("%s leading LATEST:\n%s%s", name, out, stderr)
+		}
+		out, _ = run("--pk", "lead#2", "-o", "csv")
+		if !strings.Contains(out, `Audit,v1_,LATEST_Audit,2,2,[]`) || strings.Contains(out, "missing") {
+			t.Errorf("%s LATEST_Audit:\n%s", name, out)
+		}
+		out, _ = run("--pk", "lead#2", "--item", "Audit", "-o", "jsonl")
+		if !strings.Contains(out, `"SK":"LATEST_Audit"`) || strings.Count(out, "\n") != 3 {
+			t.Errorf("%s --item Audit:\n%s", name, out)
 		}
 	}
 }

@@ -228,7 +228,7 @@ const snowflakeEpoch = 1288834974657
 
 // discordEpoch is Discord's Snowflake epoch, 2015-01-01T00:00:00Z (its
 // ids are Twitter's layout from another start): read as Twitter's, a
-// message of 2026 would stand in 2022, and as nanoseconds in 2019.
+// message of 2026 would stand in 2022, and as nanoseconds in 2016.
 const discordEpoch = 1420070400000
 
 // epochMillis is the start of a Snowflake id's milliseconds: Twitter's
@@ -310,7 +310,9 @@ func snowflakeSpan(width int, epoch int64) (first, last time.Time) {
 // day past now: both are 19 digits, and Twitter's ids made after August
 // 2023 read as nanoseconds in the future (POST#2126363036289712650 as
 // 2037), in text or as a number key (a tweet's id as its Number sort
-// key). Other samples are returned as they are.
+// key). A sample it leaves as nanoseconds that Discord's ids would read
+// as well is told so in Ambiguous (discordNote). Other samples are
+// returned as they are.
 func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection {
 	number := d.Enc.Width == 0 && d.Enc.Place == TimeWhole
 	if !d.OK || d.Enc.Kind != EpochNanos || d.Enc.Width != 19 && !number {
@@ -318,24 +320,72 @@ func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection
 	}
 	sf := d.Enc
 	sf.Kind, sf.Number = TimeSnowflake, number
+	if snowflakesOnly(d.Enc, sf, keys, now) {
+		d.Enc = sf
+		return d
+	}
+	sf.Epoch = discordEpoch
+	d.Ambiguous = discordNote(d.Enc, sf, keys, now)
+	return d
+}
+
+// snowflakesOnly reports whether keys read as nanoseconds put one more
+// than a day past now while, read as the ids sf, none stands there.
+func snowflakesOnly(ns, sf TimeEncoding, keys []string, now time.Time) bool {
 	future, read := false, 0
 	for _, k := range keys {
-		ns, ok := d.Enc.KeyTime(k)
+		t, ok := ns.KeyTime(k)
 		if !ok {
 			continue
 		}
-		t, ok := sf.KeyTime(k)
-		if !ok || t.After(now.Add(24*time.Hour)) {
-			return d
+		if id, ok := sf.KeyTime(k); !ok || id.After(now.Add(24*time.Hour)) {
+			return false
 		}
-		future = future || ns.After(now.Add(24*time.Hour))
+		future = future || t.After(now.Add(24*time.Hour))
 		read++
 	}
-	if !future || read == 0 {
-		return d
+	return future && read > 0
+}
+
+// discordNote says that keys read as nanoseconds read as Discord's ids
+// too, where every one of them, so read, stands between Discord's start
+// (2015) and now: its ids made since mid-2022 are 19 digits, which as
+// nanoseconds stand in 2001–2019 (a message of 2026 in 2016), with
+// nothing to tell. Genuine nanoseconds of 2020 on read as ids past now,
+// and are told nothing. "" where the reading is not in doubt.
+func discordNote(ns, discord TimeEncoding, keys []string, now time.Time) string {
+	var nsLo, nsHi, idLo, idHi time.Time
+	read := 0
+	for _, k := range keys {
+		t, ok := ns.KeyTime(k)
+		if !ok {
+			continue
+		}
+		id, ok := discord.KeyTime(k)
+		if !ok || id.After(now.Add(24*time.Hour)) {
+			return ""
+		}
+		if read == 0 || t.Before(nsLo) {
+			nsLo, idLo = t, id
+		}
+		if read == 0 || t.After(nsHi) {
+			nsHi, idHi = t, id
+		}
+		read++
 	}
-	d.Enc = sf
-	return d
+	if read == 0 {
+		return ""
+	}
+	return fmt.Sprintf("read as epoch nanoseconds (%s); if these are Discord ids (%s), use --time-format discord", monthSpan(nsLo, nsHi), monthSpan(idLo, idHi))
+}
+
+// monthSpan is lo and hi to the month, once where they share it.
+func monthSpan(lo, hi time.Time) string {
+	a, b := lo.UTC().Format("2006-01"), hi.UTC().Format("2006-01")
+	if a == b {
+		return a
+	}
+	return a + "…" + b
 }
 
 // MongoDB's ObjectIds are 12 bytes written as 24 hex digits, the first 4

@@ -389,6 +389,10 @@ type TimeDetection struct {
 	// one (prefixQuorum) rather than by two thirds of the keys: a
 	// customer's #PROFILE and ADDR#… beside its orders.
 	Timeless []string
+	// Ambiguous says, where the keys were read as epoch nanoseconds,
+	// that Discord's ids would read as them too, and how to read them so
+	// (ReadSnowflakes); "" where the reading is not in doubt.
+	Ambiguous string
 }
 
 // Note says what was skipped, for people: "1 of 20 keys is not a time:

@@ -107,18 +107,19 @@ func TestDetectTimeSample(t *testing.T) {
 	}
 }
 
-// TestDetectTimeSampleOffsets: keys written in several UTC offsets are
-// one form, said to be out of time order (13:21-05:00 is after
-// 14:19+00:00, and sorts before it).
 // Snowflake ids and epoch nanoseconds are both 19 digits: a sample is
 // read as Snowflake ids where as nanoseconds its newest key would stand
-// more than a day past now, and as nanoseconds otherwise.
+// more than a day past now, and as nanoseconds otherwise; where Discord's
+// ids (from 2015) would read those keys as times up to now, the reading
+// says so (Ambiguous), and genuine nanoseconds of recent years, as
+// Discord ids past now, are told nothing.
 func TestReadSnowflakes(t *testing.T) {
 	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
-		keys   []string
-		want   string
-		number bool
+		keys      []string
+		want      string
+		number    bool
+		ambiguous string
 	}{
 		// tweets of 2026-11-27 and 2022-06-28, which read as 2037 and 2018
 		{keys: []string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, want: "prefix#Snowflake"},
@@ -128,18 +129,38 @@ func TestReadSnowflakes(t *testing.T) {
 		{keys: []string{"1795798710622565285", "1541815603606036480"}, want: "epoch nanoseconds", number: true},
 		// nanoseconds of 2026-11-27 and 2018: not in the future
 		{keys: []string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, want: "prefix#epoch nanoseconds"},
-		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them apart
-		{keys: []string{"1541815603606036480", "1541815603606036481"}, want: "epoch nanoseconds (as text)"},
+		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them
+		// apart, nor from Discord's ids of 2026-08
+		{keys: []string{"1541815603606036480", "1541815603606036481"}, want: "epoch nanoseconds (as text)",
+			ambiguous: "read as epoch nanoseconds (2018-11); if these are Discord ids (2026-08), use --time-format discord"},
 		// nanoseconds past now (2198), and as Snowflake ids too (2065)
 		{keys: []string{"7200000000000000000", "7200000000000000001"}, want: "epoch nanoseconds (as text)"},
+		// Discord messages of 2026-01-01 and 2026-05-26 read as 2016–2017
+		{keys: []string{"MSG#1456074443980800000", "MSG#1508620684492800000"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are Discord ids (2026-01…2026-05), use --time-format discord"},
+		// the same as a Number sort key
+		{keys: []string{"1456074443980800000", "1508620684492800000"}, want: "epoch nanoseconds", number: true,
+			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are Discord ids (2026-01…2026-05), use --time-format discord"},
+		// nanoseconds of 2026-01 and 2026-05: as Discord ids, 2028
+		{keys: []string{"EV#1767225600000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
+		// one key of 2026 among 2018's: as a Discord id it stands past now
+		{keys: []string{"EV#1514764800000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
+		// milliseconds are never Discord ids
+		{keys: []string{"EV#1767225600000", "EV#1779753600000"}, want: "prefix#epoch milliseconds"},
 	} {
 		d := ReadSnowflakes(DetectTimeSample(tc.keys, tc.number), tc.keys, now)
 		if !d.OK || d.Enc.Name() != tc.want {
 			t.Errorf("%v: %v %q, want %q", tc.keys, d.OK, d.Enc.Name(), tc.want)
 		}
+		if d.Ambiguous != tc.ambiguous {
+			t.Errorf("%v: ambiguous %q, want %q", tc.keys, d.Ambiguous, tc.ambiguous)
+		}
 	}
 }
 
+// TestDetectTimeSampleOffsets: keys written in several UTC offsets are
+// one form, said to be out of time order (13:21-05:00 is after
+// 14:19+00:00, and sorts before it).
 func TestDetectTimeSampleOffsets(t *testing.T) {
 	for _, tc := range []struct {
 		keys    []string

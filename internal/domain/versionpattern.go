@@ -24,10 +24,13 @@ type VersionPattern struct {
 	historyOnly bool
 	// current reads the current copy's key where a word stands in place of
 	// the revision (DOC#d1#LATEST beside DOC#d1#v7, rev#current#Terms,
-	// v_latest); nil where such a key would not be read with the revisions
-	// (LATEST_Audit is no key begins_with(SK, "v") reads) or the word
-	// would touch a letter, digit or the name.
+	// v_latest, LATEST_Audit beside v1_Audit); nil where the word would
+	// touch a letter, digit or the name.
 	current *regexp.Regexp
+	// apart: that key is not read with the revisions, as the word leads
+	// what they begin with (LATEST_Audit is no key begins_with(SK, "v")
+	// reads): it is read apart, by CurrentApart's prefixes.
+	apart bool
 	// currentParts is that key's template: the parts with the revision
 	// (a letter token such as v, and {n}) replaced by currentPlaceholder.
 	currentParts []string
@@ -72,8 +75,9 @@ func ParseVersionPattern(template string) (*VersionPattern, error) {
 	expr.WriteString("$")
 	p.re = regexp.MustCompile(expr.String())
 	p.currentParts = currentTemplate(parts)
-	if p.currentParts != nil && strings.HasPrefix(literalPrefix(p.currentParts), p.Prefix()) {
+	if p.currentParts != nil {
 		p.current = currentExpr(p.currentParts)
+		p.apart = !strings.HasPrefix(literalPrefix(p.currentParts), p.Prefix())
 	}
 	return p, nil
 }
@@ -145,10 +149,8 @@ func currentExpr(parts []string) *regexp.Regexp {
 
 // ParseCurrent reads a sort key as an item's current copy spelt with a
 // word in place of the revision (DOC#d1#LATEST for {name}#v{n},
-// rev#current#Terms for rev#{n}#{name}, v_latest for v_{n}): Num 0, Word
-// the word as written. Where the template puts the word before what the
-// revisions' read begins with (LATEST_Audit for v{n}_{name}), it reads
-// none: such a key is not read with the revisions.
+// rev#current#Terms for rev#{n}#{name}, v_latest for v_{n}, LATEST_Audit
+// for v{n}_{name}): Num 0, Word the word as written.
 func (p *VersionPattern) ParseCurrent(sk string) (VersionKey, bool) {
 	if p.current == nil {
 		return VersionKey{}, false
@@ -166,9 +168,10 @@ func (p *VersionPattern) ParseCurrent(sk string) (VersionKey, bool) {
 
 // CurrentItemPrefix is what an item's current copy spelt with a word
 // begins with, as ItemPrefix is for its revisions (DOC#d1# for
-// {name}#v{n}); ok is false where the template reads no such key.
+// {name}#v{n}); ok is false where the template reads no such key with
+// the revisions (none, or apart: CurrentApart).
 func (p *VersionPattern) CurrentItemPrefix(name string) (prefix string, ok bool) {
-	if p.current == nil {
+	if p.current == nil || p.apart {
 		return "", false
 	}
 	var b strings.Builder
@@ -183,6 +186,41 @@ func (p *VersionPattern) CurrentItemPrefix(name string) (prefix string, ok bool)
 		}
 	}
 	return b.String(), true
+}
+
+// currentSpellings are the spellings of the words a read apart asks for
+// (begins_with is exact): each in upper, lower and title case.
+var currentSpellings = []string{"LATEST", "latest", "Latest", "CURRENT", "current", "Current"}
+
+// CurrentApart is, where the word leads what every revision key begins
+// with (LATEST_Audit for v{n}_{name}, LATEST#DOC#d1 for v{n}#{name}), what
+// such keys begin with, one for each spelling read: up to the name
+// (LATEST_) where item is false, else the whole key of the item name
+// (LATEST_Audit). nil where the word's key is read with the revisions, or
+// not at all.
+func (p *VersionPattern) CurrentApart(name string, item bool) []string {
+	if p.current == nil || !p.apart {
+		return nil
+	}
+	out := make([]string, 0, len(currentSpellings))
+	for _, word := range currentSpellings {
+		var b strings.Builder
+		for _, part := range p.currentParts {
+			if part == namePlaceholder && !item {
+				break
+			}
+			switch part {
+			case currentPlaceholder:
+				b.WriteString(word)
+			case namePlaceholder:
+				b.WriteString(name)
+			default:
+				b.WriteString(part)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // splitTemplate cuts a template into literals and placeholders, refusing
@@ -352,6 +390,55 @@ func InferVersionPattern(keys []string) *VersionPattern {
 		}
 	}
 	return p
+}
+
+// nameFirstSeps are the separators a name-first family may end its name
+// with (DOC#d1#v3, docs/d1/v3).
+const nameFirstSeps = "#|/:~"
+
+// InferNameFirstPattern finds a family of revisions spelt {name}<sep>v{n}
+// (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2) in a partition's keys, where
+// the evidence is clear: a lower-case v and digits end each key after the
+// separator, and at least two names hold two numbers or more each. One
+// name's v1, v2 (a device's hardware revisions) is not enough, and
+// ORDER#o1#ITEM#1 (no v), DOC#d1#V2 or api#v1.2 are no revisions. n is
+// how many names hold two numbers or more; nil where none is clear.
+func InferNameFirstPattern(keys []string) (p *VersionPattern, n int) {
+	nums := map[string]map[string]map[string]bool{} // sep → name → numbers
+	for _, k := range keys {
+		i := strings.LastIndexAny(k, nameFirstSeps)
+		if i <= 0 || len(k)-i < 3 || k[i+1] != 'v' || !digitsOnly(k[i+2:]) || len(k)-i-2 > maxVersionDigits {
+			continue
+		}
+		sep, name := k[i:i+1], k[:i]
+		if nums[sep] == nil {
+			nums[sep] = map[string]map[string]bool{}
+		}
+		if nums[sep][name] == nil {
+			nums[sep][name] = map[string]bool{}
+		}
+		nums[sep][name][strings.TrimLeft(k[i+2:], "0")] = true
+	}
+	best := ""
+	for _, sep := range nameFirstSeps {
+		many := 0
+		for _, ns := range nums[string(sep)] {
+			if len(ns) >= 2 {
+				many++
+			}
+		}
+		if many > n {
+			best, n = string(sep), many
+		}
+	}
+	if n < 2 {
+		return nil, 0
+	}
+	p, err := ParseVersionPattern(namePlaceholder + best + "v" + numPlaceholder)
+	if err != nil {
+		return nil, 0
+	}
+	return p, n
 }
 
 // HistoryOnly reports a pattern inferred from keys that hold no revision

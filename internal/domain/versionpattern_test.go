@@ -147,6 +147,7 @@ func FuzzVersionPattern(f *testing.F) {
 		{"rev#{n}#{name}", "rev#12#Terms"}, {"{name}#v{n}", "a#v1#v2"}, {"V{n}-{name}", "V007-x"},
 		{"v{n}_{name}", "v0_Audit"}, {"{n}", "42"}, {"{name}_{n}", "a_1_2"}, {"{{n}}", "{1}"}, {"x{n}y{name}z", "x1yyz"},
 		{"{name}#v{n}", "DOC#d1#LATEST"}, {"rev#{n}#{name}", "rev#Current#Terms"}, {"v_{n}", "v_latest"}, {"DOC#{name}#v{n}", "DOC#LATEST_NEWS#latest"},
+		{"v{n}_{name}", "LATEST_Audit"}, {"v{n}#{name}", "LATEST#DOC#d1"}, {"v{n}", "Current"}, {"rev{n}#{name}", "LaTeSt#Terms"},
 	} {
 		f.Add(s[0], s[1], "Terms", uint32(7))
 	}
@@ -167,8 +168,13 @@ func FuzzVersionPattern(f *testing.F) {
 		}
 		if k, ok := p.ParseCurrent(sk); ok {
 			pre, _ := p.CurrentItemPrefix(k.Name)
+			// Read with the revisions (under their prefix and the item's),
+			// or apart, by a prefix of the reads apart where it is spelt
+			// in one of their cases.
+			with := strings.HasPrefix(sk, p.Prefix()) && strings.HasPrefix(sk, pre)
+			apart := slices.ContainsFunc(p.CurrentApart(k.Name, true), func(a string) bool { return strings.HasPrefix(sk, a) })
 			if k.Key != sk || k.String() != sk || k.Num != 0 || k.Digits != "" || !slices.Contains(currentWords, strings.ToLower(k.Word)) ||
-				(k.Name == "") == p.HasName() || !strings.HasPrefix(sk, p.Prefix()) || !strings.HasPrefix(sk, pre) {
+				(k.Name == "") == p.HasName() || !p.apart && !with || p.apart && slices.Contains(currentSpellings, k.Word) != apart {
 				t.Fatalf("%q read %q as a current copy %+v", template, sk, k)
 			}
 			if _, rev := p.Parse(sk); rev {
@@ -258,27 +264,100 @@ func FuzzInferVersionPattern(f *testing.F) {
 		if p == nil {
 			return
 		}
-		read := 0
-		for _, k := range []string{a, b} {
-			v, ok := p.Parse(k)
-			if !ok {
-				continue
-			}
-			read++
-			if v.String() != k || v.Name == "" {
-				t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
-			}
-		}
-		if read == 0 {
+		if readsBack(t, p, []string{a, b}) == 0 {
 			t.Fatalf("%s inferred from %q and %q reads neither", p, a, b)
 		}
 	})
 }
 
+// TestInferNameFirstPattern: a family spelt {name}<sep>v{n} is found where
+// two names or more hold two numbers or more each, behind a lower-case v
+// ending the key; one name's revisions, keys with no v, V, a version of
+// software or a v with no digits are not one.
+func TestInferNameFirstPattern(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string // "" when none
+		n    int
+	}{
+		{[]string{"DOC#d1#v1", "DOC#d1#v2", "DOC#d2#v1", "DOC#d2#v3", "META"}, "{name}#v{n}", 2},
+		{[]string{"DOC#d1#v1", "DOC#d1#v3", "DOC#d1#v7", "DOC#d1#LATEST", "DOC#d2#v1", "DOC#d2#v2", "DOC#d3#v0", "DOC#d3#v1"}, "{name}#v{n}", 3},
+		{[]string{"docs/a/v1", "docs/a/v2", "docs/b/v01", "docs/b/v02"}, "{name}/v{n}", 2},
+		{[]string{"Terms#v1", "Terms#v2", "Claims#v0", "Claims#v1"}, "{name}#v{n}", 2},
+		// one name's revisions: a device's hardware v1, v2, not clear
+		{[]string{"DEVICE#d1#v1", "DEVICE#d1#v2", "DEVICE#d2#v1"}, "", 0},
+		// one number a name: a constant of the key's shape
+		{[]string{"A#v1", "B#v1", "C#v1"}, "", 0},
+		// 1 and 01 are one number
+		{[]string{"A#v1", "A#v01", "B#v2", "B#v02"}, "", 0},
+		{[]string{"ORDER#o1#ITEM#1", "ORDER#o1#ITEM#2", "ORDER#o2#ITEM#1", "ORDER#o2#ITEM#2"}, "", 0},
+		{[]string{"DOC#d1#V1", "DOC#d1#V2", "DOC#d2#V1", "DOC#d2#V2"}, "", 0},
+		{[]string{"api#v1.2", "api#v1.3", "sdk#v2.0", "sdk#v2.1"}, "", 0},
+		{[]string{"A#v", "A#vx", "B#v", "B#v1"}, "", 0},
+		{[]string{"#v1", "#v2", "v1", "v2"}, "", 0}, // no name
+		{nil, "", 0},
+	} {
+		p, n := InferNameFirstPattern(tc.keys)
+		got := ""
+		if p != nil {
+			got = p.String()
+			for _, k := range tc.keys {
+				if v, ok := p.Parse(k); ok && v.String() != k {
+					t.Errorf("%q read by %s spelt back %q", k, p, v.String())
+				}
+			}
+		}
+		if got != tc.want || n != tc.n {
+			t.Errorf("%q: %q (%d), want %q (%d)", tc.keys, got, n, tc.want, tc.n)
+		}
+	}
+}
+
+// FuzzInferNameFirstPattern: whatever keys it is given, a pattern found
+// reads every key it counted, and reads each back whole, with a name.
+func FuzzInferNameFirstPattern(f *testing.F) {
+	for _, seed := range [][4]string{{"DOC#d1#v1", "DOC#d1#v2", "DOC#d2#v1", "DOC#d2#v3"}, {"ORDER#o1#ITEM#1", "ORDER#o1#ITEM#2", "ORDER#o2#ITEM#1", "ORDER#o2#ITEM#2"},
+		{"a/v1", "a/v2", "b#v1", "b#v2"}, {"a#b/v1", "a#b/v2", "c#d/v1", "c#d/v2"}, {"é#v1", "é#v2", "x~v0", "x~v9"}} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c, d string) {
+		keys := []string{a, b, c, d}
+		p, n := InferNameFirstPattern(keys)
+		if p == nil {
+			if n != 0 {
+				t.Fatalf("%q: no pattern, %d names", keys, n)
+			}
+			return
+		}
+		if read := readsBack(t, p, keys); n < 2 || read < 2*n {
+			t.Fatalf("%s found in %q for %d names reads %d keys", p, keys, n, read)
+		}
+	})
+}
+
+// readsBack is how many of keys p reads, failing where one it reads is
+// not spelt back whole, with a name.
+func readsBack(t *testing.T, p *VersionPattern, keys []string) int {
+	t.Helper()
+	read := 0
+	for _, k := range keys {
+		v, ok := p.Parse(k)
+		if !ok {
+			continue
+		}
+		read++
+		if v.String() != k || v.Name == "" {
+			t.Fatalf("%q read by %s as %+v, spelt back %q", k, p, v, v.String())
+		}
+	}
+	return read
+}
+
 // TestCurrentWordKeys: a key that says LATEST or CURRENT (any case, the
-// whole word) where the revision stands is an item's current copy, where
-// it is read with the revisions; nowhere else, and never a key that only
-// holds the word.
+// whole word) where the revision stands is an item's current copy, read
+// with the revisions (CurrentItemPrefix) or, where the word leads what
+// they begin with (LATEST_Audit beside v1_Audit), apart; never a key that
+// only holds the word.
 func TestCurrentWordKeys(t *testing.T) {
 	type read struct {
 		sk, word, name string // word "" when not a current copy
@@ -300,13 +379,13 @@ func TestCurrentWordKeys(t *testing.T) {
 		{"rev#{n}#{name}", "rev#", []read{
 			{"rev#LATEST#Terms", "LATEST", "Terms"}, {"rev#current#Terms", "current", "Terms"}, {"LATEST#Terms", "", ""}, {"rev#LATEST#", "", ""},
 		}},
-		{"rev{n}#{name}", "-", []read{{"LATEST#Terms", "", ""}, {"revLATEST#Terms", "", ""}}}, // the word first: not read with rev…
+		{"rev{n}#{name}", "-", []read{{"LATEST#Terms", "LATEST", "Terms"}, {"revLATEST#Terms", "", ""}}}, // the word first: read apart from rev…
 		{"v_{n}", "v_", []read{{"v_latest", "latest", ""}, {"v_CURRENT", "CURRENT", ""}, {"v_latest_doc", "", ""}}},
 		{"v_{n}_{name}", "v_", []read{{"v_latest_doc", "latest", "doc"}, {"v_latest", "", ""}}},
-		{"v{n}_{name}", "-", []read{{"LATEST_Audit", "", ""}, {"LATEST_NEWS", "", ""}, {"vLATEST_Audit", "", ""}}},
-		{"v{n}", "-", []read{{"LATEST", "", ""}, {"vLATEST", "", ""}}},
-		{"v{n}#{name}", "-", []read{{"LATEST#DOC#d1", "", ""}}}, // LATEST# leads: not read with begins_with(SK, "v")
-		{"{name}v{n}", "-", []read{{"DOCLATEST", "", ""}}},      // the word would touch the name
+		{"v{n}_{name}", "-", []read{{"LATEST_Audit", "LATEST", "Audit"}, {"current_Audit", "current", "Audit"}, {"LATEST_NEWS", "LATEST", "NEWS"}, {"vLATEST_Audit", "", ""}, {"LATESTAudit", "", ""}}},
+		{"v{n}", "-", []read{{"LATEST", "LATEST", ""}, {"vLATEST", "", ""}, {"LATEST_", "", ""}}},
+		{"v{n}#{name}", "-", []read{{"LATEST#DOC#d1", "LATEST", "DOC#d1"}}}, // LATEST# leads: read apart from begins_with(SK, "v")
+		{"{name}v{n}", "-", []read{{"DOCLATEST", "", ""}}},                  // the word would touch the name
 		{"x1v{n}", "-", []read{{"x1LATEST", "", ""}}},
 		{"EVENT#{n}", "EVENT#", []read{{"EVENT#LATEST", "LATEST", ""}}},
 	} {
@@ -399,9 +478,54 @@ func TestGroupCurrentWord(t *testing.T) {
 	if hs := GroupVersions(revs, "SK"); len(hs) != 1 || hs[0].Current == nil || hs[0].Current.Key != "v_latest" || hs[0].Drifted() {
 		t.Errorf("v_latest: %+v", hs)
 	}
-	for _, sk := range []string{"LATEST_Audit", "LATEST", "vLATEST", "v_latest_", "v_LATESTx", "LATEST_NEWS"} {
+	for _, sk := range []string{"vLATEST", "v_latest_", "v_LATESTx", "LATESTx"} {
 		if k, ok := ParseCurrentKey(sk); ok {
 			t.Errorf("%q read as a current copy: %+v", sk, k)
+		}
+	}
+	// The word leading the key, read apart: LATEST_Audit beside v1_Audit,
+	// a bare LATEST beside v1.
+	for sk, name := range map[string]string{"LATEST_Audit": "Audit", "current_Audit#PART-7": "Audit#PART-7", "LATEST": "", "Current": ""} {
+		if k, ok := ParseCurrentKey(sk); !ok || k.Name != name || k.Word == "" {
+			t.Errorf("%q: %+v %v, want the current copy of %q", sk, k, ok, name)
+		}
+	}
+}
+
+// TestCurrentApart: where the word leads the key, what the reads apart
+// begin with: one prefix for each spelling read, up to the name for a
+// partition, the whole key for an item; none where the word's key is read
+// with the revisions.
+func TestCurrentApart(t *testing.T) {
+	for _, tc := range []struct {
+		template, name string
+		item           bool
+		want           string
+	}{
+		{"v{n}#{name}", "", false, "LATEST# latest# Latest# CURRENT# current# Current#"},
+		{"v{n}#{name}", "DOC#d1", true, "LATEST#DOC#d1 latest#DOC#d1 Latest#DOC#d1 CURRENT#DOC#d1 current#DOC#d1 Current#DOC#d1"},
+		{"rev{n}#{name}", "Terms", true, "LATEST#Terms latest#Terms Latest#Terms CURRENT#Terms current#Terms Current#Terms"},
+		{"v{n}", "", true, "LATEST latest Latest CURRENT current Current"},
+		{"{name}#v{n}", "", false, ""}, // DOC#d1#LATEST is read with the revisions
+		{"rev#{n}#{name}", "", false, ""},
+		{"v_{n}", "", false, ""},
+		{"{name}v{n}", "", false, ""}, // no word key at all
+	} {
+		if got := strings.Join(mustVersionPattern(tc.template).CurrentApart(tc.name, tc.item), " "); got != tc.want {
+			t.Errorf("%q %q %v: %q, want %q", tc.template, tc.name, tc.item, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		item bool
+		want string
+	}{
+		{"", false, "LATEST latest Latest CURRENT current Current"}, // LATEST_ is LATEST's
+		{"Audit", true, "LATEST_Audit latest_Audit Latest_Audit CURRENT_Audit current_Audit Current_Audit"},
+		{"", true, "LATEST latest Latest CURRENT current Current"},
+	} {
+		if got := strings.Join(CurrentApart(tc.name, tc.item), " "); got != tc.want {
+			t.Errorf("usual forms %q %v: %q, want %q", tc.name, tc.item, got, tc.want)
 		}
 	}
 }

@@ -161,9 +161,9 @@ func ParseVersionKey(sk string) (VersionKey, bool) {
 
 // ParseCurrentKey reads a sort key as a current copy spelt with a word
 // in place of the revision by the usual templates (revisionTemplates):
-// v_latest, v_current_doc, v_LATEST#doc. The forms whose word would come
-// before the v every revision's read begins with (LATEST_Audit beside
-// v1_Audit, a bare LATEST beside v1) read none.
+// v_latest, v_current_doc, v_LATEST#doc, and the forms whose word comes
+// before the v every revision's read begins with, read apart
+// (CurrentApart): LATEST_Audit beside v1_Audit, a bare LATEST beside v1.
 func ParseCurrentKey(sk string) (VersionKey, bool) {
 	for _, t := range revisionTemplates() {
 		if k, ok := t.p.ParseCurrent(sk); ok {
@@ -172,6 +172,40 @@ func ParseCurrentKey(sk string) (VersionKey, bool) {
 		}
 	}
 	return VersionKey{}, false
+}
+
+// CurrentApart is the usual templates' VersionPattern.CurrentApart: what
+// their current copies read apart begin with (LATEST, latest…; with item,
+// LATEST_Audit for name Audit, or LATEST for the bare form's ""), each
+// once, none that another holds by its start.
+func CurrentApart(name string, item bool) []string {
+	var all []string
+	for _, t := range revisionTemplates() {
+		if t.form == FormUnderscore || item && t.p.HasName() == (name == "") {
+			continue
+		}
+		all = append(all, t.p.CurrentApart(name, item)...)
+	}
+	return Outermost(all)
+}
+
+// Outermost keeps the prefixes no other one begins (LATEST, not LATEST_
+// beside it), in order, each once.
+func Outermost(prefixes []string) []string {
+	var out []string
+	for i, p := range prefixes {
+		held := false
+		for j, q := range prefixes {
+			if j != i && strings.HasPrefix(p, q) && (q != p || j < i) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // revisionNumber reads digits as an int, saturated (and big) past what an

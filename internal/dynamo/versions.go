@@ -63,6 +63,31 @@ type VersionsResult struct {
 	// usual forms do not read (v{n}.{name} for v00001.profile), when the
 	// request named none; nil otherwise.
 	Pattern *domain.VersionPattern
+	// Found says, where a sample of the partition's keys was looked at for
+	// a family the usual read cannot hold (VersionsRequest.nameFirst),
+	// what it found and by what it was read, or that it found none.
+	Found string
+	// Sample are the keys that look read where it found none, for a hint
+	// of what they read as (nil where it was not made).
+	Sample []string
+	// Apart are the reads of current copies whose word leads the key
+	// (begins_with(SK, "LATEST_")…), made where an item had no current
+	// copy; their cost is in Cost.
+	Apart []domain.KeyQuery
+}
+
+// ApartNote says the reads apart (Apart), by count: their prefixes may
+// hold an item's name, which masking hides. "" where none was made.
+func (res VersionsResult) ApartNote() string {
+	n := len(res.Apart)
+	if n == 0 {
+		return ""
+	}
+	queries := "Queries"
+	if n == 1 {
+		queries = "Query"
+	}
+	return fmt.Sprintf("%d %s apart for current copies keyed LATEST… or CURRENT… (upper, lower and title case)", n, queries)
 }
 
 // SkippedKey is a key left out of the revisions, and why.
@@ -176,14 +201,7 @@ func (r VersionsRequest) zeroKey() string {
 // ignore is what the drift check leaves out: the keys, which differ by
 // design, and the table's drift_ignore.
 func (r VersionsRequest) ignore() []string {
-	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
-	if r.TableKeys != nil {
-		keys = append(keys, r.TableKeys.PK.Name)
-		if r.TableKeys.SK != nil {
-			keys = append(keys, r.TableKeys.SK.Name)
-		}
-	}
-	return append(keys, r.Ignore...)
+	return append(r.pageKeys(), r.Ignore...)
 }
 
 // ownerAttr is the base table's partition key on an index keyed by
@@ -393,10 +411,145 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 			progress(res)
 		}
 		if !page.More() {
+			if r.Pattern == nil && len(revs) == 0 && r.Resume == nil {
+				return r.nameFirst(ctx, c, res, progress)
+			}
+			if err := r.readApart(ctx, c, &res, &revs, ""); err != nil {
+				res.Stopped = start // the history is whole: go on with the reads apart
+				if len(page.Items) > 0 {
+					res.Stopped = keyOf(page.Items[len(page.Items)-1], r.pageKeys())
+				} else if res.Stopped == nil {
+					res.Stopped = Item{}
+				}
+				return res, err
+			}
+			if progress != nil {
+				progress(res)
+			}
 			return res, nil
 		}
 		start = page.LastKey
 	}
+}
+
+// nameFirstSample is how many keys the look for a name-first family reads.
+const nameFirstSample = 100
+
+// nameFirst looks, where no key under v is a revision, for a family the
+// usual read cannot hold, spelt with the name first (DOC#d1#v1, DOC#d1#v2,
+// DOC#d2#v1…): one keys-only page of the partition, read for it
+// (domain.InferNameFirstPattern); where it is clear, the partition is read
+// again by that pattern, which reads every key (its first placeholder
+// leaves no prefix to read under), and the pattern is said (Pattern,
+// Found). res is the read that found nothing, whose cost is kept.
+func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsResult, progress func(VersionsResult)) (VersionsResult, error) {
+	page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, ""), Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
+	res.Cost = res.Cost.Add(page.Cost)
+	if err != nil {
+		return res, err // Stopped nil: read again from the start
+	}
+	keys := []string{} // read, if none: not read again for a hint
+	for _, it := range page.Items {
+		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+			keys = append(keys, s.Value)
+		}
+	}
+	p, n := domain.InferNameFirstPattern(keys)
+	sampled := fmt.Sprintf("the partition's %d keys", len(keys))
+	if page.More() {
+		sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
+	}
+	if p == nil {
+		res.Sample = keys
+		res.Found = fmt.Sprintf("looked in %s for {name}#v{n} (DOC#d1#v1): none", sampled)
+		if len(keys) == 0 {
+			res.Found = "looked for {name}#v{n} (DOC#d1#v1): the partition holds no key"
+		}
+		return res, nil
+	}
+	r.Pattern = p
+	found, err := Versions(ctx, c, r, progress)
+	found.Cost, found.Pages = res.Cost.Add(found.Cost), res.Pages+found.Pages
+	found.Pattern = p
+	found.Found = fmt.Sprintf("no revision key begins with v; in %s, %d items hold revisions spelt %s: read by it", sampled, n, p)
+	return found, err
+}
+
+// pageKeys names the attributes a page's start key holds: the keys read,
+// and on an index the base table's.
+func (r VersionsRequest) pageKeys() []string {
+	keys := []string{r.Key.PK.Name, r.Key.SK.Name}
+	if r.TableKeys != nil {
+		keys = append(keys, r.TableKeys.PK.Name)
+		if r.TableKeys.SK != nil {
+			keys = append(keys, r.TableKeys.SK.Name)
+		}
+	}
+	return keys
+}
+
+// apart is what current copies whose word leads the key begin with
+// (LATEST_Audit beside v1_Audit, LATEST#DOC#d1 beside v1#DOC#d1): no read
+// of the revisions holds them (domain.CurrentApart). With name, item's.
+func (r VersionsRequest) apart(name string, item bool) []string {
+	switch {
+	case r.Pattern != nil:
+		return r.Pattern.CurrentApart(name, item)
+	case r.Blog && item:
+		return nil // v_latest is read with v_1
+	}
+	return domain.CurrentApart(name, item)
+}
+
+// readApart reads, where an item of the histories read has revisions and
+// no current copy, the current copies spelt with a leading word: one
+// Query for each spelling of the words (LATEST_, latest_, Latest_,
+// CURRENT_…), paged, only where a current copy is missing, so a partition
+// whose items all have one pays nothing. name, when set, is the one item
+// whose copy is asked for (ItemHistory); its keys alone are kept.
+func (r VersionsRequest) readApart(ctx context.Context, c Client, res *VersionsResult, revs *[]domain.Revision, name string) error {
+	missing := false
+	for _, h := range res.Histories {
+		missing = missing || h.Current == nil && len(h.Revisions) > 0 && (h.Pattern == nil || !h.Pattern.HistoryOnly())
+	}
+	if !missing {
+		return nil
+	}
+	held := map[string]bool{} // a word's key the revisions' read held too (CURRENT#x for C{n}#{name})
+	for _, rev := range *revs {
+		held[RawKey(r.ownerOf(rev), rev.Key)] = true
+	}
+	words := func(k domain.VersionKey) bool { return k.Word != "" && (name == "" || k.Name == name) }
+	var found []domain.Revision
+	raw := map[string]Item{}
+	for _, prefix := range r.apart(name, name != "") {
+		res.Apart = append(res.Apart, revisionQuery(r, prefix))
+		var start Item
+		for {
+			page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, prefix), Start: start, Limit: r.PageLimit, TableKeys: r.TableKeys})
+			res.Cost = res.Cost.Add(page.Cost)
+			if err != nil {
+				return err // nothing kept: a read resumed reads them all again
+			}
+			for i, rev := range revisionsOf(page.Items, r, words) {
+				if name != "" && r.ownerOf(rev) != r.Owner || held[RawKey(r.ownerOf(rev), rev.Key)] {
+					continue
+				}
+				raw[RawKey(r.ownerOf(rev), rev.Key)] = page.Items[rawIndex(page.Items, r, rev, i)]
+				found = append(found, rev)
+			}
+			if !page.More() {
+				break
+			}
+			start = page.LastKey
+		}
+	}
+	if res.Raw != nil {
+		maps.Copy(res.Raw, raw)
+	}
+	*revs = append(*revs, found...)
+	res.Histories = r.group(*revs)
+	return nil
 }
 
 // HistoryEvent is what ItemHistory has found so far.
@@ -494,6 +647,18 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 		}
 		send()
 		start = page.LastKey
+	}
+	if ev.History.Current == nil && len(ev.History.Revisions) > 0 {
+		// No v0, and no word read with the revisions: one spelt with a
+		// leading word (LATEST_Audit) is read apart.
+		res.Histories = []domain.History{ev.History}
+		if err := r.readApart(ctx, c, &res, &revs, r.Name); err != nil {
+			return ev.History, res, err
+		}
+		if len(res.Histories) > 0 {
+			ev.History = res.Histories[0]
+		}
+		ev.Current = ev.History.Current
 	}
 	if len(ev.History.Revisions) == 0 && ev.History.Current == nil {
 		ev.History = r.emptyHistory()

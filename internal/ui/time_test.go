@@ -1122,6 +1122,45 @@ func TestTimeSnowflakesOfTwoWidths(t *testing.T) {
 	h.contains(t, "✗ 18- and 19-digit ids sort apart at 2018-05-25T13:05:53Z: range one side")
 }
 
+// TestTimeSaysDiscordIdsReadAsNanoseconds: Discord's message ids of
+// 2026 are 19 digits, which the Time mode read as epoch nanoseconds of
+// 2016–2017 without a word. It keeps that reading, as range does, and
+// says on the line below the format how to read them as Discord ids, at
+// 80 columns too; genuine nanoseconds of 2026 (as Discord ids, 2028) and
+// a table whose time_format is discord are told nothing.
+func TestTimeSaysDiscordIdsReadAsNanoseconds(t *testing.T) {
+	db := memory.New()
+	now := func() time.Time { return time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC) }
+	var items []dynamo.Item
+	for i := range 30 {
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 5*i)
+		items = append(items, dynamo.Item{"PK": s("CH#1"), "SK": s("MSG#" + strconv.FormatInt((at.UnixMilli()-1420070400000)<<22, 10))})
+		items = append(items, dynamo.Item{"PK": s("LOG#1"), "SK": s("EV#" + strconv.FormatInt(at.UnixNano(), 10))})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Chat", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	hint := "if these are Discord ids (2026-01…2026-05), use --time-format discord"
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Chat", PK: "CH#1", Range: "after 2000-01-01", Now: now})
+		h.contains(t, "SK holds prefix#epoch nanoseconds (detected)", hint)
+		if size[0] >= 120 {
+			h.contains(t, "read as epoch nanoseconds (2016-02…2017-10); "+hint)
+		}
+		h = newHarness(t, size[0], size[1], Config{Client: db, Table: "Chat", PK: "LOG#1", Range: "after 2000-01-01", Now: now})
+		h.contains(t, "SK holds prefix#epoch nanoseconds (detected)")
+		if sc := h.screen(); strings.Contains(sc, "Discord") {
+			t.Errorf("%v: nanoseconds of 2026 told they may be Discord ids:\n%s", size, sc)
+		}
+	}
+	h := newHarness(t, 80, 24, Config{Client: db, Table: "Chat", PK: "CH#1", Range: "2026-05", Now: now,
+		Tables: map[string]config.TableSettings{"Chat": {TimeFormat: "discord"}}})
+	h.contains(t, "Discord Snowflake", "row 1 of 6")
+	if sc := h.screen(); strings.Contains(sc, "if these are Discord ids") {
+		t.Errorf("time_format discord told to use it:\n%s", sc)
+	}
+}
+
 // TestTimeRangeReadWiderPagesOn: a range over keys in several UTC
 // offsets, read 10h30m wider, whose first pages hold only keys outside
 // it (60 keys of the 6th written in -05:00, their text on the 5th),
@@ -1225,4 +1264,31 @@ func TestHelpShowsTheRequestWhole(t *testing.T) {
 	h := newHarness(t, 80, 24, Config{Client: db, Table: "Orders", PK: "C", Prefix: "ORDER#", Range: "2026-03", Now: func() time.Time { return time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC) }})
 	h.keys("?")
 	h.contains(t, "the request, whole:", `:lo="ORDER#2026-02-28T17:00:00Z" :hi="ORDER#2026-04-01T06:59:59Z#\U0010ffff"`)
+}
+
+// TestTimeTitleKeepsItsOrder: where the Time title does not fit (80
+// columns, a long partition key, a range's figures), what the rows' order
+// is comes right after the key and the count is cut, visibly: the order,
+// "newest first across 2 prefixes, to the second", was cut off whole.
+func TestTimeTitleKeepsItsOrder(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"PLACED#2018-03-06T05:42:00Z", "PLACED#2018-03-06T13:29:00.25Z", "PLACED#2018-11-02T08:00:00Z",
+		"DELIVERED#2018-03-28T08:46:00Z", "DELIVERED#2018-07-14T19:01:00.5Z", "DELIVERED#2017-12-30T23:59:00Z"} {
+		items = append(items, dynamo.Item{"PK": s("CUSTOMER#c0003-emea-north"), "SK": s(k)})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "OrderHistory", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "OrderHistory", PK: "CUSTOMER#c0003-emea-north", Range: "2018", Now: demoClock})
+		title := lineWith(h.screen(), "╭─")
+		want := "CUSTOMER#c0003-emea-north · 5 in range · 5 read · 0.5 RCU · all · newest first across 2 prefixes, to the second"
+		if size[0] == 80 {
+			want = "CUSTOMER#c0003-emea-north · newest first across 2 prefixes, to the second…"
+		}
+		if !strings.Contains(title, want) {
+			t.Errorf("%v: title %q, want %q", size, title, want)
+		}
+	}
 }

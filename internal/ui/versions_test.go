@@ -625,3 +625,102 @@ func TestVersionsCurrentWord(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionsCurrentWordLeading: an item whose current copy's word leads
+// its key (LATEST_Audit beside v1_Audit, v2_Audit; LATEST#DOC#d1 beside
+// v1#DOC#d1 under the pattern v{n}#{name}) lists that key as its current
+// copy, read apart, at 80 and 120 columns: it said "v0_ missing"; its
+// timeline pins it as current.
+func TestVersionsCurrentWordLeading(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, kv := range [][3]string{{"P", "v1_Audit", "a"}, {"P", "v2_Audit", "b"}, {"P", "LATEST_Audit", "b"},
+		{"Q", "v1#DOC#d1", "a"}, {"Q", "v2#DOC#d1", "b"}, {"Q", "LATEST#DOC#d1", "b"}} {
+		items = append(items, dynamo.Item{"PK": s(kv[0]), "SK": s(kv[1]), "title": s(kv[2])})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Lead", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		for _, tc := range []struct{ pk, pattern, current, item string }{
+			{"P", "", "LATEST_Audit", "Audit · 2 revisions"},
+			{"Q", "v{n}#{name}", "LATEST#DOC#d1", "DOC#d1 · 2 revisions"},
+		} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.pk, size[0], size[1]), func(t *testing.T) {
+				tables := map[string]config.TableSettings{"Lead": {VersionPattern: tc.pattern}}
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Lead", PK: tc.pk, Versions: "*", Tables: tables, Now: demoClock})
+				h.contains(t, tc.pk+" · 1 versioned item", tc.current, "LATEST… or CURRENT… (upper, lower and title case) · 7 req")
+				if strings.Contains(h.screen(), "missing") {
+					t.Fatalf("the leading word's copy is not current:\n%s", h.screen())
+				}
+				h.keys("enter")
+				h.contains(t, tc.item, tc.current+" current")
+			})
+		}
+	}
+}
+
+// TestVersionsFindsNameFirstFamily: a partition whose revisions are spelt
+// with the name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2) and no
+// version_pattern: the Versions mode is not dimmed where its items were
+// all loaded, and lists the family it finds, saying how on the request
+// line ("No Versions mode here" before). An order's items stay no
+// versions.
+func TestVersionsFindsNameFirstFamily(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for _, kv := range [][2]string{{"docs", "DOC#d1#v0"}, {"docs", "DOC#d1#v1"}, {"docs", "DOC#d1#v2"}, {"docs", "DOC#d2#v1"}, {"docs", "DOC#d2#v2"}, {"docs", "META"},
+		{"orders", "ORDER#o1#ITEM#1"}, {"orders", "ORDER#o1#ITEM#2"}, {"orders", "ORDER#o2#ITEM#1"}, {"orders", "ORDER#o2#ITEM#2"}} {
+		items = append(items, dynamo.Item{"PK": s(kv[0]), "SK": s(kv[1]), "title": s("x")})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Family", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Family", PK: "docs", Now: demoClock})
+			h.keys("2")
+			h.loadAll()
+			if off := h.m.top().(common.Moded).Modes()[2].Off; off != "" {
+				t.Fatalf("Versions dimmed over DOC#d1#v1…: %q", off)
+			}
+			h.keys("3")
+			h.contains(t, "docs · 2 versioned items", "DOC#d2  missing", "spelt {name}#v{n}: read by it")
+			h = newHarness(t, size[0], size[1], Config{Client: db, Table: "Family", PK: "orders", Now: demoClock})
+			h.keys("2")
+			h.loadAll()
+			if off := h.m.top().(common.Moded).Modes()[2].Off; !strings.Contains(off, "no sort key here begins with v") {
+				t.Fatalf("Versions not dimmed over an order's items: %q", off)
+			}
+		})
+	}
+}
+
+// TestVersionsLongCurrentKey: a current copy kept under a long word key
+// (DOC#quarterly-report-2026-emea-finance#LATEST, 44 cells) is cut in its
+// middle where the Current column (at most 32 cells) cannot hold it, so
+// the word that says it is the current copy stays: it was cut at its
+// end, "DOC#quarterly-report-2026-emea-…", at every size.
+func TestVersionsLongCurrentKey(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	const name = "DOC#quarterly-report-2026-emea-finance"
+	var items []dynamo.Item
+	for _, sk := range []string{name + "#v1", name + "#v2", name + "#LATEST"} {
+		items = append(items, dynamo.Item{"PK": s("tenant#1"), "SK": s(sk), "title": s("x")})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Docs", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]config.TableSettings{"Docs": {VersionPattern: "{name}#v{n}"}}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Docs", PK: "tenant#1", Versions: "*", Tables: tables, Now: demoClock})
+		h.contains(t, "tenant#1 · 1 versioned item")
+		row := lineWith(h.screen(), "quarterly")
+		if !strings.Contains(row, name+"#LATEST") && !strings.Contains(row, "…") || !strings.Contains(row, "#LATEST") {
+			t.Errorf("%v: the current key is cut without a mark, or loses its word:\n%s", size, h.screen())
+		}
+	}
+}

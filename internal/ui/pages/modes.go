@@ -252,7 +252,49 @@ func revisionWitness(pattern *domain.VersionPattern, seen []domain.Child) []doma
 			return []domain.Child{c}
 		}
 	}
+	if pattern == nil {
+		if w := nameFirstWitness(seen); w != nil {
+			return w
+		}
+	}
 	return []domain.Child{}
+}
+
+// nameFirstWitness is the fewest whole keys of seen that show a family
+// the Versions mode finds with no pattern (DOC#d1#v1, DOC#d1#v2,
+// DOC#d2#v1, DOC#d2#v2: domain.InferNameFirstPattern), nil where they
+// show none. Children with keys below them show nothing either way.
+func nameFirstWitness(seen []domain.Child) []domain.Child {
+	var keys []string
+	for _, c := range seen {
+		if c.IsItem {
+			keys = append(keys, c.Name)
+		}
+	}
+	p, _ := domain.InferNameFirstPattern(keys)
+	if p == nil {
+		return nil
+	}
+	nums := map[string]map[string]bool{}
+	var out []domain.Child
+	full := 0
+	for _, k := range keys {
+		v, ok := p.Parse(k)
+		if !ok || len(nums[v.Name]) >= 2 || nums[v.Name][strings.TrimLeft(v.Digits, "0")] {
+			continue
+		}
+		if nums[v.Name] == nil {
+			nums[v.Name] = map[string]bool{}
+		}
+		nums[v.Name][strings.TrimLeft(v.Digits, "0")] = true
+		out = append(out, domain.Child{Name: k, IsItem: true})
+		if len(nums[v.Name]) == 2 {
+			if full++; full == 2 {
+				return out
+			}
+		}
+	}
+	return out
 }
 
 // noRevisionKeys says why Versions does not apply when none of the keys
@@ -269,6 +311,9 @@ func noRevisionKeys(pattern *domain.VersionPattern, seen []domain.Child) string 
 		if beginsLikeRevision(c, prefix) {
 			return ""
 		}
+	}
+	if pattern == nil && nameFirstWitness(seen) != nil {
+		return "" // DOC#d1#v1…: the mode finds the family itself
 	}
 	return fmt.Sprintf("no sort key here begins with %s (%s)", common.Sanitize(prefix), common.Sanitize(like))
 }

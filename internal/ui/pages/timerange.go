@@ -46,6 +46,7 @@ type Time struct {
 	template   *domain.TimeEncoding // a configured {time} template, its layout read from the first keys
 	noTime     string               // why this partition has no time mode (timeRefused)
 	skipped    string               // the keys detection left out ("1 of 40 keys sampled is not a time: Metadata")
+	ambiguous  string               // the reading detection doubts, and how to read otherwise (domain.TimeDetection.Ambiguous)
 	prefixes   []string             // the prefixes before the time, once found
 	waiting    *pendingRange        // a range typed without a prefix: merged across them all
 	find       list.Request         // the search for the prefixes
@@ -307,6 +308,7 @@ func (t *Time) detect() tea.Cmd {
 	if note := d.TimelessNote(); note != "" {
 		t.skipped = note // taken by its prefixes: those holding no time, as range names them
 	}
+	t.ambiguous = d.Ambiguous
 	t.enc = enc
 	t.splitUnder = splitUnder(enc, t.under, sample)
 	t.offsets, t.spread = d.Offsets, d.Spread
@@ -1024,6 +1026,19 @@ func (t *Time) View() string {
 				leftOut = st.Dim.Render(common.CutWords(what+", not in ranges: "+list, t.w-4))
 			}
 		}
+		if t.ambiguous != "" {
+			// Said whole on the line below where it is free, for it
+			// tells how to read the keys otherwise: after the format at
+			// 80 columns its hint was never on screen.
+			if note := t.ambiguous; leftOut == "" {
+				if ansi.StringWidth(note) > t.w-4 {
+					_, note, _ = strings.Cut(note, "; ") // the reading's span: the format line names the reading
+				}
+				leftOut = st.Dim.Render(common.CutWords(note, t.w-4))
+			} else {
+				text += " · " + t.ambiguous
+			}
+		}
 		lead := format
 		if head != "" {
 			lead = head + " · " + format
@@ -1049,8 +1064,8 @@ func (t *Time) View() string {
 	gridH := t.gridHeight(sparkLine != "")
 	body := t.grid.View()
 	switch {
-	case t.empty:
-		body = st.Dim.Render("No item has the partition key " + common.KeyCell(t.base.PK) + t.inIndex() + ": there is no such partition.\nesc goes back.")
+	case t.empty: // the reason the tab gives (detect), as a sentence
+		body = st.Dim.Render(strings.ToUpper(t.noTime[:1]) + t.noTime[1:] + ".\nesc goes back.")
 	case t.phase == timeRefused:
 		body = st.Dim.Render("No Time mode here: " + t.noTime + ".\nesc goes back.")
 	case t.pg.Fail.Stopped() && t.pg.Head.Len() == 0:
@@ -1082,6 +1097,13 @@ func (t *Time) View() string {
 		state = "reading…"
 	}
 	title := fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), state, order)
+	if common.Width(title) > t.w-6 && !t.pg.Fail.Stopped() {
+		// The order before the count where the title is cut: at 80
+		// columns "newest first across 2 prefixes, to the second" was
+		// cut off whole, and with it what the rows' order is. A failed
+		// read stays first: that is what the title must say.
+		title = fmt.Sprintf("%s%s · %s · %s", common.KeyCell(t.base.PK), t.underTitle(), order, state)
+	}
 	if t.phase == timeRefused {
 		// The sample's items were read, and none is listed: the title
 		// says what the body does, not "20 items loaded · more as you

@@ -37,13 +37,14 @@ func loadVersions(ctx context.Context, c dynamo.Client, page, req int, r dynamo.
 // newest revision and its drift, drifted ones in red. enter opens the
 // item's timeline, from what was read: no further request.
 type Versions struct {
-	c     *common.Common
-	id    int
-	info  dynamo.TableInfo
-	req   dynamo.VersionsRequest
-	res   dynamo.VersionsResult
-	listW int    // the list's width, as laid out (SetSize)
-	open  string // a logical item whose timeline opens once loaded
+	c        *common.Common
+	id       int
+	info     dynamo.TableInfo
+	req      dynamo.VersionsRequest
+	res      dynamo.VersionsResult
+	listW    int    // the list's width, as laid out (SetSize)
+	currentW int    // the Current column's width (gridColumns)
+	open     string // a logical item whose timeline opens once loaded
 	// list is the histories in their order on screen: reading…, the
 	// count, why the read stopped before the partition's end.
 	list list.Paged[domain.History]
@@ -94,7 +95,8 @@ func NewVersionsOn(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, 
 // gridColumns are the list's columns for the histories hs: Current and
 // Latest as wide as their widest label (at least 12 and 10 cells, at most
 // 32): a revision numbered by Unix time, v1700000000, was cut to
-// "v17000000…", another number.
+// "v17000000…", another number. A current copy's key wider than that is
+// cut in its middle (cell), keeping the word that ends it.
 func (v *Versions) gridColumns(hs []domain.History) []components.Column {
 	current, latest := 12, 10
 	for _, h := range hs {
@@ -105,7 +107,8 @@ func (v *Versions) gridColumns(hs []domain.History) []components.Column {
 			latest = max(latest, common.Width(common.Sanitize(l.Label())))
 		}
 	}
-	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: min(current, 32)}, {Title: "Latest", Width: min(latest, 32)},
+	v.currentW = min(current, 32)
+	cols := []components.Column{{Title: "Item", Keep: true}, {Title: "Current", Width: v.currentW}, {Title: "Latest", Width: min(latest, 32)},
 		{Title: "Revs", Width: 5}, {Title: "Drift"}}
 	if v.owned() {
 		cols = append([]components.Column{{Title: common.Sanitize(v.info.Key.PK.Name), Width: 14}}, cols...)
@@ -160,7 +163,9 @@ func (v *Versions) cell(h domain.History, col int) string {
 		if h.Current == nil {
 			return "missing"
 		}
-		return common.Sanitize(h.Current.Label())
+		// DOC#quarterly-rep…-finance#LATEST: cut at its end, the word
+		// that says it is the current copy was lost.
+		return common.MiddleCut(common.Sanitize(h.Current.Label()), max(v.currentW, 12))
 	case 2:
 		if l := h.Latest(); l != nil {
 			return common.Sanitize(l.Label())
@@ -349,7 +354,11 @@ func (v *Versions) View() string {
 		}
 		// The words a dimmed Versions tab says elsewhere: the decision is
 		// the same whichever way the view was reached, only read here.
-		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + "\nesc goes back to the partition.")
+		looked := ""
+		if v.res.Found != "" {
+			looked = "\n" + common.Sanitize(v.res.Found) + "."
+		}
+		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + looked + "\nesc goes back to the partition.")
 	case note != "" && v.list.Answered() && !v.list.Fail.Stopped():
 		body += "\n" + st.Dim.Render(components.Fit(common.Sanitize(note), listW-4))
 	}
@@ -396,7 +405,13 @@ func (v *Versions) Capturing() bool { return false }
 
 func (v *Versions) Request() string {
 	level, _ := v.Query()
-	return fmt.Sprintf("%s · %d req · %s", level.Describe(), v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
+	apart := ""
+	for _, note := range []string{v.res.Found, v.res.ApartNote()} {
+		if note != "" && len(v.res.Histories) > 0 { // else said where the rows would be
+			apart += " · " + note
+		}
+	}
+	return fmt.Sprintf("%s%s · %d req · %s", level.Describe(), apart, v.res.Cost.Requests, common.BilledRCU(v.res.Cost))
 }
 
 func (v *Versions) ShortHelp() []key.Binding  { return v.keys().ShortHelp() }
