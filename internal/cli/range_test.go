@@ -902,6 +902,33 @@ func TestRangeSmallPartitionIsReadOnce(t *testing.T) {
 	}
 }
 
+// TestRangeLimitReadsTheHeldStretchInOnePage: a prefix's partition the
+// time sample holds whole is read once over the keys in the range, then
+// ordered; --limit 1 asked for pages of one key each, so 30 MSG#<time>
+// keys took 31 pages and 16.5 RCU where one page holds them. On dynalite
+// and the embedded backend.
+func TestRangeLimitReadsTheHeldStretchInOnePage(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var items []map[string]types.AttributeValue
+	for i := range 30 {
+		items = append(items, av("PK", "CH#2", "SK", "MSG#"+time.Date(2026, 10, 1+i, 0, 0, 0, 0, time.UTC).Format(time.RFC3339)))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, limit := range []string{"1", "5"} {
+				out, stderr := mustRun(t, append([]string{"range", "--table", table, "--pk", "CH#2", "--after", "2000-01-01", "--limit", limit, "--output", "jsonl"}, conn...)...)
+				keys := sortKeysOut(t, out)
+				if n, _ := strconv.Atoi(limit); len(keys) != n || keys[0] != "MSG#2026-10-30T00:00:00Z" ||
+					!strings.Contains(stderr, ", 1 page ·") || !strings.Contains(stderr, "consumedRCU=1.5") {
+					t.Errorf("--limit %s: %d keys %v:\n%s", limit, len(keys), keys, stderr)
+				}
+			}
+		})
+	}
+}
+
 // timedKey is a sort key and the instant an oracle reads in it.
 type timedKey struct {
 	pk, sk string
