@@ -516,8 +516,13 @@ func counts(p *VersionPattern, keys []string) bool {
 // kept as the keys spell them: ElectroDB's $page_1#rev_{n}, whose 1 is
 // the model's version on every key.
 func counterPattern(keys []string, delim string) string {
-	for _, c := range CountTemplates(keys, delim) {
-		if c.Count < 2 {
+	counted := CountTemplates(keys, delim)
+	shapes := map[string]int{}
+	for _, c := range counted {
+		shapes[templateShape(c.Template, delim)]++
+	}
+	for _, c := range counted {
+		if c.Count < 2 || shapes[templateShape(c.Template, delim)] >= levelTemplates {
 			continue
 		}
 		numbers := templateNumbers(c.Template, c.Example)
@@ -543,6 +548,28 @@ func counterPattern(keys []string, delim string) string {
 		}
 	}
 	return ""
+}
+
+// levelTemplates is how many templates of one shape, their words apart,
+// make the words a level's names rather than a counter's fixed start:
+// FRANCE's ILE-DE-FRANCE#GREENTON#{n}, BRETAGNE#SUNWOOD#{n}… are regions,
+// cities and zip codes, and no revisions (their pattern was suggested).
+const levelTemplates = 3
+
+// templateShape is a template with each word between delimiters that
+// holds no placeholder written {w}: the shape templates that differ only
+// in their words share.
+func templateShape(template, delim string) string {
+	if delim == "" {
+		return template
+	}
+	parts := strings.Split(template, delim)
+	for i, p := range parts {
+		if !strings.ContainsAny(p, "{}") {
+			parts[i] = "{w}"
+		}
+	}
+	return strings.Join(parts, delim)
 }
 
 // counterAt is the pattern of a counter between before and after in a

@@ -84,6 +84,11 @@ func TestKeyTemplates(t *testing.T) {
 		{[]string{"$employee_1#hired_2020-09-01t00:00:00.000z#employee_e1", "$employee_1#hired_2020-09-02t00:00:00.000z#employee_e2",
 			"$employee_1#hired_2021-01-02t00:00:00.000z#employee_e3", "$task_1#task_t1", "$task_1#task_t2"}, ""},
 		{[]string{"EVENT#7", "EVENT#007"}, ""},
+		// Words that vary across templates of one shape are a level's
+		// names, not a counter's start: FRANCE's REGION#CITY#{zip}.
+		{[]string{"BRETAGNE#BAYVIEW#03793", "BRETAGNE#BAYVIEW#03794", "BRETAGNE#ELMBURG#03762", "BRETAGNE#ELMBURG#03763",
+			"ILE-DE-FRANCE#GREENTON#03801", "ILE-DE-FRANCE#GREENTON#03802"}, ""},
+		{[]string{"EVENT#1", "EVENT#2", "ORDER#1", "ORDER#2"}, "EVENT#{n}"},
 		// ElectroDB's revisions of one item ($page_1#rev_0…): the counter
 		// is the second number, the model's version before it stays.
 		{[]string{"$page_1#rev_0", "$page_1#rev_1", "$page_1#rev_2", "$page_1#rev_3"}, "$page_1#rev_{n}"},
