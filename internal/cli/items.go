@@ -126,6 +126,9 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if largest.item != nil {
 		fmt.Fprintln(stderr, largest.words(q, info.Key, opt))
 	}
+	if err == nil && n == 0 && (q.Filter == nil || opt.Scanned == 0) && opt.Start == nil && pages > 0 {
+		fmt.Fprintln(stderr, noSuchPartition(f.table, f.index))
+	}
 	if err == nil && opt.Stopped {
 		return stoppedAtBudget("--max-rcu", opt.Budget, opt.Scanned, opt.Mask != nil)
 	}
@@ -379,4 +382,18 @@ func (f itemsFlags) onePartition() (string, error) {
 			"--pk %s names %d partitions (%s … %s); this command reads one", pk, len(names), names[0], names[len(names)-1])
 	}
 	return names[0], nil
+}
+
+// noSuchPartition says what a read of a whole partition that found no
+// item means: a key typed near a real one (usa for USA; ElectroDB writes
+// its keys in lower case) read as an empty answer, exit 0, with nothing
+// to say the partition is not there.
+func noSuchPartition(table, index string) string {
+	list := "dynascope --table " + domain.ShellQuote(export.OneLine(table))
+	where := "no item has this partition key: there is no such partition"
+	if index != "" {
+		list += " --index " + domain.ShellQuote(export.OneLine(index))
+		where = "no item of index " + export.OneLine(index) + " has this partition key"
+	}
+	return where + " (keys match exactly: case, spaces and type count; " + list + " lists the partitions)"
 }

@@ -82,3 +82,34 @@ func TestItemsFilterOnTheKeyIsRefusedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsSaysThereIsNoSuchPartition: a partition key no item has (usa
+// for USA, or a key ElectroDB wrote in lower case) printed no items and
+// exit 0 with nothing to say the partition is not there. On dynalite and
+// the embedded backend.
+func TestItemsSaysThereIsNoSuchPartition(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	a, b := av("PK", "USA", "SK", "a"), av("PK", "USA", "SK", "b")
+	a["City"], b["City"] = &types.AttributeValueMemberS{Value: "X"}, &types.AttributeValueMemberS{Value: "Y"}
+	table, backends := bothBackends(t, []map[string]types.AttributeValue{a, b})
+	const none = "no item has this partition key: there is no such partition"
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args []string
+				says bool
+			}{
+				{[]string{"--pk", "usa"}, true},
+				{[]string{"--pk", "usa", "--filter", `City = "X"`}, true},
+				{[]string{"--pk", "USA"}, false},
+				{[]string{"--pk", "USA", "--filter", `City = "Z"`}, false}, // the partition is there; the filter kept none
+			} {
+				out, stderr := mustRun(t, append(append([]string{"items", "--table", table}, tc.args...), conn...)...)
+				if got := strings.Contains(stderr, none); got != tc.says || tc.says && out != "" {
+					t.Errorf("%v: says %v, want %v; out %q\n%s", tc.args, got, tc.says, out, stderr)
+				}
+			}
+		})
+	}
+}
