@@ -651,21 +651,7 @@ func partitionBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
 // gives a table's (dynalite gives none).
 func averageItemBytes(t *testing.T, c dynamo.Client, table, pk string) int64 {
 	t.Helper()
-	var n, bytes int64
-	var start dynamo.Item
-	for {
-		p, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: domain.KeyQuery{Table: table, PKName: "PK", PK: domain.S(pk), SKName: "SK"}, Start: start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range p.Items {
-			n, bytes = n+1, bytes+int64(dynamo.ItemBytes(it))
-		}
-		if !p.More() {
-			return bytes / max(n, 1)
-		}
-		start = p.LastKey
-	}
+	return levelItemBytes(t, c, dynamo.ChildrenRequest{Table: table, Key: airportsKey, PK: domain.S(pk)})
 }
 
 // TestCountingIsOnePass: counting every child costs no more than reading
