@@ -525,9 +525,13 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 			return p.function(strings.ToLower(p.tok.text), arity)
 		}
 	}
+	at := p.tok
 	x, err := p.operand()
 	if err != nil {
 		return nil, err
+	}
+	if p.tok.kind == tokPunct && p.tok.text == "(" && at.kind == tokIdent {
+		return nil, p.errAt(at, p.unknownFunction(at.text))
 	}
 	switch {
 	case p.tok.kind == tokOp:
@@ -572,6 +576,16 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 		return nil, err // what the character is, not that it is no comparison
 	}
 	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+}
+
+// unknownFunction says that name( calls no function DynamoDB has, and
+// which it has: upper(name) = 'x' had read as the attribute upper followed
+// by a stray parenthesis.
+func (p *filterParser) unknownFunction(name string) string {
+	if p.partiql {
+		return fmt.Sprintf("%s is not a function DynamoDB's PartiQL has in WHERE: write begins_with, contains, attribute_exists, attribute_not_exists, attribute_type, size, or x IS [NOT] MISSING", name)
+	}
+	return fmt.Sprintf("%s is not a function of DynamoDB's condition syntax: write begins_with, contains, attribute_exists, attribute_not_exists, attribute_type or size", name)
 }
 
 // between reads x between lo and hi.

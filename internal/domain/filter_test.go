@@ -110,6 +110,8 @@ func TestParseFilterErrors(t *testing.T) {
 		{`(a = 1`, 7, `expected ")"`},
 		{`a.items[x] = 1`, 9, "a list index is a whole number"},
 		{`status-code = 1`, 7, "expected a comparison"},
+		{`upper(name) = "X"`, 1, "upper is not a function of DynamoDB's condition syntax: write begins_with"},
+		{`a = 1 and lower(b) = "x"`, 11, "lower is not a function"},
 		{`a = 1.2.3`, 5, "is not a number"},
 		{"`` = 1", 1, "empty name between backticks"},
 		{`名前 = "x" ?`, 10, "names with such characters go in backticks"},

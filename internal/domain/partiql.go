@@ -118,6 +118,9 @@ func (p *filterParser) projection() ([]Path, error) {
 	}
 	var out []Path
 	for {
+		if p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, "distinct") && len(out) == 0 {
+			return nil, p.errAt(p.tok, "DISTINCT is not supported: SELECT the attributes and compare their values in the output")
+		}
 		if p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, "count") {
 			return nil, p.errAt(p.tok, "COUNT is not supported: select * or attributes, and read the count from the stats")
 		}
