@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 )
@@ -34,6 +35,9 @@ func (m NoMatch) Say(partiql bool) string {
 		op = "="
 	}
 	cond := name + " " + op + " " + operand(m.Value)
+	if m.Key.Type == TypeB {
+		return fmt.Sprintf("%s is a binary key, so %s matches no item (DynamoDB compares types first, and %s has no binary value): read that partition with dynascope items --pk %s", name, cond, map[bool]string{true: "a statement", false: "a filter"}[partiql], binaryKeyArg(m.Value))
+	}
 	if m.Value.Kind == ValString && m.Value.Text == "" {
 		return fmt.Sprintf("%s matches no item: a partition key is never empty; write the key's value", cond)
 	}
@@ -103,10 +107,22 @@ func sayNoMatch(ms []NoMatch, partiql bool) string {
 }
 
 // noMatch reports whether v, compared equal to the partition key pk,
-// matches no item. A binary key's literal is left to the planner, which
-// says how to name one.
+// matches no item. Every literal does on a binary key: neither grammar
+// has a binary value, so PK = "AP8=" compares a string with binary, and
+// was read as a Scan of the whole table for nothing.
 func noMatch(v Value, pk KeyDef) (NoMatch, bool) {
-	return NoMatch{Key: pk, Value: v}, otherType(v, pk) || pk.Type == TypeS && v.Kind == ValString && v.Text == ""
+	return NoMatch{Key: pk, Value: v}, otherType(v, pk) || pk.Type == TypeB || pk.Type == TypeS && v.Kind == ValString && v.Text == ""
+}
+
+// binaryKeyArg is --pk's b64: form of v where v's text is base64, as
+// every output writes a binary key, else a b64: to fill in.
+func binaryKeyArg(v Value) string {
+	if v.Kind == ValString && v.Text != "" {
+		if _, err := base64.StdEncoding.DecodeString(v.Text); err == nil {
+			return "b64:" + v.Text
+		}
+	}
+	return "b64:…"
 }
 
 // otherType reports whether v is of another type than key k (a string
