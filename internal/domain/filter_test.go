@@ -131,7 +131,7 @@ func TestParseFilterErrors(t *testing.T) {
 
 func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{`status = "FAILED"`, `attempts > 3 and not attribute_exists(resolvedAt)`, `size(p) > 1`,
-		"`a b`[0].c in (1, \"x\")", `(a = 1 or b between 1 and 2)`, `"unterminated`, "`x"} {
+		"`a b`[0].c in (1, \"x\")", `(a = 1 or b between 1 and 2)`, `"unterminated`, "`x", `upper(a) = "X"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -257,6 +257,7 @@ func FuzzParsePartiQL(f *testing.F) {
 		`select * from t where size(a) != 3 and contains(t, 'x''y') and attribute_type(a, 'S')`,
 		`DELETE FROM "T" WHERE PK = 'x'`,
 		`SELECT * FROM "T"; SELECT 1`,
+		`SELECT DISTINCT a FROM "T" WHERE lower(a) = 'x'`,
 		`SELECT * FROM "T" WHERE a IS NULL OR (PK = 'b' AND b.c IS NOT NULL)`,
 		`SELECT * FROM "T" WHERE (PK = 'a' AND SK > 'm') OR (PK IN ['b', 'c'] AND (x = 1 OR PK = 'd')) ORDER BY PK DESC, SK`,
 	} {
