@@ -59,7 +59,8 @@ it) counts a level of small children whole, for at most half an RCU
 more. Elsewhere its reads grow from the items read before them, each
 billed in whole read units: on a level of 128 RCU or less, or of items
 of very different sizes, a budget a few RCU past the full read may be
-needed.
+needed, and where a budget of 200 RCU or more has it read in stretches
+at once, half an RCU a stretch more.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from
