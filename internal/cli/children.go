@@ -49,10 +49,18 @@ Under a budget that pays no whole page (175 RCU) it keeps a tenth of it
 back (2.5 RCU at least, half at most) and counts with the rest; where it
 stops a walk lists the rest of the level's children (marked uncounted)
 before the count goes on with what is left; what the walk read whole is
-counted from its keys, not read again. Its reads grow from the items
-read before them, each billed in whole read units: a budget that leaves
-that tenth and a few RCU past the level's full read counts it whole,
-for a few RCU more than the full read.
+counted from its keys, not read again; where the count stops past a
+whole page of small children, it goes on with that tenth instead (a
+walk would read what it reads). Its reads are whole pages wherever what
+is left pays one (1 MB and the largest item read), then one after
+another, each sized to all that is left: a budget of the level's full
+read (a plain paged Query, as --return-consumed-capacity TOTAL bills
+it) counts a level of small children whole, for at most half an RCU
+more. Elsewhere its reads grow from the items read before them, each
+billed in whole read units: on a level of 128 RCU or less, or of items
+of very different sizes, a budget a few RCU past the full read may be
+needed, and where a budget of 200 RCU or more has it read in stretches
+at once, half an RCU a stretch more.
 --max-rcu bounds every read of the command, the walk's too (so does
 --count-budget given without --count): a walk stopped there prints the
 children it found, marked partial, and exits 3. Each read is sized from

@@ -209,6 +209,12 @@ func (cl *levelCount) allow(req *PageRequest) bool {
 // 4 KB.
 const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 
+// pageCost is the most a whole page costs where no item is larger than
+// largest bytes: 1 MB and the item that crosses the line.
+func pageCost(largest int) float64 {
+	return ReadCost(1, pageBytes+largest, false)
+}
+
 // ListReserve is the part of a count's budget (RCU, 0: none) kept to
 // list what the count does not reach: where the budget pays no whole
 // page, a count read from the level's start may stop inside its first
@@ -221,7 +227,8 @@ const pageRCU = (pageBytes + 400*1024) / readUnitBytes * 0.5
 // with). Half of it was kept before: a level the budget fitted whole
 // was counted with half, walked, and counted on (the tenant's 74.5 RCU
 // under a budget of 100: 80.0 RCU in 29 requests, where now 78.5 in 22
-// and no walk).
+// and no walk). Where the count stopped past a whole page of small
+// children (CountPass.smallChildren), CountListing gives it to the count.
 func ListReserve(budget float64) float64 {
 	if budget/2 < minReadUnits || budget >= pageRCU {
 		return 0
@@ -268,6 +275,16 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 	l.Over, err = l.Pass.Run(ctx, c, budget-reserve, 0, nil)
 	if err != nil || !l.Over || reserve == 0 {
 		return l, err
+	}
+	if l.Pass.smallChildren() {
+		// A walk lists a level of small children by reading it whole
+		// (plain stretches), as the count does: what it keeps back is
+		// the count's to go on with, so a budget that pays the level's
+		// full read counts it whole (the dense level under its full
+		// read's 163.5 RCU stopped, 55 of 60 children counted).
+		if l.Over, err = l.Pass.Run(ctx, c, budget-l.Pass.Cost().Billed, 0, nil); err != nil || !l.Over {
+			return l, err
+		}
 	}
 	res := l.Pass.Result()
 	walkReq := r

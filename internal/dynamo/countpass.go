@@ -39,8 +39,9 @@ type CountPass struct {
 	selfItem  bool
 	cost      Cost
 	scanned   int
-	reserved  float64 // RCU the reads in flight may cost
-	largest   int     // the largest item read, in bytes at most (PageLargest)
+	reserved  float64    // RCU the reads in flight may cost
+	idle      *sync.Cond // told when a read in flight answers (reserved falls)
+	largest   int        // the largest item read, in bytes at most (PageLargest)
 	// exact is the largest item read as billed where ItemBytes counts it
 	// so (exactSize): what sizes a read to fill the read units it pays.
 	exact  int
@@ -122,6 +123,7 @@ func NewCountPass(r ChildrenRequest) *CountPass {
 		level.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: skValue(r.Prefix, binary)}
 	}
 	p := &CountPass{r: r, level: level, binary: binary, delim: r.Delim, detect: r.Delim == "" && !r.NoDelim, counts: map[string]int{}, cutAfter: r.TableKeys == nil && r.Index == ""}
+	p.idle = sync.NewCond(&p.mu)
 	p.stretches = []*stretch{{from: r.Prefix, walk: domain.NewChildWalk(r.Prefix, r.Delim)}}
 	return p
 }
@@ -180,8 +182,14 @@ func (p *CountPass) run(ctx context.Context, c Client, budget float64, parallel 
 	if err := run.page(ctx, first); err != nil || run.isOver() || first.done {
 		return run.isOver(), err
 	}
+	if parallel == 1 {
+		// Read on from where the first page ended, as the full read
+		// does: cut there, its end a read more, billed whole read units.
+		err := run.all(ctx, p.pending(), 1)
+		return run.isOver(), err
+	}
 	tail := p.split(first)
-	if tail == nil || parallel == 1 {
+	if tail == nil {
 		err := run.all(ctx, p.pending(), 1)
 		return run.isOver(), err
 	}
@@ -216,6 +224,31 @@ func (p *CountPass) flush() {
 		p.tell(keys, true)
 		p.tally(p.stretches[0], keys)
 	}
+}
+
+// smallChildren says the pass read a whole page of the level (what a
+// walk keeps back buys no more than a tenth of one) and every child it
+// read, in full or in part, is small: at least 2·listFloor of them
+// ended, none read to more than twice a child a walk reads whole rather
+// than skips (denseChildRCU), nor all on average. A walk from there
+// would list the rest by reading it, as the count does; where a child
+// is large so far, it would skip it and list those past it (one of 3,000
+// items among 30 of two: 31 children listed under a budget of 5).
+func (p *CountPass) smallChildren() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ended := float64(len(p.counts) - 1)
+	return ended >= 2*listFloor && p.cost.Billed >= pageCost(p.largest) && p.cost.Billed <= 2*denseChildRCU*ended &&
+		ReadCost(int32(p.maxRun), max(min(p.exact, p.largest), 1), false) <= 2*denseChildRCU
+}
+
+// wholePage is the most a whole page costs, from the largest item read
+// (pageRCU before any). Under p.mu.
+func (p *CountPass) wholePage() float64 {
+	if p.largest == 0 {
+		return pageRCU
+	}
+	return pageCost(p.largest)
 }
 
 // sizeless says no item has been read yet to size the reads by.
@@ -317,7 +350,22 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 	if run.budget <= 0 {
 		return 0, 0, "", true
 	}
+	share = max(min(share, run.parallel), 1)
 	left := run.budget - (p.cost.Billed - run.base) - p.reserved
+	if share > 1 && left/float64(share) < p.wholePage() {
+		// What is left pays no whole page a stretch: the reads go one
+		// after another, each sized to all that is left, not to a share
+		// of it shrinking as the others read (the 45 children under '/'
+		// under a budget of their full read's 273.5: 41 reads, of 70
+		// items down to 11, 44 of 45 children counted).
+		for p.reserved > 0 && !run.over {
+			p.idle.Wait()
+		}
+		if run.over {
+			return 0, 0, "", false
+		}
+		left, share = run.budget-(p.cost.Billed-run.base)-p.reserved, 1
+	}
 	// Until a few items are read a read spends at most half of what is
 	// left (all of its last read units); after that all of it, at the
 	// largest item read so far: a read grows no faster than the items
@@ -330,7 +378,6 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 	if p.scanned >= sizeSample {
 		use = left
 	}
-	share = max(min(share, run.parallel), 1)
 	each := use / float64(share)
 	largest := p.largest
 	switch {
@@ -338,6 +385,14 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		// A whole page costs at most pageRCU, whatever its items weigh:
 		// held back whole, it cannot overspend.
 		return 0, pageRCU, "", true
+	case largest > 0 && left/float64(share) >= p.wholePage():
+		// A page reads 1 MB at most, whatever its items weigh, and the
+		// item that crosses the line: only an item larger than any read
+		// before overspends it. Read so, a level the budget pays is read
+		// in the full read's pages, not in reads grown one after another
+		// (each billed whole read units: the dense level's 163.5 RCU
+		// stopped at a budget of 163.5, 59 of 60 children counted).
+		return 0, p.wholePage(), "", true
 	case largest == 0:
 		// The items' size is not known yet: one item, whatever it
 		// weighs (it may overspend by what it weighs beyond the budget).
@@ -346,6 +401,16 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		}
 	default:
 		limit = ItemsFor(each, largest, false)
+		if share == 1 && p.reserved == 0 && p.scanned >= sizeSample && left >= tailLeftRCU {
+			// Read alone, it may spend what is left and the half RCU a
+			// budget may be passed by, at the size its items are billed:
+			// sized by the margined size and to what is left, the last
+			// reads of a level its budget pays stopped a few items short
+			// (the dense level under a budget of its full read's 163.5:
+			// 1,081 items of the 1,245 past its first page, then 128,
+			// then 12, 59 of 60 children counted).
+			limit = max(limit, ItemsFor(left+minReadUnits, max(min(p.exact, largest), 1), false))
+		}
 		grown := p.acrossChildren(largest, left)
 		if within, end, ok := p.withinChild(s, largest, left); ok && within > grown {
 			grown, bound = within, end
@@ -361,6 +426,12 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 	run.over = true
 	return 0, 0, "", false
 }
+
+// tailLeftRCU is the least left under a budget that a read alone sizes
+// at the items' billed size and with the half RCU a budget may be passed
+// by: below it, that half RCU is what pays for an item a little heavier
+// than those read (a library's layout under a budget of 1 spent 2.0).
+const tailLeftRCU = 10
 
 // acrossChildren is the most items a read under a budget that may go
 // past a child's end asks for: as many as were read outside the longest
@@ -511,6 +582,7 @@ func (run *passRun) page(ctx context.Context, s *stretch) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.reserved -= hold
+	p.idle.Broadcast()
 	p.cost = p.cost.Add(page.Cost)
 	s.rcu += page.Cost.Billed
 	p.scanned += page.Scanned
@@ -755,6 +827,7 @@ func (run *passRun) cut(ctx context.Context, tail *stretch, n int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.reserved -= hold
+	p.idle.Broadcast()
 	p.cost = p.cost.Add(page.Cost)
 	p.largest = max(p.largest, PageLargest(page.Cost.Billed, false, page.Items, page.Scanned, false))
 	if err != nil {

@@ -1610,6 +1610,113 @@ func TestCountBudgetListsTheLevel(t *testing.T) {
 	}
 }
 
+// levelRead is a level's full read as DynamoDB bills a plain paged Query
+// of its partition or prefix (no Limit): what it costs, and the items
+// under each child.
+func levelRead(t *testing.T, c dynamo.Client, r dynamo.ChildrenRequest) (full *everyKey, counts map[string]int, items int) {
+	t.Helper()
+	full = &everyKey{billed: billed{Client: c}}
+	q := domain.KeyQuery{Table: r.Table, PKName: "PK", PK: r.PK, SKName: "SK"}
+	if r.Prefix != "" {
+		q.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(r.Prefix)}
+	}
+	counts = map[string]int{}
+	var start dynamo.Item
+	for {
+		page, err := dynamo.QueryPage(context.Background(), full, dynamo.PageRequest{Query: q, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			if n, _, ok := domain.ChildOf(r.Prefix, it["SK"].(*types.AttributeValueMemberS).Value, r.Delim); ok {
+				counts[n]++
+				items++
+			}
+		}
+		if start = page.LastKey; !page.More() {
+			return full, counts, items
+		}
+	}
+}
+
+// TestCountBudgetOfTheFullReadCountsWhole (issue 37.1, 37.2): a count
+// under a budget of what the level's full read costs (a plain paged
+// Query, as aws dynamodb query --return-consumed-capacity TOTAL says),
+// or one RCU more (where the budget has it read stretches at once),
+// counts it whole, every child exact, for no more than the budget and
+// half an RCU, no key read twice: the explorer's count (CountPass.Run)
+// and children --count's (CountListing, which keeps a part of a budget
+// that pays no whole page to list the rest) alike. Without a budget it
+// costs the full read and half an RCU for each request more, no key
+// read twice. The dense level under its full read's 194.5 RCU stopped
+// with one child uncounted, its last reads sized by the margined item
+// size, and 45 children under '/' took 52 reads, 10 to 14 counted wrong.
+func TestCountBudgetOfTheFullReadCountsWhole(t *testing.T) {
+	ctx := context.Background()
+	levels := map[string]func(*testing.T) map[string]dynamo.Client{"Airports": levelBackends, "Shapes": unseenBackends}
+	for _, lv := range []struct {
+		table, pk, prefix, delim string
+		// past is the least past the full read the budgets begin at: a
+		// level its budget has it read in stretches at once (two pages
+		// a stretch and more) reads its last key alone to cut them, and
+		// each stretch's end rounds up a read unit.
+		past float64
+	}{
+		{"Airports", "airports", "", "#", 0}, // 60 codes of 80 items of ~350 B
+		{"Airports", "varied", "", "#", 0},   // 60 codes of 20 to 140
+		{"Shapes", "slash", "", "/", 0},      // 45 children of 110 items of 450 B
+		{"Shapes", "deep", "ORG#acme#", "#", 0},
+		{"Airports", "big", "", "#", 1},   // 10 children of 200 items of 2 KB
+		{"Airports", "pages", "", "#", 1}, // 4 children of 600 items of 2 KB
+	} {
+		for name, c := range levels[lv.table](t) {
+			r := dynamo.ChildrenRequest{Table: lv.table, Key: airportsKey, PK: domain.S(lv.pk), Prefix: lv.prefix, Delim: lv.delim}
+			full, counts, items := levelRead(t, c, r)
+			label := fmt.Sprintf("%s %s%s (full read %.1f RCU in %d requests)", name, lv.pk, lv.prefix, full.rcu, full.requests)
+			check := func(how string, budget float64, rec *everyKey, over bool, count func(string) (int, bool), children int) {
+				t.Helper()
+				wrong := 0
+				for child, n := range counts {
+					if got, exact := count(child); got != n || !exact {
+						wrong++
+					}
+				}
+				twice, some := rec.twice(true)
+				most := budget + 0.5
+				if budget == 0 {
+					most = full.rcu + 0.5*float64(max(rec.requests-full.requests, 0))
+				}
+				if over || wrong > 0 || children != len(counts) || rec.rcu > most || twice > 0 {
+					t.Errorf("%s, %s, budget %g: over %v, %d of %d children, %d counted wrong, %.1f RCU in %d requests (at most %.1f; limits %v), %d keys read twice %v",
+						label, how, budget, over, children, len(counts), wrong, rec.rcu, rec.requests, most, rec.limits, twice, some)
+				}
+				t.Logf("%s, %s, budget %g: %.1f RCU in %d requests", label, how, budget, rec.rcu, rec.requests)
+			}
+			for _, budget := range []float64{0, full.rcu + lv.past, full.rcu + lv.past + 1} {
+				rec := &everyKey{billed: billed{Client: c}}
+				pass := dynamo.NewCountPass(r)
+				over, err := pass.Run(ctx, rec, budget, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check("the count", budget, rec, over || !pass.Done(), pass.Count, len(pass.Result().Children))
+				if budget == 0 {
+					continue
+				}
+				rec = &everyKey{billed: billed{Client: c}}
+				l, err := dynamo.CountListing(ctx, rec, r, budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check("children --count", budget, rec, l.Over || l.Partial, l.Count, len(l.Children().Children))
+			}
+			if items == 0 {
+				t.Fatalf("%s: nothing read", label)
+			}
+		}
+	}
+}
+
 // readingItems is a device's week as boto3 built it (issue 37.1): its
 // metadata item, then 3,000 readings, each a leaf child of READING# of
 // about 80 bytes; a walk lists them by reading them in pages.
