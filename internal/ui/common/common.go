@@ -283,6 +283,12 @@ type Searchable interface {
 	Unloaded() string
 }
 
+// SelectionFollower is a page that reads what its selection brings into
+// view, told when something other than its own keys (the search) moved it.
+type SelectionFollower interface {
+	SelectionMoved() tea.Cmd
+}
+
 // ModeTab is one of a partition's modes (Tree, Items, Versions, Time,
 // Changes) as its tab shows it: the key that picks it, and Off, why it
 // does not apply here ("" when it does).
