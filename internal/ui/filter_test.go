@@ -1372,6 +1372,37 @@ func TestStatementOpensOnItsTable(t *testing.T) {
 	}
 }
 
+// TestSearchCommandKeepsTheBudget: the command ? prints for f's search
+// and a statement reads under the explorer's budget: --max-rcu where it
+// is not the commands' default (a search stopped at 20 RCU printed a
+// command that reads up to 1,000).
+func TestSearchCommandKeepsTheBudget(t *testing.T) {
+	for _, c := range []struct {
+		budget float64
+		flag   string
+	}{{20, " --max-rcu 20"}, {12.5, " --max-rcu 12.5"}, {0, " --max-rcu none"}, {DefaultFilterBudget, ""}} {
+		for _, statement := range []bool{false, true} {
+			budget := c.budget
+			h := newHarness(t, 200, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return budget }})
+			h.contains(t, "partitions")
+			want := `dynascope scan --demo --table Locations --filter 'City = "OMAHA"'` + c.flag
+			if statement {
+				h.keys(":")
+				h.typeText(` City = 'OMAHA'`)
+				want = `dynascope partiql --demo 'SELECT * FROM "Locations" WHERE  City = '\''OMAHA'\'''` + c.flag
+			} else {
+				h.keys("f")
+				h.typeText(`City = "OMAHA"`)
+			}
+			h.keys("enter")
+			h.contains(t, "OMAHA")
+			if line := h.m.commandLine(); line != want {
+				t.Errorf("budget %g: ? prints\n%s\nwant\n%s", budget, line, want)
+			}
+		}
+	}
+}
+
 // TestSearchCostIsAboutTheTablesSize: the demo's Locations, 70.5 RCU
 // by its size, is scanned whole by f's search in 2 reads billed 71.0 RCU
 // (each read its own bytes rounded up): the words before the read say
@@ -1792,10 +1823,10 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	}{
 		{"table", "", `PK = "USA" and City = "OMAHA"`, map[string]string{"PK": "USA", "City": "OMAHA"},
 			`enter reads partition PK = "USA" by Query`, `Query on Locations: PK = "USA" · filter City = "OMAHA"`,
-			`dynascope scan --demo --table Locations --filter 'PK = "USA" and City = "OMAHA"'`},
+			`dynascope scan --demo --table Locations --filter 'PK = "USA" and City = "OMAHA"' --max-rcu none`},
 		{"index", "ByCity", `City = "OMAHA"`, map[string]string{"City": "OMAHA"},
 			`enter reads partition City = "OMAHA" by Query`, `Query on Locations index ByCity: City = "OMAHA"`,
-			`dynascope scan --demo --table Locations --index ByCity --filter 'City = "OMAHA"'`},
+			`dynascope scan --demo --table Locations --index ByCity --filter 'City = "OMAHA"' --max-rcu none`},
 	} {
 		want := pinnedMatches(t, "Locations", c.index, c.want)
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {

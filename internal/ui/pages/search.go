@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -952,7 +953,7 @@ func (s *Search) DeepLink() []string {
 	case s.plan != nil && dynamo.Masks(s.c.Client, s.info.Name):
 		return nil
 	case s.plan != nil:
-		return []string{"partiql", s.text}
+		return append([]string{"partiql", s.text}, s.budgetFlag()...)
 	case s.node == nil:
 		return nil
 	}
@@ -960,7 +961,21 @@ func (s *Search) DeepLink() []string {
 	if s.index != "" {
 		args = append(args, "--index", s.index)
 	}
-	return append(args, "--filter", domain.FormatFilter(s.node))
+	return append(append(args, "--filter", domain.FormatFilter(s.node)), s.budgetFlag()...)
+}
+
+// budgetFlag is --max-rcu where this search's budget is not the commands'
+// default: a search stopped at 20 RCU printed a command that read up to
+// 1,000, and one with none a command that stopped at 1,000.
+func (s *Search) budgetFlag() []string {
+	switch b := s.budget(); {
+	case b == common.DefaultFilterBudget:
+		return nil
+	case b <= 0:
+		return []string{"--max-rcu", "none"}
+	default:
+		return []string{"--max-rcu", strconv.FormatFloat(b, 'f', -1, 64)}
+	}
 }
 
 // NoCommand says why y copies nothing here.
