@@ -116,7 +116,8 @@ func (m *Model) messagesView(room int) string {
 func (m *Model) statusMessage(width int) string {
 	st := &m.styles
 	var lead, what, hint string
-	detail := "" // a note's detail, plain: cut at its end where it is not a path
+	detail := ""                // a note's detail, plain: cut at its end where it is not a path
+	var whatErr, hintErr string // an error's words and hint, plain: cut at words, the last clause whole
 	switch {
 	case m.lastErr != nil:
 		var e *dynamo.Error
@@ -128,9 +129,11 @@ func (m *Model) statusMessage(width int) string {
 			if list.RetriedOrUnanswered(m.lastErr) {
 				msg = list.FailureText(m.lastErr) // as the view that was waiting says it
 			}
-			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(e.Op + ": " + msg)))
+			whatErr = common.Sanitize(common.ExplorerWords(e.Op + ": " + msg))
+			what = st.StatusErr.Render(whatErr)
 			if e.Hint != "" {
-				hint = st.StatusHint.Render(" — " + common.Sanitize(common.ExplorerWords(e.Hint)))
+				hintErr = " — " + common.Sanitize(common.ExplorerWords(e.Hint))
+				hint = st.StatusHint.Render(hintErr)
 			}
 		} else {
 			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(m.lastErr.Error())))
@@ -168,9 +171,12 @@ func (m *Model) statusMessage(width int) string {
 	switch {
 	case wl+ww+wh <= width:
 	case wl+ww+min(wh, minHint) <= width:
-		if detail != "" && !endsInPath(detail) {
+		switch {
+		case detail != "" && !endsInPath(detail):
 			hint = st.Dim.Render(" · " + cutDetail(detail, width-wl-ww-3))
-		} else {
+		case hintErr != "" && !endsInPath(hintErr):
+			hint = st.StatusHint.Render(common.ClauseCut(hintErr, width-wl-ww))
+		default:
 			hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
 		}
 
@@ -179,7 +185,11 @@ func (m *Model) statusMessage(width int) string {
 	default:
 		// The view that failed says r retries: the error's words go first.
 		lead, hint = "", ""
-		what = common.MiddleCut(what, width)
+		if whatErr != "" {
+			what = st.StatusErr.Render(common.ClauseCut(whatErr, width))
+		} else {
+			what = common.MiddleCut(what, width)
+		}
 	}
 	return " " + lead + what + hint
 }

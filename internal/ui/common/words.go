@@ -64,6 +64,59 @@ func MiddleCut(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
+// ClauseCut fits s to width cells at its clauses (parts after "; "):
+// its last (what to do, "c counts on") kept whole and the words before it
+// cut, whole clauses first, then after a whole word; where the last
+// clause does not fit beside them, the whole clauses from the start that
+// fit. Without a clause, MiddleCut. A middle cut had read "count: stopped
+// …RCU; c counts on", and "those marke…tial".
+func ClauseCut(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	i := strings.LastIndex(s, "; ")
+	if i <= 0 {
+		return MiddleCut(s, width)
+	}
+	if tail := s[i:]; width-ansi.StringWidth(tail) >= 8 {
+		return leadingClauses(s[:i], width-ansi.StringWidth(tail)) + tail
+	}
+	return middleWords(s, width)
+}
+
+// middleWords is MiddleCut at words: the end from a word's start, the
+// start cut after a whole word ("DynamoDB is…wait a moment and retry").
+func middleWords(s string, width int) string {
+	const more = "…"
+	room := (width - ansi.StringWidth(more)) * 3 / 5 // the end says what to do
+	tail, clause := "", false // the longest end that fits, from a clause's start where one does
+	for j := len(s) - 1; j > 1; j-- {
+		if s[j-1] != ' ' || ansi.StringWidth(s[j:]) > room {
+			continue
+		}
+		if starts := s[j-2] == ',' || s[j-2] == ';'; starts || !clause {
+			tail, clause = s[j:], starts
+		}
+	}
+	head := strings.TrimSuffix(CutWords(s[:len(s)-len(tail)], width-ansi.StringWidth(tail)-ansi.StringWidth(more)), more)
+	if tail == "" || strings.TrimSpace(head) == "" {
+		return MiddleCut(s, width)
+	}
+	return strings.TrimRight(head, " ") + more + tail
+}
+
+// leadingClauses is s cut to width cells, "…" ending it: after its last
+// whole clause that fits, else after a whole word.
+func leadingClauses(s string, width int) string {
+	const more = "…"
+	for i := strings.LastIndex(s, "; "); i > 0; i = strings.LastIndex(s[:i], "; ") {
+		if ansi.StringWidth(s[:i])+ansi.StringWidth(more) <= width {
+			return s[:i] + more
+		}
+	}
+	return strings.TrimSuffix(CutWords(s, width-ansi.StringWidth(more)), more) + more
+}
+
 // CutPath fits s to width cells as MiddleCut does, but where s ends in
 // a file's path the file's name stays whole and the folders before it
 // give way ("to /tmp…/partiql.jsonl", never "/…ql.jsonl": the name is
