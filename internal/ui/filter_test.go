@@ -884,6 +884,34 @@ func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
 	}
 }
 
+// TestIndexSearchSaysAnAttributeItDoesNotHold: f on an index's
+// partitions through an attribute the index does not project matches
+// none of its items: stopped at the budget, or at its end, the screen
+// says so and where it is held, as scan says on stderr, and so do the
+// words before the read (it said only "No match in the 250 items
+// scanned before the budget: r reads on").
+func TestIndexSearchSaysAnAttributeItDoesNotHold(t *testing.T) {
+	for _, budget := range []float64{5, 0} {
+		h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity", FilterBudget: func(string) float64 { return budget }})
+		h.keys("f")
+		h.typeText(`DriveThru = true`)
+		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity") {
+			t.Errorf("budget %g: before the read the search does not say the index lacks DriveThru:\n%s", budget, h.screen())
+		}
+		h.keys("enter")
+		for range 50 {
+			if strings.Contains(h.screen(), "whole index scanned") || strings.Contains(h.screen(), "stopped at the budget") {
+				break
+			}
+			h.keys("pgdown")
+		}
+		h.contains(t, "0 matches")
+		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity (it holds its keys and StreetAddress): no item of it has it") {
+			t.Errorf("budget %g: the empty search does not say the index lacks DriveThru:\n%s", budget, h.screen())
+		}
+	}
+}
+
 // TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
 // most its budget (RCU billed at the recording client, 0.5 over at most),
 // says it stopped and how to go on; r reads on a budget at a time, to
