@@ -89,7 +89,8 @@ func ClauseCut(s string, width int) string {
 func middleWords(s string, width int) string {
 	const more = "…"
 	room := (width - ansi.StringWidth(more)) * 3 / 5 // the end says what to do
-	tail, clause := "", false // the longest end that fits, from a clause's start where one does
+	// The longest end that fits, from a clause's start where one does.
+	tail, clause := "", false
 	for j := len(s) - 1; j > 1; j-- {
 		if s[j-1] != ' ' || ansi.StringWidth(s[j:]) > room {
 			continue

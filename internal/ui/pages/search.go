@@ -50,12 +50,12 @@ type Search struct {
 	// typedHeld says the attributes the filter typed names that the index
 	// does not hold (notHeldBy), before enter reads anything.
 	typedHeld string
-	state                        dynamo.SearchState
-	begun                        bool                    // a search has been asked (state holds it)
-	list                         list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats                        attrStats
-	keys                         []string // the key columns
-	attrs                        []string // the other columns: the attributes most matches hold
+	state     dynamo.SearchState
+	begun     bool                    // a search has been asked (state holds it)
+	list      list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats     attrStats
+	keys      []string // the key columns
+	attrs     []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
