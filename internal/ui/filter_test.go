@@ -912,6 +912,21 @@ func TestIndexSearchSaysAnAttributeItDoesNotHold(t *testing.T) {
 	}
 }
 
+// TestStatementSaysAWhereAttributeTheIndexDoesNotHold: a statement on an
+// index whose WHERE names an attribute the index does not project says so
+// in its plan, as partiql does on stderr; only the SELECT list's were
+// said, and a Scan of ByCity by DriveThru read on to no match.
+func TestStatementSaysAWhereAttributeTheIndexDoesNotHold(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.keys(":", "ctrl+u")
+		h.typeText(`SELECT * FROM "Locations"."ByCity" WHERE DriveThru = true AND OpenedOn > '2010'`)
+		if s := flat(h.screen()); !strings.Contains(s, `DriveThru, OpenedOn are not in index ByCity (it holds its keys and StreetAddress): no item of it has them; FROM "Locations" reads them from the table`) {
+			t.Errorf("%dx%d: the plan does not say the index lacks DriveThru and OpenedOn:\n%s", size[0], size[1], h.screen())
+		}
+	}
+}
+
 // TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
 // most its budget (RCU billed at the recording client, 0.5 over at most),
 // says it stopped and how to go on; r reads on a budget at a time, to
@@ -1586,7 +1601,7 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger"})
 				h.keys(":", "ctrl+u")
 				h.typeText(`PK, Pad FROM "Ledger"."Flagged" WHERE Flag = 'y'`)
-				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds keys only): no result has it; FROM "Ledger" reads it from the table`) {
+				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds keys only): no item of it has it; FROM "Ledger" reads it from the table`) {
 					t.Fatalf("the plan does not say Pad is not in the index:\n%s", h.screen())
 				}
 				h.keys("enter")

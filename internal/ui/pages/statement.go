@@ -288,8 +288,12 @@ func (s *Statement) planLines(width int) []string {
 	}
 	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
 	if missing := notProjected(info, plan); len(missing) > 0 {
-		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s is not in index %s (it holds %s): no result has it; FROM \"%s\" reads it from the table",
-			common.Sanitize(strings.Join(missing, ", ")), common.Sanitize(plan.Index), projectionWords(info, plan.Index), common.Sanitize(plan.Table)), width)...)
+		verb, them := "is", "it"
+		if len(missing) > 1 {
+			verb, them = "are", "them"
+		}
+		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s %s not in index %s (it holds %s): no item of it has %s; FROM \"%s\" reads %s from the table",
+			common.Sanitize(strings.Join(missing, ", ")), verb, common.Sanitize(plan.Index), projectionWords(info, plan.Index), them, common.Sanitize(plan.Table), them), width)...)
 	}
 	budget := "no budget"
 	if r.MaxRCU > 0 {
@@ -438,29 +442,19 @@ func statementRunKey(b key.Binding, does string) key.Binding {
 }
 
 // notProjected is what a statement on a global secondary index asks for
-// that the index does not hold: such an index answers only with what it
-// projects (a local one reads the rest from the table).
+// (its projection) or filters by (its WHERE) that the index does not
+// hold: such an index answers only with what it projects (a local one
+// reads the rest from the table), so no item of it has them, as partiql
+// says on stderr. The WHERE's were not said: a Scan of ByCity by
+// DriveThru read on to no match without a word.
 func notProjected(info dynamo.TableInfo, plan domain.Plan) []string {
-	ix, partial := partialProjection(info, plan.Index)
-	if !partial || ix.Kind != "GSI" {
-		return nil
-	}
-	held := map[string]bool{}
-	for _, k := range []dynamo.KeySchema{ix.Key, info.Key} {
-		held[k.PK.Name] = true
-		if k.SK != nil {
-			held[k.SK.Name] = true
+	var names []string
+	for _, p := range append(slices.Clone(plan.Project), domain.FilterPaths(plan.Filter)...) {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
 		}
 	}
-	for _, n := range ix.NonKeyAttributes {
-		held[n] = true
-	}
-	var missing []string
-	for _, p := range plan.Project {
-		if len(p) > 0 && !held[p[0].Name] && !slices.Contains(missing, p[0].Name) {
-			missing = append(missing, p[0].Name)
-		}
-	}
+	missing, _ := info.NotHeld(plan.Index, names)
 	return missing
 }
 
