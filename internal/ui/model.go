@@ -892,7 +892,7 @@ func (m *Model) drawStatusBar() string {
 	// "last 38m…" reads as minutes, "00:0…" as another time).
 	var line string
 	for _, figures := range []string{stats + clock + spin, noLatency + clock + spin, noLatency + spin, noLatency + spinAlone} {
-		left := m.statusLeft(conn+ro+badge, figures)
+		left := m.statusLeft(conn+ro+badge, figures, spinAlone)
 		line = left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 		if ansi.StringWidth(line) <= m.w {
 			break

@@ -301,11 +301,13 @@ func (m *Model) wholeCommand(line, note string) string {
 // statusLeft is what the status bar shows before its message: where and
 // how (the connection, READ-ONLY, MASKED), then the session's figures,
 // which give way to a message that would otherwise lose its end (what to
-// do): ? and the next key bring them back.
-func (m *Model) statusLeft(where, figures string) string {
+// do): ? and the next key bring them back. busy (the spinner, and why a
+// request is retried) stays: a message shown while a read was in flight
+// or retried had the bar say nothing of it.
+func (m *Model) statusLeft(where, figures, busy string) string {
 	msg := ansi.StringWidth(m.statusMessage(1 << 20))
 	if msg == 0 || ansi.StringWidth(where+figures)+msg <= m.w {
 		return where + figures
 	}
-	return where
+	return where + busy
 }
