@@ -1633,7 +1633,8 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 }
 
 // TestIndexSearchSaysWhatTheIndexHolds: a search of a keys-only index
-// that matches nothing says the index holds keys only, on dynalite and
+// that matches nothing says the index holds keys only, and which
+// attribute of the filter it does not hold, on dynalite and
 // the embedded backend: 'No item of the 8 items read matches' read as if
 // no item of the table did, where a flagged item's Status was FAIL.
 func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
@@ -1646,7 +1647,7 @@ func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
 				h.keys("f")
 				h.typeText(`Status = "FAIL"`)
 				h.keys("enter")
-				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Index Flagged holds keys only: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).") {
+				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Status is not in index Flagged (it holds its keys only): no item of it has it; the table holds every attribute (esc, i, then f).") {
 					t.Fatalf("the empty search does not say what the index holds:\n%s", h.screen())
 				}
 			})
