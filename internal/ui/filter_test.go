@@ -927,6 +927,28 @@ func TestStatementSaysAWhereAttributeTheIndexDoesNotHold(t *testing.T) {
 	}
 }
 
+// TestStatementQueryPlanIsNotTheTablesCost: a statement whose WHERE pins
+// the partition key is a Query: its plan says its cost is not known
+// before reading, the table's size only bounding it, as f's search says
+// of a Query; it said "about 70.5 RCU to read the whole table", as a
+// Scan's does.
+func TestStatementQueryPlanIsNotTheTablesCost(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.keys(":")
+		h.typeText(` PK = 'JAPAN'`)
+		s := flat(h.screen())
+		if !strings.Contains(s, "Plan: Query on Locations") || !strings.Contains(s, "its cost not known before reading") || strings.Contains(s, "to read the whole table") {
+			t.Errorf("%dx%d: a Query's plan says the table's cost:\n%s", size[0], size[1], h.screen())
+		}
+		h.keys("ctrl+u")
+		h.typeText(`* FROM "Locations" WHERE City = 'OMAHA'`)
+		if s := flat(h.screen()); !strings.Contains(s, "about 70.5 RCU to read the whole table") {
+			t.Errorf("%dx%d: a Scan's plan does not say the table's cost:\n%s", size[0], size[1], h.screen())
+		}
+	}
+}
+
 // TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
 // most its budget (RCU billed at the recording client, 0.5 over at most),
 // says it stopped and how to go on; r reads on a budget at a time, to

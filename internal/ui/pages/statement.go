@@ -302,7 +302,16 @@ func (s *Statement) planLines(width int) []string {
 	// About, not a worst case: the search's reads are sized to the
 	// screen, each billed its own bytes rounded up (planCost).
 	worst := "cost of the whole table not known (DynamoDB reports it as 0 B)"
-	if rcu, ok := r.WorstCaseRCU(); ok {
+	rcu, known := r.WorstCaseRCU()
+	switch {
+	case plan.Operation() == "Query" && known:
+		// A Query reads its partitions, not the table: the table's size
+		// only bounds it ("about 70.5 RCU to read the whole table" read
+		// as the statement's cost).
+		worst = "its cost not known before reading (DynamoDB reports no partition's size), the whole table's about " + common.RCU(rcu, false) + " at most"
+	case plan.Operation() == "Query":
+		worst = "its cost not known before reading (DynamoDB reports no partition's size)"
+	case known:
 		worst = "about " + common.RCU(rcu, false) + " to read the whole table"
 	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
