@@ -906,7 +906,7 @@ func TestIndexSearchSaysAnAttributeItDoesNotHold(t *testing.T) {
 			h.keys("pgdown")
 		}
 		h.contains(t, "0 matches")
-		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity (it holds its keys and StreetAddress): no item of it has it") {
+		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity (it holds its keys and StreetAddress): no item read from it has it; the table holds every attribute") {
 			t.Errorf("budget %g: the empty search does not say the index lacks DriveThru:\n%s", budget, h.screen())
 		}
 	}
@@ -921,7 +921,7 @@ func TestStatementSaysAWhereAttributeTheIndexDoesNotHold(t *testing.T) {
 		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
 		h.keys(":", "ctrl+u")
 		h.typeText(`SELECT * FROM "Locations"."ByCity" WHERE DriveThru = true AND OpenedOn > '2010'`)
-		if s := flat(h.screen()); !strings.Contains(s, `DriveThru, OpenedOn are not in index ByCity (it holds its keys and StreetAddress): no item of it has them; FROM "Locations" reads them from the table`) {
+		if s := flat(h.screen()); !strings.Contains(s, `DriveThru, OpenedOn are not in index ByCity (it holds its keys and StreetAddress): no item read from it has them; FROM "Locations" reads the table's items`) {
 			t.Errorf("%dx%d: the plan does not say the index lacks DriveThru and OpenedOn:\n%s", size[0], size[1], h.screen())
 		}
 	}
@@ -1623,7 +1623,7 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger"})
 				h.keys(":", "ctrl+u")
 				h.typeText(`PK, Pad FROM "Ledger"."Flagged" WHERE Flag = 'y'`)
-				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds keys only): no item of it has it; FROM "Ledger" reads it from the table`) {
+				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds its keys only): no item read from it has it; FROM "Ledger" reads the table's items`) {
 					t.Fatalf("the plan does not say Pad is not in the index:\n%s", h.screen())
 				}
 				h.keys("enter")
@@ -1669,7 +1669,7 @@ func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
 				h.keys("f")
 				h.typeText(`Status = "FAIL"`)
 				h.keys("enter")
-				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Status is not in index Flagged (it holds its keys only): no item of it has it; the table holds every attribute (esc, i, then f).") {
+				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Status is not in index Flagged (it holds its keys only): no item read from it has it; the table holds every attribute (esc, i, then f).") {
 					t.Fatalf("the empty search does not say what the index holds:\n%s", h.screen())
 				}
 			})

@@ -787,25 +787,11 @@ func (s *Search) notHeldBy(n domain.FilterNode) string {
 	if s.index == "" || n == nil {
 		return ""
 	}
-	var names []string
-	for _, p := range domain.FilterPaths(n) {
-		if len(p) > 0 {
-			names = append(names, p[0].Name)
-		}
-	}
-	missing, holds := s.info.NotHeld(s.index, names)
-	if len(missing) == 0 {
+	said := s.info.NotHeldSaid(s.index, domain.FilterPaths(n))
+	if said == "" {
 		return ""
 	}
-	for i, n := range missing {
-		missing[i] = domain.NameText(n)
-	}
-	verb, them := "is", "it"
-	if len(missing) > 1 {
-		verb, them = "are", "them"
-	}
-	return common.Sanitize(fmt.Sprintf("%s %s not in index %s (it holds %s): no item of it has %s; the table holds every attribute (esc, i, then f).",
-		strings.Join(missing, ", "), verb, s.index, holds, them))
+	return common.Sanitize(said + "; the table holds every attribute (esc, i, then f).")
 }
 
 // whyScan is why the filter behind the request line (before the first

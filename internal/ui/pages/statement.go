@@ -287,13 +287,8 @@ func (s *Statement) planLines(width int) []string {
 		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
 	}
 	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
-	if missing := notProjected(info, plan); len(missing) > 0 {
-		verb, them := "is", "it"
-		if len(missing) > 1 {
-			verb, them = "are", "them"
-		}
-		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s %s not in index %s (it holds %s): no item of it has %s; FROM \"%s\" reads %s from the table",
-			common.Sanitize(strings.Join(missing, ", ")), verb, common.Sanitize(plan.Index), projectionWords(info, plan.Index), them, common.Sanitize(plan.Table), them), width)...)
+	if said := notProjected(info, plan); said != "" {
+		out = append(out, s.wrap(st.Notice, common.Sanitize(said+"; FROM "+partiqlName(plan.Table)+" reads the table's items"), width)...)
 	}
 	budget := "no budget"
 	if r.MaxRCU > 0 {
@@ -450,21 +445,14 @@ func statementRunKey(b key.Binding, does string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, does))
 }
 
-// notProjected is what a statement on a global secondary index asks for
-// (its projection) or filters by (its WHERE) that the index does not
-// hold: such an index answers only with what it projects (a local one
-// reads the rest from the table), so no item of it has them, as partiql
-// says on stderr. The WHERE's were not said: a Scan of ByCity by
-// DriveThru read on to no match without a word.
-func notProjected(info dynamo.TableInfo, plan domain.Plan) []string {
-	var names []string
-	for _, p := range append(slices.Clone(plan.Project), domain.FilterPaths(plan.Filter)...) {
-		if len(p) > 0 {
-			names = append(names, p[0].Name)
-		}
-	}
-	missing, _ := info.NotHeld(plan.Index, names)
-	return missing
+// notProjected says what a statement on a global secondary index asks
+// for (its projection) or filters by (its WHERE) that the index does not
+// hold ("" for nothing): such an index answers only with what it
+// projects (a local one reads the rest from the table), so no item of it
+// has them, as partiql says on stderr. The WHERE's were not said: a Scan
+// of ByCity by DriveThru read on to no match without a word.
+func notProjected(info dynamo.TableInfo, plan domain.Plan) string {
+	return info.NotHeldSaid(plan.Index, append(slices.Clone(plan.Project), domain.FilterPaths(plan.Filter)...))
 }
 
 // projectionWords says what an index holds.
