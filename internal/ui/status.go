@@ -174,8 +174,11 @@ func (m *Model) statusMessage(width int) string {
 		switch {
 		case detail != "" && !endsInPath(detail):
 			hint = st.Dim.Render(" · " + cutDetail(detail, width-wl-ww-3))
-		case hintErr != "" && !endsInPath(hintErr):
-			hint = st.StatusHint.Render(common.ClauseCut(hintErr, width-wl-ww))
+		case strings.Contains(hintErr, "; ") && !endsInPath(hintErr):
+			hint = "" // where no whole word of it fits
+			if cut, ok := common.ClauseCutWords(hintErr, width-wl-ww); ok {
+				hint = st.StatusHint.Render(cut)
+			}
 		default:
 			hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
 		}

@@ -69,6 +69,11 @@ func TestClauseCut(t *testing.T) {
 			t.Errorf("ClauseCut(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
 		}
 	}
+	// Where no whole word fits before the end kept, it says it cannot
+	// (the status bar leaves the hint out): it had read "— 2.0 RC…twice".
+	if got, ok := ClauseCutWords(hint, 16); ok {
+		t.Errorf("ClauseCutWords(hint, 16) = %q, cut at words", got)
+	}
 }
 
 // TestLatencyThreeFigures (25.21): a duration is said to three figures at
