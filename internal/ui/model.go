@@ -868,6 +868,9 @@ func (m *Model) drawStatusBar() string {
 	shown, est := m.shownRCU(total.RCU)
 	figures := fmt.Sprintf("%s req · %s", common.Thousands(total.Requests), common.RCU(shown, est))
 	stats, noLatency := st.StatusStat.Render(figures+" · last "+common.Latency(last)), st.StatusStat.Render(figures)
+	if total.Requests == 0 {
+		stats = noLatency // no request answered yet: "last 0s" timed none
+	}
 	spin, spinAlone := "", ""
 	if m.anyLoading() {
 		spin, spinAlone = st.StatusStat.Render(m.spin.View()+" loading"), st.StatusStat.Render(m.spin.View())
