@@ -112,13 +112,21 @@ func TestItemsRefusesAnotherReadsToken(t *testing.T) {
 
 // TestChildrenListsTheItemAtThePrefix: inside PROFILE#, the item keyed
 // PROFILE# itself is a row (isItem, self) before PROFILE#email and
-// PROFILE#phone.
+// PROFILE#phone, and stderr counts it apart from the children (at an
+// item with none below it, it said "0 children" beside the row listed).
 func TestChildrenListsTheItemAtThePrefix(t *testing.T) {
-	out, _ := mustRun(t, "children", "--demo", "--table", "Workbench", "--pk", "USER#ada", "--prefix", "PROFILE#", "--output", "jsonl")
+	out, stderr := mustRun(t, "children", "--demo", "--table", "Workbench", "--pk", "USER#ada", "--prefix", "PROFILE#", "--output", "jsonl")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[0], `"prefix":"PROFILE#"`) || !strings.Contains(lines[0], `"isItem":true`) ||
 		!strings.Contains(lines[0], `"self":true`) || !strings.Contains(lines[1], `"name":"email"`) {
 		t.Fatalf("children of PROFILE#:\n%s", out)
+	}
+	if !strings.Contains(stderr, "· 2 children and the item keyed by the prefix itself ·") {
+		t.Errorf("stderr does not count the prefix's own item apart: %s", stderr)
+	}
+	out, stderr = mustRun(t, "children", "--demo", "--table", "Workbench", "--pk", "USER#ada", "--prefix", "PROFILE#email", "--output", "jsonl")
+	if !strings.Contains(out, `"self":true`) || !strings.Contains(stderr, "· 0 children and the item keyed by the prefix itself ·") {
+		t.Errorf("children at an item: stderr %q, out %s", stderr, out)
 	}
 }
 

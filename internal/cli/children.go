@@ -220,8 +220,14 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if pattern {
 		described += f.shardsNamed(masked, key, maskDelim)
 	}
+	listedText := counted(len(found), "child", "children")
+	if res.SelfItem && !pattern {
+		// Its row, first, is the prefix's own item: "0 children" beside
+		// the one row listed read as nothing there.
+		listedText += " and the item keyed by the prefix itself"
+	}
 	summary := func() {
-		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(described), counted(len(found), "child", "children"), total.Requests, total.RCU, billedNote(conn.client.Session))
+		fmt.Fprintf(f.stderr, "%s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(described), listedText, total.Requests, total.RCU, billedNote(conn.client.Session))
 	}
 	if f.output != "json" {
 		_, err := writeRows(rows, f.output, f.stdout, f.stderr)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -291,26 +290,11 @@ func runScan(ctx context.Context, f *scanFlags) error {
 // loans, filtered by renewals, matched none); "" when it holds them all.
 // instead says how to read them from the table.
 func notInIndex(info dynamo.TableInfo, index string, paths []domain.Path, instead string) string {
-	var names []string
-	for _, p := range paths {
-		if len(p) > 0 {
-			names = append(names, p[0].Name)
-		}
-	}
-	missing, holds := info.NotHeld(index, names)
-	if len(missing) == 0 {
+	said := info.NotHeldSaid(index, paths)
+	if said == "" {
 		return ""
 	}
-	shown := make([]string, len(missing))
-	for i, n := range missing {
-		shown[i] = domain.NameText(n)
-	}
-	verb, them := "is", "it"
-	if len(missing) > 1 {
-		verb, them = "are", "them"
-	}
-	return export.OneLine(fmt.Sprintf("%s %s not in index %s (it holds %s): no item read from it has %s; %s",
-		strings.Join(shown, ", "), verb, index, holds, them, instead))
+	return export.OneLine(said + "; " + instead)
 }
 
 // noMatchRefused is a filter that matches no item for pinning the

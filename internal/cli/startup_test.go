@@ -84,7 +84,7 @@ func TestExplorerDrawsBeforeItReads(t *testing.T) {
 		opened   string // the screen once the preflight answered
 		reads    map[string]int
 	}{
-		{"tables", nil, "ListTables (every page), once", "0FirstFrame", map[string]int{"ListTables": 1}},
+		{"tables", nil, "ListTables (its first page), once", "0FirstFrame", map[string]int{"ListTables": 1}},
 		{"--table", []string{"--table", "0FirstFrame"}, "DescribeTable 0FirstFrame, once", "0FirstFrame · 0 partitions", map[string]int{"ListTables": 0, "DescribeTable": 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

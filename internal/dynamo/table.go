@@ -90,6 +90,34 @@ func (t TableInfo) NotHeld(index string, names []string) (missing []string, hold
 	return missing, holds
 }
 
+// NotHeldSaid says in one clause which of the attributes paths name a
+// global secondary index does not hold (NotHeld), and what it holds:
+// `DriveThru is not in index ByCity (it holds its keys and StreetAddress):
+// no item read from it has it`; "" where it holds them all. scan, partiql
+// and the explorer's search and statement say it alike.
+func (t TableInfo) NotHeldSaid(index string, paths []domain.Path) string {
+	var names []string
+	for _, p := range paths {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
+		}
+	}
+	missing, holds := t.NotHeld(index, names)
+	if len(missing) == 0 {
+		return ""
+	}
+	shown := make([]string, len(missing))
+	for i, n := range missing {
+		shown[i] = domain.NameText(n)
+	}
+	verb, them := "is", "it"
+	if len(missing) > 1 {
+		verb, them = "are", "them"
+	}
+	return fmt.Sprintf("%s %s not in index %s (it holds %s): no item read from it has %s",
+		strings.Join(shown, ", "), verb, index, holds, them)
+}
+
 // Account is the AWS account in the table's ARN ("" where unknown).
 func (t TableInfo) Account() string {
 	parts := strings.Split(t.ARN, ":")

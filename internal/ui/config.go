@@ -122,7 +122,7 @@ const DefaultCountBudget = 1000
 
 // DefaultFilterBudget is the RCU a filtered read may spend before it waits
 // for the user (about 8 MB read), unless told otherwise.
-const DefaultFilterBudget = 1000
+const DefaultFilterBudget = common.DefaultFilterBudget
 
 // Run starts the explorer and blocks until the user quits or ctx ends. An
 // error from Config.Connect is returned once the terminal is restored.

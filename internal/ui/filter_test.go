@@ -884,6 +884,71 @@ func TestIndexSearchMatchesAFilteredFullRead(t *testing.T) {
 	}
 }
 
+// TestIndexSearchSaysAnAttributeItDoesNotHold: f on an index's
+// partitions through an attribute the index does not project matches
+// none of its items: stopped at the budget, or at its end, the screen
+// says so and where it is held, as scan says on stderr, and so do the
+// words before the read (it said only "No match in the 250 items
+// scanned before the budget: r reads on").
+func TestIndexSearchSaysAnAttributeItDoesNotHold(t *testing.T) {
+	for _, budget := range []float64{5, 0} {
+		h := newHarness(t, 120, 35, Config{Table: "Locations", Index: "ByCity", FilterBudget: func(string) float64 { return budget }})
+		h.keys("f")
+		h.typeText(`DriveThru = true`)
+		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity") {
+			t.Errorf("budget %g: before the read the search does not say the index lacks DriveThru:\n%s", budget, h.screen())
+		}
+		h.keys("enter")
+		for range 50 {
+			if strings.Contains(h.screen(), "whole index scanned") || strings.Contains(h.screen(), "stopped at the budget") {
+				break
+			}
+			h.keys("pgdown")
+		}
+		h.contains(t, "0 matches")
+		if s := flat(h.screen()); !strings.Contains(s, "DriveThru is not in index ByCity (it holds its keys and StreetAddress): no item read from it has it; the table holds every attribute") {
+			t.Errorf("budget %g: the empty search does not say the index lacks DriveThru:\n%s", budget, h.screen())
+		}
+	}
+}
+
+// TestStatementSaysAWhereAttributeTheIndexDoesNotHold: a statement on an
+// index whose WHERE names an attribute the index does not project says so
+// in its plan, as partiql does on stderr; only the SELECT list's were
+// said, and a Scan of ByCity by DriveThru read on to no match.
+func TestStatementSaysAWhereAttributeTheIndexDoesNotHold(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.keys(":", "ctrl+u")
+		h.typeText(`SELECT * FROM "Locations"."ByCity" WHERE DriveThru = true AND OpenedOn > '2010'`)
+		if s := flat(h.screen()); !strings.Contains(s, `DriveThru, OpenedOn are not in index ByCity (it holds its keys and StreetAddress): no item read from it has them; FROM "Locations" reads the table's items`) {
+			t.Errorf("%dx%d: the plan does not say the index lacks DriveThru and OpenedOn:\n%s", size[0], size[1], h.screen())
+		}
+	}
+}
+
+// TestStatementQueryPlanIsNotTheTablesCost: a statement whose WHERE pins
+// the partition key is a Query: its plan says its cost is not known
+// before reading, the table's size only bounding it, as f's search says
+// of a Query; it said "about 70.5 RCU to read the whole table", as a
+// Scan's does.
+func TestStatementQueryPlanIsNotTheTablesCost(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.keys(":")
+		h.typeText(` PK = 'JAPAN'`)
+		s := flat(h.screen())
+		if !strings.Contains(s, "Plan: Query on Locations") || !strings.Contains(s, "its cost not known before reading") || strings.Contains(s, "to read the whole table") {
+			t.Errorf("%dx%d: a Query's plan says the table's cost:\n%s", size[0], size[1], h.screen())
+		}
+		h.keys("ctrl+u")
+		h.typeText(`* FROM "Locations" WHERE City = 'OMAHA'`)
+		if s := flat(h.screen()); !strings.Contains(s, "about 70.5 RCU to read the whole table") {
+			t.Errorf("%dx%d: a Scan's plan does not say the table's cost:\n%s", size[0], size[1], h.screen())
+		}
+	}
+}
+
 // TestTableSearchStopsAtTheBudget (39.3): the table-wide search spends at
 // most its budget (RCU billed at the recording client, 0.5 over at most),
 // says it stopped and how to go on; r reads on a budget at a time, to
@@ -1372,6 +1437,37 @@ func TestStatementOpensOnItsTable(t *testing.T) {
 	}
 }
 
+// TestSearchCommandKeepsTheBudget: the command ? prints for f's search
+// and a statement reads under the explorer's budget: --max-rcu where it
+// is not the commands' default (a search stopped at 20 RCU printed a
+// command that reads up to 1,000).
+func TestSearchCommandKeepsTheBudget(t *testing.T) {
+	for _, c := range []struct {
+		budget float64
+		flag   string
+	}{{20, " --max-rcu 20"}, {12.5, " --max-rcu 12.5"}, {0, " --max-rcu none"}, {DefaultFilterBudget, ""}} {
+		for _, statement := range []bool{false, true} {
+			budget := c.budget
+			h := newHarness(t, 200, 50, Config{Table: "Locations", FilterBudget: func(string) float64 { return budget }})
+			h.contains(t, "partitions")
+			want := `dynascope scan --demo --table Locations --filter 'City = "OMAHA"'` + c.flag
+			if statement {
+				h.keys(":")
+				h.typeText(` City = 'OMAHA'`)
+				want = `dynascope partiql --demo 'SELECT * FROM "Locations" WHERE  City = '\''OMAHA'\'''` + c.flag
+			} else {
+				h.keys("f")
+				h.typeText(`City = "OMAHA"`)
+			}
+			h.keys("enter")
+			h.contains(t, "OMAHA")
+			if line := h.m.commandLine(); line != want {
+				t.Errorf("budget %g: ? prints\n%s\nwant\n%s", budget, line, want)
+			}
+		}
+	}
+}
+
 // TestSearchCostIsAboutTheTablesSize: the demo's Locations, 70.5 RCU
 // by its size, is scanned whole by f's search in 2 reads billed 71.0 RCU
 // (each read its own bytes rounded up): the words before the read say
@@ -1527,7 +1623,7 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Ledger"})
 				h.keys(":", "ctrl+u")
 				h.typeText(`PK, Pad FROM "Ledger"."Flagged" WHERE Flag = 'y'`)
-				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds keys only): no result has it; FROM "Ledger" reads it from the table`) {
+				if s := flat(h.screen()); !strings.Contains(s, `Pad is not in index Flagged (it holds its keys only): no item read from it has it; FROM "Ledger" reads the table's items`) {
 					t.Fatalf("the plan does not say Pad is not in the index:\n%s", h.screen())
 				}
 				h.keys("enter")
@@ -1559,7 +1655,8 @@ func TestStatementOnAKeysOnlyIndex(t *testing.T) {
 }
 
 // TestIndexSearchSaysWhatTheIndexHolds: a search of a keys-only index
-// that matches nothing says the index holds keys only, on dynalite and
+// that matches nothing says the index holds keys only, and which
+// attribute of the filter it does not hold, on dynalite and
 // the embedded backend: 'No item of the 8 items read matches' read as if
 // no item of the table did, where a flagged item's Status was FAIL.
 func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
@@ -1572,7 +1669,7 @@ func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
 				h.keys("f")
 				h.typeText(`Status = "FAIL"`)
 				h.keys("enter")
-				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Index Flagged holds keys only: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).") {
+				if s := flat(h.screen()); !strings.Contains(s, "No item of the 8 items read matches. Status is not in index Flagged (it holds its keys only): no item read from it has it; the table holds every attribute (esc, i, then f).") {
 					t.Fatalf("the empty search does not say what the index holds:\n%s", h.screen())
 				}
 			})
@@ -1793,10 +1890,10 @@ func TestTableSearchPinnedKeyReadsByQuery(t *testing.T) {
 	}{
 		{"table", "", `PK = "USA" and City = "OMAHA"`, map[string]string{"PK": "USA", "City": "OMAHA"},
 			`enter reads partition PK = "USA" by Query`, `Query on Locations: PK = "USA" · filter City = "OMAHA"`,
-			`dynascope scan --demo --table Locations --filter 'PK = "USA" and City = "OMAHA"'`},
+			`dynascope scan --demo --table Locations --filter 'PK = "USA" and City = "OMAHA"' --max-rcu none`},
 		{"index", "ByCity", `City = "OMAHA"`, map[string]string{"City": "OMAHA"},
 			`enter reads partition City = "OMAHA" by Query`, `Query on Locations index ByCity: City = "OMAHA"`,
-			`dynascope scan --demo --table Locations --index ByCity --filter 'City = "OMAHA"'`},
+			`dynascope scan --demo --table Locations --index ByCity --filter 'City = "OMAHA"' --max-rcu none`},
 	} {
 		want := pinnedMatches(t, "Locations", c.index, c.want)
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {

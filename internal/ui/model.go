@@ -868,6 +868,9 @@ func (m *Model) drawStatusBar() string {
 	shown, est := m.shownRCU(total.RCU)
 	figures := fmt.Sprintf("%s req · %s", common.Thousands(total.Requests), common.RCU(shown, est))
 	stats, noLatency := st.StatusStat.Render(figures+" · last "+common.Latency(last)), st.StatusStat.Render(figures)
+	if total.Requests == 0 {
+		stats = noLatency // no request answered yet: "last 0s" timed none
+	}
 	spin, spinAlone := "", ""
 	if m.anyLoading() {
 		spin, spinAlone = st.StatusStat.Render(m.spin.View()+" loading"), st.StatusStat.Render(m.spin.View())
@@ -892,7 +895,7 @@ func (m *Model) drawStatusBar() string {
 	// "last 38m…" reads as minutes, "00:0…" as another time).
 	var line string
 	for _, figures := range []string{stats + clock + spin, noLatency + clock + spin, noLatency + spin, noLatency + spinAlone} {
-		left := m.statusLeft(conn+ro+badge, figures)
+		left := m.statusLeft(conn+ro+badge, figures, spinAlone)
 		line = left + m.statusMessage(max(0, m.w-ansi.StringWidth(left)))
 		if ansi.StringWidth(line) <= m.w {
 			break

@@ -348,6 +348,28 @@ func TestCountBudget(t *testing.T) {
 	}
 }
 
+// TestCountBudgetStopFitsTheStatusBar: where the status bar is narrow
+// (80 columns beside an endpoint's name), a count stopped at its budget
+// keeps what to do and cuts the words before it at a word; wider, the
+// figures after it keep their last clause (it read "count: stopped
+// …RCU; c counts on", and at 200 columns "51 of 53 coun…ads on").
+func TestCountBudgetStopFitsTheStatusBar(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Geography", PK: "PLACE", CountBudget: 20, Connection: "us-east-1 · http://127.0.0.1:20541"})
+		h.keys("c")
+		h.said(t, "stopped at the count budget of 20 RCU")
+		lines := strings.Split(h.screen(), "\n")
+		bar := lines[len(lines)-1]
+		if !strings.HasSuffix(strings.TrimRight(bar, " "), "; c counts on") && !strings.HasSuffix(strings.TrimRight(bar, " "), "reading nothing twice") {
+			t.Errorf("%dx%d: the status bar does not end with what to do:\n%s", size[0], size[1], bar)
+		}
+		t.Logf("%dx%d: %s", size[0], size[1], bar)
+		if cut := regexp.MustCompile(`\pL…\pL|\pL …\pL`).FindString(bar); cut != "" {
+			t.Errorf("%dx%d: the status bar cuts a word (%q):\n%s", size[0], size[1], cut, bar)
+		}
+	}
+}
+
 // TestCountUnderABudgetTheLevelFits (issue 37.1): c under a count
 // budget a little past the level's full read counts every branch in one
 // go, for no more than the full read, less what the walk read: four

@@ -191,6 +191,24 @@ func TestConnectingSaysRetries(t *testing.T) {
 	h.contains(t, "connecting to us-east-1…", "retrying (attempt 1 failed")
 }
 
+// TestStatusBarKeepsBusyBesideAMessage: where a message leaves no room
+// for the session's figures, the spinner and why a request is retried
+// stay: they went with the figures, so a note shown while a read was
+// retried hid that anything was in flight.
+func TestStatusBarKeepsBusyBesideAMessage(t *testing.T) {
+	s := &dynamo.Session{}
+	cfg := Config{Connection: "us-east-1", Session: s, Connect: func(context.Context) (Connected, error) { return Connected{}, nil }}
+	h := harnessFor(t, New(cfg), nil)
+	h.m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	s.NoteRetry(1, errors.New("ThrottlingException: slow down"))
+	h.m.say(strings.Repeat("a long note of what was done ", 3))
+	lines := strings.Split(h.screen(), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.Contains(bar, "retrying (attempt 1 failed") || !strings.Contains(bar, "a long note") {
+		t.Fatalf("the status bar drops the retry beside a message:\n%s", bar)
+	}
+}
+
 // TestConnectFailureEndsTheExplorer: a failed connection or preflight ends
 // the program, and Run returns the error (for the command line to print
 // once the terminal is restored).

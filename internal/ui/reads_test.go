@@ -623,6 +623,27 @@ func TestTablesGWhileListing(t *testing.T) {
 	}
 }
 
+// TestTablesSearchDescribesWhatItShows: a search (/) that scrolls the
+// table list describes the tables it brings into view, as a key does (it
+// left them "…" until the cursor next moved, and the request line counted
+// the first screen's descriptions as "the rows shown").
+func TestTablesSearchDescribesWhatItShows(t *testing.T) {
+	db := manyTables(t, 300)
+	rec := record(db)
+	h := harnessFor(t, New(Config{Client: db, Connection: "DEMO"}), rec)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.run(h.m.Init())
+	h.contains(t, "Tables · 300", "DescribeTable × 17 (the tables shown so far)")
+	h.keys("/")
+	h.typeText("T00250")
+	h.contains(t, "row 251 of 300")
+	for _, line := range strings.Split(h.screen(), "\n") {
+		if strings.HasPrefix(line, "│ T00250") && !strings.Contains(line, "PK S") {
+			t.Fatalf("the table the search scrolled to is not described:\n%s", h.screen())
+		}
+	}
+}
+
 // TestPartitionsFirstScreenReadsWhatItShows: a table of 300 small
 // partitions (20 items of 200 bytes each) is listed in bulk pages cut to
 // the rows the screen lacks, not 1,000 keys: the first screen costs about

@@ -24,7 +24,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if m.search.Active() {
 		if cmd, took := m.search.Key(msg, s.List()); took {
-			return cmd, true
+			return tea.Batch(cmd, m.searchMoved()), true
 		}
 	}
 	if key.Matches(msg, m.c.Keys.Search) && !m.top().Capturing() {
@@ -37,6 +37,16 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.search.Start(s.List()), true
 	}
 	return nil, false
+}
+
+// searchMoved tells the page on top that the search moved its selection,
+// where the page reads what comes into view (the tables list describes
+// the tables a search scrolled to, not only those a key or click did).
+func (m *Model) searchMoved() tea.Cmd {
+	if p, ok := m.top().(common.SelectionFollower); ok {
+		return p.SelectionMoved()
+	}
+	return nil
 }
 
 // searching reports whether the search line is shown for the page on top.

@@ -60,7 +60,7 @@ func (p *skeletonPage) Request() string {
 	if p.table != "" {
 		return "DescribeTable " + p.table + ", once: the view opens on its answer"
 	}
-	return "ListTables (every page), once: the tables screen opens on its answer"
+	return "ListTables (its first page), once: the tables screen opens on its answer"
 }
 
 func (p *skeletonPage) View() string {

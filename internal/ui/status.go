@@ -116,7 +116,8 @@ func (m *Model) messagesView(room int) string {
 func (m *Model) statusMessage(width int) string {
 	st := &m.styles
 	var lead, what, hint string
-	detail := "" // a note's detail, plain: cut at its end where it is not a path
+	detail := ""                // a note's detail, plain: cut at its end where it is not a path
+	var whatErr, hintErr string // an error's words and hint, plain: cut at words, the last clause whole
 	switch {
 	case m.lastErr != nil:
 		var e *dynamo.Error
@@ -128,9 +129,11 @@ func (m *Model) statusMessage(width int) string {
 			if list.RetriedOrUnanswered(m.lastErr) {
 				msg = list.FailureText(m.lastErr) // as the view that was waiting says it
 			}
-			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(e.Op + ": " + msg)))
+			whatErr = common.Sanitize(common.ExplorerWords(e.Op + ": " + msg))
+			what = st.StatusErr.Render(whatErr)
 			if e.Hint != "" {
-				hint = st.StatusHint.Render(" — " + common.Sanitize(common.ExplorerWords(e.Hint)))
+				hintErr = " — " + common.Sanitize(common.ExplorerWords(e.Hint))
+				hint = st.StatusHint.Render(hintErr)
 			}
 		} else {
 			what = st.StatusErr.Render(common.Sanitize(common.ExplorerWords(m.lastErr.Error())))
@@ -168,9 +171,15 @@ func (m *Model) statusMessage(width int) string {
 	switch {
 	case wl+ww+wh <= width:
 	case wl+ww+min(wh, minHint) <= width:
-		if detail != "" && !endsInPath(detail) {
+		switch {
+		case detail != "" && !endsInPath(detail):
 			hint = st.Dim.Render(" · " + cutDetail(detail, width-wl-ww-3))
-		} else {
+		case strings.Contains(hintErr, "; ") && !endsInPath(hintErr):
+			hint = "" // where no whole word of it fits
+			if cut, ok := common.ClauseCutWords(hintErr, width-wl-ww); ok {
+				hint = st.StatusHint.Render(cut)
+			}
+		default:
 			hint = common.CutPath(hint, width-wl-ww) // an export's file name whole
 		}
 
@@ -179,7 +188,11 @@ func (m *Model) statusMessage(width int) string {
 	default:
 		// The view that failed says r retries: the error's words go first.
 		lead, hint = "", ""
-		what = common.MiddleCut(what, width)
+		if whatErr != "" {
+			what = st.StatusErr.Render(common.ClauseCut(whatErr, width))
+		} else {
+			what = common.MiddleCut(what, width)
+		}
 	}
 	return " " + lead + what + hint
 }
@@ -291,11 +304,13 @@ func (m *Model) wholeCommand(line, note string) string {
 // statusLeft is what the status bar shows before its message: where and
 // how (the connection, READ-ONLY, MASKED), then the session's figures,
 // which give way to a message that would otherwise lose its end (what to
-// do): ? and the next key bring them back.
-func (m *Model) statusLeft(where, figures string) string {
+// do): ? and the next key bring them back. busy (the spinner, and why a
+// request is retried) stays: a message shown while a read was in flight
+// or retried had the bar say nothing of it.
+func (m *Model) statusLeft(where, figures, busy string) string {
 	msg := ansi.StringWidth(m.statusMessage(1 << 20))
 	if msg == 0 || ansi.StringWidth(where+figures)+msg <= m.w {
 		return where + figures
 	}
-	return where
+	return where + busy
 }

@@ -32,7 +32,7 @@ type Common struct {
 	// Now is the clock time ranges count back from (fixed for the demo).
 	Now func() time.Time
 	// FilterBudget is the RCU a filtered read of a table may spend before
-	// it waits for the user (0: no limit).
+	// it waits for the user (0: no limit; DefaultFilterBudget unless told).
 	FilterBudget func(table string) float64
 	// SaveColumns writes a table's chosen grid columns to the configuration
 	// file and says where; nil: the choice lasts for the session only.
@@ -275,12 +275,22 @@ type List interface {
 	SetCursor(i int)
 }
 
+// DefaultFilterBudget is the RCU a filtered read may spend unless told
+// otherwise: the explorer's --max-rcu and the scan and partiql commands'.
+const DefaultFilterBudget = 1000
+
 // Searchable is a page whose list `/` searches. Unloaded says what the
 // list has not read yet ("" when it holds everything), so that a search
 // over a partial list says what it did not look at.
 type Searchable interface {
 	List() List
 	Unloaded() string
+}
+
+// SelectionFollower is a page that reads what its selection brings into
+// view, told when something other than its own keys (the search) moved it.
+type SelectionFollower interface {
+	SelectionMoved() tea.Cmd
 }
 
 // ModeTab is one of a partition's modes (Tree, Items, Versions, Time,

@@ -64,6 +64,91 @@ func MiddleCut(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
+// ClauseCut fits s to width cells at its clauses (parts after "; "):
+// its last (what to do, "c counts on") kept whole and the words before it
+// cut, whole clauses first, then after a whole word; where the last
+// clause does not fit beside them, the end from a clause's or a word's
+// start. Where no whole word fits (or s has no clause), MiddleCut. A
+// middle cut had read "count: stopped …RCU; c counts on", and "those
+// marke…tial".
+func ClauseCut(s string, width int) string {
+	if cut, ok := ClauseCutWords(s, width); ok {
+		return cut
+	}
+	return MiddleCut(s, width)
+}
+
+// ClauseCutWords is ClauseCut, false where it cannot cut s at its
+// clauses and whole words (no clause, or no word fits): the status bar
+// then leaves a hint out rather than cut a word ("— 2.0 RC…twice").
+func ClauseCutWords(s string, width int) (string, bool) {
+	if ansi.StringWidth(s) <= width {
+		return s, true
+	}
+	i := strings.LastIndex(s, "; ")
+	if i <= 0 {
+		return "", false
+	}
+	if tail := s[i:]; width-ansi.StringWidth(tail) >= 8 {
+		if head := leadingClauses(s[:i], width-ansi.StringWidth(tail)); head != "" {
+			return head + tail, true
+		}
+	}
+	return middleWords(s, width)
+}
+
+// middleWords is MiddleCut at words: the end from a word's start (a
+// clause's where one fits), the start cut after a whole word
+// ("DynamoDB…a moment and retry"); false where neither has a word.
+func middleWords(s string, width int) (string, bool) {
+	const more = "…"
+	room := (width - ansi.StringWidth(more)) * 3 / 5 // the end says what to do
+	// The longest end that fits, from a clause's start where one does.
+	tail, clause := "", false
+	for j := len(s) - 1; j > 1; j-- {
+		if s[j-1] != ' ' || ansi.StringWidth(s[j:]) > room {
+			continue
+		}
+		if starts := s[j-2] == ',' || s[j-2] == ';'; starts || !clause {
+			tail, clause = s[j:], starts
+		}
+	}
+	head := wordsHead(s[:len(s)-len(tail)], width-ansi.StringWidth(tail)-ansi.StringWidth(more))
+	if tail == "" || head == "" {
+		return "", false
+	}
+	return head + more + tail, true
+}
+
+// leadingClauses is s cut to width cells, "…" ending it: after its last
+// whole clause that fits, else after a whole word ("" where none fits).
+func leadingClauses(s string, width int) string {
+	const more = "…"
+	for i := strings.LastIndex(s, "; "); i > 0; i = strings.LastIndex(s[:i], "; ") {
+		if ansi.StringWidth(s[:i])+ansi.StringWidth(more) <= width {
+			return s[:i] + more
+		}
+	}
+	if head := wordsHead(s, width-ansi.StringWidth(more)); head != "" {
+		return head + more
+	}
+	return ""
+}
+
+// wordsHead is CutWords' start of s within width cells where it ends
+// after a whole word, without its "…"; "" where no word fits (CutWords
+// then cuts a word).
+func wordsHead(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	head := strings.TrimSuffix(CutWords(s, width), "…")
+	if head == "" || len(head) >= len(s) || !strings.ContainsRune(" ·,;:", rune(s[len(head)])) {
+		return ""
+	}
+	return strings.TrimRight(head, " ")
+}
+
 // CutPath fits s to width cells as MiddleCut does, but where s ends in
 // a file's path the file's name stays whole and the folders before it
 // give way ("to /tmp…/partiql.jsonl", never "/…ql.jsonl": the name is

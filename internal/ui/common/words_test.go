@@ -45,6 +45,37 @@ func TestMiddleCut(t *testing.T) {
 	}
 }
 
+// TestClauseCut: a status-bar error or hint cut at its clauses keeps its
+// last (what to do) whole and cuts the words before it after a whole
+// word, never mid-word ("count: stopped …RCU; c counts on" was a middle
+// cut); where the last clause is too long, the end from a clause's or
+// word's start.
+func TestClauseCut(t *testing.T) {
+	const stop = "count: stopped at the count budget of 2 RCU; c counts on"
+	const hint = " — 2.0 RCU spent counting in all; 51 of 53 counted, those marked … are partial; each c reads on with another 2 RCU, reading nothing twice"
+	for _, c := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{stop, 80, stop},
+		{stop, 32, "count: stopped at…; c counts on"},
+		{hint, 96, " — 2.0 RCU spent counting in all…; each c reads on with another 2 RCU, reading nothing twice"},
+		{hint, 45, " — 2.0 RCU spent…reading nothing twice"},
+		{"no clause here at all", 12, MiddleCut("no clause here at all", 12)},
+	} {
+		got := ClauseCut(c.in, c.width)
+		if got != c.want || ansi.StringWidth(got) > c.width {
+			t.Errorf("ClauseCut(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+	// Where no whole word fits before the end kept, it says it cannot
+	// (the status bar leaves the hint out): it had read "— 2.0 RC…twice".
+	if got, ok := ClauseCutWords(hint, 16); ok {
+		t.Errorf("ClauseCutWords(hint, 16) = %q, cut at words", got)
+	}
+}
+
 // TestLatencyThreeFigures (25.21): a duration is said to three figures at
 // most, never 1.9864s.
 func TestLatencyThreeFigures(t *testing.T) {

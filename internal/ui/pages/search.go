@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -46,12 +47,15 @@ type Search struct {
 	// (dynamo.FilterPlan.NoMatch); refused says why the filter typed
 	// matches no item at all: enter reads nothing (domain.NoMatchError).
 	scanNone, typedNone, refused string
-	state                        dynamo.SearchState
-	begun                        bool                    // a search has been asked (state holds it)
-	list                         list.Paged[dynamo.Item] // the matches found, a step at a time
-	stats                        attrStats
-	keys                         []string // the key columns
-	attrs                        []string // the other columns: the attributes most matches hold
+	// typedHeld says the attributes the filter typed names that the index
+	// does not hold (notHeldBy), before enter reads anything.
+	typedHeld string
+	state     dynamo.SearchState
+	begun     bool                    // a search has been asked (state holds it)
+	list      list.Paged[dynamo.Item] // the matches found, a step at a time
+	stats     attrStats
+	keys      []string // the key columns
+	attrs     []string // the other columns: the attributes most matches hold
 	scanned,
 	pages int
 	cost    dynamo.Cost
@@ -277,8 +281,9 @@ func (s *Search) retype() {
 	if s.plan != nil {
 		return
 	}
-	s.typed, s.typedWhy, s.typedNone, s.refused = nil, "", "", ""
+	s.typed, s.typedWhy, s.typedNone, s.refused, s.typedHeld = nil, "", "", "", ""
 	if n, err := domain.ParseFilter(strings.TrimSpace(s.filter.input.Value())); err == nil {
+		s.typedHeld = s.notHeldBy(n)
 		fp, err := s.planOf(n)
 		if err != nil {
 			s.refused = s.noMatchWords(err)
@@ -676,6 +681,9 @@ func (s *Search) before() string {
 	}
 	text := fmt.Sprintf("Every item of %s is read to find the matches: a Scan in %s, %s. ", s.name(),
 		common.Plural(dynamo.SearchSegments(s.info.SizeBytes), "segment", "segments"), wholeCost(s.info, s.index))
+	if s.typedHeld != "" {
+		text = s.typedHeld + " " + text
+	}
 	if s.typedWhy != "" {
 		// The filter pins the partition key: say why it is no Query.
 		text = fmt.Sprintf("Not a Query, though the filter names a partition: %s. ", common.Sanitize(s.typedWhy)) + text
@@ -738,7 +746,9 @@ func (s *Search) View() string {
 		body = st.Dim.Render(common.Wrap(s.before(), max(1, listW-4)))
 	case n == 0 && s.list.Whole():
 		none := fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items"))
-		if _, partial := partialProjection(s.info, s.index); partial {
+		if held := s.notHeld(); held != "" {
+			none += " " + held
+		} else if _, partial := partialProjection(s.info, s.index); partial {
 			// Its items hold only what it projects: a filter on anything
 			// else matches none of them, whatever the table's items hold.
 			none += fmt.Sprintf(" Index %s holds %s: a filter on an attribute it does not hold matches none of its items; the table holds them all (esc, i, then f).",
@@ -746,7 +756,11 @@ func (s *Search) View() string {
 		}
 		body = st.Dim.Render(common.Wrap(none, max(1, listW-4)))
 	case n == 0 && s.stopped:
-		body = st.Dim.Render(fmt.Sprintf("No match in the %s %s before the budget: r reads on.", common.Plural(s.scanned, "item", "items"), s.readWord()))
+		none := fmt.Sprintf("No match in the %s %s before the budget: r reads on.", common.Plural(s.scanned, "item", "items"), s.readWord())
+		if held := s.notHeld(); held != "" {
+			none += " " + held
+		}
+		body = st.Dim.Render(common.Wrap(none, max(1, listW-4)))
 	}
 	if len(head) > 0 {
 		body = strings.Join(head, "\n") + "\n" + body
@@ -760,6 +774,24 @@ func (s *Search) View() string {
 		preview = renderJSON(st, it, false, s.w-listW-4)
 	}
 	return joinH(frame, common.Frame(st, "Item", preview, s.w-listW, s.h))
+}
+
+// notHeld says which attributes the filter names that the index searched
+// does not project ("" for none, or the table): no item of the index has
+// them, so reading on finds no match through them, as scan says on
+// stderr. The stopped search had said only "r reads on".
+func (s *Search) notHeld() string { return s.notHeldBy(s.node) }
+
+// notHeldBy is notHeld of filter n.
+func (s *Search) notHeldBy(n domain.FilterNode) string {
+	if s.index == "" || n == nil {
+		return ""
+	}
+	said := s.info.NotHeldSaid(s.index, domain.FilterPaths(n))
+	if said == "" {
+		return ""
+	}
+	return common.Sanitize(said + "; the table holds every attribute (esc, i, then f).")
 }
 
 // whyScan is why the filter behind the request line (before the first
@@ -952,7 +984,7 @@ func (s *Search) DeepLink() []string {
 	case s.plan != nil && dynamo.Masks(s.c.Client, s.info.Name):
 		return nil
 	case s.plan != nil:
-		return []string{"partiql", s.text}
+		return append([]string{"partiql", s.text}, s.budgetFlag()...)
 	case s.node == nil:
 		return nil
 	}
@@ -960,7 +992,21 @@ func (s *Search) DeepLink() []string {
 	if s.index != "" {
 		args = append(args, "--index", s.index)
 	}
-	return append(args, "--filter", domain.FormatFilter(s.node))
+	return append(append(args, "--filter", domain.FormatFilter(s.node)), s.budgetFlag()...)
+}
+
+// budgetFlag is --max-rcu where this search's budget is not the commands'
+// default: a search stopped at 20 RCU printed a command that read up to
+// 1,000, and one with none a command that stopped at 1,000.
+func (s *Search) budgetFlag() []string {
+	switch b := s.budget(); {
+	case b == common.DefaultFilterBudget:
+		return nil
+	case b <= 0:
+		return []string{"--max-rcu", "none"}
+	default:
+		return []string{"--max-rcu", strconv.FormatFloat(b, 'f', -1, 64)}
+	}
 }
 
 // NoCommand says why y copies nothing here.

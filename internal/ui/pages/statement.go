@@ -287,9 +287,8 @@ func (s *Statement) planLines(width int) []string {
 		return s.wrap(st.ErrorTitle, common.Sanitize(err.Error()), width)
 	}
 	out := s.wrap(st.Key, "Plan: "+planText(plan, info, r, true), width)
-	if missing := notProjected(info, plan); len(missing) > 0 {
-		out = append(out, s.wrap(st.Notice, fmt.Sprintf("%s is not in index %s (it holds %s): no result has it; FROM \"%s\" reads it from the table",
-			common.Sanitize(strings.Join(missing, ", ")), common.Sanitize(plan.Index), projectionWords(info, plan.Index), common.Sanitize(plan.Table)), width)...)
+	if said := notProjected(info, plan); said != "" {
+		out = append(out, s.wrap(st.Notice, common.Sanitize(said+"; FROM "+partiqlName(plan.Table)+" reads the table's items"), width)...)
 	}
 	budget := "no budget"
 	if r.MaxRCU > 0 {
@@ -298,7 +297,16 @@ func (s *Statement) planLines(width int) []string {
 	// About, not a worst case: the search's reads are sized to the
 	// screen, each billed its own bytes rounded up (planCost).
 	worst := "cost of the whole table not known (DynamoDB reports it as 0 B)"
-	if rcu, ok := r.WorstCaseRCU(); ok {
+	rcu, known := r.WorstCaseRCU()
+	switch {
+	case plan.Operation() == "Query" && known:
+		// A Query reads its partitions, not the table: the table's size
+		// only bounds it ("about 70.5 RCU to read the whole table" read
+		// as the statement's cost).
+		worst = "its cost not known before reading (DynamoDB reports no partition's size), the whole table's about " + common.RCU(rcu, false) + " at most"
+	case plan.Operation() == "Query":
+		worst = "its cost not known before reading (DynamoDB reports no partition's size)"
+	case known:
 		worst = "about " + common.RCU(rcu, false) + " to read the whole table"
 	}
 	return append(out, s.wrap(st.Dim, "enter runs it · "+worst+" · "+budget+" · esc cancels", width)...)
@@ -437,31 +445,14 @@ func statementRunKey(b key.Binding, does string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, does))
 }
 
-// notProjected is what a statement on a global secondary index asks for
-// that the index does not hold: such an index answers only with what it
-// projects (a local one reads the rest from the table).
-func notProjected(info dynamo.TableInfo, plan domain.Plan) []string {
-	ix, partial := partialProjection(info, plan.Index)
-	if !partial || ix.Kind != "GSI" {
-		return nil
-	}
-	held := map[string]bool{}
-	for _, k := range []dynamo.KeySchema{ix.Key, info.Key} {
-		held[k.PK.Name] = true
-		if k.SK != nil {
-			held[k.SK.Name] = true
-		}
-	}
-	for _, n := range ix.NonKeyAttributes {
-		held[n] = true
-	}
-	var missing []string
-	for _, p := range plan.Project {
-		if len(p) > 0 && !held[p[0].Name] && !slices.Contains(missing, p[0].Name) {
-			missing = append(missing, p[0].Name)
-		}
-	}
-	return missing
+// notProjected says what a statement on a global secondary index asks
+// for (its projection) or filters by (its WHERE) that the index does not
+// hold ("" for nothing): such an index answers only with what it
+// projects (a local one reads the rest from the table), so no item of it
+// has them, as partiql says on stderr. The WHERE's were not said: a Scan
+// of ByCity by DriveThru read on to no match without a word.
+func notProjected(info dynamo.TableInfo, plan domain.Plan) string {
+	return info.NotHeldSaid(plan.Index, append(slices.Clone(plan.Project), domain.FilterPaths(plan.Filter)...))
 }
 
 // projectionWords says what an index holds.

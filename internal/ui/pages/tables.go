@@ -177,6 +177,9 @@ func (t *Tables) listWidth() int {
 	return t.w
 }
 
+// SelectionMoved describes the tables a search scrolled into view.
+func (t *Tables) SelectionMoved() tea.Cmd { return t.describeShown() }
+
 // describeShown describes the tables on screen not yet asked about.
 func (t *Tables) describeShown() tea.Cmd {
 	if !t.list.Answered() || t.asked == nil || t.toEnd && t.list.More() {
@@ -414,7 +417,7 @@ func (t *Tables) Loading() bool                { return t.list.Req.InFlight() ||
 func (t *Tables) Capturing() bool              { return false }
 
 func (t *Tables) Request() string {
-	return fmt.Sprintf("ListTables, then DescribeTable × %d (the rows shown)", len(t.infos))
+	return fmt.Sprintf("ListTables, then DescribeTable × %d (the tables shown so far)", len(t.infos))
 }
 
 func (t *Tables) ShortHelp() []key.Binding {
