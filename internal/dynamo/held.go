@@ -306,11 +306,15 @@ func (h *HeldKeys) Count(r ChildrenRequest, c domain.Child) (n int, ok bool) {
 // A skip-scanned level leaves a gap a child, each after the probe that
 // found it: read apart, a request a child (Geography's 20 countries: 20
 // Queries where a count from nothing takes 4). Gaps the walk's reads
-// split by keys that cost no more than a dense child (a probe's, a
-// weighing read's) are one stretch (a chain): read as one, the keys
-// between them are read again (and counted once), still less than a
-// count from nothing reads, in no more requests; and the chain is read
-// in pages, spread once its first page tells its pace (spreadChains).
+// split by keys that cost no more than a read unit to read again (a
+// probe's) are one stretch (a chain): read as one, the keys between them
+// are read again (and counted once), for no more than the request each
+// join saves; and the chain is read in pages, spread once its first page
+// tells its pace (spreadChains). Keys that weigh more (a dense run the
+// walk read whole: USA's AL, AR and AZ, 250 keys, between the rests of AK
+// and CA) are not read again: the gaps on either side are read apart, at
+// once (2 Queries, 2.0 RCU, where one through them cost 4.5, and under
+// the explorer's --count-budget 2 each c spent its budget on them).
 func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
 	if h == nil || r.Prefix != h.prefix || r.Index != "" || r.TableKeys != nil || r.Key.SK == nil || r.Key.SK.Type == domain.TypeN {
 		return nil
@@ -372,9 +376,8 @@ func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
 }
 
 // small says a run of keys read between two gaps costs no more than a
-// dense child to read again (denseChildRCU: what the walk itself reads
-// whole rather than spend a request to skip), at the pace of the reads
-// that held it.
+// read unit (minReadUnits) to read again, at the pace of the reads that
+// held it: no more than the request reading the gaps apart would cost.
 func (h *HeldKeys) small(run heldRun) bool {
 	if run.toEnd {
 		return false
@@ -383,7 +386,7 @@ func (h *HeldKeys) small(run heldRun) bool {
 	if n == 0 {
 		return true
 	}
-	return run.keys > 0 && float64(n)*run.rcu/float64(run.keys) <= denseChildRCU
+	return run.keys > 0 && float64(n)*run.rcu/float64(run.keys) <= minReadUnits
 }
 
 // runRCU is what a run's keys weigh, read once, at the pace of the

@@ -597,6 +597,57 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	}
 }
 
+// TestCountAfterASizelessWalkReadsOnlyItsGaps: c after a walk that did
+// not know the items' size (dynalite gives none) reads again, between
+// two gaps read as one, no more keys the walk read than a read unit holds
+// (what the request it saves costs). USA's walk read AL, AR and AZ whole
+// (250 keys, 3.5 RCU) between the rest of AK and the rest of CA: c read
+// them again, 4.5 RCU where the two gaps cost 1.5, and under the
+// explorer's --count-budget 2 each c spent its budget on them, CA left
+// uncounted three times.
+func TestCountAfterASizelessWalkReadsOnlyItsGaps(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range indexedBackends(t) {
+		size := averageItemBytes(t, c, "Locations", "USA")
+		for _, budget := range []float64{0, 2} {
+			r := dynamo.ChildrenRequest{Table: "Locations", Key: airportsKey, PK: domain.S("USA"), HoldKeys: dynamo.HeldKeysBytes}
+			walk := &everyKey{billed: billed{Client: c}}
+			res, err := dynamo.Children(ctx, walk, r, nil)
+			if err != nil || res.Held == nil {
+				t.Fatalf("%s: %v, held %v", name, err, res.Held)
+			}
+			r.Delim = res.Delim
+			pass := res.Held.CountPass(r)
+			if pass == nil {
+				t.Fatalf("%s: no count from the keys held", name)
+			}
+			count := &everyKey{billed: billed{Client: c}}
+			for runs := 0; !pass.Done(); runs++ {
+				if _, err := pass.Run(ctx, count, budget, 0, nil); err != nil || runs > 20 {
+					t.Fatalf("%s, budget %g: run %d: %v", name, budget, runs, err)
+				}
+			}
+			again := 0
+			for k := range count.seen {
+				if walk.seen[k] > 0 {
+					again++
+				}
+			}
+			if float64(again)*float64(size) > 4096 {
+				t.Errorf("%s, budget %g: c read again %d keys of %d B the walk read (%.1f RCU in %d requests)", name, budget, again, size, count.rcu, count.requests)
+			}
+			for _, ch := range res.Children {
+				n, exact := pass.Count(ch.Name)
+				want, err := dynamo.CountChild(ctx, c, r, ch, nil)
+				if err != nil || !exact || n != want {
+					t.Errorf("%s, budget %g: %q counted %d (exact %v), CountChild %d (%v)", name, budget, ch.Name, n, exact, want, err)
+				}
+			}
+			t.Logf("%s, budget %g: walk %d requests %.1f RCU; c after it %d requests %.1f RCU, %d keys read again", name, budget, walk.requests, walk.rcu, count.requests, count.rcu, again)
+		}
+	}
+}
+
 // readBetweenGaps says what is wrong where a count read again a key its
 // walk read, other than between two keys the walk did not read ("" where
 // nothing is): two gaps read as one read the keys between them again.
