@@ -259,7 +259,7 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
 	h.contains(t, "ZIP", "DEMO Locations › USA › STATE NY › CITY NEWYORKCITY   1 Tree  2 Items") // DEMO in the name's place: the crumbs and the tab names fit
 	h.keys("c")
-	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
+	h.contains(t, "62700#  prefix      1") // counts right-aligned under Items; the item 62700 has its own row
 	before := h.rec.count("Query")
 	h.keys("D") // a picker, each delimiter with its split of the loaded keys: nothing read
 	h.contains(t, "Split the sort keys at", "how each would split the", "NY › NEWYORKCITY › 10001", "11 of 11", "0 of 11     (no split) NY#NEWYORKCITY#10001")

@@ -1229,6 +1229,39 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	h.said(t, "stopped at the count budget of 0.5 RCU")
 }
 
+// TestCountOfAPrefixBesideItsItem: a child that is an item and a prefix
+// (A beside A#000…) has two rows; the item's says 1 and the prefix's
+// counts only what lies under the prefix, so the two add up to the
+// child's count (the demo's NY and NY#: 1 and 91, NY# having said 92).
+func TestCountOfAPrefixBesideItsItem(t *testing.T) {
+	h := newHarness(t, 120, 80, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.contains(t, "USA · 53 prefixes · 1 item · all")
+	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "• NY item 1 │ │ ▸ NY# prefix 91 │") {
+		t.Fatalf("NY and NY#:\n%s", rowsOf(h.screen()))
+	}
+
+	db := memory.New()
+	var items []dynamo.Item
+	for _, name := range []string{"A", "AB", "ABC"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pref"}, "SK": &types.AttributeValueMemberS{Value: name}})
+		for i := range 7 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pref"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%03d", name, i)}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Prefixes", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h = newHarness(t, 120, 35, Config{Client: db, Table: "Prefixes", PK: "pref"})
+	h.contains(t, "pref · 3 prefixes · 3 items · all")
+	h.keys("c")
+	rows := strings.Join(strings.Fields(rowsOf(h.screen())), " ")
+	for _, name := range []string{"A", "AB", "ABC"} {
+		if want := "• " + name + " item 1 │ │ ▸ " + name + "# prefix 7 │"; !strings.Contains(rows, want) {
+			t.Fatalf("want %q in\n%s", want, rowsOf(h.screen()))
+		}
+	}
+}
+
 // TestCountStoppedKeepsTheWalksCounts: the branches a walk read whole are
 // counted from its keys; a count that reads them again with their gap's
 // neighbours and stops there (its budget, or esc) keeps those figures.

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -128,10 +129,18 @@ func (t *Tree) itemsTitle() string {
 // countCell is a branch's Items cell: its count when exact; the figure so
 // far marked … when partial; … alone while it is being counted and no
 // figure exists yet ("0…" read as none); – when not counted.
-func (t *Tree) countCell(name string) string {
-	n, ok := t.counts[name]
+func (t *Tree) countCell(c domain.Child) string {
+	n, ok := t.counts[c.Name]
+	if ok && n > 0 && c.IsItem && t.req.Index == "" && len(t.shards) == 0 {
+		// A child that is an item too is counted with it, but the item
+		// has a row of its own: the prefix's row counts what lies under
+		// its prefix (NY#'s 91, not NY's 92). An index's item may be
+		// many entries (its row says ≥1), a sharded level's item one a
+		// shard: left in.
+		n--
+	}
 	switch {
-	case ok && t.exact[name]:
+	case ok && t.exact[c.Name]:
 		return common.Thousands(n)
 	case ok && n > 0:
 		return common.Thousands(n) + "…"
