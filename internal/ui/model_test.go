@@ -840,6 +840,55 @@ func TestIndexLevelReadWholeCountsItsChildren(t *testing.T) {
 	}
 }
 
+// TestIndexCountStoppedWithEveryBranchCounted: an index's count reads
+// from the level's start (its walk's keys cannot seed it); where its
+// budget stops it past the child the walk cut, every branch is counted
+// (the rest from the walk's keys), and the status bar says so, not "c
+// counts on" for a c that then counts nothing.
+func TestIndexCountStoppedWithEveryBranchCounted(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tags"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"},
+			{AttributeName: aws.String("GP"), AttributeType: "S"}, {AttributeName: aws.String("GS"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByTag"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("GP"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("GS"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	// 15 tags, X{c}# with c*7+1 entries, each sort key shared by several.
+	for c := range 15 {
+		for i := range c*7 + 1 {
+			it := dynamo.Item{"PK": s(fmt.Sprintf("p%d", c*1000+i)), "GP": s("g"), "GS": s(fmt.Sprintf("X%02d#%03d", c, i%5))}
+			if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tags"), Item: it}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Its size withheld, as dynalite's: the walk's first read is short,
+	// and cuts X02.
+	h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "Tags", PK: "g", Index: "ByTag", CountBudget: 2})
+	h.contains(t, "index ByTag", "▸ X14#")
+	h.keys("c")
+	scr := h.screen()
+	for c := range 15 {
+		if !regexp.MustCompile(fmt.Sprintf(`▸ X%02d#\s+prefix\s+%d\b`, c, c*7+1)).MatchString(scr) {
+			t.Fatalf("X%02d# not counted %d:\n%s", c, c*7+1, scr)
+		}
+	}
+	if len(h.m.said) > 0 && strings.Contains(h.m.said[len(h.m.said)-1].whole(), "c counts on") {
+		t.Fatalf("every branch counted, yet: %v", h.m.said[len(h.m.said)-1].whole())
+	}
+	queries := h.rec.count("Query")
+	h.keys("c")
+	h.said(t, "every prefix here is counted")
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("c read %d Queries more with every prefix counted", n)
+	}
+}
+
 // ttlDB is a table with Time to Live on "expiresAt" whose items hold
 // every kind of TTL value, and one item past 300 KB.
 func ttlDB(t *testing.T) *memory.DB {

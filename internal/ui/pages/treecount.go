@@ -44,7 +44,10 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 	}
 	t.count.Done(msg.req)
 	t.refresh()
-	if msg.budgetHit {
+	if msg.budgetHit && t.toCount > 0 {
+		// A count that stopped with every branch counted (the rest
+		// from the walk's keys: an index's count reads from the
+		// level's start) has nothing for c to count on.
 		return common.Report(t.budgetStop(), false, t.id)
 	}
 	return common.Report(msg.err, false, t.id)
