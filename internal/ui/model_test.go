@@ -889,6 +889,47 @@ func TestIndexCountStoppedWithEveryBranchCounted(t *testing.T) {
 	}
 }
 
+// TestCountSaysWhyItReadsNothing: every c either reads on or says why it
+// cannot. Under a count budget below the level's heaviest items (40 KB,
+// 5 RCU) beside small ones, c reads nothing: the status bar says the
+// budget pays for none of them, not "c counts on" for a c that never will.
+func TestCountSaysWhyItReadsNothing(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for c := range 20 {
+		v := strings.Repeat("q", 100)
+		if c%4 == 0 {
+			v = strings.Repeat("z", 40000)
+		}
+		for i := range 10 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "mixed"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("M%02d#%02d", c, i)}, "v": &types.AttributeValueMemberS{Value: v}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []float64{2, 5} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "Heavy", PK: "mixed", CountBudget: budget})
+			h.contains(t, "mixed · 20 prefixes")
+			for press := range 5 {
+				queries := h.rec.count("Query")
+				h.keys("c")
+				if h.rec.count("Query") > queries {
+					continue
+				}
+				said := ""
+				if n := len(h.m.said); n > 0 {
+					said = h.m.said[n-1].whole()
+				}
+				if !strings.Contains(said, "pays for none of the items left") {
+					t.Fatalf("c number %d read nothing and said %q", press+1, said)
+				}
+			}
+		})
+	}
+}
+
 // ttlDB is a table with Time to Live on "expiresAt" whose items hold
 // every kind of TTL value, and one item past 300 KB.
 func ttlDB(t *testing.T) *memory.DB {

@@ -25,6 +25,7 @@ type countedMsg struct {
 	cost      dynamo.Cost // of every run of the level's count
 	final     bool
 	budgetHit bool
+	sent      bool // the run sent a request (final only)
 	err       error
 	next      <-chan countedMsg
 }
@@ -48,6 +49,14 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 		// A count that stopped with every branch counted (the rest
 		// from the walk's keys: an index's count reads from the
 		// level's start) has nothing for c to count on.
+		if !msg.sent {
+			// Its reads are sized by the heaviest item read: a budget
+			// below one of them reads nothing, however often c is
+			// pressed.
+			return common.Report(dynamo.Errorf("count", dynamo.KindValidation,
+				"start dynascope with a larger --count-budget to count on",
+				"the count budget of %g RCU pays for none of the items left (they weigh more)", t.budget()), false, t.id)
+		}
 		return common.Report(t.budgetStop(), false, t.id)
 	}
 	return common.Report(msg.err, false, t.id)
@@ -157,13 +166,14 @@ func (t *Tree) countCell(c domain.Child) string {
 // level's last count stopped, streaming the figures so far, and stops
 // once this run's budget (RCU) is spent, keeping what it has.
 func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64, page, req int, ch chan countedMsg) {
+	before := pass.Cost().Requests
 	over, err := pass.Run(ctx, budget, func(counts []dynamo.ChildCount, cost dynamo.Cost) {
 		select { // a snapshot; skipped when the UI has not caught up
 		case ch <- countedMsg{page: page, req: req, counts: counts, cost: cost, next: ch}:
 		default:
 		}
 	})
-	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, err: err}
+	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, sent: pass.Cost().Requests > before, err: err}
 }
 
 // countOff is why c does not count here now ("" when it does): c is
