@@ -55,7 +55,7 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 			// pressed.
 			return common.Report(dynamo.Errorf("count", dynamo.KindValidation,
 				"start dynascope with a larger --count-budget to count on",
-				"the count budget of %g RCU pays for none of the items left (they weigh more)", t.budget()), false, t.id)
+				"the count budget of %g RCU pays for none of the items left", t.budget()), false, t.id)
 		}
 		return common.Report(t.budgetStop(), false, t.id)
 	}
