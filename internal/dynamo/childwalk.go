@@ -180,6 +180,7 @@ func (w *walker) run(emit func(domain.Child)) error {
 				// The share of the read its keys held bear (a read that ran
 				// into the next stretch holds fewer than it paid for).
 				run.rcu, run.keys, run.reads = page.Cost.RCU*float64(len(keys))/float64(n), len(keys), 1
+				run.largest, run.exact = heldLargest(page)
 			}
 			w.lv.hold.read(keys, run, w.lv.tableKeysOf(page, len(keys)))
 		}

@@ -418,6 +418,14 @@ func (run *passRun) allow(s *stretch, share int) (limit int32, hold float64, bou
 		limit = min(limit, grown)
 		if limit < 1 && p.reserved == 0 {
 			limit, bound = min(ItemsFor(left, largest, false), 1), ""
+			if limit < 1 && p.cost.Billed == run.base {
+				// A run's first read: one item, where the budget and the
+				// half RCU it may be passed by pay it. Else a budget of
+				// what the heaviest item costs (5 RCU, 40 KB) read
+				// nothing, run after run (each c said it stopped at its
+				// budget).
+				limit = min(ItemsFor(left+minReadUnits, largest, false), 1)
+			}
 		}
 		if limit >= 1 {
 			return limit, ReadCost(limit, largest, false), bound, true

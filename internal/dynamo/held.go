@@ -27,6 +27,10 @@ type HeldKeys struct {
 	// last key, whose other entries may lie past the read after it).
 	entries map[string]int
 	cuts    []string
+	// largest and exact are the largest item the walk read (heldRun's):
+	// a count from these keys sizes its reads by them, so that the
+	// heavy items between two gaps size the reads of the gaps.
+	largest, exact int
 }
 
 // heldRun is key space read without a gap: from lo up to hi (a key read,
@@ -39,6 +43,9 @@ type heldRun struct {
 	// read again at that pace costs what it holds.
 	rcu         float64
 	keys, reads int
+	// largest and exact are the reads' largest item, as a count's
+	// reads are sized (CountPass.largest, CountPass.exact).
+	largest, exact int
 }
 
 // keyHold gathers, across a level's walkers, the keys read and the key
@@ -146,7 +153,9 @@ func (h *keyHold) held(prefix, delim string, leaves bool) *HeldKeys {
 		}
 	}
 	var merged []heldRun
+	largest, exact := 0, 0
 	for _, r := range runs {
+		largest, exact = max(largest, r.largest), max(exact, r.exact)
 		if n := len(merged); n > 0 {
 			last := &merged[n-1]
 			// The next read starts where the last ended: just past its
@@ -161,7 +170,25 @@ func (h *keyHold) held(prefix, delim string, leaves bool) *HeldKeys {
 		}
 		merged = append(merged, r)
 	}
-	return &HeldKeys{prefix: prefix, delim: delim, keys: keys, runs: merged, entries: entries, cuts: cuts}
+	return &HeldKeys{prefix: prefix, delim: delim, keys: keys, runs: merged, entries: entries, cuts: cuts, largest: largest, exact: exact}
+}
+
+// heldLargest is the largest item of a walk's read, as a count sizes its
+// reads by (PageLargest, and its size as billed): a read of keys alone
+// (the walk's skips and stretches) bounds its largest only by all it
+// paid, so there it is the read's share an item (8 keys of 40 KB items
+// read for 39.5 RCU: 40 KB each, not 323 KB).
+func heldLargest(page Page) (largest, exact int) {
+	largest = pageLargest(page.Cost.RCU, false, page.Items, page.Scanned, false, false)
+	most := 0
+	for _, it := range page.Items {
+		most = max(most, ItemBytes(it))
+	}
+	if n := max(len(page.Items), page.Scanned); n > 0 {
+		share := int(page.Cost.RCU/readUnitRCU(false)*readUnitBytes/float64(n)) + 1
+		largest = min(largest, max(share, most))
+	}
+	return largest, largest
 }
 
 func compactStrings(s []string) []string {
@@ -322,6 +349,7 @@ func (h *HeldKeys) CountPass(r ChildrenRequest) *CountPass {
 	r.Delim, r.NoDelim = h.delim, false
 	p := NewCountPass(r)
 	p.started = true
+	p.largest, p.exact = h.largest, h.exact
 	held := p.stretches[0]
 	held.done = true
 	p.tally(held, h.keys)

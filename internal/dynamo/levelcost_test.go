@@ -597,6 +597,59 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 	}
 }
 
+var heavyChildrenSeeded seededTable
+
+// TestCountAfterTheWalkGoesOnAmongHeavyItems: c after a walk, under a
+// budget that pays one of the level's heaviest items (40 KB, 5 RCU)
+// but not that item with its size margin, reads on each run, each
+// within the budget and half an RCU, to every child's count. Every
+// fourth child of 20 holds ten 40 KB items, the rest ten of 100 B: under
+// --count-budget 5 one c read 11 RCU, then each c read nothing and said
+// "stopped at the count budget", for ever.
+func TestCountAfterTheWalkGoesOnAmongHeavyItems(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &heavyChildrenSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for c := range 20 {
+			v := strings.Repeat("q", 100)
+			if c%4 == 0 {
+				v = strings.Repeat("z", 40000)
+			}
+			for i := range 10 {
+				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "mixed"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("M%02d#%02d", c, i)}, "v": &types.AttributeValueMemberS{Value: v}})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, "Heavy", "S", items)
+	})
+	for name, c := range backends {
+		const budget = 5
+		r := dynamo.ChildrenRequest{Table: "Heavy", Key: airportsKey, PK: domain.S("mixed"), HoldKeys: dynamo.HeldKeysBytes}
+		res, err := dynamo.Children(ctx, c, r, nil)
+		if err != nil || res.Held == nil {
+			t.Fatalf("%s: %v, held %v", name, err, res.Held)
+		}
+		r.Delim = res.Delim
+		pass := res.Held.CountPass(r)
+		if pass == nil {
+			t.Fatalf("%s: no count from the keys held", name)
+		}
+		count := &billed{Client: c}
+		for runs := 0; !pass.Done(); runs++ {
+			before := count.rcu
+			_, err := pass.Run(ctx, count, budget, 0, nil)
+			if spent := count.rcu - before; err != nil || spent == 0 || spent > budget+0.5 || runs > 300 {
+				t.Fatalf("%s: run %d spent %.1f RCU of %d: %v", name, runs, spent, budget, err)
+			}
+		}
+		for _, ch := range res.Children {
+			if n, exact := pass.Count(ch.Name); !exact || n != 10 {
+				t.Errorf("%s: %q counted %d (exact %v), want 10", name, ch.Name, n, exact)
+			}
+		}
+		t.Logf("%s: walk %.1f RCU, c after it %d requests %.1f RCU", name, res.Cost.RCU, count.requests, count.rcu)
+	}
+}
+
 // TestCountAfterASizelessWalkReadsOnlyItsGaps: c after a walk that did
 // not know the items' size (dynalite gives none) reads again, between
 // two gaps read as one, no more keys the walk read than a read unit holds

@@ -259,7 +259,7 @@ func TestTreeCountsAndDelimiter(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Levels: "STATE#CITY#ZIP"})
 	h.contains(t, "ZIP", "DEMO Locations › USA › STATE NY › CITY NEWYORKCITY   1 Tree  2 Items") // DEMO in the name's place: the crumbs and the tab names fit
 	h.keys("c")
-	h.contains(t, "62700#  prefix      2") // counts right-aligned under Items
+	h.contains(t, "62700#  prefix      1") // counts right-aligned under Items; the item 62700 has its own row
 	before := h.rec.count("Query")
 	h.keys("D") // a picker, each delimiter with its split of the loaded keys: nothing read
 	h.contains(t, "Split the sort keys at", "how each would split the", "NY › NEWYORKCITY › 10001", "11 of 11", "0 of 11     (no split) NY#NEWYORKCITY#10001")
@@ -837,6 +837,96 @@ func TestIndexLevelReadWholeCountsItsChildren(t *testing.T) {
 	if scr := h.screen(); !regexp.MustCompile(`• \S+\s+item\s+≥1\b`).MatchString(scr) || regexp.MustCompile(`item\s+1\b`).MatchString(scr) ||
 		!strings.Contains(scr, "15 item keys") {
 		t.Fatalf("an index's item rows claim one item each:\n%s", scr)
+	}
+}
+
+// TestIndexCountStoppedWithEveryBranchCounted: an index's count reads
+// from the level's start (its walk's keys cannot seed it); where its
+// budget stops it past the child the walk cut, every branch is counted
+// (the rest from the walk's keys), and the status bar says so, not "c
+// counts on" for a c that then counts nothing.
+func TestIndexCountStoppedWithEveryBranchCounted(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tags"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: "S"},
+			{AttributeName: aws.String("GP"), AttributeType: "S"}, {AttributeName: aws.String("GS"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByTag"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("GP"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("GS"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	// 15 tags, X{c}# with c*7+1 entries, each sort key shared by several.
+	for c := range 15 {
+		for i := range c*7 + 1 {
+			it := dynamo.Item{"PK": s(fmt.Sprintf("p%d", c*1000+i)), "GP": s("g"), "GS": s(fmt.Sprintf("X%02d#%03d", c, i%5))}
+			if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tags"), Item: it}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Its size withheld, as dynalite's: the walk's first read is short,
+	// and cuts X02.
+	h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "Tags", PK: "g", Index: "ByTag", CountBudget: 2})
+	h.contains(t, "index ByTag", "▸ X14#")
+	h.keys("c")
+	scr := h.screen()
+	for c := range 15 {
+		if !regexp.MustCompile(fmt.Sprintf(`▸ X%02d#\s+prefix\s+%d\b`, c, c*7+1)).MatchString(scr) {
+			t.Fatalf("X%02d# not counted %d:\n%s", c, c*7+1, scr)
+		}
+	}
+	if len(h.m.said) > 0 && strings.Contains(h.m.said[len(h.m.said)-1].whole(), "c counts on") {
+		t.Fatalf("every branch counted, yet: %v", h.m.said[len(h.m.said)-1].whole())
+	}
+	queries := h.rec.count("Query")
+	h.keys("c")
+	h.said(t, "every prefix here is counted")
+	if n := h.rec.count("Query") - queries; n != 0 {
+		t.Fatalf("c read %d Queries more with every prefix counted", n)
+	}
+}
+
+// TestCountSaysWhyItReadsNothing: every c either reads on or says why it
+// cannot. Under a count budget below the level's heaviest items (40 KB,
+// 5 RCU) beside small ones, c reads nothing: the status bar says the
+// budget pays for none of them, not "c counts on" for a c that never will.
+func TestCountSaysWhyItReadsNothing(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for c := range 20 {
+		v := strings.Repeat("q", 100)
+		if c%4 == 0 {
+			v = strings.Repeat("z", 40000)
+		}
+		for i := range 10 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "mixed"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("M%02d#%02d", c, i)}, "v": &types.AttributeValueMemberS{Value: v}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []float64{2, 5} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: uncounted{db}, Table: "Heavy", PK: "mixed", CountBudget: budget})
+			h.contains(t, "mixed · 20 prefixes")
+			for press := range 5 {
+				queries := h.rec.count("Query")
+				h.keys("c")
+				if h.rec.count("Query") > queries {
+					continue
+				}
+				said := ""
+				if n := len(h.m.said); n > 0 {
+					said = h.m.said[n-1].whole()
+				}
+				if !strings.Contains(said, "pays for none of the items left") {
+					t.Fatalf("c number %d read nothing and said %q", press+1, said)
+				}
+			}
+		})
 	}
 }
 

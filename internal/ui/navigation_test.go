@@ -1204,29 +1204,54 @@ func TestCountAfterTheWalkReadsItsGaps(t *testing.T) {
 		t.Fatalf("after c:\n%s\nwant\n%s", got, want)
 	}
 
-	// Under a count budget of 1 RCU (its reads then read AZ's items
-	// whole, to size them): c stops with AZ partial, and c again counts
-	// on from there to 115, the level never read again.
+	// Under a count budget of 1 RCU its reads are sized by the items
+	// the walk read: the rest of AZ in two reads, one c (its first read
+	// of one item, to size them, stopped it at 101 of 115, and c again
+	// took 3 requests, 1.5 RCU in all).
 	h = newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock, CountBudget: 1})
 	h.keys("c") // never asked first: the budget holds the count
-	h.said(t, "stopped at the count budget of 1 RCU")
-	if az := rows(); !strings.Contains(az, "▸ AZ# prefix 101…") {
-		t.Fatalf("AZ after a count stopped at its budget:\n%s", az)
-	}
-	h.keys("c")
-	// Its reads sized at least a read unit at five times the largest
-	// item read (tinyLevelLimit): 101 counted in 2 requests, 1.0 RCU,
-	// then the rest, 3 requests and 1.5 RCU in all (grown one item a
-	// read unit apiece: 9 counted, then 4 and 2.0).
-	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 3 req · 1.5 RCU", "6 req · 68.0 RCU")
+	h.contains(t, "skip-scan 2 req · 66.5 RCU · counts 2 req · 1.0 RCU", "5 req · 67.5 RCU")
 	if got, want := rows(), strings.Replace(walked, "▸ AZ# prefix – │", "▸ AZ# prefix 115 │", 1); got != want {
-		t.Fatalf("counted on after the budget stop:\n%s\nwant\n%s", got, want)
+		t.Fatalf("after c under a budget of 1 RCU:\n%s\nwant\n%s", got, want)
 	}
 
 	// A budget of half an RCU is said as such (it read "0 RCU").
 	h = newHarness(t, 160, 35, Config{Table: "Locations", PK: "USA", Now: demoClock, CountBudget: 0.5})
 	h.keys("c")
 	h.said(t, "stopped at the count budget of 0.5 RCU")
+}
+
+// TestCountOfAPrefixBesideItsItem: a child that is an item and a prefix
+// (A beside A#000…) has two rows; the item's says 1 and the prefix's
+// counts only what lies under the prefix, so the two add up to the
+// child's count (the demo's NY and NY#: 1 and 91, NY# having said 92).
+func TestCountOfAPrefixBesideItsItem(t *testing.T) {
+	h := newHarness(t, 120, 80, Config{Table: "Locations", PK: "USA", Now: demoClock})
+	h.contains(t, "USA · 53 prefixes · 1 item · all")
+	if rows := strings.Join(strings.Fields(rowsOf(h.screen())), " "); !strings.Contains(rows, "• NY item 1 │ │ ▸ NY# prefix 91 │") {
+		t.Fatalf("NY and NY#:\n%s", rowsOf(h.screen()))
+	}
+
+	db := memory.New()
+	var items []dynamo.Item
+	for _, name := range []string{"A", "AB", "ABC"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pref"}, "SK": &types.AttributeValueMemberS{Value: name}})
+		for i := range 7 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "pref"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s#%03d", name, i)}})
+		}
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Prefixes", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h = newHarness(t, 120, 35, Config{Client: db, Table: "Prefixes", PK: "pref"})
+	h.contains(t, "pref · 3 prefixes · 3 items · all")
+	h.keys("c")
+	rows := strings.Join(strings.Fields(rowsOf(h.screen())), " ")
+	for _, name := range []string{"A", "AB", "ABC"} {
+		if want := "• " + name + " item 1 │ │ ▸ " + name + "# prefix 7 │"; !strings.Contains(rows, want) {
+			t.Fatalf("want %q in\n%s", want, rowsOf(h.screen()))
+		}
+	}
 }
 
 // TestCountStoppedKeepsTheWalksCounts: the branches a walk read whole are
@@ -1288,7 +1313,7 @@ func TestCountNeverAsksAndHoldsItsBudget(t *testing.T) {
 		stopped bool // at the budget, else counted to the end
 	}{
 		{"USA after its walk, budget 10", Config{Table: "Locations", PK: "USA", CountBudget: 10}, false},
-		{"USA after its walk, budget 1", Config{Table: "Locations", PK: "USA", CountBudget: 1}, true},
+		{"USA after its walk, budget 1", Config{Table: "Locations", PK: "USA", CountBudget: 1}, false},
 		{"Geography's countries after the walk, budget 20", Config{Table: "Geography", PK: "PLACE", CountBudget: 20}, true},
 		{"USA masked, no keys held, budget 20", Config{Table: "Locations", Mask: maskLocations, CountBudget: 20}, true},
 	} {

@@ -387,7 +387,7 @@ func (t *Tree) cell(row treeRow, col int) string {
 			}
 			return "1"
 		}
-		return t.countCell(row.child.Name)
+		return t.countCell(row.child.Child)
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
@@ -24,6 +25,7 @@ type countedMsg struct {
 	cost      dynamo.Cost // of every run of the level's count
 	final     bool
 	budgetHit bool
+	sent      bool // the run sent a request (final only)
 	err       error
 	next      <-chan countedMsg
 }
@@ -43,7 +45,18 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 	}
 	t.count.Done(msg.req)
 	t.refresh()
-	if msg.budgetHit {
+	if msg.budgetHit && t.toCount > 0 {
+		// A count that stopped with every branch counted (the rest
+		// from the walk's keys: an index's count reads from the
+		// level's start) has nothing for c to count on.
+		if !msg.sent {
+			// Its reads are sized by the heaviest item read: a budget
+			// below one of them reads nothing, however often c is
+			// pressed.
+			return common.Report(dynamo.Errorf("count", dynamo.KindValidation,
+				"start dynascope with a larger --count-budget to count on",
+				"the count budget of %g RCU pays for none of the items left", t.budget()), false, t.id)
+		}
 		return common.Report(t.budgetStop(), false, t.id)
 	}
 	return common.Report(msg.err, false, t.id)
@@ -128,10 +141,18 @@ func (t *Tree) itemsTitle() string {
 // countCell is a branch's Items cell: its count when exact; the figure so
 // far marked … when partial; … alone while it is being counted and no
 // figure exists yet ("0…" read as none); – when not counted.
-func (t *Tree) countCell(name string) string {
-	n, ok := t.counts[name]
+func (t *Tree) countCell(c domain.Child) string {
+	n, ok := t.counts[c.Name]
+	if ok && n > 0 && c.IsItem && t.req.Index == "" && len(t.shards) == 0 {
+		// A child that is an item too is counted with it, but the item
+		// has a row of its own: the prefix's row counts what lies under
+		// its prefix (NY#'s 91, not NY's 92). An index's item may be
+		// many entries (its row says ≥1), a sharded level's item one a
+		// shard: left in.
+		n--
+	}
 	switch {
-	case ok && t.exact[name]:
+	case ok && t.exact[c.Name]:
 		return common.Thousands(n)
 	case ok && n > 0:
 		return common.Thousands(n) + "…"
@@ -145,13 +166,14 @@ func (t *Tree) countCell(name string) string {
 // level's last count stopped, streaming the figures so far, and stops
 // once this run's budget (RCU) is spent, keeping what it has.
 func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64, page, req int, ch chan countedMsg) {
+	before := pass.Cost().Requests
 	over, err := pass.Run(ctx, budget, func(counts []dynamo.ChildCount, cost dynamo.Cost) {
 		select { // a snapshot; skipped when the UI has not caught up
 		case ch <- countedMsg{page: page, req: req, counts: counts, cost: cost, next: ch}:
 		default:
 		}
 	})
-	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, err: err}
+	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, sent: pass.Cost().Requests > before, err: err}
 }
 
 // countOff is why c does not count here now ("" when it does): c is
