@@ -623,16 +623,7 @@ func TestCountAfterTheWalkGoesOnAmongHeavyItems(t *testing.T) {
 	})
 	for name, c := range backends {
 		const budget = 5
-		r := dynamo.ChildrenRequest{Table: "Heavy", Key: airportsKey, PK: domain.S("mixed"), HoldKeys: dynamo.HeldKeysBytes}
-		res, err := dynamo.Children(ctx, c, r, nil)
-		if err != nil || res.Held == nil {
-			t.Fatalf("%s: %v, held %v", name, err, res.Held)
-		}
-		r.Delim = res.Delim
-		pass := res.Held.CountPass(r)
-		if pass == nil {
-			t.Fatalf("%s: no count from the keys held", name)
-		}
+		res, pass, _ := walkForCount(t, name, c, dynamo.ChildrenRequest{Table: "Heavy", Key: airportsKey, PK: domain.S("mixed"), HoldKeys: dynamo.HeldKeysBytes})
 		count := &billed{Client: c}
 		for runs := 0; !pass.Done(); runs++ {
 			before := count.rcu
@@ -663,17 +654,8 @@ func TestCountAfterASizelessWalkReadsOnlyItsGaps(t *testing.T) {
 	for name, c := range indexedBackends(t) {
 		size := averageItemBytes(t, c, "Locations", "USA")
 		for _, budget := range []float64{0, 2} {
-			r := dynamo.ChildrenRequest{Table: "Locations", Key: airportsKey, PK: domain.S("USA"), HoldKeys: dynamo.HeldKeysBytes}
 			walk := &everyKey{billed: billed{Client: c}}
-			res, err := dynamo.Children(ctx, walk, r, nil)
-			if err != nil || res.Held == nil {
-				t.Fatalf("%s: %v, held %v", name, err, res.Held)
-			}
-			r.Delim = res.Delim
-			pass := res.Held.CountPass(r)
-			if pass == nil {
-				t.Fatalf("%s: no count from the keys held", name)
-			}
+			res, pass, r := walkForCount(t, name, walk, dynamo.ChildrenRequest{Table: "Locations", Key: airportsKey, PK: domain.S("USA"), HoldKeys: dynamo.HeldKeysBytes})
 			count := &everyKey{billed: billed{Client: c}}
 			for runs := 0; !pass.Done(); runs++ {
 				if _, err := pass.Run(ctx, count, budget, 0, nil); err != nil || runs > 20 {
@@ -699,6 +681,23 @@ func TestCountAfterASizelessWalkReadsOnlyItsGaps(t *testing.T) {
 			t.Logf("%s, budget %g: walk %d requests %.1f RCU; c after it %d requests %.1f RCU, %d keys read again", name, budget, walk.requests, walk.rcu, count.requests, count.rcu, again)
 		}
 	}
+}
+
+// walkForCount walks r's level on walk and starts a count from the keys
+// the walk held (HeldKeys.CountPass), as c after the walk does; r comes
+// back with the delimiter the walk found.
+func walkForCount(t *testing.T, name string, walk dynamo.Client, r dynamo.ChildrenRequest) (dynamo.ChildrenResult, *dynamo.CountPass, dynamo.ChildrenRequest) {
+	t.Helper()
+	res, err := dynamo.Children(context.Background(), walk, r, nil)
+	if err != nil || res.Held == nil {
+		t.Fatalf("%s: %v, held %v", name, err, res.Held)
+	}
+	r.Delim = res.Delim
+	pass := res.Held.CountPass(r)
+	if pass == nil {
+		t.Fatalf("%s: no count from the keys held", name)
+	}
+	return res, pass, r
 }
 
 // readBetweenGaps says what is wrong where a count read again a key its
