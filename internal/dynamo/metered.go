@@ -46,10 +46,10 @@ func (m *Metered) record(op string, table *string, start time.Time, err error, r
 	for _, x := range cc {
 		c.RCU += capacityUnits(x)
 	}
-	m.Session.Record(c)
-	if err == nil && r != nil {
-		m.Session.recordBilled(c.RCU, r.items, aws.ToBool(r.consistent))
+	if err != nil {
+		r = nil // billed as DynamoDB bills a read only where it answered
 	}
+	m.Session.recordRead(c, r)
 	// The debug log names the call, its table, cost and outcome: never
 	// keys, values or credentials.
 	outcome := "ok"
