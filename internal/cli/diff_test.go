@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,5 +355,45 @@ account = "123456789012"
 	}
 	if total, _ := session.Totals(); total.Requests == 0 {
 		t.Error("the other side's reads are not counted in the explorer's session")
+	}
+}
+
+// TestExplorerCompareNotWithItself: once connected, = offers no side that
+// is the connection itself (the environment it matched, its own region
+// read from the environment): picked, it compared a partition with itself
+// and said "no differences".
+func TestExplorerCompareNotWithItself(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_REGION", "us-east-1")
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffLeftItems)
+	awsConfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(awsConfig, []byte("[profile staging]\nregion = eu-west-1\n\n[profile east]\nregion = us-east-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	g := &globals{endpoint: dl.Endpoint, stderr: io.Discard, session: &dynamo.Session{}, configFile: writeConfig(t, `
+[[environments]]
+label = "LOCAL"
+endpoint_url = "`+dl.Endpoint+`"
+
+[[environments]]
+label = "STAGING"
+endpoint_url = "http://127.0.0.1:1"
+`)}
+	conf, err := g.loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := g.connectExplorer(nil, table, "", againstChoices(g, conf))(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, s := range conn.AgainstChoices {
+		labels = append(labels, s.Label)
+	}
+	if got, want := strings.Join(labels, " | "), "STAGING | profile staging · eu-west-1 | profile east · us-east-1 | region eu-west-1 (this connection's credentials)"; got != want {
+		t.Errorf("= offers %q, want %q", got, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
@@ -110,6 +111,29 @@ func TestCompareOneItem(t *testing.T) {
 	h.contains(t, "vs table OrdersRight · 1 differ · 0 only-left · 0 only-right · 0 same", "~ v  2 → 20")
 	h.keys("esc", "esc")
 	h.contains(t, "Orders › p › b")
+}
+
+// TestCompareOffersWhatTheConnectionLeaves: the sides = offers are those
+// the connection handed on once made (the configured ones less the
+// connection itself), not the list given before connecting.
+func TestCompareOffersWhatTheConnectionLeaves(t *testing.T) {
+	cfg, rec := connecting(t, "Locations")
+	cfg.PK = "USA"
+	cfg.AgainstChoices = []common.Side{{Label: "PROD", Endpoint: "http://prod"}, {Label: "STAGING", Endpoint: "http://staging"}}
+	connect := cfg.Connect
+	cfg.Connect = func(ctx context.Context) (Connected, error) {
+		c, err := connect(ctx)
+		c.AgainstChoices = []common.Side{{Label: "STAGING", Endpoint: "http://staging"}} // opened on PROD
+		return c, err
+	}
+	h := harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	h.keys("=")
+	h.contains(t, "Compare Locations › USA with…", "STAGING")
+	if strings.Contains(h.screen(), "PROD") {
+		t.Errorf("= offers the connection itself:\n%s", h.screen())
+	}
 }
 
 // secretItems are compareItems with values that read as nothing else on
