@@ -177,7 +177,7 @@ func (o *rootOptions) validate() error {
 		return err
 	}
 	if o.timeRange != "" {
-		if _, err := domain.ParseRange(o.timeRange, time.Now(), time.UTC); err != nil {
+		if err := checkRange(o.timeRange); err != nil {
 			return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
 		}
 	}
@@ -188,6 +188,24 @@ func (o *rootOptions) validate() error {
 		return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", o.theme)
 	}
 	return nil
+}
+
+// checkRange checks --range as the range bar reads it: a range, or on
+// keys with a prefix before the time the prefix, a space and a range
+// ("amsg# 2018-08"), which ? prints for a range of one prefix. Whether
+// the keys take a prefix is known only once they are read: the bar says
+// so there.
+func checkRange(text string) error {
+	_, err := domain.ParseRange(text, time.Now(), time.UTC)
+	if err == nil {
+		return nil
+	}
+	if _, rest, ok := strings.Cut(strings.TrimSpace(text), " "); ok {
+		if _, rerr := domain.ParseRange(strings.TrimSpace(rest), time.Now(), time.UTC); rerr == nil {
+			return nil
+		}
+	}
+	return err
 }
 
 // validateTargets checks what the explorer is to open: each of --pk,
