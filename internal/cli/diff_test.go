@@ -19,6 +19,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
+	"github.com/dynascope/dynascope/internal/ui"
 )
 
 var diffTables atomic.Int64
@@ -316,11 +317,7 @@ func TestExplorerCompareSides(t *testing.T) {
 	isolateAWS(t)
 	dl := dynalitetest.Shared(t)
 	table := diffServerTable(t, dl.Client(), diffRightItems)
-	awsConfig := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(awsConfig, []byte("[default]\nregion = us-east-1\n\n[profile staging]\nregion = eu-west-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	awsProfiles(t, "[default]\nregion = us-east-1\n\n[profile staging]\nregion = eu-west-1\n")
 	session := &dynamo.Session{}
 	g := &globals{demo: true, session: session, stderr: os.Stderr, configFile: writeConfig(t, `
 [[environments]]
@@ -336,11 +333,7 @@ account = "123456789012"
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, s := range againstChoices(g, conf) {
-		labels = append(labels, s.Label)
-	}
-	if got, want := strings.Join(labels, " | "), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
+	if got, want := sideLabels(againstChoices(g, conf)), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
 		t.Errorf("= offers %q, want %q", got, want)
 	}
 	c, label, err := g.explorerAgainst(context.Background(), againstChoices(g, conf)[0], dynamo.KeySchema{})
@@ -358,6 +351,25 @@ account = "123456789012"
 	}
 }
 
+// awsProfiles is the AWS configuration file the test's connections read.
+func awsProfiles(t *testing.T, text string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", path)
+}
+
+// sideLabels are the sides = offers, as its picker names them.
+func sideLabels(sides []ui.Side) string {
+	var labels []string
+	for _, s := range sides {
+		labels = append(labels, s.Label)
+	}
+	return strings.Join(labels, " | ")
+}
+
 // TestExplorerCompareNotWithItself: once connected, = offers no side that
 // is the connection itself (the environment it matched, its own region
 // read from the environment): picked, it compared a partition with itself
@@ -367,11 +379,7 @@ func TestExplorerCompareNotWithItself(t *testing.T) {
 	t.Setenv("AWS_REGION", "us-east-1")
 	dl := dynalitetest.Shared(t)
 	table := diffServerTable(t, dl.Client(), diffLeftItems)
-	awsConfig := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(awsConfig, []byte("[profile staging]\nregion = eu-west-1\n\n[profile east]\nregion = us-east-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	awsProfiles(t, "[profile staging]\nregion = eu-west-1\n\n[profile east]\nregion = us-east-1\n")
 	g := &globals{endpoint: dl.Endpoint, stderr: io.Discard, session: &dynamo.Session{}, configFile: writeConfig(t, `
 [[environments]]
 label = "LOCAL"
@@ -389,11 +397,7 @@ endpoint_url = "http://127.0.0.1:1"
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, s := range conn.AgainstChoices {
-		labels = append(labels, s.Label)
-	}
-	if got, want := strings.Join(labels, " | "), "STAGING | profile staging · eu-west-1 | profile east · us-east-1 | region eu-west-1 (this connection's credentials)"; got != want {
+	if got, want := sideLabels(conn.AgainstChoices), "STAGING | profile staging · eu-west-1 | profile east · us-east-1 | region eu-west-1 (this connection's credentials)"; got != want {
 		t.Errorf("= offers %q, want %q", got, want)
 	}
 }
