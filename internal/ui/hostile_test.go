@@ -229,10 +229,14 @@ func TestReopenCommandSaysItsEscapes(t *testing.T) {
 	mem := memory.New()
 	seedHostile(t, mem)
 	const note = "a value holds characters shown escaped"
-	h := newHarness(t, 160, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#", Versions: evil})
-	h.keys("?")
-	h.contains(t, "this view: ", note)
-	h = newHarness(t, 160, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#"})
+	for _, w := range []int{80, 120, 200} {
+		h := newHarness(t, w, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#", Versions: evil})
+		h.keys("?")
+		if !strings.Contains(flat(h.screen()), note+": typed as shown it reads other text)") { // whole at every width
+			t.Errorf("%d columns: the note is not whole:\n%s", w, h.screen())
+		}
+	}
+	h := newHarness(t, 160, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#"})
 	h.keys("?")
 	h.contains(t, "this view: ")
 	if strings.Contains(h.screen(), note) {
