@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -422,6 +424,32 @@ func TestHeaderCutsWholeCrumbs(t *testing.T) {
 			if crumbs[len(crumbs)-1] != pk {
 				t.Errorf("%dx%d: the last step is not whole: %q", size[0], size[1], top)
 			}
+		}
+	}
+}
+
+// TestHeaderNamesAnItemOnce: in a table keyed by its partition key
+// alone, the item's step of the breadcrumb does not repeat the
+// partition's (it read "Users › user-006 › user-006").
+func TestHeaderNamesAnItemOnce(t *testing.T) {
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Users"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: dynamo.Item{"id": s("user-006"), "name": s("Ana")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Users", PK: "user-006"})
+		h.contains(t, "Ana")
+		h.keys("enter")
+		h.contains(t, "user-006 · 2 attributes")
+		top := strings.Split(h.screen(), "\n")[0]
+		if strings.Count(top, "user-006") != 1 || !strings.Contains(top, "user-006 › item") {
+			t.Errorf("%dx%d: the item's breadcrumb: %q", size[0], size[1], top)
 		}
 	}
 }
