@@ -380,9 +380,10 @@ func TestPartitionKeysKeepTheirEnds(t *testing.T) {
 }
 
 // TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its
-// middle ("Tables", then the steps between the table and the last) and
-// the tabs keep their names; DEMO, or the environment's label, stays in
-// the program's name's place.
+// middle ("Tables", then the steps between the table and the last), a
+// cut shown as "…", and the tabs keep their names; DEMO, or the
+// environment's label, stays in the program's name's place; without
+// one, the program's name goes before any step or tab name.
 func TestHeaderKeepsTabNames(t *testing.T) {
 	tabs := "1 Tree  2 Items  3 Versions  4 Time  5 Changes"
 	for _, tc := range []struct {
@@ -390,7 +391,8 @@ func TestHeaderKeepsTabNames(t *testing.T) {
 		crumb string
 	}{
 		{Config{Table: "Locations", PK: "USA"}, "DEMO Tables › Locations › USA "},
-		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO Locations › USA › NY "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO … › Locations › USA › NY "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Connection: "us-east-1 · http://127.0.0.1:20580"}, "Locations › … › NEWYORKCITY "},
 		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "DEMO DeviceLogs › … › 2018 "},
 		{Config{Table: "Locations", PK: "USA", Connection: "profile prod · eu-west-1", Environment: prodEnvironment}, " PROD  Tables › Locations › USA "},
 	} {
