@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -695,7 +696,21 @@ func (m *Model) commandLine() string {
 	if !strings.HasPrefix(link[0], "-") {
 		sub, link = link[0], link[1:]
 	}
+	if sub == "" {
+		link = append(link, m.budgetFlags()...)
+	}
 	return export.Command(sub, m.cfg.Reopen, link...)
+}
+
+// budgetFlags are the explorer's budgets where they are not the default:
+// a view opened under --count-budget 2 printed a command whose c counted
+// up to 1,000 RCU. (A search's headless command names its own --max-rcu.)
+func (m *Model) budgetFlags() []string {
+	var flags []string
+	if b := m.c.CountBudget; b != DefaultCountBudget {
+		flags = append(flags, "--count-budget", strconv.FormatFloat(b, 'f', -1, 64))
+	}
+	return append(flags, common.MaxRCUFlag(m.c.FilterBudget(m.pageTable()))...)
 }
 
 // commandNote is what ? says under the command that reopens the view:

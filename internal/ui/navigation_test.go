@@ -324,8 +324,20 @@ func TestReopenCommands(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
 	note(h) // a time range
 
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	note(h) // a time range read by the configuration's time format
+
 	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
 	note(h) // a sharded partition
+
+	// Opened under budgets of its own: the command keeps them (it
+	// dropped --count-budget, so its c counted up to 1,000 RCU).
+	budget50 := func(string) float64 { return 50 }
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", CountBudget: 2, FilterBudget: budget50})
+	note(h) // the tree under --count-budget 2 --max-rcu 50
+	h = newHarness(t, 160, 40, Config{Table: "Locations", CountBudget: 2, FilterBudget: func(string) float64 { return 0 }})
+	note(h) // the partitions, under --max-rcu none
 
 	// A table search (f on the partitions list) and a statement print the
 	// headless command that reads the same: scan through the filter (by

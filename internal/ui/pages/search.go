@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -998,16 +997,7 @@ func (s *Search) DeepLink() []string {
 // budgetFlag is --max-rcu where this search's budget is not the commands'
 // default: a search stopped at 20 RCU printed a command that read up to
 // 1,000, and one with none a command that stopped at 1,000.
-func (s *Search) budgetFlag() []string {
-	switch b := s.budget(); {
-	case b == common.DefaultFilterBudget:
-		return nil
-	case b <= 0:
-		return []string{"--max-rcu", "none"}
-	default:
-		return []string{"--max-rcu", strconv.FormatFloat(b, 'f', -1, 64)}
-	}
-}
+func (s *Search) budgetFlag() []string { return common.MaxRCUFlag(s.budget()) }
 
 // NoCommand says why y copies nothing here.
 func (s *Search) NoCommand() string {
