@@ -1558,6 +1558,30 @@ func TestBinaryKeysOneForm(t *testing.T) {
 	check(h, "deep link", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", "• b64:Aw==")
 }
 
+// TestBinaryKeyRefusalSaysTheExplorersWay: f or : pinning a binary
+// partition key to text matches no item, and the explorer says how to
+// open that partition with its own keys, not with a command line's
+// flags (it said "read that partition with dynascope items --pk …");
+// what it says works.
+func TestBinaryKeyRefusalSaysTheExplorersWay(t *testing.T) {
+	const way = "open partition b64:AP4= from the table's partitions list (/ b64:AP4= goes to it)"
+	for _, c := range []struct{ key, text string }{{"f", `PK = "AP4="`}, {":", `SELECT * FROM Bin WHERE PK = 'AP4='`}} {
+		h := newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin"})
+		h.keys(c.key)
+		h.typeText(c.text)
+		h.keys("enter")
+		h.contains(t, "matches no item")
+		if scr := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(scr, way) || strings.Contains(scr, "dynascope items") {
+			t.Errorf("%s %s: the refusal does not say the explorer's way:\n%s", c.key, c.text, h.screen())
+		}
+	}
+	h := newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin"})
+	h.keys("/")
+	h.typeText("b64:AP4=")
+	h.keys("enter", "enter")
+	h.contains(t, "Bin › b64:AP4=")
+}
+
 // longKeysDB holds readings whose sort keys are longer than 80 columns,
 // a time of day in their middle: DEVICE#…#2026-10-31T13:00:58.123456Z#….
 func longKeysDB(t *testing.T) *memory.DB {

@@ -229,7 +229,7 @@ func (s *Search) noMatchWords(err error) string {
 	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return "the filter compares a key with what no key is (another type than the key's, or empty), so it matches no item (the value would show what the mask hides)"
 	}
-	return none.Say(false)
+	return none.SayTo(false, domain.Explorer)
 }
 
 // noMatchShown is what the plan says of the OR branches left out, but
@@ -1045,7 +1045,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 		b.WriteString(" · " + filteredHere)
 	}
 	if r.Origin == "partiql" && len(plan.NoMatch) > 0 { // a statement's, in its quotes (a filter's: noneLeftOut)
-		b.WriteString(" · " + common.Sanitize(plan.SayNoMatch(true)))
+		b.WriteString(" · " + common.Sanitize(plan.SayNoMatch(true, domain.Explorer)))
 	}
 	return b.String()
 }
