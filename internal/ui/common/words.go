@@ -79,9 +79,23 @@ func ClauseCut(s string, width int) string {
 }
 
 // ClauseCutWords is ClauseCut, false where it cannot cut s at its
-// clauses and whole words (no clause, or no word fits): the status bar
-// then leaves a hint out rather than cut a word ("— 2.0 RC…twice").
+// clauses and whole words (no clause, or no word fits).
 func ClauseCutWords(s string, width int) (string, bool) {
+	if cut, ok := LastClauseKept(s, width); ok {
+		return cut, true
+	}
+	if strings.LastIndex(s, "; ") <= 0 {
+		return "", false
+	}
+	return middleWords(s, width)
+}
+
+// LastClauseKept is s in width cells with its last clause whole and the
+// clauses before it whole, or cut after a whole word from their start
+// ("— 2.0 RCU spent…; each c reads on"); false where that does not fit:
+// the status bar then leaves a hint out rather than cut it in its
+// middle ("— 2.0 RCU spent…reading nothing twice").
+func LastClauseKept(s string, width int) (string, bool) {
 	if ansi.StringWidth(s) <= width {
 		return s, true
 	}
@@ -94,7 +108,7 @@ func ClauseCutWords(s string, width int) (string, bool) {
 			return head + tail, true
 		}
 	}
-	return middleWords(s, width)
+	return "", false
 }
 
 // middleWords is MiddleCut at words: the end from a word's start (a
