@@ -434,16 +434,7 @@ func TestHeaderCutsWholeCrumbs(t *testing.T) {
 // alone, the item's step of the breadcrumb does not repeat the
 // partition's (it read "Users › user-006 › user-006").
 func TestHeaderNamesAnItemOnce(t *testing.T) {
-	db := memory.New()
-	ctx := context.Background()
-	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Users"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: dynamo.Item{"id": s("user-006"), "name": s("Ana")}}); err != nil {
-		t.Fatal(err)
-	}
+	db := usersDB(t)
 	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Users", PK: "user-006"})
 		h.contains(t, "Ana")
@@ -454,6 +445,47 @@ func TestHeaderNamesAnItemOnce(t *testing.T) {
 			t.Errorf("%dx%d: the item's breadcrumb: %q", size[0], size[1], top)
 		}
 	}
+}
+
+// TestItemsWithoutASortKeyClaimNoOrder: a partition of a table with no
+// sort key has no order: its title claimed "ascending", and o offered
+// in ? read it again "descending", for nothing; its partitions list
+// headed its count "Sort keys seen".
+func TestItemsWithoutASortKeyClaimNoOrder(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: usersDB(t), Table: "Users", PK: "user-006"})
+	h.contains(t, "Ana", "user-006 · 1 item loaded · all ─")
+	queries := h.rec.count("Query")
+	h.keys("o")
+	h.said(t, "No order to flip here")
+	if n := h.rec.count("Query") - queries; n != 0 || strings.Contains(h.screen(), "scending") {
+		t.Fatalf("o read %d queries:\n%s", n, h.screen())
+	}
+	h.keys("?")
+	if strings.Contains(h.screen(), "flip order") {
+		t.Fatalf("? offers o:\n%s", h.screen())
+	}
+	// Its partitions count its items, not sort keys it has none of.
+	h = newHarness(t, 120, 35, Config{Client: usersDB(t), Table: "Users"})
+	h.contains(t, "Partition key  Items", "user-006")
+	if strings.Contains(h.screen(), "Sort keys") {
+		t.Fatalf("a table with no sort key lists sort keys:\n%s", h.screen())
+	}
+}
+
+// usersDB holds Users, keyed by its partition key alone, one item.
+func usersDB(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Users"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: dynamo.Item{"id": s("user-006"), "name": s("Ana")}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // prodEnvironment is a configured environment the connection matches.
