@@ -68,11 +68,14 @@ func MiddleCut(s string, width int) string {
 // its last (what to do, "c counts on") kept whole and the words before it
 // cut, whole clauses first, then after a whole word; where the last
 // clause does not fit beside them, the end from a clause's or a word's
-// start. Where no whole word fits (or s has no clause), MiddleCut. A
-// middle cut had read "count: stopped …RCU; c counts on", and "those
-// marke…tial".
+// start; s with no clause, the same at its words. Where no whole word
+// fits, MiddleCut. A middle cut had read "count: stopped …RCU; c counts
+// on", "those marke…tial", and "no attribute of t… partition of".
 func ClauseCut(s string, width int) string {
 	if cut, ok := ClauseCutWords(s, width); ok {
+		return cut
+	}
+	if cut, ok := middleWords(s, width); ok {
 		return cut
 	}
 	return MiddleCut(s, width)
