@@ -191,7 +191,7 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if note := notInIndex(info, plan.Index, append(named, plan.Project...), fmt.Sprintf("FROM \"%s\" reads the table's items", strings.ReplaceAll(info.Name, `"`, `""`))); note != "" {
 		fmt.Fprintln(f.stderr, note)
 	}
-	if none := plan.SayNoMatch(true); none != "" {
+	if none := plan.SayNoMatch(true, domain.CommandLine); none != "" {
 		if masked != nil {
 			none = "a branch of the WHERE pins the partition key to what no key is, so it matches no item and is left out (the value would show what --mask hides)"
 		}

@@ -415,8 +415,8 @@ func TestPartiQLNoMatch(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("%s: %v", tc.where, err)
-		case plan.Operation() != tc.op || plan.KeyCondition() != tc.key || plan.SayNoMatch(false) != tc.said:
-			t.Errorf("%s:\n got %s %q, said %q\nwant %s %q, said %q", tc.where, plan.Operation(), plan.KeyCondition(), plan.SayNoMatch(false), tc.op, tc.key, tc.said)
+		case plan.Operation() != tc.op || plan.KeyCondition() != tc.key || plan.SayNoMatch(false, CommandLine) != tc.said:
+			t.Errorf("%s:\n got %s %q, said %q\nwant %s %q, said %q", tc.where, plan.Operation(), plan.KeyCondition(), plan.SayNoMatch(false, CommandLine), tc.op, tc.key, tc.said)
 		}
 	}
 	// A statement's refusal is in its own quotes.

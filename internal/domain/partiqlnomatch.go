@@ -23,9 +23,24 @@ type NoMatch struct {
 	Op    string
 }
 
+// Voice is whom a refusal speaks to, so that what it says to do can be
+// done there: the command line names a command and its flags, the
+// explorer a screen and its keys.
+type Voice int
+
+const (
+	CommandLine Voice = iota
+	Explorer
+)
+
 // Say is what is wrong and what to write instead, in the filter's words
-// (partiql false: PK = "81") or a statement's (PK = '81').
-func (m NoMatch) Say(partiql bool) string {
+// (partiql false: PK = "81") or a statement's (PK = '81'), to the
+// command line.
+func (m NoMatch) Say(partiql bool) string { return m.SayTo(partiql, CommandLine) }
+
+// SayTo is Say to v: a binary partition is read with items --pk on the
+// command line, and opened from the partitions list in the explorer.
+func (m NoMatch) SayTo(partiql bool, v Voice) string {
 	operand, name := formatOperand, NameText(m.Key.Name)
 	if partiql {
 		operand, name = partiqlOperand, partiqlName(m.Key.Name)
@@ -36,7 +51,14 @@ func (m NoMatch) Say(partiql bool) string {
 	}
 	cond := name + " " + op + " " + operand(m.Value)
 	if m.Key.Type == TypeB {
-		return fmt.Sprintf("%s is a binary key, so %s matches no item (DynamoDB compares types first, and %s has no binary value): read that partition with dynascope items --pk %s", name, cond, map[bool]string{true: "a statement", false: "a filter"}[partiql], binaryKeyArg(m.Value))
+		read := "read that partition with dynascope items --pk " + binaryKeyArg(m.Value)
+		if v == Explorer {
+			read = "open that partition from the table's partitions list"
+			if arg := binaryKeyArg(m.Value); arg != "b64:…" {
+				read = "open partition " + arg + " from the table's partitions list (/ " + arg + " goes to it)"
+			}
+		}
+		return fmt.Sprintf("%s is a binary key, so %s matches no item (DynamoDB compares types first, and %s has no binary value): %s", name, cond, map[bool]string{true: "a statement", false: "a filter"}[partiql], read)
 	}
 	if m.Value.Kind == ValString && m.Value.Text == "" {
 		return fmt.Sprintf("%s matches no item: a partition key is never empty; write the key's value", cond)
@@ -73,18 +95,22 @@ type NoMatchError struct {
 // Say(false).
 func (e *NoMatchError) Error() string { return e.Say(true) }
 
-// Say is the refusal in the filter's words or a statement's.
-func (e *NoMatchError) Say(partiql bool) string {
-	return sayNoMatch(e.NoMatch, partiql)
+// Say is the refusal in the filter's words or a statement's, to the
+// command line.
+func (e *NoMatchError) Say(partiql bool) string { return e.SayTo(partiql, CommandLine) }
+
+// SayTo is Say to v.
+func (e *NoMatchError) SayTo(partiql bool, v Voice) string {
+	return sayNoMatch(e.NoMatch, partiql, v)
 }
 
 // SayNoMatch says the OR branches a plan left out, each matching no
-// item, in the filter's words or a statement's ("" for none).
-func (p Plan) SayNoMatch(partiql bool) string {
+// item, in the filter's words or a statement's ("" for none), to v.
+func (p Plan) SayNoMatch(partiql bool, v Voice) string {
 	if len(p.NoMatch) == 0 {
 		return ""
 	}
-	return sayNoMatch(p.NoMatch, partiql) + "; " + branchWord(len(p.NoMatch)) + " left out, the rest read"
+	return sayNoMatch(p.NoMatch, partiql, v) + "; " + branchWord(len(p.NoMatch)) + " left out, the rest read"
 }
 
 func branchWord(n int) string {
@@ -94,11 +120,11 @@ func branchWord(n int) string {
 	return "those branches are"
 }
 
-func sayNoMatch(ms []NoMatch, partiql bool) string {
+func sayNoMatch(ms []NoMatch, partiql bool, v Voice) string {
 	says := make([]string, 0, len(ms))
 	seen := map[string]bool{}
 	for _, m := range ms {
-		if s := m.Say(partiql); !seen[s] {
+		if s := m.SayTo(partiql, v); !seen[s] {
 			seen[s] = true
 			says = append(says, s)
 		}

@@ -48,11 +48,15 @@ func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget
 	if errors.As(err, &none) {
 		return FilterPlan{}, none
 	}
+	voice := domain.CommandLine
+	if origin == "explorer" {
+		voice = domain.Explorer
+	}
 	if err != nil || len(p.Queries) == 0 {
-		return FilterPlan{Request: scan, WhyScan: whyScanned(info, st), NoMatch: p.SayNoMatch(false)}, nil
+		return FilterPlan{Request: scan, WhyScan: whyScanned(info, st), NoMatch: p.SayNoMatch(false, voice)}, nil
 	}
 	r.Origin = origin
-	return FilterPlan{Plan: &p, Request: r, NoMatch: p.SayNoMatch(false)}, nil
+	return FilterPlan{Plan: &p, Request: r, NoMatch: p.SayNoMatch(false, voice)}, nil
 }
 
 // whyScanned is domain.Statement.WhyScan on the keys of st's table or

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -378,9 +380,10 @@ func TestPartitionKeysKeepTheirEnds(t *testing.T) {
 }
 
 // TestHeaderKeepsTabNames: at 80 columns a long breadcrumb gives up its
-// middle ("Tables", then the steps between the table and the last) and
-// the tabs keep their names; DEMO, or the environment's label, stays in
-// the program's name's place.
+// middle ("Tables", then the steps between the table and the last), a
+// cut shown as "…", and the tabs keep their names; DEMO, or the
+// environment's label, stays in the program's name's place; without
+// one, the program's name goes before any step or tab name.
 func TestHeaderKeepsTabNames(t *testing.T) {
 	tabs := "1 Tree  2 Items  3 Versions  4 Time  5 Changes"
 	for _, tc := range []struct {
@@ -388,7 +391,8 @@ func TestHeaderKeepsTabNames(t *testing.T) {
 		crumb string
 	}{
 		{Config{Table: "Locations", PK: "USA"}, "DEMO Tables › Locations › USA "},
-		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO Locations › USA › NY "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#"}, "DEMO … › Locations › USA › NY "},
+		{Config{Table: "Locations", PK: "USA", Prefix: "NY#NEWYORKCITY#", Connection: "us-east-1 · http://127.0.0.1:20580"}, "Locations › … › NEWYORKCITY "},
 		{Config{Table: "DeviceLogs", PK: "123", Range: "2018"}, "DEMO DeviceLogs › … › 2018 "},
 		{Config{Table: "Locations", PK: "USA", Connection: "profile prod · eu-west-1", Environment: prodEnvironment}, " PROD  Tables › Locations › USA "},
 	} {
@@ -424,6 +428,64 @@ func TestHeaderCutsWholeCrumbs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHeaderNamesAnItemOnce: in a table keyed by its partition key
+// alone, the item's step of the breadcrumb does not repeat the
+// partition's (it read "Users › user-006 › user-006").
+func TestHeaderNamesAnItemOnce(t *testing.T) {
+	db := usersDB(t)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Users", PK: "user-006"})
+		h.contains(t, "Ana")
+		h.keys("enter")
+		h.contains(t, "user-006 · 2 attributes")
+		top := strings.Split(h.screen(), "\n")[0]
+		if strings.Count(top, "user-006") != 1 || !strings.Contains(top, "user-006 › item") {
+			t.Errorf("%dx%d: the item's breadcrumb: %q", size[0], size[1], top)
+		}
+	}
+}
+
+// TestItemsWithoutASortKeyClaimNoOrder: a partition of a table with no
+// sort key has no order: its title claimed "ascending", and o offered
+// in ? read it again "descending", for nothing; its partitions list
+// headed its count "Sort keys seen".
+func TestItemsWithoutASortKeyClaimNoOrder(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Client: usersDB(t), Table: "Users", PK: "user-006"})
+	h.contains(t, "Ana", "user-006 · 1 item loaded · all ─")
+	queries := h.rec.count("Query")
+	h.keys("o")
+	h.said(t, "No order to flip here")
+	if n := h.rec.count("Query") - queries; n != 0 || strings.Contains(h.screen(), "scending") {
+		t.Fatalf("o read %d queries:\n%s", n, h.screen())
+	}
+	h.keys("?")
+	if strings.Contains(h.screen(), "flip order") {
+		t.Fatalf("? offers o:\n%s", h.screen())
+	}
+	// Its partitions count its items, not sort keys it has none of.
+	h = newHarness(t, 120, 35, Config{Client: usersDB(t), Table: "Users"})
+	h.contains(t, "Partition key  Items", "user-006")
+	if strings.Contains(h.screen(), "Sort keys") {
+		t.Fatalf("a table with no sort key lists sort keys:\n%s", h.screen())
+	}
+}
+
+// usersDB holds Users, keyed by its partition key alone, one item.
+func usersDB(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	ctx := context.Background()
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Users"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: dynamo.Item{"id": s("user-006"), "name": s("Ana")}}); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // prodEnvironment is a configured environment the connection matches.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -695,7 +696,21 @@ func (m *Model) commandLine() string {
 	if !strings.HasPrefix(link[0], "-") {
 		sub, link = link[0], link[1:]
 	}
+	if sub == "" {
+		link = append(link, m.budgetFlags()...)
+	}
 	return export.Command(sub, m.cfg.Reopen, link...)
+}
+
+// budgetFlags are the explorer's budgets where they are not the default:
+// a view opened under --count-budget 2 printed a command whose c counted
+// up to 1,000 RCU. (A search's headless command names its own --max-rcu.)
+func (m *Model) budgetFlags() []string {
+	var flags []string
+	if b := m.c.CountBudget; b != DefaultCountBudget {
+		flags = append(flags, "--count-budget", strconv.FormatFloat(b, 'f', -1, 64))
+	}
+	return append(flags, common.MaxRCUFlag(m.c.FilterBudget(m.pageTable()))...)
 }
 
 // commandNote is what ? says under the command that reopens the view:
@@ -747,18 +762,26 @@ func (m *Model) render() string {
 }
 
 // fitCrumbs shortens a breadcrumb to width cells from its middle: the
-// constant "Tables" goes first, then the steps between the table and the
-// last step, one by one from the left, into one "…". The table and the
-// last step stay whole; ok is false when even that does not fit.
+// constant "Tables" goes first, shown as "…" where that fits ("… ›
+// Locations › USA"), else dropped alone rather than a step that says
+// something; then the steps between the table and the last step, one by
+// one from the left, into one "…". The table and the last step stay
+// whole; ok is false when even that does not fit.
 func fitCrumbs(crumbs []string, sep string, width int, tables bool) (string, bool) {
+	tries := [][]string{crumbs}
 	if tables && len(crumbs) > 1 {
 		crumbs = crumbs[1:]
+		tries = append(tries, append([]string{"…"}, crumbs...), crumbs)
 	}
-	path := strings.Join(crumbs, sep)
-	for k := 2; ansi.StringWidth(path) > width && k < len(crumbs); k++ {
-		path = strings.Join(append([]string{crumbs[0], "…"}, crumbs[k:]...), sep)
+	for k := 2; k < len(crumbs); k++ {
+		tries = append(tries, append([]string{crumbs[0], "…"}, crumbs[k:]...))
 	}
-	return path, ansi.StringWidth(path) <= width
+	for _, try := range tries {
+		if path := strings.Join(try, sep); ansi.StringWidth(path) <= width {
+			return path, true
+		}
+	}
+	return "", false
 }
 
 // wholeLastCrumb is left (brand and breadcrumb) in room cells, the
@@ -815,13 +838,13 @@ func (m *Model) drawHeader() string {
 	right := m.tabs(tabsNamed)
 	brand := ""
 	if m.w-ansi.StringWidth(left)-ansi.StringWidth(right) < 1 {
-		// Tight: the connection is in the status bar anyway, and the
-		// tabs not chosen shrink to their numbers. The environment's
-		// label (or DEMO) stays, in the name's place: it says which data
-		// this is.
+		// Tight: the connection is in the status bar anyway, and so
+		// goes first, then the program's name (the user knows it); the
+		// environment's label (or DEMO) stays, in the name's place: it
+		// says which data this is.
 		brand = m.shortConnection()
-		if brand == "" {
-			brand = st.Brand.Render("dynascope") + " "
+		if name := st.Brand.Render("dynascope") + " "; brand == "" && ansi.StringWidth(name+path)+ansi.StringWidth(right) < m.w {
+			brand = name // the program's name is the first word to go
 		}
 		left = brand + path
 		// Then the breadcrumb's middle gives way (its table and its

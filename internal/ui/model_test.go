@@ -368,6 +368,20 @@ func TestCountBudgetStopFitsTheStatusBar(t *testing.T) {
 			t.Errorf("%dx%d: the status bar cuts a word (%q):\n%s", size[0], size[1], cut, bar)
 		}
 	}
+	// On the demo, at 120 and 200 columns, the figures are whole, and
+	// what gives way is the hint, a whole clause at a time (the figures
+	// were in the hint, cut out of its middle: "— 2.0 RCU spent…reading
+	// nothing twice").
+	for _, size := range [][2]int{{120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Geography", PK: "PLACE", CountBudget: 2})
+		h.keys("c")
+		lines := strings.Split(h.screen(), "\n")
+		bar := lines[len(lines)-1]
+		if !regexp.MustCompile(`count: \d+ of 20 counted, stopped at the count budget of 2 RCU; c counts on( — |\s*$)`).MatchString(bar) ||
+			regexp.MustCompile(`\S…\S`).MatchString(strings.ReplaceAll(bar, "marked … are", "")) {
+			t.Errorf("%dx%d: the count's stop: %s", size[0], size[1], bar)
+		}
+	}
 }
 
 // TestCountUnderABudgetTheLevelFits (issue 37.1): c under a count

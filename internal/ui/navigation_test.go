@@ -327,8 +327,20 @@ func TestReopenCommands(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-1", Range: "amsg# 2018-08", Now: demoClock})
 	note(h) // a time range of one prefix of composite keys, as the bar takes it
 
+	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock,
+		Tables: map[string]config.TableSettings{"DeviceLogs": {TimeFormat: "epoch-s"}}})
+	note(h) // a time range read by the configuration's time format
+
 	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
 	note(h) // a sharded partition
+
+	// Opened under budgets of its own: the command keeps them (it
+	// dropped --count-budget, so its c counted up to 1,000 RCU).
+	budget50 := func(string) float64 { return 50 }
+	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "USA", CountBudget: 2, FilterBudget: budget50})
+	note(h) // the tree under --count-budget 2 --max-rcu 50
+	h = newHarness(t, 160, 40, Config{Table: "Locations", CountBudget: 2, FilterBudget: func(string) float64 { return 0 }})
+	note(h) // the partitions, under --max-rcu none
 
 	// A table search (f on the partitions list) and a statement print the
 	// headless command that reads the same: scan through the filter (by
@@ -1547,6 +1559,30 @@ func TestBinaryKeysOneForm(t *testing.T) {
 	}
 	h = newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin", PK: "b64:AP4=", Prefix: "b64:Af8j", Delimiter: "#"})
 	check(h, "deep link", "Bin › b64:AP4= › b64:Af8=", "b64:Af8j · 2 items", "• b64:Ag==", "• b64:Aw==")
+}
+
+// TestBinaryKeyRefusalSaysTheExplorersWay: f or : pinning a binary
+// partition key to text matches no item, and the explorer says how to
+// open that partition with its own keys, not with a command line's
+// flags (it said "read that partition with dynascope items --pk …");
+// what it says works.
+func TestBinaryKeyRefusalSaysTheExplorersWay(t *testing.T) {
+	const way = "open partition b64:AP4= from the table's partitions list (/ b64:AP4= goes to it)"
+	for _, c := range []struct{ key, text string }{{"f", `PK = "AP4="`}, {":", `SELECT * FROM Bin WHERE PK = 'AP4='`}} {
+		h := newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin"})
+		h.keys(c.key)
+		h.typeText(c.text)
+		h.keys("enter")
+		h.contains(t, "matches no item")
+		if scr := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(scr, way) || strings.Contains(scr, "dynascope items") {
+			t.Errorf("%s %s: the refusal does not say the explorer's way:\n%s", c.key, c.text, h.screen())
+		}
+	}
+	h := newHarness(t, 120, 35, Config{Client: binDB(t), Table: "Bin"})
+	h.keys("/")
+	h.typeText("b64:AP4=")
+	h.keys("enter", "enter")
+	h.contains(t, "Bin › b64:AP4=")
 }
 
 // longKeysDB holds readings whose sort keys are longer than 80 columns,

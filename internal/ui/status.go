@@ -175,8 +175,8 @@ func (m *Model) statusMessage(width int) string {
 		case detail != "" && !endsInPath(detail):
 			hint = st.Dim.Render(" · " + cutDetail(detail, width-wl-ww-3))
 		case strings.Contains(hintErr, "; ") && !endsInPath(hintErr):
-			hint = "" // where no whole word of it fits
-			if cut, ok := common.ClauseCutWords(hintErr, width-wl-ww); ok {
+			hint = "" // where its last clause does not fit beside whole words before it
+			if cut, ok := common.LastClauseKept(hintErr, width-wl-ww); ok {
 				hint = st.StatusHint.Render(cut)
 			}
 		default:

@@ -3,6 +3,7 @@ package common
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -278,6 +279,18 @@ type List interface {
 // DefaultFilterBudget is the RCU a filtered read may spend unless told
 // otherwise: the explorer's --max-rcu and the scan and partiql commands'.
 const DefaultFilterBudget = 1000
+
+// MaxRCUFlag is --max-rcu as a command that reproduces a filter budget
+// writes it: nothing for the default, "none" for no limit.
+func MaxRCUFlag(budget float64) []string {
+	switch {
+	case budget == DefaultFilterBudget:
+		return nil
+	case budget <= 0:
+		return []string{"--max-rcu", "none"}
+	}
+	return []string{"--max-rcu", strconv.FormatFloat(budget, 'f', -1, 64)}
+}
 
 // Searchable is a page whose list `/` searches. Unloaded says what the
 // list has not read yet ("" when it holds everything), so that a search

@@ -68,20 +68,37 @@ func MiddleCut(s string, width int) string {
 // its last (what to do, "c counts on") kept whole and the words before it
 // cut, whole clauses first, then after a whole word; where the last
 // clause does not fit beside them, the end from a clause's or a word's
-// start. Where no whole word fits (or s has no clause), MiddleCut. A
-// middle cut had read "count: stopped …RCU; c counts on", and "those
-// marke…tial".
+// start; s with no clause, the same at its words. Where no whole word
+// fits, MiddleCut. A middle cut had read "count: stopped …RCU; c counts
+// on", "those marke…tial", and "no attribute of t… partition of".
 func ClauseCut(s string, width int) string {
 	if cut, ok := ClauseCutWords(s, width); ok {
+		return cut
+	}
+	if cut, ok := middleWords(s, width); ok {
 		return cut
 	}
 	return MiddleCut(s, width)
 }
 
 // ClauseCutWords is ClauseCut, false where it cannot cut s at its
-// clauses and whole words (no clause, or no word fits): the status bar
-// then leaves a hint out rather than cut a word ("— 2.0 RC…twice").
+// clauses and whole words (no clause, or no word fits).
 func ClauseCutWords(s string, width int) (string, bool) {
+	if cut, ok := LastClauseKept(s, width); ok {
+		return cut, true
+	}
+	if strings.LastIndex(s, "; ") <= 0 {
+		return "", false
+	}
+	return middleWords(s, width)
+}
+
+// LastClauseKept is s in width cells with its last clause whole and the
+// clauses before it whole, or cut after a whole word from their start
+// ("— 2.0 RCU spent…; each c reads on"); false where that does not fit:
+// the status bar then leaves a hint out rather than cut it in its
+// middle ("— 2.0 RCU spent…reading nothing twice").
+func LastClauseKept(s string, width int) (string, bool) {
 	if ansi.StringWidth(s) <= width {
 		return s, true
 	}
@@ -94,7 +111,7 @@ func ClauseCutWords(s string, width int) (string, bool) {
 			return head + tail, true
 		}
 	}
-	return middleWords(s, width)
+	return "", false
 }
 
 // middleWords is MiddleCut at words: the end from a word's start (a

@@ -62,7 +62,10 @@ func TestClauseCut(t *testing.T) {
 		{stop, 32, "count: stopped at…; c counts on"},
 		{hint, 96, " — 2.0 RCU spent counting in all…; each c reads on with another 2 RCU, reading nothing twice"},
 		{hint, 45, " — 2.0 RCU spent…reading nothing twice"},
-		{"no clause here at all", 12, MiddleCut("no clause here at all", 12)},
+		{"no clause here at all", 12, "no…at all"},
+		{"follow reference: no attribute of this item can name a partition of Bin or its indexes", 60,
+			"follow reference: no…a partition of Bin or its indexes"},
+		{"nowordbreakshereatall", 12, MiddleCut("nowordbreakshereatall", 12)},
 	} {
 		got := ClauseCut(c.in, c.width)
 		if got != c.want || ansi.StringWidth(got) > c.width {

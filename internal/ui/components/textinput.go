@@ -1,6 +1,7 @@
 package components
 
 import (
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -59,6 +60,10 @@ func (t TextInput) Update(msg tea.Msg) (out TextInput, cmd tea.Cmd) {
 // placeholder's width, a short text pushed what follows the box (the
 // range bar's "enter runs · ctrl+u clears") out of the frame, cut to "…".
 // The frame around it cuts what does not fit.
+//
+// A text wider than its box scrolls; what it hides is marked "…", at
+// the prompt's end for text hidden to the left ("SELECT ›…s_with(SK"),
+// in the cell the box keeps for its cursor for text hidden to the right.
 func (t TextInput) View() string {
 	if t.Width() <= 0 {
 		w := ansi.StringWidth(t.Value())
@@ -67,7 +72,43 @@ func (t TextInput) View() string {
 		}
 		t.SetWidth(w + 1)
 	}
-	return showFormat(t.Model.View())
+	left, right := t.hidden()
+	if left && strings.HasSuffix(t.Prompt, " ") {
+		t.Prompt = strings.TrimSuffix(t.Prompt, " ") + "…"
+	}
+	view := t.Model.View()
+	if right != hiddenNone && (right == hiddenPastCell || strings.HasSuffix(ansi.Strip(view), " ")) {
+		view = ansi.Truncate(view, ansi.StringWidth(view)-1, "") + "…"
+	}
+	return showFormat(view)
+}
+
+// What a box hides to its right, and the cell its "…" may take.
+const (
+	hiddenNone     = iota
+	hiddenPastCell // the last cell shows text, not the cursor: it takes the mark
+	hiddenPastPad  // only where the box ends in its cursor's blank cell
+)
+
+// hidden reports whether the box, scrolled, hides text to the left or to
+// the right of what it shows. textinput keeps the window it shows
+// (offset, offsetRight: runes of the value) unexported and offers no
+// accessor; it is read, never written, here rather than its scrolling
+// copied.
+func (t TextInput) hidden() (left bool, right int) {
+	m := reflect.ValueOf(t.Model)
+	offset, offsetRight := m.FieldByName("offset"), m.FieldByName("offsetRight")
+	if offset.Kind() != reflect.Int || offsetRight.Kind() != reflect.Int || t.Value() == "" {
+		return false, hiddenNone
+	}
+	left, end := offset.Int() > 0, int(offsetRight.Int())
+	switch {
+	case end >= utf8.RuneCountInString(t.Value()):
+		return left, hiddenNone
+	case t.Position() < end-1:
+		return left, hiddenPastCell
+	}
+	return left, hiddenPastPad
 }
 
 // showFormat writes the characters that draw nothing or reorder the text

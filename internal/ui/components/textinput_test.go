@@ -102,3 +102,32 @@ func TestTextInputShowsFormatCharactersEscaped(t *testing.T) {
 		t.Fatalf("view %q", got)
 	}
 }
+
+// TestTextInputMarksHiddenText: a text wider than its box shows "…" on
+// the side it hides, at the end, at the start and in the middle of the
+// text, and none where it all shows.
+func TestTextInputMarksHiddenText(t *testing.T) {
+	long := "SELECT * FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#')"
+	in := NewTextInput("SELECT › ")
+	in.Focus()
+	in.SetWidth(20)
+	in.SetValue("short")
+	if v := ansi.Strip(in.View()); strings.Contains(v, "…") {
+		t.Fatalf("a text that fits is marked: %q", v)
+	}
+	in.SetValue(long)
+	in.CursorEnd()
+	if v := ansi.Strip(in.View()); !strings.HasPrefix(v, "SELECT ›…") || strings.HasSuffix(v, "…") || !strings.Contains(v, "'NY#')") {
+		t.Fatalf("the end of the text shown: %q", v)
+	}
+	in, _ = in.Update(keyHome)
+	if v := ansi.Strip(in.View()); !strings.HasPrefix(v, "SELECT › SELECT") || !strings.HasSuffix(v, "…") {
+		t.Fatalf("the start of the text shown: %q", v)
+	}
+	for range 30 {
+		in, _ = in.Update(press(tea.KeyRight, "", 0))
+	}
+	if v := ansi.Strip(in.View()); !strings.HasPrefix(v, "SELECT ›…") || !strings.HasSuffix(v, "…") || ansi.StringWidth(v) != 9+21 {
+		t.Fatalf("the middle of the text shown: %q", v)
+	}
+}

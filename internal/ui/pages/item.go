@@ -206,8 +206,14 @@ func (p *Item) crumb() string {
 // Shows names the table alone: the item is the table's, read by its key.
 func (p *Item) Shows() (table, index string) { return p.info.Name, "" }
 
+// Crumbs name the item by its sort key under its partition; where the
+// table has none, the partition's step already names it, and the last
+// step says only that this is the item.
 func (p *Item) Crumbs() []string {
 	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
+	if p.info.Key.SK == nil {
+		return []string{p.info.Name, common.KeyCell(pk), "item"}
+	}
 	return []string{p.info.Name, common.KeyCell(pk), p.crumb()}
 }
 func (p *Item) ID() int         { return p.id }

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -274,6 +273,10 @@ func (p *Items) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.picker = newColumnPicker(p.c, &p.stats, p.attrs)
 	case key.Matches(msg, k.Entities):
 		return open(NewPartitionEntities(p.c, p.info, p.pg.Query.Index, p.pg.Query.PK, p.heldRows())), true
+	case key.Matches(msg, k.Flip) && !p.keyOrdered():
+		return func() tea.Msg {
+			return common.NoticeMsg{Text: "No order to flip here", Why: "no sort key here, so the items come in no key order"}
+		}, true
 	case key.Matches(msg, k.Flip):
 		q := p.pg.Query
 		q.Reverse = !q.Reverse
@@ -433,10 +436,16 @@ func (p *Items) View() string {
 	if p.sort.Attr != "" {
 		order = "read " + order // the rows shown are in the sort's order
 	}
-	title := fmt.Sprintf("%s · %s · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), order)
+	if !p.keyOrdered() {
+		order = "" // no sort key: no order to claim
+	}
+	title := common.KeyCell(p.pg.Query.PK) + " · " + p.pg.State()
 	if p.exported > 0 && !p.pg.Done() {
 		// Before the order: a narrow frame cuts the end.
-		title = fmt.Sprintf("%s · %s · e read all %s, not kept here · %s", common.KeyCell(p.pg.Query.PK), p.pg.State(), common.Thousands(p.exported), order)
+		title += " · e read all " + common.Thousands(p.exported) + ", not kept here"
+	}
+	if order != "" {
+		title += " · " + order
 	}
 	if ix := p.pg.Query.Index; ix != "" {
 		// Which index is read, not only on the request line; once, with
@@ -523,6 +532,10 @@ func (p *Items) FullHelp() [][]key.Binding {
 	return p.keys().FullHelp()
 }
 
+// keyOrdered reports whether the items come in a sort key's order, which
+// o flips: a table (or index) with no sort key has none.
+func (p *Items) keyOrdered() bool { return p.pg.Query.SKName != "" }
+
 // keys are the items list's keys, each where it acts: those on rows
 // where some are listed, t where the Time mode applies.
 func (p *Items) keys() common.Keys {
@@ -536,7 +549,7 @@ func (p *Items) keys() common.Keys {
 	ks := moveKeys(k, rows)
 	ks = append(ks, common.Line(1, common.On(k.Open, rows)))
 	ks = append(ks, searchKeys(1, k, rows)...)
-	ks = append(ks, common.Line(1, k.Filter), common.More(1, k.Columns), common.More(1, k.Flip),
+	ks = append(ks, common.Line(1, k.Filter), common.More(1, k.Columns), common.More(1, common.On(k.Flip, p.keyOrdered())),
 		common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)), previewKey(1, p.c, p.w))
 	ks = append(ks, modeKeys(2, k, tabs, p.Mode())...)
 	ks = append(ks, common.More(3, common.On(k.Range, timeOn)), common.More(3, k.Entities), common.More(3, k.Refresh), common.More(3, k.Copy),

@@ -63,8 +63,23 @@ func NewIndexPartitions(c *common.Common, info dynamo.TableInfo, index string, t
 	tree.Index, tree.Delim = index, "" // the index's own sort keys: detect their delimiter
 	p := NewPartitions(c, info.Name, info, tree)
 	p.index = index
-	p.list.Grid.SetColumns([]components.Column{{Title: "Partition key (" + p.key().PK.Name + ")", Keep: true}, {Title: "Sort keys seen", Must: true}})
+	p.setColumns()
 	return p
+}
+
+// setColumns names the columns by the key scanned: an index's partition
+// key by its name; where there is no sort key, the keys seen in a
+// partition are its items (it read "Sort keys seen" there).
+func (p *Partitions) setColumns() {
+	k := p.key()
+	first, second := "Partition key", "Sort keys seen"
+	if p.index != "" {
+		first += " (" + k.PK.Name + ")"
+	}
+	if k.PK.Name != "" && k.SK == nil {
+		second = "Items"
+	}
+	p.list.Grid.SetColumns([]components.Column{{Title: first, Keep: true}, {Title: second, Must: true}})
 }
 
 // key is the key schema scanned: the table's, or its index's.
@@ -82,7 +97,8 @@ func NewPartitions(c *common.Common, table string, info dynamo.TableInfo, tree T
 	p.list = list.NewPaged(c, list.Words{One: "partition", Many: "partitions", Count: p.count,
 		Reading: "the partition keys are", More: "more partitions not scanned yet (↓ scans on)",
 		NotRead: "r scans the table's partition keys.", Empty: "This table is empty."},
-		[]components.Column{{Title: "Partition key", Keep: true}, {Title: "Sort keys seen", Must: true}}, partitionCell)
+		nil, partitionCell)
+	p.setColumns()
 	p.input = components.NewTextInput("partition key › ")
 	return p
 }
@@ -138,6 +154,7 @@ func (p *Partitions) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			return p, common.Report(msg.err, true, p.id)
 		}
 		p.info = msg.info
+		p.setColumns()
 		return p, p.next()
 	case partitionsReadMsg:
 		if !p.list.Answer(msg.req, nil, msg.step.More, msg.err) {

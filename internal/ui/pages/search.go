@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -230,7 +229,7 @@ func (s *Search) noMatchWords(err error) string {
 	if dynamo.Masks(s.c.Client, s.info.Name) {
 		return "the filter compares a key with what no key is (another type than the key's, or empty), so it matches no item (the value would show what the mask hides)"
 	}
-	return none.Say(false)
+	return none.SayTo(false, domain.Explorer)
 }
 
 // noMatchShown is what the plan says of the OR branches left out, but
@@ -998,16 +997,7 @@ func (s *Search) DeepLink() []string {
 // budgetFlag is --max-rcu where this search's budget is not the commands'
 // default: a search stopped at 20 RCU printed a command that read up to
 // 1,000, and one with none a command that stopped at 1,000.
-func (s *Search) budgetFlag() []string {
-	switch b := s.budget(); {
-	case b == common.DefaultFilterBudget:
-		return nil
-	case b <= 0:
-		return []string{"--max-rcu", "none"}
-	default:
-		return []string{"--max-rcu", strconv.FormatFloat(b, 'f', -1, 64)}
-	}
-}
+func (s *Search) budgetFlag() []string { return common.MaxRCUFlag(s.budget()) }
 
 // NoCommand says why y copies nothing here.
 func (s *Search) NoCommand() string {
@@ -1055,7 +1045,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 		b.WriteString(" · " + filteredHere)
 	}
 	if r.Origin == "partiql" && len(plan.NoMatch) > 0 { // a statement's, in its quotes (a filter's: noneLeftOut)
-		b.WriteString(" · " + common.Sanitize(plan.SayNoMatch(true)))
+		b.WriteString(" · " + common.Sanitize(plan.SayNoMatch(true, domain.Explorer)))
 	}
 	return b.String()
 }

@@ -151,6 +151,10 @@ func (s *Statement) plan() (domain.Plan, dynamo.SearchRequest, dynamo.TableInfo,
 	st := s.st
 	st.Where = dynamo.TypedFilter(s.c.Client, info.Name, st.Where)
 	plan, r, err := dynamo.StatementSearch(info, st, budget)
+	var none *domain.NoMatchError
+	if errors.As(err, &none) {
+		err = errors.New(none.SayTo(true, domain.Explorer))
+	}
 	return plan, r, info, err
 }
 

@@ -1301,6 +1301,11 @@ func (t *Time) DeepLink() []string {
 	if t.rangeTxt != "" {
 		args = append(args, "--range", t.rangeTxt)
 	}
+	if f := t.c.Tables[t.info.Name].TimeFormat; f != "" {
+		// The format the keys were read by, not detected: the command
+		// works without the configuration that gave it.
+		args = append(args, "--time-format", f)
+	}
 	if t.pg.Query.Filter != nil {
 		args = append(args, "--filter", domain.FormatFilter(t.pg.Query.Filter))
 	}

@@ -224,9 +224,12 @@ func (t *Tree) budgetStop() error {
 			}
 		}
 	}
-	// The action ends the message, which a narrow status bar keeps whole.
+	// The figures lead and the action ends the message, which a narrow
+	// status bar keeps whole (the words between give way first); the
+	// hint, which only says more, gives way before it. The figures were
+	// in the hint's middle, and cut there at 120 and 200 columns.
 	return dynamo.Errorf("count", dynamo.KindValidation,
-		fmt.Sprintf("%s spent counting in all; %d of %d counted, those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
-			common.BilledRCU(t.countCost), exact, branches, t.budget()),
-		"stopped at the count budget of %g RCU; c counts on", t.budget())
+		fmt.Sprintf("%s in all; those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
+			common.BilledRCU(t.countCost), t.budget()),
+		"%d of %d counted, stopped at the count budget of %g RCU; c counts on", exact, branches, t.budget())
 }
