@@ -424,7 +424,8 @@ func TestRangeFollowBudgetCoversThePolls(t *testing.T) {
 // full read finds; a budget the walk fits in changes nothing. On the
 // embedded backend (the demo's USA: a 66.5 RCU walk) and on dynalite
 // (2,000 children of one item: 35.5). --count-budget without --count had
-// the walk spend all of it and exit 0; children had no --max-rcu.
+// the walk spend all of it and exit 0; children had no --max-rcu; a count
+// under half an RCU listed one child, not marked partial.
 func TestChildrenBudgetCoversTheWalk(t *testing.T) {
 	srv := dynalitetest.Shared(t)
 	isolateAWS(t)
@@ -485,6 +486,16 @@ func TestChildrenBudgetCoversTheWalk(t *testing.T) {
 	_, stderr, code := cli(t, "children", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p", "--count", "--max-rcu", "2")
 	if code != 3 || !strings.Contains(stderr, "of 2 RCU") || !strings.Contains(stderr, "larger --max-rcu") {
 		t.Errorf("--count --max-rcu 2: exit %d, %s", code, stderr)
+	}
+	// A count whose budget keeps nothing back to walk what it leaves
+	// (half an RCU pays one read) lists the children it read, the
+	// document marked partial: it said 1 child, no more, as if all.
+	out, stderr, code := cli(t, "children", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p", "--count", "--count-budget", "0.5")
+	var doc struct {
+		Partial bool `json:"childrenPartial"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 3 || err != nil || !doc.Partial {
+		t.Errorf("--count --count-budget 0.5: exit %d, partial %v, %v:\n%.300s\n%s", code, doc.Partial, err, out, stderr)
 	}
 }
 

@@ -246,8 +246,9 @@ const listFloor = 2.5
 type ListedCount struct {
 	Pass *CountPass
 	Rest []domain.Child
-	// Over: the budget stopped the count; Partial: the walk too, so
-	// the level is not listed whole.
+	// Over: the budget stopped the count; Partial: the level is not
+	// listed whole (the walk stopped too, or none listed what the count
+	// left unread).
 	Over, Partial bool
 	// walked are the items under each child of Rest, where the walk read
 	// the level whole from where it began (its keys held): the count
@@ -274,6 +275,9 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 	var err error
 	l.Over, err = l.Pass.Run(ctx, c, budget-reserve, 0, nil)
 	if err != nil || !l.Over || reserve == 0 {
+		// No walk lists what the count did not reach: the level is listed
+		// whole only where what it left unread lies inside children found.
+		l.Partial = l.Over && !l.Pass.Listed()
 		return l, err
 	}
 	if l.Pass.smallChildren() {
