@@ -528,7 +528,7 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			read = "read" // by Query: the partitions', not the table's
 		}
 		return partialError{fmt.Sprintf("%s, %s %s, %d matched%s; more may match, resume with %s",
-			stoppedAt(stats.BilledRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
+			stoppedAtBilled(stats.BilledRCU, stats.ConsumedRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
 }
