@@ -66,3 +66,20 @@ func againstRegions(g *globals, profiles []dynamo.Profile) []ui.Side {
 	}
 	return out
 }
+
+// besides are the sides other than the connection itself. An environment
+// naming this connection (PROD, opened on PROD), or a region side in the
+// region the connection resolved, would compare a partition with itself:
+// "no differences", true and useless. A connection matched by nothing
+// (--demo, --data) keeps every side.
+func besides(sides []ui.Side, where config.Connection) []ui.Side {
+	out := make([]ui.Side, 0, len(sides))
+	for _, s := range sides {
+		same := config.Environment{EndpointURL: s.Endpoint, Profile: s.Profile, Region: s.Region}
+		if where != (config.Connection{}) && s.Data == "" && same.Matches(where) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}

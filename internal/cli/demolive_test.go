@@ -79,7 +79,7 @@ func TestExplorerDemoIsLive(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &globals{demo: true}
 	g.live = newLiveDemo(ctx)
-	if _, err := g.connectExplorer(nil, "", "")(ctx); err != nil {
+	if _, err := g.connectExplorer(nil, "", "", nil)(ctx); err != nil {
 		t.Fatal(err)
 	}
 	order := func() map[string]any {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/mototest"
+	"github.com/dynascope/dynascope/internal/ui"
 )
 
 var diffTables atomic.Int64
@@ -315,11 +317,7 @@ func TestExplorerCompareSides(t *testing.T) {
 	isolateAWS(t)
 	dl := dynalitetest.Shared(t)
 	table := diffServerTable(t, dl.Client(), diffRightItems)
-	awsConfig := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(awsConfig, []byte("[default]\nregion = us-east-1\n\n[profile staging]\nregion = eu-west-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	awsProfiles(t, "[default]\nregion = us-east-1\n\n[profile staging]\nregion = eu-west-1\n")
 	session := &dynamo.Session{}
 	g := &globals{demo: true, session: session, stderr: os.Stderr, configFile: writeConfig(t, `
 [[environments]]
@@ -335,11 +333,7 @@ account = "123456789012"
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, s := range againstChoices(g, conf) {
-		labels = append(labels, s.Label)
-	}
-	if got, want := strings.Join(labels, " | "), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
+	if got, want := sideLabels(againstChoices(g, conf)), "LOCAL | profile default · us-east-1 | profile staging · eu-west-1 | region us-east-1 (this connection's credentials) | region eu-west-1 (this connection's credentials)"; got != want {
 		t.Errorf("= offers %q, want %q", got, want)
 	}
 	c, label, err := g.explorerAgainst(context.Background(), againstChoices(g, conf)[0], dynamo.KeySchema{})
@@ -354,5 +348,56 @@ account = "123456789012"
 	}
 	if total, _ := session.Totals(); total.Requests == 0 {
 		t.Error("the other side's reads are not counted in the explorer's session")
+	}
+}
+
+// awsProfiles is the AWS configuration file the test's connections read.
+func awsProfiles(t *testing.T, text string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", path)
+}
+
+// sideLabels are the sides = offers, as its picker names them.
+func sideLabels(sides []ui.Side) string {
+	var labels []string
+	for _, s := range sides {
+		labels = append(labels, s.Label)
+	}
+	return strings.Join(labels, " | ")
+}
+
+// TestExplorerCompareNotWithItself: once connected, = offers no side that
+// is the connection itself (the environment it matched, its own region
+// read from the environment): picked, it compared a partition with itself
+// and said "no differences".
+func TestExplorerCompareNotWithItself(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_REGION", "us-east-1")
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffLeftItems)
+	awsProfiles(t, "[profile staging]\nregion = eu-west-1\n\n[profile east]\nregion = us-east-1\n")
+	g := &globals{endpoint: dl.Endpoint, stderr: io.Discard, session: &dynamo.Session{}, configFile: writeConfig(t, `
+[[environments]]
+label = "LOCAL"
+endpoint_url = "`+dl.Endpoint+`"
+
+[[environments]]
+label = "STAGING"
+endpoint_url = "http://127.0.0.1:1"
+`)}
+	conf, err := g.loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := g.connectExplorer(nil, table, "", againstChoices(g, conf))(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sideLabels(conn.AgainstChoices), "STAGING | profile staging · eu-west-1 | profile east · us-east-1 | region eu-west-1 (this connection's credentials)"; got != want {
+		t.Errorf("= offers %q, want %q", got, want)
 	}
 }

@@ -111,7 +111,7 @@ func TestExplorerEnvironment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &globals{endpoint: dl.Endpoint, region: "us-east-1", configFile: writeConfig(t, tc.conf), stderr: io.Discard, session: &dynamo.Session{}}
-			conn, err := g.connectExplorer(nil, table, "")(context.Background())
+			conn, err := g.connectExplorer(nil, table, "", nil)(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

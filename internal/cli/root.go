@@ -177,7 +177,7 @@ func (o *rootOptions) validate() error {
 		return err
 	}
 	if o.timeRange != "" {
-		if _, err := domain.ParseRange(o.timeRange, time.Now(), time.UTC); err != nil {
+		if err := checkRange(o.timeRange); err != nil {
 			return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
 		}
 	}
@@ -188,6 +188,24 @@ func (o *rootOptions) validate() error {
 		return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", o.theme)
 	}
 	return nil
+}
+
+// checkRange checks --range as the range bar reads it: a range, or on
+// keys with a prefix before the time the prefix, a space and a range
+// ("amsg# 2018-08"), which ? prints for a range of one prefix. Whether
+// the keys take a prefix is known only once they are read: the bar says
+// so there.
+func checkRange(text string) error {
+	_, err := domain.ParseRange(text, time.Now(), time.UTC)
+	if err == nil {
+		return nil
+	}
+	if _, rest, ok := strings.Cut(strings.TrimSpace(text), " "); ok {
+		if _, rerr := domain.ParseRange(strings.TrimSpace(rest), time.Now(), time.UTC); rerr == nil {
+			return nil
+		}
+	}
+	return err
 }
 
 // validateTargets checks what the explorer is to open: each of --pk,
@@ -325,6 +343,7 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 		region, endpoint, profile = g.region, dynamo.RedactEndpoint(g.endpoint), g.profile
 	}
 	budget := func(t string) float64 { return conf.FilterBudget(t, ui.DefaultFilterBudget) }
+	choices := againstChoices(g, conf)
 	if o.changed("max-rcu") {
 		maxRCU := o.maxRCU
 		budget = func(string) float64 { return maxRCU }
@@ -335,10 +354,10 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	}
 	return ui.Config{Load: load, Session: g.session, Tour: g.demo && o.table == "", Mask: g.mask, Filter: o.filter, FilterBudget: budget, SaveColumns: save, Now: now,
 		Region: region, Endpoint: endpoint, Profile: profile, Tables: conf.Tables,
-		Connect: g.connectExplorer(early, o.table, o.index), Connection: g.preLabel(early), Reopen: g.reopen(),
+		Connect: g.connectExplorer(early, o.table, o.index, choices), Connection: g.preLabel(early), Reopen: g.reopen(),
 		Table: o.table, PK: o.pk, Prefix: o.prefix, Delimiter: o.delimiter, Levels: o.levels, Index: o.index, Versions: o.versions, Range: o.timeRange,
 		Theme: o.theme, Keys: keys, CountBudget: o.countBudget,
-		Against: g.explorerAgainst, AgainstChoices: againstChoices(g, conf)}
+		Against: g.explorerAgainst, AgainstChoices: choices}
 }
 
 // loadOutcome is the explorer's result once it has ended: a --data load
@@ -401,8 +420,9 @@ func takesValue(arg string) bool {
 // (early if --data made it already) and the preflight read, run after the
 // explorer's first frame. A missing table, an unknown --index, a dead
 // endpoint or bad credentials end the explorer, which returns the error
-// for Run to print as one line once the terminal is restored.
-func (g *globals) connectExplorer(early *connection, table, index string) func(context.Context) (ui.Connected, error) {
+// for Run to print as one line once the terminal is restored. The sides
+// = offers (choices) are handed on less the connection itself.
+func (g *globals) connectExplorer(early *connection, table, index string, choices []ui.Side) func(context.Context) (ui.Connected, error) {
 	return func(ctx context.Context) (ui.Connected, error) {
 		conn := early
 		if conn == nil {
@@ -422,7 +442,8 @@ func (g *globals) connectExplorer(early *connection, table, index string) func(c
 			return ui.Connected{}, err
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
-		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams}, nil
+		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams,
+			AgainstChoices: besides(choices, conn.where)}, nil
 	}
 }
 

@@ -254,6 +254,12 @@ type ListedCount struct {
 	// the level whole from where it began (its keys held): the count
 	// then reads only up to there, and counts these from the walk's keys.
 	walked map[string]int
+	// held are the keys the walk read, and walkReq its level: a child
+	// of Rest it read whole past its first run of keys (a skip that
+	// read on to the level's end: BA after B's first keys) is counted
+	// from them where the count did not reach it.
+	held    *HeldKeys
+	walkReq ChildrenRequest
 }
 
 // CountListing counts the level r names under budget RCU (0: none),
@@ -307,13 +313,27 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 	l.Rest, err = found.Children, nil
 	if !l.Partial && walkReq.HoldKeys > 0 {
 		l.countWalked(found.Held)
+		l.held, l.walkReq = found.Held, walkReq
 	}
 	if left := budget - l.Pass.Cost().Billed - spent; !l.Partial && left >= minReadUnits && !l.Pass.Done() {
 		l.Over, err = l.Pass.Run(ctx, c, left, 0, nil)
 	} else if l.walked != nil && l.Pass.Done() {
 		l.Over = false
 	}
+	if err == nil && l.Over && !l.Partial && l.allCounted() {
+		l.Over = false // what the count did not reach, the walk read whole
+	}
 	return l, err
+}
+
+// allCounted says every child listed is counted exactly.
+func (l ListedCount) allCounted() bool {
+	for _, ch := range l.Children().Children {
+		if _, exact := l.Count(ch.Name); !exact {
+			return false
+		}
+	}
+	return true
 }
 
 // countWalked counts the children the walk read whole from its keys
@@ -356,6 +376,16 @@ func (l ListedCount) Count(name string) (n int, exact bool) {
 	n, exact = l.Pass.Count(name)
 	if exact && l.walked != nil {
 		n += l.walked[name] // a child the walk began or ended in: the count's and the walk's keys
+	}
+	if !exact && l.held != nil {
+		for _, ch := range l.Rest {
+			if ch.Name != name {
+				continue
+			}
+			if held, whole := l.held.Count(l.walkReq, ch); whole {
+				return held, true // every key under it read by the walk
+			}
+		}
 	}
 	return n, exact
 }

@@ -2781,3 +2781,51 @@ func TestCountUnderABudgetPaysWholeReadUnits(t *testing.T) {
 		t.Logf("%-8s budget %4g (full read %.1f): %.1f RCU in %d requests %v", name, budget, full.rcu, rec.rcu, rec.requests, rec.limits)
 	}
 }
+
+var prefixesSeeded seededTable
+
+// TestCountListingCountsWhatTheWalkReadWholeLater: children --count under
+// a budget that stops its count lists the rest with a walk, and counts a
+// child the walk read whole from the walk's keys wherever it lies: BA,
+// read to the level's end by the walk's second read (a skip past B's
+// first keys), was marked uncounted where only the walk's first run was
+// counted from (A, AB, ABC, ABCD, B and BA, each an item and 7 under it;
+// a budget of 2: ABC and B cut into, the rest counted, 8 each).
+func TestCountListingCountsWhatTheWalkReadWholeLater(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &prefixesSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for _, name := range []string{"A", "AB", "ABC", "ABCD", "B", "BA"} {
+			items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("pref")), "SK": dynamo.AttributeValue(domain.S(name))})
+			for i := range 7 {
+				items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("pref")), "SK": dynamo.AttributeValue(domain.S(fmt.Sprintf("%s#%03d", name, i)))})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, "Prefixes", "S", items)
+	})
+	for name, c := range backends {
+		r := dynamo.ChildrenRequest{Table: "Prefixes", Key: airportsKey, PK: domain.S("pref")}
+		for _, budget := range []float64{2, 3, 5} {
+			rec := &billed{Client: c}
+			l, err := dynamo.CountListing(ctx, rec, r, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted := map[string]int{}
+			for _, ch := range l.Children().Children {
+				if n, ok := l.Count(ch.Name); ok {
+					counted[ch.Name] = n
+				}
+			}
+			for ch, n := range counted {
+				if n != 8 {
+					t.Errorf("%s budget %g: %s counted %d, holds 8", name, budget, ch, n)
+				}
+			}
+			if _, ok := counted["BA"]; !ok || l.Over != (len(counted) < 6) || rec.rcu > budget+0.5 {
+				t.Errorf("%s budget %g: counted %v (over %v, partial %v), %.1f RCU in %d requests %v", name, budget, counted, l.Over, l.Partial, rec.rcu, rec.requests, rec.limits)
+			}
+			t.Logf("%-8s budget %g: counted %v, over %v, %.1f RCU, %d requests %v", name, budget, counted, l.Over, rec.rcu, rec.requests, rec.limits)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/config"
@@ -110,6 +111,29 @@ func TestCompareOneItem(t *testing.T) {
 	h.contains(t, "vs table OrdersRight · 1 differ · 0 only-left · 0 only-right · 0 same", "~ v  2 → 20")
 	h.keys("esc", "esc")
 	h.contains(t, "Orders › p › b")
+}
+
+// TestCompareOffersWhatTheConnectionLeaves: the sides = offers are those
+// the connection handed on once made (the configured ones less the
+// connection itself), not the list given before connecting.
+func TestCompareOffersWhatTheConnectionLeaves(t *testing.T) {
+	cfg, rec := connecting(t, "Locations")
+	cfg.PK = "USA"
+	cfg.AgainstChoices = []common.Side{{Label: "PROD", Endpoint: "http://prod"}, {Label: "STAGING", Endpoint: "http://staging"}}
+	connect := cfg.Connect
+	cfg.Connect = func(ctx context.Context) (Connected, error) {
+		c, err := connect(ctx)
+		c.AgainstChoices = []common.Side{{Label: "STAGING", Endpoint: "http://staging"}} // opened on PROD
+		return c, err
+	}
+	h := harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	h.run(h.m.Init())
+	h.keys("=")
+	h.contains(t, "Compare Locations › USA with…", "STAGING")
+	if strings.Contains(h.screen(), "PROD") {
+		t.Errorf("= offers the connection itself:\n%s", h.screen())
+	}
 }
 
 // secretItems are compareItems with values that read as nothing else on
@@ -390,16 +414,39 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 		pick []string
 		want []string
 	}{
-		{[]string{"=", "down", "enter"}, []string{"0 differ · 0 only-left · 0 only-right · ", "same · stopped at the budget: the keys both sides read",
+		{[]string{"=", "down", "enter"}, []string{"stopped at the budget · 0 differ · 0 only-left · 0 only-right · ",
 			"No differences in the keys both sides read before the budget stopped them"}}, // Other, then Same
-		{[]string{"=", "enter"}, []string{"differ · 0 only-left · 0 only-right · 0 same · stopped at the budget", "row 1 of ≥"}},
+		{[]string{"=", "enter"}, []string{"stopped at the budget · ", "differ · 0 only-left · 0 only-right · 0 same", "row 1 of ≥"}},
 	} {
 		h := newHarness(t, 120, 35, Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, CountBudget: 20})
 		h.keys(tc.pick...)
 		h.contains(t, tc.want...)
+		saysStop(t, h)
 		if strings.Contains(h.screen(), "every key is the same") {
 			t.Fatalf("a comparison stopped at the budget said to be all:\n%s", h.screen())
 		}
+	}
+	// Against an environment, whose label takes the title's room: the
+	// stop is said at every size, in the title and on the request line,
+	// and the message where no key differs is wrapped, never cut.
+	against := func(_ context.Context, s common.Side, _ dynamo.KeySchema) (dynamo.Client, string, error) {
+		return mem, s.Label + ": us-east-1 · http://127.0.0.1:20601", nil
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, CountBudget: 20,
+			Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+		h.keys("=", "enter")
+		h.contains(t, "· stopped at the budget", "the rest is not", "compared.")
+		saysStop(t, h)
+	}
+}
+
+// saysStop checks that the request line says the comparison stopped at
+// the budget, whole however it wrapped.
+func saysStop(t *testing.T, h *harness) {
+	t.Helper()
+	if words := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(words, "· stopped at the 20.0 RCU budget: later keys not compared") {
+		t.Errorf("the request line does not say the stop:\n%s", h.screen())
 	}
 }
 

@@ -115,6 +115,10 @@ type Connected struct {
 	TableNames    []string             // the table list's first page (without Table)
 	TablesNext    string               // where the table list goes on ("" when whole)
 	Streams       dynamo.StreamsClient // the tables' streams (nil: the client's own, if it has them)
+	// AgainstChoices are the sides = offers once the connection is known
+	// (nil keeps Config's): the configured ones less this connection
+	// itself, which = would only compare with itself.
+	AgainstChoices []Side
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.

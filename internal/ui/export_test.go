@@ -83,6 +83,20 @@ func TestExportLoadedRows(t *testing.T) {
 	}
 }
 
+// TestExportTreeCountsItemsAsShown: a level's item row reads 1 in the
+// Items column, and its export says count 1, as children --count does;
+// it wrote no count, "not counted", beside the prefixes' counts.
+func TestExportTreeCountsItemsAsShown(t *testing.T) {
+	h := newHarness(t, 160, 30, Config{Table: "Equipment", PK: demo.DriftedPiece})
+	h.contains(t, "• metadata")
+	path := h.exportTo(t, t.TempDir(), "dynascope-Equipment-Equipment_1-children.jsonl", "already loaded: 0 RCU")
+	for _, row := range readRows(t, path) {
+		if row["name"] == "metadata" && row["count"] != 1.0 {
+			t.Fatalf("the item row metadata exported as %+v, want count 1 as shown", row)
+		}
+	}
+}
+
 // TestExportSaysItsFileName: where the status bar has no room for the
 // whole path it cuts the folders and keeps the file's name whole (it
 // drew "/…ql.jsonl"), at every size.

@@ -221,6 +221,29 @@ func TestKeyNamesQuotedOnScreen(t *testing.T) {
 	h.contains(t, "Query Spaced: `g s` = :pk AND begins_with(`s k`, :prefix)")
 }
 
+// TestReopenCommandSaysItsEscapes: ? on a view whose key holds a control
+// character prints the command with it escaped (\x1b), which typed as
+// shown names another key: the note under it says so; a plain key's
+// command has no such note.
+func TestReopenCommandSaysItsEscapes(t *testing.T) {
+	mem := memory.New()
+	seedHostile(t, mem)
+	const note = "a value holds characters shown escaped"
+	for _, w := range []int{80, 120, 200} {
+		h := newHarness(t, w, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#", Versions: evil})
+		h.keys("?")
+		if !strings.Contains(flat(h.screen()), note+": typed as shown it reads other text)") { // whole at every width
+			t.Errorf("%d columns: the note is not whole:\n%s", w, h.screen())
+		}
+	}
+	h := newHarness(t, 160, 40, Config{Client: mem, Table: "Hostile", PK: "H", Delimiter: "#"})
+	h.keys("?")
+	h.contains(t, "this view: ")
+	if strings.Contains(h.screen(), note) {
+		t.Errorf("a plain command says it holds escapes:\n%s", h.screen())
+	}
+}
+
 // TestHostileGolden pins what hostile names and values look like: every
 // escape shown as text, never sent.
 func TestHostileGolden(t *testing.T) {

@@ -709,6 +709,12 @@ func (m *Model) commandNote() string {
 	if n, ok := m.top().(common.LinkNoter); ok && n.LinkNote() != "" {
 		notes = append(notes, n.LinkNote())
 	}
+	if line := m.commandLine(); common.Guard(line) != line {
+		// A key holding a control or an invisible character is shown
+		// escaped (\x1b, \u200b): typed as shown, the command names
+		// another partition, and it cannot be shown raw.
+		notes = append(notes, "(a value holds characters shown escaped: typed as shown it reads other text)")
+	}
 	return strings.Join(notes, " ")
 }
 

@@ -270,7 +270,7 @@ func opensIn(t *testing.T, h *harness, want string) {
 // TestReopenCommands walks to every kind of view that prints a command at
 // ? (the tree at its top and under a prefix, items, filtered items, an
 // index, Versions mode, a timeline, a table's own version spelling, a time
-// range, a sharded partition, a table's and an index's search, a
+// range, one of a prefix of composite keys, a sharded partition, a table's and an index's search, a
 // statement's results) and keeps those commands in a golden file.
 // The command line's TestReopenCommandsRun runs each one and checks that
 // it opens a view whose ? prints the same command.
@@ -323,6 +323,9 @@ func TestReopenCommands(t *testing.T) {
 
 	h = newHarness(t, 160, 40, Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock})
 	note(h) // a time range
+
+	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-1", Range: "amsg# 2018-08", Now: demoClock})
+	note(h) // a time range of one prefix of composite keys, as the bar takes it
 
 	h = newHarness(t, 160, 40, Config{Table: "ChatMessages", PK: "seattle-{1..4}"})
 	note(h) // a sharded partition

@@ -133,6 +133,9 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if c.Streams != nil {
 		m.cfg.Streams = c.Streams
 	}
+	if c.AgainstChoices != nil {
+		m.c.AgainstChoices = c.AgainstChoices
+	}
 	m.useClient(c.Client)
 	return m.open()
 }

@@ -295,8 +295,10 @@ func (m *Model) wholeCommand(line, note string) string {
 		}
 		lines[i] = strings.Repeat(" ", len(lead)) + st.Request.Render(l)
 	}
-	if note != "" {
-		lines = append(lines, strings.Repeat(" ", len(lead))+st.Dim.Render(common.Sanitize(note)))
+	if note != "" { // wrapped as the command is: cut, a note lost what it warns of
+		for _, l := range strings.Split(common.Wrap(common.Sanitize(note), max(20, m.w-len(lead))), "\n") {
+			lines = append(lines, strings.Repeat(" ", len(lead))+st.Dim.Render(l))
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -82,6 +82,9 @@ func TestTimeCompositeAndSparkline(t *testing.T) {
 	h.typeText("2018-08")
 	h.keys("enter") // no prefix: every prefix, merged by time
 	h.contains(t, "newest first across 6 prefixes", "6 Queries merged by time (amsg# bob#", "1 item loaded", "Hello from the blog")
+	// Each Query's values are its own prefix's: the first one's are an
+	// example, never said to be every Query's.
+	h.contains(t, "fatima#), each like ChatRoomID = :pk AND")
 	h.keys("t")
 	h.clearInput(10)
 	h.typeText("amsg# 2018-08")

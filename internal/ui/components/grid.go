@@ -126,6 +126,11 @@ func (g *Grid) clamp() {
 		if g.cursor >= g.offset+vis {
 			g.offset = g.cursor - vis + 1
 		}
+	} else {
+		// On a pinned row the rest show from their start, where ↓ goes
+		// next: g from v1000 left v0999 and v1000 under the pinned
+		// v0000, read as the revisions after it.
+		g.offset = pin
 	}
 	g.offset = max(pin, min(g.offset, g.rows-vis))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/keymap"
@@ -44,6 +45,25 @@ func TestGridPinned(t *testing.T) {
 		g.Click(1) // the pinned row
 		if g.Cursor() != 0 && c.cursor != 0 {
 			t.Fatalf("a click on the pinned row selected %d", g.Cursor())
+		}
+	}
+}
+
+// TestGridPinnedTop: on the pinned row the scrolled rows show from
+// their start, where ↓ goes next: g from the last row, or a click on the
+// pinned row, showed the last rows under it as if they followed it.
+func TestGridPinnedTop(t *testing.T) {
+	for _, move := range []func(g *Grid){
+		func(g *Grid) { g.Update(tea.KeyPressMsg{Code: 'g', Text: "g"}) },
+		func(g *Grid) { g.Click(1) },
+	} {
+		g := testGrid(1000)
+		g.SetPinned(1)
+		g.SetSize(40, 11)
+		g.SetCursor(999)
+		move(&g)
+		if shown := g.shown(); g.Cursor() != 0 || len(shown) != 10 || shown[1] != 1 || shown[9] != 9 {
+			t.Fatalf("on the pinned row (cursor %d) rows shown %v, want 0…9", g.Cursor(), shown)
 		}
 	}
 }

@@ -62,9 +62,11 @@ func (p *Pager) RestartMerged(q domain.KeyQuery, m *dynamo.MergedRange) tea.Cmd 
 }
 
 // mergeRequest is the request line of a merged range: every prefix's
-// Query has the first one's shape; a range read once (cheaper than a
-// Query a prefix) or answered by the time sample says so, with the one
-// read it sent.
+// Query has the first one's shape, shown "like" it (its values are the
+// first prefix's alone: "each … :prefix=\"amsg#2018-08-\"" told five
+// of six Queries a value they did not send); a range read once (cheaper
+// than a Query a prefix) or answered by the time sample says so, with
+// the one read it sent.
 func (p *Pager) mergeRequest() string {
 	m, spent := p.Merge, fmt.Sprintf("%d req · %s", p.cost.Requests, common.BilledRCU(p.cost))
 	prefixes := strings.Join(m.Prefixes, " ")
@@ -77,5 +79,9 @@ func (p *Pager) mergeRequest() string {
 			common.Plural(len(m.Prefixes), "prefix", "prefixes"), prefixes, q.Expression(), q.Values(), spent)
 	}
 	q := m.Queries[0]
-	return fmt.Sprintf("%s merged by time (%s), each %s %s · %s", common.Plural(len(m.Queries), "Query", "Queries"), prefixes, q.Expression(), q.Values(), spent)
+	each := "each like"
+	if len(m.Queries) == 1 {
+		each = "the one:"
+	}
+	return fmt.Sprintf("%s merged by time (%s), %s %s %s · %s", common.Plural(len(m.Queries), "Query", "Queries"), prefixes, each, q.Expression(), q.Values(), spent)
 }

@@ -308,7 +308,10 @@ func (d *Diff) count(int, bool) string {
 	th := func(k domain.DiffStatus) string { return common.Thousands(n[k]) } // 5,039, as the row count beside it
 	s := fmt.Sprintf("%s differ · %s only-left · %s only-right · %s same", th(domain.Differs), th(domain.OnlyLeft), th(domain.OnlyRight), th(domain.Same))
 	if d.res.Stopped() {
-		s += " · stopped at the budget: the keys both sides read"
+		// First: after an environment's label ("STAGING: us-east-1 ·
+		// http://…") and the four counts, a stop said last was cut at
+		// 80 and 120 columns, and the counts read as the whole partition.
+		s = "stopped at the budget · " + s
 	}
 	return s
 }
@@ -318,7 +321,7 @@ func (d *Diff) View() string {
 	listW, listH := d.listSize()
 	body := d.list.View()
 	if d.list.Len() == 0 && d.res.Stopped() && d.list.Settled() && !d.list.Fail.Stopped() {
-		body = st.Dim.Render("No differences in the keys both sides read before the budget stopped them: the rest is not compared.")
+		body = st.Dim.Render(common.Wrap("No differences in the keys both sides read before the budget stopped them: the rest is not compared.", max(10, listW-4)))
 	}
 	lst := common.Frame(st, d.list.TitleCounting("vs "+common.Sanitize(d.label)), body, listW, listH)
 	rw, rh := d.w, d.hgt-listH
@@ -373,6 +376,11 @@ func (d *Diff) Request() string {
 	if d.list.Settled() && !d.list.Fail.Cancelled { // read to its end, or its failure
 		s += fmt.Sprintf(" · left %s, %s · right %s, %s", common.Plural(d.res.Left.Pages, "req", "reqs"), common.BilledRCU(d.res.Left.Cost),
 			common.Plural(d.res.Right.Pages, "req", "reqs"), common.BilledRCU(d.res.Right.Cost))
+		if d.res.Stopped() {
+			// Last, where the request line keeps its tail whole at every
+			// width (a long one gives up its middle).
+			s += " · stopped at the " + common.RCU(d.c.CountBudget, false) + " budget: later keys not compared"
+		}
 	}
 	return s
 }

@@ -955,9 +955,20 @@ func (t *Tree) Loaded() (common.Loaded, bool) {
 	if t.req.Prefix != "" {
 		view = append(view, strings.TrimSuffix(t.req.Prefix, t.req.Delim))
 	}
+	// An item row is one item on the base table, as its Items cell says
+	// and children --count writes; an index's key may be shared ("≥1"),
+	// and a shard pattern's name may stand in several shards.
+	items := map[string]bool{}
+	for _, c := range t.children {
+		if c.IsItem && !c.HasChildren && t.req.Index == "" && len(t.shards) == 0 {
+			items[c.Name] = true
+		}
+	}
 	rows := dynamo.ChildRows(t.children, t.req.Key.SK.Type, func(name string) (int, bool) {
-		n, ok := t.counts[name]
-		return n, ok && t.exact[name]
+		if n, ok := t.counts[name]; ok && t.exact[name] {
+			return n, true
+		}
+		return 1, items[name]
 	})
 	return common.Loaded{Rows: rows, View: append(view, "children")}, t.list.Settled()
 }
