@@ -424,7 +424,8 @@ func TestRangeFollowBudgetCoversThePolls(t *testing.T) {
 // full read finds; a budget the walk fits in changes nothing. On the
 // embedded backend (the demo's USA: a 66.5 RCU walk) and on dynalite
 // (2,000 children of one item: 35.5). --count-budget without --count had
-// the walk spend all of it and exit 0; children had no --max-rcu.
+// the walk spend all of it and exit 0; children had no --max-rcu; a count
+// under half an RCU listed one child, not marked partial.
 func TestChildrenBudgetCoversTheWalk(t *testing.T) {
 	srv := dynalitetest.Shared(t)
 	isolateAWS(t)
@@ -485,6 +486,16 @@ func TestChildrenBudgetCoversTheWalk(t *testing.T) {
 	_, stderr, code := cli(t, "children", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p", "--count", "--max-rcu", "2")
 	if code != 3 || !strings.Contains(stderr, "of 2 RCU") || !strings.Contains(stderr, "larger --max-rcu") {
 		t.Errorf("--count --max-rcu 2: exit %d, %s", code, stderr)
+	}
+	// A count whose budget keeps nothing back to walk what it leaves
+	// (half an RCU pays one read) lists the children it read, the
+	// document marked partial: it said 1 child, no more, as if all.
+	out, stderr, code := cli(t, "children", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "ManyOnes", "--pk", "p", "--count", "--count-budget", "0.5")
+	var doc struct {
+		Partial bool `json:"childrenPartial"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 3 || err != nil || !doc.Partial {
+		t.Errorf("--count --count-budget 0.5: exit %d, partial %v, %v:\n%.300s\n%s", code, doc.Partial, err, out, stderr)
 	}
 }
 
@@ -750,5 +761,46 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 	}
 	if past == 0 {
 		t.Error("no count went past its budget: the case no longer tests the stop line past it")
+	}
+}
+
+// TestStopLineSaysWhatTheServerReported: a stop line's figure is what
+// DynamoDB bills (0.5 RCU at least a read); dynalite reports nothing for
+// a read that returns no item, so the line stood half an RCU a read above
+// the stats' consumedRCU with nothing said. It says both: the billed
+// figure the stats' billedRCU holds, then what the server reported, the
+// consumedRCU. A leaf of one item counted (its level's end is a read of
+// nothing) and a Scan whose first segments hold no item.
+func TestStopLineSaysWhatTheServerReported(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "OneLeaf", "SK", types.ScalarAttributeTypeS)
+	batchWrite(t, c, "OneLeaf", []types.WriteRequest{put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
+		"SK": &types.AttributeValueMemberS{Value: "L#only"}, "Data": &types.AttributeValueMemberS{Value: "d"}})})
+	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "OneLeaf", "--output", "json"}
+	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of [0-9.]+ RCU( as DynamoDB bills it \(the server reported ([0-9.]+);)?`)
+	for _, args := range [][]string{
+		{"children", "--pk", "p", "--prefix", "L#", "--count", "--count-budget", "1"},
+		{"scan", "--filter", "Data = \"x\"", "--segments", "8", "--max-rcu", "1"},
+	} {
+		out, stderr, code := cli(t, append(args, conn...)...)
+		var doc struct {
+			Stats struct {
+				Consumed float64  `json:"consumedRCU"`
+				Billed   *float64 `json:"billedRCU"`
+			} `json:"stats"`
+		}
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		m := spentRE.FindStringSubmatch(lines[len(lines)-1])
+		if err := json.Unmarshal([]byte(out), &doc); code != 3 || err != nil || m == nil || doc.Stats.Billed == nil {
+			t.Errorf("%s: exit %d, %v, stats %+v:\n%s", args[0], code, err, doc.Stats, stderr)
+			continue
+		}
+		spent, _ := strconv.ParseFloat(m[1], 64)
+		reported, _ := strconv.ParseFloat(m[3], 64)
+		if spent != *doc.Stats.Billed || (*doc.Stats.Billed > doc.Stats.Consumed) != (m[2] != "") || (m[2] != "" && reported != doc.Stats.Consumed) {
+			t.Errorf("%s: the stop line says %q; the stats consumedRCU %.1f, billedRCU %.1f", args[0], m[0], doc.Stats.Consumed, *doc.Stats.Billed)
+		}
 	}
 }

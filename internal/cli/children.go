@@ -267,19 +267,25 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 // stoppedCounting is the one line of a count stopped at its budget (exit
 // 3): what it spent, what is partial, how to go on.
 func (f *childrenFlags) stoppedCounting(session *dynamo.Session, listed, done int) error {
-	spent, _ := session.Billed()
 	budget, flag := f.countBudgetOf()
 	return partialError{fmt.Sprintf("%s; %s listed, %d counted in full, the rest of the level not read — run again with a larger %s (counting reads the level once)",
-		stoppedAt(spent, budget), counted(listed, "child", "children"), done, flag)}
+		sessionStop(session, budget), counted(listed, "child", "children"), done, flag)}
 }
 
 // stoppedWalking is the one line of a walk stopped at its budget (exit
 // 3): what it spent, what it printed, how to go on.
 func (f *childrenFlags) stoppedWalking(session *dynamo.Session, listed int) error {
-	spent, _ := session.Billed()
 	budget, flag := f.walkBudget()
 	return partialError{fmt.Sprintf("%s; %s found so far printed, the level not read whole — run again with a larger %s (the walk starts again from the level's first key)",
-		stoppedAt(spent, budget), counted(listed, "child", "children"), flag)}
+		sessionStop(session, budget), counted(listed, "child", "children"), flag)}
+}
+
+// sessionStop is the stop line's figure for every read of the session:
+// billed, beside what the server reported where that is less.
+func sessionStop(session *dynamo.Session, budget float64) string {
+	billed, _ := session.Billed()
+	total, _ := session.Totals()
+	return stoppedAtBilled(billed, total.RCU, budget)
 }
 
 // walkBudget is what the walk may spend, and the flag that says so (0: no

@@ -54,6 +54,19 @@ func stoppedAt(spent, budget float64) string {
 	return fmt.Sprintf("stopped at the budget: %.1f of %g RCU", spent, budget)
 }
 
+// stoppedAtBilled is stoppedAt for what was spent as DynamoDB bills it
+// (billed), saying what the server reported (reported) where that is
+// less: dynalite reports nothing for a read that returns no item, which
+// DynamoDB bills 0.5 RCU, so the line's figure stood half an RCU a read
+// above the stats' consumedRCU with nothing said.
+func stoppedAtBilled(billed, reported, budget float64) string {
+	line := stoppedAt(billed, budget)
+	if billed > reported {
+		line += fmt.Sprintf(" as DynamoDB bills it (the server reported %.1f; DynamoDB bills every read at least 0.5 RCU)", reported)
+	}
+	return line
+}
+
 // stoppedAtBudget is the one line for a read stopped at its budget, and
 // how to go on: resume, where the read can say from where without showing
 // a masked key.

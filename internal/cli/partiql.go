@@ -232,7 +232,7 @@ func projectedFirst(keys []string, project []domain.Path) []string {
 // land (dynamo.CheckStatement).
 func checkStatement(st domain.Statement) error {
 	if err := dynamo.CheckStatement(st); err != nil {
-		return usage("dynascope partiql --help lists what a SELECT takes", "the statement: %s", dynamo.CheckMessage(err))
+		return usage(limitHint(err, "dynascope partiql --help lists what a SELECT takes"), "the statement: %s", dynamo.CheckMessage(err))
 	}
 	return nil
 }

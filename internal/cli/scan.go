@@ -314,7 +314,17 @@ func noMatchRefused(err error, masked bool) error {
 // filterRefused is a filter DynamoDB would refuse (SearchRequest.Check),
 // said before any request.
 func filterRefused(err error) error {
-	return usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter: %s", dynamo.CheckMessage(err))
+	return usage(limitHint(err, `write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`), "--filter: %s", dynamo.CheckMessage(err))
+}
+
+// limitHint is what to write instead of a filter or statement refused
+// for one of DynamoDB's limits (its size, its operators), else hint.
+func limitHint(err error, hint string) string {
+	var de *dynamo.Error
+	if errors.Is(err, dynamo.ErrOverLimit) && errors.As(err, &de) {
+		return de.Hint
+	}
+	return hint
 }
 
 // searchSegments is a scan's segments when not given: those its resume
@@ -493,6 +503,9 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 		if stats.Resume != "" && !isOutputErr(err) {
 			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
 		}
+		if errors.Is(err, dynamo.ErrOverLimit) {
+			return fmt.Errorf("%w; refused before it was sent, so resuming it would be refused again", err)
+		}
 		if dynamo.Refused(err) && stats.Requests > 0 {
 			return fmt.Errorf("%w; what was read is printed; the server refused the read, so resuming it would be refused again", err)
 		}
@@ -528,7 +541,7 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			read = "read" // by Query: the partitions', not the table's
 		}
 		return partialError{fmt.Sprintf("%s, %s %s, %d matched%s; more may match, resume with %s",
-			stoppedAt(stats.BilledRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
+			stoppedAtBilled(stats.BilledRCU, stats.ConsumedRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
 }

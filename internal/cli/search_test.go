@@ -697,6 +697,10 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--filter", `Temperature > 1e400`}, "--filter: a value DynamoDB refuses: Number overflow. Attempting to store a number with magnitude larger than supported range — "},
 		{[]string{"--filter", `Level = "ERROR" or not (size(Level) between 1e3 and 1)`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
 		{[]string{"--filter", `Level =`}, "--filter column 8: expected an attribute name"},
+		// Over DynamoDB's 4 KiB or 300 operators an expression: it was
+		// sent past DescribeTable, exit 1, "the server refused the read".
+		{[]string{"--filter", orOf("Level", 400)}, "--filter: the filter expression is 6682 bytes, over DynamoDB's 4 KiB expression limit — make the filter shorter"},
+		{[]string{"--filter", orOf("Level", 151)}, "--filter: the filter expression holds 301 operators and functions, over DynamoDB's limit of 300 — write the filter with fewer conditions"},
 		{[]string{"--output", "nope"}, `--output "nope" is not a format or a file to export to`},
 	} {
 		args := append(append(append([]string(nil), scan...), tc.args...), conn...)
@@ -709,6 +713,16 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	if _, stderr, code := cli(t, append(append([]string(nil), scan...), "--demo", "--resume", token, "--max-rcu", "none")...); code != exitOK {
 		t.Errorf("the token as given: exit %d: %s", code, stderr)
 	}
+}
+
+// orOf is an or of n equalities of attr, in a filter's and a
+// statement's words alike.
+func orOf(attr string, n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%s = %d", attr, i)
+	}
+	return strings.Join(parts, " or ")
 }
 
 // TestPartiQLRefusesBadInputBeforeAnyRequest: what partiql can tell is
@@ -752,6 +766,10 @@ func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{`SELECT * FROM DeviceLogs."By Level"`}, `the statement: FROM "DeviceLogs"."By Level": no index can be named so`},
 		{[]string{`SELECT * FROM DeviceLogs WHERE "Level" = "Level" OR DeviceID = 1`}, "the statement: The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [Level]"},
 		{[]string{`SELECT * FROM DeviceLogs WHERE Temperature BETWEEN 30 AND 20`}, "Temperature BETWEEN 30 AND 20: the lower bound comes first"},
+		// The WHERE whole within DynamoDB's limits an expression (each
+		// condition alone was; the Scan was sent).
+		{[]string{"SELECT * FROM DeviceLogs WHERE " + orOf("Level", 151)}, "the statement: the filter expression holds 301 operators and functions, over DynamoDB's limit of 300 — write the filter with fewer conditions"},
+		{[]string{"SELECT * FROM DeviceLogs WHERE " + orOf("Level", 400)}, "over DynamoDB's 4 KiB expression limit"},
 		{[]string{stmt, "--resume", token[:len(token)-3]}, "--resume is not a resume token of scan or partiql, or was cut or edited"},
 		{[]string{stmt, "--resume", scanToken[1]}, "--resume was given by another read"},
 		{[]string{`SELECT * FROM DeviceLogs WHERE Level = 'WARN'`, "--resume", token}, "--resume was given by another read"},

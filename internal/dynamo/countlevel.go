@@ -246,19 +246,21 @@ const listFloor = 2.5
 type ListedCount struct {
 	Pass *CountPass
 	Rest []domain.Child
-	// Over: the budget stopped the count; Partial: the walk too, so
-	// the level is not listed whole.
+	// Over: the budget stopped the count; Partial: the level is not
+	// listed whole (the walk stopped too, or none listed what the count
+	// left unread).
 	Over, Partial bool
 	// walked are the items under each child of Rest, where the walk read
 	// the level whole from where it began (its keys held): the count
 	// then reads only up to there, and counts these from the walk's keys.
 	walked map[string]int
 	// held are the keys the walk read, and walkReq its level: a child
-	// of Rest it read whole past its first run of keys (a skip that
+	// it read whole past its first run of keys (a skip that
 	// read on to the level's end: BA after B's first keys) is counted
 	// from them where the count did not reach it.
 	held    *HeldKeys
 	walkReq ChildrenRequest
+	listed  map[string]domain.Child // the children listed, by name
 }
 
 // CountListing counts the level r names under budget RCU (0: none),
@@ -280,6 +282,9 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 	var err error
 	l.Over, err = l.Pass.Run(ctx, c, budget-reserve, 0, nil)
 	if err != nil || !l.Over || reserve == 0 {
+		// No walk lists what the count did not reach: the level is listed
+		// whole only where what it left unread lies inside children found.
+		l.Partial = l.Over && !l.Pass.Listed()
 		return l, err
 	}
 	if l.Pass.smallChildren() {
@@ -310,6 +315,10 @@ func CountListing(ctx context.Context, c Client, r ChildrenRequest, budget float
 	if !l.Partial && walkReq.HoldKeys > 0 {
 		l.countWalked(found.Held)
 		l.held, l.walkReq = found.Held, walkReq
+		l.listed = map[string]domain.Child{}
+		for _, ch := range append(l.Pass.Result().Children, l.Rest...) {
+			l.listed[ch.Name] = ch
+		}
 	}
 	if left := budget - l.Pass.Cost().Billed - spent; !l.Partial && left >= minReadUnits && !l.Pass.Done() {
 		l.Over, err = l.Pass.Run(ctx, c, left, 0, nil)
@@ -373,14 +382,15 @@ func (l ListedCount) Count(name string) (n int, exact bool) {
 	if exact && l.walked != nil {
 		n += l.walked[name] // a child the walk began or ended in: the count's and the walk's keys
 	}
-	if !exact && l.held != nil {
-		for _, ch := range l.Rest {
-			if ch.Name != name {
-				continue
-			}
-			if held, whole := l.held.Count(l.walkReq, ch); whole {
-				return held, true // every key under it read by the walk
-			}
+	if ch, ok := l.listed[name]; ok && !exact && l.held != nil && l.held.delim != "" {
+		if !ch.HasChildren {
+			// An item with nothing under it as listed: nothing under it
+			// at all where the walk read the key space its subtree takes
+			// (a leaf level's one item, the walk on past it to the end).
+			ch.HasChildren, ch.Prefix = true, l.walkReq.Prefix+ch.Name+l.held.delim
+		}
+		if held, whole := l.held.Count(l.walkReq, ch); whole {
+			return held, true // every key under it read by the walk
 		}
 	}
 	return n, exact

@@ -1117,12 +1117,58 @@ func (p *CountPass) seed(b *Budgeted) {
 func (p *CountPass) Done() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.started && p.allDone()
+}
+
+// Listed says every child of the level is among those the pass found:
+// each range of keys it has not read lies inside one child it found
+// (between two keys under that child's prefix), so a count stopped there
+// may leave counts open but no child unlisted.
+func (p *CountPass) Listed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started || p.detect || p.delim == "" {
+		return p.started && p.allDone()
+	}
+	for _, s := range p.stretches {
+		if s.done {
+			continue
+		}
+		from, end := s.from, s.end
+		if s.at != "" {
+			from = s.at
+		}
+		if s.last != "" {
+			end = s.last
+		}
+		if !p.withinOneChild(from, end) {
+			return false
+		}
+	}
+	return true
+}
+
+// allDone says every stretch was read to its end. Under p.mu.
+func (p *CountPass) allDone() bool {
 	for _, s := range p.stretches {
 		if !s.done {
 			return false
 		}
 	}
-	return p.started
+	return true
+}
+
+// withinOneChild says every key between from and end lies under one
+// child's prefix (both keys do): no other child can be there. Under p.mu.
+func (p *CountPass) withinOneChild(from, end string) bool {
+	if end == "" {
+		return false // on to the level's end
+	}
+	name, leaf, ok := domain.ChildOf(p.r.Prefix, from, p.delim)
+	if !ok || leaf {
+		return false
+	}
+	return strings.HasPrefix(end, p.r.Prefix+name+p.delim)
 }
 
 // Cost is what every run of the pass has cost.

@@ -1920,7 +1920,9 @@ var citiesSeeded seededTable
 // holds whole from the walk's keys, reads on past it, and counts a child
 // it cut from both; every count it says is exact is right, the children
 // listed in key order, the budget held within half an RCU, at every
-// budget from a few RCU to past the full read.
+// budget from half an RCU to past the full read; where no walk listed
+// what the count left (a budget whose half pays no read), the level is
+// marked partial unless every child is listed.
 func TestCountBudgetCountsAcrossTheWalksGaps(t *testing.T) {
 	ctx := context.Background()
 	backends := seededBackends(t, &citiesSeeded, func(ctx context.Context, w dynamo.Writer) error {
@@ -1930,7 +1932,7 @@ func TestCountBudgetCountsAcrossTheWalksGaps(t *testing.T) {
 	order := []string{"Kyoto2", "Kyoto3", "Nice0", "Nice1"}
 	for name, c := range backends {
 		r := dynamo.ChildrenRequest{Table: "Cities", Key: airportsKey, PK: domain.S("US"), Prefix: "US|CA|", Delim: "|"}
-		for _, budget := range []float64{3, 5, 6, 8, 10, 12, 15, 20} {
+		for _, budget := range []float64{0.5, 1, 3, 5, 6, 8, 10, 12, 15, 20} {
 			rec := &billed{Client: c}
 			l, err := dynamo.CountListing(ctx, rec, r, budget)
 			if err != nil {
@@ -2799,6 +2801,13 @@ func TestCountListingCountsWhatTheWalkReadWholeLater(t *testing.T) {
 				items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("pref")), "SK": dynamo.AttributeValue(domain.S(fmt.Sprintf("%s#%03d", name, i)))})
 			}
 		}
+		for i := range 320 {
+			k := fmt.Sprintf("BIG#A#%04d", i)
+			if i >= 300 {
+				k = fmt.Sprintf("L%03d#only", i-300)
+			}
+			items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("leaf")), "SK": dynamo.AttributeValue(domain.S(k)), "v": dynamo.AttributeValue(domain.S(strings.Repeat("x", 200)))})
+		}
 		return demo.CreateKeyTable(ctx, w, "Prefixes", "S", items)
 	})
 	for name, c := range backends {
@@ -2824,6 +2833,19 @@ func TestCountListingCountsWhatTheWalkReadWholeLater(t *testing.T) {
 				t.Errorf("%s budget %g: counted %v (over %v, partial %v), %.1f RCU in %d requests %v", name, budget, counted, l.Over, l.Partial, rec.rcu, rec.requests, rec.limits)
 			}
 			t.Logf("%-8s budget %g: counted %v, over %v, %.1f RCU, %d requests %v", name, budget, counted, l.Over, rec.rcu, rec.requests, rec.limits)
+		}
+		// A leaf level of one item (L000#only, among 300 items of 200
+		// bytes): under a budget of 1 the count reads the item, the walk
+		// on past it to the level's end finds nothing, and the item
+		// counts 1 (it was left uncounted, the level "not read", exit 3).
+		leaf := dynamo.ChildrenRequest{Table: "Prefixes", Key: airportsKey, PK: domain.S("leaf"), Prefix: "L000#", Delim: "#"}
+		rl := &billed{Client: c}
+		l, err := dynamo.CountListing(ctx, rl, leaf, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := l.Count("only"); !ok || n != 1 || l.Over || l.Partial {
+			t.Errorf("%s: L000#only counted %d (exact %v), over %v, partial %v, %.1f RCU in %d requests", name, n, ok, l.Over, l.Partial, rl.rcu, rl.requests)
 		}
 	}
 }

@@ -606,6 +606,9 @@ func (r SearchRequest) localMatch(filter, projection *string, names map[string]s
 // evaluator is set (SetLocalMatcher).
 func (r SearchRequest) Check() error {
 	in, err := r.scanInput(0, nil, 0)
+	if err == nil {
+		err = CheckScan(in) // DynamoDB's 4 KiB and 300 operators an expression
+	}
 	if err != nil || localMatcher == nil || in.FilterExpression == nil && in.ProjectionExpression == nil {
 		return err
 	}
@@ -617,8 +620,20 @@ func (r SearchRequest) Check() error {
 // keys are known), what DynamoDB would refuse in st's conditions and
 // projection in whatever plan they land: each condition is checked
 // alone as a filter (Check), an IN of more values than a filter takes
-// in lists it takes (domain.Conditions).
+// in lists it takes (domain.Conditions); the whole WHERE is held to
+// DynamoDB's size and operators an expression as a Scan's filter (a
+// Query's, with its key conditions out, may be a little shorter).
 func CheckStatement(st domain.Statement) error {
+	// The whole WHERE, as a Scan's filter, within DynamoDB's size and
+	// operators an expression: each condition alone fits where their
+	// sum does not.
+	if st.Where != nil {
+		if in, err := (SearchRequest{Table: st.Table, Filter: st.Where}).scanInput(0, nil, 0); err == nil {
+			if err := CheckScan(in); err != nil {
+				return err
+			}
+		}
+	}
 	checks := []SearchRequest{{Table: st.Table, Project: st.Project}}
 	for _, c := range domain.Conditions(st.Where) {
 		checks = append(checks, SearchRequest{Table: st.Table, Filter: c})

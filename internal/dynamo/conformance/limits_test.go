@@ -65,6 +65,40 @@ func TestExpressionSizeLimit(t *testing.T) {
 	}
 }
 
+// TestOperatorLimit holds the embedded backend to DynamoDB's 300
+// operators and functions an expression (AND, OR, NOT, comparisons,
+// BETWEEN, IN, functions, size): "Invalid FilterExpression: The
+// expression contains too many operators; operator count: 301", the
+// count named at the first past the limit. It answered such a filter.
+// Not sent to dynalite, which takes minutes over a filter of 160 ORs.
+func TestOperatorLimit(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.New()
+	seed(t, mem)
+	for _, tc := range []struct {
+		name, expr string
+		want       string
+	}{
+		// 150 comparisons, 149 ORs and a NOT: 300.
+		{"300", "NOT " + strings.Repeat("Sq > :v OR ", 149) + "Sq > :v", ""},
+		{"301", "NOT NOT " + strings.Repeat("Sq > :v OR ", 149) + "Sq > :v",
+			"ValidationException: Invalid FilterExpression: The expression contains too many operators; operator count: 301"},
+		// BETWEEN's AND is its own: 100 BETWEENs and 99 ANDs are 199;
+		// functions count, size too: 199 + 2×51 is 301.
+		{"BETWEEN and functions", strings.Repeat("Sq BETWEEN :v AND :w AND ", 99) + "Sq BETWEEN :v AND :w" + strings.Repeat(" AND size(Sq) > :v", 51),
+			"ValidationException: Invalid FilterExpression: The expression contains too many operators; operator count: 301"},
+	} {
+		v := vals{":pk": s("USA"), ":v": n("1")}
+		if strings.Contains(tc.expr, ":w") {
+			v[":w"] = n("2")
+		}
+		in := q("Str", "PK = :pk", v, filter(tc.expr))
+		if got := query(in, 1)(ctx, mem); got.Err != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got.Err, tc.want)
+		}
+	}
+}
+
 // TestTwoMissingAttributes holds the embedded backend to DynamoDB where
 // dynalite differs: a missing attribute equals nothing, not even another
 // missing one, so of two missing attributes a = b is false and a <> b

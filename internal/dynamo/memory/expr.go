@@ -76,6 +76,9 @@ type parser struct {
 	names  map[string]string
 	values map[string]types.AttributeValue
 	used   map[string]bool
+	// ops counts the operators and functions read (op), which DynamoDB
+	// holds to maxOperators an expression.
+	ops int
 	// errs holds the first error of each kind. DynamoDB (and dynalite)
 	// parse the whole expression and then report one error by kind, in a
 	// fixed order, so a reserved word later in the text wins over an
@@ -103,6 +106,20 @@ func (p *parser) firstErr(order []string) error {
 		if m, ok := p.errs[k]; ok {
 			return errString(m)
 		}
+	}
+	return nil
+}
+
+// maxOperators is how many operators and functions (AND, OR, NOT, a
+// comparison, BETWEEN, IN, a function, size) DynamoDB allows in one
+// expression; it names the count at the first one past it.
+const maxOperators = 300
+
+// op counts one operator or function against maxOperators.
+func (p *parser) op() error {
+	p.ops++
+	if p.ops > maxOperators {
+		return fmt.Errorf("The expression contains too many operators; operator count: %d", p.ops)
 	}
 	return nil
 }
@@ -193,6 +210,9 @@ func (p *parser) or() (*node, error) {
 	}
 	for strings.EqualFold(p.peek(), "OR") {
 		p.next()
+		if err := p.op(); err != nil {
+			return nil, err
+		}
 		r, err := p.and()
 		if err != nil {
 			return nil, err
@@ -209,6 +229,9 @@ func (p *parser) and() (*node, error) {
 	}
 	for strings.EqualFold(p.peek(), "AND") {
 		p.next()
+		if err := p.op(); err != nil {
+			return nil, err
+		}
 		r, err := p.not()
 		if err != nil {
 			return nil, err
@@ -221,6 +244,9 @@ func (p *parser) and() (*node, error) {
 func (p *parser) not() (*node, error) {
 	if strings.EqualFold(p.peek(), "NOT") {
 		p.next()
+		if err := p.op(); err != nil {
+			return nil, err
+		}
 		k, err := p.not()
 		if err != nil {
 			return nil, err
@@ -244,6 +270,9 @@ func (p *parser) primary() (*node, error) {
 	if nargs, ok := functions[strings.ToLower(p.peek())]; ok && p.pos+1 < len(p.toks) && p.toks[p.pos+1] == "(" {
 		name := strings.ToLower(p.next())
 		p.next()
+		if err := p.op(); err != nil {
+			return nil, err
+		}
 		n := &node{op: name}
 		for i := 0; i < nargs; i++ {
 			if i > 0 {
@@ -276,7 +305,14 @@ func (p *parser) primary() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch op := p.next(); strings.ToUpper(op) {
+	op := p.next()
+	switch strings.ToUpper(op) {
+	case "=", "<>", "<", "<=", ">", ">=", "BETWEEN", "IN":
+		if err := p.op(); err != nil {
+			return nil, err
+		}
+	}
+	switch strings.ToUpper(op) {
 	case "=", "<>", "<", "<=", ">", ">=":
 		right, err := p.operand()
 		if err != nil {
@@ -419,6 +455,9 @@ func (p *parser) operand() (operand, error) {
 	case strings.EqualFold(t, "size") && p.pos+1 < len(p.toks) && p.toks[p.pos+1] == "(":
 		p.next()
 		p.next()
+		if err := p.op(); err != nil {
+			return operand{}, err
+		}
 		pa, err := p.path()
 		if err != nil {
 			return operand{}, err
