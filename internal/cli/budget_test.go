@@ -769,19 +769,27 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 // a read that returns no item, so the line stood half an RCU a read above
 // the stats' consumedRCU with nothing said. It says both: the billed
 // figure the stats' billedRCU holds, then what the server reported, the
-// consumedRCU. A leaf of one item counted (its level's end is a read of
-// nothing) and a Scan whose first segments hold no item.
+// consumedRCU. A count whose walk reads past a child's first key to
+// nothing, and a Scan whose first segments hold no item.
 func TestStopLineSaysWhatTheServerReported(t *testing.T) {
 	srv := dynalitetest.Shared(t)
 	isolateAWS(t)
 	c := srv.Client()
 	createTable(t, c, "OneLeaf", "SK", types.ScalarAttributeTypeS)
-	batchWrite(t, c, "OneLeaf", []types.WriteRequest{put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
-		"SK": &types.AttributeValueMemberS{Value: "L#only"}, "Data": &types.AttributeValueMemberS{Value: "d"}})})
+	// An item (L#a), then a child of 40 (L#b#00…): under a count budget
+	// of 1.5 the walk's read past b's first key finds nothing (billed
+	// 0.5, reported 0) and the count stops in b.
+	reqs := []types.WriteRequest{put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
+		"SK": &types.AttributeValueMemberS{Value: "L#a"}, "Data": &types.AttributeValueMemberS{Value: "d"}})}
+	for i := range 40 {
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p"},
+			"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("L#b#%02d", i)}, "Data": &types.AttributeValueMemberS{Value: "d"}}))
+	}
+	batchWrite(t, c, "OneLeaf", reqs)
 	conn := []string{"--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "OneLeaf", "--output", "json"}
 	spentRE := regexp.MustCompile(`stopped at the budget: ([0-9.]+) of [0-9.]+ RCU( as DynamoDB bills it \(the server reported ([0-9.]+);)?`)
 	for _, args := range [][]string{
-		{"children", "--pk", "p", "--prefix", "L#", "--count", "--count-budget", "1"},
+		{"children", "--pk", "p", "--prefix", "L#", "--count", "--count-budget", "1.5"},
 		{"scan", "--filter", "Data = \"x\"", "--segments", "8", "--max-rcu", "1"},
 	} {
 		out, stderr, code := cli(t, append(args, conn...)...)
