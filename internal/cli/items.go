@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -312,6 +313,12 @@ func (f itemsFlags) readOpts() (*readOpts, error) {
 		n, err := domain.ParseFilter(f.filter)
 		if err != nil {
 			return nil, usage(`write it as DynamoDB does, values inline: status = "FAILED" and attempts > 3`, "--filter %v", err)
+		}
+		if err := (dynamo.SearchRequest{Table: f.table, Filter: n}).Check(); errors.Is(err, dynamo.ErrOverLimit) {
+			// Over DynamoDB's 4 KiB or 300 operators an expression: the
+			// Query's filter is this one, refused before any request
+			// (it was refused after DescribeTable, exit 1).
+			return nil, filterRefused(err)
 		}
 		opt.Filter = n
 	}
