@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -123,19 +120,12 @@ func TestItemsSaysThereIsNoSuchPartition(t *testing.T) {
 // exit 1, "the server refused the read"), as scan --filter's is.
 func TestItemsFilterOverTheLimitsIsRefusedFirst(t *testing.T) {
 	isolateAWS(t)
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		requests.Add(1)
-		http.Error(w, "no", http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	conn, requests := refusingServer(t)
 	for _, tc := range []struct{ filter, want string }{
 		{orOf("Body", 400), "--filter: the filter expression is 6682 bytes, over DynamoDB's 4 KiB expression limit — make the filter shorter"},
 		{orOf("Body", 151), "--filter: the filter expression holds 301 operators and functions, over DynamoDB's limit of 300 — write the filter with fewer conditions"},
 	} {
-		checkBadInput(t, []string{"items", "--table", "Logs", "--pk", "p", "--filter", tc.filter, "--endpoint-url", srv.URL, "--region", "us-east-1"}, exitUsage, tc.want)
+		checkBadInput(t, append([]string{"items", "--table", "Logs", "--pk", "p", "--filter", tc.filter}, conn...), exitUsage, tc.want)
 	}
 	if n := requests.Load(); n != 0 {
 		t.Errorf("%d requests reached the server", n)

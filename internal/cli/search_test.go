@@ -660,15 +660,7 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	edited := bytes.Clone(raw)
 	i := bytes.IndexAny(edited[bytes.Index(edited, []byte(`"k"`)):], "0123456789") + bytes.Index(edited, []byte(`"k"`))
 	edited[i] = '0' + (edited[i]-'0'+1)%10 // one digit of the key, by hand
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		requests.Add(1)
-		http.Error(w, "no", http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	conn := []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}
+	conn, requests := refusingServer(t)
 	scan := []string{"scan", "--table", "DeviceLogs", "--filter", `Level = "ERROR"`}
 	for _, tc := range []struct {
 		args []string
@@ -715,6 +707,22 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	}
 }
 
+// refusingServer is an endpoint, as conn's flags, that answers every
+// request with a 500 and counts them (credentials set): a command that
+// refuses its input before any request leaves requests at 0.
+func refusingServer(t *testing.T) (conn []string, requests *atomic.Int32) {
+	t.Helper()
+	requests = new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	return []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}, requests
+}
+
 // orOf is an or of n equalities of attr, in a filter's and a
 // statement's words alike.
 func orOf(attr string, n int) string {
@@ -744,15 +752,7 @@ func TestPartiQLRefusesBadInputBeforeAnyRequest(t *testing.T) {
 	if code != exitPartial || scanToken == nil {
 		t.Fatalf("scan at 2 RCU: exit %d: %s", code, stderr)
 	}
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		requests.Add(1)
-		http.Error(w, "no", http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	conn := []string{"--endpoint-url", srv.URL, "--region", "us-east-1"}
+	conn, requests := refusingServer(t)
 	for _, tc := range []struct {
 		args []string
 		want string
