@@ -812,3 +812,55 @@ func TestStopLineSaysWhatTheServerReported(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedPastItsBudgetSaysSo: a read that finishes whole yet spends
+// more than half an RCU past its budget says so in one line on stderr
+// (exit 0: what it printed is all): reads are sized by the items read
+// before, and an item heavier than any of them (21 KB after 600 B ones)
+// is billed whole. A count under --count-budget 5 billed 6.0 RCU with no
+// word of the budget. One within its budget says nothing of it.
+func TestFinishedPastItsBudgetSaysSo(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	for c := range 4 {
+		for i := range 6 {
+			items = append(items, map[string]types.AttributeValue{"PK": s("P"), "SK": s(fmt.Sprintf("B#c%d#%02d", c, i)), "d": s(strings.Repeat("x", 600))})
+		}
+	}
+	items = append(items, map[string]types.AttributeValue{"PK": s("P"), "SK": s("B#c2#99"), "d": s(strings.Repeat("y", 21000))})
+	table, backends := bothBackends(t, items)
+	lineRE := regexp.MustCompile(`^dynascope: read whole, but ([0-9.]+) RCU past the budget: ([0-9.]+) of --count-budget ([0-9.]+) as DynamoDB bills it — a read met items heavier than any read before it, and DynamoDB bills whole items$`)
+	spentRE := regexp.MustCompile(`consumedRCU=([0-9.]+)`)
+	for name, conn := range backends {
+		past := 0
+		for _, budget := range []string{"5", "6", "100"} {
+			args := append(append([]string{"children", "--table", table, "--pk", "P", "--prefix", "B#", "--count", "--output", "json"}, conn...), "--count-budget", budget)
+			_, stderr, code := cli(t, args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			spent := spentRE.FindStringSubmatch(stderr)
+			if code != 0 || spent == nil {
+				t.Errorf("%s --count-budget %s: exit %d:\n%s", name, budget, code, stderr)
+				continue
+			}
+			rcu, _ := strconv.ParseFloat(spent[1], 64)
+			most, _ := strconv.ParseFloat(budget, 64)
+			m := lineRE.FindStringSubmatch(lines[len(lines)-1])
+			if (rcu > most+0.5) != (m != nil) {
+				t.Errorf("%s --count-budget %s: %.1f RCU spent, said %q", name, budget, rcu, lines[len(lines)-1])
+				continue
+			}
+			if m != nil {
+				past++
+				by, _ := strconv.ParseFloat(m[1], 64)
+				said, _ := strconv.ParseFloat(m[2], 64)
+				if said != rcu || by != rcu-most {
+					t.Errorf("%s --count-budget %s: %.1f RCU spent, said %q", name, budget, rcu, m[0])
+				}
+			}
+		}
+		if past == 0 {
+			t.Errorf("%s: no count finished past its budget: the case no longer tests the line", name)
+		}
+	}
+}

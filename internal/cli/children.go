@@ -147,6 +147,13 @@ func runChildren(ctx context.Context, f *childrenFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.count {
+		b, flag := f.countBudgetOf()
+		f.g.readUnder(flag, b, conn.client.Session)
+	} else {
+		b, flag := f.walkBudget()
+		f.g.readUnder(flag, b, conn.client.Session)
+	}
 	pattern := domain.IsPattern(f.pk)
 	pkText := f.pk
 	if pattern {

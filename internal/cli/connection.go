@@ -47,6 +47,9 @@ type globals struct {
 	headless *dynamo.Session
 	// live is the demo's live workload, for the explorer on --demo.
 	live *liveDemo
+	// budget is the RCU budget the headless command read under, for the
+	// line Run adds where a read that finished whole spent past it.
+	budget spendLimit
 }
 
 // newSession is the session a connection counts its requests in.

@@ -54,6 +54,44 @@ func stoppedAt(spent, budget float64) string {
 	return fmt.Sprintf("stopped at the budget: %.1f of %g RCU", spent, budget)
 }
 
+// spendLimit is a headless command's budget: its flag, its RCU (0: none)
+// and the session whose reads it covers.
+type spendLimit struct {
+	flag    string
+	max     float64
+	session *dynamo.Session
+}
+
+// readUnder records the budget a headless command reads under, covering
+// every read of session.
+func (g *globals) readUnder(flag string, max float64, session *dynamo.Session) {
+	g.budget = spendLimit{flag: flag, max: max, session: session}
+}
+
+// pastBudget is the line for a command that finished whole yet spent
+// more than half an RCU past its budget ("" where it did not): a read met
+// items heavier than any before it, which the reads are sized by. The
+// stop lines say so where a read stopped; a read that finished said
+// nothing (a count under --count-budget 5 billed 6.0 RCU, exit 0, no
+// word of the budget).
+func (g *globals) pastBudget() string {
+	b := g.budget
+	if b.session == nil {
+		return ""
+	}
+	spent, _ := b.session.Billed()
+	return pastBudgetLine(spent, b.flag, b.max)
+}
+
+// pastBudgetLine is pastBudget's line for spent RCU under flag's budget
+// of max RCU.
+func pastBudgetLine(spent float64, flag string, max float64) string {
+	if max <= 0 || spent <= max+0.5 {
+		return ""
+	}
+	return fmt.Sprintf("dynascope: read whole, but %.1f RCU past the budget: %.1f of %s %g as DynamoDB bills it — a read met items heavier than any read before it, and DynamoDB bills whole items", spent-max, spent, flag, max)
+}
+
 // stoppedAtBilled is stoppedAt for what was spent as DynamoDB bills it
 // (billed), saying what the server reported (reported) where that is
 // less: dynalite reports nothing for a read that returns no item, which

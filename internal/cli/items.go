@@ -98,6 +98,7 @@ func runItems(ctx context.Context, f *itemsFlags) error {
 	if err != nil {
 		return err
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	q, info, err := keyQuery(ctx, conn.client, *f, opt.Mask)
 	if err != nil {
 		return err

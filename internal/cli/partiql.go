@@ -154,6 +154,7 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	if err != nil {
 		return err
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	info, _, err := dynamo.DescribeTable(ctx, conn.client, st.Table)
 	if err != nil {
 		return err

@@ -240,6 +240,7 @@ func runRange(ctx context.Context, f *rangeFlags) error {
 	if err != nil {
 		return err
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, opt.Mask)
 	if err != nil {
 		return err

@@ -518,5 +518,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, note)
 		}
 	}
+	if note := g.pastBudget(); err == nil && note != "" {
+		fmt.Fprintln(stderr, note)
+	}
 	return report(ctx, stderr, err)
 }

@@ -222,6 +222,7 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	if err != nil {
 		return err
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	info, key, err := describeKey(ctx, conn.client, f.table, f.index)
 	if err != nil {
 		return err

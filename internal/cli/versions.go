@@ -149,6 +149,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 	if err != nil {
 		return err
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	q, info, err := keyQuery(ctx, conn.client, f.itemsFlags, mask)
 	if err != nil {
 		return err
