@@ -1028,6 +1028,12 @@ func (p *CountPass) Count(name string) (n int, exact bool) {
 		if s.at != "" {
 			pos = domain.After(s.at)
 		}
+		if s.boundTo != "" && domain.After(s.boundTo) > pos {
+			// A read held to a child's end read every key up to it: the
+			// child was read whole (B#c0#04 and 05, then nothing up to
+			// B#c0$), where counted from the last key read it stood open.
+			pos = domain.After(s.boundTo)
+		}
 		end := s.end
 		if end != "" && (p.endsAt(s) || s.last != "") {
 			end = domain.After(end) // its end is its own, or counted at its end

@@ -2808,9 +2808,29 @@ func TestCountListingCountsWhatTheWalkReadWholeLater(t *testing.T) {
 			}
 			items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("leaf")), "SK": dynamo.AttributeValue(domain.S(k)), "v": dynamo.AttributeValue(domain.S(strings.Repeat("x", 200)))})
 		}
+		// Four children of six 600-byte items, one with a 21 KB item too.
+		for c := range 4 {
+			for i := range 6 {
+				items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("heavy")), "SK": dynamo.AttributeValue(domain.S(fmt.Sprintf("B#c%d#%02d", c, i))), "d": dynamo.AttributeValue(domain.S(strings.Repeat("x", 600)))})
+			}
+		}
+		items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("heavy")), "SK": dynamo.AttributeValue(domain.S("B#c2#99")), "d": dynamo.AttributeValue(domain.S(strings.Repeat("y", 21000)))})
 		return demo.CreateKeyTable(ctx, w, "Prefixes", "S", items)
 	})
 	for name, c := range backends {
+		// A read held to a child's end (c0's last two items, then nothing
+		// up to c0's end) read the child whole: under a budget of 4 the
+		// count stopped there, and c0 stood uncounted ("0 counted in
+		// full") beside its six items read.
+		heavy := dynamo.ChildrenRequest{Table: "Prefixes", Key: airportsKey, PK: domain.S("heavy"), Prefix: "B#", Delim: "#"}
+		rh := &billed{Client: c}
+		lh, err := dynamo.CountListing(ctx, rh, heavy, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := lh.Count("c0"); !ok || n != 6 || rh.rcu > 4.5 {
+			t.Errorf("%s: c0 counted %d (exact %v) under a budget of 4, %.1f RCU in %d requests %v", name, n, ok, rh.rcu, rh.requests, rh.limits)
+		}
 		r := dynamo.ChildrenRequest{Table: "Prefixes", Key: airportsKey, PK: domain.S("pref")}
 		for _, budget := range []float64{2, 3, 5} {
 			rec := &billed{Client: c}
