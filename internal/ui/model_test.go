@@ -1026,3 +1026,68 @@ func TestItemFactsWithoutTTLOrValues(t *testing.T) {
 	h.keys("2", "enter")
 	h.contains(t, "size not shown: values are masked · TTL expiresAt: masked, not read")
 }
+
+// TestCountPastItsBudgetSaysSo: c whose reads, sized by 600-byte items,
+// meet a 21 KB one finishes past its budget (DynamoDB bills whole items);
+// the request line says by how much, where it showed the cost alone, as
+// if the budget had held.
+func TestCountPastItsBudgetSaysSo(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for c := range 4 {
+		for i := range 100 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("c%d#%03d", c, i)},
+				"d":  &types.AttributeValueMemberS{Value: strings.Repeat("x", 600)}})
+		}
+	}
+	items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+		"SK": &types.AttributeValueMemberS{Value: "c2#050x"}, "d": &types.AttributeValueMemberS{Value: strings.Repeat("y", 200000)}})
+	if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	past := 0
+	for _, budget := range []float64{5, 10, 20, 30, 40, 60} {
+		b := &billing{Client: db}
+		h := newHarness(t, 200, 50, Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
+		h.contains(t, "c0#", "c3#")
+		walked := b.spent()
+		h.keys("c")
+		h.contains(t, "counts ")
+		spent := b.spent() - walked
+		said := strings.Contains(h.screen(), "past its budget")
+		if said != (spent > budget+0.5) {
+			t.Errorf("budget %g: c spent %.1f RCU, the screen says past it: %v\n%s", budget, spent, said, h.screen())
+		}
+		if said {
+			past++
+			want := fmt.Sprintf("the last c %.1f RCU past its budget", spent-budget)
+			if !strings.Contains(h.screen(), want) {
+				t.Errorf("budget %g: c spent %.1f RCU; no %q:\n%s", budget, spent, want, h.screen())
+			}
+		}
+		// A stop says where it stopped: at the budget, past it, or short
+		// of it (what was left paid for no item as heavy as the heaviest
+		// read: 47.0 of 60 said "stopped at the count budget").
+		if scr := h.screen(); strings.Contains(scr, "c counts on") {
+			at := "stopped at the count budget"
+			switch {
+			case spent > budget+0.5:
+				at = fmt.Sprintf("stopped %.1f RCU past the count budget", spent-budget)
+			case spent <= budget-1:
+				at = fmt.Sprintf("stopped %.1f RCU short of the count budget", budget-spent)
+			}
+			if !strings.Contains(scr, at) {
+				t.Errorf("budget %g: c spent %.1f RCU and stopped; no %q:\n%s", budget, spent, at, scr)
+			}
+		}
+		t.Logf("budget %g: walk %.1f, c %.1f RCU", budget, walked, spent)
+		if testing.Verbose() {
+			scr := strings.Split(h.screen(), "\n")
+			t.Log(strings.Join(scr[len(scr)-3:], "\n"))
+		}
+	}
+	if past == 0 {
+		t.Error("no c went past its budget: the case no longer tests the line")
+	}
+}

@@ -68,6 +68,10 @@ type Tree struct {
 	told      *dynamo.HeldKeys
 	fromHeld  bool
 	countCost dynamo.Cost
+	// countRun is what the last c spent as billed, which its budget bounds
+	// but for items heavier than any read before them (the reads are
+	// sized by the heaviest read).
+	countRun float64
 	// Facts about the whole level, taken as reads arrive (refresh), never
 	// on each frame.
 	rowsTitle   string // "53 prefixes · 1 item"
@@ -211,7 +215,7 @@ func (t *Tree) countTitle(_ int, more bool) string {
 
 func (t *Tree) Init() tea.Cmd {
 	t.children, t.self, t.cost, t.sample, t.held = nil, false, dynamo.Cost{}, nil, nil
-	t.counts, t.exact, t.pass, t.countCost = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}
+	t.counts, t.exact, t.pass, t.countCost, t.countRun = map[string]int{}, map[string]bool{}, nil, dynamo.Cost{}, 0
 	t.req.TableDelim = t.c.Delims[t.delimKey()] // as other partitions read since found it
 	told := t.told
 	t.told, t.fromHeld = nil, told != nil // once: r reads the level from the server
@@ -885,6 +889,9 @@ func (t *Tree) Request() string {
 	}
 	if t.countCost.Requests > 0 {
 		s += fmt.Sprintf(" · counts %d req · %s", t.countCost.Requests, common.BilledRCU(t.countCost))
+		if past := t.countPast(); past > 0 {
+			s += fmt.Sprintf(" (the last c %s past its budget: an item heavier than any before it)", common.RCU(past, false))
+		}
 	}
 	return s
 }

@@ -25,7 +25,8 @@ type countedMsg struct {
 	cost      dynamo.Cost // of every run of the level's count
 	final     bool
 	budgetHit bool
-	sent      bool // the run sent a request (final only)
+	run       float64 // what the run cost as billed (final only)
+	sent      bool    // the run sent a request (final only)
 	err       error
 	next      <-chan countedMsg
 }
@@ -44,6 +45,7 @@ func (t *Tree) counted(msg countedMsg) tea.Cmd {
 		return common.Next(msg.next)
 	}
 	t.count.Done(msg.req)
+	t.countRun = msg.run
 	t.refresh()
 	if msg.budgetHit && t.toCount > 0 {
 		// A count that stopped with every branch counted (the rest
@@ -166,14 +168,15 @@ func (t *Tree) countCell(c domain.Child) string {
 // level's last count stopped, streaming the figures so far, and stops
 // once this run's budget (RCU) is spent, keeping what it has.
 func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64, page, req int, ch chan countedMsg) {
-	before := pass.Cost().Requests
+	before := pass.Cost()
 	over, err := pass.Run(ctx, budget, func(counts []dynamo.ChildCount, cost dynamo.Cost) {
 		select { // a snapshot; skipped when the UI has not caught up
 		case ch <- countedMsg{page: page, req: req, counts: counts, cost: cost, next: ch}:
 		default:
 		}
 	})
-	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: pass.Cost(), final: true, budgetHit: over, sent: pass.Cost().Requests > before, err: err}
+	cost := pass.Cost()
+	ch <- countedMsg{page: page, req: req, counts: pass.Counts(), cost: cost, final: true, budgetHit: over, sent: cost.Requests > before.Requests, run: cost.Billed - before.Billed, err: err}
 }
 
 // countOff is why c does not count here now ("" when it does): c is
@@ -212,6 +215,15 @@ func (t *Tree) countKey() tea.Cmd {
 	})
 }
 
+// countPast is how far the last c went past its budget (0: within it, or
+// by half an RCU at most, the rounding a budget may be passed by).
+func (t *Tree) countPast() float64 {
+	if past := t.countRun - t.budget(); t.budget() > 0 && past > 0.5 {
+		return past
+	}
+	return 0
+}
+
 // budgetStop says, in the status bar, a count stopped at its budget:
 // what it spent, what is partial, and how to go on.
 func (t *Tree) budgetStop() error {
@@ -228,8 +240,18 @@ func (t *Tree) budgetStop() error {
 	// status bar keeps whole (the words between give way first); the
 	// hint, which only says more, gives way before it. The figures were
 	// in the hint's middle, and cut there at 120 and 200 columns.
+	// Where the run went past the budget (an item heavier than any read
+	// before it), or stopped well short of it (what was left paid for no
+	// item as heavy as the heaviest read), "stopped at" was untrue.
+	at := "at"
+	switch short := t.budget() - t.countRun; {
+	case t.countPast() > 0:
+		at = common.RCU(t.countPast(), false) + " past"
+	case short >= 1:
+		at = common.RCU(short, false) + " short of"
+	}
 	return dynamo.Errorf("count", dynamo.KindValidation,
 		fmt.Sprintf("%s in all; those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
 			common.BilledRCU(t.countCost), t.budget()),
-		"%d of %d counted, stopped at the count budget of %g RCU; c counts on", exact, branches, t.budget())
+		"%d of %d counted, stopped %s the count budget of %g RCU; c counts on", exact, branches, at, t.budget())
 }
