@@ -71,7 +71,8 @@ a read meets (an item's size is known only once it is read: a 350 KB item
 met after small ones costs its 43 RCU whatever is left, and a read sized
 from 100-byte items that runs into 40 KB ones pays for every one it
 reads, up to a 1 MB page, 128 RCU: --count-budget 5 on such a level
-spent 100), as scan's budget.
+spent 100), as scan's budget. A command that finished whole past its
+budget so ends with a line on stderr saying by how much (exit 0).
 Stats go in "stats".`,
 		Example: `  dynascope children --demo --table Locations --pk USA --output json
   dynascope children --demo --table Locations --pk USA --prefix 'NY#'
