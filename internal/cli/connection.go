@@ -151,6 +151,16 @@ func (c *connection) envLabel() string {
 	return export.OneLine(c.env.Label) + ": " + c.label
 }
 
+// named is the connection as a comparison names a side: the
+// environment it matches so far before its label ("PROD: us-east-1 ·
+// …"), else its label; the explorer's = names both sides so too.
+func (c *connection) named() string {
+	if e := c.environmentNow(); e != nil {
+		return export.OneLine(e.Label) + ": " + c.label
+	}
+	return c.label
+}
+
 // sayEnvironment prints a headless command's environment on stderr, so a
 // production run says so wherever its output goes.
 func (g *globals) sayEnvironment(conn *connection) {

@@ -83,6 +83,11 @@ account = "000000000000"
 		if !strings.HasPrefix(errs, want) || strings.Count(errs, "environment ") != 1 {
 			t.Errorf("stderr:\n%s", errs)
 		}
+		// The left side named by its environment, as the explorer's =
+		// names it: the label set, then the connection.
+		if !strings.Contains(errs, " · left: LOCAL: us-east-1 · "+dl.Endpoint+" · right: DATA: ") {
+			t.Errorf("the sides are not named as set:\n%s", errs)
+		}
 	})
 	t.Run("none matches", func(t *testing.T) {
 		other := writeConfig(t, "[[environments]]\nlabel = \"PROD\"\nregion = \"eu-west-1\"\n")

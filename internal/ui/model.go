@@ -98,6 +98,7 @@ func New(cfg Config) *Model {
 	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
 		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load, Against: cfg.Against, AgainstChoices: cfg.AgainstChoices}
+	m.c.Here = m.here
 	if cfg.Connect == nil {
 		m.useClient(cfg.Client)
 	}
