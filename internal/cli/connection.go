@@ -90,6 +90,9 @@ type connection struct {
 	// --demo and --data); env is the one matched, if any.
 	where config.Connection
 	env   *config.Environment
+	// endpoint is the endpoint the client was given ("" for AWS's own
+	// for the region, which where names), from a flag or the AWS settings.
+	endpoint string
 	// shown is env for the explorer, which asks at every frame while the
 	// account match may set it from a read's goroutine.
 	shown atomic.Pointer[config.Environment]
@@ -228,7 +231,7 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		endpoint = config.AWSEndpoint(cfg.Region)
 	}
 	conn := &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint),
-		where: config.Connection{Profile: g.profileName(), Region: cfg.Region, EndpointURL: endpoint}}
+		where: config.Connection{Profile: g.profileName(), Region: cfg.Region, EndpointURL: endpoint}, endpoint: aws.ToString(c.Options().BaseEndpoint)}
 	if err := g.environment(conn); err != nil {
 		return nil, err
 	}

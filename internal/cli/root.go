@@ -443,7 +443,7 @@ func (g *globals) connectExplorer(early *connection, table, index string, choice
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
 		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams,
-			AgainstChoices: besides(choices, conn.where)}, nil
+			AgainstChoices: besides(choices, conn.where), Region: conn.where.Region, Endpoint: dynamo.RedactEndpoint(conn.endpoint), Profile: conn.where.Profile, Reopen: new(g.reopenAs(conn))}, nil
 	}
 }
 

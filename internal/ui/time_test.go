@@ -24,6 +24,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 func demoClock() time.Time { return demo.DemoEnd }
@@ -222,6 +223,34 @@ func TestCopyAsCommand(t *testing.T) {
 	if strings.Contains(h.screen(), "sent to") {
 		t.Fatal("the note stayed")
 	}
+}
+
+// TestCopyAsCommandReadsWhatTheExplorerRead: the region, endpoint and
+// profile the connection resolved from the AWS settings (AWS_REGION, the
+// profile, AWS_ENDPOINT_URL_DYNAMODB, not a flag) are in the aws command
+// y copies and in the command ? prints: pasted in another shell, without
+// those settings, they read the same table.
+func TestCopyAsCommandReadsWhatTheExplorerRead(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	cfg, rec := connecting(t, "DeviceLogs")
+	cfg.PK, cfg.Connection, cfg.Now, cfg.TmuxBuffer = "123", "profile prod · eu-west-1 · http://127.0.0.1:20601", demoClock, tmux
+	connect := cfg.Connect
+	cfg.Connect = func(ctx context.Context) (Connected, error) {
+		c, err := connect(ctx)
+		c.Region, c.Endpoint, c.Profile = "eu-west-1", "http://127.0.0.1:20601", "prod"
+		c.Reopen = &export.Connection{Profile: "prod", Region: "eu-west-1", Endpoint: "http://127.0.0.1:20601"}
+		return c, err
+	}
+	h := harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 300, Height: 30})
+	h.run(h.m.Init())
+	h.keys("y")
+	if !strings.HasSuffix(buffer, " --region eu-west-1 --endpoint-url http://127.0.0.1:20601 --profile prod") {
+		t.Errorf("the aws command reads elsewhere: %q", buffer)
+	}
+	h.keys("?")
+	h.contains(t, "this view: dynascope --profile prod --region eu-west-1 --endpoint-url http://127.0.0.1:20601 --table DeviceLogs --pk 123")
 }
 
 // TestCopyAsCommandInTheDemo: the demo's aws command reads the demo seeded
