@@ -832,6 +832,40 @@ func TestTimeBarSaysItsKeysWhenReopened(t *testing.T) {
 	}
 }
 
+// TestTimeBarScrolls: a range typed past the frame scrolls in the bar as
+// the f and : boxes do, the cursor's end shown and the text it hides
+// marked "…" (at the prompt's end for the left, at the box's end for the
+// right); the frame had cut its end off, cursor and all.
+func TestTimeBarScrolls(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+		h.keys("t", "ctrl+u")
+		typed := "between 2018-08-29T12:00:00.000+00:00 and 2018-09-04T12:00:00.000+00:00"
+		typed = strings.Repeat("   ", (sz[0]-len(typed))/3+1) + typed + " END"
+		h.typeText(typed)
+		bar := rangeBarLine(t, h)
+		if !strings.Contains(bar, "│ range ›…") || !strings.HasSuffix(strings.TrimRight(bar, " │"), "+00:00 END") {
+			t.Errorf("%dx%d: the bar does not show the end typed, scrolled:\n%s", sz[0], sz[1], h.screen())
+		}
+		h.keys("home")
+		if bar := rangeBarLine(t, h); !strings.Contains(bar, "│ range ›    ") || !strings.HasSuffix(strings.TrimRight(bar, " │"), "…") {
+			t.Errorf("%dx%d: at its start the bar does not mark the text hidden on its right:\n%s", sz[0], sz[1], h.screen())
+		}
+	}
+}
+
+// rangeBarLine is the screen's line of the range bar, whole.
+func rangeBarLine(t *testing.T, h *harness) string {
+	t.Helper()
+	for l := range strings.SplitSeq(h.screen(), "\n") {
+		if strings.Contains(l, "range ›") {
+			return l
+		}
+	}
+	t.Fatalf("no range bar:\n%s", h.screen())
+	return ""
+}
+
 // TestFollowOnAMergedRangeNamesThisTablesPrefixes: F on a range merged
 // across prefixes says what to type for this partition, with its own
 // prefix, never another table's example.
