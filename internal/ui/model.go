@@ -260,6 +260,16 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.help.Styles = helpStyles(&m.styles)
 		m.memo.forget()
 		return nil, true
+	case tea.ModeReportMsg:
+		// The renderer counts cells by grapheme once the terminal keeps
+		// mode 2027 (as Bubble Tea reads this report): lines are measured
+		// as it counts, and laid out again.
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			common.CountGraphemes(true)
+			m.memo.forget()
+			m.layout()
+		}
+		return nil, true
 	case spinner.TickMsg:
 		if !m.anyLoading() {
 			m.spinning = false

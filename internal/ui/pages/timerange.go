@@ -949,10 +949,11 @@ func (t *Time) SetSize(w, h int) {
 	t.w, t.h = w, h
 	// The range bar is as wide as the frame leaves it, so that a long
 	// range scrolls as the f and : boxes do, its hidden text marked "…",
-	// where the frame had cut its end (and the cursor) off.
+	// where the frame had cut its end (and the cursor) off; scrolled
+	// again to the new width.
 	t.input.SetWidth(max(1, w-4-ansi.StringWidth(t.input.Prompt)-1))
-	t.input.SetCursor(t.input.Position()) // scrolled again to the new width
-	t.pg.SizeTo(h - 8)                    // the frame, the range bar and its notes, the header
+	t.input.SetCursor(t.input.Position())
+	t.pg.SizeTo(h - 8) // the frame, the range bar and its notes, the header
 	// The sparkline is computed here, and drawn from the cache it fills.
 	spark, _, _ := t.sparkline(max(8, t.w-4-44))
 	gridH := t.gridHeight(spark != "")
