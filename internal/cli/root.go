@@ -331,7 +331,7 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	if g.demo {
 		now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
 		if g.live != nil {
-			now = g.live.now // from there on, as its live workload writes
+			now = g.live.seconds // from there on, as its live workload writes
 		}
 		if g.configFile == "" {
 			save = nil // trying the demo never rewrites the real config.toml: columns last the session

@@ -33,15 +33,7 @@ var liveStatuses = []string{"PLACED", "PAID", "SHIPPED", "DELIVERED"}
 // present, moving on as the session does, so that live writes are newer
 // than the fixed history and follow each other in time.
 func Clock(start time.Time) func() time.Time {
-	return func() time.Time { return ClockAt(time.Since(start)) }
-}
-
-// ClockAt is the demo's clock elapsed after it started, in whole
-// seconds: with its sub-second part, "last 15m" in the explorer's first
-// second began a second after dynascope range --last 15m's on the demo
-// (an epoch-seconds key's bound rounded up past DemoEnd's).
-func ClockAt(elapsed time.Duration) time.Time {
-	return DemoEnd.Add(elapsed.Truncate(time.Second))
+	return func() time.Time { return DemoEnd.Add(time.Since(start)) }
 }
 
 // Workload is the live workload's state: which write comes next.

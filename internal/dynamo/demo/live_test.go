@@ -72,30 +72,3 @@ func TestLiveWorkload(t *testing.T) {
 		t.Errorf("two runs differ:\n%s\n---\n%s", strings.Join(got, "\n"), strings.Join(again, "\n"))
 	}
 }
-
-// TestClockInWholeSeconds: the demo's clock moves in whole seconds, so
-// that a range the explorer reads in its first second ("last 15m") has
-// the bounds dynascope range gives on the demo, whose present is
-// DemoEnd; a second on, they move by that second.
-func TestClockInWholeSeconds(t *testing.T) {
-	headless, err := domain.ParseRange("last 15m", DemoEnd, time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		elapsed time.Duration
-		moved   time.Duration
-	}{{0, 0}, {340 * time.Millisecond, 0}, {999 * time.Millisecond, 0}, {1500 * time.Millisecond, time.Second}} {
-		now := ClockAt(tc.elapsed)
-		if now.Nanosecond() != 0 {
-			t.Errorf("%v in: the clock reads %v, with a part of a second", tc.elapsed, now)
-		}
-		explorer, err := domain.ParseRange("last 15m", now, time.UTC)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !explorer.From.Equal(headless.From.Add(tc.moved)) || !explorer.To.Equal(headless.To.Add(tc.moved)) {
-			t.Errorf("%v in: last 15m is %v to %v, dynascope range's %v to %v (moved by %v)", tc.elapsed, explorer.From, explorer.To, headless.From, headless.To, tc.moved)
-		}
-	}
-}
