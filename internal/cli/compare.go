@@ -6,7 +6,6 @@ import (
 
 	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
-	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/ui"
 )
 
@@ -18,11 +17,7 @@ func (g *globals) explorerAgainst(ctx context.Context, s ui.Side, key dynamo.Key
 	if err != nil {
 		return nil, "", err
 	}
-	label := conn.label
-	if e := conn.environmentNow(); e != nil {
-		label = export.OneLine(e.Label) + ": " + label
-	}
-	return conn.client, label, nil
+	return conn.client, conn.named(), nil
 }
 
 // againstChoices are the sides = offers besides the connection's other

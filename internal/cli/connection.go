@@ -93,6 +93,9 @@ type connection struct {
 	// --demo and --data); env is the one matched, if any.
 	where config.Connection
 	env   *config.Environment
+	// endpoint is the endpoint the client was given ("" for AWS's own
+	// for the region, which where names), from a flag or the AWS settings.
+	endpoint string
 	// shown is env for the explorer, which asks at every frame while the
 	// account match may set it from a read's goroutine.
 	shown atomic.Pointer[config.Environment]
@@ -152,6 +155,16 @@ func (c *connection) envLabel() string {
 		return ""
 	}
 	return export.OneLine(c.env.Label) + ": " + c.label
+}
+
+// named is the connection as a comparison names a side: the
+// environment it matches so far before its label ("PROD: us-east-1 ·
+// …"), else its label; the explorer's = names both sides so too.
+func (c *connection) named() string {
+	if e := c.environmentNow(); e != nil {
+		return export.OneLine(e.Label) + ": " + c.label
+	}
+	return c.label
 }
 
 // sayEnvironment prints a headless command's environment on stderr, so a
@@ -221,7 +234,7 @@ func (g *globals) connect(ctx context.Context) (*connection, error) {
 		endpoint = config.AWSEndpoint(cfg.Region)
 	}
 	conn := &connection{client: &dynamo.Metered{Client: c, Session: session}, label: label(g.profileName(), cfg.Region, c.Options().BaseEndpoint),
-		where: config.Connection{Profile: g.profileName(), Region: cfg.Region, EndpointURL: endpoint}}
+		where: config.Connection{Profile: g.profileName(), Region: cfg.Region, EndpointURL: endpoint}, endpoint: aws.ToString(c.Options().BaseEndpoint)}
 	if err := g.environment(conn); err != nil {
 		return nil, err
 	}

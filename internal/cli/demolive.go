@@ -23,6 +23,13 @@ func newLiveDemo(ctx context.Context) *liveDemo {
 	return &liveDemo{ctx: ctx, now: demo.Clock(time.Now())}
 }
 
+// seconds is the demo's clock in whole seconds, the explorer's "now":
+// with its part of a second, last 15m in the explorer's first second
+// began a second after dynascope range --last 15m's on the demo (an
+// epoch-seconds key's bound rounded up past DemoEnd's). The workload
+// keeps the whole clock, so that its writes follow each other in time.
+func (l *liveDemo) seconds() time.Time { return l.now().Truncate(time.Second) }
+
 // start runs the live workload on the demo's database in the background,
 // until the command's context ends. Nothing else writes to the demo.
 func (l *liveDemo) start(conn *connection) {

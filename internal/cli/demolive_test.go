@@ -11,9 +11,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/keymap"
 )
 
 // ownLiveDemo gives the test a demo of its own with the live workload on,
@@ -109,5 +112,29 @@ func TestExplorerDemoIsLive(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // ten steps of the workload, were it still running
 	if after := fmt.Sprint(order()); after != before {
 		t.Error("the live workload went on after the explorer's context ended")
+	}
+}
+
+// TestExplorerDemoRangesAsRangeDoes: the explorer's clock on the demo is
+// in whole seconds, so that last 15m read in its first second has the
+// bounds dynascope range --last 15m gives on the demo (from DemoEnd); a
+// second on, both move by that second.
+func TestExplorerDemoRangesAsRangeDoes(t *testing.T) {
+	isolateAWS(t)
+	headless, err := domain.ParseRange("last 15m", demo.DemoEnd, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ elapsed, moved time.Duration }{{0, 0}, {340 * time.Millisecond, 0}, {1500 * time.Millisecond, time.Second}} {
+		g := &globals{demo: true, live: &liveDemo{now: func() time.Time { return demo.DemoEnd.Add(tc.elapsed) }}}
+		o := &rootOptions{changed: func(string) bool { return false }}
+		cfg := o.uiConfig(g, config.Config{}, keymap.Default(), nil)
+		explorer, err := domain.ParseRange("last 15m", cfg.Now(), time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !explorer.From.Equal(headless.From.Add(tc.moved)) || !explorer.To.Equal(headless.To.Add(tc.moved)) {
+			t.Errorf("%v in: last 15m is %v to %v, dynascope range's %v to %v (moved by %v)", tc.elapsed, explorer.From, explorer.To, headless.From, headless.To, tc.moved)
+		}
 	}
 }

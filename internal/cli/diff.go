@@ -229,7 +229,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	masked := masking(left.client, mask, info) // both sides shown through one mask: equal values, equal stand-ins
 	show := func(it dynamo.Item) map[string]any { return dynamo.PlainItem(masked.ShownItem(o.table, it)) }
 	shown := masked.ShownQuery(lq, "")
-	fmt.Fprintf(o.stderr, "%s · left: %s · right: %s%s\n", export.OneLine(shown.Describe()), export.OneLine(left.label), export.OneLine(right.label), tableNote(o.table, rtable))
+	fmt.Fprintf(o.stderr, "%s · left: %s · right: %s%s\n", export.OneLine(shown.Describe()), export.OneLine(left.named()), export.OneLine(right.named()), tableNote(o.table, rtable))
 	keys := []string{lq.PKName}
 	if lq.SKName != "" {
 		keys = append(keys, lq.SKName)

@@ -83,6 +83,11 @@ account = "000000000000"
 		if !strings.HasPrefix(errs, want) || strings.Count(errs, "environment ") != 1 {
 			t.Errorf("stderr:\n%s", errs)
 		}
+		// The left side named by its environment, as the explorer's =
+		// names it: the label set, then the connection.
+		if !strings.Contains(errs, " · left: LOCAL: us-east-1 · "+dl.Endpoint+" · right: DATA: ") {
+			t.Errorf("the sides are not named as set:\n%s", errs)
+		}
 	})
 	t.Run("none matches", func(t *testing.T) {
 		other := writeConfig(t, "[[environments]]\nlabel = \"PROD\"\nregion = \"eu-west-1\"\n")
@@ -123,5 +128,32 @@ func TestExplorerEnvironment(t *testing.T) {
 				t.Errorf("environment %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExplorerCommandsReadWhereItRead: a connection whose profile,
+// region and endpoint come from the AWS settings (AWS_PROFILE, the
+// profile's region, AWS_ENDPOINT_URL_DYNAMODB), no flag, hands them to
+// the explorer for the aws commands y copies and the command ? prints:
+// pasted in a shell without those settings, each reads the same table.
+func TestExplorerCommandsReadWhereItRead(t *testing.T) {
+	isolateAWS(t)
+	dl := dynalitetest.Shared(t)
+	table := diffServerTable(t, dl.Client(), diffLeftItems)
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[profile dev]\nregion = eu-west-2\naws_access_key_id = x\naws_secret_access_key = x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_PROFILE", "dev")
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", dl.Endpoint)
+	g := &globals{stderr: io.Discard, session: &dynamo.Session{}, configFile: writeConfig(t, "")}
+	conn, err := g.connectExplorer(nil, table, "", nil)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conn.Region != "eu-west-2" || conn.Endpoint != dl.Endpoint || conn.Profile != "dev" {
+		t.Errorf("the explorer's aws commands read region %q, endpoint %q, profile %q", conn.Region, conn.Endpoint, conn.Profile)
+	}
+	if r := conn.Reopen; r == nil || r.Region != "eu-west-2" || r.Endpoint != dl.Endpoint || r.Profile != "dev" {
+		t.Errorf("the reopen command reads elsewhere: %+v", r)
 	}
 }

@@ -331,7 +331,7 @@ func (o *rootOptions) uiConfig(g *globals, conf config.Config, keys keymap.KeyMa
 	if g.demo {
 		now = func() time.Time { return demo.DemoEnd } // the demo's data ends at a fixed time
 		if g.live != nil {
-			now = g.live.now // from there on, as its live workload writes
+			now = g.live.seconds // from there on, as its live workload writes
 		}
 		if g.configFile == "" {
 			save = nil // trying the demo never rewrites the real config.toml: columns last the session
@@ -443,7 +443,7 @@ func (g *globals) connectExplorer(early *connection, table, index string, choice
 		}
 		streams, _ := g.streams(ctx, conn) // nil: the Changes tab says this connection cannot read streams
 		return ui.Connected{Client: conn.client, Session: conn.client.Session, Connection: conn.label, Environment: conn.environmentNow, CostEstimated: conn.estimated, Info: info, TableNames: names, TablesNext: next, Streams: streams,
-			AgainstChoices: besides(choices, conn.where)}, nil
+			AgainstChoices: besides(choices, conn.where), Region: conn.where.Region, Endpoint: dynamo.RedactEndpoint(conn.endpoint), Profile: conn.where.Profile, Reopen: new(g.reopenAs(conn))}, nil
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dynascope/dynascope/internal/config"
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/export"
 )
@@ -115,6 +116,28 @@ func (g *globals) reopen() export.Connection {
 		if !g.fromConfig.endpoint {
 			c.Endpoint = dynamo.RedactEndpoint(g.endpoint)
 		}
+	}
+	return c
+}
+
+// reopenAs is reopen once conn is made: the region, profile and endpoint
+// it resolved from the AWS settings (AWS_REGION, AWS_PROFILE, the
+// profile's region, AWS_ENDPOINT_URL…) written out, so that the command
+// pasted in another shell reads the same place; what the configuration
+// file gave is still left to it.
+func (g *globals) reopenAs(conn *connection) export.Connection {
+	c := g.reopen()
+	if c.Demo || len(c.Data) > 0 || conn.where == (config.Connection{}) {
+		return c
+	}
+	if c.Profile == "" && !g.fromConfig.profile {
+		c.Profile = conn.where.Profile
+	}
+	if c.Region == "" && !g.fromConfig.region {
+		c.Region = conn.where.Region
+	}
+	if c.Endpoint == "" && !g.fromConfig.endpoint {
+		c.Endpoint = dynamo.RedactEndpoint(conn.endpoint)
 	}
 	return c
 }

@@ -8,7 +8,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Open, Back, Quit, Help, Refresh         key.Binding
-	GoTo, Flip, Wire, Submit, Cancel        key.Binding
+	GoTo, Flip, Wire, Wrap, Submit, Cancel  key.Binding
 	NextMode, PrevMode, TreeMode, ItemsMode key.Binding
 	Search, NextMatch, PrevMatch, Preview   key.Binding
 	Count, Delimiter, Index, Entities       key.Binding
@@ -47,6 +47,7 @@ func Default() KeyMap {
 		GoTo:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "go to a partition key")),
 		Flip:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "flip order")),
 		Wire:       key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "DynamoDB JSON")),
+		Wrap:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long values")),
 		Submit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		NextMode:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next mode")),

@@ -15,7 +15,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top, "bottom": &k.Bottom,
 		"open": &k.Open, "back": &k.Back, "quit": &k.Quit, "help": &k.Help, "refresh": &k.Refresh,
-		"go_to": &k.GoTo, "flip": &k.Flip, "wire": &k.Wire, "next_mode": &k.NextMode, "prev_mode": &k.PrevMode,
+		"go_to": &k.GoTo, "flip": &k.Flip, "wire": &k.Wire, "wrap": &k.Wrap, "next_mode": &k.NextMode, "prev_mode": &k.PrevMode,
 		"tree": &k.TreeMode, "items": &k.ItemsMode, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch, "preview": &k.Preview,
 		"count": &k.Count, "delimiter": &k.Delimiter, "index": &k.Index, "entities": &k.Entities,
 		"versions": &k.Versions, "prev_revision": &k.PrevRev, "next_revision": &k.NextRev, "mark": &k.Mark, "diff_v0": &k.Diff0,

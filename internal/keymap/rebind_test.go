@@ -64,8 +64,8 @@ func TestActionsOf(t *testing.T) {
 	if got := names("left"); len(got) != 2 || got[0] != "back" || got[1] != "prev_revision" {
 		t.Errorf("left: %v", got)
 	}
-	if got := names("w"); len(got) != 0 {
-		t.Errorf("w: %v", got)
+	if got := names("u"); len(got) != 0 {
+		t.Errorf("u: %v", got)
 	}
 }
 

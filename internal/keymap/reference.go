@@ -14,7 +14,7 @@ var referenceOrder = []string{
 	"search", "next_match", "prev_match", "go_to", "filter", "range", "follow", "zone", "flip", "sort", "sort_flip",
 	"prev_revision", "next_revision", "mark", "diff_v0", "count", "columns", "toggle", "move_up", "move_down", "auto_columns",
 	"index", "delimiter", "entities", "preview", "follow_reference", "history_back", "history_forward", "compare",
-	"statement", "wire", "copy", "copy_key", "export", "refresh", "stop_load", "tour", "help", "quit",
+	"statement", "wire", "wrap", "copy", "copy_key", "export", "refresh", "stop_load", "tour", "help", "quit",
 }
 
 // Reference is the key reference as a Markdown table, made from the

@@ -84,7 +84,7 @@ func TestCompareWithAnotherEnvironment(t *testing.T) {
 				h.contains(t, "~ v  2 → 20", "+ w  \"new\"", "left 1 req")
 				h.golden(t)
 				h.keys("down")
-				h.contains(t, "Only on the left (this connection)", " key.") // wrapped, never cut
+				h.contains(t, "Only on the left (DEMO)", " key.") // wrapped, never cut
 				h.keys("down")
 				h.contains(t, "Only on the right", " key.")
 			})
@@ -436,8 +436,67 @@ func TestCompareStoppedAtTheBudget(t *testing.T) {
 		h := newHarness(t, sz[0], sz[1], Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock, CountBudget: 20,
 			Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
 		h.keys("=", "enter")
-		h.contains(t, "· stopped at the budget", "the rest is not", "compared.")
+		h.contains(t, "· stopped", " same ─", "the rest is not", "compared.")
 		saysStop(t, h)
+	}
+}
+
+// TestCompareNamesBothSides: where the connection matches an
+// environment (PROD), the comparison names the left side by it, as it
+// names the right (STAGING) and as dynascope diff's "left:" does, in the
+// diff pane's title and words ("this connection" was all it said); and
+// long labels give way to the title's counts, cut with "…", at every
+// size, a stop too.
+func TestCompareNamesBothSides(t *testing.T) {
+	mem, other := memory.New(), memory.New()
+	var big []dynamo.Item // 250 items of 5 KB: a budget of 20 RCU stops before their end
+	for i := range 250 {
+		big = append(big, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d", i)},
+			"big": &types.AttributeValueMemberS{Value: strings.Repeat("x", 5000)}})
+	}
+	for _, tc := range []struct {
+		w     dynamo.Writer
+		table string
+		items []dynamo.Item
+	}{{mem, "Orders", compareItems(false)}, {other, "Orders", compareItems(true)}, {mem, "Big", big}, {other, "Big", big}} {
+		if err := demo.CreateKeyTable(context.Background(), tc.w, tc.table, "S", tc.items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const right = "STAGING: us-west-2 · http://127.0.0.1:20602"
+	against := func(_ context.Context, _ common.Side, _ dynamo.KeySchema) (dynamo.Client, string, error) {
+		return other, right, nil
+	}
+	prod := &config.Environment{Label: "PROD"}
+	for _, budget := range []float64{0, 20} {
+		table := map[float64]string{0: "Orders", 20: "Big"}[budget]
+		for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("budget %v/%dx%d", budget, sz[0], sz[1]), func(t *testing.T) {
+				h := newHarness(t, sz[0], sz[1], Config{Client: mem, Table: table, PK: "p", Now: demoClock, CountBudget: budget,
+					Connection: "us-east-1 · http://127.0.0.1:20601", Environment: func() *config.Environment { return prod },
+					Against: against, AgainstChoices: []common.Side{{Label: "STAGING", Endpoint: "http://staging"}}})
+				h.keys("=", "enter")
+				if budget > 0 {
+					h.contains(t, "· stopped", " differ · 0 only-left · 0 only-right · ", " same ─")
+				} else {
+					h.contains(t, "· 1 differ · 1 only-left · 1 only-right · 1 same ─")
+				}
+				h.contains(t, "╭─ vs STAGING: ")
+				if budget > 0 {
+					return
+				}
+				if !strings.Contains(h.screen(), "Diff b · PROD: us-east-1") || strings.Contains(h.screen(), "this connection") {
+					t.Errorf("the diff pane does not name the left side PROD:\n%s", h.screen())
+				}
+				h.keys("down")
+				h.contains(t, "c · only on PROD: us-east-1 · http://127.0.0.1:20601", "Only on the left (PROD: ")
+				h.keys("down")
+				h.contains(t, "e · only on "+right, "Only on the right (STAGING: ")
+				if strings.Contains(h.screen(), "this connection") {
+					t.Errorf("a side is not named as set:\n%s", h.screen())
+				}
+			})
+		}
 	}
 }
 

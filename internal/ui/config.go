@@ -119,6 +119,13 @@ type Connected struct {
 	// (nil keeps Config's): the configured ones less this connection
 	// itself, which = would only compare with itself.
 	AgainstChoices []Side
+	// Region, Endpoint and Profile are those the connection resolved
+	// (from AWS_REGION, AWS_PROFILE, the profile, AWS_ENDPOINT_URL…, not
+	// only the flags; "" keeps Config's), and Reopen Config's with them
+	// (nil keeps Config's): a copied aws command, or the command ? prints,
+	// pasted in another shell reads what the explorer read.
+	Region, Endpoint, Profile string
+	Reopen                    *export.Connection
 }
 
 // DefaultCountBudget is the RCU a count may spend unless told otherwise.

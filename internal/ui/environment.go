@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/dynascope/dynascope/internal/config"
+	"github.com/dynascope/dynascope/internal/export"
 	"github.com/dynascope/dynascope/internal/ui/common"
 )
 
@@ -35,4 +36,14 @@ func (m *Model) shortConnection() string {
 		return m.styles.Crumb.Render("DEMO") + " "
 	}
 	return ""
+}
+
+// here is this connection as a comparison's left side: the matched
+// environment's label before the connection's (as the right side's, and
+// dynascope diff's "left:"), "" where the connection has no label.
+func (m *Model) here() string {
+	if e := m.environment(); e != nil && e.Label != "" && m.cfg.Connection != "" {
+		return export.OneLine(e.Label) + ": " + m.cfg.Connection
+	}
+	return m.cfg.Connection
 }

@@ -863,6 +863,60 @@ func TestItemHelpNamesWhatDShows(t *testing.T) {
 	}
 }
 
+// TestItemLongValues: a value too long for the item view is cut with
+// "…", and w wraps it so that it reads whole in the explorer (escaped,
+// as every value), w again cuts it; where nothing is cut w is not
+// offered, and says why. Every line, a 👍🏽 (a thumb and a skin tone: two
+// cells counted by grapheme, four rune by rune, as tmux and Bubble Tea's
+// renderer count them) or a 北 on a wrap's edge included, keeps the
+// frame's width, its right border on it.
+func TestItemLongValues(t *testing.T) {
+	mem := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	long := "The quick brown fox; " + strings.Repeat("then it ran through the forest 北京 again, ", 6) + "bell\x07 THE END"
+	items := []dynamo.Item{
+		{"PK": s("p"), "SK": s("long"), "long": s(long), "thumb": s("ok 👍🏽 done")},
+		{"PK": s("p"), "SK": s("short"), "v": s("x")},
+	}
+	if err := demo.CreateKeyTable(context.Background(), mem, "Notes", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	frameHolds := func(t *testing.T, h *harness, w int) {
+		t.Helper()
+		for i, l := range strings.Split(h.screen(), "\n") {
+			if n := ansi.WcWidth.StringWidth(l); n > w || strings.HasPrefix(l, "│") && (n != w || !strings.HasSuffix(l, "│")) {
+				t.Fatalf("line %d is %d cells, not the frame's %d:\n%s", i, n, w, h.screen())
+			}
+		}
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, sz[0], sz[1], Config{Client: mem, Table: "Notes", PK: "p", Now: demoClock})
+			h.keys("2", "enter")
+			h.contains(t, `"thumb": "ok 👍🏽 done"`, "…  S")
+			frameHolds(t, h, sz[0])
+			if !strings.Contains(helpLine(h), "w wrap long values") {
+				t.Errorf("w is not offered over a value cut:\n%s", h.screen())
+			}
+			h.keys("w")
+			h.contains(t, "long values wrapped", `\u0007`, ` THE END",  S`)
+			if strings.Contains(h.screen(), "…  S") || !strings.Contains(helpLine(h), "w cut long values") {
+				t.Errorf("w did not wrap the long value:\n%s", h.screen())
+			}
+			frameHolds(t, h, sz[0])
+			h.keys("w")
+			h.contains(t, "…  S")
+			h.keys("esc", "down", "enter")
+			h.contains(t, `"v": "x"`)
+			if strings.Contains(helpLine(h), "w wrap") {
+				t.Errorf("w is offered where nothing is cut:\n%s", h.screen())
+			}
+			h.keys("w")
+			h.said(t, "Nothing to wrap")
+		})
+	}
+}
+
 // TestHelpShowsOnlyKeysThatAct: the help line and ? list a key only where
 // it acts, derived from each page's keys: a Versions list with no rows
 // offered enter, / and the moves; n and N were listed before any search,

@@ -98,6 +98,7 @@ func New(cfg Config) *Model {
 	m.c = &common.Common{Styles: &m.styles, Keys: cfg.Keys, NextID: func() int { m.nextID++; return m.nextID },
 		CountBudget: cfg.CountBudget, Tables: cfg.Tables, Now: cfg.Now, FilterBudget: cfg.FilterBudget, SaveColumns: cfg.SaveColumns, HeldRows: cfg.HeldRows,
 		TmuxBuffer: cfg.TmuxBuffer, Load: cfg.Load, Against: cfg.Against, AgainstChoices: cfg.AgainstChoices}
+	m.c.Here = m.here
 	if cfg.Connect == nil {
 		m.useClient(cfg.Client)
 	}
@@ -258,6 +259,16 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.styles = common.StylesFor(m.cfg.Theme, msg.IsDark(), os.Getenv("NO_COLOR") != "")
 		m.help.Styles = helpStyles(&m.styles)
 		m.memo.forget()
+		return nil, true
+	case tea.ModeReportMsg:
+		// The renderer counts cells by grapheme once the terminal keeps
+		// mode 2027 (as Bubble Tea reads this report): lines are measured
+		// as it counts, and laid out again.
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			common.CountGraphemes(true)
+			m.memo.forget()
+			m.layout()
+		}
 		return nil, true
 	case spinner.TickMsg:
 		if !m.anyLoading() {

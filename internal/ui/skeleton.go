@@ -128,6 +128,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if c.Environment != nil {
 		m.cfg.Environment = c.Environment
 	}
+	m.resolved(c)
 	m.cfg.CostEstimated = c.CostEstimated
 	m.cfg.Info, m.cfg.TableNames, m.cfg.TablesNext = c.Info, c.TableNames, c.TablesNext
 	if c.Streams != nil {
@@ -158,4 +159,21 @@ func (m *Model) useClient(c dynamo.Client) {
 		m.c.Streams = dynamo.MeteredStreams{StreamsClient: m.c.Streams, Session: m.cfg.Session} // counted in the status bar
 	}
 	m.c.Streams = m.masked.Streams(m.c.Streams, "") // each table's changes come in its stand-ins
+}
+
+// resolved takes the region, endpoint and profile the connection used
+// for the aws commands y copies, and the command ? prints, where it
+// names them.
+func (m *Model) resolved(c Connected) {
+	for _, f := range []struct {
+		to *string
+		v  string
+	}{{&m.cfg.Region, c.Region}, {&m.cfg.Endpoint, c.Endpoint}, {&m.cfg.Profile, c.Profile}} {
+		if f.v != "" {
+			*f.to = f.v
+		}
+	}
+	if c.Reopen != nil {
+		m.cfg.Reopen = *c.Reopen
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 func demoClock() time.Time { return demo.DemoEnd }
@@ -222,6 +223,34 @@ func TestCopyAsCommand(t *testing.T) {
 	if strings.Contains(h.screen(), "sent to") {
 		t.Fatal("the note stayed")
 	}
+}
+
+// TestCopyAsCommandReadsWhatTheExplorerRead: the region, endpoint and
+// profile the connection resolved from the AWS settings (AWS_REGION, the
+// profile, AWS_ENDPOINT_URL_DYNAMODB, not a flag) are in the aws command
+// y copies and in the command ? prints: pasted in another shell, without
+// those settings, they read the same table.
+func TestCopyAsCommandReadsWhatTheExplorerRead(t *testing.T) {
+	var buffer string
+	tmux := func(_ context.Context, text string) error { buffer = text; return nil }
+	cfg, rec := connecting(t, "DeviceLogs")
+	cfg.PK, cfg.Connection, cfg.Now, cfg.TmuxBuffer = "123", "profile prod · eu-west-1 · http://127.0.0.1:20601", demoClock, tmux
+	connect := cfg.Connect
+	cfg.Connect = func(ctx context.Context) (Connected, error) {
+		c, err := connect(ctx)
+		c.Region, c.Endpoint, c.Profile = "eu-west-1", "http://127.0.0.1:20601", "prod"
+		c.Reopen = &export.Connection{Profile: "prod", Region: "eu-west-1", Endpoint: "http://127.0.0.1:20601"}
+		return c, err
+	}
+	h := harnessFor(t, New(cfg), rec)
+	h.send(tea.WindowSizeMsg{Width: 300, Height: 30})
+	h.run(h.m.Init())
+	h.keys("y")
+	if !strings.HasSuffix(buffer, " --region eu-west-1 --endpoint-url http://127.0.0.1:20601 --profile prod") {
+		t.Errorf("the aws command reads elsewhere: %q", buffer)
+	}
+	h.keys("?")
+	h.contains(t, "this view: dynascope --profile prod --region eu-west-1 --endpoint-url http://127.0.0.1:20601 --table DeviceLogs --pk 123")
 }
 
 // TestCopyAsCommandInTheDemo: the demo's aws command reads the demo seeded
@@ -801,6 +830,40 @@ func TestTimeBarSaysItsKeysWhenReopened(t *testing.T) {
 		h.keys("t")
 		h.contains(t, "range › last 24h ", " enter runs · ctrl+u clears · esc cancels")
 	}
+}
+
+// TestTimeBarScrolls: a range typed past the frame scrolls in the bar as
+// the f and : boxes do, the cursor's end shown and the text it hides
+// marked "…" (at the prompt's end for the left, at the box's end for the
+// right); the frame had cut its end off, cursor and all.
+func TestTimeBarScrolls(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: "AuditLog", PK: "prod-api", Range: "last 24h", Now: demoClock})
+		h.keys("t", "ctrl+u")
+		typed := "between 2018-08-29T12:00:00.000+00:00 and 2018-09-04T12:00:00.000+00:00"
+		typed = strings.Repeat("   ", (sz[0]-len(typed))/3+1) + typed + " END"
+		h.typeText(typed)
+		bar := rangeBarLine(t, h)
+		if !strings.Contains(bar, "│ range ›…") || !strings.HasSuffix(strings.TrimRight(bar, " │"), "+00:00 END") {
+			t.Errorf("%dx%d: the bar does not show the end typed, scrolled:\n%s", sz[0], sz[1], h.screen())
+		}
+		h.keys("home")
+		if bar := rangeBarLine(t, h); !strings.Contains(bar, "│ range ›    ") || !strings.HasSuffix(strings.TrimRight(bar, " │"), "…") {
+			t.Errorf("%dx%d: at its start the bar does not mark the text hidden on its right:\n%s", sz[0], sz[1], h.screen())
+		}
+	}
+}
+
+// rangeBarLine is the screen's line of the range bar, whole.
+func rangeBarLine(t *testing.T, h *harness) string {
+	t.Helper()
+	for l := range strings.SplitSeq(h.screen(), "\n") {
+		if strings.Contains(l, "range ›") {
+			return l
+		}
+	}
+	t.Fatalf("no range bar:\n%s", h.screen())
+	return ""
 }
 
 // TestFollowOnAMergedRangeNamesThisTablesPrefixes: F on a range merged

@@ -70,6 +70,21 @@ type Common struct {
 	// offers (configured environments, profiles).
 	Against        func(ctx context.Context, side Side, key dynamo.KeySchema) (dynamo.Client, string, error)
 	AgainstChoices []Side
+	// Here names this connection as a comparison's left side, as Against
+	// names the right: its environment's label and the connection
+	// ("PROD: us-east-1 · …"), the same words as dynascope diff's.
+	Here func() string
+}
+
+// HereLabel is this connection as a comparison names it ("this
+// connection" where nothing names it).
+func (c *Common) HereLabel() string {
+	if c.Here != nil {
+		if s := c.Here(); s != "" {
+			return s
+		}
+	}
+	return "this connection"
 }
 
 // Side is another connection = can compare with, as the picker names

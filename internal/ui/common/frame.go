@@ -2,8 +2,6 @@ package common
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Frame draws content in a rounded box of exactly w×h cells with a title in
@@ -17,7 +15,7 @@ func Frame(st *Styles, title, content string, w, h int) string {
 	top := "╭─"
 	if title != "" {
 		t := CutWords(title, max(0, w-6)) // a figure never shown in part
-		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-ansi.StringWidth(t))))
+		top += " " + st.FrameTitle.Render(t) + " " + border.Render(strings.Repeat("─", max(0, w-5-Width(t))))
 	} else {
 		top += border.Render(strings.Repeat("─", w-3))
 	}
@@ -29,6 +27,11 @@ func Frame(st *Styles, title, content string, w, h int) string {
 		line := ""
 		if i < len(lines) {
 			line = lines[i]
+		}
+		if Width(line) > inner {
+			// Padding (a viewport's, counted by grapheme) is not text: it
+			// goes first, without a "…".
+			line = strings.TrimRight(line, " ")
 		}
 		if Width(line) > inner {
 			line = Truncate(line, inner, "…")

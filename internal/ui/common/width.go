@@ -2,6 +2,7 @@ package common
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -45,19 +46,47 @@ func cells(s string, n int) int {
 	return i
 }
 
-// Width is ansi.StringWidth(s).
+// graphemes is whether the terminal counts cells by grapheme (it said it
+// keeps Unicode mode 2027): Bubble Tea's renderer counts as the terminal
+// does, wcwidth's rune by rune unless the terminal says so, and every
+// line is measured here the same way. Measured by graphemes where the
+// renderer counted runes, 👍🏽 (a thumb and a skin tone, two cells to
+// one, four to the other) pushed the item view's right border off the
+// line in tmux.
+var graphemes atomic.Bool
+
+// CountGraphemes makes every measure count by grapheme, as the renderer
+// does once the terminal reports Unicode mode 2027.
+func CountGraphemes(on bool) { graphemes.Store(on) }
+
+// method is how the renderer counts cells now.
+func method() ansi.Method {
+	if graphemes.Load() {
+		return ansi.GraphemeWidth
+	}
+	return ansi.WcWidth
+}
+
+// Width is s's width in cells, as the renderer counts them.
 func Width(s string) int {
 	if n, ok := plainWidth(s); ok {
 		return n
 	}
-	return ansi.StringWidth(s)
+	return method().StringWidth(s)
 }
 
-// Truncate is ansi.Truncate(s, w, tail).
+// Cut is s's cells from left to right, as the renderer counts them
+// (ansi's WcWidth.Cut of x/ansi v0.11.8 returns the wrong cells of a
+// styled line).
+func Cut(s string, left, right int) string {
+	return Truncate(TruncateLeft(s, left), right-left, "")
+}
+
+// Truncate is s cut to w cells, as the renderer counts them, with tail.
 func Truncate(s string, w int, tail string) string {
 	sw, ok := plainWidth(s)
 	if !ok {
-		return ansi.Truncate(s, w, tail)
+		return truncated(s, w, tail)
 	}
 	if sw <= w {
 		return s
@@ -69,13 +98,26 @@ func Truncate(s string, w int, tail string) string {
 	return s[:cells(s, w)] + tail
 }
 
-// TruncateLeft is ansi.TruncateLeft(s, n, "").
+// TruncateLeft is s less its first n cells, as the renderer counts them.
 func TruncateLeft(s string, n int) string {
 	if _, ok := plainWidth(s); !ok {
-		return ansi.TruncateLeft(s, n, "")
+		return method().TruncateLeft(s, n, "")
 	}
 	if n <= 0 {
 		return s
 	}
 	return s[cells(s, n):]
+}
+
+// truncated is method().Truncate, held to w cells: x/ansi v0.11.8's
+// WcWidth.Truncate returns a string whole where its width by grapheme
+// fits (a 👍🏽 line two cells too wide for the renderer, which counts it
+// rune by rune), so it is asked for less until it fits.
+func truncated(s string, w int, tail string) string {
+	m := method()
+	out := m.Truncate(s, w, tail)
+	for n := w - 1; n >= 0 && m.StringWidth(out) > w; n-- {
+		out = m.Truncate(s, n, tail)
+	}
+	return out
 }

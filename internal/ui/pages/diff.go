@@ -311,9 +311,38 @@ func (d *Diff) count(int, bool) string {
 		// First: after an environment's label ("STAGING: us-east-1 ·
 		// http://…") and the four counts, a stop said last was cut at
 		// 80 and 120 columns, and the counts read as the whole partition.
-		s = "stopped at the budget · " + s
+		s = stoppedWords + " · " + s
 	}
 	return s
+}
+
+// stoppedWords lead a stopped comparison's counts; stoppedShort where
+// they leave the counts no room (the request line says the budget).
+const stoppedWords, stoppedShort = "stopped at the budget", "stopped"
+
+// title is the list's title in width cells: the other side, then the
+// counts. The counts are the title's point: a long label ("STAGING:
+// us-west-2 · http://127.0.0.1:8000") gives way to them, cut with "…",
+// where the whole line had cut the counts after the label; a failure's
+// words after the counts give way to the label.
+func (d *Diff) title(width int) string {
+	const vs, labelMin = "vs ", 12                                    // "STAGING: us…": the side still told
+	tail, counts := d.list.TitleCounting(""), " · "+d.count(0, false) // " · 1 differ · …"
+	label := common.Sanitize(d.label)
+	if len(vs)+min(labelMin, common.Width(label))+common.Width(counts) > width && d.res.Stopped() {
+		tail = strings.Replace(tail, stoppedWords, stoppedShort, 1)
+		counts = strings.Replace(counts, stoppedWords, stoppedShort, 1)
+	}
+	if room := width - len(vs) - common.Width(counts); common.Width(label) > room {
+		label = common.Truncate(label, max(2, room), "…")
+	}
+	return vs + label + tail
+}
+
+// sides are the comparison's two sides as every label names them: this
+// connection as its environment names it, the other as it was picked.
+func (d *Diff) sides() (left, right string) {
+	return common.Sanitize(d.c.HereLabel()), common.Sanitize(d.label)
 }
 
 func (d *Diff) View() string {
@@ -323,7 +352,7 @@ func (d *Diff) View() string {
 	if d.list.Len() == 0 && d.res.Stopped() && d.list.Settled() && !d.list.Fail.Stopped() {
 		body = st.Dim.Render(common.Wrap("No differences in the keys both sides read before the budget stopped them: the rest is not compared.", max(10, listW-4)))
 	}
-	lst := common.Frame(st, d.list.TitleCounting("vs "+common.Sanitize(d.label)), body, listW, listH)
+	lst := common.Frame(st, d.title(listW-6), body, listW, listH)
 	rw, rh := d.w, d.hgt-listH
 	if d.c.ShowPreview(d.w) {
 		rw, rh = d.w-listW, d.hgt
@@ -334,15 +363,16 @@ func (d *Diff) View() string {
 	dtitle, lines := "Diff", []string{}
 	if k, ok := d.list.Selected(); ok {
 		name := common.Sanitize(keyWords(k.Key, d.q))
+		left, right := d.sides()
 		switch k.Status {
 		case domain.OnlyLeft:
-			dtitle = name + " · only on this connection"
-			lines = append(lines, st.Removed.Render(common.Wrap("Only on the left (this connection): "+common.Sanitize(d.label)+" has no item with this key.", max(10, rw-4))))
+			dtitle = name + " · only on " + left
+			lines = append(lines, st.Removed.Render(common.Wrap("Only on the left ("+left+"): "+right+" has no item with this key.", max(10, rw-4))))
 		case domain.OnlyRight:
-			dtitle = name + " · only on " + common.Sanitize(d.label)
-			lines = append(lines, st.Added.Render(common.Wrap("Only on the right ("+common.Sanitize(d.label)+"): this connection has no item with this key.", max(10, rw-4))))
+			dtitle = name + " · only on " + right
+			lines = append(lines, st.Added.Render(common.Wrap("Only on the right ("+right+"): "+left+" has no item with this key.", max(10, rw-4))))
 		default:
-			dtitle = "Diff " + name + " · this connection → " + common.Sanitize(d.label)
+			dtitle = "Diff " + name + " · " + left + " → " + right
 			lines = append(lines, renderDiff(st, k.Changes, rw-4))
 		}
 	}

@@ -21,6 +21,8 @@ type Item struct {
 	info     dynamo.TableInfo
 	item     dynamo.Item
 	wire     bool
+	wrap     bool // long values wrapped, not cut (w)
+	cut      bool // a line is cut (or, wrapped, would be) at this width: w shows more
 	req      list.Request
 	fail     list.Failure // why reading it again failed: what is shown is the copy read before
 	read     bool         // read by GetItem; false: taken from a list's loaded rows
@@ -33,7 +35,7 @@ type Item struct {
 	// on every key.
 	shown struct {
 		gen, width int
-		wire       bool
+		wire, wrap bool
 	}
 	gen int // bumped when the item is read again
 	// changes are the item's own changes from the table's stream, shown
@@ -103,6 +105,12 @@ func (p *Item) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Wire):
 			p.wire = !p.wire
+		case key.Matches(msg, k.Wrap) && !p.cut && !p.wrap:
+			return p, func() tea.Msg {
+				return common.NoticeMsg{Text: "Nothing to wrap", Why: "every value is shown whole at this width"}
+			}
+		case key.Matches(msg, k.Wrap):
+			p.wrap = !p.wrap
 		case key.Matches(msg, k.Copy):
 			// The item as shown: plain JSON, or DynamoDB JSON after d.
 			form, doc := "plain JSON", map[string]any(dynamo.PlainItem(p.item))
@@ -156,9 +164,11 @@ func (p *Item) SetSize(w, h int) {
 	if below := p.changesHeight(); p.h-below >= p.chrome()+4 {
 		p.vp.SetHeight(p.h - below - p.chrome()) // the item's changes below it
 	}
-	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire {
-		p.vp.SetContent(renderJSON(p.c.Styles, p.item, p.wire, p.w-4))
-		p.shown.gen, p.shown.width, p.shown.wire = p.gen, p.w, p.wire
+	if p.shown.gen != p.gen || p.shown.width != p.w || p.shown.wire != p.wire || p.shown.wrap != p.wrap {
+		var json string
+		json, p.cut = renderJSONLines(p.c.Styles, p.item, p.wire, p.w-4, p.wrap)
+		p.vp.SetContent(json)
+		p.shown.gen, p.shown.width, p.shown.wire, p.shown.wrap = p.gen, p.w, p.wire, p.wrap
 	}
 }
 
@@ -174,6 +184,9 @@ func (p *Item) View() string {
 	form := "plain JSON"
 	if p.wire {
 		form = "DynamoDB JSON"
+	}
+	if p.wrap && p.cut {
+		form += " · long values wrapped"
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.crumb(), common.Plural(len(p.item), "attribute", "attributes"), form)
 	if p.fail.Stopped() {
@@ -249,11 +262,21 @@ func (p *Item) Request() string {
 func (p *Item) ShortHelp() []key.Binding {
 	k := p.c.Keys
 	if p.streamNote() == "" {
-		return []key.Binding{k.Up, k.Down, p.changesKey(), p.wireKey(), k.Back, k.Copy, k.Refresh, k.CopyKey, k.Help, k.Quit}
+		return []key.Binding{k.Up, k.Down, p.changesKey(), p.wireKey(), p.wrapKey(), k.Back, k.Copy, k.Refresh, k.CopyKey, k.Help, k.Quit}
 	}
 	// No stream (or none this connection reads): 5 has nothing to open,
 	// and the note under the item says why; the help does not offer it.
-	return []key.Binding{k.Up, k.Down, p.wireKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, p.wireKey(), p.wrapKey(), k.Copy, k.CopyKey, k.Refresh, k.Back, k.Help, k.Quit}
+}
+
+// wrapKey is w where a value is cut at this width (or wrapped: w cuts
+// them again), off where every value is shown whole.
+func (p *Item) wrapKey() key.Binding {
+	b := common.On(p.c.Keys.Wrap, p.cut || p.wrap)
+	if p.wrap {
+		b.SetHelp(b.Help().Key, "cut long values")
+	}
+	return b
 }
 
 // wireKey names what d switches to: DynamoDB JSON from plain JSON, and
@@ -278,5 +301,5 @@ func copyJSON(c *common.Common, doc any, what string) tea.Cmd {
 
 func (p *Item) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.Moves(), {p.wireKey(), p.changesKey(), k.Copy, k.CopyKey, k.Refresh}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {p.wireKey(), p.wrapKey(), p.changesKey(), k.Copy, k.CopyKey, k.Refresh}, {k.Back, k.Help, k.Quit}}
 }

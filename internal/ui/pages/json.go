@@ -20,6 +20,14 @@ var jsonLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // beside it. Every line is sanitized: JSON escapes C0 controls but not C1
 // controls or bidirectional overrides.
 func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) string {
+	out, _ := renderJSONLines(st, item, wire, width, false)
+	return out
+}
+
+// renderJSONLines is renderJSON, its long lines wrapped rather than cut
+// where wrap is set; cut reports whether a line was cut (or, wrapped,
+// would have been): whether wrapping shows more.
+func renderJSONLines(st *common.Styles, item dynamo.Item, wire bool, width int, wrap bool) (out string, cut bool) {
 	lines := []string{st.JSONPunct.Render("{")}
 	names := dynamo.SortedNames(item)
 	for i, name := range names {
@@ -42,22 +50,50 @@ func renderJSON(st *common.Styles, item dynamo.Item, wire bool, width int) strin
 			if j == 0 && !wire {
 				tag = "  " + st.TypeTag.Render(dynamo.TypeOf(item[name]))
 			}
+			long := width > 0 && common.Width(l)+common.Width(tag) > width
+			cut = cut || long
+			if long && wrap {
+				lines = append(lines, wrapLine(l+tag, width)...)
+				continue
+			}
 			lines = append(lines, fitLine(l, tag, width))
 		}
 	}
 	lines = append(lines, st.JSONPunct.Render("}"))
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n"), cut
+}
+
+// wrapLine is a line of an item in rows of width cells, every row after
+// the first indented under the attribute's name by two more cells, so
+// that the value reads as one (the line is escaped already; a wide
+// character is never split).
+func wrapLine(l string, width int) []string {
+	plain := ansi.Strip(l)
+	indent := len(plain) - len(strings.TrimLeft(plain, " ")) + 2
+	if indent >= width/2 {
+		indent = 0
+	}
+	rows := []string{common.Cut(l, 0, width)}
+	for at, w := common.Width(rows[0]), common.Width(l); at < w; {
+		row := common.Cut(l, at, at+width-indent)
+		if common.Width(row) == 0 {
+			break
+		}
+		rows = append(rows, strings.Repeat(" ", indent)+row)
+		at += common.Width(row)
+	}
+	return rows
 }
 
 // fitLine is a line of an item within width: a value cut at the edge ends
 // in "…" and keeps its type tag after it, so that a cut value never reads
 // as whole (width <= 0: no limit).
 func fitLine(l, tag string, width int) string {
-	if width <= 0 || ansi.StringWidth(l)+ansi.StringWidth(tag) <= width {
+	if width <= 0 || common.Width(l)+common.Width(tag) <= width {
 		return l + tag
 	}
-	room := max(1, width-ansi.StringWidth(tag))
-	return ansi.Truncate(l, room, "…") + tag
+	room := max(1, width-common.Width(tag))
+	return common.Truncate(l, room, "…") + tag
 }
 
 // binaryTagged writes the binaries of a plain value as b64:…, the one form

@@ -947,6 +947,12 @@ func drawSparkline(all []time.Time, width int) (string, time.Time, time.Time) {
 
 func (t *Time) SetSize(w, h int) {
 	t.w, t.h = w, h
+	// The range bar is as wide as the frame leaves it, so that a long
+	// range scrolls as the f and : boxes do, its hidden text marked "…",
+	// where the frame had cut its end (and the cursor) off; scrolled
+	// again to the new width.
+	t.input.SetWidth(max(1, w-4-ansi.StringWidth(t.input.Prompt)-1))
+	t.input.SetCursor(t.input.Position())
 	t.pg.SizeTo(h - 8) // the frame, the range bar and its notes, the header
 	// The sparkline is computed here, and drawn from the cache it fills.
 	spark, _, _ := t.sparkline(max(8, t.w-4-44))
@@ -955,6 +961,21 @@ func (t *Time) SetSize(w, h int) {
 	if t.picker != nil {
 		t.picker.layout(t.w-4, max(2, gridH))
 	}
+}
+
+// rangeBox is the range bar being typed: as wide as its text, with its
+// keys after it, where both fit; else the box as wide as the frame,
+// scrolled to the cursor (the keys are on the help line).
+func (t *Time) rangeBox() string {
+	in, keys := t.input, ""
+	if in.Focused() && in.Value() != "" {
+		keys = t.c.Styles.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
+	}
+	if components.ShownWidth(in.Value())+1+ansi.StringWidth(keys) > in.Width() {
+		return in.View()
+	}
+	in.SetWidth(0) // a box given no width is as wide as its text, or its placeholder
+	return in.View() + keys
 }
 
 // gridHeight is the rows' height below the range bar, its notes, the
@@ -969,10 +990,7 @@ func (t *Time) gridHeight(spark bool) int {
 
 func (t *Time) View() string {
 	st := t.c.Styles
-	bar := t.input.View()
-	if t.input.Focused() && t.input.Value() != "" {
-		bar += st.Dim.Render("   enter runs · ctrl+u clears · esc cancels")
-	}
+	bar := t.rangeBox()
 	if !t.input.Focused() {
 		shown, note := t.rangeTxt, "   (t to change)"
 		switch {
