@@ -431,6 +431,8 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 		{"docs", "DOC#d1#v0"}, {"docs", "DOC#d1#v1"}, {"docs", "DOC#d1#v2"}, {"docs", "DOC#d2#v1"}, {"docs", "DOC#d2#v2"}, {"docs", "META"},
 		{"orders", "ORDER#o1#ITEM#1"}, {"orders", "ORDER#o1#ITEM#2"}, {"orders", "ORDER#o2#ITEM#1"}, {"orders", "ORDER#o2#ITEM#2"},
 		{"device", "DEVICE#d1#v1"}, {"device", "DEVICE#d1#v2"}, {"device", "DEVICE#d2#v1"},
+		{"under", "memo_v0"}, {"under", "memo_v1"}, {"under", "memo_v2"}, {"under", "report_v1"}, {"under", "report_v2"},
+		{"word", "a#VERSION#0000"}, {"word", "a#VERSION#0001"}, {"word", "a#VERSION#0002"}, {"word", "b#VERSION#0000"}, {"word", "b#VERSION#0001"}, {"word", "metadata"},
 	} {
 		items = append(items, dynamo.Item{"PK": s(k[0]), "SK": s(k[1]), "title": s("x")})
 	}
@@ -450,6 +452,12 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#v{n}: read by it", 3},
 			{"orders", "", "looked in the partition's 4 keys for {name}#v{n} (DOC#d1#v1): none", 2},
 			{"device", "", "looked in the partition's 3 keys for {name}#v{n} (DOC#d1#v1): none", 2},
+			// _v suffixes and a revision word of its own (VERSION#0001)
+			// were not looked for: "none".
+			{"under", "memo current=memo_v0 revisions=2 latest=memo_v2 drift=[]\nreport current=none revisions=2 latest=report_v2 drift=[\"v0 is missing: no current copy of 2 revisions\"]",
+				"no revision key begins with v; in the partition's 5 keys, 2 items hold revisions spelt {name}_v{n}: read by it", 3},
+			{"word", "a current=a#VERSION#0000 revisions=2 latest=a#VERSION#0002 drift=[]\nb current=b#VERSION#0000 revisions=1 latest=b#VERSION#0001 drift=[]",
+				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#VERSION#{n}: read by it", 3},
 		} {
 			m := dynamo.NewMetered(c)
 			res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
