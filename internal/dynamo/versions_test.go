@@ -474,4 +474,19 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 			}
 		}
 	}
+	// One item's history (--item, the timeline) found nothing where the
+	// partition's list found the family: it now reads the same sample.
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		for _, tc := range []struct{ pk, item, want string }{
+			{"docs", "DOC#d1", "DOC#d1 current=DOC#d1#v0 revisions=2 latest=DOC#d1#v2 drift=[]"},
+			{"under", "memo", "memo current=memo_v0 revisions=2 latest=memo_v2 drift=[]"},
+			{"word", "b", "b current=b#VERSION#0000 revisions=1 latest=b#VERSION#0001 drift=[]"},
+			{"orders", "ORDER#o1", "ORDER#o1 current=none revisions=0 latest=none drift=[]"},
+		} {
+			h, res, err := dynamo.ItemHistory(ctx, c, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk), Name: tc.item}, nil)
+			if got := summary(h); err != nil || got != tc.want || (res.Pattern != nil) != (tc.pk != "orders") {
+				t.Errorf("%s %s --item %s: %q %v (pattern %v), want %q", name, tc.pk, tc.item, got, err, res.Pattern, tc.want)
+			}
+		}
+	}
 }
