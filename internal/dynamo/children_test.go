@@ -379,15 +379,7 @@ func TestChildrenOtherDelimiters(t *testing.T) {
 		"arrow":  {"root→m→i", "root→m→j", "root→n→i", "home→n→k", "home"},
 		"dcolon": {"Mod::A::f", "Mod::A::g", "Mod::B::h", "Pkg::A::f", "Pkg::C"},
 	}
-	backends := seededBackends(t, &otherDelimSeeded, func(ctx context.Context, w dynamo.Writer) error {
-		var items []dynamo.Item
-		for pk, keys := range parts {
-			for _, k := range keys {
-				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: k}})
-			}
-		}
-		return demo.CreateKeyTable(ctx, w, "OtherDelims", "S", items)
-	})
+	backends := seededBackends(t, &otherDelimSeeded, partitionsTable("OtherDelims", parts))
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 	for _, tc := range []struct{ pk, delim, below string }{
 		{"sect", "§", "Alpha§"},
