@@ -321,7 +321,7 @@ func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info d
 	case f.delimiter == "" && key.SK != nil && key.SK.Type == domain.TypeS:
 		// A prefix ends with its delimiter (NY#NEWYORKCITY#): a level of
 		// leaves under it is still cut at '#', as the explorer's is.
-		req.Delim, _ = domain.TemplateDelimiter(f.prefix)
+		req.Delim, _ = domain.PrefixDelimiter(f.prefix)
 	}
 	if f.index != "" {
 		req.TableKeys = &info.Key

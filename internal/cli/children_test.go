@@ -273,14 +273,18 @@ func TestChildrenDelimiterOfSeveralBytes(t *testing.T) {
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			for _, tc := range []struct {
-				pk, delim, want string // want: name=count, in key order
+				pk, delim, prefix, want string // want: name=count, in key order
 			}{
-				{"SECT", "§", "Alpha=3 Beta=1"},
-				{"ARROW", "→", "home=1 root=2"},
-				{"DCOLON", "::", "Mod=3 Pkg=1"},
+				{"SECT", "§", "", "Alpha=3 Beta=1"},
+				{"ARROW", "→", "", "home=1 root=2"},
+				{"DCOLON", "::", "", "Mod=3 Pkg=1"},
+				// Drilled into a child's prefix, the level below is cut the
+				// same way (under Mod:: it was ':' and Alpha§ was not cut).
+				{"SECT", "§", "Alpha§", "x=2 y=1"},
+				{"DCOLON", "::", "Mod::", "A=2 B=1"},
 			} {
 				for _, given := range []bool{true, false} {
-					args := []string{"children", "--table", table, "--pk", tc.pk, "--count", "--output", "json"}
+					args := []string{"children", "--table", table, "--pk", tc.pk, "--prefix", tc.prefix, "--count", "--output", "json"}
 					if given {
 						args = append(args, "--delimiter", tc.delim)
 					}
@@ -297,7 +301,7 @@ func TestChildrenDelimiterOfSeveralBytes(t *testing.T) {
 					}
 					var got []string
 					for _, c := range doc.Children {
-						if c.Prefix != c.Name+tc.delim {
+						if c.Prefix != tc.prefix+c.Name+tc.delim {
 							t.Errorf("%s: child %q drills into %q", tc.pk, c.Name, c.Prefix)
 						}
 						got = append(got, fmt.Sprintf("%s=%d", c.Name, c.Count))

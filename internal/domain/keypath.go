@@ -149,6 +149,25 @@ func TemplateDelimiter(s string) (string, bool) {
 	return "", false
 }
 
+// PrefixDelimiter is the delimiter a prefix typed by hand ends a level
+// with (NY#, Mod::, Alpha§): TemplateDelimiter's, but the pair where the
+// prefix holds it only doubled (Mod:: is cut at ::, as DetectDelimiter
+// cuts the keys it was listed from), and where none of Delimiters is held
+// a mark the prefix ends with (Alpha§).
+func PrefixDelimiter(prefix string) (string, bool) {
+	if d, ok := TemplateDelimiter(prefix); ok {
+		if strings.HasSuffix(prefix, d+d) && doubled([]string{timeMasked(prefix)}, d) {
+			return d + d, true
+		}
+		return d, true
+	}
+	r, n := utf8.DecodeLastRuneInString(prefix)
+	if n == 0 || r == utf8.RuneError || !unicode.IsPunct(r) && !unicode.IsSymbol(r) || r < 0x80 && strings.ContainsRune("\"'`", r) {
+		return "", false
+	}
+	return string(r), true
+}
+
 // Child is one next segment under a prefix.
 type Child struct {
 	Name        string // the segment, possibly empty (A##B)

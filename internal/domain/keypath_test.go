@@ -66,6 +66,18 @@ func TestDetectDelimiter(t *testing.T) {
 	}
 }
 
+// TestPrefixDelimiter: a prefix a child was listed with (Mod::, Alpha§)
+// names the delimiter it was cut at, so drilling into it cuts the next
+// level the same way; it was ':' for Mod:: and none for Alpha§.
+func TestPrefixDelimiter(t *testing.T) {
+	for in, want := range map[string]string{"NY#": "#", "NY#NEWYORKCITY#": "#", "Mod::": "::", "Mod::A::": "::", "a:b::": ":", "Alpha§": "§", "root→m→": "→",
+		"user__1__": "__", "plain": "", "": "", "amsg#2018-08-29:12:00:00": "#", "x\"": "", "A#B§": "#"} {
+		if got, ok := PrefixDelimiter(in); got != want || ok != (want != "") {
+			t.Errorf("PrefixDelimiter(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
 // TestTemplateDelimiter: one string written by hand names its delimiter
 // by holding it (nothing to repeat in); a time's colons are the time's.
 func TestTemplateDelimiter(t *testing.T) {
