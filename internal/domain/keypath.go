@@ -88,8 +88,13 @@ func DetectDelimiter(sample []string) (string, bool) {
 
 // doubled reports a delimiter that every key holding it holds only
 // twice in a row (Mod::A::f, user__1__profile): the pair is the
-// delimiter, so no level is an empty name between its halves.
+// delimiter, so no level is an empty name between its halves. Only : and
+// _ pair so (Rust's and C++'s paths, Django's lookups); A##B is an empty
+// level between A and B.
 func doubled(keys []string, d string) bool {
+	if d != ":" && d != "_" {
+		return false
+	}
 	pair := d + d
 	for _, k := range keys {
 		if strings.Contains(k, d) && strings.ReplaceAll(k, pair, "") != strings.ReplaceAll(k, d, "") ||

@@ -46,6 +46,7 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"user__1__profile", "user__2__orders"}, "__"},
 		{[]string{"Mod::A:f", "Mod::B::g"}, ":"},
 		{[]string{"a:::b", "c:::d"}, ":"},
+		{[]string{"A##B", "A##C", "B##D"}, "#"}, // empty levels, not a pair
 		{[]string{"ORDER::2024-01-01T10:00:00Z", "ORDER::2024-01-02T11:00:00Z"}, "::"},
 		// Another mark, multi-byte too, where none of Delimiters is held,
 		// if it repeats in a key: § and → are levels; € and @ once a key
@@ -71,7 +72,7 @@ func TestDetectDelimiter(t *testing.T) {
 // level the same way; it was ':' for Mod:: and none for Alpha§.
 func TestPrefixDelimiter(t *testing.T) {
 	for in, want := range map[string]string{"NY#": "#", "NY#NEWYORKCITY#": "#", "Mod::": "::", "Mod::A::": "::", "a:b::": ":", "Alpha§": "§", "root→m→": "→",
-		"user__1__": "__", "plain": "", "": "", "amsg#2018-08-29:12:00:00": "#", "x\"": "", "A#B§": "#"} {
+		"user__1__": "__", "A##": "#", "A#B##": "#", "plain": "", "": "", "amsg#2018-08-29:12:00:00": "#", "x\"": "", "A#B§": "#"} {
 		if got, ok := PrefixDelimiter(in); got != want || ok != (want != "") {
 			t.Errorf("PrefixDelimiter(%q) = %q, %v; want %q", in, got, ok, want)
 		}
