@@ -145,7 +145,7 @@ func ParseConfig(data string) (Config, error) {
 		}
 	}
 	for name, t := range c.Tables {
-		if domain.DelimiterTooLong(t.Delimiter) {
+		if t.Delimiter == domain.NoDelimiter || domain.DelimiterTooLong(t.Delimiter) {
 			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one to three characters, such as \"#\", \"§\" or \"::\"", name, t.Delimiter)
 		}
 		if t.TimeFormat != "" {
