@@ -91,7 +91,7 @@ Stats go in "stats".`,
 	fl.StringVar(&f.pk, "pk", "", "partition key value (required), or a shard pattern such as 'seattle-{1..4}'")
 	fl.StringVar(&f.index, "index", "", "drill down a GSI or LSI instead of the base table")
 	fl.StringVar(&f.prefix, "prefix", "", "sort-key prefix to list under, ending with the delimiter (default: the top level)")
-	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter, or none to list every key whole (default: detected from the keys: # | / : . - _; none when none repeats)")
+	fl.StringVar(&f.delimiter, "delimiter", "", "segment delimiter, or none to list every key whole (default: detected from the keys: # | / : . - _, a pair of one such as ::, another mark such as § or →; none when none repeats)")
 	fl.StringVarP(&f.output, "output", "o", "json", "json (one document), or the children as rows: jsonl, csv, or a file children.jsonl, children.json (an array), children.csv"+csvNull)
 	fl.BoolVar(&f.count, "count", false, "count the items under each child (reads the subtrees)")
 	budgetVar(fl, &f.countBudget, "count-budget", 1000, false, "most `RCU` --count may spend: a count that reaches it stops there, printing what it counted, exit 3")
@@ -106,8 +106,8 @@ func (f *childrenFlags) prepare() (*domain.Mask, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	if len(f.delimiter) > 1 && f.delimiter != domain.NoDelimiter {
-		return nil, usage("give one character, such as '#' or '/', or none to split nothing", "--delimiter %q is longer than one character", f.delimiter)
+	if domain.DelimiterTooLong(f.delimiter) {
+		return nil, usage("give the one to three characters between levels, such as '#', '§' or '::', or none to split nothing", "--delimiter %q is longer than three characters", f.delimiter)
 	}
 	if err := checkBudget("--count-budget", f.countBudget, false); err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func (f *childrenFlags) request(key dynamo.KeySchema, pk domain.KeyValue, info d
 	case f.delimiter == "" && key.SK != nil && key.SK.Type == domain.TypeS:
 		// A prefix ends with its delimiter (NY#NEWYORKCITY#): a level of
 		// leaves under it is still cut at '#', as the explorer's is.
-		req.Delim, _ = domain.TemplateDelimiter(f.prefix)
+		req.Delim, _ = domain.PrefixDelimiter(f.prefix)
 	}
 	if f.index != "" {
 		req.TableKeys = &info.Key

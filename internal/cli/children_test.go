@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,7 +81,7 @@ func TestChildrenBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--table", "DeviceLogs", "--pk", "123"}, 2, "no hierarchy — list its items with dynascope items --demo --table DeviceLogs --pk 123"},
-		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "##"}, 2, "one character"},
+		{[]string{"--table", "Locations", "--pk", "USA", "--delimiter", "####"}, 2, "longer than three characters"},
 		{[]string{"--table", "Locations"}, 2, "--pk"},
 		{[]string{"--table", "Locations", "--pk", "USA", "--output", "xml"}, 2, "--output jsonl, json or csv, or a file"},
 		// The command the failure offers carries the connection that
@@ -245,6 +246,72 @@ func TestChildrenKeepTimesWhole(t *testing.T) {
 				t.Fatalf("%q: a time in pieces: %+v", tc.args, c)
 			}
 		}
+	}
+}
+
+// TestChildrenDelimiterOfSeveralBytes: --delimiter § (two bytes, one
+// character), → and :: were refused as "longer than one character", and
+// left out they were not detected: § and → keys were listed whole, ::
+// keys cut into an empty level between the colons. Given or detected,
+// each is walked and counted as a full read cuts it. On dynalite and the
+// embedded backend.
+func TestChildrenDelimiterOfSeveralBytes(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	keys := map[string][]string{
+		"SECT":   {"Alpha§x§1", "Alpha§x§2", "Alpha§y§1", "Beta§z§1"},
+		"ARROW":  {"root→m→i", "root→m→j", "home→n→k"},
+		"DCOLON": {"Mod::A::f", "Mod::A::g", "Mod::B::h", "Pkg::A::f"},
+	}
+	var items []map[string]types.AttributeValue
+	for pk, sks := range keys {
+		for _, sk := range sks {
+			items = append(items, av("PK", pk, "SK", sk))
+		}
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				pk, delim, prefix, want string // want: name=count, in key order
+			}{
+				{"SECT", "§", "", "Alpha=3 Beta=1"},
+				{"ARROW", "→", "", "home=1 root=2"},
+				{"DCOLON", "::", "", "Mod=3 Pkg=1"},
+				// Drilled into a child's prefix, the level below is cut the
+				// same way (under Mod:: it was ':' and Alpha§ was not cut).
+				{"SECT", "§", "Alpha§", "x=2 y=1"},
+				{"DCOLON", "::", "Mod::", "A=2 B=1"},
+			} {
+				for _, given := range []bool{true, false} {
+					args := []string{"children", "--table", table, "--pk", tc.pk, "--prefix", tc.prefix, "--count", "--output", "json"}
+					if given {
+						args = append(args, "--delimiter", tc.delim)
+					}
+					out, _ := mustRun(t, append(args, conn...)...)
+					var doc struct {
+						Delimiter string
+						Children  []struct {
+							Name, Prefix string
+							Count        int
+						}
+					}
+					if err := json.Unmarshal([]byte(out), &doc); err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for _, c := range doc.Children {
+						if c.Prefix != tc.prefix+c.Name+tc.delim {
+							t.Errorf("%s: child %q drills into %q", tc.pk, c.Name, c.Prefix)
+						}
+						got = append(got, fmt.Sprintf("%s=%d", c.Name, c.Count))
+					}
+					if doc.Delimiter != tc.delim || strings.Join(got, " ") != tc.want {
+						t.Errorf("%s (given %v): delimiter %q, children %q; want %q, %s", tc.pk, given, doc.Delimiter, got, tc.delim, tc.want)
+					}
+				}
+			}
+		})
 	}
 }
 

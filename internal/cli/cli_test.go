@@ -483,7 +483,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"filter and versions", []string{"--demo", "--table", "Equipment", "--pk", "Equipment_1", "--versions", "--filter", "a = 1"}, 2, "press f to filter its revisions"},
 		{"bad filter", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--filter", "Level = "}, 2, "--filter column 9: "},
 		{"negative max-rcu", []string{"--demo", "--table", "DeviceLogs", "--pk", "123", "--max-rcu", "-1"}, 2, "--max-rcu -1 is not a budget"},
-		{"empty delimiter", []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", ""}, 2, "--delimiter is given empty — give one character"},
+		{"empty delimiter", []string{"children", "--demo", "--table", "Locations", "--pk", "USA", "--delimiter", ""}, 2, "--delimiter is given empty — give the one to three characters between levels"},
 		{"empty delimiter, explorer", []string{"--demo", "--table", "Nope", "--delimiter="}, 2, "--delimiter is given empty"},
 		{"empty ttl attribute", []string{"ttl", "--demo", "--table", "Locations", "--attribute", ""}, 2, "--attribute is given empty — give the attribute's name"},
 		{"empty index", []string{"items", "--demo", "--table", "Locations", "--pk", "USA", "--index", ""}, 2, "--index is given empty — give a GSI or LSI name"},

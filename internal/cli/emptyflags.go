@@ -19,7 +19,7 @@ var emptyHints = map[string]string{
 	"table":        "give the table's name (dynascope tables lists them)",
 	"pk":           "give the partition key's value",
 	"versions":     "give a versioned item's name, or --versions alone for all of them",
-	"delimiter":    "give one character, such as '#' or '/', or none to split nothing; leave --delimiter out to have it detected",
+	"delimiter":    "give the one to three characters between levels, such as '#' or '::', or none to split nothing; leave --delimiter out to have it detected",
 	"attribute":    "give the attribute's name, or leave --attribute out for the one TTL is enabled on",
 	"index":        "give a GSI or LSI name, or leave --index out to read the base table",
 	"filter":       `give a condition such as 'status = "FAILED"', or leave --filter out to keep every item`,

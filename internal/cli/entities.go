@@ -71,8 +71,8 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		return usage(f.g.tablesHint(), "--table is required")
 	case f.output != "json" && f.output != "jsonl" && f.output != "csv":
 		return usage("use --output json, jsonl or csv", "--output %q is not a format of entities", f.output)
-	case len(f.delimiter) > 1:
-		return usage("give one character, such as '#' or '/'", "--delimiter %q is longer than one character", f.delimiter)
+	case f.delimiter == domain.NoDelimiter || domain.DelimiterTooLong(f.delimiter):
+		return usage("give the one to three characters between levels, such as '#', '§' or '::'", "--delimiter %q is not a delimiter of one to three characters", f.delimiter)
 	}
 	if err := checkBudget("--max-rcu", f.maxRCU, false); err != nil {
 		return err

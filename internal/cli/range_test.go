@@ -226,6 +226,42 @@ func TestRangeKeysInSeveralOffsets(t *testing.T) {
 	}
 }
 
+// TestRangeTimeAfterAMarkOutsideASCII: a time after § or → (evt§2018-…,
+// a→2018-08-29→3) was "no time this tool recognises": only ASCII marks
+// could come before one. The ranges hold what the keys' times say, with
+// --sk-prefix too. On dynalite and the embedded backend.
+func TestRangeTimeAfterAMarkOutsideASCII(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	base := time.Date(2018, 8, 29, 12, 0, 0, 0, time.UTC)
+	var items []map[string]types.AttributeValue
+	for i := range 60 {
+		at := base.Add(time.Duration(i) * 13 * time.Hour)
+		items = append(items, av("PK", "SECT", "SK", "evt§"+at.Format(time.RFC3339)), av("PK", "ARROW", "SK", []string{"a→", "b→"}[i%2]+at.Format("2006-01-02T15:04:05")+fmt.Sprintf("→%d", i)))
+	}
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				pk   string
+				args []string
+				want int // items: base + 13h·i falls in 2018-09-01…04 for i 5 to 11
+			}{
+				{"SECT", []string{"--from", "2018-09-01", "--to", "2018-09-04"}, 7},
+				{"SECT", []string{"--at", "2018-08"}, 5},
+				{"SECT", []string{"--before", "2018-09-04", "--sk-prefix", "evt§"}, 11},
+				{"ARROW", []string{"--from", "2018-09-01", "--to", "2018-09-04"}, 7},
+				{"ARROW", []string{"--at", "2018-08", "--sk-prefix", "a→"}, 3},
+			} {
+				out, stderr := mustRun(t, append(append([]string{"range", "--table", table, "--pk", tc.pk}, tc.args...), conn...)...)
+				if got := len(sortKeysOut(t, out)); got != tc.want {
+					t.Errorf("%s %v: %d items, want %d\n%s", tc.pk, tc.args, got, tc.want, stderr)
+				}
+			}
+		})
+	}
+}
+
 // TestRangeKeysInTwoEpochUnits: a number sort key holding epoch seconds
 // and epoch milliseconds side by side is refused as times in two forms,
 // naming both, never as "no time"; --time-format picks one, and its

@@ -181,8 +181,8 @@ func (o *rootOptions) validate() error {
 			return usage("see dynascope range --help for the forms a range takes", "--range: %v", err)
 		}
 	}
-	if len(o.delimiter) > 1 && o.delimiter != domain.NoDelimiter {
-		return usage("give one character, such as '#' or '/', or none to split nothing", "--delimiter %q is longer than one character", o.delimiter)
+	if domain.DelimiterTooLong(o.delimiter) {
+		return usage("give the one to three characters between levels, such as '#', '§' or '::', or none to split nothing", "--delimiter %q is longer than three characters", o.delimiter)
 	}
 	if !slices.Contains(ui.Themes, o.theme) {
 		return usage("use --theme auto, dark, light or high-contrast", "--theme %q is not a theme", o.theme)

@@ -92,8 +92,9 @@ version_pattern in the configuration): a template where {n} is the number
 first placeholder>), or the whole partition when the template starts with
 one. With none named, where no key under v is a revision, one keys-only
 page of the partition (100 keys) is looked at for a family spelt with the
-name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1…): where two names or more
-each hold two numbers or more, it is read by {name}#v{n}, said on stderr.
+name first (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1…; report_v1, a#VERSION#0001):
+where two names or more each hold two numbers or more, it is read by
+{name}#v{n} ({name}_v{n}, {name}#VERSION#{n}…), said on stderr.
 
 --max-rcu bounds every read (the revisions' Query pages, the GetItem of
 --item), as billed, within half an RCU; stopped there, nothing is

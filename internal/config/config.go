@@ -145,8 +145,8 @@ func ParseConfig(data string) (Config, error) {
 		}
 	}
 	for name, t := range c.Tables {
-		if len(t.Delimiter) > 1 {
-			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one character, such as \"#\"", name, t.Delimiter)
+		if t.Delimiter == domain.NoDelimiter || domain.DelimiterTooLong(t.Delimiter) {
+			return Config{}, fmt.Errorf("tables.%s.delimiter %q: give one to three characters, such as \"#\", \"§\" or \"::\"", name, t.Delimiter)
 		}
 		if t.TimeFormat != "" {
 			if _, err := domain.ParseTimeFormat(t.TimeFormat); err != nil {

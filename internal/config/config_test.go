@@ -69,7 +69,8 @@ seattle = "seattle-{1..4}"
 	}
 	for _, tc := range []struct{ in, want string }{
 		{"[tables.X]\ndelimiter = \"#\"\nlevls = \"A#B\"\n", `unknown setting "tables.X.levls"`},
-		{"[tables.X]\ndelimiter = \"##\"\n", "one character"},
+		{"[tables.X]\ndelimiter = \"####\"\n", "one to three characters"},
+		{"[tables.X]\ndelimiter = \"none\"\n", "one to three characters"},
 		{"[tables.X]\ncount_budget = -1\n", "positive"},
 		{"[tables.X]\ndelimiter = \n", "line 2"},
 		{"colour = \"red\"\n", `unknown setting "colour"`},

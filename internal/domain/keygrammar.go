@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -154,6 +155,20 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isPlaceSep(c byte) bool  { return c < 0x80 && !isAlnumByte(c) }
 func isAlnumByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+// markLen is the length in bytes of the punctuation or symbol character
+// outside ASCII that s begins with (§, →, ·), which a time part may follow
+// as it may an ASCII one (evt§2024-…); 0 where s begins with none.
+func markLen(s string) int {
+	if s == "" || s[0] < 0x80 {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || !unicode.IsPunct(r) && !unicode.IsSymbol(r) {
+		return 0
+	}
+	return n
+}
+
 // restAllowed reports text that may follow a time part directly: not a
 // digit, letter or point that would make it part of a longer time.
 func restAllowed(c byte) bool { return !isAlnumByte(c) && c != '.' && c != ':' }
@@ -186,10 +201,13 @@ func DetectTimeText(key string) (TimeEncoding, bool) {
 
 // detectWith places the time part that at finds in key (see DetectTimeText).
 func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, bool) {
-	starts := []int{0}
+	starts, seps := []int{0}, []int{0} // where each place starts, and its separator
 	for i := 0; i < len(key)-1; i++ {
 		if isPlaceSep(key[i]) {
-			starts = append(starts, i+1)
+			starts, seps = append(starts, i+1), append(seps, i)
+		} else if n := markLen(key[i:]); n > 0 && i+n < len(key) {
+			starts, seps = append(starts, i+n), append(seps, i)
+			i += n - 1
 		}
 	}
 	found := make([]timePart, len(starts))
@@ -202,7 +220,7 @@ func detectWith(key string, at func(string) (timePart, bool)) (TimeEncoding, boo
 		e := found[j].enc
 		e.Place = p
 		if j > 0 {
-			e.Place, e.Sep = TimeAfter, key[starts[j]-1:starts[j]]
+			e.Place, e.Sep = TimeAfter, key[seps[j]:starts[j]]
 		}
 		return e
 	}

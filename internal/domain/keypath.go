@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,6 +30,18 @@ func timeMasked(k string) string {
 		}
 	}
 	return string(b)
+}
+
+// MaxDelimiter is the most characters a delimiter setting may hold: a
+// mark (#, §, →) or a short run of them (::, __, ->). Counted in
+// characters, not bytes, so § and → are one each.
+const MaxDelimiter = 3
+
+// DelimiterTooLong reports a delimiter setting longer than MaxDelimiter
+// characters (NoDelimiter aside), which is more likely a value typed into
+// the wrong flag than the text between two levels.
+func DelimiterTooLong(d string) bool {
+	return d != NoDelimiter && utf8.RuneCountInString(d) > MaxDelimiter
 }
 
 // NoDelimiter is how a delimiter setting (--delimiter, the tree's
@@ -64,7 +78,68 @@ func DetectDelimiter(sample []string) (string, bool) {
 			best, bestScore = d, score
 		}
 	}
+	if best == "" {
+		best = otherDelimiter(masked)
+	} else if doubled(masked, best) {
+		best += best
+	}
 	return best, best != ""
+}
+
+// doubled reports a delimiter that every key holding it holds only
+// twice in a row (Mod::A::f, user__1__profile): the pair is the
+// delimiter, so no level is an empty name between its halves. Only : and
+// _ pair so (Rust's and C++'s paths, Django's lookups); A##B is an empty
+// level between A and B.
+func doubled(keys []string, d string) bool {
+	if d != ":" && d != "_" {
+		return false
+	}
+	pair := d + d
+	for _, k := range keys {
+		if strings.Contains(k, d) && strings.ReplaceAll(k, pair, "") != strings.ReplaceAll(k, d, "") ||
+			strings.Contains(k, pair+d) {
+			return false
+		}
+	}
+	return true
+}
+
+// otherDelimiter is a punctuation or symbol character outside Delimiters
+// (§, →, ~, +) that structures the keys where none of those does: held
+// by at least half the keys and two of them, as DetectDelimiter asks,
+// and twice in one key at least, since one mark in each key (a price's €,
+// an e-mail's @) is part of a name more often than a level's end. ""
+// where none does; among several, the one most keys hold, then the one
+// that sorts first.
+func otherDelimiter(keys []string) string {
+	held := map[rune]int{}
+	twice := map[rune]bool{}
+	for _, k := range keys {
+		seen := map[rune]bool{}
+		for _, r := range k {
+			if r == utf8.RuneError || r < 0x80 && strings.ContainsRune("\"'`", r) || !unicode.IsPunct(r) && !unicode.IsSymbol(r) ||
+				slices.Contains(Delimiters, string(r)) {
+				continue
+			}
+			if seen[r] {
+				twice[r] = true
+				continue
+			}
+			seen[r] = true
+			held[r]++
+		}
+	}
+	best, bestN := "", 0
+	for r, n := range held {
+		if n < 2 || n*2 < len(keys) || !twice[r] {
+			continue
+		}
+		if n > bestN || n == bestN && string(r) < best {
+			best, bestN = string(r), n
+		}
+	}
+	return best
 }
 
 // TemplateDelimiter is the strongest delimiter in one string written by
@@ -77,6 +152,25 @@ func TemplateDelimiter(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// PrefixDelimiter is the delimiter a prefix typed by hand ends a level
+// with (NY#, Mod::, Alpha§): TemplateDelimiter's, but the pair where the
+// prefix holds it only doubled (Mod:: is cut at ::, as DetectDelimiter
+// cuts the keys it was listed from), and where none of Delimiters is held
+// a mark the prefix ends with (Alpha§).
+func PrefixDelimiter(prefix string) (string, bool) {
+	if d, ok := TemplateDelimiter(prefix); ok {
+		if strings.HasSuffix(prefix, d+d) && doubled([]string{timeMasked(prefix)}, d) {
+			return d + d, true
+		}
+		return d, true
+	}
+	r, n := utf8.DecodeLastRuneInString(prefix)
+	if n == 0 || r == utf8.RuneError || !unicode.IsPunct(r) && !unicode.IsSymbol(r) || r < 0x80 && strings.ContainsRune("\"'`", r) {
+		return "", false
+	}
+	return string(r), true
 }
 
 // Child is one next segment under a prefix.

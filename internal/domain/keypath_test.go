@@ -41,10 +41,40 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"rack:31:07", "rack:44:12"}, ":"},
 		{[]string{"alarm#13:17:58.250", "alarm#13:18:00.125"}, "#"},
 		{[]string{"13:17:58.250", "13:18:00.125"}, ""},
+		// A delimiter always doubled is the pair; one also single is not.
+		{[]string{"Mod::A::f", "Mod::B::g", "Pkg::A::h"}, "::"},
+		{[]string{"user__1__profile", "user__2__orders"}, "__"},
+		{[]string{"Mod::A:f", "Mod::B::g"}, ":"},
+		{[]string{"a:::b", "c:::d"}, ":"},
+		{[]string{"A##B", "A##C", "B##D"}, "#"}, // empty levels, not a pair
+		{[]string{"ORDER::2024-01-01T10:00:00Z", "ORDER::2024-01-02T11:00:00Z"}, "::"},
+		// Another mark, multi-byte too, where none of Delimiters is held,
+		// if it repeats in a key: § and → are levels; € and @ once a key
+		// are part of names.
+		{[]string{"Alpha§x§1", "Alpha§y§2", "Beta§z§1"}, "§"},
+		{[]string{"root→m→i", "home→n→j"}, "→"},
+		{[]string{"a~b~c", "a~d"}, "~"},
+		{[]string{"12€", "30€", "45€"}, ""},
+		{[]string{"ann@example", "bob@example"}, ""},
+		{[]string{"Alpha§x§1", "Beta§y", "Gamma"}, "§"},
+		{[]string{"Alpha§x§1", "Beta", "Gamma"}, ""},
+		{[]string{"a#b§c§d", "e#f§g"}, "#"},
 	} {
 		got, ok := DetectDelimiter(tc.sample)
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("DetectDelimiter(%q) = %q, %v; want %q", tc.sample, got, ok, tc.want)
+		}
+	}
+}
+
+// TestPrefixDelimiter: a prefix a child was listed with (Mod::, Alpha§)
+// names the delimiter it was cut at, so drilling into it cuts the next
+// level the same way; it was ':' for Mod:: and none for Alpha§.
+func TestPrefixDelimiter(t *testing.T) {
+	for in, want := range map[string]string{"NY#": "#", "NY#NEWYORKCITY#": "#", "Mod::": "::", "Mod::A::": "::", "a:b::": ":", "Alpha§": "§", "root→m→": "→",
+		"user__1__": "__", "A##": "#", "A#B##": "#", "plain": "", "": "", "amsg#2018-08-29:12:00:00": "#", "x\"": "", "A#B§": "#"} {
+		if got, ok := PrefixDelimiter(in); got != want || ok != (want != "") {
+			t.Errorf("PrefixDelimiter(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }
@@ -342,35 +372,46 @@ func sameChildren(a, b []Child) bool {
 // delimiter and its byte neighbours, every prefix, several page sizes.
 func TestSkipScanMatchesFullRead(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"#", "\"", "$", "A", "B", "Î", "!", "\x00", "~"}
-	for trial := 0; trial < 300; trial++ {
-		set := map[string]bool{}
-		for i := 0; i < 1+r.IntN(60); i++ {
-			var b strings.Builder
-			for j := 0; j < 1+r.IntN(7); j++ {
-				b.WriteString(alphabet[r.IntN(len(alphabet))])
+	// Each delimiter beside characters that share its bytes or its first
+	// character: '¨' and 'Â' begin with §'s first byte, ':' is half of ::.
+	for _, tc := range []struct {
+		delim    string
+		alphabet []string
+	}{
+		{"#", []string{"#", "\"", "$", "A", "B", "Î", "!", "\x00", "~"}},
+		{"§", []string{"§", "¨", "Â", "A", "B", "!", "\x00", "~"}},
+		{"→", []string{"→", "←", "A", "B", "-", ">", "\x00"}},
+		{"::", []string{"::", ":", ";", "A", "B", "9", "\x00"}},
+	} {
+		for trial := 0; trial < 300; trial++ {
+			set := map[string]bool{}
+			for i := 0; i < 1+r.IntN(60); i++ {
+				var b strings.Builder
+				for j := 0; j < 1+r.IntN(7); j++ {
+					b.WriteString(tc.alphabet[r.IntN(len(tc.alphabet))])
+				}
+				set[b.String()] = true
 			}
-			set[b.String()] = true
-		}
-		keys := make([]string, 0, len(set))
-		for k := range set {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		prefixes := map[string]bool{"": true}
-		for _, k := range keys {
-			for i := range k {
-				if k[i] == '#' {
-					prefixes[k[:i+1]] = true
+			keys := make([]string, 0, len(set))
+			for k := range set {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			prefixes := map[string]bool{"": true}
+			for _, k := range keys {
+				for i := range k {
+					if strings.HasPrefix(k[i:], tc.delim) {
+						prefixes[k[:i+len(tc.delim)]] = true
+					}
 				}
 			}
-		}
-		for p := range prefixes {
-			want := childrenByFullRead(keys, p, "#")
-			for _, limit := range []int{1, 2, 5, 1000} {
-				got, _ := skipScan(keys, p, "#", limit)
-				if !sameChildren(got, want) {
-					t.Fatalf("prefix %q limit %d over %q:\n got %+v\nwant %+v", p, limit, keys, got, want)
+			for p := range prefixes {
+				want := childrenByFullRead(keys, p, tc.delim)
+				for _, limit := range []int{1, 2, 5, 1000} {
+					got, _ := skipScan(keys, p, tc.delim, limit)
+					if !sameChildren(got, want) {
+						t.Fatalf("delimiter %q prefix %q limit %d over %q:\n got %+v\nwant %+v", tc.delim, p, limit, keys, got, want)
+					}
 				}
 			}
 		}
@@ -439,8 +480,11 @@ func FuzzChildWalk(f *testing.F) {
 	f.Add("NY\nNY#A#1\nNY!\nNYC#B\nNE#OMAHA#68118", "", "#")
 	f.Add("A##B\nA#\nA#C", "A#", "#")
 	f.Add("usa/ny\nusa/ca/sf", "usa/", "/")
+	f.Add("Alpha§x§1\nAlpha§y\nBeta§§z\nAlpha§", "Alpha§", "§")
+	f.Add("root→m→i\nroot→\nhome→n", "", "→")
+	f.Add("Mod::A::f\nMod:::B\nMod::\nMod:x\nPkg::A", "Mod::", "::")
 	f.Fuzz(func(t *testing.T, keyText, prefix, delim string) {
-		if delim == "" || len(delim) > 1 || !utf8.ValidString(keyText+prefix+delim) {
+		if delim == "" || utf8.RuneCountInString(delim) > 2 || !utf8.ValidString(keyText+prefix+delim) {
 			return
 		}
 		set := map[string]bool{}

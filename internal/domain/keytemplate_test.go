@@ -164,7 +164,7 @@ func FuzzSuggestVersionPattern(f *testing.F) {
 // FuzzDetectTimeText: a time detection finds in a key is found again
 // where the encoding looks, and its template reads back as the same form.
 func FuzzDetectTimeText(f *testing.F) {
-	for _, k := range []string{"admission#1601700180000#R8", "LOG#00000001790812800000", "MSG#0001790812800#1", "P#512-777-7777#2021-07-07T16:36:42-D", "2019-09-25T010101", "20190925T010101Z#x", "JFK#2021-08-01T07:25:00#250#0", "evt#1601700180000000000", "a#2021-07-07-1"} {
+	for _, k := range []string{"admission#1601700180000#R8", "LOG#00000001790812800000", "MSG#0001790812800#1", "P#512-777-7777#2021-07-07T16:36:42-D", "2019-09-25T010101", "20190925T010101Z#x", "JFK#2021-08-01T07:25:00#250#0", "evt#1601700180000000000", "a#2021-07-07-1", "evt§2018-08-29T12:00:00Z", "a→2018-08-29→3"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

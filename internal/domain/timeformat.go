@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // timeFormatHelp is what a refused format is told to write instead.
@@ -193,11 +194,12 @@ func (e TimeEncoding) placeBefore(s, before string) (TimeEncoding, error) {
 	case before == "":
 		return e, nil
 	case i < 0:
-		e.Place, e.Sep, e.Lead = TimeAfter, before[len(before)-1:], before
+		_, n := utf8.DecodeLastRuneInString(before)
+		e.Place, e.Sep, e.Lead = TimeAfter, before[len(before)-n:], before
 		return e, nil
 	}
 	begins, rest := before[:i], before[i+len(anyPlaceholder):]
-	if len(rest) != 1 || !isPlaceSep(rest[0]) || strings.Contains(begins, "{") {
+	if !(len(rest) == 1 && isPlaceSep(rest[0]) || rest != "" && markLen(rest) == len(rest)) || strings.Contains(begins, "{") {
 		return e, fmt.Errorf("%q: put one separator (one of %s) between {any} and the time, such as {any}#{time} or P#{any}#{time}", s, timeSeps)
 	}
 	e.Place, e.Sep, e.Begins = TimeAfter, rest, begins

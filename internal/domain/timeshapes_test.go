@@ -150,6 +150,13 @@ var shapes = []shape{
 	{name: "after a point", write: func(t time.Time, _ int) string {
 		return "click." + t.Format("2006-01-02T15:04:05Z")
 	}, prefixes: []string{"click."}, others: []string{"click.x"}, detected: "prefix.2006-01-02T15:04:05Z07:00"},
+	// After a mark outside ASCII, which was no place a time could follow.
+	{name: "after a section sign", write: func(t time.Time, _ int) string {
+		return "evt§" + t.Format(time.RFC3339)
+	}, prefixes: []string{"evt§"}, others: []string{"evt§x"}, detected: "prefix§2006-01-02T15:04:05Z07:00"},
+	{name: "after an arrow, text after", write: func(t time.Time, i int) string {
+		return []string{"a→", "b→"}[i%2] + t.Format("2006-01-02") + fmt.Sprintf("→%d", i)
+	}, prefixes: []string{"a→", "b→"}, others: []string{"a→x"}, detected: "prefix→2006-01-02…"},
 	{name: "yyyy/MM/dd", write: func(t time.Time, i int) string {
 		return "LOG#" + t.Format("2006/01/02") + fmt.Sprintf("#%04d", i)
 	}, prefixes: []string{"LOG#"}, others: []string{"LOG#"}, detected: "prefix#2006/01/02#…"},

@@ -393,52 +393,90 @@ func InferVersionPattern(keys []string) *VersionPattern {
 }
 
 // nameFirstSeps are the separators a name-first family may end its name
-// with (DOC#d1#v3, docs/d1/v3).
-const nameFirstSeps = "#|/:~"
+// with (DOC#d1#v3, docs/d1/v3, report_v3).
+const nameFirstSeps = "#|/:~_"
 
 // InferNameFirstPattern finds a family of revisions spelt {name}<sep>v{n}
-// (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2) in a partition's keys, where
-// the evidence is clear: a lower-case v and digits end each key after the
-// separator, and at least two names hold two numbers or more each. One
-// name's v1, v2 (a device's hardware revisions) is not enough, and
-// ORDER#o1#ITEM#1 (no v), DOC#d1#V2 or api#v1.2 are no revisions. n is
-// how many names hold two numbers or more; nil where none is clear.
+// (DOC#d1#v1, DOC#d1#v2, DOC#d2#v1, DOC#d2#v2, report_v1) or with a
+// revision word and a separator of its own, {name}<sep>VERSION<sep>{n}
+// (a#VERSION#0001, doc/rev/2), in a partition's keys, where the evidence
+// is clear: a lower-case v and digits, or the word, its separator and
+// digits, end each key after the separator, and at least two names hold
+// two numbers or more each. One name's v1, v2 (a device's hardware
+// revisions) is not enough, and ORDER#o1#ITEM#1 (no revision word),
+// DOC#d1#V2 or api#v1.2 are no revisions. n is how many names hold two
+// numbers or more; nil where none is clear.
 func InferNameFirstPattern(keys []string) (p *VersionPattern, n int) {
-	nums := map[string]map[string]map[string]bool{} // sep → name → numbers
+	nums := map[string]map[string]map[string]bool{} // template → name → numbers
+	var templates []string                          // in the order first seen, for ties
 	for _, k := range keys {
-		i := strings.LastIndexAny(k, nameFirstSeps)
-		if i <= 0 || len(k)-i < 3 || k[i+1] != 'v' || !digitsOnly(k[i+2:]) || len(k)-i-2 > maxVersionDigits {
+		tpl, name, num, ok := nameFirstParts(k)
+		if !ok {
 			continue
 		}
-		sep, name := k[i:i+1], k[:i]
-		if nums[sep] == nil {
-			nums[sep] = map[string]map[string]bool{}
+		if nums[tpl] == nil {
+			nums[tpl] = map[string]map[string]bool{}
+			templates = append(templates, tpl)
 		}
-		if nums[sep][name] == nil {
-			nums[sep][name] = map[string]bool{}
+		if nums[tpl][name] == nil {
+			nums[tpl][name] = map[string]bool{}
 		}
-		nums[sep][name][strings.TrimLeft(k[i+2:], "0")] = true
+		nums[tpl][name][strings.TrimLeft(num, "0")] = true
 	}
 	best := ""
-	for _, sep := range nameFirstSeps {
+	for _, tpl := range templates {
 		many := 0
-		for _, ns := range nums[string(sep)] {
+		for _, ns := range nums[tpl] {
 			if len(ns) >= 2 {
 				many++
 			}
 		}
 		if many > n {
-			best, n = string(sep), many
+			best, n = tpl, many
 		}
 	}
 	if n < 2 {
 		return nil, 0
 	}
-	p, err := ParseVersionPattern(namePlaceholder + best + "v" + numPlaceholder)
+	p, err := ParseVersionPattern(best)
 	if err != nil {
 		return nil, 0
 	}
 	return p, n
+}
+
+// nameFirstParts reads key as a name, a separator, a revision's mark and
+// its digits: DOC#d1#v3 is {name}#v{n} of DOC#d1 and 3, a#VERSION#0001
+// {name}#VERSION#{n} of a and 0001; ok is false for any other key.
+func nameFirstParts(key string) (template, name, num string, ok bool) {
+	d := len(key)
+	for d > 0 && isDigit(key[d-1]) {
+		d--
+	}
+	if d == len(key) || len(key)-d > maxVersionDigits || d < 3 {
+		return "", "", "", false
+	}
+	if key[d-1] == 'v' && strings.IndexByte(nameFirstSeps, key[d-2]) >= 0 {
+		name, sep := key[:d-2], key[d-2:d-1]
+		if name == "" {
+			return "", "", "", false
+		}
+		return namePlaceholder + sep + "v" + numPlaceholder, name, key[d:], true
+	}
+	// A word and its own separator before the digits: VERSION#0001.
+	if strings.IndexByte(nameFirstSeps, key[d-1]) < 0 {
+		return "", "", "", false
+	}
+	w := d - 1
+	for w > 0 && isLetter(key[w-1]) {
+		w--
+	}
+	word := key[w : d-1]
+	if len(word) < 3 || !revisionWords[strings.ToLower(word)] || w < 2 || strings.IndexByte(nameFirstSeps, key[w-1]) < 0 {
+		return "", "", "", false
+	}
+	name = key[:w-1]
+	return namePlaceholder + key[w-1:d] + numPlaceholder, name, key[d:], true
 }
 
 // HistoryOnly reports a pattern inferred from keys that hold no revision

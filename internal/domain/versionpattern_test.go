@@ -295,6 +295,14 @@ func TestInferNameFirstPattern(t *testing.T) {
 		{[]string{"api#v1.2", "api#v1.3", "sdk#v2.0", "sdk#v2.1"}, "", 0},
 		{[]string{"A#v", "A#vx", "B#v", "B#v1"}, "", 0},
 		{[]string{"#v1", "#v2", "v1", "v2"}, "", 0}, // no name
+		// _v suffixes, and a revision word with its own separator.
+		{[]string{"report_v0", "report_v1", "report_v2", "memo_v0", "memo_v3"}, "{name}_v{n}", 2},
+		{[]string{"a#VERSION#0000", "a#VERSION#0001", "b#VERSION#0001", "b#VERSION#0002", "META"}, "{name}#VERSION#{n}", 2},
+		{[]string{"doc/d1/rev/1", "doc/d1/rev/2", "doc/d2/rev/1", "doc/d2/rev/2"}, "{name}/rev/{n}", 2},
+		{[]string{"a#VERSION#1", "b#VERSION#1", "c#VERSION#1"}, "", 0},
+		{[]string{"VERSION#1", "VERSION#2", "#VERSION#1", "#VERSION#2"}, "", 0}, // no name
+		{[]string{"a#ITEM#1", "a#ITEM#2", "b#ITEM#1", "b#ITEM#2"}, "", 0},
+		{[]string{"a#v#1", "a#v#2", "b#v#1", "b#v#2"}, "", 0},
 		{nil, "", 0},
 	} {
 		p, n := InferNameFirstPattern(tc.keys)
@@ -317,7 +325,8 @@ func TestInferNameFirstPattern(t *testing.T) {
 // reads every key it counted, and reads each back whole, with a name.
 func FuzzInferNameFirstPattern(f *testing.F) {
 	for _, seed := range [][4]string{{"DOC#d1#v1", "DOC#d1#v2", "DOC#d2#v1", "DOC#d2#v3"}, {"ORDER#o1#ITEM#1", "ORDER#o1#ITEM#2", "ORDER#o2#ITEM#1", "ORDER#o2#ITEM#2"},
-		{"a/v1", "a/v2", "b#v1", "b#v2"}, {"a#b/v1", "a#b/v2", "c#d/v1", "c#d/v2"}, {"é#v1", "é#v2", "x~v0", "x~v9"}} {
+		{"a/v1", "a/v2", "b#v1", "b#v2"}, {"a#b/v1", "a#b/v2", "c#d/v1", "c#d/v2"}, {"é#v1", "é#v2", "x~v0", "x~v9"},
+		{"report_v0", "report_v1", "memo_v0", "memo_v3"}, {"a#VERSION#0000", "a#VERSION#0001", "b#VERSION#0001", "b#VERSION#0002"}} {
 		f.Add(seed[0], seed[1], seed[2], seed[3])
 	}
 	f.Fuzz(func(t *testing.T, a, b, c, d string) {

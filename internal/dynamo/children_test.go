@@ -365,3 +365,50 @@ func TestBeforeKey(t *testing.T) {
 		}
 	}
 }
+
+var otherDelimSeeded seededTable
+
+// TestChildrenOtherDelimiters: keys cut by a mark outside domain.Delimiters
+// (§, →) or by a pair (::) are walked at it, detected from the keys or
+// asked for, and the walk lists what a full read lists, at the top level
+// and below it. Detected, a multi-byte mark was no delimiter (every key a
+// leaf) and :: was two with an empty level between. Both backends.
+func TestChildrenOtherDelimiters(t *testing.T) {
+	parts := map[string][]string{
+		"sect":   {"Alpha§x§1", "Alpha§x§2", "Alpha§y§1", "Alpha§", "Beta§z§1", "Beta§§2"},
+		"arrow":  {"root→m→i", "root→m→j", "root→n→i", "home→n→k", "home"},
+		"dcolon": {"Mod::A::f", "Mod::A::g", "Mod::B::h", "Pkg::A::f", "Pkg::C"},
+	}
+	backends := seededBackends(t, &otherDelimSeeded, partitionsTable("OtherDelims", parts))
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	for _, tc := range []struct{ pk, delim, below string }{
+		{"sect", "§", "Alpha§"},
+		{"arrow", "→", "root→"},
+		{"dcolon", "::", "Mod::"},
+	} {
+		for name, c := range backends {
+			for _, asked := range []string{"", tc.delim} {
+				for _, prefix := range []string{"", tc.below} {
+					r := dynamo.ChildrenRequest{Table: "OtherDelims", Key: key, PK: domain.S(tc.pk), Prefix: prefix, Delim: asked}
+					if prefix != "" && asked == "" {
+						continue // below the top level the caller names the delimiter it drilled by
+					}
+					res, err := dynamo.Children(context.Background(), c, r, nil)
+					if err != nil {
+						t.Fatalf("%s on %s: %v", tc.pk, name, err)
+					}
+					if res.Delim != tc.delim {
+						t.Errorf("%s on %s (asked %q): delimiter %q, want %q", tc.pk, name, asked, res.Delim, tc.delim)
+					}
+					want := fullReadSK(t, c, "OtherDelims", "PK", "SK", domain.S(tc.pk), prefix, tc.delim)
+					for i := range res.Children {
+						res.Children[i].Flat = false // a hint of how to read the level below, no fact of this one
+					}
+					if fmt.Sprintf("%+v", res.Children) != fmt.Sprintf("%+v", want) {
+						t.Errorf("%s on %s (asked %q) under %q:\n got %+v\nwant %+v", tc.pk, name, asked, prefix, res.Children, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -102,15 +102,7 @@ func TestDelimiterBelongsToTheTable(t *testing.T) {
 		"many": {"A#1", "A#2", "B#1", "C#1"}, "one": {"STORE#1"}, "plain": {"alpha", "beta"},
 		"room-1": {"x#1"}, "room-2": {"x#2", "y#1"}, "room-3": {"y#2", "z#1", "z#2"},
 	}
-	backends := seededBackends(t, &tableDelim, func(ctx context.Context, w dynamo.Writer) error {
-		var items []dynamo.Item
-		for pk, keys := range parts {
-			for _, k := range keys {
-				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: k}})
-			}
-		}
-		return demo.CreateKeyTable(ctx, w, "TableDelim", "S", items)
-	})
+	backends := seededBackends(t, &tableDelim, partitionsTable("TableDelim", parts))
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 	ctx := context.Background()
 	names := func(cs []domain.Child) string {

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
 	"github.com/dynascope/dynascope/internal/dynamo/memory"
 )
@@ -25,4 +27,18 @@ func seededBackends(t *testing.T, s *seededTable, create func(context.Context, d
 	}
 	dl := s.dl.Client(t, func(c *dynamodb.Client) error { return create(ctx, c) })
 	return map[string]dynamo.Client{"memory": mem, "dynalite": dl}
+}
+
+// partitionsTable makes table (PK and SK strings) holding, for each
+// partition key, an item keyed by each of its sort keys.
+func partitionsTable(table string, parts map[string][]string) func(context.Context, dynamo.Writer) error {
+	return func(ctx context.Context, w dynamo.Writer) error {
+		var items []dynamo.Item
+		for pk, keys := range parts {
+			for _, k := range keys {
+				items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: k}})
+			}
+		}
+		return demo.CreateKeyTable(ctx, w, table, "S", items)
+	}
 }

@@ -443,21 +443,10 @@ const nameFirstSample = 100
 // leaves no prefix to read under), and the pattern is said (Pattern,
 // Found). res is the read that found nothing, whose cost is kept.
 func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsResult, progress func(VersionsResult)) (VersionsResult, error) {
-	page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, ""), Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
-	res.Cost = res.Cost.Add(page.Cost)
+	p, n, keys, sampled, cost, err := r.sampleNameFirst(ctx, c)
+	res.Cost = res.Cost.Add(cost)
 	if err != nil {
 		return res, err // Stopped nil: read again from the start
-	}
-	keys := []string{} // read, if none: not read again for a hint
-	for _, it := range page.Items {
-		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
-			keys = append(keys, s.Value)
-		}
-	}
-	p, n := domain.InferNameFirstPattern(keys)
-	sampled := fmt.Sprintf("the partition's %d keys", len(keys))
-	if page.More() {
-		sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
 	}
 	if p == nil {
 		res.Sample = keys
@@ -473,6 +462,30 @@ func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsRe
 	found.Pattern = p
 	found.Found = fmt.Sprintf("no revision key begins with v; in %s, %d items hold revisions spelt %s: read by it", sampled, n, p)
 	return found, err
+}
+
+// sampleNameFirst reads one keys-only page of the partition for a family
+// spelt with the name first (domain.InferNameFirstPattern): the pattern
+// (nil where none is clear), how many names hold it, the keys read (none
+// read: empty, not nil) and how the sample is told ("the partition's 6
+// keys").
+func (r VersionsRequest) sampleNameFirst(ctx context.Context, c Client) (p *domain.VersionPattern, n int, keys []string, sampled string, cost Cost, err error) {
+	page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, ""), Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
+	if err != nil {
+		return nil, 0, nil, "", page.Cost, err
+	}
+	keys = []string{}
+	for _, it := range page.Items {
+		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+			keys = append(keys, s.Value)
+		}
+	}
+	p, n = domain.InferNameFirstPattern(keys)
+	sampled = fmt.Sprintf("the partition's %d keys", len(keys))
+	if page.More() {
+		sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
+	}
+	return p, n, keys, sampled, page.Cost, nil
 }
 
 // pageKeys names the attributes a page's start key holds: the keys read,
@@ -659,6 +672,22 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 			ev.History = res.Histories[0]
 		}
 		ev.Current = ev.History.Current
+	}
+	if len(ev.History.Revisions) == 0 && ev.History.Current == nil && r.Pattern == nil && !r.Blog && r.Name != "" {
+		// As Versions does where no key under v is a revision: the item's
+		// family may be spelt with its name first (Doc#v1, report_v2).
+		p, _, _, _, cost, err := r.sampleNameFirst(ctx, c)
+		res.Cost = res.Cost.Add(cost)
+		if err != nil {
+			return ev.History, res, err
+		}
+		if p != nil {
+			r.Pattern = p
+			h, found, err := ItemHistory(ctx, c, r, emit)
+			found.Cost, found.Pages = res.Cost.Add(found.Cost), res.Pages+found.Pages
+			found.Pattern = p
+			return h, found, err
+		}
 	}
 	if len(ev.History.Revisions) == 0 && ev.History.Current == nil {
 		ev.History = r.emptyHistory()

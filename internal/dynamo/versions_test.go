@@ -431,6 +431,8 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 		{"docs", "DOC#d1#v0"}, {"docs", "DOC#d1#v1"}, {"docs", "DOC#d1#v2"}, {"docs", "DOC#d2#v1"}, {"docs", "DOC#d2#v2"}, {"docs", "META"},
 		{"orders", "ORDER#o1#ITEM#1"}, {"orders", "ORDER#o1#ITEM#2"}, {"orders", "ORDER#o2#ITEM#1"}, {"orders", "ORDER#o2#ITEM#2"},
 		{"device", "DEVICE#d1#v1"}, {"device", "DEVICE#d1#v2"}, {"device", "DEVICE#d2#v1"},
+		{"under", "memo_v0"}, {"under", "memo_v1"}, {"under", "memo_v2"}, {"under", "report_v1"}, {"under", "report_v2"},
+		{"word", "a#VERSION#0000"}, {"word", "a#VERSION#0001"}, {"word", "a#VERSION#0002"}, {"word", "b#VERSION#0000"}, {"word", "b#VERSION#0001"}, {"word", "metadata"},
 	} {
 		items = append(items, dynamo.Item{"PK": s(k[0]), "SK": s(k[1]), "title": s("x")})
 	}
@@ -450,6 +452,12 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#v{n}: read by it", 3},
 			{"orders", "", "looked in the partition's 4 keys for {name}#v{n} (DOC#d1#v1): none", 2},
 			{"device", "", "looked in the partition's 3 keys for {name}#v{n} (DOC#d1#v1): none", 2},
+			// _v suffixes and a revision word of its own (VERSION#0001)
+			// were not looked for: "none".
+			{"under", "memo current=memo_v0 revisions=2 latest=memo_v2 drift=[]\nreport current=none revisions=2 latest=report_v2 drift=[\"v0 is missing: no current copy of 2 revisions\"]",
+				"no revision key begins with v; in the partition's 5 keys, 2 items hold revisions spelt {name}_v{n}: read by it", 3},
+			{"word", "a current=a#VERSION#0000 revisions=2 latest=a#VERSION#0002 drift=[]\nb current=b#VERSION#0000 revisions=1 latest=b#VERSION#0001 drift=[]",
+				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#VERSION#{n}: read by it", 3},
 		} {
 			m := dynamo.NewMetered(c)
 			res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
@@ -463,6 +471,21 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 			}
 			if tc.want == "" && len(res.Sample) != 4-map[string]int{"device": 1}[tc.pk] {
 				t.Errorf("%s %s: the keys looked at are not kept for a hint: %q", name, tc.pk, res.Sample)
+			}
+		}
+	}
+	// One item's history (--item, the timeline) found nothing where the
+	// partition's list found the family: it now reads the same sample.
+	for name, c := range map[string]dynamo.Client{"memory": mem, "dynalite": dl} {
+		for _, tc := range []struct{ pk, item, want string }{
+			{"docs", "DOC#d1", "DOC#d1 current=DOC#d1#v0 revisions=2 latest=DOC#d1#v2 drift=[]"},
+			{"under", "memo", "memo current=memo_v0 revisions=2 latest=memo_v2 drift=[]"},
+			{"word", "b", "b current=b#VERSION#0000 revisions=1 latest=b#VERSION#0001 drift=[]"},
+			{"orders", "ORDER#o1", "ORDER#o1 current=none revisions=0 latest=none drift=[]"},
+		} {
+			h, res, err := dynamo.ItemHistory(ctx, c, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk), Name: tc.item}, nil)
+			if got := summary(h); err != nil || got != tc.want || (res.Pattern != nil) != (tc.pk != "orders") {
+				t.Errorf("%s %s --item %s: %q %v (pattern %v), want %q", name, tc.pk, tc.item, got, err, res.Pattern, tc.want)
 			}
 		}
 	}
