@@ -517,7 +517,7 @@ func (m *Model) openDeepMode(info dynamo.TableInfo, pk domain.KeyValue, tree pag
 func (m *Model) openDeepPrefix(info dynamo.TableInfo, pk domain.KeyValue, tree pages.TreeOptions) tea.Cmd {
 	d := tree.Delim
 	if d == "" {
-		d, _ = domain.TemplateDelimiter(m.cfg.Prefix)
+		d, _ = domain.PrefixDelimiter(m.cfg.Prefix)
 		tree.Delim = d
 	}
 	var segs []string // no delimiter: the prefix is one level, no ancestors

@@ -1091,3 +1091,25 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 		t.Error("no c went past its budget: the case no longer tests the line")
 	}
 }
+
+// TestPrefixOfADoubledDelimiter: --prefix 'Mod::' opens the level cut at
+// '::', as children --prefix 'Mod::' lists it and as the tree listed it
+// from the level above; the explorer cut it at ':' (TemplateDelimiter),
+// each child named with half the delimiter.
+func TestPrefixOfADoubledDelimiter(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"Mod::alpha::1", "Mod::alpha::2", "Mod::beta::1", "Mod::gamma"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Colons", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Colons", PK: "p", Prefix: "Mod::"})
+	h.contains(t, "alpha::", "beta::", "gamma")
+	// Its breadcrumb is the one level above (Mod), not Mod, then an
+	// empty level between the colons.
+	if scr := h.screen(); !strings.Contains(scr, "2 prefixes · 1 item") || !strings.Contains(scr, "delimiter ::") || strings.Contains(scr, "(empty)") {
+		t.Errorf("Mod:: is not cut at '::':\n%s", scr)
+	}
+}
