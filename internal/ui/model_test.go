@@ -1113,3 +1113,34 @@ func TestPrefixOfADoubledDelimiter(t *testing.T) {
 		t.Errorf("Mod:: is not cut at '::':\n%s", scr)
 	}
 }
+
+// TestDelimiterPickerOffersTheLevelsOwn: on a level cut at a delimiter
+// outside the ones dynascope knows (::, detected), D offers it, marked
+// as the one in use, and picking it keeps the level as it is; it offered
+// only # | / : . - _, so a pick cut the level elsewhere.
+func TestDelimiterPickerOffersTheLevelsOwn(t *testing.T) {
+	db := memory.New()
+	var items []dynamo.Item
+	for _, k := range []string{"Mod::alpha::1", "Mod::alpha::2", "Mod::beta::1", "Top::x::1", "Top::y::2"} {
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"}, "SK": &types.AttributeValueMemberS{Value: k}})
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Colons", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Colons", PK: "p"})
+	h.contains(t, "Mod::", "Top::", "delimiter ::")
+	h.keys("D")
+	h.contains(t, "Split the sort keys at")
+	row := -1
+	for i, l := range strings.Split(h.screen(), "\n") {
+		if f := strings.Fields(strings.Trim(l, "│ ●▸")); len(f) > 0 && f[0] == "::" {
+			row = i
+		}
+	}
+	if row < 0 {
+		t.Fatalf("the picker does not offer the level's ::\n%s", h.screen())
+	}
+	// The row before "no delimiter", the last: down to it, up one, enter.
+	h.keys("G", "up", "enter")
+	h.contains(t, "Mod::", "Top::", "delimiter ::")
+}

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -207,11 +208,23 @@ func indexAt(info dynamo.TableInfo, i int) string {
 	return info.Indexes[i-1].Name
 }
 
-// delimiterChoices are the delimiters dynascope knows, each with how it
-// would split the keys already loaded: nothing is read to show them.
-func delimiterChoices(current string, keys []string) ([]choice, string) {
+// pickerDelimiters are the delimiters the picker offers: those dynascope
+// knows, and the level's own where it is another (::, §, →, detected or
+// given), which the picker did not offer: picking on a level cut at ::
+// cut it at : or elsewhere, with no way back but esc.
+func pickerDelimiters(inUse string) []string {
+	if inUse == "" || inUse == domain.NoDelimiter || slices.Contains(domain.Delimiters, inUse) {
+		return domain.Delimiters
+	}
+	return append(slices.Clone(domain.Delimiters), inUse)
+}
+
+// delimiterChoices are the delimiters the picker offers (pickerDelimiters
+// of inUse), each with how it would split the keys already loaded:
+// nothing is read to show them.
+func delimiterChoices(current, inUse string, keys []string) ([]choice, string) {
 	var choices []choice
-	for _, d := range domain.Delimiters {
+	for _, d := range pickerDelimiters(inUse) {
 		split, sample := 0, ""
 		for _, k := range keys {
 			if segs := domain.Segments(k, d); len(segs) > 1 {

@@ -182,6 +182,14 @@ func (t *Tree) delimLabel() string {
 // before its end says it ("" while none is a prefix): "delimiter ?" stood
 // over rows already cut at "#" (AK#, AL#…) for as long as a slow walk
 // went on, and after it was stopped.
+// delimInUse is the delimiter the level is cut at: set, or detected.
+func (t *Tree) delimInUse() string {
+	if t.req.Delim != "" {
+		return t.req.Delim
+	}
+	return t.foundDelim()
+}
+
 func (t *Tree) foundDelim() string {
 	for _, c := range t.children {
 		lead := t.req.Prefix + c.Name
@@ -638,7 +646,7 @@ func (t *Tree) toolKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Entities): // a tree holds keys, not items: the partition is read for them
 		return open(NewPartitionEntities(t.c, t.info, t.req.Index, t.req.PK, nil)), true
 	case key.Matches(msg, k.Delimiter):
-		choices, note := delimiterChoices(t.delimSetting(), t.sampleKeys())
+		choices, note := delimiterChoices(t.delimSetting(), t.delimInUse(), t.sampleKeys())
 		t.picker, t.picking = newPicker(t.c, "Split the sort keys at", note, []string{"Delimiter", "Keys split", "Sample split"}, choices), "delimiter"
 	case key.Matches(msg, k.Refresh) && t.list.Fail.Stopped():
 		return t.retry(), true
@@ -681,8 +689,8 @@ func (t *Tree) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if kind == "delimiter" {
 		d := domain.NoDelimiter // the row after the delimiters
-		if picked < len(domain.Delimiters) {
-			d = domain.Delimiters[picked]
+		if ds := pickerDelimiters(t.delimInUse()); picked < len(ds) {
+			d = ds[picked]
 		}
 		if d == t.delimSetting() {
 			return nil
