@@ -89,7 +89,10 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next = r
 	next.Start, next.Resume = page.LastKey, nil
 	next.NoJump = r.NoJump || page.JumpRefused
-	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
+	next.probe, next.opening = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU), false
+	if r.opening {
+		next.probe = r.probe // one key, asked as one: it sizes nothing
+	}
 	next.readKeys, next.readRCU = r.readKeys+int64(len(page.Items)), r.readRCU+page.Cost.RCU
 	next.probe, next.heavyRest = next.restSizing(next.probe)
 	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
@@ -103,6 +106,15 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	}
 	if n, keys := wholePartitions(r, page.Items); n > 0 && keys <= bulkUnits*n*int(next.probe.Keys) {
 		next.Limit, next.perPartition = partitionBulkKeys, int32((keys+n-1)/n)
+		if last := lastRun(r.Key.PK.Name, page.Items); last > bulkUnits*int(next.perPartition) {
+			// The page stopped in a partition already larger than
+			// bulkUnits of those it saw whole: read on past it, not
+			// into it (a 1,000-key page went on into a partition of
+			// 2,000 keys beside one-key ones: 1,000 keys, 27 RCU, to
+			// list nothing new).
+			next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
+			return next, true, true
+		}
 		return next, false, true
 	}
 	next.Limit = next.probe.Keys
@@ -174,6 +186,15 @@ func wholePartitions(r PartitionsRequest, items []Item) (n, keys int) {
 	return n, keys
 }
 
+// lastRun is how many keys a page's last partition holds in it.
+func lastRun(pk string, items []Item) int {
+	n := 0
+	for i := len(items) - 1; i >= 0 && sameValue(items[i][pk], items[len(items)-1][pk]); i-- {
+		n++
+	}
+	return n
+}
+
 // Probing reports whether r is a probe: a read after a jump, or a
 // segment's first, of one read unit; split, whether every open segment's
 // next read is.
@@ -186,7 +207,7 @@ func (r PartitionsRequest) Probing() bool {
 		}
 		return true
 	}
-	return r.Resume != nil || r.TotalSegments > 0 && r.Start == nil
+	return r.Resume != nil && r.Limit != partitionBulkKeys || r.TotalSegments > 0 && r.Start == nil
 }
 
 // partitionEnd is a start key past every item of partition pk: its sort
