@@ -264,14 +264,18 @@ func sameValue(a, b types.AttributeValue) bool {
 // however many calls list them, with the keys seen under it in the call.
 type PartitionsResult struct {
 	Partitions []domain.KeyValue
-	Keys       []int // keys read under each partition
+	Keys       []int  // keys read under each partition
+	More       []bool // some of its keys not read, as far as the listing knows (PartitionKeys.More)
 	Next       *PartitionsRequest
+	Pages      int // Scan pages answered
+	Read       int // keys those pages held, delivered or not
 	Cost       Cost
 }
 
 // ListPartitions reads from r (FirstPartitions for the start) until it
 // has want partitions or the table ends; Next is where to go on (after
-// an error, where to resume).
+// an error, where to resume). r.Rows, where set, sizes its bulk pages
+// as the explorer's screen sizes its own (PartitionsRequest.sized).
 func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int) (PartitionsResult, error) {
 	var res PartitionsResult
 	index := map[string]int{}
@@ -281,6 +285,7 @@ func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int
 		// and one more read now is cheaper than a round trip later.
 		step, err := readStep(ctx, c, r, want-len(res.Partitions)+1)
 		res.Cost = res.Cost.Add(step.Cost)
+		res.Pages, res.Read = res.Pages+step.Pages, res.Read+step.Keys
 		for _, p := range step.Partitions {
 			i, seen := index[p.Key.Literal()]
 			if !seen && p.Again {
@@ -291,8 +296,10 @@ func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int
 				index[p.Key.Literal()] = i
 				res.Partitions = append(res.Partitions, p.Key)
 				res.Keys = append(res.Keys, 0)
+				res.More = append(res.More, false)
 			}
 			res.Keys[i] += p.Keys
+			res.More[i] = p.More
 		}
 		if err != nil {
 			res.Next = &step.Next
