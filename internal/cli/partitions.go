@@ -59,7 +59,7 @@ and says what it spent; it cannot resume: run it again with a larger
 		Example: `  dynascope partitions --demo --table Locations
   dynascope partitions --demo --table Locations --limit 5 --output json
   dynascope partitions --demo --table Locations --index ByCity --limit 20
-  dynascope partitions --demo --table ChatMessages --max-rcu 5 --output csv`,
+  dynascope partitions --demo --table DeviceLogs --max-rcu 50 --output csv`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.bind(cmd, g)
