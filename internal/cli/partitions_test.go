@@ -235,7 +235,7 @@ func TestPartitionsBudget(t *testing.T) {
 			out, stderr, code := cli(t, args...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			last := lines[len(lines)-1]
-			if code != exitPartial || !strings.Contains(last, "stopped at the budget") || !strings.Contains(last, "more partitions may exist") || !strings.Contains(last, "a larger --max-rcu") {
+			if code != exitPartial || !strings.Contains(last, "stopped at the budget") || !strings.Contains(last, "more partitions may exist") || !strings.Contains(last, "resume with --resume ") {
 				t.Errorf("%s %g: exit %d: %s", name, budget, code, stderr)
 			}
 			checkListed(t, fmt.Sprintf("%s %g", name, budget), partitionLines(t, out), full, false)
@@ -304,5 +304,87 @@ func TestPartitionsMasked(t *testing.T) {
 		if len(slices.Compact(shown)) != len(full) {
 			t.Errorf("%s: stand-ins repeat: %v", name, shown)
 		}
+	}
+}
+
+var partitionsResumeRE = regexp.MustCompile(`resume with --resume (\S+)`)
+
+// TestPartitionsResume: a listing stopped at its budget and resumed with
+// the token its stop gave, again and again, lists every partition once
+// over the runs, each run within half an RCU of its budget, the last
+// exiting 0; on dynalite and the embedded backend. A token cut short, or
+// of another table, is refused in one line, exit 2, no Scan sent.
+func TestPartitionsResume(t *testing.T) {
+	items, full := ownPartitions()
+	table, backends := bothBackends(t, items)
+	rec := &scanRecorder{}
+	for name, conn := range backends {
+		if name == "dynalite" {
+			conn = []string{"--endpoint-url", rec.proxy(t, conn[1]), "--region", "us-east-1"}
+		}
+		for _, budget := range []string{"1", "4"} {
+			var rows []partitionLine
+			token, runs := "", 0
+			for ; runs < 500; runs++ {
+				rec.reset()
+				args := append([]string{"partitions", "--table", table, "--max-rcu", budget}, conn...)
+				if token != "" {
+					args = append(args, "--resume", token)
+				}
+				out, stderr, code := cli(t, args...)
+				rows = append(rows, partitionLines(t, out)...)
+				b, _ := strconv.ParseFloat(budget, 64)
+				if spent := billedOf(t, stderr); name == "dynalite" && rec.consumed > b+0.5 || spent > b+0.5 {
+					t.Errorf("%s: --max-rcu %s spent %.1f (proxy: %.1f)", name, budget, spent, rec.consumed)
+				}
+				if code == exitOK {
+					break
+				}
+				m := partitionsResumeRE.FindStringSubmatch(stderr)
+				if code != exitPartial || m == nil {
+					t.Fatalf("%s: run %d: exit %d, no token: %s", name, runs, code, stderr)
+				}
+				token = m[1]
+			}
+			checkListed(t, fmt.Sprintf("%s --max-rcu %s resumed %d times", name, budget, runs), rows, full, true)
+			t.Logf("%s --max-rcu %s: %d partitions in %d runs", name, budget, len(rows), runs+1)
+		}
+		// The refusals: a token cut short; one of another table.
+		_, stderr, _ := cli(t, append([]string{"partitions", "--table", table, "--max-rcu", "1"}, conn...)...)
+		token := partitionsResumeRE.FindStringSubmatch(stderr)[1]
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--table", table, "--resume", token[:len(token)-3]}, "--resume is not a resume token of partitions"},
+			{[]string{"--table", table, "--resume", "abc"}, "--resume is not a resume token of partitions"},
+			{[]string{"--table", table, "--index", "Nope", "--resume", token}, `has no index "Nope"`},
+		} {
+			rec.reset()
+			out, stderr, code := cli(t, append(append([]string{"partitions"}, c.args...), conn...)...)
+			said := strings.TrimSpace(regexp.MustCompile(`(?m)^DATA: .*\n`).ReplaceAllString(stderr, "")) // --data's load line
+			if code != exitUsage || out != "" || !strings.Contains(said, c.want) || strings.Count(said, "\n") != 0 || rec.requests != 0 {
+				t.Errorf("%s %q: exit %d, %d Scans, %q", name, c.args, code, rec.requests, stderr)
+			}
+		}
+	}
+}
+
+// TestPartitionsTokenOfAnotherTable: a token given by one table's listing
+// is refused on another's, after its description, before any Scan.
+func TestPartitionsTokenOfAnotherTable(t *testing.T) {
+	isolateAWS(t)
+	_, stderr, code := cli(t, "partitions", "--demo", "--table", "Locations", "--max-rcu", "1")
+	m := partitionsResumeRE.FindStringSubmatch(stderr)
+	if code != exitPartial || m == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out, stderr, code := cli(t, "partitions", "--demo", "--table", "DeviceLogs", "--resume", m[1])
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "was given by a listing of another table or index") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	out, stderr, code = cli(t, "partitions", "--demo", "--table", "Locations", "--mask", "PK", "--max-rcu", "1")
+	if code != exitPartial || strings.Contains(stderr, "--resume") || !strings.Contains(stderr, "a larger --max-rcu") || strings.Contains(out, "USA") {
+		t.Errorf("masked: exit %d, a token that holds keys given: %q", code, stderr)
 	}
 }
