@@ -216,19 +216,26 @@ func TestPartitionsLimitAndDocument(t *testing.T) {
 	}
 }
 
+// recordedPartitions is ownPartitions on both backends, dynalite behind
+// a recording proxy: the table, its partitions' items, each backend's
+// flags, and the proxy.
+func recordedPartitions(t *testing.T) (string, map[string]int, map[string][]string, *scanRecorder) {
+	t.Helper()
+	items, full := ownPartitions()
+	table, backends := bothBackends(t, items)
+	rec := &scanRecorder{}
+	backends["dynalite"] = []string{"--endpoint-url", rec.proxy(t, backends["dynalite"][1]), "--region", "us-east-1"}
+	return table, full, backends, rec
+}
+
 // TestPartitionsBudget: under --max-rcu the listing stops within half an
 // RCU of the budget (as the recording proxy on dynalite and the embedded
 // backend's billing count it), prints the partitions it listed, real
 // ones each once, and exits 3 with one line saying what it spent, what
 // is partial and how to go on.
 func TestPartitionsBudget(t *testing.T) {
-	items, full := ownPartitions()
-	table, backends := bothBackends(t, items)
-	rec := &scanRecorder{}
+	table, full, backends, rec := recordedPartitions(t)
 	for name, conn := range backends {
-		if name == "dynalite" {
-			conn = []string{"--endpoint-url", rec.proxy(t, conn[1]), "--region", "us-east-1"}
-		}
 		for _, budget := range []float64{1, 2, 5} {
 			rec.reset()
 			args := append([]string{"partitions", "--table", table, "--max-rcu", strconv.FormatFloat(budget, 'f', -1, 64)}, conn...)
@@ -315,13 +322,8 @@ var partitionsResumeRE = regexp.MustCompile(`resume with --resume (\S+)`)
 // exiting 0; on dynalite and the embedded backend. A token cut short, or
 // of another table, is refused in one line, exit 2, no Scan sent.
 func TestPartitionsResume(t *testing.T) {
-	items, full := ownPartitions()
-	table, backends := bothBackends(t, items)
-	rec := &scanRecorder{}
+	table, full, backends, rec := recordedPartitions(t)
 	for name, conn := range backends {
-		if name == "dynalite" {
-			conn = []string{"--endpoint-url", rec.proxy(t, conn[1]), "--region", "us-east-1"}
-		}
 		for _, budget := range []string{"1", "4"} {
 			var rows []partitionLine
 			token, runs := "", 0

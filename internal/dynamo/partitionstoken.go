@@ -149,13 +149,16 @@ func partitionsFingerprint(r PartitionsRequest) string {
 	return fmt.Sprintf("%q", strings.Join(names, "\x00"))
 }
 
+// partitionsToken is what a partitions token holds, before its checksum.
+type partitionsToken struct {
+	Fingerprint string          `json:"f"`
+	State       partitionsState `json:"n"`
+}
+
 // PartitionsToken is the word for a listing that goes on with next (a
 // PartitionsResult's Next).
 func PartitionsToken(next PartitionsRequest) string {
-	b, _ := json.Marshal(struct {
-		Fingerprint string          `json:"f"`
-		State       partitionsState `json:"n"`
-	}{partitionsFingerprint(next), stateOf(next)})
+	b, _ := json.Marshal(partitionsToken{partitionsFingerprint(next), stateOf(next)})
 	sum := sha256.Sum256(b)
 	return base64.RawURLEncoding.EncodeToString(append(b, sum[:tokenSumBytes]...))
 }
@@ -169,10 +172,7 @@ func ResumePartitions(first PartitionsRequest, token string) (PartitionsRequest,
 	if !ok {
 		return first, bad
 	}
-	var t struct {
-		Fingerprint string          `json:"f"`
-		State       partitionsState `json:"n"`
-	}
+	var t partitionsToken
 	if err := json.Unmarshal(b, &t); err != nil || t.Fingerprint == "" {
 		return first, bad
 	}
@@ -193,8 +193,6 @@ func ResumePartitions(first PartitionsRequest, token string) (PartitionsRequest,
 // described.
 func PartitionsTokenWhole(token string) bool {
 	b, ok := tokenContent(token)
-	var t struct {
-		Fingerprint string `json:"f"`
-	}
+	var t partitionsToken
 	return ok && json.Unmarshal(b, &t) == nil && strings.HasPrefix(t.Fingerprint, `"partitions\x00`)
 }
