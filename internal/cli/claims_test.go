@@ -133,7 +133,7 @@ func rowsPrinted(t *testing.T, command, out string) int {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		return strings.Count(out, "\n") + 1 // JSON lines
 	}
-	for _, field := range []string{"children", "items", "tables", "keys", "entities"} {
+	for _, field := range []string{"children", "items", "tables", "keys", "entities", "partitions"} {
 		if raw, ok := doc[field]; ok {
 			var rows []any
 			if err := json.Unmarshal(raw, &rows); err != nil {

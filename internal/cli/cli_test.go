@@ -507,7 +507,7 @@ func TestBadInputOffline(t *testing.T) {
 		{"mistyped subcommand flag", []string{"range", "--demo", "--lst", "1h"}, 2, "unknown flag: --lst — did you mean --last?"},
 		{"mistyped command", []string{"itemz"}, 2, `unknown command "itemz" — did you mean dynascope items?`},
 		{"stray argument", []string{"tables", "Locations"}, 2, `unexpected argument "Locations"`},
-		{"unknown command", []string{"query"}, 2, `unknown command "query" — the commands are changes, children, diff, entities, items, partiql, range, scan, seed, tables, ttl, versions`},
+		{"unknown command", []string{"query"}, 2, `unknown command "query" — the commands are changes, children, diff, entities, items, partiql, partitions, range, scan, seed, tables, ttl, versions`},
 		{"demo and endpoint", []string{"tables", "--demo", "--endpoint-url", "http://localhost:8000"}, 2, "--demo runs on the embedded demo database"},
 		{"endpoint not a URL", []string{"tables", "--endpoint-url", "localhost:8000", "--region", "us-east-1"}, 2, "is not an http(s) URL"},
 		{"seed to a remote endpoint", []string{"seed", "--endpoint-url", "http://dynamo.example.com:8000"}, 2, "not on this machine"},

@@ -199,6 +199,32 @@ const estimateWords = "estimate: 0.5 RCU per 4 KB of items sent back, at least 0
 
 // describeKey describes the table and picks the key schema of the base
 // table (index "") or of the named index, which it must have.
+// tableRead is what a read of one table (or index) under --max-rcu opens
+// with: the masks it shows through, the connection, the table described
+// and the key read.
+type tableRead struct {
+	mask *domain.Mask
+	conn *connection
+	info dynamo.TableInfo
+	key  dynamo.KeySchema
+}
+
+// openTableRead connects for a read of table (or index) within maxRCU
+// (0: none), once every flag is checked, and describes the table.
+func (g *globals) openTableRead(ctx context.Context, table, index string, maxRCU float64) (tableRead, error) {
+	var t tableRead
+	var err error
+	if t.mask, err = g.tableMask(table); err != nil {
+		return t, err
+	}
+	if t.conn, err = g.connect(ctx); err != nil {
+		return t, err
+	}
+	g.readUnder("--max-rcu", maxRCU, t.conn.client.Session)
+	t.info, t.key, err = describeKey(ctx, t.conn.client, table, index)
+	return t, err
+}
+
 func describeKey(ctx context.Context, c dynamo.Client, table, index string) (dynamo.TableInfo, dynamo.KeySchema, error) {
 	info, _, err := dynamo.DescribeTable(ctx, c, table)
 	if err != nil {

@@ -93,7 +93,7 @@ away (| head -1).`,
 	o.register(root.Flags())
 	root.SetFlagErrorFunc(flagError)
 	root.SuggestionsMinimumDistance = 2 // dynascope itemz: did you mean items?
-	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newEntitiesCmd(ctx, g), newScanCmd(ctx, g), newPartiQLCmd(ctx, g), newChangesCmd(ctx, g), newDiffCmd(ctx, g), newTTLCmd(ctx, g), newSeedCmd(ctx, g))
+	root.AddCommand(newTablesCmd(ctx, g), newItemsCmd(ctx, g), newChildrenCmd(ctx, g), newVersionsCmd(ctx, g), newRangeCmd(ctx, g), newEntitiesCmd(ctx, g), newPartitionsCmd(ctx, g), newScanCmd(ctx, g), newPartiQLCmd(ctx, g), newChangesCmd(ctx, g), newDiffCmd(ctx, g), newTTLCmd(ctx, g), newSeedCmd(ctx, g))
 	return root
 }
 

@@ -214,19 +214,11 @@ func runScan(ctx context.Context, f *scanFlags) error {
 			return err
 		}
 	}
-	mask, err := f.g.tableMask(f.table)
+	open, err := f.g.openTableRead(ctx, f.table, f.index, f.maxRCU)
 	if err != nil {
 		return err
 	}
-	conn, err := f.g.connect(ctx)
-	if err != nil {
-		return err
-	}
-	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
-	info, key, err := describeKey(ctx, conn.client, f.table, f.index)
-	if err != nil {
-		return err
-	}
+	mask, conn, info, key := open.mask, open.conn, open.info, open.key
 	r.TableBytes = info.SizeBytes
 	if r.Segments == 0 {
 		r.Segments = searchSegments(info, f.resume)

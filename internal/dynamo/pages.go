@@ -318,6 +318,10 @@ type PartitionsRequest struct {
 	// before is what the listing delivered before it split into segments,
 	// which the segments' reads come across again.
 	before *readBefore
+	// opening: a segment's first read, of one key (splitSegments): the
+	// partition it finds may be one the listing read before it split,
+	// whose keys a probe's worth would read again.
+	opening bool
 	// splitAfter: the listing's first jump, sent one after the first
 	// read. The listing splits into segments once it answers with more to
 	// read, not before (a table of one large partition ends there).

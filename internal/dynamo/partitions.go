@@ -89,7 +89,10 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	next = r
 	next.Start, next.Resume = page.LastKey, nil
 	next.NoJump = r.NoJump || page.JumpRefused
-	next.probe = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU)
+	next.probe, next.opening = r.probe.after(len(page.Items), r.Limit, page.Cost.RCU), false
+	if r.opening {
+		next.probe = r.probe // one key, asked as one: it sizes nothing
+	}
 	next.readKeys, next.readRCU = r.readKeys+int64(len(page.Items)), r.readRCU+page.Cost.RCU
 	next.probe, next.heavyRest = next.restSizing(next.probe)
 	if r.Key.SK == nil || len(page.Items) == 0 || (r.Index != "" && r.TableKeys == nil) || next.NoJump {
@@ -103,6 +106,15 @@ func NextPartitions(r PartitionsRequest, page Page) (next PartitionsRequest, jum
 	}
 	if n, keys := wholePartitions(r, page.Items); n > 0 && keys <= bulkUnits*n*int(next.probe.Keys) {
 		next.Limit, next.perPartition = partitionBulkKeys, int32((keys+n-1)/n)
+		if last := lastRun(r.Key.PK.Name, page.Items); last > bulkUnits*int(next.perPartition) {
+			// The page stopped in a partition already larger than
+			// bulkUnits of those it saw whole: read on past it, not
+			// into it (a 1,000-key page went on into a partition of
+			// 2,000 keys beside one-key ones: 1,000 keys, 27 RCU, to
+			// list nothing new).
+			next.Start, next.Resume = partitionEnd(r, page.LastKey[r.Key.PK.Name]), page.LastKey
+			return next, true, true
+		}
 		return next, false, true
 	}
 	next.Limit = next.probe.Keys
@@ -174,6 +186,15 @@ func wholePartitions(r PartitionsRequest, items []Item) (n, keys int) {
 	return n, keys
 }
 
+// lastRun is how many keys a page's last partition holds in it.
+func lastRun(pk string, items []Item) int {
+	n := 0
+	for i := len(items) - 1; i >= 0 && sameValue(items[i][pk], items[len(items)-1][pk]); i-- {
+		n++
+	}
+	return n
+}
+
 // Probing reports whether r is a probe: a read after a jump, or a
 // segment's first, of one read unit; split, whether every open segment's
 // next read is.
@@ -186,7 +207,7 @@ func (r PartitionsRequest) Probing() bool {
 		}
 		return true
 	}
-	return r.Resume != nil || r.TotalSegments > 0 && r.Start == nil
+	return r.Resume != nil && r.Limit != partitionBulkKeys || r.TotalSegments > 0 && r.Start == nil
 }
 
 // partitionEnd is a start key past every item of partition pk: its sort
@@ -243,14 +264,18 @@ func sameValue(a, b types.AttributeValue) bool {
 // however many calls list them, with the keys seen under it in the call.
 type PartitionsResult struct {
 	Partitions []domain.KeyValue
-	Keys       []int // keys read under each partition
+	Keys       []int  // keys read under each partition
+	More       []bool // some of its keys not read, as far as the listing knows (PartitionKeys.More)
 	Next       *PartitionsRequest
+	Pages      int // Scan pages answered
+	Read       int // keys those pages held, delivered or not
 	Cost       Cost
 }
 
 // ListPartitions reads from r (FirstPartitions for the start) until it
 // has want partitions or the table ends; Next is where to go on (after
-// an error, where to resume).
+// an error, where to resume). r.Rows, where set, sizes its bulk pages
+// as the explorer's screen sizes its own (PartitionsRequest.sized).
 func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int) (PartitionsResult, error) {
 	var res PartitionsResult
 	index := map[string]int{}
@@ -260,6 +285,7 @@ func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int
 		// and one more read now is cheaper than a round trip later.
 		step, err := readStep(ctx, c, r, want-len(res.Partitions)+1)
 		res.Cost = res.Cost.Add(step.Cost)
+		res.Pages, res.Read = res.Pages+step.Pages, res.Read+step.Keys
 		for _, p := range step.Partitions {
 			i, seen := index[p.Key.Literal()]
 			if !seen && p.Again {
@@ -270,8 +296,10 @@ func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int
 				index[p.Key.Literal()] = i
 				res.Partitions = append(res.Partitions, p.Key)
 				res.Keys = append(res.Keys, 0)
+				res.More = append(res.More, false)
 			}
 			res.Keys[i] += p.Keys
+			res.More[i] = p.More
 		}
 		if err != nil {
 			res.Next = &step.Next

@@ -73,6 +73,20 @@ func (b *readBefore) add(pk string, items []Item) *readBefore {
 	return out
 }
 
+// listed reports whether the last partition of items was delivered
+// before the split, whole or in part.
+func (b *readBefore) listed(pk string, items []Item) bool {
+	if b == nil || len(items) == 0 {
+		return false
+	}
+	v, ok := KeyValueOf(items[len(items)-1][pk])
+	if !ok {
+		return false
+	}
+	_, part := b.skip[v.Literal()]
+	return part || b.whole[v.Literal()]
+}
+
 // skipKeys says whether partition id was delivered in part before the
 // split, and how many of its keys are still to come across.
 func (b *readBefore) skipKeys(id string) (int, bool) {
@@ -143,17 +157,20 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 		}
 		next, jumped, ok := NextPartitions(r, page)
 		next.splitAfter, next.before = false, nil
+		// A jump of a bulk page (past a large partition among small
+		// ones) reads on in bulk: no reason to split.
+		probed := jumped && next.Limit != partitionBulkKeys
 		switch {
-		case ok && jumped && r.first() && next.heavyRest:
+		case ok && probed && r.first() && next.heavyRest:
 			// Unread items priced heavy: split at once. The jump sent
 			// alone would read the next partition's first item, which its
 			// segment reads again from its start: a 200 KB item twice.
 			next, jumped = splitSegments(r, (*readBefore)(nil).add(r.Key.PK.Name, page.Items), next), false
-		case ok && jumped && r.first():
+		case ok && probed && r.first():
 			// The first jump goes out alone: a table of one large
 			// partition ends with it, for two reads, not one a segment.
 			next.splitAfter, next.before = true, (*readBefore)(nil).add(r.Key.PK.Name, page.Items)
-		case ok && jumped && r.splitAfter:
+		case ok && probed && r.splitAfter:
 			next, jumped = splitSegments(r, r.before.add(r.Key.PK.Name, page.Items), next), false // read again by its segment, not jumped past
 		}
 		step.collect(r, page, ok, jumped, nil)
@@ -178,6 +195,12 @@ func readStep(ctx context.Context, c Client, r PartitionsRequest, most int) (Par
 		}
 		next, jumped, ok := NextPartitions(seg, pages[i])
 		before = step.collect(seg, pages[i], ok, jumped, before)
+		if ok && jumped && before.listed(r.Key.PK.Name, pages[i].Items) {
+			// Past a partition listed before the split: the next may be
+			// another (those the first reads listed follow one another
+			// in scan order), read again by one key, not a probe's worth.
+			next.Limit, next.opening = 1, true
+		}
 		if ok {
 			step.Next.Segments = append(step.Next.Segments, next)
 		}
@@ -220,7 +243,13 @@ func splitSegments(r PartitionsRequest, before *readBefore, next PartitionsReque
 	out.Segments = make([]PartitionsRequest, listingSegments)
 	for i := range out.Segments {
 		seg := base
-		seg.Limit, seg.probe = next.probe.Keys, next.probe
+		// Its first read is one key: it finds the segment's first
+		// partition, which may be one listed before the split (the
+		// first read's, or its jump's), read again by that one key
+		// rather than by a probe of a read unit (33 keys of Locations'
+		// USA, and of JAPAN). The probes after it are sized as the
+		// jump's.
+		seg.Limit, seg.probe, seg.opening = 1, next.probe, true
 		seg.readKeys, seg.readRCU = next.readKeys, next.readRCU // what the listing read, for restSizing
 		seg.Segment, seg.TotalSegments = int32(i), listingSegments
 		out.Segments[i] = seg

@@ -240,7 +240,7 @@ func TestPartitionsInSegments(t *testing.T) {
 				// Read to the end, each segment ends with a read past its
 				// last partition (one in all for the sequential one), and
 				// the partitions the first read listed are come across
-				// again, a probe each, by their segments.
+				// again, a key each, by their segments.
 				if most := seq.rcu + 0.5*float64(dynamo.DefaultParallel+firstParts); split && par.rcu > most {
 					t.Errorf("%s %s (%d a call): %.1f RCU billed in %d requests, the sequential skip-scan %.1f in %d: over %.1f",
 						name, sc.name, per, par.rcu, par.requests, seq.rcu, seq.requests, most)
@@ -429,4 +429,139 @@ func TestOnePartitionIsTwoReads(t *testing.T) {
 			t.Errorf("%s: %d partitions in %d reads, %.1f RCU billed; want 1 in 2 reads, %.1f RCU as the sequential skip-scan", name, len(got), s.requests, s.rcu, seq.rcu)
 		}
 	}
+}
+
+// keyReads counts each key a Scan returned, by partition and sort key.
+type keyReads struct {
+	dynamo.Client
+	mu   sync.Mutex
+	keys map[string]int // "pk\x00sk" literals
+	pks  map[string]int // keys read under each partition
+}
+
+func (k *keyReads) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := k.Client.Scan(ctx, in, o...)
+	if err != nil {
+		return out, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.keys == nil {
+		k.keys, k.pks = map[string]int{}, map[string]int{}
+	}
+	for _, it := range out.Items {
+		pk, _ := dynamo.KeyValueOf(it["PK"])
+		sk, _ := dynamo.KeyValueOf(it["SK"])
+		k.keys[pk.Literal()+"\x00"+sk.Literal()]++
+		k.pks[pk.Literal()]++
+	}
+	return out, err
+}
+
+// again is how many keys were read more than once, counting each repeat.
+func (k *keyReads) again() int {
+	n := 0
+	for _, v := range k.keys {
+		n += v - 1
+	}
+	return n
+}
+
+// hugeTable: three partitions of 600 keys among 207 of one key (the
+// shape of a few busy tenants beside many idle ones).
+var hugeTable = partTable{"PartsHuge", "S", "S", 210, func(p int) int {
+	if p%70 == 0 {
+		return 600
+	}
+	return 1
+}, 0, nil}
+
+var hugeSeeded seededTable
+
+// listSteps lists from first to the end a step at a time, as the
+// explorer's partitions page does (each next bulk page cut to rows
+// partitions), and returns the keys listed under each partition and how
+// many partitions the steps before the split listed.
+func listSteps(t *testing.T, c dynamo.Client, first dynamo.PartitionsRequest, rows int) (shown map[string]int, beforeSplit int) {
+	t.Helper()
+	shown, r, split := map[string]int{}, first, false
+	for steps := 0; ; steps++ {
+		if steps > 1000 {
+			t.Fatal("the listing does not end")
+		}
+		step, err := dynamo.ReadPartitions(context.Background(), c, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range step.Partitions {
+			if _, ok := shown[p.Key.Literal()]; !ok && !split {
+				beforeSplit++
+			}
+			shown[p.Key.Literal()] += p.Keys
+		}
+		if !step.More {
+			return shown, beforeSplit
+		}
+		r, split = step.Next, split || len(step.Next.Segments) > 0
+		r.Rows = rows
+	}
+}
+
+// TestPartitionsReadEachKeyOnce: a listing reads each key once, and
+// reads what its rows show, on both backends. Split into segments, a
+// segment's first read is one key, so a partition listed before the
+// split is read again by that key only (a probe of a read unit each had
+// read 33 keys of Locations' USA and of JAPAN again: 331 keys read for
+// the 265 its rows counted). A bulk page that stops in a partition
+// larger than those it saw whole reads on past it, not into it (one of
+// 600 keys among one-key ones was read 100 keys deeper, to list nothing).
+func TestPartitionsReadEachKeyOnce(t *testing.T) {
+	wide := wideBackends(t)
+	huge := seededBackends(t, &hugeSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return createPartTable(ctx, w, hugeTable)
+	})
+	const screen = 29
+	figures := map[string]string{}
+	for _, name := range []string{"memory", "dynalite"} {
+		var b strings.Builder
+		for _, tc := range []struct {
+			table string
+			c     dynamo.Client
+		}{{"PartsWide", wide[name]}, {"PartsHuge", huge[name]}} {
+			first := dynamo.FirstPartitions(tc.table, wideKey)
+			want := fullPartitions(t, tc.c, first)
+			rec := &keyReads{Client: tc.c}
+			shown, beforeSplit := listSteps(t, rec, first, screen)
+			listed, read := 0, 0
+			for k, n := range shown {
+				listed += n
+				if n > want[k] {
+					t.Errorf("%s %s: %s shows %d keys, it has %d", name, tc.table, k, n, want[k])
+				}
+			}
+			for _, n := range rec.keys {
+				read += n
+			}
+			if len(shown) != len(want) {
+				t.Errorf("%s %s: listed %d partitions, a full Scan finds %d", name, tc.table, len(shown), len(want))
+			}
+			// Read again: at most the one key of each partition listed
+			// before the split that its segment's first read finds.
+			if again := rec.again(); again > beforeSplit || read != listed+again {
+				t.Errorf("%s %s: %d keys read, %d of them again (%d partitions listed before the split), %d shown", name, tc.table, read, again, beforeSplit, listed)
+			}
+			// No partition read deeper than the listing's first read.
+			for k, n := range rec.pks {
+				if n > 100 {
+					t.Errorf("%s %s: %d keys of %s read, more than a first read's 100", name, tc.table, n, k)
+				}
+			}
+			fmt.Fprintf(&b, "%s: %d partitions, %d keys read (%d again), %d shown\n", tc.table, len(shown), read, rec.again(), listed)
+		}
+		figures[name] = b.String()
+	}
+	if figures["memory"] != figures["dynalite"] {
+		t.Errorf("backends differ:\n--- memory\n%s--- dynalite\n%s", figures["memory"], figures["dynalite"])
+	}
+	t.Logf("\n%s", figures["dynalite"])
 }

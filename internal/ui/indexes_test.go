@@ -102,7 +102,9 @@ func TestNoIndexesSaysSo(t *testing.T) {
 }
 
 // TestIndexDeepLink: --index alone opens the index's partitions, the
-// table's beneath; an index that does not exist is said so.
+// table's beneath; an index that does not exist is said so. ? on either
+// list shows, under the command that reopens it, the headless partitions
+// command that lists the same; a partition's view shows none.
 func TestIndexDeepLink(t *testing.T) {
 	h := newHarness(t, 100, 30, Config{Table: "Locations", Index: "ByCity"})
 	h.contains(t, "Locations index ByCity · ", "BAYVIEW")
@@ -110,8 +112,16 @@ func TestIndexDeepLink(t *testing.T) {
 		t.Errorf("? shows %q", h.m.commandLine())
 	}
 	h.golden(t)
-	h.keys("esc")
+	h.keys("?")
+	h.contains(t, "this view: dynascope --demo --table Locations --index ByCity", "as JSON:   dynascope partitions --demo --table Locations --index ByCity")
+	h.keys("?", "esc")
 	h.contains(t, "Locations · ", "USA")
+	h.keys("?")
+	h.contains(t, "as JSON:   dynascope partitions --demo --table Locations")
+	h.keys("?", "enter", "?")
+	if strings.Contains(h.screen(), "as JSON:") {
+		t.Errorf("a partition's tree shows a partitions command:\n%s", h.screen())
+	}
 	h = newHarness(t, 100, 30, Config{Table: "Locations", Index: "Nope"})
 	h.contains(t, `table Locations has no index "Nope"`, "press i on the table for its indexes")
 }

@@ -618,8 +618,11 @@ func (m *Model) helpView() string {
 		if legend := m.statusLegend(); legend != "" {
 			view += "\n" + legend
 		}
+		if line := m.headlessLine(); line != "" && !m.overlaid() {
+			view = m.wholeCommand(headlessLead, line, "") + "\n" + view
+		}
 		if line := m.commandLine(); line != "" && !m.overlaid() {
-			view = m.wholeCommand(line, m.commandNote()) + "\n" + view
+			view = m.wholeCommand(commandLead, line, m.commandNote()) + "\n" + view
 		}
 		// The messages take the room left, at most half the screen: the
 		// view stays in sight.
@@ -711,6 +714,20 @@ func (m *Model) commandLine() string {
 		link = append(link, m.budgetFlags()...)
 	}
 	return export.Command(sub, m.cfg.Reopen, link...)
+}
+
+// headlessLine is the headless command that prints what the view on top
+// lists ("" where none does), with the connection's flags after its name.
+func (m *Model) headlessLine() string {
+	h, ok := m.top().(common.Headlesser)
+	if !ok {
+		return ""
+	}
+	link := h.HeadlessLink()
+	if len(link) == 0 {
+		return ""
+	}
+	return export.Command(link[0], m.cfg.Reopen, link[1:]...)
 }
 
 // budgetFlags are the explorer's budgets where they are not the default:

@@ -271,7 +271,8 @@ func opensIn(t *testing.T, h *harness, want string) {
 // ? (the tree at its top and under a prefix, items, filtered items, an
 // index, Versions mode, a timeline, a table's own version spelling, a time
 // range, one of a prefix of composite keys, a sharded partition, a table's and an index's search, a
-// statement's results) and keeps those commands in a golden file.
+// statement's results; a partitions list's headless command beside its
+// own) and keeps those commands in a golden file.
 // The command line's TestReopenCommandsRun runs each one and checks that
 // it opens a view whose ? prints the same command.
 func TestReopenCommands(t *testing.T) {
@@ -307,10 +308,22 @@ func TestReopenCommands(t *testing.T) {
 	h = newHarness(t, 160, 40, Config{Table: "Locations", PK: "BAYVIEW", Index: "ByCity"})
 	note(h) // an index
 
+	// A partitions list prints, under the command that reopens it, the
+	// headless one that lists the same partitions (TestClaims runs it).
+	headless := func(h *harness) {
+		t.Helper()
+		line := h.m.headlessLine()
+		if line == "" {
+			t.Fatalf("no headless command for this view:\n%s", h.screen())
+		}
+		lines = append(lines, line)
+	}
 	h = newHarness(t, 160, 40, Config{Table: "Locations", Index: "ByCity"})
 	note(h) // an index's partitions
+	headless(h)
 	h.keys("esc")
 	note(h) // the table's
+	headless(h)
 
 	h = newHarness(t, 160, 40, Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem})
 	note(h) // a timeline, its name with a # in it

@@ -279,13 +279,20 @@ func (m *Model) statusLegend() string {
 	return m.styles.Dim.Render(common.Wrap(words, max(20, m.w-2)))
 }
 
-// wholeCommand is the command that reopens the view, for ?: wrapped at
-// spaces (hard where a word is wider than the line), never cut, so that it
-// can be copied from the screen. A note (common.LinkNoter) says under it
-// where the command opens when that is not this view itself.
-func (m *Model) wholeCommand(line, note string) string {
+// The leads of ?'s commands: the one that reopens the view, and the
+// headless one that prints its rows (common.Headlesser), aligned.
+const (
+	commandLead  = "this view: "
+	headlessLead = "as JSON:   "
+)
+
+// wholeCommand is a command for ? after its lead: the one that reopens
+// the view, or the one that prints its rows; wrapped at spaces (hard where
+// a word is wider than the line), never cut, so that it can be copied from
+// the screen. A note (common.LinkNoter) says under it where the command
+// opens when that is not this view itself.
+func (m *Model) wholeCommand(lead, line, note string) string {
 	st := &m.styles
-	const lead = "this view: "
 	text := common.Wrap(common.Guard(line), max(20, m.w-len(lead)))
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {

@@ -172,6 +172,14 @@ type Linker interface {
 	DeepLink() []string
 }
 
+// Headlesser is a page whose rows a headless command prints as JSON (the
+// partitions list: dynascope partitions): ? shows that command under the
+// one that reopens the view. HeadlessLink gives the command's name and
+// its flags, the connection's left out.
+type Headlesser interface {
+	HeadlessLink() []string
+}
+
 // LinkNoter is a Linker whose command opens the same place in another
 // mode, no flag naming its own (Items: --pk opens a string sort key's
 // Tree): LinkNote says so and the key from there ("" when it opens the

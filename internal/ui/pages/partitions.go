@@ -478,6 +478,13 @@ func (p *Partitions) DeepLink() []string {
 	}
 	return []string{"--table", p.table}
 }
+
+// HeadlessLink is the command that prints this list as JSON lines, read
+// the same way: the table's (or index's) partitions, within its budget.
+func (p *Partitions) HeadlessLink() []string {
+	return append([]string{"partitions"}, p.DeepLink()...)
+}
+
 func (p *Partitions) ID() int         { return p.id }
 func (p *Partitions) Mode() string    { return "" }
 func (p *Partitions) Loading() bool   { return p.list.Req.InFlight() || p.desc.InFlight() }
