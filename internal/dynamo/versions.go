@@ -432,6 +432,10 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	}
 }
 
+// nameFirstForms names the spellings of a name-first family the look
+// reads (domain.InferNameFirstPattern).
+const nameFirstForms = "{name}#v{n}, {name}_v{n} or {name}#VERSION#{n} (DOC#d1#v1, report_v2, a#VERSION#0001)"
+
 // nameFirstSample is how many keys the look for a name-first family reads.
 const nameFirstSample = 100
 
@@ -450,9 +454,12 @@ func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsRe
 	}
 	if p == nil {
 		res.Sample = keys
-		res.Found = fmt.Sprintf("looked in %s for {name}#v{n} (DOC#d1#v1): none", sampled)
+		// The look reads every spelling domain.InferNameFirstPattern
+		// does: it said {name}#v{n} alone once report_v2 and
+		// a#VERSION#0001 were read too.
+		res.Found = fmt.Sprintf("looked in %s for %s: none", sampled, nameFirstForms)
 		if len(keys) == 0 {
-			res.Found = "looked for {name}#v{n} (DOC#d1#v1): the partition holds no key"
+			res.Found = "looked for " + nameFirstForms + ": the partition holds no key"
 		}
 		return res, nil
 	}

@@ -450,8 +450,8 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 		}{
 			{"docs", "DOC#d1 current=DOC#d1#v0 revisions=2 latest=DOC#d1#v2 drift=[]\nDOC#d2 current=none revisions=2 latest=DOC#d2#v2 drift=[\"v0 is missing: no current copy of 2 revisions\"]",
 				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#v{n}: read by it", 3},
-			{"orders", "", "looked in the partition's 4 keys for {name}#v{n} (DOC#d1#v1): none", 2},
-			{"device", "", "looked in the partition's 3 keys for {name}#v{n} (DOC#d1#v1): none", 2},
+			{"orders", "", "looked in the partition's 4 keys for {name}#v{n}, {name}_v{n} or {name}#VERSION#{n} (DOC#d1#v1, report_v2, a#VERSION#0001): none", 2},
+			{"device", "", "looked in the partition's 3 keys for {name}#v{n}, {name}_v{n} or {name}#VERSION#{n} (DOC#d1#v1, report_v2, a#VERSION#0001): none", 2},
 			// _v suffixes and a revision word of its own (VERSION#0001)
 			// were not looked for: "none".
 			{"under", "memo current=memo_v0 revisions=2 latest=memo_v2 drift=[]\nreport current=none revisions=2 latest=report_v2 drift=[\"v0 is missing: no current copy of 2 revisions\"]",

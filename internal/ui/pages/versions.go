@@ -356,7 +356,9 @@ func (v *Versions) View() string {
 		// the same whichever way the view was reached, only read here.
 		looked := ""
 		if v.res.Found != "" {
-			looked = "\n" + common.Sanitize(v.res.Found) + "."
+			// Wrapped: the frame cut it before its ": none" at 80 and
+			// 120 columns once it named every spelling looked for.
+			looked = "\n" + common.Wrap(common.Sanitize(v.res.Found)+".", max(20, listW-4))
 		}
 		body = st.Dim.Render("No Versions mode here: no sort key here is a revision key like\n" + like + looked + "\nesc goes back to the partition.")
 	case note != "" && v.list.Answered() && !v.list.Fail.Stopped():
