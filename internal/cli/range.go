@@ -86,7 +86,8 @@ snowflake names them where not, and the 18-digit ids made before mid-2018,
 which sort apart from the 19-digit ones as text: a range is read in the
 width of the ids it holds, one holding both is refused; Discord's ids
 made since mid-2022 read as nanoseconds of 2001-2019 and stay so read,
-with a line on stderr naming --time-format discord); with a
+with a line on stderr naming --time-format discord, and snowflake where
+as nanoseconds they stand before 2012, as X's ids of 2010-2020 do); with a
 prefix before the time after any separator (amsg#2018-08-29:12:00:00,
 event:2024-01-15T10:00:00Z, order-2024-…), text after it
 behind a separator or none (JFK#2021-08-01T07:25:00#250#0,

@@ -605,7 +605,9 @@ func TestRangeSaysDiscordIdsReadAsNanoseconds(t *testing.T) {
 		items = append(items, av("PK", "CH#1", "SK", id(at, int64(i))))
 	}
 	table, backends := bothBackends(t, items)
-	note := "read as epoch nanoseconds (2009-02…2009-07); if these are Discord ids (2024-05…2024-06), use --time-format discord\n"
+	// As nanoseconds they stand before DynamoDB's launch, and as X's
+	// (Twitter's) ids in 2020: the note names both other readings.
+	note := "read as epoch nanoseconds (2009-02…2009-07); if these are X (Twitter) ids (2020-03…2020-04), use --time-format snowflake; if these are Discord ids (2024-05…2024-06), use --time-format discord\n"
 	for name, conn := range backends {
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := cli(t, append([]string{"range", "--table", table, "--pk", "CH#1", "--after", "2000-01-01"}, conn...)...)

@@ -324,7 +324,6 @@ func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection
 		d.Enc = sf
 		return d
 	}
-	sf.Epoch = discordEpoch
 	d.Ambiguous = discordNote(d.Enc, sf, keys, now)
 	return d
 }
@@ -353,7 +352,19 @@ func snowflakesOnly(ns, sf TimeEncoding, keys []string, now time.Time) bool {
 // nanoseconds stand in 2001–2019 (a message of 2026 in 2016), with
 // nothing to tell. Genuine nanoseconds of 2020 on read as ids past now,
 // and are told nothing. "" where the reading is not in doubt.
-func discordNote(ns, discord TimeEncoding, keys []string, now time.Time) string {
+//
+// X's (Twitter's) ids read as nanoseconds of before 2012 (a tweet of 2018
+// as 2000-08), when no DynamoDB table was written: where every key so
+// reads, the reading names --time-format snowflake too, and where
+// Discord's reading stands past now, alone (2018's tweets came back with
+// no item, the hint naming only Discord).
+func discordNote(ns, sf TimeEncoding, keys []string, now time.Time) string {
+	discord := sf
+	discord.Epoch = discordEpoch
+	note := ""
+	if tw, ok := twitterSpan(ns, sf, keys, now); ok {
+		note = fmt.Sprintf("; if these are X (Twitter) ids (%s), use --time-format snowflake", tw)
+	}
 	var nsLo, nsHi, idLo, idHi time.Time
 	read := 0
 	for _, k := range keys {
@@ -363,7 +374,8 @@ func discordNote(ns, discord TimeEncoding, keys []string, now time.Time) string 
 		}
 		id, ok := discord.KeyTime(k)
 		if !ok || id.After(now.Add(24*time.Hour)) {
-			return ""
+			read = 0
+			break
 		}
 		if read == 0 || t.Before(nsLo) {
 			nsLo, idLo = t, id
@@ -374,9 +386,60 @@ func discordNote(ns, discord TimeEncoding, keys []string, now time.Time) string 
 		read++
 	}
 	if read == 0 {
-		return ""
+		if note == "" {
+			return ""
+		}
+		return nanosSpan(ns, keys) + note
 	}
-	return fmt.Sprintf("read as epoch nanoseconds (%s); if these are Discord ids (%s), use --time-format discord", monthSpan(nsLo, nsHi), monthSpan(idLo, idHi))
+	return fmt.Sprintf("read as epoch nanoseconds (%s)%s; if these are Discord ids (%s), use --time-format discord", monthSpan(nsLo, nsHi), note, monthSpan(idLo, idHi))
+}
+
+// dynamoStart is DynamoDB's launch: no key of a table can hold a time of
+// its writing before it.
+var dynamoStart = time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// twitterSpan is the months keys span read as X's (Twitter's) Snowflake
+// ids (sf), where every one read as nanoseconds (ns) stands before
+// DynamoDB's launch and as an id up to now; ok false otherwise.
+func twitterSpan(ns, sf TimeEncoding, keys []string, now time.Time) (string, bool) {
+	var lo, hi time.Time
+	read := 0
+	for _, k := range keys {
+		t, ok := ns.KeyTime(k)
+		if !ok {
+			continue
+		}
+		id, ok := sf.KeyTime(k)
+		if !ok || !t.Before(dynamoStart) || id.After(now.Add(24*time.Hour)) {
+			return "", false
+		}
+		if read == 0 || id.Before(lo) {
+			lo = id
+		}
+		if read == 0 || id.After(hi) {
+			hi = id
+		}
+		read++
+	}
+	return monthSpan(lo, hi), read > 0
+}
+
+// nanosSpan is "read as epoch nanoseconds (months)" of keys.
+func nanosSpan(ns TimeEncoding, keys []string) string {
+	var lo, hi time.Time
+	read := 0
+	for _, k := range keys {
+		if t, ok := ns.KeyTime(k); ok {
+			if read == 0 || t.Before(lo) {
+				lo = t
+			}
+			if read == 0 || t.After(hi) {
+				hi = t
+			}
+			read++
+		}
+	}
+	return fmt.Sprintf("read as epoch nanoseconds (%s)", monthSpan(lo, hi))
 }
 
 // monthSpan is lo and hi to the month, once where they share it.

@@ -145,6 +145,13 @@ func TestReadSnowflakes(t *testing.T) {
 		{keys: []string{"EV#1767225600000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
 		// one key of 2026 among 2018's: as a Discord id it stands past now
 		{keys: []string{"EV#1514764800000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
+		// tweets of 2018-08-29 and 2018-09-03 read as nanoseconds of 2002,
+		// before any DynamoDB table: the reading names snowflake too (it
+		// named only discord, and the range came back with no item)
+		{keys: []string{"TW#1034772651832246277", "TW#1036531742929846277"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2002-10…2002-11); if these are X (Twitter) ids (2018-08…2018-09), use --time-format snowflake; if these are Discord ids (2022-10), use --time-format discord"},
+		{keys: []string{"1034772651832246277", "1036531742929846277"}, want: "epoch nanoseconds", number: true,
+			ambiguous: "read as epoch nanoseconds (2002-10…2002-11); if these are X (Twitter) ids (2018-08…2018-09), use --time-format snowflake; if these are Discord ids (2022-10), use --time-format discord"},
 		// milliseconds are never Discord ids
 		{keys: []string{"EV#1767225600000", "EV#1779753600000"}, want: "prefix#epoch milliseconds"},
 	} {
