@@ -354,92 +354,60 @@ func snowflakesOnly(ns, sf TimeEncoding, keys []string, now time.Time) bool {
 // and are told nothing. "" where the reading is not in doubt.
 //
 // X's (Twitter's) ids read as nanoseconds of before 2012 (a tweet of 2018
-// as 2000-08), when no DynamoDB table was written: where every key so
+// as 2002-10), when no DynamoDB table was written: where every key so
 // reads, the reading names --time-format snowflake too, and where
 // Discord's reading stands past now, alone (2018's tweets came back with
 // no item, the hint naming only Discord).
 func discordNote(ns, sf TimeEncoding, keys []string, now time.Time) string {
 	discord := sf
 	discord.Epoch = discordEpoch
-	note := ""
-	if tw, ok := twitterSpan(ns, sf, keys, now); ok {
-		note = fmt.Sprintf("; if these are X (Twitter) ids (%s), use --time-format snowflake", tw)
+	upToNow := func(_, id time.Time) bool { return !id.After(now.Add(24 * time.Hour)) }
+	nsMonths, dc, dcOK := idSpan(ns, discord, keys, upToNow)
+	nsTw, tw, twOK := idSpan(ns, sf, keys, func(t, id time.Time) bool { return t.Before(dynamoStart) && upToNow(t, id) })
+	if !dcOK && !twOK {
+		return ""
 	}
-	var nsLo, nsHi, idLo, idHi time.Time
-	read := 0
-	for _, k := range keys {
-		t, ok := ns.KeyTime(k)
-		if !ok {
-			continue
-		}
-		id, ok := discord.KeyTime(k)
-		if !ok || id.After(now.Add(24*time.Hour)) {
-			read = 0
-			break
-		}
-		if read == 0 || t.Before(nsLo) {
-			nsLo, idLo = t, id
-		}
-		if read == 0 || t.After(nsHi) {
-			nsHi, idHi = t, id
-		}
-		read++
+	if !dcOK {
+		nsMonths = nsTw
 	}
-	if read == 0 {
-		if note == "" {
-			return ""
-		}
-		return nanosSpan(ns, keys) + note
+	note := "read as epoch nanoseconds (" + nsMonths + ")"
+	if twOK {
+		note += fmt.Sprintf("; if these are X (Twitter) ids (%s), use --time-format snowflake", tw)
 	}
-	return fmt.Sprintf("read as epoch nanoseconds (%s)%s; if these are Discord ids (%s), use --time-format discord", monthSpan(nsLo, nsHi), note, monthSpan(idLo, idHi))
+	if dcOK {
+		note += fmt.Sprintf("; if these are Discord ids (%s), use --time-format discord", dc)
+	}
+	return note
 }
 
 // dynamoStart is DynamoDB's launch: no key of a table can hold a time of
 // its writing before it.
 var dynamoStart = time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// twitterSpan is the months keys span read as X's (Twitter's) Snowflake
-// ids (sf), where every one read as nanoseconds (ns) stands before
-// DynamoDB's launch and as an id up to now; ok false otherwise.
-func twitterSpan(ns, sf TimeEncoding, keys []string, now time.Time) (string, bool) {
-	var lo, hi time.Time
+// idSpan reads keys as nanoseconds (ns) and as ids (id): the months each
+// reading spans, where every key read as nanoseconds reads as an id and
+// keep takes both times; ok is false otherwise, or where no key is read.
+func idSpan(ns, id TimeEncoding, keys []string, keep func(t, at time.Time) bool) (nsMonths, idMonths string, ok bool) {
+	var tLo, tHi, iLo, iHi time.Time
 	read := 0
 	for _, k := range keys {
 		t, ok := ns.KeyTime(k)
 		if !ok {
 			continue
 		}
-		id, ok := sf.KeyTime(k)
-		if !ok || !t.Before(dynamoStart) || id.After(now.Add(24*time.Hour)) {
-			return "", false
+		at, ok := id.KeyTime(k)
+		if !ok || !keep(t, at) {
+			return "", "", false
 		}
-		if read == 0 || id.Before(lo) {
-			lo = id
+		if read == 0 || t.Before(tLo) {
+			tLo, iLo = t, at
 		}
-		if read == 0 || id.After(hi) {
-			hi = id
+		if read == 0 || t.After(tHi) {
+			tHi, iHi = t, at
 		}
 		read++
 	}
-	return monthSpan(lo, hi), read > 0
-}
-
-// nanosSpan is "read as epoch nanoseconds (months)" of keys.
-func nanosSpan(ns TimeEncoding, keys []string) string {
-	var lo, hi time.Time
-	read := 0
-	for _, k := range keys {
-		if t, ok := ns.KeyTime(k); ok {
-			if read == 0 || t.Before(lo) {
-				lo = t
-			}
-			if read == 0 || t.After(hi) {
-				hi = t
-			}
-			read++
-		}
-	}
-	return fmt.Sprintf("read as epoch nanoseconds (%s)", monthSpan(lo, hi))
+	return monthSpan(tLo, tHi), monthSpan(iLo, iHi), read > 0
 }
 
 // monthSpan is lo and hi to the month, once where they share it.
