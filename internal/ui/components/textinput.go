@@ -66,7 +66,7 @@ func (t TextInput) Update(msg tea.Msg) (out TextInput, cmd tea.Cmd) {
 // in the cell the box keeps for its cursor for text hidden to the right.
 func (t TextInput) View() string {
 	if t.Width() <= 0 {
-		w := ansi.StringWidth(t.Value())
+		w := ShownWidth(t.Value())
 		if w == 0 {
 			w = ansi.StringWidth(t.Placeholder)
 		}
@@ -80,7 +80,25 @@ func (t TextInput) View() string {
 	if right != hiddenNone && (right == hiddenPastCell || strings.HasSuffix(ansi.Strip(view), " ")) {
 		view = ansi.Truncate(view, ansi.StringWidth(view)-1, "") + "…"
 	}
-	return showFormat(view)
+	return keepWidth(showFormat(view), ansi.StringWidth(view))
+}
+
+// keepWidth holds a box shown with its format characters escaped to the
+// cells textinput laid it out in, which counted each \u200b as none: the
+// wider line pushed what follows the box out of the frame, which cut it
+// with a "…" where nothing was hidden. The escapes take the blank cells
+// textinput padded the box with; where those are too few, text is hidden
+// to the right, and marked so.
+func keepWidth(shown string, width int) string {
+	over := ansi.StringWidth(shown) - width
+	if over <= 0 {
+		return shown
+	}
+	plain := ansi.Strip(shown)
+	if len(plain)-len(strings.TrimRight(plain, " ")) > over {
+		return ansi.Truncate(shown, width, "")
+	}
+	return ansi.Truncate(shown, width-1, "") + "…"
 }
 
 // What a box hides to its right, and the cell its "…" may take.

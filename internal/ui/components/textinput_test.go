@@ -131,3 +131,46 @@ func TestTextInputMarksHiddenText(t *testing.T) {
 		t.Fatalf("the middle of the text shown: %q", v)
 	}
 }
+
+// TestTextInputKeepsItsWidthWithFormatCharacters: textinput lays a box
+// out counting a zero-width space as no cell, and \u200b shows it in six:
+// the line grew past the box, and the frame cut what followed it with a
+// "…" where nothing was hidden ("filter › a\u200bb          …").
+func TestTextInputKeepsItsWidthWithFormatCharacters(t *testing.T) {
+	cases := []struct {
+		name, value string
+		cursorHome  bool
+		wantEnd     string // the view's last cell: the pad's, or the mark of hidden text
+	}{
+		{"one, the cursor at the end", "a\u200bb", false, " "},
+		{"one, the cursor at the start", "a\u200bb", true, " "},
+		{"bidi and zero-width", "x\u202ey\u200dz", false, " "},
+		{"more than the pad holds", strings.Repeat("\u200b", 8) + "end", true, "…"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := NewTextInput("filter › ")
+			in.SetWidth(30)
+			in.Focus()
+			in.SetValue(c.value)
+			if c.cursorHome {
+				in, _ = in.Update(keyHome)
+			}
+			got := ansi.Strip(in.View())
+			if w := ansi.StringWidth(got); w != ansi.StringWidth("filter › ")+31 {
+				t.Fatalf("%d cells, want the box's %d: %q", w, ansi.StringWidth("filter › ")+31, got)
+			}
+			if !strings.HasSuffix(got, c.wantEnd) || !strings.Contains(got, `\u20`) {
+				t.Fatalf("view %q, want it to end in %q", got, c.wantEnd)
+			}
+		})
+	}
+	in := NewTextInput("range › ") // a box given no width: sized to its text as shown, as "ab" is
+	in.Focus()
+	in.SetValue("ab")
+	plain := ansi.Strip(in.View())
+	in.SetValue("a\u200bb")
+	if got := ansi.Strip(in.View()); got != strings.Replace(plain, "ab", `a\u200bb`, 1) {
+		t.Fatalf("a box of no width: %q", got)
+	}
+}
