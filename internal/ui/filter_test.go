@@ -787,6 +787,32 @@ func TestTableSearchCancelled(t *testing.T) {
 	}
 }
 
+// TestTableSearchReadingOnSaysSo: while a table-wide search reads on by
+// itself (its first page matched nothing the screen could show), the
+// title says it is reading, not "more: scroll down to read on" over a
+// list with no row to scroll to; once the reads stop there, it says how
+// to go on.
+func TestTableSearchReadingOnSaysSo(t *testing.T) {
+	db := memory.New()
+	seedSearchTable(t, db)
+	h := newHarness(t, 120, 35, Config{Client: db, Table: "Wide", FilterBudget: func(string) float64 { return 0 }})
+	h.keys("f")
+	h.typeText(`Status = "NOPE"`)
+	_, cmd := h.m.Update(keyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter read nothing")
+	}
+	if _, next := h.m.Update(cmd()); next == nil { // the first page answered, the next read held
+		t.Fatalf("the first page, which matched nothing, read on to nothing:\n%s", h.screen())
+	}
+	h.contains(t, "Search Wide · 0 matches · reading on…", "reading…", "scanned 162")
+	if strings.Contains(h.screen(), "scroll down") {
+		t.Fatalf("a search reading on by itself asks to scroll:\n%s", h.screen())
+	}
+	h.keys("esc")
+	h.contains(t, "Search Wide · read cancelled · nothing loaded · r reads on")
+}
+
 // TestTableSearchGGoesToTheLastMatchRead: G on a table-wide search's
 // matches goes to the last match read, and stays on it: the reads it
 // started went on past it (a Scan has no end to read first), the cursor

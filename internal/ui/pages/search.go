@@ -580,6 +580,8 @@ func (s *Search) progress() string {
 		return "stopped " + common.RCU(s.overBudget(), false) + " past the budget: r reads on"
 	case s.stopped:
 		return "stopped at the budget: r reads on"
+	case s.state.More() && s.list.Req.InFlight():
+		return "reading on…" + past // it reads on by itself: nothing to scroll to yet
 	case s.state.More():
 		return "more: scroll down to read on" + past
 	case s.queried() != nil:
