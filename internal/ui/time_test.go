@@ -653,7 +653,7 @@ func TestFollowInTimeMode(t *testing.T) {
 	d := h.driver()
 	d.key("F")
 	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 1 new") })
-	h.contains(t, "RCU", "a minute", "new-1", "4 items loaded")
+	h.contains(t, "RCU", "new-1", "4 items loaded") // the cost's words: TestFollowCostSaysSoFarBeforeAMinute
 	putAt(t, db, now.Add(2*time.Minute), "new-2")
 	d.key("down") // keys go on working while following
 	d.until(t, 5*time.Second, func(s string) bool { return strings.Contains(s, "following · 2 new") })
@@ -708,7 +708,7 @@ func TestFollowKeysInSeveralOffsetsInTimeMode(t *testing.T) {
 // 0 RCU by the embedded backend (as by dynalite) and billed 0.5 each by
 // DynamoDB: what following costs a minute is the bill, marked an
 // estimate as the status bar marks it, never "0.0 RCU" while the status
-// bar's figure grows.
+// bar's figure grows (in its first minute, what it spent so far).
 func TestFollowBilledAsTheStatusBar(t *testing.T) {
 	db := logTable(t)
 	putAt(t, db, time.Now().Add(-time.Hour), "old-1")
@@ -716,7 +716,7 @@ func TestFollowBilledAsTheStatusBar(t *testing.T) {
 	h.contains(t, "1 item loaded")
 	d := h.driver()
 	d.key("F")
-	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "RCU est. a minute") })
+	d.until(t, 10*time.Second, func(s string) bool { return strings.Contains(s, "RCU est. so far") })
 	if sc := h.screen(); strings.Contains(sc, " 0.0 RCU") {
 		t.Fatalf("the polls shown at the server's 0.0 RCU:\n%s", sc)
 	}

@@ -161,11 +161,14 @@ func (t *Time) followTitle() string {
 // followRate is what polling costs a minute, billed as the status bar
 // bills it: a poll that finds nothing is reported at 0 RCU by some servers
 // and billed 0.5 by DynamoDB, and a quiet partition is mostly such polls.
+// Before dynamo.RateWindow it is what was spent so far, as range --follow
+// says it: the first poll, at once, read over its few milliseconds, said
+// "14,434.0 RCU est. a minute" of a poll a second costing 30.
 func followRate(s dynamo.FollowStats, now time.Time) string {
-	rate := 0.0
-	if m := now.Sub(s.Started).Minutes(); m > 0 {
-		rate = s.Cost.Billed / m
+	if now.Sub(s.Started) < dynamo.RateWindow {
+		return common.RCU(s.Cost.Billed, s.Cost.Estimated) + " so far"
 	}
+	_, rate := s.PerMinute(now)
 	return common.RCU(rate, s.Cost.Estimated) + " a minute"
 }
 
