@@ -773,6 +773,37 @@ func TestTreeWalkNamesTheDelimiterItCuts(t *testing.T) {
 	}
 }
 
+// TestTreeCountWhileListingSaysToPressAgain: c while the level is still
+// being walked counts nothing and is not kept for later; the status bar
+// said "c counts once the level is listed", which stayed there over a
+// level listed in full with nothing counted, as a promise.
+func TestTreeCountWhileListingSaysToPressAgain(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations"})
+	var held tea.Cmd
+	h.press("enter", func(msg tea.Msg) bool { // USA: hold the walk once it lists a child
+		if fmt.Sprintf("%T", msg) == "pages.childrenFoundMsg" && strings.Contains(h.screen(), "finding…") {
+			held = func() tea.Msg { return msg }
+			return false
+		}
+		return true
+	})
+	if held == nil {
+		t.Fatalf("the walk never listed a child while finding:\n%s", h.screen())
+	}
+	queries := h.rec.count("Query")
+	h.keys("c")
+	h.said(t, "not counted: the level is still being listed; c again once it is")
+	h.run(held)
+	h.contains(t, "53 prefixes · 1 item · all", "Items (c counts)")
+	if n := h.rec.count("Query") - queries; !regexp.MustCompile(`AZ#\s+prefix\s+–`).MatchString(h.screen()) {
+		t.Fatalf("c while listing counted once listed (%d Queries):\n%s", n, h.screen())
+	}
+	h.keys("c")
+	if !regexp.MustCompile(`AZ#\s+prefix\s+115`).MatchString(h.screen()) {
+		t.Fatalf("c again, once listed, did not count:\n%s", h.screen())
+	}
+}
+
 // TestTreeItemsNotCounted: a branch's Items cell before c counts it says
 // so ("–", under a heading naming c) instead of a blank that read as
 // nothing, or none; counted, the figures stand alone under "Items"; a

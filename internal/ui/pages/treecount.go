@@ -184,7 +184,7 @@ func countChildren(ctx context.Context, pass *dynamo.LevelCount, budget float64,
 func (t *Tree) countOff() string {
 	switch {
 	case !t.list.Settled():
-		return "c counts once the level is listed"
+		return "not counted: the level is still being listed; c again once it is" // c is not kept for later
 	case t.count.InFlight():
 		return "counting: esc stops it"
 	case t.branches == 0:
