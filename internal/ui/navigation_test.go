@@ -1734,6 +1734,12 @@ func TestKeysThatDoNotApplySayWhy(t *testing.T) {
 		// t on a partition's versions said it opens the range bar "from a
 		// partition", which Versions is a view of.
 		{"t on the versions", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, nil, "t", "t time range does not apply here: it opens Time mode's range bar from a partition's Tree or Items (1, 2), or in Time mode (4)"},
+		// 5 and w said nothing where they do not apply (a new user's
+		// walk: a table's entity types, a revision's timeline, a tree).
+		{"5 on the entity types", Config{Table: "Shop"}, []string{"E"}, "5", "5 changes does not apply here: it opens the changes of a partition (5), of a table (from its list or its partitions) or of an item"},
+		{"5 on the timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: "*"}, []string{"enter"}, "5", "5 changes does not apply here"},
+		{"w on the tree", Config{Table: "Locations", PK: "USA"}, nil, "w", "w wrap long values does not apply here: it wraps an item's long values in the item view (enter on a row)"},
+		{"w on the tables", Config{}, nil, "w", "w wrap long values does not apply here"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
