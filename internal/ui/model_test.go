@@ -1037,13 +1037,7 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 	db := heavyChildren(t)
 	past := 0
 	for _, budget := range []float64{5, 10, 20, 30, 40, 60} {
-		b := &billing{Client: db}
-		h := newHarness(t, 200, 50, Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
-		h.contains(t, "c0#", "c3#")
-		walked := b.spent()
-		h.keys("c")
-		h.contains(t, "counts ")
-		spent := b.spent() - walked
+		h, spent := countHeavy(t, db, 200, 50, budget)
 		said := strings.Contains(h.screen(), "past its budget")
 		if said != (spent > budget+0.5) {
 			t.Errorf("budget %g: c spent %.1f RCU, the screen says past it: %v\n%s", budget, spent, said, h.screen())
@@ -1070,7 +1064,7 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 				t.Errorf("budget %g: c spent %.1f RCU and stopped; no %q:\n%s", budget, spent, at, scr)
 			}
 		}
-		t.Logf("budget %g: walk %.1f, c %.1f RCU", budget, walked, spent)
+		t.Logf("budget %g: c %.1f RCU", budget, spent)
 		if testing.Verbose() {
 			scr := strings.Split(h.screen(), "\n")
 			t.Log(strings.Join(scr[len(scr)-3:], "\n"))
@@ -1102,6 +1096,19 @@ func heavyChildren(t *testing.T) *memory.DB {
 	return db
 }
 
+// countHeavy opens heavyChildren's partition at w×h under a count
+// budget and presses c: the explorer, and what c spent (billed).
+func countHeavy(t *testing.T, db *memory.DB, w, h int, budget float64) (*harness, float64) {
+	t.Helper()
+	b := &billing{Client: db}
+	hs := newHarness(t, w, h, Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
+	hs.contains(t, "c0#", "c3#")
+	walked := b.spent()
+	hs.keys("c")
+	hs.contains(t, "counts ")
+	return hs, b.spent() - walked
+}
+
 // TestCountStopKeepsItsFiguresAtEveryWidth: a count stopped past (or
 // short of) its budget says, in the status bar at 80, 120 and 200
 // columns, how many it counted, by how much it went past or fell short,
@@ -1112,13 +1119,7 @@ func TestCountStopKeepsItsFiguresAtEveryWidth(t *testing.T) {
 	db := heavyChildren(t)
 	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		for _, budget := range []float64{20, 60} {
-			b := &billing{Client: db}
-			h := newHarness(t, size[0], size[1], Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
-			h.contains(t, "c0#", "c3#")
-			walked := b.spent()
-			h.keys("c")
-			h.contains(t, "counts ")
-			spent := b.spent() - walked
+			h, spent := countHeavy(t, db, size[0], size[1], budget)
 			lines := strings.Split(h.screen(), "\n")
 			bar := lines[len(lines)-1]
 			figures := []string{fmt.Sprintf("%g RCU", budget), "c counts on"}
