@@ -80,7 +80,7 @@ and says what it spent and the --resume token that goes on.`,
 	fl.StringVar(&o.index, "index", "", "list a GSI's or LSI's partitions instead of the base table's")
 	fl.IntVar(&o.limit, "limit", 0, "stop once this many partitions are listed (0: all)")
 	budgetVar(fl, &o.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU`; stopped there, what was listed is printed, exit 3")
-	fl.StringVar(&o.resume, "resume", "", "go on from where a listing stopped at --max-rcu (the token its message gave): no partition listed again")
+	fl.StringVar(&o.resume, "resume", "", "go on from where a listing stopped at --max-rcu or --limit (the token its message gave): no partition listed again")
 	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one partition a line), json (one document with partitions and stats), csv, or a file to export to: parts.jsonl, parts.json (an array), parts.csv")
 	return cmd
 }
