@@ -291,7 +291,10 @@ func TestEntitiesBudgetHolds(t *testing.T) {
 		put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "B"}, "SK": &types.AttributeValueMemberS{Value: "BLOB#1"}, "Data": &types.AttributeValueMemberS{Value: strings.Repeat("b", 300<<10)}}),
 	})
 	_, stderr, code := cli(t, "entities", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "EntitiesPast", "--max-rcu", "2")
-	if code != 3 || !strings.Contains(stderr, "RCU past the 2 RCU budget: a read met items larger than any read before it") || !strings.Contains(stderr, "dynascope: stopped past the budget: 38.5 of 2 RCU (36.5 past: a read met items heavier than any read before it, and DynamoDB bills whole items), 2 items read") {
+	// Said once, by the stop line every command's stop shares: the
+	// summary line had said it again its own way ("36.5 RCU past the 2
+	// RCU budget: a read met items larger …").
+	if code != 3 || strings.Contains(stderr, "RCU past the 2 RCU budget") || !strings.Contains(stderr, "dynascope: stopped past the budget: 38.5 of 2 RCU (36.5 past: a read met items heavier than any read before it, and DynamoDB bills whole items), 2 items read") {
 		t.Errorf("past the budget: exit %d:\n%s", code, stderr)
 	}
 	backends := map[string][]string{
@@ -861,6 +864,48 @@ func TestFinishedPastItsBudgetSaysSo(t *testing.T) {
 		}
 		if past == 0 {
 			t.Errorf("%s: no count finished past its budget: the case no longer tests the line", name)
+		}
+	}
+}
+
+// TestEntitiesFinishedPastItsBudgetSaysSo: entities read to its end past
+// its budget (its last read met an item heavier than any before it) says
+// so in the one line every command prints, as children and items do:
+// its summary had added a clause of its own, at any RCU over the budget
+// where the others speak past half an RCU. A sample says "sample read",
+// not "read whole". Within its budget it says nothing of it.
+func TestEntitiesFinishedPastItsBudgetSaysSo(t *testing.T) {
+	isolateAWS(t)
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []map[string]types.AttributeValue
+	for i := range 30 {
+		items = append(items, map[string]types.AttributeValue{"PK": s("B"), "SK": s(fmt.Sprintf("A#%03d", i)), "_et": s("Order"), "d": s(strings.Repeat("x", 300))})
+	}
+	items = append(items, map[string]types.AttributeValue{"PK": s("B"), "SK": s("Z"), "_et": s("Blob"), "d": s(strings.Repeat("y", 100<<10))})
+	table, backends := bothBackends(t, items)
+	lineRE := regexp.MustCompile(`(?m)^dynascope: (read whole|sample read), but ([0-9.]+) RCU past the budget: ([0-9.]+) of --max-rcu ([0-9.]+) as DynamoDB bills it — a read met items heavier than any read before it, and DynamoDB bills whole items$`)
+	for name, conn := range backends {
+		said := 0
+		for _, budget := range []string{"5", "100"} {
+			_, stderr, code := cli(t, append(append([]string{"entities", "--table", table, "--pk", "B"}, conn...), "--max-rcu", budget)...)
+			rcu := billedOf(t, stderr)
+			most, _ := strconv.ParseFloat(budget, 64)
+			m := lineRE.FindStringSubmatch(stderr)
+			switch {
+			case strings.Contains(stderr, "RCU budget: a read met items larger"):
+				t.Errorf("%s --max-rcu %s: a clause of entities' own:\n%s", name, budget, stderr)
+			case code == exitOK && (rcu > most+0.5) != (m != nil):
+				t.Errorf("%s --max-rcu %s: %.1f RCU billed, exit 0, the line %q:\n%s", name, budget, rcu, m, stderr)
+			case m != nil:
+				said++
+				if by, _ := strconv.ParseFloat(m[2], 64); by != rcu-most {
+					t.Errorf("%s --max-rcu %s: %.1f RCU billed, said %q", name, budget, rcu, m[0])
+				}
+			}
+			t.Logf("%s --max-rcu %s: exit %d, %.1f RCU", name, budget, code, rcu)
+		}
+		if said == 0 {
+			t.Errorf("%s: no read finished past its budget: the case no longer tests the line", name)
 		}
 	}
 }

@@ -253,7 +253,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	n := res.Counts
 	fmt.Fprintf(o.stderr, "%s compared: %d same, %d differ, %d only-left, %d only-right\n",
 		counted(n[domain.Same]+n[domain.Differs]+n[domain.OnlyLeft]+n[domain.OnlyRight], "key", "keys"), n[domain.Same], n[domain.Differs], n[domain.OnlyLeft], n[domain.OnlyRight])
-	if note := pastBudgetLine(res.Cost().Billed, "--max-rcu", o.maxRCU); note != "" && !res.Stopped() {
+	if note := pastBudgetLine("read whole", res.Cost().Billed, "--max-rcu", o.maxRCU); note != "" && !res.Stopped() {
 		fmt.Fprintln(o.stderr, note)
 	}
 	if res.Stopped() {

@@ -97,11 +97,13 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		}
 		req.PK = &q.PK
 	}
+	f.g.readUnder("--max-rcu", f.maxRCU, conn.client.Session)
 	start := time.Now()
 	res, err := dynamo.ReadEntities(ctx, conn.client, req)
 	if err != nil {
 		return err
 	}
+	f.g.budget.sampled = res.Sampled
 	total, _ := conn.client.Session.Totals()
 	how := "every item read: counts exact"
 	switch {
@@ -133,7 +135,9 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 	}
 	stats := map[string]any{"itemsRead": res.Read, "requests": total.Requests, "consumedRCU": total.RCU, "segments": res.Segments,
 		"tableItemCount": info.ItemCount, "elapsedMs": time.Since(start).Milliseconds(), "stoppedAtBudget": res.Stopped}
-	defer fmt.Fprintf(f.stderr, "%s: %s · %s · requests=%d consumedRCU=%.1f%s%s\n", export.OneLine(f.table), counted(len(docs), "entity type", "entity types"), how, total.Requests, total.RCU, billedNote(conn.client.Session), pastBudget(res, f.maxRCU))
+	// Past the budget, the stop line says so, or, read to the end, the
+	// one line every command prints (globals.pastBudget).
+	defer fmt.Fprintf(f.stderr, "%s: %s · %s · requests=%d consumedRCU=%.1f%s\n", export.OneLine(f.table), counted(len(docs), "entity type", "entity types"), how, total.Requests, total.RCU, billedNote(conn.client.Session))
 	if err := writeEntities(f, docs, res, stats); err != nil {
 		return err
 	}
@@ -141,16 +145,6 @@ func runEntities(ctx context.Context, f *entitiesFlags) error {
 		return entitiesStopped(res, f, info.SizeBytes)
 	}
 	return nil
-}
-
-// pastBudget is what the summary line adds where the reads spent more
-// than the budget: a read met items larger than any read before it,
-// which the budget sizes its reads by (dynamo.Budgeted).
-func pastBudget(res dynamo.EntitiesResult, budget float64) string {
-	if budget <= 0 || res.Cost.Billed <= budget {
-		return ""
-	}
-	return fmt.Sprintf(" · %.1f RCU past the %g RCU budget: a read met items larger than any read before it", res.Cost.Billed-budget, budget)
 }
 
 // entitiesStopped is the one line (exit 3) for a read meant to be whole

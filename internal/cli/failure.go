@@ -60,6 +60,9 @@ type spendLimit struct {
 	flag    string
 	max     float64
 	session *dynamo.Session
+	// sampled: the command read a sample of the budget's cost, not the
+	// whole (entities on a table larger than it), and its line says so.
+	sampled bool
 }
 
 // readUnder records the budget a headless command reads under, covering
@@ -80,16 +83,20 @@ func (g *globals) pastBudget() string {
 		return ""
 	}
 	spent, _ := b.session.Billed()
-	return pastBudgetLine(spent, b.flag, b.max)
+	read := "read whole"
+	if b.sampled {
+		read = "sample read"
+	}
+	return pastBudgetLine(read, spent, b.flag, b.max)
 }
 
 // pastBudgetLine is pastBudget's line for spent RCU under flag's budget
-// of max RCU.
-func pastBudgetLine(spent float64, flag string, max float64) string {
+// of max RCU, for a read that finished as read says ("read whole").
+func pastBudgetLine(read string, spent float64, flag string, max float64) string {
 	if max <= 0 || spent <= max+0.5 {
 		return ""
 	}
-	return fmt.Sprintf("dynascope: read whole, but %.1f RCU past the budget: %.1f of %s %g as DynamoDB bills it — a read met items heavier than any read before it, and DynamoDB bills whole items", spent-max, spent, flag, max)
+	return fmt.Sprintf("dynascope: %s, but %.1f RCU past the budget: %.1f of %s %g as DynamoDB bills it — a read met items heavier than any read before it, and DynamoDB bills whole items", read, spent-max, spent, flag, max)
 }
 
 // stoppedAtBilled is stoppedAt for what was spent as DynamoDB bills it

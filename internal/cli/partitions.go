@@ -35,12 +35,15 @@ where partitions are small, or, where they are large, parallel Scan
 segments. A partition's items are not all read: each row says how many of
 its keys were read ("keysRead") and whether that is all of them
 ("allKeysRead", false where the listing jumped past the rest: the
-explorer's 33+). keysRead is no item count; dynascope children --count or
-items count a partition.
+explorer's 33+, keysRead then a lower bound). keysRead is no item count;
+dynascope children --count or items count a partition.
 
-A listing stopped at --max-rcu gives a --resume token that goes on where
-it stopped (same table and index), listing no partition again; under
---mask it gives none (a token holds keys).
+A listing stopped at --max-rcu, or at --limit with more to list, gives a
+--resume token that goes on where it stopped (same table and index),
+listing no partition again; under --mask it gives none (a token holds
+keys). A token goes on from the end of a read: where --limit cut a read
+that found more partitions, stderr says so and that a larger --limit
+lists them.
 
 Rows come in the order the Scan found them, which is no key order (the
 order of the partition key's hash, segment by segment where split). One
@@ -49,13 +52,14 @@ a number key is a JSON number, a binary one b64: and its base64.
 --output json writes one document: {"partitions": [...], "stats":
 {"partitions", "keysRead", "requests", "consumedRCU", "billedRCU",
 "allPartitionsListed", "stopped", "resume"}}, keysRead there counting
-every key the Scans returned, requests the Scan calls (stderr's
-requests= counts the table's description too), allPartitionsListed
+every key the Scans returned, requests the Scan calls DynamoDB
+answered (stderr's summary says the same figures), allPartitionsListed
 whether the listing reached the end (with --resume, over the runs
 before it too).
 
 --limit N stops once N partitions are listed, its bulk pages sized to
-them. --max-rcu (1000 RCU unless told; none for no limit) bounds every
+them; stopped with more to list, it says so and exits 0 (it listed what
+was asked). --max-rcu (1000 RCU unless told; none for no limit) bounds every
 read: each is sized to what is left at the largest item read so far
 (items are read whole and cut to their keys here, billed the same), so it
 is not overspent by more than half a read unit but by items larger than
@@ -76,7 +80,7 @@ and says what it spent and the --resume token that goes on.`,
 	fl.StringVar(&o.index, "index", "", "list a GSI's or LSI's partitions instead of the base table's")
 	fl.IntVar(&o.limit, "limit", 0, "stop once this many partitions are listed (0: all)")
 	budgetVar(fl, &o.maxRCU, "max-rcu", defaultSearchBudget, true, "read no more than this many `RCU`; stopped there, what was listed is printed, exit 3")
-	fl.StringVar(&o.resume, "resume", "", "go on from where a listing stopped at --max-rcu (the token its message gave): no partition listed again")
+	fl.StringVar(&o.resume, "resume", "", "go on from where a listing stopped at --max-rcu or --limit (the token its message gave): no partition listed again")
 	fl.StringVarP(&o.output, "output", "o", "jsonl", "jsonl (one partition a line), json (one document with partitions and stats), csv, or a file to export to: parts.jsonl, parts.json (an array), parts.csv")
 	return cmd
 }
@@ -166,10 +170,11 @@ func runPartitions(ctx context.Context, o *partitionsOptions) error {
 		rows.Rows[i] = rowOf(res.Partitions[i], res.Keys[i], res.More[i])
 	}
 	all := err == nil && res.Next == nil && n == len(res.Partitions)
-	total, _ := conn.client.Session.Totals()
-	billed, _ := conn.client.Session.Billed()
+	// Stopped by --limit with more to list: said, and a token given as a
+	// budget stop gives one (the listing stopped there said nothing).
+	limited := o.limit > 0 && !stop && !all
 	token := ""
-	if stop && res.Next != nil && masked == nil && n == len(res.Partitions) {
+	if (stop || limited) && res.Next != nil && masked == nil && n == len(res.Partitions) {
 		// A token holds keys, which a mask hides; and it goes on past
 		// every partition read, so only where all of them are printed.
 		token = dynamo.PartitionsToken(*res.Next)
@@ -196,15 +201,37 @@ func runPartitions(ctx context.Context, o *partitionsOptions) error {
 	case o.resume != "":
 		listed = "the rest, to the end"
 	}
+	// The figures the stats hold: the table's description, billed
+	// nothing, is no request of the listing's (requests=7 beside 6).
+	billed := ""
+	if res.Cost.Estimated {
+		billed = fmt.Sprintf(" billedRCU=%.1f (%s)", res.Cost.Billed, estimateWords)
+	}
 	fmt.Fprintf(o.stderr, "%s · partitions=%d (%s) keysRead=%d requests=%d consumedRCU=%.1f%s elapsed=%s\n",
-		export.OneLine(target(o.table, o.index)), n, listed, res.Read, total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+		export.OneLine(target(o.table, o.index)), n, listed, res.Read, res.Pages, res.Cost.RCU, billed, time.Since(start).Round(time.Millisecond))
+	if limited {
+		// A token goes on after a read's last partition: one that found
+		// more than the limit has none to give.
+		how := fmt.Sprintf("a larger --limit lists them (its reads found %d; a token goes on only from the end of a read)", len(res.Partitions))
+		switch {
+		case token != "":
+			how = "go on with --resume " + token + " (no partition listed again)"
+		case masked != nil:
+			how = "a larger --limit lists more (no token under --mask: it holds keys)"
+		}
+		more := fmt.Sprintf("the %s not read to its end, so more partitions may exist", tableWord(o.index))
+		if n < len(res.Partitions) {
+			more = "more partitions were found than listed"
+		}
+		fmt.Fprintf(o.stderr, "--limit %d reached, %s: %s\n", o.limit, more, how)
+	}
 	if stop {
 		how := "run again with a larger --max-rcu (the listing starts again from the first key)"
 		if token != "" {
 			how = "resume with --resume " + token + " (no partition listed again)"
 		}
 		return partialError{fmt.Sprintf("%s; %s listed, the %s not read to its end, so more partitions may exist — %s",
-			stoppedAtBilled(billed, total.RCU, o.maxRCU), counted(n, "partition", "partitions"), tableWord(o.index), how)}
+			stoppedAtBilled(res.Cost.Billed, res.Cost.RCU, o.maxRCU), counted(n, "partition", "partitions"), tableWord(o.index), how)}
 	}
 	return nil
 }

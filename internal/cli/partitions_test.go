@@ -390,3 +390,70 @@ func TestPartitionsTokenOfAnotherTable(t *testing.T) {
 		t.Errorf("masked: exit %d, a token that holds keys given: %q", code, stderr)
 	}
 }
+
+var limitResumeRE = regexp.MustCompile(`(?m)^--limit \d+ reached, .*go on with --resume (\S+)`)
+
+// TestPartitionsLimitSaysMoreAndGoesOn: a listing stopped by --limit with
+// more to list said only "more not listed", exit 0, and no way on: it
+// says so and gives a --resume token where its last read ended at the
+// limit's last partition (Locations, a probe a partition: every
+// partition listed once, --limit 2 a run), else that a larger --limit
+// lists those its reads found (small partitions, 100 keys a read). Its
+// summary's requests= and RCU are the stats' (the description, billed
+// nothing, is not counted), which a proxy counts on dynalite.
+func TestPartitionsLimitSaysMoreAndGoesOn(t *testing.T) {
+	rec := &scanRecorder{}
+	for name, b := range searchBackends(t) {
+		conn := b.args
+		if name == "dynalite" {
+			conn = []string{"--endpoint-url", rec.proxy(t, b.args[1]), "--region", "us-east-1"}
+		}
+		full := fullPartitions(t, b.client, "Locations", "", "PK")
+		var rows []partitionLine
+		token, runs := "", 0
+		for ; runs < 20; runs++ {
+			rec.reset()
+			args := append([]string{"partitions", "--table", "Locations", "--limit", "2", "--output", "json"}, conn...)
+			if token != "" {
+				args = append(args, "--resume", token)
+			}
+			out, stderr, code := cli(t, args...)
+			var doc struct {
+				Partitions []partitionLine `json:"partitions"`
+				Stats      map[string]any  `json:"stats"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil {
+				t.Fatalf("%s run %d: exit %d, %v: %s", name, runs, code, err, stderr)
+			}
+			rows = append(rows, doc.Partitions...)
+			summary := fmt.Sprintf("requests=%v consumedRCU=%.1f", doc.Stats["requests"], doc.Stats["consumedRCU"])
+			if !strings.Contains(stderr, summary) {
+				t.Errorf("%s run %d: stats say %s; stderr:\n%s", name, runs, summary, stderr)
+			}
+			if name == "dynalite" && (doc.Stats["requests"] != float64(rec.requests) || doc.Stats["consumedRCU"] != rec.consumed) {
+				t.Errorf("%s run %d: stats %v; the proxy saw %d requests, %g RCU", name, runs, doc.Stats, rec.requests, rec.consumed)
+			}
+			if doc.Stats["allPartitionsListed"] == true {
+				if strings.Contains(stderr, "--limit 2 reached") {
+					t.Errorf("%s run %d: listed to the end, yet: %s", name, runs, stderr)
+				}
+				break
+			}
+			m := limitResumeRE.FindStringSubmatch(stderr)
+			if m == nil || doc.Stats["resume"] != m[1] {
+				t.Fatalf("%s run %d: stopped at --limit 2 with more to list, and no token (stats %v):\n%s", name, runs, doc.Stats, stderr)
+			}
+			token = m[1]
+		}
+		checkListed(t, fmt.Sprintf("%s --limit 2 resumed %d times", name, runs), rows, full, true)
+	}
+	items, full := ownPartitions()
+	table, backends := bothBackends(t, items)
+	for name, conn := range backends {
+		out, stderr := mustRun(t, append([]string{"partitions", "--table", table, "--limit", "3"}, conn...)...)
+		checkListed(t, name+" --limit 3", partitionLines(t, out), full, false)
+		if !regexp.MustCompile(`(?m)^--limit 3 reached, more partitions were found than listed: a larger --limit lists them \(its reads found \d+;`).MatchString(stderr) {
+			t.Errorf("%s: a read found more partitions than --limit 3, and stderr does not say so:\n%s", name, stderr)
+		}
+	}
+}

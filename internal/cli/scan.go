@@ -153,8 +153,9 @@ of the largest size read before, it reads nothing and exits 2.
 
 --output json writes one document: {"items": [...], "stats": {"requests",
 "consumedRCU", "billedRCU", "scanned", "matched", "stopped", "resume"}},
-requests counting the Scan (or Query) calls, scanned the items they read
-(stderr's requests= counts the table's description too).`,
+requests counting the Scan (or Query) calls DynamoDB answered and
+billed (not the table's description, nor a failed read), scanned the items
+they read; stderr's last line gives the same figures.`,
 		Example: `  dynascope scan --demo --table Locations --filter 'City = "CEDARVILLE" and DriveThru = true'
   dynascope scan --demo --table Locations --filter 'PK = "JAPAN" and DriveThru = true'   # by Query: one partition
   dynascope scan --demo --table DeviceLogs --filter 'Level = "ERROR" and Temperature > 30' --segments 4 --max-rcu 600
@@ -489,9 +490,7 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 	if opt.Step != nil {
 		fmt.Fprint(o.stderr, "\r\x1b[K")
 	}
-	total, _ := conn.client.Session.Totals()
-	fmt.Fprintf(o.stderr, "scanned=%d matched=%d requests=%d consumedRCU=%.1f%s elapsed=%s\n",
-		stats.Scanned, stats.Matched, total.Requests, total.RCU, billedNote(conn.client.Session), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(o.stderr, "%s elapsed=%s\n", searchFigures(stats), time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		if stats.Resume != "" && !isOutputErr(err) {
 			return fmt.Errorf("%w; what was read is printed, resume with --resume %s", err, stats.Resume)
@@ -537,6 +536,17 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			stoppedAtBilled(stats.BilledRCU, stats.ConsumedRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
+}
+
+// searchFigures are a search's figures on stderr, the very ones its
+// --output json stats hold: requests= counted the table's description
+// too (requests=5 beside "requests": 4), which DynamoDB bills nothing.
+func searchFigures(s export.SearchStats) string {
+	billed := ""
+	if s.Estimated && s.BilledRCU > s.ConsumedRCU {
+		billed = fmt.Sprintf(" billedRCU=%.1f (%s)", s.BilledRCU, estimateWords)
+	}
+	return fmt.Sprintf("scanned=%d matched=%d requests=%d consumedRCU=%.1f%s", s.Scanned, s.Matched, s.Requests, s.ConsumedRCU, billed)
 }
 
 // heavyItemRCU is what one item costs, read alone, from which a stop says

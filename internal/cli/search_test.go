@@ -2329,3 +2329,60 @@ func TestBinaryKeyPinnedToTextMatchesNoItem(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchStderrCountsWhatStatsCount: scan's and partiql's last stderr
+// line says the figures --output json's stats hold, which are what the
+// server answered and billed (a proxy counts them on dynalite): stderr's
+// requests= counted the table's description too, so a whole Scan in one
+// segment said requests=5 beside "requests": 4. Segments 1 and 4, a
+// budget stop and its resume, a Query and a statement alike.
+func TestSearchStderrCountsWhatStatsCount(t *testing.T) {
+	rec := &scanRecorder{}
+	figuresRE := regexp.MustCompile(`(?m)^scanned=(\d+) matched=(\d+) requests=(\d+) consumedRCU=([0-9.]+) `)
+	for name, b := range searchBackends(t) {
+		conn := b.args
+		if name == "dynalite" {
+			conn = []string{"--endpoint-url", rec.proxy(t, b.args[1]), "--region", "us-east-1"}
+		}
+		filter := []string{"--table", "Locations", "--filter", `DriveThru = true`}
+		run := func(label string, code int, args ...string) export.SearchStats {
+			t.Helper()
+			rec.reset()
+			out, stderr, got := cli(t, append(append(args, "--output", "json"), conn...)...)
+			if got != code {
+				t.Fatalf("%s %s: exit %d, want %d: %s", name, label, got, code, stderr)
+			}
+			var doc struct {
+				Stats export.SearchStats `json:"stats"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%s %s: %v", name, label, err)
+			}
+			s := doc.Stats
+			m := figuresRE.FindStringSubmatch(stderr)
+			if m == nil {
+				t.Fatalf("%s %s: no figures on stderr:\n%s", name, label, stderr)
+			}
+			if want := []string{itoa(s.Scanned), itoa(s.Matched), itoa(s.Requests), fmt.Sprintf("%.1f", s.ConsumedRCU)}; !slices.Equal(m[1:], want) {
+				t.Errorf("%s %s: stderr says scanned, matched, requests, consumedRCU %q; the stats %q", name, label, m[1:], want)
+			}
+			if name == "dynalite" && (s.Requests != rec.requests || s.Scanned != rec.scanned || s.ConsumedRCU != rec.consumed) {
+				t.Errorf("%s %s: stats %+v; the proxy saw %d requests, %d scanned, %g RCU", name, label, s, rec.requests, rec.scanned, rec.consumed)
+			}
+			if s.Requests == 0 || s.BilledRCU < s.ConsumedRCU || s.BilledRCU < 0.5*float64(s.Requests) {
+				t.Errorf("%s %s: stats %+v", name, label, s)
+			}
+			return s
+		}
+		run("1 segment", exitOK, append([]string{"scan", "--segments", "1", "--max-rcu", "none"}, filter...)...)
+		run("4 segments", exitOK, append([]string{"scan", "--segments", "4", "--max-rcu", "none"}, filter...)...)
+		stop := run("a budget stop", exitPartial, append([]string{"scan", "--segments", "4", "--max-rcu", "5"}, filter...)...)
+		if !stop.Stopped || stop.Resume == "" {
+			t.Fatalf("%s: no stop at 5 RCU: %+v", name, stop)
+		}
+		run("resumed", exitPartial, append([]string{"scan", "--segments", "4", "--max-rcu", "5", "--resume", stop.Resume}, filter...)...)
+		run("by Query", exitOK, "scan", "--table", "Locations", "--filter", `PK = "JAPAN" and DriveThru = true`)
+		run("a statement's Scan", exitOK, "partiql", `SELECT * FROM "Locations" WHERE DriveThru = true`, "--max-rcu", "none")
+		run("a statement's Query", exitOK, "partiql", `SELECT * FROM "Locations" WHERE PK = 'JAPAN'`)
+	}
+}

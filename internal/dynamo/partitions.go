@@ -275,11 +275,18 @@ type PartitionsResult struct {
 // ListPartitions reads from r (FirstPartitions for the start) until it
 // has want partitions or the table ends; Next is where to go on (after
 // an error, where to resume). r.Rows, where set, sizes its bulk pages
-// as the explorer's screen sizes its own (PartitionsRequest.sized).
+// as the explorer's screen sizes its own (PartitionsRequest.sized), to
+// the partitions still lacking at each step.
 func ListPartitions(ctx context.Context, c Client, r PartitionsRequest, want int) (PartitionsResult, error) {
 	var res PartitionsResult
 	index := map[string]int{}
 	for {
+		if r.Rows > 0 {
+			// Sized to the partitions still lacking, not to all of want
+			// at every step: --limit 20 read 2,100 keys where 1,220 list
+			// them.
+			r.Rows = max(want-len(res.Partitions), 1)
+		}
 		// As many segments as partitions are missing, and one: a read can
 		// find none (its segment's end, or a partition listed before),
 		// and one more read now is cheaper than a round trip later.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -376,6 +377,58 @@ func TestPartitionsHeavyItemsPricedAtTableSize(t *testing.T) {
 				t.Errorf("%s %s: with the table's figures %d partitions in %d requests, %.1f RCU; without, %d in %d, %.1f", name, table,
 					len(sized.keys), sized.cost.Requests, sized.cost.RCU, len(blind.keys), blind.cost.Requests, blind.cost.RCU)
 			}
+		}
+	}
+}
+
+// TestListPartitionsSizedToWhatIsLeft: ListPartitions asked for want
+// partitions (the headless --limit) sizes each bulk page to the
+// partitions it still lacks, as the explorer's screen does a step at a
+// time: its pages were sized to want every time, so --limit 20 on 41
+// devices of ~33 keys read 100 keys, then 714 (21 partitions' worth with
+// 3 in hand) where 612 list them. A listing of every partition (no Rows)
+// keeps its 1,000-key pages: no round trip added.
+func TestListPartitionsSizedToWhatIsLeft(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "SK", Type: domain.TypeS}}
+	for name, c := range partBackends(t) {
+		for _, table := range []string{"PartsMid", "PartsKB"} {
+			for _, want := range []int{5, 12, 20} {
+				r := dynamo.FirstPartitions(table, key)
+				r.Rows = want
+				got, err := dynamo.ListPartitions(ctx, c, r, want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The explorer's way: each step sized to what is left.
+				s := dynamo.FirstPartitions(table, key)
+				seen, keys := map[string]bool{}, 0
+				for len(seen) < want {
+					s.Rows = want - len(seen)
+					step, err := dynamo.ReadPartitions(ctx, c, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					keys += step.Keys
+					for _, p := range step.Partitions {
+						seen[p.Key.Literal()] = true
+					}
+					if !step.More {
+						break
+					}
+					s = step.Next
+				}
+				if len(got.Partitions) < want || got.Read > keys {
+					t.Errorf("%s %s want %d: ListPartitions listed %d reading %d keys; sized to what is left, %d keys list %d", name, table, want, len(got.Partitions), got.Read, keys, len(seen))
+				}
+			}
+		}
+		whole, err := dynamo.ListPartitions(ctx, c, dynamo.FirstPartitions("PartsMid", key), math.MaxInt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain := (40*60 + 999) / 1000; len(whole.Partitions) != 40 || whole.Pages > plain+1 {
+			t.Errorf("%s: the whole listing: %d partitions in %d pages", name, len(whole.Partitions), whole.Pages)
 		}
 	}
 }

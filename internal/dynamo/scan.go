@@ -271,8 +271,11 @@ type SearchStep struct {
 	Items   []Item // matches, stream by stream
 	Pages   int
 	Scanned int
-	Cost    Cost
-	Next    SearchState
+	// Answered counts the reads the server answered, each one DynamoDB
+	// bills (Cost.Requests counts the failed ones too, billed nothing).
+	Answered int
+	Cost     Cost
+	Next     SearchState
 	// Stopped: the budget's remainder pays for no more read, though the
 	// search has more (Next.More()).
 	Stopped bool
@@ -302,6 +305,9 @@ func ReadSearch(ctx context.Context, c Client, s SearchState) (SearchStep, error
 		p := pages[i]
 		step.Cost = step.Cost.Add(p.Cost)
 		step.Next.Spent += p.Cost.Billed
+		if p.Cost.Billed > 0 {
+			step.Answered++ // an answer is billed 0.5 RCU at the least
+		}
 		if errs[i] != nil {
 			failed = firstErr(failed, errs[i])
 			continue

@@ -13,6 +13,9 @@ import (
 // SearchStats are what a search read and what it cost: `scan` and
 // `partiql` print them, and --output json carries them as "stats".
 type SearchStats struct {
+	// Requests counts the Scan and Query calls DynamoDB answered, each
+	// billed: not the table's description (billed nothing), nor a read
+	// that failed or an attempt retried.
 	Requests    int     `json:"requests"`
 	ConsumedRCU float64 `json:"consumedRCU"` // as the server reported
 	BilledRCU   float64 `json:"billedRCU"`   // as DynamoDB bills it
@@ -23,12 +26,15 @@ type SearchStats struct {
 	// LeastRCU, when stopped, is what the next read needs at the least:
 	// one item of the largest size read (dynamo.SearchState.LeastRCU).
 	LeastRCU float64 `json:"-"`
+	// Estimated: some read's BilledRCU was more than the server reported.
+	Estimated bool `json:"-"`
 }
 
 func (s *SearchStats) add(step dynamo.SearchStep) {
-	s.Requests += step.Cost.Requests
+	s.Requests += step.Answered
 	s.ConsumedRCU += step.Cost.RCU
 	s.BilledRCU += step.Cost.Billed
+	s.Estimated = s.Estimated || step.Cost.Estimated
 	s.Scanned += step.Scanned
 	s.Matched += len(step.Items)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
 	"github.com/dynascope/dynascope/internal/dynamo/dynalitetest"
+	"github.com/dynascope/dynascope/internal/ui/pages"
 )
 
 // tableAt opens the table at row n of the tables screen.
@@ -124,6 +126,27 @@ func TestIndexDeepLink(t *testing.T) {
 	}
 	h = newHarness(t, 100, 30, Config{Table: "Locations", Index: "Nope"})
 	h.contains(t, `table Locations has no index "Nope"`, "press i on the table for its indexes")
+}
+
+// TestPartitionsHeadlessStandsForTheList: the headless command ? shows
+// under a partitions list stands for that list: where it has more to
+// read, --limit as many as it lists (the command without it read on to
+// the index's end: 57 on screen, every city printed), and the explorer's
+// --max-rcu where it is not the default, as the reopening command
+// carries it. A list read whole has no --limit.
+func TestPartitionsHeadlessStandsForTheList(t *testing.T) {
+	h := newHarness(t, 100, 30, Config{Table: "Locations", Index: "ByCity", FilterBudget: func(string) float64 { return 50 }})
+	h.contains(t, "Locations index ByCity · ", "BAYVIEW")
+	p := h.m.top().(*pages.Partitions)
+	want := fmt.Sprintf("dynascope partitions --demo --table Locations --index ByCity --limit %d --max-rcu 50", p.List().Rows())
+	if got := h.m.headlessLine(); got != want {
+		t.Errorf("? shows %q, want %q", got, want)
+	}
+	h.keys("esc")
+	h.contains(t, "Locations · ", "USA")
+	if got := h.m.headlessLine(); got != "dynascope partitions --demo --table Locations --max-rcu 50" {
+		t.Errorf("the table's six partitions, read whole: ? shows %q", got)
+	}
 }
 
 // TestPickersFit: the index and delimiter pickers fit 80×24, 120×35 and

@@ -727,6 +727,9 @@ func (m *Model) headlessLine() string {
 	if len(link) == 0 {
 		return ""
 	}
+	// The explorer's --max-rcu, where told, as the reopening command
+	// carries it: the headless read then stops where this one would.
+	link = append(link, common.MaxRCUFlag(m.c.FilterBudget(m.pageTable()))...)
 	return export.Command(link[0], m.cfg.Reopen, link[1:]...)
 }
 

@@ -1034,29 +1034,10 @@ func TestItemFactsWithoutTTLOrValues(t *testing.T) {
 // the request line says by how much, where it showed the cost alone, as
 // if the budget had held.
 func TestCountPastItsBudgetSaysSo(t *testing.T) {
-	db := memory.New()
-	var items []dynamo.Item
-	for c := range 4 {
-		for i := range 100 {
-			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
-				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("c%d#%03d", c, i)},
-				"d":  &types.AttributeValueMemberS{Value: strings.Repeat("x", 600)}})
-		}
-	}
-	items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
-		"SK": &types.AttributeValueMemberS{Value: "c2#050x"}, "d": &types.AttributeValueMemberS{Value: strings.Repeat("y", 200000)}})
-	if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
-		t.Fatal(err)
-	}
+	db := heavyChildren(t)
 	past := 0
 	for _, budget := range []float64{5, 10, 20, 30, 40, 60} {
-		b := &billing{Client: db}
-		h := newHarness(t, 200, 50, Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
-		h.contains(t, "c0#", "c3#")
-		walked := b.spent()
-		h.keys("c")
-		h.contains(t, "counts ")
-		spent := b.spent() - walked
+		h, spent := countHeavy(t, db, 200, 50, budget)
 		said := strings.Contains(h.screen(), "past its budget")
 		if said != (spent > budget+0.5) {
 			t.Errorf("budget %g: c spent %.1f RCU, the screen says past it: %v\n%s", budget, spent, said, h.screen())
@@ -1083,7 +1064,7 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 				t.Errorf("budget %g: c spent %.1f RCU and stopped; no %q:\n%s", budget, spent, at, scr)
 			}
 		}
-		t.Logf("budget %g: walk %.1f, c %.1f RCU", budget, walked, spent)
+		t.Logf("budget %g: c %.1f RCU", budget, spent)
 		if testing.Verbose() {
 			scr := strings.Split(h.screen(), "\n")
 			t.Log(strings.Join(scr[len(scr)-3:], "\n"))
@@ -1091,6 +1072,74 @@ func TestCountPastItsBudgetSaysSo(t *testing.T) {
 	}
 	if past == 0 {
 		t.Error("no c went past its budget: the case no longer tests the line")
+	}
+}
+
+// heavyChildren is a partition of four children of 100 items of 600 B,
+// one 200 KB item among the third's: a count meets it past its budget.
+func heavyChildren(t *testing.T) *memory.DB {
+	t.Helper()
+	db := memory.New()
+	var items []dynamo.Item
+	for c := range 4 {
+		for i := range 100 {
+			items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+				"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("c%d#%03d", c, i)},
+				"d":  &types.AttributeValueMemberS{Value: strings.Repeat("x", 600)}})
+		}
+	}
+	items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "p"},
+		"SK": &types.AttributeValueMemberS{Value: "c2#050x"}, "d": &types.AttributeValueMemberS{Value: strings.Repeat("y", 200000)}})
+	if err := demo.CreateKeyTable(context.Background(), db, "Heavy", "S", items); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// countHeavy opens heavyChildren's partition at w×h under a count
+// budget and presses c: the explorer, and what c spent (billed).
+func countHeavy(t *testing.T, db *memory.DB, w, h int, budget float64) (*harness, float64) {
+	t.Helper()
+	b := &billing{Client: db}
+	hs := newHarness(t, w, h, Config{Client: b, Table: "Heavy", PK: "p", CountBudget: budget})
+	hs.contains(t, "c0#", "c3#")
+	walked := b.spent()
+	hs.keys("c")
+	hs.contains(t, "counts ")
+	return hs, b.spent() - walked
+}
+
+// TestCountStopKeepsItsFiguresAtEveryWidth: a count stopped past (or
+// short of) its budget says, in the status bar at 80, 120 and 200
+// columns, how many it counted, by how much it went past or fell short,
+// and the budget: words give way, not figures. At 80 columns the line
+// had read "count: 2 of 4 counted, stopped 24.0 RCU past…; c counts on",
+// the budget it went past gone.
+func TestCountStopKeepsItsFiguresAtEveryWidth(t *testing.T) {
+	db := heavyChildren(t)
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		for _, budget := range []float64{20, 60} {
+			h, spent := countHeavy(t, db, size[0], size[1], budget)
+			lines := strings.Split(h.screen(), "\n")
+			bar := lines[len(lines)-1]
+			figures := []string{fmt.Sprintf("%g RCU", budget), "c counts on"}
+			switch {
+			case spent > budget+0.5:
+				figures = append(figures, fmt.Sprintf("%.1f RCU past", spent-budget))
+			case spent <= budget-1:
+				figures = append(figures, fmt.Sprintf("%.1f RCU", budget-spent))
+			default:
+				t.Fatalf("%dx%d budget %g: c spent %.1f, neither past nor short: the case no longer tests the line", size[0], size[1], budget, spent)
+			}
+			if !regexp.MustCompile(`count: \d+ of 4`).MatchString(bar) {
+				figures = append(figures, "N of 4")
+			}
+			for _, f := range figures {
+				if !strings.Contains(bar, f) {
+					t.Errorf("%dx%d budget %g (c spent %.1f): no %q in the status bar:\n%s", size[0], size[1], budget, spent, f, bar)
+				}
+			}
+		}
 	}
 }
 

@@ -130,6 +130,10 @@ func (m *Model) statusMessage(width int) string {
 				msg = list.FailureText(m.lastErr) // as the view that was waiting says it
 			}
 			whatErr = common.Sanitize(common.ExplorerWords(e.Op + ": " + msg))
+			var short common.Shortened
+			if ansi.StringWidth(lead+whatErr) > width-1 && errors.As(m.lastErr, &short) {
+				whatErr = common.Sanitize(common.ExplorerWords(e.Op + ": " + short.Short))
+			}
 			what = st.StatusErr.Render(whatErr)
 			if e.Hint != "" {
 				hintErr = " — " + common.Sanitize(common.ExplorerWords(e.Hint))

@@ -278,6 +278,18 @@ func Report(err error, fatal bool, page int) tea.Cmd {
 	return func() tea.Msg { return ErrorMsg{Err: err, Fatal: fatal, Page: page} }
 }
 
+// Shortened is an error whose message has a shorter saying that keeps
+// every figure: the status bar says it where the whole does not fit, so
+// words give way, not the numbers that make the line true (at 80
+// columns "stopped 24.0 RCU past…; c counts on" lost the budget).
+type Shortened struct {
+	Err   error
+	Short string // the message after its operation's "op: "
+}
+
+func (e Shortened) Error() string { return e.Err.Error() }
+func (e Shortened) Unwrap() error { return e.Err }
+
 // RetryMsg asks a page to send again what failed.
 type RetryMsg struct{ Page int }
 

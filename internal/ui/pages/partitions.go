@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -480,9 +481,15 @@ func (p *Partitions) DeepLink() []string {
 }
 
 // HeadlessLink is the command that prints this list as JSON lines, read
-// the same way: the table's (or index's) partitions, within its budget.
+// the same way: the table's (or index's) partitions, as many as are
+// listed where more are not yet read (--limit: the command without it
+// read on to the table's end, or its budget, a list this is not).
 func (p *Partitions) HeadlessLink() []string {
-	return append([]string{"partitions"}, p.DeepLink()...)
+	link := append([]string{"partitions"}, p.DeepLink()...)
+	if n := p.list.Len(); n > 0 && !p.list.Whole() {
+		link = append(link, "--limit", strconv.Itoa(n))
+	}
+	return link
 }
 
 func (p *Partitions) ID() int         { return p.id }

@@ -243,15 +243,18 @@ func (t *Tree) budgetStop() error {
 	// Where the run went past the budget (an item heavier than any read
 	// before it), or stopped well short of it (what was left paid for no
 	// item as heavy as the heaviest read), "stopped at" was untrue.
-	at := "at"
+	at, brief := "at", "stopped at"
 	switch short := t.budget() - t.countRun; {
 	case t.countPast() > 0:
 		at = common.RCU(t.countPast(), false) + " past"
+		brief = at
 	case short >= 1:
 		at = common.RCU(short, false) + " short of"
+		brief = common.RCU(short, false) + " under"
 	}
-	return dynamo.Errorf("count", dynamo.KindValidation,
+	err := dynamo.Errorf("count", dynamo.KindValidation,
 		fmt.Sprintf("%s in all; those marked … are partial; each c reads on with another %g RCU, reading nothing twice",
 			common.BilledRCU(t.countCost), t.budget()),
 		"%d of %d counted, stopped %s the count budget of %g RCU; c counts on", exact, branches, at, t.budget())
+	return common.Shortened{Err: err, Short: fmt.Sprintf("%d of %d, %s its %g RCU budget; c counts on", exact, branches, brief, t.budget())}
 }
