@@ -203,3 +203,92 @@ func TestGoSnippetCompiles(t *testing.T) {
 		t.Fatalf("the snippet does not build: %v\n%s\n%s", err, out, src.String())
 	}
 }
+
+// TestCopiedStatementMatchesTheCLI: y on a statement's results copies the
+// aws commands of its plan (Queries, IN's several, or the Scan) with its
+// projection; run against dynalite they return what `partiql` prints,
+// attribute for attribute. A WHERE naming a key beyond the key condition
+// stays out of the Queries' filter, which DynamoDB refuses there, and a
+// # line above them says it is applied to what they read.
+func TestCopiedStatementMatchesTheCLI(t *testing.T) {
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("the AWS CLI is not installed: copy-as-command is checked where it is")
+	}
+	b := searchBackends(t)["dynalite"]
+	endpoint := b.args[1]
+	pk, sk := domain.KeyDef{Name: "PK", Type: domain.TypeS}, domain.KeyDef{Name: "SK", Type: domain.TypeS}
+	for _, tc := range []struct {
+		statement string
+		superset  bool // the Queries read more than the WHERE keeps
+	}{
+		{statement: `SELECT City, SK FROM Locations WHERE PK = 'USA' AND begins_with(SK, 'NY#') AND DriveThru = true`},
+		{statement: `SELECT SK, City FROM Locations WHERE PK IN ('USA', 'CAN') AND SquareFeet > 2400`},
+		{statement: `SELECT PK, SK, City FROM Locations WHERE City = 'CEDARVILLE'`},
+		{statement: `SELECT * FROM Locations WHERE PK = 'USA' AND SK <> 'NY#MAPLEVIEW#62991'`, superset: true},
+	} {
+		st, err := domain.ParsePartiQL(tc.statement)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := st.Plan(pk, &sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.FilterNamesKeys != tc.superset {
+			t.Fatalf("%s: FilterNamesKeys %v", tc.statement, plan.FilterNamesKeys)
+		}
+		out, stderr, code := cli(t, append([]string{"partiql", tc.statement, "--max-rcu", "none"}, b.args...)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.statement, code, stderr)
+		}
+		want := map[string]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			want[line] = true
+		}
+		copied := domain.AWSPlanCommand(plan, "us-east-1", endpoint)
+		lines := strings.Split(copied, "\n")
+		if tc.superset != strings.HasPrefix(lines[0], "# ") {
+			t.Errorf("%s: the copied commands open with %q", tc.statement, lines[0])
+		}
+		got := map[string]bool{}
+		for _, cmdline := range lines {
+			if strings.HasPrefix(cmdline, "# ") {
+				continue
+			}
+			cmd := exec.Command("sh", "-c", cmdline)
+			cmd.Env = append(os.Environ(), "AWS_PAGER=")
+			raw, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: %v", cmdline, err)
+			}
+			var resp struct{ Items []map[string]json.RawMessage }
+			if err := json.Unmarshal(raw, &resp); err != nil {
+				t.Fatal(err)
+			}
+			for _, wire := range resp.Items {
+				it := dynamo.Item{}
+				for k, v := range wire {
+					if it[k], err = wireToAV(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+				line, _ := json.Marshal(dynamo.PlainItem(it))
+				got[string(line)] = true
+			}
+		}
+		missing, extra := 0, 0
+		for line := range want {
+			if !got[line] {
+				missing++
+			}
+		}
+		for line := range got {
+			if !want[line] {
+				extra++
+			}
+		}
+		if len(want) == 0 || missing > 0 || extra > 0 && !tc.superset || tc.superset && extra == 0 {
+			t.Errorf("%s\n%s\nthe CLI returned %d items (%d not printed by partiql), partiql %d (%d not returned)", tc.statement, copied, len(got), extra, len(want), missing)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -33,6 +34,10 @@ func ShellQuote(s string) string {
 // words such as Timestamp work), values, index and direction. region and
 // endpoint are added when set; limit when above 0.
 func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
+	return awsQueryCommand(q, nil, region, endpoint, limit)
+}
+
+func awsQueryCommand(q KeyQuery, project []Path, region, endpoint string, limit int) string {
 	names := map[string]string{"#pk": q.PKName}
 	values := map[string]map[string]any{":pk": wireValue(q.PK)}
 	cond := "#pk = :pk"
@@ -51,18 +56,9 @@ func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	if q.SK.Op != SKNone {
 		names["#sk"] = q.SKName
 	}
-	var filter string
-	if q.Filter != nil {
-		var fnames map[string]string
-		var fvalues map[string]map[string]any
-		filter, fnames, fvalues = FilterPlaceholders(q.Filter)
-		for k, v := range fnames {
-			names[k] = v
-		}
-		for k, v := range fvalues {
-			values[k] = v
-		}
-	}
+	filter, projection, fnames, fvalues := placeholderExpressions(q.Filter, project)
+	maps.Copy(names, fnames)
+	maps.Copy(values, fvalues)
 	nj, _ := json.Marshal(names) // map keys come out sorted: a stable command
 	vj, _ := json.Marshal(values)
 	parts := []string{"aws", "dynamodb", "query", "--table-name", ShellQuote(q.Table)}
@@ -73,6 +69,9 @@ func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	if filter != "" {
 		parts = append(parts, "--filter-expression", ShellQuote(filter))
 	}
+	if projection != "" {
+		parts = append(parts, "--projection-expression", ShellQuote(projection))
+	}
 	parts = append(parts, "--expression-attribute-names", ShellQuote(string(nj)),
 		"--expression-attribute-values", ShellQuote(string(vj)))
 	if q.Reverse {
@@ -81,41 +80,87 @@ func AWSCLICommand(q KeyQuery, region, endpoint string, limit int) string {
 	if limit > 0 {
 		parts = append(parts, "--max-items", fmt.Sprint(limit))
 	}
-	parts = append(parts, "--return-consumed-capacity", "TOTAL")
-	if region != "" {
-		parts = append(parts, "--region", ShellQuote(region))
-	}
-	if endpoint != "" {
-		parts = append(parts, "--endpoint-url", ShellQuote(endpoint))
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(append(parts, connectionFlags(region, endpoint)...), " ")
 }
 
 // AWSScanCommand is the `aws dynamodb scan` command that reads what a
 // filtered Scan of table (or its index) reads: the same filter, names and
 // values through placeholders. region and endpoint are added when set.
 func AWSScanCommand(table, index string, filter FilterNode, region, endpoint string) string {
+	return awsScanCommand(table, index, filter, nil, region, endpoint)
+}
+
+func awsScanCommand(table, index string, filter FilterNode, project []Path, region, endpoint string) string {
 	parts := []string{"aws", "dynamodb", "scan", "--table-name", ShellQuote(table)}
 	if index != "" {
 		parts = append(parts, "--index-name", ShellQuote(index))
 	}
-	if filter != nil {
-		expr, names, values := FilterPlaceholders(filter)
-		nj, _ := json.Marshal(names) // sorted keys: a stable command
-		parts = append(parts, "--filter-expression", ShellQuote(expr), "--expression-attribute-names", ShellQuote(string(nj)))
-		if len(values) > 0 {
-			vj, _ := json.Marshal(values)
-			parts = append(parts, "--expression-attribute-values", ShellQuote(string(vj)))
-		}
+	expr, projection, names, values := placeholderExpressions(filter, project)
+	if expr != "" {
+		parts = append(parts, "--filter-expression", ShellQuote(expr))
 	}
-	parts = append(parts, "--return-consumed-capacity", "TOTAL")
+	if projection != "" {
+		parts = append(parts, "--projection-expression", ShellQuote(projection))
+	}
+	if len(names) > 0 {
+		nj, _ := json.Marshal(names) // sorted keys: a stable command
+		parts = append(parts, "--expression-attribute-names", ShellQuote(string(nj)))
+	}
+	if len(values) > 0 {
+		vj, _ := json.Marshal(values)
+		parts = append(parts, "--expression-attribute-values", ShellQuote(string(vj)))
+	}
+	return strings.Join(append(parts, connectionFlags(region, endpoint)...), " ")
+}
+
+// AWSPlanCommand is the aws command, or the commands one a line, that read
+// what a statement's plan reads: its Queries (IN on the key is several)
+// or its Scan, with the filter and the projection. A filter naming the
+// keys (Plan.FilterNamesKeys), which DynamoDB refuses in a Query's
+// FilterExpression, is left out of the Queries and said on a # line above
+// them: dynascope applies it to the items they read.
+func AWSPlanCommand(plan Plan, region, endpoint string) string {
+	if len(plan.Queries) == 0 {
+		return awsScanCommand(plan.Table, plan.Index, plan.Filter, plan.Project, region, endpoint)
+	}
+	var cmds []string
+	if plan.FilterNamesKeys && plan.Filter != nil {
+		cmds = append(cmds, "# dynascope keeps what these read that the WHERE matches: a Query's filter may not name its keys")
+	}
+	for _, q := range plan.Queries {
+		if !plan.FilterNamesKeys {
+			q.Filter = plan.Filter
+		}
+		cmds = append(cmds, awsQueryCommand(q, plan.Project, region, endpoint, 0))
+	}
+	return strings.Join(cmds, "\n")
+}
+
+// placeholderExpressions are a filter and a projection as DynamoDB takes
+// them, one set of #f names between them.
+func placeholderExpressions(filter FilterNode, project []Path) (expr, projection string, names map[string]string, values map[string]map[string]any) {
+	r := placeholderRenderer{names: map[string]string{}, byName: map[string]string{}, values: map[string]map[string]any{}}
+	if filter != nil {
+		expr = r.node(filter, false)
+	}
+	var paths []string
+	for _, p := range ProjectedPaths(project) {
+		paths = append(paths, r.path(p))
+	}
+	return expr, strings.Join(paths, ", "), r.names, r.values
+}
+
+// connectionFlags ask for the consumed capacity and name the region and
+// endpoint where set, so a pasted command reads where dynascope read.
+func connectionFlags(region, endpoint string) []string {
+	flags := []string{"--return-consumed-capacity", "TOTAL"}
 	if region != "" {
-		parts = append(parts, "--region", ShellQuote(region))
+		flags = append(flags, "--region", ShellQuote(region))
 	}
 	if endpoint != "" {
-		parts = append(parts, "--endpoint-url", ShellQuote(endpoint))
+		flags = append(flags, "--endpoint-url", ShellQuote(endpoint))
 	}
-	return strings.Join(parts, " ")
+	return flags
 }
 
 // goKeyValue is a key value as Go source for the expression builder.

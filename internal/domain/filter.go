@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -36,6 +37,34 @@ type PathPart struct {
 
 // Path is an attribute path such as order.items[0].sku.
 type Path []PathPart
+
+// ProjectedPaths are the paths a ProjectionExpression names for paths:
+// none empty, none under another or repeating an earlier one (DynamoDB
+// refuses overlapping paths).
+func ProjectedPaths(paths []Path) []Path {
+	var out []Path
+	for i, p := range paths {
+		if len(p) > 0 && !coveredPath(i, paths) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// coveredPath reports whether paths[i] lies under another of paths, or
+// repeats an earlier one.
+func coveredPath(i int, paths []Path) bool {
+	p := paths[i]
+	for j, o := range paths {
+		if j == i || len(o) > len(p) || !slices.Equal(o, p[:len(o)]) {
+			continue
+		}
+		if len(o) < len(p) || j < i {
+			return true
+		}
+	}
+	return false
+}
 
 // String writes the path as typed (odd names in backticks).
 func (p Path) String() string {

@@ -718,10 +718,7 @@ func PathProjection(paths []domain.Path, names map[string]string) (*string, map[
 	}
 	placeholder := map[string]string{}
 	var parts []string
-	for i, p := range paths {
-		if len(p) == 0 || covered(i, paths) {
-			continue
-		}
+	for _, p := range domain.ProjectedPaths(paths) {
 		var b strings.Builder
 		for j, part := range p {
 			if part.IsIdx {
@@ -742,30 +739,6 @@ func PathProjection(paths []domain.Path, names map[string]string) (*string, map[
 		parts = append(parts, b.String())
 	}
 	return aws.String(strings.Join(parts, ", ")), names
-}
-
-// covered reports whether paths[i] lies under another of paths, or
-// repeats an earlier one.
-func covered(i int, paths []domain.Path) bool {
-	p := paths[i]
-	for j, o := range paths {
-		if j == i || len(o) > len(p) || !pathPrefix(o, p) {
-			continue
-		}
-		if len(o) < len(p) || j < i {
-			return true
-		}
-	}
-	return false
-}
-
-func pathPrefix(prefix, p domain.Path) bool {
-	for i := range prefix {
-		if prefix[i] != p[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Fingerprint identifies what r reads (not its budget): a resume token

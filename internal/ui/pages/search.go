@@ -962,15 +962,7 @@ func (s *Search) AWSCommand() (func(region, endpoint string) string, bool) {
 		plan = s.pinned
 	}
 	return func(region, endpoint string) string {
-		if len(plan.Queries) == 0 {
-			return domain.AWSScanCommand(plan.Table, plan.Index, plan.Filter, region, endpoint)
-		}
-		var cmds []string
-		for _, q := range plan.Queries {
-			q.Filter = plan.Filter
-			cmds = append(cmds, domain.AWSCLICommand(q, region, endpoint, 0))
-		}
-		return strings.Join(cmds, "\n")
+		return domain.AWSPlanCommand(*plan, region, endpoint)
 	}, true
 }
 
