@@ -495,10 +495,9 @@ func FuzzChildWalk(f *testing.F) {
 		}
 		// Long inputs cut short: the walk's cases are in the bytes about
 		// a delimiter, not in a key's length. Each input the engine finds
-		// new is minimized byte subset by byte subset (quadratic or worse
-		// in its length, up to -fuzzminimizetime, a minute, each) and
-		// those runs are not counted (golang/go#51484): inputs of 1 KB
-		// held it at "0 execs/s" for most of a 30 s run.
+		// new is minimized byte subset by byte subset, quadratic or worse
+		// in its length (the runs main_test.go allows take a short one
+		// further), and the corpus keeps what it finds small.
 		keyText, prefix = runesUpTo(keyText, fuzzKeyBytes), runesUpTo(prefix, fuzzPrefixBytes)
 		set := map[string]bool{}
 		for _, k := range strings.Split(keyText, "\n") {
