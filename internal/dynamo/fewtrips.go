@@ -48,6 +48,18 @@ import (
 // weighs no more than the first read, that read asks for all of it
 // (fewItemsKeys): one round trip.
 //
+// Two reads of a one-page level bill the rounding of one read unit more
+// than the one Query wherever the first ends early in its last unit:
+// 300 children of one item of 108 B, 256 keys (6.75 units, 7 billed)
+// then 44 (1.16, 2 billed), 4.5 RCU against the Query's 4.0. No Limit
+// told from the average size cures it without costing others: grown to
+// fill its last unit at that size (265 keys), the first read of USA,
+// whose first items weigh 108.4 B against its 107 B average, spilled
+// into an eighth unit (67.0 RCU against 66.5); cut to its whole units
+// (89 keys), a level of one child of 100 items that 101 keys read whole
+// took three reads, 4.5 RCU against 4.0. Only the level's count
+// (fewItemsKeys) makes such a level one read.
+//
 // Never more RCU than reading the level whole, never a key read twice:
 // the stretches start after the keys already read, past the child the
 // last read cut into, whose rest is skipped, as is the first child's
