@@ -62,12 +62,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 		masked[i] = timeMasked(k)
 	}
 	for i, d := range Delimiters {
-		n := 0
-		for _, k := range masked {
-			if strings.Contains(k, d) {
-				n++
-			}
-		}
+		n := held(masked, d)
 		if n < 2 || n*2 < len(sample) {
 			continue
 		}
@@ -78,10 +73,8 @@ func DetectDelimiter(sample []string) (string, bool) {
 			best, bestScore = d, score
 		}
 	}
-	if best == "" || weakDelimiter(best) {
-		if m := dateMark(sample); m != "" && m != best {
-			return m, true
-		}
+	if m := dateMark(sample); m != "" && m != best && (best == "" || weakDelimiter(best) || ownMark(m) && held(masked, m) > held(masked, best)) {
+		return m, true
 	}
 	if best == "" {
 		best = otherDelimiter(masked)
@@ -89,6 +82,30 @@ func DetectDelimiter(sample []string) (string, bool) {
 		best += best
 	}
 	return best, best != ""
+}
+
+// held is how many keys hold d.
+func held(keys []string, d string) int {
+	n := 0
+	for _, k := range keys {
+		if strings.Contains(k, d) {
+			n++
+		}
+	}
+	return n
+}
+
+// ownMark reports a mark none of Delimiters is part of (§, →): before a
+// date it beats even # where more keys hold it (SITE§s0's dev§d0 beside
+// evt§2026-08-01T00:00:00Z#d0 is a level dev and a level evt, not a
+// child for each time). A run of Delimiters (::, __) is already theirs.
+func ownMark(m string) bool {
+	for _, d := range Delimiters {
+		if strings.Contains(m, d) {
+			return false
+		}
+	}
+	return true
 }
 
 // weakDelimiter reports the delimiters names and the dates themselves

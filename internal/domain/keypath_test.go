@@ -74,6 +74,12 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"§2018-08-29", "§2018-08-30"}, "-"},
 		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2"}, "#"},
 		{[]string{"evt§2018-08-29", "profile", "settings"}, ""},
+		// ... and # where more keys hold the mark than # (a toolbox
+		// table's SITE§s0: devices beside time-ordered readings, one
+		// child for each time); ElectroDB's placedat_2026-… is cut at #.
+		{[]string{"dev§d0", "dev§d1", "evt§2026-08-01T00:00:00Z#d0", "evt§2026-08-01T05:00:00Z#d1", "evt§2026-08-01T10:00:00Z#d2"}, "§"},
+		{[]string{"$account#customer_1", "$account#order_1#placedat_2026-10-26t05:00:00.000z#orderid_o0039",
+			"$account#order_1#placedat_2026-10-27t05:00:00.000z#orderid_o0040", "$account#line_1#orderid_o0006#lineno_00"}, "#"},
 	} {
 		got, ok := DetectDelimiter(tc.sample)
 		if got != tc.want || ok != (tc.want != "") {
