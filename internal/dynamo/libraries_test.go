@@ -1246,3 +1246,48 @@ func TestLibraryElectroRevisionsAndCollection(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryMarks: dynamodb-toolbox keys cut by marks outside the usual
+// delimiters, as its users write them: a site's devices (dev§d0) beside
+// its readings (evt§2026-08-01T00:00:00Z#d0), a log keyed log→{iso}, and
+// configurations with revisions {name}::v{n}. The tree is cut at the
+// mark (it was '#' for the site, a child for each reading's time, and '-'
+// for the log, the time cut into year, month and day), and the revisions
+// read as {name}::v{n} of net and power (it was {name}:v{n} of "net:").
+// On dynalite and the embedded backend.
+func TestLibraryMarks(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "toolbox_marks.js", "LibToolboxMarks")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibToolboxMarks")
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			for _, tc := range []struct{ pk, delim, children string }{
+				{"SITE§s0", "§", "dev evt"},
+				{"LOG→s0", "→", "log"},
+				{"CFG::s0", "::", "net power"},
+			} {
+				res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "LibToolboxMarks", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
+				var names []string
+				for _, ch := range res.Children {
+					names = append(names, ch.Name)
+				}
+				if err != nil || res.Delim != tc.delim || strings.Join(names, " ") != tc.children {
+					t.Errorf("%s: cut at %q into %q (%v), want %q into %q", tc.pk, res.Delim, names, err, tc.delim, tc.children)
+				}
+			}
+			// toolbox's own times (_ct, _md) differ between any two
+			// copies: left out as drift_ignore would.
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibToolboxMarks", Key: equipmentKey, PK: domain.S("CFG::s0"), Ignore: []string{"_ct", "_md"}}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			want := "net current=net::v0 revisions=3 latest=net::v3 drift=[]\npower current=power::v0 revisions=4 latest=power::v4 drift=[]"
+			if err != nil || res.Pattern == nil || res.Pattern.String() != "{name}::v{n}" || strings.Join(got, "\n") != want {
+				t.Errorf("versions %v: %q, want {name}::v{n} and %q (%v)", res.Pattern, got, want, err)
+			}
+		})
+	}
+}
