@@ -1291,3 +1291,29 @@ func TestLibraryMarks(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryPoliciesPastEvents: dynamodb-onetable's Policy#terms_v2
+// revisions sort after an account's 130 Event#{epoch-ms}#… keys: versions
+// looked in the first 100 keys alone and found none. It reads a page past
+// the events' level and finds both policies, current copy and revisions,
+// on dynalite and the embedded backend.
+func TestLibraryPoliciesPastEvents(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "onetable_policies.js", "LibOneTablePolicies")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibOneTablePolicies")
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			res, err := dynamo.Versions(context.Background(), c, dynamo.VersionsRequest{Table: "LibOneTablePolicies", Key: key, PK: domain.S("Account#a1")}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			want := "Policy#privacy current=Policy#privacy_v0 revisions=2 latest=Policy#privacy_v2 drift=[]\nPolicy#terms current=Policy#terms_v0 revisions=3 latest=Policy#terms_v3 drift=[]"
+			if err != nil || res.Pattern == nil || res.Pattern.String() != "{name}_v{n}" || strings.Join(got, "\n") != want {
+				t.Errorf("versions %v: %q (%s), want {name}_v{n} and %q (%v)", res.Pattern, got, res.Found, want, err)
+			}
+		})
+	}
+}
