@@ -73,7 +73,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 			best, bestScore = d, score
 		}
 	}
-	if m := dateMark(sample); m != "" && m != best && (best == "" || weakDelimiter(best) || ownMark(m) && held(masked, m) > held(masked, best)) {
+	if m := dateMark(sample); m != "" && m != best && (best == "" || weakDelimiter(best) || ownMark(m) && held(masked, m) >= held(masked, best)) {
 		return m, true
 	}
 	if best == "" {
@@ -96,9 +96,11 @@ func held(keys []string, d string) int {
 }
 
 // ownMark reports a mark none of Delimiters is part of (§, →): before a
-// date it beats even # where more keys hold it (SITE§s0's dev§d0 beside
-// evt§2026-08-01T00:00:00Z#d0 is a level dev and a level evt, not a
-// child for each time). A run of Delimiters (::, __) is already theirs.
+// date it beats even # where as many keys hold it (evt§2018-08-29T…#a1
+// is a level evt, its times below; SITE§s0's dev§d0 beside
+// evt§2026-08-01T00:00:00Z#d0 a level dev and a level evt, not a child
+// for each time): a mark outside the usual ones was chosen to cut. A run
+// of Delimiters (::, __) is already theirs.
 func ownMark(m string) bool {
 	for _, d := range Delimiters {
 		if strings.Contains(m, d) {

@@ -72,9 +72,10 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"day_2018-08-29", "day_2018-08-30", "day_2018-08-31"}, "_"},
 		{[]string{"evt-2018-08-29", "evt-2018-08-30"}, "-"},
 		{[]string{"§2018-08-29", "§2018-08-30"}, "-"},
-		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2"}, "#"},
+		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2"}, "§"},
+		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2", "x#y", "z#w"}, "#"},
 		{[]string{"evt§2018-08-29", "profile", "settings"}, ""},
-		// ... and # where more keys hold the mark than # (a toolbox
+		// ... and # where as many keys hold the mark as # (a toolbox
 		// table's SITE§s0: devices beside time-ordered readings, one
 		// child for each time); ElectroDB's placedat_2026-… is cut at #.
 		{[]string{"dev§d0", "dev§d1", "evt§2026-08-01T00:00:00Z#d0", "evt§2026-08-01T05:00:00Z#d1", "evt§2026-08-01T10:00:00Z#d2"}, "§"},
