@@ -1317,3 +1317,37 @@ func TestLibraryPoliciesPastEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryElectroTextRevisions: ElectroDB keeps a composite attribute
+// beside the key it builds: a document's rev VERSION#0003 is its sort
+// key's $doc_2#rev_version#0003 again, as data. Read by the pattern
+// versions suggests, the current copy that equals the newest revision
+// drifted "by rev", as every such document did; it is the key's own
+// number. On dynalite and the embedded backend.
+func TestLibraryElectroTextRevisions(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "electrodb_docs.js", "LibElectroDocs")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibElectroDocs")
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			found, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibElectroDocs", Key: key, PK: domain.S("$shop#docid_d1")}, nil)
+			suggested := domain.SuggestVersionPattern(found.Sample, "#")
+			pattern, perr := domain.ParseVersionPattern(suggested)
+			if err != nil || perr != nil || suggested != "$doc_2#rev_version#{n}" {
+				t.Fatalf("suggested %q from %q (%v %v)", suggested, found.Sample, err, perr)
+			}
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibElectroDocs", Key: key, PK: domain.S("$shop#docid_d1"), Pattern: pattern}, nil)
+			want := " current=$doc_2#rev_version#0000 revisions=3 latest=$doc_2#rev_version#0003 drift=[]"
+			if err != nil || len(res.Histories) != 1 || summary(res.Histories[0]) != want {
+				var got []string
+				for _, h := range res.Histories {
+					got = append(got, summary(h))
+				}
+				t.Errorf("read by %s: %q (%v), want %q", suggested, got, err, want)
+			}
+		})
+	}
+}
