@@ -62,12 +62,7 @@ func DetectDelimiter(sample []string) (string, bool) {
 		masked[i] = timeMasked(k)
 	}
 	for i, d := range Delimiters {
-		n := 0
-		for _, k := range masked {
-			if strings.Contains(k, d) {
-				n++
-			}
-		}
+		n := held(masked, d)
 		if n < 2 || n*2 < len(sample) {
 			continue
 		}
@@ -78,12 +73,96 @@ func DetectDelimiter(sample []string) (string, bool) {
 			best, bestScore = d, score
 		}
 	}
+	if m := dateMark(sample); m != "" && m != best && (best == "" || weakDelimiter(best) || ownMark(m) && held(masked, m) >= held(masked, best)) {
+		return m, true
+	}
 	if best == "" {
 		best = otherDelimiter(masked)
 	} else if doubled(masked, best) {
 		best += best
 	}
 	return best, best != ""
+}
+
+// held is how many keys hold d.
+func held(keys []string, d string) int {
+	n := 0
+	for _, k := range keys {
+		if strings.Contains(k, d) {
+			n++
+		}
+	}
+	return n
+}
+
+// ownMark reports a mark none of Delimiters is part of (§, →): before a
+// date it beats even # where as many keys hold it (evt§2018-08-29T…#a1
+// is a level evt, its times below; SITE§s0's dev§d0 beside
+// evt§2026-08-01T00:00:00Z#d0 a level dev and a level evt, not a child
+// for each time): a mark outside the usual ones was chosen to cut. A run
+// of Delimiters (::, __) is already theirs.
+func ownMark(m string) bool {
+	for _, d := range Delimiters {
+		if strings.Contains(m, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// weakDelimiter reports the delimiters names and the dates themselves
+// hold (ILE-DE-FRANCE, 2018-08-29, v1.2): they win only where no mark
+// ends a level before a date (dateMark).
+func weakDelimiter(d string) bool { return d == "-" || d == "_" || d == "." }
+
+// dateMark is the mark most keys end a level with just before a dated
+// time (evt§2018-08-29T12:00:00Z, log->2018-08-29, day_2018-08-29): the
+// run of punctuation or symbols, at most MaxDelimiter, before the time,
+// so held by at least half the keys and two, as DetectDelimiter asks. The
+// date's own dashes are in every such key, and chose '-', which cut the
+// time into year, month and day under a level named "evt§2018". "" where
+// no mark is so held, or where it is the date's own '-' (evt-2018-08-29
+// is cut at '-' anyway); among several, the one most keys hold, then the
+// one that sorts first.
+func dateMark(keys []string) string {
+	held := map[string]int{}
+	for _, k := range keys {
+		seen := map[string]bool{}
+		for _, sp := range TimeSpans(k) {
+			if m := markBefore(k[:sp[0]]); m != "" && m != "-" && dashedYear(k[sp[0]:]) && !seen[m] {
+				seen[m] = true
+				held[m]++
+			}
+		}
+	}
+	best, bestN := "", 0
+	for m, n := range held {
+		if n < 2 || n*2 < len(keys) {
+			continue
+		}
+		if n > bestN || n == bestN && m < best {
+			best, bestN = m, n
+		}
+	}
+	return best
+}
+
+// markBefore is the run of punctuation and symbols (quotes aside) that s
+// ends with, if it is at most MaxDelimiter characters and follows a name
+// (a key that begins with a mark and then a date has no level before it).
+func markBefore(s string) string {
+	end := len(s)
+	for n := 0; n <= MaxDelimiter; n++ {
+		r, size := utf8.DecodeLastRuneInString(s[:end])
+		if size == 0 || !isMark(r) {
+			if n == 0 || size == 0 {
+				return ""
+			}
+			return s[end:]
+		}
+		end -= size
+	}
+	return ""
 }
 
 // doubled reports a delimiter that every key holding it holds only
@@ -118,8 +197,7 @@ func otherDelimiter(keys []string) string {
 	for _, k := range keys {
 		seen := map[rune]bool{}
 		for _, r := range k {
-			if r == utf8.RuneError || r < 0x80 && strings.ContainsRune("\"'`", r) || !unicode.IsPunct(r) && !unicode.IsSymbol(r) ||
-				slices.Contains(Delimiters, string(r)) {
+			if !isMark(r) || slices.Contains(Delimiters, string(r)) {
 				continue
 			}
 			if seen[r] {
@@ -140,6 +218,12 @@ func otherDelimiter(keys []string) string {
 		}
 	}
 	return best
+}
+
+// isMark reports a punctuation or symbol character that can end a level:
+// quotes are a value's, not a level's.
+func isMark(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsPunct(r) || unicode.IsSymbol(r)) && (r >= 0x80 || !strings.ContainsRune("\"'`", r))
 }
 
 // TemplateDelimiter is the strongest delimiter in one string written by
@@ -167,7 +251,7 @@ func PrefixDelimiter(prefix string) (string, bool) {
 		return d, true
 	}
 	r, n := utf8.DecodeLastRuneInString(prefix)
-	if n == 0 || r == utf8.RuneError || !unicode.IsPunct(r) && !unicode.IsSymbol(r) || r < 0x80 && strings.ContainsRune("\"'`", r) {
+	if n == 0 || !isMark(r) {
 		return "", false
 	}
 	return string(r), true

@@ -59,12 +59,62 @@ func TestDetectDelimiter(t *testing.T) {
 		{[]string{"Alpha§x§1", "Beta§y", "Gamma"}, "§"},
 		{[]string{"Alpha§x§1", "Beta", "Gamma"}, ""},
 		{[]string{"a#b§c§d", "e#f§g"}, "#"},
+		// A mark that ends the level before a date is the delimiter, not
+		// the date's own dashes (it was '-', a level "evt§2018"); a
+		// hyphen before the date is one ('-' anyway), a key that begins
+		// with the mark has no level before the date, and a year, month
+		// and day tree stays one.
+		{[]string{"evt§2018-08-29T12:00:00Z", "evt§2018-08-29T13:00:00Z", "evt§2018-08-30T12:00:00Z"}, "§"},
+		{[]string{"org§acme§evt§2018-08-29T12:00:00Z", "org§acme§evt§2018-08-29T13:00:00Z", "org§acme§profile"}, "§"},
+		{[]string{"ILE-DE-FRANCE§2018-08-29", "ILE-DE-FRANCE§2018-08-30"}, "§"},
+		{[]string{"evt→2018-08-29T12:00:00Z", "evt→2018-09-01T00:00:00Z"}, "→"},
+		{[]string{"log->2018-08-29", "log->2018-08-30"}, "->"},
+		{[]string{"day_2018-08-29", "day_2018-08-30", "day_2018-08-31"}, "_"},
+		{[]string{"evt-2018-08-29", "evt-2018-08-30"}, "-"},
+		{[]string{"§2018-08-29", "§2018-08-30"}, "-"},
+		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2"}, "§"},
+		{[]string{"evt§2018-08-29T12:00:00Z#a1", "evt§2018-08-29T13:00:00Z#b2", "x#y", "z#w"}, "#"},
+		{[]string{"evt§2018-08-29", "profile", "settings"}, ""},
+		// ... and # where as many keys hold the mark as # (a toolbox
+		// table's SITE§s0: devices beside time-ordered readings, one
+		// child for each time); ElectroDB's placedat_2026-… is cut at #.
+		{[]string{"dev§d0", "dev§d1", "evt§2026-08-01T00:00:00Z#d0", "evt§2026-08-01T05:00:00Z#d1", "evt§2026-08-01T10:00:00Z#d2"}, "§"},
+		{[]string{"$account#customer_1", "$account#order_1#placedat_2026-10-26t05:00:00.000z#orderid_o0039",
+			"$account#order_1#placedat_2026-10-27t05:00:00.000z#orderid_o0040", "$account#line_1#orderid_o0006#lineno_00"}, "#"},
 	} {
 		got, ok := DetectDelimiter(tc.sample)
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("DetectDelimiter(%q) = %q, %v; want %q", tc.sample, got, ok, tc.want)
 		}
 	}
+}
+
+// FuzzDetectDelimiter: a delimiter chosen is held by two keys at least
+// and by half of them, as DetectDelimiter promises.
+func FuzzDetectDelimiter(f *testing.F) {
+	for _, s := range []string{"NE#OMAHA#68118\nNY#NEWYORKCITY#10001", "2018-08-29\n2018-08-30", "evt§2018-08-29T12:00:00Z\nevt§2018-08-30T12:00:00Z",
+		"log->2018-08-29\nlog->2018-08-30", "Mod::A::f\nMod::B::g", "§2018-08-29\n§2018-08-30", "a→→→→2018-08-29\nb→→→→2018-08-30"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, keyText string) {
+		keys := strings.Split(keyText, "\n")
+		d, ok := DetectDelimiter(keys)
+		if ok != (d != "") {
+			t.Fatalf("%q: %q, %v", keys, d, ok)
+		}
+		if !ok {
+			return
+		}
+		n := 0
+		for _, k := range keys {
+			if strings.Contains(k, d) {
+				n++
+			}
+		}
+		if n < 2 || n*2 < len(keys) {
+			t.Fatalf("%q: %q held by %d of %d keys", keys, d, n, len(keys))
+		}
+	})
 }
 
 // TestPrefixDelimiter: a prefix a child was listed with (Mod::, Alpha§)
@@ -488,6 +538,7 @@ func FuzzChildWalk(f *testing.F) {
 	f.Add("usa/ny\nusa/ca/sf", "usa/", "/")
 	f.Add("Alpha§x§1\nAlpha§y\nBeta§§z\nAlpha§", "Alpha§", "§")
 	f.Add("root→m→i\nroot→\nhome→n", "", "→")
+	f.Add("evt§2018-08-29T12:00:00Z\nevt§2018-08-29T13:00:00Z#x\nevt§2018-08-30", "evt§", "§")
 	f.Add("Mod::A::f\nMod:::B\nMod::\nMod:x\nPkg::A", "Mod::", "::")
 	f.Fuzz(func(t *testing.T, keyText, prefix, delim string) {
 		if delim == "" || utf8.RuneCountInString(delim) > 2 || !utf8.ValidString(keyText+prefix+delim) {

@@ -307,11 +307,11 @@ func snowflakeSpan(width int, epoch int64) (first, last time.Time) {
 
 // ReadSnowflakes reads again, as Snowflake ids, a sample whose 19 digits
 // were taken for epoch nanoseconds that put its newest key more than a
-// day past now: both are 19 digits, and Twitter's ids made after August
-// 2023 read as nanoseconds in the future (POST#2126363036289712650 as
+// day past now: both are 19 digits, and Twitter's ids made after May
+// 2024 read as nanoseconds in the future (POST#2126363036289712650 as
 // 2037), in text or as a number key (a tweet's id as its Number sort
-// key). A sample it leaves as nanoseconds that Discord's ids would read
-// as well is told so in Ambiguous (discordNote). Other samples are
+// key). A sample it leaves as nanoseconds that X's or Discord's ids would
+// read as well is told so in Ambiguous (idsNote). Other samples are
 // returned as they are.
 func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection {
 	number := d.Enc.Width == 0 && d.Enc.Place == TimeWhole
@@ -324,7 +324,7 @@ func ReadSnowflakes(d TimeDetection, keys []string, now time.Time) TimeDetection
 		d.Enc = sf
 		return d
 	}
-	d.Ambiguous = discordNote(d.Enc, sf, keys, now)
+	d.Ambiguous = idsNote(d.Enc, sf, keys, now)
 	return d
 }
 
@@ -346,24 +346,24 @@ func snowflakesOnly(ns, sf TimeEncoding, keys []string, now time.Time) bool {
 	return future && read > 0
 }
 
-// discordNote says that keys read as nanoseconds read as Discord's ids
-// too, where every one of them, so read, stands between Discord's start
-// (2015) and now: its ids made since mid-2022 are 19 digits, which as
-// nanoseconds stand in 2001–2019 (a message of 2026 in 2016), with
-// nothing to tell. Genuine nanoseconds of 2020 on read as ids past now,
-// and are told nothing. "" where the reading is not in doubt.
-//
-// X's (Twitter's) ids read as nanoseconds of before 2012 (a tweet of 2018
-// as 2002-10), when no DynamoDB table was written: where every key so
-// reads, the reading names --time-format snowflake too, and where
-// Discord's reading stands past now, alone (2018's tweets came back with
-// no item, the hint naming only Discord).
-func discordNote(ns, sf TimeEncoding, keys []string, now time.Time) string {
+// idsNote says that keys read as nanoseconds read as X's (Twitter's) or
+// Discord's ids too, where every one of them, so read, stands up to now:
+// the same 19 digits, with nothing in them to tell. X's ids of November
+// 2020 to May 2024 read as nanoseconds of 2012–2026 (a tweet of 2021-06
+// as 2014-05, of 2018 as 2002), and Discord's made since mid-2022 as
+// 2001–2019 (a message of 2026 in 2016); genuine nanoseconds up to now
+// read as X's ids of up to May 2024, so they are told of that reading
+// too, and of Discord's only where, read as its ids, they stand up to
+// now (nanoseconds of 2020 on read as Discord's ids past now). The X
+// reading was named only for nanoseconds before 2012, and tweets of
+// 2021–2024 came back with the hint naming Discord alone, or none.
+// "" where the reading is not in doubt.
+func idsNote(ns, sf TimeEncoding, keys []string, now time.Time) string {
 	discord := sf
 	discord.Epoch = discordEpoch
 	upToNow := func(_, id time.Time) bool { return !id.After(now.Add(24 * time.Hour)) }
 	nsMonths, dc, dcOK := idSpan(ns, discord, keys, upToNow)
-	nsTw, tw, twOK := idSpan(ns, sf, keys, func(t, id time.Time) bool { return t.Before(dynamoStart) && upToNow(t, id) })
+	nsTw, tw, twOK := idSpan(ns, sf, keys, upToNow)
 	if !dcOK && !twOK {
 		return ""
 	}
@@ -379,10 +379,6 @@ func discordNote(ns, sf TimeEncoding, keys []string, now time.Time) string {
 	}
 	return note
 }
-
-// dynamoStart is DynamoDB's launch: no key of a table can hold a time of
-// its writing before it.
-var dynamoStart = time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // idSpan reads keys as nanoseconds (ns) and as ids (id): the months each
 // reading spans, where every key read as nanoseconds reads as an id and

@@ -109,10 +109,12 @@ func TestDetectTimeSample(t *testing.T) {
 
 // Snowflake ids and epoch nanoseconds are both 19 digits: a sample is
 // read as Snowflake ids where as nanoseconds its newest key would stand
-// more than a day past now, and as nanoseconds otherwise; where Discord's
-// ids (from 2015) would read those keys as times up to now, the reading
-// says so (Ambiguous), and genuine nanoseconds of recent years, as
-// Discord ids past now, are told nothing.
+// more than a day past now, and as nanoseconds otherwise; where X's or
+// Discord's ids would read those keys as times up to now, the reading
+// says so (Ambiguous). X's ids of 2020-11 to 2024-05 are the very numbers
+// of nanoseconds of 2012 to now, so both are told of both readings;
+// nanoseconds of recent years, as Discord ids past now, are told nothing
+// of Discord.
 func TestReadSnowflakes(t *testing.T) {
 	now := time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -125,26 +127,40 @@ func TestReadSnowflakes(t *testing.T) {
 		{keys: []string{"PROFILE", "POST#2126363036289712650", "POST#1541815603606036480"}, want: "prefix#Snowflake"},
 		// the same ids as a Number sort key (a tweet's id)
 		{keys: []string{"2126363036289712650", "1541815603606036480"}, want: "Snowflake", number: true},
-		// nanoseconds of 2026 and 2018 in a number key stay nanoseconds
-		{keys: []string{"1795798710622565285", "1541815603606036480"}, want: "epoch nanoseconds", number: true},
+		// nanoseconds of 2026 and 2018 in a number key stay nanoseconds,
+		// which X's ids of 2024-05 and 2022-06 are too
+		{keys: []string{"1795798710622565285", "1541815603606036480"}, want: "epoch nanoseconds", number: true,
+			ambiguous: "read as epoch nanoseconds (2018-11…2026-11); if these are X (Twitter) ids (2022-06…2024-05), use --time-format snowflake"},
 		// nanoseconds of 2026-11-27 and 2018: not in the future
-		{keys: []string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, want: "prefix#epoch nanoseconds"},
+		{keys: []string{"EVT#1795798710622565285", "EVT#1541815603606036480"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2018-11…2026-11); if these are X (Twitter) ids (2022-06…2024-05), use --time-format snowflake"},
 		// 2022's tweets alone read as 2018 nanoseconds: nothing tells them
-		// apart, nor from Discord's ids of 2026-08
+		// apart, nor from Discord's ids of 2026-08; the hint named Discord
+		// alone
 		{keys: []string{"1541815603606036480", "1541815603606036481"}, want: "epoch nanoseconds (as text)",
-			ambiguous: "read as epoch nanoseconds (2018-11); if these are Discord ids (2026-08), use --time-format discord"},
+			ambiguous: "read as epoch nanoseconds (2018-11); if these are X (Twitter) ids (2022-06), use --time-format snowflake; if these are Discord ids (2026-08), use --time-format discord"},
+		// tweets of 2021-01-08 and 2021-06-01 (2012 and 2014 as
+		// nanoseconds), and of 2023-06-01 and 2024-05-01 (2022, 2026; past
+		// now as Discord's): the hint named Discord alone, or nothing
+		{keys: []string{"TW#1347566228076859393", "TW#1399651934008315907"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2012-09…2014-05); if these are X (Twitter) ids (2021-01…2021-06), use --time-format snowflake; if these are Discord ids (2025-03…2025-07), use --time-format discord"},
+		{keys: []string{"1664240374380609536", "1785640309355655177"}, want: "epoch nanoseconds", number: true,
+			ambiguous: "read as epoch nanoseconds (2022-09…2026-08); if these are X (Twitter) ids (2023-06…2024-05), use --time-format snowflake"},
 		// nanoseconds past now (2198), and as Snowflake ids too (2065)
 		{keys: []string{"7200000000000000000", "7200000000000000001"}, want: "epoch nanoseconds (as text)"},
 		// Discord messages of 2026-01-01 and 2026-05-26 read as 2016–2017
+		// (and as X's ids of 2021–2022)
 		{keys: []string{"MSG#1456074443980800000", "MSG#1508620684492800000"}, want: "prefix#epoch nanoseconds",
-			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are Discord ids (2026-01…2026-05), use --time-format discord"},
+			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are X (Twitter) ids (2021-11…2022-03), use --time-format snowflake; if these are Discord ids (2026-01…2026-05), use --time-format discord"},
 		// the same as a Number sort key
 		{keys: []string{"1456074443980800000", "1508620684492800000"}, want: "epoch nanoseconds", number: true,
-			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are Discord ids (2026-01…2026-05), use --time-format discord"},
+			ambiguous: "read as epoch nanoseconds (2016-02…2017-10); if these are X (Twitter) ids (2021-11…2022-03), use --time-format snowflake; if these are Discord ids (2026-01…2026-05), use --time-format discord"},
 		// nanoseconds of 2026-01 and 2026-05: as Discord ids, 2028
-		{keys: []string{"EV#1767225600000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
+		{keys: []string{"EV#1767225600000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2026-01…2026-05); if these are X (Twitter) ids (2024-03…2024-04), use --time-format snowflake"},
 		// one key of 2026 among 2018's: as a Discord id it stands past now
-		{keys: []string{"EV#1514764800000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds"},
+		{keys: []string{"EV#1514764800000000000", "EV#1779753600000000000"}, want: "prefix#epoch nanoseconds",
+			ambiguous: "read as epoch nanoseconds (2018-01…2026-05); if these are X (Twitter) ids (2022-04…2024-04), use --time-format snowflake"},
 		// tweets of 2018-08-29 and 2018-09-03 read as nanoseconds of 2002,
 		// before any DynamoDB table: the reading names snowflake too (it
 		// named only discord, and the range came back with no item)
@@ -482,6 +498,8 @@ func FuzzDetectTimeSample(f *testing.F) {
 	f.Add("WARNING1#2020-04-24T14:40:00\nNORMAL#2020-04-24T14:50:00", false)
 	f.Add("1536019200\n1536019260\n7", true)
 	f.Add("x\x1b[31m\n2020-01-01\n2020-01-02\n2020-01-03\n2020-01-04", false)
+	f.Add("TW#1347566228076859393\nTW#1399651934008315907", false)
+	f.Add("1664240374380609536\n1785640309355655177", true)
 	f.Fuzz(func(t *testing.T, keys string, number bool) {
 		sample := strings.Split(keys, "\n")
 		d := DetectTimeSample(sample, number)
@@ -492,7 +510,7 @@ func FuzzDetectTimeSample(f *testing.F) {
 		if !quorum(matched, len(sample)) || d.Total != len(sample) {
 			t.Fatalf("%q: %d of %d matched, skipped %q", sample, matched, len(sample), d.Skipped)
 		}
-		for _, r := range d.Note() {
+		for _, r := range d.Note() + ReadSnowflakes(d, sample, time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC)).Ambiguous {
 			if r < 0x20 || r == 0x7f {
 				t.Fatalf("note %q holds a control character", d.Note())
 			}

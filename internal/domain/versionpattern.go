@@ -456,27 +456,45 @@ func nameFirstParts(key string) (template, name, num string, ok bool) {
 	if d == len(key) || len(key)-d > maxVersionDigits || d < 3 {
 		return "", "", "", false
 	}
-	if key[d-1] == 'v' && strings.IndexByte(nameFirstSeps, key[d-2]) >= 0 {
-		name, sep := key[:d-2], key[d-2:d-1]
-		if name == "" {
+	if key[d-1] == 'v' {
+		n := nameFirstSep(key[:d-1])
+		name := key[:d-1-n]
+		if n == 0 || name == "" {
 			return "", "", "", false
 		}
-		return namePlaceholder + sep + "v" + numPlaceholder, name, key[d:], true
+		return namePlaceholder + key[d-1-n:d-1] + "v" + numPlaceholder, name, key[d:], true
 	}
 	// A word and its own separator before the digits: VERSION#0001.
-	if strings.IndexByte(nameFirstSeps, key[d-1]) < 0 {
+	n := nameFirstSep(key[:d])
+	if n == 0 {
 		return "", "", "", false
 	}
-	w := d - 1
+	w := d - n
 	for w > 0 && isLetter(key[w-1]) {
 		w--
 	}
-	word := key[w : d-1]
-	if len(word) < 3 || !revisionWords[strings.ToLower(word)] || w < 2 || strings.IndexByte(nameFirstSeps, key[w-1]) < 0 {
+	word := key[w : d-n]
+	m := nameFirstSep(key[:w])
+	if len(word) < 3 || !revisionWords[strings.ToLower(word)] || m == 0 || w-m < 1 {
 		return "", "", "", false
 	}
-	name = key[:w-1]
-	return namePlaceholder + key[w-1:d] + numPlaceholder, name, key[d:], true
+	name = key[:w-m]
+	return namePlaceholder + key[w-m:d] + numPlaceholder, name, key[d:], true
+}
+
+// nameFirstSep is the length of the separator s ends with: one of
+// nameFirstSeps, or : and _ doubled (Rust's net::v1, Django's memo__v2),
+// which DetectDelimiter takes for one delimiter; 0 where s ends with
+// none. net::v1 was {name}:v{n} of "net:".
+func nameFirstSep(s string) int {
+	n := len(s)
+	if n == 0 || strings.IndexByte(nameFirstSeps, s[n-1]) < 0 {
+		return 0
+	}
+	if c := s[n-1]; (c == ':' || c == '_') && n >= 2 && s[n-2] == c && (n < 3 || s[n-3] != c) {
+		return 2
+	}
+	return 1
 }
 
 // HistoryOnly reports a pattern inferred from keys that hold no revision

@@ -303,6 +303,11 @@ func TestInferNameFirstPattern(t *testing.T) {
 		{[]string{"VERSION#1", "VERSION#2", "#VERSION#1", "#VERSION#2"}, "", 0}, // no name
 		{[]string{"a#ITEM#1", "a#ITEM#2", "b#ITEM#1", "b#ITEM#2"}, "", 0},
 		{[]string{"a#v#1", "a#v#2", "b#v#1", "b#v#2"}, "", 0},
+		// a doubled separator is one (it was {name}:v{n} of "net:")
+		{[]string{"net::v0", "net::v1", "net::v2", "power::v0", "power::v1"}, "{name}::v{n}", 2},
+		{[]string{"memo__v1", "memo__v2", "note__v1", "note__v2"}, "{name}__v{n}", 2},
+		{[]string{"a::VERSION::0001", "a::VERSION::0002", "b::VERSION::0001", "b::VERSION::0002"}, "{name}::VERSION::{n}", 2},
+		{[]string{"a:::v1", "a:::v2", "b:::v1", "b:::v2"}, "{name}:v{n}", 2},
 		{nil, "", 0},
 	} {
 		p, n := InferNameFirstPattern(tc.keys)

@@ -460,11 +460,13 @@ func wordsBesideZero(zero Revision, words []Revision, ignore []string) []string 
 
 // ownNumbers are the attributes every revision holds its own number in,
 // the current copy 0 (dynamodb-toolbox's v of computeKey sk: v${v},
-// dynamodb-onetable's rev of value: 'v${rev}_${docName}'): the key's
+// dynamodb-onetable's rev of value: 'v${rev}_${docName}', ElectroDB's
+// composite rev of VERSION#0003 in $doc_2#rev_version#0003): the key's
 // number written again as data, which differs between the current copy
 // and the newest revision by design, as the keys do. Named like a
 // pointer (version), it is no pointer either: it never names another
-// revision.
+// revision. Text holds it after a mark all the copies share (VERSION#);
+// ElectroDB's every versioned document was said to drift by its rev.
 func ownNumbers(h History, currents []Revision) []string {
 	if len(currents) == 0 || len(h.Revisions) == 0 {
 		return nil
@@ -473,11 +475,14 @@ func ownNumbers(h History, currents []Revision) []string {
 	var out []string
 	for k := range currents[0].Item {
 		own := true
+		mark, marked := "", false
 		for _, r := range all {
-			if n, ok := numberValue(r.Item[k]); r.Big || !ok || n != r.Num {
+			m, n, ok := markedNumber(r.Item[k])
+			if r.Big || !ok || n != r.Num || marked && m != mark {
 				own = false
 				break
 			}
+			mark, marked = m, true
 		}
 		if own {
 			out = append(out, k)
@@ -485,6 +490,21 @@ func ownNumbers(h History, currents []Revision) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// markedNumber reads a revision's number held as a number, as digits in
+// text ("001"), or as digits after a mark that is no digit
+// ("VERSION#0003": mark "VERSION#").
+func markedNumber(v any) (mark string, n int, ok bool) {
+	if s, isText := v.(string); isText {
+		i := len(s)
+		for i > 0 && isDigit(s[i-1]) {
+			i--
+		}
+		mark, v = s[:i], s[i:]
+	}
+	n, ok = numberValue(v)
+	return mark, n, ok
 }
 
 // numberValue reads a revision's number held as a number or as digits

@@ -200,6 +200,12 @@ func TestGroupVersions(t *testing.T) {
 			rev("v2_A", map[string]any{"rev": "2", "status": "PASS"})}, []string{"v1_A", "v2_A"}, "v2_A", nil},
 		{"own number named version", []Revision{rev("v0", map[string]any{"version": json.Number("0"), "qty": json.Number("20")}), rev("v1", map[string]any{"version": json.Number("1"), "qty": json.Number("10")}),
 			rev("v2", map[string]any{"version": json.Number("2"), "qty": json.Number("20")})}, []string{"v1", "v2"}, "v2", nil},
+		// ElectroDB's composite rev of $doc_2#rev_version#0003, as
+		// VERSION#0003: every document drifted by it
+		{"own number after a mark", []Revision{rev("v0_A", map[string]any{"rev": "VERSION#0000", "body": "b2"}), rev("v1_A", map[string]any{"rev": "VERSION#0001", "body": "b1"}),
+			rev("v2_A", map[string]any{"rev": "VERSION#0002", "body": "b2"})}, []string{"v1_A", "v2_A"}, "v2_A", nil},
+		{"a number after marks that differ", []Revision{rev("v0_A", map[string]any{"note": "draft 0"}), rev("v1_A", map[string]any{"note": "final 1"})},
+			[]string{"v1_A"}, "v1_A", []string{"v0_ differs from v1_: note"}},
 		{"own number beside drift", []Revision{rev("v000_A", map[string]any{"rev": "000", "status": "FAIL"}), rev("v001_A", map[string]any{"rev": "001", "status": "PASS"})},
 			[]string{"v001_A"}, "v001_A", []string{"v000_ differs from v001_: status"}},
 	} {

@@ -1246,3 +1246,108 @@ func TestLibraryElectroRevisionsAndCollection(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryMarks: dynamodb-toolbox keys cut by marks outside the usual
+// delimiters, as its users write them: a site's devices (dev§d0) beside
+// its readings (evt§2026-08-01T00:00:00Z#d0), a log keyed log→{iso}, and
+// configurations with revisions {name}::v{n}. The tree is cut at the
+// mark (it was '#' for the site, a child for each reading's time, and '-'
+// for the log, the time cut into year, month and day), and the revisions
+// read as {name}::v{n} of net and power (it was {name}:v{n} of "net:").
+// On dynalite and the embedded backend.
+func TestLibraryMarks(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "toolbox_marks.js", "LibToolboxMarks")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibToolboxMarks")
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			for _, tc := range []struct{ pk, delim, children string }{
+				{"SITE§s0", "§", "dev evt"},
+				{"LOG→s0", "→", "log"},
+				{"CFG::s0", "::", "net power"},
+			} {
+				res, err := dynamo.Children(ctx, c, dynamo.ChildrenRequest{Table: "LibToolboxMarks", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
+				var names []string
+				for _, ch := range res.Children {
+					names = append(names, ch.Name)
+				}
+				if err != nil || res.Delim != tc.delim || strings.Join(names, " ") != tc.children {
+					t.Errorf("%s: cut at %q into %q (%v), want %q into %q", tc.pk, res.Delim, names, err, tc.delim, tc.children)
+				}
+			}
+			// toolbox's own times (_ct, _md) differ between any two
+			// copies: left out as drift_ignore would.
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibToolboxMarks", Key: equipmentKey, PK: domain.S("CFG::s0"), Ignore: []string{"_ct", "_md"}}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			want := "net current=net::v0 revisions=3 latest=net::v3 drift=[]\npower current=power::v0 revisions=4 latest=power::v4 drift=[]"
+			if err != nil || res.Pattern == nil || res.Pattern.String() != "{name}::v{n}" || strings.Join(got, "\n") != want {
+				t.Errorf("versions %v: %q, want {name}::v{n} and %q (%v)", res.Pattern, got, want, err)
+			}
+		})
+	}
+}
+
+// TestLibraryPoliciesPastEvents: dynamodb-onetable's Policy#terms_v2
+// revisions sort after an account's 130 Event#{epoch-ms}#… keys: versions
+// looked in the first 100 keys alone and found none. It reads a page past
+// the events' level and finds both policies, current copy and revisions,
+// on dynalite and the embedded backend.
+func TestLibraryPoliciesPastEvents(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "onetable_policies.js", "LibOneTablePolicies")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibOneTablePolicies")
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			res, err := dynamo.Versions(context.Background(), c, dynamo.VersionsRequest{Table: "LibOneTablePolicies", Key: key, PK: domain.S("Account#a1")}, nil)
+			var got []string
+			for _, h := range res.Histories {
+				got = append(got, summary(h))
+			}
+			want := "Policy#privacy current=Policy#privacy_v0 revisions=2 latest=Policy#privacy_v2 drift=[]\nPolicy#terms current=Policy#terms_v0 revisions=3 latest=Policy#terms_v3 drift=[]"
+			if err != nil || res.Pattern == nil || res.Pattern.String() != "{name}_v{n}" || strings.Join(got, "\n") != want {
+				t.Errorf("versions %v: %q (%s), want {name}_v{n} and %q (%v)", res.Pattern, got, res.Found, want, err)
+			}
+		})
+	}
+}
+
+// TestLibraryElectroTextRevisions: ElectroDB keeps a composite attribute
+// beside the key it builds: a document's rev VERSION#0003 is its sort
+// key's $doc_2#rev_version#0003 again, as data. Read by the pattern
+// versions suggests, the current copy that equals the newest revision
+// drifted "by rev", as every such document did; it is the key's own
+// number. On dynalite and the embedded backend.
+func TestLibraryElectroTextRevisions(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "electrodb_docs.js", "LibElectroDocs")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibElectroDocs")
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			found, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibElectroDocs", Key: key, PK: domain.S("$shop#docid_d1")}, nil)
+			suggested := domain.SuggestVersionPattern(found.Sample, "#")
+			pattern, perr := domain.ParseVersionPattern(suggested)
+			if err != nil || perr != nil || suggested != "$doc_2#rev_version#{n}" {
+				t.Fatalf("suggested %q from %q (%v %v)", suggested, found.Sample, err, perr)
+			}
+			res, err := dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "LibElectroDocs", Key: key, PK: domain.S("$shop#docid_d1"), Pattern: pattern}, nil)
+			want := " current=$doc_2#rev_version#0000 revisions=3 latest=$doc_2#rev_version#0003 drift=[]"
+			if err != nil || len(res.Histories) != 1 || summary(res.Histories[0]) != want {
+				var got []string
+				for _, h := range res.Histories {
+					got = append(got, summary(h))
+				}
+				t.Errorf("read by %s: %q (%v), want %q", suggested, got, err, want)
+			}
+		})
+	}
+}

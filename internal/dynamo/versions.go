@@ -436,12 +436,18 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 // reads (domain.InferNameFirstPattern).
 const nameFirstForms = "{name}#v{n}, {name}_v{n} or {name}#VERSION#{n} (DOC#d1#v1, report_v2, a#VERSION#0001)"
 
-// nameFirstSample is how many keys the look for a name-first family reads.
+// nameFirstSample is how many keys the look for a name-first family reads
+// a page.
 const nameFirstSample = 100
+
+// nameFirstLevels is how many of a partition's first levels the look reads
+// a page of: a family that sorts after 100 other keys (onetable's
+// Policy#terms_v2 after 140 Event#… keys) was never seen.
+const nameFirstLevels = 8
 
 // nameFirst looks, where no key under v is a revision, for a family the
 // usual read cannot hold, spelt with the name first (DOC#d1#v1, DOC#d1#v2,
-// DOC#d2#v1…): one keys-only page of the partition, read for it
+// DOC#d2#v1…): keys-only pages of the partition, read for it
 // (domain.InferNameFirstPattern); where it is clear, the partition is read
 // again by that pattern, which reads every key (its first placeholder
 // leaves no prefix to read under), and the pattern is said (Pattern,
@@ -471,28 +477,58 @@ func (r VersionsRequest) nameFirst(ctx context.Context, c Client, res VersionsRe
 	return found, err
 }
 
-// sampleNameFirst reads one keys-only page of the partition for a family
-// spelt with the name first (domain.InferNameFirstPattern): the pattern
-// (nil where none is clear), how many names hold it, the keys read (none
-// read: empty, not nil) and how the sample is told ("the partition's 6
-// keys").
+// sampleNameFirst reads keys-only pages of the partition for a family
+// spelt with the name first (domain.InferNameFirstPattern): a page, and
+// where more follows and no family is clear, a page from past the first
+// level the last key read is under (Event# of Event#…#e0099), up to
+// nameFirstLevels pages. It returns the pattern (nil where none is
+// clear), how many names hold it, the keys read (none read: empty, not
+// nil) and how the sample is told ("the partition's 6 keys").
 func (r VersionsRequest) sampleNameFirst(ctx context.Context, c Client) (p *domain.VersionPattern, n int, keys []string, sampled string, cost Cost, err error) {
-	page, err := QueryPage(ctx, c, PageRequest{Query: revisionQuery(r, ""), Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
-	if err != nil {
-		return nil, 0, nil, "", page.Cost, err
-	}
 	keys = []string{}
-	for _, it := range page.Items {
-		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
-			keys = append(keys, s.Value)
+	q := revisionQuery(r, "")
+	var levels []string // the first levels skipped past
+	for {
+		page, err := QueryPage(ctx, c, PageRequest{Query: q, Limit: nameFirstSample, KeysOnly: true, TableKeys: r.TableKeys})
+		cost = cost.Add(page.Cost)
+		if err != nil {
+			return nil, 0, nil, "", cost, err
 		}
+		var read []string
+		for _, it := range page.Items {
+			if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+				read = append(read, s.Value)
+			}
+		}
+		keys = append(keys, read...)
+		p, n = domain.InferNameFirstPattern(keys)
+		more := page.More() && len(read) > 0
+		level, past := "", ""
+		if more && p == nil && len(levels)+1 < nameFirstLevels {
+			if delim, ok := domain.DetectDelimiter(read); ok {
+				if name, leaf, _ := domain.ChildOf("", read[len(read)-1], delim); !leaf {
+					level = name + delim
+					past, ok = domain.PrefixEnd(level)
+					if !ok {
+						level = ""
+					}
+				}
+			}
+		}
+		if level == "" {
+			switch {
+			case len(levels) > 0:
+				sampled = fmt.Sprintf("%d of the partition's keys (a page, and one past %s)", len(keys), strings.Join(levels, ", "))
+			case more:
+				sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
+			default:
+				sampled = fmt.Sprintf("the partition's %d keys", len(keys))
+			}
+			return p, n, keys, sampled, cost, nil
+		}
+		levels = append(levels, level)
+		q.SK = domain.SKCondition{Op: domain.SKGe, A: domain.S(past)}
 	}
-	p, n = domain.InferNameFirstPattern(keys)
-	sampled = fmt.Sprintf("the partition's %d keys", len(keys))
-	if page.More() {
-		sampled = fmt.Sprintf("the partition's first %d keys", len(keys))
-	}
-	return p, n, keys, sampled, page.Cost, nil
 }
 
 // pageKeys names the attributes a page's start key holds: the keys read,

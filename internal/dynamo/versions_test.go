@@ -436,6 +436,14 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 	} {
 		items = append(items, dynamo.Item{"PK": s(k[0]), "SK": s(k[1]), "title": s("x")})
 	}
+	// A family that sorts after more than a page of other keys (onetable's
+	// Policy#terms_v2 after an account's events), and none after them.
+	for i := range 130 {
+		items = append(items, dynamo.Item{"PK": s("late"), "SK": s(fmt.Sprintf("Event#%04d", i))}, dynamo.Item{"PK": s("none"), "SK": s(fmt.Sprintf("Event#%04d", i))})
+	}
+	for _, k := range []string{"Policy#privacy_v0", "Policy#privacy_v1", "Policy#terms_v0", "Policy#terms_v1", "Policy#terms_v2", "User#u0"} {
+		items = append(items, dynamo.Item{"PK": s("late"), "SK": s(k)}, dynamo.Item{"PK": s("none"), "SK": s(strings.Replace(k, "_v", "_", 1))})
+	}
 	mem := memory.New()
 	dl := dynalitetest.Shared(t).Client()
 	for _, w := range []dynamo.Writer{mem, dl} {
@@ -458,6 +466,11 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 				"no revision key begins with v; in the partition's 5 keys, 2 items hold revisions spelt {name}_v{n}: read by it", 3},
 			{"word", "a current=a#VERSION#0000 revisions=2 latest=a#VERSION#0002 drift=[]\nb current=b#VERSION#0000 revisions=1 latest=b#VERSION#0001 drift=[]",
 				"no revision key begins with v; in the partition's 6 keys, 2 items hold revisions spelt {name}#VERSION#{n}: read by it", 3},
+			// past the first page's level (Event#): it looked in the first
+			// 100 keys alone, and said none
+			{"late", "Policy#privacy current=Policy#privacy_v0 revisions=1 latest=Policy#privacy_v1 drift=[]\nPolicy#terms current=Policy#terms_v0 revisions=2 latest=Policy#terms_v2 drift=[]",
+				"no revision key begins with v; in 106 of the partition's keys (a page, and one past Event#), 2 items hold revisions spelt {name}_v{n}: read by it", 4},
+			{"none", "", "looked in 106 of the partition's keys (a page, and one past Event#) for {name}#v{n}, {name}_v{n} or {name}#VERSION#{n} (DOC#d1#v1, report_v2, a#VERSION#0001): none", 3},
 		} {
 			m := dynamo.NewMetered(c)
 			res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NameFirstFamily", Key: equipmentKey, PK: domain.S(tc.pk)}, nil)
@@ -469,7 +482,7 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 			if err != nil || strings.Join(got, "\n") != tc.want || res.Found != tc.found || total.Requests != tc.requests || (res.Pattern != nil) != (tc.want != "") {
 				t.Errorf("%s %s: %q %q %v in %d requests, want %q %q in %d", name, tc.pk, got, res.Found, err, total.Requests, tc.want, tc.found, tc.requests)
 			}
-			if tc.want == "" && len(res.Sample) != 4-map[string]int{"device": 1}[tc.pk] {
+			if tc.want == "" && len(res.Sample) != 4-map[string]int{"device": 1, "none": -102}[tc.pk] {
 				t.Errorf("%s %s: the keys looked at are not kept for a hint: %q", name, tc.pk, res.Sample)
 			}
 		}

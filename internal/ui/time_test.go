@@ -1191,9 +1191,10 @@ func TestTimeSnowflakesOfTwoWidths(t *testing.T) {
 // TestTimeSaysDiscordIdsReadAsNanoseconds: Discord's message ids of
 // 2026 are 19 digits, which the Time mode read as epoch nanoseconds of
 // 2016–2017 without a word. It keeps that reading, as range does, and
-// says on the line below the format how to read them as Discord ids, at
-// 80 columns too; genuine nanoseconds of 2026 (as Discord ids, 2028) and
-// a table whose time_format is discord are told nothing.
+// says on the line below the format how to read them as Discord ids (or
+// X's, which they are too), both at 80 columns too, where the second was
+// cut off; genuine nanoseconds of 2026 (as Discord ids, 2028) are told
+// nothing of Discord, and a table whose time_format is discord nothing.
 func TestTimeSaysDiscordIdsReadAsNanoseconds(t *testing.T) {
 	db := memory.New()
 	now := func() time.Time { return time.Date(2026, 11, 27, 17, 0, 0, 0, time.UTC) }
@@ -1206,13 +1207,14 @@ func TestTimeSaysDiscordIdsReadAsNanoseconds(t *testing.T) {
 	if err := demo.CreateKeyTable(context.Background(), db, "Chat", "S", items); err != nil {
 		t.Fatal(err)
 	}
-	hint := "if these are Discord ids (2026-01…2026-05), use --time-format discord"
+	hint := map[int]string{
+		80:  "X (Twitter) ids: --time-format snowflake; Discord ids: --time-format discord",
+		120: "X (Twitter) ids (2021-11…2022-03): --time-format snowflake; Discord ids (2026-01…2026-05): --time-format discord",
+		200: "read as epoch nanoseconds (2016-02…2017-10); if these are X (Twitter) ids (2021-11…2022-03), use --time-format snowflake; if these are Discord ids (2026-01…2026-05), use --time-format discord",
+	}
 	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Chat", PK: "CH#1", Range: "after 2000-01-01", Now: now})
-		h.contains(t, "SK holds prefix#epoch nanoseconds (detected)", hint)
-		if size[0] >= 120 {
-			h.contains(t, "read as epoch nanoseconds (2016-02…2017-10); "+hint)
-		}
+		h.contains(t, "SK holds prefix#epoch nanoseconds (detected)", hint[size[0]])
 		h = newHarness(t, size[0], size[1], Config{Client: db, Table: "Chat", PK: "LOG#1", Range: "after 2000-01-01", Now: now})
 		h.contains(t, "SK holds prefix#epoch nanoseconds (detected)")
 		if sc := h.screen(); strings.Contains(sc, "Discord") {

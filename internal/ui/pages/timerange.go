@@ -3,6 +3,7 @@ package pages
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1049,9 +1050,7 @@ func (t *Time) View() string {
 			// tells how to read the keys otherwise: after the format at
 			// 80 columns its hint was never on screen.
 			if note := t.ambiguous; leftOut == "" {
-				if ansi.StringWidth(note) > t.w-4 {
-					_, note, _ = strings.Cut(note, "; ") // the reading's span: the format line names the reading
-				}
+				note = fitAmbiguous(note, t.w-4)
 				leftOut = st.Dim.Render(common.CutWords(note, t.w-4))
 			} else {
 				text += " · " + t.ambiguous
@@ -1346,3 +1345,31 @@ func (t *Time) Click(y int) bool {
 
 // TableSize is the table's size in bytes, as DescribeTable gives it.
 func (t *Time) TableSize() int64 { return t.info.SizeBytes }
+
+// idHint is one other reading an ambiguous note names
+// (domain.TimeDetection.Ambiguous): "if these are X (Twitter) ids
+// (2021-11…2022-03), use --time-format snowflake".
+var (
+	idHint = regexp.MustCompile(`if these are (.+?) ids (\([^)]*\)), use (--time-format \S+)`)
+	idSpan = regexp.MustCompile(` \(\d{4}-\d\d[^)]*\)`)
+)
+
+// fitAmbiguous is the note said in width where it fits, else without the
+// reading's span (the format line names the reading), else its hints in
+// short (X (Twitter) ids (…): --time-format snowflake), else without
+// their spans: X's and Discord's hints side by side are 146 columns, and
+// at 80 and 120 the second was cut off.
+func fitAmbiguous(note string, width int) string {
+	if ansi.StringWidth(note) <= width {
+		return note
+	}
+	_, note, _ = strings.Cut(note, "; ")
+	if ansi.StringWidth(note) <= width {
+		return note
+	}
+	note = idHint.ReplaceAllString(note, "$1 ids $2: $3")
+	if ansi.StringWidth(note) <= width {
+		return note
+	}
+	return idSpan.ReplaceAllString(note, "")
+}
