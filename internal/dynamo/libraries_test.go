@@ -1351,3 +1351,62 @@ func TestLibraryElectroTextRevisions(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryElectroLinesBesideOrders: ElectroDB's customer, orders keyed
+// by time and their lines (no time) in one partition. Detection names
+// $account#line_ as holding no time, left out of ranges; the walk for
+// the time's prefixes left it in, as $account#line_1#orderid_, whose
+// Query of a month found nothing (a read billed for nothing on
+// DynamoDB). A month's range reads the orders' prefix alone and lists
+// what a full read filtered by time lists. On dynalite and the embedded
+// backend.
+func TestLibraryElectroLinesBesideOrders(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	writeWithLibrary(t, srv, "electrodb_shop.js", "LibElectroShop")
+	libMemOnce.Do(func() { libMem = memory.New() })
+	copyTable(t, srv.Client(), libMem, "LibElectroShop")
+	ctx := context.Background()
+	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
+		t.Run(name, func(t *testing.T) {
+			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+			base := domain.KeyQuery{Table: "LibElectroShop", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: true}
+			sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+			if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
+				t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
+			}
+			r, _ := domain.ParseRange("2026-08", time.Now(), time.UTC)
+			m, err := dynamo.RangeAcross(ctx, c, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := m.Take(ctx, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, want []string
+			for _, it := range items {
+				kv, _ := dynamo.KeyValueOf(it["sk"])
+				got = append(got, kv.Text)
+			}
+			var start dynamo.Item
+			for {
+				page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: base, Start: start})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range page.Items {
+					kv, _ := dynamo.KeyValueOf(it["sk"])
+					if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
+						want = append(want, kv.Text)
+					}
+				}
+				if start = page.LastKey; !page.More() {
+					break
+				}
+			}
+			if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(m.Prefixes, " ") != "$account#order_1#placedat_" {
+				t.Errorf("the month lists %d across %q, the filtered full read %d", len(got), m.Prefixes, len(want))
+			}
+		})
+	}
+}

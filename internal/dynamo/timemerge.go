@@ -83,7 +83,7 @@ func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc doma
 			return err
 		}
 		for _, ch := range res.Children {
-			if !ch.HasChildren || sample.timeless(ch.Prefix, enc) {
+			if !ch.HasChildren || sample.timeless(ch.Prefix, enc) || sample.namedTimeless(ch.Prefix, enc) {
 				continue // nothing below it to read, or nothing of time
 			}
 			if res.Held.timeless(ch, enc) {
@@ -184,6 +184,19 @@ func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.
 		}
 	}
 	return prefixes, total, true, nil
+}
+
+// namedTimeless reports a prefix under one detection named as holding no
+// time (Timeless: $account#line_ beside $account#order_1#placedat_{time})
+// and said to be left out of ranges: the walk leaves it out too, where
+// it listed $account#line_1#orderid_ and its Query found nothing.
+func (s TimeSample) namedTimeless(prefix string, enc domain.TimeEncoding) bool {
+	for _, t := range s.Timeless {
+		if prefix == t || enc.Sep != "" && strings.HasSuffix(t, enc.Sep) && strings.HasPrefix(prefix, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // timeless reports a prefix the sample holds whole, none of whose keys is
