@@ -1370,12 +1370,13 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
 			base := domain.KeyQuery{Table: "LibElectroShop", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: true}
-			sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+			ranged := dynamo.NewMetered(c)
+			sample, _, err := dynamo.DetectTimeKeys(ctx, ranged, base, nil)
 			if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
 				t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
 			}
 			r, _ := domain.ParseRange("2026-08", time.Now(), time.UTC)
-			m, err := dynamo.RangeAcross(ctx, c, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1388,9 +1389,10 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 				kv, _ := dynamo.KeyValueOf(it["sk"])
 				got = append(got, kv.Text)
 			}
+			full := dynamo.NewMetered(c)
 			var start dynamo.Item
 			for {
-				page, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: base, Start: start})
+				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -1406,6 +1408,17 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 			}
 			if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(m.Prefixes, " ") != "$account#order_1#placedat_" {
 				t.Errorf("the month lists %d across %q, the filtered full read %d", len(got), m.Prefixes, len(want))
+			}
+			// Detection and the range together cost no more than reading
+			// the partition once: the page of the newest keys went past
+			// the orders into the timeless lines, which the oldest keys
+			// read too, so no walk reads the orders' keys again (it took
+			// 5 more requests and 4 RCU, 7.5 in all beside the full
+			// read's 5.5).
+			rt, _ := ranged.Session.Totals()
+			ft, _ := full.Session.Totals()
+			if rt.RCU > ft.RCU || rt.Requests > 3 || !m.ReadOnce {
+				t.Errorf("detection and the range: %d requests %.1f RCU (read once %v), the full read %d requests %.1f RCU", rt.Requests, rt.RCU, m.ReadOnce, ft.Requests, ft.RCU)
 			}
 		})
 	}

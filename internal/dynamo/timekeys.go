@@ -460,7 +460,7 @@ func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
 		lo, hi := top.keys[len(top.keys)-1], bottom.keys[len(bottom.keys)-1]
 		a, okA := prefixOf(lo)
 		b, okB := prefixOf(hi)
-		if hi < lo && (!okA || !okB || a != b) {
+		if hi < lo && (!okA || !okB || a != b) && !s.timelessBetween(lo, hi, enc.Sep) {
 			return nil, false
 		}
 	}
@@ -476,4 +476,35 @@ func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
 	}
 	slices.Sort(out)
 	return out, true
+}
+
+// timelessBetween reports keys lo and hi under one prefix detection named
+// as holding no time (Timeless, left out of ranges, ending in the time's
+// separator as namedTimeless asks): every key between them is under it
+// too, so no prefix of the time is.
+func (s TimeSample) timelessBetween(lo, hi, sep string) bool {
+	for _, t := range s.Timeless {
+		if sep != "" && strings.HasSuffix(t, sep) && strings.HasPrefix(lo, t) && strings.HasPrefix(hi, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// withRead is the sample with keys read from one end of the partition
+// (from the newest down when reverse), a read that stopped before the
+// other end, in place of the sample's own read from that end when it
+// reached further.
+func (s TimeSample) withRead(keys []string, reverse bool) TimeSample {
+	runs := make([]keyRun, 0, len(s.runs)+1)
+	for _, r := range s.runs {
+		if r.within == "" && !r.past && r.top == reverse && r.bottom == !reverse && len(r.keys) >= len(keys) {
+			return s // the sample's own read reached as far
+		}
+		if r.within != "" || r.past || r.top != reverse || r.bottom == reverse {
+			runs = append(runs, r)
+		}
+	}
+	s.runs = append([]keyRun{{keys: keys, top: reverse, bottom: !reverse}}, runs...)
+	return s
 }

@@ -468,8 +468,8 @@ type onceRead struct {
 	// on with one Query a prefix, each from where the page stopped.
 	probe bool
 	// walk finds the prefixes when the page did not hold the range (nil:
-	// the merge's Prefixes are known).
-	walk  func(context.Context) ([]string, Cost, error)
+	// the merge's Prefixes are known), given the keys the page read.
+	walk  func(ctx context.Context, read []string) ([]string, Cost, error)
 	start Item
 	items []Item
 	done  bool
@@ -590,7 +590,13 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	q := base
 	q.SK = domain.SKCondition{}
 	m.once = &onceRead{q: q, limit: limit, probe: true,
-		walk: func(ctx context.Context) ([]string, Cost, error) {
+		walk: func(ctx context.Context, read []string) ([]string, Cost, error) {
+			if known, ok := sample.withRead(read, q.Reverse).knownPrefixes(enc); ok {
+				// The page and the sample's other end name every prefix:
+				// the walk would read again the keys the page just read
+				// (ElectroDB's orders, above its timeless lines).
+				return known, Cost{}, nil
+			}
 			prefixes, left, cost, err := TimePrefixesLeft(ctx, c, req, enc, sample)
 			m.Left = left
 			return prefixes, cost, err
@@ -884,7 +890,11 @@ func (m *MergedRange) spread(items []Item, keep func(i int) bool) {
 func (m *MergedRange) split(ctx context.Context) error {
 	o := m.once
 	if o.walk != nil {
-		prefixes, found, err := o.walk(ctx)
+		read := make([]string, 0, len(o.items))
+		for _, it := range o.items {
+			read = append(read, m.skText(it))
+		}
+		prefixes, found, err := o.walk(ctx, read)
 		m.Found = m.Found.Add(found)
 		if err != nil {
 			return err
@@ -909,6 +919,15 @@ func (m *MergedRange) split(ctx context.Context) error {
 	}
 	m.spread(o.items, func(i int) bool { return m.heads[i].done || m.heads[i].start != nil })
 	m.once = nil
+	if !slices.ContainsFunc(m.heads, func(h mergeHead) bool { return !h.done }) {
+		// The page went past every prefix's range: it is the one read
+		// the range was answered by, no prefix's Query sent.
+		m.ReadOnce, m.OnceQuery = true, o.q
+		m.full = make([][]Item, len(m.heads))
+		for i := range m.heads {
+			m.full[i] = slices.Clone(m.heads[i].buf)
+		}
+	}
 	return nil
 }
 
