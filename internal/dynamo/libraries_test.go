@@ -1367,59 +1367,78 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 	copyTable(t, srv.Client(), libMem, "LibElectroShop")
 	ctx := context.Background()
 	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
-		t.Run(name, func(t *testing.T) {
-			key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
-			base := domain.KeyQuery{Table: "LibElectroShop", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: true}
-			ranged := dynamo.NewMetered(c)
-			sample, _, err := dynamo.DetectTimeKeys(ctx, ranged, base, nil)
-			if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
-				t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
-			}
-			r, _ := domain.ParseRange("2026-08", time.Now(), time.UTC)
-			m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
-			if err != nil {
-				t.Fatal(err)
-			}
-			items, err := m.Take(ctx, 1000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got, want []string
-			for _, it := range items {
-				kv, _ := dynamo.KeyValueOf(it["sk"])
-				got = append(got, kv.Text)
-			}
-			full := dynamo.NewMetered(c)
-			var start dynamo.Item
-			for {
-				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
+		for _, reverse := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/newest-first=%v", name, reverse), func(t *testing.T) {
+				key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+				base := domain.KeyQuery{Table: "LibElectroShop", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: reverse}
+				ranged := dynamo.NewMetered(c)
+				sample, _, err := dynamo.DetectTimeKeys(ctx, ranged, base, nil)
+				if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
+					t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
+				}
+				r, _ := domain.ParseRange("2026-08", time.Now(), time.UTC)
+				m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, it := range page.Items {
+				items, err := m.Take(ctx, 1000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, want []string
+				for _, it := range items {
 					kv, _ := dynamo.KeyValueOf(it["sk"])
-					if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
-						want = append(want, kv.Text)
+					got = append(got, kv.Text)
+				}
+				full := dynamo.NewMetered(c)
+				var start dynamo.Item
+				for {
+					page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, it := range page.Items {
+						kv, _ := dynamo.KeyValueOf(it["sk"])
+						if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
+							want = append(want, kv.Text)
+						}
+					}
+					if start = page.LastKey; !page.More() {
+						break
 					}
 				}
-				if start = page.LastKey; !page.More() {
-					break
+				if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(m.Prefixes, " ") != "$account#order_1#placedat_" {
+					t.Errorf("the month lists %d across %q, the filtered full read %d", len(got), m.Prefixes, len(want))
 				}
-			}
-			if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(m.Prefixes, " ") != "$account#order_1#placedat_" {
-				t.Errorf("the month lists %d across %q, the filtered full read %d", len(got), m.Prefixes, len(want))
-			}
-			// Detection and the range together cost no more than reading
-			// the partition once: the page of the newest keys went past
-			// the orders into the timeless lines, which the oldest keys
-			// read too, so no walk reads the orders' keys again (it took
-			// 5 more requests and 4 RCU, 7.5 in all beside the full
-			// read's 5.5).
-			rt, _ := ranged.Session.Totals()
-			ft, _ := full.Session.Totals()
-			if rt.RCU > ft.RCU || rt.Requests > 3 || !m.ReadOnce {
-				t.Errorf("detection and the range: %d requests %.1f RCU (read once %v), the full read %d requests %.1f RCU", rt.Requests, rt.RCU, m.ReadOnce, ft.Requests, ft.RCU)
-			}
-		})
+				// Detection and the range together cost no more than reading
+				// the partition once: the page of the newest keys went past
+				// the orders into the timeless lines, which the oldest keys
+				// read too, so no walk reads the orders' keys again (it took
+				// 5 more requests and 4 RCU, 7.5 in all beside the full
+				// read's 4.5); oldest first, the page reads from the newest
+				// end all the same, the oldest keys being lines (it read 100
+				// lines first).
+				rt, _ := ranged.Session.Totals()
+				ft, _ := full.Session.Totals()
+				if rt.RCU > ft.RCU || rt.Requests > 3 || !m.ReadOnce {
+					t.Errorf("detection and the range: %d requests %.1f RCU (read once %v), the full read %d requests %.1f RCU", rt.Requests, rt.RCU, m.ReadOnce, ft.Requests, ft.RCU)
+				}
+				// From the other end, with no read: the page held it whole.
+				back, err := m.FromEnd(0).Take(ctx, 1000)
+				if err != nil || len(back) != len(items) {
+					t.Fatalf("from the end: %d items (%v), %d read", len(back), err, len(items))
+				}
+				for i := range back {
+					a, _ := dynamo.KeyValueOf(back[i]["sk"])
+					b, _ := dynamo.KeyValueOf(items[len(items)-1-i]["sk"])
+					if a.Text != b.Text {
+						t.Errorf("from the end, item %d is %q, not %q", i, a.Text, b.Text)
+					}
+				}
+				if after, _ := ranged.Session.Totals(); after.Requests != rt.Requests {
+					t.Errorf("from the end: %d more requests", after.Requests-rt.Requests)
+				}
+			})
+		}
 	}
 }

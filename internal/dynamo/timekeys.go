@@ -508,3 +508,24 @@ func (s TimeSample) withRead(keys []string, reverse bool) TimeSample {
 	s.runs = append([]keyRun{{keys: keys, top: reverse, bottom: !reverse}}, runs...)
 	return s
 }
+
+// timelessEnd reports a sample whose read from one end of the partition
+// (the oldest keys when bottom) holds no key with a time in enc, where
+// its read from the other end does: a page from that end reads keys no
+// range lists before it reaches one.
+func (s TimeSample) timelessEnd(enc domain.TimeEncoding, bottom bool) bool {
+	timed := map[bool]int{}
+	read := map[bool]bool{}
+	for _, r := range s.runs {
+		if r.within != "" || r.past || r.toEnd || r.top == r.bottom {
+			continue
+		}
+		read[r.bottom] = read[r.bottom] || len(r.keys) > 0
+		for _, k := range r.keys {
+			if _, ok := enc.KeyTime(k); ok {
+				timed[r.bottom]++
+			}
+		}
+	}
+	return read[bottom] && timed[bottom] == 0 && timed[!bottom] > 0
+}

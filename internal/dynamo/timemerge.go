@@ -467,6 +467,11 @@ type onceRead struct {
 	// at least; when it does not reach the stretch's end, the range goes
 	// on with one Query a prefix, each from where the page stopped.
 	probe bool
+	// flipped: the probe reads from the end the merge lists last, the
+	// end it starts from holding no time (ElectroDB's lines below its
+	// orders, listed oldest first): its items are spread backwards, and
+	// a prefix it stopped inside is read from its start.
+	flipped bool
 	// walk finds the prefixes when the page did not hold the range (nil:
 	// the merge's Prefixes are known), given the keys the page read.
 	walk  func(ctx context.Context, read []string) ([]string, Cost, error)
@@ -589,7 +594,9 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, r: r, base: base}
 	q := base
 	q.SK = domain.SKCondition{}
-	m.once = &onceRead{q: q, limit: limit, probe: true,
+	flipped := sample.timelessEnd(enc, !base.Reverse)
+	q.Reverse = q.Reverse != flipped
+	m.once = &onceRead{q: q, limit: limit, probe: true, flipped: flipped,
 		walk: func(ctx context.Context, read []string) ([]string, Cost, error) {
 			if known, ok := sample.withRead(read, q.Reverse).knownPrefixes(enc); ok {
 				// The page and the sample's other end name every prefix:
@@ -823,7 +830,7 @@ func (m *MergedRange) readOnce(ctx context.Context) error {
 			return err
 		}
 	}
-	m.spread(o.items, nil)
+	m.spread(o.inOrder(), nil)
 	m.ReadOnce, m.OnceQuery, m.once = true, o.q, nil
 	m.full = make([][]Item, len(m.heads))
 	for i := range m.heads {
@@ -913,11 +920,11 @@ func (m *MergedRange) split(ctx context.Context) error {
 		switch {
 		case bounded && !up && lo >= last, bounded && up && hi <= last:
 			h.done = true // the page went past its far end
-		case condHolds(q.SK, last):
+		case condHolds(q.SK, last) && !o.flipped:
 			h.start = o.start // stopped inside it: on from there
 		}
 	}
-	m.spread(o.items, func(i int) bool { return m.heads[i].done || m.heads[i].start != nil })
+	m.spread(o.inOrder(), func(i int) bool { return m.heads[i].done || m.heads[i].start != nil })
 	m.once = nil
 	if !slices.ContainsFunc(m.heads, func(h mergeHead) bool { return !h.done }) {
 		// The page went past every prefix's range: it is the one read
@@ -941,7 +948,12 @@ func (m *MergedRange) onceFromEnd(e *MergedRange) *MergedRange {
 	}
 	if m.once != nil {
 		o := *m.once
-		o.q.Reverse, o.start, o.items, o.done = !o.q.Reverse, nil, nil, false
+		o.start, o.items, o.done = nil, nil, false
+		if o.flipped {
+			o.flipped = false // the end it read from is where the other order starts
+		} else {
+			o.q.Reverse = !o.q.Reverse
+		}
 		e.once = &o
 		e.heads = make([]mergeHead, len(m.heads))
 		return e
@@ -959,4 +971,12 @@ func (m *MergedRange) onceFromEnd(e *MergedRange) *MergedRange {
 		e.full[i] = slices.Clone(h.buf)
 	}
 	return e
+}
+
+// inOrder are the items read, in the merge's key order.
+func (o *onceRead) inOrder() []Item {
+	if o.flipped {
+		return reversed(o.items)
+	}
+	return o.items
 }
