@@ -225,23 +225,7 @@ func TestLibraryLayouts(t *testing.T) {
 				t.Fatal(err)
 			}
 			full := dynamo.NewMetered(c)
-			want := 0
-			var start dynamo.Item
-			for {
-				page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, it := range page.Items {
-					kv, _ := dynamo.KeyValueOf(it[tc.skName])
-					if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
-						want++
-					}
-				}
-				if start = page.LastKey; !page.More() {
-					break
-				}
-			}
+			want := len(inRangeKeys(t, full, base, sample.Enc, r, tc.skName))
 			if len(items) != tc.inMonth || want != tc.inMonth {
 				t.Errorf("%s %s: the range lists %d, the filtered full read %d, want %d", name, tc.shape, len(items), want, tc.inMonth)
 			}
@@ -1225,21 +1209,8 @@ func TestLibraryElectroRevisionsAndCollection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got, wantKeys []string
-			for _, it := range items {
-				kv, _ := dynamo.KeyValueOf(it["gsi3sk"])
-				got = append(got, kv.Text)
-			}
-			all, err := dynamo.QueryPage(ctx, c, dynamo.PageRequest{Query: base})
-			if err != nil || all.More() {
-				t.Fatalf("the whole partition in one page: %v", err)
-			}
-			for _, it := range all.Items {
-				kv, _ := dynamo.KeyValueOf(it["gsi3sk"])
-				if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
-					wantKeys = append(wantKeys, kv.Text)
-				}
-			}
+			got := sortKeyTexts(items, "gsi3sk")
+			wantKeys := inRangeKeys(t, c, base, sample.Enc, r, "gsi3sk")
 			if strings.Join(got, " ") != strings.Join(wantKeys, " ") || len(got) != 7 {
 				t.Errorf("the month lists %d keys, the filtered full read %d, want 7:\n%v\n%v", len(got), len(wantKeys), got, wantKeys)
 			}
@@ -1385,28 +1356,9 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got, want []string
-				for _, it := range items {
-					kv, _ := dynamo.KeyValueOf(it["sk"])
-					got = append(got, kv.Text)
-				}
+				got := sortKeyTexts(items, "sk")
 				full := dynamo.NewMetered(c)
-				var start dynamo.Item
-				for {
-					page, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: base, Start: start})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, it := range page.Items {
-						kv, _ := dynamo.KeyValueOf(it["sk"])
-						if at, ok := sample.Enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
-							want = append(want, kv.Text)
-						}
-					}
-					if start = page.LastKey; !page.More() {
-						break
-					}
-				}
+				want := inRangeKeys(t, full, base, sample.Enc, r, "sk")
 				if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(m.Prefixes, " ") != "$account#order_1#placedat_" {
 					t.Errorf("the month lists %d across %q, the filtered full read %d", len(got), m.Prefixes, len(want))
 				}
@@ -1441,4 +1393,37 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 			})
 		}
 	}
+}
+
+// inRangeKeys are the sort keys (skName) of base's partition whose time
+// in enc lies in r, in base's order: the test's own full read, filtered.
+func inRangeKeys(t *testing.T, c dynamo.Client, base domain.KeyQuery, enc domain.TimeEncoding, r domain.TimeRange, skName string) []string {
+	t.Helper()
+	var keys []string
+	var start dynamo.Item
+	for {
+		page, err := dynamo.QueryPage(context.Background(), c, dynamo.PageRequest{Query: base, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			kv, _ := dynamo.KeyValueOf(it[skName])
+			if at, ok := enc.KeyTime(kv.Text); ok && !at.Before(r.From) && !at.After(r.To) {
+				keys = append(keys, kv.Text)
+			}
+		}
+		if start = page.LastKey; !page.More() {
+			return keys
+		}
+	}
+}
+
+// sortKeyTexts are the items' sort keys (skName) as text, in order.
+func sortKeyTexts(items []dynamo.Item, skName string) []string {
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		kv, _ := dynamo.KeyValueOf(it[skName])
+		keys = append(keys, kv.Text)
+	}
+	return keys
 }
