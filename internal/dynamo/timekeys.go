@@ -479,16 +479,25 @@ func (s TimeSample) knownPrefixes(enc domain.TimeEncoding) ([]string, bool) {
 }
 
 // timelessBetween reports keys lo and hi under one prefix detection named
-// as holding no time (Timeless, left out of ranges, ending in the time's
-// separator as namedTimeless asks): every key between them is under it
+// as holding no time (timelessOver): every key between them is under it
 // too, so no prefix of the time is.
 func (s TimeSample) timelessBetween(lo, hi, sep string) bool {
+	t := s.timelessOver(lo, sep)
+	return t != "" && strings.HasPrefix(hi, t)
+}
+
+// timelessOver is the prefix detection named as holding no time (Timeless,
+// left out of ranges) that k lies under, "" where none: only one ending in
+// the time's separator is a prefix of other keys (a whole key named, META,
+// is not the prefix of METADATA_…). The named prefixes end at the first
+// separator the time follows, so none lies under another.
+func (s TimeSample) timelessOver(k, sep string) string {
 	for _, t := range s.Timeless {
-		if sep != "" && strings.HasSuffix(t, sep) && strings.HasPrefix(lo, t) && strings.HasPrefix(hi, t) {
-			return true
+		if sep != "" && strings.HasSuffix(t, sep) && strings.HasPrefix(k, t) {
+			return t
 		}
 	}
-	return false
+	return ""
 }
 
 // withRead is the sample with keys read from one end of the partition

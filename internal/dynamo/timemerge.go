@@ -186,17 +186,13 @@ func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.
 	return prefixes, total, true, nil
 }
 
-// namedTimeless reports a prefix under one detection named as holding no
-// time (Timeless: $account#line_ beside $account#order_1#placedat_{time})
-// and said to be left out of ranges: the walk leaves it out too, where
-// it listed $account#line_1#orderid_ and its Query found nothing.
+// namedTimeless reports a prefix detection named as holding no time
+// (Timeless: $account#line_ beside $account#order_1#placedat_{time}),
+// or one under it, said to be left out of ranges: the walk leaves it out
+// too, where it listed $account#line_1#orderid_ and its Query found
+// nothing.
 func (s TimeSample) namedTimeless(prefix string, enc domain.TimeEncoding) bool {
-	for _, t := range s.Timeless {
-		if prefix == t || enc.Sep != "" && strings.HasSuffix(t, enc.Sep) && strings.HasPrefix(prefix, t) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.Timeless, prefix) || s.timelessOver(prefix, enc.Sep) != ""
 }
 
 // timeless reports a prefix the sample holds whole, none of whose keys is
