@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dynascope/dynascope/internal/config"
@@ -1901,5 +1902,43 @@ func TestTreeDelimiterIsTheTables(t *testing.T) {
 				t.Fatalf("the level of one key took %d Queries and %d Scans, with the table's delimiter known", q, s)
 			}
 		})
+	}
+}
+
+// TestBreadcrumbSaysTheWay: the top line names the way to the page on
+// top, and its tab the mode that page is in, whichever way it was
+// reached: a statement that stops parsing as a word is typed keeps the
+// table it names (it fell back to Tables › PartiQL).
+func TestBreadcrumbSaysTheWay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		go_  func(h *harness)
+		way  string // the breadcrumb, whole where the line has room
+		last string // its last step, at every width
+		tab  string // the lone tab beside it ("" none)
+	}{
+		{"statement not parsing yet", Config{}, func(h *harness) {
+			h.keys(":")
+			h.typeText(`* FROM "Locations" WHERE PK = 'USA' AND`)
+		}, "Tables › Locations › PartiQL", "PartiQL", ""},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				tc.go_(h)
+				top := strings.TrimRight(strings.SplitN(h.screen(), "\n", 2)[0], " ")
+				if size[0] > 80 && !strings.Contains(top, tc.way) {
+					t.Errorf("the top line does not say %q:\n%s", tc.way, h.screen())
+				}
+				if !strings.Contains(top, tc.last) {
+					t.Errorf("the top line lacks its last step %q:\n%s", tc.last, h.screen())
+				}
+				tabs := h.m.tabs(tabsNamed)
+				if got := strings.TrimSpace(ansi.Strip(tabs)); got != tc.tab {
+					t.Errorf("the tab says %q, not %q:\n%s", got, tc.tab, h.screen())
+				}
+			})
+		}
 	}
 }

@@ -39,6 +39,10 @@ type Statement struct {
 	fail  string         // why the table could not be described
 	table string         // the table open when : was pressed, described at once
 	index string         // and the index the page read it through ("" for none)
+	// named is the table (and index) the statement last named when it
+	// parsed: a word typed after it that does not parse yet (AND) leaves
+	// the statement on that table.
+	named, namedIndex string
 	// prefill is what the box was opened holding (SELECT * FROM "table"
 	// WHERE, less its SELECT): a whole statement typed or pasted after
 	// it, untouched, takes its place (wholeTyped).
@@ -111,6 +115,7 @@ func (s *Statement) parse() {
 	st, err := domain.ParsePartiQL(text)
 	if err == nil {
 		s.st, s.ok = st, true
+		s.named, s.namedIndex = st.Table, st.Index
 		return
 	}
 	var pe *domain.PartiQLError
@@ -341,17 +346,22 @@ func (s *Statement) described() string {
 	return strings.Join(names, ", ")
 }
 
-// Shows is the statement's table and index once it parses, else the
-// table the prompt was opened on.
+// Shows is the statement's table and index once it parses; while what
+// is typed does not parse, the table it last named where the text still
+// names it, else the table the prompt was opened on.
 func (s *Statement) Shows() (table, index string) {
-	if s.ok && s.st.Table != "" {
+	switch {
+	case s.ok && s.st.Table != "":
 		return s.st.Table, s.st.Index
+	case !s.ok && s.named != "" && strings.Contains(s.input.Value(), s.named):
+		return s.named, s.namedIndex
 	}
 	return s.table, s.index
 }
 
-// Crumbs name the statement's table (and index) once it parses, else
-// those the prompt was opened on: esc goes back to them.
+// Crumbs name the statement's table (and index): the one it names, or
+// last named while a word typed does not parse yet, else those the
+// prompt was opened on (esc goes back to them).
 func (s *Statement) Crumbs() []string {
 	table, index := s.Shows()
 	switch {
