@@ -182,7 +182,12 @@ func (m *Model) push(p common.Page) tea.Cmd {
 
 // pushOver opens p over the page on top, as a view that page opens: esc
 // from it comes back there, and on a tour stop's view not to the tour.
+// A page whose place is partly the one beneath (common.Opened) is told
+// which it is here, and only here.
 func (m *Model) pushOver(p common.Page) tea.Cmd {
+	if o, ok := p.(common.Opened); ok {
+		o.OpenedOver(m.top())
+	}
 	m.tour.opened()
 	return m.push(p)
 }

@@ -1907,8 +1907,12 @@ func TestTreeDelimiterIsTheTables(t *testing.T) {
 
 // TestBreadcrumbSaysTheWay: the top line names the way to the page on
 // top, and its tab the mode that page is in, whichever way it was
-// reached: a statement that stops parsing as a word is typed keeps the
-// table it names (it fell back to Tables › PartiQL).
+// reached: an item opened from a table's search is under the search
+// (it showed Locations › USA › … with a lone Items tab, as if from the
+// partition's Items); a statement that stops parsing as a word is typed
+// keeps the table it names (it fell back to Tables › PartiQL); an item
+// opened from the Tree or Time is in that mode (each said Items), one
+// from a timeline under its steps.
 func TestBreadcrumbSaysTheWay(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -1918,10 +1922,24 @@ func TestBreadcrumbSaysTheWay(t *testing.T) {
 		last string // its last step, at every width
 		tab  string // the lone tab beside it ("" none)
 	}{
+		{"item of a table's search", Config{Table: "Locations"}, func(h *harness) {
+			h.keys("f")
+			h.typeText(`begins_with(SK, "NY#")`)
+			h.keys("enter", "enter")
+		}, "Locations › search › USA › NY#MAPLEVIEW#62991", "NY#MAPLEVIEW#62991", ""},
 		{"statement not parsing yet", Config{}, func(h *harness) {
 			h.keys(":")
 			h.typeText(`* FROM "Locations" WHERE PK = 'USA' AND`)
 		}, "Tables › Locations › PartiQL", "PartiQL", ""},
+		{"item of the tree", Config{Table: "Documents", PK: "doc-0001"}, func(h *harness) {
+			h.keys("enter")
+		}, "Documents › doc-0001 › metadata", "metadata", "Tree"},
+		{"item of a time range", Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, func(h *harness) {
+			h.keys("enter")
+		}, "DeviceLogs › 123 › 1535544000", "1535544000", "Time"},
+		{"revision of a timeline", Config{Table: "Equipment", PK: demo.DriftedPiece, Versions: demo.DriftedItem}, func(h *harness) {
+			h.keys("down", "enter")
+		}, "Equipment › " + demo.DriftedPiece + " › versions › " + demo.DriftedItem + " › v3_" + demo.DriftedItem, "v3_" + demo.DriftedItem, "Versions"},
 	} {
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {

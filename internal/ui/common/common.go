@@ -341,6 +341,14 @@ type SelectionFollower interface {
 	SelectionMoved() tea.Cmd
 }
 
+// Opened is a page whose place is partly the page it is opened over: an
+// item is in the mode of the list it was opened from (Tree, Time…), and
+// under that list's steps where the list is no partition's (a search's
+// matches). The root model tells it, in one place, as it opens.
+type Opened interface {
+	OpenedOver(below Page)
+}
+
 // ModeTab is one of a partition's modes (Tree, Items, Versions, Time,
 // Changes) as its tab shows it: the key that picks it, and Off, why it
 // does not apply here ("" when it does).

@@ -3,6 +3,7 @@ package pages
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,7 +30,11 @@ type Item struct {
 	ttlAsked bool         // this view asked for its table's TTL (DescribeTimeToLive)
 	vp       viewport.Model
 	w, h     int
-	mode     string // the mode tab it belongs to: Items, or Versions from a timeline
+	mode     string // the mode tab it belongs to: that of the list it was opened from
+	// via are the steps of the list it was opened from where that list
+	// is no partition's mode (a search, a timeline): the item is under
+	// them.
+	via []string
 	// shown is what the viewport holds, rendered once for the item, its
 	// form and its width: a 5,000-attribute item is not rendered again
 	// on every key.
@@ -59,11 +64,15 @@ func NewItem(c *common.Common, info dynamo.TableInfo, item dynamo.Item) *Item {
 	return &Item{c: c, id: c.NextID(), info: info, item: item, vp: viewport.New(), mode: ModeItems, gen: 1}
 }
 
-// InMode files the item under another mode's tab (a revision opened from
-// a timeline is in Versions).
-func (p *Item) InMode(mode string) *Item {
-	p.mode = mode
-	return p
+// OpenedOver files the item under the mode of the list it was opened
+// from (an item of the Tree is in Tree, one of a search's matches in
+// none), and, where that list is no partition's mode, under its steps
+// (table › search › partition › item).
+func (p *Item) OpenedOver(below common.Page) {
+	p.mode = below.Mode()
+	if _, moded := below.(common.Moded); !moded {
+		p.via = below.Crumbs()
+	}
 }
 
 // Init reads the item's changes from the stream, after its first frame:
@@ -224,10 +233,18 @@ func (p *Item) Shows() (table, index string) { return p.info.Name, "" }
 // step says only that this is the item.
 func (p *Item) Crumbs() []string {
 	pk, _ := dynamo.KeyValueOf(p.item[p.info.Key.PK.Name])
+	last := p.crumb()
 	if p.info.Key.SK == nil {
-		return []string{p.info.Name, common.KeyCell(pk), "item"}
+		last = "item"
 	}
-	return []string{p.info.Name, common.KeyCell(pk), p.crumb()}
+	if p.via == nil {
+		return []string{p.info.Name, common.KeyCell(pk), last}
+	}
+	out := slices.Clone(p.via)
+	if !slices.Contains(out[1:], common.KeyCell(pk)) { // a timeline names it
+		out = append(out, common.KeyCell(pk))
+	}
+	return append(out, last)
 }
 func (p *Item) ID() int         { return p.id }
 func (p *Item) Mode() string    { return p.mode }

@@ -207,7 +207,7 @@ func (t *Timeline) rawOf(rev *domain.Revision) dynamo.Item {
 // key (one GetItem) when the index it was read from holds part of it.
 func (t *Timeline) openRevision(it dynamo.Item) tea.Cmd {
 	if _, partial := partialProjection(t.info, t.index); !partial {
-		return open(NewItem(t.c, t.info, it).InMode(ModeVersions))
+		return open(NewItem(t.c, t.info, it))
 	}
 	ctx, req := t.get.Start(t.c)
 	return getItem(ctx, t.c.Client, t.id, req, t.info.Name, baseKey(t.info, it))
@@ -222,7 +222,7 @@ func (t *Timeline) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 		if it == nil {
 			return t, cmd
 		}
-		return t, open(it.InMode(ModeVersions))
+		return t, open(it)
 	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
