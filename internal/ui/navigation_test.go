@@ -1909,10 +1909,11 @@ func TestTreeDelimiterIsTheTables(t *testing.T) {
 // top, and its tab the mode that page is in, whichever way it was
 // reached: an item opened from a table's search is under the search
 // (it showed Locations › USA › … with a lone Items tab, as if from the
-// partition's Items); a statement that stops parsing as a word is typed
-// keeps the table it names (it fell back to Tables › PartiQL); an item
-// opened from the Tree or Time is in that mode (each said Items), one
-// from a timeline under its steps.
+// partition's Items); the compare picker names the item it compares (it
+// dropped it), under the way to it; a statement that stops parsing as a
+// word is typed keeps the table it names (it fell back to Tables ›
+// PartiQL); an item opened from the Tree or Time is in that mode (each
+// said Items), one from a timeline under its steps.
 func TestBreadcrumbSaysTheWay(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -1927,6 +1928,14 @@ func TestBreadcrumbSaysTheWay(t *testing.T) {
 			h.typeText(`begins_with(SK, "NY#")`)
 			h.keys("enter", "enter")
 		}, "Locations › search › USA › NY#MAPLEVIEW#62991", "NY#MAPLEVIEW#62991", ""},
+		{"compare picker of a search's item", Config{Table: "Locations"}, func(h *harness) {
+			h.keys("f")
+			h.typeText(`begins_with(SK, "NY#")`)
+			h.keys("enter", "enter", "=")
+		}, "Locations › search › USA › NY#MAPLEVIEW#62991 › =", "=", ""},
+		{"compare picker of an item", Config{Table: "Equipment", PK: demo.DriftedPiece}, func(h *harness) {
+			h.keys("2", "enter", "=")
+		}, "Equipment › " + demo.DriftedPiece + " › metadata › =", "=", ""},
 		{"statement not parsing yet", Config{}, func(h *harness) {
 			h.keys(":")
 			h.typeText(`* FROM "Locations" WHERE PK = 'USA' AND`)

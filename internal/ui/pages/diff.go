@@ -83,6 +83,7 @@ type Diff struct {
 	side   common.Side                // the other connection (Label only: another table here)
 	table  string                     // the other side's table
 	label  string                     // the other side as the title says it
+	place  []string                   // the breadcrumb to what is compared, from the picker
 	list   list.Paged[domain.KeyDiff] // every key that is not the same
 	n      map[domain.DiffStatus]int  // the keys read so far, by status (the same too)
 	res    dynamo.DiffResult          // what the comparison found and cost, at its end
@@ -386,11 +387,31 @@ func (d *Diff) View() string {
 func (d *Diff) Shows() (table, index string) { return d.info.Name, d.q.Index }
 
 func (d *Diff) Crumbs() []string {
-	crumbs := []string{d.info.Name, common.KeyCell(d.q.PK)}
-	if d.q.SK.Op != domain.SKNone {
-		crumbs = append(crumbs, common.Sanitize(d.q.SK.A.Arg()))
+	place := d.place
+	if place == nil {
+		place = comparedPlace(d.info.Name, d.q)
 	}
-	return append(crumbs, "= "+common.Sanitize(d.label))
+	return append(slices.Clone(place), "= "+common.Sanitize(d.label))
+}
+
+// comparedPlace is what = compares, as the breadcrumb steps to it: the
+// table (and index), the partition, then the prefix (with its "…") or
+// the item; the picker and the comparison both name it so, and the
+// picker's title too.
+func comparedPlace(table string, q domain.KeyQuery) []string {
+	out := []string{table}
+	if q.Index != "" {
+		out = append(out, "index "+q.Index)
+	}
+	out = append(out, common.KeyCell(q.PK))
+	switch q.SK.Op {
+	case domain.SKBeginsWith:
+		out = append(out, common.Sanitize(q.SK.A.Arg())+"…")
+	case domain.SKNone:
+	default:
+		out = append(out, common.Sanitize(q.SK.A.Arg()))
+	}
+	return out
 }
 func (d *Diff) ID() int         { return d.id }
 func (d *Diff) Mode() string    { return "" }

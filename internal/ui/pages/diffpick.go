@@ -1,6 +1,9 @@
 package pages
 
 import (
+	"slices"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -16,11 +19,14 @@ import (
 // connection (configured environments, the profiles of ~/.aws/config)
 // or another table of this one; enter compares.
 type DiffPicker struct {
-	c      *common.Common
-	id     int
-	info   dynamo.TableInfo
-	q      domain.KeyQuery
-	list   list.Paged[diffChoice] // the configured sides, then this connection's other tables
+	c    *common.Common
+	id   int
+	info dynamo.TableInfo
+	q    domain.KeyQuery
+	list list.Paged[diffChoice] // the configured sides, then this connection's other tables
+	// way is the breadcrumb of the place compared, as the page = was
+	// pressed on names it (an item under a search's steps).
+	way    []string
 	w, hgt int
 }
 
@@ -145,7 +151,9 @@ func (p *DiffPicker) Update(msg tea.Msg) (common.Page, tea.Cmd) {
 			case ok && ch.other: // the comparison's own refusal, before any read
 				return p, common.Report(anotherKey(ch.table, ch.key, p.info), false, p.id)
 			case ok:
-				return p, open(NewDiff(p.c, p.info, p.q, ch.side, ch.table))
+				d := NewDiff(p.c, p.info, p.q, ch.side, ch.table)
+				d.place = p.place()
+				return p, open(d)
 			}
 		default:
 			p.list.Key(msg)
@@ -166,20 +174,26 @@ func (p *DiffPicker) View() string {
 
 // describe names what is compared: the partition, a prefix, one item.
 func (p *DiffPicker) describe() string {
-	pk := p.info.Name + " › " + common.KeyCell(p.q.PK)
-	switch p.q.SK.Op {
-	case domain.SKBeginsWith:
-		return pk + " › " + p.q.SK.A.Arg() + "…"
-	case domain.SKEq:
-		return pk + " › " + p.q.SK.A.Arg()
-	}
-	return pk
+	return strings.Join(comparedPlace(p.info.Name, p.q), " › ")
 }
 
 func (p *DiffPicker) Shows() (table, index string) { return p.info.Name, p.q.Index }
 
+// OpenedOver takes the breadcrumb of the place compared from the page
+// = was pressed on.
+func (p *DiffPicker) OpenedOver(below common.Page) { p.way = below.Crumbs() }
+
 func (p *DiffPicker) Crumbs() []string {
-	return []string{p.info.Name, common.KeyCell(p.q.PK), "="}
+	return append(p.place(), "=")
+}
+
+// place is the breadcrumb to what is compared: the page's beneath, else
+// (opened alone) the query's.
+func (p *DiffPicker) place() []string {
+	if p.way != nil {
+		return slices.Clone(p.way)
+	}
+	return comparedPlace(p.info.Name, p.q)
 }
 func (p *DiffPicker) ID() int         { return p.id }
 func (p *DiffPicker) Mode() string    { return "" }
