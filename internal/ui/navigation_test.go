@@ -268,6 +268,30 @@ func opensIn(t *testing.T, h *harness, want string) {
 	}
 }
 
+// TestTimeWithNoRangeSaysWhereItsCommandOpens: Time with no range has no
+// flag of its own (--range takes one), so ? says under its command that
+// it opens the partition's first mode, and 4 from there; it printed the
+// command as "this view", which opens Items (ascending) on DeviceLogs
+// and the Tree on ChatMessages. With a range the command opens Time.
+func TestTimeWithNoRangeSaysWhereItsCommandOpens(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		keys []string
+		want string
+	}{
+		{Config{Table: "DeviceLogs", PK: "123", Now: demoClock}, []string{"4", "esc"}, "it opens in Items mode; 4 lists it by time"},
+		{Config{Table: "ChatMessages", PK: "seattle-1", Now: demoClock}, []string{"4", "esc"}, "it opens in Tree mode; 4 lists it by time"},
+		{Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, nil, ""},
+	} {
+		h := newHarness(t, 160, 40, tc.cfg)
+		h.keys(tc.keys...) // esc closes the range bar Time opens on
+		if _, ok := h.m.top().(*pages.Time); !ok {
+			t.Fatalf("not in Time:\n%s", h.screen())
+		}
+		opensIn(t, h, tc.want)
+	}
+}
+
 // TestReopenCommands walks to every kind of view that prints a command at
 // ? (the tree at its top and under a prefix, items, filtered items, an
 // index, Versions mode, a timeline, a table's own version spelling, a time

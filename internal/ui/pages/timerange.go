@@ -1329,6 +1329,21 @@ func (t *Time) DeepLink() []string {
 	return args
 }
 
+// LinkNote: with no range, no flag opens Time (--range takes one): the
+// command opens the partition as OpenPartition does (the Tree where the
+// sort key is a string or binary, Items where it is a number or
+// --filter lists), and the Time key lists it by time from there.
+func (t *Time) LinkNote() string {
+	if t.rangeTxt != "" {
+		return ""
+	}
+	mode := ModeItems
+	if key, err := t.info.KeyFor(t.base.Index); err == nil && key.SK != nil && key.SK.Type != domain.TypeN && t.pg.Query.Filter == nil {
+		mode = ModeTree
+	}
+	return "it opens in " + mode + " mode; " + t.c.Keys.TimeMode.Help().Key + " lists it by time"
+}
+
 // Click selects the clicked row, or asks to open it when already selected:
 // the grid sits below the frame border, the range bar, its note, a blank
 // line and the sparkline when there is one.
