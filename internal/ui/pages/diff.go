@@ -399,11 +399,7 @@ func (d *Diff) Crumbs() []string {
 // the item; the picker and the comparison both name it so, and the
 // picker's title too.
 func comparedPlace(table string, q domain.KeyQuery) []string {
-	out := []string{table}
-	if q.Index != "" {
-		out = append(out, "index "+q.Index)
-	}
-	out = append(out, common.KeyCell(q.PK))
+	out := partitionSteps(table, q.Index, common.KeyCell(q.PK))
 	switch q.SK.Op {
 	case domain.SKBeginsWith:
 		out = append(out, common.Sanitize(q.SK.A.Arg())+"…")

@@ -500,7 +500,7 @@ func (p *Items) View() string {
 func (p *Items) Shows() (table, index string) { return p.info.Name, p.pg.Query.Index }
 
 func (p *Items) Crumbs() []string {
-	crumbs := []string{p.info.Name, common.KeyCell(p.pg.Query.PK)}
+	crumbs := partitionSteps(p.info.Name, p.pg.Query.Index, common.KeyCell(p.pg.Query.PK))
 	if p.pg.Query.SK.Op == domain.SKBeginsWith {
 		crumbs = append(crumbs, common.Sanitize(p.pg.Query.SK.A.Arg())+"…")
 	}

@@ -380,6 +380,18 @@ func (t *Tree) placeSeen(all bool) place {
 	return p
 }
 
+// partitionSteps are the breadcrumb's steps to a partition: its table,
+// the index it is read through (a partition of an index is none of the
+// table's: Locations › BAYVIEW named a partition the table does not
+// have), and its key. Every mode of a partition starts with them.
+func partitionSteps(table, index, pk string) []string {
+	out := []string{table}
+	if index != "" {
+		out = append(out, "index "+index)
+	}
+	return append(out, pk)
+}
+
 func (t *Tree) Modes() []common.ModeTab          { return t.place().modes() }
 func (t *Tree) Place() string                    { return t.place().id() }
 func (t *Tree) ModePage(name string) common.Page { return t.place().page(name) }

@@ -425,9 +425,9 @@ func (t *Timeline) Shows() (table, index string) { return t.info.Name, t.index }
 
 func (t *Timeline) Crumbs() []string {
 	if t.index != "" {
-		return []string{t.info.Name, "index " + t.index, common.KeyCell(t.pk), "versions", historyName(t.h) + " " + t.h.Owner}
+		return append(partitionSteps(t.info.Name, t.index, common.KeyCell(t.pk)), "versions", historyName(t.h)+" "+t.h.Owner)
 	}
-	return []string{t.info.Name, common.KeyCell(t.pk), "versions", historyName(t.h)}
+	return append(partitionSteps(t.info.Name, "", common.KeyCell(t.pk)), "versions", historyName(t.h))
 }
 func (t *Timeline) ID() int         { return t.id }
 func (t *Timeline) Mode() string    { return "Versions" }

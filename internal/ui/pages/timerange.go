@@ -1208,10 +1208,11 @@ func (t *Time) widened() string {
 func (t *Time) Shows() (table, index string) { return t.info.Name, t.base.Index }
 
 func (t *Time) Crumbs() []string {
-	crumbs := []string{t.info.Name, common.KeyCell(t.base.PK), "time"}
+	crumbs := partitionSteps(t.info.Name, t.base.Index, common.KeyCell(t.base.PK))
 	if t.under != "" {
-		crumbs = []string{t.info.Name, common.KeyCell(t.base.PK), common.Sanitize(t.under) + "…", "time"}
+		crumbs = append(crumbs, common.Sanitize(t.under)+"…")
 	}
+	crumbs = append(crumbs, "time")
 	if t.rangeTxt != "" {
 		crumbs = append(crumbs, t.rangeTxt)
 	}

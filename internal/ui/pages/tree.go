@@ -843,7 +843,7 @@ func (t *Tree) pkText() string {
 func (t *Tree) Shows() (table, index string) { return t.info.Name, t.req.Index }
 
 func (t *Tree) Crumbs() []string {
-	crumbs := []string{t.info.Name, t.pkText()}
+	crumbs := partitionSteps(t.info.Name, t.req.Index, t.pkText())
 	segs := domain.Segments(t.req.Prefix, t.req.Delim)
 	if t.req.NoDelim && t.req.Prefix != "" {
 		segs = []string{t.req.Prefix} // not split: the prefix is one step

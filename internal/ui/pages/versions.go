@@ -395,10 +395,7 @@ func historySummary(st *common.Styles, h domain.History, width int) string {
 func (v *Versions) Shows() (table, index string) { return v.info.Name, v.indexName() }
 
 func (v *Versions) Crumbs() []string {
-	if ix := v.indexName(); ix != "" {
-		return []string{v.info.Name, "index " + ix, common.KeyCell(v.req.PK), "versions"}
-	}
-	return []string{v.info.Name, common.KeyCell(v.req.PK), "versions"}
+	return append(partitionSteps(v.info.Name, v.indexName(), common.KeyCell(v.req.PK)), "versions")
 }
 func (v *Versions) ID() int         { return v.id }
 func (v *Versions) Mode() string    { return "Versions" }
