@@ -2187,3 +2187,28 @@ func TestTableSearchRequestLineSaysTheKeyAsTyped(t *testing.T) {
 		t.Fatalf("the request line says %q", req)
 	}
 }
+
+// TestStatementBackFromItsResultsSaysTheyRead: esc from a statement's
+// results comes back to its prompt, whose request line says the run read
+// the items; it said "no item read yet" of a statement that had just
+// read 57. Typed otherwise, the statement shown has read nothing.
+func TestStatementBackFromItsResultsSaysTheyRead(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, size[0], size[1], Config{Table: "Locations"})
+		h.keys(":")
+		h.typeText(` PK = 'USA' AND begins_with(SK, 'NE#')`)
+		h.keys("enter")
+		h.contains(t, "57 matches")
+		h.keys("esc")
+		if _, ok := h.m.top().(*pages.Statement); !ok {
+			t.Fatalf("%dx%d: esc did not come back to the prompt:\n%s", size[0], size[1], h.screen())
+		}
+		if req := h.m.top().Request(); !strings.HasPrefix(req, "run: its results read the items, enter runs it again, 1 DescribeTable for the plan") {
+			t.Errorf("%dx%d: back from the results, the prompt says %q", size[0], size[1], req)
+		}
+		h.keys("backspace")
+		if req := h.m.top().Request(); !strings.HasPrefix(req, "no item read yet") {
+			t.Errorf("%dx%d: another statement typed, the prompt says %q", size[0], size[1], req)
+		}
+	}
+}

@@ -43,6 +43,9 @@ type Statement struct {
 	// parsed: a word typed after it that does not parse yet (AND) leaves
 	// the statement on that table.
 	named, namedIndex string
+	// ran is the statement enter last ran: its results read its items,
+	// so back here the prompt no longer says none was read.
+	ran string
 	// prefill is what the box was opened holding (SELECT * FROM "table"
 	// WHERE, less its SELECT): a whole statement typed or pasted after
 	// it, untouched, takes its place (wholeTyped).
@@ -206,7 +209,8 @@ func (s *Statement) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return nil // the plan's error is on screen
 		}
-		return open(NewStatementResults(s.c, info, s.statementText(), plan, r))
+		s.ran = s.statementText()
+		return open(NewStatementResults(s.c, info, s.ran, plan, r))
 	}
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(msg)
@@ -401,7 +405,8 @@ func (s *Statement) Request() string {
 }
 
 // read is what the prompt has sent so far: the DescribeTable of each
-// table it planned on (the status bar counts them), never an item. Those
+// table it planned on (the status bar counts them), never an item, and
+// once the statement shown ran, that its results read them. Those
 // for earlier statements' tables are not this plan's: "2 DescribeTables
 // for the plan" was said of a plan on one table, the other described for
 // the statement before it.
@@ -419,17 +424,24 @@ func (s *Statement) read() string {
 			this++
 		}
 	}
+	items := "no item read yet"
+	if s.ran != "" && s.ran == s.statementText() {
+		// esc came back from its results: they read the items.
+		items = "run: its results read the items, enter runs it again"
+	}
 	switch {
+	case all == 0 && s.ran != "" && s.ran == s.statementText():
+		return items
 	case all == 0:
 		return "nothing read yet"
 	case this == 0:
 		// No plan yet (the box opened on a table, a statement not parsing)
 		// or another table's: the tables described, by name.
-		return fmt.Sprintf("no item read yet, %s (%s)", common.Plural(all, "DescribeTable", "DescribeTables"), s.described())
+		return fmt.Sprintf("%s, %s (%s)", items, common.Plural(all, "DescribeTable", "DescribeTables"), s.described())
 	case this < all:
-		return fmt.Sprintf("no item read yet, %s for this plan, %d in all", common.Plural(this, "DescribeTable", "DescribeTables"), all)
+		return fmt.Sprintf("%s, %s for this plan, %d in all", items, common.Plural(this, "DescribeTable", "DescribeTables"), all)
 	}
-	return fmt.Sprintf("no item read yet, %s for the plan", common.Plural(all, "DescribeTable", "DescribeTables"))
+	return fmt.Sprintf("%s, %s for the plan", items, common.Plural(all, "DescribeTable", "DescribeTables"))
 }
 
 // ShortHelp offers enter for what it does now: run a plan shown, or ask
