@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
 	"github.com/dynascope/dynascope/internal/dynamo/demo"
@@ -876,6 +877,45 @@ func TestKeyRefusalNeverCut(t *testing.T) {
 		status := strings.TrimRight(lines[len(lines)-1], " ")
 		if strings.HasSuffix(status, "…") || !strings.Contains(status, "does not apply here") {
 			t.Fatalf("after %s the status bar reads %q: want the refusal's result whole", k, status)
+		}
+	}
+}
+
+// TestCancelledViewsOfferRWhereTheirTitleDoes: a list whose read esc
+// cancelled says in its title what r does, and its help line offers r
+// in the same words, as the search's does; Items, Versions and Time left
+// r to ? while their titles said "r reads on" or "r reads again". A list
+// read to its end does not put r on the help line.
+func TestCancelledViewsOfferRWhereTheirTitleDoes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		open []string
+		key  string // the key whose read esc cancels
+		say  string // the title's words, then the help line's
+		help string
+	}{
+		{"items", Config{Table: "Locations", PK: "USA"}, nil, "2", "r reads on", "r read on"},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, nil, "3", "r reads again", "r read again"},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Now: demoClock}, nil, "4", "r reads on", "r read on"},
+	} {
+		for _, size := range [][2]int{{100, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				h.keys(tc.open...)
+				if _, cmd := h.m.Update(keyPress(tc.key)); cmd == nil { // its answer held, in flight
+					t.Fatal("no read sent")
+				}
+				h.keys("esc")
+				h.contains(t, "read cancelled", tc.say)
+				if !strings.Contains(ansi.Strip(h.m.helpView()), tc.help) {
+					t.Errorf("the help line does not offer %q:\n%s", tc.help, h.screen())
+				}
+				h.keys("r")
+				if strings.Contains(ansi.Strip(h.m.helpView()), tc.help) || strings.Contains(h.screen(), "read cancelled") {
+					t.Errorf("read again, the help line still offers %q:\n%s", tc.help, h.screen())
+				}
+			})
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -172,20 +173,43 @@ func (f Failure) parts(loaded int, unit string) []string {
 	} else {
 		parts = append(parts, "nothing loaded")
 	}
-	if f.Cancelled && f.again != "" {
-		return append(parts, f.again)
+	if next := f.next(); next != "" {
+		return append(parts, next)
 	}
-	if f.Cancelled {
-		return append(parts, "r reads on")
-	}
+	return parts // r would ask the same again; the refusal's hint says what to do
+}
+
+// next is what to do after the failure, as its title says it: what r
+// does, or "" where r would be refused again.
+func (f Failure) next() string {
 	var lf *dynamo.LoadFailedError
-	if errors.As(f.Err, &lf) { // a retry reads the same failed load
-		return append(parts, "fix the file, then reopen")
+	switch {
+	case f.Cancelled && f.again != "":
+		return f.again
+	case f.Cancelled:
+		return "r reads on"
+	case errors.As(f.Err, &lf): // a retry reads the same failed load
+		return "fix the file, then reopen"
+	case refused(f.Err):
+		return ""
 	}
-	if refused(f.Err) {
-		return parts // r would ask the same again; the refusal's hint says what to do
+	return "r retries"
+}
+
+// AgainKey is r as the help offers it in column group: after a failure
+// or a cancel, on the help line and named as the title says what it
+// does (the title's "r reads on" is "r read on"), where a list's title
+// offered r that the help line left to ?; otherwise in ? alone.
+func (f Failure) AgainKey(group int, r key.Binding) common.Key {
+	verb, rest, _ := strings.Cut(strings.TrimPrefix(f.next(), "r "), " ")
+	what, ok := map[string]string{"reads": "read", "compares": "compare", "retries": "retry"}[verb]
+	if !f.Stopped() || !strings.HasPrefix(f.next(), "r ") || !ok {
+		return common.More(group, r)
 	}
-	return append(parts, "r retries")
+	if rest != "" {
+		what += " " + rest
+	}
+	return common.Line(group, key.NewBinding(key.WithKeys(r.Keys()...), key.WithHelp(r.Help().Key, what)))
 }
 
 // refused reports whether err is the explorer's own refusal of what was

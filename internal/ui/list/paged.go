@@ -295,3 +295,9 @@ func (l *Paged[T]) Unloaded() string {
 	}
 	return moreNotRead
 }
+
+// AgainKey is r in the list's help, as its failure's title says it
+// (Failure.AgainKey).
+func (l *Paged[T]) AgainKey(group int, r key.Binding) common.Key {
+	return l.failure().AgainKey(group, r)
+}

@@ -552,7 +552,7 @@ func (p *Items) keys() common.Keys {
 	ks = append(ks, common.Line(1, k.Filter), common.More(1, k.Columns), common.More(1, common.On(k.Flip, p.keyOrdered())),
 		common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)), previewKey(1, p.c, p.w))
 	ks = append(ks, modeKeys(2, k, tabs, p.Mode())...)
-	ks = append(ks, common.More(3, common.On(k.Range, timeOn)), common.More(3, k.Entities), common.More(3, k.Refresh), common.More(3, k.Copy),
+	ks = append(ks, common.More(3, common.On(k.Range, timeOn)), common.More(3, k.Entities), p.pg.Fail.AgainKey(3, k.Refresh), common.More(3, k.Copy),
 		common.More(3, k.CopyKey), common.More(3, k.Export), common.Line(4, k.Back))
 	return append(ks, endKeys(4, k)...)
 }

@@ -1284,7 +1284,9 @@ func (t *Time) keys() common.Keys {
 		common.More(1, common.On(k.Flip, ready)), common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)),
 		common.Key{Binding: common.On(follow, ready), Short: t.follow.on(), Group: 1}, common.Line(1, common.On(k.Zone, ready)))
 	ks = append(ks, modeKeys(2, k, t.Modes(), t.Mode())...)
-	ks = append(ks, common.More(3, common.On(k.Refresh, ready || t.pg.Fail.Stopped())), common.More(3, common.On(k.Copy, query)),
+	again := t.pg.Fail.AgainKey(3, k.Refresh)
+	again.Binding = common.On(again.Binding, ready || t.pg.Fail.Stopped())
+	ks = append(ks, again, common.More(3, common.On(k.Copy, query)),
 		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, query)),
 		common.More(4, common.On(k.Open, rows)), common.Line(4, back))
 	return append(ks, endKeys(4, k)...)
