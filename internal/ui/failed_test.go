@@ -883,8 +883,9 @@ func TestKeyRefusalNeverCut(t *testing.T) {
 
 // TestCancelledViewsOfferRWhereTheirTitleDoes: a list whose read esc
 // cancelled says in its title what r does, and its help line offers r
-// in the same words, as the search's does; Items, Versions and Time left
-// r to ? while their titles said "r reads on" or "r reads again". A list
+// in the same words, as the search's does; Items, Versions, Time and the
+// Tree left r to ? while their titles said "r reads on" or "r reads
+// again". A list
 // read to its end does not put r on the help line.
 func TestCancelledViewsOfferRWhereTheirTitleDoes(t *testing.T) {
 	for _, tc := range []struct {
@@ -898,6 +899,7 @@ func TestCancelledViewsOfferRWhereTheirTitleDoes(t *testing.T) {
 		{"items", Config{Table: "Locations", PK: "USA"}, nil, "2", "r reads on", "r read on"},
 		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, nil, "3", "r reads again", "r read again"},
 		{"time", Config{Table: "DeviceLogs", PK: "123", Now: demoClock}, nil, "4", "r reads on", "r read on"},
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "r", "r reads", "r read"},
 	} {
 		for _, size := range [][2]int{{100, 24}, {120, 35}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {

@@ -909,7 +909,11 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count, k.Help, k.Quit})))
+	bs := []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count}
+	if again := t.list.AgainKey(1, k.Refresh); again.Short { // failed or cancelled: as its title says
+		bs = append(bs, again.Binding)
+	}
+	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), append(bs, k.Help, k.Quit))))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
