@@ -654,7 +654,14 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	q.SK = domain.SKCondition{}
 	flipped := sample.timelessEnd(enc, !base.Reverse)
 	q.Reverse = q.Reverse != flipped
-	m.once = &onceRead{q: q, limit: limit, probe: true, flipped: flipped,
+	var held []Item
+	var start Item
+	if n := len(sample.newest); q.Reverse && n > 0 && tableKeys == nil && base.Filter == nil {
+		// From the newest end, past the newest keys detection read whole:
+		// the page reads on from them, not them again.
+		held, start = slices.Clone(sample.newest), keyOf(sample.newest[n-1], []string{base.PKName, base.SKName})
+	}
+	m.once = &onceRead{q: q, limit: limit, probe: true, flipped: flipped, items: held, start: start,
 		walk: func(ctx context.Context, read []string) ([]string, Cost, error) {
 			if known, ok := sample.withRead(read, q.Reverse).knownPrefixes(enc); ok {
 				// The page and the sample's other end name every prefix:
