@@ -1340,22 +1340,9 @@ func TestLibraryElectroLinesBesideOrders(t *testing.T) {
 	for name, c := range map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem} {
 		for _, reverse := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/newest-first=%v", name, reverse), func(t *testing.T) {
-				key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
 				base := domain.KeyQuery{Table: "LibElectroShop", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: reverse}
 				ranged := dynamo.NewMetered(c)
-				sample, _, err := dynamo.DetectTimeKeys(ctx, ranged, base, nil)
-				if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
-					t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
-				}
-				r, _ := domain.ParseRange("2026-08", time.Now(), time.UTC)
-				m, err := dynamo.RangeAcross(ctx, ranged, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
-				if err != nil {
-					t.Fatal(err)
-				}
-				items, err := m.Take(ctx, 1000)
-				if err != nil {
-					t.Fatal(err)
-				}
+				sample, r, m, items := shopRange(t, ranged, base, "2026-08")
 				got := sortKeyTexts(items, "sk")
 				full := dynamo.NewMetered(c)
 				want := inRangeKeys(t, full, base, sample.Enc, r, "sk")
@@ -1411,8 +1398,6 @@ func TestLibraryElectroRichShopRangeCostsAFullRead(t *testing.T) {
 	writeWithLibrary(t, srv, "electrodb_shop_rich.js", "LibElectroShopRich")
 	libMemOnce.Do(func() { libMem = memory.New() })
 	copyTable(t, srv.Client(), libMem, "LibElectroShopRich")
-	ctx := context.Background()
-	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
 	for _, name := range []string{"dynalite", "memory"} {
 		c := map[string]dynamo.Client{"dynalite": srv.Client(), "memory": libMem}[name]
 		for _, text := range []string{"2026-08", "before 2026-07-01", "after 2027-04-01", "between 2026-08-30 and 2026-11-28", "2027"} {
@@ -1420,22 +1405,7 @@ func TestLibraryElectroRichShopRangeCostsAFullRead(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/newest-first=%v", name, text, reverse), func(t *testing.T) {
 					base := domain.KeyQuery{Table: "LibElectroShopRich", PKName: "pk", PK: domain.S("$shop#customerid_c5"), SKName: "sk", Reverse: reverse}
 					rec := &libSortKeys{billed: billed{Client: c}, skName: "sk"}
-					sample, _, err := dynamo.DetectTimeKeys(ctx, rec, base, nil)
-					if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
-						t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
-					}
-					r, err := domain.ParseRange(text, time.Now(), time.UTC)
-					if err != nil {
-						t.Fatal(err)
-					}
-					m, err := dynamo.RangeAcross(ctx, rec, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
-					if err != nil {
-						t.Fatal(err)
-					}
-					items, err := m.Take(ctx, 1000)
-					if err != nil {
-						t.Fatal(err)
-					}
+					sample, r, m, items := shopRange(t, rec, base, text)
 					full := &billed{Client: c}
 					want := inRangeKeys(t, full, base, sample.Enc, r, "sk")
 					got := sortKeyTexts(items, "sk")
@@ -1451,6 +1421,32 @@ func TestLibraryElectroRichShopRangeCostsAFullRead(t *testing.T) {
 			}
 		}
 	}
+}
+
+// shopRange detects the time of an ElectroDB shop customer's partition
+// (base, read through c) and reads the range text across its prefixes:
+// the sample, the range, the merge and the items it listed.
+func shopRange(t *testing.T, c dynamo.Client, base domain.KeyQuery, text string) (dynamo.TimeSample, domain.TimeRange, *dynamo.MergedRange, []dynamo.Item) {
+	t.Helper()
+	ctx := context.Background()
+	sample, _, err := dynamo.DetectTimeKeys(ctx, c, base, nil)
+	if err != nil || !sample.OK || !slices.Contains(sample.Timeless, "$account#line_") {
+		t.Fatalf("detected %v %q, prefixes without time %q (%v)", sample.OK, sample.Enc.Name(), sample.Timeless, err)
+	}
+	r, err := domain.ParseRange(text, time.Now(), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "pk", Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: "sk", Type: domain.TypeS}}
+	m, err := dynamo.RangeAcross(ctx, c, dynamo.ChildrenRequest{Table: base.Table, Key: key, PK: base.PK}, base, r, sample.Enc, 0, nil, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := m.Take(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sample, r, m, items
 }
 
 // inRangeKeys are the sort keys (skName) of base's partition whose time
