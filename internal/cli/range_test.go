@@ -120,15 +120,17 @@ func TestRangeMergesPrefixes(t *testing.T) {
 	if len(states) < 3 {
 		t.Errorf("only %v among the newest ten", states)
 	}
-	// 5 (11 / 5.0 RCU when each prefix had its own Query from the
-	// start, 9 / 4.5 when a walk found the prefixes): the detection
-	// sample (the newest and oldest 20 keys, which agree on one form: 2,
-	// where sampling the prefixes between them made 7), one page of the
-	// partition (newest first, sized to what the walk and one Query a
-	// prefix cost at least), which held three prefixes' ranges whole and
-	// met the oldest keys' prefix, so naming all four with no walk, and
-	// one Query for the fourth.
-	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 2 pages", "requests=5 consumedRCU=2.5", "finding the prefixes: 0 requests"} {
+	// 4 (11 / 5.0 RCU when each prefix had its own Query from the
+	// start, 9 / 4.5 when a walk found the prefixes, 5 / 2.5 when the
+	// page read the sample's newest keys again): the table's description,
+	// the detection sample (the newest and oldest 20 keys, which agree on
+	// one form: 2, where sampling the prefixes between them made 7), and
+	// one page of the partition past the sample's newest items (newest
+	// first, sized to what the walk and one Query a prefix cost at
+	// least), which held three prefixes' ranges whole, met the oldest
+	// keys' prefix, so naming all four with no walk, and read into the
+	// fourth's far enough for the ten items.
+	for _, want := range []string{`4 prefixes merged by time ("NORMAL# WARNING1# WARNING2# WARNING3#")`, "10 items, 1 page", "requests=4 consumedRCU=2.0", "finding the prefixes: 0 requests"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}

@@ -37,6 +37,11 @@ type TimeSample struct {
 	// range of a partition that small is answered from them, with no
 	// read past detection's.
 	Held []Item
+	// newest are the items of detection's own read of the newest keys
+	// of the partition, where it did not hold them all: a page of the
+	// partition from the newest end starts past them, not reading them
+	// again.
+	newest []Item
 }
 
 // keyRun is one read's keys in the order read, and whether the read
@@ -160,10 +165,13 @@ func DetectTimeKeysFrom(ctx context.Context, c Client, q domain.KeyQuery, tableK
 				newestItems = items
 				if !more {
 					s.Held = items
+				} else if w == "" && stretch {
+					s.newest = items
 				}
 			case below && !more:
 				// The oldest read met the newest keys: the two reads held
 				// the partition whole, once each.
+				s.newest = nil
 				all := append(append([]string(nil), newest...), reversed(keys)...)
 				add(keys)
 				if newestItems != nil {

@@ -41,19 +41,23 @@ func TimePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc doma
 // tell a child it read whole (HeldKeys.timeless): its reads are probes.
 const timePrefixHold = 1 << 20
 
-// timePrefixesLeft is TimePrefixesLeft; forms false where formsPrefixes
-// has already found a key past the forms' prefixes (the walk follows).
-func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample, forms bool) ([]string, []string, Cost, error) {
+// timePrefixesLeft is TimePrefixesLeft; probe false where the caller has
+// already read the gap between the sample's reads (formsPrefixes,
+// gapPrefixes) and found a key past the prefixes it knows (the walk
+// follows).
+func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample, probe bool) ([]string, []string, Cost, error) {
 	if !enc.NeedsPrefix() {
 		return nil, nil, Cost{}, fmt.Errorf("the keys do not put the time after a prefix")
 	}
 	if known, ok := sample.knownPrefixes(enc); ok {
 		return known, nil, Cost{}, nil // the sample's reads hold them all: no walk
 	}
-	if enc.Forms != nil && forms {
-		prefixes, cost, ok, err := formsPrefixes(ctx, c, r, enc, sample)
+	var total Cost
+	if probe {
+		prefixes, cost, ok, err := gapOrFormsPrefixes(ctx, c, r, enc, sample)
+		total = cost
 		if err != nil || ok {
-			return prefixes, nil, cost, err
+			return prefixes, nil, total, err
 		}
 	}
 	depths := map[int]bool{}
@@ -71,7 +75,6 @@ func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc doma
 		depths[1] = true
 	}
 	var out, left []string
-	var total Cost
 	var walk func(prefix string, depth int) error
 	walk = func(prefix string, depth int) error {
 		r.Prefix, r.Delim = prefix, enc.Sep
@@ -106,19 +109,62 @@ func timePrefixesLeft(ctx context.Context, c Client, r ChildrenRequest, enc doma
 }
 
 // formsPrefixes are the prefixes of a form a prefix (enc.Forms) when no
-// other key lies between the sample's newest and oldest reads: the gap
-// between them, less the forms' prefixes, is read one keys-only key at a
-// time, one request a stretch (between the readings and the alarms of a
-// sensor: one), where the children walk costs a request a child and
-// level. A key found there that the sample did not read may be of a
-// prefix of no known form: false, and the caller walks.
+// other key lies between the sample's newest and oldest reads (gapWithin).
+// A key found there that the sample did not read may be of a prefix of no
+// known form: false, and the caller walks.
 func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, bool, error) {
-	var total Cost
 	prefixes := make([]string, 0, len(enc.Forms.List))
 	for _, f := range enc.Forms.List {
 		prefixes = append(prefixes, f.Prefix)
 	}
 	slices.Sort(prefixes)
+	cost, ok, err := gapWithin(ctx, c, r, sample, prefixes)
+	if !ok {
+		return nil, cost, false, err
+	}
+	return prefixes, cost, true, err
+}
+
+// gapPrefixes are the prefixes the time follows in the sample's keys when
+// one end of the sample holds no time (ElectroDB's lines below its
+// orders) and no other key lies between its newest and oldest reads, past
+// those prefixes and the ones detection named as holding no time
+// (gapWithin): one request, where the children walk read the orders' keys
+// again, the sample's among them (95 keys, 3.5 RCU, for a customer whose
+// whole partition costs 5.5). Keys of both ends holding times (a state
+// log's NORMAL# and WARNING1#) say nothing of what lies between: false,
+// with no read.
+func gapPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, bool, error) {
+	if !sample.timelessEnd(enc, true) && !sample.timelessEnd(enc, false) {
+		return nil, Cost{}, false, nil
+	}
+	var timed []string
+	for p := range sample.seenPrefixes(enc) {
+		timed = append(timed, p)
+	}
+	slices.Sort(timed)
+	known := slices.Clone(timed)
+	for _, t := range sample.Timeless {
+		if enc.Sep != "" && strings.HasSuffix(t, enc.Sep) {
+			known = append(known, t)
+		}
+	}
+	slices.Sort(known)
+	cost, ok, err := gapWithin(ctx, c, r, sample, slices.Compact(known))
+	if !ok || len(timed) == 0 {
+		return nil, cost, false, err
+	}
+	return timed, cost, true, err
+}
+
+// gapWithin reports whether every key between the sample's newest and
+// oldest reads lies under one of prefixes (sorted): the gap less those
+// prefixes is read one keys-only key at a time, one request a stretch
+// (between a sensor's readings and alarms: one), where the children walk
+// costs a request a child and level. A key found there that the sample
+// did not read: false.
+func gapWithin(ctx context.Context, c Client, r ChildrenRequest, sample TimeSample, prefixes []string) (Cost, bool, error) {
+	var total Cost
 	var top, bottom []string
 	for _, run := range sample.runs {
 		switch {
@@ -130,11 +176,11 @@ func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.
 		}
 	}
 	if len(top) == 0 || len(bottom) == 0 || r.Key.SK == nil || r.Key.SK.Type != domain.TypeS {
-		return nil, total, false, nil
+		return total, false, nil
 	}
 	lo, hi := bottom[len(bottom)-1], top[len(top)-1] // the gap: between the oldest read's newest key and the newest read's oldest
 	if hi <= lo {
-		return prefixes, total, true, nil // the reads met
+		return total, true, nil // the reads met
 	}
 	seen := map[string]bool{}
 	for _, k := range sample.Keys {
@@ -166,24 +212,34 @@ func formsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.
 				break
 			}
 			if tries == 3 {
-				return nil, total, false, nil
+				return total, false, nil
 			}
 			q.SK = domain.SKCondition{Op: domain.SKBetween, A: domain.S(start), B: domain.S(st.to)}
 			keys, _, cost, err := sampleRead(ctx, c, q, r.TableKeys, 1, &scratch)
 			total = total.Add(cost)
 			if err != nil {
-				return nil, total, false, err
+				return total, false, err
 			}
 			if len(keys) == 0 {
 				break
 			}
 			if !seen[keys[0]] {
-				return nil, total, false, nil // a key the sample did not read, under no form's prefix
+				return total, false, nil // a key the sample did not read, under no known prefix
 			}
 			start = domain.After(keys[0])
 		}
 	}
-	return prefixes, total, true, nil
+	return total, true, nil
+}
+
+// gapOrFormsPrefixes are the prefixes the time follows where the gap
+// between the sample's reads tells them (formsPrefixes where the keys'
+// forms each name a prefix, else gapPrefixes).
+func gapOrFormsPrefixes(ctx context.Context, c Client, r ChildrenRequest, enc domain.TimeEncoding, sample TimeSample) ([]string, Cost, bool, error) {
+	if enc.Forms != nil {
+		return formsPrefixes(ctx, c, r, enc, sample)
+	}
+	return gapPrefixes(ctx, c, r, enc, sample)
 }
 
 // namedTimeless reports a prefix detection named as holding no time
@@ -547,52 +603,65 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 	if known, ok := sample.knownPrefixes(enc); ok {
 		return NewMergedRangeFrom(c, base, known, r, enc, pageSize, tableKeys, sample)
 	}
-	if enc.Forms != nil && base.SK.Op == domain.SKNone {
-		// A form a prefix: the forms' prefixes, when the gap between the
-		// sample's reads holds no other (one read of a key a stretch).
-		prefixes, found, ok, err := formsPrefixes(ctx, c, req, enc, sample)
+	var probed Cost // the gap between the sample's reads, read where it found a prefix it did not know
+	probe := base.SK.Op == domain.SKNone
+	if probe {
+		// Every prefix, when the gap between the sample's reads holds no
+		// key past the prefixes it knows (a key a stretch): a form a
+		// prefix, or one end of the sample holding no time.
+		prefixes, found, ok, err := gapOrFormsPrefixes(ctx, c, req, enc, sample)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if ok {
+			m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
+			if m != nil {
+				m.Found = found
+			}
+			return m, err
+		}
+		probed = found
+		if enc.Forms != nil {
 			// A key of some other prefix between the sample's reads: the
 			// walk names every prefix, and one of no known form is
 			// refused (CompileRange), never left out unsaid as a read of
 			// the partition would leave it.
 			more, left, walked, err := timePrefixesLeft(ctx, c, req, enc, sample, false)
-			if prefixes, found = more, found.Add(walked); err != nil {
+			if err != nil {
 				return nil, err
 			}
-			m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
+			m, err := NewMergedRangeFrom(c, base, more, r, enc, pageSize, tableKeys, sample)
 			if m != nil {
-				m.Found, m.Left = found, left
+				m.Found, m.Left = found.Add(walked), left
 			}
 			return m, err
 		}
-		m, err := NewMergedRangeFrom(c, base, prefixes, r, enc, pageSize, tableKeys, sample)
-		if m != nil {
-			m.Found = found
-		}
-		return m, err
 	}
 	limit := sample.itemsFor(sample.walkUnits(enc))
 	if !sample.mayHold(enc, len(sample.seenPrefixes(enc)), limit) {
-		prefixes, left, found, err := TimePrefixesLeft(ctx, c, req, enc, sample)
+		prefixes, left, found, err := timePrefixesLeft(ctx, c, req, enc, sample, !probe)
 		if err != nil {
 			return nil, err
 		}
 		m, err := NewMergedRange(c, base, prefixes, r, enc, pageSize, tableKeys)
 		if m != nil {
-			m.Found, m.Left = found, left
+			m.Found, m.Left = probed.Add(found), left
 		}
 		return m, err
 	}
-	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, r: r, base: base}
+	m := &MergedRange{c: c, enc: enc, page: pageSize, tables: tableKeys, r: r, base: base, Found: probed}
 	q := base
 	q.SK = domain.SKCondition{}
 	flipped := sample.timelessEnd(enc, !base.Reverse)
 	q.Reverse = q.Reverse != flipped
-	m.once = &onceRead{q: q, limit: limit, probe: true, flipped: flipped,
+	var held []Item
+	var start Item
+	if n := len(sample.newest); q.Reverse && n > 0 && tableKeys == nil && base.Filter == nil {
+		// From the newest end, past the newest keys detection read whole:
+		// the page reads on from them, not them again.
+		held, start = slices.Clone(sample.newest), keyOf(sample.newest[n-1], []string{base.PKName, base.SKName})
+	}
+	m.once = &onceRead{q: q, limit: limit, probe: true, flipped: flipped, items: held, start: start,
 		walk: func(ctx context.Context, read []string) ([]string, Cost, error) {
 			if known, ok := sample.withRead(read, q.Reverse).knownPrefixes(enc); ok {
 				// The page and the sample's other end name every prefix:
@@ -600,7 +669,7 @@ func RangeAcross(ctx context.Context, c Client, req ChildrenRequest, base domain
 				// (ElectroDB's orders, above its timeless lines).
 				return known, Cost{}, nil
 			}
-			prefixes, left, cost, err := TimePrefixesLeft(ctx, c, req, enc, sample)
+			prefixes, left, cost, err := timePrefixesLeft(ctx, c, req, enc, sample, !probe)
 			m.Left = left
 			return prefixes, cost, err
 		}}
