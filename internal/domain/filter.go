@@ -465,6 +465,9 @@ func (p *filterParser) lexIdent() {
 			hint = "arithmetic is not supported: compare the attribute itself with a value, n > 3"
 		case p.partiql:
 			hint = "names with such characters go in double quotes"
+		case r == '\'':
+			// SQL's and PartiQL's string quote, which people bring here.
+			hint = `strings go in double quotes here: "text" ('text' is PartiQL's)`
 		}
 		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: %s", r, hint), pos: start}
 		p.pos += n
