@@ -817,6 +817,16 @@ func (p *filterParser) path() (Path, error) {
 			continue
 		}
 		p.next()
+		if p.tok.kind == tokString {
+			// a['b'], as PartiQL's own reference and JSONPath write a
+			// map's key: DynamoDB's paths name it after a dot.
+			keyed := append(slices.Clone(path), PathPart{Name: p.tok.text})
+			written := keyed.String()
+			if p.partiql {
+				written = partiqlPath(keyed)
+			}
+			return nil, p.errAt(p.tok, "a map's key goes after a dot, not in brackets: "+written)
+		}
 		if p.tok.kind != tokNumber {
 			return nil, p.errAt(p.tok, "a list index is a whole number: items[0]")
 		}
