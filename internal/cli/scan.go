@@ -229,6 +229,10 @@ func runScan(ctx context.Context, f *scanFlags) error {
 	// the partition key, else the Scan, and why where it pins it all
 	// the same.
 	fp, err := dynamo.FilterSearch(info, f.index, filter, f.maxRCU, "scan")
+	var notFetched *dynamo.NotFetchedError
+	if errors.As(err, &notFetched) {
+		return usage("leave --index out to read the table's items, or filter only on what the index holds", "--filter: %s", notFetched.Said)
+	}
 	if err != nil {
 		return noMatchRefused(err, masked != nil)
 	}

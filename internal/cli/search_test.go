@@ -1278,6 +1278,21 @@ func zooTable(name string) *dynamodb.CreateTableInput {
 	}
 }
 
+// loansTable is a loans table keyed by the strings pk and sk, its
+// indexes' string keys defined too, for a test to give it its index;
+// and how to write a key's element.
+func loansTable(name string, indexKeys ...string) (*dynamodb.CreateTableInput, func(string, types.KeyType) types.KeySchemaElement) {
+	k := func(n string, kt types.KeyType) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: kt}
+	}
+	var defs []types.AttributeDefinition
+	for _, n := range append([]string{"pk", "sk"}, indexKeys...) {
+		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS})
+	}
+	return &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{k("pk", types.KeyTypeHash), k("sk", types.KeyTypeRange)}, AttributeDefinitions: defs}, k
+}
+
 // TestFilterOnWhatAKeysOnlyIndexHolds: ElectroDB's loans under an index
 // kept KEYS_ONLY (by book): a filter on renewals, which the index does
 // not hold, truly matches none of its items, and scan, items, range and
@@ -1286,17 +1301,9 @@ func zooTable(name string) *dynamodb.CreateTableInput {
 // to read the table's items; a filter on what it holds, or on the
 // table, says nothing of it. On dynalite and the embedded backend.
 func TestFilterOnWhatAKeysOnlyIndexHolds(t *testing.T) {
-	k := func(n string, kt types.KeyType) types.KeySchemaElement {
-		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: kt}
-	}
-	var defs []types.AttributeDefinition
-	for _, n := range []string{"pk", "sk", "gsi1pk", "gsi1sk"} {
-		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS})
-	}
-	def := &dynamodb.CreateTableInput{TableName: aws.String("Loans"), BillingMode: types.BillingModePayPerRequest,
-		KeySchema: []types.KeySchemaElement{k("pk", types.KeyTypeHash), k("sk", types.KeyTypeRange)}, AttributeDefinitions: defs,
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: []types.KeySchemaElement{k("gsi1pk", types.KeyTypeHash), k("gsi1sk", types.KeyTypeRange)},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}
+	def, k := loansTable("Loans", "gsi1pk", "gsi1sk")
+	def.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: []types.KeySchemaElement{k("gsi1pk", types.KeyTypeHash), k("gsi1sk", types.KeyTypeRange)},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}
 	var items []map[string]zooAV
 	for i := range 12 {
 		day := fmt.Sprintf("2025-0%d-01", 1+i%9)
@@ -1323,6 +1330,56 @@ func TestFilterOnWhatAKeysOnlyIndexHolds(t *testing.T) {
 		out, stderr = mustRun(t, append([]string{"scan", "--table", "Loans", "--index", "gsi1", "--filter", `begins_with(gsi1sk, "$loan_1#loandate_2025-01")`}, conn...)...)
 		if strings.Count(out, "\n") != 2 || strings.Contains(stderr, "not in index") {
 			t.Errorf("%s, what the index holds: %q: %s", name, out, stderr)
+		}
+	}
+}
+
+// TestFilterOnWhatALocalIndexDoesNotHold: a local index kept KEYS_ONLY
+// (a member's loans by day). DynamoDB reads what a filter or projection
+// names that such an index does not hold from the table, item by item,
+// each read billed apart; dynascope's reads did not (under a budget they
+// ask for the index's items whole and filter them here), so on DynamoDB
+// scan and partiql matched none of the loans renewed three times, and
+// said nothing. They are refused, before any Query or Scan, saying so
+// and what to write; what the index holds is read as before. On
+// dynalite and the embedded backend.
+func TestFilterOnWhatALocalIndexDoesNotHold(t *testing.T) {
+	def, k := loansTable("Loans.local", "day")
+	def.LocalSecondaryIndexes = []types.LocalSecondaryIndex{{IndexName: aws.String("by-day"), KeySchema: []types.KeySchemaElement{k("pk", types.KeyTypeHash), k("day", types.KeyTypeRange)},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}
+	var items []map[string]zooAV
+	for i := range 12 {
+		items = append(items, map[string]zooAV{"pk": zs(fmt.Sprintf("m%d", i%3)), "sk": zs(fmt.Sprintf("loan#%02d", i)),
+			"day": zs(fmt.Sprintf("2025-0%d-01", 1+i%9)), "renewals": zn(strconv.Itoa(i % 4))})
+	}
+	const said = "renewals is not in local index by-day (it holds its keys only): DynamoDB would read it from the table item by item, each read billed apart, which dynascope does not"
+	for name, conn := range batteryBackends(t, def, items) {
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"scan", "--table", "Loans.local", "--index", "by-day", "--filter", "renewals = 3"}, said + " — leave --index out"},
+			{[]string{"scan", "--table", "Loans.local", "--index", "by-day", "--max-rcu", "none", "--filter", `pk = "m0" and renewals = 3`}, said},
+			{[]string{"partiql", `SELECT * FROM "Loans.local"."by-day" WHERE pk = 'm0' AND renewals = 3`}, said + `: read the table, FROM "Loans.local", or name only what the index holds`},
+			{[]string{"partiql", `SELECT pk, renewals FROM "Loans.local"."by-day" WHERE pk = 'm0'`}, said},
+		} {
+			out, stderr, code := cli(t, append(tc.args, conn...)...)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "scanned=") {
+				t.Errorf("%s %q: exit %d, stdout %q: %s", name, tc.args, code, out, stderr)
+			}
+		}
+		for _, args := range [][]string{
+			{"scan", "--table", "Loans.local", "--index", "by-day", "--filter", `pk = "m0" and day > "2025-03"`},
+			{"partiql", `SELECT pk, sk, day FROM "Loans.local"."by-day" WHERE pk = 'm0' AND day > '2025-03'`},
+		} {
+			out, stderr := mustRun(t, append(args, conn...)...)
+			if strings.Count(out, "\n") != 2 || strings.Contains(stderr, "not in local index") {
+				t.Errorf("%s %s, what the index holds: %q: %s", name, args[0], out, stderr)
+			}
+		}
+		out, _ := mustRun(t, append([]string{"scan", "--table", "Loans.local", "--filter", "renewals = 3"}, conn...)...)
+		if strings.Count(out, "\n") != 3 {
+			t.Errorf("%s, the table: %q", name, out)
 		}
 	}
 }

@@ -465,6 +465,9 @@ func (p *filterParser) lexIdent() {
 			hint = "arithmetic is not supported: compare the attribute itself with a value, n > 3"
 		case p.partiql:
 			hint = "names with such characters go in double quotes"
+		case r == '\'':
+			// SQL's and PartiQL's string quote, which people bring here.
+			hint = `strings go in double quotes here: "text" ('text' is PartiQL's)`
 		}
 		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: %s", r, hint), pos: start}
 		p.pos += n
@@ -814,6 +817,16 @@ func (p *filterParser) path() (Path, error) {
 			continue
 		}
 		p.next()
+		if p.tok.kind == tokString {
+			// a['b'], as PartiQL's own reference and JSONPath write a
+			// map's key: DynamoDB's paths name it after a dot.
+			keyed := append(slices.Clone(path), PathPart{Name: p.tok.text})
+			written := keyed.String()
+			if p.partiql {
+				written = partiqlPath(keyed)
+			}
+			return nil, p.errAt(p.tok, "a map's key goes after a dot, not in brackets: "+written)
+		}
 		if p.tok.kind != tokNumber {
 			return nil, p.errAt(p.tok, "a list index is a whole number: items[0]")
 		}

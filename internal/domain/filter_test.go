@@ -109,12 +109,16 @@ func TestParseFilterErrors(t *testing.T) {
 		{`begins_with(email "ops@")`, 19, `expected ","`},
 		{`(a = 1`, 7, `expected ")"`},
 		{`a.items[x] = 1`, 9, "a list index is a whole number"},
+		{`meta["inner"].c = 1`, 6, "a map's key goes after a dot, not in brackets: meta.inner"},
+		{`a[0]["odd key"] = 1`, 6, "a map's key goes after a dot, not in brackets: a[0].`odd key`"},
 		{`status-code = 1`, 7, "expected a comparison"},
 		{`upper(name) = "X"`, 1, "upper is not a function of DynamoDB's condition syntax: write begins_with"},
 		{`a = 1 and lower(b) = "x"`, 11, "lower is not a function"},
 		{`a = 1.2.3`, 5, "is not a number"},
 		{"`` = 1", 1, "empty name between backticks"},
 		{`名前 = "x" ?`, 10, "names with such characters go in backticks"},
+		{`status = 'OK'`, 10, `strings go in double quotes here: "text" ('text' is PartiQL's)`},
+		{`a = 1 and b in ('x', "y")`, 17, `strings go in double quotes here`},
 		{strings.Repeat("not ", 100) + "a = 1", 261, "nested too deep"},
 		{`k = "\u20b"`, 6, `\u takes 4 hex digits (\u200b): write \\ for a backslash`},
 		{`k = "C:\users"`, 8, `\u takes 4 hex digits`},
@@ -131,7 +135,7 @@ func TestParseFilterErrors(t *testing.T) {
 
 func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{`status = "FAILED"`, `attempts > 3 and not attribute_exists(resolvedAt)`, `size(p) > 1`,
-		"`a b`[0].c in (1, \"x\")", `(a = 1 or b between 1 and 2)`, `"unterminated`, "`x", `upper(a) = "X"`} {
+		"`a b`[0].c in (1, \"x\")", `(a = 1 or b between 1 and 2)`, `"unterminated`, "`x", `upper(a) = "X"`, `status = 'OK'`, `m["k"][0] = 1`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

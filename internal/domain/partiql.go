@@ -124,7 +124,11 @@ func (p *filterParser) projection() ([]Path, error) {
 		if p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, "count") {
 			return nil, p.errAt(p.tok, "COUNT is not supported: select * or attributes, and read the count from the stats")
 		}
+		named := p.tok.kind == tokIdent || p.tok.kind == tokQuoted
 		path, err := p.path()
+		if err != nil && named && (p.tok.kind != tokPunct || p.tok.text != "*") {
+			return nil, err // what is wrong within the path: a['b'], a[x]
+		}
 		if err != nil {
 			return nil, p.errAt(p.tok, "SELECT takes * or a list of attributes: SELECT PK, SK, status FROM \"Orders\"")
 		}

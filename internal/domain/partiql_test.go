@@ -217,6 +217,10 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
 		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
+		{`SELECT * FROM "Orders" WHERE meta['inner']['c'] = 2`, `column 35: a map's key goes after a dot, not in brackets: meta.inner`},
+		{`SELECT a['odd key'] FROM "Orders"`, `a map's key goes after a dot, not in brackets: a."odd key"`},
+		{`SELECT "Orders".* FROM "Orders"`, `column 17: SELECT takes * or a list of attributes`},
+		{`SELECT a[0 FROM "Orders"`, `column 12: expected "]", found "FROM": close the index`},
 		{`SELECT * FROM "Orders" WHERE n + 1 > 3`, `column 32: unexpected '+': arithmetic is not supported`},
 		{"SELECT * FROM \"Orders\" -- all\n; DELETE FROM \"Orders\" WHERE PK = 'x'", "column 24: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" /* x */ WHERE PK = 'x'`, "column 24: comments (-- or /* */) are not supported"},
@@ -260,6 +264,7 @@ func FuzzParsePartiQL(f *testing.F) {
 		`SELECT DISTINCT a FROM "T" WHERE lower(a) = 'x'`,
 		`SELECT * FROM "T" WHERE a IS NULL OR (PK = 'b' AND b.c IS NOT NULL)`,
 		`SELECT * FROM "T" WHERE (PK = 'a' AND SK > 'm') OR (PK IN ['b', 'c'] AND (x = 1 OR PK = 'd')) ORDER BY PK DESC, SK`,
+		`SELECT a['b'], "T".* FROM "T" WHERE m['k'][0] = 1 AND status = "OK"`,
 	} {
 		f.Add(s)
 	}

@@ -42,6 +42,9 @@ func FilterSearch(info TableInfo, index string, filter domain.FilterNode, budget
 	if filter == nil {
 		return FilterPlan{Request: scan}, nil
 	}
+	if said := info.NotFetchedSaid(index, domain.FilterPaths(filter)); said != "" {
+		return FilterPlan{}, &NotFetchedError{Said: said}
+	}
 	st := domain.Statement{Table: info.Name, Index: index, Where: filter}
 	p, r, err := StatementSearch(info, st, budget)
 	var none *domain.NoMatchError

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -816,6 +817,9 @@ func StatementSearch(info TableInfo, st domain.Statement, budget float64) (domai
 	plan, err := st.Plan(pk, sk)
 	if err != nil {
 		return plan, SearchRequest{}, err
+	}
+	if said := info.NotFetchedSaid(st.Index, append(slices.Clone(st.Project), domain.FilterPaths(st.Where)...)); said != "" {
+		return plan, SearchRequest{}, &domain.PartiQLError{Msg: fmt.Sprintf("%s: read the table, FROM \"%s\", or name only what the index holds", said, strings.ReplaceAll(info.Name, `"`, `""`))}
 	}
 	if err := CheckStatement(st); err != nil {
 		return plan, SearchRequest{}, &domain.PartiQLError{Msg: CheckMessage(err)}

@@ -1847,3 +1847,53 @@ func sum(xs []float64) float64 {
 	}
 	return total
 }
+
+// TestSearchOfALocalIndexRefusesWhatItDoesNotHold: a filter or a
+// statement on a local index that projects less than ALL, naming what
+// it does not hold, is refused before any read (DynamoDB would read it
+// from the table item by item; a budgeted read asks for the index's
+// items whole and filters them here, so it matched nothing), saying
+// what it holds; what it holds, the table, a GSI (which DynamoDB reads
+// no further either) and an index projecting ALL are planned as before.
+func TestSearchOfALocalIndexRefusesWhatItDoesNotHold(t *testing.T) {
+	key := func(pk, sk string) dynamo.KeySchema {
+		return dynamo.KeySchema{PK: dynamo.KeyAttr{Name: pk, Type: domain.TypeS}, SK: &dynamo.KeyAttr{Name: sk, Type: domain.TypeS}}
+	}
+	info := dynamo.TableInfo{Name: "Loans", Key: key("pk", "sk"), Indexes: []dynamo.Index{
+		{Name: "by-day", Kind: "LSI", Key: key("pk", "day"), Projection: "KEYS_ONLY"},
+		{Name: "by-week", Kind: "LSI", Key: key("pk", "week"), Projection: "INCLUDE", NonKeyAttributes: []string{"renewals"}},
+		{Name: "by-all", Kind: "LSI", Key: key("pk", "month"), Projection: "ALL"},
+		{Name: "gsi1", Kind: "GSI", Key: key("book", "day"), Projection: "KEYS_ONLY"},
+	}}
+	for _, tc := range []struct{ index, filter, refused string }{
+		{"by-day", `renewals = 3`, "renewals is not in local index by-day (it holds its keys only): DynamoDB would read it from the table item by item, each read billed apart, which dynascope does not"},
+		{"by-day", `pk = "m0" and (renewals = 3 or size(notes.text) > 2)`, "renewals, notes are not in local index by-day (it holds its keys only): DynamoDB would read them from the table"},
+		{"by-week", `pk = "m0" and renewals = 3 and late = true`, "late is not in local index by-week (it holds its keys and renewals)"},
+		{"by-day", `pk = "m0" and day > "2025-03" and sk <> "loan#01"`, ""},
+		{"by-week", `renewals = 3`, ""},
+		{"by-all", `renewals = 3`, ""},
+		{"gsi1", `renewals = 3`, ""},
+		{"", `renewals = 3`, ""},
+	} {
+		filter, err := domain.ParseFilter(tc.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = dynamo.FilterSearch(info, tc.index, filter, 0, "scan")
+		var nf *dynamo.NotFetchedError
+		if got := errors.As(err, &nf); got != (tc.refused != "") || got && !strings.Contains(nf.Said, tc.refused) || !got && err != nil {
+			t.Errorf("%s %q: %v, want refused %q", tc.index, tc.filter, err, tc.refused)
+		}
+		st := domain.Statement{Table: "Loans", Index: tc.index, Where: filter}
+		_, _, err = dynamo.StatementSearch(info, st, 0)
+		var pe *domain.PartiQLError
+		if got := errors.As(err, &pe); got != (tc.refused != "") || got && !strings.Contains(pe.Msg, tc.refused) || got && !strings.HasSuffix(pe.Msg, `: read the table, FROM "Loans", or name only what the index holds`) {
+			t.Errorf("statement on %s %q: %v, want refused %q", tc.index, tc.filter, err, tc.refused)
+		}
+	}
+	// A projection names what it reads too.
+	st := domain.Statement{Table: "Loans", Index: "by-day", Project: []domain.Path{{{Name: "pk"}}, {{Name: "renewals"}}}}
+	if _, _, err := dynamo.StatementSearch(info, st, 0); err == nil || !strings.Contains(err.Error(), "renewals is not in local index by-day") {
+		t.Errorf("SELECT pk, renewals FROM the local index: %v", err)
+	}
+}

@@ -59,13 +59,18 @@ type TableInfo struct {
 // others as if no item had them. Nil for the table, a local index
 // (DynamoDB reads the rest from the table) or an index projecting ALL.
 func (t TableInfo) NotHeld(index string, names []string) (missing []string, holds string) {
+	return t.notProjected(index, "GSI", names)
+}
+
+// notProjected is NotHeld for an index of kind ("GSI" or "LSI").
+func (t TableInfo) notProjected(index, kind string, names []string) (missing []string, holds string) {
 	var ix *Index
 	for i := range t.Indexes {
 		if t.Indexes[i].Name == index {
 			ix = &t.Indexes[i]
 		}
 	}
-	if ix == nil || ix.Kind != "GSI" || ix.Projection == "ALL" {
+	if ix == nil || ix.Kind != kind || ix.Projection == "ALL" {
 		return nil, ""
 	}
 	held := map[string]bool{}
@@ -96,27 +101,59 @@ func (t TableInfo) NotHeld(index string, names []string) (missing []string, hold
 // no item read from it has it`; "" where it holds them all. scan, partiql
 // and the explorer's search and statement say it alike.
 func (t TableInfo) NotHeldSaid(index string, paths []domain.Path) string {
+	shown, verb, them, holds := t.notProjectedSaid(index, "GSI", paths)
+	if shown == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s %s not in index %s (it holds %s): no item read from it has %s", shown, verb, index, holds, them)
+}
+
+// NotFetchedSaid says in one clause which of the attributes paths name a
+// local secondary index does not hold, where it projects less than ALL:
+// DynamoDB reads those from the table, item by item and each read billed
+// apart, where a filter or projection names them; dynascope's reads do
+// not (a budgeted read asks for whole index items and filters them
+// itself), so a statement or filter naming them is refused, saying so,
+// rather than answered as if no item had them. "" where it holds them all.
+func (t TableInfo) NotFetchedSaid(index string, paths []domain.Path) string {
+	shown, verb, them, holds := t.notProjectedSaid(index, "LSI", paths)
+	if shown == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s %s not in local index %s (it holds %s): DynamoDB would read %s from the table item by item, each read billed apart, which dynascope does not",
+		shown, verb, index, holds, them)
+}
+
+// notProjectedSaid is what an index of kind does not hold of the
+// top-level attributes paths name, written for a sentence ("" where it
+// holds them all): the names, is or are, it or them, and what it holds.
+func (t TableInfo) notProjectedSaid(index, kind string, paths []domain.Path) (shown, verb, them, holds string) {
 	var names []string
 	for _, p := range paths {
 		if len(p) > 0 {
 			names = append(names, p[0].Name)
 		}
 	}
-	missing, holds := t.NotHeld(index, names)
+	missing, holds := t.notProjected(index, kind, names)
 	if len(missing) == 0 {
-		return ""
+		return "", "", "", ""
 	}
-	shown := make([]string, len(missing))
+	written := make([]string, len(missing))
 	for i, n := range missing {
-		shown[i] = domain.NameText(n)
+		written[i] = domain.NameText(n)
 	}
-	verb, them := "is", "it"
+	verb, them = "is", "it"
 	if len(missing) > 1 {
 		verb, them = "are", "them"
 	}
-	return fmt.Sprintf("%s %s not in index %s (it holds %s): no item read from it has %s",
-		strings.Join(shown, ", "), verb, index, holds, them)
+	return strings.Join(written, ", "), verb, them, holds
 }
+
+// NotFetchedError is a search of a local secondary index refused for
+// naming attributes it does not hold (NotFetchedSaid), before any read.
+type NotFetchedError struct{ Said string }
+
+func (e *NotFetchedError) Error() string { return e.Said }
 
 // Account is the AWS account in the table's ARN ("" where unknown).
 func (t TableInfo) Account() string {
