@@ -68,10 +68,17 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	for i, it := range items {
 		pks[i], sks[i] = it.PK, it.SK
 	}
+	pkDelim, skDelim := delim, delim
 	if delim == "" {
-		delim = GuessDelimiter(append(append([]string(nil), pks...), sks...))
+		pkDelim = GuessDelimiter(append(append([]string(nil), pks...), sks...))
+		skDelim = pkDelim
+		if pkDelim == "" {
+			// Partition keys without one (player names) are half the keys:
+			// the sort keys' own (SCORE#000512, DATE#…) still parts them.
+			pkDelim, skDelim = GuessDelimiter(pks), GuessDelimiter(sks)
+		}
 	}
-	pkT, skT := Templates(pks, delim), Templates(sks, delim)
+	pkT, skT := Templates(pks, pkDelim), Templates(sks, skDelim)
 	for i, it := range items {
 		if it.PKNumber {
 			pkT[i] = "{n}"

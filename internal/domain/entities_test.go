@@ -35,6 +35,24 @@ func TestInferEntities(t *testing.T) {
 	if strings.Join(names, ", ") != "USER·METADATA=4 USER#{id} / #METADATA#{id}, GAME·USER=4 GAME#{id} / USER#{id}" {
 		t.Errorf("by keys: %s", strings.Join(names, ", "))
 	}
+	// Partition keys that hold no delimiter (a highscore table's player
+	// names) leave the sort keys theirs: SCORE#000512 is a SCORE, not an
+	// id without a label.
+	items = nil
+	for _, u := range []string{"paszin", "alice", "bob"} {
+		for i := range 4 {
+			items = append(items, EntityItem{PK: u, SK: fmt.Sprintf("DATE#2024-12-1%dT14:36:22+00:00", i), Types: map[string]string{"points": "N"}})
+			items = append(items, EntityItem{PK: u, SK: fmt.Sprintf("SCORE#%06d", 512+97*i+len(u)), Types: map[string]string{"points": "N", "GSI_1": "S"}})
+		}
+		items = append(items, EntityItem{PK: u, SK: "STATS", Types: map[string]string{"playCount": "N"}})
+	}
+	names = nil
+	for _, e := range InferEntities(items, "") {
+		names = append(names, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
+	}
+	if want := "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; strings.Join(names, ", ") != want {
+		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	}
 	// A library's discriminator names its items where most of the table
 	// carries another (entityType) or none; a plain "type" among a few
 	// items stays data.
