@@ -74,8 +74,14 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 		skDelim = pkDelim
 		if pkDelim == "" {
 			// Partition keys without one (player names) are half the keys:
-			// the sort keys' own (SCORE#000512, DATE#…) still parts them.
-			pkDelim, skDelim = GuessDelimiter(pks), GuessDelimiter(sks)
+			// the sort keys' own (SCORE#000512, DATE#…) still parts them,
+			// where it parts them into types. Keys that all begin alike
+			// (a sample of one country's places, ARGENTINA#…) stay whole:
+			// their first word would name a type it does not stand for.
+			pkDelim = GuessDelimiter(pks)
+			if d := GuessDelimiter(sks); leadsVary(sks, d) {
+				skDelim = d
+			}
 		}
 	}
 	pkT, skT := Templates(pks, pkDelim), Templates(sks, skDelim)
@@ -120,6 +126,24 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
 	return out
+}
+
+// leadsVary reports whether the keys that hold delimiter d begin with
+// two words or more before it.
+func leadsVary(keys []string, d string) bool {
+	first := ""
+	for _, k := range keys {
+		lead, _, ok := strings.Cut(k, d)
+		if d == "" || !ok {
+			continue
+		}
+		if first == "" {
+			first = lead + d
+		} else if first != lead+d {
+			return true
+		}
+	}
+	return false
 }
 
 // libraryDiscriminators are the discriminators a library writes

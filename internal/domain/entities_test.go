@@ -53,6 +53,23 @@ func TestInferEntities(t *testing.T) {
 	if want := "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; strings.Join(names, ", ") != want {
 		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", strings.Join(names, ", "), want)
 	}
+	// Keys that all begin alike (a sample of the PLACE partition, one
+	// country's places, beside the capitals) stay whole: ARGENTINA names
+	// no type.
+	items = nil
+	for i := range 6 {
+		items = append(items, EntityItem{PK: "PLACE", SK: fmt.Sprintf("ARGENTINA#%s#S%d#C%d", []string{"EAST", "NORTH", "SOUTH"}[i%3], i, i), Types: map[string]string{"Name": "S"}})
+	}
+	for _, c := range []string{"Buenos Aires", "Brasilia"} {
+		items = append(items, EntityItem{PK: "CAPITALS", SK: c, Types: map[string]string{"Capital": "S"}})
+	}
+	names = nil
+	for _, e := range InferEntities(items, "") {
+		names = append(names, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
+	}
+	if want := "PLACE=6 {id}, CAPITALS=2 {id}"; strings.Join(names, ", ") != want {
+		t.Errorf("keys that begin alike:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	}
 	// A library's discriminator names its items where most of the table
 	// carries another (entityType) or none; a plain "type" among a few
 	// items stays data.
