@@ -75,11 +75,12 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 		if pkDelim == "" {
 			// Partition keys without one (player names) are half the keys:
 			// the sort keys' own (SCORE#000512, DATE#…) still parts them,
-			// where it parts them into types. Keys that all begin alike
-			// (a sample of one country's places, ARGENTINA#…) stay whole:
-			// their first word would name a type it does not stand for.
+			// where their first words are labels, found again in other
+			// partitions. A hierarchy's first words are its partition's
+			// own (USA's AK#…, PLACE's ARGENTINA#…): read as labels, every
+			// state would be a type.
 			pkDelim = GuessDelimiter(pks)
-			if d := GuessDelimiter(sks); leadsVary(sks, d) {
+			if d := GuessDelimiter(sks); labelsLead(pks, sks, d) {
 				skDelim = d
 			}
 		}
@@ -128,22 +129,32 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	return out
 }
 
-// leadsVary reports whether the keys that hold delimiter d begin with
-// two words or more before it.
-func leadsVary(keys []string, d string) bool {
-	first := ""
-	for _, k := range keys {
+// labelsLead reports whether the sort keys that hold delimiter d begin
+// with two words or more before it, each found under two partitions or
+// more.
+func labelsLead(pks, sks []string, d string) bool {
+	if d == "" {
+		return false
+	}
+	under := map[string]map[string]bool{}
+	for i, k := range sks {
 		lead, _, ok := strings.Cut(k, d)
-		if d == "" || !ok {
+		if !ok {
 			continue
 		}
-		if first == "" {
-			first = lead + d
-		} else if first != lead+d {
-			return true
+		if under[lead] == nil {
+			under[lead] = map[string]bool{}
 		}
+		under[lead][pks[i]] = true
 	}
-	return false
+	labels := 0
+	for _, parts := range under {
+		if len(parts) < 2 {
+			return false
+		}
+		labels++
+	}
+	return labels >= 2
 }
 
 // libraryDiscriminators are the discriminators a library writes

@@ -53,9 +53,10 @@ func TestInferEntities(t *testing.T) {
 	if want := "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; strings.Join(names, ", ") != want {
 		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", strings.Join(names, ", "), want)
 	}
-	// Keys that all begin alike (a sample of the PLACE partition, one
-	// country's places, beside the capitals) stay whole: ARGENTINA names
-	// no type.
+	// A hierarchy's first words are its partition's own, not labels: a
+	// sample of the PLACE partition (one country's places, beside the
+	// capitals) stays whole, ARGENTINA names no type; so do a country's
+	// states.
 	items = nil
 	for i := range 6 {
 		items = append(items, EntityItem{PK: "PLACE", SK: fmt.Sprintf("ARGENTINA#%s#S%d#C%d", []string{"EAST", "NORTH", "SOUTH"}[i%3], i, i), Types: map[string]string{"Name": "S"}})
@@ -69,6 +70,18 @@ func TestInferEntities(t *testing.T) {
 	}
 	if want := "PLACE=6 {id}, CAPITALS=2 {id}"; strings.Join(names, ", ") != want {
 		t.Errorf("keys that begin alike:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	}
+	items = nil
+	for i, st := range []string{"AK", "AK", "AL", "AL", "AZ", "AZ", "CA", "CA"} {
+		items = append(items, EntityItem{PK: "USA", SK: fmt.Sprintf("%s#CEDARVILLE#%d", st, 11700+i), Types: map[string]string{"City": "S"}})
+	}
+	items = append(items, EntityItem{PK: "USA", SK: "NY", Types: map[string]string{"City": "S"}}, EntityItem{PK: "CANADA", SK: "ON#TORONTO#1", Types: map[string]string{"City": "S"}})
+	names = nil
+	for _, e := range InferEntities(items, "") {
+		names = append(names, fmt.Sprintf("%s=%d", e.Name, e.Count))
+	}
+	if want := "(no label in its keys)=10"; strings.Join(names, ", ") != want {
+		t.Errorf("a country's states:\n got %s\nwant %s", strings.Join(names, ", "), want)
 	}
 	// A library's discriminator names its items where most of the table
 	// carries another (entityType) or none; a plain "type" among a few
