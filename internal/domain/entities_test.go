@@ -46,12 +46,8 @@ func TestInferEntities(t *testing.T) {
 		}
 		items = append(items, EntityItem{PK: u, SK: "STATS", Types: map[string]string{"playCount": "N"}})
 	}
-	names = nil
-	for _, e := range InferEntities(items, "") {
-		names = append(names, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
-	}
-	if want := "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; strings.Join(names, ", ") != want {
-		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	if got, want := typesBySK(items), "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; got != want {
+		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", got, want)
 	}
 	// A hierarchy's first words are its partition's own, not labels: a
 	// sample of the PLACE partition (one country's places, beside the
@@ -64,24 +60,16 @@ func TestInferEntities(t *testing.T) {
 	for _, c := range []string{"Buenos Aires", "Brasilia"} {
 		items = append(items, EntityItem{PK: "CAPITALS", SK: c, Types: map[string]string{"Capital": "S"}})
 	}
-	names = nil
-	for _, e := range InferEntities(items, "") {
-		names = append(names, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
-	}
-	if want := "PLACE=6 {id}, CAPITALS=2 {id}"; strings.Join(names, ", ") != want {
-		t.Errorf("keys that begin alike:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	if got, want := typesBySK(items), "PLACE=6 {id}, CAPITALS=2 {id}"; got != want {
+		t.Errorf("keys that begin alike:\n got %s\nwant %s", got, want)
 	}
 	items = nil
 	for i, st := range []string{"AK", "AK", "AL", "AL", "AZ", "AZ", "CA", "CA"} {
 		items = append(items, EntityItem{PK: "USA", SK: fmt.Sprintf("%s#CEDARVILLE#%d", st, 11700+i), Types: map[string]string{"City": "S"}})
 	}
 	items = append(items, EntityItem{PK: "USA", SK: "NY", Types: map[string]string{"City": "S"}}, EntityItem{PK: "CANADA", SK: "ON#TORONTO#1", Types: map[string]string{"City": "S"}})
-	names = nil
-	for _, e := range InferEntities(items, "") {
-		names = append(names, fmt.Sprintf("%s=%d", e.Name, e.Count))
-	}
-	if want := "(no label in its keys)=10"; strings.Join(names, ", ") != want {
-		t.Errorf("a country's states:\n got %s\nwant %s", strings.Join(names, ", "), want)
+	if got, want := typesBySK(items), "(no label in its keys)=10 {id}"; got != want {
+		t.Errorf("a country's states:\n got %s\nwant %s", got, want)
 	}
 	// A library's discriminator names its items where most of the table
 	// carries another (entityType) or none; a plain "type" among a few
@@ -143,6 +131,16 @@ func TestInferEntities(t *testing.T) {
 	if len(names) != 1 || !strings.HasPrefix(names[0], "40 ") {
 		t.Errorf("a value with a space: %q", names)
 	}
+}
+
+// typesBySK is each type InferEntities names, with its count and sort
+// key template, its delimiter guessed.
+func typesBySK(items []EntityItem) string {
+	var out []string
+	for _, e := range InferEntities(items, "") {
+		out = append(out, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // TestEstimateCounts: a sample's type of one fixed partition read to its
