@@ -499,6 +499,8 @@ func TestBadInputOffline(t *testing.T) {
 		{"empty mask", []string{"tables", "--demo", "--mask", ""}, 2, "--mask is given empty — name the attributes to mask"},
 		{"empty data", []string{"tables", "--data", ""}, 2, "--data is given empty"},
 		{"zero timeout", []string{"tables", "--demo", "--timeout", "0"}, 2, "--timeout 0s is no duration"},
+		{"malformed time format, refused before connecting", []string{"range", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1", "--table", "highscore", "--pk", "alice", "--at", "2024-10", "--time-format", "DATE#{time:bogus}"},
+			2, `--time-format: "DATE#{time:bogus}": "b" in the layout is not a pattern letter`},
 		{"zero follow interval", []string{"range", "--demo", "--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--interval", "0s"}, 2, "--interval 0s is no duration"},
 		{"empty seed tables", []string{"seed", "--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1", "--tables", ""}, 2, "--tables is given empty"},
 		{"empty optional pk", []string{"ttl", "--demo", "--table", "Locations", "--pk", ""}, 2, "or leave --pk out for the whole table"},

@@ -219,6 +219,9 @@ func (f *rangeFlags) prepare() (rangePlan, error) {
 			return p, err
 		}
 		f.format, p.configured = conf.Table(f.table).TimeFormat, true
+	} else if _, err := domain.ParseTimeFormat(f.format); err != nil {
+		// Malformed whatever the table holds: said before any request.
+		return p, timeFormatRefused("--time-format", err)
 	}
 	if p.opt, err = f.readOpts(); err != nil {
 		return p, err
@@ -474,6 +477,12 @@ func countdownRefused(c domain.Countdown, f *rangeFlags, q domain.KeyQuery, r do
 	return usage(hint, "range: the sort keys of %s here count time backwards, newest first (%s), which range does not read", q.SKName, c.Describe())
 }
 
+// timeFormatRefused is the one line that refuses a time format that is
+// not one, where names whose it is.
+func timeFormatRefused(where string, err error) error {
+	return usage("give a format such as yyyy-MM-dd'T'HH:mm:ss, yyyyMMdd, epoch-ms, ulid or comm#{time}#{any}", "%s: %v", where, err)
+}
+
 // rangeEncoding is the time form of the sort key: --time-format or
 // time_format when given (and matching some key), else detected from the
 // sample, with what was skipped said on stderr.
@@ -536,7 +545,7 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 	}
 	enc, err := domain.ParseTimeFormat(f.format)
 	if err != nil {
-		return enc, usage("give a format such as yyyy-MM-dd'T'HH:mm:ss, yyyyMMdd, epoch-ms, ulid or comm#{time}#{any}", "%s: %v", where, err)
+		return enc, timeFormatRefused(where, err)
 	}
 	if enc, err = enc.ForKey(number); err != nil {
 		return enc, usage("give a format the key can hold", "%s %q does not fit %s: %v", where, f.format, export.OneLine(skName), err)

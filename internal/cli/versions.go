@@ -186,10 +186,11 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		// What these keys suggest first, then what was looked for: the
 		// generic example came first, and the pattern that fits after it.
 		suggested := false
+		shownPK := masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim)
 		if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
-			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"))
+			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"), shownPK)
 		}
-		if err := nothingFound(f, pattern, level, masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim), suggested); err != nil {
+		if err := nothingFound(f, pattern, level, shownPK, suggested); err != nil {
 			return err
 		}
 	}
@@ -318,7 +319,7 @@ func (f versionsFlags) versionPattern(g *globals, flagged bool) (*domain.Version
 // as, and the --version-pattern they suggest (reporting whether it
 // suggested one): the keys the read sampled for a name-first family
 // (res.Sample), else one page read for it, its cost said.
-func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim string) (suggested bool) {
+func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlags, res dynamo.VersionsResult, delim, shownPK string) (suggested bool) {
 	keys, cost := res.Sample, ""
 	if keys == nil {
 		q := res.Level
@@ -347,6 +348,11 @@ func suggestVersionPattern(ctx context.Context, c dynamo.Client, f *versionsFlag
 	fmt.Fprintf(f.stderr, "the sort keys read as %s", export.OneLine(strings.Join(seen, ", ")))
 	if p := domain.SuggestVersionPattern(keys, delim); p != "" {
 		fmt.Fprintf(f.stderr, ": try --version-pattern %s (or version_pattern in the configuration)", domain.ShellQuote(export.OneLine(p)))
+		suggested = true
+	} else if _, timed := domain.TimeForms(keys); timed == len(keys) {
+		// Revisions kept by the time they were written (ver_20231018120000)
+		// are a time range, newest first, not a counter's history.
+		fmt.Fprintf(f.stderr, ": each a time, read by time with %s (or --at, --before, --after)", f.g.command("range", "--table", f.table, "--pk", shownPK, "--last", "30d"))
 		suggested = true
 	}
 	fmt.Fprintf(f.stderr, "%s\n", cost)

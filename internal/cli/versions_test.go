@@ -212,7 +212,82 @@ func publishedLayouts() map[string][]dynamo.Item {
 		at := start.Add(time.Duration(i) * 25 * time.Hour)
 		adm = append(adm, dynamo.Item{"PK": s("patient#1"), "SK": s(fmt.Sprintf("admission#%d#R%d", at.UnixMilli(), i%7)), "_type": s("Admission")})
 	}
-	return map[string][]dynamo.Item{"HistoricalProfiles": hist, "Admissions": adm, "LatestDocs": latestDocs()}
+	return map[string][]dynamo.Item{"HistoricalProfiles": hist, "Admissions": adm, "LatestDocs": latestDocs(), "Highscores": highscores(), "ReoccuringPayments": recurringPayments(), "UserProfiles": userProfiles()}
+}
+
+// userProfiles are a profile's revisions kept by the time each was
+// written, ver_{yyyyMMddHHmmss} (the codemia knowledge hub's UserProfiles;
+// there UserId and VersionTimestamp, here PK and SK).
+func userProfiles() []dynamo.Item {
+	var items []dynamo.Item
+	at := time.Date(2023, 10, 18, 12, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		at = at.Add(time.Duration(7+i) * 13 * time.Hour)
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "user_123"}, "SK": &types.AttributeValueMemberS{Value: "ver_" + at.Format("20060102150405")},
+			"name": &types.AttributeValueMemberS{Value: fmt.Sprint("Ada ", i)}})
+	}
+	return items
+}
+
+// highscores are paszin/dynamodb-entities' highscore items: the player's
+// name the partition key, DATE#{time}, SCORE#{zero-padded points}, STATS.
+func highscores() []dynamo.Item {
+	var items []dynamo.Item
+	for p, u := range []string{"paszin", "alice"} {
+		for i, points := range []int{512, 29684, 83846, 1702} {
+			at := time.Date(2024, 12, 12, 14, 36, 22, 0, time.UTC).Add(time.Duration(4*p+i) * 30 * time.Hour)
+			n := &types.AttributeValueMemberN{Value: fmt.Sprint(points + p)}
+			items = append(items,
+				dynamo.Item{"PK": &types.AttributeValueMemberS{Value: u}, "SK": &types.AttributeValueMemberS{Value: "DATE#" + at.Format("2006-01-02T15:04:05+00:00")}, "points": n},
+				dynamo.Item{"PK": &types.AttributeValueMemberS{Value: u}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("SCORE#%06d", points+p)}, "points": n, "GSI_1": &types.AttributeValueMemberS{Value: "SCORE"}})
+		}
+		items = append(items, dynamo.Item{"PK": &types.AttributeValueMemberS{Value: u}, "SK": &types.AttributeValueMemberS{Value: "STATS"}, "playCount": &types.AttributeValueMemberN{Value: "4"}})
+	}
+	return items
+}
+
+// recurringPayments are AWS's recurring payments example
+// (aws-dynamodb-examples' RecurringPaymentsSchema.json): an account's
+// subscriptions SUB#{id}#SKU#{sku} and receipts REC#{time}#SKU#{sku}.
+func recurringPayments() []dynamo.Item {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	var items []dynamo.Item
+	for i, sub := range []int{123, 456, 789} {
+		sku := fmt.Sprint(999 - i)
+		items = append(items, dynamo.Item{"PK": s("ACC#123"), "SK": s(fmt.Sprintf("SUB#%d#SKU#%s", sub, sku)), "PaymentAmount": s("12.99"), "SKU": s(sku)})
+		for m := range 3 {
+			at := time.Date(2023, time.Month(5+m), 28, 14, 15, 39, 247e6, time.UTC).Add(time.Duration(i) * time.Hour)
+			items = append(items, dynamo.Item{"PK": s("ACC#123"), "SK": s("REC#" + at.Format("2006-01-02T15:04:05.000Z") + "#SKU#" + sku), "ProcessedAmount": s("12.99"), "SKU": s(sku)})
+		}
+	}
+	return items
+}
+
+// TestVersionsHintOnlyForCounters: where a partition holds no revisions,
+// the pattern its keys suggest is one whose numbers count: a highscore's
+// SCORE#000512 and a subscription's SUB#123#SKU#999 are values and ids,
+// and no --version-pattern is offered for them (SCORE#{n} and
+// SUB#{n}#{name} were). Revisions kept by time (ver_20231018120000) are
+// pointed at range, not at a pattern they are not spelt in. The scores
+// are an entity type of their own. On dynalite and on --data alike.
+func TestVersionsHintOnlyForCounters(t *testing.T) {
+	for name, conn := range publishedLayoutConns(t) {
+		for table, pk := range map[string]string{"Highscores": "alice", "ReoccuringPayments": "ACC#123"} {
+			out, stderr := mustRun(t, append([]string{"versions", "--table", table, "--pk", pk, "--output", "json"}, conn(table)...)...)
+			if !strings.Contains(out, `"items": []`) || !strings.Contains(stderr, "the sort keys read as") || strings.Contains(stderr, "try --version-pattern") {
+				t.Errorf("%s %s: %s\n%s", name, table, out, stderr)
+			}
+		}
+		_, stderr := mustRun(t, append([]string{"versions", "--table", "UserProfiles", "--pk", "user_123"}, conn("UserProfiles")...)...)
+		if want := "the sort keys read as ver_{time:20060102150405} (5): each a time, read by time with dynascope range "; !strings.Contains(stderr, want) ||
+			!strings.Contains(stderr, " --table UserProfiles --pk user_123 --last 30d (or --at, --before, --after)\n") || strings.Contains(stderr, "--version-pattern") {
+			t.Errorf("%s: revisions kept by time:\n%s", name, stderr)
+		}
+		out, _ := mustRun(t, append([]string{"entities", "--table", "Highscores", "--output", "csv"}, conn("Highscores")...)...)
+		if !strings.Contains(out, "SCORE,8,true,false,{alice|paszin},SCORE#{n},") || !strings.Contains(out, "STATS,2,true,false,") {
+			t.Errorf("%s: entities\n%s", name, out)
+		}
+	}
 }
 
 // latestDocs are revisions kept beside a copy under a fixed word instead

@@ -68,10 +68,24 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	for i, it := range items {
 		pks[i], sks[i] = it.PK, it.SK
 	}
+	pkDelim, skDelim := delim, delim
 	if delim == "" {
-		delim = GuessDelimiter(append(append([]string(nil), pks...), sks...))
+		pkDelim = GuessDelimiter(append(append([]string(nil), pks...), sks...))
+		skDelim = pkDelim
+		if pkDelim == "" {
+			// Partition keys without one (player names) are half the keys:
+			// the sort keys' own (SCORE#000512, DATE#…) still parts them,
+			// where their first words are labels, found again in other
+			// partitions. A hierarchy's first words are its partition's
+			// own (USA's AK#…, PLACE's ARGENTINA#…): read as labels, every
+			// state would be a type.
+			pkDelim = GuessDelimiter(pks)
+			if d := GuessDelimiter(sks); labelsLead(pks, sks, d) {
+				skDelim = d
+			}
+		}
 	}
-	pkT, skT := Templates(pks, delim), Templates(sks, delim)
+	pkT, skT := Templates(pks, pkDelim), Templates(sks, skDelim)
 	for i, it := range items {
 		if it.PKNumber {
 			pkT[i] = "{n}"
@@ -113,6 +127,34 @@ func InferEntities(items []EntityItem, delim string) []Entity {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
 	return out
+}
+
+// labelsLead reports whether the sort keys that hold delimiter d begin
+// with two words or more before it, each found under two partitions or
+// more.
+func labelsLead(pks, sks []string, d string) bool {
+	if d == "" {
+		return false
+	}
+	under := map[string]map[string]bool{}
+	for i, k := range sks {
+		lead, _, ok := strings.Cut(k, d)
+		if !ok {
+			continue
+		}
+		if under[lead] == nil {
+			under[lead] = map[string]bool{}
+		}
+		under[lead][pks[i]] = true
+	}
+	labels := 0
+	for _, parts := range under {
+		if len(parts) < 2 {
+			return false
+		}
+		labels++
+	}
+	return labels >= 2
 }
 
 // libraryDiscriminators are the discriminators a library writes

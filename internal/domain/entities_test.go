@@ -35,6 +35,42 @@ func TestInferEntities(t *testing.T) {
 	if strings.Join(names, ", ") != "USER·METADATA=4 USER#{id} / #METADATA#{id}, GAME·USER=4 GAME#{id} / USER#{id}" {
 		t.Errorf("by keys: %s", strings.Join(names, ", "))
 	}
+	// Partition keys that hold no delimiter (a highscore table's player
+	// names) leave the sort keys theirs: SCORE#000512 is a SCORE, not an
+	// id without a label.
+	items = nil
+	for _, u := range []string{"paszin", "alice", "bob"} {
+		for i := range 4 {
+			items = append(items, EntityItem{PK: u, SK: fmt.Sprintf("DATE#2024-12-1%dT14:36:22+00:00", i), Types: map[string]string{"points": "N"}})
+			items = append(items, EntityItem{PK: u, SK: fmt.Sprintf("SCORE#%06d", 512+97*i+len(u)), Types: map[string]string{"points": "N", "GSI_1": "S"}})
+		}
+		items = append(items, EntityItem{PK: u, SK: "STATS", Types: map[string]string{"playCount": "N"}})
+	}
+	if got, want := typesBySK(items), "DATE=12 DATE#{time:2006-01-02T15:04:05-07:00}, SCORE=12 SCORE#{n}, STATS=3 STATS"; got != want {
+		t.Errorf("sort keys' own delimiter:\n got %s\nwant %s", got, want)
+	}
+	// A hierarchy's first words are its partition's own, not labels: a
+	// sample of the PLACE partition (one country's places, beside the
+	// capitals) stays whole, ARGENTINA names no type; so do a country's
+	// states.
+	items = nil
+	for i := range 6 {
+		items = append(items, EntityItem{PK: "PLACE", SK: fmt.Sprintf("ARGENTINA#%s#S%d#C%d", []string{"EAST", "NORTH", "SOUTH"}[i%3], i, i), Types: map[string]string{"Name": "S"}})
+	}
+	for _, c := range []string{"Buenos Aires", "Brasilia"} {
+		items = append(items, EntityItem{PK: "CAPITALS", SK: c, Types: map[string]string{"Capital": "S"}})
+	}
+	if got, want := typesBySK(items), "PLACE=6 {id}, CAPITALS=2 {id}"; got != want {
+		t.Errorf("keys that begin alike:\n got %s\nwant %s", got, want)
+	}
+	items = nil
+	for i, st := range []string{"AK", "AK", "AL", "AL", "AZ", "AZ", "CA", "CA"} {
+		items = append(items, EntityItem{PK: "USA", SK: fmt.Sprintf("%s#CEDARVILLE#%d", st, 11700+i), Types: map[string]string{"City": "S"}})
+	}
+	items = append(items, EntityItem{PK: "USA", SK: "NY", Types: map[string]string{"City": "S"}}, EntityItem{PK: "CANADA", SK: "ON#TORONTO#1", Types: map[string]string{"City": "S"}})
+	if got, want := typesBySK(items), "(no label in its keys)=10 {id}"; got != want {
+		t.Errorf("a country's states:\n got %s\nwant %s", got, want)
+	}
 	// A library's discriminator names its items where most of the table
 	// carries another (entityType) or none; a plain "type" among a few
 	// items stays data.
@@ -95,6 +131,16 @@ func TestInferEntities(t *testing.T) {
 	if len(names) != 1 || !strings.HasPrefix(names[0], "40 ") {
 		t.Errorf("a value with a space: %q", names)
 	}
+}
+
+// typesBySK is each type InferEntities names, with its count and sort
+// key template, its delimiter guessed.
+func typesBySK(items []EntityItem) string {
+	var out []string
+	for _, e := range InferEntities(items, "") {
+		out = append(out, fmt.Sprintf("%s=%d %s", e.Name, e.Count, e.KeyTemplates["sk"]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // TestEstimateCounts: a sample's type of one fixed partition read to its

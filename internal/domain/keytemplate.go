@@ -489,24 +489,36 @@ func SuggestVersionPattern(keys []string, delim string) string {
 	return counterPattern(keys, delim)
 }
 
-// counts reports whether the keys p reads hold two numbers or more: a
-// counter that never counts is a constant of the key's shape, not
-// revisions (ElectroDB's $employee_1#…: the model's version, 1 on every
-// key of the entity).
+// counts reports whether the keys p reads hold two numbers or more, close
+// enough together to be a count: a counter that never counts is a
+// constant of the key's shape, not revisions (ElectroDB's $employee_1#…:
+// the model's version, 1 on every key of the entity), and numbers far
+// apart are ids or values (a highscore's SCORE#000512 beside
+// SCORE#083846, a subscription's SUB#123#SKU#999 beside SUB#456#…).
 func counts(p *VersionPattern, keys []string) bool {
-	first := ""
+	seen := map[uint64]bool{}
+	var lo, hi uint64
 	for _, k := range keys {
-		if vk, ok := p.Parse(k); ok {
-			n := strings.TrimLeft(vk.Digits, "0")
-			if first == "" {
-				first = "#" + n
-			} else if first != "#"+n {
-				return true
-			}
+		vk, ok := p.Parse(k)
+		if !ok || vk.Digits == "" { // a word in the counter's place (LATEST)
+			continue
 		}
+		n, err := strconv.ParseUint(vk.Digits, 10, 64)
+		if err != nil {
+			return false // more digits than a count of revisions reaches
+		}
+		if len(seen) == 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+		seen[n] = true
 	}
-	return false
+	return len(seen) >= 2 && hi-lo < countSpread*uint64(len(seen))
 }
+
+// countSpread is how far apart, on average, the numbers of revisions may
+// lie: revisions pruned to every other or fourth still count.
+const countSpread = 4
 
 // counterPattern is the pattern of the most common template that counts
 // under a fixed start (VERSION#{n}, EVENT#{n}, seq#{n}#{id}): the start,

@@ -93,6 +93,14 @@ func TestKeyTemplates(t *testing.T) {
 		// is the second number, the model's version before it stays.
 		{[]string{"$page_1#rev_0", "$page_1#rev_1", "$page_1#rev_2", "$page_1#rev_3"}, "$page_1#rev_{n}"},
 		{[]string{"$doc_1#rev_1#title_a", "$doc_1#rev_2#title_a", "$doc_1#rev_3#title_b"}, "$doc_1#rev_{n}#{name}"},
+		// Numbers far apart are ids or values, not revisions: a
+		// highscore's zero-padded points (paszin/dynamodb-entities), the
+		// subscriptions of AWS's recurring payments, a social network's
+		// timeline of posts by id.
+		{[]string{"DATE#2024-12-12T14:36:22+00:00", "SCORE#000512", "SCORE#001521", "SCORE#083846", "STATS"}, ""},
+		{[]string{"REC#2023-05-28T14:15:39.247Z#SKU#999", "SUB#123#SKU#999", "SUB#456#SKU#998", "SUB#789#SKU#991"}, ""},
+		{[]string{"p#345671#u#12345", "p#512040#u#13456", "p#904415#u#12345"}, ""},
+		{[]string{"VERSION#990", "VERSION#996", "VERSION#1000"}, "VERSION#{n}"},
 		// The name first, then a separator and the counter.
 		{[]string{"Audit_v0", "Audit_v1", "Terms_v0"}, "{name}_v{n}"},
 		{[]string{"Audit.v1", "Terms.v2"}, "{name}.v{n}"},
@@ -142,6 +150,8 @@ func FuzzSuggestVersionPattern(f *testing.F) {
 	f.Add("$page_1#rev_0", "$page_1#rev_1", "$page_1#rev_2")
 	f.Add("seq#1#created", "seq#2#paid", "x")
 	f.Add("a1b2#c3", "a1b2#c4", "a1b5#c3")
+	f.Add("SCORE#000512", "SCORE#083846", "STATS")
+	f.Add("SUB#123#SKU#999", "SUB#456#SKU#998", "REC#2023-05-28T14:15:39.247Z#SKU#999")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
 		keys := []string{a, b, c}
 		if !utf8.ValidString(a + b + c) {

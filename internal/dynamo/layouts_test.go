@@ -917,6 +917,22 @@ func TestPublishedEntities(t *testing.T) {
 		items []dynamo.Item
 		want  string
 	}{typed, "4 5 6"}
+	// paszin/dynamodb-entities' highscore: a player's name alone in the
+	// partition key, DATE#{time}, SCORE#{zero-padded points} and STATS.
+	var scores []dynamo.Item
+	for p, u := range []string{"paszin", "alice", "bob"} {
+		for i := range 4 {
+			at := time.Date(2024, 12, 12, 14, 36, 22, 0, time.UTC).Add(time.Duration(p*7+i) * 26 * time.Hour)
+			points := fmt.Sprint(512 + 1009*i + 31*p)
+			scores = append(scores, dynamo.Item{"PK": s(u), "SK": s("DATE#" + at.Format("2006-01-02T15:04:05+00:00")), "points": &types.AttributeValueMemberN{Value: points}})
+			scores = append(scores, dynamo.Item{"PK": s(u), "SK": s(fmt.Sprintf("SCORE#%06s", points)), "points": &types.AttributeValueMemberN{Value: points}, "GSI_1": s("SCORE")})
+		}
+		scores = append(scores, dynamo.Item{"PK": s(u), "SK": s("STATS"), "playCount": &types.AttributeValueMemberN{Value: "4"}})
+	}
+	designs["HighscoreDesign"] = struct {
+		items []dynamo.Item
+		want  string
+	}{scores, "3 12 12"}
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 	mem := memory.New()
 	clients := map[string]dynamo.Client{"memory": mem}
@@ -949,6 +965,9 @@ func TestPublishedEntities(t *testing.T) {
 			slices.Sort(counts)
 			if err != nil || strings.Trim(fmt.Sprint(counts), "[]") != d.want {
 				t.Errorf("%s %s: %v %v, want counts %s", name, table, names, err, d.want)
+			}
+			if table == "HighscoreDesign" && !strings.Contains(strings.Join(names, "; "), "SCORE=12 {alice|bob|paszin}/SCORE#{n} []") {
+				t.Errorf("%s: the scores are a type of their own, by the sort keys' delimiter: %v", name, names)
 			}
 			if table == "TypedDesign" && !strings.Contains(strings.Join(names, "; "), "Post=5 POST#{n}/POST [__typename]") {
 				t.Errorf("%s: Amplify's __typename beside entityType: %v", name, names)
