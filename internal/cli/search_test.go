@@ -688,7 +688,7 @@ func TestScanRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{[]string{"--filter", `Level = Level`}, "--filter: The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [Level]"},
 		{[]string{"--filter", `Temperature > 1e400`}, "--filter: a value DynamoDB refuses: Number overflow. Attempting to store a number with magnitude larger than supported range — "},
 		{[]string{"--filter", `Level = "ERROR" or not (size(Level) between 1e3 and 1)`}, "--filter: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"},
-		{[]string{"--filter", `Level =`}, "--filter column 8: expected an attribute name"},
+		{[]string{"--filter", `Level =`}, "--filter column 8: expected a value or a name"},
 		// Over DynamoDB's 4 KiB or 300 operators an expression: it was
 		// sent past DescribeTable, exit 1, "the server refused the read".
 		{[]string{"--filter", orOf("Level", 400)}, "--filter: the filter expression is 6682 bytes, over DynamoDB's 4 KiB expression limit — make the filter shorter"},

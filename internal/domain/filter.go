@@ -187,7 +187,7 @@ func ParseFilter(s string) (FilterNode, error) {
 		return nil, err
 	}
 	if p.tok.kind != tokEOF {
-		return nil, p.errAt(p.tok, fmt.Sprintf("unexpected %s: join conditions with and / or", p.tok.desc()))
+		return nil, p.errAt(p.tok, fmt.Sprintf("unexpected %s: join conditions with and / or", p.found()))
 	}
 	return n, nil
 }
@@ -219,6 +219,15 @@ func (t ftoken) desc() string {
 		return strconv.Quote(t.text)
 	}
 	return fmt.Sprintf("%q", t.text)
+}
+
+// found names the token an error met, in the words of what is parsed: a
+// statement's WHERE ends with the statement, not with a filter.
+func (p *filterParser) found() string {
+	if p.tok.kind == tokEOF && p.partiql {
+		return "end of statement"
+	}
+	return p.tok.desc()
 }
 
 type filterParser struct {
@@ -607,7 +616,7 @@ func (p *filterParser) primary(depth int) (FilterNode, error) {
 	if err := p.bad(); err != nil {
 		return nil, err // what the character is, not that it is no comparison
 	}
-	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.tok.desc()))
+	return nil, p.errAt(p.tok, fmt.Sprintf("expected a comparison (= <> < <= > >=, between, in) after %s, found %s", describeOperand(x), p.found()))
 }
 
 // unknownFunction says that name( calls no function DynamoDB has, and
@@ -686,7 +695,7 @@ func (p *filterParser) isMissing(x Operand) (FilterNode, error) {
 	null := p.keyword("null")
 	switch {
 	case !null && !p.keyword("missing"):
-		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING or NULL after IS, found %s: write x IS [NOT] MISSING or x IS [NOT] NULL", p.tok.desc()))
+		return nil, p.errAt(p.tok, fmt.Sprintf("expected MISSING or NULL after IS, found %s: write x IS [NOT] MISSING or x IS [NOT] NULL", p.found()))
 	case !ok && null:
 		return nil, p.errAt(at, "IS NULL takes an attribute: x IS NULL")
 	case !ok:
@@ -716,7 +725,7 @@ func (p *filterParser) expect(punct, hint string) error {
 		return err
 	}
 	if p.tok.kind != tokPunct || p.tok.text != punct {
-		return p.errAt(p.tok, fmt.Sprintf("expected %q, found %s: %s", punct, p.tok.desc(), hint))
+		return p.errAt(p.tok, fmt.Sprintf("expected %q, found %s: %s", punct, p.found(), hint))
 	}
 	p.next()
 	return nil
@@ -785,6 +794,13 @@ func (p *filterParser) operand() (Operand, error) {
 		}
 		*p = save // an attribute called size
 	}
+	if p.tok.kind != tokIdent && p.tok.kind != tokQuoted {
+		if err := p.bad(); err != nil {
+			return nil, err
+		}
+		// Short, so that the filter bar's caret line keeps it.
+		return nil, p.errAt(p.tok, "expected a value or a name, found "+p.found())
+	}
 	return p.path()
 }
 
@@ -803,7 +819,7 @@ func (p *filterParser) path() (Path, error) {
 		if err := p.bad(); err != nil {
 			return err
 		}
-		return p.errAt(p.tok, fmt.Sprintf("expected an attribute name, found %s", p.tok.desc()))
+		return p.errAt(p.tok, fmt.Sprintf("expected an attribute name, found %s", p.found()))
 	}
 	if err := name(); err != nil {
 		return nil, err

@@ -100,7 +100,9 @@ func TestParseFilterErrors(t *testing.T) {
 		msg string
 	}{
 		{``, 1, "empty filter"},
-		{`status = `, 10, "expected an attribute name, found end of filter"},
+		{`status = `, 10, `expected a value or a name, found end of filter`},
+		{`= 1`, 1, `expected a value or a name, found "="`},
+		{`a.`, 3, "expected an attribute name, found end of filter"},
 		{`status "FAILED"`, 8, "expected a comparison"},
 		{`status = "FAILED`, 10, "unterminated string"},
 		{`a = 1 b = 2`, 7, "join conditions with and / or"},

@@ -147,7 +147,7 @@ func (p *filterParser) projection() ([]Path, error) {
 // source reads FROM "Table" or FROM "Table"."Index".
 func (p *filterParser) source() (table, index string, err error) {
 	if !p.keyword("from") {
-		return "", "", p.errAt(p.tok, fmt.Sprintf("expected FROM after the projection, found %s: SELECT * FROM \"Orders\"", p.tok.desc()))
+		return "", "", p.errAt(p.tok, fmt.Sprintf("expected FROM after the projection, found %s: SELECT * FROM \"Orders\"", p.found()))
 	}
 	p.next()
 	name := func() (string, error) {
@@ -155,7 +155,7 @@ func (p *filterParser) source() (table, index string, err error) {
 			if err := p.bad(); err != nil {
 				return "", err
 			}
-			return "", p.errAt(p.tok, fmt.Sprintf("expected a table name, found %s: FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"", p.tok.desc()))
+			return "", p.errAt(p.tok, fmt.Sprintf("expected a table name, found %s: FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"", p.found()))
 		}
 		n := p.tok.text
 		p.next()
@@ -230,7 +230,7 @@ func (p *filterParser) end() error {
 	case p.tok.kind == tokIdent && (p.keyword("select") || notSelect[strings.ToLower(p.tok.text)] != ""):
 		return p.errAt(p.tok, "several statements: run one SELECT at a time")
 	}
-	return p.errAt(p.tok, fmt.Sprintf("unexpected %s: a SELECT goes on with WHERE, then ORDER BY", p.tok.desc()))
+	return p.errAt(p.tok, fmt.Sprintf("unexpected %s: a SELECT goes on with WHERE, then ORDER BY", p.found()))
 }
 
 // KeyDef is a key attribute of the table or index a statement reads.

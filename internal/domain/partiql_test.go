@@ -222,6 +222,12 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT "Orders".* FROM "Orders"`, `column 17: SELECT takes * or a list of attributes`},
 		{`SELECT a[0 FROM "Orders"`, `column 12: expected "]", found "FROM": close the index`},
 		{`SELECT * FROM "Orders" WHERE n + 1 > 3`, `column 32: unexpected '+': arithmetic is not supported`},
+		// A statement ends as a statement, and a comparison's right side is
+		// as often a value as a name (it said "expected an attribute name,
+		// found end of filter").
+		{`SELECT * FROM "Orders" WHERE PK = `, `column 35: expected a value or a name, found end of statement`},
+		{`SELECT * FROM "Orders" WHERE PK = 'x' AND SK >`, `column 47: expected a value or a name, found end of statement`},
+		{`SELECT * FROM`, `column 14: expected a table name, found end of statement`},
 		{"SELECT * FROM \"Orders\" -- all\n; DELETE FROM \"Orders\" WHERE PK = 'x'", "column 24: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" /* x */ WHERE PK = 'x'`, "column 24: comments (-- or /* */) are not supported"},
 		{`SELECT * FROM "Orders" WHERE PK = 'x'; /* */ UPDATE "Orders" SET a = 1`, "column 40: comments (-- or /* */) are not supported"},

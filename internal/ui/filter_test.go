@@ -274,7 +274,7 @@ func TestFilterBarErrorKeepsRows(t *testing.T) {
 	h.keys("f")
 	h.typeText(`Level = "ERROR" and Temperature >`)
 	h.keys("enter")
-	h.contains(t, "^ expected an attribute name", "filter › Level", loaded+" items loaded")
+	h.contains(t, "^ expected a value", "filter › Level", loaded+" items loaded")
 	for _, line := range strings.Split(h.screen(), "\n") {
 		if i := strings.Index(line, "^ expected"); i >= 0 {
 			// "│ " + "filter › " + the 33 characters before column 34
