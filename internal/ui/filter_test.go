@@ -2212,3 +2212,65 @@ func TestStatementBackFromItsResultsSaysTheyRead(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalIndexSearchSaysWhereToSearch: f on a local index that holds
+// keys only, naming an attribute it does not hold, is refused before any
+// read (DynamoDB would read it from the table item by item), and says
+// where the search can go instead, as a keys-only GSI's empty search
+// does: it said "Nothing read: …, which dynascope does not" and no more.
+func TestLocalIndexSearchSaysWhereToSearch(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		loansTable(t, db)
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Config{Client: db, Table: "Loans", Index: "ByDay"})
+				before := h.rec.count("Scan") + h.rec.count("Query")
+				h.keys("f")
+				h.typeText(`renewals = 3`)
+				h.keys("enter")
+				h.contains(t, "renewals is not in local index ByDay")
+				if s := flat(h.screen()); !strings.Contains(s, "esc, i, then f") {
+					t.Fatalf("the refusal does not say where to search:\n%s", h.screen())
+				}
+				if n := h.rec.count("Scan") + h.rec.count("Query"); n != before {
+					t.Fatalf("a refused search read %d times", n-before)
+				}
+				// The bar's refusal, cut to three lines at 80 columns, says
+				// it is cut: it ended "or filter only on", as if whole.
+				for _, line := range strings.Split(h.screen(), "\n") {
+					if strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(strings.TrimRight(line, " "), "│"), " "), "filter only on") {
+						t.Fatalf("a refusal cut without a mark:\n%s", h.screen())
+					}
+				}
+			})
+		}
+	}
+}
+
+// loansTable writes a table Loans of 24 items with a local index ByDay
+// on day that holds keys only.
+func loansTable(t *testing.T, db seedable) {
+	t.Helper()
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Loans"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"},
+			{AttributeName: aws.String("sk"), AttributeType: "S"}, {AttributeName: aws.String("day"), AttributeType: "S"}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("ByDay"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("day"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.WaitActive(ctx, db, "Loans"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 24 {
+		it := dynamo.Item{"pk": s(fmt.Sprintf("m%d", i%3)), "sk": s(fmt.Sprintf("loan#%02d", i)), "day": s(fmt.Sprintf("2025-03-%02d", i+1)),
+			"renewals": &types.AttributeValueMemberN{Value: fmt.Sprint(i % 4)}}
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Loans"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -176,7 +176,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		// Wrapped, not cut: its end says what enter does now.
 		lines := strings.Split(common.Wrap("? "+common.Sanitize(f.hint), max(1, width)), "\n")
 		out := []string{components.Fit(bar, width)}
-		for _, l := range lines[:min(len(lines), 3)] {
+		for _, l := range firstLines(lines, 3, width) {
 			out = append(out, components.Fit(st.Notice.Render(l), width))
 		}
 		return out
@@ -184,7 +184,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		// Wrapped, not cut: what to write instead is at its end.
 		lines := strings.Split(common.Wrap("✗ "+common.Sanitize(f.refused)+" · enter reads nothing", max(1, width)), "\n")
 		out := []string{components.Fit(bar, width)}
-		for _, l := range lines[:min(len(lines), 3)] {
+		for _, l := range firstLines(lines, 3, width) {
 			out = append(out, components.Fit(st.ErrorTitle.Render(l), width))
 		}
 		return out
@@ -213,4 +213,15 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		return []string{components.Fit(bar, width)}
 	}
 	return []string{components.Fit(bar, width), components.Fit(under, width)}
+}
+
+// firstLines is at most n of the wrapped lines, the last ending in "…"
+// where lines were left out, so that a cut sentence does not read whole.
+func firstLines(lines []string, n, width int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	out[n-1] = ansi.Truncate(strings.TrimRight(out[n-1], " "), max(0, width-2), "") + " …"
+	return out
 }

@@ -222,6 +222,11 @@ func (s *Search) start(n domain.FilterNode) tea.Cmd {
 // words (domain.NoMatchError), but where the table is masked: the values
 // would show.
 func (s *Search) noMatchWords(err error) string {
+	var notFetched *dynamo.NotFetchedError
+	if errors.As(err, &notFetched) {
+		// Where the search can go instead, as the CLI's refusal says it.
+		return notFetched.Said + "; the table holds it (esc, i, then f), or filter only on what the index holds"
+	}
 	var none *domain.NoMatchError
 	if !errors.As(err, &none) {
 		return err.Error()
