@@ -478,7 +478,11 @@ func (p *filterParser) lexIdent() {
 			// SQL's and PartiQL's string quote, which people bring here.
 			hint = `strings go in double quotes here: "text" ('text' is PartiQL's)`
 		}
-		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %q: %s", r, hint), pos: start}
+		what := fmt.Sprintf("%q", r)
+		if r == '\'' && !p.partiql {
+			what = "single quote" // '\'' is Go's way to write it, not the user's
+		}
+		p.tok = ftoken{kind: tokBad, text: fmt.Sprintf("unexpected %s: %s", what, hint), pos: start}
 		p.pos += n
 		return
 	}

@@ -119,7 +119,7 @@ func TestParseFilterErrors(t *testing.T) {
 		{`a = 1.2.3`, 5, "is not a number"},
 		{"`` = 1", 1, "empty name between backticks"},
 		{`名前 = "x" ?`, 10, "names with such characters go in backticks"},
-		{`status = 'OK'`, 10, `strings go in double quotes here: "text" ('text' is PartiQL's)`},
+		{`status = 'OK'`, 10, `unexpected single quote: strings go in double quotes here: "text" ('text' is PartiQL's)`},
 		{`a = 1 and b in ('x', "y")`, 17, `strings go in double quotes here`},
 		{strings.Repeat("not ", 100) + "a = 1", 261, "nested too deep"},
 		{`k = "\u20b"`, 6, `\u takes 4 hex digits (\u200b): write \\ for a backslash`},
