@@ -33,6 +33,32 @@ func (f rangeFlags) validateFollow() error {
 	return nil
 }
 
+// followEnded refuses --follow on a range that ended before now (--at
+// 2018-08, --before X, --from A --to B in the past): what following
+// prints is written from now on, so none of it could be in the range, and
+// polling would print items the range leaves out. A span counted back from
+// now (--last) ends when it is run: following it is what it means. Said
+// before any request, as the explorer's F says it.
+func followEnded(f rangeFlags, r domain.TimeRange, now time.Time, loc *time.Location) error {
+	if !f.follow || f.last != "" {
+		return nil
+	}
+	var end time.Time
+	switch r.Op {
+	case domain.TimeBetween:
+		end = r.To
+	case domain.TimeLt, domain.TimeLe: // a one-bound range holds its bound in From
+		end = r.From
+	default:
+		return nil
+	}
+	if !end.Before(now.Add(-time.Minute)) {
+		return nil
+	}
+	return usage("drop --follow, or give a range open at its end (--after or --last) to follow new items",
+		"--follow: the range ends %s, in the past, so nothing written from now on falls in it", end.In(loc).Format("2006-01-02 15:04:05 MST"))
+}
+
 // followRange prints, after the range (read from readAt on), every item
 // newer than the newest it read, once each, as it arrives, until ctx ends;
 // a line on stderr says what following costs. With several prefixes before

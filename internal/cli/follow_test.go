@@ -184,3 +184,34 @@ func notes(out string) []string {
 	}
 	return got
 }
+
+// TestRangeFollowRefusesAnEndedRange: --follow prints what is written from
+// now on, so a range that ended before now (--at a past month, --before,
+// --from/--to in the past) could only print items outside it. It is refused
+// in one line before any request (the endpoint is a closed port: a request
+// would fail otherwise); a range open at its end, or --last, follows.
+func TestRangeFollowRefusesAnEndedRange(t *testing.T) {
+	isolateAWS(t)
+	closed := []string{"--endpoint-url", "http://127.0.0.1:1", "--region", "us-east-1", "range", "--table", "T", "--pk", "d1", "--follow"}
+	for _, tc := range []struct {
+		args []string
+		end  string
+	}{
+		{[]string{"--at", "2018-08"}, "ends 2018-08-31 23:59:59 UTC"},
+		{[]string{"--before", "2018-09-04"}, "ends 2018-09-04 00:00:00 UTC"},
+		{[]string{"--after", "2018-01-01", "--before", "2018-09-04"}, "more than one time range"},
+		{[]string{"--from", "2018-08-01", "--to", "2018-08-02"}, "ends 2018-08-02 23:59:59 UTC"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			checkBadInput(t, append(append([]string{}, closed...), tc.args...), 2, tc.end)
+		})
+	}
+	// Open at the end, or counted back from now: following is what they mean,
+	// so they get past the check and reach the (closed) endpoint.
+	for _, open := range [][]string{{"--after", "2018-01-01"}, {"--last", "15m"}, {"--from", "2018-01-01", "--to", "2999-01-01"}} {
+		_, errs, _ := cli(t, append(append([]string{}, closed...), open...)...)
+		if strings.Contains(errs, "in the past") {
+			t.Errorf("%v refused as ended: %s", open, errs)
+		}
+	}
+}

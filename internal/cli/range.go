@@ -173,7 +173,7 @@ kept on our side, and merged the same way.`,
 	fl.StringVarP(&f.output, "output", "o", "jsonl", "jsonl (one item a line), json (one array), csv, or a file to export to: range.csv, range.jsonl, range.json"+csvNull)
 	fl.StringVar(&f.filter, "filter", "", `keep only matching items, in DynamoDB's condition syntax with inline values: 'Level = "ERROR"'`)
 	budgetVar(fl, &f.maxRCU, "max-rcu", 0, true, "stop reading once this many `RCU` are spent; a filter reads every item it skips")
-	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C")
+	fl.BoolVar(&f.follow, "follow", false, "after the range, keep printing new items as they are written, each once, until Ctrl+C (a range that ended before now is refused: nothing new falls in it)")
 	fl.DurationVar(&f.interval, "interval", 0, "with --follow: poll this often (default: 1s while items arrive, backing off to 10s)")
 	fl.DurationVar(&f.overlap, "overlap", 5*time.Second, "with --follow: re-read this far below the newest key, for writers whose clocks lag")
 	return cmd
@@ -212,6 +212,9 @@ func (f *rangeFlags) prepare() (rangePlan, error) {
 	}
 	if p.r, err = domain.ParseRange(text, now, loc); err != nil {
 		return p, usage("see dynascope range --help for the forms a time takes", "%v", err)
+	}
+	if err := followEnded(*f, p.r, now, loc); err != nil {
+		return p, err
 	}
 	if f.format == "" {
 		conf, err := f.g.loadConfig()
