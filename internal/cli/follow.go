@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,7 +73,16 @@ func followRange(ctx context.Context, c dynamo.Client, f rangeFlags, q domain.Ke
 	q.Filter = opt.Filter
 	out := export.NewJSONRows(stdout, "jsonl")
 	eo := export.Options{Show: opt.Masked.Shower(q.Table)}
-	fmt.Fprintf(stderr, "following %s for new items (Ctrl+C stops)\n", export.OneLine(opt.Masked.ShownQuery(q, "").Describe()))
+	// Each poll reads the keys newer than the newest printed (under each
+	// prefix), not the range's key condition: the line names the partition
+	// and says so, rather than repeat a BETWEEN the polls go past.
+	pq := q
+	pq.SK = domain.SKCondition{}
+	what := "keys newer than the newest printed"
+	if len(prefixes) > 1 || prefixes[0] != "" {
+		what += fmt.Sprintf(" under %s (%s)", counted(len(prefixes), "prefix", "prefixes"), strings.Join(prefixes, " "))
+	}
+	fmt.Fprintf(stderr, "following %s for %s (Ctrl+C stops)\n", export.OneLine(opt.Masked.ShownQuery(pq, "").Describe()), export.OneLine(what))
 	var mu sync.Mutex // one writer and one set of figures for every prefix
 	var lastNote time.Time
 	stats := make([]dynamo.FollowStats, len(prefixes))

@@ -64,6 +64,9 @@ func TestRangeFollow(t *testing.T) {
 	if code := stop(); code != exitInterrupted {
 		t.Fatalf("Ctrl+C while following: exit %d, stderr %s", code, errb.String())
 	}
+	if line := firstLine(errb.String(), "following Query"); !strings.Contains(line, "for keys newer than the newest printed (Ctrl+C stops)") || strings.Contains(line, "BETWEEN") {
+		t.Errorf("the following line repeats the range's condition, which polls go past: %q", line)
+	}
 	if got, want := fmt.Sprint(notes(out.String())), "[second first new newer late]"; got != want {
 		t.Fatalf("printed %s, want %s\nstderr: %s", got, want, errb.String())
 	}
@@ -97,6 +100,12 @@ func TestRangeFollowEveryPrefix(t *testing.T) {
 	waitFor("both new items", func(s string) bool { return strings.Contains(s, "warning new") && strings.Contains(s, "normal new") })
 	time.Sleep(time.Second)
 	stop()
+	// The line names what the polls read: the prefixes, and keys past the
+	// newest printed, not the range's condition (which polls go past).
+	line := firstLine(errb.String(), "following Query")
+	if !strings.Contains(line, "under 2 prefixes (NORMAL# WARNING1#)") || strings.Contains(line, "BETWEEN") || strings.Contains(line, ":lo") {
+		t.Errorf("the following line does not say what is polled: %q", line)
+	}
 	got := notes(out.String())
 	if len(got) != 4 || got[0] != "warning old" || got[1] != "normal old" {
 		t.Fatalf("printed %q\nstderr: %s", got, errb.String())
@@ -214,4 +223,14 @@ func TestRangeFollowRefusesAnEndedRange(t *testing.T) {
 			t.Errorf("%v refused as ended: %s", open, errs)
 		}
 	}
+}
+
+// firstLine is the first line of s holding sub, or "".
+func firstLine(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
 }
