@@ -49,7 +49,8 @@ Under a budget that pays no whole page (175 RCU) it keeps a tenth of it
 back (2.5 RCU at least, half at most) and counts with the rest; where it
 stops a walk lists the rest of the level's children (marked uncounted)
 before the count goes on with what is left; what the walk read whole is
-counted from its keys, not read again; where the count stops past a
+counted from its keys, not read again (the count reads only the gaps
+between the pages the walk read whole); where the count stops past a
 whole page of small children, it goes on with that tenth instead (a
 walk would read what it reads). Its reads are whole pages wherever what
 is left pays one (1 MB and the largest item read), then one after

@@ -1071,11 +1071,12 @@ func (p *CountPass) walkOwns(name string) bool {
 }
 
 // endAt holds what is left of the pass to keys up to end (a table's
-// stretch reads a key equal to its end): what lies past it, up to from
-// (a key, "": the level's end), is counted elsewhere (CountListing, from
-// a walk's keys), and the pass reads on past from. false where it
-// cannot: a stretch read past end, or one not of a table's keys.
-func (p *CountPass) endAt(end, from string) bool {
+// stretch reads a key equal to its end): what lies past it is counted
+// elsewhere (CountListing, from a walk's keys) but the gaps, which the
+// pass reads on (past each gap's from, a key, up to its end, "": the
+// level's end). false where it cannot: a stretch read past end, or one
+// not of a table's keys.
+func (p *CountPass) endAt(end string, gaps []keyGap) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.cutAfter || p.detect || !p.started {
@@ -1095,10 +1096,13 @@ func (p *CountPass) endAt(end, from string) bool {
 			s.end = end
 		}
 	}
-	p.heldTo, p.heldFrom = end, from
-	if from != "" {
-		// Read on past from (a table's stretch begins after its from).
-		p.stretches = append(p.stretches, &stretch{from: from, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(from)})
+	p.heldTo, p.heldFrom = end, ""
+	if len(gaps) > 0 {
+		p.heldFrom = gaps[0].from
+	}
+	for _, g := range gaps {
+		// Read on past g.from (a table's stretch begins after its from).
+		p.stretches = append(p.stretches, &stretch{from: g.from, end: g.end, walk: domain.NewChildWalk(p.r.Prefix, p.delim).From(g.from)})
 	}
 	return true
 }

@@ -2869,3 +2869,81 @@ func TestCountListingCountsWhatTheWalkReadWholeLater(t *testing.T) {
 		}
 	}
 }
+
+var walkRunsSeeded seededTable
+
+// walkRunsItems is a level of 58 children of 1 to 180 items of 40 to
+// 260 bytes, in no size order (a level drawn for issue 37's check).
+func walkRunsItems() []dynamo.Item {
+	var items []dynamo.Item
+	for c := range 58 {
+		name := fmt.Sprintf("%d", 100000+(c*7919)%900000)
+		if c%5 == 0 {
+			name = fmt.Sprintf("東京%d", c)
+		}
+		for i := range 1 + (c*89)%180 {
+			pad := strings.Repeat("x", 40+(c*31+i*17)%220)
+			sk := fmt.Sprintf("org2|%s|%06d", name, i)
+			if i%3 == 0 {
+				sk = fmt.Sprintf("org2|%s|a%d|%06d", name, i%4, i)
+			}
+			items = append(items, dynamo.Item{"PK": dynamo.AttributeValue(domain.S("runs")), "SK": dynamo.AttributeValue(domain.S(sk)), "d": dynamo.AttributeValue(domain.S(pad))})
+		}
+	}
+	return items
+}
+
+// TestCountListingReadsNoKeyTheWalkRead: children --count under a budget
+// that stops its count lists the rest with a walk, which reads pages
+// whole between its skips; the count going on reads only what no walk's
+// page read, each child counted from the keys that read it: going on to
+// the level's end from the walk's first page, it read the walk's later
+// pages again (this level, 131.5 RCU read whole, under a budget of 132:
+// 24 keys read twice, 53 of 58 children counted; now 54, none twice).
+func TestCountListingReadsNoKeyTheWalkRead(t *testing.T) {
+	ctx := context.Background()
+	backends := seededBackends(t, &walkRunsSeeded, func(ctx context.Context, w dynamo.Writer) error {
+		return demo.CreateKeyTable(ctx, w, "WalkRuns", "S", walkRunsItems())
+	})
+	want := map[string]int{}
+	for _, it := range walkRunsItems() {
+		if name, _, ok := domain.ChildOf("org2|", it["SK"].(*types.AttributeValueMemberS).Value, "|"); ok {
+			want[name]++
+		}
+	}
+	r := dynamo.ChildrenRequest{Table: "WalkRuns", Key: airportsKey, PK: domain.S("runs"), Prefix: "org2|", Delim: "|"}
+	for name, c := range backends {
+		full := &billed{Client: c}
+		var start dynamo.Item
+		for {
+			p, err := dynamo.QueryPage(ctx, full, dynamo.PageRequest{Query: domain.KeyQuery{Table: "WalkRuns", PKName: "PK", PK: domain.S("runs"), SKName: "SK"}, Start: start})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.More() {
+				break
+			}
+			start = p.LastKey
+		}
+		for _, budget := range []float64{math.Round(full.rcu * 0.6), math.Round(full.rcu * 0.8), math.Round(full.rcu * 0.9), full.rcu + 0.5} {
+			rec := &everyKey{billed: billed{Client: c}}
+			l, err := dynamo.CountListing(ctx, rec, r, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted := 0
+			for _, ch := range l.Children().Children {
+				if n, ok := l.Count(ch.Name); ok {
+					counted++
+					if n != want[ch.Name] {
+						t.Errorf("%s budget %g: %s counted %d, holds %d", name, budget, ch.Name, n, want[ch.Name])
+					}
+				}
+			}
+			if n, some := rec.twice(true); n > 0 || rec.rcu > budget+0.5 {
+				t.Errorf("%s budget %g (full read %.1f): %d keys read twice %v, %.1f RCU in %d requests, %d of %d counted", name, budget, full.rcu, n, some, rec.rcu, rec.requests, counted, len(want))
+			}
+			t.Logf("%-8s budget %g (full read %.1f): %d of %d counted, over %v, %.1f RCU in %d requests %v", name, budget, full.rcu, counted, len(want), l.Over, rec.rcu, rec.requests, rec.limits)
+		}
+	}
+}
