@@ -627,6 +627,13 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 	if code != exitPartial || m == nil || m[1] != "4.0" || !strings.Contains(stderr, "scanned=1 ") {
 		t.Errorf("resumed at 4 RCU: exit %d: %s", code, stderr)
 	}
+	// Resumed at 7 RCU: one item of 30 KB read (4 RCU), the 3 left pay
+	// for no other, so it stops short of the budget and says so; "stopped
+	// at the budget: 4.0 of 7 RCU" read as if the budget were spent.
+	_, stderr, code = cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "7", "--resume", token[1]}, conn...)...)
+	if code != exitPartial || !strings.Contains(stderr, "stopped short of the budget: 4.0 of 7 RCU, the 3.0 left paying for no read of an item of the largest size read (4 RCU), 1 item scanned") {
+		t.Errorf("resumed at 7 RCU: exit %d: %s", code, stderr)
+	}
 	// Resumed at the budget that paid for no item of 30 KB: the same
 	// again reads nothing, so it is refused as the budget's fault (exit
 	// 2, one line saying the budget that goes on), not a stop to resume
