@@ -583,6 +583,8 @@ func (s *Search) progress() string {
 	switch {
 	case s.stopped && past != "":
 		return "stopped " + common.RCU(s.overBudget(), false) + " past the budget: r reads on"
+	case s.stopped && s.shortOfBudget() > 0:
+		return "stopped " + common.RCU(s.shortOfBudget(), false) + " short of the budget: r reads on"
 	case s.stopped:
 		return "stopped at the budget: r reads on"
 	case s.state.More() && s.list.Req.InFlight():
@@ -603,6 +605,9 @@ func (s *Search) stopNotice() string {
 	at := "At the budget"
 	if o := s.overBudget(); o > 0 {
 		at = "Past the budget by " + common.RCU(o, false)
+	} else if short := s.shortOfBudget(); short > 0 {
+		at = fmt.Sprintf("Short of the budget by %s, which pays for no item of the largest size read (%s)",
+			common.RCU(short, false), common.RCU(s.state.LeastRCU(), false))
 	}
 	more := common.RCU(s.readOnRCU(), false) + " more"
 	if s.readOnRCU() > s.budget() {
@@ -621,6 +626,8 @@ func (s *Search) lastNotice() string {
 	switch {
 	case s.list.Req.InFlight():
 		on = "a read in flight adds more below"
+	case s.stopped && s.shortOfBudget() > 0:
+		on = "short of the budget, r reads on"
 	case s.stopped:
 		on = "at the budget, r reads on"
 	case s.list.Fail.Stopped():
@@ -888,6 +895,17 @@ func (s *Search) Request() string {
 // overBudget is how far the reads went past the budget (0: within it): a
 // read sized by the items before it can meet larger ones, and is billed
 // whole. "Stopped at the budget" beside 127.5 RCU of 20 was not true.
+// shortOfBudget is what a search stopped with left of its budget, where
+// that is more than half a read unit (0: none): what is left pays for no
+// item of the largest size read. "stopped at the budget" beside 20.5 RCU
+// of a 30 RCU budget read as if it were spent.
+func (s *Search) shortOfBudget() float64 {
+	if m := s.state.Request.MaxRCU; s.stopped && m > 0 && m-s.state.Spent > 0.5 {
+		return m - s.state.Spent
+	}
+	return 0
+}
+
 func (s *Search) overBudget() float64 {
 	if m := s.state.Request.MaxRCU; m > 0 && s.state.Spent > m {
 		return s.state.Spent - m
