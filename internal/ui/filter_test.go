@@ -2195,6 +2195,36 @@ func TestTableSearchRequestLineSaysTheKeyAsTyped(t *testing.T) {
 	}
 }
 
+// A table search's filter is said on its bar and request line as typed
+// ("tab\there", `we\ird`), which typed back finds the same items: both
+// said "tab\\there", the filter's own escape escaped again, which is a
+// backslash and "there" to the filter; a Query's filter too.
+func TestTableSearchFilterSaidAsTyped(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := []dynamo.Item{
+		{"PK": s("a"), "SK": s("a"), "Note": s("tab\there\x1b"), "we\\ird": s("x")},
+		{"PK": s("b"), "SK": s("b"), "Note": s("tab\there\x1b")},
+		{"PK": s("c"), "SK": s("c"), "Note": s("plain")},
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "Odd", types.ScalarAttributeTypeS, items); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ typed, matches, request string }{
+		{"Note = \"tab\\there\\x1b\" or `we\\ird` = \"x\"", "2 matches", "Scan Odd  filter Note = \"tab\\there\\x1b\" or `we\\ird` = \"x\""},
+		{"PK = \"b\" and Note = \"tab\\there\\x1b\"", "1 match", "Query on Odd: PK = \"b\" · filter Note = \"tab\\there\\x1b\""},
+	} {
+		h := newHarness(t, 200, 35, Config{Client: db, Table: "Odd"})
+		h.keys("f")
+		h.typeText(c.typed)
+		h.keys("enter")
+		h.contains(t, c.matches, "filter › "+c.typed+"   (f to change)")
+		if req := h.m.top().Request(); !strings.HasPrefix(req, c.request) {
+			t.Errorf("typed %s, the request line says %q", c.typed, req)
+		}
+	}
+}
+
 // TestStatementBackFromItsResultsSaysTheyRead: esc from a statement's
 // results comes back to its prompt, whose request line says the run read
 // the items; it said "no item read yet" of a statement that had just

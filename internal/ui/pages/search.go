@@ -836,7 +836,7 @@ func (s *Search) Request() string {
 	switch {
 	case s.fromHeld:
 		fmt.Fprintf(&b, "%s: the %s the entity types were read from, filter %s applied here · matched %s · no request (r reads the %s)",
-			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Sanitize(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
+			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Guard(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
 		return b.String()
 	case s.plan == nil && !s.begun && s.refused != "": // what enter reads: nothing
 		return "Nothing read: " + common.Sanitize(s.refused)
@@ -858,9 +858,9 @@ func (s *Search) Request() string {
 		}
 		switch {
 		case s.node != nil && s.state.Request.FilteredHere(): // no FilterExpression is sent: say what is
-			b.WriteString("  filter " + common.Sanitize(domain.FormatFilter(s.node)) + " · " + filteredHere)
+			b.WriteString("  filter " + common.Guard(domain.FormatFilter(s.node)) + " · " + filteredHere)
 		case s.node != nil:
-			b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
+			b.WriteString("  FilterExpression: " + common.Guard(domain.FormatFilter(s.node)))
 		}
 		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
 			fmt.Fprintf(&b, "  TotalSegments: %d", n)
@@ -1049,7 +1049,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 		}
 	}
 	if plan.Filter != nil {
-		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
+		b.WriteString(" · filter " + common.Guard(domain.FormatFilter(plan.Filter)))
 	}
 	if len(plan.Project) > 0 {
 		names := make([]string, len(plan.Project))
