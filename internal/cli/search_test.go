@@ -1950,12 +1950,16 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" BETWEEN 10.5 AND -1`, "rank BETWEEN 10.5 AND -1: the lower bound comes first: write rank BETWEEN -1 AND 10.5"},
 		{`SELECT * FROM "Zoo" WHERE "name" BETWEEN 'T' AND 'J'`, "name BETWEEN 'T' AND 'J': the lower bound comes first"},
 		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '' matches no item: a partition key is never empty"},
-		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
+		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\" — name one of its indexes, FROM \"Zoo\".\"By"},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},
 		{"SELECT * FROM \"Zoo\" -- note\n; DELETE FROM \"Zoo\" WHERE pk = 'x'", "comments (-- or /* */) are not supported"},
 	} {
 		checkBadInput(t, append([]string{"partiql", tc.stmt}, backends["dynalite"]...), exitUsage, tc.want)
 	}
+	// A table with no index says to read the table: it asked to "name one
+	// of its indexes after FROM "DeviceLogs".: it has none".
+	checkBadInput(t, []string{"partiql", "--demo", `SELECT * FROM "DeviceLogs"."Nope"`}, exitUsage,
+		`table DeviceLogs has no index "Nope" — it has none: read the table, FROM "DeviceLogs"`)
 	for name, conn := range backends {
 		for _, tc := range zooCases() {
 			out, stderr, code := cli(t, append([]string{"partiql", "--explain", tc.stmt}, conn...)...)
