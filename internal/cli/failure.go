@@ -105,11 +105,16 @@ func pastBudgetLine(read string, spent float64, flag string, max float64) string
 // DynamoDB bills 0.5 RCU, so the line's figure stood half an RCU a read
 // above the stats' consumedRCU with nothing said.
 func stoppedAtBilled(billed, reported, budget float64) string {
-	line := stoppedAt(billed, budget)
-	if billed > reported {
-		line += fmt.Sprintf(" as DynamoDB bills it (the server reported %.1f; DynamoDB bills every read at least 0.5 RCU)", reported)
+	return stoppedAt(billed, budget) + reportedLess(billed, reported)
+}
+
+// reportedLess says, after a figure billed, what the server reported
+// where that is less ("" where it is not).
+func reportedLess(billed, reported float64) string {
+	if billed <= reported {
+		return ""
 	}
-	return line
+	return fmt.Sprintf(" as DynamoDB bills it (the server reported %.1f; DynamoDB bills every read at least 0.5 RCU)", reported)
 }
 
 // stoppedAtBudget is the one line for a read stopped at its budget, and

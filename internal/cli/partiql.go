@@ -161,7 +161,7 @@ func runPartiQL(ctx context.Context, f *partiqlFlags) error {
 	}
 	key, err := info.KeyFor(st.Index)
 	if err != nil {
-		return usage(fmt.Sprintf("name one of its indexes after FROM \"%s\".: %s", info.Name, indexNames(info)), "table %s has no index %q", info.Name, st.Index)
+		return usage(indexOrTable(info), "table %s has no index %q", info.Name, st.Index)
 	}
 	plan, r, err := dynamo.StatementSearch(info, st, f.maxRCU)
 	if err != nil {
@@ -304,10 +304,18 @@ func planLine(ex explainedPlan) string {
 	return fmt.Sprintf("%s; up to %.1f RCU (the table's size), %s", what, *ex.WorstCaseRCU, budget)
 }
 
-func indexNames(info dynamo.TableInfo) string {
+// indexOrTable says what to write after FROM for a table that has no
+// index of the name written: one of its indexes, or the table itself
+// where it has none ("name one of its indexes after FROM "T".: it has
+// none" asked for what cannot be written).
+func indexOrTable(info dynamo.TableInfo) string {
 	if len(info.Indexes) == 0 {
-		return "it has none"
+		return fmt.Sprintf("it has none: read the table, FROM \"%s\"", info.Name)
 	}
+	return fmt.Sprintf("name one of its indexes, FROM \"%s\".\"%s\" (it has %s)", info.Name, info.Indexes[0].Name, indexNames(info))
+}
+
+func indexNames(info dynamo.TableInfo) string {
 	names := make([]string, len(info.Indexes))
 	for i, ix := range info.Indexes {
 		names[i] = ix.Name

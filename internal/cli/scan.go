@@ -537,9 +537,23 @@ func writeSearch(ctx context.Context, conn *connection, s dynamo.SearchState, o 
 			read = "read" // by Query: the partitions', not the table's
 		}
 		return partialError{fmt.Sprintf("%s, %s %s, %d matched%s; more may match, resume with %s",
-			stoppedAtBilled(stats.BilledRCU, stats.ConsumedRCU, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
+			searchStoppedAt(stats, s.Request.MaxRCU), counted(stats.Scanned, "item", "items"), read, stats.Matched, heavy, how)}
 	}
 	return nil
+}
+
+// searchStoppedAt starts a search's stop line. A search stops where what
+// is left of its budget pays for no item of the largest size read, which
+// after a heavy item is well short of the budget: "stopped at the budget:
+// 1.0 of 19 RCU" read as if the budget were spent, so the line says what
+// was left and what the next read needs.
+func searchStoppedAt(stats export.SearchStats, budget float64) string {
+	left := budget - stats.BilledRCU
+	if left <= 0.5 || stats.LeastRCU <= left {
+		return stoppedAtBilled(stats.BilledRCU, stats.ConsumedRCU, budget)
+	}
+	return fmt.Sprintf("stopped short of the budget: %.1f of %g RCU%s, the %.1f left paying for no read of an item of the largest size read (%g RCU)",
+		stats.BilledRCU, budget, reportedLess(stats.BilledRCU, stats.ConsumedRCU), left, stats.LeastRCU)
 }
 
 // searchFigures are a search's figures on stderr, the very ones its

@@ -627,6 +627,13 @@ func TestScanStopSaysWhatTheNextReadNeeds(t *testing.T) {
 	if code != exitPartial || m == nil || m[1] != "4.0" || !strings.Contains(stderr, "scanned=1 ") {
 		t.Errorf("resumed at 4 RCU: exit %d: %s", code, stderr)
 	}
+	// Resumed at 7 RCU: one item of 30 KB read (4 RCU), the 3 left pay
+	// for no other, so it stops short of the budget and says so; "stopped
+	// at the budget: 4.0 of 7 RCU" read as if the budget were spent.
+	_, stderr, code = cli(t, append([]string{"scan", "--table", "HeavyScan", "--max-rcu", "7", "--resume", token[1]}, conn...)...)
+	if code != exitPartial || !strings.Contains(stderr, "stopped short of the budget: 4.0 of 7 RCU, the 3.0 left paying for no read of an item of the largest size read (4 RCU), 1 item scanned") {
+		t.Errorf("resumed at 7 RCU: exit %d: %s", code, stderr)
+	}
 	// Resumed at the budget that paid for no item of 30 KB: the same
 	// again reads nothing, so it is refused as the budget's fault (exit
 	// 2, one line saying the budget that goes on), not a stop to resume
@@ -1943,12 +1950,16 @@ func TestPartiQLOnAnUnseenTable(t *testing.T) {
 		{`SELECT * FROM "Zoo"."ByRank" WHERE pk = 'user#1' AND "rank" BETWEEN 10.5 AND -1`, "rank BETWEEN 10.5 AND -1: the lower bound comes first: write rank BETWEEN -1 AND 10.5"},
 		{`SELECT * FROM "Zoo" WHERE "name" BETWEEN 'T' AND 'J'`, "name BETWEEN 'T' AND 'J': the lower bound comes first"},
 		{`SELECT * FROM "Zoo"."BySpecies" WHERE species = ''`, "species = '' matches no item: a partition key is never empty"},
-		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\""},
+		{`SELECT * FROM "Zoo"."Nope"`, "table Zoo has no index \"Nope\" — name one of its indexes, FROM \"Zoo\".\"By"},
 		{`SELECT * FROM "Zoo" WHERE "status" = 'ACTIVE'; SELECT * FROM "Zoo"`, "several statements"},
 		{"SELECT * FROM \"Zoo\" -- note\n; DELETE FROM \"Zoo\" WHERE pk = 'x'", "comments (-- or /* */) are not supported"},
 	} {
 		checkBadInput(t, append([]string{"partiql", tc.stmt}, backends["dynalite"]...), exitUsage, tc.want)
 	}
+	// A table with no index says to read the table: it asked to "name one
+	// of its indexes after FROM "DeviceLogs".: it has none".
+	checkBadInput(t, []string{"partiql", "--demo", `SELECT * FROM "DeviceLogs"."Nope"`}, exitUsage,
+		`table DeviceLogs has no index "Nope" — it has none: read the table, FROM "DeviceLogs"`)
 	for name, conn := range backends {
 		for _, tc := range zooCases() {
 			out, stderr, code := cli(t, append([]string{"partiql", "--explain", tc.stmt}, conn...)...)

@@ -150,6 +150,7 @@ func (p *filterParser) source() (table, index string, err error) {
 		return "", "", p.errAt(p.tok, fmt.Sprintf("expected FROM after the projection, found %s: SELECT * FROM \"Orders\"", p.found()))
 	}
 	p.next()
+	bare := false // the table's name written without quotes
 	name := func() (string, error) {
 		if p.tok.kind != tokIdent && p.tok.kind != tokQuoted {
 			if err := p.bad(); err != nil {
@@ -157,10 +158,13 @@ func (p *filterParser) source() (table, index string, err error) {
 			}
 			return "", p.errAt(p.tok, fmt.Sprintf("expected a table name, found %s: FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"", p.found()))
 		}
-		n := p.tok.text
+		n, quoted := p.tok.text, p.tok.kind == tokQuoted
 		p.next()
 		if p.tok.kind == tokNumber && strings.HasPrefix(p.tok.text, "-") {
-			return "", p.errAt(p.tok, fmt.Sprintf("a name with - goes in double quotes: FROM \"%s%s…\"", n, p.tok.text))
+			return "", p.errAt(p.tok, dashedName(table, n+p.rest(), bare))
+		}
+		if table == "" {
+			bare = !quoted
 		}
 		return n, nil
 	}
@@ -177,6 +181,35 @@ func (p *filterParser) source() (table, index string, err error) {
 		return "", "", p.errAt(p.tok, "one table or index only: no joins or aliases; FROM \"Orders\" or FROM \"Orders\".\"ByStatus\"")
 	}
 	return table, index, nil
+}
+
+// rest is the source from the current token to the end of its run of
+// characters that are no space, comma, semicolon or bracket: the rest of
+// a name written without quotes.
+func (p *filterParser) rest() string {
+	end := p.tok.pos
+	for end < len(p.src) && !strings.ContainsRune(" \t\r\n,;()[]", rune(p.src[end])) {
+		end++
+	}
+	return p.src[p.tok.pos:end]
+}
+
+// dashedName is the refusal of a name with a dash written without
+// quotes after FROM: the name whole, in quotes, and where a table came
+// before it with a dot, both readings (FROM Orders.by-day: the index
+// by-day of Orders, or a table "Orders.by-day"). It quoted the name up
+// to its dash and an ellipsis, "Names-1…" of FROM Weird.Names-1, as if
+// the table's name had gone.
+func dashedName(table, name string, tableBare bool) string {
+	q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	if table == "" {
+		return "a name with - goes in double quotes: FROM " + q(name)
+	}
+	said := "a name with - goes in double quotes: FROM " + q(table) + "." + q(name) + " for its index"
+	if tableBare {
+		said += ", or FROM " + q(table+"."+name) + " for a table named so"
+	}
+	return said
 }
 
 // clauseWord reports whether the token starts a clause a SELECT may have

@@ -214,7 +214,11 @@ func TestPartiQLRefusals(t *testing.T) {
 		{`SELECT * FROM "Orders" WHERE NOT (n BETWEEN 10 AND 9.5)`, "n BETWEEN 10 AND 9.5: the lower bound comes first"},
 		{`SELECT * FROM "Orders" WHERE PK IN ['']`, "PK = '' matches no item: a partition key is never empty; write the key's value"},
 		{`SELECT * FROM "Orders" WHERE PK = ?`, "parameters are not supported"},
-		{`SELECT * FROM my-orders`, "a name with - goes in double quotes"},
+		{`SELECT * FROM my-orders`, `column 17: a name with - goes in double quotes: FROM "my-orders"`},
+		{`SELECT * FROM my-orders WHERE a = 1`, `a name with - goes in double quotes: FROM "my-orders"`},
+		{`SELECT * FROM Weird.Names-1`, `column 26: a name with - goes in double quotes: FROM "Weird"."Names-1" for its index, or FROM "Weird.Names-1" for a table named so`},
+		{`SELECT * FROM "Weird.Names-1".alt-keys;`, `a name with - goes in double quotes: FROM "Weird.Names-1"."alt-keys" for its index`},
+		{`SELECT * FROM Orders.by-day-2`, `FROM "Orders"."by-day-2" for its index, or FROM "Orders.by-day-2" for a table named so`},
 		{`SELECT * FROM "Orders" WHERE tags = <<'a'>>`, "sets (<< >>) are not supported"},
 		{`SELECT * FROM "Orders" WHERE a = {'x': 1}`, "maps are not supported"},
 		{`SELECT * FROM "Orders" WHERE meta['inner']['c'] = 2`, `column 35: a map's key goes after a dot, not in brackets: meta.inner`},
@@ -271,6 +275,8 @@ func FuzzParsePartiQL(f *testing.F) {
 		`SELECT * FROM "T" WHERE a IS NULL OR (PK = 'b' AND b.c IS NOT NULL)`,
 		`SELECT * FROM "T" WHERE (PK = 'a' AND SK > 'm') OR (PK IN ['b', 'c'] AND (x = 1 OR PK = 'd')) ORDER BY PK DESC, SK`,
 		`SELECT a['b'], "T".* FROM "T" WHERE m['k'][0] = 1 AND status = "OK"`,
+		`SELECT * FROM Weird.Names-1 WHERE "order" = 'o1' AND "sort-key" > 'k#5'`,
+		`SELECT map."x-y", "user.id" FROM "Weird.Names-1"."alt-keys" WHERE "alt key" IN [0, -1.5, 1e30]`,
 	} {
 		f.Add(s)
 	}

@@ -169,7 +169,7 @@ func (f *filterBar) lines(st *common.Styles, width int, current domain.FilterNod
 		f.input.Placeholder = filterExamples(width - ansi.StringWidth(filterPrompt) - 1)
 		bar = f.input.View()
 	} else {
-		bar = st.Dim.Render(filterPrompt) + common.Sanitize(domain.FormatFilter(current)) + st.Dim.Render("   (f to change)")
+		bar = st.Dim.Render(filterPrompt) + common.Guard(domain.FormatFilter(current)) + st.Dim.Render("   (f to change)")
 	}
 	switch {
 	case f.hint != "" && f.err == nil:

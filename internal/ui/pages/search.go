@@ -583,6 +583,8 @@ func (s *Search) progress() string {
 	switch {
 	case s.stopped && past != "":
 		return "stopped " + common.RCU(s.overBudget(), false) + " past the budget: r reads on"
+	case s.stopped && s.shortOfBudget() > 0:
+		return "stopped " + common.RCU(s.shortOfBudget(), false) + " short of the budget: r reads on"
 	case s.stopped:
 		return "stopped at the budget: r reads on"
 	case s.state.More() && s.list.Req.InFlight():
@@ -603,6 +605,9 @@ func (s *Search) stopNotice() string {
 	at := "At the budget"
 	if o := s.overBudget(); o > 0 {
 		at = "Past the budget by " + common.RCU(o, false)
+	} else if short := s.shortOfBudget(); short > 0 {
+		at = fmt.Sprintf("Short of the budget by %s, which pays for no item of the largest size read (%s)",
+			common.RCU(short, false), common.RCU(s.state.LeastRCU(), false))
 	}
 	more := common.RCU(s.readOnRCU(), false) + " more"
 	if s.readOnRCU() > s.budget() {
@@ -621,6 +626,8 @@ func (s *Search) lastNotice() string {
 	switch {
 	case s.list.Req.InFlight():
 		on = "a read in flight adds more below"
+	case s.stopped && s.shortOfBudget() > 0:
+		on = "short of the budget, r reads on"
 	case s.stopped:
 		on = "at the budget, r reads on"
 	case s.list.Fail.Stopped():
@@ -829,7 +836,7 @@ func (s *Search) Request() string {
 	switch {
 	case s.fromHeld:
 		fmt.Fprintf(&b, "%s: the %s the entity types were read from, filter %s applied here · matched %s · no request (r reads the %s)",
-			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Sanitize(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
+			common.Sanitize(s.info.Name), common.Plural(len(s.held), "item", "items"), common.Guard(domain.FormatFilter(s.node)), common.Thousands(s.list.Len()), s.what())
 		return b.String()
 	case s.plan == nil && !s.begun && s.refused != "": // what enter reads: nothing
 		return "Nothing read: " + common.Sanitize(s.refused)
@@ -851,9 +858,9 @@ func (s *Search) Request() string {
 		}
 		switch {
 		case s.node != nil && s.state.Request.FilteredHere(): // no FilterExpression is sent: say what is
-			b.WriteString("  filter " + common.Sanitize(domain.FormatFilter(s.node)) + " · " + filteredHere)
+			b.WriteString("  filter " + common.Guard(domain.FormatFilter(s.node)) + " · " + filteredHere)
 		case s.node != nil:
-			b.WriteString("  FilterExpression: " + common.Sanitize(domain.FormatFilter(s.node)))
+			b.WriteString("  FilterExpression: " + common.Guard(domain.FormatFilter(s.node)))
 		}
 		if n := dynamo.SearchSegments(s.info.SizeBytes); n > 1 {
 			fmt.Fprintf(&b, "  TotalSegments: %d", n)
@@ -888,6 +895,17 @@ func (s *Search) Request() string {
 // overBudget is how far the reads went past the budget (0: within it): a
 // read sized by the items before it can meet larger ones, and is billed
 // whole. "Stopped at the budget" beside 127.5 RCU of 20 was not true.
+// shortOfBudget is what a search stopped with left of its budget, where
+// that is more than half a read unit (0: none): what is left pays for no
+// item of the largest size read. "stopped at the budget" beside 20.5 RCU
+// of a 30 RCU budget read as if it were spent.
+func (s *Search) shortOfBudget() float64 {
+	if m := s.state.Request.MaxRCU; s.stopped && m > 0 && m-s.state.Spent > 0.5 {
+		return m - s.state.Spent
+	}
+	return 0
+}
+
 func (s *Search) overBudget() float64 {
 	if m := s.state.Request.MaxRCU; m > 0 && s.state.Spent > m {
 		return s.state.Spent - m
@@ -1031,7 +1049,7 @@ func planText(plan domain.Plan, info dynamo.TableInfo, r dynamo.SearchRequest, c
 		}
 	}
 	if plan.Filter != nil {
-		b.WriteString(" · filter " + common.Sanitize(domain.FormatFilter(plan.Filter)))
+		b.WriteString(" · filter " + common.Guard(domain.FormatFilter(plan.Filter)))
 	}
 	if len(plan.Project) > 0 {
 		names := make([]string, len(plan.Project))
