@@ -41,11 +41,11 @@ func (f itemsFlags) childrenShape(key dynamo.KeySchema) error {
 }
 
 // versionsShape refuses a key where no revision can be: versions live in
-// string sort keys.
+// string sort keys, or are a number sort key.
 func (f itemsFlags) versionsShape(key dynamo.KeySchema) error {
-	if key.SK == nil || key.SK.Type != domain.TypeS {
-		return usage("versions live in string sort keys such as v0_Audit, v1_Audit; read the partition with "+f.itemsInstead(),
-			"versions: %s has no string sort key, so no versions", f.keyOn())
+	if !dynamo.VersionedKey(key) {
+		return usage(dynamo.VersionKeysHint+"; read the partition with "+f.itemsInstead(),
+			"versions: %s has no string or number sort key, so no versions", f.keyOn())
 	}
 	return nil
 }

@@ -334,6 +334,13 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 			c := g.current[0]
 			g.h.Current = &c
 		}
+		if g.h.Pattern.Numbered() && g.h.Current != nil && !zeroIsCopy(g.h, g.current, ignore) {
+			// A number key's 0 that is no copy of the newest is its first
+			// version (storage-service's 0, 1, 2…), not a current copy
+			// drifted from it.
+			g.h.Revisions = append(g.current, g.h.Revisions...)
+			g.h.Current, g.current = nil, nil
+		}
 		ig := append(slices.Clone(ignore), ownNumbers(g.h, g.current)...)
 		g.h.Drift = drift(g.h, g.current, ig)
 		if g.h.Current != nil && g.h.Current.Word == "" {
@@ -345,6 +352,21 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		out = append(out, g.h)
 	}
 	return out
+}
+
+// zeroIsCopy reports whether a number key's 0 is kept as the current copy
+// of its newest revision: it names that revision (a Latest pointer) or
+// holds what it holds, keys and own numbers aside.
+func zeroIsCopy(h History, currents []Revision, ignore []string) bool {
+	latest := h.Latest()
+	if latest == nil {
+		return false
+	}
+	ig := append(slices.Clone(ignore), ownNumbers(h, currents)...)
+	if _, _, ok := versionPointer(h, ig); ok {
+		return true
+	}
+	return len(Diff(without(latest.Item, ig), without(h.Current.Item, ig))) == 0
 }
 
 // historyID keeps the forms apart: v_1 and v1_ never share a history.

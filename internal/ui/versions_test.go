@@ -126,10 +126,11 @@ func TestVersionsNone(t *testing.T) {
 	h.contains(t, "No Versions mode here")
 	h.keys("esc")
 	h.contains(t, "Tree")
+	// A number sort key is the version itself, unless its numbers are times.
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	before = h.rec.count("Query")
 	h.keys("3")
-	h.said(t, "No Versions mode here: versions live in string sort keys")
+	h.said(t, "No Versions mode here: the numbers in this sort key are times (1310216400…), not versions")
 	if n := h.rec.count("Query") - before; n != 0 {
 		t.Fatalf("a mode that does not apply read %d pages", n)
 	}
