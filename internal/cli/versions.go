@@ -194,7 +194,7 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		if pattern == nil && info.Key.SK.Type == domain.TypeN {
 			// A number key is the version itself: none here is one, as a
 			// key of ten digits or more is a time (1536019200).
-			fmt.Fprintf(f.stderr, "no versioned items: no number of %s here is a version (0, 1, 2…); a number of ten digits is a time, read by time with %s (read %s  %s)\n",
+			fmt.Fprintf(f.stderr, "no versioned items: the numbers of %s here are no run of versions (0, 1, 2…); a number of ten digits is a time, read by time with %s (read %s  %s)\n",
 				export.OneLine(info.Key.SK.Name), f.g.command("range", "--table", f.table, "--pk", shownPK, "--last", "30d"), level.Expression(), level.Values())
 		} else if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
 			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"), shownPK)

@@ -522,6 +522,31 @@ func NumberVersionsRange() SKCondition {
 	return SKCondition{Op: SKBetween, A: N("0"), B: N(strconv.Itoa(timeNumbered - 1))}
 }
 
+// NumberedRun reports whether a number key's numbers (as text) can be
+// versions: each one is (NumberVersions), and they run nearly without
+// gaps, no more missing than held between the least and the greatest (0,
+// 1, 2…; a leaderboard's scores 17, 512, 980 are no versions).
+func NumberedRun(nums []string) bool {
+	least, most, held := 0, 0, 0
+	seen := map[int]bool{}
+	for _, t := range nums {
+		k, ok := NumberVersions().Parse(t)
+		if !ok {
+			return false
+		}
+		if seen[k.Num] {
+			continue
+		}
+		if held == 0 || k.Num < least {
+			least = k.Num
+		}
+		most = max(most, k.Num)
+		seen[k.Num] = true
+		held++
+	}
+	return most-least+1 <= 2*held
+}
+
 // Numbered reports the pattern of a number sort key (NumberVersions).
 func (p *VersionPattern) Numbered() bool { return p != nil && p.numbered }
 

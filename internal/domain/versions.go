@@ -319,6 +319,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		if len(g.h.Revisions) == 0 && len(g.current) == 0 {
 			continue // words alone: no versioned item
 		}
+		if g.h.Pattern.Numbered() && !NumberedRun(keysOfAll(g.current, g.h.Revisions)) {
+			continue // a number key of scattered numbers (scores): no versions
+		}
 		if len(g.current) == 0 && len(g.h.Revisions) > 0 {
 			g.current = g.words
 		}
@@ -617,6 +620,17 @@ func rangeOf(v func(int) string, a, b int) string {
 		return v(a)
 	}
 	return v(a) + "…" + v(b)
+}
+
+// keysOfAll is the sort keys of revisions, as they were read.
+func keysOfAll(lists ...[]Revision) []string {
+	var out []string
+	for _, revs := range lists {
+		for _, r := range revs {
+			out = append(out, r.Key)
+		}
+	}
+	return out
 }
 
 func keysOf(revs []Revision) string {

@@ -398,6 +398,31 @@ func TestGroupNumberVersions(t *testing.T) {
 	}
 }
 
+// TestNumberedRun: a number key's numbers are versions where they run
+// nearly without gaps; a leaderboard's scores and a log's times are not.
+func TestNumberedRun(t *testing.T) {
+	for _, tc := range []struct {
+		nums []string
+		want bool
+	}{
+		{[]string{"0", "1", "2"}, true},
+		{[]string{"10", "11", "12", "13"}, true},
+		{[]string{"0", "1", "3"}, true},
+		{[]string{"7"}, true},
+		{[]string{"17", "512", "980"}, false},
+		{[]string{"1536019200", "1536019201"}, false},
+		{[]string{"1", "2.5"}, false},
+		{[]string{"-1", "0"}, false},
+	} {
+		if got := NumberedRun(tc.nums); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.nums, got, tc.want)
+		}
+	}
+	if hs := GroupVersions(numberedRevisions(map[int]map[string]any{17: nil, 512: nil, 980: nil}), "id", "version"); len(hs) != 0 {
+		t.Errorf("scores read as versions: %+v", hs)
+	}
+}
+
 func FuzzGroupNumberVersions(f *testing.F) {
 	for _, tc := range numberedCases {
 		var nums []byte
@@ -419,9 +444,16 @@ func FuzzGroupNumberVersions(f *testing.F) {
 		if _, ok := revs[0]; ok && copyZero && top > 0 {
 			revs[0] = map[string]any{"body": strconv.Itoa(top)}
 		}
+		texts := make([]string, 0, len(revs))
+		for n := range revs {
+			texts = append(texts, strconv.Itoa(n))
+		}
 		hs := GroupVersions(numberedRevisions(revs), "id", "version")
-		if len(hs) != 1 {
-			t.Fatalf("%v: %d histories", nums, len(hs))
+		if run := NumberedRun(texts); len(hs) != 1 && run || len(hs) != 0 && !run {
+			t.Fatalf("%v: %d histories, a run %v", nums, len(hs), run)
+		}
+		if len(hs) == 0 {
+			return
 		}
 		h := hs[0]
 		held := len(h.Revisions)

@@ -523,6 +523,9 @@ func numberVersionsTable(ctx context.Context, w dynamo.Writer) error {
 	for ts := 1536019200; ts < 1536019205; ts++ { // a device log: times, no versions
 		items = append(items, dynamo.Item{"PK": s("device-1"), "SK": n(ts)})
 	}
+	for _, score := range []int{17, 512, 980} { // a leaderboard: scores, no versions
+		items = append(items, dynamo.Item{"PK": s("game-1"), "SK": n(score)})
+	}
 	items = append(items,
 		dynamo.Item{"PK": s("Equipment#1"), "SK": n(0), "State": s("STALE"), "Latest": n(2)},
 		dynamo.Item{"PK": s("Equipment#1"), "SK": n(1), "State": s("S1")},
@@ -534,8 +537,8 @@ func numberVersionsTable(ctx context.Context, w dynamo.Writer) error {
 // every version kept with the highest the newest, or 0 the current copy
 // where it is kept as one (drift said as for v0_); the list reads the
 // whole partition, one item's history a GetItem of 0 by number and the
-// paged Query; a number of ten digits is a time, never read. The same on
-// both backends.
+// paged Query; a number of ten digits is a time, never read, and scattered
+// numbers (scores) are no versions. The same on both backends.
 func TestVersionsNumberSortKey(t *testing.T) {
 	ctx := context.Background()
 	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "N"}}
@@ -563,6 +566,10 @@ func TestVersionsNumberSortKey(t *testing.T) {
 		res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NumberVersions", Key: key, PK: domain.S("device-1")}, nil)
 		if total, _ := m.Session.Totals(); err != nil || len(res.Histories) != 0 || total.RCU != 0 {
 			t.Errorf("%s device-1: times read as versions %+v (%.1f RCU), %v", name, res.Histories, total.RCU, err)
+		}
+		res, err = dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "NumberVersions", Key: key, PK: domain.S("game-1")}, nil)
+		if err != nil || len(res.Histories) != 0 {
+			t.Errorf("%s game-1: scores read as versions %+v, %v", name, res.Histories, err)
 		}
 	}
 }

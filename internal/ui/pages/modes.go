@@ -137,17 +137,17 @@ func versionsApply(p place, key dynamo.KeySchema) (bool, string) {
 }
 
 // numberVersionsApply: a number sort key is the version itself, unless
-// the numbers read are none of them one (times: DeviceLogs' 1536019200).
+// the numbers read are no run of versions (times: DeviceLogs'
+// 1536019200; a leaderboard's scattered scores).
 func numberVersionsApply(sample []domain.KeyValue) (bool, string) {
-	for _, k := range sample {
-		if _, ok := domain.NumberVersions().Parse(k.Text); ok {
-			return true, ""
-		}
+	nums := make([]string, len(sample))
+	for i, k := range sample {
+		nums[i] = k.Text
 	}
-	if len(sample) == 0 {
+	if len(sample) == 0 || domain.NumberedRun(nums) {
 		return true, ""
 	}
-	return false, fmt.Sprintf("the numbers in this sort key are times (%s…), not versions", common.Sanitize(sample[0].Text))
+	return false, fmt.Sprintf("the numbers in this sort key (%s…) are no run of versions 0, 1, 2…", common.Sanitize(sample[0].Text))
 }
 
 // timeApplies rules Time out, for free, where the keys already read hold
