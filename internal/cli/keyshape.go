@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/dynascope/dynascope/internal/domain"
 	"github.com/dynascope/dynascope/internal/dynamo"
+	"github.com/dynascope/dynascope/internal/export"
 )
 
 // The key shapes children, versions and range need. A table (or index)
@@ -41,19 +42,23 @@ func (f itemsFlags) childrenShape(key dynamo.KeySchema) error {
 }
 
 // versionsShape refuses a key where no revision can be: versions live in
-// string sort keys.
+// string sort keys, or are a number sort key.
 func (f itemsFlags) versionsShape(key dynamo.KeySchema) error {
-	if key.SK == nil || key.SK.Type != domain.TypeS {
-		return usage("versions live in string sort keys such as v0_Audit, v1_Audit; read the partition with "+f.itemsInstead(),
-			"versions: %s has no string sort key, so no versions", f.keyOn())
+	if !dynamo.VersionedKey(key) {
+		return usage(dynamo.VersionKeysHint+"; read the partition with "+f.itemsInstead(),
+			"versions: %s has no string or number sort key, so no versions", f.keyOn())
 	}
 	return nil
 }
 
-// rangeShape refuses a key with no sort key to hold time.
+// rangeShape refuses a key with no sort key to hold time, or a binary one.
 func (f itemsFlags) rangeShape(key dynamo.KeySchema) error {
 	if key.SK == nil {
 		return usage("a time range needs a sort key that holds time; read the partition's item with "+f.itemsInstead(), "range: %s has no sort key", f.keyOn())
+	}
+	if key.SK.Type == domain.TypeB {
+		// Its keys were skipped as no time, and the partition said to hold none.
+		return usage("read the partition in key order with "+f.itemsInstead(), "range: %s has a binary sort key (%s), and no time format reads bytes", f.keyOn(), export.OneLine(key.SK.Name))
 	}
 	return nil
 }

@@ -102,6 +102,27 @@ func TestRangeBadInput(t *testing.T) {
 // (not a failed read), saying to run items.
 func TestRangeWithoutSortKey(t *testing.T) { checkHashOnly(t, "range", "--last", "1h") }
 
+// TestRangeBinarySortKey: a binary sort key (UUIDv7 bytes, written as
+// boto3 writes bytes) holds no time range reads: exit 2 in one line,
+// saying to run items; it said the partition "has no keys".
+func TestRangeBinarySortKey(t *testing.T) {
+	srv := dynalitetest.Shared(t)
+	isolateAWS(t)
+	c := srv.Client()
+	createTable(t, c, "BinaryTimes", "SK", types.ScalarAttributeTypeB)
+	var reqs []types.WriteRequest
+	for i := range 30 {
+		id := []byte{0x01, 0x8b, 0xcf, 0xe5, 0x68, byte(i), 0x70, 0, 0x80, 1, 2, 3, 4, 5, 6, byte(i)}
+		reqs = append(reqs, put(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "device-1"}, "SK": &types.AttributeValueMemberB{Value: id}}))
+	}
+	batchWrite(t, c, "BinaryTimes", reqs)
+	out, stderr, code := cli(t, "range", "--endpoint-url", srv.Endpoint, "--region", "us-east-1", "--table", "BinaryTimes", "--pk", "device-1", "--after", "2023-11-15T00:00:00Z", "--output", "jsonl")
+	if code != 2 || out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
+		!strings.Contains(stderr, "has a binary sort key (SK), and no time format reads bytes") || !strings.Contains(stderr, "dynascope items ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
 // TestRangeMergesPrefixes: STATE#time keys without --sk-prefix are read
 // as one range across every state, newest first, with the cost said.
 func TestRangeMergesPrefixes(t *testing.T) {

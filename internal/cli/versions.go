@@ -78,6 +78,10 @@ a v0 it is said only where it differs from it. Where the word leads the key
 (LATEST_Audit beside v1_Audit, LATEST#DOC#d1 beside v1#DOC#d1) and an item
 has no v0, it is read apart: one Query for each of LATEST, latest, Latest,
 CURRENT, current and Current, said on stderr.
+A number sort key is the version itself (id, version 0, 1, 2…, every
+version kept, the highest the newest), read BETWEEN 0 AND 999999999: ten
+digits are a time, not a version. Its 0 is the current copy, with drift,
+only where it names the newest (Latest) or holds what the newest holds.
 drift_ignore = ["UpdatedAt"] in the table's configuration leaves
 attributes out of the comparison.
 
@@ -187,11 +191,18 @@ func runVersions(ctx context.Context, f *versionsFlags) error {
 		// generic example came first, and the pattern that fits after it.
 		suggested := false
 		shownPK := masked.ShownKey(f.table, info.Key.PK.Name, f.pk, delim)
-		if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
+		if pattern == nil && info.Key.SK.Type == domain.TypeN {
+			// A number key is the version itself: none here is one, as a
+			// key of ten digits or more is a time (1536019200).
+			fmt.Fprintf(f.stderr, "no versioned items: the numbers of %s here are no run of versions (0, 1, 2…); a number of ten digits is a time, read by time with %s (read %s  %s)\n",
+				export.OneLine(info.Key.SK.Name), f.g.command("range", "--table", f.table, "--pk", shownPK, "--last", "30d"), level.Expression(), level.Values())
+		} else if pattern == nil && !masked.Hides(f.table, info.Key.SK.Name) {
 			suggested = suggestVersionPattern(ctx, conn.client, f, res, cmp.Or(delim, "#"), shownPK)
 		}
-		if err := nothingFound(f, pattern, level, shownPK, suggested); err != nil {
-			return err
+		if pattern != nil || info.Key.SK.Type != domain.TypeN {
+			if err := nothingFound(f, pattern, level, shownPK, suggested); err != nil {
+				return err
+			}
 		}
 	}
 	items := make([]historyJSON, 0, len(res.Histories))

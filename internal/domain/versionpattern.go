@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,6 +24,8 @@ type VersionPattern struct {
 	// partition of past revisions beside the current copy's own
 	// (historical.u1 beside current.u1): no current copy is missing here.
 	historyOnly bool
+	// numbered: the sort key is a number, the revision itself (NumberVersions).
+	numbered bool
 	// current reads the current copy's key where a word stands in place of
 	// the revision (DOC#d1#LATEST beside DOC#d1#v7, rev#current#Terms,
 	// v_latest, LATEST_Audit beside v1_Audit); nil where the word would
@@ -292,6 +296,9 @@ func (p *VersionPattern) Parse(sk string) (VersionKey, bool) {
 		k.Name = m[3-p.numGroup]
 	}
 	k.Num, k.Big = revisionNumber(k.Digits)
+	if p.numbered && (k.Big || k.Num >= timeNumbered) {
+		return VersionKey{}, false // a number key of ten digits is a time (DeviceLogs' 1536019200), not a version
+	}
 	return k, true
 }
 
@@ -496,6 +503,52 @@ func nameFirstSep(s string) int {
 	}
 	return 1
 }
+
+// NumberVersions reads a number sort key as the revision number itself,
+// as wellcomecollection's storage-service keeps every version of a thing
+// (id, version N: 0, 1, 2…, the highest the newest): no name, and no
+// current copy missing. A 0 kept as a copy of the newest (AWS's v0 with
+// its Latest, under a number key) is the current copy; any other 0 is the
+// first version (GroupVersions).
+var NumberVersions = sync.OnceValue(func() *VersionPattern {
+	p := mustVersionPattern(numPlaceholder)
+	p.historyOnly, p.numbered = true, true
+	return p
+})
+
+// NumberVersionsRange is the key condition that reads a number key's
+// versions and no time: 0 to the largest number that is no time.
+func NumberVersionsRange() SKCondition {
+	return SKCondition{Op: SKBetween, A: N("0"), B: N(strconv.Itoa(timeNumbered - 1))}
+}
+
+// NumberedRun reports whether a number key's numbers (as text) can be
+// versions: each one is (NumberVersions), and they run nearly without
+// gaps, no more missing than held between the least and the greatest (0,
+// 1, 2…; a leaderboard's scores 17, 512, 980 are no versions).
+func NumberedRun(nums []string) bool {
+	least, most, held := 0, 0, 0
+	seen := map[int]bool{}
+	for _, t := range nums {
+		k, ok := NumberVersions().Parse(t)
+		if !ok {
+			return false
+		}
+		if seen[k.Num] {
+			continue
+		}
+		if held == 0 || k.Num < least {
+			least = k.Num
+		}
+		most = max(most, k.Num)
+		seen[k.Num] = true
+		held++
+	}
+	return most-least+1 <= 2*held
+}
+
+// Numbered reports the pattern of a number sort key (NumberVersions).
+func (p *VersionPattern) Numbered() bool { return p != nil && p.numbered }
 
 // HistoryOnly reports a pattern inferred from keys that hold no revision
 // 0: their current copies live elsewhere, so none is missing.

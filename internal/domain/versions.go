@@ -319,6 +319,9 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		if len(g.h.Revisions) == 0 && len(g.current) == 0 {
 			continue // words alone: no versioned item
 		}
+		if g.h.Pattern.Numbered() && !NumberedRun(keysOfAll(g.current, g.h.Revisions)) {
+			continue // a number key of scattered numbers (scores): no versions
+		}
 		if len(g.current) == 0 && len(g.h.Revisions) > 0 {
 			g.current = g.words
 		}
@@ -334,6 +337,13 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 			c := g.current[0]
 			g.h.Current = &c
 		}
+		if g.h.Pattern.Numbered() && g.h.Current != nil && !zeroIsCopy(g.h, g.current, ignore) {
+			// A number key's 0 that is no copy of the newest is its first
+			// version (storage-service's 0, 1, 2…), not a current copy
+			// drifted from it.
+			g.h.Revisions = append(g.current, g.h.Revisions...)
+			g.h.Current, g.current = nil, nil
+		}
 		ig := append(slices.Clone(ignore), ownNumbers(g.h, g.current)...)
 		g.h.Drift = drift(g.h, g.current, ig)
 		if g.h.Current != nil && g.h.Current.Word == "" {
@@ -345,6 +355,21 @@ func GroupVersions(revs []Revision, ignore ...string) []History {
 		out = append(out, g.h)
 	}
 	return out
+}
+
+// zeroIsCopy reports whether a number key's 0 is kept as the current copy
+// of its newest revision: it names that revision (a Latest pointer) or
+// holds what it holds, keys and own numbers aside.
+func zeroIsCopy(h History, currents []Revision, ignore []string) bool {
+	latest := h.Latest()
+	if latest == nil {
+		return false
+	}
+	ig := append(slices.Clone(ignore), ownNumbers(h, currents)...)
+	if _, _, ok := versionPointer(h, ig); ok {
+		return true
+	}
+	return len(Diff(without(latest.Item, ig), without(h.Current.Item, ig))) == 0
 }
 
 // historyID keeps the forms apart: v_1 and v1_ never share a history.
@@ -595,6 +620,17 @@ func rangeOf(v func(int) string, a, b int) string {
 		return v(a)
 	}
 	return v(a) + "…" + v(b)
+}
+
+// keysOfAll is the sort keys of revisions, as they were read.
+func keysOfAll(lists ...[]Revision) []string {
+	var out []string
+	for _, revs := range lists {
+		for _, r := range revs {
+			out = append(out, r.Key)
+		}
+	}
+	return out
 }
 
 func keysOf(revs []Revision) string {

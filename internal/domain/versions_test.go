@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -210,11 +212,7 @@ func TestGroupVersions(t *testing.T) {
 			[]string{"v001_A"}, "v001_A", []string{"v000_ differs from v001_: status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hs := GroupVersions(tc.revs, "SK")
-			if len(hs) != 1 {
-				t.Fatalf("%d histories", len(hs))
-			}
-			h := hs[0]
+			h := oneHistory(t, tc.revs, "SK")
 			var order []string
 			for _, r := range h.Revisions {
 				order = append(order, r.Key)
@@ -332,4 +330,141 @@ func TestWhyNotRevision(t *testing.T) {
 			t.Errorf("%q: %q, want %q", sk, got, want)
 		}
 	}
+}
+
+// numberedCases are histories kept under a number sort key: every version
+// kept with the highest the newest (wellcomecollection's storage-service
+// multi-version store: id, version N from 0), or AWS's 0 kept as a copy of
+// the newest (its Latest pointer, or the same attributes).
+var numberedCases = []struct {
+	name    string
+	revs    map[int]map[string]any // by version
+	current bool                   // 0 read as the current copy
+	order   []int
+	drift   []string
+}{
+	{"every version kept, 0 the first", map[int]map[string]any{0: {"files": "a"}, 1: {"files": "b"}, 2: {"files": "c"}}, false, []int{0, 1, 2}, nil},
+	{"one version, 0", map[int]map[string]any{0: {"files": "a"}}, false, []int{0}, nil},
+	{"kept from 1", map[int]map[string]any{1: {"files": "a"}, 2: {"files": "b"}}, false, []int{1, 2}, nil},
+	{"a gap", map[int]map[string]any{0: {"files": "a"}, 1: {"files": "b"}, 3: {"files": "c"}}, false, []int{0, 1, 3}, []string{"gap: no 2 between 1 and 3"}},
+	{"0 a copy of the newest", map[int]map[string]any{0: {"State": "S2"}, 1: {"State": "S1"}, 2: {"State": "S2"}}, true, []int{1, 2}, nil},
+	{"0 names the newest", map[int]map[string]any{0: {"State": "S2", "Latest": json.Number("2")}, 1: {"State": "S1"}, 2: {"State": "S2"}}, true, []int{1, 2}, nil},
+	{"0 names the newest and drifted", map[int]map[string]any{0: {"State": "STALE", "Latest": json.Number("2")}, 1: {"State": "S1"}, 2: {"State": "S2"}}, true, []int{1, 2},
+		[]string{"0 differs from 2: State"}},
+	{"0 names a version not kept", map[int]map[string]any{0: {"State": "S2", "Latest": json.Number("3")}, 1: {"State": "S1"}, 2: {"State": "S2"}}, true, []int{1, 2},
+		[]string{"0 says Latest=3 but 3 does not exist"}},
+}
+
+func numberedRevisions(revs map[int]map[string]any) []Revision {
+	var out []Revision
+	for n, item := range revs {
+		k, ok := NumberVersions().Parse(strconv.Itoa(n))
+		if !ok {
+			panic(n)
+		}
+		full := map[string]any{"id": "b1", "version": json.Number(strconv.Itoa(n))}
+		for a, v := range item {
+			full[a] = v
+		}
+		out = append(out, Revision{VersionKey: k, Item: full})
+	}
+	return out
+}
+
+// oneHistory groups revs, which must make one history.
+func oneHistory(t *testing.T, revs []Revision, ignore ...string) History {
+	t.Helper()
+	hs := GroupVersions(revs, ignore...)
+	if len(hs) != 1 {
+		t.Fatalf("%d histories", len(hs))
+	}
+	return hs[0]
+}
+
+// TestGroupNumberVersions: a number sort key is the version; its 0 is the
+// current copy only where it is kept as one, else the first version.
+func TestGroupNumberVersions(t *testing.T) {
+	for _, tc := range numberedCases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := oneHistory(t, numberedRevisions(tc.revs), "id", "version")
+			var order []int
+			for _, r := range h.Revisions {
+				order = append(order, r.Num)
+			}
+			if (h.Current != nil) != tc.current || !reflect.DeepEqual(order, tc.order) || !reflect.DeepEqual(h.Drift, tc.drift) {
+				t.Errorf("current %v order %v drift %q, want %v %v %q", h.Current != nil, order, h.Drift, tc.current, tc.order, tc.drift)
+			}
+		})
+	}
+}
+
+// TestNumberedRun: a number key's numbers are versions where they run
+// nearly without gaps; a leaderboard's scores and a log's times are not.
+func TestNumberedRun(t *testing.T) {
+	for _, tc := range []struct {
+		nums []string
+		want bool
+	}{
+		{[]string{"0", "1", "2"}, true},
+		{[]string{"10", "11", "12", "13"}, true},
+		{[]string{"0", "1", "3"}, true},
+		{[]string{"7"}, true},
+		{[]string{"17", "512", "980"}, false},
+		{[]string{"1536019200", "1536019201"}, false},
+		{[]string{"1", "2.5"}, false},
+		{[]string{"-1", "0"}, false},
+	} {
+		if got := NumberedRun(tc.nums); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.nums, got, tc.want)
+		}
+	}
+	if hs := GroupVersions(numberedRevisions(map[int]map[string]any{17: nil, 512: nil, 980: nil}), "id", "version"); len(hs) != 0 {
+		t.Errorf("scores read as versions: %+v", hs)
+	}
+}
+
+func FuzzGroupNumberVersions(f *testing.F) {
+	for _, tc := range numberedCases {
+		var nums []byte
+		for n := range tc.revs {
+			nums = append(nums, byte(n))
+		}
+		f.Add(nums, tc.current)
+	}
+	f.Fuzz(func(t *testing.T, nums []byte, copyZero bool) {
+		revs := map[int]map[string]any{}
+		top := -1
+		for _, n := range nums {
+			revs[int(n)] = map[string]any{"body": strconv.Itoa(int(n))}
+			top = max(top, int(n))
+		}
+		if len(revs) == 0 {
+			return
+		}
+		if _, ok := revs[0]; ok && copyZero && top > 0 {
+			revs[0] = map[string]any{"body": strconv.Itoa(top)}
+		}
+		texts := make([]string, 0, len(revs))
+		for n := range revs {
+			texts = append(texts, strconv.Itoa(n))
+		}
+		hs := GroupVersions(numberedRevisions(revs), "id", "version")
+		if run := NumberedRun(texts); len(hs) != 1 && run || len(hs) != 0 && !run {
+			t.Fatalf("%v: %d histories, a run %v", nums, len(hs), run)
+		}
+		if len(hs) == 0 {
+			return
+		}
+		h := hs[0]
+		held := len(h.Revisions)
+		if h.Current != nil {
+			held++
+		}
+		if held != len(revs) || h.Latest() == nil || h.Latest().Num != top {
+			t.Fatalf("%v: %d of %d held, latest %+v", nums, held, len(revs), h.Latest())
+		}
+		if h.Current != nil && slices.ContainsFunc(h.Drift, func(d string) bool { return strings.Contains(d, "differs") }) {
+			t.Fatalf("%v: a copy of the newest differs: %q", nums, h.Drift)
+		}
+	})
 }

@@ -161,7 +161,10 @@ func revisionQuery(r VersionsRequest, prefix string) domain.KeyQuery {
 	if r.Index != nil {
 		q.Index = r.Index.Name
 	}
-	if prefix != "" {
+	switch {
+	case r.Pattern.Numbered():
+		q.SK = domain.NumberVersionsRange() // a device log's times are never read as versions
+	case prefix != "":
 		q.SK = domain.SKCondition{Op: domain.SKBeginsWith, A: domain.S(prefix)}
 	}
 	return q
@@ -282,22 +285,60 @@ func RawKey(owner, sk string) string {
 }
 
 func checkVersioned(r VersionsRequest) error {
-	if r.Key.SK == nil || r.Key.SK.Type != domain.TypeS {
-		return Errorf("versions", KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
-			"table %s has no string sort key, so no versions", r.Table)
+	if !VersionedKey(r.Key) {
+		return Errorf("versions", KindValidation, VersionKeysHint,
+			"table %s has no string or number sort key, so no versions", r.Table)
 	}
 	return nil
+}
+
+// VersionKeysHint says where revisions live, for a key that holds none.
+const VersionKeysHint = "versions live in string sort keys such as v0_Audit, v1_Audit, or in a number sort key that is the version (0, 1, 2…)"
+
+// VersionedKey reports whether a key's sort key can hold revisions: a
+// string spells them (v0_Audit), a number is one (domain.NumberVersions).
+func VersionedKey(k KeySchema) bool {
+	return k.SK != nil && (k.SK.Type == domain.TypeS || k.SK.Type == domain.TypeN)
+}
+
+// numbered is the request on a number sort key: its revisions are the
+// numbers themselves, unless a pattern names another reading of them.
+func (r VersionsRequest) numbered() VersionsRequest {
+	if r.Pattern == nil && r.Key.SK != nil && r.Key.SK.Type == domain.TypeN {
+		r.Pattern = domain.NumberVersions()
+	}
+	return r
+}
+
+// revisionText is an item's sort key as revision text: a string, or a number's
+// digits as DynamoDB returns them.
+func revisionText(it Item, r VersionsRequest) (string, bool) {
+	switch v := it[r.Key.SK.Name].(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value, true
+	case *types.AttributeValueMemberN:
+		return v.Value, true
+	}
+	return "", false
+}
+
+// revisionValue is sort key text as the request's key type writes it.
+func revisionValue(r VersionsRequest, text string) types.AttributeValue {
+	if r.Key.SK.Type == domain.TypeN {
+		return &types.AttributeValueMemberN{Value: text}
+	}
+	return &types.AttributeValueMemberS{Value: text}
 }
 
 // revisionsOf keeps the items whose sort keys are revisions, as plain values.
 func revisionsOf(items []Item, r VersionsRequest, keep func(domain.VersionKey) bool) []domain.Revision {
 	var out []domain.Revision
 	for _, it := range items {
-		s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS)
+		s, ok := revisionText(it, r)
 		if !ok {
 			continue
 		}
-		k, ok := r.parse(s.Value)
+		k, ok := r.parse(s)
 		if !ok || (keep != nil && !keep(k)) {
 			continue
 		}
@@ -311,8 +352,8 @@ func revisionsOf(items []Item, r VersionsRequest, keep func(domain.VersionKey) b
 func notRevisions(items []Item, r VersionsRequest) []Item {
 	var out []Item
 	for _, it := range items {
-		if s, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
-			if _, rev := r.parse(s.Value); !rev {
+		if s, ok := revisionText(it, r); ok {
+			if _, rev := r.parse(s); !rev {
 				out = append(out, it)
 			}
 		}
@@ -329,7 +370,9 @@ func inferPattern(others []Item, r VersionsRequest) *domain.VersionPattern {
 	}
 	keys := make([]string, 0, len(others))
 	for _, it := range others {
-		keys = append(keys, it[r.Key.SK.Name].(*types.AttributeValueMemberS).Value)
+		if k, ok := it[r.Key.SK.Name].(*types.AttributeValueMemberS); ok {
+			keys = append(keys, k.Value)
+		}
 	}
 	p := domain.InferVersionPattern(keys)
 	if p == nil || !strings.HasPrefix(p.Prefix(), HistoryQuery(r).SK.A.Text) {
@@ -358,6 +401,7 @@ func Versions(ctx context.Context, c Client, r VersionsRequest, progress func(Ve
 	if err := checkVersioned(r); err != nil {
 		return VersionsResult{}, err
 	}
+	r = r.numbered()
 	if r.Pattern == nil && r.Resume != nil && r.Resume.Pattern != nil {
 		r.Pattern = r.Resume.Pattern
 	}
@@ -625,6 +669,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 	if err := checkVersioned(r); err != nil {
 		return domain.History{}, VersionsResult{}, err
 	}
+	r = r.numbered()
 	res := VersionsResult{Level: itemQuery(r)}
 	ev := HistoryEvent{History: r.emptyHistory()}
 	send := func() {
@@ -636,7 +681,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 	// An index has no GetItem: its current copy comes with the history.
 	var cur Item
 	if r.Index == nil {
-		got, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: &types.AttributeValueMemberS{Value: r.zeroKey()}})
+		got, cost, err := GetItem(ctx, c, r.Table, Item{r.Key.PK.Name: AttributeValue(r.PK), r.Key.SK.Name: revisionValue(r, r.zeroKey())})
 		res.Cost = res.Cost.Add(cost)
 		if err != nil {
 			return ev.History, res, err
@@ -688,7 +733,7 @@ func ItemHistory(ctx context.Context, c Client, r VersionsRequest, emit func(His
 		if ev.Current == nil {
 			ev.Current = ev.History.Current
 		}
-		if res.Pages == 1 && page.More() && ev.Latest == nil && r.ownerAttr() == "" {
+		if res.Pages == 1 && page.More() && ev.Latest == nil && r.ownerAttr() == "" && !r.Pattern.Numbered() {
 			if w := paddedWidth(revs); w > 0 {
 				latest, cost, err := Newest(ctx, c, r, w)
 				res.Cost = res.Cost.Add(cost)

@@ -503,3 +503,73 @@ func TestVersionsFindsNameFirstFamily(t *testing.T) {
 		}
 	}
 }
+
+var numberVersionsSeeded seededTable
+
+// numberVersionsTable is written as its sources write it: the
+// storage-service multi-version store (id, version N: every version kept,
+// 0 the first), and AWS's audit history under a number key (0 a copy of
+// the newest that names it in Latest, here drifted).
+func numberVersionsTable(ctx context.Context, w dynamo.Writer) error {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+	var items []dynamo.Item
+	for v := range 3 {
+		items = append(items, dynamo.Item{"PK": s("digitised/b1"), "SK": n(v), "payload": s(string(rune('a' + v)))})
+	}
+	for v := 10; v < 20; v++ { // one width of digits: no padded shortcut on a number
+		items = append(items, dynamo.Item{"PK": s("digitised/b2"), "SK": n(v), "payload": s(string(rune('a' + v)))})
+	}
+	for ts := 1536019200; ts < 1536019205; ts++ { // a device log: times, no versions
+		items = append(items, dynamo.Item{"PK": s("device-1"), "SK": n(ts)})
+	}
+	for _, score := range []int{17, 512, 980} { // a leaderboard: scores, no versions
+		items = append(items, dynamo.Item{"PK": s("game-1"), "SK": n(score)})
+	}
+	items = append(items,
+		dynamo.Item{"PK": s("Equipment#1"), "SK": n(0), "State": s("STALE"), "Latest": n(2)},
+		dynamo.Item{"PK": s("Equipment#1"), "SK": n(1), "State": s("S1")},
+		dynamo.Item{"PK": s("Equipment#1"), "SK": n(2), "State": s("S2")})
+	return demo.CreateKeyTable(ctx, w, "NumberVersions", "N", items)
+}
+
+// TestVersionsNumberSortKey: a number sort key is the version itself:
+// every version kept with the highest the newest, or 0 the current copy
+// where it is kept as one (drift said as for v0_); the list reads the
+// whole partition, one item's history a GetItem of 0 by number and the
+// paged Query; a number of ten digits is a time, never read, and scattered
+// numbers (scores) are no versions. The same on both backends.
+func TestVersionsNumberSortKey(t *testing.T) {
+	ctx := context.Background()
+	key := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "N"}}
+	want := map[string]string{
+		"digitised/b1": ` current=none revisions=3 latest=2 drift=[]`,
+		"digitised/b2": ` current=none revisions=10 latest=19 drift=["gap: no 1…9 before 10"]`,
+		"Equipment#1":  ` current=0 revisions=2 latest=2 drift=["0 differs from 2: State"]`,
+	}
+	for name, c := range seededBackends(t, &numberVersionsSeeded, numberVersionsTable) {
+		for _, pk := range slices.Sorted(maps.Keys(want)) {
+			r := dynamo.VersionsRequest{Table: "NumberVersions", Key: key, PK: domain.S(pk), PageLimit: 4}
+			res, err := dynamo.Versions(ctx, c, r, nil)
+			if err != nil || len(res.Histories) != 1 || res.Level.SK.Op != domain.SKBetween {
+				t.Fatalf("%s %s: %+v %v", name, pk, res.Histories, err)
+			}
+			if got := summary(res.Histories[0]); got != want[pk] {
+				t.Errorf("%s %s: %s, want %s", name, pk, got, want[pk])
+			}
+			h, _, err := dynamo.ItemHistory(ctx, c, r, nil)
+			if err != nil || summary(h) != summary(res.Histories[0]) {
+				t.Errorf("%s %s item: %s %v", name, pk, summary(h), err)
+			}
+		}
+		m := dynamo.NewMetered(c)
+		res, err := dynamo.Versions(ctx, m, dynamo.VersionsRequest{Table: "NumberVersions", Key: key, PK: domain.S("device-1")}, nil)
+		if total, _ := m.Session.Totals(); err != nil || len(res.Histories) != 0 || total.RCU != 0 {
+			t.Errorf("%s device-1: times read as versions %+v (%.1f RCU), %v", name, res.Histories, total.RCU, err)
+		}
+		res, err = dynamo.Versions(ctx, c, dynamo.VersionsRequest{Table: "NumberVersions", Key: key, PK: domain.S("game-1")}, nil)
+		if err != nil || len(res.Histories) != 0 {
+			t.Errorf("%s game-1: scores read as versions %+v, %v", name, res.Histories, err)
+		}
+	}
+}

@@ -126,10 +126,11 @@ func TestVersionsNone(t *testing.T) {
 	h.contains(t, "No Versions mode here")
 	h.keys("esc")
 	h.contains(t, "Tree")
+	// A number sort key is the version itself, unless its numbers are times.
 	h = newHarness(t, 100, 30, Config{Table: "DeviceLogs", PK: "123"})
 	before = h.rec.count("Query")
 	h.keys("3")
-	h.said(t, "No Versions mode here: versions live in string sort keys")
+	h.said(t, "No Versions mode here: the numbers in this sort key (1310216400…) are no run of versions 0, 1, 2…")
 	if n := h.rec.count("Query") - before; n != 0 {
 		t.Fatalf("a mode that does not apply read %d pages", n)
 	}
@@ -297,6 +298,36 @@ func TestVersionsPatternWithoutName(t *testing.T) {
 	h.contains(t, "P · 1 versioned item", "(doc|{n})  doc|0", `:prefix="doc|"`)
 	h.keys("enter")
 	h.contains(t, "(doc|{n}) · 2 revisions", "doc|0 current")
+}
+
+// TestVersionsNumberSortKey: a number sort key is the version itself in
+// the explorer too: storage-service's every version kept (0 the first),
+// and a 0 kept as the current copy, drifted; the timeline opens.
+func TestVersionsNumberSortKey(t *testing.T) {
+	db := memory.New()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+	items := []dynamo.Item{
+		{"PK": s("digitised/b1"), "SK": n(0), "payload": s("a")}, {"PK": s("digitised/b1"), "SK": n(1), "payload": s("b")},
+		{"PK": s("Equipment#1"), "SK": n(0), "State": s("STALE"), "Latest": n(2)},
+		{"PK": s("Equipment#1"), "SK": n(1), "State": s("S1")}, {"PK": s("Equipment#1"), "SK": n(2), "State": s("S2")},
+	}
+	if err := demo.CreateKeyTable(context.Background(), db, "NumberVersions", "N", items); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 30, Config{Client: db, Table: "NumberVersions", PK: "Equipment#1", Versions: "*"})
+	h.contains(t, "Equipment#1 · 1 versioned item · 1 drifted", "⚠ 0 differs from 2: State")
+	h.keys("enter")
+	h.contains(t, "2 revisions · drifted", "0 current")
+	h = newHarness(t, 120, 30, Config{Client: db, Table: "NumberVersions", PK: "digitised/b1", Versions: "*"})
+	h.contains(t, "digitised/b1 · 1 versioned item", "✓")
+	h.keys("enter")
+	h.contains(t, "2 revisions", "★   newest is current")
+	if strings.Contains(h.screen(), "missing") {
+		t.Errorf("every version kept, and a current copy said missing:\n%s", h.screen())
+	}
+	h.keys("g")
+	h.contains(t, "No current copy kept apart", "the newest, 1, is the item as it is")
 }
 
 // TestVersionsBareWithPointer: AWS's v0…vN are a versioned item in the

@@ -123,8 +123,10 @@ func treeApplies(_ place, key dynamo.KeySchema) (bool, string) {
 
 func versionsApply(p place, key dynamo.KeySchema) (bool, string) {
 	switch {
-	case key.SK == nil || key.SK.Type != domain.TypeS:
-		return false, "versions live in string sort keys (v0_Audit, v1_Audit…)"
+	case !dynamo.VersionedKey(key):
+		return false, "versions live in string sort keys (v0_Audit, v1_Audit…) or a number sort key (0, 1, 2…)"
+	case key.SK.Type == domain.TypeN:
+		return numberVersionsApply(p.sample)
 	case p.prefix != "":
 		return false, "versions are listed for the whole partition: esc to its top"
 	case p.seen != nil:
@@ -132,6 +134,20 @@ func versionsApply(p place, key dynamo.KeySchema) (bool, string) {
 		return why == "", why
 	}
 	return true, ""
+}
+
+// numberVersionsApply: a number sort key is the version itself, unless
+// the numbers read are no run of versions (times: DeviceLogs'
+// 1536019200; a leaderboard's scattered scores).
+func numberVersionsApply(sample []domain.KeyValue) (bool, string) {
+	nums := make([]string, len(sample))
+	for i, k := range sample {
+		nums[i] = k.Text
+	}
+	if len(sample) == 0 || domain.NumberedRun(nums) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("the numbers in this sort key (%s…) are no run of versions 0, 1, 2…", common.Sanitize(sample[0].Text))
 }
 
 // timeApplies rules Time out, for free, where the keys already read hold

@@ -73,6 +73,12 @@ func NewTimeline(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, h 
 	return t
 }
 
+// keptApart: the history keeps no current copy by design (a number key's
+// every version, historical.u1's past revisions), so none is missing.
+func (t *Timeline) keptApart() bool {
+	return t.h.Current == nil && t.h.Pattern != nil && t.h.Pattern.HistoryOnly() && t.h.Latest() != nil
+}
+
 // rev is row r's revision (nil: the current copy is missing).
 func (t *Timeline) rev(r int) *domain.Revision { return t.list.Row(r).rev }
 
@@ -137,6 +143,9 @@ func (t *Timeline) cell(row revisionRow, col int) string {
 		}
 		return ""
 	case 1:
+		if rev == nil && t.keptApart() {
+			return "newest is current"
+		}
 		if rev == nil {
 			return common.Sanitize(t.h.Stub(0)) + " missing"
 		}
@@ -330,6 +339,9 @@ func (t *Timeline) View() string {
 	dtitle := "Diff"
 	var lines []string
 	switch {
+	case rev == nil && t.keptApart():
+		dtitle = "No current copy kept apart"
+		lines = append(lines, st.Dim.Render("Every version is kept under its own number: the newest, "+common.Sanitize(t.h.Latest().Label())+", is the item as it is."))
 	case rev == nil:
 		zero := common.Sanitize(t.h.Stub(0))
 		dtitle = zero + " missing"

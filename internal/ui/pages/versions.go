@@ -60,13 +60,13 @@ func (v *Versions) OpenItem(name string) { v.open = name }
 // index (""), or says why it has none.
 func openVersions(c *common.Common, info dynamo.TableInfo, pk domain.KeyValue, index string) tea.Cmd {
 	keys, _ := info.KeyFor(index)
-	if keys.SK == nil || keys.SK.Type != domain.TypeS {
+	if !dynamo.VersionedKey(keys) {
 		on := info.Name
 		if index != "" {
 			on = "index " + index
 		}
-		return common.Report(dynamo.Errorf("versions", dynamo.KindValidation, "versions live in string sort keys such as v0_Audit, v1_Audit",
-			"%s has no string sort key, so no versions", on), false, 0)
+		return common.Report(dynamo.Errorf("versions", dynamo.KindValidation, dynamo.VersionKeysHint,
+			"%s has no string or number sort key, so no versions", on), false, 0)
 	}
 	return open(NewVersionsOn(c, info, pk, index))
 }
