@@ -312,7 +312,7 @@ func TestEntitiesFailed(t *testing.T) {
 	f.Client = demoData(t)
 	h := newHarness(t, 120, 35, Config{Client: f, Table: "Shop", Now: demoClock})
 	h.keys("E")
-	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r refresh")
+	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r retry")
 	if strings.Contains(h.screen(), "entity types ·") && !strings.Contains(h.screen(), "0 entity types") {
 		t.Fatalf("a failed read shown as types:\n%s", h.screen())
 	}
@@ -324,7 +324,7 @@ func TestEntitiesFailed(t *testing.T) {
 	f.after = f.calls
 	f.mu.Unlock()
 	h.keys("r")
-	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r refresh")
+	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r retry")
 	// esc stops a read in flight where the types would be; r reads them
 	// again, from the start (never "r reads on": nothing goes on from esc).
 	f.mu.Lock()

@@ -310,6 +310,91 @@ func TestCancelledReadsAgainSaysSo(t *testing.T) {
 	}
 }
 
+// TestListsOfferRAsTheirTitleSays: every list offers r through the list
+// core (list.Paged.AgainKey): in ? help while its read is whole, on the
+// help line once a read failed or was cancelled, named as the title says
+// what r does. Tables, Changes, Entities and the comparison offered
+// "r refresh" on the help line whatever their state, beside a title
+// saying "r reads again" or "r retries"; the partitions list left r to ?
+// beside a title saying "r retries".
+func TestListsOfferRAsTheirTitleSays(t *testing.T) {
+	now := func() time.Time { return demo.DemoEnd }
+	mem := memory.New()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// held opens what the last key opens with its read held in flight.
+	held := func(k string) func(h *harness) {
+		return func(h *harness) {
+			_, cmd := h.m.Update(keyPress(k))
+			if cmd == nil {
+				t.Fatalf("%s sent nothing", k)
+			}
+			if k == "enter" { // the comparison's page opens, then reads
+				h.m.Update(cmd())
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		cfg       Config
+		open      []string
+		read      func(h *harness) // a read again, held in flight
+		cancelled string           // r on the help line after esc
+		fail      func() *failing  // a read that fails (nil: none tried)
+		failOpen  []string
+	}{
+		{"tables", Config{}, nil, held("r"), "r read again", func() *failing { return failAfter("ListTables", 1, throttled) }, []string{"r"}},
+		{"partitions", Config{Table: "Locations"}, nil, held("r"), "r read on", func() *failing { return failAfter("Scan", 0, throttled) }, nil},
+		{"entities", Config{Table: "Shop", Now: demoClock}, []string{"E"}, held("r"), "r read again", func() *failing { return failAfter("Scan", 1, throttled) }, []string{"E"}},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: now}, []string{"5"}, held("r"), "r read again", nil, nil},
+		{"comparison", Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock}, []string{"="}, held("enter"), "r compare again", nil, nil},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				h.keys(tc.open...)
+				if tc.name != "comparison" { // its list is not open yet
+					if line := helpLine(h); strings.Contains(" "+line, " r ") {
+						t.Errorf("a whole list offers r on the help line: %q", line)
+					}
+					h.keys("?")
+					if full := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(full, "r refresh") {
+						t.Errorf("? lacks r refresh:\n%s", full)
+					}
+					h.keys("?")
+				}
+				tc.read(h)
+				h.keys("esc")
+				h.contains(t, "read cancelled")
+				if line := helpLine(h); !strings.Contains(line, tc.cancelled) {
+					t.Errorf("after esc the help line does not say %q: %q", tc.cancelled, line)
+				}
+				if tc.fail == nil {
+					return
+				}
+				f := tc.fail()
+				f.Client = demoData(t)
+				cfg := tc.cfg
+				cfg.Client = f
+				h = newHarness(t, size[0], size[1], cfg)
+				h.keys(tc.failOpen...)
+				if !strings.Contains(h.screen(), "read failed after 3 attempts") {
+					t.Fatalf("no failure:\n%s", h.screen())
+				}
+				if line := helpLine(h); !strings.Contains(line, "r retry") {
+					t.Errorf("after a failure the help line does not say r retry: %q", line)
+				}
+			})
+		}
+	}
+}
+
 // TestExplorerThroughFaults walks the explorer's flows (tables, partitions,
 // the tree, items, versions, a time range) through a proxy that fails 29%
 // of requests: every screen still shows what it should, the status bar says

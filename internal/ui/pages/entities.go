@@ -419,24 +419,21 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
-	switch {
-	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
-		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
-	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
-		return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Back, k.Help, k.Quit}
-	case e.list.Len() == 0:
-		return []key.Binding{k.Back, k.Help, k.Quit}
-	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Back, k.Help, k.Quit}
+	return onRows(k, e.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Search}, e.again(), k.Back, k.Help, k.Quit))
+}
+
+// again is r as the list's help offers it, where it reads: types found
+// in rows another list holds are not read, so r has nothing to do.
+func (e *Entities) again() common.Key {
+	r := e.list.AgainKey(2, e.c.Keys.Refresh)
+	r.Binding = common.On(r.Binding, e.held == nil)
+	return r
 }
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
 	preview := common.On(k.Preview, e.w >= common.PreviewMin) // the attributes beside the types, or below
-	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Help, k.Quit}}
-	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {e.again().Binding, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.

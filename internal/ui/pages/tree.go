@@ -909,11 +909,8 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	bs := []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count}
-	if again := t.list.AgainKey(1, k.Refresh); again.Short { // failed or cancelled: as its title says
-		bs = append(bs, again.Binding)
-	}
-	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), append(bs, k.Help, k.Quit))))
+	bs := withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count}, t.list.AgainKey(1, k.Refresh), k.Help, k.Quit)
+	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), bs)))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
