@@ -395,6 +395,62 @@ func TestListsOfferRAsTheirTitleSays(t *testing.T) {
 	}
 }
 
+// TestEscSaysCancelWhileReading: while a list's read is in flight, esc
+// stops it and the page stays, and the help says "esc cancel"; once it
+// has answered, esc goes back and the help says so. The help said "esc
+// back" throughout, on a tree level or the items of a server that
+// hangs as on every list.
+func TestEscSaysCancelWhileReading(t *testing.T) {
+	mem := memory.New()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		open []string
+		read string // the key that starts the read held in flight
+	}{
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "r"},
+		{"partitions", Config{Table: "Locations"}, nil, "r"},
+		{"items", Config{Table: "DeviceLogs", PK: "9000"}, nil, "r"},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, nil, "r"},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}, "r"},
+		{"entities", Config{Table: "Shop", Now: demoClock}, []string{"E"}, "r"},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: func() time.Time { return demo.DemoEnd }}, []string{"5"}, "r"},
+		{"comparison", Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock}, []string{"="}, "enter"},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				h.keys(tc.open...)
+				_, cmd := h.m.Update(keyPress(tc.read))
+				if cmd == nil {
+					t.Fatalf("%s sent nothing", tc.read)
+				}
+				if tc.read == "enter" { // the comparison's page opens, then reads
+					h.m.Update(cmd())
+				}
+				// At 80 columns a page's later keys may give way (versions'
+				// esc does); where esc is listed, it says what it does.
+				if line := helpLine(h); strings.Contains(line, "esc back") || size[0] > 80 && !strings.Contains(line, "esc cancel") {
+					t.Errorf("while reading the help line does not say esc cancel: %q", line)
+				}
+				h.keys("esc")
+				h.contains(t, "read cancelled")
+				if line := helpLine(h); strings.Contains(line, "esc cancel") {
+					t.Errorf("with nothing in flight the help line says esc cancel: %q", line)
+				}
+			})
+		}
+	}
+}
+
 // TestExplorerThroughFaults walks the explorer's flows (tables, partitions,
 // the tree, items, versions, a time range) through a proxy that fails 29%
 // of requests: every screen still shows what it should, the status bar says

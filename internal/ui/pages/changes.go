@@ -326,6 +326,9 @@ func (p *Changes) keys() common.Keys {
 		ks = append(ks, s)
 	}
 	follow, back := followingKeys(k, p.follow.on(), followLive(k.Follow).Help().Desc)
+	if !p.follow.on() {
+		back = p.list.BackKey(back)
+	}
 	ks = append(ks, common.Line(1, common.On(follow, p.follow.on() || p.canFollow())))
 	ks = append(ks, modeKeys(2, k, p.Modes(), p.Mode())...)
 	// r last on the help line, where a failure or a cancel puts it: where

@@ -437,12 +437,12 @@ func (d *Diff) Request() string {
 // refusal of tables of different keys).
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return onRows(k, d.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Search, k.Back}, d.againKey(), k.Help, k.Quit))
+	return onRows(k, d.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Search, d.list.BackKey(k.Back)}, d.againKey(), k.Help, k.Quit))
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch, common.On(k.Preview, d.w >= common.PreviewMin)}, {d.againKey().Binding, k.Back, k.Help, k.Quit}})
+	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch, common.On(k.Preview, d.w >= common.PreviewMin)}, {d.againKey().Binding, d.list.BackKey(k.Back), k.Help, k.Quit}})
 }
 
 // againKey is r as the list's help offers it, and nowhere after a

@@ -419,7 +419,7 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
-	return onRows(k, e.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Search}, e.again(), k.Back, k.Help, k.Quit))
+	return onRows(k, e.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Search}, e.again(), e.list.BackKey(k.Back), k.Help, k.Quit))
 }
 
 // again is r as the list's help offers it, where it reads: types found
@@ -433,7 +433,7 @@ func (e *Entities) again() common.Key {
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
 	preview := common.On(k.Preview, e.w >= common.PreviewMin) // the attributes beside the types, or below
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {e.again().Binding, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, e.list.BackKey(k.Back)}, {e.again().Binding, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.
