@@ -90,6 +90,24 @@ func TestEntitiesOfTheTable(t *testing.T) {
 	}
 }
 
+// TestEntitiesTypeListsItsOwnItems: enter on a type lists that type's
+// items, as many as its count: a type whose keys begin with less fixed
+// text than another's leaves the other's out. StateLog's d#{n} /
+// {id}#{time} type, counted 180, listed 240 items, its NORMAL#
+// neighbours' 60 among them.
+func TestEntitiesTypeListsItsOwnItems(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: demo.StateTable, Now: demoClock})
+		h.keys("E")
+		h.contains(t, "2 entity types · exact: 240 items read", "{id}#{time:2006-01-02T15:04:05}       180", "NORMAL      ")
+		h.keys("enter")
+		h.contains(t, "· 180 matches", `not (begins_with(`)
+		if strings.Contains(h.screen(), "240 matches") {
+			t.Fatalf("%v: the type lists its neighbours' items:\n%s", sz, h.screen())
+		}
+	}
+}
+
 // TestEntitiesByDiscriminator: items that carry their type (onetable's
 // _type) are named by it, and enter lists one type's items: the whole
 // table's items E read, matched with the discriminator as the filter
