@@ -341,9 +341,15 @@ func (d *Diff) title(width int) string {
 }
 
 // sides are the comparison's two sides as every label names them: this
-// connection as its environment names it, the other as it was picked.
+// connection as its environment names it, the other as it was picked;
+// where the other is a table of this connection, the tables (both are
+// DEMO's: "only on DEMO" told them apart by nothing).
 func (d *Diff) sides() (left, right string) {
-	return common.Sanitize(d.c.HereLabel()), common.Sanitize(d.label)
+	left = d.c.HereLabel()
+	if s := d.side; s.Profile == "" && s.Region == "" && s.Endpoint == "" && s.Data == "" {
+		left = "table " + d.info.Name
+	}
+	return common.Sanitize(left), common.Sanitize(d.label)
 }
 
 func (d *Diff) View() string {
