@@ -57,10 +57,14 @@ func TestCompareWithAnotherEnvironment(t *testing.T) {
 		name, left, right, table string
 		pick                     []string // keys in the picker
 		label                    string
+		here                     string // the left side as the item's diff names it
 	}{
-		{"memory against dynalite", "memory", "dynalite", "Orders", []string{"enter"}, "STAGING: dynalite"},
-		{"dynalite against memory", "dynalite", "memory", "Shipments", []string{"enter"}, "STAGING: memory"},
-		{"another table", "memory", "memory", "Orders", []string{"down", "enter"}, "table OrdersRight"},
+		{"memory against dynalite", "memory", "dynalite", "Orders", []string{"enter"}, "STAGING: dynalite", "DEMO"},
+		{"dynalite against memory", "dynalite", "memory", "Shipments", []string{"enter"}, "STAGING: memory", "DEMO"},
+		// Both sides are this connection's: the tables tell them apart
+		// (it said "only on DEMO" of a key Orders has, as if the right
+		// were not DEMO's too).
+		{"another table", "memory", "memory", "Orders", []string{"down", "enter"}, "table OrdersRight", "table Orders"},
 	} {
 		for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, sz[0], sz[1]), func(t *testing.T) {
@@ -84,7 +88,7 @@ func TestCompareWithAnotherEnvironment(t *testing.T) {
 				h.contains(t, "~ v  2 → 20", "+ w  \"new\"", "left 1 req")
 				h.golden(t)
 				h.keys("down")
-				h.contains(t, "Only on the left (DEMO)", " key.") // wrapped, never cut
+				h.contains(t, "only on "+tc.here, "Only on the left ("+tc.here+")", " key.") // wrapped, never cut
 				h.keys("down")
 				h.contains(t, "Only on the right", " key.")
 			})

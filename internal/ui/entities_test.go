@@ -90,6 +90,24 @@ func TestEntitiesOfTheTable(t *testing.T) {
 	}
 }
 
+// TestEntitiesTypeListsItsOwnItems: enter on a type lists that type's
+// items, as many as its count: a type whose keys begin with less fixed
+// text than another's leaves the other's out. StateLog's d#{n} /
+// {id}#{time} type, counted 180, listed 240 items, its NORMAL#
+// neighbours' 60 among them.
+func TestEntitiesTypeListsItsOwnItems(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+		h := newHarness(t, sz[0], sz[1], Config{Table: demo.StateTable, Now: demoClock})
+		h.keys("E")
+		h.contains(t, "2 entity types · exact: 240 items read", "{id}#{time:2006-01-02T15:04:05}       180", "NORMAL      ")
+		h.keys("enter")
+		h.contains(t, "· 180 matches", `not (begins_with(`)
+		if strings.Contains(h.screen(), "240 matches") {
+			t.Fatalf("%v: the type lists its neighbours' items:\n%s", sz, h.screen())
+		}
+	}
+}
+
 // TestEntitiesByDiscriminator: items that carry their type (onetable's
 // _type) are named by it, and enter lists one type's items: the whole
 // table's items E read, matched with the discriminator as the filter
@@ -312,7 +330,7 @@ func TestEntitiesFailed(t *testing.T) {
 	f.Client = demoData(t)
 	h := newHarness(t, 120, 35, Config{Client: f, Table: "Shop", Now: demoClock})
 	h.keys("E")
-	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r refresh")
+	h.contains(t, "Shop · read failed after 3 attempts", "ThrottlingException", "r retries", "r retry")
 	if strings.Contains(h.screen(), "entity types ·") && !strings.Contains(h.screen(), "0 entity types") {
 		t.Fatalf("a failed read shown as types:\n%s", h.screen())
 	}
@@ -324,7 +342,7 @@ func TestEntitiesFailed(t *testing.T) {
 	f.after = f.calls
 	f.mu.Unlock()
 	h.keys("r")
-	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r refresh")
+	h.contains(t, "Shop · read failed after 3 attempts · 5 entity types loaded before · r retries", "o#{n} / p#{n}", "enter open", "r retry")
 	// esc stops a read in flight where the types would be; r reads them
 	// again, from the start (never "r reads on": nothing goes on from esc).
 	f.mu.Lock()

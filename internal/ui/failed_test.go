@@ -310,6 +310,147 @@ func TestCancelledReadsAgainSaysSo(t *testing.T) {
 	}
 }
 
+// TestListsOfferRAsTheirTitleSays: every list offers r through the list
+// core (list.Paged.AgainKey): in ? help while its read is whole, on the
+// help line once a read failed or was cancelled, named as the title says
+// what r does. Tables, Changes, Entities and the comparison offered
+// "r refresh" on the help line whatever their state, beside a title
+// saying "r reads again" or "r retries"; the partitions list left r to ?
+// beside a title saying "r retries".
+func TestListsOfferRAsTheirTitleSays(t *testing.T) {
+	now := func() time.Time { return demo.DemoEnd }
+	mem := memory.New()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// held opens what the last key opens with its read held in flight.
+	held := func(k string) func(h *harness) {
+		return func(h *harness) {
+			_, cmd := h.m.Update(keyPress(k))
+			if cmd == nil {
+				t.Fatalf("%s sent nothing", k)
+			}
+			if k == "enter" { // the comparison's page opens, then reads
+				h.m.Update(cmd())
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		cfg       Config
+		open      []string
+		read      func(h *harness) // a read again, held in flight
+		cancelled string           // r on the help line after esc
+		fail      func() *failing  // a read that fails (nil: none tried)
+		failOpen  []string
+	}{
+		{"tables", Config{}, nil, held("r"), "r read again", func() *failing { return failAfter("ListTables", 1, throttled) }, []string{"r"}},
+		{"partitions", Config{Table: "Locations"}, nil, held("r"), "r read on", func() *failing { return failAfter("Scan", 0, throttled) }, nil},
+		{"entities", Config{Table: "Shop", Now: demoClock}, []string{"E"}, held("r"), "r read again", func() *failing { return failAfter("Scan", 1, throttled) }, []string{"E"}},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: now}, []string{"5"}, held("r"), "r read again", nil, nil},
+		{"comparison", Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock}, []string{"="}, held("enter"), "r compare again", nil, nil},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				h.keys(tc.open...)
+				if tc.name != "comparison" { // its list is not open yet
+					if line := helpLine(h); strings.Contains(" "+line, " r ") {
+						t.Errorf("a whole list offers r on the help line: %q", line)
+					}
+					h.keys("?")
+					if full := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(full, "r refresh") {
+						t.Errorf("? lacks r refresh:\n%s", full)
+					}
+					h.keys("?")
+				}
+				tc.read(h)
+				h.keys("esc")
+				h.contains(t, "read cancelled")
+				if line := helpLine(h); !strings.Contains(line, tc.cancelled) {
+					t.Errorf("after esc the help line does not say %q: %q", tc.cancelled, line)
+				}
+				if tc.fail == nil {
+					return
+				}
+				f := tc.fail()
+				f.Client = demoData(t)
+				cfg := tc.cfg
+				cfg.Client = f
+				h = newHarness(t, size[0], size[1], cfg)
+				h.keys(tc.failOpen...)
+				if !strings.Contains(h.screen(), "read failed after 3 attempts") {
+					t.Fatalf("no failure:\n%s", h.screen())
+				}
+				if line := helpLine(h); !strings.Contains(line, "r retry") {
+					t.Errorf("after a failure the help line does not say r retry: %q", line)
+				}
+			})
+		}
+	}
+}
+
+// TestEscSaysCancelWhileReading: while a list's read is in flight, esc
+// stops it and the page stays, and the help says "esc cancel"; once it
+// has answered, esc goes back and the help says so. The help said "esc
+// back" throughout, on a tree level or the items of a server that
+// hangs as on every list.
+func TestEscSaysCancelWhileReading(t *testing.T) {
+	mem := memory.New()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		open []string
+		read string // the key that starts the read held in flight
+	}{
+		{"tree", Config{Table: "Locations", PK: "USA"}, nil, "r"},
+		{"partitions", Config{Table: "Locations"}, nil, "r"},
+		{"items", Config{Table: "DeviceLogs", PK: "9000"}, nil, "r"},
+		{"time", Config{Table: "DeviceLogs", PK: "123", Range: "< 1536019200", Now: demoClock}, nil, "r"},
+		{"versions", Config{Table: "Equipment", PK: demo.DriftedPiece}, []string{"3"}, "r"},
+		{"entities", Config{Table: "Shop", Now: demoClock}, []string{"E"}, "r"},
+		{"changes", Config{Table: demo.ShopTable, PK: demo.StreamCustomer, Streams: demoData(t), Now: func() time.Time { return demo.DemoEnd }}, []string{"5"}, "r"},
+		{"comparison", Config{Client: mem, Table: "Orders", PK: "p", Now: demoClock}, []string{"="}, "enter"},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], tc.cfg)
+				h.keys(tc.open...)
+				_, cmd := h.m.Update(keyPress(tc.read))
+				if cmd == nil {
+					t.Fatalf("%s sent nothing", tc.read)
+				}
+				if tc.read == "enter" { // the comparison's page opens, then reads
+					h.m.Update(cmd())
+				}
+				// At 80 columns a page's later keys may give way (versions'
+				// esc does); where esc is listed, it says what it does.
+				if line := helpLine(h); strings.Contains(line, "esc back") || size[0] > 80 && !strings.Contains(line, "esc cancel") {
+					t.Errorf("while reading the help line does not say esc cancel: %q", line)
+				}
+				h.keys("esc")
+				h.contains(t, "read cancelled")
+				if line := helpLine(h); strings.Contains(line, "esc cancel") {
+					t.Errorf("with nothing in flight the help line says esc cancel: %q", line)
+				}
+			})
+		}
+	}
+}
+
 // TestExplorerThroughFaults walks the explorer's flows (tables, partitions,
 // the tree, items, versions, a time range) through a proxy that fails 29%
 // of requests: every screen still shows what it should, the status bar says

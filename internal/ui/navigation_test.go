@@ -1931,7 +1931,10 @@ func TestTreeDelimiterIsTheTables(t *testing.T) {
 
 // TestBreadcrumbSaysTheWay: the top line names the way to the page on
 // top, and its tab the mode that page is in, whichever way it was
-// reached: an item opened from a table's search is under the search
+// reached: a statement's results are under its prompt, not the prompt
+// (both said Locations › PartiQL); a search of an entity type is under
+// the types (it left out the entities step); an item opened from a
+// table's search is under the search
 // (it showed Locations › USA › … with a lone Items tab, as if from the
 // partition's Items); the compare picker names the item it compares (it
 // dropped it), under the way to it; a statement that stops parsing as a
@@ -1966,6 +1969,22 @@ func TestBreadcrumbSaysTheWay(t *testing.T) {
 			h.keys(":")
 			h.typeText(`* FROM "Locations" WHERE PK = 'USA' AND`)
 		}, "Tables › Locations › PartiQL", "PartiQL", ""},
+		{"statement's results", Config{Table: "Locations"}, func(h *harness) {
+			h.keys(":")
+			h.typeText(` PK = 'USA'`)
+			h.keys("enter", "enter")
+		}, "Tables › Locations › PartiQL › results", "results", ""},
+		{"item of a statement's results", Config{Table: "Locations"}, func(h *harness) {
+			h.keys(":")
+			h.typeText(` PK = 'USA'`)
+			h.keys("enter", "enter", "enter")
+		}, "Locations › PartiQL › results › USA › AK#CEDARVILLE#11700", "AK#CEDARVILLE#11700", ""},
+		{"search of an entity type", Config{Table: "Shop", Now: demoClock}, func(h *harness) {
+			h.keys("E", "down", "enter")
+		}, "Tables › Shop › entities › search", "search", ""},
+		{"search of a table", Config{Table: "Shop", Now: demoClock}, func(h *harness) {
+			h.keys("f")
+		}, "Tables › Shop › search", "search", ""},
 		{"item of the tree", Config{Table: "Documents", PK: "doc-0001"}, func(h *harness) {
 			h.keys("enter")
 		}, "Documents › doc-0001 › metadata", "metadata", "Tree"},

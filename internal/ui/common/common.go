@@ -344,7 +344,9 @@ type SelectionFollower interface {
 // Opened is a page whose place is partly the page it is opened over: an
 // item is in the mode of the list it was opened from (Tree, Time…), and
 // under that list's steps where the list is no partition's (a search's
-// matches); = compares the place beneath it, under that place's steps.
+// matches); a search goes on from the steps of the page that opened it
+// (E's types, a statement's prompt); = compares the place beneath it,
+// under that place's steps.
 // The root model tells it, in one place, as it opens.
 type Opened interface {
 	OpenedOver(below Page)

@@ -301,3 +301,7 @@ func (l *Paged[T]) Unloaded() string {
 func (l *Paged[T]) AgainKey(group int, r key.Binding) common.Key {
 	return l.failure().AgainKey(group, r)
 }
+
+// BackKey is esc in the list's help (Key stops a read in flight:
+// Request.BackKey).
+func (l *Paged[T]) BackKey(back key.Binding) key.Binding { return l.Req.BackKey(back) }

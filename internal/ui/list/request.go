@@ -3,6 +3,7 @@ package list
 import (
 	"context"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dynascope/dynascope/internal/dynamo"
@@ -23,6 +24,16 @@ func (r *Request) Start(c *common.Common) (context.Context, int) {
 	ctx, cancel := context.WithCancel(c.Context())
 	r.id, r.cancel = c.NextID(), cancel
 	return ctx, r.id
+}
+
+// BackKey is esc as the help of a page reading through r names it:
+// "cancel" while r is in flight, where esc stops it and the page stays,
+// else back. A page with other reads names them itself.
+func (r *Request) BackKey(back key.Binding) key.Binding {
+	if r.InFlight() {
+		back.SetHelp(back.Help().Key, "cancel")
+	}
+	return back
 }
 
 // Stop cancels the request in flight, if any.

@@ -326,11 +326,14 @@ func (p *Changes) keys() common.Keys {
 		ks = append(ks, s)
 	}
 	follow, back := followingKeys(k, p.follow.on(), followLive(k.Follow).Help().Desc)
+	if !p.follow.on() {
+		back = p.list.BackKey(back)
+	}
 	ks = append(ks, common.Line(1, common.On(follow, p.follow.on() || p.canFollow())))
 	ks = append(ks, modeKeys(2, k, p.Modes(), p.Mode())...)
-	// r last on the help line: where the row count leaves no room, it
-	// gives way first (? help keeps it).
-	ks = append(ks, common.Line(1, back), common.Line(1, k.Refresh), previewKey(1, p.c, p.w))
+	// r last on the help line, where a failure or a cancel puts it: where
+	// the row count leaves no room, it gives way first (? help keeps it).
+	ks = append(ks, common.Line(1, back), p.list.AgainKey(1, k.Refresh), previewKey(1, p.c, p.w))
 	return append(ks, endKeys(3, k)...)
 }
 

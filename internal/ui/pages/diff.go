@@ -341,9 +341,15 @@ func (d *Diff) title(width int) string {
 }
 
 // sides are the comparison's two sides as every label names them: this
-// connection as its environment names it, the other as it was picked.
+// connection as its environment names it, the other as it was picked;
+// where the other is a table of this connection, the tables (both are
+// DEMO's: "only on DEMO" told them apart by nothing).
 func (d *Diff) sides() (left, right string) {
-	return common.Sanitize(d.c.HereLabel()), common.Sanitize(d.label)
+	left = d.c.HereLabel()
+	if s := d.side; s.Profile == "" && s.Region == "" && s.Endpoint == "" && s.Data == "" {
+		left = "table " + d.info.Name
+	}
+	return common.Sanitize(left), common.Sanitize(d.label)
 }
 
 func (d *Diff) View() string {
@@ -437,19 +443,18 @@ func (d *Diff) Request() string {
 // refusal of tables of different keys).
 func (d *Diff) ShortHelp() []key.Binding {
 	k := d.c.Keys
-	return onRows(k, d.list.Len() > 0, d.again([]key.Binding{k.Up, k.Down, k.Search, k.Back, k.Refresh, k.Help, k.Quit}))
+	return onRows(k, d.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Search, d.list.BackKey(k.Back)}, d.againKey(), k.Help, k.Quit))
 }
 
 func (d *Diff) FullHelp() [][]key.Binding {
 	k := d.c.Keys
-	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch, common.On(k.Preview, d.w >= common.PreviewMin)}, d.again([]key.Binding{k.Refresh, k.Back, k.Help, k.Quit})})
+	return onRowsFull(k, d.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Search, k.NextMatch, k.PrevMatch, common.On(k.Preview, d.w >= common.PreviewMin)}, {d.againKey().Binding, d.list.BackKey(k.Back), k.Help, k.Quit}})
 }
 
-// again is bs less r after a refusal: comparing again is refused again.
-func (d *Diff) again(bs []key.Binding) []key.Binding {
-	if !d.list.Fail.Refused() {
-		return bs
-	}
-	r := d.c.Keys.Refresh
-	return slices.DeleteFunc(bs, func(b key.Binding) bool { return slices.Equal(b.Keys(), r.Keys()) })
+// againKey is r as the list's help offers it, and nowhere after a
+// refusal: comparing again is refused again.
+func (d *Diff) againKey() common.Key {
+	r := d.list.AgainKey(2, d.c.Keys.Refresh)
+	r.Binding = common.On(r.Binding, !d.list.Fail.Refused())
+	return r
 }

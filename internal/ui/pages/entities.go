@@ -190,17 +190,60 @@ func (e *Entities) typeFilter(ent domain.Entity) domain.FilterNode {
 	if ent.Discriminator != "" {
 		return domain.Compare{Op: "=", L: domain.Path{{Name: ent.Discriminator}}, R: domain.Value{Kind: domain.ValString, Text: ent.Name}}
 	}
-	var n domain.FilterNode
+	n := e.leadFilter(ent)
+	if n == nil {
+		return nil
+	}
+	// A type whose keys begin with more of the same text is another's
+	// items within these leads (d#{n} / NORMAL#… within d#{n} / {id}#…):
+	// left out, as the types were counted (StateLog's {id} type listed
+	// 248 items, its NORMAL ones too, beside a count of 184).
+	mine := e.leads(ent)
+	for _, other := range e.res.Entities {
+		if other.Name == ent.Name || other.Discriminator != "" {
+			continue
+		}
+		if theirs := e.leads(other); narrower(theirs, mine) {
+			n = domain.And{L: n, R: domain.Not{X: e.leadFilter(other)}}
+		}
+	}
+	return n
+}
+
+// leads are the fixed text each key of the type begins with, partition
+// key then sort key ("" where a key is no string or begins with a part).
+func (e *Entities) leads(ent domain.Entity) [2]string {
+	var out [2]string
 	keys := []dynamo.KeyAttr{e.req.Key.PK}
 	if e.req.Key.SK != nil {
 		keys = append(keys, *e.req.Key.SK)
 	}
 	for i, k := range keys {
-		lead := templateLead(ent.KeyTemplates[[]string{"pk", "sk"}[i]])
-		if k.Type != domain.TypeS || lead == "" {
+		if k.Type == domain.TypeS {
+			out[i] = templateLead(ent.KeyTemplates[[]string{"pk", "sk"}[i]])
+		}
+	}
+	return out
+}
+
+// narrower reports whether keys beginning with theirs all begin with
+// mine, and theirs say more: the other type's items are among mine's.
+func narrower(theirs, mine [2]string) bool {
+	return theirs != mine && strings.HasPrefix(theirs[0], mine[0]) && strings.HasPrefix(theirs[1], mine[1])
+}
+
+// leadFilter is begins_with on each key's lead (nil: no key has one).
+func (e *Entities) leadFilter(ent domain.Entity) domain.FilterNode {
+	var n domain.FilterNode
+	keys := []dynamo.KeyAttr{e.req.Key.PK}
+	if e.req.Key.SK != nil {
+		keys = append(keys, *e.req.Key.SK)
+	}
+	for i, lead := range e.leads(ent) {
+		if lead == "" {
 			continue
 		}
-		f := domain.Func{Name: "begins_with", Path: domain.Path{{Name: k.Name}}, Arg: domain.Value{Kind: domain.ValString, Text: lead}}
+		f := domain.Func{Name: "begins_with", Path: domain.Path{{Name: keys[i].Name}}, Arg: domain.Value{Kind: domain.ValString, Text: lead}}
 		if n == nil {
 			n = f
 		} else {
@@ -419,24 +462,21 @@ func (e *Entities) Request() string {
 
 func (e *Entities) ShortHelp() []key.Binding {
 	k := e.c.Keys
-	switch {
-	case e.list.Fail.Stopped() && e.held == nil && e.list.Len() == 0:
-		return []key.Binding{k.Refresh, k.Back, k.Help, k.Quit}
-	case e.list.Fail.Stopped() && e.held == nil: // the types read before stay listed
-		return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Back, k.Help, k.Quit}
-	case e.list.Len() == 0:
-		return []key.Binding{k.Back, k.Help, k.Quit}
-	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Back, k.Help, k.Quit}
+	return onRows(k, e.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Search}, e.again(), e.list.BackKey(k.Back), k.Help, k.Quit))
+}
+
+// again is r as the list's help offers it, where it reads: types found
+// in rows another list holds are not read, so r has nothing to do.
+func (e *Entities) again() common.Key {
+	r := e.list.AgainKey(2, e.c.Keys.Refresh)
+	r.Binding = common.On(r.Binding, e.held == nil)
+	return r
 }
 
 func (e *Entities) FullHelp() [][]key.Binding {
 	k := e.c.Keys
 	preview := common.On(k.Preview, e.w >= common.PreviewMin) // the attributes beside the types, or below
-	if e.held != nil {
-		return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Help, k.Quit}}
-	}
-	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, k.Back}, {k.Refresh, k.Help, k.Quit}}
+	return [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, preview, e.list.BackKey(k.Back)}, {e.again().Binding, k.Help, k.Quit}}
 }
 
 // Click selects the clicked row, or asks to open it when already selected.

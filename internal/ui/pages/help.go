@@ -51,6 +51,16 @@ func previewKey(group int, c *common.Common, w int) common.Key {
 	return common.More(group, common.On(c.Keys.Preview, w >= common.PreviewMin))
 }
 
+// withAgain is bs, then r where the list's help line offers it (after a
+// failure or a cancel, named as its title says: list.Paged.AgainKey),
+// then rest.
+func withAgain(bs []key.Binding, again common.Key, rest ...key.Binding) []key.Binding {
+	if again.Short && again.Enabled() {
+		bs = append(bs, again.Binding)
+	}
+	return append(bs, rest...)
+}
+
 // endKeys are ? help and q quit, last everywhere.
 func endKeys(group int, k keymap.KeyMap) common.Keys {
 	return common.Keys{common.Line(group, k.Help), common.Line(group, k.Quit)}

@@ -553,8 +553,17 @@ func (p *Items) keys() common.Keys {
 		common.More(1, common.On(k.Sort, rows)), common.More(1, common.On(k.SortFlip, rows)), previewKey(1, p.c, p.w))
 	ks = append(ks, modeKeys(2, k, tabs, p.Mode())...)
 	ks = append(ks, common.More(3, common.On(k.Range, timeOn)), common.More(3, k.Entities), p.pg.Fail.AgainKey(3, k.Refresh), common.More(3, k.Copy),
-		common.More(3, k.CopyKey), common.More(3, k.Export), common.Line(4, k.Back))
+		common.More(3, k.CopyKey), common.More(3, k.Export), common.Line(4, p.backKey()))
 	return append(ks, endKeys(4, k)...)
+}
+
+// backKey is esc as the help names it: "cancel" while an item or a page
+// is read (esc stops it), else back.
+func (p *Items) backKey() key.Binding {
+	if p.get.InFlight() {
+		return renamed(p.c.Keys.Back, "cancel")
+	}
+	return p.pg.Req.BackKey(p.c.Keys.Back)
 }
 
 // heldRows are the rows the list holds now, in its order (the gap's and

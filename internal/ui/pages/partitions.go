@@ -522,7 +522,10 @@ func (p *Partitions) ShortHelp() []key.Binding {
 	if p.picker != nil {
 		return p.picker.help(k)
 	}
-	return onRows(k, p.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), p.changesKey(), k.Back, tableSearchKey(k.Filter), k.Help, k.Quit})
+	// r, where a failure or a cancel offers it, before esc: at 80 columns
+	// the keys after it give way first.
+	bs := []key.Binding{k.Up, k.Down, k.Open, k.GoTo, indexKey(k.Index, p.info), p.changesKey()}
+	return onRows(k, p.list.Len() > 0, withAgain(bs, p.list.AgainKey(1, k.Refresh), p.backKey(), tableSearchKey(k.Filter), k.Help, k.Quit))
 }
 
 // changesKey is 5 in help only where it opens the table's changes (a
@@ -536,7 +539,16 @@ func (p *Partitions) FullHelp() [][]key.Binding {
 		return p.picker.fullHelp(p.c.Keys)
 	}
 	k := p.c.Keys
-	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, p.changesKey(), k.Refresh}, {k.Back, k.Help, k.Quit}})
+	return onRowsFull(k, p.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.GoTo, tableSearchKey(k.Filter), indexKey(k.Index, p.info), k.Entities, p.changesKey(), p.list.AgainKey(1, k.Refresh).Binding}, {p.backKey(), k.Help, k.Quit}})
+}
+
+// backKey is esc as the help names it: "cancel" while the table is
+// described or scanned (esc stops it, and the list stays), else back.
+func (p *Partitions) backKey() key.Binding {
+	if p.desc.InFlight() {
+		return renamed(p.c.Keys.Back, "cancel")
+	}
+	return p.list.BackKey(p.c.Keys.Back)
 }
 
 // tableSearchKey names what f does on the partitions list.

@@ -80,6 +80,10 @@ type Search struct {
 	// table and what that cost (E's sample): the request line's word on
 	// what a Scan of it would cost.
 	earlier string
+	// via are the steps of the page the search was opened from (E's
+	// types, a statement's prompt), told by the root model as it opens
+	// (common.Opened): the breadcrumb goes on from them.
+	via []string
 }
 
 // searchReadMsg is a step of a search.
@@ -915,15 +919,30 @@ func (s *Search) overBudget() float64 {
 
 func (s *Search) Shows() (table, index string) { return s.info.Name, s.index }
 
+// OpenedOver files the search under the page it was opened from: a
+// type of E's (Shop › entities › search), a statement's prompt
+// (Locations › PartiQL › results), a partitions list.
+func (s *Search) OpenedOver(below common.Page) { s.via = below.Crumbs() }
+
+// Crumbs go on from the page the search was opened from; a statement's
+// results are its results, not its prompt (both said Locations ›
+// PartiQL).
 func (s *Search) Crumbs() []string {
+	last := "search"
+	if s.plan != nil {
+		last = "results"
+	}
+	if s.via != nil {
+		return append(slices.Clone(s.via), last)
+	}
 	crumbs := []string{s.info.Name}
 	if s.index != "" {
 		crumbs = append(crumbs, "index "+s.index)
 	}
 	if s.plan != nil {
-		return append(crumbs, "PartiQL")
+		crumbs = append(crumbs, "PartiQL")
 	}
-	return append(crumbs, "search")
+	return append(crumbs, last)
 }
 
 func (s *Search) ID() int         { return s.id }

@@ -422,12 +422,12 @@ func (t *Tables) Request() string {
 
 func (t *Tables) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return onRows(k, t.list.Len() > 0, []key.Binding{k.Up, k.Down, k.Open, k.Search, k.Refresh, k.Help, k.Quit})
+	return onRows(k, t.list.Len() > 0, withAgain([]key.Binding{k.Up, k.Down, k.Open, k.Search}, t.list.AgainKey(1, k.Refresh), k.Help, k.Quit))
 }
 
 func (t *Tables) FullHelp() [][]key.Binding {
 	k := t.c.Keys
-	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, t.changesKey(), k.Refresh, common.On(k.Preview, t.w >= common.PreviewMin)}, {k.Help, k.Quit}})
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Search, k.NextMatch, k.PrevMatch, t.changesKey(), t.list.AgainKey(1, k.Refresh).Binding, common.On(k.Preview, t.w >= common.PreviewMin)}, {k.Help, k.Quit}})
 }
 
 // changesKey is 5 in help only where it opens the selected table's

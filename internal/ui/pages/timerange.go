@@ -1276,6 +1276,13 @@ func (t *Time) keys() common.Keys {
 	ready := t.ready()
 	rows := ready && t.pg.RowCount() > 0
 	follow, back := followingKeys(k, t.follow.on(), "")
+	switch {
+	case t.follow.on():
+	case t.find.InFlight(): // esc stops it, as a read of the range
+		back = renamed(back, "cancel")
+	default:
+		back = t.pg.Req.BackKey(back)
+	}
 	_, query := t.Query()
 	ks := moveKeys(k, rows)
 	ks = append(ks, common.Line(1, common.On(k.Range, ready)))

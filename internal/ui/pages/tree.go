@@ -503,6 +503,15 @@ func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return t.pickerKey(msg), true
 }
 
+// backKey is esc as the help names it: "cancel" while the level, a count
+// or an item is read (stopKey stops it), else back.
+func (t *Tree) backKey() key.Binding {
+	if t.count.InFlight() || t.get.InFlight() {
+		return renamed(t.c.Keys.Back, "cancel")
+	}
+	return t.list.BackKey(t.c.Keys.Back)
+}
+
 // stopKey: esc stops what is being read, or goes back.
 func (t *Tree) stopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := t.c.Keys
@@ -909,11 +918,8 @@ func (t *Tree) ShortHelp() []key.Binding {
 	if t.picker != nil {
 		return t.picker.help(k)
 	}
-	bs := []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Search, k.NextMode, k.Count}
-	if again := t.list.AgainKey(1, k.Refresh); again.Short { // failed or cancelled: as its title says
-		bs = append(bs, again.Binding)
-	}
-	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), append(bs, k.Help, k.Quit))))
+	bs := withAgain([]key.Binding{k.Up, k.Down, k.Open, t.backKey(), k.Search, k.NextMode, k.Count}, t.list.AgainKey(1, k.Refresh), k.Help, k.Quit)
+	return onRows(k, t.list.Len() > 0, t.acting(stepHelp(k, t.Modes(), t.Mode(), bs)))
 }
 
 func (t *Tree) FullHelp() [][]key.Binding {
@@ -921,7 +927,7 @@ func (t *Tree) FullHelp() [][]key.Binding {
 		return t.picker.fullHelp(t.c.Keys)
 	}
 	k := t.c.Keys
-	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, k.Back, k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
+	return onRowsFull(k, t.list.Len() > 0, [][]key.Binding{k.Moves(), {k.Open, t.backKey(), k.Search, k.NextMatch, k.PrevMatch}, modeHelp(k, t.Modes(), t.Mode()),
 		t.acting([]key.Binding{k.Filter, k.Range, k.Count, k.Delimiter, indexKey(k.Index, t.info), k.Entities, k.Refresh, k.Copy, k.CopyKey, k.Export}), {k.Help, k.Quit}})
 }
 

@@ -430,7 +430,7 @@ func (v *Versions) keys() common.Keys {
 	ks = append(ks, common.Line(1, common.On(k.Filter, query)), common.More(1, common.On(k.Sort, rows)),
 		common.More(1, common.On(k.SortFlip, rows)), previewKey(1, v.c, v.w))
 	ks = append(ks, modeKeys(2, k, v.Modes(), v.Mode())...)
-	ks = append(ks, common.Line(1, k.Back), v.list.AgainKey(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
+	ks = append(ks, common.Line(1, v.list.BackKey(k.Back)), v.list.AgainKey(3, k.Refresh), common.More(3, common.On(k.Copy, query)),
 		common.More(3, common.On(k.CopyKey, query)), common.More(3, common.On(k.Export, v.list.Settled())))
 	return append(ks, endKeys(4, k)...)
 }
