@@ -1710,6 +1710,38 @@ func TestIndexSearchSaysWhatTheIndexHolds(t *testing.T) {
 	}
 }
 
+// TestSearchOfNothingSaysThereWasNothing: a table-wide search of an empty
+// table says the table holds no items, and a statement's Query under a key
+// that holds none says so, on dynalite and the embedded backend; both said
+// 'No item of the 0 items read matches', a filter matching none of nothing.
+func TestSearchOfNothingSaysThereWasNothing(t *testing.T) {
+	backends := map[string]seedable{"memory": memory.New(), "dynalite": dynalitetest.Start(t).Client()}
+	for name, db := range backends {
+		if err := demo.CreateKeyTable(context.Background(), db, "Bare", types.ScalarAttributeTypeS, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name+"/filter", func(t *testing.T) {
+			h := newHarness(t, 80, 24, Config{Client: db, Table: "Bare"})
+			h.keys("f")
+			h.typeText(`Status = "FAIL"`)
+			h.keys("enter")
+			if s := flat(h.screen()); !strings.Contains(s, "Bare holds no items: the Scan read none.") || strings.Contains(s, "of the 0 items") {
+				t.Fatalf("the search of an empty table does not say it is empty:\n%s", h.screen())
+			}
+		})
+		t.Run(name+"/statement", func(t *testing.T) {
+			h := newHarness(t, 120, 35, Config{Client: db, Table: "Bare"})
+			h.keys(":")
+			h.send(keyPress("ctrl+u"))
+			h.typeText(`SELECT * FROM "Bare" WHERE PK = 'nobody'`)
+			h.keys("enter")
+			if s := flat(h.screen()); !strings.Contains(s, "No item is under the statement's key condition: the Query read none.") {
+				t.Fatalf("an empty Query's results do not say nothing was under the key:\n%s", h.screen())
+			}
+		})
+	}
+}
+
 // TestStatementRefusedReadsNothing (39.3): a statement that is not a
 // SELECT, or does not parse, says what is wrong and where, and enter
 // reads nothing.

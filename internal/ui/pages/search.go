@@ -763,6 +763,14 @@ func (s *Search) View() string {
 		body = st.Dim.Render(common.Wrap(s.before(), max(1, listW-4)))
 	case n == 0 && s.list.Whole():
 		none := fmt.Sprintf("No item of the %s read matches.", common.Plural(s.scanned, "item", "items"))
+		if s.scanned == 0 {
+			// Nothing was there to match: said so, not as a filter that
+			// matched none of nothing.
+			none = s.source() + " holds no items: the Scan read none."
+			if s.plan != nil && s.plan.Operation() == "Query" {
+				none = "No item is under the statement's key condition: the Query read none."
+			}
+		}
 		if held := s.notHeld(); held != "" {
 			none += " " + held
 		} else if _, partial := partialProjection(s.info, s.index); partial {
