@@ -400,6 +400,25 @@ func TestListsOfferRAsTheirTitleSays(t *testing.T) {
 // has answered, esc goes back and the help says so. The help said "esc
 // back" throughout, on a tree level or the items of a server that
 // hangs as on every list.
+// TestTreeRequestLineBeforeTheAnswer: while a level's first read has not
+// answered, the request line says it is reading, not "skip-scan 0 req ·
+// 0.0 RCU" (a walk that read nothing and cost nothing); once it answers,
+// its figures. walk14 saw it on a server that hangs.
+func TestTreeRequestLineBeforeTheAnswer(t *testing.T) {
+	h := newHarness(t, 120, 35, Config{Table: "Locations", PK: "USA"})
+	_, cmd := h.m.Update(keyPress("r"))
+	if cmd == nil {
+		t.Fatal("r sent nothing")
+	}
+	if s := flat(h.screen()); strings.Contains(s, "skip-scan 0 req") || !strings.Contains(s, "skip-scan reading…") {
+		t.Fatalf("the request line before the answer:\n%s", h.screen())
+	}
+	h.keys("r") // read again, to the end
+	if s := flat(h.screen()); !strings.Contains(s, "skip-scan 2 req") {
+		t.Fatalf("the request line after the answer:\n%s", h.screen())
+	}
+}
+
 func TestEscSaysCancelWhileReading(t *testing.T) {
 	mem := memory.New()
 	for _, tc := range []struct {

@@ -898,6 +898,10 @@ func (t *Tree) Request() string {
 		walk = "no delimiter · " // every key listed: nothing to skip past
 	}
 	s := fmt.Sprintf("%s · %s%d req · %s", q.Describe(), walk, t.cost.Requests, common.BilledRCU(t.cost))
+	if t.list.Req.InFlight() && t.cost.Requests == 0 {
+		// Sent, not answered: "0 req · 0.0 RCU" would say nothing was read.
+		s = q.Describe() + " · " + walk + "reading…"
+	}
 	if t.fromHeld {
 		s = q.Describe() + " · no request sent (from the level's read)"
 	}
