@@ -393,7 +393,12 @@ func TestPartiQLNoMatch(t *testing.T) {
 		{where: `PK = "a" and SK in (5, "x")`, pk: ordersPK, op: "Query", key: `PK = "a" AND SK = "x"`,
 			said: `SK is a string key, so SK = 5 matches no item: write SK = "5"; that branch is left out, the rest read`},
 		{where: `PK = "a" and SK in (5, true) and x = 1`, pk: ordersPK,
-			refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"; SK is a string key, so SK = true matches no item: write SK = "true"`},
+			refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"; nor does SK = true: write SK = "true"`},
+		// The key's type said once for an IN's values, not again for each
+		// (pql14: a number sort key's IN ['a','b'] said it twice).
+		{where: `PK = "a" and SK in (5, 6, 7)`, pk: ordersPK,
+			refused: `SK is a string key, so SK = 5 matches no item: write SK = "5"; nor does SK = 6: write SK = "6"; nor does SK = 7: write SK = "7"`},
+		{where: `n in ("x", "5")`, pk: numberPK, refused: `n is a number key, so n = "x" matches no item: write n = 123; nor does n = "5": write n = 5`},
 		// In one OR branch the branch matches nothing; the statement is
 		// still read (the branch's partition, the WHERE applied here).
 		{where: `(PK = "a" and SK = 5) or PK = "b"`, pk: ordersPK, op: "Query", key: `PK IN ("a", "b")`},

@@ -41,15 +41,7 @@ func (m NoMatch) Say(partiql bool) string { return m.SayTo(partiql, CommandLine)
 // SayTo is Say to v: a binary partition is read with items --pk on the
 // command line, and opened from the partitions list in the explorer.
 func (m NoMatch) SayTo(partiql bool, v Voice) string {
-	operand, name := formatOperand, NameText(m.Key.Name)
-	if partiql {
-		operand, name = partiqlOperand, partiqlName(m.Key.Name)
-	}
-	op := m.Op
-	if op == "" {
-		op = "="
-	}
-	cond := name + " " + op + " " + operand(m.Value)
+	name, cond := m.name(partiql), m.cond(partiql)
 	if m.Key.Type == TypeB {
 		read := "read that partition with dynascope items --pk " + binaryKeyArg(m.Value)
 		if v == Explorer {
@@ -63,7 +55,45 @@ func (m NoMatch) SayTo(partiql bool, v Voice) string {
 	if m.Value.Kind == ValString && m.Value.Text == "" {
 		return fmt.Sprintf("%s matches no item: a partition key is never empty; write the key's value", cond)
 	}
-	return fmt.Sprintf("%s is a %s key, so %s matches no item: write %s %s %s", name, keyTypeWord(m.Key.Type), cond, name, op, operand(m.asKeyType()))
+	return fmt.Sprintf("%s is a %s key, so %s matches no item: write %s", name, keyTypeWord(m.Key.Type), cond, m.write(partiql))
+}
+
+// typed reports whether m is refused for its value's type alone (not a
+// binary key, not an empty string): the refusals that say "K is a number
+// key, so …", which several values of one IN share.
+func (m NoMatch) typed() bool {
+	return m.Key.Type != TypeB && (m.Value.Kind != ValString || m.Value.Text != "")
+}
+
+// cond is the condition as written, in the filter's words or a
+// statement's; write is what to write instead.
+func (m NoMatch) cond(partiql bool) string {
+	return m.name(partiql) + " " + m.op() + " " + m.operand(partiql, m.Value)
+}
+
+func (m NoMatch) write(partiql bool) string {
+	return m.name(partiql) + " " + m.op() + " " + m.operand(partiql, m.asKeyType())
+}
+
+func (m NoMatch) name(partiql bool) string {
+	if partiql {
+		return partiqlName(m.Key.Name)
+	}
+	return NameText(m.Key.Name)
+}
+
+func (m NoMatch) operand(partiql bool, v Value) string {
+	if partiql {
+		return partiqlOperand(v)
+	}
+	return formatOperand(v)
+}
+
+func (m NoMatch) op() string {
+	if m.Op == "" {
+		return "="
+	}
+	return m.Op
 }
 
 // asKeyType is the value as the key's type would be written: 81 as
@@ -123,11 +153,20 @@ func branchWord(n int) string {
 func sayNoMatch(ms []NoMatch, partiql bool, v Voice) string {
 	says := make([]string, 0, len(ms))
 	seen := map[string]bool{}
+	var prev *NoMatch
 	for _, m := range ms {
-		if s := m.SayTo(partiql, v); !seen[s] {
-			seen[s] = true
-			says = append(says, s)
+		s := m.SayTo(partiql, v)
+		if seen[s] {
+			continue
 		}
+		seen[s] = true
+		if prev != nil && prev.typed() && m.typed() && prev.Key == m.Key {
+			// Another value of the same key (an IN's): the key's type said
+			// once, not again for each value.
+			s = "nor does " + m.cond(partiql) + ": write " + m.write(partiql)
+		}
+		prev = &m
+		says = append(says, s)
 	}
 	return strings.Join(says, "; ")
 }
