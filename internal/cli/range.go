@@ -522,9 +522,11 @@ func rangeEncoding(f rangeFlags, configured bool, sample dynamo.TimeSample, skNa
 					"range: only %d of the %d sort keys of %s sampled here hold a time (%s), too few to take that form unasked%s", timed, len(sample.Keys), skName, forms[0], seen)
 			}
 			// Not a failed read: keys not of the shape a range needs,
-			// which only the command line can say (exit 2).
+			// which only the command line can say (exit 2). There are
+			// keys here (none is said above, exit 0): said as counted, not
+			// "(or there are none)".
 			return domain.TimeEncoding{}, usage("check --pk and --sk-prefix, or "+domain.NoTimeHint,
-				"range: the sort keys of %s here hold no time this tool recognises (or there are none)%s", skName, seen)
+				"range: the %s of %s sampled here hold no time this tool recognises%s", counted(len(sample.Keys), "sort key", "sort keys"), skName, seen)
 		}
 		// The keys were a sample (the newest and oldest), as the
 		// explorer's Time mode says: never read as the partition's all.

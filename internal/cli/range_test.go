@@ -87,7 +87,7 @@ func TestRangeBadInput(t *testing.T) {
 		{[]string{"--table", "StateLog", "--pk", "d#12345", "--last", "1h", "--time-format", "epoch-ms"}, 2, `--time-format "epoch-ms" matches none of the 40 keys of State#Date read (tried "WARNING3#2020-04-25T19:00:00"); detection reads them as prefix#2006-01-02T15:04:05 (such as "WARNING3#2020-04-25T19:00:00") — --time-format '{any}#{time:2006-01-02T15:04:05}' matches them`},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--last", "1h", "--time-format", "2006-01-02"}, 2, `--time-format "2006-01-02" does not fit Timestamp`},
 		{[]string{"--table", "StateLog", "--index", "Nope", "--pk", "Sara", "--last", "1h"}, 2, "table StateLog has no index \"Nope\" — check --index; it has EscalatedTo"},
-		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 2, "no time this tool recognises (or there are none); they read as WY#WESTHAVEN#{n}#{n} (12), "},
+		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 2, "range: the 40 sort keys of SK sampled here hold no time this tool recognises; they read as WY#WESTHAVEN#{n}#{n} (12), "},
 		{[]string{"--table", "Locations", "--pk", "USA", "--last", "1h"}, 2, " — check --pk and --sk-prefix, or give --time-format (or time_format in the configuration)"},
 		{[]string{"--table", "DeviceLogs", "--pk", "123", "--at", "2018-09-04T00:00:00.5Z"}, 2, "whole seconds"},
 	} {
