@@ -395,6 +395,47 @@ func TestListsOfferRAsTheirTitleSays(t *testing.T) {
 	}
 }
 
+// TestEntitiesRequestLineSaysHowTheReadEnded: the entity types' request
+// line said "Scan Shop: whole (it costs less than 100 RCU)" after a read
+// that failed, was cancelled, or had not answered yet (walk14 noticed it).
+// It says which, "whole" only of a read that answered, and figures only
+// where they are this read's (a read again showed the last one's).
+func TestEntitiesRequestLineSaysHowTheReadEnded(t *testing.T) {
+	requestLine := func(h *harness) string { return firstLineWith(h.screen(), "Scan Shop") }
+	h := newHarness(t, 120, 35, Config{Table: "Shop", Now: demoClock})
+	h.keys("E")
+	if line := requestLine(h); !strings.Contains(line, "Scan Shop: whole") {
+		t.Fatalf("a whole read's request line: %q\n%s", line, h.screen())
+	}
+	if _, cmd := h.m.Update(keyPress("r")); cmd == nil {
+		t.Fatal("r sent nothing")
+	}
+	if line := requestLine(h); !strings.HasSuffix(line, "Scan Shop: reading…") {
+		t.Errorf("before the answer: %q", line)
+	}
+	h.keys("esc")
+	if line := requestLine(h); !strings.HasSuffix(line, "Scan Shop: cancelled, not read whole") {
+		t.Errorf("after esc: %q", line)
+	}
+	f := failAfter("Scan", 1, throttled)
+	f.Client = demoData(t)
+	h = newHarness(t, 120, 35, Config{Client: f, Table: "Shop", Now: demoClock})
+	h.keys("E")
+	if line := requestLine(h); !strings.Contains(line, "Scan Shop: failed, not read whole · 1 req") {
+		t.Errorf("after a failure: %q\n%s", line, h.screen())
+	}
+}
+
+// firstLineWith is the first line of s holding sub, or "".
+func firstLineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
 // TestEscSaysCancelWhileReading: while a list's read is in flight, esc
 // stops it and the page stays, and the help says "esc cancel"; once it
 // has answered, esc goes back and the help says so. The help said "esc

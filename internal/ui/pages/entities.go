@@ -440,6 +440,15 @@ func (e *Entities) Request() string {
 	case e.req.PK != nil:
 		q := domain.KeyQuery{Table: e.info.Name, Index: e.req.Index, PKName: e.req.Key.PK.Name, PK: *e.req.PK}
 		what = q.Describe() + fmt.Sprintf(" · up to %.0f RCU", e.req.MaxRCU)
+	case e.res.Segments == 0 && e.list.Fail.Cancelled:
+		// The claims below are of a read that answered. A cancelled one
+		// was not read whole, and its figures never came back (the
+		// status bar counts what it sent): none are said.
+		return fmt.Sprintf("Scan %s: cancelled, not read whole", on)
+	case e.res.Segments == 0 && e.list.Req.InFlight():
+		return fmt.Sprintf("Scan %s: reading…", on) // the last read's figures are not this one's
+	case e.res.Segments == 0 && e.list.Fail.Stopped():
+		what = fmt.Sprintf("Scan %s: failed, not read whole", on)
 	case e.res.Segments > 0:
 		what = fmt.Sprintf("Scan %s: %d segments in parallel, a sample of up to %.0f RCU", on, e.res.Segments, e.req.MaxRCU)
 	case e.res.Sampled:
