@@ -2383,6 +2383,10 @@ func TestBinaryKeyPinnedToTextMatchesNoItem(t *testing.T) {
 			{[]string{"scan", "--table", "Blobs", "--filter", `v = 1 and pk in ("AP8=", "not base64!")`}, `pk = "not base64!" matches no item`},
 			{[]string{"partiql", `SELECT * FROM "Blobs" WHERE pk = 'AP8=' AND v = 1`},
 				`the statement: pk is a binary key, so pk = 'AP8=' matches no item (DynamoDB compares types first, and a statement has no binary value): read that partition with dynascope items --pk b64:AP8=`},
+			// No base64 to hand on: what goes after b64: is said, not "b64:…"
+			// (pql14: it could not be run as written).
+			{[]string{"partiql", `SELECT * FROM "Blobs" WHERE pk = 0`},
+				`read a partition with dynascope items --pk b64:<its key's bytes in base64> (dynascope partitions lists them so)`},
 		} {
 			out, stderr, code := cli(t, append(tc.args, conn...)...)
 			last := stderr[strings.LastIndex(strings.TrimSuffix(stderr, "\n"), "\n")+1:]
@@ -2394,6 +2398,9 @@ func TestBinaryKeyPinnedToTextMatchesNoItem(t *testing.T) {
 		if strings.Count(out, "\n") != 1 || !strings.Contains(out, `"sk":"b"`) ||
 			!strings.Contains(stderr, `pk = "AP8=" matches no item`) || !strings.Contains(stderr, "that branch is left out, the rest read") {
 			t.Errorf("%s: an OR branch on the binary key printed %q, said %q; want the item of v = 2, the branch said left out", name, out, stderr)
+		}
+		if out, _ := mustRun(t, append([]string{"partitions", "--table", "Blobs"}, conn...)...); !strings.Contains(out, `"b64:AP8="`) {
+			t.Errorf("%s: partitions does not list the binary key as b64: and its base64, as the refusal says: %s", name, out)
 		}
 	}
 }

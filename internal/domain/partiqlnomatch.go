@@ -44,6 +44,11 @@ func (m NoMatch) SayTo(partiql bool, v Voice) string {
 	name, cond := m.name(partiql), m.cond(partiql)
 	if m.Key.Type == TypeB {
 		read := "read that partition with dynascope items --pk " + binaryKeyArg(m.Value)
+		if binaryKeyArg(m.Value) == "b64:…" {
+			// No base64 to hand on (bk = 0): say what goes there, so the
+			// line can be followed as written.
+			read = "read a partition with dynascope items --pk b64:<its key's bytes in base64> (dynascope partitions lists them so)"
+		}
 		if v == Explorer {
 			read = "open that partition from the table's partitions list"
 			if arg := binaryKeyArg(m.Value); arg != "b64:…" {
