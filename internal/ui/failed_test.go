@@ -319,15 +319,7 @@ func TestCancelledReadsAgainSaysSo(t *testing.T) {
 // beside a title saying "r retries".
 func TestListsOfferRAsTheirTitleSays(t *testing.T) {
 	now := func() time.Time { return demo.DemoEnd }
-	mem := memory.New()
-	for _, tc := range []struct {
-		table string
-		right bool
-	}{{"Orders", false}, {"OrdersRight", true}} {
-		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mem := comparedTables(t)
 	// held opens what the last key opens with its read held in flight.
 	held := func(k string) func(h *harness) {
 		return func(h *harness) {
@@ -426,6 +418,22 @@ func TestEntitiesRequestLineSaysHowTheReadEnded(t *testing.T) {
 	}
 }
 
+// comparedTables is an embedded backend holding Orders and OrdersRight,
+// two tables of the same keys to compare.
+func comparedTables(t *testing.T) *memory.DB {
+	t.Helper()
+	mem := memory.New()
+	for _, tc := range []struct {
+		table string
+		right bool
+	}{{"Orders", false}, {"OrdersRight", true}} {
+		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mem
+}
+
 // firstLineWith is the first line of s holding sub, or "".
 func firstLineWith(s, sub string) string {
 	for _, l := range strings.Split(s, "\n") {
@@ -436,11 +444,6 @@ func firstLineWith(s, sub string) string {
 	return ""
 }
 
-// TestEscSaysCancelWhileReading: while a list's read is in flight, esc
-// stops it and the page stays, and the help says "esc cancel"; once it
-// has answered, esc goes back and the help says so. The help said "esc
-// back" throughout, on a tree level or the items of a server that
-// hangs as on every list.
 // TestTreeRequestLineBeforeTheAnswer: while a level's first read has not
 // answered, the request line says it is reading, not "skip-scan 0 req ·
 // 0.0 RCU" (a walk that read nothing and cost nothing); once it answers,
@@ -460,16 +463,13 @@ func TestTreeRequestLineBeforeTheAnswer(t *testing.T) {
 	}
 }
 
+// TestEscSaysCancelWhileReading: while a list's read is in flight, esc
+// stops it and the page stays, and the help says "esc cancel"; once it
+// has answered, esc goes back and the help says so. The help said "esc
+// back" throughout, on a tree level or the items of a server that
+// hangs as on every list.
 func TestEscSaysCancelWhileReading(t *testing.T) {
-	mem := memory.New()
-	for _, tc := range []struct {
-		table string
-		right bool
-	}{{"Orders", false}, {"OrdersRight", true}} {
-		if err := demo.CreateKeyTable(context.Background(), mem, tc.table, "S", compareItems(tc.right)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mem := comparedTables(t)
 	for _, tc := range []struct {
 		name string
 		cfg  Config
