@@ -201,13 +201,12 @@ func (p *filterParser) rest() string {
 // to its dash and an ellipsis, "Names-1…" of FROM Weird.Names-1, as if
 // the table's name had gone.
 func dashedName(table, name string, tableBare bool) string {
-	q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	if table == "" {
-		return "a name with - goes in double quotes: FROM " + q(name)
+		return "a name with - goes in double quotes: FROM " + quotedName(name)
 	}
-	said := "a name with - goes in double quotes: FROM " + q(table) + "." + q(name) + " for its index"
+	said := "a name with - goes in double quotes: FROM " + quotedName(table) + "." + quotedName(name) + " for its index"
 	if tableBare {
-		said += ", or FROM " + q(table+"."+name) + " for a table named so"
+		said += ", or FROM " + quotedName(table+"."+name) + " for a table named so"
 	}
 	return said
 }

@@ -52,5 +52,8 @@ func partiqlName(s string) string {
 	if plainName(s) && !partiqlWords[strings.ToLower(s)] && filterFuncs[strings.ToLower(s)] == 0 {
 		return s
 	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	return quotedName(s)
 }
+
+// quotedName is a name in a statement's double quotes, its own doubled.
+func quotedName(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -28,10 +28,17 @@ func (r *Request) Start(c *common.Common) (context.Context, int) {
 
 // BackKey is esc as the help of a page reading through r names it:
 // "cancel" while r is in flight, where esc stops it and the page stays,
-// else back. A page with other reads names them itself.
-func (r *Request) BackKey(back key.Binding) key.Binding {
-	if r.InFlight() {
-		back.SetHelp(back.Help().Key, "cancel")
+// else back.
+func (r *Request) BackKey(back key.Binding) key.Binding { return BackKey(back, r) }
+
+// BackKey is esc as the help of a page names it: "cancel" while any of
+// its reads is in flight (esc stops it, and the page stays), else back.
+func BackKey(back key.Binding, reads ...*Request) key.Binding {
+	for _, r := range reads {
+		if r.InFlight() {
+			back.SetHelp(back.Help().Key, "cancel")
+			break
+		}
 	}
 	return back
 }

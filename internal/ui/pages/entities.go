@@ -214,16 +214,20 @@ func (e *Entities) typeFilter(ent domain.Entity) domain.FilterNode {
 // key then sort key ("" where a key is no string or begins with a part).
 func (e *Entities) leads(ent domain.Entity) [2]string {
 	var out [2]string
-	keys := []dynamo.KeyAttr{e.req.Key.PK}
-	if e.req.Key.SK != nil {
-		keys = append(keys, *e.req.Key.SK)
-	}
-	for i, k := range keys {
+	for i, k := range e.keyAttrs() {
 		if k.Type == domain.TypeS {
 			out[i] = templateLead(ent.KeyTemplates[[]string{"pk", "sk"}[i]])
 		}
 	}
 	return out
+}
+
+// keyAttrs are the partition key, then the sort key where there is one.
+func (e *Entities) keyAttrs() []dynamo.KeyAttr {
+	if e.req.Key.SK == nil {
+		return []dynamo.KeyAttr{e.req.Key.PK}
+	}
+	return []dynamo.KeyAttr{e.req.Key.PK, *e.req.Key.SK}
 }
 
 // narrower reports whether keys beginning with theirs all begin with
@@ -235,10 +239,7 @@ func narrower(theirs, mine [2]string) bool {
 // leadFilter is begins_with on each key's lead (nil: no key has one).
 func (e *Entities) leadFilter(ent domain.Entity) domain.FilterNode {
 	var n domain.FilterNode
-	keys := []dynamo.KeyAttr{e.req.Key.PK}
-	if e.req.Key.SK != nil {
-		keys = append(keys, *e.req.Key.SK)
-	}
+	keys := e.keyAttrs()
 	for i, lead := range e.leads(ent) {
 		if lead == "" {
 			continue

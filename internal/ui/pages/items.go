@@ -560,10 +560,7 @@ func (p *Items) keys() common.Keys {
 // backKey is esc as the help names it: "cancel" while an item or a page
 // is read (esc stops it), else back.
 func (p *Items) backKey() key.Binding {
-	if p.get.InFlight() {
-		return renamed(p.c.Keys.Back, "cancel")
-	}
-	return p.pg.Req.BackKey(p.c.Keys.Back)
+	return list.BackKey(p.c.Keys.Back, &p.pg.Req, &p.get)
 }
 
 // heldRows are the rows the list holds now, in its order (the gap's and

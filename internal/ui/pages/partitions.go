@@ -545,10 +545,7 @@ func (p *Partitions) FullHelp() [][]key.Binding {
 // backKey is esc as the help names it: "cancel" while the table is
 // described or scanned (esc stops it, and the list stays), else back.
 func (p *Partitions) backKey() key.Binding {
-	if p.desc.InFlight() {
-		return renamed(p.c.Keys.Back, "cancel")
-	}
-	return p.list.BackKey(p.c.Keys.Back)
+	return list.BackKey(p.c.Keys.Back, &p.list.Req, &p.desc)
 }
 
 // tableSearchKey names what f does on the partitions list.

@@ -904,9 +904,6 @@ func (s *Search) Request() string {
 	return b.String()
 }
 
-// overBudget is how far the reads went past the budget (0: within it): a
-// read sized by the items before it can meet larger ones, and is billed
-// whole. "Stopped at the budget" beside 127.5 RCU of 20 was not true.
 // shortOfBudget is what a search stopped with left of its budget, where
 // that is more than half a read unit (0: none): what is left pays for no
 // item of the largest size read. "stopped at the budget" beside 20.5 RCU
@@ -918,6 +915,9 @@ func (s *Search) shortOfBudget() float64 {
 	return 0
 }
 
+// overBudget is how far the reads went past the budget (0: within it): a
+// read sized by the items before it can meet larger ones, and is billed
+// whole. "Stopped at the budget" beside 127.5 RCU of 20 was not true.
 func (s *Search) overBudget() float64 {
 	if m := s.state.Request.MaxRCU; m > 0 && s.state.Spent > m {
 		return s.state.Spent - m

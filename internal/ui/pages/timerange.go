@@ -1276,12 +1276,8 @@ func (t *Time) keys() common.Keys {
 	ready := t.ready()
 	rows := ready && t.pg.RowCount() > 0
 	follow, back := followingKeys(k, t.follow.on(), "")
-	switch {
-	case t.follow.on():
-	case t.find.InFlight(): // esc stops it, as a read of the range
-		back = renamed(back, "cancel")
-	default:
-		back = t.pg.Req.BackKey(back)
+	if !t.follow.on() { // esc stops the prefixes' search as a read of the range
+		back = list.BackKey(back, &t.pg.Req, &t.find)
 	}
 	_, query := t.Query()
 	ks := moveKeys(k, rows)

@@ -506,10 +506,7 @@ func (t *Tree) pickerOpenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // backKey is esc as the help names it: "cancel" while the level, a count
 // or an item is read (stopKey stops it), else back.
 func (t *Tree) backKey() key.Binding {
-	if t.count.InFlight() || t.get.InFlight() {
-		return renamed(t.c.Keys.Back, "cancel")
-	}
-	return t.list.BackKey(t.c.Keys.Back)
+	return list.BackKey(t.c.Keys.Back, &t.list.Req, &t.count, &t.get)
 }
 
 // stopKey: esc stops what is being read, or goes back.
